@@ -1,0 +1,58 @@
+"""Typed errors. A caller routes on `code`, never on the message wording."""
+
+from __future__ import annotations
+
+
+class RennetError(Exception):
+    """An expected failure with a typed code and a one-line message for the user."""
+
+    code = "error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class NotARepository(RennetError):
+    code = "not_a_repository"
+
+
+class UnknownRev(RennetError):
+    code = "unknown_rev"
+
+
+class EmptyRepository(RennetError):
+    code = "empty_repository"
+
+
+class MissingObjects(RennetError):
+    code = "missing_objects"
+
+
+class StoreLocked(RennetError):
+    code = "store_locked"
+
+
+class StoreError(RennetError):
+    code = "store_error"
+
+
+class SchemaMismatch(RennetError):
+    code = "schema_mismatch"
+
+
+class NotIndexed(RennetError):
+    code = "not_indexed"
+
+
+class NotFound(RennetError):
+    code = "not_found"
+
+
+class BadInput(RennetError):
+    code = "bad_input"

@@ -1,0 +1,140 @@
+"""Typed records of the Repo Map.
+
+Blob facts are a pure function of (blob bytes, language, extractor version);
+a snapshot is the Repo Map at one commit OID, assembled from the blob facts of
+its tree. Structs encode field by field in declaration order, which keeps the
+canonical serialization deterministic.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+
+# --- blob facts: what one blob's bytes prove -------------------------------------------
+
+class Symbol(Struct, frozen=True):
+    name: str
+    kind: str  # class function method interface struct enum trait type module constant variable field macro namespace ...
+    container: str  # dotted qualified container inside the file, "" at top level ("Flask" for Flask.route)
+    line: int  # 1-based
+    end_line: int  # 1-based, inclusive
+    start_byte: int
+    end_byte: int
+    signature: str  # the definition's first line, stripped, at most 200 characters
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.container}.{self.name}" if self.container else self.name
+
+
+class Occurrence(Struct, frozen=True, array_like=True):
+    """One identifier site. `role` is "definition", "call", "reference" or "identifier" (plain tokenizer)."""
+
+    name: str
+    line: int  # 1-based
+    col: int  # 0-based byte column
+    role: str
+
+
+class ImportSpec(Struct, frozen=True):
+    """An import as written in the source; resolution to files happens at snapshot assembly."""
+
+    kind: str  # python js go rust_mod rust_use java c_include c_system_include ruby_require php_require csharp_using
+    spec: str  # "os.path", "./util", "github.com/x/y/pkg", "crate::a::b", "com.x.Y", "foo.h"
+    line: int
+    level: int = 0  # leading dots of a Python relative import
+    names: tuple[str, ...] = ()  # names imported (`from a import b, c` -> ("b", "c"))
+
+
+class BlobFacts(Struct):
+    language: str
+    lines: int
+    symbols: list[Symbol] = field(default_factory=list)
+    occurrences: list[Occurrence] = field(default_factory=list)
+    imports: list[ImportSpec] = field(default_factory=list)
+    main_block: bool = False  # Python `if __name__ == "__main__":`
+    package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
+    generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
+    skipped: str = ""  # why the blob was not parsed: binary too_large undecodable minified; "" if parsed
+
+
+# --- snapshot: the Repo Map at one commit ----------------------------------------------
+
+class FileEntry(Struct, frozen=True):
+    path: str
+    blob: str  # hex OID ("" for a submodule; its commit is in `target`)
+    mode: int  # git file mode: 0o100644, 0o100755, 0o120000, 0o160000
+    size: int
+    lines: int  # -1 when not a text file
+    language: str  # "binary", "symlink", "submodule" or a language name / guess
+    mark: str = ""  # "generated" | "vendored" | ""
+    mark_rule: str = ""  # the rule that set the mark
+    skipped: str = ""  # reason the file was not parsed, "" if parsed
+    target: str = ""  # symlink target path or submodule commit
+
+
+class Edge(Struct, frozen=True):
+    """A resolved import: `source` imports `target` (both paths of the tree)."""
+
+    source: str
+    target: str
+    kind: str  # python js go rust_mod rust_use java c_include ...
+    line: int
+    spec: str
+
+
+class UnresolvedImport(Struct, frozen=True):
+    path: str
+    spec: str
+    kind: str
+    line: int
+    status: str  # "external" (a package outside the tree) | "unresolved" (should be in the tree, is not)
+
+
+class Package(Struct, frozen=True):
+    name: str
+    version: str
+    ecosystem: str  # pypi npm go cargo maven
+    manifest: str  # path of the manifest that declares it
+
+
+class Dependency(Struct, frozen=True):
+    name: str
+    spec: str  # version constraint as written, "" if none
+    scope: str  # runtime dev optional build test
+    ecosystem: str
+    manifest: str
+    package: str  # name of the declaring package, "" if the manifest names none
+
+
+class EntryPoint(Struct, frozen=True):
+    name: str
+    kind: str  # console_script gui_script npm_bin npm_main go_main rust_bin python_main_file python_main_block
+    path: str  # file in the tree it resolves to, "" if it resolves to none
+    target: str  # as declared ("pkg.cli:main", "./bin/x.js"), "" when the file itself is the declaration
+    manifest: str  # declaring manifest, "" when found in source
+
+
+class Skipped(Struct, frozen=True):
+    path: str
+    reason: str  # binary too_large undecodable minified submodule symlink
+
+
+class SnapshotRecord(Struct):
+    """Everything a snapshot holds beyond its blob facts. Symbols and occurrences stay in the
+    content-addressed blob facts and are joined through `files[].blob`."""
+
+    oid: str
+    tree: str
+    extractor_version: str
+    files: list[FileEntry]
+    edges: list[Edge]
+    unresolved: list[UnresolvedImport]
+    packages: list[Package]
+    dependencies: list[Dependency]
+    entry_points: list[EntryPoint]
+    fan_in: dict[str, int]  # path -> number of distinct other files importing it (every indexed file present)
+    rank: dict[str, float]  # path -> PageRank over the definition/reference graph, rounded
+    fingerprint: str = ""  # sha256 of the canonical serialization
+    indexed_at: str = ""  # UTC ISO-8601; not part of the fingerprint
