@@ -1,0 +1,47 @@
+"""The command registry and its faces. The Python face:
+
+    import context_tools
+    result = context_tools.call("context.symbol", repo="path/to/repo", name="Flask.route")
+    result.data, result.freshness, result.page
+
+`call` returns the typed `Result` and raises the typed `RennetError` on failure.
+`Client(store=DIR)` does the same against a chosen store home.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["call", "Client"]
+
+
+class Client:
+    """A Python face bound to one store home (default: `$RENNET_HOME` or `~/.rennet`)."""
+
+    def __init__(self, store: str | None = None, ceiling: int | None = None) -> None:
+        from context_tools.dispatch import Executor
+
+        self._executor = Executor("python", store=store, ceiling=ceiling)
+
+    def call(self, command_id: str, /, **input: Any) -> Any:
+        reply = self._executor.run(command_id, input)
+        if reply.error is not None:
+            raise reply.error
+        return reply.result
+
+    def envelope(self, command_id: str, /, **input: Any) -> dict[str, Any]:
+        """The result contract as plain data (what `rennet call` prints)."""
+        return self._executor.run(command_id, input).wire
+
+
+_default: Client | None = None
+
+
+def call(command_id: str, /, **input: Any) -> Any:
+    """Run a registered command in process; returns its typed `Result`."""
+    global _default
+    from context_tools.context import default_home
+
+    if _default is None or _default._executor.handle.home != default_home():
+        _default = Client()  # follow a changed $RENNET_HOME
+    return _default.call(command_id, **input)

@@ -1,0 +1,79 @@
+"""What a handler gets besides its input: the store (opened lazily), the surface, the
+ceiling, the row's caps, and the page helper bound to this call."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence, TypeVar
+
+from context_tools.registry import Command
+from context_tools.result import Page
+
+T = TypeVar("T")
+
+
+def default_home(explicit: str | os.PathLike | None = None) -> Path:
+    """`--store DIR`, else `$RENNET_HOME`, else `~/.rennet` (the store's own rule)."""
+    if explicit:
+        return Path(explicit).expanduser().absolute()
+    env = os.environ.get("RENNET_HOME")
+    if env:
+        return Path(env).expanduser().absolute()
+    return Path("~/.rennet").expanduser()
+
+
+class StoreHandle:
+    """One store home for a face's lifetime; the LMDB store opens on first use only, so a
+    command that never touches it (or fails input validation) costs nothing."""
+
+    def __init__(self, home: str | os.PathLike | None = None) -> None:
+        self.home = default_home(home)
+        self._store: Any = None
+        self.memo: dict[Any, Any] = {}  # per-process caches handlers may keep (snapshots)
+
+    @property
+    def opened(self) -> bool:
+        return self._store is not None
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from indexer.api import open_store
+
+            self._store = open_store(self.home)
+        return self._store
+
+
+@dataclass
+class CallContext:
+    command: Command
+    surface: str  # "cli" | "mcp" | "python"
+    handle: StoreHandle
+    input_digest: str  # of the input without its cursor: binds cursors to the query
+    ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def store(self) -> Any:
+        return self.handle.store
+
+    @property
+    def home(self) -> Path:
+        return self.handle.home
+
+    def cap(self, name: str, default: int | None = None) -> int:
+        value = self.command.caps.get(name, default)
+        if value is None:
+            raise KeyError(f"{self.command.id} declares no cap {name!r}")
+        return value
+
+    def page(self, items: Sequence[T], *, cap: str, limit: int | None, cursor: str | None,
+             binding: str) -> tuple[list[T], Page]:
+        """Cut one page of `items`: at most min(limit, cap) starting where `cursor` points.
+        `binding` is the snapshot fingerprint (or another identity of the data read)."""
+        from context_tools.pages import cut_page
+
+        return cut_page(items, size=min(limit or self.cap(cap), self.cap(cap)), cursor=cursor,
+                        command=self.command.id, input_digest=self.input_digest, binding=binding)

@@ -1,0 +1,48 @@
+"""The ledger as a command: `ledger.read` -> `rennet ledger [--json]`, newest receipts first."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from context_tools.registry import CliShape, Command, Exposure
+from context_tools.result import Result
+
+
+class LedgerInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    command: Annotated[str | None, msgspec.Meta(description="only receipts of this command id")] = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=500, description="receipts per page")] | None = None
+    cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
+
+
+class LedgerPage(msgspec.Struct):
+    receipts: list
+
+
+def read_ledger(input: LedgerInput, ctx) -> Result:
+    from context_tools import ledger
+
+    all_receipts = list(ledger.receipts(ctx.store))
+    all_receipts.reverse()
+    if input.command:
+        all_receipts = [r for r in all_receipts if r.command == input.command]
+    # The ledger grows between calls, so a cursor binds to the newest receipt it saw.
+    binding = f"ledger:{all_receipts[0].at}:{len(all_receipts)}" if all_receipts else "ledger:empty"
+    items, page = ctx.page(all_receipts, cap="receipts", limit=input.limit, cursor=input.cursor,
+                           binding=binding)
+    return Result(data=LedgerPage(receipts=items), page=page)
+
+
+ROWS = (
+    Command(
+        id="ledger.read",
+        summary="Receipts of past calls (what each face was asked and told), newest first.",
+        input=LedgerInput,
+        handler=read_ledger,
+        authority="read",
+        exposure=Exposure(cli=True, agent=False),
+        caps={"receipts": 50},
+        cli=CliShape(path=("ledger",)),
+    ),
+)

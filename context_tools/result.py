@@ -1,0 +1,92 @@
+"""The typed result every command handler returns, and its wire envelope.
+
+A handler returns `Result(data=..., freshness=..., page=...)`; every face
+serializes it the same way, once, at its boundary:
+
+    {"ok": true, "command": "context.symbol", "data": {...},
+     "freshness": {...} | null, "page": {...} | null}
+
+A failure is `{"ok": false, "command": ..., "error": {"code", "message"}}`
+(plus `reason` / `available_on` for `unavailable`). A value the index cannot
+know is an `Unknown`, never a blank or a plausible default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import Struct
+
+UnknownKind = Literal["not_recorded", "not_applicable", "not_assessed", "redacted"]
+FreshnessStatus = Literal["current", "stale", "unknown"]
+
+
+class Unknown(Struct, frozen=True):
+    """A value the index cannot know, with why."""
+
+    unknown: UnknownKind
+    reason: str
+
+
+def not_recorded(reason: str) -> Unknown:
+    return Unknown("not_recorded", reason)
+
+
+def not_applicable(reason: str) -> Unknown:
+    return Unknown("not_applicable", reason)
+
+
+def not_assessed(reason: str) -> Unknown:
+    return Unknown("not_assessed", reason)
+
+
+def redacted(reason: str) -> Unknown:
+    return Unknown("redacted", reason)
+
+
+class Freshness(Struct, frozen=True):
+    """How the pinned snapshot an answer was read from relates to the repository now."""
+
+    repo: str
+    rev: str
+    pinned_oid: str
+    current_oid: str | None  # what `rev` resolves to now; None when it no longer resolves
+    status: FreshnessStatus
+    reason: str
+    indexed_at: str | Unknown
+    fingerprint: str = ""  # the snapshot's fingerprint, so a receipt names exactly what was read
+
+
+class Page(Struct, frozen=True):
+    """One page of the main collection of a result."""
+
+    total: int
+    returned: int
+    truncated: bool
+    cursor: str | None = None
+
+
+class Result(Struct):
+    """What a handler returns: typed data, and freshness / page when they apply."""
+
+    data: Any
+    freshness: Freshness | None = None
+    page: Page | None = None
+
+
+def ok_envelope(command: str, result: Result) -> dict[str, Any]:
+    """The success envelope as plain builtins (the one place a Result becomes wire data)."""
+    return {
+        "ok": True,
+        "command": command,
+        "data": msgspec.to_builtins(result.data),
+        "freshness": msgspec.to_builtins(result.freshness),
+        "page": msgspec.to_builtins(result.page),
+    }
+
+
+def error_envelope(command: str, code: str, message: str, **extra: Any) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    error.update({k: v for k, v in extra.items() if v is not None})
+    return {"ok": False, "command": command, "error": error}

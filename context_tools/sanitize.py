@@ -1,0 +1,57 @@
+"""Sanitizing operator-visible strings (error messages, notes, rendered receipts).
+
+`$HOME`-rooted paths collapse to `~/...`; credential-shaped `key=value` pairs keep
+their key and lose their value; known token shapes (GitHub `ghp_` / `gho_` /
+`github_pat_`, OpenAI-style `sk-`, Slack `xox?-`, `Bearer ...`, AWS access key ids
+`AKIA...` / `ASIA...`) become `[redacted]`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+REDACTED = "[redacted]"
+
+_TOKENS = re.compile(
+    r"(?:"
+    r"\bgh[pousr]_[A-Za-z0-9]{16,}"
+    r"|\bgithub_pat_[A-Za-z0-9_]{16,}"
+    r"|\bsk-[A-Za-z0-9_\-]{12,}"
+    r"|\bxox[abposr]-[A-Za-z0-9\-]{8,}"
+    r"|\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"
+    r"|\bBearer\s+[A-Za-z0-9._~+/=\-]{6,}"
+    r")"
+)
+
+_KEY_VALUE = re.compile(
+    r"(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
+    r"|authorization|auth[_\-]?token|credential|private[_\-]?key|session[_\-]?id|cookie)[A-Za-z0-9_.\-]*)"
+    r"(\s*[=:]\s*)"
+    r"(\"[^\"]*\"|'[^']*'|[^\s,;&\"']+)"
+)
+
+
+def _home_pattern() -> re.Pattern[str] | None:
+    home = os.path.expanduser("~").rstrip("/")
+    if not home or home == "/" or home == "~":
+        return None
+    return re.compile(re.escape(home) + r"(?=/|$|[\s\"'`:;,)\]])")
+
+
+def sanitize(text: str) -> str:
+    """One operator-visible string, made safe to show and to store."""
+    if not text:
+        return text
+    text = _TOKENS.sub(REDACTED, text)
+    text = _KEY_VALUE.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
+    home = _home_pattern()
+    if home is not None:
+        text = home.sub("~", text)
+    return text
+
+
+def sanitize_line(text: str, limit: int = 240) -> str:
+    """Sanitized, on one line, at most `limit` characters."""
+    line = " ".join(sanitize(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
