@@ -1,0 +1,315 @@
+"""Indexing: the tree at a commit -> blob facts (parsing only blobs never seen) -> a snapshot.
+
+Extraction runs in worker processes; everything written to the store goes through this
+process, in transactions that leave the store complete at every instant: facts with their
+name-index rows, then the snapshot record last.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import posixpath
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable, Iterable
+
+import msgspec
+import pygit2
+
+from . import canonical, gitread
+from .errors import RennetError
+from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
+from .store import Store, WriteLock, pack, unpack
+
+SIZE_CAP = 1 << 20
+_NO_FACTS = ("submodule", "symlink", "binary")
+_BATCH = 256
+_encode = msgspec.msgpack.Encoder().encode
+_decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode
+_decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
+
+
+def extractor_version() -> str:
+    from .extract import EXTRACTOR_VERSION
+    return EXTRACTOR_VERSION
+
+
+def facts_key(blob: str, language: str, version: str) -> bytes:
+    return f"{blob}|{language}|{version}".encode()
+
+
+def snapshot_key(oid: str, version: str) -> bytes:
+    return f"{oid}|{version}".encode()
+
+
+def repo_key(repo_id: str, oid: str) -> bytes:
+    return f"{repo_id}|{oid}".encode()
+
+
+def pin_key(repo_id: str, rev: str) -> bytes:
+    return f"pin|{repo_id}|{rev}".encode()
+
+
+@dataclass
+class IndexReport:
+    repo: str
+    rev: str
+    oid: str
+    fingerprint: str
+    files: int
+    symbols: int
+    edges: int
+    languages: dict[str, int]
+    parsed_blobs: int
+    reused_blobs: int
+    skipped: list[Skipped] = field(default_factory=list)
+    seconds: float = 0.0
+    snapshot_reused: bool = False
+
+
+@dataclass(frozen=True)
+class _Job:
+    blob: str
+    path: str
+    language: str
+
+
+# --- worker side ------------------------------------------------------------------------
+
+_worker_repo: pygit2.Repository | None = None
+
+
+def _worker_init(repo_path: str) -> None:
+    global _worker_repo
+    _worker_repo = pygit2.Repository(repo_path)
+
+
+def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> tuple[bytes, bytes, list[str], list[str]]:
+    """Parse one blob: its facts key, packed facts, and the names it defines and mentions."""
+    from .extract import EXTRACTOR_VERSION, extract_blob
+    repo = repo or _worker_repo
+    data = repo[job.blob].data
+    facts = extract_blob(data, job.path, job.language, SIZE_CAP)
+    defs = sorted({s.name for s in facts.symbols if s.name})
+    occ = sorted({o.name for o in facts.occurrences if o.name})
+    return facts_key(job.blob, job.language, EXTRACTOR_VERSION), pack(_encode(facts)), defs, occ
+
+
+def _extract_chunk(jobs: list[_Job]) -> list[tuple[bytes, bytes, list[str], list[str]]]:
+    return [_extract_job(job) for job in jobs]
+
+
+# --- main side ---------------------------------------------------------------------------
+
+def _language_of(repo: pygit2.Repository, entry: gitread.TreeEntry) -> str:
+    from .languages import detect_language
+    name = posixpath.basename(entry.path)
+    if "." in name.lstrip("."):
+        return detect_language(entry.path, b"")
+    # No extension: only the content (a shebang) can tell.
+    return detect_language(entry.path, gitread.read_blob(repo, entry.oid)[:256])
+
+
+def _chunks(items: list[_Job], size: int) -> Iterable[list[_Job]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def _write_facts(store: Store, results: list[tuple[bytes, bytes, list[str], list[str]]]) -> None:
+    with store.env.begin(write=True) as txn:
+        defs_rows: list[tuple[bytes, bytes]] = []
+        occ_rows: list[tuple[bytes, bytes]] = []
+        for key, packed, defs, occ in results:
+            txn.put(key, packed, db=store.facts)
+            raw = bytes.fromhex(key[:40].decode())
+            defs_rows.extend((name.encode()[:500], raw) for name in defs)
+            occ_rows.extend((name.encode()[:500], raw) for name in occ)
+        if defs_rows:
+            txn.cursor(db=store.defs).putmulti(defs_rows, dupdata=True)
+        if occ_rows:
+            txn.cursor(db=store.occ).putmulti(occ_rows, dupdata=True)
+
+
+def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], workers: int,
+                     progress: Callable[[int], None]) -> None:
+    if not jobs:
+        return
+    if workers <= 1 or len(jobs) < 64:
+        for chunk in _chunks(jobs, _BATCH):
+            _write_facts(store, [_extract_job(job, repo) for job in chunk])
+            progress(len(chunk))
+        return
+    ctx = multiprocessing.get_context("fork")
+    chunk_size = max(8, min(64, len(jobs) // (workers * 8) or 8))
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(repo.path,)) as pool:
+        pending: list[tuple[bytes, bytes, list[str], list[str]]] = []
+        for results in pool.imap_unordered(_extract_chunk, list(_chunks(jobs, chunk_size))):
+            pending.extend(results)
+            progress(len(results))
+            if len(pending) >= _BATCH:
+                _write_facts(store, pending)
+                pending = []
+        if pending:
+            _write_facts(store, pending)
+
+
+def load_facts(store: Store, keys: dict[str, bytes]) -> dict[str, BlobFacts]:
+    """path -> facts for the given path -> facts key; decoded once per distinct blob."""
+    out: dict[str, BlobFacts] = {}
+    seen: dict[bytes, BlobFacts] = {}
+    with store.env.begin(db=store.facts) as txn:
+        for path, key in keys.items():
+            facts = seen.get(key)
+            if facts is None:
+                raw = txn.get(key)
+                if raw is None:
+                    continue
+                facts = seen[key] = _decode_facts(unpack(bytes(raw)))
+            out[path] = facts
+    return out
+
+
+def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], languages: dict[str, str],
+                  facts: dict[str, BlobFacts]) -> list[FileEntry]:
+    files: list[FileEntry] = []
+    for e in tree:
+        if e.mode == gitread.MODE_COMMIT:
+            files.append(FileEntry(e.path, "", e.mode, 0, -1, "submodule", skipped="submodule", target=e.oid))
+        elif e.mode == gitread.MODE_LINK:
+            target = gitread.read_blob(repo, e.oid).decode("utf-8", "replace")
+            files.append(FileEntry(e.path, e.oid, e.mode, len(target), -1, "symlink", skipped="symlink",
+                                   target=target))
+        else:
+            f = facts.get(e.path)
+            size = gitread.blob_size(repo, e.oid)
+            if f is None:
+                raise RennetError(f"facts for {e.path} missing after extraction", code="store_error")
+            language = "binary" if f.skipped == "binary" else languages[e.path]
+            files.append(FileEntry(e.path, e.oid, e.mode, size, f.lines if f.skipped != "binary" else -1,
+                                   language, skipped=f.skipped))
+    return files
+
+
+def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
+             facts: dict[str, BlobFacts], version: str) -> SnapshotRecord:
+    """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank."""
+    from . import entrypoints, graph, manifests, marks, resolve
+
+    blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
+
+    def read(path: str) -> bytes:
+        blob = blobs.get(path)
+        if blob is None:
+            raise KeyError(path)
+        return gitread.read_blob(repo, blob)
+
+    file_marks = marks.mark_files(files, facts, read)
+    files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
+             if f.path in file_marks else f for f in files]
+    edges, unresolved = resolve.resolve_imports(files, facts, read)
+    packages, dependencies = manifests.read_manifests(files, read)
+    entry_points = entrypoints.find_entry_points(files, facts, read)
+    return SnapshotRecord(
+        oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
+        packages=packages, dependencies=dependencies, entry_points=entry_points,
+        fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
+    )
+
+
+def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
+          progress: Callable[[str, int, int], None] | None = None) -> IndexReport:
+    """Index `rev` of the repository at `repo_path` into `store` (reusing every blob seen before)."""
+    started = time.perf_counter()
+    repo = gitread.open_repo(repo_path)
+    oid = gitread.resolve_rev(repo, rev)
+    repo_id = gitread.repo_identity(repo)
+    own_store = store is None
+    store = store or Store.open()
+    try:
+        version = extractor_version()
+        with WriteLock(store.home):
+            existing = _existing_record(store, oid, version)
+            if existing is not None:
+                _pin(store, repo_id, oid, rev, existing.indexed_at)
+                facts = load_facts(store, {f.path: facts_key(f.blob, f.language, version)
+                                           for f in existing.files if f.language not in _NO_FACTS})
+                return _report(repo, rev, existing, facts, parsed=0, seconds=time.perf_counter() - started,
+                               reused_snapshot=True)
+            record, facts, parsed = _build(store, repo, oid, version, workers, progress)
+            _commit_snapshot(store, repo_id, oid, rev, record)
+        return _report(repo, rev, record, facts, parsed=parsed, seconds=time.perf_counter() - started)
+    finally:
+        if own_store:
+            store.close()
+
+
+def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
+           progress: Callable[[str, int, int], None] | None) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
+    tree_oid, tree = gitread.walk_tree(repo, oid)
+    blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
+    languages = {e.path: _language_of(repo, e) for e in blobs}
+    keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
+    with store.env.begin(db=store.facts) as txn:
+        missing: dict[bytes, _Job] = {}
+        for e in blobs:
+            key = keys[e.path]
+            if key not in missing and txn.get(key) is None:
+                missing[key] = _Job(e.oid, e.path, languages[e.path])
+    jobs = sorted(missing.values(), key=lambda j: j.blob)
+    done = 0
+
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress("parse", done, len(jobs))
+
+    _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step)
+    facts = load_facts(store, keys)
+    files = _file_entries(repo, tree, languages, facts)
+    if progress:
+        progress("assemble", 0, 1)
+    record = assemble(repo, oid, tree_oid, files, facts, version)
+    record.fingerprint = canonical.fingerprint(record, facts)
+    record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return record, facts, len(jobs)
+
+
+def _existing_record(store: Store, oid: str, version: str) -> SnapshotRecord | None:
+    with store.env.begin(db=store.snapshots) as txn:
+        raw = txn.get(snapshot_key(oid, version))
+    return _decode_record(unpack(bytes(raw))) if raw is not None else None
+
+
+def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord) -> None:
+    with store.env.begin(write=True) as txn:
+        txn.put(snapshot_key(oid, record.extractor_version), pack(_encode(record)), db=store.snapshots)
+        txn.put(repo_key(repo_id, oid), _encode({"indexed_at": record.indexed_at}), db=store.repos)
+        txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
+
+
+def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> None:
+    with store.env.begin(write=True) as txn:
+        if txn.get(repo_key(repo_id, oid), db=store.repos) is None:
+            txn.put(repo_key(repo_id, oid), _encode({"indexed_at": indexed_at}), db=store.repos)
+        txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
+
+
+def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, facts: dict[str, BlobFacts], parsed: int,
+            seconds: float, reused_snapshot: bool = False) -> IndexReport:
+    languages: dict[str, int] = {}
+    skipped: list[Skipped] = []
+    for f in record.files:
+        languages[f.language] = languages.get(f.language, 0) + 1
+        if f.skipped:
+            skipped.append(Skipped(f.path, f.skipped))
+    distinct_blobs = len({f.blob for f in record.files if f.path in facts})
+    return IndexReport(
+        repo=gitread.repo_display_path(repo), rev=rev, oid=record.oid, fingerprint=record.fingerprint,
+        files=len(record.files), symbols=sum(len(f.symbols) for f in facts.values()),
+        edges=len(record.edges), languages=dict(sorted(languages.items())), parsed_blobs=parsed,
+        reused_blobs=distinct_blobs - parsed, skipped=skipped, seconds=round(seconds, 3),
+        snapshot_reused=reused_snapshot,
+    )

@@ -1,0 +1,108 @@
+"""Reading Git through pygit2: a repository, a rev resolved to a commit, the tree at an OID.
+
+Nothing here touches a working tree, so bare repositories work the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+import pygit2
+
+from .errors import EmptyRepository, MissingObjects, NotARepository, UnknownRev
+
+MODE_TREE = pygit2.GIT_FILEMODE_TREE
+MODE_LINK = pygit2.GIT_FILEMODE_LINK
+MODE_COMMIT = pygit2.GIT_FILEMODE_COMMIT
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    path: str
+    mode: int
+    oid: str  # hex; for a gitlink, the submodule's commit
+
+
+def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
+    """Open the repository containing `path` (a work tree, a subfolder of one, or a bare repository)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise NotARepository(f"{path} does not exist")
+    try:
+        found = pygit2.discover_repository(path)
+    except pygit2.GitError as exc:
+        raise NotARepository(f"{path} is not a git repository ({exc})") from None
+    if found is None:
+        raise NotARepository(f"{path} is not a git repository")
+    try:
+        return pygit2.Repository(found)
+    except (pygit2.GitError, KeyError) as exc:
+        raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
+
+
+def repo_identity(repo: pygit2.Repository) -> str:
+    """A stable identity for a repository on this machine: a digest of its git directory's real path."""
+    return hashlib.sha256(os.path.realpath(repo.path).encode()).hexdigest()[:16]
+
+
+def repo_display_path(repo: pygit2.Repository) -> str:
+    return os.path.realpath(repo.workdir or repo.path).rstrip("/")
+
+
+def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
+    """The hex OID of the commit `rev` names (branch, tag, full or short sha, `HEAD~3`, ...)."""
+    if repo.head_is_unborn or repo.is_empty:
+        if rev in ("HEAD", "@"):
+            raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
+    if not rev or rev.startswith("-") or "\n" in rev:
+        raise UnknownRev(f"{rev!r} is not a revision")
+    try:
+        obj = repo.revparse_single(rev)
+        commit = obj.peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
+        if repo.is_shallow and ("~" in rev or "^" in rev):
+            raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
+    return str(commit.id)
+
+
+def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
+    """The tree OID and every non-tree entry of the commit's tree, sorted by path."""
+    try:
+        commit = repo[commit_oid].peel(pygit2.Commit)
+        root = commit.tree
+    except (KeyError, ValueError, pygit2.GitError) as exc:
+        raise MissingObjects(f"objects of commit {commit_oid[:12]} are missing ({exc})") from None
+    entries: list[TreeEntry] = []
+    stack: list[tuple[pygit2.Tree, str]] = [(root, "")]
+    while stack:
+        tree, prefix = stack.pop()
+        for entry in tree:
+            path = prefix + entry.name
+            mode = entry.filemode
+            if mode == MODE_TREE:
+                try:
+                    stack.append((repo[entry.id], path + "/"))
+                except KeyError:
+                    raise MissingObjects(f"tree {path}/ ({entry.id}) is missing from the object database") from None
+            else:
+                entries.append(TreeEntry(path, mode, str(entry.id)))
+    entries.sort(key=lambda e: e.path)
+    return str(root.id), entries
+
+
+def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
+    try:
+        return repo[oid].data
+    except KeyError:
+        raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
+
+
+def blob_size(repo: pygit2.Repository, oid: str) -> int:
+    try:
+        return repo.odb.read_header(oid)[1]
+    except (KeyError, ValueError, pygit2.GitError):
+        raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None

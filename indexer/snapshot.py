@@ -1,0 +1,199 @@
+"""A read view of one snapshot in the store: the Repo Map at one commit OID."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Iterator
+
+import pygit2
+
+from . import canonical, gitread
+from .build import _decode_facts, _decode_record, facts_key, pin_key, repo_key, snapshot_key
+from .errors import NotFound, NotIndexed
+from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
+from .store import Store, unpack
+
+_NO_FACTS = ("submodule", "symlink", "binary")  # binary blobs carry no facts worth reading
+
+
+class Snapshot:
+    def __init__(self, store: Store, repo: pygit2.Repository, rev: str, record: SnapshotRecord,
+                 indexed_at: str) -> None:
+        self.store = store
+        self.repo = repo
+        self.repo_path = gitread.repo_display_path(repo)
+        self.repo_id = gitread.repo_identity(repo)
+        self.rev = rev
+        self.record = record
+        self.oid = record.oid
+        self.fingerprint = record.fingerprint
+        self.indexed_at = indexed_at or record.indexed_at
+        self.files: list[FileEntry] = record.files
+        self._facts: dict[str, BlobFacts] = {}
+
+    # --- files and facts -----------------------------------------------------------------
+
+    @cached_property
+    def _by_path(self) -> dict[str, FileEntry]:
+        return {f.path: f for f in self.files}
+
+    @cached_property
+    def _paths_by_blob(self) -> dict[bytes, list[str]]:
+        out: dict[bytes, list[str]] = {}
+        for f in self.files:
+            if f.language not in _NO_FACTS:
+                out.setdefault(bytes.fromhex(f.blob), []).append(f.path)
+        return out
+
+    def file(self, path: str) -> FileEntry | None:
+        return self._by_path.get(path)
+
+    def facts(self, path: str) -> BlobFacts | None:
+        cached = self._facts.get(path)
+        if cached is not None:
+            return cached
+        f = self._by_path.get(path)
+        if f is None or f.language in _NO_FACTS:
+            return None
+        key = facts_key(f.blob, f.language, self.record.extractor_version)
+        with self.store.env.begin(db=self.store.facts) as txn:
+            raw = txn.get(key)
+        if raw is None:
+            return None
+        facts = self._facts[path] = _decode_facts(unpack(bytes(raw)))
+        return facts
+
+    def all_facts(self) -> dict[str, BlobFacts]:
+        out = {}
+        for f in self.files:
+            facts = self.facts(f.path)
+            if facts is not None:
+                out[f.path] = facts
+        return out
+
+    def blob_bytes(self, path: str) -> bytes:
+        f = self._by_path.get(path)
+        if f is None:
+            raise NotFound(f"{path} is not a file of snapshot {self.oid[:12]}")
+        if f.language == "submodule":
+            raise NotFound(f"{path} is a submodule at {f.target[:12]}; its content is in another repository")
+        return gitread.read_blob(self.repo, f.blob)
+
+    # --- symbols and names ---------------------------------------------------------------
+
+    def symbols(self) -> Iterator[tuple[str, Symbol]]:
+        for f in self.files:
+            facts = self.facts(f.path)
+            if facts:
+                for s in facts.symbols:
+                    yield f.path, s
+
+    def _paths_with(self, db, name: str) -> list[str]:
+        paths: list[str] = []
+        by_blob = self._paths_by_blob
+        with self.store.env.begin(db=db) as txn:
+            cursor = txn.cursor()
+            if cursor.set_key(name.encode()[:500]):
+                for raw in cursor.iternext_dup():
+                    paths.extend(by_blob.get(bytes(raw), ()))
+        return sorted(paths)
+
+    def definitions(self, name: str) -> list[tuple[str, Symbol]]:
+        out = []
+        for path in self._paths_with(self.store.defs, name):
+            facts = self.facts(path)
+            if facts:
+                out.extend((path, s) for s in facts.symbols if s.name == name)
+        return out
+
+    def occurrences(self, name: str) -> list[tuple[str, Occurrence]]:
+        out = []
+        for path in self._paths_with(self.store.occ, name):
+            facts = self.facts(path)
+            if facts:
+                out.extend((path, o) for o in facts.occurrences if o.name == name)
+        return out
+
+    # --- graph -----------------------------------------------------------------------------
+
+    @cached_property
+    def _edges_by_target(self) -> dict[str, list[Edge]]:
+        out: dict[str, list[Edge]] = {}
+        for e in self.record.edges:
+            out.setdefault(e.target, []).append(e)
+        return out
+
+    @cached_property
+    def _edges_by_source(self) -> dict[str, list[Edge]]:
+        out: dict[str, list[Edge]] = {}
+        for e in self.record.edges:
+            out.setdefault(e.source, []).append(e)
+        return out
+
+    def importers(self, path: str) -> list[Edge]:
+        return self._edges_by_target.get(path, [])
+
+    def imports(self, path: str) -> list[Edge]:
+        return self._edges_by_source.get(path, [])
+
+    def fan_in(self, path: str) -> int | None:
+        if path not in self._by_path:
+            return None
+        return self.record.fan_in.get(path, 0)
+
+    # --- freshness and serialization -------------------------------------------------------
+
+    def current_oid(self) -> str | None:
+        try:
+            return gitread.resolve_rev(self.repo, self.rev)
+        except Exception:  # the rev no longer resolves: freshness says so, it is not an error here
+            return None
+
+    def canonical_lines(self) -> Iterator[bytes]:
+        return canonical.lines(self.record, self.all_facts())
+
+
+def _load_record(store: Store, oid: str, version: str) -> SnapshotRecord | None:
+    with store.env.begin(db=store.snapshots) as txn:
+        raw = txn.get(snapshot_key(oid, version))
+    return _decode_record(unpack(bytes(raw))) if raw is not None else None
+
+
+def pinned_oid(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
+    """The OID a rev was pinned to when it was last indexed, if ever."""
+    with store.env.begin(db=store.repos) as txn:
+        raw = txn.get(pin_key(gitread.repo_identity(repo), rev))
+    return bytes(raw).decode() if raw is not None else None
+
+
+def load(store: Store, repo_path: str, rev: str = "HEAD", index_if_absent: bool = True,
+         workers: int | None = None) -> Snapshot:
+    """The pinned snapshot of `rev`: the one indexed for it last (stale if the rev moved since),
+    or a new one indexed now when there is none and `index_if_absent`."""
+    from .build import extractor_version, index
+
+    repo = gitread.open_repo(repo_path)
+    version = extractor_version()
+    oid = pinned_oid(store, repo, rev)
+    if oid is None:
+        resolved = gitread.resolve_rev(repo, rev)
+        # A full OID names itself; it needs no pin.
+        oid = resolved if _load_record(store, resolved, version) is not None else None
+        if oid is None:
+            if not index_if_absent:
+                raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
+            index(repo_path, rev, store=store, workers=workers)
+            oid = resolved
+    record = _load_record(store, oid, version)
+    if record is None:
+        if not index_if_absent:
+            raise NotIndexed(f"snapshot {oid[:12]} is not in the store; run `rennet index --rev {rev}`")
+        index(repo_path, oid, store=store, workers=workers)
+        record = _load_record(store, oid, version)
+    with store.env.begin(db=store.repos) as txn:
+        raw = txn.get(repo_key(gitread.repo_identity(repo), oid))
+    indexed_at = ""
+    if raw is not None:
+        import msgspec
+        indexed_at = msgspec.msgpack.decode(bytes(raw)).get("indexed_at", "")
+    return Snapshot(store, repo, rev, record, indexed_at)

@@ -1,0 +1,205 @@
+"""The LMDB store: blob facts shared by every snapshot, snapshot records, and named tables.
+
+Layout under the home folder (`--store DIR`, `$RENNET_HOME`, or `~/.rennet`):
+
+    lmdb/          the LMDB environment (named sub-databases, below)
+    write.lock     held by the one indexer writing at a time
+    spill/ ...     plain folders that other parts of the tool write for humans and agents
+
+Sub-databases:
+
+    meta        schema version
+    facts       (blob OID, language, extractor version) -> compressed blob facts
+    defs        symbol name -> 20-byte blob OID (dupsort): which blobs define a name
+    occ         identifier -> 20-byte blob OID (dupsort): which blobs mention a name
+    snapshots   (commit OID, extractor version) -> compressed snapshot record
+    repos       (repository identity, commit OID) -> snapshot key, indexed_at
+    kv:<name>   tables lent to other modules (ledger, dossiers, workspaces)
+
+Facts and their name-index rows are written in one transaction, so a name never
+points at facts that are not there. A snapshot record is written last, in one
+transaction: until then no reader can see the snapshot.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import zlib
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import lmdb
+
+from .errors import SchemaMismatch, StoreError, StoreLocked
+
+SCHEMA_VERSION = b"1"
+MAP_SIZE = 1 << 38  # address space only; the file grows with what is written
+_COMPRESSED = b"z"
+_PLAIN = b"p"
+
+
+def default_home() -> Path:
+    env = os.environ.get("RENNET_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".rennet"
+
+
+def pack(data: bytes) -> bytes:
+    if len(data) > 256:
+        return _COMPRESSED + zlib.compress(data, 1)
+    return _PLAIN + data
+
+
+def unpack(data: bytes) -> bytes:
+    return zlib.decompress(data[1:]) if data[:1] == _COMPRESSED else data[1:]
+
+
+class KV:
+    """A named table lent to another module. Every put is its own transaction."""
+
+    def __init__(self, env: lmdb.Environment, db) -> None:
+        self._env = env
+        self._db = db
+
+    def get(self, key: bytes) -> bytes | None:
+        with self._env.begin(db=self._db) as txn:
+            value = txn.get(key)
+            return bytes(value) if value is not None else None
+
+    def put(self, key: bytes, value: bytes) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            txn.put(key, value)
+
+    def put_many(self, items: Iterable[tuple[bytes, bytes]]) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            for key, value in items:
+                txn.put(key, value)
+
+    def delete(self, key: bytes) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            txn.delete(key)
+
+    def items(self, prefix: bytes = b"", reverse: bool = False) -> Iterator[tuple[bytes, bytes]]:
+        """Items whose key starts with `prefix`, in key order (or reversed), from one read snapshot."""
+        with self._env.begin(db=self._db) as txn:
+            cursor = txn.cursor()
+            if reverse:
+                upper = _prefix_upper(prefix)
+                positioned = (cursor.prev() if cursor.set_range(upper) else cursor.last()) if upper else cursor.last()
+                while positioned:
+                    key = cursor.key()
+                    if not key.startswith(prefix):
+                        return
+                    yield bytes(key), bytes(cursor.value())
+                    positioned = cursor.prev()
+            else:
+                if not cursor.set_range(prefix):
+                    return
+                for key, value in cursor:
+                    if not key.startswith(prefix):
+                        return
+                    yield bytes(key), bytes(value)
+
+
+def _prefix_upper(prefix: bytes) -> bytes:
+    """The smallest key greater than every key starting with `prefix` (b"" if none)."""
+    stripped = prefix.rstrip(b"\xff")
+    if not stripped:
+        return b""
+    return stripped[:-1] + bytes([stripped[-1] + 1])
+
+
+class Store:
+    def __init__(self, home: Path, env: lmdb.Environment) -> None:
+        self.home = home
+        self.env = env
+        self.meta = env.open_db(b"meta")
+        self.facts = env.open_db(b"facts")
+        self.defs = env.open_db(b"defs", dupsort=True)
+        self.occ = env.open_db(b"occ", dupsort=True)
+        self.snapshots = env.open_db(b"snapshots")
+        self.repos = env.open_db(b"repos")
+        self._kv: dict[str, KV] = {}
+
+    @classmethod
+    def open(cls, home: str | os.PathLike[str] | None = None) -> "Store":
+        home_path = Path(home).expanduser() if home is not None else default_home()
+        try:
+            home_path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create store folder {home_path}: {exc.strerror}") from None
+        db_path = home_path / "lmdb"
+        try:
+            env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True,
+                            readahead=False, max_readers=256)
+        except lmdb.Error as exc:
+            raise StoreError(f"store at {home_path} is unreadable or corrupt ({exc}); move it aside and re-index",
+                             code="store_corrupt") from None
+        try:
+            store = cls(home_path, env)
+            store._check_schema()
+        except lmdb.Error as exc:
+            env.close()
+            raise StoreError(f"store at {home_path} is corrupt ({exc}); move it aside and re-index",
+                             code="store_corrupt") from None
+        except SchemaMismatch:
+            env.close()
+            raise
+        return store
+
+    def _check_schema(self) -> None:
+        with self.env.begin(db=self.meta) as txn:
+            found = txn.get(b"schema")
+        if found is None:
+            with self.env.begin(db=self.meta, write=True) as txn:
+                if txn.get(b"schema") is None:
+                    txn.put(b"schema", SCHEMA_VERSION)
+                    return
+                found = txn.get(b"schema")
+        if bytes(found) != SCHEMA_VERSION:
+            raise SchemaMismatch(
+                f"store at {self.home} has schema version {bytes(found).decode(errors='replace')}, this rennet "
+                f"needs {SCHEMA_VERSION.decode()}; point --store at a new folder or move {self.home} aside and re-index")
+
+    def kv(self, name: str) -> KV:
+        table = self._kv.get(name)
+        if table is None:
+            table = self._kv[name] = KV(self.env, self.env.open_db(f"kv:{name}".encode()))
+        return table
+
+    def close(self) -> None:
+        self.env.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class WriteLock:
+    """The one indexer that may write snapshots at a time; a second gets `store_locked` at once."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / "write.lock"
+        self._fd: int | None = None
+
+    def __enter__(self) -> "WriteLock":
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise StoreLocked(f"store {self.path.parent} is being written by pid {holder}; retry when it finishes") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None

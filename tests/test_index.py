@@ -1,0 +1,280 @@
+"""The indexer's spine: revs, determinism, incremental reuse, crash safety, concurrency, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule, make_repo
+from indexer import api, gitread
+from indexer.errors import EmptyRepository, MissingObjects, NotARepository, SchemaMismatch, StoreError, StoreLocked, UnknownRev
+from indexer.store import Store, WriteLock
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module(i: int) -> str:
+    return (f"import pkg.mod{(i + 1) % 80}\n\nCONSTANT_{i} = {i}\n\n\n"
+            f"class Thing{i}:\n    def method_{i}(self, x):\n        return helper_{i}(x)\n\n\n"
+            f"def helper_{i}(x):\n    return x + {i}\n")
+
+
+def _many_files(n: int = 80) -> dict[str, str]:
+    files = {f"pkg/mod{i}.py": _module(i) for i in range(n)}
+    files["pkg/__init__.py"] = ""
+    files["README.md"] = "# sample\n\nSome words here.\n"
+    return files
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path / "store")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def sample(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({
+        "app/__init__.py": "",
+        "app/core.py": "class Engine:\n    def start(self):\n        return 1\n\n\ndef boot():\n    return Engine()\n",
+        "app/cli.py": "from app.core import boot\n\n\ndef main():\n    boot()\n",
+        "bin/run": Exec("#!/usr/bin/env python3\nimport sys\nprint(sys.argv)\n"),
+        "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00binary",
+        "big.txt": "x" * (1 << 20) + "\n",
+        "link": Link("app/core.py"),
+        "ext/lib": Submodule("1" * 40),
+    }, message="first")
+    builder.tag("v1", first)
+    second = builder.commit({"app/cli.py": "from app.core import boot, Engine\n\n\ndef main():\n    boot()\n"},
+                            message="second")
+    return builder, first, second
+
+
+def test_index_reports_what_it_read(sample, store):
+    builder, first, second = sample
+    report = api.index(str(builder.path), "main", store=store, workers=1)
+    assert report.oid == second
+    assert report.files == 8
+    assert report.parsed_blobs == 6  # every regular blob once; the symlink and submodule are not parsed
+    assert report.reused_blobs == 0
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert reasons == {"logo.png": "binary", "big.txt": "too_large", "link": "symlink", "ext/lib": "submodule"}
+    assert report.languages["python"] == 4  # three .py files and the extensionless script, by its shebang
+    snap = api.snapshot(str(builder.path), "main", store=store)
+    assert {s.name for _, s in snap.symbols()} >= {"Engine", "start", "boot", "main"}
+    assert snap.file("link").target == "app/core.py"
+    assert snap.file("ext/lib").target == "1" * 40
+    assert snap.file("bin/run").mode == pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
+
+
+def test_every_rev_form_resolves_to_its_commit(sample, tmp_path):
+    builder, first, second = sample
+    repo = gitread.open_repo(builder.path)
+    for rev, expected in [("main", second), ("HEAD", second), ("v1", first), (first, first),
+                          (first[:8], first), ("HEAD~1", first), ("main^", first)]:
+        assert gitread.resolve_rev(repo, rev) == expected, rev
+    bare = tmp_path / "bare.git"
+    pygit2.clone_repository(str(builder.path), str(bare), bare=True)
+    assert gitread.resolve_rev(gitread.open_repo(bare), "HEAD~1") == first
+
+
+def test_bare_repository_indexes_like_its_origin(sample, tmp_path):
+    builder, first, second = sample
+    bare = tmp_path / "bare.git"
+    pygit2.clone_repository(str(builder.path), str(bare), bare=True)
+    a = api.index(str(builder.path), "main", store=Store.open(tmp_path / "s1"), workers=1)
+    b = api.index(str(bare), "main", store=Store.open(tmp_path / "s2"), workers=1)
+    assert a.fingerprint == b.fingerprint
+
+
+def _dump(repo: str, rev: str, store: Store) -> bytes:
+    return b"".join(api.snapshot(repo, rev, store=store).canonical_lines())
+
+
+def test_same_oid_same_bytes_whatever_the_workers_or_cache(tmp_path):
+    oids = make_repo(tmp_path / "repo", [_many_files()])
+    repo = str(tmp_path / "repo")
+    one = Store.open(tmp_path / "one")
+    two = Store.open(tmp_path / "two")
+    r1 = api.index(repo, "main", store=one, workers=1)
+    r2 = api.index(repo, "main", store=two, workers=2)
+    assert r1.fingerprint == r2.fingerprint
+    assert _dump(repo, "main", one) == _dump(repo, "main", two)
+    # A store that already holds every blob's facts, built in another order, agrees too.
+    make_repo(tmp_path / "copy", [_many_files()])
+    r3 = api.index(str(tmp_path / "copy"), "main", store=two, workers=2)
+    assert r3.fingerprint == r1.fingerprint and r3.oid == oids[0]
+
+
+def test_a_new_commit_parses_only_new_blobs_and_adds_little(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(_many_files())
+    store = Store.open(tmp_path / "store")
+    first = api.index(str(builder.path), "main", store=store, workers=1)
+    size_after_first = _store_bytes(store)
+    builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
+    second = api.index(str(builder.path), "main", store=store, workers=1)
+    assert second.parsed_blobs == 1
+    assert second.reused_blobs == first.parsed_blobs - 1
+    assert second.fingerprint != first.fingerprint
+    growth = _store_bytes(store) - size_after_first
+    assert growth < size_after_first * 0.5
+    snap = api.snapshot(str(builder.path), "main", store=store)
+    assert [p for p, s in snap.definitions("added")] == ["pkg/mod3.py"]
+    # The old snapshot is still there, unchanged.
+    again = api.index(str(builder.path), first.oid, store=store, workers=1)
+    assert again.fingerprint == first.fingerprint and again.parsed_blobs == 0
+
+
+def _store_bytes(store: Store) -> int:
+    with store.env.begin() as txn:
+        pages = 0
+        for db in (store.facts, store.defs, store.occ, store.snapshots, store.repos):
+            st = txn.stat(db)
+            pages += st["branch_pages"] + st["leaf_pages"] + st["overflow_pages"]
+    return pages * store.env.stat()["psize"]
+
+
+def test_rev_moves_and_pinned_snapshot_stays(sample, store):
+    builder, first, second = sample
+    snap = api.snapshot(str(builder.path), "main", store=store)
+    assert snap.oid == second and snap.current_oid() == second
+    third = builder.commit({"app/new.py": "def fresh():\n    pass\n"})
+    pinned = api.snapshot(str(builder.path), "main", store=store)
+    assert pinned.oid == second  # served from the pinned snapshot
+    assert pinned.current_oid() == third  # and freshness can tell it moved
+    api.index(str(builder.path), "main", store=store, workers=1)
+    assert api.snapshot(str(builder.path), "main", store=store).oid == third
+
+
+_KILL_SCRIPT = """
+import sys
+from indexer import api
+from indexer.store import Store
+api.index(sys.argv[1], "main", store=Store.open(sys.argv[2]), workers=2)
+"""
+
+
+def test_killed_indexer_leaves_no_half_snapshot(tmp_path):
+    files = {f"pkg/m{i}.py": _module(i) * 3 for i in range(400)}
+    make_repo(tmp_path / "repo", [files])
+    repo = str(tmp_path / "repo")
+    clean = api.index(repo, "main", store=Store.open(tmp_path / "clean"), workers=2)
+    home = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for delay in (0.3, 0.8, 1.5):
+        proc = subprocess.Popen([sys.executable, "-c", _KILL_SCRIPT, repo, str(home)], env=env)
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGKILL) if False else proc.kill()
+        proc.wait()
+        store = Store.open(home)
+        try:
+            snap_oid = None
+            try:
+                snap_oid = api.snapshot(repo, "main", store=store, index_if_absent=False).fingerprint
+            except Exception as exc:  # absent is the only acceptable failure
+                assert getattr(exc, "code", "") == "not_indexed", exc
+            assert snap_oid in (None, clean.fingerprint)
+        finally:
+            store.close()
+    store = Store.open(home)
+    finished = api.index(repo, "main", store=store, workers=2)
+    assert finished.fingerprint == clean.fingerprint
+
+
+_READER_SCRIPT = """
+import sys, time
+from indexer import api
+from indexer.store import Store
+store = Store.open(sys.argv[2])
+seen = set()
+deadline = time.time() + float(sys.argv[3])
+reads = 0
+while time.time() < deadline:
+    snap = api.snapshot(sys.argv[1], sys.argv[4], store=store, index_if_absent=False)
+    seen.add(snap.fingerprint)
+    assert snap.definitions("helper_1"), "definitions vanished"
+    reads += 1
+print(len(seen), reads)
+"""
+
+
+def test_readers_keep_working_while_a_writer_indexes(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit(_many_files())
+    builder.commit({f"pkg/new{i}.py": _module(i + 1000) for i in range(300)})
+    home = tmp_path / "store"
+    store = Store.open(home)
+    api.index(str(builder.path), first, store=store, workers=1)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    reader = subprocess.Popen([sys.executable, "-c", _READER_SCRIPT, str(builder.path), str(home), "4", first],
+                              env=env, stdout=subprocess.PIPE, text=True)
+    api.index(str(builder.path), "main", store=store, workers=2)
+    out, _ = reader.communicate(timeout=60)
+    assert reader.returncode == 0
+    distinct, reads = map(int, out.split())
+    assert distinct == 1 and reads > 10
+
+
+def test_bad_input_is_typed(tmp_path, sample):
+    builder, first, second = sample
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(NotARepository):
+        api.index(str(tmp_path / "plain"), store=Store.open(tmp_path / "s"))
+    with pytest.raises(NotARepository):
+        api.index(str(tmp_path / "nowhere"), store=Store.open(tmp_path / "s"))
+    with pytest.raises(UnknownRev):
+        api.index(str(builder.path), "no-such-branch", store=Store.open(tmp_path / "s"))
+    pygit2.init_repository(str(tmp_path / "empty"))
+    with pytest.raises(EmptyRepository):
+        api.index(str(tmp_path / "empty"), store=Store.open(tmp_path / "s"))
+
+
+def test_shallow_clone_missing_history_is_typed(sample, tmp_path):
+    builder, first, second = sample
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{builder.path}", str(shallow)], check=True)
+    assert api.index(str(shallow), "HEAD", store=Store.open(tmp_path / "s"), workers=1).oid == second
+    with pytest.raises((MissingObjects, UnknownRev)) as info:
+        api.index(str(shallow), "HEAD~1", store=Store.open(tmp_path / "s"), workers=1)
+    assert info.value.code in ("missing_objects", "unknown_rev")
+
+
+def test_store_of_another_version_or_corrupt_is_refused_untouched(tmp_path):
+    home = tmp_path / "old"
+    store = Store.open(home)
+    with store.env.begin(db=store.meta, write=True) as txn:
+        txn.put(b"schema", b"0")
+    store.close()
+    before = (home / "lmdb" / "data.mdb").read_bytes()
+    with pytest.raises(SchemaMismatch) as info:
+        Store.open(home)
+    assert "move" in info.value.message
+    assert (home / "lmdb" / "data.mdb").read_bytes() == before
+    bad = tmp_path / "bad"
+    (bad / "lmdb").mkdir(parents=True)
+    (bad / "lmdb" / "data.mdb").write_bytes(b"this is not an lmdb file" * 500)
+    with pytest.raises(StoreError) as info:
+        Store.open(bad)
+    assert info.value.code == "store_corrupt"
+
+
+def test_second_writer_gets_store_locked(sample, tmp_path):
+    builder, first, second = sample
+    home = tmp_path / "store"
+    store = Store.open(home)
+    with WriteLock(home):
+        with pytest.raises(StoreLocked):
+            api.index(str(builder.path), "main", store=store, workers=1)
+    assert api.index(str(builder.path), "main", store=store, workers=1).oid == second
