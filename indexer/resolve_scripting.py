@@ -1,0 +1,93 @@
+"""Ruby `require`, PHP `require`/`include`/`use` and C# `using` -> files of the tree."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Mapping
+
+from indexer.model import BlobFacts, ImportSpec
+from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+
+QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
+
+
+class RubyResolver:
+    """`require_relative` paths resolve beside the file; `require` paths also under any lib/ dir."""
+
+    def __init__(self, tree: TreePaths) -> None:
+        self.tree = tree
+        self.lib_dirs = sorted(d for d in tree.dirs if d == "lib" or d.endswith("/lib"))
+
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        m = QUOTED.search(imp.spec)
+        spec = m.group(1) if m else imp.spec.strip()
+        if not spec:
+            return UNRESOLVED
+        names = [spec] if spec.endswith(".rb") else [spec + ".rb", spec]
+        for base in [parent(importer), *self.lib_dirs, ""]:
+            for name in names:
+                cand = normalize(join(base, name))
+                if cand is not None and cand in self.tree:
+                    return (cand,)
+        return UNRESOLVED if spec.startswith(".") else EXTERNAL
+
+
+class PhpResolver:
+    """File includes resolve beside the file, then from the root, then by suffix; a
+    namespaced class (`use App\\Models\\User`) by the PSR-4 convention of path suffixes."""
+
+    def __init__(self, tree: TreePaths) -> None:
+        self.tree = tree
+
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        raw = imp.spec.strip().rstrip(";")
+        quoted = QUOTED.findall(raw)
+        if quoted or "/" in raw or raw.endswith((".php", ".inc")):
+            spec = quoted[-1] if quoted else raw
+            rel = spec.lstrip("/") if "__DIR__" in raw or "__FILE__" in raw else spec
+            for base in (parent(importer), ""):
+                cand = normalize(join(base, rel))
+                if cand is not None and cand in self.tree:
+                    return (cand,)
+            clean = normalize(rel)
+            hits = self.tree.ending_with(clean) if clean else []
+            return (nearest(importer, hits),) if hits else UNRESOLVED
+        segments = [s for s in raw.lstrip("\\").split(" as ")[0].split("\\") if s]
+        if not segments:
+            return UNRESOLVED
+        # PSR-4 maps a namespace prefix to any directory: match the longest path suffix
+        for k in range(max(1, len(segments) - 1)):
+            hits = self.tree.ending_with("/".join(segments[k:]) + ".php")
+            if hits:
+                return (nearest(importer, hits),)
+        return EXTERNAL
+
+
+class CSharpResolver:
+    """`using A.B;` names a namespace, which many files declare. An edge goes only to the
+    files of that namespace defining a name the importer uses, so a big namespace does
+    not make every user depend on every file of it."""
+
+    def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts]) -> None:
+        self.facts = facts
+        self.by_namespace: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(tree.paths):
+            f = facts.get(path)
+            if f is not None and f.package_name and path.endswith(".cs"):
+                self.by_namespace[f.package_name].append(path)
+
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        spec = imp.spec.strip().rstrip(";")
+        if spec.startswith("static "):
+            spec = spec[len("static ") :].strip()
+        if "=" in spec:
+            spec = spec.split("=", 1)[1].strip()
+        files = self.by_namespace.get(spec)
+        if not files:
+            head, _, last = spec.rpartition(".")
+            cls = [p for p in self.by_namespace.get(head, []) if p.rsplit("/", 1)[-1] == last + ".cs"]
+            return tuple(cls) if cls else EXTERNAL
+        own = self.facts.get(importer)
+        used = {o.name for o in own.occurrences if o.role != "definition"} if own else set()
+        return tuple(p for p in files if any(s.name in used for s in self.facts[p].symbols))

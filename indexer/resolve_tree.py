@@ -1,0 +1,90 @@
+"""The tree's paths as lookups that import resolution needs: membership, files per
+directory, files by basename, and path arithmetic that never leaves the tree."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from typing import Iterable, Union
+
+EXTERNAL = "external"  # a package outside the tree (stdlib, third-party, system header)
+UNRESOLVED = "unresolved"  # looks like it belongs to the tree, but no file of the tree matches
+
+# A resolver answers with the files an import resolves to, or with one of the statuses above.
+Outcome = Union[tuple[str, ...], str]
+
+
+def parent(path: str) -> str:
+    """Directory of a path, "" for the repository root."""
+    return posixpath.dirname(path)
+
+
+def join(*parts: str) -> str:
+    return "/".join(p for p in parts if p)
+
+
+def normalize(path: str) -> str | None:
+    """Collapse `.` and `..` segments; None when the path climbs above the root."""
+    out: list[str] = []
+    for seg in path.split("/"):
+        if seg in ("", "."):
+            continue
+        if seg == "..":
+            if not out:
+                return None
+            out.pop()
+        else:
+            out.append(seg)
+    return "/".join(out)
+
+
+def common_prefix_len(a: str, b: str) -> int:
+    """Number of leading directory segments two paths share (for nearest-match tie breaks)."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1]):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def nearest(importer: str, candidates: Iterable[str]) -> str:
+    """The candidate sharing the longest directory prefix with the importer; ties by path."""
+    return min(candidates, key=lambda c: (-common_prefix_len(importer, c), c))
+
+
+class TreePaths:
+    """Read-only lookups over the paths of one snapshot."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths: frozenset[str] = frozenset(paths)
+        self.by_dir: dict[str, list[str]] = defaultdict(list)
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        self.dirs: set[str] = {""}
+        for p in sorted(self.paths):
+            d = parent(p)
+            self.by_dir[d].append(p)
+            self.by_name[posixpath.basename(p)].append(p)
+            while d and d not in self.dirs:
+                self.dirs.add(d)
+                d = parent(d)
+
+    def __contains__(self, path: str) -> bool:
+        return path in self.paths
+
+    def files_in(self, directory: str) -> list[str]:
+        return self.by_dir.get(directory, [])
+
+    def is_dir(self, directory: str) -> bool:
+        return directory in self.dirs
+
+    def ending_with(self, suffix: str) -> list[str]:
+        """Paths equal to `suffix` or ending in `/suffix` (segment-aligned), sorted."""
+        name = posixpath.basename(suffix)
+        return [p for p in self.by_name.get(name, []) if p == suffix or p.endswith("/" + suffix)]
+
+    def first_existing(self, candidates: Iterable[str]) -> str | None:
+        for c in candidates:
+            if c in self.paths:
+                return c
+        return None

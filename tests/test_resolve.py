@@ -1,0 +1,462 @@
+"""Import resolution across the tree: exact edges and statuses per language."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, Occurrence, Symbol, UnresolvedImport
+from indexer.resolve import resolve_imports
+
+
+def entry(path: str, mode: int = 0o100644) -> FileEntry:
+    return FileEntry(path=path, blob="0" * 40, mode=mode, size=1, lines=1, language="x")
+
+
+def run(tree: dict[str, bytes | str], imports: dict[str, list[ImportSpec]], facts_extra=None):
+    files = [entry(p) for p in sorted(tree)]
+    facts = {p: BlobFacts(language="x", lines=1, imports=list(v)) for p, v in imports.items()}
+    for p, f in (facts_extra or {}).items():
+        facts[p] = f
+    data = {p: (v.encode() if isinstance(v, str) else v) for p, v in tree.items()}
+    return resolve_imports(files, facts, lambda p: data[p])
+
+
+def pairs(edges: list[Edge]) -> list[tuple[str, str]]:
+    return [(e.source, e.target) for e in edges]
+
+
+def statuses(unresolved: list[UnresolvedImport]) -> list[tuple[str, str, str]]:
+    return [(u.path, u.spec, u.status) for u in unresolved]
+
+
+def py(spec: str, level: int = 0, names: tuple[str, ...] = (), line: int = 1) -> ImportSpec:
+    return ImportSpec(kind="python", spec=spec, line=line, level=level, names=names)
+
+
+# --- Python -------------------------------------------------------------------------------
+
+PY_TREE = {
+    "src/pkg/__init__.py": "",
+    "src/pkg/core.py": "",
+    "src/pkg/sub/__init__.py": "",
+    "src/pkg/sub/leaf.py": "",
+    "src/pkg/sub/deep/__init__.py": "",
+    "src/pkg/sub/deep/x.py": "",
+    "src/pkg/stubs.pyi": "",
+    "app.py": "",
+    "tools/run.py": "",
+    "tools/helper.py": "",
+    "ns/mod.py": "",
+}
+
+PY_CASES = [
+    # (importer, import, expected targets or status)
+    ("app.py", py("pkg.core"), ["src/pkg/core.py"]),  # src-layout root found
+    ("app.py", py("pkg"), ["src/pkg/__init__.py"]),
+    ("app.py", py("pkg.sub", names=("leaf",)), ["src/pkg/sub/leaf.py"]),  # from-import of a submodule
+    ("app.py", py("pkg.sub", names=("leaf", "thing")), ["src/pkg/sub/__init__.py", "src/pkg/sub/leaf.py"]),
+    ("app.py", py("pkg.stubs"), ["src/pkg/stubs.pyi"]),
+    ("app.py", py("ns.mod"), ["ns/mod.py"]),  # namespace package at the repository root
+    ("src/pkg/sub/leaf.py", py("", level=1, names=("deep",)), ["src/pkg/sub/deep/__init__.py"]),
+    ("src/pkg/sub/leaf.py", py("core", level=2, names=("f",)), ["src/pkg/core.py"]),  # from ..core import f
+    ("src/pkg/sub/deep/x.py", py("", level=3), ["src/pkg/__init__.py"]),  # from ... import (package itself)
+    ("src/pkg/sub/deep/x.py", py("", level=2, names=("leaf",)), ["src/pkg/sub/leaf.py"]),
+    ("src/pkg/core.py", py("", level=1, names=("sub",)), ["src/pkg/sub/__init__.py"]),  # from . import sub
+    ("src/pkg/core.py", py("sub.deep.x", level=1, names=("*",)), ["src/pkg/sub/deep/x.py"]),
+    ("tools/run.py", py("helper"), ["tools/helper.py"]),  # script dir is sys.path[0]
+    ("app.py", py("os.path"), "external"),
+    ("app.py", py("requests", names=("get",)), "external"),
+    ("app.py", py("pkg.missing"), "unresolved"),  # top-level is ours, module is not
+    ("src/pkg/core.py", py("nothere", level=1, names=("x",)), "unresolved"),
+    ("src/pkg/core.py", py("", level=5, names=("x",)), "unresolved"),  # climbs above the root
+]
+
+
+@pytest.mark.parametrize("importer,imp,expected", PY_CASES)
+def test_python(importer, imp, expected):
+    edges, unresolved = run(PY_TREE, {importer: [imp]})
+    if isinstance(expected, str):
+        assert edges == []
+        assert statuses(unresolved) == [(importer, imp.spec, expected)]
+    else:
+        assert unresolved == []
+        assert sorted(e.target for e in edges) == expected
+        assert all(e.source == importer and e.kind == "python" for e in edges)
+
+
+def test_python_self_import_is_dropped():
+    edges, unresolved = run(PY_TREE, {"src/pkg/__init__.py": [py("", level=1, names=("core", "name"))]})
+    assert pairs(edges) == [("src/pkg/__init__.py", "src/pkg/core.py")]
+    assert unresolved == []
+
+
+def test_python_root_package_wins_over_nested_copy():
+    tree = {"pkg/__init__.py": "", "pkg/a.py": "", "vendor/x/pkg/__init__.py": "", "vendor/x/pkg/a.py": "", "m.py": ""}
+    edges, _ = run(tree, {"m.py": [py("pkg.a")]})
+    assert pairs(edges) == [("m.py", "pkg/a.py")]
+
+
+def test_python_script_dir_not_used_inside_package():
+    tree = {"pkg/__init__.py": "", "pkg/a.py": "", "pkg/util.py": "", "util.py": ""}
+    edges, _ = run(tree, {"pkg/a.py": [py("util")]})
+    assert pairs(edges) == [("pkg/a.py", "util.py")]
+
+
+# --- JavaScript / TypeScript ----------------------------------------------------------------
+
+TSCONFIG = """{
+  // comments are allowed in tsconfig
+  "compilerOptions": {
+    "baseUrl": "./src",
+    "paths": {
+      "@app/*": ["app/*", "fallback/*"],
+      "@lib": ["lib/index.ts"],
+      "@missing/*": ["nope/*"],
+    },
+    /* trailing commas too */
+  },
+}"""
+
+JS_TREE = {
+    "web/tsconfig.json": TSCONFIG,
+    "web/src/main.ts": "",
+    "web/src/util.ts": "",
+    "web/src/comp.tsx": "",
+    "web/src/types.d.ts": "",
+    "web/src/widgets/index.ts": "",
+    "web/src/app/store.ts": "",
+    "web/src/fallback/only.js": "",
+    "web/src/lib/index.ts": "",
+    "web/src/shared/log.mjs": "",
+    "web/src/esm.ts": "",
+    "plain/a.js": "",
+    "plain/b.jsx": "",
+    "plain/c.cjs": "",
+    "plain/dir/index.js": "",
+    "plain/data.json": "",
+    "packages/ui/package.json": '{"name": "@acme/ui", "main": "./lib/main.js"}',
+    "packages/ui/lib/main.js": "",
+    "packages/ui/lib/button.js": "",
+}
+
+
+def js(spec: str, line: int = 1) -> ImportSpec:
+    return ImportSpec(kind="js", spec=spec, line=line)
+
+
+JS_CASES = [
+    ("web/src/main.ts", "./util", "web/src/util.ts"),
+    ("web/src/main.ts", "./comp", "web/src/comp.tsx"),
+    ("web/src/main.ts", "./types", "web/src/types.d.ts"),
+    ("web/src/main.ts", "./widgets", "web/src/widgets/index.ts"),  # index file
+    ("web/src/main.ts", "./esm.js", "web/src/esm.ts"),  # .js names the .ts source
+    ("web/src/main.ts", "@app/store", "web/src/app/store.ts"),  # paths wildcard
+    ("web/src/main.ts", "@app/only", "web/src/fallback/only.js"),  # second target of the pattern
+    ("web/src/main.ts", "@lib", "web/src/lib/index.ts"),  # exact paths key
+    ("web/src/main.ts", "shared/log", "web/src/shared/log.mjs"),  # baseUrl
+    ("web/src/app/store.ts", "../util", "web/src/util.ts"),
+    ("plain/a.js", "./b", "plain/b.jsx"),
+    ("plain/a.js", "./c", "plain/c.cjs"),
+    ("plain/a.js", "./dir", "plain/dir/index.js"),
+    ("plain/a.js", "./data.json", "plain/data.json"),
+    ("plain/a.js", "@acme/ui", "packages/ui/lib/main.js"),  # workspace package by name
+    ("plain/a.js", "@acme/ui/lib/button", "packages/ui/lib/button.js"),
+    ("plain/a.js", "react", "external"),
+    ("plain/a.js", "lodash/fp", "external"),
+    ("plain/a.js", "./nope", "unresolved"),
+    ("web/src/main.ts", "@missing/x", "unresolved"),  # claimed by `paths`, not found
+    ("plain/a.js", "../../../x", "unresolved"),
+]
+
+
+@pytest.mark.parametrize("importer,spec,expected", JS_CASES)
+def test_js(importer, spec, expected):
+    edges, unresolved = run(JS_TREE, {importer: [js(spec)]})
+    if expected in ("external", "unresolved"):
+        assert edges == [] and statuses(unresolved) == [(importer, spec, expected)]
+    else:
+        assert unresolved == [] and pairs(edges) == [(importer, expected)]
+
+
+def test_tsconfig_extends_and_nearest_config():
+    tree = {
+        "tsconfig.base.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"~/*": ["core/*"]}}}',
+        "apps/web/tsconfig.json": '{"extends": "../../tsconfig.base.json", /* own */ }',
+        "apps/web/page.ts": "",
+        "core/db.ts": "",
+    }
+    edges, unresolved = run(tree, {"apps/web/page.ts": [js("~/db")]})
+    assert pairs(edges) == [("apps/web/page.ts", "core/db.ts")] and unresolved == []
+
+
+def test_broken_tsconfig_does_not_crash():
+    tree = {"tsconfig.json": "{ this is not json", "a.ts": "", "b.ts": ""}
+    edges, unresolved = run(tree, {"a.ts": [js("./b"), js("b")]})
+    assert pairs(edges) == [("a.ts", "b.ts")]
+    assert statuses(unresolved) == [("a.ts", "b", "external")]
+
+
+# --- Go ---------------------------------------------------------------------------------
+
+GO_TREE = {
+    "go.mod": "module example.com/shop\n\ngo 1.22\n",
+    "cmd/shop/main.go": "",
+    "internal/cart/cart.go": "",
+    "internal/cart/price.go": "",
+    "internal/cart/cart_test.go": "",
+    "internal/cart/sub/x.go": "",
+    "tools/go.mod": "module example.com/shop/tools\n",
+    "tools/gen/gen.go": "",
+    "empty/README.md": "",
+}
+
+
+def go(spec: str) -> ImportSpec:
+    return ImportSpec(kind="go", spec=spec, line=3)
+
+
+GO_CASES = [
+    ("cmd/shop/main.go", "example.com/shop/internal/cart", ["internal/cart/cart.go", "internal/cart/price.go"]),
+    ("cmd/shop/main.go", "example.com/shop/internal/cart/sub", ["internal/cart/sub/x.go"]),
+    ("cmd/shop/main.go", "example.com/shop/tools/gen", ["tools/gen/gen.go"]),  # nested module claims its tree
+    ("cmd/shop/main.go", "fmt", "external"),
+    ("cmd/shop/main.go", "github.com/x/y", "external"),
+    ("cmd/shop/main.go", "example.com/shop/empty", "unresolved"),
+    ("cmd/shop/main.go", "example.com/shop/nowhere", "unresolved"),
+]
+
+
+@pytest.mark.parametrize("importer,spec,expected", GO_CASES)
+def test_go(importer, spec, expected):
+    edges, unresolved = run(GO_TREE, {importer: [go(spec)]})
+    if isinstance(expected, str):
+        assert edges == [] and statuses(unresolved) == [(importer, spec, expected)]
+    else:
+        assert unresolved == [] and [e.target for e in edges] == expected
+
+
+def test_go_test_file_of_package_gets_edges_to_siblings_not_itself():
+    edges, _ = run(GO_TREE, {"internal/cart/cart_test.go": [go("example.com/shop/internal/cart")]})
+    assert [e.target for e in edges] == ["internal/cart/cart.go", "internal/cart/price.go"]
+
+
+# --- Rust -------------------------------------------------------------------------------
+
+RUST_TREE = {
+    "Cargo.toml": '[package]\nname = "my-app"\nversion = "0.1.0"\n',
+    "src/lib.rs": "",
+    "src/main.rs": "",
+    "src/net.rs": "",
+    "src/net/http.rs": "",
+    "src/db/mod.rs": "",
+    "src/db/pool.rs": "",
+    "src/db/pool/conn.rs": "",
+    "src/bin/tool.rs": "",
+    "src/bin/helper.rs": "",
+    "crates/util/Cargo.toml": '[package]\nname = "my-util"\n',
+    "crates/util/src/lib.rs": "",
+    "crates/util/src/fmt.rs": "",
+}
+
+
+def rmod(name: str) -> ImportSpec:
+    return ImportSpec(kind="rust_mod", spec=name, line=1)
+
+
+def ruse(spec: str, names: tuple[str, ...] = ()) -> ImportSpec:
+    return ImportSpec(kind="rust_use", spec=spec, line=2, names=names)
+
+
+RUST_CASES = [
+    ("src/lib.rs", rmod("net"), ["src/net.rs"]),  # crate root: children beside it
+    ("src/lib.rs", rmod("db"), ["src/db/mod.rs"]),  # x/mod.rs form
+    ("src/net.rs", rmod("http"), ["src/net/http.rs"]),  # non-root file: children in net/
+    ("src/db/mod.rs", rmod("pool"), ["src/db/pool.rs"]),  # mod.rs: children beside it
+    ("src/db/pool.rs", rmod("conn"), ["src/db/pool/conn.rs"]),
+    ("src/bin/tool.rs", rmod("helper"), ["src/bin/helper.rs"]),  # bin target is a crate root
+    ("src/lib.rs", rmod("ghost"), "unresolved"),
+    ("src/main.rs", ruse("crate::net::http::Client"), ["src/net/http.rs"]),  # deepest module file
+    ("src/net/http.rs", ruse("crate::db::pool::Pool"), ["src/db/pool.rs"]),
+    ("src/net/http.rs", ruse("crate::Config"), ["src/lib.rs"]),
+    ("src/net/http.rs", ruse("super::helpers"), ["src/net.rs"]),
+    ("src/db/pool/conn.rs", ruse("super::super::Db"), ["src/db/mod.rs"]),
+    ("src/db/mod.rs", ruse("self::pool::conn::Conn"), ["src/db/pool/conn.rs"]),
+    ("src/net.rs", ruse("crate::db::{pool, Thing}"), ["src/db/mod.rs", "src/db/pool.rs"]),
+    ("src/main.rs", ruse("my_util::fmt::pretty"), ["crates/util/src/fmt.rs"]),  # workspace crate
+    ("src/lib.rs", ruse("net::http"), ["src/net/http.rs"]),  # 2018 path from a child module
+    ("src/lib.rs", ruse("std::collections::HashMap"), "external"),
+    ("src/lib.rs", ruse("serde::Serialize"), "external"),
+]
+
+
+@pytest.mark.parametrize("importer,imp,expected", RUST_CASES)
+def test_rust(importer, imp, expected):
+    edges, unresolved = run(RUST_TREE, {importer: [imp]})
+    if isinstance(expected, str):
+        assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)]
+    else:
+        assert unresolved == [] and sorted(e.target for e in edges) == expected
+
+
+# --- Java -------------------------------------------------------------------------------
+
+JAVA_TREE = {
+    "core/src/main/java/com/acme/core/Order.java": "",
+    "core/src/main/java/com/acme/core/Item.java": "",
+    "web/src/main/java/com/acme/web/Api.java": "",
+    "web/src/test/java/com/acme/web/ApiTest.java": "",
+    "odd/Moved.java": "",
+}
+
+
+def jimp(spec: str) -> ImportSpec:
+    return ImportSpec(kind="java", spec=spec, line=1)
+
+
+JAVA_CASES = [
+    ("web/src/main/java/com/acme/web/Api.java", "com.acme.core.Order", ["core/src/main/java/com/acme/core/Order.java"]),
+    ("web/src/main/java/com/acme/web/Api.java", "com.acme.core.Order.Line", ["core/src/main/java/com/acme/core/Order.java"]),
+    ("web/src/main/java/com/acme/web/Api.java", "static com.acme.core.Order.create", ["core/src/main/java/com/acme/core/Order.java"]),
+    (
+        "web/src/main/java/com/acme/web/Api.java",
+        "com.acme.core.*",
+        ["core/src/main/java/com/acme/core/Item.java", "core/src/main/java/com/acme/core/Order.java"],
+    ),
+    ("web/src/test/java/com/acme/web/ApiTest.java", "com.acme.web.Api", ["web/src/main/java/com/acme/web/Api.java"]),
+    ("web/src/main/java/com/acme/web/Api.java", "com.other.Moved", ["odd/Moved.java"]),  # by package clause
+    ("web/src/main/java/com/acme/web/Api.java", "java.util.List", "external"),
+    ("web/src/main/java/com/acme/web/Api.java", "org.junit.Test", "external"),
+]
+
+
+@pytest.mark.parametrize("importer,spec,expected", JAVA_CASES)
+def test_java(importer, spec, expected):
+    extra = {"odd/Moved.java": BlobFacts(language="java", lines=1, package_name="com.other")}
+    edges, unresolved = run(JAVA_TREE, {importer: [jimp(spec)]}, extra)
+    if isinstance(expected, str):
+        assert edges == [] and statuses(unresolved) == [(importer, spec, expected)]
+    else:
+        assert unresolved == [] and [e.target for e in edges] == expected
+
+
+# --- C / C++ ----------------------------------------------------------------------------
+
+C_TREE = {
+    "src/main.c": "",
+    "src/local.h": "",
+    "src/net/sock.c": "",
+    "include/proj/api.h": "",
+    "libs/zlib/include/zlib.h": "",
+    "third/deep/util/strings.h": "",
+}
+
+
+def inc(spec: str, system: bool = False) -> ImportSpec:
+    return ImportSpec(kind="c_system_include" if system else "c_include", spec=spec, line=1)
+
+
+C_CASES = [
+    ("src/main.c", inc("local.h"), "src/local.h"),  # beside the including file
+    ("src/net/sock.c", inc("../local.h"), "src/local.h"),
+    ("src/net/sock.c", inc("proj/api.h"), "include/proj/api.h"),  # include dir
+    ("src/main.c", inc("zlib.h"), "libs/zlib/include/zlib.h"),  # nested include dir
+    ("src/main.c", inc("util/strings.h"), "third/deep/util/strings.h"),  # any dir holding the suffix
+    ("src/main.c", inc("proj/api.h", system=True), "include/proj/api.h"),
+    ("src/main.c", inc("stdio.h", system=True), "external"),
+    ("src/main.c", inc("config.h"), "unresolved"),
+]
+
+
+@pytest.mark.parametrize("importer,imp,expected", C_CASES)
+def test_c(importer, imp, expected):
+    edges, unresolved = run(C_TREE, {importer: [imp]})
+    if expected in ("external", "unresolved"):
+        assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)]
+    else:
+        assert unresolved == [] and pairs(edges) == [(importer, expected)]
+
+
+# --- Ruby, PHP, C# ----------------------------------------------------------------------
+
+def test_ruby_php_csharp():
+    tree = {
+        "lib/shop/cart.rb": "",
+        "lib/shop.rb": "",
+        "app/run.rb": "",
+        "web/index.php": "",
+        "web/inc/db.php": "",
+        "src/Models/User.php": "",
+        "cs/Program.cs": "",
+        "cs/Models/User.cs": "",
+        "cs/Models/Order.cs": "",
+    }
+    cs_user = BlobFacts(language="c_sharp", lines=1, package_name="Shop.Models",
+                        symbols=[Symbol("User", "class", "", 1, 2, 0, 1, "class User")])
+    cs_order = BlobFacts(language="c_sharp", lines=1, package_name="Shop.Models",
+                         symbols=[Symbol("Order", "class", "", 1, 2, 0, 1, "class Order")])
+    program = BlobFacts(
+        language="c_sharp", lines=1,
+        imports=[ImportSpec("csharp_using", "Shop.Models", 1), ImportSpec("csharp_using", "System.Text", 2)],
+        occurrences=[Occurrence("User", 5, 4, "reference")],
+    )
+    edges, unresolved = run(
+        tree,
+        {
+            "app/run.rb": [ImportSpec("ruby_require", "shop/cart", 1), ImportSpec("ruby_require", "json", 2),
+                           ImportSpec("ruby_require", "./missing", 3)],
+            "web/index.php": [ImportSpec("php_require", "__DIR__ . '/inc/db.php'", 1),
+                              ImportSpec("php_require", "App\\Models\\User", 2),
+                              ImportSpec("php_require", "Vendor\\Lib\\Thing", 3)],
+        },
+        {"cs/Program.cs": program, "cs/Models/User.cs": cs_user, "cs/Models/Order.cs": cs_order},
+    )
+    assert pairs(edges) == [
+        ("app/run.rb", "lib/shop/cart.rb"),
+        ("cs/Program.cs", "cs/Models/User.cs"),  # only the file defining a name Program uses
+        ("web/index.php", "src/Models/User.php"),
+        ("web/index.php", "web/inc/db.php"),
+    ]
+    assert statuses(unresolved) == [
+        ("app/run.rb", "json", "external"),
+        ("app/run.rb", "./missing", "unresolved"),
+        ("cs/Program.cs", "System.Text", "external"),
+        ("web/index.php", "Vendor\\Lib\\Thing", "external"),
+    ]
+
+
+# --- whole-run properties ---------------------------------------------------------------
+
+def test_output_sorted_deduplicated_and_independent_of_input_order():
+    imports = {
+        "app.py": [py("pkg.core", line=2), py("pkg.core", line=2), py("os"), py("pkg.sub", names=("leaf",), line=1)],
+        "tools/run.py": [py("helper"), py("pkg", line=4)],
+    }
+    edges, unresolved = run(PY_TREE, imports)
+    assert pairs(edges) == [
+        ("app.py", "src/pkg/core.py"),
+        ("app.py", "src/pkg/sub/leaf.py"),
+        ("tools/run.py", "src/pkg/__init__.py"),
+        ("tools/run.py", "tools/helper.py"),
+    ]
+    assert len(edges) == len(set(edges)) == 4
+    assert statuses(unresolved) == [("app.py", "os", "external")]
+    files = [entry(p) for p in sorted(PY_TREE)]
+    shuffled = list(imports.items())
+    random.Random(7).shuffle(shuffled)
+    facts = {p: BlobFacts(language="python", lines=1, imports=v[::-1]) for p, v in shuffled}
+    assert resolve_imports(files, facts, lambda p: b"") == (edges, unresolved)
+
+
+def test_symlinks_and_submodules_are_not_targets():
+    files = [entry("a.py"), entry("b.py", mode=0o120000), entry("c", mode=0o160000)]
+    facts = {"a.py": BlobFacts(language="python", lines=1, imports=[py("b"), py("c")])}
+    edges, unresolved = resolve_imports(files, facts, lambda p: b"")
+    assert edges == []
+    assert statuses(unresolved) == [("a.py", "b", "external"), ("a.py", "c", "external")]
+
+
+def test_unknown_kind_is_kept_as_unresolved():
+    edges, unresolved = run({"a.x": ""}, {"a.x": [ImportSpec("cobol_copy", "BOOK", 1)]})
+    assert edges == [] and statuses(unresolved) == [("a.x", "BOOK", "unresolved")]
