@@ -53,6 +53,7 @@ class CallContext:
     handle: StoreHandle
     input_digest: str  # of the input without its cursor: binds cursors to the query
     ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
+    input: Any = None  # the decoded input
     extras: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -77,3 +78,11 @@ class CallContext:
 
         return cut_page(items, size=min(limit or self.cap(cap), self.cap(cap)), cursor=cursor,
                         command=self.command.id, input_digest=self.input_digest, binding=binding)
+
+    def first_page_of(self, items: Sequence[T], *, size: int, query: Any, binding: str) -> tuple[list[T], Page]:
+        """The first `size` items, with a cursor valid for `query` (another input of this command,
+        e.g. the same call narrowed to one section), so an embedded collection can be paged too."""
+        from context_tools.pages import cut_page, input_digest
+
+        return cut_page(items, size=size, cursor=None, command=self.command.id,
+                        input_digest=input_digest(query), binding=binding)

@@ -3,7 +3,6 @@ handler, serialize the result contract, apply the ceiling, write the receipt."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import time
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import msgspec
 
 from context_tools.context import CallContext, StoreHandle
 from context_tools.errors import InternalError, Unavailable
+from context_tools.pages import input_digest
 from context_tools.registry import Command, Registry, registry
 from context_tools.result import Result, error_envelope, ok_envelope
 from context_tools.sanitize import sanitize_line
@@ -49,13 +49,6 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
         raise BadInput(f"{row.id}: {exc}") from None
 
 
-def input_digest(value: msgspec.Struct) -> str:
-    """Digest of the query itself: the input without its cursor."""
-    if "cursor" in value.__struct_fields__:
-        value = msgspec.structs.replace(value, cursor=None)
-    return hashlib.sha256(_encoder.encode(value)).hexdigest()
-
-
 class Executor:
     """One face's executor: a surface, a store handle and (for agent faces) a ceiling."""
 
@@ -82,7 +75,7 @@ class Executor:
             value = decode_input(row, raw_input)
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
-                              input_digest=digest, ceiling=self.ceiling)
+                              input_digest=digest, ceiling=self.ceiling, input=value)
             result = row.handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")

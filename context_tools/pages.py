@@ -15,11 +15,20 @@ import hashlib
 import json
 from typing import Sequence, TypeVar
 
+import msgspec
+
 from context_tools.errors import BadCursor
 from context_tools.result import Page
 
 T = TypeVar("T")
 _MAC_CHARS = 24
+
+
+def input_digest(value: msgspec.Struct) -> str:
+    """Digest of the query itself: the input without its cursor."""
+    if "cursor" in value.__struct_fields__:
+        value = msgspec.structs.replace(value, cursor=None)
+    return hashlib.sha256(msgspec.json.encode(value)).hexdigest()
 
 
 def _mac(payload: str, command: str, input_digest: str, binding: str) -> str:

@@ -205,6 +205,11 @@ def _validate(row: Command) -> None:
         raise RegistryError(f"{row.id}: input must be a msgspec Struct type")
     if not row.input.__struct_config__.forbid_unknown_fields:
         raise RegistryError(f"{row.id}: input Struct must set forbid_unknown_fields=True")
+    try:
+        msgspec.json.schema(row.input)
+    except (TypeError, ValueError) as exc:
+        raise RegistryError(f"{row.id}: input {row.input.__name__} has no JSON Schema ({exc}); "
+                            "note msgspec wants Annotated[int, Meta(ge=1)] | None, not Annotated[int | None, ...]") from None
     if row.authority not in ("read", "write"):
         raise RegistryError(f"{row.id}: authority must be read or write")
     if row.maturity not in ("stable", "experimental", "planned"):
