@@ -1,0 +1,60 @@
+"""Per-blob extraction: a pure function of (bytes, path, language, extractor version).
+
+`extract_blob` never raises. A blob it does not parse gets `skipped` set to the reason:
+binary, too_large, undecodable, minified (rules in indexer/content.py), parse_budget (the
+parse ran over its deterministic step budget; symbols are then not claimed and
+occurrences come from the plain tokenizer), extract_error (a bug of ours; never expected).
+Languages without a grammar get lines, the generated mark and plain-tokenizer occurrences.
+"""
+
+from __future__ import annotations
+
+from indexer import grammars
+from indexer.content import count_lines, generated_rule, skip_reason
+from indexer.languages import GRAMMAR_LANGUAGES
+from indexer.model import BlobFacts
+from indexer.tags import extract_tree
+from indexer.tokens import plain_occurrences
+
+# Bump whenever the facts produced for the same bytes change: cached facts are keyed by it.
+EXTRACTOR_VERSION = "1"
+
+DEFAULT_SIZE_CAP = 1 << 20
+
+
+def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_SIZE_CAP) -> BlobFacts:
+    """The blob facts of `data` (the blob at `path`, of `language` from `detect_language`)."""
+    try:
+        return _extract(bytes(data), path, language, size_cap)
+    except Exception:  # noqa: BLE001 - the contract is "never raises"; the reason is recorded
+        try:
+            lines = count_lines(data)
+        except Exception:  # noqa: BLE001
+            lines = -1
+        return BlobFacts(language=language, lines=lines, skipped="extract_error")
+
+
+def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
+    reason, lines = skip_reason(data, path, language, size_cap)
+    if reason == "binary":
+        return BlobFacts(language="binary", lines=-1, skipped=reason)
+    if reason:
+        return BlobFacts(language=language, lines=lines, generated=generated_rule(data), skipped=reason)
+    generated = generated_rule(data)
+    if language not in GRAMMAR_LANGUAGES:
+        return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data), generated=generated)
+    tree = grammars.parse(language, data)
+    if tree is not None:
+        facts = extract_tree(language, tree.root_node, data)
+        return BlobFacts(
+            language=language,
+            lines=lines,
+            symbols=facts.symbols,
+            occurrences=facts.occurrences,
+            imports=facts.imports,
+            main_block=facts.main_block,
+            package_name=facts.package_name,
+            generated=generated,
+        )
+    return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data),
+                     generated=generated, skipped="parse_budget")

@@ -1,0 +1,229 @@
+"""Import statements found by the queries (`@import.<handler>`) -> `ImportSpec`s as written.
+
+Each handler reads one matched node; resolution to files of the tree happens at snapshot
+assembly. Kinds: python js go rust_mod rust_use java c_include c_system_include
+ruby_require php_require php_use csharp_using bash_source.
+
+Encodings worth knowing:
+- python: `spec` is the dotted module without leading dots, `level` the number of dots,
+  `names` what a from-import imports (`("*",)` for a wildcard).
+- js: `names` are the imported names (`"default"`, `"*"` for a namespace or re-export-all).
+- rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c");
+  `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b".
+- ruby_require: `require_relative "x"` is recorded as spec "./x" (relative to the file).
+- php_require: a literal path; `__DIR__ . "/x.php"` is recorded as "./x.php".
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tree_sitter import Node
+
+from indexer.model import ImportSpec
+
+
+def _text(node: Node | None, data: bytes) -> str:
+    if node is None:
+        return ""
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _compact(node: Node | None, data: bytes) -> str:
+    return "".join(_text(node, data).split())
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] in "\"'`<" and text[-1] in "\"'`>":
+        return text[1:-1]
+    return text
+
+
+def _line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _python(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    out = []
+    for name in node.children_by_field_name("name"):
+        target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+        out.append(ImportSpec("python", _compact(target, data), _line(node)))
+    return out
+
+
+def _python_from(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    module = node.child_by_field_name("module_name")
+    level = 0
+    spec = ""
+    if module is not None and module.type == "relative_import":
+        for child in module.children:
+            if child.type == "import_prefix":
+                level = _text(child, data).count(".")
+            elif child.type == "dotted_name":
+                spec = _compact(child, data)
+    else:
+        spec = _compact(module, data)
+    names = []
+    for child in node.children:
+        if child.type == "wildcard_import":
+            names.append("*")
+    for name in node.children_by_field_name("name"):
+        target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+        names.append(_compact(target, data))
+    return [ImportSpec("python", spec, _line(node), level, tuple(names))]
+
+
+def _js_names(node: Node, data: bytes) -> tuple[str, ...]:
+    names: list[str] = []
+    for child in node.named_children:
+        if child.type == "import_clause":
+            for part in child.named_children:
+                if part.type == "identifier":
+                    names.append("default")
+                elif part.type == "namespace_import":
+                    names.append("*")
+                elif part.type == "named_imports":
+                    for spec in part.named_children:
+                        if spec.type == "import_specifier":
+                            names.append(_text(spec.child_by_field_name("name"), data))
+        elif child.type == "export_clause":
+            for spec in child.named_children:
+                if spec.type == "export_specifier":
+                    names.append(_text(spec.child_by_field_name("name"), data))
+        elif child.type == "namespace_export":
+            names.append("*")
+    if node.type == "export_statement" and not names:
+        names.append("*")  # `export * from "x"`
+    return tuple(names)
+
+
+def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    spec = _unquote(_text(caps["spec"][0], data))
+    names = _js_names(node, data) if node.type in ("import_statement", "export_statement") else ()
+    return [ImportSpec("js", spec, _line(node), 0, names)]
+
+
+def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    return [ImportSpec("go", _unquote(_text(caps["spec"][0], data)), _line(node))]
+
+
+def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    return [ImportSpec("rust_mod", _text(caps["spec"][0], data), _line(node))]
+
+
+def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    arg = caps["spec"][0]
+    line = _line(node)
+    if arg.type == "scoped_use_list":
+        items = arg.child_by_field_name("list")
+        names = tuple(_compact(i, data) for i in items.named_children) if items is not None else ()
+        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, 0, names)]
+    if arg.type == "use_list":
+        return [ImportSpec("rust_use", "", line, 0, tuple(_compact(i, data) for i in arg.named_children))]
+    if arg.type == "use_wildcard":
+        path = arg.named_children[0] if arg.named_child_count else None
+        return [ImportSpec("rust_use", _compact(path, data), line, 0, ("*",))]
+    if arg.type == "use_as_clause":
+        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line)]
+    return [ImportSpec("rust_use", _compact(arg, data), line)]
+
+
+def _java(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    spec = ""
+    wildcard = False
+    for child in node.named_children:
+        if child.type in ("scoped_identifier", "identifier"):
+            spec = _compact(child, data)
+        elif child.type == "asterisk":
+            wildcard = True
+    if not spec:
+        return []
+    return [ImportSpec("java", spec + ".*" if wildcard else spec, _line(node))]
+
+
+def _c_include(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    return [ImportSpec("c_include", _unquote(_text(caps["spec"][0], data)), _line(node))]
+
+
+def _c_system_include(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    return [ImportSpec("c_system_include", _unquote(_text(caps["spec"][0], data)), _line(node))]
+
+
+def _csharp_using(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    # `using A.B;`, `using static A.B;`, `global using A;`, `using X = A.B;`: the last name.
+    spec = ""
+    for child in node.named_children:
+        if child.type in ("identifier", "qualified_name", "generic_name", "alias_qualified_name"):
+            spec = _compact(child, data)
+    return [ImportSpec("csharp_using", spec, _line(node))] if spec else []
+
+
+def _ruby(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    spec = _text(caps["spec"][0], data)
+    if _text(caps["fn"][0], data) == "require_relative" and not spec.startswith("."):
+        spec = "./" + spec
+    return [ImportSpec("ruby_require", spec, _line(node))]
+
+
+def _php_string(node: Node, data: bytes) -> str | None:
+    if node.type in ("string", "encapsed_string"):
+        return "".join(_text(c, data) for c in node.named_children if c.type == "string_content") \
+            if node.named_child_count else _unquote(_text(node, data))
+    return None
+
+
+def _php_require(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    if not node.named_child_count:
+        return []
+    arg = node.named_children[0]
+    if arg.type == "parenthesized_expression" and arg.named_child_count:
+        arg = arg.named_children[0]
+    spec = _php_string(arg, data)
+    if spec is None and arg.type == "binary_expression":
+        left, right = arg.child_by_field_name("left"), arg.child_by_field_name("right")
+        tail = _php_string(right, data) if right is not None else None
+        if left is not None and _text(left, data) in ("__DIR__", "dirname(__FILE__)") and tail:
+            spec = "." + tail if tail.startswith("/") else "./" + tail
+    return [ImportSpec("php_require", spec, _line(node))] if spec else []
+
+
+def _php_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    out = []
+    prefix = ""
+    clauses: list[Node] = []
+    for child in node.named_children:
+        if child.type == "namespace_name":
+            prefix = _compact(child, data)
+        elif child.type == "namespace_use_clause":
+            clauses.append(child)
+        elif child.type == "namespace_use_group":
+            clauses.extend(c for c in child.named_children if c.type == "namespace_use_clause")
+    for clause in clauses:
+        target = next((c for c in clause.named_children if c.type in ("qualified_name", "name")), None)
+        if target is None:
+            continue
+        name = _compact(target, data).lstrip("\\")
+        out.append(ImportSpec("php_use", f"{prefix}\\{name}" if prefix else name, _line(clause)))
+    return out
+
+
+def _bash_source(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    return [ImportSpec("bash_source", _unquote(_text(caps["spec"][0], data)), _line(node))]
+
+
+HANDLERS: dict[str, Callable[[Node, dict[str, list[Node]], bytes], list[ImportSpec]]] = {
+    "import.python": _python,
+    "import.python_from": _python_from,
+    "import.js": _js,
+    "import.go": _go,
+    "import.rust_mod": _rust_mod,
+    "import.rust_use": _rust_use,
+    "import.java": _java,
+    "import.c_include": _c_include,
+    "import.c_system_include": _c_system_include,
+    "import.csharp_using": _csharp_using,
+    "import.ruby": _ruby,
+    "import.php_require": _php_require,
+    "import.php_use": _php_use,
+    "import.bash_source": _bash_source,
+}

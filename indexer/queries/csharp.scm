@@ -1,0 +1,15 @@
+; Rennet Context: C# facts beyond the shipped tags.scm (conventions in python.scm).
+
+(using_directive) @import.csharp_using
+
+(namespace_declaration name: (_) @package)
+(file_scoped_namespace_declaration name: (_) @package)
+
+(namespace_declaration name: (qualified_name) @name) @definition.namespace
+(file_scoped_namespace_declaration name: (_) @name) @definition.namespace
+(struct_declaration name: (identifier) @name) @definition.struct
+(enum_declaration name: (identifier) @name) @definition.enum
+(record_declaration name: (identifier) @name) @definition.class
+(constructor_declaration name: (identifier) @name) @definition.method
+(property_declaration name: (identifier) @name) @definition.field
+(delegate_declaration name: (identifier) @name) @definition.type

@@ -1,0 +1,12 @@
+; Rennet Context: PHP facts beyond the shipped tags.scm (conventions in python.scm).
+
+(namespace_use_declaration) @import.php_use
+(require_expression) @import.php_require
+(require_once_expression) @import.php_require
+(include_expression) @import.php_require
+(include_once_expression) @import.php_require
+
+(namespace_definition name: (namespace_name) @package)
+
+(enum_declaration name: (name) @name) @definition.enum
+(const_declaration (const_element (name) @name)) @definition.constant

@@ -1,0 +1,20 @@
+; Rennet Context: Rust facts beyond the shipped tags.scm (conventions in python.scm).
+
+(mod_item name: (identifier) @spec !body) @import.rust_mod
+(use_declaration argument: (_) @spec) @import.rust_use
+
+; an impl block holds methods of its type without being a symbol itself
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+  ]
+  body: (_)) @scope
+
+(trait_item
+  body: (declaration_list
+    (function_signature_item name: (identifier) @name) @definition.method))
+
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.variable

@@ -1,0 +1,35 @@
+; Rennet Context: TypeScript/TSX facts beyond the shipped tags.scm of JavaScript and
+; TypeScript (conventions in python.scm). Also used for TSX.
+
+(import_statement source: (string) @spec) @import.js
+(export_statement source: (string) @spec) @import.js
+(import_require_clause source: (string) @spec) @import.js
+
+((call_expression
+   function: (identifier) @fn
+   arguments: (arguments . (string) @spec)) @import.js
+ (#eq? @fn "require"))
+
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @spec)) @import.js
+
+(class_declaration name: (type_identifier) @name) @definition.class
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(internal_module name: [(identifier) (nested_identifier)] @name) @definition.namespace
+
+(program
+  (lexical_declaration
+    (variable_declarator name: (identifier) @name) @definition.variable))
+(program
+  (variable_declaration
+    (variable_declarator name: (identifier) @name) @definition.variable))
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable)))
+
+(method_definition
+  name: (property_identifier) @name
+  (#eq? @name "constructor")) @definition.method

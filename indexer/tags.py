@@ -1,0 +1,310 @@
+"""Syntax tree -> symbols, identifier occurrences, imports, main block and package name.
+
+One run of the language's tags query (shipped tags.scm + ours) gives definitions,
+references, scopes, imports and facts; one run of the identifier query gives the occurrence
+sites. Python work is per definition and per identifier, never a walk over the whole tree,
+and no step recurses, so a deeply nested source costs what its tree-sitter queries cost.
+
+Kinds are normalized from the definition node's type where it is unambiguous (Rust
+`struct_item` is "struct" although the shipped tags call it a class), else from the capture
+name. A function whose innermost enclosing definition is class-like (class, struct,
+interface, trait, enum, a Rust impl block; a Ruby module) is a "method"; `container` is the
+dotted chain of enclosing definitions. Module-level variables named in UPPER_CASE are
+"constant".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, QueryCursor
+
+from indexer import grammars
+from indexer.import_specs import HANDLERS
+from indexer.model import ImportSpec, Occurrence, Symbol
+from indexer.tokens import OCCURRENCE_CAP
+
+SIGNATURE_MAX = 200
+
+_JS_KINDS = {
+    "class_declaration": "class", "class": "class", "method_definition": "method",
+    "function_declaration": "function", "function_expression": "function",
+    "generator_function": "function", "generator_function_declaration": "function",
+}
+_TS_KINDS = {
+    **_JS_KINDS,
+    "abstract_class_declaration": "class", "interface_declaration": "interface",
+    "type_alias_declaration": "type", "enum_declaration": "enum", "internal_module": "namespace",
+    "module": "module", "function_signature": "function", "method_signature": "method",
+    "abstract_method_signature": "method",
+}
+_C_KINDS = {
+    "struct_specifier": "struct", "union_specifier": "struct", "enum_specifier": "enum",
+    "type_definition": "type", "function_declarator": "function", "preproc_def": "macro",
+    "preproc_function_def": "macro",
+    "declaration": None,  # shipped `union` pattern on a declaration; ours takes the union itself
+}
+# Definition node type -> kind; None drops the match.
+KIND_BY_NODE: dict[str, dict[str, str | None]] = {
+    "python": {"class_definition": "class", "function_definition": "function", "assignment": "variable"},
+    "javascript": _JS_KINDS,
+    "typescript": _TS_KINDS,
+    "tsx": _TS_KINDS,
+    "go": {"function_declaration": "function", "method_declaration": "method", "method_elem": "method",
+           "const_spec": "constant", "var_spec": "variable"},
+    "rust": {"struct_item": "struct", "enum_item": "enum", "union_item": "struct", "type_item": "type",
+             "function_item": "function", "function_signature_item": "method", "trait_item": "trait",
+             "mod_item": "module", "macro_definition": "macro", "const_item": "constant",
+             "static_item": "variable"},
+    "java": {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
+             "record_declaration": "class", "annotation_type_declaration": "interface",
+             "method_declaration": "method", "constructor_declaration": "method", "field_declaration": "field"},
+    "c": _C_KINDS,
+    "cpp": {**_C_KINDS, "class_specifier": "class", "namespace_definition": "namespace",
+            "alias_declaration": "type"},
+    "csharp": {"class_declaration": "class", "interface_declaration": "interface",
+               "method_declaration": "method", "namespace_declaration": "namespace",
+               "file_scoped_namespace_declaration": "namespace", "struct_declaration": "struct",
+               "enum_declaration": "enum", "record_declaration": "class",
+               "constructor_declaration": "method", "property_declaration": "field",
+               "delegate_declaration": "type"},
+    "ruby": {"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
+             "singleton_class": "class", "module": "module", "assignment": "constant"},
+    "php": {"namespace_definition": "namespace", "interface_declaration": "interface",
+            "trait_declaration": "trait", "class_declaration": "class", "property_declaration": "field",
+            "function_definition": "function", "method_declaration": "method", "enum_declaration": "enum",
+            "const_declaration": "constant"},
+    "bash": {"function_definition": "function", "variable_assignment": "variable"},
+}
+
+# Specifiers that are definitions only with a body (`struct S;` is a declaration).
+_NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+# Where the span of a definition node grows to: decorators, the whole declaration of a
+# C declarator, the `const` of a JS declarator.
+_SPAN_PARENTS: dict[str, frozenset[str]] = {
+    "function_definition": frozenset({"decorated_definition"}),
+    "class_definition": frozenset({"decorated_definition"}),
+    "variable_declarator": frozenset({"lexical_declaration", "variable_declaration"}),
+}
+_C_DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "parenthesized_declarator"})
+_C_DECLARATION_HOSTS = frozenset({"function_definition", "declaration", "field_declaration"})
+
+METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl"})
+_RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
+_KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
+_UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
+_MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
+
+
+@dataclass
+class _Def:
+    name: str
+    kind: str
+    start: int  # span start/end bytes (grown to decorators / declarations)
+    end: int
+    line: int
+    end_line: int
+    sig_start: int  # byte where the signature line starts
+    name_start: int
+    hint: str = ""  # explicit container (Go receiver type, C++ `Foo::`)
+    scope_only: bool = False
+
+
+@dataclass
+class TreeFacts:
+    symbols: list[Symbol] = field(default_factory=list)
+    occurrences: list[Occurrence] = field(default_factory=list)
+    imports: list[ImportSpec] = field(default_factory=list)
+    main_block: bool = False
+    package_name: str = ""
+
+
+def _text(data: bytes, start: int, end: int) -> str:
+    return data[start:end].decode("utf-8", "replace")
+
+
+def _end_line(node: Node) -> int:
+    row, col = node.end_point
+    start_row = node.start_point[0]
+    return row if col == 0 and row > start_row else row + 1
+
+
+def _grow_span(node: Node, language: str) -> Node:
+    kind = node.type
+    if kind == "function_declarator":
+        current = node
+        for _ in range(6):
+            parent = current.parent
+            if parent is None:
+                break
+            if parent.type in _C_DECLARATION_HOSTS:
+                return parent
+            if parent.type not in _C_DECLARATOR_WRAPPERS:
+                break
+            current = parent
+        return node
+    if kind == "type_spec":
+        parent = node.parent
+        return parent if parent is not None and parent.named_child_count == 1 else node
+    parents = _SPAN_PARENTS.get(kind)
+    if parents:
+        parent = node.parent
+        if parent is not None and parent.type in parents:
+            if kind != "variable_declarator" or parent.named_child_count == 1:
+                return parent
+    return node
+
+
+def _kind(language: str, def_node: Node, captured: str) -> str | None:
+    table = KIND_BY_NODE.get(language, {})
+    node_type = def_node.type
+    if node_type in _NEEDS_BODY and def_node.child_by_field_name("body") is None:
+        return None
+    if node_type == "type_spec":
+        value = def_node.child_by_field_name("type")
+        value_type = value.type if value is not None else ""
+        return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
+    if node_type in table:
+        return table[node_type]
+    return captured
+
+
+def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> tuple[list[_Def], dict[int, str]]:
+    query = grammars.tags_query(language)
+    # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
+    # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
+    matches = QueryCursor(query).matches(tree_root)
+    defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
+    roles: dict[int, str] = {}
+    package_at = -1
+    seen_imports: set[int] = set()
+    imports: list[ImportSpec] = []
+    for _pattern, caps in matches:
+        def_key = ref_key = import_key = ""
+        for key in caps:
+            if key.startswith("definition."):
+                def_key = key
+            elif key.startswith("reference."):
+                ref_key = key
+            elif key.startswith("import."):
+                import_key = key
+        if def_key:
+            names = caps.get("name")
+            if not names:
+                continue
+            name_node = names[0]
+            def_node = caps[def_key][0]
+            kind = _kind(language, def_node, def_key[11:])
+            if kind is None:
+                continue
+            name = _text(data, name_node.start_byte, name_node.end_byte)
+            if kind in ("variable", "field") and _UPPER.fullmatch(name):
+                kind = "constant"
+            span = _grow_span(def_node, language)
+            sig_node = def_node if span.type == "decorated_definition" else span
+            hint_nodes = caps.get("container") or caps.get("local.scope")
+            hint = ""
+            if hint_nodes:
+                hint = "".join(_text(data, hint_nodes[0].start_byte, hint_nodes[0].end_byte).split())
+                hint = re.sub(r"<.*>", "", hint).replace("::", ".")
+            entry = _Def(name, kind, span.start_byte, span.end_byte, span.start_point[0] + 1, _end_line(span),
+                         sig_node.start_byte, name_node.start_byte, hint)
+            rank = (_KIND_PRIORITY.get(kind, 3), -(span.end_byte - span.start_byte))
+            previous = defs.get(name_node.start_byte)
+            if previous is None or rank > previous[:2]:
+                if previous is not None and not entry.hint:
+                    entry.hint = previous[2].hint
+                defs[name_node.start_byte] = (rank[0], rank[1], entry)
+            elif entry.hint and not previous[2].hint:
+                previous[2].hint = entry.hint
+            roles[name_node.start_byte] = "definition"
+        elif ref_key:
+            role = "call" if ref_key in ("reference.call", "reference.send") else "reference"
+            for name_node in caps.get("name", ()):
+                roles.setdefault(name_node.start_byte, role)
+        elif "scope" in caps:
+            names = caps.get("name")
+            if names:
+                node = caps["scope"][0]
+                defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
+                    _text(data, names[0].start_byte, names[0].end_byte), "impl", node.start_byte, node.end_byte,
+                    0, 0, 0, -1, scope_only=True)))
+        elif import_key:
+            node = caps[import_key][0]
+            handler = HANDLERS.get(import_key)
+            if handler is not None and (node.id, import_key) not in seen_imports:
+                seen_imports.add((node.id, import_key))
+                imports.extend(handler(node, caps, data))
+        elif "main" in caps:
+            cond = caps["cond"][0]
+            if _MAIN_GUARD.match("".join(_text(data, cond.start_byte, cond.end_byte).split())):
+                facts.main_block = True
+        elif "package" in caps:
+            node = caps["package"][0]
+            if package_at < 0 or node.start_byte < package_at:
+                package_at = node.start_byte
+                facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
+    imports.sort(key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
+    facts.imports = imports
+    return [d for _, _, d in defs.values()], roles
+
+
+def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
+    hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
+    # Outer before inner: by start, then longest first; scopes before a symbol of equal span.
+    defs.sort(key=lambda d: (d.start, -d.end, not d.scope_only, d.name_start))
+    stack: list[_Def] = []
+    out: list[Symbol] = []
+    for d in defs:
+        while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].end):
+            stack.pop()
+        if not d.scope_only:
+            chain = [s.name for s in stack]
+            kind = d.kind
+            if d.hint:
+                chain.append(d.hint)
+                if kind == "function":
+                    kind = "method"
+            elif kind == "function" and stack and stack[-1].kind in hosts:
+                kind = "method"
+            line_end = data.find(b"\n", d.sig_start)
+            if line_end < 0:
+                line_end = len(data)
+            signature = _text(data, d.sig_start, min(line_end, d.sig_start + 4 * SIGNATURE_MAX)).strip()
+            out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
+                              signature[:SIGNATURE_MAX]))
+        stack.append(d)
+    out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
+    return out
+
+
+def _occurrences(language: str, root: Node, data: bytes, roles: dict[int, str]) -> list[Occurrence]:
+    captured = QueryCursor(grammars.identifier_query(language)).captures(root)
+    nodes = captured.get("id", [])
+    sites = []
+    get_role = roles.get
+    for node in nodes:
+        start = node.start_byte
+        row, col = node.start_point
+        sites.append((row, col, start, node.end_byte))
+    sites.sort()
+    out = []
+    last = None
+    for row, col, start, end in sites:
+        if (row, col) == last:
+            continue
+        last = (row, col)
+        out.append(Occurrence(data[start:end].decode("utf-8", "replace"), row + 1, col,
+                              get_role(start, "identifier")))
+        if len(out) >= OCCURRENCE_CAP:
+            break
+    return out
+
+
+def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
+    facts = TreeFacts()
+    defs, roles = _run_tags(language, root, data, facts)
+    facts.symbols = _symbols(language, defs, data)
+    facts.occurrences = _occurrences(language, root, data, roles)
+    return facts
