@@ -1,0 +1,245 @@
+"""Building a dossier for one review target and patchset: extract, fetch, bound, persist.
+
+Cheapest first: references are extracted from the branch name, the PR title and body
+and the commits of merge-base..head; each is fetched from its tracker (gh, Jira, Linear);
+every failure is a typed fact and the rest go on; items are bounded per item and
+dossier-wide; the record is stored so the same patchset is served again without a fetch.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import msgspec
+import pygit2
+from msgspec import Struct
+
+from delta.dossier import github, jira, linear
+from delta.dossier.config import DossierConfig, github_repo, load_config
+from delta.dossier.items import Bounds, Fact, Fetched, Item, Omission, fit, make_item, MAX_PROVENANCE
+from delta.dossier.persist import Payload, load_record, payload_dir, record_key, save_record, write_payload
+from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Reference, Source,
+                                extract_references)
+from delta.dossier.transport import TrackerFailure, redact
+from indexer.gitread import open_repo, repo_display_path, repo_identity, resolve_rev
+
+SCHEMA = 1
+MAX_COMMITS = 1000  # commits of the range read for references; a longer range is read from its newest end
+TOTAL_SECONDS = 120.0  # the whole retrieval; references left when it is spent become timeout facts
+
+log = logging.getLogger("rennet.dossier")
+
+
+class ReviewTarget(Struct):
+    repo: str  # display path of the repository
+    repo_id: str
+    base_ref: str  # as given
+    head_ref: str  # as given
+    branch: str  # head branch name when head names a branch, else ""
+    github_repo: str  # owner/repo of this repository on GitHub, "" when unknown
+
+
+class Patchset(Struct):
+    base_oid: str
+    head_oid: str
+    merge_base_oid: str  # "" when base and head share no history
+    commits: int  # commits of merge-base..head read for references
+
+
+class Dossier(Struct):
+    """The bounded related-context dossier of one patchset; what the Delta packet's seam carries."""
+
+    schema: int
+    target: ReviewTarget
+    patchset: Patchset
+    config_origin: str
+    references: list[Reference]
+    references_total: int
+    items: list[Item]
+    facts: list[Fact]
+    omissions: list[Omission]
+    bounds: Bounds
+    built_at: str
+    payload_dir: str  # relative to the store home; holds one payload file per fetched item
+    reused: bool = False  # served from the store without fetching
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def head_branch(repo: pygit2.Repository, head: str) -> str:
+    """The branch name `head` names (local or remote-tracking), or "" for a sha or tag."""
+    name = head.removeprefix("refs/heads/")
+    if f"refs/heads/{name}" in repo.references:
+        return name
+    if head.startswith("refs/remotes/") or f"refs/remotes/{head}" in repo.references:
+        remote_ref = head.removeprefix("refs/remotes/")
+        return remote_ref.split("/", 1)[1] if "/" in remote_ref else ""
+    return ""
+
+
+def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tuple[str, list[pygit2.Commit]]:
+    merge_base = repo.merge_base(base_oid, head_oid)
+    walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
+    if merge_base is not None:
+        walker.hide(merge_base)
+    commits: list[pygit2.Commit] = []
+    for commit in walker:
+        commits.append(commit)
+        if len(commits) >= MAX_COMMITS:
+            break
+    commits.reverse()  # oldest first
+    return (str(merge_base) if merge_base is not None else ""), commits
+
+
+def sources_of(branch: str, title: str | None, body: str | None, commits: list[pygit2.Commit]) -> list[Source]:
+    sources: list[Source] = []
+    if branch:
+        sources.append(Source(BRANCH, branch, branch))
+    if title:
+        sources.append(Source(PR_TITLE, "pr.title", title))
+    if body:
+        sources.append(Source(PR_BODY, "pr.body", body))
+    for commit in commits:
+        message = commit.message
+        subject, _, rest = message.partition("\n")
+        oid = str(commit.id)
+        sources.append(Source(COMMIT_SUBJECT, oid, subject))
+        if rest.strip():
+            sources.append(Source(COMMIT_BODY, oid, rest.strip("\n")))
+    return sources
+
+
+Fetcher = Callable[[Reference], Fetched]
+
+
+def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | None,
+                 environ: Mapping[str, str] | None) -> tuple[str, Fetcher]:
+    """(tracker name, fetch function) for a reference; raises TrackerFailure(missing_config) when unroutable."""
+    timeout = cfg.timeout_seconds
+    if ref.tracker == "github":
+        return "github", lambda r: github.fetch(r, this_repo, timeout, cwd)
+    tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(ref.key)
+    if tracker == "jira" and cfg.jira is not None:
+        jcfg = cfg.jira
+        return "jira", lambda r: jira.fetch(r.key, jcfg, timeout, environ)
+    if tracker == "linear" and cfg.linear is not None:
+        lcfg = cfg.linear
+        return "linear", lambda r: linear.fetch(r.key, lcfg, timeout, environ)
+    name = tracker or "tracker"
+    raise TrackerFailure("missing_config",
+                         f"no {name if tracker else 'Jira or Linear'} settings claim {ref.key}; add "
+                         f"[dossier.{tracker or 'jira'}] base_url and token_env (and its projects/teams) "
+                         f"to .rennet.toml")
+
+
+def _secrets(cfg: DossierConfig, environ: Mapping[str, str] | None) -> list[str]:
+    env = os.environ if environ is None else environ
+    return [v for c in (cfg.jira, cfg.linear) if c is not None and (v := env.get(c.token_env))]
+
+
+def _scrub(text: str, secrets: list[str]) -> str:
+    for s in secrets:
+        text = redact(text, s)
+    return text
+
+
+def build_dossier(repo_path: str | os.PathLike[str], base: str, head: str, title: str | None = None,
+                  body: str | None = None, store: Any = None, refresh: bool = False,
+                  config: Mapping[str, Any] | DossierConfig | None = None, *,
+                  environ: Mapping[str, str] | None = None) -> Dossier:
+    """The dossier of base..head, from the store when this patchset was already retrieved.
+
+    `store` is an `indexer.store.Store` (opened at the default home when None); `config`
+    overrides the project's `.rennet.toml` / `[tool.rennet]`; `environ` is where token
+    environment variables are looked up (os.environ when None), read at call time.
+    """
+    repo = open_repo(repo_path)
+    base_oid = resolve_rev(repo, base)
+    head_oid = resolve_rev(repo, head)
+    branch = head_branch(repo, head)
+    cfg = load_config(repo, head_oid, config)
+    this_repo = github_repo(repo, cfg)
+    repo_id = repo_identity(repo)
+    target = ReviewTarget(repo=repo_display_path(repo), repo_id=repo_id, base_ref=base, head_ref=head,
+                          branch=branch, github_repo=this_repo)
+    key = record_key(repo_id, base, head, base_oid, head_oid)
+
+    own_store = store is None
+    if own_store:
+        from indexer.store import Store
+
+        store = Store.open()
+    try:
+        if not refresh and (stored := load_record(store, key)) is not None:
+            try:
+                dossier = msgspec.json.decode(stored, type=Dossier)
+            except msgspec.DecodeError:
+                dossier = None  # an older shape: retrieve again
+            if dossier is not None and dossier.schema == SCHEMA:
+                log.debug("dossier for %s..%s reused from the store", base_oid[:12], head_oid[:12])
+                dossier.reused = True
+                return dossier
+        dossier = _retrieve(repo, target, base_oid, head_oid, title, body, cfg, store.home, key, environ)
+        save_record(store, key, msgspec.json.encode(dossier))
+        return dossier
+    finally:
+        if own_store:
+            store.close()
+
+
+def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head_oid: str, title: str | None,
+              body: str | None, cfg: DossierConfig, home: Path, key: bytes,
+              environ: Mapping[str, str] | None) -> Dossier:
+    merge_base, commits = _range_commits(repo, base_oid, head_oid)
+    sources = sources_of(target.branch, title, body, commits)
+    refs = extract_references(sources, cfg.prefixes(), target.github_repo)
+    total = len(refs)
+    kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
+    bounds = Bounds(cfg.item_body_chars, cfg.item_bytes, cfg.dossier_bytes)
+    folder = payload_dir(target.repo_id, key, head_oid)
+    secrets = _secrets(cfg, environ)
+    cwd = repo.workdir or None
+
+    items: list[Item] = []
+    facts: list[Fact] = []
+    timed_out: set[str] = set()
+    deadline = time.monotonic() + TOTAL_SECONDS
+    for ref in kept_refs:
+        tracker = ref.tracker
+        try:
+            tracker, fetch = _fetcher_for(ref, cfg, target.github_repo, cwd, environ)
+            if tracker in timed_out:
+                raise TrackerFailure("timeout", f"{tracker} timed out earlier in this retrieval; {ref.id} not asked")
+            if time.monotonic() > deadline:
+                raise TrackerFailure("timeout", f"retrieval time budget of {TOTAL_SECONDS:g}s spent; "
+                                                f"{ref.id} not asked")
+            log.debug("fetching %s %s", tracker, ref.id)
+            fetched = fetch(ref)
+        except TrackerFailure as failure:
+            if failure.code == "timeout":
+                timed_out.add(tracker)
+            message = _scrub(failure.message, secrets)
+            log.info("dossier: %s %s: %s", failure.code, ref.id, message)
+            facts.append(Fact(failure.code, tracker, ref.id, message))
+            continue
+        fetched_at = _now()
+        rel = write_payload(home, folder, Payload(id=ref.id, tracker=fetched.tracker, fetched_at=fetched_at,
+                                                  comments=fetched.comments, links=fetched.links, raw=fetched.raw))
+        items.append(make_item(fetched, ref, fetched_at, bounds, rel))
+
+    kept_items, omissions = fit(items, bounds)
+    omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over]
+    shown_refs = [msgspec.structs.replace(r, provenance=r.provenance[:MAX_PROVENANCE]) for r in kept_refs]
+    return Dossier(schema=SCHEMA, target=target,
+                   patchset=Patchset(base_oid, head_oid, merge_base, len(commits)),
+                   config_origin=cfg.origin, references=shown_refs, references_total=total,
+                   items=kept_items, facts=facts, omissions=omissions, bounds=bounds, built_at=_now(),
+                   payload_dir=folder)
+

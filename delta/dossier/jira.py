@@ -1,0 +1,89 @@
+"""Jira tickets over the REST API (v2 or v3 issue endpoint), Bearer token from a named env var.
+
+The token is read from the environment at call time, sent only in the Authorization
+header, and never kept: not in the returned ticket, not in a failure message.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from typing import Any, Mapping
+
+from delta.dossier.config import JiraConfig
+from delta.dossier.items import Comment, Fetched
+from delta.dossier.transport import TrackerFailure, exchange
+
+FIELDS = "summary,status,description,comment,issuelinks"
+
+
+def adf_text(node: Any) -> str:
+    """Plain text (Markdown-ish) of an Atlassian Document Format node, as v3 returns descriptions."""
+    if node is None:
+        return ""
+    if isinstance(node, str):
+        return node
+    if isinstance(node, list):
+        return "".join(adf_text(n) for n in node)
+    if not isinstance(node, Mapping):
+        return ""
+    kind = node.get("type")
+    inner = adf_text(node.get("content"))
+    if kind == "text":
+        return str(node.get("text", ""))
+    if kind == "hardBreak":
+        return "\n"
+    if kind == "heading":
+        level = (node.get("attrs") or {}).get("level", 1)
+        return "#" * int(level) + " " + inner + "\n"
+    if kind in ("paragraph", "codeBlock", "blockquote"):
+        return inner + "\n"
+    if kind == "listItem":
+        return "- " + inner.strip() + "\n"
+    if kind == "taskItem":
+        done = (node.get("attrs") or {}).get("state") == "DONE"
+        return f"- [{'x' if done else ' '}] " + inner.strip() + "\n"
+    return inner
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else adf_text(value)
+
+
+def parse_issue(key: str, payload: Any, browse_base: str) -> Fetched:
+    if not isinstance(payload, Mapping) or not isinstance(payload.get("fields"), Mapping):
+        raise TrackerFailure("malformed_response", f"jira: the answer for {key} has no fields object")
+    fields = payload["fields"]
+    title = fields.get("summary")
+    if not isinstance(title, str):
+        raise TrackerFailure("malformed_response", f"jira: the answer for {key} has no summary")
+    status = fields.get("status")
+    state = str(status.get("name", "")) if isinstance(status, Mapping) else ""
+    comments: list[Comment] = []
+    thread = fields.get("comment")
+    for c in (thread.get("comments", []) if isinstance(thread, Mapping) else []):
+        if isinstance(c, Mapping):
+            author = c.get("author")
+            name = str(author.get("displayName", "")) if isinstance(author, Mapping) else ""
+            comments.append(Comment(name, str(c.get("created", "")), _text(c.get("body"))))
+    links: list[str] = []
+    for link in fields.get("issuelinks") or []:
+        if isinstance(link, Mapping):
+            for side in ("outwardIssue", "inwardIssue"):
+                other = link.get(side)
+                if isinstance(other, Mapping) and isinstance(other.get("key"), str):
+                    links.append(other["key"])
+    real_key = payload.get("key") if isinstance(payload.get("key"), str) else key
+    return Fetched(id=real_key, tracker="jira", title=title, state=state, body=_text(fields.get("description")),
+                   url=f"{browse_base}/browse/{real_key}", comments=comments, links=links, raw=payload)
+
+
+def fetch(key: str, cfg: JiraConfig, timeout: float, environ: Mapping[str, str] | None = None) -> Fetched:
+    env = os.environ if environ is None else environ
+    token = env.get(cfg.token_env)
+    if not token:
+        raise TrackerFailure("missing_config", f"jira: environment variable {cfg.token_env} is not set")
+    base = cfg.base_url.rstrip("/")
+    url = f"{base}/rest/api/{cfg.api_version}/issue/{urllib.parse.quote(key)}?fields={FIELDS}"
+    _, payload = exchange("GET", url, auth=f"Bearer {token}", timeout=timeout, tracker="jira", secret=token)
+    return parse_issue(key, payload, base)

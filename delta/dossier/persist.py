@@ -1,0 +1,68 @@
+"""Where dossiers live: one record per (review target, patchset) in the store's `dossiers`
+table, and the full payloads (comment threads, the tracker's raw answer, links) as plain
+files under `<store home>/projects/<repo id>/dossiers/`, for depth on demand.
+
+A review target is the repository identity with the base ref and head ref as given; a
+patchset is base OID..head OID. Payload files are written (atomically) before the record,
+so a record never names a file that is not there; a crash between the two leaves only
+files that the next run overwrites.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from delta.dossier.items import Comment
+
+TABLE = "dossiers"
+
+
+class Payload(msgspec.Struct):
+    id: str
+    tracker: str
+    fetched_at: str
+    comments: list[Comment]
+    links: list[str]
+    raw: Any
+
+
+def record_key(repo_id: str, base_ref: str, head_ref: str, base_oid: str, head_oid: str) -> bytes:
+    return "\x00".join((repo_id, base_ref, head_ref, f"{base_oid}..{head_oid}")).encode()
+
+
+def payload_dir(repo_id: str, key: bytes, head_oid: str) -> str:
+    """Folder of one dossier's payloads, relative to the store home."""
+    digest = hashlib.sha256(key).hexdigest()[:16]
+    return f"projects/{repo_id}/dossiers/{head_oid[:12]}-{digest}"
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+
+
+def write_payload(home: Path, folder: str, payload: Payload) -> str:
+    """Write one payload file atomically; return its path relative to the store home."""
+    rel = f"{folder}/{_safe(payload.tracker)}-{_safe(payload.id)}.json"
+    target = home / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + f".{os.getpid()}.partial")
+    tmp.write_bytes(msgspec.json.encode(payload))
+    os.replace(tmp, target)
+    return rel
+
+
+def read_payload(home: Path, rel: str) -> Payload:
+    return msgspec.json.decode((home / rel).read_bytes(), type=Payload)
+
+
+def load_record(store: Any, key: bytes) -> bytes | None:
+    return store.kv(TABLE).get(key)
+
+
+def save_record(store: Any, key: bytes, data: bytes) -> None:
+    store.kv(TABLE).put(key, data)

@@ -1,0 +1,238 @@
+"""Deterministic extraction of issue references from a change's text.
+
+Sources are the branch name, the commit subjects and bodies of the reviewed
+range, and the PR title and body when given. Nothing here touches the network:
+the same sources always give the same references, in the same order.
+
+Forms recognised: `#123`, `GH-123`, `owner/repo#123`, GitHub issue and pull
+request URLs, Jira `/browse/ABC-1` URLs, Linear `linear.app/<team>/issue/ABC-1`
+URLs, closing keywords (`fixes #12`), and tracker keys `ABC-123` when the
+prefix is configured for the project or seen at least twice across the sources.
+Code spans and URLs that are not issue URLs are masked before the short forms
+are matched, so `a/b#1` inside `https://x/a/b#1` or `#3` inside backticks is no
+reference.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from msgspec import Struct, field
+
+# Source kinds, in the order sources are read.
+BRANCH = "branch"
+PR_TITLE = "pr_title"
+PR_BODY = "pr_body"
+COMMIT_SUBJECT = "commit_subject"
+COMMIT_BODY = "commit_body"
+
+
+class Source(Struct, frozen=True):
+    """One piece of text to read: its kind, where it came from (branch name, commit OID, field) and the text."""
+
+    kind: str
+    where: str
+    text: str
+
+
+class Provenance(Struct, frozen=True, order=True):
+    """Where one reference was found: source kind, location (commit OID, branch name or field) and the text as written."""
+
+    source: str
+    where: str
+    text: str
+
+
+class Reference(Struct):
+    """An issue reference. `id` is canonical: `#12` (this repository), `owner/repo#12`, or a tracker key `ABC-12`."""
+
+    id: str
+    tracker: str  # "github" | "jira" | "linear" | "tracker" (a key whose tracker the config decides)
+    number: int = 0  # GitHub issue or PR number
+    repo: str = ""  # "owner/repo" of a GitHub reference to another repository; "" for this one
+    key: str = ""  # tracker key, upper case
+    url: str = ""  # the URL the reference was first seen as, if any
+    closing: bool = False  # preceded by a closing keyword somewhere (fixes/closes/resolves)
+    provenance: list[Provenance] = field(default_factory=list)
+    provenance_total: int = 0  # provenances found; `provenance` may be clipped when a dossier is bounded
+
+
+# Prefixes that look like tracker keys but name standards, encodings, versions or words.
+# A configured prefix overrides this list.
+NOT_TRACKER_PREFIXES = frozenset("""
+    UTF UCS ISO IEC IEEE RFC PEP CVE CWE GHSA ECMA ES SHA MD CRC AES DES RSA ECDSA TLS SSL HTTP
+    HTTPS IPV CP WIN WINDOWS LATIN ASCII ANSI KOI EUC GB BIG JIS UTC GMT COVID SARS
+    PY PYTHON NODE GO JAVA JDK LLVM GCC CLANG GPT ARM ARMV AVX SSE BASE INT UINT FLOAT
+    ISSUE ISSUES BUG BUGS PR PULL FIX FIXES HOTFIX FEATURE FEAT RELEASE VERSION GH TOP STEP PHASE
+    PART ROUND LEVEL TYPE SIZE NUMBER NO NR VOL CHAPTER PAGE SECTION ITEM
+""".split())
+
+# Branch segment words whose numbered children are releases, not issues (`release/123`).
+RELEASE_WORDS = frozenset({"release", "releases", "rel", "version", "versions", "v", "tag", "tags", "stable"})
+
+_CLOSING = re.compile(r"(?i)\b(?:fix|fixes|fixed|close|closes|closed|resolve|resolves|resolved)\s*:?\s+$")
+_FENCE = re.compile(r"(?ms)^[ \t]*(```+|~~~+)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
+_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s<>\"'`]+")
+_URL_TRAIL = ".,;:!?)]}>*_'\""
+_GITHUB_URL = re.compile(
+    r"(?i)^(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9._-]*)/([A-Za-z0-9._-]+)"
+    r"/(issues|pull|pulls)/(\d+)(?:[/#?].*)?$")
+_JIRA_URL = re.compile(r"^(?:https?://)?[^/\s]+(?:/[^\s]*)?/browse/([A-Z][A-Z0-9_]+)-(\d+)(?:[/#?].*)?$")
+_LINEAR_URL = re.compile(r"(?i)^(?:https?://)?(?:www\.)?linear\.app/[\w.-]+/issue/([A-Za-z][A-Za-z0-9]*)-(\d+)(?:[/#?].*)?$")
+_OWNER_REPO = re.compile(
+    r"(?<![\w.\-/@#])([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)/([A-Za-z0-9._-]*[A-Za-z0-9_])#(\d+)(?!\w)")
+_GH_KEY = re.compile(r"(?i)(?<![\w\-/#])GH-(\d+)(?![\w]|-\d|\.\d)")
+_HASH = re.compile(r"(?<![\w&#/\\])#(\d+)(?!\w)")
+_TEXT_KEY = re.compile(r"(?<![\w\-/.#])([A-Z][A-Z0-9]{1,9})-(\d+)(?!\w|-\d|\.\d)")
+
+_BRANCH_KEY = re.compile(r"(?i)(?<![a-z0-9])([a-z][a-z0-9]{1,9})-(\d+)(?![0-9]|\.\d)")
+_BRANCH_LEADING_NUMBER = re.compile(r"^#?(\d+)(?:[-_]+[A-Za-z]|$)")
+_BRANCH_ISSUE_WORD = re.compile(r"(?i)(?:^|[-_])(?:issue|issues|gh|bug|pr|pull|fix)[-_#](\d+)(?=$|[-_])")
+_BRANCH_HASH = re.compile(r"(?:^|[-_])#(\d+)(?=$|[-_])")
+
+
+class _Candidate(Struct):
+    tracker: str
+    number: int = 0
+    repo: str = ""
+    key: str = ""
+    url: str = ""
+    closing: bool = False
+    gated: bool = False  # a bare tracker key: admitted only by prefix rules
+    provenance: Provenance | None = None
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _mask_code(text: str) -> str:
+    """Blank out fenced blocks and inline code spans, keeping offsets."""
+    for m in list(_FENCE.finditer(text)):
+        text = _blank(text, m.start(), m.end())
+    for m in list(_INLINE_CODE.finditer(text)):
+        text = _blank(text, m.start(), m.end())
+    return text
+
+
+def _is_closing(text: str, start: int) -> bool:
+    return bool(_CLOSING.search(text[max(0, start - 24):start]))
+
+
+def _scan_text(source: Source) -> list[_Candidate]:
+    text = base = _mask_code(source.text)
+    found: list[tuple[int, _Candidate]] = []
+
+    def add(pos: int, written: str, cand: _Candidate) -> None:
+        cand.provenance = Provenance(source.kind, source.where, written)
+        found.append((pos, cand))
+
+    # URLs first: issue URLs are references, every URL is then masked.
+    for m in list(_URL.finditer(text)):
+        url = m.group(0).rstrip(_URL_TRAIL)
+        closing = _is_closing(base, m.start())
+        if g := _GITHUB_URL.match(url):
+            repo = f"{g.group(1)}/{g.group(2)}"
+            add(m.start(), url, _Candidate("github", number=int(g.group(4)), repo=repo, url=url, closing=closing))
+        elif g := _LINEAR_URL.match(url):
+            add(m.start(), url, _Candidate("linear", key=f"{g.group(1).upper()}-{int(g.group(2))}", url=url,
+                                           closing=closing))
+        elif g := _JIRA_URL.match(url):
+            add(m.start(), url, _Candidate("jira", key=f"{g.group(1)}-{int(g.group(2))}", url=url, closing=closing))
+        text = _blank(text, m.start(), m.end())
+
+    for m in list(_OWNER_REPO.finditer(text)):
+        add(m.start(), m.group(0), _Candidate("github", number=int(m.group(3)), repo=f"{m.group(1)}/{m.group(2)}",
+                                              closing=_is_closing(base, m.start())))
+        text = _blank(text, m.start(), m.end())
+    for m in list(_GH_KEY.finditer(text)):
+        add(m.start(), m.group(0), _Candidate("github", number=int(m.group(1)), closing=_is_closing(base, m.start())))
+        text = _blank(text, m.start(), m.end())
+    for m in _HASH.finditer(text):
+        add(m.start(), m.group(0), _Candidate("github", number=int(m.group(1)), closing=_is_closing(base, m.start())))
+    for m in _TEXT_KEY.finditer(text):
+        add(m.start(), m.group(0), _Candidate("tracker", key=f"{m.group(1)}-{int(m.group(2))}",
+                                              closing=_is_closing(base, m.start()), gated=True))
+    found.sort(key=lambda pc: pc[0])
+    return [c for _, c in found]
+
+
+def _scan_branch(source: Source) -> list[_Candidate]:
+    """Numbers count only in issue-like positions; dates and versions never do."""
+    out: list[_Candidate] = []
+    segments = source.text.split("/")
+    for i, seg in enumerate(segments):
+        prev = segments[i - 1].lower() if i else ""
+        numbers: list[tuple[int, str]] = []
+        if (m := _BRANCH_LEADING_NUMBER.match(seg)) and not (seg.isdigit() and prev in RELEASE_WORDS):
+            numbers.append((m.start(1), m.group(1)))
+        for pattern in (_BRANCH_ISSUE_WORD, _BRANCH_HASH):
+            numbers.extend((m.start(1), m.group(1)) for m in pattern.finditer(seg))
+        seen: set[int] = set()
+        for pos, digits in sorted(numbers):
+            if pos in seen:
+                continue
+            seen.add(pos)
+            out.append(_Candidate("github", number=int(digits), provenance=Provenance(source.kind, source.where, seg)))
+        for m in _BRANCH_KEY.finditer(seg):
+            key = f"{m.group(1).upper()}-{int(m.group(2))}"
+            out.append(_Candidate("tracker", key=key, gated=True,
+                                  provenance=Provenance(source.kind, source.where, m.group(0))))
+    return out
+
+
+def _canonical_id(c: _Candidate, this_repo: str) -> str:
+    if c.tracker == "github":
+        if c.repo and c.repo.lower() != this_repo.lower():
+            return f"{c.repo}#{c.number}"
+        return f"#{c.number}"
+    return c.key
+
+
+def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
+                       this_repo: str = "") -> list[Reference]:
+    """References of all `sources`, deduplicated by canonical id with every provenance kept.
+
+    `prefixes` are the tracker-key prefixes configured for the project; `this_repo`
+    ("owner/repo", may be "") lets `owner/repo#12` of this very repository merge with `#12`.
+    Order: by first appearance, reading the sources in the order given.
+    """
+    configured = {p.upper() for p in prefixes}
+    candidates: list[_Candidate] = []
+    for source in sources:
+        candidates.extend(_scan_branch(source) if source.kind == BRANCH else _scan_text(source))
+
+    prefix_counts: dict[str, int] = {}
+    for c in candidates:
+        if c.key:
+            prefix = c.key.rsplit("-", 1)[0]
+            prefix_counts[prefix] = prefix_counts.get(prefix, 0) + 1
+
+    def admitted(c: _Candidate) -> bool:
+        if not c.gated:
+            return True
+        prefix = c.key.rsplit("-", 1)[0]
+        if prefix in configured:
+            return True
+        return prefix not in NOT_TRACKER_PREFIXES and prefix_counts.get(prefix, 0) >= 2
+
+    refs: dict[str, Reference] = {}
+    for c in candidates:
+        if not admitted(c):
+            continue
+        rid = _canonical_id(c, this_repo)
+        ref = refs.get(rid)
+        if ref is None:
+            repo = c.repo if rid != f"#{c.number}" else ""
+            ref = refs[rid] = Reference(id=rid, tracker=c.tracker, number=c.number, repo=repo, key=c.key)
+        if ref.tracker == "tracker" and c.tracker in ("jira", "linear"):
+            ref.tracker = c.tracker  # a URL says which tracker the key lives in
+        if c.url and not ref.url:
+            ref.url = c.url
+        ref.closing = ref.closing or c.closing
+        if c.provenance is not None and c.provenance not in ref.provenance:
+            ref.provenance.append(c.provenance)
+            ref.provenance_total = len(ref.provenance)
+    return list(refs.values())

@@ -1,0 +1,124 @@
+"""One JSON exchange over HTTP with a deadline, a size cap and typed failures.
+
+Failures come back as `TrackerFailure(code, message)` with a code of `timeout`,
+`unauthorized`, `not_found`, `tracker_unavailable` or `malformed_response`. Messages
+are composed here from the status and host only, never from an exception's text or a
+response body (either may echo the request URL or headers), and the caller's secret
+is scrubbed from them once more before they leave.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+
+
+class TrackerFailure(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def redact(text: str, secret: str | None) -> str:
+    return text.replace(secret, "[redacted]") if secret else text
+
+
+def host_of(url: str) -> str:
+    """The host[:port] of a URL, without user info, path or query."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or "?"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def _fail(code: str, message: str, secret: str | None) -> TrackerFailure:
+    return TrackerFailure(code, redact(message, secret))
+
+
+def _status_failure(status: int, who: str, secret: str | None) -> TrackerFailure:
+    if status in (401, 403):
+        return _fail("unauthorized", f"{who} refused the credentials (HTTP {status})", secret)
+    if status in (404, 410):
+        return _fail("not_found", f"{who} has no such issue (HTTP {status})", secret)
+    return _fail("tracker_unavailable", f"{who} answered HTTP {status}", secret)
+
+
+def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeout: float,
+             tracker: str, secret: str | None, accept: tuple[int, ...] = ()) -> tuple[int, Any]:
+    """Send `body` as JSON (if given), return (status, decoded JSON) of a 2xx answer, or of an
+    answer whose status is in `accept` (GraphQL servers explain errors in a 400 body).
+
+    `auth` is the Authorization header value; it is attached as an unredirected header,
+    so a redirect to another host never carries it. The whole exchange, connect to last
+    byte, must finish within `timeout` seconds.
+    """
+    who = f"{tracker} at {host_of(url)}"
+    deadline = time.monotonic() + timeout
+    data = json.dumps(body).encode() if body is not None else None
+    try:
+        req = urllib.request.Request(url, data=data, method=method)
+    except ValueError:
+        raise _fail("missing_config", f"{tracker}: base_url is not a usable URL", secret) from None
+    req.add_header("Accept", "application/json")
+    req.add_header("User-Agent", "rennet-context-dossier")
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if auth:
+        req.add_unredirected_header("Authorization", auth)
+    chunks: list[bytes] = []
+
+    def read_all(resp: Any) -> None:
+        size = 0
+        while True:
+            if time.monotonic() > deadline:
+                raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret)
+            chunk = resp.read(65536)
+            if not chunk:
+                return
+            size += len(chunk)
+            if size > MAX_RESPONSE_BYTES:
+                raise _fail("malformed_response", f"{who} sent more than {MAX_RESPONSE_BYTES} bytes", secret)
+            chunks.append(chunk)
+
+    def send() -> int:
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                read_all(resp)
+                return resp.status
+        except urllib.error.HTTPError as exc:
+            try:
+                if exc.code not in accept:
+                    raise _status_failure(exc.code, who, secret) from None
+                read_all(exc)
+                return exc.code
+            finally:
+                exc.close()
+
+    try:
+        status = send()
+    except TrackerFailure:
+        raise
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+            raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret) from None
+        raise _fail("tracker_unavailable", f"{who} is unreachable", secret) from None
+    except (TimeoutError, socket.timeout):
+        raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret) from None
+    except (http.client.HTTPException, ConnectionError, OSError):
+        raise _fail("tracker_unavailable", f"{who} dropped the connection", secret) from None
+    if time.monotonic() > deadline:
+        raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret)
+    if not 200 <= status < 300 and status not in accept:
+        raise _status_failure(status, who, secret)
+    try:
+        return status, json.loads(b"".join(chunks))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _fail("malformed_response", f"{who} sent a body that is not JSON", secret) from None
