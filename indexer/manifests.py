@@ -1,0 +1,151 @@
+"""Packages, declared dependencies and declared entry points, read from the manifests
+of a snapshot's tree: pyproject.toml, setup.cfg, setup.py (literal values only, never
+executed), package.json, go.mod, Cargo.toml and pom.xml.
+
+A manifest that does not parse never stops the snapshot: it contributes nothing and
+is listed in `ManifestSet.problems` as `Skipped(path, "bad_manifest")`. Manifests in
+vendored trees (node_modules/, vendor/ ...) and files skipped at extraction are not read.
+
+Scopes of a Dependency: runtime, dev, optional, build, test, peer (npm), indirect
+(go.mod `// indirect`), toolchain (go.mod `go` / `toolchain` lines), provided and
+system (Maven), as each ecosystem declares them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from indexer.model import Dependency, FileEntry, Package, Skipped
+
+BAD_MANIFEST = "bad_manifest"
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot be read as its format; the message says why."""
+
+
+@dataclass(frozen=True)
+class Declared:
+    """An entry point as a manifest declares it, before it is resolved to a file."""
+
+    name: str
+    kind: str  # console_script gui_script npm_bin npm_main rust_bin
+    target: str  # "pkg.cli:main", "./bin/x.js", "src/bin/tool.rs"
+
+
+@dataclass
+class Manifest:
+    """What one manifest file declares."""
+
+    path: str
+    ecosystem: str
+    package: Package | None = None
+    dependencies: list[Dependency] = field(default_factory=list)
+    declared: list[Declared] = field(default_factory=list)
+    members: list[str] = field(default_factory=list)  # workspace members as written (Cargo, npm)
+
+
+@dataclass
+class ManifestSet:
+    manifests: list[Manifest]
+    problems: list[Skipped]
+
+    @property
+    def packages(self) -> list[Package]:
+        return sorted((m.package for m in self.manifests if m.package), key=lambda p: (p.manifest, p.name))
+
+    @property
+    def dependencies(self) -> list[Dependency]:
+        deps = {d for m in self.manifests for d in m.dependencies}
+        return sorted(deps, key=lambda d: (d.manifest, d.scope, d.name, d.spec))
+
+
+class Collector:
+    """Builds one Manifest: the package, then dependencies attributed to it."""
+
+    def __init__(self, path: str, ecosystem: str) -> None:
+        self.m = Manifest(path, ecosystem)
+        self.package_name = ""
+
+    def package(self, name: object, version: object = "") -> None:
+        if isinstance(name, str) and name.strip():
+            self.package_name = name.strip()
+            ver = version.strip() if isinstance(version, str) else ""
+            self.m.package = Package(self.package_name, ver, self.m.ecosystem, self.m.path)
+
+    def dependency(self, name: str, spec: str, scope: str) -> None:
+        if name:
+            self.m.dependencies.append(Dependency(name, spec.strip(), scope, self.m.ecosystem, self.m.path, self.package_name))
+
+    def declare(self, name: str, kind: str, target: str) -> None:
+        if name and target:
+            self.m.declared.append(Declared(name.strip(), kind, target.strip()))
+
+
+REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$", re.DOTALL)
+
+
+def split_requirement(text: str) -> tuple[str, str]:
+    """PEP 508 `name[extras] spec; markers` -> (name, "spec; markers" as written)."""
+    m = REQUIREMENT.match(text)
+    if not m:
+        return "", ""
+    return m.group(1), m.group(3).strip()
+
+
+def _parsers() -> dict[str, Callable[[Collector, bytes], None]]:
+    from indexer import manifests_cargo, manifests_go, manifests_js, manifests_maven, manifests_python
+
+    return {
+        "pyproject.toml": manifests_python.read_pyproject,
+        "setup.cfg": manifests_python.read_setup_cfg,
+        "setup.py": manifests_python.read_setup_py,
+        "package.json": manifests_js.read_package_json,
+        "go.mod": manifests_go.read_go_mod,
+        "Cargo.toml": manifests_cargo.read_cargo_toml,
+        "pom.xml": manifests_maven.read_pom,
+    }
+
+
+ECOSYSTEM = {
+    "pyproject.toml": "pypi",
+    "setup.cfg": "pypi",
+    "setup.py": "pypi",
+    "package.json": "npm",
+    "go.mod": "go",
+    "Cargo.toml": "cargo",
+    "pom.xml": "maven",
+}
+
+
+def is_manifest(f: FileEntry) -> bool:
+    return posixpath.basename(f.path) in ECOSYSTEM and not f.skipped and f.mark != "vendored" and (
+        "node_modules/" not in f.path
+    )
+
+
+def parse_manifests(files: list[FileEntry], read: Callable[[str], bytes]) -> ManifestSet:
+    parsers = _parsers()
+    manifests: list[Manifest] = []
+    problems: list[Skipped] = []
+    for f in sorted(files, key=lambda f: f.path):
+        if not is_manifest(f):
+            continue
+        name = posixpath.basename(f.path)
+        collector = Collector(f.path, ECOSYSTEM[name])
+        try:
+            parsers[name](collector, read(f.path))
+        except (ManifestError, ValueError, TypeError, KeyError, AttributeError, SyntaxError, RecursionError, OSError):
+            problems.append(Skipped(f.path, BAD_MANIFEST))
+            continue
+        manifests.append(collector.m)
+    return ManifestSet(manifests, problems)
+
+
+def read_manifests(files: list[FileEntry], read: Callable[[str], bytes]) -> tuple[list[Package], list[Dependency]]:
+    """Packages and dependencies of the tree, sorted. Problems: `parse_manifests(...).problems`."""
+    found = parse_manifests(files, read)
+    return found.packages, found.dependencies

@@ -1,0 +1,49 @@
+"""Cargo.toml: `[package]`, dependency tables (also per target `[target.X.*]`),
+`[workspace] members`, and `[[bin]]` targets."""
+
+from __future__ import annotations
+
+import tomllib
+
+from indexer.manifests import Collector
+
+TABLES = (("dependencies", "runtime"), ("dev-dependencies", "dev"), ("build-dependencies", "build"))
+
+
+def _deps(c: Collector, table: object, scope: str) -> None:
+    if not isinstance(table, dict):
+        return
+    for name, value in sorted(table.items()):
+        if isinstance(value, str):
+            c.dependency(name, value, scope)
+        elif isinstance(value, dict):
+            spec = value.get("version", "")
+            if value.get("workspace") is True:
+                spec = "workspace"
+            real = value.get("package") if isinstance(value.get("package"), str) else name
+            c.dependency(real, spec if isinstance(spec, str) else "", "optional" if value.get("optional") else scope)
+
+
+def read_cargo_toml(c: Collector, data: bytes) -> None:
+    doc = tomllib.loads(data.decode("utf-8"))
+    pkg = doc.get("package")
+    if isinstance(pkg, dict):
+        version = pkg.get("version", "")
+        c.package(pkg.get("name"), version if isinstance(version, str) else "")  # `{workspace = true}` is not literal
+    for table, scope in TABLES:
+        _deps(c, doc.get(table), scope)
+    targets = doc.get("target")
+    if isinstance(targets, dict):
+        for _, sub in sorted(targets.items()):
+            if isinstance(sub, dict):
+                for table, scope in TABLES:
+                    _deps(c, sub.get(table), scope)
+    workspace = doc.get("workspace")
+    if isinstance(workspace, dict) and isinstance(workspace.get("members"), list):
+        c.m.members = [m for m in workspace["members"] if isinstance(m, str)]
+    bins = doc.get("bin")
+    if isinstance(bins, list):
+        for b in bins:
+            if isinstance(b, dict) and isinstance(b.get("name"), str):
+                path = b.get("path") if isinstance(b.get("path"), str) else f"src/bin/{b['name']}.rs"
+                c.declare(b["name"], "rust_bin", path)

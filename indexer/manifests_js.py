@@ -1,0 +1,42 @@
+"""package.json: name, version, the four dependency tables, `bin` and `main`."""
+
+from __future__ import annotations
+
+import json
+
+from indexer.manifests import Collector, ManifestError
+
+TABLES = (
+    ("dependencies", "runtime"),
+    ("devDependencies", "dev"),
+    ("peerDependencies", "peer"),
+    ("optionalDependencies", "optional"),
+)
+
+
+def read_package_json(c: Collector, data: bytes) -> None:
+    doc = json.loads(data.decode("utf-8"))
+    if not isinstance(doc, dict):
+        raise ManifestError("package.json is not an object")
+    c.package(doc.get("name"), doc.get("version", ""))
+    for table, scope in TABLES:
+        deps = doc.get(table)
+        if isinstance(deps, dict):
+            for name, spec in sorted(deps.items()):
+                c.dependency(name, spec if isinstance(spec, str) else "", scope)
+    binaries = doc.get("bin")
+    if isinstance(binaries, str):
+        # a single bin is named after the package (without its scope)
+        name = doc.get("name") if isinstance(doc.get("name"), str) else ""
+        c.declare(name.rsplit("/", 1)[-1], "npm_bin", binaries)
+    elif isinstance(binaries, dict):
+        for name, target in sorted(binaries.items()):
+            if isinstance(target, str):
+                c.declare(name, "npm_bin", target)
+    if isinstance(doc.get("main"), str):
+        c.declare(c.package_name or "main", "npm_main", doc["main"])
+    workspaces = doc.get("workspaces")
+    if isinstance(workspaces, dict):
+        workspaces = workspaces.get("packages")
+    if isinstance(workspaces, list):
+        c.m.members = [w for w in workspaces if isinstance(w, str)]

@@ -1,0 +1,312 @@
+"""Manifests of every supported kind -> packages, dependencies, declared entry points;
+malformed ones are reported, never fatal."""
+
+from __future__ import annotations
+
+from indexer.manifests import Declared, parse_manifests, read_manifests
+from indexer.model import Dependency, FileEntry, Package, Skipped
+
+
+def entry(path: str, mark: str = "", skipped: str = "") -> FileEntry:
+    return FileEntry(path=path, blob="0" * 40, mode=0o100644, size=1, lines=1, language="x", mark=mark, skipped=skipped)
+
+
+def parse(tree: dict[str, str], **entry_kw):
+    files = [entry(p, **entry_kw.get(p, {})) for p in sorted(tree)]
+    return parse_manifests(files, lambda p: tree[p].encode())
+
+
+def deps(found, manifest: str) -> list[tuple[str, str, str]]:
+    return [(d.name, d.spec, d.scope) for d in found.dependencies if d.manifest == manifest]
+
+
+PYPROJECT = """
+[project]
+name = "shop"
+version = "1.2.0"
+dependencies = ["requests>=2.31", "attrs", "tomli; python_version < '3.11'", "pkg[extra] ==1.0"]
+[project.optional-dependencies]
+fast = ["orjson>=3"]
+[project.scripts]
+shop = "shop.cli:main"
+[project.gui-scripts]
+shop-gui = "shop.gui:run"
+[dependency-groups]
+test = ["pytest>=8"]
+lint = ["ruff"]
+"""
+
+POETRY = """
+[tool.poetry]
+name = "poet"
+version = "0.3.0"
+[tool.poetry.dependencies]
+python = "^3.11"
+httpx = "^0.27"
+rich = { version = "^13", optional = true }
+[tool.poetry.group.dev.dependencies]
+black = "*"
+[tool.poetry.scripts]
+poet = "poet.main:app"
+"""
+
+
+def test_pyproject_pep621_and_dependency_groups():
+    found = parse({"pyproject.toml": PYPROJECT})
+    assert found.packages == [Package("shop", "1.2.0", "pypi", "pyproject.toml")]
+    assert deps(found, "pyproject.toml") == [
+        ("ruff", "", "dev"),
+        ("orjson", ">=3", "optional"),
+        ("attrs", "", "runtime"),
+        ("pkg", "==1.0", "runtime"),
+        ("requests", ">=2.31", "runtime"),
+        ("tomli", "; python_version < '3.11'", "runtime"),
+        ("pytest", ">=8", "test"),
+    ]
+    assert all(d.package == "shop" and d.ecosystem == "pypi" for d in found.dependencies)
+    assert found.manifests[0].declared == [
+        Declared("shop", "console_script", "shop.cli:main"),
+        Declared("shop-gui", "gui_script", "shop.gui:run"),
+    ]
+    assert found.problems == []
+
+
+def test_poetry():
+    found = parse({"sub/pyproject.toml": POETRY})
+    assert found.packages == [Package("poet", "0.3.0", "pypi", "sub/pyproject.toml")]
+    assert deps(found, "sub/pyproject.toml") == [
+        ("black", "*", "dev"),
+        ("rich", "^13", "optional"),
+        ("httpx", "^0.27", "runtime"),
+    ]
+    assert found.manifests[0].declared == [Declared("poet", "console_script", "poet.main:app")]
+
+
+def test_setup_cfg():
+    cfg = """
+[metadata]
+name = legacy
+version = attr: legacy.__version__
+
+[options]
+install_requires =
+    click>=8  # the CLI
+    six
+tests_require = pytest
+
+[options.extras_require]
+yaml = pyyaml>=6
+
+[options.entry_points]
+console_scripts =
+    legacy = legacy.cli:main
+"""
+    found = parse({"setup.cfg": cfg})
+    assert found.packages == [Package("legacy", "", "pypi", "setup.cfg")]  # attr: is not a literal
+    assert deps(found, "setup.cfg") == [
+        ("pyyaml", ">=6", "optional"),
+        ("click", ">=8", "runtime"),
+        ("six", "", "runtime"),
+        ("pytest", "", "test"),
+    ]
+    assert found.manifests[0].declared == [Declared("legacy", "console_script", "legacy.cli:main")]
+
+
+def test_setup_py_literals_only_never_executed(tmp_path):
+    marker = tmp_path / "executed"
+    src = f"""
+import setuptools
+open({str(marker)!r}, "w").write("x")
+VERSION = compute()
+setuptools.setup(
+    name="oldpkg",
+    version=VERSION,
+    install_requires=["numpy>=1.20", "scipy"],
+    extras_require={{"plot": ["matplotlib"]}},
+    entry_points={{"console_scripts": ["oldpkg = oldpkg.__main__:main"]}},
+)
+"""
+    found = parse({"setup.py": src})
+    assert not marker.exists()
+    assert found.packages == [Package("oldpkg", "", "pypi", "setup.py")]  # version is computed: not claimed
+    assert deps(found, "setup.py") == [("matplotlib", "", "optional"), ("numpy", ">=1.20", "runtime"), ("scipy", "", "runtime")]
+    assert found.manifests[0].declared == [Declared("oldpkg", "console_script", "oldpkg.__main__:main")]
+
+
+def test_package_json():
+    pj = """{
+  "name": "@acme/tool", "version": "2.0.0",
+  "main": "lib/index.js",
+  "bin": "./bin/tool.js",
+  "dependencies": {"lodash": "^4.17.21"},
+  "devDependencies": {"jest": "29"},
+  "peerDependencies": {"react": ">=18"},
+  "optionalDependencies": {"fsevents": "*"}
+}"""
+    found = parse({"package.json": pj, "node_modules/x/package.json": '{"name": "x"}'})
+    assert found.packages == [Package("@acme/tool", "2.0.0", "npm", "package.json")]  # node_modules not read
+    assert deps(found, "package.json") == [
+        ("jest", "29", "dev"),
+        ("fsevents", "*", "optional"),
+        ("react", ">=18", "peer"),
+        ("lodash", "^4.17.21", "runtime"),
+    ]
+    assert found.manifests[0].declared == [
+        Declared("tool", "npm_bin", "./bin/tool.js"),
+        Declared("@acme/tool", "npm_main", "lib/index.js"),
+    ]
+
+
+def test_package_json_bin_map():
+    found = parse({"package.json": '{"name": "multi", "bin": {"b": "cli/b.js", "a": "cli/a.js"}}'})
+    assert found.manifests[0].declared == [Declared("a", "npm_bin", "cli/a.js"), Declared("b", "npm_bin", "cli/b.js")]
+
+
+def test_go_mod():
+    gomod = """module example.com/shop // the shop
+
+go 1.22
+toolchain go1.22.3
+
+require github.com/google/uuid v1.6.0
+
+require (
+\tgolang.org/x/sync v0.7.0
+\tgithub.com/pkg/errors v0.9.1 // indirect
+)
+
+replace github.com/pkg/errors => ../errors
+"""
+    found = parse({"go.mod": gomod})
+    assert found.packages == [Package("example.com/shop", "", "go", "go.mod")]
+    assert deps(found, "go.mod") == [
+        ("github.com/pkg/errors", "v0.9.1", "indirect"),
+        ("github.com/google/uuid", "v1.6.0", "runtime"),
+        ("golang.org/x/sync", "v0.7.0", "runtime"),
+        ("go", "1.22", "toolchain"),
+        ("toolchain", "go1.22.3", "toolchain"),
+    ]
+
+
+def test_cargo_toml():
+    cargo = """
+[package]
+name = "engine"
+version = "0.4.1"
+
+[dependencies]
+serde = { version = "1", features = ["derive"] }
+anyhow = "1.0"
+local = { path = "../local" }
+fancy = { version = "2", optional = true }
+rng = { package = "rand", version = "0.8" }
+
+[dev-dependencies]
+proptest = "1"
+
+[build-dependencies]
+cc = "1.0"
+
+[target.'cfg(unix)'.dependencies]
+libc = "0.2"
+
+[[bin]]
+name = "engine-cli"
+path = "src/cli.rs"
+
+[[bin]]
+name = "other"
+"""
+    ws = '[workspace]\nmembers = ["engine", "crates/*"]\n'
+    found = parse({"engine/Cargo.toml": cargo, "Cargo.toml": ws})
+    assert found.packages == [Package("engine", "0.4.1", "cargo", "engine/Cargo.toml")]
+    assert deps(found, "engine/Cargo.toml") == [
+        ("cc", "1.0", "build"),
+        ("proptest", "1", "dev"),
+        ("fancy", "2", "optional"),
+        ("anyhow", "1.0", "runtime"),
+        ("libc", "0.2", "runtime"),
+        ("local", "", "runtime"),
+        ("rand", "0.8", "runtime"),
+        ("serde", "1", "runtime"),
+    ]
+    by_path = {m.path: m for m in found.manifests}
+    assert by_path["Cargo.toml"].members == ["engine", "crates/*"]
+    assert by_path["engine/Cargo.toml"].declared == [
+        Declared("engine-cli", "rust_bin", "src/cli.rs"),
+        Declared("other", "rust_bin", "src/bin/other.rs"),
+    ]
+
+
+POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <parent><groupId>com.acme</groupId><artifactId>parent</artifactId><version>3.1</version></parent>
+  <artifactId>shop-core</artifactId>
+  <dependencies>
+    <dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>33.0</version></dependency>
+    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13</version><scope>test</scope></dependency>
+    <dependency><groupId>javax.servlet</groupId><artifactId>servlet-api</artifactId><scope>provided</scope></dependency>
+  </dependencies>
+  <dependencyManagement><dependencies>
+    <dependency><groupId>not</groupId><artifactId>declared</artifactId></dependency>
+  </dependencies></dependencyManagement>
+</project>"""
+
+
+def test_pom_xml_namespaces_and_parent_inheritance():
+    found = parse({"core/pom.xml": POM})
+    assert found.packages == [Package("com.acme:shop-core", "3.1", "maven", "core/pom.xml")]
+    assert deps(found, "core/pom.xml") == [
+        ("javax.servlet:servlet-api", "", "provided"),
+        ("com.google.guava:guava", "33.0", "runtime"),
+        ("junit:junit", "4.13", "test"),
+    ]
+
+
+def test_pom_with_entities_is_refused():
+    evil = """<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>
+<project><artifactId>&lol2;</artifactId></project>"""
+    found = parse({"pom.xml": evil})
+    assert found.packages == [] and found.problems == [Skipped("pom.xml", "bad_manifest")]
+
+
+def test_malformed_manifests_are_reported_and_the_rest_still_read():
+    tree = {
+        "a/pyproject.toml": "[project\nname = ",
+        "b/package.json": "{not json",
+        "c/package.json": "[1, 2]",
+        "d/go.mod": "go 1.21\n",  # no module directive
+        "e/Cargo.toml": "[package]\nname = 'x'\nname = 'y'\n",  # duplicate key
+        "f/pom.xml": "<project><artifactId>x</project>",
+        "g/setup.py": "def broken(:\n",
+        "h/setup.cfg": "[metadata\nname = x",
+        "i/pyproject.toml": '[project]\nname = "ok"\ndependencies = "not-a-list"\n',
+        "j/go.mod": "module x\nrequire (\n a v1\n",  # unclosed block
+        "ok/package.json": '{"name": "fine", "version": "1.0.0"}',
+        "ok/setup.py": "print('no setup call here')\n",
+    }
+    found = parse(tree)
+    assert found.packages == [Package("fine", "1.0.0", "npm", "ok/package.json")]
+    assert found.problems == [
+        Skipped(p, "bad_manifest")
+        for p in [
+            "a/pyproject.toml", "b/package.json", "c/package.json", "d/go.mod", "e/Cargo.toml",
+            "f/pom.xml", "g/setup.py", "h/setup.cfg", "i/pyproject.toml", "j/go.mod",
+        ]
+    ]
+
+
+def test_vendored_and_skipped_manifests_are_not_read():
+    tree = {"vendor/x/go.mod": "module vendored\n", "big/package.json": '{"name": "big"}', "go.mod": "module mine\n"}
+    found = parse(tree, **{"vendor/x/go.mod": {"mark": "vendored"}, "big/package.json": {"skipped": "too_large"}})
+    assert [p.name for p in found.packages] == ["mine"]
+
+
+def test_read_manifests_returns_packages_and_dependencies():
+    tree = {"pyproject.toml": PYPROJECT, "package.json": '{"name": "web", "dependencies": {"vue": "3"}}'}
+    files = [entry(p) for p in sorted(tree)]
+    packages, dependencies = read_manifests(files, lambda p: tree[p].encode())
+    assert [p.name for p in packages] == ["web", "shop"]  # sorted by manifest path
+    assert Dependency("vue", "3", "runtime", "npm", "package.json", "web") in dependencies
+    assert len(dependencies) == 8
