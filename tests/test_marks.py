@@ -1,0 +1,154 @@
+"""Generated / vendored marks: gitattributes semantics first, then path rules, then headers."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from corpora.gitbuild import make_repo
+from indexer.marks import GitAttributes, mark_files
+from indexer.model import BlobFacts, FileEntry
+
+
+def entry(path: str) -> FileEntry:
+    return FileEntry(path=path, blob="0" * 40, mode=0o100644, size=1, lines=1, language="x")
+
+
+def marks(tree: dict[str, str], facts: dict[str, BlobFacts] | None = None) -> dict[str, tuple[str, str]]:
+    files = [entry(p) for p in sorted(tree)]
+    return mark_files(files, facts or {}, lambda p: tree[p].encode())
+
+
+ATTRS = """
+# comments and blank lines are ignored
+
+*.gen.go linguist-generated
+/api/client/** linguist-generated=true
+docs/* linguist-vendored
+build/ linguist-generated
+**/fixtures/** linguist-vendored
+vendor/** -linguist-vendored
+vendor/keep/** linguist-vendored=false
+proto/*.pb.go -linguist-generated
+"quoted name.txt" linguist-generated
+special.txt linguist-generated
+special.txt !linguist-generated
+"""
+
+ATTR_CASES = [
+    # (path, attr, expected value)
+    ("x.gen.go", "linguist-generated", True),
+    ("deep/down/x.gen.go", "linguist-generated", True),  # no slash: basename at any depth
+    ("api/client/a/b.py", "linguist-generated", True),  # anchored ** subtree
+    ("sub/api/client/b.py", "linguist-generated", None),  # anchored: not at depth
+    ("docs/readme.md", "linguist-vendored", True),
+    ("docs/deep/readme.md", "linguist-vendored", None),  # * does not cross /
+    ("build/out.js", "linguist-generated", None),  # a directory pattern does not reach files inside
+    ("fixtures/a.json", "linguist-vendored", True),  # leading **/ matches zero dirs
+    ("a/b/fixtures/c/d.json", "linguist-vendored", True),
+    ("vendor/lib.go", "linguist-vendored", False),
+    ("vendor/keep/x.go", "linguist-vendored", False),
+    ("proto/a.pb.go", "linguist-generated", False),
+    ("quoted name.txt", "linguist-generated", True),
+    ("special.txt", "linguist-generated", None),  # !attr: back to unspecified
+    ("other.py", "linguist-generated", None),
+]
+
+
+@pytest.mark.parametrize("path,attr,expected", ATTR_CASES)
+def test_gitattributes_value(path, attr, expected):
+    ga = GitAttributes([(".gitattributes", ATTRS.encode())])
+    assert ga.value(path, attr) == expected
+
+
+def test_later_lines_and_deeper_files_win():
+    ga = GitAttributes([
+        (".gitattributes", b"*.js linguist-generated\n*.js -linguist-generated\nlib/*.py linguist-generated\n"),
+        ("lib/.gitattributes", b"*.py -linguist-generated\nsub/*.txt linguist-vendored\n"),
+        ("lib/inner/.gitattributes", b"*.js linguist-generated=true\n"),
+    ])
+    assert ga.value("a.js", "linguist-generated") is False  # later line wins
+    assert ga.value("lib/inner/a.js", "linguist-generated") is True  # deeper file wins
+    assert ga.value("lib/a.py", "linguist-generated") is False  # lib/.gitattributes overrides root's lib/*.py
+    assert ga.value("lib/sub/a.txt", "linguist-vendored") is True  # pattern relative to its own directory
+    assert ga.value("sub/a.txt", "linguist-vendored") is None  # nested file applies only to its subtree
+
+
+def test_glob_character_classes_and_middle_double_star():
+    ga = GitAttributes([(".gitattributes", b"src/**/gen/*.[ch] linguist-generated\nfile?.txt linguist-vendored\n")])
+    assert ga.value("src/gen/a.c", "linguist-generated") is True
+    assert ga.value("src/x/y/gen/a.h", "linguist-generated") is True
+    assert ga.value("src/x/gen/a.cc", "linguist-generated") is None
+    assert ga.value("file1.txt", "linguist-vendored") is True
+    assert ga.value("file12.txt", "linguist-vendored") is None
+
+
+def test_matches_git_check_attr(tmp_path):
+    """Our reading agrees with git's own on every case above."""
+    paths = [p for p, _, _ in ATTR_CASES]
+    repo = make_repo(tmp_path / "r", [{".gitattributes": ATTRS, **{p: "x" for p in paths}}])
+    repo_dir = tmp_path / "r"
+    subprocess.run(["git", "-C", str(repo_dir), "read-tree", "HEAD"], check=True)
+    out = subprocess.run(
+        ["git", "-C", str(repo_dir), "check-attr", "--cached", "linguist-generated", "linguist-vendored", "--", *paths],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    git_says = {}
+    for line in out.splitlines():
+        path, attr, value = line.rsplit(": ", 2)
+        git_says[(path, attr)] = {"set": True, "unset": False, "unspecified": None, "true": True, "false": False}.get(value, value)
+    ga = GitAttributes([(".gitattributes", ATTRS.encode())])
+    for path in paths:
+        for attr in ("linguist-generated", "linguist-vendored"):
+            assert ga.value(path, attr) == git_says[(path, attr)], (path, attr)
+
+
+def test_mark_precedence_and_rules():
+    tree = {
+        ".gitattributes": "vendor/ours/** -linguist-vendored\nsrc/models.py linguist-generated\nlib/jquery.js linguist-vendored\n"
+                          "dist/** -linguist-generated\n",
+        "vendor/github.com/x/y.go": "",
+        "vendor/ours/z.go": "",
+        "third_party/lib/a.c": "",
+        "web/node_modules/react/index.js": "",
+        "web/static/app.min.js": "",
+        "web/package-lock.json": "",
+        "yarn.lock": "",
+        "go.sum": "",
+        "api/service_pb2.py": "",
+        "api/service.pb.go": "",
+        "ui/dist/bundle.js": "",
+        "dist/keep.js": "",
+        "src/models.py": "",
+        "lib/jquery.js": "",
+        "src/handwritten.py": "",
+        "src/header_gen.py": "",
+        "vendor/ours/parser_pb2.py": "",
+    }
+    facts = {
+        "src/header_gen.py": BlobFacts(language="python", lines=1, generated="header:DO NOT EDIT"),
+        "src/handwritten.py": BlobFacts(language="python", lines=1),
+    }
+    assert marks(tree, facts) == {
+        "vendor/github.com/x/y.go": ("vendored", "path:vendor/"),
+        "third_party/lib/a.c": ("vendored", "path:third_party/"),
+        "web/node_modules/react/index.js": ("vendored", "path:node_modules/"),
+        "web/static/app.min.js": ("vendored", "path:*.min.js"),
+        "web/package-lock.json": ("generated", "lockfile"),
+        "yarn.lock": ("generated", "lockfile"),
+        "go.sum": ("generated", "lockfile"),
+        "api/service_pb2.py": ("generated", "path:*_pb2.py"),
+        "api/service.pb.go": ("generated", "path:*.pb.go"),
+        "ui/dist/bundle.js": ("generated", "path:dist/"),
+        "src/models.py": ("generated", "gitattributes:linguist-generated"),
+        "lib/jquery.js": ("vendored", "gitattributes:linguist-vendored"),
+        "src/header_gen.py": ("generated", "header:DO NOT EDIT"),
+        "vendor/ours/parser_pb2.py": ("generated", "path:*_pb2.py"),  # not vendored by attr, still generated
+    }
+
+
+def test_gitattributes_false_beats_header():
+    tree = {".gitattributes": "keep.py -linguist-generated\n", "keep.py": "", "other.py": ""}
+    facts = {p: BlobFacts(language="python", lines=1, generated="do-not-edit") for p in ("keep.py", "other.py")}
+    assert marks(tree, facts) == {"other.py": ("generated", "header:do-not-edit")}
