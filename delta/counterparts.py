@@ -1,0 +1,235 @@
+"""Test and implementation counterparts of changed files, by each ecosystem's naming
+conventions: whether the counterpart exists at head and whether it changed too.
+
+A file is read as (family, role, stem): `src/app/foo.py` is (python, implementation,
+"foo"), `tests/unit/test_foo.py` is (python, test, "foo"). Counterparts are the head's
+files of the same family and stem in the other role (Go: in the same folder), nearest
+folder first. When none exists, the conventional location is named with
+`exists_at_head: false`, so "no test" is stated rather than implied.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from msgspec import Struct
+
+from context_tools.result import Unknown, not_applicable
+
+MAX_COUNTERPARTS = 3
+TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "unittests", "Tests", "Test"})
+
+
+class Counterpart(Struct, frozen=True):
+    path: str
+    role: str  # the counterpart's role: "test" | "implementation"
+    exists_at_head: bool
+    changed: bool  # the range changes it too
+    rule: str  # which convention paired them: "python:test_<stem>.py"
+
+
+@dataclass(frozen=True)
+class Reading:
+    family: str
+    role: str
+    stem: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    extensions: tuple[str, ...]
+    read: Callable[[str, str, str], Reading | None]  # (folder, name, ext) -> reading
+    conventional: Callable[[str, Reading, str], str]  # (folder, reading, ext) -> counterpart path
+    same_folder: bool = False
+
+
+def _in_test_dir(folder: str) -> bool:
+    return any(part in TEST_DIRS for part in folder.split("/") if part)
+
+
+def _impl_folder(folder: str) -> str:
+    """The implementation-side folder a test folder mirrors (src/test/java -> src/main/java)."""
+    parts = [p for p in folder.split("/") if p]
+    if "src" in parts:
+        i = parts.index("src")
+        if i + 1 < len(parts) and parts[i + 1] == "test":
+            parts[i + 1] = "main"
+            return "/".join(parts)
+    return "/".join(p for p in parts if p not in TEST_DIRS)
+
+
+def _test_folder(folder: str) -> str:
+    parts = [p for p in folder.split("/") if p]
+    if "src" in parts:
+        i = parts.index("src")
+        if i + 1 < len(parts) and parts[i + 1] == "main":
+            parts[i + 1] = "test"
+            return "/".join(parts)
+    return folder
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def _affixes(prefixes: Iterable[str], suffixes: Iterable[str], family: str, never: frozenset[str] = frozenset()):
+    """A reader for conventions of the form <prefix><stem> / <stem><suffix> (before the extension)."""
+    def read(folder: str, name: str, ext: str) -> Reading | None:
+        base = name[: len(name) - len(ext)]
+        if name in never or not base:
+            return None
+        for p in prefixes:
+            # "Test" + "Foo" is a prefix convention; "Tester" is not ("test_" already ends in "_")
+            if base.startswith(p) and len(base) > len(p) and (p.endswith("_") or base[len(p)].isupper()):
+                return Reading(family, "test", base[len(p):], f"{family}:{p}<stem>{ext}")
+        for s in suffixes:
+            if base.endswith(s) and len(base) > len(s):
+                return Reading(family, "test", base[: -len(s)], f"{family}:<stem>{s}{ext}")
+        return Reading(family, "implementation", base, f"{family}:<stem>{ext}")
+    return read
+
+
+def _read_python(folder: str, name: str, ext: str) -> Reading | None:
+    if name in ("__init__.py", "conftest.py", "setup.py", "__main__.py", "noxfile.py", "manage.py"):
+        return None
+    return _affixes(("test_",), ("_test", "_tests"), "python")(folder, name, ext)
+
+
+def _read_js(folder: str, name: str, ext: str) -> Reading | None:
+    base = name[: len(name) - len(ext)]
+    if base.endswith(".d") or not base:
+        return None
+    for marker in (".test", ".spec"):
+        if base.endswith(marker) and len(base) > len(marker):
+            return Reading("js", "test", base[: -len(marker)], f"js:<stem>{marker}{ext}")
+    if "__tests__" in folder.split("/"):
+        return Reading("js", "test", base, f"js:__tests__/<stem>{ext}")
+    return Reading("js", "implementation", base, f"js:<stem>{ext}")
+
+
+def _read_rust(folder: str, name: str, ext: str) -> Reading | None:
+    base = name[:-3]
+    if name in ("mod.rs", "lib.rs", "main.rs", "build.rs"):
+        return None
+    if folder.split("/")[0:1] == ["tests"] or folder.endswith("/tests") or folder == "tests":
+        return Reading("rust", "test", base, "rust:tests/<stem>.rs")
+    return _affixes((), ("_test", "_tests"), "rust")(folder, name, ext)
+
+
+def _read_ruby(folder: str, name: str, ext: str) -> Reading | None:
+    return _affixes(("test_",), ("_spec", "_test"), "ruby")(folder, name, ext)
+
+
+def _conv_python(folder: str, r: Reading, ext: str) -> str:
+    if r.role == "implementation":
+        return f"tests/test_{r.stem}.py"
+    return _join(_impl_folder(folder), f"{r.stem}.py")
+
+
+def _conv_same(fmt: str) -> Callable[[str, Reading, str], str]:
+    def conv(folder: str, r: Reading, ext: str) -> str:
+        if r.role == "implementation":
+            return _join(_test_folder(folder), fmt.format(stem=r.stem, ext=ext))
+        return _join(_impl_folder(folder), f"{r.stem}{ext}")
+    return conv
+
+
+def _conv_js(folder: str, r: Reading, ext: str) -> str:
+    if r.role == "implementation":
+        return _join(folder, f"{r.stem}.test{ext}")
+    parent = "/".join(p for p in folder.split("/") if p != "__tests__")
+    return _join(parent, f"{r.stem}{ext}")
+
+
+def _conv_ruby(folder: str, r: Reading, ext: str) -> str:
+    if r.role == "implementation":
+        parts = folder.split("/") if folder else []
+        rest = "/".join(parts[1:]) if parts[:1] == ["lib"] else folder
+        return _join(_join("spec", rest) if rest else "spec", f"{r.stem}_spec.rb")
+    parts = [p for p in folder.split("/") if p and p not in TEST_DIRS]
+    return _join("/".join(["lib"] + parts), f"{r.stem}.rb")
+
+
+def _conv_rust(folder: str, r: Reading, ext: str) -> str:
+    return f"tests/{r.stem}.rs" if r.role == "implementation" else f"src/{r.stem}.rs"
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("python", (".py",), _read_python, _conv_python),
+    Family("go", (".go",), _affixes((), ("_test",), "go"), _conv_same("{stem}_test{ext}"), same_folder=True),
+    Family("js", (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"), _read_js, _conv_js),
+    Family("jvm", (".java", ".kt", ".kts", ".scala", ".groovy"),
+           _affixes(("Test",), ("Tests", "Test", "IT", "Spec"), "jvm"), _conv_same("{stem}Test{ext}")),
+    Family("ruby", (".rb",), _read_ruby, _conv_ruby),
+    Family("rust", (".rs",), _read_rust, _conv_rust),
+    Family("csharp", (".cs",), _affixes((), ("Tests", "Test"), "csharp"), _conv_same("{stem}Tests{ext}")),
+    Family("php", (".php",), _affixes((), ("Test",), "php"), _conv_same("{stem}Test{ext}")),
+    Family("swift", (".swift",), _affixes((), ("Tests", "Test"), "swift"), _conv_same("{stem}Tests{ext}")),
+    Family("c", (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp"),
+           _affixes(("test_",), ("_unittest", "_test", "_tests"), "c"), _conv_same("{stem}_test{ext}")),
+    Family("elixir", (".ex", ".exs"), _affixes((), ("_test",), "elixir"), _conv_same("{stem}_test.exs")),
+    Family("dart", (".dart",), _affixes((), ("_test",), "dart"), _conv_same("{stem}_test{ext}")),
+)
+
+
+_BY_EXT = sorted(((ext, fam) for fam in FAMILIES for ext in fam.extensions), key=lambda e: -len(e[0]))
+
+
+def _read(path: str) -> tuple[Family, Reading, str] | None:
+    folder, name = posixpath.split(path)
+    for ext, family in _BY_EXT:  # longest extension first: ".kts" is not ".ts"
+        if name.endswith(ext):
+            reading = family.read(folder, name, ext)
+            return (family, reading, ext) if reading else None
+    return None
+
+
+def _affinity(a: str, b: str) -> int:
+    """Shared leading folders once test folders are set aside."""
+    pa = _impl_folder(posixpath.dirname(a)).split("/")
+    pb = _impl_folder(posixpath.dirname(b)).split("/")
+    n = 0
+    for x, y in zip(pa, pb):
+        if x != y:
+            break
+        n += 1
+    return n * 2 + (posixpath.dirname(a) == posixpath.dirname(b))
+
+
+class CounterpartIndex:
+    """The head's files (and the range's deleted ones) by (family, role, stem)."""
+
+    def __init__(self, head_paths: Iterable[str], changed_paths: set[str], deleted_paths: Iterable[str] = ()) -> None:
+        self.head = set(head_paths)
+        self.changed = changed_paths
+        self._by_key: dict[tuple[str, str, str], list[str]] = {}
+        for path in sorted(self.head | set(deleted_paths)):
+            found = _read(path)
+            if found:
+                _, r, _ = found
+                self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
+
+    def counterparts(self, path: str) -> list[Counterpart] | Unknown:
+        found = _read(path)
+        if found is None:
+            return not_applicable(f"no test convention known for {posixpath.basename(path)}")
+        family, r, ext = found
+        other = "implementation" if r.role == "test" else "test"
+        folder = posixpath.dirname(path)
+        matches = [p for p in self._by_key.get((r.family, other, r.stem), ()) if p != path
+                   and (not family.same_folder or posixpath.dirname(p) == folder)]
+        matches.sort(key=lambda p: (-_affinity(path, p), p))
+        if matches:
+            out = []
+            for p in matches[:MAX_COUNTERPARTS]:
+                rule = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
+                out.append(Counterpart(p, other, p in self.head, p in self.changed, rule))
+            return out
+        expected = family.conventional(folder, r, ext)
+        rule = f"{r.family}:conventional"
+        return [Counterpart(expected, other, expected in self.head, expected in self.changed, rule)]

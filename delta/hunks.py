@@ -1,0 +1,118 @@
+"""The hunk index: each hunk of a patch with a stable, content-derived id.
+
+The id is patch-id style: a hash over the file path, the hunk's function context
+(the section text of its header) and its +/- lines with all whitespace removed.
+Line numbers are not part of it, so a hunk keeps its id when a rebase shifts its
+lines. Two identical hunks in one file are told apart by their order of appearance.
+
+The bodies stay in this process (`HunkRecord.body`) for the successor account and
+the region map; the packet carries only ids, headers, spans and sizes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+import pygit2
+
+from .inventory import FileChange
+
+ID_HEX = 20  # 80 bits: collision-free for any realistic range, short enough to cite
+_SPACE = re.compile(rb"\s+")
+
+
+@dataclass(frozen=True)
+class HunkRecord:
+    id: str
+    path: str
+    header: str  # "@@ -12,7 +12,9 @@ def parse(...)"
+    section: str  # function context: the header text after the second "@@"
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    additions: int
+    deletions: int
+    size: int  # bytes of the hunk's diff text (header and lines)
+    whitespace_only: bool
+    body: tuple[bytes, ...]  # normalized "+..." / "-..." lines; never leaves the process
+    body_key: str  # hash of `body` alone: the same change wherever it sits
+    old_changed: tuple[int, int] | None  # first and last deleted line (1-based), None if none
+    new_changed: tuple[int, int] | None  # first and last added line
+
+
+def section_of(header: str) -> str:
+    parts = header.split("@@", 2)
+    return parts[2].strip() if len(parts) == 3 else ""
+
+
+def normalize(raw: bytes) -> bytes:
+    return _SPACE.sub(b"", raw)
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def hunk_id(path: str, section: str, body: tuple[bytes, ...], ordinal: int = 0) -> str:
+    parts = [b"rennet-hunk/1", path.encode(), section.encode(), b"\n".join(body)]
+    if ordinal:
+        parts.append(str(ordinal).encode())
+    return "h" + _digest(*parts)[:ID_HEX]
+
+
+def index_hunks(change: FileChange) -> list[HunkRecord]:
+    """The hunks of one file's patch, in patch order. Binary patches have none."""
+    patch: pygit2.Patch | None = change.patch
+    if patch is None or change.binary:
+        return []
+    records: list[HunkRecord] = []
+    seen: dict[str, int] = {}
+    for hunk in patch.hunks:
+        header = hunk.header.rstrip("\n")
+        section = section_of(header)
+        body: list[bytes] = []
+        added: list[bytes] = []
+        removed: list[bytes] = []
+        old_lines: list[int] = []
+        new_lines: list[int] = []
+        size = len(hunk.header.encode())
+        for line in hunk.lines:
+            raw = line.raw_content
+            size += 1 + len(raw)
+            if line.origin == "+":
+                norm = normalize(raw)
+                body.append(b"+" + norm)
+                added.append(norm)
+                new_lines.append(line.new_lineno)
+            elif line.origin == "-":
+                norm = normalize(raw)
+                body.append(b"-" + norm)
+                removed.append(norm)
+                old_lines.append(line.old_lineno)
+        frozen = tuple(body)
+        base_id = hunk_id(change.path, section, frozen)
+        ordinal = seen.get(base_id, 0)
+        seen[base_id] = ordinal + 1
+        records.append(HunkRecord(
+            id=hunk_id(change.path, section, frozen, ordinal) if ordinal else base_id,
+            path=change.path,
+            header=header,
+            section=section,
+            old_start=hunk.old_start, old_lines=hunk.old_lines,
+            new_start=hunk.new_start, new_lines=hunk.new_lines,
+            additions=len(added), deletions=len(removed),
+            size=size,
+            whitespace_only=b"".join(added) == b"".join(removed),
+            body=frozen,
+            body_key=_digest(b"rennet-body/1", b"\n".join(frozen))[:ID_HEX],
+            old_changed=(min(old_lines), max(old_lines)) if old_lines else None,
+            new_changed=(min(new_lines), max(new_lines)) if new_lines else None,
+        ))
+    return records

@@ -1,0 +1,402 @@
+"""The Delta packet: what a lens drafter is told about a change. An inventory, not the diff.
+
+`build_delta_packet(repo, base, head, ...)` resolves the range (merge-base..head),
+inventories the files, indexes the hunks, pre-classifies noise, pairs counterparts,
+reads fan-in from the base snapshot, diffs elements, optionally accounts for the
+previous patchset and carries a dossier, then writes `packet.json` and
+`noise-offer.json` to the output folder. Hunk bodies never enter the packet.
+
+Bounds: the diff text captured is capped (2 MB); files are listed up to `max_files` and
+hunks up to `max_hunks`. Past a bound, whole files or a file's whole hunk list are
+dropped, signal before noise is kept, and every drop is listed with its reason. Totals
+always count everything.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import msgspec
+import pygit2
+from msgspec import Struct
+
+from context_tools.result import Unknown, not_applicable, not_assessed
+from indexer.gitread import walk_tree
+
+from . import blast, noise
+from .attributes import TreeAttributes
+from .counterparts import Counterpart, CounterpartIndex
+from .elements import FileElements, diff_elements
+from .hunks import HunkRecord, index_hunks
+from .inventory import MODE_LINK, MODE_SUBMODULE, FileChange, ModeChange, inventory, mode_text
+from .noise import NoiseMark
+from .range import RangeIdentity, normalize_paths, open_repository, resolve_range
+from .regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
+from .successor import SuccessorAccount, account
+
+SCHEMA = "rennet.delta/1"
+CAPTURE_CAP = 2 * 1024 * 1024
+MAX_FILES = 1000
+MAX_HUNKS = 5000
+NOISE_PATHS_SHOWN = 20
+
+
+class NotRequested(Struct, frozen=True):
+    """A seam nobody asked to fill: typed, so it is never mistaken for "nothing there"."""
+
+    unknown: str = "not_requested"
+    reason: str = ""
+
+
+class PacketHunk(Struct, frozen=True):
+    id: str
+    header: str
+    section: str
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    additions: int
+    deletions: int
+    size: int  # bytes of the hunk's diff text
+    noise: str | None
+
+
+class PacketFile(Struct):
+    path: str
+    status: str  # added deleted modified renamed copied type_changed
+    similarity: int | None  # renamed / copied only
+    old_path: str | None
+    new_path: str | None
+    old_mode: str  # "100644", "000000" when absent (as in `git diff --raw`)
+    new_mode: str
+    old_oid: str
+    new_oid: str
+    mode_change: ModeChange | None
+    binary: bool
+    additions: int | Unknown
+    deletions: int | Unknown
+    noise: NoiseMark | None
+    noise_cleared: list[NoiseMark]  # classes a `linguist-*=false` attribute took back
+    fan_in: int | Unknown
+    counterparts: list[Counterpart] | Unknown
+    hunk_count: int
+    hunks: list[PacketHunk]
+    hunks_dropped: str | None  # why this file's hunks are not listed ("capture_cap", "hunk_cap")
+
+
+class Drop(Struct, frozen=True):
+    path: str
+    what: str  # "file" (the whole entry) | "hunks" (its hunk list)
+    reason: str  # capture_cap | file_cap | hunk_cap
+    hunks: int
+    bytes: int
+
+
+class Totals(Struct, frozen=True):
+    files: int
+    files_listed: int
+    hunks: int
+    hunks_listed: int
+    additions: int
+    deletions: int
+    binary_files: int
+    diff_bytes: int
+    diff_bytes_captured: int
+    capture_cap: int
+    noise_files: int
+    noise_hunks: int
+
+
+class NoiseClassSummary(Struct, frozen=True, rename={"cls": "class"}):
+    cls: str
+    files: int
+    hunks: int
+    additions: int
+    deletions: int
+    paths: list[str]  # the first NOISE_PATHS_SHOWN, by path
+    paths_total: int
+
+
+class DeltaPacket(Struct):
+    schema: str
+    range: RangeIdentity
+    totals: Totals
+    truncated: bool
+    files: list[PacketFile]  # signal first, then noise; by path within each
+    drops: list[Drop]
+    noise: list[NoiseClassSummary]
+    blast: blast.BlastSource | Unknown
+    elements: list[FileElements] | Unknown | NotRequested
+    successor: SuccessorAccount | NotRequested
+    dossier: Any  # the dossier builder's record, or NotRequested
+    offer: str  # path of noise-offer.json, "" when not written
+
+
+@dataclass
+class DeltaBuild:
+    """A built packet plus what stays in the process: the region -> hunk id map."""
+
+    packet: DeltaPacket
+    regions: RegionMap
+    folder: Path | None
+    offer_path: Path | None
+    packet_path: Path | None
+    hunk_records: list[HunkRecord] = field(default_factory=list)
+
+    def resolve_region(self, path: str, side: str, start: int, end: int | None = None) -> str | None:
+        return self.regions.resolve(path, side, start, end)
+
+
+@dataclass
+class _Work:
+    change: FileChange
+    mark: noise.Classification
+    hunks: list[HunkRecord]
+    hunk_count: int
+    size: int
+    dropped: str | None = None
+
+
+def default_folder(home: Path, rng: RangeIdentity) -> Path:
+    return home / "delta" / f"{rng.merge_base_oid[:12]}..{rng.head_oid[:12]}"
+
+
+def _home(store: Any, home: str | os.PathLike[str] | None) -> Path:
+    if store is not None:
+        return Path(store.home)
+    from indexer.store import default_home
+
+    return Path(home).expanduser() if home else default_home()
+
+
+def _content_reader(repo: pygit2.Repository, change: FileChange) -> Callable[[], bytes | None]:
+    side_mode = change.new_mode if change.status != "deleted" else change.old_mode
+    oid = change.new_oid if change.status != "deleted" else change.old_oid
+    cache: list[bytes | None] = []
+
+    def read() -> bytes | None:
+        if not cache:
+            cache.append(None if side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary else repo[oid].data)
+        return cache[0]
+    return read
+
+
+def _patch_bytes(change: FileChange) -> int:
+    if change.patch is None or change.binary:
+        return 0
+    return len(change.patch.data)
+
+
+def _rank(w: _Work) -> tuple[int, str, str]:
+    return (w.mark.noise is not None, w.change.path, w.change.old_path or "")
+
+
+def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
+                       previous_base: str | None = None, previous_head: str | None = None,
+                       paths: list[str] | None = None, out: str | os.PathLike[str] | None = None,
+                       store: Any = None, home: str | os.PathLike[str] | None = None, index: bool = True,
+                       elements: bool = True, dossier: Any = None, write: bool = True,
+                       capture_cap: int = CAPTURE_CAP, max_files: int = MAX_FILES,
+                       max_hunks: int = MAX_HUNKS) -> DeltaBuild:
+    """Build the Delta packet of base..head (reviewed as merge-base..head).
+
+    `dossier`: a built dossier to carry, or a callable `(repo, base, head) -> dossier`;
+    None leaves the typed `not_requested` mark. `index=False` reads existing snapshots
+    only (fan-in and elements become `not_assessed` when absent). `write=False` skips the
+    output folder."""
+    git = open_repository(repo)
+    selected = normalize_paths(git, paths)
+    rng = resolve_range(git, base, head)
+    if (previous_base is None) != (previous_head is None):
+        from indexer.errors import BadInput
+
+        raise BadInput("--previous-base and --previous-head go together")
+    prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
+
+    changes = inventory(git, rng, selected)
+    head_attrs = TreeAttributes(git, rng.head_oid)
+    base_attrs = TreeAttributes(git, rng.merge_base_oid)
+
+    # Pre-classify before capturing, so the capture budget goes to signal before noise.
+    work: list[_Work] = []
+    for change in changes:
+        attrs = base_attrs if change.status == "deleted" else head_attrs
+        pre = noise.classify(change, [], attrs, _content_reader(git, change))
+        work.append(_Work(change, pre, [], 0, _patch_bytes(change)))
+    work.sort(key=_rank)
+
+    drops: list[Drop] = []
+    captured = 0
+    listed_hunks = 0
+    for n, w in enumerate(work):
+        w.hunk_count = len(w.change.patch.hunks) if w.change.patch is not None and not w.change.binary else 0
+        if n >= max_files:
+            w.dropped = "file_cap"
+            drops.append(Drop(w.change.path, "file", "file_cap", w.hunk_count, w.size))
+            continue
+        if w.hunk_count == 0:
+            continue
+        if captured + w.size > capture_cap:
+            w.dropped = "capture_cap"
+        elif listed_hunks + w.hunk_count > max_hunks:
+            w.dropped = "hunk_cap"
+        if w.dropped:
+            drops.append(Drop(w.change.path, "hunks", w.dropped, w.hunk_count, w.size))
+            continue
+        captured += w.size
+        w.hunks = index_hunks(w.change)
+        listed_hunks += len(w.hunks)
+        attrs = base_attrs if w.change.status == "deleted" else head_attrs
+        w.mark = noise.classify(w.change, w.hunks, attrs, _content_reader(git, w.change))
+    work.sort(key=_rank)
+    listed = [w for w in work if w.dropped != "file_cap"]
+
+    head_paths = [e.path for e in walk_tree(git, rng.head_oid)[1]] if changes else []
+    changed_paths = {p for c in changes for p in (c.old_path, c.new_path) if p}
+    deleted = [c.old_path for c in changes if c.status == "deleted" and c.old_path]
+    pairs = CounterpartIndex(head_paths, changed_paths, deleted)
+
+    own_store: list[Any] = []
+    try:
+        base_snap, blast_absent, elements_out = _snapshots(repo, rng, [w.change for w in listed], store, home,
+                                                           index, elements, own_store)
+        files = [_packet_file(w, pairs, base_snap, blast_absent) for w in listed]
+    finally:
+        for s in own_store:
+            s.close()
+
+    regions = RegionMap()
+    offered = []
+    records: list[HunkRecord] = []
+    for w in listed:
+        for h in w.hunks:
+            regions.add(h)
+            records.append(h)
+            region = offered_region(h, w.mark.hunks.get(h.id))
+            if region:
+                offered.append(region)
+
+    successor: SuccessorAccount | NotRequested = NotRequested(reason="no previous patchset was given") \
+        if prev_rng is None else _successor(git, prev_rng, records, selected, capture_cap)
+
+    packet = DeltaPacket(
+        schema=SCHEMA, range=rng,
+        totals=_totals(work, captured, capture_cap, listed_hunks),
+        truncated=bool(drops), files=files, drops=drops, noise=_noise_summary(work),
+        blast=blast.source_of(base_snap) if base_snap is not None else (
+            blast_absent or not_applicable("no changed files to assess")),
+        elements=elements_out, successor=successor,
+        dossier=_dossier(dossier, repo, base, head), offer="")
+
+    folder = offer_path = packet_path = None
+    if write:
+        folder = Path(out).expanduser().absolute() if out else default_folder(_home(store, home), rng)
+        offer_path = write_offer(folder, NoiseOffer(
+            "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))
+        packet.offer = str(offer_path)
+        packet_path = folder / "packet.json"
+        write_json_atomic(packet_path, msgspec.json.encode(packet) + b"\n")
+    return DeltaBuild(packet, regions, folder, offer_path, packet_path, records)
+
+
+def _snapshots(repo: Any, rng: RangeIdentity, changes: list[FileChange], store: Any, home: Any, index: bool,
+               want_elements: bool, own: list[Any]) -> tuple[Any, Unknown | None, Any]:
+    """(base snapshot for fan-in, its absence mark, element changes). A store opened here is
+    appended to `own` for the caller to close."""
+    if not changes:
+        return None, None, []
+
+    def loader(oid: str) -> Any:
+        from indexer.api import open_store, snapshot
+
+        if store is None and not own:
+            own.append(open_store(home))
+        return snapshot(str(repo), oid, store=store if store is not None else own[0], index_if_absent=index)
+
+    base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
+    elements_out: list[FileElements] | Unknown
+    if not want_elements:
+        elements_out = NotRequested(reason="the element differ was not requested")
+    else:
+        mb_snap, mb_absent = (base_snap, absent) if rng.merge_base_oid == rng.base_oid else \
+            blast.load_snapshot(loader, rng.merge_base_oid, "merge-base")
+        head_snap, head_absent = blast.load_snapshot(loader, rng.head_oid, "head")
+        if mb_absent or head_absent:
+            elements_out = mb_absent or head_absent  # type: ignore[assignment]
+        else:
+            elements_out = diff_elements(changes, mb_snap, head_snap)
+    return base_snap, absent, elements_out
+
+
+def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Any, absent: Unknown | None) -> PacketFile:
+    c = w.change
+    binary_mark = not_applicable("binary file: git counts no lines")
+    return PacketFile(
+        path=c.path, status=c.status, similarity=c.similarity, old_path=c.old_path, new_path=c.new_path,
+        old_mode=mode_text(c.old_mode), new_mode=mode_text(c.new_mode), old_oid=c.old_oid, new_oid=c.new_oid,
+        mode_change=c.mode_change, binary=c.binary,
+        additions=binary_mark if c.binary else c.additions, deletions=binary_mark if c.binary else c.deletions,
+        noise=w.mark.noise, noise_cleared=w.mark.cleared,
+        fan_in=blast.fan_in(c, base_snap, absent),
+        counterparts=pairs.counterparts(c.path),
+        hunk_count=w.hunk_count,
+        hunks=[PacketHunk(h.id, h.header, h.section, h.old_start, h.old_lines, h.new_start, h.new_lines,
+                          h.additions, h.deletions, h.size, w.mark.hunks.get(h.id)) for h in w.hunks],
+        hunks_dropped=w.dropped,
+    )
+
+
+def _totals(work: list[_Work], captured: int, cap: int, listed_hunks: int) -> Totals:
+    return Totals(
+        files=len(work), files_listed=sum(w.dropped != "file_cap" for w in work),
+        hunks=sum(w.hunk_count for w in work), hunks_listed=listed_hunks,
+        additions=sum(w.change.additions for w in work), deletions=sum(w.change.deletions for w in work),
+        binary_files=sum(w.change.binary for w in work),
+        diff_bytes=sum(w.size for w in work), diff_bytes_captured=captured, capture_cap=cap,
+        noise_files=sum(w.mark.noise is not None for w in work),
+        noise_hunks=sum(1 for w in work for cls in w.mark.hunks.values() if cls),
+    )
+
+
+def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
+    by_class: dict[str, list[_Work]] = {}
+    hunks_by_class: dict[str, int] = {}
+    for w in work:
+        if w.mark.noise is not None:
+            by_class.setdefault(w.mark.noise.cls, []).append(w)
+        for cls in w.mark.hunks.values():
+            if cls:
+                hunks_by_class[cls] = hunks_by_class.get(cls, 0) + 1
+    out = []
+    for cls in sorted(set(by_class) | set(hunks_by_class)):
+        ws = sorted(by_class.get(cls, []), key=lambda w: w.change.path)
+        out.append(NoiseClassSummary(
+            cls, len(ws), hunks_by_class.get(cls, 0),
+            sum(w.change.additions for w in ws), sum(w.change.deletions for w in ws),
+            [w.change.path for w in ws[:NOISE_PATHS_SHOWN]], len(ws)))
+    return out
+
+
+def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRecord],
+               selected: list[str] | None, cap: int) -> SuccessorAccount:
+    previous: list[HunkRecord] = []
+    captured = 0
+    for change in inventory(git, prev, selected):
+        size = _patch_bytes(change)
+        if captured + size > cap:
+            continue
+        captured += size
+        previous.extend(index_hunks(change))
+    return account(prev, previous, current)
+
+
+def _dossier(dossier: Any, repo: Any, base: str, head: str) -> Any:
+    if dossier is None:
+        return NotRequested(reason="no dossier was asked for this packet")
+    if callable(dossier):
+        return dossier(repo, base, head)
+    return dossier

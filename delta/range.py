@@ -1,0 +1,94 @@
+"""Range identity: which commits a Delta packet reviews.
+
+The reviewed range is merge-base..head, the way a pull request is read: changes
+made on the base side since the branch forked are not the author's. Unrelated
+histories have no merge base and are refused with a typed error; base == head
+is a valid, empty range.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+import pygit2
+from msgspec import Struct
+
+from indexer.errors import RennetError
+from indexer.gitread import open_repo, resolve_rev
+
+
+class NoMergeBase(RennetError):
+    code = "no_merge_base"
+
+
+class PathOutsideRepository(RennetError):
+    code = "path_outside_repository"
+
+
+class RangeIdentity(Struct, frozen=True):
+    repo: str  # the repository's work tree (or git dir when bare)
+    base_ref: str  # as the caller named it
+    head_ref: str
+    base_oid: str
+    head_oid: str
+    merge_base_oid: str
+    reviewed: str  # "<merge_base>..<head>", what `git diff` is run over
+
+    @property
+    def empty(self) -> bool:
+        return self.merge_base_oid == self.head_oid
+
+
+def open_repository(path: str | os.PathLike[str]) -> pygit2.Repository:
+    """The repository at `path`; `not_a_repository` for a missing or unreadable one."""
+    return open_repo(path)
+
+
+def repo_root(repo: pygit2.Repository) -> str:
+    return os.path.realpath(repo.workdir or repo.path).rstrip("/")
+
+
+def resolve_range(repo: pygit2.Repository, base: str, head: str) -> RangeIdentity:
+    base_oid = resolve_rev(repo, base)
+    head_oid = resolve_rev(repo, head)
+    if base_oid == head_oid:
+        merge_base = head_oid
+    else:
+        found = repo.merge_base(base_oid, head_oid)
+        if found is None:
+            raise NoMergeBase(f"{base} and {head} share no history (no merge base); "
+                              "a Delta packet needs a common ancestor")
+        merge_base = str(found)
+    return RangeIdentity(repo=repo_root(repo), base_ref=base, head_ref=head, base_oid=base_oid,
+                         head_oid=head_oid, merge_base_oid=merge_base,
+                         reviewed=f"{merge_base}..{head_oid}")
+
+
+def normalize_paths(repo: pygit2.Repository, paths: list[str] | None) -> list[str] | None:
+    """Repository-relative POSIX forms of path filters; a path that leaves the repository
+    (absolute elsewhere, or climbing out with `..`) is `path_outside_repository`."""
+    if not paths:
+        return None
+    root = repo_root(repo)
+    out: list[str] = []
+    for raw in paths:
+        if not raw or "\0" in raw:
+            raise PathOutsideRepository(f"{raw!r} is not a path in the repository")
+        path = raw
+        if os.path.isabs(path):
+            real = os.path.realpath(path)
+            if real != root and not real.startswith(root + os.sep):
+                raise PathOutsideRepository(f"{raw} is outside the repository {root}")
+            path = os.path.relpath(real, root)
+        norm = posixpath.normpath(path.replace(os.sep, "/"))
+        if norm == ".." or norm.startswith("../"):
+            raise PathOutsideRepository(f"{raw} is outside the repository {root}")
+        out.append("" if norm == "." else norm)
+    return out
+
+
+def path_selected(path: str, selected: list[str] | None) -> bool:
+    if selected is None:
+        return True
+    return any(s == "" or path == s or path.startswith(s + "/") for s in selected)
