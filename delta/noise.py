@@ -17,6 +17,8 @@ from typing import Callable
 
 from msgspec import Struct
 
+from indexer import marks
+
 from .attributes import TreeAttributes, truthy
 from .hunks import HunkRecord
 from .inventory import MODE_LINK, MODE_SUBMODULE, FileChange
@@ -33,16 +35,10 @@ MODE_ONLY = "mode_only"
 # minified files as generated, so `linguist-generated=false` clears them too.
 CLEARED_BY = {"linguist-generated": (GENERATED, LOCKFILE, MINIFIED), "linguist-vendored": (VENDORED,)}
 
-LOCKFILES = frozenset({
-    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
-    "Cargo.lock", "poetry.lock", "Pipfile.lock", "pdm.lock", "uv.lock", "Gemfile.lock", "composer.lock",
-    "go.sum", "go.work.sum", "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json",
-    "flake.lock", "gradle.lockfile", "Package.resolved", "deno.lock", "shard.lock", "conan.lock",
-})
-
-GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", ".pb.go", ".pb.gw.go", ".pb.cc", ".pb.h",
-                      ".pb.swift", ".g.dart", ".freezed.dart", ".Designer.cs", ".designer.cs", ".generated.cs",
-                      ".generated.ts", ".generated.js")
+# Path lists shared with the Repo Map's marks (indexer.marks), plus a few the packet adds.
+LOCKFILES = marks.LOCKFILES | {"bun.lock", "go.work.sum", "Podfile.lock", "deno.lock", "shard.lock", "conan.lock"}
+GENERATED_SUFFIXES = tuple(s for s in marks.GENERATED_SUFFIXES if not s.endswith(".map")) + (".generated.cs",)
+GENERATED_DIRS = marks.GENERATED_DIRS
 
 GENERATED_HEADERS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
     ("header:Code generated ... DO NOT EDIT", re.compile(rb"Code generated .* DO NOT EDIT")),
@@ -56,8 +52,7 @@ GENERATED_HEADERS: tuple[tuple[str, re.Pattern[bytes]], ...] = (
 HEADER_BYTES = 2048
 HEADER_LINES = 15
 
-VENDOR_DIRS = frozenset({"vendor", "vendors", "third_party", "third-party", "thirdparty", "3rdparty",
-                         "node_modules", "bower_components", "Godeps", "Pods", "Carthage", "jspm_packages"})
+VENDOR_DIRS = frozenset(marks.VENDORED_DIRS) | {"Godeps"}
 
 MINIFIED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "-min.js", "-min.css", ".min.map", ".js.map", ".css.map")
 MINIFIABLE = (".js", ".mjs", ".cjs", ".css", ".svg", ".json")
@@ -67,7 +62,7 @@ MINIFIED_AVG_LINE = 300  # average bytes per line above which a JS/CSS file read
 
 class NoiseMark(Struct, frozen=True, rename={"cls": "class"}):
     cls: str  # one of the classes above; serialized as "class"
-    rule: str  # the rule that fired: ".gitattributes:3 linguist-generated", "lockfile:yarn.lock", ...
+    rule: str  # the rule that fired: "gitattributes:linguist-generated", "lockfile:yarn.lock", ...
 
 
 @dataclass
@@ -115,13 +110,12 @@ def classify(change: FileChange, hunks: list[HunkRecord], attrs: TreeAttributes,
     blocked: set[str] = set()
     mark: NoiseMark | None = None
     for attr, cls in (("linguist-generated", GENERATED), ("linguist-vendored", VENDORED)):
-        value, source = attrs.lookup(path, attr)
-        state = truthy(value)
+        state = truthy(attrs.value(path, attr))
         if state is True and mark is None:
-            mark = NoiseMark(cls, f"{source} {attr}")
+            mark = NoiseMark(cls, f"gitattributes:{attr}")
         elif state is False:
             blocked.update(CLEARED_BY[attr])
-            cleared.extend(NoiseMark(c, f"{source} {attr}=false") for c in CLEARED_BY[attr])
+            cleared.extend(NoiseMark(c, f"gitattributes:{attr}=false") for c in CLEARED_BY[attr])
     if mark is None:
         mark = _content_rules(change, hunks, content, blocked)
     per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only else None)) for h in hunks}
@@ -140,6 +134,9 @@ def _content_rules(change: FileChange, hunks: list[HunkRecord], content: Callabl
         for suffix in GENERATED_SUFFIXES:
             if name.endswith(suffix):
                 return NoiseMark(GENERATED, f"name:*{suffix}")
+        for part in path.split("/")[:-1]:
+            if part in GENERATED_DIRS:
+                return NoiseMark(GENERATED, f"path:{part}/")
         data = content() if readable else None
         rule = _generated_header(data) if data else None
         if rule:

@@ -218,8 +218,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
 
     changes = inventory(git, rng, selected)
-    head_attrs = TreeAttributes(git, rng.head_oid)
-    base_attrs = TreeAttributes(git, rng.merge_base_oid)
+    head_attrs = TreeAttributes(git, rng.head_oid, [c.new_path for c in changes if c.new_path])
+    base_attrs = TreeAttributes(git, rng.merge_base_oid, [c.old_path for c in changes if c.status == "deleted"])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
