@@ -82,6 +82,9 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
                 raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret)
             chunk = resp.read(65536)
             if not chunk:
+                # read(n) reports a connection closed before Content-Length as a plain end
+                if getattr(getattr(resp, "fp", resp), "length", None) or getattr(resp, "length", None):
+                    raise _fail("tracker_unavailable", f"{who} closed the connection mid-answer", secret)
                 return
             size += len(chunk)
             if size > MAX_RESPONSE_BYTES:

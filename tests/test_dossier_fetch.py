@@ -1,0 +1,361 @@
+"""Fetching against real servers on loopback: a Jira REST server, a Linear GraphQL server and a
+fake `gh` on PATH, so the real client code runs. Every failure is a typed fact, retrieval goes
+on, and the token never shows up in the store, the logs or any output."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import time
+
+import msgspec
+import pytest
+
+from delta.dossier import build_dossier
+from delta.dossier.persist import read_payload
+from indexer.store import Store
+from tests.fakes.trackers import FakeJira, FakeLinear
+from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
+
+JIRA_TOKEN = "jira-SECRET-7f3a9c1e5b"
+LINEAR_TOKEN = "lin_api_SECRET9d8e7f6a5b"
+GH_TOKEN = "ghp_SECRETfaketoken0123456789"
+
+STORY = {
+    "title": "Export reports as CSV",
+    "state": "In Progress",
+    "body": "Users need CSV.\n\nh3. Acceptance Criteria\n* the export button downloads a .csv\n"
+            "* columns match the table\n\nh3. Notes\n* not a criterion\n",
+    "comments": [("Ann", "first comment, long discussion"), ("Bob", "second comment")],
+    "links": ["PROJ-9"],
+}
+
+
+@pytest.fixture
+def jira(monkeypatch):
+    server = FakeJira(token=JIRA_TOKEN).start()
+    monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def linear(monkeypatch):
+    server = FakeLinear(token=LINEAR_TOKEN, auth_scheme="").start()
+    monkeypatch.setenv("LINEAR_API_KEY", LINEAR_TOKEN)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path / "home")
+    yield s
+    s.close()
+
+
+def config(jira=None, linear=None, jira_extra=None, **extra):
+    table = {"timeout_seconds": 2.0, **extra}
+    if jira is not None:
+        table["jira"] = {"base_url": jira.url, "token_env": "JIRA_TOKEN", "projects": ["PROJ"], **(jira_extra or {})}
+    if linear is not None:
+        table["linear"] = {"base_url": linear.url + "/graphql", "token_env": "LINEAR_API_KEY", "teams": ["ENG"]}
+    return table
+
+
+def assert_no_secret(secret, dossier, store, caplog, capsys):
+    assert secret not in msgspec.json.encode(dossier).decode()
+    assert files_containing(store.home, secret) == []
+    assert secret not in caplog.text
+    out, err = capsys.readouterr()
+    assert secret not in out and secret not in err
+
+
+def facts_by_ref(dossier):
+    return {f.ref: f for f in dossier.facts}
+
+
+# --- Jira ------------------------------------------------------------------------------
+
+def test_jira_200_gives_a_bounded_item_with_criteria_and_persisted_thread(tmp_path, jira, store, caplog, capsys):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    jira.behaviours["PROJ-1"] = STORY
+    _, base, head = make_change(tmp_path / "r", ["PROJ-1: export reports"], branch="feature/proj-1-export")
+    d = build_dossier(tmp_path / "r", "main", "feature/proj-1-export", store=store, config=config(jira))
+    assert d.facts == []
+    [item] = d.items
+    assert (item.id, item.tracker, item.title, item.state) == ("PROJ-1", "jira", "Export reports as CSV", "In Progress")
+    assert item.url == f"{jira.url}/browse/PROJ-1"
+    assert [c.text for c in item.acceptance_criteria] == ["the export button downloads a .csv", "columns match the table"]
+    assert [(p.source, p.where) for p in item.provenance] == [("branch", "feature/proj-1-export"), ("commit_subject", head)]
+    assert item.fetched_at.endswith("Z") and item.comments == 2 and item.links == ["PROJ-9"]
+    # the thread is persisted, never inlined
+    assert "long discussion" not in msgspec.json.encode(d).decode()
+    payload = read_payload(store.home, item.payload)
+    assert [c.body for c in payload.comments] == ["first comment, long discussion", "second comment"]
+    assert payload.raw["fields"]["summary"] == "Export reports as CSV"
+    # the request carried the token as a Bearer header and asked the v2 issue endpoint
+    assert jira.hits[0].authorization == f"Bearer {JIRA_TOKEN}"
+    assert jira.hits[0].path.startswith("/rest/api/2/issue/PROJ-1?")
+    assert_no_secret(JIRA_TOKEN, d, store, caplog, capsys)
+
+
+def test_jira_v3_document_format_description_is_flattened(tmp_path, jira, store):
+    jira.behaviours["PROJ-1"] = {"title": "ADF", "body": "Acceptance criteria:\n- [ ] one\n- [x] two"}
+    make_change(tmp_path / "r", ["PROJ-1 adf"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      config=config(jira, jira_extra={"api_version": 3}))
+    [item] = d.items
+    assert jira.hits[0].path.startswith("/rest/api/3/issue/PROJ-1")
+    assert "- [ ] one" in item.body
+    assert [(c.text, c.done) for c in item.acceptance_criteria] == [("one", False), ("two", True)]
+
+
+@pytest.mark.parametrize("behaviour, code", [
+    ("401", "unauthorized"),
+    ("403", "unauthorized"),
+    ("404", "not_found"),
+    ("500", "tracker_unavailable"),
+    ("malformed", "malformed_response"),
+    ("html", "malformed_response"),
+    ("truncated", "tracker_unavailable"),
+])
+def test_jira_failures_are_typed_facts_and_never_echo_the_token(tmp_path, jira, store, caplog, capsys,
+                                                                behaviour, code):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    jira.behaviours["PROJ-1"] = behaviour
+    jira.behaviours["PROJ-2"] = {"title": "still fetched"}
+    make_change(tmp_path / "r", ["PROJ-1: one", "PROJ-2: two"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    fact = facts_by_ref(d)["PROJ-1"]
+    assert (fact.code, fact.tracker) == (code, "jira")
+    assert [i.id for i in d.items] == ["PROJ-2"]  # retrieval went on
+    assert_no_secret(JIRA_TOKEN, d, store, caplog, capsys)
+
+
+def test_wrong_token_is_unauthorized_and_not_echoed(tmp_path, jira, store, monkeypatch, caplog, capsys):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    jira.behaviours["PROJ-1"] = STORY
+    monkeypatch.setenv("JIRA_TOKEN", "wrong-SECRET-token")  # the server echoes what it got in its 401 body
+    make_change(tmp_path / "r", ["PROJ-1: one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    assert facts_by_ref(d)["PROJ-1"].code == "unauthorized"
+    assert_no_secret("wrong-SECRET-token", d, store, caplog, capsys)
+
+
+def test_token_is_read_at_call_time_and_missing_env_var_is_missing_config(tmp_path, jira, store, monkeypatch):
+    jira.behaviours["PROJ-1"] = STORY
+    make_change(tmp_path / "r", ["PROJ-1: one"])
+    monkeypatch.delenv("JIRA_TOKEN")
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    fact = facts_by_ref(d)["PROJ-1"]
+    assert fact.code == "missing_config" and "JIRA_TOKEN" in fact.message
+    assert jira.hits == []  # nothing was sent without a token
+    monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira), refresh=True)
+    assert [i.id for i in d.items] == ["PROJ-1"]
+
+
+def test_slow_server_past_the_timeout_is_a_timeout_fact(tmp_path, jira, store):
+    jira.behaviours["PROJ-1"] = "slow"
+    jira.behaviours["PROJ-2"] = STORY
+    jira.slow_seconds = 4.0
+    make_change(tmp_path / "r", ["PROJ-1 and PROJ-2"])
+    started = time.monotonic()
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, timeout_seconds=0.5))
+    elapsed = time.monotonic() - started
+    facts = facts_by_ref(d)
+    assert facts["PROJ-1"].code == "timeout"
+    # a tracker that timed out is not asked again in the same retrieval
+    assert facts["PROJ-2"].code == "timeout" and jira.hits_for("PROJ-2") == 0
+    assert elapsed < 3.0
+
+
+def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens there now
+    monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+    make_change(tmp_path / "r", ["PROJ-1: one"])
+    cfg = {"jira": {"base_url": f"http://127.0.0.1:{port}", "token_env": "JIRA_TOKEN", "projects": ["PROJ"]}}
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=cfg)
+    assert facts_by_ref(d)["PROJ-1"].code == "tracker_unavailable"
+
+
+def test_large_body_is_bounded_in_the_item_and_whole_in_the_payload(tmp_path, jira, store):
+    big = "lorem ipsum " * 100_000  # 1.2 MB
+    jira.behaviours["PROJ-1"] = {"title": "big", "body": big}
+    make_change(tmp_path / "r", ["PROJ-1: one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      config=config(jira, item_body_chars=500))
+    [item] = d.items
+    assert len(item.body) == 500 and item.body_truncated and item.body_chars == len(big)
+    assert len(msgspec.json.encode(d)) < 8000
+    assert read_payload(store.home, item.payload).raw["fields"]["description"] == big
+
+
+def test_missing_tracker_config_is_a_fact_and_github_goes_on(tmp_path, store, monkeypatch):
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#4": {"title": "gh item"}}, GH_TOKEN)
+    # OPS is seen twice, so it is a reference, but no tracker is configured for it
+    make_change(tmp_path / "r", ["OPS-1: deploy", "OPS-2: rollback, see #4"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    facts = facts_by_ref(d)
+    assert facts["OPS-1"].code == "missing_config" and facts["OPS-2"].code == "missing_config"
+    assert "token_env" in facts["OPS-1"].message  # names the settings write that fixes it
+    assert [i.id for i in d.items] == ["#4"]
+    assert len(gh_calls(log)) == 1
+
+
+# --- Linear ----------------------------------------------------------------------------
+
+def test_linear_200_item_from_graphql(tmp_path, linear, store, caplog, capsys):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    linear.behaviours["ENG-12"] = {"title": "Rate limit the API", "state": "Todo",
+                                   "body": "## Acceptance criteria\n- 429 after 100 requests\n- header shows the limit\n\n## Other\n- no",
+                                   "comments": [("Cy", "thread text")], "links": ["ENG-3"]}
+    make_change(tmp_path / "r", ["Rate limit (closes https://linear.app/acme/issue/ENG-12/rate-limit)"],
+                branch="cy/eng-12-rate-limit")
+    d = build_dossier(tmp_path / "r", "main", "cy/eng-12-rate-limit", store=store, config=config(linear=linear))
+    [item] = d.items
+    assert (item.id, item.tracker, item.title, item.state, item.closing) == (
+        "ENG-12", "linear", "Rate limit the API", "Todo", True)
+    assert [c.text for c in item.acceptance_criteria] == ["429 after 100 requests", "header shows the limit"]
+    assert item.links == ["ENG-3"] and item.comments == 1
+    hit = linear.hits[0]
+    assert hit.method == "POST" and hit.authorization == LINEAR_TOKEN
+    assert_no_secret(LINEAR_TOKEN, d, store, caplog, capsys)
+
+
+@pytest.mark.parametrize("behaviour, code", [
+    ("401", "unauthorized"),
+    ("404", "not_found"),
+    ("500", "tracker_unavailable"),
+    ("malformed", "malformed_response"),
+])
+def test_linear_failures_are_typed_facts(tmp_path, linear, store, caplog, capsys, behaviour, code):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    linear.behaviours["ENG-1"] = behaviour
+    linear.behaviours["ENG-2"] = {"title": "ok"}
+    make_change(tmp_path / "r", ["ENG-1 first", "ENG-2 second"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(linear=linear))
+    assert facts_by_ref(d)["ENG-1"].code == code
+    assert [i.id for i in d.items] == ["ENG-2"]
+    assert_no_secret(LINEAR_TOKEN, d, store, caplog, capsys)
+
+
+def test_linear_slow_is_timeout(tmp_path, linear, store):
+    linear.behaviours["ENG-1"] = "slow"
+    make_change(tmp_path / "r", ["ENG-1 first"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      config=config(linear=linear, timeout_seconds=0.5))
+    assert facts_by_ref(d)["ENG-1"].code == "timeout"
+
+
+# --- GitHub through gh -------------------------------------------------------------------
+
+def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, monkeypatch, caplog, capsys):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    log = install_gh(monkeypatch, tmp_path, {
+        "acme/widgets#12": {"title": "Login crashes", "body": "- [ ] no crash\n- [x] test added",
+                            "comments": [("ann", "same here")]},
+        "other.org/lib_x#5": {"title": "Upstream fix", "pull": True, "merged_at": "2026-01-01T00:00:00Z"},
+    }, GH_TOKEN)
+    make_change(tmp_path / "r", ["Fix login crash\n\nFixes #12, needs other.org/lib_x#5"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert d.target.github_repo == "acme/widgets"
+    items = {i.id: i for i in d.items}
+    assert set(items) == {"#12", "other.org/lib_x#5"}
+    assert items["#12"].closing and not items["other.org/lib_x#5"].closing
+    assert [(c.text, c.done, c.source) for c in items["#12"].acceptance_criteria] == [
+        ("no crash", False, "checklist"), ("test added", True, "checklist")]
+    assert items["other.org/lib_x#5"].state == "merged"
+    assert items["other.org/lib_x#5"].url == "https://github.com/other.org/lib_x/pull/5"
+    calls = gh_calls(log)
+    assert ["api", "-H", "Accept: application/vnd.github+json", "repos/acme/widgets/issues/12"] in calls
+    assert any(c[-1].startswith("repos/acme/widgets/issues/12/comments") for c in calls)
+    assert ["api", "-H", "Accept: application/vnd.github+json", "repos/other.org/lib_x/issues/5"] in calls
+    assert read_payload(store.home, items["#12"].payload).comments[0].body == "same here"
+    assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
+
+
+@pytest.mark.parametrize("behaviour, code", [
+    ("404", "not_found"),
+    ("401", "unauthorized"),
+    ("unauthenticated", "unauthorized"),
+    ("500", "tracker_unavailable"),
+    ("malformed", "malformed_response"),
+])
+def test_gh_failures_are_typed_facts_without_gh_stderr(tmp_path, store, monkeypatch, caplog, capsys, behaviour, code):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": behaviour, "acme/widgets#2": {"title": "two"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert facts_by_ref(d)["#1"].code == code
+    assert [i.id for i in d.items] == ["#2"]
+    assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
+
+
+def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "slow"}, GH_TOKEN)
+    monkeypatch.setenv("FAKE_GH_SLOW", "5")
+    make_change(tmp_path / "r", ["#1"])
+    started = time.monotonic()
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 0.7})
+    assert facts_by_ref(d)["#1"].code == "timeout"
+    assert time.monotonic() - started < 4
+
+
+def test_missing_gh_is_a_fact(tmp_path, store, monkeypatch):
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    make_change(tmp_path / "r", ["fixes #3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    fact = facts_by_ref(d)["#3"]
+    assert fact.code == "tracker_unavailable" and "gh" in fact.message
+
+
+def test_no_github_remote_is_missing_config_for_local_numbers(tmp_path, store, monkeypatch):
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#3": {"title": "t"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["fixes #3 (see acme/widgets#3)"], remote=None)
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert facts_by_ref(d)["#3"].code == "missing_config"
+    assert [i.id for i in d.items] == ["acme/widgets#3"]  # another repository's reference still fetched
+    assert len(gh_calls(log)) == 1
+
+
+# --- all three at once, and the dossier-wide bound --------------------------------------
+
+def test_three_trackers_in_one_dossier_and_whole_items_dropped_over_the_bound(tmp_path, jira, linear, store,
+                                                                              monkeypatch):
+    install_gh(monkeypatch, tmp_path, {f"acme/widgets#{n}": {"title": f"gh {n}", "body": "x" * 1500}
+                                       for n in range(1, 6)}, GH_TOKEN)
+    for n in range(1, 4):
+        jira.behaviours[f"PROJ-{n}"] = {"title": f"jira {n}", "body": "y" * 1500}
+    linear.behaviours["ENG-1"] = {"title": "linear 1", "body": "z" * 1500}
+    make_change(tmp_path / "r", ["#1 #2 #3 #4 PROJ-1 PROJ-2 PROJ-3 ENG-1", "closes #5"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      config=config(jira, linear, dossier_bytes=9000, item_body_chars=1000))
+    kept = [i.id for i in d.items]
+    dropped = [o.id for o in d.omissions]
+    assert sorted(kept + dropped) == sorted(["#1", "#2", "#3", "#4", "#5", "PROJ-1", "PROJ-2", "PROJ-3", "ENG-1"])
+    assert "#5" in kept  # a closing reference is kept first
+    assert dropped and all(o.reason == "dossier_bytes" and o.bytes > 0 for o in d.omissions)
+    assert sum(len(msgspec.json.encode(i)) for i in d.items) <= 9000
+    # dropped items are whole: their payloads are still on disk for depth on demand
+    for o in d.omissions:
+        assert (store.home / o.payload).is_file()
+    assert d.facts == []
+
+
+def test_item_over_the_per_item_bound_is_dropped_whole(tmp_path, jira, store):
+    criteria = "\n".join(f"- [ ] criterion number {n} " + "w" * 200 for n in range(40))
+    jira.behaviours["PROJ-1"] = {"title": "many criteria", "body": criteria}
+    jira.behaviours["PROJ-2"] = {"title": "small"}
+    make_change(tmp_path / "r", ["PROJ-1 PROJ-2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, item_bytes=3000))
+    assert [i.id for i in d.items] == ["PROJ-2"]
+    [omission] = d.omissions
+    assert (omission.id, omission.reason) == ("PROJ-1", "item_bytes") and omission.bytes > 3000
