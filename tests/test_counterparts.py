@@ -1,0 +1,88 @@
+"""Test and implementation counterparts across ecosystems: found at head, flagged when
+they changed too, and named at their conventional place when they do not exist."""
+
+from __future__ import annotations
+
+import pytest
+
+from context_tools.result import Unknown
+from corpora.gitbuild import RepoBuilder
+from delta.counterparts import CounterpartIndex
+from delta.packet import build_delta_packet
+
+HEAD_FILES = [
+    "src/pkg/foo.py", "tests/unit/test_foo.py", "pkg/bar.py", "pkg/bar_test.py", "lonely.py",
+    "server/handler.go", "server/handler_test.go", "client/handler_test.go",
+    "web/x.ts", "web/x.test.ts", "web/y.tsx", "web/__tests__/y.tsx", "web/z.js", "web/z.spec.js",
+    "src/main/java/com/acme/App.java", "src/test/java/com/acme/AppTest.java",
+    "lib/acme/widget.rb", "spec/acme/widget_spec.rb",
+    "src/parser.rs", "tests/parser.rs",
+    "Acme/Thing.cs", "Acme.Tests/ThingTests.cs",
+    "app/Models/User.php", "tests/Unit/UserTest.php",
+    "core/buf.c", "core/buf_test.c",
+    "README.md", "Tester.java",
+]
+
+
+@pytest.fixture()
+def index():
+    return CounterpartIndex(HEAD_FILES, changed_paths={"src/pkg/foo.py", "web/x.test.ts", "lib/acme/widget.rb"})
+
+
+@pytest.mark.parametrize("path,expected,role", [
+    ("src/pkg/foo.py", "tests/unit/test_foo.py", "test"),
+    ("tests/unit/test_foo.py", "src/pkg/foo.py", "implementation"),
+    ("pkg/bar.py", "pkg/bar_test.py", "test"),
+    ("server/handler.go", "server/handler_test.go", "test"),  # not client/handler_test.go: Go pairs in-folder
+    ("web/x.ts", "web/x.test.ts", "test"),
+    ("web/y.tsx", "web/__tests__/y.tsx", "test"),
+    ("web/z.spec.js", "web/z.js", "implementation"),
+    ("src/main/java/com/acme/App.java", "src/test/java/com/acme/AppTest.java", "test"),
+    ("src/test/java/com/acme/AppTest.java", "src/main/java/com/acme/App.java", "implementation"),
+    ("lib/acme/widget.rb", "spec/acme/widget_spec.rb", "test"),
+    ("src/parser.rs", "tests/parser.rs", "test"),
+    ("Acme/Thing.cs", "Acme.Tests/ThingTests.cs", "test"),
+    ("app/Models/User.php", "tests/Unit/UserTest.php", "test"),
+    ("core/buf.c", "core/buf_test.c", "test"),
+])
+def test_counterpart_found_at_head(index, path, expected, role):
+    found = index.counterparts(path)
+    assert not isinstance(found, Unknown)
+    assert found[0].path == expected and found[0].role == role and found[0].exists_at_head
+
+
+def test_go_pairs_only_in_the_same_folder(index):
+    assert [c.path for c in index.counterparts("server/handler.go")] == ["server/handler_test.go"]
+
+
+def test_changed_flag_and_conventional_place_when_missing(index):
+    assert index.counterparts("web/x.ts")[0].changed is True
+    assert index.counterparts("lib/acme/widget.rb")[0].changed is False  # the spec did not change
+    [missing] = index.counterparts("lonely.py")
+    assert (missing.path, missing.exists_at_head, missing.rule) == ("tests/test_lonely.py", False,
+                                                                    "python:conventional")
+    [missing_go] = index.counterparts("server/new.go")
+    assert missing_go.path == "server/new_test.go" and not missing_go.exists_at_head
+
+
+def test_files_without_a_convention_are_not_applicable(index):
+    mark = index.counterparts("README.md")
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable"
+    assert isinstance(index.counterparts("pkg/__init__.py"), Unknown)
+    # "Tester" is not the Test-prefix convention: it is an implementation
+    assert index.counterparts("Tester.java")[0].role == "test"
+
+
+def test_packet_reports_counterparts_of_changed_files(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"calc/ops.py": "def add(a, b):\n    return a + b\n",
+                     "tests/test_ops.py": "from calc.ops import add\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+                     "calc/util.go": "package calc\n", "calc/util_test.go": "package calc\n"})
+    head = b.commit({"calc/ops.py": "def add(a, b):\n    return b + a\n",
+                     "calc/util_test.go": None,
+                     "calc/util.go": "package calc\n\nfunc X() {}\n"})
+    files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
+    [ops] = files["calc/ops.py"].counterparts
+    assert (ops.path, ops.exists_at_head, ops.changed) == ("tests/test_ops.py", True, False)
+    [util] = files["calc/util.go"].counterparts
+    assert (util.path, util.exists_at_head, util.changed) == ("calc/util_test.go", False, True)  # deleted here

@@ -1,0 +1,192 @@
+"""The Delta packet as a whole: range identity, typed errors, empty ranges, bounds with
+listed drops and honest totals, noise-offer.json and the region map, the dossier seam,
+and no hunk body ever in the packet."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from delta import build_delta_packet
+from indexer.errors import RennetError
+
+SECRET_LINE = "zebra_quartz_marker = 42"
+CODE = "".join(f"def fn_{i}(a):\n    return a * {i}\n\n" for i in range(40))
+
+
+@pytest.fixture()
+def branchy(tmp_path):
+    """main: fork -> main2; feature forks at `fork` and edits app.py."""
+    b = RepoBuilder(tmp_path / "repo")
+    fork = b.commit({"app.py": CODE, "notes.txt": "n\n"})
+    feature = b.commit({"app.py": CODE.replace("return a * 7", SECRET_LINE + "\n    return a * 7")},
+                       branch="feature", parents=[fork])
+    b.checkout(fork)
+    main2 = b.commit({"notes.txt": "moved on\n"}, branch="main", parents=[fork])
+    return tmp_path / "repo", fork, feature, main2, b
+
+
+def test_range_identity_reviews_merge_base_to_head(branchy, tmp_path):
+    repo, fork, feature, main2, _ = branchy
+    built = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "out")
+    r = built.packet.range
+    assert (r.base_ref, r.head_ref) == ("main", "feature")
+    assert (r.base_oid, r.head_oid, r.merge_base_oid) == (main2, feature, fork)
+    assert r.reviewed == f"{fork}..{feature}"
+    # notes.txt changed only on main: not the author's change, not in the packet
+    assert [f.path for f in built.packet.files] == ["app.py"]
+
+
+def test_no_body_text_travels_in_the_packet_or_the_offer(branchy, tmp_path):
+    repo, *_ = branchy
+    built = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "out")
+    packet_text = (tmp_path / "out" / "packet.json").read_text()
+    offer_text = (tmp_path / "out" / "noise-offer.json").read_text()
+    for text in (packet_text, offer_text, msgspec.json.encode(built.packet).decode()):
+        assert "zebra" not in text and "quartz" not in text
+    hid = built.packet.files[0].hunks[0].id
+    assert hid in packet_text and hid not in offer_text
+
+
+def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": CODE, "gone.py": "x = 1\ny = 2\n"})
+    text = CODE.replace("return a * 3\n", "return a * 33\n").replace("    return a * 30\n", "")
+    head = b.commit({"a.py": text, "gone.py": None})
+    built = build_delta_packet(tmp_path / "r", base, head, index=False, out=tmp_path / "out")
+    offer = json.loads((tmp_path / "out" / "noise-offer.json").read_text())
+    assert offer["total"] == len(offer["regions"]) == 3
+    assert set(offer) == {"schema", "base_oid", "head_oid", "merge_base_oid", "total", "regions"}
+    for region in offer["regions"]:
+        assert set(region) == {"path", "side", "start", "end", "noise"}
+    ids = {h.id for f in built.packet.files for h in f.hunks}
+    resolved = {built.resolve_region(r["path"], r["side"], r["start"], r["end"]) for r in offer["regions"]}
+    assert resolved == ids
+    a_hunks = {f.path: f for f in built.packet.files}["a.py"].hunks
+    first = [r for r in offer["regions"] if r["path"] == "a.py"][0]
+    assert (first["side"], first["start"], first["end"]) == ("new", 11, 11)
+    assert built.resolve_region("a.py", "new", 11) == a_hunks[0].id
+    assert built.resolve_region("a.py", "old", 11) == a_hunks[0].id  # the old side resolves too
+    deletion = [r for r in offer["regions"] if r["path"] == "a.py"][1]
+    assert deletion["side"] == "old"  # a deletion-only hunk offers its old-side lines
+    assert built.resolve_region("a.py", "new", 1, 5) is None  # no changed line there
+    assert built.resolve_region("gone.py", "old", 1, 2) is not None
+    with pytest.raises(TypeError):
+        import pickle
+        pickle.dumps(built.regions)
+
+
+def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
+    repo, *_ = branchy
+    cases = [
+        (dict(repo=repo, base="no-such-branch", head="feature"), "unknown_rev"),
+        (dict(repo=repo, base="main", head="deadbeef" * 5), "unknown_rev"),
+        (dict(repo=tmp_path / "nowhere", base="a", head="b"), "not_a_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=["../elsewhere"]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=["/etc/passwd"]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", previous_base="main"), "bad_input"),
+    ]
+    (tmp_path / "plain").mkdir()
+    cases.append((dict(repo=tmp_path / "plain", base="a", head="b"), "not_a_repository"))
+    for kwargs, code in cases:
+        with pytest.raises(RennetError) as err:
+            build_delta_packet(kwargs.pop("repo"), kwargs.pop("base"), kwargs.pop("head"), index=False, write=False,
+                               **kwargs)
+        assert err.value.code == code, kwargs
+
+
+def test_unrelated_histories_have_no_merge_base(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({"a.txt": "a\n"})
+    b.commit({"b.txt": "b\n"}, branch="orphan", parents=[], replace=True)
+    with pytest.raises(RennetError) as err:
+        build_delta_packet(tmp_path / "r", "main", "orphan", index=False, write=False)
+    assert err.value.code == "no_merge_base"
+
+
+def test_base_equal_head_and_head_behind_base_are_empty_packets(branchy, tmp_path):
+    repo, fork, feature, main2, _ = branchy
+    for base, head in (("feature", "feature"), ("main", fork)):
+        built = build_delta_packet(repo, base, head, index=False, out=tmp_path / f"o{len(base)}")
+        p = built.packet
+        assert p.files == [] and p.drops == [] and not p.truncated
+        assert (p.totals.files, p.totals.hunks, p.totals.diff_bytes) == (0, 0, 0)
+        assert json.loads(built.offer_path.read_text())["regions"] == []
+
+
+def test_empty_commit_range_is_empty(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.txt": "a\n"})
+    head = b.commit({}, message="empty commit")
+    p = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    assert p.range.merge_base_oid == base and p.files == [] and p.totals.files == 0
+
+
+def test_huge_diff_over_the_capture_cap_drops_whole_files_with_reasons(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"small.py": CODE})
+    big = "".join(f"row {i} {'x' * 90}\n" for i in range(12_000))  # ~1.1 MB each
+    head = b.commit({"small.py": CODE.replace("a * 5", "a * 55"), "big1.txt": big, "big2.txt": big + "y\n",
+                     "yarn.lock": big})
+    p = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    t = p.totals
+    assert t.files == t.files_listed == 4
+    assert t.diff_bytes > 3 * 1024 * 1024 and t.diff_bytes_captured <= t.capture_cap == 2 * 1024 * 1024
+    assert p.truncated
+    drops = {(d.path, d.what, d.reason) for d in p.drops}
+    # signal is captured first: the lockfile (noise) is the one left out with big2
+    assert drops == {("big2.txt", "hunks", "capture_cap"), ("yarn.lock", "hunks", "capture_cap")}
+    files = {f.path: f for f in p.files}
+    assert files["big2.txt"].hunks == [] and files["big2.txt"].hunks_dropped == "capture_cap"
+    assert files["big2.txt"].hunk_count == 1 and files["big2.txt"].additions == 12_001
+    assert t.hunks == sum(f.hunk_count for f in p.files) and t.hunks_listed == 2
+    assert t.additions == sum(f.additions for f in p.files)
+
+
+def test_file_and_hunk_caps_drop_whole_entries_and_keep_totals(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({f"m{i:02}.py": CODE for i in range(12)})
+    head = b.commit({f"m{i:02}.py": CODE.replace("a * 3", "a * 4").replace("a * 30", "a * 31") for i in range(12)})
+    p = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, max_files=10, max_hunks=9).packet
+    assert p.totals.files == 12 and p.totals.files_listed == len(p.files) == 10
+    assert p.totals.hunks == 24 and p.totals.hunks_listed == 8
+    reasons = [(d.path, d.what, d.reason, d.hunks) for d in p.drops]
+    assert ("m10.py", "file", "file_cap", 2) in reasons and ("m11.py", "file", "file_cap", 2) in reasons
+    assert ("m04.py", "hunks", "hunk_cap", 2) in reasons
+    assert len(reasons) == 8
+
+
+def test_dossier_seam(branchy):
+    repo, *_ = branchy
+    p = build_delta_packet(repo, "main", "feature", index=False, write=False).packet
+    assert msgspec.to_builtins(p.dossier) == {"unknown": "not_requested", "reason": "no dossier was asked for this packet"}
+    assert msgspec.to_builtins(p.successor)["unknown"] == "not_requested"
+    carried = {"items": [], "note": "from the dossier builder"}
+    assert build_delta_packet(repo, "main", "feature", index=False, write=False, dossier=carried).packet.dossier \
+        is carried
+    seen = []
+
+    def builder(r, base, head):
+        seen.append((base, head))
+        return {"items": ["#1"]}
+    p = build_delta_packet(repo, "main", "feature", index=False, write=False, dossier=builder).packet
+    assert p.dossier == {"items": ["#1"]} and seen == [("main", "feature")]
+
+
+def test_default_output_folder_is_under_the_store_home(branchy, tmp_path, monkeypatch):
+    repo, fork, feature, *_ = branchy
+    monkeypatch.setenv("RENNET_HOME", str(tmp_path / "home"))
+    built = build_delta_packet(repo, "main", "feature", index=False)
+    assert built.folder == tmp_path / "home" / "delta" / f"{fork[:12]}..{feature[:12]}"
+    assert built.offer_path.name == "noise-offer.json" and built.packet.offer == str(built.offer_path)
+    assert json.loads(built.packet_path.read_text())["range"]["head_oid"] == feature
+
+
+def test_packet_is_deterministic(branchy, tmp_path):
+    repo, *_ = branchy
+    a = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "a").packet
+    b = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "a").packet
+    assert msgspec.json.encode(a) == msgspec.json.encode(b)

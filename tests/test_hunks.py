@@ -1,0 +1,115 @@
+"""Hunk ids are content-derived: stable when a rebase shifts lines, blind to whitespace,
+sensitive to path and function context; headers and spans match `git diff`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from corpora.gitbuild import RepoBuilder
+from delta.hunks import index_hunks
+from delta.inventory import inventory
+from delta.range import open_repository, resolve_range
+
+
+def module(n: int, tweak: dict[int, str] | None = None) -> str:
+    """A Python module of n functions; `tweak` replaces the body line of function i."""
+    tweak = tweak or {}
+    out = []
+    for i in range(n):
+        out.append(f"def func_{i}(x):\n")
+        out.append(f"    value = x * {i}\n")
+        out.append(tweak.get(i, f"    return value + {i}\n"))
+        out.append("\n")
+    return "".join(out)
+
+
+def hunks_of(path, base, head):
+    repo = open_repository(path)
+    recs = []
+    for change in inventory(repo, resolve_range(repo, base, head)):
+        recs.extend(index_hunks(change))
+    return recs
+
+
+def test_rebased_branch_keeps_hunk_ids_while_lines_shift(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    fork = b.commit({"app.py": module(30), "other.py": "x = 1\n"}, message="fork point")
+    feature_edits = {5: "    return value - 5  # fixed\n", 25: "    return None\n"}
+    v1 = b.commit({"app.py": module(30, feature_edits)}, branch="feature", parents=[fork])
+
+    # main moves on: ten lines land above the feature's edits and another file changes
+    b.checkout(fork)
+    header = "".join(f"# header line {i}\n" for i in range(10))
+    main2 = b.commit({"app.py": header + module(30), "other.py": "x = 2\n"}, branch="main", parents=[fork])
+    # the rebased feature: the same edits replayed on the new main
+    rebased = b.commit({"app.py": header + module(30, feature_edits)}, branch="feature", parents=[main2])
+
+    before = hunks_of(tmp_path / "r", fork, v1)
+    after = hunks_of(tmp_path / "r", main2, rebased)
+    assert len(before) == 2 and len(after) == 2
+    assert [h.id for h in before] == [h.id for h in after]
+    assert [h.new_start + 10 for h in before] == [h.new_start for h in after]  # the lines did shift
+    assert [h.section for h in before] == [h.section for h in after]
+
+
+def test_ids_ignore_whitespace_and_line_numbers_but_not_path_or_context(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": module(10), "b.py": module(10)})
+    head = b.commit({"a.py": module(10, {7: "    return  value+7  # x\n"}),
+                     "b.py": module(10, {7: "    return value + 7 # x\n"})})
+    recs = hunks_of(tmp_path / "r", base, head)
+    assert len(recs) == 2
+    assert recs[0].id != recs[1].id  # same normalized body and context, other path
+    assert recs[0].body == recs[1].body and recs[0].body_key == recs[1].body_key
+    assert recs[0].section == recs[1].section == "def func_6(x):"
+
+    head2 = b.commit({"a.py": module(10, {8: "    return  value+7  # x\n"})}, parents=[base], branch="other")
+    other = hunks_of(tmp_path / "r", base, head2)
+    # same path, same +/- body text but under another function: another id
+    assert other[0].id != recs[0].id
+
+
+def test_identical_hunks_in_one_file_get_distinct_ids(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    block = "".join(f"filler {i}\n" for i in range(20))
+    base = b.commit({"f.txt": "a = 1\n" + block + "a = 1\n" + block})
+    head = b.commit({"f.txt": "a = 2\n" + block + "a = 2\n" + block})
+    recs = hunks_of(tmp_path / "r", base, head)
+    assert len(recs) == 2 and recs[0].body == recs[1].body
+    assert recs[0].id != recs[1].id
+
+
+def test_whitespace_only_hunks_are_flagged(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": module(12)})
+    text = module(12).replace("    value = x * 2\n", "    value  =  x * 2   \n").replace(
+        "    return value + 9\n", "    return value + 90\n")
+    head = b.commit({"a.py": text + "\n\n"})
+    recs = hunks_of(tmp_path / "r", base, head)
+    flags = [(h.section, h.whitespace_only) for h in recs]
+    assert [w for _, w in flags] == [True, False, True]
+
+
+def test_headers_and_spans_match_git_diff(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": module(40), "b.txt": "".join(f"{i}\n" for i in range(100)), "c.py": module(3)})
+    head = b.commit({
+        "a.py": module(40, {1: "    return 1\n", 2: "    return 2\n", 20: "    pass\n", 39: "    raise\n"}),
+        "b.txt": "".join(f"{i}\n" for i in range(100) if i % 17) + "tail\n",
+        "c.py": None, "d.py": module(2),
+    })
+    ours = [(h.path, h.header) for h in hunks_of(tmp_path / "r", base, head)]
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "diff", "-M", "-C", "-U3", base, head],
+                         check=True, capture_output=True, text=True).stdout
+    theirs, path = [], None
+    for line in out.splitlines():
+        if line.startswith("diff --git "):
+            path = re.match(r"diff --git a/(\S+) b/(\S+)", line).group(2)
+        elif line.startswith("@@"):
+            theirs.append((path, line))
+    assert sorted(ours) == sorted(theirs)
+    for h in hunks_of(tmp_path / "r", base, head):
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", h.header)
+        assert (h.old_start, h.new_start) == (int(m.group(1)), int(m.group(3)))
+        assert h.size > len(h.header)
