@@ -40,10 +40,21 @@ class StoreHandle:
     @property
     def store(self) -> Any:
         if self._store is None:
-            from indexer.api import open_store
-
-            self._store = open_store(self.home)
+            self._store = _shared_store(self.home)
         return self._store
+
+
+_OPEN: dict[Path, Any] = {}
+
+
+def _shared_store(home: Path) -> Any:
+    """LMDB lets a process open an environment once, so every handle on a home shares it."""
+    store = _OPEN.get(home)
+    if store is None:
+        from indexer.api import open_store
+
+        store = _OPEN[home] = open_store(home)
+    return store
 
 
 @dataclass
@@ -71,13 +82,27 @@ class CallContext:
         return value
 
     def page(self, items: Sequence[T], *, cap: str, limit: int | None, cursor: str | None,
-             binding: str) -> tuple[list[T], Page]:
+             binding: str, offset: int = 0) -> tuple[list[T], Page]:
         """Cut one page of `items`: at most min(limit, cap) starting where `cursor` points.
         `binding` is the snapshot fingerprint (or another identity of the data read)."""
         from context_tools.pages import cut_page
 
         return cut_page(items, size=min(limit or self.cap(cap), self.cap(cap)), cursor=cursor,
-                        command=self.command.id, input_digest=self.input_digest, binding=binding)
+                        command=self.command.id, input_digest=self.input_digest, binding=binding,
+                        offset=offset)
+
+    def cursor_offset(self, cursor: str | None, binding: str) -> int:
+        """Where a cursor of this query points (0 without one); `bad_cursor` if it is not ours."""
+        from context_tools.pages import decode_cursor
+
+        if not cursor:
+            return 0
+        return decode_cursor(cursor, command=self.command.id, input_digest=self.input_digest, binding=binding)
+
+    def cursor_at(self, offset: int, binding: str) -> str:
+        from context_tools.pages import encode_cursor
+
+        return encode_cursor(offset, command=self.command.id, input_digest=self.input_digest, binding=binding)
 
     def first_page_of(self, items: Sequence[T], *, size: int, query: Any, binding: str) -> tuple[list[T], Page]:
         """The first `size` items, with a cursor valid for `query` (another input of this command,

@@ -59,6 +59,11 @@ class Executor:
         self.ceiling = ceiling
         self._table = table
         self.receipts = receipts
+        from context_tools.ledger import Writer
+
+        # In process, receipts are batched so a warm call pays no disk sync; other faces write each.
+        self.ledger = Writer(self.handle, batched=surface == "python")
+        self.handle.memo["ledger_writer"] = self.ledger
 
     @property
     def table(self) -> Registry:
@@ -127,7 +132,7 @@ class Executor:
             duration_ms=round(seconds * 1000, 3),
             message="" if reply.ok else reply.envelope["error"]["message"])
         try:
-            ledger.append(self.handle.store, receipt)
+            self.ledger.append(receipt)
         except Exception as exc:  # a ledger that cannot be written must not eat the answer
             print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)
 

@@ -5,6 +5,11 @@ sorts by time (8-byte big-endian nanoseconds, 4-byte pid, 2-byte sequence), so
 concurrent processes never overwrite each other. Receipts are never edited; the oldest
 are dropped once the ledger holds more than `MAX_RECEIPTS` (checked on a process's
 first append and every `TRIM_EVERY` appends after).
+
+The CLI and MCP faces write each receipt as its call ends. The in-process Python face
+buffers receipts (at most `BATCH` of them or `BATCH_SECONDS` old) and writes them in one
+transaction, so a warm call does not pay a disk sync; the buffer is flushed at exit and
+before the ledger is read.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import msgspec
 
 MAX_RECEIPTS = 10_000
 TRIM_EVERY = 64
+BATCH = 32
+BATCH_SECONDS = 1.0
 KV_NAME = "ledger"
 
 
@@ -50,10 +57,55 @@ def _key() -> bytes:
 
 
 def append(store: Any, receipt: Receipt) -> None:
-    kv = store.kv(KV_NAME)
-    kv.put(_key(), _encoder.encode(receipt))
-    if next(_appends) % TRIM_EVERY == 0:
+    append_many(store, [receipt])
+
+
+def append_many(store: Any, batch: list[Receipt]) -> None:
+    if not batch:
+        return
+    store.kv(KV_NAME).put_many([(_key(), _encoder.encode(r)) for r in batch])
+    if any(next(_appends) % TRIM_EVERY == 0 for _ in batch):
         trim(store)
+
+
+def _flush_quietly(ref: Any) -> None:
+    writer = ref()
+    if writer is not None:
+        try:
+            writer.flush()
+        except Exception:  # at exit there is no one left to tell
+            pass
+
+
+class Writer:
+    """Receipts of one face on their way to the store: written at once, or batched."""
+
+    def __init__(self, handle: Any, batched: bool) -> None:
+        self.handle = handle
+        self.batched = batched
+        self._pending: list[Receipt] = []
+        self._since = 0.0
+        if batched:
+            import atexit
+            import weakref
+
+            ref = weakref.ref(self)
+            atexit.register(_flush_quietly, ref)
+
+    def append(self, receipt: Receipt) -> None:
+        if not self.batched:
+            append(self.handle.store, receipt)
+            return
+        if not self._pending:
+            self._since = time.monotonic()
+        self._pending.append(receipt)
+        if len(self._pending) >= BATCH or time.monotonic() - self._since >= BATCH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, []
+        if pending:
+            append_many(self.handle.store, pending)
 
 
 def trim(store: Any, keep: int = MAX_RECEIPTS) -> None:

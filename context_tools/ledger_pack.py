@@ -23,12 +23,18 @@ class LedgerPage(msgspec.Struct):
 def read_ledger(input: LedgerInput, ctx) -> Result:
     from context_tools import ledger
 
+    writer = ctx.handle.memo.get("ledger_writer")
+    if writer is not None:
+        writer.flush()  # what this face did so far is part of the answer
     all_receipts = list(ledger.receipts(ctx.store))
     all_receipts.reverse()
     if input.command:
         all_receipts = [r for r in all_receipts if r.command == input.command]
     # The ledger grows between calls, so a cursor binds to the newest receipt it saw.
-    binding = f"ledger:{all_receipts[0].at}:{len(all_receipts)}" if all_receipts else "ledger:empty"
+    import hashlib
+
+    newest = f"{all_receipts[0].at}:{len(all_receipts)}" if all_receipts else "empty"
+    binding = hashlib.sha256(f"ledger:{newest}".encode()).hexdigest()
     items, page = ctx.page(all_receipts, cap="receipts", limit=input.limit, cursor=input.cursor,
                            binding=binding)
     return Result(data=LedgerPage(receipts=items), page=page)

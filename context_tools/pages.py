@@ -25,9 +25,11 @@ _MAC_CHARS = 24
 
 
 def input_digest(value: msgspec.Struct) -> str:
-    """Digest of the query itself: the input without its cursor."""
-    if "cursor" in value.__struct_fields__:
-        value = msgspec.structs.replace(value, cursor=None)
+    """Digest of the query itself: the input without its cursor and page size (a page size may
+    change between pages; the query may not)."""
+    blank = {k: None for k in ("cursor", "limit") if k in value.__struct_fields__}
+    if blank:
+        value = msgspec.structs.replace(value, **blank)
     return hashlib.sha256(msgspec.json.encode(value)).hexdigest()
 
 
@@ -62,8 +64,8 @@ def decode_cursor(cursor: str, *, command: str, input_digest: str, binding: str)
 
 
 def cut_page(items: Sequence[T], *, size: int, cursor: str | None, command: str,
-             input_digest: str, binding: str) -> tuple[list[T], Page]:
-    offset = 0
+             input_digest: str, binding: str, offset: int = 0) -> tuple[list[T], Page]:
+    """One page from `cursor`'s offset (or from `offset` when there is no cursor)."""
     if cursor:
         offset = decode_cursor(cursor, command=command, input_digest=input_digest, binding=binding)
         if offset > len(items):

@@ -1,0 +1,182 @@
+"""Registry pack of the context.* retrieval tools.
+
+Each reads the pinned snapshot of `repo` at `rev` (indexing it first when absent),
+never mutates anything else, and replies with freshness. The logic lives in one
+module per tool (overview, repomap, file_view, symbols, novelty), imported when
+the tool runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct
+
+from context_tools.registry import CliShape, Command, Exposure
+
+Repo = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository)")]
+Rev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read")]
+Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
+
+
+def Limit(cap: int, what: str):  # noqa: N802 - reads as a type in the Structs below
+    return Annotated[int, Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")]
+
+
+class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Repo = "."
+    rev: Rev = "HEAD"
+    section: Annotated[
+        Literal["languages", "packages", "entry_points", "dependencies", "top_files"],
+        Meta(description="page through one section instead of the summary")] | None = None
+    limit: Limit(200, "items") | None = None
+    cursor: Cursor | None = None
+
+
+class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Repo = "."
+    rev: Rev = "HEAD"
+    focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
+    budget: Annotated[int, Meta(ge=256, le=65536, description="bytes the map may take (default 4096)")] | None = None
+    cursor: Cursor | None = None
+
+
+class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    path: Annotated[str, Meta(description="path of the file in the tree")]
+    repo: Repo = "."
+    rev: Rev = "HEAD"
+    start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
+    limit: Limit(400, "lines") | None = None
+    cursor: Cursor | None = None
+    outline: Annotated[bool, Meta(description="include the symbol outline")] = True
+    content: Annotated[bool, Meta(description="include a page of the file's lines")] = True
+
+
+class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    name: Annotated[str, Meta(min_length=1, description="name or qualified name: Flask, Flask.route, app.Flask.route")]
+    repo: Repo = "."
+    rev: Rev = "HEAD"
+    kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
+    path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
+    fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
+    limit: Limit(50, "definitions") | None = None
+    cursor: Cursor | None = None
+
+
+class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    name: Annotated[str, Meta(min_length=1, description="name or qualified name of the symbol")]
+    repo: Repo = "."
+    rev: Rev = "HEAD"
+    kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
+    path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
+    include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False
+    resolution: Annotated[Literal["import", "same_file", "name_match"],
+                          Meta(description="only sites resolved this way")] | None = None
+    text: Annotated[bool, Meta(description="include each site's source line")] = False
+    limit: Limit(200, "sites") | None = None
+    cursor: Cursor | None = None
+
+
+class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    base: Annotated[str, Meta(min_length=1, description="the rev compared against")]
+    head: Annotated[str, Meta(description="the rev whose novelty is reported")] = "HEAD"
+    repo: Repo = "."
+    section: Annotated[
+        Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
+        Meta(description="page through one section instead of the summary")] | None = None
+    limit: Limit(200, "items") | None = None
+    cursor: Cursor | None = None
+
+
+def _overview(input, ctx):
+    from context_tools.overview import overview
+
+    return overview(input, ctx)
+
+
+def _map(input, ctx):
+    from context_tools.repomap import repo_map
+
+    return repo_map(input, ctx)
+
+
+def _file(input, ctx):
+    from context_tools.file_view import file_view
+
+    return file_view(input, ctx)
+
+
+def _symbol(input, ctx):
+    from context_tools.symbols import symbol
+
+    return symbol(input, ctx)
+
+
+def _references(input, ctx):
+    from context_tools.symbols import references
+
+    return references(input, ctx)
+
+
+def _novelty(input, ctx):
+    from context_tools.novelty import novelty
+
+    return novelty(input, ctx)
+
+
+def _render(kind: str):
+    def render(result):
+        from context_tools import render_context
+
+        return getattr(render_context, kind)(result)
+
+    return render
+
+
+_AGENT = Exposure(cli=True, agent=True)
+
+ROWS = (
+    Command(
+        id="context.overview",
+        summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
+        input=OverviewInput, handler=_overview, exposure=_AGENT,
+        caps={"section": 10, "items": 200},
+        cli=CliShape(path=("context", "overview")), render=_render("overview"),
+    ),
+    Command(
+        id="context.map",
+        summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
+        description="Pass focus paths or symbols (e.g. a change's files) to personalize the ranking to them.",
+        input=MapInput, handler=_map, exposure=_AGENT,
+        caps={"budget": 4096, "symbols_per_file": 12},
+        cli=CliShape(path=("context", "map")), render=_render("repo_map"),
+    ),
+    Command(
+        id="context.file",
+        summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
+        input=FileInput, handler=_file, exposure=_AGENT,
+        caps={"lines": 400, "outline": 200, "neighbours": 20},
+        cli=CliShape(path=("context", "file"), positional=("path",)), render=_render("file"),
+    ),
+    Command(
+        id="context.symbol",
+        summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
+        input=SymbolInput, handler=_symbol, exposure=_AGENT,
+        caps={"definitions": 50},
+        cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
+    ),
+    Command(
+        id="context.references",
+        summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
+        input=ReferencesInput, handler=_references, exposure=_AGENT,
+        caps={"sites": 200, "definitions": 20},
+        cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
+    ),
+    Command(
+        id="context.novelty",
+        summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
+        input=NoveltyInput, handler=_novelty, exposure=_AGENT,
+        caps={"section": 20, "items": 200},
+        cli=CliShape(path=("context", "novelty"), positional=("base",)), render=_render("novelty"),
+    ),
+)

@@ -1,0 +1,102 @@
+"""context.file: one file at the pinned commit: metadata, symbol outline, a page of lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+from context_tools.pinned import open_pinned
+from context_tools.result import Result, Unknown
+from context_tools.sections import Section
+from indexer.errors import BadInput, NotFound
+
+
+class FileMeta(Struct):
+    path: str
+    blob: str
+    mode: str  # git mode in octal: 100644 100755 120000 160000
+    size: int
+    lines: int | Unknown
+    language: str
+    mark: str
+    mark_rule: str
+    skipped: str
+    target: str
+    fan_in: int | Unknown
+    imports: Section  # files this one imports (resolved edges)
+    importers: Section  # files importing this one
+
+
+class OutlineItem(Struct):
+    name: str
+    qualified: str
+    kind: str
+    line: int
+    end_line: int
+    signature: str
+
+
+class Content(Struct):
+    first_line: int
+    last_line: int
+    lines: list[str]
+
+
+class FileView(Struct):
+    meta: FileMeta
+    outline: Section | Unknown
+    content: Content | Unknown
+
+
+def _bounded(items: list, cap: int) -> Section:
+    return Section(items=items[:cap], total=len(items), returned=min(len(items), cap), truncated=len(items) > cap)
+
+
+def file_view(input: Any, ctx: Any) -> Result:
+    snap, fresh = open_pinned(ctx, input.repo, input.rev)
+    path = input.path.strip("/")
+    f = snap.file(path)
+    if f is None:
+        base = path.rsplit("/", 1)[-1]
+        near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
+        hint = f"; files with that name: {', '.join(near)}" if near else ""
+        raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
+    cap_n = ctx.cap("neighbours")
+    textual = f.lines >= 0 and f.language not in ("binary", "symlink", "submodule")
+    meta = FileMeta(
+        path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,
+        lines=f.lines if textual else Unknown("not_applicable", f"a {f.language} entry has no lines"),
+        language=f.language, mark=f.mark, mark_rule=f.mark_rule, skipped=f.skipped, target=f.target,
+        fan_in=snap.fan_in(f.path) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
+        imports=_bounded(sorted({e.target for e in snap.imports(f.path)}), cap_n),
+        importers=_bounded(sorted({e.source for e in snap.importers(f.path)}), cap_n))
+    outline: Section | Unknown = Unknown("not_recorded", "outline not requested")
+    if input.outline:
+        facts = snap.facts(f.path)
+        if facts is None or f.skipped:
+            reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
+            outline = Unknown("not_applicable", reason)
+        else:
+            symbols = sorted(facts.symbols, key=lambda s: (s.line, s.start_byte))
+            outline = _bounded([OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature)
+                                for s in symbols], ctx.cap("outline"))
+    content: Content | Unknown = Unknown("not_recorded", "content not requested")
+    page = None
+    if input.content:
+        if not textual:
+            content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
+                              + (f" (target {f.target})" if f.target else ""))
+        else:
+            lines = snap.blob_bytes(f.path).decode("utf-8", "replace").splitlines()
+            if input.start_line > max(len(lines), 1):
+                raise BadInput(f"{f.path} has {len(lines)} lines; start_line {input.start_line} is past the end")
+            items, page = ctx.page(lines, cap="lines", limit=input.limit, cursor=input.cursor,
+                                   binding=snap.fingerprint, offset=input.start_line - 1)
+            first = _first_line(input, ctx, snap)
+            content = Content(first_line=first, last_line=first + len(items) - 1, lines=items)
+    return Result(FileView(meta, outline, content), freshness=fresh, page=page)
+
+
+def _first_line(input: Any, ctx: Any, snap: Any) -> int:
+    return (ctx.cursor_offset(input.cursor, snap.fingerprint) if input.cursor else input.start_line - 1) + 1

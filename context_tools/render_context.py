@@ -1,0 +1,108 @@
+"""Terminal renderings of the context.* results (the `--json` form is the contract; these
+are for reading). Every line passes the sanitizer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+from context_tools.render import render_result
+from context_tools.sanitize import sanitize_line as _s
+
+
+def _footer(result: Any) -> list[str]:
+    out = []
+    page = result.page
+    if page is not None:
+        more = f"  next: --cursor {page.cursor}" if page.cursor else ""
+        out.append(f"[{page.returned} of {page.total}{', truncated' if page.truncated else ''}]{more}")
+    f = result.freshness
+    if f is not None:
+        out.append(f"[{f.status}] {_s(f.repo)} {f.rev} @ {f.pinned_oid[:12]}"
+                   + ("" if f.status == "current" else f" — {_s(f.reason)}"))
+    return out
+
+
+def _section(title: str, sec: Any, fmt) -> list[str]:
+    out = [f"{title} ({sec.total}{', first ' + str(sec.returned) if sec.truncated else ''}):"]
+    out += ["  " + _s(fmt(item), 200) for item in sec.items]
+    return out
+
+
+def overview(result: Any) -> str:
+    d = result.data
+    if hasattr(d, "section"):
+        return render_result(result)
+    t = d.totals
+    out = [f"{_s(d.identity.repo)} @ {d.identity.rev} ({d.identity.oid[:12]})",
+           f"files {t.files}  lines {t.text_lines}  symbols {t.symbols}  edges {t.edges}  "
+           f"packages {t.packages}  dependencies {t.dependencies}  entry points {t.entry_points}"]
+    out += _section("languages", d.languages, lambda x: f"{x.language}: {x.files} files, "
+                    f"{x.lines if isinstance(x.lines, int) else '-'} lines")
+    out += _section("top files", d.top_files, lambda x: f"{x.path}  rank {x.rank:.4f}  fan-in {x.fan_in}")
+    out += _section("packages", d.packages, lambda x: f"{x.name} {x.version} ({x.ecosystem}, {x.manifest})")
+    out += _section("entry points", d.entry_points, lambda x: f"{x.name} [{x.kind}] {x.path or x.target}")
+    out += _section("dependencies", d.dependencies, lambda x: f"{x.name} {x.spec} [{x.scope}, {x.ecosystem}]")
+    return "\n".join(out + _footer(result))
+
+
+def repo_map(result: Any) -> str:
+    d = result.data
+    out = []
+    for f in d.files:
+        out.append(f"{f.path}  ({f.language}, rank {f.rank:.4f})")
+        out += [f"  {_s(sig, 200)}" for sig in f.symbols]
+        if f.more_symbols:
+            out.append(f"  … {f.more_symbols} more")
+    if d.unmatched_focus:
+        out.append(f"focus not found: {', '.join(d.unmatched_focus)}")
+    return "\n".join(out + _footer(result))
+
+
+def file(result: Any) -> str:
+    d = result.data
+    m = d.meta
+    out = [f"{m.path}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
+           + (f"  [{m.mark}]" if m.mark else "") + (f"  skipped: {m.skipped}" if m.skipped else "")]
+    if hasattr(d.outline, "items"):
+        out += _section("outline", d.outline, lambda s: f"{s.line:>5}  {s.kind} {s.qualified}")
+    if hasattr(d.content, "lines"):
+        width = len(str(d.content.last_line))
+        out += [f"{n:>{width}}| {line}" for n, line in enumerate(d.content.lines, d.content.first_line)]
+    elif hasattr(d.content, "unknown"):
+        out.append(f"content: <{d.content.unknown}: {d.content.reason}>")
+    return "\n".join(out + _footer(result))
+
+
+def symbol(result: Any) -> str:
+    d = result.data
+    out = [f"note: {d.note}"] if d.fuzzy else []
+    for x in d.definitions:
+        out.append(f"{x.path}:{x.line}  {x.kind} {x.qualified}" + ("  (fuzzy)" if x.match == "fuzzy" else ""))
+        if x.signature:
+            out.append(f"    {_s(x.signature, 200)}")
+    return "\n".join(out + _footer(result))
+
+
+def references(result: Any) -> str:
+    d = result.data
+    counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
+    out = [f"{d.query}: {d.definitions_total} definition(s); sites by resolution: {counts}"]
+    for s in d.sites:
+        out.append(f"{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]" + (f"  {_s(s.text, 160)}" if s.text else ""))
+    return "\n".join(out + _footer(result))
+
+
+def novelty(result: Any) -> str:
+    d = result.data
+    if hasattr(d, "section"):
+        return render_result(result)
+    out = [f"{d.head.rev} ({d.head.oid[:12]}) against {d.base.rev} ({d.base.oid[:12]})"]
+    out += _section("files", d.files, lambda c: f"{c.change:<8} {c.path}" + (f" (from {c.previous_path})" if c.previous_path else ""))
+    out += _section("symbols", d.symbols, lambda c: f"{c.change:<8} {c.kind} {c.qualified}  {c.path}:{c.line}")
+    out += _section("public API", d.public_api, lambda c: f"{c.change:<8} {c.kind} {c.qualified}  [{c.basis}]")
+    out += _section("dependencies", d.dependencies, lambda c: f"{c.change:<8} {c.name} {c.spec or c.previous_spec} [{c.ecosystem}]")
+    out += _section("new identifiers", d.identifiers, str)
+    return "\n".join(out + _footer(result))
+
+

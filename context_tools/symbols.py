@@ -1,0 +1,225 @@
+"""context.symbol and context.references: definitions and reference sites of a name.
+
+A query is a simple name (`route`), or a qualified one whose leading parts name
+enclosing definitions and, optionally, the module path before them (`Flask.route`,
+`app.Flask.route`, `flask.app.Flask.route` for `src/flask/app.py`). Qualification must
+match the tail of `module path + container chain` part by part.
+
+A reference site is tagged with how it was tied to the definition:
+`same_file` (in a defining file), `import` (in a file whose resolved imports reach a
+defining file), or `name_match` (only the name is the same).
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+from typing import Any
+
+from msgspec import Struct
+
+from context_tools.pinned import open_pinned
+from context_tools.result import Result
+from indexer.errors import NotFound
+
+_MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
+
+
+class Definition(Struct):
+    name: str
+    qualified: str
+    kind: str
+    path: str
+    line: int
+    end_line: int
+    signature: str
+    module: str  # dotted module path of the file
+    match: str  # "exact" | "qualified" | "fuzzy"
+
+
+class SymbolAnswer(Struct):
+    query: str
+    fuzzy: bool  # true when nothing matched exactly and these are near names
+    note: str
+    definitions: list[Definition]
+
+
+class Site(Struct):
+    path: str
+    line: int
+    col: int
+    role: str  # definition call reference identifier
+    resolution: str  # import same_file name_match
+    text: str | None = None
+
+
+class ReferencesAnswer(Struct):
+    query: str
+    definitions: list[Definition]  # what the sites were resolved against
+    definitions_total: int
+    by_resolution: dict[str, int]  # over every site, not just this page
+    sites: list[Site]
+
+
+def module_name(path: str) -> str:
+    """Dotted module path for display (`src/webapp/app.py` -> `webapp.app`)."""
+    parts = module_parts(path)
+    if len(parts) > 1 and parts[0] in ("src", "lib"):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def module_parts(path: str) -> list[str]:
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    parts = [p for p in stem.split("/") if p]
+    if len(parts) > 1 and parts[-1] in _MODULE_FILES:
+        parts = parts[:-1]
+    return parts
+
+
+def _path_ok(path: str, wanted: str | None) -> bool:
+    if not wanted:
+        return True
+    if any(c in wanted for c in "*?["):
+        return fnmatch.fnmatchcase(path, wanted)
+    wanted = wanted.strip("/")
+    return path == wanted or path.startswith(wanted + "/")
+
+
+def _qualifies(path: str, sym: Any, prefix: list[str]) -> str | None:
+    """'exact' when prefix is the container chain itself, 'qualified' when it reaches into the
+    module path, None when it does not match."""
+    container = sym.container.split(".") if sym.container else []
+    if prefix == container or (not prefix and not container):
+        return "exact"
+    if not prefix:
+        return "exact"
+    chain = module_parts(path) + container
+    if len(prefix) <= len(chain) and chain[len(chain) - len(prefix):] == prefix:
+        return "exact" if len(prefix) <= len(container) else "qualified"
+    return None
+
+
+def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None = None) -> list[tuple[str, Any, str]]:
+    parts = [p for p in query.split(".") if p] or [query]
+    simple, prefix = parts[-1], parts[:-1]
+    hits = []
+    for p, sym in snap.definitions(simple):
+        if kind and sym.kind != kind:
+            continue
+        if not _path_ok(p, path):
+            continue
+        how = _qualifies(p, sym, prefix)
+        if how is not None:
+            hits.append((p, sym, how))
+    rank = snap.record.rank
+    hits.sort(key=lambda h: (h[2] != "exact", -rank.get(h[0], 0.0), h[0], h[1].line, h[1].start_byte))
+    return hits
+
+
+def _all_names(ctx: Any, snap: Any) -> list[str]:
+    key = ("names", snap.fingerprint)
+    names = ctx.handle.memo.get(key)
+    if names is None:
+        names = ctx.handle.memo[key] = sorted({s.name for _, s in snap.symbols()})
+    return names
+
+
+def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | None) -> list[tuple[str, Any, str]]:
+    simple = [p for p in query.split(".") if p][-1] if query.strip(".") else query
+    low = simple.lower()
+    names = _all_names(ctx, snap)
+    near = [n for n in names if n.lower() == low]
+    near += [n for n in names if low in n.lower() and n not in near]
+    lowered: dict[str, list[str]] = {}
+    for n in names:
+        lowered.setdefault(n.lower(), []).append(n)
+    for close in difflib.get_close_matches(low, list(lowered), n=10, cutoff=0.7):
+        near += [n for n in lowered[close] if n not in near]
+    hits = []
+    for name in near[:50]:
+        for p, sym in snap.definitions(name):
+            if (not kind or sym.kind == kind) and _path_ok(p, path):
+                hits.append((p, sym, "fuzzy"))
+    order = {n: i for i, n in enumerate(near)}
+    rank = snap.record.rank
+    hits.sort(key=lambda h: (order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
+    return hits
+
+
+def _definition(path: str, sym: Any, how: str) -> Definition:
+    return Definition(sym.name, sym.qualified, sym.kind, path, sym.line, sym.end_line, sym.signature,
+                      module_name(path), how)
+
+
+def symbol(input: Any, ctx: Any) -> Result:
+    snap, fresh = open_pinned(ctx, input.repo, input.rev)
+    hits = find_exact(snap, input.name, input.kind, input.path)
+    fuzzy = False
+    note = ""
+    if not hits and input.fuzzy:
+        hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
+        fuzzy = bool(hits)
+        if fuzzy:
+            note = f"nothing is defined exactly as {input.name!r}; these are near names (match: fuzzy)"
+    if not hits:
+        filters = "".join(f" {k}={v!r}" for k, v in (("kind", input.kind), ("path", input.path)) if v)
+        raise NotFound(f"no definition of {input.name!r}{filters} in {snap.oid[:12]}")
+    items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
+    return Result(SymbolAnswer(input.name, fuzzy, note, [_definition(*h) for h in items]), freshness=fresh, page=page)
+
+
+def references(input: Any, ctx: Any) -> Result:
+    snap, fresh = open_pinned(ctx, input.repo, input.rev)
+    parts = [p for p in input.name.split(".") if p] or [input.name]
+    simple = parts[-1]
+    defs = find_exact(snap, input.name, input.kind, input.path)
+    if not defs and (len(parts) > 1 or input.kind or input.path):
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}")
+    def_files = {p for p, _, _ in defs}
+    def_sites = {(p, s.line) for p, s, _ in defs}
+    reaches: dict[str, bool] = {}
+
+    def resolution(path: str) -> str:
+        if path in def_files:
+            return "same_file"
+        hit = reaches.get(path)
+        if hit is None:
+            hit = reaches[path] = any(e.target in def_files for e in snap.imports(path))
+        return "import" if hit else "name_match"
+
+    sites: list[Site] = []
+    counts = {"import": 0, "same_file": 0, "name_match": 0}
+    for path, occ in snap.occurrences(simple):
+        # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
+        is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
+        if is_def and not input.include_definitions:
+            continue
+        how = resolution(path)
+        if len(parts) > 1 and how == "name_match":
+            continue  # a qualified query asks for this definition, not any same-named thing
+        counts[how] += 1
+        if input.resolution and how != input.resolution:
+            continue
+        sites.append(Site(path, occ.line, occ.col, occ.role, how))
+    order = {"same_file": 0, "import": 1, "name_match": 2}
+    sites.sort(key=lambda s: (order[s.resolution], s.path, s.line, s.col))
+    items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
+    if input.text:
+        items = _with_text(snap, items)
+    shown = [_definition(*d) for d in defs[: ctx.cap("definitions")]]
+    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+
+
+def _with_text(snap: Any, sites: list[Site]) -> list[Site]:
+    lines_of: dict[str, list[str]] = {}
+    out = []
+    for s in sites:
+        lines = lines_of.get(s.path)
+        if lines is None:
+            lines = lines_of[s.path] = snap.blob_bytes(s.path).decode("utf-8", "replace").splitlines()
+        text = lines[s.line - 1].strip()[:240] if 0 < s.line <= len(lines) else None
+        out.append(Site(s.path, s.line, s.col, s.role, s.resolution, text))
+    return out
+
+
