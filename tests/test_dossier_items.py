@@ -1,0 +1,70 @@
+"""Acceptance criteria from ticket bodies, and the two bounds on items."""
+
+from __future__ import annotations
+
+import msgspec
+
+from delta.dossier.items import Bounds, Criterion, Fetched, acceptance_criteria, fit, make_item
+from delta.dossier.refs import Provenance, Reference
+
+
+def texts(body):
+    return [(c.text, c.done, c.source) for c in acceptance_criteria(body)]
+
+
+def test_markdown_section_until_the_next_heading():
+    body = "Intro\n\n## Acceptance Criteria\n- user can log in\n* session persists\n1. logout works\n\n## Notes\n- not one"
+    assert texts(body) == [("user can log in", None, "section"), ("session persists", None, "section"),
+                           ("logout works", None, "section")]
+
+
+def test_jira_wiki_section_with_numbered_hashes():
+    body = "h2. Acceptance criteria\n# first\n# second\nh2. Out of scope\n# nope"
+    assert texts(body) == [("first", None, "section"), ("second", None, "section")]
+
+
+def test_bold_and_plain_labels_and_inline_criterion():
+    assert texts("**Acceptance criteria**\n- a\n- b\n**Design**\n- c") == [("a", None, "section"), ("b", None, "section")]
+    assert texts("Acceptance criteria: the report is a CSV") == [("the report is a CSV", None, "section")]
+    assert texts("acceptance criteria:\nGiven a user\nWhen they log in\n") == [
+        ("Given a user", None, "section"), ("When they log in", None, "section")]
+
+
+def test_checklists_anywhere_with_their_state_and_no_duplicates():
+    body = "Tasks\n- [ ] write docs\n- [x] add tests\n* [X] ship\n\n## Acceptance criteria\n- [ ] write docs\n"
+    assert texts(body) == [("write docs", False, "section"), ("add tests", True, "checklist"),
+                           ("ship", True, "checklist")]
+
+
+def test_no_criteria_in_plain_prose_or_headings_alone():
+    assert acceptance_criteria("Just a description.\n# Heading\n- a bullet") == []
+    assert acceptance_criteria("") == []
+
+
+def _ref(rid, closing=False):
+    return Reference(id=rid, tracker="jira", key=rid, closing=closing,
+                     provenance=[Provenance("commit_subject", f"c{i}", rid) for i in range(15)], provenance_total=15)
+
+
+def _item(rid, body, closing=False, bounds=Bounds(100, 4000, 10_000)):
+    f = Fetched(id=rid, tracker="jira", title="t" * 500, state="Open", body=body, url="u")
+    return make_item(f, _ref(rid, closing), "2026-01-01T00:00:00Z", bounds, f"projects/x/{rid}.json")
+
+
+def test_an_item_is_bounded_on_its_own():
+    item = _item("A-1", "b" * 1000 + "\n- [ ] " + "c" * 1000)
+    assert len(item.title) == 300 and len(item.body) == 100 and item.body_truncated and item.body_chars == 1007 + 1000
+    assert len(item.acceptance_criteria[0].text) == 300 and item.criteria_total == 1
+    assert len(item.provenance) == 10 and item.provenance_total == 15
+
+
+def test_fit_drops_whole_items_closing_first_and_records_each_omission():
+    items = [_item(f"A-{n}", "x" * 90, closing=(n == 4)) for n in range(1, 5)]
+    size = len(msgspec.json.encode(items[0]))
+    kept, omitted = fit(items, Bounds(100, 4000, 2 * size + 10))
+    assert [i.id for i in kept] == ["A-1", "A-4"]  # the closing one first, then reference order; order kept
+    assert [(o.id, o.reason, o.payload) for o in omitted] == [
+        ("A-2", "dossier_bytes", "projects/x/A-2.json"), ("A-3", "dossier_bytes", "projects/x/A-3.json")]
+    smallest = min(len(msgspec.json.encode(i)) for i in items)
+    kept, omitted = fit(items, Bounds(100, smallest - 1, 10_000_000))
+    assert kept == [] and {o.reason for o in omitted} == {"item_bytes"}

@@ -1,0 +1,83 @@
+"""Extraction across sources: provenance, deduplication, order, the seen-twice gate, determinism."""
+
+from __future__ import annotations
+
+import random
+
+from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Provenance, Source,
+                                extract_references)
+
+
+def test_every_provenance_is_kept_and_the_reference_deduplicated():
+    sources = [
+        Source(BRANCH, "fix/12-crash", "fix/12-crash"),
+        Source(PR_TITLE, "pr.title", "Fix crash (#12)"),
+        Source(COMMIT_SUBJECT, "c1" * 20, "fixes #12"),
+        Source(COMMIT_BODY, "c1" * 20, "See https://github.com/acme/widgets/issues/12"),
+    ]
+    [ref] = extract_references(sources, (), "acme/widgets")
+    assert ref.id == "#12" and ref.closing and ref.number == 12 and ref.repo == ""
+    assert ref.url == "https://github.com/acme/widgets/issues/12"
+    assert ref.provenance == [
+        Provenance(BRANCH, "fix/12-crash", "12-crash"),
+        Provenance(PR_TITLE, "pr.title", "#12"),
+        Provenance(COMMIT_SUBJECT, "c1" * 20, "#12"),
+        Provenance(COMMIT_BODY, "c1" * 20, "https://github.com/acme/widgets/issues/12"),
+    ]
+    assert ref.provenance_total == 4
+
+
+def test_without_this_repo_a_full_reference_stays_apart_from_a_local_number():
+    refs = extract_references([Source(COMMIT_SUBJECT, "c", "#3 and acme/widgets#3")])
+    assert [r.id for r in refs] == ["#3", "acme/widgets#3"]
+
+
+def test_order_is_first_appearance_in_source_order():
+    sources = [Source(COMMIT_SUBJECT, "a", "#9 then #2"), Source(COMMIT_SUBJECT, "b", "#1 and #9")]
+    assert [r.id for r in extract_references(sources)] == ["#9", "#2", "#1"]
+
+
+def test_seen_twice_counts_across_branch_and_commits():
+    one = [Source(BRANCH, "ops-5-deploy", "ops-5-deploy")]
+    assert extract_references(one) == []
+    two = one + [Source(COMMIT_SUBJECT, "c", "OPS-5: deploy")]
+    [ref] = extract_references(two)
+    assert (ref.id, ref.tracker) == ("OPS-5", "tracker")
+    assert [p.source for p in ref.provenance] == [BRANCH, COMMIT_SUBJECT]
+
+
+def test_a_tracker_url_names_the_tracker_and_lets_its_prefix_count():
+    sources = [Source(PR_BODY, "pr.body", "https://acme.atlassian.net/browse/OPS-1 and OPS-2")]
+    refs = extract_references(sources)
+    assert [(r.id, r.tracker) for r in refs] == [("OPS-1", "jira"), ("OPS-2", "tracker")]
+    refs = extract_references([Source(COMMIT_SUBJECT, "c", "ENG-4"),
+                               Source(COMMIT_BODY, "c", "https://linear.app/acme/issue/ENG-4/x")], ["ENG"])
+    assert [(r.id, r.tracker, r.url) for r in refs] == [("ENG-4", "linear", "https://linear.app/acme/issue/ENG-4/x")]
+
+
+def test_configured_prefix_overrides_the_deny_list():
+    src = [Source(COMMIT_SUBJECT, "c", "SHA-12 landed")]
+    assert extract_references(src) == []
+    assert [r.id for r in extract_references(src, ["SHA"])] == ["SHA-12"]
+
+
+def test_closing_is_recorded_when_any_mention_closes():
+    sources = [Source(COMMIT_SUBJECT, "a", "see #4"), Source(COMMIT_SUBJECT, "b", "closes #4")]
+    [ref] = extract_references(sources)
+    assert ref.closing
+
+
+def test_any_digit_count():
+    for digits in ("1", "12", "12345", "123456789012"):
+        refs = extract_references([Source(COMMIT_SUBJECT, "c", f"#{digits} and PROJ-{digits}")], ["PROJ"])
+        assert [r.id for r in refs] == [f"#{digits}", f"PROJ-{digits}"]
+
+
+def test_deterministic_whatever_the_run():
+    texts = ["Fix #1 (PROJ-2)", "closes acme/x#3", "https://github.com/a/b/pull/4", "ENG-5 ENG-6", "#1 again"]
+    sources = [Source(COMMIT_SUBJECT, f"c{i}", t) for i, t in enumerate(texts)]
+    first = extract_references(sources, ["PROJ"])
+    for seed in range(5):
+        random.seed(seed)
+        assert extract_references(list(sources), ["PROJ"]) == first
+    assert [r.id for r in first] == ["#1", "PROJ-2", "acme/x#3", "a/b#4", "ENG-5", "ENG-6"]
