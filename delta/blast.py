@@ -39,6 +39,8 @@ def load_snapshot(loader: SnapshotLoader | None, oid: str, what: str) -> tuple[A
         snap = loader(oid)
     except RennetError as exc:
         return None, not_assessed(f"no {what} snapshot at {oid[:12]}: {exc.code}: {exc.message}")
+    except Exception as exc:  # a failed index is an absent index: the packet says so rather than dying
+        return None, not_assessed(f"indexing the {what} at {oid[:12]} failed: {type(exc).__name__}: {exc}")
     if snap.files and not snap.record.fan_in:
         return None, not_assessed(f"the {what} snapshot at {oid[:12]} carries no fan-in index")
     return snap, None

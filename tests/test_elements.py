@@ -1,0 +1,64 @@
+"""The element differ: symbols added, removed, modified and moved per file, from the
+merge-base and head snapshots."""
+
+from __future__ import annotations
+
+from context_tools.result import Unknown
+from corpora.gitbuild import RepoBuilder
+from delta import build_delta_packet
+from indexer.api import open_store
+
+SHAPES = '''class Shape:
+    def area(self):
+        return 0
+
+    def name(self):
+        return "shape"
+
+
+def make(kind):
+    return Shape()
+
+
+def legacy():
+    return None
+'''
+
+MOVER = '''def travel(x):
+    return x * 2
+'''
+
+
+def test_symbol_changes_per_file(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"geo/shapes.py": SHAPES, "geo/util.py": MOVER + "\n\ndef stay():\n    return 1\n",
+                     "geo/other.py": "X = 1\n", "README.md": "# geo\n"})
+    head_shapes = SHAPES.replace("return 0", "return 42").replace(
+        "def legacy():\n    return None\n", "def brand_new(a, b):\n    return a + b\n") + "\n\n" + MOVER
+    head = b.commit({"geo/shapes.py": head_shapes, "geo/util.py": "def stay():\n    return 1\n",
+                     "README.md": "# geo!\n"})
+    store = open_store(tmp_path / "home")
+    try:
+        p = build_delta_packet(tmp_path / "r", base, head, store=store, write=False).packet
+    finally:
+        store.close()
+    by_path = {fe.path: fe.changes for fe in p.elements}
+    shapes = {(c.change, c.qualified) for c in by_path["geo/shapes.py"]}
+    assert ("modified", "Shape.area") in shapes
+    assert ("added", "brand_new") in shapes
+    assert ("removed", "legacy") in shapes
+    assert ("moved", "travel") in shapes
+    assert not any(q in ("Shape.name", "make", "Shape") and ch != "modified" for ch, q in shapes)
+    assert ("modified", "Shape") in shapes  # the class body changed with its method
+    moved = [c for c in by_path["geo/shapes.py"] if c.change == "moved"][0]
+    assert moved.from_path == "geo/util.py" and moved.old_line == 1
+    assert by_path["geo/util.py"] == []  # the removal became the move
+    assert isinstance(by_path["README.md"], Unknown) or by_path["README.md"] == []
+
+
+def test_elements_not_requested_is_typed(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": "def f():\n    pass\n"})
+    head = b.commit({"a.py": "def f():\n    return 1\n"})
+    p = build_delta_packet(tmp_path / "r", base, head, index=False, elements=False, write=False).packet
+    assert p.elements.unknown == "not_requested"
