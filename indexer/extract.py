@@ -1,9 +1,10 @@
 """Per-blob extraction: a pure function of (bytes, path, language, extractor version).
 
 `extract_blob` never raises. A blob it does not parse gets `skipped` set to the reason:
-binary, too_large, undecodable, minified (rules in indexer/content.py), parse_budget (the
-parse ran over its deterministic step budget; symbols are then not claimed and
-occurrences come from the plain tokenizer), extract_error (a bug of ours; never expected).
+binary, too_large, undecodable, minified (rules in indexer/content.py); unparseable (the
+parse ran over its deterministic step budget, or produced an ERROR node too wide to query;
+symbols are then not claimed and occurrences come from the plain tokenizer); extract_error
+(a bug of ours; never expected).
 Languages without a grammar get lines, the generated mark and plain-tokenizer occurrences.
 """
 
@@ -44,7 +45,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
     if language not in GRAMMAR_LANGUAGES:
         return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data), generated=generated)
     tree = grammars.parse(language, data)
-    if tree is not None:
+    if tree is not None and not grammars.has_wide_error(tree.root_node):
         facts = extract_tree(language, tree.root_node, data)
         return BlobFacts(
             language=language,
@@ -57,4 +58,4 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
             generated=generated,
         )
     return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data),
-                     generated=generated, skipped="parse_budget")
+                     generated=generated, skipped="unparseable")

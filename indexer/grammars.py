@@ -14,7 +14,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from tree_sitter import Language, Parser, Query, Tree
+from tree_sitter import Language, Node, Parser, Query, Tree
 
 # language -> (module, factory function)
 _MODULES: dict[str, tuple[str, str]] = {
@@ -133,29 +133,31 @@ def parser(name: str) -> Parser:
     return found
 
 
-# Parse budget. tree-sitter calls the progress callback every fixed number of
+# Parse budget. tree-sitter calls the progress callback every fixed number of parser
 # operations, so counting calls is a deterministic cap: the same bytes hit it or not on any
-# machine. The wall-clock limit is only a last resort against a single pathological blob.
+# machine. Some external scanners (bash on long runs of whitespace) spend seconds between
+# two calls, so a wall-clock limit, far above any normal parse (a few MB/s), backs it up.
 PARSE_STEPS_BASE = 20_000
 PARSE_STEPS_PER_KIB = 100
-WALL_SECONDS = 30.0
+WALL_SECONDS_BASE = 1.0
+WALL_SECONDS_PER_MIB = 4.0
 _CHUNK = 1 << 16
 
 
 class Budget:
-    """A step budget for one parse, deterministic by construction."""
+    """A step and time budget for one parse."""
 
     __slots__ = ("limit", "steps", "deadline", "exceeded")
 
-    def __init__(self, base: int, per_kib: int, size: int) -> None:
-        self.limit = base + per_kib * (size >> 10)
+    def __init__(self, size: int) -> None:
+        self.limit = PARSE_STEPS_BASE + PARSE_STEPS_PER_KIB * (size >> 10)
         self.steps = 0
-        self.deadline = time.monotonic() + WALL_SECONDS
+        self.deadline = time.monotonic() + WALL_SECONDS_BASE + WALL_SECONDS_PER_MIB * size / (1 << 20)
         self.exceeded = False
 
     def tick(self, *_: object) -> bool:
         self.steps += 1
-        if self.steps > self.limit or (self.steps & 255 == 0 and time.monotonic() > self.deadline):
+        if self.steps > self.limit or time.monotonic() > self.deadline:
             self.exceeded = True
         return self.exceeded
 
@@ -163,9 +165,33 @@ class Budget:
 def parse(name: str, data: bytes) -> Tree | None:
     """The syntax tree of `data`, or None when parsing ran over its budget."""
     p = parser(name)
-    budget = Budget(PARSE_STEPS_BASE, PARSE_STEPS_PER_KIB, len(data))
+    budget = Budget(len(data))
     try:
         return p.parse(lambda offset, _point: data[offset:offset + _CHUNK], progress_callback=budget.tick)
     except ValueError:  # py-tree-sitter raises "Parsing failed" when the callback cancels
         p.reset()
         return None
+
+
+# tree-sitter's query cursor is quadratic in the number of children of an ERROR node
+# (50,000 stray `(` take seconds per query); such a tree is not usefully queryable.
+WIDE_ERROR_CHILDREN = 2000
+
+
+def has_wide_error(root: Node) -> bool:
+    """True when an ERROR node has more than WIDE_ERROR_CHILDREN children. Iterative, and
+    descends only into subtrees that contain an error, so a clean tree costs one check."""
+    if not root.has_error:
+        return False
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is None:
+            return False
+        if node.is_error and node.child_count > WIDE_ERROR_CHILDREN:
+            return True
+        if node.has_error and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return False

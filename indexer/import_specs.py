@@ -111,15 +111,22 @@ def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
     return [ImportSpec("rust_mod", _text(caps["spec"][0], data), _line(node))]
 
 
+def _rust_use_item(item: Node, data: bytes) -> str:
+    # `load as load_config` imports `load`; the alias is a local name.
+    if item.type == "use_as_clause":
+        return _compact(item.child_by_field_name("path"), data)
+    return _compact(item, data)
+
+
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     arg = caps["spec"][0]
     line = _line(node)
     if arg.type == "scoped_use_list":
         items = arg.child_by_field_name("list")
-        names = tuple(_compact(i, data) for i in items.named_children) if items is not None else ()
+        names = tuple(_rust_use_item(i, data) for i in items.named_children) if items is not None else ()
         return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, 0, names)]
     if arg.type == "use_list":
-        return [ImportSpec("rust_use", "", line, 0, tuple(_compact(i, data) for i in arg.named_children))]
+        return [ImportSpec("rust_use", "", line, 0, tuple(_rust_use_item(i, data) for i in arg.named_children))]
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
         return [ImportSpec("rust_use", _compact(path, data), line, 0, ("*",))]

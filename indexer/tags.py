@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from tree_sitter import Node, QueryCursor
 
@@ -26,6 +27,7 @@ from indexer.model import ImportSpec, Occurrence, Symbol
 from indexer.tokens import OCCURRENCE_CAP
 
 SIGNATURE_MAX = 200
+_start_byte = attrgetter("start_byte")
 
 _JS_KINDS = {
     "class_declaration": "class", "class": "class", "method_definition": "method",
@@ -105,7 +107,7 @@ class _Def:
     end: int
     line: int
     end_line: int
-    sig_start: int  # byte where the signature line starts
+    sig_start: int  # start of the line holding the name: the signature, past decorators/annotations
     name_start: int
     hint: str = ""  # explicit container (Go receiver type, C++ `Foo::`)
     scope_only: bool = False
@@ -202,14 +204,13 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if kind in ("variable", "field") and _UPPER.fullmatch(name):
                 kind = "constant"
             span = _grow_span(def_node, language)
-            sig_node = def_node if span.type == "decorated_definition" else span
             hint_nodes = caps.get("container") or caps.get("local.scope")
             hint = ""
             if hint_nodes:
                 hint = "".join(_text(data, hint_nodes[0].start_byte, hint_nodes[0].end_byte).split())
                 hint = re.sub(r"<.*>", "", hint).replace("::", ".")
             entry = _Def(name, kind, span.start_byte, span.end_byte, span.start_point[0] + 1, _end_line(span),
-                         sig_node.start_byte, name_node.start_byte, hint)
+                         data.rfind(b"\n", 0, name_node.start_byte) + 1, name_node.start_byte, hint)
             rank = (_KIND_PRIORITY.get(kind, 3), -(span.end_byte - span.start_byte))
             previous = defs.get(name_node.start_byte)
             if previous is None or rank > previous[:2]:
@@ -280,23 +281,27 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
 
 
 def _occurrences(language: str, root: Node, data: bytes, roles: dict[int, str]) -> list[Occurrence]:
-    captured = QueryCursor(grammars.identifier_query(language)).captures(root)
-    nodes = captured.get("id", [])
-    sites = []
+    nodes = QueryCursor(grammars.identifier_query(language)).captures(root).get("id", [])
+    # captures() does not return nodes in document order: sort by start byte. Per-node work
+    # is kept minimal: names are decoded once per distinct spelling, and never `node.text`,
+    # which re-reads the source through the parse callback.
+    nodes.sort(key=_start_byte)
+    out: list[Occurrence] = []
+    append = out.append
     get_role = roles.get
+    names: dict[bytes, str] = {}
+    last = -1
     for node in nodes:
         start = node.start_byte
-        row, col = node.start_point
-        sites.append((row, col, start, node.end_byte))
-    sites.sort()
-    out = []
-    last = None
-    for row, col, start, end in sites:
-        if (row, col) == last:
+        if start == last:
             continue
-        last = (row, col)
-        out.append(Occurrence(data[start:end].decode("utf-8", "replace"), row + 1, col,
-                              get_role(start, "identifier")))
+        last = start
+        raw = data[start:node.end_byte]
+        name = names.get(raw)
+        if name is None:
+            name = names[raw] = raw.decode("utf-8", "replace")
+        row, col = node.start_point
+        append(Occurrence(name, row + 1, col, get_role(start, "identifier")))
         if len(out) >= OCCURRENCE_CAP:
             break
     return out
