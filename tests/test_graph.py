@@ -1,0 +1,139 @@
+"""Fan-in over import edges, and PageRank over the definition/reference graph."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from indexer.graph import MAX_DEFINERS, MAX_OUT, fan_in, personalized_rank, rank, rank_weights
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, Symbol
+
+
+def entry(path: str) -> FileEntry:
+    return FileEntry(path=path, blob="0" * 40, mode=0o100644, size=1, lines=1, language="python")
+
+
+def edge(a: str, b: str, line: int = 1) -> Edge:
+    return Edge(a, b, "python", line, b)
+
+
+def facts_of(defines: list[str] = (), uses: list[str] = ()) -> BlobFacts:
+    return BlobFacts(
+        language="python",
+        lines=10,
+        symbols=[Symbol(n, "function", "", i + 1, i + 1, 0, 1, f"def {n}():") for i, n in enumerate(defines)],
+        occurrences=[Occurrence(n, 1, i, "call") for i, n in enumerate(uses)]
+        + [Occurrence(n, i + 1, 4, "definition") for i, n in enumerate(defines)],
+    )
+
+
+def test_fan_in_counts_distinct_importing_files():
+    files = [entry(p) for p in ["a.py", "b.py", "c.py", "d.py", "lonely.md"]]
+    edges = [
+        edge("a.py", "b.py", 1),
+        edge("a.py", "b.py", 7),  # the same file importing twice counts once
+        Edge("a.py", "b.py", "js", 9, "./b"),
+        edge("c.py", "b.py"),
+        edge("b.py", "b.py"),  # self-imports never count
+        edge("d.py", "c.py"),
+        edge("d.py", "gone.py"),  # not a file of the snapshot
+    ]
+    assert fan_in(files, edges) == {"a.py": 0, "b.py": 2, "c.py": 1, "d.py": 0, "lonely.md": 0}
+
+
+def test_fan_in_every_file_present_even_without_edges():
+    files = [entry("z.py"), entry("a.py")]
+    assert fan_in(files, []) == {"a.py": 0, "z.py": 0}
+    assert list(fan_in(files, [])) == ["a.py", "z.py"]
+
+
+def star():
+    """core.py defines what everyone uses; util.py is used by one file."""
+    facts = {
+        "core.py": facts_of(defines=["CoreEngine", "run_engine"]),
+        "util.py": facts_of(defines=["format_value"]),
+        "a.py": facts_of(uses=["CoreEngine", "run_engine"]),
+        "b.py": facts_of(uses=["CoreEngine", "format_value"]),
+        "c.py": facts_of(uses=["run_engine"]),
+        "README.md": facts_of(uses=["CoreEngine"]),
+    }
+    files = [entry(p) for p in sorted(facts)]
+    edges = [edge("a.py", "core.py"), edge("b.py", "util.py")]
+    return files, facts, edges
+
+
+def test_rank_puts_the_most_used_definer_first_and_sums_to_one():
+    files, facts, edges = star()
+    r = rank(files, facts, edges)
+    assert sorted(r) == sorted(f.path for f in files)
+    assert max(r, key=r.get) == "core.py"
+    assert r["core.py"] > r["util.py"] > r["a.py"]
+    assert sum(r.values()) == pytest.approx(1.0, abs=1e-6)
+    assert all(round(v, 9) == v for v in r.values())
+
+
+def test_rank_is_identical_for_shuffled_inputs():
+    files, facts, edges = star()
+    expected = rank(files, facts, edges)
+    for seed in range(5):
+        rng = random.Random(seed)
+        f2 = files[:]
+        rng.shuffle(f2)
+        items = list(facts.items())
+        rng.shuffle(items)
+        facts2 = {}
+        for p, f in items:
+            syms, occs = f.symbols[:], f.occurrences[:]
+            rng.shuffle(syms)
+            rng.shuffle(occs)
+            facts2[p] = BlobFacts(language=f.language, lines=f.lines, symbols=syms, occurrences=occs)
+        e2 = edges[:]
+        rng.shuffle(e2)
+        got = rank(f2, facts2, e2)
+        assert list(got.items()) == list(expected.items())
+
+
+def test_fewer_definers_make_a_stronger_edge():
+    facts = {
+        "only.py": facts_of(defines=["unique_name"]),
+        "twin1.py": facts_of(defines=["shared_name"]),
+        "twin2.py": facts_of(defines=["shared_name"]),
+        "user.py": facts_of(uses=["unique_name", "shared_name"]),
+    }
+    r = rank([entry(p) for p in facts], facts, [])
+    assert r["only.py"] > r["twin1.py"] == r["twin2.py"]
+
+
+def test_names_defined_everywhere_are_left_out():
+    n = MAX_DEFINERS + 5
+    facts = {f"m{i:03}.py": facts_of(defines=["common"], uses=["common"]) for i in range(n)}
+    facts["hub.py"] = facts_of(defines=["special_thing"])
+    facts["m000.py"] = facts_of(defines=["common"], uses=["common", "special_thing"])
+    files = [entry(p) for p in facts]
+    weights = rank_weights(files, facts, [])
+    assert weights == {"m000.py": {"hub.py": pytest.approx(10.0)}}  # only the telling name made an arc
+
+
+def test_out_edges_are_capped_per_file():
+    defs = {f"d{i:03}.py": facts_of(defines=[f"name_{i:03}"]) for i in range(MAX_OUT + 10)}
+    user = facts_of(uses=[f"name_{i:03}" for i in range(MAX_OUT + 10)] + ["name_000"] * 3)
+    facts = {**defs, "user.py": user}
+    weights = rank_weights([entry(p) for p in facts], facts, [])
+    assert len(weights["user.py"]) == MAX_OUT
+    assert "d000.py" in weights["user.py"]  # the most used name survives the cap
+
+
+def test_personalized_rank_follows_the_focus():
+    files, facts, edges = star()
+    plain = rank(files, facts, edges)
+    focused = personalized_rank(files, facts, edges, {"b.py": 1.0})
+    assert focused["util.py"] > plain["util.py"]
+    assert focused["c.py"] < plain["c.py"]  # nothing in the focus reaches c.py
+    assert personalized_rank(files, facts, edges, {"not/here.py": 1.0}) == plain
+    assert sum(focused.values()) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_rank_of_empty_snapshot():
+    assert rank([], {}, []) == {}
+    assert fan_in([], []) == {}
