@@ -70,13 +70,15 @@ class SyntheticCorpus:
     symbols: int  # definitions the units declare (see `_defs`), at the head
     languages: dict[str, int]  # files per language
     query_names: list[str]  # class names of the most imported units, for lookups
+    query_functions: list[str]  # function names of the same units (called by every importer)
     seconds: float = 0.0
 
     def summary(self) -> dict:
         return {
             "path": str(self.path), "files": self.files, "commits": self.commits, "changed": self.changed,
             "symbols": self.symbols, "edges": len(self.edges), "languages": self.languages,
-            "query_names": self.query_names, "max_fan_in": max(self.fan_in.values(), default=0),
+            "query_names": self.query_names,
+            "query_functions": self.query_functions, "max_fan_in": max(self.fan_in.values(), default=0),
             "seconds": round(self.seconds, 2),
         }
 
@@ -423,7 +425,8 @@ def generate(out: str | Path, files: int = 1000, seed: int = 0, change_share: fl
     corpus = SyntheticCorpus(
         path=out, files=len(tree), commits=commits, changed=changed, edges=edges, fan_in=fan_in,
         symbols=sum(_defs(u) for u in flat), languages=dict(sorted(langs.items())),
-        query_names=[u.cls for u in top], seconds=time.perf_counter() - started)
+        query_names=[u.cls for u in top],
+        query_functions=[u.fn.title().replace("_", "") if u.language == "go" else u.fn for u in top], seconds=time.perf_counter() - started)
     expected = corpus.summary() | {"fan_in": fan_in}
     if len(edges) <= 50_000:
         expected["edge_list"] = sorted(edges)

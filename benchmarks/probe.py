@@ -1,0 +1,111 @@
+"""What the benchmark runs in a fresh child process; each verb prints one JSON object.
+
+    python -m benchmarks.probe index REPO REV STORE WORKERS [--expect synthetic.json]
+    python -m benchmarks.probe queries REPO REV STORE ITERATIONS [NAME ...] [--refs NAME ...]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+
+def index(repo: str, rev: str, store_home: str, workers: int, expect: str | None) -> dict:
+    started = time.perf_counter()
+    from indexer import api
+
+    imported = time.perf_counter() - started
+    store = api.open_store(store_home)
+    report = api.index(repo, rev=rev, store=store, workers=workers)
+    out = {
+        "seconds": report.seconds, "import_seconds": imported, "files": report.files,
+        "symbols": report.symbols, "edges": report.edges, "parsed_blobs": report.parsed_blobs,
+        "reused_blobs": report.reused_blobs, "skipped": len(report.skipped), "oid": report.oid,
+    }
+    if expect:  # after the timing: does the snapshot's fan-in agree with the generator's?
+        wanted = json.load(open(expect))["fan_in"]
+        snap = api.snapshot(repo, rev=rev, store=store, index_if_absent=False)
+        agree = sum(1 for p, n in wanted.items() if snap.fan_in(p) == n)
+        out["fan_in_agree"] = agree
+        out["fan_in_checked"] = len(wanted)
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def _names_from_snapshot(repo: str, rev: str) -> tuple[list[str], list[str]]:
+    """Classes and functions of the best-ranked files, when the corpus names none."""
+    from indexer import api
+
+    snap = api.snapshot(repo, rev=rev, index_if_absent=False)
+    ranked = sorted(snap.record.rank.items(), key=lambda kv: (-kv[1], kv[0]))
+    classes: list[str] = []
+    functions: list[str] = []
+    for path, _ in ranked:
+        facts = snap.facts(path)
+        for s in facts.symbols if facts else []:
+            if s.kind == "class" and s.name not in classes and len(classes) < 10:
+                classes.append(s.name)
+            if s.kind == "function" and s.name not in functions and len(functions) < 10:
+                functions.append(s.name)
+        if len(classes) >= 10 and len(functions) >= 10:
+            break
+    return classes or functions, functions or classes
+
+
+def queries(repo: str, rev: str, store_home: str, iterations: int, names: list[str], refs: list[str]) -> dict:
+    os.environ["RENNET_HOME"] = store_home
+    import context_tools
+
+    if not names or not refs:
+        found = _names_from_snapshot(repo, rev)
+        names, refs = names or found[0], refs or found[1]
+    out: dict = {"names": names, "refs": refs}
+    for command, pool in (("context.symbol", names), ("context.references", refs)):
+        hits = 0
+        for name in pool:  # warm: the first call loads the pinned snapshot
+            result = context_tools.call(command, repo=repo, rev=rev, name=name)
+            hits += result.page.total if result.page else 0
+        times = []
+        for i in range(iterations):
+            name = pool[i % len(pool)]
+            t = time.perf_counter()
+            context_tools.call(command, repo=repo, rev=rev, name=name)
+            times.append(time.perf_counter() - t)
+        key = command.split(".")[1]
+        out[key] = {"p50_ms": _pct(times, 0.5) * 1e3, "p99_ms": _pct(times, 0.99) * 1e3,
+                    "n": iterations, "total_hits_warm": hits}
+    return out
+
+
+def main(argv: list[str]) -> int:
+    verb, rest = argv[0], argv[1:]
+    if verb == "index":
+        expect = None
+        if "--expect" in rest:
+            k = rest.index("--expect")
+            expect = rest[k + 1]
+            rest = rest[:k] + rest[k + 2:]
+        repo, rev, store, workers = rest
+        print(json.dumps(index(repo, rev, store, int(workers), expect)))
+        return 0
+    if verb == "queries":
+        refs: list[str] = []
+        if "--refs" in rest:
+            k = rest.index("--refs")
+            refs = rest[k + 1:]
+            rest = rest[:k]
+        repo, rev, store, iterations, *names = rest
+        print(json.dumps(queries(repo, rev, store, int(iterations), names, refs)))
+        return 0
+    print(f"bad_input: unknown probe {verb!r}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,399 @@
+"""The side-by-side benchmark: Rennet's indexer and context tools against Universal Ctags.
+
+    .venv/bin/python -m benchmarks.run                      # synthetic 1,000 and 10,000 files
+    .venv/bin/python -m benchmarks.run --sizes 1000 --with-100k
+    .venv/bin/python -m benchmarks.run --sizes "" --corpus DIR   # a registry corpus (corpora.registry_corpus)
+
+For each synthetic size (generated once by `corpora.synthetic`, cached under --work) it
+measures, each in a fresh process with a fresh store: Universal Ctags (`ctags -R`) on the
+checked-out tree; the cold index (`indexer.api.index`, 2 workers); the re-index of the
+follow-up commit that changes 1% of the files, against the same store; warm in-process
+`context.symbol` / `context.references` latency through `context_tools.call`; a fresh-process
+`rennet context symbol NAME --json`; peak RSS; store bytes after the first snapshot and what
+the second adds. It prints a markdown table plus the targets as pass/fail and writes
+`benchmarks/results/latest.json`. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import lmdb
+import pygit2
+
+from benchmarks import measure
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+MIB = 1024 * 1024
+GIB = 1024 * MIB
+FRESH_RUNS = 7
+QUERY_ITERATIONS = 300
+
+TARGETS = {  # name -> (limit, unit, how it is read)
+    "cold_vs_ctags": (2.0, "x", "cold index wall / ctags -R wall"),
+    "reindex_vs_cold": (0.10, "x", "1%-change re-index wall / cold wall"),
+    "symbol_p50_ms": (1.0, "ms", "warm context.symbol p50"),
+    "references_p50_ms": (5.0, "ms", "warm context.references p50"),
+    "fresh_symbol_ms": (300.0, "ms", "rennet context symbol --json, fresh process, median"),
+    "peak_mib_10k": (1024.0, "MiB", "peak PSS of the indexer's process tree at 10,000 files"),
+    "added_vs_first": (0.10, "x", "store bytes added by the 1%-change snapshot / first snapshot"),
+}
+
+
+# --- machine and tools ------------------------------------------------------------------------
+
+def machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = 0
+    try:
+        mem = int(Path("/proc/meminfo").read_text().split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return {"nproc": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem / GIB, 1),
+            "python": platform.python_version(), "platform": platform.platform(),
+            "ctags": ctags_version(), "rennet_commit": head.stdout.strip()}
+
+
+def ensure_ctags() -> str:
+    found = shutil.which("ctags")
+    if found:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):  # the issue's setup: Debian's package
+        subprocess.run(["apt-get", "install", "-y", "universal-ctags"], check=False, capture_output=True)
+        found = shutil.which("ctags")
+    if not found:
+        raise SystemExit("tool_missing: Universal Ctags not found; install it with `apt-get install -y universal-ctags`")
+    return found
+
+
+def ctags_version() -> str:
+    exe = shutil.which("ctags")
+    if not exe:
+        return ""
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+    return out.splitlines()[0] if out else ""
+
+
+def python() -> str:
+    return sys.executable
+
+
+def child_env(store: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    if store is not None:
+        env["RENNET_HOME"] = str(store)
+    return env
+
+
+# --- corpora ------------------------------------------------------------------------------------
+
+def synthetic_corpus(work: Path, files: int, seed: int) -> tuple[Path, dict]:
+    """Generate (once) and return (bare repo, its synthetic.json)."""
+    repo = work / "corpora" / f"synthetic-{files}-s{seed}.git"
+    meta = repo / "synthetic.json"
+    if not meta.exists():
+        if repo.exists():
+            shutil.rmtree(repo)
+        repo.parent.mkdir(parents=True, exist_ok=True)
+        from corpora.synthetic import generate
+
+        t = time.perf_counter()
+        generate(repo, files=files, seed=seed, change_share=0.01)
+        print(f"  generated {files} files in {time.perf_counter() - t:.1f}s", file=sys.stderr)
+    return repo, json.loads(meta.read_text())
+
+
+def checkout(repo_path: Path, rev: str, dest: Path) -> Path:
+    """Write the tree at `rev` to `dest` (regular and executable files; links and gitlinks are not followed)."""
+    marker = dest / ".rennet-bench-oid"
+    repo = pygit2.Repository(str(repo_path))
+    oid = str(repo.revparse_single(rev).peel(pygit2.Commit).id)
+    if marker.exists() and marker.read_text() == oid:
+        return dest
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+
+    def walk(tree: pygit2.Tree, prefix: Path) -> None:
+        prefix.mkdir(exist_ok=True)
+        for e in tree:
+            if e.filemode == pygit2.GIT_FILEMODE_TREE:
+                walk(repo[e.id], prefix / e.name)
+            elif e.filemode in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
+                (prefix / e.name).write_bytes(repo[e.id].data)
+    walk(repo.revparse_single(rev).peel(pygit2.Tree), dest / "tree")
+    marker.write_text(oid)
+    return dest
+
+
+# --- measurements -------------------------------------------------------------------------------
+
+def store_bytes(home: Path) -> dict:
+    """Pages in use across every database of the store, and the file's size on disk."""
+    path = home / "lmdb"
+    env = lmdb.open(str(path), readonly=True, lock=False, max_dbs=64, subdir=True)
+    try:
+        psize = env.stat()["psize"]
+        pages = 0
+        main = env.stat()
+        pages += main["branch_pages"] + main["leaf_pages"] + main["overflow_pages"]
+        with env.begin() as txn:
+            names = [bytes(k) for k, _ in txn.cursor()]
+        for name in names:
+            try:
+                db = env.open_db(name, create=False)
+            except lmdb.Error:
+                continue
+            with env.begin() as txn:
+                st = txn.stat(db)
+            pages += st["branch_pages"] + st["leaf_pages"] + st["overflow_pages"]
+        used = pages * psize
+    finally:
+        env.close()
+    data = path / "data.mdb"
+    st = data.stat()
+    return {"used": used, "file": st.st_size, "allocated": st.st_blocks * 512}
+
+
+def run_ctags(exe: str, tree: Path, out: Path) -> measure.Measured:
+    out.unlink(missing_ok=True)
+    m = measure.run([exe, "-R", "-f", str(out), "."], cwd=str(tree))
+    if m.returncode != 0:
+        raise SystemExit(f"ctags failed: {m.stderr.strip()[:300]}")
+    return m
+
+
+def run_index(repo: Path, rev: str, store: Path, workers: int, expect: Path | None = None) -> tuple[measure.Measured, dict]:
+    cmd = [python(), "-m", "benchmarks.probe", "index", str(repo), rev, str(store), str(workers)]
+    if expect:
+        cmd += ["--expect", str(expect)]
+    m = measure.run(cmd, env=child_env(store), cwd=str(ROOT))
+    if m.returncode != 0:
+        raise SystemExit(f"index failed ({rev}): {m.stderr.strip()[-600:]}")
+    return m, json.loads(m.stdout.strip().splitlines()[-1])
+
+
+def run_queries(repo: Path, rev: str, store: Path, names: list[str], refs: list[str]) -> dict:
+    cmd = [python(), "-m", "benchmarks.probe", "queries", str(repo), rev, str(store), str(QUERY_ITERATIONS), *names]
+    if refs:
+        cmd += ["--refs", *refs]
+    m = measure.run(cmd, env=child_env(store), cwd=str(ROOT), sample=False)
+    if m.returncode != 0:
+        raise SystemExit(f"queries failed: {m.stderr.strip()[-600:]}")
+    return json.loads(m.stdout.strip().splitlines()[-1])
+
+
+def rennet_cli() -> list[str]:
+    exe = Path(sys.executable).parent / "rennet"
+    return [str(exe)] if exe.exists() else [python(), "-m", "context_tools.cli"]
+
+
+def run_fresh(repo: Path, rev: str, store: Path, name: str) -> dict:
+    walls = []
+    for _ in range(FRESH_RUNS):
+        m = measure.run([*rennet_cli(), "context", "symbol", name, "--repo", str(repo), "--rev", rev, "--json"],
+                        env=child_env(store), cwd=str(ROOT), sample=False)
+        if m.returncode != 0:
+            raise SystemExit(f"rennet context symbol failed: {(m.stdout + m.stderr).strip()[-400:]}")
+        json.loads(m.stdout)  # it printed exactly the result contract
+        walls.append(m.wall)
+    return {"median_ms": statistics.median(walls) * 1e3, "min_ms": min(walls) * 1e3, "runs": FRESH_RUNS}
+
+
+def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path, workers: int, ctags: str,
+               names: list[str], refs: list[str], expect: Path | None) -> dict:
+    print(f"[{label}] checkout + ctags", file=sys.stderr)
+    tree = checkout(repo, base, work / "checkouts" / repo.name) / "tree"
+    files = sum(len(f) for _, _, f in os.walk(tree))
+    ct = run_ctags(ctags, tree, work / "checkouts" / f"{repo.name}.tags")
+    store = work / "stores" / f"{repo.name}-{os.getpid()}"
+    if store.exists():
+        shutil.rmtree(store)
+    print(f"[{label}] cold index", file=sys.stderr)
+    cold, cold_rep = run_index(repo, base, store, workers, expect)
+    first = store_bytes(store)
+    reindex = []
+    sizes = [first]
+    for rev in follow:
+        print(f"[{label}] re-index {rev}", file=sys.stderr)
+        m, rep = run_index(repo, rev, store, workers)
+        sizes.append(store_bytes(store))
+        reindex.append({"rev": rev, "wall": m.wall, "seconds": rep["seconds"], "parsed_blobs": rep["parsed_blobs"],
+                        "reused_blobs": rep["reused_blobs"], "max_rss": m.max_rss, "peak_pss": m.peak_pss})
+    print(f"[{label}] queries", file=sys.stderr)
+    head = follow[-1] if follow else base
+    q = run_queries(repo, base, store, names, refs)
+    fresh = run_fresh(repo, base, store, q["names"][0])
+    added = [sizes[i + 1]["used"] - sizes[i]["used"] for i in range(len(sizes) - 1)]
+    result = {
+        "label": label, "repo": str(repo), "base": base, "follow_ups": follow, "head": head,
+        "tree_files": files, "indexed_files": cold_rep["files"], "symbols": cold_rep["symbols"],
+        "edges": cold_rep["edges"], "workers": workers,
+        "ctags": {"wall": ct.wall, "max_rss": ct.max_rss},
+        "cold": {"wall": cold.wall, "seconds": cold_rep["seconds"], "import_seconds": cold_rep["import_seconds"],
+                 "max_rss": cold.max_rss, "peak_pss": cold.peak_pss, "parsed_blobs": cold_rep["parsed_blobs"]},
+        "reindex": reindex,
+        "queries": q, "fresh_symbol": fresh,
+        "store": {"first": first, "after": sizes[1:], "added": added},
+    }
+    if "fan_in_agree" in cold_rep:
+        result["fan_in"] = {"agree": cold_rep["fan_in_agree"], "checked": cold_rep["fan_in_checked"]}
+    shutil.rmtree(store, ignore_errors=True)
+    return result
+
+
+# --- report -------------------------------------------------------------------------------------
+
+def ratios(r: dict) -> dict:
+    cold = r["cold"]["wall"]
+    re_wall = r["reindex"][0]["wall"] if r["reindex"] else None
+    added = r["store"]["added"][0] if r["store"]["added"] else None
+    return {
+        "cold_vs_ctags": cold / r["ctags"]["wall"] if r["ctags"]["wall"] else None,
+        "reindex_vs_cold": re_wall / cold if re_wall is not None else None,
+        "symbol_p50_ms": r["queries"]["symbol"]["p50_ms"],
+        "references_p50_ms": r["queries"]["references"]["p50_ms"],
+        "fresh_symbol_ms": r["fresh_symbol"]["median_ms"],
+        "peak_mib": max(r["cold"]["peak_pss"], r["cold"]["max_rss"]) / MIB,
+        "added_vs_first": added / r["store"]["first"]["used"] if added is not None else None,
+    }
+
+
+def verdicts(results: list[dict]) -> list[dict]:
+    rows = []
+    for r in results:
+        x = r["ratios"]
+        for key in ("cold_vs_ctags", "reindex_vs_cold", "symbol_p50_ms", "references_p50_ms",
+                    "fresh_symbol_ms", "added_vs_first"):
+            if x.get(key) is None:
+                continue
+            limit, unit, what = TARGETS[key]
+            rows.append({"target": key, "what": what, "corpus": r["label"], "value": x[key], "limit": limit,
+                         "unit": unit, "pass": x[key] <= limit})
+        if r.get("size") == 10_000:
+            limit, unit, what = TARGETS["peak_mib_10k"]
+            rows.append({"target": "peak_mib_10k", "what": what, "corpus": r["label"], "value": x["peak_mib"],
+                         "limit": limit, "unit": unit, "pass": x["peak_mib"] < limit})
+    return rows
+
+
+def fmt_s(v: float) -> str:
+    return f"{v:.2f}" if v < 100 else f"{v:.0f}"
+
+
+def markdown(results: list[dict], rows: list[dict], info: dict, command: str) -> str:
+    lines = [
+        f"Machine: {info['nproc']} cores, {info['cpu']}, {info['memory_gib']} GiB; Python {info['python']}; "
+        f"{info['ctags']}; rennet {info['rennet_commit']}",
+        f"Command: `{command}`", "",
+        "| corpus | files | ctags s | cold s | cold/ctags | 1% re-index s | re-index/cold | symbol p50/p99 ms "
+        "| refs p50/p99 ms | fresh `rennet context symbol` ms | peak MiB (tree PSS / max RSS) | store MiB first "
+        "| added KiB (x first) | ms per file |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        x = r["ratios"]
+        re_ = r["reindex"][0] if r["reindex"] else None
+        q = r["queries"]
+        added = r["store"]["added"][0] if r["store"]["added"] else None
+        lines.append(
+            f"| {r['label']} | {r['indexed_files']} | {fmt_s(r['ctags']['wall'])} | {fmt_s(r['cold']['wall'])} "
+            f"| {x['cold_vs_ctags']:.2f} | {fmt_s(re_['wall']) if re_ else '-'} "
+            f"| {x['reindex_vs_cold']:.3f} | {q['symbol']['p50_ms']:.2f} / {q['symbol']['p99_ms']:.2f} "
+            f"| {q['references']['p50_ms']:.2f} / {q['references']['p99_ms']:.2f} "
+            f"| {r['fresh_symbol']['median_ms']:.0f} "
+            f"| {r['cold']['peak_pss'] / MIB:.0f} / {r['cold']['max_rss'] / MIB:.0f} "
+            f"| {r['store']['first']['used'] / MIB:.1f} "
+            f"| {(added / 1024) if added is not None else 0:.0f} ({x['added_vs_first'] or 0:.3f}) "
+            f"| {r['cold']['wall'] * 1e3 / max(1, r['indexed_files']):.2f} |")
+    lines += ["", "| target | corpus | measured | limit | result |", "|---|---|---:|---:|---|"]
+    for v in rows:
+        lines.append(f"| {v['what']} | {v['corpus']} | {v['value']:.3f} {v['unit']} | {v['limit']:g} {v['unit']} "
+                     f"| {'PASS' if v['pass'] else 'FAIL'} |")
+    fan = [r for r in results if "fan_in" in r]
+    if fan:
+        lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
+            f"{r['label']} {r['fan_in']['agree']}/{r['fan_in']['checked']}" for r in fan)]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000,10000", help="synthetic sizes, comma-separated (default 1000,10000)")
+    ap.add_argument("--with-100k", action="store_true", help="add the 100,000-file synthetic corpus")
+    ap.add_argument("--corpus", action="append", default=[],
+                    help="a registry corpus repository (python -m corpora.registry_corpus ... --out DIR); repeatable")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--work", default=os.environ.get("RENNET_BENCH_WORK", "/tmp/rennet-bench"),
+                    help="cache of generated corpora, checkouts and scratch stores")
+    ap.add_argument("--out", default=str(RESULTS / "latest.json"))
+    args = ap.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    if args.with_100k:
+        sizes.append(100_000)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    ctags = ensure_ctags()
+    info = machine()
+    results = []
+    for size in sizes:
+        repo, meta = synthetic_corpus(work, size, args.seed)
+        r = bench_repo(f"synthetic {size:,}", repo, "base", ["main"], work, args.workers, ctags,
+                       meta["query_names"], meta.get("query_functions", []), repo / "synthetic.json")
+        r["size"] = size
+        r["ratios"] = ratios(r)
+        results.append(r)
+    for corpus_dir in args.corpus:
+        repo = Path(corpus_dir)
+        meta = json.loads((repo / "corpus.json").read_text())
+        tags = meta["tags"]
+        r = bench_repo(f"{meta['package']} {meta['versions'][0]}..{meta['versions'][-1]}", repo, tags[0], tags[1:],
+                       work, args.workers, ctags, [], [], None)
+        r["ratios"] = ratios(r)
+        results.append(r)
+    rows = verdicts(results)
+    if len(sizes) > 1:  # scaling: wall and memory per file from the smallest to the largest size
+        syn = [r for r in results if "size" in r]
+        lo, hi = syn[0], syn[-1]
+        scaling = {"from": lo["size"], "to": hi["size"],
+                   "files_x": hi["indexed_files"] / lo["indexed_files"],
+                   "cold_wall_x": hi["cold"]["wall"] / lo["cold"]["wall"],
+                   "peak_mib_x": hi["ratios"]["peak_mib"] / lo["ratios"]["peak_mib"]}
+    else:
+        scaling = None
+    command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
+    table = markdown(results, rows, info, command.strip())
+    if scaling:
+        table += (f"\n\nScaling {scaling['from']:,} -> {scaling['to']:,} files ({scaling['files_x']:.0f}x): "
+                  f"cold wall x{scaling['cold_wall_x']:.1f}, peak memory x{scaling['peak_mib_x']:.1f}")
+    print(table)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"machine": info, "command": command.strip(), "results": results,
+                               "targets": rows, "scaling": scaling, "markdown": table,
+                               "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
