@@ -1,0 +1,111 @@
+"""Entry points of every kind, resolved to files of the tree."""
+
+from __future__ import annotations
+
+from indexer.entrypoints import find_entry_points
+from indexer.model import BlobFacts, EntryPoint, FileEntry, Symbol
+
+
+def entry(path: str) -> FileEntry:
+    return FileEntry(path=path, blob="0" * 40, mode=0o100644, size=1, lines=1, language="x")
+
+
+def func(name: str, container: str = "") -> Symbol:
+    return Symbol(name, "function", container, 1, 2, 0, 10, f"func {name}()")
+
+
+def run(tree: dict[str, str], facts: dict[str, BlobFacts] | None = None) -> list[EntryPoint]:
+    files = [entry(p) for p in sorted(tree)]
+    return find_entry_points(files, facts or {}, lambda p: tree[p].encode())
+
+
+def test_python_scripts_from_every_manifest_kind():
+    tree = {
+        "pyproject.toml": '[project]\nname = "shop"\n[project.scripts]\nshop = "shop.cli:main"\n'
+                          '[project.gui-scripts]\nshop-gui = "shop.gui:run [gui]"\n',
+        "src/shop/__init__.py": "",
+        "src/shop/cli.py": "",
+        "src/shop/gui/__init__.py": "",
+        "tools/setup.cfg": "[metadata]\nname = tools\n[options.entry_points]\nconsole_scripts =\n    tl = tools_pkg.main:run\n",
+        "tools/tools_pkg/__init__.py": "",
+        "tools/tools_pkg/main.py": "",
+        "old/setup.py": "from setuptools import setup\nsetup(name='old', entry_points={'console_scripts': ['old=oldpkg:main']})\n",
+        "old/oldpkg.py": "",
+        "poet/pyproject.toml": '[tool.poetry]\nname = "poet"\n[tool.poetry.scripts]\npoet = "poet.app:go"\nghost = "nowhere.mod:x"\n',
+        "poet/poet/__init__.py": "",
+        "poet/poet/app.py": "",
+    }
+    assert run(tree) == [
+        EntryPoint("ghost", "console_script", "", "nowhere.mod:x", "poet/pyproject.toml"),  # declared, not in tree
+        EntryPoint("old", "console_script", "old/oldpkg.py", "oldpkg:main", "old/setup.py"),
+        EntryPoint("poet", "console_script", "poet/poet/app.py", "poet.app:go", "poet/pyproject.toml"),
+        EntryPoint("shop", "console_script", "src/shop/cli.py", "shop.cli:main", "pyproject.toml"),
+        EntryPoint("shop-gui", "gui_script", "src/shop/gui/__init__.py", "shop.gui:run [gui]", "pyproject.toml"),
+        EntryPoint("tl", "console_script", "tools/tools_pkg/main.py", "tools_pkg.main:run", "tools/setup.cfg"),
+    ]
+
+
+def test_package_json_bin_string_map_and_main():
+    tree = {
+        "cli/package.json": '{"name": "@acme/cli", "bin": "./bin/run", "main": "lib/index"}',
+        "cli/bin/run.js": "",
+        "cli/lib/index.ts": "",
+        "multi/package.json": '{"name": "multi", "bin": {"m1": "one.js", "m2": "missing.js"}}',
+        "multi/one.js": "",
+    }
+    assert run(tree) == [
+        EntryPoint("m2", "npm_bin", "", "missing.js", "multi/package.json"),
+        EntryPoint("cli", "npm_bin", "cli/bin/run.js", "./bin/run", "cli/package.json"),
+        EntryPoint("@acme/cli", "npm_main", "cli/lib/index.ts", "lib/index", "cli/package.json"),
+        EntryPoint("m1", "npm_bin", "multi/one.js", "one.js", "multi/package.json"),
+    ]
+
+
+def test_go_main_packages():
+    tree = {"cmd/server/main.go": "", "cmd/server/flags.go": "", "lib/lib.go": "", "main_test.go": "", "tool.go": ""}
+    facts = {
+        "cmd/server/main.go": BlobFacts(language="go", lines=9, package_name="main", symbols=[func("main")]),
+        "cmd/server/flags.go": BlobFacts(language="go", lines=9, package_name="main", symbols=[func("parse")]),
+        "lib/lib.go": BlobFacts(language="go", lines=9, package_name="lib", symbols=[func("main")]),
+        "main_test.go": BlobFacts(language="go", lines=9, package_name="main", symbols=[func("main")]),
+        "tool.go": BlobFacts(language="go", lines=9, package_name="main", symbols=[func("main", container="T")]),
+    }
+    assert run(tree, facts) == [EntryPoint("server", "go_main", "cmd/server/main.go", "", "")]
+
+
+def test_rust_bins_declared_and_automatic():
+    tree = {
+        "Cargo.toml": '[package]\nname = "eng"\n[[bin]]\nname = "eng-cli"\npath = "src/cli.rs"\n[[bin]]\nname = "gone"\npath = "src/gone.rs"\n',
+        "src/main.rs": "",
+        "src/lib.rs": "",
+        "src/cli.rs": "",
+        "src/bin/extra.rs": "",
+        "src/bin/big/main.rs": "",
+        "src/bin/big/util.rs": "",
+        "nolib/src/main.rs": "",  # no Cargo.toml of its own: not a crate of the tree
+    }
+    assert run(tree) == [
+        EntryPoint("gone", "rust_bin", "", "src/gone.rs", "Cargo.toml"),
+        EntryPoint("big", "rust_bin", "src/bin/big/main.rs", "", "Cargo.toml"),
+        EntryPoint("extra", "rust_bin", "src/bin/extra.rs", "", "Cargo.toml"),
+        EntryPoint("eng-cli", "rust_bin", "src/cli.rs", "src/cli.rs", "Cargo.toml"),
+        EntryPoint("eng", "rust_bin", "src/main.rs", "", "Cargo.toml"),
+    ]
+
+
+def test_python_main_files_and_blocks():
+    tree = {"pkg/__init__.py": "", "pkg/__main__.py": "", "scripts/report.py": "", "lib.py": ""}
+    facts = {
+        "pkg/__main__.py": BlobFacts(language="python", lines=3, main_block=True),
+        "scripts/report.py": BlobFacts(language="python", lines=3, main_block=True),
+        "lib.py": BlobFacts(language="python", lines=3),
+    }
+    assert run(tree, facts) == [
+        EntryPoint("pkg", "python_main_file", "pkg/__main__.py", "", ""),
+        EntryPoint("report", "python_main_block", "scripts/report.py", "", ""),
+    ]
+
+
+def test_malformed_manifest_does_not_stop_other_entry_points():
+    tree = {"package.json": "{oops", "app/__main__.py": ""}
+    assert run(tree) == [EntryPoint("app", "python_main_file", "app/__main__.py", "", "")]
