@@ -1,0 +1,169 @@
+"""Persistence keyed by review target and patchset, and the `rennet dossier` CLI face."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import msgspec
+import pytest
+
+import context_tools.registry as registry_module
+from context_tools.cli import main as cli_main
+from context_tools.registry import load_packs
+from delta.dossier import Dossier, build_dossier
+from delta.dossier.persist import TABLE
+from indexer.store import Store
+from tests.fakes.trackers import FakeJira
+from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
+
+TOKEN = "jira-SECRET-persist-42"
+GH_TOKEN = "ghp_SECRETpersist"
+
+
+@pytest.fixture
+def jira(monkeypatch):
+    server = FakeJira(token=TOKEN).start()
+    server.behaviours["PROJ-1"] = {"title": "Story one", "body": "Acceptance criteria:\n- works",
+                                   "comments": [("Ann", "THREAD-ONLY-IN-PAYLOAD")]}
+    server.behaviours["PROJ-2"] = {"title": "Story two"}
+    monkeypatch.setenv("JIRA_TOKEN", TOKEN)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def world(tmp_path, jira, monkeypatch):
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#7": {"title": "gh seven"}}, GH_TOKEN)
+    rennet = f'[dossier.jira]\nbase_url = "{jira.url}"\ntoken_env = "JIRA_TOKEN"\nprojects = ["PROJ"]\n'
+    builder, base, head = make_change(tmp_path / "r", ["PROJ-1: first (#7)"], branch="feature/proj-1",
+                                      files={".rennet.toml": rennet})
+    return builder, log
+
+
+def test_same_patchset_reuses_without_fetching(tmp_path, world, jira):
+    builder, log = world
+    with Store.open(tmp_path / "home") as store:
+        first = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+    assert not first.reused and [i.id for i in first.items] == ["PROJ-1", "#7"]
+    assert jira.hits_for("PROJ-1") == 1 and len(gh_calls(log)) == 1
+    with Store.open(tmp_path / "home") as store:  # a new process would see the same LMDB record
+        again = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+    assert again.reused
+    assert jira.hits_for("PROJ-1") == 1 and len(gh_calls(log)) == 1  # no second fetch anywhere
+    assert msgspec.structs.replace(again, reused=False) == first
+
+
+def test_a_new_patchset_runs_retrieval_again(tmp_path, world, jira):
+    builder, log = world
+    with Store.open(tmp_path / "home") as store:
+        first = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        builder.commit({"src/more.py": "y = 1\n"}, "PROJ-2: second", branch="feature/proj-1")
+        second = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        assert not second.reused and second.patchset.head_oid != first.patchset.head_oid
+        assert [i.id for i in second.items] == ["PROJ-1", "#7", "PROJ-2"]
+        assert jira.hits_for("PROJ-1") == 2 and jira.hits_for("PROJ-2") == 1
+        assert second.payload_dir != first.payload_dir
+        # both patchsets stay readable
+        records = list(store.kv(TABLE).items())
+        assert len(records) == 2
+
+
+def test_refresh_runs_retrieval_again(tmp_path, world, jira):
+    _, log = world
+    with Store.open(tmp_path / "home") as store:
+        build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        jira.behaviours["PROJ-1"] = {"title": "Story one, renamed"}
+        refreshed = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store, refresh=True)
+        assert not refreshed.reused and refreshed.items[0].title == "Story one, renamed"
+        assert jira.hits_for("PROJ-1") == 2 and len(gh_calls(log)) == 2
+        assert build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).items[0].title == \
+            "Story one, renamed"
+
+
+def test_another_review_target_of_the_same_commits_is_its_own_record(tmp_path, world, jira):
+    builder, _ = world
+    head = builder.repo.references["refs/heads/feature/proj-1"].target
+    with Store.open(tmp_path / "home") as store:
+        by_branch = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        by_sha = build_dossier(tmp_path / "r", "main", str(head), store=store)
+        assert not by_sha.reused and by_sha.target.branch == "" and by_branch.target.branch == "feature/proj-1"
+        assert jira.hits_for("PROJ-1") == 2
+
+
+def test_threads_live_in_payload_files_not_in_the_record_and_no_token_anywhere(tmp_path, world, caplog):
+    caplog.set_level(logging.DEBUG, logger="rennet.dossier")
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        [(key, record)] = list(store.kv(TABLE).items())
+    assert b"THREAD-ONLY-IN-PAYLOAD" not in record
+    assert msgspec.json.decode(record, type=Dossier).items[0].payload == d.items[0].payload
+    holders = files_containing(tmp_path / "home", "THREAD-ONLY-IN-PAYLOAD")
+    assert holders == [str(tmp_path / "home" / d.items[0].payload)]
+    assert d.items[0].payload.startswith(f"projects/{d.target.repo_id}/dossiers/")
+    for secret in (TOKEN, GH_TOKEN):
+        assert files_containing(tmp_path / "home", secret) == []
+        assert secret not in caplog.text
+
+
+# --- the CLI face ---------------------------------------------------------------------------
+
+@pytest.fixture
+def cli(monkeypatch, tmp_path):
+    """`rennet` as the console script runs it, over a registry of the dossier pack."""
+    monkeypatch.setattr(registry_module, "_REGISTRY", load_packs(["delta.dossier.commands"]))
+    home = tmp_path / "cli-home"
+
+    def run(*args):
+        return cli_main(["dossier", "--store", str(home), *args])
+    return run
+
+
+def test_cli_json_prints_the_result_contract(tmp_path, world, cli, capsys, jira):
+    body = tmp_path / "body.md"
+    body.write_text("## Acceptance criteria\n- x\n\nCloses #7\nSee PROJ-2")
+    code = cli("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1",
+               "--title", "Export (PROJ-1)", "--body-file", str(body), "--json")
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    reply = json.loads(out)
+    assert reply["ok"] and reply["command"] == "dossier.build"
+    data = reply["data"]
+    assert [r["id"] for r in data["references"]] == ["PROJ-1", "#7", "PROJ-2"]
+    assert [p["source"] for p in data["references"][0]["provenance"]] == ["branch", "pr_title", "commit_subject"]
+    assert data["references"][1]["closing"] is True
+    assert data["reused"] is False
+    assert reply["freshness"]["pinned_oid"] == data["patchset"]["head_oid"]
+    assert reply["page"] == {"total": 3, "returned": 3, "truncated": False, "cursor": None}
+    assert TOKEN not in out + err and GH_TOKEN not in out + err
+    assert files_containing(tmp_path / "cli-home", TOKEN) == []  # LMDB record, ledger, payloads
+
+    code = cli("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1",
+               "--title", "Export (PROJ-1)", "--body-file", str(body), "--json")
+    assert code == 0 and json.loads(capsys.readouterr().out)["data"]["reused"] is True
+    assert jira.hits_for("PROJ-1") == 1
+    code = cli("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1", "--refresh", "--json")
+    assert code == 0 and json.loads(capsys.readouterr().out)["data"]["reused"] is False
+    assert jira.hits_for("PROJ-1") == 2
+
+
+def test_cli_human_output(tmp_path, world, cli, capsys):
+    assert cli("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1") == 0
+    out = capsys.readouterr().out
+    assert "PROJ-1 [jira To Do] Story one" in out and "- works" in out and "#7 [github open] gh seven" in out
+
+
+@pytest.mark.parametrize("args, code_word", [
+    (("--base", "main", "--head", "no-such-branch"), "unknown_rev"),
+    (("--base", "main", "--head", "feature/proj-1", "--body-file", "/nonexistent/body.md"), "bad_input"),
+])
+def test_cli_errors_are_one_typed_line_and_exit_1(tmp_path, world, cli, capsys, args, code_word):
+    code = cli("--repo", str(tmp_path / "r"), *args)
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err.startswith(f"rennet: {code_word}: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_usage_error_exits_2(tmp_path, cli, capsys):
+    assert cli("--base", "main") == 2
+    assert "required" in capsys.readouterr().err
