@@ -181,3 +181,28 @@ def test_second_history_with_folder_moves_and_edits_agrees_with_git(tmp_path):
     head = b.commit(changes)
     repo = open_repository(tmp_path / "r")
     assert ours(inventory(repo, resolve_range(repo, base, head))) == raw_records(tmp_path / "r", base, head)
+
+
+def test_packet_over_every_mode_change_with_real_snapshots(every_change, tmp_path):
+    """Submodule bumps, symlinks, binaries and type changes go through the whole packet."""
+    from context_tools.result import Unknown
+    from delta import build_delta_packet
+    from indexer.api import open_store
+
+    path, base, head = every_change
+    store = open_store(tmp_path / "home")
+    try:
+        built = build_delta_packet(path, base, head, store=store, out=tmp_path / "out")
+    finally:
+        store.close()
+    files = {f.path: f for f in built.packet.files}
+    assert len(files) == built.packet.totals.files == len(raw_records(path, base, head))
+    bump = files["mods/bumped"]
+    assert bump.mode_change.kind == "submodule_bump" and bump.hunk_count == 1
+    assert isinstance(files["img.bin"].additions, Unknown) and files["img.bin"].hunks == []
+    assert files["file_to_link"].status == "type_changed" and files["file_to_link"].hunk_count == 1
+    assert files["tool.sh"].noise.cls == "mode_only"
+    assert files["lib/moved.py"].noise.cls == "rename_only"
+    assert not isinstance(built.packet.blast, Unknown)
+    assert isinstance(files["new.txt"].fan_in, Unknown)
+    assert isinstance(files["lib/moved.py"].fan_in, int)  # asked at src/moved.py in the base

@@ -190,3 +190,12 @@ def test_packet_is_deterministic(branchy, tmp_path):
     a = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "a").packet
     b = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "a").packet
     assert msgspec.json.encode(a) == msgspec.json.encode(b)
+
+
+def test_unreadable_repository_is_a_typed_error(tmp_path):
+    broken = tmp_path / "broken"
+    (broken / ".git").mkdir(parents=True)
+    (broken / ".git" / "HEAD").write_text("garbage\n")
+    with pytest.raises(RennetError) as err:
+        build_delta_packet(broken, "main", "HEAD", index=False, write=False)
+    assert err.value.code == "not_a_repository"
