@@ -26,6 +26,7 @@ from delta.dossier.persist import Payload, load_record, payload_dir, record_key,
 from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Reference, Source,
                                 extract_references)
 from delta.dossier.transport import TrackerFailure, redact
+from indexer.errors import StoreError
 from indexer.gitread import open_repo, repo_display_path, repo_identity, resolve_rev
 
 SCHEMA = 1
@@ -150,7 +151,7 @@ def _scrub(text: str, secrets: list[str]) -> str:
     return text
 
 
-def build_dossier(repo_path: str | os.PathLike[str], base: str, head: str, title: str | None = None,
+def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str, title: str | None = None,
                   body: str | None = None, store: Any = None, refresh: bool = False,
                   config: Mapping[str, Any] | DossierConfig | None = None, *,
                   environ: Mapping[str, str] | None = None) -> Dossier:
@@ -160,7 +161,7 @@ def build_dossier(repo_path: str | os.PathLike[str], base: str, head: str, title
     overrides the project's `.rennet.toml` / `[tool.rennet]`; `environ` is where token
     environment variables are looked up (os.environ when None), read at call time.
     """
-    repo = open_repo(repo_path)
+    repo = repo_path if isinstance(repo_path, pygit2.Repository) else open_repo(repo_path)
     base_oid = resolve_rev(repo, base)
     head_oid = resolve_rev(repo, head)
     branch = head_branch(repo, head)
@@ -221,7 +222,12 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
                 raise TrackerFailure("timeout", f"retrieval time budget of {TOTAL_SECONDS:g}s spent; "
                                                 f"{ref.id} not asked")
             log.debug("fetching %s %s", tracker, ref.id)
-            fetched = fetch(ref)
+            try:
+                fetched = fetch(ref)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                # a payload of a shape the parser did not foresee: this reference fails, the rest go on
+                raise TrackerFailure("malformed_response",
+                                     f"{tracker} answered {ref.id} in an unexpected shape ({type(exc).__name__})")
         except TrackerFailure as failure:
             if failure.code == "timeout":
                 timed_out.add(tracker)
@@ -230,8 +236,13 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
             facts.append(Fact(failure.code, tracker, ref.id, message))
             continue
         fetched_at = _now()
-        rel = write_payload(home, folder, Payload(id=ref.id, tracker=fetched.tracker, fetched_at=fetched_at,
-                                                  comments=fetched.comments, links=fetched.links, raw=fetched.raw))
+        payload = Payload(id=ref.id, tracker=fetched.tracker, fetched_at=fetched_at, comments=fetched.comments,
+                          links=fetched.links, raw=fetched.raw)
+        try:
+            rel = write_payload(home, folder, payload)
+        except OSError as exc:
+            raise StoreError(f"cannot write dossier payload under {home}: {exc.strerror or type(exc).__name__}") \
+                from None
         items.append(make_item(fetched, ref, fetched_at, bounds, rel))
 
     kept_items, omissions = fit(items, bounds)

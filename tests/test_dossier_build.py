@@ -1,0 +1,111 @@
+"""What the builder reads: the commits of merge-base..head, the head branch name, PR text;
+bare repositories; typed errors for bad revisions; the default store home."""
+
+from __future__ import annotations
+
+import os
+
+import pygit2
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from delta.dossier import build_dossier
+from delta.dossier.build import head_branch
+from indexer.errors import RennetError
+from indexer.store import Store
+
+
+def forked(tmp_path, bare=False):
+    b = RepoBuilder(tmp_path / "r", bare=bare)
+    b.commit({"a": "0"}, "before the fork, PROJ-100 (#1)")
+    fork = b.commit({"a": "1"}, "fork point (#2)")
+    b.commit({"a": "2"}, "on main after the fork (#3)")
+    b.checkout(fork)
+    one = b.commit({"b": "1"}, "feature work (#4)", branch="feature/9-thing", parents=[fork])
+    two = b.commit({"b": "2"}, "more work\n\nbody mentions #5", branch="feature/9-thing", parents=[one])
+    return b, fork, one, two
+
+
+def ids(d):
+    return [r.id for r in d.references]
+
+
+def test_only_the_commits_of_merge_base_to_head_are_read(tmp_path):
+    b, fork, one, two = forked(tmp_path)
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "feature/9-thing", store=store, config={})
+    assert ids(d) == ["#9", "#4", "#5"]  # branch first, then commits oldest first; #1 #2 #3 are not in range
+    assert d.patchset.merge_base_oid == fork and d.patchset.commits == 2
+    assert [p.where for p in d.references[1].provenance] == [one]
+    assert [(p.source, p.where) for p in d.references[2].provenance] == [("commit_body", two)]
+
+
+def test_pr_title_and_body_are_sources(tmp_path):
+    forked(tmp_path)
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "feature/9-thing", title="Thing (#40)", body="Closes #41",
+                          store=store, config={})
+    assert ids(d) == ["#9", "#40", "#41", "#4", "#5"]
+    assert d.references[2].closing and d.references[2].provenance[0].where == "pr.body"
+
+
+def test_merge_commits_in_the_range_are_read(tmp_path):
+    b, fork, one, two = forked(tmp_path)
+    side = b.commit({"c": "1"}, "side (#6)", branch="side", parents=[fork])
+    merge = b.commit({"c": "1"}, "Merge branch 'side' (#7)", branch="feature/9-thing", parents=[two, side])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "feature/9-thing", store=store, config={})
+    assert set(ids(d)) == {"#9", "#4", "#5", "#6", "#7"} and d.patchset.commits == 4
+    assert d.patchset.head_oid == merge
+
+
+def test_bare_repository_needs_no_working_tree(tmp_path):
+    forked(tmp_path, bare=True)
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "feature/9-thing", store=store, config={})
+    assert ids(d) == ["#9", "#4", "#5"]
+
+
+def test_head_branch_names(tmp_path):
+    b, fork, one, two = forked(tmp_path)
+    b.repo.references.create("refs/remotes/origin/fix/77", pygit2.Oid(hex=two))
+    b.tag("v1.0", two)
+    assert head_branch(b.repo, "feature/9-thing") == "feature/9-thing"
+    assert head_branch(b.repo, "refs/heads/feature/9-thing") == "feature/9-thing"
+    assert head_branch(b.repo, "origin/fix/77") == "fix/77"
+    assert head_branch(b.repo, "v1.0") == ""
+    assert head_branch(b.repo, two) == ""
+
+
+@pytest.mark.parametrize("base, head, code", [
+    ("main", "nope", "unknown_rev"),
+    ("nope", "main", "unknown_rev"),
+])
+def test_bad_revisions_are_typed_errors_and_store_nothing(tmp_path, base, head, code):
+    forked(tmp_path)
+    with Store.open(tmp_path / "home") as store:
+        with pytest.raises(RennetError) as err:
+            build_dossier(tmp_path / "r", base, head, store=store, config={})
+        assert err.value.code == code
+        assert list(store.kv("dossiers").items()) == []
+
+
+def test_not_a_repository(tmp_path):
+    with pytest.raises(RennetError) as err:
+        build_dossier(tmp_path, "main", "HEAD", store=None)
+    assert err.value.code == "not_a_repository"
+
+
+def test_default_store_is_rennet_home(tmp_path, monkeypatch):
+    forked(tmp_path)
+    monkeypatch.setenv("RENNET_HOME", str(tmp_path / "env-home"))
+    d = build_dossier(tmp_path / "r", "main", "feature/9-thing", config={})
+    assert not d.reused
+    assert build_dossier(tmp_path / "r", "main", "feature/9-thing", config={}).reused
+    assert os.path.isdir(tmp_path / "env-home" / "lmdb")
+
+
+def test_accepts_an_open_repository(tmp_path):
+    b, *_ = forked(tmp_path)
+    with Store.open(tmp_path / "home") as store:
+        assert ids(build_dossier(b.repo, "main", "feature/9-thing", store=store, config={})) == ["#9", "#4", "#5"]
