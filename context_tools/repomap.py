@@ -54,7 +54,7 @@ def _focus_files(snap: Any, focus: list[str]) -> tuple[list[str], list[str]]:
         item_path = item.strip("/")
         hits = {p for p in paths if p == item_path or p.startswith(item_path + "/")}
         if not hits:
-            hits = {path for path, _ in find_exact(snap, item)}
+            hits = {path for path, _, _ in find_exact(snap, item)}
         if hits:
             found |= hits
         else:

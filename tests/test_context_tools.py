@@ -1,0 +1,333 @@
+"""The context.* tools against real indexed repositories, through the Python face."""
+
+from __future__ import annotations
+
+import pytest
+
+import context_tools
+from context_tools.errors import BadCursor, Unavailable
+from indexer.errors import BadInput, NotFound
+from tests.test_context_world import World, big, world  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.usefixtures("world")
+
+
+@pytest.fixture(scope="module")
+def client(world: World) -> context_tools.Client:
+    return context_tools.Client(store=world.store)
+
+
+def defs(result) -> list[tuple[str, str, int, str]]:
+    return [(d.path, d.qualified, d.line, d.match) for d in result.data.definitions]
+
+
+# --- freshness -----------------------------------------------------------------------
+
+def test_freshness_current_names_the_pinned_commit(client, world):
+    r = client.call("context.symbol", repo=world.repo, rev="main", name="Flask")
+    f = r.freshness
+    assert (f.rev, f.pinned_oid, f.current_oid, f.status) == ("main", world.head, world.head, "current")
+    assert f.repo == world.repo and f.indexed_at and f.fingerprint
+
+
+def test_moved_branch_is_stale_and_still_served_from_the_pin(client, world):
+    r = client.call("context.file", repo=world.repo, rev="feature", path="src/webapp/feature.py")
+    f = r.freshness
+    assert f.status == "stale"
+    assert f.pinned_oid == world.feature_pinned and f.current_oid == world.feature_now
+    assert "moved" in f.reason
+    # the content is the pinned one (True), not what the branch holds now (False)
+    assert r.data.content.lines == ["def feature_flag():", "    return True"]
+
+
+def test_every_context_reply_carries_freshness(client, world):
+    calls = {
+        "context.overview": {}, "context.map": {}, "context.file": {"path": "src/webapp/app.py"},
+        "context.symbol": {"name": "Flask"}, "context.references": {"name": "Flask"},
+        "context.novelty": {"base": "v1"},
+    }
+    for command, extra in calls.items():
+        r = client.call(command, repo=world.repo, **extra)
+        assert r.freshness is not None and r.freshness.status == "current", command
+
+
+# --- context.symbol ------------------------------------------------------------------
+
+def test_symbol_simple_and_qualified_names(client, world):
+    assert defs(client.call("context.symbol", repo=world.repo, name="Flask")) == [
+        ("src/webapp/app.py", "Flask", 1, "exact")]
+    assert defs(client.call("context.symbol", repo=world.repo, name="Flask.route")) == [
+        ("src/webapp/app.py", "Flask.route", 5, "exact")]
+    # module-qualified: `app` is the module path of src/webapp/app.py
+    assert defs(client.call("context.symbol", repo=world.repo, name="app.Flask.route")) == [
+        ("src/webapp/app.py", "Flask.route", 5, "qualified")]
+    assert defs(client.call("context.symbol", repo=world.repo, name="webapp.app.Flask.route")) == [
+        ("src/webapp/app.py", "Flask.route", 5, "qualified")]
+
+
+def test_symbol_simple_name_finds_every_language_and_filters_narrow(client, world):
+    r = client.call("context.symbol", repo=world.repo, name="route")
+    assert {(p, q) for p, q, _, _ in defs(r)} == {
+        ("src/webapp/app.py", "Flask.route"), ("web/router.js", "route"), ("web/router.js", "Router.route")}
+    assert not r.data.fuzzy
+    only_js = client.call("context.symbol", repo=world.repo, name="route", path="web/")
+    assert {p for p, *_ in defs(only_js)} == {"web/router.js"}
+    functions = client.call("context.symbol", repo=world.repo, name="route", kind="function")
+    assert [(p, q) for p, q, _, _ in defs(functions)] == [("web/router.js", "route")]
+
+
+def test_symbol_wrong_qualifier_does_not_match(client, world):
+    with pytest.raises(NotFound):
+        client.call("context.symbol", repo=world.repo, name="Router.run", fuzzy=False)
+
+
+def test_symbol_fuzzy_fallback_only_when_nothing_exact_and_marked(client, world):
+    r = client.call("context.symbol", repo=world.repo, name="flsk")
+    assert r.data.fuzzy and "near names" in r.data.note
+    assert r.data.definitions and all(d.match == "fuzzy" for d in r.data.definitions)
+    assert r.data.definitions[0].qualified == "Flask"
+    exact = client.call("context.symbol", repo=world.repo, name="Flask")
+    assert not exact.data.fuzzy and all(d.match != "fuzzy" for d in exact.data.definitions)
+    with pytest.raises(NotFound):
+        client.call("context.symbol", repo=world.repo, name="flsk", fuzzy=False)
+
+
+def test_symbol_reads_the_pinned_rev(client, world):
+    assert defs(client.call("context.symbol", repo=world.repo, rev="v1", name="Flask.run"))
+    with pytest.raises(NotFound):
+        client.call("context.symbol", repo=world.repo, rev="main", name="Flask.run", fuzzy=False)
+
+
+# --- context.references --------------------------------------------------------------
+
+def test_references_are_tagged_with_how_they_were_resolved(client, world):
+    r = client.call("context.references", repo=world.repo, name="route")
+    sites = {(s.path, s.line, s.resolution) for s in r.data.sites}
+    assert ("src/webapp/cli.py", 6, "import") in sites  # app.route("/") in a file importing app.py
+    assert ("src/webapp/views.py", 6, "import") in sites  # @app.route
+    assert ("tools/other.py", 2, "name_match") in sites  # table.route: nothing ties it to a definition
+    assert ("web/router.js", 6, "same_file") in sites  # route(p) beside its definition
+    assert r.data.by_resolution["name_match"] >= 1
+    # import-resolved and same-file sites come before name matches
+    order = [s.resolution for s in r.data.sites]
+    assert order == sorted(order, key=lambda x: {"same_file": 0, "import": 1, "name_match": 2}[x])
+
+
+def test_references_exclude_definitions_unless_asked(client, world):
+    plain = client.call("context.references", repo=world.repo, name="Flask")
+    assert all(s.role != "definition" for s in plain.data.sites)
+    assert ("src/webapp/app.py", 1) not in {(s.path, s.line) for s in plain.data.sites}
+    with_defs = client.call("context.references", repo=world.repo, name="Flask", include_definitions=True)
+    assert ("src/webapp/app.py", 1) in {(s.path, s.line) for s in with_defs.data.sites}
+    assert with_defs.page.total > plain.page.total
+
+
+def test_qualified_references_keep_only_tied_sites(client, world):
+    r = client.call("context.references", repo=world.repo, name="Flask.route", text=True)
+    assert {s.resolution for s in r.data.sites} <= {"import", "same_file"}
+    assert "tools/other.py" not in {s.path for s in r.data.sites}
+    cli_site = next(s for s in r.data.sites if s.path == "src/webapp/cli.py")
+    assert cli_site.text == 'app.route("/")'
+
+
+def test_references_filter_by_resolution(client, world):
+    r = client.call("context.references", repo=world.repo, name="route", resolution="name_match")
+    assert [s.path for s in r.data.sites] == ["tools/other.py"]
+
+
+# --- context.file ---------------------------------------------------------------------
+
+def test_file_metadata_outline_and_paged_lines(client, world):
+    r = client.call("context.file", repo=world.repo, path="src/webapp/app.py", limit=4)
+    d = r.data
+    assert (d.meta.language, d.meta.mode, d.meta.lines) == ("python", "100644", 13)
+    assert d.meta.fan_in == 4 and "src/webapp/cli.py" in d.meta.importers.items
+    assert [o.qualified for o in d.outline.items] == [
+        "Flask", "Flask.__init__", "Flask.route", "Flask.add_url_rule", "_private_helper"]
+    assert d.content.lines == ["class Flask:", "    def __init__(self, name):", "        self.name = name", ""]
+    assert (d.content.first_line, d.content.last_line) == (1, 4)
+    assert (r.page.total, r.page.returned, r.page.truncated) == (13, 4, True)
+    nxt = client.call("context.file", repo=world.repo, path="src/webapp/app.py", limit=4, cursor=r.page.cursor)
+    assert nxt.data.content.first_line == 5
+    assert nxt.data.content.lines[0] == "    def route(self, rule, methods=None):"
+
+
+def test_file_start_line_and_binary(client, world):
+    r = client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=12)
+    assert r.data.content.lines == ["def _private_helper():", "    return 1"]
+    assert r.page.truncated is False and r.page.cursor is None
+    b = client.call("context.file", repo=world.repo, path="assets/logo.png")
+    assert b.data.content.unknown == "not_applicable"
+    assert b.data.meta.lines.unknown == "not_applicable"
+    with pytest.raises(NotFound):
+        client.call("context.file", repo=world.repo, path="src/webapp/nope.py")
+    with pytest.raises(BadInput):
+        client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=99)
+
+
+# --- context.overview and context.map ----------------------------------------------------
+
+def test_overview_identity_languages_packages_dependencies(client, world):
+    d = client.call("context.overview", repo=world.repo).data
+    assert (d.identity.oid, d.identity.rev) == (world.head, "HEAD")
+    langs = {x.language: (x.files, x.lines) for x in d.languages.items}
+    assert langs["python"] == (6, 37) and langs["javascript"] == (1, 7)
+    assert [p.name for p in d.packages.items] == ["webapp"]
+    assert {x.name for x in d.dependencies.items} == {"click", "itsdangerous"}
+    assert d.top_files.items[0].path == "src/webapp/app.py"
+    assert d.totals.files == 9 and d.totals.symbols >= 10
+
+
+def test_overview_section_pages_with_cursor(client, world):
+    first = client.call("context.overview", repo=world.repo, section="dependencies", limit=1)
+    assert (first.page.total, first.page.returned, first.page.truncated) == (2, 1, True)
+    second = client.call("context.overview", repo=world.repo, section="dependencies", limit=1,
+                         cursor=first.page.cursor)
+    assert {first.data.items[0].name, second.data.items[0].name} == {"click", "itsdangerous"}
+    assert second.page.truncated is False and second.page.cursor is None
+
+
+def test_map_is_ranked_and_fits_the_budget(client, world):
+    import msgspec
+
+    r = client.call("context.map", repo=world.repo, budget=400)
+    files = r.data.files
+    assert files[0].path == "src/webapp/app.py"  # most imported file ranks first
+    assert "def route(self, rule, methods=None):" in files[0].symbols
+    assert len(msgspec.json.encode(files)) <= 400
+    assert r.page.truncated and r.page.returned == len(files) < r.page.total
+    rest = client.call("context.map", repo=world.repo, budget=400, cursor=r.page.cursor)
+    assert not {f.path for f in files} & {f.path for f in rest.data.files}
+
+
+def test_map_personalized_to_focus(client, world):
+    plain = client.call("context.map", repo=world.repo)
+    focused = client.call("context.map", repo=world.repo, focus=["tools/other.py", "NoSuchThing"])
+    assert focused.data.ranking == "personalized_pagerank"
+    assert focused.data.focus_files == ["tools/other.py"]
+    assert focused.data.unmatched_focus == ["NoSuchThing"]
+    assert focused.data.files[0].path == "tools/other.py"
+    assert plain.data.files[0].path != "tools/other.py"
+    by_symbol = client.call("context.map", repo=world.repo, focus=["Router"])
+    assert by_symbol.data.focus_files == ["web/router.js"]
+
+
+# --- context.novelty ------------------------------------------------------------------
+
+def test_novelty_against_base(client, world):
+    d = client.call("context.novelty", repo=world.repo, base="v1", head="main").data
+    assert (d.base.oid, d.head.oid) == (world.base, world.head)
+    assert {(c.path, c.change) for c in d.files.items} == {
+        ("pyproject.toml", "modified"), ("src/webapp/app.py", "modified"), ("src/webapp/auth.py", "added")}
+    symbols = {(s.qualified, s.change) for s in d.symbols.items}
+    assert {("Flask.route", "changed"), ("Flask.add_url_rule", "added"), ("Flask.run", "removed"),
+            ("SignedToken", "added"), ("SignedToken.verify", "added")} <= symbols
+    changed = next(s for s in d.symbols.items if s.qualified == "Flask.route")
+    assert changed.previous_signature == "def route(self, rule):"
+    assert [(x.name, x.change) for x in d.dependencies.items] == [("itsdangerous", "added")]
+    assert "zanzibar_secret" in d.identifiers.items and "SignedToken" in d.identifiers.items
+    assert "Flask" not in d.identifiers.items  # seen in base
+    api = {(a.qualified, a.change) for a in d.public_api.items}
+    assert ("Flask.add_url_rule", "added") in api
+
+
+def test_novelty_sections_page(client, world):
+    r = client.call("context.novelty", repo=world.repo, base="v1", section="identifiers", limit=1)
+    assert r.page.total >= 2 and r.page.returned == 1 and r.page.cursor
+    r2 = client.call("context.novelty", repo=world.repo, base="v1", section="identifiers", limit=1,
+                     cursor=r.page.cursor)
+    assert r2.data.items != r.data.items
+
+
+def test_embedded_section_cursor_continues_through_the_section_call(big):
+    c = context_tools.Client(store=big.store)
+    summary = c.call("context.novelty", repo=big.repo, base=big.base, head=big.head).data
+    files = summary.files
+    assert files.truncated and files.total == 41 and files.returned == 20  # 40 modules + pyproject.toml
+    rest = c.call("context.novelty", repo=big.repo, base=big.base, head=big.head, section="files",
+                  cursor=files.cursor)
+    assert rest.data.items[0].path not in {f.path for f in files.items}
+    assert (rest.page.total, rest.page.returned, rest.page.truncated) == (41, 21, False)
+
+
+# --- pages and cursors ---------------------------------------------------------------
+
+def test_per_command_caps_bound_pages(big):
+    c = context_tools.Client(store=big.store)
+    refs = c.call("context.references", repo=big.repo, rev=big.head, name="handle")
+    assert refs.page.total > 200 and refs.page.returned == 200 and refs.page.truncated
+    lines = c.call("context.file", repo=big.repo, rev=big.head, path="src/bigpkg/long_module.py")
+    assert lines.page.returned == 400 and lines.page.total == 1500
+    with pytest.raises(BadInput):
+        c.call("context.references", repo=big.repo, rev=big.head, name="handle", limit=201)
+
+
+def test_cursor_walks_every_site_once(big):
+    c = context_tools.Client(store=big.store)
+    seen, cursor = [], None
+    while True:
+        r = c.call("context.references", repo=big.repo, rev=big.head, name="handle", limit=150, cursor=cursor)
+        seen += [(s.path, s.line, s.col) for s in r.data.sites]
+        cursor = r.page.cursor
+        if not cursor:
+            break
+    assert len(seen) == len(set(seen)) == r.page.total
+
+
+def test_tampered_cursor_is_bad_cursor(client, world):
+    r = client.call("context.file", repo=world.repo, path="src/webapp/app.py", limit=2)
+    payload, mac = r.page.cursor.split(".")
+    import base64
+    import json
+
+    body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    body["o"] = 8
+    forged = base64.urlsafe_b64encode(json.dumps(body, separators=(",", ":")).encode()).decode().rstrip("=")
+    for bad in (f"{forged}.{mac}", r.page.cursor[:-1] + ("0" if r.page.cursor[-1] != "0" else "1"), "garbage"):
+        with pytest.raises(BadCursor):
+            client.call("context.file", repo=world.repo, path="src/webapp/app.py", limit=2, cursor=bad)
+
+
+def test_cursor_from_another_snapshot_or_query_is_bad_cursor(client, world):
+    r = client.call("context.file", repo=world.repo, rev="main", path="src/webapp/app.py", limit=2)
+    with pytest.raises(BadCursor, match="another snapshot"):
+        client.call("context.file", repo=world.repo, rev="v1", path="src/webapp/app.py", limit=2,
+                    cursor=r.page.cursor)
+    with pytest.raises(BadCursor, match="different query"):
+        client.call("context.file", repo=world.repo, rev="main", path="src/webapp/cli.py", limit=2,
+                    cursor=r.page.cursor)
+    with pytest.raises(BadCursor):
+        client.call("context.symbol", repo=world.repo, name="route", cursor=r.page.cursor)
+
+
+# --- typed errors ----------------------------------------------------------------------
+
+def test_unknown_input_fields_are_rejected_for_every_command(client, world):
+    from context_tools.registry import registry
+
+    for row in registry().rows:
+        if not row.runnable or "python" not in row.surfaces:
+            continue
+        with pytest.raises(BadInput, match="unknown field"):
+            client.call(row.id, repo=world.repo, no_such_field=1)
+
+
+def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
+    from indexer.errors import RennetError
+
+    with pytest.raises(RennetError) as err:
+        client.call("context.symbol", repo=str(tmp_path), name="x")
+    assert err.value.code == "not_a_repository"
+    with pytest.raises(RennetError) as err:
+        client.call("context.symbol", repo=world.repo, rev="no-such-branch", name="x")
+    assert err.value.code == "unknown_rev"
+
+
+def test_python_face_refuses_commands_it_does_not_run(world):
+    from context_tools.registry import registry
+
+    cli_only = [r for r in registry().rows if r.runnable and "python" not in r.surfaces]
+    for row in cli_only:
+        with pytest.raises(Unavailable) as err:
+            context_tools.Client(store=world.store).call(row.id)
+        assert err.value.reason == "surface_not_supported"
