@@ -19,7 +19,7 @@ from indexer.resolve_java import JavaResolver
 from indexer.resolve_js import JsResolver
 from indexer.resolve_python import PythonResolver
 from indexer.resolve_rust import RustResolver
-from indexer.resolve_scripting import CSharpResolver, PhpResolver, RubyResolver
+from indexer.resolve_scripting import BashResolver, CSharpResolver, PhpResolver, RubyResolver
 from indexer.resolve_tree import UNRESOLVED, Outcome, TreePaths
 
 REGULAR_MODES = (0o100644, 0o100755, 0o100664)
@@ -41,6 +41,7 @@ FACTORIES: dict[str, Factory] = {
     "ruby": lambda t, f, r: RubyResolver(t),
     "php": lambda t, f, r: PhpResolver(t),
     "csharp": lambda t, f, r: CSharpResolver(t, f),
+    "bash": lambda t, f, r: BashResolver(t),
 }
 
 FAMILY = {
@@ -54,7 +55,9 @@ FAMILY = {
     "c_system_include": "c",
     "ruby_require": "ruby",
     "php_require": "php",
+    "php_use": "php",
     "csharp_using": "csharp",
+    "bash_source": "bash",
 }
 
 

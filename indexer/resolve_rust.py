@@ -123,18 +123,34 @@ class RustResolver:
         segments, grouped = split_use(imp.spec)
         names = imp.names or grouped
         if not segments:
+            # `use {a::b, c}`: each item is a path of its own
+            outcomes = [self._use(importer, split_use(n)[0], ()) for n in names]
+            files = tuple(dict.fromkeys(t for o in outcomes if not isinstance(o, str) for t in o))
+            if files:
+                return files
+            return UNRESOLVED if UNRESOLVED in outcomes or not outcomes else EXTERNAL
+        return self._use(importer, segments, names)
+
+    def _use(self, importer: str, segments: list[str], names: tuple[str, ...]) -> Outcome:
+        if not segments:
             return UNRESOLVED
         start = self._start(importer, segments)
         if start is None:
             return UNRESOLVED if segments[0] in ("crate", "self", "super") else EXTERNAL
-        (file, directory), rest = start
-        for seg in rest:
-            hit = self.child(directory, seg)
+        file, directory = self._walk(*start[0], start[1])
+        if not names:
+            return (file,)
+        # `use m::{a::b, C, self}`: each item goes as deep as modules exist below m
+        return tuple(dict.fromkeys(self._walk(file, directory, n.split("::"))[0] for n in names))
+
+    def _walk(self, file: str, directory: str, segments: list[str]) -> tuple[str, str]:
+        for seg in segments:
+            seg = seg.strip()
+            hit = self.child(directory, seg) if seg not in ("self", "*", "") else None
             if not hit:
                 break
             file, directory = hit, join(directory, seg)
-        targets = [self.child(directory, n) or file for n in names] if names else [file]
-        return tuple(dict.fromkeys(targets))
+        return file, directory
 
     def _start(self, importer: str, segments: list[str]) -> tuple[tuple[str, str], list[str]] | None:
         head, rest = segments[0], segments[1:]

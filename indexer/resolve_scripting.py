@@ -1,4 +1,4 @@
-"""Ruby `require`, PHP `require`/`include`/`use` and C# `using` -> files of the tree."""
+"""Ruby `require`, PHP `require`/`include`/`use`, C# `using` and shell `source` -> files of the tree."""
 
 from __future__ import annotations
 
@@ -91,3 +91,26 @@ class CSharpResolver:
         own = self.facts.get(importer)
         used = {o.name for o in own.occurrences if o.role != "definition"} if own else set()
         return tuple(p for p in files if any(s.name in used for s in self.facts[p].symbols))
+
+
+SHELL_VAR = re.compile(r"^(?:\$\{?\w+\}?|\$\(dirname [^)]*\)|\$\(cd [^)]*\))/")
+
+
+class BashResolver:
+    """`source x.sh` / `. "$DIR/x.sh"`: a leading directory variable is taken as the
+    script's own directory (the `DIR=$(dirname "$0")` idiom); then the tree root."""
+
+    def __init__(self, tree: TreePaths) -> None:
+        self.tree = tree
+
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        spec = SHELL_VAR.sub("", imp.spec.strip().strip("'\""))
+        if not spec or "$" in spec:
+            return UNRESOLVED
+        if spec.startswith("/"):
+            return EXTERNAL  # an absolute path on the machine (/etc/profile)
+        for base in (parent(importer), ""):
+            cand = normalize(join(base, spec))
+            if cand is not None and cand in self.tree:
+                return (cand,)
+        return UNRESOLVED

@@ -460,3 +460,84 @@ def test_symlinks_and_submodules_are_not_targets():
 def test_unknown_kind_is_kept_as_unresolved():
     edges, unresolved = run({"a.x": ""}, {"a.x": [ImportSpec("cobol_copy", "BOOK", 1)]})
     assert edges == [] and statuses(unresolved) == [("a.x", "BOOK", "unresolved")]
+
+
+# --- encodings produced by the extractor ----------------------------------------------
+
+def test_rust_use_groups_as_the_extractor_encodes_them():
+    cases = [
+        ("src/main.rs", ImportSpec("rust_use", "crate::db", 2, names=("pool", "Thing")), ["src/db/mod.rs", "src/db/pool.rs"]),
+        ("src/main.rs", ImportSpec("rust_use", "crate", 2, names=("net::http", "db::pool::conn")),
+         ["src/db/pool/conn.rs", "src/net/http.rs"]),
+        ("src/main.rs", ImportSpec("rust_use", "crate::db", 2, names=("self",)), ["src/db/mod.rs"]),
+        ("src/main.rs", ImportSpec("rust_use", "crate::net", 2, names=("*",)), ["src/net.rs"]),
+        ("src/lib.rs", ImportSpec("rust_use", "", 2, names=("net::http", "std::fmt")), ["src/net/http.rs"]),
+    ]
+    for importer, imp, expected in cases:
+        edges, unresolved = run(RUST_TREE, {importer: [imp]})
+        assert sorted(e.target for e in edges) == expected, imp
+        assert unresolved == []
+    edges, unresolved = run(RUST_TREE, {"src/lib.rs": [ImportSpec("rust_use", "", 2, names=("std::fmt", "serde"))]})
+    assert edges == [] and statuses(unresolved) == [("src/lib.rs", "", "external")]
+
+
+def test_shell_source_and_php_use():
+    tree = {"bin/run.sh": "", "bin/lib/common.sh": "", "env.sh": "", "src/Models/User.php": "", "web/a.php": ""}
+    edges, unresolved = run(tree, {
+        "bin/run.sh": [ImportSpec("bash_source", '"$DIR/lib/common.sh"', 1), ImportSpec("bash_source", "env.sh", 2),
+                       ImportSpec("bash_source", "/etc/profile", 3), ImportSpec("bash_source", "$HOME/x/$Y.sh", 4)],
+        "web/a.php": [ImportSpec("php_use", "App\\Models\\User", 1), ImportSpec("php_require", "./gone.php", 2)],
+    })
+    assert pairs(edges) == [("bin/run.sh", "bin/lib/common.sh"), ("bin/run.sh", "env.sh"), ("web/a.php", "src/Models/User.php")]
+    assert statuses(unresolved) == [
+        ("bin/run.sh", "/etc/profile", "external"),
+        ("bin/run.sh", "$HOME/x/$Y.sh", "unresolved"),
+        ("web/a.php", "./gone.php", "unresolved"),
+    ]
+
+
+def test_resolution_of_real_extraction_output():
+    """Sources parsed by the real extractor resolve to the expected files."""
+    from indexer.extract import extract_blob
+    from indexer.languages import detect_language
+
+    tree = {
+        "src/pkg/__init__.py": "from .core import run\n",
+        "src/pkg/core.py": "import os\nfrom . import util\nfrom pkg.util import helper\n",
+        "src/pkg/util.py": "def helper(): pass\n",
+        "web/app.ts": "import { x } from './lib';\nexport * from './lib/extra';\nimport React from 'react';\n",
+        "web/lib/index.ts": "export const x = 1;\n",
+        "web/lib/extra.ts": "export const y = 2;\n",
+        "Cargo.toml": '[package]\nname = "k"\n',
+        "src/lib.rs": "mod net;\nuse crate::net::{http, Client};\nuse std::fmt;\n",
+        "src/net.rs": "pub mod http;\npub struct Client;\n",
+        "src/net/http.rs": "use super::Client;\n",
+        "c/main.c": '#include "util.h"\n#include <stdio.h>\n',
+        "c/util.h": "int f(void);\n",
+        "scripts/go.sh": "#!/bin/sh\n. ./env.sh\n",
+        "scripts/env.sh": "X=1\n",
+    }
+    facts = {}
+    for path, text in tree.items():
+        data = text.encode()
+        facts[path] = extract_blob(data, path, detect_language(path, data[:512]))
+    files = [entry(p) for p in sorted(tree)]
+    edges, unresolved = resolve_imports(files, facts, lambda p: tree[p].encode())
+    assert sorted(set(pairs(edges))) == [
+        ("c/main.c", "c/util.h"),
+        ("scripts/go.sh", "scripts/env.sh"),
+        ("src/lib.rs", "src/net.rs"),
+        ("src/lib.rs", "src/net/http.rs"),
+        ("src/net.rs", "src/net/http.rs"),
+        ("src/net/http.rs", "src/net.rs"),
+        ("src/pkg/__init__.py", "src/pkg/core.py"),
+        ("src/pkg/core.py", "src/pkg/util.py"),
+        ("web/app.ts", "web/lib/extra.ts"),
+        ("web/app.ts", "web/lib/index.ts"),
+    ]
+    assert sorted((u.path, u.spec, u.status) for u in unresolved) == [
+        ("c/main.c", "stdio.h", "external"),
+        ("src/lib.rs", "std::fmt", "external"),
+        ("src/pkg/core.py", "os", "external"),
+        ("web/app.ts", "react", "external"),
+    ]
