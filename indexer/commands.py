@@ -14,7 +14,7 @@ from context_tools.result import Freshness, Result
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Annotated[str, msgspec.Meta(description="repository path (a work tree, a folder in one, or a bare repository)")] = "."
     rev: Annotated[str, msgspec.Meta(description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
-    workers: Annotated[int | None, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] = None
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
 
 

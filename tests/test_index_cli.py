@@ -1,0 +1,109 @@
+"""`rennet index` and `rennet snapshot dump` as a user runs them: a real process, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from corpora.gitbuild import Link, RepoBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rennet(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "repo"
+    b = RepoBuilder(path)
+    b.commit({
+        "pkg/__init__.py": "",
+        "pkg/shapes.py": "class Shape:\n    def area(self):\n        return 0\n\n\nclass Square(Shape):\n    pass\n",
+        "pkg/use.py": "from pkg.shapes import Square\n\n\ndef build():\n    return Square()\n",
+        "data.bin": b"\x00\x01\x02binary",
+        "alias": Link("pkg/use.py"),
+    })
+    return path
+
+
+def test_index_json_prints_one_result_object(repo, tmp_path):
+    out = rennet("index", str(repo), "--json", home=tmp_path / "home")
+    assert out.returncode == 0, out.stderr
+    reply = json.loads(out.stdout)
+    assert reply["ok"] is True and reply["command"] == "repo.index"
+    data = reply["data"]
+    assert set(data) >= {"repo", "rev", "oid", "fingerprint", "files", "symbols", "edges", "languages",
+                         "parsed_blobs", "reused_blobs", "skipped", "seconds"}
+    assert data["oid"] == str(pygit2.Repository(str(repo)).head.target)
+    assert data["files"] == 5 and data["edges"] >= 1
+    assert {(s["path"], s["reason"]) for s in data["skipped"]} == {("data.bin", "binary"), ("alias", "symlink")}
+    assert reply["freshness"]["pinned_oid"] == data["oid"]
+    again = json.loads(rennet("index", str(repo), "--json", home=tmp_path / "home").stdout)["data"]
+    assert again["fingerprint"] == data["fingerprint"] and again["parsed_blobs"] == 0
+
+
+def test_index_defaults_to_the_current_directory(repo, tmp_path):
+    out = rennet("index", "--json", "--quiet", home=tmp_path / "home", cwd=repo / ".git")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["data"]["repo"] == str(repo.resolve())
+
+
+def test_snapshot_dump_is_canonical_json_lines(repo, tmp_path):
+    first = rennet("snapshot", "dump", str(repo), "--rev", "main", home=tmp_path / "a")
+    second = rennet("snapshot", "dump", str(repo), "--rev", "main", home=tmp_path / "b")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    records = [json.loads(line) for line in first.stdout.splitlines()]
+    types = {r["type"] for r in records}
+    assert types >= {"file", "symbol", "edge"}
+    assert types <= {"file", "symbol", "edge", "package", "dependency", "entry_point"}
+    area = next(r for r in records if r["type"] == "symbol" and r["name"] == "area")
+    assert area == {**area, "path": "pkg/shapes.py", "kind": "method", "container": "Shape", "line": 2, "end_line": 3}
+    edge = next(r for r in records if r["type"] == "edge" and r["from"] == "pkg/use.py" and r["to"])
+    assert edge["to"] == "pkg/shapes.py" and edge["kind"]
+    out_file = tmp_path / "dump.jsonl"
+    written = rennet("snapshot", "dump", str(repo), "--out", str(out_file), home=tmp_path / "a")
+    assert written.returncode == 0 and out_file.read_text() == first.stdout
+
+
+@pytest.mark.parametrize("args, code", [
+    (("index", "{tmp}"), "not_a_repository"),
+    (("index", "{repo}", "--rev", "nope"), "unknown_rev"),
+    (("index", "{empty}"), "empty_repository"),
+    (("snapshot", "dump", "{repo}", "--rev", "nope"), "unknown_rev"),
+])
+def test_bad_input_is_one_typed_line_and_exit_1(repo, tmp_path, args, code):
+    empty = tmp_path / "empty"
+    pygit2.init_repository(str(empty))
+    (tmp_path / "plain").mkdir()
+    argv = [a.format(tmp=tmp_path / "plain", repo=repo, empty=empty) for a in args]
+    out = rennet(*argv, home=tmp_path / "home")
+    assert out.returncode == 1
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and f": {code}: " in lines[0], out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_store_of_another_schema_is_refused_and_kept(repo, tmp_path):
+    home = tmp_path / "home"
+    assert rennet("index", str(repo), "--quiet", home=home).returncode == 0
+    from indexer.store import Store
+    store = Store.open(home)
+    with store.env.begin(db=store.meta, write=True) as txn:
+        txn.put(b"schema", b"999")
+    store.close()
+    before = (home / "lmdb" / "data.mdb").read_bytes()
+    out = rennet("index", str(repo), "--json", home=home)
+    assert out.returncode == 1 and "schema_mismatch" in out.stderr
+    assert json.loads(out.stdout)["error"]["code"] == "schema_mismatch"
+    assert (home / "lmdb" / "data.mdb").read_bytes() == before
