@@ -37,18 +37,11 @@ class DeltaBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
     from delta.packet import build_delta_packet
 
-    dossier = None
-    if input.dossier:
-        from delta.dossier import build_dossier
-
-        def dossier(repo: Any, base: str, head: str) -> Any:
-            return build_dossier(repo, base, head, store=ctx.store)
-
     caps = {**CAPS, **dict(ctx.command.caps)}
     built = build_delta_packet(
         input.repo, input.base, input.head, previous_base=input.previous_base, previous_head=input.previous_head,
         paths=input.paths, out=input.out, store=ctx.store, index=input.index, elements=input.elements,
-        dossier=dossier, capture_cap=caps["capture_bytes"], max_files=caps["files"], max_hunks=caps["hunks"])
+        dossier=input.dossier or None, capture_cap=caps["capture_bytes"], max_files=caps["files"], max_hunks=caps["hunks"])
     p = built.packet
     indexed_at = getattr(p.blast, "indexed_at", None) or msgspec.to_builtins(
         {"unknown": "not_assessed", "reason": "no base snapshot was read"})

@@ -204,7 +204,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
                        max_hunks: int = MAX_HUNKS) -> DeltaBuild:
     """Build the Delta packet of base..head (reviewed as merge-base..head).
 
-    `dossier`: a built dossier to carry, or a callable `(repo, base, head) -> dossier`;
+    `dossier`: True builds it with `delta.dossier.build_dossier` (same store); a built
+    dossier is carried as given; a callable `(repo, base, head) -> dossier` is called;
     None leaves the typed `not_requested` mark. `index=False` reads existing snapshots
     only (fan-in and elements become `not_assessed` when absent). `write=False` skips the
     output folder."""
@@ -290,7 +291,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
         blast=blast.source_of(base_snap) if base_snap is not None else (
             blast_absent or not_applicable("no changed files to assess")),
         elements=elements_out, successor=successor,
-        dossier=_dossier(dossier, repo, base, head), offer="")
+        dossier=_dossier(dossier, repo, base, head, store), offer="")
 
     folder = offer_path = packet_path = None
     if write:
@@ -394,9 +395,13 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
     return account(prev, previous, current)
 
 
-def _dossier(dossier: Any, repo: Any, base: str, head: str) -> Any:
-    if dossier is None:
+def _dossier(dossier: Any, repo: Any, base: str, head: str, store: Any) -> Any:
+    if dossier is None or dossier is False:
         return NotRequested(reason="no dossier was asked for this packet")
+    if dossier is True:
+        from delta.dossier import build_dossier
+
+        return build_dossier(repo, base, head, store=store)
     if callable(dossier):
         return dossier(repo, base, head)
     return dossier

@@ -199,3 +199,16 @@ def test_unreadable_repository_is_a_typed_error(tmp_path):
     with pytest.raises(RennetError) as err:
         build_delta_packet(broken, "main", "HEAD", index=False, write=False)
     assert err.value.code == "not_a_repository"
+
+
+def test_dossier_builder_fills_the_seam(branchy, tmp_path):
+    from indexer.api import open_store
+
+    repo, fork, feature, *_ = branchy
+    store = open_store(tmp_path / "home")
+    try:
+        p = build_delta_packet(repo, "main", "feature", index=False, write=False, store=store, dossier=True).packet
+    finally:
+        store.close()
+    assert p.dossier.patchset.head_oid == feature and p.dossier.patchset.merge_base_oid == fork
+    assert p.dossier.items == [] and p.dossier.references_total == 0  # nothing referenced, nothing fetched
