@@ -1,0 +1,213 @@
+"""Workspaces: three fixture repositories with cross-repository edges, composed by reference."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from context_tools.context import StoreHandle
+from context_tools.dispatch import Executor
+from context_tools.registry import load_packs
+from corpora.gitbuild import RepoBuilder
+from indexer import workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    """acme-lib declares the Python distribution acme-utils; gokit declares the Go module
+    github.com/acme/gokit and the npm package @acme/widgets; webapp depends on and imports all three."""
+    lib = RepoBuilder(tmp_path / "acme-lib")
+    lib.commit({
+        "pyproject.toml": '[project]\nname = "acme-utils"\nversion = "1.2.0"\ndependencies = ["requests>=2"]\n',
+        "acme_utils/__init__.py": "def slugify(text):\n    return text.lower()\n",
+    })
+    kit = RepoBuilder(tmp_path / "gokit")
+    kit.commit({
+        "go.mod": "module github.com/acme/gokit\n\ngo 1.21\n",
+        "log/log.go": "package log\n\nvar Level = 1\n",
+        "js/package.json": '{"name": "@acme/widgets", "version": "2.1.0"}',
+        "js/button.js": "export const Button = 1;\n",
+    })
+    app = RepoBuilder(tmp_path / "webapp")
+    app.commit({
+        "pyproject.toml": '[project]\nname = "webapp"\nversion = "0.1"\ndependencies = ["Acme.Utils>=1.0", "flask"]\n',
+        "webapp/__init__.py": "",
+        "webapp/views.py": "import acme_utils\nfrom acme_utils import slugify\nimport flask\n\n\ndef page(t):\n"
+                           "    return slugify(t)\n",
+        "go.mod": "module github.com/acme/webapp\n\ngo 1.21\n\nrequire github.com/acme/gokit v1.0.0\n",
+        "cmd/main.go": 'package main\n\nimport (\n\t"fmt"\n\t"github.com/acme/gokit/log"\n)\n\nfunc main() { fmt.Println(log.Level) }\n',
+        "web/package.json": '{"name": "webui", "version": "1.0.0"}',
+        "web/index.js": "import {Button} from '@acme/widgets/button';\nconsole.log(Button);\n",
+    })
+    return {"acme-lib": lib, "gokit": kit, "webapp": app}
+
+
+@pytest.fixture
+def run(tmp_path):
+    home = tmp_path / "store"
+    executor = Executor("cli", store=str(home), table=load_packs(["indexer.fleet_commands"]))
+
+    def call(command: str, **input):
+        reply = executor.run(command, input)
+        return reply.envelope
+
+    call.home = home
+    call.store = lambda: StoreHandle(home).store
+    return call
+
+
+def _edges(envelope) -> set[tuple]:
+    return {(e["source"], e["target"], e["ecosystem"], e["package"], tuple(e["kinds"]))
+            for e in envelope["data"]["edges"]}
+
+
+EXPECTED_EDGES = {
+    ("webapp", "acme-lib", "pypi", "acme-utils", ("dependency", "import")),
+    ("webapp", "gokit", "go", "github.com/acme/gokit", ("dependency", "import")),
+    ("webapp", "gokit", "npm", "@acme/widgets", ("import",)),
+}
+
+
+def test_three_members_with_cross_edges(fleet, run):
+    assert run("workspace.create", name="fleet")["ok"]
+    for name, builder in fleet.items():
+        out = run("workspace.add", name="fleet", repo=str(builder.path), rev="main")
+        assert out["ok"], out
+        assert out["data"]["member"]["name"] == name
+        assert out["freshness"]["status"] == "current"
+    status = run("workspace.status", name="fleet")
+    assert status["ok"]
+    assert _edges(status) == EXPECTED_EDGES
+    py = next(e for e in status["data"]["edges"] if e["ecosystem"] == "pypi")
+    # the manifest dependency plus the two import lines of views.py
+    assert py["count"] == 3
+    assert {(v["path"], v["line"]) for v in py["evidence"]} == {("pyproject.toml", 0), ("webapp/views.py", 1),
+                                                                ("webapp/views.py", 2)}
+    assert py["manifest"] == "pyproject.toml"
+    members = {m["name"]: m for m in status["data"]["members"]}
+    assert set(members) == {"acme-lib", "gokit", "webapp"}
+    assert all(m["freshness"] == "current" for m in members.values())
+    assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
+    assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
+    for name, builder in fleet.items():
+        head = str(builder.repo.references["refs/heads/main"].target)
+        assert members[name]["pinned_oid"] == head
+        assert members[name]["path"] == os.path.realpath(builder.path)
+        assert len(members[name]["fingerprint"]) == 64
+    assert status["page"] == {"total": 3, "returned": 3, "truncated": False, "cursor": None}
+
+
+def test_members_api_and_composition_by_reference(fleet, run):
+    run("workspace.create", name="fleet")
+    for builder in fleet.values():
+        run("workspace.add", name="fleet", repo=str(builder.path), rev="main")
+    store = run.store()
+    found = workspace.members(store, "fleet")
+    assert [m.name for m in found] == ["acme-lib", "gokit", "webapp"]
+    for m in found:
+        snap = workspace.member_snapshot(store, m)
+        assert (snap.oid, snap.fingerprint) == (m.oid, m.fingerprint)
+        assert m.rev == "main" and m.path == snap.repo_path
+    # A member's map is read through its snapshot, never stored in the workspace.
+    lib = next(m for m in found if m.name == "acme-lib")
+    assert [p for p, _ in workspace.member_snapshot(store, lib).definitions("slugify")] == ["acme_utils/__init__.py"]
+    raw = store.kv("workspaces").get(b"ws|fleet")
+    assert b"slugify" not in raw and b"Level" not in raw and b"Button" not in raw
+    record = msgspec.msgpack.decode(raw)
+    assert set(record) == {"name", "created_at", "updated_at", "members", "edges"}
+    ov = workspace.workspace_overview(store, "fleet")
+    assert {(e.source, e.target, e.ecosystem, e.package, e.kinds) for e in ov.edges} == EXPECTED_EDGES
+    assert [s.freshness.status for s in ov.members] == ["current"] * 3
+
+
+def test_staleness_after_a_member_branch_moves_and_re_pin(fleet, run):
+    run("workspace.create", name="fleet")
+    for builder in fleet.values():
+        run("workspace.add", name="fleet", repo=str(builder.path), rev="main")
+    moved = fleet["gokit"].commit({"log/extra.go": "package log\n\nvar Extra = 2\n"})
+    status = run("workspace.status", name="fleet")
+    members = {m["name"]: m for m in status["data"]["members"]}
+    assert members["gokit"]["freshness"] == "stale"
+    assert members["gokit"]["current_oid"] == moved
+    assert members["gokit"]["pinned_oid"] != moved
+    assert members["webapp"]["freshness"] == "current"
+    assert status["data"]["counts"] == {"current": 2, "stale": 1, "unknown": 0}
+    again = run("workspace.add", name="fleet", repo=str(fleet["gokit"].path), rev="main")
+    assert again["data"]["replaced"] is True
+    assert again["data"]["member"]["pinned_oid"] == moved
+    assert again["data"]["members"] == 3
+    status = run("workspace.status", name="fleet")
+    assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
+    # a member whose repository is gone is unknown, not current and not an error
+    shutil.rmtree(fleet["acme-lib"].path)
+    status = run("workspace.status", name="fleet")
+    members = {m["name"]: m for m in status["data"]["members"]}
+    assert members["acme-lib"]["freshness"] == "unknown"
+    assert members["acme-lib"]["current_oid"] is None
+
+
+def test_add_remove_list(fleet, run):
+    run("workspace.create", name="fleet")
+    run("workspace.create", name="other")
+    for builder in fleet.values():
+        run("workspace.add", name="fleet", repo=str(builder.path), rev="main")
+    listed = run("workspace.list")
+    assert [(w["name"], w["members"], w["edges"]) for w in listed["data"]["workspaces"]] == [("fleet", 3, 3), ("other", 0, 0)]
+    out = run("workspace.remove", name="fleet", repo="gokit")  # by member name
+    assert out["ok"] and out["data"]["removed"]["name"] == "gokit" and out["data"]["members"] == 2
+    assert _edges(out) == {("webapp", "acme-lib", "pypi", "acme-utils", ("dependency", "import"))}
+    out = run("workspace.remove", name="fleet", repo=str(fleet["webapp"].path))  # by path
+    assert out["ok"] and out["data"]["removed"]["name"] == "webapp" and out["data"]["edges"] == []
+    missing = run("workspace.remove", name="fleet", repo="webapp")
+    assert missing["error"]["code"] == "not_found"
+    listed = run("workspace.list")
+    assert [(w["name"], w["members"], w["edges"]) for w in listed["data"]["workspaces"]] == [("fleet", 1, 0), ("other", 0, 0)]
+    # a member name clash needs --member; with it, both are members
+    clone = Path(str(fleet["webapp"].path) + "-copy") / "acme-lib"
+    shutil.copytree(fleet["acme-lib"].path, clone)
+    clash = run("workspace.add", name="fleet", repo=str(clone))
+    assert clash["error"]["code"] == "already_exists"
+    ok = run("workspace.add", name="fleet", repo=str(clone), member="acme-lib-fork")
+    assert ok["ok"] and ok["data"]["members"] == 2
+
+
+def test_bad_input_is_typed(fleet, run, tmp_path):
+    assert run("workspace.create", name="fleet")["ok"]
+    assert run("workspace.create", name="fleet")["error"]["code"] == "already_exists"
+    assert run("workspace.create", name="no spaces")["error"]["code"] == "bad_input"
+    assert run("workspace.status", name="nope")["error"]["code"] == "not_found"
+    assert run("workspace.add", name="nope", repo=str(fleet["gokit"].path))["error"]["code"] == "not_found"
+    assert run("workspace.add", name="fleet", repo=str(tmp_path / "absent"))["error"]["code"] == "not_a_repository"
+    assert run("workspace.add", name="fleet", repo=str(fleet["gokit"].path), rev="no-such")["error"]["code"] == "unknown_rev"
+    assert run("workspace.list")["data"]["workspaces"][0]["members"] == 0  # nothing half-added
+
+
+def test_cli_verbs_and_exit_codes(fleet, tmp_path):
+    home = tmp_path / "cli-store"
+
+    def rennet(*args):
+        return subprocess.run([sys.executable, "-m", "context_tools.cli", *args, "--store", str(home)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    assert rennet("workspace", "create", "fleet").returncode == 0
+    for builder in fleet.values():
+        done = rennet("workspace", "add", "fleet", str(builder.path), "--rev", "main", "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["ok"] is True
+    status = rennet("workspace", "status", "fleet", "--json")
+    assert status.returncode == 0
+    assert _edges(json.loads(status.stdout)) == EXPECTED_EDGES
+    human = rennet("workspace", "status", "fleet")
+    assert "webapp -> acme-lib  pypi:acme-utils" in human.stdout
+    failed = rennet("workspace", "remove", "fleet", "nobody")
+    assert failed.returncode == 1 and "not_found" in failed.stderr
+    assert rennet("workspace", "list", "--json").returncode == 0
