@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import attrgetter
 
 from tree_sitter import Node, QueryCursor
@@ -172,6 +173,25 @@ def _kind(language: str, def_node: Node, captured: str) -> str | None:
     return captured
 
 
+def _classify(caps: dict[str, list[Node]]) -> tuple[str, str, str]:
+    def_key = ref_key = import_key = ""
+    for key in caps:
+        if key.startswith("definition."):
+            def_key = key
+        elif key.startswith("reference."):
+            ref_key = key
+        elif key.startswith("import."):
+            import_key = key
+    return def_key, ref_key, import_key
+
+
+@lru_cache(maxsize=None)
+def _pattern_classes(language: str) -> dict[int, tuple[str, str, str]]:
+    """pattern index -> (definition key, reference key, import key), filled on first sight:
+    every match of a pattern carries the same role captures (only @doc-like ones vary)."""
+    return {}
+
+
 def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> tuple[list[_Def], dict[int, str]]:
     query = grammars.tags_query(language)
     # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
@@ -180,17 +200,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
     defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
     roles: dict[int, str] = {}
     package_at = -1
-    seen_imports: set[int] = set()
+    seen_imports: set[tuple[int, str]] = set()
     imports: list[ImportSpec] = []
-    for _pattern, caps in matches:
-        def_key = ref_key = import_key = ""
-        for key in caps:
-            if key.startswith("definition."):
-                def_key = key
-            elif key.startswith("reference."):
-                ref_key = key
-            elif key.startswith("import."):
-                import_key = key
+    classes = _pattern_classes(language)
+    for pattern, caps in matches:
+        found = classes.get(pattern)
+        if found is None:
+            found = classes[pattern] = _classify(caps)
+        def_key, ref_key, import_key = found
         if def_key:
             names = caps.get("name")
             if not names:
