@@ -4,8 +4,8 @@ personalized rank for context.map.
 
 Rank graph: an edge referencer -> definer for each identifier a file uses that
 another file defines, weighted by how telling the name is (long compound names up,
-private names down) and split across the files defining it, so fewer definers make
-a stronger edge; names defined in more than MAX_DEFINERS files are too common to say
+private names down, variables and data members down) and split across the files
+defining it, so fewer definers make a stronger edge; names defined in more than MAX_DEFINERS files are too common to say
 anything and are left out, which also keeps the graph linear in the occurrences.
 Resolved import edges add IMPORT_WEIGHT each. Each file keeps at most MAX_OUT of its
 strongest out-edges. The power iteration is our own, over nodes in sorted order with
@@ -23,7 +23,7 @@ from typing import Iterable, Mapping
 
 import networkx as nx
 
-from indexer.model import BlobFacts, Edge, FileEntry
+from indexer.model import BlobFacts, Edge, FileEntry, Symbol
 
 ALPHA = 0.85
 MAX_ITER = 100
@@ -32,6 +32,8 @@ MAX_DEFINERS = 20
 MAX_OUT = 64
 IMPORT_WEIGHT = 1.0
 DIGITS = 9
+KIND_WEIGHT = {"variable": 0.3, "constant": 0.5, "field": 0.3, "property": 0.3, "attribute": 0.3}
+MEMBER_DATA_WEIGHT = 0.2
 
 COMPOUND = re.compile(r"[a-z][A-Z]|_[a-zA-Z]")
 
@@ -63,19 +65,34 @@ def name_weight(name: str, definers: int) -> float:
     return w / definers
 
 
+def definition_weight(s: Symbol) -> float:
+    """Types and functions name what a file offers; data members and variables (`name`,
+    `files`, `count` on some record) mostly collide with unrelated attribute uses."""
+    w = KIND_WEIGHT.get(s.kind, 1.0)
+    return w * MEMBER_DATA_WEIGHT if s.container and s.kind in KIND_WEIGHT else w
+
+
 def rank_weights(
     files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]
 ) -> dict[str, dict[str, float]]:
     """referencer -> {definer: weight}, the weighted arcs PageRank runs over."""
     known = {f.path for f in files}
-    definers: dict[str, list[str]] = defaultdict(list)
+    # name -> {definer: how strongly its definition there names a thing worth depending on}
+    strength: dict[str, dict[str, float]] = defaultdict(dict)
     for path in sorted(facts):
         if path not in known:
             continue
-        for name in sorted({s.name for s in facts[path].symbols if len(s.name) > 1}):
-            definers[name].append(path)
+        for s in facts[path].symbols:
+            if len(s.name) > 1:
+                w = definition_weight(s)
+                if w > strength[s.name].get(path, 0.0):
+                    strength[s.name][path] = w
     # per name: the weight one use carries, and who defines it (common names left out)
-    info = {name: (name_weight(name, len(defs)), defs) for name, defs in definers.items() if len(defs) <= MAX_DEFINERS}
+    info = {
+        name: (name_weight(name, len(defs)), sorted(defs.items()))
+        for name, defs in strength.items()
+        if len(defs) <= MAX_DEFINERS
+    }
     out: dict[str, dict[str, float]] = {}
     for path in sorted(facts):
         if path not in known:
@@ -85,9 +102,9 @@ def rank_weights(
         for name in sorted(uses):
             w0, defs = info[name]
             w = w0 * math.sqrt(uses[name])
-            for d in defs:
+            for d, dw in defs:
                 if d != path:
-                    arcs[d] = arcs.get(d, 0.0) + w
+                    arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
     for source, target in sorted({(e.source, e.target) for e in edges if e.source != e.target}):

@@ -137,3 +137,16 @@ def test_personalized_rank_follows_the_focus():
 def test_rank_of_empty_snapshot():
     assert rank([], {}, []) == {}
     assert fan_in([], []) == {}
+
+
+def test_data_members_count_less_than_functions_and_types():
+    member = BlobFacts(language="python", lines=3, symbols=[Symbol("record_count", "variable", "Record", 2, 2, 0, 1, "")])
+    facts = {
+        "funcs.py": facts_of(defines=["shared_helper"]),
+        "records.py": member,
+        "user.py": facts_of(uses=["shared_helper", "record_count"]),
+    }
+    r = rank([entry(p) for p in facts], facts, [])
+    assert r["funcs.py"] > r["records.py"]
+    weights = rank_weights([entry(p) for p in facts], facts, [])["user.py"]
+    assert weights["records.py"] == pytest.approx(weights["funcs.py"] * 0.3 * 0.2)
