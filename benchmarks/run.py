@@ -37,6 +37,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 MIB = 1024 * 1024
 GIB = 1024 * MIB
 FRESH_RUNS = 7
+CTAGS_RUNS = 3
 QUERY_ITERATIONS = 300
 
 TARGETS = {  # name -> (limit, unit, how it is read)
@@ -174,18 +175,24 @@ def store_bytes(home: Path) -> dict:
     return {"used": used, "file": st.st_size, "allocated": st.st_blocks * 512}
 
 
-def run_ctags(exe: str, tree: Path, out: Path) -> measure.Measured:
-    out.unlink(missing_ok=True)
-    m = measure.run([exe, "-R", "-f", str(out), "."], cwd=str(tree))
-    if m.returncode != 0:
-        raise SystemExit(f"ctags failed: {m.stderr.strip()[:300]}")
-    return m
+def median_run(runs: list[measure.Measured]) -> measure.Measured:
+    """The run of median wall time (the machine is shared: one run can be unlucky)."""
+    return sorted(runs, key=lambda m: m.wall)[len(runs) // 2]
 
 
-def run_index(repo: Path, rev: str, store: Path, workers: int, expect: Path | None = None) -> tuple[measure.Measured, dict]:
+def run_ctags(exe: str, tree: Path, out: Path, repeat: int = CTAGS_RUNS) -> measure.Measured:
+    runs = []
+    for _ in range(repeat):
+        out.unlink(missing_ok=True)
+        m = measure.run([exe, "-R", "-f", str(out), "."], cwd=str(tree))
+        if m.returncode != 0:
+            raise SystemExit(f"ctags failed: {m.stderr.strip()[:300]}")
+        runs.append(m)
+    return median_run(runs)
+
+
+def run_index(repo: Path, rev: str, store: Path, workers: int) -> tuple[measure.Measured, dict]:
     cmd = [python(), "-m", "benchmarks.probe", "index", str(repo), rev, str(store), str(workers)]
-    if expect:
-        cmd += ["--expect", str(expect)]
     m = measure.run(cmd, env=child_env(store), cwd=str(ROOT))
     if m.returncode != 0:
         raise SystemExit(f"index failed ({rev}): {m.stderr.strip()[-600:]}")
@@ -220,7 +227,7 @@ def run_fresh(repo: Path, rev: str, store: Path, name: str) -> dict:
 
 
 def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path, workers: int, ctags: str,
-               names: list[str], refs: list[str], expect: Path | None) -> dict:
+               names: list[str], refs: list[str], expect: Path | None, repeat: int = 1) -> dict:
     print(f"[{label}] checkout + ctags", file=sys.stderr)
     tree = checkout(repo, base, work / "checkouts" / repo.name) / "tree"
     files = sum(len(f) for _, _, f in os.walk(tree))
@@ -229,7 +236,18 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
     if store.exists():
         shutil.rmtree(store)
     print(f"[{label}] cold index", file=sys.stderr)
-    cold, cold_rep = run_index(repo, base, store, workers, expect)
+    colds = []
+    for k in range(repeat):  # each repeat is cold: a fresh store in a fresh process
+        if store.exists():
+            shutil.rmtree(store)
+        colds.append(run_index(repo, base, store, workers))
+    cold = median_run([m for m, _ in colds])
+    cold_rep = colds[-1][1]
+    fan = None
+    if expect:
+        m = measure.run([python(), "-m", "benchmarks.probe", "fanin", str(repo), base, str(store), str(expect)],
+                        env=child_env(store), cwd=str(ROOT), sample=False)
+        fan = json.loads(m.stdout.strip().splitlines()[-1]) if m.returncode == 0 else {"error": m.stderr[-300:]}
     first = store_bytes(store)
     reindex = []
     sizes = [first]
@@ -249,14 +267,14 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         "tree_files": files, "indexed_files": cold_rep["files"], "symbols": cold_rep["symbols"],
         "edges": cold_rep["edges"], "workers": workers,
         "ctags": {"wall": ct.wall, "max_rss": ct.max_rss},
-        "cold": {"wall": cold.wall, "seconds": cold_rep["seconds"], "import_seconds": cold_rep["import_seconds"],
+        "cold": {"wall": cold.wall, "walls": [m.wall for m, _ in colds], "seconds": cold_rep["seconds"], "import_seconds": cold_rep["import_seconds"],
                  "max_rss": cold.max_rss, "peak_pss": cold.peak_pss, "parsed_blobs": cold_rep["parsed_blobs"]},
         "reindex": reindex,
         "queries": q, "fresh_symbol": fresh,
         "store": {"first": first, "after": sizes[1:], "added": added},
     }
-    if "fan_in_agree" in cold_rep:
-        result["fan_in"] = {"agree": cold_rep["fan_in_agree"], "checked": cold_rep["fan_in_checked"]}
+    if fan is not None:
+        result["fan_in"] = fan
     shutil.rmtree(store, ignore_errors=True)
     return result
 
@@ -305,7 +323,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
         f"Machine: {info['nproc']} cores, {info['cpu']}, {info['memory_gib']} GiB; Python {info['python']}; "
         f"{info['ctags']}; rennet {info['rennet_commit']}",
         f"Command: `{command}`", "",
-        "| corpus | files | ctags s | cold s | cold/ctags | 1% re-index s | re-index/cold | symbol p50/p99 ms "
+        "| corpus | files | ctags s | cold s (in-process) | cold/ctags | 1% re-index s (in-process, parsed) | re-index/cold | symbol p50/p99 ms "
         "| refs p50/p99 ms | fresh `rennet context symbol` ms | peak MiB (tree PSS / max RSS) | store MiB first "
         "| added KiB (x first) | ms per file |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -316,8 +334,10 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
         q = r["queries"]
         added = r["store"]["added"][0] if r["store"]["added"] else None
         lines.append(
-            f"| {r['label']} | {r['indexed_files']} | {fmt_s(r['ctags']['wall'])} | {fmt_s(r['cold']['wall'])} "
-            f"| {x['cold_vs_ctags']:.2f} | {fmt_s(re_['wall']) if re_ else '-'} "
+            f"| {r['label']} | {r['indexed_files']} | {fmt_s(r['ctags']['wall'])} "
+            f"| {fmt_s(r['cold']['wall'])} ({fmt_s(r['cold']['seconds'])}) "
+            f"| {x['cold_vs_ctags']:.2f} "
+            f"| {fmt_s(re_['wall']) + ' (' + fmt_s(re_['seconds']) + ', ' + str(re_['parsed_blobs']) + ')' if re_ else '-'} "
             f"| {x['reindex_vs_cold']:.3f} | {q['symbol']['p50_ms']:.2f} / {q['symbol']['p99_ms']:.2f} "
             f"| {q['references']['p50_ms']:.2f} / {q['references']['p99_ms']:.2f} "
             f"| {r['fresh_symbol']['median_ms']:.0f} "
@@ -329,7 +349,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
     for v in rows:
         lines.append(f"| {v['what']} | {v['corpus']} | {v['value']:.3f} {v['unit']} | {v['limit']:g} {v['unit']} "
                      f"| {'PASS' if v['pass'] else 'FAIL'} |")
-    fan = [r for r in results if "fan_in" in r]
+    fan = [r for r in results if "agree" in r.get("fan_in", {})]
     if fan:
         lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
             f"{r['label']} {r['fan_in']['agree']}/{r['fan_in']['checked']}" for r in fan)]
@@ -343,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", action="append", default=[],
                     help="a registry corpus repository (python -m corpora.registry_corpus ... --out DIR); repeatable")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, help="cold index runs per corpus, median reported (ctags: 3)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--work", default=os.environ.get("RENNET_BENCH_WORK", "/tmp/rennet-bench"),
                     help="cache of generated corpora, checkouts and scratch stores")
@@ -359,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in sizes:
         repo, meta = synthetic_corpus(work, size, args.seed)
         r = bench_repo(f"synthetic {size:,}", repo, "base", ["main"], work, args.workers, ctags,
-                       meta["query_names"], meta.get("query_functions", []), repo / "synthetic.json")
+                       meta["query_names"], meta.get("query_functions", []), repo / "synthetic.json", args.repeat)
         r["size"] = size
         r["ratios"] = ratios(r)
         results.append(r)
@@ -368,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads((repo / "corpus.json").read_text())
         tags = meta["tags"]
         r = bench_repo(f"{meta['package']} {meta['versions'][0]}..{meta['versions'][-1]}", repo, tags[0], tags[1:],
-                       work, args.workers, ctags, [], [], None)
+                       work, args.workers, ctags, [], [], None, args.repeat)
         r["ratios"] = ratios(r)
         results.append(r)
     rows = verdicts(results)
