@@ -112,6 +112,7 @@ class _Def:
     name_start: int
     hint: str = ""  # explicit container (Go receiver type, C++ `Foo::`)
     scope_only: bool = False
+    scope_end: int = -1  # where its scope ends when not at `end` (C# `namespace X;`: end of file)
 
 
 @dataclass
@@ -228,6 +229,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 hint = re.sub(r"<.*>", "", hint).replace("::", ".")
             entry = _Def(name, kind, span.start_byte, span.end_byte, span.start_point[0] + 1, _end_line(span),
                          data.rfind(b"\n", 0, name_node.start_byte) + 1, name_node.start_byte, hint)
+            if def_node.type == "file_scoped_namespace_declaration":
+                entry.scope_end = len(data)
             rank = (_KIND_PRIORITY.get(kind, 3), -(span.end_byte - span.start_byte))
             previous = defs.get(name_node.start_byte)
             if previous is None or rank > previous[:2]:
@@ -270,12 +273,15 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
-    # Outer before inner: by start, then longest first; scopes before a symbol of equal span.
-    defs.sort(key=lambda d: (d.start, -d.end, not d.scope_only, d.name_start))
+    for d in defs:
+        if d.scope_end < 0:
+            d.scope_end = d.end
+    # Outer before inner: by start, then widest scope first; scopes before a symbol of equal span.
+    defs.sort(key=lambda d: (d.start, -d.scope_end, not d.scope_only, d.name_start))
     stack: list[_Def] = []
     out: list[Symbol] = []
     for d in defs:
-        while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].end):
+        while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
         if not d.scope_only:
             chain = [s.name for s in stack]

@@ -1,0 +1,700 @@
+"""Per-language extraction on realistic snippets with real grammars: exact symbols
+(name, kind, container, line, end_line) and imports (kind, spec, line, level, names)."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.extract import extract_blob
+
+
+JAVASCRIPT_SOURCE = r"""import React, { useState, useEffect as ue } from "react";
+import * as path from './path.js';
+export { a, b } from "./ab";
+export * from "./all";
+const fs = require("fs");
+const MAX = 10;
+let counter = 0;
+
+export class Widget extends Base {
+  constructor(x) {
+    super(x);
+  }
+  render() {
+    return helper(this.x);
+  }
+  static create() { return new Widget(1); }
+}
+
+function helper(x) {
+  return x * 2;
+}
+
+export const arrow = (a) => a + 1;
+const lazy = () => import("./lazy.mjs");
+module.exports = { helper };
+"""
+
+JAVASCRIPT_SYMBOLS = [
+    ('fs', 'variable', '', 5, 5),
+    ('MAX', 'constant', '', 6, 6),
+    ('counter', 'variable', '', 7, 7),
+    ('Widget', 'class', '', 9, 17),
+    ('constructor', 'method', 'Widget', 10, 12),
+    ('render', 'method', 'Widget', 13, 15),
+    ('create', 'method', 'Widget', 16, 16),
+    ('helper', 'function', '', 19, 21),
+    ('arrow', 'function', '', 23, 23),
+    ('lazy', 'function', '', 24, 24),
+]
+JAVASCRIPT_IMPORTS = [
+    ('js', 'react', 1, 0, ('default', 'useState', 'useEffect')),
+    ('js', './path.js', 2, 0, ('*',)),
+    ('js', './ab', 3, 0, ('a', 'b')),
+    ('js', './all', 4, 0, ('*',)),
+    ('js', 'fs', 5, 0, ()),
+    ('js', './lazy.mjs', 24, 0, ()),
+]
+
+
+TYPESCRIPT_SOURCE = r"""import { Foo } from "./foo";
+import type { Bar } from "../bar";
+import fs = require("fs");
+
+export interface Shape {
+  area(): number;
+  name: string;
+}
+
+export type Id = string | number;
+
+export enum Color { Red, Green }
+
+namespace Geo {
+  export function dist(a: number): number { return a; }
+}
+
+export abstract class Base implements Shape {
+  abstract area(): number;
+  name = "base";
+  describe(): string { return this.name; }
+}
+
+export function make(): Shape { return new Circle(); }
+const VERSION = "1.0";
+"""
+
+TYPESCRIPT_SYMBOLS = [
+    ('Shape', 'interface', '', 5, 8),
+    ('area', 'method', 'Shape', 6, 6),
+    ('Id', 'type', '', 10, 10),
+    ('Color', 'enum', '', 12, 12),
+    ('Geo', 'namespace', '', 14, 16),
+    ('dist', 'function', 'Geo', 15, 15),
+    ('Base', 'class', '', 18, 22),
+    ('area', 'method', 'Base', 19, 19),
+    ('describe', 'method', 'Base', 21, 21),
+    ('make', 'function', '', 24, 24),
+    ('VERSION', 'constant', '', 25, 25),
+]
+TYPESCRIPT_IMPORTS = [
+    ('js', './foo', 1, 0, ('Foo',)),
+    ('js', '../bar', 2, 0, ('Bar',)),
+    ('js', 'fs', 3, 0, ()),
+]
+
+
+TSX_SOURCE = r"""import React from "react";
+import { Button } from "./Button";
+
+interface Props { title: string }
+
+export function App({ title }: Props) {
+  return <div><Button label={title} /></div>;
+}
+
+export const Header = (p: Props) => <h1>{p.title}</h1>;
+
+class Panel extends React.Component<Props> {
+  render() { return <span />; }
+}
+"""
+
+TSX_SYMBOLS = [
+    ('Props', 'interface', '', 4, 4),
+    ('App', 'function', '', 6, 8),
+    ('Header', 'function', '', 10, 10),
+    ('Panel', 'class', '', 12, 14),
+    ('render', 'method', 'Panel', 13, 13),
+]
+TSX_IMPORTS = [
+    ('js', 'react', 1, 0, ('default',)),
+    ('js', './Button', 2, 0, ('Button',)),
+]
+
+
+GO_SOURCE = r"""// Package server implements things.
+package server
+
+import (
+	"fmt"
+	h "net/http"
+	"github.com/acme/proj/internal/util"
+)
+
+const MaxConns = 10
+
+var (
+	defaultName = "x"
+	other       = 2
+)
+
+type Server struct {
+	Addr string
+}
+
+type Handler interface {
+	Serve(w h.ResponseWriter) error
+}
+
+type ID string
+
+func New(addr string) *Server {
+	return &Server{Addr: addr}
+}
+
+func (s *Server) Start() error {
+	fmt.Println(s.Addr)
+	return util.Run()
+}
+
+func (s Server) name() string { return s.Addr }
+"""
+
+GO_SYMBOLS = [
+    ('MaxConns', 'constant', '', 10, 10),
+    ('defaultName', 'variable', '', 13, 13),
+    ('other', 'variable', '', 14, 14),
+    ('Server', 'struct', '', 17, 19),
+    ('Handler', 'interface', '', 21, 23),
+    ('Serve', 'method', 'Handler', 22, 22),
+    ('ID', 'type', '', 25, 25),
+    ('New', 'function', '', 27, 29),
+    ('Start', 'method', 'Server', 31, 34),
+    ('name', 'method', 'Server', 36, 36),
+]
+GO_IMPORTS = [
+    ('go', 'fmt', 5, 0, ()),
+    ('go', 'net/http', 6, 0, ()),
+    ('go', 'github.com/acme/proj/internal/util', 7, 0, ()),
+]
+
+
+RUST_SOURCE = r"""use std::collections::HashMap;
+use crate::config::{Config, load as load_config};
+use super::util::*;
+mod parser;
+pub mod lexer;
+
+pub const LIMIT: usize = 10;
+static GREETING: &str = "hi";
+
+#[derive(Debug)]
+pub struct Point {
+    x: i32,
+    y: i32,
+}
+
+pub enum Shape {
+    Circle(f64),
+    Square(f64),
+}
+
+pub trait Area {
+    fn area(&self) -> f64;
+    fn describe(&self) -> String {
+        String::from("shape")
+    }
+}
+
+impl Area for Shape {
+    fn area(&self) -> f64 {
+        0.0
+    }
+}
+
+impl Point {
+    pub fn new(x: i32, y: i32) -> Self {
+        Point { x, y }
+    }
+}
+
+type Map = HashMap<String, i32>;
+
+macro_rules! square {
+    ($x:expr) => { $x * $x };
+}
+
+pub fn main() {
+    let p = Point::new(1, 2);
+    println!("{:?}", p);
+}
+
+mod inner {
+    pub fn helper() {}
+}
+"""
+
+RUST_SYMBOLS = [
+    ('parser', 'module', '', 4, 4),
+    ('lexer', 'module', '', 5, 5),
+    ('LIMIT', 'constant', '', 7, 7),
+    ('GREETING', 'constant', '', 8, 8),
+    ('Point', 'struct', '', 11, 14),
+    ('Shape', 'enum', '', 16, 19),
+    ('Area', 'trait', '', 21, 26),
+    ('area', 'method', 'Area', 22, 22),
+    ('describe', 'method', 'Area', 23, 25),
+    ('area', 'method', 'Shape', 29, 31),
+    ('new', 'method', 'Point', 35, 37),
+    ('Map', 'type', '', 40, 40),
+    ('square', 'macro', '', 42, 44),
+    ('main', 'function', '', 46, 49),
+    ('inner', 'module', '', 51, 53),
+    ('helper', 'function', 'inner', 52, 52),
+]
+RUST_IMPORTS = [
+    ('rust_use', 'std::collections::HashMap', 1, 0, ()),
+    ('rust_use', 'crate::config', 2, 0, ('Config', 'load')),
+    ('rust_use', 'super::util', 3, 0, ('*',)),
+    ('rust_mod', 'parser', 4, 0, ()),
+    ('rust_mod', 'lexer', 5, 0, ()),
+]
+
+
+JAVA_SOURCE = r"""package com.acme.app;
+
+import java.util.List;
+import java.util.*;
+import static org.junit.Assert.assertEquals;
+
+public class App extends Base implements Runnable {
+    public static final int MAX_SIZE = 10;
+    private String name;
+
+    public App(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public void run() {
+        helper(List.of(1));
+    }
+
+    private static int helper(List<Integer> xs) {
+        return xs.size();
+    }
+
+    static class Inner {
+        void go() {}
+    }
+
+    enum Mode { ON, OFF }
+}
+
+interface Service {
+    void serve();
+}
+"""
+
+JAVA_SYMBOLS = [
+    ('App', 'class', '', 7, 29),
+    ('MAX_SIZE', 'constant', 'App', 8, 8),
+    ('name', 'field', 'App', 9, 9),
+    ('App', 'method', 'App', 11, 13),
+    ('run', 'method', 'App', 15, 18),
+    ('helper', 'method', 'App', 20, 22),
+    ('Inner', 'class', 'App', 24, 26),
+    ('go', 'method', 'App.Inner', 25, 25),
+    ('Mode', 'enum', 'App', 28, 28),
+    ('Service', 'interface', '', 31, 33),
+    ('serve', 'method', 'Service', 32, 32),
+]
+JAVA_IMPORTS = [
+    ('java', 'java.util.List', 3, 0, ()),
+    ('java', 'java.util.*', 4, 0, ()),
+    ('java', 'org.junit.Assert.assertEquals', 5, 0, ()),
+]
+
+
+C_SOURCE = r"""#include "util.h"
+#include <stdio.h>
+
+#define MAX 10
+#define SQUARE(x) ((x) * (x))
+
+struct point {
+    int x;
+    int y;
+};
+
+typedef struct {
+    int w;
+} size_t2;
+
+enum color { RED, GREEN };
+
+union value { int i; float f; };
+
+static int helper(int a);
+
+int add(int a, int b) {
+    return a + b;
+}
+
+static char *name(void) {
+    return "x";
+}
+"""
+
+C_SYMBOLS = [
+    ('MAX', 'macro', '', 4, 4),
+    ('SQUARE', 'macro', '', 5, 5),
+    ('point', 'struct', '', 7, 10),
+    ('size_t2', 'type', '', 12, 14),
+    ('color', 'enum', '', 16, 16),
+    ('value', 'struct', '', 18, 18),
+    ('helper', 'function', '', 20, 20),
+    ('add', 'function', '', 22, 24),
+    ('name', 'function', '', 26, 28),
+]
+C_IMPORTS = [
+    ('c_include', 'util.h', 1, 0, ()),
+    ('c_system_include', 'stdio.h', 2, 0, ()),
+]
+
+
+CPP_SOURCE = r"""#include "widget.hpp"
+#include <vector>
+
+namespace gfx {
+
+class Widget : public Base {
+public:
+    Widget();
+    void draw() const;
+    int size() const { return n_; }
+private:
+    int n_;
+};
+
+struct Rect {
+    int w, h;
+    int area() const { return w * h; }
+};
+
+void Widget::draw() const {
+    helper();
+}
+
+static void helper() {}
+
+template <typename T>
+T max_of(T a, T b) { return a > b ? a : b; }
+
+using Id = int;
+
+}  // namespace gfx
+"""
+
+CPP_SYMBOLS = [
+    ('gfx', 'namespace', '', 4, 31),
+    ('Widget', 'class', 'gfx', 6, 13),
+    ('Widget', 'method', 'gfx.Widget', 8, 8),
+    ('draw', 'method', 'gfx.Widget', 9, 9),
+    ('size', 'method', 'gfx.Widget', 10, 10),
+    ('Rect', 'struct', 'gfx', 15, 18),
+    ('area', 'method', 'gfx.Rect', 17, 17),
+    ('draw', 'method', 'gfx.Widget', 20, 22),
+    ('helper', 'function', 'gfx', 24, 24),
+    ('max_of', 'function', 'gfx', 27, 27),
+    ('Id', 'type', 'gfx', 29, 29),
+]
+CPP_IMPORTS = [
+    ('c_include', 'widget.hpp', 1, 0, ()),
+    ('c_system_include', 'vector', 2, 0, ()),
+]
+
+
+CSHARP_SOURCE = r"""using System;
+using System.Collections.Generic;
+using static System.Math;
+using Alias = Acme.Tools.Helper;
+
+namespace Acme.App
+{
+    public interface IService
+    {
+        void Serve();
+    }
+
+    public class Program : IService
+    {
+        private const int MaxCount = 10;
+        public string Name { get; set; }
+
+        public Program(string name) { Name = name; }
+
+        public void Serve()
+        {
+            Console.WriteLine(Name);
+        }
+
+        public static void Main(string[] args)
+        {
+            new Program("x").Serve();
+        }
+
+        private struct Pair { public int A; }
+    }
+
+    public enum Mode { On, Off }
+}
+"""
+
+CSHARP_SYMBOLS = [
+    ('Acme.App', 'namespace', '', 6, 34),
+    ('IService', 'interface', 'Acme.App', 8, 11),
+    ('Serve', 'method', 'Acme.App.IService', 10, 10),
+    ('Program', 'class', 'Acme.App', 13, 31),
+    ('Name', 'field', 'Acme.App.Program', 16, 16),
+    ('Program', 'method', 'Acme.App.Program', 18, 18),
+    ('Serve', 'method', 'Acme.App.Program', 20, 23),
+    ('Main', 'method', 'Acme.App.Program', 25, 28),
+    ('Pair', 'struct', 'Acme.App.Program', 30, 30),
+    ('Mode', 'enum', 'Acme.App', 33, 33),
+]
+CSHARP_IMPORTS = [
+    ('csharp_using', 'System', 1, 0, ()),
+    ('csharp_using', 'System.Collections.Generic', 2, 0, ()),
+    ('csharp_using', 'System.Math', 3, 0, ()),
+    ('csharp_using', 'Acme.Tools.Helper', 4, 0, ()),
+]
+
+
+RUBY_SOURCE = r"""require "json"
+require_relative "lib/helper"
+
+module Acme
+  VERSION = "1.0"
+
+  class Widget < Base
+    def initialize(name)
+      @name = name
+    end
+
+    def render
+      helper(@name)
+    end
+
+    def self.build
+      new("x")
+    end
+  end
+
+  def self.configure
+    yield
+  end
+end
+
+def top_level(x)
+  x.to_s
+end
+"""
+
+RUBY_SYMBOLS = [
+    ('Acme', 'module', '', 4, 24),
+    ('VERSION', 'constant', 'Acme', 5, 5),
+    ('Widget', 'class', 'Acme', 7, 19),
+    ('initialize', 'method', 'Acme.Widget', 8, 10),
+    ('render', 'method', 'Acme.Widget', 12, 14),
+    ('build', 'method', 'Acme.Widget', 16, 18),
+    ('configure', 'method', 'Acme', 21, 23),
+    ('top_level', 'function', '', 26, 28),
+]
+RUBY_IMPORTS = [
+    ('ruby_require', 'json', 1, 0, ()),
+    ('ruby_require', './lib/helper', 2, 0, ()),
+]
+
+
+PHP_SOURCE = r"""<?php
+namespace App\Http;
+
+use App\Models\User;
+use Illuminate\Support\{Arr, Str};
+
+require_once __DIR__ . '/bootstrap.php';
+include "config.php";
+
+const LIMIT = 10;
+
+interface Renderable {
+    public function render(): string;
+}
+
+trait Greets {
+    public function greet() { return "hi"; }
+}
+
+class Controller implements Renderable {
+    use Greets;
+    private $name;
+
+    public function __construct($name) {
+        $this->name = $name;
+    }
+
+    public function render(): string {
+        return helper($this->name);
+    }
+}
+
+function helper($x) {
+    return strtoupper($x);
+}
+"""
+
+PHP_SYMBOLS = [
+    ('App\\Http', 'namespace', '', 2, 2),
+    ('LIMIT', 'constant', '', 10, 10),
+    ('Renderable', 'interface', '', 12, 14),
+    ('render', 'method', 'Renderable', 13, 13),
+    ('Greets', 'trait', '', 16, 18),
+    ('greet', 'method', 'Greets', 17, 17),
+    ('Controller', 'class', '', 20, 31),
+    ('name', 'field', 'Controller', 22, 22),
+    ('__construct', 'method', 'Controller', 24, 26),
+    ('render', 'method', 'Controller', 28, 30),
+    ('helper', 'function', '', 33, 35),
+]
+PHP_IMPORTS = [
+    ('php_use', 'App\\Models\\User', 4, 0, ()),
+    ('php_use', 'Illuminate\\Support\\Arr', 5, 0, ()),
+    ('php_use', 'Illuminate\\Support\\Str', 5, 0, ()),
+    ('php_require', './bootstrap.php', 7, 0, ()),
+    ('php_require', 'config.php', 8, 0, ()),
+]
+
+
+BASH_SOURCE = r"""#!/bin/bash
+set -e
+source ./lib/common.sh
+. "$HOME/.env"
+
+VERSION=1.2
+name="x"
+
+build() {
+  echo "building $name"
+  helper
+}
+
+function helper {
+  ls -la
+}
+
+build
+"""
+
+BASH_SYMBOLS = [
+    ('VERSION', 'constant', '', 6, 6),
+    ('name', 'variable', '', 7, 7),
+    ('build', 'function', '', 9, 12),
+    ('helper', 'function', '', 14, 16),
+]
+BASH_IMPORTS = [
+    ('bash_source', './lib/common.sh', 3, 0, ()),
+    ('bash_source', '$HOME/.env', 4, 0, ()),
+]
+
+
+
+CASES = [
+    ("javascript", "app.js", JAVASCRIPT_SOURCE, JAVASCRIPT_SYMBOLS, JAVASCRIPT_IMPORTS),
+    ("typescript", "shapes.ts", TYPESCRIPT_SOURCE, TYPESCRIPT_SYMBOLS, TYPESCRIPT_IMPORTS),
+    ("tsx", "App.tsx", TSX_SOURCE, TSX_SYMBOLS, TSX_IMPORTS),
+    ("go", "server/server.go", GO_SOURCE, GO_SYMBOLS, GO_IMPORTS),
+    ("rust", "src/lib.rs", RUST_SOURCE, RUST_SYMBOLS, RUST_IMPORTS),
+    ("java", "src/main/java/com/acme/app/App.java", JAVA_SOURCE, JAVA_SYMBOLS, JAVA_IMPORTS),
+    ("c", "src/util.c", C_SOURCE, C_SYMBOLS, C_IMPORTS),
+    ("cpp", "src/widget.cpp", CPP_SOURCE, CPP_SYMBOLS, CPP_IMPORTS),
+    ("csharp", "App/Program.cs", CSHARP_SOURCE, CSHARP_SYMBOLS, CSHARP_IMPORTS),
+    ("ruby", "lib/acme.rb", RUBY_SOURCE, RUBY_SYMBOLS, RUBY_IMPORTS),
+    ("php", "app/Http/Controller.php", PHP_SOURCE, PHP_SYMBOLS, PHP_IMPORTS),
+    ("bash", "scripts/build.sh", BASH_SOURCE, BASH_SYMBOLS, BASH_IMPORTS),
+]
+
+
+
+@pytest.mark.parametrize("language,path,source,symbols,imports", CASES, ids=[c[0] for c in CASES])
+def test_symbols_and_imports(language, path, source, symbols, imports):
+    facts = extract_blob(source.encode(), path, language)
+    assert facts.skipped == ""
+    assert facts.language == language
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == symbols
+    assert [(i.kind, i.spec, i.line, i.level, i.names) for i in facts.imports] == imports
+
+
+@pytest.mark.parametrize("language,path,source,symbols,imports", CASES, ids=[c[0] for c in CASES])
+def test_spans_signatures_and_definition_occurrences(language, path, source, symbols, imports):
+    data = source.encode()
+    facts = extract_blob(data, path, language)
+    lines = data.split(b"\n")
+    occurrences = {(o.name, o.line): o for o in facts.occurrences}
+    for s in facts.symbols:
+        assert 0 <= s.start_byte < s.end_byte <= len(data)
+        assert data.count(b"\n", 0, s.start_byte) + 1 == s.line
+        assert s.name.encode() in data[s.start_byte:s.end_byte] or s.kind == "namespace"
+        assert s.signature and len(s.signature) <= 200
+        # the signature is a whole source line of the definition, stripped
+        assert s.signature.encode() in [line.strip() for line in lines[s.line - 1:s.end_line]]
+    # every definition name of a grammar language is an occurrence with role "definition"
+    roles = {o.role for o in facts.occurrences}
+    assert "definition" in roles
+    assert facts.occurrences == sorted(facts.occurrences, key=lambda o: (o.line, o.col))
+    for o in facts.occurrences:
+        assert lines[o.line - 1][o.col:o.col + len(o.name.encode())] == o.name.encode()
+
+
+def test_package_names():
+    assert extract_blob(GO_SOURCE.encode(), "server/server.go", "go").package_name == "server"
+    assert extract_blob(JAVA_SOURCE.encode(), "App.java", "java").package_name == "com.acme.app"
+    assert extract_blob(CSHARP_SOURCE.encode(), "Program.cs", "csharp").package_name == "Acme.App"
+    assert extract_blob(PHP_SOURCE.encode(), "Controller.php", "php").package_name == "App\\Http"
+    assert extract_blob(PYTHON_LIKE_NONE.encode(), "x.py", "python").package_name == ""
+
+
+PYTHON_LIKE_NONE = "x = 1\n"
+
+
+def test_csharp_file_scoped_namespace_and_java_roles():
+    src = b"namespace Acme.Core;\n\npublic class Tool\n{\n    public void Run() { Helper.Go(); }\n}\n"
+    facts = extract_blob(src, "Tool.cs", "csharp")
+    assert facts.package_name == "Acme.Core"
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("Acme.Core", "namespace", ""), ("Tool", "class", "Acme.Core"), ("Run", "method", "Acme.Core.Tool")]
+    calls = [(o.name, o.line) for o in facts.occurrences if o.role == "call"]
+    assert ("Go", 5) in calls
+
+
+def test_roles_from_reference_captures():
+    facts = extract_blob(JAVASCRIPT_SOURCE.encode(), "app.js", "javascript")
+    by_site = {(o.name, o.line): o.role for o in facts.occurrences}
+    assert by_site[("helper", 14)] == "call"        # helper(this.x) inside render
+    assert by_site[("helper", 19)] == "definition"  # function helper(x)
+    assert by_site[("Widget", 16)] == "reference"   # new Widget(1): @reference.class
+    go = extract_blob(GO_SOURCE.encode(), "server.go", "go")
+    go_sites = {(o.name, o.line): o.role for o in go.occurrences}
+    assert go_sites[("Println", 32)] == "call"
+    assert go_sites[("Start", 31)] == "definition"
