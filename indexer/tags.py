@@ -169,7 +169,7 @@ def _kind(language: str, def_node: Node, captured: str) -> str | None:
         value = def_node.child_by_field_name("type")
         value_type = value.type if value is not None else ""
         return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
-    if node_type in table:
+    if node_type in table and captured != "field":  # ours say "field" for class-level assignments
         return table[node_type]
     return captured
 
