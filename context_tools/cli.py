@@ -129,7 +129,7 @@ def build_parser(table: Any) -> argparse.ArgumentParser:
                 groups[prefix] = group.add_subparsers(dest="verb" + str(depth), metavar="COMMAND",
                                                       parser_class=_Parser)
                 group.set_defaults(_group=prefix)
-        leaf = groups[path[:-1]].add_parser(path[-1], help=row.summary, description=row.description or row.summary)
+        leaf = groups[path[:-1]].add_parser(path[-1], help=row.summary, description=" ".join(x for x in (row.summary, row.description) if x))
         _common(leaf)
         fields = {f.name: f for f in mi.type_info(row.input).fields}
         for name in row.cli.positional:

@@ -1,0 +1,141 @@
+"""The CLI face as a user meets it: fresh processes, stdout/stderr, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
+
+
+def rennet(*args: str, store: str | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([PY, "-m", "context_tools.cli", *args], cwd=ROOT, env=cli_env(store),
+                          capture_output=True, text=True, timeout=120, input=input)
+
+
+def test_json_prints_exactly_the_result_contract(world: World):
+    p = rennet("context", "symbol", "Flask.route", "--repo", world.repo, "--json", "--store", world.store)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)  # stdout is one JSON document and nothing else
+    assert set(out) == {"ok", "command", "data", "freshness", "page"}
+    assert out["ok"] is True and out["command"] == "context.symbol"
+    assert out["data"]["definitions"][0]["qualified"] == "Flask.route"
+    assert set(out["freshness"]) >= {"repo", "rev", "pinned_oid", "current_oid", "status", "reason", "indexed_at"}
+    assert set(out["page"]) == {"total", "returned", "truncated", "cursor"}
+
+
+def test_store_option_is_global_and_per_verb(world: World):
+    before = rennet("--store", world.store, "context", "symbol", "Flask", "--repo", world.repo, "--json")
+    after = rennet("context", "symbol", "Flask", "--repo", world.repo, "--json", "--store", world.store)
+    assert before.returncode == after.returncode == 0
+    assert json.loads(before.stdout) == json.loads(after.stdout)
+
+
+def test_human_output_is_readable_and_sanitized(world: World):
+    p = rennet("context", "references", "route", "--repo", world.repo, "--store", world.store)
+    assert p.returncode == 0, p.stderr
+    assert "tools/other.py:2" in p.stdout and "[name_match]" in p.stdout
+    assert "[current]" in p.stdout
+
+
+def test_typed_error_is_one_line_and_exit_1(world: World):
+    p = rennet("context", "symbol", "NoSuchName", "--no-fuzzy", "--repo", world.repo, "--json", "--store", world.store)
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out == {"ok": False, "command": "context.symbol",
+                   "error": {"code": "not_found", "message": out["error"]["message"]}}
+    assert p.stderr.count("\n") == 1 and p.stderr.startswith("rennet: not_found:")
+    assert "Traceback" not in p.stderr
+
+
+def test_bad_repo_is_typed_not_a_traceback(tmp_path, world: World):
+    p = rennet("context", "overview", "--repo", str(tmp_path / "nowhere"), "--store", world.store)
+    assert p.returncode == 1
+    assert p.stderr.startswith("rennet: not_a_repository:") and "Traceback" not in p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.parametrize("args", [
+    ("context", "symbol"),  # missing positional
+    ("context", "symbol", "X", "--bogus"),
+    ("context", "file", "a.py", "--limit", "many"),
+    ("context", "novelty", "v1", "--section", "nonsense"),
+    ("context",),
+    ("nosuchverb",),
+])
+def test_usage_errors_exit_2_on_one_line(args, world: World):
+    p = rennet(*args, "--store", world.store) if len(args) > 1 else rennet(*args)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and p.stderr.strip().count("\n") == 0
+    assert p.stdout == ""
+
+
+def test_out_of_range_value_is_bad_input_exit_1(world: World):
+    p = rennet("context", "file", "src/webapp/app.py", "--limit", "0", "--repo", world.repo, "--json",
+               "--store", world.store)
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["code"] == "bad_input"
+
+
+def test_call_runs_any_command_json_in_json_out(world: World):
+    p = rennet("call", "context.file", json.dumps({"repo": world.repo, "path": "src/webapp/cli.py"}),
+               "--store", world.store)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["data"]["content"]["lines"][0] == "from webapp.app import Flask"
+
+
+@pytest.mark.parametrize("payload, code", [
+    ('{"repo": ".", "path": "x", "extra": 1}', "bad_input"),
+    ("not json", "bad_input"),
+    ("[1, 2]", "bad_input"),
+    ('{"path": 5}', "bad_input"),
+])
+def test_call_rejects_bad_input_with_a_typed_error(payload, code, world: World):
+    p = rennet("call", "context.file", payload, "--store", world.store)
+    assert p.returncode == 1
+    assert json.loads(p.stdout)["error"]["code"] == code
+
+
+def test_call_unknown_command(world: World):
+    p = rennet("call", "nope.nothing", "{}", "--store", world.store)
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["code"] == "unknown_command"
+
+
+def test_commands_lists_the_registry(world: World):
+    from context_tools.registry import registry
+
+    p = rennet("commands", "--json")
+    assert p.returncode == 0, p.stderr
+    listed = json.loads(p.stdout)["data"]["commands"]
+    assert [c["id"] for c in listed] == [r.id for r in registry().rows]
+    symbol = next(c for c in listed if c["id"] == "context.symbol")
+    assert symbol["exposure"] == {"cli": True, "agent": True} and symbol["cli"] == "rennet context symbol"
+    assert symbol["input_schema"]["properties"]["name"]["type"] == "string"
+    human = rennet("commands")
+    assert "context.symbol" in human.stdout and "ledger.read" in human.stdout
+
+
+def test_every_cli_verb_has_help():
+    from context_tools.registry import registry
+
+    for r in registry().cli_verbs():
+        p = rennet(*r.cli_path, "--help")
+        assert p.returncode == 0 and r.summary.split()[0] in p.stdout, r.id
+
+
+def test_ledger_pages_receipts_of_cli_calls(tmp_path, world: World):
+    home = str(tmp_path / "home")
+    assert rennet("context", "symbol", "Flask", "--repo", world.repo, "--store", home).returncode == 0
+    assert rennet("context", "symbol", "Nope", "--no-fuzzy", "--repo", world.repo, "--store", home).returncode == 1
+    p = rennet("ledger", "--json", "--store", home)
+    receipts = json.loads(p.stdout)["data"]["receipts"]
+    assert [(r["command"], r["surface"], r["outcome"]) for r in receipts] == [
+        ("context.symbol", "cli", "not_found"), ("context.symbol", "cli", "ok")]
+    ok = receipts[1]
+    assert ok["oid"] == world.head and ok["fingerprint"] and ok["total"] == 1 and ok["truncated"] is False
+    assert len(ok["input_digest"]) == 64 and ok["duration_ms"] > 0
+    first = json.loads(rennet("ledger", "--json", "--limit", "1", "--store", home).stdout)
+    assert first["page"]["total"] == 3 and first["page"]["cursor"]  # the first `ledger` call has its receipt too
+    human = rennet("ledger", "--store", home)
+    assert "context.symbol" in human.stdout
