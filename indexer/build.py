@@ -305,7 +305,7 @@ def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, facts: di
         languages[f.language] = languages.get(f.language, 0) + 1
         if f.skipped:
             skipped.append(Skipped(f.path, f.skipped))
-    distinct_blobs = len({f.blob for f in record.files if f.path in facts})
+    distinct_blobs = len({(f.blob, f.language) for f in record.files if f.language not in ("submodule", "symlink")})
     return IndexReport(
         repo=gitread.repo_display_path(repo), rev=rev, oid=record.oid, fingerprint=record.fingerprint,
         files=len(record.files), symbols=sum(len(f.symbols) for f in facts.values()),
