@@ -22,6 +22,7 @@ class JavaResolver:
             if path.endswith(".java") and f is not None and f.package_name:
                 self.by_package[f.package_name].append(path)
         self.java_dirs = sorted({parent(p) for p in tree.paths if p.endswith(".java")})
+        self._packages: dict[str, list[str]] = {}
 
     def _class_files(self, segments: list[str]) -> list[str]:
         hits = self.tree.ending_with("/".join(segments) + ".java")
@@ -31,6 +32,12 @@ class JavaResolver:
         return hits
 
     def _package_files(self, segments: list[str]) -> list[str]:
+        key = ".".join(segments)
+        if key not in self._packages:
+            self._packages[key] = self._scan_package(segments)
+        return self._packages[key]
+
+    def _scan_package(self, segments: list[str]) -> list[str]:
         pkg_path = "/".join(segments)
         files: set[str] = set(self.by_package.get(".".join(segments), []))
         for d in self.java_dirs:

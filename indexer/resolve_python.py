@@ -35,6 +35,8 @@ class PythonModules:
         # Shallow roots first: the repository root wins over a nested copy of a name.
         self.roots = sorted(roots, key=lambda r: (r.count("/") + (1 if r else 0), r))
         self._local_tops: dict[str, bool] = {}
+        self._roots_for: dict[str, list[str]] = {}
+        self._found: dict[tuple[str | None, tuple[str, ...]], tuple[str, str] | None] = {}
 
     def module_file(self, base: str, dotted: list[str]) -> str | None:
         """The file of module `dotted` under directory `base` (module.py, module.pyi or package/__init__)."""
@@ -51,22 +53,34 @@ class PythonModules:
 
     def find(self, dotted: list[str], importer: str = "") -> tuple[str, str] | None:
         """Resolve an absolute dotted module name to (root, file); the first root that has it wins."""
-        roots = list(self.roots)
         own = self.script_root(importer) if importer else None
-        if own is not None:
-            roots.insert(0, own)
-        for root in roots:
+        key = (own, tuple(dotted))
+        if key not in self._found:
+            self._found[key] = self._search([own] if own is not None else [], dotted)
+        return self._found[key]
+
+    def _search(self, first: list[str], dotted: list[str]) -> tuple[str, str] | None:
+        for root in [*first, *self.roots_for(dotted[0])]:
             hit = self.module_file(root, dotted)
             if hit:
                 return root, hit
         return None
+
+    def roots_for(self, name: str) -> list[str]:
+        """The roots holding something named `name` (a module, package or directory), in root order:
+        computed once per top-level name, so resolving stays cheap with many roots."""
+        if name not in self._roots_for:
+            self._roots_for[name] = [
+                root for root in self.roots if self.module_file(root, [name]) or self.tree.is_dir(join(root, name))
+            ]
+        return self._roots_for[name]
 
     def is_local_top(self, name: str) -> bool:
         """A top-level name the tree provides under some root (module, package or namespace dir)."""
         if name not in self._local_tops:
             self._local_tops[name] = any(
                 self.module_file(root, [name]) or any(map(is_python, self.tree.files_in(join(root, name))))
-                for root in self.roots
+                for root in self.roots_for(name)
             )
         return self._local_tops[name]
 

@@ -20,7 +20,7 @@ def parent(path: str) -> str:
 
 
 def join(*parts: str) -> str:
-    return "/".join(p for p in parts if p)
+    return "/".join(filter(None, parts))
 
 
 def normalize(path: str) -> str | None:
