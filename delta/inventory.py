@@ -3,8 +3,11 @@ one entry per changed file with status, similarity, paths, modes, typed mode-cha
 evidence, the binary flag and line counts.
 
 It agrees with `git diff --raw -M -C <merge-base> <head>` on status, paths and modes.
-Type changes are kept as one `type_changed` entry (git's `T`), not split in two; libgit2
-gives those no patch, so their lines are counted from a patch of the two sides' contents.
+Pairing follows git: exact matches first (symlinks and submodules included, a source
+may feed several destinations), then libgit2's similarity for what is left; of the
+pairs sharing a source, all but the last are copies, and all are copies when the
+source stays. Type changes are one `type_changed` entry (git's `T`), not split in two.
+Patches of pairs and type changes are made from the two sides' contents.
 """
 
 from __future__ import annotations
@@ -115,10 +118,15 @@ def mode_change(old_mode: int, new_mode: int, old_oid: str, new_oid: str) -> Mod
     return ev("mode_changed")
 
 
-def tree_diff(repo: pygit2.Repository, old: str, new: str) -> pygit2.Diff:
-    diff = repo.diff(repo[old].peel(pygit2.Tree), repo[new].peel(pygit2.Tree), flags=DIFF_FLAGS,
-                     context_lines=3, interhunk_lines=0)
-    diff.find_similar(flags=FIND_FLAGS, rename_threshold=50, copy_threshold=50)
+def _trees(repo: pygit2.Repository, old: str, new: str) -> tuple[pygit2.Tree, pygit2.Tree]:
+    return repo[old].peel(pygit2.Tree), repo[new].peel(pygit2.Tree)
+
+
+def tree_diff(repo: pygit2.Repository, old: str, new: str, similar: bool = False) -> pygit2.Diff:
+    a, b = _trees(repo, old, new)
+    diff = repo.diff(a, b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
+    if similar:
+        diff.find_similar(flags=FIND_FLAGS, rename_threshold=50, copy_threshold=50)
     return diff
 
 
@@ -130,52 +138,146 @@ def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
     return repo[oid].data
 
 
-def _type_change_patch(repo: pygit2.Repository, delta: pygit2.DiffDelta) -> pygit2.Patch:
-    old = _side_content(repo, delta.old_file.mode, str(delta.old_file.id))
-    new = _side_content(repo, delta.new_file.mode, str(delta.new_file.id))
-    return pygit2.Patch.create_from(old, new, old_as_path=delta.old_file.path, new_as_path=delta.new_file.path,
+def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, old_oid: str,
+                new_path: str | None, new_mode: int, new_oid: str) -> pygit2.Patch:
+    """A patch of two sides given by mode and OID, for pairs libgit2's tree diff does not
+    hand over as one entry (type changes, renames and copies paired here)."""
+    old = _side_content(repo, old_mode, old_oid)
+    new = _side_content(repo, new_mode, new_oid)
+    return pygit2.Patch.create_from(old, new, old_as_path=old_path or new_path, new_as_path=new_path or old_path,
                                     flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
 
 
-def _path_or_none(status: str, side: str, path: str) -> str | None:
-    if status == "added" and side == "old":
-        return None
-    if status == "deleted" and side == "new":
-        return None
-    return path
+@dataclass
+class _Raw:
+    """One entry of the plain tree diff (added, deleted, modified, type_changed)."""
+
+    status: str
+    path: str
+    old_mode: int
+    new_mode: int
+    old_oid: str
+    new_oid: str
+    patch: pygit2.Patch | None
+
+
+@dataclass
+class _Pair:
+    source: _Raw
+    dest: _Raw
+    similarity: int
+
+
+def _regular(mode: int) -> bool:
+    return mode in (MODE_FILE, MODE_EXEC)
+
+
+def _exact_pairs(sources: list[_Raw], dests: list[_Raw], uses: dict[str, int]) -> dict[str, _Pair]:
+    """git's exact rename/copy detection: a destination whose blob equals a source's old
+    blob; regular files pair with regular files, anything else only with its own mode;
+    an unused source and a same-named one are preferred, then the first by path."""
+    by_oid: dict[str, list[_Raw]] = {}
+    for src in sources:
+        by_oid.setdefault(src.old_oid, []).append(src)
+    pairs: dict[str, _Pair] = {}
+    for dst in dests:
+        best, best_score = None, -1
+        for src in by_oid.get(dst.new_oid, ()):
+            if not (_regular(src.old_mode) and _regular(dst.new_mode)) and src.old_mode != dst.new_mode:
+                continue
+            score = (uses[src.path] == 0) + (src.path.rsplit("/", 1)[-1] == dst.path.rsplit("/", 1)[-1])
+            if score > best_score:
+                best, best_score = src, score
+        if best is not None:
+            uses[best.path] += 1
+            pairs[dst.path] = _Pair(best, dst, 100)
+    return pairs
+
+
+def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
+    out = []
+    for patch in tree_diff(repo, rng.merge_base_oid, rng.head_oid):
+        delta = patch.delta
+        status = STATUS.get(delta.status)
+        if status is None:
+            continue
+        old_oid = str(delta.old_file.id) if delta.old_file.mode else ZERO_OID
+        new_oid = str(delta.new_file.id) if delta.new_file.mode else ZERO_OID
+        if status == "type_changed":
+            patch = _blob_patch(repo, delta.old_file.path, delta.old_file.mode, old_oid,
+                                delta.new_file.path, delta.new_file.mode, new_oid)
+        out.append(_Raw(status, delta.new_file.path if status != "deleted" else delta.old_file.path,
+                        delta.old_file.mode, delta.new_file.mode, old_oid, new_oid, patch))
+    return out
+
+
+def _pairs(repo: pygit2.Repository, rng: RangeIdentity, raw: list[_Raw]) -> list[_Pair]:
+    """Renames and copies as `git diff -M -C` finds them: exact matches first (git's rules),
+    then libgit2's similarity matches for destinations still unpaired."""
+    added = sorted((r for r in raw if r.status == "added"), key=lambda r: r.path)
+    sources = sorted((r for r in raw if r.status in ("deleted", "modified")), key=lambda r: r.path)
+    uses = {s.path: 0 for s in sources}
+    pairs = _exact_pairs(sources, added, uses)
+    by_path = {r.path: r for r in raw}
+    for delta in tree_diff(repo, rng.merge_base_oid, rng.head_oid, similar=True).deltas:
+        if delta.status not in (DeltaStatus.RENAMED, DeltaStatus.COPIED):
+            continue
+        dst = by_path.get(delta.new_file.path)
+        src = by_path.get(delta.old_file.path)
+        if dst is None or src is None or dst.status != "added" or dst.path in pairs:
+            continue
+        if src.status not in ("deleted", "modified") or not (_regular(src.old_mode) and _regular(dst.new_mode)):
+            continue
+        uses[src.path] += 1
+        pairs[dst.path] = _Pair(src, dst, delta.similarity)
+    return [pairs[p] for p in sorted(pairs)]
 
 
 def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | None = None) -> list[FileChange]:
     """Every file changed over merge-base..head, sorted by path (then base-side path)."""
     if rng.empty:
         return []
-    diff = tree_diff(repo, rng.merge_base_oid, rng.head_oid)
+    raw = _raw_entries(repo, rng)
+    pairs = _pairs(repo, rng, raw)
+    # git's naming: of the pairs sharing a source, each is a copy while the source is still
+    # used afterwards (by a later pair, in destination order, or by staying at head); the
+    # last pair from a deleted source is the rename.
+    remaining = {}
+    for pair in pairs:
+        remaining[pair.source.path] = remaining.get(pair.source.path, 0) + 1
+    paired_dests = {p.dest.path for p in pairs}
+    consumed = {p.source.path for p in pairs if p.source.status == "deleted"}
+
     changes: list[FileChange] = []
-    for patch in diff:
-        delta = patch.delta
-        status = STATUS.get(delta.status)
-        if status is None:
+    for pair in pairs:
+        src, dst = pair.source, pair.dest
+        remaining[src.path] -= 1
+        stays = src.status != "deleted"
+        status = "copied" if stays or remaining[src.path] > 0 else "renamed"
+        if not (path_selected(src.path, paths) or path_selected(dst.path, paths)):
             continue
-        old_path = _path_or_none(status, "old", delta.old_file.path)
-        new_path = _path_or_none(status, "new", delta.new_file.path)
-        if not any(p is not None and path_selected(p, paths) for p in (old_path, new_path)):
+        patch = _blob_patch(repo, src.path, src.old_mode, src.old_oid, dst.path, dst.new_mode, dst.new_oid)
+        changes.append(_change(status, pair.similarity, src.path, dst.path, src.old_mode, dst.new_mode,
+                               src.old_oid, dst.new_oid, patch))
+    for r in raw:
+        if r.path in paired_dests and r.status == "added":
             continue
-        if status == "type_changed":
-            patch = _type_change_patch(repo, delta)
-        _, additions, deletions = patch.line_stats
-        binary = bool(patch.delta.is_binary)
-        old_oid = str(delta.old_file.id) if delta.old_file.mode else ZERO_OID
-        new_oid = str(delta.new_file.id) if delta.new_file.mode else ZERO_OID
-        changes.append(FileChange(
-            status=status,
-            similarity=delta.similarity if status in ("renamed", "copied") else None,
-            old_path=old_path, new_path=new_path,
-            old_mode=delta.old_file.mode, new_mode=delta.new_file.mode,
-            old_oid=old_oid, new_oid=new_oid,
-            binary=binary,
-            additions=0 if binary else additions, deletions=0 if binary else deletions,
-            mode_change=mode_change(delta.old_file.mode, delta.new_file.mode, old_oid, new_oid),
-            patch=patch,
-        ))
+        if r.path in consumed and r.status == "deleted":
+            continue
+        if not path_selected(r.path, paths):
+            continue
+        changes.append(_change(r.status, None, None if r.status == "added" else r.path,
+                               None if r.status == "deleted" else r.path, r.old_mode, r.new_mode, r.old_oid,
+                               r.new_oid, r.patch))
     changes.sort(key=lambda c: (c.path, c.old_path or ""))
     return changes
+
+
+def _change(status: str, similarity: int | None, old_path: str | None, new_path: str | None, old_mode: int,
+            new_mode: int, old_oid: str, new_oid: str, patch: pygit2.Patch | None) -> FileChange:
+    binary = bool(patch is not None and patch.delta.is_binary)
+    _, additions, deletions = patch.line_stats if patch is not None and not binary else (0, 0, 0)
+    return FileChange(status=status, similarity=similarity, old_path=old_path, new_path=new_path,
+                      old_mode=old_mode, new_mode=new_mode, old_oid=old_oid, new_oid=new_oid, binary=binary,
+                      additions=additions, deletions=deletions,
+                      mode_change=mode_change(old_mode, new_mode, old_oid, new_oid), patch=patch)

@@ -23,7 +23,9 @@ def git(repo, *args: str) -> str:
 
 
 def raw_records(repo, old: str, new: str) -> set[tuple]:
-    """(status letter, score, old path, new path, old mode, new mode) from `git diff --raw -z -M -C`."""
+    """(status letter, old path, new path, old mode, new mode) from `git diff --raw -z -M -C`; the
+    score is kept only when it is 100 (an exact match), since libgit2 and git measure
+    inexact similarity with different hashes."""
     out = git(repo, "diff", "--raw", "-z", "-M", "-C", "--no-abbrev", old, new).split("\0")
     records = set()
     i = 0
@@ -37,7 +39,7 @@ def raw_records(repo, old: str, new: str) -> set[tuple]:
         else:
             old_path = new_path = out[i + 1]
             i += 2
-        records.add((letter, int(score) if score else None, old_path, new_path, meta[0], meta[1]))
+        records.add((letter, 100 if score == "100" else None, old_path, new_path, meta[0], meta[1]))
     return records
 
 
@@ -62,7 +64,8 @@ def ours(changes) -> set[tuple]:
         letter = STATUS_LETTER[c.status]
         old_path = c.old_path if c.old_path is not None else c.new_path
         new_path = c.new_path if c.new_path is not None else c.old_path
-        out.add((letter, c.similarity, old_path, new_path, f"{c.old_mode:06o}", f"{c.new_mode:06o}"))
+        exact = 100 if c.similarity == 100 else None
+        out.add((letter, exact, old_path, new_path, f"{c.old_mode:06o}", f"{c.new_mode:06o}"))
     return out
 
 
@@ -206,3 +209,32 @@ def test_packet_over_every_mode_change_with_real_snapshots(every_change, tmp_pat
     assert not isinstance(built.packet.blast, Unknown)
     assert isinstance(files["new.txt"].fan_in, Unknown)
     assert isinstance(files["lib/moved.py"].fan_in, int)  # asked at src/moved.py in the base
+
+
+def test_pairing_follows_git_exact_first_then_similarity(tmp_path):
+    """Exact matches win over similar ones; one source may feed several destinations (all
+    but the last are copies); symlinks, submodules and empty files pair exactly; a regular
+    file never pairs with a symlink of the same blob."""
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({
+        "s1": Submodule(SHA[1]), "l1": Link("target"), "l3": Link("other"), "f": BODY,
+        "ex": Exec(BODY + "e"), "g": BODY + "g", "e1": "", "x/e2": "", "d/x.txt": BODY + "x", "tiny": "a\n",
+    })
+    head = b.commit({
+        "s1": None, "s2": Submodule(SHA[1]),
+        "l1": None, "l2": Link("target"), "l3": None, "l4": Link("other"), "l5": Link("other"),
+        "f": None, "f_link": Link(BODY),
+        "ex": None, "ex2": BODY + "e",
+        "g": None, "g1": BODY + "g", "g2": BODY + "g", "g0": BODY + "g",
+        "e1": None, "e3": "", "x/e2": None, "y/e2": "",
+        "d/x.txt": None, "e/x.txt": BODY + "x", "copy_of_x.txt": BODY,
+        "tiny": None, "tiny2": "a\n",
+    })
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert ours(changes) == raw_records(tmp_path / "r", base, head)
+    status = {c.path: (c.status, c.old_path) for c in changes}
+    assert status["g0"] == status["g1"] == ("copied", "g") and status["g2"] == ("renamed", "g")
+    assert status["l2"] == ("renamed", "l1") and status["s2"] == ("renamed", "s1")
+    assert status["f_link"] == ("added", None) and status["copy_of_x.txt"] == ("renamed", "f")
+    assert status["y/e2"] == ("renamed", "x/e2")  # the same-named empty file, not e1
