@@ -3,6 +3,7 @@
 Every go.mod of the tree declares a module path rooted at its directory; an import of
 `<module>/x/y` names the package in directory x/y under it (longest module path
 wins, so nested modules take their own imports). A package is its non-test .go files.
+Other imports land in the importing module's vendor/ copy when there is one.
 """
 
 from __future__ import annotations
@@ -39,6 +40,16 @@ class GoResolver:
         # longest module path first, so a nested module claims its own subtree
         self.ordered = sorted(self.modules, key=lambda m: (-len(m), m))
 
+    def _vendored(self, importer: str, spec: str) -> tuple[str, ...]:
+        """`go mod vendor` copies dependencies to <module>/vendor/<import path>: the nearest module's copy."""
+        d = parent(importer)
+        while True:
+            if join(d, "go.mod") in self.tree:
+                return tuple(package_files(self.tree, join(d, "vendor", spec)))
+            if not d:
+                return ()
+            d = parent(d)
+
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         spec = imp.spec.strip()
         for module in self.ordered:
@@ -46,6 +57,9 @@ class GoResolver:
                 directory = join(self.modules[module], spec[len(module) + 1 :])
                 files = package_files(self.tree, directory)
                 return tuple(files) if files else UNRESOLVED
+        vendored = self._vendored(importer, spec)
+        if vendored:
+            return vendored
         if spec.startswith("."):
             directory = normalize(join(parent(importer), spec))
             files = package_files(self.tree, directory) if directory is not None else []

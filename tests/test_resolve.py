@@ -210,6 +210,7 @@ GO_TREE = {
     "tools/go.mod": "module example.com/shop/tools\n",
     "tools/gen/gen.go": "",
     "empty/README.md": "",
+    "vendor/github.com/google/uuid/uuid.go": "",
 }
 
 
@@ -223,6 +224,8 @@ GO_CASES = [
     ("cmd/shop/main.go", "example.com/shop/tools/gen", ["tools/gen/gen.go"]),  # nested module claims its tree
     ("cmd/shop/main.go", "fmt", "external"),
     ("cmd/shop/main.go", "github.com/x/y", "external"),
+    ("cmd/shop/main.go", "github.com/google/uuid", ["vendor/github.com/google/uuid/uuid.go"]),  # go mod vendor
+    ("tools/gen/gen.go", "github.com/google/uuid", "external"),  # tools module has no vendor copy
     ("cmd/shop/main.go", "example.com/shop/empty", "unresolved"),
     ("cmd/shop/main.go", "example.com/shop/nowhere", "unresolved"),
 ]
