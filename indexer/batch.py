@@ -117,17 +117,18 @@ def read_pairs(path: str) -> list[JobSpec]:
 
 
 def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
-    """Every commit of `A..B` (reachable from B, not from A), oldest first, as git rev-list --reverse."""
+    """Every commit of `A..B` (reachable from B, not from A), oldest first, as `git rev-list --reverse
+    A..B`; an empty side means HEAD. A single rev `B` means its whole history."""
     import pygit2
 
-    if spec.count("..") != 1 or "..." in spec:
-        raise BadInput(f"range {spec!r} must be A..B (A.. and ..B mean up to and from HEAD)")
-    left, right = spec.split("..")
+    if spec.count("..") > 1 or "..." in spec or not spec.strip("."):
+        raise BadInput(f"range {spec!r} must be A..B (A.. and ..B mean up to and from HEAD) or one rev")
     repo = gitread.open_repo(repo_path)
-    head = gitread.resolve_rev(repo, right or "HEAD")
-    base = gitread.resolve_rev(repo, left or "HEAD")
+    left, sep, right = spec.partition("..")
+    head = gitread.resolve_rev(repo, (right if sep else left) or "HEAD")
     walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
-    walker.hide(pygit2.Oid(hex=base))
+    if sep:
+        walker.hide(pygit2.Oid(hex=gitread.resolve_rev(repo, left or "HEAD")))
     return [JobSpec(repo_path, str(c.id), pin=False) for c in walker]
 
 

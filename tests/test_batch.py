@@ -1,0 +1,198 @@
+"""Batch indexing: ranges, job files, failures that do not stop the others, resume after a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from indexer import api, batch
+from indexer.snapshot import pinned_oid
+from indexer.store import Store, WriteLock
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module(commit: int, i: int) -> str:
+    return (f"import os\nfrom pkg import base\n\n\nclass Worker{commit}_{i}:\n    def run(self, x):\n"
+            f"        return helper_{i}(x) + {commit}\n\n\ndef helper_{i}(x):\n    return os.path.join(str(x), 'y')\n")
+
+
+def _history(path: Path, commits: int, files: int) -> tuple[RepoBuilder, list[str]]:
+    """A linear history; each commit adds `files` new modules and edits a shared one."""
+    builder = RepoBuilder(path)
+    oids = []
+    for c in range(commits):
+        change = {f"pkg/c{c}_{i}.py": _module(c, i) for i in range(files)}
+        change["pkg/__init__.py"] = ""
+        change["pkg/base.py"] = f"VERSION = {c}\n\n\ndef base():\n    return VERSION\n"
+        oids.append(builder.commit(change, message=f"commit {c}"))
+    return builder, oids
+
+
+def rennet(home: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args, "--store", str(home)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def _lines(stdout: str) -> tuple[list[dict], dict]:
+    """Job lines, and the result contract on the last line."""
+    rows = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    return rows[:-1], rows[-1]
+
+
+def _clean_fingerprints(tmp_path: Path, repo: Path, oids: list[str]) -> dict[str, str]:
+    """What plain `index()` gives commit by commit in a fresh store: the reference a batch must equal."""
+    with Store.open(tmp_path / "clean-store") as store:
+        return {oid: api.index(str(repo), oid, store=store, workers=1).fingerprint for oid in oids}
+
+
+def _distinct_blobs(repo: pygit2.Repository, oids: list[str]) -> int:
+    blobs = set()
+    for oid in oids:
+        stack = [repo[oid].peel(pygit2.Commit).tree]
+        while stack:
+            for e in stack.pop():
+                if e.type_str == "tree":
+                    stack.append(repo[e.id])
+                else:
+                    blobs.add(str(e.id))
+    return len(blobs)
+
+
+def test_range_with_a_failing_job(tmp_path):
+    builder, oids = _history(tmp_path / "repo", commits=5, files=4)
+    home = tmp_path / "store"
+    repo = str(builder.path)
+    done = rennet(home, "batch", "--repo", repo, "--range", f"{oids[0]}..main", f"{repo}@no-such-rev",
+                  f"{repo}@main", "--jobs", "2", "--json")
+    assert done.returncode == 1, done.stderr
+    jobs, contract = _lines(done.stdout)
+    assert contract["ok"] is False and contract["error"]["code"] == "batch_failed"
+    assert "1 of 6 jobs failed" in contract["error"]["message"]
+    # arguments first, then the range oldest first (the range excludes its left end, as git does)
+    assert [j["rev"] for j in jobs] == ["no-such-rev", "main"] + oids[1:]
+    bad = jobs[0]
+    assert bad["ok"] is False and bad["status"] == "failed" and bad["oid"] is None
+    assert bad["error"]["code"] == "unknown_rev" and bad["fingerprint"] is None
+    good = jobs[1:]
+    assert all(j["ok"] and j["error"] is None for j in good)
+    for j in good:
+        assert set(j) == {"repo", "rev", "oid", "ok", "status", "fingerprint", "error", "seconds", "parsed_blobs",
+                          "reused_blobs"}
+    # main is the range's last commit: built once, the other job finds it built
+    assert jobs[1]["oid"] == oids[-1]
+    assert sorted(j["status"] for j in good) == ["indexed"] * 4 + ["skipped_existing"]
+    # each distinct blob of the batch parsed exactly once
+    assert sum(j["parsed_blobs"] for j in good) == _distinct_blobs(builder.repo, oids[1:])
+    clean = _clean_fingerprints(tmp_path, builder.path, oids[1:])
+    assert {j["oid"]: j["fingerprint"] for j in good} == clean
+    with Store.open(home) as store:
+        assert pinned_oid(store, builder.repo, "main") == oids[-1]  # a named rev is pinned
+        with store.env.begin(db=store.repos) as txn:
+            pin_keys = [bytes(k) for k, _ in txn.cursor() if bytes(k).startswith(b"pin|")]
+        assert not any(k.endswith(oid.encode()) for k in pin_keys for oid in oids)  # range commits are not pinned
+
+
+def test_job_file_and_human_output(tmp_path):
+    one, oids_one = _history(tmp_path / "one", commits=2, files=2)
+    two, oids_two = _history(tmp_path / "two", commits=1, files=3)
+    jobs_file = tmp_path / "jobs.txt"
+    jobs_file.write_text(f"# nightly\n{one.path}@{oids_one[0]}\n\n{one.path} main\n{two.path}\n"
+                         f"{tmp_path / 'missing'}@main\n")
+    home = tmp_path / "store"
+    done = rennet(home, "batch", "--from", str(jobs_file), "--jobs", "1", "--json")
+    assert done.returncode == 1
+    jobs, contract = _lines(done.stdout)
+    assert [(j["rev"], j["status"]) for j in jobs] == [(oids_one[0], "indexed"), ("main", "indexed"),
+                                                      ("HEAD", "indexed"), ("main", "failed")]
+    assert jobs[3]["error"]["code"] == "not_a_repository"
+    assert jobs[2]["oid"] == oids_two[0]
+    # without the broken line the same jobs pass, all skipped, and human output names each
+    jobs_file.write_text("\n".join(jobs_file.read_text().splitlines()[:-1]) + "\n")
+    again = rennet(home, "batch", "--from", str(jobs_file))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == ("batch: 3 jobs, 0 indexed, 3 skipped (snapshot existed), 0 failed in "
+                                    + again.stdout.split(" in ")[-1].strip())
+    assert again.stderr.count("skipped ") == 3
+
+
+def test_resume_after_kill(tmp_path):
+    builder, oids = _history(tmp_path / "repo", commits=8, files=60)
+    home = tmp_path / "store"
+    args = [sys.executable, "-m", "context_tools.cli", "batch", "--repo", str(builder.path), "--range", "main",
+            "--jobs", "1", "--json", "--store", str(home)]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    seen = []
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(json.loads(line))
+            if seen[-1].get("status") == "indexed":
+                break
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the batch and its workers: a process group we started
+        proc.wait(timeout=60)
+    assert seen and seen[0]["status"] == "indexed", "the batch printed no finished job before the kill"
+    with Store.open(home) as store:
+        with store.env.begin(db=store.snapshots) as txn:
+            stored = txn.stat(store.snapshots)["entries"]
+    assert 1 <= stored < len(oids), "kill the batch mid-way: some snapshots, not all"
+    rerun = rennet(home, "batch", "--repo", str(builder.path), "--range", "main", "--jobs", "2", "--json")
+    assert rerun.returncode == 0, rerun.stderr
+    jobs, contract = _lines(rerun.stdout)
+    assert contract["ok"] is True
+    assert contract["data"]["skipped_existing"] == stored and contract["data"]["indexed"] == len(oids) - stored
+    assert [j["oid"] for j in jobs] == oids
+    assert [j["status"] for j in jobs] == ["skipped_existing"] * stored + ["indexed"] * (len(oids) - stored)
+    clean = _clean_fingerprints(tmp_path, builder.path, oids)
+    assert {j["oid"]: j["fingerprint"] for j in jobs} == clean
+
+
+def test_one_writer_at_a_time(tmp_path):
+    builder, _ = _history(tmp_path / "repo", commits=1, files=1)
+    home = tmp_path / "store"
+    Store.open(home).close()
+    with WriteLock(home):
+        done = rennet(home, "batch", f"{builder.path}@main", "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout.splitlines()[-1])["error"]["code"] == "store_locked"
+
+
+def test_bad_batch_input(tmp_path):
+    builder, _ = _history(tmp_path / "repo", commits=1, files=1)
+    home = tmp_path / "store"
+    for args, code in ((("batch",), "bad_input"),
+                       (("batch", "--repo", str(builder.path), "--range", "a...b"), "bad_input"),
+                       (("batch", "--repo", str(builder.path), "--range", "nope..main"), "unknown_rev"),
+                       (("batch", "--from", str(tmp_path / "absent.txt")), "bad_input"),
+                       (("batch", "--repo", str(builder.path)), "bad_input")):
+        done = rennet(home, *args, "--json")
+        assert done.returncode == 1, args
+        assert json.loads(done.stdout)["error"]["code"] == code, args
+
+
+def test_parse_pair_and_python_face(tmp_path):
+    at_dir = tmp_path / "team@corp" / "svc"
+    builder, oids = _history(at_dir, commits=2, files=1)
+    assert batch.parse_pair(str(at_dir)) == batch.JobSpec(str(at_dir), "HEAD")
+    assert batch.parse_pair(f"{at_dir}@main~1") == batch.JobSpec(str(at_dir), "main~1")
+    assert batch.parse_pair(f"{at_dir}@HEAD@{{1}}") == batch.JobSpec(str(at_dir), "HEAD@{1}")
+    seen = []
+    with Store.open(tmp_path / "store") as store:
+        report = batch.run(store, [batch.parse_pair(f"{at_dir}@main~1"), batch.JobSpec(str(at_dir), "main")],
+                           workers=1, on_result=seen.append)
+    assert [r.oid for r in report.jobs] == oids and report.failed == 0
+    assert seen == report.jobs
