@@ -165,6 +165,18 @@ class GitAttributes:
             if rules:
                 self.by_dir[posixpath.dirname(path)] = rules
 
+    @classmethod
+    def from_files(cls, files: Iterable[FileEntry], read: Callable[[str], bytes]) -> "GitAttributes":
+        """Every regular `.gitattributes` file of a snapshot's file table (unreadable ones are skipped)."""
+        sources = []
+        for f in files:
+            if posixpath.basename(f.path) == ".gitattributes" and f.mode in (0o100644, 0o100755):
+                try:
+                    sources.append((f.path, read(f.path)))
+                except (OSError, KeyError, ValueError):
+                    continue
+        return cls(sources)
+
     def __bool__(self) -> bool:
         return bool(self.by_dir)
 
@@ -223,14 +235,7 @@ def mark_files(
     read: Callable[[str], bytes],
 ) -> dict[str, tuple[str, str]]:
     """path -> (mark, rule) for every file marked generated or vendored; unmarked files are absent."""
-    sources = []
-    for f in files:
-        if posixpath.basename(f.path) == ".gitattributes" and f.mode in (0o100644, 0o100755):
-            try:
-                sources.append((f.path, read(f.path)))
-            except (OSError, KeyError, ValueError):
-                continue
-    attrs = GitAttributes(sources)
+    attrs = GitAttributes.from_files(files, read)
     out: dict[str, tuple[str, str]] = {}
     for f in files:
         mark = _mark(f, attrs, facts.get(f.path))

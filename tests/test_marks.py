@@ -152,3 +152,12 @@ def test_gitattributes_false_beats_header():
     tree = {".gitattributes": "keep.py -linguist-generated\n", "keep.py": "", "other.py": ""}
     facts = {p: BlobFacts(language="python", lines=1, generated="do-not-edit") for p in ("keep.py", "other.py")}
     assert marks(tree, facts) == {"other.py": ("generated", "header:do-not-edit")}
+
+
+def test_gitattributes_from_a_file_table():
+    tree = {".gitattributes": "*.snap linguist-generated\n", "sub/.gitattributes": "*.snap -linguist-generated\n",
+            "a.snap": "", "sub/b.snap": ""}
+    ga = GitAttributes.from_files([entry(p) for p in sorted(tree)], lambda p: tree[p].encode())
+    assert ga.value("a.snap", "linguist-generated") is True
+    assert ga.value("sub/b.snap", "linguist-generated") is False
+    assert not GitAttributes.from_files([entry("x.py")], lambda p: b"")
