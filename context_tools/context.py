@@ -51,9 +51,9 @@ def _shared_store(home: Path) -> Any:
     """LMDB lets a process open an environment once, so every handle on a home shares it."""
     store = _OPEN.get(home)
     if store is None:
-        from indexer.api import open_store
+        from indexer.store import Store  # not indexer.api: that pulls in the whole indexer
 
-        store = _OPEN[home] = open_store(home)
+        store = _OPEN[home] = Store.open(home)
     return store
 
 
