@@ -1,0 +1,185 @@
+"""Snapshot bundles: export, import into another store, and refusal of damaged or forged bundles."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from indexer import bundle
+from indexer.store import Store, WriteLock
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rennet(home: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args, "--store", str(home)],
+                          cwd=ROOT, capture_output=True, timeout=300)
+
+
+def _ok(done: subprocess.CompletedProcess) -> dict:
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout)
+
+
+def _counts(home: Path) -> dict[str, int]:
+    with Store.open(home) as store:
+        with store.env.begin() as txn:
+            return {name: txn.stat(getattr(store, name))["entries"]
+                    for name in ("facts", "defs", "occ", "snapshots", "repos")}
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """A repository indexed into store A and exported; shared by the tests (they copy what they change)."""
+    tmp = tmp_path_factory.mktemp("bundle")
+    builder = RepoBuilder(tmp / "repo")
+    builder.commit({
+        "pyproject.toml": '[project]\nname = "ledgerly"\nversion = "0.3.0"\ndependencies = ["attrs"]\n',
+        "ledgerly/__init__.py": "from ledgerly.books import Ledger\n",
+        "ledgerly/books.py": "class Ledger:\n    def post(self, entry):\n        return balance(entry)\n\n\n"
+                             "def balance(entry):\n    return sum(entry)\n",
+        "ledgerly/cli.py": "from ledgerly.books import Ledger, balance\n\n\ndef main():\n    Ledger().post([1])\n",
+        "web/app.js": "import {render} from './view.js';\nrender();\n",
+        "web/view.js": "export function render() { return 1; }\n",
+        "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary",
+    })
+    home_a = tmp / "store-a"
+    indexed = _ok(rennet(home_a, "index", str(builder.path), "--rev", "main", "--json"))
+    out = tmp / "ledgerly.rnb"
+    result = _ok(rennet(home_a, "export", "--repo", str(builder.path), "--rev", "main", "--out", str(out), "--json"))
+    dump_a = rennet(home_a, "snapshot", "dump", str(builder.path), "--rev", "main")
+    assert dump_a.returncode == 0
+    return {"tmp": tmp, "builder": builder, "home_a": home_a, "bundle": out, "indexed": indexed["data"],
+            "export": result["data"], "dump": dump_a.stdout}
+
+
+def test_export_writes_a_versioned_header(exported):
+    data = exported["bundle"].read_bytes()
+    assert data.startswith(bundle.MAGIC)
+    header = json.loads(data[len(bundle.MAGIC):data.index(b"\n", len(bundle.MAGIC))])
+    assert header["format"] == bundle.FORMAT
+    assert header["oid"] == exported["indexed"]["oid"]
+    assert header["fingerprint"] == exported["indexed"]["fingerprint"] == exported["export"]["fingerprint"]
+    assert header["digest"].startswith("sha256:") and header["digest"] == exported["export"]["digest"]
+    assert header["extractor_version"] and header["rev"] == "main" and header["repo_name"] == "repo"
+    assert exported["export"]["files"] == 7 and exported["export"]["bytes"] == len(data)
+    # facts for every parsed file; the binary file carries none to bundle
+    assert header["facts"] == 6
+
+
+def test_round_trip_into_a_fresh_store(exported, tmp_path):
+    clone = tmp_path / "clone"
+    shutil.copytree(exported["builder"].path, clone)
+    home_b = tmp_path / "store-b"
+    imported = _ok(rennet(home_b, "import", str(exported["bundle"]), "--repo", str(clone), "--json"))
+    d = imported["data"]
+    assert d["fingerprint"] == exported["indexed"]["fingerprint"] and d["oid"] == exported["indexed"]["oid"]
+    assert d["snapshot_new"] is True and d["facts_new"] == d["facts_total"] == 6
+    assert d["pinned_rev"] == "main" and d["pinned_repo"] == str(clone.resolve())
+    assert imported["freshness"]["status"] == "current"
+    before = _counts(home_b)
+    assert before["snapshots"] == 1 and before["facts"] == 6
+    # The fresh store serves the tools without indexing: with the write lock held, indexing would fail.
+    with WriteLock(home_b):
+        dump_b = rennet(home_b, "snapshot", "dump", str(clone), "--rev", "main")
+        symbol = rennet(home_b, "context", "symbol", "Ledger", "--repo", str(clone), "--json")
+    assert dump_b.returncode == 0, dump_b.stderr.decode()
+    assert dump_b.stdout == exported["dump"]  # byte-identical canonical serialization
+    answer = _ok(symbol)
+    assert "ledgerly/books.py" in json.dumps(answer["data"])
+    assert answer["freshness"]["pinned_oid"] == exported["indexed"]["oid"]
+    assert answer["freshness"]["fingerprint"] == exported["indexed"]["fingerprint"]
+    assert _counts(home_b) == before
+    # importing again changes nothing
+    again = _ok(rennet(home_b, "import", str(exported["bundle"]), "--json"))
+    assert again["data"]["snapshot_new"] is False and again["data"]["facts_new"] == 0
+    assert _counts(home_b) == before
+
+
+def _refused(bundle_path: Path, tmp_path: Path, name: str) -> dict:
+    home = tmp_path / f"store-{name}"
+    done = rennet(home, "import", str(bundle_path), "--json")
+    assert done.returncode == 1, name
+    reply = json.loads(done.stdout)
+    assert reply["ok"] is False
+    counts = _counts(home)
+    assert counts["facts"] == counts["snapshots"] == counts["defs"] == counts["occ"] == counts["repos"] == 0, name
+    return reply["error"]
+
+
+def test_flipped_bytes_are_refused(exported, tmp_path):
+    data = exported["bundle"].read_bytes()
+    header_end = data.index(b"\n", len(bundle.MAGIC))
+    positions = {"magic": 3, "header": len(bundle.MAGIC) + 20, "digest": header_end - 5,
+                 "body": header_end + 1 + (len(data) - header_end) // 2, "last": len(data) - 1}
+    for name, at in positions.items():
+        damaged = bytearray(data)
+        damaged[at] ^= 0x01
+        path = tmp_path / f"{name}.rnb"
+        path.write_bytes(bytes(damaged))
+        error = _refused(path, tmp_path, name)
+        assert error["code"] == "bad_bundle", (name, error)
+
+
+def test_truncated_bundles_are_refused(exported, tmp_path):
+    data = exported["bundle"].read_bytes()
+    header_end = data.index(b"\n", len(bundle.MAGIC))
+    for name, size in {"empty": 0, "in-header": header_end - 10, "no-body": header_end + 1,
+                       "half": len(data) // 2 + header_end // 2, "one-short": len(data) - 1}.items():
+        path = tmp_path / f"{name}.rnb"
+        path.write_bytes(data[:size])
+        assert _refused(path, tmp_path, name)["code"] == "bad_bundle", name
+
+
+def test_a_forged_bundle_with_a_valid_digest_fails_the_recomputed_fingerprint(exported, tmp_path):
+    """Edit a symbol in the facts and re-seal the digest: only recomputing the fingerprint catches it."""
+    data = exported["bundle"].read_bytes()
+    header_end = data.index(b"\n", len(bundle.MAGIC))
+    header = json.loads(data[len(bundle.MAGIC):header_end])
+    body = msgspec.msgpack.decode(zlib.decompress(data[header_end + 1:]), type=bundle.Body)
+    from indexer.model import BlobFacts
+
+    forged = []
+    for entry in body.facts:
+        facts = msgspec.msgpack.decode(entry.facts, type=BlobFacts)
+        if any(s.name == "balance" for s in facts.symbols):
+            facts.symbols = [msgspec.structs.replace(s, name="steal") if s.name == "balance" else s
+                             for s in facts.symbols]
+            defines, mentions = bundle._names(facts)
+            entry = bundle.FactsEntry(entry.key, msgspec.msgpack.encode(facts), defines, mentions)
+        forged.append(entry)
+    new_body = zlib.compress(msgspec.msgpack.encode(bundle.Body(body.record, forged)))
+    header["body_bytes"] = len(new_body)
+    header["digest"] = bundle._digest(header, new_body)
+    path = tmp_path / "forged.rnb"
+    path.write_bytes(bundle.MAGIC + bundle._header_line(header) + b"\n" + new_body)
+    error = _refused(path, tmp_path, "forged")
+    assert error["code"] == "bad_bundle" and "fingerprint" in error["message"]
+
+
+def test_import_for_a_repository_without_the_commit_is_refused(exported, tmp_path):
+    other = RepoBuilder(tmp_path / "other")
+    other.commit({"a.py": "x = 1\n"})
+    home = tmp_path / "store-other"
+    done = rennet(home, "import", str(exported["bundle"]), "--repo", str(other.path), "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["error"]["code"] == "missing_objects"
+    assert _counts(home)["facts"] == 0
+
+
+def test_export_of_an_unindexed_rev_and_bad_paths(exported, tmp_path):
+    home = tmp_path / "store-empty"
+    done = rennet(home, "export", "--repo", str(exported["builder"].path), "--rev", "main",
+                  "--out", str(tmp_path / "x.rnb"), "--json")
+    assert done.returncode == 1 and json.loads(done.stdout)["error"]["code"] == "not_indexed"
+    assert not (tmp_path / "x.rnb").exists()
+    missing = rennet(home, "import", str(tmp_path / "absent.rnb"), "--json")
+    assert missing.returncode == 1 and json.loads(missing.stdout)["error"]["code"] == "bad_input"
