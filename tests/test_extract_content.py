@@ -1,0 +1,206 @@
+"""Extraction on hostile and unusual input: skip reasons, pathological nesting, encodings,
+plain-tokenizer files, occurrence cap, determinism of the encoded facts."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import msgspec
+import pytest
+
+from indexer.extract import EXTRACTOR_VERSION, extract_blob
+from indexer.languages import GRAMMAR_LANGUAGES
+from indexer.tokens import OCCURRENCE_CAP
+
+ALL_GRAMMARS = sorted(GRAMMAR_LANGUAGES)
+
+
+def test_extractor_version_is_a_string():
+    assert isinstance(EXTRACTOR_VERSION, str) and EXTRACTOR_VERSION
+
+
+def test_empty_file():
+    for language in ALL_GRAMMARS + ["markdown", "text"]:
+        facts = extract_blob(b"", "empty", language)
+        assert (facts.skipped, facts.lines, facts.symbols, facts.occurrences) == ("", 0, [], [])
+
+
+def test_binary_is_skipped_without_lines():
+    data = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 10
+    facts = extract_blob(data, "logo.png", "binary")
+    assert (facts.language, facts.skipped, facts.lines) == ("binary", "binary", -1)
+    # a NUL in the first 8 KiB makes even a ".py" blob binary
+    facts = extract_blob(b"def f():\n    pass\n\x00\x01", "x.py", "python")
+    assert (facts.language, facts.skipped, facts.symbols) == ("binary", "binary", [])
+    # but not a NUL after the first 8 KiB
+    late_nul = b"def f():\n    pass\n" + b"# pad\n" * 2000 + b"\x00"
+    assert extract_blob(late_nul, "x.py", "python").skipped == ""
+
+
+def test_too_large_keeps_lines():
+    data = b"def f():\n    return 1\n" * 100_000  # 2.2 MB
+    assert len(data) > 2_000_000
+    facts = extract_blob(data, "big.py", "python")
+    assert (facts.skipped, facts.lines, facts.symbols) == ("too_large", 200_000, [])
+    # a larger cap parses a file over the default one
+    data = b"def f():\n    return 1\n" * 50_000  # 1.1 MB
+    assert extract_blob(data, "big.py", "python").skipped == "too_large"
+    facts = extract_blob(data, "big.py", "python", size_cap=2 << 20)
+    assert facts.skipped == "" and len(facts.symbols) == 50_000
+    assert facts.symbols[-1].line == 99_999
+
+
+def test_latin1_source_is_parsed():
+    # Latin-1 accents in comments and strings: parsed like UTF-8 text, symbols intact.
+    data = "# caf\u00e9 cr\u00e8me\ndef naive():\n    return 'd\u00e9j\u00e0'\n\nclass K:\n    pass\n".encode("latin-1")
+    facts = extract_blob(data, "legacy.py", "python")
+    assert facts.skipped == ""
+    assert [(s.name, s.kind, s.line, s.end_line) for s in facts.symbols] == [
+        ("naive", "function", 2, 3), ("K", "class", 5, 6)]
+    # an invalid byte inside an identifier does not crash; names decode with replacement
+    odd = "def na\u00efve():\n    pass\n".encode("latin-1")
+    facts = extract_blob(odd, "odd.py", "python")
+    assert facts.skipped == "" and facts.lines == 2
+    assert all(isinstance(o.name, str) for o in facts.occurrences)
+
+
+def test_undecodable():
+    utf16 = "def f():\n    pass\n".encode("utf-16")
+    facts = extract_blob(utf16, "x.py", "python")
+    assert (facts.skipped, facts.lines, facts.symbols) == ("undecodable", 2, [])
+    noise = bytes(range(128, 256)) * 100 + b"\nabc\n"
+    facts = extract_blob(noise, "x.txt", "text")
+    assert facts.skipped == "undecodable" and facts.lines == 2
+
+
+def test_minified_javascript():
+    line = b"var a=function(b){return b+1};" * 400
+    facts = extract_blob(line + b"\n", "dist/app.js", "javascript")
+    assert (facts.skipped, facts.lines, facts.symbols) == ("minified", 1, [])
+    assert extract_blob(b"function f(){}\n", "vendor/lib.min.js", "javascript").skipped == "minified"
+    # a normal file with one long line is not minified
+    normal = b"function f() {\n  return 1;\n}\n" * 200 + b"const s = '" + b"x" * 3000 + b"';\n"
+    assert extract_blob(normal, "src/app.js", "javascript").skipped == ""
+    # only script and style languages are checked: a long-lined markdown file is parsed
+    assert extract_blob(b"word " * 2000 + b"\n", "README.md", "markdown").skipped == ""
+
+
+def _nested(open_: bytes, close: bytes, depth: int, prefix: bytes = b"x = ", suffix: bytes = b"\n") -> bytes:
+    return prefix + open_ * depth + close * depth + suffix
+
+
+@pytest.mark.parametrize("language", ALL_GRAMMARS)
+def test_pathological_nesting_does_not_crash(language):
+    cases = [
+        _nested(b"(", b")", 10_000),
+        _nested(b"[", b"]", 10_000),
+        _nested(b"{", b"}", 10_000, prefix=b"", suffix=b""),
+        b"(" * 50_000,  # unbalanced: a 50,000-child ERROR node
+        b"(\n" * 30_000,
+        b"".join(b" " * i + b"def f%d():\n" % i for i in range(600)) + b" " * 600 + b"pass\n",
+    ]
+    for data in cases:
+        started = time.monotonic()
+        facts = extract_blob(data, "deep", language)
+        assert facts.skipped in ("", "unparseable", "minified"), facts.skipped
+        assert facts.skipped != "extract_error"
+        assert facts.lines == data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        assert time.monotonic() - started < 15
+
+
+def test_deep_python_nesting_keeps_symbols_and_containers():
+    depth = 200
+    data = b"".join(b"    " * i + b"class C%d:\n" % i for i in range(depth)) + b"    " * depth + b"pass\n"
+    facts = extract_blob(data, "deep.py", "python")
+    assert facts.skipped == ""
+    assert len(facts.symbols) == depth
+    assert facts.symbols[-1].container == ".".join(f"C{i}" for i in range(depth - 1))
+
+
+def test_unparseable_falls_back_to_plain_occurrences():
+    data = b"alpha beta\n" + b"(" * 50_000
+    facts = extract_blob(data, "bad.py", "python")
+    assert facts.skipped == "unparseable"
+    assert facts.symbols == []
+    assert [(o.name, o.line, o.col, o.role) for o in facts.occurrences] == [
+        ("alpha", 1, 0, "identifier"), ("beta", 1, 6, "identifier")]
+
+
+def test_plain_tokenizer_for_other_text():
+    data = b"# Title\n\nUse `load_config` in the parser.\nif x then return\n"
+    facts = extract_blob(data, "README.md", "markdown")
+    assert facts.skipped == "" and facts.lines == 4 and facts.symbols == []
+    got = [(o.name, o.line, o.col, o.role) for o in facts.occurrences]
+    assert got == [
+        ("Title", 1, 2, "identifier"),
+        ("Use", 3, 0, "identifier"),
+        ("load_config", 3, 5, "identifier"),
+        ("the", 3, 21, "identifier"),
+        ("parser", 3, 25, "identifier"),
+        ("x", 4, 3, "identifier"),  # `if`, `then`, `return` are keywords
+    ]
+
+
+def test_occurrence_cap_is_deterministic_prefix():
+    data = b"".join(b"v%d = w%d\n" % (i, i) for i in range(15_000))  # 30,000 identifiers
+    facts = extract_blob(data, "many.py", "python")
+    assert len(facts.occurrences) == OCCURRENCE_CAP
+    assert facts.occurrences[0].name == "v0" and facts.occurrences[-1].line == OCCURRENCE_CAP // 2
+    text = extract_blob(data, "many.txt", "text")
+    assert len(text.occurrences) == OCCURRENCE_CAP
+    assert text.occurrences == sorted(text.occurrences, key=lambda o: (o.line, o.col))
+
+
+def test_generated_marks():
+    cases = {
+        b"// Code generated by protoc-gen-go. DO NOT EDIT.\npackage x\n": "header:go-code-generated",
+        b"/* @generated by relay */\nexport const x = 1;\n": "header:@generated",
+        b"# This file is autogenerated by pip-compile\nrequests==2\n": "header:autogenerated",
+        b"<!-- DO NOT EDIT: built by tool -->\n<p>x</p>\n": "header:do-not-edit",
+        b"x = 1\n": "",
+    }
+    for data, rule in cases.items():
+        assert extract_blob(data, "f", "text").generated == rule
+    assert extract_blob(b"// Code generated by x. DO NOT EDIT.\npackage x\n", "x.go", "go").generated == \
+        "header:go-code-generated"
+
+
+def _corpus() -> list[tuple[bytes, str, str]]:
+    here = os.path.dirname(__file__)
+    items = []
+    for name in sorted(os.listdir(here)):
+        if name.startswith("test_extract") and name.endswith(".py"):
+            with open(os.path.join(here, name), "rb") as handle:
+                items.append((handle.read(), name, "python"))
+    from tests.test_extract_languages import CASES
+    for language, path, source, _symbols, _imports in CASES:
+        items.append((source.encode(), path, language))
+    items.append((b"# Notes\n\nSee `thing`.\n", "NOTES.md", "markdown"))
+    return items
+
+
+def test_deterministic_encoding():
+    corpus = _corpus()
+    first = [msgspec.msgpack.encode(extract_blob(data, path, lang)) for data, path, lang in corpus]
+    # a different order and interleaving must not change any blob's facts
+    second = [msgspec.msgpack.encode(extract_blob(data, path, lang)) for data, path, lang in reversed(corpus)]
+    assert first == list(reversed(second))
+    assert all(b"extract_error" not in blob for blob in first)
+
+
+def test_many_files_in_one_process():
+    # Regression guard: py-tree-sitter 0.26.0 had a use-after-free under repeated parses with
+    # node traversal; extract a few hundred real files in this process and check stability.
+    import json
+    import argparse
+    import inspect as inspect_module
+    paths = [argparse.__file__, json.__file__, inspect_module.__file__, msgspec.__file__, pytest.__file__]
+    blobs = []
+    for path in paths:
+        with open(path, "rb") as handle:
+            blobs.append(handle.read())
+    for _ in range(20):
+        for data in blobs:
+            facts = extract_blob(data, "m.py", "python")
+            assert facts.skipped == ""

@@ -1,0 +1,69 @@
+"""Language detection by file name, extension and shebang."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.languages import GRAMMAR_LANGUAGES, detect_language
+
+
+@pytest.mark.parametrize("path,expected", [
+    ("a.py", "python"), ("stubs/a.pyi", "python"),
+    ("a.js", "javascript"), ("a.jsx", "javascript"), ("a.mjs", "javascript"), ("a.cjs", "javascript"),
+    ("a.ts", "typescript"), ("a.mts", "typescript"), ("a.tsx", "tsx"),
+    ("a.go", "go"), ("a.rs", "rust"), ("A.java", "java"),
+    ("a.c", "c"), ("a.cc", "cpp"), ("a.cpp", "cpp"), ("a.hpp", "cpp"), ("A.CPP", "cpp"),
+    ("a.cs", "csharp"), ("a.rb", "ruby"), ("Rakefile", "ruby"), ("Gemfile", "ruby"),
+    ("a.php", "php"), ("a.sh", "bash"), ("a.bash", "bash"),
+    ("README.md", "markdown"), ("a.json", "json"), ("pyproject.toml", "toml"),
+    ("a.yaml", "yaml"), ("a.yml", "yaml"), ("a.html", "html"), ("a.css", "css"),
+    ("Makefile", "make"), ("Dockerfile", "dockerfile"), ("CMakeLists.txt", "cmake"),
+    ("notes.txt", "text"), ("LICENSE", "text"), ("weird.unknownext", "text"),
+    (".gitignore", "gitignore"), ("go.mod", "go-mod"),
+])
+def test_by_name_and_extension(path, expected):
+    assert detect_language(path, b"") == expected
+
+
+@pytest.mark.parametrize("head,expected", [
+    (b"#!/usr/bin/env python3\nprint(1)\n", "python"),
+    (b"#!/usr/bin/python3.11 -u\n", "python"),
+    (b"#!/bin/bash\necho hi\n", "bash"),
+    (b"#!/bin/sh\n", "bash"),
+    (b"#!/usr/bin/env node\n", "javascript"),
+    (b"#!/usr/bin/env -S node --no-warnings\n", "javascript"),
+    (b"#!/usr/bin/env ruby\n", "ruby"),
+    (b"#!/usr/bin/php\n", "php"),
+    (b"#!/usr/bin/env PYTHONPATH=. python\n", "python"),
+    (b"#!/usr/bin/env perl\n", "perl"),
+    (b"#!/usr/bin/env\n", "text"),
+    (b"no shebang\n", "text"),
+])
+def test_shebang_without_extension(head, expected):
+    assert detect_language("bin/tool", head) == expected
+
+
+def test_extension_wins_over_shebang():
+    assert detect_language("tool.py", b"#!/bin/bash\n") == "python"
+
+
+def test_header_h_is_c_unless_cpp_constructs():
+    assert detect_language("inc/x.h", b"#include <stdio.h>\nstruct point { int x; };\nint f(void);\n") == "c"
+    assert detect_language("inc/x.h", b"#pragma once\nnamespace gfx {\nclass W;\n}\n") == "cpp"
+    assert detect_language("inc/x.h", b"template <typename T>\nT max(T a, T b);\n") == "cpp"
+    assert detect_language("inc/x.h", b"class Widget : public Base {\npublic:\n  int n;\n};\n") == "cpp"
+    assert detect_language("inc/x.h", b"#include <vector>\n") == "cpp"
+    assert detect_language("inc/x.h", b"") == "c"
+
+
+def test_binary():
+    assert detect_language("img/logo.png", b"") == "binary"
+    assert detect_language("data.bin", b"abc") == "binary"
+    assert detect_language("x.py", b"abc\x00def") == "binary"
+    # UTF-16 text has NULs but is not binary
+    assert detect_language("notes.txt", "hello".encode("utf-16")) == "text"
+
+
+def test_grammar_languages():
+    assert GRAMMAR_LANGUAGES == {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c",
+                                 "cpp", "csharp", "ruby", "php", "bash"}
