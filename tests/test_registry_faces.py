@@ -1,0 +1,98 @@
+"""One definition, every face: the same input gives the same result on the CLI verb (`--json`),
+`rennet call`, the Python face and the MCP tool."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+import context_tools
+from context_tools.registry import registry
+from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
+from tests.test_mcp import run_stdio, text_of
+
+
+def face_inputs(w: World) -> dict[str, dict]:
+    return {
+        "context.overview": {"repo": w.repo, "rev": "main"},
+        "context.map": {"repo": w.repo, "budget": 700, "focus": ["src/webapp/cli.py", "Router"]},
+        "context.file": {"repo": w.repo, "path": "src/webapp/app.py", "limit": 5, "start_line": 2},
+        "context.symbol": {"repo": w.repo, "name": "route", "limit": 2},
+        "context.references": {"repo": w.repo, "name": "route", "text": True, "limit": 2},
+        "context.novelty": {"repo": w.repo, "base": "v1", "head": "main", "section": "symbols", "limit": 3},
+        "snapshot.dump": {"repo": w.repo, "rev": "v1"},
+    }
+
+
+def argv_for(command_id: str, input: dict) -> list[str]:
+    """The CLI verb spelling of an input, from the row's CLI shape."""
+    row = registry().get(command_id)
+    argv = list(row.cli_path)
+    argv += [str(input[name]) for name in row.cli.positional if name in input]
+    for key, value in input.items():
+        if key in row.cli.positional:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            argv.append(flag if value else "--no-" + key.replace("_", "-"))
+        elif isinstance(value, list):
+            for item in value:
+                argv += [flag, str(item)]
+        else:
+            argv += [flag, str(value)]
+    return argv
+
+
+def run_cli(store: str, *args: str) -> dict:
+    p = subprocess.run([PY, "-m", "context_tools.cli", *args], cwd=ROOT, env=cli_env(store),
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.fixture(scope="module")
+def mcp_replies(world: World) -> dict[str, dict]:
+    agent = {r.id for r in registry().agent_tools()}
+
+    async def work(client):
+        return {name: text_of(await client.call_tool(name, args))
+                for name, args in face_inputs(world).items() if name in agent}
+
+    return run_stdio(world.store, work)
+
+
+def test_every_agent_tool_has_a_face_input(world: World):
+    assert {r.id for r in registry().agent_tools()} <= set(face_inputs(world))
+
+
+@pytest.mark.parametrize("command_id", sorted(face_inputs(World("", "", "", "", "", ""))))
+def test_faces_give_identical_results(command_id: str, world: World, mcp_replies: dict):
+    row = registry().get(command_id)
+    input = face_inputs(world)[command_id]
+    results: dict[str, dict] = {}
+    if "python" in row.surfaces:
+        results["python"] = context_tools.Client(store=world.store).envelope(command_id, **input)
+    if "cli" in row.surfaces:
+        results["call"] = run_cli(world.store, "call", command_id, json.dumps(input))
+        if row.exposure.cli:
+            results["verb"] = run_cli(world.store, *argv_for(command_id, input), "--json")
+    if row.exposure.agent:
+        results["mcp"] = mcp_replies[command_id]
+    assert len(results) >= 3, f"{command_id} reaches fewer than three faces: {sorted(results)}"
+    first_face, first = next(iter(results.items()))
+    assert first["ok"] is True, first
+    for face, envelope in results.items():
+        assert envelope == first, f"{command_id}: {face} differs from {first_face}"
+
+
+def test_module_level_call_returns_the_typed_result(world: World, monkeypatch):
+    from context_tools.result import Result
+    from context_tools.symbols import SymbolAnswer
+
+    monkeypatch.setenv("RENNET_HOME", world.store)
+    result = context_tools.call("context.symbol", repo=world.repo, name="Flask")
+    assert isinstance(result, Result) and isinstance(result.data, SymbolAnswer)
+    assert result.data.definitions[0].path == "src/webapp/app.py"
+    assert result.freshness.pinned_oid == world.head
