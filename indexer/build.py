@@ -208,8 +208,13 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
     file_marks = marks.mark_files(files, facts, read)
     files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
              if f.path in file_marks else f for f in files]
+    found = manifests.parse_manifests(files, read)
+    bad = {p.path: p.reason for p in found.problems}
+    if bad:
+        # A manifest that does not parse stays in the map, listed as skipped with why.
+        files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
     edges, unresolved = resolve.resolve_imports(files, facts, read)
-    packages, dependencies = manifests.read_manifests(files, read)
+    packages, dependencies = found.packages, found.dependencies
     entry_points = entrypoints.find_entry_points(files, facts, read)
     return SnapshotRecord(
         oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,

@@ -70,7 +70,7 @@ class FileEntry(Struct, frozen=True):
     language: str  # "binary", "symlink", "submodule" or a language name / guess
     mark: str = ""  # "generated" | "vendored" | ""
     mark_rule: str = ""  # the rule that set the mark
-    skipped: str = ""  # reason the file was not parsed, "" if parsed
+    skipped: str = ""  # reason the file was not parsed (or, for a manifest, not understood), "" if parsed
     target: str = ""  # symlink target path or submodule commit
 
 
@@ -102,7 +102,7 @@ class Package(Struct, frozen=True):
 class Dependency(Struct, frozen=True):
     name: str
     spec: str  # version constraint as written, "" if none
-    scope: str  # runtime dev optional build test
+    scope: str  # runtime dev optional build test peer indirect toolchain provided system import
     ecosystem: str
     manifest: str
     package: str  # name of the declaring package, "" if the manifest names none
@@ -118,7 +118,7 @@ class EntryPoint(Struct, frozen=True):
 
 class Skipped(Struct, frozen=True):
     path: str
-    reason: str  # binary too_large undecodable minified submodule symlink
+    reason: str  # binary too_large undecodable minified submodule symlink bad_manifest
 
 
 class SnapshotRecord(Struct):

@@ -278,3 +278,16 @@ def test_second_writer_gets_store_locked(sample, tmp_path):
         with pytest.raises(StoreLocked):
             api.index(str(builder.path), "main", store=store, workers=1)
     assert api.index(str(builder.path), "main", store=store, workers=1).oid == second
+
+
+def test_a_malformed_manifest_is_listed_as_skipped(tmp_path, store):
+    make_repo(tmp_path / "repo", [{
+        "package.json": '{"name": "web", "dependencies": {',
+        "pyproject.toml": '[project]\nname = "tool"\nversion = "1.0"\ndependencies = ["requests>=2"]\n',
+        "tool/__init__.py": "",
+    }])
+    report = api.index(str(tmp_path / "repo"), store=store, workers=1)
+    assert {(s.path, s.reason) for s in report.skipped} == {("package.json", "bad_manifest")}
+    snap = api.snapshot(str(tmp_path / "repo"), store=store)
+    assert [(p.name, p.version) for p in snap.record.packages] == [("tool", "1.0")]
+    assert [(d.name, d.spec) for d in snap.record.dependencies] == [("requests", ">=2")]
