@@ -167,3 +167,24 @@ def test_cli_errors_are_one_typed_line_and_exit_1(tmp_path, world, cli, capsys, 
 def test_cli_usage_error_exits_2(tmp_path, cli, capsys):
     assert cli("--base", "main") == 2
     assert "required" in capsys.readouterr().err
+
+
+def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads(tmp_path, world, monkeypatch):
+    import delta.dossier.persist as persist
+
+    builder, _ = world
+    monkeypatch.setattr(persist, "KEEP_PATCHSETS", 2)
+    stamps = (f"2026-01-01T00:{n // 60:02d}:{n % 60:02d}Z" for n in range(3600))
+    monkeypatch.setattr("delta.dossier.build._now", lambda: next(stamps))
+    built = []
+    with Store.open(tmp_path / "home") as store:
+        sha = str(builder.repo.references["refs/heads/feature/proj-1"].target)
+        other = build_dossier(tmp_path / "r", "main", sha, store=store)  # another review target
+        for n in range(3):
+            built.append(build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store))
+            builder.commit({"src/n.py": f"n = {n}\n"}, f"step {n}", branch="feature/proj-1")
+        heads = sorted(msgspec.json.decode(v, type=Dossier).patchset.head_oid for _, v in store.kv(TABLE).items())
+    assert heads == sorted([other.patchset.head_oid, built[1].patchset.head_oid, built[2].patchset.head_oid])
+    assert not (tmp_path / "home" / built[0].payload_dir).exists()
+    assert (tmp_path / "home" / built[2].items[0].payload).is_file()
+    assert (tmp_path / "home" / other.items[0].payload).is_file()

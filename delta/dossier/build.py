@@ -22,7 +22,8 @@ from msgspec import Struct
 from delta.dossier import github, jira, linear
 from delta.dossier.config import DossierConfig, github_repo, load_config
 from delta.dossier.items import Bounds, Fact, Fetched, Item, Omission, fit, make_item, MAX_PROVENANCE
-from delta.dossier.persist import Payload, load_record, payload_dir, record_key, save_record, write_payload
+from delta.dossier.persist import (Payload, load_record, payload_dir, record_key, save_record, sweep,
+                                   write_payload)
 from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Reference, Source,
                                 extract_references)
 from delta.dossier.transport import TrackerFailure, redact
@@ -189,6 +190,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
                 return dossier
         dossier = _retrieve(repo, target, base_oid, head_oid, title, body, cfg, store.home, key, environ)
         save_record(store, key, msgspec.json.encode(dossier))
+        sweep(store, key)
         return dossier
     finally:
         if own_store:
@@ -216,6 +218,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
         tracker = ref.tracker
         try:
             tracker, fetch = _fetcher_for(ref, cfg, target.github_repo, cwd, environ)
+            ref.tracker = tracker  # a bare key now names the tracker the settings route it to
             if tracker in timed_out:
                 raise TrackerFailure("timeout", f"{tracker} timed out earlier in this retrieval; {ref.id} not asked")
             if time.monotonic() > deadline:

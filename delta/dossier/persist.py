@@ -3,7 +3,9 @@ table, and the full payloads (comment threads, the tracker's raw answer, links) 
 files under `<store home>/projects/<repo id>/dossiers/`, for depth on demand.
 
 A review target is the repository identity with the base ref and head ref as given; a
-patchset is base OID..head OID. Payload files are written (atomically) before the record,
+patchset is base OID..head OID. Sweep rule: a review target keeps its newest
+`KEEP_PATCHSETS` dossiers (by build time); older records and their payload folders are
+removed when a new one is saved. Payload files are written (atomically) before the record,
 so a record never names a file that is not there; a crash between the two leaves only
 files that the next run overwrites.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ import msgspec
 from delta.dossier.items import Comment
 
 TABLE = "dossiers"
+KEEP_PATCHSETS = 10
 
 
 class Payload(msgspec.Struct):
@@ -66,3 +70,37 @@ def load_record(store: Any, key: bytes) -> bytes | None:
 
 def save_record(store: Any, key: bytes, data: bytes) -> None:
     store.kv(TABLE).put(key, data)
+
+
+def target_prefix(key: bytes) -> bytes:
+    """The review-target part of a record key (everything before the patchset)."""
+    return key.rsplit(b"\x00", 1)[0] + b"\x00"
+
+
+class _Stamp(msgspec.Struct):
+    built_at: str
+    payload_dir: str
+
+
+def sweep(store: Any, key: bytes, keep: int | None = None) -> list[bytes]:
+    """Drop all but the newest `keep` (default KEEP_PATCHSETS) dossiers of the review target of `key`
+    (never `key` itself); return the keys removed."""
+    keep = KEEP_PATCHSETS if keep is None else keep
+    table = store.kv(TABLE)
+    stamps = []
+    for k, value in table.items(target_prefix(key)):
+        try:
+            stamp = msgspec.json.decode(value, type=_Stamp)
+        except msgspec.DecodeError:
+            stamp = _Stamp("", "")
+        stamps.append((stamp.built_at, k, stamp.payload_dir))
+    stamps.sort(reverse=True)
+    removed = []
+    for _, k, folder in stamps[keep:]:
+        if k == key:
+            continue
+        table.delete(k)
+        if folder.startswith("projects/"):
+            shutil.rmtree(Path(store.home) / folder, ignore_errors=True)
+        removed.append(k)
+    return removed
