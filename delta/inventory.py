@@ -2,12 +2,10 @@
 one entry per changed file with status, similarity, paths, modes, typed mode-change
 evidence, the binary flag and line counts.
 
-It agrees with `git diff --raw -M -C <merge-base> <head>` on status, paths and modes.
-Pairing follows git: exact matches first (symlinks and submodules included, a source
-may feed several destinations), then libgit2's similarity for what is left; of the
-pairs sharing a source, all but the last are copies, and all are copies when the
-source stays. Type changes are one `type_changed` entry (git's `T`), not split in two.
-Patches of pairs and type changes are made from the two sides' contents.
+It agrees with `git diff --raw -M -C <merge-base> <head>` on status, paths, modes and
+similarity: libgit2 gives the plain tree diff, `delta.renames` pairs renames and copies
+with git's rules and score. Type changes are one `type_changed` entry (git's `T`), not
+split in two. Patches of pairs and type changes are made from the two sides' contents.
 """
 
 from __future__ import annotations
@@ -16,9 +14,11 @@ from dataclasses import dataclass
 
 import pygit2
 from msgspec import Struct
-from pygit2.enums import DeltaStatus, DiffFind, DiffOption
+from pygit2.enums import DeltaStatus, DiffOption
 
+from . import renames
 from .range import RangeIdentity, path_selected
+from .renames import Candidate
 
 MODE_ABSENT = 0
 MODE_FILE = 0o100644
@@ -37,10 +37,9 @@ STATUS = {
 
 ZERO_OID = "0" * 40
 
-# git's defaults for `-M -C`: 50% similarity for renames and copies; the indent heuristic is
-# on in git >= 2.14, and hunk boundaries must match what `git diff` shows the drafter.
+# The indent heuristic is on in git >= 2.14, and hunk boundaries must match what `git diff`
+# shows the drafter. Type changes stay one entry, as git's `T`.
 DIFF_FLAGS = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
-FIND_FLAGS = DiffFind.FIND_RENAMES | DiffFind.FIND_COPIES
 
 
 def mode_text(mode: int) -> str:
@@ -122,12 +121,10 @@ def _trees(repo: pygit2.Repository, old: str, new: str) -> tuple[pygit2.Tree, py
     return repo[old].peel(pygit2.Tree), repo[new].peel(pygit2.Tree)
 
 
-def tree_diff(repo: pygit2.Repository, old: str, new: str, similar: bool = False) -> pygit2.Diff:
+def tree_diff(repo: pygit2.Repository, old: str, new: str) -> pygit2.Diff:
+    """The plain tree diff (no rename detection: `delta.renames` pairs the way git does)."""
     a, b = _trees(repo, old, new)
-    diff = repo.diff(a, b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
-    if similar:
-        diff.find_similar(flags=FIND_FLAGS, rename_threshold=50, copy_threshold=50)
-    return diff
+    return repo.diff(a, b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
 
 
 def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
@@ -161,39 +158,6 @@ class _Raw:
     patch: pygit2.Patch | None
 
 
-@dataclass
-class _Pair:
-    source: _Raw
-    dest: _Raw
-    similarity: int
-
-
-def _regular(mode: int) -> bool:
-    return mode in (MODE_FILE, MODE_EXEC)
-
-
-def _exact_pairs(sources: list[_Raw], dests: list[_Raw], uses: dict[str, int]) -> dict[str, _Pair]:
-    """git's exact rename/copy detection: a destination whose blob equals a source's old
-    blob; regular files pair with regular files, anything else only with its own mode;
-    an unused source and a same-named one are preferred, then the first by path."""
-    by_oid: dict[str, list[_Raw]] = {}
-    for src in sources:
-        by_oid.setdefault(src.old_oid, []).append(src)
-    pairs: dict[str, _Pair] = {}
-    for dst in dests:
-        best, best_score = None, -1
-        for src in by_oid.get(dst.new_oid, ()):
-            if not (_regular(src.old_mode) and _regular(dst.new_mode)) and src.old_mode != dst.new_mode:
-                continue
-            score = (uses[src.path] == 0) + (src.path.rsplit("/", 1)[-1] == dst.path.rsplit("/", 1)[-1])
-            if score > best_score:
-                best, best_score = src, score
-        if best is not None:
-            uses[best.path] += 1
-            pairs[dst.path] = _Pair(best, dst, 100)
-    return pairs
-
-
 def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
     out = []
     for patch in tree_diff(repo, rng.merge_base_oid, rng.head_oid):
@@ -211,58 +175,28 @@ def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
     return out
 
 
-def _pairs(repo: pygit2.Repository, rng: RangeIdentity, raw: list[_Raw]) -> list[_Pair]:
-    """Renames and copies as `git diff -M -C` finds them: exact matches first (git's rules),
-    then libgit2's similarity matches for destinations still unpaired."""
-    added = sorted((r for r in raw if r.status == "added"), key=lambda r: r.path)
-    sources = sorted((r for r in raw if r.status in ("deleted", "modified")), key=lambda r: r.path)
-    uses = {s.path: 0 for s in sources}
-    pairs = _exact_pairs(sources, added, uses)
-    by_path = {r.path: r for r in raw}
-    for delta in tree_diff(repo, rng.merge_base_oid, rng.head_oid, similar=True).deltas:
-        if delta.status not in (DeltaStatus.RENAMED, DeltaStatus.COPIED):
-            continue
-        dst = by_path.get(delta.new_file.path)
-        src = by_path.get(delta.old_file.path)
-        if dst is None or src is None or dst.status != "added" or dst.path in pairs:
-            continue
-        if src.status not in ("deleted", "modified") or not (_regular(src.old_mode) and _regular(dst.new_mode)):
-            continue
-        uses[src.path] += 1
-        pairs[dst.path] = _Pair(src, dst, delta.similarity)
-    return [pairs[p] for p in sorted(pairs)]
-
-
 def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | None = None) -> list[FileChange]:
     """Every file changed over merge-base..head, sorted by path (then base-side path)."""
     if rng.empty:
         return []
     raw = _raw_entries(repo, rng)
-    pairs = _pairs(repo, rng, raw)
-    # git's naming: of the pairs sharing a source, each is a copy while the source is still
-    # used afterwards (by a later pair, in destination order, or by staying at head); the
-    # last pair from a deleted source is the rename.
-    remaining = {}
-    for pair in pairs:
-        remaining[pair.source.path] = remaining.get(pair.source.path, 0) + 1
+    sources = [Candidate(r.path, r.old_mode, r.old_oid, stays=r.status != "deleted")
+               for r in raw if r.status in ("deleted", "modified", "type_changed")]
+    dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
+    pairs = renames.pair(sources, dests, lambda oid: repo[oid].data)
     paired_dests = {p.dest.path for p in pairs}
-    consumed = {p.source.path for p in pairs if p.source.status == "deleted"}
+    consumed = {p.source.path for p in pairs if not p.source.stays}
 
     changes: list[FileChange] = []
-    for pair in pairs:
-        src, dst = pair.source, pair.dest
-        remaining[src.path] -= 1
-        stays = src.status != "deleted"
-        status = "copied" if stays or remaining[src.path] > 0 else "renamed"
+    for p in pairs:
+        src, dst = p.source, p.dest
         if not (path_selected(src.path, paths) or path_selected(dst.path, paths)):
             continue
-        patch = _blob_patch(repo, src.path, src.old_mode, src.old_oid, dst.path, dst.new_mode, dst.new_oid)
-        changes.append(_change(status, pair.similarity, src.path, dst.path, src.old_mode, dst.new_mode,
-                               src.old_oid, dst.new_oid, patch))
+        patch = _blob_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
+        changes.append(_change("renamed" if p.renamed else "copied", p.similarity, src.path, dst.path,
+                               src.mode, dst.mode, src.oid, dst.oid, patch))
     for r in raw:
-        if r.path in paired_dests and r.status == "added":
-            continue
-        if r.path in consumed and r.status == "deleted":
+        if (r.status == "added" and r.path in paired_dests) or (r.status == "deleted" and r.path in consumed):
             continue
         if not path_selected(r.path, paths):
             continue

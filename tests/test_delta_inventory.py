@@ -23,9 +23,7 @@ def git(repo, *args: str) -> str:
 
 
 def raw_records(repo, old: str, new: str) -> set[tuple]:
-    """(status letter, old path, new path, old mode, new mode) from `git diff --raw -z -M -C`; the
-    score is kept only when it is 100 (an exact match), since libgit2 and git measure
-    inexact similarity with different hashes."""
+    """(status letter, score, old path, new path, old mode, new mode) from `git diff --raw -z -M -C`."""
     out = git(repo, "diff", "--raw", "-z", "-M", "-C", "--no-abbrev", old, new).split("\0")
     records = set()
     i = 0
@@ -39,7 +37,7 @@ def raw_records(repo, old: str, new: str) -> set[tuple]:
         else:
             old_path = new_path = out[i + 1]
             i += 2
-        records.add((letter, 100 if score == "100" else None, old_path, new_path, meta[0], meta[1]))
+        records.add((letter, int(score) if score else None, old_path, new_path, meta[0], meta[1]))
     return records
 
 
@@ -64,8 +62,7 @@ def ours(changes) -> set[tuple]:
         letter = STATUS_LETTER[c.status]
         old_path = c.old_path if c.old_path is not None else c.new_path
         new_path = c.new_path if c.new_path is not None else c.old_path
-        exact = 100 if c.similarity == 100 else None
-        out.add((letter, exact, old_path, new_path, f"{c.old_mode:06o}", f"{c.new_mode:06o}"))
+        out.add((letter, c.similarity, old_path, new_path, f"{c.old_mode:06o}", f"{c.new_mode:06o}"))
     return out
 
 
@@ -238,3 +235,35 @@ def test_pairing_follows_git_exact_first_then_similarity(tmp_path):
     assert status["l2"] == ("renamed", "l1") and status["s2"] == ("renamed", "s1")
     assert status["f_link"] == ("added", None) and status["copy_of_x.txt"] == ("renamed", "f")
     assert status["y/e2"] == ("renamed", "x/e2")  # the same-named empty file, not e1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_histories_agree_with_git_including_scores(tmp_path, seed):
+    """Renames and copies with edits of every degree, around the 50% threshold included."""
+    import random
+
+    rnd = random.Random(seed)
+    b = RepoBuilder(tmp_path / "r")
+    files = {}
+    for i in range(14):
+        n = rnd.randint(5, 60)
+        files[f"d{rnd.randint(0, 3)}/f{i}.txt"] = "".join(f"w{rnd.randint(0, 50)} line {j} {i}\n" for j in range(n))
+    base = b.commit(files)
+    change: dict = {}
+    for path, text in files.items():
+        roll = rnd.random()
+        lines = text.splitlines(True)
+        if roll < 0.35:  # moved, edited by a random share of lines
+            change[path] = None
+            share = rnd.random()
+            edited = "".join(ln if rnd.random() > share else f"changed {rnd.random()}\n" for ln in lines)
+            name = path.split("/")[-1]
+            change[f"n{rnd.randint(0, 3)}/{name}" if rnd.random() < 0.5 else f"m/{rnd.randint(0, 99)}.txt"] = edited
+        elif roll < 0.5:  # modified, and a near copy added elsewhere
+            change[path] = "".join(ln if rnd.random() > 0.3 else "x\n" for ln in lines)
+            change[f"c/{rnd.randint(0, 99)}.txt"] = "".join(ln if rnd.random() > 0.2 else "y\n" for ln in lines)
+        elif roll < 0.6:
+            change[path] = None
+    head = b.commit(change)
+    repo = open_repository(tmp_path / "r")
+    assert ours(inventory(repo, resolve_range(repo, base, head))) == raw_records(tmp_path / "r", base, head)

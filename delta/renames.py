@@ -1,0 +1,171 @@
+"""Rename and copy pairing the way `git diff -M -C` does it, so the inventory agrees with
+git on status, paths and similarity score.
+
+libgit2's `find_similar` measures similarity with its own hash and pairs differently
+(it neither pairs symlinks or submodules nor lets exact matches win), so the pairing
+is done here, following git's diffcore-rename and diffcore-delta:
+
+1. Exact: a destination (added file) whose blob equals a source's old blob. Sources are
+   deleted files and, for copies, modified ones. Regular files pair with regular files,
+   anything else only with the very same mode. Preferred: a source not used yet, then
+   one with the same basename, then the first by path.
+2. Inexact, regular files only: git's score (bytes of the destination made of 64-byte
+   line spans found in the source, over the larger size, on a 60000 scale), at least
+   50%; the best four sources per destination, all candidates sorted by score then
+   same basename (stable), assigned greedily: renames first from unused sources, then
+   copies from any.
+3. Naming: of the pairs sharing a source, each is a copy while the source is used again
+   later (by a later destination in path order, or by staying at head); the last pair
+   from a deleted source is the rename.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+MAX_SCORE = 60000
+MIN_SCORE = 30000  # -M50%
+HASHBASE = 107927
+CANDIDATES_PER_DEST = 4
+RENAME_LIMIT = 1000  # git's diff.renameLimit: beyond limit^2 pairs, no inexact detection
+FIRST_FEW_BYTES = 8000
+_U32 = 0xFFFFFFFF
+
+MODE_FILE = 0o100644
+MODE_EXEC = 0o100755
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    mode: int  # source: its base mode; destination: its head mode
+    oid: str  # source: its base blob; destination: its head blob
+    stays: bool = False  # a source still present at head (modified): only ever copied from
+
+
+@dataclass(frozen=True)
+class Pair:
+    source: Candidate
+    dest: Candidate
+    similarity: int  # 0-100, as git prints it
+    renamed: bool  # False: a copy
+
+
+def _regular(mode: int) -> bool:
+    return mode in (MODE_FILE, MODE_EXEC)
+
+
+def _basename(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def span_counts(data: bytes) -> dict[int, int]:
+    """diffcore-delta's fingerprint: hash of each line span (cut at a newline or 64 bytes)
+    -> bytes in spans with that hash. CR of CRLF is ignored in text."""
+    if b"\0" not in data[:FIRST_FEW_BYTES]:
+        data = data.replace(b"\r\n", b"\n")
+    counts: dict[int, int] = {}
+    parts = data.split(b"\n")
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        line = part + b"\n" if i < last else part
+        for start in range(0, len(line), 64):
+            piece = line[start:start + 64]
+            a1 = a2 = 0
+            for c in piece:
+                old1 = a1
+                a1 = (((a1 << 7) & _U32) ^ (a2 >> 25))
+                a2 = (((a2 << 7) & _U32) ^ (old1 >> 25))
+                a1 = (a1 + c) & _U32
+            h = ((a1 + a2 * 0x61) & _U32) % HASHBASE
+            counts[h] = counts.get(h, 0) + len(piece)
+    return counts
+
+
+def score(src: bytes, dst: bytes, src_spans: dict[int, int], dst_spans: dict[int, int]) -> int:
+    """git's estimate_similarity on the 0..MAX_SCORE scale (0 when sizes differ too much)."""
+    max_size, base_size = max(len(src), len(dst)), min(len(src), len(dst))
+    if max_size * (MAX_SCORE - MIN_SCORE) < (max_size - base_size) * MAX_SCORE:
+        return 0
+    if not dst:
+        return 0
+    copied = sum(min(n, dst_spans.get(h, 0)) for h, n in src_spans.items())
+    return copied * MAX_SCORE // max_size
+
+
+def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str], bytes]) -> list[Pair]:
+    """Pairs in destination path order. `read(oid)` gives a blob's bytes."""
+    sources = sorted(sources, key=lambda c: c.path)
+    dests = sorted(dests, key=lambda c: c.path)
+    uses = {s.path: int(s.stays) for s in sources}  # a staying source counts itself as a user
+    chosen: dict[str, tuple[Candidate, int]] = {}
+
+    by_oid: dict[str, list[Candidate]] = {}
+    for s in sources:
+        by_oid.setdefault(s.oid, []).append(s)
+    for d in dests:
+        best, best_score = None, -1
+        for s in by_oid.get(d.oid, ()):
+            if not (_regular(s.mode) and _regular(d.mode)) and s.mode != d.mode:
+                continue
+            rank = (uses[s.path] == 0) + (_basename(s.path) == _basename(d.path))
+            if rank > best_score:
+                best, best_score = s, rank
+        if best is not None:
+            uses[best.path] += 1
+            chosen[d.path] = (best, MAX_SCORE)
+
+    _inexact(sources, [d for d in dests if d.path not in chosen], uses, chosen, read)
+
+    remaining = dict(uses)
+    out = []
+    for d in dests:
+        if d.path not in chosen:
+            continue
+        s, sc = chosen[d.path]
+        remaining[s.path] -= 1
+        out.append(Pair(s, d, sc * 100 // MAX_SCORE, renamed=remaining[s.path] == 0))
+    return out
+
+
+def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, int],
+             chosen: dict[str, tuple[Candidate, int]], read: Callable[[str], bytes]) -> None:
+    srcs = [s for s in sources if _regular(s.mode)]
+    dsts = [d for d in dests if _regular(d.mode)]
+    if not srcs or not dsts or len(srcs) * len(dsts) > RENAME_LIMIT * RENAME_LIMIT:
+        return
+    blobs: dict[str, tuple[bytes, dict[int, int]]] = {}
+
+    def blob(oid: str) -> tuple[bytes, dict[int, int]]:
+        if oid not in blobs:
+            data = read(oid)
+            blobs[oid] = (data, span_counts(data))
+        return blobs[oid]
+
+    # (score, same basename, dest index, source index); candidates kept as in record_if_better
+    matrix: list[tuple[int, int, int, int]] = []
+    for di, d in enumerate(dsts):
+        ddata, dspans = blob(d.oid)
+        best: list[tuple[int, int, int, int]] = []
+        for si, s in enumerate(srcs):
+            sdata, sspans = blob(s.oid)
+            entry = (score(sdata, ddata, sspans, dspans), int(_basename(s.path) == _basename(d.path)), di, si)
+            if len(best) < CANDIDATES_PER_DEST:
+                best.append(entry)
+                continue
+            worst = max(range(len(best)), key=lambda i: (-best[i][0], -best[i][1], -i))  # first of the worst
+            if (entry[0], entry[1]) > (best[worst][0], best[worst][1]):
+                best[worst] = entry
+        matrix.extend(best)
+    matrix.sort(key=lambda e: (-e[0], -e[1]))  # stable, as git's STABLE_QSORT
+
+    for copies in (False, True):
+        for sc, _, di, si in matrix:
+            if sc < MIN_SCORE:
+                break
+            d, s = dsts[di], srcs[si]
+            if d.path in chosen or (not copies and uses[s.path]):
+                continue
+            uses[s.path] += 1
+            chosen[d.path] = (s, sc)
