@@ -188,3 +188,28 @@ def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads
     assert not (tmp_path / "home" / built[0].payload_dir).exists()
     assert (tmp_path / "home" / built[2].items[0].payload).is_file()
     assert (tmp_path / "home" / other.items[0].payload).is_file()
+
+
+def test_rennet_dossier_as_a_separate_process_over_the_full_registry(tmp_path, world, jira):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, RENNET_HOME=str(tmp_path / "proc-home"), PYTHONPATH=str(root))
+    base = [sys.executable, "-m", "context_tools.cli"]
+    proc = subprocess.run(base + ["dossier", "--repo", str(tmp_path / "r"), "--base", "main",
+                                  "--head", "feature/proj-1", "--json"],
+                          capture_output=True, text=True, env=env, cwd=root, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    reply = json.loads(proc.stdout)
+    assert [i["id"] for i in reply["data"]["items"]] == ["PROJ-1", "#7"]
+    call = subprocess.run(base + ["call", "dossier.build", json.dumps(
+        {"repo": str(tmp_path / "r"), "base": "main", "head": "feature/proj-1"})],
+        capture_output=True, text=True, env=env, cwd=root, timeout=120)
+    assert call.returncode == 0, call.stderr
+    assert json.loads(call.stdout)["data"]["reused"] is True and jira.hits_for("PROJ-1") == 1
+    for secret in (TOKEN, GH_TOKEN):
+        assert secret not in proc.stdout + proc.stderr + call.stdout + call.stderr
+        assert files_containing(tmp_path / "proc-home", secret) == []
