@@ -176,9 +176,13 @@ def build_big() -> Big:
 
     root = _scratch("rennet-ctx-big-")
     builder = RepoBuilder(root / "repo")
+    def pyproject(deps: list[str]) -> str:
+        listed = "".join(f"  \"{d}\",\n" for d in deps)
+        return f"[project]\nname = \"bigpkg\"\nversion = \"0.1\"\ndependencies = [\n{listed}]\n"
+
+    deps = [f"dep{i}>={i}.0" for i in range(40)]
     files: dict[str, str] = {
-        "pyproject.toml": "[project]\nname = \"bigpkg\"\nversion = \"0.1\"\ndependencies = [\n"
-                          + "".join(f"  \"dep{i}>={i}.0\",\n" for i in range(40)) + "]\n",
+        "pyproject.toml": pyproject(deps),
         "src/bigpkg/__init__.py": "",
         "src/bigpkg/core.py": "def handle(payload, code):\n    return payload, code\n",
         "src/bigpkg/long_module.py": "".join(f"VALUE_{n} = 'line number {n} of a long module with text'\n"
@@ -188,8 +192,7 @@ def build_big() -> Big:
         files[f"src/bigpkg/mod_{i:03d}.py"] = _big_module(i)
     base = builder.commit(files, message="base")
     more = {f"src/bigpkg/extra_{i:03d}.py": _big_module(1000 + i) for i in range(40)}
-    more["pyproject.toml"] = files["pyproject.toml"].replace("]\n", "".join(
-        f"  \"newdep{i}>=1\",\n" for i in range(30)) + "]\n", 1)
+    more["pyproject.toml"] = pyproject(deps + [f"newdep{i}>=1" for i in range(30)])
     head = builder.commit(more, message="head")
     store_home = root / "store"
     store = api.open_store(store_home)

@@ -1,0 +1,99 @@
+"""The universal ceiling: every agent-exposed command, run against a large fixture, replies within
+the ceiling, and a reply over it is spilled whole to a file under the store home."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import msgspec
+import pytest
+
+from context_tools.dispatch import Executor
+from context_tools.registry import registry
+from context_tools.spill import DEFAULT_CEILING, KEEP_NEWEST, MAX_AGE_SECONDS, spill, spill_dir, sweep
+from tests.test_context_world import Big, big  # noqa: F401 - fixture
+
+
+def large_inputs(b: Big) -> dict[str, list[dict]]:
+    """Inputs that make each tool answer as much as its caps allow."""
+    return {
+        "context.overview": [{"repo": b.repo, "rev": b.head},
+                             {"repo": b.repo, "rev": b.head, "section": "dependencies", "limit": 200}],
+        "context.map": [{"repo": b.repo, "rev": b.head, "budget": 65536}],
+        "context.file": [{"repo": b.repo, "rev": b.head, "path": "src/bigpkg/long_module.py"},
+                         {"repo": b.repo, "rev": b.head, "path": "src/bigpkg/mod_001.py"}],
+        "context.symbol": [{"repo": b.repo, "rev": b.head, "name": "handler_1"}],
+        "context.references": [{"repo": b.repo, "rev": b.head, "name": "handle", "text": True}],
+        "context.novelty": [{"repo": b.repo, "base": b.base, "head": b.head},
+                            {"repo": b.repo, "base": b.base, "head": b.head, "section": "symbols", "limit": 200}],
+    }
+
+
+def test_every_exposed_command_is_measured(big: Big):
+    assert {r.id for r in registry().agent_tools()} <= set(large_inputs(big))
+
+
+@pytest.mark.parametrize("ceiling", [DEFAULT_CEILING, 1024])
+def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int, tmp_path):
+    agent = Executor("mcp", store=big.store, ceiling=ceiling)
+    full = Executor("python", store=big.store)  # no ceiling: the complete result to compare with
+    spilled = calls = 0
+    for row in registry().agent_tools():
+        for args in large_inputs(big)[row.id]:
+            reply = agent.run(row.id, args)
+            calls += 1
+            assert reply.ok, reply.envelope
+            wire = msgspec.json.encode(reply.wire)
+            assert len(wire) <= ceiling, f"{row.id} {args}: {len(wire)} bytes"
+            complete = full.run(row.id, args).envelope
+            if reply.spill_path:
+                spilled += 1
+                assert set(reply.wire) == {"head", "note", "path", "bytes"}
+                on_disk = open(reply.spill_path, "rb").read()
+                assert json.loads(on_disk) == complete  # the complete, untruncated result
+                assert reply.wire["bytes"] == len(on_disk)
+                assert on_disk.decode().startswith(reply.wire["head"])
+                assert os.path.dirname(reply.spill_path) == str(spill_dir(agent.handle.home))
+            else:
+                assert reply.wire == complete
+    # the large fixture must actually exercise the spill path (at 1 kB every one of these answers spills)
+    assert spilled == calls if ceiling == 1024 else spilled >= 5
+
+
+def test_ceiling_is_configurable_by_environment(monkeypatch):
+    from context_tools.spill import configured_ceiling
+
+    monkeypatch.setenv("RENNET_CEILING", "20000")
+    assert configured_ceiling() == 20000
+    assert configured_ceiling(4096) == 4096
+    monkeypatch.setenv("RENNET_CEILING", "nonsense")
+    assert configured_ceiling() == DEFAULT_CEILING
+
+
+def test_spill_envelope_fits_even_when_escaping_grows_the_head(tmp_path):
+    payload = {"ok": True, "data": ["\"quoted\" \\ \u2028 \x01 é" * 50] * 40}
+    wire = msgspec.json.encode(payload)
+    for ceiling in (512, 1000, 8192):
+        reply = spill(wire, command="demo.echo", home=tmp_path, ceiling=ceiling)
+        assert len(msgspec.json.encode(reply)) <= ceiling
+        assert open(reply["path"], "rb").read() == wire
+
+
+def test_sweep_removes_old_files_and_keeps_the_newest(tmp_path):
+    folder = tmp_path / "spill"
+    folder.mkdir()
+    now = time.time()
+    old = folder / "old.json"
+    old.write_text("{}")
+    os.utime(old, (now - MAX_AGE_SECONDS - 60, now - MAX_AGE_SECONDS - 60))
+    for i in range(KEEP_NEWEST + 5):
+        p = folder / f"f{i:04d}.json"
+        p.write_text("{}")
+        os.utime(p, (now - 1000 + i, now - 1000 + i))
+    sweep(folder, now=now)
+    left = sorted(p.name for p in folder.iterdir())
+    assert "old.json" not in left
+    assert len(left) == KEEP_NEWEST
+    assert left[0] == "f0005.json"  # the five oldest went
