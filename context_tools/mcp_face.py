@@ -108,6 +108,10 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
 
     try:
         bind = parse_loopback(http) if http else None
+        if ceiling is not None and ceiling < 512:
+            from indexer.errors import BadInput
+
+            raise BadInput(f"--ceiling {ceiling} is too small to hold even the spill envelope; use 512 or more")
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1

@@ -1,0 +1,71 @@
+"""Operator-visible strings pass the sanitizer: home paths collapse, credentials are redacted."""
+
+from __future__ import annotations
+
+import pytest
+
+from context_tools.dispatch import Executor
+from context_tools.sanitize import REDACTED, sanitize, sanitize_line
+
+
+@pytest.fixture
+def home(monkeypatch, tmp_path):
+    h = tmp_path / "operator"
+    h.mkdir()
+    monkeypatch.setenv("HOME", str(h))
+    return h
+
+
+def test_home_paths_collapse_to_tilde(home):
+    assert sanitize(f"cannot open {home}/src/app.py") == "cannot open ~/src/app.py"
+    assert sanitize(f"cwd is {home}") == "cwd is ~"
+    # a sibling whose name merely starts like the home folder is not the home folder
+    assert sanitize(f"{home}-backup/x") == f"{home}-backup/x"
+
+
+@pytest.mark.parametrize("secret", [
+    "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+    "gho_0123456789abcdefghij0123",
+    "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+    "sk-proj-0123456789abcdefABCDEF",
+    "xoxb-123456789012-abcdefABCDEF",
+    "AKIAIOSFODNN7EXAMPLE",
+    "Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig",
+])
+def test_known_token_shapes_are_redacted(secret):
+    out = sanitize(f"request failed with {secret} attached")
+    assert secret not in out and REDACTED in out
+    assert out.startswith("request failed with ") and out.endswith(" attached")
+
+
+@pytest.mark.parametrize("pair, key", [
+    ("password=hunter2", "password"),
+    ("API_KEY=abc123def", "API_KEY"),
+    ("client_secret: 's3cr3t value'", "client_secret"),
+    ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG", "aws_secret_access_key"),
+    ("token=abc", "token"),
+    ("Authorization: Basic", "Authorization"),
+])
+def test_credential_shaped_pairs_keep_the_key_and_lose_the_value(pair, key):
+    out = sanitize(f"config {pair} end")
+    assert out.startswith(f"config {key}") and REDACTED in out
+    assert pair.split("=")[-1].split(":")[-1].strip(" '") not in out.replace(key, "")
+
+
+def test_ordinary_text_is_left_alone():
+    text = "author=bob tokens 3 of 5; see docs/keys.md and sk-short"
+    assert sanitize(text) == text
+
+
+def test_sanitize_line_is_one_bounded_line():
+    out = sanitize_line("a\nb\tc " + "x" * 500, limit=40)
+    assert "\n" not in out and len(out) == 40 and out.endswith("…")
+
+
+def test_error_messages_reaching_a_user_are_sanitized(home, tmp_path):
+    missing = home / "work" / "repo"
+    reply = Executor("python", store=str(tmp_path / "store")).run(
+        "context.overview", {"repo": str(missing), "rev": "HEAD"})
+    msg = reply.envelope["error"]["message"]
+    assert reply.envelope["error"]["code"] == "not_a_repository"
+    assert "~/work/repo" in msg and str(home) not in msg
