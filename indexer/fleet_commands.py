@@ -327,9 +327,10 @@ def _human_line(r) -> str:
     where = f"{r.repo}@{r.rev}"
     if not r.ok:
         return sanitize_line(f"failed   {where}: {r.error.code}: {r.error.message}", 400)
+    where = f"{r.repo}@{r.oid[:12]}" if r.rev == r.oid else f"{where} {r.oid[:12]}"  # a range job's rev is its OID
     detail = f"parsed {r.parsed_blobs}, reused {r.reused_blobs}" if r.status == "indexed" else "snapshot exists"
-    return sanitize_line(f"{'indexed' if r.status == 'indexed' else 'skipped':<8} {where} {r.oid[:12]} "
-                         f"({detail}) {r.seconds:.2f}s", 400)
+    return sanitize_line(f"{'indexed' if r.status == 'indexed' else 'skipped':<8} {where} ({detail}) "
+                         f"{r.seconds:.2f}s", 400)
 
 
 def batch_handler(input: BatchInput, ctx) -> Result:
