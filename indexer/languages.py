@@ -13,7 +13,9 @@ Rules, in order:
    headers without `.h`), then "cpp".
 4. A shebang (`#!/usr/bin/env python3`, `#!/bin/bash`, `#!/usr/bin/env -S node --flag`)
    when the extension did not name a language.
-5. "text".
+5. An Emacs or Vim mode line in the first two lines (`-*- C++ -*-`, `-*- mode: python -*-`,
+   `vim: set ft=ruby:`), for extensionless files such as the C++ standard headers.
+6. "text".
 """
 
 from __future__ import annotations
@@ -127,6 +129,25 @@ def _shebang_language(head: bytes) -> str:
     return _INTERPRETERS.get(prog, "")
 
 
+_EMACS_MODE = re.compile(rb"-\*-\s*(?:.*?\bmode:\s*)?([\w+#-]+)\s*[;-]", re.IGNORECASE)
+_VIM_MODE = re.compile(rb"\bvim?:.*?\b(?:ft|filetype)=([\w+#-]+)", re.IGNORECASE)
+_MODE_NAMES: dict[str, str] = {
+    "c++": "cpp", "cpp": "cpp", "c": "c", "python": "python", "ruby": "ruby", "sh": "bash",
+    "bash": "bash", "shell-script": "bash", "js": "javascript", "javascript": "javascript",
+    "typescript": "typescript", "go": "go", "rust": "rust", "java": "java", "php": "php",
+    "csharp": "csharp", "perl": "perl", "makefile": "make", "make": "make",
+}
+
+
+def _mode_line_language(head: bytes) -> str:
+    lines = head[:512].split(b"\n", 2)[:2]
+    for line in lines:
+        found = _EMACS_MODE.search(line) or _VIM_MODE.search(line)
+        if found:
+            return _MODE_NAMES.get(found.group(1).decode("ascii", "replace").lower(), "")
+    return ""
+
+
 def detect_language(path: str, head: bytes) -> str:
     """Language name of the blob at `path` whose first bytes are `head` (8 KiB is plenty)."""
     name = path.rsplit("/", 1)[-1]
@@ -144,4 +165,4 @@ def detect_language(path: str, head: bytes) -> str:
         return "cpp" if _CPP_HEAD.search(head[:8192]) else "c"
     if language:
         return language
-    return _shebang_language(head) or "text"
+    return _shebang_language(head) or _mode_line_language(head) or "text"

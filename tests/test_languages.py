@@ -67,3 +67,13 @@ def test_binary():
 def test_grammar_languages():
     assert GRAMMAR_LANGUAGES == {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c",
                                  "cpp", "csharp", "ruby", "php", "bash"}
+
+
+@pytest.mark.parametrize("head,expected", [
+    (b"// The standard vector -*- C++ -*-\n", "cpp"),
+    (b"# -*- mode: python; coding: utf-8 -*-\n", "python"),
+    (b"#!/bin/foo\n# vim: set ft=ruby:\n", "ruby"),
+    (b"// -*- unknownmode -*-\n", "text"),
+])
+def test_mode_lines_for_extensionless_files(head, expected):
+    assert detect_language("include/vector", head) == expected
