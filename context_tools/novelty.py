@@ -190,8 +190,8 @@ def _names(ctx: Any, snap: Any) -> set[str]:
     names = ctx.handle.memo.get(key)
     if names is None:
         names = set()
-        for facts in snap.all_facts().values():
-            names.update(o.name for o in facts.occurrences)
+        for facts in snap.all_facts().values():  # core facts: occurrences summarized in `uses`
+            names.update(facts.uses)
             names.update(s.name for s in facts.symbols)
         ctx.handle.memo[key] = names
     return names

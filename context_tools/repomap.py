@@ -97,7 +97,7 @@ def personalized_rank(snap: Any, seeds: list[str]) -> dict[str, float]:
 
 def _entry(snap: Any, path: str, rank: float, per_file: int) -> MapFile:
     f = snap.file(path)
-    facts = snap.facts(path)
+    facts = snap.core_facts(path)
     symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
                      key=lambda s: (s.line, s.start_byte))
     sigs = [s.signature or f"{s.kind} {s.qualified}" for s in symbols]

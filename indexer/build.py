@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import posixpath
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable, Iterable
@@ -20,7 +21,7 @@ import pygit2
 
 from . import canonical, gitread
 from .errors import RennetError
-from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
+from .model import BlobFacts, FileEntry, Occurrence, Skipped, SnapshotRecord
 from .store import Store, WriteLock, pack, unpack
 
 SIZE_CAP = 1 << 20
@@ -29,6 +30,7 @@ _BATCH = 256
 _encode = msgspec.msgpack.Encoder().encode
 _decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode
 _decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
+_decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
 
 
 def extractor_version() -> str:
@@ -81,23 +83,74 @@ class _Job:
 _worker_repo: pygit2.Repository | None = None
 
 
-def _worker_init(repo_path: str) -> None:
+def _worker_init(repo_path: str, inherited_fds: tuple[int, ...]) -> None:
     global _worker_repo
+    # A worker must not outlive a killed indexer, nor keep its write lock alive.
+    _die_with_parent()
+    for fd in inherited_fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     _worker_repo = pygit2.Repository(repo_path)
 
 
-def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> tuple[bytes, bytes, list[str], list[str]]:
-    """Parse one blob: its facts key, packed facts, and the names it defines and mentions."""
+def _die_with_parent() -> None:
+    try:
+        import ctypes
+        import signal
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+Extracted = tuple[bytes, BlobFacts]
+
+
+def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
+    """The stored form: a light core that assembly reads (occurrences summarized as per-name
+    use counts) and the occurrence list that only reference queries need."""
+    uses = Counter(o.name for o in facts.occurrences if o.role != "definition")
+    core = msgspec.structs.replace(facts, occurrences=[], uses=dict(sorted(uses.items())),
+                                   occurrence_count=len(facts.occurrences))
+    return core, facts.occurrences
+
+
+def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
+    """Write one blob's facts and the name-index rows they imply, inside the caller's transaction."""
+    core, occurrences = split_facts(facts)
+    txn.put(key, pack(_encode(core)), db=store.facts)
+    txn.put(key, pack(_encode(occurrences)), db=store.occurrences)
+    raw = bytes.fromhex(key[:40].decode())
+    defs = sorted({s.name.encode()[:500] for s in facts.symbols if s.name})
+    names = sorted({o.name.encode()[:500] for o in occurrences if o.name})
+    if defs:
+        txn.cursor(db=store.defs).putmulti([(n, raw) for n in defs], dupdata=True)
+    if names:
+        txn.cursor(db=store.occ).putmulti([(n, raw) for n in names], dupdata=True)
+
+
+def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
+    """A blob's complete facts, occurrences included, as `extract_blob` produced them."""
+    raw = txn.get(key, db=store.facts)
+    if raw is None:
+        return None
+    core = _decode_facts(unpack(bytes(raw)))
+    occ = txn.get(key, db=store.occurrences)
+    occurrences = _decode_occurrences(unpack(bytes(occ))) if occ is not None else []
+    return msgspec.structs.replace(core, occurrences=occurrences, uses={}, occurrence_count=0)
+
+
+def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> Extracted:
+    """Parse one blob: its facts key and facts."""
     from .extract import EXTRACTOR_VERSION, extract_blob
     repo = repo or _worker_repo
     data = repo[job.blob].data
-    facts = extract_blob(data, job.path, job.language, SIZE_CAP)
-    defs = sorted({s.name for s in facts.symbols if s.name})
-    occ = sorted({o.name for o in facts.occurrences if o.name})
-    return facts_key(job.blob, job.language, EXTRACTOR_VERSION), pack(_encode(facts)), defs, occ
+    return facts_key(job.blob, job.language, EXTRACTOR_VERSION), extract_blob(data, job.path, job.language, SIZE_CAP)
 
 
-def _extract_chunk(jobs: list[_Job]) -> list[tuple[bytes, bytes, list[str], list[str]]]:
+def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
     return [_extract_job(job) for job in jobs]
 
 
@@ -117,23 +170,14 @@ def _chunks(items: list[_Job], size: int) -> Iterable[list[_Job]]:
         yield items[i:i + size]
 
 
-def _write_facts(store: Store, results: list[tuple[bytes, bytes, list[str], list[str]]]) -> None:
+def _write_facts(store: Store, results: list[Extracted]) -> None:
     with store.env.begin(write=True) as txn:
-        defs_rows: list[tuple[bytes, bytes]] = []
-        occ_rows: list[tuple[bytes, bytes]] = []
-        for key, packed, defs, occ in results:
-            txn.put(key, packed, db=store.facts)
-            raw = bytes.fromhex(key[:40].decode())
-            defs_rows.extend((name.encode()[:500], raw) for name in defs)
-            occ_rows.extend((name.encode()[:500], raw) for name in occ)
-        if defs_rows:
-            txn.cursor(db=store.defs).putmulti(defs_rows, dupdata=True)
-        if occ_rows:
-            txn.cursor(db=store.occ).putmulti(occ_rows, dupdata=True)
+        for key, facts in results:
+            put_facts(txn, store, key, facts)
 
 
 def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], workers: int,
-                     progress: Callable[[int], None]) -> None:
+                     progress: Callable[[int], None], lock: WriteLock) -> None:
     if not jobs:
         return
     if workers <= 1 or len(jobs) < 64:
@@ -143,8 +187,9 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
         return
     ctx = multiprocessing.get_context("fork")
     chunk_size = max(8, min(64, len(jobs) // (workers * 8) or 8))
-    with ctx.Pool(workers, initializer=_worker_init, initargs=(repo.path,)) as pool:
-        pending: list[tuple[bytes, bytes, list[str], list[str]]] = []
+    inherited = (lock.fd,) if lock.fd is not None else ()
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(repo.path, inherited)) as pool:
+        pending: list[Extracted] = []
         for results in pool.imap_unordered(_extract_chunk, list(_chunks(jobs, chunk_size))):
             pending.extend(results)
             progress(len(results))
@@ -156,7 +201,7 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
 
 
 def load_facts(store: Store, keys: dict[str, bytes]) -> dict[str, BlobFacts]:
-    """path -> facts for the given path -> facts key; decoded once per distinct blob."""
+    """path -> core facts (occurrences summarized) for the given path -> facts key; decoded once per blob."""
     out: dict[str, BlobFacts] = {}
     seen: dict[bytes, BlobFacts] = {}
     with store.env.begin(db=store.facts) as txn:
@@ -234,7 +279,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
     store = store or Store.open()
     try:
         version = extractor_version()
-        with WriteLock(store.home):
+        with WriteLock(store.home) as lock:
             existing = _existing_record(store, oid, version)
             if existing is not None:
                 _pin(store, repo_id, oid, rev, existing.indexed_at)
@@ -242,7 +287,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
                                            for f in existing.files if f.language not in _NO_FACTS})
                 return _report(repo, rev, existing, facts, parsed=0, seconds=time.perf_counter() - started,
                                reused_snapshot=True)
-            record, facts, parsed = _build(store, repo, oid, version, workers, progress)
+            record, facts, parsed = _build(store, repo, oid, version, workers, progress, lock)
             _commit_snapshot(store, repo_id, oid, rev, record)
         return _report(repo, rev, record, facts, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
@@ -251,7 +296,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 
 
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
-           progress: Callable[[str, int, int], None] | None) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
+           progress: Callable[[str, int, int], None] | None,
+           lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
     tree_oid, tree = gitread.walk_tree(repo, oid)
     blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
     languages = {e.path: _language_of(repo, e) for e in blobs}
@@ -271,7 +317,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         if progress:
             progress("parse", done, len(jobs))
 
-    _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step)
+    _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock)
     facts = load_facts(store, keys)
     files = _file_entries(repo, tree, languages, facts)
     if progress:

@@ -26,7 +26,7 @@ def records(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[
             "lines": f.lines, "language": f.language, "mark": f.mark or None, "mark_rule": f.mark_rule or None,
             "skipped": f.skipped or None, "target": f.target or None,
             "symbols": len(blob_facts.symbols) if blob_facts else 0,
-            "occurrences": len(blob_facts.occurrences) if blob_facts else 0,
+            "occurrences": (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
             "fan_in": record.fan_in.get(f.path, 0), "rank": f"{record.rank.get(f.path, 0.0):.9f}",
         }
     for f in record.files:

@@ -72,6 +72,13 @@ def definition_weight(s: Symbol) -> float:
     return w * MEMBER_DATA_WEIGHT if s.container and s.kind in KIND_WEIGHT else w
 
 
+def _uses(facts: BlobFacts) -> Mapping[str, int]:
+    """Sites per name that are not its definition: stored facts carry them summarized."""
+    if facts.uses or not facts.occurrences:
+        return facts.uses
+    return Counter(o.name for o in facts.occurrences if o.role != "definition")
+
+
 def rank_weights(
     files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]
 ) -> dict[str, dict[str, float]]:
@@ -97,7 +104,7 @@ def rank_weights(
     for path in sorted(facts):
         if path not in known:
             continue
-        uses = Counter(o.name for o in facts[path].occurrences if o.role != "definition" and o.name in info)
+        uses = {name: n for name, n in _uses(facts[path]).items() if name in info}
         arcs: dict[str, float] = {}
         for name in sorted(uses):
             w0, defs = info[name]

@@ -89,7 +89,7 @@ class CSharpResolver:
             cls = [p for p in self.by_namespace.get(head, []) if p.rsplit("/", 1)[-1] == last + ".cs"]
             return tuple(cls) if cls else EXTERNAL
         own = self.facts.get(importer)
-        used = {o.name for o in own.occurrences if o.role != "definition"} if own else set()
+        used = (set(own.uses) or {o.name for o in own.occurrences if o.role != "definition"}) if own else set()
         return tuple(p for p in files if any(s.name in used for s in self.facts[p].symbols))
 
 

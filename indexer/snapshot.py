@@ -8,7 +8,7 @@ from typing import Iterator
 import pygit2
 
 from . import canonical, gitread
-from .build import _decode_facts, _decode_record, facts_key, pin_key, repo_key, snapshot_key
+from .build import _decode_facts, _decode_record, facts_key, full_facts, load_facts, pin_key, repo_key, snapshot_key
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -30,6 +30,7 @@ class Snapshot:
         self.indexed_at = indexed_at or record.indexed_at
         self.files: list[FileEntry] = record.files
         self._facts: dict[str, BlobFacts] = {}
+        self._core: dict[str, BlobFacts] = {}
 
     # --- files and facts -----------------------------------------------------------------
 
@@ -48,28 +49,44 @@ class Snapshot:
     def file(self, path: str) -> FileEntry | None:
         return self._by_path.get(path)
 
-    def facts(self, path: str) -> BlobFacts | None:
-        cached = self._facts.get(path)
-        if cached is not None:
-            return cached
+    def _key(self, path: str) -> bytes | None:
         f = self._by_path.get(path)
         if f is None or f.language in _NO_FACTS:
             return None
-        key = facts_key(f.blob, f.language, self.record.extractor_version)
+        return facts_key(f.blob, f.language, self.record.extractor_version)
+
+    def facts(self, path: str) -> BlobFacts | None:
+        """A file's complete blob facts, occurrences included."""
+        cached = self._facts.get(path)
+        if cached is not None:
+            return cached
+        key = self._key(path)
+        if key is None:
+            return None
+        with self.store.env.begin() as txn:
+            facts = full_facts(txn, self.store, key)
+        if facts is not None:
+            self._facts[path] = facts
+        return facts
+
+    def core_facts(self, path: str) -> BlobFacts | None:
+        """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read."""
+        cached = self._core.get(path)
+        if cached is not None:
+            return cached
+        key = self._key(path)
+        if key is None:
+            return None
         with self.store.env.begin(db=self.store.facts) as txn:
             raw = txn.get(key)
         if raw is None:
             return None
-        facts = self._facts[path] = _decode_facts(unpack(bytes(raw)))
+        facts = self._core[path] = _decode_facts(unpack(bytes(raw)))
         return facts
 
     def all_facts(self) -> dict[str, BlobFacts]:
-        out = {}
-        for f in self.files:
-            facts = self.facts(f.path)
-            if facts is not None:
-                out[f.path] = facts
-        return out
+        """path -> core facts of every file that has facts."""
+        return load_facts(self.store, {f.path: k for f in self.files if (k := self._key(f.path)) is not None})
 
     def blob_bytes(self, path: str) -> bytes:
         f = self._by_path.get(path)
@@ -83,7 +100,7 @@ class Snapshot:
 
     def symbols(self) -> Iterator[tuple[str, Symbol]]:
         for f in self.files:
-            facts = self.facts(f.path)
+            facts = self.core_facts(f.path)
             if facts:
                 for s in facts.symbols:
                     yield f.path, s
@@ -101,7 +118,7 @@ class Snapshot:
     def definitions(self, name: str) -> list[tuple[str, Symbol]]:
         out = []
         for path in self._paths_with(self.store.defs, name):
-            facts = self.facts(path)
+            facts = self.core_facts(path)
             if facts:
                 out.extend((path, s) for s in facts.symbols if s.name == name)
         return out

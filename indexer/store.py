@@ -9,7 +9,9 @@ Layout under the home folder (`--store DIR`, `$RENNET_HOME`, or `~/.rennet`):
 Sub-databases:
 
     meta        schema version
-    facts       (blob OID, language, extractor version) -> compressed blob facts
+    facts       (blob OID, language, extractor version) -> compressed core blob facts
+                (occurrences summarized as per-name use counts: what assembly reads)
+    occurrences same key -> the blob's occurrence list (read by reference queries only)
     defs        symbol name -> 20-byte blob OID (dupsort): which blobs define a name
     occ         identifier -> 20-byte blob OID (dupsort): which blobs mention a name
     snapshots   (commit OID, extractor version) -> compressed snapshot record
@@ -115,6 +117,7 @@ class Store:
         self.env = env
         self.meta = env.open_db(b"meta")
         self.facts = env.open_db(b"facts")
+        self.occurrences = env.open_db(b"occurrences")
         self.defs = env.open_db(b"defs", dupsort=True)
         self.occ = env.open_db(b"occ", dupsort=True)
         self.snapshots = env.open_db(b"snapshots")
@@ -183,6 +186,10 @@ class WriteLock:
     def __init__(self, home: Path) -> None:
         self.path = home / "write.lock"
         self._fd: int | None = None
+
+    @property
+    def fd(self) -> int | None:
+        return self._fd
 
     def __enter__(self) -> "WriteLock":
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
