@@ -99,7 +99,25 @@ def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
                             help="print exactly the result contract as JSON on stdout")
 
 
-def build_parser(table: Any) -> argparse.ArgumentParser:
+def _verb_words(argv: Sequence[str]) -> list[str]:
+    """The leading words of argv that can name a verb path (options and their values skipped)."""
+    words, skip = [], False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == "--store":
+            skip = True
+        elif token.startswith("-"):
+            continue
+        else:
+            words.append(token)
+    return words
+
+
+def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the whole registry. Given argv, only the verb it names gets its options
+    built (reading a Struct's fields costs time a fresh process should not spend on every verb)."""
+    words = _verb_words(argv) if argv is not None else None
     root = _Parser(prog="rennet", description="Rennet Context: Repo Map, Delta packets, context tools.")
     _common(root, json_flag=False)
     subs = root.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
@@ -131,13 +149,15 @@ def build_parser(table: Any) -> argparse.ArgumentParser:
                 group.set_defaults(_group=prefix)
         leaf = groups[path[:-1]].add_parser(path[-1], help=row.summary, description=" ".join(x for x in (row.summary, row.description) if x))
         _common(leaf)
+        leaf.set_defaults(_command=row.id, _group=None)
+        if words is not None and tuple(words[: len(path)]) != path:
+            continue
         fields = {f.name: f for f in mi.type_info(row.input).fields}
         for name in row.cli.positional:
             _add_field(leaf, fields[name], positional=True)
         for name, field in fields.items():
             if name not in row.cli.positional:
                 _add_field(leaf, field, positional=False)
-        leaf.set_defaults(_command=row.id, _group=None)
     return root
 
 
@@ -175,7 +195,7 @@ def _main(argv: list[str]) -> int:
     except RegistryError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return EXIT_ERROR
-    parser = build_parser(table)
+    parser = build_parser(table, argv)
     if not argv:
         parser.print_help(sys.stderr)
         return EXIT_USAGE

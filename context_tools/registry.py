@@ -122,8 +122,14 @@ class Command:
         return None
 
     def input_schema(self) -> dict[str, Any]:
-        """The JSON Schema of the input, with the top-level object inlined (MCP wants `type: object`)."""
-        raw = msgspec.json.schema(self.input)
+        """The JSON Schema of the input, with the top-level object inlined (MCP wants `type: object`).
+        Derived on demand (not at load, to keep a CLI start cheap); `rennet commands`, the MCP face
+        and the registry tests derive every row's, so a malformed input type cannot go unnoticed."""
+        try:
+            raw = msgspec.json.schema(self.input)
+        except (TypeError, ValueError) as exc:
+            raise RegistryError(f"{self.id}: input {self.input.__name__} has no JSON Schema ({exc}); msgspec "
+                                "wants Annotated[int, Meta(ge=1)] | None, not Annotated[int | None, Meta(...)]") from None
         defs = dict(raw.get("$defs", {}))
         ref = raw.get("$ref", "")
         top = defs.pop(ref.rsplit("/", 1)[-1]) if ref.startswith("#/$defs/") else raw
@@ -205,11 +211,6 @@ def _validate(row: Command) -> None:
         raise RegistryError(f"{row.id}: input must be a msgspec Struct type")
     if not row.input.__struct_config__.forbid_unknown_fields:
         raise RegistryError(f"{row.id}: input Struct must set forbid_unknown_fields=True")
-    try:
-        msgspec.json.schema(row.input)
-    except (TypeError, ValueError) as exc:
-        raise RegistryError(f"{row.id}: input {row.input.__name__} has no JSON Schema ({exc}); "
-                            "note msgspec wants Annotated[int, Meta(ge=1)] | None, not Annotated[int | None, ...]") from None
     if row.authority not in ("read", "write"):
         raise RegistryError(f"{row.id}: authority must be read or write")
     if row.maturity not in ("stable", "experimental", "planned"):

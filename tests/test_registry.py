@@ -173,3 +173,12 @@ def test_a_handler_crash_is_one_typed_line(tmp_path):
     err = reply.envelope["error"]
     assert err["code"] == "internal_error"
     assert "\n" not in err["message"] and "abc123" not in err["message"]
+
+
+def test_an_input_type_without_a_schema_is_named():
+    from typing import Annotated
+
+    Bad = msgspec.defstruct("Bad", [("n", Annotated[int | None, msgspec.Meta(ge=1)], None)],
+                            forbid_unknown_fields=True, kw_only=True)
+    with pytest.raises(RegistryError, match="demo.echo: input Bad has no JSON Schema"):
+        row(input=Bad).input_schema()
