@@ -60,9 +60,11 @@ def _basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def span_counts(data: bytes) -> dict[int, int]:
+def span_counts(data: bytes, memo: dict[bytes, int] | None = None) -> dict[int, int]:
     """diffcore-delta's fingerprint: hash of each line span (cut at a newline or 64 bytes)
-    -> bytes in spans with that hash. CR of CRLF is ignored in text."""
+    -> bytes in spans with that hash. CR of CRLF is ignored in text. `memo` caches span
+    hashes across blobs (lines repeat a lot in code)."""
+    memo = {} if memo is None else memo
     if b"\0" not in data[:FIRST_FEW_BYTES]:
         data = data.replace(b"\r\n", b"\n")
     counts: dict[int, int] = {}
@@ -72,25 +74,27 @@ def span_counts(data: bytes) -> dict[int, int]:
         line = part + b"\n" if i < last else part
         for start in range(0, len(line), 64):
             piece = line[start:start + 64]
-            a1 = a2 = 0
-            for c in piece:
-                old1 = a1
-                a1 = (((a1 << 7) & _U32) ^ (a2 >> 25))
-                a2 = (((a2 << 7) & _U32) ^ (old1 >> 25))
-                a1 = (a1 + c) & _U32
-            h = ((a1 + a2 * 0x61) & _U32) % HASHBASE
+            h = memo.get(piece)
+            if h is None:
+                a1 = a2 = 0
+                for c in piece:
+                    old1 = a1
+                    a1 = (((a1 << 7) & _U32) ^ (a2 >> 25))
+                    a2 = (((a2 << 7) & _U32) ^ (old1 >> 25))
+                    a1 = (a1 + c) & _U32
+                h = memo[piece] = ((a1 + a2 * 0x61) & _U32) % HASHBASE
             counts[h] = counts.get(h, 0) + len(piece)
     return counts
 
 
-def score(src: bytes, dst: bytes, src_spans: dict[int, int], dst_spans: dict[int, int]) -> int:
-    """git's estimate_similarity on the 0..MAX_SCORE scale (0 when sizes differ too much)."""
-    max_size, base_size = max(len(src), len(dst)), min(len(src), len(dst))
+def score(src_size: int, dst_size: int, copied: int) -> int:
+    """git's estimate_similarity on the 0..MAX_SCORE scale (0 when sizes differ too much);
+    `copied` is the bytes of span counts the two share (the smaller count per hash)."""
+    max_size, base_size = max(src_size, dst_size), min(src_size, dst_size)
     if max_size * (MAX_SCORE - MIN_SCORE) < (max_size - base_size) * MAX_SCORE:
         return 0
-    if not dst:
+    if not dst_size:
         return 0
-    copied = sum(min(n, dst_spans.get(h, 0)) for h, n in src_spans.items())
     return copied * MAX_SCORE // max_size
 
 
@@ -135,28 +139,47 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
     dsts = [d for d in dests if _regular(d.mode)]
     if not srcs or not dsts or len(srcs) * len(dsts) > RENAME_LIMIT * RENAME_LIMIT:
         return
-    blobs: dict[str, tuple[bytes, dict[int, int]]] = {}
+    spans: dict[str, tuple[int, dict[int, int]]] = {}
+    memo: dict[bytes, int] = {}
 
-    def blob(oid: str) -> tuple[bytes, dict[int, int]]:
-        if oid not in blobs:
+    def fingerprint(oid: str) -> tuple[int, dict[int, int]]:
+        if oid not in spans:
             data = read(oid)
-            blobs[oid] = (data, span_counts(data))
-        return blobs[oid]
+            spans[oid] = (len(data), span_counts(data, memo))
+        return spans[oid]
 
-    # (score, same basename, dest index, source index); candidates kept as in record_if_better
+    # An inverted index (span hash -> sources holding it) makes one destination's shared
+    # bytes with every source one pass over its own spans.
+    postings: dict[int, list[tuple[int, int]]] = {}
+    src_sizes = []
+    names = [_basename(s.path) for s in srcs]
+    for si, s in enumerate(srcs):
+        size, counts = fingerprint(s.oid)
+        src_sizes.append(size)
+        for h, n in counts.items():
+            postings.setdefault(h, []).append((si, n))
+
+    # (score, same basename, dest index, source index); the best four per destination are
+    # kept as git's record_if_better keeps them
     matrix: list[tuple[int, int, int, int]] = []
     for di, d in enumerate(dsts):
-        ddata, dspans = blob(d.oid)
+        dsize, dcounts = fingerprint(d.oid)
+        copied = [0] * len(srcs)
+        for h, n in dcounts.items():
+            for si, sn in postings.get(h, ()):
+                copied[si] += sn if sn < n else n
+        dname = _basename(d.path)
         best: list[tuple[int, int, int, int]] = []
+        worst = 0
         for si, s in enumerate(srcs):
-            sdata, sspans = blob(s.oid)
-            entry = (score(sdata, ddata, sspans, dspans), int(_basename(s.path) == _basename(d.path)), di, si)
+            entry = (score(src_sizes[si], dsize, copied[si]), int(names[si] == dname), di, si)
             if len(best) < CANDIDATES_PER_DEST:
                 best.append(entry)
-                continue
-            worst = max(range(len(best)), key=lambda i: (-best[i][0], -best[i][1], -i))  # first of the worst
-            if (entry[0], entry[1]) > (best[worst][0], best[worst][1]):
+                if len(best) == CANDIDATES_PER_DEST:
+                    worst = _worst(best)
+            elif (entry[0], entry[1]) > (best[worst][0], best[worst][1]):
                 best[worst] = entry
+                worst = _worst(best)
         matrix.extend(best)
     matrix.sort(key=lambda e: (-e[0], -e[1]))  # stable, as git's STABLE_QSORT
 
@@ -169,3 +192,8 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
                 continue
             uses[s.path] += 1
             chosen[d.path] = (s, sc)
+
+
+def _worst(best: list[tuple[int, int, int, int]]) -> int:
+    """The slot git's record_if_better replaces next: the lowest, first of equals."""
+    return max(range(len(best)), key=lambda i: (-best[i][0], -best[i][1], -i))
