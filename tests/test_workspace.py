@@ -48,6 +48,7 @@ def fleet(tmp_path):
         "web/package.json": '{"name": "webui", "version": "1.0.0"}',
         "web/index.js": "import {Button} from '@acme/widgets/button';\nconsole.log(Button);\n",
     })
+    kit.repo.remotes.create("origin", "https://git.example.invalid/acme/gokit.git")
     return {"acme-lib": lib, "gokit": kit, "webapp": app}
 
 
@@ -98,6 +99,8 @@ def test_three_members_with_cross_edges(fleet, run):
     assert all(m["freshness"] == "current" for m in members.values())
     assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
     assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
+    assert members["gokit"]["remote_url"] == "https://git.example.invalid/acme/gokit.git"
+    assert members["webapp"]["remote_url"] is None  # no remote set: none claimed
     for name, builder in fleet.items():
         head = str(builder.repo.references["refs/heads/main"].target)
         assert members[name]["pinned_oid"] == head
