@@ -74,13 +74,15 @@ def own_query(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def tags_query(name: str) -> Query:
-    """Shipped tags (+ base grammar's) and our own definitions, imports and facts, as one query."""
+    """Shipped tags (+ base grammar's), our own definitions, imports and facts, and the
+    identifier leaves (`@id`), as one query: one pass over the tree instead of two."""
     parts = []
     base = _TAGS_BASE.get(name)
     if base:
         parts.append(shipped_tags(base))
     parts.append(shipped_tags(name))
     parts.append(own_query(name))
+    parts.append(IDENTIFIER_PATTERNS[name])
     query = Query(language(name), "\n".join(p for p in parts if p))
     _disable_unsupported(query, "\n".join(p for p in parts if p))
     return query
@@ -97,7 +99,7 @@ def _disable_unsupported(query: Query, source: str) -> None:
 
 
 # Identifier-like leaves per grammar: the occurrence sites.
-_IDENTIFIER_NODES: dict[str, str] = {
+IDENTIFIER_PATTERNS: dict[str, str] = {
     "python": "(identifier) @id",
     "javascript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
                   " (shorthand_property_identifier_pattern) (private_property_identifier)] @id",
@@ -112,14 +114,9 @@ _IDENTIFIER_NODES: dict[str, str] = {
     "csharp": "(identifier) @id",
     "ruby": "[(identifier) (constant)] @id",
     "php": "(name) @id",
-    "bash": "[(variable_name) (command_name (word) @id)] @id",
+    "bash": "(variable_name) @id\n(command_name (word) @id)",
 }
-_IDENTIFIER_NODES["tsx"] = _IDENTIFIER_NODES["typescript"]
-
-
-@lru_cache(maxsize=None)
-def identifier_query(name: str) -> Query:
-    return Query(language(name), _IDENTIFIER_NODES[name])
+IDENTIFIER_PATTERNS["tsx"] = IDENTIFIER_PATTERNS["typescript"]
 
 
 def parser(name: str) -> Parser:

@@ -1,8 +1,7 @@
 """Syntax tree -> symbols, identifier occurrences, imports, main block and package name.
 
-One run of the language's tags query (shipped tags.scm + ours) gives definitions,
-references, scopes, imports and facts; one run of the identifier query gives the occurrence
-sites. Python work is per definition and per identifier, never a walk over the whole tree,
+One run of the language's query (shipped tags.scm + ours + identifier leaves) gives
+definitions, references, scopes, imports, facts and the occurrence sites. Python work is per definition and per identifier, never a walk over the whole tree,
 and no step recurses, so a deeply nested source costs what its tree-sitter queries cost.
 
 Kinds are normalized from the definition node's type where it is unambiguous (Rust
@@ -174,32 +173,40 @@ def _kind(language: str, def_node: Node, captured: str) -> str | None:
     return captured
 
 
-def _classify(caps: dict[str, list[Node]]) -> tuple[str, str, str]:
-    def_key = ref_key = import_key = ""
+# What a query pattern yields, decided once per pattern from its capture names.
+_DEF, _REF, _SCOPE, _IMPORT, _MAIN, _PACKAGE, _ID, _NONE = range(8)
+
+
+def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
     for key in caps:
         if key.startswith("definition."):
-            def_key = key
-        elif key.startswith("reference."):
-            ref_key = key
-        elif key.startswith("import."):
-            import_key = key
-    return def_key, ref_key, import_key
+            return _DEF, key
+    for key in caps:
+        if key.startswith("reference."):
+            return _REF, "call" if key in ("reference.call", "reference.send") else "reference"
+        if key.startswith("import."):
+            return _IMPORT, key
+    for code, key in ((_SCOPE, "scope"), (_MAIN, "main"), (_PACKAGE, "package"), (_ID, "id")):
+        if key in caps:
+            return code, key
+    return _NONE, ""
 
 
 @lru_cache(maxsize=None)
-def _pattern_classes(language: str) -> dict[int, tuple[str, str, str]]:
-    """pattern index -> (definition key, reference key, import key), filled on first sight:
-    every match of a pattern carries the same role captures (only @doc-like ones vary)."""
+def _pattern_classes(language: str) -> dict[int, tuple[int, str]]:
+    """pattern index -> (what it yields, its key), filled on first sight: every match of a
+    pattern carries the same role captures (only optional ones like @doc vary)."""
     return {}
 
 
-def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> tuple[list[_Def], dict[int, str]]:
+def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> tuple[list[_Def], dict[int, str], list[Node]]:
     query = grammars.tags_query(language)
     # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
     # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
     matches = QueryCursor(query).matches(tree_root)
     defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
     roles: dict[int, str] = {}
+    ids: list[Node] = []
     package_at = -1
     seen_imports: set[tuple[int, str]] = set()
     imports: list[ImportSpec] = []
@@ -208,14 +215,16 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
         found = classes.get(pattern)
         if found is None:
             found = classes[pattern] = _classify(caps)
-        def_key, ref_key, import_key = found
-        if def_key:
+        code, key = found
+        if code == _ID:
+            ids.append(caps["id"][0])
+        elif code == _DEF:
             names = caps.get("name")
             if not names:
                 continue
             name_node = names[0]
-            def_node = caps[def_key][0]
-            kind = _kind(language, def_node, def_key[11:])
+            def_node = caps[key][0]
+            kind = _kind(language, def_node, key[11:])
             if kind is None:
                 continue
             name = _text(data, name_node.start_byte, name_node.end_byte)
@@ -240,35 +249,34 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             elif entry.hint and not previous[2].hint:
                 previous[2].hint = entry.hint
             roles[name_node.start_byte] = "definition"
-        elif ref_key:
-            role = "call" if ref_key in ("reference.call", "reference.send") else "reference"
+        elif code == _REF:
             for name_node in caps.get("name", ()):
-                roles.setdefault(name_node.start_byte, role)
-        elif "scope" in caps:
+                roles.setdefault(name_node.start_byte, key)
+        elif code == _SCOPE:
             names = caps.get("name")
             if names:
                 node = caps["scope"][0]
                 defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
                     _text(data, names[0].start_byte, names[0].end_byte), "impl", node.start_byte, node.end_byte,
                     0, 0, 0, -1, scope_only=True)))
-        elif import_key:
-            node = caps[import_key][0]
-            handler = HANDLERS.get(import_key)
-            if handler is not None and (node.id, import_key) not in seen_imports:
-                seen_imports.add((node.id, import_key))
+        elif code == _IMPORT:
+            node = caps[key][0]
+            handler = HANDLERS.get(key)
+            if handler is not None and (node.id, key) not in seen_imports:
+                seen_imports.add((node.id, key))
                 imports.extend(handler(node, caps, data))
-        elif "main" in caps:
+        elif code == _MAIN:
             cond = caps["cond"][0]
             if _MAIN_GUARD.match("".join(_text(data, cond.start_byte, cond.end_byte).split())):
                 facts.main_block = True
-        elif "package" in caps:
+        elif code == _PACKAGE:
             node = caps["package"][0]
             if package_at < 0 or node.start_byte < package_at:
                 package_at = node.start_byte
                 facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
     imports.sort(key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
     facts.imports = imports
-    return [d for _, _, d in defs.values()], roles
+    return [d for _, _, d in defs.values()], roles, ids
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
@@ -303,9 +311,8 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     return out
 
 
-def _occurrences(language: str, root: Node, data: bytes, roles: dict[int, str]) -> list[Occurrence]:
-    nodes = QueryCursor(grammars.identifier_query(language)).captures(root).get("id", [])
-    # captures() does not return nodes in document order: sort by start byte. Per-node work
+def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[Occurrence]:
+    # Matches do not come in document order: sort by start byte. Per-node work
     # is kept minimal: names are decoded once per distinct spelling, and never `node.text`,
     # which re-reads the source through the parse callback.
     nodes.sort(key=_start_byte)
@@ -332,7 +339,7 @@ def _occurrences(language: str, root: Node, data: bytes, roles: dict[int, str]) 
 
 def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
-    defs, roles = _run_tags(language, root, data, facts)
+    defs, roles, ids = _run_tags(language, root, data, facts)
     facts.symbols = _symbols(language, defs, data)
-    facts.occurrences = _occurrences(language, root, data, roles)
+    facts.occurrences = _occurrences(ids, data, roles)
     return facts
