@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import msgspec
 
 from context_tools.registry import CliShape, Command, Exposure
-from context_tools.result import Freshness, Page, Result
+from context_tools.result import Freshness, Page, Result, not_assessed
 
 CAPS = {"files": 1000, "hunks": 5000, "capture_bytes": 2 * 1024 * 1024}
 
@@ -43,8 +43,7 @@ def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
         paths=input.paths, out=input.out, store=ctx.store, index=input.index, elements=input.elements,
         dossier=input.dossier or None, capture_cap=caps["capture_bytes"], max_files=caps["files"], max_hunks=caps["hunks"])
     p = built.packet
-    indexed_at = getattr(p.blast, "indexed_at", None) or msgspec.to_builtins(
-        {"unknown": "not_assessed", "reason": "no base snapshot was read"})
+    indexed_at = getattr(p.blast, "indexed_at", None) or not_assessed("no base snapshot was read for this packet")
     freshness = Freshness(repo=p.range.repo, rev=input.head, pinned_oid=p.range.head_oid,
                           current_oid=p.range.head_oid, status="current",
                           reason="built from the commit the head resolves to now", indexed_at=indexed_at)
