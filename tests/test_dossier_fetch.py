@@ -4,7 +4,6 @@ on, and the token never shows up in the store, the logs or any output."""
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
 import time
@@ -359,3 +358,36 @@ def test_item_over_the_per_item_bound_is_dropped_whole(tmp_path, jira, store):
     assert [i.id for i in d.items] == ["PROJ-2"]
     [omission] = d.omissions
     assert (omission.id, omission.reason) == ("PROJ-1", "item_bytes") and omission.bytes > 3000
+
+
+# --- one hop of links, persisted for depth on demand --------------------------------------
+
+def test_linked_tickets_are_fetched_one_hop_into_the_payload_only(tmp_path, jira, store):
+    jira.behaviours["PROJ-1"] = dict(STORY, links=["PROJ-9", "PROJ-2", "PROJ-404"])
+    jira.behaviours["PROJ-2"] = {"title": "direct reference"}
+    jira.behaviours["PROJ-9"] = {"title": "Linked epic", "body": "LINKED-BODY", "links": ["PROJ-10"]}
+    jira.behaviours["PROJ-10"] = {"title": "two hops away"}
+    make_change(tmp_path / "r", ["PROJ-1 and PROJ-2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    item = next(i for i in d.items if i.id == "PROJ-1")
+    assert item.links == ["PROJ-9", "PROJ-2", "PROJ-404"]
+    linked = read_payload(store.home, item.payload).linked
+    assert [(l.id, l.title, l.fact.code if l.fact else None) for l in linked] == [
+        ("PROJ-9", "Linked epic", None), ("PROJ-404", "", "not_found")]  # PROJ-2 is an item of its own
+    assert linked[0].body == "LINKED-BODY" and "LINKED-BODY" not in msgspec.json.encode(d).decode()
+    assert jira.hits_for("PROJ-2") == 1 and jira.hits_for("PROJ-10") == 0  # one hop only
+    assert [i.id for i in d.items] == ["PROJ-1", "PROJ-2"] and d.facts == []
+
+
+def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_path, store, monkeypatch):
+    install_gh(monkeypatch, tmp_path, {
+        "up/lib#1": {"title": "upstream", "body": "dup of #2, see acme/widgets#3"},
+        "up/lib#2": {"title": "upstream two"},
+        "acme/widgets#3": {"title": "ours"},
+    }, GH_TOKEN)
+    make_change(tmp_path / "r", ["port up/lib#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    [item] = d.items
+    assert item.links == ["up/lib#2", "#3"]
+    assert [(l.id, l.title) for l in read_payload(store.home, item.payload).linked] == [
+        ("up/lib#2", "upstream two"), ("#3", "ours")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from delta.dossier.items import Bounds, Criterion, Fetched, acceptance_criteria, fit, make_item
+from delta.dossier.items import Bounds, Fetched, acceptance_criteria, fit, make_item
 from delta.dossier.refs import Provenance, Reference
 
 

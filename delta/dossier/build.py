@@ -22,7 +22,7 @@ from msgspec import Struct
 from delta.dossier import github, jira, linear
 from delta.dossier.config import DossierConfig, github_repo, load_config
 from delta.dossier.items import Bounds, Fact, Fetched, Item, Omission, fit, make_item, MAX_PROVENANCE
-from delta.dossier.persist import (Payload, load_record, payload_dir, record_key, save_record, sweep,
+from delta.dossier.persist import (Linked, Payload, load_record, payload_dir, record_key, save_record, sweep,
                                    write_payload)
 from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Reference, Source,
                                 extract_references)
@@ -33,6 +33,8 @@ from indexer.gitread import open_repo, repo_display_path, repo_identity, resolve
 SCHEMA = 1
 MAX_COMMITS = 1000  # commits of the range read for references; a longer range is read from its newest end
 TOTAL_SECONDS = 120.0  # the whole retrieval; references left when it is spent become timeout facts
+MAX_LINKS_PER_ITEM = 5  # linked tickets fetched (one hop) per item, for its payload only
+MAX_LINKED = 20  # linked tickets fetched per dossier
 
 log = logging.getLogger("rennet.dossier")
 
@@ -197,6 +199,71 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
             store.close()
 
 
+class _Retrieval:
+    """Fetching for one dossier: routes references, keeps the time budget, turns failures into facts."""
+
+    def __init__(self, cfg: DossierConfig, this_repo: str, cwd: str | None,
+                 environ: Mapping[str, str] | None) -> None:
+        self.cfg = cfg
+        self.this_repo = this_repo
+        self.cwd = cwd
+        self.environ = environ
+        self.secrets = _secrets(cfg, environ)
+        self.timed_out: set[str] = set()
+        self.deadline = time.monotonic() + TOTAL_SECONDS
+
+    def fetch(self, ref: Reference) -> Fetched | Fact:
+        tracker = ref.tracker
+        try:
+            tracker, fetch = _fetcher_for(ref, self.cfg, self.this_repo, self.cwd, self.environ)
+            ref.tracker = tracker  # a bare key now names the tracker the settings route it to
+            if tracker in self.timed_out:
+                raise TrackerFailure("timeout", f"{tracker} timed out earlier in this retrieval; {ref.id} not asked")
+            if time.monotonic() > self.deadline:
+                raise TrackerFailure("timeout", f"retrieval time budget of {TOTAL_SECONDS:g}s spent; "
+                                                f"{ref.id} not asked")
+            log.debug("fetching %s %s", tracker, ref.id)
+            try:
+                return fetch(ref)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                # a payload of a shape the parser did not foresee: this reference fails, the rest go on
+                raise TrackerFailure("malformed_response",
+                                     f"{tracker} answered {ref.id} in an unexpected shape ({type(exc).__name__})")
+        except TrackerFailure as failure:
+            if failure.code == "timeout":
+                self.timed_out.add(tracker)
+            message = _scrub(failure.message, self.secrets)
+            log.info("dossier: %s %s: %s", failure.code, ref.id, message)
+            return Fact(failure.code, tracker, ref.id, message)
+
+
+def _link_reference(link: str, tracker: str) -> Reference | None:
+    """A reference for a linked ticket id as a tracker lists it (`ABC-1`, `#5`, `owner/repo#5`)."""
+    if tracker == "github":
+        repo, _, number = link.rpartition("#")
+        if not number.isdigit():
+            return None
+        return Reference(id=link, tracker="github", number=int(number), repo=repo)
+    return Reference(id=link, tracker=tracker, key=link)
+
+
+def _linked(retrieval: _Retrieval, fetched: Fetched, direct: set[str], budget: list[int]) -> list[Linked]:
+    """One hop: the tickets an item links to, fetched for its payload (never for the dossier)."""
+    out: list[Linked] = []
+    for link in fetched.links[:MAX_LINKS_PER_ITEM]:
+        ref = _link_reference(link, fetched.tracker)
+        if ref is None or ref.id in direct or budget[0] <= 0:
+            continue
+        budget[0] -= 1
+        got = retrieval.fetch(ref)
+        if isinstance(got, Fact):
+            out.append(Linked(id=ref.id, tracker=ref.tracker, fact=got))
+        else:
+            out.append(Linked(id=ref.id, tracker=got.tracker, fetched_at=_now(), title=got.title, state=got.state,
+                              body=got.body, url=got.url, comments=got.comments, raw=got.raw))
+    return out
+
+
 def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head_oid: str, title: str | None,
               body: str | None, cfg: DossierConfig, home: Path, key: bytes,
               environ: Mapping[str, str] | None) -> Dossier:
@@ -207,46 +274,26 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
     bounds = Bounds(cfg.item_body_chars, cfg.item_bytes, cfg.dossier_bytes)
     folder = payload_dir(target.repo_id, key, head_oid)
-    secrets = _secrets(cfg, environ)
-    cwd = repo.workdir or None
+    retrieval = _Retrieval(cfg, target.github_repo, repo.workdir or None, environ)
+    direct = {r.id for r in kept_refs}
+    link_budget = [MAX_LINKED]
 
     items: list[Item] = []
     facts: list[Fact] = []
-    timed_out: set[str] = set()
-    deadline = time.monotonic() + TOTAL_SECONDS
     for ref in kept_refs:
-        tracker = ref.tracker
-        try:
-            tracker, fetch = _fetcher_for(ref, cfg, target.github_repo, cwd, environ)
-            ref.tracker = tracker  # a bare key now names the tracker the settings route it to
-            if tracker in timed_out:
-                raise TrackerFailure("timeout", f"{tracker} timed out earlier in this retrieval; {ref.id} not asked")
-            if time.monotonic() > deadline:
-                raise TrackerFailure("timeout", f"retrieval time budget of {TOTAL_SECONDS:g}s spent; "
-                                                f"{ref.id} not asked")
-            log.debug("fetching %s %s", tracker, ref.id)
-            try:
-                fetched = fetch(ref)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                # a payload of a shape the parser did not foresee: this reference fails, the rest go on
-                raise TrackerFailure("malformed_response",
-                                     f"{tracker} answered {ref.id} in an unexpected shape ({type(exc).__name__})")
-        except TrackerFailure as failure:
-            if failure.code == "timeout":
-                timed_out.add(tracker)
-            message = _scrub(failure.message, secrets)
-            log.info("dossier: %s %s: %s", failure.code, ref.id, message)
-            facts.append(Fact(failure.code, tracker, ref.id, message))
+        got = retrieval.fetch(ref)
+        if isinstance(got, Fact):
+            facts.append(got)
             continue
         fetched_at = _now()
-        payload = Payload(id=ref.id, tracker=fetched.tracker, fetched_at=fetched_at, comments=fetched.comments,
-                          links=fetched.links, raw=fetched.raw)
+        payload = Payload(id=ref.id, tracker=got.tracker, fetched_at=fetched_at, comments=got.comments,
+                          links=got.links, raw=got.raw, linked=_linked(retrieval, got, direct, link_budget))
         try:
             rel = write_payload(home, folder, payload)
         except OSError as exc:
             raise StoreError(f"cannot write dossier payload under {home}: {exc.strerror or type(exc).__name__}") \
                 from None
-        items.append(make_item(fetched, ref, fetched_at, bounds, rel))
+        items.append(make_item(got, ref, fetched_at, bounds, rel))
 
     kept_items, omissions = fit(items, bounds)
     omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over]
@@ -256,4 +303,3 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
                    config_origin=cfg.origin, references=shown_refs, references_total=total,
                    items=kept_items, facts=facts, omissions=omissions, bounds=bounds, built_at=_now(),
                    payload_dir=folder)
-

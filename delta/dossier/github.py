@@ -15,7 +15,7 @@ import time
 from typing import Any, Mapping
 
 from delta.dossier.items import Comment, Fetched
-from delta.dossier.refs import Reference
+from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
 from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure
 
 
@@ -87,6 +87,21 @@ def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None
                 comments.append(Comment(str(user.get("login", "")) if isinstance(user, Mapping) else "",
                                         str(c.get("created_at", "")), str(c.get("body") or "")))
     kind = "pull" if isinstance(issue.get("pull_request"), Mapping) else "issue"
+    body = str(issue.get("body") or "")
     return Fetched(id=ref.id, tracker="github", title=issue["title"], state=_state(issue),
-                   body=str(issue.get("body") or ""), url=str(issue.get("html_url") or ""),
-                   comments=comments, links=[], raw={"kind": kind, "issue": issue})
+                   body=body, url=str(issue.get("html_url") or ""),
+                   comments=comments, links=body_links(body, repo, this_repo), raw={"kind": kind, "issue": issue})
+
+
+def body_links(body: str, repo: str, this_repo: str) -> list[str]:
+    """GitHub references in an issue body, as ids relative to this repository (`#5` of another
+    repository's issue is that repository's #5)."""
+    out = []
+    for r in extract_references([Source(PR_BODY, "issue.body", body)], (), repo):
+        if r.tracker != "github":
+            continue
+        full = r.repo or repo
+        rid = f"#{r.number}" if this_repo and full.lower() == this_repo.lower() else f"{full}#{r.number}"
+        if rid not in out:
+            out.append(rid)
+    return out

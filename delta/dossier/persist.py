@@ -20,19 +20,37 @@ from typing import Any
 
 import msgspec
 
-from delta.dossier.items import Comment
+from delta.dossier.items import Comment, Fact
 
 TABLE = "dossiers"
 KEEP_PATCHSETS = 10
 
 
+class Linked(msgspec.Struct):
+    """A ticket an item links to, fetched one hop for depth on demand; `fact` when it failed."""
+
+    id: str
+    tracker: str
+    fetched_at: str = ""
+    fact: Fact | None = None
+    title: str = ""
+    state: str = ""
+    body: str = ""
+    url: str = ""
+    comments: list[Comment] = msgspec.field(default_factory=list)
+    raw: Any = None
+
+
 class Payload(msgspec.Struct):
+    """Everything fetched for one item: its whole thread, its links, the tracker's raw answer."""
+
     id: str
     tracker: str
     fetched_at: str
     comments: list[Comment]
     links: list[str]
     raw: Any
+    linked: list[Linked] = msgspec.field(default_factory=list)
 
 
 def record_key(repo_id: str, base_ref: str, head_ref: str, base_oid: str, head_oid: str) -> bytes:
