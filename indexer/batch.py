@@ -279,9 +279,7 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
     emitter = _Emitter(len(specs), on_result, progress)
     version = extractor_version()
     # Import the assembly modules now, so forked workers share them instead of importing each.
-    from . import build  # noqa: F401
-    from .build import assemble  # noqa: F401
-    from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
+    from . import entrypoints, extract, graph, manifests, marks, resolve  # noqa: F401
 
     pool = _LazyPool(workers)
     try:
@@ -329,6 +327,9 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             pending.append(job)
         except RennetError as exc:
             emitter.put(i, _failed(spec, display, oid, exc, time.perf_counter() - t0))
+        except Exception as exc:  # a repository pygit2 cannot read fails its job, not the batch
+            emitter.put(i, _failed(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
+                                   time.perf_counter() - t0))
     broken = _extract_missing(store, pending, version, pool, progress)
     _assemble_all(store, pending, broken, version, pool, emitter)
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
