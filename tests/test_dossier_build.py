@@ -109,3 +109,14 @@ def test_accepts_an_open_repository(tmp_path):
     b, *_ = forked(tmp_path)
     with Store.open(tmp_path / "home") as store:
         assert ids(build_dossier(b.repo, "main", "feature/9-thing", store=store, config={})) == ["#9", "#4", "#5"]
+
+
+def test_references_past_the_cap_are_omitted_not_fetched(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    b.commit({"a": "1"}, "#1 #2 #3 #4", branch="f", parents=[base])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 2})
+    assert ids(d) == ["#1", "#2"] and d.references_total == 4
+    assert [(o.id, o.reason) for o in d.omissions] == [("#3", "max_references"), ("#4", "max_references")]
+    assert [f.ref for f in d.facts] == ["#1", "#2"]  # only the kept ones were tried (no remote: missing_config)

@@ -14,6 +14,7 @@ variable that holds it, read at call time by the tracker client.
     item_body_chars = 2000
     item_bytes = 8000
     dossier_bytes = 32000
+    max_references = 50               # references fetched; the rest are recorded as omitted
 
     [dossier.jira]
     base_url = "https://acme.atlassian.net"
