@@ -257,7 +257,7 @@ def render_list(result: Result) -> str:
 
 class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pairs: Annotated[list[str], msgspec.Meta(description="jobs as REPO[@REV] (rev defaults to HEAD)")] = []
-    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line (`--from FILE`)")] = None
+    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line (`--from FILE` works too)")] = None
     repo: Annotated[str | None, msgspec.Meta(description="repository of --range (default: .)")] = None
     range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
@@ -492,7 +492,7 @@ ROWS = (
     Command(id="batch.run", summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             input=BatchInput, handler=batch_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",)), render=render_batch,
-            description="Index many (repository, rev) jobs: REPO[@REV] arguments, --from FILE (one per line), "
+            description="Jobs: REPO[@REV] arguments, --from FILE (one per line), "
                         "or --repo R --range A..B (every commit, oldest first). Jobs whose snapshot exists are "
                         "skipped, so an interrupted batch resumes. --json prints one JSON line per job, then "
                         "the result contract; the exit code is 1 if any job failed."),
