@@ -26,7 +26,7 @@ from msgspec import Struct
 from context_tools.result import Unknown, not_applicable, not_assessed
 from indexer.gitread import walk_tree
 
-from . import blast, noise
+from . import blast, folders, noise
 from .attributes import TreeAttributes
 from .counterparts import Counterpart, CounterpartIndex
 from .elements import FileElements, diff_elements
@@ -161,10 +161,6 @@ class _Work:
     dropped: str | None = None
 
 
-def default_folder(home: Path, rng: RangeIdentity) -> Path:
-    return home / "delta" / f"{rng.merge_base_oid[:12]}..{rng.head_oid[:12]}"
-
-
 def _home(store: Any, home: str | os.PathLike[str] | None) -> Path:
     if store is not None:
         return Path(store.home)
@@ -295,12 +291,15 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
     folder = offer_path = packet_path = None
     if write:
-        folder = Path(out).expanduser().absolute() if out else default_folder(_home(store, home), rng)
+        folder = Path(out).expanduser().absolute() if out else \
+            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid)
         offer_path = write_offer(folder, NoiseOffer(
             "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))
         packet.offer = str(offer_path)
         packet_path = folder / "packet.json"
         write_json_atomic(packet_path, msgspec.json.encode(packet) + b"\n")
+        if not out:
+            folders.sweep(folder.parent.parent)
     return DeltaBuild(packet, regions, folder, offer_path, packet_path, records)
 
 

@@ -212,3 +212,22 @@ def test_dossier_builder_fills_the_seam(branchy, tmp_path):
         store.close()
     assert p.dossier.patchset.head_oid == feature and p.dossier.patchset.merge_base_oid == fork
     assert p.dossier.items == [] and p.dossier.references_total == 0  # nothing referenced, nothing fetched
+
+
+def test_default_folders_are_swept_to_the_newest(tmp_path):
+    import os
+
+    from delta import folders
+
+    home = tmp_path / "home"
+    for i in range(5):
+        f = folders.default_folder(home, str(i) * 40, str(i + 1) * 40)
+        f.mkdir(parents=True)
+        (f / "packet.json").write_text("{}")
+        os.utime(f / "packet.json", (1000 + i, 1000 + i))
+    (home / "delta" / "notes").mkdir()  # not a range folder: left alone
+    removed = folders.sweep(home, keep=2)
+    assert sorted(p.name[:3] for p in removed) == ["000", "111", "222"]
+    left = sorted(p.name for p in (home / "delta").iterdir())
+    assert left == sorted([folders.default_folder(home, str(i) * 40, str(i + 1) * 40).name for i in (3, 4)]
+                          + ["notes"])
