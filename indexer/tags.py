@@ -31,6 +31,7 @@ _start_byte = attrgetter("start_byte")
 
 _JS_KINDS = {
     "class_declaration": "class", "class": "class", "method_definition": "method",
+    "field_definition": "method", "public_field_definition": "method",  # ours: function-valued fields
     "function_declaration": "function", "function_expression": "function",
     "generator_function": "function", "generator_function_declaration": "function",
 }

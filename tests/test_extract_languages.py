@@ -698,3 +698,15 @@ def test_roles_from_reference_captures():
     go_sites = {(o.name, o.line): o.role for o in go.occurrences}
     assert go_sites[("Println", 32)] == "call"
     assert go_sites[("Start", 31)] == "definition"
+
+
+def test_function_valued_class_fields_are_methods():
+    js = b"class Form {\n  handle = (e) => {\n    this.save(e);\n  };\n  count = 0;\n}\n"
+    facts = extract_blob(js, "form.js", "javascript")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Form", "class", "", 1, 6), ("handle", "method", "Form", 2, 4)]
+    ts = b"export class Form {\n  private handle = (e: Event): void => {\n    this.save(e);\n  };\n}\n"
+    for language in ("typescript", "tsx"):
+        facts = extract_blob(ts, "form.ts", language)
+        assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+            ("Form", "class", "", 1, 5), ("handle", "method", "Form", 2, 4)]

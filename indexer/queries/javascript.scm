@@ -31,3 +31,8 @@
 (method_definition
   name: (property_identifier) @name
   (#eq? @name "constructor")) @definition.method
+
+; class fields holding functions are methods: `handle = () => {}`
+(field_definition
+  property: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @definition.method

@@ -33,3 +33,8 @@
 (method_definition
   name: (property_identifier) @name
   (#eq? @name "constructor")) @definition.method
+
+; class fields holding functions are methods: `private handle = (e: E) => {}`
+(public_field_definition
+  name: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @definition.method
