@@ -204,3 +204,16 @@ def test_many_files_in_one_process():
         for data in blobs:
             facts = extract_blob(data, "m.py", "python")
             assert facts.skipped == ""
+
+
+def test_truncated_and_foreign_sources_never_error():
+    # Every snippet, cut at several points, parsed with every grammar: partial trees and
+    # ERROR nodes everywhere, yet never an extraction error.
+    from tests.test_extract_languages import CASES
+    for _language, path, source, _symbols, _imports in CASES:
+        data = source.encode()
+        for cut in (len(data) // 7, len(data) // 3, len(data) // 2, len(data) - 3):
+            for language in ALL_GRAMMARS:
+                facts = extract_blob(data[:cut], path, language)
+                assert facts.skipped in ("", "unparseable"), (path, language, cut, facts.skipped)
+                assert facts.occurrences == sorted(facts.occurrences, key=lambda o: (o.line, o.col))
