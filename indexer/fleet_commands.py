@@ -5,6 +5,7 @@
     rennet workspace remove NAME REPO       workspace.remove   (write)
     rennet workspace list                   workspace.list     (read)
     rennet workspace status NAME            workspace.status   (read)
+    rennet workspace sync NAME              workspace.sync     (write)
     rennet batch REPO[@REV] ... | --from FILE | --repo R --range A..B     batch.run (write)
     rennet export --repo R --rev REV --out FILE                            bundle.export (read)
     rennet import FILE [--repo PATH]                                       bundle.import (write)
@@ -47,6 +48,24 @@ class AddInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class RemoveInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: WorkspaceName
     repo: Annotated[str, msgspec.Meta(description="member name or repository path")]
+
+
+class SyncInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: WorkspaceName
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes for members to index")] | None = None
+
+
+class RepinData(msgspec.Struct):
+    member: str
+    old_oid: str
+    new_oid: str
+
+
+class SyncData(msgspec.Struct):
+    workspace: str
+    repinned: list[RepinData]
+    members: int
+    edges: list["EdgeData"]
 
 
 class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -186,6 +205,15 @@ def remove_handler(input: RemoveInput, ctx) -> Result:
     return Result(data=RemoveData(ws.name, _member_data(gone), len(ws.members), [_edge_data(e) for e in ws.edges]))
 
 
+def sync_handler(input: SyncInput, ctx) -> Result:
+    from indexer import workspace
+
+    moved = workspace.sync(ctx.store, input.name, workers=input.workers)
+    ws = workspace.load(ctx.store, input.name)
+    return Result(data=SyncData(ws.name, [RepinData(*m) for m in moved], len(ws.members),
+                                [_edge_data(e) for e in ws.edges]))
+
+
 def list_handler(input: ListInput, ctx) -> Result:
     from indexer import workspace
 
@@ -235,6 +263,9 @@ def render_workspace(result: Result) -> str:
                         f"{d.member.pinned_oid[:12]}), {d.members} members"
         elif isinstance(d, RemoveData):
             lines[0] += f": removed {d.removed.name}, {d.members} members"
+        elif isinstance(d, SyncData):
+            lines[0] += f": re-pinned {len(d.repinned)} of {d.members} members"
+            lines += [f"  {m.member}: {m.old_oid[:12]} -> {m.new_oid[:12]}" for m in d.repinned]
         else:
             lines[0] += " created"
     edges = getattr(d, "edges", [])
@@ -480,6 +511,10 @@ ROWS = (
     Command(id="workspace.remove", summary="Drop a member from a workspace (its snapshot stays in the store).",
             input=RemoveInput, handler=remove_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("workspace", "remove"), positional=("name", "repo")),
+            render=render_workspace),
+    Command(id="workspace.sync", summary="Re-pin every stale member to the commit its rev resolves to now.",
+            input=SyncInput, handler=sync_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("workspace", "sync"), positional=("name",)),
             render=render_workspace),
     Command(id="workspace.list", summary="Workspaces in the store, with member and cross-edge counts.",
             input=ListInput, handler=list_handler, authority="read", exposure=Exposure(cli=True, agent=False),

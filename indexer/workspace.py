@@ -231,6 +231,18 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     return AddOutcome(ws, record, existing is not None, report.parsed_blobs, report.reused_blobs)
 
 
+def sync(store, name: str, workers: int | None = None) -> list[tuple[str, str, str]]:
+    """Re-pin every stale member to what its rev resolves to now (indexing as needed).
+    Returns (member, old oid, new oid) for each member re-pinned; unknown members are left as they are."""
+    moved = []
+    for m in load(store, name).members:
+        fresh = freshness(m)
+        if fresh.status == "stale":
+            out = add(store, name, m.path, m.rev, m.name, workers=workers)
+            moved.append((m.name, m.oid, out.member.oid))
+    return moved
+
+
 def remove(store, name: str, repo: str) -> tuple[WorkspaceRecord, MemberRecord]:
     """Drop a member, named by member name or by repository path. Its snapshot stays in the store."""
     from .store import WriteLock

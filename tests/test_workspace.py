@@ -150,6 +150,15 @@ def test_staleness_after_a_member_branch_moves_and_re_pin(fleet, run):
     assert again["data"]["members"] == 3
     status = run("workspace.status", name="fleet")
     assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
+    # sync re-pins whatever moved, and only that
+    webapp_before = members["webapp"]["pinned_oid"]
+    moved_app = fleet["webapp"].commit({"webapp/more.py": "import acme_utils\n"})
+    synced = run("workspace.sync", name="fleet")
+    assert [(m["member"], m["old_oid"], m["new_oid"]) for m in synced["data"]["repinned"]] == [
+        ("webapp", webapp_before, moved_app)]
+    assert run("workspace.status", name="fleet")["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
+    py = next(e for e in run("workspace.status", name="fleet")["data"]["edges"] if e["ecosystem"] == "pypi")
+    assert py["count"] == 4  # the new module's import is an edge site of the re-pinned snapshot
     # a member whose repository is gone is unknown, not current and not an error
     shutil.rmtree(fleet["acme-lib"].path)
     status = run("workspace.status", name="fleet")
