@@ -3,7 +3,8 @@ snapshots at the merge base and at head.
 
 A symbol is keyed by (qualified name, kind, n-th of that pair in the file); its body
 is the whitespace-normalized bytes of its span. Per file: added, removed, modified
-(same key, other body). Across files: a symbol removed from one file and added to
+(same key, other body), moved (same key and body, but off the longest common order of
+its container's members). Across files: a symbol removed from one file and added to
 another with the same key and body is one `moved` change, reported where it landed.
 A file whose symbols were not extracted on a side it exists on gets a `not_assessed`
 mark instead of a guess.
@@ -11,6 +12,7 @@ mark instead of a guess.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from typing import Any
 
@@ -93,9 +95,31 @@ def diff_elements(changes: list[FileChange], base_snap: Any, head_snap: Any) -> 
             if key not in after:
                 out.append(ElementChange("removed", sym.kind, sym.qualified, old_line=sym.line))
                 removed_at.setdefault((sym.qualified, sym.kind, body), []).append(change.path)
+        for key in _reordered(before, after):
+            if before[key][1] == after[key][1]:
+                sym = after[key][0]
+                out.append(ElementChange("moved", sym.kind, sym.qualified, line=sym.line,
+                                         old_line=before[key][0].line))
         results[change.path] = out
     _pair_moves(results, removed_at, added_body)
     return [FileElements(path, _ordered(v)) for path, v in sorted(results.items())]
+
+
+def _reordered(before: dict[Key, tuple[Any, str]], after: dict[Key, tuple[Any, str]]) -> list[Key]:
+    """Symbols present on both sides whose place among their siblings changed: those off
+    the longest common ordering of each container's members."""
+    moved: list[Key] = []
+    containers = {sym.container for sym, _ in after.values()}
+    for container in sorted(containers):
+        def order(side: dict[Key, tuple[Any, str]]) -> list[Key]:
+            keys = [k for k, (sym, _) in side.items() if sym.container == container and k in before and k in after]
+            return sorted(keys, key=lambda k: (side[k][0].line, side[k][0].start_byte))
+        old, new = order(before), order(after)
+        kept = set()
+        for block in difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
+            kept.update(old[block.a:block.a + block.size])
+        moved.extend(k for k in new if k not in kept)
+    return moved
 
 
 def _pair_moves(results: dict[str, list[ElementChange] | Unknown],

@@ -62,3 +62,19 @@ def test_elements_not_requested_is_typed(tmp_path):
     head = b.commit({"a.py": "def f():\n    return 1\n"})
     p = build_delta_packet(tmp_path / "r", base, head, index=False, elements=False, write=False).packet
     assert p.elements.unknown == "not_requested"
+
+
+def test_a_function_moved_within_its_file(tmp_path):
+    funcs = {name: f"def {name}(x):\n    return x + {i}\n\n\n" for i, name in enumerate("abcde")}
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"m.py": "".join(funcs[n] for n in "abcde")})
+    head = b.commit({"m.py": "".join(funcs[n] for n in "bcdae").replace("x + 2", "x + 20")})
+    store = open_store(tmp_path / "home")
+    try:
+        p = build_delta_packet(tmp_path / "r", base, head, store=store, write=False).packet
+    finally:
+        store.close()
+    [fe] = p.elements
+    assert {(c.change, c.qualified) for c in fe.changes} == {("moved", "a"), ("modified", "c")}
+    moved = [c for c in fe.changes if c.change == "moved"][0]
+    assert (moved.old_line, moved.line, moved.from_path) == (1, 13, None)
