@@ -23,12 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture
 def fleet(tmp_path):
-    """acme-lib declares the Python distribution acme-utils; gokit declares the Go module
-    github.com/acme/gokit and the npm package @acme/widgets; webapp depends on and imports all three."""
+    """acme-lib declares the Python distribution acme-utils and the crate acme-core; gokit declares the
+    Go module github.com/acme/gokit and the npm package @acme/widgets; webapp depends on and imports them."""
     lib = RepoBuilder(tmp_path / "acme-lib")
     lib.commit({
         "pyproject.toml": '[project]\nname = "acme-utils"\nversion = "1.2.0"\ndependencies = ["requests>=2"]\n',
         "acme_utils/__init__.py": "def slugify(text):\n    return text.lower()\n",
+        "Cargo.toml": '[package]\nname = "acme-core"\nversion = "0.1.0"\n',
+        "src/lib.rs": "pub fn parse(s: &str) -> usize { s.len() }\n",
     })
     kit = RepoBuilder(tmp_path / "gokit")
     kit.commit({
@@ -47,6 +49,8 @@ def fleet(tmp_path):
         "cmd/main.go": 'package main\n\nimport (\n\t"fmt"\n\t"github.com/acme/gokit/log"\n)\n\nfunc main() { fmt.Println(log.Level) }\n',
         "web/package.json": '{"name": "webui", "version": "1.0.0"}',
         "web/index.js": "import {Button} from '@acme/widgets/button';\nconsole.log(Button);\n",
+        "rs/Cargo.toml": '[package]\nname = "webapp-rs"\nversion = "0.1.0"\n\n[dependencies]\nacme-core = "0.1"\n',
+        "rs/src/main.rs": "use acme_core::parse;\n\nfn main() { println!(\"{}\", parse(\"x\")); }\n",
     })
     kit.repo.remotes.create("origin", "https://git.example.invalid/acme/gokit.git")
     return {"acme-lib": lib, "gokit": kit, "webapp": app}
@@ -75,6 +79,7 @@ EXPECTED_EDGES = {
     ("webapp", "acme-lib", "pypi", "acme-utils", ("dependency", "import")),
     ("webapp", "gokit", "go", "github.com/acme/gokit", ("dependency", "import")),
     ("webapp", "gokit", "npm", "@acme/widgets", ("import",)),
+    ("webapp", "acme-lib", "cargo", "acme-core", ("dependency", "import")),
 }
 
 
@@ -173,10 +178,11 @@ def test_add_remove_list(fleet, run):
     for builder in fleet.values():
         run("workspace.add", name="fleet", repo=str(builder.path), rev="main")
     listed = run("workspace.list")
-    assert [(w["name"], w["members"], w["edges"]) for w in listed["data"]["workspaces"]] == [("fleet", 3, 3), ("other", 0, 0)]
+    assert [(w["name"], w["members"], w["edges"]) for w in listed["data"]["workspaces"]] == [("fleet", 3, 4), ("other", 0, 0)]
     out = run("workspace.remove", name="fleet", repo="gokit")  # by member name
     assert out["ok"] and out["data"]["removed"]["name"] == "gokit" and out["data"]["members"] == 2
-    assert _edges(out) == {("webapp", "acme-lib", "pypi", "acme-utils", ("dependency", "import"))}
+    assert _edges(out) == {("webapp", "acme-lib", "pypi", "acme-utils", ("dependency", "import")),
+                           ("webapp", "acme-lib", "cargo", "acme-core", ("dependency", "import"))}
     out = run("workspace.remove", name="fleet", repo=str(fleet["webapp"].path))  # by path
     assert out["ok"] and out["data"]["removed"]["name"] == "webapp" and out["data"]["edges"] == []
     missing = run("workspace.remove", name="fleet", repo="webapp")
