@@ -231,3 +231,13 @@ def test_default_folders_are_swept_to_the_newest(tmp_path):
     left = sorted(p.name for p in (home / "delta").iterdir())
     assert left == sorted([folders.default_folder(home, str(i) * 40, str(i + 1) * 40).name for i in (3, 4)]
                           + ["notes"])
+
+
+def test_bare_repository_and_annotated_refs(tmp_path):
+    b = RepoBuilder(tmp_path / "bare.git", bare=True)
+    base = b.commit({"a.py": CODE})
+    head = b.commit({"a.py": CODE.replace("a * 9\n", "a * 99\n"), "b.py": "x = 1\n"})
+    b.tag("v2", head)
+    p = build_delta_packet(tmp_path / "bare.git", base, "v2", index=False, write=False).packet
+    assert p.range.head_oid == head and [f.path for f in p.files] == ["a.py", "b.py"]
+    assert p.files[0].hunks[0].section == "def fn_8(a):"  # as git: the function line above the hunk
