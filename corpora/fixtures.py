@@ -10,7 +10,9 @@ The expectations below were written by hand from the sources in this module; onl
 numbers are located mechanically, by finding a unique marker in the source text (`_at`).
 
 Conventions the expectations follow (the indexer's contract, stated once):
-- A symbol's `line` is the 1-based line of its name. `container` is the dotted chain of
+- A symbol's `line` is the 1-based line of its name: for a decorated Python def or an
+  annotated Java method, the `def` / signature line, not the decorator's (as ctags and
+  GitHub code navigation report it; the byte span may still cover the decorators). `container` is the dotted chain of
   enclosing named definitions inside the file ("" at top level): namespaces, modules,
   classes, structs, interfaces, traits, impl targets (`impl Shape for Circle` -> "Circle").
 - Expected symbols are complete for the kinds in `SYMBOL_KINDS`: compare the indexer's
@@ -1029,7 +1031,7 @@ def _polyglot_expected(f: dict[str, Content]) -> dict:
         "java/src/test/java/com/example/poly/AppTest.java": "java",
         "c/include/poly/vec.h": "c", "c/src/config.h": "c", "c/src/vec.c": "c", "c/src/main.c": "c",
         "c/src/polygon.cpp": "cpp",
-        "csharp/Poly/Greeter.cs": "c_sharp",
+        "csharp/Poly/Greeter.cs": "csharp",
         "ruby/lib/poly/formatter.rb": "ruby",
         "php/src/Greeter.php": "php",
         "scripts/release.sh": "bash", "scripts/deploy": "bash",  # the latter by its shebang
@@ -1071,6 +1073,7 @@ def _polyglot_expected(f: dict[str, Content]) -> dict:
     ]
     marks = {
         "vendor/leftpad/index.js": "vendored",
+        "js/public/app.min.js": "vendored",  # linguist's vendor rule for *.min.js (it is also skipped: minified)
         "go/internal/version/version_gen.go": "generated",  # header: Code generated ... DO NOT EDIT
         "js/src/schema.ts": "generated",  # .gitattributes linguist-generated
         "js/package-lock.json": "generated",  # lockfile

@@ -23,7 +23,7 @@ GRAMMARS = {
     "java": ("tree_sitter_java", "language"),
     "c": ("tree_sitter_c", "language"),
     "cpp": ("tree_sitter_cpp", "language"),
-    "c_sharp": ("tree_sitter_c_sharp", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
     "ruby": ("tree_sitter_ruby", "language"),
     "php": ("tree_sitter_php", "language_php"),
     "bash": ("tree_sitter_bash", "language"),
