@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from corpora.gitbuild import RepoBuilder
+from corpora.gitbuild import Link, RepoBuilder, Submodule
 from indexer import bundle
 from indexer.store import Store, WriteLock
 
@@ -50,6 +50,8 @@ def exported(tmp_path_factory):
         "web/app.js": "import {render} from './view.js';\nrender();\n",
         "web/view.js": "export function render() { return 1; }\n",
         "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary",
+        "run": Link("ledgerly/cli.py"),
+        "vendor/kit": Submodule("1" * 40),
     })
     home_a = tmp / "store-a"
     indexed = _ok(rennet(home_a, "index", str(builder.path), "--rev", "main", "--json"))
@@ -70,8 +72,8 @@ def test_export_writes_a_versioned_header(exported):
     assert header["fingerprint"] == exported["indexed"]["fingerprint"] == exported["export"]["fingerprint"]
     assert header["digest"].startswith("sha256:") and header["digest"] == exported["export"]["digest"]
     assert header["extractor_version"] and header["rev"] == "main" and header["repo_name"] == "repo"
-    assert exported["export"]["files"] == 7 and exported["export"]["bytes"] == len(data)
-    # facts for every parsed file; the binary file carries none to bundle
+    assert exported["export"]["files"] == 9 and exported["export"]["bytes"] == len(data)
+    # facts for every parsed file; the binary file, the symlink and the submodule carry none to bundle
     assert header["facts"] == 6
 
 
