@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import posixpath
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -157,12 +156,13 @@ def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
 # --- main side ---------------------------------------------------------------------------
 
 def _language_of(repo: pygit2.Repository, entry: gitread.TreeEntry) -> str:
+    """The language by name alone where the name decides; by the blob's head (shebang, mode
+    line, C++ constructs in a `.h`) where it does not."""
     from .languages import detect_language
-    name = posixpath.basename(entry.path)
-    if "." in name.lstrip("."):
-        return detect_language(entry.path, b"")
-    # No extension: only the content (a shebang) can tell.
-    return detect_language(entry.path, gitread.read_blob(repo, entry.oid)[:256])
+    by_name = detect_language(entry.path, b"")
+    if by_name != "text" and not entry.path.endswith(".h"):
+        return by_name
+    return detect_language(entry.path, gitread.read_blob(repo, entry.oid)[:8192])
 
 
 def _chunks(items: list[_Job], size: int) -> Iterable[list[_Job]]:

@@ -291,3 +291,18 @@ def test_a_malformed_manifest_is_listed_as_skipped(tmp_path, store):
     snap = api.snapshot(str(tmp_path / "repo"), store=store)
     assert [(p.name, p.version) for p in snap.record.packages] == [("tool", "1.0")]
     assert [(d.name, d.spec) for d in snap.record.dependencies] == [("requests", ">=2")]
+
+
+def test_language_comes_from_content_where_the_name_does_not_decide(tmp_path, store):
+    make_repo(tmp_path / "repo", [{
+        "include/vec.h": "#include <vector>\nnamespace geo {\nclass Vec {\n public:\n  int x;\n};\n}\n",
+        "include/plain.h": "struct point { int x; int y; };\nint add(int a, int b);\n",
+        "tools/deploy": Exec("#!/bin/bash\ndeploy() {\n  echo hi\n}\n"),
+        "tools/notes": "just some words\n",
+    }])
+    report = api.index(str(tmp_path / "repo"), store=store, workers=1)
+    snap = api.snapshot(str(tmp_path / "repo"), store=store)
+    assert {f.path: f.language for f in snap.files} == {
+        "include/vec.h": "cpp", "include/plain.h": "c", "tools/deploy": "bash", "tools/notes": "text"}
+    assert report.languages == {"bash": 1, "c": 1, "cpp": 1, "text": 1}
+    assert [(p, s.kind) for p, s in snap.definitions("Vec")] == [("include/vec.h", "class")]
