@@ -304,6 +304,8 @@ def verdicts(results: list[dict]) -> list[dict]:
                     "fresh_symbol_ms", "added_vs_first"):
             if x.get(key) is None:
                 continue
+            if key in ("reindex_vs_cold", "added_vs_first") and "size" not in r:
+                continue  # a release-to-release change is not the 1% change these targets are about
             limit, unit, what = TARGETS[key]
             rows.append({"target": key, "what": what, "corpus": r["label"], "value": x[key], "limit": limit,
                          "unit": unit, "pass": x[key] <= limit})
@@ -349,6 +351,13 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
     for v in rows:
         lines.append(f"| {v['what']} | {v['corpus']} | {v['value']:.3f} {v['unit']} | {v['limit']:g} {v['unit']} "
                      f"| {'PASS' if v['pass'] else 'FAIL'} |")
+    releases = [r for r in results if "size" not in r and r["reindex"]]
+    if releases:
+        lines += ["", "Registry corpora re-index the next release, not a 1% change (so the 1% targets are not applied): "
+                  + "; ".join(f"{r['label']}: first step parsed {r['reindex'][0]['parsed_blobs']} blobs "
+                              f"({r['reindex'][0]['parsed_blobs'] / max(1, r['indexed_files']):.1%} of files), "
+                              f"mean re-index {statistics.mean(x['wall'] for x in r['reindex']):.2f} s over "
+                              f"{len(r['reindex'])} releases" for r in releases)]
     fan = [r for r in results if "agree" in r.get("fan_in", {})]
     if fan:
         lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
