@@ -183,7 +183,8 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
     sources = [Candidate(r.path, r.old_mode, r.old_oid, stays=r.status != "deleted")
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
-    pairs = renames.pair(sources, dests, lambda oid: repo[oid].data)
+    pairs = renames.pair(sources, dests, read=lambda oid: repo[oid].data,
+                         size=lambda oid: repo.odb.read_header(oid)[1])
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}
 

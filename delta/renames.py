@@ -98,8 +98,10 @@ def score(src_size: int, dst_size: int, copied: int) -> int:
     return copied * MAX_SCORE // max_size
 
 
-def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str], bytes]) -> list[Pair]:
-    """Pairs in destination path order. `read(oid)` gives a blob's bytes."""
+def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str], bytes],
+         size: Callable[[str], int]) -> list[Pair]:
+    """Pairs in destination path order. `read(oid)` gives a blob's bytes, `size(oid)` its size
+    (read first: like git, blobs whose sizes rule every pairing out are never hashed)."""
     sources = sorted(sources, key=lambda c: c.path)
     dests = sorted(dests, key=lambda c: c.path)
     uses = {s.path: int(s.stays) for s in sources}  # a staying source counts itself as a user
@@ -120,7 +122,7 @@ def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str],
             uses[best.path] += 1
             chosen[d.path] = (best, MAX_SCORE)
 
-    _inexact(sources, [d for d in dests if d.path not in chosen], uses, chosen, read)
+    _inexact(sources, [d for d in dests if d.path not in chosen], uses, chosen, read, size)
 
     remaining = dict(uses)
     out = []
@@ -133,12 +135,24 @@ def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str],
     return out
 
 
+def _sizes_compatible(a: int, b: int) -> bool:
+    hi, lo = max(a, b), min(a, b)
+    return hi * (MAX_SCORE - MIN_SCORE) >= (hi - lo) * MAX_SCORE
+
+
 def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, int],
-             chosen: dict[str, tuple[Candidate, int]], read: Callable[[str], bytes]) -> None:
+             chosen: dict[str, tuple[Candidate, int]], read: Callable[[str], bytes],
+             size: Callable[[str], int]) -> None:
     srcs = [s for s in sources if _regular(s.mode)]
     dsts = [d for d in dests if _regular(d.mode)]
     if not srcs or not dsts or len(srcs) * len(dsts) > RENAME_LIMIT * RENAME_LIMIT:
         return
+    # Size first: a destination no source could match by size scores 0 against all of them,
+    # and a source no destination could match is never read. Both keep their matrix slots.
+    ssize = [size(s.oid) for s in srcs]
+    dsize_of = [size(d.oid) for d in dsts]
+    live_src = [any(_sizes_compatible(a, b) for b in dsize_of) for a in ssize]
+    live_dst = [any(_sizes_compatible(a, b) for a, ok in zip(ssize, live_src) if ok) for b in dsize_of]
     spans: dict[str, tuple[int, dict[int, int]]] = {}
     memo: dict[bytes, int] = {}
 
@@ -154,8 +168,10 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
     src_sizes = []
     names = [_basename(s.path) for s in srcs]
     for si, s in enumerate(srcs):
-        size, counts = fingerprint(s.oid)
-        src_sizes.append(size)
+        src_sizes.append(ssize[si])
+        if not live_src[si]:
+            continue
+        _, counts = fingerprint(s.oid)
         for h, n in counts.items():
             postings.setdefault(h, []).append((si, n))
 
@@ -163,7 +179,7 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
     # kept as git's record_if_better keeps them
     matrix: list[tuple[int, int, int, int]] = []
     for di, d in enumerate(dsts):
-        dsize, dcounts = fingerprint(d.oid)
+        dsize, dcounts = fingerprint(d.oid) if live_dst[di] else (dsize_of[di], {})
         copied = [0] * len(srcs)
         for h, n in dcounts.items():
             for si, sn in postings.get(h, ()):
