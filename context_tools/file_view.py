@@ -73,7 +73,7 @@ def file_view(input: Any, ctx: Any) -> Result:
         importers=_bounded(sorted({e.source for e in snap.importers(f.path)}), cap_n))
     outline: Section | Unknown = Unknown("not_recorded", "outline not requested")
     if input.outline:
-        facts = snap.facts(f.path)
+        facts = snap.core_facts(f.path)
         if facts is None or f.skipped:
             reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
             outline = Unknown("not_applicable", reason)

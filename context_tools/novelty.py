@@ -106,7 +106,7 @@ def _file_changes(base: Any, head: Any) -> tuple[list[FileChange], dict[str, str
 def _symbols_of(snap: Any, path: str | None) -> dict[tuple[str, str], Any]:
     if path is None:
         return {}
-    facts = snap.facts(path)
+    facts = snap.core_facts(path)
     return {(s.qualified, s.kind): s for s in (facts.symbols if facts else ())}
 
 
@@ -185,14 +185,22 @@ def _dependency_changes(base: Any, head: Any) -> list[DependencyChange]:
     return out
 
 
+def _names_in(facts: Any) -> set[str]:
+    """Every identifier a file's facts name: its definitions and its uses (core facts summarize
+    occurrences as `uses`; full facts also list them)."""
+    names = {s.name for s in facts.symbols}
+    names.update(facts.uses)
+    names.update(o.name for o in facts.occurrences)
+    return names
+
+
 def _names(ctx: Any, snap: Any) -> set[str]:
     key = ("all_identifiers", snap.fingerprint)
     names = ctx.handle.memo.get(key)
     if names is None:
         names = set()
-        for facts in snap.all_facts().values():  # core facts: occurrences summarized in `uses`
-            names.update(facts.uses)
-            names.update(s.name for s in facts.symbols)
+        for facts in snap.all_facts().values():  # core facts
+            names |= _names_in(facts)
         ctx.handle.memo[key] = names
     return names
 
@@ -202,10 +210,9 @@ def _new_identifiers(ctx: Any, base: Any, head: Any, files: list[FileChange]) ->
     fresh: set[str] = set()
     for c in files:
         if c.change in ("added", "modified"):
-            facts = head.facts(c.path)
+            facts = head.core_facts(c.path)
             if facts:
-                fresh.update(o.name for o in facts.occurrences if o.name not in seen)
-                fresh.update(s.name for s in facts.symbols if s.name not in seen)
+                fresh |= _names_in(facts) - seen
     return sorted(fresh)
 
 
