@@ -40,6 +40,24 @@ def read_ledger(input: LedgerInput, ctx) -> Result:
     return Result(data=LedgerPage(receipts=items), page=page)
 
 
+def render_ledger(result: Result) -> str:
+    from context_tools.sanitize import sanitize_line
+
+    lines = []
+    for r in result.data.receipts:
+        where = f"{sanitize_line(r.repo, 60)}@{r.oid[:12]}" if r.oid else "-"
+        counts = f"{r.returned}/{r.total}{'+' if r.truncated else ''}" if r.total is not None else "-"
+        line = f"{r.at}  {r.surface:<6} {r.command:<20} {r.outcome:<14} {counts:<9} {r.duration_ms:>8.1f} ms  {where}"
+        if r.spill:
+            line += f"  spilled: {sanitize_line(r.spill, 120)}"
+        if r.message:
+            line += f"  ({sanitize_line(r.message, 120)})"
+        lines.append(line)
+    page = result.page
+    lines.append(f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else ""))
+    return "\n".join(lines)
+
+
 ROWS = (
     Command(
         id="ledger.read",
@@ -49,6 +67,6 @@ ROWS = (
         authority="read",
         exposure=Exposure(cli=True, agent=False),
         caps={"receipts": 50},
-        cli=CliShape(path=("ledger",)),
+        cli=CliShape(path=("ledger",)), render=render_ledger,
     ),
 )

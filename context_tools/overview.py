@@ -89,12 +89,12 @@ def _sections(snap: Any) -> dict[str, list]:
     }
 
 
-def _totals(snap: Any, sections: dict[str, list]) -> Totals:
+def _totals(ctx: Any, snap: Any, sections: dict[str, list]) -> Totals:
     record = snap.record
     memo_key = ("symbol_count", snap.fingerprint)
-    symbols = _SYMBOL_COUNTS.get(memo_key)
+    symbols = ctx.handle.memo.get(memo_key)
     if symbols is None:
-        symbols = _SYMBOL_COUNTS[memo_key] = sum(1 for _ in snap.symbols())
+        symbols = ctx.handle.memo[memo_key] = sum(1 for _ in snap.symbols())
     return Totals(
         files=len(snap.files), text_lines=sum(max(f.lines, 0) for f in snap.files), symbols=symbols,
         edges=len(record.edges), unresolved_imports=len(record.unresolved), packages=len(record.packages),
@@ -102,9 +102,6 @@ def _totals(snap: Any, sections: dict[str, list]) -> Totals:
         languages=len(sections["languages"]), skipped=sum(1 for f in snap.files if f.skipped),
         generated=sum(1 for f in snap.files if f.mark == "generated"),
         vendored=sum(1 for f in snap.files if f.mark == "vendored"))
-
-
-_SYMBOL_COUNTS: dict[tuple[str, str], int] = {}
 
 
 def overview(input: Any, ctx: Any) -> Result:
@@ -119,6 +116,6 @@ def overview(input: Any, ctx: Any) -> Result:
         from indexer.errors import BadInput
 
         raise BadInput("a cursor pages one section: pass `section` with it")
-    data = Overview(identity=identity, totals=_totals(snap, sections),
+    data = Overview(identity=identity, totals=_totals(ctx, snap, sections),
                     **{name: summary_section(ctx, name, items, snap.fingerprint) for name, items in sections.items()})
     return Result(data, freshness=fresh)

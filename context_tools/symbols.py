@@ -12,8 +12,6 @@ defining file), or `name_match` (only the name is the same).
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 from typing import Any
 
 from msgspec import Struct
@@ -81,7 +79,9 @@ def _path_ok(path: str, wanted: str | None) -> bool:
     if not wanted:
         return True
     if any(c in wanted for c in "*?["):
-        return fnmatch.fnmatchcase(path, wanted)
+        from fnmatch import fnmatchcase
+
+        return fnmatchcase(path, wanted)
     wanted = wanted.strip("/")
     return path == wanted or path.startswith(wanted + "/")
 
@@ -131,10 +131,12 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
     names = _all_names(ctx, snap)
     near = [n for n in names if n.lower() == low]
     near += [n for n in names if low in n.lower() and n not in near]
+    from difflib import get_close_matches
+
     lowered: dict[str, list[str]] = {}
     for n in names:
         lowered.setdefault(n.lower(), []).append(n)
-    for close in difflib.get_close_matches(low, list(lowered), n=10, cutoff=0.7):
+    for close in get_close_matches(low, list(lowered), n=10, cutoff=0.7):
         near += [n for n in lowered[close] if n not in near]
     hits = []
     for name in near[:50]:
