@@ -40,6 +40,13 @@ def test_moved_branch_is_stale_and_still_served_from_the_pin(client, world):
     assert r.data.content.lines == ["def feature_flag():", "    return True"]
 
 
+def test_deleted_branch_is_unknown_and_still_served(client, world):
+    r = client.call("context.symbol", repo=world.repo, rev="gone", name="X")
+    assert r.freshness.status == "unknown" and r.freshness.current_oid is None
+    assert "no longer resolves" in r.freshness.reason
+    assert r.data.definitions[0].path == "src/webapp/gone.py"
+
+
 def test_every_context_reply_carries_freshness(client, world):
     calls = {
         "context.overview": {}, "context.map": {}, "context.file": {"path": "src/webapp/app.py"},

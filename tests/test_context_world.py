@@ -150,11 +150,13 @@ def build_world() -> World:
     head = builder.commit(HEAD, message="head")
     feature_pinned = builder.commit({"src/webapp/feature.py": "def feature_flag():\n    return True\n"},
                                     message="feature", branch="feature")
+    builder.commit({"src/webapp/gone.py": "X = 1\n"}, message="gone", branch="gone")
     store_home = root / "store"
     store = api.open_store(store_home)
-    for rev in ("v1", "main", "HEAD", "feature"):
+    for rev in ("v1", "main", "HEAD", "feature", "gone"):
         api.index(str(root / "repo"), rev, store=store)
     store.close()
+    builder.repo.references.delete("refs/heads/gone")  # indexed, then deleted: freshness unknown
     # the branch moves after it was indexed: answers about `feature` are stale from now on
     builder.checkout(feature_pinned)
     feature_now = builder.commit({"src/webapp/feature.py": "def feature_flag():\n    return False\n"},
