@@ -88,7 +88,7 @@ def file_view(input: Any, ctx: Any) -> Result:
             content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
                               + (f" (target {f.target})" if f.target else ""))
         else:
-            lines = snap.blob_bytes(f.path).decode("utf-8", "replace").splitlines()
+            lines = text_lines(snap.blob_bytes(f.path))
             if input.start_line > max(len(lines), 1):
                 raise BadInput(f"{f.path} has {len(lines)} lines; start_line {input.start_line} is past the end")
             items, page = ctx.page(lines, cap="lines", limit=input.limit, cursor=input.cursor,
@@ -96,6 +96,15 @@ def file_view(input: Any, ctx: Any) -> Result:
             first = _first_line(input, ctx, snap)
             content = Content(first_line=first, last_line=first + len(items) - 1, lines=items)
     return Result(FileView(meta, outline, content), freshness=fresh, page=page)
+
+
+def text_lines(data: bytes) -> list[str]:
+    """Lines as git counts them: split on \n only (str.splitlines would also split on form
+    feeds and Unicode separators and shift every line number after them)."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def _first_line(input: Any, ctx: Any, snap: Any) -> int:

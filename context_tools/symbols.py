@@ -219,7 +219,9 @@ def _with_text(snap: Any, sites: list[Site]) -> list[Site]:
     for s in sites:
         lines = lines_of.get(s.path)
         if lines is None:
-            lines = lines_of[s.path] = snap.blob_bytes(s.path).decode("utf-8", "replace").splitlines()
+            from context_tools.file_view import text_lines
+
+            lines = lines_of[s.path] = text_lines(snap.blob_bytes(s.path))
         text = lines[s.line - 1].strip()[:240] if 0 < s.line <= len(lines) else None
         out.append(Site(s.path, s.line, s.col, s.role, s.resolution, text))
     return out

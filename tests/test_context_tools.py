@@ -47,6 +47,14 @@ def test_deleted_branch_is_unknown_and_still_served(client, world):
     assert r.data.definitions[0].path == "src/webapp/gone.py"
 
 
+def test_file_lines_are_numbered_as_git_counts_them(client, world):
+    # a form feed is not a line break and a CRLF ending is one break
+    r = client.call("context.file", repo=world.repo, rev="gone", path="src/webapp/gone.py")
+    assert r.data.content.lines == ["X = 1", "\x0c", "Y = 2"]
+    y = client.call("context.symbol", repo=world.repo, rev="gone", name="Y").data.definitions[0]
+    assert r.data.content.lines[y.line - 1] == "Y = 2"
+
+
 def test_every_context_reply_carries_freshness(client, world):
     calls = {
         "context.overview": {}, "context.map": {}, "context.file": {"path": "src/webapp/app.py"},
