@@ -1065,6 +1065,7 @@ def _polyglot_expected(f: dict[str, Content]) -> dict:
         Dependency("react", "^18.2.0", "runtime", "npm", "js/package.json", "polyjs"),
         Dependency("typescript", "^5.4.0", "dev", "npm", "js/package.json", "polyjs"),
         Dependency("github.com/google/uuid", "v1.6.0", "runtime", "go", "go/go.mod", "example.com/polygo"),
+        Dependency("go", "1.22", "toolchain", "go", "go/go.mod", "example.com/polygo"),  # the `go` line
         Dependency("serde", "1.0", "runtime", "cargo", "rust/Cargo.toml", "polycrate"),
         Dependency("proptest", "1.4", "dev", "cargo", "rust/Cargo.toml", "polycrate"),
         Dependency("com.google.guava:guava", "33.0.0-jre", "runtime", "maven", "java/pom.xml",

@@ -18,7 +18,7 @@ from indexer.tags import extract_tree
 from indexer.tokens import plain_occurrences
 
 # Bump whenever the facts produced for the same bytes change: cached facts are keyed by it.
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"
 
 DEFAULT_SIZE_CAP = 1 << 20
 

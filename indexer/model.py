@@ -17,7 +17,7 @@ class Symbol(Struct, frozen=True):
     name: str
     kind: str  # class function method interface struct enum trait type module constant variable field macro namespace ...
     container: str  # dotted qualified container inside the file, "" at top level ("Flask" for Flask.route)
-    line: int  # 1-based
+    line: int  # 1-based line of the name (past decorators and annotations; the byte span covers them)
     end_line: int  # 1-based, inclusive
     start_byte: int
     end_byte: int
@@ -32,7 +32,7 @@ class Occurrence(Struct, frozen=True, array_like=True):
     """One identifier site. `role` is "definition", "call", "reference" or "identifier" (plain tokenizer)."""
 
     name: str
-    line: int  # 1-based
+    line: int  # 1-based line of the name (past decorators and annotations; the byte span covers them)
     col: int  # 0-based byte column
     role: str
 

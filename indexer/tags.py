@@ -106,7 +106,7 @@ class _Def:
     kind: str
     start: int  # span start/end bytes (grown to decorators / declarations)
     end: int
-    line: int
+    line: int  # of the name, past decorators and annotations (as ctags and code navigation report it)
     end_line: int
     sig_start: int  # start of the line holding the name: the signature, past decorators/annotations
     name_start: int
@@ -237,7 +237,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if hint_nodes:
                 hint = "".join(_text(data, hint_nodes[0].start_byte, hint_nodes[0].end_byte).split())
                 hint = re.sub(r"<.*>", "", hint).replace("::", ".")
-            entry = _Def(name, kind, span.start_byte, span.end_byte, span.start_point[0] + 1, _end_line(span),
+            entry = _Def(name, kind, span.start_byte, span.end_byte, name_node.start_point[0] + 1, _end_line(span),
                          data.rfind(b"\n", 0, name_node.start_byte) + 1, name_node.start_byte, hint)
             if def_node.type == "file_scoped_namespace_declaration":
                 entry.scope_end = len(data)

@@ -312,7 +312,7 @@ JAVA_SYMBOLS = [
     ('MAX_SIZE', 'constant', 'App', 8, 8),
     ('name', 'field', 'App', 9, 9),
     ('App', 'method', 'App', 11, 13),
-    ('run', 'method', 'App', 15, 18),
+    ('run', 'method', 'App', 16, 18),
     ('helper', 'method', 'App', 20, 22),
     ('Inner', 'class', 'App', 24, 26),
     ('go', 'method', 'App.Inner', 25, 25),
@@ -361,7 +361,7 @@ C_SYMBOLS = [
     ('MAX', 'macro', '', 4, 4),
     ('SQUARE', 'macro', '', 5, 5),
     ('point', 'struct', '', 7, 10),
-    ('size_t2', 'type', '', 12, 14),
+    ('size_t2', 'type', '', 14, 14),
     ('color', 'enum', '', 16, 16),
     ('value', 'struct', '', 18, 18),
     ('helper', 'function', '', 20, 20),
@@ -654,7 +654,9 @@ def test_spans_signatures_and_definition_occurrences(language, path, source, sym
     occurrences = {(o.name, o.line): o for o in facts.occurrences}
     for s in facts.symbols:
         assert 0 <= s.start_byte < s.end_byte <= len(data)
-        assert data.count(b"\n", 0, s.start_byte) + 1 == s.line
+        # `line` is the name's line; the span may start earlier, at decorators or annotations
+        assert data.count(b"\n", 0, s.start_byte) + 1 <= s.line <= s.end_line
+        assert s.name.encode() in lines[s.line - 1] or s.kind == "namespace"
         assert s.name.encode() in data[s.start_byte:s.end_byte] or s.kind == "namespace"
         assert s.signature and len(s.signature) <= 200
         # the signature is a whole source line of the definition, stripped

@@ -71,7 +71,7 @@ def test_symbols_exact():
         ("T", "variable", "", 11, 11),  # one letter: a type variable, not a constant
         ("LIMIT", "constant", "", 12, 12),
         ("deco", "function", "", 14, 15),
-        ("top", "function", "", 17, 22),  # the span starts at the first decorator
+        ("top", "function", "", 19, 22),  # the line of the name; the span starts at the first decorator
         ("inner", "function", "top", 20, 21),
         ("Outer", "class", "", 24, 44),
         ("RETRIES", "constant", "Outer", 25, 25),
@@ -79,9 +79,9 @@ def test_symbols_exact():
         ("Inner", "class", "Outer", 28, 33),
         ("m", "method", "Outer.Inner", 29, 30),
         ("Deepest", "class", "Outer.Inner", 32, 33),
-        ("prop", "method", "Outer", 35, 37),
+        ("prop", "method", "Outer", 36, 37),
         ("am", "method", "Outer", 39, 39),
-        ("sm", "method", "Outer", 41, 44),
+        ("sm", "method", "Outer", 42, 44),
         ("local", "function", "Outer.sm", 43, 44),
         ("later", "function", "", 46, 48),
     ]
@@ -92,7 +92,8 @@ def test_decorated_definition_span_and_signature():
     assert SOURCE[top.start_byte:top.end_byte].startswith(b"@deco\n@other(1)\ndef top(a, b):")
     assert top.signature == "def top(a, b):"
     prop = next(s for s in _facts().symbols if s.name == "prop")
-    assert prop.signature == "def prop(self):" and prop.line == 35 and prop.end_line == 37
+    assert prop.signature == "def prop(self):" and prop.line == 36 and prop.end_line == 37
+    assert SOURCE.count(b"\n", 0, prop.start_byte) + 1 == 35  # the span covers the decorator
     assert prop.qualified == "Outer.prop"
 
 

@@ -1,0 +1,55 @@
+"""The whole indexer against the polyglot fixture, whose expectations were written by hand
+from its sources: symbols, import edges, fan-in, entry points, packages, dependencies,
+languages, marks and skipped files."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpora.fixtures import SYMBOL_KINDS, build_polyglot
+from indexer import api
+from indexer.store import Store
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("polyglot")
+    fixture = build_polyglot(root / "repo")
+    store = Store.open(root / "store")
+    report = api.index(str(fixture.path), "main", store=store, workers=2)
+    snap = api.snapshot(str(fixture.path), "main", store=store)
+    yield fixture, report, snap
+    store.close()
+
+
+def test_every_expected_symbol_is_found_where_it_is_written(indexed):
+    fixture, report, snap = indexed
+    # The expectation is complete for its kinds; fields and variables are not written down.
+    actual = {(p, s.name, s.kind, s.container, s.line) for p, s in snap.symbols() if s.kind in SYMBOL_KINDS}
+    expected = {(e.path, e.name, e.kind, e.container, e.line) for e in fixture.symbols}
+    assert sorted(expected - actual) == []
+    # No symbol appears in a fixture file beyond those written down for it.
+    covered = {e.path for e in fixture.symbols}
+    extra = sorted(a for a in actual if a[0] in covered and a not in expected)
+    assert extra == []
+
+
+def test_import_edges_and_fan_in(indexed):
+    fixture, report, snap = indexed
+    assert {(e.source, e.target) for e in snap.record.edges} == fixture.edges
+    assert {p: snap.fan_in(p) for p in fixture.fan_in} == fixture.fan_in
+
+
+def test_entry_points_packages_and_dependencies(indexed):
+    fixture, report, snap = indexed
+    assert sorted(snap.record.entry_points, key=repr) == sorted(fixture.entry_points, key=repr)
+    assert sorted(snap.record.packages, key=repr) == sorted(fixture.packages, key=repr)
+    assert sorted(snap.record.dependencies, key=repr) == sorted(fixture.dependencies, key=repr)
+
+
+def test_languages_marks_and_skips(indexed):
+    fixture, report, snap = indexed
+    assert [f.path for f in snap.files] == fixture.files
+    assert {p: snap.file(p).language for p in fixture.languages} == fixture.languages
+    assert {f.path: f.mark for f in snap.files if f.mark} == fixture.marks
+    assert {s.path: s.reason for s in report.skipped} == fixture.skipped
