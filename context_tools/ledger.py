@@ -3,8 +3,8 @@
 Each call on any face appends one `Receipt` to `store.kv("ledger")` under a key that
 sorts by time (8-byte big-endian nanoseconds, 4-byte pid, 2-byte sequence), so
 concurrent processes never overwrite each other. Receipts are never edited; the oldest
-are dropped once the ledger holds more than `MAX_RECEIPTS` (checked on a process's
-first append and every `TRIM_EVERY` appends after).
+are dropped once the ledger holds more than `MAX_RECEIPTS` (checked on one append in
+`TRIM_EVERY`, drawn at random so short-lived CLI processes share the work).
 
 The CLI and MCP faces write each receipt as its call ends. The in-process Python face
 buffers receipts (at most `BATCH` of them or `BATCH_SECONDS` old) and writes them in one
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import time
 from typing import Any, Iterator
 
@@ -46,7 +47,6 @@ class Receipt(msgspec.Struct, frozen=True):
 
 
 _seq = itertools.count()
-_appends = itertools.count()
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Receipt)
 
@@ -64,7 +64,7 @@ def append_many(store: Any, batch: list[Receipt]) -> None:
     if not batch:
         return
     store.kv(KV_NAME).put_many([(_key(), _encoder.encode(r)) for r in batch])
-    if any(next(_appends) % TRIM_EVERY == 0 for _ in batch):
+    if any(random.randrange(TRIM_EVERY) == 0 for _ in batch):
         trim(store)
 
 
@@ -111,8 +111,13 @@ class Writer:
 def trim(store: Any, keep: int = MAX_RECEIPTS) -> None:
     kv = store.kv(KV_NAME)
     keys = [k for k, _ in kv.items()]
-    for key in keys[: max(len(keys) - keep, 0)]:
-        kv.delete(key)
+    drop = keys[: max(len(keys) - keep, 0)]
+    delete_many = getattr(kv, "delete_many", None)  # one transaction when the store offers it
+    if delete_many is not None:
+        delete_many(drop)
+    else:
+        for key in drop:
+            kv.delete(key)
 
 
 def receipts(store: Any) -> Iterator[Receipt]:
