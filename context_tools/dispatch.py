@@ -15,7 +15,6 @@ from context_tools.errors import InternalError, Unavailable
 from context_tools.pages import input_digest
 from context_tools.registry import Command, Registry, registry
 from context_tools.result import Result, error_envelope, ok_envelope
-from context_tools.sanitize import sanitize_line
 from indexer.errors import BadInput, RennetError
 
 _encoder = msgspec.json.Encoder()
@@ -104,6 +103,8 @@ class Executor:
         extra: dict[str, Any] = {}
         if isinstance(exc, Unavailable):
             extra = {"reason": exc.reason, "available_on": list(exc.available_on)}
+        from context_tools.sanitize import sanitize_line  # only failures pay for its patterns
+
         envelope = error_envelope(command_id, exc.code, sanitize_line(exc.message, 400), **extra)
         return Reply(command_id, envelope, envelope, error=exc)
 
@@ -134,6 +135,8 @@ class Executor:
         try:
             self.ledger.append(receipt)
         except Exception as exc:  # a ledger that cannot be written must not eat the answer
+            from context_tools.sanitize import sanitize_line
+
             print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)
 
 
