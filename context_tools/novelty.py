@@ -5,8 +5,9 @@ Symbols are keyed by (path, qualified name, kind); a renamed file's symbols are 
 under its new path. A symbol is changed when its signature line differs. Public API is
 the symbols a language makes visible: Python names without a leading underscore (dunders
 count), Go capitalized names, Rust `pub`, Java/C#/Kotlin/PHP `public` (or an interface
-member), JS/TS `export`ed top-level definitions and their class members; elsewhere top-level
-definitions (`basis` says which rule applied). New identifiers are names occurring in head's
+member), JS/TS `export`ed top-level definitions and their class members, C/C++ top-level
+definitions that are not `static`; elsewhere top-level definitions (`basis` says which rule
+applied). New identifiers are names occurring in head's
 added or modified files that occur nowhere in the base snapshot.
 """
 
@@ -152,6 +153,8 @@ def visibility(language: str, qualified: str, kind: str, signature: str) -> str 
         if len(parts) == 1:
             return "js:export" if sig.startswith("export") else None
         return None if name.startswith(("_", "#")) else "js:class_member"
+    if language in ("c", "cpp") and sig.startswith("static"):
+        return None  # internal linkage
     return "top_level" if len(parts) == 1 else None
 
 

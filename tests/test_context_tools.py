@@ -347,3 +347,25 @@ def test_python_face_refuses_commands_it_does_not_run(world):
         with pytest.raises(Unavailable) as err:
             context_tools.Client(store=world.store).call(row.id)
         assert err.value.reason == "surface_not_supported"
+
+
+@pytest.mark.parametrize("language, qualified, kind, signature, public", [
+    ("python", "Flask.route", "method", "def route(self):", True),
+    ("python", "Flask._hidden", "method", "def _hidden(self):", False),
+    ("python", "_Private.run", "method", "def run(self):", False),
+    ("python", "Flask.__init__", "method", "def __init__(self):", True),
+    ("go", "Server.Handle", "method", "func (s *Server) Handle()", True),
+    ("go", "helper", "function", "func helper()", False),
+    ("rust", "parse", "function", "pub fn parse()", True),
+    ("rust", "inner", "function", "fn inner()", False),
+    ("java", "Api.get", "method", "public String get()", True),
+    ("java", "Api.secret", "method", "private String secret()", False),
+    ("typescript", "route", "function", "export function route(p)", True),
+    ("typescript", "local", "function", "function local()", False),
+    ("c", "api_call", "function", "int api_call(void)", True),
+    ("c", "helper", "function", "static int helper(void)", False),
+])
+def test_public_api_visibility_rules(language, qualified, kind, signature, public):
+    from context_tools.novelty import visibility
+
+    assert (visibility(language, qualified, kind, signature) is not None) is public
