@@ -55,9 +55,8 @@ class FingerprintConflict(RennetError):
 
 class FactsEntry(msgspec.Struct, array_like=True):
     key: bytes  # facts key: "<blob>|<language>|<extractor version>"
-    facts: bytes  # msgpack BlobFacts, as the store holds it before compression
-    defines: list[str]  # name-index rows of `defs` for this blob
-    mentions: list[str]  # name-index rows of `occ` for this blob
+    facts: bytes  # msgpack of the complete BlobFacts (occurrences included); the store's split
+    # form and its name-index rows are derived from it on import, never carried
 
 
 class Body(msgspec.Struct, array_like=True):
@@ -81,13 +80,6 @@ def _digest(header: dict, body: bytes) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def _names(facts) -> tuple[list[str], list[str]]:
-    """The name-index rows a blob's facts imply, as build.py writes them."""
-    defines = sorted({s.name for s in facts.symbols if s.name})
-    mentions = sorted({o.name for o in facts.occurrences if o.name})
-    return defines, mentions
-
-
 # --- export --------------------------------------------------------------------------------
 
 @dataclass
@@ -104,23 +96,20 @@ class ExportReport:
 
 def export(snap, out: str | os.PathLike[str]) -> ExportReport:
     """Write the bundle of a loaded snapshot (indexer.snapshot.Snapshot) to `out`, atomically."""
-    from .build import _decode_facts, facts_key
-    from .store import unpack
+    from .build import facts_key, full_facts
 
     store = snap.store
     record = snap.record
     version = record.extractor_version
     keys = sorted({facts_key(f.blob, f.language, version) for f in record.files if f.language not in _NO_FACTS})
     entries: list[FactsEntry] = []
-    with store.env.begin(db=store.facts) as txn:
+    with store.env.begin() as txn:
         for key in keys:
-            raw = txn.get(key)
-            if raw is None:
+            facts = full_facts(txn, store, key)
+            if facts is None:
                 raise RennetError(f"facts {key.decode()} of snapshot {record.oid[:12]} are missing from the store; "
                                   f"re-index the rev", code="store_error")
-            plain = unpack(bytes(raw))
-            defines, mentions = _names(_decode_facts(plain))
-            entries.append(FactsEntry(key, plain, defines, mentions))
+            entries.append(FactsEntry(key, _encode(facts)))
     body = zlib.compress(_encode(Body(_encode(record), entries)), 6)
     repo = snap.repo
     header = {
@@ -165,7 +154,7 @@ class Verified:
     header: dict
     record: object  # SnapshotRecord
     record_bytes: bytes
-    entries: list[FactsEntry]
+    facts: dict[bytes, object]  # facts key -> complete BlobFacts
 
 
 def read(path: str | os.PathLike[str]) -> Verified:
@@ -234,11 +223,9 @@ def verify(data: bytes) -> Verified:
     for key, entry in facts_by_key.items():
         if not key.endswith(f"|{version}".encode()) or len(key.split(b"|")[0]) != 40:
             raise BadBundle("bundle holds a facts key of another shape")
-        if (list(entry.defines), list(entry.mentions)) != tuple(map(list, _names(decoded_facts[key]))):
-            raise BadBundle("bundle name-index rows disagree with the facts")
     if fingerprint(record, by_path) != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
-    return Verified(header, record, decoded.record, list(decoded.facts))
+    return Verified(header, record, decoded.record, decoded_facts)
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -264,7 +251,7 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     import pygit2
 
     from . import gitread
-    from .build import _decode_record, extractor_version, pin_key, repo_key, snapshot_key
+    from .build import _decode_record, extractor_version, pin_key, put_facts, repo_key, snapshot_key
     from .store import WriteLock, pack, unpack
 
     bundle = read(path)
@@ -298,21 +285,11 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                         f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
                         f"the bundle {record.fingerprint[:16]}; nothing imported")
                 snapshot_new = False
-            defs_rows: list[tuple[bytes, bytes]] = []
-            occ_rows: list[tuple[bytes, bytes]] = []
-            for entry in bundle.entries:
-                key = bytes(entry.key)
+            for key, facts in sorted(bundle.facts.items()):
                 if txn.get(key, db=store.facts) is not None:
                     continue  # content-addressed: the same key holds the same facts
-                txn.put(key, pack(bytes(entry.facts)), db=store.facts)
+                put_facts(txn, store, key, facts)
                 facts_new += 1
-                raw = bytes.fromhex(key[:40].decode())
-                defs_rows.extend((name.encode()[:500], raw) for name in entry.defines)
-                occ_rows.extend((name.encode()[:500], raw) for name in entry.mentions)
-            if defs_rows:
-                txn.cursor(db=store.defs).putmulti(defs_rows, dupdata=True)
-            if occ_rows:
-                txn.cursor(db=store.occ).putmulti(occ_rows, dupdata=True)
             if snapshot_new:
                 txn.put(snapshot_key(record.oid, version), pack(bundle.record_bytes), db=store.snapshots)
             if repo_id is not None:
@@ -320,6 +297,6 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                     txn.put(repo_key(repo_id, record.oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
                 txn.put(pin_key(repo_id, pin_rev), record.oid.encode(), db=store.repos)
     return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
-                        rev=bundle.header["rev"], files=len(record.files), facts_total=len(bundle.entries),
+                        rev=bundle.header["rev"], files=len(record.files), facts_total=len(bundle.facts),
                         facts_new=facts_new, snapshot_new=snapshot_new, pinned_repo=display,
                         pinned_rev=pin_rev if repo_id is not None else None)
