@@ -110,7 +110,11 @@ def repo_map(input: Any, ctx: Any) -> Result:
     per_file = ctx.cap("symbols_per_file")
     focus_files, unmatched = _focus_files(snap, input.focus) if input.focus else ([], [])
     if focus_files:
-        ranks, ranking = personalized_rank(snap, focus_files), "personalized_pagerank"
+        key = ("personalized_rank", snap.fingerprint, tuple(focus_files))
+        ranks = ctx.handle.memo.get(key)
+        if ranks is None:  # the next page of the same map must not pay for the walk again
+            ranks = ctx.handle.memo[key] = personalized_rank(snap, focus_files)
+        ranking = "personalized_pagerank"
     else:
         ranks, ranking = dict(snap.record.rank), "pagerank"
     focused = set(focus_files)
