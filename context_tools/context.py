@@ -24,6 +24,32 @@ def default_home(explicit: str | os.PathLike | None = None) -> Path:
     return Path("~/.rennet").expanduser()
 
 
+class Memo:
+    """A bounded least-recently-used cache: a long-lived face (the MCP server) serving many
+    repositories and revs keeps only the most recent snapshots and derived tables."""
+
+    def __init__(self, limit: int = 64) -> None:
+        from collections import OrderedDict
+
+        self.limit = limit
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key in self._items:
+            self._items.move_to_end(key)
+            return self._items[key]
+        return default
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 class StoreHandle:
     """One store home for a face's lifetime; the LMDB store opens on first use only, so a
     command that never touches it (or fails input validation) costs nothing."""
@@ -31,7 +57,8 @@ class StoreHandle:
     def __init__(self, home: str | os.PathLike | None = None) -> None:
         self.home = default_home(home)
         self._store: Any = None
-        self.memo: dict[Any, Any] = {}  # per-process caches handlers may keep (snapshots)
+        self.memo = Memo()  # caches handlers keep between calls (snapshots, name tables)
+        self.ledger_writer: Any = None  # the face's receipt writer, flushed before the ledger is read
 
     @property
     def opened(self) -> bool:

@@ -62,7 +62,7 @@ class Executor:
 
         # In process, receipts are batched so a warm call pays no disk sync; other faces write each.
         self.ledger = Writer(self.handle, batched=surface == "python")
-        self.handle.memo["ledger_writer"] = self.ledger
+        self.handle.ledger_writer = self.ledger
 
     @property
     def table(self) -> Registry:

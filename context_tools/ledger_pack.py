@@ -23,7 +23,7 @@ class LedgerPage(msgspec.Struct):
 def read_ledger(input: LedgerInput, ctx) -> Result:
     from context_tools import ledger
 
-    writer = ctx.handle.memo.get("ledger_writer")
+    writer = ctx.handle.ledger_writer
     if writer is not None:
         writer.flush()  # what this face did so far is part of the answer
     all_receipts = list(ledger.receipts(ctx.store))

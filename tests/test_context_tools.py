@@ -369,3 +369,13 @@ def test_public_api_visibility_rules(language, qualified, kind, signature, publi
     from context_tools.novelty import visibility
 
     assert (visibility(language, qualified, kind, signature) is not None) is public
+
+
+def test_cached_snapshots_are_bounded_least_recently_used():
+    from context_tools.context import Memo
+
+    memo = Memo(limit=2)
+    memo["a"], memo["b"] = 1, 2
+    assert memo.get("a") == 1  # touching a keeps it
+    memo["c"] = 3
+    assert (memo.get("a"), memo.get("b"), memo.get("c"), len(memo)) == (1, None, 3, 2)
