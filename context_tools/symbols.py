@@ -7,7 +7,8 @@ match the tail of `module path + container chain` part by part.
 
 A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `import` (in a file whose resolved imports reach a
-defining file), or `name_match` (only the name is the same).
+defining file, directly or through one file that re-exports the name), or `name_match`
+(only the name is the same).
 """
 
 from __future__ import annotations
@@ -182,12 +183,14 @@ def references(input: Any, ctx: Any) -> Result:
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
 
+    relays = _relays(snap, def_files, simple)
+
     def resolution(path: str) -> str:
         if path in def_files:
             return "same_file"
         hit = reaches.get(path)
         if hit is None:
-            hit = reaches[path] = any(e.target in def_files for e in snap.imports(path))
+            hit = reaches[path] = any(e.target in def_files or e.target in relays for e in snap.imports(path))
         return "import" if hit else "name_match"
 
     sites: list[Site] = []
@@ -211,6 +214,20 @@ def references(input: Any, ctx: Any) -> Result:
         items = _with_text(snap, items)
     shown = [_definition(*d) for d in defs[: ctx.cap("definitions")]]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+
+
+def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
+    """Files that re-export the name from a defining file (`from .app import Flask` in a
+    package `__init__.py`, `export { route } from "./router"`): importing one of them reaches
+    the definition too. One hop, and only when the relay names the symbol (or `*`)."""
+    relays = set()
+    for target in def_files:
+        for edge in snap.importers(target):
+            facts = snap.core_facts(edge.source)
+            if facts and any(spec.line == edge.line and (name in spec.names or "*" in spec.names)
+                             for spec in facts.imports):
+                relays.add(edge.source)
+    return relays - def_files
 
 
 def _with_text(snap: Any, sites: list[Site]) -> list[Site]:

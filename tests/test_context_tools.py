@@ -137,6 +137,13 @@ def test_references_exclude_definitions_unless_asked(client, world):
     assert with_defs.page.total > plain.page.total
 
 
+def test_references_through_a_package_reexport_are_import_resolved(client, world):
+    # relayed.py imports Flask from the package; webapp/__init__.py re-exports it from app.py
+    r = client.call("context.references", repo=world.repo, rev="gone", name="Flask")
+    relayed = {(s.line, s.resolution) for s in r.data.sites if s.path == "src/webapp/relayed.py"}
+    assert relayed == {(1, "import"), (3, "import")}
+
+
 def test_qualified_references_keep_only_tied_sites(client, world):
     r = client.call("context.references", repo=world.repo, name="Flask.route", text=True)
     assert {s.resolution for s in r.data.sites} <= {"import", "same_file"}

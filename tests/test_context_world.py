@@ -150,7 +150,9 @@ def build_world() -> World:
     head = builder.commit(HEAD, message="head")
     feature_pinned = builder.commit({"src/webapp/feature.py": "def feature_flag():\n    return True\n"},
                                     message="feature", branch="feature")
-    builder.commit({"src/webapp/gone.py": "X = 1\n\x0c\r\nY = 2\n"}, message="gone", branch="gone")
+    builder.commit({"src/webapp/gone.py": "X = 1\n\x0c\r\nY = 2\n",
+                    "src/webapp/relayed.py": "from webapp import Flask\n\nrelayed = Flask(\"relayed\")\n"},
+                   message="gone", branch="gone")
     store_home = root / "store"
     store = api.open_store(store_home)
     for rev in ("v1", "main", "HEAD", "feature", "gone"):
