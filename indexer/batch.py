@@ -148,7 +148,8 @@ def _repo(path: str):
 
 def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]]:
     """Extract a chunk of blobs of one repository: (results, failures as (key, code, message))."""
-    from .build import _extract_job, extractor_version, facts_key
+    from .build import _extract_job, extractor_version
+    from .records import facts_key
 
     repo_path, jobs = task
     repo = _repo(repo_path)
@@ -179,19 +180,20 @@ class _AssembleTask:
 def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
     """(job index, packed record or None, fingerprint or error code, indexed_at or error message, seconds)."""
     from . import canonical
-    from .build import _decode_facts, _encode, _file_entries, assemble
+    from .build import _file_entries, assemble
+    from .records import decode_facts, encode
     from .store import pack, unpack
 
     started = time.perf_counter()
     try:
         repo = _repo(task.repo_path)
-        decoded = {k: _decode_facts(unpack(v)) for k, v in task.packed.items()}
+        decoded = {k: decode_facts(unpack(v)) for k, v in task.packed.items()}
         facts = {path: decoded[key] for path, key in task.keys.items() if key in decoded}
         files = _file_entries(repo, task.tree, task.languages, facts)
         record = assemble(repo, task.oid, task.tree_oid, files, facts, task.version)
         record.fingerprint = canonical.fingerprint(record, facts)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return task.index, pack(_encode(record)), record.fingerprint, record.indexed_at, time.perf_counter() - started
+        return task.index, pack(encode(record)), record.fingerprint, record.indexed_at, time.perf_counter() - started
     except RennetError as exc:
         return task.index, None, exc.code, exc.message, time.perf_counter() - started
     except Exception as exc:  # an assembly bug fails this job, not the batch
@@ -344,7 +346,8 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
 
 
 def _walk(repo, job: _Pending, version: str) -> None:
-    from .build import _language_of, facts_key
+    from .build import _language_of
+    from .records import facts_key
 
     job.tree_oid, job.tree = gitread.walk_tree(repo, job.oid)
     for e in job.tree:
@@ -366,7 +369,8 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> Jo
 
 def _commit(store, job: _Pending, packed_record: bytes | None, indexed_at: str) -> None:
     """One transaction: the snapshot record (when new), the repository's link to it, and its pin."""
-    from .build import extractor_version, pin_key, repo_key, snapshot_key
+    from .build import extractor_version
+    from .records import pin_key, repo_key, snapshot_key
 
     version = extractor_version()
     encode = msgspec.msgpack.Encoder().encode

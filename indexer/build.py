@@ -10,7 +10,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable, Iterable
@@ -20,37 +19,17 @@ import pygit2
 
 from . import canonical, gitread
 from .errors import RennetError
-from .model import BlobFacts, FileEntry, Occurrence, Skipped, SnapshotRecord
-from .store import Store, WriteLock, pack, unpack
+from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
+from .records import (EXTRACTOR_VERSION, NO_FACTS, encode, facts_key, load_facts, load_record, pin_key,
+                      put_facts, repo_key, snapshot_key)
+from .store import Store, WriteLock, pack
 
 SIZE_CAP = 1 << 20
-_NO_FACTS = ("submodule", "symlink", "binary")
 _BATCH = 256
-_encode = msgspec.msgpack.Encoder().encode
-_decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode
-_decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
-_decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
 
 
 def extractor_version() -> str:
-    from .extract import EXTRACTOR_VERSION
     return EXTRACTOR_VERSION
-
-
-def facts_key(blob: str, language: str, version: str) -> bytes:
-    return f"{blob}|{language}|{version}".encode()
-
-
-def snapshot_key(oid: str, version: str) -> bytes:
-    return f"{oid}|{version}".encode()
-
-
-def repo_key(repo_id: str, oid: str) -> bytes:
-    return f"{repo_id}|{oid}".encode()
-
-
-def pin_key(repo_id: str, rev: str) -> bytes:
-    return f"pin|{repo_id}|{rev}".encode()
 
 
 @dataclass
@@ -107,46 +86,14 @@ def _die_with_parent() -> None:
 Extracted = tuple[bytes, BlobFacts]
 
 
-def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
-    """The stored form: a light core that assembly reads (occurrences summarized as per-name
-    use counts) and the occurrence list that only reference queries need."""
-    uses = Counter(o.name for o in facts.occurrences if o.role != "definition")
-    core = msgspec.structs.replace(facts, occurrences=[], uses=dict(sorted(uses.items())),
-                                   occurrence_count=len(facts.occurrences))
-    return core, facts.occurrences
-
-
-def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
-    """Write one blob's facts and the name-index rows they imply, inside the caller's transaction."""
-    core, occurrences = split_facts(facts)
-    txn.put(key, pack(_encode(core)), db=store.facts)
-    txn.put(key, pack(_encode(occurrences)), db=store.occurrences)
-    raw = bytes.fromhex(key[:40].decode())
-    defs = sorted({s.name.encode()[:500] for s in facts.symbols if s.name})
-    names = sorted({o.name.encode()[:500] for o in occurrences if o.name})
-    if defs:
-        txn.cursor(db=store.defs).putmulti([(n, raw) for n in defs], dupdata=True)
-    if names:
-        txn.cursor(db=store.occ).putmulti([(n, raw) for n in names], dupdata=True)
-
-
-def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
-    """A blob's complete facts, occurrences included, as `extract_blob` produced them."""
-    raw = txn.get(key, db=store.facts)
-    if raw is None:
-        return None
-    core = _decode_facts(unpack(bytes(raw)))
-    occ = txn.get(key, db=store.occurrences)
-    occurrences = _decode_occurrences(unpack(bytes(occ))) if occ is not None else []
-    return msgspec.structs.replace(core, occurrences=occurrences, uses={}, occurrence_count=0)
-
-
 def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> Extracted:
     """Parse one blob: its facts key and facts."""
-    from .extract import EXTRACTOR_VERSION, extract_blob
+    from .extract import extract_blob
     repo = repo or _worker_repo
     data = repo[job.blob].data
-    return facts_key(job.blob, job.language, EXTRACTOR_VERSION), extract_blob(data, job.path, job.language, SIZE_CAP)
+    facts = extract_blob(data, job.path, job.language, SIZE_CAP)
+    facts.size = len(data)
+    return facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
@@ -200,22 +147,6 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
             _write_facts(store, pending)
 
 
-def load_facts(store: Store, keys: dict[str, bytes]) -> dict[str, BlobFacts]:
-    """path -> core facts (occurrences summarized) for the given path -> facts key; decoded once per blob."""
-    out: dict[str, BlobFacts] = {}
-    seen: dict[bytes, BlobFacts] = {}
-    with store.env.begin(db=store.facts) as txn:
-        for path, key in keys.items():
-            facts = seen.get(key)
-            if facts is None:
-                raw = txn.get(key)
-                if raw is None:
-                    continue
-                facts = seen[key] = _decode_facts(unpack(bytes(raw)))
-            out[path] = facts
-    return out
-
-
 def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], languages: dict[str, str],
                   facts: dict[str, BlobFacts]) -> list[FileEntry]:
     files: list[FileEntry] = []
@@ -228,9 +159,9 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], langua
                                    target=target))
         else:
             f = facts.get(e.path)
-            size = gitread.blob_size(repo, e.oid)
             if f is None:
                 raise RennetError(f"facts for {e.path} missing after extraction", code="store_error")
+            size = f.size
             language = "binary" if f.skipped == "binary" else languages[e.path]
             files.append(FileEntry(e.path, e.oid, e.mode, size, f.lines if f.skipped != "binary" else -1,
                                    language, skipped=f.skipped))
@@ -284,7 +215,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             if existing is not None:
                 _pin(store, repo_id, oid, rev, existing.indexed_at)
                 facts = load_facts(store, {f.path: facts_key(f.blob, f.language, version)
-                                           for f in existing.files if f.language not in _NO_FACTS})
+                                           for f in existing.files if f.language not in NO_FACTS})
                 return _report(repo, rev, existing, facts, parsed=0, seconds=time.perf_counter() - started,
                                reused_snapshot=True)
             record, facts, parsed = _build(store, repo, oid, version, workers, progress, lock)
@@ -329,22 +260,20 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
 
 
 def _existing_record(store: Store, oid: str, version: str) -> SnapshotRecord | None:
-    with store.env.begin(db=store.snapshots) as txn:
-        raw = txn.get(snapshot_key(oid, version))
-    return _decode_record(unpack(bytes(raw))) if raw is not None else None
+    return load_record(store, oid, version)
 
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord) -> None:
     with store.env.begin(write=True) as txn:
-        txn.put(snapshot_key(oid, record.extractor_version), pack(_encode(record)), db=store.snapshots)
-        txn.put(repo_key(repo_id, oid), _encode({"indexed_at": record.indexed_at}), db=store.repos)
+        txn.put(snapshot_key(oid, record.extractor_version), pack(encode(record)), db=store.snapshots)
+        txn.put(repo_key(repo_id, oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 
 
 def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> None:
     with store.env.begin(write=True) as txn:
         if txn.get(repo_key(repo_id, oid), db=store.repos) is None:
-            txn.put(repo_key(repo_id, oid), _encode({"indexed_at": indexed_at}), db=store.repos)
+            txn.put(repo_key(repo_id, oid), encode({"indexed_at": indexed_at}), db=store.repos)
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 
 

@@ -96,7 +96,7 @@ class ExportReport:
 
 def export(snap, out: str | os.PathLike[str]) -> ExportReport:
     """Write the bundle of a loaded snapshot (indexer.snapshot.Snapshot) to `out`, atomically."""
-    from .build import facts_key, full_facts
+    from .records import facts_key, full_facts
 
     store = snap.store
     record = snap.record
@@ -169,7 +169,7 @@ def read(path: str | os.PathLike[str]) -> Verified:
 
 def verify(data: bytes) -> Verified:
     """Every check short of the store; raises BadBundle naming the first one that fails."""
-    from .build import _decode_facts, _decode_record, facts_key
+    from .records import decode_facts as _decode_facts, decode_record as _decode_record, facts_key
     from .canonical import fingerprint
 
     if not data.startswith(MAGIC):
@@ -251,7 +251,8 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     import pygit2
 
     from . import gitread
-    from .build import _decode_record, extractor_version, pin_key, put_facts, repo_key, snapshot_key
+    from .build import extractor_version
+    from .records import decode_record as _decode_record, pin_key, put_facts, repo_key, snapshot_key
     from .store import WriteLock, pack, unpack
 
     bundle = read(path)

@@ -17,8 +17,7 @@ from indexer.model import BlobFacts
 from indexer.tags import extract_tree
 from indexer.tokens import plain_occurrences
 
-# Bump whenever the facts produced for the same bytes change: cached facts are keyed by it.
-EXTRACTOR_VERSION = "2"
+from indexer.records import EXTRACTOR_VERSION  # noqa: F401 - kept beside the records it keys
 
 DEFAULT_SIZE_CAP = 1 << 20
 

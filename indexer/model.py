@@ -60,6 +60,7 @@ class BlobFacts(Struct):
     # Filled when the facts are stored: assembly reads these, never the full occurrence list.
     uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are not its definition
     occurrence_count: int = 0
+    size: int = 0  # blob bytes, so a snapshot never asks Git for sizes it has seen
 
 
 # --- snapshot: the Repo Map at one commit ----------------------------------------------

@@ -8,12 +8,11 @@ from typing import Iterator
 import pygit2
 
 from . import canonical, gitread
-from .build import _decode_facts, _decode_record, facts_key, full_facts, load_facts, pin_key, repo_key, snapshot_key
+from .records import EXTRACTOR_VERSION, NO_FACTS, decode_facts, facts_key, full_facts, load_facts, load_record, pin_key, repo_key
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
 
-_NO_FACTS = ("submodule", "symlink", "binary")  # binary blobs carry no facts worth reading
 
 
 class Snapshot:
@@ -42,7 +41,7 @@ class Snapshot:
     def _paths_by_blob(self) -> dict[bytes, list[str]]:
         out: dict[bytes, list[str]] = {}
         for f in self.files:
-            if f.language not in _NO_FACTS:
+            if f.language not in NO_FACTS:
                 out.setdefault(bytes.fromhex(f.blob), []).append(f.path)
         return out
 
@@ -51,7 +50,7 @@ class Snapshot:
 
     def _key(self, path: str) -> bytes | None:
         f = self._by_path.get(path)
-        if f is None or f.language in _NO_FACTS:
+        if f is None or f.language in NO_FACTS:
             return None
         return facts_key(f.blob, f.language, self.record.extractor_version)
 
@@ -81,7 +80,7 @@ class Snapshot:
             raw = txn.get(key)
         if raw is None:
             return None
-        facts = self._core[path] = _decode_facts(unpack(bytes(raw)))
+        facts = self._core[path] = decode_facts(unpack(bytes(raw)))
         return facts
 
     def all_facts(self) -> dict[str, BlobFacts]:
@@ -170,10 +169,7 @@ class Snapshot:
         return canonical.lines(self.record, self.all_facts())
 
 
-def _load_record(store: Store, oid: str, version: str) -> SnapshotRecord | None:
-    with store.env.begin(db=store.snapshots) as txn:
-        raw = txn.get(snapshot_key(oid, version))
-    return _decode_record(unpack(bytes(raw))) if raw is not None else None
+_load_record = load_record
 
 
 def pinned_oid(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
@@ -187,10 +183,8 @@ def load(store: Store, repo_path: str, rev: str = "HEAD", index_if_absent: bool 
          workers: int | None = None) -> Snapshot:
     """The pinned snapshot of `rev`: the one indexed for it last (stale if the rev moved since),
     or a new one indexed now when there is none and `index_if_absent`."""
-    from .build import extractor_version, index
-
     repo = gitread.open_repo(repo_path)
-    version = extractor_version()
+    version = EXTRACTOR_VERSION
     oid = pinned_oid(store, repo, rev)
     if oid is None:
         resolved = gitread.resolve_rev(repo, rev)
@@ -199,12 +193,14 @@ def load(store: Store, repo_path: str, rev: str = "HEAD", index_if_absent: bool 
         if oid is None:
             if not index_if_absent:
                 raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
+            from .build import index
             index(repo_path, rev, store=store, workers=workers)
             oid = resolved
     record = _load_record(store, oid, version)
     if record is None:
         if not index_if_absent:
             raise NotIndexed(f"snapshot {oid[:12]} is not in the store; run `rennet index --rev {rev}`")
+        from .build import index
         index(repo_path, oid, store=store, workers=workers)
         record = _load_record(store, oid, version)
     with store.env.begin(db=store.repos) as txn:

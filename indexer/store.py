@@ -81,6 +81,11 @@ class KV:
         with self._env.begin(db=self._db, write=True) as txn:
             txn.delete(key)
 
+    def delete_many(self, keys: Iterable[bytes]) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            for key in keys:
+                txn.delete(key)
+
     def items(self, prefix: bytes = b"", reverse: bool = False) -> Iterator[tuple[bytes, bytes]]:
         """Items whose key starts with `prefix`, in key order (or reversed), from one read snapshot."""
         with self._env.begin(db=self._db) as txn:

@@ -1,0 +1,96 @@
+"""How the Repo Map's records are keyed and encoded in the store.
+
+Light on purpose (msgspec and the store only): a reader that only loads snapshots imports
+this, never the extraction machinery.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+
+from .model import BlobFacts, Occurrence, SnapshotRecord
+from .store import Store, pack, unpack
+
+# Bump whenever the facts produced for the same bytes change: cached facts are keyed by it.
+EXTRACTOR_VERSION = "2"
+
+encode = msgspec.msgpack.Encoder().encode
+decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode
+decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
+decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
+
+NO_FACTS = ("submodule", "symlink", "binary")  # file entries whose blob facts are never read
+
+
+def facts_key(blob: str, language: str, version: str) -> bytes:
+    return f"{blob}|{language}|{version}".encode()
+
+
+def snapshot_key(oid: str, version: str) -> bytes:
+    return f"{oid}|{version}".encode()
+
+
+def repo_key(repo_id: str, oid: str) -> bytes:
+    return f"{repo_id}|{oid}".encode()
+
+
+def pin_key(repo_id: str, rev: str) -> bytes:
+    return f"pin|{repo_id}|{rev}".encode()
+
+
+def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
+    """The stored form: a light core that assembly reads (occurrences summarized as per-name
+    use counts) and the occurrence list that only reference queries need."""
+    uses = Counter(o.name for o in facts.occurrences if o.role != "definition")
+    core = msgspec.structs.replace(facts, occurrences=[], uses=dict(sorted(uses.items())),
+                                   occurrence_count=len(facts.occurrences))
+    return core, facts.occurrences
+
+
+def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
+    """Write one blob's facts and the name-index rows they imply, inside the caller's transaction."""
+    core, occurrences = split_facts(facts)
+    txn.put(key, pack(encode(core)), db=store.facts)
+    txn.put(key, pack(encode(occurrences)), db=store.occurrences)
+    raw = bytes.fromhex(key[:40].decode())
+    defs = sorted({s.name.encode()[:500] for s in facts.symbols if s.name})
+    names = sorted({o.name.encode()[:500] for o in occurrences if o.name})
+    if defs:
+        txn.cursor(db=store.defs).putmulti([(n, raw) for n in defs], dupdata=True)
+    if names:
+        txn.cursor(db=store.occ).putmulti([(n, raw) for n in names], dupdata=True)
+
+
+def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
+    """A blob's complete facts, occurrences included, as `extract_blob` produced them."""
+    raw = txn.get(key, db=store.facts)
+    if raw is None:
+        return None
+    core = decode_facts(unpack(bytes(raw)))
+    occ = txn.get(key, db=store.occurrences)
+    occurrences = decode_occurrences(unpack(bytes(occ))) if occ is not None else []
+    return msgspec.structs.replace(core, occurrences=occurrences, uses={}, occurrence_count=0)
+
+
+def load_facts(store: Store, keys: dict[str, bytes]) -> dict[str, BlobFacts]:
+    """path -> core facts (occurrences summarized) for the given path -> facts key; decoded once per blob."""
+    out: dict[str, BlobFacts] = {}
+    seen: dict[bytes, BlobFacts] = {}
+    with store.env.begin(db=store.facts) as txn:
+        for path, key in keys.items():
+            facts = seen.get(key)
+            if facts is None:
+                raw = txn.get(key)
+                if raw is None:
+                    continue
+                facts = seen[key] = decode_facts(unpack(bytes(raw)))
+            out[path] = facts
+    return out
+
+
+def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
+    with store.env.begin(db=store.snapshots) as txn:
+        raw = txn.get(snapshot_key(oid, version))
+    return decode_record(unpack(bytes(raw))) if raw is not None else None
