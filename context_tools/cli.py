@@ -218,7 +218,7 @@ def _main(argv: list[str]) -> int:
     raw = {k: v for k, v in ns.items() if k not in _SKIP and not k.startswith("verb")}
     from context_tools.dispatch import Executor
 
-    reply = Executor("cli", store=store).run(command, raw)
+    reply = Executor("cli", store=store).run(command, raw, extras={"json": bool(ns.get("json"))})
     return _print_reply(reply, table.get(command), bool(ns.get("json")))
 
 

@@ -68,7 +68,8 @@ class Executor:
     def table(self) -> Registry:
         return self._table if self._table is not None else registry()
 
-    def run(self, command_id: str, raw_input: Any = None) -> Reply:
+    def run(self, command_id: str, raw_input: Any = None, extras: dict[str, Any] | None = None) -> Reply:
+        """Run one command. `extras` carries face-level settings a handler may read (the CLI's `json`)."""
         started = time.perf_counter()
         digest = ""
         try:
@@ -79,7 +80,7 @@ class Executor:
             value = decode_input(row, raw_input)
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
-                              input_digest=digest, ceiling=self.ceiling, input=value)
+                              input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}))
             result = row.handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")

@@ -323,11 +323,8 @@ class BatchData(msgspec.Struct):
 
 
 def _wants_json(ctx) -> bool:
-    """Whether the CLI was asked for --json. The CLI does not hand its flags to handlers yet, so
-    until it sets `ctx.extras["json"]` this reads the process's own arguments."""
-    if "json" in ctx.extras:
-        return bool(ctx.extras["json"])
-    return ctx.surface == "cli" and "--json" in sys.argv[1:]
+    """Whether the CLI was asked for --json (the CLI hands its face settings over in `extras`)."""
+    return bool(ctx.extras.get("json"))
 
 
 def _batch_bar(enabled: bool):
