@@ -90,7 +90,7 @@ def ctags_version() -> str:
     if not exe:
         return ""
     out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
-    return out.splitlines()[0] if out else ""
+    return out.splitlines()[0].split(",")[0] if out else ""
 
 
 def python() -> str:
@@ -365,6 +365,33 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
     return "\n".join(lines)
 
 
+def scaling_steps(results: list[dict]) -> list[dict]:
+    """Consecutive synthetic sizes: how wall time and memory grow against the file count."""
+    syn = sorted((r for r in results if "size" in r), key=lambda r: r["size"])
+    return [{"from": lo["size"], "to": hi["size"], "files_x": hi["indexed_files"] / lo["indexed_files"],
+             "cold_wall_x": hi["cold"]["wall"] / lo["cold"]["wall"],
+             "reindex_wall_x": hi["reindex"][0]["wall"] / lo["reindex"][0]["wall"],
+             "peak_mib_x": hi["ratios"]["peak_mib"] / lo["ratios"]["peak_mib"]}
+            for lo, hi in zip(syn, syn[1:])]
+
+
+def report(results: list[dict], info: dict, command: str, out: Path, finished_at: str | None = None) -> str:
+    rows = verdicts(results)
+    steps = scaling_steps(results)
+    table = markdown(results, rows, info, command)
+    if steps:
+        table += "\n\nScaling (linear would be the files factor): " + "; ".join(
+            f"{s['from']:,} -> {s['to']:,} files (x{s['files_x']:.0f}): cold wall x{s['cold_wall_x']:.1f}, "
+            f"1% re-index x{s['reindex_wall_x']:.1f}, peak memory x{s['peak_mib_x']:.1f}" for s in steps)
+    print(table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"machine": info, "command": command, "results": results, "targets": rows,
+                               "scaling": steps, "markdown": table,
+                               "finished_at": finished_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                              indent=1))
+    return table
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="1000,10000", help="synthetic sizes, comma-separated (default 1000,10000)")
@@ -377,7 +404,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default=os.environ.get("RENNET_BENCH_WORK", "/tmp/rennet-bench"),
                     help="cache of generated corpora, checkouts and scratch stores")
     ap.add_argument("--out", default=str(RESULTS / "latest.json"))
+    ap.add_argument("--from-json", help="re-render the report of an earlier results file (measures nothing)")
     args = ap.parse_args(argv)
+    if args.from_json:
+        old = json.loads(Path(args.from_json).read_text())
+        report(old["results"], old["machine"], old["command"], Path(args.out), old.get("finished_at"))
+        return 0
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.with_100k:
         sizes.append(100_000)
@@ -401,27 +433,8 @@ def main(argv: list[str] | None = None) -> int:
                        work, args.workers, ctags, [], [], None, args.repeat)
         r["ratios"] = ratios(r)
         results.append(r)
-    rows = verdicts(results)
-    if len(sizes) > 1:  # scaling: wall and memory per file from the smallest to the largest size
-        syn = [r for r in results if "size" in r]
-        lo, hi = syn[0], syn[-1]
-        scaling = {"from": lo["size"], "to": hi["size"],
-                   "files_x": hi["indexed_files"] / lo["indexed_files"],
-                   "cold_wall_x": hi["cold"]["wall"] / lo["cold"]["wall"],
-                   "peak_mib_x": hi["ratios"]["peak_mib"] / lo["ratios"]["peak_mib"]}
-    else:
-        scaling = None
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
-    table = markdown(results, rows, info, command.strip())
-    if scaling:
-        table += (f"\n\nScaling {scaling['from']:,} -> {scaling['to']:,} files ({scaling['files_x']:.0f}x): "
-                  f"cold wall x{scaling['cold_wall_x']:.1f}, peak memory x{scaling['peak_mib_x']:.1f}")
-    print(table)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"machine": info, "command": command.strip(), "results": results,
-                               "targets": rows, "scaling": scaling, "markdown": table,
-                               "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
+    report(results, info, command.strip(), Path(args.out))
     return 0
 
 
