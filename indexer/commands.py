@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import msgspec
 
 from context_tools.registry import CliShape, Command, Exposure
-from context_tools.result import Freshness, Result
+from context_tools.pinned import freshness_of
+from context_tools.result import Result
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -16,26 +16,6 @@ class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rev: Annotated[str, msgspec.Meta(description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
     workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
-
-
-class SkippedFile(msgspec.Struct):
-    path: str
-    reason: str
-
-
-class IndexData(msgspec.Struct):
-    repo: str
-    rev: str
-    oid: str
-    fingerprint: str
-    files: int
-    symbols: int
-    edges: int
-    languages: dict[str, int]
-    parsed_blobs: int
-    reused_blobs: int
-    skipped: list[SkippedFile]
-    seconds: float
 
 
 class DumpInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -52,49 +32,23 @@ class DumpData(msgspec.Struct):
     jsonl: str | None  # the serialization itself when no --out was given
 
 
-def _freshness(repo: str, rev: str, oid: str, fingerprint: str, indexed_at: str) -> Freshness:
-    return Freshness(repo=repo, rev=rev, pinned_oid=oid, current_oid=oid, status="current",
-                     reason="indexed from the commit the rev resolves to now", indexed_at=indexed_at,
-                     fingerprint=fingerprint)
-
-
-def _progress_bar(enabled: bool):
-    """A rich progress bar on stderr when it is a terminal; a no-op otherwise."""
-    if not enabled or not sys.stderr.isatty():
-        return None, None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
-    task = bar.add_task("parsing", total=None)
-
-    def update(stage: str, done: int, total: int) -> None:
-        bar.update(task, description="parsing" if stage == "parse" else "assembling", completed=done, total=total)
-
-    return bar, update
-
-
 def index_handler(input: IndexInput, ctx) -> Result:
     from indexer.build import index
+    from indexer.progress import stage_bar
+    from indexer.snapshot import load
 
-    bar, update = _progress_bar(ctx.surface == "cli" and not input.quiet)
+    bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
     if bar is not None:
         with bar:
             report = index(input.repo, input.rev, store=ctx.store, workers=input.workers, progress=update)
     else:
         report = index(input.repo, input.rev, store=ctx.store, workers=input.workers)
-    data = IndexData(repo=report.repo, rev=report.rev, oid=report.oid, fingerprint=report.fingerprint,
-                     files=report.files, symbols=report.symbols, edges=report.edges, languages=report.languages,
-                     parsed_blobs=report.parsed_blobs, reused_blobs=report.reused_blobs,
-                     skipped=[SkippedFile(s.path, s.reason) for s in report.skipped], seconds=report.seconds)
-    from indexer.snapshot import load
     snap = load(ctx.store, input.repo, input.rev, index_if_absent=False)
-    return Result(data=data, freshness=_freshness(snap.repo_path, input.rev, snap.oid, snap.fingerprint, snap.indexed_at))
+    return Result(data=report, freshness=freshness_of(snap))
 
 
 def render_index(result: Result) -> str:
-    d: IndexData = result.data
+    d = result.data  # indexer.build.IndexReport
     langs = ", ".join(f"{k} {v}" for k, v in sorted(d.languages.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
     return (f"indexed {d.repo} at {d.rev} ({d.oid[:12]}) in {d.seconds:.2f}s\n"
             f"  files {d.files}  symbols {d.symbols}  edges {d.edges}  parsed {d.parsed_blobs}  "
@@ -125,12 +79,7 @@ def dump_handler(input: DumpInput, ctx) -> Result:
     else:
         lines = list(snap.canonical_lines())
         data = DumpData(snap.oid, snap.fingerprint, len(lines), None, b"".join(lines).decode())
-    current = snap.current_oid()
-    fresh = _freshness(snap.repo_path, input.rev, snap.oid, snap.fingerprint, snap.indexed_at)
-    if current != snap.oid:
-        fresh = msgspec.structs.replace(fresh, current_oid=current, status="stale",
-                                        reason="the rev moved since this snapshot was pinned")
-    return Result(data=data, freshness=fresh)
+    return Result(data=data, freshness=freshness_of(snap))
 
 
 def render_dump(result: Result) -> str:

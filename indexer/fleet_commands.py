@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from context_tools.registry import CliShape, Command, Exposure
+from context_tools.pinned import freshness_of
 from context_tools.result import Freshness, Result
 from indexer.errors import BadInput, RennetError
 
@@ -327,22 +328,6 @@ def _wants_json(ctx) -> bool:
     return bool(ctx.extras.get("json"))
 
 
-def _batch_bar(enabled: bool):
-    if not enabled or not sys.stderr.isatty():
-        return None, None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
-    tasks = {"jobs": bar.add_task("jobs", total=None), "parse": bar.add_task("parsing", total=None)}
-
-    def update(stage: str, done: int, total: int) -> None:
-        bar.update(tasks[stage], completed=done, total=total)
-
-    return bar, update
-
-
 def _job_data(r) -> JobData:
     return JobData(r.repo, r.rev, r.oid, r.ok, r.status, r.fingerprint,
                    JobErrorData(r.error.code, r.error.message) if r.error else None, r.seconds,
@@ -375,7 +360,9 @@ def batch_handler(input: BatchInput, ctx) -> Result:
         specs += batch.range_jobs(input.repo or ".", input.range)
     cli = ctx.surface == "cli"
     as_json = cli and _wants_json(ctx)
-    bar, update = _batch_bar(cli and not input.quiet)
+    from indexer.progress import stage_bar
+
+    bar, update = stage_bar(cli and not input.quiet, {"jobs": "jobs", "parse": "parsing"})
 
     def emit(r) -> None:
         if as_json:
@@ -416,46 +403,10 @@ class ExportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     out: Annotated[str, msgspec.Meta(description="bundle file to write")]
 
 
-class ExportData(msgspec.Struct):
-    path: str
-    oid: str
-    fingerprint: str
-    extractor_version: str
-    files: int
-    facts: int
-    bytes: int
-    digest: str
-
-
 class ImportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     file: Annotated[str, msgspec.Meta(description="bundle written by `rennet export`")]
     repo: Annotated[str | None, msgspec.Meta(description="pin the snapshot for this repository (it must hold the commit)")] = None
     rev: Annotated[str | None, msgspec.Meta(description="rev to pin it as (default: the rev it was exported as)")] = None
-
-
-class ImportData(msgspec.Struct):
-    oid: str
-    fingerprint: str
-    extractor_version: str
-    rev: str
-    files: int
-    facts_total: int
-    facts_new: int
-    snapshot_new: bool
-    pinned_repo: str | None
-    pinned_rev: str | None
-
-
-def _snapshot_freshness(snap) -> Freshness:
-    current = snap.current_oid()
-    if current == snap.oid:
-        status, reason = "current", "the rev resolves to the pinned commit"
-    elif current is None:
-        status, reason = "unknown", "the rev no longer resolves"
-    else:
-        status, reason = "stale", "the rev moved since this snapshot was pinned"
-    return Freshness(repo=snap.repo_path, rev=snap.rev, pinned_oid=snap.oid, current_oid=current, status=status,
-                     reason=reason, indexed_at=snap.indexed_at, fingerprint=snap.fingerprint)
 
 
 def export_handler(input: ExportInput, ctx) -> Result:
@@ -464,8 +415,7 @@ def export_handler(input: ExportInput, ctx) -> Result:
 
     snap = load(ctx.store, input.repo, input.rev, index_if_absent=False)
     r = bundle.export(snap, input.out)
-    return Result(data=ExportData(r.path, r.oid, r.fingerprint, r.extractor_version, r.files, r.facts, r.bytes,
-                                  r.digest), freshness=_snapshot_freshness(snap))
+    return Result(data=r, freshness=freshness_of(snap))
 
 
 def import_handler(input: ImportInput, ctx) -> Result:
@@ -476,19 +426,18 @@ def import_handler(input: ImportInput, ctx) -> Result:
     if r.pinned_repo is not None:
         from indexer.snapshot import load
 
-        fresh = _snapshot_freshness(load(ctx.store, input.repo, r.pinned_rev, index_if_absent=False))
-    return Result(data=ImportData(r.oid, r.fingerprint, r.extractor_version, r.rev, r.files, r.facts_total,
-                                  r.facts_new, r.snapshot_new, r.pinned_repo, r.pinned_rev), freshness=fresh)
+        fresh = freshness_of(load(ctx.store, input.repo, r.pinned_rev, index_if_absent=False))
+    return Result(data=r, freshness=fresh)
 
 
 def render_export(result: Result) -> str:
-    d: ExportData = result.data
+    d = result.data  # indexer.bundle.ExportReport
     return (f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes\n"
             f"  fingerprint {d.fingerprint}\n  digest {d.digest}")
 
 
 def render_import(result: Result) -> str:
-    d: ImportData = result.data
+    d = result.data  # indexer.bundle.ImportReport
     text = (f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
             f"{d.facts_new} of {d.facts_total} blob facts new\n  fingerprint {d.fingerprint} (recomputed, verified)")
     if d.pinned_repo:

@@ -1,0 +1,30 @@
+"""Progress bars on stderr, shown only when it is a terminal: one row per stage, made when a
+stage first reports."""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+Update = Callable[[str, int, int], None]
+
+
+def stage_bar(enabled: bool, labels: dict[str, str] | None = None):
+    """(bar, update) where `update(stage, done, total)` moves that stage's row; (None, None) when
+    not enabled or stderr is not a terminal. Use the bar as a context manager."""
+    if not enabled or not sys.stderr.isatty():
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=True)
+    rows: dict[str, int] = {}
+    names = labels or {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in rows:
+            rows[stage] = bar.add_task(names.get(stage, stage), total=None)
+        bar.update(rows[stage], completed=done, total=total)
+
+    return bar, update
