@@ -68,7 +68,8 @@ def machine() -> dict:
     except (OSError, ValueError, IndexError):
         pass
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    return {"nproc": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem / GIB, 1),
+    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
+    return {"nproc": os.cpu_count(), "cpu": cpu, "loadavg_at_start": " ".join(load), "memory_gib": round(mem / GIB, 1),
             "python": platform.python_version(), "platform": platform.platform(),
             "ctags": ctags_version(), "rennet_commit": head.stdout.strip()}
 
@@ -323,7 +324,8 @@ def fmt_s(v: float) -> str:
 def markdown(results: list[dict], rows: list[dict], info: dict, command: str) -> str:
     lines = [
         f"Machine: {info['nproc']} cores, {info['cpu']}, {info['memory_gib']} GiB; Python {info['python']}; "
-        f"{info['ctags']}; rennet {info['rennet_commit']}",
+        f"{info['ctags']}; rennet {info['rennet_commit']}; load average at start "
+        f"{info.get('loadavg_at_start', '?')} (the cores are shared: figures move with it)",
         f"Command: `{command}`", "",
         "| corpus | files | ctags s | cold s (in-process) | cold/ctags | 1% re-index s (in-process, parsed) | re-index/cold | symbol p50/p99 ms "
         "| refs p50/p99 ms | fresh `rennet context symbol` ms | peak MiB (tree PSS / max RSS) | store MiB first "
