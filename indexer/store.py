@@ -128,10 +128,24 @@ class Store:
         self.snapshots = env.open_db(b"snapshots")
         self.repos = env.open_db(b"repos")
         self._kv: dict[str, KV] = {}
+        self._openers = 1
 
     @classmethod
     def open(cls, home: str | os.PathLike[str] | None = None) -> "Store":
+        """The store at `home`. LMDB allows one environment per file per process, so a home
+        already open here is shared, and closed when its last opener closes it."""
         home_path = Path(home).expanduser() if home is not None else default_home()
+        key = os.path.realpath(home_path)
+        shared = _OPEN.get(key)
+        if shared is not None:
+            shared._openers += 1
+            return shared
+        store = cls._open_new(home_path)
+        _OPEN[key] = store
+        return store
+
+    @classmethod
+    def _open_new(cls, home_path: Path) -> "Store":
         try:
             home_path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -176,6 +190,10 @@ class Store:
         return table
 
     def close(self) -> None:
+        self._openers -= 1
+        if self._openers > 0:
+            return
+        _OPEN.pop(os.path.realpath(self.home), None)
         self.env.close()
 
     def __enter__(self) -> "Store":
@@ -183,6 +201,9 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+_OPEN: dict[str, Store] = {}  # real path of a home -> its open store in this process
 
 
 class WriteLock:

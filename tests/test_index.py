@@ -306,3 +306,15 @@ def test_language_comes_from_content_where_the_name_does_not_decide(tmp_path, st
         "include/vec.h": "cpp", "include/plain.h": "c", "tools/deploy": "bash", "tools/notes": "text"}
     assert report.languages == {"bash": 1, "c": 1, "cpp": 1, "text": 1}
     assert [(p, s.kind) for p, s in snap.definitions("Vec")] == [("include/vec.h", "class")]
+
+
+def test_one_home_opened_twice_in_a_process_is_shared(tmp_path):
+    first = Store.open(tmp_path / "home")
+    second = Store.open(tmp_path / "home")
+    assert second is first
+    first.close()
+    assert second.kv("t").get(b"k") is None  # still open for the second opener
+    second.close()
+    third = Store.open(tmp_path / "home")
+    assert third is not first
+    third.close()
