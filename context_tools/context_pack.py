@@ -1,7 +1,9 @@
 """Registry pack of the context.* retrieval tools.
 
 Each reads the pinned snapshot of `repo` at `rev` (indexing it first when absent),
-never mutates anything else, and replies with freshness. The logic lives in one
+never mutates anything else, and replies with freshness. overview, map, symbol,
+references and file also take `workspace` instead of `repo`/`rev`: they then answer
+across the workspace's members (see `context_tools/workspace_scope.py`). The logic lives in one
 module per tool (overview, repomap, file_view, symbols, novelty), imported when
 the tool runs.
 """
@@ -16,6 +18,12 @@ from context_tools.registry import CliShape, Command, Exposure
 
 Repo = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository)")]
 Rev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read")]
+Target = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository); "
+                                         "default: the current folder. Not with workspace")]
+TargetRev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
+                                            "Not with workspace")]
+Workspace = Annotated[str, Meta(description="workspace name: answer across its members' pinned snapshots, each item "
+                                            "tagged with its member (instead of repo/rev)")]
 Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
 
 
@@ -24,18 +32,20 @@ def Limit(cap: int, what: str):  # noqa: N802 - reads as a type in the Structs b
 
 
 class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Repo = "."
-    rev: Rev = "HEAD"
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
     section: Annotated[
-        Literal["languages", "packages", "entry_points", "dependencies", "top_files"],
-        Meta(description="page through one section instead of the summary")] | None = None
+        Literal["languages", "packages", "entry_points", "dependencies", "top_files", "members", "edges"],
+        Meta(description="page through one section instead of the summary (members and edges: of a workspace)")] | None = None
     limit: Limit(200, "items") | None = None
     cursor: Cursor | None = None
 
 
 class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Repo = "."
-    rev: Rev = "HEAD"
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
     focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
     budget: Annotated[int, Meta(ge=256, le=65536, description="bytes the map may take (default 4096)")] | None = None
     cursor: Cursor | None = None
@@ -43,8 +53,10 @@ class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
     path: Annotated[str, Meta(description="path of the file in the tree")]
-    repo: Repo = "."
-    rev: Rev = "HEAD"
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
+    member: Annotated[str, Meta(description="the workspace member holding the file (needed when more than one has the path)")] | None = None
     start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
     limit: Limit(400, "lines") | None = None
     cursor: Cursor | None = None
@@ -54,8 +66,9 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, description="name or qualified name: Flask, Flask.route, app.Flask.route")]
-    repo: Repo = "."
-    rev: Rev = "HEAD"
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
     kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
     path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
@@ -65,8 +78,9 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, description="name or qualified name of the symbol")]
-    repo: Repo = "."
-    rev: Rev = "HEAD"
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
     kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
     path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
     include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False

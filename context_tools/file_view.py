@@ -1,14 +1,19 @@
-"""context.file: one file at the pinned commit: metadata, symbol outline, a page of lines."""
+"""context.file: one file at the pinned commit: metadata, symbol outline, a page of lines.
+
+With `workspace`, the file of one member (`member`, or the only member holding the path),
+read from its pinned snapshot; the freshness is that member's, tagged with it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from context_tools.pinned import open_pinned
 from context_tools.result import Result, Unknown
 from context_tools.sections import Section
+from context_tools.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.errors import BadInput, NotFound
 
 
@@ -54,7 +59,41 @@ def _bounded(items: list, cap: int) -> Section:
 
 
 def file_view(input: Any, ctx: Any) -> Result:
-    snap, fresh = open_pinned(ctx, input.repo, input.rev)
+    name = workspace_of(input)
+    if name is not None:
+        return _member_file(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    return _view(input, ctx, snap, fresh)
+
+
+class MemberFileView(FileView, kw_only=True):
+    """A file of one workspace member; freshness is that member's."""
+
+    workspace: str
+    member: str
+
+
+def _member_file(input: Any, ctx: Any, name: str) -> Result:
+    """The file of the named member; without `member`, of the one member whose pinned snapshot has
+    the path (bad_input when several have it)."""
+    scope = open_workspace(ctx, name)
+    path = input.path.strip("/")
+    if input.member is not None:
+        chosen = member_named(scope, input.member)
+    else:
+        holders = [m for m in scope.readable if m.snap.file(path) is not None]
+        if len(holders) > 1:
+            raise BadInput(f"{path} is in members {', '.join(m.member.name for m in holders)} of workspace "
+                           f"{name!r}: pass `member`")
+        if not holders:
+            raise NotFound(f"{path} is not a file of any member of workspace {name!r} (members: {scope.names()})")
+        chosen = holders[0]
+    result = _view(input, ctx, snapshot_of(chosen), chosen.freshness)
+    result.data = MemberFileView(**msgspec.structs.asdict(result.data), workspace=name, member=chosen.member.name)
+    return result
+
+
+def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
     path = input.path.strip("/")
     f = snap.file(path)
     if f is None:

@@ -29,10 +29,18 @@ def _section(title: str, sec: Any, fmt) -> list[str]:
     return out
 
 
+def _at(item: Any) -> str:
+    """`member:` before a path of a workspace answer's item."""
+    member = getattr(item, "member", None)
+    return f"{_s(member)}:" if member else ""
+
+
 def overview(result: Any) -> str:
     d = result.data
     if hasattr(d, "section"):
         return render_result(result)
+    if hasattr(d, "workspace"):
+        return _workspace_overview(result)
     t = d.totals
     out = [f"{_s(d.identity.repo)} @ {d.identity.rev} ({d.identity.oid[:12]})",
            f"files {t.files}  lines {t.text_lines}  symbols {t.symbols}  edges {t.edges}  "
@@ -46,11 +54,23 @@ def overview(result: Any) -> str:
     return "\n".join(out + _footer(result))
 
 
+def _workspace_overview(result: Any) -> str:
+    d = result.data
+    t = d.totals
+    out = [f"workspace {_s(d.workspace)}: {t.members} members, {t.files} files, {t.text_lines} lines, "
+           f"{t.languages} languages, {t.cross_edges} cross edges"]
+    out += _section("members", d.members, lambda m: f"{m.name:<16} {m.freshness:<8} {m.rev} @ {m.pinned_oid[:12]}  "
+                    f"{m.files if isinstance(m.files, int) else '-'} files  {m.path}")
+    out += _section("cross edges", d.edges, lambda e: f"{e.source} -> {e.target}  {e.ecosystem}:{e.package}  "
+                    f"({', '.join(e.kinds)}; {e.count} sites)")
+    return "\n".join(out + _footer(result))
+
+
 def repo_map(result: Any) -> str:
     d = result.data
     out = []
     for f in d.files:
-        out.append(f"{f.path}  ({f.language}, rank {f.rank:.4f})")
+        out.append(f"{_at(f)}{f.path}  ({f.language}, rank {f.rank:.4f})")
         out += [f"  {_s(sig, 200)}" for sig in f.symbols]
         if f.more_symbols:
             out.append(f"  … {f.more_symbols} more")
@@ -62,7 +82,7 @@ def repo_map(result: Any) -> str:
 def file(result: Any) -> str:
     d = result.data
     m = d.meta
-    out = [f"{m.path}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
+    out = [f"{_at(d)}{m.path}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
            + (f"  [{m.mark}]" if m.mark else "") + (f"  skipped: {m.skipped}" if m.skipped else "")]
     if hasattr(d.outline, "items"):
         out += _section("outline", d.outline, lambda s: f"{s.line:>5}  {s.kind} {s.qualified}")
@@ -78,7 +98,7 @@ def symbol(result: Any) -> str:
     d = result.data
     out = [f"note: {d.note}"] if d.fuzzy else []
     for x in d.definitions:
-        out.append(f"{x.path}:{x.line}  {x.kind} {x.qualified}" + ("  (fuzzy)" if x.match == "fuzzy" else ""))
+        out.append(f"{_at(x)}{x.path}:{x.line}  {x.kind} {x.qualified}" + ("  (fuzzy)" if x.match == "fuzzy" else ""))
         if x.signature:
             out.append(f"    {_s(x.signature, 200)}")
     return "\n".join(out + _footer(result))
@@ -89,7 +109,7 @@ def references(result: Any) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
     out = [f"{d.query}: {d.definitions_total} definition(s); sites by resolution: {counts}"]
     for s in d.sites:
-        out.append(f"{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]" + (f"  {_s(s.text, 160)}" if s.text else ""))
+        out.append(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]" + (f"  {_s(s.text, 160)}" if s.text else ""))
     return "\n".join(out + _footer(result))
 
 

@@ -5,6 +5,10 @@ folders or symbol names) the ranking is a personalized PageRank over the import
 graph: the walk restarts at the focus files and follows imports both ways (an
 imported file at full weight, an importer at half), so what the focus uses and what
 uses it rank first. Files marked generated or vendored are left out unless focused.
+
+With `workspace`, every member's files are ranked in that member's own snapshot (focus
+applies in each member it matches) and interleaved by rank position, each file tagged with
+its `member`; the budget and cursor then work over the interleaved list.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ import msgspec
 from msgspec import Struct
 
 from context_tools.pinned import open_pinned
-from context_tools.result import Result
+from context_tools.result import Page, Result
+from context_tools.workspace_scope import (MemberFreshness, MemberPath, interleave, open_workspace, repo_of, rev_of, tag,
+                                            workspace_of)
 
 _NOT_CODE = ("binary", "symlink", "submodule")
 _KEY_KINDS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type",
@@ -104,11 +110,19 @@ def _entry(snap: Any, path: str, rank: float, per_file: int) -> MapFile:
     return MapFile(path, rank, f.language, f.lines, sigs[:per_file], max(len(sigs) - per_file, 0))
 
 
-def repo_map(input: Any, ctx: Any) -> Result:
-    snap, fresh = open_pinned(ctx, input.repo, input.rev)
-    budget = input.budget or ctx.cap("budget")
-    per_file = ctx.cap("symbols_per_file")
-    focus_files, unmatched = _focus_files(snap, input.focus) if input.focus else ([], [])
+class Ranked(Struct):
+    """One snapshot's map candidates, best first."""
+
+    ordered: list[str]
+    ranks: dict[str, float]
+    focus_files: list[str]
+    unmatched: list[str]
+    ranking: str
+    excluded: int
+
+
+def _ranked(ctx: Any, snap: Any, focus: list[str]) -> Ranked:
+    focus_files, unmatched = _focus_files(snap, focus) if focus else ([], [])
     if focus_files:
         key = ("personalized_rank", snap.fingerprint, tuple(focus_files))
         ranks = ctx.handle.memo.get(key)
@@ -127,16 +141,22 @@ def repo_map(input: Any, ctx: Any) -> Result:
             continue
         candidates.append(f.path)
     ordered = sorted(candidates, key=lambda p: (-ranks.get(p, 0.0), p))
-    start = ctx.cursor_offset(input.cursor, snap.fingerprint)
-    if start > len(ordered):
+    return Ranked(ordered, ranks, focus_files, unmatched, ranking, excluded)
+
+
+def _fit(ctx: Any, entries: Any, total: int, cursor: str | None, binding: str, budget: int
+         ) -> tuple[list, int, Page]:
+    """The page of map entries from the cursor on that fits the byte budget. `entries(start)` yields
+    the entries from position `start`. Returns (entries, bytes used, page)."""
+    start = ctx.cursor_offset(cursor, binding)
+    if start > total:
         from context_tools.errors import BadCursor
 
         raise BadCursor("cursor points past the end of the map")
-    files: list[MapFile] = []
+    files: list = []
     used = 2  # the enclosing brackets
     end = start
-    for path in ordered[start:]:
-        entry = _entry(snap, path, ranks.get(path, 0.0), per_file)
+    for entry in entries(start):
         size = len(msgspec.json.encode(entry)) + 1
         while used + size > budget and entry.symbols and not files:
             # the first file always fits: shed its symbols until it does
@@ -148,11 +168,68 @@ def repo_map(input: Any, ctx: Any) -> Result:
         files.append(entry)
         used += size
         end += 1
-    from context_tools.result import Page
+    more = end < total
+    page = Page(total=total, returned=len(files), truncated=more, cursor=ctx.cursor_at(end, binding) if more else None)
+    return files, used, page
 
-    more = end < len(ordered)
-    page = Page(total=len(ordered), returned=len(files), truncated=more,
-                cursor=ctx.cursor_at(end, snap.fingerprint) if more else None)
-    data = RepoMap(focus=list(input.focus), focus_files=focus_files, unmatched_focus=unmatched, ranking=ranking,
-                   budget=budget, bytes=used, excluded_marked=excluded, files=files)
+
+def repo_map(input: Any, ctx: Any) -> Result:
+    name = workspace_of(input)
+    if name is not None:
+        return _map_across(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    budget = input.budget or ctx.cap("budget")
+    per_file = ctx.cap("symbols_per_file")
+    r = _ranked(ctx, snap, input.focus)
+    files, used, page = _fit(ctx, lambda start: (_entry(snap, p, r.ranks.get(p, 0.0), per_file) for p in r.ordered[start:]),
+                             len(r.ordered), input.cursor, snap.fingerprint, budget)
+    data = RepoMap(focus=list(input.focus), focus_files=r.focus_files, unmatched_focus=r.unmatched, ranking=r.ranking,
+                   budget=budget, bytes=used, excluded_marked=r.excluded, files=files)
     return Result(data, freshness=fresh, page=page)
+
+
+# --- a workspace -------------------------------------------------------------------------------
+
+class MemberRanking(Struct):
+    member: str
+    ranking: str  # personalized when focus matched in this member, else the member's own PageRank
+    files: int  # map candidates in the member
+    excluded_marked: int
+
+
+class WorkspaceMap(Struct):
+    """Each member's files ranked in its own snapshot, interleaved by rank position (every member's
+    first file, then every member's second, ...), each file tagged with its `member`."""
+
+    workspace: str
+    focus: list[str]
+    focus_files: list[MemberPath]
+    unmatched_focus: list[str]  # matched in no member
+    members: list[MemberRanking]
+    budget: int
+    bytes: int
+    excluded_marked: int
+    files: list[MapFile]
+    member_freshness: list[MemberFreshness]
+
+
+def _map_across(input: Any, ctx: Any, name: str) -> Result:
+    scope = open_workspace(ctx, name)
+    budget = input.budget or ctx.cap("budget")
+    per_file = ctx.cap("symbols_per_file")
+    ranked = [(m, _ranked(ctx, m.snap, input.focus)) for m in scope.readable]
+    order = interleave([[(m, r, p) for p in r.ordered] for m, r in ranked])
+
+    def entries(start: int):
+        for m, r, p in order[start:]:
+            yield tag(_entry(m.snap, p, r.ranks.get(p, 0.0), per_file), m.member.name)
+
+    files, used, page = _fit(ctx, entries, len(order), input.cursor, scope.binding, budget)
+    data = WorkspaceMap(
+        workspace=name, focus=list(input.focus),
+        focus_files=[MemberPath(m.member.name, p) for m, r in ranked for p in r.focus_files],
+        unmatched_focus=[f for f in input.focus if all(f in r.unmatched for _, r in ranked)],
+        members=[MemberRanking(m.member.name, r.ranking, len(r.ordered), r.excluded) for m, r in ranked],
+        budget=budget, bytes=used, excluded_marked=sum(r.excluded for _, r in ranked), files=files,
+        member_freshness=scope.member_freshness)
+    return Result(data, freshness=scope.freshness, page=page)

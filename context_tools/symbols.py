@@ -9,16 +9,23 @@ A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `import` (in a file whose resolved imports reach a
 defining file, directly or through one file that re-exports the name), or `name_match`
 (only the name is the same).
+
+With `workspace`, both run per member and merge, each item tagged with its `member`;
+a site in a file importing (as an external package) what another member declares, in
+the folder of the member's definition, is `import`-resolved across the members.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from context_tools.pinned import open_pinned
 from context_tools.result import Result
+from context_tools.workspace_scope import (MemberFreshness, cross_importers, open_workspace, repo_of, rev_of, tag,
+                                            workspace_of)
 from indexer.errors import NotFound
 
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
@@ -156,29 +163,89 @@ def _definition(path: str, sym: Any, how: str) -> Definition:
 
 
 def symbol(input: Any, ctx: Any) -> Result:
-    snap, fresh = open_pinned(ctx, input.repo, input.rev)
+    name = workspace_of(input)
+    if name is not None:
+        return _symbol_across(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
     hits = find_exact(snap, input.name, input.kind, input.path)
     fuzzy = False
-    note = ""
     if not hits and input.fuzzy:
         hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
         fuzzy = bool(hits)
-        if fuzzy:
-            note = f"nothing is defined exactly as {input.name!r}; these are near names (match: fuzzy)"
     if not hits:
-        filters = "".join(f" {k}={v!r}" for k, v in (("kind", input.kind), ("path", input.path)) if v)
-        raise NotFound(f"no definition of {input.name!r}{filters} in {snap.oid[:12]}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
-    return Result(SymbolAnswer(input.name, fuzzy, note, [_definition(*h) for h in items]), freshness=fresh, page=page)
+    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [_definition(*h) for h in items]),
+                  freshness=fresh, page=page)
+
+
+def _filters(input: Any) -> str:
+    return "".join(f" {k}={v!r}" for k, v in (("kind", input.kind), ("path", input.path)) if v)
+
+
+def _fuzzy_note(input: Any, fuzzy: bool) -> str:
+    return f"nothing is defined exactly as {input.name!r}; these are near names (match: fuzzy)" if fuzzy else ""
+
+
+class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):
+    """Definitions across a workspace: each tagged with its `member`."""
+
+    workspace: str
+    member_freshness: list[MemberFreshness]
+
+
+def _symbol_across(input: Any, ctx: Any, name: str) -> Result:
+    scope = open_workspace(ctx, name)
+    hits = [(i, m, h) for i, m in enumerate(scope.readable)
+            for h in find_exact(m.snap, input.name, input.kind, input.path)]
+    fuzzy = False
+    if not hits and input.fuzzy:  # near names only when no member defines the name exactly
+        hits = [(i, m, h) for i, m in enumerate(scope.readable)
+                for h in find_fuzzy(ctx, m.snap, input.name, input.kind, input.path)]
+        fuzzy = bool(hits)
+    if not hits:
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in workspace {name!r} "
+                       f"(members: {scope.names()})")
+    # exact before qualified matches across the workspace; then member order; then each member's own order
+    order = sorted(range(len(hits)), key=lambda n: (hits[n][2][2] != "exact" and not fuzzy, hits[n][0], n))
+    ordered = [hits[n] for n in order]
+    items, page = ctx.page(ordered, cap="definitions", limit=input.limit, cursor=input.cursor, binding=scope.binding)
+    defs = [tag(_definition(*h), m.member.name) for _, m, h in items]
+    data = WorkspaceSymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), defs, workspace=name,
+                                 member_freshness=scope.member_freshness)
+    return Result(data, freshness=scope.freshness, page=page)
 
 
 def references(input: Any, ctx: Any) -> Result:
-    snap, fresh = open_pinned(ctx, input.repo, input.rev)
+    name = workspace_of(input)
+    if name is not None:
+        return _references_across(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    defs = find_exact(snap, input.name, input.kind, input.path)
+    if not defs and _narrowed(input):
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}")
+    sites, counts = _sites(snap, input, defs)
+    items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
+    if input.text:
+        items = _with_text(snap, items)
+    shown = [_definition(*d) for d in defs[: ctx.cap("definitions")]]
+    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+
+
+def _narrowed(input: Any) -> bool:
+    """A qualified, kind- or path-filtered query names a definition; without one it has no answer."""
+    return len([p for p in input.name.split(".") if p]) > 1 or bool(input.kind or input.path)
+
+
+_ORDER = {"same_file": 0, "import": 1, "name_match": 2}
+
+
+def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = frozenset()
+           ) -> tuple[list[Site], dict[str, int]]:
+    """Reference sites of the name in one snapshot, resolved against `defs` (its own definitions);
+    `imported_from_members`: files importing the name's package from another workspace member."""
     parts = [p for p in input.name.split(".") if p] or [input.name]
     simple = parts[-1]
-    defs = find_exact(snap, input.name, input.kind, input.path)
-    if not defs and (len(parts) > 1 or input.kind or input.path):
-        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}")
     def_files = {p for p, _, _ in defs}
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
@@ -190,7 +257,8 @@ def references(input: Any, ctx: Any) -> Result:
             return "same_file"
         hit = reaches.get(path)
         if hit is None:
-            hit = reaches[path] = any(e.target in def_files or e.target in relays for e in snap.imports(path))
+            hit = reaches[path] = path in imported_from_members or any(
+                e.target in def_files or e.target in relays for e in snap.imports(path))
         return "import" if hit else "name_match"
 
     sites: list[Site] = []
@@ -207,13 +275,47 @@ def references(input: Any, ctx: Any) -> Result:
         if input.resolution and how != input.resolution:
             continue
         sites.append(Site(path, occ.line, occ.col, occ.role, how))
-    order = {"same_file": 0, "import": 1, "name_match": 2}
-    sites.sort(key=lambda s: (order[s.resolution], s.path, s.line, s.col))
-    items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
-    if input.text:
-        items = _with_text(snap, items)
-    shown = [_definition(*d) for d in defs[: ctx.cap("definitions")]]
-    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+    sites.sort(key=lambda s: (_ORDER[s.resolution], s.path, s.line, s.col))
+    return sites, counts
+
+
+class WorkspaceReferencesAnswer(ReferencesAnswer, kw_only=True):
+    """Reference sites across a workspace: sites and definitions tagged with their `member`. A site
+    importing, from another member, the package that member declares and defines the name in is
+    import-resolved."""
+
+    workspace: str
+    member_freshness: list[MemberFreshness]
+
+
+def _references_across(input: Any, ctx: Any, name: str) -> Result:
+    scope = open_workspace(ctx, name)
+    members = scope.readable
+    defs = {m.member.name: find_exact(m.snap, input.name, input.kind, input.path) for m in members}
+    if not any(defs.values()) and _narrowed(input):
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in workspace {name!r} "
+                       f"(members: {scope.names()})")
+    crossing = cross_importers(scope, {k: {p for p, _, _ in v} for k, v in defs.items()})
+    merged: list[tuple[int, int, Site]] = []
+    counts = {"import": 0, "same_file": 0, "name_match": 0}
+    for i, m in enumerate(members):
+        sites, found = _sites(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()))
+        merged += [(i, n, s) for n, s in enumerate(sites)]
+        for k, v in found.items():
+            counts[k] += v
+    merged.sort(key=lambda t: (_ORDER[t[2].resolution], t[0], t[1]))
+    items, page = ctx.page(merged, cap="sites", limit=input.limit, cursor=input.cursor, binding=scope.binding)
+    tagged = []
+    for i, m in enumerate(members):
+        mine = [s for j, _, s in items if j == i]
+        if input.text and mine:
+            mine = _with_text(m.snap, mine)
+        tagged.append(iter([tag(s, m.member.name) for s in mine]))
+    sites = [next(tagged[i]) for i, _, _ in items]  # back in page order
+    all_defs = [tag(_definition(*d), m.member.name) for m in members for d in defs[m.member.name]]
+    data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
+                                     workspace=name, member_freshness=scope.member_freshness)
+    return Result(data, freshness=scope.freshness, page=page)
 
 
 def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
@@ -240,7 +342,7 @@ def _with_text(snap: Any, sites: list[Site]) -> list[Site]:
 
             lines = lines_of[s.path] = text_lines(snap.blob_bytes(s.path))
         text = lines[s.line - 1].strip()[:240] if 0 < s.line <= len(lines) else None
-        out.append(Site(s.path, s.line, s.col, s.role, s.resolution, text))
+        out.append(msgspec.structs.replace(s, text=text))
     return out
 
 

@@ -1,0 +1,301 @@
+"""The context tools across a workspace: three fixture repositories, each item tagged with its member,
+one page and cursor over the members, and freshness for the workspace as a whole."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+import context_tools
+from context_tools.dispatch import Executor
+from corpora.gitbuild import RepoBuilder
+from tests.test_context_world import PY, ROOT, cli_env
+from tests.test_mcp import run_stdio, text_of
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    """`slugify` is defined in acme-lib (Python, distribution acme-utils) and in gokit (JavaScript,
+    npm package @acme/widgets); webapp imports acme-utils and uses slugify, and requires the Go module."""
+    lib = RepoBuilder(tmp_path / "acme-lib")
+    lib.commit({
+        "pyproject.toml": '[project]\nname = "acme-utils"\nversion = "1.2.0"\n',
+        "acme_utils/__init__.py": "def slugify(text):\n    return text.lower()\n\n\nclass Config:\n    pass\n",
+        "acme_utils/text.py": "from acme_utils import slugify\n\n\ndef title(t):\n    return slugify(t).title()\n",
+    })
+    kit = RepoBuilder(tmp_path / "gokit")
+    kit.commit({
+        "go.mod": "module github.com/acme/gokit\n\ngo 1.21\n",
+        "log/log.go": "package log\n\nvar Level = 1\n\nfunc Log(msg string) string { return msg }\n",
+        "js/package.json": '{"name": "@acme/widgets", "version": "2.1.0"}',
+        "js/text.js": "export function slugify(s) {\n  return s.toLowerCase();\n}\n",
+        "js/button.js": "import { slugify } from './text';\nexport const Button = slugify('B');\n",
+    })
+    app = RepoBuilder(tmp_path / "webapp")
+    app.commit({
+        "pyproject.toml": '[project]\nname = "webapp"\nversion = "0.1"\ndependencies = ["acme-utils>=1.0"]\n',
+        "webapp/__init__.py": "",
+        "webapp/views.py": "from acme_utils import slugify\n\n\ndef page(t):\n    return slugify(t)\n\n\n"
+                           "def other(t):\n    return slugify(t) + slugify(t)\n",
+        "go.mod": "module github.com/acme/webapp\n\ngo 1.21\n\nrequire github.com/acme/gokit v1.0.0\n",
+        "cmd/main.go": 'package main\n\nimport "github.com/acme/gokit/log"\n\nfunc main() { log.Log("x") }\n',
+    })
+    return {"acme-lib": lib, "gokit": kit, "webapp": app}
+
+
+@pytest.fixture
+def run(tmp_path, fleet):
+    """An executor on a store holding the workspace `fleet` of the three repositories at main."""
+    home = tmp_path / "store"
+    executor = Executor("python", store=str(home))
+
+    def call(command: str, **input):
+        return executor.run(command, input).envelope
+
+    assert call("workspace.create", name="fleet")["ok"]
+    for builder in fleet.values():
+        assert call("workspace.add", name="fleet", repo=str(builder.path), rev="main")["ok"]
+    call.home = str(home)
+    return call
+
+
+def _heads(fleet) -> dict[str, str]:
+    return {name: str(b.repo.references["refs/heads/main"].target) for name, b in fleet.items()}
+
+
+def test_symbol_found_in_two_members_is_tagged_with_each(run, fleet):
+    out = run("context.symbol", workspace="fleet", name="slugify")
+    assert out["ok"], out
+    defs = out["data"]["definitions"]
+    assert [(d["member"], d["path"], d["kind"]) for d in defs] == [
+        ("acme-lib", "acme_utils/__init__.py", "function"), ("gokit", "js/text.js", "function")]
+    assert out["data"]["workspace"] == "fleet"
+    assert out["page"] == {"total": 2, "returned": 2, "truncated": False, "cursor": None}
+    fresh = out["freshness"]
+    assert fresh["repo"] == "workspace:fleet" and fresh["rev"] == "main" and fresh["status"] == "current"
+    assert fresh["current_oid"] == fresh["pinned_oid"] and len(fresh["pinned_oid"]) == 64
+    heads = _heads(fleet)
+    members = out["data"]["member_freshness"]
+    assert [(m["member"], m["pinned_oid"], m["status"]) for m in members] == [
+        (name, heads[name], "current") for name in ("acme-lib", "gokit", "webapp")]
+    # a name defined in one member only: one item, of that member
+    only = run("context.symbol", workspace="fleet", name="Config")
+    assert [(d["member"], d["path"]) for d in only["data"]["definitions"]] == [("acme-lib", "acme_utils/__init__.py")]
+
+
+def test_references_across_members(run):
+    out = run("context.references", workspace="fleet", name="slugify", text=True)
+    assert out["ok"], out
+    sites = {(s["member"], s["path"], s["line"], s["resolution"]) for s in out["data"]["sites"]}
+    assert sites == {
+        ("acme-lib", "acme_utils/text.py", 1, "import"),
+        ("acme-lib", "acme_utils/text.py", 5, "import"),
+        ("gokit", "js/button.js", 1, "import"),
+        ("gokit", "js/button.js", 2, "import"),
+        # webapp defines no slugify: its sites import the package acme-lib declares and defines it in
+        ("webapp", "webapp/views.py", 1, "import"),
+        ("webapp", "webapp/views.py", 5, "import"),
+        ("webapp", "webapp/views.py", 9, "import"),
+    }
+    views = [s for s in out["data"]["sites"] if s["path"] == "webapp/views.py"]
+    assert views[1]["text"] == "return slugify(t)"  # text read from the member's own snapshot
+    assert {(d["member"], d["path"]) for d in out["data"]["definitions"]} == {
+        ("acme-lib", "acme_utils/__init__.py"), ("gokit", "js/text.js")}
+    assert out["data"]["definitions_total"] == 2
+    assert len(out["data"]["sites"]) == 8  # line 9 of views.py has two
+    assert out["data"]["by_resolution"] == {"import": 8, "same_file": 0, "name_match": 0}
+    # across ecosystems too: webapp imports the Go module gokit declares, whose log package defines Log
+    log = run("context.references", workspace="fleet", name="Log")
+    assert [(s["member"], s["path"], s["resolution"]) for s in log["data"]["sites"]] == [
+        ("webapp", "cmd/main.go", "import")]
+    # a name with no definition anywhere still finds its sites by name, tagged name_match
+    lower = run("context.references", workspace="fleet", name="lower")
+    assert [(s["member"], s["path"], s["resolution"]) for s in lower["data"]["sites"]] == [
+        ("acme-lib", "acme_utils/__init__.py", "name_match")]
+    assert lower["data"]["definitions_total"] == 0
+
+
+def test_overview_lists_members_and_cross_edges(run, fleet):
+    out = run("context.overview", workspace="fleet")
+    assert out["ok"], out
+    data = out["data"]
+    heads = _heads(fleet)
+    members = {m["name"]: m for m in data["members"]["items"]}
+    assert list(members) == ["acme-lib", "gokit", "webapp"]
+    for name, m in members.items():
+        assert m["pinned_oid"] == heads[name] and m["rev"] == "main" and m["freshness"] == "current"
+        assert len(m["fingerprint"]) == 64 and m["path"] == str(fleet[name].path.resolve())
+    assert members["acme-lib"]["files"] == 3
+    assert {lang["language"]: lang["files"] for lang in members["gokit"]["languages"]}["javascript"] == 2
+    assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
+    edges = {(e["source"], e["target"], e["ecosystem"], e["package"]) for e in data["edges"]["items"]}
+    assert edges == {("webapp", "acme-lib", "pypi", "acme-utils"), ("webapp", "gokit", "go", "github.com/acme/gokit")}
+    assert data["totals"]["members"] == 3 and data["totals"]["cross_edges"] == 2
+    assert data["totals"]["files"] == sum(m["files"] for m in members.values())
+    # a member section merged over the members, each item tagged
+    langs = run("context.overview", workspace="fleet", section="languages")
+    assert {(i["member"], i["language"]) for i in langs["data"]["items"]} >= {
+        ("acme-lib", "python"), ("gokit", "go"), ("gokit", "javascript"), ("webapp", "python")}
+    edges_page = run("context.overview", workspace="fleet", section="edges", limit=1)
+    assert edges_page["page"]["total"] == 2 and edges_page["page"]["truncated"] is True
+    rest = run("context.overview", workspace="fleet", section="edges", limit=1, cursor=edges_page["page"]["cursor"])
+    assert rest["ok"] and rest["page"]["truncated"] is False
+    assert edges_page["data"]["items"] + rest["data"]["items"] == data["edges"]["items"]
+    # members/edges sections belong to a workspace
+    assert run("context.overview", repo=str(fleet["gokit"].path), section="members")["error"]["code"] == "bad_input"
+
+
+def test_map_interleaves_members_by_rank(run):
+    out = run("context.map", workspace="fleet", budget=65536)
+    assert out["ok"], out
+    files = out["data"]["files"]
+    members = [f["member"] for f in files]
+    assert members[:3] == ["acme-lib", "gokit", "webapp"]  # every member's best file first
+    per_member = {m["member"]: m["files"] for m in out["data"]["members"]}
+    assert out["page"]["total"] == sum(per_member.values()) == len(files)
+    for name, count in per_member.items():
+        ranks = [f["rank"] for f in files if f["member"] == name]
+        assert len(ranks) == count and ranks == sorted(ranks, reverse=True)
+    focused = run("context.map", workspace="fleet", focus=["js/text.js", "nowhere.py"])
+    assert focused["data"]["focus_files"] == [{"member": "gokit", "path": "js/text.js"}]
+    assert focused["data"]["unmatched_focus"] == ["nowhere.py"]
+    assert {m["member"]: m["ranking"] for m in focused["data"]["members"]} == {
+        "acme-lib": "pagerank", "gokit": "personalized_pagerank", "webapp": "pagerank"}
+
+
+def test_file_of_a_member(run, fleet):
+    out = run("context.file", workspace="fleet", path="js/text.js")  # only gokit has it
+    assert out["ok"], out
+    assert out["data"]["member"] == "gokit" and out["data"]["content"]["lines"][0].startswith("export function")
+    assert out["freshness"]["member"] == "gokit" and out["freshness"]["pinned_oid"] == _heads(fleet)["gokit"]
+    both = run("context.file", workspace="fleet", path="pyproject.toml")
+    assert both["error"]["code"] == "bad_input" and "acme-lib, webapp" in both["error"]["message"]
+    chosen = run("context.file", workspace="fleet", path="pyproject.toml", member="webapp")
+    assert chosen["data"]["member"] == "webapp" and "webapp" in chosen["data"]["content"]["lines"][1]
+    assert run("context.file", workspace="fleet", path="go.mod", member="nobody")["error"]["code"] == "not_found"
+    assert run("context.file", workspace="fleet", path="absent.txt")["error"]["code"] == "not_found"
+    assert run("context.file", repo=str(fleet["gokit"].path), path="go.mod", member="gokit")["error"]["code"] == "bad_input"
+
+
+def test_member_branch_moves_workspace_stale_still_pinned(run, fleet):
+    pinned = _heads(fleet)["webapp"]
+    moved = fleet["webapp"].commit({"webapp/slug.py": "def slugify(t):\n    return t\n"})
+    out = run("context.symbol", workspace="fleet", name="slugify")
+    assert out["ok"]
+    # still served from the pinned snapshots: webapp's new definition is not there
+    assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib", "gokit"]
+    fresh = out["freshness"]
+    assert fresh["status"] == "stale" and "webapp" in fresh["reason"] and "workspace sync fleet" in fresh["reason"]
+    assert fresh["current_oid"] != fresh["pinned_oid"]
+    members = {m["member"]: m for m in out["data"]["member_freshness"]}
+    assert members["webapp"]["status"] == "stale"
+    assert (members["webapp"]["pinned_oid"], members["webapp"]["current_oid"]) == (pinned, moved)
+    assert members["gokit"]["status"] == "current"
+    ov = run("context.overview", workspace="fleet")
+    assert ov["freshness"]["status"] == "stale" and ov["data"]["totals"]["stale"] == 1
+    # a member whose branch is gone is unknown (stale wins over unknown)
+    fleet["gokit"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
+    both = run("context.symbol", workspace="fleet", name="slugify")
+    assert both["freshness"]["status"] == "stale" and both["freshness"]["current_oid"] is None
+    assert {m["member"]: m["status"] for m in both["data"]["member_freshness"]}["gokit"] == "unknown"
+
+
+def test_unknown_when_a_member_rev_no_longer_resolves(run, fleet):
+    fleet["acme-lib"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
+    out = run("context.symbol", workspace="fleet", name="slugify")
+    assert out["ok"] and out["freshness"]["status"] == "unknown" and "acme-lib" in out["freshness"]["reason"]
+    assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib", "gokit"]  # served from its pin
+
+
+def test_target_errors_are_typed(run, fleet):
+    both = run("context.symbol", workspace="fleet", repo=str(fleet["gokit"].path), name="slugify")
+    assert both["error"]["code"] == "bad_input" and "not both" in both["error"]["message"]
+    assert run("context.map", workspace="fleet", rev="main")["error"]["code"] == "bad_input"
+    for command, extra in (("context.symbol", {"name": "x"}), ("context.references", {"name": "x"}),
+                           ("context.overview", {}), ("context.map", {}), ("context.file", {"path": "go.mod"})):
+        missing = run(command, workspace="nope", **extra)
+        assert missing["error"]["code"] == "not_found", (command, missing)
+        assert run(command, workspace="no spaces", **extra)["error"]["code"] == "bad_input"
+    absent = run("context.symbol", workspace="fleet", name="NoSuchThing", fuzzy=False)
+    assert absent["error"]["code"] == "not_found" and "acme-lib, gokit, webapp" in absent["error"]["message"]
+
+
+def test_paging_across_members_with_a_cursor(run):
+    whole = run("context.references", workspace="fleet", name="slugify")
+    pages, cursor = [], None
+    while True:
+        out = run("context.references", workspace="fleet", name="slugify", limit=3, **({"cursor": cursor} if cursor else {}))
+        assert out["ok"], out
+        pages.append(out["data"]["sites"])
+        cursor = out["page"]["cursor"]
+        if not cursor:
+            break
+    assert [len(p) for p in pages] == [3, 3, 2]
+    assert [s for p in pages for s in p] == whole["data"]["sites"]
+    assert {s["member"] for s in pages[0]} != {s["member"] for s in pages[-1]}  # the page crosses members
+    first = run("context.symbol", workspace="fleet", name="slugify", limit=1)
+    second = run("context.symbol", workspace="fleet", name="slugify", limit=1, cursor=first["page"]["cursor"])
+    assert [d["member"] for d in first["data"]["definitions"] + second["data"]["definitions"]] == ["acme-lib", "gokit"]
+    # a cursor of one workspace query is not valid for another
+    other = run("context.symbol", workspace="fleet", name="Config", cursor=first["page"]["cursor"])
+    assert other["error"]["code"] == "bad_cursor"
+    mapped = run("context.map", workspace="fleet", budget=256)
+    assert mapped["page"]["truncated"] is True
+    nxt = run("context.map", workspace="fleet", budget=256, cursor=mapped["page"]["cursor"])
+    assert nxt["ok"] and nxt["data"]["files"][0] != mapped["data"]["files"][0]
+
+
+def test_cursor_after_sync_repins_is_bad_cursor(run, fleet):
+    first = run("context.references", workspace="fleet", name="slugify", limit=2)
+    cursor = first["page"]["cursor"]
+    assert run("context.references", workspace="fleet", name="slugify", limit=2, cursor=cursor)["ok"]
+    fleet["gokit"].commit({"js/more.js": "export const more = 1;\n"})
+    # moved but not re-pinned: the cursor still pages the pinned snapshots
+    assert run("context.references", workspace="fleet", name="slugify", limit=2, cursor=cursor)["ok"]
+    sync = subprocess.run([PY, "-m", "context_tools.cli", "workspace", "sync", "fleet", "--json"], cwd=ROOT,
+                          env=cli_env(run.home), capture_output=True, text=True, timeout=120)
+    assert sync.returncode == 0, sync.stderr
+    assert [r["member"] for r in json.loads(sync.stdout)["data"]["repinned"]] == ["gokit"]
+    stale_cursor = run("context.references", workspace="fleet", name="slugify", limit=2, cursor=cursor)
+    assert stale_cursor["error"]["code"] == "bad_cursor"
+    again = run("context.references", workspace="fleet", name="slugify", limit=2)
+    assert again["ok"] and again["freshness"]["status"] == "current"
+    assert again["freshness"]["fingerprint"] != first["freshness"]["fingerprint"]
+
+
+def test_every_face_answers_a_workspace_alike(run, monkeypatch):
+    from tests.test_registry_faces import argv_for
+
+    input = {"workspace": "fleet", "name": "slugify", "limit": 1}
+    results = {"python": context_tools.Client(store=run.home).envelope("context.symbol", **input)}
+
+    def cli(*args):
+        p = subprocess.run([PY, "-m", "context_tools.cli", *args], cwd=ROOT, env=cli_env(run.home),
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    results["verb"] = cli(*argv_for("context.symbol", input), "--json")
+    assert argv_for("context.symbol", input)[:5] == ["context", "symbol", "slugify", "--workspace", "fleet"]
+    results["call"] = cli("call", "context.symbol", json.dumps(input))
+
+    async def work(client):
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert {"workspace", "repo"} <= set(tools["context.symbol"].input_schema["properties"])
+        assert "member" in tools["context.file"].input_schema["properties"]
+        return text_of(await client.call_tool("context.symbol", input))
+
+    results["mcp"] = run_stdio(run.home, work)
+    first = results["python"]
+    assert first["ok"] and first["data"]["definitions"][0]["member"] == "acme-lib"
+    for face, envelope in results.items():
+        assert envelope == first, face
+    monkeypatch.setenv("RENNET_HOME", run.home)
+    typed = context_tools.call("context.symbol", workspace="fleet", name="slugify")
+    assert [d.member for d in typed.data.definitions] == ["acme-lib", "gokit"]
+    assert typed.freshness.repo == "workspace:fleet"
+    human = subprocess.run([PY, "-m", "context_tools.cli", "context", "symbol", "slugify", "--workspace", "fleet"],
+                           cwd=ROOT, env=cli_env(run.home), capture_output=True, text=True, timeout=120)
+    assert "acme-lib:acme_utils/__init__.py:1" in human.stdout and "gokit:js/text.js:1" in human.stdout
