@@ -54,6 +54,7 @@ class OpenMember:
     member: Any  # indexer.workspace.Member
     snap: Any  # its pinned Snapshot; None when it cannot be read (then freshness says why)
     freshness: MemberFreshness
+    error: RennetError | None = None  # why the snapshot cannot be read
 
 
 @dataclass
@@ -127,7 +128,7 @@ def _open_member(ctx: Any, workspace_name: str, member: Any) -> OpenMember:
             return OpenMember(member, None, MemberFreshness(
                 repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=now.current_oid,
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
-                fingerprint=member.fingerprint, member=member.name))
+                fingerprint=member.fingerprint, member=member.name), exc)
     fresh = freshness_of(snap)
     reason = fresh.reason
     if fresh.status == "stale":  # `rennet index` would not move the workspace's pin
@@ -183,9 +184,7 @@ def member_named(scope: Scope, name: str) -> OpenMember:
 def snapshot_of(opened: OpenMember) -> Any:
     """The member's snapshot, or the typed error saying why it cannot be read."""
     if opened.snap is None:
-        from indexer.errors import NotIndexed
-
-        raise NotIndexed(f"member {opened.member.name!r}: {opened.freshness.reason}")
+        raise RennetError(f"member {opened.member.name!r}: {opened.error.message}", code=opened.error.code)
     return opened.snap
 
 

@@ -209,6 +209,22 @@ def test_unknown_when_a_member_rev_no_longer_resolves(run, fleet):
     assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib", "gokit"]  # served from its pin
 
 
+def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, fleet):
+    import shutil
+
+    shutil.rmtree(fleet["gokit"].path)
+    out = run("context.symbol", workspace="fleet", name="slugify")
+    assert out["ok"], out
+    assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib"]
+    members = {m["member"]: m for m in out["data"]["member_freshness"]}
+    assert members["gokit"]["status"] == "unknown" and "not read" in members["gokit"]["reason"]
+    assert out["freshness"]["status"] == "unknown" and out["freshness"]["current_oid"] is None
+    ov = run("context.overview", workspace="fleet")
+    gone = next(m for m in ov["data"]["members"]["items"] if m["name"] == "gokit")
+    assert gone["files"]["unknown"] == "not_assessed" and gone["freshness"] == "unknown"
+    assert run("context.file", workspace="fleet", path="go.mod", member="gokit")["error"]["code"] == "not_a_repository"
+
+
 def test_target_errors_are_typed(run, fleet):
     both = run("context.symbol", workspace="fleet", repo=str(fleet["gokit"].path), name="slugify")
     assert both["error"]["code"] == "bad_input" and "not both" in both["error"]["message"]
