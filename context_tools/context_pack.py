@@ -17,7 +17,6 @@ from msgspec import Meta, Struct
 from context_tools.registry import CliShape, Command, Exposure
 
 Repo = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository)")]
-Rev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read")]
 Target = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository); "
                                          "default: the current folder. Not with workspace")]
 TargetRev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "

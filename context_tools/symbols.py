@@ -207,8 +207,7 @@ def _symbol_across(input: Any, ctx: Any, name: str) -> Result:
         raise NotFound(f"no definition of {input.name!r}{_filters(input)} in workspace {name!r} "
                        f"(members: {scope.names()})")
     # exact before qualified matches across the workspace; then member order; then each member's own order
-    order = sorted(range(len(hits)), key=lambda n: (hits[n][2][2] != "exact" and not fuzzy, hits[n][0], n))
-    ordered = [hits[n] for n in order]
+    ordered = [h for _, h in sorted(enumerate(hits), key=lambda e: (e[1][2][2] == "qualified", e[1][0], e[0]))]
     items, page = ctx.page(ordered, cap="definitions", limit=input.limit, cursor=input.cursor, binding=scope.binding)
     defs = [tag(_definition(*h), m.member.name) for _, m, h in items]
     data = WorkspaceSymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), defs, workspace=name,

@@ -115,6 +115,11 @@ def test_references_across_members(run):
     assert [(s["member"], s["path"], s["resolution"]) for s in lower["data"]["sites"]] == [
         ("acme-lib", "acme_utils/__init__.py", "name_match")]
     assert lower["data"]["definitions_total"] == 0
+    # a qualified name is that definition: gokit's same-named function and its uses drop out
+    qualified = run("context.references", workspace="fleet", name="acme_utils.slugify")
+    assert {(s["member"], s["path"]) for s in qualified["data"]["sites"]} == {
+        ("acme-lib", "acme_utils/text.py"), ("webapp", "webapp/views.py")}
+    assert [d["member"] for d in qualified["data"]["definitions"]] == ["acme-lib"]
 
 
 def test_overview_lists_members_and_cross_edges(run, fleet):
