@@ -71,7 +71,8 @@ _INSTRUCTIONS = (
     "Rennet Context answers questions about a Git repository at a pinned commit. Every reply carries "
     "freshness (is the pinned snapshot still what the rev points at) and, for collections, a page with "
     "total/returned/truncated and a cursor: pass the cursor back to get the next page. A reply over the "
-    "size ceiling is written to a file; the reply then names the file's path."
+    "size ceiling is written to a file; the reply then names the file's path. Give `workspace` instead of "
+    "`repo`/`rev` to ask across every member of a workspace; each item then names its `member`."
 )
 
 

@@ -217,14 +217,14 @@ def cross_importers(scope: Scope, defining: dict[str, set[str]]) -> dict[str, se
     """Per member, the files whose external imports name a package another member declares and
     defines the symbol in (a definition file under the declaring manifest's folder). `defining` maps
     member name -> its files defining the symbol. Such a site counts as import-resolved."""
-    from indexer.workspace import _import_targets, _provided
+    from indexer.workspace import import_targets, provided_packages
 
     providers: dict[tuple[str, str], set[str]] = {}
     for m in scope.readable:
         files = defining.get(m.member.name)
         if not files:
             continue
-        for key, (_, manifest) in _provided(m.snap.record.packages).items():
+        for key, (_, manifest) in provided_packages(m.snap.record.packages).items():
             folder = os.path.dirname(manifest)
             if not folder or any(f.startswith(folder + "/") for f in files):
                 providers.setdefault(key, set()).add(m.member.name)
@@ -236,7 +236,7 @@ def cross_importers(scope: Scope, defining: dict[str, set[str]]) -> dict[str, se
         for u in m.snap.record.unresolved:
             if u.status != "external" or u.path in found:
                 continue
-            if any(providers.get(key, set()) - {m.member.name} for key in _import_targets(u)):
+            if any(providers.get(key, set()) - {m.member.name} for key in import_targets(u)):
                 found.add(u.path)
         if found:
             out[m.member.name] = found

@@ -370,7 +370,7 @@ def _js_package(spec: str) -> str | None:
     return parts[0]
 
 
-def _provided(packages: Iterable) -> dict[tuple[str, str], tuple[str, str]]:
+def provided_packages(packages: Iterable) -> dict[tuple[str, str], tuple[str, str]]:
     """(ecosystem, normalized name) -> (declared name, manifest), first manifest wins."""
     out: dict[tuple[str, str], tuple[str, str]] = {}
     for p in sorted(packages, key=lambda p: (p.manifest, p.name)):
@@ -379,7 +379,7 @@ def _provided(packages: Iterable) -> dict[tuple[str, str], tuple[str, str]]:
     return out
 
 
-def _import_targets(u) -> list[tuple[str, str]]:
+def import_targets(u) -> list[tuple[str, str]]:
     """(ecosystem, normalized package name) candidates an external import may name."""
     spec = u.spec.strip()
     if u.kind == "python":
@@ -405,7 +405,7 @@ def cross_edges(store, member_records: list[MemberRecord]) -> list[CrossEdge]:
     for member, record in sorted(records.items()):
         if record is None:
             continue
-        for key, (declared, manifest) in _provided(record.packages).items():
+        for key, (declared, manifest) in provided_packages(record.packages).items():
             providers.setdefault(key, []).append((member, declared, manifest))
 
     found: dict[tuple[str, str, str, str], dict] = {}
@@ -430,7 +430,7 @@ def cross_edges(store, member_records: list[MemberRecord]) -> list[CrossEdge]:
         for u in record.unresolved:
             if u.status != "external":
                 continue
-            for key in _import_targets(u):
+            for key in import_targets(u):
                 if note(member, key, "import", Evidence(u.path, u.line, u.spec)):
                     break  # the longest Go module path claims the import
     edges = []
