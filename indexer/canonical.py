@@ -27,6 +27,7 @@ def records(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[
             "skipped": f.skipped or None, "target": f.target or None,
             "symbols": len(blob_facts.symbols) if blob_facts else 0,
             "occurrences": (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
+            "occurrences_capped": blob_facts.occurrences_capped if blob_facts else False,
             "fan_in": record.fan_in.get(f.path, 0), "rank": f"{record.rank.get(f.path, 0.0):.9f}",
         }
     for f in record.files:

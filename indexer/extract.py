@@ -15,7 +15,7 @@ from indexer.content import count_lines, generated_rule, skip_reason
 from indexer.languages import GRAMMAR_LANGUAGES
 from indexer.model import BlobFacts
 from indexer.tags import extract_tree
-from indexer.tokens import plain_occurrences
+from indexer.tokens import OCCURRENCE_CAP, plain_occurrences
 
 from indexer.records import EXTRACTOR_VERSION  # noqa: F401 - kept beside the records it keys
 
@@ -25,7 +25,10 @@ DEFAULT_SIZE_CAP = 1 << 20
 def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_SIZE_CAP) -> BlobFacts:
     """The blob facts of `data` (the blob at `path`, of `language` from `detect_language`)."""
     try:
-        return _extract(bytes(data), path, language, size_cap)
+        facts = _extract(bytes(data), path, language, size_cap)
+        # At the cap the list may have been cut: say so rather than pass it off as complete.
+        facts.occurrences_capped = len(facts.occurrences) >= OCCURRENCE_CAP
+        return facts
     except Exception:  # noqa: BLE001 - the contract is "never raises"; the reason is recorded
         try:
             lines = count_lines(data)

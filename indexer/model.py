@@ -57,6 +57,7 @@ class BlobFacts(Struct):
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
     skipped: str = ""  # why the blob was not parsed: binary too_large undecodable minified; "" if parsed
+    occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete
     # Filled when the facts are stored: assembly reads these, never the full occurrence list.
     uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are not its definition
     occurrence_count: int = 0

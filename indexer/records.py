@@ -14,7 +14,7 @@ from .model import BlobFacts, Occurrence, SnapshotRecord
 from .store import Store, pack, unpack
 
 # Bump whenever the facts produced for the same bytes change: cached facts are keyed by it.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
 
 encode = msgspec.msgpack.Encoder().encode
 decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode

@@ -150,6 +150,8 @@ def test_occurrence_cap_is_deterministic_prefix():
     text = extract_blob(data, "many.txt", "text")
     assert len(text.occurrences) == OCCURRENCE_CAP
     assert text.occurrences == sorted(text.occurrences, key=lambda o: (o.line, o.col))
+    assert facts.occurrences_capped and text.occurrences_capped
+    assert not extract_blob(b"a = b\n", "few.py", "python").occurrences_capped
 
 
 def test_generated_marks():
