@@ -18,7 +18,6 @@ whose snapshots exist are skipped and the facts already written are not parsed a
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from dataclasses import dataclass, field
@@ -224,12 +223,15 @@ class _LazyPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool = None
+        self.lock = None  # the batch's write lock, which forked workers must not keep alive
 
     def map(self, fn, items, ordered: bool, enough: bool):
         if self.workers <= 1 or not enough:
             return map(fn, items)
         if self._pool is None:
-            self._pool = multiprocessing.get_context("fork").Pool(self.workers)
+            from .build import fork_pool
+
+            self._pool = fork_pool(self.workers, self.lock)
         return self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items)
 
     def close(self) -> None:
@@ -285,7 +287,8 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
 
     pool = _LazyPool(workers)
     try:
-        with WriteLock(store.home):
+        with WriteLock(store.home) as lock:
+            pool.lock = lock
             for start in range(0, len(specs), wave):
                 _run_wave(store, specs, range(start, min(start + wave, len(specs))), version, pool, emitter,
                           progress)

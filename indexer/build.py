@@ -61,16 +61,24 @@ class _Job:
 _worker_repo: pygit2.Repository | None = None
 
 
-def _worker_init(repo_path: str, inherited_fds: tuple[int, ...]) -> None:
+def fork_pool(workers: int, lock: WriteLock, repo_path: str | None = None):
+    """Extraction workers forked from the indexer. A worker must not outlive a killed indexer,
+    nor keep its write lock alive; with `repo_path` each opens that repository once."""
+    inherited = (lock.fd,) if lock.fd is not None else ()
+    return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
+                                                    initargs=(repo_path, inherited))
+
+
+def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
     global _worker_repo
-    # A worker must not outlive a killed indexer, nor keep its write lock alive.
     _die_with_parent()
     for fd in inherited_fds:
         try:
             os.close(fd)
         except OSError:
             pass
-    _worker_repo = pygit2.Repository(repo_path)
+    if repo_path is not None:
+        _worker_repo = pygit2.Repository(repo_path)
 
 
 def _die_with_parent() -> None:
@@ -132,10 +140,8 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
             _write_facts(store, [_extract_job(job, repo) for job in chunk])
             progress(len(chunk))
         return
-    ctx = multiprocessing.get_context("fork")
     chunk_size = max(8, min(64, len(jobs) // (workers * 8) or 8))
-    inherited = (lock.fd,) if lock.fd is not None else ()
-    with ctx.Pool(workers, initializer=_worker_init, initargs=(repo.path, inherited)) as pool:
+    with fork_pool(workers, lock, repo.path) as pool:
         pending: list[Extracted] = []
         for results in pool.imap_unordered(_extract_chunk, list(_chunks(jobs, chunk_size))):
             pending.extend(results)
