@@ -377,17 +377,21 @@ def scaling_steps(results: list[dict]) -> list[dict]:
             for lo, hi in zip(syn, syn[1:])]
 
 
-def report(results: list[dict], info: dict, command: str, out: Path, finished_at: str | None = None) -> str:
+def report(results: list[dict], info: dict, command: str, out: Path, finished_at: str | None = None,
+           failed: list[dict] | None = None) -> str:
     rows = verdicts(results)
     steps = scaling_steps(results)
     table = markdown(results, rows, info, command)
+    for f in failed or []:
+        table += f"\n\nFAILED {f['label']}: {f['error'].strip().splitlines()[-1][:300]}"
     if steps:
         table += "\n\nScaling (linear would be the files factor): " + "; ".join(
             f"{s['from']:,} -> {s['to']:,} files (x{s['files_x']:.0f}): cold wall x{s['cold_wall_x']:.1f}, "
             f"1% re-index x{s['reindex_wall_x']:.1f}, peak memory x{s['peak_mib_x']:.1f}" for s in steps)
     print(table)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"machine": info, "command": command, "results": results, "targets": rows,
+    out.write_text(json.dumps({"machine": info, "command": command, "results": results, "failed": failed or [],
+                               "targets": rows,
                                "scaling": steps, "markdown": table,
                                "finished_at": finished_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
                               indent=1))
@@ -410,33 +414,50 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.from_json:
         old = json.loads(Path(args.from_json).read_text())
-        report(old["results"], old["machine"], old["command"], Path(args.out), old.get("finished_at"))
+        report(old["results"], old["machine"], old["command"], Path(args.out), old.get("finished_at"),
+               old.get("failed"))
         return 0
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.with_100k:
         sizes.append(100_000)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(work / "stores", ignore_errors=True)  # scratch stores a failed earlier run left behind
     ctags = ensure_ctags()
     info = machine()
     results = []
+    failed: list[dict] = []
     for size in sizes:
-        repo, meta = synthetic_corpus(work, size, args.seed)
-        r = bench_repo(f"synthetic {size:,}", repo, "base", ["main"], work, args.workers, ctags,
-                       meta["query_names"], meta.get("query_functions", []), repo / "synthetic.json", args.repeat)
+        label = f"synthetic {size:,}"
+        try:
+            repo, meta = synthetic_corpus(work, size, args.seed)
+            r = bench_repo(label, repo, "base", ["main"], work, args.workers, ctags, meta["query_names"],
+                           meta.get("query_functions", []), repo / "synthetic.json", args.repeat)
+        except SystemExit as exc:  # one failed corpus must not lose the others' figures
+            failed.append({"label": label, "error": str(exc)})
+            continue
         r["size"] = size
         r["ratios"] = ratios(r)
         results.append(r)
     for corpus_dir in args.corpus:
         repo = Path(corpus_dir)
-        meta = json.loads((repo / "corpus.json").read_text())
+        try:
+            meta = json.loads((repo / "corpus.json").read_text())
+        except (OSError, ValueError) as exc:
+            failed.append({"label": corpus_dir, "error": f"not a registry corpus: {exc}"})
+            continue
         tags = meta["tags"]
-        r = bench_repo(f"{meta['package']} {meta['versions'][0]}..{meta['versions'][-1]}", repo, tags[0], tags[1:],
-                       work, args.workers, ctags, [], [], None, args.repeat)
+        label = f"{meta['package']} {meta['versions'][0]}..{meta['versions'][-1]}"
+        try:
+            r = bench_repo(label, repo, tags[0], tags[1:], work, args.workers, ctags, [], [], None, args.repeat)
+        except SystemExit as exc:
+            failed.append({"label": label, "error": str(exc)})
+            continue
         r["ratios"] = ratios(r)
         results.append(r)
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
-    report(results, info, command.strip(), Path(args.out))
+    report(results, info, command.strip(), Path(args.out), failed=failed)
+    return 1 if failed else 0
     return 0
 
 
