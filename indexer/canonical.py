@@ -8,14 +8,18 @@ the sha256 of the extractor version line followed by these bytes.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Iterator, Mapping
+
+import msgspec
 
 from .model import BlobFacts, SnapshotRecord
 
 
+_encode = msgspec.json.Encoder().encode  # compact, UTF-8, keys in insertion order: one fixed form
+
+
 def _line(obj: dict) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return _encode(obj) + b"\n"
 
 
 def records(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[dict]:
