@@ -177,32 +177,42 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], langua
 def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
              facts: dict[str, BlobFacts], version: str) -> SnapshotRecord:
     """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank."""
+    import gc
+
     from . import entrypoints, graph, manifests, marks, resolve
 
-    blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
+    # Assembly makes many small acyclic objects: with the cyclic collector on, its full
+    # passes over the loaded facts cost a large share of a re-index.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
 
-    def read(path: str) -> bytes:
-        blob = blobs.get(path)
-        if blob is None:
-            raise KeyError(path)
-        return gitread.read_blob(repo, blob)
+        def read(path: str) -> bytes:
+            blob = blobs.get(path)
+            if blob is None:
+                raise KeyError(path)
+            return gitread.read_blob(repo, blob)
 
-    file_marks = marks.mark_files(files, facts, read)
-    files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
-             if f.path in file_marks else f for f in files]
-    found = manifests.parse_manifests(files, read)
-    bad = {p.path: p.reason for p in found.problems}
-    if bad:
-        # A manifest that does not parse stays in the map, listed as skipped with why.
-        files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
-    edges, unresolved = resolve.resolve_imports(files, facts, read)
-    packages, dependencies = found.packages, found.dependencies
-    entry_points = entrypoints.find_entry_points(files, facts, read)
-    return SnapshotRecord(
-        oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
-        packages=packages, dependencies=dependencies, entry_points=entry_points,
-        fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
-    )
+        file_marks = marks.mark_files(files, facts, read)
+        files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
+                 if f.path in file_marks else f for f in files]
+        found = manifests.parse_manifests(files, read)
+        bad = {p.path: p.reason for p in found.problems}
+        if bad:
+            # A manifest that does not parse stays in the map, listed as skipped with why.
+            files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
+        edges, unresolved = resolve.resolve_imports(files, facts, read)
+        packages, dependencies = found.packages, found.dependencies
+        entry_points = entrypoints.find_entry_points(files, facts, read)
+        return SnapshotRecord(
+            oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
+            packages=packages, dependencies=dependencies, entry_points=entry_points,
+            fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
+        )
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
@@ -255,12 +265,21 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
             progress("parse", done, len(jobs))
 
     _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock)
-    facts = load_facts(store, keys)
-    files = _file_entries(repo, tree, languages, facts)
-    if progress:
-        progress("assemble", 0, 1)
-    record = assemble(repo, oid, tree_oid, files, facts, version)
-    record.fingerprint = canonical.fingerprint(record, facts)
+    # From here on only acyclic records are made (decoded facts, entries, the record): the
+    # cyclic collector's repeated full passes over them would cost more than the rest.
+    import gc
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        facts = load_facts(store, keys)
+        files = _file_entries(repo, tree, languages, facts)
+        if progress:
+            progress("assemble", 0, 1)
+        record = assemble(repo, oid, tree_oid, files, facts, version)
+        record.fingerprint = canonical.fingerprint(record, facts)
+    finally:
+        if collecting:
+            gc.enable()
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, facts, len(jobs)
 

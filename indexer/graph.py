@@ -16,12 +16,12 @@ input order; values are rounded to 9 decimals.
 from __future__ import annotations
 
 import math
-import operator
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Iterable, Mapping
 
 import networkx as nx
+import numpy as np
 
 from indexer.model import BlobFacts, Edge, FileEntry, Symbol
 
@@ -51,9 +51,16 @@ def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGrap
 
 
 def fan_in(files: list[FileEntry], edges: list[Edge]) -> dict[str, int]:
-    """path -> number of distinct other files whose imports resolve to it (0 when none); every file present."""
-    g = import_graph(files, edges)
-    return {p: g.in_degree(p) for p in sorted(g.nodes)}
+    """path -> number of distinct other files whose imports resolve to it (0 when none); every file present.
+    The in-degree of `import_graph`, counted without building it."""
+    paths = sorted({f.path for f in files})
+    known = set(paths)
+    importers: dict[str, set[str]] = {}
+    for e in edges:
+        source, target = e.source, e.target
+        if source != target and source in known and target in known:
+            importers.setdefault(target, set()).add(source)
+    return {p: len(importers.get(p, ())) for p in paths}
 
 
 def name_weight(name: str, definers: int) -> float:
@@ -82,39 +89,61 @@ def _uses(facts: BlobFacts) -> Mapping[str, int]:
 def rank_weights(
     files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]
 ) -> dict[str, dict[str, float]]:
-    """referencer -> {definer: weight}, the weighted arcs PageRank runs over."""
+    """referencer -> {definer: weight}, the weighted arcs PageRank runs over.
+
+    Float sums run in a fixed order (names sorted, definers by path, then imports sorted):
+    arc weights, and so ranks, are the same bits for the same inputs in any input order."""
     known = {f.path for f in files}
-    # name -> {definer: how strongly its definition there names a thing worth depending on}
-    strength: dict[str, dict[str, float]] = defaultdict(dict)
-    for path in sorted(facts):
-        if path not in known:
-            continue
+    paths = sorted(p for p in facts if p in known)
+    # name -> {definer: how strongly its definition there names a thing worth depending on};
+    # definers go in in path order
+    strength: dict[str, dict[str, float]] = {}
+    kind_weight = KIND_WEIGHT
+    for path in paths:
         for s in facts[path].symbols:
-            if len(s.name) > 1:
-                w = definition_weight(s)
-                if w > strength[s.name].get(path, 0.0):
-                    strength[s.name][path] = w
-    # per name: the weight one use carries, and who defines it (common names left out)
-    info = {
-        name: (name_weight(name, len(defs)), sorted(defs.items()))
-        for name, defs in strength.items()
-        if len(defs) <= MAX_DEFINERS
-    }
+            name = s.name
+            if len(name) > 1:
+                w = kind_weight.get(s.kind)  # definition_weight, inlined: this runs per symbol
+                if w is None:
+                    w = 1.0
+                elif s.container:
+                    w *= MEMBER_DATA_WEIGHT
+                defs = strength.get(name)
+                if defs is None:
+                    strength[name] = {path: w}
+                elif w > defs.get(path, 0.0):
+                    defs[path] = w
+    # per name used somewhere: the weight one use carries, and who defines it; None for a
+    # name too common to tell (computed on first use: most defined names are never used)
+    info: dict[str, tuple[float, list[tuple[str, float]]] | None] = {}
     out: dict[str, dict[str, float]] = {}
-    for path in sorted(facts):
-        if path not in known:
-            continue
-        uses = {name: n for name, n in _uses(facts[path]).items() if name in info}
+    sqrt = math.sqrt
+    for path in paths:
+        uses = _uses(facts[path])
+        names = []
+        for name in uses:
+            if name in info:
+                if info[name] is not None:
+                    names.append(name)
+            elif name in strength:
+                defs = strength[name]
+                if len(defs) <= MAX_DEFINERS:
+                    info[name] = (name_weight(name, len(defs)), list(defs.items()))
+                    names.append(name)
+                else:
+                    info[name] = None
+        names.sort()  # stored uses come sorted already: linear
         arcs: dict[str, float] = {}
-        for name in sorted(uses):
+        for name in names:
             w0, defs = info[name]
-            w = w0 * math.sqrt(uses[name])
+            w = w0 * sqrt(uses[name])
             for d, dw in defs:
                 if d != path:
                     arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
-    for source, target in sorted({(e.source, e.target) for e in edges if e.source != e.target}):
+    # dict.fromkeys keeps the input order: edges come sorted from resolution, so sorting is linear
+    for source, target in sorted(dict.fromkeys([(e.source, e.target) for e in edges if e.source != e.target])):
         if source in known and target in known:
             arcs = out.setdefault(source, {})
             arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
@@ -125,42 +154,55 @@ def rank_weights(
     return out
 
 
+def _ordered_sum(values: Iterable[float]) -> float:
+    """Left-to-right sum (builtin sum() compensates on Python 3.12+, which would change bits)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
+def _last_prefix_sum(a: np.ndarray) -> float:
+    """Left-to-right sum of an array: an accumulation is sequential by definition, unlike
+    np.sum, whose pairwise order depends on the length and the build."""
+    return float(np.add.accumulate(a)[-1]) if len(a) else 0.0
+
+
 def _pagerank(nodes: list[str], weights: dict[str, dict[str, float]], teleport: list[float]) -> list[float]:
+    """Power iteration with every float operation in a fixed order: per node, the base term
+    plus its in-arcs' contributions added in source order (np.bincount scatters its weights
+    sequentially; no BLAS, whose summation order varies by machine)."""
     index = {p: i for i, p in enumerate(nodes)}
     n = len(nodes)
-    sources: list[list[int]] = [[] for _ in range(n)]
-    shares: list[list[float]] = [[] for _ in range(n)]
+    src: list[int] = []
+    dst: list[int] = []
+    share: list[float] = []
     dangling: list[int] = []
     for i, p in enumerate(nodes):
-        arcs = weights.get(p, {}).items()  # insertion order is deterministic: built from sorted inputs
-        total = sum([w for _, w in arcs])
+        arcs = weights.get(p)
+        total = _ordered_sum(arcs.values()) if arcs else 0.0  # insertion order: built from sorted inputs
         if total <= 0.0:
             dangling.append(i)
             continue
-        for target, w in arcs:
-            j = index[target]
-            sources[j].append(i)
-            shares[j].append(ALPHA * w / total)
-    # itemgetter pulls a node's in-neighbours' scores in one C call; sums run in a fixed order
-    gather = [(operator.itemgetter(*s) if len(s) > 1 else None, s[0] if len(s) == 1 else -1, ws)
-              for s, ws in zip(sources, shares)]
-    mul = operator.mul
-    x = list(teleport)
+        for target, w in arcs.items():
+            src.append(i)
+            dst.append(index[target])
+            share.append(ALPHA * w / total)
+    # arcs listed by source, so each node's incoming sum runs in source order
+    src_a = np.array(src, dtype=np.intp)
+    dst_a = np.array(dst, dtype=np.intp)
+    share_a = np.array(share, dtype=np.float64)
+    dangling_a = np.array(dangling, dtype=np.intp)
+    tele = np.array(teleport, dtype=np.float64)
+    x = tele.copy()
     for _ in range(MAX_ITER):
-        lost = ALPHA * sum([x[i] for i in dangling])
-        new = []
-        for t, (get, single, ws) in zip(teleport, gather):
-            v = (1.0 - ALPHA + lost) * t
-            if get is not None:
-                v += sum(map(mul, get(x), ws))
-            elif single >= 0:
-                v += x[single] * ws[0]
-            new.append(v)
-        err = sum(map(abs, map(operator.sub, new, x)))
+        lost = ALPHA * _last_prefix_sum(x[dangling_a])
+        new = (1.0 - ALPHA + lost) * tele + np.bincount(dst_a, weights=x[src_a] * share_a, minlength=n)
+        err = _last_prefix_sum(np.abs(new - x))
         x = new
         if err < n * TOL:
             break
-    return x
+    return x.tolist()
 
 
 def _rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],

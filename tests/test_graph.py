@@ -150,3 +150,82 @@ def test_data_members_count_less_than_functions_and_types():
     assert r["funcs.py"] > r["records.py"]
     weights = rank_weights([entry(p) for p in facts], facts, [])["user.py"]
     assert weights["records.py"] == pytest.approx(weights["funcs.py"] * 0.3 * 0.2)
+
+
+def reference_pagerank(nodes, weights, teleport):
+    """The power iteration spelled out in plain floats, every sum left to right: what
+    `_pagerank` must reproduce bit for bit, whatever array machinery it runs on."""
+    from indexer.graph import ALPHA, MAX_ITER, TOL
+
+    index = {p: i for i, p in enumerate(nodes)}
+    n = len(nodes)
+    incoming = [[] for _ in range(n)]
+    dangling = []
+    for i, p in enumerate(nodes):
+        arcs = weights.get(p, {})
+        total = 0.0
+        for w in arcs.values():
+            total += w
+        if total <= 0.0:
+            dangling.append(i)
+            continue
+        for target, w in arcs.items():
+            incoming[index[target]].append((i, ALPHA * w / total))
+    x = list(teleport)
+    for _ in range(MAX_ITER):
+        lost = 0.0
+        for i in dangling:
+            lost += x[i]
+        lost *= ALPHA
+        new = []
+        for t, arcs in zip(teleport, incoming):
+            s = 0.0
+            for i, share in arcs:
+                s += x[i] * share
+            new.append((1.0 - ALPHA + lost) * t + s)
+        err = 0.0
+        for a, b in zip(new, x):
+            err += abs(a - b)
+        x = new
+        if err < n * TOL:
+            break
+    return x
+
+
+def random_weights(rng, n):
+    nodes = [f"f{i:04}.py" for i in range(n)]
+    weights = {}
+    for p in nodes:
+        if rng.random() < 0.2:
+            continue  # dangling
+        targets = rng.sample(nodes, rng.randint(1, min(12, n)))
+        weights[p] = {t: rng.choice([1.0, 0.1, 10.0 / 3, rng.random() * 7]) for t in targets if t != p}
+    return nodes, weights
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_power_iteration_matches_plain_float_reference_bit_for_bit(seed):
+    from indexer.graph import _pagerank
+
+    rng = random.Random(seed)
+    nodes, weights = random_weights(rng, rng.choice([3, 40, 400]))
+    uniform = [1.0 / len(nodes)] * len(nodes)
+    assert _pagerank(nodes, weights, uniform) == reference_pagerank(nodes, weights, uniform)
+    focus = [rng.random() if rng.random() < 0.1 else 0.0 for _ in nodes]
+    focus[0] += 1.0
+    total = sum(focus)
+    teleport = [v / total for v in focus]
+    assert _pagerank(nodes, weights, teleport) == reference_pagerank(nodes, weights, teleport)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fan_in_is_the_in_degree_of_the_import_graph(seed):
+    from indexer.graph import import_graph
+
+    rng = random.Random(seed)
+    paths = [f"m{i:03}.py" for i in range(60)]
+    files = [entry(p) for p in paths]
+    edges = [edge(rng.choice(paths + ["outside.py"]), rng.choice(paths + ["gone.py"]), rng.randint(1, 5))
+             for _ in range(300)]
+    g = import_graph(files, edges)
+    assert fan_in(files, edges) == {p: g.in_degree(p) for p in sorted(paths)}
