@@ -175,8 +175,9 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], langua
 
 
 def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
-             facts: dict[str, BlobFacts], version: str) -> SnapshotRecord:
-    """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank."""
+             facts: dict[str, BlobFacts], version: str, prior=None) -> SnapshotRecord:
+    """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank.
+    `prior` (a resolve.Prior of an earlier snapshot) lets import resolution redo only what changed."""
     import gc
 
     from . import entrypoints, graph, manifests, marks, resolve
@@ -202,7 +203,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
         if bad:
             # A manifest that does not parse stays in the map, listed as skipped with why.
             files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
-        edges, unresolved = resolve.resolve_imports(files, facts, read)
+        edges, unresolved = resolve.resolve_imports(files, facts, read, prior)
         packages, dependencies = found.packages, found.dependencies
         entry_points = entrypoints.find_entry_points(files, facts, read)
         return SnapshotRecord(
@@ -245,9 +246,32 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
            lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
+    from .resolve import Prior
+
     tree_oid, tree = gitread.walk_tree(repo, oid)
     blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
-    languages = {e.path: _language_of(repo, e) for e in blobs}
+    # The nearest indexed snapshot up the first-parent line (built by this same extractor
+    # version): what it says of a (path, blob) still holds, so re-indexing after a small
+    # change detects languages and resolves imports only where something changed.
+    earlier: SnapshotRecord | None = None
+    try:
+        commit = repo[oid]
+        for _ in range(16):
+            if not commit.parent_ids:
+                break
+            earlier = load_record(store, str(commit.parent_ids[0]), version)
+            if earlier is not None:
+                break
+            commit = repo[commit.parent_ids[0]]
+    except (KeyError, ValueError, pygit2.GitError):
+        pass  # a shallow history ends the search, nothing else
+    before = {f.path: f for f in earlier.files} if earlier is not None else {}
+    languages = {}
+    for e in blobs:
+        b = before.get(e.path)
+        # "binary" hides the detected language, which the facts key needs
+        languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
+                             else _language_of(repo, e))
     keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
     with store.env.begin(db=store.facts) as txn:
         missing: dict[bytes, _Job] = {}
@@ -275,7 +299,16 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         files = _file_entries(repo, tree, languages, facts)
         if progress:
             progress("assemble", 0, 1)
-        record = assemble(repo, oid, tree_oid, files, facts, version)
+        prior = None
+        if earlier is not None:
+            def earlier_facts(path: str) -> BlobFacts | None:
+                f = before.get(path)
+                if f is None or f.language in NO_FACTS:
+                    return None
+                return load_facts(store, {path: facts_key(f.blob, f.language, version)}).get(path)
+
+            prior = Prior(earlier.files, earlier.edges, earlier.unresolved, earlier_facts)
+        record = assemble(repo, oid, tree_oid, files, facts, version, prior=prior)
         record.fingerprint = canonical.fingerprint(record, facts)
     finally:
         if collecting:

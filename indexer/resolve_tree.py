@@ -15,7 +15,11 @@ Outcome = Union[tuple[str, ...], str]
 
 
 def parent(path: str) -> str:
-    """Directory of a path, "" for the repository root."""
+    """Directory of a path, "" for the repository root (posixpath.dirname, quicker on the
+    usual case of a relative path without doubled slashes)."""
+    head = path.rpartition("/")[0]
+    if head and head[-1] != "/":
+        return head
     return posixpath.dirname(path)
 
 
@@ -64,7 +68,7 @@ class TreePaths:
         for p in sorted(self.paths):
             d = parent(p)
             self.by_dir[d].append(p)
-            self.by_name[posixpath.basename(p)].append(p)
+            self.by_name[p.rpartition("/")[2]].append(p)  # posixpath.basename
             while d and d not in self.dirs:
                 self.dirs.add(d)
                 d = parent(d)

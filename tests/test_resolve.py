@@ -544,3 +544,161 @@ def test_resolution_of_real_extraction_output():
         ("src/pkg/core.py", "os", "external"),
         ("web/app.ts", "react", "external"),
     ]
+
+
+# --- Incremental resolution: starting from an earlier snapshot ---------------------------
+
+from corpora.gitbuild import make_repo  # noqa: E402
+from indexer import resolve as resolve_module  # noqa: E402
+from indexer.api import open_store  # noqa: E402
+from indexer.build import index  # noqa: E402
+from indexer.records import load_record  # noqa: E402
+
+POLY_BASE = {
+    "go.mod": "module example.com/app\n\ngo 1.22\n",
+    "cmd/main.go": 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.Run() }\n',
+    "lib/lib.go": "package lib\n\nfunc Run() {}\n",
+    "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["web/lib/*"]}}}\n',
+    "web/app.ts": 'import { util } from "@lib/util";\nimport { other } from "@alt/other";\nutil(); other();\n',
+    "web/lib/util.ts": "export function util() {}\n",
+    "web/alt/other.ts": "export function other() {}\n",
+    "Cargo.toml": '[package]\nname = "my-crate"\nversion = "0.1.0"\n',
+    "src/lib.rs": "mod a;\nuse crate::a::thing;\npub fn f() { thing(); }\n",
+    "src/a.rs": "pub fn thing() {}\n",
+    "tools/Cargo.toml": '[package]\nname = "tools"\nversion = "0.1.0"\n',
+    "tools/src/main.rs": "use my_crate::f;\nfn main() { f(); }\n",
+    "java/com/acme/App.java": "package com.acme;\n\nimport org.odd.Odd;\nimport com.acme.util.Helper;\n\n"
+                              "public class App { Odd o; Helper h; }\n",
+    "java/com/acme/util/Helper.java": "package com.acme.util;\n\npublic class Helper {}\n",
+    "misc/Odd.java": "package org.odd;\n\npublic class Odd {}\n",
+    "cs/Models/User.cs": "namespace Acme.Models {\n  public class User {}\n}\n",
+    "cs/App.cs": "using Acme.Models;\n\nclass App { User u; }\n",
+    "pkg/__init__.py": "",
+    "pkg/core.py": "def run():\n    return 1\n",
+    "app.py": "from pkg import core\n\ncore.run()\n",
+    "include/util.h": "int util(void);\n",
+    "main.c": '#include "util.h"\nint main(void) { return util(); }\n',
+}
+
+# Each step changes existing paths only (so starting from the step before is allowed),
+# chosen so that a file's change alters how *other*, unchanged files resolve.
+POLY_STEPS = [
+    ("plain edits", {"pkg/core.py": "def run():\n    return 2\n",
+                     "app.py": "from pkg import core\nimport json\n\ncore.run()\n",
+                     "main.c": '#include "util.h"\n#include <stdio.h>\nint main(void) { return util(); }\n'}),
+    ("go module renamed", {"go.mod": "module example.com/other\n\ngo 1.22\n"}),
+    ("tsconfig paths changed", {"tsconfig.json": '{"compilerOptions": {"paths": {"@alt/*": ["web/alt/*"]}}}\n'}),
+    ("java package moved", {"misc/Odd.java": "package org.even;\n\npublic class Odd {}\n"}),
+    ("java body edit", {"java/com/acme/util/Helper.java": "package com.acme.util;\n\npublic class Helper { int x; }\n"}),
+    ("c# namespace changed", {"cs/Models/User.cs": "namespace Acme.Other {\n  public class User {}\n}\n"}),
+    ("crate renamed", {"Cargo.toml": '[package]\nname = "renamed"\nversion = "0.1.0"\n'}),
+]
+
+
+def _edges_of(record):
+    return [(e.source, e.target, e.kind, e.line, e.spec) for e in record.edges]
+
+
+@pytest.fixture()
+def spy_to_resolve(monkeypatch):
+    """Records what incremental resolution chose to redo (the real function runs)."""
+    calls = []
+    real = resolve_module.to_resolve
+
+    def recording(files, facts, tree, prior):
+        out = real(files, facts, tree, prior)
+        calls.append(out)
+        return out
+
+    monkeypatch.setattr(resolve_module, "to_resolve", recording)
+    return calls
+
+
+def test_reindexing_a_history_of_edits_resolves_as_a_cold_index(tmp_path, spy_to_resolve):
+    commits = [POLY_BASE] + [change for _, change in POLY_STEPS]
+    oids = make_repo(tmp_path / "repo", commits)
+    warm = open_store(tmp_path / "warm")
+    try:
+        for oid in oids:  # each commit after the first starts from its parent's snapshot
+            index(str(tmp_path / "repo"), oid, store=warm, workers=1)
+        warm_records = [load_record(warm, oid) for oid in oids]
+    finally:
+        warm.close()
+    assert len(spy_to_resolve) == len(POLY_STEPS)  # every re-index started from the parent
+    redone = dict(zip([name for name, _ in POLY_STEPS], spy_to_resolve))
+    assert redone["plain edits"] == {"pkg/core.py", "app.py", "main.c"}  # nothing else affected
+    assert redone["java body edit"] == {"java/com/acme/util/Helper.java"}  # same package: no one else
+    assert {"web/app.ts", "tsconfig.json"} <= redone["tsconfig paths changed"]
+    assert "cmd/main.go" in redone["go module renamed"] and "app.py" not in redone["go module renamed"]
+    assert "java/com/acme/App.java" in redone["java package moved"]
+    assert "cs/App.cs" in redone["c# namespace changed"]
+    assert "tools/src/main.rs" in redone["crate renamed"]
+
+    for i, oid in enumerate(oids):
+        cold = open_store(tmp_path / f"cold{i}")
+        try:
+            index(str(tmp_path / "repo"), oid, store=cold, workers=1)
+            record = load_record(cold, oid)
+        finally:
+            cold.close()
+        assert _edges_of(warm_records[i]) == _edges_of(record), POLY_STEPS[i - 1][0] if i else "base"
+        assert warm_records[i].unresolved == record.unresolved
+        assert warm_records[i].fingerprint == record.fingerprint
+
+    # the steps did change other files' resolution: the comparison above was not vacuous
+    pairs_at = [{(e.source, e.target) for e in r.edges} for r in warm_records]
+    assert ("cmd/main.go", "lib/lib.go") in pairs_at[1] and ("cmd/main.go", "lib/lib.go") not in pairs_at[2]
+    assert ("web/app.ts", "web/alt/other.ts") not in pairs_at[2] and ("web/app.ts", "web/alt/other.ts") in pairs_at[3]
+    assert ("java/com/acme/App.java", "misc/Odd.java") in pairs_at[3]
+    assert ("java/com/acme/App.java", "misc/Odd.java") not in pairs_at[4]
+    assert ("cs/App.cs", "cs/Models/User.cs") in pairs_at[5] and ("cs/App.cs", "cs/Models/User.cs") not in pairs_at[6]
+    assert ("tools/src/main.rs", "src/lib.rs") in pairs_at[6] and ("tools/src/main.rs", "src/lib.rs") not in pairs_at[7]
+
+
+def _snapshot_inputs(tmp_path, commits):
+    """files, facts and a reader for each commit, from a real index of each."""
+    oids = make_repo(tmp_path / "repo", commits)
+    store = open_store(tmp_path / "store")
+    out = []
+    try:
+        from indexer.api import snapshot
+        for oid in oids:
+            index(str(tmp_path / "repo"), oid, store=store, workers=1)
+            snap = snapshot(str(tmp_path / "repo"), oid, store=store)
+            facts = {f.path: snap.facts(f.path) for f in snap.files if snap.facts(f.path) is not None}
+            data = {f.path: snap.blob_bytes(f.path) for f in snap.files if f.mode in (0o100644, 0o100755)}
+            out.append((snap.record, facts, data))
+    finally:
+        store.close()
+    return out
+
+
+def test_added_or_removed_path_means_a_full_resolution(tmp_path):
+    commits = [POLY_BASE,
+               {"lib/extra.go": "package lib\n\nfunc Extra() {}\n"},  # added: the Go package grows
+               {"pkg/core.py": None}]  # removed: app.py's import no longer lands
+    (r0, f0, d0), (r1, f1, d1), (r2, f2, d2) = _snapshot_inputs(tmp_path, commits)
+    for (before, before_facts), (record, facts, data) in [((r0, f0), (r1, f1, d1)), ((r1, f1), (r2, f2, d2))]:
+        prior = resolve_module.Prior(before.files, before.edges, before.unresolved, before_facts.get)
+        tree = resolve_module.tree_of(record.files)
+        assert resolve_module.to_resolve(record.files, facts, tree, prior) is None
+        full = resolve_imports(record.files, facts, data.__getitem__)
+        assert resolve_imports(record.files, facts, data.__getitem__, prior) == full
+        assert full == (record.edges, record.unresolved)
+    assert ("cmd/main.go", "lib/extra.go") in {(e.source, e.target) for e in r1.edges}
+    assert ("app.py", "pkg/core.py") not in {(e.source, e.target) for e in r2.edges}
+
+
+def test_starting_from_an_earlier_snapshot_equals_full_resolution_for_every_step(tmp_path):
+    """Any earlier snapshot with the same paths will do, not only the parent: start every
+    step from the first snapshot and compare with a full resolution."""
+    commits = [POLY_BASE] + [change for _, change in POLY_STEPS]
+    snaps = _snapshot_inputs(tmp_path, commits)
+    first, first_facts, _ = snaps[0]
+    prior = resolve_module.Prior(first.files, first.edges, first.unresolved, first_facts.get)
+    for record, facts, data in snaps[1:]:
+        tree = resolve_module.tree_of(record.files)
+        todo = resolve_module.to_resolve(record.files, facts, tree, prior)
+        assert todo is not None and len(todo) < len(facts)
+        assert resolve_imports(record.files, facts, data.__getitem__, prior) == \
+            resolve_imports(record.files, facts, data.__getitem__)
