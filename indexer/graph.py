@@ -9,8 +9,10 @@ defining it, so fewer definers make a stronger edge; names defined in more than 
 anything and are left out, which also keeps the graph linear in the occurrences.
 Resolved import edges add IMPORT_WEIGHT each. Each file keeps at most MAX_OUT of its
 strongest out-edges. The power iteration is our own, over nodes in sorted order with
-fixed tolerance and iteration count, so the same inputs give the same bits in any
-input order; values are rounded to 9 decimals.
+fixed tolerance and iteration count, on numpy arrays but with every float sum in a
+fixed left-to-right order (no pairwise np.sum, no BLAS, no builtin sum(), which
+compensates on Python 3.12+), so the same inputs give the same bits on any machine and
+in any input order; values are rounded to 9 decimals.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-import networkx as nx
 import numpy as np
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 from indexer.model import BlobFacts, Edge, FileEntry, Symbol
 
@@ -40,6 +44,8 @@ COMPOUND = re.compile(r"[a-z][A-Z]|_[a-zA-Z]")
 
 def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGraph:
     """Files as nodes, one arc per (importer, imported) pair of distinct files of the snapshot."""
+    import networkx as nx  # here, not at the top: its import costs more than assembling a re-index's rank
+
     g = nx.DiGraph()
     paths = sorted(f.path for f in files)
     g.add_nodes_from(paths)
@@ -95,14 +101,18 @@ def rank_weights(
     arc weights, and so ranks, are the same bits for the same inputs in any input order."""
     known = {f.path for f in files}
     paths = sorted(p for p in facts if p in known)
-    # name -> {definer: how strongly its definition there names a thing worth depending on};
-    # definers go in in path order
+    file_uses = [(path, _uses(facts[path])) for path in paths]
+    used: set[str] = set()
+    for _, uses in file_uses:
+        used.update(uses)
+    # name -> {definer: how strongly its definition there names a thing worth depending on},
+    # for names used somewhere; definers go in in path order
     strength: dict[str, dict[str, float]] = {}
     kind_weight = KIND_WEIGHT
     for path in paths:
         for s in facts[path].symbols:
             name = s.name
-            if len(name) > 1:
+            if name in used and len(name) > 1:
                 w = kind_weight.get(s.kind)  # definition_weight, inlined: this runs per symbol
                 if w is None:
                     w = 1.0
@@ -113,28 +123,17 @@ def rank_weights(
                     strength[name] = {path: w}
                 elif w > defs.get(path, 0.0):
                     defs[path] = w
-    # per name used somewhere: the weight one use carries, and who defines it; None for a
-    # name too common to tell (computed on first use: most defined names are never used)
-    info: dict[str, tuple[float, list[tuple[str, float]]] | None] = {}
+    # per name: the weight one use carries, and who defines it (common names left out)
+    info = {
+        name: (name_weight(name, len(defs)), list(defs.items()))
+        for name, defs in strength.items()
+        if len(defs) <= MAX_DEFINERS
+    }
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
-    for path in paths:
-        uses = _uses(facts[path])
-        names = []
-        for name in uses:
-            if name in info:
-                if info[name] is not None:
-                    names.append(name)
-            elif name in strength:
-                defs = strength[name]
-                if len(defs) <= MAX_DEFINERS:
-                    info[name] = (name_weight(name, len(defs)), list(defs.items()))
-                    names.append(name)
-                else:
-                    info[name] = None
-        names.sort()  # stored uses come sorted already: linear
+    for path, uses in file_uses:
         arcs: dict[str, float] = {}
-        for name in names:
+        for name in sorted(info.keys() & uses.keys()):
             w0, defs = info[name]
             w = w0 * sqrt(uses[name])
             for d, dw in defs:
