@@ -213,6 +213,9 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
         )
     finally:
         if collecting:
+            if not gc.get_freeze_count():
+                gc.freeze()  # survivors go to the oldest generation unscanned (see _build)
+                gc.unfreeze()
             gc.enable()
 
 
@@ -246,55 +249,65 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
            lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
+    import gc
+
     from .resolve import Prior
 
-    tree_oid, tree = gitread.walk_tree(repo, oid)
-    blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
-    # The nearest indexed snapshot up the first-parent line (built by this same extractor
-    # version): what it says of a (path, blob) still holds, so re-indexing after a small
-    # change detects languages and resolves imports only where something changed.
-    earlier: SnapshotRecord | None = None
-    try:
-        commit = repo[oid]
-        for _ in range(16):
-            if not commit.parent_ids:
-                break
-            earlier = load_record(store, str(commit.parent_ids[0]), version)
-            if earlier is not None:
-                break
-            commit = repo[commit.parent_ids[0]]
-    except (KeyError, ValueError, pygit2.GitError):
-        pass  # a shallow history ends the search, nothing else
-    before = {f.path: f for f in earlier.files} if earlier is not None else {}
-    languages = {}
-    for e in blobs:
-        b = before.get(e.path)
-        # "binary" hides the detected language, which the facts key needs
-        languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
-                             else _language_of(repo, e))
-    keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
-    with store.env.begin(db=store.facts) as txn:
-        missing: dict[bytes, _Job] = {}
-        for e in blobs:
-            key = keys[e.path]
-            if key not in missing and txn.get(key) is None:
-                missing[key] = _Job(e.oid, e.path, languages[e.path])
-    jobs = sorted(missing.values(), key=lambda j: j.blob)
-    done = 0
-
-    def step(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress("parse", done, len(jobs))
-
-    _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock)
-    # From here on only acyclic records are made (decoded facts, entries, the record): the
-    # cyclic collector's repeated full passes over them would cost more than the rest.
-    import gc
+    # Outside extraction only acyclic records are made (tree entries, the earlier record,
+    # decoded facts, the new record): the cyclic collector's repeated passes over them
+    # would cost a good share of a re-index. Extraction runs with it as it was.
     collecting = gc.isenabled()
     gc.disable()
     try:
+        tree_oid, tree = gitread.walk_tree(repo, oid)
+        blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
+        # The nearest indexed snapshot up the first-parent line (built by this same extractor
+        # version): what it says of a (path, blob) still holds, so re-indexing after a small
+        # change detects languages and resolves imports only where something changed.
+        earlier: SnapshotRecord | None = None
+        try:
+            commit = repo[oid]
+            for _ in range(16):
+                if not commit.parent_ids:
+                    break
+                earlier = load_record(store, str(commit.parent_ids[0]), version)
+                if earlier is not None:
+                    break
+                commit = repo[commit.parent_ids[0]]
+        except (KeyError, ValueError, pygit2.GitError):
+            pass  # a shallow history ends the search, nothing else
+        before = {f.path: f for f in earlier.files} if earlier is not None else {}
+        languages = {}
+        for e in blobs:
+            b = before.get(e.path)
+            # "binary" hides the detected language, which the facts key needs
+            languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
+                                 else _language_of(repo, e))
+        keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
+        with store.env.begin(db=store.facts) as txn:
+            missing: dict[bytes, _Job] = {}
+            for e in blobs:
+                key = keys[e.path]
+                if key not in missing and txn.get(key) is None:
+                    missing[key] = _Job(e.oid, e.path, languages[e.path])
+        jobs = sorted(missing.values(), key=lambda j: j.blob)
+        done = 0
+
+        def step(n: int) -> None:
+            nonlocal done
+            done += n
+            if progress:
+                progress("parse", done, len(jobs))
+
+        if collecting:
+            if not gc.get_freeze_count():
+                gc.freeze()  # what was made meanwhile goes to the oldest generation unscanned,
+                gc.unfreeze()  # rather than into one first young collection over all of it
+            gc.enable()
+        try:
+            _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock)
+        finally:
+            gc.disable()
         facts = load_facts(store, keys)
         files = _file_entries(repo, tree, languages, facts)
         if progress:
@@ -312,6 +325,9 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         record.fingerprint = canonical.fingerprint(record, facts)
     finally:
         if collecting:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, facts, len(jobs)
