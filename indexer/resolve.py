@@ -5,6 +5,10 @@ tree) or "unresolved" (should be in the tree, is not).
 A pure function of the file table, the blob facts and the bytes of configuration files
 (go.mod, tsconfig.json, package.json, Cargo.toml). Each language family's rules live
 in its own module; this one dispatches by import kind and sorts the results.
+
+Re-indexing after a small change starts from an earlier snapshot with the same paths
+(`Prior`): only the changed files, and the importers of a family whose inputs changed
+(a config file, a Java package or C# namespace declaration), are resolved again.
 """
 
 from __future__ import annotations

@@ -6,7 +6,12 @@ import random
 
 import pytest
 
+from corpora.gitbuild import make_repo
+from indexer import resolve as resolve_module
+from indexer.api import open_store, snapshot
+from indexer.build import index
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, Occurrence, Symbol, UnresolvedImport
+from indexer.records import load_record
 from indexer.resolve import resolve_imports
 
 
@@ -548,12 +553,6 @@ def test_resolution_of_real_extraction_output():
 
 # --- Incremental resolution: starting from an earlier snapshot ---------------------------
 
-from corpora.gitbuild import make_repo  # noqa: E402
-from indexer import resolve as resolve_module  # noqa: E402
-from indexer.api import open_store  # noqa: E402
-from indexer.build import index  # noqa: E402
-from indexer.records import load_record  # noqa: E402
-
 POLY_BASE = {
     "go.mod": "module example.com/app\n\ngo 1.22\n",
     "cmd/main.go": 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.Run() }\n',
@@ -661,7 +660,6 @@ def _snapshot_inputs(tmp_path, commits):
     store = open_store(tmp_path / "store")
     out = []
     try:
-        from indexer.api import snapshot
         for oid in oids:
             index(str(tmp_path / "repo"), oid, store=store, workers=1)
             snap = snapshot(str(tmp_path / "repo"), oid, store=store)
