@@ -44,7 +44,7 @@ COMPOUND = re.compile(r"[a-z][A-Z]|_[a-zA-Z]")
 
 def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGraph:
     """Files as nodes, one arc per (importer, imported) pair of distinct files of the snapshot."""
-    import networkx as nx  # here, not at the top: its import costs more than assembling a re-index's rank
+    import networkx as nx  # here, not at the top: queries that never assemble a snapshot skip its import
 
     g = nx.DiGraph()
     paths = sorted(f.path for f in files)
@@ -57,16 +57,10 @@ def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGrap
 
 
 def fan_in(files: list[FileEntry], edges: list[Edge]) -> dict[str, int]:
-    """path -> number of distinct other files whose imports resolve to it (0 when none); every file present.
-    The in-degree of `import_graph`, counted without building it."""
-    paths = sorted({f.path for f in files})
-    known = set(paths)
-    importers: dict[str, set[str]] = {}
-    for e in edges:
-        source, target = e.source, e.target
-        if source != target and source in known and target in known:
-            importers.setdefault(target, set()).add(source)
-    return {p: len(importers.get(p, ())) for p in paths}
+    """path -> number of distinct other files whose imports resolve to it (0 when none); every file
+    present: the in-degree of each node of `import_graph`."""
+    graph = import_graph(files, edges)
+    return {p: graph.in_degree(p) for p in sorted(graph.nodes)}
 
 
 def name_weight(name: str, definers: int) -> float:

@@ -13,7 +13,9 @@ import msgspec
 from .model import BlobFacts, Occurrence, SnapshotRecord
 from .store import Store, pack, unpack
 
-# Bump whenever the facts produced for the same bytes change: cached facts are keyed by it.
+# Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
+# from them (import resolution above all: a re-index carries its parent's edges over for
+# unchanged files): cached facts and snapshots are keyed by it.
 EXTRACTOR_VERSION = "3"
 
 encode = msgspec.msgpack.Encoder().encode
