@@ -10,7 +10,7 @@ from collections import Counter
 
 import msgspec
 
-from .model import BlobFacts, Occurrence, SnapshotRecord
+from .model import BlobFacts, FileEntry, Occurrence, SnapshotRecord
 from .store import Store, pack, unpack
 
 # Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
@@ -18,7 +18,20 @@ from .store import Store, pack, unpack
 # unchanged files): cached facts and snapshots are keyed by it.
 EXTRACTOR_VERSION = "3"
 
+class SnapshotHead(msgspec.Struct):
+    """The part of a stored snapshot record a query needs first: its identity and file table.
+    Decoding only this skips the edges, ranks and fan-in a symbol lookup never reads."""
+
+    oid: str
+    tree: str
+    extractor_version: str
+    files: list[FileEntry]
+    fingerprint: str = ""
+    indexed_at: str = ""
+
+
 encode = msgspec.msgpack.Encoder().encode
+decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
 decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
@@ -92,7 +105,13 @@ def load_facts(store: Store, keys: dict[str, bytes]) -> dict[str, BlobFacts]:
     return out
 
 
-def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
+def load_record_bytes(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> bytes | None:
+    """The stored snapshot record, uncompressed and not yet decoded."""
     with store.env.begin(db=store.snapshots) as txn:
         raw = txn.get(snapshot_key(oid, version))
-    return decode_record(unpack(bytes(raw))) if raw is not None else None
+    return unpack(bytes(raw)) if raw is not None else None
+
+
+def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
+    raw = load_record_bytes(store, oid, version)
+    return decode_record(raw) if raw is not None else None

@@ -5,31 +5,43 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Iterator
 
+import msgspec
 import pygit2
 
 from . import canonical, gitread
-from .records import EXTRACTOR_VERSION, NO_FACTS, decode_facts, facts_key, full_facts, load_facts, load_record, pin_key, repo_key
+from .records import (NO_FACTS, decode_facts, decode_head, decode_record, facts_key, full_facts,
+                      load_facts, load_record_bytes, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
 
 
-
 class Snapshot:
-    def __init__(self, store: Store, repo: pygit2.Repository, rev: str, record: SnapshotRecord,
+    """Built from the stored record's bytes: the file table is decoded at once, the rest of the
+    record (edges, packages, ranks, fan-in) when first asked for."""
+
+    def __init__(self, store: Store, repo: pygit2.Repository, rev: str, raw_record: bytes,
                  indexed_at: str) -> None:
+        head = decode_head(raw_record)
         self.store = store
         self.repo = repo
         self.repo_path = gitread.repo_display_path(repo)
         self.repo_id = gitread.repo_identity(repo)
         self.rev = rev
-        self.record = record
-        self.oid = record.oid
-        self.fingerprint = record.fingerprint
-        self.indexed_at = indexed_at or record.indexed_at
-        self.files: list[FileEntry] = record.files
+        self._raw_record = raw_record
+        self.oid = head.oid
+        self.fingerprint = head.fingerprint
+        self.extractor_version = head.extractor_version
+        self.indexed_at = indexed_at or head.indexed_at
+        self.files: list[FileEntry] = head.files
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
+
+    @cached_property
+    def record(self) -> SnapshotRecord:
+        record = decode_record(self._raw_record)
+        record.files = self.files  # one file table, shared
+        return record
 
     # --- files and facts -----------------------------------------------------------------
 
@@ -38,11 +50,11 @@ class Snapshot:
         return {f.path: f for f in self.files}
 
     @cached_property
-    def _paths_by_blob(self) -> dict[bytes, list[str]]:
-        out: dict[bytes, list[str]] = {}
+    def _paths_by_blob(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
         for f in self.files:
             if f.language not in NO_FACTS:
-                out.setdefault(bytes.fromhex(f.blob), []).append(f.path)
+                out.setdefault(f.blob, []).append(f.path)
         return out
 
     def file(self, path: str) -> FileEntry | None:
@@ -52,7 +64,7 @@ class Snapshot:
         f = self._by_path.get(path)
         if f is None or f.language in NO_FACTS:
             return None
-        return facts_key(f.blob, f.language, self.record.extractor_version)
+        return facts_key(f.blob, f.language, self.extractor_version)
 
     def facts(self, path: str) -> BlobFacts | None:
         """A file's complete blob facts, occurrences included."""
@@ -111,7 +123,7 @@ class Snapshot:
             cursor = txn.cursor()
             if cursor.set_key(name.encode()[:500]):
                 for raw in cursor.iternext_dup():
-                    paths.extend(by_blob.get(bytes(raw), ()))
+                    paths.extend(by_blob.get(raw.hex(), ()))
         return sorted(paths)
 
     def definitions(self, name: str) -> list[tuple[str, Symbol]]:
@@ -169,9 +181,6 @@ class Snapshot:
         return canonical.lines(self.record, self.all_facts())
 
 
-_load_record = load_record
-
-
 def pinned_oid(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
     """The OID a rev was pinned to when it was last indexed, if ever."""
     with store.env.begin(db=store.repos) as txn:
@@ -184,29 +193,23 @@ def load(store: Store, repo_path: str, rev: str = "HEAD", index_if_absent: bool 
     """The pinned snapshot of `rev`: the one indexed for it last (stale if the rev moved since),
     or a new one indexed now when there is none and `index_if_absent`."""
     repo = gitread.open_repo(repo_path)
-    version = EXTRACTOR_VERSION
-    oid = pinned_oid(store, repo, rev)
-    if oid is None:
-        resolved = gitread.resolve_rev(repo, rev)
-        # A full OID names itself; it needs no pin.
-        oid = resolved if _load_record(store, resolved, version) is not None else None
-        if oid is None:
-            if not index_if_absent:
-                raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
-            from .build import index
-            index(repo_path, rev, store=store, workers=workers)
-            oid = resolved
-    record = _load_record(store, oid, version)
-    if record is None:
+    pinned = pinned_oid(store, repo, rev)
+    oid = pinned or gitread.resolve_rev(repo, rev)  # a full OID names itself and needs no pin
+    raw = load_record_bytes(store, oid)
+    if raw is None:
         if not index_if_absent:
-            raise NotIndexed(f"snapshot {oid[:12]} is not in the store; run `rennet index --rev {rev}`")
+            raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
         from .build import index
-        index(repo_path, oid, store=store, workers=workers)
-        record = _load_record(store, oid, version)
+        # Index what the pin names, or the rev itself (which pins it).
+        oid = index(repo_path, oid if pinned else rev, store=store, workers=workers).oid
+        raw = load_record_bytes(store, oid)
     with store.env.begin(db=store.repos) as txn:
-        raw = txn.get(repo_key(gitread.repo_identity(repo), oid))
-    indexed_at = ""
-    if raw is not None:
-        import msgspec
-        indexed_at = msgspec.msgpack.decode(bytes(raw)).get("indexed_at", "")
-    return Snapshot(store, repo, rev, record, indexed_at)
+        stamp = txn.get(repo_key(gitread.repo_identity(repo), oid))
+    indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at", "") if stamp is not None else ""
+    return Snapshot(store, repo, rev, raw, indexed_at)
+
+
+def open_at(store: Store, repo_path: str, oid: str, rev: str, indexed_at: str = "") -> Snapshot | None:
+    """The snapshot of exactly `oid` (whatever `rev` is pinned to now), None when not stored."""
+    raw = load_record_bytes(store, oid)
+    return Snapshot(store, gitread.open_repo(repo_path), rev, raw, indexed_at) if raw is not None else None

@@ -315,23 +315,22 @@ def freshness(member: Member | MemberRecord) -> MemberFreshness:
 
 
 def _record_of(store, member: Member | MemberRecord):
-    from .snapshot import _load_record
+    from .records import load_record
 
-    return _load_record(store, member.oid, member.extractor_version)
+    return load_record(store, member.oid, member.extractor_version)
 
 
 def member_snapshot(store, member: Member):
     """The member's pinned snapshot (by OID, not by the rev's current pin), for reading across members.
     Raises NotIndexed when the snapshot is no longer in the store."""
-    from . import gitread
     from .errors import NotIndexed
-    from .snapshot import Snapshot
+    from .snapshot import open_at
 
-    record = _record_of(store, member)
-    if record is None:
+    snap = open_at(store, member.path, member.oid, member.rev, member.indexed_at)
+    if snap is None:
         raise NotIndexed(f"snapshot {member.oid[:12]} of member {member.name!r} is not in the store; "
                          f"`rennet workspace add` it again")
-    return Snapshot(store, gitread.open_repo(member.path), member.rev, record, member.indexed_at)
+    return snap
 
 
 def overview(store, name: str) -> WorkspaceOverview:
