@@ -13,7 +13,6 @@ import json
 import sys
 from typing import Any, Sequence
 
-import msgspec
 import msgspec.inspect as mi
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2

@@ -11,7 +11,6 @@ folder first. When none exists, the conventional location is named with
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 

@@ -23,7 +23,7 @@ import msgspec
 import pygit2
 from msgspec import Struct
 
-from context_tools.result import Unknown, not_applicable, not_assessed
+from context_tools.result import Unknown, not_applicable
 from indexer.gitread import walk_tree
 
 from . import blast, folders, noise
