@@ -130,7 +130,7 @@ def _ranked(ctx: Any, snap: Any, focus: list[str]) -> Ranked:
             ranks = ctx.handle.memo[key] = personalized_rank(snap, focus_files)
         ranking = "personalized_pagerank"
     else:
-        ranks, ranking = dict(snap.record.rank), "pagerank"
+        ranks, ranking = dict(snap.rank), "pagerank"
     focused = set(focus_files)
     candidates, excluded = [], 0
     for f in snap.files:

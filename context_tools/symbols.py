@@ -120,7 +120,7 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
         how = _qualifies(p, sym, prefix)
         if how is not None:
             hits.append((p, sym, how))
-    rank = snap.record.rank
+    rank = snap.rank
     hits.sort(key=lambda h: (h[2] != "exact", -rank.get(h[0], 0.0), h[0], h[1].line, h[1].start_byte))
     return hits
 
@@ -152,7 +152,7 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
             if (not kind or sym.kind == kind) and _path_ok(p, path):
                 hits.append((p, sym, "fuzzy"))
     order = {n: i for i, n in enumerate(near)}
-    rank = snap.record.rank
+    rank = snap.rank
     hits.sort(key=lambda h: (order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
     return hits
 

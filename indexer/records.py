@@ -19,13 +19,15 @@ from .store import Store, pack, unpack
 EXTRACTOR_VERSION = "3"
 
 class SnapshotHead(msgspec.Struct):
-    """The part of a stored snapshot record a query needs first: its identity and file table.
-    Decoding only this skips the edges, ranks and fan-in a symbol lookup never reads."""
+    """The part of a stored snapshot record a query needs first: identity, file table, fan-in
+    and rank. Decoding only this skips the edges, imports and manifests a lookup never reads."""
 
     oid: str
     tree: str
     extractor_version: str
     files: list[FileEntry]
+    fan_in: dict[str, int]
+    rank: dict[str, float]
     fingerprint: str = ""
     indexed_at: str = ""
 

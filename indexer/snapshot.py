@@ -17,8 +17,8 @@ from .store import Store, unpack
 
 
 class Snapshot:
-    """Built from the stored record's bytes: the file table is decoded at once, the rest of the
-    record (edges, packages, ranks, fan-in) when first asked for."""
+    """Built from the stored record's bytes: the file table, fan-in and rank are decoded at once,
+    the rest of the record (edges, imports, packages, entry points) when first asked for."""
 
     def __init__(self, store: Store, repo: pygit2.Repository, rev: str, raw_record: bytes,
                  indexed_at: str) -> None:
@@ -34,13 +34,15 @@ class Snapshot:
         self.extractor_version = head.extractor_version
         self.indexed_at = indexed_at or head.indexed_at
         self.files: list[FileEntry] = head.files
+        self.rank: dict[str, float] = head.rank
+        self._fan_in: dict[str, int] = head.fan_in
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
 
     @cached_property
     def record(self) -> SnapshotRecord:
         record = decode_record(self._raw_record)
-        record.files = self.files  # one file table, shared
+        record.files, record.rank, record.fan_in = self.files, self.rank, self._fan_in  # shared, not twice
         return record
 
     # --- files and facts -----------------------------------------------------------------
@@ -167,7 +169,7 @@ class Snapshot:
     def fan_in(self, path: str) -> int | None:
         if path not in self._by_path:
             return None
-        return self.record.fan_in.get(path, 0)
+        return self._fan_in.get(path, 0)
 
     # --- freshness and serialization -------------------------------------------------------
 
