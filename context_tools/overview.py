@@ -13,7 +13,7 @@ from msgspec import Struct
 from context_tools.pinned import open_pinned
 from context_tools.result import Result, Unknown
 from context_tools.sections import Section, summary_section
-from context_tools.workspace_scope import (MemberFreshness, interleave, open_workspace, repo_of, rev_of, tag,
+from context_tools.workspace_scope import (MemberFreshnessPage, interleave, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import BadInput
 
@@ -173,14 +173,14 @@ class WorkspaceOverview(Struct):
     totals: WorkspaceTotals
     members: Section
     edges: Section  # cross-repository edges: a package one member declares, depended on or imported by another
-    member_freshness: list[MemberFreshness]
+    member_freshness: MemberFreshnessPage
 
 
 class WorkspaceOverviewSection(Struct):
     workspace: str
     section: str
     items: list  # members, edges, or a member section's items tagged with `member`
-    member_freshness: list[MemberFreshness]
+    member_freshness: MemberFreshnessPage
 
 
 def _member_entry(opened: Any, status: Any) -> WorkspaceMember:

@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from context_tools.pinned import open_pinned
 from context_tools.result import Page, Result
-from context_tools.workspace_scope import (MemberFreshness, MemberPath, interleave, open_workspace, repo_of, rev_of, tag,
+from context_tools.workspace_scope import (MemberFreshnessPage, MemberPath, interleave, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 
 _NOT_CODE = ("binary", "symlink", "submodule")
@@ -210,7 +210,7 @@ class WorkspaceMap(Struct):
     bytes: int
     excluded_marked: int
     files: list[MapFile]
-    member_freshness: list[MemberFreshness]
+    member_freshness: MemberFreshnessPage
 
 
 def _map_across(input: Any, ctx: Any, name: str) -> Result:

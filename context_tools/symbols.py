@@ -24,7 +24,7 @@ from msgspec import Struct
 
 from context_tools.pinned import open_pinned
 from context_tools.result import Result
-from context_tools.workspace_scope import (MemberFreshness, cross_importers, open_workspace, repo_of, rev_of, tag,
+from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import NotFound
 
@@ -191,7 +191,7 @@ class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):
     """Definitions across a workspace: each tagged with its `member`."""
 
     workspace: str
-    member_freshness: list[MemberFreshness]
+    member_freshness: MemberFreshnessPage
 
 
 def _symbol_across(input: Any, ctx: Any, name: str) -> Result:
@@ -284,7 +284,7 @@ class WorkspaceReferencesAnswer(ReferencesAnswer, kw_only=True):
     import-resolved."""
 
     workspace: str
-    member_freshness: list[MemberFreshness]
+    member_freshness: MemberFreshnessPage
 
 
 def _references_across(input: Any, ctx: Any, name: str) -> Result:

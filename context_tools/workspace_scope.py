@@ -6,8 +6,9 @@ every member's pinned snapshot (members in name order), tags each item with its
 
 Freshness of a workspace answer:
 
-- `data.member_freshness`: one entry per member, the usual freshness of its pinned
-  snapshot plus `member` (a stale member is still served from its pin);
+- `data.member_freshness`: `items` with the usual freshness of each member's pinned
+  snapshot plus `member` (a stale member is still served from its pin), members that are not
+  current first, at most MEMBER_FRESHNESS_CAP of them, with `total` and `truncated`;
 - the envelope's `freshness` speaks for the whole workspace: `repo` is
   `workspace:<name>`, `rev` the members' revs (distinct, comma-joined), `pinned_oid` a
   SHA-256 over the members' `name oid` lines and `current_oid` the same digest over what
@@ -44,6 +45,18 @@ class MemberFreshness(Freshness, frozen=True, kw_only=True):
     member: str
 
 
+MEMBER_FRESHNESS_CAP = 8
+
+
+class MemberFreshnessPage(Struct):
+    """Members' own freshness, bounded like every collection: members that are not current
+    first, then by name; the overview's `members` section pages through all of them."""
+
+    items: list[MemberFreshness]
+    total: int
+    truncated: bool
+
+
 class MemberPath(Struct):
     member: str
     path: str
@@ -69,8 +82,9 @@ class Scope:
         return [m for m in self.members if m.snap is not None]
 
     @property
-    def member_freshness(self) -> list[MemberFreshness]:
-        return [m.freshness for m in self.members]
+    def member_freshness(self) -> MemberFreshnessPage:
+        ordered = sorted((m.freshness for m in self.members), key=lambda f: (f.status == "current", f.member))
+        return MemberFreshnessPage(ordered[:MEMBER_FRESHNESS_CAP], len(ordered), len(ordered) > MEMBER_FRESHNESS_CAP)
 
     def names(self) -> str:
         return ", ".join(m.member.name for m in self.members) or "none"

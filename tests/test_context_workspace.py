@@ -77,7 +77,7 @@ def test_symbol_found_in_two_members_is_tagged_with_each(run, fleet):
     assert fresh["repo"] == "workspace:fleet" and fresh["rev"] == "main" and fresh["status"] == "current"
     assert fresh["current_oid"] == fresh["pinned_oid"] and len(fresh["pinned_oid"]) == 64
     heads = _heads(fleet)
-    members = out["data"]["member_freshness"]
+    members = out["data"]["member_freshness"]["items"]
     assert [(m["member"], m["pinned_oid"], m["status"]) for m in members] == [
         (name, heads[name], "current") for name in ("acme-lib", "gokit", "webapp")]
     # a name defined in one member only: one item, of that member
@@ -194,7 +194,7 @@ def test_member_branch_moves_workspace_stale_still_pinned(run, fleet):
     fresh = out["freshness"]
     assert fresh["status"] == "stale" and "webapp" in fresh["reason"] and "workspace sync fleet" in fresh["reason"]
     assert fresh["current_oid"] != fresh["pinned_oid"]
-    members = {m["member"]: m for m in out["data"]["member_freshness"]}
+    members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
     assert members["webapp"]["status"] == "stale"
     assert (members["webapp"]["pinned_oid"], members["webapp"]["current_oid"]) == (pinned, moved)
     assert members["gokit"]["status"] == "current"
@@ -204,7 +204,7 @@ def test_member_branch_moves_workspace_stale_still_pinned(run, fleet):
     fleet["gokit"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
     both = run("context.symbol", workspace="fleet", name="slugify")
     assert both["freshness"]["status"] == "stale" and both["freshness"]["current_oid"] is None
-    assert {m["member"]: m["status"] for m in both["data"]["member_freshness"]}["gokit"] == "unknown"
+    assert {m["member"]: m["status"] for m in both["data"]["member_freshness"]["items"]}["gokit"] == "unknown"
 
 
 def test_unknown_when_a_member_rev_no_longer_resolves(run, fleet):
@@ -221,7 +221,7 @@ def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, f
     out = run("context.symbol", workspace="fleet", name="slugify")
     assert out["ok"], out
     assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib"]
-    members = {m["member"]: m for m in out["data"]["member_freshness"]}
+    members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
     assert members["gokit"]["status"] == "unknown" and "not read" in members["gokit"]["reason"]
     assert out["freshness"]["status"] == "unknown" and out["freshness"]["current_oid"] is None
     ov = run("context.overview", workspace="fleet")
@@ -320,3 +320,28 @@ def test_every_face_answers_a_workspace_alike(run, monkeypatch):
     human = subprocess.run([PY, "-m", "context_tools.cli", "context", "symbol", "slugify", "--workspace", "fleet"],
                            cwd=ROOT, env=cli_env(run.home), capture_output=True, text=True, timeout=120)
     assert "acme-lib:acme_utils/__init__.py:1" in human.stdout and "gokit:js/text.js:1" in human.stdout
+
+
+def test_member_freshness_is_bounded_and_puts_moved_members_first(tmp_path):
+    from context_tools.workspace_scope import MEMBER_FRESHNESS_CAP
+
+    executor = Executor("python", store=str(tmp_path / "store"))
+
+    def call(command: str, **input):
+        return executor.run(command, input).envelope
+
+    assert call("workspace.create", name="many")["ok"]
+    builders = {}
+    for i in range(MEMBER_FRESHNESS_CAP + 2):
+        b = builders[f"m{i:02d}"] = RepoBuilder(tmp_path / f"m{i:02d}")
+        b.commit({f"pkg{i}/__init__.py": f"def shared():\n    return {i}\n"})
+        assert call("workspace.add", name="many", repo=str(b.path), rev="main")["ok"]
+    builders["m07"].commit({"pkg7/extra.py": "x = 1\n"})  # m07's branch moves: stale
+    out = call("context.symbol", workspace="many", name="shared")
+    assert out["ok"], out
+    fresh = out["data"]["member_freshness"]
+    assert fresh["total"] == MEMBER_FRESHNESS_CAP + 2 and fresh["truncated"] is True
+    assert len(fresh["items"]) == MEMBER_FRESHNESS_CAP
+    assert [(m["member"], m["status"]) for m in fresh["items"][:2]] == [("m07", "stale"), ("m00", "current")]
+    assert out["freshness"]["status"] == "stale"
+    assert out["page"]["total"] == MEMBER_FRESHNESS_CAP + 2  # every member's definition is still counted
