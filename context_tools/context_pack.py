@@ -10,6 +10,7 @@ the tool runs.
 
 from __future__ import annotations
 
+import importlib
 from typing import Annotated, Literal
 
 from msgspec import Meta, Struct
@@ -101,40 +102,13 @@ class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     cursor: Cursor | None = None
 
 
-def _overview(input, ctx):
-    from context_tools.overview import overview
+def _handler(module: str, name: str):
+    """The handler `module.name`, imported on its first call: loading the registry stays cheap."""
+    def handler(input, ctx):
+        return getattr(importlib.import_module(f"context_tools.{module}"), name)(input, ctx)
 
-    return overview(input, ctx)
-
-
-def _map(input, ctx):
-    from context_tools.repomap import repo_map
-
-    return repo_map(input, ctx)
-
-
-def _file(input, ctx):
-    from context_tools.file_view import file_view
-
-    return file_view(input, ctx)
-
-
-def _symbol(input, ctx):
-    from context_tools.symbols import symbol
-
-    return symbol(input, ctx)
-
-
-def _references(input, ctx):
-    from context_tools.symbols import references
-
-    return references(input, ctx)
-
-
-def _novelty(input, ctx):
-    from context_tools.novelty import novelty
-
-    return novelty(input, ctx)
+    handler.__name__ = name
+    return handler
 
 
 def _render(kind: str):
@@ -152,7 +126,7 @@ ROWS = (
     Command(
         id="context.overview",
         summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
-        input=OverviewInput, handler=_overview, exposure=_AGENT,
+        input=OverviewInput, handler=_handler("overview", "overview"), exposure=_AGENT,
         caps={"section": 10, "items": 200},
         cli=CliShape(path=("context", "overview")), render=_render("overview"),
     ),
@@ -160,35 +134,35 @@ ROWS = (
         id="context.map",
         summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
         description="Pass focus paths or symbols (e.g. a change's files) to personalize the ranking to them.",
-        input=MapInput, handler=_map, exposure=_AGENT,
+        input=MapInput, handler=_handler("repomap", "repo_map"), exposure=_AGENT,
         caps={"budget": 4096, "symbols_per_file": 12},
         cli=CliShape(path=("context", "map")), render=_render("repo_map"),
     ),
     Command(
         id="context.file",
         summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
-        input=FileInput, handler=_file, exposure=_AGENT,
+        input=FileInput, handler=_handler("file_view", "file_view"), exposure=_AGENT,
         caps={"lines": 400, "outline": 200, "neighbours": 20},
         cli=CliShape(path=("context", "file"), positional=("path",)), render=_render("file"),
     ),
     Command(
         id="context.symbol",
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
-        input=SymbolInput, handler=_symbol, exposure=_AGENT,
+        input=SymbolInput, handler=_handler("symbols", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
         cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
     ),
     Command(
         id="context.references",
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
-        input=ReferencesInput, handler=_references, exposure=_AGENT,
+        input=ReferencesInput, handler=_handler("symbols", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
         cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
     ),
     Command(
         id="context.novelty",
         summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
-        input=NoveltyInput, handler=_novelty, exposure=_AGENT,
+        input=NoveltyInput, handler=_handler("novelty", "novelty"), exposure=_AGENT,
         caps={"section": 20, "items": 200},
         cli=CliShape(path=("context", "novelty"), positional=("base",)), render=_render("novelty"),
     ),

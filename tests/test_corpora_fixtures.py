@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pygit2
 import pytest
-from tree_sitter import Language, Parser
+from tree_sitter import Parser
 
 from corpora.fixtures import (
     SUBMODULE_COMMIT, SYMBOL_KINDS, TWO_MB, build_history, build_polyglot, polyglot_files,
 )
 from corpora.gitbuild import Exec
+from indexer.grammars import language as grammar
+from indexer.languages import GRAMMAR_LANGUAGES
 
-GRAMMARS = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),
-    "bash": ("tree_sitter_bash", "language"),
-}
+GRAMMARS = sorted(GRAMMAR_LANGUAGES)
 
 
 def tree_entries(repo: pygit2.Repository, commit: str) -> dict[str, tuple[int, pygit2.Object | None]]:
@@ -124,8 +110,7 @@ def test_polyglot_symbol_lines_point_at_their_names(polyglot):
 
 @pytest.mark.parametrize("language", sorted(GRAMMARS))
 def test_polyglot_sources_parse_without_errors(polyglot, language):
-    module, fn = GRAMMARS[language]
-    parser = Parser(Language(getattr(importlib.import_module(module), fn)()))
+    parser = Parser(grammar(language))
     files = polyglot_files()
     paths = [p for p, lang in polyglot.languages.items() if lang == language]
     assert paths
