@@ -50,12 +50,18 @@ def _lines(value: Any, indent: int, out: list[str]) -> None:
 def render_result(result: Any) -> str:
     out: list[str] = []
     _lines(msgspec.to_builtins(result.data), 0, out)
+    return "\n".join(out + footer(result))
+
+
+def footer(result: Any) -> list[str]:
+    """The page and freshness lines every human rendering ends with."""
+    out = []
     page = result.page
     if page is not None:
-        more = f"; next page: --cursor {page.cursor}" if page.cursor else ""
-        out.append(f"[{page.returned} of {page.total}{' (truncated)' if page.truncated else ''}{more}]")
-    fresh = result.freshness
-    if fresh is not None:
-        out.append(f"[{fresh.status}: {sanitize_line(fresh.repo)} {fresh.rev} @ {fresh.pinned_oid[:12]}"
-                   f"{'; ' + sanitize_line(fresh.reason) if fresh.reason else ''}]")
-    return "\n".join(out)
+        more = f"  next: --cursor {page.cursor}" if page.cursor else ""
+        out.append(f"[{page.returned} of {page.total}{', truncated' if page.truncated else ''}]{more}")
+    f = result.freshness
+    if f is not None:
+        out.append(f"[{f.status}] {sanitize_line(f.repo)} {f.rev} @ {f.pinned_oid[:12]}"
+                   + ("" if f.status == "current" else f" — {sanitize_line(f.reason)}"))
+    return out

@@ -6,21 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 
-from context_tools.render import render_result
+from context_tools.render import footer, render_result
 from context_tools.sanitize import sanitize_line as _s
-
-
-def _footer(result: Any) -> list[str]:
-    out = []
-    page = result.page
-    if page is not None:
-        more = f"  next: --cursor {page.cursor}" if page.cursor else ""
-        out.append(f"[{page.returned} of {page.total}{', truncated' if page.truncated else ''}]{more}")
-    f = result.freshness
-    if f is not None:
-        out.append(f"[{f.status}] {_s(f.repo)} {f.rev} @ {f.pinned_oid[:12]}"
-                   + ("" if f.status == "current" else f" — {_s(f.reason)}"))
-    return out
 
 
 def _section(title: str, sec: Any, fmt) -> list[str]:
@@ -51,7 +38,7 @@ def overview(result: Any) -> str:
     out += _section("packages", d.packages, lambda x: f"{x.name} {x.version} ({x.ecosystem}, {x.manifest})")
     out += _section("entry points", d.entry_points, lambda x: f"{x.name} [{x.kind}] {x.path or x.target}")
     out += _section("dependencies", d.dependencies, lambda x: f"{x.name} {x.spec} [{x.scope}, {x.ecosystem}]")
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
 def _workspace_overview(result: Any) -> str:
@@ -63,7 +50,7 @@ def _workspace_overview(result: Any) -> str:
                     f"{m.files if isinstance(m.files, int) else '-'} files  {m.path}")
     out += _section("cross edges", d.edges, lambda e: f"{e.source} -> {e.target}  {e.ecosystem}:{e.package}  "
                     f"({', '.join(e.kinds)}; {e.count} sites)")
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
 def repo_map(result: Any) -> str:
@@ -76,7 +63,7 @@ def repo_map(result: Any) -> str:
             out.append(f"  … {f.more_symbols} more")
     if d.unmatched_focus:
         out.append(f"focus not found: {', '.join(d.unmatched_focus)}")
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
 def file(result: Any) -> str:
@@ -91,7 +78,7 @@ def file(result: Any) -> str:
         out += [f"{n:>{width}}| {line}" for n, line in enumerate(d.content.lines, d.content.first_line)]
     elif hasattr(d.content, "unknown"):
         out.append(f"content: <{d.content.unknown}: {d.content.reason}>")
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
 def symbol(result: Any) -> str:
@@ -101,7 +88,7 @@ def symbol(result: Any) -> str:
         out.append(f"{_at(x)}{x.path}:{x.line}  {x.kind} {x.qualified}" + ("  (fuzzy)" if x.match == "fuzzy" else ""))
         if x.signature:
             out.append(f"    {_s(x.signature, 200)}")
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
 def references(result: Any) -> str:
@@ -110,7 +97,7 @@ def references(result: Any) -> str:
     out = [f"{d.query}: {d.definitions_total} definition(s); sites by resolution: {counts}"]
     for s in d.sites:
         out.append(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]" + (f"  {_s(s.text, 160)}" if s.text else ""))
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
 def novelty(result: Any) -> str:
@@ -123,6 +110,6 @@ def novelty(result: Any) -> str:
     out += _section("public API", d.public_api, lambda c: f"{c.change:<8} {c.kind} {c.qualified}  [{c.basis}]")
     out += _section("dependencies", d.dependencies, lambda c: f"{c.change:<8} {c.name} {c.spec or c.previous_spec} [{c.ecosystem}]")
     out += _section("new identifiers", d.identifiers, str)
-    return "\n".join(out + _footer(result))
+    return "\n".join(out + footer(result))
 
 
