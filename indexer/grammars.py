@@ -9,6 +9,7 @@ grammar intends) followed by ours from `indexer/queries/<lang>.scm`.
 from __future__ import annotations
 
 import importlib
+import re
 import threading
 import time
 from functools import lru_cache
@@ -83,8 +84,19 @@ def tags_query(name: str) -> Query:
     parts.append(shipped_tags(name))
     parts.append(own_query(name))
     parts.append(IDENTIFIER_PATTERNS[name])
-    query = Query(language(name), "\n".join(p for p in parts if p))
-    _disable_unsupported(query, "\n".join(p for p in parts if p))
+    source = "\n".join(p for p in parts if p)
+    # Compiling a query analyses every pattern against the grammar's parse table, which is
+    # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
+    patterns = _used_patterns(source)
+    if patterns is not None:
+        try:
+            query = Query(language(name), "\n".join(patterns))
+            if query.pattern_count == len(patterns):
+                return query
+        except Exception:  # noqa: BLE001 - fall back to the source as shipped
+            pass
+    query = Query(language(name), source)
+    _disable_unsupported(query, source)
     return query
 
 
@@ -92,10 +104,88 @@ def _disable_unsupported(query: Query, source: str) -> None:
     # Ruby's tags mark every identifier not a local as a call via `#is-not? local`, a
     # predicate needing scope analysis that py-tree-sitter does not evaluate; kept, it
     # would call every variable a call. `call` nodes still give real calls.
+    encoded = source.encode("utf-8")
     for index in range(query.pattern_count):
-        text = source[query.start_byte_for_pattern(index):query.end_byte_for_pattern(index)]
-        if "#is-not? local" in text:
+        text = encoded[query.start_byte_for_pattern(index):query.end_byte_for_pattern(index)]
+        if b"#is-not? local" in text:
             query.disable_pattern(index)
+
+
+# Captures that give a match a role in indexer/tags.py; a pattern with none of them
+# (go's `(package_clause ...) @name`, ruby's `(setter ...) @ignore`) yields nothing there.
+_ROLE_CAPTURE = re.compile(r"@(?:definition\.|reference\.|import\.|scope\b|main\b|package\b|id\b)")
+# A leading run of doc comments (`(comment)* @doc .`): it only adds an @doc capture that
+# nothing reads, the match is the same without it, and it makes a pattern several times
+# costlier to compile. Its `#strip!`/`#select-adjacent!` directives go with it.
+_DOC_PREFIX = re.compile(r"^\(\s*\(comment\)\*\s*@doc\s*\.\s*")
+_DOC_DIRECTIVE = re.compile(r'\(#[\w!?-]+(?:\s+(?:@[\w.]+|"(?:[^"\\]|\\.)*"))*\s*\)')
+
+
+def _used_patterns(source: str) -> list[str] | None:
+    """The top-level patterns of `source` the extraction can read, in order: those with a
+    role capture, without `#is-not? local` (unsupported, see `_disable_unsupported`), and
+    without a doc-comment prefix. None when the source does not split cleanly."""
+    split = _split_patterns(source)
+    if split is None:
+        return None
+    out = []
+    for text in split:
+        if not _ROLE_CAPTURE.search(text) or "#is-not? local" in text:
+            continue
+        if _DOC_PREFIX.match(text):
+            stripped = _DOC_PREFIX.sub("(", text, count=1)
+            stripped = _DOC_DIRECTIVE.sub(lambda m: "" if "@doc" in m.group() else m.group(), stripped)
+            if "@doc" not in stripped:
+                text = stripped
+        out.append(text)
+    return out
+
+
+def _split_patterns(source: str) -> list[str] | None:
+    """Top-level patterns of a query source, comments dropped; a pattern runs from its
+    opening bracket (or string) through the captures and quantifiers after it."""
+    patterns: list[str] = []
+    current: list[str] = []
+    depth = 0
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == ";":
+            end = source.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and source[j] != '"':
+                j += 2 if source[j] == "\\" else 1
+            if j >= n:
+                return None
+            if depth == 0 and current:
+                patterns.append("".join(current).strip())
+                current = []
+            current.append(source[i:j + 1])
+            i = j + 1
+            continue
+        if c in "([":
+            if depth == 0 and current:
+                patterns.append("".join(current).strip())
+                current = []
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and not (c.isspace() or c in "@*+?" or c.isalnum() or c in "._-"):
+            return None
+        elif depth == 0 and not current and not c.isspace():
+            return None  # something before the first pattern: not a shape we know
+        current.append(c)
+        i += 1
+    if depth != 0:
+        return None
+    if current:
+        patterns.append("".join(current).strip())
+    return [p for p in patterns if p]
 
 
 # Identifier-like leaves per grammar: the occurrence sites.
