@@ -7,12 +7,13 @@ name-index rows, then the snapshot record last.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterable
+from typing import Callable, TypeVar
 
 import msgspec
 import pygit2
@@ -20,8 +21,8 @@ import pygit2
 from . import canonical, gitread
 from .errors import RennetError
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
-from .records import (EXTRACTOR_VERSION, NO_FACTS, encode, facts_key, load_facts, load_record, pin_key,
-                      put_facts, repo_key, snapshot_key)
+from .records import (EXTRACTOR_VERSION, NO_FACTS, StoredFacts, decode_facts, encode, facts_key, load_facts,
+                      load_record, pin_key, put_stored, repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, pack
 
 SIZE_CAP = 1 << 20
@@ -77,6 +78,10 @@ def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
             os.close(fd)
         except OSError:
             pass
+    # The indexer may fork with its collector off and a large heap: what came from it is never
+    # garbage here (freezing keeps collections off those pages), what extraction makes may be.
+    gc.freeze()
+    gc.enable()
     if repo_path is not None:
         _worker_repo = pygit2.Repository(repo_path)
 
@@ -91,20 +96,17 @@ def _die_with_parent() -> None:
         pass
 
 
-Extracted = tuple[bytes, BlobFacts]
-
-
-def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> Extracted:
-    """Parse one blob: its facts key and facts."""
+def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFacts:
+    """Parse one blob into its facts, encoded for the store."""
     from .extract import extract_blob
     repo = repo or _worker_repo
     data = repo[job.blob].data
     facts = extract_blob(data, job.path, job.language, SIZE_CAP)
     facts.size = len(data)
-    return facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts
+    return stored_facts(facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts)
 
 
-def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
+def _extract_chunk(jobs: list[_Job]) -> list[StoredFacts]:
     return [_extract_job(job) for job in jobs]
 
 
@@ -120,37 +122,58 @@ def _language_of(repo: pygit2.Repository, entry: gitread.TreeEntry) -> str:
     return detect_language(entry.path, gitread.read_blob(repo, entry.oid)[:8192])
 
 
-def _chunks(items: list[_Job], size: int) -> Iterable[list[_Job]]:
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
+    """Chunks of one language each, largest first. A worker sets a grammar up (its tags query
+    compiled: up to ~85 ms) the first time it meets the language; chunks of one language keep
+    a small re-index from paying that in every worker for a handful of blobs."""
+    by_language: dict[str, list[_Job]] = {}
+    for job in jobs:
+        by_language.setdefault(job.language, []).append(job)
+    chunks = [same[i:i + size] for _, same in sorted(by_language.items()) for i in range(0, len(same), size)]
+    chunks.sort(key=len, reverse=True)  # stable: languages stay in name order among equals
+    return chunks
 
 
-def _write_facts(store: Store, results: list[Extracted]) -> None:
+def _write_facts(store: Store, results: list[StoredFacts]) -> None:
     with store.env.begin(write=True) as txn:
-        for key, facts in results:
-            put_facts(txn, store, key, facts)
+        for stored in results:
+            put_stored(txn, store, stored)
+
+
+T = TypeVar("T")
 
 
 def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], workers: int,
-                     progress: Callable[[int], None], lock: WriteLock) -> None:
-    if not jobs:
-        return
-    if workers <= 1 or len(jobs) < 64:
+                     progress: Callable[[int], None], lock: WriteLock,
+                     meanwhile: Callable[[], T]) -> tuple[dict[bytes, BlobFacts], T]:
+    """Parse and store the blobs never seen; returns their core facts by facts key, and what
+    `meanwhile` returned: it runs here while the workers parse (the store's facts of every
+    other blob are loaded in that time rather than after)."""
+    new: dict[bytes, BlobFacts] = {}
+
+    def take(results: list[StoredFacts]) -> None:
+        _write_facts(store, results)
+        for stored in results:
+            new[stored.key] = decode_facts(stored.core)
+        progress(len(results))
+
+    if workers <= 1 or not jobs:
         for chunk in _chunks(jobs, _BATCH):
-            _write_facts(store, [_extract_job(job, repo) for job in chunk])
-            progress(len(chunk))
-        return
-    chunk_size = max(8, min(64, len(jobs) // (workers * 8) or 8))
-    with fork_pool(workers, lock, repo.path) as pool:
-        pending: list[Extracted] = []
-        for results in pool.imap_unordered(_extract_chunk, list(_chunks(jobs, chunk_size))):
-            pending.extend(results)
-            progress(len(results))
+            take([_extract_job(job, repo) for job in chunk])
+        return new, meanwhile()
+    chunks = _chunks(jobs, 64)
+    with fork_pool(min(workers, len(chunks)), lock, repo.path) as pool:
+        results = pool.imap_unordered(_extract_chunk, chunks)
+        done = meanwhile()
+        pending: list[StoredFacts] = []
+        for chunk in results:
+            pending.extend(chunk)
             if len(pending) >= _BATCH:
-                _write_facts(store, pending)
+                take(pending)
                 pending = []
         if pending:
-            _write_facts(store, pending)
+            take(pending)
+    return new, done
 
 
 def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], languages: dict[str, str],
@@ -178,8 +201,6 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
              facts: dict[str, BlobFacts], version: str, prior=None) -> SnapshotRecord:
     """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank.
     `prior` (a resolve.Prior of an earlier snapshot) lets import resolution redo only what changed."""
-    import gc
-
     from . import entrypoints, graph, manifests, marks, resolve
 
     # Assembly makes many small acyclic objects: with the cyclic collector on, its full
@@ -249,33 +270,19 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
            lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
-    import gc
-
     from .resolve import Prior
 
-    # Outside extraction only acyclic records are made (tree entries, the earlier record,
-    # decoded facts, the new record): the cyclic collector's repeated passes over them
-    # would cost a good share of a re-index. Extraction runs with it as it was.
+    # This process makes only acyclic records (tree entries, the earlier record, decoded
+    # facts, the new record): the cyclic collector's repeated passes over them would cost a
+    # good share of a re-index. Extraction workers run with it on (see _worker_init).
     collecting = gc.isenabled()
     gc.disable()
     try:
         tree_oid, tree = gitread.walk_tree(repo, oid)
         blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
-        # The nearest indexed snapshot up the first-parent line (built by this same extractor
-        # version): what it says of a (path, blob) still holds, so re-indexing after a small
-        # change detects languages and resolves imports only where something changed.
-        earlier: SnapshotRecord | None = None
-        try:
-            commit = repo[oid]
-            for _ in range(16):
-                if not commit.parent_ids:
-                    break
-                earlier = load_record(store, str(commit.parent_ids[0]), version)
-                if earlier is not None:
-                    break
-                commit = repo[commit.parent_ids[0]]
-        except (KeyError, ValueError, pygit2.GitError):
-            pass  # a shallow history ends the search, nothing else
+        earlier = _earlier_record(store, repo, oid, version)
+        # What the earlier snapshot says of a (path, blob) still holds, so re-indexing after a
+        # small change detects languages and resolves imports only where something changed.
         before = {f.path: f for f in earlier.files} if earlier is not None else {}
         languages = {}
         for e in blobs:
@@ -299,16 +306,15 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
             if progress:
                 progress("parse", done, len(jobs))
 
-        if collecting:
-            if not gc.get_freeze_count():
-                gc.freeze()  # what was made meanwhile goes to the oldest generation unscanned,
-                gc.unfreeze()  # rather than into one first young collection over all of it
-            gc.enable()
-        try:
-            _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock)
-        finally:
-            gc.disable()
-        facts = load_facts(store, keys)
+        def load_the_rest() -> dict[str, BlobFacts]:
+            from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401  (assembly's, imported meanwhile)
+            return load_facts(store, {path: key for path, key in keys.items() if key not in missing})
+
+        new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
+        for path, key in keys.items():
+            if key in new:
+                facts[path] = new[key]
+        facts = {path: facts[path] for path in keys if path in facts}  # tree order, as before
         files = _file_entries(repo, tree, languages, facts)
         if progress:
             progress("assemble", 0, 1)
@@ -326,11 +332,27 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     finally:
         if collecting:
             if not gc.get_freeze_count():
-                gc.freeze()
-                gc.unfreeze()
+                gc.freeze()  # survivors go to the oldest generation unscanned, rather than
+                gc.unfreeze()  # into one first young collection over all of them
             gc.enable()
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, facts, len(jobs)
+
+
+def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> SnapshotRecord | None:
+    """The nearest snapshot up the first-parent line built by this extractor version."""
+    try:
+        commit = repo[oid]
+        for _ in range(16):
+            if not commit.parent_ids:
+                return None
+            earlier = load_record(store, str(commit.parent_ids[0]), version)
+            if earlier is not None:
+                return earlier
+            commit = repo[commit.parent_ids[0]]
+    except (KeyError, ValueError, pygit2.GitError):
+        pass  # a shallow history ends the search, nothing else
+    return None
 
 
 def _existing_record(store: Store, oid: str, version: str) -> SnapshotRecord | None:

@@ -3,6 +3,10 @@
 The same repository at the same OID always yields the same bytes: records come in a fixed
 type order, each sorted, keys in a fixed order, floats in a fixed format. The fingerprint is
 the sha256 of the extractor version line followed by these bytes.
+
+Symbols are most of the lines, so a file's symbol lines are encoded in one call: its symbol
+list as a JSON array, split into lines at the object boundaries. A boundary `},{"name":` can
+only be a boundary: inside a JSON string every quote is escaped.
 """
 
 from __future__ import annotations
@@ -12,62 +16,119 @@ from typing import Iterator, Mapping
 
 import msgspec
 
-from .model import BlobFacts, SnapshotRecord
+from .model import BlobFacts, SnapshotRecord, Symbol
+
+_encode = msgspec.json.Encoder().encode  # compact, UTF-8, keys in struct / insertion order: one fixed form
 
 
-_encode = msgspec.json.Encoder().encode  # compact, UTF-8, keys in insertion order: one fixed form
+class _FileLine(msgspec.Struct, tag_field="type", tag="file"):
+    path: str
+    blob: str
+    mode: str
+    size: int
+    lines: int
+    language: str
+    mark: str | None
+    mark_rule: str | None
+    skipped: str | None
+    target: str | None
+    symbols: int
+    occurrences: int
+    occurrences_capped: bool
+    fan_in: int
+    rank: str
 
 
-def _line(obj: dict) -> bytes:
-    return _encode(obj) + b"\n"
+class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to"}):
+    source: str
+    target: str | None
+    kind: str
+    line: int
+    spec: str
+    status: str
 
 
-def records(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[dict]:
+class _PackageLine(msgspec.Struct, tag_field="type", tag="package"):
+    name: str
+    version: str
+    ecosystem: str
+    manifest: str
+
+
+class _DependencyLine(msgspec.Struct, tag_field="type", tag="dependency"):
+    name: str
+    spec: str
+    scope: str
+    ecosystem: str
+    manifest: str
+    package: str | None
+
+
+class _EntryPointLine(msgspec.Struct, tag_field="type", tag="entry_point"):
+    name: str
+    kind: str
+    path: str | None
+    target: str | None
+    manifest: str | None
+
+
+_SYMBOL_OPEN = b'[{"name":'
+_SYMBOL_BOUNDARY = b'},{"name":'
+
+
+def _symbol_lines(path: str, symbols: list[Symbol]) -> bytes:
+    """`{"type":"symbol","path":...,"name":...,"kind":...,"container":...,"line":...,...}` per symbol:
+    the Symbol fields in their declared order after type and path."""
+    head = b'{"type":"symbol","path":' + _encode(path) + b',"name":'
+    body = _encode(symbols)
+    return head + body[len(_SYMBOL_OPEN):-1].replace(_SYMBOL_BOUNDARY, b"}\n" + head) + b"\n"
+
+
+def _lines_of(items: list[msgspec.Struct]) -> bytes:
+    """One line per item, in the list's order (one encoder call for the whole list)."""
+    if not items:
+        return b""
+    return b"\n".join(_encode(item) for item in items) + b"\n"
+
+
+def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
+    """The serialization in pieces of whole lines (a piece may hold many lines)."""
+    fan_in, rank = record.fan_in, record.rank
+    files = []
     for f in record.files:
         blob_facts = facts.get(f.path)
-        yield {
-            "type": "file", "path": f.path, "blob": f.blob, "mode": f"{f.mode:06o}", "size": f.size,
-            "lines": f.lines, "language": f.language, "mark": f.mark or None, "mark_rule": f.mark_rule or None,
-            "skipped": f.skipped or None, "target": f.target or None,
-            "symbols": len(blob_facts.symbols) if blob_facts else 0,
-            "occurrences": (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
-            "occurrences_capped": blob_facts.occurrences_capped if blob_facts else False,
-            "fan_in": record.fan_in.get(f.path, 0), "rank": f"{record.rank.get(f.path, 0.0):.9f}",
-        }
+        files.append(_FileLine(
+            f.path, f.blob, f"{f.mode:06o}", f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
+            f.skipped or None, f.target or None,
+            len(blob_facts.symbols) if blob_facts else 0,
+            (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
+            blob_facts.occurrences_capped if blob_facts else False,
+            fan_in.get(f.path, 0), f"{rank.get(f.path, 0.0):.9f}"))
+    yield _lines_of(files)
     for f in record.files:
         blob_facts = facts.get(f.path)
-        if not blob_facts:
-            continue
-        for s in blob_facts.symbols:
-            yield {
-                "type": "symbol", "path": f.path, "name": s.name, "kind": s.kind, "container": s.container or None,
-                "qualified": s.qualified, "line": s.line, "end_line": s.end_line,
-                "start_byte": s.start_byte, "end_byte": s.end_byte, "signature": s.signature,
-            }
-    edges = [{"type": "edge", "from": e.source, "to": e.target, "kind": e.kind, "line": e.line,
-              "spec": e.spec, "status": "resolved"} for e in record.edges]
-    edges += [{"type": "edge", "from": u.path, "to": None, "kind": u.kind, "line": u.line,
-               "spec": u.spec, "status": u.status} for u in record.unresolved]
-    edges.sort(key=lambda e: (e["from"], e["line"], e["spec"], e["to"] or "", e["kind"]))
-    yield from edges
-    for p in sorted(record.packages, key=lambda p: (p.manifest, p.name)):
-        yield {"type": "package", "name": p.name, "version": p.version, "ecosystem": p.ecosystem,
-               "manifest": p.manifest}
-    for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec)):
-        yield {"type": "dependency", "name": d.name, "spec": d.spec, "scope": d.scope, "ecosystem": d.ecosystem,
-               "manifest": d.manifest, "package": d.package or None}
-    for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target)):
-        yield {"type": "entry_point", "name": ep.name, "kind": ep.kind, "path": ep.path or None,
-               "target": ep.target or None, "manifest": ep.manifest or None}
+        if blob_facts and blob_facts.symbols:
+            yield _symbol_lines(f.path, blob_facts.symbols)
+    edges = [_EdgeLine(e.source, e.target, e.kind, e.line, e.spec, "resolved") for e in record.edges]
+    edges += [_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status) for u in record.unresolved]
+    edges.sort(key=lambda e: (e.source, e.line, e.spec, e.target or "", e.kind))
+    yield _lines_of(edges)
+    yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
+                     for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
+    yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
+                     for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))])
+    yield _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
+                     for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))])
 
 
 def lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
-    for obj in records(record, facts):
-        yield _line(obj)
+    """One record per item, each ending in a newline."""
+    for chunk in chunks(record, facts):
+        yield from chunk.splitlines(keepends=True)
 
 
 def fingerprint(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> str:
     digest = hashlib.sha256(f"rennet-snapshot extractor={record.extractor_version}\n".encode())
-    for chunk in lines(record, facts):
+    for chunk in chunks(record, facts):
         digest.update(chunk)
     return digest.hexdigest()

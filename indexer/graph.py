@@ -1,4 +1,4 @@
-"""The file graph of a snapshot: fan-in from resolved import edges, and file rank by
+"""The file graph of a snapshot: the import graph (networkx) and fan-in, its in-degrees, and file rank by
 PageRank over the definition/reference graph (as aider's repo map does), plus a
 personalized rank for context.map.
 
@@ -58,9 +58,14 @@ def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGrap
 
 def fan_in(files: list[FileEntry], edges: list[Edge]) -> dict[str, int]:
     """path -> number of distinct other files whose imports resolve to it (0 when none); every file
-    present: the in-degree of each node of `import_graph`."""
-    graph = import_graph(files, edges)
-    return {p: graph.in_degree(p) for p in sorted(graph.nodes)}
+    present. This is the in-degree of each node of `import_graph`, counted without building
+    the graph: assembly needs only the counts, and the networkx import alone costs a re-index
+    a tenth of its time."""
+    counts = dict.fromkeys(sorted(f.path for f in files), 0)
+    for source, target in {(e.source, e.target) for e in edges}:
+        if source != target and source in counts and target in counts:
+            counts[target] += 1
+    return counts
 
 
 def name_weight(name: str, definers: int) -> float:
@@ -80,10 +85,11 @@ def definition_weight(s: Symbol) -> float:
 
 
 def _uses(facts: BlobFacts) -> Mapping[str, int]:
-    """Sites per name that are not its definition: stored facts carry them summarized."""
+    """Sites per name that are not its definition, in name order: stored facts carry them
+    summarized and sorted."""
     if facts.uses or not facts.occurrences:
         return facts.uses
-    return Counter(o.name for o in facts.occurrences if o.role != "definition")
+    return dict(sorted(Counter(o.name for o in facts.occurrences if o.role != "definition").items()))
 
 
 def rank_weights(
@@ -125,21 +131,33 @@ def rank_weights(
     }
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
+    lookup = info.get
     for path, uses in file_uses:
         arcs: dict[str, float] = {}
-        for name in sorted(info.keys() & uses.keys()):
-            w0, defs = info[name]
-            w = w0 * sqrt(uses[name])
+        for name, count in uses.items():  # in name order (see _uses)
+            entry = lookup(name)
+            if entry is None:
+                continue
+            w0, defs = entry
+            w = w0 * sqrt(count)
             for d, dw in defs:
                 if d != path:
                     arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
-    # dict.fromkeys keeps the input order: edges come sorted from resolution, so sorting is linear
-    for source, target in sorted(dict.fromkeys([(e.source, e.target) for e in edges if e.source != e.target])):
-        if source in known and target in known:
-            arcs = out.setdefault(source, {})
-            arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
+    # (source, target) pairs in sorted order; sorting sources, then each one's few targets, is
+    # far cheaper than sorting the pairs
+    imported: dict[str, set[str]] = {}
+    for e in edges:
+        if e.source != e.target:
+            imported.setdefault(e.source, set()).add(e.target)
+    for source in sorted(imported):
+        if source not in known:
+            continue
+        for target in sorted(imported[source]):
+            if target in known:
+                arcs = out.setdefault(source, {})
+                arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
     for source, arcs in out.items():
         if len(arcs) > MAX_OUT:
             keep = sorted(arcs.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_OUT]

@@ -7,6 +7,7 @@ this, never the extraction machinery.
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
 import msgspec
 
@@ -15,8 +16,10 @@ from .store import Store, pack, unpack
 
 # Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
 # from them (import resolution above all: a re-index carries its parent's edges over for
-# unchanged files): cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "3"
+# unchanged files), or the canonical serialization the fingerprint hashes: cached facts and
+# snapshots are keyed by it.
+EXTRACTOR_VERSION = "4"
+
 
 class SnapshotHead(msgspec.Struct):
     """The part of a stored snapshot record a query needs first: identity, file table, fan-in
@@ -66,18 +69,39 @@ def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
     return core, facts.occurrences
 
 
-def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
-    """Write one blob's facts and the name-index rows they imply, inside the caller's transaction."""
+class StoredFacts(NamedTuple):
+    """One blob's facts ready for the store, made where they were extracted: a worker does the
+    encoding and compression, the writer only puts bytes (and decodes `core` for assembly)."""
+
+    key: bytes
+    core: bytes  # msgpack of the core facts, uncompressed
+    packed_core: bytes
+    packed_occurrences: bytes
+    defs: list[bytes]  # names it defines, for the name index
+    names: list[bytes]  # names it has occurrences of
+
+
+def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     core, occurrences = split_facts(facts)
-    txn.put(key, pack(encode(core)), db=store.facts)
-    txn.put(key, pack(encode(occurrences)), db=store.occurrences)
-    raw = bytes.fromhex(key[:40].decode())
-    defs = sorted({s.name.encode()[:500] for s in facts.symbols if s.name})
-    names = sorted({o.name.encode()[:500] for o in occurrences if o.name})
-    if defs:
-        txn.cursor(db=store.defs).putmulti([(n, raw) for n in defs], dupdata=True)
-    if names:
-        txn.cursor(db=store.occ).putmulti([(n, raw) for n in names], dupdata=True)
+    raw = encode(core)
+    return StoredFacts(key, raw, pack(raw), pack(encode(occurrences)),
+                       sorted({s.name.encode()[:500] for s in facts.symbols if s.name}),
+                       sorted({o.name.encode()[:500] for o in occurrences if o.name}))
+
+
+def put_stored(txn, store: Store, stored: StoredFacts) -> None:
+    """Write one blob's facts and the name-index rows they imply, inside the caller's transaction."""
+    txn.put(stored.key, stored.packed_core, db=store.facts)
+    txn.put(stored.key, stored.packed_occurrences, db=store.occurrences)
+    raw = bytes.fromhex(stored.key[:40].decode())
+    if stored.defs:
+        txn.cursor(db=store.defs).putmulti([(n, raw) for n in stored.defs], dupdata=True)
+    if stored.names:
+        txn.cursor(db=store.occ).putmulti([(n, raw) for n in stored.names], dupdata=True)
+
+
+def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
+    put_stored(txn, store, stored_facts(key, facts))
 
 
 def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:

@@ -166,6 +166,12 @@ class Snapshot:
     def imports(self, path: str) -> list[Edge]:
         return self._edges_by_source.get(path, [])
 
+    def import_graph(self):
+        """The import graph as a networkx DiGraph: files as nodes, one arc per (importer,
+        imported) pair; a node's in-degree is its fan-in."""
+        from .graph import import_graph
+        return import_graph(self.files, self.record.edges)
+
     def fan_in(self, path: str) -> int | None:
         if path not in self._by_path:
             return None

@@ -38,6 +38,10 @@ def test_import_edges_and_fan_in(indexed):
     fixture, report, snap = indexed
     assert {(e.source, e.target) for e in snap.record.edges} == fixture.edges
     assert {p: snap.fan_in(p) for p in fixture.fan_in} == fixture.fan_in
+    # the networkx import graph says the same: fan-in is each node's in-degree
+    graph = snap.import_graph()
+    assert sorted(graph.nodes) == [f.path for f in snap.files]
+    assert {p: graph.in_degree(p) for p in fixture.fan_in} == fixture.fan_in
 
 
 def test_entry_points_packages_and_dependencies(indexed):
