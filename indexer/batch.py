@@ -178,19 +178,17 @@ class _AssembleTask:
 
 def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
     """(job index, packed record or None, fingerprint or error code, indexed_at or error message, seconds)."""
-    from . import canonical
     from .build import _file_entries, assemble
-    from .records import decode_facts, encode
+    from .records import decode_core, encode
     from .store import pack, unpack
 
     started = time.perf_counter()
     try:
         repo = _repo(task.repo_path)
-        decoded = {k: decode_facts(unpack(v)) for k, v in task.packed.items()}
+        decoded = {k: decode_core(unpack(v)) for k, v in task.packed.items()}
         facts = {path: decoded[key] for path, key in task.keys.items() if key in decoded}
         files = _file_entries(repo, task.tree, task.languages, facts)
         record = assemble(repo, task.oid, task.tree_oid, files, facts, task.version)
-        record.fingerprint = canonical.fingerprint(record, facts)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         return task.index, pack(encode(record)), record.fingerprint, record.indexed_at, time.perf_counter() - started
     except RennetError as exc:

@@ -11,9 +11,10 @@ import gc
 import multiprocessing
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 import msgspec
 import pygit2
@@ -21,8 +22,9 @@ import pygit2
 from . import canonical, gitread
 from .errors import RennetError
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
-from .records import (EXTRACTOR_VERSION, NO_FACTS, StoredFacts, decode_facts, encode, facts_key, load_facts,
-                      load_record, pin_key, put_stored, repo_key, snapshot_key, stored_facts)
+from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, StoredFacts, decode_core, decode_prior, encode,
+                      facts_key, load_facts, load_record, load_record_bytes, pin_key, put_stored, repo_key,
+                      snapshot_key, stored_facts)
 from .store import Store, WriteLock, pack
 
 SIZE_CAP = 1 << 20
@@ -154,7 +156,7 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     def take(results: list[StoredFacts]) -> None:
         _write_facts(store, results)
         for stored in results:
-            new[stored.key] = decode_facts(stored.core)
+            new[stored.key] = decode_core(stored.core)
         progress(len(results))
 
     if workers <= 1 or not jobs:
@@ -199,15 +201,12 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], langua
 
 def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
              facts: dict[str, BlobFacts], version: str, prior=None) -> SnapshotRecord:
-    """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank.
-    `prior` (a resolve.Prior of an earlier snapshot) lets import resolution redo only what changed."""
+    """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank, and the
+    fingerprint of it all. `prior` (a resolve.Prior of an earlier snapshot) lets marking and
+    import resolution redo only what changed."""
     from . import entrypoints, graph, manifests, marks, resolve
 
-    # Assembly makes many small acyclic objects: with the cyclic collector on, its full
-    # passes over the loaded facts cost a large share of a re-index.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
 
         def read(path: str) -> bytes:
@@ -216,7 +215,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
                 raise KeyError(path)
             return gitread.read_blob(repo, blob)
 
-        file_marks = marks.mark_files(files, facts, read)
+        file_marks = marks.mark_files(files, facts, read, prior.files if prior is not None else None)
         files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
                  if f.path in file_marks else f for f in files]
         found = manifests.parse_manifests(files, read)
@@ -224,18 +223,32 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
         if bad:
             # A manifest that does not parse stays in the map, listed as skipped with why.
             files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
-        edges, unresolved = resolve.resolve_imports(files, facts, read, prior)
-        packages, dependencies = found.packages, found.dependencies
-        entry_points = entrypoints.find_entry_points(files, facts, read)
-        return SnapshotRecord(
+        tree = resolve.tree_of(files)
+        edges, unresolved = resolve.resolve_imports(files, facts, read, prior, tree)
+        record = SnapshotRecord(
             oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
-            packages=packages, dependencies=dependencies, entry_points=entry_points,
+            packages=found.packages, dependencies=found.dependencies,
+            entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
         )
+        record.fingerprint = canonical.fingerprint(record, facts)
+        return record
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Indexing makes many small acyclic records (tree entries, decoded facts, the earlier and
+    the new snapshot record): the cyclic collector's repeated passes over them would cost a
+    good share of a re-index. Survivors then go to the oldest generation unscanned, rather
+    than into one first young collection over all of them."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             if not gc.get_freeze_count():
-                gc.freeze()  # survivors go to the oldest generation unscanned (see _build)
+                gc.freeze()
                 gc.unfreeze()
             gc.enable()
 
@@ -256,12 +269,13 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             if existing is not None:
                 _pin(store, repo_id, oid, rev, existing.indexed_at)
                 facts = load_facts(store, {f.path: facts_key(f.blob, f.language, version)
-                                           for f in existing.files if f.language not in NO_FACTS})
+                                           for f in existing.files if f.language not in NO_FACTS}, symbols=False)
                 return _report(repo, rev, existing, facts, parsed=0, seconds=time.perf_counter() - started,
                                reused_snapshot=True)
-            record, facts, parsed = _build(store, repo, oid, version, workers, progress, lock)
-            _commit_snapshot(store, repo_id, oid, rev, record)
-        return _report(repo, rev, record, facts, parsed=parsed, seconds=time.perf_counter() - started)
+            with collector_paused():
+                record, facts, parsed = _build(store, repo, oid, version, workers, progress, lock)
+                _commit_snapshot(store, repo_id, oid, rev, record)
+                return _report(repo, rev, record, facts, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
         if own_store:
             store.close()
@@ -270,85 +284,75 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
            lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
+    """The snapshot record at `oid`, the facts it was assembled from, and how many blobs were
+    parsed. Runs with the collector paused (see collector_paused); workers have it on."""
     from .resolve import Prior
 
-    # This process makes only acyclic records (tree entries, the earlier record, decoded
-    # facts, the new record): the cyclic collector's repeated passes over them would cost a
-    # good share of a re-index. Extraction workers run with it on (see _worker_init).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        tree_oid, tree = gitread.walk_tree(repo, oid)
-        blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
-        earlier = _earlier_record(store, repo, oid, version)
-        # What the earlier snapshot says of a (path, blob) still holds, so re-indexing after a
-        # small change detects languages and resolves imports only where something changed.
-        before = {f.path: f for f in earlier.files} if earlier is not None else {}
-        languages = {}
+    tree_oid, tree = gitread.walk_tree(repo, oid)
+    blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
+    earlier = _earlier_record(store, repo, oid, version)
+    # What the earlier snapshot says of a (path, blob) still holds, so re-indexing after a
+    # small change detects languages and resolves imports only where something changed.
+    before = {f.path: f for f in earlier.files} if earlier is not None else {}
+    languages = {}
+    for e in blobs:
+        b = before.get(e.path)
+        # "binary" hides the detected language, which the facts key needs
+        languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
+                             else _language_of(repo, e))
+    keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
+    with store.env.begin(db=store.facts) as txn:
+        present = txn.cursor().set_key  # asks without copying the value out
+        missing: dict[bytes, _Job] = {}
         for e in blobs:
-            b = before.get(e.path)
-            # "binary" hides the detected language, which the facts key needs
-            languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
-                                 else _language_of(repo, e))
-        keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
-        with store.env.begin(db=store.facts) as txn:
-            missing: dict[bytes, _Job] = {}
-            for e in blobs:
-                key = keys[e.path]
-                if key not in missing and txn.get(key) is None:
-                    missing[key] = _Job(e.oid, e.path, languages[e.path])
-        jobs = sorted(missing.values(), key=lambda j: j.blob)
-        done = 0
+            key = keys[e.path]
+            if key not in missing and not present(key):
+                missing[key] = _Job(e.oid, e.path, languages[e.path])
+    jobs = sorted(missing.values(), key=lambda j: j.blob)
+    done = 0
 
-        def step(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress("parse", done, len(jobs))
-
-        def load_the_rest() -> dict[str, BlobFacts]:
-            from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401  (assembly's, imported meanwhile)
-            return load_facts(store, {path: key for path, key in keys.items() if key not in missing})
-
-        new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
-        for path, key in keys.items():
-            if key in new:
-                facts[path] = new[key]
-        facts = {path: facts[path] for path in keys if path in facts}  # tree order, as before
-        files = _file_entries(repo, tree, languages, facts)
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
         if progress:
-            progress("assemble", 0, 1)
-        prior = None
-        if earlier is not None:
-            def earlier_facts(path: str) -> BlobFacts | None:
-                f = before.get(path)
-                if f is None or f.language in NO_FACTS:
-                    return None
-                return load_facts(store, {path: facts_key(f.blob, f.language, version)}).get(path)
+            progress("parse", done, len(jobs))
 
-            prior = Prior(earlier.files, earlier.edges, earlier.unresolved, earlier_facts)
-        record = assemble(repo, oid, tree_oid, files, facts, version, prior=prior)
-        record.fingerprint = canonical.fingerprint(record, facts)
-    finally:
-        if collecting:
-            if not gc.get_freeze_count():
-                gc.freeze()  # survivors go to the oldest generation unscanned, rather than
-                gc.unfreeze()  # into one first young collection over all of them
-            gc.enable()
+    def load_the_rest() -> dict[str, BlobFacts]:
+        from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401  (assembly's, imported meanwhile)
+        return load_facts(store, {path: key for path, key in keys.items() if key not in missing}, symbols=False)
+
+    new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
+    for path, key in keys.items():
+        if key in new:
+            facts[path] = new[key]
+    facts = {path: facts[path] for path in keys if path in facts}  # tree order, as before
+    files = _file_entries(repo, tree, languages, facts)
+    if progress:
+        progress("assemble", 0, 1)
+    prior = None
+    if earlier is not None:
+        def earlier_facts(path: str) -> BlobFacts | None:
+            f = before.get(path)
+            if f is None or f.language in NO_FACTS:
+                return None
+            return load_facts(store, {path: facts_key(f.blob, f.language, version)}, symbols=False).get(path)
+
+        prior = Prior(earlier.files, earlier.edges, earlier.unresolved, earlier_facts)
+    record = assemble(repo, oid, tree_oid, files, facts, version, prior=prior)
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, facts, len(jobs)
 
 
-def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> SnapshotRecord | None:
+def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:
     """The nearest snapshot up the first-parent line built by this extractor version."""
     try:
         commit = repo[oid]
         for _ in range(16):
             if not commit.parent_ids:
                 return None
-            earlier = load_record(store, str(commit.parent_ids[0]), version)
-            if earlier is not None:
-                return earlier
+            raw = load_record_bytes(store, str(commit.parent_ids[0]), version)
+            if raw is not None:
+                return decode_prior(raw)
             commit = repo[commit.parent_ids[0]]
     except (KeyError, ValueError, pygit2.GitError):
         pass  # a shallow history ends the search, nothing else
@@ -384,7 +388,7 @@ def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, facts: di
     distinct_blobs = len({(f.blob, f.language) for f in record.files if f.language not in ("submodule", "symlink")})
     return IndexReport(
         repo=gitread.repo_display_path(repo), rev=rev, oid=record.oid, fingerprint=record.fingerprint,
-        files=len(record.files), symbols=sum(len(f.symbols) for f in facts.values()),
+        files=len(record.files), symbols=sum(f.symbol_count or len(f.symbols) for f in facts.values()),
         edges=len(record.edges), languages=dict(sorted(languages.items())), parsed_blobs=parsed,
         reused_blobs=distinct_blobs - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,

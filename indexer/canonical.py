@@ -16,7 +16,7 @@ from typing import Iterator, Mapping
 
 import msgspec
 
-from .model import BlobFacts, SnapshotRecord, Symbol
+from .model import BlobFacts, Edge, SnapshotRecord, Symbol
 
 _encode = msgspec.json.Encoder().encode  # compact, UTF-8, keys in struct / insertion order: one fixed form
 
@@ -76,11 +76,16 @@ _SYMBOL_OPEN = b'[{"name":'
 _SYMBOL_BOUNDARY = b'},{"name":'
 
 
-def _symbol_lines(path: str, symbols: list[Symbol]) -> bytes:
-    """`{"type":"symbol","path":...,"name":...,"kind":...,"container":...,"line":...,...}` per symbol:
-    the Symbol fields in their declared order after type and path."""
+def symbols_json(symbols: list[Symbol]) -> bytes:
+    """A blob's symbols as one JSON array, the Symbol fields in declared order: what its symbol
+    lines are made of (stored with its facts, so assembly need not decode them)."""
+    return _encode(symbols)
+
+
+def _symbol_lines(path: str, body: bytes) -> bytes:
+    """`{"type":"symbol","path":...,"name":...,"kind":...,"container":...,"line":...,...}` per symbol
+    of `body` (see symbols_json)."""
     head = b'{"type":"symbol","path":' + _encode(path) + b',"name":'
-    body = _encode(symbols)
     return head + body[len(_SYMBOL_OPEN):-1].replace(_SYMBOL_BOUNDARY, b"}\n" + head) + b"\n"
 
 
@@ -100,25 +105,42 @@ def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[b
         files.append(_FileLine(
             f.path, f.blob, f"{f.mode:06o}", f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
             f.skipped or None, f.target or None,
-            len(blob_facts.symbols) if blob_facts else 0,
+            (blob_facts.symbol_count or len(blob_facts.symbols)) if blob_facts else 0,
             (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
             blob_facts.occurrences_capped if blob_facts else False,
             fan_in.get(f.path, 0), f"{rank.get(f.path, 0.0):.9f}"))
     yield _lines_of(files)
     for f in record.files:
         blob_facts = facts.get(f.path)
-        if blob_facts and blob_facts.symbols:
-            yield _symbol_lines(f.path, blob_facts.symbols)
-    edges = [_EdgeLine(e.source, e.target, e.kind, e.line, e.spec, "resolved") for e in record.edges]
-    edges += [_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status) for u in record.unresolved]
-    edges.sort(key=lambda e: (e.source, e.line, e.spec, e.target or "", e.kind))
-    yield _lines_of(edges)
-    yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
-                     for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
-    yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
-                     for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))])
-    yield _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
-                     for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))])
+        if blob_facts and (blob_facts.symbols_json or blob_facts.symbols):
+            yield _symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
+    yield _rest_section(record)
+
+
+def _resolved_lines(edges: list[Edge]) -> bytes:
+    """`{"type":"edge","from":...,"to":...,"kind":...,"line":...,"spec":...,"status":"resolved"}`
+    per edge, in the record's order: the Edge fields in declared order, renamed, encoded in one
+    call. Like symbol lines, the patterns replaced hold quotes, so they match keys only."""
+    if not edges:
+        return b""
+    body = _encode(edges)[1:-1].replace(b'{"source":', b'{"type":"edge","from":').replace(b',"target":', b',"to":')
+    body = body.replace(b'},{"type":"edge",', b',"status":"resolved"}\n{"type":"edge",')
+    return body[:-1] + b',"status":"resolved"}\n'
+
+
+def _rest_section(record: SnapshotRecord) -> bytes:
+    """Edges (resolved ones in the record's order, then unresolved imports in theirs),
+    packages, dependencies and entry points: the lines after the symbols."""
+    return b"".join((
+        _resolved_lines(record.edges),
+        _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status) for u in record.unresolved]),
+        _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
+                   for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))]),
+        _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
+                   for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))]),
+        _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
+                   for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))]),
+    ))
 
 
 def lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:

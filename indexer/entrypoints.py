@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 from typing import Callable, Mapping
 
-from indexer.manifests import Manifest, parse_manifests
+from indexer.manifests import Manifest, ManifestSet, parse_manifests
 from indexer.model import BlobFacts, EntryPoint, FileEntry
 from indexer.resolve import forgiving, tree_of
 from indexer.resolve_js import JsResolver
@@ -82,7 +82,7 @@ def _from_sources(files: list[FileEntry], facts: Mapping[str, BlobFacts]) -> lis
         if bf.main_block and name != "__main__.py":  # a __main__.py is already the entry point
             out.append(EntryPoint(name.rsplit(".", 1)[0], "python_main_block", f.path, "", ""))
         if bf.package_name == "main" and f.path.endswith(".go") and not f.path.endswith("_test.go") and any(
-            s.name == "main" and not s.container and s.kind in ("function", "func") for s in bf.symbols
+            s.name == "main" and not s.container and s.kind in ("function", "func") for s in bf.symbol_list()
         ):
             out.append(EntryPoint(posixpath.basename(parent(f.path)) or "main", "go_main", f.path, "", ""))
     return out
@@ -92,10 +92,14 @@ def find_entry_points(
     files: list[FileEntry],
     facts: Mapping[str, BlobFacts],
     read: Callable[[str], bytes],
+    tree: TreePaths | None = None,
+    found: ManifestSet | None = None,
 ) -> list[EntryPoint]:
+    """Entry points declared by manifests and found in sources. `tree` and `found` (the tree's
+    paths and parsed manifests) save building them again when the caller has them."""
     read = forgiving(read)
-    tree = tree_of(files)
-    found = parse_manifests(files, read)
+    tree = tree if tree is not None else tree_of(files)
+    found = found if found is not None else parse_manifests(files, read)
     modules = PythonModules(tree)
     js = JsResolver(tree, read)
     out: list[EntryPoint] = []

@@ -22,10 +22,9 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-import numpy as np
-
 if TYPE_CHECKING:
     import networkx as nx
+    import numpy as np
 
 from indexer.model import BlobFacts, Edge, FileEntry, Symbol
 
@@ -62,7 +61,24 @@ def fan_in(files: list[FileEntry], edges: list[Edge]) -> dict[str, int]:
     the graph: assembly needs only the counts, and the networkx import alone costs a re-index
     a tenth of its time."""
     counts = dict.fromkeys(sorted(f.path for f in files), 0)
-    for source, target in {(e.source, e.target) for e in edges}:
+    # Edges come sorted by (source, target) from resolution, so a pair's repeats are adjacent:
+    # one pass in list order, where a set of pairs would hop across the heap.
+    last_source = last_target = ""
+    for e in edges:
+        source, target = e.source, e.target
+        if source < last_source or (source == last_source and target < last_target):
+            return _fan_in_sorted(counts, edges)
+        if source == last_source and target == last_target:
+            continue
+        last_source, last_target = source, target
+        if source != target and source in counts and target in counts:
+            counts[target] += 1
+    return counts
+
+
+def _fan_in_sorted(counts: dict[str, int], edges: list[Edge]) -> dict[str, int]:
+    counts = dict.fromkeys(counts, 0)
+    for source, target in sorted({(e.source, e.target) for e in edges}):
         if source != target and source in counts and target in counts:
             counts[target] += 1
     return counts
@@ -82,6 +98,25 @@ def definition_weight(s: Symbol) -> float:
     `files`, `count` on some record) mostly collide with unrelated attribute uses."""
     w = KIND_WEIGHT.get(s.kind, 1.0)
     return w * MEMBER_DATA_WEIGHT if s.container and s.kind in KIND_WEIGHT else w
+
+
+def definitions_of(symbols: Iterable[Symbol]) -> dict[str, float]:
+    """name -> its strongest definition weight among these symbols (one-character names say
+    nothing): what rank needs of a file's symbols, computed once per blob when it is stored."""
+    out: dict[str, float] = {}
+    for s in symbols:
+        name = s.name
+        if len(name) > 1:
+            w = definition_weight(s)
+            if w > out.get(name, 0.0):
+                out[name] = w
+    return out
+
+
+def _definitions(facts: BlobFacts) -> Mapping[str, float]:
+    if facts.definitions or not facts.symbols:
+        return facts.definitions
+    return definitions_of(facts.symbols)
 
 
 def _uses(facts: BlobFacts) -> Mapping[str, int]:
@@ -108,20 +143,13 @@ def rank_weights(
     # name -> {definer: how strongly its definition there names a thing worth depending on},
     # for names used somewhere; definers go in in path order
     strength: dict[str, dict[str, float]] = {}
-    kind_weight = KIND_WEIGHT
     for path in paths:
-        for s in facts[path].symbols:
-            name = s.name
-            if name in used and len(name) > 1:
-                w = kind_weight.get(s.kind)  # definition_weight, inlined: this runs per symbol
-                if w is None:
-                    w = 1.0
-                elif s.container:
-                    w *= MEMBER_DATA_WEIGHT
+        for name, w in _definitions(facts[path]).items():
+            if name in used:
                 defs = strength.get(name)
                 if defs is None:
                     strength[name] = {path: w}
-                elif w > defs.get(path, 0.0):
+                else:
                     defs[path] = w
     # per name: the weight one use carries, and who defines it (common names left out)
     info = {
@@ -176,6 +204,7 @@ def _ordered_sum(values: Iterable[float]) -> float:
 def _last_prefix_sum(a: np.ndarray) -> float:
     """Left-to-right sum of an array: an accumulation is sequential by definition, unlike
     np.sum, whose pairwise order depends on the length and the build."""
+    import numpy as np
     return float(np.add.accumulate(a)[-1]) if len(a) else 0.0
 
 
@@ -183,6 +212,7 @@ def _pagerank(nodes: list[str], weights: dict[str, dict[str, float]], teleport: 
     """Power iteration with every float operation in a fixed order: per node, the base term
     plus its in-arcs' contributions added in source order (np.bincount scatters its weights
     sequentially; no BLAS, whose summation order varies by machine)."""
+    import numpy as np  # here: blob workers import this module for definitions_of only
     index = {p: i for i, p in enumerate(nodes)}
     n = len(nodes)
     src: list[int] = []

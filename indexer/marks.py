@@ -233,15 +233,31 @@ def mark_files(
     files: list[FileEntry],
     facts: Mapping[str, BlobFacts],
     read: Callable[[str], bytes],
+    earlier: list[FileEntry] | None = None,
 ) -> dict[str, tuple[str, str]]:
-    """path -> (mark, rule) for every file marked generated or vendored; unmarked files are absent."""
+    """path -> (mark, rule) for every file marked generated or vendored; unmarked files are absent.
+    `earlier` (an earlier snapshot's marked file table) gives its marks to the files whose path
+    and blob it shares, when the two trees' `.gitattributes` files are the same: a mark is a
+    function of the path, the blob's facts and those files alone."""
     attrs = GitAttributes.from_files(files, read)
+    reuse: dict[str, FileEntry] = {}
+    if earlier is not None and _attribute_files(earlier) == _attribute_files(files):
+        reuse = {f.path: f for f in earlier}
     out: dict[str, tuple[str, str]] = {}
     for f in files:
+        before = reuse.get(f.path)
+        if before is not None and before.blob == f.blob and before.mode == f.mode:
+            if before.mark:
+                out[f.path] = (before.mark, before.mark_rule)
+            continue
         mark = _mark(f, attrs, facts.get(f.path))
         if mark:
             out[f.path] = mark
     return out
+
+
+def _attribute_files(files: list[FileEntry]) -> list[tuple[str, str, int]]:
+    return [(f.path, f.blob, f.mode) for f in files if f.path.rpartition("/")[2] == ".gitattributes"]
 
 
 def _mark(f: FileEntry, attrs: GitAttributes, facts: BlobFacts | None) -> tuple[str, str] | None:

@@ -8,6 +8,7 @@ canonical serialization deterministic.
 
 from __future__ import annotations
 
+import msgspec
 from msgspec import Struct, field
 
 
@@ -62,6 +63,18 @@ class BlobFacts(Struct):
     uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are not its definition
     occurrence_count: int = 0
     size: int = 0  # blob bytes, so a snapshot never asks Git for sizes it has seen
+    # Filled when the facts are stored, so assembly never decodes a Symbol of an unchanged
+    # blob: the symbols as the canonical serialization writes them (a JSON array; `symbols`
+    # stays empty until a reader decodes it), their count, and what rank needs of them.
+    symbols_json: bytes = b""
+    symbol_count: int = 0
+    definitions: dict[str, float] = field(default_factory=dict)  # name -> definition weight (graph.py)
+
+    def symbol_list(self) -> list[Symbol]:
+        """The symbols, decoded from `symbols_json` when these facts were loaded for assembly."""
+        if self.symbols or not self.symbols_json:
+            return self.symbols
+        return msgspec.json.decode(self.symbols_json, type=list[Symbol])
 
 
 # --- snapshot: the Repo Map at one commit ----------------------------------------------
@@ -134,8 +147,8 @@ class SnapshotRecord(Struct):
     tree: str
     extractor_version: str
     files: list[FileEntry]
-    edges: list[Edge]
-    unresolved: list[UnresolvedImport]
+    edges: list[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
+    unresolved: list[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
     packages: list[Package]
     dependencies: list[Dependency]
     entry_points: list[EntryPoint]

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from .model import BlobFacts, FileEntry, Occurrence, SnapshotRecord
+from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
 from .store import Store, pack, unpack
 
 # Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
@@ -35,10 +35,20 @@ class SnapshotHead(msgspec.Struct):
     indexed_at: str = ""
 
 
+class PriorRecord(msgspec.Struct):
+    """What a re-index reads of an earlier snapshot: its file table and import resolution."""
+
+    files: list[FileEntry]
+    edges: list[Edge]
+    unresolved: list[UnresolvedImport]
+
+
 encode = msgspec.msgpack.Encoder().encode
 decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
-decode_facts = msgspec.msgpack.Decoder(BlobFacts).decode
+decode_core = msgspec.msgpack.Decoder(BlobFacts).decode  # symbols left in `symbols_json`, for assembly
+_decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
+decode_prior = msgspec.msgpack.Decoder(PriorRecord).decode  # the rest of the record is skipped, not built
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
 
 NO_FACTS = ("submodule", "symlink", "binary")  # file entries whose blob facts are never read
@@ -60,12 +70,27 @@ def pin_key(repo_id: str, rev: str) -> bytes:
     return f"pin|{repo_id}|{rev}".encode()
 
 
+def decode_facts(raw: bytes) -> BlobFacts:
+    """Stored core facts as readers want them: symbols decoded."""
+    facts = decode_core(raw)
+    if facts.symbols_json:
+        facts.symbols = _decode_symbols(facts.symbols_json)
+        facts.symbols_json = b""
+    return facts
+
+
 def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
     """The stored form: a light core that assembly reads (occurrences summarized as per-name
-    use counts) and the occurrence list that only reference queries need."""
+    use counts, symbols as their canonical JSON with what rank needs of them) and the
+    occurrence list that only reference queries need."""
+    from .canonical import symbols_json
+    from .graph import definitions_of
+
     uses = Counter(o.name for o in facts.occurrences if o.role != "definition")
-    core = msgspec.structs.replace(facts, occurrences=[], uses=dict(sorted(uses.items())),
-                                   occurrence_count=len(facts.occurrences))
+    core = msgspec.structs.replace(
+        facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=len(facts.occurrences),
+        symbols_json=symbols_json(facts.symbols) if facts.symbols else b"", symbol_count=len(facts.symbols),
+        definitions=definitions_of(facts.symbols))
     return core, facts.occurrences
 
 
@@ -84,7 +109,9 @@ class StoredFacts(NamedTuple):
 def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     core, occurrences = split_facts(facts)
     raw = encode(core)
-    return StoredFacts(key, raw, pack(raw), pack(encode(occurrences)),
+    # The core stays uncompressed: every snapshot assembly reads all of them, and inflating
+    # costs more than reading the larger pages.
+    return StoredFacts(key, raw, pack(raw, compress=False), pack(encode(occurrences)),
                        sorted({s.name.encode()[:500] for s in facts.symbols if s.name}),
                        sorted({o.name.encode()[:500] for o in occurrences if o.name}))
 
@@ -115,18 +142,20 @@ def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
     return msgspec.structs.replace(core, occurrences=occurrences, uses={}, occurrence_count=0)
 
 
-def load_facts(store: Store, keys: dict[str, bytes]) -> dict[str, BlobFacts]:
-    """path -> core facts (occurrences summarized) for the given path -> facts key; decoded once per blob."""
+def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> dict[str, BlobFacts]:
+    """path -> core facts (occurrences summarized) for the given path -> facts key; decoded once
+    per blob. With `symbols` False the symbols stay encoded (`symbols_json`), as assembly wants."""
+    decode = decode_facts if symbols else decode_core
     out: dict[str, BlobFacts] = {}
     seen: dict[bytes, BlobFacts] = {}
-    with store.env.begin(db=store.facts) as txn:
+    with store.env.begin(db=store.facts, buffers=True) as txn:  # decoded in place, never copied out
         for path, key in keys.items():
             facts = seen.get(key)
             if facts is None:
                 raw = txn.get(key)
                 if raw is None:
                     continue
-                facts = seen[key] = decode_facts(unpack(bytes(raw)))
+                facts = seen[key] = decode(unpack(raw))
             out[path] = facts
     return out
 

@@ -13,6 +13,7 @@ Re-indexing after a small change starts from an earlier snapshot with the same p
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Callable, Mapping, Protocol
 
@@ -144,14 +145,16 @@ def resolve_imports(
     facts: Mapping[str, BlobFacts],
     read: Callable[[str], bytes],
     prior: Prior | None = None,
+    tree: TreePaths | None = None,
 ) -> tuple[list[Edge], list[UnresolvedImport]]:
     """Resolve every import of every parsed file. Edges and unresolved imports come back
     sorted and free of duplicates; an import of the importing file itself is dropped.
 
     With `prior` (an earlier snapshot of the same repository, resolved by this same code),
     only the files `to_resolve` names are resolved and the others keep their earlier
-    outcome: the same result as a full resolution, in a fraction of the time."""
-    tree = tree_of(files)
+    outcome: the same result as a full resolution, in a fraction of the time. `tree` is
+    `tree_of(files)`, when the caller has it."""
+    tree = tree if tree is not None else tree_of(files)
     read = forgiving(read)
     resolvers: dict[str, Resolver] = {}
     # Insertion-ordered sets (dicts): filled path by path in sorted order, the final sorts
@@ -159,9 +162,6 @@ def resolve_imports(
     edges: dict[Edge, None] = {}
     unresolved: dict[UnresolvedImport, None] = {}
     todo = to_resolve(files, facts, tree, prior) if prior is not None else None
-    if todo is not None:
-        edges.update(dict.fromkeys([e for e in prior.edges if e.source not in todo]))
-        unresolved.update(dict.fromkeys([u for u in prior.unresolved if u.path not in todo]))
     for path in sorted(facts) if todo is None else sorted(todo):
         if path not in tree or path not in facts:
             continue
@@ -179,7 +179,32 @@ def resolve_imports(
             for target in outcome:
                 if target != path:
                     edges[Edge(path, target, imp.kind, imp.line, imp.spec)] = None
-    return (
-        sorted(edges, key=lambda e: (e.source, e.target, e.line, e.kind, e.spec)),
-        sorted(unresolved, key=lambda u: (u.path, u.line, u.kind, u.spec, u.status)),
-    )
+    fresh_edges = sorted(edges, key=lambda e: (e.source, e.target, e.line, e.kind, e.spec))
+    fresh_unresolved = sorted(unresolved, key=lambda u: (u.path, u.line, u.kind, u.spec, u.status))
+    if todo is None:
+        return fresh_edges, fresh_unresolved
+    # The earlier outcome of every other file, sorted and free of duplicates as this function
+    # returned it: each resolved file's lines go in as one block where its path sorts.
+    return (_merge_by_file([e for e in prior.edges if e.source not in todo], fresh_edges, lambda e: e.source),
+            _merge_by_file([u for u in prior.unresolved if u.path not in todo], fresh_unresolved, lambda u: u.path))
+
+
+def _merge_by_file(kept: list, fresh: list, path_of: Callable) -> list:
+    """Two lists sorted by file path first, no path in both: one sorted list, without a sort."""
+    if not fresh:
+        return kept
+    kept_paths = [path_of(x) for x in kept]
+    out: list = []
+    start = 0
+    i = 0
+    while i < len(fresh):
+        path = path_of(fresh[i])
+        j = i
+        while j < len(fresh) and path_of(fresh[j]) == path:
+            j += 1
+        at = bisect_left(kept_paths, path, lo=start)
+        out.extend(kept[start:at])
+        out.extend(fresh[i:j])
+        start, i = at, j
+    out.extend(kept[start:])
+    return out

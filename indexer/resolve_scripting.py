@@ -90,7 +90,7 @@ class CSharpResolver:
             return tuple(cls) if cls else EXTERNAL
         own = self.facts.get(importer)
         used = (set(own.uses) or {o.name for o in own.occurrences if o.role != "definition"}) if own else set()
-        return tuple(p for p in files if any(s.name in used for s in self.facts[p].symbols))
+        return tuple(p for p in files if any(s.name in used for s in self.facts[p].symbol_list()))
 
 
 SHELL_VAR = re.compile(r"^(?:\$\{?\w+\}?|\$\(dirname [^)]*\)|\$\(cd [^)]*\))/")

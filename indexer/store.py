@@ -46,8 +46,8 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".rennet"
 
 
-def pack(data: bytes) -> bytes:
-    if len(data) > 256:
+def pack(data: bytes, compress: bool = True) -> bytes:
+    if compress and len(data) > 256:
         return _COMPRESSED + zlib.compress(data, 1)
     return _PLAIN + data
 

@@ -318,3 +318,48 @@ def test_one_home_opened_twice_in_a_process_is_shared(tmp_path):
     third = Store.open(tmp_path / "home")
     assert third is not first
     third.close()
+
+
+def test_a_re_index_equals_a_cold_index_of_the_same_commit(tmp_path):
+    """What a re-index carries over from its parent snapshot (languages, import resolution,
+    marks) must give the bytes a cold index gives, through changes of every kind."""
+    builder = RepoBuilder(tmp_path / "repo")
+    files = _many_files(40)
+    files.update({
+        ".gitattributes": "docs/** linguist-generated\n",
+        "docs/guide.md": "# guide\n",
+        "vendor/lib.py": "def vendored():\n    return 1\n",
+        "pkg/api_pb2.py": "class Message:\n    pass\n",
+        "pyproject.toml": '[project]\nname = "sample"\nversion = "1.0"\ndependencies = ["requests>=2"]\n',
+    })
+    commits = [builder.commit(files, message="base")]
+    commits.append(builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"}, message="edit"))
+    # the attributes change, pkg/mod1.py does not: its mark must change all the same
+    commits.append(builder.commit({".gitattributes": "docs/** linguist-generated\npkg/mod1.py linguist-vendored\n"},
+                                  message="attributes"))
+    # a path goes, another comes: every import may resolve differently
+    commits.append(builder.commit({"pkg/mod7.py": None, "pkg/extra.py": "import pkg.mod8\nimport pkg.mod7\n"},
+                                  message="move"))
+    incremental = Store.open(tmp_path / "incremental")
+    try:
+        for i, oid in enumerate(commits):
+            warm = api.index(str(builder.path), oid, store=incremental, workers=2)
+            cold_store = Store.open(tmp_path / f"cold{i}")
+            try:
+                cold = api.index(str(builder.path), oid, store=cold_store, workers=2)
+                assert warm.parsed_blobs < cold.parsed_blobs or i == 0
+                assert warm.fingerprint == cold.fingerprint
+                assert (b"".join(api.snapshot(str(builder.path), oid, store=incremental).canonical_lines())
+                        == b"".join(api.snapshot(str(builder.path), oid, store=cold_store).canonical_lines()))
+            finally:
+                cold_store.close()
+        snap = api.snapshot(str(builder.path), commits[2], store=incremental)
+        assert (snap.file("pkg/mod1.py").mark, snap.file("pkg/mod1.py").mark_rule) == (
+            "vendored", "gitattributes:linguist-vendored")
+        assert snap.file("docs/guide.md").mark == "generated"
+        assert snap.file("vendor/lib.py").mark == "vendored"
+        assert api.snapshot(str(builder.path), commits[1], store=incremental).file("pkg/mod1.py").mark == ""
+        moved = api.snapshot(str(builder.path), commits[3], store=incremental)
+        assert [e.target for e in moved.imports("pkg/extra.py")] == ["pkg/mod8.py"]
+    finally:
+        incremental.close()

@@ -1,0 +1,80 @@
+"""The canonical serialization: lines encoded in bulk (a file's symbols, the resolved edges)
+must be exactly the lines encoded one record at a time, whatever the strings hold, and stored
+facts must serialize as the facts they were made from."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from indexer import canonical
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
+from indexer.records import decode_core, decode_facts, stored_facts
+
+# strings that look like the boundaries the bulk encoders split or rename at
+TRAPS = ['},{"name":', '"},{"type":"edge",', ',"target":', '{"source":', "a\nb", "\\", "}\n{", "ü→\u2028"]
+
+
+def _symbols() -> list[Symbol]:
+    out = []
+    for i, trap in enumerate(TRAPS):
+        out.append(Symbol(f"name{i}{trap}", "function", trap if i % 2 else "", i + 1, i + 2, i * 10, i * 10 + 5,
+                          f"def f{trap}():"))
+    return out
+
+
+def _one_at_a_time_symbol(path: str, s: Symbol) -> bytes:
+    return msgspec.json.encode({"type": "symbol", "path": path, **msgspec.structs.asdict(s)}) + b"\n"
+
+
+def _record(files: list[FileEntry], edges: list[Edge], unresolved: list[UnresolvedImport]) -> SnapshotRecord:
+    return SnapshotRecord(oid="0" * 40, tree="1" * 40, extractor_version="x", files=files, edges=edges,
+                          unresolved=unresolved, packages=[], dependencies=[], entry_points=[],
+                          fan_in={f.path: 0 for f in files}, rank={f.path: 0.5 for f in files})
+
+
+def test_symbol_lines_are_the_records_one_by_one():
+    path = 'dir/we"ird},{"name":.py'
+    facts = BlobFacts("python", 10, symbols=_symbols())
+    files = [FileEntry(path, "2" * 40, 0o100644, 10, 10, "python")]
+    lines = [line for line in canonical.lines(_record(files, [], []), {path: facts})
+             if json.loads(line)["type"] == "symbol"]
+    assert lines == [_one_at_a_time_symbol(path, s) for s in facts.symbols]
+    assert [json.loads(line)["name"] for line in lines] == [s.name for s in facts.symbols]
+
+
+def test_edge_lines_are_the_records_one_by_one():
+    edges = sorted((Edge(f"a{i}.py", f"b{trap}.py", "python", i + 1, trap) for i, trap in enumerate(TRAPS)),
+                   key=lambda e: (e.source, e.target, e.line, e.kind, e.spec))
+    unresolved = [UnresolvedImport("a0.py", 'x"},{', "python", 9, "external")]
+    files = [FileEntry(p, "2" * 40, 0o100644, 1, 1, "python") for p in sorted({e.source for e in edges})]
+    lines = [json.loads(line) for line in canonical.lines(_record(files, edges, unresolved), {})]
+    got = [line for line in lines if line["type"] == "edge"]
+    want = [{"type": "edge", "from": e.source, "to": e.target, "kind": e.kind, "line": e.line, "spec": e.spec,
+             "status": "resolved"} for e in edges]
+    want.append({"type": "edge", "from": "a0.py", "to": None, "kind": "python", "line": 9, "spec": 'x"},{',
+                 "status": "external"})
+    assert got == want
+    assert all(list(line) == list(w) for line, w in zip(got, want))  # keys in the documented order
+
+
+def test_stored_facts_serialize_as_the_facts_they_came_from():
+    path = "pkg/m.py"
+    facts = BlobFacts("python", 12, symbols=_symbols(),
+                      occurrences=[Occurrence("name0", 1, 0, "definition"), Occurrence("other", 2, 4, "call")])
+    files = [FileEntry(path, "3" * 40, 0o100644, 12, 12, "python")]
+    record = _record(files, [], [])
+    stored = stored_facts(b"key", facts)
+    core = decode_core(stored.core)  # as assembly loads it: symbols still encoded
+    assert core.symbols == [] and core.symbol_count == len(facts.symbols)
+    assert core.symbol_list() == facts.symbols
+    reader = decode_facts(stored.core)  # as readers load it: symbols decoded
+    assert reader.symbols == facts.symbols
+    fresh = b"".join(canonical.chunks(record, {path: facts}))
+    assert b"".join(canonical.chunks(record, {path: core})) == fresh
+    assert b"".join(canonical.chunks(record, {path: reader})) == fresh
+    assert canonical.fingerprint(record, {path: core}) == canonical.fingerprint(record, {path: facts})
+    # the file line counts what the facts hold in either form
+    file_line = json.loads(fresh.split(b"\n")[0])
+    assert (file_line["symbols"], file_line["occurrences"]) == (len(facts.symbols), 2)
