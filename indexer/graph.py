@@ -55,33 +55,37 @@ def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGrap
     return g
 
 
+def import_pairs(edges: list[Edge]) -> list[tuple[str, str]]:
+    """The distinct (importer, imported) pairs of distinct files, sorted. A snapshot's edges
+    come sorted by (source, target), so repeats are adjacent and one pass in list order does
+    (a set of pairs would hop across the heap); other input is sorted first."""
+    pairs: list[tuple[str, str]] = []
+    last_source = last_target = ""
+    for e in edges:
+        source, target = e.source, e.target
+        if source < last_source or (source == last_source and target < last_target):
+            return sorted({(e.source, e.target) for e in edges if e.source != e.target})
+        if source == last_source and target == last_target:
+            continue
+        last_source, last_target = source, target
+        if source != target:
+            pairs.append((source, target))
+    return pairs
+
+
 def fan_in(files: list[FileEntry], edges: list[Edge]) -> dict[str, int]:
     """path -> number of distinct other files whose imports resolve to it (0 when none); every file
     present. This is the in-degree of each node of `import_graph`, counted without building
     the graph: assembly needs only the counts, and the networkx import alone costs a re-index
     a tenth of its time."""
     counts = dict.fromkeys(sorted(f.path for f in files), 0)
-    # Edges come sorted by (source, target) from resolution, so a pair's repeats are adjacent:
-    # one pass in list order, where a set of pairs would hop across the heap.
-    last_source = last_target = ""
-    for e in edges:
-        source, target = e.source, e.target
-        if source < last_source or (source == last_source and target < last_target):
-            return _fan_in_sorted(counts, edges)
-        if source == last_source and target == last_target:
-            continue
-        last_source, last_target = source, target
-        if source != target and source in counts and target in counts:
+    for source, target in import_pairs(edges):
+        if source in counts and target in counts:
             counts[target] += 1
     return counts
 
 
-def _fan_in_sorted(counts: dict[str, int], edges: list[Edge]) -> dict[str, int]:
-    counts = dict.fromkeys(counts, 0)
-    for source, target in sorted({(e.source, e.target) for e in edges}):
-        if source != target and source in counts and target in counts:
-            counts[target] += 1
-    return counts
+_UNSEEN = object()
 
 
 def name_weight(name: str, definers: int) -> float:
@@ -136,56 +140,42 @@ def rank_weights(
     arc weights, and so ranks, are the same bits for the same inputs in any input order."""
     known = {f.path for f in files}
     paths = sorted(p for p in facts if p in known)
-    file_uses = [(path, _uses(facts[path])) for path in paths]
-    used: set[str] = set()
-    for _, uses in file_uses:
-        used.update(uses)
-    # name -> {definer: how strongly its definition there names a thing worth depending on},
-    # for names used somewhere; definers go in in path order
+    # name -> {definer: how strongly its definition there names a thing worth depending on};
+    # definers go in in path order
     strength: dict[str, dict[str, float]] = {}
     for path in paths:
         for name, w in _definitions(facts[path]).items():
-            if name in used:
-                defs = strength.get(name)
-                if defs is None:
-                    strength[name] = {path: w}
-                else:
-                    defs[path] = w
-    # per name: the weight one use carries, and who defines it (common names left out)
-    info = {
-        name: (name_weight(name, len(defs)), list(defs.items()))
-        for name, defs in strength.items()
-        if len(defs) <= MAX_DEFINERS
-    }
+            defs = strength.get(name)
+            if defs is None:
+                strength[name] = {path: w}
+            else:
+                defs[path] = w
+    # per name used somewhere: the weight one use carries and who defines it, or None for a
+    # name nobody defines or too many do (made on first use: most defined names are not used)
+    info: dict[str, tuple[float, list[tuple[str, float]]] | None] = {}
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
-    lookup = info.get
-    for path, uses in file_uses:
+    for path in paths:
         arcs: dict[str, float] = {}
-        for name, count in uses.items():  # in name order (see _uses)
-            entry = lookup(name)
+        for name, count in _uses(facts[path]).items():  # in name order (see _uses)
+            entry = info.get(name, _UNSEEN)
+            if entry is _UNSEEN:
+                defs = strength.get(name)
+                entry = info[name] = (None if defs is None or len(defs) > MAX_DEFINERS
+                                      else (name_weight(name, len(defs)), list(defs.items())))
             if entry is None:
                 continue
-            w0, defs = entry
+            w0, defined = entry
             w = w0 * sqrt(count)
-            for d, dw in defs:
+            for d, dw in defined:
                 if d != path:
                     arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
-    # (source, target) pairs in sorted order; sorting sources, then each one's few targets, is
-    # far cheaper than sorting the pairs
-    imported: dict[str, set[str]] = {}
-    for e in edges:
-        if e.source != e.target:
-            imported.setdefault(e.source, set()).add(e.target)
-    for source in sorted(imported):
-        if source not in known:
-            continue
-        for target in sorted(imported[source]):
-            if target in known:
-                arcs = out.setdefault(source, {})
-                arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
+    for source, target in import_pairs(edges):
+        if source in known and target in known:
+            arcs = out.setdefault(source, {})
+            arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
     for source, arcs in out.items():
         if len(arcs) > MAX_OUT:
             keep = sorted(arcs.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_OUT]
