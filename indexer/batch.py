@@ -2,13 +2,15 @@
 
 Jobs run in waves. For each wave:
 
-1. resolve every job's rev and walk its tree (jobs whose snapshot exists are done:
-   `skipped_existing`);
+1. resolve every job's rev and plan it as `index` does (`build.plan`: its tree, and the
+   nearest stored snapshot up its first-parent line to start from; jobs whose snapshot
+   exists are done: `skipped_existing`);
 2. gather the blobs no snapshot has parsed yet across the whole wave, each distinct
    (blob, language) once, and extract them in the worker pool; facts and their
    name-index rows are written by this process, in batches;
-3. assemble the wave's snapshots in the worker pool, in parallel, and commit each one in
-   its own transaction as it comes back, in job order.
+3. assemble the wave's snapshots in the worker pool, in parallel (each from its earlier
+   snapshot where it has one, as `index` does), and commit each one in its own transaction
+   as it comes back, in job order.
 
 So a blob shared by twenty commits of a range is parsed once, extraction and assembly use
 every worker even when each commit changes little, and the store still sees one writer.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable, Iterable, Literal
 
@@ -168,12 +170,9 @@ class _AssembleTask:
     index: int
     repo_path: str
     oid: str
-    tree_oid: str
-    tree: list
-    languages: dict[str, str]
-    keys: dict[str, bytes]
+    plan: object  # build.Plan
     packed: dict[bytes, bytes]  # facts key -> packed facts, as the store holds them
-    version: str
+    earlier_packed: dict[str, bytes]  # path -> the earlier snapshot's packed facts, at plan.earlier_keys()
 
 
 def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
@@ -185,10 +184,12 @@ def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
     started = time.perf_counter()
     try:
         repo = _repo(task.repo_path)
+        plan = task.plan
         decoded = {k: decode_core(unpack(v)) for k, v in task.packed.items()}
-        facts = {path: decoded[key] for path, key in task.keys.items() if key in decoded}
-        files = _file_entries(repo, task.tree, task.languages, facts)
-        record = assemble(repo, task.oid, task.tree_oid, files, facts, task.version)
+        facts = {path: decoded[key] for path, key in plan.keys.items() if key in decoded}
+        files = _file_entries(repo, plan.tree, plan.languages, facts)
+        prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
+        record = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         return task.index, pack(encode(record)), record.fingerprint, record.indexed_at, time.perf_counter() - started
     except RennetError as exc:
@@ -207,10 +208,7 @@ class _Pending:
     display: str
     repo_id: str
     oid: str
-    tree_oid: str = ""
-    tree: list = field(default_factory=list)
-    languages: dict[str, str] = field(default_factory=dict)
-    keys: dict[str, bytes] = field(default_factory=dict)
+    plan: object = None  # build.Plan, once walked
     seconds: float = 0.0
     parsed: int = 0
 
@@ -297,7 +295,7 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
 
 def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: _Emitter,
               progress: Callable[[str, int, int], None] | None) -> None:
-    from .build import _existing_record
+    from .build import _existing_record, plan
 
     pending: list[_Pending] = []
     building: dict[str, _Pending] = {}  # commit OID -> the job of this wave that builds it
@@ -324,7 +322,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             if oid in building:
                 duplicates.append((job, building[oid]))
                 continue
-            _walk(repo, job, version)
+            job.plan = plan(store, repo, oid, version)
             job.seconds = time.perf_counter() - t0
             building[oid] = job
             pending.append(job)
@@ -334,7 +332,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             emitter.put(i, _failed(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
                                    time.perf_counter() - t0))
     broken = _extract_missing(store, pending, version, pool, progress)
-    _assemble_all(store, pending, broken, version, pool, emitter)
+    _assemble_all(store, pending, broken, pool, emitter)
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
         existing = _existing_record(store, job.oid, version)
         if existing is not None:
@@ -344,18 +342,6 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             first = emitter.results[original.index]
             error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
             emitter.put(job.index, _failed(job.spec, job.display, job.oid, error, 0.0))
-
-
-def _walk(repo, job: _Pending, version: str) -> None:
-    from .build import _language_of
-    from .records import facts_key
-
-    job.tree_oid, job.tree = gitread.walk_tree(repo, job.oid)
-    for e in job.tree:
-        if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK):
-            continue
-        job.languages[e.path] = _language_of(repo, e)
-        job.keys[e.path] = facts_key(e.oid, job.languages[e.path], version)
 
 
 def _distinct_blobs(files) -> int:
@@ -393,11 +379,12 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     missing: dict[bytes, tuple[str, _Job]] = {}
     with store.env.begin(db=store.facts) as txn:
         for job in pending:
-            for e in job.tree:
-                key = job.keys.get(e.path)
-                if key is None or key in missing or txn.get(key) is not None:
+            present = txn.cursor().set_key
+            for e in job.plan.tree:
+                key = job.plan.keys.get(e.path)
+                if key is None or key in missing or present(key):
                     continue
-                missing[key] = (job.repo_path, _Job(e.oid, e.path, job.languages[e.path]))
+                missing[key] = (job.repo_path, _Job(e.oid, e.path, job.plan.languages[e.path]))
                 job.parsed += 1  # the first job needing a blob is the one that parsed it
     by_repo: dict[str, list] = {}
     for key in sorted(missing):
@@ -424,11 +411,10 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     return broken
 
 
-def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError], version: str, pool,
-                  emitter: _Emitter) -> None:
+def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError], pool, emitter: _Emitter) -> None:
     ready: list[_Pending] = []
     for job in pending:
-        bad = next((broken[k] for k in job.keys.values() if k in broken), None)
+        bad = next((broken[k] for k in job.plan.keys.values() if k in broken), None)
         if bad is not None:
             emitter.put(job.index, _failed(job.spec, job.display, job.oid, bad, job.seconds))
         else:
@@ -438,14 +424,17 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
     def tasks():
         # Consumed lazily (by the pool's feeder thread), so a wave's facts are never all in memory.
         for job in ready:
-            packed = {}
+            packed, earlier_packed = {}, {}
             with store.env.begin(db=store.facts) as txn:
-                for key in set(job.keys.values()):
+                for key in set(job.plan.keys.values()):
                     raw = txn.get(key)
                     if raw is not None:
                         packed[key] = bytes(raw)
-            yield _AssembleTask(job.index, job.repo_path, job.oid, job.tree_oid, job.tree, job.languages,
-                                job.keys, packed, version)
+                for path, key in job.plan.earlier_keys().items():
+                    raw = txn.get(key)
+                    if raw is not None:
+                        earlier_packed[path] = bytes(raw)
+            yield _AssembleTask(job.index, job.repo_path, job.oid, job.plan, packed, earlier_packed)
 
     results = pool.map(_assemble, tasks(), ordered=True, enough=len(ready) > 1)
     for index, packed_record, fingerprint_or_code, message, seconds in results:
@@ -456,7 +445,7 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
                                        job.seconds + seconds))
             continue
         _commit(store, job, packed_record, message)  # on success the message slot carries indexed_at
-        distinct = len(set(job.keys.values()))
+        distinct = len(set(job.plan.keys.values()))
         emitter.put(index, JobResult(
             repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",
             fingerprint=fingerprint_or_code, error=None,

@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, Mapping, TypeVar
 
 import msgspec
 import pygit2
@@ -286,28 +286,14 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
            lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
     """The snapshot record at `oid`, the facts it was assembled from, and how many blobs were
     parsed. Runs with the collector paused (see collector_paused); workers have it on."""
-    from .resolve import Prior
-
-    tree_oid, tree = gitread.walk_tree(repo, oid)
-    blobs = [e for e in tree if e.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK)]
-    earlier = _earlier_record(store, repo, oid, version)
-    # What the earlier snapshot says of a (path, blob) still holds, so re-indexing after a
-    # small change detects languages and resolves imports only where something changed.
-    before = {f.path: f for f in earlier.files} if earlier is not None else {}
-    languages = {}
-    for e in blobs:
-        b = before.get(e.path)
-        # "binary" hides the detected language, which the facts key needs
-        languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
-                             else _language_of(repo, e))
-    keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in blobs}
+    start = plan(store, repo, oid, version)
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out
         missing: dict[bytes, _Job] = {}
-        for e in blobs:
-            key = keys[e.path]
-            if key not in missing and not present(key):
-                missing[key] = _Job(e.oid, e.path, languages[e.path])
+        for e in start.tree:
+            key = start.keys.get(e.path)
+            if key is not None and key not in missing and not present(key):
+                missing[key] = _Job(e.oid, e.path, start.languages[e.path])
     jobs = sorted(missing.values(), key=lambda j: j.blob)
     done = 0
 
@@ -318,29 +304,75 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
             progress("parse", done, len(jobs))
 
     def load_the_rest() -> dict[str, BlobFacts]:
-        from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401  (assembly's, imported meanwhile)
-        return load_facts(store, {path: key for path, key in keys.items() if key not in missing}, symbols=False)
+        # assembly's modules, imported meanwhile too (numpy for the rank above all)
+        import numpy  # noqa: F401
+
+        from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
+        return load_facts(store, {path: key for path, key in start.keys.items() if key not in missing},
+                          symbols=False)
 
     new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
-    for path, key in keys.items():
-        if key in new:
-            facts[path] = new[key]
-    facts = {path: facts[path] for path in keys if path in facts}  # tree order, as before
-    files = _file_entries(repo, tree, languages, facts)
+    facts.update((path, new[key]) for path, key in start.keys.items() if key in new)
+    facts = {path: facts[path] for path in start.keys if path in facts}  # tree order
+    files = _file_entries(repo, start.tree, start.languages, facts)
     if progress:
         progress("assemble", 0, 1)
-    prior = None
-    if earlier is not None:
-        def earlier_facts(path: str) -> BlobFacts | None:
-            f = before.get(path)
-            if f is None or f.language in NO_FACTS:
-                return None
-            return load_facts(store, {path: facts_key(f.blob, f.language, version)}, symbols=False).get(path)
-
-        prior = Prior(earlier.files, earlier.edges, earlier.unresolved, earlier_facts)
-    record = assemble(repo, oid, tree_oid, files, facts, version, prior=prior)
+    prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
+    record = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior)
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, facts, len(jobs)
+
+
+@dataclass
+class Plan:
+    """What indexing a commit starts from: its tree, each blob's language and facts key, and
+    the nearest earlier snapshot of its first-parent line (built by this extractor version),
+    whose word on a (path, blob) still holds: languages are detected and imports resolved
+    again only where something changed."""
+
+    tree_oid: str
+    tree: list[gitread.TreeEntry]
+    languages: dict[str, str]  # path -> language, for every blob of the tree
+    keys: dict[str, bytes]  # path -> facts key, likewise
+    earlier: PriorRecord | None
+    version: str
+
+    def prior(self, earlier_facts: Mapping[str, BlobFacts]):
+        """The earlier snapshot for assembly to start from (a resolve.Prior), given its facts
+        at `earlier_keys`; None without one."""
+        if self.earlier is None:
+            return None
+        from .resolve import Prior
+        return Prior(self.earlier.files, self.earlier.edges, self.earlier.unresolved, earlier_facts.get)
+
+    def earlier_keys(self) -> dict[str, bytes]:
+        """path -> the earlier snapshot's facts key, for the paths whose facts changed since:
+        all that import resolution asks of the earlier facts."""
+        if self.earlier is None:
+            return {}
+        out = {}
+        for f in self.earlier.files:
+            if f.language not in NO_FACTS:
+                key = facts_key(f.blob, f.language, self.version)
+                if self.keys.get(f.path) != key:
+                    out[f.path] = key
+        return out
+
+
+def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
+    tree_oid, tree = gitread.walk_tree(repo, oid)
+    earlier = _earlier_record(store, repo, oid, version)
+    before = {f.path: f for f in earlier.files} if earlier is not None else {}
+    languages = {}
+    for e in tree:
+        if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK):
+            continue
+        b = before.get(e.path)
+        # "binary" hides the detected language, which the facts key needs
+        languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
+                             else _language_of(repo, e))
+    keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in tree if e.path in languages}
+    return Plan(tree_oid, tree, languages, keys, earlier, version)
 
 
 def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:

@@ -196,3 +196,21 @@ def test_parse_pair_and_python_face(tmp_path):
                            workers=1, on_result=seen.append)
     assert [r.oid for r in report.jobs] == oids and report.failed == 0
     assert seen == report.jobs
+
+
+def test_later_waves_start_from_earlier_snapshots_and_match_clean_indexes(tmp_path):
+    """With one job per wave, each commit is assembled from the snapshot of its parent (import
+    resolution and marks carried over): through edits, an attributes change and a move, every
+    fingerprint must still be the one a clean index gives."""
+    builder, oids = _history(tmp_path / "repo", commits=2, files=3)
+    oids.append(builder.commit({".gitattributes": "pkg/c0_1.py linguist-generated\n"}, message="attributes"))
+    oids.append(builder.commit({"pkg/c0_2.py": None, "pkg/moved.py": "from pkg import base\nimport pkg.c0_2\n"},
+                               message="move"))
+    oids.append(builder.commit({"pkg/base.py": "VERSION = 9\n"}, message="edit"))
+    with Store.open(tmp_path / "store") as store:
+        report = batch.run(store, [batch.JobSpec(str(builder.path), oid, pin=False) for oid in oids],
+                           workers=2, wave=1)
+        assert [r.status for r in report.jobs] == ["indexed"] * len(oids)
+        marked = api.snapshot(str(builder.path), oids[2], store=store, index_if_absent=False).file("pkg/c0_1.py")
+        assert (marked.mark, marked.mark_rule) == ("generated", "gitattributes:linguist-generated")
+    assert {r.oid: r.fingerprint for r in report.jobs} == _clean_fingerprints(tmp_path, builder.path, oids)
