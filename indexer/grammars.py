@@ -100,6 +100,14 @@ def tags_query(name: str) -> Query:
     return query
 
 
+@lru_cache(maxsize=None)
+def first_identifier_pattern(name: str) -> int:
+    """Index of the first `@id` pattern in `tags_query(name)`: they come last, and every
+    match from there on is an occurrence site."""
+    patterns = _split_patterns(IDENTIFIER_PATTERNS[name]) or []
+    return tags_query(name).pattern_count - len(patterns)
+
+
 def _disable_unsupported(query: Query, source: str) -> None:
     # Ruby's tags mark every identifier not a local as a call via `#is-not? local`, a
     # predicate needing scope analysis that py-tree-sitter does not evaluate; kept, it

@@ -212,7 +212,12 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
     seen_imports: set[tuple[int, str]] = set()
     imports: list[ImportSpec] = []
     classes = _pattern_classes(language)
+    first_id = grammars.first_identifier_pattern(language)
+    add_id = ids.append
     for pattern, caps in matches:
+        if pattern >= first_id:  # most matches: one identifier leaf each
+            add_id(caps["id"][0])
+            continue
         found = classes.get(pattern)
         if found is None:
             found = classes[pattern] = _classify(caps)
@@ -313,13 +318,25 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
 
 
 def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[Occurrence]:
-    # Matches do not come in document order: sort by start byte. Per-node work
-    # is kept minimal: names are decoded once per distinct spelling, and never `node.text`,
-    # which re-reads the source through the parse callback.
-    nodes.sort(key=_start_byte)
+    # Sites in document order. The identifier leaves come from the query in that order
+    # already (each is a one-node match, finished when the cursor reaches it), so sorting
+    # is only the fallback when they do not. Names are decoded once per distinct spelling,
+    # and never through `node.text`, which re-reads the source through the parse callback.
     # Two patterns rarely capture the same node, so the cap's worth of sites lies within
     # the first 2 x cap nodes; the exact cap is applied at the end.
+    if len(nodes) <= 2 * OCCURRENCE_CAP:
+        out = _sites_in_order(nodes, data, roles)
+        if out is not None:
+            return out
+    nodes.sort(key=_start_byte)
     del nodes[2 * OCCURRENCE_CAP:]
+    out = _sites_in_order(nodes, data, roles)
+    assert out is not None
+    return out
+
+
+def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[Occurrence] | None:
+    """The occurrences of `nodes`, or None when they are not in start order."""
     out: list[Occurrence] = []
     append = out.append
     get_role = roles.get
@@ -327,8 +344,10 @@ def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[
     last = -1
     for node in nodes:
         start = node.start_byte
-        if start == last:
-            continue
+        if start <= last:
+            if start == last:
+                continue
+            return None
         last = start
         raw = data[start:node.end_byte]
         name = names.get(raw)
