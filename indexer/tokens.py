@@ -32,22 +32,20 @@ KEYWORDS: frozenset[bytes] = frozenset(
 def plain_occurrences(data: bytes, cap: int = OCCURRENCE_CAP) -> list[Occurrence]:
     """Identifier sites in document order, at most `cap` of them (the first ones)."""
     out: list[Occurrence] = []
+    append = out.append
     keywords = KEYWORDS
-    line = 1
-    line_start = 0
-    scanned = 0
-    for match in _WORD.finditer(data):
-        word = match.group()
-        if word in keywords:
-            continue
-        start = match.start()
-        # Advance the line counter over the bytes since the last token only.
-        newlines = data.count(b"\n", scanned, start)
-        if newlines:
-            line += newlines
-            line_start = data.rfind(b"\n", scanned, start) + 1
-        scanned = start
-        out.append(Occurrence(word.decode("ascii"), line, start - line_start, "identifier"))
-        if len(out) >= cap:
-            break
+    find_words = _WORD.finditer
+    names: dict[bytes, str] = {}  # each spelling decoded once
+    # Line by line: a word never spans a newline, and the column is the match start.
+    for line_number, line in enumerate(data.split(b"\n"), 1):
+        for match in find_words(line):
+            word = match.group()
+            if word in keywords:
+                continue
+            name = names.get(word)
+            if name is None:
+                name = names[word] = word.decode("ascii")
+            append(Occurrence(name, line_number, match.start(), "identifier"))
+            if len(out) >= cap:
+                return out
     return out
