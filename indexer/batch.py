@@ -178,8 +178,8 @@ class _AssembleTask:
 def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
     """(job index, packed record or None, fingerprint or error code, indexed_at or error message, seconds)."""
     from .build import _file_entries, assemble
-    from .records import decode_core, encode
-    from .store import pack, unpack
+    from .records import decode_core, pack_record
+    from .store import unpack
 
     started = time.perf_counter()
     try:
@@ -191,7 +191,7 @@ def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
         record = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return task.index, pack(encode(record)), record.fingerprint, record.indexed_at, time.perf_counter() - started
+        return task.index, pack_record(record), record.fingerprint, record.indexed_at, time.perf_counter() - started
     except RennetError as exc:
         return task.index, None, exc.code, exc.message, time.perf_counter() - started
     except Exception as exc:  # an assembly bug fails this job, not the batch

@@ -22,8 +22,8 @@ import pygit2
 from . import canonical, gitread
 from .errors import RennetError
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
-from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, StoredFacts, decode_core, decode_prior, encode,
-                      facts_key, load_facts, load_record, load_record_bytes, pin_key, put_stored, repo_key,
+from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, StoredFacts, decode_core, encode, facts_key,
+                      load_facts, load_record, load_stored_record, pack_record, pin_key, put_stored, repo_key,
                       snapshot_key, stored_facts)
 from .store import Store, WriteLock, pack
 
@@ -382,9 +382,9 @@ def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: st
         for _ in range(16):
             if not commit.parent_ids:
                 return None
-            raw = load_record_bytes(store, str(commit.parent_ids[0]), version)
-            if raw is not None:
-                return decode_prior(raw)
+            stored = load_stored_record(store, str(commit.parent_ids[0]), version)
+            if stored is not None:
+                return stored.prior()
             commit = repo[commit.parent_ids[0]]
     except (KeyError, ValueError, pygit2.GitError):
         pass  # a shallow history ends the search, nothing else
@@ -397,7 +397,7 @@ def _existing_record(store: Store, oid: str, version: str) -> SnapshotRecord | N
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord) -> None:
     with store.env.begin(write=True) as txn:
-        txn.put(snapshot_key(oid, record.extractor_version), pack(encode(record)), db=store.snapshots)
+        txn.put(snapshot_key(oid, record.extractor_version), pack_record(record), db=store.snapshots)
         txn.put(repo_key(repo_id, oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 

@@ -252,7 +252,7 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
 
     from . import gitread
     from .build import extractor_version
-    from .records import decode_record as _decode_record, pin_key, put_facts, repo_key, snapshot_key
+    from .records import pack_record, pin_key, put_facts, repo_key, snapshot_key, unpack_record
     from .store import WriteLock, pack, unpack
 
     bundle = read(path)
@@ -280,7 +280,7 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
         with store.env.begin(write=True) as txn:
             existing = txn.get(snapshot_key(record.oid, version), db=store.snapshots)
             if existing is not None:
-                stored = _decode_record(unpack(bytes(existing)))
+                stored = unpack_record(bytes(existing)).record()
                 if stored.fingerprint != record.fingerprint:
                     raise FingerprintConflict(
                         f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
@@ -292,7 +292,7 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                 put_facts(txn, store, key, facts)
                 facts_new += 1
             if snapshot_new:
-                txn.put(snapshot_key(record.oid, version), pack(bundle.record_bytes), db=store.snapshots)
+                txn.put(snapshot_key(record.oid, version), pack_record(record), db=store.snapshots)
             if repo_id is not None:
                 if txn.get(repo_key(repo_id, record.oid), db=store.repos) is None:
                     txn.put(repo_key(repo_id, record.oid), encode({"indexed_at": record.indexed_at}), db=store.repos)

@@ -11,14 +11,15 @@ from typing import NamedTuple
 
 import msgspec
 
-from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
+from .model import (BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package, SnapshotRecord,
+                    Symbol, UnresolvedImport)
 from .store import Store, pack, unpack
 
 # Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
 # from them (import resolution above all: a re-index carries its parent's edges over for
-# unchanged files), or the canonical serialization the fingerprint hashes: cached facts and
-# snapshots are keyed by it.
-EXTRACTOR_VERSION = "4"
+# unchanged files), the canonical serialization the fingerprint hashes, or how facts and
+# snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
+EXTRACTOR_VERSION = "5"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -35,6 +36,20 @@ class SnapshotHead(msgspec.Struct):
     indexed_at: str = ""
 
 
+class SnapshotTail(msgspec.Struct):
+    """The rest of a stored snapshot record: its graph and what its manifests declare."""
+
+    edges: list[Edge]
+    unresolved: list[UnresolvedImport]
+    packages: list[Package]
+    dependencies: list[Dependency]
+    entry_points: list[EntryPoint]
+
+
+class HeadFiles(msgspec.Struct):
+    files: list[FileEntry]  # decoding into this skips the fan-in and rank tables
+
+
 class PriorRecord(msgspec.Struct):
     """What a re-index reads of an earlier snapshot: its file table and import resolution."""
 
@@ -47,8 +62,9 @@ encode = msgspec.msgpack.Encoder().encode
 decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
 decode_core = msgspec.msgpack.Decoder(BlobFacts).decode  # symbols left in `symbols_json`, for assembly
 _decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
-decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode
-decode_prior = msgspec.msgpack.Decoder(PriorRecord).decode  # the rest of the record is skipped, not built
+decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record as one msgpack (bundles)
+decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
+decode_head_files = msgspec.msgpack.Decoder(HeadFiles).decode
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
 
 NO_FACTS = ("submodule", "symlink", "binary")  # file entries whose blob facts are never read
@@ -160,13 +176,46 @@ def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> di
     return out
 
 
-def load_record_bytes(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> bytes | None:
-    """The stored snapshot record, uncompressed and not yet decoded."""
-    with store.env.begin(db=store.snapshots) as txn:
+# A stored snapshot record is its head and its tail, each packed: a reader inflates and
+# decodes the head (identity, file table, fan-in, rank) at once, the tail when it needs it.
+
+def pack_record(record: SnapshotRecord) -> bytes:
+    head = pack(encode(SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
+                                    record.fan_in, record.rank, record.fingerprint, record.indexed_at)))
+    tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
+                                    record.entry_points)))
+    return len(head).to_bytes(4, "big") + head + tail
+
+
+class StoredRecord(NamedTuple):
+    head: bytes  # msgpack of SnapshotHead
+    packed_tail: bytes
+
+    def tail(self) -> SnapshotTail:
+        return decode_tail(unpack(self.packed_tail))
+
+    def record(self, head: SnapshotHead | None = None) -> SnapshotRecord:
+        h = head if head is not None else decode_head(self.head)
+        t = self.tail()
+        return SnapshotRecord(h.oid, h.tree, h.extractor_version, h.files, t.edges, t.unresolved, t.packages,
+                              t.dependencies, t.entry_points, h.fan_in, h.rank, h.fingerprint, h.indexed_at)
+
+    def prior(self) -> PriorRecord:
+        t = self.tail()
+        return PriorRecord(decode_head_files(self.head).files, t.edges, t.unresolved)
+
+
+def unpack_record(value: bytes) -> StoredRecord:
+    size = int.from_bytes(value[:4], "big")
+    return StoredRecord(bytes(unpack(value[4:4 + size])), bytes(value[4 + size:]))
+
+
+def load_stored_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> StoredRecord | None:
+    with store.env.begin(db=store.snapshots, buffers=True) as txn:
         raw = txn.get(snapshot_key(oid, version))
-    return unpack(bytes(raw)) if raw is not None else None
+        return unpack_record(raw) if raw is not None else None
 
 
 def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
-    raw = load_record_bytes(store, oid, version)
-    return decode_record(raw) if raw is not None else None
+    stored = load_stored_record(store, oid, version)
+    return stored.record() if stored is not None else None

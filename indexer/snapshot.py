@@ -9,26 +9,30 @@ import msgspec
 import pygit2
 
 from . import canonical, gitread
-from .records import (NO_FACTS, decode_facts, decode_head, decode_record, facts_key, full_facts,
-                      load_facts, load_record_bytes, pin_key, repo_key)
+from .records import (NO_FACTS, StoredRecord, decode_facts, decode_head, facts_key, full_facts, load_facts,
+                      load_stored_record, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
 
 
-class Snapshot:
-    """Built from the stored record's bytes: the file table, fan-in and rank are decoded at once,
-    the rest of the record (edges, imports, packages, entry points) when first asked for."""
+_SCANS_BEFORE_INDEX = 2
 
-    def __init__(self, store: Store, repo: pygit2.Repository, rev: str, raw_record: bytes,
+
+class Snapshot:
+    """Built from the stored record: its head (the file table, fan-in and rank) is decoded at
+    once, its tail (edges, imports, packages, entry points) inflated and decoded when first
+    asked for."""
+
+    def __init__(self, store: Store, repo: pygit2.Repository, rev: str, stored: StoredRecord,
                  indexed_at: str) -> None:
-        head = decode_head(raw_record)
+        head = self._head = decode_head(stored.head)
         self.store = store
         self.repo = repo
         self.repo_path = gitread.repo_display_path(repo)
         self.repo_id = gitread.repo_identity(repo)
         self.rev = rev
-        self._raw_record = raw_record
+        self._stored = stored
         self.oid = head.oid
         self.fingerprint = head.fingerprint
         self.extractor_version = head.extractor_version
@@ -38,12 +42,11 @@ class Snapshot:
         self._fan_in: dict[str, int] = head.fan_in
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
+        self._scans = 0
 
     @cached_property
     def record(self) -> SnapshotRecord:
-        record = decode_record(self._raw_record)
-        record.files, record.rank, record.fan_in = self.files, self.rank, self._fan_in  # shared, not twice
-        return record
+        return self._stored.record(self._head)  # file table, fan-in and rank shared, not decoded twice
 
     # --- files and facts -----------------------------------------------------------------
 
@@ -119,14 +122,20 @@ class Snapshot:
                     yield f.path, s
 
     def _paths_with(self, db, name: str) -> list[str]:
-        paths: list[str] = []
-        by_blob = self._paths_by_blob
+        """Paths of this snapshot whose blobs the name index lists under `name`."""
         with self.store.env.begin(db=db) as txn:
             cursor = txn.cursor()
-            if cursor.set_key(name.encode()[:500]):
-                for raw in cursor.iternext_dup():
-                    paths.extend(by_blob.get(raw.hex(), ()))
-        return sorted(paths)
+            blobs = [raw.hex() for raw in cursor.iternext_dup()] if cursor.set_key(name.encode()[:500]) else []
+        if not blobs:
+            return []
+        if "_paths_by_blob" not in self.__dict__ and self._scans < _SCANS_BEFORE_INDEX:
+            # A one-off lookup (a fresh `rennet context symbol`) scans the file table: far
+            # cheaper than building the blob -> paths index that repeated lookups want.
+            self._scans += 1
+            wanted = set(blobs)
+            return sorted(f.path for f in self.files if f.blob in wanted and f.language not in NO_FACTS)
+        by_blob = self._paths_by_blob
+        return sorted(p for blob in blobs for p in by_blob.get(blob, ()))
 
     def definitions(self, name: str) -> list[tuple[str, Symbol]]:
         out = []
@@ -203,21 +212,21 @@ def load(store: Store, repo_path: str, rev: str = "HEAD", index_if_absent: bool 
     repo = gitread.open_repo(repo_path)
     pinned = pinned_oid(store, repo, rev)
     oid = pinned or gitread.resolve_rev(repo, rev)  # a full OID names itself and needs no pin
-    raw = load_record_bytes(store, oid)
-    if raw is None:
+    stored = load_stored_record(store, oid)
+    if stored is None:
         if not index_if_absent:
             raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
         from .build import index
         # Index what the pin names, or the rev itself (which pins it).
         oid = index(repo_path, oid if pinned else rev, store=store, workers=workers).oid
-        raw = load_record_bytes(store, oid)
+        stored = load_stored_record(store, oid)
     with store.env.begin(db=store.repos) as txn:
         stamp = txn.get(repo_key(gitread.repo_identity(repo), oid))
     indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at", "") if stamp is not None else ""
-    return Snapshot(store, repo, rev, raw, indexed_at)
+    return Snapshot(store, repo, rev, stored, indexed_at)
 
 
 def open_at(store: Store, repo_path: str, oid: str, rev: str, indexed_at: str = "") -> Snapshot | None:
     """The snapshot of exactly `oid` (whatever `rev` is pinned to now), None when not stored."""
-    raw = load_record_bytes(store, oid)
-    return Snapshot(store, gitread.open_repo(repo_path), rev, raw, indexed_at) if raw is not None else None
+    stored = load_stored_record(store, oid)
+    return Snapshot(store, gitread.open_repo(repo_path), rev, stored, indexed_at) if stored is not None else None
