@@ -129,8 +129,11 @@ def _all_names(ctx: Any, snap: Any) -> list[str]:
     key = ("names", snap.fingerprint)
     names = ctx.handle.memo.get(key)
     if names is None:
-        names = ctx.handle.memo[key] = sorted({s.name for _, s in snap.symbols()})
+        names = ctx.handle.memo[key] = snap.defined_names()
     return names
+
+
+_CUTOFF = 0.7
 
 
 def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | None) -> list[tuple[str, Any, str]]:
@@ -144,7 +147,12 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
     lowered: dict[str, list[str]] = {}
     for n in names:
         lowered.setdefault(n.lower(), []).append(n)
-    for close in get_close_matches(low, list(lowered), n=10, cutoff=0.7):
+    # Close spellings are looked for among names of the same first letter (a repository has
+    # hundreds of thousands of names; difflib's checks cost microseconds each), and of a
+    # length that can reach the cutoff: its ratio is at most 2*min/sum of the two lengths.
+    size, first = len(low), low[:1]
+    reachable = [n for n in lowered if n[:1] == first and 2.0 * min(size, len(n)) / (size + len(n)) >= _CUTOFF]
+    for close in get_close_matches(low, reachable, n=10, cutoff=_CUTOFF):
         near += [n for n in lowered[close] if n not in near]
     hits = []
     for name in near[:50]:

@@ -137,6 +137,20 @@ class Snapshot:
         by_blob = self._paths_by_blob
         return sorted(p for blob in blobs for p in by_blob.get(blob, ()))
 
+    def defined_names(self) -> list[str]:
+        """Every name some symbol of this snapshot has, sorted: read off the name index, without
+        decoding a single file's facts."""
+        blobs = {bytes.fromhex(f.blob) for f in self.files if f.language not in NO_FACTS}
+        names: list[str] = []
+        with self.store.env.begin(db=self.store.defs) as txn:
+            cursor = txn.cursor()
+            last = None
+            for key, blob in cursor.iternext(keys=True, values=True):
+                if key != last and blob in blobs:
+                    names.append(key.decode("utf-8", "replace"))
+                    last = key
+        return sorted(set(names))
+
     def definitions(self, name: str) -> list[tuple[str, Symbol]]:
         out = []
         for path in self._paths_with(self.store.defs, name):

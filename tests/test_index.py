@@ -132,6 +132,9 @@ def test_a_new_commit_parses_only_new_blobs_and_adds_little(tmp_path):
     assert growth < size_after_first * 0.5
     snap = api.snapshot(str(builder.path), "main", store=store)
     assert [p for p, s in snap.definitions("added")] == ["pkg/mod3.py"]
+    # the name index serves every snapshot of the store; each sees its own names only
+    assert "added" in snap.defined_names()
+    assert "added" not in api.snapshot(str(builder.path), first.oid, store=store).defined_names()
     # The old snapshot is still there, unchanged.
     again = api.index(str(builder.path), first.oid, store=store, workers=1)
     assert again.fingerprint == first.fingerprint and again.parsed_blobs == 0

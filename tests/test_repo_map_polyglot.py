@@ -57,3 +57,8 @@ def test_languages_marks_and_skips(indexed):
     assert {p: snap.file(p).language for p in fixture.languages} == fixture.languages
     assert {f.path: f.mark for f in snap.files if f.mark} == fixture.marks
     assert {s.path: s.reason for s in report.skipped} == fixture.skipped
+
+
+def test_defined_names_come_from_the_name_index_and_match_the_symbols(indexed):
+    fixture, report, snap = indexed
+    assert snap.defined_names() == sorted({s.name for _, s in snap.symbols()})
