@@ -73,10 +73,24 @@ def own_query(name: str) -> str:
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
-@lru_cache(maxsize=None)
+# Per pattern index, the node types a capture of ours must have for the match to count:
+# ((capture name, allowed types), ...). See `_narrowed`.
+TypeChecks = dict[int, tuple[tuple[str, frozenset[str]], ...]]
+
+
 def tags_query(name: str) -> Query:
     """Shipped tags (+ base grammar's), our own definitions, imports and facts, and the
-    identifier leaves (`@id`), as one query: one pass over the tree instead of two."""
+    identifier leaves (`@id`), as one query: one pass over the tree instead of two. A
+    match counts only when it passes `type_checks(name)`."""
+    return _tags(name)[0]
+
+
+def type_checks(name: str) -> TypeChecks:
+    return _tags(name)[1]
+
+
+@lru_cache(maxsize=None)
+def _tags(name: str) -> tuple[Query, TypeChecks]:
     parts = []
     base = _TAGS_BASE.get(name)
     if base:
@@ -89,15 +103,53 @@ def tags_query(name: str) -> Query:
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
     patterns = _used_patterns(source)
     if patterns is not None:
+        lang = language(name)
+        checks: TypeChecks = {}
+        texts = []
+        for index, text in enumerate(patterns):
+            text, pattern_checks = _narrowed(text, lang)
+            if pattern_checks:
+                checks[index] = pattern_checks
+            texts.append(text)
         try:
-            query = Query(language(name), "\n".join(patterns))
-            if query.pattern_count == len(patterns):
-                return query
+            query = Query(lang, "\n".join(texts))
+            if query.pattern_count == len(texts):
+                return query, checks
         except Exception:  # noqa: BLE001 - fall back to the source as shipped
             pass
     query = Query(language(name), source)
     _disable_unsupported(query, source)
-    return query
+    return query, {}
+
+
+# `field: [(a) (b) ...]` (or `field: ([...])`): a field's node of one of several types.
+_ALTERNATION = re.compile(r"(\b[a-z_]+:\s*)(\(\s*)?\[((?:\s*\([a-z_]+\))+)\s*\](?(2)\s*\))")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_QUANTIFIER = re.compile(r"[)\]_]\s*[*+?]")
+
+
+def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """`text` with each field alternation of plain node types turned into `(_)` plus a
+    capture whose type tags.py checks. The analysis tree-sitter runs when compiling costs
+    several times more for an alternation than for a wildcard, and a field holds one node,
+    so the matches that pass the check are the same. Only in patterns without quantifiers
+    (a check after the fact cannot stop a repetition) and for concrete node types."""
+    if _QUANTIFIER.search(_STRING.sub("", text)):
+        return text, ()
+    checks: list[tuple[str, frozenset[str]]] = []
+
+    def narrow(match: re.Match[str]) -> str:
+        types = re.findall(r"\(([a-z_]+)\)", match.group(3))
+        for kind in types:
+            kind_id = lang.id_for_node_kind(kind, True)
+            # (`node_kind_is_supertype` answers True for every kind in py-tree-sitter 0.26.1)
+            if kind_id is None or kind_id in lang.supertypes:
+                return match.group()
+        capture = f"rennet.type.{len(checks)}"
+        checks.append((capture, frozenset(types)))
+        return f"{match.group(1)}(_) @{capture}"
+
+    return _ALTERNATION.sub(narrow, text), tuple(checks)
 
 
 @lru_cache(maxsize=None)

@@ -213,10 +213,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
     imports: list[ImportSpec] = []
     classes = _pattern_classes(language)
     first_id = grammars.first_identifier_pattern(language)
+    type_checks = grammars.type_checks(language)
     add_id = ids.append
     for pattern, caps in matches:
         if pattern >= first_id:  # most matches: one identifier leaf each
             add_id(caps["id"][0])
+            continue
+        checks = type_checks.get(pattern)
+        if checks and not all(caps[capture][0].type in types for capture, types in checks):
             continue
         found = classes.get(pattern)
         if found is None:
