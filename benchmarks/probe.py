@@ -74,8 +74,12 @@ def queries(repo: str, rev: str, store_home: str, iterations: int, names: list[s
     out: dict = {"names": names, "refs": refs}
     for command, pool in (("context.symbol", names), ("context.references", refs)):
         hits = 0
-        for name in pool:  # warm: the first call loads the pinned snapshot
+        first_calls = []
+        context_tools.call(command, repo=repo, rev=rev, name=pool[0])  # loads the pinned snapshot
+        for name in pool:  # each name's first answer: nothing of it memoized yet
+            t = time.perf_counter()
             result = context_tools.call(command, repo=repo, rev=rev, name=name)
+            first_calls.append(time.perf_counter() - t)
             hits += result.page.total if result.page else 0
         times = []
         for i in range(iterations):
@@ -85,7 +89,8 @@ def queries(repo: str, rev: str, store_home: str, iterations: int, names: list[s
             times.append(time.perf_counter() - t)
         key = command.split(".")[1]
         out[key] = {"p50_ms": _pct(times, 0.5) * 1e3, "p99_ms": _pct(times, 0.99) * 1e3,
-                    "n": iterations, "total_hits_warm": hits}
+                    "n": iterations, "total_hits_warm": hits,
+                    "first_p50_ms": _pct(first_calls[1:] or first_calls, 0.5) * 1e3}
     return out
 
 

@@ -98,12 +98,8 @@ def _sections(snap: Any) -> dict[str, list]:
 
 def _totals(ctx: Any, snap: Any, sections: dict[str, list]) -> Totals:
     record = snap.record
-    memo_key = ("symbol_count", snap.fingerprint)
-    symbols = ctx.handle.memo.get(memo_key)
-    if symbols is None:
-        symbols = ctx.handle.memo[memo_key] = sum(1 for _ in snap.symbols())
     return Totals(
-        files=len(snap.files), text_lines=sum(max(f.lines, 0) for f in snap.files), symbols=symbols,
+        files=len(snap.files), text_lines=sum(max(f.lines, 0) for f in snap.files), symbols=snap.symbol_count,
         edges=len(record.edges), unresolved_imports=len(record.unresolved), packages=len(record.packages),
         dependencies=len(record.dependencies), entry_points=len(record.entry_points),
         languages=len(sections["languages"]), skipped=sum(1 for f in snap.files if f.skipped),

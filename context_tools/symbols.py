@@ -231,7 +231,14 @@ def references(input: Any, ctx: Any) -> Result:
     defs = find_exact(snap, input.name, input.kind, input.path)
     if not defs and _narrowed(input):
         raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}")
-    sites, counts = _sites(snap, input, defs)
+    # Every page of an answer needs all of its sites (to sort and count them): a caller paging
+    # through thousands of sites, or asking again, gets them computed once per snapshot.
+    key = ("sites", snap.fingerprint, input.name, input.kind, input.path, input.include_definitions,
+           input.resolution)
+    found = ctx.handle.memo.get(key)
+    if found is None:
+        found = ctx.handle.memo[key] = _sites(snap, input, defs)
+    sites, counts = found
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)

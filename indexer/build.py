@@ -230,6 +230,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
+            symbols=sum(f.symbol_count or len(f.symbols) for f in facts.values()),
         )
         record.fingerprint = canonical.fingerprint(record, facts)
         return record
@@ -268,14 +269,12 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             existing = _existing_record(store, oid, version)
             if existing is not None:
                 _pin(store, repo_id, oid, rev, existing.indexed_at)
-                facts = load_facts(store, {f.path: facts_key(f.blob, f.language, version)
-                                           for f in existing.files if f.language not in NO_FACTS}, symbols=False)
-                return _report(repo, rev, existing, facts, parsed=0, seconds=time.perf_counter() - started,
+                return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
                                reused_snapshot=True)
             with collector_paused():
-                record, facts, parsed = _build(store, repo, oid, version, workers, progress, lock)
+                record, parsed = _build(store, repo, oid, version, workers, progress, lock)
                 _commit_snapshot(store, repo_id, oid, rev, record)
-                return _report(repo, rev, record, facts, parsed=parsed, seconds=time.perf_counter() - started)
+                return _report(repo, rev, record, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
         if own_store:
             store.close()
@@ -283,9 +282,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
-           lock: WriteLock) -> tuple[SnapshotRecord, dict[str, BlobFacts], int]:
-    """The snapshot record at `oid`, the facts it was assembled from, and how many blobs were
-    parsed. Runs with the collector paused (see collector_paused); workers have it on."""
+           lock: WriteLock) -> tuple[SnapshotRecord, int]:
+    """The snapshot record at `oid`, and how many blobs were parsed. Runs with the collector paused (see collector_paused); workers have it on."""
     start = plan(store, repo, oid, version)
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out
@@ -320,7 +318,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
     record = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior)
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return record, facts, len(jobs)
+    return record, len(jobs)
 
 
 @dataclass
@@ -409,8 +407,8 @@ def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> Non
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 
 
-def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, facts: dict[str, BlobFacts], parsed: int,
-            seconds: float, reused_snapshot: bool = False) -> IndexReport:
+def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, parsed: int, seconds: float,
+            reused_snapshot: bool = False) -> IndexReport:
     languages: dict[str, int] = {}
     skipped: list[Skipped] = []
     for f in record.files:
@@ -420,7 +418,7 @@ def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, facts: di
     distinct_blobs = len({(f.blob, f.language) for f in record.files if f.language not in ("submodule", "symlink")})
     return IndexReport(
         repo=gitread.repo_display_path(repo), rev=rev, oid=record.oid, fingerprint=record.fingerprint,
-        files=len(record.files), symbols=sum(f.symbol_count or len(f.symbols) for f in facts.values()),
+        files=len(record.files), symbols=record.symbols,
         edges=len(record.edges), languages=dict(sorted(languages.items())), parsed_blobs=parsed,
         reused_blobs=distinct_blobs - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,

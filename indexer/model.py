@@ -156,3 +156,4 @@ class SnapshotRecord(Struct):
     rank: dict[str, float]  # path -> PageRank over the definition/reference graph, rounded
     fingerprint: str = ""  # sha256 of the canonical serialization
     indexed_at: str = ""  # UTC ISO-8601; not part of the fingerprint
+    symbols: int = 0  # symbols across the files (their count is in each file's canonical line)

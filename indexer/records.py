@@ -19,7 +19,7 @@ from .store import Store, pack, unpack
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "5"
+EXTRACTOR_VERSION = "6"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -34,6 +34,7 @@ class SnapshotHead(msgspec.Struct):
     rank: dict[str, float]
     fingerprint: str = ""
     indexed_at: str = ""
+    symbols: int = 0
 
 
 class SnapshotTail(msgspec.Struct):
@@ -181,7 +182,8 @@ def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> di
 
 def pack_record(record: SnapshotRecord) -> bytes:
     head = pack(encode(SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
-                                    record.fan_in, record.rank, record.fingerprint, record.indexed_at)))
+                                    record.fan_in, record.rank, record.fingerprint, record.indexed_at,
+                                    record.symbols)))
     tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
                                     record.entry_points)))
     return len(head).to_bytes(4, "big") + head + tail
@@ -198,7 +200,8 @@ class StoredRecord(NamedTuple):
         h = head if head is not None else decode_head(self.head)
         t = self.tail()
         return SnapshotRecord(h.oid, h.tree, h.extractor_version, h.files, t.edges, t.unresolved, t.packages,
-                              t.dependencies, t.entry_points, h.fan_in, h.rank, h.fingerprint, h.indexed_at)
+                              t.dependencies, t.entry_points, h.fan_in, h.rank, h.fingerprint, h.indexed_at,
+                              h.symbols)
 
     def prior(self) -> PriorRecord:
         t = self.tail()

@@ -37,11 +37,13 @@ class Snapshot:
         self.fingerprint = head.fingerprint
         self.extractor_version = head.extractor_version
         self.indexed_at = indexed_at or head.indexed_at
+        self.symbol_count = head.symbols
         self.files: list[FileEntry] = head.files
         self.rank: dict[str, float] = head.rank
         self._fan_in: dict[str, int] = head.fan_in
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
+        self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._scans = 0
 
     @cached_property
@@ -162,10 +164,26 @@ class Snapshot:
     def occurrences(self, name: str) -> list[tuple[str, Occurrence]]:
         out = []
         for path in self._paths_with(self.store.occ, name):
-            facts = self.facts(path)
-            if facts:
-                out.extend((path, o) for o in facts.occurrences if o.name == name)
+            sites = self._sites_by_name(path).get(name)
+            if sites:
+                out.extend((path, o) for o in sites)
         return out
+
+    def _sites_by_name(self, path: str) -> dict[str, list[Occurrence]]:
+        """A file's occurrences grouped by name (document order kept), made on first use: a
+        name's sites then cost a lookup per file, not a pass over all of its occurrences."""
+        by_name = self._occ_by_name.get(path)
+        if by_name is None:
+            by_name = {}
+            facts = self.facts(path)
+            for o in facts.occurrences if facts else ():
+                sites = by_name.get(o.name)
+                if sites is None:
+                    by_name[o.name] = [o]
+                else:
+                    sites.append(o)
+            self._occ_by_name[path] = by_name
+        return by_name
 
     # --- graph -----------------------------------------------------------------------------
 

@@ -198,6 +198,12 @@ def test_overview_identity_languages_packages_dependencies(client, world):
     assert {x.name for x in d.dependencies.items} == {"click", "itsdangerous"}
     assert d.top_files.items[0].path == "src/webapp/app.py"
     assert d.totals.files == 9 and d.totals.symbols >= 10
+    # the total stored with the snapshot is the count of its symbols
+    from indexer import api
+    from indexer.store import Store
+    with Store.open(world.store) as store:
+        snap = api.snapshot(world.repo, "HEAD", store=store, index_if_absent=False)
+        assert d.totals.symbols == sum(1 for _ in snap.symbols()) == snap.symbol_count
 
 
 def test_overview_section_pages_with_cursor(client, world):
