@@ -23,12 +23,12 @@ from . import canonical, gitread
 from .errors import RennetError
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, StoredFacts, decode_core, encode, facts_key,
-                      load_facts, load_record, load_stored_record, pack_record, pin_key, put_stored, repo_key,
+                      load_facts, load_record, load_stored_record, pack_record, pin_key, put_stored_many, repo_key,
                       snapshot_key, stored_facts)
-from .store import Store, WriteLock, pack
+from .store import Store, WriteLock, pack, unpack
 
 SIZE_CAP = 1 << 20
-_BATCH = 256
+_BATCH = 1024  # blobs per write transaction: each commit is a sync to disk
 
 
 def extractor_version() -> str:
@@ -138,8 +138,7 @@ def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
 
 def _write_facts(store: Store, results: list[StoredFacts]) -> None:
     with store.env.begin(write=True) as txn:
-        for stored in results:
-            put_stored(txn, store, stored)
+        put_stored_many(txn, store, results)
 
 
 T = TypeVar("T")
@@ -156,7 +155,7 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     def take(results: list[StoredFacts]) -> None:
         _write_facts(store, results)
         for stored in results:
-            new[stored.key] = decode_core(stored.core)
+            new[stored.key] = decode_core(unpack(stored.packed_core))
         progress(len(results))
 
     if workers <= 1 or not jobs:

@@ -113,10 +113,9 @@ def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
 
 class StoredFacts(NamedTuple):
     """One blob's facts ready for the store, made where they were extracted: a worker does the
-    encoding and compression, the writer only puts bytes (and decodes `core` for assembly)."""
+    encoding and compression, the writer only puts bytes (and decodes the core for assembly)."""
 
     key: bytes
-    core: bytes  # msgpack of the core facts, uncompressed
     packed_core: bytes
     packed_occurrences: bytes
     defs: list[bytes]  # names it defines, for the name index
@@ -128,7 +127,7 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     raw = encode(core)
     # The core stays uncompressed: every snapshot assembly reads all of them, and inflating
     # costs more than reading the larger pages.
-    return StoredFacts(key, raw, pack(raw, compress=False), pack(encode(occurrences)),
+    return StoredFacts(key, pack(raw, compress=False), pack(encode(occurrences)),
                        sorted({s.name.encode()[:500] for s in facts.symbols if s.name}),
                        sorted({o.name.encode()[:500] for o in occurrences if o.name}))
 
@@ -142,6 +141,27 @@ def put_stored(txn, store: Store, stored: StoredFacts) -> None:
         txn.cursor(db=store.defs).putmulti([(n, raw) for n in stored.defs], dupdata=True)
     if stored.names:
         txn.cursor(db=store.occ).putmulti([(n, raw) for n in stored.names], dupdata=True)
+
+
+def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
+    """`put_stored` for many blobs at once: every table written in key order, the name index
+    rows of all of them in one sorted run per table (B-tree inserts in order touch each page
+    once, not once per blob)."""
+    items = sorted(items, key=lambda x: x.key)
+    txn.cursor(db=store.facts).putmulti([(x.key, x.packed_core) for x in items])
+    txn.cursor(db=store.occurrences).putmulti([(x.key, x.packed_occurrences) for x in items])
+    defs: list[tuple[bytes, bytes]] = []
+    names: list[tuple[bytes, bytes]] = []
+    for x in items:
+        raw = bytes.fromhex(x.key[:40].decode())
+        defs.extend((n, raw) for n in x.defs)
+        names.extend((n, raw) for n in x.names)
+    if defs:
+        defs.sort()
+        txn.cursor(db=store.defs).putmulti(defs, dupdata=True)
+    if names:
+        names.sort()
+        txn.cursor(db=store.occ).putmulti(names, dupdata=True)
 
 
 def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:

@@ -11,6 +11,7 @@ import msgspec
 from indexer import canonical
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.records import decode_core, decode_facts, stored_facts
+from indexer.store import unpack
 
 # strings that look like the boundaries the bulk encoders split or rename at
 TRAPS = ['},{"name":', '"},{"type":"edge",', ',"target":', '{"source":', "a\nb", "\\", "}\n{", "ü→\u2028"]
@@ -66,10 +67,10 @@ def test_stored_facts_serialize_as_the_facts_they_came_from():
     files = [FileEntry(path, "3" * 40, 0o100644, 12, 12, "python")]
     record = _record(files, [], [])
     stored = stored_facts(b"key", facts)
-    core = decode_core(stored.core)  # as assembly loads it: symbols still encoded
+    core = decode_core(unpack(stored.packed_core))  # as assembly loads it: symbols still encoded
     assert core.symbols == [] and core.symbol_count == len(facts.symbols)
     assert core.symbol_list() == facts.symbols
-    reader = decode_facts(stored.core)  # as readers load it: symbols decoded
+    reader = decode_facts(unpack(stored.packed_core))  # as readers load it: symbols decoded
     assert reader.symbols == facts.symbols
     fresh = b"".join(canonical.chunks(record, {path: facts}))
     assert b"".join(canonical.chunks(record, {path: core})) == fresh
