@@ -126,20 +126,27 @@ def _tags(name: str) -> tuple[Query, TypeChecks]:
 _ALTERNATION = re.compile(r"(\b[a-z_]+:\s*)(\(\s*)?\[((?:\s*\([a-z_]+\))+)\s*\](?(2)\s*\))")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _QUANTIFIER = re.compile(r"[)\]_]\s*[*+?]")
+# Two types cost little to compile, and the wildcard would then hand tags.py every other
+# node of the field to reject (every non-function `value` of an object literal's pairs).
+_NARROW_MIN_TYPES = 3
 
 
 def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozenset[str]], ...]]:
-    """`text` with each field alternation of plain node types turned into `(_)` plus a
-    capture whose type tags.py checks. The analysis tree-sitter runs when compiling costs
-    several times more for an alternation than for a wildcard, and a field holds one node,
-    so the matches that pass the check are the same. Only in patterns without quantifiers
-    (a check after the fact cannot stop a repetition) and for concrete node types."""
+    """`text` with each field alternation of three or more plain node types turned into
+    `(_)` plus a capture whose type tags.py checks. The analysis tree-sitter runs when
+    compiling grows with the branches of an alternation (JavaScript's `export default x =`
+    constant pattern lists eight: a sixth of TypeScript's setup), and a field holds one
+    node, so the matches that pass the check are the same. Only in patterns without
+    quantifiers (a check after the fact cannot stop a repetition) and for concrete node
+    types."""
     if _QUANTIFIER.search(_STRING.sub("", text)):
         return text, ()
     checks: list[tuple[str, frozenset[str]]] = []
 
     def narrow(match: re.Match[str]) -> str:
         types = re.findall(r"\(([a-z_]+)\)", match.group(3))
+        if len(types) < _NARROW_MIN_TYPES:
+            return match.group()
         for kind in types:
             kind_id = lang.id_for_node_kind(kind, True)
             # (`node_kind_is_supertype` answers True for every kind in py-tree-sitter 0.26.1)
