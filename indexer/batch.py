@@ -33,7 +33,7 @@ from .errors import BadInput, RennetError
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
-_WRITE_BATCH = 256  # facts per write transaction
+_WRITE_BATCH = 1024  # facts per write transaction: each commit is a sync to disk
 _NO_FACTS = ("submodule", "symlink", "binary")
 
 

@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterator, Mapping, TypeVar
+from typing import Callable, Iterable, Iterator, Mapping, TypeVar
 
 import msgspec
 import pygit2
@@ -152,28 +152,29 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     other blob are loaded in that time rather than after)."""
     new: dict[bytes, BlobFacts] = {}
 
-    def take(results: list[StoredFacts]) -> None:
-        _write_facts(store, results)
-        for stored in results:
-            new[stored.key] = decode_core(unpack(stored.packed_core))
-        progress(len(results))
+    def write(stored: list[StoredFacts]) -> None:
+        if stored:
+            _write_facts(store, stored)
+            new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
 
-    if workers <= 1 or not jobs:
-        for chunk in _chunks(jobs, _BATCH):
-            take([_extract_job(job, repo) for job in chunk])
-        return new, meanwhile()
+    def drain(chunks: Iterable[list[StoredFacts]]) -> None:
+        pending: list[StoredFacts] = []
+        for chunk in chunks:
+            pending.extend(chunk)
+            progress(len(chunk))
+            if len(pending) >= _BATCH:
+                write(pending)
+                pending = []
+        write(pending)
+
     chunks = _chunks(jobs, 64)
+    if workers <= 1 or not jobs:
+        drain([_extract_job(job, repo) for job in chunk] for chunk in chunks)
+        return new, meanwhile()
     with fork_pool(min(workers, len(chunks)), lock, repo.path) as pool:
         results = pool.imap_unordered(_extract_chunk, chunks)
         done = meanwhile()
-        pending: list[StoredFacts] = []
-        for chunk in results:
-            pending.extend(chunk)
-            if len(pending) >= _BATCH:
-                take(pending)
-                pending = []
-        if pending:
-            take(pending)
+        drain(results)
     return new, done
 
 
@@ -282,7 +283,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
            lock: WriteLock) -> tuple[SnapshotRecord, int]:
-    """The snapshot record at `oid`, and how many blobs were parsed. Runs with the collector paused (see collector_paused); workers have it on."""
+    """The snapshot record at `oid`, and how many blobs were parsed. Runs with the collector
+    paused (see collector_paused); extraction workers have it on."""
     start = plan(store, repo, oid, version)
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out
@@ -357,6 +359,8 @@ class Plan:
 
 
 def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
+    """Walk the tree at `oid` and find the earlier snapshot; languages come from it where the
+    blob is the same, and are detected otherwise."""
     tree_oid, tree = gitread.walk_tree(repo, oid)
     earlier = _earlier_record(store, repo, oid, version)
     before = {f.path: f for f in earlier.files} if earlier is not None else {}
