@@ -132,21 +132,10 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
                        sorted({o.name.encode()[:500] for o in occurrences if o.name}))
 
 
-def put_stored(txn, store: Store, stored: StoredFacts) -> None:
-    """Write one blob's facts and the name-index rows they imply, inside the caller's transaction."""
-    txn.put(stored.key, stored.packed_core, db=store.facts)
-    txn.put(stored.key, stored.packed_occurrences, db=store.occurrences)
-    raw = bytes.fromhex(stored.key[:40].decode())
-    if stored.defs:
-        txn.cursor(db=store.defs).putmulti([(n, raw) for n in stored.defs], dupdata=True)
-    if stored.names:
-        txn.cursor(db=store.occ).putmulti([(n, raw) for n in stored.names], dupdata=True)
-
-
 def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
-    """`put_stored` for many blobs at once: every table written in key order, the name index
-    rows of all of them in one sorted run per table (B-tree inserts in order touch each page
-    once, not once per blob)."""
+    """Write blobs' facts and the name-index rows they imply, inside the caller's transaction:
+    every table in key order, the name-index rows of all the blobs in one sorted run per table
+    (B-tree inserts in order touch each page once, not once per blob)."""
     items = sorted(items, key=lambda x: x.key)
     txn.cursor(db=store.facts).putmulti([(x.key, x.packed_core) for x in items])
     txn.cursor(db=store.occurrences).putmulti([(x.key, x.packed_occurrences) for x in items])
@@ -165,7 +154,7 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
 
 
 def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
-    put_stored(txn, store, stored_facts(key, facts))
+    put_stored_many(txn, store, [stored_facts(key, facts)])
 
 
 def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:

@@ -32,7 +32,7 @@ class Snapshot:
         self.repo_path = gitread.repo_display_path(repo)
         self.repo_id = gitread.repo_identity(repo)
         self.rev = rev
-        self._stored = stored
+        self._stored = stored._replace(head=b"")  # the tail, for `record`; the head is decoded
         self.oid = head.oid
         self.fingerprint = head.fingerprint
         self.extractor_version = head.extractor_version
