@@ -90,7 +90,7 @@ def _symbol_lines(path: str, body: bytes) -> bytes:
 
 
 def _lines_of(items: list[msgspec.Struct]) -> bytes:
-    """One line per item, in the list's order (one encoder call for the whole list)."""
+    """One line per item, in the list's order."""
     if not items:
         return b""
     return b"\n".join(_encode(item) for item in items) + b"\n"

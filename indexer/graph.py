@@ -1,6 +1,6 @@
-"""The file graph of a snapshot: the import graph (networkx) and fan-in, its in-degrees, and file rank by
-PageRank over the definition/reference graph (as aider's repo map does), plus a
-personalized rank for context.map.
+"""The file graph of a snapshot: the import graph (networkx) and fan-in, its in-degrees;
+file rank by PageRank over the definition/reference graph (as aider's repo map does), plus
+a personalized rank for context.map.
 
 Rank graph: an edge referencer -> definer for each identifier a file uses that
 another file defines, weighted by how telling the name is (long compound names up,
