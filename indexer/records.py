@@ -133,24 +133,18 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
 
 
 def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
-    """Write blobs' facts and the name-index rows they imply, inside the caller's transaction:
-    every table in key order, the name-index rows of all the blobs in one sorted run per table
-    (B-tree inserts in order touch each page once, not once per blob)."""
-    items = sorted(items, key=lambda x: x.key)
-    txn.cursor(db=store.facts).putmulti([(x.key, x.packed_core) for x in items])
-    txn.cursor(db=store.occurrences).putmulti([(x.key, x.packed_occurrences) for x in items])
-    defs: list[tuple[bytes, bytes]] = []
-    names: list[tuple[bytes, bytes]] = []
+    """Write blobs' facts and the name-index rows they imply, inside the caller's transaction
+    (one cursor per table for all of them: measured faster than one sorted run of all rows)."""
+    facts, occurrences = txn.cursor(db=store.facts), txn.cursor(db=store.occurrences)
+    defs, names = txn.cursor(db=store.defs), txn.cursor(db=store.occ)
     for x in items:
+        facts.put(x.key, x.packed_core)
+        occurrences.put(x.key, x.packed_occurrences)
         raw = bytes.fromhex(x.key[:40].decode())
-        defs.extend((n, raw) for n in x.defs)
-        names.extend((n, raw) for n in x.names)
-    if defs:
-        defs.sort()
-        txn.cursor(db=store.defs).putmulti(defs, dupdata=True)
-    if names:
-        names.sort()
-        txn.cursor(db=store.occ).putmulti(names, dupdata=True)
+        if x.defs:
+            defs.putmulti([(n, raw) for n in x.defs], dupdata=True)
+        if x.names:
+            names.putmulti([(n, raw) for n in x.names], dupdata=True)
 
 
 def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
