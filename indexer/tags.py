@@ -100,7 +100,7 @@ _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Def:
     name: str
     kind: str
@@ -237,28 +237,30 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             kind = _kind(language, def_node, key[11:])
             if kind is None:
                 continue
-            name = _text(data, name_node.start_byte, name_node.end_byte)
+            name_start = name_node.start_byte  # each Node property read is a C call: read once
+            name = _text(data, name_start, name_node.end_byte)
             if kind in ("variable", "field") and _UPPER.fullmatch(name):
                 kind = "constant"
             span = _grow_span(def_node, language)
+            span_start, span_end = span.start_byte, span.end_byte
             hint_nodes = caps.get("container") or caps.get("local.scope")
             hint = ""
             if hint_nodes:
                 hint = "".join(_text(data, hint_nodes[0].start_byte, hint_nodes[0].end_byte).split())
                 hint = re.sub(r"<.*>", "", hint).replace("::", ".")
-            entry = _Def(name, kind, span.start_byte, span.end_byte, name_node.start_point[0] + 1, _end_line(span),
-                         data.rfind(b"\n", 0, name_node.start_byte) + 1, name_node.start_byte, hint)
+            entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1, _end_line(span),
+                         data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
             if def_node.type == "file_scoped_namespace_declaration":
                 entry.scope_end = len(data)
-            rank = (_KIND_PRIORITY.get(kind, 3), -(span.end_byte - span.start_byte))
-            previous = defs.get(name_node.start_byte)
+            rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
+            previous = defs.get(name_start)
             if previous is None or rank > previous[:2]:
                 if previous is not None and not entry.hint:
                     entry.hint = previous[2].hint
-                defs[name_node.start_byte] = (rank[0], rank[1], entry)
+                defs[name_start] = (rank[0], rank[1], entry)
             elif entry.hint and not previous[2].hint:
                 previous[2].hint = entry.hint
-            roles[name_node.start_byte] = "definition"
+            roles[name_start] = "definition"
         elif code == _REF:
             for name_node in caps.get("name", ()):
                 roles.setdefault(name_node.start_byte, key)
