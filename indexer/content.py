@@ -50,6 +50,8 @@ def _undecodable_lines(data: bytes) -> int:
 def is_undecodable(data: bytes) -> bool:
     if data.startswith(_BOMS_UTF16_32):
         return True
+    if data.isascii():  # most sources: valid UTF-8 without decoding a copy
+        return False
     try:
         data.decode("utf-8")
         return False
