@@ -229,3 +229,6 @@ def test_fan_in_is_the_in_degree_of_the_import_graph(seed):
              for _ in range(300)]
     g = import_graph(files, edges)
     assert fan_in(files, edges) == {p: g.in_degree(p) for p in sorted(paths)}
+    # as a snapshot holds them: sorted, a pair repeated on several lines (the one-pass path)
+    in_order = sorted(edges, key=lambda e: (e.source, e.target, e.line))
+    assert fan_in(files, in_order) == {p: g.in_degree(p) for p in sorted(paths)}
