@@ -171,6 +171,8 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     if workers <= 1 or not jobs:
         drain([_extract_job(job, repo) for job in chunk] for chunk in chunks)
         return new, meanwhile()
+    from . import extract  # noqa: F401  (imported once here, inherited by every worker)
+
     with fork_pool(min(workers, len(chunks)), lock, repo.path) as pool:
         results = pool.imap_unordered(_extract_chunk, chunks)
         done = meanwhile()

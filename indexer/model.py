@@ -1,5 +1,9 @@
 """Typed records of the Repo Map.
 
+Leaf records hold strings and numbers only, so they can never be part of a reference cycle:
+they are built with `gc=False`, untracked by the cyclic collector, which then never walks the
+hundreds of thousands of symbols, occurrences, files and edges a large snapshot holds.
+
 Blob facts are a pure function of (blob bytes, language, extractor version);
 a snapshot is the Repo Map at one commit OID, assembled from the blob facts of
 its tree. Structs encode field by field in declaration order, which keeps the
@@ -14,7 +18,7 @@ from msgspec import Struct, field
 
 # --- blob facts: what one blob's bytes prove -------------------------------------------
 
-class Symbol(Struct, frozen=True):
+class Symbol(Struct, frozen=True, gc=False):
     name: str
     kind: str  # class function method interface struct enum trait type module constant variable field macro namespace ...
     container: str  # dotted qualified container inside the file, "" at top level ("Flask" for Flask.route)
@@ -29,7 +33,7 @@ class Symbol(Struct, frozen=True):
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
-class Occurrence(Struct, frozen=True, array_like=True):
+class Occurrence(Struct, frozen=True, array_like=True, gc=False):
     """One identifier site. `role` is "definition", "call", "reference" or "identifier" (plain tokenizer)."""
 
     name: str
@@ -38,7 +42,7 @@ class Occurrence(Struct, frozen=True, array_like=True):
     role: str
 
 
-class ImportSpec(Struct, frozen=True):
+class ImportSpec(Struct, frozen=True, gc=False):
     """An import as written in the source; resolution to files happens at snapshot assembly."""
 
     kind: str  # python js go rust_mod rust_use java c_include c_system_include ruby_require php_require csharp_using
@@ -79,7 +83,7 @@ class BlobFacts(Struct):
 
 # --- snapshot: the Repo Map at one commit ----------------------------------------------
 
-class FileEntry(Struct, frozen=True):
+class FileEntry(Struct, frozen=True, gc=False):
     path: str
     blob: str  # hex OID ("" for a submodule; its commit is in `target`)
     mode: int  # git file mode: 0o100644, 0o100755, 0o120000, 0o160000
@@ -92,7 +96,7 @@ class FileEntry(Struct, frozen=True):
     target: str = ""  # symlink target path or submodule commit
 
 
-class Edge(Struct, frozen=True):
+class Edge(Struct, frozen=True, gc=False):
     """A resolved import: `source` imports `target` (both paths of the tree)."""
 
     source: str
@@ -102,7 +106,7 @@ class Edge(Struct, frozen=True):
     spec: str
 
 
-class UnresolvedImport(Struct, frozen=True):
+class UnresolvedImport(Struct, frozen=True, gc=False):
     path: str
     spec: str
     kind: str
@@ -110,14 +114,14 @@ class UnresolvedImport(Struct, frozen=True):
     status: str  # "external" (a package outside the tree) | "unresolved" (should be in the tree, is not)
 
 
-class Package(Struct, frozen=True):
+class Package(Struct, frozen=True, gc=False):
     name: str
     version: str
     ecosystem: str  # pypi npm go cargo maven
     manifest: str  # path of the manifest that declares it
 
 
-class Dependency(Struct, frozen=True):
+class Dependency(Struct, frozen=True, gc=False):
     name: str
     spec: str  # version constraint as written, "" if none
     scope: str  # runtime dev optional build test peer indirect toolchain provided system import
@@ -126,7 +130,7 @@ class Dependency(Struct, frozen=True):
     package: str  # name of the declaring package, "" if the manifest names none
 
 
-class EntryPoint(Struct, frozen=True):
+class EntryPoint(Struct, frozen=True, gc=False):
     name: str
     kind: str  # console_script gui_script npm_bin npm_main go_main rust_bin python_main_file python_main_block
     path: str  # file in the tree it resolves to, "" if it resolves to none
@@ -134,7 +138,7 @@ class EntryPoint(Struct, frozen=True):
     manifest: str  # declaring manifest, "" when found in source
 
 
-class Skipped(Struct, frozen=True):
+class Skipped(Struct, frozen=True, gc=False):
     path: str
     reason: str  # binary too_large undecodable minified submodule symlink bad_manifest
 
