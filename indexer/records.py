@@ -19,7 +19,7 @@ from .store import Store, pack, unpack
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "6"
+EXTRACTOR_VERSION = "7"
 
 
 class SnapshotHead(msgspec.Struct):

@@ -233,6 +233,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if not names:
                 continue
             name_node = names[0]
+            while name_node.type == "qualified_identifier":  # C++ `ns::Cls::m`: the last segment
+                name_node = name_node.child_by_field_name("name")
             def_node = caps[key][0]
             kind = _kind(language, def_node, key[11:])
             if kind is None:
@@ -246,8 +248,11 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             hint_nodes = caps.get("container") or caps.get("local.scope")
             hint = ""
             if hint_nodes:
-                hint = "".join(_text(data, hint_nodes[0].start_byte, hint_nodes[0].end_byte).split())
-                hint = re.sub(r"<.*>", "", hint).replace("::", ".")
+                start, end = hint_nodes[0].start_byte, hint_nodes[0].end_byte
+                if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
+                    end = name_start
+                hint = "".join(_text(data, start, end).split())
+                hint = re.sub(r"<.*>", "", hint).replace("::", ".").rstrip(".")
             entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1, _end_line(span),
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
             if def_node.type == "file_scoped_namespace_declaration":

@@ -712,3 +712,20 @@ def test_function_valued_class_fields_are_methods():
         facts = extract_blob(ts, "form.ts", language)
         assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
             ("Form", "class", "", 1, 5), ("handle", "method", "Form", 2, 4)]
+
+
+def test_cpp_out_of_line_definitions_under_nested_scopes():
+    """`ns::Cls::m` parses as a qualified name inside a qualified name: the method is found
+    under every scope depth, its container the scope chain (templates and spaces dropped)."""
+    source = (b"std::string ns::Cls::m() { return s; }\n"
+              b"void Foo::bar() {}\n"
+              b"int a::b::c::d(int x) { return x; }\n"
+              b"ns::Cls::~Cls() {}\n"
+              b"bool ns::Cls::operator<(const Cls& o) const { return false; }\n"
+              b"template <typename T> void ns::Box<T>::put(T v) {}\n"
+              b"namespace outer {\nvoid inner::Cls::run() {}\n}\n")
+    facts = extract_blob(source, "impl.cpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("m", "method", "ns.Cls", 1), ("bar", "method", "Foo", 2), ("d", "method", "a.b.c", 3),
+        ("~Cls", "method", "ns.Cls", 4), ("operator<", "method", "ns.Cls", 5), ("put", "method", "ns.Box", 6),
+        ("outer", "namespace", "", 7), ("run", "method", "outer.inner.Cls", 8)]

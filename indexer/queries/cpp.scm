@@ -15,3 +15,9 @@
   declarator: (qualified_identifier
     scope: (_) @container
     name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.method
+
+; nested scopes, `ns::Cls::m`, `a::b::Cls::m`: the whole qualified name is the container capture;
+; the name capture is the inner qualified name, whose last segment tags.py takes as the name
+(function_declarator
+  declarator: (qualified_identifier
+    name: (qualified_identifier) @name) @container) @definition.method
