@@ -7,7 +7,7 @@ this, never the extraction machinery.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import msgspec
 
@@ -180,13 +180,14 @@ def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> di
     return out
 
 
-# A stored snapshot record is its head and its tail, each packed: a reader inflates and
-# decodes the head (identity, file table, fan-in, rank) at once, the tail when it needs it.
+# A stored snapshot record is its head and its tail: the head (identity, file table, fan-in,
+# rank) uncompressed, read and decoded when a snapshot is opened; the tail (edges, manifests,
+# entry points) compressed, read from the store only when first asked for.
 
 def pack_record(record: SnapshotRecord) -> bytes:
     head = pack(encode(SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
                                     record.fan_in, record.rank, record.fingerprint, record.indexed_at,
-                                    record.symbols)))
+                                    record.symbols)), compress=False)
     tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
                                     record.entry_points)))
     return len(head).to_bytes(4, "big") + head + tail
@@ -194,10 +195,10 @@ def pack_record(record: SnapshotRecord) -> bytes:
 
 class StoredRecord(NamedTuple):
     head: bytes  # msgpack of SnapshotHead
-    packed_tail: bytes
+    packed_tail: Callable[[], bytes]  # reads the packed tail
 
     def tail(self) -> SnapshotTail:
-        return decode_tail(unpack(self.packed_tail))
+        return decode_tail(unpack(self.packed_tail()))
 
     def record(self, head: SnapshotHead | None = None) -> SnapshotRecord:
         h = head if head is not None else decode_head(self.head)
@@ -211,15 +212,30 @@ class StoredRecord(NamedTuple):
         return PriorRecord(decode_head_files(self.head).files, t.edges, t.unresolved)
 
 
+def _head_size(value) -> int:
+    return int.from_bytes(value[:4], "big")
+
+
 def unpack_record(value: bytes) -> StoredRecord:
-    size = int.from_bytes(value[:4], "big")
-    return StoredRecord(bytes(unpack(value[4:4 + size])), bytes(value[4 + size:]))
+    size = _head_size(value)
+    tail = bytes(value[4 + size:])
+    return StoredRecord(bytes(unpack(value[4:4 + size])), lambda: tail)
 
 
 def load_stored_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> StoredRecord | None:
+    key = snapshot_key(oid, version)
     with store.env.begin(db=store.snapshots, buffers=True) as txn:
-        raw = txn.get(snapshot_key(oid, version))
-        return unpack_record(raw) if raw is not None else None
+        raw = txn.get(key)
+        if raw is None:
+            return None
+        size = _head_size(raw)
+        head = bytes(unpack(raw[4:4 + size]))
+
+    def packed_tail() -> bytes:  # a snapshot record never changes once written
+        with store.env.begin(db=store.snapshots, buffers=True) as txn:
+            return bytes(txn.get(key)[4 + size:])
+
+    return StoredRecord(head, packed_tail)
 
 
 def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
