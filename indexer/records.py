@@ -6,7 +6,6 @@ this, never the extraction machinery.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable, NamedTuple
 
 import msgspec
@@ -100,15 +99,27 @@ def split_facts(facts: BlobFacts) -> tuple[BlobFacts, list[Occurrence]]:
     """The stored form: a light core that assembly reads (occurrences summarized as per-name
     use counts, symbols as their canonical JSON with what rank needs of them) and the
     occurrence list that only reference queries need."""
+    core, _ = _split(facts)
+    return core, facts.occurrences
+
+
+def _split(facts: BlobFacts) -> tuple[BlobFacts, set[str]]:
+    """The core, and every name the blob has occurrences of (one pass over them for both)."""
     from .canonical import symbols_json
     from .graph import definitions_of
 
-    uses = Counter(o.name for o in facts.occurrences if o.role != "definition")
+    uses: dict[str, int] = {}
+    defined: set[str] = set()
+    for o in facts.occurrences:
+        if o.role == "definition":
+            defined.add(o.name)
+        else:
+            uses[o.name] = uses.get(o.name, 0) + 1
     core = msgspec.structs.replace(
         facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=len(facts.occurrences),
         symbols_json=symbols_json(facts.symbols) if facts.symbols else b"", symbol_count=len(facts.symbols),
         definitions=definitions_of(facts.symbols))
-    return core, facts.occurrences
+    return core, defined.union(uses)
 
 
 class StoredFacts(NamedTuple):
@@ -123,13 +134,12 @@ class StoredFacts(NamedTuple):
 
 
 def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
-    core, occurrences = split_facts(facts)
-    raw = encode(core)
+    core, names = _split(facts)
     # The core stays uncompressed: every snapshot assembly reads all of them, and inflating
     # costs more than reading the larger pages.
-    return StoredFacts(key, pack(raw, compress=False), pack(encode(occurrences)),
+    return StoredFacts(key, pack(encode(core), compress=False), pack(encode(facts.occurrences)),
                        sorted({s.name.encode()[:500] for s in facts.symbols if s.name}),
-                       sorted({o.name.encode()[:500] for o in occurrences if o.name}))
+                       sorted({n.encode()[:500] for n in names if n}))
 
 
 def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
