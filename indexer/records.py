@@ -18,22 +18,30 @@ from .store import Store, pack, unpack
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "7"
+EXTRACTOR_VERSION = "8"
 
 
 class SnapshotHead(msgspec.Struct):
     """The part of a stored snapshot record a query needs first: identity, file table, fan-in
-    and rank. Decoding only this skips the edges, imports and manifests a lookup never reads."""
+    and rank. Decoding only this skips the edges, imports and manifests a lookup never reads;
+    fan-in and rank are lists aligned with the file table (a map would decode every path a
+    second and third time)."""
 
     oid: str
     tree: str
     extractor_version: str
     files: list[FileEntry]
-    fan_in: dict[str, int]
-    rank: dict[str, float]
+    fan_in: list[int]
+    rank: list[float]
     fingerprint: str = ""
     indexed_at: str = ""
     symbols: int = 0
+
+    def fan_in_map(self) -> dict[str, int]:
+        return dict(zip([f.path for f in self.files], self.fan_in))
+
+    def rank_map(self) -> dict[str, float]:
+        return dict(zip([f.path for f in self.files], self.rank))
 
 
 class SnapshotTail(msgspec.Struct):
@@ -195,9 +203,11 @@ def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> di
 # entry points) compressed, read from the store only when first asked for.
 
 def pack_record(record: SnapshotRecord) -> bytes:
+    fan_in, rank = record.fan_in, record.rank
     head = pack(encode(SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
-                                    record.fan_in, record.rank, record.fingerprint, record.indexed_at,
-                                    record.symbols)), compress=False)
+                                    [fan_in.get(f.path, 0) for f in record.files],
+                                    [rank.get(f.path, 0.0) for f in record.files],
+                                    record.fingerprint, record.indexed_at, record.symbols)), compress=False)
     tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
                                     record.entry_points)))
     return len(head).to_bytes(4, "big") + head + tail
@@ -210,12 +220,14 @@ class StoredRecord(NamedTuple):
     def tail(self) -> SnapshotTail:
         return decode_tail(unpack(self.packed_tail()))
 
-    def record(self, head: SnapshotHead | None = None) -> SnapshotRecord:
+    def record(self, head: SnapshotHead | None = None, fan_in: dict[str, int] | None = None,
+               rank: dict[str, float] | None = None) -> SnapshotRecord:
+        """The whole record; `head`, `fan_in` and `rank` when the caller has them decoded already."""
         h = head if head is not None else decode_head(self.head)
         t = self.tail()
         return SnapshotRecord(h.oid, h.tree, h.extractor_version, h.files, t.edges, t.unresolved, t.packages,
-                              t.dependencies, t.entry_points, h.fan_in, h.rank, h.fingerprint, h.indexed_at,
-                              h.symbols)
+                              t.dependencies, t.entry_points, fan_in if fan_in is not None else h.fan_in_map(),
+                              rank if rank is not None else h.rank_map(), h.fingerprint, h.indexed_at, h.symbols)
 
     def prior(self) -> PriorRecord:
         t = self.tail()

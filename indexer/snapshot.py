@@ -39,16 +39,24 @@ class Snapshot:
         self.indexed_at = indexed_at or head.indexed_at
         self.symbol_count = head.symbols
         self.files: list[FileEntry] = head.files
-        self.rank: dict[str, float] = head.rank
-        self._fan_in: dict[str, int] = head.fan_in
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._scans = 0
 
     @cached_property
+    def rank(self) -> dict[str, float]:
+        """path -> rank, every file present."""
+        return self._head.rank_map()
+
+    @cached_property
+    def _fan_in(self) -> dict[str, int]:
+        return self._head.fan_in_map()
+
+    @cached_property
     def record(self) -> SnapshotRecord:
-        return self._stored.record(self._head)  # file table, fan-in and rank shared, not decoded twice
+        # the file table, fan-in and rank shared with this view, not decoded twice
+        return self._stored.record(self._head, self._fan_in, self.rank)
 
     # --- files and facts -----------------------------------------------------------------
 
