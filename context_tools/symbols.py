@@ -120,8 +120,8 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
         how = _qualifies(p, sym, prefix)
         if how is not None:
             hits.append((p, sym, how))
-    rank = snap.rank
-    hits.sort(key=lambda h: (h[2] != "exact", -rank.get(h[0], 0.0), h[0], h[1].line, h[1].start_byte))
+    rank_of = snap.rank_of
+    hits.sort(key=lambda h: (h[2] != "exact", -rank_of(h[0]), h[0], h[1].line, h[1].start_byte))
     return hits
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cached_property
 from typing import Iterator
 
@@ -17,6 +18,11 @@ from .store import Store, unpack
 
 
 _SCANS_BEFORE_INDEX = 2
+_BISECTS_BEFORE_INDEX = 64
+
+
+def _path_of(f: FileEntry) -> str:
+    return f.path
 
 
 class Snapshot:
@@ -43,6 +49,7 @@ class Snapshot:
         self._core: dict[str, BlobFacts] = {}
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._scans = 0
+        self._bisects = 0
 
     @cached_property
     def rank(self) -> dict[str, float]:
@@ -61,10 +68,6 @@ class Snapshot:
     # --- files and facts -----------------------------------------------------------------
 
     @cached_property
-    def _by_path(self) -> dict[str, FileEntry]:
-        return {f.path: f for f in self.files}
-
-    @cached_property
     def _paths_by_blob(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for f in self.files:
@@ -72,11 +75,30 @@ class Snapshot:
                 out.setdefault(f.blob, []).append(f.path)
         return out
 
+    def _position(self, path: str) -> int | None:
+        """Where `path` is in the file table (sorted by path), None when it is not there. The
+        first lookups bisect; a snapshot asked often builds the path index instead."""
+        if "_index" not in self.__dict__ and self._bisects < _BISECTS_BEFORE_INDEX:
+            self._bisects += 1
+            i = bisect_left(self.files, path, key=_path_of)
+            return i if i < len(self.files) and self.files[i].path == path else None
+        return self._index.get(path)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {f.path: i for i, f in enumerate(self.files)}
+
     def file(self, path: str) -> FileEntry | None:
-        return self._by_path.get(path)
+        i = self._position(path)
+        return self.files[i] if i is not None else None
+
+    def rank_of(self, path: str) -> float:
+        """The file's rank, 0.0 when it is not in the snapshot."""
+        i = self._position(path)
+        return self._head.rank[i] if i is not None else 0.0
 
     def _key(self, path: str) -> bytes | None:
-        f = self._by_path.get(path)
+        f = self.file(path)
         if f is None or f.language in NO_FACTS:
             return None
         return facts_key(f.blob, f.language, self.extractor_version)
@@ -112,10 +134,11 @@ class Snapshot:
 
     def all_facts(self) -> dict[str, BlobFacts]:
         """path -> core facts of every file that has facts."""
-        return load_facts(self.store, {f.path: k for f in self.files if (k := self._key(f.path)) is not None})
+        return load_facts(self.store, {f.path: facts_key(f.blob, f.language, self.extractor_version)
+                                       for f in self.files if f.language not in NO_FACTS})
 
     def blob_bytes(self, path: str) -> bytes:
-        f = self._by_path.get(path)
+        f = self.file(path)
         if f is None:
             raise NotFound(f"{path} is not a file of snapshot {self.oid[:12]}")
         if f.language == "submodule":
@@ -222,9 +245,9 @@ class Snapshot:
         return import_graph(self.files, self.record.edges)
 
     def fan_in(self, path: str) -> int | None:
-        if path not in self._by_path:
-            return None
-        return self._fan_in.get(path, 0)
+        """None when the path is not in the snapshot."""
+        i = self._position(path)
+        return self._head.fan_in[i] if i is not None else None
 
     # --- freshness and serialization -------------------------------------------------------
 

@@ -62,3 +62,17 @@ def test_languages_marks_and_skips(indexed):
 def test_defined_names_come_from_the_name_index_and_match_the_symbols(indexed):
     fixture, report, snap = indexed
     assert snap.defined_names() == sorted({s.name for _, s in snap.symbols()})
+
+
+def test_per_file_lookups_agree_with_the_record_before_and_after_the_path_index(indexed):
+    """The first lookups bisect the sorted file table, later ones use an index: both answer alike."""
+    fixture, report, snap = indexed
+    record = snap.record
+    assert [f.path for f in snap.files] == sorted(f.path for f in snap.files)
+    for _ in range(3):  # enough lookups to pass from bisecting to the index
+        for f in record.files:
+            assert snap.file(f.path) == f
+            assert snap.fan_in(f.path) == record.fan_in[f.path]
+            assert snap.rank_of(f.path) == record.rank[f.path]
+        assert snap.file("no/such/file.py") is None and snap.fan_in("no/such/file.py") is None
+        assert snap.rank_of("no/such/file.py") == 0.0
