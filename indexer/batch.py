@@ -24,12 +24,15 @@ import os
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Literal
+from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
 import msgspec
 
 from . import gitread
 from .errors import BadInput, RennetError
+
+if TYPE_CHECKING:
+    from .build import Plan
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -170,7 +173,7 @@ class _AssembleTask:
     index: int
     repo_path: str
     oid: str
-    plan: object  # build.Plan
+    plan: Plan
     packed: dict[bytes, bytes]  # facts key -> packed facts, as the store holds them
     earlier_packed: dict[str, bytes]  # path -> the earlier snapshot's packed facts, at plan.earlier_keys()
 
@@ -208,7 +211,7 @@ class _Pending:
     display: str
     repo_id: str
     oid: str
-    plan: object = None  # build.Plan, once walked
+    plan: Plan | None = None  # once walked
     seconds: float = 0.0
     parsed: int = 0
 
@@ -379,12 +382,8 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     missing: dict[bytes, tuple[str, _Job]] = {}
     with store.env.begin(db=store.facts) as txn:
         for job in pending:
-            present = txn.cursor().set_key
-            for e in job.plan.tree:
-                key = job.plan.keys.get(e.path)
-                if key is None or key in missing or present(key):
-                    continue
-                missing[key] = (job.repo_path, _Job(e.oid, e.path, job.plan.languages[e.path]))
+            for key, blob_job in job.plan.missing(txn.cursor().set_key, missing):
+                missing[key] = (job.repo_path, blob_job)
                 job.parsed += 1  # the first job needing a blob is the one that parsed it
     by_repo: dict[str, list] = {}
     for key in sorted(missing):

@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Iterator, Mapping, TypeVar
+from typing import Callable, Container, Iterable, Iterator, Mapping, TypeVar
 
 import msgspec
 import pygit2
@@ -25,7 +25,7 @@ from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, StoredFacts, decode_core, encode, facts_key,
                       load_facts, load_record, load_stored_record, pack_record, pin_key, put_stored_many, repo_key,
                       snapshot_key, stored_facts)
-from .store import Store, WriteLock, pack, unpack
+from .store import Store, WriteLock, unpack
 
 SIZE_CAP = 1 << 20
 _BATCH = 1024  # blobs per write transaction: each commit is a sync to disk
@@ -291,10 +291,8 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out
         missing: dict[bytes, _Job] = {}
-        for e in start.tree:
-            key = start.keys.get(e.path)
-            if key is not None and key not in missing and not present(key):
-                missing[key] = _Job(e.oid, e.path, start.languages[e.path])
+        for key, job in start.missing(present, missing):
+            missing[key] = job
     jobs = sorted(missing.values(), key=lambda j: j.blob)
     done = 0
 
@@ -345,6 +343,14 @@ class Plan:
             return None
         from .resolve import Prior
         return Prior(self.earlier.files, self.earlier.edges, self.earlier.unresolved, earlier_facts.get)
+
+    def missing(self, present: Callable[[bytes], bool], known: Container[bytes]) -> Iterator[tuple[bytes, _Job]]:
+        """(facts key, job) for each blob of the tree whose facts are neither stored (`present`)
+        nor in `known`, which the caller fills as it goes: each key comes once."""
+        for e in self.tree:
+            key = self.keys.get(e.path)
+            if key is not None and key not in known and not present(key):
+                yield key, _Job(e.oid, e.path, self.languages[e.path])
 
     def earlier_keys(self) -> dict[str, bytes]:
         """path -> the earlier snapshot's facts key, for the paths whose facts changed since:

@@ -253,7 +253,7 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     from . import gitread
     from .build import extractor_version
     from .records import pack_record, pin_key, put_facts, repo_key, snapshot_key, unpack_record
-    from .store import WriteLock, pack, unpack
+    from .store import WriteLock
 
     bundle = read(path)
     record = bundle.record
