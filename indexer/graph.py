@@ -41,17 +41,15 @@ MEMBER_DATA_WEIGHT = 0.2
 COMPOUND = re.compile(r"[a-z][A-Z]|_[a-zA-Z]")
 
 
-def import_graph(files: Iterable[FileEntry], edges: Iterable[Edge]) -> nx.DiGraph:
+def import_graph(files: Iterable[FileEntry], edges: list[Edge]) -> nx.DiGraph:
     """Files as nodes, one arc per (importer, imported) pair of distinct files of the snapshot."""
-    import networkx as nx  # here, not at the top: queries that never assemble a snapshot skip its import
+    import networkx as nx  # here, not at the top: only a caller asking for the graph pays its import
 
     g = nx.DiGraph()
     paths = sorted(f.path for f in files)
     g.add_nodes_from(paths)
     known = set(paths)
-    g.add_edges_from(
-        sorted({(e.source, e.target) for e in edges if e.source != e.target and e.source in known and e.target in known})
-    )
+    g.add_edges_from((s, t) for s, t in import_pairs(edges) if s in known and t in known)
     return g
 
 
