@@ -232,7 +232,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
-            symbols=sum(f.symbol_count or len(f.symbols) for f in facts.values()),
+            symbols=sum(f.symbol_total for f in facts.values()),
         )
         record.fingerprint = canonical.fingerprint(record, facts)
         return record

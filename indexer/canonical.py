@@ -105,7 +105,7 @@ def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[b
         files.append(_FileLine(
             f.path, f.blob, f"{f.mode:06o}", f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
             f.skipped or None, f.target or None,
-            (blob_facts.symbol_count or len(blob_facts.symbols)) if blob_facts else 0,
+            blob_facts.symbol_total if blob_facts else 0,
             (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
             blob_facts.occurrences_capped if blob_facts else False,
             fan_in.get(f.path, 0), f"{rank.get(f.path, 0.0):.9f}"))

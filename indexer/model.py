@@ -33,6 +33,9 @@ class Symbol(Struct, frozen=True, gc=False):
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
+_decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
+
+
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):
     """One identifier site. `role` is "definition", "call", "reference" or "identifier" (plain tokenizer)."""
 
@@ -78,7 +81,12 @@ class BlobFacts(Struct):
         """The symbols, decoded from `symbols_json` when these facts were loaded for assembly."""
         if self.symbols or not self.symbols_json:
             return self.symbols
-        return msgspec.json.decode(self.symbols_json, type=list[Symbol])
+        return _decode_symbols(self.symbols_json)
+
+    @property
+    def symbol_total(self) -> int:
+        """How many symbols, whether they are decoded or still in `symbols_json`."""
+        return self.symbol_count or len(self.symbols)
 
 
 # --- snapshot: the Repo Map at one commit ----------------------------------------------

@@ -11,7 +11,7 @@ from typing import Callable, NamedTuple
 import msgspec
 
 from .model import (BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package, SnapshotRecord,
-                    Symbol, UnresolvedImport)
+                    UnresolvedImport)
 from .store import Store, pack, unpack
 
 # Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
@@ -69,7 +69,6 @@ class PriorRecord(msgspec.Struct):
 encode = msgspec.msgpack.Encoder().encode
 decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
 decode_core = msgspec.msgpack.Decoder(BlobFacts).decode  # symbols left in `symbols_json`, for assembly
-_decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record as one msgpack (bundles)
 decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
 decode_head_files = msgspec.msgpack.Decoder(HeadFiles).decode
@@ -98,7 +97,7 @@ def decode_facts(raw: bytes) -> BlobFacts:
     """Stored core facts as readers want them: symbols decoded."""
     facts = decode_core(raw)
     if facts.symbols_json:
-        facts.symbols = _decode_symbols(facts.symbols_json)
+        facts.symbols = facts.symbol_list()
         facts.symbols_json = b""
     return facts
 
