@@ -17,8 +17,9 @@ from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbo
 from .store import Store, unpack
 
 
-_SCANS_BEFORE_INDEX = 2
-_BISECTS_BEFORE_INDEX = 64
+# Lookups answered without an index before a snapshot builds one: a fresh process asking
+# once must not pay for an index; a snapshot asked often must not pay a scan each time.
+_UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2}
 
 
 def _path_of(f: FileEntry) -> str:
@@ -48,8 +49,7 @@ class Snapshot:
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
-        self._scans = 0
-        self._bisects = 0
+        self._unindexed: dict[str, int] = {}
 
     @cached_property
     def rank(self) -> dict[str, float]:
@@ -75,11 +75,21 @@ class Snapshot:
                 out.setdefault(f.blob, []).append(f.path)
         return out
 
+    def _without(self, index: str) -> bool:
+        """Answer this lookup without the cached `index`? Yes while it is not built and the
+        snapshot has not yet been asked its share of such lookups (counted here)."""
+        if index in self.__dict__:
+            return False
+        done = self._unindexed.get(index, 0)
+        if done >= _UNINDEXED_LOOKUPS[index]:
+            return False
+        self._unindexed[index] = done + 1
+        return True
+
     def _position(self, path: str) -> int | None:
         """Where `path` is in the file table (sorted by path), None when it is not there. The
         first lookups bisect; a snapshot asked often builds the path index instead."""
-        if "_index" not in self.__dict__ and self._bisects < _BISECTS_BEFORE_INDEX:
-            self._bisects += 1
+        if self._without("_index"):
             i = bisect_left(self.files, path, key=_path_of)
             return i if i < len(self.files) and self.files[i].path == path else None
         return self._index.get(path)
@@ -161,10 +171,9 @@ class Snapshot:
             blobs = [raw.hex() for raw in cursor.iternext_dup()] if cursor.set_key(name.encode()[:500]) else []
         if not blobs:
             return []
-        if "_paths_by_blob" not in self.__dict__ and self._scans < _SCANS_BEFORE_INDEX:
+        if self._without("_paths_by_blob"):
             # A one-off lookup (a fresh `rennet context symbol`) scans the file table: far
             # cheaper than building the blob -> paths index that repeated lookups want.
-            self._scans += 1
             wanted = set(blobs)
             return sorted(f.path for f in self.files if f.blob in wanted and f.language not in NO_FACTS)
         by_blob = self._paths_by_blob
