@@ -148,6 +148,11 @@ def _split_line(line: str) -> tuple[str, list[str]] | None:
     return pattern, rest
 
 
+def is_attributes_file(f: FileEntry) -> bool:
+    """A regular `.gitattributes` file: the ones whose rules mark files (links are not read)."""
+    return posixpath.basename(f.path) == ".gitattributes" and f.mode in (0o100644, 0o100755)
+
+
 class GitAttributes:
     """Attribute lookup over all .gitattributes files of a tree.
 
@@ -170,7 +175,7 @@ class GitAttributes:
         """Every regular `.gitattributes` file of a snapshot's file table (unreadable ones are skipped)."""
         sources = []
         for f in files:
-            if posixpath.basename(f.path) == ".gitattributes" and f.mode in (0o100644, 0o100755):
+            if is_attributes_file(f):
                 try:
                     sources.append((f.path, read(f.path)))
                 except (OSError, KeyError, ValueError):
@@ -256,8 +261,8 @@ def mark_files(
     return out
 
 
-def _attribute_files(files: list[FileEntry]) -> list[tuple[str, str, int]]:
-    return [(f.path, f.blob, f.mode) for f in files if f.path.rpartition("/")[2] == ".gitattributes"]
+def _attribute_files(files: list[FileEntry]) -> list[tuple[str, str]]:
+    return [(f.path, f.blob) for f in files if is_attributes_file(f)]
 
 
 def _mark(f: FileEntry, attrs: GitAttributes, facts: BlobFacts | None) -> tuple[str, str] | None:
