@@ -3,6 +3,7 @@
     python -m benchmarks.probe index REPO REV STORE WORKERS
     python -m benchmarks.probe fanin REPO REV STORE synthetic.json
     python -m benchmarks.probe queries REPO REV STORE ITERATIONS [NAME ...] [--refs NAME ...]
+    python -m benchmarks.probe parse REPO REV WORKERS
 """
 
 from __future__ import annotations
@@ -37,6 +38,53 @@ def fan_in(repo: str, rev: str, store_home: str, expect: str) -> dict:
     wrong = sorted(p for p, n in wanted.items() if snap.fan_in(p) != n)
     return {"agree": len(wanted) - len(wrong), "checked": len(wanted),
             "examples": [[p, wanted[p], snap.fan_in(p)] for p in wrong[:5]]}
+
+
+_parse_repo = None
+
+
+def _parse_init(repo: str) -> None:
+    global _parse_repo
+    import pygit2
+    _parse_repo = pygit2.Repository(repo)
+
+
+def _parse_chunk(jobs: list[tuple[str, str]]) -> int:
+    from indexer import grammars
+    from indexer.build import SIZE_CAP
+    parsed = 0
+    for blob, language in jobs:
+        data = _parse_repo[blob].data
+        if len(data) <= SIZE_CAP and grammars.parse(language, data) is not None:
+            parsed += 1
+    return parsed
+
+
+def parse_only(repo: str, rev: str, workers: int) -> dict:
+    """The floor under any tree-sitter indexer: read every blob the index would parse and
+    parse it with the same parsers and workers, nothing else (no query, no facts, no store).
+    The benchmark times the whole process, as it times ctags and the cold index."""
+    import multiprocessing
+
+    from indexer import gitread
+    from indexer.build import _chunks, _Job, _language_of
+    from indexer.languages import GRAMMAR_LANGUAGES
+
+    r = gitread.open_repo(repo)
+    _, entries = gitread.walk_tree(r, gitread.resolve_rev(r, rev))
+    seen: set[str] = set()
+    jobs = []
+    for e in entries:
+        if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK) or e.oid in seen:
+            continue
+        seen.add(e.oid)
+        language = _language_of(r, e)
+        if language in GRAMMAR_LANGUAGES:
+            jobs.append(_Job(e.oid, e.path, language))
+    chunks = [[(j.blob, j.language) for j in chunk] for chunk in _chunks(jobs, 64)]
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init, initargs=(r.path,)) as pool:
+        parsed = sum(pool.imap_unordered(_parse_chunk, chunks))
+    return {"blobs": len(jobs), "parsed": parsed}
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -112,6 +160,10 @@ def main(argv: list[str]) -> int:
             rest = rest[:k]
         repo, rev, store, iterations, *names = rest
         print(json.dumps(queries(repo, rev, store, int(iterations), names, refs)))
+        return 0
+    if verb == "parse":
+        repo, rev, workers = rest
+        print(json.dumps(parse_only(repo, rev, int(workers))))
         return 0
     print(f"bad_input: unknown probe {verb!r}", file=sys.stderr)
     return 2

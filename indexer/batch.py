@@ -298,7 +298,7 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
 
 def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: _Emitter,
               progress: Callable[[str, int, int], None] | None) -> None:
-    from .build import _existing_record, plan
+    from .build import _existing_head, plan
 
     pending: list[_Pending] = []
     building: dict[str, _Pending] = {}  # commit OID -> the job of this wave that builds it
@@ -316,7 +316,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             display = gitread.repo_display_path(repo)
             oid = gitread.resolve_rev(repo, spec.rev)
             job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid)
-            existing = _existing_record(store, oid, version)
+            existing = _existing_head(store, oid, version)
             if existing is not None:
                 _commit(store, job, None, existing.indexed_at)
                 emitter.put(i, _skipped(job, existing.fingerprint, _distinct_blobs(existing.files),
@@ -337,7 +337,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
     broken = _extract_missing(store, pending, version, pool, progress)
     _assemble_all(store, pending, broken, pool, emitter)
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
-        existing = _existing_record(store, job.oid, version)
+        existing = _existing_head(store, job.oid, version)
         if existing is not None:
             _commit(store, job, None, existing.indexed_at)
             emitter.put(job.index, _skipped(job, existing.fingerprint, _distinct_blobs(existing.files), 0.0))

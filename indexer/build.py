@@ -22,9 +22,9 @@ import pygit2
 from . import canonical, gitread
 from .errors import RennetError
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
-from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, StoredFacts, decode_core, encode, facts_key,
-                      load_facts, load_record, load_stored_record, pack_record, pin_key, put_stored_many, repo_key,
-                      snapshot_key, stored_facts)
+from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
+                      encode, facts_key, load_facts, load_stored_record, pack_record, pin_key, put_stored_many,
+                      repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 SIZE_CAP = 1 << 20
@@ -227,11 +227,12 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
         tree = resolve.tree_of(files)
         edges, unresolved = resolve.resolve_imports(files, facts, read, prior, tree)
+        pairs = graph.import_pairs(edges)
         record = SnapshotRecord(
             oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
-            fan_in=graph.fan_in(files, edges), rank=graph.rank(files, facts, edges),
+            fan_in=graph.fan_in(files, edges, pairs), rank=graph.rank(files, facts, edges, pairs),
             symbols=sum(f.symbol_total for f in facts.values()),
         )
         record.fingerprint = canonical.fingerprint(record, facts)
@@ -268,7 +269,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
     try:
         version = extractor_version()
         with WriteLock(store.home) as lock:
-            existing = _existing_record(store, oid, version)
+            existing = _existing_head(store, oid, version)
             if existing is not None:
                 _pin(store, repo_id, oid, rev, existing.indexed_at)
                 return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
@@ -276,7 +277,9 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             with collector_paused():
                 record, parsed = _build(store, repo, oid, version, workers, progress, lock)
                 _commit_snapshot(store, repo_id, oid, rev, record)
-                return _report(repo, rev, record, parsed=parsed, seconds=time.perf_counter() - started)
+                summary = SnapshotHead(record.oid, record.tree, record.extractor_version, record.files, [], [],
+                                       record.fingerprint, record.indexed_at, record.symbols, len(record.edges))
+                return _report(repo, rev, summary, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
         if own_store:
             store.close()
@@ -400,8 +403,16 @@ def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: st
     return None
 
 
-def _existing_record(store: Store, oid: str, version: str) -> SnapshotRecord | None:
-    return load_record(store, oid, version)
+def _existing_head(store: Store, oid: str, version: str) -> SnapshotHead | None:
+    """The head of the snapshot already stored at `oid`: all that reporting it needs (its
+    tail, the edges above all, is read only to count them in a head that predates the count)."""
+    stored = load_stored_record(store, oid, version)
+    if stored is None:
+        return None
+    head = decode_head(stored.head)
+    if head.edges < 0:
+        head.edges = len(stored.tail().edges)
+    return head
 
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord) -> None:
@@ -418,7 +429,7 @@ def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> Non
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 
 
-def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, parsed: int, seconds: float,
+def _report(repo: pygit2.Repository, rev: str, record: SnapshotHead, parsed: int, seconds: float,
             reused_snapshot: bool = False) -> IndexReport:
     languages: dict[str, int] = {}
     skipped: list[Skipped] = []
@@ -430,7 +441,7 @@ def _report(repo: pygit2.Repository, rev: str, record: SnapshotRecord, parsed: i
     return IndexReport(
         repo=gitread.repo_display_path(repo), rev=rev, oid=record.oid, fingerprint=record.fingerprint,
         files=len(record.files), symbols=record.symbols,
-        edges=len(record.edges), languages=dict(sorted(languages.items())), parsed_blobs=parsed,
+        edges=record.edges, languages=dict(sorted(languages.items())), parsed_blobs=parsed,
         reused_blobs=distinct_blobs - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,
     )

@@ -71,13 +71,13 @@ def import_pairs(edges: list[Edge]) -> list[tuple[str, str]]:
     return pairs
 
 
-def fan_in(files: list[FileEntry], edges: list[Edge]) -> dict[str, int]:
+def fan_in(files: list[FileEntry], edges: list[Edge], pairs: list[tuple[str, str]] | None = None) -> dict[str, int]:
     """path -> number of distinct other files whose imports resolve to it (0 when none); every file
     present. This is the in-degree of each node of `import_graph`, counted without building
     the graph: assembly needs only the counts, and the networkx import alone costs a re-index
-    a tenth of its time."""
+    a tenth of its time. `pairs`: `import_pairs(edges)` when the caller has them already."""
     counts = dict.fromkeys(sorted(f.path for f in files), 0)
-    for source, target in import_pairs(edges):
+    for source, target in import_pairs(edges) if pairs is None else pairs:
         if source in counts and target in counts:
             counts[target] += 1
     return counts
@@ -130,7 +130,8 @@ def _uses(facts: BlobFacts) -> Mapping[str, int]:
 
 
 def rank_weights(
-    files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]
+    files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
+    pairs: list[tuple[str, str]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """referencer -> {definer: weight}, the weighted arcs PageRank runs over.
 
@@ -170,7 +171,7 @@ def rank_weights(
                     arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
-    for source, target in import_pairs(edges):
+    for source, target in import_pairs(edges) if pairs is None else pairs:
         if source in known and target in known:
             arcs = out.setdefault(source, {})
             arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
@@ -235,7 +236,7 @@ def _pagerank(nodes: list[str], weights: dict[str, dict[str, float]], teleport: 
 
 
 def _rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
-          focus: Mapping[str, float] | None) -> dict[str, float]:
+          focus: Mapping[str, float] | None, pairs: list[tuple[str, str]] | None = None) -> dict[str, float]:
     nodes = sorted({f.path for f in files})
     if not nodes:
         return {}
@@ -246,13 +247,15 @@ def _rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Ed
         teleport = [chosen.get(p, 0.0) / total for p in nodes]
     else:
         teleport = [1.0 / len(nodes)] * len(nodes)
-    x = _pagerank(nodes, rank_weights(files, facts, edges), teleport)
+    x = _pagerank(nodes, rank_weights(files, facts, edges, pairs), teleport)
     return {p: round(v, DIGITS) for p, v in zip(nodes, x)}
 
 
-def rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]) -> dict[str, float]:
-    """path -> PageRank over the definition/reference graph (plus import edges); every file present."""
-    return _rank(files, facts, edges, None)
+def rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
+         pairs: list[tuple[str, str]] | None = None) -> dict[str, float]:
+    """path -> PageRank over the definition/reference graph (plus import edges); every file present.
+    `pairs`: `import_pairs(edges)` when the caller has them already."""
+    return _rank(files, facts, edges, None, pairs)
 
 
 def personalized_rank(

@@ -36,6 +36,7 @@ class SnapshotHead(msgspec.Struct):
     fingerprint: str = ""
     indexed_at: str = ""
     symbols: int = 0
+    edges: int = -1  # resolved import edges; -1 in heads written before it was counted here
 
     def fan_in_map(self) -> dict[str, int]:
         return dict(zip([f.path for f in self.files], self.fan_in))
@@ -206,7 +207,8 @@ def pack_record(record: SnapshotRecord) -> bytes:
     head = pack(encode(SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
                                     [fan_in.get(f.path, 0) for f in record.files],
                                     [rank.get(f.path, 0.0) for f in record.files],
-                                    record.fingerprint, record.indexed_at, record.symbols)), compress=False)
+                                    record.fingerprint, record.indexed_at, record.symbols, len(record.edges))),
+                compress=False)
     tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
                                     record.entry_points)))
     return len(head).to_bytes(4, "big") + head + tail

@@ -7,7 +7,7 @@ import sys
 import lmdb
 
 from benchmarks import measure
-from benchmarks.run import ratios, store_bytes, verdicts
+from benchmarks.run import markdown, ratios, store_bytes, verdicts
 
 
 def test_measure_reports_exit_code_wall_and_peak_memory():
@@ -44,3 +44,42 @@ def test_targets_pass_and_fail_on_the_numbers():
     assert got == {"cold_vs_ctags": False, "reindex_vs_cold": True, "symbol_p50_ms": True,
                    "references_p50_ms": False, "fresh_symbol_ms": True, "added_vs_first": True,
                    "peak_mib_10k": False}
+
+
+def test_floors_say_which_targets_this_machine_cannot_reach():
+    base = {"ctags": {"wall": 1.0}, "cold": {"wall": 4.0, "seconds": 3.9, "peak_pss": 0, "max_rss": 0},
+            "reindex": [{"wall": 1.0, "seconds": 0.9, "parsed_blobs": 10}],
+            "queries": {"symbol": {"p50_ms": 0.1, "p99_ms": 0.2}, "references": {"p50_ms": 0.1, "p99_ms": 0.2}},
+            "fresh_symbol": {"median_ms": 100.0}, "store": {"first": {"used": 1000}, "added": [10]},
+            "indexed_files": 100, "size": 100}
+    slow = {**base, "label": "slow floors", "floors": {"parse_only_wall": 2.5, "noop_index_wall": 0.5}}
+    fast = {**base, "label": "fast floors", "floors": {"parse_only_wall": 1.5, "noop_index_wall": 0.2}}
+    old = {**base, "label": "no floors"}  # a results file from before floors were measured
+    for r in (slow, fast, old):
+        r["ratios"] = ratios(r)
+    assert slow["ratios"]["parse_only_vs_ctags"] == 2.5 and slow["ratios"]["noop_vs_cold"] == 0.125
+    assert "parse_only_vs_ctags" not in old["ratios"]
+    table = markdown([slow, fast, old], verdicts([slow, fast, old]), {"nproc": 2, "cpu": "x", "memory_gib": 1,
+                                                                   "python": "3", "ctags": "c", "rennet_commit": "r"}, "cmd")
+    lines = table.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| corpus | parse only s"))
+    section = lines[start + 2:]
+    section = section[:section.index("")] if "" in section else section
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in section}
+    assert set(rows) == {"slow floors", "fast floors"}
+    assert rows["slow floors"][2] == "no" and rows["slow floors"][5] == "no"
+    assert rows["fast floors"][2] == "not excluded" and rows["fast floors"][5] == "not excluded"
+
+
+def test_parse_only_probe_parses_every_blob_the_index_would(tmp_path):
+    import json
+    import subprocess
+
+    from benchmarks.run import ROOT, child_env
+    from corpora.gitbuild import make_repo
+
+    make_repo(tmp_path / "r", [{"a.py": "def f():\n    return 1\n", "b.go": "package b\n", "notes.txt": "words\n",
+                                "same.py": "def f():\n    return 1\n"}])
+    out = subprocess.run([sys.executable, "-m", "benchmarks.probe", "parse", str(tmp_path / "r"), "HEAD", "2"],
+                         capture_output=True, text=True, env=child_env(), cwd=str(ROOT), check=True)
+    assert json.loads(out.stdout) == {"blobs": 2, "parsed": 2}  # two distinct grammar blobs; text is not parsed

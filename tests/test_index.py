@@ -138,6 +138,29 @@ def test_a_new_commit_parses_only_new_blobs_and_adds_little(tmp_path):
     # The old snapshot is still there, unchanged.
     again = api.index(str(builder.path), first.oid, store=store, workers=1)
     assert again.fingerprint == first.fingerprint and again.parsed_blobs == 0
+    assert (again.files, again.symbols, again.edges, again.languages, again.skipped) == (
+        first.files, first.symbols, first.edges, first.languages, first.skipped)
+
+
+def test_an_indexed_commit_reports_its_edges_from_a_head_that_predates_their_count(sample, store):
+    import msgspec
+
+    from indexer.records import EXTRACTOR_VERSION, snapshot_key
+    from indexer.store import pack, unpack
+
+    builder, first, _ = sample
+    report = api.index(str(builder.path), first, store=store, workers=1)
+    assert report.edges > 0
+    key = snapshot_key(report.oid, EXTRACTOR_VERSION)
+    with store.env.begin(db=store.snapshots, write=True) as txn:
+        raw = bytes(txn.get(key))
+        size = int.from_bytes(raw[:4], "big")
+        head = msgspec.msgpack.decode(unpack(raw[4:4 + size]))
+        assert head.pop("edges") == report.edges
+        older = pack(msgspec.msgpack.encode(head), compress=False)
+        txn.put(key, len(older).to_bytes(4, "big") + older + raw[4 + size:])
+    again = api.index(str(builder.path), first, store=store, workers=1)
+    assert again.parsed_blobs == 0 and again.edges == report.edges and again.fingerprint == report.fingerprint
 
 
 def _store_bytes(store: Store) -> int:
