@@ -150,7 +150,8 @@ def _split_line(line: str) -> tuple[str, list[str]] | None:
 
 def is_attributes_file(f: FileEntry) -> bool:
     """A regular `.gitattributes` file: the ones whose rules mark files (links are not read)."""
-    return posixpath.basename(f.path) == ".gitattributes" and f.mode in (0o100644, 0o100755)
+    path = f.path  # asked of every file of a snapshot, more than once: no basename() call
+    return (path == ".gitattributes" or path.endswith("/.gitattributes")) and f.mode in (0o100644, 0o100755)
 
 
 class GitAttributes:
