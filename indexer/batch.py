@@ -178,9 +178,11 @@ class _AssembleTask:
     earlier_packed: dict[str, bytes]  # path -> the earlier snapshot's packed facts, at plan.earlier_keys()
 
 
-def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
-    """(job index, packed record or None, fingerprint or error code, indexed_at or error message, seconds)."""
+def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str, str, float]:
+    """(job index, packed record and rank arcs or None, fingerprint or error code, indexed_at or
+    error message, seconds)."""
     from .build import _file_entries, assemble
+    from .rank_arcs import pack as pack_arcs
     from .records import decode_core, pack_record
     from .store import unpack
 
@@ -192,9 +194,11 @@ def _assemble(task: _AssembleTask) -> tuple[int, bytes | None, str, str, float]:
         facts = {path: decoded[key] for path, key in plan.keys.items() if key in decoded}
         files = _file_entries(repo, plan.tree, plan.languages, facts)
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
-        record = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
+        # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
+        record, arcs = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return task.index, pack_record(record), record.fingerprint, record.indexed_at, time.perf_counter() - started
+        return (task.index, (pack_record(record), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
+                time.perf_counter() - started)
     except RennetError as exc:
         return task.index, None, exc.code, exc.message, time.perf_counter() - started
     except Exception as exc:  # an assembly bug fails this job, not the batch
@@ -357,17 +361,19 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> Jo
                      reused_blobs=reused)
 
 
-def _commit(store, job: _Pending, packed_record: bytes | None, indexed_at: str) -> None:
-    """One transaction: the snapshot record (when new), the repository's link to it, and its pin."""
+def _commit(store, job: _Pending, packed: tuple[bytes, bytes] | None, indexed_at: str) -> None:
+    """One transaction: the snapshot record and its rank arcs (when new), the repository's link
+    to it, and its pin."""
     from .build import extractor_version
-    from .records import pin_key, repo_key, snapshot_key
+    from .records import pin_key, put_rank_arcs, repo_key, snapshot_key
 
     version = extractor_version()
     encode = msgspec.msgpack.Encoder().encode
     with store.env.begin(write=True) as txn:
-        if packed_record is not None:
-            txn.put(snapshot_key(job.oid, version), packed_record, db=store.snapshots)
-        if packed_record is not None or txn.get(repo_key(job.repo_id, job.oid), db=store.repos) is None:
+        if packed is not None:
+            txn.put(snapshot_key(job.oid, version), packed[0], db=store.snapshots)
+            put_rank_arcs(txn, store, job.oid, version, packed[1])
+        if packed is not None or txn.get(repo_key(job.repo_id, job.oid), db=store.repos) is None:
             txn.put(repo_key(job.repo_id, job.oid), encode({"indexed_at": indexed_at}), db=store.repos)
         if job.spec.pin:
             txn.put(pin_key(job.repo_id, job.spec.rev), job.oid.encode(), db=store.repos)
@@ -436,14 +442,14 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
             yield _AssembleTask(job.index, job.repo_path, job.oid, job.plan, packed, earlier_packed)
 
     results = pool.map(_assemble, tasks(), ordered=True, enough=len(ready) > 1)
-    for index, packed_record, fingerprint_or_code, message, seconds in results:
+    for index, packed, fingerprint_or_code, message, seconds in results:
         job = by_index[index]
         t0 = time.perf_counter()
-        if packed_record is None:
+        if packed is None:
             emitter.put(index, _failed(job.spec, job.display, job.oid, JobError(fingerprint_or_code, message),
                                        job.seconds + seconds))
             continue
-        _commit(store, job, packed_record, message)  # on success the message slot carries indexed_at
+        _commit(store, job, packed, message)  # on success the message slot carries indexed_at
         distinct = len(set(job.plan.keys.values()))
         emitter.put(index, JobResult(
             repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",

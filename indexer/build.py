@@ -14,18 +14,22 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Container, Iterable, Iterator, Mapping, TypeVar
+from typing import TYPE_CHECKING, Callable, Container, ContextManager, Iterable, Iterator, Mapping, TypeVar
 
 import msgspec
 import pygit2
 
 from . import canonical, gitread
 from .errors import RennetError
+from .rank_arcs import pack as pack_arcs
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
-                      encode, facts_key, load_facts, load_stored_record, pack_record, pin_key, put_stored_many,
-                      repo_key, snapshot_key, stored_facts)
+                      encode, facts_key, load_facts, load_rank_arcs, load_stored_record, name_index, pack_record,
+                      pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
+
+if TYPE_CHECKING:
+    from .rank_arcs import NameIndex, RankArcs
 
 SIZE_CAP = 1 << 20
 _BATCH = 1024  # blobs per write transaction: each commit is a sync to disk
@@ -202,11 +206,14 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], langua
 
 
 def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
-             facts: dict[str, BlobFacts], version: str, prior=None) -> SnapshotRecord:
+             facts: dict[str, BlobFacts], version: str, prior=None, earlier_arcs: RankArcs | None = None,
+             names: Callable[[], ContextManager[NameIndex]] | None = None) -> tuple[SnapshotRecord, RankArcs]:
     """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank, and the
-    fingerprint of it all. `prior` (a resolve.Prior of an earlier snapshot) lets marking and
-    import resolution redo only what changed."""
-    from . import entrypoints, graph, manifests, marks, resolve
+    fingerprint of it all; and the rank's arcs, to keep beside the record. `prior` (a
+    resolve.Prior of an earlier snapshot) lets marking and import resolution redo only what
+    changed; with that snapshot's `earlier_arcs` and the store's name index (`names` opens
+    it), only the arcs a change reaches are computed again."""
+    from . import entrypoints, graph, manifests, marks, rank_arcs, resolve
 
     with collector_paused():
         blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
@@ -228,15 +235,24 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
         tree = resolve.tree_of(files)
         edges, unresolved = resolve.resolve_imports(files, facts, read, prior, tree)
         pairs = graph.import_pairs(edges)
+        nodes = sorted({f.path for f in files})
+        arcs = None
+        if prior is not None and earlier_arcs is not None and names is not None:
+            earlier = rank_arcs.EarlierArcs(prior.files, graph.import_pairs(prior.edges), earlier_arcs, prior.facts)
+            with names() as index:
+                arcs = rank_arcs.update(nodes, files, facts, pairs, earlier, index)
+        if arcs is None:
+            arcs = rank_arcs.from_weights(nodes, graph.rank_weights(files, facts, edges, pairs))
+        rank = graph.rounded(nodes, graph.pagerank(arcs, graph.teleport_to(nodes, None))) if nodes else {}
         record = SnapshotRecord(
             oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
-            fan_in=graph.fan_in(files, edges, pairs), rank=graph.rank(files, facts, edges, pairs),
+            fan_in=graph.fan_in(files, edges, pairs), rank=rank,
             symbols=sum(f.symbol_total for f in facts.values()),
         )
         record.fingerprint = canonical.fingerprint(record, facts)
-        return record
+        return record, arcs
 
 
 @contextmanager
@@ -275,8 +291,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
                 return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
                                reused_snapshot=True)
             with collector_paused():
-                record, parsed = _build(store, repo, oid, version, workers, progress, lock)
-                _commit_snapshot(store, repo_id, oid, rev, record)
+                record, arcs, parsed = _build(store, repo, oid, version, workers, progress, lock)
+                _commit_snapshot(store, repo_id, oid, rev, record, arcs)
                 summary = SnapshotHead(record.oid, record.tree, record.extractor_version, record.files, [], [],
                                        record.fingerprint, record.indexed_at, record.symbols, len(record.edges))
                 return _report(repo, rev, summary, parsed=parsed, seconds=time.perf_counter() - started)
@@ -287,8 +303,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
-           lock: WriteLock) -> tuple[SnapshotRecord, int]:
-    """The snapshot record at `oid`, and how many blobs were parsed. Runs with the collector
+           lock: WriteLock) -> tuple[SnapshotRecord, RankArcs, int]:
+    """The snapshot record at `oid`, its rank arcs, and how many blobs were parsed. Runs with the collector
     paused (see collector_paused); extraction workers have it on."""
     start = plan(store, repo, oid, version)
     with store.env.begin(db=store.facts) as txn:
@@ -320,9 +336,11 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     if progress:
         progress("assemble", 0, 1)
     prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
-    record = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior)
+    earlier_arcs = load_rank_arcs(store, start.earlier.oid, version) if start.earlier is not None else None
+    record, arcs = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
+                            earlier_arcs=earlier_arcs, names=lambda: name_index(store))
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return record, len(jobs)
+    return record, arcs, len(jobs)
 
 
 @dataclass
@@ -415,9 +433,11 @@ def _existing_head(store: Store, oid: str, version: str) -> SnapshotHead | None:
     return head
 
 
-def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord) -> None:
+def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord,
+                     arcs: RankArcs) -> None:
     with store.env.begin(write=True) as txn:
         txn.put(snapshot_key(oid, record.extractor_version), pack_record(record), db=store.snapshots)
+        put_rank_arcs(txn, store, oid, record.extractor_version, pack_arcs(arcs))
         txn.put(repo_key(repo_id, oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 

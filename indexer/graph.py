@@ -20,11 +20,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping
 
 if TYPE_CHECKING:
     import networkx as nx
     import numpy as np
+
+    from .rank_arcs import RankArcs
 
 from indexer.model import BlobFacts, Edge, FileEntry, Symbol
 
@@ -115,7 +117,8 @@ def definitions_of(symbols: Iterable[Symbol]) -> dict[str, float]:
     return out
 
 
-def _definitions(facts: BlobFacts) -> Mapping[str, float]:
+def definitions_for(facts: BlobFacts) -> Mapping[str, float]:
+    """name -> definition weight of a blob's facts (stored facts carry them precomputed)."""
     if facts.definitions or not facts.symbols:
         return facts.definitions
     return definitions_of(facts.symbols)
@@ -127,6 +130,17 @@ def _uses(facts: BlobFacts) -> Mapping[str, int]:
     if facts.uses or not facts.occurrences:
         return facts.uses
     return dict(sorted(Counter(o.name for o in facts.occurrences if o.role != "definition").items()))
+
+
+NameEntry = tuple[float, list[tuple[str, float]]]
+
+
+def name_entry(name: str, definers: Mapping[str, float]) -> NameEntry | None:
+    """What one use of `name` carries and to whom, given its definers (path -> definition
+    weight, in path order): None for a name nobody defines or too many do."""
+    if not definers or len(definers) > MAX_DEFINERS:
+        return None
+    return name_weight(name, len(definers)), list(definers.items())
 
 
 def rank_weights(
@@ -143,36 +157,46 @@ def rank_weights(
     # definers go in in path order
     strength: dict[str, dict[str, float]] = {}
     for path in paths:
-        for name, w in _definitions(facts[path]).items():
+        for name, w in definitions_for(facts[path]).items():
             defs = strength.get(name)
             if defs is None:
                 strength[name] = {path: w}
             else:
                 defs[path] = w
-    # per name used somewhere: the weight one use carries and who defines it, or None for a
-    # name nobody defines or too many do (made on first use: most defined names are not used)
-    info: dict[str, tuple[float, list[tuple[str, float]]] | None] = {}
+
+    def entry(name: str) -> NameEntry | None:
+        defs = strength.get(name)
+        return name_entry(name, defs) if defs is not None else None
+
+    return arcs_of(known, facts, import_pairs(edges) if pairs is None else pairs, known, entry)
+
+
+def arcs_of(rows: Container[str], facts: Mapping[str, BlobFacts], pairs: list[tuple[str, str]],
+            known: Container[str], entry: Callable[[str], NameEntry | None]) -> dict[str, dict[str, float]]:
+    """The arcs of the files in `rows` (those among the facts' paths and `known`), each name's
+    entry asked of `entry` once. A file's arcs: per name it uses (in name order) a share for
+    each other file defining it, then its import targets (in pair order), then only its
+    MAX_OUT strongest."""
+    entries: dict[str, NameEntry | None] = {}
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
-    for path in paths:
+    for path in sorted(p for p in facts if p in rows and p in known):
         arcs: dict[str, float] = {}
         for name, count in _uses(facts[path]).items():  # in name order (see _uses)
-            entry = info.get(name, _UNSEEN)
-            if entry is _UNSEEN:
-                defs = strength.get(name)
-                entry = info[name] = (None if defs is None or len(defs) > MAX_DEFINERS
-                                      else (name_weight(name, len(defs)), list(defs.items())))
-            if entry is None:
+            found = entries.get(name, _UNSEEN)
+            if found is _UNSEEN:
+                found = entries[name] = entry(name)
+            if found is None:
                 continue
-            w0, defined = entry
+            w0, defined = found
             w = w0 * sqrt(count)
             for d, dw in defined:
                 if d != path:
                     arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
-    for source, target in import_pairs(edges) if pairs is None else pairs:
-        if source in known and target in known:
+    for source, target in pairs:
+        if source in rows and source in known and target in known:
             arcs = out.setdefault(source, {})
             arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
     for source, arcs in out.items():
@@ -198,31 +222,25 @@ def _last_prefix_sum(a: np.ndarray) -> float:
 
 
 def _pagerank(nodes: list[str], weights: dict[str, dict[str, float]], teleport: list[float]) -> list[float]:
+    from .rank_arcs import from_weights
+    return pagerank(from_weights(nodes, weights), teleport)
+
+
+def pagerank(arcs: RankArcs, teleport: list[float]) -> list[float]:
     """Power iteration with every float operation in a fixed order: per node, the base term
     plus its in-arcs' contributions added in source order (np.bincount scatters its weights
-    sequentially; no BLAS, whose summation order varies by machine)."""
+    sequentially; no BLAS, whose summation order varies by machine). A row's arcs share
+    ALPHA in proportion to their weights; a row without (or summing to zero) is dangling."""
     import numpy as np  # here: blob workers import this module for definitions_of only
-    index = {p: i for i, p in enumerate(nodes)}
-    n = len(nodes)
-    src: list[int] = []
-    dst: list[int] = []
-    share: list[float] = []
-    dangling: list[int] = []
-    for i, p in enumerate(nodes):
-        arcs = weights.get(p)
-        total = _ordered_sum(arcs.values()) if arcs else 0.0  # insertion order: built from sorted inputs
-        if total <= 0.0:
-            dangling.append(i)
-            continue
-        for target, w in arcs.items():
-            src.append(i)
-            dst.append(index[target])
-            share.append(ALPHA * w / total)
+    n = len(arcs.lengths)
+    rows = np.repeat(np.arange(n, dtype=np.intp), arcs.lengths)
+    live = arcs.totals > 0.0
+    counted = live[rows]
     # arcs listed by source, so each node's incoming sum runs in source order
-    src_a = np.array(src, dtype=np.intp)
-    dst_a = np.array(dst, dtype=np.intp)
-    share_a = np.array(share, dtype=np.float64)
-    dangling_a = np.array(dangling, dtype=np.intp)
+    src_a = rows[counted]
+    dst_a = arcs.targets[counted].astype(np.intp)
+    share_a = ALPHA * arcs.weights[counted] / arcs.totals[src_a]
+    dangling_a = np.flatnonzero(~live)
     tele = np.array(teleport, dtype=np.float64)
     x = tele.copy()
     for _ in range(MAX_ITER):
@@ -235,19 +253,26 @@ def _pagerank(nodes: list[str], weights: dict[str, dict[str, float]], teleport: 
     return x.tolist()
 
 
+def teleport_to(nodes: list[str], focus: Mapping[str, float] | None) -> list[float]:
+    """Where the walk restarts: every node alike, or the focus files by their weights."""
+    known = set(nodes)
+    chosen = {p: float(w) for p, w in (focus or {}).items() if p in known and w > 0}
+    if chosen:
+        total = sum(chosen[p] for p in sorted(chosen))
+        return [chosen.get(p, 0.0) / total for p in nodes]
+    return [1.0 / len(nodes)] * len(nodes)
+
+
 def _rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
           focus: Mapping[str, float] | None, pairs: list[tuple[str, str]] | None = None) -> dict[str, float]:
     nodes = sorted({f.path for f in files})
     if not nodes:
         return {}
-    known = set(nodes)
-    chosen = {p: float(w) for p, w in (focus or {}).items() if p in known and w > 0}
-    if chosen:
-        total = sum(chosen[p] for p in sorted(chosen))
-        teleport = [chosen.get(p, 0.0) / total for p in nodes]
-    else:
-        teleport = [1.0 / len(nodes)] * len(nodes)
-    x = _pagerank(nodes, rank_weights(files, facts, edges, pairs), teleport)
+    x = _pagerank(nodes, rank_weights(files, facts, edges, pairs), teleport_to(nodes, focus))
+    return rounded(nodes, x)
+
+
+def rounded(nodes: list[str], x: list[float]) -> dict[str, float]:
     return {p: round(v, DIGITS) for p, v in zip(nodes, x)}
 
 

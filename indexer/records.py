@@ -6,13 +6,17 @@ this, never the extraction machinery.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 import msgspec
 
 from .model import (BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package, SnapshotRecord,
                     UnresolvedImport)
 from .store import Store, pack, unpack
+
+if TYPE_CHECKING:
+    from .rank_arcs import NameIndex, RankArcs
 
 # Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
 # from them (import resolution above all: a re-index carries its parent's edges over for
@@ -56,12 +60,14 @@ class SnapshotTail(msgspec.Struct):
 
 
 class HeadFiles(msgspec.Struct):
+    oid: str
     files: list[FileEntry]  # decoding into this skips the fan-in and rank tables
 
 
 class PriorRecord(msgspec.Struct):
-    """What a re-index reads of an earlier snapshot: its file table and import resolution."""
+    """What a re-index reads of an earlier snapshot: its commit, file table and import resolution."""
 
+    oid: str
     files: list[FileEntry]
     edges: list[Edge]
     unresolved: list[UnresolvedImport]
@@ -232,7 +238,8 @@ class StoredRecord(NamedTuple):
 
     def prior(self) -> PriorRecord:
         t = self.tail()
-        return PriorRecord(decode_head_files(self.head).files, t.edges, t.unresolved)
+        head = decode_head_files(self.head)
+        return PriorRecord(head.oid, head.files, t.edges, t.unresolved)
 
 
 def _head_size(value) -> int:
@@ -264,3 +271,34 @@ def load_stored_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION)
 def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
     stored = load_stored_record(store, oid, version)
     return stored.record() if stored is not None else None
+
+
+def load_rank_arcs(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> RankArcs | None:
+    """The rank arcs stored with the snapshot at `oid`; None when it has none (written before
+    they were kept, or by a bundle import) or they do not read whole."""
+    from .rank_arcs import unpack as unpack_arcs
+
+    with store.env.begin(db=store.rank) as txn:
+        raw = txn.get(snapshot_key(oid, version))
+    return unpack_arcs(unpack(raw)) if raw is not None else None
+
+
+def put_rank_arcs(txn, store: Store, oid: str, version: str, packed_arcs: bytes) -> None:
+    """Inside the transaction that writes the snapshot's record: `rank_arcs.pack` bytes."""
+    txn.put(snapshot_key(oid, version), pack(packed_arcs), db=store.rank)
+
+
+@contextmanager
+def name_index(store: Store) -> Iterator[NameIndex]:
+    """The name index inside one read transaction, for as long as the caller needs it."""
+    from .rank_arcs import NameIndex
+
+    with store.env.begin() as txn:
+        def dups(db) -> Callable[[bytes], Iterator[bytes]]:
+            cursor = txn.cursor(db=db)
+
+            def read(key: bytes) -> Iterator[bytes]:
+                return cursor.iternext_dup(keys=False) if key and cursor.set_key(key) else iter(())
+            return read
+
+        yield NameIndex(dups(store.defs), dups(store.occ))

@@ -15,6 +15,8 @@ Sub-databases:
     defs        symbol name -> 20-byte blob OID (dupsort): which blobs define a name
     occ         identifier -> 20-byte blob OID (dupsort): which blobs mention a name
     snapshots   (commit OID, extractor version) -> compressed snapshot record
+    rank        same key -> the snapshot's rank arcs (indexer/rank_arcs.py), written with its
+                record: what the next re-index updates instead of computing them all again
     repos       (repository identity, commit OID) -> snapshot key, indexed_at
     kv:<name>   tables lent to other modules (ledger, dossiers, workspaces)
 
@@ -126,6 +128,7 @@ class Store:
         self.defs = env.open_db(b"defs", dupsort=True)
         self.occ = env.open_db(b"occ", dupsort=True)
         self.snapshots = env.open_db(b"snapshots")
+        self.rank = env.open_db(b"rank")
         self.repos = env.open_db(b"repos")
         self._kv: dict[str, KV] = {}
         self._openers = 1

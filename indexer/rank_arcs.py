@@ -1,0 +1,231 @@
+"""The arcs the rank's PageRank runs over, as arrays stored beside each snapshot, and their
+update for a re-index: only the rows a change can reach are computed again.
+
+Rows are the snapshot's files in path order (its file table's order). A row holds the
+file's arcs in the order `graph.arcs_of` made them, and its total, their left-to-right sum:
+PageRank reads nothing else, so a row carried over from the earlier snapshot gives the same
+bits as one computed anew, and the rank of a re-index is the rank of a cold index.
+
+A file's arcs are a function of its own uses and import targets and, for each name it uses,
+of that name's entry (`graph.name_entry`: who defines it and how). So a row is computed
+again only when the file changed, when its import targets changed, or when it uses a name
+whose entry changed; an entry changes only through the definitions of files that changed.
+Who defines or uses a name comes from the store's name index (name -> blobs, shared by every
+snapshot), read for those names only.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple
+
+from .model import BlobFacts, FileEntry
+
+if TYPE_CHECKING:
+    import numpy as np
+
+_HEAD = struct.Struct("<II")  # rows, arcs
+NAME_KEY_MAX = 500  # the name index keeps a name's first 500 bytes (records.stored_facts)
+
+
+class RankArcs(NamedTuple):
+    lengths: np.ndarray  # int64 per row: how many arcs it has
+    targets: np.ndarray  # int64 per arc: the row it points to
+    weights: np.ndarray  # float64 per arc
+    totals: np.ndarray  # float64 per row: left-to-right sum of its weights (0.0 without arcs)
+
+    def rows(self) -> int:
+        return len(self.lengths)
+
+
+def from_weights(nodes: list[str], weights: Mapping[str, dict[str, float]]) -> RankArcs:
+    """`graph.arcs_of` output (referencer -> {definer: weight}) as arrays over `nodes`."""
+    import numpy as np
+
+    from .graph import _ordered_sum
+
+    index = {p: i for i, p in enumerate(nodes)}
+    lengths = [0] * len(nodes)
+    totals = [0.0] * len(nodes)
+    targets: list[int] = []
+    values: list[float] = []
+    for p, arcs in weights.items():
+        i = index.get(p)
+        if i is not None and arcs:
+            lengths[i] = len(arcs)
+            totals[i] = _ordered_sum(arcs.values())
+    for p in nodes:  # arcs in row order
+        arcs = weights.get(p)
+        if arcs:
+            targets.extend(index[t] for t in arcs)
+            values.extend(arcs.values())
+    return RankArcs(np.array(lengths, dtype=np.int64), np.array(targets, dtype=np.int64),
+                    np.array(values, dtype=np.float64), np.array(totals, dtype=np.float64))
+
+
+def pack(arcs: RankArcs) -> bytes:
+    return b"".join((_HEAD.pack(arcs.rows(), len(arcs.targets)), arcs.lengths.astype("<i4").tobytes(),
+                     arcs.targets.astype("<i4").tobytes(), arcs.weights.astype("<f8").tobytes(),
+                     arcs.totals.astype("<f8").tobytes()))
+
+
+def unpack(data: bytes) -> RankArcs | None:
+    """The arcs `pack` wrote, or None when the bytes are not a whole, consistent set."""
+    import numpy as np
+
+    if len(data) < _HEAD.size:
+        return None
+    n, m = _HEAD.unpack_from(data)
+    if len(data) != _HEAD.size + 12 * n + 12 * m:
+        return None
+    parts, at = [], _HEAD.size
+    for count, dtype in ((n, "<i4"), (m, "<i4"), (m, "<f8"), (n, "<f8")):
+        parts.append(np.frombuffer(data, dtype=dtype, count=count, offset=at))
+        at += count * np.dtype(dtype).itemsize
+    lengths, targets = parts[0].astype(np.int64), parts[1].astype(np.int64)
+    if (lengths < 0).any() or int(lengths.sum()) != m or (m and (targets.min() < 0 or targets.max() >= n)):
+        return None
+    return RankArcs(lengths, targets, parts[2].astype(np.float64), parts[3].astype(np.float64))
+
+
+class NameIndex(NamedTuple):
+    """The store's name index: name (its first NAME_KEY_MAX bytes) -> raw blob OIDs."""
+
+    defining: Callable[[bytes], Iterator[bytes]]  # consumed (or dropped) before the next call
+    using: Callable[[bytes], Iterator[bytes]]
+
+
+class EarlierArcs(NamedTuple):
+    """What a re-index updates the arcs from: the earlier snapshot's file table, import
+    pairs and arcs, and the facts of its files that changed since (by path)."""
+
+    files: list[FileEntry]
+    pairs: list[tuple[str, str]]
+    arcs: RankArcs
+    facts: Callable[[str], BlobFacts | None]
+
+
+def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFacts],
+           pairs: list[tuple[str, str]], earlier: EarlierArcs, names: NameIndex) -> RankArcs | None:
+    """The arcs of the snapshot of `files` (paths `nodes`, sorted), from the earlier one's:
+    rows a change cannot reach carried over, the others computed as `graph.rank_weights`
+    computes them. None when the earlier arcs cannot be used (they do not fit its file table,
+    or the facts of a file that changed since are not at hand)."""
+    from . import graph
+    from .records import NO_FACTS
+
+    old_nodes = [f.path for f in earlier.files]
+    if earlier.arcs.rows() != len(old_nodes):
+        return None
+    old_keys = {f.path: (f.blob, f.language) for f in earlier.files if f.language not in NO_FACTS}
+    new_keys = {f.path: (f.blob, f.language) for f in files if f.path in facts}
+    changed = {p for p in old_keys.keys() | new_keys.keys() if old_keys.get(p) != new_keys.get(p)}
+    before: dict[str, Mapping[str, float]] = {}
+    for path in changed:
+        if path in old_keys:
+            old = earlier.facts(path)
+            if old is None:
+                return None
+            before[path] = graph.definitions_for(old)
+
+    blob_paths: dict[bytes, list[str]] = {}
+    for path, (blob, _) in new_keys.items():
+        if blob:
+            blob_paths.setdefault(bytes.fromhex(blob), []).append(path)
+
+    def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:
+        for raw in blobs:
+            yield from blob_paths.get(raw, ())
+
+    def definers(name: str, limit: int) -> dict[str, float] | None:
+        """path -> definition weight for each file of this snapshot defining `name` (in path
+        order); None as soon as more than `limit` do."""
+        found: dict[str, float] = {}
+        for path in paths_of(names.defining(name.encode()[:NAME_KEY_MAX])):
+            w = graph.definitions_for(facts[path]).get(name)
+            if w is not None:
+                found[path] = w
+                if len(found) > limit:
+                    return None
+        return dict(sorted(found.items()))
+
+    # Rows to compute: files that changed, files whose import targets changed, and users of
+    # a name whose entry changed (only names a changed file defines, before or after, can).
+    dirty = {p for p in changed if p in new_keys}
+    dirty.update(source for source, _ in set(earlier.pairs).symmetric_difference(pairs))
+    touched = set()
+    for path in changed:
+        then = before.get(path, {})
+        now = graph.definitions_for(facts[path]) if path in new_keys else {}
+        touched.update(n for n in then.keys() | now.keys() if then.get(n) != now.get(n))
+    entries: dict[str, graph.NameEntry | None] = {}
+    for name in sorted(touched):
+        # more definers now than the limit plus every changed file: more than the limit before too
+        now_defs = definers(name, graph.MAX_DEFINERS + len(changed))
+        if now_defs is None:
+            entries[name] = None
+            continue
+        then_defs = {p: w for p, w in now_defs.items() if p not in changed}
+        then_defs.update((p, d[name]) for p, d in before.items() if name in d)
+        entries[name] = graph.name_entry(name, now_defs)
+        if graph.name_entry(name, dict(sorted(then_defs.items()))) != entries[name]:
+            dirty.update(paths_of(names.using(name.encode()[:NAME_KEY_MAX])))
+
+    def entry(name: str) -> graph.NameEntry | None:
+        if name in entries:
+            return entries[name]
+        found = definers(name, graph.MAX_DEFINERS)
+        return graph.name_entry(name, found) if found is not None else None
+
+    position = {p: i for i, p in enumerate(nodes)}
+    old_set = set(old_nodes)
+    dirty.update(p for p in nodes if p not in old_set)
+    while True:
+        merged = _merge(nodes, position, old_nodes, earlier.arcs, dirty,
+                        graph.arcs_of(dirty, facts, pairs, position, entry))
+        if isinstance(merged, set):  # carried rows pointing at a file gone: never expected, but safe
+            dirty |= merged
+            continue
+        return merged
+
+
+def _segments(lengths: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions in the arc arrays of the given rows' arcs (row after row), and their lengths."""
+    import numpy as np
+
+    starts = np.cumsum(lengths) - lengths
+    picked = lengths[rows]
+    total = int(picked.sum())
+    return np.repeat(starts[rows] - (np.cumsum(picked) - picked), picked) + np.arange(total, dtype=np.int64), picked
+
+
+def _merge(nodes: list[str], position: Mapping[str, int], old_nodes: list[str], old: RankArcs, dirty: set[str],
+           computed: Mapping[str, dict[str, float]]) -> RankArcs | set[str]:
+    """The new arcs: rows in `dirty` from `computed`, every other row carried over from `old`
+    with its targets renumbered. A carried row whose target is no longer a file is returned
+    (as the set of such paths) instead, to be computed."""
+    import numpy as np
+
+    old_to_new = np.array([position.get(p, -1) for p in old_nodes], dtype=np.int64)
+    carried = np.array([r for r, p in enumerate(old_nodes) if p in position and p not in dirty], dtype=np.int64)
+    at, carried_lengths = _segments(old.lengths, carried)
+    carried_targets = old_to_new[old.targets[at]]
+    if len(carried_targets) and int(carried_targets.min()) < 0:
+        rows = np.repeat(carried, carried_lengths)[carried_targets < 0]
+        return {old_nodes[r] for r in rows.tolist()}
+    fresh = from_weights(nodes, computed)
+    fresh_rows = np.array(sorted(position[p] for p in dirty if p in position), dtype=np.int64)
+    fresh_at, fresh_lengths = _segments(fresh.lengths, fresh_rows)
+    carried_rows = old_to_new[carried]
+    # each row comes whole from one side; a stable sort by row puts them in order
+    arc_rows = np.concatenate((np.repeat(carried_rows, carried_lengths), np.repeat(fresh_rows, fresh_lengths)))
+    order = np.argsort(arc_rows, kind="stable")
+    lengths = np.zeros(len(nodes), dtype=np.int64)
+    lengths[carried_rows] = carried_lengths
+    lengths[fresh_rows] = fresh_lengths
+    totals = np.zeros(len(nodes), dtype=np.float64)
+    totals[carried_rows] = old.totals[carried]
+    totals[fresh_rows] = fresh.totals[fresh_rows]
+    targets = np.concatenate((carried_targets, fresh.targets[fresh_at]))[order]
+    weights = np.concatenate((old.weights[at], fresh.weights[fresh_at]))[order]
+    return RankArcs(lengths, targets, weights, totals)

@@ -1,0 +1,114 @@
+"""Rank arcs kept with each snapshot and updated by a re-index: the rows carried over and the
+rows computed again must give exactly the arcs, ranks and bytes a cold index gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from corpora.gitbuild import Link, RepoBuilder
+from indexer import api, graph, rank_arcs
+from indexer.records import load_rank_arcs
+from indexer.store import Store
+
+
+def _core(i: int) -> str:
+    return (f"def common():\n    return {i}\n\n\ndef unique_{i}():\n    return common()\n\n\n"
+            f"class Widget{i}:\n    pass\n")
+
+
+def _user(j: int) -> str:
+    return (f"from lib.core{j} import unique_{j}\n\n\ndef run_{j}():\n"
+            f"    return unique_{j}(), Widget{j}(), common(), shared_name, parseConfigValue()\n")
+
+
+def _base() -> dict[str, object]:
+    files: dict[str, object] = {f"lib/core{i}.py": _core(i) for i in range(25)}  # `common`: 25 definers
+    files.update({f"app/use{j}.py": _user(j) for j in range(10)})
+    files["app/use9.py"] = "import lib.later\n" + _user(9)  # resolves once lib/later.py arrives
+    files.update({
+        "lib/__init__.py": "", "app/__init__.py": "",
+        "lib/shared.py": "shared_name = 1\n\n\ndef parseConfigValue():\n    return shared_name\n",
+        "app/main.py": "import lib.core0\n\n\ndef main():\n    return parseConfigValue(), unique_0()\n",
+    })
+    return files
+
+
+# Each step changes what one rule of the update must notice.
+STEPS: list[tuple[str, dict[str, object]]] = [
+    ("a body uses one more name", {"app/use3.py": _user(3) + "\n\ndef more():\n    return unique_4()\n"}),
+    ("a name gets a second definer", {"lib/core5.py": _core(5) + "\n\ndef unique_2():\n    return 0\n"}),
+    ("a definer goes (25 -> 24 definers of common: still too many)", {"lib/core7.py": None}),
+    ("common falls to 20 definers: its uses start to count",
+     {f"lib/core{i}.py": None for i in (8, 9, 10, 11)}),
+    ("a definition changes kind (variable -> function)",
+     {"lib/shared.py": "def shared_name():\n    return 1\n\n\ndef parseConfigValue():\n    return shared_name\n"}),
+    ("a file moves", {"app/use1.py": None, "app/moved.py": _user(1)}),
+    ("imports change; a binary file and a link arrive",
+     {"app/main.py": "import lib.core1\n\n\ndef main():\n    return parseConfigValue()\n",
+      "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary", "app/link.py": Link("app/main.py")}),
+    ("a second file defines the long compound name", {"tools/config.py": "def parseConfigValue():\n    return 2\n"}),
+    ("common back over the limit", {"lib/core30.py": _core(30)}),
+    ("an unchanged file's import starts to resolve", {"lib/later.py": "VALUE = 1\n"}),
+]
+
+
+def _arrays(arcs: rank_arcs.RankArcs) -> list[list]:
+    return [a.tolist() for a in arcs]
+
+
+def test_a_re_index_updates_the_arcs_to_exactly_what_a_cold_index_computes(tmp_path, monkeypatch):
+    used: list[bool] = []
+    real_update = rank_arcs.update
+
+    def watched(*args, **kwargs):  # the real update, observed: was it taken, did it answer?
+        result = real_update(*args, **kwargs)
+        used.append(result is not None)
+        return result
+
+    monkeypatch.setattr(rank_arcs, "update", watched)
+    builder = RepoBuilder(tmp_path / "repo")
+    commits = [("base", builder.commit(_base(), message="base"))]
+    for label, change in STEPS:
+        commits.append((label, builder.commit(change, message=label)))
+    warm_store = Store.open(tmp_path / "warm")
+    try:
+        for i, (label, oid) in enumerate(commits):
+            warm = api.index(str(builder.path), oid, store=warm_store, workers=1)
+            with Store.open(tmp_path / f"cold{i}") as cold_store:
+                cold = api.index(str(builder.path), oid, store=cold_store, workers=1)
+                assert warm.fingerprint == cold.fingerprint, label
+                warm_snap = api.snapshot(str(builder.path), oid, store=warm_store)
+                cold_snap = api.snapshot(str(builder.path), oid, store=cold_store)
+                assert warm_snap.rank == cold_snap.rank, label
+                assert _arrays(load_rank_arcs(warm_store, oid)) == _arrays(load_rank_arcs(cold_store, oid)), label
+        assert used == [True] * len(STEPS)  # every re-index updated the earlier arcs
+    finally:
+        warm_store.close()
+
+
+def test_arcs_arrays_give_the_rank_of_the_weights_they_hold():
+    nodes = ["a.py", "b.py", "c.py", "d.py"]
+    weights = {"a.py": {"b.py": 2.0, "c.py": 0.5}, "b.py": {"c.py": 1.0}, "c.py": {"a.py": 0.1, "b.py": 0.3}}
+    arcs = rank_arcs.from_weights(nodes, weights)
+    assert arcs.lengths.tolist() == [2, 1, 2, 0]
+    assert arcs.targets.tolist() == [1, 2, 2, 0, 1]  # each row's arcs in the order they were made
+    assert arcs.totals.tolist() == [2.5, 1.0, 0.1 + 0.3, 0.0]
+    x = graph.pagerank(arcs, graph.teleport_to(nodes, None))
+    assert x[3] < min(x[:3])  # d.py: nobody points at it
+    assert abs(sum(x) - 1.0) < 1e-9
+    again = rank_arcs.unpack(rank_arcs.pack(arcs))
+    assert _arrays(again) == _arrays(arcs)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "lengths", "target"])
+def test_arcs_that_do_not_read_whole_are_refused(damage):
+    arcs = rank_arcs.from_weights(["a", "b"], {"a": {"b": 1.0}, "b": {"a": 2.0}})
+    data = bytearray(rank_arcs.pack(arcs))
+    if damage == "truncated":
+        data = data[:-3]
+    elif damage == "lengths":
+        data[8:12] = np.array([5], dtype="<i4").tobytes()  # first row claims 5 arcs of 2
+    else:
+        data[16:20] = np.array([7], dtype="<i4").tobytes()  # an arc to a row that does not exist
+    assert rank_arcs.unpack(bytes(data)) is None
