@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
-_WRITE_BATCH = 1024  # facts per write transaction: each commit is a sync to disk
 _NO_FACTS = ("submodule", "symlink", "binary")
 
 
@@ -383,7 +382,7 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
                      progress: Callable[[str, int, int], None] | None) -> dict[bytes, JobError]:
     """Parse each blob of the wave that no snapshot has parsed yet, once. Returns the facts keys
     whose blobs could not be extracted, with why."""
-    from .build import _Job, _write_facts
+    from .build import FactsWriter, _Job
 
     missing: dict[bytes, tuple[str, _Job]] = {}
     with store.env.begin(db=store.facts) as txn:
@@ -399,20 +398,16 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
              for i in range(0, len(jobs), _CHUNK)]
     broken: dict[bytes, JobError] = {}
     done = 0
-    buffer: list = []
+    writer = FactsWriter(store)
     results = pool.map(_extract, tasks, ordered=False, enough=len(tasks) > 1)
     for ok, failed in results:
-        buffer.extend(ok)
+        writer.add(ok)
         for key, code, message in failed:
             broken[key] = JobError(code, message)
         done += len(ok) + len(failed)
         if progress:
             progress("parse", done, len(missing))
-        if len(buffer) >= _WRITE_BATCH:
-            _write_facts(store, buffer)
-            buffer = []
-    if buffer:
-        _write_facts(store, buffer)
+    writer.flush()
     return broken
 
 

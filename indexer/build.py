@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from .rank_arcs import NameIndex, RankArcs
 
 SIZE_CAP = 1 << 20
-_BATCH = 1024  # blobs per write transaction: each commit is a sync to disk
 
 
 def extractor_version() -> str:
@@ -140,9 +139,33 @@ def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
     return chunks
 
 
-def _write_facts(store: Store, results: list[StoredFacts]) -> None:
-    with store.env.begin(write=True) as txn:
-        put_stored_many(txn, store, results)
+class FactsWriter:
+    """Stored facts buffered and written in large transactions. Each commit syncs to disk and
+    copies every B-tree page it touches, the name index's above all, so a few large ones
+    write less than many small ones (measured: half the writer's time at 10,000 blobs)."""
+
+    BLOBS = 8192
+    BYTES = 32 << 20
+
+    def __init__(self, store: Store, written: Callable[[list[StoredFacts]], None] | None = None) -> None:
+        self._store = store
+        self._written = written
+        self._pending: list[StoredFacts] = []
+        self._bytes = 0
+
+    def add(self, stored: list[StoredFacts]) -> None:
+        self._pending.extend(stored)
+        self._bytes += sum(len(x.packed_core) + len(x.packed_occurrences) for x in stored)
+        if len(self._pending) >= self.BLOBS or self._bytes >= self.BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        pending, self._pending, self._bytes = self._pending, [], 0
+        if pending:
+            with self._store.env.begin(write=True) as txn:
+                put_stored_many(txn, self._store, pending)
+            if self._written is not None:
+                self._written(pending)
 
 
 T = TypeVar("T")
@@ -156,20 +179,15 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     other blob are loaded in that time rather than after)."""
     new: dict[bytes, BlobFacts] = {}
 
-    def write(stored: list[StoredFacts]) -> None:
-        if stored:
-            _write_facts(store, stored)
-            new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
+    def written(stored: list[StoredFacts]) -> None:
+        new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
 
     def drain(chunks: Iterable[list[StoredFacts]]) -> None:
-        pending: list[StoredFacts] = []
+        writer = FactsWriter(store, written)
         for chunk in chunks:
-            pending.extend(chunk)
+            writer.add(chunk)
             progress(len(chunk))
-            if len(pending) >= _BATCH:
-                write(pending)
-                pending = []
-        write(pending)
+        writer.flush()
 
     chunks = _chunks(jobs, 64)
     if workers <= 1 or not jobs:
@@ -356,6 +374,7 @@ class Plan:
     keys: dict[str, bytes]  # path -> facts key, likewise
     earlier: PriorRecord | None
     version: str
+    carried: frozenset[str] = frozenset()  # paths whose blob the earlier snapshot had there: facts stored
 
     def prior(self, earlier_facts: Mapping[str, BlobFacts]):
         """The earlier snapshot for assembly to start from (a resolve.Prior), given its facts
@@ -368,9 +387,10 @@ class Plan:
     def missing(self, present: Callable[[bytes], bool], known: Container[bytes]) -> Iterator[tuple[bytes, _Job]]:
         """(facts key, job) for each blob of the tree whose facts are neither stored (`present`)
         nor in `known`, which the caller fills as it goes: each key comes once."""
+        carried = self.carried
         for e in self.tree:
             key = self.keys.get(e.path)
-            if key is not None and key not in known and not present(key):
+            if key is not None and e.path not in carried and key not in known and not present(key):
                 yield key, _Job(e.oid, e.path, self.languages[e.path])
 
     def earlier_keys(self) -> dict[str, bytes]:
@@ -390,19 +410,28 @@ class Plan:
 def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
     """Walk the tree at `oid` and find the earlier snapshot; languages come from it where the
     blob is the same, and are detected otherwise."""
-    tree_oid, tree = gitread.walk_tree(repo, oid)
     earlier = _earlier_record(store, repo, oid, version)
+    if earlier is None:
+        tree_oid, tree = gitread.walk_tree(repo, oid)
+    else:
+        tree_oid, tree = gitread.walk_tree_since(repo, oid, earlier.tree, [
+            gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
+            for f in earlier.files])
     before = {f.path: f for f in earlier.files} if earlier is not None else {}
     languages = {}
+    carried = set()
     for e in tree:
         if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK):
             continue
         b = before.get(e.path)
-        # "binary" hides the detected language, which the facts key needs
-        languages[e.path] = (b.language if b is not None and b.blob == e.oid and b.language != "binary"
-                             else _language_of(repo, e))
+        if b is not None and b.blob == e.oid and b.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK):
+            carried.add(e.path)
+            if b.language != "binary":  # "binary" hides the detected language, which the facts key needs
+                languages[e.path] = b.language
+                continue
+        languages[e.path] = _language_of(repo, e)
     keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in tree if e.path in languages}
-    return Plan(tree_oid, tree, languages, keys, earlier, version)
+    return Plan(tree_oid, tree, languages, keys, earlier, version, frozenset(carried))
 
 
 def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:

@@ -74,7 +74,7 @@ def _from_sources(files: list[FileEntry], facts: Mapping[str, BlobFacts]) -> lis
     out = []
     for f in files:
         bf = facts.get(f.path)
-        name = posixpath.basename(f.path)
+        name = f.path.rpartition("/")[2]  # asked of every file: no posixpath.basename call
         if name == "__main__.py":
             out.append(EntryPoint(posixpath.basename(parent(f.path)) or "__main__", "python_main_file", f.path, "", ""))
         if bf is None:

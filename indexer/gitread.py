@@ -94,6 +94,37 @@ def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeE
     return str(root.id), entries
 
 
+_ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
+_CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit2.enums.DeltaStatus.TYPECHANGE})
+
+
+def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
+                    base: list[TreeEntry]) -> tuple[str, list[TreeEntry]]:
+    """`walk_tree(repo, commit_oid)`, from the entries of an earlier tree (`base`, those of
+    `base_tree`) and the diff of the two trees: only subtrees that differ are read. Anything
+    the diff cannot answer (a missing object, an unexpected kind of change) falls back to
+    the whole walk."""
+    try:
+        root = repo[commit_oid].peel(pygit2.Commit).tree
+        deltas = list(repo[base_tree].peel(pygit2.Tree).diff_to_tree(root).deltas)
+    except (KeyError, ValueError, pygit2.GitError):
+        return walk_tree(repo, commit_oid)
+    gone: set[str] = set()
+    added: list[TreeEntry] = []
+    for delta in deltas:
+        if delta.status not in _CHANGED:
+            return walk_tree(repo, commit_oid)
+        if delta.status != _ADDED:
+            gone.add(delta.old_file.path)
+        if delta.status != _DELETED:
+            new = delta.new_file
+            added.append(TreeEntry(new.path, new.mode, str(new.id)))
+    entries = [e for e in base if e.path not in gone] if gone else list(base)
+    entries.extend(added)
+    entries.sort(key=lambda e: e.path)
+    return str(root.id), entries
+
+
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     try:
         return repo[oid].data

@@ -122,7 +122,7 @@ ECOSYSTEM = {
 
 
 def is_manifest(f: FileEntry) -> bool:
-    return posixpath.basename(f.path) in ECOSYSTEM and not f.skipped and f.mark != "vendored" and (
+    return f.path.rpartition("/")[2] in ECOSYSTEM and not f.skipped and f.mark != "vendored" and (
         "node_modules/" not in f.path
     )
 

@@ -61,13 +61,16 @@ class SnapshotTail(msgspec.Struct):
 
 class HeadFiles(msgspec.Struct):
     oid: str
+    tree: str
     files: list[FileEntry]  # decoding into this skips the fan-in and rank tables
 
 
 class PriorRecord(msgspec.Struct):
-    """What a re-index reads of an earlier snapshot: its commit, file table and import resolution."""
+    """What a re-index reads of an earlier snapshot: its commit and tree, file table and import
+    resolution."""
 
     oid: str
+    tree: str
     files: list[FileEntry]
     edges: list[Edge]
     unresolved: list[UnresolvedImport]
@@ -239,7 +242,7 @@ class StoredRecord(NamedTuple):
     def prior(self) -> PriorRecord:
         t = self.tail()
         head = decode_head_files(self.head)
-        return PriorRecord(head.oid, head.files, t.edges, t.unresolved)
+        return PriorRecord(head.oid, head.tree, head.files, t.edges, t.unresolved)
 
 
 def _head_size(value) -> int:

@@ -389,3 +389,27 @@ def test_a_re_index_equals_a_cold_index_of_the_same_commit(tmp_path):
         assert [e.target for e in moved.imports("pkg/extra.py")] == ["pkg/mod8.py"]
     finally:
         incremental.close()
+
+
+def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_path):
+    """A re-index reads the tree as the earlier snapshot's entries plus the diff of the two
+    trees; through every kind of change that must be exactly what walking the tree gives."""
+    builder = RepoBuilder(tmp_path / "repo")
+    steps = [
+        {"a.py": "x = 1\n", "d/b.py": "y = 2\n", "d/e/c.py": "z = 3\n", "run": Exec("#!/bin/sh\n"),
+         "sub": Submodule("1" * 40), "l": Link("a.py"), "gone/f.txt": "f\n"},
+        {"a.py": "x = 2\n"},  # content
+        {"run": "#!/bin/sh\n"},  # mode only: executable -> regular
+        {"d/b.py": Link("a.py")},  # file -> link
+        {"l": "now a file\n"},  # link -> file
+        {"sub": Submodule("2" * 40)},  # submodule moves
+        {"gone/f.txt": None, "gone": "a file where a folder was\n"},  # folder -> file
+        {"d/e/c.py": None, "d/e/c2.py": "z = 3\n", "new/deep/n.py": "n = 1\n"},  # move, new folders
+    ]
+    commits = [builder.commit(step) for step in steps]
+    repo = gitread.open_repo(str(builder.path))
+    for before, after in zip(commits, commits[1:]):
+        base_tree, base = gitread.walk_tree(repo, before)
+        assert gitread.walk_tree_since(repo, after, base_tree, base) == gitread.walk_tree(repo, after)
+    # an earlier tree that is not there: the whole walk answers
+    assert gitread.walk_tree_since(repo, commits[-1], "0" * 40, []) == gitread.walk_tree(repo, commits[-1])
