@@ -21,11 +21,11 @@ import pygit2
 
 from . import canonical, gitread
 from .errors import RennetError
-from .rank_arcs import pack as pack_arcs
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
+from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
-                      encode, facts_key, load_facts, load_rank_arcs, load_stored_record, name_index, pack_record,
-                      pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key, stored_facts)
+                      encode, facts_key, head_of, load_facts, load_rank_arcs, load_stored_record, name_index,
+                      pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
@@ -311,9 +311,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             with collector_paused():
                 record, arcs, parsed = _build(store, repo, oid, version, workers, progress, lock)
                 _commit_snapshot(store, repo_id, oid, rev, record, arcs)
-                summary = SnapshotHead(record.oid, record.tree, record.extractor_version, record.files, [], [],
-                                       record.fingerprint, record.indexed_at, record.symbols, len(record.edges))
-                return _report(repo, rev, summary, parsed=parsed, seconds=time.perf_counter() - started)
+                return _report(repo, rev, head_of(record, tables=False), parsed=parsed,
+                               seconds=time.perf_counter() - started)
     finally:
         if own_store:
             store.close()
@@ -322,8 +321,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
            lock: WriteLock) -> tuple[SnapshotRecord, RankArcs, int]:
-    """The snapshot record at `oid`, its rank arcs, and how many blobs were parsed. Runs with the collector
-    paused (see collector_paused); extraction workers have it on."""
+    """The snapshot record at `oid`, its rank arcs, and how many blobs were parsed. Runs with
+    the collector paused (see collector_paused); extraction workers have it on."""
     start = plan(store, repo, oid, version)
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out

@@ -12,7 +12,8 @@ strongest out-edges. The power iteration is our own, over nodes in sorted order 
 fixed tolerance and iteration count, on numpy arrays but with every float sum in a
 fixed left-to-right order (no pairwise np.sum, no BLAS, no builtin sum(), which
 compensates on Python 3.12+), so the same inputs give the same bits on any machine and
-in any input order; values are rounded to 9 decimals.
+in any input order; values are rounded to 9 decimals. The arcs are kept as arrays beside each
+snapshot (indexer/rank_arcs.py), so a re-index computes again only the rows a change reaches.
 """
 
 from __future__ import annotations

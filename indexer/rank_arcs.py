@@ -117,21 +117,21 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     old_nodes = [f.path for f in earlier.files]
     if earlier.arcs.rows() != len(old_nodes):
         return None
-    old_keys = {f.path: (f.blob, f.language) for f in earlier.files if f.language not in NO_FACTS}
-    new_keys = {f.path: (f.blob, f.language) for f in files if f.path in facts}
+    old_keys = {f.path: (f.blob, f.mode, f.language) for f in earlier.files}
+    new_keys = {f.path: (f.blob, f.mode, f.language) for f in files}
     changed = {p for p in old_keys.keys() | new_keys.keys() if old_keys.get(p) != new_keys.get(p)}
-    before: dict[str, Mapping[str, float]] = {}
+    before: dict[str, Mapping[str, float]] = {}  # what the changed files defined
     for path in changed:
-        if path in old_keys:
+        if path in old_keys and old_keys[path][2] not in NO_FACTS:
             old = earlier.facts(path)
             if old is None:
                 return None
             before[path] = graph.definitions_for(old)
 
     blob_paths: dict[bytes, list[str]] = {}
-    for path, (blob, _) in new_keys.items():
-        if blob:
-            blob_paths.setdefault(bytes.fromhex(blob), []).append(path)
+    for f in files:
+        if f.blob and f.path in facts:
+            blob_paths.setdefault(bytes.fromhex(f.blob), []).append(f.path)
 
     def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:
         for raw in blobs:
@@ -156,7 +156,7 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     touched = set()
     for path in changed:
         then = before.get(path, {})
-        now = graph.definitions_for(facts[path]) if path in new_keys else {}
+        now = graph.definitions_for(facts[path]) if path in facts else {}
         touched.update(n for n in then.keys() | now.keys() if then.get(n) != now.get(n))
     entries: dict[str, graph.NameEntry | None] = {}
     for name in sorted(touched):

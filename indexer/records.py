@@ -211,13 +211,17 @@ def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> di
 # rank) uncompressed, read and decoded when a snapshot is opened; the tail (edges, manifests,
 # entry points) compressed, read from the store only when first asked for.
 
-def pack_record(record: SnapshotRecord) -> bytes:
+def head_of(record: SnapshotRecord, tables: bool = True) -> SnapshotHead:
+    """The head of a record; without `tables`, its fan-in and rank lists left empty (a summary)."""
     fan_in, rank = record.fan_in, record.rank
-    head = pack(encode(SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
-                                    [fan_in.get(f.path, 0) for f in record.files],
-                                    [rank.get(f.path, 0.0) for f in record.files],
-                                    record.fingerprint, record.indexed_at, record.symbols, len(record.edges))),
-                compress=False)
+    return SnapshotHead(record.oid, record.tree, record.extractor_version, record.files,
+                        [fan_in.get(f.path, 0) for f in record.files] if tables else [],
+                        [rank.get(f.path, 0.0) for f in record.files] if tables else [],
+                        record.fingerprint, record.indexed_at, record.symbols, len(record.edges))
+
+
+def pack_record(record: SnapshotRecord) -> bytes:
+    head = pack(encode(head_of(record)), compress=False)
     tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
                                     record.entry_points)))
     return len(head).to_bytes(4, "big") + head + tail

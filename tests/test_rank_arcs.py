@@ -30,6 +30,7 @@ def _base() -> dict[str, object]:
         "lib/__init__.py": "", "app/__init__.py": "",
         "lib/shared.py": "shared_name = 1\n\n\ndef parseConfigValue():\n    return shared_name\n",
         "app/main.py": "import lib.core0\n\n\ndef main():\n    return parseConfigValue(), unique_0()\n",
+        "app/plain.py": "def plain():\n    return parseConfigValue(), unique_3(), Widget2()\n",  # uses, no imports
     })
     return files
 
@@ -50,6 +51,8 @@ STEPS: list[tuple[str, dict[str, object]]] = [
     ("a second file defines the long compound name", {"tools/config.py": "def parseConfigValue():\n    return 2\n"}),
     ("common back over the limit", {"lib/core30.py": _core(30)}),
     ("an unchanged file's import starts to resolve", {"lib/later.py": "VALUE = 1\n"}),
+    ("a module that uses others, importing nothing, becomes a link", {"app/plain.py": Link("app/use6.py")}),
+    ("a module becomes binary", {"app/use4.py": b"\x00\x01binary now\x00"}),
 ]
 
 
