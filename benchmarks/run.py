@@ -74,6 +74,19 @@ def machine() -> dict:
             "ctags": ctags_version(), "rennet_commit": head.stdout.strip()}
 
 
+# A fixed pure-Python loop, timed in a fresh process at the start and the end of a run: the
+# cores are shared, and the same code runs up to a quarter slower in a slow phase of the host;
+# comparing two runs' figures means comparing their loops too.
+_CALIBRATION = ("import time\ndef loop():\n    x = 0\n    for i in range(10_000_000):\n        x += i\n"
+                "t = time.perf_counter(); loop(); print(time.perf_counter() - t)")
+
+
+def calibration_loop() -> float:
+    """Best of three runs of the calibration loop, in seconds."""
+    runs = [subprocess.run([sys.executable, "-c", _CALIBRATION], capture_output=True, text=True) for _ in range(3)]
+    return min(float(r.stdout) for r in runs if r.returncode == 0 and r.stdout.strip())
+
+
 def ensure_ctags() -> str:
     found = shutil.which("ctags")
     if found:
@@ -357,7 +370,9 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
     lines = [
         f"Machine: {info['nproc']} cores, {info['cpu']}, {info['memory_gib']} GiB; Python {info['python']}; "
         f"{info['ctags']}; rennet {info['rennet_commit']}; load average at start "
-        f"{info.get('loadavg_at_start', '?')} (the cores are shared: figures move with it)",
+        f"{info.get('loadavg_at_start', '?')} (the cores are shared: figures move with it)"
+        + (f"; calibration loop {info['calibration_start_s']:.2f} s at start, {info['calibration_end_s']:.2f} s at end"
+           if "calibration_end_s" in info else ""),
         f"Command: `{command}`", "",
         "| corpus | files | ctags s | cold s (in-process) | cold/ctags | 1% re-index s (in-process, parsed) | re-index/cold | symbol p50/p99 ms "
         "| refs p50/p99 ms (first call p50) | fresh `rennet context symbol` ms | peak MiB (tree PSS / max RSS) | store MiB first "
@@ -476,6 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(work / "stores", ignore_errors=True)  # scratch stores a failed earlier run left behind
     ctags = ensure_ctags()
     info = machine()
+    info["calibration_start_s"] = calibration_loop()
     results = []
     failed: list[dict] = []
     for size in sizes:
@@ -506,10 +522,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r["ratios"] = ratios(r)
         results.append(r)
+    info["calibration_end_s"] = calibration_loop()
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
     report(results, info, command.strip(), Path(args.out), failed=failed)
     return 1 if failed else 0
-    return 0
 
 
 if __name__ == "__main__":

@@ -59,8 +59,10 @@ def test_floors_say_which_targets_this_machine_cannot_reach():
         r["ratios"] = ratios(r)
     assert slow["ratios"]["parse_only_vs_ctags"] == 2.5 and slow["ratios"]["noop_vs_cold"] == 0.125
     assert "parse_only_vs_ctags" not in old["ratios"]
-    table = markdown([slow, fast, old], verdicts([slow, fast, old]), {"nproc": 2, "cpu": "x", "memory_gib": 1,
-                                                                   "python": "3", "ctags": "c", "rennet_commit": "r"}, "cmd")
+    info = {"nproc": 2, "cpu": "x", "memory_gib": 1, "python": "3", "ctags": "c", "rennet_commit": "r",
+            "calibration_start_s": 0.5, "calibration_end_s": 0.625}
+    table = markdown([slow, fast, old], verdicts([slow, fast, old]), info, "cmd")
+    assert "calibration loop 0.50 s at start, 0.62 s at end" in table.splitlines()[0]
     lines = table.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| corpus | parse only s"))
     section = lines[start + 2:]
@@ -69,6 +71,12 @@ def test_floors_say_which_targets_this_machine_cannot_reach():
     assert set(rows) == {"slow floors", "fast floors"}
     assert rows["slow floors"][2] == "no" and rows["slow floors"][5] == "no"
     assert rows["fast floors"][2] == "not excluded" and rows["fast floors"][5] == "not excluded"
+
+
+def test_calibration_loop_times_a_fresh_process():
+    from benchmarks.run import calibration_loop
+
+    assert 0.0 < calibration_loop() < 60.0
 
 
 def test_parse_only_probe_parses_every_blob_the_index_would(tmp_path):
