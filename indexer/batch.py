@@ -387,7 +387,8 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     missing: dict[bytes, tuple[str, _Job]] = {}
     with store.env.begin(db=store.facts) as txn:
         for job in pending:
-            for key, blob_job in job.plan.missing(txn.cursor().set_key, missing):
+            # every blob looked up: a job finding facts lost later would fail on every run
+            for key, blob_job in job.plan.missing(txn.cursor().set_key, missing, trust_carried=False):
                 missing[key] = (job.repo_path, blob_job)
                 job.parsed += 1  # the first job needing a blob is the one that parsed it
     by_repo: dict[str, list] = {}

@@ -347,6 +347,13 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
                           symbols=False)
 
     new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
+    # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
+    # the store have lost the facts of one all the same, it is parsed now rather than failed.
+    lost = {start.keys[e.path]: _Job(e.oid, e.path, start.languages[e.path]) for e in start.tree
+            if e.path in start.keys and e.path not in facts and start.keys[e.path] not in new}
+    if lost:
+        jobs += sorted(lost.values(), key=lambda j: j.blob)
+        new.update(_extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)[0])
     facts.update((path, new[key]) for path, key in start.keys.items() if key in new)
     facts = {path: facts[path] for path in start.keys if path in facts}  # tree order
     files = _file_entries(repo, start.tree, start.languages, facts)
@@ -383,10 +390,13 @@ class Plan:
         from .resolve import Prior
         return Prior(self.earlier.files, self.earlier.edges, self.earlier.unresolved, earlier_facts.get)
 
-    def missing(self, present: Callable[[bytes], bool], known: Container[bytes]) -> Iterator[tuple[bytes, _Job]]:
+    def missing(self, present: Callable[[bytes], bool], known: Container[bytes],
+                trust_carried: bool = True) -> Iterator[tuple[bytes, _Job]]:
         """(facts key, job) for each blob of the tree whose facts are neither stored (`present`)
-        nor in `known`, which the caller fills as it goes: each key comes once."""
-        carried = self.carried
+        nor in `known`, which the caller fills as it goes: each key comes once. With
+        `trust_carried`, blobs the earlier snapshot had at the same path are taken as stored
+        without asking (the caller then parses any it finds lost, as `index` does)."""
+        carried = self.carried if trust_carried else frozenset()
         for e in self.tree:
             key = self.keys.get(e.path)
             if key is not None and e.path not in carried and key not in known and not present(key):

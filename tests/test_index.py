@@ -413,3 +413,28 @@ def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_p
         assert gitread.walk_tree_since(repo, after, base_tree, base) == gitread.walk_tree(repo, after)
     # an earlier tree that is not there: the whole walk answers
     assert gitread.walk_tree_since(repo, commits[-1], "0" * 40, []) == gitread.walk_tree(repo, commits[-1])
+
+
+def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
+    """A re-index does not look up blobs its earlier snapshot had at the same path; should the
+    store have lost one's facts all the same, it is parsed again, never a failure."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(_many_files(10))
+    store = Store.open(tmp_path / "store")
+    try:
+        first = api.index(str(builder.path), "main", store=store, workers=1)
+        lost = api.snapshot(str(builder.path), first.oid, store=store).file("pkg/mod4.py")
+        key = f"{lost.blob}|{lost.language}|".encode()
+        with store.env.begin(write=True) as txn:
+            for db in (store.facts, store.occurrences):
+                cursor = txn.cursor(db=db)
+                assert cursor.set_range(key) and bytes(cursor.key()).startswith(key)
+                cursor.delete()
+        second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
+        second = api.index(str(builder.path), second_oid, store=store, workers=1)
+        assert second.parsed_blobs == 2  # the changed file, and the one whose facts were lost
+        with Store.open(tmp_path / "cold") as cold_store:
+            assert second.fingerprint == api.index(str(builder.path), second_oid, store=cold_store,
+                                                   workers=1).fingerprint
+    finally:
+        store.close()
