@@ -349,8 +349,9 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
     # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
     # the store have lost the facts of one all the same, it is parsed now rather than failed.
-    lost = {start.keys[e.path]: _Job(e.oid, e.path, start.languages[e.path]) for e in start.tree
-            if e.path in start.keys and e.path not in facts and start.keys[e.path] not in new}
+    lost_paths = start.carried - facts.keys()  # a set difference: no loop over the tree unless needed
+    lost = {start.keys[e.path]: _Job(e.oid, e.path, start.languages[e.path])
+            for e in start.tree if e.path in lost_paths and start.keys[e.path] not in new} if lost_paths else {}
     if lost:
         jobs += sorted(lost.values(), key=lambda j: j.blob)
         new.update(_extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)[0])
