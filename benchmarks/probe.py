@@ -49,15 +49,23 @@ def _parse_init(repo: str) -> None:
     _parse_repo = pygit2.Repository(repo)
 
 
-def _parse_chunk(jobs: list[tuple[str, str]]) -> int:
+def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int]:
+    """(blobs of a grammar language, of them parsed), as the index would: where the name
+    leaves the language open, the blob's head decides."""
     from indexer import grammars
     from indexer.build import SIZE_CAP
-    parsed = 0
-    for blob, language in jobs:
+    from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
+    blobs = parsed = 0
+    for blob, path, language in jobs:
         data = _parse_repo[blob].data
+        if language in CONTENT_DECIDES:
+            language = detect_language(path, data[:8192])
+        if language not in GRAMMAR_LANGUAGES or b"\0" in data[:8192]:
+            continue
+        blobs += 1
         if len(data) <= SIZE_CAP and grammars.parse(language, data) is not None:
             parsed += 1
-    return parsed
+    return blobs, parsed
 
 
 def parse_only(repo: str, rev: str, workers: int) -> dict:
@@ -67,8 +75,8 @@ def parse_only(repo: str, rev: str, workers: int) -> dict:
     import multiprocessing
 
     from indexer import gitread
-    from indexer.build import _chunks, _Job, _language_of
-    from indexer.languages import GRAMMAR_LANGUAGES
+    from indexer.build import _chunks, _Job
+    from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
 
     r = gitread.open_repo(repo)
     _, entries = gitread.walk_tree(r, gitread.resolve_rev(r, rev))
@@ -78,13 +86,13 @@ def parse_only(repo: str, rev: str, workers: int) -> dict:
         if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK) or e.oid in seen:
             continue
         seen.add(e.oid)
-        language = _language_of(r, e)
-        if language in GRAMMAR_LANGUAGES:
+        language = name_language(e.path)
+        if language in GRAMMAR_LANGUAGES or language in CONTENT_DECIDES:
             jobs.append(_Job(e.oid, e.path, language))
-    chunks = [[(j.blob, j.language) for j in chunk] for chunk in _chunks(jobs, 64)]
+    chunks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in _chunks(jobs, 64)]
     with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init, initargs=(r.path,)) as pool:
-        parsed = sum(pool.imap_unordered(_parse_chunk, chunks))
-    return {"blobs": len(jobs), "parsed": parsed}
+        counts = list(pool.imap_unordered(_parse_chunk, chunks))
+    return {"blobs": sum(b for b, _ in counts), "parsed": sum(p for _, p in counts)}
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -191,7 +191,7 @@ def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str
         plan = task.plan
         decoded = {k: decode_core(unpack(v)) for k, v in task.packed.items()}
         facts = {path: decoded[key] for path, key in plan.keys.items() if key in decoded}
-        files = _file_entries(repo, plan.tree, plan.languages, facts)
+        files = _file_entries(repo, plan.tree, facts)
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
         # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
         record, arcs = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)

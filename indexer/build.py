@@ -24,8 +24,9 @@ from .errors import RennetError
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
-                      encode, facts_key, head_of, load_facts, load_rank_arcs, load_stored_record, name_index,
-                      pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key, stored_facts)
+                      encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs, load_stored_record,
+                      name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key,
+                      stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
@@ -102,11 +103,14 @@ def _die_with_parent() -> None:
 
 
 def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFacts:
-    """Parse one blob into its facts, encoded for the store."""
+    """Parse one blob into its facts, encoded for the store. Keyed by `job.language`, what
+    the name says; where that leaves the language to the content, it is detected here."""
     from .extract import extract_blob
+    from .languages import CONTENT_DECIDES, detect_language
     repo = repo or _worker_repo
     data = repo[job.blob].data
-    facts = extract_blob(data, job.path, job.language, SIZE_CAP)
+    language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
+    facts = extract_blob(data, job.path, language, SIZE_CAP)
     facts.size = len(data)
     return stored_facts(facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts)
 
@@ -116,16 +120,6 @@ def _extract_chunk(jobs: list[_Job]) -> list[StoredFacts]:
 
 
 # --- main side ---------------------------------------------------------------------------
-
-def _language_of(repo: pygit2.Repository, entry: gitread.TreeEntry) -> str:
-    """The language by name alone where the name decides; by the blob's head (shebang, mode
-    line, C++ constructs in a `.h`) where it does not."""
-    from .languages import detect_language
-    by_name = detect_language(entry.path, b"")
-    if by_name != "text" and not entry.path.endswith(".h"):
-        return by_name
-    return detect_language(entry.path, gitread.read_blob(repo, entry.oid)[:8192])
-
 
 def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
     """Chunks of one language each, largest first. A worker sets a grammar up (its tags query
@@ -202,7 +196,7 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     return new, done
 
 
-def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], languages: dict[str, str],
+def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
                   facts: dict[str, BlobFacts]) -> list[FileEntry]:
     files: list[FileEntry] = []
     for e in tree:
@@ -216,10 +210,10 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry], langua
             f = facts.get(e.path)
             if f is None:
                 raise RennetError(f"facts for {e.path} missing after extraction", code="store_error")
-            size = f.size
-            language = "binary" if f.skipped == "binary" else languages[e.path]
-            files.append(FileEntry(e.path, e.oid, e.mode, size, f.lines if f.skipped != "binary" else -1,
-                                   language, skipped=f.skipped))
+            # the facts' language: detected from the content where the name left it open,
+            # "binary" for binary content whatever the name says
+            files.append(FileEntry(e.path, e.oid, e.mode, f.size, f.lines if f.skipped != "binary" else -1,
+                                   f.language, skipped=f.skipped))
     return files
 
 
@@ -357,7 +351,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         new.update(_extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)[0])
     facts.update((path, new[key]) for path, key in start.keys.items() if key in new)
     facts = {path: facts[path] for path in start.keys if path in facts}  # tree order
-    files = _file_entries(repo, start.tree, start.languages, facts)
+    files = _file_entries(repo, start.tree, facts)
     if progress:
         progress("assemble", 0, 1)
     prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
@@ -377,7 +371,7 @@ class Plan:
 
     tree_oid: str
     tree: list[gitread.TreeEntry]
-    languages: dict[str, str]  # path -> language, for every blob of the tree
+    languages: dict[str, str]  # path -> what its name says (languages.name_language), for every blob
     keys: dict[str, bytes]  # path -> facts key, likewise
     earlier: PriorRecord | None
     version: str
@@ -411,15 +405,15 @@ class Plan:
         out = {}
         for f in self.earlier.files:
             if f.language not in NO_FACTS:
-                key = facts_key(f.blob, f.language, self.version)
+                key = entry_facts_key(f, self.version)
                 if self.keys.get(f.path) != key:
                     out[f.path] = key
         return out
 
 
 def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
-    """Walk the tree at `oid` and find the earlier snapshot; languages come from it where the
-    blob is the same, and are detected otherwise."""
+    """Walk the tree at `oid` (from the earlier snapshot's, when there is one) and key each
+    blob's facts by what its name says of its language: no blob is read here."""
     earlier = _earlier_record(store, repo, oid, version)
     if earlier is None:
         tree_oid, tree = gitread.walk_tree(repo, oid)
@@ -427,19 +421,18 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
         tree_oid, tree = gitread.walk_tree_since(repo, oid, earlier.tree, [
             gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
             for f in earlier.files])
+    from .languages import name_language
+
     before = {f.path: f for f in earlier.files} if earlier is not None else {}
     languages = {}
     carried = set()
     for e in tree:
         if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK):
             continue
+        languages[e.path] = name_language(e.path)
         b = before.get(e.path)
         if b is not None and b.blob == e.oid and b.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK):
             carried.add(e.path)
-            if b.language != "binary":  # "binary" hides the detected language, which the facts key needs
-                languages[e.path] = b.language
-                continue
-        languages[e.path] = _language_of(repo, e)
     keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in tree if e.path in languages}
     return Plan(tree_oid, tree, languages, keys, earlier, version, frozenset(carried))
 

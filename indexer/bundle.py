@@ -96,12 +96,12 @@ class ExportReport:
 
 def export(snap, out: str | os.PathLike[str]) -> ExportReport:
     """Write the bundle of a loaded snapshot (indexer.snapshot.Snapshot) to `out`, atomically."""
-    from .records import facts_key, full_facts
+    from .records import entry_facts_key, full_facts
 
     store = snap.store
     record = snap.record
     version = record.extractor_version
-    keys = sorted({facts_key(f.blob, f.language, version) for f in record.files if f.language not in _NO_FACTS})
+    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in _NO_FACTS})
     entries: list[FactsEntry] = []
     with store.env.begin() as txn:
         for key in keys:
@@ -169,7 +169,7 @@ def read(path: str | os.PathLike[str]) -> Verified:
 
 def verify(data: bytes) -> Verified:
     """Every check short of the store; raises BadBundle naming the first one that fails."""
-    from .records import decode_facts as _decode_facts, decode_record as _decode_record, facts_key
+    from .records import decode_facts as _decode_facts, decode_record as _decode_record, entry_facts_key
     from .canonical import fingerprint
 
     if not data.startswith(MAGIC):
@@ -216,7 +216,7 @@ def verify(data: bytes) -> Verified:
     for f in record.files:
         if f.language in _NO_FACTS:
             continue
-        key = facts_key(f.blob, f.language, version)
+        key = entry_facts_key(f, version)
         if key not in decoded_facts:
             raise BadBundle(f"bundle lacks the facts of {f.path}")
         by_path[f.path] = decoded_facts[key]

@@ -108,7 +108,6 @@ _CPP_HEAD = re.compile(
     rb"|\bextern\s+\"C\+\+\"",
     re.MULTILINE,
 )
-_UTF_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _shebang_language(head: bytes) -> str:
@@ -148,21 +147,40 @@ def _mode_line_language(head: bytes) -> str:
     return ""
 
 
-def detect_language(path: str, head: bytes) -> str:
-    """Language name of the blob at `path` whose first bytes are `head` (8 KiB is plenty)."""
+# What `name_language` answers when the name leaves the language to the blob's first bytes.
+CONTENT_H = "?h"  # a `.h` header: C, or C++ when its head shows a C++ construct (rule 3)
+CONTENT = "?"  # no name rule applies: a shebang or a mode line may name one (rules 4-5), else text
+CONTENT_DECIDES = frozenset({CONTENT_H, CONTENT})
+
+
+def name_language(path: str) -> str:
+    """What the name alone says (rules 1-3 without the content): a language, "binary", or
+    CONTENT_H / CONTENT. Indexing keys a blob's facts by this, so no blob is read before its
+    extraction; the extraction reads the head where the name leaves it open."""
     name = path.rsplit("/", 1)[-1]
     lower = name.lower()
     ext = lower.rsplit(".", 1)[-1] if "." in lower.lstrip(".") else ""
-    if ext in _BINARY_EXTENSIONS or (b"\0" in head[:8192] and not head.startswith(_UTF_BOMS)):
+    if ext in _BINARY_EXTENSIONS:
         return "binary"
     by_name = _FILENAMES.get(lower)
     if by_name:
         return by_name
     if lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
         return "dockerfile"
-    language = _EXTENSIONS.get(ext, "")
     if ext == "h":
+        return CONTENT_H
+    return _EXTENSIONS.get(ext) or CONTENT
+
+
+def detect_language(path: str, head: bytes) -> str:
+    """Language name of the blob at `path` whose first bytes are `head` (8 KiB is plenty)."""
+    from .content import is_binary
+
+    if is_binary(head):
+        return "binary"
+    found = name_language(path)
+    if found == CONTENT_H:
         return "cpp" if _CPP_HEAD.search(head[:8192]) else "c"
-    if language:
-        return language
-    return _shebang_language(head) or _mode_line_language(head) or "text"
+    if found == CONTENT:
+        return _shebang_language(head) or _mode_line_language(head) or "text"
+    return found

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "8"
+EXTRACTOR_VERSION = "9"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -89,6 +89,15 @@ NO_FACTS = ("submodule", "symlink", "binary")  # file entries whose blob facts a
 
 def facts_key(blob: str, language: str, version: str) -> bytes:
     return f"{blob}|{language}|{version}".encode()
+
+
+def entry_facts_key(f: FileEntry, version: str) -> bytes:
+    """The key a snapshot's file has its facts under: its blob, and what its name says of its
+    language (languages.name_language; where that leaves the language to the content, the
+    facts hold the detected one)."""
+    from .languages import name_language
+
+    return facts_key(f.blob, name_language(f.path), version)
 
 
 def snapshot_key(oid: str, version: str) -> bytes:

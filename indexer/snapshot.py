@@ -10,8 +10,8 @@ import msgspec
 import pygit2
 
 from . import canonical, gitread
-from .records import (NO_FACTS, StoredRecord, decode_facts, decode_head, facts_key, full_facts, load_facts,
-                      load_stored_record, pin_key, repo_key)
+from .records import (NO_FACTS, StoredRecord, decode_facts, decode_head, entry_facts_key, full_facts,
+                      load_facts, load_stored_record, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -111,7 +111,7 @@ class Snapshot:
         f = self.file(path)
         if f is None or f.language in NO_FACTS:
             return None
-        return facts_key(f.blob, f.language, self.extractor_version)
+        return entry_facts_key(f, self.extractor_version)
 
     def facts(self, path: str) -> BlobFacts | None:
         """A file's complete blob facts, occurrences included."""
@@ -144,7 +144,7 @@ class Snapshot:
 
     def all_facts(self) -> dict[str, BlobFacts]:
         """path -> core facts of every file that has facts."""
-        return load_facts(self.store, {f.path: facts_key(f.blob, f.language, self.extractor_version)
+        return load_facts(self.store, {f.path: entry_facts_key(f, self.extractor_version)
                                        for f in self.files if f.language not in NO_FACTS})
 
     def blob_bytes(self, path: str) -> bytes:

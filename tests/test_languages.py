@@ -77,3 +77,21 @@ def test_grammar_languages():
 ])
 def test_mode_lines_for_extensionless_files(head, expected):
     assert detect_language("include/vector", head) == expected
+
+
+def test_the_name_alone_decides_or_says_the_content_must():
+    from indexer.languages import CONTENT, CONTENT_H, name_language
+
+    assert name_language("src/a.py") == "python"
+    assert name_language("docs/notes.txt") == "text"  # a known text extension: no blob read
+    assert name_language("logo.png") == "binary"
+    assert name_language("Makefile") == "make"
+    assert name_language("include/vec.h") == CONTENT_H
+    assert name_language("bin/run") == CONTENT
+    assert name_language("locale/fr/django.po") == CONTENT  # unknown extension: a shebang could name one
+    # where the name decides, the content cannot change it, except to binary
+    for path in ("src/a.py", "docs/notes.txt", "Makefile"):
+        assert detect_language(path, b"#!/usr/bin/env ruby\n") == name_language(path)
+        assert detect_language(path, b"\x00\x01") == "binary"
+    assert detect_language("include/vec.h", b"class Vec {\n};\n") == "cpp"
+    assert detect_language("bin/run", b"#!/usr/bin/env ruby\n") == "ruby"
