@@ -54,13 +54,14 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int]:
     leaves the language open, the blob's head decides."""
     from indexer import grammars
     from indexer.build import SIZE_CAP
+    from indexer.content import is_binary
     from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
     blobs = parsed = 0
     for blob, path, language in jobs:
         data = _parse_repo[blob].data
         if language in CONTENT_DECIDES:
             language = detect_language(path, data[:8192])
-        if language not in GRAMMAR_LANGUAGES or b"\0" in data[:8192]:
+        if language not in GRAMMAR_LANGUAGES or is_binary(data):
             continue
         blobs += 1
         if len(data) <= SIZE_CAP and grammars.parse(language, data) is not None:

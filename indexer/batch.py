@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
-_NO_FACTS = ("submodule", "symlink", "binary")
 
 
 @dataclass(frozen=True)

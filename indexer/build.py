@@ -21,6 +21,7 @@ import pygit2
 
 from . import canonical, gitread
 from .errors import RennetError
+from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
@@ -364,10 +365,10 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
 
 @dataclass
 class Plan:
-    """What indexing a commit starts from: its tree, each blob's language and facts key, and
-    the nearest earlier snapshot of its first-parent line (built by this extractor version),
-    whose word on a (path, blob) still holds: languages are detected and imports resolved
-    again only where something changed."""
+    """What indexing a commit starts from: its tree, each blob's facts key (by what its name
+    says of its language), and the nearest earlier snapshot of its first-parent line (built
+    by this extractor version), whose word on a (path, blob) still holds: facts are looked
+    up, marks set and imports resolved again only where something changed."""
 
     tree_oid: str
     tree: list[gitread.TreeEntry]
@@ -421,8 +422,6 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
         tree_oid, tree = gitread.walk_tree_since(repo, oid, earlier.tree, [
             gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
             for f in earlier.files])
-    from .languages import name_language
-
     before = {f.path: f for f in earlier.files} if earlier is not None else {}
     languages = {}
     carried = set()

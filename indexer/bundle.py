@@ -32,10 +32,10 @@ from pathlib import Path
 import msgspec
 
 from .errors import BadInput, MissingObjects, RennetError
+from .records import NO_FACTS
 
 MAGIC = b"RENNET-BUNDLE\n"
 FORMAT = 1
-_NO_FACTS = ("submodule", "symlink", "binary")
 _HEADER_FIELDS = {"format": int, "oid": str, "fingerprint": str, "extractor_version": str, "rev": str,
                   "repo_name": str, "remote_url": (str, type(None)), "files": int, "facts": int,
                   "body_bytes": int, "created_at": str, "digest": str}
@@ -101,7 +101,7 @@ def export(snap, out: str | os.PathLike[str]) -> ExportReport:
     store = snap.store
     record = snap.record
     version = record.extractor_version
-    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in _NO_FACTS})
+    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS})
     entries: list[FactsEntry] = []
     with store.env.begin() as txn:
         for key in keys:
@@ -214,7 +214,7 @@ def verify(data: bytes) -> Verified:
     version = record.extractor_version
     by_path = {}
     for f in record.files:
-        if f.language in _NO_FACTS:
+        if f.language in NO_FACTS:
             continue
         key = entry_facts_key(f, version)
         if key not in decoded_facts:

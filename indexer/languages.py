@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from .content import is_binary
+
 GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
     {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp",
      "csharp", "ruby", "php", "bash"}
@@ -174,8 +176,6 @@ def name_language(path: str) -> str:
 
 def detect_language(path: str, head: bytes) -> str:
     """Language name of the blob at `path` whose first bytes are `head` (8 KiB is plenty)."""
-    from .content import is_binary
-
     if is_binary(head):
         return "binary"
     found = name_language(path)

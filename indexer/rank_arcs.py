@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 _HEAD = struct.Struct("<II")  # rows, arcs
-NAME_KEY_MAX = 500  # the name index keeps a name's first 500 bytes (records.stored_facts)
 
 
 class RankArcs(NamedTuple):
@@ -49,14 +48,11 @@ def from_weights(nodes: list[str], weights: Mapping[str, dict[str, float]]) -> R
     totals = [0.0] * len(nodes)
     targets: list[int] = []
     values: list[float] = []
-    for p, arcs in weights.items():
-        i = index.get(p)
-        if i is not None and arcs:
-            lengths[i] = len(arcs)
-            totals[i] = _ordered_sum(arcs.values())
-    for p in nodes:  # arcs in row order
+    for i, p in enumerate(nodes):  # arcs in row order
         arcs = weights.get(p)
         if arcs:
+            lengths[i] = len(arcs)
+            totals[i] = _ordered_sum(arcs.values())
             targets.extend(index[t] for t in arcs)
             values.extend(arcs.values())
     return RankArcs(np.array(lengths, dtype=np.int64), np.array(targets, dtype=np.int64),
@@ -89,10 +85,11 @@ def unpack(data: bytes) -> RankArcs | None:
 
 
 class NameIndex(NamedTuple):
-    """The store's name index: name (its first NAME_KEY_MAX bytes) -> raw blob OIDs."""
+    """The store's name index: name -> raw blob OIDs (of every blob whose name-index key it
+    shares: `records.name_key`)."""
 
-    defining: Callable[[bytes], Iterator[bytes]]  # consumed (or dropped) before the next call
-    using: Callable[[bytes], Iterator[bytes]]
+    defining: Callable[[str], Iterator[bytes]]  # consumed (or dropped) before the next call
+    using: Callable[[str], Iterator[bytes]]
 
 
 class EarlierArcs(NamedTuple):
@@ -141,7 +138,7 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
         """path -> definition weight for each file of this snapshot defining `name` (in path
         order); None as soon as more than `limit` do."""
         found: dict[str, float] = {}
-        for path in paths_of(names.defining(name.encode()[:NAME_KEY_MAX])):
+        for path in paths_of(names.defining(name)):
             w = graph.definitions_for(facts[path]).get(name)
             if w is not None:
                 found[path] = w
@@ -169,7 +166,7 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
         then_defs.update((p, d[name]) for p, d in before.items() if name in d)
         entries[name] = graph.name_entry(name, now_defs)
         if graph.name_entry(name, dict(sorted(then_defs.items()))) != entries[name]:
-            dirty.update(paths_of(names.using(name.encode()[:NAME_KEY_MAX])))
+            dirty.update(paths_of(names.using(name)))
 
     def entry(name: str) -> graph.NameEntry | None:
         if name in entries:

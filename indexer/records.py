@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 import msgspec
 
+from .languages import name_language
 from .model import (BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package, SnapshotRecord,
                     UnresolvedImport)
 from .store import Store, pack, unpack
@@ -95,9 +96,15 @@ def entry_facts_key(f: FileEntry, version: str) -> bytes:
     """The key a snapshot's file has its facts under: its blob, and what its name says of its
     language (languages.name_language; where that leaves the language to the content, the
     facts hold the detected one)."""
-    from .languages import name_language
-
     return facts_key(f.blob, name_language(f.path), version)
+
+
+NAME_KEY_MAX = 500  # LMDB keys are bounded: the name index keeps a name's first 500 bytes
+
+
+def name_key(name: str) -> bytes:
+    """A name as the name index keys it (longer names share the key of their first bytes)."""
+    return name.encode()[:NAME_KEY_MAX]
 
 
 def snapshot_key(oid: str, version: str) -> bytes:
@@ -164,8 +171,8 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     # The core stays uncompressed: every snapshot assembly reads all of them, and inflating
     # costs more than reading the larger pages.
     return StoredFacts(key, pack(encode(core), compress=False), pack(encode(facts.occurrences)),
-                       sorted({s.name.encode()[:500] for s in facts.symbols if s.name}),
-                       sorted({n.encode()[:500] for n in names if n}))
+                       sorted({name_key(s.name) for s in facts.symbols if s.name}),
+                       sorted({name_key(n) for n in names if n}))
 
 
 def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
@@ -310,10 +317,11 @@ def name_index(store: Store) -> Iterator[NameIndex]:
     from .rank_arcs import NameIndex
 
     with store.env.begin() as txn:
-        def dups(db) -> Callable[[bytes], Iterator[bytes]]:
+        def dups(db) -> Callable[[str], Iterator[bytes]]:
             cursor = txn.cursor(db=db)
 
-            def read(key: bytes) -> Iterator[bytes]:
+            def read(name: str) -> Iterator[bytes]:
+                key = name_key(name)
                 return cursor.iternext_dup(keys=False) if key and cursor.set_key(key) else iter(())
             return read
 
