@@ -6,6 +6,7 @@ this, never the extraction machinery.
 
 from __future__ import annotations
 
+import zlib
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
@@ -303,7 +304,12 @@ def load_rank_arcs(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> 
 
     with store.env.begin(db=store.rank) as txn:
         raw = txn.get(snapshot_key(oid, version))
-    return unpack_arcs(unpack(raw)) if raw is not None else None
+    if raw is None:
+        return None
+    try:
+        return unpack_arcs(unpack(raw))
+    except zlib.error:  # damaged: the arcs are computed whole again, as for a snapshot without them
+        return None
 
 
 def put_rank_arcs(txn, store: Store, oid: str, version: str, packed_arcs: bytes) -> None:

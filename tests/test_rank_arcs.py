@@ -115,3 +115,22 @@ def test_arcs_that_do_not_read_whole_are_refused(damage):
     else:
         data[16:20] = np.array([7], dtype="<i4").tobytes()  # an arc to a row that does not exist
     assert rank_arcs.unpack(bytes(data)) is None
+
+
+@pytest.mark.parametrize("damage", [b"z\x00garbage", b"p\x01\x02"])
+def test_damaged_stored_arcs_are_computed_whole_again(tmp_path, damage):
+    from indexer.records import EXTRACTOR_VERSION, snapshot_key
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit(_base())
+    second = builder.commit(dict(STEPS[1][1]))
+    with Store.open(tmp_path / "warm") as store:
+        api.index(str(builder.path), first, store=store, workers=1)
+        with store.env.begin(write=True) as txn:  # what a foreign or torn write could leave
+            txn.put(snapshot_key(first, EXTRACTOR_VERSION), damage, db=store.rank)
+        assert load_rank_arcs(store, first) is None
+        warm = api.index(str(builder.path), second, store=store, workers=1)
+        with Store.open(tmp_path / "cold") as cold_store:
+            cold = api.index(str(builder.path), second, store=cold_store, workers=1)
+            assert warm.fingerprint == cold.fingerprint
+            assert _arrays(load_rank_arcs(store, second)) == _arrays(load_rank_arcs(cold_store, second))
