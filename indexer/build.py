@@ -21,11 +21,12 @@ import pygit2
 
 from . import canonical, gitread
 from .errors import RennetError
+from .facts_table import FactsTable, Summary, load_summaries, summaries_of
 from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
-                      encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs, load_stored_record,
+                      encode, entry_facts_key, facts_key, head_of, core_reader, load_facts, load_rank_arcs, load_stored_record,
                       name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key,
                       stored_facts)
 from .store import Store, WriteLock, unpack
@@ -198,7 +199,7 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
 
 
 def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
-                  facts: dict[str, BlobFacts]) -> list[FileEntry]:
+                  facts: Mapping[str, Summary]) -> list[FileEntry]:
     files: list[FileEntry] = []
     for e in tree:
         if e.mode == gitread.MODE_COMMIT:
@@ -262,7 +263,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges, pairs), rank=rank,
-            symbols=sum(f.symbol_total for f in facts.values()),
+            symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
         )
         record.fingerprint = canonical.fingerprint(record, facts)
         return record, arcs
@@ -333,32 +334,33 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         if progress:
             progress("parse", done, len(jobs))
 
-    def load_the_rest() -> dict[str, BlobFacts]:
+    def load_the_rest() -> dict[str, Summary]:
         # assembly's modules, imported meanwhile too (numpy for the rank above all)
         import numpy  # noqa: F401
 
         from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
-        return load_facts(store, {path: key for path, key in start.keys.items() if key not in missing},
-                          symbols=False)
+        return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
-    new, facts = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
+    new, summaries = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
     # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
     # the store have lost the facts of one all the same, it is parsed now rather than failed.
-    lost_paths = start.carried - facts.keys()  # a set difference: no loop over the tree unless needed
+    lost_paths = start.carried - summaries.keys()  # a set difference: no loop over the tree unless needed
     lost = {start.keys[e.path]: _Job(e.oid, e.path, start.languages[e.path])
             for e in start.tree if e.path in lost_paths and start.keys[e.path] not in new} if lost_paths else {}
     if lost:
         jobs += sorted(lost.values(), key=lambda j: j.blob)
         new.update(_extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)[0])
-    facts.update((path, new[key]) for path, key in start.keys.items() if key in new)
-    facts = {path: facts[path] for path in start.keys if path in facts}  # tree order
-    files = _file_entries(repo, start.tree, facts)
+    summaries.update((path, new[key]) for path, key in start.keys.items() if key in new)
+    summaries = {path: summaries[path] for path in start.keys if path in summaries}  # tree order
+    files = _file_entries(repo, start.tree, summaries)
     if progress:
         progress("assemble", 0, 1)
     prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
     earlier_arcs = load_rank_arcs(store, start.earlier.oid, version) if start.earlier is not None else None
-    record, arcs = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
-                            earlier_arcs=earlier_arcs, names=lambda: name_index(store))
+    with core_reader(store) as read_core:
+        facts = FactsTable(summaries, start.keys, new, read_core)
+        record, arcs = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
+                                earlier_arcs=earlier_arcs, names=lambda: name_index(store))
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, arcs, len(jobs)
 
@@ -405,7 +407,8 @@ class Plan:
             return {}
         out = {}
         for f in self.earlier.files:
-            if f.language not in NO_FACTS:
+            # a carried path has the same blob and name, so the same key: not computed again
+            if f.language not in NO_FACTS and f.path not in self.carried:
                 key = entry_facts_key(f, self.version)
                 if self.keys.get(f.path) != key:
                     out[f.path] = key

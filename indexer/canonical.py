@@ -16,6 +16,7 @@ from typing import Iterator, Mapping
 
 import msgspec
 
+from .facts_table import summaries_of
 from .model import BlobFacts, Edge, SnapshotRecord, Symbol
 
 _encode = msgspec.json.Encoder().encode  # compact, UTF-8, keys in struct / insertion order: one fixed form
@@ -89,6 +90,9 @@ def _symbol_lines(path: str, body: bytes) -> bytes:
     return head + body[len(_SYMBOL_OPEN):-1].replace(_SYMBOL_BOUNDARY, b"}\n" + head) + b"\n"
 
 
+_BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
+
+
 def _lines_of(items: list[msgspec.Struct]) -> bytes:
     """One line per item, in the list's order."""
     if not items:
@@ -96,51 +100,64 @@ def _lines_of(items: list[msgspec.Struct]) -> bytes:
     return b"\n".join(_encode(item) for item in items) + b"\n"
 
 
+def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
+    """`{"type":"file",...}` per file, encoded a block of files per call: the tagged struct's
+    boundary `},{"type":"file",` holds an unescaped quote after a brace, so it is only ever a
+    boundary."""
+    fan_in, rank = record.fan_in, record.rank
+    files = record.files
+    facts = summaries_of(facts)
+    for start in range(0, len(files), _BLOCK):
+        block = []
+        for f in files[start:start + _BLOCK]:
+            blob_facts = facts.get(f.path)
+            block.append(_FileLine(
+                f.path, f.blob, f"{f.mode:06o}", f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
+                f.skipped or None, f.target or None,
+                blob_facts.symbol_total if blob_facts else 0,
+                (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
+                blob_facts.occurrences_capped if blob_facts else False,
+                fan_in.get(f.path, 0), f"{rank.get(f.path, 0.0):.9f}"))
+        yield _encode(block)[1:-1].replace(b'},{"type":"file",', b'}\n{"type":"file",') + b"\n"
+
+
 def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
     """The serialization in pieces of whole lines (a piece may hold many lines)."""
-    fan_in, rank = record.fan_in, record.rank
-    files = []
-    for f in record.files:
-        blob_facts = facts.get(f.path)
-        files.append(_FileLine(
-            f.path, f.blob, f"{f.mode:06o}", f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
-            f.skipped or None, f.target or None,
-            blob_facts.symbol_total if blob_facts else 0,
-            (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
-            blob_facts.occurrences_capped if blob_facts else False,
-            fan_in.get(f.path, 0), f"{rank.get(f.path, 0.0):.9f}"))
-    yield _lines_of(files)
+    yield from _file_lines(record, facts)
+    facts = summaries_of(facts)
     for f in record.files:
         blob_facts = facts.get(f.path)
         if blob_facts and (blob_facts.symbols_json or blob_facts.symbols):
             yield _symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
-    yield _rest_section(record)
+    yield from _rest_section(record)
 
 
-def _resolved_lines(edges: list[Edge]) -> bytes:
+def _resolved_lines(edges: list[Edge]) -> Iterator[bytes]:
     """`{"type":"edge","from":...,"to":...,"kind":...,"line":...,"spec":...,"status":"resolved"}`
-    per edge, in the record's order: the Edge fields in declared order, renamed, encoded in one
-    call. Like symbol lines, the patterns replaced hold quotes, so they match keys only."""
-    if not edges:
-        return b""
-    body = _encode(edges)[1:-1].replace(b'{"source":', b'{"type":"edge","from":').replace(b',"target":', b',"to":')
-    body = body.replace(b'},{"type":"edge",', b',"status":"resolved"}\n{"type":"edge",')
-    return body[:-1] + b',"status":"resolved"}\n'
+    per edge, in the record's order: the Edge fields in declared order, renamed, encoded a
+    block per call. Like symbol lines, the patterns replaced hold quotes, so they match keys
+    only."""
+    for start in range(0, len(edges), _BLOCK):
+        body = _encode(edges[start:start + _BLOCK])[1:-1].replace(
+            b'{"source":', b'{"type":"edge","from":').replace(b',"target":', b',"to":')
+        body = body.replace(b'},{"type":"edge",', b',"status":"resolved"}\n{"type":"edge",')
+        yield body[:-1] + b',"status":"resolved"}\n'
 
 
-def _rest_section(record: SnapshotRecord) -> bytes:
+def _rest_section(record: SnapshotRecord) -> Iterator[bytes]:
     """Edges (resolved ones in the record's order, then unresolved imports in theirs),
     packages, dependencies and entry points: the lines after the symbols."""
-    return b"".join((
-        _resolved_lines(record.edges),
-        _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status) for u in record.unresolved]),
-        _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
-                   for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))]),
-        _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
-                   for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))]),
-        _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
-                   for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))]),
-    ))
+    yield from _resolved_lines(record.edges)
+    unresolved = record.unresolved
+    for start in range(0, len(unresolved), _BLOCK):
+        yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
+                         for u in unresolved[start:start + _BLOCK]])
+    yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
+                     for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
+    yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
+                     for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))])
+    yield _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
+                     for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))])
 
 
 def lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:

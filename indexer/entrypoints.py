@@ -13,6 +13,7 @@ from __future__ import annotations
 import posixpath
 from typing import Callable, Mapping
 
+from indexer.facts_table import summaries_of
 from indexer.manifests import Manifest, ManifestSet, parse_manifests
 from indexer.model import BlobFacts, EntryPoint, FileEntry
 from indexer.resolve import forgiving, tree_of
@@ -72,8 +73,9 @@ def _cargo_auto_bins(m: Manifest, tree: TreePaths, declared_paths: set[str]) -> 
 
 def _from_sources(files: list[FileEntry], facts: Mapping[str, BlobFacts]) -> list[EntryPoint]:
     out = []
+    summaries = summaries_of(facts)  # every file's markers; symbols decoded for Go `package main` only
     for f in files:
-        bf = facts.get(f.path)
+        bf = summaries.get(f.path)
         name = f.path.rpartition("/")[2]  # asked of every file: no posixpath.basename call
         if name == "__main__.py":
             out.append(EntryPoint(posixpath.basename(parent(f.path)) or "__main__", "python_main_file", f.path, "", ""))

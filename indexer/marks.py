@@ -19,6 +19,7 @@ import posixpath
 import re
 from typing import Callable, Iterable, Mapping
 
+from indexer.facts_table import Summary, summaries_of
 from indexer.model import BlobFacts, FileEntry
 
 GENERATED = "generated"
@@ -250,13 +251,14 @@ def mark_files(
     if earlier is not None and _attribute_files(earlier) == _attribute_files(files):
         reuse = {f.path: f for f in earlier}
     out: dict[str, tuple[str, str]] = {}
+    summaries = summaries_of(facts)  # only `generated` is read
     for f in files:
         before = reuse.get(f.path)
         if before is not None and before.blob == f.blob and before.mode == f.mode:
             if before.mark:
                 out[f.path] = (before.mark, before.mark_rule)
             continue
-        mark = _mark(f, attrs, facts.get(f.path))
+        mark = _mark(f, attrs, summaries.get(f.path))
         if mark:
             out[f.path] = mark
     return out
@@ -266,7 +268,7 @@ def _attribute_files(files: list[FileEntry]) -> list[tuple[str, str]]:
     return [(f.path, f.blob) for f in files if is_attributes_file(f)]
 
 
-def _mark(f: FileEntry, attrs: GitAttributes, facts: BlobFacts | None) -> tuple[str, str] | None:
+def _mark(f: FileEntry, attrs: GitAttributes, facts: Summary | None) -> tuple[str, str] | None:
     vendored = attrs.value(f.path, "linguist-vendored") if attrs else None
     generated = attrs.value(f.path, "linguist-generated") if attrs else None
     if vendored is True:

@@ -33,7 +33,7 @@ class Symbol(Struct, frozen=True, gc=False):
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
-_decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
+decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
 
 
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):
@@ -81,7 +81,7 @@ class BlobFacts(Struct):
         """The symbols, decoded from `symbols_json` when these facts were loaded for assembly."""
         if self.symbols or not self.symbols_json:
             return self.symbols
-        return _decode_symbols(self.symbols_json)
+        return decode_symbols(self.symbols_json)
 
     @property
     def symbol_total(self) -> int:

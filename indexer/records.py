@@ -224,6 +224,17 @@ def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> di
     return out
 
 
+@contextmanager
+def core_reader(store: Store) -> Iterator[Callable[[bytes], BlobFacts | None]]:
+    """facts key -> that blob's core facts, symbols still encoded (as `load_facts(symbols=False)`
+    gives them), None if not stored; all read in one transaction, open while the caller asks."""
+    with store.env.begin(db=store.facts, buffers=True) as txn:
+        def read(key: bytes) -> BlobFacts | None:
+            raw = txn.get(key)
+            return decode_core(unpack(raw)) if raw is not None else None
+        yield read
+
+
 # A stored snapshot record is its head and its tail: the head (identity, file table, fan-in,
 # rank) uncompressed, read and decoded when a snapshot is opened; the tail (edges, manifests,
 # entry points) compressed, read from the store only when first asked for.

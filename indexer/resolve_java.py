@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Mapping
 
+from indexer.facts_table import summaries_of
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve_tree import EXTERNAL, Outcome, TreePaths, nearest, parent
 
@@ -17,8 +18,9 @@ class JavaResolver:
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts]) -> None:
         self.tree = tree
         self.by_package: dict[str, list[str]] = defaultdict(list)
+        summaries = summaries_of(facts)  # the package declarations alone
         for path in sorted(tree.paths):
-            f = facts.get(path)
+            f = summaries.get(path)
             if path.endswith(".java") and f is not None and f.package_name:
                 self.by_package[f.package_name].append(path)
         self.java_dirs = sorted({parent(p) for p in tree.paths if p.endswith(".java")})

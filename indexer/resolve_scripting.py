@@ -6,6 +6,7 @@ import re
 from collections import defaultdict
 from typing import Mapping
 
+from indexer.facts_table import summaries_of
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
 
@@ -71,9 +72,10 @@ class CSharpResolver:
 
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts]) -> None:
         self.facts = facts
+        self.summaries = summaries_of(facts)  # namespaces and symbols: no file's facts decoded in full
         self.by_namespace: dict[str, list[str]] = defaultdict(list)
         for path in sorted(tree.paths):
-            f = facts.get(path)
+            f = self.summaries.get(path)
             if f is not None and f.package_name and path.endswith(".cs"):
                 self.by_namespace[f.package_name].append(path)
 
@@ -90,7 +92,7 @@ class CSharpResolver:
             return tuple(cls) if cls else EXTERNAL
         own = self.facts.get(importer)
         used = (set(own.uses) or {o.name for o in own.occurrences if o.role != "definition"}) if own else set()
-        return tuple(p for p in files if any(s.name in used for s in self.facts[p].symbol_list()))
+        return tuple(p for p in files if any(s.name in used for s in self.summaries[p].symbol_list()))
 
 
 SHELL_VAR = re.compile(r"^(?:\$\{?\w+\}?|\$\(dirname [^)]*\)|\$\(cd [^)]*\))/")

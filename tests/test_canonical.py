@@ -79,3 +79,23 @@ def test_stored_facts_serialize_as_the_facts_they_came_from():
     # the file line counts what the facts hold in either form
     file_line = json.loads(fresh.split(b"\n")[0])
     assert (file_line["symbols"], file_line["occurrences"]) == (len(facts.symbols), 2)
+
+
+def test_lines_encoded_a_block_at_a_time_are_the_records_one_by_one(monkeypatch):
+    """Files and edges are encoded a block per call: lines across block boundaries, with
+    paths that look like the boundaries, are still one record per line in order."""
+    monkeypatch.setattr(canonical, "_BLOCK", 3)
+    paths = sorted(f'd/{i}{trap}.py' for i, trap in enumerate(TRAPS + ['},{"type":"file",']))
+    files = [FileEntry(p, f"{i:040x}", 0o100644, i, i, "python") for i, p in enumerate(paths)]
+    edges = [Edge(paths[i], paths[i + 1], "python", i + 1, f"s{i}") for i in range(len(paths) - 1)]
+    unresolved = [UnresolvedImport(p, f"x{i}", "python", i, "external") for i, p in enumerate(paths)]
+    record = _record(files, edges, unresolved)
+    lines = [json.loads(line) for line in canonical.lines(record, {})]
+    assert [line["path"] for line in lines if line["type"] == "file"] == paths
+    assert [(line["from"], line["to"], line["line"]) for line in lines if line["type"] == "edge" and line["to"]] == \
+        [(e.source, e.target, e.line) for e in edges]
+    assert [(line["from"], line["spec"]) for line in lines if line["type"] == "edge" and not line["to"]] == \
+        [(u.path, u.spec) for u in unresolved]
+    whole = b"".join(canonical.chunks(record, {}))
+    monkeypatch.setattr(canonical, "_BLOCK", 4096)
+    assert b"".join(canonical.chunks(record, {})) == whole  # the block size never shows in the bytes
