@@ -247,14 +247,15 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             # A manifest that does not parse stays in the map, listed as skipped with why.
             files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
         tree = resolve.tree_of(files)
-        edges, unresolved = resolve.resolve_imports(files, facts, read, prior, tree)
+        edges, unresolved, redone = resolve.resolve_since(files, facts, read, prior, tree)
         pairs = graph.import_pairs(edges)
-        nodes = sorted({f.path for f in files})
+        nodes = sorted(f.path for f in files)  # a tree's paths: distinct
         arcs = None
         if prior is not None and earlier_arcs is not None and names is not None:
-            earlier = rank_arcs.EarlierArcs(prior.files, graph.import_pairs(prior.edges), earlier_arcs, prior.facts)
+            earlier = rank_arcs.EarlierArcs(prior.files, lambda: graph.import_pairs(prior.edges), earlier_arcs,
+                                            prior.facts)
             with names() as index:
-                arcs = rank_arcs.update(nodes, files, facts, pairs, earlier, index)
+                arcs = rank_arcs.update(nodes, files, facts, pairs, earlier, index, redone)
         if arcs is None:
             arcs = rank_arcs.from_weights(nodes, graph.rank_weights(files, facts, edges, pairs))
         rank = graph.rounded(nodes, graph.pagerank(arcs, graph.teleport_to(nodes, None))) if nodes else {}

@@ -17,7 +17,7 @@ snapshot), read for those names only.
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Iterator, Mapping, NamedTuple
 
 from .model import BlobFacts, FileEntry
 
@@ -94,45 +94,48 @@ class NameIndex(NamedTuple):
 
 class EarlierArcs(NamedTuple):
     """What a re-index updates the arcs from: the earlier snapshot's file table, import
-    pairs and arcs, and the facts of its files that changed since (by path)."""
+    pairs (computed when asked) and arcs, and the facts of its files that changed since (by
+    path)."""
 
     files: list[FileEntry]
-    pairs: list[tuple[str, str]]
+    pairs: Callable[[], list[tuple[str, str]]]
     arcs: RankArcs
     facts: Callable[[str], BlobFacts | None]
 
 
 def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFacts],
-           pairs: list[tuple[str, str]], earlier: EarlierArcs, names: NameIndex) -> RankArcs | None:
+           pairs: list[tuple[str, str]], earlier: EarlierArcs, names: NameIndex,
+           redone: Collection[str] | None = None) -> RankArcs | None:
     """The arcs of the snapshot of `files` (paths `nodes`, sorted), from the earlier one's:
     rows a change cannot reach carried over, the others computed as `graph.rank_weights`
-    computes them. None when the earlier arcs cannot be used (they do not fit its file table,
-    or the facts of a file that changed since are not at hand)."""
+    computes them. `redone`: the files whose imports were resolved anew since the earlier
+    snapshot (`resolve.resolve_since`), the only ones whose import targets can differ; None
+    when all were. None when the earlier arcs cannot be used (they do not fit its file
+    table, or the facts of a file that changed since are not at hand)."""
     from . import graph
     from .records import NO_FACTS
 
     old_nodes = [f.path for f in earlier.files]
     if earlier.arcs.rows() != len(old_nodes):
         return None
-    old_keys = {f.path: (f.blob, f.mode, f.language) for f in earlier.files}
-    new_keys = {f.path: (f.blob, f.mode, f.language) for f in files}
-    changed = {p for p in old_keys.keys() | new_keys.keys() if old_keys.get(p) != new_keys.get(p)}
+    changed = _changed(files, earlier.files, [f.path for f in files] == old_nodes)
+    old_language = {f.path: f.language for f in earlier.files if f.path in changed}
     before: dict[str, Mapping[str, float]] = {}  # what the changed files defined
     for path in changed:
-        if path in old_keys and old_keys[path][2] not in NO_FACTS:
+        if path in old_language and old_language[path] not in NO_FACTS:
             old = earlier.facts(path)
             if old is None:
                 return None
             before[path] = graph.definitions_for(old)
 
-    blob_paths: dict[bytes, list[str]] = {}
+    blob_paths: dict[str, list[str]] = {}  # by hex OID: the name index's are turned to hex when read
     for f in files:
         if f.blob and f.path in facts:
-            blob_paths.setdefault(bytes.fromhex(f.blob), []).append(f.path)
+            blob_paths.setdefault(f.blob, []).append(f.path)
 
     def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:
         for raw in blobs:
-            yield from blob_paths.get(raw, ())
+            yield from blob_paths.get(raw.hex(), ())
 
     def definers(name: str, limit: int) -> dict[str, float] | None:
         """path -> definition weight for each file of this snapshot defining `name` (in path
@@ -148,8 +151,12 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
 
     # Rows to compute: files that changed, files whose import targets changed, and users of
     # a name whose entry changed (only names a changed file defines, before or after, can).
-    dirty = {p for p in changed if p in new_keys}
-    dirty.update(source for source, _ in set(earlier.pairs).symmetric_difference(pairs))
+    position = {p: i for i, p in enumerate(nodes)}
+    dirty = {p for p in changed if p in position}
+    if redone is None:
+        dirty.update(source for source, _ in set(earlier.pairs()).symmetric_difference(pairs))
+    else:
+        dirty.update(redone)
     touched = set()
     for path in changed:
         then = before.get(path, {})
@@ -174,7 +181,6 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
         found = definers(name, graph.MAX_DEFINERS)
         return graph.name_entry(name, found) if found is not None else None
 
-    position = {p: i for i, p in enumerate(nodes)}
     old_set = set(old_nodes)
     dirty.update(p for p in nodes if p not in old_set)
     while True:
@@ -184,6 +190,18 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
             dirty |= merged
             continue
         return merged
+
+
+def _changed(files: list[FileEntry], old_files: list[FileEntry], same_paths: bool) -> set[str]:
+    """Paths whose blob, mode or language differ between the two file tables, or that are in
+    one only. `same_paths`: both hold the same paths in the same order (the common case),
+    compared row by row."""
+    if same_paths:
+        return {f.path for f, o in zip(files, old_files)
+                if f.blob != o.blob or f.mode != o.mode or f.language != o.language}
+    old = {f.path: (f.blob, f.mode, f.language) for f in old_files}
+    new = {f.path: (f.blob, f.mode, f.language) for f in files}
+    return {p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
 
 
 def _segments(lengths: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

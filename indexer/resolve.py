@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Callable, Mapping, Protocol
+from typing import Callable, Mapping, NamedTuple, Protocol
 
 from indexer.errors import RennetError
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
@@ -140,6 +140,12 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
     return changed
 
 
+class Resolution(NamedTuple):
+    edges: list[Edge]
+    unresolved: list[UnresolvedImport]
+    redone: set[str] | None  # the files resolved anew (every other one kept its outcome); None: all
+
+
 def resolve_imports(
     files: list[FileEntry],
     facts: Mapping[str, BlobFacts],
@@ -154,6 +160,19 @@ def resolve_imports(
     only the files `to_resolve` names are resolved and the others keep their earlier
     outcome: the same result as a full resolution, in a fraction of the time. `tree` is
     `tree_of(files)`, when the caller has it."""
+    edges, unresolved, _ = resolve_since(files, facts, read, prior, tree)
+    return edges, unresolved
+
+
+def resolve_since(
+    files: list[FileEntry],
+    facts: Mapping[str, BlobFacts],
+    read: Callable[[str], bytes],
+    prior: Prior | None = None,
+    tree: TreePaths | None = None,
+) -> Resolution:
+    """`resolve_imports`, saying which files it resolved anew: only their import targets can
+    differ from `prior`'s."""
     tree = tree if tree is not None else tree_of(files)
     read = forgiving(read)
     resolvers: dict[str, Resolver] = {}
@@ -182,11 +201,13 @@ def resolve_imports(
     fresh_edges = sorted(edges, key=lambda e: (e.source, e.target, e.line, e.kind, e.spec))
     fresh_unresolved = sorted(unresolved, key=lambda u: (u.path, u.line, u.kind, u.spec, u.status))
     if todo is None:
-        return fresh_edges, fresh_unresolved
+        return Resolution(fresh_edges, fresh_unresolved, None)
     # The earlier outcome of every other file, sorted and free of duplicates as this function
     # returned it: each resolved file's lines go in as one block where its path sorts.
-    return (_merge_by_file([e for e in prior.edges if e.source not in todo], fresh_edges, lambda e: e.source),
-            _merge_by_file([u for u in prior.unresolved if u.path not in todo], fresh_unresolved, lambda u: u.path))
+    return Resolution(
+        _merge_by_file([e for e in prior.edges if e.source not in todo], fresh_edges, lambda e: e.source),
+        _merge_by_file([u for u in prior.unresolved if u.path not in todo], fresh_unresolved, lambda u: u.path),
+        todo)
 
 
 def _merge_by_file(kept: list, fresh: list, path_of: Callable) -> list:

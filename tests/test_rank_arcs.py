@@ -31,8 +31,17 @@ def _base() -> dict[str, object]:
         "lib/shared.py": "shared_name = 1\n\n\ndef parseConfigValue():\n    return shared_name\n",
         "app/main.py": "import lib.core0\n\n\ndef main():\n    return parseConfigValue(), unique_0()\n",
         "app/plain.py": "def plain():\n    return parseConfigValue(), unique_3(), Widget2()\n",  # uses, no imports
+        # web/app.ts's import follows tsconfig's paths: a tsconfig change moves its target
+        "tsconfig.json": _tsconfig("web/one/*"),
+        "web/app.ts": "import { helper } from \"@h/helper\";\n\nexport function start() {\n  return helper();\n}\n",
+        "web/one/helper.ts": "export function helper() {\n  return 1;\n}\n",
+        "web/two/helper.ts": "export function helper() {\n  return 2;\n}\n",
     })
     return files
+
+
+def _tsconfig(target: str) -> str:
+    return '{"compilerOptions": {"baseUrl": ".", "paths": {"@h/*": ["%s"]}}}\n' % target
 
 
 # Each step changes what one rule of the update must notice.
@@ -53,6 +62,7 @@ STEPS: list[tuple[str, dict[str, object]]] = [
     ("an unchanged file's import starts to resolve", {"lib/later.py": "VALUE = 1\n"}),
     ("a module that uses others, importing nothing, becomes a link", {"app/plain.py": Link("app/use6.py")}),
     ("a module becomes binary", {"app/use4.py": b"\x00\x01binary now\x00"}),
+    ("an unchanged file's import lands elsewhere, no path added or removed", {"tsconfig.json": _tsconfig("web/two/*")}),
 ]
 
 
