@@ -19,6 +19,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, Iterator, Mapping, NamedTuple
 
+from .facts_table import summaries_of
 from .model import BlobFacts, FileEntry
 
 if TYPE_CHECKING:
@@ -129,8 +130,9 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
             before[path] = graph.definitions_for(old)
 
     blob_paths: dict[str, list[str]] = {}  # by hex OID: the name index's are turned to hex when read
+    with_facts = summaries_of(facts)  # a plain dict to ask: nothing decoded
     for f in files:
-        if f.blob and f.path in facts:
+        if f.blob and f.path in with_facts:
             blob_paths.setdefault(f.blob, []).append(f.path)
 
     def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:

@@ -24,7 +24,7 @@ class PythonModules:
 
     def __init__(self, tree: TreePaths) -> None:
         self.tree = tree
-        self.packages = {parent(p) for p in tree.paths if p.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")}
+        self.packages = {parent(p) for name in ("__init__.py", "__init__.pyi") for p in tree.by_name.get(name, ())}
         roots = {""}
         for pkg in self.packages:
             top = pkg

@@ -232,3 +232,7 @@ def test_fan_in_is_the_in_degree_of_the_import_graph(seed):
     # as a snapshot holds them: sorted, a pair repeated on several lines (the one-pass path)
     in_order = sorted(edges, key=lambda e: (e.source, e.target, e.line))
     assert fan_in(files, in_order) == {p: g.in_degree(p) for p in sorted(paths)}
+    # every importer a file of the snapshot (counted in bulk) and some not (counted pair by pair)
+    inside = [e for e in in_order if e.source != "outside.py"]
+    assert len(inside) < len(in_order)
+    assert fan_in(files, inside) == {p: import_graph(files, inside).in_degree(p) for p in sorted(paths)}
