@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import re
-from operator import itemgetter
 from collections import Counter
 from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping
 
@@ -81,11 +80,7 @@ def fan_in(files: list[FileEntry], edges: list[Edge], pairs: list[tuple[str, str
     the graph: assembly needs only the counts, and the networkx import alone costs a re-index
     a tenth of its time. `pairs`: `import_pairs(edges)` when the caller has them already."""
     counts = dict.fromkeys(sorted(f.path for f in files), 0)
-    pairs = import_pairs(edges) if pairs is None else pairs
-    if counts.keys() >= set(map(itemgetter(0), pairs)):  # every importer a file: counted in C
-        counts.update((t, n) for t, n in Counter(map(itemgetter(1), pairs)).items() if t in counts)
-        return counts
-    for source, target in pairs:
+    for source, target in import_pairs(edges) if pairs is None else pairs:
         if source in counts and target in counts:
             counts[target] += 1
     return counts
