@@ -11,10 +11,12 @@ import gc
 import multiprocessing
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Callable, Container, ContextManager, Iterable, Iterator, Mapping, TypeVar
+from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic, Iterable, Iterator, Mapping, NamedTuple,
+                    TypeVar)
 
 import msgspec
 import pygit2
@@ -138,16 +140,23 @@ def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
 class FactsWriter:
     """Stored facts buffered and written in large transactions. Each commit syncs to disk and
     copies every B-tree page it touches, the name index's above all, so a few large ones
-    write less than many small ones (measured: half the writer's time at 10,000 blobs)."""
+    write less than many small ones (measured: half the writer's time at 10,000 blobs).
+
+    In the `background`, the transactions run on a thread of their own, one after the other:
+    LMDB lets go of the interpreter while it commits and syncs, so the caller goes on
+    meanwhile, and calls `wait` before anything that must see the facts in the store."""
 
     BLOBS = 8192
     BYTES = 32 << 20
 
-    def __init__(self, store: Store, written: Callable[[list[StoredFacts]], None] | None = None) -> None:
+    def __init__(self, store: Store, flushed: Callable[[list[StoredFacts]], None] | None = None,
+                 background: bool = False) -> None:
         self._store = store
-        self._written = written
+        self._flushed = flushed
         self._pending: list[StoredFacts] = []
         self._bytes = 0
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="rennet-facts") if background else None
+        self._writes: list[Future[None]] = []
 
     def add(self, stored: list[StoredFacts]) -> None:
         self._pending.extend(stored)
@@ -156,46 +165,76 @@ class FactsWriter:
             self.flush()
 
     def flush(self) -> None:
+        """Write what is buffered (in the background: start writing it); `flushed` sees it first."""
         pending, self._pending, self._bytes = self._pending, [], 0
-        if pending:
-            with self._store.env.begin(write=True) as txn:
-                put_stored_many(txn, self._store, pending)
-            if self._written is not None:
-                self._written(pending)
+        if not pending:
+            return
+        if self._flushed is not None:
+            self._flushed(pending)
+        if self._thread is None:
+            self._write(pending)
+        else:
+            self._writes.append(self._thread.submit(self._write, pending))
+
+    def wait(self) -> None:
+        """Return once every flushed batch is in the store; raises what a write raised."""
+        writes, self._writes = self._writes, []
+        try:
+            for write in writes:
+                write.result()
+        finally:
+            if self._thread is not None and not self._writes:
+                self._thread.shutdown()
+
+    def _write(self, pending: list[StoredFacts]) -> None:
+        with self._store.env.begin(write=True) as txn:
+            put_stored_many(txn, self._store, pending)
 
 
 T = TypeVar("T")
 
 
+class Extracted(NamedTuple, Generic[T]):
+    facts: dict[bytes, BlobFacts]  # the parsed blobs' core facts, by facts key
+    meanwhile: T  # what the caller's `meanwhile` returned
+    stored: Callable[[], None]  # returns once the parsed facts are in the store
+
+
 def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], workers: int,
                      progress: Callable[[int], None], lock: WriteLock,
-                     meanwhile: Callable[[], T]) -> tuple[dict[bytes, BlobFacts], T]:
+                     meanwhile: Callable[[], T]) -> Extracted[T]:
     """Parse and store the blobs never seen; returns their core facts by facts key, and what
     `meanwhile` returned: it runs here while the workers parse (the store's facts of every
-    other blob are loaded in that time rather than after)."""
+    other blob are loaded in that time rather than after). The last writes may still be
+    under way: the caller waits on `stored` before it reads them from the store."""
     new: dict[bytes, BlobFacts] = {}
 
-    def written(stored: list[StoredFacts]) -> None:
+    def flushed(stored: list[StoredFacts]) -> None:
         new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
 
+    writer = FactsWriter(store, flushed, background=True)
+
     def drain(chunks: Iterable[list[StoredFacts]]) -> None:
-        writer = FactsWriter(store, written)
-        for chunk in chunks:
-            writer.add(chunk)
-            progress(len(chunk))
-        writer.flush()
+        try:
+            for chunk in chunks:
+                writer.add(chunk)
+                progress(len(chunk))
+            writer.flush()
+        except BaseException:
+            writer.wait()  # no write left running behind an error
+            raise
 
     chunks = _chunks(jobs, 64)
     if workers <= 1 or not jobs:
         drain([_extract_job(job, repo) for job in chunk] for chunk in chunks)
-        return new, meanwhile()
+        return Extracted(new, meanwhile(), writer.wait)
     from . import extract  # noqa: F401  (imported once here, inherited by every worker)
 
     with fork_pool(min(workers, len(chunks)), lock, repo.path) as pool:
         results = pool.imap_unordered(_extract_chunk, chunks)
         done = meanwhile()
         drain(results)
-    return new, done
+    return Extracted(new, done, writer.wait)
 
 
 def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
@@ -342,26 +381,38 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
         return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
-    new, summaries = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
-    # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
-    # the store have lost the facts of one all the same, it is parsed now rather than failed.
-    lost_paths = start.carried - summaries.keys()  # a set difference: no loop over the tree unless needed
-    lost = {start.keys[e.path]: _Job(e.oid, e.path, start.languages[e.path])
-            for e in start.tree if e.path in lost_paths and start.keys[e.path] not in new} if lost_paths else {}
-    if lost:
-        jobs += sorted(lost.values(), key=lambda j: j.blob)
-        new.update(_extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)[0])
-    summaries.update((path, new[key]) for path, key in start.keys.items() if key in new)
-    summaries = {path: summaries[path] for path in start.keys if path in summaries}  # tree order
-    files = _file_entries(repo, start.tree, summaries)
-    if progress:
-        progress("assemble", 0, 1)
-    prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
-    earlier_arcs = load_rank_arcs(store, start.earlier.oid, version) if start.earlier is not None else None
-    with core_reader(store) as read_core:
-        facts = FactsTable(summaries, start.keys, new, read_core)
-        record, arcs = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
-                                earlier_arcs=earlier_arcs, names=lambda: name_index(store))
+    extracted = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
+    try:
+        new, summaries = extracted.facts, extracted.meanwhile
+        # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
+        # the store have lost the facts of one all the same, it is parsed now rather than failed.
+        lost_paths = start.carried - summaries.keys()  # a set difference: no loop over the tree unless needed
+        lost = {start.keys[e.path]: _Job(e.oid, e.path, start.languages[e.path])
+                for e in start.tree if e.path in lost_paths and start.keys[e.path] not in new} if lost_paths else {}
+        if lost:
+            jobs += sorted(lost.values(), key=lambda j: j.blob)
+            extracted.stored()  # one writer at a time
+            again = _extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)
+            again.stored()
+            new.update(again.facts)
+        summaries.update((path, new[key]) for path, key in start.keys.items() if key in new)
+        summaries = {path: summaries[path] for path in start.keys if path in summaries}  # tree order
+        files = _file_entries(repo, start.tree, summaries)
+        if progress:
+            progress("assemble", 0, 1)
+        prior = start.prior(load_facts(store, start.earlier_keys(), symbols=False))
+        earlier_arcs = load_rank_arcs(store, start.earlier.oid, version) if start.earlier is not None else None
+
+        def names() -> ContextManager[NameIndex]:
+            extracted.stored()  # the name index holds the parsed blobs' names once their facts are written
+            return name_index(store)
+
+        with core_reader(store) as read_core:
+            facts = FactsTable(summaries, start.keys, new, read_core)
+            record, arcs = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
+                                    earlier_arcs=earlier_arcs, names=names)
+    finally:
+        extracted.stored()  # before the snapshot that needs them is written, or an error leaves
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return record, arcs, len(jobs)
 

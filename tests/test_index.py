@@ -438,3 +438,38 @@ def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
                                                    workers=1).fingerprint
     finally:
         store.close()
+
+
+def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, monkeypatch):
+    """Parsed facts are written on a thread of their own while assembly goes on: a write that
+    fails must still fail the index, before any snapshot is written, and leave a store the
+    next run completes."""
+    import lmdb
+
+    from indexer import build
+    from indexer.records import load_stored_record
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit(_many_files(10))
+    second = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
+    store = Store.open(tmp_path / "store")
+    try:
+        api.index(str(builder.path), first, store=store, workers=2)
+        real = build.put_stored_many
+
+        def failing(txn, store_, items):
+            real(txn, store_, items)
+            raise lmdb.MapFullError("no room")
+
+        monkeypatch.setattr(build, "put_stored_many", failing)
+        with pytest.raises(lmdb.MapFullError):
+            api.index(str(builder.path), second, store=store, workers=2)
+        assert load_stored_record(store, second) is None
+        monkeypatch.setattr(build, "put_stored_many", real)
+        again = api.index(str(builder.path), second, store=store, workers=2)
+        assert again.parsed_blobs == 1  # the failed transaction wrote nothing
+        with Store.open(tmp_path / "cold") as cold_store:
+            assert again.fingerprint == api.index(str(builder.path), second, store=cold_store,
+                                                  workers=2).fingerprint
+    finally:
+        store.close()
