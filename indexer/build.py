@@ -27,10 +27,10 @@ from .facts_table import FactsTable, Summary, load_summaries, summaries_of
 from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
-from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, decode_core, decode_head,
-                      encode, entry_facts_key, facts_key, head_of, core_reader, load_facts, load_rank_arcs, load_stored_record,
-                      name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key,
-                      stored_facts)
+from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, core_reader, decode_core,
+                      decode_head, encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs,
+                      load_stored_record, name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key,
+                      snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
@@ -177,13 +177,14 @@ class FactsWriter:
             self._writes.append(self._thread.submit(self._write, pending))
 
     def wait(self) -> None:
-        """Return once every flushed batch is in the store; raises what a write raised."""
+        """Return once every flushed batch is in the store; raises what a write raised. A
+        background writer takes nothing more after it."""
         writes, self._writes = self._writes, []
         try:
             for write in writes:
                 write.result()
         finally:
-            if self._thread is not None and not self._writes:
+            if self._thread is not None:
                 self._thread.shutdown()
 
     def _write(self, pending: list[StoredFacts]) -> None:

@@ -151,8 +151,9 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
                     return None
         return dict(sorted(found.items()))
 
-    # Rows to compute: files that changed, files whose import targets changed, and users of
-    # a name whose entry changed (only names a changed file defines, before or after, can).
+    # Rows to compute: files that changed, files resolved anew (their import targets may have
+    # changed), and users of a name whose entry changed (only names a changed file defines,
+    # before or after, can).
     position = {p: i for i, p in enumerate(nodes)}
     dirty = {p for p in changed if p in position}
     if redone is None:

@@ -141,6 +141,8 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
 
 
 class Resolution(NamedTuple):
+    """What `resolve_since` found."""
+
     edges: list[Edge]
     unresolved: list[UnresolvedImport]
     redone: set[str] | None  # the files resolved anew (every other one kept its outcome); None: all
