@@ -112,7 +112,7 @@ def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFact
     from .extract import extract_blob
     from .languages import CONTENT_DECIDES, detect_language
     repo = repo or _worker_repo
-    data = repo[job.blob].data
+    data = gitread.read_blob(repo, job.blob)
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP)
     facts.size = len(data)

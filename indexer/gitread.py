@@ -125,11 +125,19 @@ def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
     return str(root.id), entries
 
 
+_BLOB = int(pygit2.enums.ObjectType.BLOB)
+
+
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
+    """The blob's bytes, read from the object database as they are (no Blob object is made:
+    about half the cost of `repo[oid].data`)."""
     try:
-        return repo[oid].data
-    except KeyError:
+        kind, data = repo.odb.read(oid)
+    except (KeyError, ValueError):
         raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
+    if kind != _BLOB:
+        raise MissingObjects(f"object {oid[:12]} is not a blob")
+    return data
 
 
 def blob_size(repo: pygit2.Repository, oid: str) -> int:
