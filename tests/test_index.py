@@ -473,3 +473,23 @@ def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, m
                                                   workers=2).fingerprint
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_blob_missing_from_the_object_database_is_typed(tmp_path, workers):
+    builder = RepoBuilder(tmp_path / "repo")
+    oid = builder.commit(_many_files(6))
+    repo = pygit2.Repository(str(builder.path))
+    blob = str(repo[oid].peel(pygit2.Commit).tree["pkg"]["mod2.py"].id)
+    loose = Path(repo.path) / "objects" / blob[:2] / blob[2:]
+    assert loose.is_file()  # built loose: removing the file removes the object
+    loose.unlink()
+    store = Store.open(tmp_path / "store")
+    try:
+        with pytest.raises(MissingObjects) as info:
+            api.index(str(builder.path), oid, store=store, workers=workers)
+        assert info.value.code == "missing_objects" and blob[:12] in info.value.message
+        from indexer.records import load_stored_record
+        assert load_stored_record(store, oid) is None
+    finally:
+        store.close()
