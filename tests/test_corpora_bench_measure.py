@@ -91,3 +91,23 @@ def test_parse_only_probe_parses_every_blob_the_index_would(tmp_path):
     out = subprocess.run([sys.executable, "-m", "benchmarks.probe", "parse", str(tmp_path / "r"), "HEAD", "2"],
                          capture_output=True, text=True, env=child_env(), cwd=str(ROOT), check=True)
     assert json.loads(out.stdout) == {"blobs": 2, "parsed": 2}  # two distinct grammar blobs; text is not parsed
+
+
+def test_a_settled_copy_of_a_store_holds_what_the_store_holds(tmp_path):
+    from benchmarks.run import settled_copy
+
+    src = tmp_path / "store"
+    src.mkdir()
+    env = lmdb.open(str(src / "lmdb"), map_size=1 << 30, max_dbs=4, subdir=True)
+    with env.begin(write=True) as txn:
+        for i in range(500):
+            txn.put(f"k{i:04d}".encode(), f"v{i}".encode() * 50)
+    env.close()
+    dest = tmp_path / "copy"
+    (dest / "stale").mkdir(parents=True)  # whatever was there before goes
+    settled_copy(src, dest)
+    assert not (dest / "stale").exists()
+    env = lmdb.open(str(dest / "lmdb"), max_dbs=4, subdir=True, readonly=True)
+    with env.begin() as txn:
+        assert [bytes(v) for _, v in txn.cursor()] == [f"v{i}".encode() * 50 for i in range(500)]
+    env.close()

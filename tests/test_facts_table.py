@@ -9,7 +9,7 @@ import pytest
 
 from indexer import canonical
 from indexer.extract import extract_blob
-from indexer.facts_table import FactsSummary, FactsTable, load_summaries, summaries_of
+from indexer.facts_table import FactsSummary, FactsTable, decode_summary, load_summaries, summaries_of
 from indexer.model import FileEntry, SnapshotRecord
 from indexer.records import core_reader, decode_core, facts_key, load_facts, put_facts, stored_facts
 from indexer.store import Store, unpack
@@ -38,7 +38,7 @@ def test_a_summary_reads_what_the_full_core_holds():
     for path, (key, facts) in _stored().items():
         packed = unpack(stored_facts(key, facts).packed_core)
         full = decode_core(packed)
-        summary = msgspec.msgpack.decode(packed, type=FactsSummary)
+        summary = decode_summary(packed)
         assert {f: getattr(summary, f) for f in fields} == {f: getattr(full, f) for f in fields}, path
         assert summary.symbol_list() == full.symbol_list() == facts.symbols
         assert summary.symbol_total == full.symbol_total == len(facts.symbols)
