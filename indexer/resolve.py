@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple, Protocol
 
 from indexer.errors import RennetError
+from indexer.facts_table import summaries_of
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
 from indexer.resolve_c import CResolver
 from indexer.resolve_go import GoResolver
@@ -64,6 +65,21 @@ FAMILY = {
     "php_use": "php",
     "csharp_using": "csharp",
     "bash_source": "bash",
+}
+
+# The languages whose facts can hold imports of each family (their queries capture those
+# import kinds): when a family's resolution changes, only their files are looked at.
+FAMILY_LANGUAGES = {
+    "python": ("python",),
+    "js": ("javascript", "typescript", "tsx"),
+    "go": ("go",),
+    "rust": ("rust",),
+    "java": ("java",),
+    "c": ("c", "cpp"),
+    "ruby": ("ruby",),
+    "php": ("php",),
+    "csharp": ("csharp",),
+    "bash": ("bash",),
 }
 
 
@@ -134,8 +150,11 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
             if old is None or old or _package(facts.get(path)):
                 dirty.add("csharp")
     if dirty:
-        for path, f in facts.items():
-            if path not in changed and any(FAMILY.get(imp.kind) in dirty for imp in f.imports):
+        # full facts (their imports) only of files whose language can import from those families
+        languages = {language for family in dirty for language in FAMILY_LANGUAGES[family]}
+        for path, summary in summaries_of(facts).items():
+            if (path not in changed and summary.language in languages
+                    and any(FAMILY.get(imp.kind) in dirty for imp in facts[path].imports)):
                 changed.add(path)
     return changed
 

@@ -76,3 +76,32 @@ def test_per_file_lookups_agree_with_the_record_before_and_after_the_path_index(
             assert snap.rank_of(f.path) == record.rank[f.path]
         assert snap.file("no/such/file.py") is None and snap.fan_in("no/such/file.py") is None
         assert snap.rank_of("no/such/file.py") == 0.0
+
+
+def test_each_import_family_names_every_language_whose_files_hold_its_imports(indexed):
+    """Re-resolution after a configuration change looks only at files of the languages a
+    family lists (resolve.FAMILY_LANGUAGES): every import the fixture's files hold must be of
+    a family that lists the file's language."""
+    from indexer.resolve import FAMILY, FAMILY_LANGUAGES
+
+    fixture, report, snap = indexed
+    assert set(FAMILY_LANGUAGES) == set(FAMILY.values())
+    seen = set()
+    for f in snap.files:
+        facts = snap.facts(f.path)
+        for imp in facts.imports if facts is not None else ():
+            family = FAMILY.get(imp.kind)
+            if family is not None:
+                assert f.language in FAMILY_LANGUAGES[family], (f.path, imp.kind)
+                seen.add((family, f.language))
+    # languages the fixture imports nothing in, extracted here
+    from indexer.extract import extract_blob
+
+    for path, language, source in [("run.sh", "bash", b"source ./lib.sh\n. ./more.sh\n"),
+                                   ("app.php", "php", b"<?php\nrequire 'lib.php';\nuse App\\Models\\User;\n")]:
+        for imp in extract_blob(source, path, language).imports:
+            assert language in FAMILY_LANGUAGES[FAMILY[imp.kind]], (path, imp.kind)
+            seen.add((FAMILY[imp.kind], language))
+    # every family is reached, and for JS its languages
+    assert {family for family, _ in seen} == set(FAMILY_LANGUAGES)
+    assert {language for family, language in seen if family == "js"} >= {"javascript", "typescript"}
