@@ -15,7 +15,8 @@ from typing import Callable, Iterator, Mapping, Union
 import msgspec
 
 from .model import BlobFacts, Symbol, decode_symbols
-from .store import Store, unpack
+from .records import load_cores
+from .store import Store
 
 
 class FactsSummary(msgspec.Struct):
@@ -58,18 +59,7 @@ decode_summary = msgspec.msgpack.Decoder(FactsSummary).decode  # the other field
 def load_summaries(store: Store, keys: Mapping[str, bytes]) -> dict[str, FactsSummary]:
     """path -> summary of the stored core facts, for the given path -> facts key (each blob
     decoded once); paths whose facts the store lacks are left out."""
-    out: dict[str, FactsSummary] = {}
-    seen: dict[bytes, FactsSummary] = {}
-    with store.env.begin(db=store.facts, buffers=True) as txn:  # decoded in place, never copied out
-        for path, key in keys.items():
-            summary = seen.get(key)
-            if summary is None:
-                raw = txn.get(key)
-                if raw is None:
-                    continue
-                summary = seen[key] = decode_summary(unpack(raw))
-            out[path] = summary
-    return out
+    return load_cores(store, keys, decode_summary)
 
 
 class FactsTable(Mapping[str, BlobFacts]):

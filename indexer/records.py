@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import zlib
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
 
@@ -206,21 +206,29 @@ def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
     return msgspec.structs.replace(core, occurrences=occurrences, uses={}, occurrence_count=0)
 
 
-def load_facts(store: Store, keys: dict[str, bytes], symbols: bool = True) -> dict[str, BlobFacts]:
-    """path -> core facts (occurrences summarized) for the given path -> facts key; decoded once
-    per blob. With `symbols` False the symbols stay encoded (`symbols_json`), as assembly wants."""
-    decode = decode_facts if symbols else decode_core
-    out: dict[str, BlobFacts] = {}
-    seen: dict[bytes, BlobFacts] = {}
+def load_facts(store: Store, keys: Mapping[str, bytes], symbols: bool = True) -> dict[str, BlobFacts]:
+    """path -> core facts (occurrences summarized) for the given path -> facts key. With
+    `symbols` False the symbols stay encoded (`symbols_json`), as assembly wants."""
+    return load_cores(store, keys, decode_facts if symbols else decode_core)
+
+
+T = TypeVar("T")
+
+
+def load_cores(store: Store, keys: Mapping[str, bytes], decode: Callable[[bytes], T]) -> dict[str, T]:
+    """path -> `decode` of the stored core facts, for the given path -> facts key, each blob
+    decoded once; paths whose facts the store lacks are left out."""
+    out: dict[str, T] = {}
+    seen: dict[bytes, T] = {}
     with store.env.begin(db=store.facts, buffers=True) as txn:  # decoded in place, never copied out
         for path, key in keys.items():
-            facts = seen.get(key)
-            if facts is None:
+            found = seen.get(key)
+            if found is None:
                 raw = txn.get(key)
                 if raw is None:
                     continue
-                facts = seen[key] = decode(unpack(raw))
-            out[path] = facts
+                found = seen[key] = decode(unpack(raw))
+            out[path] = found
     return out
 
 
