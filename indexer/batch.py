@@ -33,6 +33,7 @@ from .errors import BadInput, RennetError
 
 if TYPE_CHECKING:
     from .build import Plan
+    from .records import SnapshotHead
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -321,7 +322,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             existing = _existing_head(store, oid, version)
             if existing is not None:
                 _commit(store, job, None, existing.indexed_at)
-                emitter.put(i, _skipped(job, existing.fingerprint, _distinct_blobs(existing.files),
+                emitter.put(i, _skipped(job, existing.fingerprint, _distinct_blobs(existing),
                                         time.perf_counter() - t0))
                 continue
             if oid in building:
@@ -342,15 +343,15 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
         existing = _existing_head(store, job.oid, version)
         if existing is not None:
             _commit(store, job, None, existing.indexed_at)
-            emitter.put(job.index, _skipped(job, existing.fingerprint, _distinct_blobs(existing.files), 0.0))
+            emitter.put(job.index, _skipped(job, existing.fingerprint, _distinct_blobs(existing), 0.0))
         else:
             first = emitter.results[original.index]
             error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
             emitter.put(job.index, _failed(job.spec, job.display, job.oid, error, 0.0))
 
 
-def _distinct_blobs(files) -> int:
-    return len({f.blob for f in files if f.language not in ("submodule", "symlink")})
+def _distinct_blobs(head: SnapshotHead) -> int:
+    return len({blob for blob, language in zip(head.blobs, head.languages) if language not in ("submodule", "symlink")})
 
 
 def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> JobResult:

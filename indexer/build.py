@@ -11,12 +11,13 @@ import gc
 import multiprocessing
 import os
 import time
+from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic, Iterable, Iterator, Mapping, NamedTuple,
-                    TypeVar)
+from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic, Iterable, Iterator, Mapping,
+                    NamedTuple, TypeVar)
 
 import msgspec
 import pygit2
@@ -347,9 +348,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
                                reused_snapshot=True)
             with collector_paused():
                 record, arcs, parsed = _build(store, repo, oid, version, workers, progress, lock)
-                _commit_snapshot(store, repo_id, oid, rev, record, arcs)
-                return _report(repo, rev, head_of(record, tables=False), parsed=parsed,
-                               seconds=time.perf_counter() - started)
+                head = _commit_snapshot(store, repo_id, oid, rev, record, arcs)
+                return _report(repo, rev, head, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
         if own_store:
             store.close()
@@ -521,12 +521,15 @@ def _existing_head(store: Store, oid: str, version: str) -> SnapshotHead | None:
 
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord,
-                     arcs: RankArcs) -> None:
+                     arcs: RankArcs) -> SnapshotHead:
+    """Write the snapshot; returns the head written."""
+    head = head_of(record)
     with store.env.begin(write=True) as txn:
-        txn.put(snapshot_key(oid, record.extractor_version), pack_record(record), db=store.snapshots)
+        txn.put(snapshot_key(oid, record.extractor_version), pack_record(record, head), db=store.snapshots)
         put_rank_arcs(txn, store, oid, record.extractor_version, pack_arcs(arcs))
         txn.put(repo_key(repo_id, oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
+    return head
 
 
 def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> None:
@@ -536,19 +539,15 @@ def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> Non
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 
 
-def _report(repo: pygit2.Repository, rev: str, record: SnapshotHead, parsed: int, seconds: float,
+def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead, parsed: int, seconds: float,
             reused_snapshot: bool = False) -> IndexReport:
-    languages: dict[str, int] = {}
-    skipped: list[Skipped] = []
-    for f in record.files:
-        languages[f.language] = languages.get(f.language, 0) + 1
-        if f.skipped:
-            skipped.append(Skipped(f.path, f.skipped))
-    distinct_blobs = len({(f.blob, f.language) for f in record.files if f.language not in ("submodule", "symlink")})
+    skipped = [Skipped(path, why) for path, why in zip(head.paths, head.skipped) if why]
+    distinct_blobs = len({(blob, language) for blob, language in zip(head.blobs, head.languages)
+                          if language not in ("submodule", "symlink")})
     return IndexReport(
-        repo=gitread.repo_display_path(repo), rev=rev, oid=record.oid, fingerprint=record.fingerprint,
-        files=len(record.files), symbols=record.symbols,
-        edges=record.edges, languages=dict(sorted(languages.items())), parsed_blobs=parsed,
+        repo=gitread.repo_display_path(repo), rev=rev, oid=head.oid, fingerprint=head.fingerprint,
+        files=len(head.paths), symbols=head.symbols,
+        edges=head.edges, languages=dict(sorted(Counter(head.languages).items())), parsed_blobs=parsed,
         reused_blobs=distinct_blobs - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,
     )

@@ -22,14 +22,11 @@ from .store import Store, unpack
 _UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2}
 
 
-def _path_of(f: FileEntry) -> str:
-    return f.path
-
-
 class Snapshot:
-    """Built from the stored record: its head (the file table, fan-in and rank) is decoded at
-    once, its tail (edges, imports, packages, entry points) inflated and decoded when first
-    asked for."""
+    """Built from the stored record: its head (the file table by column, fan-in and rank) is
+    decoded at once, the file table's records made when first asked for (a lookup by path or
+    blob reads the columns), the tail (edges, imports, packages, entry points) inflated and
+    decoded when first asked for."""
 
     def __init__(self, store: Store, repo: pygit2.Repository, rev: str, stored: StoredRecord,
                  indexed_at: str) -> None:
@@ -45,11 +42,15 @@ class Snapshot:
         self.extractor_version = head.extractor_version
         self.indexed_at = indexed_at or head.indexed_at
         self.symbol_count = head.symbols
-        self.files: list[FileEntry] = head.files
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._unindexed: dict[str, int] = {}
+
+    @cached_property
+    def files(self) -> list[FileEntry]:
+        """The file table, sorted by path."""
+        return self._head.files()
 
     @cached_property
     def rank(self) -> dict[str, float]:
@@ -63,16 +64,17 @@ class Snapshot:
     @cached_property
     def record(self) -> SnapshotRecord:
         # the file table, fan-in and rank shared with this view, not decoded twice
-        return self._stored.record(self._head, self._fan_in, self.rank)
+        return self._stored.record(self._head, self._fan_in, self.rank, self.files)
 
     # --- files and facts -----------------------------------------------------------------
 
     @cached_property
     def _paths_by_blob(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for f in self.files:
-            if f.language not in NO_FACTS:
-                out.setdefault(f.blob, []).append(f.path)
+        head = self._head
+        for path, blob, language in zip(head.paths, head.blobs, head.languages):
+            if language not in NO_FACTS:
+                out.setdefault(blob, []).append(path)
         return out
 
     def _without(self, index: str) -> bool:
@@ -90,17 +92,20 @@ class Snapshot:
         """Where `path` is in the file table (sorted by path), None when it is not there. The
         first lookups bisect; a snapshot asked often builds the path index instead."""
         if self._without("_index"):
-            i = bisect_left(self.files, path, key=_path_of)
-            return i if i < len(self.files) and self.files[i].path == path else None
+            paths = self._head.paths
+            i = bisect_left(paths, path)
+            return i if i < len(paths) and paths[i] == path else None
         return self._index.get(path)
 
     @cached_property
     def _index(self) -> dict[str, int]:
-        return {f.path: i for i, f in enumerate(self.files)}
+        return {p: i for i, p in enumerate(self._head.paths)}
 
     def file(self, path: str) -> FileEntry | None:
         i = self._position(path)
-        return self.files[i] if i is not None else None
+        if i is None:
+            return None
+        return self.files[i] if "files" in self.__dict__ else self._head.entry(i)
 
     def rank_of(self, path: str) -> float:
         """The file's rank, 0.0 when it is not in the snapshot."""
@@ -175,14 +180,17 @@ class Snapshot:
             # A one-off lookup (a fresh `rennet context symbol`) scans the file table: far
             # cheaper than building the blob -> paths index that repeated lookups want.
             wanted = set(blobs)
-            return sorted(f.path for f in self.files if f.blob in wanted and f.language not in NO_FACTS)
+            head = self._head
+            return sorted(p for p, blob, language in zip(head.paths, head.blobs, head.languages)
+                          if blob in wanted and language not in NO_FACTS)
         by_blob = self._paths_by_blob
         return sorted(p for blob in blobs for p in by_blob.get(blob, ()))
 
     def defined_names(self) -> list[str]:
         """Every name some symbol of this snapshot has, sorted: read off the name index, without
         decoding a single file's facts."""
-        blobs = {bytes.fromhex(f.blob) for f in self.files if f.language not in NO_FACTS}
+        blobs = {bytes.fromhex(blob) for blob, language in zip(self._head.blobs, self._head.languages)
+                 if language not in NO_FACTS}
         names: list[str] = []
         with self.store.env.begin(db=self.store.defs) as txn:
             cursor = txn.cursor()
