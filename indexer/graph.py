@@ -265,11 +265,11 @@ def teleport_to(nodes: list[str], focus: Mapping[str, float] | None) -> list[flo
 
 
 def _rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
-          focus: Mapping[str, float] | None, pairs: list[tuple[str, str]] | None = None) -> dict[str, float]:
+          focus: Mapping[str, float] | None) -> dict[str, float]:
     nodes = sorted({f.path for f in files})
     if not nodes:
         return {}
-    x = _pagerank(nodes, rank_weights(files, facts, edges, pairs), teleport_to(nodes, focus))
+    x = _pagerank(nodes, rank_weights(files, facts, edges), teleport_to(nodes, focus))
     return rounded(nodes, x)
 
 
@@ -277,11 +277,9 @@ def rounded(nodes: list[str], x: list[float]) -> dict[str, float]:
     return {p: round(v, DIGITS) for p, v in zip(nodes, x)}
 
 
-def rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
-         pairs: list[tuple[str, str]] | None = None) -> dict[str, float]:
-    """path -> PageRank over the definition/reference graph (plus import edges); every file present.
-    `pairs`: `import_pairs(edges)` when the caller has them already."""
-    return _rank(files, facts, edges, None, pairs)
+def rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]) -> dict[str, float]:
+    """path -> PageRank over the definition/reference graph (plus import edges); every file present."""
+    return _rank(files, facts, edges, None)
 
 
 def personalized_rank(

@@ -122,6 +122,13 @@ def name_key(name: str) -> bytes:
     return name.encode()[:NAME_KEY_MAX]
 
 
+def name_blobs(cursor, name: str) -> Iterator[bytes]:
+    """The raw blob OIDs the name index lists under `name`, read with a cursor of its `defs`
+    or `occ` table (consumed before the cursor moves again)."""
+    key = name_key(name)
+    return cursor.iternext_dup(keys=False) if key and cursor.set_key(key) else iter(())
+
+
 def snapshot_key(oid: str, version: str) -> bytes:
     return f"{oid}|{version}".encode()
 
@@ -363,10 +370,6 @@ def name_index(store: Store) -> Iterator[NameIndex]:
     with store.env.begin() as txn:
         def dups(db) -> Callable[[str], Iterator[bytes]]:
             cursor = txn.cursor(db=db)
-
-            def read(name: str) -> Iterator[bytes]:
-                key = name_key(name)
-                return cursor.iternext_dup(keys=False) if key and cursor.set_key(key) else iter(())
-            return read
+            return lambda name: name_blobs(cursor, name)
 
         yield NameIndex(dups(store.defs), dups(store.occ))

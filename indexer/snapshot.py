@@ -11,7 +11,7 @@ import pygit2
 
 from . import canonical, gitread
 from .records import (NO_FACTS, StoredRecord, decode_facts, decode_head, entry_facts_key, full_facts,
-                      load_facts, load_stored_record, name_key, pin_key, repo_key)
+                      load_facts, load_stored_record, name_blobs, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -172,8 +172,7 @@ class Snapshot:
     def _paths_with(self, db, name: str) -> list[str]:
         """Paths of this snapshot whose blobs the name index lists under `name`."""
         with self.store.env.begin(db=db) as txn:
-            cursor = txn.cursor()
-            blobs = [raw.hex() for raw in cursor.iternext_dup()] if cursor.set_key(name_key(name)) else []
+            blobs = [raw.hex() for raw in name_blobs(txn.cursor(), name)]
         if not blobs:
             return []
         if self._without("_paths_by_blob"):
