@@ -52,13 +52,13 @@ def _parse_init(repo: str) -> None:
 def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int]:
     """(blobs of a grammar language, of them parsed), as the index would: where the name
     leaves the language open, the blob's head decides."""
-    from indexer import grammars
+    from indexer import gitread, grammars
     from indexer.build import SIZE_CAP
     from indexer.content import is_binary
     from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
     blobs = parsed = 0
     for blob, path, language in jobs:
-        data = _parse_repo[blob].data
+        data = gitread.read_blob(_parse_repo, blob)  # read as the index reads it
         if language in CONTENT_DECIDES:
             language = detect_language(path, data[:8192])
         if language not in GRAMMAR_LANGUAGES or is_binary(data):
