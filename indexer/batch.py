@@ -33,7 +33,6 @@ from .errors import BadInput, RennetError
 
 if TYPE_CHECKING:
     from .build import Plan
-    from .records import SnapshotHead
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -196,6 +195,7 @@ def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str
         # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
         record, arcs = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        record.blob_facts = plan.facts_count
         return (task.index, (pack_record(record), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
                 time.perf_counter() - started)
     except RennetError as exc:
@@ -322,7 +322,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             existing = _existing_head(store, oid, version)
             if existing is not None:
                 _commit(store, job, None, existing.indexed_at)
-                emitter.put(i, _skipped(job, existing.fingerprint, _distinct_blobs(existing),
+                emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
                                         time.perf_counter() - t0))
                 continue
             if oid in building:
@@ -343,15 +343,11 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
         existing = _existing_head(store, job.oid, version)
         if existing is not None:
             _commit(store, job, None, existing.indexed_at)
-            emitter.put(job.index, _skipped(job, existing.fingerprint, _distinct_blobs(existing), 0.0))
+            emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0))
         else:
             first = emitter.results[original.index]
             error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
             emitter.put(job.index, _failed(job.spec, job.display, job.oid, error, 0.0))
-
-
-def _distinct_blobs(head: SnapshotHead) -> int:
-    return len({blob for blob, language in zip(head.blobs, head.languages) if language not in ("submodule", "symlink")})
 
 
 def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> JobResult:
@@ -446,12 +442,11 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
                                        job.seconds + seconds))
             continue
         _commit(store, job, packed, message)  # on success the message slot carries indexed_at
-        distinct = len(set(job.plan.keys.values()))
         emitter.put(index, JobResult(
             repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",
             fingerprint=fingerprint_or_code, error=None,
             seconds=round(job.seconds + seconds + time.perf_counter() - t0, 3),
-            parsed_blobs=job.parsed, reused_blobs=distinct - job.parsed))
+            parsed_blobs=job.parsed, reused_blobs=job.plan.facts_count - job.parsed))
 
 
 def result_line(result: JobResult) -> dict:

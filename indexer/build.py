@@ -29,9 +29,9 @@ from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, core_reader, decode_core,
-                      decode_head, encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs,
-                      load_stored_record, name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key,
-                      snapshot_key, stored_facts)
+                      decode_head, encode, entry_facts_key, facts_key, head_of, load_facts,
+                      load_rank_arcs, load_stored_record, name_index, pack_record, pin_key, put_rank_arcs,
+                      put_stored_many, repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
@@ -415,6 +415,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     finally:
         extracted.stored()  # before the snapshot that needs them is written, or an error leaves
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    record.blob_facts = start.facts_count
     return record, arcs, len(jobs)
 
 
@@ -432,6 +433,11 @@ class Plan:
     earlier: PriorRecord | None
     version: str
     carried: frozenset[str] = frozenset()  # paths whose blob the earlier snapshot had there: facts stored
+
+    @property
+    def facts_count(self) -> int:
+        """How many distinct blob facts the tree needs (SnapshotRecord.blob_facts)."""
+        return len(set(self.keys.values()))
 
     def prior(self, earlier_facts: Mapping[str, BlobFacts]):
         """The earlier snapshot for assembly to start from (a resolve.Prior), given its facts
@@ -509,15 +515,9 @@ def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: st
 
 
 def _existing_head(store: Store, oid: str, version: str) -> SnapshotHead | None:
-    """The head of the snapshot already stored at `oid`: all that reporting it needs (its
-    tail, the edges above all, is read only to count them in a head that predates the count)."""
+    """The head of the snapshot already stored at `oid`: all that reporting it needs."""
     stored = load_stored_record(store, oid, version)
-    if stored is None:
-        return None
-    head = decode_head(stored.head)
-    if head.edges < 0:
-        head.edges = len(stored.tail().edges)
-    return head
+    return decode_head(stored.head) if stored is not None else None
 
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord,
@@ -542,12 +542,10 @@ def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> Non
 def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead, parsed: int, seconds: float,
             reused_snapshot: bool = False) -> IndexReport:
     skipped = [Skipped(path, why) for path, why in zip(head.paths, head.skipped) if why]
-    distinct_blobs = len({(blob, language) for blob, language in zip(head.blobs, head.languages)
-                          if language not in ("submodule", "symlink")})
     return IndexReport(
         repo=gitread.repo_display_path(repo), rev=rev, oid=head.oid, fingerprint=head.fingerprint,
         files=len(head.paths), symbols=head.symbols,
         edges=head.edges, languages=dict(sorted(Counter(head.languages).items())), parsed_blobs=parsed,
-        reused_blobs=distinct_blobs - parsed, skipped=skipped, seconds=round(seconds, 3),
+        reused_blobs=head.blob_facts - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,
     )

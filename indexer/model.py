@@ -169,3 +169,7 @@ class SnapshotRecord(Struct):
     fingerprint: str = ""  # sha256 of the canonical serialization
     indexed_at: str = ""  # UTC ISO-8601; not part of the fingerprint
     symbols: int = 0  # symbols across the files (their count is in each file's canonical line)
+    # Distinct blob facts (facts keys) the files need, submodules and symlinks having none: an
+    # index report's parsed plus reused blobs. One blob under two names that say different
+    # things of its language (NOTES, notes.txt) is two. Not part of the fingerprint.
+    blob_facts: int = 0

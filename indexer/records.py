@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "10"
+EXTRACTOR_VERSION = "11"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -53,7 +53,8 @@ class SnapshotHead(msgspec.Struct):
     fingerprint: str = ""
     indexed_at: str = ""
     symbols: int = 0
-    edges: int = -1  # resolved import edges; -1 in heads written before it was counted here
+    edges: int = 0  # resolved import edges
+    blob_facts: int = 0  # distinct blob facts (facts keys) its files need: SnapshotRecord.blob_facts
 
     def entry(self, i: int) -> FileEntry:
         return FileEntry(self.paths[i], self.blobs[i], self.modes[i], self.sizes[i], self.lines[i],
@@ -277,7 +278,8 @@ def head_of(record: SnapshotRecord) -> SnapshotHead:
                         [f.language for f in files], [f.mark for f in files], [f.mark_rule for f in files],
                         [f.skipped for f in files], [f.target for f in files],
                         [fan_in.get(p, 0) for p in paths], [rank.get(p, 0.0) for p in paths],
-                        record.fingerprint, record.indexed_at, record.symbols, len(record.edges))
+                        record.fingerprint, record.indexed_at, record.symbols, len(record.edges),
+                        record.blob_facts)
 
 
 def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None) -> bytes:
@@ -303,7 +305,8 @@ class StoredRecord(NamedTuple):
         return SnapshotRecord(h.oid, h.tree, h.extractor_version, files if files is not None else h.files(),
                               t.edges, t.unresolved, t.packages, t.dependencies, t.entry_points,
                               fan_in if fan_in is not None else h.fan_in_map(),
-                              rank if rank is not None else h.rank_map(), h.fingerprint, h.indexed_at, h.symbols)
+                              rank if rank is not None else h.rank_map(), h.fingerprint, h.indexed_at, h.symbols,
+                              h.blob_facts)
 
     def prior(self) -> PriorRecord:
         t = self.tail()

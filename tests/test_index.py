@@ -117,6 +117,32 @@ def test_same_oid_same_bytes_whatever_the_workers_or_cache(tmp_path):
     assert r3.fingerprint == r1.fingerprint and r3.oid == oids[0]
 
 
+def test_parsed_and_reused_count_blob_facts_the_same_way_everywhere(tmp_path):
+    # One blob under a name that leaves its language to the content (NOTES) and under one that
+    # says "text" (notes.txt) has two facts keys although both are text: two blob facts, never
+    # a negative reuse count.
+    from indexer import batch
+    words = "Plain words about the project.\n"
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"NOTES": words, "notes.txt": words, "a.py": "def f():\n    return 1\n",
+                            "b.py": "def f():\n    return 1\n", "link": Link("a.py")})
+    second = builder.commit({"c.py": "X = 1\n"})
+    repo = str(builder.path)
+    with Store.open(tmp_path / "store") as store:
+        cold = api.index(repo, first, store=store, workers=1)
+        assert (cold.parsed_blobs, cold.reused_blobs) == (3, 0)  # NOTES, notes.txt, one .py blob; no link
+        again = api.index(repo, first, store=store, workers=1)
+        assert again.snapshot_reused and (again.parsed_blobs, again.reused_blobs) == (0, 3)
+        later = api.index(repo, second, store=store, workers=1)
+        assert (later.parsed_blobs, later.reused_blobs) == (1, 3)
+    with Store.open(tmp_path / "batch-store") as store:
+        report = batch.run(store, [batch.JobSpec(repo, first), batch.JobSpec(repo, second),
+                                   batch.JobSpec(repo, second)], workers=1)
+    counts = [(j.status, j.parsed_blobs, j.reused_blobs) for j in report.jobs]
+    assert counts[0] == ("indexed", 3, 0)
+    assert sorted(counts[1:]) == [("indexed", 1, 3), ("skipped_existing", 0, 4)]
+
+
 def test_a_new_commit_parses_only_new_blobs_and_adds_little(tmp_path):
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit(_many_files())
@@ -140,27 +166,6 @@ def test_a_new_commit_parses_only_new_blobs_and_adds_little(tmp_path):
     assert again.fingerprint == first.fingerprint and again.parsed_blobs == 0
     assert (again.files, again.symbols, again.edges, again.languages, again.skipped) == (
         first.files, first.symbols, first.edges, first.languages, first.skipped)
-
-
-def test_an_indexed_commit_reports_its_edges_from_a_head_that_predates_their_count(sample, store):
-    import msgspec
-
-    from indexer.records import EXTRACTOR_VERSION, snapshot_key
-    from indexer.store import pack, unpack
-
-    builder, first, _ = sample
-    report = api.index(str(builder.path), first, store=store, workers=1)
-    assert report.edges > 0
-    key = snapshot_key(report.oid, EXTRACTOR_VERSION)
-    with store.env.begin(db=store.snapshots, write=True) as txn:
-        raw = bytes(txn.get(key))
-        size = int.from_bytes(raw[:4], "big")
-        head = msgspec.msgpack.decode(unpack(raw[4:4 + size]))
-        assert head.pop("edges") == report.edges
-        older = pack(msgspec.msgpack.encode(head), compress=False)
-        txn.put(key, len(older).to_bytes(4, "big") + older + raw[4 + size:])
-    again = api.index(str(builder.path), first, store=store, workers=1)
-    assert again.parsed_blobs == 0 and again.edges == report.edges and again.fingerprint == report.fingerprint
 
 
 def _store_bytes(store: Store) -> int:

@@ -19,8 +19,9 @@ def test_a_head_gives_back_the_record_s_file_table_fan_in_and_rank(tmp_path):
     assert head.files() == record.files
     assert [head.entry(i) for i in range(len(record.files))] == record.files
     assert head.fan_in_map() == record.fan_in and head.rank_map() == record.rank
-    assert (head.oid, head.fingerprint, head.symbols, head.edges) == (
-        record.oid, record.fingerprint, record.symbols, len(record.edges))
+    assert (head.oid, head.fingerprint, head.symbols, head.edges, head.blob_facts) == (
+        record.oid, record.fingerprint, record.symbols, len(record.edges), record.blob_facts)
+    assert record.blob_facts == report.parsed_blobs > 0  # a cold index parses every blob fact it needs
     # the fixture's table exercises the columns: marks, skips, links and submodules
     assert any(f.mark for f in record.files) and any(f.skipped for f in record.files)
     assert {"symlink", "submodule"} <= {f.language for f in record.files}
