@@ -6,8 +6,14 @@ Rank graph: an edge referencer -> definer for each identifier a file uses that
 another file defines, weighted by how telling the name is (long compound names up,
 private names down, variables and data members down) and split across the files
 defining it, so fewer definers make a stronger edge; names defined in more than MAX_DEFINERS files are too common to say
-anything and are left out, which also keeps the graph linear in the occurrences.
-Resolved import edges add IMPORT_WEIGHT each. Each file keeps at most MAX_OUT of its
+anything and are left out, which also keeps the graph linear in the occurrences. Files
+marked generated or vendored define nothing here: a bundled jQuery defines hundreds of
+everyday names (`each`, `find`, `get`) and would draw the rank of every file that says
+them, while what a reader of the repository needs is its own code; they still use names,
+and an import of one still counts. Prose and data files (release notes, file lists, JSON)
+use no names here: their words are not uses of code, and each file's arcs share out all of
+its rank, so two thousand documents saying "django" would hand theirs to whatever defines a
+method of that name. Resolved import edges add IMPORT_WEIGHT each. Each file keeps at most MAX_OUT of its
 strongest out-edges. The power iteration is our own, over nodes in sorted order with
 fixed tolerance and iteration count, on numpy arrays but with every float sum in a
 fixed left-to-right order (no pairwise np.sum, no BLAS, no builtin sum(), which
@@ -29,7 +35,8 @@ if TYPE_CHECKING:
 
     from .rank_arcs import RankArcs
 
-from indexer.model import BlobFacts, Edge, FileEntry, Symbol
+from indexer.languages import PROSE_AND_DATA
+from indexer.model import NOT_USES, BlobFacts, Edge, FileEntry, Symbol
 
 ALPHA = 0.85
 MAX_ITER = 100
@@ -125,12 +132,12 @@ def definitions_for(facts: BlobFacts) -> Mapping[str, float]:
     return definitions_of(facts.symbols)
 
 
-def _uses(facts: BlobFacts) -> Mapping[str, int]:
-    """Sites per name that are not its definition, in name order: stored facts carry them
-    summarized and sorted."""
+def uses_of(facts: BlobFacts) -> Mapping[str, int]:
+    """Sites per name that use it (roles not in model.NOT_USES), in name order: stored facts
+    carry them summarized and sorted."""
     if facts.uses or not facts.occurrences:
         return facts.uses
-    return dict(sorted(Counter(o.name for o in facts.occurrences if o.role != "definition").items()))
+    return dict(sorted(Counter(o.name for o in facts.occurrences if o.role not in NOT_USES).items()))
 
 
 NameEntry = tuple[float, list[tuple[str, float]]]
@@ -153,7 +160,8 @@ def rank_weights(
     Float sums run in a fixed order (names sorted, definers by path, then imports sorted):
     arc weights, and so ranks, are the same bits for the same inputs in any input order."""
     known = {f.path for f in files}
-    paths = sorted(p for p in facts if p in known)
+    unmarked = {f.path for f in files if not f.mark}
+    paths = sorted(p for p in facts if p in unmarked)
     # name -> {definer: how strongly its definition there names a thing worth depending on};
     # definers go in in path order
     strength: dict[str, dict[str, float]] = {}
@@ -177,13 +185,16 @@ def arcs_of(rows: Container[str], facts: Mapping[str, BlobFacts], pairs: list[tu
     """The arcs of the files in `rows` (those among the facts' paths and `known`), each name's
     entry asked of `entry` once. A file's arcs: per name it uses (in name order) a share for
     each other file defining it, then its import targets (in pair order), then only its
-    MAX_OUT strongest."""
+    MAX_OUT strongest. Prose and data files (languages.PROSE_AND_DATA) have none."""
     entries: dict[str, NameEntry | None] = {}
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
     for path in sorted(p for p in facts if p in rows and p in known):
+        blob = facts[path]
+        if blob.language in PROSE_AND_DATA:
+            continue
         arcs: dict[str, float] = {}
-        for name, count in _uses(facts[path]).items():  # in name order (see _uses)
+        for name, count in uses_of(blob).items():  # in name order (see uses_of)
             found = entries.get(name, _UNSEEN)
             if found is _UNSEEN:
                 found = entries[name] = entry(name)

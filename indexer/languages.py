@@ -29,6 +29,16 @@ GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
      "csharp", "ruby", "php", "bash"}
 )
 
+# Languages whose words are prose, markup or data rather than code: their occurrences are
+# kept (references find them), but they do not say what the code depends on, so they cast no
+# vote in the rank (graph.arcs_of). A release note or a file list that says "django" is not
+# a use of a method named django.
+PROSE_AND_DATA: frozenset[str] = frozenset(
+    {"text", "markdown", "rst", "asciidoc", "latex", "bibtex", "csv", "tsv", "diff",
+     "json", "toml", "yaml", "ini", "properties", "dotenv", "xml", "svg", "gitignore",
+     "gitattributes", "go-mod"}
+)
+
 _EXTENSIONS: dict[str, str] = {
     # languages with grammars
     "py": "python", "pyi": "python", "pyw": "python",

@@ -37,12 +37,19 @@ decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
 
 
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):
-    """One identifier site. `role` is "definition", "call", "reference" or "identifier" (plain tokenizer)."""
+    """One identifier site. `role` is "definition", "call", "reference", "module" (a segment of
+    an import's module path: `django` and `db` in `from django.db import models`) or
+    "identifier" (any other identifier; every site of the plain tokenizer)."""
 
     name: str
     line: int  # 1-based line of the name (past decorators and annotations; the byte span covers them)
     col: int  # 0-based byte column
     role: str
+
+
+# Roles of sites that do not use a name some other file defines: the definition itself, and
+# a module path, which names a package or module (the import edge stands for it), not a symbol.
+NOT_USES = frozenset({"definition", "module"})
 
 
 class ImportSpec(Struct, frozen=True, gc=False):

@@ -9,7 +9,9 @@ bits as one computed anew, and the rank of a re-index is the rank of a cold inde
 A file's arcs are a function of its own uses and import targets and, for each name it uses,
 of that name's entry (`graph.name_entry`: who defines it and how). So a row is computed
 again only when the file changed, when its import targets changed, or when it uses a name
-whose entry changed; an entry changes only through the definitions of files that changed.
+whose entry changed; an entry changes only through the definitions of files that changed,
+a file whose generated or vendored mark came or went among them (marked files define
+nothing for the rank).
 Who defines or uses a name comes from the store's name index (name -> blobs, shared by every
 snapshot), read for those names only.
 """
@@ -120,30 +122,38 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     if earlier.arcs.rows() != len(old_nodes):
         return None
     changed = _changed(files, earlier.files, [f.path for f in files] == old_nodes)
-    old_language = {f.path: f.language for f in earlier.files if f.path in changed}
-    before: dict[str, Mapping[str, float]] = {}  # what the changed files defined
-    for path in changed:
-        if path in old_language and old_language[path] not in NO_FACTS:
-            old = earlier.facts(path)
-            if old is None:
-                return None
-            before[path] = graph.definitions_for(old)
-
     blob_paths: dict[str, list[str]] = {}  # by hex OID: the name index's are turned to hex when read
     with_facts = summaries_of(facts)  # a plain dict to ask: nothing decoded
+    marked = set()
+    blob_now = {}  # of the changed paths
     for f in files:
         if f.blob and f.path in with_facts:
             blob_paths.setdefault(f.blob, []).append(f.path)
+            if f.mark:
+                marked.add(f.path)
+        if f.path in changed:
+            blob_now[f.path] = f.blob
+
+    before: dict[str, Mapping[str, float]] = {}  # what the changed files defined for the rank
+    for f in earlier.files:
+        if f.path in changed and f.language not in NO_FACTS and not f.mark:
+            # the same blob at the same path has the same facts: only its mark changed
+            old = facts[f.path] if blob_now.get(f.path) == f.blob and f.path in with_facts else earlier.facts(f.path)
+            if old is None:
+                return None
+            before[f.path] = graph.definitions_for(old)
 
     def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:
         for raw in blobs:
             yield from blob_paths.get(raw.hex(), ())
 
     def definers(name: str, limit: int) -> dict[str, float] | None:
-        """path -> definition weight for each file of this snapshot defining `name` (in path
-        order); None as soon as more than `limit` do."""
+        """path -> definition weight for each unmarked file of this snapshot defining `name`
+        (in path order); None as soon as more than `limit` do."""
         found: dict[str, float] = {}
         for path in paths_of(names.defining(name)):
+            if path in marked:
+                continue
             w = graph.definitions_for(facts[path]).get(name)
             if w is not None:
                 found[path] = w
@@ -163,7 +173,7 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     touched = set()
     for path in changed:
         then = before.get(path, {})
-        now = graph.definitions_for(facts[path]) if path in facts else {}
+        now = graph.definitions_for(facts[path]) if path in facts and path not in marked else {}
         touched.update(n for n in then.keys() | now.keys() if then.get(n) != now.get(n))
     entries: dict[str, graph.NameEntry | None] = {}
     for name in sorted(touched):
@@ -196,14 +206,14 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
 
 
 def _changed(files: list[FileEntry], old_files: list[FileEntry], same_paths: bool) -> set[str]:
-    """Paths whose blob, mode or language differ between the two file tables, or that are in
-    one only. `same_paths`: both hold the same paths in the same order (the common case),
-    compared row by row."""
+    """Paths whose blob, mode, language or mark differ between the two file tables, or that
+    are in one only. `same_paths`: both hold the same paths in the same order (the common
+    case), compared row by row."""
     if same_paths:
         return {f.path for f, o in zip(files, old_files)
-                if f.blob != o.blob or f.mode != o.mode or f.language != o.language}
-    old = {f.path: (f.blob, f.mode, f.language) for f in old_files}
-    new = {f.path: (f.blob, f.mode, f.language) for f in files}
+                if f.blob != o.blob or f.mode != o.mode or f.language != o.language or f.mark != o.mark}
+    old = {f.path: (f.blob, f.mode, f.language, f.mark) for f in old_files}
+    new = {f.path: (f.blob, f.mode, f.language, f.mark) for f in files}
     return {p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
 
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, Mapping, NamedTuple, TypeV
 import msgspec
 
 from .languages import name_language
-from .model import (BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package, SnapshotRecord,
-                    UnresolvedImport)
+from .model import (NOT_USES, BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package,
+                    SnapshotRecord, UnresolvedImport)
 from .store import Store, pack, unpack
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "11"
+EXTRACTOR_VERSION = "12"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -165,17 +165,17 @@ def _split(facts: BlobFacts) -> tuple[BlobFacts, set[str]]:
     from .graph import definitions_of
 
     uses: dict[str, int] = {}
-    defined: set[str] = set()
+    others: set[str] = set()  # named at a site that is no use (model.NOT_USES)
     for o in facts.occurrences:
-        if o.role == "definition":
-            defined.add(o.name)
+        if o.role in NOT_USES:
+            others.add(o.name)
         else:
             uses[o.name] = uses.get(o.name, 0) + 1
     core = msgspec.structs.replace(
         facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=len(facts.occurrences),
         symbols_json=symbols_json(facts.symbols) if facts.symbols else b"", symbol_count=len(facts.symbols),
         definitions=definitions_of(facts.symbols))
-    return core, defined.union(uses)
+    return core, others.union(uses)
 
 
 class StoredFacts(NamedTuple):

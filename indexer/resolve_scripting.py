@@ -7,6 +7,7 @@ from collections import defaultdict
 from typing import Mapping
 
 from indexer.facts_table import summaries_of
+from indexer.graph import uses_of
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
 
@@ -91,7 +92,7 @@ class CSharpResolver:
             cls = [p for p in self.by_namespace.get(head, []) if p.rsplit("/", 1)[-1] == last + ".cs"]
             return tuple(cls) if cls else EXTERNAL
         own = self.facts.get(importer)
-        used = (set(own.uses) or {o.name for o in own.occurrences if o.role != "definition"}) if own else set()
+        used = set(uses_of(own)) if own else set()
         return tuple(p for p in files if any(s.name in used for s in self.summaries[p].symbol_list()))
 
 

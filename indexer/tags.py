@@ -184,7 +184,8 @@ def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
             return _DEF, key
     for key in caps:
         if key.startswith("reference."):
-            return _REF, "call" if key in ("reference.call", "reference.send") else "reference"
+            return _REF, ("call" if key in ("reference.call", "reference.send")
+                          else "module" if key == "reference.module" else "reference")
         if key.startswith("import."):
             return _IMPORT, key
     for code, key in ((_SCOPE, "scope"), (_MAIN, "main"), (_PACKAGE, "package"), (_ID, "id")):

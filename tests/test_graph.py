@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from indexer.graph import MAX_DEFINERS, MAX_OUT, fan_in, personalized_rank, rank, rank_weights
@@ -103,6 +104,44 @@ def test_fewer_definers_make_a_stronger_edge():
     }
     r = rank([entry(p) for p in facts], facts, [])
     assert r["only.py"] > r["twin1.py"] == r["twin2.py"]
+
+
+def test_generated_and_vendored_files_define_nothing_but_their_imports_count():
+    facts = {
+        "app.py": facts_of(uses=["each", "find_widget"]),
+        "src/widgets.py": facts_of(defines=["find_widget"]),
+        "vendor/jquery.py": facts_of(defines=["each", "find_widget"], uses=["each"]),
+        "gen/api_pb2.py": facts_of(defines=["Request"]),
+    }
+    files = [entry(p) for p in facts]
+    marks = {"vendor/jquery.py": "vendored", "gen/api_pb2.py": "generated"}
+    files = [msgspec.structs.replace(f, mark=marks.get(f.path, "")) for f in files]
+    weights = rank_weights(files, facts, [edge("app.py", "gen/api_pb2.py")])
+    # `each` has no other definer: no arc; `find_widget` goes wholly to the unmarked definer;
+    # the import of the generated module still counts, and the vendored file still uses names
+    assert weights == {"app.py": {"src/widgets.py": pytest.approx(10.0), "gen/api_pb2.py": 1.0}}
+    unmarked = rank_weights([entry(p) for p in facts], facts, [edge("app.py", "gen/api_pb2.py")])
+    assert set(unmarked["app.py"]) == {"src/widgets.py", "vendor/jquery.py", "gen/api_pb2.py"}
+
+
+def test_prose_and_data_files_cast_no_vote():
+    prose = BlobFacts(language="text", lines=3, occurrences=[Occurrence("django", 1, 0, "identifier")] * 40)
+    config = BlobFacts(language="json", lines=1, occurrences=[Occurrence("render_page", 1, 2, "identifier")])
+    code = facts_of(uses=["render_page"])
+    facts = {"docs/notes.txt": prose, "settings.json": config, "app.py": code,
+             "geo.py": facts_of(defines=["django"]), "views.py": facts_of(defines=["render_page"])}
+    files = [entry(p) for p in facts]
+    assert rank_weights(files, facts, []) == {"app.py": {"views.py": pytest.approx(10.0)}}
+    # the same words in a Python file are uses
+    facts["docs/notes.txt"] = msgspec.structs.replace(prose, language="python")
+    assert set(rank_weights(files, facts, [])) == {"app.py", "docs/notes.txt"}
+
+
+def test_module_sites_are_no_uses():
+    user = BlobFacts(language="python", lines=2, occurrences=[Occurrence("geo", 1, 5, "module"),
+                                                              Occurrence("make_shape", 2, 0, "call")])
+    facts = {"user.py": user, "shapes.py": facts_of(defines=["make_shape", "geo"])}
+    assert rank_weights([entry(p) for p in facts], facts, []) == {"user.py": {"shapes.py": pytest.approx(10.0)}}
 
 
 def test_names_defined_everywhere_are_left_out():

@@ -63,6 +63,9 @@ STEPS: list[tuple[str, dict[str, object]]] = [
     ("a module that uses others, importing nothing, becomes a link", {"app/plain.py": Link("app/use6.py")}),
     ("a module becomes binary", {"app/use4.py": b"\x00\x01binary now\x00"}),
     ("an unchanged file's import lands elsewhere, no path added or removed", {"tsconfig.json": _tsconfig("web/two/*")}),
+    # lib/shared.py defines names app/ uses; a mark takes them out of the rank, no blob changes
+    ("an unchanged definer turns vendored", {".gitattributes": "lib/shared.py linguist-vendored\n"}),
+    ("and is ours again", {".gitattributes": None}),
 ]
 
 

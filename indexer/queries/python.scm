@@ -6,6 +6,12 @@
 (import_statement) @import.python
 (import_from_statement) @import.python_from
 
+; module paths: each segment names a package or module, not a symbol (role "module")
+(import_statement name: (dotted_name (identifier) @name) @reference.module)
+(import_statement name: (aliased_import name: (dotted_name (identifier) @name) @reference.module))
+(import_from_statement module_name: (dotted_name (identifier) @name) @reference.module)
+(import_from_statement module_name: (relative_import (dotted_name (identifier) @name) @reference.module))
+
 (module
   (if_statement
     condition: (comparison_operator) @cond) @main)
