@@ -56,7 +56,7 @@ class Site(Struct):
     path: str
     line: int
     col: int
-    role: str  # definition call reference identifier
+    role: str  # definition call reference module identifier (model.Occurrence)
     resolution: str  # import same_file name_match
     text: str | None = None
 

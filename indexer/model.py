@@ -38,8 +38,9 @@ decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
 
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):
     """One identifier site. `role` is "definition", "call", "reference", "module" (a segment of
-    an import's module path: `django` and `db` in `from django.db import models`) or
-    "identifier" (any other identifier; every site of the plain tokenizer)."""
+    an import's module path: `django` and `db` in `from django.db import models`, a Java
+    package, a C# or PHP namespace, a Rust use path) or "identifier" (any other identifier;
+    every site of the plain tokenizer)."""
 
     name: str
     line: int  # 1-based line of the name (past decorators and annotations; the byte span covers them)

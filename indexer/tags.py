@@ -268,6 +268,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 previous[2].hint = entry.hint
             roles[name_start] = "definition"
         elif code == _REF:
+            if key == "module":
+                _mark_module_path(caps["reference.module"][0], roles)
             for name_node in caps.get("name", ()):
                 roles.setdefault(name_node.start_byte, key)
         elif code == _SCOPE:
@@ -295,6 +297,21 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
     imports.sort(key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
     facts.imports = imports
     return [d for _, _, d in defs.values()], roles, ids
+
+
+def _mark_module_path(node: Node, roles: dict[int, str]) -> None:
+    """Every leaf of an import's module path is a "module" site: it names a package or module,
+    not a symbol (a call or reference another pattern saw there is overruled, a definition not).
+    A path is a handful of nodes; walked with a stack, not recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.child_count:
+            stack.extend(current.children)
+        else:
+            start = current.start_byte
+            if roles.get(start) != "definition":
+                roles[start] = "module"
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:

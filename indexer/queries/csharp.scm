@@ -2,6 +2,10 @@
 
 (using_directive) @import.csharp_using
 
+; module paths (see python.scm): the namespace a using names (an alias's target too)
+(using_directive (qualified_name) @reference.module)
+(using_directive !name (identifier) @reference.module)
+
 (namespace_declaration name: (_) @package)
 (file_scoped_namespace_declaration name: (_) @package)
 

@@ -4,6 +4,11 @@
 
 (package_declaration [(identifier) (scoped_identifier)] @package)
 
+; module paths (see python.scm): the package of an import, all of a `.*` import
+(package_declaration [(identifier) (scoped_identifier)] @reference.module)
+(import_declaration (scoped_identifier scope: (_) @reference.module))
+(import_declaration (scoped_identifier) @reference.module (asterisk))
+
 (enum_declaration name: (identifier) @name) @definition.enum
 (record_declaration name: (identifier) @name) @definition.class
 (annotation_type_declaration name: (identifier) @name) @definition.interface

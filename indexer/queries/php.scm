@@ -8,5 +8,9 @@
 
 (namespace_definition name: (namespace_name) @package)
 
+; module paths (see python.scm): the namespace before a used name, a group's prefix
+(namespace_use_clause (qualified_name prefix: (_) @reference.module))
+(namespace_use_declaration (namespace_name) @reference.module)
+
 (enum_declaration name: (name) @name) @definition.enum
 (const_declaration (const_element (name) @name)) @definition.constant

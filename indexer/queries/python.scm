@@ -6,11 +6,11 @@
 (import_statement) @import.python
 (import_from_statement) @import.python_from
 
-; module paths: each segment names a package or module, not a symbol (role "module")
-(import_statement name: (dotted_name (identifier) @name) @reference.module)
-(import_statement name: (aliased_import name: (dotted_name (identifier) @name) @reference.module))
-(import_from_statement module_name: (dotted_name (identifier) @name) @reference.module)
-(import_from_statement module_name: (relative_import (dotted_name (identifier) @name) @reference.module))
+; @reference.module: an import's module path, whose every segment names a package or
+; module, not a symbol (each identifier in it is a "module" site)
+(import_statement name: (dotted_name) @reference.module)
+(import_statement name: (aliased_import name: (_) @reference.module))
+(import_from_statement module_name: (_) @reference.module)
 
 (module
   (if_statement

@@ -3,6 +3,13 @@
 (mod_item name: (identifier) @spec !body) @import.rust_mod
 (use_declaration argument: (_) @spec) @import.rust_use
 
+; module paths (see python.scm): what precedes the last segment of a use
+(use_declaration argument: (scoped_identifier path: (_) @reference.module))
+(use_declaration argument: (use_as_clause path: (scoped_identifier path: (_) @reference.module)))
+(scoped_use_list path: (_) @reference.module)
+(use_list (scoped_identifier path: (_) @reference.module))
+(use_wildcard (_) @reference.module)
+
 ; an impl block holds methods of its type without being a symbol itself
 (impl_item
   type: [
