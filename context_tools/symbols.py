@@ -298,6 +298,7 @@ def _narrowed(input: Any) -> bool:
 
 
 _ORDER = {"same_file": 0, "import": 1, "name_match": 2}
+MODULE_KINDS = frozenset({"module", "namespace", "package"})
 
 
 def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = frozenset()
@@ -311,6 +312,10 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     reaches: dict[str, bool] = {}
 
     relays = _relays(snap, def_files, simple)
+    # A module site (a segment of an import's path) names a package or module: it refers to
+    # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
+    # when there is none to refer to. `import os.path` is not a use of a function `path`.
+    skip_modules = bool(defs) and not any(s.kind in MODULE_KINDS for _, s, _ in defs)
 
     def resolution(path: str) -> str:
         if path in def_files:
@@ -326,7 +331,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     for path, occ in snap.occurrences(simple):
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
-        if is_def and not input.include_definitions:
+        if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
         how = resolution(path)
         if len(parts) > 1 and how == "name_match":
