@@ -136,6 +136,8 @@ class Executor:
         try:
             self.ledger.append(receipt)
         except Exception as exc:  # a ledger that cannot be written must not eat the answer
+            if not reply.ok and reply.error.code == "store_error":
+                return  # the store's own error says it all, on its one line
             from context_tools.sanitize import sanitize_line
 
             print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)

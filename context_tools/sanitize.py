@@ -24,8 +24,9 @@ _TOKENS = re.compile(
     r")"
 )
 
+# A key is a word of its own: `/etc/passwd: File exists` is a path and its error, no credential.
 _KEY_VALUE = re.compile(
-    r"(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
+    r"(?i)(?<![/\\])\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
     r"|authorization|auth[_\-]?token|credential|private[_\-]?key|session[_\-]?id|cookie)[A-Za-z0-9_.\-]*)"
     r"(\s*[=:]\s*)"
     r"(\"[^\"]*\"|'[^']*'|[^\s,;&\"']+)"

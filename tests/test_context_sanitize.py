@@ -55,6 +55,21 @@ def test_credential_shaped_pairs_keep_the_key_and_lose_the_value(pair, key):
 def test_ordinary_text_is_left_alone():
     text = "author=bob tokens 3 of 5; see docs/keys.md and sk-short"
     assert sanitize(text) == text
+    # a path ending in a key-like name, then its error: no credential there
+    for path_error in ("cannot create store folder /etc/passwd: File exists", "C:\\data\\secret: Access is denied"):
+        assert sanitize(path_error) == path_error
+
+
+def test_a_store_that_cannot_be_made_is_one_line_with_no_ledger_warning(tmp_path):
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    done = subprocess.run([sys.executable, "-m", "context_tools.cli", "index", str(tmp_path), "--store", str(blocker)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"rennet: store_error: cannot create store folder {blocker}: File exists"]
 
 
 def test_sanitize_line_is_one_bounded_line():
