@@ -35,7 +35,7 @@ class MapFile(Struct):
     rank: float
     language: str
     lines: int
-    symbols: list[str]  # key definitions as written (signature lines), in file order
+    symbols: list[str]  # key definitions as written (signature lines, two spaces per container), in file order
     more_symbols: int  # key definitions left out by the per-file cap or the budget
 
 
@@ -106,7 +106,9 @@ def _entry(snap: Any, path: str, rank: float, per_file: int) -> MapFile:
     facts = snap.core_facts(path)
     symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
                      key=lambda s: (s.line, s.start_byte))
-    sigs = [s.signature or f"{s.kind} {s.qualified}" for s in symbols]
+    # indented two spaces per enclosing definition, so a method reads as part of its class
+    sigs = ["  " * (s.container.count(".") + 1 if s.container else 0) + (s.signature or f"{s.kind} {s.qualified}")
+            for s in symbols]
     return MapFile(path, rank, f.language, f.lines, sigs[:per_file], max(len(sigs) - per_file, 0))
 
 

@@ -221,7 +221,8 @@ def test_map_is_ranked_and_fits_the_budget(client, world):
     r = client.call("context.map", repo=world.repo, budget=400)
     files = r.data.files
     assert files[0].path == "src/webapp/app.py"  # most imported file ranks first
-    assert "def route(self, rule, methods=None):" in files[0].symbols
+    # signature lines, a method indented under its class
+    assert files[0].symbols[:3] == ["class Flask:", "  def __init__(self, name):", "  def route(self, rule, methods=None):"]
     assert len(msgspec.json.encode(files)) <= 400
     assert r.page.truncated and r.page.returned == len(files) < r.page.total
     rest = client.call("context.map", repo=world.repo, budget=400, cursor=r.page.cursor)
