@@ -29,9 +29,9 @@ from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, core_reader, decode_core,
-                      decode_head, encode, entry_facts_key, facts_key, head_of, load_facts,
-                      load_rank_arcs, load_stored_record, name_index, pack_record, pin_key, put_rank_arcs,
-                      put_stored_many, repo_key, snapshot_key, stored_facts)
+                      decode_head, encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs,
+                      load_stored_record, name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key,
+                      snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
