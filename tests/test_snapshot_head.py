@@ -43,3 +43,26 @@ def test_lookups_answer_from_the_columns_what_the_file_table_says(tmp_path):
         assert "files" not in fresh.__dict__  # none of it made the file table's records
         assert fresh.files == expected
         assert fresh.rank == whole.rank and fresh.file(expected[3].path) == expected[3]
+
+
+def test_one_off_lookups_of_few_and_many_blobs_agree_with_the_index(tmp_path):
+    # `common` in 20 blobs (more than a one-off lookup searches one by one), `rare` in 2, one
+    # of them at two paths and a third under a name that calls it binary, never listed
+    from corpora.gitbuild import RepoBuilder
+
+    files: dict[str, object] = {f"pkg/m{i:02}.py": f"def common():\n    return {i}\n" for i in range(20)}
+    files.update({"a/rare.py": "def rare():\n    return 1\n", "b/rare.py": "def rare():\n    return 1\n",
+                  "c/rare2.py": "def rare():\n    return 2\n", "copy.png": "def rare():\n    return 1\n"})
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(files)
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(builder.path), "main", store=store, workers=1)
+        for name, paths in (("rare", ["a/rare.py", "b/rare.py", "c/rare2.py"]),
+                            ("common", [f"pkg/m{i:02}.py" for i in range(20)])):
+            one_off = api.snapshot(str(builder.path), "main", store=store)
+            first = one_off.definitions(name)
+            assert sorted({p for p, _ in first}) == paths
+            warm = api.snapshot(str(builder.path), "main", store=store)
+            for _ in range(3):  # past the one-off lookups: the blob -> paths index answers
+                warm.definitions("unrelated")
+            assert warm.definitions(name) == first
