@@ -28,8 +28,8 @@ from .facts_table import FactsTable, Summary, load_summaries, summaries_of
 from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
-from .records import (EXTRACTOR_VERSION, NO_FACTS, PriorRecord, SnapshotHead, StoredFacts, core_reader, decode_core,
-                      decode_head, encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs,
+from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PriorRecord, SnapshotHead, StoredFacts, core_reader,
+                      decode_core, encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs,
                       load_stored_record, name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key,
                       snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
@@ -514,10 +514,11 @@ def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: st
     return None
 
 
-def _existing_head(store: Store, oid: str, version: str) -> SnapshotHead | None:
-    """The head of the snapshot already stored at `oid`: all that reporting it needs."""
+def _existing_head(store: Store, oid: str, version: str) -> LazyHead | None:
+    """The head of the snapshot already stored at `oid`: all that reporting it needs (of its
+    columns, the paths, languages and skips)."""
     stored = load_stored_record(store, oid, version)
-    return decode_head(stored.head) if stored is not None else None
+    return LazyHead(stored.head) if stored is not None else None
 
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord,
@@ -539,7 +540,7 @@ def _pin(store: Store, repo_id: str, oid: str, rev: str, indexed_at: str) -> Non
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)
 
 
-def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead, parsed: int, seconds: float,
+def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead | LazyHead, parsed: int, seconds: float,
             reused_snapshot: bool = False) -> IndexReport:
     skipped = [Skipped(path, why) for path, why in zip(head.paths, head.skipped) if why]
     return IndexReport(

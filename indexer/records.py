@@ -94,6 +94,45 @@ class PriorRecord(msgspec.Struct):
     unresolved: list[UnresolvedImport]
 
 
+# The head's columns: the fields that hold one value per file.
+HEAD_COLUMNS = ("paths", "blobs", "modes", "sizes", "lines", "languages", "marks", "mark_rules", "skipped",
+                "targets", "fan_in", "rank")
+
+# The same stored head with its columns left as their msgpack bytes: decoding it only steps
+# over them (3 ms for 100,000 files, where the whole head takes 60 ms).
+_HeadColumns = msgspec.defstruct("_HeadColumns", [
+    (f.name, msgspec.Raw if f.name in HEAD_COLUMNS else f.type,
+     *(() if f.required else (f.default,)))
+    for f in msgspec.structs.fields(SnapshotHead)])
+_COLUMN_DECODERS = {f.name: msgspec.msgpack.Decoder(f.type).decode
+                    for f in msgspec.structs.fields(SnapshotHead) if f.name in HEAD_COLUMNS}
+
+
+class LazyHead:
+    """A stored head whose columns are decoded one by one when first read: a one-off lookup
+    (a fresh `rennet context symbol`, a no-op `rennet index`) reads three of the twelve.
+    Answers as a SnapshotHead does."""
+
+    def __init__(self, raw: bytes) -> None:
+        self._columns = msgspec.msgpack.decode(raw, type=_HeadColumns)
+        for f in msgspec.structs.fields(SnapshotHead):
+            if f.name not in HEAD_COLUMNS:
+                setattr(self, f.name, getattr(self._columns, f.name))
+
+    def __getattr__(self, name: str):  # reached only for a column not decoded yet
+        decode = _COLUMN_DECODERS.get(name)
+        if decode is None:
+            raise AttributeError(name)
+        value = decode(getattr(self._columns, name))
+        setattr(self, name, value)
+        return value
+
+    entry = SnapshotHead.entry
+    files = SnapshotHead.files
+    fan_in_map = SnapshotHead.fan_in_map
+    rank_map = SnapshotHead.rank_map
+
+
 encode = msgspec.msgpack.Encoder().encode
 decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
 decode_core = msgspec.msgpack.Decoder(BlobFacts).decode  # symbols left in `symbols_json`, for assembly
@@ -112,7 +151,12 @@ def entry_facts_key(f: FileEntry, version: str) -> bytes:
     """The key a snapshot's file has its facts under: its blob, and what its name says of its
     language (languages.name_language; where that leaves the language to the content, the
     facts hold the detected one)."""
-    return facts_key(f.blob, name_language(f.path), version)
+    return path_facts_key(f.path, f.blob, version)
+
+
+def path_facts_key(path: str, blob: str, version: str) -> bytes:
+    """`entry_facts_key` of the file at `path` holding `blob`."""
+    return facts_key(blob, name_language(path), version)
 
 
 NAME_KEY_MAX = 500  # LMDB keys are bounded: the name index keeps a name's first 500 bytes

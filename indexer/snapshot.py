@@ -10,8 +10,8 @@ import msgspec
 import pygit2
 
 from . import canonical, gitread
-from .records import (NO_FACTS, StoredRecord, decode_facts, decode_head, entry_facts_key, full_facts,
-                      load_facts, load_stored_record, name_blobs, pin_key, repo_key)
+from .records import (NO_FACTS, LazyHead, StoredRecord, decode_facts, entry_facts_key, full_facts, load_facts,
+                      load_stored_record, name_blobs, path_facts_key, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -36,14 +36,14 @@ def _positions(column: list[str], wanted: list[str]) -> Iterator[int]:
 
 
 class Snapshot:
-    """Built from the stored record: its head (the file table by column, fan-in and rank) is
-    decoded at once, the file table's records made when first asked for (a lookup by path or
-    blob reads the columns), the tail (edges, imports, packages, entry points) inflated and
-    decoded when first asked for."""
+    """Built from the stored record: its head (the file table by column, fan-in and rank)
+    decoded column by column as lookups read them, the file table's records made when first
+    asked for (a lookup by path or blob reads the columns), the tail (edges, imports,
+    packages, entry points) inflated and decoded when first asked for."""
 
     def __init__(self, store: Store, repo: pygit2.Repository, rev: str, stored: StoredRecord,
                  indexed_at: str) -> None:
-        head = self._head = decode_head(stored.head)
+        head = self._head = LazyHead(stored.head)  # columns decoded as lookups read them
         self.store = store
         self.repo = repo
         self.repo_path = gitread.repo_display_path(repo)
@@ -126,10 +126,10 @@ class Snapshot:
         return self._head.rank[i] if i is not None else 0.0
 
     def _key(self, path: str) -> bytes | None:
-        f = self.file(path)
-        if f is None or f.language in NO_FACTS:
+        i = self._position(path)  # two columns, not the file's whole record
+        if i is None or self._head.languages[i] in NO_FACTS:
             return None
-        return entry_facts_key(f, self.extractor_version)
+        return path_facts_key(path, self._head.blobs[i], self.extractor_version)
 
     def facts(self, path: str) -> BlobFacts | None:
         """A file's complete blob facts, occurrences included."""

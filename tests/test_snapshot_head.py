@@ -66,3 +66,32 @@ def test_one_off_lookups_of_few_and_many_blobs_agree_with_the_index(tmp_path):
             for _ in range(3):  # past the one-off lookups: the blob -> paths index answers
                 warm.definitions("unrelated")
             assert warm.definitions(name) == first
+
+
+def test_a_lazy_head_answers_as_the_head_and_decodes_only_the_columns_read(tmp_path):
+    import pytest
+
+    from indexer.records import HEAD_COLUMNS, LazyHead
+
+    fixture = build_polyglot(tmp_path / "repo")
+    with Store.open(tmp_path / "store") as store:
+        report = api.index(str(fixture.path), "main", store=store, workers=1)
+        record = load_record(store, report.oid)
+        raw = encode(head_of(record))
+        full = decode_head(raw)
+        lazy = LazyHead(raw)
+        assert not set(HEAD_COLUMNS) & set(vars(lazy))  # nothing decoded yet
+        assert (lazy.oid, lazy.tree, lazy.fingerprint, lazy.symbols, lazy.edges, lazy.blob_facts) == (
+            full.oid, full.tree, full.fingerprint, full.symbols, full.edges, full.blob_facts)
+        assert lazy.paths == full.paths and set(HEAD_COLUMNS) & set(vars(lazy)) == {"paths"}
+        assert all(getattr(lazy, c) == getattr(full, c) for c in HEAD_COLUMNS)
+        assert lazy.files() == full.files() == record.files and lazy.entry(2) == full.entry(2)
+        assert lazy.rank_map() == record.rank and lazy.fan_in_map() == record.fan_in
+        with pytest.raises(AttributeError):
+            lazy.no_such_column
+
+        # a fresh snapshot's definition lookup reads three columns of the twelve
+        fresh = api.snapshot(str(fixture.path), "main", store=store)
+        name = next(s.name for _, s in api.snapshot(str(fixture.path), "main", store=store).symbols())
+        assert fresh.definitions(name)
+        assert set(HEAD_COLUMNS) & set(vars(fresh._head)) <= {"paths", "blobs", "languages"}
