@@ -4,10 +4,15 @@
 
 (package_declaration [(identifier) (scoped_identifier)] @package)
 
-; module paths (see python.scm): the package of an import, all of a `.*` import
+; module paths (see python.scm): the package of an import (of a static one, what precedes
+; its class), all of a `.*` import
 (package_declaration [(identifier) (scoped_identifier)] @reference.module)
-(import_declaration (scoped_identifier scope: (_) @reference.module))
-(import_declaration (scoped_identifier) @reference.module (asterisk))
+((import_declaration (scoped_identifier scope: (_) @reference.module)) @statement
+  (#not-match? @statement "^import\\s+static\\b"))
+((import_declaration (scoped_identifier) @reference.module (asterisk)) @statement
+  (#not-match? @statement "^import\\s+static\\b"))
+(import_declaration "static" (scoped_identifier scope: (scoped_identifier scope: (_) @reference.module)))
+(import_declaration "static" (scoped_identifier scope: (_) @reference.module) (asterisk))
 
 (enum_declaration name: (identifier) @name) @definition.enum
 (record_declaration name: (identifier) @name) @definition.class
