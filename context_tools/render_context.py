@@ -1,5 +1,7 @@
 """Terminal renderings of the context.* results (the `--json` form is the contract; these
-are for reading). Every line passes the sanitizer."""
+are for reading). Every line passes the sanitizer, which also keeps a path with a line break
+on its line (escaped, as git quotes it), except the lines of a file's content, shown as they
+are."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from context_tools.render import footer, render_result
 from context_tools.sanitize import sanitize_line as _s
+from context_tools.sanitize import sanitize_shown as _shown
 
 
 def _section(title: str, sec: Any, fmt) -> list[str]:
@@ -57,20 +60,20 @@ def repo_map(result: Any) -> str:
     d = result.data
     out = []
     for f in d.files:
-        out.append(f"{_at(f)}{f.path}  ({f.language}, rank {f.rank:.4f})")
+        out.append(_shown(f"{_at(f)}{f.path}  ({f.language}, rank {f.rank:.4f})"))
         out += [f"  {_s(sig, 200)}" for sig in f.symbols]
         if f.more_symbols:
             out.append(f"  … {f.more_symbols} more")
     if d.unmatched_focus:
-        out.append(f"focus not found: {', '.join(d.unmatched_focus)}")
+        out.append(_shown(f"focus not found: {', '.join(d.unmatched_focus)}"))
     return "\n".join(out + footer(result))
 
 
 def file(result: Any) -> str:
     d = result.data
     m = d.meta
-    out = [f"{_at(d)}{m.path}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
-           + (f"  [{m.mark}]" if m.mark else "") + (f"  skipped: {m.skipped}" if m.skipped else "")]
+    out = [_shown(f"{_at(d)}{m.path}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
+                  + (f"  [{m.mark}]" if m.mark else "") + (f"  skipped: {m.skipped}" if m.skipped else ""))]
     if hasattr(d.outline, "items"):
         out += _section("outline", d.outline, lambda s: f"{s.line:>5}  {s.kind} {s.qualified}")
     if hasattr(d.content, "lines"):
@@ -85,7 +88,8 @@ def symbol(result: Any) -> str:
     d = result.data
     out = [f"note: {d.note}"] if d.fuzzy else []
     for x in d.definitions:
-        out.append(f"{_at(x)}{x.path}:{x.line}  {x.kind} {x.qualified}" + ("  (fuzzy)" if x.match == "fuzzy" else ""))
+        out.append(_shown(f"{_at(x)}{x.path}:{x.line}  {x.kind} {x.qualified}"
+                          + ("  (fuzzy)" if x.match == "fuzzy" else "")))
         if x.signature:
             out.append(f"    {_s(x.signature, 200)}")
     return "\n".join(out + footer(result))
@@ -94,9 +98,10 @@ def symbol(result: Any) -> str:
 def references(result: Any) -> str:
     d = result.data
     counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
-    out = [f"{d.query}: {d.definitions_total} definition(s); sites by resolution: {counts}"]
+    out = [_shown(f"{d.query}: {d.definitions_total} definition(s); sites by resolution: {counts}")]
     for s in d.sites:
-        out.append(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]" + (f"  {_s(s.text, 160)}" if s.text else ""))
+        out.append(_shown(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
+                   + (f"  {_s(s.text, 160)}" if s.text else ""))
     return "\n".join(out + footer(result))
 
 
@@ -104,7 +109,7 @@ def novelty(result: Any) -> str:
     d = result.data
     if hasattr(d, "section"):
         return render_result(result)
-    out = [f"{d.head.rev} ({d.head.oid[:12]}) against {d.base.rev} ({d.base.oid[:12]})"]
+    out = [_shown(f"{d.head.rev} ({d.head.oid[:12]}) against {d.base.rev} ({d.base.oid[:12]})")]
     out += _section("files", d.files, lambda c: f"{c.change:<8} {c.path}" + (f" (from {c.previous_path})" if c.previous_path else ""))
     out += _section("symbols", d.symbols, lambda c: f"{c.change:<8} {c.kind} {c.qualified}  {c.path}:{c.line}")
     out += _section("public API", d.public_api, lambda c: f"{c.change:<8} {c.kind} {c.qualified}  [{c.basis}]")

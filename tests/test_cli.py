@@ -143,3 +143,24 @@ def test_ledger_pages_receipts_of_cli_calls(tmp_path, world: World):
     assert first["page"]["total"] == 3 and first["page"]["cursor"]  # the first `ledger` call has its receipt too
     human = rennet("ledger", "--store", home)
     assert "context.symbol" in human.stdout
+
+
+def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys):
+    from context_tools.cli import main
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"odd/na\nme.py": "def strange_name():\n    return 1\n",
+                    "use.py": "from odd import strange_name\n\nstrange_name()\n"})
+    repo, store = str(builder.path), str(tmp_path / "store")
+    shown = {}
+    for verb, args in (("file", ["odd/na\nme.py"]), ("symbol", ["strange_name"]), ("references", ["strange_name"]),
+                       ("map", [])):
+        assert main(["context", verb, *args, "--repo", repo, "--store", store]) == 0
+        shown[verb] = capsys.readouterr().out.splitlines()
+    odd = "odd/na\\nme.py"  # escaped as git quotes it
+    assert shown["file"][0].startswith(f"{odd}  python  mode 100644")
+    assert f"{odd}:1  function strange_name" in shown["symbol"]
+    assert any(line.startswith("use.py:3:1  ") for line in shown["references"])
+    assert any(line.startswith(f"{odd}  (python, rank ") for line in shown["map"])
+    assert not any(line.startswith("me.py") for lines in shown.values() for line in lines)

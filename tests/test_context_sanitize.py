@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from context_tools.dispatch import Executor
-from context_tools.sanitize import REDACTED, sanitize, sanitize_line
+from context_tools.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown
 
 
 @pytest.fixture
@@ -70,6 +70,11 @@ def test_a_store_that_cannot_be_made_is_one_line_with_no_ledger_warning(tmp_path
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and done.stdout == ""
     assert done.stderr.splitlines() == [f"rennet: store_error: cannot create store folder {blocker}: File exists"]
+
+
+def test_a_shown_line_keeps_its_spacing_and_escapes_control_characters():
+    assert sanitize_shown("a/b\nc.py  python\tx\x00y\x7f") == "a/b\\nc.py  python\\tx\\x00y\\x7f"
+    assert REDACTED in sanitize_shown("token=abc in a/b.py") and len(sanitize_shown("x" * 500, 40)) == 40
 
 
 def test_sanitize_line_is_one_bounded_line():
