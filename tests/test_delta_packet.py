@@ -79,6 +79,20 @@ def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
         pickle.dumps(built.regions)
 
 
+def test_the_text_rendering_keeps_a_path_with_a_line_break_on_its_line(tmp_path):
+    from context_tools.result import Result
+    from delta.commands import render_packet
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": CODE})
+    head = b.commit({"odd/na\nme.py": "x = 1\n", "a.py": CODE + "z = 2\n"})
+    built = build_delta_packet(tmp_path / "r", base, head, index=False, out=tmp_path / "out")
+    assert "odd/na\nme.py" in [f.path for f in built.packet.files]  # the packet holds it exactly
+    lines = render_packet(Result(data=built.packet)).splitlines()
+    assert any(line.split()[:2] == ["added", "odd/na\\nme.py"] for line in lines)
+    assert not any(line.startswith("me.py") for line in lines)
+
+
 def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
     repo, *_ = branchy
     cases = [
