@@ -60,11 +60,14 @@ def sanitize_shown(text: str, limit: int = 400) -> str:
     """Sanitized for one line of a terminal rendering: its spacing kept, control characters
     escaped as git quotes them (a line break in a path shows as `\\n`), at most `limit`
     characters."""
-    line = _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), sanitize(text))
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return _bounded(_CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), sanitize(text)),
+                    limit)
 
 
 def sanitize_line(text: str, limit: int = 240) -> str:
     """Sanitized, on one line, at most `limit` characters."""
-    line = " ".join(sanitize(text).split())
+    return _bounded(" ".join(sanitize(text).split()), limit)
+
+
+def _bounded(line: str, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
