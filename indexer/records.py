@@ -354,7 +354,7 @@ class StoredRecord(NamedTuple):
 
     def prior(self) -> PriorRecord:
         t = self.tail()
-        head = decode_head(self.head)
+        head = LazyHead(self.head)  # the file table's columns; fan-in and rank stay undecoded
         return PriorRecord(head.oid, head.tree, head.files(), t.edges, t.unresolved)
 
 
