@@ -167,24 +167,6 @@ class Resolution(NamedTuple):
     redone: set[str] | None  # the files resolved anew (every other one kept its outcome); None: all
 
 
-def resolve_imports(
-    files: list[FileEntry],
-    facts: Mapping[str, BlobFacts],
-    read: Callable[[str], bytes],
-    prior: Prior | None = None,
-    tree: TreePaths | None = None,
-) -> tuple[list[Edge], list[UnresolvedImport]]:
-    """Resolve every import of every parsed file. Edges and unresolved imports come back
-    sorted and free of duplicates; an import of the importing file itself is dropped.
-
-    With `prior` (an earlier snapshot of the same repository, resolved by this same code),
-    only the files `to_resolve` names are resolved and the others keep their earlier
-    outcome: the same result as a full resolution, in a fraction of the time. `tree` is
-    `tree_of(files)`, when the caller has it."""
-    edges, unresolved, _ = resolve_since(files, facts, read, prior, tree)
-    return edges, unresolved
-
-
 def resolve_since(
     files: list[FileEntry],
     facts: Mapping[str, BlobFacts],
@@ -192,8 +174,14 @@ def resolve_since(
     prior: Prior | None = None,
     tree: TreePaths | None = None,
 ) -> Resolution:
-    """`resolve_imports`, saying which files it resolved anew: only their import targets can
-    differ from `prior`'s."""
+    """Resolve every import of every parsed file. Edges and unresolved imports come back
+    sorted and free of duplicates; an import of the importing file itself is dropped.
+
+    With `prior` (an earlier snapshot of the same repository, resolved by this same code),
+    only the files `to_resolve` names are resolved and the others keep their earlier
+    outcome: the same result as a full resolution, in a fraction of the time; `redone` says
+    which files were resolved anew (only their import targets can differ from `prior`'s).
+    `tree` is `tree_of(files)`, when the caller has it."""
     tree = tree if tree is not None else tree_of(files)
     read = forgiving(read)
     resolvers: dict[str, Resolver] = {}

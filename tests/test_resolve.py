@@ -12,7 +12,13 @@ from indexer.api import open_store, snapshot
 from indexer.build import index
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, Occurrence, Symbol, UnresolvedImport
 from indexer.records import load_record
-from indexer.resolve import resolve_imports
+from indexer.resolve import resolve_since
+
+
+def resolve_imports(*args):
+    """resolve_since's edges and unresolved imports, the pair these tests compare."""
+    edges, unresolved, _ = resolve_since(*args)
+    return edges, unresolved
 
 
 def entry(path: str, mode: int = 0o100644) -> FileEntry:
