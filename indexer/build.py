@@ -28,10 +28,10 @@ from .facts_table import FactsTable, Summary, load_summaries, summaries_of
 from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
-from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PriorRecord, SnapshotHead, StoredFacts, core_reader,
-                      decode_core, encode, entry_facts_key, facts_key, head_of, load_facts, load_rank_arcs,
-                      load_stored_record, name_index, pack_record, pin_key, put_rank_arcs, put_stored_many, repo_key,
-                      snapshot_key, stored_facts)
+from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, PriorRecord, SnapshotHead, StoredFacts,
+                      core_reader, decode_core, encode, entry_facts_key, facts_key, head_of, load_facts,
+                      load_rank_arcs, load_stored_record, name_index, pack_record, pin_key, put_rank_arcs,
+                      put_stored_many, repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
@@ -200,6 +200,7 @@ class Extracted(NamedTuple, Generic[T]):
     facts: dict[bytes, BlobFacts]  # the parsed blobs' core facts, by facts key
     meanwhile: T  # what the caller's `meanwhile` returned
     stored: Callable[[], None]  # returns once the parsed facts are in the store
+    names: PendingNames  # their name-index rows, to read before `stored` returns
 
 
 def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], workers: int,
@@ -210,9 +211,11 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     other blob are loaded in that time rather than after). The last writes may still be
     under way: the caller waits on `stored` before it reads them from the store."""
     new: dict[bytes, BlobFacts] = {}
+    names = PendingNames()
 
     def flushed(stored: list[StoredFacts]) -> None:
         new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
+        names.add(stored)
 
     writer = FactsWriter(store, flushed, background=True)
 
@@ -229,14 +232,14 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
     chunks = _chunks(jobs, 64)
     if workers <= 1 or not jobs:
         drain([_extract_job(job, repo) for job in chunk] for chunk in chunks)
-        return Extracted(new, meanwhile(), writer.wait)
+        return Extracted(new, meanwhile(), writer.wait, names)
     from . import extract  # noqa: F401  (imported once here, inherited by every worker)
 
     with fork_pool(min(workers, len(chunks)), lock, repo.path) as pool:
         results = pool.imap_unordered(_extract_chunk, chunks)
         done = meanwhile()
         drain(results)
-    return Extracted(new, done, writer.wait)
+    return Extracted(new, done, writer.wait, names)
 
 
 def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
@@ -405,8 +408,8 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         earlier_arcs = load_rank_arcs(store, start.earlier.oid, version) if start.earlier is not None else None
 
         def names() -> ContextManager[NameIndex]:
-            extracted.stored()  # the name index holds the parsed blobs' names once their facts are written
-            return name_index(store)
+            # the parsed blobs' rows from memory: their writer goes on meanwhile
+            return name_index(store, extracted.names)
 
         with core_reader(store) as read_core:
             facts = FactsTable(summaries, start.keys, new, read_core)

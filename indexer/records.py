@@ -242,6 +242,28 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
                        sorted({name_key(n) for n in names if n}))
 
 
+def _raw_blob(key: bytes) -> bytes:
+    """The raw blob OID a facts key starts with: what the name index lists."""
+    return bytes.fromhex(key[:40].decode())
+
+
+class PendingNames:
+    """The name-index rows of parsed blobs whose facts may not be in the store yet, so that
+    reading the name index need not wait for the writer (see `name_index`)."""
+
+    def __init__(self) -> None:
+        self.defs: dict[bytes, list[bytes]] = {}
+        self.uses: dict[bytes, list[bytes]] = {}
+
+    def add(self, items: list[StoredFacts]) -> None:
+        for x in items:
+            raw = _raw_blob(x.key)
+            for n in x.defs:
+                self.defs.setdefault(n, []).append(raw)
+            for n in x.names:
+                self.uses.setdefault(n, []).append(raw)
+
+
 def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
     """Write blobs' facts and the name-index rows they imply, inside the caller's transaction
     (one cursor per table for all of them: measured faster than one sorted run of all rows)."""
@@ -250,7 +272,7 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
     for x in items:
         facts.put(x.key, x.packed_core)
         occurrences.put(x.key, x.packed_occurrences)
-        raw = bytes.fromhex(x.key[:40].decode())
+        raw = _raw_blob(x.key)
         if x.defs:
             defs.putmulti([(n, raw) for n in x.defs], dupdata=True)
         if x.names:
@@ -410,13 +432,31 @@ def put_rank_arcs(txn, store: Store, oid: str, version: str, packed_arcs: bytes)
 
 
 @contextmanager
-def name_index(store: Store) -> Iterator[NameIndex]:
-    """The name index inside one read transaction, for as long as the caller needs it."""
+def name_index(store: Store, pending: PendingNames | None = None) -> Iterator[NameIndex]:
+    """The name index inside one read transaction, for as long as the caller needs it; with
+    `pending`, the rows of blobs still being written are listed too (once each, whether or
+    not their write has committed)."""
     from .rank_arcs import NameIndex
 
     with store.env.begin() as txn:
-        def dups(db) -> Callable[[str], Iterator[bytes]]:
+        def dups(db, more: dict[bytes, list[bytes]]) -> Callable[[str], Iterator[bytes]]:
             cursor = txn.cursor(db=db)
-            return lambda name: name_blobs(cursor, name)
 
-        yield NameIndex(dups(store.defs), dups(store.occ))
+            def blobs(name: str) -> Iterator[bytes]:
+                extra = more.get(name_key(name))
+                stored = name_blobs(cursor, name)
+                if not extra:
+                    return stored
+                return _union(stored, extra)
+            return blobs
+
+        yield NameIndex(dups(store.defs, pending.defs if pending else {}),
+                        dups(store.occ, pending.uses if pending else {}))
+
+
+def _union(stored: Iterator[bytes], extra: list[bytes]) -> Iterator[bytes]:
+    seen = set()
+    for raw in stored:
+        seen.add(raw)
+        yield raw
+    yield from (raw for raw in extra if raw not in seen)

@@ -3,11 +3,13 @@ rows computed again must give exactly the arcs, ranks and bytes a cold index giv
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
 from corpora.gitbuild import Link, RepoBuilder
-from indexer import api, graph, rank_arcs
+from indexer import api, build, graph, rank_arcs
 from indexer.records import load_rank_arcs
 from indexer.store import Store
 
@@ -73,13 +75,19 @@ def _arrays(arcs: rank_arcs.RankArcs) -> list[list]:
     return [a.tolist() for a in arcs]
 
 
-def test_a_re_index_updates_the_arcs_to_exactly_what_a_cold_index_computes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("writes_held", [False, True], ids=["writes-as-they-come", "writes-after-the-arcs"])
+def test_a_re_index_updates_the_arcs_to_exactly_what_a_cold_index_computes(tmp_path, monkeypatch, writes_held):
+    """`writes_held`: the parsed blobs' facts reach the store only once the arcs are updated,
+    so the update can learn the new blobs' names only from what the writer has not written."""
     used: list[bool] = []
     real_update = rank_arcs.update
+    updated = threading.Event()
+    written_after_update: list[bool] = []
 
     def watched(*args, **kwargs):  # the real update, observed: was it taken, did it answer?
         result = real_update(*args, **kwargs)
         used.append(result is not None)
+        updated.set()
         return result
 
     monkeypatch.setattr(rank_arcs, "update", watched)
@@ -88,8 +96,21 @@ def test_a_re_index_updates_the_arcs_to_exactly_what_a_cold_index_computes(tmp_p
     for label, change in STEPS:
         commits.append((label, builder.commit(change, message=label)))
     warm_store = Store.open(tmp_path / "warm")
+    real_write = build.FactsWriter._write
+
+    reindexing = False  # the warm store's index of a commit after the base
+
+    def held_write(self, pending):
+        if self._store is warm_store and reindexing:
+            written_after_update.append(updated.wait(timeout=60))
+        real_write(self, pending)
+
+    if writes_held:
+        monkeypatch.setattr(build.FactsWriter, "_write", held_write)
     try:
         for i, (label, oid) in enumerate(commits):
+            updated.clear()
+            reindexing = i > 0
             warm = api.index(str(builder.path), oid, store=warm_store, workers=1)
             with Store.open(tmp_path / f"cold{i}") as cold_store:
                 cold = api.index(str(builder.path), oid, store=cold_store, workers=1)
@@ -99,6 +120,8 @@ def test_a_re_index_updates_the_arcs_to_exactly_what_a_cold_index_computes(tmp_p
                 assert warm_snap.rank == cold_snap.rank, label
                 assert _arrays(load_rank_arcs(warm_store, oid)) == _arrays(load_rank_arcs(cold_store, oid)), label
         assert used == [True] * len(STEPS)  # every re-index updated the earlier arcs
+        if writes_held:
+            assert written_after_update and all(written_after_update)
     finally:
         warm_store.close()
 
