@@ -179,4 +179,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from indexer.quick_exit import quick_exit
+
+    quick_exit(main(sys.argv[1:]))  # as `rennet` leaves

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 import msgspec.inspect as mi
 
@@ -185,6 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def run() -> NoReturn:
+    """The `rennet` console script."""
+    from indexer.quick_exit import quick_exit
+
+    quick_exit(main())
+
+
 def _main(argv: list[str]) -> int:
     from context_tools.registry import registry
     from context_tools.errors import RegistryError
@@ -277,4 +284,4 @@ def _commands(table: Any, as_json: bool) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -444,19 +444,13 @@ def name_index(store: Store, pending: PendingNames | None = None) -> Iterator[Na
 
             def blobs(name: str) -> Iterator[bytes]:
                 extra = more.get(name_key(name))
-                stored = name_blobs(cursor, name)
                 if not extra:
-                    return stored
-                return _union(stored, extra)
+                    return name_blobs(cursor, name)
+                stored = list(name_blobs(cursor, name))
+                listed = set(stored)
+                return iter(stored + [raw for raw in extra if raw not in listed])
             return blobs
 
         yield NameIndex(dups(store.defs, pending.defs if pending else {}),
                         dups(store.occ, pending.uses if pending else {}))
 
-
-def _union(stored: Iterator[bytes], extra: list[bytes]) -> Iterator[bytes]:
-    seen = set()
-    for raw in stored:
-        seen.add(raw)
-        yield raw
-    yield from (raw for raw in extra if raw not in seen)
