@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from operator import attrgetter
 
+import msgspec
 import pygit2
 
 from .errors import EmptyRepository, MissingObjects, NotARepository, UnknownRev
@@ -18,8 +19,7 @@ MODE_LINK = pygit2.GIT_FILEMODE_LINK
 MODE_COMMIT = pygit2.GIT_FILEMODE_COMMIT
 
 
-@dataclass(frozen=True)
-class TreeEntry:
+class TreeEntry(msgspec.Struct, frozen=True, gc=False):
     path: str
     mode: int
     oid: str  # hex; for a gitlink, the submodule's commit
@@ -69,6 +69,9 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     return str(commit.id)
 
 
+_PATH = attrgetter("path")
+
+
 def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
     """The tree OID and every non-tree entry of the commit's tree, sorted by path."""
     try:
@@ -90,7 +93,7 @@ def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeE
                     raise MissingObjects(f"tree {path}/ ({entry.id}) is missing from the object database") from None
             else:
                 entries.append(TreeEntry(path, mode, str(entry.id)))
-    entries.sort(key=lambda e: e.path)
+    entries.sort(key=_PATH)
     return str(root.id), entries
 
 
@@ -121,7 +124,7 @@ def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
             added.append(TreeEntry(new.path, new.mode, str(new.id)))
     entries = [e for e in base if e.path not in gone] if gone else list(base)
     entries.extend(added)
-    entries.sort(key=lambda e: e.path)
+    entries.sort(key=_PATH)
     return str(root.id), entries
 
 
