@@ -7,6 +7,7 @@ this, never the extraction machinery.
 from __future__ import annotations
 
 import zlib
+from itertools import chain
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping, NamedTuple, TypeVar
 
@@ -443,12 +444,12 @@ def name_index(store: Store, pending: PendingNames | None = None) -> Iterator[Na
             cursor = txn.cursor(db=db)
 
             def blobs(name: str) -> Iterator[bytes]:
-                extra = more.get(name_key(name))
+                key = name_key(name)
+                extra = more.get(key)
                 if not extra:
                     return name_blobs(cursor, name)
-                stored = list(name_blobs(cursor, name))
-                listed = set(stored)
-                return iter(stored + [raw for raw in extra if raw not in listed])
+                unstored = [raw for raw in extra if not cursor.set_key_dup(key, raw)]
+                return chain(name_blobs(cursor, name), unstored)
             return blobs
 
         yield NameIndex(dups(store.defs, pending.defs if pending else {}),
