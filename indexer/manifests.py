@@ -63,6 +63,14 @@ class ManifestSet:
         return sorted(deps, key=lambda d: (d.manifest, d.scope, d.name, d.spec))
 
 
+def table_or_none(doc: dict, key: str) -> dict | None:
+    """`doc[key]` when it is a table, None when absent; anything else makes the manifest bad."""
+    value = doc.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise ManifestError(f"{key} is a {type(value).__name__}, not a table")
+    return value
+
+
 class Collector:
     """Builds one Manifest: the package, then dependencies attributed to it."""
 
@@ -71,10 +79,15 @@ class Collector:
         self.package_name = ""
 
     def package(self, name: object, version: object = "") -> None:
-        if isinstance(name, str) and name.strip():
+        """A name or version that is there but not text makes the manifest bad, as it does
+        for the ecosystem's own tools; an absent name (None) declares no package."""
+        if name is not None and not isinstance(name, str):
+            raise ManifestError(f"the package name is a {type(name).__name__}, not text")
+        if version is not None and not isinstance(version, str):
+            raise ManifestError(f"the package version is a {type(version).__name__}, not text")
+        if name and name.strip():
             self.package_name = name.strip()
-            ver = version.strip() if isinstance(version, str) else ""
-            self.m.package = Package(self.package_name, ver, self.m.ecosystem, self.m.path)
+            self.m.package = Package(self.package_name, (version or "").strip(), self.m.ecosystem, self.m.path)
 
     def dependency(self, name: str, spec: str, scope: str) -> None:
         if name:

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import tomllib
 
-from indexer.manifests import Collector
+from indexer.manifests import Collector, ManifestError, table_or_none
 
 TABLES = (("dependencies", "runtime"), ("dev-dependencies", "dev"), ("build-dependencies", "build"))
 
 
-def _deps(c: Collector, table: object, scope: str) -> None:
-    if not isinstance(table, dict):
-        return
-    for name, value in sorted(table.items()):
+def _deps(c: Collector, table: dict | None, scope: str) -> None:
+    for name, value in sorted((table or {}).items()):
         if isinstance(value, str):
             c.dependency(name, value, scope)
-        elif isinstance(value, dict):
+        elif not isinstance(value, dict):
+            raise ManifestError(f"dependency {name} is a {type(value).__name__}, neither a version nor a table")
+        else:
             spec = value.get("version", "")
             if value.get("workspace") is True:
                 spec = "workspace"
@@ -26,18 +26,18 @@ def _deps(c: Collector, table: object, scope: str) -> None:
 
 def read_cargo_toml(c: Collector, data: bytes) -> None:
     doc = tomllib.loads(data.decode("utf-8"))
-    pkg = doc.get("package")
-    if isinstance(pkg, dict):
+    pkg = table_or_none(doc, "package")
+    if pkg is not None:
         version = pkg.get("version", "")
-        c.package(pkg.get("name"), version if isinstance(version, str) else "")  # `{workspace = true}` is not literal
+        c.package(pkg.get("name"), "" if isinstance(version, dict) else version)  # `{workspace = true}` is not literal
     for table, scope in TABLES:
-        _deps(c, doc.get(table), scope)
+        _deps(c, table_or_none(doc, table), scope)
     targets = doc.get("target")
     if isinstance(targets, dict):
         for _, sub in sorted(targets.items()):
             if isinstance(sub, dict):
                 for table, scope in TABLES:
-                    _deps(c, sub.get(table), scope)
+                    _deps(c, table_or_none(sub, table), scope)
     workspace = doc.get("workspace")
     if isinstance(workspace, dict) and isinstance(workspace.get("members"), list):
         c.m.members = [m for m in workspace["members"] if isinstance(m, str)]

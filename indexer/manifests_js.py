@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from indexer.manifests import Collector, ManifestError
+from indexer.manifests import Collector, ManifestError, table_or_none
 
 TABLES = (
     ("dependencies", "runtime"),
@@ -20,10 +20,10 @@ def read_package_json(c: Collector, data: bytes) -> None:
         raise ManifestError("package.json is not an object")
     c.package(doc.get("name"), doc.get("version", ""))
     for table, scope in TABLES:
-        deps = doc.get(table)
-        if isinstance(deps, dict):
-            for name, spec in sorted(deps.items()):
-                c.dependency(name, spec if isinstance(spec, str) else "", scope)
+        for name, spec in sorted((table_or_none(doc, table) or {}).items()):
+            if not isinstance(spec, str):
+                raise ManifestError(f"{table}: the spec of {name} is a {type(spec).__name__}, not text")
+            c.dependency(name, spec, scope)
     binaries = doc.get("bin")
     if isinstance(binaries, str):
         # a single bin is named after the package (without its scope)

@@ -8,7 +8,7 @@ import ast
 import configparser
 import tomllib
 
-from indexer.manifests import Collector, ManifestError, split_requirement
+from indexer.manifests import Collector, ManifestError, split_requirement, table_or_none
 
 SCRIPT_KINDS = {"console_scripts": "console_script", "gui_scripts": "gui_script"}
 
@@ -53,18 +53,16 @@ def read_pyproject(c: Collector, data: bytes) -> None:
     if isinstance(poetry, dict):
         if c.m.package is None:
             c.package(poetry.get("name"), poetry.get("version", ""))
-        _poetry_deps(c, poetry.get("dependencies"), "runtime")
-        _poetry_deps(c, poetry.get("dev-dependencies"), "dev")
+        _poetry_deps(c, table_or_none(poetry, "dependencies"), "runtime")
+        _poetry_deps(c, table_or_none(poetry, "dev-dependencies"), "dev")
         for group, table in sorted((poetry.get("group") or {}).items()):
             if isinstance(table, dict):
-                _poetry_deps(c, table.get("dependencies"), _group_scope(group))
+                _poetry_deps(c, table_or_none(table, "dependencies"), _group_scope(group))
         _scripts(c, poetry.get("scripts"), "console_script")
 
 
-def _poetry_deps(c: Collector, table: object, scope: str) -> None:
-    if not isinstance(table, dict):
-        return
-    for name, value in sorted(table.items()):
+def _poetry_deps(c: Collector, table: dict | None, scope: str) -> None:
+    for name, value in sorted((table or {}).items()):
         if name.lower() == "python":
             continue  # the interpreter constraint, not a package
         if isinstance(value, str):

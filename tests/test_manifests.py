@@ -283,16 +283,34 @@ def test_malformed_manifests_are_reported_and_the_rest_still_read():
         "h/setup.cfg": "[metadata\nname = x",
         "i/pyproject.toml": '[project]\nname = "ok"\ndependencies = "not-a-list"\n',
         "j/go.mod": "module x\nrequire (\n a v1\n",  # unclosed block
+        # well-formed, but a field is not of its type: the ecosystem's own tools refuse these too
+        "k/package.json": '{"name": 5, "dependencies": {"left-pad": "1.0.0"}}',
+        "l/package.json": '{"name": "x", "version": ["1"]}',
+        "m/package.json": '{"name": "x", "dependencies": ["left-pad"]}',
+        "n/package.json": '{"name": "x", "devDependencies": {"jest": 29}}',
+        "o/Cargo.toml": "[package]\nname = 5\n",
+        "p/Cargo.toml": '[package]\nname = "x"\n[dependencies]\nserde = 1\n',
+        "q/Cargo.toml": 'package = "x"\n',
+        "r/pyproject.toml": "[project]\nname = \"x\"\nversion = 1\n",
+        "s/pyproject.toml": '[tool.poetry]\nname = "x"\ndependencies = ["requests"]\n',
         "ok/package.json": '{"name": "fine", "version": "1.0.0"}',
         "ok/setup.py": "print('no setup call here')\n",
+        # absent fields are no fault: an app's package.json may have no name, a workspace
+        # member's Cargo.toml its version from the workspace
+        "ok/app/package.json": '{"private": true, "dependencies": {"left-pad": "1.0.0"}}',
+        "ok/crate/Cargo.toml": '[package]\nname = "member"\nversion = {workspace = true}\n',
     }
     found = parse(tree)
-    assert found.packages == [Package("fine", "1.0.0", "npm", "ok/package.json")]
+    assert found.packages == [Package("member", "", "cargo", "ok/crate/Cargo.toml"),
+                              Package("fine", "1.0.0", "npm", "ok/package.json")]
+    assert deps(found, "ok/app/package.json") == [("left-pad", "1.0.0", "runtime")]
     assert found.problems == [
         Skipped(p, "bad_manifest")
         for p in [
             "a/pyproject.toml", "b/package.json", "c/package.json", "d/go.mod", "e/Cargo.toml",
             "f/pom.xml", "g/setup.py", "h/setup.cfg", "i/pyproject.toml", "j/go.mod",
+            "k/package.json", "l/package.json", "m/package.json", "n/package.json", "o/Cargo.toml",
+            "p/Cargo.toml", "q/Cargo.toml", "r/pyproject.toml", "s/pyproject.toml",
         ]
     ]
 
