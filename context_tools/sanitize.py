@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Iterable
 
 REDACTED = "[redacted]"
 
@@ -62,6 +63,13 @@ def sanitize_shown(text: str, limit: int = 400) -> str:
     characters."""
     return _bounded(_CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), sanitize(text)),
                     limit)
+
+
+def shown_lines(lines: Iterable[str]) -> str:
+    """A terminal rendering made of these lines, each passed through `sanitize_shown`: what
+    a repository, a user or a tracker named cannot break a line or reach the terminal as a
+    control sequence."""
+    return "\n".join(sanitize_shown(line) for line in lines)
 
 
 def sanitize_line(text: str, limit: int = 240) -> str:

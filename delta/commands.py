@@ -52,7 +52,7 @@ def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
 
 
 def render_packet(result: Result) -> str:
-    from context_tools.sanitize import sanitize_shown
+    from context_tools.sanitize import shown_lines
 
     p = result.data
     t = p.totals
@@ -64,12 +64,12 @@ def render_packet(result: Result) -> str:
         noise = f"  [{f.noise.cls}: {f.noise.rule}]" if f.noise else ""
         fan = f.fan_in if isinstance(f.fan_in, int) else "?"
         moved = f" <- {f.old_path}" if f.status in ("renamed", "copied") else ""
-        lines.append(sanitize_shown(f"  {f.status:<12} {f.path}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}"))
+        lines.append(f"  {f.status:<12} {f.path}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
     for d in p.drops:
-        lines.append(sanitize_shown(f"  dropped {d.what} of {d.path}: {d.reason} ({d.hunks} hunks, {d.bytes} bytes)"))
+        lines.append(f"  dropped {d.what} of {d.path}: {d.reason} ({d.hunks} hunks, {d.bytes} bytes)")
     if p.offer:
         lines.append(f"  noise offer: {p.offer}")
-    return "\n".join(lines)
+    return shown_lines(lines)
 
 
 ROWS = (

@@ -9,6 +9,7 @@ import msgspec
 from context_tools.registry import CliShape, Command, Exposure
 from context_tools.pinned import freshness_of
 from context_tools.result import Result
+from context_tools.sanitize import shown_lines
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -50,10 +51,10 @@ def index_handler(input: IndexInput, ctx) -> Result:
 def render_index(result: Result) -> str:
     d = result.data  # indexer.build.IndexReport
     langs = ", ".join(f"{k} {v}" for k, v in sorted(d.languages.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
-    return (f"indexed {d.repo} at {d.rev} ({d.oid[:12]}) in {d.seconds:.2f}s\n"
-            f"  files {d.files}  symbols {d.symbols}  edges {d.edges}  parsed {d.parsed_blobs}  "
-            f"reused {d.reused_blobs}  skipped {len(d.skipped)}\n"
-            f"  languages: {langs}\n  fingerprint {d.fingerprint}")
+    return shown_lines([f"indexed {d.repo} at {d.rev} ({d.oid[:12]}) in {d.seconds:.2f}s",
+                        f"  files {d.files}  symbols {d.symbols}  edges {d.edges}  parsed {d.parsed_blobs}  "
+                        f"reused {d.reused_blobs}  skipped {len(d.skipped)}",
+                        f"  languages: {langs}", f"  fingerprint {d.fingerprint}"])
 
 
 def dump_handler(input: DumpInput, ctx) -> Result:
@@ -84,7 +85,9 @@ def dump_handler(input: DumpInput, ctx) -> Result:
 
 def render_dump(result: Result) -> str:
     d: DumpData = result.data
-    return d.jsonl if d.jsonl is not None else f"wrote {d.records} records to {d.path} (fingerprint {d.fingerprint})"
+    if d.jsonl is not None:
+        return d.jsonl  # JSON Lines: every string in it escaped already
+    return shown_lines([f"wrote {d.records} records to {d.path} (fingerprint {d.fingerprint})"])
 
 
 ROWS = (

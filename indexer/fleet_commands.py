@@ -22,6 +22,7 @@ import msgspec
 from context_tools.registry import CliShape, Command, Exposure
 from context_tools.pinned import freshness_of
 from context_tools.result import Freshness, Result
+from context_tools.sanitize import shown_lines
 from indexer.errors import BadInput, RennetError
 
 
@@ -274,15 +275,15 @@ def render_workspace(result: Result) -> str:
         lines.append("cross-repository edges:")
         for e in edges:
             lines.append(f"  {e.source} -> {e.target}  {e.ecosystem}:{e.package} ({', '.join(e.kinds)}; {e.count} sites)")
-    return "\n".join(lines)
+    return shown_lines(lines)
 
 
 def render_list(result: Result) -> str:
     d: ListData = result.data
     if not d.workspaces:
         return "no workspaces (create one with `rennet workspace create NAME`)"
-    return "\n".join(f"{w.name:<24} {w.members} members  {w.edges} cross edges  updated {w.updated_at}"
-                     for w in d.workspaces)
+    return shown_lines(f"{w.name:<24} {w.members} members  {w.edges} cross edges  updated {w.updated_at}"
+                       for w in d.workspaces)
 
 
 # --- batch ---------------------------------------------------------------------------------
@@ -432,17 +433,17 @@ def import_handler(input: ImportInput, ctx) -> Result:
 
 def render_export(result: Result) -> str:
     d = result.data  # indexer.bundle.ExportReport
-    return (f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes\n"
-            f"  fingerprint {d.fingerprint}\n  digest {d.digest}")
+    return shown_lines([f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes",
+                        f"  fingerprint {d.fingerprint}", f"  digest {d.digest}"])
 
 
 def render_import(result: Result) -> str:
     d = result.data  # indexer.bundle.ImportReport
-    text = (f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
-            f"{d.facts_new} of {d.facts_total} blob facts new\n  fingerprint {d.fingerprint} (recomputed, verified)")
+    lines = [f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
+             f"{d.facts_new} of {d.facts_total} blob facts new", f"  fingerprint {d.fingerprint} (recomputed, verified)"]
     if d.pinned_repo:
-        text += f"\n  pinned as {d.pinned_rev} of {d.pinned_repo}"
-    return text
+        lines.append(f"  pinned as {d.pinned_rev} of {d.pinned_repo}")
+    return shown_lines(lines)
 
 
 ROWS = (

@@ -189,3 +189,18 @@ def test_export_of_an_unindexed_rev_and_bad_paths(exported, tmp_path):
     assert not (tmp_path / "x.rnb").exists()
     missing = rennet(home, "import", str(tmp_path / "absent.rnb"), "--json")
     assert missing.returncode == 1 and json.loads(missing.stdout)["error"]["code"] == "bad_input"
+
+
+def test_export_and_import_summaries_keep_an_odd_path_on_its_line(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def f():\n    return 1\n"})
+    home_a, home_b = tmp_path / "a", tmp_path / "b"
+    out = tmp_path / "bun\ndle\x07.rnb"
+    _ok(rennet(home_a, "index", str(builder.path), "--json"))
+    exported = rennet(home_a, "export", "--repo", str(builder.path), "--out", str(out))
+    imported = rennet(home_b, "import", str(out), "--repo", str(builder.path), "--rev", "x\ty")
+    assert exported.returncode == imported.returncode == 0, exported.stderr + imported.stderr
+    export_lines, import_lines = exported.stdout.decode().splitlines(), imported.stdout.decode().splitlines()
+    assert len(export_lines) == 3 and "bun\\ndle\\x07.rnb: snapshot " in export_lines[0]
+    assert len(import_lines) == 3 and import_lines[2].startswith("  pinned as x\\ty of ")
+    assert b"\x07" not in exported.stdout + imported.stdout

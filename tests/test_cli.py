@@ -164,3 +164,23 @@ def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys)
     assert any(line.startswith("use.py:3:1  ") for line in shown["references"])
     assert any(line.startswith(f"{odd}  (python, rank ") for line in shown["map"])
     assert not any(line.startswith("me.py") for lines in shown.values() for line in lines)
+
+
+def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_path, capsys):
+    from context_tools.cli import main
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(tmp_path / "re\npo\x1b[2J")
+    builder.commit({"a.py": "def f():\n    return 1\n"})
+    store = str(tmp_path / "store")
+    assert main(["index", str(builder.path), "--store", store, "--quiet"]) == 0
+    index_lines = capsys.readouterr().out.splitlines()
+    out_file = tmp_path / "out\n.jsonl"
+    assert main(["snapshot", "dump", str(builder.path), "--out", str(out_file), "--store", store]) == 0
+    dump_lines = capsys.readouterr().out.splitlines()
+    shown = "re\\npo\\x1b[2J"  # escaped as git quotes it
+    assert len(index_lines) == 4 and index_lines[0].startswith("indexed ") and shown in index_lines[0]
+    assert dump_lines == [f"wrote {len(out_file.read_bytes().splitlines())} records to "
+                          f"{str(out_file).replace(chr(10), chr(92) + 'n')} (fingerprint "
+                          f"{index_lines[3].split()[-1]})"]
+    assert "\x1b" not in "".join(index_lines + dump_lines)

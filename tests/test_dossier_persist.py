@@ -153,6 +153,19 @@ def test_cli_human_output(tmp_path, world, cli, capsys):
     assert "PROJ-1 [jira To Do] Story one" in out and "- works" in out and "#7 [github open] gh seven" in out
 
 
+def test_cli_human_output_shows_what_a_tracker_sent_escaped(tmp_path, world, cli, capsys, jira):
+    """A title is the tracker's text: a control sequence or a line break in it must neither
+    reach the terminal nor start a line of its own."""
+    jira.behaviours["PROJ-1"] = {"title": "Story \x1b]0;owned\x07one\nrennet: fake line",
+                                 "body": "Acceptance criteria:\n- works\x1b[2J"}
+    assert cli("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1") == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "PROJ-1 [jira To Do] Story \\x1b]0;owned\\x07one\\nrennet: fake line" in out
+    assert "- works\\x1b[2J" in out
+    assert not any(line.startswith("rennet:") for line in out.splitlines())
+
+
 @pytest.mark.parametrize("args, code_word", [
     (("--base", "main", "--head", "no-such-branch"), "unknown_rev"),
     (("--base", "main", "--head", "feature/proj-1", "--body-file", "/nonexistent/body.md"), "bad_input"),

@@ -12,6 +12,7 @@ import msgspec
 
 from context_tools.registry import CliShape, Command, Exposure
 from context_tools.result import Freshness, Page, Result
+from context_tools.sanitize import shown_lines
 
 
 class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -71,7 +72,7 @@ def render_dossier(result: Result) -> str:
         lines.append(f"  {f.ref}: {f.code}: {f.message}")
     for o in d.omissions:
         lines.append(f"  {o.id}: omitted ({o.reason}, {o.bytes} bytes)")
-    return "\n".join(lines)
+    return shown_lines(lines)  # titles and criteria are what trackers sent
 
 
 ROWS = (
