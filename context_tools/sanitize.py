@@ -61,8 +61,7 @@ def sanitize_shown(text: str, limit: int = 400) -> str:
     """Sanitized for one line of a terminal rendering: its spacing kept, control characters
     escaped as git quotes them (a line break in a path shows as `\\n`), at most `limit`
     characters."""
-    return _bounded(_CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), sanitize(text)),
-                    limit)
+    return _bounded(_escaped(sanitize(text)), limit)
 
 
 def shown_lines(lines: Iterable[str]) -> str:
@@ -73,8 +72,13 @@ def shown_lines(lines: Iterable[str]) -> str:
 
 
 def sanitize_line(text: str, limit: int = 240) -> str:
-    """Sanitized, on one line, at most `limit` characters."""
-    return _bounded(" ".join(sanitize(text).split()), limit)
+    """Sanitized, on one line (runs of spacing made one space, other control characters
+    escaped as in `sanitize_shown`), at most `limit` characters."""
+    return _bounded(_escaped(" ".join(sanitize(text).split())), limit)
+
+
+def _escaped(text: str) -> str:
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
 
 
 def _bounded(line: str, limit: int) -> str:

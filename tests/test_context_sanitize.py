@@ -77,6 +77,22 @@ def test_a_shown_line_keeps_its_spacing_and_escapes_control_characters():
     assert REDACTED in sanitize_shown("token=abc in a/b.py") and len(sanitize_shown("x" * 500, 40)) == 40
 
 
+def test_an_error_line_escapes_a_control_sequence_git_echoes_back(tmp_path):
+    import subprocess
+    import sys
+
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "x = 1\n"})
+    done = subprocess.run([sys.executable, "-m", "context_tools.cli", "index", str(builder.path), "--rev",
+                           "no\x1b[2Jsuch", "--store", str(tmp_path / "store")], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("rennet: unknown_rev: ") and "no\\x1b[2Jsuch" in line and "\x1b" not in line
+
+
 def test_sanitize_line_is_one_bounded_line():
     out = sanitize_line("a\nb\tc " + "x" * 500, limit=40)
     assert "\n" not in out and len(out) == 40 and out.endswith("…")
