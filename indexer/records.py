@@ -7,8 +7,8 @@ this, never the extraction machinery.
 from __future__ import annotations
 
 import zlib
-from itertools import chain
 from contextlib import contextmanager
+from itertools import chain
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
