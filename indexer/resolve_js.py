@@ -18,6 +18,18 @@ from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join,
 EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 # TypeScript sources are imported by the name of what they compile to ("./util.js" -> util.ts).
 COMPILED_TO_SOURCE = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+# From a TypeScript file, a specifier naming one of these extensions is looked for without
+# it, with each extension in turn, in TypeScript's own order (its module resolver): a
+# declaration comes before the JavaScript it describes, so `./add.js` from index.d.ts is
+# add.d.ts when the tree holds both (from a JavaScript file it is add.js).
+TYPESCRIPT_ORDER = {
+    **dict.fromkeys((".ts", ".d.ts", ".js"), (".ts", ".tsx", ".d.ts", ".js", ".jsx")),
+    **dict.fromkeys((".tsx", ".jsx"), (".tsx", ".ts", ".d.ts", ".jsx", ".js")),
+    **dict.fromkeys((".mts", ".d.mts", ".mjs"), (".mts", ".d.mts", ".mjs")),
+    **dict.fromkeys((".cts", ".d.cts", ".cjs"), (".cts", ".d.cts", ".cjs")),
+}
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+_TYPESCRIPT_FILES = (".ts", ".tsx", ".mts", ".cts")  # declaration files included
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 ENTRY_FIELDS = ("source", "types", "typings", "module", "main")
 
@@ -97,8 +109,17 @@ class JsResolver:
         self.workspaces = self._workspaces()
 
     # -- probing -------------------------------------------------------------------------
-    def probe(self, stem: str) -> str | None:
+    def probe(self, stem: str, typescript: bool = False) -> str | None:
+        """The file `stem` names, as an importer in TypeScript (`typescript`) or JavaScript
+        would find it."""
         tree = self.tree
+        if typescript:
+            named = _typescript_named(stem)
+            if named is not None:
+                root, order = named
+                for ext in order:
+                    if root + ext in tree:
+                        return root + ext
         if stem in tree:
             return stem
         root, ext = posixpath.splitext(stem)
@@ -218,20 +239,21 @@ class JsResolver:
         spec = imp.spec.split("?", 1)[0]
         if not spec:
             return UNRESOLVED
+        typescript = importer.endswith(_TYPESCRIPT_FILES)
         if spec.startswith((".", "/")):
             stem = normalize(join(parent(importer), spec)) if spec.startswith(".") else normalize(spec)
-            hit = stem is not None and self.probe(stem)
+            hit = stem is not None and self.probe(stem, typescript)
             return (hit,) if hit else UNRESOLVED
         cfg = self.config_for(importer)
         if cfg is not None:
             mapped = cfg.path_candidates(spec)
             if mapped is not None:
                 for stem in mapped:
-                    hit = self.probe(stem)
+                    hit = self.probe(stem, typescript)
                     if hit:
                         return (hit,)
             if cfg.base_dir is not None:
-                hit = self.probe(join(cfg.base_dir, spec))
+                hit = self.probe(join(cfg.base_dir, spec), typescript)
                 if hit:
                     return (hit,)
             if mapped:
@@ -242,3 +264,14 @@ class JsResolver:
         if isinstance(ws, str):
             return (ws,)
         return UNRESOLVED if ws is None else EXTERNAL
+
+
+def _typescript_named(stem: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the name without its extension, what TypeScript tries in its place), when `stem`
+    names an extension of TYPESCRIPT_ORDER."""
+    for ext in _DECLARATIONS:
+        if stem.endswith(ext):
+            return stem[:-len(ext)], TYPESCRIPT_ORDER[ext]
+    root, ext = posixpath.splitext(stem)
+    order = TYPESCRIPT_ORDER.get(ext)
+    return (root, order) if order is not None else None

@@ -150,6 +150,10 @@ JS_TREE = {
     "packages/ui/package.json": '{"name": "@acme/ui", "main": "./lib/main.js"}',
     "packages/ui/lib/main.js": "",
     "packages/ui/lib/button.js": "",
+    # a published package's files: JavaScript beside the declarations that describe it
+    "dist/index.d.ts": "", "dist/index.js": "", "dist/add.d.ts": "", "dist/add.js": "",
+    "dist/index.d.mts": "", "dist/index.mjs": "", "dist/add.d.mts": "", "dist/add.mjs": "",
+    "dist/ui.tsx": "", "dist/ui.jsx": "", "dist/view.ts": "",
 }
 
 
@@ -179,6 +183,17 @@ JS_CASES = [
     ("plain/a.js", "./nope", "unresolved"),
     ("web/src/main.ts", "@missing/x", "unresolved"),  # claimed by `paths`, not found
     ("plain/a.js", "../../../x", "unresolved"),
+    # TypeScript's order from a TypeScript file; the file named, from a JavaScript one
+    ("dist/index.d.ts", "./add.js", "dist/add.d.ts"),
+    ("dist/index.js", "./add.js", "dist/add.js"),
+    ("dist/index.d.mts", "./add.mjs", "dist/add.d.mts"),
+    ("dist/index.mjs", "./add.mjs", "dist/add.mjs"),
+    ("dist/index.d.ts", "./add", "dist/add.d.ts"),
+    ("dist/index.d.ts", "./ui.jsx", "dist/ui.tsx"),
+    ("dist/index.js", "./ui.jsx", "dist/ui.jsx"),
+    ("dist/index.d.ts", "./view.js", "dist/view.ts"),
+    ("dist/index.js", "./view.js", "dist/view.ts"),  # only the source is in the tree
+    ("dist/index.d.ts", "./add.d.ts", "dist/add.d.ts"),
 ]
 
 
