@@ -9,7 +9,10 @@ Encodings worth knowing:
   `names` what a from-import imports (`("*",)` for a wildcard).
 - js: `names` are the imported names (`"default"`, `"*"` for a namespace or re-export-all).
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c");
-  `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b".
+  `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b"; `level` is the
+  number of inline `mod m { ... }` blocks around the `use` (what `self::` and `super::` start from).
+- rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
+  `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
 - ruby_require: `require_relative "x"` is recorded as spec "./x" (relative to the file).
 - php_require: a literal path; `__DIR__ . "/x.php"` is recorded as "./x.php".
 """
@@ -107,8 +110,35 @@ def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
     return [ImportSpec("go", _unquote(_text(caps["spec"][0], data)), _line(node))]
 
 
+def _rust_inline_modules(node: Node, data: bytes) -> list[str]:
+    """The inline `mod m { ... }` blocks around `node`, outermost first."""
+    names = []
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "mod_item":
+            names.append(_text(parent.child_by_field_name("name"), data))
+        parent = parent.parent
+    return names[::-1]
+
+
+def _rust_path_attribute(node: Node, data: bytes) -> str | None:
+    """The `#[path = "..."]` among the attributes right above a `mod` declaration."""
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in ("attribute_item", "line_comment", "block_comment"):
+        attribute = sibling.named_children[0] if sibling.type == "attribute_item" and sibling.named_child_count else None
+        if attribute is not None and attribute.named_child_count and _text(attribute.named_children[0], data) == "path":
+            value = attribute.child_by_field_name("value")
+            if value is not None and value.type == "string_literal":
+                return _unquote(_text(value, data))
+        sibling = sibling.prev_named_sibling
+    return None
+
+
 def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
-    return [ImportSpec("rust_mod", _text(caps["spec"][0], data), _line(node))]
+    inline = _rust_inline_modules(node, data)
+    spec = "::".join([*inline, _text(caps["spec"][0], data)])
+    path = _rust_path_attribute(node, data)
+    return [ImportSpec("rust_mod", spec, _line(node), len(inline), (path,) if path is not None else ())]
 
 
 def _rust_use_item(item: Node, data: bytes) -> str:
@@ -121,18 +151,19 @@ def _rust_use_item(item: Node, data: bytes) -> str:
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     arg = caps["spec"][0]
     line = _line(node)
+    depth = len(_rust_inline_modules(node, data))
     if arg.type == "scoped_use_list":
         items = arg.child_by_field_name("list")
         names = tuple(_rust_use_item(i, data) for i in items.named_children) if items is not None else ()
-        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, 0, names)]
+        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, depth, names)]
     if arg.type == "use_list":
-        return [ImportSpec("rust_use", "", line, 0, tuple(_rust_use_item(i, data) for i in arg.named_children))]
+        return [ImportSpec("rust_use", "", line, depth, tuple(_rust_use_item(i, data) for i in arg.named_children))]
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
-        return [ImportSpec("rust_use", _compact(path, data), line, 0, ("*",))]
+        return [ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))]
     if arg.type == "use_as_clause":
-        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line)]
-    return [ImportSpec("rust_use", _compact(arg, data), line)]
+        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, depth)]
+    return [ImportSpec("rust_use", _compact(arg, data), line, depth)]
 
 
 def _java(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:

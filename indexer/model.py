@@ -59,7 +59,7 @@ class ImportSpec(Struct, frozen=True, gc=False):
     kind: str  # python js go rust_mod rust_use java c_include c_system_include ruby_require php_require csharp_using
     spec: str  # "os.path", "./util", "github.com/x/y/pkg", "crate::a::b", "com.x.Y", "foo.h"
     line: int
-    level: int = 0  # leading dots of a Python relative import
+    level: int = 0  # leading dots of a Python relative import; Rust: inline `mod { }` blocks around it
     names: tuple[str, ...] = ()  # names imported (`from a import b, c` -> ("b", "c"))
 
 

@@ -2,22 +2,33 @@
 
 A module is a file plus the directory its child modules live in: a crate root
 (lib.rs, main.rs, src/bin/x.rs, tests/x.rs, ...) and a mod.rs keep children beside
-themselves; any other a/foo.rs keeps them in a/foo/. `use` paths walk from the crate
-root (`crate::`), the current module (`self::`), its parents (`super::`) or a crate of
-the tree's own workspace, and resolve to the deepest module file that exists.
+themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]` names the file
+outright. `use` paths walk from the crate root (`crate::`), the current module (`self::`),
+its parents (`super::`) or a crate of the tree's own workspace, and resolve to the deepest
+module file that exists. Inline `mod m { ... }` blocks are modules inside their file: a
+`super::` inside one first climbs out to the file's own module.
+
+The edition decides what a bare path means: from 2018 on, a child module of the current
+module or else another crate; in 2015 (a Cargo.toml without `edition`), a path from the
+crate root unless it names a crate the package depends on, an `extern crate` of the root
+or the standard library.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 import tomllib
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from indexer.model import ImportSpec
-from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, parent
+from indexer.manifests_cargo import TABLES
+from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
 DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
 TARGET_DIRS = ("tests", "examples", "benches")
+STANDARD_CRATES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
+_EXTERN_CRATE = re.compile(rb"\bextern\s+crate\s+([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?")
 
 
 def split_use(spec: str) -> tuple[list[str], tuple[str, ...]]:
@@ -47,32 +58,83 @@ def split_use(spec: str) -> tuple[list[str], tuple[str, ...]]:
     return [s.strip() for s in spec.split("::") if s.strip() and s.strip() != "*"], names
 
 
+class _Package(NamedTuple):
+    """What a Cargo.toml tells resolution about the crates in its directory."""
+
+    edition: str
+    dependencies: frozenset[str]  # the names its code uses for them (renames included), underscored
+
+
+def _dependency_names(doc: dict) -> frozenset[str]:
+    targets = doc.get("target") if isinstance(doc.get("target"), dict) else {}
+    tables = [doc, *(t for t in targets.values() if isinstance(t, dict))]
+    return frozenset(name.replace("-", "_") for t in tables for table, _ in TABLES
+                     if isinstance(t.get(table), dict) for name in t[table])
+
+
+def _workspace_edition(docs: dict[str, dict], directory: str) -> str | None:
+    """`[workspace.package] edition` of the nearest manifest at or above `directory` that has a workspace."""
+    d = directory
+    while True:
+        workspace = docs.get(d, {}).get("workspace")
+        if isinstance(workspace, dict):
+            shared = workspace.get("package")
+            edition = shared.get("edition") if isinstance(shared, dict) else None
+            return edition if isinstance(edition, str) else None
+        if not d:
+            return None
+        d = parent(d)
+
+
+def _edition(doc: dict, docs: dict[str, dict], directory: str) -> str:
+    pkg = doc.get("package")
+    if not isinstance(pkg, dict):
+        return "2021"  # a virtual workspace manifest: no crate of its own
+    edition = pkg.get("edition")
+    if isinstance(edition, str):
+        return edition
+    if isinstance(edition, dict) and edition.get("workspace") is True:
+        return _workspace_edition(docs, directory) or "2021"
+    return "2015"  # Cargo's default when the key is absent
+
+
 class RustResolver:
     def __init__(self, tree: TreePaths, read: Callable[[str], bytes]) -> None:
         self.tree = tree
-        self.manifests = {parent(p) for p in tree.by_name.get("Cargo.toml", [])}
-        self.crates: dict[str, str] = {}  # crate name (underscored) -> its lib root file
+        self.read = read
+        docs: dict[str, dict] = {}
         for path in tree.by_name.get("Cargo.toml", []):
             try:
-                data = tomllib.loads(read(path).decode("utf-8", "replace"))
+                docs[parent(path)] = tomllib.loads(read(path).decode("utf-8", "replace"))
             except (tomllib.TOMLDecodeError, OSError):
-                continue
-            pkg = data.get("package")
+                docs[parent(path)] = {}
+        self.manifests = set(docs)
+        self.crates: dict[str, str] = {}  # crate name (underscored) -> its lib root file
+        self.packages: dict[str, _Package] = {}
+        for directory, doc in sorted(docs.items()):
+            pkg = doc.get("package")
             name = pkg.get("name") if isinstance(pkg, dict) else None
-            lib = data.get("lib") if isinstance(data.get("lib"), dict) else {}
-            root = join(parent(path), lib.get("path") if isinstance(lib.get("path"), str) else "src/lib.rs")
+            lib = doc.get("lib") if isinstance(doc.get("lib"), dict) else {}
+            root = join(directory, lib.get("path") if isinstance(lib.get("path"), str) else "src/lib.rs")
             if isinstance(name, str) and root in tree:
                 self.crates.setdefault(name.replace("-", "_"), root)
+            self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc))
+        self._externs: dict[str, frozenset[str]] = {}
 
     # -- crate and module structure ------------------------------------------------------
-    def crate_root(self, path: str) -> str | None:
+    def _manifest_dir(self, path: str) -> str | None:
         d = parent(path)
         while True:
             if d in self.manifests:
-                return self._root_in(d, path)
+                return d
             if not d:
-                break
+                return None
             d = parent(d)
+
+    def crate_root(self, path: str) -> str | None:
+        manifest = self._manifest_dir(path)
+        if manifest is not None:
+            return self._root_in(manifest, path)
         d = parent(path)
         while True:  # no Cargo.toml: the nearest lib.rs / main.rs above
             hit = self.tree.first_existing((join(d, "lib.rs"), join(d, "main.rs")))
@@ -114,30 +176,59 @@ class RustResolver:
         hit = self.tree.first_existing((up + ".rs", join(up, "mod.rs")))
         return (hit, up) if hit else None
 
+    def edition(self, path: str) -> str:
+        manifest = self._manifest_dir(path)
+        return self.packages[manifest].edition if manifest is not None else "2021"
+
+    def _is_extern(self, name: str, importer: str, root: str) -> bool:
+        """Does a 2015 bare path starting with `name` name another crate?"""
+        if name in STANDARD_CRATES or name in self.crates:
+            return True
+        manifest = self._manifest_dir(importer)
+        if manifest is not None and name in self.packages[manifest].dependencies:
+            return True
+        if root not in self._externs:
+            found = _EXTERN_CRATE.findall(self.read(root))
+            self._externs[root] = frozenset(n.decode() for pair in found for n in pair if n)
+        return name in self._externs[root]
+
     # -- resolution ----------------------------------------------------------------------
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         if imp.kind == "rust_mod":
-            name = imp.spec.strip().rstrip(";").split()[-1] if imp.spec.strip() else ""
-            hit = name and self.child(self.module_dir(importer), name)
-            return (hit,) if hit else UNRESOLVED
+            return self._declared(importer, imp)
         segments, grouped = split_use(imp.spec)
         names = imp.names or grouped
         if not segments:
             # `use {a::b, c}`: each item is a path of its own
-            outcomes = [self._use(importer, split_use(n)[0], ()) for n in names]
+            outcomes = [self._use(importer, split_use(n)[0], (), imp.level) for n in names]
             files = tuple(dict.fromkeys(t for o in outcomes if not isinstance(o, str) for t in o))
             if files:
                 return files
             return UNRESOLVED if UNRESOLVED in outcomes or not outcomes else EXTERNAL
-        return self._use(importer, segments, names)
+        return self._use(importer, segments, names, imp.level)
 
-    def _use(self, importer: str, segments: list[str], names: tuple[str, ...]) -> Outcome:
+    def _declared(self, importer: str, imp: ImportSpec) -> Outcome:
+        """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`."""
+        *inline, name = [s for s in imp.spec.strip().rstrip(";").split("::") if s] or [""]
+        if imp.names:
+            # the path is relative to the file's directory; inside inline modules, to the
+            # directory the file's own children live in, then one per inline module
+            base = join(self.module_dir(importer), *inline) if inline else parent(importer)
+            target = normalize(join(base, imp.names[0]))
+            return (target,) if target and target in self.tree else UNRESOLVED
+        hit = name and self.child(join(self.module_dir(importer), *inline), name)
+        return (hit,) if hit else UNRESOLVED
+
+    def _use(self, importer: str, segments: list[str], names: tuple[str, ...], level: int) -> Outcome:
         if not segments:
             return UNRESOLVED
-        start = self._start(importer, segments)
-        if start is None:
-            return UNRESOLVED if segments[0] in ("crate", "self", "super") else EXTERNAL
-        file, directory = self._walk(*start[0], start[1])
+        start = self._start(importer, segments, level)
+        if isinstance(start, str):
+            return start
+        if len(start) == 1:
+            return start  # a module of this file itself
+        (file, directory), rest = start
+        file, directory = self._walk(file, directory, rest)
         if not names:
             return (file,)
         # `use m::{a::b, C, self}`: each item goes as deep as modules exist below m
@@ -152,31 +243,40 @@ class RustResolver:
             file, directory = hit, join(directory, seg)
         return file, directory
 
-    def _start(self, importer: str, segments: list[str]) -> tuple[tuple[str, str], list[str]] | None:
+    def _start(self, importer: str, segments: list[str],
+               level: int) -> Outcome | tuple[tuple[str, str], list[str]]:
+        """Where a path begins: ((module file, its children's directory), segments left), or
+        (importer,) for an inline module of the importer itself, or a status."""
         head, rest = segments[0], segments[1:]
         root = self.crate_root(importer)
+        if head in ("crate", "self", "super") and root is None:
+            return UNRESOLVED
         if head == "crate":
-            return ((root, parent(root)), rest) if root else None
-        if head in ("self", "super"):
-            if root is None:
-                return None
+            return (root, parent(root)), rest
+        if head == "self":
+            return (importer,) if level else ((importer, self.module_dir(importer)), rest)
+        if head == "super":
+            supers = 1
+            while rest and rest[0] == "super":
+                supers, rest = supers + 1, rest[1:]
+            if supers < level:
+                return (importer,)  # still inside an inline module of this file
             current = (importer, self.module_dir(importer))
-            if head == "super":
-                while True:
-                    up = self.parent_module(current[1], root)
-                    if up is None:
-                        return None
-                    current = up
-                    if not rest or rest[0] != "super":
-                        break
-                    rest = rest[1:]
+            for _ in range(supers - level):
+                up = self.parent_module(current[1], root)
+                if up is None:
+                    return UNRESOLVED
+                current = up
             return current, rest
         if head in self.crates:
             lib = self.crates[head]
             return (lib, parent(lib)), rest
-        # 2018 paths may start with a child module of the current module
+        if root is not None and self.edition(importer) == "2015":
+            # 2015: a bare path starts at the crate root, unless it names another crate
+            return EXTERNAL if self._is_extern(head, importer, root) else ((root, parent(root)), segments)
+        # 2018 paths may start with a child module of the current (file) module
         directory = self.module_dir(importer)
-        hit = self.child(directory, head)
+        hit = None if level else self.child(directory, head)
         if hit:
             return (hit, join(directory, head)), rest
-        return None
+        return EXTERNAL

@@ -748,3 +748,36 @@ def test_cpp_out_of_line_definitions_under_nested_scopes():
         ("m", "method", "ns.Cls", 1), ("bar", "method", "Foo", 2), ("d", "method", "a.b.c", 3),
         ("~Cls", "method", "ns.Cls", 4), ("operator<", "method", "ns.Cls", 5), ("put", "method", "ns.Box", 6),
         ("outer", "namespace", "", 7), ("run", "method", "outer.inner.Cls", 8)]
+
+
+def test_rust_path_attributes_and_inline_module_depth():
+    src = b'''#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;
+#[cfg(test)]
+mod seed;
+mod tests {
+    use super::*;
+    // a comment between the attribute and the declaration
+    #[path = "fixtures.rs"]
+    // here
+    mod data;
+    fn check() { use self::data::Row; }
+    mod deeper {
+        use super::super::Thing;
+        mod leaf;
+    }
+}
+use crate::de;
+'''
+    facts = extract_blob(src, "src/lib.rs", "rust")
+    assert [(i.kind, i.spec, i.line, i.level, i.names) for i in facts.imports] == [
+        ("rust_mod", "__private", 3, 0, ("private/mod.rs",)),
+        ("rust_mod", "seed", 5, 0, ()),  # another attribute: no path
+        ("rust_use", "super", 7, 1, ("*",)),
+        ("rust_mod", "tests::data", 11, 1, ("fixtures.rs",)),
+        ("rust_use", "self::data::Row", 12, 1, ()),  # a fn body is not a module
+        ("rust_use", "super::super::Thing", 14, 2, ()),
+        ("rust_mod", "tests::deeper::leaf", 15, 2, ()),
+        ("rust_use", "crate::de", 18, 0, ()),
+    ]

@@ -274,7 +274,7 @@ def test_go_test_file_of_package_gets_edges_to_siblings_not_itself():
 # --- Rust -------------------------------------------------------------------------------
 
 RUST_TREE = {
-    "Cargo.toml": '[package]\nname = "my-app"\nversion = "0.1.0"\n',
+    "Cargo.toml": '[package]\nname = "my-app"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": "",
     "src/main.rs": "",
     "src/net.rs": "",
@@ -327,6 +327,106 @@ def test_rust(importer, imp, expected):
         assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)]
     else:
         assert unresolved == [] and sorted(e.target for e in edges) == expected
+
+
+# serde's shape: a 2015 crate (no `edition`), modules loaded by `#[path]`, an inline module in
+# the root that `use` paths name, a renamed dependency and an `extern crate ... as`.
+RUST_2015_TREE = {
+    "Cargo.toml": '[package]\nname = "serde"\n[dependencies]\nserde-derive = "1"\n'
+                  '[target.\'cfg(unix)\'.dependencies]\nlibc = "0.2"\n[dev-dependencies.json]\npackage = "serde_json"\n',
+    "src/lib.rs": "#[macro_use]\nextern crate itoa as fmt_int;\nmod lib { }\n",
+    "src/de/mod.rs": "",
+    "src/de/value.rs": "",
+    "src/de/seed.rs": "",
+    "src/private/mod.rs": "",
+    "src/private/de.rs": "",
+    "src/ser.rs": "",
+    "src/ser/impls.rs": "",
+    "tests/it.rs": "",
+}
+
+
+def rmod_at(spec: str, path: str | None = None, level: int = 0) -> ImportSpec:
+    return ImportSpec(kind="rust_mod", spec=spec, line=1, level=level, names=(path,) if path else ())
+
+
+def ruse_in(spec: str, level: int, names: tuple[str, ...] = ()) -> ImportSpec:
+    return ImportSpec(kind="rust_use", spec=spec, line=2, level=level, names=names)
+
+
+RUST_2015_CASES = [
+    ("src/ser/impls.rs", ruse("de::value::MapDeserializer"), ["src/de/value.rs"]),  # from the crate root
+    ("src/ser/impls.rs", ruse("lib::fmt"), ["src/lib.rs"]),  # an item of the root, not a file
+    ("src/de/value.rs", ruse("ser", ("Serialize", "impls")), ["src/ser.rs", "src/ser/impls.rs"]),
+    ("src/lib.rs", ruse("", ("de::value", "std::fmt")), ["src/de/value.rs"]),
+    ("src/de/mod.rs", ruse("std::fmt"), "external"),
+    ("src/de/mod.rs", ruse("core::marker::PhantomData"), "external"),
+    ("src/de/mod.rs", ruse("serde_derive::Deserialize"), "external"),  # a dependency, underscored
+    ("src/de/mod.rs", ruse("libc::c_int"), "external"),  # a target's dependency
+    ("tests/it.rs", ruse("json::Value"), "external"),  # a renamed dev-dependency: the name the code uses
+    ("src/de/mod.rs", ruse("fmt_int::Buffer"), "external"),  # `extern crate itoa as fmt_int`
+    ("src/de/mod.rs", ruse("itoa::Buffer"), "external"),
+    ("src/lib.rs", rmod_at("__private", "private/mod.rs"), ["src/private/mod.rs"]),  # #[path], beside the file
+    ("src/lib.rs", rmod_at("seed", "de/seed.rs"), ["src/de/seed.rs"]),
+    ("src/de/mod.rs", rmod_at("seed", "./seed.rs"), ["src/de/seed.rs"]),
+    ("src/de/mod.rs", rmod_at("gone", "gone.rs"), "unresolved"),
+    ("src/lib.rs", rmod_at("up", "../../x.rs"), "unresolved"),  # climbs out of the tree
+    ("src/ser.rs", rmod_at("nest::impls", level=1), "unresolved"),  # not src/ser/impls.rs
+    ("src/ser.rs", rmod_at("impls"), ["src/ser/impls.rs"]),
+    # inline modules: `mod tests { use super::*; }` is the file's own module (a self import, dropped)
+    ("src/ser/impls.rs", ruse_in("super::Serialize", 1), []),
+    ("src/ser/impls.rs", ruse_in("self::helper", 1), []),
+    ("src/ser/impls.rs", ruse_in("super::super::Serializer", 1), ["src/ser.rs"]),
+    ("src/ser/impls.rs", ruse_in("super::super::super::X", 2), ["src/ser.rs"]),
+    ("src/ser/impls.rs", ruse_in("super::super", 3), []),
+    ("src/de/mod.rs", ruse_in("super::value::Seq", 1), ["src/de/value.rs"]),  # the file's module, then down
+]
+
+
+@pytest.mark.parametrize("importer,imp,expected", RUST_2015_CASES)
+def test_rust_2015_path_attributes_and_inline_modules(importer, imp, expected):
+    edges, unresolved = run(RUST_2015_TREE, {importer: [imp]})
+    if isinstance(expected, str):
+        assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)]
+    else:
+        assert unresolved == [] and sorted(e.target for e in edges) == expected
+
+
+def test_rust_inline_module_declarations_and_paths():
+    tree = {"Cargo.toml": '[package]\nname = "a"\nedition = "2021"\n', "src/lib.rs": "", "src/net.rs": "",
+            "src/tests/helpers.rs": "", "src/net/inner/wire.rs": "", "src/net/inner/raw.rs": "",
+            "src/inner/x.rs": "", "src/net/sub/mod.rs": ""}
+    cases = [
+        ("src/lib.rs", rmod_at("tests::helpers", level=1), ["src/tests/helpers.rs"]),
+        ("src/net.rs", rmod_at("inner::wire", level=1), ["src/net/inner/wire.rs"]),  # non-mod-rs: under net/
+        ("src/net.rs", rmod_at("inner::w", "raw.rs", 1), ["src/net/inner/raw.rs"]),
+        ("src/lib.rs", rmod_at("inner::y", "x.rs", 1), ["src/inner/x.rs"]),  # mod-rs: beside, then inner/
+        # 2018 bare path inside an inline module: that module's children, not the file's
+        ("src/lib.rs", ruse_in("net::Socket", 1), "external"),
+        ("src/lib.rs", ruse_in("net::Socket", 0), ["src/net.rs"]),
+    ]
+    for importer, imp, expected in cases:
+        edges, unresolved = run(tree, {importer: [imp]})
+        if isinstance(expected, str):
+            assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)], imp
+        else:
+            assert unresolved == [] and sorted(e.target for e in edges) == expected, imp
+
+
+def test_rust_edition_inherited_from_the_workspace():
+    # a member with `edition.workspace = true` takes the workspace's: 2021, where a bare
+    # path that is not a child module names another crate; an explicit 2015 member starts
+    # bare paths at its crate root
+    tree = {
+        "Cargo.toml": '[workspace]\nmembers = ["a", "b"]\n[workspace.package]\nedition = "2021"\n',
+        "a/Cargo.toml": '[package]\nname = "a"\nedition.workspace = true\n',
+        "a/src/lib.rs": "", "a/src/util.rs": "",
+        "b/Cargo.toml": '[package]\nname = "b"\nedition = "2015"\n',
+        "b/src/lib.rs": "", "b/src/util.rs": "",
+    }
+    edges, unresolved = run(tree, {"a/src/util.rs": [ruse("helpers::x")], "b/src/util.rs": [ruse("helpers::x")]})
+    assert pairs(edges) == [("b/src/util.rs", "b/src/lib.rs")]
+    assert statuses(unresolved) == [("a/src/util.rs", "helpers::x", "external")]
 
 
 # --- Java -------------------------------------------------------------------------------
