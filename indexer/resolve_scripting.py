@@ -9,30 +9,46 @@ from typing import Mapping
 from indexer.facts_table import summaries_of
 from indexer.graph import uses_of
 from indexer.model import BlobFacts, ImportSpec
-from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+from indexer.resolve_tree import (EXTERNAL, UNRESOLVED, Outcome, TreePaths, common_prefix_len, join, nearest, normalize,
+                                  parent)
 
 QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
 
 
 class RubyResolver:
-    """`require_relative` paths resolve beside the file; `require` paths also under any lib/ dir."""
+    """Paths beside the file ("./x": `require_relative`, or built from `__dir__`) resolve
+    there; `require` and `autoload` names on the load path: the lib/ folders nearest the
+    importer first, then spec/ and test/ folders (what RSpec and `rake test` add), then the
+    root. Never the importer's own folder: Ruby's load path does not hold it, so a
+    lib/rack/handler/thin.rb requiring "thin" means the gem, not itself."""
 
     def __init__(self, tree: TreePaths) -> None:
         self.tree = tree
         self.lib_dirs = sorted(d for d in tree.dirs if d == "lib" or d.endswith("/lib"))
+        self.test_dirs = sorted(d for d in tree.dirs if d.rpartition("/")[2] in ("spec", "test"))
+        self._load_paths: dict[str, list[str]] = {}
+
+    def load_path(self, importer: str) -> list[str]:
+        here = parent(importer)
+        if here not in self._load_paths:
+            def by_nearness(dirs: list[str]) -> list[str]:
+                # nearest first; among equally near ones the shallowest (the repository's own lib/)
+                return sorted(dirs, key=lambda d: (-common_prefix_len(importer, d + "/-"), d.count("/"), d))
+            self._load_paths[here] = [*by_nearness(self.lib_dirs), *by_nearness(self.test_dirs), ""]
+        return self._load_paths[here]
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
-        m = QUOTED.search(imp.spec)
-        spec = m.group(1) if m else imp.spec.strip()
-        if not spec:
-            return UNRESOLVED
+        spec = imp.spec.strip()
+        if not spec or "#{" in spec:
+            return UNRESOLVED  # empty or interpolated: a path only known when it runs
         names = [spec] if spec.endswith(".rb") else [spec + ".rb", spec]
-        for base in [parent(importer), *self.lib_dirs, ""]:
+        beside = spec.startswith(("./", "../"))
+        for base in [parent(importer), ""] if beside else self.load_path(importer):
             for name in names:
                 cand = normalize(join(base, name))
-                if cand is not None and cand in self.tree:
+                if cand is not None and cand in self.tree and cand != importer:
                     return (cand,)
-        return UNRESOLVED if spec.startswith(".") else EXTERNAL
+        return UNRESOLVED if beside else EXTERNAL
 
 
 class PhpResolver:

@@ -3,7 +3,13 @@
 ((call
    !receiver
    method: (identifier) @fn
-   arguments: (argument_list . (string (string_content) @spec))) @import.ruby
+   arguments: (argument_list . (_) @spec)) @import.ruby
  (#any-of? @fn "require" "require_relative"))
+
+((call
+   !receiver
+   method: (identifier) @fn
+   arguments: (argument_list . (simple_symbol) . (_) @spec)) @import.ruby
+ (#eq? @fn "autoload"))
 
 (assignment left: (constant) @name) @definition.constant
