@@ -241,6 +241,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if kind is None:
                 continue
             name_start = name_node.start_byte  # each Node property read is a C call: read once
+            if name_node.type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
+                name_start += 1
             name = _text(data, name_start, name_node.end_byte)
             if kind in ("variable", "field") and _UPPER.fullmatch(name):
                 kind = "constant"

@@ -781,3 +781,28 @@ use crate::de;
         ("rust_mod", "tests::deeper::leaf", 15, 2, ()),
         ("rust_use", "crate::de", 18, 0, ()),
     ]
+
+
+def test_ruby_accessors_and_methods_made_by_calls():
+    src = b'''class Cart
+  attr_reader :items, :total
+  attr_accessor :owner
+  attr_writer "legacy"
+  def add(item)
+  end
+  alias_method :push, :add
+  define_method(:clear) { @items = [] }
+  private attr_reader :secret
+end
+'''
+    facts = extract_blob(src, "lib/cart.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line, s.signature) for s in facts.symbols] == [
+        ("Cart", "class", "", 1, "class Cart"),
+        ("items", "field", "Cart", 2, "attr_reader :items, :total"),
+        ("total", "field", "Cart", 2, "attr_reader :items, :total"),
+        ("owner", "field", "Cart", 3, "attr_accessor :owner"),
+        ("add", "method", "Cart", 5, "def add(item)"),
+        ("push", "method", "Cart", 7, "alias_method :push, :add"),
+        ("clear", "method", "Cart", 8, "define_method(:clear) { @items = [] }"),
+        ("secret", "field", "Cart", 9, "private attr_reader :secret"),
+    ]
