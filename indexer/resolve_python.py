@@ -9,6 +9,8 @@ own directory is a root for that script when it is not inside a package, as it i
 
 from __future__ import annotations
 
+import sys
+
 from indexer.model import ImportSpec
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, parent
 
@@ -68,10 +70,14 @@ class PythonModules:
 
     def roots_for(self, name: str) -> list[str]:
         """The roots holding something named `name` (a module, package or directory), in root order:
-        computed once per top-level name, so resolving stays cheap with many roots."""
+        computed once per top-level name, so resolving stays cheap with many roots. A plain
+        directory (a namespace package) never shadows the standard library, which any regular
+        module wins over: pytest's testing/io/ leaves `import io` to the stdlib."""
         if name not in self._roots_for:
+            namespace_counts = name not in sys.stdlib_module_names
             self._roots_for[name] = [
-                root for root in self.roots if self.module_file(root, [name]) or self.tree.is_dir(join(root, name))
+                root for root in self.roots
+                if self.module_file(root, [name]) or (namespace_counts and self.tree.is_dir(join(root, name)))
             ]
         return self._roots_for[name]
 

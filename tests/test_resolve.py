@@ -97,6 +97,20 @@ def test_python(importer, imp, expected):
         assert all(e.source == importer and e.kind == "python" for e in edges)
 
 
+def test_python_namespace_dirs_never_shadow_the_standard_library():
+    # pytest's testing/io/ and testing/logging/ hold tests, not packages named io and logging
+    tree = {"app.py": "", "io/test_saferepr.py": "", "logging/handlers.py": "", "json.py": "",
+            "ns/mod.py": "", "src/pkg/__init__.py": "", "src/pkg/core.py": ""}
+    imports = {"src/pkg/core.py": [py("io"), py("logging.handlers", line=2), py("json", line=3),
+                                   py("ns.mod", line=4), py("ns.gone", line=5)]}
+    edges, unresolved = run(tree, imports)
+    assert pairs(edges) == [("src/pkg/core.py", "json.py"),  # a regular module does shadow it
+                            ("src/pkg/core.py", "ns/mod.py")]  # a namespace package of another name
+    assert statuses(unresolved) == [("src/pkg/core.py", "io", "external"),
+                                    ("src/pkg/core.py", "logging.handlers", "external"),
+                                    ("src/pkg/core.py", "ns.gone", "unresolved")]
+
+
 def test_python_self_import_is_dropped():
     edges, unresolved = run(PY_TREE, {"src/pkg/__init__.py": [py("", level=1, names=("core", "name"))]})
     assert pairs(edges) == [("src/pkg/__init__.py", "src/pkg/core.py")]
