@@ -31,10 +31,16 @@ def read_package_json(c: Collector, data: bytes) -> None:
         c.declare(name.rsplit("/", 1)[-1], "npm_bin", binaries)
     elif isinstance(binaries, dict):
         for name, target in sorted(binaries.items()):
-            if isinstance(target, str):
-                c.declare(name, "npm_bin", target)
-    if isinstance(doc.get("main"), str):
-        c.declare(c.package_name or "main", "npm_main", doc["main"])
+            if not isinstance(target, str):
+                raise ManifestError(f"bin: the target of {name} is a {type(target).__name__}, not a path")
+            c.declare(name, "npm_bin", target)
+    elif binaries is not None:
+        raise ManifestError(f"bin is a {type(binaries).__name__}, neither a path nor an object")
+    main = doc.get("main")
+    if isinstance(main, str):
+        c.declare(c.package_name or "main", "npm_main", main)
+    elif main is not None:
+        raise ManifestError(f"main is a {type(main).__name__}, not a path")
     workspaces = doc.get("workspaces")
     if isinstance(workspaces, dict):
         workspaces = workspaces.get("packages")

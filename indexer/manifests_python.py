@@ -37,28 +37,29 @@ def _scripts(c: Collector, table: object, kind: str) -> None:
 
 def read_pyproject(c: Collector, data: bytes) -> None:
     doc = tomllib.loads(data.decode("utf-8"))
-    project = doc.get("project")
-    poetry = doc.get("tool", {}).get("poetry") if isinstance(doc.get("tool"), dict) else None
-    if isinstance(project, dict):
+    # each table present must be a table (as for Cargo.toml); absent ones are no fault
+    project = table_or_none(doc, "project")
+    poetry = table_or_none(table_or_none(doc, "tool") or {}, "poetry")
+    if project is not None:
         c.package(project.get("name"), project.get("version", ""))
         _requirements(c, project.get("dependencies", []), "runtime")
-        for extra, reqs in sorted((project.get("optional-dependencies") or {}).items()):
+        for extra, reqs in sorted((table_or_none(project, "optional-dependencies") or {}).items()):
             _requirements(c, reqs, "optional")
-        _scripts(c, project.get("scripts"), "console_script")
-        _scripts(c, project.get("gui-scripts"), "gui_script")
-    groups = doc.get("dependency-groups")
-    if isinstance(groups, dict):
-        for group, reqs in sorted(groups.items()):
-            _requirements(c, [r for r in reqs if isinstance(r, str)], _group_scope(group))
-    if isinstance(poetry, dict):
+        _scripts(c, table_or_none(project, "scripts"), "console_script")
+        _scripts(c, table_or_none(project, "gui-scripts"), "gui_script")
+    for group, reqs in sorted((table_or_none(doc, "dependency-groups") or {}).items()):
+        if not isinstance(reqs, list):
+            raise ManifestError(f"dependency group {group} is a {type(reqs).__name__}, not a list")
+        _requirements(c, [r for r in reqs if isinstance(r, str)], _group_scope(group))  # tables include groups
+    if poetry is not None:
         if c.m.package is None:
             c.package(poetry.get("name"), poetry.get("version", ""))
         _poetry_deps(c, table_or_none(poetry, "dependencies"), "runtime")
         _poetry_deps(c, table_or_none(poetry, "dev-dependencies"), "dev")
-        for group, table in sorted((poetry.get("group") or {}).items()):
+        for group, table in sorted((table_or_none(poetry, "group") or {}).items()):
             if isinstance(table, dict):
                 _poetry_deps(c, table_or_none(table, "dependencies"), _group_scope(group))
-        _scripts(c, poetry.get("scripts"), "console_script")
+        _scripts(c, table_or_none(poetry, "scripts"), "console_script")
 
 
 def _poetry_deps(c: Collector, table: dict | None, scope: str) -> None:

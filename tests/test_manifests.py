@@ -293,6 +293,13 @@ def test_malformed_manifests_are_reported_and_the_rest_still_read():
         "q/Cargo.toml": 'package = "x"\n',
         "r/pyproject.toml": "[project]\nname = \"x\"\nversion = 1\n",
         "s/pyproject.toml": '[tool.poetry]\nname = "x"\ndependencies = ["requests"]\n',
+        "t/pyproject.toml": 'project = "x"\n',
+        "u/pyproject.toml": 'tool = {poetry = "x"}\n',
+        "v/pyproject.toml": '[project]\nname = "x"\nscripts = ["run"]\n',
+        "w/pyproject.toml": '[dependency-groups]\ntest = "pytest"\n',
+        "x/package.json": '{"name": "x", "bin": ["cli.js"]}',
+        "y/package.json": '{"name": "x", "bin": {"x": 1}}',
+        "z/package.json": '{"name": "x", "main": false}',
         "ok/package.json": '{"name": "fine", "version": "1.0.0"}',
         "ok/setup.py": "print('no setup call here')\n",
         # absent fields are no fault: an app's package.json may have no name, a workspace
@@ -310,7 +317,9 @@ def test_malformed_manifests_are_reported_and_the_rest_still_read():
             "a/pyproject.toml", "b/package.json", "c/package.json", "d/go.mod", "e/Cargo.toml",
             "f/pom.xml", "g/setup.py", "h/setup.cfg", "i/pyproject.toml", "j/go.mod",
             "k/package.json", "l/package.json", "m/package.json", "n/package.json", "o/Cargo.toml",
-            "p/Cargo.toml", "q/Cargo.toml", "r/pyproject.toml", "s/pyproject.toml",
+            "p/Cargo.toml", "q/Cargo.toml", "r/pyproject.toml", "s/pyproject.toml", "t/pyproject.toml",
+            "u/pyproject.toml", "v/pyproject.toml", "w/pyproject.toml", "x/package.json", "y/package.json",
+            "z/package.json",
         ]
     ]
 
