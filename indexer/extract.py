@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 
 from indexer import grammars
-from indexer.content import count_lines, generated_rule, skip_reason
+from indexer.content import count_lines, generated_rule, go_build_ignored, skip_reason
 from indexer.languages import GRAMMAR_LANGUAGES
 from indexer.model import BlobFacts
 from indexer.tags import extract_tree
@@ -66,6 +66,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
             imports=facts.imports,
             main_block=facts.main_block,
             package_name=facts.package_name,
+            build_ignored=language == "go" and go_build_ignored(data),
             generated=generated,
         )
     return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data),

@@ -27,6 +27,7 @@ class FactsSummary(msgspec.Struct):
     lines: int
     main_block: bool = False
     package_name: str = ""
+    build_ignored: bool = False
     generated: str = ""
     skipped: str = ""
     occurrences_capped: bool = False

@@ -71,6 +71,7 @@ class BlobFacts(Struct):
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False  # Python `if __name__ == "__main__":`
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
+    build_ignored: bool = False  # Go: a `//go:build ignore` constraint keeps it out of every build
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
     skipped: str = ""  # why the blob was not parsed: binary too_large undecodable minified; "" if parsed
     occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete

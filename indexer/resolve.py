@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, NamedTuple, Protocol
 
 from indexer.errors import RennetError
-from indexer.facts_table import summaries_of
+from indexer.facts_table import Summary, summaries_of
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
 from indexer.resolve_c import CResolver
 from indexer.resolve_go import GoResolver
@@ -41,7 +41,7 @@ Factory = Callable[[TreePaths, Mapping[str, BlobFacts], Callable[[str], bytes]],
 FACTORIES: dict[str, Factory] = {
     "python": lambda t, f, r: PythonResolver(t),
     "js": lambda t, f, r: JsResolver(t, r),
-    "go": lambda t, f, r: GoResolver(t, r),
+    "go": lambda t, f, r: GoResolver(t, f, r),
     "rust": lambda t, f, r: RustResolver(t, r),
     "java": lambda t, f, r: JavaResolver(t, f),
     "c": lambda t, f, r: CResolver(t),
@@ -112,13 +112,18 @@ class Prior:
 
 
 # What a file's content can change in the resolution of *other* files, by family: the
-# configuration each resolver reads (any .json may be a tsconfig `extends` target), and
-# for Java and C# the package / namespace declared in the facts (C# also reads symbols).
+# configuration each resolver reads (any .json may be a tsconfig `extends` target), for
+# Java and C# the package / namespace declared in the facts (C# also reads symbols), and
+# for Go a file's package clause and `//go:build ignore` (whether it is in its package).
 CONFIG_FAMILIES = {"go.mod": "go", "Cargo.toml": "rust"}
 
 
 def _package(facts: BlobFacts | None) -> str | None:
     return None if facts is None else facts.package_name
+
+
+def _go_membership(facts: Summary | None) -> tuple[str, bool] | None:
+    return None if facts is None else (facts.package_name, facts.build_ignored)
 
 
 def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: TreePaths,
@@ -135,6 +140,7 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()
+    summaries = summaries_of(facts)
     for path in changed:
         name = path.rsplit("/", 1)[-1]
         if name in CONFIG_FAMILIES:
@@ -145,6 +151,10 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
             old = _package(prior.facts(path))
             if old is None or old != _package(facts.get(path)):
                 dirty.add("java")
+        if name.endswith(".go") and not name.endswith("_test.go"):
+            old_go = _go_membership(prior.facts(path))
+            if old_go is None or old_go != _go_membership(summaries.get(path)):
+                dirty.add("go")
         if name.endswith(".cs"):
             old = _package(prior.facts(path))
             if old is None or old or _package(facts.get(path)):
