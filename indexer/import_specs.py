@@ -16,6 +16,8 @@ Encodings worth knowing:
 - ruby_require: `require "x"` and `autoload :X, "x"` as spec "x" (a load-path name);
   `require_relative "x"` and paths built from `__dir__` / `__FILE__` as "./x" (beside the file).
 - php_require: a literal path; `__DIR__ . "/x.php"` is recorded as "./x.php".
+- php_use: one spec per name, a group `use A\\{B, C}` as "A\\B" and "A\\C"; `names` is
+  ("function",) or ("const",) for `use function` / `use const`, () for a class or namespace.
 """
 
 from __future__ import annotations
@@ -282,10 +284,18 @@ def _php_require(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[I
     return [ImportSpec("php_require", spec, _line(node))] if spec else []
 
 
+def _php_use_kind(node: Node, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """("function",) / ("const",) when the node's own keyword says so (`use function a\\b;`,
+    `use A\\{function b}`), else `default`."""
+    kind = next((c.type for c in node.children if c.type in ("function", "const")), None)
+    return (kind,) if kind else default
+
+
 def _php_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     out = []
     prefix = ""
     clauses: list[Node] = []
+    group_kind = _php_use_kind(node)
     for child in node.named_children:
         if child.type == "namespace_name":
             prefix = _compact(child, data)
@@ -298,7 +308,8 @@ def _php_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impor
         if target is None:
             continue
         name = _compact(target, data).lstrip("\\")
-        out.append(ImportSpec("php_use", f"{prefix}\\{name}" if prefix else name, _line(clause)))
+        out.append(ImportSpec("php_use", f"{prefix}\\{name}" if prefix else name, _line(clause),
+                              names=_php_use_kind(clause, group_kind)))
     return out
 
 

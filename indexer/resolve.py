@@ -3,12 +3,12 @@ edges to files of the tree, or one UnresolvedImport marked "external" (outside t
 tree) or "unresolved" (should be in the tree, is not).
 
 A pure function of the file table, the blob facts and the bytes of configuration files
-(go.mod, tsconfig.json, package.json, Cargo.toml). Each language family's rules live
-in its own module; this one dispatches by import kind and sorts the results.
+(go.mod, tsconfig.json, package.json, Cargo.toml, composer.json). Each language family's
+rules live in its own module; this one dispatches by import kind and sorts the results.
 
 Re-indexing after a small change starts from an earlier snapshot with the same paths
 (`Prior`): only the changed files, and the importers of a family whose inputs changed
-(a config file, a Java package or C# namespace declaration), are resolved again.
+(a config file, a Java package, C# namespace or PHP declaration), are resolved again.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from indexer.resolve_java import JavaResolver
 from indexer.resolve_js import JsResolver
 from indexer.resolve_python import PythonResolver
 from indexer.resolve_rust import RustResolver
-from indexer.resolve_scripting import BashResolver, CSharpResolver, PhpResolver, RubyResolver
+from indexer.resolve_php import PHP_SOURCES, PhpResolver, declarations
+from indexer.resolve_scripting import BashResolver, CSharpResolver, RubyResolver
 from indexer.resolve_tree import UNRESOLVED, Outcome, TreePaths
 
 REGULAR_MODES = (0o100644, 0o100755, 0o100664)
@@ -46,7 +47,7 @@ FACTORIES: dict[str, Factory] = {
     "java": lambda t, f, r: JavaResolver(t, f),
     "c": lambda t, f, r: CResolver(t),
     "ruby": lambda t, f, r: RubyResolver(t),
-    "php": lambda t, f, r: PhpResolver(t),
+    "php": lambda t, f, r: PhpResolver(t, f, r),
     "csharp": lambda t, f, r: CSharpResolver(t, f),
     "bash": lambda t, f, r: BashResolver(t),
 }
@@ -113,9 +114,10 @@ class Prior:
 
 # What a file's content can change in the resolution of *other* files, by family: the
 # configuration each resolver reads (any .json may be a tsconfig `extends` target), for
-# Java and C# the package / namespace declared in the facts (C# also reads symbols), and
-# for Go a file's package clause and `//go:build ignore` (whether it is in its package).
-CONFIG_FAMILIES = {"go.mod": "go", "Cargo.toml": "rust"}
+# Java and C# the package / namespace declared in the facts (C# also reads symbols), for
+# Go a file's package clause and `//go:build ignore` (whether it is in its package), and
+# for PHP the namespaced classes, functions and constants a file declares.
+CONFIG_FAMILIES = {"go.mod": "go", "Cargo.toml": "rust", "composer.json": "php"}
 
 
 def _package(facts: BlobFacts | None) -> str | None:
@@ -159,6 +161,10 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
             old = _package(prior.facts(path))
             if old is None or old or _package(facts.get(path)):
                 dirty.add("csharp")
+        if name.endswith(PHP_SOURCES):
+            old_php = declarations(prior.facts(path))
+            if old_php is None or old_php != declarations(summaries.get(path)):
+                dirty.add("php")
     if dirty:
         # full facts (their imports) only of files whose language can import from those families
         languages = {language for family in dirty for language in FAMILY_LANGUAGES[family]}

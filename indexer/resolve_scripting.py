@@ -1,4 +1,4 @@
-"""Ruby `require`, PHP `require`/`include`/`use`, C# `using` and shell `source` -> files of the tree."""
+"""Ruby `require`, C# `using` and shell `source` -> files of the tree (PHP: resolve_php.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,7 @@ from typing import Mapping
 from indexer.facts_table import summaries_of
 from indexer.graph import uses_of
 from indexer.model import BlobFacts, ImportSpec
-from indexer.resolve_tree import (EXTERNAL, UNRESOLVED, Outcome, TreePaths, common_prefix_len, join, nearest, normalize,
-                                  parent)
-
-QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
+from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, common_prefix_len, join, normalize, parent
 
 
 class RubyResolver:
@@ -49,37 +46,6 @@ class RubyResolver:
                 if cand is not None and cand in self.tree and cand != importer:
                     return (cand,)
         return UNRESOLVED if beside else EXTERNAL
-
-
-class PhpResolver:
-    """File includes resolve beside the file, then from the root, then by suffix; a
-    namespaced class (`use App\\Models\\User`) by the PSR-4 convention of path suffixes."""
-
-    def __init__(self, tree: TreePaths) -> None:
-        self.tree = tree
-
-    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
-        raw = imp.spec.strip().rstrip(";")
-        quoted = QUOTED.findall(raw)
-        if quoted or "/" in raw or raw.endswith((".php", ".inc")):
-            spec = quoted[-1] if quoted else raw
-            rel = spec.lstrip("/") if "__DIR__" in raw or "__FILE__" in raw else spec
-            for base in (parent(importer), ""):
-                cand = normalize(join(base, rel))
-                if cand is not None and cand in self.tree:
-                    return (cand,)
-            clean = normalize(rel)
-            hits = self.tree.ending_with(clean) if clean else []
-            return (nearest(importer, hits),) if hits else UNRESOLVED
-        segments = [s for s in raw.lstrip("\\").split(" as ")[0].split("\\") if s]
-        if not segments:
-            return UNRESOLVED
-        # PSR-4 maps a namespace prefix to any directory: match the longest path suffix
-        for k in range(max(1, len(segments) - 1)):
-            hits = self.tree.ending_with("/".join(segments[k:]) + ".php")
-            if hits:
-                return (nearest(importer, hits),)
-        return EXTERNAL
 
 
 class CSharpResolver:

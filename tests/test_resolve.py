@@ -523,6 +523,13 @@ def test_c(importer, imp, expected):
 
 # --- Ruby, PHP, C# ----------------------------------------------------------------------
 
+# A PHP `use` lands only on a file declaring the class in its namespace (an empty file
+# whose path merely ends in Models/User.php is no evidence).
+PHP_USER = BlobFacts(language="php", lines=3, package_name="App\\Models", symbols=[
+    Symbol("App\\Models", "namespace", "", 1, 1, 0, 21, "namespace App\\Models;"),
+    Symbol("User", "class", "", 2, 2, 22, 35, "class User {}")])
+
+
 def test_ruby_php_csharp():
     tree = {
         "lib/shop/cart.rb": "",
@@ -553,7 +560,8 @@ def test_ruby_php_csharp():
                               ImportSpec("php_require", "App\\Models\\User", 2),
                               ImportSpec("php_require", "Vendor\\Lib\\Thing", 3)],
         },
-        {"cs/Program.cs": program, "cs/Models/User.cs": cs_user, "cs/Models/Order.cs": cs_order},
+        {"cs/Program.cs": program, "cs/Models/User.cs": cs_user, "cs/Models/Order.cs": cs_order,
+         "src/Models/User.php": PHP_USER},
     )
     assert pairs(edges) == [
         ("app/run.rb", "lib/shop/cart.rb"),
@@ -630,7 +638,7 @@ def test_shell_source_and_php_use():
         "bin/run.sh": [ImportSpec("bash_source", '"$DIR/lib/common.sh"', 1), ImportSpec("bash_source", "env.sh", 2),
                        ImportSpec("bash_source", "/etc/profile", 3), ImportSpec("bash_source", "$HOME/x/$Y.sh", 4)],
         "web/a.php": [ImportSpec("php_use", "App\\Models\\User", 1), ImportSpec("php_require", "./gone.php", 2)],
-    })
+    }, {"src/Models/User.php": PHP_USER})
     assert pairs(edges) == [("bin/run.sh", "bin/lib/common.sh"), ("bin/run.sh", "env.sh"), ("web/a.php", "src/Models/User.php")]
     assert statuses(unresolved) == [
         ("bin/run.sh", "/etc/profile", "external"),

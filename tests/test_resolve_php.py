@@ -1,0 +1,168 @@
+"""PHP `use` resolution: composer.json PSR-4 maps, then the namespace and name a file
+declares; never a file whose path merely ends like the name."""
+
+from __future__ import annotations
+
+import msgspec
+
+from corpora.gitbuild import make_repo
+from indexer import resolve as resolve_module
+from indexer.api import open_store
+from indexer.build import index
+from indexer.extract import extract_blob
+from indexer.model import ImportSpec
+from indexer.records import load_record
+from tests.test_resolve import entry, resolve_imports, spy_to_resolve  # noqa: F401 - a fixture
+
+COMPOSER = '{"autoload": {"psr-4": {"Acme\\\\Blog\\\\": "src/"}},\n' \
+           ' "autoload-dev": {"psr-4": {"Acme\\\\Blog\\\\Tests\\\\": ["tests/", "tests-extra/"]}}}\n'
+
+TREE = {
+    "composer.json": COMPOSER,
+    "src/Post.php": "<?php\nnamespace Acme\\Blog;\n\nuse Acme\\Blog\\Model\\{Author, Tag};\n"
+                    "use function Acme\\Blog\\slugify;\nuse const Acme\\Blog\\LIMIT;\n"
+                    "use Acme\\Blog\\Missing;\nuse Vendor\\Other\\Thing;\n\nclass Post {}\n",
+    "src/Model/Author.php": "<?php\nnamespace Acme\\Blog\\Model;\n\nclass Author {}\n",
+    "src/Model/Tag.php": "<?php\nnamespace Acme\\Blog\\Model;\n\ninterface Tag {}\n",
+    "src/functions.php": "<?php\nnamespace Acme\\Blog;\n\nfunction slugify($s) { return $s; }\nconst LIMIT = 3;\n",
+    "tests-extra/PostTest.php": "<?php\nnamespace Acme\\Blog\\Tests;\n\nuse Acme\\Blog\\Post;\n\nclass PostTest {}\n",
+    "tests/Helper.php": "<?php\nnamespace Acme\\Blog\\Tests;\n\nuse Acme\\Blog\\Tests\\PostTest;\n\nclass Helper {}\n",
+    # Composer-less code, braced namespaces, and a file that ends like a name it does not declare
+    "lib/Legacy/Things.php": "<?php\nnamespace Legacy\\Util {\n  class Box {}\n  function wrap() {}\n}\n"
+                             "namespace Legacy\\Other {\n  trait Shiny {}\n}\n",
+    "lib/Console/Exception/InvalidArgumentException.php":
+        "<?php\nnamespace Symfony\\Component\\Console\\Exception;\n\nclass InvalidArgumentException {}\n",
+    "lib/app.php": "<?php\nuse Legacy\\Util\\Box;\nuse function Legacy\\Util\\wrap;\nuse Legacy\\Other\\Shiny;\n"
+                   "use Symfony\\Component\\DependencyInjection\\Exception\\InvalidArgumentException;\n"
+                   "use Symfony\\Component\\Console\\Exception\\InvalidArgumentException as Bad;\n",
+}
+
+
+def resolve_tree(tree: dict[str, str], extra_facts=None):
+    """Every file extracted for real, then resolved."""
+    facts = {p: extract_blob(t.encode(), p, "php") for p, t in tree.items() if p.endswith(".php")}
+    facts.update(extra_facts or {})
+    files = [entry(p) for p in sorted(tree)]
+    edges, unresolved = resolve_imports(files, facts, lambda p: tree[p].encode())
+    return ({(e.source, e.spec, e.target) for e in edges},
+            {(u.path, u.spec, u.status) for u in unresolved})
+
+
+def test_psr4_declared_namespaces_functions_constants_and_groups():
+    edges, unresolved = resolve_tree(TREE)
+    assert edges == {
+        ("src/Post.php", "Acme\\Blog\\Model\\Author", "src/Model/Author.php"),  # a group use, PSR-4
+        ("src/Post.php", "Acme\\Blog\\Model\\Tag", "src/Model/Tag.php"),
+        ("src/Post.php", "Acme\\Blog\\slugify", "src/functions.php"),  # use function: the declaring file
+        ("src/Post.php", "Acme\\Blog\\LIMIT", "src/functions.php"),
+        ("tests-extra/PostTest.php", "Acme\\Blog\\Post", "src/Post.php"),
+        ("tests/Helper.php", "Acme\\Blog\\Tests\\PostTest", "tests-extra/PostTest.php"),  # 2nd dir of a list
+        ("lib/app.php", "Legacy\\Util\\Box", "lib/Legacy/Things.php"),  # no composer.json: declarations
+        ("lib/app.php", "Legacy\\Util\\wrap", "lib/Legacy/Things.php"),
+        ("lib/app.php", "Legacy\\Other\\Shiny", "lib/Legacy/Things.php"),  # the second namespace block
+        ("lib/app.php", "Symfony\\Component\\Console\\Exception\\InvalidArgumentException",
+         "lib/Console/Exception/InvalidArgumentException.php"),
+    }
+    assert unresolved == {
+        ("src/Post.php", "Acme\\Blog\\Missing", "unresolved"),  # under the tree's own PSR-4 prefix
+        ("src/Post.php", "Vendor\\Other\\Thing", "external"),
+        # ends like lib/Console/Exception/InvalidArgumentException.php, which declares another namespace
+        ("lib/app.php", "Symfony\\Component\\DependencyInjection\\Exception\\InvalidArgumentException", "external"),
+    }
+
+
+def test_a_psr4_path_declaring_another_class_is_not_taken():
+    tree = {
+        "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/", "": "fallback/"}}}',
+        "src/Mail.php": "<?php\nnamespace Wrong;\n\nclass Mail {}\n",
+        "other/Mail.php": "<?php\nnamespace App;\n\nclass Mail {}\n",
+        "fallback/Zed/Thing.php": "<?php\nnamespace Zed;\n\nclass Thing {}\n",
+        "use.php": "<?php\nuse App\\Mail;\nuse Zed\\Thing;\n",
+    }
+    edges, unresolved = resolve_tree(tree)
+    assert edges == {("use.php", "App\\Mail", "other/Mail.php"), ("use.php", "Zed\\Thing", "fallback/Zed/Thing.php")}
+    assert unresolved == set()
+
+
+def test_bad_composer_json_degrades_to_declarations():
+    base = {
+        "src/Post.php": "<?php\nnamespace Acme\\Blog;\n\nclass Post {}\n",
+        "a.php": "<?php\nuse Acme\\Blog\\Post;\n",
+    }
+    for composer in ['{"autoload": {"psr-4": ', '[1, 2]', '{"autoload": "src"}', '{"autoload": {"psr-4": ["src/"]}}',
+                     '{"autoload": {"psr-4": {"Acme\\\\Blog\\\\": 7}}}', '{"autoload": {"psr-4": {"Acme\\\\": [null, "../x"]}}}',
+                     '\xff\xfe']:
+        edges, unresolved = resolve_tree({**base, "composer.json": composer})
+        assert edges == {("a.php", "Acme\\Blog\\Post", "src/Post.php")}, composer
+        assert unresolved == set()
+
+
+def test_extractor_records_use_function_and_const():
+    facts = extract_blob(b"<?php\nuse function A\\f;\nuse const A\\K;\nuse A\\{B, function g, const L};\n"
+                         b"use function A\\{h};\n", "x.php", "php")
+    assert [(i.spec, i.names) for i in facts.imports] == [
+        ("A\\f", ("function",)), ("A\\K", ("const",)),
+        ("A\\B", ()), ("A\\L", ("const",)), ("A\\g", ("function",)), ("A\\h", ("function",))]
+    assert all(i.kind == "php_use" for i in facts.imports)
+
+
+def _index_all(tmp_path, commits, name):
+    oids = make_repo(tmp_path / "repo", commits)
+    store = open_store(tmp_path / name)
+    try:
+        for oid in oids:  # each commit after the first starts from its parent's snapshot
+            index(str(tmp_path / "repo"), oid, store=store, workers=1)
+        return oids, [load_record(store, oid) for oid in oids]
+    finally:
+        store.close()
+
+
+def _targets(record, source: str) -> set[tuple[str, str]]:
+    return {(e.spec, e.target) for e in record.edges if e.source == source}
+
+
+def test_end_to_end_index(tmp_path):
+    _, [record] = _index_all(tmp_path, [TREE], "store")
+    assert _targets(record, "src/Post.php") == {
+        ("Acme\\Blog\\Model\\Author", "src/Model/Author.php"), ("Acme\\Blog\\Model\\Tag", "src/Model/Tag.php"),
+        ("Acme\\Blog\\slugify", "src/functions.php"), ("Acme\\Blog\\LIMIT", "src/functions.php")}
+    statuses = {(u.path, u.spec): u.status for u in record.unresolved}
+    assert statuses[("lib/app.php", "Symfony\\Component\\DependencyInjection\\Exception\\InvalidArgumentException")] \
+        == "external"
+
+
+STEPS = [
+    ("body edit", {"src/Model/Author.php": "<?php\nnamespace Acme\\Blog\\Model;\n\nclass Author { public $n; }\n"}),
+    ("psr-4 changed", {"composer.json": '{"autoload": {"psr-4": {"Other\\\\": "src/"}}}\n'}),
+    ("namespace changed", {"lib/Legacy/Things.php": "<?php\nnamespace Legacy\\Moved {\n  class Box {}\n}\n"}),
+]
+
+
+def test_reindex_follows_composer_and_declarations(tmp_path, spy_to_resolve):
+    oids, warm = _index_all(tmp_path, [TREE] + [change for _, change in STEPS], "warm")
+    redone = dict(zip([name for name, _ in STEPS], spy_to_resolve))
+    assert redone["body edit"] == {"src/Model/Author.php"}  # declarations unchanged: no one else
+    assert "src/Post.php" in redone["psr-4 changed"] and "lib/app.php" in redone["namespace changed"]
+    for i, oid in enumerate(oids):
+        store = open_store(tmp_path / f"cold{i}")
+        try:
+            index(str(tmp_path / "repo"), oid, store=store, workers=1)
+            cold = load_record(store, oid)
+        finally:
+            store.close()
+        assert warm[i].edges == cold.edges and warm[i].unresolved == cold.unresolved
+        assert warm[i].fingerprint == cold.fingerprint
+    # the steps did change other files' resolution: the comparison above was not vacuous
+    missing = [{u.status for u in r.unresolved if u.spec == "Acme\\Blog\\Missing"} for r in warm]
+    assert missing[1] == {"unresolved"} and missing[2] == {"external"}  # no longer the tree's own prefix
+    box = ("Legacy\\Util\\Box", "lib/Legacy/Things.php")
+    assert box in _targets(warm[2], "lib/app.php") and box not in _targets(warm[3], "lib/app.php")
+
+
+def test_prior_facts_missing_marks_php_dirty():
+    """Without the earlier facts of a changed PHP file nothing proves its declarations held."""
+    files = [entry("a.php"), entry("b.php")]
+    facts = {p: extract_blob(b"<?php\nuse X\\Y;\n", p, "php") for p in ("a.php", "b.php")}
+    before = [files[0], msgspec.structs.replace(files[1], blob="1" * 40)]
+    prior = resolve_module.Prior(before, [], [], lambda p: None)
+    assert resolve_module.to_resolve(files, facts, resolve_module.tree_of(files), prior) == {"a.php", "b.php"}
