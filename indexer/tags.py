@@ -128,6 +128,23 @@ def _text(data: bytes, start: int, end: int) -> str:
     return data[start:end].decode("utf-8", "replace")
 
 
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+_SPACED_SCOPE = re.compile(r"\s*::\s*")
+
+
+def _scope_text(text: str) -> str:
+    """An explicit container as written -> dotted: `Outer<T>::Inner<U>::` -> "Outer.Inner".
+    Template arguments go innermost first. Of words left apart by spaces only the last is
+    the scope: a leading macro can make tree-sitter take a return type into it
+    (`API level::kind logger::level()` -> "logger", not "level.kindlogger")."""
+    while "<" in text:
+        text, count = _TEMPLATE_ARGS.subn("", text)
+        if not count:
+            break
+    words = _SPACED_SCOPE.sub("::", text).split()
+    return (words[-1] if words else "").lstrip("&*").replace("::", ".").rstrip(".")
+
+
 def _end_line(node: Node) -> int:
     row, col = node.end_point
     start_row = node.start_point[0]
@@ -254,8 +271,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 start, end = hint_nodes[0].start_byte, hint_nodes[0].end_byte
                 if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
                     end = name_start
-                hint = "".join(_text(data, start, end).split())
-                hint = re.sub(r"<.*>", "", hint).replace("::", ".").rstrip(".")
+                hint = _scope_text(_text(data, start, end))
             entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1, _end_line(span),
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
             if def_node.type == "file_scoped_namespace_declaration":

@@ -806,3 +806,58 @@ end
         ("clear", "method", "Cart", 8, "define_method(:clear) { @items = [] }"),
         ("secret", "field", "Cart", 9, "private attr_reader :secret"),
     ]
+
+
+def test_cpp_classes_behind_export_macros():
+    # Qt's `class Q_CORE_EXPORT QObject`, spdlog's `class SPDLOG_API logger`: tree-sitter reads a
+    # function named after the class; the class and its members must still come out
+    src = b'''namespace ns {
+class API_EXPORT Foo : public Base {
+public:
+  void bar();
+  int baz() const { return 1; }
+};
+struct API Point final { double len() const; };
+template <typename T> class API Box { T get(); };
+}
+class Q_CORE_EXPORT QObject
+{
+public:
+    void f();
+};
+int main() { return 0; }
+'''
+    facts = extract_blob(src, "api.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("ns", "namespace", "", 1, 9),
+        ("Foo", "class", "ns", 2, 6),
+        ("bar", "method", "ns.Foo", 4, 4),
+        ("baz", "method", "ns.Foo", 5, 5),
+        ("Point", "struct", "ns", 7, 7),
+        ("len", "method", "ns.Point", 7, 7),
+        ("Box", "class", "ns", 8, 8),
+        ("get", "method", "ns.Box", 8, 8),
+        ("QObject", "class", "", 10, 14),
+        ("f", "method", "QObject", 13, 13),
+        ("main", "function", "", 15, 15),
+    ]
+
+
+def test_cpp_out_of_line_scopes_past_macros_and_templates():
+    src = b'''namespace spdlog {
+SPDLOG_INLINE level::level_enum logger::level() const { return 1; }
+SPDLOG_INLINE std::vector<sink_ptr> &logger::sinks() { return s; }
+template <typename T> Outer<T>::Inner<int>::Inner() {}
+void Outer<A<B>>::Inner<C>::run() {}
+void a :: b :: c() {}
+}
+'''
+    facts = extract_blob(src, "logger-inl.h", "cpp")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("spdlog", "namespace", ""),
+        ("level", "method", "spdlog.logger"),  # not "spdlog.level.level_enumlogger"
+        ("sinks", "method", "spdlog.logger"),
+        ("Inner", "method", "spdlog.Outer.Inner"),  # not "spdlog.Outer": template arguments innermost first
+        ("run", "method", "spdlog.Outer.Inner"),
+        ("c", "method", "spdlog.a.b"),
+    ]

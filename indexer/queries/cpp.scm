@@ -21,3 +21,28 @@
 (function_declarator
   declarator: (qualified_identifier
     name: (qualified_identifier) @name) @container) @definition.method
+
+; `class API_EXPORT Foo { ... }`: an export macro before the name makes tree-sitter read a
+; function returning `class API_EXPORT`, named Foo (or, with a base clause, the name in an
+; ERROR node before it). No function has a bare name, a class type and a body, so these are
+; the class. A base list with template arguments still parses as something else.
+(function_definition
+  type: (class_specifier !body)
+  .
+  (ERROR . (identifier) @name)
+  body: (compound_statement)) @definition.class
+(function_definition
+  type: (class_specifier !body)
+  .
+  declarator: (identifier) @name
+  body: (compound_statement)) @definition.class
+(function_definition
+  type: (struct_specifier !body)
+  .
+  (ERROR . (identifier) @name)
+  body: (compound_statement)) @definition.struct
+(function_definition
+  type: (struct_specifier !body)
+  .
+  declarator: (identifier) @name
+  body: (compound_statement)) @definition.struct
