@@ -345,7 +345,9 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
         if not d.scope_only:
-            chain = [s.name for s in stack]
+            # a C typedef holds the struct it names (`typedef struct z_stream_s {...} z_stream;`)
+            # without being its scope
+            chain = [s.name for s in stack if not (s.kind == "type" and language in ("c", "cpp"))]
             kind = d.kind
             if d.hint:
                 chain.append(d.hint)

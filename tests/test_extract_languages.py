@@ -861,3 +861,12 @@ void a :: b :: c() {}
         ("run", "method", "spdlog.Outer.Inner"),
         ("c", "method", "spdlog.a.b"),
     ]
+
+
+def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
+    src = b"typedef struct z_stream_s {\n    int avail_in;\n} z_stream;\ntypedef enum color { RED } color_t;\n"
+    for language in ("c", "cpp"):
+        facts = extract_blob(src, "zlib.h", language)
+        assert sorted((s.name, s.kind, s.container, s.line) for s in facts.symbols) == [
+            ("color", "enum", "", 4), ("color_t", "type", "", 4),
+            ("z_stream", "type", "", 3), ("z_stream_s", "struct", "", 1)]
