@@ -1,7 +1,8 @@
 """Entry points of a snapshot: what a user runs.
 
 From manifests: console / GUI scripts (pyproject, setup.cfg, setup.py, poetry) resolved
-to the file of their module, package.json `bin` and `main`, Cargo `[[bin]]` targets.
+to the file of their module, package.json `bin` and `main`, Cargo `[[bin]]` targets,
+composer.json `bin`.
 From the tree's layout: Cargo's automatic bins (src/main.rs, src/bin/*.rs,
 src/bin/*/main.rs). From blob facts: Go `package main` files with `func main`, Python
 `__main__.py` files and `if __name__ == "__main__":` blocks. A declared entry point
@@ -45,7 +46,7 @@ def _declared(m: Manifest, tree: TreePaths, modules: PythonModules, js: JsResolv
         elif d.kind in ("npm_bin", "npm_main"):
             stem = normalize(join(here, d.target))
             path = (js.probe(stem) or "") if stem is not None else ""
-        else:  # rust_bin: a path relative to the crate
+        else:  # rust_bin, composer_bin: a path relative to the manifest
             stem = normalize(join(here, d.target))
             path = stem if stem is not None and stem in tree else ""
         out.append(EntryPoint(d.name, d.kind, path, d.target, m.path))

@@ -1,13 +1,13 @@
 """Packages, declared dependencies and declared entry points, read from the manifests
 of a snapshot's tree: pyproject.toml, setup.cfg, setup.py (literal values only, never
-executed), package.json, go.mod, Cargo.toml and pom.xml.
+executed), package.json, go.mod, Cargo.toml, pom.xml and composer.json.
 
 A manifest that does not parse never stops the snapshot: it contributes nothing and
 is listed in `ManifestSet.problems` as `Skipped(path, "bad_manifest")`. Manifests in
 vendored trees (node_modules/, vendor/ ...) and files skipped at extraction are not read.
 
 Scopes of a Dependency: runtime, dev, optional, build, test, peer (npm), indirect
-(go.mod `// indirect`), toolchain (go.mod `go` / `toolchain` lines), provided and
+(go.mod `// indirect`), toolchain (go.mod `go` / `toolchain` lines, composer.json `php`), provided and
 system (Maven), as each ecosystem declares them.
 """
 
@@ -32,7 +32,7 @@ class Declared:
     """An entry point as a manifest declares it, before it is resolved to a file."""
 
     name: str
-    kind: str  # console_script gui_script npm_bin npm_main rust_bin
+    kind: str  # console_script gui_script npm_bin npm_main rust_bin composer_bin
     target: str  # "pkg.cli:main", "./bin/x.js", "src/bin/tool.rs"
 
 
@@ -110,7 +110,7 @@ def split_requirement(text: str) -> tuple[str, str]:
 
 
 def _parsers() -> dict[str, Callable[[Collector, bytes], None]]:
-    from indexer import manifests_cargo, manifests_go, manifests_js, manifests_maven, manifests_python
+    from indexer import manifests_cargo, manifests_go, manifests_js, manifests_maven, manifests_php, manifests_python
 
     return {
         "pyproject.toml": manifests_python.read_pyproject,
@@ -120,6 +120,7 @@ def _parsers() -> dict[str, Callable[[Collector, bytes], None]]:
         "go.mod": manifests_go.read_go_mod,
         "Cargo.toml": manifests_cargo.read_cargo_toml,
         "pom.xml": manifests_maven.read_pom,
+        "composer.json": manifests_php.read_composer_json,
     }
 
 
@@ -131,6 +132,7 @@ ECOSYSTEM = {
     "go.mod": "go",
     "Cargo.toml": "cargo",
     "pom.xml": "maven",
+    "composer.json": "composer",
 }
 
 

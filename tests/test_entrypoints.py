@@ -109,3 +109,11 @@ def test_python_main_files_and_blocks():
 def test_malformed_manifest_does_not_stop_other_entry_points():
     tree = {"package.json": "{oops", "app/__main__.py": ""}
     assert run(tree) == [EntryPoint("app", "python_main_file", "app/__main__.py", "", "")]
+
+
+def test_composer_bin():
+    tree = {"composer.json": '{"name": "acme/blog", "bin": ["bin/blog", "bin/gone"]}', "bin/blog": ""}
+    assert run(tree) == [
+        EntryPoint("gone", "composer_bin", "", "bin/gone", "composer.json"),
+        EntryPoint("blog", "composer_bin", "bin/blog", "bin/blog", "composer.json"),
+    ]

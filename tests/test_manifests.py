@@ -337,3 +337,33 @@ def test_read_manifests_returns_packages_and_dependencies():
     assert [p.name for p in packages] == ["web", "shop"]  # sorted by manifest path
     assert Dependency("vue", "3", "runtime", "npm", "package.json", "web") in dependencies
     assert len(dependencies) == 8
+
+
+def test_composer_json():
+    tree = {
+        "composer.json": """{
+            "name": "acme/blog", "version": "2.1.0",
+            "require": {"php": ">=8.1", "ext-json": "*", "symfony/console": "^6.4"},
+            "require-dev": {"phpunit/phpunit": "^10"},
+            "bin": ["bin/blog", "bin/blog-admin"],
+            "autoload": {"psr-4": {"Acme\\\\Blog\\\\": "src/"}}
+        }""",
+        "tools/composer.json": '{"name": "acme/tools", "bin": "run.php"}',
+        "app/composer.json": '{"require": {"monolog/monolog": "^3"}}',  # a project: no name
+        "bad/a/composer.json": '{"name": "x", "require": {"y": 1}}',
+        "bad/b/composer.json": '{"name": "x", "bin": {"a": "b"}}',
+        "bad/c/composer.json": '["x"]',
+        "vendor/other/lib/composer.json": '{"name": "other/lib"}',
+    }
+    found = parse(tree, **{"vendor/other/lib/composer.json": {"mark": "vendored"}})
+    assert found.packages == [Package("acme/blog", "2.1.0", "composer", "composer.json"),
+                              Package("acme/tools", "", "composer", "tools/composer.json")]
+    assert deps(found, "composer.json") == [("phpunit/phpunit", "^10", "dev"), ("ext-json", "*", "runtime"),
+                                            ("symfony/console", "^6.4", "runtime"), ("php", ">=8.1", "toolchain")]
+    assert deps(found, "app/composer.json") == [("monolog/monolog", "^3", "runtime")]
+    by_path = {m.path: m for m in found.manifests}
+    assert by_path["composer.json"].declared == [Declared("blog", "composer_bin", "bin/blog"),
+                                                 Declared("blog-admin", "composer_bin", "bin/blog-admin")]
+    assert by_path["tools/composer.json"].declared == [Declared("run.php", "composer_bin", "run.php")]
+    assert found.problems == [Skipped(p, "bad_manifest") for p in
+                              ["bad/a/composer.json", "bad/b/composer.json", "bad/c/composer.json"]]
