@@ -1,6 +1,9 @@
 """Java imports -> source files, found by package path rather than by configured
 source roots: `import a.b.C` names any file ending in a/b/C.java (src/main/java, module
-subdirectories and other roots match by suffix) or declaring `package a.b` in C.java."""
+subdirectories and other roots match by suffix) or declaring `package a.b` in C.java,
+else a Kotlin a/b/C.kt (Java calling Kotlin in a mixed module). Not found, an import is
+external. Platform packages (java., javax., jdk., sun., com.sun.) get no exception: a
+project may own one (JNA's com.sun.jna, the JDK's own sources)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from indexer.facts_table import summaries_of
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve_tree import EXTERNAL, Outcome, TreePaths, nearest, parent
 
-PLATFORM = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
+SOURCE_SUFFIXES = (".java", ".kt")
 
 
 class JavaResolver:
@@ -23,7 +26,7 @@ class JavaResolver:
             f = summaries.get(path)
             if path.endswith(".java") and f is not None and f.package_name:
                 self.by_package[f.package_name].append(path)
-        self.java_dirs = sorted({parent(p) for p in tree.paths if p.endswith(".java")})
+        self.java_dirs = sorted({parent(p) for p in tree.paths if p.endswith(SOURCE_SUFFIXES)})
         self._packages: dict[str, list[str]] = {}
 
     def _class_files(self, segments: list[str]) -> list[str]:
@@ -31,6 +34,8 @@ class JavaResolver:
         if not hits:
             pkg, stem = ".".join(segments[:-1]), segments[-1] + ".java"
             hits = [p for p in self.by_package.get(pkg, []) if p.rsplit("/", 1)[-1] == stem]
+        if not hits:  # by path alone: Kotlin files have no package facts here
+            hits = self.tree.ending_with("/".join(segments) + ".kt")
         return hits
 
     def _package_files(self, segments: list[str]) -> list[str]:
@@ -44,7 +49,7 @@ class JavaResolver:
         files: set[str] = set(self.by_package.get(".".join(segments), []))
         for d in self.java_dirs:
             if d == pkg_path or d.endswith("/" + pkg_path):
-                files.update(p for p in self.tree.files_in(d) if p.endswith(".java"))
+                files.update(p for p in self.tree.files_in(d) if p.endswith(SOURCE_SUFFIXES))
         return sorted(files)
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
@@ -52,7 +57,7 @@ class JavaResolver:
         if spec.startswith("static "):
             spec = spec[len("static ") :].strip()
         segments = [s for s in spec.split(".") if s]
-        if not segments or spec.startswith(PLATFORM):
+        if not segments:
             return EXTERNAL
         if segments[-1] == "*":
             files = self._package_files(segments[:-1])

@@ -22,7 +22,7 @@ from operator import attrgetter
 from tree_sitter import Node, QueryCursor
 
 from indexer import grammars
-from indexer.import_specs import HANDLERS
+from indexer.import_specs import HANDLERS, missed_includes
 from indexer.model import ImportSpec, Occurrence, Symbol
 from indexer.tokens import OCCURRENCE_CAP
 
@@ -413,4 +413,8 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     defs, roles, ids = _run_tags(language, root, data, facts)
     facts.symbols = _symbols(language, defs, data)
     facts.occurrences = _occurrences(ids, data, roles)
+    if language in ("c", "cpp"):
+        missed = missed_includes(root, data, facts.imports)
+        if missed:
+            facts.imports = sorted(facts.imports + missed, key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
     return facts
