@@ -1,7 +1,7 @@
 """Import statements found by the queries (`@import.<handler>`) -> `ImportSpec`s as written.
 
 Each handler reads one matched node; resolution to files of the tree happens at snapshot
-assembly. Kinds: python js go rust_mod rust_use java c_include c_system_include
+assembly. Kinds: python js go rust_mod rust_use rust_extern java c_include c_system_include
 ruby_require php_require php_use csharp_using bash_source.
 
 Encodings worth knowing:
@@ -11,6 +11,7 @@ Encodings worth knowing:
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c");
   `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b"; `level` is the
   number of inline `mod m { ... }` blocks around the `use` (what `self::` and `super::` start from).
+- rust_extern: `extern crate serde_json as json;` -> spec "serde_json", names ("json",).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
 - ruby_require: `require "x"` and `autoload :X, "x"` as spec "x" (a load-path name);
@@ -168,6 +169,12 @@ def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
     if arg.type == "use_as_clause":
         return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, depth)]
     return [ImportSpec("rust_use", _compact(arg, data), line, depth)]
+
+
+def _rust_extern(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    alias = node.child_by_field_name("alias")
+    names = (_text(alias, data),) if alias is not None else ()
+    return [ImportSpec("rust_extern", _text(caps["spec"][0], data), _line(node), 0, names)]
 
 
 def _java(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -360,6 +367,7 @@ HANDLERS: dict[str, Callable[[Node, dict[str, list[Node]], bytes], list[ImportSp
     "import.go": _go,
     "import.rust_mod": _rust_mod,
     "import.rust_use": _rust_use,
+    "import.rust_extern": _rust_extern,
     "import.java": _java,
     "import.c_include": _c_include,
     "import.c_system_include": _c_system_include,

@@ -25,7 +25,7 @@ from indexer.resolve_go import GoResolver
 from indexer.resolve_java import JavaResolver
 from indexer.resolve_js import JsResolver
 from indexer.resolve_python import PythonResolver
-from indexer.resolve_rust import RustResolver
+from indexer.resolve_rust import RustResolver, extern_crates
 from indexer.resolve_php import PHP_SOURCES, PhpResolver, declarations
 from indexer.resolve_scripting import BashResolver, CSharpResolver, RubyResolver
 from indexer.resolve_tree import UNRESOLVED, Outcome, TreePaths
@@ -43,7 +43,7 @@ FACTORIES: dict[str, Factory] = {
     "python": lambda t, f, r: PythonResolver(t),
     "js": lambda t, f, r: JsResolver(t, r),
     "go": lambda t, f, r: GoResolver(t, f, r),
-    "rust": lambda t, f, r: RustResolver(t, r),
+    "rust": lambda t, f, r: RustResolver(t, f, r),
     "java": lambda t, f, r: JavaResolver(t, f),
     "c": lambda t, f, r: CResolver(t),
     "ruby": lambda t, f, r: RubyResolver(t),
@@ -58,6 +58,7 @@ FAMILY = {
     "go": "go",
     "rust_mod": "rust",
     "rust_use": "rust",
+    "rust_extern": "rust",
     "java": "java",
     "c_include": "c",
     "c_system_include": "c",
@@ -115,8 +116,9 @@ class Prior:
 # What a file's content can change in the resolution of *other* files, by family: the
 # configuration each resolver reads (any .json may be a tsconfig `extends` target), for
 # Java and C# the package / namespace declared in the facts (C# also reads symbols), for
-# Go a file's package clause and `//go:build ignore` (whether it is in its package), and
-# for PHP the namespaced classes, functions and constants a file declares.
+# Go a file's package clause and `//go:build ignore` (whether it is in its package), for
+# Rust a file's `extern crate`s, and for PHP the namespaced classes, functions and
+# constants a file declares.
 CONFIG_FAMILIES = {"go.mod": "go", "Cargo.toml": "rust", "composer.json": "php"}
 
 
@@ -161,6 +163,11 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
             old = _package(prior.facts(path))
             if old is None or old or _package(facts.get(path)):
                 dirty.add("csharp")
+        if name.endswith(".rs"):
+            # a 2015 crate's bare paths start at its root unless an `extern crate` there names them
+            old_rs = prior.facts(path)
+            if old_rs is None or extern_crates(old_rs) != extern_crates(facts.get(path)):
+                dirty.add("rust")
         if name.endswith(PHP_SOURCES):
             old_php = declarations(prior.facts(path))
             if old_php is None or old_php != declarations(summaries.get(path)):

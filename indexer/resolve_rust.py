@@ -11,24 +11,23 @@ module file that exists. Inline `mod m { ... }` blocks are modules inside their 
 The edition decides what a bare path means: from 2018 on, a child module of the current
 module or else another crate; in 2015 (a Cargo.toml without `edition`), a path from the
 crate root unless it names a crate the package depends on, an `extern crate` of the root
-or the standard library.
+or the standard library. `extern crate x;` itself is an edge to x's root when x is a crate
+of the tree's workspace, else external.
 """
 
 from __future__ import annotations
 
 import posixpath
-import re
 import tomllib
-from typing import Callable, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
-from indexer.model import ImportSpec
+from indexer.model import BlobFacts, ImportSpec
 from indexer.manifests_cargo import TABLES
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
 DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
 TARGET_DIRS = ("tests", "examples", "benches")
 STANDARD_CRATES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
-_EXTERN_CRATE = re.compile(rb"\bextern\s+crate\s+([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?")
 
 
 def split_use(spec: str) -> tuple[list[str], tuple[str, ...]]:
@@ -56,6 +55,13 @@ def split_use(spec: str) -> tuple[list[str], tuple[str, ...]]:
         spec = head
     spec = spec.split(" as ")[0]
     return [s.strip() for s in spec.split("::") if s.strip() and s.strip() != "*"], names
+
+
+def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
+    """The names `extern crate` declarations of a file bring in (the crate's and its alias)."""
+    if facts is None:
+        return frozenset()
+    return frozenset(name for imp in facts.imports if imp.kind == "rust_extern" for name in (imp.spec, *imp.names))
 
 
 class _Package(NamedTuple):
@@ -99,9 +105,9 @@ def _edition(doc: dict, docs: dict[str, dict], directory: str) -> str:
 
 
 class RustResolver:
-    def __init__(self, tree: TreePaths, read: Callable[[str], bytes]) -> None:
+    def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.tree = tree
-        self.read = read
+        self.facts = facts
         docs: dict[str, dict] = {}
         for path in tree.by_name.get("Cargo.toml", []):
             try:
@@ -119,7 +125,6 @@ class RustResolver:
             if isinstance(name, str) and root in tree:
                 self.crates.setdefault(name.replace("-", "_"), root)
             self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc))
-        self._externs: dict[str, frozenset[str]] = {}
 
     # -- crate and module structure ------------------------------------------------------
     def _manifest_dir(self, path: str) -> str | None:
@@ -187,15 +192,15 @@ class RustResolver:
         manifest = self._manifest_dir(importer)
         if manifest is not None and name in self.packages[manifest].dependencies:
             return True
-        if root not in self._externs:
-            found = _EXTERN_CRATE.findall(self.read(root))
-            self._externs[root] = frozenset(n.decode() for pair in found for n in pair if n)
-        return name in self._externs[root]
+        return name in extern_crates(self.facts.get(root))
 
     # -- resolution ----------------------------------------------------------------------
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         if imp.kind == "rust_mod":
             return self._declared(importer, imp)
+        if imp.kind == "rust_extern":
+            lib = self.crates.get(imp.spec.replace("-", "_"))
+            return (lib,) if lib else EXTERNAL
         segments, grouped = split_use(imp.spec)
         names = imp.names or grouped
         if not segments:

@@ -769,6 +769,8 @@ mod tests {
     }
 }
 use crate::de;
+extern crate serde_json as json;
+#[macro_use] extern crate log;
 '''
     facts = extract_blob(src, "src/lib.rs", "rust")
     assert [(i.kind, i.spec, i.line, i.level, i.names) for i in facts.imports] == [
@@ -780,6 +782,8 @@ use crate::de;
         ("rust_use", "super::super::Thing", 14, 2, ()),
         ("rust_mod", "tests::deeper::leaf", 15, 2, ()),
         ("rust_use", "crate::de", 18, 0, ()),
+        ("rust_extern", "serde_json", 19, 0, ("json",)),
+        ("rust_extern", "log", 20, 0, ()),
     ]
 
 

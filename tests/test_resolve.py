@@ -348,7 +348,7 @@ def test_rust(importer, imp, expected):
 RUST_2015_TREE = {
     "Cargo.toml": '[package]\nname = "serde"\n[dependencies]\nserde-derive = "1"\n'
                   '[target.\'cfg(unix)\'.dependencies]\nlibc = "0.2"\n[dev-dependencies.json]\npackage = "serde_json"\n',
-    "src/lib.rs": "#[macro_use]\nextern crate itoa as fmt_int;\nmod lib { }\n",
+    "src/lib.rs": "",
     "src/de/mod.rs": "",
     "src/de/value.rs": "",
     "src/de/seed.rs": "",
@@ -397,9 +397,15 @@ RUST_2015_CASES = [
 ]
 
 
+EXTERN_ITOA = ImportSpec("rust_extern", "itoa", 2, names=("fmt_int",))  # the root's `extern crate itoa as fmt_int;`
+
+
 @pytest.mark.parametrize("importer,imp,expected", RUST_2015_CASES)
 def test_rust_2015_path_attributes_and_inline_modules(importer, imp, expected):
-    edges, unresolved = run(RUST_2015_TREE, {importer: [imp]})
+    imports = {importer: [imp], "src/lib.rs": [EXTERN_ITOA]} if importer != "src/lib.rs" else {importer: [imp, EXTERN_ITOA]}
+    edges, unresolved = run(RUST_2015_TREE, imports)
+    assert statuses([u for u in unresolved if u.kind == "rust_extern"]) == [("src/lib.rs", "itoa", "external")]
+    unresolved = [u for u in unresolved if u.kind != "rust_extern"]
     if isinstance(expected, str):
         assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)]
     else:
@@ -425,6 +431,13 @@ def test_rust_inline_module_declarations_and_paths():
             assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)], imp
         else:
             assert unresolved == [] and sorted(e.target for e in edges) == expected, imp
+
+
+def test_rust_extern_crate_of_the_workspace_is_an_edge():
+    edges, unresolved = run(RUST_TREE, {"src/main.rs": [ImportSpec("rust_extern", "my_util", 1),
+                                                        ImportSpec("rust_extern", "serde", 2, names=("s",))]})
+    assert pairs(edges) == [("src/main.rs", "crates/util/src/lib.rs")]
+    assert statuses(unresolved) == [("src/main.rs", "serde", "external")]
 
 
 def test_rust_edition_inherited_from_the_workspace():
@@ -707,6 +720,7 @@ POLY_BASE = {
     "Cargo.toml": '[package]\nname = "my-crate"\nversion = "0.1.0"\n',
     "src/lib.rs": "mod a;\nuse crate::a::thing;\npub fn f() { thing(); }\n",
     "src/a.rs": "pub fn thing() {}\n",
+    "src/b.rs": "use helpers::assist;\n",  # a 2015 crate: from the crate root until `extern crate helpers`
     "tools/Cargo.toml": '[package]\nname = "tools"\nversion = "0.1.0"\n',
     "tools/src/main.rs": "use my_crate::f;\nfn main() { f(); }\n",
     "java/com/acme/App.java": "package com.acme;\n\nimport org.odd.Odd;\nimport com.acme.util.Helper;\n\n"
@@ -734,6 +748,7 @@ POLY_STEPS = [
     ("java body edit", {"java/com/acme/util/Helper.java": "package com.acme.util;\n\npublic class Helper { int x; }\n"}),
     ("c# namespace changed", {"cs/Models/User.cs": "namespace Acme.Other {\n  public class User {}\n}\n"}),
     ("crate renamed", {"Cargo.toml": '[package]\nname = "renamed"\nversion = "0.1.0"\n'}),
+    ("rust extern crate added", {"src/lib.rs": "extern crate helpers;\nmod a;\nuse crate::a::thing;\npub fn f() { thing(); }\n"}),
 ]
 
 
@@ -775,6 +790,7 @@ def test_reindexing_a_history_of_edits_resolves_as_a_cold_index(tmp_path, spy_to
     assert "java/com/acme/App.java" in redone["java package moved"]
     assert "cs/App.cs" in redone["c# namespace changed"]
     assert "tools/src/main.rs" in redone["crate renamed"]
+    assert "src/b.rs" in redone["rust extern crate added"]
 
     for i, oid in enumerate(oids):
         cold = open_store(tmp_path / f"cold{i}")

@@ -2,6 +2,7 @@
 
 (mod_item name: (identifier) @spec !body) @import.rust_mod
 (use_declaration argument: (_) @spec) @import.rust_use
+(extern_crate_declaration name: (identifier) @spec) @import.rust_extern
 
 ; module paths (see python.scm): what precedes the last segment of a use
 (use_declaration argument: (scoped_identifier path: (_) @reference.module))
