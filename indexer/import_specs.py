@@ -322,9 +322,34 @@ def _php_require(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[I
     if spec is None and arg.type == "binary_expression":
         left, right = arg.child_by_field_name("left"), arg.child_by_field_name("right")
         tail = _php_string(right, data) if right is not None else None
-        if left is not None and _text(left, data) in ("__DIR__", "dirname(__FILE__)") and tail:
-            spec = "." + tail if tail.startswith("/") else "./" + tail
+        base = _php_dir(left, data) if left is not None else None
+        if base is not None and tail:
+            spec = base + "/" + tail.lstrip("/")
     return [ImportSpec("php_require", spec, _line(node))] if spec else []
+
+
+_PHP_DIRNAME = re.compile(r"dirname\((__DIR__|__FILE__|dirname\(__FILE__\))(?:,(\d))?\)")
+
+
+def _php_dir(node: Node, data: bytes) -> str | None:
+    """The directory an include path is built from, relative to the file: `__DIR__` ->
+    ".", `dirname(__DIR__)` -> "..", `dirname(__DIR__, 2)` -> "../..", and the same
+    followed by `. DIRECTORY_SEPARATOR`. None for anything else."""
+    if node.type == "binary_expression":
+        right = node.child_by_field_name("right")
+        left = node.child_by_field_name("left")
+        if right is not None and left is not None and _text(right, data) == "DIRECTORY_SEPARATOR":
+            return _php_dir(left, data)
+        return None
+    text = _compact(node, data)
+    if text in ("__DIR__", "dirname(__FILE__)"):
+        return "."
+    m = _PHP_DIRNAME.fullmatch(text)
+    if m is None:
+        return None
+    # each dirname climbs one level from the file's own directory (`dirname(__FILE__)` is it)
+    levels = int(m.group(2) or 1) - (m.group(1) == "__FILE__")
+    return "/".join([".."] * levels) or "."
 
 
 def _php_use_kind(node: Node, default: tuple[str, ...] = ()) -> tuple[str, ...]:

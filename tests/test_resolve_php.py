@@ -166,3 +166,25 @@ def test_prior_facts_missing_marks_php_dirty():
     before = [files[0], msgspec.structs.replace(files[1], blob="1" * 40)]
     prior = resolve_module.Prior(before, [], [], lambda p: None)
     assert resolve_module.to_resolve(files, facts, resolve_module.tree_of(files), prior) == {"a.php", "b.php"}
+
+
+def test_include_paths_built_from_the_files_directory():
+    tree = {
+        "web/public/index.php": "<?php\nrequire dirname(__DIR__) . '/src/functions.php';\n"
+                                "include dirname(__DIR__, 2) . '/vendor/autoload.php';\n"
+                                "require __DIR__ . DIRECTORY_SEPARATOR . 'boot.php';\n"
+                                "require dirname(dirname(__FILE__)) . '/config.php';\n"
+                                "require dirname(__FILE__, 2) . '/gone.php';\n",
+        "web/public/boot.php": "<?php\n",
+        "web/src/functions.php": "<?php\n",
+        "web/config.php": "<?php\n",
+        "vendor/autoload.php": "<?php\n",
+    }
+    edges, unresolved = resolve_tree(tree)
+    assert edges == {
+        ("web/public/index.php", "../src/functions.php", "web/src/functions.php"),
+        ("web/public/index.php", "../../vendor/autoload.php", "vendor/autoload.php"),
+        ("web/public/index.php", "./boot.php", "web/public/boot.php"),
+        ("web/public/index.php", "../config.php", "web/config.php"),
+    }
+    assert unresolved == {("web/public/index.php", "../gone.php", "unresolved")}
