@@ -318,8 +318,31 @@ class Budget:
         return self.exceeded
 
 
+# `class SPDLOG_API logger {`, `class Q_CORE_EXPORT QObject : public X`: an all-caps export
+# macro between `class` and the name, which tree-sitter (no preprocessor) reads as the class
+# name, making the class a function and its body statements.
+_EXPORT_MACRO = re.compile(
+    rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
+
+
+def parser_view(name: str, data: bytes) -> bytes:
+    """What the parser is given: `data`, with C++ export macros after `class`/`struct` blanked
+    to spaces. Same length and lines, so every offset and name read from `data` still holds;
+    the macro is simply not in the tree."""
+    if name != "cpp" or (b"class" not in data and b"struct" not in data):
+        return data
+    spans = [m.span(1) for m in _EXPORT_MACRO.finditer(data)]
+    if not spans:
+        return data
+    view = bytearray(data)
+    for start, end in spans:
+        view[start:end] = b" " * (end - start)
+    return bytes(view)
+
+
 def parse(name: str, data: bytes) -> Tree | None:
-    """The syntax tree of `data`, or None when parsing ran over its budget."""
+    """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget."""
+    data = parser_view(name, data)
     p = parser(name)
     budget = Budget(len(data))
     try:

@@ -177,11 +177,22 @@ def _grow_span(node: Node, language: str) -> Node:
     return node
 
 
+def _in_block(declarator: Node) -> bool:
+    """A C/C++ declarator declared by a statement inside a function body."""
+    declaration = declarator.parent
+    if declaration is None or declaration.type != "declaration":
+        return False
+    block = declaration.parent
+    return block is not None and block.type == "compound_statement"
+
+
 def _kind(language: str, def_node: Node, captured: str) -> str | None:
     table = KIND_BY_NODE.get(language, {})
     node_type = def_node.type
     if node_type in _NEEDS_BODY and def_node.child_by_field_name("body") is None:
         return None
+    if node_type == "function_declarator" and _in_block(def_node):
+        return None  # `log_msg msg(loc, name);` in a body: a variable built by a constructor
     if node_type == "type_spec":
         value = def_node.child_by_field_name("type")
         value_type = value.type if value is not None else ""

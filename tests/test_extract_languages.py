@@ -874,3 +874,37 @@ def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
         assert sorted((s.name, s.kind, s.container, s.line) for s in facts.symbols) == [
             ("color", "enum", "", 4), ("color_t", "type", "", 4),
             ("z_stream", "type", "", 3), ("z_stream_s", "struct", "", 1)]
+
+
+def test_cpp_export_macro_class_bodies_parse_as_classes():
+    # spdlog's logger.h: with the macro read as the class name, the body was a function body,
+    # constructors with initializer lists came apart and a local `log_msg msg(...)` became a
+    # function; the macro is kept out of the parse (offsets and lines unchanged)
+    src = b'''namespace spdlog {
+class SPDLOG_API logger
+{
+public:
+    explicit logger(std::string name)
+        : name_(std::move(name))
+        , sinks_()
+    {}
+    void log(int lvl)
+    {
+        details::log_msg msg(lvl, name_);
+        sink_it_(msg);
+    }
+};
+class SPDLOG_API async_logger final : public logger { };
+}
+'''
+    facts = extract_blob(src, "logger.h", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("spdlog", "namespace", "", 1, 16),
+        ("logger", "class", "spdlog", 2, 14),
+        ("logger", "method", "spdlog.logger", 5, 8),
+        ("log", "method", "spdlog.logger", 9, 13),
+        ("async_logger", "class", "spdlog", 15, 15),
+    ]
+    assert facts.symbols[1].signature == "class SPDLOG_API logger"  # read from the source as written
+    sites = [(o.name, o.line) for o in facts.occurrences]
+    assert ("sink_it_", 12) in sites and ("SPDLOG_API", 2) not in sites  # the macro is not in the tree
