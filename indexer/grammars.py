@@ -323,15 +323,29 @@ class Budget:
 # name, making the class a function and its body statements.
 _EXPORT_MACRO = re.compile(
     rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
+# The same around function definitions, for macro names holding an underscore
+# and declarations (SPDLOG_INLINE, FMT_API, Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the
+# line, when a return type and a name, or a qualified name (`Cls::Cls`), come before the `(`
+# (so `MY_TYPE f(int) {` keeps MY_TYPE as its type); and one after the parameter list,
+# before the body or a constructor's initializer list.
+_LEADING_MACRO = re.compile(
+    rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+"
+    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()",
+    re.M)
+_TRAILING_MACRO = re.compile(
+    rb"\)[ \t]*(?:(?:const|override|final|noexcept|volatile|&&|&)[ \t]*)*"
+    rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]*)\b(?=\s*(?:\{|:(?!:)))")
 
 
 def parser_view(name: str, data: bytes) -> bytes:
-    """What the parser is given: `data`, with C++ export macros after `class`/`struct` blanked
-    to spaces. Same length and lines, so every offset and name read from `data` still holds;
-    the macro is simply not in the tree."""
-    if name != "cpp" or (b"class" not in data and b"struct" not in data):
+    """What the parser is given: `data`, with C++ macros that tree-sitter (no preprocessor)
+    cannot place blanked to spaces: export macros after `class`/`struct`, and macros opening
+    or closing a function's head. Same length and lines, so every offset and name read from
+    `data` still holds; the macro is simply not in the tree."""
+    if name != "cpp":
         return data
-    spans = [m.span(1) for m in _EXPORT_MACRO.finditer(data)]
+    spans = [m.span(1) for pattern in (_EXPORT_MACRO, _LEADING_MACRO, _TRAILING_MACRO)
+             for m in pattern.finditer(data)]
     if not spans:
         return data
     view = bytearray(data)

@@ -908,3 +908,35 @@ class SPDLOG_API async_logger final : public logger { };
     assert facts.symbols[1].signature == "class SPDLOG_API logger"  # read from the source as written
     sites = [(o.name, o.line) for o in facts.occurrences]
     assert ("sink_it_", 12) in sites and ("SPDLOG_API", 2) not in sites  # the macro is not in the tree
+
+
+def test_cpp_macros_around_function_heads_are_kept_out_of_the_parse():
+    # spdlog's logger-inl.h: a leading SPDLOG_INLINE and a trailing SPDLOG_NOEXCEPT made the
+    # constructors end on their first line and the namespace stop early
+    src = b'''namespace spdlog {
+SPDLOG_INLINE logger::logger(logger &&other) SPDLOG_NOEXCEPT : name_(std::move(other.name_)),
+                                                               sinks_(std::move(other.sinks_))
+{}
+
+SPDLOG_INLINE logger &logger::operator=(logger other) SPDLOG_NOEXCEPT
+{
+    return *this;
+}
+}
+MY_TYPE make(int a) {
+  if (a) RETURN_ERROR;
+  return a;
+}
+MY_TYPE declared(int);
+'''
+    facts = extract_blob(src, "logger-inl.h", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("spdlog", "namespace", "", 1, 10),
+        ("logger", "method", "spdlog.logger", 2, 4),
+        ("operator=", "method", "spdlog.logger", 6, 9),
+        ("make", "function", "", 11, 14),
+        ("declared", "function", "", 15, 15),
+    ]
+    sites = {o.name for o in facts.occurrences}
+    # a return type, a macro used as a statement and a declaration's type stay in the tree
+    assert {"MY_TYPE", "RETURN_ERROR"} <= sites and "SPDLOG_NOEXCEPT" not in sites
