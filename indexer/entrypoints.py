@@ -4,7 +4,8 @@ From manifests: console / GUI scripts (pyproject, setup.cfg, setup.py, poetry) r
 to the file of their module, package.json `bin` and `main`, Cargo `[[bin]]` targets,
 composer.json `bin`.
 From the tree's layout: Cargo's automatic bins (src/main.rs, src/bin/*.rs,
-src/bin/*/main.rs). From blob facts: Go `package main` files with `func main`, Python
+src/bin/*/main.rs). From blob facts: Go `package main` files with `func main` (named
+after their folder, or after the file for a `//go:build ignore` program), Python
 `__main__.py` files and `if __name__ == "__main__":` blocks. A declared entry point
 whose file is not in the tree is kept with an empty `path`.
 """
@@ -87,7 +88,9 @@ def _from_sources(files: list[FileEntry], facts: Mapping[str, BlobFacts]) -> lis
         if bf.package_name == "main" and f.path.endswith(".go") and not f.path.endswith("_test.go") and any(
             s.name == "main" and not s.container and s.kind in ("function", "func") for s in bf.symbol_list()
         ):
-            out.append(EntryPoint(posixpath.basename(parent(f.path)) or "main", "go_main", f.path, "", ""))
+            # a `//go:build ignore` program is run by its file (`go run gen.go`), not its folder
+            name = name[:-3] if bf.build_ignored else posixpath.basename(parent(f.path)) or "main"
+            out.append(EntryPoint(name, "go_main", f.path, "", ""))
     return out
 
 

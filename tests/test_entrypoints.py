@@ -73,6 +73,18 @@ def test_go_main_packages():
     assert run(tree, facts) == [EntryPoint("server", "go_main", "cmd/server/main.go", "", "")]
 
 
+def test_go_build_ignored_program_is_named_after_its_file():
+    # client_golang's prometheus/gen_go_collector_metrics_set.go: `go run` it; it is not a
+    # program called "prometheus"
+    tree = {"prometheus/gen_metrics.go": "", "prometheus/registry.go": ""}
+    facts = {
+        "prometheus/gen_metrics.go": BlobFacts(language="go", lines=9, package_name="main", build_ignored=True,
+                                               symbols=[func("main")]),
+        "prometheus/registry.go": BlobFacts(language="go", lines=9, package_name="prometheus", symbols=[func("New")]),
+    }
+    assert run(tree, facts) == [EntryPoint("gen_metrics", "go_main", "prometheus/gen_metrics.go", "", "")]
+
+
 def test_rust_bins_declared_and_automatic():
     tree = {
         "Cargo.toml": '[package]\nname = "eng"\n[[bin]]\nname = "eng-cli"\npath = "src/cli.rs"\n[[bin]]\nname = "gone"\npath = "src/gone.rs"\n',
