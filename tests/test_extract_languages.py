@@ -940,3 +940,15 @@ MY_TYPE declared(int);
     sites = {o.name for o in facts.occurrences}
     # a return type, a macro used as a statement and a declaration's type stay in the tree
     assert {"MY_TYPE", "RETURN_ERROR"} <= sites and "SPDLOG_NOEXCEPT" not in sites
+
+
+def test_c_and_cpp_calls_are_call_sites():
+    src = b"void f(void) { g(1); s.m(2); p->q(3); }\n"
+    for language in ("c", "cpp"):
+        roles = {o.name: o.role for o in extract_blob(src, "a.c", language).occurrences}
+        assert (roles["g"], roles["m"], roles["q"], roles["s"], roles["p"]) == (
+            "call", "call", "call", "identifier", "identifier")
+    src = b"void f() { ns::g(1); obj.m<int>(2); h<T>(3); a::b::k<int>(4); a::b::z(5); auto x = new Widget(1); }\n"
+    roles = {o.name: o.role for o in extract_blob(src, "a.cpp", "cpp").occurrences}
+    assert [roles[n] for n in ("g", "m", "h", "k", "z", "Widget", "ns", "obj", "T")] == [
+        "call", "call", "call", "call", "call", "reference", "identifier", "identifier", "identifier"]

@@ -7,3 +7,7 @@
 (preproc_function_def name: (identifier) @name) @definition.macro
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+
+; calls (the grammar's shipped tags.scm has none): `f(x)`, `s.f(x)`, `p->f(x)`
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call

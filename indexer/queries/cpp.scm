@@ -46,3 +46,15 @@
   .
   declarator: (identifier) @name
   body: (compound_statement)) @definition.struct
+
+; calls (the grammar's shipped tags.scm has none): `f(x)`, `obj.f(x)`, `p->f(x)`, `ns::f(x)`,
+; `f<T>(x)`, `obj.f<T>(x)`, `ns::f<T>(x)`; `new T(...)` uses the class
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
+(call_expression function: (field_expression field: (template_method name: (field_identifier) @name))) @reference.call
+(call_expression function: (qualified_identifier name: (template_function name: (identifier) @name))) @reference.call
+(new_expression type: (type_identifier) @name) @reference.class
+(call_expression function: (qualified_identifier name: (qualified_identifier name: (identifier) @name))) @reference.call
+(call_expression function: (qualified_identifier name: (qualified_identifier name: (template_function name: (identifier) @name)))) @reference.call
