@@ -952,3 +952,17 @@ def test_c_and_cpp_calls_are_call_sites():
     roles = {o.name: o.role for o in extract_blob(src, "a.cpp", "cpp").occurrences}
     assert [roles[n] for n in ("g", "m", "h", "k", "z", "Widget", "ns", "obj", "T")] == [
         "call", "call", "call", "call", "call", "reference", "identifier", "identifier", "identifier"]
+
+
+def test_plain_and_path_calls_in_csharp_php_and_rust():
+    cases = {
+        "csharp": (b"class A { void F() { G(1); H<int>(2); obj.M(2); var w = new Widget(); } }",
+                   {"G": "call", "H": "call", "M": "call", "Widget": "reference", "obj": "identifier"}),
+        "php": (b"<?php function f() { g(1); \\A\\h(2); $o->m(2); new Widget(); new \\N\\W(); }",
+                {"g": "call", "h": "call", "m": "call", "Widget": "reference", "W": "reference"}),
+        "rust": (b"fn f() { g(1); A::s(3); a::b::t(4); g2::<i32>(5); }\n",
+                 {"g": "call", "s": "call", "t": "call", "g2": "call", "A": "identifier"}),
+    }
+    for language, (src, expected) in cases.items():
+        roles = {o.name: o.role for o in extract_blob(src, "x", language).occurrences}
+        assert {name: roles[name] for name in expected} == expected, language

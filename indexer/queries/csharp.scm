@@ -17,3 +17,7 @@
 (constructor_declaration name: (identifier) @name) @definition.method
 (property_declaration name: (identifier) @name) @definition.field
 (delegate_declaration name: (identifier) @name) @definition.type
+
+; plain calls, which the shipped tags leave out (they mark member calls): `G(x)`, `G<T>(x)`
+(invocation_expression function: (identifier) @name) @reference.call
+(invocation_expression function: (generic_name (identifier) @name)) @reference.call

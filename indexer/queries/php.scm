@@ -14,3 +14,10 @@
 
 (enum_declaration name: (name) @name) @definition.enum
 (const_declaration (const_element (name) @name)) @definition.constant
+
+; function calls and instantiations, which the shipped tags leave out: `f(x)`, `\A\f(x)`,
+; `new Widget()`, `new \N\Widget()`
+(function_call_expression function: (name) @name) @reference.call
+(function_call_expression function: (qualified_name (name) @name)) @reference.call
+(object_creation_expression (name) @name) @reference.class
+(object_creation_expression (qualified_name (name) @name)) @reference.class

@@ -26,3 +26,7 @@
 
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.variable
+
+; path calls, which the shipped tags leave out: `Type::new(x)`, `a::b::f(x)`, `f::<T>(x)`
+(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
+(call_expression function: (generic_function function: (identifier) @name)) @reference.call
