@@ -273,7 +273,7 @@ IDENTIFIER_PATTERNS: dict[str, str] = {
     "csharp": "(identifier) @id",
     "ruby": "[(identifier) (constant)] @id",
     "php": "(name) @id",
-    "bash": "(variable_name) @id\n(command_name (word) @id)",
+    "bash": "(variable_name) @id\n(command_name (word) @id)\n(function_definition name: (word) @id)",
 }
 IDENTIFIER_PATTERNS["tsx"] = IDENTIFIER_PATTERNS["typescript"]
 

@@ -966,3 +966,9 @@ def test_plain_and_path_calls_in_csharp_php_and_rust():
     for language, (src, expected) in cases.items():
         roles = {o.name: o.role for o in extract_blob(src, "x", language).occurrences}
         assert {name: roles[name] for name in expected} == expected, language
+
+
+def test_bash_function_names_are_definition_sites():
+    facts = extract_blob(b"f() { echo x; }\nfunction g { :; }\nf\ng arg\n", "run.sh", "bash")
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("f", "g")] == [
+        ("f", 1, "definition"), ("g", 2, "definition"), ("f", 3, "call"), ("g", 4, "call")]
