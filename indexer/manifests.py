@@ -13,6 +13,7 @@ system (Maven), as each ecosystem declares them.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -69,6 +70,26 @@ def table_or_none(doc: dict, key: str) -> dict | None:
     if value is not None and not isinstance(value, dict):
         raise ManifestError(f"{key} is a {type(value).__name__}, not a table")
     return value
+
+
+def json_manifest(c: "Collector", data: bytes, what: str) -> dict:
+    """A JSON manifest's top object (package.json, composer.json), with its package declared."""
+    doc = json.loads(data.decode("utf-8"))
+    if not isinstance(doc, dict):
+        raise ManifestError(f"{what} is not an object")
+    c.package(doc.get("name"), doc.get("version", ""))
+    return doc
+
+
+def text_dependencies(c: "Collector", doc: dict, tables: tuple[tuple[str, str], ...],
+                      scope_of: Callable[[str, str], str] = lambda name, scope: scope) -> None:
+    """Dependency tables mapping a name to a text spec (`"left-pad": "^1.0"`); a spec of
+    another type makes the manifest bad."""
+    for table, scope in tables:
+        for name, spec in sorted((table_or_none(doc, table) or {}).items()):
+            if not isinstance(spec, str):
+                raise ManifestError(f"{table}: the spec of {name} is a {type(spec).__name__}, not text")
+            c.dependency(name, spec, scope_of(name, scope))
 
 
 class Collector:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from indexer.manifests import Collector, ManifestError, table_or_none
+from indexer.manifests import Collector, ManifestError, json_manifest, text_dependencies
 
 TABLES = (
     ("dependencies", "runtime"),
@@ -15,15 +13,8 @@ TABLES = (
 
 
 def read_package_json(c: Collector, data: bytes) -> None:
-    doc = json.loads(data.decode("utf-8"))
-    if not isinstance(doc, dict):
-        raise ManifestError("package.json is not an object")
-    c.package(doc.get("name"), doc.get("version", ""))
-    for table, scope in TABLES:
-        for name, spec in sorted((table_or_none(doc, table) or {}).items()):
-            if not isinstance(spec, str):
-                raise ManifestError(f"{table}: the spec of {name} is a {type(spec).__name__}, not text")
-            c.dependency(name, spec, scope)
+    doc = json_manifest(c, data, "package.json")
+    text_dependencies(c, doc, TABLES)
     binaries = doc.get("bin")
     if isinstance(binaries, str):
         # a single bin is named after the package (without its scope)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import posixpath
 
-from indexer.manifests import Collector, ManifestError, table_or_none
+from indexer.manifests import Collector, ManifestError, json_manifest, text_dependencies
 
 TABLES = (("require", "runtime"), ("require-dev", "dev"))
 
@@ -17,15 +16,8 @@ def _scope(name: str, scope: str) -> str:
 
 
 def read_composer_json(c: Collector, data: bytes) -> None:
-    doc = json.loads(data.decode("utf-8"))
-    if not isinstance(doc, dict):
-        raise ManifestError("composer.json is not an object")
-    c.package(doc.get("name"), doc.get("version", ""))
-    for table, scope in TABLES:
-        for name, spec in sorted((table_or_none(doc, table) or {}).items()):
-            if not isinstance(spec, str):
-                raise ManifestError(f"{table}: the constraint of {name} is a {type(spec).__name__}, not text")
-            c.dependency(name, spec, _scope(name, scope))
+    doc = json_manifest(c, data, "composer.json")
+    text_dependencies(c, doc, TABLES, _scope)
     binaries = doc.get("bin")
     if isinstance(binaries, str):
         binaries = [binaries]
