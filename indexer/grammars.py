@@ -323,11 +323,11 @@ class Budget:
 # name, making the class a function and its body statements.
 _EXPORT_MACRO = re.compile(
     rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
-# The same around function definitions, for macro names holding an underscore
-# and declarations (SPDLOG_INLINE, FMT_API, Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the
-# line, when a return type and a name, or a qualified name (`Cls::Cls`), come before the `(`
-# (so `MY_TYPE f(int) {` keeps MY_TYPE as its type); and one after the parameter list,
-# before the body or a constructor's initializer list.
+# The same around function heads, definitions and declarations, for macro names holding an
+# underscore (SPDLOG_INLINE, FMT_API, Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line,
+# when a return type and a name, or a qualified name (`Cls::Cls`), come before the `(` (so
+# `MY_TYPE f(int) {` keeps MY_TYPE as its type); and one after the parameter list, before
+# the body or a constructor's initializer list.
 _LEADING_MACRO = re.compile(
     rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+"
     rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()",
