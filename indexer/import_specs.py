@@ -335,12 +335,12 @@ def _php_dir(node: Node, data: bytes) -> str | None:
     """The directory an include path is built from, relative to the file: `__DIR__` ->
     ".", `dirname(__DIR__)` -> "..", `dirname(__DIR__, 2)` -> "../..", and the same
     followed by `. DIRECTORY_SEPARATOR`. None for anything else."""
-    if node.type == "binary_expression":
+    while node.type == "binary_expression":  # a loop, not recursion: the chain may be long
         right = node.child_by_field_name("right")
         left = node.child_by_field_name("left")
-        if right is not None and left is not None and _text(right, data) == "DIRECTORY_SEPARATOR":
-            return _php_dir(left, data)
-        return None
+        if right is None or left is None or _text(right, data) != "DIRECTORY_SEPARATOR":
+            return None
+        node = left
     text = _compact(node, data)
     if text in ("__DIR__", "dirname(__FILE__)"):
         return "."
