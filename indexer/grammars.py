@@ -40,8 +40,9 @@ _MODULES: dict[str, tuple[str, str]] = {
 # TS-specific patterns to JavaScript's).
 _TAGS_BASE: dict[str, str] = {"typescript": "javascript", "tsx": "javascript"}
 
-# Our own queries, named by the language whose grammar they are written against.
-_OWN_QUERY_FILE: dict[str, str] = {"tsx": "typescript"}
+# Our own queries, named by the language whose grammar they are written against (one file
+# by default); TSX reads TypeScript's, and both JSX grammars the JSX patterns.
+_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx"), "javascript": ("javascript", "jsx")}
 
 QUERY_DIR = Path(__file__).with_name("queries")
 
@@ -71,8 +72,8 @@ def shipped_tags(name: str) -> str:
 
 
 def own_query(name: str) -> str:
-    path = QUERY_DIR / f"{_OWN_QUERY_FILE.get(name, name)}.scm"
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
+    paths = [QUERY_DIR / f"{file}.scm" for file in _OWN_QUERY_FILES.get(name, (name,))]
+    return "\n".join(path.read_text(encoding="utf-8") for path in paths if path.is_file())
 
 
 # Per pattern index, the node types a capture of ours must have for the match to count:

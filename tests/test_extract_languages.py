@@ -972,3 +972,14 @@ def test_bash_function_names_are_definition_sites():
     facts = extract_blob(b"f() { echo x; }\nfunction g { :; }\nf\ng arg\n", "run.sh", "bash")
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("f", "g")] == [
         ("f", 1, "definition"), ("g", 2, "definition"), ("f", 3, "call"), ("g", 4, "call")]
+
+
+def test_jsx_component_uses_are_references():
+    src = b"export function App() { return <div><Button onClick={go} /><Nav.Item>x</Nav.Item></div>; }\n"
+    for language in ("javascript", "tsx"):
+        sites = [(o.name, o.role) for o in extract_blob(src, "App.jsx", language).occurrences]
+        assert ("Button", "reference") in sites and ("Item", "reference") in sites, language
+        assert ("div", "reference") not in sites and ("div", "identifier") in sites, language
+    # the TypeScript grammar has no JSX: its query still compiles and reads plain code
+    assert [(o.name, o.role) for o in extract_blob(b"const x = f(1);", "a.ts", "typescript").occurrences] == [
+        ("x", "definition"), ("f", "call")]
