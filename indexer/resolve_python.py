@@ -9,9 +9,8 @@ own directory is a root for that script when it is not inside a package, as it i
 
 from __future__ import annotations
 
-import sys
-
 from indexer.model import ImportSpec
+from indexer.python_stdlib import STDLIB_MODULES
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, parent
 
 SUFFIXES = (".py", ".pyi")
@@ -74,7 +73,7 @@ class PythonModules:
         directory (a namespace package) never shadows the standard library, which any regular
         module wins over: pytest's testing/io/ leaves `import io` to the stdlib."""
         if name not in self._roots_for:
-            namespace_counts = name not in sys.stdlib_module_names
+            namespace_counts = name not in STDLIB_MODULES
             self._roots_for[name] = [
                 root for root in self.roots
                 if self.module_file(root, [name]) or (namespace_counts and self.tree.is_dir(join(root, name)))
