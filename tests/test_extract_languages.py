@@ -983,3 +983,16 @@ def test_jsx_component_uses_are_references():
     # the TypeScript grammar has no JSX: its query still compiles and reads plain code
     assert [(o.name, o.role) for o in extract_blob(b"const x = f(1);", "a.ts", "typescript").occurrences] == [
         ("x", "definition"), ("f", "call")]
+
+
+def test_parser_view_keeps_every_offset():
+    from indexer.grammars import parser_view
+    src = (b"class SPDLOG_API logger final : public X {\n  FMT_API void print(int);\n"
+           b"  logger(int a) SPDLOG_NOEXCEPT : a_(a) {}\n};\nMY_TYPE f(int);\n")
+    view = parser_view("cpp", src)
+    assert len(view) == len(src) and view != src
+    # only macro bytes change, each to a space; everything else (newlines first) stays put
+    assert all(v == s or (v == ord(" ") and (chr(s).isalnum() or chr(s) == "_")) for v, s in zip(view, src))
+    assert [i for i, c in enumerate(view) if c == ord("\n")] == [i for i, c in enumerate(src) if c == ord("\n")]
+    assert b"MY_TYPE f(int);" in view and b"SPDLOG_API" not in view and b"FMT_API" not in view
+    assert parser_view("c", src) is src and parser_view("python", src) is src
