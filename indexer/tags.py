@@ -122,6 +122,8 @@ class TreeFacts:
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False
     package_name: str = ""
+    # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
+    symbol_sites: list[Occurrence] = field(default_factory=list)
 
 
 def _text(data: bytes, start: int, end: int) -> str:
@@ -269,9 +271,12 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if kind is None:
                 continue
             name_start = name_node.start_byte  # each Node property read is a C call: read once
+            name = _text(data, name_start, name_node.end_byte)
             if name_node.type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
                 name_start += 1
-            name = _text(data, name_start, name_node.end_byte)
+                name = name[1:]
+                row, col = name_node.start_point
+                facts.symbol_sites.append(Occurrence(name, row + 1, col + 1, "definition"))
             if kind in ("variable", "field") and _UPPER.fullmatch(name):
                 kind = "constant"
             span = _grow_span(def_node, language)
@@ -424,6 +429,9 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     defs, roles, ids = _run_tags(language, root, data, facts)
     facts.symbols = _symbols(language, defs, data)
     facts.occurrences = _occurrences(ids, data, roles)
+    if facts.symbol_sites:
+        merged = sorted([*facts.occurrences, *facts.symbol_sites], key=lambda o: (o.line, o.col))
+        facts.occurrences = merged[:OCCURRENCE_CAP]
     if language in ("c", "cpp"):
         missed = missed_includes(root, data, facts.imports)
         if missed:

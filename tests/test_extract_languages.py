@@ -996,3 +996,12 @@ def test_parser_view_keeps_every_offset():
     assert [i for i, c in enumerate(view) if c == ord("\n")] == [i for i, c in enumerate(src) if c == ord("\n")]
     assert b"MY_TYPE f(int);" in view and b"SPDLOG_API" not in view and b"FMT_API" not in view
     assert parser_view("c", src) is src and parser_view("python", src) is src
+
+
+def test_ruby_accessor_names_are_definition_sites():
+    src = b"class Cart\n  attr_reader :items, :total\n  def add(x)\n    items << x\n  end\nend\n"
+    facts = extract_blob(src, "cart.rb", "ruby")
+    assert [(o.name, o.line, o.col, o.role) for o in facts.occurrences if o.name in ("items", "total")] == [
+        ("items", 2, 15, "definition"), ("total", 2, 23, "definition"), ("items", 4, 4, "identifier")]
+    lines = src.split(b"\n")
+    assert lines[1][15:20] == b"items" and lines[1][23:28] == b"total"  # columns point at the names
