@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pygit2
-import pytest
 
 from corpora.gitbuild import RepoBuilder
 from indexer import api, batch

@@ -7,7 +7,7 @@ import pytest
 
 from indexer.extract import extract_blob
 from indexer.model import ImportSpec
-from tests.test_resolve import pairs, run, statuses
+from tests.test_resolve import run, statuses
 
 
 def inc(spec: str, system: bool = False) -> ImportSpec:

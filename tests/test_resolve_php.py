@@ -10,7 +10,6 @@ from indexer import resolve as resolve_module
 from indexer.api import open_store
 from indexer.build import index
 from indexer.extract import extract_blob
-from indexer.model import ImportSpec
 from indexer.records import load_record
 from tests.test_resolve import entry, resolve_imports, spy_to_resolve  # noqa: F401 - a fixture
 
