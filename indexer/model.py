@@ -56,7 +56,7 @@ NOT_USES = frozenset({"definition", "module"})
 class ImportSpec(Struct, frozen=True, gc=False):
     """An import as written in the source; resolution to files happens at snapshot assembly."""
 
-    kind: str  # python js go rust_mod rust_use java c_include c_system_include ruby_require php_require csharp_using
+    kind: str  # python js go rust_mod rust_use rust_extern java c_include ... (all in import_specs.py)
     spec: str  # "os.path", "./util", "github.com/x/y/pkg", "crate::a::b", "com.x.Y", "foo.h"
     line: int
     level: int = 0  # leading dots of a Python relative import; Rust: inline `mod { }` blocks around it
@@ -149,7 +149,7 @@ class Dependency(Struct, frozen=True, gc=False):
 
 class EntryPoint(Struct, frozen=True, gc=False):
     name: str
-    kind: str  # console_script gui_script npm_bin npm_main go_main rust_bin python_main_file python_main_block
+    kind: str  # console_script gui_script npm_bin npm_main composer_bin go_main rust_bin python_main_file ...
     path: str  # file in the tree it resolves to, "" if it resolves to none
     target: str  # as declared ("pkg.cli:main", "./bin/x.js"), "" when the file itself is the declaration
     manifest: str  # declaring manifest, "" when found in source
