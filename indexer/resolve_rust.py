@@ -114,7 +114,6 @@ class RustResolver:
                 docs[parent(path)] = tomllib.loads(read(path).decode("utf-8", "replace"))
             except (tomllib.TOMLDecodeError, OSError):
                 docs[parent(path)] = {}
-        self.manifests = set(docs)
         self.crates: dict[str, str] = {}  # crate name (underscored) -> its lib root file
         self.packages: dict[str, _Package] = {}
         for directory, doc in sorted(docs.items()):
@@ -125,16 +124,19 @@ class RustResolver:
             if isinstance(name, str) and root in tree:
                 self.crates.setdefault(name.replace("-", "_"), root)
             self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc))
+        self._manifest_dirs: dict[str, str | None] = {}
 
     # -- crate and module structure ------------------------------------------------------
     def _manifest_dir(self, path: str) -> str | None:
-        d = parent(path)
-        while True:
-            if d in self.manifests:
-                return d
-            if not d:
-                return None
-            d = parent(d)
+        """The folder of the nearest Cargo.toml at or above the file's; memoized per folder
+        (crate root, edition and dependencies all ask it of the same importer)."""
+        here = parent(path)
+        if here not in self._manifest_dirs:
+            d = here
+            while d not in self.packages and d:
+                d = parent(d)
+            self._manifest_dirs[here] = d if d in self.packages else None
+        return self._manifest_dirs[here]
 
     def crate_root(self, path: str) -> str | None:
         manifest = self._manifest_dir(path)
