@@ -92,8 +92,14 @@ class PhpResolver:
         self.facts = facts
         self.summaries = summaries_of(facts)
         self.psr4 = psr4_roots(tree, read)
+        self._of: dict[str, frozenset[Declaration] | None] = {}  # path -> its declarations, decoded once
         self._declared: dict[Declaration, list[str]] | None = None  # built on first need
         self._namespaces: dict[str, list[str]] = defaultdict(list)
+
+    def _declared_in(self, path: str) -> frozenset[Declaration] | None:
+        if path not in self._of:
+            self._of[path] = declarations(self.summaries.get(path))
+        return self._of[path]
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         raw = imp.spec.strip().rstrip(";")
@@ -148,7 +154,7 @@ class PhpResolver:
         return (nearest(importer, hits),) if hits else ()
 
     def _holds(self, path: str, namespace: str, name: str) -> bool:
-        found = declarations(self.summaries.get(path))
+        found = self._declared_in(path)
         return found is None or any(_key(*d) == _key("class", namespace, name) for d in found)
 
     def _owned(self, full: str) -> bool:
@@ -159,7 +165,7 @@ class PhpResolver:
         if self._declared is None:
             self._declared = defaultdict(list)
             for path in sorted(self.tree.paths):
-                found = declarations(self.summaries.get(path)) if path.endswith(PHP_SOURCES) else None
+                found = self._declared_in(path) if path.endswith(PHP_SOURCES) else None
                 for d in sorted(found or ()):
                     self._declared[_key(*d)].append(path)
                 for namespace in sorted({d[1].lower() for d in found or ()}):
@@ -168,6 +174,7 @@ class PhpResolver:
 
     def _under(self, namespace: str) -> list[str]:
         """The files declaring things in a namespace or one below it, sorted."""
+        self._index()  # fills _namespaces
         below = namespace + "\\"
         return sorted({p for n, paths in self._namespaces.items() if n == namespace or n.startswith(below)
                        for p in paths})
@@ -178,4 +185,4 @@ class PhpResolver:
         own = self.facts.get(importer)
         used = {n.lower() for n in uses_of(own)} - {alias.lower()} if own else set()
         return tuple(p for p in files if p != importer
-                     and any(d[2].lower() in used for d in declarations(self.summaries[p]) or ()))
+                     and any(d[2].lower() in used for d in self._declared_in(p) or ()))
