@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple, Protocol
+from typing import Any, Callable, Mapping, NamedTuple, Protocol
 
 from indexer.errors import RennetError
 from indexer.facts_table import Summary, summaries_of
@@ -130,6 +130,22 @@ def _go_membership(facts: Summary | None) -> tuple[str, bool] | None:
     return None if facts is None else (facts.package_name, facts.build_ignored)
 
 
+def _rust_externs(facts: BlobFacts | None) -> frozenset[str] | None:
+    return None if facts is None else extern_crates(facts)
+
+
+# Files whose facts other files' resolution reads: (which files, their family, what is read).
+# When what is read differs from the earlier snapshot's, or that is not at hand, every file
+# of the family is resolved again. (C#, whose every namespace change counts, is apart.)
+_READ_BY_OTHERS: tuple[tuple[Callable[[str], bool], str, Callable[[Any], object]], ...] = (
+    (lambda name: name.endswith(".java"), "java", _package),
+    (lambda name: name.endswith(".go") and not name.endswith("_test.go"), "go", _go_membership),
+    # a 2015 crate's bare paths start at its root unless an `extern crate` there names them
+    (lambda name: name.endswith(".rs"), "rust", _rust_externs),
+    (lambda name: name.endswith(PHP_SOURCES), "php", declarations),
+)
+
+
 def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: TreePaths,
                prior: Prior) -> set[str] | None:
     """The files whose imports must be resolved anew when starting from `prior`; every other
@@ -144,34 +160,21 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()
-    summaries = summaries_of(facts)
     for path in changed:
         name = path.rsplit("/", 1)[-1]
         if name in CONFIG_FAMILIES:
             dirty.add(CONFIG_FAMILIES[name])
         if name.endswith(".json"):
             dirty.add("js")
-        if name.endswith(".java"):
-            old = _package(prior.facts(path))
-            if old is None or old != _package(facts.get(path)):
-                dirty.add("java")
-        if name.endswith(".go") and not name.endswith("_test.go"):
-            old_go = _go_membership(prior.facts(path))
-            if old_go is None or old_go != _go_membership(summaries.get(path)):
-                dirty.add("go")
+        for matches, family, read in _READ_BY_OTHERS:
+            if family not in dirty and matches(name):
+                old = read(prior.facts(path))
+                if old is None or old != read(facts.get(path)):
+                    dirty.add(family)
         if name.endswith(".cs"):
             old = _package(prior.facts(path))
             if old is None or old or _package(facts.get(path)):
                 dirty.add("csharp")
-        if name.endswith(".rs"):
-            # a 2015 crate's bare paths start at its root unless an `extern crate` there names them
-            old_rs = prior.facts(path)
-            if old_rs is None or extern_crates(old_rs) != extern_crates(facts.get(path)):
-                dirty.add("rust")
-        if name.endswith(PHP_SOURCES):
-            old_php = declarations(prior.facts(path))
-            if old_php is None or old_php != declarations(summaries.get(path)):
-                dirty.add("php")
     if dirty:
         # full facts (their imports) only of files whose language can import from those families
         languages = {language for family in dirty for language in FAMILY_LANGUAGES[family]}
