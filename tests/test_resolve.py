@@ -34,6 +34,15 @@ def run(tree: dict[str, bytes | str], imports: dict[str, list[ImportSpec]], fact
     return resolve_imports(files, facts, lambda p: data[p])
 
 
+def resolve_extracted(tree: dict[str, str]):
+    """Every file of `tree` extracted for real (its language detected), then resolved."""
+    from indexer.extract import extract_blob
+    from indexer.languages import detect_language
+
+    facts = {p: extract_blob(t.encode(), p, detect_language(p, t.encode()[:512])) for p, t in tree.items()}
+    return resolve_imports([entry(p) for p in sorted(tree)], facts, lambda p: tree[p].encode())
+
+
 def pairs(edges: list[Edge]) -> list[tuple[str, str]]:
     return [(e.source, e.target) for e in edges]
 
@@ -662,9 +671,6 @@ def test_shell_source_and_php_use():
 
 def test_resolution_of_real_extraction_output():
     """Sources parsed by the real extractor resolve to the expected files."""
-    from indexer.extract import extract_blob
-    from indexer.languages import detect_language
-
     tree = {
         "src/pkg/__init__.py": "from .core import run\n",
         "src/pkg/core.py": "import os\nfrom . import util\nfrom pkg.util import helper\n",
@@ -681,12 +687,7 @@ def test_resolution_of_real_extraction_output():
         "scripts/go.sh": "#!/bin/sh\n. ./env.sh\n",
         "scripts/env.sh": "X=1\n",
     }
-    facts = {}
-    for path, text in tree.items():
-        data = text.encode()
-        facts[path] = extract_blob(data, path, detect_language(path, data[:512]))
-    files = [entry(p) for p in sorted(tree)]
-    edges, unresolved = resolve_imports(files, facts, lambda p: tree[p].encode())
+    edges, unresolved = resolve_extracted(tree)
     assert sorted(set(pairs(edges))) == [
         ("c/main.c", "c/util.h"),
         ("scripts/go.sh", "scripts/env.sh"),

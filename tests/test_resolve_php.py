@@ -11,7 +11,7 @@ from indexer.api import open_store
 from indexer.build import index
 from indexer.extract import extract_blob
 from indexer.records import load_record
-from tests.test_resolve import entry, resolve_imports, spy_to_resolve  # noqa: F401 - a fixture
+from tests.test_resolve import entry, resolve_extracted, spy_to_resolve  # noqa: F401 - a fixture
 
 COMPOSER = '{"autoload": {"psr-4": {"Acme\\\\Blog\\\\": "src/"}},\n' \
            ' "autoload-dev": {"psr-4": {"Acme\\\\Blog\\\\Tests\\\\": ["tests/", "tests-extra/"]}}}\n'
@@ -37,12 +37,9 @@ TREE = {
 }
 
 
-def resolve_tree(tree: dict[str, str], extra_facts=None):
-    """Every file extracted for real, then resolved."""
-    facts = {p: extract_blob(t.encode(), p, "php") for p, t in tree.items() if p.endswith(".php")}
-    facts.update(extra_facts or {})
-    files = [entry(p) for p in sorted(tree)]
-    edges, unresolved = resolve_imports(files, facts, lambda p: tree[p].encode())
+def resolve_tree(tree: dict[str, str]):
+    """Every file extracted for real, then resolved: edges and unresolved imports as sets."""
+    edges, unresolved = resolve_extracted(tree)
     return ({(e.source, e.spec, e.target) for e in edges},
             {(u.path, u.spec, u.status) for u in unresolved})
 
