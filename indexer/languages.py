@@ -117,7 +117,8 @@ _VERSION_SUFFIX = re.compile(r"[\d.]+$")
 _CPP_HEAD = re.compile(
     rb"^\s*(?:class\s+\w+[^;\n]*\{|namespace\s*\w*\s*\{|template\s*<|(?:public|private|protected)\s*:)"
     rb"|std::|^\s*#\s*include\s*<(?:iostream|string|vector|memory|map|algorithm|utility|cstdint|cstddef)>"
-    rb"|\bextern\s+\"C\+\+\"",
+    rb"|\bextern\s+\"C\+\+\"|^\s*enum\s+(?:class|struct)\b|\b(?:constexpr|noexcept)\b"
+    rb"|^\s*using\s+namespace\b",
     re.MULTILINE,
 )
 

@@ -97,6 +97,8 @@ METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl
 _RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
 _KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
+# Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`)
+_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp"})
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
 
 
@@ -277,7 +279,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 name = name[1:]
                 row, col = name_node.start_point
                 facts.symbol_sites.append(Occurrence(name, row + 1, col + 1, "definition"))
-            if kind in ("variable", "field") and _UPPER.fullmatch(name):
+            if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
+                    kind == "field" and language in _STORAGE_FIELDS):
                 kind = "constant"
             span = _grow_span(def_node, language)
             span_start, span_end = span.start_byte, span.end_byte
@@ -348,6 +351,21 @@ def _mark_module_path(node: Node, roles: dict[int, str]) -> None:
                 roles[start] = "module"
 
 
+_DATA_KINDS = frozenset({"variable", "constant", "field"})
+_TAGGED_KINDS = frozenset({"struct", "enum", "class"})
+
+
+def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
+    """Names of the definitions enclosing `d`, outermost first. A variable holds no other
+    variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
+    struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
+    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`)."""
+    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    last = len(holders) - 1
+    return [s.name for i, s in enumerate(holders)
+            if not (s.kind == "type" and language in ("c", "cpp") and (i < last or d.kind in _TAGGED_KINDS))]
+
+
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
     for d in defs:
@@ -361,9 +379,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
         if not d.scope_only:
-            # a C typedef holds the struct it names (`typedef struct z_stream_s {...} z_stream;`)
-            # without being its scope
-            chain = [s.name for s in stack if not (s.kind == "type" and language in ("c", "cpp"))]
+            chain = _container_chain(language, stack, d)
             kind = d.kind
             if d.hint:
                 chain.append(d.hint)

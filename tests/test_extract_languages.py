@@ -87,12 +87,16 @@ const VERSION = "1.0";
 TYPESCRIPT_SYMBOLS = [
     ('Shape', 'interface', '', 5, 8),
     ('area', 'method', 'Shape', 6, 6),
+    ('name', 'field', 'Shape', 7, 7),
     ('Id', 'type', '', 10, 10),
     ('Color', 'enum', '', 12, 12),
+    ('Red', 'enumerator', 'Color', 12, 12),
+    ('Green', 'enumerator', 'Color', 12, 12),
     ('Geo', 'namespace', '', 14, 16),
     ('dist', 'function', 'Geo', 15, 15),
     ('Base', 'class', '', 18, 22),
     ('area', 'method', 'Base', 19, 19),
+    ('name', 'field', 'Base', 20, 20),
     ('describe', 'method', 'Base', 21, 21),
     ('make', 'function', '', 24, 24),
     ('VERSION', 'constant', '', 25, 25),
@@ -122,6 +126,7 @@ class Panel extends React.Component<Props> {
 
 TSX_SYMBOLS = [
     ('Props', 'interface', '', 4, 4),
+    ('title', 'field', 'Props', 4, 4),
     ('App', 'function', '', 6, 8),
     ('Header', 'function', '', 10, 10),
     ('Panel', 'class', '', 12, 14),
@@ -176,6 +181,7 @@ GO_SYMBOLS = [
     ('defaultName', 'variable', '', 13, 13),
     ('other', 'variable', '', 14, 14),
     ('Server', 'struct', '', 17, 19),
+    ('Addr', 'field', 'Server', 18, 18),
     ('Handler', 'interface', '', 21, 23),
     ('Serve', 'method', 'Handler', 22, 22),
     ('ID', 'type', '', 25, 25),
@@ -251,7 +257,11 @@ RUST_SYMBOLS = [
     ('LIMIT', 'constant', '', 7, 7),
     ('GREETING', 'constant', '', 8, 8),
     ('Point', 'struct', '', 11, 14),
+    ('x', 'field', 'Point', 12, 12),
+    ('y', 'field', 'Point', 13, 13),
     ('Shape', 'enum', '', 16, 19),
+    ('Circle', 'enumerator', 'Shape', 17, 17),
+    ('Square', 'enumerator', 'Shape', 18, 18),
     ('Area', 'trait', '', 21, 26),
     ('area', 'method', 'Area', 22, 22),
     ('describe', 'method', 'Area', 23, 25),
@@ -317,6 +327,8 @@ JAVA_SYMBOLS = [
     ('Inner', 'class', 'App', 24, 26),
     ('go', 'method', 'App.Inner', 25, 25),
     ('Mode', 'enum', 'App', 28, 28),
+    ('ON', 'enumerator', 'App.Mode', 28, 28),
+    ('OFF', 'enumerator', 'App.Mode', 28, 28),
     ('Service', 'interface', '', 31, 33),
     ('serve', 'method', 'Service', 32, 32),
 ]
@@ -361,9 +373,16 @@ C_SYMBOLS = [
     ('MAX', 'macro', '', 4, 4),
     ('SQUARE', 'macro', '', 5, 5),
     ('point', 'struct', '', 7, 10),
+    ('x', 'field', 'point', 8, 8),
+    ('y', 'field', 'point', 9, 9),
     ('size_t2', 'type', '', 14, 14),
+    ('w', 'field', 'size_t2', 13, 13),
     ('color', 'enum', '', 16, 16),
+    ('RED', 'enumerator', 'color', 16, 16),
+    ('GREEN', 'enumerator', 'color', 16, 16),
     ('value', 'struct', '', 18, 18),
+    ('i', 'field', 'value', 18, 18),
+    ('f', 'field', 'value', 18, 18),
     ('helper', 'function', '', 20, 20),
     ('add', 'function', '', 22, 24),
     ('name', 'function', '', 26, 28),
@@ -413,7 +432,10 @@ CPP_SYMBOLS = [
     ('Widget', 'method', 'gfx.Widget', 8, 8),
     ('draw', 'method', 'gfx.Widget', 9, 9),
     ('size', 'method', 'gfx.Widget', 10, 10),
+    ('n_', 'field', 'gfx.Widget', 12, 12),
     ('Rect', 'struct', 'gfx', 15, 18),
+    ('h', 'field', 'gfx.Rect', 16, 16),
+    ('w', 'field', 'gfx.Rect', 16, 16),
     ('area', 'method', 'gfx.Rect', 17, 17),
     ('draw', 'method', 'gfx.Widget', 20, 22),
     ('helper', 'function', 'gfx', 24, 24),
@@ -467,12 +489,16 @@ CSHARP_SYMBOLS = [
     ('IService', 'interface', 'Acme.App', 8, 11),
     ('Serve', 'method', 'Acme.App.IService', 10, 10),
     ('Program', 'class', 'Acme.App', 13, 31),
+    ('MaxCount', 'field', 'Acme.App.Program', 15, 15),
     ('Name', 'field', 'Acme.App.Program', 16, 16),
     ('Program', 'method', 'Acme.App.Program', 18, 18),
     ('Serve', 'method', 'Acme.App.Program', 20, 23),
     ('Main', 'method', 'Acme.App.Program', 25, 28),
     ('Pair', 'struct', 'Acme.App.Program', 30, 30),
+    ('A', 'field', 'Acme.App.Program.Pair', 30, 30),
     ('Mode', 'enum', 'Acme.App', 33, 33),
+    ('On', 'enumerator', 'Acme.App.Mode', 33, 33),
+    ('Off', 'enumerator', 'Acme.App.Mode', 33, 33),
 ]
 CSHARP_IMPORTS = [
     ('csharp_using', 'System', 1, 0, ()),
@@ -725,7 +751,7 @@ def test_function_valued_class_fields_are_methods():
     js = b"class Form {\n  handle = (e) => {\n    this.save(e);\n  };\n  count = 0;\n}\n"
     facts = extract_blob(js, "form.js", "javascript")
     assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
-        ("Form", "class", "", 1, 6), ("handle", "method", "Form", 2, 4)]
+        ("Form", "class", "", 1, 6), ("handle", "method", "Form", 2, 4), ("count", "field", "Form", 5, 5)]
     ts = b"export class Form {\n  private handle = (e: Event): void => {\n    this.save(e);\n  };\n}\n"
     for language in ("typescript", "tsx"):
         facts = extract_blob(ts, "form.ts", language)
@@ -872,8 +898,19 @@ def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
     for language in ("c", "cpp"):
         facts = extract_blob(src, "zlib.h", language)
         assert sorted((s.name, s.kind, s.container, s.line) for s in facts.symbols) == [
+            ("RED", "enumerator", "color", 4), ("avail_in", "field", "z_stream_s", 2),
             ("color", "enum", "", 4), ("color_t", "type", "", 4),
             ("z_stream", "type", "", 3), ("z_stream_s", "struct", "", 1)]
+
+
+def test_c_untagged_typedef_struct_is_the_scope_of_its_members():
+    # no struct name of its own: the typedef names what holds the members
+    src = b"typedef struct {\n    int x, *y;\n} point;\ntypedef enum { ON, OFF } mode;\n"
+    for language in ("c", "cpp"):
+        facts = extract_blob(src, "geo.h", language)
+        assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+            ("point", "type", "", 3), ("x", "field", "point", 2), ("y", "field", "point", 2),
+            ("mode", "type", "", 4), ("ON", "enumerator", "mode", 4), ("OFF", "enumerator", "mode", 4)]
 
 
 def test_cpp_export_macro_class_bodies_parse_as_classes():

@@ -54,6 +54,11 @@ def test_header_h_is_c_unless_cpp_constructs():
     assert detect_language("inc/x.h", b"class Widget : public Base {\npublic:\n  int n;\n};\n") == "cpp"
     assert detect_language("inc/x.h", b"#include <vector>\n") == "cpp"
     assert detect_language("inc/x.h", b"") == "c"
+    # fmt's color.h: eight KiB of `enum class` constants before any template or namespace brace
+    assert detect_language("inc/x.h", b"FMT_BEGIN_NAMESPACE\nenum class color : uint32_t {\n  blue,\n};\n") == "cpp"
+    assert detect_language("inc/x.h", b"static constexpr int N = 3;\n") == "cpp"
+    assert detect_language("inc/x.h", b"using namespace std;\n") == "cpp"
+    assert detect_language("inc/x.h", b"enum color { RED };\nstruct enum_class { int typename_len; };\n") == "c"
 
 
 def test_binary():

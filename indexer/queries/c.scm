@@ -11,3 +11,16 @@
 ; calls (the grammar's shipped tags.scm has none): `f(x)`, `s.f(x)`, `p->f(x)`
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+
+
+; members of a struct, union or class: `int a, *b;`, `char name[8];`, `char **argv;`,
+; `int (*cb)(int);`. A member function's declarator matches too, and is a method all the
+; same (a method outranks a field at one name). Wildcards over the declarator wrappers:
+; an alternation of them costs several times more to compile.
+(field_declaration declarator: (field_identifier) @name) @definition.field
+(field_declaration declarator: (_ declarator: (field_identifier) @name)) @definition.field
+(field_declaration declarator: (_ declarator: (_ declarator: (field_identifier) @name))) @definition.field
+(field_declaration
+  declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
+(enumerator name: (identifier) @name) @definition.enumerator

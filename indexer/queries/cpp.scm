@@ -58,3 +58,17 @@
 (new_expression type: (type_identifier) @name) @reference.class
 (call_expression function: (qualified_identifier name: (qualified_identifier name: (identifier) @name))) @reference.call
 (call_expression function: (qualified_identifier name: (qualified_identifier name: (template_function name: (identifier) @name)))) @reference.call
+
+
+; members of a struct, union or class: `int a, *b;`, `char name[8];`, `char **argv;`,
+; `int (*cb)(int);`. A member function's declarator matches too, and is a method all the
+; same (a method outranks a field at one name). Wildcards over the declarator wrappers:
+; an alternation of them costs several times more to compile.
+(field_declaration declarator: (field_identifier) @name) @definition.field
+(field_declaration declarator: (_ declarator: (field_identifier) @name)) @definition.field
+(field_declaration declarator: (_ declarator: (_ declarator: (field_identifier) @name))) @definition.field
+(field_declaration
+  declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
+(field_declaration declarator: (reference_declarator (field_identifier) @name)) @definition.field
+(enumerator name: (identifier) @name) @definition.enumerator

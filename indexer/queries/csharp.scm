@@ -21,3 +21,9 @@
 ; plain calls, which the shipped tags leave out (they mark member calls): `G(x)`, `G<T>(x)`
 (invocation_expression function: (identifier) @name) @reference.call
 (invocation_expression function: (generic_name (identifier) @name)) @reference.call
+; enum members, fields and events
+(enum_member_declaration name: (identifier) @name) @definition.enumerator
+(field_declaration
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+(event_field_declaration
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field

@@ -22,3 +22,5 @@
 
 ; interface methods
 (method_elem name: (field_identifier) @name) @definition.method
+; struct fields, each name of `A, B int` (an embedded type names no field of its own)
+(field_declaration name: (field_identifier) @name) @definition.field

@@ -20,3 +20,7 @@
 (constructor_declaration name: (identifier) @name) @definition.method
 (field_declaration
   declarator: (variable_declarator name: (identifier) @name)) @definition.field
+; enum constants, interface constants
+(enum_constant name: (identifier) @name) @definition.enumerator
+(constant_declaration
+  declarator: (variable_declarator name: (identifier) @name)) @definition.field

@@ -36,3 +36,6 @@
 (field_definition
   property: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method
+
+; class fields
+(field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field

@@ -28,3 +28,30 @@
   body: (block
     (expression_statement
       (assignment left: (identifier) @name) @definition.field)))
+
+; module-level names bound in a chain or a tuple: `a = b = 0`, `x, y = pair` (the shipped
+; tags take the first target of a plain assignment only)
+(module
+  (expression_statement
+    (assignment right: (assignment left: (identifier) @name) @definition.variable)))
+(module
+  (expression_statement
+    (assignment right: (assignment right: (assignment left: (identifier) @name) @definition.variable))))
+(module
+  (expression_statement
+    (assignment left: (pattern_list (identifier) @name)) @definition.variable))
+
+; module-level names bound under a statement that is no scope: compatibility fallbacks and
+; platform switches (`try: import x` / `except ImportError: x = None`, `if sys.platform ...`).
+; Each pattern costs compile time in every worker: the rarer `with`, `finally` and `try ...
+; else` are left out.
+(module (if_statement consequence: (block
+  (expression_statement (assignment left: (identifier) @name) @definition.variable))))
+(module (if_statement alternative: (elif_clause consequence: (block
+  (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
+(module (if_statement alternative: (else_clause body: (block
+  (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
+(module (try_statement body: (block
+  (expression_statement (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement (except_clause (block
+  (expression_statement (assignment left: (identifier) @name) @definition.variable)))))

@@ -30,3 +30,7 @@
 ; path calls, which the shipped tags leave out: `Type::new(x)`, `a::b::f(x)`, `f::<T>(x)`
 (call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
 (call_expression function: (generic_function function: (identifier) @name)) @reference.call
+; struct and struct-variant fields, enum variants, a trait's associated types
+(field_declaration name: (field_identifier) @name) @definition.field
+(enum_variant name: (identifier) @name) @definition.enumerator
+(associated_type name: (type_identifier) @name) @definition.type

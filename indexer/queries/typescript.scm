@@ -38,3 +38,11 @@
 (public_field_definition
   name: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method
+
+; fields of classes, interfaces and object type aliases; enum members
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
+(interface_body (property_signature name: (property_identifier) @name) @definition.field)
+(type_alias_declaration
+  value: (object_type (property_signature name: (property_identifier) @name) @definition.field))
+(enum_body (property_identifier) @name @definition.enumerator)
+(enum_body (enum_assignment name: (property_identifier) @name) @definition.enumerator)
