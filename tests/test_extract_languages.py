@@ -1042,3 +1042,22 @@ def test_ruby_accessor_names_are_definition_sites():
         ("items", 2, 15, "definition"), ("total", 2, 23, "definition"), ("items", 4, 4, "identifier")]
     lines = src.split(b"\n")
     assert lines[1][15:20] == b"items" and lines[1][23:28] == b"total"  # columns point at the names
+
+
+def test_python_module_names_bound_in_chains_tuples_and_module_level_blocks():
+    # Django's psycopg_any.py and postgres test fields: fallbacks bound under try/except and
+    # `if`, and a chain of four names; locals of a function and class bodies stay out
+    src = (b"a = b = C = 0\n"
+           b"x, y = 1, 2\n"
+           b"try:\n    from psycopg import Range\n    RANGE_TYPES = (Range,)\n"
+           b"except ImportError:\n    is_psycopg3 = False\n"
+           b"if X:\n    SEP = '/'\nelif Y:\n    SEP = ':'\nelse:\n    SEP = ';'\n"
+           b"def f():\n    local = 1\n    try:\n        inner = 2\n    except E:\n        pass\n"
+           b"class K:\n    attr = 1\n")
+    facts = extract_blob(src, "compat.py", "python")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("a", "variable", "", 1), ("b", "variable", "", 1), ("C", "variable", "", 1),
+        ("x", "variable", "", 2), ("y", "variable", "", 2),
+        ("RANGE_TYPES", "constant", "", 5), ("is_psycopg3", "variable", "", 7),
+        ("SEP", "constant", "", 9), ("SEP", "constant", "", 11), ("SEP", "constant", "", 13),
+        ("f", "function", "", 14), ("K", "class", "", 20), ("attr", "field", "K", 21)]
