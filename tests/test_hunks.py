@@ -154,3 +154,20 @@ def test_hunks_of_renamed_and_type_changed_files_read_their_own_lines(tmp_path):
             assert [h.body for h in index_hunks(change)] == theirs[change.path], change.path
         else:  # git prints a type change as a deletion and an addition; ours is one patch of both
             assert [h.body for h in index_hunks(change)] == [(b"-targettext", b"+pkg/b.py")]
+
+
+def test_header_of_a_long_function_line_is_what_git_prints(tmp_path):
+    # git cuts the function context at 80 bytes and then drops trailing whitespace; libgit2
+    # keeps the space when the cut lands on one (click 8.1.3..8.1.7, shell_completion.py).
+    signature = "def _is_incomplete_option(ctx: Context, args: t.List[str], param: Parameter) -> bool:\n"
+    assert signature[79] == " "
+    body = "".join(f"    x{i} = {i}\n" for i in range(12))
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": signature + body})
+    head = b.commit({"a.py": signature + body.replace("x9 = 9", "x9 = 90")})
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "diff", "-U3", base, head],
+                         check=True, capture_output=True, text=True).stdout
+    theirs = [line for line in out.splitlines() if line.startswith("@@")]
+    ours = hunks_of(tmp_path / "r", base, head)
+    assert [h.header for h in ours] == theirs
+    assert ours[0].section == signature[:79]
