@@ -62,6 +62,9 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
     cursor: Cursor | None = None
     outline: Annotated[bool, Meta(description="include the symbol outline")] = True
     content: Annotated[bool, Meta(description="include a page of the file's lines")] = True
+    section: Annotated[
+        Literal["imports", "importers", "outline"],
+        Meta(description="page through one collection of the file instead of its lines")] | None = None
 
 
 class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):

@@ -1,5 +1,8 @@
 """context.file: one file at the pinned commit: metadata, symbol outline, a page of lines.
 
+The imports, importers and outline are embedded collections: each shows its first page with
+a cursor for the same call narrowed to it (`section`), which pages the rest.
+
 With `workspace`, the file of one member (`member`, or the only member holding the path),
 read from its pinned snapshot; the freshness is that member's, tagged with it."""
 
@@ -54,8 +57,23 @@ class FileView(Struct):
     content: Content | Unknown
 
 
-def _bounded(items: list, cap: int) -> Section:
-    return Section(items=items[:cap], total=len(items), returned=min(len(items), cap), truncated=len(items) > cap)
+class FileSection(Struct):
+    """One page of one collection of the file (`section`)."""
+
+    path: str
+    section: str
+    items: list
+
+
+CAP_OF = {"imports": "neighbours", "importers": "neighbours", "outline": "outline"}
+
+
+def _embedded(ctx: Any, name: str, items: list, binding: str) -> Section:
+    """The first page of a collection, its cursor valid for the same call with `section=name`."""
+    query = msgspec.structs.replace(ctx.input, section=name, cursor=None, limit=None)
+    chunk, page = ctx.first_page_of(items, size=ctx.cap(CAP_OF[name]), query=query, binding=binding)
+    return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
+                   cursor=page.cursor)
 
 
 def file_view(input: Any, ctx: Any) -> Result:
@@ -89,6 +107,8 @@ def _member_file(input: Any, ctx: Any, name: str) -> Result:
             raise NotFound(f"{path} is not a file of any member of workspace {name!r} (members: {scope.names()})")
         chosen = holders[0]
     result = _view(input, ctx, snapshot_of(chosen), chosen.freshness)
+    if isinstance(result.data, FileSection):  # a page of one collection: the freshness names the member
+        return result
     result.data = MemberFileView(**msgspec.structs.asdict(result.data), workspace=name, member=chosen.member.name)
     return result
 
@@ -101,25 +121,27 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
         near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
         hint = f"; files with that name: {', '.join(near)}" if near else ""
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
-    cap_n = ctx.cap("neighbours")
     textual = f.lines >= 0 and f.language not in ("binary", "symlink", "submodule")
+    neighbours = {"imports": sorted({e.target for e in snap.imports(f.path)}),
+                  "importers": sorted({e.source for e in snap.importers(f.path)})}
+    if input.section is not None:
+        items = _outline(snap, f) if input.section == "outline" else neighbours[input.section]
+        if isinstance(items, Unknown):
+            raise BadInput(f"{f.path} has no outline to page: {items.reason}")
+        chunk, page = ctx.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
+                               binding=snap.fingerprint)
+        return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=page)
     meta = FileMeta(
         path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,
         lines=f.lines if textual else Unknown("not_applicable", f"a {f.language} entry has no lines"),
         language=f.language, mark=f.mark, mark_rule=f.mark_rule, skipped=f.skipped, target=f.target,
         fan_in=snap.fan_in(f.path) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
-        imports=_bounded(sorted({e.target for e in snap.imports(f.path)}), cap_n),
-        importers=_bounded(sorted({e.source for e in snap.importers(f.path)}), cap_n))
+        imports=_embedded(ctx, "imports", neighbours["imports"], snap.fingerprint),
+        importers=_embedded(ctx, "importers", neighbours["importers"], snap.fingerprint))
     outline: Section | Unknown = Unknown("not_recorded", "outline not requested")
     if input.outline:
-        facts = snap.core_facts(f.path)
-        if facts is None or f.skipped:
-            reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
-            outline = Unknown("not_applicable", reason)
-        else:
-            symbols = sorted(facts.symbols, key=lambda s: (s.line, s.start_byte))
-            outline = _bounded([OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature)
-                                for s in symbols], ctx.cap("outline"))
+        found = _outline(snap, f)
+        outline = found if isinstance(found, Unknown) else _embedded(ctx, "outline", found, snap.fingerprint)
     content: Content | Unknown = Unknown("not_recorded", "content not requested")
     page = None
     if input.content:
@@ -135,6 +157,15 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
             first = _first_line(input, ctx, snap)
             content = Content(first_line=first, last_line=first + len(items) - 1, lines=items)
     return Result(FileView(meta, outline, content), freshness=fresh, page=page)
+
+
+def _outline(snap: Any, f: Any) -> list[OutlineItem] | Unknown:
+    facts = snap.core_facts(f.path)
+    if facts is None or f.skipped:
+        reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
+        return Unknown("not_applicable", reason)
+    symbols = sorted(facts.symbols, key=lambda s: (s.line, s.start_byte))
+    return [OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature) for s in symbols]
 
 
 def text_lines(data: bytes) -> list[str]:

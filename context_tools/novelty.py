@@ -1,8 +1,10 @@
 """context.novelty: what a head introduces against a base, read from their two snapshots.
 
-Files are added, removed, modified (blob changed) or renamed (same blob, new path).
-Symbols are keyed by (path, qualified name, kind); a renamed file's symbols are compared
-under its new path. A symbol is changed when its signature line differs. Public API is
+Files are added, removed, modified (blob changed) or renamed: a removed and an added file
+paired by git's rename rules and similarity score (`delta.renames`), so a file moved and
+edited on the way is one rename, as `git diff -M` shows it. Symbols are keyed by (path,
+qualified name, kind); a renamed file's symbols are compared with its old path's, under its
+new path. A symbol is changed when its signature line differs. Public API is
 the symbols a language makes visible: Python names without a leading underscore (dunders
 count), Go capitalized names, Rust `pub`, Java/C#/Kotlin/PHP `public` (or an interface
 member), JS/TS `export`ed top-level definitions and their class members, C/C++ top-level
@@ -20,6 +22,7 @@ from msgspec import Struct
 from context_tools.pinned import freshness_of, open_pinned
 from context_tools.result import Freshness, Result
 from context_tools.sections import Section, summary_section
+from delta import renames
 
 
 class Side(Struct):
@@ -33,6 +36,7 @@ class FileChange(Struct):
     change: str  # added removed modified renamed
     language: str
     previous_path: str = ""
+    similarity: int | None = None  # renamed: git's score, 0-100
 
 
 class SymbolChange(Struct):
@@ -82,26 +86,26 @@ class NoveltySection(Struct):
     items: list
 
 
-def _file_changes(base: Any, head: Any) -> tuple[list[FileChange], dict[str, str]]:
+def _file_changes(base: Any, head: Any) -> list[FileChange]:
     b = {f.path: f for f in base.files}
     h = {f.path: f for f in head.files}
     removed = [p for p in b if p not in h]
     added = [p for p in h if p not in b]
-    by_blob: dict[str, list[str]] = {}
-    for p in removed:
-        by_blob.setdefault(b[p].blob, []).append(p)
-    renamed: dict[str, str] = {}  # head path -> base path
-    for p in added:
-        olds = by_blob.get(h[p].blob)
-        if olds and h[p].blob:
-            renamed[p] = olds.pop(0)
-    gone = set(renamed.values())
+    sources = [renames.Candidate(p, b[p].mode, b[p].blob) for p in removed if b[p].blob]
+    dests = [renames.Candidate(p, h[p].mode, h[p].blob) for p in added if h[p].blob]
+    where = {**{b[p].blob: (base, p) for p in removed}, **{h[p].blob: (head, p) for p in added}}
+    renamed: dict[str, tuple[str, int]] = {}  # head path -> (base path, similarity)
+    for pair in renames.pair(sources, dests, read=lambda oid: where[oid][0].blob_bytes(where[oid][1]),
+                             size=lambda oid: where[oid][0].file(where[oid][1]).size):
+        if pair.renamed:  # a copy from a removed file stays an addition
+            renamed[pair.dest.path] = (pair.source.path, pair.similarity)
+    gone = {old for old, _ in renamed.values()}
     changes = [FileChange(p, "added", h[p].language) for p in added if p not in renamed]
-    changes += [FileChange(p, "renamed", h[p].language, renamed[p]) for p in renamed]
+    changes += [FileChange(p, "renamed", h[p].language, old, sim) for p, (old, sim) in renamed.items()]
     changes += [FileChange(p, "removed", b[p].language) for p in removed if p not in gone]
     changes += [FileChange(p, "modified", h[p].language) for p in h if p in b and h[p].blob != b[p].blob]
     changes.sort(key=lambda c: (c.path, c.change))
-    return changes, renamed
+    return changes
 
 
 def _symbols_of(snap: Any, path: str | None) -> dict[tuple[str, str], Any]:
@@ -114,10 +118,11 @@ def _symbols_of(snap: Any, path: str | None) -> dict[tuple[str, str], Any]:
 def _symbol_changes(base: Any, head: Any, files: list[FileChange]) -> list[SymbolChange]:
     out: list[SymbolChange] = []
     for c in files:
-        if c.change == "renamed":
+        if c.change == "renamed" and c.similarity == 100:
             continue  # same blob, same symbols
-        old = _symbols_of(base, c.path if c.change in ("modified", "removed") else None)
-        new = _symbols_of(head, c.path if c.change in ("modified", "added") else None)
+        old = _symbols_of(base, c.previous_path if c.change == "renamed" else
+                          c.path if c.change in ("modified", "removed") else None)
+        new = _symbols_of(head, c.path if c.change in ("modified", "added", "renamed") else None)
         for key, s in new.items():
             before = old.get(key)
             if before is None:
@@ -212,7 +217,7 @@ def _new_identifiers(ctx: Any, base: Any, head: Any, files: list[FileChange]) ->
     seen = _names(ctx, base)
     fresh: set[str] = set()
     for c in files:
-        if c.change in ("added", "modified"):
+        if c.change in ("added", "modified", "renamed"):
             facts = head.core_facts(c.path)
             if facts:
                 fresh |= _names_in(facts) - seen
@@ -223,7 +228,7 @@ def novelty(input: Any, ctx: Any) -> Result:
     head, fresh = open_pinned(ctx, input.repo, input.head)
     base, _ = open_pinned(ctx, input.repo, input.base)
     binding = f"{base.fingerprint}:{head.fingerprint}"
-    files, _renamed = _file_changes(base, head)
+    files = _file_changes(base, head)
     symbols = _symbol_changes(base, head, files)
     sections = {
         "files": files,

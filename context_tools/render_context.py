@@ -71,6 +71,8 @@ def repo_map(result: Any) -> str:
 
 def file(result: Any) -> str:
     d = result.data
+    if hasattr(d, "section"):
+        return render_result(result)
     m = d.meta
     out = [_shown(f"{_at(d)}{m.path}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
                   + (f"  [{m.mark}]" if m.mark else "") + (f"  skipped: {m.skipped}" if m.skipped else ""))]

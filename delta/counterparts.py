@@ -93,8 +93,14 @@ def _affixes(prefixes: Iterable[str], suffixes: Iterable[str], family: str, neve
     return read
 
 
+# Test modules whose name gives no stem (Django's app/tests.py): a test, of no one file.
+NAMELESS_TESTS = {"tests.py", "test.py"}
+
+
 def _read_python(folder: str, name: str, ext: str) -> Reading | None:
     if name in ("__init__.py", "conftest.py", "setup.py", "__main__.py", "noxfile.py", "manage.py"):
+        return None
+    if name in NAMELESS_TESTS:
         return None
     return _affixes(("test_",), ("_test", "_tests"), "python")(folder, name, ext)
 
@@ -216,7 +222,10 @@ class CounterpartIndex:
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
         if found is None:
-            return not_applicable(f"no test convention known for {posixpath.basename(path)}")
+            name = posixpath.basename(path)
+            if name in NAMELESS_TESTS:
+                return not_applicable(f"{name} is a test module whose name names no implementation")
+            return not_applicable(f"no test convention known for {name}")
         family, r, ext = found
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)

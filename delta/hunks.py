@@ -75,7 +75,9 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
     records: list[HunkRecord] = []
     seen: dict[str, int] = {}
     for hunk in patch.hunks:
-        header = hunk.header.rstrip("\n")
+        # git drops trailing whitespace from the function context after cutting it at 80
+        # bytes; libgit2 keeps it. The header travels so a reader finds it in `git diff`.
+        header = hunk.header.rstrip()
         section = section_of(header)
         body: list[bytes] = []
         added: list[bytes] = []

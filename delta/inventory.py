@@ -76,6 +76,10 @@ class FileChange:
     deletions: int
     mode_change: ModeChange | None
     patch: pygit2.Patch | None
+    # The two sides' bytes when `patch` was made from buffers: libgit2 points into them
+    # rather than copying, so they must live as long as the patch, or its lines read freed
+    # memory (and hunk ids stop being a function of the content).
+    buffers: tuple[bytes | None, bytes | None] | None = None
 
     @property
     def path(self) -> str:
@@ -136,13 +140,16 @@ def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
 
 
 def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, old_oid: str,
-                new_path: str | None, new_mode: int, new_oid: str) -> pygit2.Patch:
+                new_path: str | None, new_mode: int, new_oid: str
+                ) -> tuple[pygit2.Patch, tuple[bytes | None, bytes | None]]:
     """A patch of two sides given by mode and OID, for pairs libgit2's tree diff does not
-    hand over as one entry (type changes, renames and copies paired here)."""
+    hand over as one entry (type changes, renames and copies paired here), with the buffers
+    it was made from: the caller keeps them as long as the patch (see `FileChange.buffers`)."""
     old = _side_content(repo, old_mode, old_oid)
     new = _side_content(repo, new_mode, new_oid)
-    return pygit2.Patch.create_from(old, new, old_as_path=old_path or new_path, new_as_path=new_path or old_path,
-                                    flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
+    patch = pygit2.Patch.create_from(old, new, old_as_path=old_path or new_path, new_as_path=new_path or old_path,
+                                     flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
+    return patch, (old, new)
 
 
 @dataclass
@@ -156,6 +163,7 @@ class _Raw:
     old_oid: str
     new_oid: str
     patch: pygit2.Patch | None
+    buffers: tuple[bytes | None, bytes | None] | None = None
 
 
 def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
@@ -167,11 +175,12 @@ def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
             continue
         old_oid = str(delta.old_file.id) if delta.old_file.mode else ZERO_OID
         new_oid = str(delta.new_file.id) if delta.new_file.mode else ZERO_OID
+        buffers = None
         if status == "type_changed":
-            patch = _blob_patch(repo, delta.old_file.path, delta.old_file.mode, old_oid,
+            patch, buffers = _blob_patch(repo, delta.old_file.path, delta.old_file.mode, old_oid,
                                 delta.new_file.path, delta.new_file.mode, new_oid)
         out.append(_Raw(status, delta.new_file.path if status != "deleted" else delta.old_file.path,
-                        delta.old_file.mode, delta.new_file.mode, old_oid, new_oid, patch))
+                        delta.old_file.mode, delta.new_file.mode, old_oid, new_oid, patch, buffers))
     return out
 
 
@@ -193,9 +202,9 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
         src, dst = p.source, p.dest
         if not (path_selected(src.path, paths) or path_selected(dst.path, paths)):
             continue
-        patch = _blob_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
+        patch, buffers = _blob_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
         changes.append(_change("renamed" if p.renamed else "copied", p.similarity, src.path, dst.path,
-                               src.mode, dst.mode, src.oid, dst.oid, patch))
+                               src.mode, dst.mode, src.oid, dst.oid, patch, buffers))
     for r in raw:
         if (r.status == "added" and r.path in paired_dests) or (r.status == "deleted" and r.path in consumed):
             continue
@@ -203,16 +212,18 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
             continue
         changes.append(_change(r.status, None, None if r.status == "added" else r.path,
                                None if r.status == "deleted" else r.path, r.old_mode, r.new_mode, r.old_oid,
-                               r.new_oid, r.patch))
+                               r.new_oid, r.patch, r.buffers))
     changes.sort(key=lambda c: (c.path, c.old_path or ""))
     return changes
 
 
 def _change(status: str, similarity: int | None, old_path: str | None, new_path: str | None, old_mode: int,
-            new_mode: int, old_oid: str, new_oid: str, patch: pygit2.Patch | None) -> FileChange:
+            new_mode: int, old_oid: str, new_oid: str, patch: pygit2.Patch | None,
+            buffers: tuple[bytes | None, bytes | None] | None = None) -> FileChange:
     binary = bool(patch is not None and patch.delta.is_binary)
     _, additions, deletions = patch.line_stats if patch is not None and not binary else (0, 0, 0)
     return FileChange(status=status, similarity=similarity, old_path=old_path, new_path=new_path,
                       old_mode=old_mode, new_mode=new_mode, old_oid=old_oid, new_oid=new_oid, binary=binary,
                       additions=additions, deletions=deletions,
-                      mode_change=mode_change(old_mode, new_mode, old_oid, new_oid), patch=patch)
+                      mode_change=mode_change(old_mode, new_mode, old_oid, new_oid), patch=patch,
+                      buffers=buffers)

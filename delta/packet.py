@@ -35,7 +35,7 @@ from .inventory import MODE_LINK, MODE_SUBMODULE, FileChange, ModeChange, invent
 from .noise import NoiseMark
 from .range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from .regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
-from .successor import SuccessorAccount, account
+from .successor import SuccessorAccount, Unread, account
 
 SCHEMA = "rennet.delta/1"
 CAPTURE_CAP = 2 * 1024 * 1024
@@ -384,14 +384,16 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
 def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRecord],
                selected: list[str] | None, cap: int) -> SuccessorAccount:
     previous: list[HunkRecord] = []
+    unread: list[Unread] = []
     captured = 0
     for change in inventory(git, prev, selected):
         size = _patch_bytes(change)
         if captured + size > cap:
+            unread.append(Unread(change.path, "capture_cap", len(change.patch.hunks) if change.patch else 0, size))
             continue
         captured += size
         previous.extend(index_hunks(change))
-    return account(prev, previous, current)
+    return account(prev, previous, current, unread)
 
 
 def _dossier(dossier: Any, repo: Any, base: str, head: str, store: Any) -> Any:

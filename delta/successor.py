@@ -34,6 +34,16 @@ class Succession(Struct, frozen=True, omit_defaults=True):
     similarity: float | None = None  # for `changed`: the matched score, rounded
 
 
+class Unread(Struct, frozen=True):
+    """A previous patchset's file whose hunks were not read (over the capture cap): its hunks
+    are in none of the lists, and current hunks they would have matched count as new."""
+
+    path: str
+    reason: str  # capture_cap
+    hunks: int
+    bytes: int
+
+
 class SuccessorAccount(Struct):
     previous: RangeIdentity
     counts: dict[str, int]  # carried moved changed dropped new
@@ -42,13 +52,15 @@ class SuccessorAccount(Struct):
     changed: list[Succession]
     dropped: list[HunkRef]
     new: list[HunkRef]
+    unread: list[Unread] = []
 
 
 def _ref(h: HunkRecord) -> HunkRef:
     return HunkRef(h.id, h.path)
 
 
-def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: list[HunkRecord]) -> SuccessorAccount:
+def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: list[HunkRecord],
+            unread: list[Unread] | None = None) -> SuccessorAccount:
     prev_left = list(range(len(previous)))
     cur_left = list(range(len(current)))
 
@@ -84,7 +96,7 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
     new = [_ref(current[j]) for j in cur_left if j not in taken_cur]
     counts = {"carried": len(carried), "moved": len(moved), "changed": len(changed),
               "dropped": len(dropped), "new": len(new)}
-    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new)
+    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [])
 
 
 def _cost_match(previous: list[HunkRecord], current: list[HunkRecord], taken_prev: set[int],

@@ -187,6 +187,30 @@ def test_file_start_line_and_binary(client, world):
         client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=99)
 
 
+def test_file_neighbours_and_outline_over_their_cap_page_through_a_section(big):
+    # django/utils/text.py at 5.0.2 has 23 importers: 20 were shown, truncated, with no cursor
+    c = context_tools.Client(store=big.store)
+    d = c.call("context.file", repo=big.repo, rev=big.head, path="src/bigpkg/core.py", content=False).data
+    first = d.meta.importers
+    assert (first.total, first.returned, first.truncated) == (100, 20, True) and first.cursor
+    seen, cursor = list(first.items), first.cursor
+    while cursor:
+        r = c.call("context.file", repo=big.repo, rev=big.head, path="src/bigpkg/core.py", content=False,
+                   section="importers", cursor=cursor)
+        assert r.data.section == "importers" and r.page.total == 100
+        seen += r.data.items
+        cursor = r.page.cursor
+    assert seen == sorted(set(seen)) and len(seen) == 100
+    # a collection within its cap says so: nothing more to fetch
+    assert d.meta.imports.truncated is False and d.meta.imports.cursor is None
+    outline = c.call("context.file", repo=big.repo, rev=big.head, path="src/bigpkg/long_module.py",
+                     content=False).data.outline
+    assert (outline.total, outline.returned, outline.truncated) == (1500, 200, True) and outline.cursor
+    rest = c.call("context.file", repo=big.repo, rev=big.head, path="src/bigpkg/long_module.py", content=False,
+                  section="outline", cursor=outline.cursor)
+    assert rest.data.items[0].qualified == "VALUE_200"
+
+
 # --- context.overview and context.map ----------------------------------------------------
 
 def test_overview_identity_languages_packages_dependencies(client, world):

@@ -86,3 +86,14 @@ def test_packet_reports_counterparts_of_changed_files(tmp_path):
     assert (ops.path, ops.exists_at_head, ops.changed) == ("tests/test_ops.py", True, False)
     [util] = files["calc/util.go"].counterparts
     assert (util.path, util.exists_at_head, util.changed) == ("calc/util_test.go", False, True)  # deleted here
+
+
+def test_a_python_tests_module_is_a_test_not_an_implementation_missing_its_test():
+    # django's tests/admin_filters/tests.py (5.0.2..5.0.3) read as the implementation "tests"
+    # and was paired with a test expected at tests/test_tests.py
+    index = CounterpartIndex(["tests/admin_filters/tests.py", "django/contrib/admin/filters.py", "app/test.py"],
+                             changed_paths={"tests/admin_filters/tests.py"})
+    for path in ("tests/admin_filters/tests.py", "app/test.py"):
+        mark = index.counterparts(path)
+        assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", path
+        assert "names no implementation" in mark.reason

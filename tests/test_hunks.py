@@ -113,3 +113,61 @@ def test_headers_and_spans_match_git_diff(tmp_path):
         m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", h.header)
         assert (h.old_start, h.new_start) == (int(m.group(1)), int(m.group(3)))
         assert h.size > len(h.header)
+
+
+def _git_bodies(repo, base, head) -> dict[str, list[tuple[bytes, ...]]]:
+    """Each file's hunks as `git diff -M` prints them, normalized like `delta.hunks.normalize`."""
+    out = subprocess.run(["git", "-C", str(repo), "diff", "-M", "-C", "-U3", base, head],
+                         check=True, capture_output=True).stdout
+    bodies: dict[str, list[list[bytes]]] = {}
+    path = None
+    for line in out.split(b"\n"):
+        if line.startswith(b"+++ "):
+            path = line[6:].decode()
+        elif line.startswith(b"@@"):
+            bodies.setdefault(path, []).append([])
+        elif line[:1] in (b"+", b"-") and not line.startswith((b"--- ", b"+++ ")) and path in bodies:
+            bodies[path][-1].append(line[:1] + re.sub(rb"\s+", b"", line[1:]))
+    return {p: [tuple(h) for h in hs] for p, hs in bodies.items()}
+
+
+def test_hunks_of_renamed_and_type_changed_files_read_their_own_lines(tmp_path):
+    # The patches of pairs git's plain tree diff does not give (renames, copies, type changes)
+    # are built from two buffers; libgit2 points into them rather than copying, so the buffers
+    # must live as long as the patch. Here the memory they were in is reused before the hunks
+    # are read: every body must still be the lines `git diff -M` shows.
+    from corpora.gitbuild import Link
+
+    b = RepoBuilder(tmp_path / "r")
+    big = module(60)
+    base = b.commit({"pkg/a.py": big, "pkg/b.py": module(50), "ln": "target text\n"})
+    head = b.commit({"pkg/a.py": None, "src/pkg/a.py": big.replace("return value + 7\n", "return 7\n"),
+                     "pkg/b.py": None, "src/pkg/b.py": module(50, {3: "\n"}), "ln": Link("pkg/b.py")})
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert {c.status for c in changes} == {"renamed", "type_changed"}
+    churn = [bytes([0xA2]) * n for n in range(1, 20000, 7) for _ in range(2)]  # reuse freed memory
+    del churn
+    theirs = _git_bodies(tmp_path / "r", base, head)
+    for change in changes:
+        if change.status == "renamed":
+            assert [h.body for h in index_hunks(change)] == theirs[change.path], change.path
+        else:  # git prints a type change as a deletion and an addition; ours is one patch of both
+            assert [h.body for h in index_hunks(change)] == [(b"-targettext", b"+pkg/b.py")]
+
+
+def test_header_of_a_long_function_line_is_what_git_prints(tmp_path):
+    # git cuts the function context at 80 bytes and then drops trailing whitespace; libgit2
+    # keeps the space when the cut lands on one (click 8.1.3..8.1.7, shell_completion.py).
+    signature = "def _is_incomplete_option(ctx: Context, args: t.List[str], param: Parameter) -> bool:\n"
+    assert signature[79] == " "
+    body = "".join(f"    x{i} = {i}\n" for i in range(12))
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": signature + body})
+    head = b.commit({"a.py": signature + body.replace("x9 = 9", "x9 = 90")})
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "diff", "-U3", base, head],
+                         check=True, capture_output=True, text=True).stdout
+    theirs = [line for line in out.splitlines() if line.startswith("@@")]
+    ours = hunks_of(tmp_path / "r", base, head)
+    assert [h.header for h in ours] == theirs
+    assert ours[0].section == signature[:79]

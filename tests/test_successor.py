@@ -99,3 +99,24 @@ def test_unrelated_bodies_are_dropped_and_new_not_paired():
     cur = [_rec("b.py", "s", (b"-gamma", b"+delta", b"+epsilon"))]
     acc = account(rng, prev, cur)
     assert acc.counts == {"carried": 0, "moved": 0, "changed": 0, "dropped": 1, "new": 1}
+
+
+def test_previous_files_over_the_capture_cap_are_listed_as_unread_not_silently_skipped(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    big = "".join(f"row {i}\n" for i in range(400))
+    fork = b.commit({"calc.py": module(NAMES), "big.txt": big})
+    v1 = b.commit({"calc.py": module(NAMES, {"fn_a": LONG_A}), "big.txt": big.replace("row", "line")},
+                  branch="feature", parents=[fork])
+    b.tag("feature-v1", v1)
+    b.commit({"calc.py": module(NAMES, {"fn_a": LONG_A, "fn_b": LONG_D}), "big.txt": big.replace("row", "Row")},
+             branch="feature", parents=[fork])
+
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False, capture_cap=2048)
+    p = built.packet
+    assert [(d.path, d.reason) for d in p.drops] == [("big.txt", "capture_cap")]
+    acc = p.successor
+    assert acc.counts == {"carried": 1, "moved": 0, "changed": 0, "dropped": 0, "new": 1}
+    # big.txt's previous hunks were not read either: the account says so instead of leaving them out
+    [unread] = acc.unread
+    assert (unread.path, unread.reason, unread.hunks) == ("big.txt", "capture_cap", 1) and unread.bytes > 2048
