@@ -72,8 +72,9 @@ KIND_BY_NODE: dict[str, dict[str, str | None]] = {
                "enum_declaration": "enum", "record_declaration": "class",
                "constructor_declaration": "method", "property_declaration": "field",
                "delegate_declaration": "type"},
+    # (a Ruby constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
     "ruby": {"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
-             "singleton_class": "class", "module": "module", "assignment": "constant"},
+             "singleton_class": "class", "module": "module"},
     "php": {"namespace_definition": "namespace", "interface_declaration": "interface",
             "trait_declaration": "trait", "class_declaration": "class", "property_declaration": "field",
             "function_definition": "function", "method_declaration": "method", "enum_declaration": "enum",
@@ -310,8 +311,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             names = caps.get("name")
             if names:
                 node = caps["scope"][0]
+                # a scope written with its path (Ruby `URI::Parser.class_eval`) is dotted like a container
                 defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
-                    _text(data, names[0].start_byte, names[0].end_byte), "impl", node.start_byte, node.end_byte,
+                    _scope_text(_text(data, names[0].start_byte, names[0].end_byte)).lstrip("."), "impl", node.start_byte, node.end_byte,
                     0, 0, 0, -1, scope_only=True)))
         elif code == _IMPORT:
             node = caps[key][0]
@@ -348,6 +350,23 @@ def _mark_module_path(node: Node, roles: dict[int, str]) -> None:
                 roles[start] = "module"
 
 
+def _chain(stack: list[_Def], language: str) -> list[str]:
+    """The container names of what `stack` holds, outermost first."""
+    chain: list[str] = []
+    for s in stack:
+        if s.kind == "type" and language in ("c", "cpp"):
+            continue  # a C typedef holds the struct it names (`typedef struct z_stream_s {...} z_stream;`) without being its scope
+        if s.scope_only:
+            # a scope naming the definition it is written in adds nothing (`C.class_eval do` in class C)
+            parts = s.name.split(".")
+            if chain[-len(parts):] == parts:
+                continue
+            chain.extend(parts)
+            continue
+        chain.append(s.name)
+    return chain
+
+
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
     for d in defs:
@@ -361,9 +380,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
         if not d.scope_only:
-            # a C typedef holds the struct it names (`typedef struct z_stream_s {...} z_stream;`)
-            # without being its scope
-            chain = [s.name for s in stack if not (s.kind == "type" and language in ("c", "cpp"))]
+            chain = _chain(stack, language)
             kind = d.kind
             if d.hint:
                 chain.append(d.hint)

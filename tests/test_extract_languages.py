@@ -812,6 +812,58 @@ end
     ]
 
 
+def test_ruby_methods_of_classes_made_by_calls_and_reopened_by_class_eval():
+    # rspec-core's `SpecifiedDeprecationMessage = Struct.new(:type) do def to_s ...`, activesupport's
+    # `URI::Parser.class_eval do def unescape ...` (core_ext/uri.rb) and `class << self` (cache.rb):
+    # before, the first two gave constants holding "function"s, the third a top-level function
+    src = b'''module Formatters
+  Message = Struct.new(:type) do
+    def to_s
+    end
+  end
+  NoSuchFileError = Class.new(StandardError)
+  Point = Data.define(:x, :y)
+  Helpers = Module.new do
+    def help; end
+  end
+  Formatters.module_eval do
+    def reopened; end
+  end
+  included do
+    def concern_method; end
+  end
+  class << self
+    def lookup_store; end
+  end
+  def self.build; end
+end
+URI::Parser.class_eval do
+  def unescape(str)
+  end
+end
+base.class_eval do
+  def unknown_receiver; end
+end
+'''
+    facts = extract_blob(src, "lib/formatters.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Formatters", "module", "", 1, 21),
+        ("Message", "class", "Formatters", 2, 5),
+        ("to_s", "method", "Formatters.Message", 3, 4),
+        ("NoSuchFileError", "class", "Formatters", 6, 6),
+        ("Point", "class", "Formatters", 7, 7),
+        ("Helpers", "module", "Formatters", 8, 10),
+        ("help", "method", "Formatters.Helpers", 9, 9),
+        ("reopened", "method", "Formatters", 12, 12),  # the scope it is written in, not Formatters.Formatters
+        ("concern_method", "method", "Formatters", 15, 15),
+        # a singleton method is recorded as `def self.build` is: a method of its class
+        ("lookup_store", "method", "Formatters", 18, 18),
+        ("build", "method", "Formatters", 20, 20),
+        ("unescape", "method", "URI.Parser", 23, 24),  # opened, not defined: no URI or Parser symbol
+        ("unknown_receiver", "function", "", 27, 27),  # `base` names no class the tree shows
+    ]
+
+
 def test_cpp_classes_behind_export_macros():
     # Qt's `class Q_CORE_EXPORT QObject`, spdlog's `class SPDLOG_API logger`: tree-sitter reads a
     # function named after the class; the class and its members must still come out
