@@ -19,6 +19,8 @@ from pathlib import Path
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
+from indexer import c_macros
+
 # language -> (module, factory function)
 _MODULES: dict[str, tuple[str, str]] = {
     "python": ("tree_sitter_python", "language"),
@@ -319,34 +321,11 @@ class Budget:
         return self.exceeded
 
 
-# `class SPDLOG_API logger {`, `class Q_CORE_EXPORT QObject : public X`: an all-caps export
-# macro between `class` and the name, which tree-sitter (no preprocessor) reads as the class
-# name, making the class a function and its body statements.
-_EXPORT_MACRO = re.compile(
-    rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
-# The same around function heads, definitions and declarations, for macro names holding an
-# underscore (SPDLOG_INLINE, FMT_API, Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line,
-# when a return type and a name, or a qualified name (`Cls::Cls`), come before the `(` (so
-# `MY_TYPE f(int) {` keeps MY_TYPE as its type); and one after the parameter list, before
-# the body or a constructor's initializer list.
-_LEADING_MACRO = re.compile(
-    rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]+"
-    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()",
-    re.M)
-_TRAILING_MACRO = re.compile(
-    rb"\)[ \t]*(?:(?:const|override|final|noexcept|volatile|&&|&)[ \t]*)*"
-    rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]*)\b(?=\s*(?:\{|:(?!:)))")
-
-
 def parser_view(name: str, data: bytes) -> bytes:
-    """What the parser is given: `data`, with C++ macros that tree-sitter (no preprocessor)
-    cannot place blanked to spaces: export macros after `class`/`struct`, and macros opening
-    or closing a function's head. Same length and lines, so every offset and name read from
-    `data` still holds; the macro is simply not in the tree."""
-    if name != "cpp":
-        return data
-    spans = [m.span(1) for pattern in (_EXPORT_MACRO, _LEADING_MACRO, _TRAILING_MACRO)
-             for m in pattern.finditer(data)]
+    """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
+    preprocessor) cannot place blanked to spaces (`indexer.c_macros`). Same length and lines,
+    so every offset and name read from `data` still holds; the macro is simply not in the tree."""
+    spans = c_macros.blanked_spans(name, data)
     if not spans:
         return data
     view = bytearray(data)

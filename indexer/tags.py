@@ -72,8 +72,9 @@ KIND_BY_NODE: dict[str, dict[str, str | None]] = {
                "enum_declaration": "enum", "record_declaration": "class",
                "constructor_declaration": "method", "property_declaration": "field",
                "delegate_declaration": "type"},
+    # (a Ruby constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
     "ruby": {"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
-             "singleton_class": "class", "module": "module", "assignment": "constant"},
+             "singleton_class": "class", "module": "module"},
     "php": {"namespace_definition": "namespace", "interface_declaration": "interface",
             "trait_declaration": "trait", "class_declaration": "class", "property_declaration": "field",
             "function_definition": "function", "method_declaration": "method", "enum_declaration": "enum",
@@ -313,8 +314,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             names = caps.get("name")
             if names:
                 node = caps["scope"][0]
+                # a scope written with its path (Ruby `URI::Parser.class_eval`) is dotted like a container
                 defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
-                    _text(data, names[0].start_byte, names[0].end_byte), "impl", node.start_byte, node.end_byte,
+                    _scope_text(_text(data, names[0].start_byte, names[0].end_byte)).lstrip("."), "impl", node.start_byte, node.end_byte,
                     0, 0, 0, -1, scope_only=True)))
         elif code == _IMPORT:
             node = caps[key][0]
@@ -359,11 +361,21 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
-    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`)."""
+    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
+    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C)."""
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     last = len(holders) - 1
-    return [s.name for i, s in enumerate(holders)
-            if not (s.kind == "type" and language in ("c", "cpp") and (i < last or d.kind in _TAGGED_KINDS))]
+    chain: list[str] = []
+    for i, s in enumerate(holders):
+        if s.kind == "type" and language in ("c", "cpp") and (i < last or d.kind in _TAGGED_KINDS):
+            continue
+        if s.scope_only:
+            parts = s.name.split(".")
+            if chain[-len(parts):] != parts:
+                chain.extend(parts)
+            continue
+        chain.append(s.name)
+    return chain
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:

@@ -838,6 +838,58 @@ end
     ]
 
 
+def test_ruby_methods_of_classes_made_by_calls_and_reopened_by_class_eval():
+    # rspec-core's `SpecifiedDeprecationMessage = Struct.new(:type) do def to_s ...`, activesupport's
+    # `URI::Parser.class_eval do def unescape ...` (core_ext/uri.rb) and `class << self` (cache.rb):
+    # before, the first two gave constants holding "function"s, the third a top-level function
+    src = b'''module Formatters
+  Message = Struct.new(:type) do
+    def to_s
+    end
+  end
+  NoSuchFileError = Class.new(StandardError)
+  Point = Data.define(:x, :y)
+  Helpers = Module.new do
+    def help; end
+  end
+  Formatters.module_eval do
+    def reopened; end
+  end
+  included do
+    def concern_method; end
+  end
+  class << self
+    def lookup_store; end
+  end
+  def self.build; end
+end
+URI::Parser.class_eval do
+  def unescape(str)
+  end
+end
+base.class_eval do
+  def unknown_receiver; end
+end
+'''
+    facts = extract_blob(src, "lib/formatters.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Formatters", "module", "", 1, 21),
+        ("Message", "class", "Formatters", 2, 5),
+        ("to_s", "method", "Formatters.Message", 3, 4),
+        ("NoSuchFileError", "class", "Formatters", 6, 6),
+        ("Point", "class", "Formatters", 7, 7),
+        ("Helpers", "module", "Formatters", 8, 10),
+        ("help", "method", "Formatters.Helpers", 9, 9),
+        ("reopened", "method", "Formatters", 12, 12),  # the scope it is written in, not Formatters.Formatters
+        ("concern_method", "method", "Formatters", 15, 15),
+        # a singleton method is recorded as `def self.build` is: a method of its class
+        ("lookup_store", "method", "Formatters", 18, 18),
+        ("build", "method", "Formatters", 20, 20),
+        ("unescape", "method", "URI.Parser", 23, 24),  # opened, not defined: no URI or Parser symbol
+        ("unknown_receiver", "function", "", 27, 27),  # `base` names no class the tree shows
+    ]
+
+
 def test_cpp_classes_behind_export_macros():
     # Qt's `class Q_CORE_EXPORT QObject`, spdlog's `class SPDLOG_API logger`: tree-sitter reads a
     # function named after the class; the class and its members must still come out
@@ -979,6 +1031,126 @@ MY_TYPE declared(int);
     assert {"MY_TYPE", "RETURN_ERROR"} <= sites and "SPDLOG_NOEXCEPT" not in sites
 
 
+def test_cpp_exception_macros_leave_functions_whole():
+    # spdlog's thread_pool-inl.h (SPDLOG_TRY/SPDLOG_CATCH_STD), fmt's format-inl.h (FMT_TRY/
+    # FMT_CATCH(...)), boost's copy_move_algo.hpp (BOOST_TRY/BOOST_CATCH/BOOST_RETHROW/
+    # BOOST_CATCH_END): read as a type and a stray call, they ended functions at the try block,
+    # made FMT_CATCH and BOOST_CATCH functions and closed the namespace early
+    src = b'''namespace spdlog {
+namespace details {
+SPDLOG_INLINE thread_pool::~thread_pool()
+{
+    SPDLOG_TRY
+    {
+        for (auto &t : threads_)
+        {
+            t.join();
+        }
+    }
+    SPDLOG_CATCH_STD
+}
+
+SPDLOG_INLINE void thread_pool::post_flush(async_logger_ptr &&worker_ptr)
+{
+    post_async_msg_(async_msg(std::move(worker_ptr), async_msg_type::flush));
+}
+} // namespace details
+
+FMT_FUNC void format_system_error(int error_code) noexcept {
+  FMT_TRY {
+    write(error_code);
+    return;
+  }
+  FMT_CATCH(...) {}
+  format_error_code(error_code);
+}
+
+template<typename F, typename I>
+F uninitialized_move_alloc(A &a, I f, I l, F r)
+{
+   F back = r;
+   BOOST_TRY{
+      construct(a, r, boost::move(*f));
+   }
+   BOOST_CATCH(...){
+      destroy(a, back);
+      BOOST_RETHROW
+   }
+   BOOST_CATCH_END
+   return r;
+}
+} // namespace spdlog
+'''
+    facts = extract_blob(src, "thread_pool-inl.h", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("spdlog", "namespace", "", 1, 44),
+        ("details", "namespace", "spdlog", 2, 19),
+        ("~thread_pool", "method", "spdlog.details.thread_pool", 3, 13),
+        ("post_flush", "method", "spdlog.details.thread_pool", 15, 18),
+        ("format_system_error", "function", "spdlog", 21, 28),
+        ("uninitialized_move_alloc", "function", "spdlog", 31, 43),
+    ]
+    sites = [(o.name, o.line, o.role) for o in facts.occurrences]
+    assert ("destroy", 38, "call") in sites and ("format_error_code", 27, "call") in sites
+    assert not {"SPDLOG_TRY", "FMT_CATCH", "BOOST_CATCH_END"} & {name for name, _, _ in sites}
+
+
+def test_cpp_macros_around_parameter_types():
+    # boost's container/vector.hpp: `BOOST_RV_REF(vector) x` read as a function declarator
+    # with a stray `x` lost the move constructor; the wrapped type is the parameter's type
+    src = b'''namespace boost { namespace container {
+template <class T, class A>
+class vector
+{
+   BOOST_COPYABLE_AND_MOVABLE(vector)
+   public:
+   vector(BOOST_RV_REF(vector) x) BOOST_NOEXCEPT_OR_NOTHROW
+      : m_holder(boost::move(x.m_holder))
+   {}
+   template<class OtherA>
+   vector(BOOST_RV_REF_BEG vector<T, OtherA> BOOST_RV_REF_END x, const allocator_type &a)
+      : m_holder(a)
+   {}
+   template<class ...Args>
+   reference emplace_back(BOOST_FWD_REF(Args)...args)
+   {  return *this->priv_insert(boost::forward<Args>(args)...);  }
+   void push_back(BOOST_RV_REF(T) x, size_type n = 1);
+   size_type size() const;
+};
+}}
+'''
+    facts = extract_blob(src, "vector.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("boost", "namespace", "", 1, 20),
+        ("container", "namespace", "boost", 1, 20),
+        ("vector", "class", "boost.container", 3, 19),
+        ("vector", "method", "boost.container.vector", 7, 9),
+        ("vector", "method", "boost.container.vector", 11, 13),
+        ("emplace_back", "method", "boost.container.vector", 15, 16),
+        ("push_back", "method", "boost.container.vector", 17, 17),
+        ("size", "method", "boost.container.vector", 18, 18),
+    ]
+    assert "BOOST_RV_REF" not in {o.name for o in facts.occurrences}
+
+
+def test_c_pre_ansi_prototype_wrappers():
+    # zlib.h: `deflate OF((z_streamp strm, int flush))` read as a call of OF; no function of
+    # zlib's API came out (zlib 1.2.13's zlib.h: 7 functions, all named OF; now 96, 94 named right)
+    src = b'''ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));
+ZEXTERN int ZEXPORT deflateInit2_ OF((z_streamp strm, int  level, int  method,
+                                      int windowBits, int memLevel,
+                                      int strategy, const char *version,
+                                      int stream_size));
+ZEXTERN gzFile ZEXPORT gzdopen OF((int fd, const char *mode));
+'''
+    facts = extract_blob(src, "zlib.h", "c")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("deflate", "function", "", 1, 1),
+        ("deflateInit2_", "function", "", 2, 5),
+        ("gzdopen", "function", "", 6, 6),
+    ]
+
+
 def test_c_and_cpp_calls_are_call_sites():
     src = b"void f(void) { g(1); s.m(2); p->q(3); }\n"
     for language in ("c", "cpp"):
@@ -1033,6 +1205,29 @@ def test_parser_view_keeps_every_offset():
     assert [i for i, c in enumerate(view) if c == ord("\n")] == [i for i, c in enumerate(src) if c == ord("\n")]
     assert b"MY_TYPE f(int);" in view and b"SPDLOG_API" not in view and b"FMT_API" not in view
     assert parser_view("c", src) is src and parser_view("python", src) is src
+
+
+def test_parser_view_blanks_only_macros_in_their_places():
+    from indexer.grammars import parser_view
+    src = (b"#define SPDLOG_CATCH_STD catch (...) {}\n"
+           b"void f(BOOST_RV_REF(T) x, int y) {\n  SPDLOG_TRY { g(); }\n  SPDLOG_CATCH_STD\n}\n"
+           b"int deflate OF((z_streamp strm));\n")
+    view = parser_view("cpp", src)
+    assert len(view) == len(src)
+    assert view.splitlines() == [
+        b"#define SPDLOG_CATCH_STD catch (...) {}",  # a definition is not a use
+        b"void f(             T  x, int y) {",
+        b"             { g(); }",
+        b"                  ",
+        b"}",
+        b"int deflate    (z_streamp strm) ;",
+    ]
+    # not where a macro cannot be told from code: a call, a statement of its own, Catch2's
+    # CATCH_TEST_CASE, a parenthesized expression, a type with no wrapper
+    kept = (b"void g() { MY_TRY(x); LOG_CATCH; h(FOO_BAR(1) + 2, y); }\n"
+            b"CATCH_TEST_CASE(\"x\") {\n}\nint k(MY_TYPE x, MY_T(a));\n")
+    assert parser_view("cpp", kept) == kept
+    assert parser_view("c", b"int deflate OF((z_streamp strm));\n") == b"int deflate    (z_streamp strm) ;\n"
 
 
 def test_ruby_accessor_names_are_definition_sites():

@@ -27,3 +27,31 @@
    method: (identifier) @fn
    arguments: (argument_list . (simple_symbol) @name @definition.method))
  (#any-of? @fn "alias_method" "define_method"))
+
+; classes made by a call, as ctags lists them: `Range = Struct.new(:start, :finish) do ... end`,
+; `NotFound = Class.new(StandardError)`, `Point = Data.define(:x, :y)`, `Helpers = Module.new do`;
+; the block's `def`s are that class's methods (the constant is their container)
+((assignment
+   left: (constant) @name
+   right: (call receiver: (constant) @recv method: (identifier) @fn)) @definition.class
+ (#any-of? @recv "Class" "Struct")
+ (#eq? @fn "new"))
+((assignment
+   left: (constant) @name
+   right: (call receiver: (constant) @recv method: (identifier) @fn)) @definition.class
+ (#eq? @recv "Data")
+ (#eq? @fn "define"))
+((assignment
+   left: (constant) @name
+   right: (call receiver: (constant) @recv method: (identifier) @fn)) @definition.module
+ (#eq? @recv "Module")
+ (#eq? @fn "new"))
+
+; `URI::Parser.class_eval do def unescape ... end end`: the block's `def`s are methods of the
+; receiver, which this opens without defining it (a container that is not a symbol, as a Rust
+; impl block). A receiver that is a variable (`base.class_eval`) names no class the tree shows.
+((call
+   receiver: [(constant) (scope_resolution)] @name
+   method: (identifier) @fn
+   block: (_)) @scope
+ (#any-of? @fn "class_eval" "module_eval" "class_exec" "module_exec"))

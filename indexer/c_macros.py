@@ -1,0 +1,162 @@
+"""C and C++ macros tree-sitter cannot place: the byte spans the parser is not shown.
+
+tree-sitter has no preprocessor, so a macro the grammar cannot read as a type, a call or a
+name breaks the tree around it (a class becomes a function, a function ends at its first
+statement). `blanked_spans` finds the macros whose expansion the tree can do without, by
+shapes that only a macro can have; `indexer.grammars.parser_view` turns those bytes into
+spaces, so every offset, line and name read from the source still holds. Each rule names
+the real code it comes from.
+"""
+
+from __future__ import annotations
+
+import re
+
+Span = tuple[int, int]
+
+# A macro name as projects spell them: all capitals with an underscore (SPDLOG_INLINE, FMT_API,
+# BOOST_RV_REF), so an all-caps type or constant without one (`MY`, `HANDLE`) is never taken.
+_MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+
+# `class SPDLOG_API logger {`, `class Q_CORE_EXPORT QObject : public X`: an all-caps export
+# macro between `class` and the name, which tree-sitter reads as the class name, making the
+# class a function and its body statements.
+_EXPORT_MACRO = re.compile(
+    rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
+# The same around function heads, definitions and declarations (SPDLOG_INLINE, FMT_API,
+# Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line, when a return type and a name, or a
+# qualified name (`Cls::Cls`), come before the `(` (so `MY_TYPE f(int) {` keeps MY_TYPE as its
+# type); and one after the parameter list, before the body or a constructor's initializer list.
+_LEADING_MACRO = re.compile(
+    rb"^[ \t]*(" + _MACRO + rb")[ \t]+"
+    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()",
+    re.M)
+_TRAILING_MACRO = re.compile(
+    rb"\)[ \t]*(?:(?:const|override|final|noexcept|volatile|&&|&)[ \t]*)*"
+    rb"\b(" + _MACRO + rb")\b(?=\s*(?:\{|:(?!:)))")
+
+# zlib's `int ZEXPORT deflate OF((z_streamp strm, int flush));` and BSD's `__P((...))`: a
+# pre-ANSI prototype wrapper after a declarator, its argument the parenthesized parameter list.
+# Its name and outer parentheses go; the parameter list stays.
+_PROTOTYPE_WRAPPER = re.compile(rb"(?<=[\w)])[ \t]*\b(OF|__P|_PROTO|PROTO)[ \t]*(\()(?=\()")
+
+# boost's `vector(BOOST_RV_REF(vector) x)`, `BOOST_FWD_REF(Args)... args`: a macro around a
+# parameter's type, right after `(` or `,`. Only a macro can stand there and be followed by
+# a name, so its name and parentheses go and the type it wraps is the parameter's type.
+_PARAMETER_WRAPPER = re.compile(rb"(?<=[(,])\s*\b(" + _MACRO + rb")[ \t]*(\()")
+_AFTER_PARAMETER_WRAPPER = re.compile(rb"(?:\s*\.\.\.)?\s+[A-Za-z_]\w*\s*[,)=\[]")
+# boost's `(BOOST_RV_REF_BEG vector<T, A> BOOST_RV_REF_END x)`: a pair of macros around it.
+_PARAMETER_PAIR = re.compile(rb"(?<=[(,])\s*\b((" + _MACRO + rb")_BEG)\b[^;{}()]*?\b(\2_END)\b")
+
+# Exceptions by macro, so a library builds with and without them: spdlog's `SPDLOG_TRY {
+# ... } SPDLOG_CATCH_STD`, `SPDLOG_LOGGER_CATCH(loc)`, fmt's `FMT_CATCH(...) {}`, boost's
+# `BOOST_TRY{ ... } BOOST_CATCH(...){ ... BOOST_RETHROW } BOOST_CATCH_END`. Where a statement
+# begins, a name ending in _TRY or _RETHROW, or holding _CATCH after a prefix (with its
+# arguments), is blanked: the blocks they join become plain blocks. Not when a `;` follows,
+# which makes it a statement of its own, nor Catch2's `CATCH_TEST_CASE("x") {`, whose name
+# starts with the word.
+_EXCEPTION_MACRO = re.compile(
+    rb"\b([A-Z][A-Z0-9_]*_(?:TRY|RETHROW|CATCH(?:_[A-Z0-9_]*)?))\b[ \t]*(\()?")
+_STATEMENT_BOUNDARY = frozenset(b"{};")
+_NOT_BLANK = re.compile(rb"\S")
+_LOOKAROUND = 4096  # how far a rule looks for a matching parenthesis or the previous token
+
+
+def blanked_spans(language: str, data: bytes) -> list[Span]:
+    """The spans of `data` (a `language` source: "c" or "cpp") the parser is not shown."""
+    if language not in ("c", "cpp"):
+        return []
+    spans = _prototype_wrappers(data) + _exception_macros(data)
+    if language == "cpp":
+        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _LEADING_MACRO, _TRAILING_MACRO)
+                  for m in pattern.finditer(data)]
+        spans += _parameter_wrappers(data)
+    return spans
+
+
+def _prototype_wrappers(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"((" not in data:
+        return spans
+    for m in _PROTOTYPE_WRAPPER.finditer(data):
+        close = _closing(data, m.start(2))
+        if close >= 0:
+            spans += [(m.start(1), m.end(2)), (close, close + 1)]
+    return spans
+
+
+def _parameter_wrappers(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    for m in _PARAMETER_WRAPPER.finditer(data):
+        close = _closing(data, m.start(2))
+        if close >= 0 and _AFTER_PARAMETER_WRAPPER.match(data, close + 1):
+            spans += [(m.start(1), m.end(2)), (close, close + 1)]
+    for m in _PARAMETER_PAIR.finditer(data):
+        spans += [m.span(1), m.span(3)]
+    return spans
+
+
+def _exception_macros(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"TRY" not in data and b"CATCH" not in data:
+        return spans
+    for m in _EXCEPTION_MACRO.finditer(data):
+        start = m.start(1)
+        if data[data.rfind(b"\n", 0, start) + 1:start].lstrip().startswith(b"#"):
+            continue  # its own `#define`
+        if _previous_token(data, start) not in _STATEMENT_BOUNDARY:
+            continue
+        if m.group(1).endswith(b"_TRY") and m.group(2):
+            continue  # a call (`MY_TRY(x)`), not a `try`
+        end = m.end(1)
+        if m.group(2):
+            close = _closing(data, m.start(2))
+            if close < 0:
+                continue
+            end = close + 1
+        if _next_token(data, end) == ord(";"):
+            continue
+        spans.append((m.start(1), end))
+    return spans
+
+
+def _closing(data: bytes, open_at: int) -> int:
+    """The offset of the `)` matching the `(` at `open_at`, or -1 within _LOOKAROUND."""
+    depth = 0
+    for i in range(open_at, min(len(data), open_at + _LOOKAROUND)):
+        c = data[i]
+        if c == 40:  # (
+            depth += 1
+        elif c == 41:  # )
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c in (59, 123, 125):  # ; { }: past the statement
+            return -1
+    return -1
+
+
+def _previous_token(data: bytes, pos: int) -> int:
+    """The last byte before `pos` that is not blank, in a `//` comment or on a preprocessor
+    line (`#endif` between a block and its CATCH), or -1."""
+    limit = max(0, pos - _LOOKAROUND)
+    while pos > limit:
+        line_start = data.rfind(b"\n", limit, pos) + 1
+        line = data[line_start:pos]
+        if line.lstrip().startswith(b"#"):
+            pos = line_start - 1
+            continue
+        comment = line.find(b"//")
+        if comment >= 0:
+            line = line[:comment]
+        line = line.rstrip()
+        if line:
+            return line[-1]
+        pos = line_start - 1
+    return -1
+
+
+def _next_token(data: bytes, pos: int) -> int:
+    """The first byte at or after `pos` that is not blank, or -1."""
+    m = _NOT_BLANK.search(data, pos, pos + _LOOKAROUND)
+    return data[m.start()] if m else -1
