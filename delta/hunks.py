@@ -52,6 +52,37 @@ def normalize(raw: bytes) -> bytes:
     return _SPACE.sub(b"", raw)
 
 
+# Where leading whitespace is syntax, re-indenting a line changes what it means (a Python
+# `return` moved out of its `if`, a YAML key moved under another, a Makefile recipe line):
+# there a change is whitespace-only when every non-blank line keeps its indentation.
+_INDENT_SUFFIXES = (".py", ".pyi", ".pyw", ".yaml", ".yml", ".sass", ".pug", ".jade", ".haml", ".coffee",
+                    ".nim", ".hs", ".fs", ".mk")
+_INDENT_NAMES = frozenset({"Makefile", "GNUmakefile", "makefile", "Snakefile", "SConstruct", "SConscript"})
+_WHITESPACE = b" \t\n\r\f\v"
+
+
+def indent_significant(path: str) -> bool:
+    return path.rsplit("/", 1)[-1] in _INDENT_NAMES or path.endswith(_INDENT_SUFFIXES)
+
+
+def indents(lines: list[bytes]) -> list[bytes]:
+    """The leading whitespace of each non-blank line."""
+    out = []
+    for line in lines:
+        stripped = line.lstrip(b" \t")
+        if stripped.strip():
+            out.append(line[:len(line) - len(stripped)])
+    return out
+
+
+def same_but_whitespace(old: bytes, new: bytes, path: str) -> bool:
+    """Whether two versions of the file at `path` differ in whitespace only (see
+    `indent_significant`)."""
+    if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
+        return False
+    return not indent_significant(path) or indents(old.splitlines()) == indents(new.splitlines())
+
+
 def _digest(*parts: bytes) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -74,6 +105,7 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         return []
     records: list[HunkRecord] = []
     seen: dict[str, int] = {}
+    indented = indent_significant(change.path)
     for hunk in patch.hunks:
         # git drops trailing whitespace from the function context after cutting it at 80
         # bytes; libgit2 keeps it. The header travels so a reader finds it in `git diff`.
@@ -84,6 +116,8 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         removed: list[bytes] = []
         old_lines: list[int] = []
         new_lines: list[int] = []
+        added_raw: list[bytes] = []
+        removed_raw: list[bytes] = []
         size = len(hunk.header.encode())
         for line in hunk.lines:
             raw = line.raw_content
@@ -92,11 +126,13 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
                 norm = normalize(raw)
                 body.append(b"+" + norm)
                 added.append(norm)
+                added_raw.append(raw)
                 new_lines.append(line.new_lineno)
             elif line.origin == "-":
                 norm = normalize(raw)
                 body.append(b"-" + norm)
                 removed.append(norm)
+                removed_raw.append(raw)
                 old_lines.append(line.old_lineno)
         frozen = tuple(body)
         base_id = hunk_id(change.path, section, frozen)
@@ -111,7 +147,8 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
             new_start=hunk.new_start, new_lines=hunk.new_lines,
             additions=len(added), deletions=len(removed),
             size=size,
-            whitespace_only=b"".join(added) == b"".join(removed),
+            whitespace_only=b"".join(added) == b"".join(removed) and (
+                not indented or indents(added_raw) == indents(removed_raw)),
             body=frozen,
             body_key=_digest(b"rennet-body/1", b"\n".join(frozen))[:ID_HEX],
             old_changed=(min(old_lines), max(old_lines)) if old_lines else None,

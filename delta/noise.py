@@ -20,7 +20,7 @@ from msgspec import Struct
 from indexer import marks
 
 from .attributes import TreeAttributes, truthy
-from .hunks import HunkRecord
+from .hunks import HunkRecord, same_but_whitespace
 from .inventory import MODE_LINK, MODE_SUBMODULE, FileChange
 
 GENERATED = "generated"
@@ -102,9 +102,12 @@ def _vendored_path(path: str) -> str | None:
 
 
 def classify(change: FileChange, hunks: list[HunkRecord], attrs: TreeAttributes,
-             content: Callable[[], bytes | None]) -> Classification:
+             content: Callable[[], bytes | None],
+             base_content: Callable[[], bytes | None] | None = None) -> Classification:
     """The file's noise class. `attrs` is the tree the file is read from (head, or base for a
-    deletion); `content` lazily gives that side's bytes (None for binary / non-blob sides)."""
+    deletion); `content` lazily gives that side's bytes (None for binary / non-blob sides),
+    `base_content` the base side's of a modified or renamed file: with both, a file whose
+    change is whitespace only is found whether or not its hunks were captured."""
     path = change.path
     cleared: list[NoiseMark] = []
     blocked: set[str] = set()
@@ -117,13 +120,13 @@ def classify(change: FileChange, hunks: list[HunkRecord], attrs: TreeAttributes,
             blocked.update(CLEARED_BY[attr])
             cleared.extend(NoiseMark(c, f"gitattributes:{attr}=false") for c in CLEARED_BY[attr])
     if mark is None:
-        mark = _content_rules(change, hunks, content, blocked)
+        mark = _content_rules(change, hunks, content, base_content, blocked)
     per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only else None)) for h in hunks}
     return Classification(mark, cleared, per_hunk)
 
 
 def _content_rules(change: FileChange, hunks: list[HunkRecord], content: Callable[[], bytes | None],
-                   blocked: set[str]) -> NoiseMark | None:
+                   base_content: Callable[[], bytes | None] | None, blocked: set[str]) -> NoiseMark | None:
     path = change.path
     name = posixpath.basename(path)
     if LOCKFILE not in blocked and name in LOCKFILES:
@@ -153,6 +156,12 @@ def _content_rules(change: FileChange, hunks: list[HunkRecord], content: Callabl
         return NoiseMark(RENAME_ONLY, f"rename:identical content ({change.old_path} -> {change.new_path})")
     if change.status == "modified" and change.old_oid == change.new_oid and change.old_mode != change.new_mode:
         return NoiseMark(MODE_ONLY, f"mode:{change.old_mode:06o}->{change.new_mode:06o}, content unchanged")
+    if base_content is not None and readable and change.status in ("modified", "renamed") \
+            and change.old_oid != change.new_oid and change.old_mode not in (MODE_LINK, MODE_SUBMODULE):
+        old, new = base_content(), content()
+        if old is not None and new is not None and same_but_whitespace(old, new, path):
+            return NoiseMark(WHITESPACE_ONLY, "content:the two sides differ in whitespace only")
+        return None
     if hunks and all(h.whitespace_only for h in hunks):
         return NoiseMark(WHITESPACE_ONLY, "hunks:every hunk changes whitespace only")
     return None

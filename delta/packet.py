@@ -169,9 +169,12 @@ def _home(store: Any, home: str | os.PathLike[str] | None) -> Path:
     return Path(home).expanduser() if home else default_home()
 
 
-def _content_reader(repo: pygit2.Repository, change: FileChange) -> Callable[[], bytes | None]:
-    side_mode = change.new_mode if change.status != "deleted" else change.old_mode
-    oid = change.new_oid if change.status != "deleted" else change.old_oid
+def _content_reader(repo: pygit2.Repository, change: FileChange, base: bool = False) -> Callable[[], bytes | None]:
+    """The bytes of the file's side the noise rules read (head, or base for a deletion), read
+    once when first asked; with `base`, of its base side."""
+    on_base = base or change.status == "deleted"
+    side_mode = change.old_mode if on_base else change.new_mode
+    oid = change.old_oid if on_base else change.new_oid
     cache: list[bytes | None] = []
 
     def read() -> bytes | None:
@@ -222,7 +225,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     work: list[_Work] = []
     for change in changes:
         attrs = base_attrs if change.status == "deleted" else head_attrs
-        pre = noise.classify(change, [], attrs, _content_reader(git, change))
+        pre = noise.classify(change, [], attrs, _content_reader(git, change), _content_reader(git, change, base=True))
         work.append(_Work(change, pre, [], 0, _patch_bytes(change)))
     work.sort(key=_rank)
 
@@ -248,7 +251,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
         w.hunks = index_hunks(w.change)
         listed_hunks += len(w.hunks)
         attrs = base_attrs if w.change.status == "deleted" else head_attrs
-        w.mark = noise.classify(w.change, w.hunks, attrs, _content_reader(git, w.change))
+        w.mark = noise.classify(w.change, w.hunks, attrs, _content_reader(git, w.change),
+                                _content_reader(git, w.change, base=True))
     work.sort(key=_rank)
     listed = [w for w in work if w.dropped != "file_cap"]
 

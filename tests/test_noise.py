@@ -119,3 +119,37 @@ def test_whitespace_hunk_inside_a_real_change(tmp_path):
     f = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files[0]
     assert f.noise is None
     assert [h.noise for h in f.hunks] == ["whitespace_only", None]
+
+
+def test_whitespace_only_files_are_found_past_the_capture_cap(tmp_path):
+    # Django 5.0.5..5.0.6: every file went from CRLF to LF; the capture cap dropped the hunks
+    # of most, and without hunks they read as signal
+    b = RepoBuilder(tmp_path / "r")
+    files = {f"pkg/m{i}.py": CODE.replace("\n", "\r\n") for i in range(6)}
+    base = b.commit({**files, "pkg/real.py": CODE})
+    head = b.commit({**{p: CODE for p in files}, "pkg/real.py": CODE.replace("b * 4", "b * 44")})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=4000).packet
+    assert {d.path for d in packet.drops}  # the cap did drop hunks
+    marks = {f.path: f.noise for f in packet.files}
+    assert marks["pkg/real.py"] is None
+    for path in files:
+        assert marks[path] is not None and marks[path].cls == "whitespace_only", path
+    assert [f.path for f in packet.files][0] == "pkg/real.py"  # the one real change ranks first
+
+
+def test_reindenting_python_or_yaml_is_a_change(tmp_path):
+    # a `return` moved out of its `if` differs only in whitespace, and means something else
+    src = "def f(x):\n    if x:\n        y = 1\n        return y\n    return 0\n"
+    moved = "def f(x):\n    if x:\n        y = 1\n    return y\n    return 0\n"
+    yaml = "a:\n  b: 1\n  c: 2\n"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"f.py": src, "conf.yaml": yaml, "f.js": "if (x) {\n  y();\n}\n", "g.py": src})
+    head = b.commit({"f.py": moved, "conf.yaml": "a:\n  b: 1\nc: 2\n", "f.js": "if (x) {\n      y();\n}\n",
+                     "g.py": src.replace("y = 1", "y  =  1").replace("\n", "\r\n")})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    files = {f.path: f for f in packet.files}
+    assert files["f.py"].noise is None and [h.noise for h in files["f.py"].hunks] == [None]
+    assert files["conf.yaml"].noise is None and [h.noise for h in files["conf.yaml"].hunks] == [None]
+    # where indentation is no syntax, or it is kept, whitespace is noise
+    assert files["f.js"].noise.cls == "whitespace_only"
+    assert files["g.py"].noise.cls == "whitespace_only"
