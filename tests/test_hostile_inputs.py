@@ -67,3 +67,47 @@ def test_a_path_that_is_not_utf8_is_indexed_with_its_bytes_escaped(tmp_path):
                  home=home)
     assert out.returncode == 0, out.stderr
     assert {f["path"] for f in json.loads(out.stdout)["data"]["files"]} == {"raw/bad\\xffname.py", "raw/caf\\xe9.py"}
+
+
+@pytest.fixture(scope="module")
+def small_repo(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("hostile") / "repo"
+    b = RepoBuilder(path)
+    b.commit({"pkg/__init__.py": "", "pkg/a.py": "class A:\n    def f(self):\n        return 1\n",
+              "pkg/b.py": "from pkg.a import A\n\n\ndef g():\n    return A()\n"})
+    b.commit({"pkg/c.py": "def h():\n    pass\n"})
+    return path
+
+
+def indexed_home(repo: Path, home: Path) -> Path:
+    assert rennet("index", str(repo), "--quiet", home=home).returncode == 0
+    return home / "lmdb" / "data.mdb"
+
+
+@pytest.mark.parametrize("args", [("index", "{repo}"), ("context", "symbol", "A", "--repo", "{repo}"), ("ledger",)])
+def test_a_truncated_store_file_is_store_corrupt_not_a_crash(small_repo, tmp_path, args):
+    data = indexed_home(small_repo, tmp_path / "home")
+    os.truncate(data, 8192)  # the two meta pages survive; every page they point at is gone
+    out = rennet(*(a.format(repo=small_repo) for a in args), home=tmp_path / "home")
+    one_typed_line(out, "store_corrupt")  # was: killed by SIGBUS (exit -7), nothing said
+    assert "truncated" in out.stderr and data.stat().st_size == 8192
+
+
+def test_a_store_record_that_does_not_read_back_is_store_corrupt(small_repo, tmp_path):
+    indexed_home(small_repo, tmp_path / "home")
+    import lmdb
+    env = lmdb.open(str(tmp_path / "home" / "lmdb"), max_dbs=32, subdir=True)
+    snapshots = env.open_db(b"snapshots")
+    with env.begin(db=snapshots, write=True) as txn:
+        for key in [bytes(k) for k, _ in txn.cursor()]:
+            txn.put(key, b"z" + b"\x00not zlib" * 8)
+    env.close()
+    out = rennet("context", "symbol", "A", "--repo", str(small_repo), home=tmp_path / "home")
+    one_typed_line(out, "store_corrupt")  # was: internal_error
+
+
+def test_a_store_that_is_not_lmdb_is_reported_once(small_repo, tmp_path):
+    data = indexed_home(small_repo, tmp_path / "home")
+    data.write_bytes(b"\xde\xad" * 4096)
+    out = rennet("ledger", home=tmp_path / "home")
+    one_typed_line(out, "store_corrupt")  # was: a second line, "receipt not recorded: store_corrupt: ..."
