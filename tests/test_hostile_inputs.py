@@ -111,3 +111,11 @@ def test_a_store_that_is_not_lmdb_is_reported_once(small_repo, tmp_path):
     data.write_bytes(b"\xde\xad" * 4096)
     out = rennet("ledger", home=tmp_path / "home")
     one_typed_line(out, "store_corrupt")  # was: a second line, "receipt not recorded: store_corrupt: ..."
+
+
+@pytest.mark.parametrize("payload", ['{{"repo": "{repo}", "name": "\\ud800"}}',
+                                     '{{"repo": "{repo}", "name": "A", "path": "\\udcff/x"}}'])
+def test_a_lone_surrogate_in_call_input_is_bad_input(small_repo, tmp_path, payload):
+    out = rennet("call", "context.symbol", payload.format(repo=small_repo), home=tmp_path / "home")
+    one_typed_line(out, "bad_input")  # was: internal_error (UnicodeEncodeError)
+    assert json.loads(out.stdout)["error"]["code"] == "bad_input"
