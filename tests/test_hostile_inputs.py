@@ -119,3 +119,59 @@ def test_a_lone_surrogate_in_call_input_is_bad_input(small_repo, tmp_path, paylo
     out = rennet("call", "context.symbol", payload.format(repo=small_repo), home=tmp_path / "home")
     one_typed_line(out, "bad_input")  # was: internal_error (UnicodeEncodeError)
     assert json.loads(out.stdout)["error"]["code"] == "bad_input"
+
+
+@pytest.mark.parametrize("verb", ["dump", "export"])
+def test_out_to_a_named_pipe_writes_through_it_and_keeps_it_a_pipe(small_repo, tmp_path, verb):
+    import stat
+
+    indexed_home(small_repo, tmp_path / "home")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = tmp_path / "received"
+    reader = subprocess.Popen(["sh", "-c", f'cat "{fifo}" > "{received}"'])
+    try:
+        args = (["snapshot", "dump", str(small_repo)] if verb == "dump" else ["export", "--repo", str(small_repo)])
+        out = rennet(*args, "--out", str(fifo), home=tmp_path / "home")
+        assert out.returncode == 0, out.stderr
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # was: replaced by a plain file, the reader left waiting
+        reader.wait(timeout=30)
+    finally:
+        reader.kill()
+        reader.wait()
+    if verb == "dump":
+        whole = rennet("snapshot", "dump", str(small_repo), home=tmp_path / "home").stdout
+        assert received.read_text() == whole
+    else:
+        assert received.read_bytes().startswith(b"RENNET-BUNDLE")
+
+
+def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, tmp_path):
+    """A full disk: the process may write 4 kB per file (RLIMIT_FSIZE: EFBIG, as ENOSPC). The
+    store cannot take the call's receipt either, which may say so on a line of its own."""
+    import resource
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    indexed_home(small_repo, tmp_path / "home")
+    env = {**os.environ, "RENNET_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    target = tmp_path / "dump.jsonl"
+    target.write_text("kept\n")
+    big = RepoBuilder(tmp_path / "big")
+    big.commit({f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(200)})
+    assert rennet("index", str(tmp_path / "big"), "--quiet", home=tmp_path / "home").returncode == 0
+    out = subprocess.run([sys.executable, "-m", "context_tools.cli", "snapshot", "dump", str(tmp_path / "big"),
+                          "--out", str(target)], env=env, capture_output=True, text=True, timeout=120,
+                         preexec_fn=small_files)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("rennet: bad_input: cannot write "), out.stderr
+    assert target.read_text() == "kept\n" and not (tmp_path / "dump.jsonl.partial").exists()
+
+
+def test_delta_out_naming_a_file_is_bad_input(small_repo, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    out = rennet("delta", "--repo", str(small_repo), "--base", "HEAD~1", "--head", "HEAD",
+                 "--out", str(tmp_path / "afile"), home=tmp_path / "home")
+    one_typed_line(out, "bad_input")  # was: internal_error (FileExistsError)
+    assert (tmp_path / "afile").read_text() == "x"
