@@ -175,3 +175,39 @@ def test_delta_out_naming_a_file_is_bad_input(small_repo, tmp_path):
                  "--out", str(tmp_path / "afile"), home=tmp_path / "home")
     one_typed_line(out, "bad_input")  # was: internal_error (FileExistsError)
     assert (tmp_path / "afile").read_text() == "x"
+
+
+LFS_POINTER = ("version https://git-lfs.github.com/spec/v1\n"
+               "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
+
+
+def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
+    from indexer.content import MINIFIED_MIN_SIZE
+
+    deep = 50_000
+    cap = b"#" + b"x" * ((1 << 20) - 2) + b"\n"
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({
+        "models/weights.py": LFS_POINTER,  # the content lives outside the repository
+        "deep.py": "x = " + "[" * deep + "]" * deep + "\n",
+        "open.py": "x = " + "(" * deep + "\n",
+        "deep.js": "var x = " + "[" * deep + "]" * deep + ";\n",
+        "deep.c": "int x = " + "(" * deep + "1" + ")" * deep + ";\n",
+        "cap.py": cap, "over.py": cap + b"\n",
+        "bundle.js": "var a=1;" * (MINIFIED_MIN_SIZE // 4),
+        "nul.py": b"def n():\n    return '\x00'\n",
+        "crlf.py": "def crlf():\r\n    return 1\r\n", "bom.py": "\ufeffdef bom():\n    pass\n",
+        "empty.py": "", "package.json": '{"name": ', "go.mod": "module\nrequire (\n  foo\n",
+    })
+    out = rennet("index", str(tmp_path / "repo"), "--json", home=tmp_path / "home")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)["data"]
+    assert data["files"] == 14
+    assert {s["path"]: s["reason"] for s in data["skipped"]} == {
+        "models/weights.py": "lfs_pointer",  # was: parsed as Python, its `version`/`oid` lines claimed as code
+        "open.py": "unparseable", "deep.js": "minified", "over.py": "too_large", "bundle.js": "minified",
+        "nul.py": "binary", "package.json": "bad_manifest", "go.mod": "bad_manifest"}
+    out = rennet("context", "file", "models/weights.py", "--repo", str(tmp_path / "repo"), "--json",
+                 home=tmp_path / "home")
+    meta = json.loads(out.stdout)["data"]
+    assert meta["meta"]["skipped"] == "lfs_pointer" and meta["outline"]["unknown"] == "not_applicable"
