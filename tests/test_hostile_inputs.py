@@ -211,3 +211,18 @@ def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
                  home=tmp_path / "home")
     meta = json.loads(out.stdout)["data"]
     assert meta["meta"]["skipped"] == "lfs_pointer" and meta["outline"]["unknown"] == "not_applicable"
+
+
+def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo, tmp_path):
+    from tests.test_mcp import run_stdio, text_of
+
+    data = indexed_home(small_repo, tmp_path / "home")
+    os.truncate(data, 8192)
+
+    async def work(client):
+        first = await client.call_tool("context.symbol", {"repo": str(small_repo), "name": "A"})
+        again = await client.call_tool("context.symbol", {"repo": str(small_repo), "name": "A"})
+        return first, again
+
+    for reply in run_stdio(str(tmp_path / "home"), work):  # was: the server died of SIGBUS on the first call
+        assert reply.is_error is True and text_of(reply)["error"]["code"] == "store_corrupt"
