@@ -55,6 +55,10 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     """The hex OID of the commit `rev` names (branch, tag, full or short sha, `HEAD~3`, ...)."""
     if repo.head_is_unborn or repo.is_empty:
         if rev in ("HEAD", "@"):
+            if not repo.is_empty:  # commits on other branches; HEAD's own branch has none
+                branch = repo.references["HEAD"].target.removeprefix("refs/heads/")
+                raise EmptyRepository(f"HEAD of {repo_display_path(repo)} is on {branch!r}, which has no commits "
+                                      f"yet; name a rev that has (--rev)")
             raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
     if not rev or rev.startswith("-") or "\n" in rev:
         raise UnknownRev(f"{rev!r} is not a revision")

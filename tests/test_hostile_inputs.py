@@ -226,3 +226,13 @@ def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo
 
     for reply in run_stdio(str(tmp_path / "home"), work):  # was: the server died of SIGBUS on the first call
         assert reply.is_error is True and text_of(reply)["error"]["code"] == "store_corrupt"
+
+
+def test_an_unborn_head_beside_other_branches_says_so(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"a.py": "def a():\n    pass\n"})
+    b.repo.references["HEAD"].set_target("refs/heads/orphan")
+    out = rennet("index", str(tmp_path / "repo"), home=tmp_path / "home")
+    one_typed_line(out, "empty_repository")
+    assert "'orphan'" in out.stderr and "--rev" in out.stderr  # was: "... has no commits yet"
+    assert rennet("index", str(tmp_path / "repo"), "--rev", "main", home=tmp_path / "home").returncode == 0
