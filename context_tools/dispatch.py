@@ -42,10 +42,37 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
         raw = {}
     if not isinstance(raw, dict):
         raise BadInput(f"{row.id}: input must be a JSON object, got {type(raw).__name__}")
+    where = _not_unicode(raw, "$")
+    if where is not None:
+        raise BadInput(f"{row.id}: a string is not valid Unicode (a lone surrogate escape) - at `{where}`")
     try:
         return msgspec.convert(raw, row.input, strict=True)
     except msgspec.ValidationError as exc:
         raise BadInput(f"{row.id}: {exc}") from None
+
+
+def _not_unicode(value: Any, where: str) -> str | None:
+    """Where in decoded JSON a string holds a lone surrogate (`"\\ud800"` is valid JSON,
+    but no UTF-8 encoder, path or store key takes it), or None."""
+    if isinstance(value, str):
+        if value.isascii():
+            return None
+        try:
+            value.encode("utf-8")
+            return None
+        except UnicodeEncodeError:
+            return where
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _not_unicode(key, where) or _not_unicode(item, f"{where}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            found = _not_unicode(item, f"{where}[{i}]")
+            if found is not None:
+                return found
+    return None
 
 
 class Executor:
@@ -93,7 +120,7 @@ class Executor:
                 import traceback
 
                 traceback.print_exc(file=sys.stderr)
-            reply = self._failure(command_id, InternalError(f"{type(exc).__name__}: {exc}"))
+            reply = self._failure(command_id, _typed(exc, self.handle.home))
         if reply.ok and self.ceiling is not None:
             self._apply_ceiling(reply)
         if self.receipts:
@@ -136,11 +163,34 @@ class Executor:
         try:
             self.ledger.append(receipt)
         except Exception as exc:  # a ledger that cannot be written must not eat the answer
-            if not reply.ok and reply.error.code == "store_error":
+            if not reply.ok and reply.error.code in _STORE_CODES:
                 return  # the store's own error says it all, on its one line
             from context_tools.sanitize import sanitize_line
 
             print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)
+
+
+_STORE_CODES = frozenset({"store_error", "store_corrupt", "schema_mismatch"})
+
+
+def _typed(exc: Exception, home: Any) -> RennetError:
+    """An unexpected exception as a typed error: a store whose pages or records do not read
+    back (LMDB's MDB_CORRUPTED, a record that does not decompress or decode) is
+    `store_corrupt`, a store LMDB cannot write (disk full, map full) is `store_error`;
+    anything else is our bug, `internal_error`. (Input and bundles are decoded where they
+    enter, with their own codes: a msgspec error that reaches here read something stored.)"""
+    import zlib
+
+    import lmdb
+
+    from indexer.errors import StoreError
+
+    what = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, (lmdb.MapFullError, lmdb.DiskError, lmdb.ReadersFullError)):
+        return StoreError(f"store at {home} cannot be written ({what})")
+    if isinstance(exc, (lmdb.Error, zlib.error, msgspec.DecodeError)):
+        return StoreError(f"store at {home} is corrupt ({what}); move it aside and re-index", code="store_corrupt")
+    return InternalError(what)
 
 
 def _debug() -> bool:

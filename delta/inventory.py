@@ -16,6 +16,8 @@ import pygit2
 from msgspec import Struct
 from pygit2.enums import DeltaStatus, DiffOption
 
+from indexer.gitread import text_path
+
 from . import renames
 from .range import RangeIdentity, path_selected
 from .renames import Candidate
@@ -179,7 +181,7 @@ def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
         if status == "type_changed":
             patch, buffers = _blob_patch(repo, delta.old_file.path, delta.old_file.mode, old_oid,
                                 delta.new_file.path, delta.new_file.mode, new_oid)
-        out.append(_Raw(status, delta.new_file.path if status != "deleted" else delta.old_file.path,
+        out.append(_Raw(status, text_path(delta.new_file.path if status != "deleted" else delta.old_file.path),
                         delta.old_file.mode, delta.new_file.mode, old_oid, new_oid, patch, buffers))
     return out
 

@@ -297,11 +297,19 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     if write:
         folder = Path(out).expanduser().absolute() if out else \
             folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid)
-        offer_path = write_offer(folder, NoiseOffer(
-            "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))
-        packet.offer = str(offer_path)
-        packet_path = folder / "packet.json"
-        write_json_atomic(packet_path, msgspec.json.encode(packet) + b"\n")
+        try:
+            offer_path = write_offer(folder, NoiseOffer(
+                "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))
+            packet.offer = str(offer_path)
+            packet_path = folder / "packet.json"
+            write_json_atomic(packet_path, msgspec.json.encode(packet) + b"\n")
+        except OSError as exc:  # --out names a file, a folder we may not write, a full disk
+            from indexer.errors import BadInput, StoreError
+
+            reason = exc.strerror or type(exc).__name__
+            if out:
+                raise BadInput(f"cannot write the packet folder {out}: {reason}") from None
+            raise StoreError(f"cannot write the packet under {folder}: {reason}") from None
         if not out:
             folders.sweep(folder.parent.parent)
     return DeltaBuild(packet, regions, folder, offer_path, packet_path, records)

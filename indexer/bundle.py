@@ -120,21 +120,12 @@ def export(snap, out: str | os.PathLike[str]) -> ExportReport:
         "digest": "",
     }
     header["digest"] = _digest(header, body)
+    from .outfile import write_out
+
     target = Path(out)
-    tmp = target.with_name(target.name + ".partial")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(MAGIC)
-            fh.write(_header_line(header) + b"\n")
-            fh.write(body)
-        tmp.replace(target)
-    except OSError as exc:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise BadInput(f"cannot write {out}: {exc.strerror}") from None
-    size = target.stat().st_size
+    head = MAGIC + _header_line(header) + b"\n"
+    write_out(target, (head, body))
+    size = len(head) + len(body)
     return ExportReport(str(target), record.oid, record.fingerprint, version, len(record.files), len(entries),
                         size, header["digest"])
 

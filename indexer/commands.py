@@ -61,22 +61,13 @@ def dump_handler(input: DumpInput, ctx) -> Result:
     from pathlib import Path
 
     from indexer.snapshot import load
-    from indexer.errors import BadInput
 
     snap = load(ctx.store, input.repo, input.rev)
-    count = 0
     if input.out:
-        target = Path(input.out)
-        tmp = target.with_name(target.name + ".partial")
-        try:
-            with open(tmp, "wb") as fh:
-                for line in snap.canonical_lines():
-                    fh.write(line)
-                    count += 1
-            tmp.replace(target)
-        except OSError as exc:
-            raise BadInput(f"cannot write {input.out}: {exc.strerror}") from None
-        data = DumpData(snap.oid, snap.fingerprint, count, str(target), None)
+        from indexer.outfile import write_out
+
+        count = write_out(input.out, snap.canonical_lines())
+        data = DumpData(snap.oid, snap.fingerprint, count, str(Path(input.out)), None)
     else:
         lines = list(snap.canonical_lines())
         data = DumpData(snap.oid, snap.fingerprint, len(lines), None, b"".join(lines).decode())

@@ -5,6 +5,8 @@ Rules (each one documented here because a user sees its name in `skipped` or `ma
 - binary: a NUL byte in the first 8 KiB, unless the blob starts with a UTF-16/32 byte-order
   mark. `lines` is -1.
 - too_large: more bytes than the size cap (1 MiB by default). `lines` is counted.
+- lfs_pointer: a Git LFS pointer (`version https://git-lfs.github.com/spec/v1`, `oid sha256:`,
+  `size`, under 1 KiB): the file's content is not in the repository, only a reference to it.
 - undecodable: a UTF-16/32 byte-order mark (spans and columns are UTF-8 byte offsets, so such
   text is not parsed), or invalid UTF-8 in which more than 10% of bytes are non-ASCII (some
   other multi-byte encoding). Invalid UTF-8 with few high bytes (a Latin-1 or cp1252 source
@@ -69,10 +71,22 @@ def is_minified(data: bytes, path: str, language: str, lines: int) -> bool:
     return len(data) >= MINIFIED_MIN_SIZE and len(data) > MINIFIED_AVG_LINE * max(lines, 1)
 
 
+_LFS_VERSIONS = (b"version https://git-lfs.github.com/spec/", b"version https://hawser.github.com/spec/")
+LFS_POINTER_MAX = 1024
+
+
+def is_lfs_pointer(data: bytes) -> bool:
+    """A Git LFS pointer file (the spec: `version` first, then `oid` and `size` lines)."""
+    return (len(data) < LFS_POINTER_MAX and data.startswith(_LFS_VERSIONS)
+            and b"\noid sha256:" in data and b"\nsize " in data)
+
+
 def skip_reason(data: bytes, path: str, language: str, size_cap: int) -> tuple[str, int]:
     """(reason the blob is not parsed or "", its line count or -1 for binary)."""
     if language == "binary" or is_binary(data):
         return "binary", -1
+    if data[:1] == b"v" and is_lfs_pointer(data):
+        return "lfs_pointer", count_lines(data)
     if len(data) > size_cap:
         return "too_large", count_lines(data)
     if is_undecodable(data):

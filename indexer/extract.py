@@ -1,7 +1,7 @@
 """Per-blob extraction: a pure function of (bytes, path, language, extractor version).
 
 `extract_blob` never raises. A blob it does not parse gets `skipped` set to the reason:
-binary, too_large, undecodable, minified (rules in indexer/content.py); unparseable (the
+binary, too_large, lfs_pointer, undecodable, minified (rules in indexer/content.py); unparseable (the
 parse ran over its deterministic step budget, or produced an ERROR node too wide to query;
 symbols are then not claimed and occurrences come from the plain tokenizer); extract_error
 (a bug of ours; never expected).

@@ -55,6 +55,10 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     """The hex OID of the commit `rev` names (branch, tag, full or short sha, `HEAD~3`, ...)."""
     if repo.head_is_unborn or repo.is_empty:
         if rev in ("HEAD", "@"):
+            if not repo.is_empty:  # commits on other branches; HEAD's own branch has none
+                branch = repo.references["HEAD"].target.removeprefix("refs/heads/")
+                raise EmptyRepository(f"HEAD of {repo_display_path(repo)} is on {branch!r}, which has no commits "
+                                      f"yet; name a rev that has (--rev)")
             raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
     if not rev or rev.startswith("-") or "\n" in rev:
         raise UnknownRev(f"{rev!r} is not a revision")
@@ -72,6 +76,21 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
 _PATH = attrgetter("path")
 
 
+def text_path(name: str) -> str:
+    """A path as pygit2 gives it, made fit for JSON and store keys. Git stores names as
+    bytes; pygit2 decodes those that are not UTF-8 with surrogate escapes, which no UTF-8
+    encoder takes. Their undecodable bytes become `\\xff` escapes (as `--json` strings
+    and the text renderings show control characters), so such a file is indexed like any
+    other rather than failing the whole snapshot."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
     """The tree OID and every non-tree entry of the commit's tree, sorted by path."""
     try:
@@ -84,7 +103,7 @@ def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeE
     while stack:
         tree, prefix = stack.pop()
         for entry in tree:
-            path = prefix + entry.name
+            path = prefix + text_path(entry.name)
             mode = entry.filemode
             if mode == MODE_TREE:
                 try:
@@ -118,10 +137,10 @@ def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
         if delta.status not in _CHANGED:
             return walk_tree(repo, commit_oid)
         if delta.status != _ADDED:
-            gone.add(delta.old_file.path)
+            gone.add(text_path(delta.old_file.path))
         if delta.status != _DELETED:
             new = delta.new_file
-            added.append(TreeEntry(new.path, new.mode, str(new.id)))
+            added.append(TreeEntry(text_path(new.path), new.mode, str(new.id)))
     entries = [e for e in base if e.path not in gone] if gone else list(base)
     entries.extend(added)
     entries.sort(key=_PATH)

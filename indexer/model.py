@@ -73,7 +73,7 @@ class BlobFacts(Struct):
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
     build_ignored: bool = False  # Go: a `//go:build ignore` constraint keeps it out of every build
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
-    skipped: str = ""  # why the blob was not parsed: binary too_large undecodable minified; "" if parsed
+    skipped: str = ""  # why the blob was not parsed: binary too_large lfs_pointer undecodable minified; "" if parsed
     occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete
     # Filled when the facts are stored: assembly reads these, never the full occurrence list.
     uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are not its definition
@@ -157,7 +157,7 @@ class EntryPoint(Struct, frozen=True, gc=False):
 
 class Skipped(Struct, frozen=True, gc=False):
     path: str
-    reason: str  # binary too_large undecodable minified submodule symlink bad_manifest
+    reason: str  # binary too_large lfs_pointer undecodable minified submodule symlink bad_manifest
 
 
 class SnapshotRecord(Struct):

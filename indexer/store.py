@@ -154,6 +154,7 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot create store folder {home_path}: {exc.strerror}") from None
         db_path = home_path / "lmdb"
+        _refuse_truncated(home_path, db_path / "data.mdb")
         try:
             env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True,
                             readahead=False, max_readers=256)
@@ -204,6 +205,56 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _refuse_truncated(home: Path, data_file: Path) -> None:
+    """Refuse a data file shorter than its own meta pages say (a copy cut short, a full disk
+    during a copy): LMDB maps the file and would die of SIGBUS reading a page past its end,
+    with no word to the user. The meta page with the newest transaction names the last page
+    in use; the file must reach its end."""
+    try:
+        with open(data_file, "rb") as fh:
+            head = fh.read(_META_PROBE)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError:
+        return  # a new store, or one LMDB itself will refuse with its reason
+    metas = []
+    psize = _meta(head, 0)
+    if psize is not None:
+        metas.append(psize)
+        second = _meta(head, psize[0]) if psize[0] <= len(head) - _META_END else None
+        if second is not None:
+            metas.append(second)
+    if not metas:
+        return  # not LMDB's meta at all: LMDB says so itself (MDB_INVALID)
+    page_size, last_page, _ = max(metas, key=lambda m: m[2])
+    needed = (last_page + 1) * page_size
+    if size < needed or size < 2 * page_size:
+        raise StoreError(f"store at {home} is truncated ({data_file.name} has {size} bytes, its last page ends "
+                         f"at {needed}); move it aside and re-index", code="store_corrupt")
+
+
+# LMDB's meta page (lmdb.h, MDB_meta after a 16-byte page header): magic, version, address,
+# map size, two MDB_db of 48 bytes (the first one's pad holds the page size), last page, txn id.
+_META_MAGIC = 0xBEEFC0DE
+_META_END = 16 + 24 + 96 + 16
+_META_PROBE = 1 << 16
+
+
+def _meta(head: bytes, offset: int) -> tuple[int, int, int] | None:
+    """(page size, last page, transaction id) of the meta page at `offset`, or None."""
+    import struct
+
+    if len(head) < offset + _META_END:
+        return None
+    magic, _version = struct.unpack_from("=II", head, offset + 16)
+    if magic != _META_MAGIC:
+        return None
+    page_size = struct.unpack_from("=I", head, offset + 40)[0]
+    last_page, txn_id = struct.unpack_from("=QQ", head, offset + 136)
+    if page_size < 512 or page_size & (page_size - 1):
+        return None
+    return page_size, last_page, txn_id
 
 
 _OPEN: dict[str, Store] = {}  # real path of a home -> its open store in this process

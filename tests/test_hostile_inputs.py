@@ -1,0 +1,238 @@
+"""Hostile input on the user-facing faces: each case ends in one typed line and a non-zero
+exit (or an answer), never a traceback, a crash or a silently dropped file; nothing stored
+is lost. Real repositories built in-test, a real store, `rennet` run as a process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rennet(*args: str, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env.pop("RENNET_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args], env=env, cwd=str(home.parent),
+                          capture_output=True, text=True, timeout=120, input=stdin)
+
+
+def one_typed_line(out: subprocess.CompletedProcess, code: str) -> None:
+    assert out.returncode == 1, (out.returncode, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"rennet: {code}: " in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def commit_raw_tree(repo: pygit2.Repository, entries: list[tuple[bytes, pygit2.Oid]], folder: str) -> str:
+    """Commit HEAD's tree plus `folder/` holding blobs under raw byte names (git allows any
+    bytes but NUL and '/'; pygit2's TreeBuilder only takes text)."""
+    raw = b"".join(b"100644 " + name + b"\x00" + oid.raw for name, oid in sorted(entries))
+    sub = repo.odb.write(pygit2.GIT_OBJECT_TREE, raw)
+    head = repo.head.peel(pygit2.Commit)
+    builder = repo.TreeBuilder(head.tree)
+    builder.insert(folder, sub, pygit2.GIT_FILEMODE_TREE)
+    sig = pygit2.Signature("t", "t@example.invalid", 1_700_000_100, 0)
+    return str(repo.create_commit("refs/heads/main", sig, sig, "raw names", builder.write(), [head.id]))
+
+
+def test_a_path_that_is_not_utf8_is_indexed_with_its_bytes_escaped(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "def fine():\n    return 1\n"})
+    blob = b.repo.create_blob(b"def q():\n    pass\n")
+    commit_raw_tree(b.repo, [(b"bad\xffname.py", blob), (b"caf\xe9.py", blob)], "raw")
+    home = tmp_path / "home"
+
+    out = rennet("index", str(tmp_path / "repo"), "--rev", "main~1", "--json", home=home)
+    assert out.returncode == 0, out.stderr
+    out = rennet("index", str(tmp_path / "repo"), "--json", home=home)  # from its parent's snapshot
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)["data"]
+    assert data["files"] == 3 and data["skipped"] == []
+    cold = rennet("index", str(tmp_path / "repo"), "--json", home=tmp_path / "cold")
+    assert json.loads(cold.stdout)["data"]["fingerprint"] == data["fingerprint"]
+
+    out = rennet("context", "file", "raw/bad\\xffname.py", "--repo", str(tmp_path / "repo"), "--json", home=home)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["data"]["meta"]["path"] == "raw/bad\\xffname.py"
+    out = rennet("delta", "--repo", str(tmp_path / "repo"), "--base", "main~1", "--head", "main", "--json",
+                 home=home)
+    assert out.returncode == 0, out.stderr
+    assert {f["path"] for f in json.loads(out.stdout)["data"]["files"]} == {"raw/bad\\xffname.py", "raw/caf\\xe9.py"}
+
+
+@pytest.fixture(scope="module")
+def small_repo(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("hostile") / "repo"
+    b = RepoBuilder(path)
+    b.commit({"pkg/__init__.py": "", "pkg/a.py": "class A:\n    def f(self):\n        return 1\n",
+              "pkg/b.py": "from pkg.a import A\n\n\ndef g():\n    return A()\n"})
+    b.commit({"pkg/c.py": "def h():\n    pass\n"})
+    return path
+
+
+def indexed_home(repo: Path, home: Path) -> Path:
+    assert rennet("index", str(repo), "--quiet", home=home).returncode == 0
+    return home / "lmdb" / "data.mdb"
+
+
+@pytest.mark.parametrize("args", [("index", "{repo}"), ("context", "symbol", "A", "--repo", "{repo}"), ("ledger",)])
+def test_a_truncated_store_file_is_store_corrupt_not_a_crash(small_repo, tmp_path, args):
+    data = indexed_home(small_repo, tmp_path / "home")
+    os.truncate(data, 8192)  # the two meta pages survive; every page they point at is gone
+    out = rennet(*(a.format(repo=small_repo) for a in args), home=tmp_path / "home")
+    one_typed_line(out, "store_corrupt")  # was: killed by SIGBUS (exit -7), nothing said
+    assert "truncated" in out.stderr and data.stat().st_size == 8192
+
+
+def test_a_store_record_that_does_not_read_back_is_store_corrupt(small_repo, tmp_path):
+    indexed_home(small_repo, tmp_path / "home")
+    import lmdb
+    env = lmdb.open(str(tmp_path / "home" / "lmdb"), max_dbs=32, subdir=True)
+    snapshots = env.open_db(b"snapshots")
+    with env.begin(db=snapshots, write=True) as txn:
+        for key in [bytes(k) for k, _ in txn.cursor()]:
+            txn.put(key, b"z" + b"\x00not zlib" * 8)
+    env.close()
+    out = rennet("context", "symbol", "A", "--repo", str(small_repo), home=tmp_path / "home")
+    one_typed_line(out, "store_corrupt")  # was: internal_error
+
+
+def test_a_store_that_is_not_lmdb_is_reported_once(small_repo, tmp_path):
+    data = indexed_home(small_repo, tmp_path / "home")
+    data.write_bytes(b"\xde\xad" * 4096)
+    out = rennet("ledger", home=tmp_path / "home")
+    one_typed_line(out, "store_corrupt")  # was: a second line, "receipt not recorded: store_corrupt: ..."
+
+
+@pytest.mark.parametrize("payload", ['{{"repo": "{repo}", "name": "\\ud800"}}',
+                                     '{{"repo": "{repo}", "name": "A", "path": "\\udcff/x"}}'])
+def test_a_lone_surrogate_in_call_input_is_bad_input(small_repo, tmp_path, payload):
+    out = rennet("call", "context.symbol", payload.format(repo=small_repo), home=tmp_path / "home")
+    one_typed_line(out, "bad_input")  # was: internal_error (UnicodeEncodeError)
+    assert json.loads(out.stdout)["error"]["code"] == "bad_input"
+
+
+@pytest.mark.parametrize("verb", ["dump", "export"])
+def test_out_to_a_named_pipe_writes_through_it_and_keeps_it_a_pipe(small_repo, tmp_path, verb):
+    import stat
+
+    indexed_home(small_repo, tmp_path / "home")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = tmp_path / "received"
+    reader = subprocess.Popen(["sh", "-c", f'cat "{fifo}" > "{received}"'])
+    try:
+        args = (["snapshot", "dump", str(small_repo)] if verb == "dump" else ["export", "--repo", str(small_repo)])
+        out = rennet(*args, "--out", str(fifo), home=tmp_path / "home")
+        assert out.returncode == 0, out.stderr
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # was: replaced by a plain file, the reader left waiting
+        reader.wait(timeout=30)
+    finally:
+        reader.kill()
+        reader.wait()
+    if verb == "dump":
+        whole = rennet("snapshot", "dump", str(small_repo), home=tmp_path / "home").stdout
+        assert received.read_text() == whole
+    else:
+        assert received.read_bytes().startswith(b"RENNET-BUNDLE")
+
+
+def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, tmp_path):
+    """A full disk: the process may write 4 kB per file (RLIMIT_FSIZE: EFBIG, as ENOSPC). The
+    store cannot take the call's receipt either, which may say so on a line of its own."""
+    import resource
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    indexed_home(small_repo, tmp_path / "home")
+    env = {**os.environ, "RENNET_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    target = tmp_path / "dump.jsonl"
+    target.write_text("kept\n")
+    big = RepoBuilder(tmp_path / "big")
+    big.commit({f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(200)})
+    assert rennet("index", str(tmp_path / "big"), "--quiet", home=tmp_path / "home").returncode == 0
+    out = subprocess.run([sys.executable, "-m", "context_tools.cli", "snapshot", "dump", str(tmp_path / "big"),
+                          "--out", str(target)], env=env, capture_output=True, text=True, timeout=120,
+                         preexec_fn=small_files)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("rennet: bad_input: cannot write "), out.stderr
+    assert target.read_text() == "kept\n" and not (tmp_path / "dump.jsonl.partial").exists()
+
+
+def test_delta_out_naming_a_file_is_bad_input(small_repo, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    out = rennet("delta", "--repo", str(small_repo), "--base", "HEAD~1", "--head", "HEAD",
+                 "--out", str(tmp_path / "afile"), home=tmp_path / "home")
+    one_typed_line(out, "bad_input")  # was: internal_error (FileExistsError)
+    assert (tmp_path / "afile").read_text() == "x"
+
+
+LFS_POINTER = ("version https://git-lfs.github.com/spec/v1\n"
+               "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
+
+
+def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
+    from indexer.content import MINIFIED_MIN_SIZE
+
+    deep = 50_000
+    cap = b"#" + b"x" * ((1 << 20) - 2) + b"\n"
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({
+        "models/weights.py": LFS_POINTER,  # the content lives outside the repository
+        "deep.py": "x = " + "[" * deep + "]" * deep + "\n",
+        "open.py": "x = " + "(" * deep + "\n",
+        "deep.js": "var x = " + "[" * deep + "]" * deep + ";\n",
+        "deep.c": "int x = " + "(" * deep + "1" + ")" * deep + ";\n",
+        "cap.py": cap, "over.py": cap + b"\n",
+        "bundle.js": "var a=1;" * (MINIFIED_MIN_SIZE // 4),
+        "nul.py": b"def n():\n    return '\x00'\n",
+        "crlf.py": "def crlf():\r\n    return 1\r\n", "bom.py": "\ufeffdef bom():\n    pass\n",
+        "empty.py": "", "package.json": '{"name": ', "go.mod": "module\nrequire (\n  foo\n",
+    })
+    out = rennet("index", str(tmp_path / "repo"), "--json", home=tmp_path / "home")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)["data"]
+    assert data["files"] == 14
+    assert {s["path"]: s["reason"] for s in data["skipped"]} == {
+        "models/weights.py": "lfs_pointer",  # was: parsed as Python, its `version`/`oid` lines claimed as code
+        "open.py": "unparseable", "deep.js": "minified", "over.py": "too_large", "bundle.js": "minified",
+        "nul.py": "binary", "package.json": "bad_manifest", "go.mod": "bad_manifest"}
+    out = rennet("context", "file", "models/weights.py", "--repo", str(tmp_path / "repo"), "--json",
+                 home=tmp_path / "home")
+    meta = json.loads(out.stdout)["data"]
+    assert meta["meta"]["skipped"] == "lfs_pointer" and meta["outline"]["unknown"] == "not_applicable"
+
+
+def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo, tmp_path):
+    from tests.test_mcp import run_stdio, text_of
+
+    data = indexed_home(small_repo, tmp_path / "home")
+    os.truncate(data, 8192)
+
+    async def work(client):
+        first = await client.call_tool("context.symbol", {"repo": str(small_repo), "name": "A"})
+        again = await client.call_tool("context.symbol", {"repo": str(small_repo), "name": "A"})
+        return first, again
+
+    for reply in run_stdio(str(tmp_path / "home"), work):  # was: the server died of SIGBUS on the first call
+        assert reply.is_error is True and text_of(reply)["error"]["code"] == "store_corrupt"
+
+
+def test_an_unborn_head_beside_other_branches_says_so(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"a.py": "def a():\n    pass\n"})
+    b.repo.references["HEAD"].set_target("refs/heads/orphan")
+    out = rennet("index", str(tmp_path / "repo"), home=tmp_path / "home")
+    one_typed_line(out, "empty_repository")
+    assert "'orphan'" in out.stderr and "--rev" in out.stderr  # was: "... has no commits yet"
+    assert rennet("index", str(tmp_path / "repo"), "--rev", "main", home=tmp_path / "home").returncode == 0
