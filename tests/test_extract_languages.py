@@ -1256,3 +1256,13 @@ def test_python_module_names_bound_in_chains_tuples_and_module_level_blocks():
         ("RANGE_TYPES", "constant", "", 5), ("is_psycopg3", "variable", "", 7),
         ("SEP", "constant", "", 9), ("SEP", "constant", "", 11), ("SEP", "constant", "", 13),
         ("f", "function", "", 14), ("K", "class", "", 20), ("attr", "field", "K", 21)]
+
+
+def test_typescript_declaration_file_ambient_constants():
+    # zod's lib/locales/en.d.ts and helpers/parseUtil.d.ts
+    src = (b"declare const errorMap: ZodErrorMap;\nexport default errorMap;\n"
+           b"export declare const OK: <T>(value: T) => OK<T>;\nexport declare function f(): void;\n")
+    for language in ("typescript", "tsx"):
+        facts = extract_blob(src, "en.d.ts", language)
+        assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+            ("errorMap", "variable", "", 1), ("OK", "constant", "", 3), ("f", "function", "", 4)]

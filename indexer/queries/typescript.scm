@@ -29,6 +29,16 @@
   (export_statement
     declaration: (lexical_declaration
       (variable_declarator name: (identifier) @name) @definition.variable)))
+; ambient declarations of a declaration file: `declare const x: T;`, `export declare const x`
+(program
+  (ambient_declaration
+    (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable)))
+(program
+  (export_statement
+    declaration: (ambient_declaration
+      (lexical_declaration
+        (variable_declarator name: (identifier) @name) @definition.variable))))
 
 (method_definition
   name: (property_identifier) @name
