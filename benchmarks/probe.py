@@ -4,6 +4,7 @@
     python -m benchmarks.probe fanin REPO REV STORE synthetic.json
     python -m benchmarks.probe queries REPO REV STORE ITERATIONS [NAME ...] [--refs NAME ...]
     python -m benchmarks.probe parse REPO REV WORKERS
+    python -m benchmarks.probe agreement REPO REV STORE CTAGS.json
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 
 def index(repo: str, rev: str, store_home: str, workers: int) -> dict:
@@ -151,6 +153,18 @@ def queries(repo: str, rev: str, store_home: str, iterations: int, names: list[s
     return out
 
 
+def agreement(repo: str, rev: str, store_home: str, tags_json: str) -> dict:
+    """The snapshot's definitions side by side with ctags' tags (benchmarks.agreement; untimed)."""
+    from benchmarks.agreement import compare, ctags_tags
+    from indexer import api
+    from indexer.languages import GRAMMAR_LANGUAGES
+
+    snap = api.snapshot(repo, rev=rev, store=api.open_store(store_home), index_if_absent=False)
+    parsed = {f.path: f.language for f in snap.files if f.language in GRAMMAR_LANGUAGES and not f.skipped}
+    symbols = {(path, s.name, s.line): s.kind for path, s in snap.symbols()}
+    return compare(ctags_tags(Path(tags_json)), parsed, symbols)
+
+
 def main(argv: list[str]) -> int:
     verb, rest = argv[0], argv[1:]
     if verb == "index":
@@ -173,6 +187,10 @@ def main(argv: list[str]) -> int:
     if verb == "parse":
         repo, rev, workers = rest
         print(json.dumps(parse_only(repo, rev, int(workers))))
+        return 0
+    if verb == "agreement":
+        repo, rev, store, tags_json = rest
+        print(json.dumps(agreement(repo, rev, store, tags_json)))
         return 0
     print(f"bad_input: unknown probe {verb!r}", file=sys.stderr)
     return 2

@@ -216,6 +216,22 @@ def run_ctags(exe: str, tree: Path, out: Path, repeat: int = CTAGS_RUNS) -> meas
     return median_run(runs)
 
 
+def run_agreement(exe: str, tree: Path, repo: Path, rev: str, store: Path, out: Path) -> dict | None:
+    """The snapshot's definitions side by side with ctags' (benchmarks.agreement), untimed:
+    ctags runs again for its JSON form, with line numbers."""
+    out.unlink(missing_ok=True)
+    m = measure.run([exe, "-R", "--output-format=json", "--fields=+n", "-f", str(out), "."], cwd=str(tree),
+                    sample=False)
+    if m.returncode != 0:
+        return None  # a ctags built without JSON output: the comparison is left out, not guessed
+    m = measure.run([python(), "-m", "benchmarks.probe", "agreement", str(repo), rev, str(store), str(out)],
+                    env=child_env(store), cwd=str(ROOT), sample=False)
+    out.unlink(missing_ok=True)
+    if m.returncode != 0:
+        raise SystemExit(f"agreement probe failed: {m.stderr.strip()[-600:]}")
+    return json.loads(m.stdout.strip().splitlines()[-1])
+
+
 def run_index(repo: Path, rev: str, store: Path, workers: int) -> tuple[measure.Measured, dict]:
     cmd = [python(), "-m", "benchmarks.probe", "index", str(repo), rev, str(store), str(workers)]
     m = measure.run(cmd, env=child_env(store), cwd=str(ROOT))
@@ -289,6 +305,7 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         m = measure.run([python(), "-m", "benchmarks.probe", "fanin", str(repo), base, str(store), str(expect)],
                         env=child_env(store), cwd=str(ROOT), sample=False)
         fan = json.loads(m.stdout.strip().splitlines()[-1]) if m.returncode == 0 else {"error": m.stderr[-300:]}
+    agree = run_agreement(ctags, tree, repo, base, store, work / "checkouts" / f"{repo.name}.tags.json")
     first = store_bytes(store)
     reindex = []
     sizes = [first]
@@ -327,6 +344,8 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
     }
     if fan is not None:
         result["fan_in"] = fan
+    if agree is not None:
+        result["agreement"] = agree
     shutil.rmtree(store, ignore_errors=True)
     return result
 
@@ -433,11 +452,36 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
                               f"({r['reindex'][0]['parsed_blobs'] / max(1, r['indexed_files']):.1%} of files), "
                               f"mean re-index {statistics.mean(x['wall'] for x in r['reindex']):.2f} s over "
                               f"{len(r['reindex'])} releases" for r in releases)]
+    lines += agreement_table(results)
     fan = [r for r in results if "agree" in r.get("fan_in", {})]
     if fan:
         lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
             f"{r['label']} {r['fan_in']['agree']}/{r['fan_in']['checked']}" for r in fan)]
     return "\n".join(lines)
+
+
+def agreement_table(results: list[dict]) -> list[str]:
+    """Definitions side by side with ctags (benchmarks.agreement), per corpus."""
+    rows = [r for r in results if r.get("agreement")]
+    if not rows:
+        return []
+
+    def kinds(pairs: list) -> str:
+        return ", ".join(f"{kind} {n}" for kind, n in pairs) or "-"
+
+    lines = ["", "Definitions side by side with ctags, in the files the snapshot parses (same path, name "
+             "and line; untimed, no verdict: see benchmarks/agreement.py for what each tool counts; ctags' "
+             "import, package, impl-block and object-key tags are counted apart):", "",
+             "| corpus | ctags definitions | rennet symbols | both | of ctags', in rennet | only ctags (top kinds) "
+             "| only rennet (top kinds) | ctags tags apart |", "|---|---:|---:|---:|---:|---|---|---|"]
+    for r in rows:
+        a = r["agreement"]["all"]
+        share = f"{a['both'] / a['ctags']:.1%}" if a["ctags"] else "-"
+        lines.append(f"| {r['label']} | {a['ctags']} | {a['rennet']} | {a['both']} | {share} "
+                     f"| {a['only_ctags']}: {kinds(a['only_ctags_kinds'])} "
+                     f"| {a['only_rennet']}: {kinds(a['only_rennet_kinds'])} "
+                     f"| {kinds(r['agreement'].get('not_definitions', []))} |")
+    return lines
 
 
 def scaling_steps(results: list[dict]) -> list[dict]:

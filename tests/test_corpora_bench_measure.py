@@ -111,3 +111,35 @@ def test_a_settled_copy_of_a_store_holds_what_the_store_holds(tmp_path):
     with env.begin() as txn:
         assert [bytes(v) for _, v in txn.cursor()] == [f"v{i}".encode() * 50 for i in range(500)]
     env.close()
+
+
+def test_agreement_probe_compares_definitions_with_ctags_tags(tmp_path):
+    # ctags' JSON lines as `ctags -R --output-format=json --fields=+n .` writes them (the
+    # suite does not need ctags itself)
+    import json
+    import subprocess
+
+    from benchmarks.run import ROOT, child_env
+    from corpora.gitbuild import make_repo
+
+    make_repo(tmp_path / "r", [{"a.py": "import os\n\ndef f():\n    return 1\n\nclass K:\n    pass\n",
+                                "notes.txt": "def words\n"}])
+    tags = [
+        {"_type": "ptag", "name": "JSON_OUTPUT_VERSION", "path": "0.0"},
+        {"_type": "tag", "name": "os", "path": "./a.py", "line": 1, "kind": "namespace"},  # an import: apart
+        {"_type": "tag", "name": "f", "path": "./a.py", "line": 3, "kind": "function"},  # both
+        {"_type": "tag", "name": "g", "path": "./a.py", "line": 9, "kind": "function"},  # ctags only
+        {"_type": "tag", "name": "words", "path": "notes.txt", "line": 1, "kind": "x"},  # no parsed file
+    ]
+    (tmp_path / "tags.json").write_text("".join(json.dumps(t) + "\n" for t in tags) + "not json\n")
+    env = child_env(tmp_path / "store")
+    subprocess.run([sys.executable, "-m", "context_tools.cli", "index", str(tmp_path / "r"), "--store",
+                    str(tmp_path / "store"), "--quiet"], env=env, cwd=str(ROOT), check=True, capture_output=True)
+    out = subprocess.run([sys.executable, "-m", "benchmarks.probe", "agreement", str(tmp_path / "r"), "HEAD",
+                          str(tmp_path / "store"), str(tmp_path / "tags.json")],
+                         capture_output=True, text=True, env=env, cwd=str(ROOT), check=True)
+    found = json.loads(out.stdout)
+    assert found["all"] == {"ctags": 2, "rennet": 2, "both": 1, "only_ctags": 1, "only_rennet": 1,
+                            "only_ctags_kinds": [["function", 1]], "only_rennet_kinds": [["class", 1]]}
+    assert found["not_definitions"] == [["namespace", 1]]
+    assert set(found["languages"]) == {"python"}
