@@ -11,6 +11,7 @@ folder first. When none exists, the conventional location is named with
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -194,6 +195,41 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     return None
 
 
+# Words that mark a folder as holding tests, not what it tests: utils_tests, test_utils,
+# tests/utils and utils/tests all name "utils".
+TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest", "unittests"})
+
+
+def _words(segment: str) -> list[str]:
+    return [w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
+
+
+def _subject(segment: str) -> str:
+    """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
+    return "_".join(w for w in _words(segment) if w not in TEST_WORDS)
+
+
+def _subjects(path: str) -> list[str]:
+    return [s for s in (_subject(p) for p in posixpath.dirname(path).split("/")) if s]
+
+
+def _mirror(a: str, b: str) -> int:
+    """Trailing folders the two paths share by subject: src/pkg/a/b.py and tests/a/test_b.py share "a",
+    src/main/java/com/acme and src/test/java/com/acme share "java/com/acme"."""
+    n = 0
+    for x, y in zip(reversed(_subjects(a)), reversed(_subjects(b))):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _overlap(a: str, b: str) -> int:
+    """Folder words the two paths share anywhere (tests/admin_filters and django/contrib/admin share "admin")."""
+    words = lambda p: {w for s in _subjects(p) for w in s.split("_")}  # noqa: E731
+    return len(words(a) & words(b))
+
+
 def _affinity(a: str, b: str) -> int:
     """Shared leading folders once test folders are set aside."""
     pa = _impl_folder(posixpath.dirname(a)).split("/")
@@ -219,6 +255,16 @@ class CounterpartIndex:
                 _, r, _ = found
                 self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
 
+    def _rank(self, path: str, candidate: str) -> tuple:
+        """Closest first, every step explainable: a file that exists at head before one the range
+        deleted; then the longest mirrored folder tail; then the most folder words in common;
+        then the most shared leading folders; then the fewest folders left unexplained (of
+        django/db/backends/utils.py and django/contrib/gis/db/backends/utils.py, tests/backends/
+        mirrors both, the first more closely); then the path, so ties are stable."""
+        mirror = _mirror(path, candidate)
+        return (candidate not in self.head, -mirror, -_overlap(path, candidate),
+                -_affinity(path, candidate), len(_subjects(candidate)) - mirror, candidate)
+
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
         if found is None:
@@ -231,7 +277,7 @@ class CounterpartIndex:
         folder = posixpath.dirname(path)
         matches = [p for p in self._by_key.get((r.family, other, r.stem), ()) if p != path
                    and (not family.same_folder or posixpath.dirname(p) == folder)]
-        matches.sort(key=lambda p: (-_affinity(path, p), p))
+        matches.sort(key=lambda p: self._rank(path, p))
         if matches:
             out = []
             for p in matches[:MAX_COUNTERPARTS]:

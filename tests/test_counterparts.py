@@ -97,3 +97,39 @@ def test_a_python_tests_module_is_a_test_not_an_implementation_missing_its_test(
         mark = index.counterparts(path)
         assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", path
         assert "names no implementation" in mark.reason
+
+
+def _first(index: CounterpartIndex, path: str) -> str:
+    found = index.counterparts(path)
+    assert not isinstance(found, Unknown), found
+    return found[0].path
+
+
+def test_a_test_folder_named_x_tests_names_the_folder_x():
+    # django 5.0.2..5.0.3: tests/utils_tests/test_text.py ranked django/db/models/functions/text.py
+    # first (no shared leading folder either way, so the tie went alphabetically)
+    index = CounterpartIndex(["django/db/models/functions/text.py", "django/utils/text.py",
+                              "tests/utils_tests/test_text.py", "tests/db_functions/text/test_text.py"],
+                             changed_paths=set())
+    assert _first(index, "tests/utils_tests/test_text.py") == "django/utils/text.py"
+    assert _first(index, "django/utils/text.py") == "tests/utils_tests/test_text.py"
+    assert _first(index, "django/db/models/functions/text.py") == "tests/db_functions/text/test_text.py"
+
+
+def test_package_relative_mirror_pairs_src_pkg_a_with_tests_a():
+    index = CounterpartIndex(["src/pkg/a/b.py", "src/pkg/c/b.py", "tests/a/test_b.py", "tests/c/test_b.py"],
+                             changed_paths=set())
+    assert _first(index, "tests/c/test_b.py") == "src/pkg/c/b.py"
+    assert _first(index, "src/pkg/c/b.py") == "tests/c/test_b.py"
+    assert _first(index, "src/pkg/a/b.py") == "tests/a/test_b.py"
+    # both mirror tests/backends/; the one with fewer folders left over is nearer
+    index = CounterpartIndex(["django/contrib/gis/db/backends/utils.py", "django/db/backends/utils.py",
+                              "tests/backends/test_utils.py"], changed_paths=set())
+    assert _first(index, "tests/backends/test_utils.py") == "django/db/backends/utils.py"
+
+
+def test_a_counterpart_that_exists_at_head_beats_a_deleted_one():
+    index = CounterpartIndex(["b/foo.py", "tests/test_foo.py"], changed_paths={"a/foo.py"},
+                             deleted_paths=["a/foo.py"])
+    found = index.counterparts("tests/test_foo.py")
+    assert [(c.path, c.exists_at_head) for c in found] == [("b/foo.py", True), ("a/foo.py", False)]
