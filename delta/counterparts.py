@@ -48,8 +48,36 @@ class Family:
     same_folder: bool = False
 
 
+# Words that mark a folder as holding tests, not what it tests: utils_tests, test_utils,
+# tests/utils and utils/tests all name "utils".
+TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest", "unittests"})
+
+
+def _words(segment: str) -> list[str]:
+    return [w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
+
+
+def _subject(segment: str) -> str:
+    """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
+    return "_".join(w for w in _words(segment) if w not in TEST_WORDS)
+
+
+# A folder is a test folder when its name says tests in the plural (tests, __tests__,
+# utils_tests, Acme.Tests), or it is a singular test/spec/testing at the top or right under
+# src/ (Maven's src/test). A singular one deeper down is often a package: django/test/ is
+# Django's test client, numpy/testing/ a library.
+PLURAL_TEST_WORDS = frozenset({"tests", "specs", "unittests"})
+SINGULAR_TEST_DIRS = frozenset({"test", "spec", "testing"})
+
+
 def _in_test_dir(folder: str) -> bool:
-    return any(part in TEST_DIRS for part in folder.split("/") if part)
+    parts = [p for p in folder.split("/") if p]
+    for i, part in enumerate(parts):
+        if PLURAL_TEST_WORDS & set(_words(part)):
+            return True
+        if part.lower() in SINGULAR_TEST_DIRS and (i == 0 or parts[i - 1] == "src"):
+            return True
+    return False
 
 
 def _impl_folder(folder: str) -> str:
@@ -191,22 +219,11 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     for ext, family in _BY_EXT:  # longest extension first: ".kts" is not ".ts"
         if name.endswith(ext):
             reading = family.read(folder, name, ext)
+            if reading and reading.role == "implementation" and _in_test_dir(folder):
+                # tests/backends/models.py, tests/typing/*.py: what the tests use, not what they test
+                reading = Reading(reading.family, "support", reading.stem, f"{reading.family}:test-folder support")
             return (family, reading, ext) if reading else None
     return None
-
-
-# Words that mark a folder as holding tests, not what it tests: utils_tests, test_utils,
-# tests/utils and utils/tests all name "utils".
-TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest", "unittests"})
-
-
-def _words(segment: str) -> list[str]:
-    return [w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
-
-
-def _subject(segment: str) -> str:
-    """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
-    return "_".join(w for w in _words(segment) if w not in TEST_WORDS)
 
 
 def _subjects(path: str) -> list[str]:
@@ -251,7 +268,7 @@ class CounterpartIndex:
         self._by_key: dict[tuple[str, str, str], list[str]] = {}
         for path in sorted(self.head | set(deleted_paths)):
             found = _read(path)
-            if found:
+            if found and found[1].role != "support":
                 _, r, _ = found
                 self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
 
@@ -273,6 +290,9 @@ class CounterpartIndex:
                 return not_applicable(f"{name} is a test module whose name names no implementation")
             return not_applicable(f"no test convention known for {name}")
         family, r, ext = found
+        if r.role == "support":
+            return not_applicable(f"{posixpath.basename(path)} sits in the test folder {posixpath.dirname(path)}/ "
+                                  "without a test name: test support (models, fixtures, helpers), not an implementation")
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)
         matches = [p for p in self._by_key.get((r.family, other, r.stem), ()) if p != path

@@ -133,3 +133,29 @@ def test_a_counterpart_that_exists_at_head_beats_a_deleted_one():
                              deleted_paths=["a/foo.py"])
     found = index.counterparts("tests/test_foo.py")
     assert [(c.path, c.exists_at_head) for c in found] == [("b/foo.py", True), ("a/foo.py", False)]
+
+
+@pytest.mark.parametrize("path", [
+    "tests/backends/models.py",  # django 5.0.2..5.0.3: paired with tests/auth_tests/test_models.py
+    "tests/typing/typing_app_decorators.py",  # flask: "needed" tests/test_typing_app_decorators.py
+    "tests/base.py",  # marshmallow's shared schemas
+    "src/test/java/com/acme/Fixtures.java",
+    "test/helpers.js",
+    "Acme.Tests/Builders.cs",
+])
+def test_a_helper_in_a_test_folder_is_test_support_not_an_implementation(path):
+    index = CounterpartIndex([path, "tests/auth_tests/test_models.py", "django/db/models/base.py",
+                              "tests/test_base.py"], changed_paths={path})
+    mark = index.counterparts(path)
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", mark
+    assert "test support" in mark.reason
+    # and it is no implementation of anyone's test either
+    assert _first(index, "tests/test_base.py") != "tests/base.py"
+
+
+def test_a_package_folder_named_test_is_still_an_implementation():
+    # django/test/client.py is Django's test client, tested by tests/test_client/
+    index = CounterpartIndex(["django/test/client.py", "tests/test_client/test_client.py",
+                              "pkg/testing/util.py"], changed_paths=set())
+    assert _first(index, "django/test/client.py") == "tests/test_client/test_client.py"
+    assert index.counterparts("pkg/testing/util.py")[0].role == "test"
