@@ -4,8 +4,9 @@ conventions: whether the counterpart exists at head and whether it changed too.
 A file is read as (family, role, stem): `src/app/foo.py` is (python, implementation,
 "foo"), `tests/unit/test_foo.py` is (python, test, "foo"). Counterparts are the head's
 files of the same family and stem in the other role (Go: in the same folder), nearest
-folder first. When none exists, the conventional location is named with
-`exists_at_head: false`, so "no test" is stated rather than implied.
+folder first. When an implementation has no test, the conventional location is named with
+`exists_at_head: false`, so "no test" is stated rather than implied; a test whose name
+matches no file is `not_applicable` with the reason, never a guessed path.
 """
 
 from __future__ import annotations
@@ -304,6 +305,12 @@ class CounterpartIndex:
                 rule = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
                 out.append(Counterpart(p, other, p in self.head, p in self.changed, rule))
             return out
+        if r.role == "test":
+            # a test names what it tests only by convention; test_appctx.py may test behaviour
+            # spread over modules, so a path nobody wrote is not offered as its implementation
+            where = f"in {folder or 'the root'}/" if family.same_folder else "at head"
+            return not_applicable(f"no implementation named {r.stem} {where} or deleted in the range: "
+                                  f"{posixpath.basename(path)} names no file, so none is guessed")
         expected = family.conventional(folder, r, ext)
         rule = f"{r.family}:conventional"
         return [Counterpart(expected, other, expected in self.head, expected in self.changed, rule)]

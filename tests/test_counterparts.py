@@ -159,3 +159,16 @@ def test_a_package_folder_named_test_is_still_an_implementation():
                               "pkg/testing/util.py"], changed_paths=set())
     assert _first(index, "django/test/client.py") == "tests/test_client/test_client.py"
     assert index.counterparts("pkg/testing/util.py")[0].role == "test"
+
+
+@pytest.mark.parametrize("path,stem", [
+    ("tests/test_appctx.py", "appctx"),  # flask: was "appctx.py" at the root, which no one wrote
+    ("tests/x509/verification/test_limbo.py", "limbo"),  # cryptography 42.0.4..42.0.5
+    ("server/integration_test.go", "integration"),
+    ("web/flows.test.ts", "flows"),
+])
+def test_a_test_naming_no_existing_file_says_so_instead_of_guessing_a_path(path, stem):
+    index = CounterpartIndex([path, "src/flask/ctx.py", "server/handler.go"], changed_paths={path})
+    mark = index.counterparts(path)
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", mark
+    assert f"no implementation named {stem}" in mark.reason
