@@ -125,6 +125,7 @@ def _affixes(prefixes: Iterable[str], suffixes: Iterable[str], family: str, neve
 
 # Test modules whose name gives no stem (Django's app/tests.py): a test, of no one file.
 NAMELESS_TESTS = {"tests.py", "test.py"}
+NAMELESS_RULE = "python:<folder naming stem>/tests.py"
 
 
 def _read_python(folder: str, name: str, ext: str) -> Reading | None:
@@ -231,6 +232,12 @@ def _subjects(path: str) -> list[str]:
     return [s for s in (_subject(p) for p in posixpath.dirname(path).split("/")) if s]
 
 
+def _folder_words(path: str) -> frozenset[str]:
+    """The words the innermost folder names, test words aside: tests/admin_filters/tests.py -> admin, filters."""
+    subjects = _subjects(path)
+    return frozenset(subjects[-1].split("_")) if subjects else frozenset()
+
+
 def _mirror(a: str, b: str) -> int:
     """Trailing folders the two paths share by subject: src/pkg/a/b.py and tests/a/test_b.py share "a",
     src/main/java/com/acme and src/test/java/com/acme share "java/com/acme"."""
@@ -267,11 +274,45 @@ class CounterpartIndex:
         self.head = set(head_paths)
         self.changed = changed_paths
         self._by_key: dict[tuple[str, str, str], list[str]] = {}
+        self._nameless: dict[str, list[str]] = {}  # folder word -> tests.py paths under such a folder
         for path in sorted(self.head | set(deleted_paths)):
             found = _read(path)
             if found and found[1].role != "support":
                 _, r, _ = found
                 self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
+            elif posixpath.basename(path) in NAMELESS_TESTS and _in_test_dir(posixpath.dirname(path)):
+                # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
+                for word in _folder_words(path):
+                    self._nameless.setdefault(word, []).append(path)
+
+    def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
+        """Files of the other role that name this one, each with the rule that pairs them."""
+        folder = posixpath.dirname(path)
+        out: dict[str, str] = {}
+        for p in self._by_key.get((r.family, other, r.stem), ()):
+            if p != path and (not family.same_folder or posixpath.dirname(p) == folder):
+                out[p] = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
+        if r.family == "python" and r.role == "implementation":
+            for p in self._nameless_naming(path, r.stem):
+                out[p] = NAMELESS_RULE
+        return out
+
+    def _nameless_naming(self, path: str, stem: str) -> list[str]:
+        """Django's tests/admin_filters/tests.py for django/contrib/admin/filters.py: a tests.py
+        in a test folder whose name is the stem plus words of the implementation's own folders,
+        sharing at least one of them (humanize_tests for contrib/humanize/templatetags/humanize.py).
+        "proxy_models" names no folder of django/contrib/auth/models.py, and tests/backends/ shares
+        no folder with django/contrib/auth/backends.py, so neither is offered."""
+        want = set(stem.split("_")) - {""}
+        if not want:
+            return []
+        own = {w for s in _subjects(path) for w in s.split("_")}
+        out = []
+        for p in self._nameless.get(min(want), ()):
+            words = _folder_words(p)
+            if want <= words and words - want <= own and words & own:
+                out.append(p)
+        return out
 
     def _rank(self, path: str, candidate: str) -> tuple:
         """Closest first, every step explainable: a file that exists at head before one the range
@@ -296,15 +337,10 @@ class CounterpartIndex:
                                   "without a test name: test support (models, fixtures, helpers), not an implementation")
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)
-        matches = [p for p in self._by_key.get((r.family, other, r.stem), ()) if p != path
-                   and (not family.same_folder or posixpath.dirname(p) == folder)]
-        matches.sort(key=lambda p: self._rank(path, p))
-        if matches:
-            out = []
-            for p in matches[:MAX_COUNTERPARTS]:
-                rule = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
-                out.append(Counterpart(p, other, p in self.head, p in self.changed, rule))
-            return out
+        rules = self._candidates(path, family, r, other)
+        if rules:
+            ranked = sorted(rules, key=lambda p: self._rank(path, p))[:MAX_COUNTERPARTS]
+            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p]) for p in ranked]
         if r.role == "test":
             # a test names what it tests only by convention; test_appctx.py may test behaviour
             # spread over modules, so a path nobody wrote is not offered as its implementation

@@ -172,3 +172,29 @@ def test_a_test_naming_no_existing_file_says_so_instead_of_guessing_a_path(path,
     mark = index.counterparts(path)
     assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", mark
     assert f"no implementation named {stem}" in mark.reason
+
+
+def test_a_django_tests_module_in_a_folder_named_for_the_module_is_its_test():
+    # django 5.0.2..5.0.3: admin/filters.py was paired with a template i18n test_filters.py only
+    index = CounterpartIndex([
+        "django/contrib/admin/filters.py", "tests/admin_filters/tests.py",
+        "tests/template_tests/syntax_tests/i18n/test_filters.py",
+        "django/contrib/humanize/templatetags/humanize.py", "tests/humanize_tests/tests.py",
+        "django/contrib/auth/models.py", "tests/proxy_models/tests.py",
+    ], changed_paths={"tests/admin_filters/tests.py"})
+    found = index.counterparts("django/contrib/admin/filters.py")
+    assert [c.path for c in found] == ["tests/admin_filters/tests.py",
+                                       "tests/template_tests/syntax_tests/i18n/test_filters.py"]
+    assert (found[0].rule, found[0].changed) == ("python:<folder naming stem>/tests.py", True)
+    assert _first(index, "django/contrib/humanize/templatetags/humanize.py") == "tests/humanize_tests/tests.py"
+    # "proxy" is no folder of auth/models.py: proxy_models/ tests something else
+    [missing] = index.counterparts("django/contrib/auth/models.py")
+    assert not missing.exists_at_head
+
+
+def test_a_tests_module_is_offered_only_where_its_folder_shares_the_implementations_folders():
+    index = CounterpartIndex(["django/contrib/auth/backends.py", "tests/backends/tests.py",
+                              "django/contrib/auth/admin.py", "django/contrib/admin/tests.py"], changed_paths=set())
+    for path in ("django/contrib/auth/backends.py", "django/contrib/auth/admin.py"):
+        [missing] = index.counterparts(path)
+        assert not missing.exists_at_head, path
