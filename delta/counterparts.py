@@ -129,11 +129,15 @@ NAMELESS_RULE = "python:<folder naming stem>/tests.py"
 
 
 def _read_python(folder: str, name: str, ext: str) -> Reading | None:
-    if name in ("__init__.py", "conftest.py", "setup.py", "__main__.py", "noxfile.py", "manage.py"):
+    if name in ("conftest.py", "setup.py", "noxfile.py", "manage.py"):
         return None
-    if name in NAMELESS_TESTS:
+    if name in NAMELESS_TESTS or (name.startswith("__") and name.endswith("__.py")):  # __init__, __about__
         return None
-    return _affixes(("test_",), ("_test", "_tests"), "python")(folder, name, ext)
+    reading = _affixes(("test_",), ("_test", "_tests"), "python")(folder, name, ext)
+    if reading and reading.stem.lstrip("_"):
+        # click's _compat.py is tested by test_compat.py: the underscore marks privacy, not a name
+        reading = Reading(reading.family, reading.role, reading.stem.lstrip("_"), reading.rule)
+    return reading
 
 
 def _read_js(folder: str, name: str, ext: str) -> Reading | None:

@@ -198,3 +198,13 @@ def test_a_tests_module_is_offered_only_where_its_folder_shares_the_implementati
     for path in ("django/contrib/auth/backends.py", "django/contrib/auth/admin.py"):
         [missing] = index.counterparts(path)
         assert not missing.exists_at_head, path
+
+
+def test_a_private_module_is_tested_under_its_public_name():
+    # click 8.1.6..8.1.7: src/click/_compat.py was sent to a missing tests/test__compat.py
+    index = CounterpartIndex(["src/click/_compat.py", "tests/test_compat.py", "src/cryptography/__about__.py"],
+                             changed_paths=set())
+    assert _first(index, "src/click/_compat.py") == "tests/test_compat.py"
+    assert _first(index, "tests/test_compat.py") == "src/click/_compat.py"
+    mark = index.counterparts("src/cryptography/__about__.py")  # dunder modules name no test convention
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable"
