@@ -55,7 +55,9 @@ TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest",
 
 
 def _words(segment: str) -> list[str]:
-    return [w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
+    """Lower-case words of a name; a version digit trails off (tests/backends/sqlite mirrors
+    django/db/backends/sqlite3, oauth2 is oauth) unless the word is all digits."""
+    return [w.rstrip("0123456789") or w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
 
 
 def _subject(segment: str) -> str:

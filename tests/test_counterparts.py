@@ -208,3 +208,10 @@ def test_a_private_module_is_tested_under_its_public_name():
     assert _first(index, "tests/test_compat.py") == "src/click/_compat.py"
     mark = index.counterparts("src/cryptography/__about__.py")  # dunder modules name no test convention
     assert isinstance(mark, Unknown) and mark.unknown == "not_applicable"
+
+
+def test_a_trailing_version_digit_does_not_break_a_mirror():
+    # django 5.0.4..5.0.5: tests/backends/sqlite/test_functions.py ranked oracle/functions.py first
+    index = CounterpartIndex(["django/db/backends/oracle/functions.py", "django/db/backends/sqlite3/_functions.py",
+                              "tests/backends/sqlite/test_functions.py"], changed_paths=set())
+    assert _first(index, "tests/backends/sqlite/test_functions.py") == "django/db/backends/sqlite3/_functions.py"
