@@ -4,13 +4,15 @@ conventions: whether the counterpart exists at head and whether it changed too.
 A file is read as (family, role, stem): `src/app/foo.py` is (python, implementation,
 "foo"), `tests/unit/test_foo.py` is (python, test, "foo"). Counterparts are the head's
 files of the same family and stem in the other role (Go: in the same folder), nearest
-folder first. When none exists, the conventional location is named with
-`exists_at_head: false`, so "no test" is stated rather than implied.
+folder first. When an implementation has no test, the conventional location is named with
+`exists_at_head: false`, so "no test" is stated rather than implied; a test whose name
+matches no file is `not_applicable` with the reason, never a guessed path.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -47,8 +49,38 @@ class Family:
     same_folder: bool = False
 
 
+# Words that mark a folder as holding tests, not what it tests: utils_tests, test_utils,
+# tests/utils and utils/tests all name "utils".
+TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest", "unittests"})
+
+
+def _words(segment: str) -> list[str]:
+    """Lower-case words of a name; a version digit trails off (tests/backends/sqlite mirrors
+    django/db/backends/sqlite3, oauth2 is oauth) unless the word is all digits."""
+    return [w.rstrip("0123456789") or w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
+
+
+def _subject(segment: str) -> str:
+    """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
+    return "_".join(w for w in _words(segment) if w not in TEST_WORDS)
+
+
+# A folder is a test folder when its name says tests in the plural (tests, __tests__,
+# utils_tests, Acme.Tests), or it is a singular test/spec/testing at the top or right under
+# src/ (Maven's src/test). A singular one deeper down is often a package: django/test/ is
+# Django's test client, numpy/testing/ a library.
+PLURAL_TEST_WORDS = frozenset({"tests", "specs", "unittests"})
+SINGULAR_TEST_DIRS = frozenset({"test", "spec", "testing"})
+
+
 def _in_test_dir(folder: str) -> bool:
-    return any(part in TEST_DIRS for part in folder.split("/") if part)
+    parts = [p for p in folder.split("/") if p]
+    for i, part in enumerate(parts):
+        if PLURAL_TEST_WORDS & set(_words(part)):
+            return True
+        if part.lower() in SINGULAR_TEST_DIRS and (i == 0 or parts[i - 1] == "src"):
+            return True
+    return False
 
 
 def _impl_folder(folder: str) -> str:
@@ -95,14 +127,19 @@ def _affixes(prefixes: Iterable[str], suffixes: Iterable[str], family: str, neve
 
 # Test modules whose name gives no stem (Django's app/tests.py): a test, of no one file.
 NAMELESS_TESTS = {"tests.py", "test.py"}
+NAMELESS_RULE = "python:<folder naming stem>/tests.py"
 
 
 def _read_python(folder: str, name: str, ext: str) -> Reading | None:
-    if name in ("__init__.py", "conftest.py", "setup.py", "__main__.py", "noxfile.py", "manage.py"):
+    if name in ("conftest.py", "setup.py", "noxfile.py", "manage.py"):
         return None
-    if name in NAMELESS_TESTS:
+    if name in NAMELESS_TESTS or (name.startswith("__") and name.endswith("__.py")):  # __init__, __about__
         return None
-    return _affixes(("test_",), ("_test", "_tests"), "python")(folder, name, ext)
+    reading = _affixes(("test_",), ("_test", "_tests"), "python")(folder, name, ext)
+    if reading and reading.stem.lstrip("_"):
+        # click's _compat.py is tested by test_compat.py: the underscore marks privacy, not a name
+        reading = Reading(reading.family, reading.role, reading.stem.lstrip("_"), reading.rule)
+    return reading
 
 
 def _read_js(folder: str, name: str, ext: str) -> Reading | None:
@@ -190,8 +227,38 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     for ext, family in _BY_EXT:  # longest extension first: ".kts" is not ".ts"
         if name.endswith(ext):
             reading = family.read(folder, name, ext)
+            if reading and reading.role == "implementation" and _in_test_dir(folder):
+                # tests/backends/models.py, tests/typing/*.py: what the tests use, not what they test
+                reading = Reading(reading.family, "support", reading.stem, f"{reading.family}:test-folder support")
             return (family, reading, ext) if reading else None
     return None
+
+
+def _subjects(path: str) -> list[str]:
+    return [s for s in (_subject(p) for p in posixpath.dirname(path).split("/")) if s]
+
+
+def _folder_words(path: str) -> frozenset[str]:
+    """The words the innermost folder names, test words aside: tests/admin_filters/tests.py -> admin, filters."""
+    subjects = _subjects(path)
+    return frozenset(subjects[-1].split("_")) if subjects else frozenset()
+
+
+def _mirror(a: str, b: str) -> int:
+    """Trailing folders the two paths share by subject: src/pkg/a/b.py and tests/a/test_b.py share "a",
+    src/main/java/com/acme and src/test/java/com/acme share "java/com/acme"."""
+    n = 0
+    for x, y in zip(reversed(_subjects(a)), reversed(_subjects(b))):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _overlap(a: str, b: str) -> int:
+    """Folder words the two paths share anywhere (tests/admin_filters and django/contrib/admin share "admin")."""
+    words = lambda p: {w for s in _subjects(p) for w in s.split("_")}  # noqa: E731
+    return len(words(a) & words(b))
 
 
 def _affinity(a: str, b: str) -> int:
@@ -213,11 +280,55 @@ class CounterpartIndex:
         self.head = set(head_paths)
         self.changed = changed_paths
         self._by_key: dict[tuple[str, str, str], list[str]] = {}
+        self._nameless: dict[str, list[str]] = {}  # folder word -> tests.py paths under such a folder
         for path in sorted(self.head | set(deleted_paths)):
             found = _read(path)
-            if found:
+            if found and found[1].role != "support":
                 _, r, _ = found
                 self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
+            elif posixpath.basename(path) in NAMELESS_TESTS and _in_test_dir(posixpath.dirname(path)):
+                # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
+                for word in _folder_words(path):
+                    self._nameless.setdefault(word, []).append(path)
+
+    def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
+        """Files of the other role that name this one, each with the rule that pairs them."""
+        folder = posixpath.dirname(path)
+        out: dict[str, str] = {}
+        for p in self._by_key.get((r.family, other, r.stem), ()):
+            if p != path and (not family.same_folder or posixpath.dirname(p) == folder):
+                out[p] = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
+        if r.family == "python" and r.role == "implementation":
+            for p in self._nameless_naming(path, r.stem):
+                out[p] = NAMELESS_RULE
+        return out
+
+    def _nameless_naming(self, path: str, stem: str) -> list[str]:
+        """Django's tests/admin_filters/tests.py for django/contrib/admin/filters.py: a tests.py
+        in a test folder whose name is the stem plus words of the implementation's own folders,
+        sharing at least one of them (humanize_tests for contrib/humanize/templatetags/humanize.py).
+        "proxy_models" names no folder of django/contrib/auth/models.py, and tests/backends/ shares
+        no folder with django/contrib/auth/backends.py, so neither is offered."""
+        want = set(stem.split("_")) - {""}
+        if not want:
+            return []
+        own = {w for s in _subjects(path) for w in s.split("_")}
+        out = []
+        for p in self._nameless.get(min(want), ()):
+            words = _folder_words(p)
+            if want <= words and words - want <= own and words & own:
+                out.append(p)
+        return out
+
+    def _rank(self, path: str, candidate: str) -> tuple:
+        """Closest first, every step explainable: a file that exists at head before one the range
+        deleted; then the longest mirrored folder tail; then the most folder words in common;
+        then the most shared leading folders; then the fewest folders left unexplained (of
+        django/db/backends/utils.py and django/contrib/gis/db/backends/utils.py, tests/backends/
+        mirrors both, the first more closely); then the path, so ties are stable."""
+        mirror = _mirror(path, candidate)
+        return (candidate not in self.head, -mirror, -_overlap(path, candidate),
+                -_affinity(path, candidate), len(_subjects(candidate)) - mirror, candidate)
 
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
@@ -227,17 +338,21 @@ class CounterpartIndex:
                 return not_applicable(f"{name} is a test module whose name names no implementation")
             return not_applicable(f"no test convention known for {name}")
         family, r, ext = found
+        if r.role == "support":
+            return not_applicable(f"{posixpath.basename(path)} sits in the test folder {posixpath.dirname(path)}/ "
+                                  "without a test name: test support (models, fixtures, helpers), not an implementation")
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)
-        matches = [p for p in self._by_key.get((r.family, other, r.stem), ()) if p != path
-                   and (not family.same_folder or posixpath.dirname(p) == folder)]
-        matches.sort(key=lambda p: (-_affinity(path, p), p))
-        if matches:
-            out = []
-            for p in matches[:MAX_COUNTERPARTS]:
-                rule = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
-                out.append(Counterpart(p, other, p in self.head, p in self.changed, rule))
-            return out
+        rules = self._candidates(path, family, r, other)
+        if rules:
+            ranked = sorted(rules, key=lambda p: self._rank(path, p))[:MAX_COUNTERPARTS]
+            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p]) for p in ranked]
+        if r.role == "test":
+            # a test names what it tests only by convention; test_appctx.py may test behaviour
+            # spread over modules, so a path nobody wrote is not offered as its implementation
+            where = f"in {folder or 'the root'}/" if family.same_folder else "at head"
+            return not_applicable(f"no implementation named {r.stem} {where} or deleted in the range: "
+                                  f"{posixpath.basename(path)} names no file, so none is guessed")
         expected = family.conventional(folder, r, ext)
         rule = f"{r.family}:conventional"
         return [Counterpart(expected, other, expected in self.head, expected in self.changed, rule)]

@@ -97,3 +97,121 @@ def test_a_python_tests_module_is_a_test_not_an_implementation_missing_its_test(
         mark = index.counterparts(path)
         assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", path
         assert "names no implementation" in mark.reason
+
+
+def _first(index: CounterpartIndex, path: str) -> str:
+    found = index.counterparts(path)
+    assert not isinstance(found, Unknown), found
+    return found[0].path
+
+
+def test_a_test_folder_named_x_tests_names_the_folder_x():
+    # django 5.0.2..5.0.3: tests/utils_tests/test_text.py ranked django/db/models/functions/text.py
+    # first (no shared leading folder either way, so the tie went alphabetically)
+    index = CounterpartIndex(["django/db/models/functions/text.py", "django/utils/text.py",
+                              "tests/utils_tests/test_text.py", "tests/db_functions/text/test_text.py"],
+                             changed_paths=set())
+    assert _first(index, "tests/utils_tests/test_text.py") == "django/utils/text.py"
+    assert _first(index, "django/utils/text.py") == "tests/utils_tests/test_text.py"
+    assert _first(index, "django/db/models/functions/text.py") == "tests/db_functions/text/test_text.py"
+
+
+def test_package_relative_mirror_pairs_src_pkg_a_with_tests_a():
+    index = CounterpartIndex(["src/pkg/a/b.py", "src/pkg/c/b.py", "tests/a/test_b.py", "tests/c/test_b.py"],
+                             changed_paths=set())
+    assert _first(index, "tests/c/test_b.py") == "src/pkg/c/b.py"
+    assert _first(index, "src/pkg/c/b.py") == "tests/c/test_b.py"
+    assert _first(index, "src/pkg/a/b.py") == "tests/a/test_b.py"
+    # both mirror tests/backends/; the one with fewer folders left over is nearer
+    index = CounterpartIndex(["django/contrib/gis/db/backends/utils.py", "django/db/backends/utils.py",
+                              "tests/backends/test_utils.py"], changed_paths=set())
+    assert _first(index, "tests/backends/test_utils.py") == "django/db/backends/utils.py"
+
+
+def test_a_counterpart_that_exists_at_head_beats_a_deleted_one():
+    index = CounterpartIndex(["b/foo.py", "tests/test_foo.py"], changed_paths={"a/foo.py"},
+                             deleted_paths=["a/foo.py"])
+    found = index.counterparts("tests/test_foo.py")
+    assert [(c.path, c.exists_at_head) for c in found] == [("b/foo.py", True), ("a/foo.py", False)]
+
+
+@pytest.mark.parametrize("path", [
+    "tests/backends/models.py",  # django 5.0.2..5.0.3: paired with tests/auth_tests/test_models.py
+    "tests/typing/typing_app_decorators.py",  # flask: "needed" tests/test_typing_app_decorators.py
+    "tests/base.py",  # marshmallow's shared schemas
+    "src/test/java/com/acme/Fixtures.java",
+    "test/helpers.js",
+    "Acme.Tests/Builders.cs",
+])
+def test_a_helper_in_a_test_folder_is_test_support_not_an_implementation(path):
+    index = CounterpartIndex([path, "tests/auth_tests/test_models.py", "django/db/models/base.py",
+                              "tests/test_base.py"], changed_paths={path})
+    mark = index.counterparts(path)
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", mark
+    assert "test support" in mark.reason
+    # and it is no implementation of anyone's test either
+    assert _first(index, "tests/test_base.py") != "tests/base.py"
+
+
+def test_a_package_folder_named_test_is_still_an_implementation():
+    # django/test/client.py is Django's test client, tested by tests/test_client/
+    index = CounterpartIndex(["django/test/client.py", "tests/test_client/test_client.py",
+                              "pkg/testing/util.py"], changed_paths=set())
+    assert _first(index, "django/test/client.py") == "tests/test_client/test_client.py"
+    assert index.counterparts("pkg/testing/util.py")[0].role == "test"
+
+
+@pytest.mark.parametrize("path,stem", [
+    ("tests/test_appctx.py", "appctx"),  # flask: was "appctx.py" at the root, which no one wrote
+    ("tests/x509/verification/test_limbo.py", "limbo"),  # cryptography 42.0.4..42.0.5
+    ("server/integration_test.go", "integration"),
+    ("web/flows.test.ts", "flows"),
+])
+def test_a_test_naming_no_existing_file_says_so_instead_of_guessing_a_path(path, stem):
+    index = CounterpartIndex([path, "src/flask/ctx.py", "server/handler.go"], changed_paths={path})
+    mark = index.counterparts(path)
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", mark
+    assert f"no implementation named {stem}" in mark.reason
+
+
+def test_a_django_tests_module_in_a_folder_named_for_the_module_is_its_test():
+    # django 5.0.2..5.0.3: admin/filters.py was paired with a template i18n test_filters.py only
+    index = CounterpartIndex([
+        "django/contrib/admin/filters.py", "tests/admin_filters/tests.py",
+        "tests/template_tests/syntax_tests/i18n/test_filters.py",
+        "django/contrib/humanize/templatetags/humanize.py", "tests/humanize_tests/tests.py",
+        "django/contrib/auth/models.py", "tests/proxy_models/tests.py",
+    ], changed_paths={"tests/admin_filters/tests.py"})
+    found = index.counterparts("django/contrib/admin/filters.py")
+    assert [c.path for c in found] == ["tests/admin_filters/tests.py",
+                                       "tests/template_tests/syntax_tests/i18n/test_filters.py"]
+    assert (found[0].rule, found[0].changed) == ("python:<folder naming stem>/tests.py", True)
+    assert _first(index, "django/contrib/humanize/templatetags/humanize.py") == "tests/humanize_tests/tests.py"
+    # "proxy" is no folder of auth/models.py: proxy_models/ tests something else
+    [missing] = index.counterparts("django/contrib/auth/models.py")
+    assert not missing.exists_at_head
+
+
+def test_a_tests_module_is_offered_only_where_its_folder_shares_the_implementations_folders():
+    index = CounterpartIndex(["django/contrib/auth/backends.py", "tests/backends/tests.py",
+                              "django/contrib/auth/admin.py", "django/contrib/admin/tests.py"], changed_paths=set())
+    for path in ("django/contrib/auth/backends.py", "django/contrib/auth/admin.py"):
+        [missing] = index.counterparts(path)
+        assert not missing.exists_at_head, path
+
+
+def test_a_private_module_is_tested_under_its_public_name():
+    # click 8.1.6..8.1.7: src/click/_compat.py was sent to a missing tests/test__compat.py
+    index = CounterpartIndex(["src/click/_compat.py", "tests/test_compat.py", "src/cryptography/__about__.py"],
+                             changed_paths=set())
+    assert _first(index, "src/click/_compat.py") == "tests/test_compat.py"
+    assert _first(index, "tests/test_compat.py") == "src/click/_compat.py"
+    mark = index.counterparts("src/cryptography/__about__.py")  # dunder modules name no test convention
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable"
+
+
+def test_a_trailing_version_digit_does_not_break_a_mirror():
+    # django 5.0.4..5.0.5: tests/backends/sqlite/test_functions.py ranked oracle/functions.py first
+    index = CounterpartIndex(["django/db/backends/oracle/functions.py", "django/db/backends/sqlite3/_functions.py",
+                              "tests/backends/sqlite/test_functions.py"], changed_paths=set())
+    assert _first(index, "tests/backends/sqlite/test_functions.py") == "django/db/backends/sqlite3/_functions.py"
