@@ -776,6 +776,57 @@ def test_cpp_out_of_line_definitions_under_nested_scopes():
         ("outer", "namespace", "", 7), ("run", "method", "outer.inner.Cls", 8)]
 
 
+def test_cpp_destructors_and_operators_in_class_bodies_are_methods():
+    """Declared or defined in the body, a destructor, an operator and a conversion operator are
+    methods of the class, named as their out-of-line definitions are (`K::~K`, `K::operator=`);
+    a conversion operator is named up to its parameter list, out of line too."""
+    src = b'''namespace ns {
+class K : public Base {
+public:
+    explicit K(int);
+    virtual ~K();
+    operator bool() const;
+    explicit operator int() const noexcept;
+    K& operator=(const K&);
+    bool operator==(const K& o) const;
+    void* operator new(size_t n);
+    template <class T> operator T*() const;
+    ~K() {}
+    bool operator!=(const K& o) const { return false; }
+private:
+    int x_;
+};
+struct S { ~S() = default; S& operator=(S&&) = delete; };
+bool operator<(const K&, const K&);
+}
+ns::K::operator int() const { return 1; }
+template <class T> K<T>::operator T*() const { return 0; }
+'''
+    facts = extract_blob(src, "k.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("ns", "namespace", "", 1, 19),
+        ("K", "class", "ns", 2, 16),
+        ("K", "method", "ns.K", 4, 4),
+        ("~K", "method", "ns.K", 5, 5),
+        ("operator bool", "method", "ns.K", 6, 6),
+        ("operator int", "method", "ns.K", 7, 7),
+        ("operator=", "method", "ns.K", 8, 8),
+        ("operator==", "method", "ns.K", 9, 9),
+        ("operator new", "method", "ns.K", 10, 10),
+        ("operator T*", "method", "ns.K", 11, 11),
+        ("~K", "method", "ns.K", 12, 12),
+        ("operator!=", "method", "ns.K", 13, 13),
+        ("x_", "field", "ns.K", 15, 15),
+        ("S", "struct", "ns", 17, 17),
+        ("~S", "method", "ns.S", 17, 17),
+        ("operator=", "method", "ns.S", 17, 17),
+        ("operator<", "function", "ns", 18, 18),
+        ("operator int", "method", "ns.K", 20, 20),
+        ("operator T*", "method", "K", 21, 21),
+    ]
+    assert facts.symbols[4].signature == "operator bool() const;"
+
+
 def test_rust_path_attributes_and_inline_module_depth():
     src = b'''#[doc(hidden)]
 #[path = "private/mod.rs"]
