@@ -58,6 +58,22 @@ _PARAMETER_PAIR = re.compile(rb"(?<=[(,])\s*\b((" + _MACRO + rb")_BEG)\b[^;{}()]
 _EXCEPTION_MACRO = re.compile(
     rb"\b([A-Z][A-Z0-9_]*_(?:TRY|RETHROW|CATCH(?:_[A-Z0-9_]*)?))\b[ \t]*(\()?")
 _STATEMENT_BOUNDARY = frozenset(b"{};")
+
+# Function specifiers by macro, named for what they expand to: boost's `static
+# BOOST_CONTAINER_FORCEINLINE void f()`, `inline BOOST_INTRUSIVE_FORCEINLINE`, `BOOST_TT_DECL`
+# (a calling convention), brotli's `static BROTLI_INLINE`, `static BOOST_CXX14_CONSTEXPR`,
+# fmt's `FMT_CONSTEXPR20`, and exception specifications
+# (`void swap(T&) BOOST_NOEXCEPT;`, `~K() BOOST_NOEXCEPT_OR_NOTHROW = default;`,
+# `BOOST_NOEXCEPT_IF(cond)` with its argument). Where the rules above need a line start or a
+# body to tell a macro from a type, these names tell it themselves, anywhere: after `static`,
+# another macro or a template head, before a `;` or `= default`. Not on a directive line
+# (`#ifndef BOOST_NO_CXX11_NOEXCEPT`), not as a macro argument (`BOOST_PP_REPEAT(N, X_DECL, _)`),
+# not when called (`BOOST_NOEXCEPT(expr)`, the noexcept operator; `BOOST_IF_CONSTEXPR(c)`).
+_SPECIFIER_MACRO = re.compile(
+    rb"\b([A-Z][A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|CONSTEXPR(?:[0-9]+|_OR_CONST)?|NOTHROW|NOEXCEPT(?:_OR_NOTHROW|_WITH_ASSERT|_IF)?))\b")
+# C has inline functions but neither constexpr functions nor exception specifications.
+_C_SPECIFIER = re.compile(rb"[A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL)")
+_ARGUMENT_BOUNDARY = frozenset(b"(,")
 _NOT_BLANK = re.compile(rb"\S")
 _LOOKAROUND = 4096  # how far a rule looks for a matching parenthesis or the previous token
 
@@ -66,7 +82,7 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     """The spans of `data` (a `language` source: "c" or "cpp") the parser is not shown."""
     if language not in ("c", "cpp"):
         return []
-    spans = _prototype_wrappers(data) + _exception_macros(data)
+    spans = _prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _LEADING_MACRO, _TRAILING_MACRO)
                   for m in pattern.finditer(data)]
@@ -117,6 +133,27 @@ def _exception_macros(data: bytes) -> list[Span]:
         if _next_token(data, end) == ord(";"):
             continue
         spans.append((m.start(1), end))
+    return spans
+
+
+def _specifier_macros(language: str, data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    for m in _SPECIFIER_MACRO.finditer(data):
+        start, end = m.span(1)
+        if language == "c" and not _C_SPECIFIER.fullmatch(m.group(1)):
+            continue
+        if data[data.rfind(b"\n", 0, start) + 1:start].lstrip().startswith(b"#"):
+            continue  # a directive's condition or a `#define` of its own
+        if _previous_token(data, start) in _ARGUMENT_BOUNDARY:
+            continue
+        if _next_token(data, end) == ord("("):
+            if not m.group(1).endswith(b"_NOEXCEPT_IF"):
+                continue
+            close = _closing(data, data.index(b"(", end))
+            if close < 0:
+                continue
+            end = close + 1
+        spans.append((start, end))
     return spans
 
 

@@ -321,6 +321,9 @@ class Budget:
         return self.exceeded
 
 
+_NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
+
+
 def parser_view(name: str, data: bytes) -> bytes:
     """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
     preprocessor) cannot place blanked to spaces (`indexer.c_macros`). Same length and lines,
@@ -330,7 +333,8 @@ def parser_view(name: str, data: bytes) -> bytes:
         return data
     view = bytearray(data)
     for start, end in spans:
-        view[start:end] = b" " * (end - start)
+        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
+        view[start:end] = _NOT_LINE_BREAK.sub(b" ", data[start:end])
     return bytes(view)
 
 

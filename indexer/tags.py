@@ -65,7 +65,7 @@ KIND_BY_NODE: dict[str, dict[str, str | None]] = {
              "method_declaration": "method", "constructor_declaration": "method", "field_declaration": "field"},
     "c": _C_KINDS,
     "cpp": {**_C_KINDS, "class_specifier": "class", "namespace_definition": "namespace",
-            "alias_declaration": "type"},
+            "alias_declaration": "type", "operator_cast": "function"},
     "csharp": {"class_declaration": "class", "interface_declaration": "interface",
                "method_declaration": "method", "namespace_declaration": "namespace",
                "file_scoped_namespace_declaration": "namespace", "struct_declaration": "struct",
@@ -93,6 +93,8 @@ _SPAN_PARENTS: dict[str, frozenset[str]] = {
 }
 _C_DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "parenthesized_declarator"})
 _C_DECLARATION_HOSTS = frozenset({"function_definition", "declaration", "field_declaration"})
+# A conversion operator is its own declarator, under its qualified name when out of line.
+_CONVERSION_WRAPPERS = _C_DECLARATOR_WRAPPERS | {"qualified_identifier"}
 
 METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl"})
 _RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
@@ -158,7 +160,8 @@ def _end_line(node: Node) -> int:
 
 def _grow_span(node: Node, language: str) -> Node:
     kind = node.type
-    if kind == "function_declarator":
+    if kind in ("function_declarator", "operator_cast"):
+        wrappers = _C_DECLARATOR_WRAPPERS if kind == "function_declarator" else _CONVERSION_WRAPPERS
         current = node
         for _ in range(6):
             parent = current.parent
@@ -166,7 +169,7 @@ def _grow_span(node: Node, language: str) -> Node:
                 break
             if parent.type in _C_DECLARATION_HOSTS:
                 return parent
-            if parent.type not in _C_DECLARATOR_WRAPPERS:
+            if parent.type not in wrappers:
                 break
             current = parent
         return node
@@ -180,6 +183,28 @@ def _grow_span(node: Node, language: str) -> Node:
             if kind != "variable_declarator" or parent.named_child_count == 1:
                 return parent
     return node
+
+
+def _conversion_name(node: Node, data: bytes) -> str:
+    """A C++ conversion operator's name as written, up to its parameter list: `operator bool`,
+    `operator T*`, `operator const char *` (the node spans the parameters and qualifiers too)."""
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "abstract_function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+    end = parameters.start_byte if parameters is not None else node.end_byte
+    return " ".join(_text(data, node.start_byte, end).split())
+
+
+def _conversion_scope(node: Node, data: bytes) -> str:
+    """The scope an out-of-line conversion operator is written under: `ns::K::operator int`
+    -> "ns.K" (the grammar nests one qualified_identifier per `::`), else ""."""
+    outer = node
+    while outer.parent is not None and outer.parent.type == "qualified_identifier":
+        outer = outer.parent
+    if outer is node:
+        return ""
+    return _scope_text(_text(data, outer.start_byte, node.start_byte))
 
 
 def _in_block(declarator: Node) -> bool:
@@ -292,6 +317,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
                     end = name_start
                 hint = _scope_text(_text(data, start, end))
+            if name_node.type == "operator_cast":
+                name = _conversion_name(name_node, data)
+                hint = hint or _conversion_scope(name_node, data)
             entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1, _end_line(span),
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
             if def_node.type == "file_scoped_namespace_declaration":

@@ -776,6 +776,57 @@ def test_cpp_out_of_line_definitions_under_nested_scopes():
         ("outer", "namespace", "", 7), ("run", "method", "outer.inner.Cls", 8)]
 
 
+def test_cpp_destructors_and_operators_in_class_bodies_are_methods():
+    """Declared or defined in the body, a destructor, an operator and a conversion operator are
+    methods of the class, named as their out-of-line definitions are (`K::~K`, `K::operator=`);
+    a conversion operator is named up to its parameter list, out of line too."""
+    src = b'''namespace ns {
+class K : public Base {
+public:
+    explicit K(int);
+    virtual ~K();
+    operator bool() const;
+    explicit operator int() const noexcept;
+    K& operator=(const K&);
+    bool operator==(const K& o) const;
+    void* operator new(size_t n);
+    template <class T> operator T*() const;
+    ~K() {}
+    bool operator!=(const K& o) const { return false; }
+private:
+    int x_;
+};
+struct S { ~S() = default; S& operator=(S&&) = delete; };
+bool operator<(const K&, const K&);
+}
+ns::K::operator int() const { return 1; }
+template <class T> K<T>::operator T*() const { return 0; }
+'''
+    facts = extract_blob(src, "k.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("ns", "namespace", "", 1, 19),
+        ("K", "class", "ns", 2, 16),
+        ("K", "method", "ns.K", 4, 4),
+        ("~K", "method", "ns.K", 5, 5),
+        ("operator bool", "method", "ns.K", 6, 6),
+        ("operator int", "method", "ns.K", 7, 7),
+        ("operator=", "method", "ns.K", 8, 8),
+        ("operator==", "method", "ns.K", 9, 9),
+        ("operator new", "method", "ns.K", 10, 10),
+        ("operator T*", "method", "ns.K", 11, 11),
+        ("~K", "method", "ns.K", 12, 12),
+        ("operator!=", "method", "ns.K", 13, 13),
+        ("x_", "field", "ns.K", 15, 15),
+        ("S", "struct", "ns", 17, 17),
+        ("~S", "method", "ns.S", 17, 17),
+        ("operator=", "method", "ns.S", 17, 17),
+        ("operator<", "function", "ns", 18, 18),
+        ("operator int", "method", "ns.K", 20, 20),
+        ("operator T*", "method", "K", 21, 21),
+    ]
+    assert facts.symbols[4].signature == "operator bool() const;"
+
+
 def test_rust_path_attributes_and_inline_module_depth():
     src = b'''#[doc(hidden)]
 #[path = "private/mod.rs"]
@@ -1133,6 +1184,44 @@ class vector
     assert "BOOST_RV_REF" not in {o.name for o in facts.occurrences}
 
 
+def test_cpp_function_specifier_macros_anywhere_in_a_head():
+    # boost's container/vector.hpp: BOOST_CONTAINER_FORCEINLINE after `static` or `inline` read
+    # as a second type, and BOOST_NOEXCEPT before `;` as a declarator, broke the class body
+    # (`data` and the destructor were lost, BOOST_NOEXCEPT was a method)
+    src = b'''namespace boost { namespace container {
+template <class T>
+class vector
+{
+   public:
+   static BOOST_CONTAINER_FORCEINLINE void f(int a)
+   {  g(a);  }
+   inline BOOST_CONTAINER_FORCEINLINE T* data() BOOST_NOEXCEPT_OR_NOTHROW
+   {  return p;  }
+   void swap(vector& x) BOOST_NOEXCEPT_IF(BOOST_NOEXCEPT(x.swap(y)));
+   size_type size() const BOOST_NOEXCEPT;
+   ~vector() BOOST_NOEXCEPT_OR_NOTHROW;
+   template <class U>
+   BOOST_CONTAINER_FORCEINLINE vector(const U& u);
+   static BOOST_CXX14_CONSTEXPR bool empty(int n) { return !n; }
+};
+}}
+'''
+    facts = extract_blob(src, "vector.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("boost", "namespace", "", 1, 17),
+        ("container", "namespace", "boost", 1, 17),
+        ("vector", "class", "boost.container", 3, 16),
+        ("f", "method", "boost.container.vector", 6, 7),
+        ("data", "method", "boost.container.vector", 8, 9),
+        ("swap", "method", "boost.container.vector", 10, 10),
+        ("size", "method", "boost.container.vector", 11, 11),
+        ("~vector", "method", "boost.container.vector", 12, 12),
+        ("vector", "method", "boost.container.vector", 14, 14),
+        ("empty", "method", "boost.container.vector", 15, 15),
+    ]
+    assert not {o.name for o in facts.occurrences} & {"BOOST_NOEXCEPT", "BOOST_CONTAINER_FORCEINLINE"}
+
+
 def test_c_pre_ansi_prototype_wrappers():
     # zlib.h: `deflate OF((z_streamp strm, int flush))` read as a call of OF; no function of
     # zlib's API came out (zlib 1.2.13's zlib.h: 7 functions, all named OF; now 96, 94 named right)
@@ -1205,6 +1294,9 @@ def test_parser_view_keeps_every_offset():
     assert [i for i, c in enumerate(view) if c == ord("\n")] == [i for i, c in enumerate(src) if c == ord("\n")]
     assert b"MY_TYPE f(int);" in view and b"SPDLOG_API" not in view and b"FMT_API" not in view
     assert parser_view("c", src) is src and parser_view("python", src) is src
+    # a macro blanked with its argument over lines (boost's BOOST_NOEXCEPT_IF) keeps the lines
+    multi = b"void swap(K& x) BOOST_NOEXCEPT_IF(\n    is_nothrow<T>::value);\n"
+    assert parser_view("cpp", multi) == b"void swap(K& x)" + b" " * 19 + b"\n" + b" " * 25 + b";\n"
 
 
 def test_parser_view_blanks_only_macros_in_their_places():
@@ -1225,7 +1317,10 @@ def test_parser_view_blanks_only_macros_in_their_places():
     # not where a macro cannot be told from code: a call, a statement of its own, Catch2's
     # CATCH_TEST_CASE, a parenthesized expression, a type with no wrapper
     kept = (b"void g() { MY_TRY(x); LOG_CATCH; h(FOO_BAR(1) + 2, y); }\n"
-            b"CATCH_TEST_CASE(\"x\") {\n}\nint k(MY_TYPE x, MY_T(a));\n")
+            b"CATCH_TEST_CASE(\"x\") {\n}\nint k(MY_TYPE x, MY_T(a));\n"
+            # a specifier macro on a directive line, as a macro's argument, or called
+            b"#ifndef BOOST_NO_CXX11_NOEXCEPT\nBOOST_PP_REPEAT(N, X_MEMBER_DECL, _)\n#endif\n"
+            b"BOOST_IF_CONSTEXPR(a) { f(); }\n")
     assert parser_view("cpp", kept) == kept
     assert parser_view("c", b"int deflate OF((z_streamp strm));\n") == b"int deflate    (z_streamp strm) ;\n"
 

@@ -22,6 +22,16 @@
   declarator: (qualified_identifier
     name: (qualified_identifier) @name) @container) @definition.method
 
+; destructors and operators declared or defined where they are named unqualified: in a class
+; body (`virtual ~K();`, `K& operator=(const K&);`, a method there) or at namespace scope
+; (`bool operator==(const K&, const K&)`, a function); named as written, like `K::~K()`
+(function_declarator declarator: [(destructor_name) (operator_name)] @name) @definition.function
+
+; conversion operators (`operator bool() const;`, `K::operator bool() const {}`): no declarator
+; names them, the node itself is the name; tags.py trims it to `operator bool` and reads the
+; scope of a qualified one
+(operator_cast) @name @definition.function
+
 ; `class API_EXPORT Foo { ... }`: an export macro before the name makes tree-sitter read a
 ; function returning `class API_EXPORT`, named Foo (or, with a base clause, the name in an
 ; ERROR node before it). No function has a bare name, a class type and a body, so these are
