@@ -6,7 +6,9 @@ Untimed, and no verdict: the two tools do not mean the same by a definition. cta
 imports (Python `import x` and `from m import y as z`, PHP `use`), package clauses, Rust
 `impl` blocks and JavaScript object-literal keys, which the Repo Map keeps as imports,
 scopes or occurrences, not symbols: those tags are counted apart (`not_definitions`), the
-rest compared. ctags' JavaScript parser also calls nested object literals classes; the
+rest compared, and so are the names ctags makes up for what has none in the source
+(`AnonymousFunction3f2a`, `__anon1b2c`). ctags' JavaScript parser also calls object literals
+classes; the
 snapshot holds methods in object literals and class fields ctags leaves out. The kinds of
 either side's extras are listed so a reader sees which is which.
 """
@@ -14,10 +16,12 @@ either side's extras are listed so a reader sees which is which.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 TOP_KINDS = 4
+ANONYMOUS = re.compile(r"(?:AnonymousFunction|__anon)[0-9a-f]+$")  # ctags' names for nameless things
 
 # ctags kinds, per language of the file, that name no definition in the Repo Map's sense
 NOT_DEFINITIONS: dict[str, frozenset[str]] = {
@@ -51,10 +55,17 @@ def compare(tags: dict[tuple[str, str, int], str], parsed: dict[str, str],
             symbols: dict[tuple[str, str, int], str]) -> dict:
     """`parsed`: path -> language of each file the snapshot parsed (not skipped); `symbols`:
     (path, name, line) -> kind of its symbols. Per language and in all."""
-    theirs = {k: kind for k, kind in tags.items()
-              if k[0] in parsed and kind not in NOT_DEFINITIONS.get(parsed[k[0]], ())}
-    apart = Counter(kind for k, kind in tags.items()
-                    if k[0] in parsed and kind in NOT_DEFINITIONS.get(parsed[k[0]], ()))
+    theirs: dict[tuple[str, str, int], str] = {}
+    apart: Counter[str] = Counter()
+    for k, kind in tags.items():
+        if k[0] not in parsed:
+            continue
+        if ANONYMOUS.match(k[1]):
+            apart["anonymous"] += 1
+        elif kind in NOT_DEFINITIONS.get(parsed[k[0]], ()):
+            apart[kind] += 1
+        else:
+            theirs[k] = kind
     by_language: dict[str, dict] = {}
     for language in sorted(set(parsed.values())):
         t = {k: v for k, v in theirs.items() if parsed[k[0]] == language}

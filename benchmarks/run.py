@@ -471,7 +471,8 @@ def agreement_table(results: list[dict]) -> list[str]:
 
     lines = ["", "Definitions side by side with ctags, in the files the snapshot parses (same path, name "
              "and line; untimed, no verdict: see benchmarks/agreement.py for what each tool counts; ctags' "
-             "import, package, impl-block and object-key tags are counted apart):", "",
+             "import, package, impl-block and object-key tags, and the names it makes up for nameless "
+             "functions, are counted apart):", "",
              "| corpus | ctags definitions | rennet symbols | both | of ctags', in rennet | only ctags (top kinds) "
              "| only rennet (top kinds) | ctags tags apart |", "|---|---:|---:|---:|---:|---|---|---|"]
     for r in rows:

@@ -130,6 +130,7 @@ def test_agreement_probe_compares_definitions_with_ctags_tags(tmp_path):
         {"_type": "tag", "name": "f", "path": "./a.py", "line": 3, "kind": "function"},  # both
         {"_type": "tag", "name": "g", "path": "./a.py", "line": 9, "kind": "function"},  # ctags only
         {"_type": "tag", "name": "words", "path": "notes.txt", "line": 1, "kind": "x"},  # no parsed file
+        {"_type": "tag", "name": "AnonymousFunction3f2a", "path": "./a.py", "line": 4, "kind": "function"},
     ]
     (tmp_path / "tags.json").write_text("".join(json.dumps(t) + "\n" for t in tags) + "not json\n")
     env = child_env(tmp_path / "store")
@@ -141,5 +142,5 @@ def test_agreement_probe_compares_definitions_with_ctags_tags(tmp_path):
     found = json.loads(out.stdout)
     assert found["all"] == {"ctags": 2, "rennet": 2, "both": 1, "only_ctags": 1, "only_rennet": 1,
                             "only_ctags_kinds": [["function", 1]], "only_rennet_kinds": [["class", 1]]}
-    assert found["not_definitions"] == [["namespace", 1]]
+    assert found["not_definitions"] == [["anonymous", 1], ["namespace", 1]]
     assert set(found["languages"]) == {"python"}
