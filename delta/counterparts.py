@@ -339,8 +339,9 @@ class CounterpartIndex:
             return not_applicable(f"no test convention known for {name}")
         family, r, ext = found
         if r.role == "support":
-            return not_applicable(f"{posixpath.basename(path)} sits in the test folder {posixpath.dirname(path)}/ "
-                                  "without a test name: test support (models, fixtures, helpers), not an implementation")
+            return not_applicable(f"{posixpath.basename(path)} sits in the test folder "
+                                  f"{posixpath.dirname(path)}/ without a test name: test support (models, "
+                                  "fixtures, helpers), not an implementation")
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)
         rules = self._candidates(path, family, r, other)

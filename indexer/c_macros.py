@@ -70,7 +70,8 @@ _STATEMENT_BOUNDARY = frozenset(b"{};")
 # (`#ifndef BOOST_NO_CXX11_NOEXCEPT`), not as a macro argument (`BOOST_PP_REPEAT(N, X_DECL, _)`),
 # not when called (`BOOST_NOEXCEPT(expr)`, the noexcept operator; `BOOST_IF_CONSTEXPR(c)`).
 _SPECIFIER_MACRO = re.compile(
-    rb"\b([A-Z][A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|CONSTEXPR(?:[0-9]+|_OR_CONST)?|NOTHROW|NOEXCEPT(?:_OR_NOTHROW|_WITH_ASSERT|_IF)?))\b")
+    rb"\b([A-Z][A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|CONSTEXPR(?:[0-9]+|_OR_CONST)?|NOTHROW"
+    rb"|NOEXCEPT(?:_OR_NOTHROW|_WITH_ASSERT|_IF)?))\b")
 # C has inline functions but neither constexpr functions nor exception specifications.
 _C_SPECIFIER = re.compile(rb"[A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL)")
 _ARGUMENT_BOUNDARY = frozenset(b"(,")

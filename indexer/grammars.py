@@ -43,8 +43,10 @@ _MODULES: dict[str, tuple[str, str]] = {
 _TAGS_BASE: dict[str, str] = {"typescript": "javascript", "tsx": "javascript"}
 
 # Our own queries, named by the language whose grammar they are written against (one file
-# by default); TSX reads TypeScript's, and both JSX grammars the JSX patterns.
-_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx"), "javascript": ("javascript", "jsx")}
+# by default); TSX reads TypeScript's, both JSX grammars the JSX patterns, and C and C++ the
+# patterns their grammars share (c_family.scm).
+_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx"), "javascript": ("javascript", "jsx"),
+                                                 "c": ("c_family",), "cpp": ("c_family", "cpp")}
 
 QUERY_DIR = Path(__file__).with_name("queries")
 

@@ -343,9 +343,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if names:
                 node = caps["scope"][0]
                 # a scope written with its path (Ruby `URI::Parser.class_eval`) is dotted like a container
+                scope = _scope_text(_text(data, names[0].start_byte, names[0].end_byte)).lstrip(".")
                 defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
-                    _scope_text(_text(data, names[0].start_byte, names[0].end_byte)).lstrip("."), "impl", node.start_byte, node.end_byte,
-                    0, 0, 0, -1, scope_only=True)))
+                    scope, "impl", node.start_byte, node.end_byte, 0, 0, 0, -1, scope_only=True)))
         elif code == _IMPORT:
             node = caps[key][0]
             handler = HANDLERS.get(key)

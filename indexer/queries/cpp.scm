@@ -1,12 +1,6 @@
-; Rennet Context: C++ facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: C++ facts beyond the shipped tags.scm and c_family.scm (conventions in
+; python.scm).
 
-(preproc_include path: (string_literal) @spec) @import.c_include
-(preproc_include path: (system_lib_string) @spec) @import.c_system_include
-
-(preproc_def name: (identifier) @name) @definition.macro
-(preproc_function_def name: (identifier) @name) @definition.macro
-(union_specifier name: (type_identifier) @name body: (_)) @definition.struct
-(enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.namespace
 (alias_declaration name: (type_identifier) @name) @definition.type
 
@@ -57,10 +51,8 @@
   declarator: (identifier) @name
   body: (compound_statement)) @definition.struct
 
-; calls (the grammar's shipped tags.scm has none): `f(x)`, `obj.f(x)`, `p->f(x)`, `ns::f(x)`,
-; `f<T>(x)`, `obj.f<T>(x)`, `ns::f<T>(x)`; `new T(...)` uses the class
-(call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+; calls beyond c_family's: `ns::f(x)`, `f<T>(x)`, `obj.f<T>(x)`, `ns::f<T>(x)`; `new T(...)`
+; uses the class
 (call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
 (call_expression function: (template_function name: (identifier) @name)) @reference.call
 (call_expression function: (field_expression field: (template_method name: (field_identifier) @name))) @reference.call
@@ -70,15 +62,5 @@
 (call_expression function: (qualified_identifier name: (qualified_identifier name: (template_function name: (identifier) @name)))) @reference.call
 
 
-; members of a struct, union or class: `int a, *b;`, `char name[8];`, `char **argv;`,
-; `int (*cb)(int);`. A member function's declarator matches too, and is a method all the
-; same (a method outranks a field at one name). Wildcards over the declarator wrappers:
-; an alternation of them costs several times more to compile.
-(field_declaration declarator: (field_identifier) @name) @definition.field
-(field_declaration declarator: (_ declarator: (field_identifier) @name)) @definition.field
-(field_declaration declarator: (_ declarator: (_ declarator: (field_identifier) @name))) @definition.field
-(field_declaration
-  declarator: (function_declarator
-    declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
+; a reference member (c_family.scm has the others)
 (field_declaration declarator: (reference_declarator (field_identifier) @name)) @definition.field
-(enumerator name: (identifier) @name) @definition.enumerator

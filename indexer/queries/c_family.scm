@@ -1,4 +1,5 @@
-; Rennet Context: C facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: C and C++ facts beyond the shipped tags.scm (conventions in python.scm),
+; for both grammars (tree-sitter-cpp extends tree-sitter-c: these nodes are the same).
 
 (preproc_include path: (string_literal) @spec) @import.c_include
 (preproc_include path: (system_lib_string) @spec) @import.c_system_include
@@ -8,10 +9,9 @@
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 
-; calls (the grammar's shipped tags.scm has none): `f(x)`, `s.f(x)`, `p->f(x)`
+; calls (the grammars' shipped tags.scm have none): `f(x)`, `s.f(x)`, `p->f(x)`
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
-
 
 ; members of a struct, union or class: `int a, *b;`, `char name[8];`, `char **argv;`,
 ; `int (*cb)(int);`. A member function's declarator matches too, and is a method all the
