@@ -19,6 +19,7 @@ snapshot), read for those names only.
 from __future__ import annotations
 
 import struct
+from collections import Counter
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, Iterator, Mapping, NamedTuple
 
 from .facts_table import summaries_of
@@ -171,14 +172,19 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     else:
         dirty.update(redone)
     touched = set()
+    defined_now: Counter[str] = Counter()  # name -> changed files defining it now
     for path in changed:
         then = before.get(path, {})
         now = graph.definitions_for(facts[path]) if path in facts and path not in marked else {}
         touched.update(n for n in then.keys() | now.keys() if then.get(n) != now.get(n))
+        defined_now.update(now.keys())
     entries: dict[str, graph.NameEntry | None] = {}
     for name in sorted(touched):
-        # more definers now than the limit plus every changed file: more than the limit before too
-        now_defs = definers(name, graph.MAX_DEFINERS + len(changed))
+        # More definers now than the limit plus the changed files defining it now: more than
+        # the limit before too (the others defined it then as well). Each definer counted
+        # costs a decode of its facts: a name every changed file defines (a common field)
+        # would otherwise be counted up to the limit plus every changed file.
+        now_defs = definers(name, graph.MAX_DEFINERS + defined_now[name])
         if now_defs is None:
             entries[name] = None
             continue
