@@ -66,7 +66,8 @@ def _cargo_auto_bins(m: Manifest, tree: TreePaths, declared_paths: set[str]) -> 
     for path in tree.files_in(bin_dir):
         if path.endswith(".rs") and path not in declared_paths:
             out.append(EntryPoint(posixpath.basename(path)[: -len(".rs")], "rust_bin", path, "", m.path))
-    for sub in sorted(d for d in tree.dirs if parent(d) == bin_dir):
+    # most crates have no src/bin: not a walk over every folder of the tree for each of them
+    for sub in sorted(d for d in tree.dirs if parent(d) == bin_dir) if tree.is_dir(bin_dir) else ():
         path = join(sub, "main.rs")
         if path in tree and path not in declared_paths:
             out.append(EntryPoint(posixpath.basename(sub), "rust_bin", path, "", m.path))

@@ -22,11 +22,12 @@ class JavaResolver:
         self.tree = tree
         self.by_package: dict[str, list[str]] = defaultdict(list)
         summaries = summaries_of(facts)  # the package declarations alone
-        for path in sorted(tree.paths):
+        sources = sorted(p for p in tree.paths if p.endswith(SOURCE_SUFFIXES))  # not every path of the tree
+        for path in sources:
             f = summaries.get(path)
             if path.endswith(".java") and f is not None and f.package_name:
                 self.by_package[f.package_name].append(path)
-        self.java_dirs = sorted({parent(p) for p in tree.paths if p.endswith(SOURCE_SUFFIXES)})
+        self.java_dirs = sorted({parent(p) for p in sources})
         self._packages: dict[str, list[str]] = {}
 
     def _class_files(self, segments: list[str]) -> list[str]:
