@@ -257,8 +257,12 @@ def _mirror(a: str, b: str) -> int:
 
 def _overlap(a: str, b: str) -> int:
     """Folder words the two paths share anywhere (tests/admin_filters and django/contrib/admin share "admin")."""
-    words = lambda p: {w for s in _subjects(p) for w in s.split("_")}  # noqa: E731
-    return len(words(a) & words(b))
+    return len(_all_words(a) & _all_words(b))
+
+
+def _all_words(path: str) -> set[str]:
+    """Every word of every folder of the path, test words aside."""
+    return {w for s in _subjects(path) for w in s.split("_")}
 
 
 def _affinity(a: str, b: str) -> int:
@@ -312,7 +316,7 @@ class CounterpartIndex:
         want = set(stem.split("_")) - {""}
         if not want:
             return []
-        own = {w for s in _subjects(path) for w in s.split("_")}
+        own = _all_words(path)
         out = []
         for p in self._nameless.get(min(want), ()):
             words = _folder_words(p)
