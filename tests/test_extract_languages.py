@@ -1361,3 +1361,15 @@ def test_typescript_declaration_file_ambient_constants():
         facts = extract_blob(src, "en.d.ts", language)
         assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
             ("errorMap", "variable", "", 1), ("OK", "constant", "", 3), ("f", "function", "", 4)]
+
+
+def test_c_typedefs_of_pointers_arrays_and_function_pointers():
+    # curl's typecheck-gcc.h and zlib's zlib.h: the shipped tags name a plain typedef only
+    src = (b"typedef struct s *s_ptr;\ntypedef int row[4];\ntypedef void (*handler_t)(int);\n"
+           b"typedef char **argv_t;\ntypedef int plain_t;\n"
+           b"typedef voidpf (*alloc_func) OF((voidpf opaque, uInt items, uInt size));\n")
+    for language in ("c", "cpp"):
+        facts = extract_blob(src, "types.h", language)
+        assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+            ("s_ptr", "type", 1), ("row", "type", 2), ("handler_t", "type", 3), ("argv_t", "type", 4),
+            ("plain_t", "type", 5), ("alloc_func", "type", 6)]

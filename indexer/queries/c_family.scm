@@ -24,3 +24,11 @@
   declarator: (function_declarator
     declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
 (enumerator name: (identifier) @name) @definition.enumerator
+
+; typedefs of a pointer, an array or a function pointer (the shipped tags take a plain name
+; only): `typedef struct s *s_ptr;`, `typedef int row[4];`, `typedef void (*handler_t)(int);`
+(type_definition declarator: (_ declarator: (type_identifier) @name)) @definition.type
+(type_definition declarator: (_ declarator: (_ declarator: (type_identifier) @name))) @definition.type
+(type_definition
+  declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
