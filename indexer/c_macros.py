@@ -72,6 +72,21 @@ _STATEMENT_BOUNDARY = frozenset(b"{};")
 _SPECIFIER_MACRO = re.compile(
     rb"\b([A-Z][A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|CONSTEXPR(?:[0-9]+|_OR_CONST)?|NOTHROW"
     rb"|NOEXCEPT(?:_OR_NOTHROW|_WITH_ASSERT|_IF)?))\b")
+# A macro alone on its line between declarations: nlohmann's `NLOHMANN_JSON_NAMESPACE_BEGIN`,
+# fmt's `FMT_BEGIN_NAMESPACE`, Qt's `QT_BEGIN_NAMESPACE` and `Q_OBJECT` in a class body,
+# glib's `G_BEGIN_DECLS`, glibc's `__BEGIN_DECLS`. It opens or closes a namespace or an
+# `extern "C"` block, or declares members; tree-sitter reads it as the type of the
+# declaration after it, and the class or function there comes apart. Only a name with an
+# underscore, after a `;`, `{`, `}`, a directive, a comment or the file's start; not before
+# a `}`, `,`, `=`, `(`, `;`, `.`, `*` or `&` (the last enumerator of a list, an expression
+# going on, a return type on its own line: OpenSSL's `ASN1_UTF8STRING` then
+# `*OSSL_CRMF_MSG_get0_regCtrl_regToken(...)`), nor before a bare `name(` line (a return
+# type before its function's name, GNU style).
+_STANDALONE_MACRO = re.compile(rb"^[ \t]*(_*[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?://[^\n]*)?\r?$", re.M)
+_DECLARATION_BOUNDARY = frozenset(b";{}")
+_GOES_ON = frozenset(b"},=(;.*&")
+_FUNCTION_NAME_LINE = re.compile(rb"\s*[A-Za-z_]\w*\s*\(")
+
 # C has inline functions but neither constexpr functions nor exception specifications.
 _C_SPECIFIER = re.compile(rb"[A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL)")
 _ARGUMENT_BOUNDARY = frozenset(b"(,")
@@ -83,7 +98,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     """The spans of `data` (a `language` source: "c" or "cpp") the parser is not shown."""
     if language not in ("c", "cpp"):
         return []
-    spans = _prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
+    spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
+             + _standalone_macros(data))
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _LEADING_MACRO, _TRAILING_MACRO)
                   for m in pattern.finditer(data)]
@@ -156,6 +172,43 @@ def _specifier_macros(language: str, data: bytes) -> list[Span]:
             end = close + 1
         spans.append((start, end))
     return spans
+
+
+def _standalone_macros(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    for m in _STANDALONE_MACRO.finditer(data):
+        start, end = m.span(1)
+        before = _previous_code_byte(data, start)
+        # a line after one blanked so (FMT_BEGIN_NAMESPACE, then FMT_MODULE_EXPORT_BEGIN)
+        after_macro = bool(spans) and spans[-1][1] == _end_of_previous(data, start)
+        if before != -1 and before not in _DECLARATION_BOUNDARY and not after_macro:
+            continue
+        if _next_token(data, end) in _GOES_ON or _FUNCTION_NAME_LINE.match(data, end):
+            continue
+        spans.append((start, end))
+    return spans
+
+
+def _end_of_previous(data: bytes, pos: int) -> int:
+    """The offset just past the last non-blank byte before `pos`."""
+    while pos > 0 and data[pos - 1] in b" \t\r\n":
+        pos -= 1
+    return pos
+
+
+def _previous_code_byte(data: bytes, pos: int) -> int:
+    """`_previous_token`, past `/* ... */` comments too (a doc comment above the macro)."""
+    while True:
+        found = _previous_token(data, pos)
+        if found != ord("/"):
+            return found
+        close = data.rfind(b"*/", 0, pos)
+        if close < 0 or data[close + 2:pos].strip():
+            return found
+        opened = data.rfind(b"/*", 0, close)
+        if opened < 0:
+            return found
+        pos = opened
 
 
 def _closing(data: bytes, open_at: int) -> int:

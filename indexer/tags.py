@@ -192,7 +192,11 @@ def _conversion_name(node: Node, data: bytes) -> str:
     while declarator is not None and declarator.type != "abstract_function_declarator":
         declarator = declarator.child_by_field_name("declarator")
     parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
-    end = parameters.start_byte if parameters is not None else node.end_byte
+    if parameters is not None:
+        end = parameters.start_byte
+    else:  # `operator T const &() const` nests its parameters deeper: the name ends at the `(`
+        found = data.find(b"(", node.start_byte, node.end_byte)
+        end = found if found > 0 else node.end_byte
     return " ".join(_text(data, node.start_byte, end).split())
 
 

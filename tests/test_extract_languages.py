@@ -1373,3 +1373,31 @@ def test_c_typedefs_of_pointers_arrays_and_function_pointers():
         assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
             ("s_ptr", "type", 1), ("row", "type", 2), ("handler_t", "type", 3), ("argv_t", "type", 4),
             ("plain_t", "type", 5), ("alloc_func", "type", 6)]
+
+
+def test_a_macro_alone_on_its_line_between_declarations_is_not_parsed():
+    # nlohmann/json's NLOHMANN_JSON_NAMESPACE_BEGIN, fmt's FMT_BEGIN_NAMESPACE then
+    # FMT_MODULE_EXPORT_BEGIN: read as the type of what follows, they broke the class there
+    src = (b"#include <cstdint>\n\nNLOHMANN_JSON_NAMESPACE_BEGIN\n\n/// a box\ntemplate<typename T>\n"
+           b"class box : public T\n{\n  public:\n    void set(int v) {}\n};\n\nNLOHMANN_JSON_NAMESPACE_END\n"
+           b"FMT_BEGIN_NAMESPACE\nFMT_MODULE_EXPORT_BEGIN\n\nenum class color : uint32_t {\n  blue = 1,\n};\n")
+    facts = extract_blob(src, "box.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("box", "class", "", 7), ("set", "method", "box", 10), ("color", "enum", "", 17),
+        ("blue", "enumerator", "color", 18)]
+    # where the name goes on, it is code: the last enumerator of a list, OpenSSL's return type
+    # on its own line before `*name(`
+    src = (b"enum e {\n  E_FIRST,\n  E_LAST\n};\n"
+           b"int set_token(MSG *msg);\nASN1_UTF8STRING\n*get_token(const MSG *msg);\n")
+    facts = extract_blob(src, "crmf.h", "c")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+        ("e", "enum", 1), ("E_FIRST", "enumerator", 2), ("E_LAST", "enumerator", 3),
+        ("set_token", "function", 5), ("get_token", "function", 7)]
+
+
+def test_cpp_conversion_operator_to_a_reference_is_named_without_its_parameters():
+    # boost's ref.hpp: `operator T& () const` nests its parameter list below the reference
+    src = b"template<class T> class reference_wrapper {\n  public:\n    operator T& () const { return *t_; }\n};\n"
+    facts = extract_blob(src, "ref.hpp", "cpp")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("reference_wrapper", "class", ""), ("operator T&", "method", "reference_wrapper")]
