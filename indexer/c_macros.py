@@ -27,10 +27,9 @@ _EXPORT_MACRO = re.compile(
 # Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line, when a return type and a name, or a
 # qualified name (`Cls::Cls`), come before the `(` (so `MY_TYPE f(int) {` keeps MY_TYPE as its
 # type); and one after the parameter list, before the body or a constructor's initializer list.
-_LEADING_MACRO = re.compile(
-    rb"^[ \t]*(" + _MACRO + rb")[ \t]+"
-    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()",
-    re.M)
+_LEADING_MACRO = re.compile(  # run over "\n" + data: a line start the engine can skip to
+    rb"\n[ \t]*(" + _MACRO + rb")[ \t]+"
+    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()")
 _TRAILING_MACRO = re.compile(
     rb"\)[ \t]*(?:(?:const|override|final|noexcept|volatile|&&|&)[ \t]*)*"
     rb"\b(" + _MACRO + rb")\b(?=\s*(?:\{|:(?!:)))")
@@ -38,12 +37,14 @@ _TRAILING_MACRO = re.compile(
 # zlib's `int ZEXPORT deflate OF((z_streamp strm, int flush));` and BSD's `__P((...))`: a
 # pre-ANSI prototype wrapper after a declarator, its argument the parenthesized parameter list.
 # Its name and outer parentheses go; the parameter list stays.
-_PROTOTYPE_WRAPPER = re.compile(rb"(?<=[\w)])[ \t]*\b(OF|__P|_PROTO|PROTO)[ \t]*(\()(?=\()")
+# (The name leads each pattern, not a look-behind: the regex engine then skips ahead by its
+# first characters instead of trying every offset; the byte before is checked in code.)
+_PROTOTYPE_WRAPPER = re.compile(rb"\b(OF|__P|_PROTO|PROTO)[ \t]*(\()(?=\()")
 
 # boost's `vector(BOOST_RV_REF(vector) x)`, `BOOST_FWD_REF(Args)... args`: a macro around a
 # parameter's type, right after `(` or `,`. Only a macro can stand there and be followed by
 # a name, so its name and parentheses go and the type it wraps is the parameter's type.
-_PARAMETER_WRAPPER = re.compile(rb"(?<=[(,])\s*\b(" + _MACRO + rb")[ \t]*(\()")
+_PARAMETER_WRAPPER = re.compile(rb"[(,]\s*\b(" + _MACRO + rb")[ \t]*(?=\()")
 _AFTER_PARAMETER_WRAPPER = re.compile(rb"(?:\s*\.\.\.)?\s+[A-Za-z_]\w*\s*[,)=\[]")
 # boost's `(BOOST_RV_REF_BEG vector<T, A> BOOST_RV_REF_END x)`: a pair of macros around it.
 _PARAMETER_PAIR = re.compile(rb"(?<=[(,])\s*\b((" + _MACRO + rb")_BEG)\b[^;{}()]*?\b(\2_END)\b")
@@ -82,7 +83,8 @@ _SPECIFIER_MACRO = re.compile(
 # going on, a return type on its own line: OpenSSL's `ASN1_UTF8STRING` then
 # `*OSSL_CRMF_MSG_get0_regCtrl_regToken(...)`), nor before a bare `name(` line (a return
 # type before its function's name, GNU style).
-_STANDALONE_MACRO = re.compile(rb"^[ \t]*(_*[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?://[^\n]*)?\r?$", re.M)
+_STANDALONE_MACRO = re.compile(  # run over "\n" + data, as _LEADING_MACRO
+    rb"\n[ \t]*(_*[A-Z][A-Z0-9]*_[A-Z0-9_]*)[ \t]*(?://[^\n]*)?\r?(?=\n|\Z)")
 _DECLARATION_BOUNDARY = frozenset(b";{}")
 _GOES_ON = frozenset(b"},=(;.*&")
 _FUNCTION_NAME_LINE = re.compile(rb"\s*[A-Za-z_]\w*\s*\(")
@@ -101,8 +103,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
              + _standalone_macros(data))
     if language == "cpp":
-        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _LEADING_MACRO, _TRAILING_MACRO)
-                  for m in pattern.finditer(data)]
+        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
+        spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(b"\n" + data)]
         spans += _parameter_wrappers(data)
     return spans
 
@@ -112,6 +114,11 @@ def _prototype_wrappers(data: bytes) -> list[Span]:
     if b"((" not in data:
         return spans
     for m in _PROTOTYPE_WRAPPER.finditer(data):
+        before = m.start(1) - 1
+        while before >= 0 and data[before] in b" \t":
+            before -= 1
+        if before < 0 or not (data[before:before + 1].isalnum() or data[before] in b"_)"):
+            continue  # after a declarator only
         close = _closing(data, m.start(2))
         if close >= 0:
             spans += [(m.start(1), m.end(2)), (close, close + 1)]
@@ -121,11 +128,13 @@ def _prototype_wrappers(data: bytes) -> list[Span]:
 def _parameter_wrappers(data: bytes) -> list[Span]:
     spans: list[Span] = []
     for m in _PARAMETER_WRAPPER.finditer(data):
-        close = _closing(data, m.start(2))
+        opened = data.index(b"(", m.end(1))
+        close = _closing(data, opened)
         if close >= 0 and _AFTER_PARAMETER_WRAPPER.match(data, close + 1):
-            spans += [(m.start(1), m.end(2)), (close, close + 1)]
-    for m in _PARAMETER_PAIR.finditer(data):
-        spans += [m.span(1), m.span(3)]
+            spans += [(m.start(1), opened + 1), (close, close + 1)]
+    if b"_BEG" in data:
+        for m in _PARAMETER_PAIR.finditer(data):
+            spans += [m.span(1), m.span(3)]
     return spans
 
 
@@ -153,8 +162,13 @@ def _exception_macros(data: bytes) -> list[Span]:
     return spans
 
 
+_SPECIFIER_WORDS = (b"INLINE", b"_DECL", b"CONSTEXPR", b"NOEXCEPT", b"NOTHROW")  # most files have none
+
+
 def _specifier_macros(language: str, data: bytes) -> list[Span]:
     spans: list[Span] = []
+    if not any(word in data for word in _SPECIFIER_WORDS):
+        return spans
     for m in _SPECIFIER_MACRO.finditer(data):
         start, end = m.span(1)
         if language == "c" and not _C_SPECIFIER.fullmatch(m.group(1)):
@@ -176,8 +190,8 @@ def _specifier_macros(language: str, data: bytes) -> list[Span]:
 
 def _standalone_macros(data: bytes) -> list[Span]:
     spans: list[Span] = []
-    for m in _STANDALONE_MACRO.finditer(data):
-        start, end = m.span(1)
+    for m in _STANDALONE_MACRO.finditer(b"\n" + data):
+        start, end = m.start(1) - 1, m.end(1) - 1
         before = _previous_code_byte(data, start)
         # a line after one blanked so (FMT_BEGIN_NAMESPACE, then FMT_MODULE_EXPORT_BEGIN)
         after_macro = bool(spans) and spans[-1][1] == _end_of_previous(data, start)
