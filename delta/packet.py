@@ -379,8 +379,12 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
     hunks_by_class: dict[str, int] = {}
     for w in work:
         if w.mark.noise is not None:
-            by_class.setdefault(w.mark.noise.cls, []).append(w)
-        for cls in w.mark.hunks.values():
+            cls = w.mark.noise.cls
+            by_class.setdefault(cls, []).append(w)
+            # every hunk of a noise file is of its class, listed or dropped by a cap
+            hunks_by_class[cls] = hunks_by_class.get(cls, 0) + w.hunk_count
+            continue
+        for cls in w.mark.hunks.values():  # a whitespace-only hunk inside a real change
             if cls:
                 hunks_by_class[cls] = hunks_by_class.get(cls, 0) + 1
     out = []

@@ -153,3 +153,18 @@ def test_reindenting_python_or_yaml_is_a_change(tmp_path):
     # where indentation is no syntax, or it is kept, whitespace is noise
     assert files["f.js"].noise.cls == "whitespace_only"
     assert files["g.py"].noise.cls == "whitespace_only"
+
+
+def test_noise_summary_counts_the_hunks_of_files_the_cap_dropped(tmp_path):
+    # Django 5.0.5..5.0.6: four vendored licence files showed `hunks: 0`, their hunks dropped
+    b = RepoBuilder(tmp_path / "r")
+    files = {f"vendor/lib{i}/LICENSE": "".join(f"line {n}\n" for n in range(200)) for i in range(4)}
+    base = b.commit({**files, "src/real.py": CODE})
+    head = b.commit({**{p: t.replace("line 50\n", "line fifty\n").replace("line 150\n", "line 1-5-0\n")
+                        for p, t in files.items()},
+                     "src/real.py": CODE.replace("b * 4", "b * 44")})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=600).packet
+    dropped = {d.path for d in packet.drops}
+    assert any(p.startswith("vendor/") for p in dropped)  # the cap dropped vendored hunks
+    summary = {s.cls: s for s in packet.noise}
+    assert summary["vendored"].files == 4 and summary["vendored"].hunks == 8  # two hunks each
