@@ -54,6 +54,8 @@ def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
 def render_packet(result: Result) -> str:
     from context_tools.sanitize import shown_lines
 
+    from .successor import SuccessorAccount
+
     p = result.data
     t = p.totals
     r = p.range
@@ -67,6 +69,14 @@ def render_packet(result: Result) -> str:
         lines.append(f"  {f.status:<12} {f.path}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
     for d in p.drops:
         lines.append(f"  dropped {d.what} of {d.path}: {d.reason} ({d.hunks} hunks, {d.bytes} bytes)")
+    successor = p.successor
+    if isinstance(successor, SuccessorAccount):
+        prev = successor.previous
+        counts = "  ".join(f"{k} {successor.counts.get(k, 0)}"
+                           for k in ("carried", "moved", "changed", "dropped", "new"))
+        lines.append(f"  successor of {prev.merge_base_oid[:12]}..{prev.head_oid[:12]}: {counts}")
+        for u in successor.unread:
+            lines.append(f"  unread in the previous patchset: {u.path} ({u.reason})")
     if p.offer:
         lines.append(f"  noise offer: {p.offer}")
     return shown_lines(lines)

@@ -59,6 +59,15 @@ def test_rennet_delta_human_output(repo):
                   home=repo / "home")
     assert proc.returncode == 0, proc.stderr
     assert "app.py" in proc.stdout and "lockfile" in proc.stdout and "noise offer:" in proc.stdout
+    assert "successor of" not in proc.stdout  # no previous patchset given
+
+
+def test_rennet_delta_human_output_gives_the_successor_account(repo):
+    proc = rennet("delta", "--repo", str(repo / "repo"), "--base", "main", "--head", "feature", "--no-index",
+                  "--previous-base", "main", "--previous-head", "v1", home=repo / "home")
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if "successor of" in x)
+    assert line.endswith("carried 0  moved 0  changed 1  dropped 0  new 1"), line  # app.py changed, yarn.lock new
 
 
 def test_unknown_rev_is_one_typed_line_and_exit_1(repo):
