@@ -216,10 +216,10 @@ def _previous_code_byte(data: bytes, pos: int) -> int:
         found = _previous_token(data, pos)
         if found != ord("/"):
             return found
-        close = data.rfind(b"*/", 0, pos)
+        close = data.rfind(b"*/", max(0, pos - _LOOKAROUND), pos)  # bounded: never a walk to the file's start
         if close < 0 or data[close + 2:pos].strip():
             return found
-        opened = data.rfind(b"/*", 0, close)
+        opened = data.rfind(b"/*", max(0, close - _LOOKAROUND), close)
         if opened < 0:
             return found
         pos = opened
