@@ -3,8 +3,9 @@
 Order: `.gitattributes` linguist marks first (`linguist-generated`, `linguist-vendored`,
 both directions: `=false` / `-attr` clears the classes the content rules would set);
 then lockfiles, generated headers and names, vendored paths, minified files, renames
-with no content change, mode-only changes, and files whose every hunk only moves
-whitespace. A hunk inherits its file's class, or is `whitespace_only` on its own.
+with no content change, mode-only changes, and changes of whitespace only (told from the
+two sides, or for an added or deleted file from its hunks). A hunk inherits its file's
+class, or is `whitespace_only` on its own.
 Noise is down-ranked and summarized by the packet, never dropped for being noise.
 """
 
@@ -101,13 +102,13 @@ def _vendored_path(path: str) -> str | None:
     return None
 
 
-def classify(change: FileChange, hunks: list[HunkRecord], attrs: TreeAttributes,
-             content: Callable[[], bytes | None],
+def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], bytes | None],
              base_content: Callable[[], bytes | None] | None = None) -> Classification:
-    """The file's noise class. `attrs` is the tree the file is read from (head, or base for a
-    deletion); `content` lazily gives that side's bytes (None for binary / non-blob sides),
-    `base_content` the base side's of a modified or renamed file: with both, a file whose
-    change is whitespace only is found whether or not its hunks were captured."""
+    """The file's noise class, before its hunks are read (see `with_hunks`). `attrs` is the
+    tree the file is read from (head, or base for a deletion); `content` lazily gives that
+    side's bytes (None for binary / non-blob sides), `base_content` the base side's of a
+    modified or renamed file: with both, a file whose change is whitespace only is found
+    whether or not its hunks are captured."""
     path = change.path
     cleared: list[NoiseMark] = []
     blocked: set[str] = set()
@@ -120,12 +121,24 @@ def classify(change: FileChange, hunks: list[HunkRecord], attrs: TreeAttributes,
             blocked.update(CLEARED_BY[attr])
             cleared.extend(NoiseMark(c, f"gitattributes:{attr}=false") for c in CLEARED_BY[attr])
     if mark is None:
-        mark = _content_rules(change, hunks, content, base_content, blocked)
+        mark = _content_rules(change, content, base_content, blocked)
+    return Classification(mark, cleared)
+
+
+def with_hunks(pre: Classification, hunks: list[HunkRecord]) -> Classification:
+    """`pre` (the file's `classify`) once its hunks are captured. The file rules do not depend
+    on hunks, so they are not run again (nor the blobs read again); what the hunks add: a file
+    no rule classed whose every hunk moves only whitespace is whitespace_only (an added or
+    deleted file of blank lines, which no two sides show; where two sides are compared, their
+    hunks cannot say otherwise), and each hunk takes the file's class or stands alone."""
+    mark = pre.noise
+    if mark is None and hunks and all(h.whitespace_only for h in hunks):
+        mark = NoiseMark(WHITESPACE_ONLY, "hunks:every hunk changes whitespace only")
     per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only else None)) for h in hunks}
-    return Classification(mark, cleared, per_hunk)
+    return Classification(mark, pre.cleared, per_hunk)
 
 
-def _content_rules(change: FileChange, hunks: list[HunkRecord], content: Callable[[], bytes | None],
+def _content_rules(change: FileChange, content: Callable[[], bytes | None],
                    base_content: Callable[[], bytes | None] | None, blocked: set[str]) -> NoiseMark | None:
     path = change.path
     name = posixpath.basename(path)
@@ -161,7 +174,4 @@ def _content_rules(change: FileChange, hunks: list[HunkRecord], content: Callabl
         old, new = base_content(), content()
         if old is not None and new is not None and same_but_whitespace(old, new, path):
             return NoiseMark(WHITESPACE_ONLY, "content:the two sides differ in whitespace only")
-        return None
-    if hunks and all(h.whitespace_only for h in hunks):
-        return NoiseMark(WHITESPACE_ONLY, "hunks:every hunk changes whitespace only")
     return None

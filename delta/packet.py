@@ -225,7 +225,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     work: list[_Work] = []
     for change in changes:
         attrs = base_attrs if change.status == "deleted" else head_attrs
-        pre = noise.classify(change, [], attrs, _content_reader(git, change), _content_reader(git, change, base=True))
+        pre = noise.classify(change, attrs, _content_reader(git, change), _content_reader(git, change, base=True))
         work.append(_Work(change, pre, [], 0, _patch_bytes(change)))
     work.sort(key=_rank)
 
@@ -250,9 +250,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
         captured += w.size
         w.hunks = index_hunks(w.change)
         listed_hunks += len(w.hunks)
-        attrs = base_attrs if w.change.status == "deleted" else head_attrs
-        w.mark = noise.classify(w.change, w.hunks, attrs, _content_reader(git, w.change),
-                                _content_reader(git, w.change, base=True))
+        w.mark = noise.with_hunks(w.mark, w.hunks)
     work.sort(key=_rank)
     listed = [w for w in work if w.dropped != "file_cap"]
 
