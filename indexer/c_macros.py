@@ -100,11 +100,12 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     """The spans of `data` (a `language` source: "c" or "cpp") the parser is not shown."""
     if language not in ("c", "cpp"):
         return []
+    lined = b"\n" + data  # for the patterns that start at a line: offsets one past data's
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
-             + _standalone_macros(data))
+             + _standalone_macros(data, lined))
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
-        spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(b"\n" + data)]
+        spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
         spans += _parameter_wrappers(data)
     return spans
 
@@ -188,9 +189,9 @@ def _specifier_macros(language: str, data: bytes) -> list[Span]:
     return spans
 
 
-def _standalone_macros(data: bytes) -> list[Span]:
+def _standalone_macros(data: bytes, lined: bytes) -> list[Span]:
     spans: list[Span] = []
-    for m in _STANDALONE_MACRO.finditer(b"\n" + data):
+    for m in _STANDALONE_MACRO.finditer(lined):
         start, end = m.start(1) - 1, m.end(1) - 1
         before = _previous_code_byte(data, start)
         # a line after one blanked so (FMT_BEGIN_NAMESPACE, then FMT_MODULE_EXPORT_BEGIN)
