@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 TOP_KINDS = 4
@@ -55,25 +55,30 @@ def compare(tags: dict[tuple[str, str, int], str], parsed: dict[str, str],
             symbols: dict[tuple[str, str, int], str]) -> dict:
     """`parsed`: path -> language of each file the snapshot parsed (not skipped); `symbols`:
     (path, name, line) -> kind of its symbols. Per language and in all."""
-    theirs: dict[tuple[str, str, int], str] = {}
+    Side = dict[tuple[str, str, int], str]
+    theirs: dict[str, Side] = defaultdict(dict)  # by language, in one pass over each side
+    ours: dict[str, Side] = defaultdict(dict)
     apart: Counter[str] = Counter()
     for k, kind in tags.items():
-        if k[0] not in parsed:
+        language = parsed.get(k[0])
+        if language is None:
             continue
         if ANONYMOUS.match(k[1]):
             apart["anonymous"] += 1
-        elif kind in NOT_DEFINITIONS.get(parsed[k[0]], ()):
+        elif kind in NOT_DEFINITIONS.get(language, ()):
             apart[kind] += 1
         else:
-            theirs[k] = kind
-    by_language: dict[str, dict] = {}
-    for language in sorted(set(parsed.values())):
-        t = {k: v for k, v in theirs.items() if parsed[k[0]] == language}
-        s = {k: v for k, v in symbols.items() if parsed.get(k[0]) == language}
-        if t or s:
-            by_language[language] = _side_by_side(t, s)
-    return {"all": _side_by_side(theirs, {k: v for k, v in symbols.items() if k[0] in parsed}),
-            "languages": by_language, "not_definitions": sorted(apart.items())}
+            theirs[language][k] = kind
+    for k, kind in symbols.items():
+        language = parsed.get(k[0])
+        if language is not None:
+            ours[language][k] = kind
+    languages = sorted(theirs.keys() | ours.keys())
+    return {"all": _side_by_side({k: v for x in theirs.values() for k, v in x.items()},
+                                 {k: v for x in ours.values() for k, v in x.items()}),
+            "languages": {language: _side_by_side(theirs.get(language, {}), ours.get(language, {}))
+                          for language in languages},
+            "not_definitions": sorted(apart.items())}
 
 
 def _side_by_side(theirs: dict[tuple[str, str, int], str], ours: dict[tuple[str, str, int], str]) -> dict:
