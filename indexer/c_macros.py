@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 Span = tuple[int, int]
+Edit = tuple[int, bytes]  # an offset and the bytes put there, as many as they replace
 
 # A macro name as projects spell them: all capitals with an underscore (SPDLOG_INLINE, FMT_API,
 # BOOST_RV_REF), so an all-caps type or constant without one (`MY`, `HANDLE`) is never taken.
@@ -71,8 +72,11 @@ _STATEMENT_BOUNDARY = frozenset(b"{};")
 # (`#ifndef BOOST_NO_CXX11_NOEXCEPT`), not as a macro argument (`BOOST_PP_REPEAT(N, X_DECL, _)`),
 # not when called (`BOOST_NOEXCEPT(expr)`, the noexcept operator; `BOOST_IF_CONSTEXPR(c)`).
 _SPECIFIER_MACRO = re.compile(
-    rb"\b([A-Z][A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|CONSTEXPR(?:[0-9]+|_OR_CONST)?|NOTHROW"
-    rb"|NOEXCEPT(?:_OR_NOTHROW|_WITH_ASSERT|_IF)?))\b")
+    rb"\b([A-Z][A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|CONSTEXPR(?:[0-9]+|_OR_CONST)?|CONSTEVAL|NOTHROW"
+    rb"|NOEXCEPT(?:_OR_NOTHROW|_WITH_ASSERT|_IF)?|NODISCARD|NORETURN|DEPRECATED))\b")
+# Those that stand for a specifier with an argument: `BOOST_NOEXCEPT_IF(cond)`, and attributes
+# with a message (zstd's `ZSTD_DEPRECATED("use X instead")`, `[[nodiscard("why")]]`).
+_WITH_ARGUMENT = (b"_NOEXCEPT_IF", b"_DEPRECATED", b"_NODISCARD")
 # A macro alone on its line between declarations: nlohmann's `NLOHMANN_JSON_NAMESPACE_BEGIN`,
 # fmt's `FMT_BEGIN_NAMESPACE`, Qt's `QT_BEGIN_NAMESPACE` and `Q_OBJECT` in a class body,
 # glib's `G_BEGIN_DECLS`, glibc's `__BEGIN_DECLS`. It opens or closes a namespace or an
@@ -90,7 +94,7 @@ _GOES_ON = frozenset(b"},=(;.*&")
 _FUNCTION_NAME_LINE = re.compile(rb"\s*[A-Za-z_]\w*\s*\(")
 
 # C has inline functions but neither constexpr functions nor exception specifications.
-_C_SPECIFIER = re.compile(rb"[A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL)")
+_C_SPECIFIER = re.compile(rb"[A-Z0-9_]*_(?:FORCEINLINE|INLINE|DECL|NORETURN|DEPRECATED)")
 _ARGUMENT_BOUNDARY = frozenset(b"(,")
 _NOT_BLANK = re.compile(rb"\S")
 _LOOKAROUND = 4096  # how far a rule looks for a matching parenthesis or the previous token
@@ -108,6 +112,101 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
         spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
         spans += _parameter_wrappers(data)
     return spans
+
+
+# curl's `CURLOPT(CURLOPT_URL, CURLOPTTYPE_STRINGPOINT, 2),` in an enum body, a macro that
+# expands to `CURLOPT_URL = CURLOPTTYPE_STRINGPOINT + 2`: an entry opening its line with an
+# all-caps call, a name as its first argument.
+_ENUM_HEAD = re.compile(rb"enum\b(?:[ \t\r\n]+(?:class|struct)\b)?[ \t\r\n]*(?:[A-Za-z_]\w*[ \t\r\n]*)?"
+                        rb"(?::[^;{}()]*)?(\{)")
+_ENUM_BODY_TOKEN = re.compile(rb"[{};\"']|/\*|//")
+_ENUMERATOR_MACRO = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*)[ \t]*(\()[ \t\r\n]*[A-Za-z_]\w*[ \t\r\n]*[,)]", re.M)
+_ENTRY_END = frozenset(b",}")
+
+
+def enumerator_macro_edits(data: bytes) -> list[Edit]:
+    """Edits that make each enumerator macro in an enum body an enumerator: its name and
+    parentheses blanked, the comma after its first argument made `=` and the others `+`.
+    The entry then parses as the enumerator it defines with its other arguments as a value;
+    tree-sitter read them as enumerators of their own (CURLOPTTYPE_LONG 113 times in
+    curl.h), and the message of a deprecated one as more."""
+    edits: list[Edit] = []
+    if b"enum" not in data:
+        return edits
+    for head in _ENUM_HEAD.finditer(data):  # led by the word, not `\b`: the engine then skips to it
+        if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
+            continue  # the end of a longer name (`my_enum {`)
+        end = _enum_body_end(data, head.start(1))
+        if end < 0:
+            break  # unclosed: so would every later body be, each read to the end of the file
+        for m in _ENUMERATOR_MACRO.finditer(data, head.end(1), end):
+            opened = m.start(2)
+            close = _closing(data, opened)
+            if close < 0 or close > end or _next_token(data, close + 1) not in _ENTRY_END:
+                continue
+            commas = _top_level_commas(data, opened + 1, close)
+            if commas is None:
+                continue
+            edits.append((m.start(1), b" " * (opened + 1 - m.start(1))))
+            edits += [(at, b"=" if i == 0 else b"+") for i, at in enumerate(commas)]
+            edits.append((close, b" "))
+    return edits
+
+
+def _enum_body_end(data: bytes, opened: int) -> int:
+    """The offset of the `}` closing the enum body opened at `opened`, past literals and
+    comments; -1 at a `;` or `{` first (not an enum body) or at the end of the file."""
+    pos = opened + 1
+    while True:
+        m = _ENUM_BODY_TOKEN.search(data, pos)
+        if m is None:
+            return -1
+        token = m.group()
+        if token == b"}":
+            return m.start()
+        if token in (b";", b"{"):
+            return -1
+        if token == b"//":
+            pos = data.find(b"\n", m.end())
+        elif token == b"/*":
+            pos = data.find(b"*/", m.end())
+            pos = pos + 2 if pos >= 0 else -1
+        else:  # a string or character literal, which may hold any of these
+            pos = _literal_end(data, m.start(), len(data))
+        if pos < 0:
+            return -1
+
+
+def _literal_end(data: bytes, start: int, end: int) -> int:
+    """The offset past the literal whose quote is at `start`, or -1 if it does not close by `end`."""
+    quote = data[start]
+    i = start + 1
+    while i < end and data[i] != quote:
+        i += 2 if data[i] == 92 else 1  # a backslash escapes the next byte
+    return i + 1 if i < end else -1
+
+
+def _top_level_commas(data: bytes, start: int, end: int) -> list[int] | None:
+    """The offsets of the commas in `data[start:end]` outside brackets and literals; None
+    where a literal does not close."""
+    commas: list[int] = []
+    depth = 0
+    i = start
+    while i < end:
+        c = data[i]
+        if c in b"\"'":
+            i = _literal_end(data, i, end)
+            if i < 0:
+                return None
+            continue
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            depth -= 1
+        elif c == 44 and depth == 0:  # ,
+            commas.append(i)
+        i += 1
+    return commas
 
 
 def _prototype_wrappers(data: bytes) -> list[Span]:
@@ -163,7 +262,8 @@ def _exception_macros(data: bytes) -> list[Span]:
     return spans
 
 
-_SPECIFIER_WORDS = (b"INLINE", b"_DECL", b"CONSTEXPR", b"NOEXCEPT", b"NOTHROW")  # most files have none
+_SPECIFIER_WORDS = (b"INLINE", b"_DECL", b"CONSTE", b"NOEXCEPT", b"NOTHROW", b"NODISCARD", b"NORETURN",
+                    b"DEPRECATED")  # most files have none
 
 
 def _specifier_macros(language: str, data: bytes) -> list[Span]:
@@ -179,7 +279,7 @@ def _specifier_macros(language: str, data: bytes) -> list[Span]:
         if _previous_token(data, start) in _ARGUMENT_BOUNDARY:
             continue
         if _next_token(data, end) == ord("("):
-            if not m.group(1).endswith(b"_NOEXCEPT_IF"):
+            if not m.group(1).endswith(_WITH_ARGUMENT):
                 continue
             close = _closing(data, data.index(b"(", end))
             if close < 0:

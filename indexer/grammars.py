@@ -328,15 +328,21 @@ _NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
 
 def parser_view(name: str, data: bytes) -> bytes:
     """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
-    preprocessor) cannot place blanked to spaces (`indexer.c_macros`). Same length and lines,
-    so every offset and name read from `data` still holds; the macro is simply not in the tree."""
+    preprocessor) cannot place blanked to spaces, and enumerator macros written as the
+    enumerators they define (`indexer.c_macros`). Same length and lines, so every offset and
+    name read from `data` still holds; the macro is simply not in the tree."""
+    if name not in ("c", "cpp"):
+        return data
     spans = c_macros.blanked_spans(name, data)
-    if not spans:
+    edits = c_macros.enumerator_macro_edits(data)
+    if not spans and not edits:
         return data
     view = bytearray(data)
     for start, end in spans:
         # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
         view[start:end] = _NOT_LINE_BREAK.sub(b" ", data[start:end])
+    for at, replacement in edits:
+        view[at:at + len(replacement)] = replacement
     return bytes(view)
 
 

@@ -100,6 +100,7 @@ METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl
 _RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
 _KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
+_MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
 # Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`)
 _STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp"})
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
@@ -231,6 +232,9 @@ def _kind(language: str, def_node: Node, captured: str) -> str | None:
         value = def_node.child_by_field_name("type")
         value_type = value.type if value is not None else ""
         return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
+    if node_type == "function_definition" and language == "cpp":  # a class behind an export macro
+        head = def_node.child_by_field_name("type")
+        return "struct" if head is not None and head.type == "struct_specifier" else captured
     if node_type in table and captured != "field":  # ours say "field" for class-level assignments
         return table[node_type]
     return captured
@@ -309,6 +313,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 name = name[1:]
                 row, col = name_node.start_point
                 facts.symbol_sites.append(Occurrence(name, row + 1, col + 1, "definition"))
+            elif name_node.type == "preproc_arg":  # `#define NAME value` read as a generic directive
+                word = _MACRO_NAME.match(name)
+                if word is None:
+                    continue
+                name_start += word.start(1)
+                name = word.group(1)
+                row, col = name_node.start_point
+                facts.symbol_sites.append(Occurrence(name, row + 1, col + 1 + word.start(1), "definition"))
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
                     kind == "field" and language in _STORAGE_FIELDS):
                 kind = "constant"
@@ -394,7 +406,10 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
     but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
-    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C)."""
+    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
+    A C or C++ macro has no scope: the preprocessor knows none (`#define` in a namespace)."""
+    if d.kind == "macro" and language in ("c", "cpp"):
+        return []
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     last = len(holders) - 1
     chain: list[str] = []

@@ -1222,6 +1222,89 @@ class vector
     assert not {o.name for o in facts.occurrences} & {"BOOST_NOEXCEPT", "BOOST_CONTAINER_FORCEINLINE"}
 
 
+def test_consteval_nodiscard_noreturn_and_deprecated_macros_are_specifiers():
+    # fmt's FMT_CONSTEVAL constructor read as a method `str_` holding a function; curl's
+    # `CURL_DEPRECATED(version, message)` before a name on the next line lost the function
+    cpp = b'''namespace fmt {
+template <typename Char> class basic_fstring {
+ public:
+  template <typename S>
+  FMT_CONSTEVAL basic_fstring(const S& s) : str_(s) { check(s); }
+  FMT_NODISCARD auto size() const -> size_t { return n; }
+  BOOST_NORETURN static void fail() { throw 1; }
+  int n;
+};
+}
+'''
+    facts = extract_blob(cpp, "base.h", "cpp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("fmt", "namespace", "", 1),
+        ("basic_fstring", "class", "fmt", 2),
+        ("basic_fstring", "method", "fmt.basic_fstring", 5),
+        ("size", "method", "fmt.basic_fstring", 6),
+        ("fail", "method", "fmt.basic_fstring", 7),
+        ("n", "field", "fmt.basic_fstring", 8),
+    ]
+    c = (b'CURL_EXTERN CURLMcode CURL_DEPRECATED(7.19.5, "Use curl_multi_socket_action()")\n'
+         b"curl_multi_socket(CURLM *multi_handle, curl_socket_t s, int *running_handles);\n")
+    facts = extract_blob(c, "multi.h", "c")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [("curl_multi_socket", "function", 2)]
+
+
+def test_c_enumerator_macros_are_the_enumerators_they_define():
+    # curl.h: `#define CURLOPT(na,t,nu) na = t + nu` fills a 300-entry enum; tree-sitter read
+    # each argument as an enumerator (CURLOPTTYPE_LONG 113 times) and a deprecation message
+    # as one more (CURLOPT_UPLOAD from "Use CURLOPT_UPLOAD")
+    src = b'''typedef enum {
+  CURLOPT(CURLOPT_WRITEDATA, CURLOPTTYPE_CBPOINT, 1),
+  CURLOPT(CURLOPT_URL, CURLOPTTYPE_STRINGPOINT, 2),
+  CURLOPTDEPRECATED(CURLOPT_PUT, CURLOPTTYPE_LONG, 54,
+                    7.12.1, "Use CURLOPT_UPLOAD, not (this)"),
+#define CURLOPT_PROGRESSDATA CURLOPT_XFERINFODATA
+  CURLOPT(CURLOPT_XFERINFODATA, CURLOPTTYPE_CBPOINT, 57),
+  PLAIN = 3,
+  CURLOPT_LASTENTRY
+} CURLoption;
+int f(int a) { return MAX(a, 1); }
+'''
+    facts = extract_blob(src, "curl.h", "c")
+    # the enum as the parser sees it
+    from indexer.grammars import parser_view
+    assert parser_view("c", src).splitlines()[1:5] == [
+        b"          CURLOPT_WRITEDATA= CURLOPTTYPE_CBPOINT+ 1 ,",
+        b"          CURLOPT_URL= CURLOPTTYPE_STRINGPOINT+ 2 ,",
+        b"                    CURLOPT_PUT= CURLOPTTYPE_LONG+ 54+",
+        b'                    7.12.1+ "Use CURLOPT_UPLOAD, not (this)" ,']
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("CURLoption", "type", "", 10, 10),
+        ("CURLOPT_WRITEDATA", "enumerator", "CURLoption", 2, 2),
+        ("CURLOPT_URL", "enumerator", "CURLoption", 3, 3),
+        ("CURLOPT_PUT", "enumerator", "CURLoption", 4, 5),
+        # a `#define` among the entries is read as a directive of no known kind: named from its argument
+        ("CURLOPT_PROGRESSDATA", "macro", "", 6, 6),
+        ("CURLOPT_XFERINFODATA", "enumerator", "CURLoption", 7, 7),
+        ("PLAIN", "enumerator", "CURLoption", 8, 8),
+        ("CURLOPT_LASTENTRY", "enumerator", "CURLoption", 9, 9),
+        ("f", "function", "", 11, 11),
+    ]
+    assert ("CURLOPT_PROGRESSDATA", 6, 9, "definition") in [(o.name, o.line, o.col, o.role) for o in facts.occurrences]
+    # the other arguments are still read as uses, and a call outside an enum stays a call
+    uses = [(o.name, o.line) for o in facts.occurrences if o.role != "definition"]
+    assert ("CURLOPTTYPE_CBPOINT", 2) in uses and ("CURLOPTTYPE_LONG", 4) in uses
+    assert ("MAX", 11) in uses
+    # outside an enum body the same shape is a call: an initializer's entries stay as written
+    table = b"static const int t[] = {\n  MIN(a, b),\n  MAX(c, d)\n};\nenum e { A, B };\n"
+    assert parser_view("c", table) == table
+
+
+def test_c_and_cpp_macros_have_no_container():
+    # the preprocessor knows no namespace, class or enum: `fmt.FMT_X` names nothing
+    src = b"namespace fmt {\n#define FMT_X 1\nclass K {\n#define IN_K(a) a\n};\n}\n"
+    facts = extract_blob(src, "core.h", "cpp")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("fmt", "namespace", ""), ("FMT_X", "macro", ""), ("K", "class", "fmt"), ("IN_K", "macro", "")]
+
+
 def test_c_pre_ansi_prototype_wrappers():
     # zlib.h: `deflate OF((z_streamp strm, int flush))` read as a call of OF; no function of
     # zlib's API came out (zlib 1.2.13's zlib.h: 7 functions, all named OF; now 96, 94 named right)

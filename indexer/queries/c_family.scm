@@ -6,6 +6,11 @@
 
 (preproc_def name: (identifier) @name) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
+; a `#define` where the grammar takes no definition (between the entries of an enum body: curl's
+; compatibility names among its CURLOPT entries) is read as a directive of no known kind;
+; tags.py names the macro from the argument's first word
+((preproc_call directive: (preproc_directive) @rennet.directive argument: (preproc_arg) @name) @definition.macro
+ (#eq? @rennet.directive "#define"))
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 
