@@ -106,7 +106,7 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
         return []
     lined = b"\n" + data  # for the patterns that start at a line: offsets one past data's
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
-             + _standalone_macros(data, lined))
+             + _standalone_macros(data, lined) + _alternative_branches(data))
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
         spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
@@ -207,6 +207,81 @@ def _top_level_commas(data: bytes, start: int, end: int) -> list[int] | None:
             commas.append(i)
         i += 1
     return commas
+
+
+# boost's smart_ptr headers: two heads of one constructor, by compiler, before one body
+#
+#   #if !defined( BOOST_SP_NO_SP_CONVERTIBLE )
+#   weak_ptr( weak_ptr<Y> const & r, typename enable_if_convertible<Y,T>::type = sp_empty() )
+#   #else
+#   weak_ptr( weak_ptr<Y> const & r )
+#   #endif
+#   BOOST_SP_NOEXCEPT : px(r.lock().get()), pn(r.pn) {}
+#
+# tree-sitter reads each branch as a whole unit, and a head alone is none: the class body
+# comes apart. Where no branch of an `#if` group holds whole units (its brackets balance
+# and it ends a statement, a block, an entry or a label), only the first branch is shown,
+# as plain code, as Universal Ctags reads it; its directives and the other branches are
+# blanked. Where one branch does, the parser can still place the group and it is left, as
+# are groups holding other groups.
+# led by `#`, not a line start: the engine then skips to each `#` (4x faster over real trees)
+_CONDITIONAL = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+_CONTINUED = re.compile(rb"\\\r?\n")
+_NOT_CODE = re.compile(rb"/\*.*?\*/|//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#[^\n]*", re.M)
+_UNIT_END = frozenset(b";},:")
+
+
+def _alternative_branches(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"#else" not in data and b"#elif" not in data and b"# el" not in data:
+        return spans
+    stack: list[list[Span]] = []  # per open group: its directive lines so far
+    nested: list[bool] = []
+    for m in _CONDITIONAL.finditer(data):
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if data[line_start:m.start()].strip(b" \t"):
+            continue  # not a directive: a `#` within a line
+        line = (line_start, _directive_end(data, m.end()))
+        word = m.group(1)
+        if word.startswith(b"if"):
+            stack.append([line])
+            nested.append(False)
+        elif not stack:
+            continue  # an `#endif` of a group opened before a blanked span or in a broken file
+        elif word != b"endif":
+            stack[-1].append(line)
+        else:
+            directives = stack.pop() + [line]
+            if nested.pop():
+                continue
+            if nested:
+                nested[-1] = True
+            if len(directives) > 2:
+                units = {_units(data[directives[i][1]:directives[i + 1][0]]) for i in range(len(directives) - 1)}
+                if units == {False} or units == {False, None}:
+                    spans += [directives[0], (directives[1][0], directives[-1][1])]
+    return spans
+
+
+def _directive_end(data: bytes, pos: int) -> int:
+    """The end of the directive line running on from `pos`, past `\\` continuations."""
+    while True:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            return len(data)
+        if data[end - 1:end] != b"\\" and data[end - 2:end] != b"\\\r":
+            return end
+        pos = end + 1
+
+
+def _units(branch: bytes) -> bool | None:
+    """Whether a branch holds whole units; None when it holds no code (directives alone)."""
+    code = _DIRECTIVE_LINE.sub(b"", _CONTINUED.sub(b" ", _NOT_CODE.sub(b" ", branch))).strip()
+    if not code:
+        return None
+    return (code.count(b"{") == code.count(b"}") and code.count(b"(") == code.count(b")")
+            and code[-1] in _UNIT_END)
 
 
 def _prototype_wrappers(data: bytes) -> list[Span]:

@@ -338,11 +338,11 @@ def parser_view(name: str, data: bytes) -> bytes:
     if not spans and not edits:
         return data
     view = bytearray(data)
-    for start, end in spans:
-        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
-        view[start:end] = _NOT_LINE_BREAK.sub(b" ", data[start:end])
     for at, replacement in edits:
         view[at:at + len(replacement)] = replacement
+    for start, end in spans:  # after the edits: none is left in a blanked branch
+        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
+        view[start:end] = _NOT_LINE_BREAK.sub(b" ", data[start:end])
     return bytes(view)
 
 

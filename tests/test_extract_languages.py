@@ -1305,6 +1305,70 @@ def test_c_and_cpp_macros_have_no_container():
         ("fmt", "namespace", ""), ("FMT_X", "macro", ""), ("K", "class", "fmt"), ("IN_K", "macro", "")]
 
 
+def test_cpp_alternative_heads_under_if_else_read_as_the_first():
+    # boost's smart_ptr: two heads of one constructor by configuration, one body after `#endif`;
+    # tree-sitter read each head as a unit, the body as another method (8-8 and 12-18). Groups
+    # whose branches are whole (the rvalue constructors) or directives alone stay as written.
+    src = b'''namespace boost {
+template<class T> class shared_ptr
+{
+public:
+    template<class Y>
+#if !defined( BOOST_SP_NO_SP_CONVERTIBLE )
+
+    shared_ptr( shared_ptr<Y> const & r, typename sp_enable_if_convertible<Y,T>::type = sp_empty() )
+
+#else
+
+    shared_ptr( shared_ptr<Y> const & r )
+
+#endif
+    BOOST_SP_NOEXCEPT : px( r.px ), pn( r.pn )
+    {
+        sp_assert_convertible< Y, T >();
+    }
+
+    void reset() BOOST_SP_NOEXCEPT { this_type().swap(*this); }
+#if defined(BOOST_MSVC)
+#  define BOOST_SP_ALIGN 8
+#else
+#  define BOOST_SP_ALIGN 16
+#endif
+#ifdef BOOST_HAS_RVALUE_REFS
+    shared_ptr( shared_ptr && r ) BOOST_SP_NOEXCEPT : px( r.px ) {}
+#else
+    shared_ptr( shared_ptr const & r ) BOOST_SP_NOEXCEPT : px( r.px ) {}
+#endif
+private:
+    T * px;
+};
+}
+'''
+    facts = extract_blob(src, "shared_ptr.hpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("boost", "namespace", "", 1, 34),
+        ("shared_ptr", "class", "boost", 2, 33),
+        ("shared_ptr", "method", "boost.shared_ptr", 8, 18),
+        ("reset", "method", "boost.shared_ptr", 20, 20),
+        ("BOOST_SP_ALIGN", "macro", "", 22, 22),
+        ("BOOST_SP_ALIGN", "macro", "", 24, 24),
+        ("shared_ptr", "method", "boost.shared_ptr", 27, 27),
+        ("shared_ptr", "method", "boost.shared_ptr", 29, 29),
+        ("px", "field", "boost.shared_ptr", 32, 32),
+    ]
+    from indexer.grammars import parser_view
+    view = parser_view("cpp", src).split(b"\n")
+    assert [line.strip() for line in view[5:14]] == [
+        b"", b"", b"shared_ptr( shared_ptr<Y> const & r, typename sp_enable_if_convertible<Y,T>::type = sp_empty() )",
+        b"", b"", b"", b"", b"", b""]
+    directives = [line for line in view[20:] if line.lstrip().startswith(b"#")]
+    assert directives == [line for line in src.split(b"\n")[20:] if line.lstrip().startswith(b"#")]
+    assert len(directives) == 8
+    # one branch whole, one not: the parser can place the group, and it is left
+    mixed = b"#if A\nvoid f(int);\n#else\nvoid f(long\n#endif\n);\n"
+    assert parser_view("cpp", mixed) == mixed
+
+
 def test_c_pre_ansi_prototype_wrappers():
     # zlib.h: `deflate OF((z_streamp strm, int flush))` read as a call of OF; no function of
     # zlib's API came out (zlib 1.2.13's zlib.h: 7 functions, all named OF; now 96, 94 named right)
