@@ -1434,3 +1434,14 @@ def test_php_enum_cases_promoted_properties_and_defined_constants():
         ("boot", "function", "Acme\\Braced", 31, 31),
         ("BOOTED", "constant", "", 31, 31),
     ]
+
+
+def test_php_parents_interfaces_and_traits_are_references():
+    src = (b"<?php\nclass X extends \\A\\Base implements I, \\N\\J {\n    use Greets, \\T\\Other {\n"
+           b"        Greets::hi insteadof Other;\n    }\n}\ninterface K extends L {}\nclass Y extends Z {}\n")
+    roles = [(o.name, o.line, o.role) for o in extract_blob(src, "x.php", "php").occurrences]
+    assert roles == [
+        ("X", 2, "definition"), ("A", 2, "identifier"), ("Base", 2, "reference"), ("I", 2, "reference"),
+        ("N", 2, "identifier"), ("J", 2, "reference"), ("Greets", 3, "reference"), ("T", 3, "identifier"),
+        ("Other", 3, "reference"), ("Greets", 4, "identifier"), ("hi", 4, "identifier"), ("Other", 4, "identifier"),
+        ("K", 7, "definition"), ("L", 7, "reference"), ("Y", 8, "definition"), ("Z", 8, "reference")]

@@ -34,3 +34,11 @@
 (function_call_expression function: (qualified_name (name) @name)) @reference.call
 (object_creation_expression (name) @name) @reference.class
 (object_creation_expression (qualified_name (name) @name)) @reference.class
+
+; what a class extends and the traits it uses are uses of those types, as Java's superclass is
+; (`class A extends \N\Base { use T; }`, `interface I extends J`); of a qualified interface
+; name the last segment (the shipped pattern marks the whole name, whose start is the `\`
+; or namespace, not the interface's own identifier)
+(base_clause [(name) @name (qualified_name (name) @name)]) @reference.class
+(class_interface_clause (qualified_name (name) @name)) @reference.implementation
+(use_declaration [(name) @name (qualified_name (name) @name)]) @reference.class
