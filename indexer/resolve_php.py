@@ -24,6 +24,10 @@ QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
 PHP_SOURCES = (".php", ".inc")  # what Composer's classmap scans; PSR-4 files are .php
 CLASS_KINDS = frozenset({"class", "interface", "trait", "enum"})
 USE_KINDS = ("function", "const")  # `ImportSpec.names` of a `use function` / `use const`
+# `define('NAME', ...)` on a constant's line: a constant of the global namespace, whatever
+# namespace the file declares (the symbol's line is all that tells it apart from
+# `const NAME = ...`, which belongs to the file's namespace)
+DEFINE_CALL = re.compile(r"""\bdefine\s*\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]""", re.IGNORECASE)
 
 # (kind, namespace, name) of one top-level declaration; kind "class", "function" or "const"
 Declaration = tuple[str, str, str]
@@ -53,6 +57,9 @@ def declarations(facts: Summary | None) -> frozenset[Declaration] | None:
             if s.container in braced:
                 out.add((kind, s.container, s.name))
             continue  # a method or class constant
+        if kind == "const" and s.name in DEFINE_CALL.findall(s.signature):
+            out.add((kind, "", s.name))
+            continue
         before = [n for n in spaces if n.start_byte < s.start_byte and n.name not in braced]
         out.add((kind, before[-1].name if before else "", s.name))
     return frozenset(out)

@@ -78,7 +78,8 @@ KIND_BY_NODE: dict[str, dict[str, str | None]] = {
     "php": {"namespace_definition": "namespace", "interface_declaration": "interface",
             "trait_declaration": "trait", "class_declaration": "class", "property_declaration": "field",
             "function_definition": "function", "method_declaration": "method", "enum_declaration": "enum",
-            "const_declaration": "constant"},
+            "const_declaration": "constant", "enum_case": "enumerator",
+            "property_promotion_parameter": "field"},
     "bash": {"function_definition": "function", "variable_assignment": "variable"},
 }
 
@@ -97,12 +98,22 @@ _C_DECLARATION_HOSTS = frozenset({"function_definition", "declaration", "field_d
 _CONVERSION_WRAPPERS = _C_DECLARATOR_WRAPPERS | {"qualified_identifier"}
 
 METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl"})
+# Definitions written inside something that is not their container (tree-sitter node type ->
+# how far out the container is). A PHP promoted constructor parameter is a property of the
+# class ("member": up to the innermost class-like holder, past the constructor); a PHP
+# `define()` makes a constant of the global namespace wherever the call runs, even inside a
+# `namespace A { }` block ("global": no container). So does a C or C++ `#define`, in a
+# namespace, class or enum body alike: the preprocessor knows no scope.
+_HOISTED = {"property_promotion_parameter": "member", "function_call_expression": "global",
+            "preproc_def": "global", "preproc_function_def": "global", "preproc_call": "global"}
+_HOISTING = frozenset({"php", "c", "cpp"})
 _RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
 _KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
 _MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
-# Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`)
-_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp"})
+# Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`;
+# a PHP `$URL` property, PHP having `const` for constants)
+_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp", "php"})
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
 
 
@@ -119,6 +130,7 @@ class _Def:
     hint: str = ""  # explicit container (Go receiver type, C++ `Foo::`)
     scope_only: bool = False
     scope_end: int = -1  # where its scope ends when not at `end` (C# `namespace X;`: end of file)
+    hoist: str = ""  # written inside what does not hold it: "member" or "global", see _HOISTED
 
 
 @dataclass
@@ -340,6 +352,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
             if def_node.type == "file_scoped_namespace_declaration":
                 entry.scope_end = len(data)
+            elif language in _HOISTING:
+                entry.hoist = _HOISTED.get(def_node.type, "")
             rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
             previous = defs.get(name_start)
             if previous is None or rank > previous[:2]:
@@ -406,11 +420,13 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
     but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
-    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
-    A C or C++ macro has no scope: the preprocessor knows none (`#define` in a namespace)."""
-    if d.kind == "macro" and language in ("c", "cpp"):
-        return []
+    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C)."""
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    if d.hoist == "member":
+        while holders and holders[-1].kind not in METHOD_HOSTS:
+            holders.pop()
+    elif d.hoist == "global":
+        holders = []
     last = len(holders) - 1
     chain: list[str] = []
     for i, s in enumerate(holders):

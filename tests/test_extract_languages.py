@@ -1548,3 +1548,47 @@ def test_cpp_conversion_operator_to_a_reference_is_named_without_its_parameters(
     facts = extract_blob(src, "ref.hpp", "cpp")
     assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
         ("reference_wrapper", "class", ""), ("operator T&", "method", "reference_wrapper")]
+
+
+def test_php_enum_cases_promoted_properties_and_defined_constants():
+    """What the shipped PHP tags leave out: enum cases (enumerators, as other languages' enum
+    members), constructor-promoted properties (fields of the class, not of `__construct`),
+    and `define()` constants (global wherever the call runs); a `$URL` property stays a field."""
+    src = (b"<?php\nnamespace Acme\\Shop;\n\n"
+           b"enum Status: string\n{\n    case Active = 'active';\n    case Archived = 'archived';\n"
+           b"    const DEFAULT = self::Active;\n}\n\n"
+           b"final class Product\n{\n    public $URL;\n\n    public function __construct(\n"
+           b"        private readonly int $id,\n        protected array &$tags = [],\n        $plain = null,\n"
+           b"    ) {\n        define('PRODUCT_READY', true);\n    }\n}\n\n"
+           b"if (!defined('SHOP_ROOT')) {\n    define(\"SHOP_ROOT\", __DIR__);\n}\n"
+           b"define($dynamic, 1);\ndefine('Other\\\\NAME', 2);\ndefine(\"V{$x}\", 3);\n"
+           b"namespace Acme\\Braced {\n    function boot() { define('BOOTED', 1); }\n}\n")
+    facts = extract_blob(src, "src/Product.php", "php")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Acme\\Shop", "namespace", "", 2, 2),
+        ("Status", "enum", "", 4, 9),
+        ("Active", "enumerator", "Status", 6, 6),
+        ("Archived", "enumerator", "Status", 7, 7),
+        ("DEFAULT", "constant", "Status", 8, 8),
+        ("Product", "class", "", 11, 22),
+        ("URL", "field", "Product", 13, 13),
+        ("__construct", "method", "Product", 15, 21),
+        ("id", "field", "Product", 16, 16),
+        ("tags", "field", "Product", 17, 17),
+        ("PRODUCT_READY", "constant", "", 20, 20),
+        ("SHOP_ROOT", "constant", "", 25, 25),
+        ("Acme\\Braced", "namespace", "", 30, 32),
+        ("boot", "function", "Acme\\Braced", 31, 31),
+        ("BOOTED", "constant", "", 31, 31),
+    ]
+
+
+def test_php_parents_interfaces_and_traits_are_references():
+    src = (b"<?php\nclass X extends \\A\\Base implements I, \\N\\J {\n    use Greets, \\T\\Other {\n"
+           b"        Greets::hi insteadof Other;\n    }\n}\ninterface K extends L {}\nclass Y extends Z {}\n")
+    roles = [(o.name, o.line, o.role) for o in extract_blob(src, "x.php", "php").occurrences]
+    assert roles == [
+        ("X", 2, "definition"), ("A", 2, "identifier"), ("Base", 2, "reference"), ("I", 2, "reference"),
+        ("N", 2, "identifier"), ("J", 2, "reference"), ("Greets", 3, "reference"), ("T", 3, "identifier"),
+        ("Other", 3, "reference"), ("Greets", 4, "identifier"), ("hi", 4, "identifier"), ("Other", 4, "identifier"),
+        ("K", 7, "definition"), ("L", 7, "reference"), ("Y", 8, "definition"), ("Z", 8, "reference")]

@@ -184,3 +184,20 @@ def test_include_paths_built_from_the_files_directory():
         ("web/public/index.php", "../config.php", "web/config.php"),
     }
     assert unresolved == {("web/public/index.php", "../gone.php", "unresolved")}
+
+
+def test_defined_constants_belong_to_the_global_namespace():
+    """`define('FLAG', 1)` in a namespaced file makes the global `FLAG`, not `App\\FLAG`:
+    `use const FLAG;` finds it, `use const App\\FLAG;` does not (a `const` would be App's)."""
+    tree = {
+        "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/"}}}',
+        "src/helpers.php": "<?php\nnamespace App;\n\nif (!defined('FLAG')) {\n    define('FLAG', 1);\n}\n"
+                           "const LEVEL = 2;\n",
+        "src/Enums/Status.php": "<?php\nnamespace App\\Enums;\n\nenum Status: string { case On = 'on'; }\n",
+        "src/User.php": "<?php\nnamespace App;\n\nuse const FLAG;\nuse const App\\FLAG as NOT_IT;\n"
+                        "use const App\\LEVEL;\nuse App\\Enums\\Status;\n",
+    }
+    edges, unresolved = resolve_tree(tree)
+    assert edges == {("src/User.php", "FLAG", "src/helpers.php"), ("src/User.php", "App\\LEVEL", "src/helpers.php"),
+                     ("src/User.php", "App\\Enums\\Status", "src/Enums/Status.php")}
+    assert unresolved == {("src/User.php", "App\\FLAG", "unresolved")}
