@@ -12,7 +12,6 @@ matches no file is `not_applicable` with the reason, never a guessed path.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -20,8 +19,10 @@ from msgspec import Struct
 
 from context_tools.result import Unknown, not_applicable
 
+from .testdirs import (TEST_DIRS, all_words, folder_words, impl_folder, in_test_dir, join, leading, mirror,
+                       overlap, subjects, tests_folder_for)
+
 MAX_COUNTERPARTS = 3
-TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "unittests", "Tests", "Test"})
 
 
 class Counterpart(Struct, frozen=True):
@@ -47,65 +48,6 @@ class Family:
     read: Callable[[str, str, str], Reading | None]  # (folder, name, ext) -> reading
     conventional: Callable[[str, Reading, str], str]  # (folder, reading, ext) -> counterpart path
     same_folder: bool = False
-
-
-# Words that mark a folder as holding tests, not what it tests: utils_tests, test_utils,
-# tests/utils and utils/tests all name "utils".
-TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest", "unittests"})
-
-
-def _words(segment: str) -> list[str]:
-    """Lower-case words of a name; a version digit trails off (tests/backends/sqlite mirrors
-    django/db/backends/sqlite3, oauth2 is oauth) unless the word is all digits."""
-    return [w.rstrip("0123456789") or w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
-
-
-def _subject(segment: str) -> str:
-    """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
-    return "_".join(w for w in _words(segment) if w not in TEST_WORDS)
-
-
-# A folder is a test folder when its name says tests in the plural (tests, __tests__,
-# utils_tests, Acme.Tests), or it is a singular test/spec/testing at the top or right under
-# src/ (Maven's src/test). A singular one deeper down is often a package: django/test/ is
-# Django's test client, numpy/testing/ a library.
-PLURAL_TEST_WORDS = frozenset({"tests", "specs", "unittests"})
-SINGULAR_TEST_DIRS = frozenset({"test", "spec", "testing"})
-
-
-def _in_test_dir(folder: str) -> bool:
-    parts = [p for p in folder.split("/") if p]
-    for i, part in enumerate(parts):
-        if PLURAL_TEST_WORDS & set(_words(part)):
-            return True
-        if part.lower() in SINGULAR_TEST_DIRS and (i == 0 or parts[i - 1] == "src"):
-            return True
-    return False
-
-
-def _impl_folder(folder: str) -> str:
-    """The implementation-side folder a test folder mirrors (src/test/java -> src/main/java)."""
-    parts = [p for p in folder.split("/") if p]
-    if "src" in parts:
-        i = parts.index("src")
-        if i + 1 < len(parts) and parts[i + 1] == "test":
-            parts[i + 1] = "main"
-            return "/".join(parts)
-    return "/".join(p for p in parts if p not in TEST_DIRS)
-
-
-def _test_folder(folder: str) -> str:
-    parts = [p for p in folder.split("/") if p]
-    if "src" in parts:
-        i = parts.index("src")
-        if i + 1 < len(parts) and parts[i + 1] == "main":
-            parts[i + 1] = "test"
-            return "/".join(parts)
-    return folder
-
-
-def _join(folder: str, name: str) -> str:
-    return f"{folder}/{name}" if folder else name
 
 
 def _affixes(prefixes: Iterable[str], suffixes: Iterable[str], family: str, never: frozenset[str] = frozenset()):
@@ -170,31 +112,31 @@ def _read_ruby(folder: str, name: str, ext: str) -> Reading | None:
 def _conv_python(folder: str, r: Reading, ext: str) -> str:
     if r.role == "implementation":
         return f"tests/test_{r.stem}.py"
-    return _join(_impl_folder(folder), f"{r.stem}.py")
+    return join(impl_folder(folder), f"{r.stem}.py")
 
 
 def _conv_same(fmt: str) -> Callable[[str, Reading, str], str]:
     def conv(folder: str, r: Reading, ext: str) -> str:
         if r.role == "implementation":
-            return _join(_test_folder(folder), fmt.format(stem=r.stem, ext=ext))
-        return _join(_impl_folder(folder), f"{r.stem}{ext}")
+            return join(tests_folder_for(folder), fmt.format(stem=r.stem, ext=ext))
+        return join(impl_folder(folder), f"{r.stem}{ext}")
     return conv
 
 
 def _conv_js(folder: str, r: Reading, ext: str) -> str:
     if r.role == "implementation":
-        return _join(folder, f"{r.stem}.test{ext}")
+        return join(folder, f"{r.stem}.test{ext}")
     parent = "/".join(p for p in folder.split("/") if p != "__tests__")
-    return _join(parent, f"{r.stem}{ext}")
+    return join(parent, f"{r.stem}{ext}")
 
 
 def _conv_ruby(folder: str, r: Reading, ext: str) -> str:
     if r.role == "implementation":
         parts = folder.split("/") if folder else []
         rest = "/".join(parts[1:]) if parts[:1] == ["lib"] else folder
-        return _join(_join("spec", rest) if rest else "spec", f"{r.stem}_spec.rb")
+        return join(join("spec", rest) if rest else "spec", f"{r.stem}_spec.rb")
     parts = [p for p in folder.split("/") if p and p not in TEST_DIRS]
-    return _join("/".join(["lib"] + parts), f"{r.stem}.rb")
+    return join("/".join(["lib"] + parts), f"{r.stem}.rb")
 
 
 def _conv_rust(folder: str, r: Reading, ext: str) -> str:
@@ -227,54 +169,11 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     for ext, family in _BY_EXT:  # longest extension first: ".kts" is not ".ts"
         if name.endswith(ext):
             reading = family.read(folder, name, ext)
-            if reading and reading.role == "implementation" and _in_test_dir(folder):
+            if reading and reading.role == "implementation" and in_test_dir(folder):
                 # tests/backends/models.py, tests/typing/*.py: what the tests use, not what they test
                 reading = Reading(reading.family, "support", reading.stem, f"{reading.family}:test-folder support")
             return (family, reading, ext) if reading else None
     return None
-
-
-def _subjects(path: str) -> list[str]:
-    return [s for s in (_subject(p) for p in posixpath.dirname(path).split("/")) if s]
-
-
-def _folder_words(path: str) -> frozenset[str]:
-    """The words the innermost folder names, test words aside: tests/admin_filters/tests.py -> admin, filters."""
-    subjects = _subjects(path)
-    return frozenset(subjects[-1].split("_")) if subjects else frozenset()
-
-
-def _mirror(a: str, b: str) -> int:
-    """Trailing folders the two paths share by subject: src/pkg/a/b.py and tests/a/test_b.py share "a",
-    src/main/java/com/acme and src/test/java/com/acme share "java/com/acme"."""
-    n = 0
-    for x, y in zip(reversed(_subjects(a)), reversed(_subjects(b))):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
-def _overlap(a: str, b: str) -> int:
-    """Folder words the two paths share anywhere (tests/admin_filters and django/contrib/admin share "admin")."""
-    return len(_all_words(a) & _all_words(b))
-
-
-def _all_words(path: str) -> set[str]:
-    """Every word of every folder of the path, test words aside."""
-    return {w for s in _subjects(path) for w in s.split("_")}
-
-
-def _affinity(a: str, b: str) -> int:
-    """Shared leading folders once test folders are set aside."""
-    pa = _impl_folder(posixpath.dirname(a)).split("/")
-    pb = _impl_folder(posixpath.dirname(b)).split("/")
-    n = 0
-    for x, y in zip(pa, pb):
-        if x != y:
-            break
-        n += 1
-    return n * 2 + (posixpath.dirname(a) == posixpath.dirname(b))
 
 
 class CounterpartIndex:
@@ -290,9 +189,9 @@ class CounterpartIndex:
             if found and found[1].role != "support":
                 _, r, _ = found
                 self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
-            elif posixpath.basename(path) in NAMELESS_TESTS and _in_test_dir(posixpath.dirname(path)):
+            elif posixpath.basename(path) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(path)):
                 # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
-                for word in _folder_words(path):
+                for word in folder_words(path):
                     self._nameless.setdefault(word, []).append(path)
 
     def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
@@ -316,10 +215,10 @@ class CounterpartIndex:
         want = set(stem.split("_")) - {""}
         if not want:
             return []
-        own = _all_words(path)
+        own = all_words(path)
         out = []
         for p in self._nameless.get(min(want), ()):
-            words = _folder_words(p)
+            words = folder_words(p)
             if want <= words and words - want <= own and words & own:
                 out.append(p)
         return out
@@ -330,9 +229,9 @@ class CounterpartIndex:
         then the most shared leading folders; then the fewest folders left unexplained (of
         django/db/backends/utils.py and django/contrib/gis/db/backends/utils.py, tests/backends/
         mirrors both, the first more closely); then the path, so ties are stable."""
-        mirror = _mirror(path, candidate)
-        return (candidate not in self.head, -mirror, -_overlap(path, candidate),
-                -_affinity(path, candidate), len(_subjects(candidate)) - mirror, candidate)
+        shared = mirror(path, candidate)
+        return (candidate not in self.head, -shared, -overlap(path, candidate),
+                -leading(path, candidate), len(subjects(candidate)) - shared, candidate)
 
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
