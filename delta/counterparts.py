@@ -4,9 +4,12 @@ conventions: whether the counterpart exists at head and whether it changed too.
 A file is read as (family, role, stem): `src/app/foo.py` is (python, implementation,
 "foo"), `tests/unit/test_foo.py` is (python, test, "foo"). Counterparts are the head's
 files of the same family and stem in the other role (Go: in the same folder), nearest
-folder first. When an implementation has no test, the conventional location is named with
-`exists_at_head: false`, so "no test" is stated rather than implied; a test whose name
-matches no file is `not_applicable` with the reason, never a guessed path.
+folder first, less those the name alone cannot carry (a generic stem or a claimed test in
+unrelated folders: CounterpartIndex._strong). When an implementation has no test, the place
+its test would have is named with `exists_at_head: false`, by the layout of its nearest
+tested neighbours (delta/layout.py) or else the language's convention, so "no test" is
+stated rather than implied; a test whose name matches no file is `not_applicable` with the
+reason, never a guessed path.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from msgspec import Struct
 from context_tools.result import Unknown, not_applicable
 
 from .testdirs import (TEST_DIRS, all_words, folder_words, impl_folder, in_test_dir, join, leading, mirror,
-                       overlap, subjects, tests_folder_for)
+                       names_stem, overlap, related, subjects, tests_folder_for)
+from .layout import Placement, placement, suggest
 
 MAX_COUNTERPARTS = 3
+# A stem this many implementations carry names no one file: a match on it needs related folders too.
+GENERIC_STEM_FILES = 3
 
 
 class Counterpart(Struct, frozen=True):
@@ -193,6 +199,8 @@ class CounterpartIndex:
                 # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
                 for word in folder_words(path):
                     self._nameless.setdefault(word, []).append(path)
+        self._layouts: dict[str, list[Placement]] = {}  # family -> its placements, read when first needed
+        self._folders = frozenset(posixpath.dirname(p) for p in self.head)
 
     def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
         """Files of the other role that name this one, each with the rule that pairs them."""
@@ -233,6 +241,71 @@ class CounterpartIndex:
         return (candidate not in self.head, -shared, -overlap(path, candidate),
                 -leading(path, candidate), len(subjects(candidate)) - shared, candidate)
 
+    def _strong(self, path: str, family: Family, r: Reading, other: str) -> tuple[list[str], dict[str, str], int]:
+        """The candidates a reviewer is offered, closest first, with their rules, and how many
+        were set aside as matches by name alone. A reviewer reads every counterpart as "the
+        tests of this file", so a pairing whose folders are unrelated (testdirs.related) is
+        not offered when the name cannot carry it alone:
+        - the stem is generic, GENERIC_STEM_FILES or more implementations carrying it (base,
+          utils, models, views in Django): tests/generic_views/test_base.py is no test of
+          django/core/management/base.py;
+        - or the test is claimed, related to another implementation of that stem:
+          tests/utils_tests/test_text.py is django/utils/text.py's, not
+          django/db/models/functions/text.py's.
+        A test in a folder named for the stem (tests/lookup/test_lookups.py) is borne out by
+        that folder; Django's folder-named tests.py is matched by its folder already: both stay."""
+        rules = self._candidates(path, family, r, other)
+        impls = self._by_key.get((r.family, "implementation", r.stem), [])
+        generic = len(impls) >= GENERIC_STEM_FILES
+        dropped = 0
+        for p in list(rules):
+            impl, test = (path, p) if r.role == "implementation" else (p, path)
+            if rules[p] == NAMELESS_RULE or related(impl, test) or names_stem(test, r.stem):
+                continue
+            if generic or any(other_impl != impl and related(other_impl, test) for other_impl in impls):
+                del rules[p]
+                dropped += 1
+        return sorted(rules, key=lambda p: self._rank(path, p)), rules, dropped
+
+    def _placements(self, family: Family) -> list[Placement]:
+        """How the family's tested implementations at head place their tests: each one's
+        closest counterpart that exists at head in a related folder, read as a placement
+        (delta/layout.py)."""
+        if family.name not in self._layouts:
+            found: list[Placement] = []
+            for (fam, role, stem), paths in sorted(self._by_key.items()):
+                if fam != family.name or role != "implementation":
+                    continue
+                for impl in paths:
+                    read = _read(impl)
+                    if impl not in self.head or read is None:
+                        continue
+                    ranked, rules, _ = self._strong(impl, family, read[1], "test")
+                    test = next((p for p in ranked if p in self.head), None)
+                    if test is None or not self._shows_layout(impl, test):
+                        continue
+                    made = placement(impl, test, rules[test], read[2])
+                    if made:
+                        found.append(made)
+            self._layouts[family.name] = found
+        return self._layouts[family.name]
+
+    def _shows_layout(self, impl: str, test: str) -> bool:
+        """Whether a pairing shows where the repository puts tests, beyond the one name: the
+        folders bear it out (tests/db_functions/math/test_log.py pairs with admin/templatetags/
+        log.py by name, and says nothing of where the admin's tests go; tests/lookup/ is named
+        for lookups.py, not for django/db/models/), and each is the other's closest (tests/
+        backends/base/test_base.py is django/db/backends/base/base.py's, though it is
+        django/contrib/gis/db/backends/oracle/base.py's closest test too)."""
+        if not related(impl, test):
+            return False
+        found = _read(test)
+        if found is None:
+            return False
+        family, r, _ = found
+        ranked, _, _ = self._strong(test, family, r, "implementation")
+        return bool(ranked) and ranked[0] == impl
+
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
         if found is None:
@@ -247,16 +320,24 @@ class CounterpartIndex:
                                   "fixtures, helpers), not an implementation")
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)
-        rules = self._candidates(path, family, r, other)
-        if rules:
-            ranked = sorted(rules, key=lambda p: self._rank(path, p))[:MAX_COUNTERPARTS]
-            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p]) for p in ranked]
+        ranked, rules, dropped = self._strong(path, family, r, other)
+        if ranked:
+            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p])
+                    for p in ranked[:MAX_COUNTERPARTS]]
         if r.role == "test":
             # a test names what it tests only by convention; test_appctx.py may test behaviour
             # spread over modules, so a path nobody wrote is not offered as its implementation
+            if dropped:
+                return not_applicable(f"{dropped} implementation(s) named {r.stem} at head, none in a folder "
+                                      f"related to {folder or 'the root'}/, and the name alone does not pair "
+                                      f"them: {r.stem} is a name many files share, or its test is another's")
             where = f"in {folder or 'the root'}/" if family.same_folder else "at head"
             return not_applicable(f"no implementation named {r.stem} {where} or deleted in the range: "
                                   f"{posixpath.basename(path)} names no file, so none is guessed")
-        expected = family.conventional(folder, r, ext)
-        rule = f"{r.family}:conventional"
+        learned = suggest(self._placements(family), folder, r.stem, ext, self._folders)
+        if learned:
+            expected, pl = learned
+            rule = f"{r.family}:layout of {pl.source} -> {pl.test}"
+        else:
+            expected, rule = family.conventional(folder, r, ext), f"{r.family}:conventional"
         return [Counterpart(expected, other, expected in self.head, expected in self.changed, rule)]

@@ -117,13 +117,35 @@ def _contains(outer: str, inner: str) -> bool:
     return outer == "" or inner == outer or inner.startswith(outer + "/")
 
 
+def singular(word: str) -> str:
+    """A folder word without its plural ending, so tests/view_tests names django/views and
+    tests/queries names query: the folder and the module name the same thing either way."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _rest_words(parts: list[str]) -> set[str]:
+    """Folder words, singular, each folder's whole subject too: tests/admin_docs names admindocs."""
+    out = set()
+    for p in parts:
+        named = [w for w in subject(p).split("_") if w]
+        out |= {singular(w) for w in named}
+        if len(named) > 1:
+            out.add(singular("".join(named)))
+    return out
+
+
 def related(impl: str, test: str) -> bool:
     """Whether the test's folders say anything about the implementation's, beyond the name:
     the folder the test mirrors holds the implementation's folder or sits inside it (tests/
     at the root holds every folder; src/pkg/__tests__ is src/pkg), or, past the leading
-    folders both share, the two still have a folder word in common (tests/utils_tests and
-    django/utils share "utils"). tests/generic_views shares nothing with
-    django/core/management, and packages/a/ and packages/b/ share only their container."""
+    folders both share, the two still have a folder word in common, plural or not (tests/
+    utils_tests and django/utils share "utils", tests/view_tests/tests and django/views
+    "view"; see _akin). tests/generic_views shares nothing with django/core/management, and packages/a/
+    and packages/b/ share only their container."""
     own, mirrored = posixpath.dirname(impl), impl_folder(posixpath.dirname(test))
     if _contains(mirrored, own) or _contains(own, mirrored):
         return True
@@ -131,6 +153,27 @@ def related(impl: str, test: str) -> bool:
     n = 0
     while n < min(len(pa), len(pb)) and pa[n] == pb[n]:
         n += 1
-    rest_a = {w for s in pa[n:] for w in subject(s).split("_") if w}
-    rest_b = {w for s in pb[n:] for w in subject(s).split("_") if w}
-    return bool(rest_a & rest_b)
+    wa, wb = _rest_words(pa[n:]), _rest_words(pb[n:])
+    return any(_akin(a, b) for a in wa for b in wb)
+
+
+def _akin(a: str, b: str) -> bool:
+    """Two folder words naming the same thing: equal, or one opening or closing the other
+    when the shorter is a word of its own length (tests/template_tests and django/templatetags,
+    tests/modeladmin and django/contrib/admin), not a fragment like "base" in "database"."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return len(short) >= AKIN_MIN and (long_.startswith(short) or long_.endswith(short))
+
+
+AKIN_MIN = 5
+
+
+def names_stem(test: str, stem: str) -> bool:
+    """Whether the test's outermost subject folder is named for the stem itself, plural or not:
+    tests/lookup/test_lookups.py is about lookups wherever lookups.py lives (django/db/models/).
+    Only the outermost: in tests/backends/base/ "base" is a part of the backends, not of every
+    base.py; and only the whole name: invalid_models_tests is not about every models.py."""
+    found = subjects(test)
+    return bool(found) and {singular(w) for w in found[0].split("_")} == {singular(w) for w in stem.split("_") if w}
