@@ -4,15 +4,17 @@ conventions: whether the counterpart exists at head and whether it changed too.
 A file is read as (family, role, stem): `src/app/foo.py` is (python, implementation,
 "foo"), `tests/unit/test_foo.py` is (python, test, "foo"). Counterparts are the head's
 files of the same family and stem in the other role (Go: in the same folder), nearest
-folder first. When an implementation has no test, the conventional location is named with
-`exists_at_head: false`, so "no test" is stated rather than implied; a test whose name
-matches no file is `not_applicable` with the reason, never a guessed path.
+folder first, less those the name alone cannot carry (a generic stem or a claimed test in
+unrelated folders: CounterpartIndex._strong). When an implementation has no test, the place
+its test would have is named with `exists_at_head: false`, by the layout of its nearest
+tested neighbours (delta/layout.py) or else the language's convention, so "no test" is
+stated rather than implied; a test whose name matches no file is `not_applicable` with the
+reason, never a guessed path.
 """
 
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -20,8 +22,13 @@ from msgspec import Struct
 
 from context_tools.result import Unknown, not_applicable
 
+from .testdirs import (TEST_DIRS, all_words, folder_words, impl_folder, in_test_dir, join, leading, mirror,
+                       names_stem, overlap, related, subjects, tests_folder_for)
+from .layout import Placement, placement, suggest
+
 MAX_COUNTERPARTS = 3
-TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "unittests", "Tests", "Test"})
+# A stem this many implementations carry names no one file: a match on it needs related folders too.
+GENERIC_STEM_FILES = 3
 
 
 class Counterpart(Struct, frozen=True):
@@ -47,65 +54,6 @@ class Family:
     read: Callable[[str, str, str], Reading | None]  # (folder, name, ext) -> reading
     conventional: Callable[[str, Reading, str], str]  # (folder, reading, ext) -> counterpart path
     same_folder: bool = False
-
-
-# Words that mark a folder as holding tests, not what it tests: utils_tests, test_utils,
-# tests/utils and utils/tests all name "utils".
-TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing", "unittest", "unittests"})
-
-
-def _words(segment: str) -> list[str]:
-    """Lower-case words of a name; a version digit trails off (tests/backends/sqlite mirrors
-    django/db/backends/sqlite3, oauth2 is oauth) unless the word is all digits."""
-    return [w.rstrip("0123456789") or w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
-
-
-def _subject(segment: str) -> str:
-    """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
-    return "_".join(w for w in _words(segment) if w not in TEST_WORDS)
-
-
-# A folder is a test folder when its name says tests in the plural (tests, __tests__,
-# utils_tests, Acme.Tests), or it is a singular test/spec/testing at the top or right under
-# src/ (Maven's src/test). A singular one deeper down is often a package: django/test/ is
-# Django's test client, numpy/testing/ a library.
-PLURAL_TEST_WORDS = frozenset({"tests", "specs", "unittests"})
-SINGULAR_TEST_DIRS = frozenset({"test", "spec", "testing"})
-
-
-def _in_test_dir(folder: str) -> bool:
-    parts = [p for p in folder.split("/") if p]
-    for i, part in enumerate(parts):
-        if PLURAL_TEST_WORDS & set(_words(part)):
-            return True
-        if part.lower() in SINGULAR_TEST_DIRS and (i == 0 or parts[i - 1] == "src"):
-            return True
-    return False
-
-
-def _impl_folder(folder: str) -> str:
-    """The implementation-side folder a test folder mirrors (src/test/java -> src/main/java)."""
-    parts = [p for p in folder.split("/") if p]
-    if "src" in parts:
-        i = parts.index("src")
-        if i + 1 < len(parts) and parts[i + 1] == "test":
-            parts[i + 1] = "main"
-            return "/".join(parts)
-    return "/".join(p for p in parts if p not in TEST_DIRS)
-
-
-def _test_folder(folder: str) -> str:
-    parts = [p for p in folder.split("/") if p]
-    if "src" in parts:
-        i = parts.index("src")
-        if i + 1 < len(parts) and parts[i + 1] == "main":
-            parts[i + 1] = "test"
-            return "/".join(parts)
-    return folder
-
-
-def _join(folder: str, name: str) -> str:
-    return f"{folder}/{name}" if folder else name
 
 
 def _affixes(prefixes: Iterable[str], suffixes: Iterable[str], family: str, never: frozenset[str] = frozenset()):
@@ -170,31 +118,31 @@ def _read_ruby(folder: str, name: str, ext: str) -> Reading | None:
 def _conv_python(folder: str, r: Reading, ext: str) -> str:
     if r.role == "implementation":
         return f"tests/test_{r.stem}.py"
-    return _join(_impl_folder(folder), f"{r.stem}.py")
+    return join(impl_folder(folder), f"{r.stem}.py")
 
 
 def _conv_same(fmt: str) -> Callable[[str, Reading, str], str]:
     def conv(folder: str, r: Reading, ext: str) -> str:
         if r.role == "implementation":
-            return _join(_test_folder(folder), fmt.format(stem=r.stem, ext=ext))
-        return _join(_impl_folder(folder), f"{r.stem}{ext}")
+            return join(tests_folder_for(folder), fmt.format(stem=r.stem, ext=ext))
+        return join(impl_folder(folder), f"{r.stem}{ext}")
     return conv
 
 
 def _conv_js(folder: str, r: Reading, ext: str) -> str:
     if r.role == "implementation":
-        return _join(folder, f"{r.stem}.test{ext}")
+        return join(folder, f"{r.stem}.test{ext}")
     parent = "/".join(p for p in folder.split("/") if p != "__tests__")
-    return _join(parent, f"{r.stem}{ext}")
+    return join(parent, f"{r.stem}{ext}")
 
 
 def _conv_ruby(folder: str, r: Reading, ext: str) -> str:
     if r.role == "implementation":
         parts = folder.split("/") if folder else []
         rest = "/".join(parts[1:]) if parts[:1] == ["lib"] else folder
-        return _join(_join("spec", rest) if rest else "spec", f"{r.stem}_spec.rb")
+        return join(join("spec", rest) if rest else "spec", f"{r.stem}_spec.rb")
     parts = [p for p in folder.split("/") if p and p not in TEST_DIRS]
-    return _join("/".join(["lib"] + parts), f"{r.stem}.rb")
+    return join("/".join(["lib"] + parts), f"{r.stem}.rb")
 
 
 def _conv_rust(folder: str, r: Reading, ext: str) -> str:
@@ -227,54 +175,11 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     for ext, family in _BY_EXT:  # longest extension first: ".kts" is not ".ts"
         if name.endswith(ext):
             reading = family.read(folder, name, ext)
-            if reading and reading.role == "implementation" and _in_test_dir(folder):
+            if reading and reading.role == "implementation" and in_test_dir(folder):
                 # tests/backends/models.py, tests/typing/*.py: what the tests use, not what they test
                 reading = Reading(reading.family, "support", reading.stem, f"{reading.family}:test-folder support")
             return (family, reading, ext) if reading else None
     return None
-
-
-def _subjects(path: str) -> list[str]:
-    return [s for s in (_subject(p) for p in posixpath.dirname(path).split("/")) if s]
-
-
-def _folder_words(path: str) -> frozenset[str]:
-    """The words the innermost folder names, test words aside: tests/admin_filters/tests.py -> admin, filters."""
-    subjects = _subjects(path)
-    return frozenset(subjects[-1].split("_")) if subjects else frozenset()
-
-
-def _mirror(a: str, b: str) -> int:
-    """Trailing folders the two paths share by subject: src/pkg/a/b.py and tests/a/test_b.py share "a",
-    src/main/java/com/acme and src/test/java/com/acme share "java/com/acme"."""
-    n = 0
-    for x, y in zip(reversed(_subjects(a)), reversed(_subjects(b))):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
-def _overlap(a: str, b: str) -> int:
-    """Folder words the two paths share anywhere (tests/admin_filters and django/contrib/admin share "admin")."""
-    return len(_all_words(a) & _all_words(b))
-
-
-def _all_words(path: str) -> set[str]:
-    """Every word of every folder of the path, test words aside."""
-    return {w for s in _subjects(path) for w in s.split("_")}
-
-
-def _affinity(a: str, b: str) -> int:
-    """Shared leading folders once test folders are set aside."""
-    pa = _impl_folder(posixpath.dirname(a)).split("/")
-    pb = _impl_folder(posixpath.dirname(b)).split("/")
-    n = 0
-    for x, y in zip(pa, pb):
-        if x != y:
-            break
-        n += 1
-    return n * 2 + (posixpath.dirname(a) == posixpath.dirname(b))
 
 
 class CounterpartIndex:
@@ -290,10 +195,12 @@ class CounterpartIndex:
             if found and found[1].role != "support":
                 _, r, _ = found
                 self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
-            elif posixpath.basename(path) in NAMELESS_TESTS and _in_test_dir(posixpath.dirname(path)):
+            elif posixpath.basename(path) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(path)):
                 # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
-                for word in _folder_words(path):
+                for word in folder_words(path):
                     self._nameless.setdefault(word, []).append(path)
+        self._layouts: dict[str, list[Placement]] = {}  # family -> its placements, read when first needed
+        self._folders = frozenset(posixpath.dirname(p) for p in self.head)
 
     def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
         """Files of the other role that name this one, each with the rule that pairs them."""
@@ -316,10 +223,10 @@ class CounterpartIndex:
         want = set(stem.split("_")) - {""}
         if not want:
             return []
-        own = _all_words(path)
+        own = all_words(path)
         out = []
         for p in self._nameless.get(min(want), ()):
-            words = _folder_words(p)
+            words = folder_words(p)
             if want <= words and words - want <= own and words & own:
                 out.append(p)
         return out
@@ -330,9 +237,74 @@ class CounterpartIndex:
         then the most shared leading folders; then the fewest folders left unexplained (of
         django/db/backends/utils.py and django/contrib/gis/db/backends/utils.py, tests/backends/
         mirrors both, the first more closely); then the path, so ties are stable."""
-        mirror = _mirror(path, candidate)
-        return (candidate not in self.head, -mirror, -_overlap(path, candidate),
-                -_affinity(path, candidate), len(_subjects(candidate)) - mirror, candidate)
+        shared = mirror(path, candidate)
+        return (candidate not in self.head, -shared, -overlap(path, candidate),
+                -leading(path, candidate), len(subjects(candidate)) - shared, candidate)
+
+    def _strong(self, path: str, family: Family, r: Reading, other: str) -> tuple[list[str], dict[str, str], int]:
+        """The candidates a reviewer is offered, closest first, with their rules, and how many
+        were set aside as matches by name alone. A reviewer reads every counterpart as "the
+        tests of this file", so a pairing whose folders are unrelated (testdirs.related) is
+        not offered when the name cannot carry it alone:
+        - the stem is generic, GENERIC_STEM_FILES or more implementations carrying it (base,
+          utils, models, views in Django): tests/generic_views/test_base.py is no test of
+          django/core/management/base.py;
+        - or the test is claimed, related to another implementation of that stem:
+          tests/utils_tests/test_text.py is django/utils/text.py's, not
+          django/db/models/functions/text.py's.
+        A test in a folder named for the stem (tests/lookup/test_lookups.py) is borne out by
+        that folder; Django's folder-named tests.py is matched by its folder already: both stay."""
+        rules = self._candidates(path, family, r, other)
+        impls = self._by_key.get((r.family, "implementation", r.stem), [])
+        generic = len(impls) >= GENERIC_STEM_FILES
+        dropped = 0
+        for p in list(rules):
+            impl, test = (path, p) if r.role == "implementation" else (p, path)
+            if rules[p] == NAMELESS_RULE or related(impl, test) or names_stem(test, r.stem):
+                continue
+            if generic or any(other_impl != impl and related(other_impl, test) for other_impl in impls):
+                del rules[p]
+                dropped += 1
+        return sorted(rules, key=lambda p: self._rank(path, p)), rules, dropped
+
+    def _placements(self, family: Family) -> list[Placement]:
+        """How the family's tested implementations at head place their tests: each one's
+        closest counterpart that exists at head in a related folder, read as a placement
+        (delta/layout.py)."""
+        if family.name not in self._layouts:
+            found: list[Placement] = []
+            for (fam, role, stem), paths in sorted(self._by_key.items()):
+                if fam != family.name or role != "implementation":
+                    continue
+                for impl in paths:
+                    read = _read(impl)
+                    if impl not in self.head or read is None:
+                        continue
+                    ranked, rules, _ = self._strong(impl, family, read[1], "test")
+                    test = next((p for p in ranked if p in self.head), None)
+                    if test is None or not self._shows_layout(impl, test):
+                        continue
+                    made = placement(impl, test, rules[test], read[2])
+                    if made:
+                        found.append(made)
+            self._layouts[family.name] = found
+        return self._layouts[family.name]
+
+    def _shows_layout(self, impl: str, test: str) -> bool:
+        """Whether a pairing shows where the repository puts tests, beyond the one name: the
+        folders bear it out (tests/db_functions/math/test_log.py pairs with admin/templatetags/
+        log.py by name, and says nothing of where the admin's tests go; tests/lookup/ is named
+        for lookups.py, not for django/db/models/), and each is the other's closest (tests/
+        backends/base/test_base.py is django/db/backends/base/base.py's, though it is
+        django/contrib/gis/db/backends/oracle/base.py's closest test too)."""
+        if not related(impl, test):
+            return False
+        found = _read(test)
+        if found is None:
+            return False
+        family, r, _ = found
+        ranked, _, _ = self._strong(test, family, r, "implementation")
+        return bool(ranked) and ranked[0] == impl
 
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
@@ -348,16 +320,24 @@ class CounterpartIndex:
                                   "fixtures, helpers), not an implementation")
         other = "implementation" if r.role == "test" else "test"
         folder = posixpath.dirname(path)
-        rules = self._candidates(path, family, r, other)
-        if rules:
-            ranked = sorted(rules, key=lambda p: self._rank(path, p))[:MAX_COUNTERPARTS]
-            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p]) for p in ranked]
+        ranked, rules, dropped = self._strong(path, family, r, other)
+        if ranked:
+            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p])
+                    for p in ranked[:MAX_COUNTERPARTS]]
         if r.role == "test":
             # a test names what it tests only by convention; test_appctx.py may test behaviour
             # spread over modules, so a path nobody wrote is not offered as its implementation
+            if dropped:
+                return not_applicable(f"{dropped} implementation(s) named {r.stem} at head, none in a folder "
+                                      f"related to {folder or 'the root'}/, and the name alone does not pair "
+                                      f"them: {r.stem} is a name many files share, or its test is another's")
             where = f"in {folder or 'the root'}/" if family.same_folder else "at head"
             return not_applicable(f"no implementation named {r.stem} {where} or deleted in the range: "
                                   f"{posixpath.basename(path)} names no file, so none is guessed")
-        expected = family.conventional(folder, r, ext)
-        rule = f"{r.family}:conventional"
+        learned = suggest(self._placements(family), folder, r.stem, ext, self._folders)
+        if learned:
+            expected, pl = learned
+            rule = f"{r.family}:layout of {pl.source} -> {pl.test}"
+        else:
+            expected, rule = family.conventional(folder, r, ext), f"{r.family}:conventional"
         return [Counterpart(expected, other, expected in self.head, expected in self.changed, rule)]

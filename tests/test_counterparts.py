@@ -215,3 +215,150 @@ def test_a_trailing_version_digit_does_not_break_a_mirror():
     index = CounterpartIndex(["django/db/backends/oracle/functions.py", "django/db/backends/sqlite3/_functions.py",
                               "tests/backends/sqlite/test_functions.py"], changed_paths=set())
     assert _first(index, "tests/backends/sqlite/test_functions.py") == "django/db/backends/sqlite3/_functions.py"
+
+
+# -- name-only matches: a generic stem, or a test another implementation's folders claim --
+
+DJANGO_BASES = [
+    "django/core/management/base.py", "django/db/models/base.py", "django/views/generic/base.py",
+    "django/template/base.py", "tests/generic_views/test_base.py", "tests/template_tests/test_base.py",
+    "tests/order_with_respect_to/base_tests.py", "tests/user_commands/tests.py",
+]
+
+
+def test_a_generic_stem_in_unrelated_folders_is_not_offered():
+    # django 5.0.1..5.0.2: django/core/management/base.py was given tests/generic_views/test_base.py,
+    # tests/template_tests/test_base.py and tests/order_with_respect_to/base_tests.py
+    index = CounterpartIndex(DJANGO_BASES, changed_paths=set())
+    [missing] = index.counterparts("django/core/management/base.py")
+    # no test of its own: the place one would go, by the tested neighbours' layout (django/<app> ->
+    # tests/<app>_tests), instead of three other modules' tests
+    assert (missing.path, missing.exists_at_head, missing.rule) == (
+        "tests/core_tests/test_base.py", False,
+        "python:layout of django/template/base.py -> tests/template_tests/test_base.py")
+    # a related folder still pairs: generic_views names django/views/generic, template_tests django/template
+    assert [c.path for c in index.counterparts("django/views/generic/base.py")] == ["tests/generic_views/test_base.py"]
+    assert [c.path for c in index.counterparts("tests/template_tests/test_base.py")] == ["django/template/base.py"]
+    mark = index.counterparts("tests/order_with_respect_to/base_tests.py")
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable"
+    assert mark.reason.startswith("4 implementation(s) named base at head, none in a folder related to "
+                                  "tests/order_with_respect_to/")
+
+
+def test_a_test_another_implementation_claims_is_not_offered_by_name_alone():
+    # django 5.0.1..5.0.2: django/db/models/sql/datastructures.py was given
+    # tests/utils_tests/test_datastructures.py, which is django/utils/datastructures.py's
+    index = CounterpartIndex(["django/utils/datastructures.py", "django/db/models/sql/datastructures.py",
+                              "tests/utils_tests/test_datastructures.py"], changed_paths=set())
+    [missing] = index.counterparts("django/db/models/sql/datastructures.py")
+    assert not missing.exists_at_head
+    assert [c.path for c in index.counterparts("tests/utils_tests/test_datastructures.py")] == [
+        "django/utils/datastructures.py"]
+    # with no related claimant, a distinctive name still pairs across folders (src/ and tests/unit/)
+    assert _first(CounterpartIndex(["src/pkg/foo.py", "tests/unit/test_foo.py"], set()),
+                  "src/pkg/foo.py") == "tests/unit/test_foo.py"
+
+
+def test_related_folders_read_plurals_and_joined_words():
+    index = CounterpartIndex([
+        "django/views/static.py", "django/templatetags/static.py", "django/conf/urls/static.py",
+        "tests/view_tests/tests/test_static.py", "tests/template_tests/syntax_tests/test_static.py",
+        "django/contrib/admindocs/views.py", "django/contrib/auth/views.py", "django/views/generic/views.py",
+        "tests/admin_docs/test_views.py",
+        "django/db/models/lookups.py", "django/contrib/postgres/lookups.py", "django/contrib/gis/db/models/lookups.py",
+        "tests/lookup/test_lookups.py",
+    ], changed_paths=set())
+    assert [c.path for c in index.counterparts("django/views/static.py")] == ["tests/view_tests/tests/test_static.py"]
+    assert [c.path for c in index.counterparts("django/templatetags/static.py")] == [
+        "tests/template_tests/syntax_tests/test_static.py"]
+    assert [c.path for c in index.counterparts("django/contrib/admindocs/views.py")] == ["tests/admin_docs/test_views.py"]
+    # tests/lookup/ is named for lookups.py itself, wherever it lives
+    assert _first(index, "django/db/models/lookups.py") == "tests/lookup/test_lookups.py"
+
+
+# -- a missing test is placed the way the repository's tested neighbours place theirs --
+
+@pytest.mark.parametrize("paths,path,expected,source", [
+    # Django: tests/<app>_tests/test_<stem>.py, as deep as the neighbour's mirror went
+    (["django/utils/text.py", "tests/utils_tests/test_text.py"], "django/utils/html.py",
+     "tests/utils_tests/test_html.py", "django/utils/text.py -> tests/utils_tests/test_text.py"),
+    (["django/contrib/gis/gdal/driver.py", "tests/gis_tests/gdal_tests/test_driver.py"],
+     "django/contrib/gis/gdal/raster/const.py", "tests/gis_tests/gdal_tests/test_const.py",
+     "django/contrib/gis/gdal/driver.py -> tests/gis_tests/gdal_tests/test_driver.py"),
+    (["django/contrib/gis/gdal/driver.py", "tests/gis_tests/gdal_tests/test_driver.py"],
+     "django/contrib/gis/geos/point.py", "tests/gis_tests/geos_tests/test_point.py",
+     "django/contrib/gis/gdal/driver.py -> tests/gis_tests/gdal_tests/test_driver.py"),
+    # pytest keeps its tests in testing/
+    (["src/_pytest/fixtures.py", "testing/test_fixtures.py"], "src/_pytest/mark/structures.py",
+     "testing/test_structures.py", "src/_pytest/fixtures.py -> testing/test_fixtures.py"),
+    # tests beside the module, by suffix
+    (["pkg/bar.py", "pkg/bar_test.py"], "pkg/baz.py", "pkg/baz_test.py", "pkg/bar.py -> pkg/bar_test.py"),
+    # TanStack Query: src/__tests__/<stem>.test.tsx, even for a .ts module
+    (["src/query.ts", "src/__tests__/query.test.tsx"], "src/mutation.ts", "src/__tests__/mutation.test.tsx",
+     "src/query.ts -> src/__tests__/query.test.tsx"),
+    (["lib/a.js", "lib/a.spec.js"], "lib/sub/b.js", "lib/sub/b.spec.js", "lib/a.js -> lib/a.spec.js"),
+    # minitest: test/<mirror>/test_<stem>.rb, not RSpec's spec/
+    (["lib/acme/widget.rb", "test/acme/test_widget.rb"], "lib/acme/deep/gear.rb", "test/acme/deep/test_gear.rb",
+     "lib/acme/widget.rb -> test/acme/test_widget.rb"),
+    (["src/main/java/com/acme/App.java", "src/test/java/com/acme/AppTests.java"], "src/main/java/com/acme/io/Reader.java",
+     "src/test/java/com/acme/io/ReaderTests.java",
+     "src/main/java/com/acme/App.java -> src/test/java/com/acme/AppTests.java"),
+])
+def test_a_missing_test_follows_the_layout_of_the_nearest_tested_neighbour(paths, path, expected, source):
+    index = CounterpartIndex(paths + [path], changed_paths={path})
+    [missing] = index.counterparts(path)
+    family = missing.rule.split(":", 1)[0]
+    assert (missing.path, missing.exists_at_head, missing.role) == (expected, False, "test")
+    assert missing.rule == f"{family}:layout of {source}"
+
+
+def test_the_nearest_neighbours_vote_and_an_existing_folder_wins():
+    index = CounterpartIndex([
+        "django/utils/text.py", "tests/utils_tests/test_text.py",  # django/<x> -> tests/<x>_tests
+        "django/template/base.py", "tests/template_tests/test_base.py",
+        "django/middleware/security.py", "tests/middleware/test_security.py",  # django/<x> -> tests/<x>
+        "django/dispatch/dispatcher.py", "tests/dispatch/tests.py",
+        "django/utils/html.py",
+    ], changed_paths=set())
+    # two neighbours say tests/dispatch_tests/, one tests/dispatch/, and tests/dispatch/ exists
+    assert _first(index, "django/dispatch/dispatcher.py") == "tests/dispatch/test_dispatcher.py"
+    # a tested module in the same folder is nearer than any vote
+    assert _first(index, "django/utils/html.py") == "tests/utils_tests/test_html.py"
+
+
+def test_a_neighbour_under_another_top_level_folder_is_no_guide():
+    # black: scripts/release_tests.py sat beside scripts/release.py, and docs/conf.py was sent to docs/conf_tests.py
+    index = CounterpartIndex(["scripts/release.py", "scripts/release_tests.py", "docs/conf.py",
+                              "scripts/fuzz.py"], changed_paths=set())
+    assert [(c.path, c.rule) for c in index.counterparts("docs/conf.py")] == [("tests/test_conf.py",
+                                                                              "python:conventional")]
+    assert _first(index, "scripts/fuzz.py") == "scripts/fuzz_tests.py"
+
+
+def test_a_layout_is_learned_only_from_pairs_the_folders_bear_out():
+    # django: admin/templatetags/log.py pairs by name with tests/db_functions/math/test_log.py;
+    # that says nothing about where the admin's tests go
+    index = CounterpartIndex([
+        "django/contrib/admin/templatetags/log.py", "tests/db_functions/math/test_log.py",
+        "django/contrib/admin/actions.py", "tests/admin_views/test_actions.py",
+        "django/contrib/admin/templatetags/admin_list.py",
+    ], changed_paths=set())
+    [missing] = index.counterparts("django/contrib/admin/templatetags/admin_list.py")
+    assert (missing.path, missing.rule) == (
+        "tests/admin_views/test_admin_list.py",
+        "python:layout of django/contrib/admin/actions.py -> tests/admin_views/test_actions.py")
+
+
+def test_packet_counterparts_follow_the_repository_layout(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    files = {p: "x = 1\n" for p in DJANGO_BASES + ["django/utils/text.py", "tests/utils_tests/test_text.py"]}
+    base = b.commit(files)
+    head = b.commit({"django/core/management/base.py": "x = 2\n", "django/utils/html.py": "y = 1\n"})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    got = {f.path: [(c.path, c.exists_at_head, c.rule) for c in f.counterparts] for f in packet.files}
+    assert got == {
+        "django/core/management/base.py": [("tests/core_tests/test_base.py", False,
+                                            "python:layout of django/template/base.py -> tests/template_tests/test_base.py")],
+        "django/utils/html.py": [("tests/utils_tests/test_html.py", False,
+                                  "python:layout of django/utils/text.py -> tests/utils_tests/test_text.py")],
+    }
