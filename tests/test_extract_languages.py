@@ -489,7 +489,7 @@ CSHARP_SYMBOLS = [
     ('IService', 'interface', 'Acme.App', 8, 11),
     ('Serve', 'method', 'Acme.App.IService', 10, 10),
     ('Program', 'class', 'Acme.App', 13, 31),
-    ('MaxCount', 'field', 'Acme.App.Program', 15, 15),
+    ('MaxCount', 'constant', 'Acme.App.Program', 15, 15),
     ('Name', 'field', 'Acme.App.Program', 16, 16),
     ('Program', 'method', 'Acme.App.Program', 18, 18),
     ('Serve', 'method', 'Acme.App.Program', 20, 23),
@@ -1401,3 +1401,80 @@ def test_cpp_conversion_operator_to_a_reference_is_named_without_its_parameters(
     facts = extract_blob(src, "ref.hpp", "cpp")
     assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
         ("reference_wrapper", "class", ""), ("operator T&", "method", "reference_wrapper")]
+
+
+def test_csharp_operators_destructors_indexers_events_and_local_functions():
+    """Members the shipped tags leave out: an operator is named from its keyword to its
+    parameters and a destructor with its `~`, as C++'s are (`operator ==`, `operator int`,
+    `~Shape`); an indexer is its `this`; an event with accessors is a field like a field-like
+    event; a local function is a function of the method it is declared in."""
+    src = b"""namespace Geo
+{
+    public class Shape
+    {
+        ~Shape() { }
+        public int this[int i] => i;
+        public event EventHandler Moved
+        {
+            add { }
+            remove { }
+        }
+        public static Shape operator +(Shape a, Shape b) => a;
+        public static bool operator ==(Shape a, Shape b) => true;
+        public static implicit operator int(Shape s) => 0;
+        public static explicit operator Shape(int n) => null;
+        public int Area()
+        {
+            int Twice(int y) => y * 2;
+            return Twice(1);
+        }
+    }
+}
+"""
+    facts = extract_blob(src, "Shape.cs", "csharp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Geo", "namespace", "", 1, 22),
+        ("Shape", "class", "Geo", 3, 21),
+        ("~Shape", "method", "Geo.Shape", 5, 5),
+        ("this", "field", "Geo.Shape", 6, 6),
+        ("Moved", "field", "Geo.Shape", 7, 11),
+        ("operator +", "method", "Geo.Shape", 12, 12),
+        ("operator ==", "method", "Geo.Shape", 13, 13),
+        ("operator int", "method", "Geo.Shape", 14, 14),
+        ("operator Shape", "method", "Geo.Shape", 15, 15),
+        ("Area", "method", "Geo.Shape", 16, 20),
+        ("Twice", "function", "Geo.Shape.Area", 18, 18),
+    ]
+    roles = [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Shape", "Twice")]
+    assert ("Shape", 5, "definition") in roles and ("Twice", 18, "definition") in roles
+
+
+def test_csharp_records_constants_and_upper_case_members():
+    """`record struct` is a struct; a record's positional parameters are its properties; a
+    `const` field is a constant, and an upper-case name alone makes none (`ID { get; }`, a
+    mutable static `UTF8`)."""
+    src = b"""public record Point(int X, int Y);
+public readonly record struct Size(int W);
+public class Codes
+{
+    public const int MaxCount = 10, MinCount = 1;
+    public int ID { get; }
+    public static Encoding UTF8 = null;
+    static readonly string Name = "n";
+}
+"""
+    facts = extract_blob(src, "Point.cs", "csharp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Point", "class", "", 1), ("X", "field", "Point", 1), ("Y", "field", "Point", 1),
+        ("Size", "struct", "", 2), ("W", "field", "Size", 2),
+        ("Codes", "class", "", 3), ("MaxCount", "constant", "Codes", 5), ("MinCount", "constant", "Codes", 5),
+        ("ID", "field", "Codes", 6), ("UTF8", "field", "Codes", 7), ("Name", "field", "Codes", 8),
+    ]
+
+
+def test_csharp_using_alias_of_a_generic_type_names_the_type():
+    src = b"using MaybeInfo = Acme.Reflection.Maybe<System.Reflection.MethodInfo>;\nusing Map = Acme.Dict<string, Acme.List<int>>;\n"
+    facts = extract_blob(src, "Binder.cs", "csharp")
+    assert [(i.kind, i.spec, i.line) for i in facts.imports] == [
+        ("csharp_using", "Acme.Reflection.Maybe", 1), ("csharp_using", "Acme.Dict", 2)]
+
