@@ -1478,3 +1478,105 @@ def test_csharp_using_alias_of_a_generic_type_names_the_type():
     assert [(i.kind, i.spec, i.line) for i in facts.imports] == [
         ("csharp_using", "Acme.Reflection.Maybe", 1), ("csharp_using", "Acme.Dict", 2)]
 
+
+def test_csharp_conditional_directive_inside_a_parameter_list():
+    """pythonnet's Finalizer.cs: an `#if` inside a parameter list made the whole file one ERROR
+    (no namespace, no class, every member without its container). The file is parsed again
+    as one configuration shows it (first branches), and that tree kept."""
+    src = b"""namespace Python.Runtime
+{
+    public class Finalizer
+    {
+        internal void AddFinalizedObject(ref IntPtr obj, int run
+#if TRACE_ALLOC
+                                         , StackTrace stackTrace
+#elif OTHER
+                                         , int other
+#else
+                                         , string rest
+#endif
+        )
+        {
+            obj = IntPtr.Zero;
+        }
+
+        internal static void Shutdown() { }
+    }
+}
+"""
+    facts = extract_blob(src, "Finalizer.cs", "csharp")
+    assert facts.skipped == ""
+    assert facts.package_name == "Python.Runtime"
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Python.Runtime", "namespace", "", 1, 20),
+        ("Finalizer", "class", "Python.Runtime", 3, 19),
+        ("AddFinalizedObject", "method", "Python.Runtime.Finalizer", 5, 16),
+        ("Shutdown", "method", "Python.Runtime.Finalizer", 18, 18),
+    ]
+    # names are still read from the source itself: the parameter of the kept branch is a site
+    assert ("stackTrace", 7) in [(o.name, o.line) for o in facts.occurrences]
+
+
+def test_csharp_branch_view_keeps_first_branches_and_every_offset():
+    from indexer import grammars
+    from indexer.retry_views import csharp_branch_view
+
+    # directives the grammar placed, and an error elsewhere: not worth a second parse
+    other = b"class A {\n#if X\nvoid F() {}\n#endif\nvoid G() { int x = ; }\n}\n"
+    other_root = grammars.parse("csharp", other).root_node
+    assert other_root.has_error and csharp_branch_view(other, other_root) is None
+    src = b"class A {\nvoid F(int a\n#if X\n, int b\n  #if Y\n, int c\n  #endif\n#else\n, int d\n#endif\n) {}\n}\n"
+    root = grammars._parse("csharp", src).root_node
+    assert root.has_error
+    view = csharp_branch_view(src, root)
+    assert len(view) == len(src) and view.count(b"\n") == src.count(b"\n")
+    assert view.split(b"\n") == [b"class A {", b"void F(int a", b"     ", b", int b", b"       ", b", int c",
+                                 b"        ", b"     ", b"       ", b"      ", b") {}", b"}", b""]
+
+
+BASH_COMPLETION_SOURCE = r"""# lsusb(8) completion                                     -*- shell-script -*-
+
+_lsusb()
+{
+    local cur prev words cword
+    _init_completion || return
+
+    case $prev in
+        --help | --version | -!(-*)@([sD]|[hV]*))
+            return
+            ;;
+    esac
+    if [[ $cur =~ ^(\$\{[#!]?)([A-Za-z0-9_]*)\[([^]]*)$ ]]; then
+        COMPREPLY=($(compgen -W '$(_parse_help "$1")' -- "$cur"))
+    fi
+    (( n = cword*(2+1) ))
+}
+
+_usb_ids() {
+    [[ $cur == *.@(ids|txt) ]] && return
+}
+
+complete -F _lsusb lsusb
+"""
+
+
+def test_bash_extglob_patterns_and_bracketed_regexes_do_not_swallow_the_file():
+    """tree-sitter-bash has no extglob in case patterns or `[[ == ]]` operands and ends a `=~`
+    regex at the `]]` of `[^]]`: bash-completion's files turned into one ERROR, without their
+    functions. Parsed again with those operands as plain words, they are whole."""
+    facts = extract_blob(BASH_COMPLETION_SOURCE.encode(), "completions/lsusb", "bash")
+    assert facts.skipped == ""
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("_lsusb", "function", "", 3, 17), ("_usb_ids", "function", "", 19, 21)]
+    sites = [(o.name, o.line, o.role) for o in facts.occurrences]
+    assert ("_init_completion", 6, "call") in sites and ("complete", 23, "call") in sites
+    # arithmetic is not a pattern: its `*(` is left to the parser, and its names stay sites
+    assert ("cword", 16, "identifier") in sites
+
+
+def test_bash_pattern_view_offsets_and_arithmetic():
+    from indexer.retry_views import bash_pattern_view
+
+    src = b"[[ $x == *.@(a|b) ]]\n[[ $y =~ \\\n  ^([^]]*)$ ]]\n(( z = a*(b) ))\n"
+    view = bash_pattern_view(src, None)
+    assert view == b"[[ $x == *.xxxxxx ]]\n[[ $y =~  \n  xxxxxxxxx ]]\n(( z = a*(b) ))\n"
