@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
-from indexer import c_macros
+from indexer import c_macros, retry_views
 
 # language -> (module, factory function)
 _MODULES: dict[str, tuple[str, str]] = {
@@ -347,8 +347,21 @@ def parser_view(name: str, data: bytes) -> bytes:
 
 
 def parse(name: str, data: bytes) -> Tree | None:
-    """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget."""
-    data = parser_view(name, data)
+    """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget.
+    A C# or Bash tree with errors is parsed again as its `indexer.retry_views` view shows the
+    source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    tree = _parse(name, parser_view(name, data))
+    retry = retry_views.RETRY_VIEWS.get(name)
+    if retry is not None and tree is not None and tree.root_node.has_error:
+        view = retry(data, tree.root_node)
+        if view is not None:
+            other = _parse(name, view)
+            if other is not None and error_bytes(other.root_node) < error_bytes(tree.root_node):
+                return other
+    return tree
+
+
+def _parse(name: str, data: bytes) -> Tree | None:
     p = parser(name)
     budget = Budget(len(data))
     try:
@@ -356,6 +369,38 @@ def parse(name: str, data: bytes) -> Tree | None:
     except ValueError:  # py-tree-sitter raises "Parsing failed" when the callback cancels
         p.reset()
         return None
+
+
+def error_bytes(root: Node) -> int:
+    """How much of the source the tree could not place: the bytes under each outermost ERROR
+    node, plus one per missing node. A root that is itself an ERROR (the parser gave up on the
+    file as a whole) counts only the tokens standing directly in it, and its children as any
+    other node's, so two such trees still compare by how much each recovered. Descends only
+    into subtrees that contain an error, as `has_wide_error` does."""
+    if not root.has_error:
+        return 0
+    total = 0
+    root_is_error = root.is_error
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is None:
+            return total
+        descend = False
+        if node.is_missing:
+            total += 1
+        elif node.is_error and node != root:
+            total += node.end_byte - node.start_byte
+        elif node.child_count == 0:
+            if root_is_error and node.parent == root:
+                total += node.end_byte - node.start_byte
+        else:
+            descend = node.has_error
+        if descend and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return total
 
 
 # tree-sitter's query cursor is quadratic in the number of children of an ERROR node

@@ -233,12 +233,21 @@ def _is_directive(root: Node, hash_at: int) -> bool:
     return True
 
 
+_TYPE_ARGUMENTS = re.compile(r"<[^<>]*>")
+
+
 def _csharp_using(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     # `using A.B;`, `using static A.B;`, `global using A;`, `using X = A.B;`: the last name.
     spec = ""
     for child in node.named_children:
         if child.type in ("identifier", "qualified_name", "generic_name", "alias_qualified_name"):
             spec = _compact(child, data)
+    # `using M = A.Maybe<B.Info>;` names the type A.Maybe: its arguments are no part of the
+    # path the resolver looks up (innermost first, for nested ones)
+    while "<" in spec:
+        spec, count = _TYPE_ARGUMENTS.subn("", spec)
+        if not count:
+            break
     return [ImportSpec("csharp_using", spec, _line(node))] if spec else []
 
 

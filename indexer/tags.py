@@ -71,7 +71,10 @@ KIND_BY_NODE: dict[str, dict[str, str | None]] = {
                "file_scoped_namespace_declaration": "namespace", "struct_declaration": "struct",
                "enum_declaration": "enum", "record_declaration": "class",
                "constructor_declaration": "method", "property_declaration": "field",
-               "delegate_declaration": "type"},
+               "delegate_declaration": "type", "destructor_declaration": "method",
+               "operator_declaration": "method", "conversion_operator_declaration": "method",
+               "indexer_declaration": "field", "event_declaration": "field",
+               "local_function_statement": "function", "parameter": "field"},
     # (a Ruby constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
     "ruby": {"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
              "singleton_class": "class", "module": "module"},
@@ -112,8 +115,9 @@ _KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
 _MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
 # Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`;
-# a PHP `$URL` property, PHP having `const` for constants)
-_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp", "php"})
+# a PHP `$URL` property, PHP having `const` for constants; C#'s `ID { get; }`: a C# constant
+# says `const`, see csharp.scm)
+_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp", "php", "csharp"})
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
 
 
@@ -247,9 +251,30 @@ def _kind(language: str, def_node: Node, captured: str) -> str | None:
     if node_type == "function_definition" and language == "cpp":  # a class behind an export macro
         head = def_node.child_by_field_name("type")
         return "struct" if head is not None and head.type == "struct_specifier" else captured
+    if node_type == "record_declaration" and language == "csharp" and _has_child(def_node, "struct"):
+        return "struct"  # `record struct P(...)` is a value type; the grammar has one node for both
     if node_type in table and captured != "field":  # ours say "field" for class-level assignments
         return table[node_type]
     return captured
+
+
+def _has_child(node: Node, child_type: str) -> bool:
+    return any(child.type == child_type for child in node.children)
+
+
+# C# members whose name is not one identifier: named as C++ names its own (`~K`, `operator ==`).
+_CSHARP_SPELLED = frozenset({"destructor_declaration", "operator_declaration", "conversion_operator_declaration"})
+
+
+def _csharp_name(def_node: Node, name_node: Node, data: bytes) -> str:
+    """`~Shape` for a destructor; for an operator, its `operator` keyword and what follows up
+    to the parameters, spaces collapsed: `operator ==`, `operator int`, `operator Shape<T>`
+    (a class's conversion operators differ only by the type they convert to)."""
+    if def_node.type == "destructor_declaration":
+        return "~" + _text(data, name_node.start_byte, name_node.end_byte)
+    parameters = def_node.child_by_field_name("parameters")
+    end = parameters.start_byte if parameters is not None else name_node.end_byte
+    return "operator " + " ".join(_text(data, name_node.end_byte, end).split())
 
 
 # What a query pattern yields, decided once per pattern from its capture names.
@@ -320,6 +345,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 continue
             name_start = name_node.start_byte  # each Node property read is a C call: read once
             name = _text(data, name_start, name_node.end_byte)
+            if def_node.type in _CSHARP_SPELLED:
+                name = _csharp_name(def_node, name_node, data)
             if name_node.type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
                 name_start += 1
                 name = name[1:]

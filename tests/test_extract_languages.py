@@ -489,7 +489,7 @@ CSHARP_SYMBOLS = [
     ('IService', 'interface', 'Acme.App', 8, 11),
     ('Serve', 'method', 'Acme.App.IService', 10, 10),
     ('Program', 'class', 'Acme.App', 13, 31),
-    ('MaxCount', 'field', 'Acme.App.Program', 15, 15),
+    ('MaxCount', 'constant', 'Acme.App.Program', 15, 15),
     ('Name', 'field', 'Acme.App.Program', 16, 16),
     ('Program', 'method', 'Acme.App.Program', 18, 18),
     ('Serve', 'method', 'Acme.App.Program', 20, 23),
@@ -1592,3 +1592,182 @@ def test_php_parents_interfaces_and_traits_are_references():
         ("N", 2, "identifier"), ("J", 2, "reference"), ("Greets", 3, "reference"), ("T", 3, "identifier"),
         ("Other", 3, "reference"), ("Greets", 4, "identifier"), ("hi", 4, "identifier"), ("Other", 4, "identifier"),
         ("K", 7, "definition"), ("L", 7, "reference"), ("Y", 8, "definition"), ("Z", 8, "reference")]
+
+
+def test_csharp_operators_destructors_indexers_events_and_local_functions():
+    """Members the shipped tags leave out: an operator is named from its keyword to its
+    parameters and a destructor with its `~`, as C++'s are (`operator ==`, `operator int`,
+    `~Shape`); an indexer is its `this`; an event with accessors is a field like a field-like
+    event; a local function is a function of the method it is declared in."""
+    src = b"""namespace Geo
+{
+    public class Shape
+    {
+        ~Shape() { }
+        public int this[int i] => i;
+        public event EventHandler Moved
+        {
+            add { }
+            remove { }
+        }
+        public static Shape operator +(Shape a, Shape b) => a;
+        public static bool operator ==(Shape a, Shape b) => true;
+        public static implicit operator int(Shape s) => 0;
+        public static explicit operator Shape(int n) => null;
+        public int Area()
+        {
+            int Twice(int y) => y * 2;
+            return Twice(1);
+        }
+    }
+}
+"""
+    facts = extract_blob(src, "Shape.cs", "csharp")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Geo", "namespace", "", 1, 22),
+        ("Shape", "class", "Geo", 3, 21),
+        ("~Shape", "method", "Geo.Shape", 5, 5),
+        ("this", "field", "Geo.Shape", 6, 6),
+        ("Moved", "field", "Geo.Shape", 7, 11),
+        ("operator +", "method", "Geo.Shape", 12, 12),
+        ("operator ==", "method", "Geo.Shape", 13, 13),
+        ("operator int", "method", "Geo.Shape", 14, 14),
+        ("operator Shape", "method", "Geo.Shape", 15, 15),
+        ("Area", "method", "Geo.Shape", 16, 20),
+        ("Twice", "function", "Geo.Shape.Area", 18, 18),
+    ]
+    roles = [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Shape", "Twice")]
+    assert ("Shape", 5, "definition") in roles and ("Twice", 18, "definition") in roles
+
+
+def test_csharp_records_constants_and_upper_case_members():
+    """`record struct` is a struct; a record's positional parameters are its properties; a
+    `const` field is a constant, and an upper-case name alone makes none (`ID { get; }`, a
+    mutable static `UTF8`)."""
+    src = b"""public record Point(int X, int Y);
+public readonly record struct Size(int W);
+public class Codes
+{
+    public const int MaxCount = 10, MinCount = 1;
+    public int ID { get; }
+    public static Encoding UTF8 = null;
+    static readonly string Name = "n";
+}
+"""
+    facts = extract_blob(src, "Point.cs", "csharp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Point", "class", "", 1), ("X", "field", "Point", 1), ("Y", "field", "Point", 1),
+        ("Size", "struct", "", 2), ("W", "field", "Size", 2),
+        ("Codes", "class", "", 3), ("MaxCount", "constant", "Codes", 5), ("MinCount", "constant", "Codes", 5),
+        ("ID", "field", "Codes", 6), ("UTF8", "field", "Codes", 7), ("Name", "field", "Codes", 8),
+    ]
+
+
+def test_csharp_using_alias_of_a_generic_type_names_the_type():
+    src = b"using MaybeInfo = Acme.Reflection.Maybe<System.Reflection.MethodInfo>;\nusing Map = Acme.Dict<string, Acme.List<int>>;\n"
+    facts = extract_blob(src, "Binder.cs", "csharp")
+    assert [(i.kind, i.spec, i.line) for i in facts.imports] == [
+        ("csharp_using", "Acme.Reflection.Maybe", 1), ("csharp_using", "Acme.Dict", 2)]
+
+
+def test_csharp_conditional_directive_inside_a_parameter_list():
+    """pythonnet's Finalizer.cs: an `#if` inside a parameter list made the whole file one ERROR
+    (no namespace, no class, every member without its container). The file is parsed again
+    as one configuration shows it (first branches), and that tree kept."""
+    src = b"""namespace Python.Runtime
+{
+    public class Finalizer
+    {
+        internal void AddFinalizedObject(ref IntPtr obj, int run
+#if TRACE_ALLOC
+                                         , StackTrace stackTrace
+#elif OTHER
+                                         , int other
+#else
+                                         , string rest
+#endif
+        )
+        {
+            obj = IntPtr.Zero;
+        }
+
+        internal static void Shutdown() { }
+    }
+}
+"""
+    facts = extract_blob(src, "Finalizer.cs", "csharp")
+    assert facts.skipped == ""
+    assert facts.package_name == "Python.Runtime"
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Python.Runtime", "namespace", "", 1, 20),
+        ("Finalizer", "class", "Python.Runtime", 3, 19),
+        ("AddFinalizedObject", "method", "Python.Runtime.Finalizer", 5, 16),
+        ("Shutdown", "method", "Python.Runtime.Finalizer", 18, 18),
+    ]
+    # names are still read from the source itself: the parameter of the kept branch is a site
+    assert ("stackTrace", 7) in [(o.name, o.line) for o in facts.occurrences]
+
+
+def test_csharp_branch_view_keeps_first_branches_and_every_offset():
+    from indexer import grammars
+    from indexer.retry_views import csharp_branch_view
+
+    # directives the grammar placed, and an error elsewhere: not worth a second parse
+    other = b"class A {\n#if X\nvoid F() {}\n#endif\nvoid G() { int x = ; }\n}\n"
+    other_root = grammars.parse("csharp", other).root_node
+    assert other_root.has_error and csharp_branch_view(other, other_root) is None
+    src = b"class A {\nvoid F(int a\n#if X\n, int b\n  #if Y\n, int c\n  #endif\n#else\n, int d\n#endif\n) {}\n}\n"
+    root = grammars._parse("csharp", src).root_node
+    assert root.has_error
+    view = csharp_branch_view(src, root)
+    assert len(view) == len(src) and view.count(b"\n") == src.count(b"\n")
+    assert view.split(b"\n") == [b"class A {", b"void F(int a", b"     ", b", int b", b"       ", b", int c",
+                                 b"        ", b"     ", b"       ", b"      ", b") {}", b"}", b""]
+
+
+BASH_COMPLETION_SOURCE = r"""# lsusb(8) completion                                     -*- shell-script -*-
+
+_lsusb()
+{
+    local cur prev words cword
+    _init_completion || return
+
+    case $prev in
+        --help | --version | -!(-*)@([sD]|[hV]*))
+            return
+            ;;
+    esac
+    if [[ $cur =~ ^(\$\{[#!]?)([A-Za-z0-9_]*)\[([^]]*)$ ]]; then
+        COMPREPLY=($(compgen -W '$(_parse_help "$1")' -- "$cur"))
+    fi
+    (( n = cword*(2+1) ))
+}
+
+_usb_ids() {
+    [[ $cur == *.@(ids|txt) ]] && return
+}
+
+complete -F _lsusb lsusb
+"""
+
+
+def test_bash_extglob_patterns_and_bracketed_regexes_do_not_swallow_the_file():
+    """tree-sitter-bash has no extglob in case patterns or `[[ == ]]` operands and ends a `=~`
+    regex at the `]]` of `[^]]`: bash-completion's files turned into one ERROR, without their
+    functions. Parsed again with those operands as plain words, they are whole."""
+    facts = extract_blob(BASH_COMPLETION_SOURCE.encode(), "completions/lsusb", "bash")
+    assert facts.skipped == ""
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("_lsusb", "function", "", 3, 17), ("_usb_ids", "function", "", 19, 21)]
+    sites = [(o.name, o.line, o.role) for o in facts.occurrences]
+    assert ("_init_completion", 6, "call") in sites and ("complete", 23, "call") in sites
+    # arithmetic is not a pattern: its `*(` is left to the parser, and its names stay sites
+    assert ("cword", 16, "identifier") in sites
+
+
+def test_bash_pattern_view_offsets_and_arithmetic():
+    from indexer.retry_views import bash_pattern_view
+
+    src = b"[[ $x == *.@(a|b) ]]\n[[ $y =~ \\\n  ^([^]]*)$ ]]\n(( z = a*(b) ))\n"
+    view = bash_pattern_view(src, None)
+    assert view == b"[[ $x == *.xxxxxx ]]\n[[ $y =~  \n  xxxxxxxxx ]]\n(( z = a*(b) ))\n"

@@ -25,5 +25,20 @@
 (enum_member_declaration name: (identifier) @name) @definition.enumerator
 (field_declaration
   (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+; a `const` field is a constant (its kind outranks "field" at the same name); case says nothing
+; in C# (`ID { get; }`, a mutable `static Encoding UTF8`: see tags.py _STORAGE_FIELDS)
+(field_declaration (modifier "const")
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.constant
 (event_field_declaration
   (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+; members the shipped tags leave out. An operator is named from its `operator` keyword to its
+; parameters and a destructor with its `~` (see tags.py `_csharp_name`), as C++'s are; an
+; indexer by its `this`.
+(destructor_declaration name: (identifier) @name) @definition.method
+(operator_declaration "operator" @name) @definition.method
+(conversion_operator_declaration "operator" @name) @definition.method
+(indexer_declaration "this" @name) @definition.field
+(event_declaration name: (identifier) @name) @definition.field
+(local_function_statement name: (identifier) @name) @definition.function
+; a record's positional parameters are its properties (`record Point(int X, int Y)`)
+(record_declaration (parameter_list (parameter name: (identifier) @name) @definition.field))

@@ -1,0 +1,132 @@
+"""Second views of a source whose parse has errors, for the grammars that stumble on a
+construct the language allows (`indexer.grammars.parse` keeps the second tree only when it
+has fewer bytes in errors).
+
+A view has the same length and lines as the source, so every offset and name read from the
+source still holds; what it changes is only what the parser is shown.
+
+- C#: tree-sitter-c-sharp takes a preprocessor directive between members or statements, but one
+  inside a parameter or argument list (`void Add(ref IntPtr obj, int run` / `#if TRACE_ALLOC` /
+  `, StackTrace st` / `#endif` / `)`) makes an ERROR that can swallow the whole file, with every
+  class in it.
+- Bash: tree-sitter-bash has no extglob in case patterns or `[[ == ]]` operands
+  (`-!(-*)[hV]*)`, `*.@(jar|zip)`), and ends a `=~` regex at the first `]]`, which `[^]]` holds;
+  either may turn the rest of the file into an ERROR (every bash-completion helper after it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from tree_sitter import Node
+
+_NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
+
+_CS_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*([a-z]*)[^\r\n]*", re.MULTILINE)
+
+
+def csharp_branch_view(data: bytes, root: Node) -> bytes | None:
+    """`data` with every preprocessor directive line blanked, and the `#elif`/`#else` branches
+    of each `#if` too: one configuration's source (its first branches), which is what a
+    compiler is shown. None when the source has no `#if`, or no directive stands in an ERROR
+    of `root` (the tree of `data`): the errors are another matter, not worth a second parse."""
+    if b"#" not in data or not any(_in_error(root, m.start(1)) for m in _CS_DIRECTIVE.finditer(data)):
+        return None
+    view: bytearray | None = None
+    skipping: list[bool] = []  # per open #if: is the branch being read blanked
+    blank_from = -1  # where the blanked lines since the last directive start; -1: kept
+    for match in _CS_DIRECTIVE.finditer(data):
+        word = match.group(1)
+        if view is None:
+            if word != b"if":
+                continue  # `#region`, `#nullable` before any `#if`: the grammar takes those
+            view = bytearray(data)
+        start, end = match.span()
+        if blank_from >= 0:  # the blanked branch runs up to this directive
+            view[blank_from:start] = _NOT_LINE_BREAK.sub(b" ", data[blank_from:start])
+        if word == b"if":
+            skipping.append(False)
+        elif word in (b"elif", b"else") and skipping:
+            skipping[-1] = True
+        elif word == b"endif" and skipping:
+            skipping.pop()
+        view[start:end] = b" " * (end - start)
+        blank_from = end if any(skipping) else -1  # a stack a handful deep
+    if view is None:
+        return None
+    if blank_from >= 0:  # an `#if` left open to the end of the file
+        view[blank_from:] = _NOT_LINE_BREAK.sub(b" ", data[blank_from:])
+    return bytes(view)
+
+
+def _in_error(root: Node, at: int) -> bool:
+    node: Node | None = root.descendant_for_byte_range(at, at)
+    while node is not None:
+        if node.is_error:
+            return True
+        node = node.parent
+    return False
+
+
+# A `=~` operand up to the last ` ]]` of its line (of the next line after a `\` continuation,
+# which the grammar does not take there either: it becomes a space).
+_BASH_REGEX = re.compile(rb"=~[ \t]+(\\(?=\r?\n))?(?:\r?\n[ \t]*)?([^\r\n]*)[ \t]\]\]")
+_BASH_EXTGLOB = re.compile(rb"[?*+@!]\(")
+
+
+def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
+    """`data` with each `=~` regex operand and each extglob group (`@(a|b)`, `!(-*)`) turned
+    into a word of `x`s. Neither holds a definition; a variable written inside one loses its
+    occurrence in this view. An extglob-like `*(` in arithmetic (`$(( a*(b+c) ))`) is left be.
+    None when there is neither. (Where the grammar stumbles, the ERROR often starts lines
+    later, so `root` is not consulted.)"""
+    view: bytearray | None = None
+    for match in _BASH_REGEX.finditer(data):
+        if view is None:
+            view = bytearray(data)
+        if match.group(1):
+            view[match.start(1)] = 0x20
+        start, end = match.span(2)
+        view[start:end] = b"x" * (end - start)
+    pos = 0
+    while True:
+        match = _BASH_EXTGLOB.search(data, pos)
+        if match is None:
+            break
+        pos = match.end()
+        line_start = data.rfind(b"\n", 0, match.start()) + 1
+        before = data[line_start:match.start()]
+        if before.rfind(b"((") > before.rfind(b"))"):
+            continue  # inside `(( ))`: arithmetic, not a pattern
+        end = _group_end(data, match.end() - 1)
+        if end < 0:
+            continue
+        if view is None:
+            view = bytearray(data)
+        view[match.start():end] = b"x" * (end - match.start())
+        pos = end
+    return bytes(view) if view is not None else None
+
+
+def _group_end(data: bytes, open_at: int) -> int:
+    """One past the `)` closing the `(` at `open_at` on the same line, or -1."""
+    depth = 0
+    line_end = data.find(b"\n", open_at)
+    if line_end < 0:
+        line_end = len(data)
+    for i in range(open_at, line_end):
+        byte = data[i]
+        if byte == 0x28:  # (
+            depth += 1
+        elif byte == 0x29:  # )
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
+RETRY_VIEWS: dict[str, Callable[[bytes, Node], bytes | None]] = {
+    "csharp": csharp_branch_view,
+    "bash": bash_pattern_view,
+}
