@@ -111,6 +111,9 @@ _HOISTED = {"property_promotion_parameter": "member", "function_call_expression"
             "preproc_def": "global", "preproc_function_def": "global", "preproc_call": "global"}
 _HOISTING = frozenset({"php", "c", "cpp"})
 _RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
+# Ruby calls that make a class or module of the constant they are assigned to
+_RUBY_MAKERS = {("Class", "new"): "class", ("Struct", "new"): "class", ("Data", "define"): "class",
+                ("Module", "new"): "module"}
 _KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
 _MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
@@ -341,6 +344,10 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 name_node = name_node.child_by_field_name("name")
             def_node = caps[key][0]
             kind = _kind(language, def_node, key[11:])
+            if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby.scm)
+                recv, fn = caps["recv"][0], caps["fn"][0]
+                kind = _RUBY_MAKERS.get((_text(data, recv.start_byte, recv.end_byte),
+                                         _text(data, fn.start_byte, fn.end_byte)))
             if kind is None:
                 continue
             name_start = name_node.start_byte  # each Node property read is a C call: read once
