@@ -24,10 +24,6 @@ QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
 PHP_SOURCES = (".php", ".inc")  # what Composer's classmap scans; PSR-4 files are .php
 CLASS_KINDS = frozenset({"class", "interface", "trait", "enum"})
 USE_KINDS = ("function", "const")  # `ImportSpec.names` of a `use function` / `use const`
-# `define('NAME', ...)` on a constant's line: a constant of the global namespace, whatever
-# namespace the file declares (the symbol's line is all that tells it apart from
-# `const NAME = ...`, which belongs to the file's namespace)
-DEFINE_CALL = re.compile(r"""\bdefine\s*\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]""", re.IGNORECASE)
 
 # (kind, namespace, name) of one top-level declaration; kind "class", "function" or "const"
 Declaration = tuple[str, str, str]
@@ -44,24 +40,17 @@ def declarations(facts: Summary | None) -> frozenset[Declaration] | None:
     if facts is None or facts.skipped:
         return None
     symbols = facts.symbol_list()
-    # `namespace A { class C {} }` puts C in container "A"; `namespace A;` leaves C at the
-    # top level, in the namespace of the last such statement before it.
-    spaces = [s for s in symbols if s.kind == "namespace"]
-    braced = {s.container for s in symbols if s.container} & {s.name for s in spaces}
+    # A namespace, `namespace A;` or `namespace A { }`, is the container of what it holds;
+    # a `define()` constant is global wherever the call runs (no container).
+    spaces = {s.name for s in symbols if s.kind == "namespace"}
     out: set[Declaration] = set()
     for s in symbols:
         kind = "class" if s.kind in CLASS_KINDS else "const" if s.kind == "constant" else s.kind
         if kind not in ("class", "function", "const"):
             continue
-        if s.container:
-            if s.container in braced:
-                out.add((kind, s.container, s.name))
+        if s.container and s.container not in spaces:
             continue  # a method or class constant
-        if kind == "const" and s.name in DEFINE_CALL.findall(s.signature):
-            out.add((kind, "", s.name))
-            continue
-        before = [n for n in spaces if n.start_byte < s.start_byte and n.name not in braced]
-        out.add((kind, before[-1].name if before else "", s.name))
+        out.add((kind, s.container, s.name))
     return frozenset(out)
 
 

@@ -384,8 +384,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 hint = hint or _conversion_scope(name_node, data)
             entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1, _end_line(span),
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
-            if def_node.type == "file_scoped_namespace_declaration":
-                entry.scope_end = len(data)
+            if def_node.type == "file_scoped_namespace_declaration" or (
+                    language == "php" and kind == "namespace" and def_node.child_by_field_name("body") is None):
+                entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (see below)
             elif language in _HOISTING:
                 entry.hoist = _HOISTED.get(def_node.type, "")
             rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
@@ -427,7 +428,19 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
     imports.sort(key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
     facts.imports = imports
-    return [d for _, _, d in defs.values()], roles, ids
+    found = [d for _, _, d in defs.values()]
+    if language == "php":
+        _end_at_the_next_namespace(found, len(data))
+    return found, roles, ids
+
+
+def _end_at_the_next_namespace(defs: list[_Def], end: int) -> None:
+    """A PHP `namespace A;` holds what follows it up to the next namespace (a file may
+    declare several), as a braced `namespace A { }` holds its body."""
+    spaces = sorted((d for d in defs if d.kind == "namespace"), key=lambda d: d.start)
+    for this, following in zip(spaces, spaces[1:]):
+        if this.scope_end == end:
+            this.scope_end = following.start
 
 
 def _mark_module_path(node: Node, roles: dict[int, str]) -> None:

@@ -592,17 +592,18 @@ function helper($x) {
 """
 
 PHP_SYMBOLS = [
+    # `namespace App\Http;` holds what follows it, as a braced namespace holds its body
     ('App\\Http', 'namespace', '', 2, 2),
-    ('LIMIT', 'constant', '', 10, 10),
-    ('Renderable', 'interface', '', 12, 14),
-    ('render', 'method', 'Renderable', 13, 13),
-    ('Greets', 'trait', '', 16, 18),
-    ('greet', 'method', 'Greets', 17, 17),
-    ('Controller', 'class', '', 20, 31),
-    ('name', 'field', 'Controller', 22, 22),
-    ('__construct', 'method', 'Controller', 24, 26),
-    ('render', 'method', 'Controller', 28, 30),
-    ('helper', 'function', '', 33, 35),
+    ('LIMIT', 'constant', 'App\\Http', 10, 10),
+    ('Renderable', 'interface', 'App\\Http', 12, 14),
+    ('render', 'method', 'App\\Http.Renderable', 13, 13),
+    ('Greets', 'trait', 'App\\Http', 16, 18),
+    ('greet', 'method', 'App\\Http.Greets', 17, 17),
+    ('Controller', 'class', 'App\\Http', 20, 31),
+    ('name', 'field', 'App\\Http.Controller', 22, 22),
+    ('__construct', 'method', 'App\\Http.Controller', 24, 26),
+    ('render', 'method', 'App\\Http.Controller', 28, 30),
+    ('helper', 'function', 'App\\Http', 33, 35),
 ]
 PHP_IMPORTS = [
     ('php_use', 'App\\Models\\User', 4, 0, ()),
@@ -1566,21 +1567,29 @@ def test_php_enum_cases_promoted_properties_and_defined_constants():
     facts = extract_blob(src, "src/Product.php", "php")
     assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
         ("Acme\\Shop", "namespace", "", 2, 2),
-        ("Status", "enum", "", 4, 9),
-        ("Active", "enumerator", "Status", 6, 6),
-        ("Archived", "enumerator", "Status", 7, 7),
-        ("DEFAULT", "constant", "Status", 8, 8),
-        ("Product", "class", "", 11, 22),
-        ("URL", "field", "Product", 13, 13),
-        ("__construct", "method", "Product", 15, 21),
-        ("id", "field", "Product", 16, 16),
-        ("tags", "field", "Product", 17, 17),
+        ("Status", "enum", "Acme\\Shop", 4, 9),
+        ("Active", "enumerator", "Acme\\Shop.Status", 6, 6),
+        ("Archived", "enumerator", "Acme\\Shop.Status", 7, 7),
+        ("DEFAULT", "constant", "Acme\\Shop.Status", 8, 8),
+        ("Product", "class", "Acme\\Shop", 11, 22),
+        ("URL", "field", "Acme\\Shop.Product", 13, 13),
+        ("__construct", "method", "Acme\\Shop.Product", 15, 21),
+        ("id", "field", "Acme\\Shop.Product", 16, 16),
+        ("tags", "field", "Acme\\Shop.Product", 17, 17),
         ("PRODUCT_READY", "constant", "", 20, 20),
         ("SHOP_ROOT", "constant", "", 25, 25),
         ("Acme\\Braced", "namespace", "", 30, 32),
         ("boot", "function", "Acme\\Braced", 31, 31),
         ("BOOTED", "constant", "", 31, 31),
     ]
+
+
+def test_php_namespace_statements_hold_what_follows_up_to_the_next():
+    src = b"<?php\nnamespace A;\nclass K { function m() {} }\nnamespace B\\C;\nfunction f() {}\nconst X = 1;\n"
+    facts = extract_blob(src, "two.php", "php")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("A", "namespace", ""), ("K", "class", "A"), ("m", "method", "A.K"),
+        ("B\\C", "namespace", ""), ("f", "function", "B\\C"), ("X", "constant", "B\\C")]
 
 
 def test_php_parents_interfaces_and_traits_are_references():

@@ -549,7 +549,7 @@ def test_c(importer, imp, expected):
 # whose path merely ends in Models/User.php is no evidence).
 PHP_USER = BlobFacts(language="php", lines=3, package_name="App\\Models", symbols=[
     Symbol("App\\Models", "namespace", "", 1, 1, 0, 21, "namespace App\\Models;"),
-    Symbol("User", "class", "", 2, 2, 22, 35, "class User {}")])
+    Symbol("User", "class", "App\\Models", 2, 2, 22, 35, "class User {}")])
 
 
 def test_ruby_php_csharp():
