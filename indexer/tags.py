@@ -343,6 +343,13 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             while name_node.type == "qualified_identifier":  # C++ `ns::Cls::m`: the last segment
                 name_node = name_node.child_by_field_name("name")
             def_node = caps[key][0]
+            if def_node.type == "singleton_class":
+                # `class << Benchmark` (the shipped tags say a class) opens the singleton of a
+                # class or module defined elsewhere: a scope for its defs, and a use of the name
+                value = def_node.child_by_field_name("value") or name_node
+                _add_scope(defs, _text(data, value.start_byte, value.end_byte), def_node)
+                roles.setdefault(name_node.start_byte, "reference")
+                continue
             kind = _kind(language, def_node, key[11:])
             if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby.scm)
                 recv, fn = caps["recv"][0], caps["fn"][0]
@@ -406,11 +413,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
         elif code == _SCOPE:
             names = caps.get("name")
             if names:
-                node = caps["scope"][0]
-                # a scope written with its path (Ruby `URI::Parser.class_eval`) is dotted like a container
-                scope = _scope_text(_text(data, names[0].start_byte, names[0].end_byte)).lstrip(".")
-                defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
-                    scope, "impl", node.start_byte, node.end_byte, 0, 0, 0, -1, scope_only=True)))
+                _add_scope(defs, _text(data, names[0].start_byte, names[0].end_byte), caps["scope"][0])
         elif code == _IMPORT:
             node = caps[key][0]
             handler = HANDLERS.get(key)
@@ -432,6 +435,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
     if language == "php":
         _end_at_the_next_namespace(found, len(data))
     return found, roles, ids
+
+
+def _add_scope(defs: dict[int, tuple[int, int, _Def]], written: str, node: Node) -> None:
+    """A container that is not a symbol over `node` (as a Rust impl block): Ruby's
+    `URI::Parser.class_eval do`, `class << Benchmark`. A scope written with its path is
+    dotted like a container."""
+    defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
+        _scope_text(written).lstrip("."), "impl", node.start_byte, node.end_byte, 0, 0, 0, -1, scope_only=True)))
 
 
 def _end_at_the_next_namespace(defs: list[_Def], end: int) -> None:

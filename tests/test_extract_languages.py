@@ -1473,6 +1473,19 @@ def test_parser_view_blanks_only_macros_in_their_places():
     assert parser_view("c", b"int deflate OF((z_streamp strm));\n") == b"int deflate    (z_streamp strm) ;\n"
 
 
+def test_ruby_singleton_class_of_a_constant_reopens_it():
+    # ruby's benchmark.rb: `class << Benchmark` adds methods to a module defined elsewhere;
+    # the shipped tags made it a second `Benchmark`, a class
+    src = (b"module Benchmark\n  def self.a; end\nend\nclass << Benchmark\n  def measure(x); end\nend\n"
+           b"class Foo\n  class << self\n    def build; end\n  end\nend\nclass << A::B\n  def z; end\nend\n")
+    facts = extract_blob(src, "benchmark.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Benchmark", "module", "", 1), ("a", "method", "Benchmark", 2), ("measure", "method", "Benchmark", 5),
+        ("Foo", "class", "", 7), ("build", "method", "Foo", 9), ("z", "method", "A.B", 13)]
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Benchmark", "B")] == [
+        ("Benchmark", 1, "definition"), ("Benchmark", 4, "reference"), ("B", 12, "reference")]
+
+
 def test_ruby_accessor_names_are_definition_sites():
     src = b"class Cart\n  attr_reader :items, :total\n  def add(x)\n    items << x\n  end\nend\n"
     facts = extract_blob(src, "cart.rb", "ruby")
