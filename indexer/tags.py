@@ -404,7 +404,10 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 defs[name_start] = (rank[0], rank[1], entry)
             elif entry.hint and not previous[2].hint:
                 previous[2].hint = entry.hint
-            roles[name_start] = "definition"
+            if "rennet.embedded" in caps:  # a Go embedded field: its name is its type's
+                roles.setdefault(name_start, "reference")
+            else:
+                roles[name_start] = "definition"
         elif code == _REF:
             if key == "module":
                 _mark_module_path(caps["reference.module"][0], roles)
@@ -511,7 +514,9 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     for d in defs:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
-        if not d.scope_only:
+        if d.kind == "field" and language == "go" and stack and stack[-1].kind in ("function", "method"):
+            pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
+        elif not d.scope_only:
             chain = _container_chain(language, stack, d)
             kind = d.kind
             if d.hint:

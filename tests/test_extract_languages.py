@@ -1473,6 +1473,21 @@ def test_parser_view_blanks_only_macros_in_their_places():
     assert parser_view("c", b"int deflate OF((z_streamp strm));\n") == b"int deflate    (z_streamp strm) ;\n"
 
 
+def test_go_embedded_fields_are_fields_and_uses_of_their_type():
+    # testify's suites embed `suite.Suite`; Go promotes through it and ctags lists it. The
+    # fields of an anonymous struct in a body (a table-driven test's cases) are locals.
+    src = (b"package p\ntype S struct {\n\tsuite.Suite\n\t*Base\n\tList[int]\n\tname string\n}\n"
+           b"type I interface {\n\tio.Reader\n\tM()\n}\n"
+           b"func TestX(t *testing.T) {\n\tcases := []struct {\n\t\tin   string\n\t\tBase\n\t}{}\n\t_ = cases\n}\n")
+    facts = extract_blob(src, "s_test.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("S", "struct", "", 2), ("Suite", "field", "S", 3), ("Base", "field", "S", 4), ("List", "field", "S", 5),
+        ("name", "field", "S", 6), ("I", "interface", "", 8), ("M", "method", "I", 10), ("TestX", "function", "", 12)]
+    # the embedded name is still a use of the type: `references Base` finds the embedding
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Suite", "Base")] == [
+        ("Suite", 3, "reference"), ("Base", 4, "reference"), ("Base", 15, "reference")]
+
+
 def test_ruby_singleton_class_of_a_constant_reopens_it():
     # ruby's benchmark.rb: `class << Benchmark` adds methods to a module defined elsewhere;
     # the shipped tags made it a second `Benchmark`, a class

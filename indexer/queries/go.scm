@@ -22,5 +22,14 @@
 
 ; interface methods
 (method_elem name: (field_identifier) @name) @definition.method
-; struct fields, each name of `A, B int` (an embedded type names no field of its own)
+; struct fields, each name of `A, B int`
 (field_declaration name: (field_identifier) @name) @definition.field
+; an embedded type is the field its type names (`suite.Suite` the field `Suite`, `*Base` and
+; `List[T]` the fields `Base` and `List`), as Go promotes through it and ctags lists it; the
+; name stays a use of the type (tags.py, on `@rennet.embedded`)
+(field_declaration
+  !name
+  type: [(type_identifier) @name
+         (qualified_type name: (type_identifier) @name)
+         (generic_type type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)])]
+        @rennet.embedded) @definition.field
