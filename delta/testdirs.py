@@ -48,22 +48,21 @@ def in_test_dir(folder: str) -> bool:
 def impl_folder(folder: str) -> str:
     """The implementation-side folder a test folder mirrors (src/test/java -> src/main/java)."""
     parts = [p for p in folder.split("/") if p]
-    if "src" in parts:
-        i = parts.index("src")
-        if i + 1 < len(parts) and parts[i + 1] == "test":
-            parts[i + 1] = "main"
-            return "/".join(parts)
-    return "/".join(p for p in parts if p not in TEST_DIRS)
+    return _maven_swapped(parts, "test", "main") or "/".join(p for p in parts if p not in TEST_DIRS)
 
 
 def tests_folder_for(folder: str) -> str:
-    parts = [p for p in folder.split("/") if p]
+    """The test-side folder of an implementation folder (src/main/java -> src/test/java)."""
+    return _maven_swapped([p for p in folder.split("/") if p], "main", "test") or folder
+
+
+def _maven_swapped(parts: list[str], side: str, other: str) -> str:
+    """`parts` with the folder after `src` turned from `side` to `other`, "" when it is not `side`."""
     if "src" in parts:
         i = parts.index("src")
-        if i + 1 < len(parts) and parts[i + 1] == "main":
-            parts[i + 1] = "test"
-            return "/".join(parts)
-    return folder
+        if i + 1 < len(parts) and parts[i + 1] == side:
+            return "/".join(parts[:i + 1] + [other] + parts[i + 2:])
+    return ""
 
 
 def join(folder: str, name: str) -> str:
