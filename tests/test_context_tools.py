@@ -256,6 +256,16 @@ def test_overview_section_pages_with_cursor(client, world):
     assert second.page.truncated is False and second.page.cursor is None
 
 
+def test_a_summary_refuses_a_page_size_without_a_section(client, world):
+    # `context overview --limit 3` answered the usual summary (10 a section) as if asked for it
+    for command, extra in (("context.overview", {}), ("context.novelty", {"base": "v1"})):
+        with pytest.raises(BadInput, match="`limit` pages one section"):
+            client.call(command, repo=world.repo, limit=3, **extra)
+        with pytest.raises(BadInput, match="`cursor` pages one section"):
+            client.call(command, repo=world.repo, cursor="eyJvIjoxfQ.x", **extra)
+        assert client.call(command, repo=world.repo, cursor="", **extra).page is None  # an empty cursor is none
+
+
 def test_map_is_ranked_and_fits_the_budget(client, world):
     import msgspec
 
