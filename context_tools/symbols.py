@@ -215,7 +215,9 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
                 hits.append((p, sym, "fuzzy"))
     order = {n: i for i, n in enumerate(near)}
     rank = snap.rank
-    hits.sort(key=lambda h: (order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
+    # the name as written before its other cases: `attrs.define` lists the function `define`
+    # before a class `Define`
+    hits.sort(key=lambda h: (h[1].name != simple, order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
     return hits
 
 

@@ -30,6 +30,8 @@ FILES = {
                                          "    void t() { new Till().open(); }\n}\n"),
     "src/main/java/bank/Vault.java": ("package bank;\n\nclass Vault {\n"
                                       "    void v(Object t) { t.open(); }\n}\n"),
+    "tools/a_forms.py": "class Post:\n    pass\n",
+    "tools/z_ledger.py": "def post():\n    pass\n",
     "Cargo.toml": '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": ("pub mod book;\n\npub struct Ledger;\n\nimpl Ledger {\n    pub fn post(&self) {}\n}\n\n"
                    "pub fn run(l: &Ledger) {\n    l.post();\n}\n"),
@@ -111,3 +113,13 @@ def test_paths_written_from_the_shell_name_the_same_files(shop):
         client.call("context.symbol", repo=repo, name="post", path="src/*.rs"))
     m = client.call("context.map", repo=repo, focus=["./cart/cart.go", "./other/"])
     assert m.data.focus_files == ["cart/cart.go", "other/other.go"] and m.data.unmatched_focus == []
+
+
+def test_a_near_name_spelled_as_asked_comes_before_its_other_cases(shop):
+    # `nowhere.post` listed the class `Post` first (names of one spelling in any case kept
+    # their sorted order, capitals first)
+    client, repo = shop
+    near = client.call("context.symbol", repo=repo, name="nowhere.post", path="tools/")
+    assert near.data.fuzzy and [d.qualified for d in near.data.definitions] == ["post", "Post"]
+    near = client.call("context.symbol", repo=repo, name="nowhere.Post", path="tools/")
+    assert [d.qualified for d in near.data.definitions] == ["Post", "post"]
