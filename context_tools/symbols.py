@@ -3,7 +3,9 @@
 A query is a simple name (`route`), or a qualified one whose leading parts name
 enclosing definitions and, optionally, the module path before them (`Flask.route`,
 `app.Flask.route`, `flask.app.Flask.route` for `src/flask/app.py`). Qualification must
-match the tail of `module path + container chain` part by part. `::` separates parts as
+match the tail of `module path + container chain` part by part, the module path being the
+defining file's or that of a file re-exporting the top-level name (`models.Model` for
+django/db/models/base.py's Model, imported by django/db/models/__init__.py). `::` separates parts as
 `.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
 
 A reference site is tagged with how it was tied to the definition:
@@ -112,6 +114,25 @@ def _qualifies(path: str, sym: Any, prefix: list[str]) -> str | None:
     return None
 
 
+def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str],
+                                relayed: dict[tuple[str, str], list[list[str]]]) -> str | None:
+    """'qualified' when the prefix is the module path of a file that re-exports the definition's
+    top-level name, then its container chain: `models.Model` for django/db/models/base.py's
+    Model, which django/db/models/__init__.py imports; `attr.define`; `models.Model.save`.
+    One hop, as reference sites through a re-export are resolved (`_relays`)."""
+    container = sym.container.split(".") if sym.container else []
+    module = prefix[: len(prefix) - len(container)]
+    if not module or (container and prefix[len(module):] != container):
+        return None
+    top = container[0] if container else sym.name
+    chains = relayed.get((path, top))
+    if chains is None:
+        chains = relayed[(path, top)] = [module_parts(r) for r in sorted(_relays(snap, {path}, top))]
+    if any(len(module) <= len(c) and c[len(c) - len(module):] == module for c in chains):
+        return "qualified"
+    return None
+
+
 def name_parts(query: str) -> list[str]:
     """The parts of a qualified name, `.` or `::` between them (`a.B.c`, `a::B::c`); a query
     that is all separators is its own one part."""
@@ -122,12 +143,13 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     parts = name_parts(query)
     simple, prefix = parts[-1], parts[:-1]
     hits = []
+    relayed: dict[tuple[str, str], list[list[str]]] = {}
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue
         if not _path_ok(p, path):
             continue
-        how = _qualifies(p, sym, prefix)
+        how = _qualifies(p, sym, prefix) or _qualifies_through_reexport(snap, p, sym, prefix, relayed)
         if how is not None:
             hits.append((p, sym, how))
     rank_of = snap.rank_of

@@ -14,6 +14,7 @@ import pytest
 
 import context_tools
 from corpora.gitbuild import RepoBuilder
+from indexer.errors import NotFound
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -32,6 +33,10 @@ FILES = {
                                       "    void v(Object t) { t.open(); }\n}\n"),
     "tools/a_forms.py": "class Post:\n    pass\n",
     "tools/z_ledger.py": "def post():\n    pass\n",
+    "pkg/__init__.py": "",
+    "pkg/models/__init__.py": "from pkg.models.base import Model\n",
+    "pkg/models/base.py": "class Model:\n    def save(self):\n        pass\n",
+    "pkg/forms.py": "class Form:\n    pass\n",
     "Cargo.toml": '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": ("pub mod book;\n\npub struct Ledger;\n\nimpl Ledger {\n    pub fn post(&self) {}\n}\n\n"
                    "pub fn run(l: &Ledger) {\n    l.post();\n}\n"),
@@ -123,3 +128,18 @@ def test_a_near_name_spelled_as_asked_comes_before_its_other_cases(shop):
     assert near.data.fuzzy and [d.qualified for d in near.data.definitions] == ["post", "Post"]
     near = client.call("context.symbol", repo=repo, name="nowhere.Post", path="tools/")
     assert [d.qualified for d in near.data.definitions] == ["Post", "post"]
+
+
+def test_a_name_qualified_by_the_module_that_reexports_it(shop):
+    # `models.Model` (Django's own spelling; base.py defines it, models/__init__.py imports it)
+    # matched nothing exactly: the qualification was read against the defining file alone
+    client, repo = shop
+    assert _defs(client.call("context.symbol", repo=repo, name="models.Model", fuzzy=False)) == [
+        ("pkg/models/base.py", "Model", 1, "qualified")]
+    assert _defs(client.call("context.symbol", repo=repo, name="pkg.models.Model.save", fuzzy=False)) == [
+        ("pkg/models/base.py", "Model.save", 2, "qualified")]
+    assert _defs(client.call("context.symbol", repo=repo, name="models.base.Model", fuzzy=False)) == [
+        ("pkg/models/base.py", "Model", 1, "qualified")]
+    for name in ("forms.Model", "models.Form", "models.Model.delete", "models.save"):
+        with pytest.raises(NotFound):
+            client.call("context.symbol", repo=repo, name=name, fuzzy=False)
