@@ -17,7 +17,6 @@ from msgspec import Meta, Struct
 
 from context_tools.registry import CliShape, Command, Exposure
 
-Repo = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository)")]
 Target = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository); "
                                          "default: the current folder. Not with workspace")]
 TargetRev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
@@ -87,7 +86,7 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
     path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
     include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False
-    resolution: Annotated[Literal["import", "same_file", "name_match"],
+    resolution: Annotated[Literal["import", "same_file", "same_package", "name_match"],
                           Meta(description="only sites resolved this way")] | None = None
     text: Annotated[bool, Meta(description="include each site's source line")] = False
     limit: Limit(200, "sites") | None = None
@@ -96,8 +95,9 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     base: Annotated[str, Meta(min_length=1, description="the rev compared against")]
-    head: Annotated[str, Meta(description="the rev whose novelty is reported")] = "HEAD"
-    repo: Repo = "."
+    head: Annotated[str, Meta(description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
+    repo: Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository); "
+                                          "default: the current folder")] = "."
     section: Annotated[
         Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
         Meta(description="page through one section instead of the summary")] | None = None

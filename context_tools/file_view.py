@@ -8,12 +8,14 @@ read from its pinned snapshot; the freshness is that member's, tagged with it.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import msgspec
 from msgspec import Struct
 
-from context_tools.pinned import open_pinned
+from context_tools.pages import input_digest
+from context_tools.pinned import open_pinned, tree_path
 from context_tools.result import Result, Unknown
 from context_tools.sections import Section
 from context_tools.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
@@ -68,9 +70,18 @@ class FileSection(Struct):
 CAP_OF = {"imports": "neighbours", "importers": "neighbours", "outline": "outline"}
 
 
+def _section_query(input: Any, name: str) -> Any:
+    """What a page of the collection `name` is bound to: the file (repository, rev, workspace,
+    member, path) and the section. The options of the whole-file call (`start_line`, `outline`,
+    `content`) do not change a section, so a cursor embedded in any call of the file pages the
+    section however the section call sets them."""
+    return msgspec.structs.replace(input, path=tree_path(input.path), section=name, cursor=None, limit=None,
+                                   start_line=1, outline=True, content=True)
+
+
 def _embedded(ctx: Any, name: str, items: list, binding: str) -> Section:
     """The first page of a collection, its cursor valid for the same call with `section=name`."""
-    query = msgspec.structs.replace(ctx.input, section=name, cursor=None, limit=None)
+    query = _section_query(ctx.input, name)
     chunk, page = ctx.first_page_of(items, size=ctx.cap(CAP_OF[name]), query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
@@ -95,7 +106,7 @@ def _member_file(input: Any, ctx: Any, name: str) -> Result:
     """The file of the named member; without `member`, of the one member whose pinned snapshot has
     the path (bad_input when several have it)."""
     scope = open_workspace(ctx, name)
-    path = input.path.strip("/")
+    path = tree_path(input.path)
     if input.member is not None:
         chosen = member_named(scope, input.member)
     else:
@@ -114,7 +125,7 @@ def _member_file(input: Any, ctx: Any, name: str) -> Result:
 
 
 def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
-    path = input.path.strip("/")
+    path = tree_path(input.path)
     f = snap.file(path)
     if f is None:
         base = path.rsplit("/", 1)[-1]
@@ -128,8 +139,9 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
         items = _outline(snap, f) if input.section == "outline" else neighbours[input.section]
         if isinstance(items, Unknown):
             raise BadInput(f"{f.path} has no outline to page: {items.reason}")
-        chunk, page = ctx.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
-                               binding=snap.fingerprint)
+        bound = replace(ctx, input_digest=input_digest(_section_query(input, input.section)))
+        chunk, page = bound.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
+                                 binding=snap.fingerprint)
         return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=page)
     meta = FileMeta(
         path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,

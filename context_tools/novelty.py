@@ -21,7 +21,7 @@ from msgspec import Struct
 
 from context_tools.pinned import freshness_of, open_pinned
 from context_tools.result import Freshness, Result
-from context_tools.sections import Section, summary_section
+from context_tools.sections import Section, refuse_paging_without_section, summary_section
 from delta import renames
 
 
@@ -242,10 +242,7 @@ def novelty(input: Any, ctx: Any) -> Result:
         items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
                                binding=binding)
         return Result(NoveltySection(*sides, input.section, items), freshness=fresh, page=page)
-    if input.cursor:
-        from indexer.errors import BadInput
-
-        raise BadInput("a cursor pages one section: pass `section` with it")
+    refuse_paging_without_section(input)
     data = Novelty(*sides, base_freshness=freshness_of(base),
                    **{name: summary_section(ctx, name, items, binding) for name, items in sections.items()})
     return Result(data, freshness=fresh)

@@ -12,7 +12,7 @@ from msgspec import Struct
 
 from context_tools.pinned import open_pinned
 from context_tools.result import Result, Unknown
-from context_tools.sections import Section, summary_section
+from context_tools.sections import Section, refuse_paging_without_section, summary_section
 from context_tools.workspace_scope import (MemberFreshnessPage, interleave, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import BadInput
@@ -121,8 +121,7 @@ def overview(input: Any, ctx: Any) -> Result:
         items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
                                binding=snap.fingerprint)
         return Result(OverviewSection(identity, input.section, items), freshness=fresh, page=page)
-    if input.cursor:
-        raise BadInput("a cursor pages one section: pass `section` with it")
+    refuse_paging_without_section(input)
     data = Overview(identity=identity, totals=_totals(ctx, snap, sections),
                     **{name: summary_section(ctx, name, items, snap.fingerprint) for name, items in sections.items()})
     return Result(data, freshness=fresh)
@@ -216,8 +215,7 @@ def _workspace_overview(input: Any, ctx: Any, name: str) -> Result:
         chunk, page = ctx.page(items, cap="items", limit=input.limit, cursor=input.cursor, binding=scope.binding)
         return Result(WorkspaceOverviewSection(name, input.section, chunk, scope.member_freshness),
                       freshness=scope.freshness, page=page)
-    if input.cursor:
-        raise BadInput("a cursor pages one section: pass `section` with it")
+    refuse_paging_without_section(input)
     languages = {lang.language for m in members if isinstance(m.languages, list) for lang in m.languages}
     totals = WorkspaceTotals(
         members=len(members), files=sum(m.files for m in members if isinstance(m.files, int)),

@@ -14,6 +14,14 @@ from typing import Any
 from context_tools.result import Freshness, not_recorded
 
 
+def tree_path(path: str) -> str:
+    """A path as a snapshot names it: relative to the repository root, without the leading
+    `./` or the slashes a shell completion leaves (`./src/app.py` -> `src/app.py`, `src/` -> `src`)."""
+    while path.startswith("./"):
+        path = path[2:].lstrip("/")
+    return path.strip("/")
+
+
 def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
     from indexer import api
     from indexer.snapshot import pinned_oid

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from context_tools.pinned import open_pinned
+from context_tools.pinned import open_pinned, tree_path
 from context_tools.result import Page, Result
 from context_tools.workspace_scope import (MemberFreshnessPage, MemberPath, interleave, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
@@ -57,7 +57,7 @@ def _focus_files(snap: Any, focus: list[str]) -> tuple[list[str], list[str]]:
     found: set[str] = set()
     unmatched = []
     for item in focus:
-        item_path = item.strip("/")
+        item_path = tree_path(item)
         hits = {p for p in paths if p == item_path or p.startswith(item_path + "/")}
         if not hits:
             hits = {path for path, _, _ in find_exact(snap, item)}

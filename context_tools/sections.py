@@ -22,3 +22,13 @@ def summary_section(ctx: Any, name: str, items: Sequence[Any], binding: str) -> 
     chunk, page = ctx.first_page_of(items, size=ctx.cap("section"), query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
+
+
+def refuse_paging_without_section(input: Any) -> None:
+    """A summary shows the first page of every section; `cursor` and `limit` page one section
+    (`section`), so either without it is refused rather than ignored."""
+    from indexer.errors import BadInput
+
+    for field in ("cursor", "limit"):
+        if getattr(input, field):  # an empty cursor is none, as on every page
+            raise BadInput(f"`{field}` pages one section: pass `section` with it")

@@ -3,12 +3,16 @@
 A query is a simple name (`route`), or a qualified one whose leading parts name
 enclosing definitions and, optionally, the module path before them (`Flask.route`,
 `app.Flask.route`, `flask.app.Flask.route` for `src/flask/app.py`). Qualification must
-match the tail of `module path + container chain` part by part.
+match the tail of `module path + container chain` part by part, the module path being the
+defining file's or that of a file re-exporting the top-level name (`models.Model` for
+django/db/models/base.py's Model, imported by django/db/models/__init__.py). `::` separates parts as
+`.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
 
 A reference site is tagged with how it was tied to the definition:
-`same_file` (in a defining file), `import` (in a file whose resolved imports reach a
-defining file, directly or through one file that re-exports the name), or `name_match`
-(only the name is the same).
+`same_file` (in a defining file), `same_package` (in a file of a defining file's Go or
+Java package, which sees its names without an import), `import` (in a file whose resolved
+imports reach a defining file, directly or through one file that re-exports the name), or
+`name_match` (only the name is the same).
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
@@ -24,7 +28,7 @@ from typing import Any, Iterator
 import msgspec
 from msgspec import Struct
 
-from context_tools.pinned import open_pinned
+from context_tools.pinned import open_pinned, tree_path
 from context_tools.result import Result
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
@@ -57,7 +61,7 @@ class Site(Struct):
     line: int
     col: int
     role: str  # definition call reference module identifier (model.Occurrence)
-    resolution: str  # import same_file name_match
+    resolution: str  # same_file same_package import name_match
     text: str | None = None
 
 
@@ -91,8 +95,8 @@ def _path_ok(path: str, wanted: str | None) -> bool:
     if any(c in wanted for c in "*?["):
         from fnmatch import fnmatchcase
 
-        return fnmatchcase(path, wanted)
-    wanted = wanted.strip("/")
+        return fnmatchcase(path, wanted[2:] if wanted.startswith("./") else wanted)
+    wanted = tree_path(wanted)
     return path == wanted or path.startswith(wanted + "/")
 
 
@@ -110,16 +114,42 @@ def _qualifies(path: str, sym: Any, prefix: list[str]) -> str | None:
     return None
 
 
+def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str],
+                                relayed: dict[tuple[str, str], list[list[str]]]) -> str | None:
+    """'qualified' when the prefix is the module path of a file that re-exports the definition's
+    top-level name, then its container chain: `models.Model` for django/db/models/base.py's
+    Model, which django/db/models/__init__.py imports; `attr.define`; `models.Model.save`.
+    One hop, as reference sites through a re-export are resolved (`_relays`)."""
+    container = sym.container.split(".") if sym.container else []
+    module = prefix[: len(prefix) - len(container)]
+    if not module or (container and prefix[len(module):] != container):
+        return None
+    top = container[0] if container else sym.name
+    chains = relayed.get((path, top))
+    if chains is None:
+        chains = relayed[(path, top)] = [module_parts(r) for r in sorted(_relays(snap, {path}, top))]
+    if any(len(module) <= len(c) and c[len(c) - len(module):] == module for c in chains):
+        return "qualified"
+    return None
+
+
+def name_parts(query: str) -> list[str]:
+    """The parts of a qualified name, `.` or `::` between them (`a.B.c`, `a::B::c`); a query
+    that is all separators is its own one part."""
+    return [p for p in query.replace("::", ".").split(".") if p] or [query]
+
+
 def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None = None) -> list[tuple[str, Any, str]]:
-    parts = [p for p in query.split(".") if p] or [query]
+    parts = name_parts(query)
     simple, prefix = parts[-1], parts[:-1]
     hits = []
+    relayed: dict[tuple[str, str], list[list[str]]] = {}
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue
         if not _path_ok(p, path):
             continue
-        how = _qualifies(p, sym, prefix)
+        how = _qualifies(p, sym, prefix) or _qualifies_through_reexport(snap, p, sym, prefix, relayed)
         if how is not None:
             hits.append((p, sym, how))
     rank_of = snap.rank_of
@@ -198,7 +228,7 @@ def _near_names(ctx: Any, snap: Any) -> NearNames:
 
 
 def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | None) -> list[tuple[str, Any, str]]:
-    simple = [p for p in query.split(".") if p][-1] if query.strip(".") else query
+    simple = name_parts(query)[-1]
     near = _near_names(ctx, snap).near(simple.lower())
     hits = []
     for name in near:
@@ -207,7 +237,9 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
                 hits.append((p, sym, "fuzzy"))
     order = {n: i for i, n in enumerate(near)}
     rank = snap.rank
-    hits.sort(key=lambda h: (order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
+    # the name as written before its other cases: `attrs.define` lists the function `define`
+    # before a class `Define`
+    hits.sort(key=lambda h: (h[1].name != simple, order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
     return hits
 
 
@@ -294,10 +326,11 @@ def references(input: Any, ctx: Any) -> Result:
 
 def _narrowed(input: Any) -> bool:
     """A qualified, kind- or path-filtered query names a definition; without one it has no answer."""
-    return len([p for p in input.name.split(".") if p]) > 1 or bool(input.kind or input.path)
+    return len(name_parts(input.name)) > 1 or bool(input.kind or input.path)
 
 
-_ORDER = {"same_file": 0, "import": 1, "name_match": 2}
+RESOLUTIONS = ("import", "same_file", "same_package", "name_match")  # as by_resolution lists them
+_ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3}
 MODULE_KINDS = frozenset({"module", "namespace", "package"})
 
 
@@ -305,7 +338,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
            ) -> tuple[list[Site], dict[str, int]]:
     """Reference sites of the name in one snapshot, resolved against `defs` (its own definitions);
     `imported_from_members`: files importing the name's package from another workspace member."""
-    parts = [p for p in input.name.split(".") if p] or [input.name]
+    parts = name_parts(input.name)
     simple = parts[-1]
     def_files = {p for p, _, _ in defs}
     def_sites = {(p, s.line) for p, s, _ in defs}
@@ -317,6 +350,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
     skip_modules = bool(defs) and not any(s.kind in MODULE_KINDS for _, s, _ in defs)
 
+    packages = {key for key in map(lambda p: _package_of(snap, p), def_files) if key is not None}
+
     def resolution(path: str) -> str:
         if path in def_files:
             return "same_file"
@@ -324,10 +359,12 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
         if hit is None:
             hit = reaches[path] = path in imported_from_members or any(
                 e.target in def_files or e.target in relays for e in snap.imports(path))
-        return "import" if hit else "name_match"
+        if hit:
+            return "import"
+        return "same_package" if packages and _package_of(snap, path) in packages else "name_match"
 
     sites: list[Site] = []
-    counts = {"import": 0, "same_file": 0, "name_match": 0}
+    counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ in snap.occurrences(simple):
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
@@ -362,7 +399,7 @@ def _references_across(input: Any, ctx: Any, name: str) -> Result:
                        f"(members: {scope.names()})")
     crossing = cross_importers(scope, {k: {p for p, _, _ in v} for k, v in defs.items()})
     merged: list[tuple[int, int, Site]] = []
-    counts = {"import": 0, "same_file": 0, "name_match": 0}
+    counts = dict.fromkeys(RESOLUTIONS, 0)
     for i, m in enumerate(members):
         sites, found = _sites(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()))
         merged += [(i, n, s) for n, s in enumerate(sites)]
@@ -381,6 +418,19 @@ def _references_across(input: Any, ctx: Any, name: str) -> Result:
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
                                      workspace=name, member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
+
+
+def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
+    """The package whose files see each other's top-level names without an import: a Go file's
+    folder and package clause (an external `x_test` package is another one), a Java file's
+    package declaration. None for other files and for a file that declares no package."""
+    if path.endswith(".go"):
+        facts = snap.core_facts(path)
+        return ("go", path.rpartition("/")[0], facts.package_name) if facts and facts.package_name else None
+    if path.endswith(".java"):
+        facts = snap.core_facts(path)
+        return ("java", facts.package_name) if facts and facts.package_name else None
+    return None
 
 
 def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:

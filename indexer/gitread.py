@@ -69,6 +69,8 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         if repo.is_shallow and ("~" in rev or "^" in rev):
             raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if detail.strip("'\"") == rev:  # pygit2's KeyError says only the rev again
+            raise UnknownRev(f"unknown revision {rev!r}") from None
         raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
     return str(commit.id)
 

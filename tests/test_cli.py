@@ -126,6 +126,8 @@ def test_every_cli_verb_has_help(capsys):
         out = capsys.readouterr().out
         assert done.value.code == 0 and r.summary.split()[0] in out, r.id
         assert "--json" in out and "--store" in out
+        if r.id.startswith("context."):  # novelty's --repo did not say it defaults to the current folder
+            assert "default: the current folder" in " ".join(out.split()), r.id
 
 
 def test_ledger_pages_receipts_of_cli_calls(tmp_path, world: World):

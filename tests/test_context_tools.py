@@ -211,6 +211,23 @@ def test_file_neighbours_and_outline_over_their_cap_page_through_a_section(big):
     assert rest.data.items[0].qualified == "VALUE_200"
 
 
+def test_embedded_cursor_pages_its_section_whatever_the_file_call_asked_for(big):
+    # a cursor shown in `context file X --start-line 40 --no-outline` was bound to those options,
+    # so the section call it offers (`--section importers --cursor C`) refused it as another query
+    c = context_tools.Client(store=big.store)
+    path = "src/bigpkg/core.py"
+    shown = c.call("context.file", repo=big.repo, rev=big.head, path=path, start_line=2, limit=1,
+                   outline=False).data.meta.importers
+    plain = c.call("context.file", repo=big.repo, rev=big.head, path=path).data.meta.importers
+    assert shown.cursor == plain.cursor
+    rest = c.call("context.file", repo=big.repo, rev=big.head, path=path, section="importers", cursor=shown.cursor)
+    assert rest.data.items[0] not in shown.items and rest.page.returned == 20
+    # the section call's own whole-file options do not matter either, nor a `./` before the path
+    again = c.call("context.file", repo=big.repo, rev=big.head, path="./" + path, section="importers",
+                   cursor=shown.cursor, start_line=2, content=False)
+    assert again.data.items == rest.data.items and again.page.cursor == rest.page.cursor
+
+
 # --- context.overview and context.map ----------------------------------------------------
 
 def test_overview_identity_languages_packages_dependencies(client, world):
@@ -237,6 +254,16 @@ def test_overview_section_pages_with_cursor(client, world):
                          cursor=first.page.cursor)
     assert {first.data.items[0].name, second.data.items[0].name} == {"click", "itsdangerous"}
     assert second.page.truncated is False and second.page.cursor is None
+
+
+def test_a_summary_refuses_a_page_size_without_a_section(client, world):
+    # `context overview --limit 3` answered the usual summary (10 a section) as if asked for it
+    for command, extra in (("context.overview", {}), ("context.novelty", {"base": "v1"})):
+        with pytest.raises(BadInput, match="`limit` pages one section"):
+            client.call(command, repo=world.repo, limit=3, **extra)
+        with pytest.raises(BadInput, match="`cursor` pages one section"):
+            client.call(command, repo=world.repo, cursor="eyJvIjoxfQ.x", **extra)
+        assert client.call(command, repo=world.repo, cursor="", **extra).page is None  # an empty cursor is none
 
 
 def test_map_is_ranked_and_fits_the_budget(client, world):
@@ -375,6 +402,7 @@ def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
     with pytest.raises(RennetError) as err:
         client.call("context.symbol", repo=world.repo, rev="no-such-branch", name="x")
     assert err.value.code == "unknown_rev"
+    assert err.value.message == "unknown revision 'no-such-branch'"  # not "... ('no-such-branch')"
 
 
 def test_python_face_refuses_commands_it_does_not_run(world):
