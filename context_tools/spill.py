@@ -4,7 +4,9 @@ A reply whose complete serialization exceeds the ceiling (8 kB by default,
 `$RENNET_CEILING` or `rennet mcp --ceiling N` to change) is written whole to
 `<store home>/spill/<UTC time>-<command>-<digest>.json` and the reply becomes
 `{"head", "note", "path", "bytes"}`: the first bytes of the serialized result,
-what happened, where the file is, and its size.
+what happened, where the file is, and its size; and `cursors`, the next-page cursors the
+result holds by their place in it (`page`, `data.meta.imports`), when it holds any and
+they fit: an agent that cannot read the file still pages on.
 
 Sweep rule: every time a file is spilled, files in `spill/` older than 24 hours are
 removed, and of the rest only the newest 256 are kept.
@@ -67,8 +69,11 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(wire)
     os.replace(tmp, path)  # a reader never sees half a file
-    reply = {"head": "", "note": NOTE.format(ceiling=ceiling, bytes=len(wire)), "path": str(path),
-             "bytes": len(wire)}
+    reply: dict[str, Any] = {"head": "", "note": NOTE.format(ceiling=ceiling, bytes=len(wire)),
+                             "path": str(path), "bytes": len(wire)}
+    cursors = next_cursors(wire)
+    if cursors and len(msgspec.json.encode({**reply, "cursors": cursors})) <= ceiling:
+        reply["cursors"] = cursors  # before the head: a cursor is what an agent can act on
     text = wire.decode("utf-8", errors="replace")
     room = ceiling - len(msgspec.json.encode(reply))
     head = text[: max(room, 0)]
@@ -81,3 +86,25 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
     else:
         reply["head"] = ""
     return reply
+
+
+def next_cursors(wire: bytes) -> dict[str, str]:
+    """The next-page cursors in a serialized result, by the dotted place of the object that
+    holds each (`page`, `data.meta.imports`); lists are not searched (a cursor pages a
+    collection, it is never an item of one)."""
+    try:
+        doc = msgspec.json.decode(wire)
+    except msgspec.DecodeError:
+        return {}
+    found: dict[str, str] = {}
+    stack: list[tuple[str, object]] = [("", doc)]
+    while stack:
+        place, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if key == "cursor" and isinstance(value, str) and value:
+                found[place] = value
+            elif isinstance(value, dict):
+                stack.append((f"{place}.{key}" if place else key, value))
+    return dict(sorted(found.items()))

@@ -12,7 +12,7 @@ import pytest
 
 from context_tools.dispatch import Executor
 from context_tools.registry import registry
-from context_tools.spill import DEFAULT_CEILING, KEEP_NEWEST, MAX_AGE_SECONDS, spill, spill_dir, sweep
+from context_tools.spill import DEFAULT_CEILING, KEEP_NEWEST, MAX_AGE_SECONDS, next_cursors, spill, spill_dir, sweep
 from tests.test_context_world import Big, big  # noqa: F401 - fixture
 
 
@@ -39,7 +39,7 @@ def test_every_exposed_command_is_measured(big: Big):
 def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int, tmp_path):
     agent = Executor("mcp", store=big.store, ceiling=ceiling)
     full = Executor("python", store=big.store)  # no ceiling: the complete result to compare with
-    spilled = calls = 0
+    spilled = calls = paged_on = 0
     for row in registry().agent_tools():
         for args in large_inputs(big)[row.id]:
             reply = agent.run(row.id, args)
@@ -50,8 +50,18 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
             complete = full.run(row.id, args).envelope
             if reply.spill_path:
                 spilled += 1
-                assert set(reply.wire) == {"head", "note", "path", "bytes"}
+                assert {"head", "note", "path", "bytes"} <= set(reply.wire) <= {"head", "note", "path", "bytes",
+                                                                               "cursors"}
                 on_disk = open(reply.spill_path, "rb").read()
+                if ceiling == DEFAULT_CEILING:  # room for them at 8 kB: the result's cursors, each where it is
+                    expected = next_cursors(on_disk)
+                    assert reply.wire.get("cursors", {}) == expected
+                    paged_on += bool(expected)
+                    for place, cursor in expected.items():
+                        holder = complete
+                        for key in place.split("."):
+                            holder = holder[key]
+                        assert holder["cursor"] == cursor
                 assert json.loads(on_disk) == complete  # the complete, untruncated result
                 assert reply.wire["bytes"] == len(on_disk)
                 assert on_disk.decode().startswith(reply.wire["head"])
@@ -60,6 +70,8 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
                 assert reply.wire == complete
     # the large fixture must actually exercise the spill path (at 1 kB every one of these answers spills)
     assert spilled == calls if ceiling == 1024 else spilled >= 5
+    if ceiling == DEFAULT_CEILING:  # pages spilled with their cursors, which the envelope names
+        assert paged_on >= 3
 
 
 def test_ceiling_is_configurable_by_environment(monkeypatch):
