@@ -17,11 +17,11 @@ from msgspec import Meta, Struct
 
 from context_tools.registry import CliShape, Command, Exposure
 
-Target = Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository); "
+Target = Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare repository); "
                                          "default: the current folder. Not with workspace")]
-TargetRev = Annotated[str, Meta(description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
+TargetRev = Annotated[str, Meta(min_length=1, description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
                                             "Not with workspace")]
-Workspace = Annotated[str, Meta(description="workspace name: answer across its members' pinned snapshots, each item "
+Workspace = Annotated[str, Meta(min_length=1, description="workspace name: answer across its members' pinned snapshots, each item "
                                             "tagged with its member (instead of repo/rev)")]
 Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
 
@@ -51,7 +51,7 @@ class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: Annotated[str, Meta(description="path of the file in the tree")]
+    path: Annotated[str, Meta(min_length=1, description="path of the file in the tree")]
     repo: Target | None = None
     rev: TargetRev | None = None
     workspace: Workspace | None = None
@@ -95,9 +95,9 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     base: Annotated[str, Meta(min_length=1, description="the rev compared against")]
-    head: Annotated[str, Meta(description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
-    repo: Annotated[str, Meta(description="repository path (work tree, folder in one, or bare repository); "
-                                          "default: the current folder")] = "."
+    head: Annotated[str, Meta(min_length=1, description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
+    repo: Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare "
+                                                       "repository); default: the current folder")] = "."
     section: Annotated[
         Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
         Meta(description="page through one section instead of the summary")] | None = None

@@ -143,3 +143,17 @@ def test_a_name_qualified_by_the_module_that_reexports_it(shop):
     for name in ("forms.Model", "models.Form", "models.Model.delete", "models.save"):
         with pytest.raises(NotFound):
             client.call("context.symbol", repo=repo, name=name, fuzzy=False)
+
+
+def test_an_empty_path_repo_or_rev_is_bad_input_not_a_blank_name(shop):
+    # `context file ""` said "not_found:  is not a file of snapshot ..." and `repo: ""`
+    # "not_a_repository: does not exist", naming nothing
+    from indexer.errors import RennetError
+
+    client, repo = shop
+    for tool, args in (("context.file", {"repo": repo, "path": ""}), ("context.symbol", {"repo": "", "name": "x"}),
+                       ("context.map", {"repo": repo, "rev": ""}), ("context.overview", {"workspace": ""}),
+                       ("context.novelty", {"repo": repo, "base": "HEAD", "head": ""})):
+        with pytest.raises(RennetError) as raised:
+            client.call(tool, **args)
+        assert raised.value.code == "bad_input", (tool, raised.value)
