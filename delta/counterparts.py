@@ -15,6 +15,7 @@ reason, never a guessed path.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -27,6 +28,8 @@ from .testdirs import (TEST_DIRS, all_words, folder_words, impl_folder, in_test_
 from .layout import Placement, placement, suggest
 
 MAX_COUNTERPARTS = 3
+# A Rust test module's attribute, `#[cfg(test)]` (also `# [ cfg ( test ) ]` as rustfmt never writes it)
+_RUST_INLINE_TESTS = re.compile(rb"#\s*\[\s*cfg\s*\(\s*test\s*\)\s*\]")
 # A stem this many implementations carry names no one file: a match on it needs related folders too.
 GENERIC_STEM_FILES = 3
 
@@ -185,9 +188,11 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
 class CounterpartIndex:
     """The head's files (and the range's deleted ones) by (family, role, stem)."""
 
-    def __init__(self, head_paths: Iterable[str], changed_paths: set[str], deleted_paths: Iterable[str] = ()) -> None:
+    def __init__(self, head_paths: Iterable[str], changed_paths: set[str], deleted_paths: Iterable[str] = (),
+                 read_head: Callable[[str], bytes | None] | None = None) -> None:
         self.head = set(head_paths)
         self.changed = changed_paths
+        self._read_head = read_head  # a head file's bytes, for tests a file holds itself
         self._by_key: dict[tuple[str, str, str], list[str]] = {}
         self._nameless: dict[str, list[str]] = {}  # folder word -> tests.py paths under such a folder
         for path in sorted(self.head | set(deleted_paths)):
@@ -306,8 +311,21 @@ class CounterpartIndex:
         ranked, _, _ = self._strong(test, family, r, "implementation")
         return bool(ranked) and ranked[0] == impl
 
+    def _own_tests(self, path: str) -> list[Counterpart]:
+        """The file itself, when it holds its tests: Rust's `#[cfg(test)] mod tests`, the
+        language's own place for unit tests (lib.rs and mod.rs too)."""
+        if not path.endswith(".rs") or self._read_head is None or path not in self.head:
+            return []
+        data = self._read_head(path)
+        if data is None or not _RUST_INLINE_TESTS.search(data):
+            return []
+        return [Counterpart(path, "test", True, path in self.changed, "rust:#[cfg(test)] in the file")]
+
     def counterparts(self, path: str) -> list[Counterpart] | Unknown:
         found = _read(path)
+        own = self._own_tests(path) if found is None or found[1].role == "implementation" else []
+        if found is None and own:
+            return own
         if found is None:
             name = posixpath.basename(path)
             if name in NAMELESS_TESTS:
@@ -322,8 +340,10 @@ class CounterpartIndex:
         folder = posixpath.dirname(path)
         ranked, rules, dropped = self._strong(path, family, r, other)
         if ranked:
-            return [Counterpart(p, other, p in self.head, p in self.changed, rules[p])
-                    for p in ranked[:MAX_COUNTERPARTS]]
+            return own + [Counterpart(p, other, p in self.head, p in self.changed, rules[p])
+                          for p in ranked[:MAX_COUNTERPARTS - len(own)]]
+        if own:
+            return own
         if r.role == "test":
             # a test names what it tests only by convention; test_appctx.py may test behaviour
             # spread over modules, so a path nobody wrote is not offered as its implementation

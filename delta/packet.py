@@ -24,7 +24,7 @@ import pygit2
 from msgspec import Struct
 
 from context_tools.result import Unknown, not_applicable
-from indexer.gitread import walk_tree
+from indexer.gitread import read_blob, walk_tree
 
 from . import blast, folders, noise
 from .attributes import TreeAttributes
@@ -254,10 +254,15 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     work.sort(key=_rank)
     listed = [w for w in work if w.dropped != "file_cap"]
 
-    head_paths = [e.path for e in walk_tree(git, rng.head_oid)[1]] if changes else []
+    head_blobs = {e.path: e.oid for e in walk_tree(git, rng.head_oid)[1]} if changes else {}
     changed_paths = {p for c in changes for p in (c.old_path, c.new_path) if p}
     deleted = [c.old_path for c in changes if c.status == "deleted" and c.old_path]
-    pairs = CounterpartIndex(head_paths, changed_paths, deleted)
+
+    def read_head(path: str) -> bytes | None:
+        blob = head_blobs.get(path)
+        return read_blob(git, blob) if blob is not None else None
+
+    pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head)
 
     own_store: list[Any] = []
     try:

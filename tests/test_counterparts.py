@@ -88,6 +88,30 @@ def test_packet_reports_counterparts_of_changed_files(tmp_path):
     assert (util.path, util.exists_at_head, util.changed) == ("calc/util_test.go", False, True)  # deleted here
 
 
+def test_a_rust_file_holding_its_own_test_module_is_its_own_test(tmp_path):
+    # a Rust unit test lives in the file it tests (`#[cfg(test)] mod tests`): the packet said
+    # "tests/parse.rs, missing" for every such file, and nothing for lib.rs
+    lib = "pub mod parse;\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n"
+    parse = "pub fn parse() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"Cargo.toml": '[package]\nname = "p"\n', "src/lib.rs": lib, "src/parse.rs": parse,
+                     "src/emit.rs": "pub fn emit() {}\n", "src/walk.rs": "pub fn walk() {}\n",
+                     "tests/walk.rs": "#[test]\nfn w() {}\n"})
+    head = b.commit({"src/lib.rs": lib + "// edited\n", "src/parse.rs": parse + "// edited\n",
+                     "src/emit.rs": "pub fn emit() { }\n",
+                     "src/walk.rs": "pub fn walk() { }\n\n#[cfg(test)]\nmod unit {}\n"})
+    files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
+    inline = "rust:#[cfg(test)] in the file"
+    assert [(c.path, c.role, c.exists_at_head, c.changed, c.rule) for c in files["src/lib.rs"].counterparts] == [
+        ("src/lib.rs", "test", True, True, inline)]
+    assert [(c.path, c.rule) for c in files["src/parse.rs"].counterparts] == [("src/parse.rs", inline)]
+    # both kinds: the unit tests in the file first, then the integration test named for it
+    assert [(c.path, c.rule) for c in files["src/walk.rs"].counterparts] == [
+        ("src/walk.rs", inline), ("tests/walk.rs", "rust:tests/<stem>.rs")]
+    # no test module: the place one would have, as before
+    assert [(c.path, c.exists_at_head) for c in files["src/emit.rs"].counterparts] == [("tests/emit.rs", False)]
+
+
 def test_a_python_tests_module_is_a_test_not_an_implementation_missing_its_test():
     # django's tests/admin_filters/tests.py (5.0.2..5.0.3) read as the implementation "tests"
     # and was paired with a test expected at tests/test_tests.py
