@@ -477,6 +477,9 @@ class Plan:
         return out
 
 
+_NOT_BLOBS = (gitread.MODE_COMMIT, gitread.MODE_LINK)
+
+
 def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
     """Walk the tree at `oid` (from the earlier snapshot's, when there is one) and key each
     blob's facts by what its name says of its language: no blob is read here."""
@@ -487,17 +490,18 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
         tree_oid, tree = gitread.walk_tree_since(repo, oid, earlier.tree, [
             gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
             for f in earlier.files])
-    before = {f.path: f for f in earlier.files} if earlier is not None else {}
-    languages = {}
+    before = {f.path: f.blob for f in earlier.files if f.mode not in _NOT_BLOBS} if earlier is not None else {}
+    languages: dict[str, str] = {}
+    keys: dict[str, bytes] = {}
     carried = set()
-    for e in tree:
-        if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK):
+    for e in tree:  # one pass: at 100,000 files each one costs
+        if e.mode in _NOT_BLOBS:
             continue
-        languages[e.path] = name_language(e.path)
-        b = before.get(e.path)
-        if b is not None and b.blob == e.oid and b.mode not in (gitread.MODE_COMMIT, gitread.MODE_LINK):
-            carried.add(e.path)
-    keys = {e.path: facts_key(e.oid, languages[e.path], version) for e in tree if e.path in languages}
+        path = e.path
+        language = languages[path] = name_language(path)
+        keys[path] = facts_key(e.oid, language, version)
+        if before.get(path) == e.oid:
+            carried.add(path)
     return Plan(tree_oid, tree, languages, keys, earlier, version, frozenset(carried))
 
 

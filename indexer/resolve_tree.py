@@ -61,16 +61,24 @@ class TreePaths:
     """Read-only lookups over the paths of one snapshot."""
 
     def __init__(self, paths: Iterable[str]) -> None:
-        self.paths: frozenset[str] = frozenset(paths)
+        # sorted from the caller's order (a tree walk's, nearly sorted: timsort runs through
+        # it), not from a set's; a 100,000-file tree is read on every re-index
+        ordered = sorted(paths)
+        self.paths: frozenset[str] = frozenset(ordered)
+        if len(self.paths) < len(ordered):
+            ordered = sorted(self.paths)
         self.by_dir: dict[str, list[str]] = defaultdict(list)
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.dirs: set[str] = {""}
-        for p in sorted(self.paths):
-            d = parent(p)
-            self.by_dir[d].append(p)
-            self.by_name[p.rpartition("/")[2]].append(p)  # posixpath.basename
-            while d and d not in self.dirs:
-                self.dirs.add(d)
+        by_dir, by_name, dirs = self.by_dir, self.by_name, self.dirs
+        for p in ordered:
+            d, _, name = p.rpartition("/")
+            if d.endswith("/"):  # not a tree's path (`a//b`): as posixpath reads it
+                d = parent(p)
+            by_dir[d].append(p)
+            by_name[name].append(p)
+            while d and d not in dirs:
+                dirs.add(d)
                 d = parent(d)
 
     def __contains__(self, path: str) -> bool:
