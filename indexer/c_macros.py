@@ -118,7 +118,7 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
 # expands to `CURLOPT_URL = CURLOPTTYPE_STRINGPOINT + 2`: an entry opening its line with an
 # all-caps call, a name as its first argument.
 _ENUM_HEAD = re.compile(rb"enum\b(?:[ \t\r\n]+(?:class|struct)\b)?[ \t\r\n]*(?:[A-Za-z_]\w*[ \t\r\n]*)?"
-                        rb"(?::[^;{}()]*)?(\{)")
+                        rb"(?::[^;{}()]{0,256})?(\{)")  # a base type is short: bounded, never a scan to the end
 _ENUM_BODY_TOKEN = re.compile(rb"[{};\"']|/\*|//")
 _ENUMERATOR_MACRO = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*)[ \t]*(\()[ \t\r\n]*[A-Za-z_]\w*[ \t\r\n]*[,)]", re.M)
 _ENTRY_END = frozenset(b",}")
@@ -233,14 +233,17 @@ _UNIT_END = frozenset(b";},:")
 
 
 def _alternative_branches(data: bytes) -> list[Span]:
+    """The directives and later branches of each innermost `#if` group without whole units."""
     spans: list[Span] = []
     if b"#else" not in data and b"#elif" not in data and b"# el" not in data:
         return spans
     stack: list[list[Span]] = []  # per open group: its directive lines so far
     nested: list[bool] = []
     for m in _CONDITIONAL.finditer(data):
-        line_start = data.rfind(b"\n", 0, m.start()) + 1
-        if data[line_start:m.start()].strip(b" \t"):
+        line_start = m.start()
+        while line_start and data[line_start - 1] in b" \t":  # back over blanks only: bounded by them
+            line_start -= 1
+        if line_start and data[line_start - 1] != 10:
             continue  # not a directive: a `#` within a line
         line = (line_start, _directive_end(data, m.end()))
         word = m.group(1)
