@@ -172,14 +172,8 @@ def _scope_text(text: str) -> str:
     return (words[-1] if words else "").lstrip("&*").replace("::", ".").rstrip(".")
 
 
-def _end_line(node: Node) -> int:
-    row, col = node.end_point
-    start_row = node.start_point[0]
-    return row if col == 0 and row > start_row else row + 1
-
-
-def _grow_span(node: Node, language: str) -> Node:
-    kind = node.type
+def _grow_span(node: Node, kind: str) -> Node:
+    """How far the span of definition node `node` (of type `kind`) grows."""
     if kind in ("function_declarator", "operator_cast"):
         wrappers = _C_DECLARATOR_WRAPPERS if kind == "function_declarator" else _CONVERSION_WRAPPERS
         current = node
@@ -240,9 +234,17 @@ def _in_block(declarator: Node) -> bool:
     return block is not None and block.type == "compound_statement"
 
 
-def _kind(language: str, def_node: Node, captured: str) -> str | None:
-    table = KIND_BY_NODE.get(language, {})
-    node_type = def_node.type
+_NO_KINDS: dict[str, str | None] = {}
+# Definition node types whose kind takes more than the table (most take a lookup only)
+_KIND_SPECIAL = _NEEDS_BODY | {"function_declarator", "type_spec", "function_definition", "record_declaration"}
+
+
+def _kind(language: str, def_node: Node, node_type: str, captured: str) -> str | None:
+    """The kind of a definition the query captured as `definition.<captured>`, whose node
+    (of type `node_type`, read once by the caller) is `def_node`."""
+    table = KIND_BY_NODE.get(language, _NO_KINDS)
+    if node_type not in _KIND_SPECIAL:
+        return table.get(node_type, captured) if captured != "field" else captured
     if node_type in _NEEDS_BODY and def_node.child_by_field_name("body") is None:
         return None
     if node_type == "function_declarator" and _in_block(def_node):
@@ -339,34 +341,38 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             names = caps.get("name")
             if not names:
                 continue
+            # Each Node property read is a C call that builds its value anew: each is read once.
             name_node = names[0]
-            while name_node.type == "qualified_identifier":  # C++ `ns::Cls::m`: the last segment
+            name_type = name_node.type
+            while name_type == "qualified_identifier":  # C++ `ns::Cls::m`: the last segment
                 name_node = name_node.child_by_field_name("name")
+                name_type = name_node.type
             def_node = caps[key][0]
-            if def_node.type == "singleton_class":
+            def_type = def_node.type
+            if def_type == "singleton_class":
                 # `class << Benchmark` (the shipped tags say a class) opens the singleton of a
                 # class or module defined elsewhere: a scope for its defs, and a use of the name
                 value = def_node.child_by_field_name("value") or name_node
                 _add_scope(defs, _text(data, value.start_byte, value.end_byte), def_node)
                 roles.setdefault(name_node.start_byte, "reference")
                 continue
-            kind = _kind(language, def_node, key[11:])
+            kind = _kind(language, def_node, def_type, key[11:])
             if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby.scm)
                 recv, fn = caps["recv"][0], caps["fn"][0]
                 kind = _RUBY_MAKERS.get((_text(data, recv.start_byte, recv.end_byte),
                                          _text(data, fn.start_byte, fn.end_byte)))
             if kind is None:
                 continue
-            name_start = name_node.start_byte  # each Node property read is a C call: read once
-            name = _text(data, name_start, name_node.end_byte)
-            if def_node.type in _CSHARP_SPELLED:
+            name_start = name_node.start_byte
+            name = data[name_start:name_node.end_byte].decode("utf-8", "replace")
+            if def_type in _CSHARP_SPELLED:
                 name = _csharp_name(def_node, name_node, data)
-            if name_node.type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
+            if name_type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
                 name_start += 1
                 name = name[1:]
                 row, col = name_node.start_point
                 facts.symbol_sites.append(Occurrence(name, row + 1, col + 1, "definition"))
-            elif name_node.type == "preproc_arg":  # `#define NAME value` read as a generic directive
+            elif name_type == "preproc_arg":  # `#define NAME value` read as a generic directive
                 word = _MACRO_NAME.match(name)
                 if word is None:
                     continue
@@ -377,7 +383,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
                     kind == "field" and language in _STORAGE_FIELDS):
                 kind = "constant"
-            span = _grow_span(def_node, language)
+            span = _grow_span(def_node, def_type)
             span_start, span_end = span.start_byte, span.end_byte
             hint_nodes = caps.get("container") or caps.get("local.scope")
             hint = ""
@@ -386,16 +392,19 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
                     end = name_start
                 hint = _scope_text(_text(data, start, end))
-            if name_node.type == "operator_cast":
+            if name_type == "operator_cast":
                 name = _conversion_name(name_node, data)
                 hint = hint or _conversion_scope(name_node, data)
-            entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1, _end_line(span),
+            end_row, end_col = span.end_point
+            entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1,
+                         # the end line: a span ending at a line start ends on the line before
+                         end_row if end_col == 0 and end_row > span.start_point[0] else end_row + 1,
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
-            if def_node.type == "file_scoped_namespace_declaration" or (
+            if def_type == "file_scoped_namespace_declaration" or (
                     language == "php" and kind == "namespace" and def_node.child_by_field_name("body") is None):
                 entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (see below)
             elif language in _HOISTING:
-                entry.hoist = _HOISTED.get(def_node.type, "")
+                entry.hoist = _HOISTED.get(def_type, "")
             rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
             previous = defs.get(name_start)
             if previous is None or rank > previous[:2]:
@@ -517,7 +526,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
         if d.kind == "field" and language == "go" and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
-            chain = _container_chain(language, stack, d)
+            chain = _container_chain(language, stack, d) if stack else []
             kind = d.kind
             if d.hint:
                 chain.append(d.hint)
@@ -528,7 +537,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
             line_end = data.find(b"\n", d.sig_start)
             if line_end < 0:
                 line_end = len(data)
-            signature = _text(data, d.sig_start, min(line_end, d.sig_start + 4 * SIGNATURE_MAX)).strip()
+            signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode("utf-8", "replace").strip()
             out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
                               signature[:SIGNATURE_MAX]))
         stack.append(d)
