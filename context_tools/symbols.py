@@ -259,10 +259,20 @@ def symbol(input: Any, ctx: Any) -> Result:
         hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
         fuzzy = bool(hits)
     if not hits:
-        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}"
+                       f"{_other_kinds(snap, input)}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [_definition(*h) for h in items]),
                   freshness=fresh, page=page)
+
+
+def _other_kinds(snap: Any, input: Any) -> str:
+    """What a kind filter missed: the kinds the name is defined as (`--kind classes`, `--kind
+    func`: kinds are the extraction's words, not a closed list to refuse others by)."""
+    if not input.kind:
+        return ""
+    kinds = sorted({sym.kind for _, sym, _ in find_exact(snap, input.name, None, input.path)})
+    return f"; {input.name!r} is defined as: {', '.join(kinds)}" if kinds else ""
 
 
 def _filters(input: Any) -> str:
@@ -308,7 +318,8 @@ def references(input: Any, ctx: Any) -> Result:
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
     defs = find_exact(snap, input.name, input.kind, input.path)
     if not defs and _narrowed(input):
-        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}")
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}"
+                       f"{_other_kinds(snap, input)}")
     # Every page of an answer needs all of its sites (to sort and count them): a caller paging
     # through thousands of sites, or asking again, gets them computed once per snapshot.
     key = ("sites", snap.fingerprint, input.name, input.kind, input.path, input.include_definitions,

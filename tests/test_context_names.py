@@ -157,3 +157,15 @@ def test_an_empty_path_repo_or_rev_is_bad_input_not_a_blank_name(shop):
         with pytest.raises(RennetError) as raised:
             client.call(tool, **args)
         assert raised.value.code == "bad_input", (tool, raised.value)
+
+
+def test_a_kind_filter_that_misses_says_what_the_name_is_defined_as(shop):
+    # `--kind classes` found nothing and said only that: kinds are the extraction's words
+    client, repo = shop
+    for tool in ("context.symbol", "context.references"):
+        with pytest.raises(NotFound) as raised:
+            client.call(tool, repo=repo, name="Model", kind="classes")
+        assert str(raised.value).endswith("'Model' is defined as: class"), raised.value
+    with pytest.raises(NotFound) as raised:
+        client.call("context.symbol", repo=repo, name="Nowhere", kind="class", fuzzy=False)
+    assert "defined as" not in str(raised.value)
