@@ -109,14 +109,11 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
 
     try:
         bind = parse_loopback(http) if http else None
-        if ceiling is not None and ceiling < 512:
-            from indexer.errors import BadInput
-
-            raise BadInput(f"--ceiling {ceiling} is too small to hold even the spill envelope; use 512 or more")
+        limit = configured_ceiling(ceiling)
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
-    executor = Executor("mcp", store=store, ceiling=configured_ceiling(ceiling))
+    executor = Executor("mcp", store=store, ceiling=limit)
     server = build_server(executor)
     if bind is None:
         return _serve_stdio(server)

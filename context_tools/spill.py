@@ -29,13 +29,25 @@ NOTE = ("Result exceeded the inline ceiling of {ceiling} bytes; the complete res
         "is in the file at `path`: read it with your own tools, or narrow the query / use the cursor.")
 
 
+MIN_CEILING = 512  # the spill envelope itself must fit
+
+
 def configured_ceiling(explicit: int | None = None) -> int:
+    """`--ceiling`, else `$RENNET_CEILING`, else 8 kB. One that is not a whole number of at
+    least MIN_CEILING bytes is bad_input: a server never runs under a ceiling other than
+    the one asked for."""
     if explicit is not None:
-        return explicit
-    env = os.environ.get("RENNET_CEILING")
-    if env and env.isdigit() and int(env) >= 512:
-        return int(env)
-    return DEFAULT_CEILING
+        value, source = str(explicit), "--ceiling"
+    else:
+        value, source = os.environ.get("RENNET_CEILING", ""), "$RENNET_CEILING"
+        if not value:
+            return DEFAULT_CEILING
+    if not value.isdigit() or int(value) < MIN_CEILING:
+        from indexer.errors import BadInput
+
+        raise BadInput(f"{source} {value!r} is not a ceiling: give a whole number of bytes, {MIN_CEILING} "
+                       "or more (the spill envelope must fit)")
+    return int(value)
 
 
 def spill_dir(home: Path) -> Path:

@@ -80,8 +80,17 @@ def test_ceiling_is_configurable_by_environment(monkeypatch):
     monkeypatch.setenv("RENNET_CEILING", "20000")
     assert configured_ceiling() == 20000
     assert configured_ceiling(4096) == 4096
-    monkeypatch.setenv("RENNET_CEILING", "nonsense")
+    monkeypatch.delenv("RENNET_CEILING")
     assert configured_ceiling() == DEFAULT_CEILING
+    # a ceiling that is none is refused, not replaced by the default behind the caller's back
+    from indexer.errors import BadInput
+
+    for bad in ("nonsense", "100", "-5", "8k"):
+        monkeypatch.setenv("RENNET_CEILING", bad)
+        with pytest.raises(BadInput, match=r"\$RENNET_CEILING"):
+            configured_ceiling()
+    with pytest.raises(BadInput, match="--ceiling"):
+        configured_ceiling(100)
 
 
 def test_spill_envelope_fits_even_when_escaping_grows_the_head(tmp_path):
