@@ -114,6 +114,21 @@ def _qualifies(path: str, sym: Any, prefix: list[str]) -> str | None:
     return None
 
 
+def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | None:
+    """'qualified' when the prefix is a Go package as code names it, then the container chain:
+    `cobra.Command` for the root's `package cobra`, `doc.GenMarkdown` for doc/md_docs.go. A Go
+    package is a folder, not a file, and its name is its package clause's."""
+    container = sym.container.split(".") if sym.container else []
+    module = prefix[: len(prefix) - len(container)]
+    if not module or (container and prefix[len(module):] != container):
+        return None
+    facts = snap.core_facts(path)
+    package = facts.package_name if facts else ""
+    folders = [p for p in path.rpartition("/")[0].split("/") if p]
+    names = folders[:-1] + [package] if package else folders  # the import path's tail, named as imported
+    return "qualified" if len(module) <= len(names) and names[len(names) - len(module):] == module else None
+
+
 def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str],
                                 relayed: dict[tuple[str, str], list[list[str]]]) -> str | None:
     """'qualified' when the prefix is the module path of a file that re-exports the definition's
@@ -149,7 +164,8 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
             continue
         if not _path_ok(p, path):
             continue
-        how = _qualifies(p, sym, prefix) or _qualifies_through_reexport(snap, p, sym, prefix, relayed)
+        how = (_qualifies(p, sym, prefix) or (_go_qualifies(snap, p, sym, prefix) if p.endswith(".go") else None)
+               or _qualifies_through_reexport(snap, p, sym, prefix, relayed))
         if how is not None:
             hits.append((p, sym, how))
     rank_of = snap.rank_of

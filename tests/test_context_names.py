@@ -169,3 +169,17 @@ def test_a_kind_filter_that_misses_says_what_the_name_is_defined_as(shop):
     with pytest.raises(NotFound) as raised:
         client.call("context.symbol", repo=repo, name="Nowhere", kind="class", fuzzy=False)
     assert "defined as" not in str(raised.value)
+
+
+def test_a_go_name_qualified_by_its_package_as_code_writes_it(shop):
+    # `cobra.Command` fell back to near names: a Go package is a folder named by its package
+    # clause, not a file (cart/checkout.go's Checkout is `cart.Checkout`)
+    client, repo = shop
+    assert _defs(client.call("context.symbol", repo=repo, name="cart.Checkout", fuzzy=False)) == [
+        ("cart/checkout.go", "Checkout", 3, "qualified")]
+    assert _defs(client.call("context.symbol", repo=repo, name="cart.Cart.Total", fuzzy=False)) == [
+        ("cart/cart.go", "Cart.Total", 5, "qualified")]
+    refs = client.call("context.references", repo=repo, name="cart.Cart.Total")
+    assert {s.path for s in refs.data.sites} == {"cart/checkout.go", "cart/cart_test.go", "main.go"}
+    with pytest.raises(NotFound):
+        client.call("context.symbol", repo=repo, name="other.Checkout", fuzzy=False)
