@@ -108,25 +108,38 @@ def _qualifies(path: str, sym: Any, prefix: list[str]) -> str | None:
         return "exact"
     if not prefix:
         return "exact"
-    chain = module_parts(path) + container
-    if len(prefix) <= len(chain) and chain[len(chain) - len(prefix):] == prefix:
+    if _ends_with(module_parts(path) + container, prefix):
         return "exact" if len(prefix) <= len(container) else "qualified"
     return None
+
+
+def _module_part(sym: Any, prefix: list[str]) -> list[str] | None:
+    """The parts of `prefix` before the definition's container chain, which must end it: what
+    names a module (`models` of `models.Model.save`); None when the chain does not end it or
+    nothing is before it."""
+    container = sym.container.split(".") if sym.container else []
+    module = prefix[: len(prefix) - len(container)]
+    if not module or (container and prefix[len(module):] != container):
+        return None
+    return module
+
+
+def _ends_with(parts: list[str], tail: list[str]) -> bool:
+    return len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
 
 
 def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | None:
     """'qualified' when the prefix is a Go package as code names it, then the container chain:
     `cobra.Command` for the root's `package cobra`, `doc.GenMarkdown` for doc/md_docs.go. A Go
     package is a folder, not a file, and its name is its package clause's."""
-    container = sym.container.split(".") if sym.container else []
-    module = prefix[: len(prefix) - len(container)]
-    if not module or (container and prefix[len(module):] != container):
+    module = _module_part(sym, prefix)
+    if module is None:
         return None
     facts = snap.core_facts(path)
     package = facts.package_name if facts else ""
     folders = [p for p in path.rpartition("/")[0].split("/") if p]
     names = folders[:-1] + [package] if package else folders  # the import path's tail, named as imported
-    return "qualified" if len(module) <= len(names) and names[len(names) - len(module):] == module else None
+    return "qualified" if _ends_with(names, module) else None
 
 
 def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str],
@@ -135,17 +148,14 @@ def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str
     top-level name, then its container chain: `models.Model` for django/db/models/base.py's
     Model, which django/db/models/__init__.py imports; `attr.define`; `models.Model.save`.
     One hop, as reference sites through a re-export are resolved (`_relays`)."""
-    container = sym.container.split(".") if sym.container else []
-    module = prefix[: len(prefix) - len(container)]
-    if not module or (container and prefix[len(module):] != container):
+    module = _module_part(sym, prefix)
+    if module is None:
         return None
-    top = container[0] if container else sym.name
+    top = sym.container.split(".", 1)[0] if sym.container else sym.name
     chains = relayed.get((path, top))
     if chains is None:
         chains = relayed[(path, top)] = [module_parts(r) for r in sorted(_relays(snap, {path}, top))]
-    if any(len(module) <= len(c) and c[len(c) - len(module):] == module for c in chains):
-        return "qualified"
-    return None
+    return "qualified" if any(_ends_with(c, module) for c in chains) else None
 
 
 def name_parts(query: str) -> list[str]:
