@@ -89,17 +89,25 @@ def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
             view[match.start(1)] = 0x20
         start, end = match.span(2)
         view[start:end] = b"x" * (end - start)
-    pos = 0
+    pos, line_end = 0, -1
     while True:
         match = _BASH_EXTGLOB.search(data, pos)
         if match is None:
             break
-        pos = match.end()
-        line_start = data.rfind(b"\n", 0, match.start()) + 1
-        before = data[line_start:match.start()]
-        if before.rfind(b"((") > before.rfind(b"))"):
+        start, pos = match.start(), match.end()
+        if start > line_end:  # a new line: its bounds and its groups, read once however many matches it holds
+            line_start = data.rfind(b"\n", 0, start) + 1
+            line_end = data.find(b"\n", start)
+            line_end = len(data) if line_end < 0 else line_end
+            groups = _group_ends(data, line_start, line_end)
+            scanned, opened, closed = line_start, -1, -1  # the last `((` and `))` before the match
+        # read on from the last match, not back from the line's start
+        opened = max(opened, data.rfind(b"((", max(scanned - 1, line_start), start))
+        closed = max(closed, data.rfind(b"))", max(scanned - 1, line_start), start))
+        scanned = start
+        if opened > closed:
             continue  # inside `(( ))`: arithmetic, not a pattern
-        end = _group_end(data, match.end() - 1)
+        end = groups.get(match.end() - 1, -1)
         if end < 0:
             continue
         if view is None:
@@ -109,21 +117,19 @@ def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
     return bytes(view) if view is not None else None
 
 
-def _group_end(data: bytes, open_at: int) -> int:
-    """One past the `)` closing the `(` at `open_at` on the same line, or -1."""
-    depth = 0
-    line_end = data.find(b"\n", open_at)
-    if line_end < 0:
-        line_end = len(data)
-    for i in range(open_at, line_end):
-        byte = data[i]
-        if byte == 0x28:  # (
-            depth += 1
-        elif byte == 0x29:  # )
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return -1
+_PAREN = re.compile(rb"[()]")
+
+
+def _group_ends(data: bytes, start: int, end: int) -> dict[int, int]:
+    """Each `(` of the line `data[start:end]` to one past the `)` closing it on that line."""
+    ends: dict[int, int] = {}
+    opened: list[int] = []
+    for m in _PAREN.finditer(data, start, end):
+        if m.group() == b"(":
+            opened.append(m.start())
+        elif opened:
+            ends[opened.pop()] = m.end()
+    return ends
 
 
 RETRY_VIEWS: dict[str, Callable[[bytes, Node], bytes | None]] = {
