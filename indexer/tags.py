@@ -537,7 +537,8 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
             line_end = data.find(b"\n", d.sig_start)
             if line_end < 0:
                 line_end = len(data)
-            signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode("utf-8", "replace").strip()
+            signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode(
+                "utf-8", "replace").strip()
             out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
                               signature[:SIGNATURE_MAX]))
         stack.append(d)
