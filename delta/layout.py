@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from .testdirs import join, subject
+from .testdirs import closeness, join, subject
 
 BESIDE, BELOW, MIRROR, FIXED = "beside", "below", "mirror", "fixed"
 
@@ -109,11 +109,7 @@ def placement(impl: str, test: str, rule: str, ext: str) -> Placement | None:
 
 
 def _shared_leading(a: str, b: str) -> int:
-    pa, pb = [p for p in a.split("/") if p], [p for p in b.split("/") if p]
-    n = 0
-    while n < min(len(pa), len(pb)) and pa[n] == pb[n]:
-        n += 1
-    return n * 2 + (a == b)
+    return closeness([p for p in a.split("/") if p], [p for p in b.split("/") if p], a == b)
 
 
 def suggest(placements: Iterable[Placement], folder: str, stem: str, ext: str,

@@ -102,14 +102,18 @@ def overlap(a: str, b: str) -> int:
 
 def leading(a: str, b: str) -> int:
     """Shared leading folders once test folders are set aside, plus one when the folders are the same."""
-    pa = impl_folder(posixpath.dirname(a)).split("/")
-    pb = impl_folder(posixpath.dirname(b)).split("/")
+    return closeness(impl_folder(posixpath.dirname(a)).split("/"), impl_folder(posixpath.dirname(b)).split("/"),
+                     posixpath.dirname(a) == posixpath.dirname(b))
+
+
+def closeness(pa: list[str], pb: list[str], same: bool) -> int:
+    """Two for each leading folder the two lists share, plus one when the folders are the same."""
     n = 0
     for x, y in zip(pa, pb):
         if x != y:
             break
         n += 1
-    return n * 2 + (posixpath.dirname(a) == posixpath.dirname(b))
+    return n * 2 + same
 
 
 def _contains(outer: str, inner: str) -> bool:
