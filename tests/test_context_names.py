@@ -69,13 +69,19 @@ def _defs(result) -> list[tuple[str, str, int, str]]:
     return [(d.path, d.qualified, d.line, d.match) for d in result.data.definitions]
 
 
+def _exact(shop, name: str) -> list[tuple[str, str, int, str]]:
+    """The definitions of `name` with no near-name fallback."""
+    client, repo = shop
+    return _defs(client.call("context.symbol", repo=repo, name=name, fuzzy=False))
+
+
 def test_double_colon_qualifies_as_a_dot_does(shop):
     # `Ledger::post` was not found at all (no exact match, and no near name either)
     client, repo = shop
     dotted = client.call("context.symbol", repo=repo, name="Ledger.post")
     colons = client.call("context.symbol", repo=repo, name="Ledger::post", fuzzy=False)
     assert _defs(colons) == _defs(dotted) == [("src/lib.rs", "Ledger.post", 6, "exact")]
-    assert _defs(client.call("context.symbol", repo=repo, name="book::Book::post", fuzzy=False)) == [
+    assert _exact(shop, "book::Book::post") == [
         ("src/book.rs", "Book.post", 4, "qualified")]
     refs = client.call("context.references", repo=repo, name="Ledger::post")
     assert [(s.path, s.line, s.resolution) for s in refs.data.sites] == [("src/lib.rs", 10, "same_file")]
@@ -134,11 +140,11 @@ def test_a_name_qualified_by_the_module_that_reexports_it(shop):
     # `models.Model` (Django's own spelling; base.py defines it, models/__init__.py imports it)
     # matched nothing exactly: the qualification was read against the defining file alone
     client, repo = shop
-    assert _defs(client.call("context.symbol", repo=repo, name="models.Model", fuzzy=False)) == [
+    assert _exact(shop, "models.Model") == [
         ("pkg/models/base.py", "Model", 1, "qualified")]
-    assert _defs(client.call("context.symbol", repo=repo, name="pkg.models.Model.save", fuzzy=False)) == [
+    assert _exact(shop, "pkg.models.Model.save") == [
         ("pkg/models/base.py", "Model.save", 2, "qualified")]
-    assert _defs(client.call("context.symbol", repo=repo, name="models.base.Model", fuzzy=False)) == [
+    assert _exact(shop, "models.base.Model") == [
         ("pkg/models/base.py", "Model", 1, "qualified")]
     for name in ("forms.Model", "models.Form", "models.Model.delete", "models.save"):
         with pytest.raises(NotFound):
@@ -175,9 +181,9 @@ def test_a_go_name_qualified_by_its_package_as_code_writes_it(shop):
     # `cobra.Command` fell back to near names: a Go package is a folder named by its package
     # clause, not a file (cart/checkout.go's Checkout is `cart.Checkout`)
     client, repo = shop
-    assert _defs(client.call("context.symbol", repo=repo, name="cart.Checkout", fuzzy=False)) == [
+    assert _exact(shop, "cart.Checkout") == [
         ("cart/checkout.go", "Checkout", 3, "qualified")]
-    assert _defs(client.call("context.symbol", repo=repo, name="cart.Cart.Total", fuzzy=False)) == [
+    assert _exact(shop, "cart.Cart.Total") == [
         ("cart/cart.go", "Cart.Total", 5, "qualified")]
     refs = client.call("context.references", repo=repo, name="cart.Cart.Total")
     assert {s.path for s in refs.data.sites} == {"cart/checkout.go", "cart/cart_test.go", "main.go"}
