@@ -35,6 +35,8 @@ from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, Prior
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
     from .rank_arcs import NameIndex, RankArcs
 
 SIZE_CAP = 1 << 20
@@ -203,13 +205,13 @@ class Extracted(NamedTuple, Generic[T]):
     names: PendingNames  # their name-index rows, to read before `stored` returns
 
 
-def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], workers: int,
-                     progress: Callable[[int], None], lock: WriteLock,
-                     meanwhile: Callable[[], T]) -> Extracted[T]:
-    """Parse and store the blobs never seen; returns their core facts by facts key, and what
-    `meanwhile` returned: it runs here while the workers parse (the store's facts of every
-    other blob are loaded in that time rather than after). The last writes may still be
-    under way: the caller waits on `stored` before it reads them from the store."""
+def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], pool: Pool | None,
+                     progress: Callable[[int], None], meanwhile: Callable[[], T]) -> Extracted[T]:
+    """Parse and store the blobs never seen, in the `pool`'s workers (without one, here);
+    returns their core facts by facts key, and what `meanwhile` returned: it runs here while
+    the workers parse (the store's facts of every other blob are loaded in that time rather
+    than after). The last writes may still be under way: the caller waits on `stored` before
+    it reads them from the store."""
     new: dict[bytes, BlobFacts] = {}
     names = PendingNames()
 
@@ -230,16 +232,27 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], wo
             raise
 
     chunks = _chunks(jobs, 64)
-    if workers <= 1 or not jobs:
+    if pool is None or not jobs:
         drain([_extract_job(job, repo) for job in chunk] for chunk in chunks)
         return Extracted(new, meanwhile(), writer.wait, names)
+    results = pool.imap_unordered(_extract_chunk, chunks)
+    done = meanwhile()
+    drain(results)
+    return Extracted(new, done, writer.wait, names)
+
+
+@contextmanager
+def _early_pool(workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool | None]:
+    """The extraction workers, forked before the plan while the heap is still small. Forked
+    after it, the larger page tables were copied, and then every page the main side wrote
+    while they lived (~0.1 s of a 100,000-file re-index). None for a single worker."""
+    if workers <= 1:
+        yield None
+        return
     from . import extract  # noqa: F401  (imported once here, inherited by every worker)
 
-    with fork_pool(min(workers, len(chunks)), lock, repo.path) as pool:
-        results = pool.imap_unordered(_extract_chunk, chunks)
-        done = meanwhile()
-        drain(results)
-    return Extracted(new, done, writer.wait, names)
+    with fork_pool(workers, lock, repo_path) as pool:
+        yield pool
 
 
 def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
@@ -363,29 +376,10 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
            lock: WriteLock) -> tuple[SnapshotRecord, RankArcs, int]:
     """The snapshot record at `oid`, its rank arcs, and how many blobs were parsed. Runs with
     the collector paused (see collector_paused); extraction workers have it on."""
-    start = plan(store, repo, oid, version)
-    with store.env.begin(db=store.facts) as txn:
-        present = txn.cursor().set_key  # asks without copying the value out
-        missing: dict[bytes, _Job] = {}
-        for key, job in start.missing(present, missing):
-            missing[key] = job
-    jobs = sorted(missing.values(), key=lambda j: j.blob)
-    done = 0
+    with _early_pool(workers or os.cpu_count() or 1, lock, repo.path) as pool:
+        start = plan(store, repo, oid, version)
+        extracted, jobs = _extract_planned(store, repo, start, pool, progress)
 
-    def step(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress("parse", done, len(jobs))
-
-    def load_the_rest() -> dict[str, Summary]:
-        # assembly's modules, imported meanwhile too (numpy for the rank above all)
-        import numpy  # noqa: F401
-
-        from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
-        return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
-
-    extracted = _extract_missing(store, repo, jobs, workers or os.cpu_count() or 1, step, lock, load_the_rest)
     try:
         new, summaries = extracted.facts, extracted.meanwhile
         # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
@@ -396,7 +390,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         if lost:
             jobs += sorted(lost.values(), key=lambda j: j.blob)
             extracted.stored()  # one writer at a time
-            again = _extract_missing(store, repo, list(lost.values()), 1, step, lock, lambda: None)
+            again = _extract_missing(store, repo, list(lost.values()), None, lambda n: None, lambda: None)
             again.stored()
             new.update(again.facts)
         summaries.update((path, new[key]) for path, key in start.keys.items() if key in new)
@@ -421,6 +415,34 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     record.blob_facts = start.facts_count
     return record, arcs, len(jobs)
 
+
+def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: Pool | None,
+                     progress: Callable[[str, int, int], None] | None
+                     ) -> tuple[Extracted[dict[str, Summary]], list[_Job]]:
+    """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
+    the others meanwhile; returns that and the jobs."""
+    with store.env.begin(db=store.facts) as txn:
+        present = txn.cursor().set_key  # asks without copying the value out
+        missing: dict[bytes, _Job] = {}
+        for key, job in start.missing(present, missing):
+            missing[key] = job
+    jobs = sorted(missing.values(), key=lambda j: j.blob)
+    done = 0
+
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress("parse", done, len(jobs))
+
+    def load_the_rest() -> dict[str, Summary]:
+        # assembly's modules, imported meanwhile too (numpy for the rank above all)
+        import numpy  # noqa: F401
+
+        from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
+        return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
+
+    return _extract_missing(store, repo, jobs, pool, step, load_the_rest), jobs
 
 @dataclass
 class Plan:

@@ -113,8 +113,9 @@ class FileEntry(Struct, frozen=True, gc=False):
     target: str = ""  # symlink target path or submodule commit
 
 
-class Edge(Struct, frozen=True, gc=False):
-    """A resolved import: `source` imports `target` (both paths of the tree)."""
+class Edge(Struct, frozen=True, gc=False, rename={"source": "from", "target": "to"}):
+    """A resolved import: `source` imports `target` (both paths of the tree). Encoded with the
+    keys of its canonical line (`from`, `to`), so canonical.py need not rename them."""
 
     source: str
     target: str
