@@ -193,10 +193,10 @@ def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str
         files = _file_entries(repo, plan.tree, facts)
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
         # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
-        record, arcs = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
+        record, arcs, tail = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
         record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         record.blob_facts = plan.facts_count
-        return (task.index, (pack_record(record), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
+        return (task.index, (pack_record(record, tail=tail), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
                 time.perf_counter() - started)
     except RennetError as exc:
         return task.index, None, exc.code, exc.message, time.perf_counter() - started

@@ -30,7 +30,7 @@ from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, PriorRecord, SnapshotHead, StoredFacts,
                       core_reader, decode_core, encode, entry_facts_key, facts_key, head_of, load_facts,
-                      load_rank_arcs, load_stored_record, name_index, pack_record, pin_key, put_rank_arcs,
+                      load_rank_arcs, load_stored_record, name_index, pack_record, pack_tail, pin_key, put_rank_arcs,
                       put_stored_many, repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
@@ -278,9 +278,11 @@ def _file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
 
 def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
              facts: dict[str, BlobFacts], version: str, prior=None, earlier_arcs: RankArcs | None = None,
-             names: Callable[[], ContextManager[NameIndex]] | None = None) -> tuple[SnapshotRecord, RankArcs]:
+             names: Callable[[], ContextManager[NameIndex]] | None = None
+             ) -> tuple[SnapshotRecord, RankArcs, bytes]:
     """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank, and the
-    fingerprint of it all; and the rank's arcs, to keep beside the record. `prior` (a
+    fingerprint of it all; the rank's arcs, to keep beside the record; and the record's
+    packed tail (records.pack_tail). `prior` (a
     resolve.Prior of an earlier snapshot) lets marking and import resolution redo only what
     changed; with that snapshot's `earlier_arcs` and the store's name index (`names` opens
     it), only the arcs a change reaches are computed again."""
@@ -323,8 +325,11 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             fan_in=graph.fan_in(files, edges, pairs), rank=rank,
             symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
         )
-        record.fingerprint = canonical.fingerprint(record, facts)
-        return record, arcs
+        with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:
+            # zlib lets go of the interpreter lock: the stored tail is packed beside the fingerprint
+            tail = side.submit(pack_tail, record)
+            record.fingerprint = canonical.fingerprint(record, facts)
+        return record, arcs, tail.result()
 
 
 @contextmanager
@@ -363,8 +368,8 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
                 return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
                                reused_snapshot=True)
             with collector_paused():
-                record, arcs, parsed = _build(store, repo, oid, version, workers, progress, lock)
-                head = _commit_snapshot(store, repo_id, oid, rev, record, arcs)
+                record, arcs, tail, parsed = _build(store, repo, oid, version, workers, progress, lock)
+                head = _commit_snapshot(store, repo_id, oid, rev, record, arcs, tail)
                 return _report(repo, rev, head, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
         if own_store:
@@ -373,9 +378,10 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
-           lock: WriteLock) -> tuple[SnapshotRecord, RankArcs, int]:
-    """The snapshot record at `oid`, its rank arcs, and how many blobs were parsed. Runs with
-    the collector paused (see collector_paused); extraction workers have it on."""
+           lock: WriteLock) -> tuple[SnapshotRecord, RankArcs, bytes, int]:
+    """The snapshot record at `oid`, its rank arcs, its packed tail, and how many blobs were
+    parsed. Runs with the collector paused (see collector_paused); extraction workers have it
+    on."""
     with _early_pool(workers or os.cpu_count() or 1, lock, repo.path) as pool:
         start = plan(store, repo, oid, version)
         extracted, jobs = _extract_planned(store, repo, start, pool, progress)
@@ -407,13 +413,13 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
 
         with core_reader(store) as read_core:
             facts = FactsTable(summaries, start.keys, new, read_core)
-            record, arcs = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
-                                    earlier_arcs=earlier_arcs, names=names)
+            record, arcs, tail = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
+                                          earlier_arcs=earlier_arcs, names=names)
     finally:
         extracted.stored()  # before the snapshot that needs them is written, or an error leaves
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     record.blob_facts = start.facts_count
-    return record, arcs, len(jobs)
+    return record, arcs, tail, len(jobs)
 
 
 def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: Pool | None,
@@ -551,11 +557,11 @@ def _existing_head(store: Store, oid: str, version: str) -> LazyHead | None:
 
 
 def _commit_snapshot(store: Store, repo_id: str, oid: str, rev: str, record: SnapshotRecord,
-                     arcs: RankArcs) -> SnapshotHead:
-    """Write the snapshot; returns the head written."""
+                     arcs: RankArcs, tail: bytes) -> SnapshotHead:
+    """Write the snapshot (`tail`: its packed tail); returns the head written."""
     head = head_of(record)
     with store.env.begin(write=True) as txn:
-        txn.put(snapshot_key(oid, record.extractor_version), pack_record(record, head), db=store.snapshots)
+        txn.put(snapshot_key(oid, record.extractor_version), pack_record(record, head, tail), db=store.snapshots)
         put_rank_arcs(txn, store, oid, record.extractor_version, pack_arcs(arcs))
         txn.put(repo_key(repo_id, oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
         txn.put(pin_key(repo_id, rev), oid.encode(), db=store.repos)

@@ -307,18 +307,15 @@ T = TypeVar("T")
 def load_cores(store: Store, keys: Mapping[str, bytes], decode: Callable[[bytes], T]) -> dict[str, T]:
     """path -> `decode` of the stored core facts, for the given path -> facts key, each blob
     decoded once; paths whose facts the store lacks are left out."""
-    out: dict[str, T] = {}
-    seen: dict[bytes, T] = {}
+    decoded: dict[bytes, T] = {}
+    # In key order the B-tree's pages are visited in turn, not at random (100,000 blobs:
+    # 0.37 -> 0.22 s).
     with store.env.begin(db=store.facts, buffers=True) as txn:  # decoded in place, never copied out
-        for path, key in keys.items():
-            found = seen.get(key)
-            if found is None:
-                raw = txn.get(key)
-                if raw is None:
-                    continue
-                found = seen[key] = decode(unpack(raw))
-            out[path] = found
-    return out
+        for key in sorted(set(keys.values())):
+            raw = txn.get(key)
+            if raw is not None:
+                decoded[key] = decode(unpack(raw))
+    return {path: decoded[key] for path, key in keys.items() if key in decoded}
 
 
 @contextmanager
@@ -349,12 +346,18 @@ def head_of(record: SnapshotRecord) -> SnapshotHead:
                         record.blob_facts)
 
 
-def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None) -> bytes:
-    """The stored form of a record (`head`: `head_of(record)`, when the caller has it)."""
+def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None, tail: bytes | None = None) -> bytes:
+    """The stored form of a record (`head`: `head_of(record)`, `tail`: `pack_tail(record)`, when
+    the caller has them)."""
     head = pack(encode(head if head is not None else head_of(record)), compress=False)
-    tail = pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
+    return len(head).to_bytes(4, "big") + head + (tail if tail is not None else pack_tail(record))
+
+
+def pack_tail(record: SnapshotRecord) -> bytes:
+    """The stored form of the record's tail: edges, unresolved imports, manifests' packages and
+    dependencies, entry points."""
+    return pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
                                     record.entry_points)))
-    return len(head).to_bytes(4, "big") + head + tail
 
 
 class StoredRecord(NamedTuple):
