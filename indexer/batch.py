@@ -378,7 +378,8 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
                      progress: Callable[[str, int, int], None] | None) -> dict[bytes, JobError]:
     """Parse each blob of the wave that no snapshot has parsed yet, once. Returns the facts keys
     whose blobs could not be extracted, with why."""
-    from .build import FactsWriter, _Job
+    from .build import _Job
+    from .facts_writer import FactsWriter
 
     missing: dict[bytes, tuple[str, _Job]] = {}
     with store.env.begin(db=store.facts) as txn:

@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -23,7 +23,9 @@ import msgspec
 import pygit2
 
 from . import canonical, gitread
+from .child_process import die_with_parent
 from .errors import RennetError
+from .facts_writer import FactsWriter
 from .facts_table import FactsTable, Summary, load_summaries, summaries_of
 from .languages import name_language
 from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
@@ -31,7 +33,7 @@ from .rank_arcs import pack as pack_arcs
 from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, PriorRecord, SnapshotHead, StoredFacts,
                       core_reader, decode_core, encode, entry_facts_key, facts_key, head_of, load_facts,
                       load_rank_arcs, load_stored_record, name_index, pack_record, pack_tail, pin_key, put_rank_arcs,
-                      put_stored_many, repo_key, snapshot_key, stored_facts)
+                      repo_key, snapshot_key, stored_facts)
 from .store import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
@@ -85,7 +87,7 @@ def fork_pool(workers: int, lock: WriteLock, repo_path: str | None = None):
 
 def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
     global _worker_repo
-    _die_with_parent()
+    die_with_parent()
     for fd in inherited_fds:
         try:
             os.close(fd)
@@ -97,16 +99,6 @@ def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
     gc.enable()
     if repo_path is not None:
         _worker_repo = pygit2.Repository(repo_path)
-
-
-def _die_with_parent() -> None:
-    try:
-        import ctypes
-        import signal
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFacts:
@@ -138,61 +130,6 @@ def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
     chunks = [same[i:i + size] for _, same in sorted(by_language.items()) for i in range(0, len(same), size)]
     chunks.sort(key=len, reverse=True)  # stable: languages stay in name order among equals
     return chunks
-
-
-class FactsWriter:
-    """Stored facts buffered and written in large transactions. Each commit syncs to disk and
-    copies every B-tree page it touches, the name index's above all, so a few large ones
-    write less than many small ones (measured: half the writer's time at 10,000 blobs).
-
-    In the `background`, the transactions run on a thread of their own, one after the other:
-    LMDB lets go of the interpreter while it commits and syncs, so the caller goes on
-    meanwhile, and calls `wait` before anything that must see the facts in the store."""
-
-    BLOBS = 8192
-    BYTES = 32 << 20
-
-    def __init__(self, store: Store, flushed: Callable[[list[StoredFacts]], None] | None = None,
-                 background: bool = False) -> None:
-        self._store = store
-        self._flushed = flushed
-        self._pending: list[StoredFacts] = []
-        self._bytes = 0
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="rennet-facts") if background else None
-        self._writes: list[Future[None]] = []
-
-    def add(self, stored: list[StoredFacts]) -> None:
-        self._pending.extend(stored)
-        self._bytes += sum(len(x.packed_core) + len(x.packed_occurrences) for x in stored)
-        if len(self._pending) >= self.BLOBS or self._bytes >= self.BYTES:
-            self.flush()
-
-    def flush(self) -> None:
-        """Write what is buffered (in the background: start writing it); `flushed` sees it first."""
-        pending, self._pending, self._bytes = self._pending, [], 0
-        if not pending:
-            return
-        if self._flushed is not None:
-            self._flushed(pending)
-        if self._thread is None:
-            self._write(pending)
-        else:
-            self._writes.append(self._thread.submit(self._write, pending))
-
-    def wait(self) -> None:
-        """Return once every flushed batch is in the store; raises what a write raised. A
-        background writer takes nothing more after it."""
-        writes, self._writes = self._writes, []
-        try:
-            for write in writes:
-                write.result()
-        finally:
-            if self._thread is not None:
-                self._thread.shutdown()
-
-    def _write(self, pending: list[StoredFacts]) -> None:
-        with self._store.env.begin(write=True) as txn:
-            put_stored_many(txn, self._store, pending)
 
 
 T = TypeVar("T")

@@ -17,6 +17,10 @@ class RennetError(Exception):
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
+    def __reduce__(self):
+        # pickled across processes (the facts writer's answers, a batch worker's) with its code
+        return type(self), (self.message, self.code)
+
 
 class NotARepository(RennetError):
     code = "not_a_repository"

@@ -444,12 +444,12 @@ def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
 
 
 def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, monkeypatch):
-    """Parsed facts are written on a thread of their own while assembly goes on: a write that
-    fails must still fail the index, before any snapshot is written, and leave a store the
-    next run completes."""
+    """Parsed facts are written beside assembly (a few blobs in passing, more by the writer
+    process: tests/test_facts_writer.py): a write that fails must still fail the index,
+    before any snapshot is written, and leave a store the next run completes."""
     import lmdb
 
-    from indexer import build
+    from indexer import facts_writer
     from indexer.records import load_stored_record
 
     builder = RepoBuilder(tmp_path / "repo")
@@ -458,17 +458,17 @@ def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, m
     store = Store.open(tmp_path / "store")
     try:
         api.index(str(builder.path), first, store=store, workers=2)
-        real = build.put_stored_many
+        real = facts_writer.put_stored_many
 
         def failing(txn, store_, items):
             real(txn, store_, items)
             raise lmdb.MapFullError("no room")
 
-        monkeypatch.setattr(build, "put_stored_many", failing)
+        monkeypatch.setattr(facts_writer, "put_stored_many", failing)
         with pytest.raises(lmdb.MapFullError):
             api.index(str(builder.path), second, store=store, workers=2)
         assert load_stored_record(store, second) is None
-        monkeypatch.setattr(build, "put_stored_many", real)
+        monkeypatch.setattr(facts_writer, "put_stored_many", real)
         again = api.index(str(builder.path), second, store=store, workers=2)
         assert again.parsed_blobs == 1  # the failed transaction wrote nothing
         with Store.open(tmp_path / "cold") as cold_store:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from corpora.gitbuild import Link, RepoBuilder
-from indexer import api, build, graph, rank_arcs
+from indexer import api, facts_writer, graph, rank_arcs
 from indexer.records import load_rank_arcs
 from indexer.store import Store
 
@@ -96,17 +96,18 @@ def test_a_re_index_updates_the_arcs_to_exactly_what_a_cold_index_computes(tmp_p
     for label, change in STEPS:
         commits.append((label, builder.commit(change, message=label)))
     warm_store = Store.open(tmp_path / "warm")
-    real_write = build.FactsWriter._write
+    real_send = facts_writer._write_frame
 
-    reindexing = False  # the warm store's index of a commit after the base
+    reindexing = False  # an index of a commit after the base (the warm store's first)
 
-    def held_write(self, pending):
-        if self._store is warm_store and reindexing:
+    def held_send(pipe, frame):  # on the sending thread, while the index goes on
+        if reindexing:
             written_after_update.append(updated.wait(timeout=60))
-        real_write(self, pending)
+        real_send(pipe, frame)
 
     if writes_held:
-        monkeypatch.setattr(build.FactsWriter, "_write", held_write)
+        monkeypatch.setattr(facts_writer.FactsWriter, "IN_PASSING", 0)  # every batch to the writer process
+        monkeypatch.setattr(facts_writer, "_write_frame", held_send)
     try:
         for i, (label, oid) in enumerate(commits):
             updated.clear()

@@ -1,0 +1,86 @@
+"""Stored facts written by the facts writer: a few blobs in passing, larger batches by the
+writer process, whose errors are raised in the indexer as they were raised there."""
+
+from __future__ import annotations
+
+import lmdb
+import pytest
+
+from indexer.errors import SchemaMismatch, StoreError
+from indexer.extract import extract_blob
+from indexer.facts_writer import FactsWriter
+from indexer.records import facts_key, full_facts, name_index, stored_facts
+from indexer.store import Store
+
+
+def _stored(n: int):
+    data = f"def alpha{n}():\n    return beta()\n".encode()
+    return stored_facts(facts_key(f"{n:040x}", "python", "t"), extract_blob(data, f"m{n}.py", "python"))
+
+
+def _in_store(store: Store, n: int) -> bool:
+    with store.env.begin() as txn:
+        return full_facts(txn, store, facts_key(f"{n:040x}", "python", "t")) is not None
+
+
+def test_batches_the_writer_process_writes_are_in_the_store_with_their_names(tmp_path, monkeypatch):
+    monkeypatch.setattr(FactsWriter, "BLOBS", 3)  # batches of three: the process takes several
+    seen: list[int] = []
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, lambda batch: seen.append(len(batch)), background=True)
+        writer.add([_stored(n) for n in range(7)])  # one batch over BLOBS, under IN_PASSING: written here
+        assert seen == [7] and writer._process is None  # noqa: SLF001
+        writer.wait()
+        assert all(_in_store(store, n) for n in range(7))
+        # a batch over IN_PASSING goes to the process; the store sees it after `wait`
+        monkeypatch.setattr(FactsWriter, "IN_PASSING", 2)
+        for n in range(10, 19):
+            writer.add([_stored(n)])
+        writer.flush()  # nothing left: three batches went
+        writer.wait()
+        assert seen == [7, 3, 3, 3]
+        assert all(_in_store(store, n) for n in range(10, 19))
+        with name_index(store) as index:
+            assert bytes.fromhex(f"{12:040x}") in list(index.defining("alpha12"))
+            assert len(list(index.using("beta"))) == 16
+
+
+def test_a_write_that_fails_in_the_process_raises_its_own_error_and_writes_nothing_of_its_batch(tmp_path, monkeypatch):
+    monkeypatch.setattr(FactsWriter, "IN_PASSING", 0)
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, background=True)
+        good, bad = _stored(1), _stored(2)._replace(key=b"")  # LMDB takes no empty key
+        writer.add([good, bad])
+        writer.flush()
+        with pytest.raises(lmdb.BadValsizeError):
+            writer.wait()
+        assert not _in_store(store, 1)  # one transaction per batch: none of it committed
+        writer.add([good])  # the writer goes on with a process of its own
+        writer.flush()
+        writer.wait()
+        assert _in_store(store, 1)
+
+
+def test_a_writer_process_that_dies_is_a_store_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(FactsWriter, "IN_PASSING", 0)
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, background=True)
+        writer.add([_stored(1)])
+        writer.flush()
+        writer._process._process.kill()  # noqa: SLF001 - as the kernel would, out of memory
+        with pytest.raises(StoreError) as raised:
+            writer.wait()
+        assert raised.value.code == "store_error"
+
+
+def test_a_store_the_process_cannot_open_fails_the_write_with_the_store_s_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(FactsWriter, "IN_PASSING", 0)
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, background=True)
+        with store.env.begin(db=store.meta, write=True) as txn:  # another rennet took it over since
+            txn.put(b"schema", b"999")
+        writer.add([_stored(1)])
+        writer.flush()
+        with pytest.raises(SchemaMismatch) as raised:
+            writer.wait()
+        assert raised.value.code == "schema_mismatch" and "999" in raised.value.message
