@@ -85,11 +85,13 @@ def symbols_json(symbols: list[Symbol]) -> bytes:
     return _encode(symbols)
 
 
-def _symbol_lines(path: str, body: bytes) -> bytes:
+def _symbol_lines(path: str, body: bytes) -> Iterator[bytes]:
     """`{"type":"symbol","path":...,"name":...,"kind":...,"container":...,"line":...,...}` per symbol
-    of `body` (see symbols_json)."""
+    of `body` (see symbols_json), in pieces the caller joins (one copy of each, not three)."""
     head = b'{"type":"symbol","path":' + _encode(path) + b',"name":'
-    return head + body[len(_SYMBOL_OPEN):-1].replace(_SYMBOL_BOUNDARY, b"}\n" + head) + b"\n"
+    yield head
+    yield body[len(_SYMBOL_OPEN):-1].replace(_SYMBOL_BOUNDARY, b"}\n" + head)
+    yield b"\n"
 
 
 _BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
@@ -105,32 +107,39 @@ def _lines_of(items: list[msgspec.Struct]) -> bytes:
 def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
     """`{"type":"file",...}` per file, encoded a block of files per call: the tagged struct's
     boundary `},{"type":"file",` holds an unescaped quote after a brace, so it is only ever a
-    boundary."""
-    fan_in, rank = record.fan_in, record.rank
+    boundary. (At 100,000 files every step per file counts: modes are formatted once each,
+    and a count a summary holds is read before the property that computes it.)"""
+    fan_in, rank = record.fan_in.get, record.rank.get
     files = record.files
-    facts = summaries_of(facts)
+    summary = summaries_of(facts).get
+    modes: dict[int, str] = {}
     for start in range(0, len(files), _BLOCK):
         block = []
         for f in files[start:start + _BLOCK]:
-            blob_facts = facts.get(f.path)
+            path = f.path
+            mode = modes.get(f.mode)
+            if mode is None:
+                mode = modes[f.mode] = f"{f.mode:06o}"
+            b = summary(path)
             block.append(_FileLine(
-                f.path, f.blob, f"{f.mode:06o}", f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
+                path, f.blob, mode, f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
                 f.skipped or None, f.target or None,
-                blob_facts.symbol_total if blob_facts else 0,
-                (blob_facts.occurrence_count or len(blob_facts.occurrences)) if blob_facts else 0,
-                blob_facts.occurrences_capped if blob_facts else False,
-                fan_in.get(f.path, 0), f"{rank.get(f.path, 0.0):.9f}"))
+                (b.symbol_count or b.symbol_total) if b is not None else 0,
+                (b.occurrence_count or len(b.occurrences)) if b is not None else 0,
+                b.occurrences_capped if b is not None else False,
+                fan_in(path, 0), f"{rank(path, 0.0):.9f}"))
         yield _encode(block)[1:-1].replace(b'},{"type":"file",', b'}\n{"type":"file",') + b"\n"
 
 
 def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
-    """The serialization in pieces of whole lines (a piece may hold many lines)."""
+    """The serialization in pieces: one may hold many lines, or a part of one (a piece ending
+    in a newline ends a line)."""
     yield from _file_lines(record, facts)
-    facts = summaries_of(facts)
+    summary = summaries_of(facts).get
     for f in record.files:
-        blob_facts = facts.get(f.path)
+        blob_facts = summary(f.path)
         if blob_facts and (blob_facts.symbols_json or blob_facts.symbols):
-            yield _symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
+            yield from _symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
     yield from _rest_section(record)
 
 
@@ -166,8 +175,12 @@ def _rest_section(record: SnapshotRecord) -> Iterator[bytes]:
 
 def lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
     """One record per item, each ending in a newline."""
+    held: list[bytes] = []
     for chunk in chunks(record, facts):
-        yield from chunk.splitlines(keepends=True)
+        held.append(chunk)
+        if chunk.endswith(b"\n"):
+            yield from b"".join(held).splitlines(keepends=True)
+            held.clear()
 
 
 def fingerprint(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> str:
