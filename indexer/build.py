@@ -219,10 +219,10 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
              ) -> tuple[SnapshotRecord, RankArcs, bytes]:
     """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank, and the
     fingerprint of it all; the rank's arcs, to keep beside the record; and the record's
-    packed tail (records.pack_tail). `prior` (a
-    resolve.Prior of an earlier snapshot) lets marking and import resolution redo only what
-    changed; with that snapshot's `earlier_arcs` and the store's name index (`names` opens
-    it), only the arcs a change reaches are computed again."""
+    packed tail (records.pack_tail). `prior` (a resolve.Prior of an earlier snapshot) lets
+    marking and import resolution redo only what changed; with that snapshot's
+    `earlier_arcs` and the store's name index (`names` opens it), only the arcs a change
+    reaches are computed again."""
     from . import entrypoints, graph, manifests, marks, rank_arcs, resolve
 
     with collector_paused():

@@ -18,6 +18,7 @@ indexer raises as its own.
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
@@ -168,6 +169,7 @@ def serve(home: str) -> None:
         store = exc
     while (frame := _read_frame(source)) is not None:
         _write_frame(answers, _answer(store, frame))
+    os._exit(0)  # every commit is synced: nothing to tear down that the indexer should wait for
 
 
 def _answer(store: Store | RennetError, frame: bytes) -> bytes:
