@@ -160,8 +160,9 @@ def read(path: str | os.PathLike[str]) -> Verified:
 
 def verify(data: bytes) -> Verified:
     """Every check short of the store; raises BadBundle naming the first one that fails."""
-    from .records import decode_facts as _decode_facts, decode_record as _decode_record, entry_facts_key
+    from .build import extractor_version
     from .canonical import fingerprint
+    from .records import decode_facts as _decode_facts, decode_record as _decode_record, entry_facts_key
 
     if not data.startswith(MAGIC):
         raise BadBundle("not a rennet bundle (bad magic)")
@@ -189,6 +190,11 @@ def verify(data: bytes) -> Verified:
         raise BadBundle(f"bundle body is {len(body)} bytes, the header says {header['body_bytes']} (truncated?)")
     if _digest(header, body) != header["digest"]:
         raise BadBundle("bundle digest does not match its content (corrupted or tampered)")
+    current = extractor_version()
+    if header["extractor_version"] != current:
+        # before the body: another extractor's records and facts need not even decode here
+        raise ExtractorMismatch(f"bundle was made by extractor {header['extractor_version']}, this rennet runs "
+                                f"{current}; re-export it with this version or index the repository here")
     try:
         decoded = _decode_body(zlib.decompress(body))
         record = _decode_record(decoded.record)
@@ -242,17 +248,12 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     import pygit2
 
     from . import gitread
-    from .build import extractor_version
     from .records import pack_record, pin_key, put_facts, repo_key, snapshot_key, unpack_record
     from .store import WriteLock
 
-    bundle = read(path)
+    bundle = read(path)  # of this extractor version, or refused
     record = bundle.record
     version = record.extractor_version
-    current = extractor_version()
-    if version != current:
-        raise ExtractorMismatch(f"bundle was made by extractor {version}, this rennet runs {current}; "
-                                f"re-export it with this version or index the repository here")
     pin_rev = rev or bundle.header["rev"]
     repo_id = display = None
     if repo_path is not None:

@@ -171,6 +171,22 @@ def test_a_forged_bundle_with_a_valid_digest_fails_the_recomputed_fingerprint(ex
     assert error["code"] == "bad_bundle" and "fingerprint" in error["message"]
 
 
+def test_a_bundle_of_another_extractor_version_is_refused_by_version_whatever_its_body(exported, tmp_path):
+    """Another extractor's records and facts need not decode here (their structs change with
+    it): the header's version is what refuses them, with the fix named."""
+    data = exported["bundle"].read_bytes()
+    header_end = data.index(b"\n", len(bundle.MAGIC))
+    header = json.loads(data[len(bundle.MAGIC):header_end])
+    body = b"older records: " + data[header_end + 1:][:64]  # no longer even zlib
+    header.update(extractor_version="1", body_bytes=len(body))
+    header["digest"] = bundle._digest(header, body)
+    path = tmp_path / "older.rnb"
+    path.write_bytes(bundle.MAGIC + bundle._header_line(header) + b"\n" + body)
+    error = _refused(path, tmp_path, "older")
+    assert error["code"] == "extractor_mismatch"
+    assert "extractor 1" in error["message"] and "re-export it" in error["message"]
+
+
 def test_import_for_a_repository_without_the_commit_is_refused(exported, tmp_path):
     other = RepoBuilder(tmp_path / "other")
     other.commit({"a.py": "x = 1\n"})
