@@ -11,9 +11,9 @@ alone, and slowed assembly by about 0.15 s. A batch of a few blobs is not worth 
 and is written in passing.
 
 The process (`serve`) reads frames from its standard input and writes frames to its standard
-output; a frame is an 8-byte big-endian length and that many bytes of pickle. Each batch it
-reads is answered by None once committed, or by the exception that stopped it, which the
-indexer raises as its own.
+output; a frame is an 8-byte big-endian length and that many bytes. Its first frame says it
+started (READY); each batch it then reads (pickled) is answered by a pickle of None once
+committed, or of the exception that stopped it, which the indexer raises as its own.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class FactsWriter:
             return
         if self._process is None:
             try:
-                self._process = WriterProcess(self._store.home)
+                self._process = WriterProcess(self._store)
             except OSError:  # no interpreter to start (an embedded one): written here after all
                 write_facts(self._store, pending)
                 return
@@ -89,32 +89,45 @@ def write_facts(store: Store, pending: list[StoredFacts]) -> None:
 
 
 class WriterProcess:
-    """A writer process for the store at `home`. Batches are sent from a thread of ours (a
-    pipe write lets go of the interpreter lock), in the order given."""
+    """A writer process for the store. Batches are handed to it from a thread of ours (a pipe
+    write lets go of the interpreter lock), in the order given. Should the process not start
+    (no interpreter that imports this package: a frozen or an embedded one), that thread
+    writes them here instead."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, store: Store) -> None:
+        self._store = store
         root = str(Path(__file__).resolve().parent.parent)  # where this package is imported from
         self._process = subprocess.Popen(
             [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
-             "from indexer.facts_writer import serve; serve(sys.argv[1])", str(home), root],
+             "from indexer.facts_writer import serve; serve(sys.argv[1])", str(store.home), root],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self._sender = ThreadPoolExecutor(1, thread_name_prefix="rennet-facts")
-        self._sent: list[Future[None]] = []
+        self._handed: list[Future[bool]] = []
+        self._started: bool | None = None  # known once the process says it started, or ends
 
     def send(self, pending: list[StoredFacts]) -> None:
-        frame = pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL)
-        self._sent.append(self._sender.submit(_write_frame, self._process.stdin, frame))
+        self._handed.append(self._sender.submit(self._hand_over, pending))
+
+    def _hand_over(self, pending: list[StoredFacts]) -> bool:
+        """On the sender thread: True once the batch is handed to the process, False when it
+        was written here (the process never started)."""
+        if self._started is None:
+            self._started = _read_frame(self._process.stdout) == READY
+        if not self._started:
+            write_facts(self._store, pending)
+            return False
+        try:
+            _write_frame(self._process.stdin, pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass  # the process is gone: its missing answer tells
+        return True
 
     def finish(self) -> None:
         """Return once every batch sent is written; raises the first error. The process then
         ends (it is killed should it not)."""
         try:
-            for sent in self._sent:
-                try:
-                    sent.result()
-                except OSError:
-                    break  # the process is gone: reading its answers tells what it did
-            for _ in self._sent:
+            handed = sum(hand_over.result() for hand_over in self._handed)  # raises what a write here raised
+            for _ in range(handed):
                 answer = _read_frame(self._process.stdout)
                 if answer is None:
                     self._end()
@@ -142,6 +155,9 @@ class WriterProcess:
         self._process.stdout.close()
 
 
+READY = b"ready"  # the writer process's first frame, once it imported what it needs
+
+
 def _write_frame(pipe: BinaryIO, data: bytes) -> None:
     pipe.write(len(data).to_bytes(8, "big"))
     pipe.write(data)
@@ -166,7 +182,8 @@ def serve(home: str) -> None:
     try:
         store: Store | RennetError = Store.open(home)
     except RennetError as exc:
-        store = exc
+        store = exc  # told in answer to every batch, as the indexer would meet it
+    _write_frame(answers, READY)
     while (frame := _read_frame(source)) is not None:
         _write_frame(answers, _answer(store, frame))
     os._exit(0)  # every commit is synced: nothing to tear down that the indexer should wait for

@@ -3,6 +3,8 @@ writer process, whose errors are raised in the indexer as they were raised there
 
 from __future__ import annotations
 
+import sys
+
 import lmdb
 import pytest
 
@@ -67,10 +69,29 @@ def test_a_writer_process_that_dies_is_a_store_error(tmp_path, monkeypatch):
         writer = FactsWriter(store, background=True)
         writer.add([_stored(1)])
         writer.flush()
-        writer._process._process.kill()  # noqa: SLF001 - as the kernel would, out of memory
+        assert writer._process._handed[0].result()  # noqa: SLF001 - it said it started and has batch 1
+        process = writer._process._process  # noqa: SLF001
+        process.kill()  # as the kernel would, out of memory: batch 1 answered or not, batch 2 never
+        process.wait()
+        writer.add([_stored(2)])
+        writer.flush()
         with pytest.raises(StoreError) as raised:
             writer.wait()
-        assert raised.value.code == "store_error"
+        assert raised.value.code == "store_error" and "exit status -9" in raised.value.message
+
+
+def test_batches_are_written_here_when_the_process_does_not_start(tmp_path, monkeypatch):
+    """An interpreter that cannot run the writer (a frozen application's, say) ends without
+    saying it started: the batches are written here, nothing fails."""
+    monkeypatch.setattr(FactsWriter, "IN_PASSING", 0)
+    monkeypatch.setattr(sys, "executable", "/bin/true")
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, background=True)
+        for n in range(3):
+            writer.add([_stored(n)])
+            writer.flush()
+        writer.wait()
+        assert all(_in_store(store, n) for n in range(3))
 
 
 def test_a_store_the_process_cannot_open_fails_the_write_with_the_store_s_error(tmp_path, monkeypatch):
