@@ -82,8 +82,14 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
+_DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")  # a TypeScript declaration file: `types.d.ts` is module `types`
+
+
 def module_parts(path: str) -> list[str]:
-    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    if path.endswith(_DECLARATION_SUFFIXES):
+        stem = path[: path.rindex(".d.")]
+    else:
+        stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
     parts = [p for p in stem.split("/") if p]
     if len(parts) > 1 and parts[-1] in _MODULE_FILES:
         parts = parts[:-1]

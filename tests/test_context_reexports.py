@@ -56,6 +56,10 @@ FILES = {
     "web/core/index.ts": "export { Widget } from './widget';\n",
     "web/core/widget.ts": "export class Widget {\n  draw(): void {}\n}\n",
     "page.ts": "import { Widget } from './web';\n\nnew Widget().draw();\n",
+    # declaration files: decl/index.d.ts -> decl/shapes.d.ts -> decl/circle.d.ts
+    "decl/index.d.ts": "export * from './shapes';\n",
+    "decl/shapes.d.ts": "export * from './circle';\n",
+    "decl/circle.d.ts": "export declare class Circle {\n  radius: number;\n}\n",
 }
 
 
@@ -155,3 +159,17 @@ def test_one_hop_is_what_was_followed_before(shop, monkeypatch):
     client, repo = shop
     assert _missing(shop, "app.Client") and _missing(shop, "lib3.Engine") and _missing(shop, "web.Widget")
     assert _exact(shop, "api.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
+
+
+def test_a_typescript_declaration_file_is_named_without_its_d(shop):
+    # decl/shapes.d.ts was module `decl.shapes.d`, which no query could spell (`.` splits parts):
+    # `shapes.Circle` matched nothing, nor did `decl.Circle` two re-exports away
+    client, repo = shop
+    assert _exact(shop, "circle.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
+    assert _exact(shop, "shapes.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
+    assert _exact(shop, "decl.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
+    assert [d.module for d in client.call("context.symbol", repo=repo, name="Circle").data.definitions] == [
+        "decl.circle"]
+    assert _missing(shop, "circle.d.Circle")
+    assert symbols.module_parts("decl/circle.d.mts") == symbols.module_parts("decl/circle.d.cts") == ["decl", "circle"]
+    assert symbols.module_parts("decl/index.d.ts") == ["decl"] and symbols.module_parts("a.d/b.ts") == ["a.d", "b"]
