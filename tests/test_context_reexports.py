@@ -156,7 +156,6 @@ def test_typescript_export_chains(shop):
 def test_one_hop_is_what_was_followed_before(shop, monkeypatch):
     # the same questions with re-exports followed one hop: what the tools answered before chains
     monkeypatch.setattr(symbols, "_RELAY_HOPS", 1)
-    client, repo = shop
     assert _missing(shop, "app.Client") and _missing(shop, "lib3.Engine") and _missing(shop, "web.Widget")
     assert _exact(shop, "api.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
 
