@@ -4,15 +4,16 @@ A query is a simple name (`route`), or a qualified one whose leading parts name
 enclosing definitions and, optionally, the module path before them (`Flask.route`,
 `app.Flask.route`, `flask.app.Flask.route` for `src/flask/app.py`). Qualification must
 match the tail of `module path + container chain` part by part, the module path being the
-defining file's or that of a file re-exporting the top-level name (`models.Model` for
-django/db/models/base.py's Model, imported by django/db/models/__init__.py). `::` separates parts as
+defining file's or that of a file re-exporting the top-level name, directly or through
+other re-exports (`models.Model` for django/db/models/base.py's Model, imported by
+django/db/models/__init__.py; `attrs.define` through attr/__init__.py). `::` separates parts as
 `.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
 
 A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `same_package` (in a file of a defining file's Go or
 Java package, which sees its names without an import), `import` (in a file whose resolved
-imports reach a defining file, directly or through one file that re-exports the name), or
-`name_match` (only the name is the same).
+imports reach a defining file, directly or through files that re-export the name, up to
+four re-exports away), or `name_match` (only the name is the same).
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
@@ -81,8 +82,14 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
+_DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")  # a TypeScript declaration file: `types.d.ts` is module `types`
+
+
 def module_parts(path: str) -> list[str]:
-    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    if path.endswith(_DECLARATION_SUFFIXES):
+        stem = path[: path.rindex(".d.")]
+    else:
+        stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
     parts = [p for p in stem.split("/") if p]
     if len(parts) > 1 and parts[-1] in _MODULE_FILES:
         parts = parts[:-1]
@@ -147,7 +154,9 @@ def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str
     """'qualified' when the prefix is the module path of a file that re-exports the definition's
     top-level name, then its container chain: `models.Model` for django/db/models/base.py's
     Model, which django/db/models/__init__.py imports; `attr.define`; `models.Model.save`.
-    One hop, as reference sites through a re-export are resolved (`_relays`)."""
+    Re-exports are followed through chains (`attrs.define`: attrs/__init__.py imports it from
+    attr/__init__.py, which imports it from attr/_next_gen.py), as reference sites through
+    them are resolved (`_relays`)."""
     module = _module_part(sym, prefix)
     if module is None:
         return None
@@ -470,18 +479,36 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     return None
 
 
+_RELAY_HOPS = 4  # re-exports followed from a defining file: `pkg` -> `pkg.api` -> `pkg.api._client` is two
+
+
 def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
     """Files that re-export the name from a defining file (`from .app import Flask` in a
-    package `__init__.py`, `export { route } from "./router"`): importing one of them reaches
-    the definition too. One hop, and only when the relay names the symbol (or `*`)."""
-    relays = set()
-    for target in def_files:
-        for edge in snap.importers(target):
-            facts = snap.core_facts(edge.source)
-            if facts and any(spec.line == edge.line and (name in spec.names or "*" in spec.names)
-                             for spec in facts.imports):
-                relays.add(edge.source)
-    return relays - def_files
+    package `__init__.py`, `export { route } from "./router"`), or from a file that does, up
+    to `_RELAY_HOPS` re-exports away (`pkg/__init__.py: from .api import Client` over
+    `pkg/api/__init__.py: from ._client import Client`): importing one of them reaches the
+    definition too. A relay names the symbol (or `*`) in the import whose edge reaches the
+    file before it; each file is passed once, so a loop of re-exports ends. Only importers of
+    the defining files and of the relays found are read, never the rest of the tree."""
+    seen = set(def_files)
+    relays: set[str] = set()
+    frontier = sorted(def_files)
+    for _ in range(_RELAY_HOPS):
+        found = set()
+        for target in frontier:
+            for edge in snap.importers(target):
+                if edge.source in seen or edge.source in found:
+                    continue
+                facts = snap.core_facts(edge.source)
+                if facts and any(spec.line == edge.line and (name in spec.names or "*" in spec.names)
+                                 for spec in facts.imports):
+                    found.add(edge.source)
+        if not found:
+            break
+        seen |= found
+        relays |= found
+        frontier = sorted(found)
+    return relays
 
 
 def _with_text(snap: Any, sites: list[Site]) -> list[Site]:
