@@ -10,8 +10,10 @@ source still holds; what it changes is only what the parser is shown.
   `, StackTrace st` / `#endif` / `)`) makes an ERROR that can swallow the whole file, with every
   class in it.
 - Bash: tree-sitter-bash has no extglob in case patterns or `[[ == ]]` operands
-  (`-!(-*)[hV]*)`, `*.@(jar|zip)`), and ends a `=~` regex at the first `]]`, which `[^]]` holds;
-  either may turn the rest of the file into an ERROR (every bash-completion helper after it).
+  (`-!(-*)[hV]*)`, `*.@(jar|zip)`), ends a `=~` regex at the first `]]`, which `[^]]` holds,
+  and in a `${...}` pattern takes a `{` for one more brace to close (bash closes at the first
+  `}`) and stumbles on a `]` with no `[` (`${option%%[<{().[]*}`, `${host%]*}`); any of these
+  may turn the rest of the file into an ERROR (every bash-completion helper after it).
 """
 
 from __future__ import annotations
@@ -75,13 +77,48 @@ _BASH_REGEX = re.compile(rb"=~[ \t]+(\\(?=\r?\n))?(?:\r?\n[ \t]*)?([^\r\n]*)[ \t
 _BASH_EXTGLOB = re.compile(rb"[?*+@!]\(")
 
 
+# A `${name...}` or `${name[subscript]...}` whose rest (group 1) runs to the first `}` with no
+# quote, `$`, backslash or line break in it: bash ends it there, whatever `{` or `[` it holds.
+# (A nested `${...}` or `$(...)`, or a quote, may hold a `}` that does not end it: left be.)
+# Atomic and possessive, so a failed attempt gives nothing back (a name of a million letters
+# with no `}` would otherwise be read again for each shorter name); each class stops before
+# the next `${` (or `[`), so a line is read in linear time.
+_BASH_EXPANSION = re.compile(
+    rb"\$\{(?>[#!]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[-@*#?$!])(?:\[[^\]\[}\r\n]*\])?)"
+    rb"([^}$'\"`\\\r\n]*+)\}")
+
+
+def _expansion_view(data: bytes) -> bytearray | None:
+    """A copy of `data` with each `{` of a `${...}` pattern, and each `]` there closing no `[`,
+    made an `x` (`${option%%[<{().[]*}`, `${host%]*}`): the grammar counts that `{` as one more
+    brace to close and turns the `]` into an ERROR. None when no expansion holds either."""
+    view: bytearray | None = None
+    for match in _BASH_EXPANSION.finditer(data):
+        start, end = match.span(1)
+        if b"{" not in data[start:end] and b"]" not in data[start:end]:
+            continue
+        depth = 0  # brackets open in the pattern (`[[:alpha:]]` closes both)
+        for at in range(start, end):
+            char = data[at]
+            if char == 0x5B:  # [
+                depth += 1
+            elif char == 0x5D and depth:  # ] closing a [
+                depth -= 1
+            elif char in (0x7B, 0x5D):  # { or a stray ]
+                if view is None:
+                    view = bytearray(data)
+                view[at] = 0x78  # x
+    return view
+
+
 def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
     """`data` with each `=~` regex operand and each extglob group (`@(a|b)`, `!(-*)`) turned
-    into a word of `x`s. Neither holds a definition; a variable written inside one loses its
-    occurrence in this view. An extglob-like `*(` in arithmetic (`$(( a*(b+c) ))`) is left be.
-    None when there is neither. (Where the grammar stumbles, the ERROR often starts lines
-    later, so `root` is not consulted.)"""
-    view: bytearray | None = None
+    into a word of `x`s, and in a `${...}` pattern each `{` and each `]` closing no `[` an `x`.
+    None holds a definition; a variable written inside one loses its occurrence in this view.
+    An extglob-like `*(` in arithmetic (`$(( a*(b+c) ))`) is left be. None when there is none
+    of these. (Where the grammar stumbles, the ERROR often starts lines later, so `root` is
+    not consulted.)"""
+    view: bytearray | None = _expansion_view(data)
     for match in _BASH_REGEX.finditer(data):
         if view is None:
             view = bytearray(data)

@@ -1808,3 +1808,54 @@ def test_bash_pattern_view_offsets_and_arithmetic():
     src = b"[[ $x == *.@(a|b) ]]\n[[ $y =~ \\\n  ^([^]]*)$ ]]\n(( z = a*(b) ))\n"
     view = bash_pattern_view(src, None)
     assert view == b"[[ $x == *.xxxxxx ]]\n[[ $y =~  \n  xxxxxxxxx ]]\n(( z = a*(b) ))\n"
+
+
+BASH_EXPANSION_PATTERNS_SOURCE = r"""# Helper function for _parse_help and _parse_usage.
+__parse_options()
+{
+    local option option2
+    option2=${option2%%[<{().[]*}
+    printf '%s\n' "${option2/=*/=}"
+}
+
+_known_hosts_real()
+{
+    host="${host%]?(:+([0-9]))}"
+    COMPREPLY+=($host)
+}
+
+_cd()
+{
+    local cur prev words cword
+    _init_completion || return
+}
+
+complete -F _cd cd
+"""
+
+
+def test_bash_braces_and_stray_brackets_in_expansion_patterns_do_not_swallow_the_file():
+    """bash ends `${...}` at its first `}`, but tree-sitter-bash counts the `{` of the pattern
+    `[<{().[]*` as one more brace to close (the next function became a nested one, and the
+    file's end a missing `}`), and a `]` closing no `[` (`${host%]*}`) is an ERROR up to the
+    file's end: bash-completion's main script lost its 15 last functions, `_cd` among them."""
+    facts = extract_blob(BASH_EXPANSION_PATTERNS_SOURCE.encode(), "bash_completion", "bash")
+    assert facts.skipped == ""
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("__parse_options", "function", "", 2, 7), ("_known_hosts_real", "function", "", 9, 13),
+        ("_cd", "function", "", 15, 19)]
+    sites = [(o.name, o.line, o.role) for o in facts.occurrences]
+    assert ("printf", 6, "call") in sites and ("complete", 21, "call") in sites
+    assert ("option2", 5, "identifier") in sites and ("host", 12, "identifier") in sites
+
+
+def test_bash_pattern_view_expansion_patterns():
+    from indexer.retry_views import bash_pattern_view
+
+    src = (b"a=${o%%[<{().[]*}\nb=\"${h%]?(x)}\"\nc=${w[0]}${d:-${e}}${f%[[:alpha:]]}\n"
+           b"g=${x%\"{\"}\nh=${y#[}\n")
+    view = bash_pattern_view(src, None)
+    # the subscript, a nested `${`, balanced brackets, a quoted `{` and a lone `[` are left be
+    assert view == (b"a=${o%%[<x().[]*}\nb=\"${h%xxxxx}\"\nc=${w[0]}${d:-${e}}${f%[[:alpha:]]}\n"
+                    b"g=${x%\"{\"}\nh=${y#[}\n")
+    assert bash_pattern_view(b"c=${w[0]}${d:-${e}}\n", None) is None
