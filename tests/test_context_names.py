@@ -5,16 +5,13 @@ indexed into a real store."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 import context_tools
-from corpora.gitbuild import RepoBuilder
 from indexer.errors import NotFound
+from tests.indexed import indexed
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -46,17 +43,7 @@ FILES = {
 
 @cache
 def _repo() -> tuple[str, str]:
-    from indexer import api
-
-    root = Path(tempfile.mkdtemp(prefix="rennet-ctx-names-"))
-    import atexit
-
-    atexit.register(shutil.rmtree, root, True)
-    RepoBuilder(root / "repo").commit(FILES, message="shop")
-    store = api.open_store(root / "store")
-    api.index(str(root / "repo"), "main", store=store)
-    store.close()
-    return str(root / "repo"), str(root / "store")
+    return indexed(FILES, "rennet-ctx-names-", message="shop")
 
 
 @pytest.fixture(scope="module")

@@ -6,17 +6,14 @@ repository built with pygit2 and indexed into a real store."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 import context_tools
 from context_tools import symbols
-from corpora.gitbuild import RepoBuilder
 from indexer.errors import NotFound
+from tests.indexed import indexed
 
 FILES = {
     # two hops: app -> app.api -> app.api._client
@@ -65,17 +62,7 @@ FILES = {
 
 @cache
 def _repo() -> tuple[str, str]:
-    from indexer import api
-
-    root = Path(tempfile.mkdtemp(prefix="rennet-ctx-reexports-"))
-    import atexit
-
-    atexit.register(shutil.rmtree, root, True)
-    RepoBuilder(root / "repo").commit(FILES, message="re-exports")
-    store = api.open_store(root / "store")
-    api.index(str(root / "repo"), "main", store=store)
-    store.close()
-    return str(root / "repo"), str(root / "store")
+    return indexed(FILES, "rennet-ctx-reexports-", message="re-exports")
 
 
 @pytest.fixture(scope="module")
