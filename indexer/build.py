@@ -120,9 +120,16 @@ def _extract_chunk(jobs: list[_Job]) -> list[StoredFacts]:
 
 # --- main side ---------------------------------------------------------------------------
 
+def _chunk_size(jobs: int, workers: int) -> int:
+    """Blobs per chunk: half a worker's share, from 64 to 256. A language's blobs then come in
+    as few chunks as keep the workers even (each worker meeting a language sets its grammar
+    up: ~20-120 ms), and the last chunk ends within about 0.1 s of the others."""
+    return max(64, min(256, -(-jobs // (2 * workers))))
+
+
 def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
     """Chunks of one language each, largest first. A worker sets a grammar up (its tags query
-    compiled: up to ~85 ms) the first time it meets the language; chunks of one language keep
+    compiled: up to ~120 ms) the first time it meets the language; chunks of one language keep
     a small re-index from paying that in every worker for a handful of blobs."""
     by_language: dict[str, list[_Job]] = {}
     for job in jobs:
@@ -142,9 +149,9 @@ class Extracted(NamedTuple, Generic[T]):
     names: PendingNames  # their name-index rows, to read before `stored` returns
 
 
-def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], pool: Pool | None,
+def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], pool: Pool | None, workers: int,
                      progress: Callable[[int], None], meanwhile: Callable[[], T]) -> Extracted[T]:
-    """Parse and store the blobs never seen, in the `pool`'s workers (without one, here);
+    """Parse and store the blobs never seen, in the `pool`'s `workers` (without one, here);
     returns their core facts by facts key, and what `meanwhile` returned: it runs here while
     the workers parse (the store's facts of every other blob are loaded in that time rather
     than after). The last writes may still be under way: the caller waits on `stored` before
@@ -168,11 +175,11 @@ def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], po
             writer.wait()  # no write left running behind an error
             raise
 
-    chunks = _chunks(jobs, 64)
     if pool is None or not jobs:
+        chunks = _chunks(jobs, 64)
         drain([_extract_job(job, repo) for job in chunk] for chunk in chunks)
         return Extracted(new, meanwhile(), writer.wait, names)
-    results = pool.imap_unordered(_extract_chunk, chunks)
+    results = pool.imap_unordered(_extract_chunk, _chunks(jobs, _chunk_size(len(jobs), workers)))
     done = meanwhile()
     drain(results)
     return Extracted(new, done, writer.wait, names)
@@ -260,7 +267,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges, pairs), rank=rank,
-            symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
+            symbols=sum(f.symbol_count or f.symbol_total for f in summaries_of(facts).values()),
         )
         with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:
             # zlib lets go of the interpreter lock: the stored tail is packed beside the fingerprint
@@ -319,9 +326,10 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     """The snapshot record at `oid`, its rank arcs, its packed tail, and how many blobs were
     parsed. Runs with the collector paused (see collector_paused); extraction workers have it
     on."""
-    with _early_pool(workers or os.cpu_count() or 1, lock, repo.path) as pool:
+    workers = workers or os.cpu_count() or 1
+    with _early_pool(workers, lock, repo.path) as pool:
         start = plan(store, repo, oid, version)
-        extracted, jobs = _extract_planned(store, repo, start, pool, progress)
+        extracted, jobs = _extract_planned(store, repo, start, pool, workers, progress)
 
     try:
         new, summaries = extracted.facts, extracted.meanwhile
@@ -333,11 +341,11 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         if lost:
             jobs += sorted(lost.values(), key=lambda j: j.blob)
             extracted.stored()  # one writer at a time
-            again = _extract_missing(store, repo, list(lost.values()), None, lambda n: None, lambda: None)
+            again = _extract_missing(store, repo, list(lost.values()), None, 1, lambda n: None, lambda: None)
             again.stored()
             new.update(again.facts)
-        summaries.update((path, new[key]) for path, key in start.keys.items() if key in new)
-        summaries = {path: summaries[path] for path in start.keys if path in summaries}  # tree order
+        summaries = {path: new[key] if key in new else summaries[path]  # in tree order
+                     for path, key in start.keys.items() if key in new or path in summaries}
         files = _file_entries(repo, start.tree, summaries)
         if progress:
             progress("assemble", 0, 1)
@@ -359,7 +367,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     return record, arcs, tail, len(jobs)
 
 
-def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: Pool | None,
+def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: Pool | None, workers: int,
                      progress: Callable[[str, int, int], None] | None
                      ) -> tuple[Extracted[dict[str, Summary]], list[_Job]]:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
@@ -385,7 +393,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
         from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
         return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
-    return _extract_missing(store, repo, jobs, pool, step, load_the_rest), jobs
+    return _extract_missing(store, repo, jobs, pool, workers, step, load_the_rest), jobs
 
 @dataclass
 class Plan:
