@@ -267,7 +267,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges, pairs), rank=rank,
-            symbols=sum(f.symbol_count or f.symbol_total for f in summaries_of(facts).values()),
+            symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
         )
         with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:
             # zlib lets go of the interpreter lock: the stored tail is packed beside the fingerprint

@@ -107,8 +107,7 @@ def _lines_of(items: list[msgspec.Struct]) -> bytes:
 def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
     """`{"type":"file",...}` per file, encoded a block of files per call: the tagged struct's
     boundary `},{"type":"file",` holds an unescaped quote after a brace, so it is only ever a
-    boundary. (At 100,000 files every step per file counts: modes are formatted once each,
-    and a count a summary holds is read before the property that computes it.)"""
+    boundary. (At 100,000 files every step per file counts: modes are formatted once each.)"""
     fan_in, rank = record.fan_in.get, record.rank.get
     files = record.files
     summary = summaries_of(facts).get
@@ -124,7 +123,7 @@ def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Itera
             block.append(_FileLine(
                 path, f.blob, mode, f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
                 f.skipped or None, f.target or None,
-                (b.symbol_count or b.symbol_total) if b is not None else 0,
+                b.symbol_total if b is not None else 0,
                 (b.occurrence_count or len(b.occurrences)) if b is not None else 0,
                 b.occurrences_capped if b is not None else False,
                 fan_in(path, 0), f"{rank(path, 0.0):.9f}"))
