@@ -489,7 +489,8 @@ def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
     `pkg/api/__init__.py: from ._client import Client`): importing one of them reaches the
     definition too. A relay names the symbol (or `*`) in the import whose edge reaches the
     file before it; each file is passed once, so a loop of re-exports ends. Only importers of
-    the defining files and of the relays found are read, never the rest of the tree."""
+    the defining files and of the relays found are read, never the rest of the tree. A Rust
+    `use` is one too (`pub use net::Conn;` in lib.rs: `use crate::Conn` reaches net.rs)."""
     seen = set(def_files)
     relays: set[str] = set()
     frontier = sorted(def_files)
@@ -500,8 +501,8 @@ def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
                 if edge.source in seen or edge.source in found:
                     continue
                 facts = snap.core_facts(edge.source)
-                if facts and any(spec.line == edge.line and (name in spec.names or "*" in spec.names)
-                                 for spec in facts.imports):
+                if facts and any(spec.line == edge.line and (name in names or "*" in names)
+                                 for spec in facts.imports for names in [_imported_names(spec)]):
                     found.add(edge.source)
         if not found:
             break
@@ -509,6 +510,17 @@ def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
         relays |= found
         frontier = sorted(found)
     return relays
+
+
+def _imported_names(spec: Any) -> tuple[str, ...]:
+    """The names an import brings in. A Rust `use` keeps its last segments in the path it
+    walks (`pub use net::Conn;` is spec "net::Conn", a group item may be "net::{self, Conn}"):
+    they are read out of the use tree."""
+    if spec.kind != "rust_use":
+        return spec.names
+    from indexer.resolve_rust import use_names  # the resolver's reading, loaded only when asked
+
+    return use_names(spec.spec, spec.names)
 
 
 def _with_text(snap: Any, sites: list[Site]) -> list[Site]:

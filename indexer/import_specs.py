@@ -9,8 +9,10 @@ Encodings worth knowing:
   `names` what a from-import imports (`("*",)` for a wildcard).
 - js: `names` are the imported names (`"default"`, `"*"` for a namespace or re-export-all).
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c");
-  `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b"; `level` is the
-  number of inline `mod m { ... }` blocks around the `use` (what `self::` and `super::` start from).
+  `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b"; a group's items
+  are compact use trees without aliases or comments (`{d::{self as e, F}}` -> "d::{self,F}");
+  `level` is the number of inline `mod m { ... }` blocks around the `use` (what `self::` and
+  `super::` start from).
 - rust_extern: `extern crate serde_json as json;` -> spec "serde_json", names ("json",).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
@@ -146,11 +148,27 @@ def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
     return [ImportSpec("rust_mod", spec, _line(node), len(inline), (path,) if path is not None else ())]
 
 
-def _rust_use_item(item: Node, data: bytes) -> str:
-    # `load as load_config` imports `load`; the alias is a local name.
-    if item.type == "use_as_clause":
-        return _compact(item.child_by_field_name("path"), data)
-    return _compact(item, data)
+_RUST_COMMENTS = ("line_comment", "block_comment")
+
+
+def _rust_use_tree(node: Node, data: bytes) -> str:
+    """A use tree as compact text without its aliases (`load as load_config` imports `load`;
+    the alias is a local name) and comments, which compacting would glue into its names."""
+    if node.type == "use_as_clause":
+        return _rust_use_tree(node.child_by_field_name("path"), data)
+    if node.type == "use_list":
+        return "{" + ",".join(_rust_use_items(node, data)) + "}"
+    if node.type == "scoped_use_list":
+        path, items = node.child_by_field_name("path"), node.child_by_field_name("list")
+        group = _rust_use_tree(items, data) if items is not None else "{}"
+        return f"{_compact(path, data)}::{group}" if path is not None else group
+    return _compact(node, data)
+
+
+def _rust_use_items(group: Node | None, data: bytes) -> tuple[str, ...]:
+    if group is None:
+        return ()
+    return tuple(_rust_use_tree(i, data) for i in group.named_children if i.type not in _RUST_COMMENTS)
 
 
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -158,11 +176,10 @@ def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
     line = _line(node)
     depth = len(_rust_inline_modules(node, data))
     if arg.type == "scoped_use_list":
-        items = arg.child_by_field_name("list")
-        names = tuple(_rust_use_item(i, data) for i in items.named_children) if items is not None else ()
+        names = _rust_use_items(arg.child_by_field_name("list"), data)
         return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, depth, names)]
     if arg.type == "use_list":
-        return [ImportSpec("rust_use", "", line, depth, tuple(_rust_use_item(i, data) for i in arg.named_children))]
+        return [ImportSpec("rust_use", "", line, depth, _rust_use_items(arg, data))]
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
         return [ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))]

@@ -5,8 +5,10 @@ A module is a file plus the directory its child modules live in: a crate root
 themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]` names the file
 outright. `use` paths walk from the crate root (`crate::`), the current module (`self::`),
 its parents (`super::`) or a crate of the tree's own workspace, and resolve to the deepest
-module file that exists. Inline `mod m { ... }` blocks are modules inside their file: a
-`super::` inside one first climbs out to the file's own module.
+module file that exists; each path of a group, nested groups expanded, is walked on its own
+(`use crate::{net::{self, conn::Conn}, Config}`: net.rs, net/conn.rs, the root). Inline
+`mod m { ... }` blocks are modules inside their file: a `super::` inside one first climbs
+out to the file's own module.
 
 The edition decides what a bare path means: from 2018 on, a child module of the current
 module or else another crate; in 2015 (a Cargo.toml without `edition`), a path from the
@@ -30,31 +32,52 @@ TARGET_DIRS = ("tests", "examples", "benches")
 STANDARD_CRATES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 
 
-def split_use(spec: str) -> tuple[list[str], tuple[str, ...]]:
-    """`crate::a::{b, c as d}` -> (["crate", "a"], ("b", "c")); `a::b as c` -> (["a", "b"], ())."""
+def _segments(path: str) -> list[str]:
+    return [s.strip() for s in path.split(" as ")[0].split("::") if s.strip()]
+
+
+def _tree_paths(tree: str) -> list[list[str]]:
+    """The paths of one use tree, nested groups expanded: `a::{b, c::{self, D as E}}` ->
+    [a, b], [a, c, self], [a, c, D]. An empty group names its own path."""
+    tree = tree.strip()
+    opening = tree.find("{")
+    if opening < 0:
+        return [_segments(tree)]
+    prefix = _segments(tree[:opening])
+    depth, item, items = 0, "", []
+    for ch in tree[opening + 1 :]:
+        depth += (ch == "{") - (ch == "}")
+        if depth < 0:
+            break
+        if ch == "," and depth == 0:
+            items.append(item)
+            item = ""
+        else:
+            item += ch
+    items.append(item)
+    return [prefix + p for i in items if i.strip() for p in _tree_paths(i)] or [prefix]
+
+
+def use_paths(spec: str, names: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every path a `use` names, as the extractor encodes it (spec before the group, its items
+    as names) or written out: `crate::a::{b, c::{self, D}}` -> [crate, a, b], [crate, a, c,
+    self], [crate, a, c, D]; `a::b as c` -> [a, b]; `a::*` -> [a, *]."""
     spec = spec.strip().rstrip(";")
-    names: tuple[str, ...] = ()
-    if "{" in spec:
-        head, _, group = spec.partition("{")
-        depth, item, items = 0, "", []
-        for ch in group:
-            if ch in "{}":
-                depth += 1 if ch == "{" else -1
-                if depth < 0:
-                    break
-                continue
-            if ch == "," and depth == 0:
-                items.append(item)
-                item = ""
-            elif depth == 0:
-                item += ch
-        items.append(item)
-        names = tuple(
-            n for n in (i.split(" as ")[0].strip().split("::")[0] for i in items) if n and n not in ("self", "*")
-        )
-        spec = head
-    spec = spec.split(" as ")[0]
-    return [s.strip() for s in spec.split("::") if s.strip() and s.strip() != "*"], names
+    if not names:
+        return [p for p in _tree_paths(spec) if p]
+    prefix = _segments(spec)
+    return [p for n in names for p in (prefix + q for q in _tree_paths(n)) if p]
+
+
+def use_names(spec: str, names: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The names a `use` brings in, aliases read as the names they import (as a re-export
+    names what it passes on): `crate::{net::{self, Conn}, *}` -> ("net", "Conn", "*")."""
+    out = []
+    for path in use_paths(spec, names):
+        leaf = path[-1] if path[-1] != "self" or len(path) < 2 else path[-2]
+        if leaf not in ("crate", "self", "super"):
+            out.append(leaf)
+    return tuple(dict.fromkeys(out))
 
 
 def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
@@ -203,16 +226,13 @@ class RustResolver:
         if imp.kind == "rust_extern":
             lib = self.crates.get(imp.spec.replace("-", "_"))
             return (lib,) if lib else EXTERNAL
-        segments, grouped = split_use(imp.spec)
-        names = imp.names or grouped
-        if not segments:
-            # `use {a::b, c}`: each item is a path of its own
-            outcomes = [self._use(importer, split_use(n)[0], (), imp.level) for n in names]
-            files = tuple(dict.fromkeys(t for o in outcomes if not isinstance(o, str) for t in o))
-            if files:
-                return files
-            return UNRESOLVED if UNRESOLVED in outcomes or not outcomes else EXTERNAL
-        return self._use(importer, segments, names, imp.level)
+        # each path of the use tree goes as deep as modules exist along it:
+        # `use crate::{net::{self, http::Client}, Config}` -> net.rs, net/http.rs, lib.rs
+        outcomes = [self._use(importer, path, imp.level) for path in use_paths(imp.spec, imp.names)]
+        files = tuple(dict.fromkeys(t for o in outcomes if not isinstance(o, str) for t in o))
+        if files:
+            return files
+        return UNRESOLVED if UNRESOLVED in outcomes or not outcomes else EXTERNAL
 
     def _declared(self, importer: str, imp: ImportSpec) -> Outcome:
         """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`."""
@@ -226,20 +246,14 @@ class RustResolver:
         hit = name and self.child(join(self.module_dir(importer), *inline), name)
         return (hit,) if hit else UNRESOLVED
 
-    def _use(self, importer: str, segments: list[str], names: tuple[str, ...], level: int) -> Outcome:
-        if not segments:
-            return UNRESOLVED
+    def _use(self, importer: str, segments: list[str], level: int) -> Outcome:
         start = self._start(importer, segments, level)
         if isinstance(start, str):
             return start
         if len(start) == 1:
             return start  # a module of this file itself
         (file, directory), rest = start
-        file, directory = self._walk(file, directory, rest)
-        if not names:
-            return (file,)
-        # `use m::{a::b, C, self}`: each item goes as deep as modules exist below m
-        return tuple(dict.fromkeys(self._walk(file, directory, n.split("::"))[0] for n in names))
+        return (self._walk(file, directory, rest)[0],)
 
     def _walk(self, file: str, directory: str, segments: list[str]) -> tuple[str, str]:
         for seg in segments:
@@ -254,6 +268,8 @@ class RustResolver:
                level: int) -> Outcome | tuple[tuple[str, str], list[str]]:
         """Where a path begins: ((module file, its children's directory), segments left), or
         (importer,) for an inline module of the importer itself, or a status."""
+        if segments[0] == "self" and segments[1:2] == ["super"]:
+            segments = segments[1:]  # `self::super::x` is `super::x`
         head, rest = segments[0], segments[1:]
         root = self.crate_root(importer)
         if head in ("crate", "self", "super") and root is None:

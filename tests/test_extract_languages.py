@@ -865,6 +865,25 @@ extern crate serde_json as json;
     ]
 
 
+def test_rust_use_groups_without_aliases_or_comments():
+    # compacting glued a nested alias into its name (`connasc`) and a comment in a group was an item
+    src = b'''use crate::{
+    net::{conn as c, Conn}, // the wire
+    /* helpers */ util,
+};
+use crate::net::{conn::{self as k, A as B}, *};
+use a::b as d;
+use {x as y, z::{w as v}};
+'''
+    facts = extract_blob(src, "src/x.rs", "rust")
+    assert [(i.kind, i.spec, i.line, i.level, i.names) for i in facts.imports] == [
+        ("rust_use", "crate", 1, 0, ("net::{conn,Conn}", "util")),
+        ("rust_use", "crate::net", 5, 0, ("conn::{self,A}", "*")),
+        ("rust_use", "a::b", 6, 0, ()),
+        ("rust_use", "", 7, 0, ("x", "z::{w}")),
+    ]
+
+
 def test_ruby_accessors_and_methods_made_by_calls():
     src = b'''class Cart
   attr_reader :items, :total

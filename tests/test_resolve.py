@@ -654,6 +654,51 @@ def test_rust_use_groups_as_the_extractor_encodes_them():
     assert edges == [] and statuses(unresolved) == [("src/lib.rs", "", "external")]
 
 
+def test_rust_use_trees_read_as_paths_and_names():
+    from indexer.resolve_rust import use_names, use_paths
+
+    assert use_paths("crate", ("net::{self,conn::{A,B}}", "Socket")) == [
+        ["crate", "net", "self"], ["crate", "net", "conn", "A"], ["crate", "net", "conn", "B"], ["crate", "Socket"]]
+    assert use_paths("crate::a::{b, c::{self, D as E}, *}") == [
+        ["crate", "a", "b"], ["crate", "a", "c", "self"], ["crate", "a", "c", "D"], ["crate", "a", "*"]]
+    assert use_paths("a::b as c") == [["a", "b"]] and use_paths("crate::net::{}") == [["crate", "net"]]
+    assert use_paths("", ("x", "z::{w}")) == [["x"], ["z", "w"]] and use_paths("") == []
+    # what a `use` brings in, as a re-export passes it on
+    assert use_names("net::Conn") == ("Conn",) and use_names("crate::net::{self}") == ("net",)
+    assert use_names("crate", ("net::{self,Conn}", "util::*", "Socket")) == ("net", "Conn", "*", "Socket")
+    assert use_names("super", ("*",)) == ("*",) and use_names("self::wire::Wire as W") == ("Wire",)
+
+
+def test_rust_nested_use_groups_reach_every_module_they_name():
+    # an item of a group nested in another was split at the inner `{`: `net::{conn::{A}}`
+    # stopped at net.rs; a path under a missing module went on from where the walk stopped
+    tree = {
+        "Cargo.toml": '[package]\nname = "k"\nedition = "2021"\n',
+        "src/lib.rs": "pub mod net;\npub mod util;\n",
+        "src/net.rs": "pub mod conn;\n",
+        "src/net/conn.rs": "",
+        "src/util.rs": "",
+        "src/a.rs": "use crate::{net::{conn::{A, B}, Conn}};\n",
+        "src/b.rs": "use crate::{\n    net::{conn as c, Conn}, // the wire\n    /* helpers */ util,\n};\n",
+        "src/c.rs": "use crate::net::{conn::{self as k, A}, Conn};\n",
+        "src/d.rs": "use {crate::net::{conn::A}, std::fmt};\n",
+        "src/e.rs": "use self::super::net::{conn};\n",
+        "src/f.rs": "use crate::ghost::{util};\n",
+    }
+    edges, unresolved = resolve_extracted(tree)
+    assert [(e.source, e.line, e.target) for e in edges] == [
+        ("src/a.rs", 1, "src/net.rs"), ("src/a.rs", 1, "src/net/conn.rs"),
+        ("src/b.rs", 1, "src/net.rs"), ("src/b.rs", 1, "src/net/conn.rs"), ("src/b.rs", 1, "src/util.rs"),
+        ("src/c.rs", 1, "src/net.rs"), ("src/c.rs", 1, "src/net/conn.rs"),
+        ("src/d.rs", 1, "src/net/conn.rs"),
+        ("src/e.rs", 1, "src/net/conn.rs"),
+        ("src/f.rs", 1, "src/lib.rs"),  # crate::ghost::util is not crate::util
+        ("src/lib.rs", 1, "src/net.rs"), ("src/lib.rs", 2, "src/util.rs"),
+        ("src/net.rs", 1, "src/net/conn.rs"),
+    ]
+    assert unresolved == []
+
+
 def test_shell_source_and_php_use():
     tree = {"bin/run.sh": "", "bin/lib/common.sh": "", "env.sh": "", "src/Models/User.php": "", "web/a.php": ""}
     edges, unresolved = run(tree, {

@@ -1,0 +1,114 @@
+"""Rust `use` trees and re-exports as reference resolution sees them: a crate whose files
+import the root's `Socket` with `use crate::{Socket}`, `use crate::Socket`, `use super::Socket`
+and groups, a `Conn` and a `Wire` re-exported by `pub use` (in lib.rs, and in proto/mod.rs
+on the way to proto/wire.rs) and imported through the re-exports, and nested groups that
+reach modules two levels down. Exact edges and exact site resolutions, from a real index."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+import context_tools
+from indexer.api import open_store, snapshot
+from tests.indexed import indexed
+
+FILES = {
+    "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod net;\npub mod proto;\nmod util;\nmod a;\nmod b;\nmod c;\nmod d;\n"
+                  "pub use net::Conn;\npub use proto::Wire;\n\npub struct Socket;\n",
+    "src/net.rs": "use crate::{Socket};\n\npub struct Conn(Socket);\n",
+    "src/util.rs": "use crate::Socket;\n\npub fn wrap(s: Socket) -> Socket { s }\n",
+    "src/a.rs": "use super::Socket;\nuse crate::net::{self, Conn};\n\npub fn a(s: Socket, c: Conn) {}\n",
+    "src/b.rs": "use crate::{net::Conn, Socket};\n\npub fn b(s: Socket, c: Conn) {}\n",
+    # only through the re-exports: Conn one away (lib.rs), Wire two (lib.rs, proto/mod.rs)
+    "src/c.rs": "use crate::Conn;\nuse crate::{Wire};\n\npub fn c(c: Conn, w: Wire) {}\n",
+    # nested groups: proto/wire.rs is two modules down
+    "src/d.rs": "use crate::{proto::{self, wire::{Wire}}, net::{Conn}};\n\npub fn d(w: Wire, c: Conn) {}\n",
+    "src/proto/mod.rs": "pub mod wire;\npub use self::wire::Wire;\n",
+    "src/proto/wire.rs": "pub struct Wire;\n",
+    # another crate (a bin target) naming Conn without importing it
+    "src/bin/tool.rs": "fn main() { let c: Option<Conn> = None; }\n",
+}
+
+
+@cache
+def _repo() -> tuple[str, str]:
+    return indexed(FILES, "rennet-ctx-rust-uses-", message="rust uses")
+
+
+@pytest.fixture(scope="module")
+def crate() -> tuple[context_tools.Client, str]:
+    repo, store = _repo()
+    return context_tools.Client(store=store), repo
+
+
+def _sites(crate, name: str, **more) -> list[tuple[str, int, str]]:
+    client, repo = crate
+    r = client.call("context.references", repo=repo, name=name, **more)
+    return [(s.path, s.line, s.resolution) for s in r.data.sites]
+
+
+def test_use_edges_of_groups_nested_groups_and_reexports():
+    repo, store_path = _repo()
+    store = open_store(store_path)
+    try:
+        edges = [(e.source, e.line, e.target) for e in snapshot(repo, "main", store=store).record.edges]
+    finally:
+        store.close()
+    assert edges == [
+        ("src/a.rs", 1, "src/lib.rs"),  # use super::Socket
+        ("src/a.rs", 2, "src/net.rs"),  # use crate::net::{self, Conn}
+        ("src/b.rs", 1, "src/lib.rs"),  # use crate::{net::Conn, Socket}
+        ("src/b.rs", 1, "src/net.rs"),
+        ("src/c.rs", 1, "src/lib.rs"),
+        ("src/c.rs", 2, "src/lib.rs"),
+        ("src/d.rs", 1, "src/net.rs"),
+        ("src/d.rs", 1, "src/proto/mod.rs"),
+        ("src/d.rs", 1, "src/proto/wire.rs"),  # was lost in the nested group: d.rs stopped at proto
+        ("src/lib.rs", 4, "src/a.rs"),
+        ("src/lib.rs", 5, "src/b.rs"),
+        ("src/lib.rs", 6, "src/c.rs"),
+        ("src/lib.rs", 7, "src/d.rs"),
+        ("src/lib.rs", 1, "src/net.rs"),
+        ("src/lib.rs", 8, "src/net.rs"),  # pub use net::Conn
+        ("src/lib.rs", 2, "src/proto/mod.rs"),
+        ("src/lib.rs", 9, "src/proto/mod.rs"),  # pub use proto::Wire
+        ("src/lib.rs", 3, "src/util.rs"),
+        ("src/net.rs", 1, "src/lib.rs"),  # use crate::{Socket}
+        ("src/proto/mod.rs", 1, "src/proto/wire.rs"),
+        ("src/proto/mod.rs", 2, "src/proto/wire.rs"),  # pub use self::wire::Wire
+        ("src/util.rs", 1, "src/lib.rs"),  # use crate::Socket
+    ]
+
+
+def test_the_crate_roots_name_through_every_form_of_use(crate):
+    # `use crate::{Socket}`, `use crate::Socket`, `use super::Socket`, `use crate::{net::Conn, Socket}`
+    assert _sites(crate, "Socket") == [
+        ("src/a.rs", 1, "import"), ("src/a.rs", 4, "import"),
+        ("src/b.rs", 1, "import"), ("src/b.rs", 3, "import"),
+        ("src/net.rs", 1, "import"), ("src/net.rs", 3, "import"),
+        ("src/util.rs", 1, "import"), ("src/util.rs", 3, "import"), ("src/util.rs", 3, "import")]
+
+
+def test_a_name_reexported_by_pub_use_in_the_crate_root(crate):
+    # c.rs imports Conn from lib.rs, whose `pub use net::Conn;` passes it on: c.rs was name_match
+    assert _sites(crate, "Conn") == [
+        ("src/a.rs", 2, "import"), ("src/a.rs", 4, "import"),
+        ("src/b.rs", 1, "import"), ("src/b.rs", 3, "import"),
+        ("src/c.rs", 1, "import"), ("src/c.rs", 4, "import"),
+        ("src/d.rs", 1, "import"), ("src/d.rs", 3, "import"),
+        ("src/lib.rs", 8, "import"),
+        ("src/bin/tool.rs", 1, "name_match")]
+    assert _sites(crate, "net::Conn", resolution="name_match") == []
+
+
+def test_a_chain_of_pub_use_through_a_mod_rs_and_a_nested_group(crate):
+    # lib.rs re-exports proto's Wire, which proto/mod.rs re-exports from proto/wire.rs; d.rs
+    # reaches wire.rs through `proto::{self, wire::{Wire}}`
+    assert _sites(crate, "Wire") == [
+        ("src/c.rs", 2, "import"), ("src/c.rs", 4, "import"),
+        ("src/d.rs", 1, "import"), ("src/d.rs", 3, "import"),
+        ("src/lib.rs", 9, "import"),
+        ("src/proto/mod.rs", 2, "import")]
