@@ -61,7 +61,7 @@ def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
     """The names `extern crate` declarations of a file bring in (the crate's and its alias)."""
     if facts is None:
         return frozenset()
-    return frozenset(name for imp in facts.imports if imp.kind == "rust_extern" for name in (imp.spec, *imp.names))
+    return frozenset(name for imp in facts.imports if imp.kind == "rust_extern" for name in (imp.spec, *imp.aliases))
 
 
 class _Package(NamedTuple):

@@ -406,7 +406,7 @@ RUST_2015_CASES = [
 ]
 
 
-EXTERN_ITOA = ImportSpec("rust_extern", "itoa", 2, names=("fmt_int",))  # the root's `extern crate itoa as fmt_int;`
+EXTERN_ITOA = ImportSpec("rust_extern", "itoa", 2, aliases=("fmt_int",))  # the root's `extern crate itoa as fmt_int;`
 
 
 @pytest.mark.parametrize("importer,imp,expected", RUST_2015_CASES)
@@ -444,7 +444,7 @@ def test_rust_inline_module_declarations_and_paths():
 
 def test_rust_extern_crate_of_the_workspace_is_an_edge():
     edges, unresolved = run(RUST_TREE, {"src/main.rs": [ImportSpec("rust_extern", "my_util", 1),
-                                                        ImportSpec("rust_extern", "serde", 2, names=("s",))]})
+                                                        ImportSpec("rust_extern", "serde", 2, aliases=("s",))]})
     assert pairs(edges) == [("src/main.rs", "crates/util/src/lib.rs")]
     assert statuses(unresolved) == [("src/main.rs", "serde", "external")]
 
