@@ -6,14 +6,15 @@ enclosing definitions and, optionally, the module path before them (`Flask.route
 match the tail of `module path + container chain` part by part, the module path being the
 defining file's or that of a file re-exporting the top-level name, directly or through
 other re-exports (`models.Model` for django/db/models/base.py's Model, imported by
-django/db/models/__init__.py; `attrs.define` through attr/__init__.py). `::` separates parts as
-`.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
+django/db/models/__init__.py; `attrs.define` through attr/__init__.py), under the name the
+re-exporting file gives it (`pytest.mark` over `from _pytest.mark import MARK_GEN as mark`).
+`::` separates parts as `.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
 
 A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `same_package` (in a file of a defining file's Go or
 Java package, which sees its names without an import), `import` (in a file whose resolved
-imports reach a defining file, directly or through files that re-export the name, up to
-four re-exports away), or `name_match` (only the name is the same).
+imports reach a defining file, directly or through files that re-export it under the name,
+up to four re-exports away, or in such a file), or `name_match` (only the name is the same).
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import msgspec
 from msgspec import Struct
@@ -149,22 +150,30 @@ def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | No
     return "qualified" if _ends_with(names, module) else None
 
 
-def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str],
-                                relayed: dict[tuple[str, str], list[list[str]]]) -> str | None:
+Relayed = dict[tuple[str, str], list[tuple[list[str], frozenset[str]]]]
+
+
+def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str], relayed: Relayed) -> str | None:
     """'qualified' when the prefix is the module path of a file that re-exports the definition's
-    top-level name, then its container chain: `models.Model` for django/db/models/base.py's
-    Model, which django/db/models/__init__.py imports; `attr.define`; `models.Model.save`.
-    Re-exports are followed through chains (`attrs.define`: attrs/__init__.py imports it from
-    attr/__init__.py, which imports it from attr/_next_gen.py), as reference sites through
-    them are resolved (`_relays`)."""
-    module = _module_part(sym, prefix)
-    if module is None:
+    top-level name, then the name it re-exports it under and the rest of the container chain:
+    `models.Model` for django/db/models/base.py's Model, which django/db/models/__init__.py
+    imports; `attr.define`; `models.Model.save`; `pkg.Alias.run` over `from .m import Real as
+    Alias`. Re-exports are followed through chains (`attrs.define`: attrs/__init__.py imports
+    it from attr/__init__.py, which imports it from attr/_next_gen.py), as reference sites
+    through them are resolved (`_relays`)."""
+    container = sym.container.split(".") if sym.container else []
+    if len(prefix) <= len(container):
+        return None  # no module part
+    module, chain = prefix[: len(prefix) - len(container)], prefix[len(prefix) - len(container):]
+    if chain[1:] != container[1:]:
         return None
-    top = sym.container.split(".", 1)[0] if sym.container else sym.name
+    top = container[0] if container else sym.name
+    wanted = chain[0] if container else sym.name  # what the re-exporting file calls `top`
     chains = relayed.get((path, top))
     if chains is None:
-        chains = relayed[(path, top)] = [module_parts(r) for r in sorted(_relays(snap, {path}, top))]
-    return "qualified" if any(_ends_with(c, module) for c in chains) else None
+        chains = relayed[(path, top)] = [(module_parts(r), names)
+                                         for r, names in sorted(_relays(snap, [(path, top)]).items())]
+    return "qualified" if any(wanted in names and _ends_with(c, module) for c, names in chains) else None
 
 
 def name_parts(query: str) -> list[str]:
@@ -177,7 +186,7 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     parts = name_parts(query)
     simple, prefix = parts[-1], parts[:-1]
     hits = []
-    relayed: dict[tuple[str, str], list[list[str]]] = {}
+    relayed: Relayed = {}
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue
@@ -187,6 +196,11 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
                or _qualifies_through_reexport(snap, p, sym, prefix, relayed))
         if how is not None:
             hits.append((p, sym, how))
+    if prefix:  # `pytest.mark`: a module re-exporting a definition under another name
+        found = {(p, sym.line, sym.start_byte) for p, sym, _ in hits}
+        for p, sym in _renamed_reexports(snap, prefix, simple):
+            if (not kind or sym.kind == kind) and _path_ok(p, path) and (p, sym.line, sym.start_byte) not in found:
+                hits.append((p, sym, "qualified"))
     rank_of = snap.rank_of
     hits.sort(key=lambda h: (h[2] != "exact", -rank_of(h[0]), h[0], h[1].line, h[1].start_byte))
     return hits
@@ -386,24 +400,25 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     `imported_from_members`: files importing the name's package from another workspace member."""
     parts = name_parts(input.name)
     simple = parts[-1]
-    def_files = {p for p, _, _ in defs}
+    def_files = {p for p, s, _ in defs if s.name == simple}  # not a definition re-exported under the name
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
 
-    relays = _relays(snap, def_files, simple)
+    # the files re-exporting a definition under the name: their own sites and their importers'
+    relays = {r for r, names in _relays(snap, sorted({(p, s.name) for p, s, _ in defs})).items() if simple in names}
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
     skip_modules = bool(defs) and not any(s.kind in MODULE_KINDS for _, s, _ in defs)
 
-    packages = {key for key in map(lambda p: _package_of(snap, p), def_files) if key is not None}
+    packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
 
     def resolution(path: str) -> str:
         if path in def_files:
             return "same_file"
         hit = reaches.get(path)
         if hit is None:
-            hit = reaches[path] = path in imported_from_members or any(
+            hit = reaches[path] = path in imported_from_members or path in relays or any(
                 e.target in def_files or e.target in relays for e in snap.imports(path))
         if hit:
             return "import"
@@ -482,45 +497,127 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
 _RELAY_HOPS = 4  # re-exports followed from a defining file: `pkg` -> `pkg.api` -> `pkg.api._client` is two
 
 
-def _relays(snap: Any, def_files: set[str], name: str) -> set[str]:
-    """Files that re-export the name from a defining file (`from .app import Flask` in a
-    package `__init__.py`, `export { route } from "./router"`), or from a file that does, up
+def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
+    """(name in the imported file, name the importing file offers its own importers) for each
+    name the import passes on. A Python, Rust or other import binds what it imports, under its
+    alias if it has one (`from a import b as c` offers b as c); a JS or TS one offers only what
+    it exports (`export { b as c } from`, an imported binding named by `export { x }`), never
+    what a plain `import` binds. A `*` offers every name as is (`from a import *`, `export *
+    from`); a namespace (`import * as ns`, `export * as ns from`) offers none of them."""
+    if spec.kind == "js":
+        pairs = zip(spec.names, spec.exports)
+    elif spec.kind == "rust_use":
+        pairs = _rust_bindings(spec)
+    else:
+        pairs = ((name, spec.local(i)) for i, name in enumerate(spec.names))
+    for name, out in pairs:
+        if out and (name != "*" or out == "*"):
+            yield name, out
+
+
+def _rust_bindings(spec: Any) -> tuple[tuple[str, str], ...]:
+    """A Rust `use` keeps the last segments of what it imports in the path it walks (`pub use
+    net::Conn;` is spec "net::Conn", no names; a group item may be "conn::{self,Conn}", its
+    aliases beside it): the names and the local names they get are read out of the use tree."""
+    from indexer.resolve_rust import use_bindings  # the resolver's reading, loaded only when asked
+
+    return use_bindings(spec.spec, spec.names, spec.aliases)
+
+
+def _same_import(spec: Any, edge: Any) -> bool:
+    return spec.line == edge.line and spec.kind == edge.kind and spec.spec == edge.spec
+
+
+def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Files that re-export a definition, each with the names it offers it under, given the
+    defining files and the definition's name in each (`starts`): `from .app import Flask` in a
+    package `__init__.py`, `export { route } from "./router"`, or, from a file that does, up
     to `_RELAY_HOPS` re-exports away (`pkg/__init__.py: from .api import Client` over
     `pkg/api/__init__.py: from ._client import Client`): importing one of them reaches the
-    definition too. A relay names the symbol (or `*`) in the import whose edge reaches the
-    file before it; each file is passed once, so a loop of re-exports ends. Only importers of
-    the defining files and of the relays found are read, never the rest of the tree. A Rust
-    `use` is one too (`pub use net::Conn;` in lib.rs: `use crate::Conn` reaches net.rs)."""
-    seen = set(def_files)
-    relays: set[str] = set()
-    frontier = sorted(def_files)
+    definition too. A re-export may rename it (`from .structures import MARK_GEN as mark`
+    offers `mark`, not `MARK_GEN`; the next file looks for `mark`), see `_reexported`. Each
+    file is passed once, with every name it offers at the first hop reaching it, so a loop of
+    re-exports ends. Only importers of the defining files and of the relays found are read,
+    never the rest of the tree. A Rust `use` is one too (`pub use net::Conn;` in lib.rs:
+    `use crate::Conn` reaches net.rs; `pub use net::{conn::{Conn as Link}};` offers `Link`)."""
+    frontier: dict[str, set[str]] = {}
+    for path, name in starts:
+        frontier.setdefault(path, set()).add(name)
+    seen = set(frontier)
+    relays: dict[str, frozenset[str]] = {}
     for _ in range(_RELAY_HOPS):
-        found = set()
-        for target in frontier:
+        found: dict[str, set[str]] = {}
+        for target in sorted(frontier):
+            names = frontier[target]
             for edge in snap.importers(target):
-                if edge.source in seen or edge.source in found:
+                if edge.source in seen:
                     continue
                 facts = snap.core_facts(edge.source)
-                if facts and any(spec.line == edge.line and (name in names or "*" in names)
-                                 for spec in facts.imports for names in [_imported_names(spec)]):
-                    found.add(edge.source)
+                for spec in facts.imports if facts else ():
+                    if not _same_import(spec, edge):
+                        continue
+                    for inner, outer in _reexported(spec):
+                        if inner == "*":
+                            found.setdefault(edge.source, set()).update(names)
+                        elif inner in names:
+                            found.setdefault(edge.source, set()).add(outer)
         if not found:
             break
-        seen |= found
-        relays |= found
-        frontier = sorted(found)
+        seen |= found.keys()
+        relays.update((path, frozenset(names)) for path, names in found.items())
+        frontier = found
     return relays
 
 
-def _imported_names(spec: Any) -> tuple[str, ...]:
-    """The names an import brings in. A Rust `use` keeps its last segments in the path it
-    walks (`pub use net::Conn;` is spec "net::Conn", a group item may be "net::{self, Conn}"):
-    they are read out of the use tree."""
-    if spec.kind != "rust_use":
-        return spec.names
-    from indexer.resolve_rust import use_names  # the resolver's reading, loaded only when asked
-
-    return use_names(spec.spec, spec.names)
+def _renamed_reexports(snap: Any, module: list[str], name: str) -> list[tuple[str, Any]]:
+    """Top-level definitions that a file whose module path ends with `module` re-exports as
+    `name` under another name than their own, directly or through other re-exports, up to
+    `_RELAY_HOPS` away: `pytest.mark` for `pytest/__init__.py: from _pytest.mark import
+    MARK_GEN as mark`, over `_pytest/mark/__init__.py: from .structures import MARK_GEN`, is
+    structures.py's MARK_GEN. A definition under its own name all the way is found from its
+    name (`_qualifies_through_reexport`); this walks from the module towards the definitions,
+    each hop looking in the imported file for the name the importing one imports, so only
+    the files whose module path ends so and the files their re-exports reach are read."""
+    last = module[-1]
+    starts = sorted(p for p in snap.paths if last in p and _ends_with(module_parts(p), module))
+    # (file, the name looked for in it, renamed on the way)
+    frontier = sorted({(p, name, False) for p in starts})
+    seen = {(p, name) for p in starts}
+    hits: dict[tuple[str, int, int], tuple[str, Any]] = {}
+    for _ in range(_RELAY_HOPS):
+        found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
+        for path, wanted, renamed in frontier:
+            facts = snap.core_facts(path)
+            if not facts:
+                continue
+            edges = snap.imports(path)
+            for spec in facts.imports:
+                for inner, outer in _reexported(spec):
+                    if inner == "*":
+                        before = wanted
+                    elif outer == wanted:
+                        before = inner
+                    else:
+                        continue
+                    for e in edges:
+                        if _same_import(spec, e):
+                            key = (e.target, before)
+                            found[key] = found.get(key, False) or renamed or before != wanted
+        frontier = []
+        for (path, wanted), renamed in sorted(found.items()):
+            if (path, wanted) in seen:
+                continue
+            seen.add((path, wanted))
+            facts = snap.core_facts(path)
+            defined = [s for s in facts.symbols if s.name == wanted and not s.container] if facts else []
+            if defined:  # the definition: the chain ends here
+                if renamed:
+                    hits.update(((path, s.line, s.start_byte), (path, s)) for s in defined)
+            else:
+                frontier.append((path, wanted, renamed))
+        if not frontier:
+            break
+    return [hits[k] for k in sorted(hits)]
 
 
 def _with_text(snap: Any, sites: list[Site]) -> list[Site]:

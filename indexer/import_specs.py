@@ -5,15 +5,31 @@ assembly. Kinds: python js go rust_mod rust_use rust_extern java c_include c_sys
 ruby_require php_require php_use csharp_using bash_source.
 
 Encodings worth knowing:
+Every `names` holds names as the imported module has them; `aliases` (when any is renamed)
+the `as` names beside them, "" for a name kept as is, or the one alias of a module imported
+under another name (`import a.b as c`: no names, aliases ("c",)).
+
 - python: `spec` is the dotted module without leading dots, `level` the number of dots,
-  `names` what a from-import imports (`("*",)` for a wildcard).
-- js: `names` are the imported names (`"default"`, `"*"` for a namespace or re-export-all).
-- rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c");
-  `use a::b::*` -> spec "a::b", names ("*",); `use a::b as c` -> spec "a::b"; a group's items
-  are compact use trees without aliases or comments (`{d::{self as e, F}}` -> "d::{self,F}");
-  `level` is the number of inline `mod m { ... }` blocks around the `use` (what `self::` and
-  `super::` start from).
-- rust_extern: `extern crate serde_json as json;` -> spec "serde_json", names ("json",).
+  `names` what a from-import imports (`("*",)` for a wildcard); `from a import b as c` ->
+  names ("b",), aliases ("c",).
+- js: `names` are the imported names (`"default"`, `"*"` for a namespace or re-export-all),
+  `aliases` the local names (`import d from` -> ("default",) as ("d",); `import * as ns`,
+  `import { a as b }`, `export * as ns from`). `exports` says what the file exports them
+  as: every name of an `export ... from` (`export { a as b } from` -> ("b",); `export *
+  from` -> ("*",)), and of an import only the bindings a top-level `export { x }` or `export
+  default x` without a source names (`exported_imports`); a plain import exports nothing.
+- rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c"); `use a::b::*` ->
+  spec "a::b", names ("*",); `use a::b as c` -> spec "a::b", no names, aliases ("c",). A
+  group's items are compact use trees without aliases or comments (`{d::{self as e, F}}` ->
+  "d::{self,F}"), each a name of `names` (resolve_rust.use_paths expands them into paths).
+  An item's alias is the aliases of the paths it names, in the order use_paths expands them,
+  joined by "," ("" for a path kept as is; an identifier holds no comma): `use a::{b::{c as
+  d, x}, e as f, g}` -> spec "a", names ("b::{c,x}", "e", "g"), aliases ("d,", "f", "");
+  `use a::{b as c, d, e::f as g}` -> names ("b", "d", "e::f"), aliases ("c", "", "g"). A
+  path's alias is the name the file gives its last segment (`self as k` names the module
+  before it k); `x as x` is no alias. `level` is the number of inline `mod m { ... }` blocks
+  around the `use` (what `self::` and `super::` start from).
+- rust_extern: `extern crate serde_json as json;` -> spec "serde_json", aliases ("json",).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
 - ruby_require: `require "x"` and `autoload :X, "x"` as spec "x" (a load-path name);
@@ -53,11 +69,20 @@ def _line(node: Node) -> int:
     return node.start_point[0] + 1
 
 
+def _aliases(names: list[str], aliases: list[str]) -> tuple[str, ...]:
+    """The `aliases` of an ImportSpec: "" where a name is not renamed, () when none is."""
+    out = tuple("" if a == n else a for n, a in zip(names, aliases))
+    return out if any(out) else ()
+
+
 def _python(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     out = []
     for name in node.children_by_field_name("name"):
-        target = name.child_by_field_name("name") if name.type == "aliased_import" else name
-        out.append(ImportSpec("python", _compact(target, data), _line(node)))
+        if name.type == "aliased_import":  # `import a.b as c` binds the module a.b as c
+            out.append(ImportSpec("python", _compact(name.child_by_field_name("name"), data), _line(node),
+                                  aliases=(_text(name.child_by_field_name("alias"), data),)))
+        else:
+            out.append(ImportSpec("python", _compact(name, data), _line(node)))
     return out
 
 
@@ -73,44 +98,118 @@ def _python_from(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[I
                 spec = _compact(child, data)
     else:
         spec = _compact(module, data)
-    names = []
+    names: list[str] = []
+    aliases: list[str] = []
     for child in node.children:
         if child.type == "wildcard_import":
             names.append("*")
+            aliases.append("")
     for name in node.children_by_field_name("name"):
-        target = name.child_by_field_name("name") if name.type == "aliased_import" else name
-        names.append(_compact(target, data))
-    return [ImportSpec("python", spec, _line(node), level, tuple(names))]
+        if name.type == "aliased_import":
+            names.append(_compact(name.child_by_field_name("name"), data))
+            aliases.append(_text(name.child_by_field_name("alias"), data))
+        else:
+            names.append(_compact(name, data))
+            aliases.append("")
+    return [ImportSpec("python", spec, _line(node), level, tuple(names), _aliases(names, aliases))]
 
 
-def _js_names(node: Node, data: bytes) -> tuple[str, ...]:
+def _js_name(node: Node | None, data: bytes) -> str:
+    """A specifier's name: an identifier, a string (`export { "a b" as c }`), or `default`,
+    which the JavaScript grammar leaves without a node (`import { default as d }`)."""
+    return "default" if node is None else _unquote(_text(node, data))
+
+
+def _js_bindings(node: Node, data: bytes) -> tuple[list[str], list[str], list[str]]:
+    """(names, aliases, exports) of an import or `export ... from` statement, one entry each per
+    name imported ("" for no alias, for not exported)."""
     names: list[str] = []
+    aliases: list[str] = []
+    exports: list[str] = []
+    exporting = node.type == "export_statement"
+
+    def add(name: str, alias: str) -> None:
+        names.append(name)
+        aliases.append(alias)
+        exports.append((alias or name) if exporting else "")
+
     for child in node.named_children:
         if child.type == "import_clause":
             for part in child.named_children:
                 if part.type == "identifier":
-                    names.append("default")
+                    add("default", _text(part, data))
                 elif part.type == "namespace_import":
-                    names.append("*")
+                    local = next((c for c in part.named_children if c.type == "identifier"), None)
+                    add("*", _text(local, data))
                 elif part.type == "named_imports":
                     for spec in part.named_children:
                         if spec.type == "import_specifier":
-                            names.append(_text(spec.child_by_field_name("name"), data))
+                            alias = spec.child_by_field_name("alias")
+                            add(_js_name(spec.child_by_field_name("name"), data),
+                                _js_name(alias, data) if alias is not None else "")
         elif child.type == "export_clause":
             for spec in child.named_children:
                 if spec.type == "export_specifier":
-                    names.append(_text(spec.child_by_field_name("name"), data))
-        elif child.type == "namespace_export":
-            names.append("*")
-    if node.type == "export_statement" and not names:
-        names.append("*")  # `export * from "x"`
-    return tuple(names)
+                    alias = spec.child_by_field_name("alias")
+                    add(_js_name(spec.child_by_field_name("name"), data),
+                        _js_name(alias, data) if alias is not None else "")
+        elif child.type == "namespace_export":  # `export * as ns from "x"`
+            add("*", _js_name(child.named_children[0] if child.named_child_count else None, data))
+    if exporting and not names:
+        add("*", "")  # `export * from "x"`
+    return names, aliases, exports
 
 
 def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     spec = _unquote(_text(caps["spec"][0], data))
-    names = _js_names(node, data) if node.type in ("import_statement", "export_statement") else ()
-    return [ImportSpec("js", spec, _line(node), 0, names)]
+    if node.type in ("import_statement", "export_statement"):
+        names, aliases, exports = _js_bindings(node, data)
+        return [ImportSpec("js", spec, _line(node), 0, tuple(names), _aliases(names, aliases),
+                           tuple(exports) if any(exports) else ())]
+    if node.type == "import_require_clause":  # TypeScript `import x = require("./a")`: the module as x
+        local = next((c for c in node.named_children if c.type == "identifier"), None)
+        return [ImportSpec("js", spec, _line(node), aliases=(_text(local, data),) if local is not None else ())]
+    return [ImportSpec("js", spec, _line(node))]
+
+
+def _local_exports(root: Node, data: bytes) -> dict[str, str]:
+    """local name -> the name a top-level `export { x }`, `export { x as y }` or `export
+    default x` without a source exports it under (the first such, in document order)."""
+    out: dict[str, str] = {}
+    for node in root.named_children:
+        if node.type != "export_statement" or node.child_by_field_name("source") is not None:
+            continue
+        value = node.child_by_field_name("value")
+        if value is not None:
+            if value.type == "identifier":
+                out.setdefault(_text(value, data), "default")
+            continue
+        for clause in node.named_children:
+            if clause.type == "export_clause":
+                for spec in clause.named_children:
+                    if spec.type == "export_specifier":
+                        name = _js_name(spec.child_by_field_name("name"), data)
+                        alias = spec.child_by_field_name("alias")
+                        out.setdefault(name, _js_name(alias, data) if alias is not None else name)
+    return out
+
+
+def exported_imports(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
+    """JS/TS: `found` with the `exports` of each import whose bindings the file exports
+    without a source (`import { x } from "./a"; export { x }` re-exports x), the rest as is."""
+    if not any(i.kind == "js" and i.names and not i.exports for i in found):
+        return found
+    local = _local_exports(root, data)
+    if not local:
+        return found
+    out = []
+    for imp in found:
+        if imp.kind == "js" and imp.names and not imp.exports:
+            exports = tuple(local.get(imp.local(i), "") for i in range(len(imp.names)))
+            if any(exports):
+                imp = ImportSpec(imp.kind, imp.spec, imp.line, imp.level, imp.names, imp.aliases, exports)
+        out.append(imp)
+    return out
 
 
 def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -151,24 +250,37 @@ def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
 _RUST_COMMENTS = ("line_comment", "block_comment")
 
 
-def _rust_use_tree(node: Node, data: bytes) -> str:
-    """A use tree as compact text without its aliases (`load as load_config` imports `load`;
-    the alias is a local name) and comments, which compacting would glue into its names."""
+def _rust_use_tree(node: Node, data: bytes) -> tuple[str, list[str]]:
+    """A use tree as compact text without its aliases and comments (compacting would glue both
+    into its names), and the alias of each path it names, in the order use_paths expands them
+    ("" for a path kept as is): `conn::{self as k, A, B as C}` -> ("conn::{self,A,B}", ["k",
+    "", "C"]). `load as load_config` imports `load`; the alias is the local name."""
     if node.type == "use_as_clause":
-        return _rust_use_tree(node.child_by_field_name("path"), data)
+        text = _rust_use_tree(node.child_by_field_name("path"), data)[0]  # a plain path: no group
+        alias = _text(node.child_by_field_name("alias"), data)
+        return text, ["" if alias == text.rsplit("::", 1)[-1] else alias]
     if node.type == "use_list":
-        return "{" + ",".join(_rust_use_items(node, data)) + "}"
+        items = _rust_use_items(node, data)
+        # an empty group names its own path (use_paths): one path, not renamed
+        return "{" + ",".join(t for t, _ in items) + "}", [a for _, al in items for a in al] or [""]
     if node.type == "scoped_use_list":
         path, items = node.child_by_field_name("path"), node.child_by_field_name("list")
-        group = _rust_use_tree(items, data) if items is not None else "{}"
-        return f"{_compact(path, data)}::{group}" if path is not None else group
-    return _compact(node, data)
+        group, aliases = _rust_use_tree(items, data) if items is not None else ("{}", [""])
+        return (f"{_compact(path, data)}::{group}" if path is not None else group), aliases
+    return _compact(node, data), [""]
 
 
-def _rust_use_items(group: Node | None, data: bytes) -> tuple[str, ...]:
+def _rust_use_items(group: Node | None, data: bytes) -> list[tuple[str, list[str]]]:
     if group is None:
-        return ()
-    return tuple(_rust_use_tree(i, data) for i in group.named_children if i.type not in _RUST_COMMENTS)
+        return []
+    return [_rust_use_tree(i, data) for i in group.named_children if i.type not in _RUST_COMMENTS]
+
+
+def _rust_group(line: int, depth: int, spec: str, group: Node | None, data: bytes) -> ImportSpec:
+    """A `use` with a group: its items as names, each item's path aliases joined by "," as its alias."""
+    items = _rust_use_items(group, data)
+    aliases = tuple(",".join(al) if any(al) else "" for _, al in items)
+    return ImportSpec("rust_use", spec, line, depth, tuple(t for t, _ in items), aliases if any(aliases) else ())
 
 
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -176,22 +288,23 @@ def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
     line = _line(node)
     depth = len(_rust_inline_modules(node, data))
     if arg.type == "scoped_use_list":
-        names = _rust_use_items(arg.child_by_field_name("list"), data)
-        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, depth, names)]
+        return [_rust_group(line, depth, _compact(arg.child_by_field_name("path"), data),
+                            arg.child_by_field_name("list"), data)]
     if arg.type == "use_list":
-        return [ImportSpec("rust_use", "", line, depth, _rust_use_items(arg, data))]
+        return [_rust_group(line, depth, "", arg, data)]
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
         return [ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))]
     if arg.type == "use_as_clause":
-        return [ImportSpec("rust_use", _compact(arg.child_by_field_name("path"), data), line, depth)]
+        path, aliases = _rust_use_tree(arg, data)
+        return [ImportSpec("rust_use", path, line, depth, aliases=tuple(a for a in aliases if a))]
     return [ImportSpec("rust_use", _compact(arg, data), line, depth)]
 
 
 def _rust_extern(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     alias = node.child_by_field_name("alias")
-    names = (_text(alias, data),) if alias is not None else ()
-    return [ImportSpec("rust_extern", _text(caps["spec"][0], data), _line(node), 0, names)]
+    aliases = (_text(alias, data),) if alias is not None else ()
+    return [ImportSpec("rust_extern", _text(caps["spec"][0], data), _line(node), aliases=aliases)]
 
 
 def _java(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:

@@ -53,14 +53,30 @@ class Occurrence(Struct, frozen=True, array_like=True, gc=False):
 NOT_USES = frozenset({"definition", "module"})
 
 
-class ImportSpec(Struct, frozen=True, gc=False):
-    """An import as written in the source; resolution to files happens at snapshot assembly."""
+class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
+    """An import as written in the source; resolution to files happens at snapshot assembly.
+    `names` are what the imported module calls them; `aliases` and `exports`, when not empty,
+    line up with `names` ("" where a name is not renamed, not exported); an import of a module
+    itself under another name (`import a.b as c`, Rust `use a::b as c`) has no names and one
+    alias. A Rust group item is a use tree (`b::{c,x}`): its alias lists the aliases of the
+    paths it names, joined by "," (`b::{c as d, x}` -> "d,"; see import_specs), which
+    resolve_rust.use_bindings reads, not `local`."""
 
     kind: str  # python js go rust_mod rust_use rust_extern java c_include ... (all in import_specs.py)
     spec: str  # "os.path", "./util", "github.com/x/y/pkg", "crate::a::b", "com.x.Y", "foo.h"
     line: int
     level: int = 0  # leading dots of a Python relative import; Rust: inline `mod { }` blocks around it
     names: tuple[str, ...] = ()  # names imported (`from a import b, c` -> ("b", "c"))
+    aliases: tuple[str, ...] = ()  # the `as` names: `from a import b as c` -> ("c",); () when none is renamed
+    # JS/TS: the names the file exports them under (`export { a as b } from` -> ("b",); an
+    # imported binding a later `export { x }` names); () when none is exported
+    exports: tuple[str, ...] = ()
+
+    def local(self, i: int) -> str:
+        """The name the importing file gives `names[i]`: its alias, else the name itself (a
+        Rust use tree's names: resolve_rust.use_bindings)."""
+        alias = self.aliases[i] if self.aliases else ""
+        return alias or self.names[i]
 
 
 class BlobFacts(Struct):

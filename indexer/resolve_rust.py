@@ -36,13 +36,15 @@ def _segments(path: str) -> list[str]:
     return [s.strip() for s in path.split(" as ")[0].split("::") if s.strip()]
 
 
-def _tree_paths(tree: str) -> list[list[str]]:
-    """The paths of one use tree, nested groups expanded: `a::{b, c::{self, D as E}}` ->
-    [a, b], [a, c, self], [a, c, D]. An empty group names its own path."""
+def _tree_leaves(tree: str) -> list[tuple[list[str], str]]:
+    """The paths of one use tree, nested groups expanded, each with the alias written after it
+    ("" for none): `a::{b, c::{self, D as E}}` -> ([a, b], ""), ([a, c, self], ""), ([a, c,
+    D], "E"). An empty group names its own path."""
     tree = tree.strip()
     opening = tree.find("{")
     if opening < 0:
-        return [_segments(tree)]
+        alias = tree.split(" as ")[1].strip() if " as " in tree else ""
+        return [(_segments(tree), alias)]
     prefix = _segments(tree[:opening])
     depth, item, items = 0, "", []
     for ch in tree[opening + 1 :]:
@@ -55,36 +57,62 @@ def _tree_paths(tree: str) -> list[list[str]]:
         else:
             item += ch
     items.append(item)
-    return [prefix + p for i in items if i.strip() for p in _tree_paths(i)] or [prefix]
+    return [(prefix + p, a) for i in items if i.strip() for p, a in _tree_leaves(i)] or [(prefix, "")]
+
+
+def _use_leaves(spec: str, names: tuple[str, ...], aliases: tuple[str, ...]) -> list[tuple[list[str], str]]:
+    """Every path of a `use` with its alias. As the extractor encodes it, a group item's alias
+    lists the aliases of the paths it names joined by "," (`b::{c as d, x}` -> "d,"), and a
+    `use` without a group has its one alias alone (`use a::b as c`: spec "a::b", aliases ("c",));
+    an alias written in the tree itself (`D as E`) counts when the encoding gives none."""
+    spec = spec.strip().rstrip(";")
+    if not names:
+        leaves = [(p, a) for p, a in _tree_leaves(spec) if p]
+        if len(leaves) == 1 and aliases and aliases[0]:
+            leaves = [(leaves[0][0], aliases[0])]
+        return leaves
+    prefix = _segments(spec)
+    out = []
+    for i, name in enumerate(names):
+        given = aliases[i].split(",") if i < len(aliases) and aliases[i] else []
+        for k, (path, alias) in enumerate(_tree_leaves(name)):
+            if prefix + path:
+                out.append((prefix + path, (given[k] if k < len(given) else "") or alias))
+    return out
 
 
 def use_paths(spec: str, names: tuple[str, ...] = ()) -> list[list[str]]:
     """Every path a `use` names, as the extractor encodes it (spec before the group, its items
     as names) or written out: `crate::a::{b, c::{self, D}}` -> [crate, a, b], [crate, a, c,
     self], [crate, a, c, D]; `a::b as c` -> [a, b]; `a::*` -> [a, *]."""
-    spec = spec.strip().rstrip(";")
-    if not names:
-        return [p for p in _tree_paths(spec) if p]
-    prefix = _segments(spec)
-    return [p for n in names for p in (prefix + q for q in _tree_paths(n)) if p]
+    return [p for p, _ in _use_leaves(spec, names, ())]
 
 
-def use_names(spec: str, names: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The names a `use` brings in, aliases read as the names they import (as a re-export
-    names what it passes on): `crate::{net::{self, Conn}, *}` -> ("net", "Conn", "*")."""
+def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
+    """(name in the module it comes from, name in the importing file) of each name a `use`
+    brings in, the importing file's name being its alias if it has one: `crate::{net::{self as
+    n, Conn}, *}` -> (net, n), (Conn, Conn), (*, *); `net::Conn` -> (Conn, Conn); spec
+    "a::b" with aliases ("c",) -> (b, c). A `self` is the module before it; a path ending at
+    `crate`, `self` or `super` brings in no name."""
     out = []
-    for path in use_paths(spec, names):
+    for path, alias in _use_leaves(spec, names, aliases):
         leaf = path[-1] if path[-1] != "self" or len(path) < 2 else path[-2]
         if leaf not in ("crate", "self", "super"):
-            out.append(leaf)
+            out.append((leaf, alias or leaf))
     return tuple(dict.fromkeys(out))
+
+
+def use_names(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The names a `use` brings into the importing file, under their aliases (as a re-export
+    offers them its own importers): `crate::{net::{self, Conn as C}, *}` -> ("net", "C", "*")."""
+    return tuple(dict.fromkeys(local for _, local in use_bindings(spec, names, aliases)))
 
 
 def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
     """The names `extern crate` declarations of a file bring in (the crate's and its alias)."""
     if facts is None:
         return frozenset()
-    return frozenset(name for imp in facts.imports if imp.kind == "rust_extern" for name in (imp.spec, *imp.names))
+    return frozenset(name for imp in facts.imports if imp.kind == "rust_extern" for name in (imp.spec, *imp.aliases))
 
 
 class _Package(NamedTuple):

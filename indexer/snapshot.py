@@ -114,6 +114,11 @@ class Snapshot:
     def _index(self) -> dict[str, int]:
         return {p: i for i, p in enumerate(self._head.paths)}
 
+    @property
+    def paths(self) -> list[str]:
+        """Every path of the file table, sorted: a column, no file's record made."""
+        return self._head.paths
+
     def file(self, path: str) -> FileEntry | None:
         i = self._position(path)
         if i is None:

@@ -22,7 +22,7 @@ from operator import attrgetter
 from tree_sitter import Node, QueryCursor
 
 from indexer import grammars
-from indexer.import_specs import HANDLERS, missed_includes
+from indexer.import_specs import HANDLERS, exported_imports, missed_includes
 from indexer.model import ImportSpec, Occurrence, Symbol
 from indexer.tokens import OCCURRENCE_CAP
 
@@ -441,7 +441,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             if package_at < 0 or node.start_byte < package_at:
                 package_at = node.start_byte
                 facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
-    imports.sort(key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
+    imports.sort(key=_import_order)
     facts.imports = imports
     found = [d for _, _, d in defs.values()]
     if language == "php":
@@ -599,5 +599,14 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     if language in ("c", "cpp"):
         missed = missed_includes(root, data, facts.imports)
         if missed:
-            facts.imports = sorted(facts.imports + missed, key=lambda i: (i.line, i.kind, i.spec, i.level, i.names))
+            facts.imports = sorted(facts.imports + missed, key=_import_order)
+    elif language in _JS_FAMILY:
+        facts.imports = exported_imports(root, data, facts.imports)
     return facts
+
+
+_JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
+
+
+def _import_order(i: ImportSpec) -> tuple:
+    return (i.line, i.kind, i.spec, i.level, i.names, i.aliases, i.exports)

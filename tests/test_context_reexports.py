@@ -57,6 +57,30 @@ FILES = {
     "decl/index.d.ts": "export * from './shapes';\n",
     "decl/shapes.d.ts": "export * from './circle';\n",
     "decl/circle.d.ts": "export declare class Circle {\n  radius: number;\n}\n",
+    # renamed re-exports, pytest-like: pytest exports _pytest's MARK_GEN as `mark`
+    "src/_pytest/mark/structures.py": ("class MarkGenerator:\n    def parametrize(self):\n        pass\n\n\n"
+                                       "MARK_GEN = MarkGenerator()\n"),
+    "src/_pytest/mark/__init__.py": "from .structures import MARK_GEN\n",
+    "src/pytest/__init__.py": ("from _pytest.mark import MARK_GEN as mark\n"
+                               "from _pytest.mark.structures import MarkGenerator as Marks\n"),
+    "test_marks.py": "import pytest\n\n\n@pytest.mark.slow\ndef test_it():\n    pass\n",
+    # attrs-like: the package binds asdict as _asdict, so it offers `_asdict`, not `asdict`
+    "attr/_funcs.py": "def asdict(inst):\n    pass\n",
+    "attr/__init__.py": "from ._funcs import asdict as _asdict\n",
+    "use_asdict.py": "import attr\n\nattr.asdict(None)\n",
+    # a rename in the middle of a chain: chain -> chain.middle (Motor as Rotor) -> chain.inner -> chain.core
+    "chain/core.py": "class Motor:\n    def spin(self):\n        pass\n",
+    "chain/inner.py": "from chain.core import Motor\n",
+    "chain/middle.py": "from chain.inner import Motor as Rotor\n",
+    "chain/__init__.py": "from chain.middle import Rotor\n",
+    "use_rotor.py": "from chain import Rotor\n\nRotor().spin()\n",
+    # TypeScript: a renamed re-export, an import alone (no re-export), an import exported after
+    "ui/button.ts": "export class Button {\n  press(): void {}\n}\n",
+    "ui/index.ts": "export { Button as Btn } from './button';\n",
+    "page2.ts": "import { Btn } from './ui';\n\nnew Btn().press();\n",
+    "only/index.ts": "import { Button } from '../ui/button';\n\nexport const made = new Button();\n",
+    "both/index.ts": "import { Button as B } from '../ui/button';\n\nexport { B as Knob };\n",
+    "nsx/index.ts": "export * as parts from '../ui/button';\n",
 }
 
 
@@ -159,3 +183,68 @@ def test_a_typescript_declaration_file_is_named_without_its_d(shop):
     assert _missing(shop, "circle.d.Circle")
     assert symbols.module_parts("decl/circle.d.mts") == symbols.module_parts("decl/circle.d.cts") == ["decl", "circle"]
     assert symbols.module_parts("decl/index.d.ts") == ["decl"] and symbols.module_parts("a.d/b.ts") == ["a.d", "b"]
+
+
+def test_a_renamed_reexport_offers_the_new_name(shop):
+    # pytest/__init__.py: `from _pytest.mark import MARK_GEN as mark`: `pytest.mark` was not_found,
+    # and `pytest.MARK_GEN` was found, though pytest has no MARK_GEN
+    mark_gen = ("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")
+    assert _exact(shop, "pytest.mark") == [mark_gen]
+    assert _exact(shop, "mark.MARK_GEN") == [mark_gen]  # _pytest/mark/__init__.py, not renamed
+    assert _missing(shop, "pytest.MARK_GEN") and _missing(shop, "mark")  # an alias is no definition
+    generator = ("src/_pytest/mark/structures.py", "MarkGenerator", 1, "qualified")
+    assert _exact(shop, "pytest.Marks") == [generator]
+    assert _exact(shop, "pytest.Marks.parametrize") == [
+        ("src/_pytest/mark/structures.py", "MarkGenerator.parametrize", 2, "qualified")]
+    assert _missing(shop, "pytest.MarkGenerator") and _missing(shop, "pytest.MarkGenerator.parametrize")
+    assert _exact(shop, "MarkGenerator.parametrize") == [
+        ("src/_pytest/mark/structures.py", "MarkGenerator.parametrize", 2, "exact")]
+    # reference sites of the name pytest offers: the alias itself, and a file importing pytest
+    assert _sites(shop, "pytest.mark") == [("src/pytest/__init__.py", 1, "import"), ("test_marks.py", 4, "import")]
+
+
+def test_an_alias_is_not_a_reexport_of_the_name_it_imports(shop):
+    # attr/__init__.py: `from ._funcs import asdict as _asdict` relayed `asdict`
+    assert _missing(shop, "attr.asdict")
+    assert _exact(shop, "attr._asdict") == [("attr/_funcs.py", "asdict", 1, "qualified")]
+    assert _exact(shop, "_funcs.asdict") == [("attr/_funcs.py", "asdict", 1, "qualified")]
+    # use_asdict.py imports attr, which has no `asdict`: its site was `import`-resolved
+    assert [s for s in _sites(shop, "asdict") if s[0] == "use_asdict.py"] == [("use_asdict.py", 3, "name_match")]
+    assert _sites(shop, "attr._asdict") == [("attr/__init__.py", 1, "import")]
+
+
+def test_a_chain_renames_as_it_goes(shop):
+    # chain/__init__.py <- chain/middle.py (Motor as Rotor) <- chain/inner.py <- chain/core.py
+    motor = ("chain/core.py", "Motor", 1, "qualified")
+    assert _exact(shop, "chain.Rotor") == [motor] and _exact(shop, "middle.Rotor") == [motor]
+    assert _exact(shop, "inner.Motor") == [motor]
+    assert _exact(shop, "chain.Rotor.spin") == [("chain/core.py", "Motor.spin", 2, "qualified")]
+    assert _missing(shop, "chain.Motor") and _missing(shop, "middle.Motor") and _missing(shop, "chain.Rotor.run")
+    assert _sites(shop, "chain.Rotor") == [("chain/__init__.py", 1, "import"), ("chain/middle.py", 1, "import"),
+                                           ("use_rotor.py", 1, "import"), ("use_rotor.py", 3, "import")]
+
+
+def test_a_chain_with_renames_has_the_same_bound(shop, monkeypatch):
+    # every hop counts, renamed or not: chain -> chain.core is three
+    monkeypatch.setattr(symbols, "_RELAY_HOPS", 2)
+    assert _missing(shop, "chain.Rotor") and _missing(shop, "chain.Rotor.spin")
+    assert _exact(shop, "middle.Rotor") == [("chain/core.py", "Motor", 1, "qualified")]
+    assert _exact(shop, "pytest.mark") == [("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")]
+    monkeypatch.setattr(symbols, "_RELAY_HOPS", 1)
+    assert _missing(shop, "pytest.mark") and _missing(shop, "middle.Rotor")
+
+
+def test_typescript_renamed_reexports_and_plain_imports(shop):
+    button = ("ui/button.ts", "Button", 1, "qualified")
+    assert _exact(shop, "ui.Btn") == [button]  # export { Button as Btn } from './button'
+    assert _exact(shop, "ui.Btn.press") == [("ui/button.ts", "Button.press", 2, "qualified")]
+    assert _missing(shop, "ui.Button")
+    assert _sites(shop, "ui.Btn") == [("page2.ts", 1, "import"), ("page2.ts", 3, "import"),
+                                      ("ui/index.ts", 1, "import")]
+    # only/index.ts imports Button and exports something else: no re-export (it was one)
+    assert _missing(shop, "only.Button")
+    # both/index.ts imports Button as B and exports B as Knob
+    assert _exact(shop, "both.Knob") == [button]
+    assert _missing(shop, "both.Button") and _missing(shop, "both.B")
+    # `export * as parts from` offers a namespace, not each name (it was a wildcard)
+    assert _missing(shop, "nsx.Button")

@@ -2,7 +2,8 @@
 import the root's `Socket` with `use crate::{Socket}`, `use crate::Socket`, `use super::Socket`
 and groups, a `Conn` and a `Wire` re-exported by `pub use` (in lib.rs, and in proto/mod.rs
 on the way to proto/wire.rs) and imported through the re-exports, and nested groups that
-reach modules two levels down. Exact edges and exact site resolutions, from a real index."""
+reach modules two levels down; and a second crate whose lib.rs re-exports an item of a nested
+group under its alias. Exact edges and exact site resolutions, from a real index."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 import context_tools
 from indexer.api import open_store, snapshot
+from indexer.errors import NotFound
 from tests.indexed import indexed
 
 FILES = {
@@ -112,3 +114,62 @@ def test_a_chain_of_pub_use_through_a_mod_rs_and_a_nested_group(crate):
         ("src/d.rs", 1, "import"), ("src/d.rs", 3, "import"),
         ("src/lib.rs", 9, "import"),
         ("src/proto/mod.rs", 2, "import")]
+
+
+# Aliases in use trees: lib.rs re-exports conn.rs's Conn as `Link` from a group nested in
+# another, beside Pool (not renamed) and net.rs's Socket as `Sock`
+ALIASED = {
+    "Cargo.toml": '[package]\nname = "links"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod net;\nmod e;\nmod f;\n"
+                  "pub use net::{conn::{Conn as Link, Pool}, Socket as Sock};\n",
+    "src/net.rs": "pub mod conn;\n\npub struct Socket;\n",
+    "src/net/conn.rs": "pub struct Conn;\npub struct Pool;\n",
+    # through the re-exports, under the names lib.rs offers
+    "src/e.rs": "use crate::{Link, Pool, Sock};\n\npub fn e(l: Link, p: Pool, s: Sock) {}\n",
+    # lib.rs offers Conn only as Link: `crate::Conn` is no Conn of conn.rs
+    "src/f.rs": "use crate::Conn;\n\npub fn f(c: Conn) {}\n",
+}
+
+
+@cache
+def _aliased_repo() -> tuple[str, str]:
+    return indexed(ALIASED, "rennet-ctx-rust-aliases-", message="rust aliases")
+
+
+@pytest.fixture(scope="module")
+def aliased() -> tuple[context_tools.Client, str]:
+    repo, store = _aliased_repo()
+    return context_tools.Client(store=store), repo
+
+
+def _exact(crate, name: str) -> list[tuple[str, str, int, str]]:
+    client, repo = crate
+    try:
+        r = client.call("context.symbol", repo=repo, name=name, fuzzy=False)
+    except NotFound:
+        return []
+    return [(d.path, d.qualified, d.line, d.match) for d in r.data.definitions]
+
+
+def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased):
+    repo, store_path = _aliased_repo()
+    store = open_store(store_path)
+    try:
+        record = snapshot(repo, "main", store=store).record
+    finally:
+        store.close()
+    assert [(e.source, e.line, e.target) for e in record.edges if e.source == "src/lib.rs" and e.line == 4] == [
+        ("src/lib.rs", 4, "src/net.rs"), ("src/lib.rs", 4, "src/net/conn.rs")]
+    # the crate root's module path offers conn.rs's Conn as Link, Pool as is, net.rs's Socket as Sock
+    assert _exact(aliased, "src::Link") == [("src/net/conn.rs", "Conn", 1, "qualified")]
+    assert _exact(aliased, "src::Pool") == [("src/net/conn.rs", "Pool", 2, "qualified")]
+    assert _exact(aliased, "src::Sock") == [("src/net.rs", "Socket", 3, "qualified")]
+    assert _exact(aliased, "src::Conn") == [] and _exact(aliased, "src::Socket") == []
+    assert _exact(aliased, "Link") == []  # an alias is no definition of its own
+    # sites: e.rs reaches Link and Pool through lib.rs; f.rs's Conn is not lib.rs's (it offers Link)
+    assert _sites(aliased, "src::Link") == [
+        ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
+    assert _sites(aliased, "Pool") == [
+        ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
+    assert _sites(aliased, "Conn") == [
+        ("src/lib.rs", 4, "import"), ("src/f.rs", 1, "name_match"), ("src/f.rs", 3, "name_match")]

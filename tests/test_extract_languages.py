@@ -828,6 +828,41 @@ template <class T> K<T>::operator T*() const { return 0; }
     assert facts.symbols[4].signature == "operator bool() const;"
 
 
+JS_BINDINGS = """import d, { a as b, c, default as e } from "./x";
+import * as ns from "./y";
+export { f as g, h } from "./z";
+export * as nn from "./w";
+export * from "./v";
+import { k, m as n } from "./u";
+export { n as out, d };
+"""
+
+
+@pytest.mark.parametrize("language,path", [("javascript", "m.js"), ("typescript", "m.ts")])
+def test_js_import_aliases_and_what_a_file_exports(language, path):
+    # names as the imported module has them, aliases as this file names them, exports as it exports them
+    facts = extract_blob(JS_BINDINGS.encode(), path, language)
+    assert [(i.spec, i.names, i.aliases, i.exports) for i in facts.imports] == [
+        ("./x", ("default", "a", "c", "default"), ("d", "b", "", "e"), ("d", "", "", "")),  # export { d }
+        ("./y", ("*",), ("ns",), ()),
+        ("./z", ("f", "h"), ("g", ""), ("g", "h")),
+        ("./w", ("*",), ("nn",), ("nn",)),
+        ("./v", ("*",), (), ("*",)),
+        ("./u", ("k", "m"), ("", "n"), ("", "out")),  # export { n as out }; k is only imported
+    ]
+    plain = extract_blob(b'import { Button } from "./b";\nexport const made = new Button();\n', path, language)
+    assert [(i.names, i.aliases, i.exports) for i in plain.imports] == [(("Button",), (), ())]
+    ts = extract_blob(b'import fs = require("fs");\n', "r.ts", "typescript")
+    assert [(i.spec, i.names, i.aliases) for i in ts.imports] == [("fs", (), ("fs",))]
+
+
+def test_rust_use_aliases():
+    src = b"use a::b as c;\nuse a::{b as c, d, e::f as g};\nuse x::{y, z};\n"
+    facts = extract_blob(src, "src/lib.rs", "rust")
+    assert [(i.spec, i.names, i.aliases) for i in facts.imports] == [
+        ("a::b", (), ("c",)), ("a", ("b", "d", "e::f"), ("c", "", "g")), ("x", ("y", "z"), ())]
+
+
 def test_rust_path_attributes_and_inline_module_depth():
     src = b'''#[doc(hidden)]
 #[path = "private/mod.rs"]
@@ -860,9 +895,10 @@ extern crate serde_json as json;
         ("rust_use", "super::super::Thing", 14, 2, ()),
         ("rust_mod", "tests::deeper::leaf", 15, 2, ()),
         ("rust_use", "crate::de", 18, 0, ()),
-        ("rust_extern", "serde_json", 19, 0, ("json",)),
+        ("rust_extern", "serde_json", 19, 0, ()),
         ("rust_extern", "log", 20, 0, ()),
     ]
+    assert [i.aliases for i in facts.imports if i.kind == "rust_extern"] == [("json",), ()]  # `as json`
 
 
 def test_rust_use_groups_without_aliases_or_comments():
@@ -882,6 +918,24 @@ use {x as y, z::{w as v}};
         ("rust_use", "a::b", 6, 0, ()),
         ("rust_use", "", 7, 0, ("x", "z::{w}")),
     ]
+    # the aliases are kept beside the items: each item's paths' aliases, joined by ","
+    assert [i.aliases for i in facts.imports] == [("c,", ""), ("k,B", ""), ("d",), ("y", "v")]
+
+
+def test_rust_use_aliases_in_nested_groups_line_up_with_the_paths():
+    src = b"use a::{b::{c as d, x, {}}, e as f, g, h::{self as i, j::{k as l}}};\nuse m::{n as n, o::{p as p}};\n"
+    facts = extract_blob(src, "src/x.rs", "rust")
+    assert [(i.spec, i.names, i.aliases) for i in facts.imports] == [
+        ("a", ("b::{c,x,{}}", "e", "g", "h::{self,j::{k}}"), ("d,,", "f", "", "i,l")),
+        ("m", ("n", "o::{p}"), ()),  # `n as n` is no alias
+    ]
+    from indexer.resolve_rust import use_bindings, use_paths
+
+    first = facts.imports[0]
+    assert use_paths(first.spec, first.names) == [
+        ["a", "b", "c"], ["a", "b", "x"], ["a", "b"], ["a", "e"], ["a", "g"], ["a", "h", "self"], ["a", "h", "j", "k"]]
+    assert use_bindings(first.spec, first.names, first.aliases) == (
+        ("c", "d"), ("x", "x"), ("b", "b"), ("e", "f"), ("g", "g"), ("h", "i"), ("k", "l"))
 
 
 def test_ruby_accessors_and_methods_made_by_calls():

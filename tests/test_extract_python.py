@@ -111,6 +111,21 @@ def test_imports_with_level_and_names():
     ]
 
 
+def test_import_aliases_are_kept_beside_the_names():
+    # `import os, sys as system`, `import a.b.c`, `from . import x, y as z`, `from ..pkg.mod import (A, B)`
+    got = [(i.spec, i.names, i.aliases) for i in _facts().imports][:5]
+    assert got == [("os", (), ()), ("sys", (), ("system",)), ("a.b.c", (), ()), ("", ("x", "y"), ("", "z")),
+                   ("pkg.mod", ("A", "B"), ())]
+    src = b"from .structures import MARK_GEN as mark\nfrom .x import Y as Y, Z\nimport a.b as c\n"
+    facts = extract_blob(src, "pkg/__init__.py", "python")
+    assert [(i.spec, i.level, i.names, i.aliases) for i in facts.imports] == [
+        ("structures", 1, ("MARK_GEN",), ("mark",)),
+        ("x", 1, ("Y", "Z"), ()),  # `Y as Y` keeps the name: no alias
+        ("a.b", 0, (), ("c",)),  # a module imported under another name
+    ]
+    assert [[i.local(n) for n in range(len(i.names))] for i in facts.imports] == [["mark"], ["Y", "Z"], []]
+
+
 def test_main_block():
     assert _facts().main_block is True
     for guard in (b"if '__main__' == __name__:\n    run()\n", b'if __name__=="__main__":\n    run()\n'):

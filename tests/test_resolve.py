@@ -406,7 +406,7 @@ RUST_2015_CASES = [
 ]
 
 
-EXTERN_ITOA = ImportSpec("rust_extern", "itoa", 2, names=("fmt_int",))  # the root's `extern crate itoa as fmt_int;`
+EXTERN_ITOA = ImportSpec("rust_extern", "itoa", 2, aliases=("fmt_int",))  # the root's `extern crate itoa as fmt_int;`
 
 
 @pytest.mark.parametrize("importer,imp,expected", RUST_2015_CASES)
@@ -444,7 +444,7 @@ def test_rust_inline_module_declarations_and_paths():
 
 def test_rust_extern_crate_of_the_workspace_is_an_edge():
     edges, unresolved = run(RUST_TREE, {"src/main.rs": [ImportSpec("rust_extern", "my_util", 1),
-                                                        ImportSpec("rust_extern", "serde", 2, names=("s",))]})
+                                                        ImportSpec("rust_extern", "serde", 2, aliases=("s",))]})
     assert pairs(edges) == [("src/main.rs", "crates/util/src/lib.rs")]
     assert statuses(unresolved) == [("src/main.rs", "serde", "external")]
 
@@ -655,7 +655,7 @@ def test_rust_use_groups_as_the_extractor_encodes_them():
 
 
 def test_rust_use_trees_read_as_paths_and_names():
-    from indexer.resolve_rust import use_names, use_paths
+    from indexer.resolve_rust import use_bindings, use_names, use_paths
 
     assert use_paths("crate", ("net::{self,conn::{A,B}}", "Socket")) == [
         ["crate", "net", "self"], ["crate", "net", "conn", "A"], ["crate", "net", "conn", "B"], ["crate", "Socket"]]
@@ -663,10 +663,18 @@ def test_rust_use_trees_read_as_paths_and_names():
         ["crate", "a", "b"], ["crate", "a", "c", "self"], ["crate", "a", "c", "D"], ["crate", "a", "*"]]
     assert use_paths("a::b as c") == [["a", "b"]] and use_paths("crate::net::{}") == [["crate", "net"]]
     assert use_paths("", ("x", "z::{w}")) == [["x"], ["z", "w"]] and use_paths("") == []
-    # what a `use` brings in, as a re-export passes it on
+    # what a `use` brings in, as a re-export passes it on: under the alias the file gives it
     assert use_names("net::Conn") == ("Conn",) and use_names("crate::net::{self}") == ("net",)
     assert use_names("crate", ("net::{self,Conn}", "util::*", "Socket")) == ("net", "Conn", "*", "Socket")
-    assert use_names("super", ("*",)) == ("*",) and use_names("self::wire::Wire as W") == ("Wire",)
+    assert use_names("super", ("*",)) == ("*",) and use_names("self::wire::Wire as W") == ("W",)
+    # the extractor's encoding: an item's alias lists its paths' aliases, joined by ","
+    assert use_names("a::b", (), ("c",)) == ("c",) and use_bindings("a::b", (), ("c",)) == (("b", "c"),)
+    assert use_bindings("a", ("b::{c,x}", "e", "g"), ("d,", "f", "")) == (
+        ("c", "d"), ("x", "x"), ("e", "f"), ("g", "g"))
+    assert use_bindings("crate::net", ("conn::{self,A}", "*"), ("k,B", "")) == (
+        ("conn", "k"), ("A", "B"), ("*", "*"))
+    assert use_paths("crate::net", ("conn::{self,A}", "*")) == [
+        ["crate", "net", "conn", "self"], ["crate", "net", "conn", "A"], ["crate", "net", "*"]]
 
 
 def test_rust_nested_use_groups_reach_every_module_they_name():
