@@ -102,12 +102,6 @@ def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...
     return tuple(dict.fromkeys(out))
 
 
-def use_names(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The names a `use` brings into the importing file, under their aliases (as a re-export
-    offers them its own importers): `crate::{net::{self, Conn as C}, *}` -> ("net", "C", "*")."""
-    return tuple(dict.fromkeys(local for _, local in use_bindings(spec, names, aliases)))
-
-
 def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
     """The names `extern crate` declarations of a file bring in (the crate's and its alias)."""
     if facts is None:

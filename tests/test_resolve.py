@@ -655,7 +655,10 @@ def test_rust_use_groups_as_the_extractor_encodes_them():
 
 
 def test_rust_use_trees_read_as_paths_and_names():
-    from indexer.resolve_rust import use_bindings, use_names, use_paths
+    from indexer.resolve_rust import use_bindings, use_paths
+
+    def use_names(*use):  # the names a `use` brings in, under their aliases
+        return tuple(dict.fromkeys(local for _, local in use_bindings(*use)))
 
     assert use_paths("crate", ("net::{self,conn::{A,B}}", "Socket")) == [
         ["crate", "net", "self"], ["crate", "net", "conn", "A"], ["crate", "net", "conn", "B"], ["crate", "Socket"]]
