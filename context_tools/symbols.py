@@ -515,6 +515,12 @@ def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
             yield name, out
 
 
+def _star_passes(spec: Any, name: str) -> bool:
+    """Does a `*` import pass `name` on? Python's `from m import *` binds no name starting with
+    an underscore (`__all__`, which could list one, is not read)."""
+    return not (spec.kind == "python" and name.startswith("_"))
+
+
 def _rust_bindings(spec: Any) -> tuple[tuple[str, str], ...]:
     """A Rust `use` keeps the last segments of what it imports in the path it walks (`pub use
     net::Conn;` is spec "net::Conn", no names; a group item may be "conn::{self,Conn}", its
@@ -558,7 +564,7 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
                         continue
                     for inner, outer in _reexported(spec):
                         if inner == "*":
-                            found.setdefault(edge.source, set()).update(names)
+                            found.setdefault(edge.source, set()).update(n for n in names if _star_passes(spec, n))
                         elif inner in names:
                             found.setdefault(edge.source, set()).add(outer)
         if not found:
@@ -593,9 +599,9 @@ def _renamed_reexports(snap: Any, module: list[str], name: str) -> list[tuple[st
             edges = snap.imports(path)
             for spec in facts.imports:
                 for inner, outer in _reexported(spec):
-                    if inner == "*":
+                    if inner == "*" and _star_passes(spec, wanted):
                         before = wanted
-                    elif outer == wanted:
+                    elif inner != "*" and outer == wanted:
                         before = inner
                     else:
                         continue

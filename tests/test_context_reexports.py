@@ -81,6 +81,10 @@ FILES = {
     "only/index.ts": "import { Button } from '../ui/button';\n\nexport const made = new Button();\n",
     "both/index.ts": "import { Button as B } from '../ui/button';\n\nexport { B as Knob };\n",
     "nsx/index.ts": "export * as parts from '../ui/button';\n",
+    # Python's `*` binds no underscored name
+    "star/__init__.py": "from star.impl import *\n",
+    "star/impl.py": "def shown():\n    pass\n\n\ndef _hidden():\n    pass\n",
+    "use_star.py": "from star import shown, _hidden\n\nshown()\n_hidden()\n",
 }
 
 
@@ -248,3 +252,10 @@ def test_typescript_renamed_reexports_and_plain_imports(shop):
     assert _missing(shop, "both.Button") and _missing(shop, "both.B")
     # `export * as parts from` offers a namespace, not each name (it was a wildcard)
     assert _missing(shop, "nsx.Button")
+
+
+def test_a_python_wildcard_passes_on_no_underscored_name(shop):
+    assert _exact(shop, "star.shown") == [("star/impl.py", "shown", 1, "qualified")]
+    assert _missing(shop, "star._hidden")
+    assert _sites(shop, "shown") == [("use_star.py", 1, "import"), ("use_star.py", 3, "import")]
+    assert _sites(shop, "_hidden") == [("use_star.py", 1, "name_match"), ("use_star.py", 4, "name_match")]
