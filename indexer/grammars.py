@@ -323,9 +323,6 @@ class Budget:
         return self.exceeded
 
 
-_NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
-
-
 def parser_view(name: str, data: bytes) -> bytes:
     """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
     preprocessor) cannot place blanked to spaces, and enumerator macros written as the
@@ -342,7 +339,7 @@ def parser_view(name: str, data: bytes) -> bytes:
         view[at:at + len(replacement)] = replacement
     for start, end in spans:  # after the edits: none is left in a blanked branch
         # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
-        view[start:end] = _NOT_LINE_BREAK.sub(b" ", data[start:end])
+        view[start:end] = retry_views.blanked(data[start:end])
     return bytes(view)
 
 

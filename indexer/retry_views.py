@@ -25,6 +25,12 @@ from tree_sitter import Node
 
 _NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
 
+
+def blanked(chunk: bytes) -> bytes:
+    """`chunk` as spaces of the same length, its line breaks kept: what a view shows of a
+    construct it hides, so every offset and line still holds."""
+    return _NOT_LINE_BREAK.sub(b" ", chunk)
+
 _CS_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*([a-z]*)[^\r\n]*", re.MULTILINE)
 
 
@@ -46,7 +52,7 @@ def csharp_branch_view(data: bytes, root: Node) -> bytes | None:
             view = bytearray(data)
         start, end = match.span()
         if blank_from >= 0:  # the blanked branch runs up to this directive
-            view[blank_from:start] = _NOT_LINE_BREAK.sub(b" ", data[blank_from:start])
+            view[blank_from:start] = blanked(data[blank_from:start])
         if word == b"if":
             skipping.append(False)
         elif word in (b"elif", b"else") and skipping:
@@ -58,7 +64,7 @@ def csharp_branch_view(data: bytes, root: Node) -> bytes | None:
     if view is None:
         return None
     if blank_from >= 0:  # an `#if` left open to the end of the file
-        view[blank_from:] = _NOT_LINE_BREAK.sub(b" ", data[blank_from:])
+        view[blank_from:] = blanked(data[blank_from:])
     return bytes(view)
 
 
