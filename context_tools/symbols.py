@@ -23,13 +23,12 @@ the folder of the member's definition, is `import`-resolved across the members.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from itertools import accumulate
 from typing import Any, Iterable, Iterator
 
 import msgspec
 from msgspec import Struct
 
+from context_tools.near_names import NearNames
 from context_tools.pinned import open_pinned, tree_path
 from context_tools.result import Result
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
@@ -206,73 +205,11 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     return hits
 
 
-_CUTOFF = 0.7
-_NEAR_MAX = 50  # near names looked up for their definitions
-
-
-class NearNames:
-    """A snapshot's defined names arranged for near-name lookups: built once per snapshot,
-    so a lookup scans no name in Python. Names containing the query are found by searching
-    one newline-joined string of all of them (lowercased) in C; close spellings by difflib
-    among names of the query's first letter."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names  # sorted
-        self.by_lower: dict[str, list[str]] = {}
-        for n in names:
-            self.by_lower.setdefault(n.lower(), []).append(n)
-        lowered = [n.lower() for n in names]
-        self._text = "\n".join(lowered)
-        self._starts = list(accumulate((len(n) + 1 for n in lowered[:-1]), initial=0)) if names else []
-        self._by_first: dict[str, list[str]] = {}
-        for key in self.by_lower:
-            self._by_first.setdefault(key[:1], []).append(key)
-
-    def near(self, low: str, limit: int = _NEAR_MAX) -> list[str]:
-        """Up to `limit` names near `low` (a lowercased name), best first: the name itself in
-        any case, names containing it (in name order), then close spellings."""
-        near = list(self.by_lower.get(low, ()))
-        exact = set(near)
-        for i in self._containing(low):
-            if len(near) >= limit:
-                return near
-            if self.names[i] not in exact:
-                near.append(self.names[i])
-        from difflib import get_close_matches
-
-        # Close spellings among names of the same first letter (a repository has hundreds of
-        # thousands of names; difflib's checks cost microseconds each), and of a length that
-        # can reach the cutoff: its ratio is at most 2*min/sum of the two lengths.
-        size = len(low)
-        reachable = [n for n in self._by_first.get(low[:1], ())
-                     if 2.0 * min(size, len(n)) / (size + len(n)) >= _CUTOFF]
-        seen = set(near)
-        for close in get_close_matches(low, reachable, n=10, cutoff=_CUTOFF):
-            for n in self.by_lower[close]:
-                if n not in seen:
-                    seen.add(n)
-                    near.append(n)
-        return near[:limit]
-
-    def _containing(self, low: str) -> Iterator[int]:
-        """Indexes of the names whose lowercase contains `low`, in order."""
-        if not low:
-            yield from range(len(self.names))
-            return
-        if "\n" in low:
-            return
-        text, starts, at = self._text, self._starts, 0
-        while (found := text.find(low, at)) >= 0:
-            i = bisect_right(starts, found) - 1
-            yield i
-            at = starts[i + 1] if i + 1 < len(starts) else len(text)
-
-
 def _near_names(ctx: Any, snap: Any) -> NearNames:
     key = ("near names", snap.fingerprint)
     found = ctx.handle.memo.get(key)
     if found is None:
-        found = ctx.handle.memo[key] = NearNames(snap.defined_names())
+        found = ctx.handle.memo[key] = NearNames.of_snapshot(snap)
     return found
 
 
@@ -280,15 +217,16 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
     simple = name_parts(query)[-1]
     near = _near_names(ctx, snap).near(simple.lower())
     hits = []
+    found = snap.definitions_of(near)
     for name in near:
-        for p, sym in snap.definitions(name):
+        for p, sym in found[name]:
             if (not kind or sym.kind == kind) and _path_ok(p, path):
                 hits.append((p, sym, "fuzzy"))
     order = {n: i for i, n in enumerate(near)}
-    rank = snap.rank
+    rank_of = snap.rank_of
     # the name as written before its other cases: `attrs.define` lists the function `define`
     # before a class `Define`
-    hits.sort(key=lambda h: (h[1].name != simple, order[h[1].name], -rank.get(h[0], 0.0), h[0], h[1].line))
+    hits.sort(key=lambda h: (h[1].name != simple, order[h[1].name], -rank_of(h[0]), h[0], h[1].line))
     return hits
 
 

@@ -248,7 +248,7 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     import pygit2
 
     from . import gitread
-    from .records import pack_record, pin_key, put_facts, repo_key, snapshot_key, unpack_record
+    from .records import pack_record, pin_key, put_stored_many, repo_key, snapshot_key, stored_facts, unpack_record
     from .store import WriteLock
 
     bundle = read(path)  # of this extractor version, or refused
@@ -266,7 +266,6 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
         repo_id = gitread.repo_identity(repo)
         display = gitread.repo_display_path(repo)
     encode = msgspec.msgpack.Encoder().encode
-    facts_new = 0
     snapshot_new = True
     with WriteLock(store.home):
         with store.env.begin(write=True) as txn:
@@ -278,11 +277,11 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                         f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
                         f"the bundle {record.fingerprint[:16]}; nothing imported")
                 snapshot_new = False
-            for key, facts in sorted(bundle.facts.items()):
-                if txn.get(key, db=store.facts) is not None:
-                    continue  # content-addressed: the same key holds the same facts
-                put_facts(txn, store, key, facts)
-                facts_new += 1
+            # content-addressed: a key already stored holds the same facts
+            new = [stored_facts(key, facts) for key, facts in sorted(bundle.facts.items())
+                   if txn.get(key, db=store.facts) is None]
+            put_stored_many(txn, store, new)
+            facts_new = len(new)
             if snapshot_new:
                 txn.put(snapshot_key(record.oid, version), pack_record(record), db=store.snapshots)
             if repo_id is not None:

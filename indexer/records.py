@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Mapping, NamedTuple, TypeV
 
 import msgspec
 
+from . import name_runs
 from .languages import name_language
 from .model import (NOT_USES, BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package,
                     SnapshotRecord, UnresolvedImport)
@@ -267,9 +268,11 @@ class PendingNames:
 
 def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
     """Write blobs' facts and the name-index rows they imply, inside the caller's transaction
-    (one cursor per table for all of them: measured faster than one sorted run of all rows)."""
+    (one cursor per table for all of them: measured faster than one sorted run of all rows),
+    and the defined names new to the index as a run of `names` (indexer/name_runs.py)."""
     facts, occurrences = txn.cursor(db=store.facts), txn.cursor(db=store.occurrences)
     defs, names = txn.cursor(db=store.defs), txn.cursor(db=store.occ)
+    new = [n for n in {n for x in items for n in x.defs} if not defs.set_key(n)]  # before they are put
     for x in items:
         facts.put(x.key, x.packed_core)
         occurrences.put(x.key, x.packed_occurrences)
@@ -278,6 +281,7 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
             defs.putmulti([(n, raw) for n in x.defs], dupdata=True)
         if x.names:
             names.putmulti([(n, raw) for n in x.names], dupdata=True)
+    name_runs.add(txn, store, new)
 
 
 def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:

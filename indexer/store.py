@@ -14,15 +14,18 @@ Sub-databases:
     occurrences same key -> the blob's occurrence list (read by reference queries only)
     defs        symbol name -> 20-byte blob OID (dupsort): which blobs define a name
     occ         identifier -> 20-byte blob OID (dupsort): which blobs mention a name
+    names       run number -> the names of `defs` added by one write, as sorted text
+                (indexer/name_runs.py): what a near-name search reads instead of every key
     snapshots   (commit OID, extractor version) -> compressed snapshot record
     rank        same key -> the snapshot's rank arcs (indexer/rank_arcs.py), written with its
                 record: what the next re-index updates instead of computing them all again
     repos       (repository identity, commit OID) -> snapshot key, indexed_at
     kv:<name>   tables lent to other modules (ledger, dossiers, workspaces)
 
-Facts and their name-index rows are written in one transaction, so a name never
-points at facts that are not there. A snapshot record is written last, in one
-transaction: until then no reader can see the snapshot.
+Facts and their name-index rows (and runs of `names`) are written in one transaction, so a
+name never points at facts that are not there, and `names` lists every key of `defs`. A
+snapshot record is written last, in one transaction: until then no reader can see the
+snapshot.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import lmdb
 
 from .errors import SchemaMismatch, StoreError, StoreLocked
 
-SCHEMA_VERSION = b"1"
+SCHEMA_VERSION = b"2"  # 2: the `names` table
 MAP_SIZE = 1 << 38  # address space only; the file grows with what is written
 _COMPRESSED = b"z"
 _PLAIN = b"p"
@@ -127,6 +130,7 @@ class Store:
         self.occurrences = env.open_db(b"occurrences")
         self.defs = env.open_db(b"defs", dupsort=True)
         self.occ = env.open_db(b"occ", dupsort=True)
+        self.names = env.open_db(b"names")
         self.snapshots = env.open_db(b"snapshots")
         self.rank = env.open_db(b"rank")
         self.repos = env.open_db(b"repos")

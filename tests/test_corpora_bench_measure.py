@@ -46,6 +46,20 @@ def test_targets_pass_and_fail_on_the_numbers():
                    "peak_mib_10k": False}
 
 
+def test_a_fresh_miss_is_held_to_the_fresh_target_and_shown_beside_the_hit():
+    r = {"label": "synthetic 100,000", "size": 100_000, "indexed_files": 100_000,
+         "ctags": {"wall": 2.0}, "cold": {"wall": 5.0, "seconds": 4.9, "peak_pss": 0, "max_rss": 0},
+         "reindex": [{"wall": 0.4, "seconds": 0.3, "parsed_blobs": 9}],
+         "queries": {"symbol": {"p50_ms": 0.1, "p99_ms": 0.2}, "references": {"p50_ms": 0.1, "p99_ms": 0.2}},
+         "fresh_symbol": {"median_ms": 250.0}, "fresh_miss": {"name": "session00867", "median_ms": 320.0},
+         "store": {"first": {"used": 1000}, "added": [50]}}
+    r["ratios"] = ratios(r)
+    got = {v["target"]: v["pass"] for v in verdicts([r])}
+    assert got["fresh_symbol_ms"] is True and got["fresh_miss_ms"] is False
+    info = {"nproc": 2, "cpu": "", "memory_gib": 1, "python": "", "ctags": "", "rennet_commit": ""}
+    assert "| 250 (320) |" in markdown([r], verdicts([r]), info, "cmd")
+
+
 def test_floors_say_which_targets_this_machine_cannot_reach():
     base = {"ctags": {"wall": 1.0}, "cold": {"wall": 4.0, "seconds": 3.9, "peak_pss": 0, "max_rss": 0},
             "reindex": [{"wall": 1.0, "seconds": 0.9, "parsed_blobs": 10}],

@@ -280,6 +280,17 @@ def test_shallow_clone_missing_history_is_typed(sample, tmp_path):
     assert info.value.code in ("missing_objects", "unknown_rev")
 
 
+def test_a_store_from_before_the_names_runs_is_refused(tmp_path):
+    """Schema 1 had no `names` table: its near-name searches would miss every name it holds."""
+    home = tmp_path / "v1"
+    with Store.open(home) as store:
+        with store.env.begin(db=store.meta, write=True) as txn:
+            txn.put(b"schema", b"1")
+    with pytest.raises(SchemaMismatch) as info:
+        Store.open(home)
+    assert info.value.code == "schema_mismatch" and "version 1" in info.value.message
+
+
 def test_store_of_another_version_or_corrupt_is_refused_untouched(tmp_path):
     home = tmp_path / "old"
     store = Store.open(home)
