@@ -1,6 +1,7 @@
 """A repository committed from a file table and indexed into a store of its own, once per
 test process, in a scratch folder removed at exit: what module-scoped context-tool tests ask
-questions of."""
+questions of, and the two questions they ask most (definitions, reference sites) as tuples
+to compare."""
 
 from __future__ import annotations
 
@@ -24,3 +25,24 @@ def indexed(files: dict[str, Any], prefix: str, message: str = "files") -> tuple
     api.index(str(root / "repo"), "main", store=store)
     store.close()
     return str(root / "repo"), str(root / "store")
+
+
+def definitions(asked: tuple[Any, str], name: str, **more) -> list[tuple[str, str, int, str]]:
+    """(path, qualified, line, match) of each definition `context.symbol` finds of `name` in
+    the client's repository (`asked`: client, repository path), with no near-name fallback;
+    [] when it finds none."""
+    from indexer.errors import NotFound
+
+    client, repo = asked
+    try:
+        result = client.call("context.symbol", repo=repo, name=name, fuzzy=False, **more)
+    except NotFound:
+        return []
+    return [(d.path, d.qualified, d.line, d.match) for d in result.data.definitions]
+
+
+def sites(asked: tuple[Any, str], name: str, **more) -> list[tuple[str, int, str]]:
+    """(path, line, resolution) of each reference site `context.references` finds of `name`."""
+    client, repo = asked
+    result = client.call("context.references", repo=repo, name=name, **more)
+    return [(s.path, s.line, s.resolution) for s in result.data.sites]

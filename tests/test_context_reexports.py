@@ -12,8 +12,7 @@ import pytest
 
 import context_tools
 from context_tools import symbols
-from indexer.errors import NotFound
-from tests.indexed import indexed
+from tests.indexed import definitions, indexed, sites
 
 FILES = {
     # two hops: app -> app.api -> app.api._client
@@ -99,92 +98,80 @@ def shop() -> tuple[context_tools.Client, str]:
     return context_tools.Client(store=store), repo
 
 
-def _exact(shop, name: str) -> list[tuple[str, str, int, str]]:
-    client, repo = shop
-    return [(d.path, d.qualified, d.line, d.match)
-            for d in client.call("context.symbol", repo=repo, name=name, fuzzy=False).data.definitions]
 
-
-def _missing(shop, name: str) -> bool:
-    client, repo = shop
-    with pytest.raises(NotFound):
-        client.call("context.symbol", repo=repo, name=name, fuzzy=False)
-    return True
-
-
-def _sites(shop, name: str, **more) -> list[tuple[str, int, str]]:
-    client, repo = shop
-    r = client.call("context.references", repo=repo, name=name, **more)
-    return [(s.path, s.line, s.resolution) for s in r.data.sites]
 
 
 def test_a_name_qualified_by_a_package_two_and_three_reexports_away(shop):
     # `app.Client` and `lib3.Engine` matched nothing: only a file importing the name straight
     # from its defining file counted
-    assert _exact(shop, "app.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
-    assert _exact(shop, "app.Client.send") == [("app/api/_client.py", "Client.send", 2, "qualified")]
-    assert _exact(shop, "api.Client") == [("app/api/_client.py", "Client", 1, "qualified")]  # one hop, as before
-    assert _exact(shop, "lib3.Engine") == [("lib3/inner/core.py", "Engine", 1, "qualified")]
-    assert _exact(shop, "facade.Engine") == [("lib3/inner/core.py", "Engine", 1, "qualified")]
-    assert _exact(shop, "deep.d4.Deep") == [("deep/d0.py", "Deep", 1, "qualified")]  # four hops
-    assert _missing(shop, "deep.Deep")  # five: past the bound
-    assert _missing(shop, "app.Engine") and _missing(shop, "lib3.Client") and _missing(shop, "app.Client.draw")
+    assert definitions(shop, "app.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
+    assert definitions(shop, "app.Client.send") == [("app/api/_client.py", "Client.send", 2, "qualified")]
+    assert definitions(shop, "api.Client") == [("app/api/_client.py", "Client", 1, "qualified")]  # one hop, as before
+    assert definitions(shop, "lib3.Engine") == [("lib3/inner/core.py", "Engine", 1, "qualified")]
+    assert definitions(shop, "facade.Engine") == [("lib3/inner/core.py", "Engine", 1, "qualified")]
+    assert definitions(shop, "deep.d4.Deep") == [("deep/d0.py", "Deep", 1, "qualified")]  # four hops
+    assert definitions(shop, "deep.Deep") == []  # five: past the bound
+    assert definitions(shop, "app.Engine") == []
+    assert definitions(shop, "lib3.Client") == []
+    assert definitions(shop, "app.Client.draw") == []
 
 
 def test_a_loop_of_reexports_ends(shop):
-    assert _exact(shop, "cyc.Thing") == [("cyc/defs.py", "Thing", 1, "qualified")]
-    assert _exact(shop, "cyc.y.Thing") == [("cyc/defs.py", "Thing", 1, "qualified")]
-    assert _missing(shop, "ghost.Ghost") and _missing(shop, "ghost.p.Ghost")
-    assert _sites(shop, "Ghost") == [("ghost/__init__.py", 1, "name_match"), ("ghost/p.py", 1, "name_match"),
+    assert definitions(shop, "cyc.Thing") == [("cyc/defs.py", "Thing", 1, "qualified")]
+    assert definitions(shop, "cyc.y.Thing") == [("cyc/defs.py", "Thing", 1, "qualified")]
+    assert definitions(shop, "ghost.Ghost") == [] and definitions(shop, "ghost.p.Ghost") == []
+    assert sites(shop, "Ghost") == [("ghost/__init__.py", 1, "name_match"), ("ghost/p.py", 1, "name_match"),
                                      ("ghost/q.py", 1, "name_match")]
-    assert _sites(shop, "Thing") == [
+    assert sites(shop, "Thing") == [
         ("cyc/__init__.py", 1, "import"), ("cyc/x.py", 1, "import"), ("cyc/x.py", 2, "import"),
         ("cyc/y.py", 1, "import"), ("use_thing.py", 1, "import"), ("use_thing.py", 3, "import")]
 
 
 def test_a_chain_that_ends_nowhere_reaches_no_definition(shop):
     # ends/middle.py imports Client from a module the tree does not hold: app's Client is not it
-    assert _missing(shop, "ends.Client") and _missing(shop, "middle.Client")
-    assert ("use_ends.py", 1, "name_match") in _sites(shop, "Client")
-    assert _sites(shop, "app.Client") == [
+    assert definitions(shop, "ends.Client") == [] and definitions(shop, "middle.Client") == []
+    assert ("use_ends.py", 1, "name_match") in sites(shop, "Client")
+    assert sites(shop, "app.Client") == [
         ("app/__init__.py", 1, "import"), ("app/api/__init__.py", 1, "import"),
         ("use_client.py", 1, "import"), ("use_client.py", 3, "import")]
 
 
 def test_reference_sites_through_a_chain_of_reexports_are_import_resolved(shop):
     # use_client.py imports Client from app, two re-exports from its definition: it was name_match
-    assert [s for s in _sites(shop, "Client") if s[0] == "use_client.py"] == [
+    assert [s for s in sites(shop, "Client") if s[0] == "use_client.py"] == [
         ("use_client.py", 1, "import"), ("use_client.py", 3, "import")]
-    assert _sites(shop, "Engine") == [
+    assert sites(shop, "Engine") == [
         ("lib3/facade.py", 1, "import"), ("lib3/inner/__init__.py", 1, "import"), ("use_engine.py", 3, "import")]
-    assert _sites(shop, "lib3.Engine", resolution="import") == _sites(shop, "Engine")
+    assert sites(shop, "lib3.Engine", resolution="import") == sites(shop, "Engine")
 
 
 def test_typescript_export_chains(shop):
     # web/index.ts: export * from './core'; web/core/index.ts: export { Widget } from './widget'
-    assert _exact(shop, "web.Widget") == [("web/core/widget.ts", "Widget", 1, "qualified")]
-    assert _exact(shop, "web.Widget.draw") == [("web/core/widget.ts", "Widget.draw", 2, "qualified")]
-    assert [s for s in _sites(shop, "Widget") if s[0] == "page.ts"] == [("page.ts", 1, "import"),
+    assert definitions(shop, "web.Widget") == [("web/core/widget.ts", "Widget", 1, "qualified")]
+    assert definitions(shop, "web.Widget.draw") == [("web/core/widget.ts", "Widget.draw", 2, "qualified")]
+    assert [s for s in sites(shop, "Widget") if s[0] == "page.ts"] == [("page.ts", 1, "import"),
                                                                         ("page.ts", 3, "import")]
 
 
 def test_one_hop_is_what_was_followed_before(shop, monkeypatch):
     # the same questions with re-exports followed one hop: what the tools answered before chains
     monkeypatch.setattr(symbols, "_RELAY_HOPS", 1)
-    assert _missing(shop, "app.Client") and _missing(shop, "lib3.Engine") and _missing(shop, "web.Widget")
-    assert _exact(shop, "api.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
+    assert definitions(shop, "app.Client") == []
+    assert definitions(shop, "lib3.Engine") == []
+    assert definitions(shop, "web.Widget") == []
+    assert definitions(shop, "api.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
 
 
 def test_a_typescript_declaration_file_is_named_without_its_d(shop):
     # decl/shapes.d.ts was module `decl.shapes.d`, which no query could spell (`.` splits parts):
     # `shapes.Circle` matched nothing, nor did `decl.Circle` two re-exports away
     client, repo = shop
-    assert _exact(shop, "circle.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
-    assert _exact(shop, "shapes.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
-    assert _exact(shop, "decl.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
+    assert definitions(shop, "circle.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
+    assert definitions(shop, "shapes.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
+    assert definitions(shop, "decl.Circle") == [("decl/circle.d.ts", "Circle", 1, "qualified")]
     assert [d.module for d in client.call("context.symbol", repo=repo, name="Circle").data.definitions] == [
         "decl.circle"]
-    assert _missing(shop, "circle.d.Circle")
+    assert definitions(shop, "circle.d.Circle") == []
     assert symbols.module_parts("decl/circle.d.mts") == symbols.module_parts("decl/circle.d.cts") == ["decl", "circle"]
     assert symbols.module_parts("decl/index.d.ts") == ["decl"] and symbols.module_parts("a.d/b.ts") == ["a.d", "b"]
 
@@ -193,69 +180,73 @@ def test_a_renamed_reexport_offers_the_new_name(shop):
     # pytest/__init__.py: `from _pytest.mark import MARK_GEN as mark`: `pytest.mark` was not_found,
     # and `pytest.MARK_GEN` was found, though pytest has no MARK_GEN
     mark_gen = ("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")
-    assert _exact(shop, "pytest.mark") == [mark_gen]
-    assert _exact(shop, "mark.MARK_GEN") == [mark_gen]  # _pytest/mark/__init__.py, not renamed
-    assert _missing(shop, "pytest.MARK_GEN") and _missing(shop, "mark")  # an alias is no definition
+    assert definitions(shop, "pytest.mark") == [mark_gen]
+    assert definitions(shop, "mark.MARK_GEN") == [mark_gen]  # _pytest/mark/__init__.py, not renamed
+    assert definitions(shop, "pytest.MARK_GEN") == []
+    assert definitions(shop, "mark") == []  # an alias is no definition
     generator = ("src/_pytest/mark/structures.py", "MarkGenerator", 1, "qualified")
-    assert _exact(shop, "pytest.Marks") == [generator]
-    assert _exact(shop, "pytest.Marks.parametrize") == [
+    assert definitions(shop, "pytest.Marks") == [generator]
+    assert definitions(shop, "pytest.Marks.parametrize") == [
         ("src/_pytest/mark/structures.py", "MarkGenerator.parametrize", 2, "qualified")]
-    assert _missing(shop, "pytest.MarkGenerator") and _missing(shop, "pytest.MarkGenerator.parametrize")
-    assert _exact(shop, "MarkGenerator.parametrize") == [
+    assert definitions(shop, "pytest.MarkGenerator") == []
+    assert definitions(shop, "pytest.MarkGenerator.parametrize") == []
+    assert definitions(shop, "MarkGenerator.parametrize") == [
         ("src/_pytest/mark/structures.py", "MarkGenerator.parametrize", 2, "exact")]
     # reference sites of the name pytest offers: the alias itself, and a file importing pytest
-    assert _sites(shop, "pytest.mark") == [("src/pytest/__init__.py", 1, "import"), ("test_marks.py", 4, "import")]
+    assert sites(shop, "pytest.mark") == [("src/pytest/__init__.py", 1, "import"), ("test_marks.py", 4, "import")]
 
 
 def test_an_alias_is_not_a_reexport_of_the_name_it_imports(shop):
     # attr/__init__.py: `from ._funcs import asdict as _asdict` relayed `asdict`
-    assert _missing(shop, "attr.asdict")
-    assert _exact(shop, "attr._asdict") == [("attr/_funcs.py", "asdict", 1, "qualified")]
-    assert _exact(shop, "_funcs.asdict") == [("attr/_funcs.py", "asdict", 1, "qualified")]
+    assert definitions(shop, "attr.asdict") == []
+    assert definitions(shop, "attr._asdict") == [("attr/_funcs.py", "asdict", 1, "qualified")]
+    assert definitions(shop, "_funcs.asdict") == [("attr/_funcs.py", "asdict", 1, "qualified")]
     # use_asdict.py imports attr, which has no `asdict`: its site was `import`-resolved
-    assert [s for s in _sites(shop, "asdict") if s[0] == "use_asdict.py"] == [("use_asdict.py", 3, "name_match")]
-    assert _sites(shop, "attr._asdict") == [("attr/__init__.py", 1, "import")]
+    assert [s for s in sites(shop, "asdict") if s[0] == "use_asdict.py"] == [("use_asdict.py", 3, "name_match")]
+    assert sites(shop, "attr._asdict") == [("attr/__init__.py", 1, "import")]
 
 
 def test_a_chain_renames_as_it_goes(shop):
     # chain/__init__.py <- chain/middle.py (Motor as Rotor) <- chain/inner.py <- chain/core.py
     motor = ("chain/core.py", "Motor", 1, "qualified")
-    assert _exact(shop, "chain.Rotor") == [motor] and _exact(shop, "middle.Rotor") == [motor]
-    assert _exact(shop, "inner.Motor") == [motor]
-    assert _exact(shop, "chain.Rotor.spin") == [("chain/core.py", "Motor.spin", 2, "qualified")]
-    assert _missing(shop, "chain.Motor") and _missing(shop, "middle.Motor") and _missing(shop, "chain.Rotor.run")
-    assert _sites(shop, "chain.Rotor") == [("chain/__init__.py", 1, "import"), ("chain/middle.py", 1, "import"),
+    assert definitions(shop, "chain.Rotor") == [motor] and definitions(shop, "middle.Rotor") == [motor]
+    assert definitions(shop, "inner.Motor") == [motor]
+    assert definitions(shop, "chain.Rotor.spin") == [("chain/core.py", "Motor.spin", 2, "qualified")]
+    assert definitions(shop, "chain.Motor") == []
+    assert definitions(shop, "middle.Motor") == []
+    assert definitions(shop, "chain.Rotor.run") == []
+    assert sites(shop, "chain.Rotor") == [("chain/__init__.py", 1, "import"), ("chain/middle.py", 1, "import"),
                                            ("use_rotor.py", 1, "import"), ("use_rotor.py", 3, "import")]
 
 
 def test_a_chain_with_renames_has_the_same_bound(shop, monkeypatch):
     # every hop counts, renamed or not: chain -> chain.core is three
     monkeypatch.setattr(symbols, "_RELAY_HOPS", 2)
-    assert _missing(shop, "chain.Rotor") and _missing(shop, "chain.Rotor.spin")
-    assert _exact(shop, "middle.Rotor") == [("chain/core.py", "Motor", 1, "qualified")]
-    assert _exact(shop, "pytest.mark") == [("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")]
+    assert definitions(shop, "chain.Rotor") == [] and definitions(shop, "chain.Rotor.spin") == []
+    assert definitions(shop, "middle.Rotor") == [("chain/core.py", "Motor", 1, "qualified")]
+    assert definitions(shop, "pytest.mark") == [("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")]
     monkeypatch.setattr(symbols, "_RELAY_HOPS", 1)
-    assert _missing(shop, "pytest.mark") and _missing(shop, "middle.Rotor")
+    assert definitions(shop, "pytest.mark") == [] and definitions(shop, "middle.Rotor") == []
 
 
 def test_typescript_renamed_reexports_and_plain_imports(shop):
     button = ("ui/button.ts", "Button", 1, "qualified")
-    assert _exact(shop, "ui.Btn") == [button]  # export { Button as Btn } from './button'
-    assert _exact(shop, "ui.Btn.press") == [("ui/button.ts", "Button.press", 2, "qualified")]
-    assert _missing(shop, "ui.Button")
-    assert _sites(shop, "ui.Btn") == [("page2.ts", 1, "import"), ("page2.ts", 3, "import"),
+    assert definitions(shop, "ui.Btn") == [button]  # export { Button as Btn } from './button'
+    assert definitions(shop, "ui.Btn.press") == [("ui/button.ts", "Button.press", 2, "qualified")]
+    assert definitions(shop, "ui.Button") == []
+    assert sites(shop, "ui.Btn") == [("page2.ts", 1, "import"), ("page2.ts", 3, "import"),
                                       ("ui/index.ts", 1, "import")]
     # only/index.ts imports Button and exports something else: no re-export (it was one)
-    assert _missing(shop, "only.Button")
+    assert definitions(shop, "only.Button") == []
     # both/index.ts imports Button as B and exports B as Knob
-    assert _exact(shop, "both.Knob") == [button]
-    assert _missing(shop, "both.Button") and _missing(shop, "both.B")
+    assert definitions(shop, "both.Knob") == [button]
+    assert definitions(shop, "both.Button") == [] and definitions(shop, "both.B") == []
     # `export * as parts from` offers a namespace, not each name (it was a wildcard)
-    assert _missing(shop, "nsx.Button")
+    assert definitions(shop, "nsx.Button") == []
 
 
 def test_a_python_wildcard_passes_on_no_underscored_name(shop):
-    assert _exact(shop, "star.shown") == [("star/impl.py", "shown", 1, "qualified")]
-    assert _missing(shop, "star._hidden")
-    assert _sites(shop, "shown") == [("use_star.py", 1, "import"), ("use_star.py", 3, "import")]
-    assert _sites(shop, "_hidden") == [("use_star.py", 1, "name_match"), ("use_star.py", 4, "name_match")]
+    assert definitions(shop, "star.shown") == [("star/impl.py", "shown", 1, "qualified")]
+    assert definitions(shop, "star._hidden") == []
+    assert sites(shop, "shown") == [("use_star.py", 1, "import"), ("use_star.py", 3, "import")]
+    assert sites(shop, "_hidden") == [("use_star.py", 1, "name_match"), ("use_star.py", 4, "name_match")]

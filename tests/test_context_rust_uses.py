@@ -13,8 +13,7 @@ import pytest
 
 import context_tools
 from indexer.api import open_store, snapshot
-from indexer.errors import NotFound
-from tests.indexed import indexed
+from tests.indexed import definitions, indexed, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -45,11 +44,6 @@ def crate() -> tuple[context_tools.Client, str]:
     repo, store = _repo()
     return context_tools.Client(store=store), repo
 
-
-def _sites(crate, name: str, **more) -> list[tuple[str, int, str]]:
-    client, repo = crate
-    r = client.call("context.references", repo=repo, name=name, **more)
-    return [(s.path, s.line, s.resolution) for s in r.data.sites]
 
 
 def test_use_edges_of_groups_nested_groups_and_reexports():
@@ -87,7 +81,7 @@ def test_use_edges_of_groups_nested_groups_and_reexports():
 
 def test_the_crate_roots_name_through_every_form_of_use(crate):
     # `use crate::{Socket}`, `use crate::Socket`, `use super::Socket`, `use crate::{net::Conn, Socket}`
-    assert _sites(crate, "Socket") == [
+    assert sites(crate, "Socket") == [
         ("src/a.rs", 1, "import"), ("src/a.rs", 4, "import"),
         ("src/b.rs", 1, "import"), ("src/b.rs", 3, "import"),
         ("src/net.rs", 1, "import"), ("src/net.rs", 3, "import"),
@@ -96,20 +90,20 @@ def test_the_crate_roots_name_through_every_form_of_use(crate):
 
 def test_a_name_reexported_by_pub_use_in_the_crate_root(crate):
     # c.rs imports Conn from lib.rs, whose `pub use net::Conn;` passes it on: c.rs was name_match
-    assert _sites(crate, "Conn") == [
+    assert sites(crate, "Conn") == [
         ("src/a.rs", 2, "import"), ("src/a.rs", 4, "import"),
         ("src/b.rs", 1, "import"), ("src/b.rs", 3, "import"),
         ("src/c.rs", 1, "import"), ("src/c.rs", 4, "import"),
         ("src/d.rs", 1, "import"), ("src/d.rs", 3, "import"),
         ("src/lib.rs", 8, "import"),
         ("src/bin/tool.rs", 1, "name_match")]
-    assert _sites(crate, "net::Conn", resolution="name_match") == []
+    assert sites(crate, "net::Conn", resolution="name_match") == []
 
 
 def test_a_chain_of_pub_use_through_a_mod_rs_and_a_nested_group(crate):
     # lib.rs re-exports proto's Wire, which proto/mod.rs re-exports from proto/wire.rs; d.rs
     # reaches wire.rs through `proto::{self, wire::{Wire}}`
-    assert _sites(crate, "Wire") == [
+    assert sites(crate, "Wire") == [
         ("src/c.rs", 2, "import"), ("src/c.rs", 4, "import"),
         ("src/d.rs", 1, "import"), ("src/d.rs", 3, "import"),
         ("src/lib.rs", 9, "import"),
@@ -142,14 +136,6 @@ def aliased() -> tuple[context_tools.Client, str]:
     return context_tools.Client(store=store), repo
 
 
-def _exact(crate, name: str) -> list[tuple[str, str, int, str]]:
-    client, repo = crate
-    try:
-        r = client.call("context.symbol", repo=repo, name=name, fuzzy=False)
-    except NotFound:
-        return []
-    return [(d.path, d.qualified, d.line, d.match) for d in r.data.definitions]
-
 
 def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased):
     repo, store_path = _aliased_repo()
@@ -161,15 +147,15 @@ def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased
     assert [(e.source, e.line, e.target) for e in record.edges if e.source == "src/lib.rs" and e.line == 4] == [
         ("src/lib.rs", 4, "src/net.rs"), ("src/lib.rs", 4, "src/net/conn.rs")]
     # the crate root's module path offers conn.rs's Conn as Link, Pool as is, net.rs's Socket as Sock
-    assert _exact(aliased, "src::Link") == [("src/net/conn.rs", "Conn", 1, "qualified")]
-    assert _exact(aliased, "src::Pool") == [("src/net/conn.rs", "Pool", 2, "qualified")]
-    assert _exact(aliased, "src::Sock") == [("src/net.rs", "Socket", 3, "qualified")]
-    assert _exact(aliased, "src::Conn") == [] and _exact(aliased, "src::Socket") == []
-    assert _exact(aliased, "Link") == []  # an alias is no definition of its own
+    assert definitions(aliased, "src::Link") == [("src/net/conn.rs", "Conn", 1, "qualified")]
+    assert definitions(aliased, "src::Pool") == [("src/net/conn.rs", "Pool", 2, "qualified")]
+    assert definitions(aliased, "src::Sock") == [("src/net.rs", "Socket", 3, "qualified")]
+    assert definitions(aliased, "src::Conn") == [] and definitions(aliased, "src::Socket") == []
+    assert definitions(aliased, "Link") == []  # an alias is no definition of its own
     # sites: e.rs reaches Link and Pool through lib.rs; f.rs's Conn is not lib.rs's (it offers Link)
-    assert _sites(aliased, "src::Link") == [
+    assert sites(aliased, "src::Link") == [
         ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
-    assert _sites(aliased, "Pool") == [
+    assert sites(aliased, "Pool") == [
         ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
-    assert _sites(aliased, "Conn") == [
+    assert sites(aliased, "Conn") == [
         ("src/lib.rs", 4, "import"), ("src/f.rs", 1, "name_match"), ("src/f.rs", 3, "name_match")]
