@@ -23,7 +23,7 @@ the folder of the member's definition, is `import`-resolved across the members.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 from msgspec import Struct
@@ -453,10 +453,25 @@ def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
             yield name, out
 
 
-def _star_passes(spec: Any, name: str) -> bool:
-    """Does a `*` import pass `name` on? Python's `from m import *` binds no name starting with
-    an underscore (`__all__`, which could list one, is not read)."""
-    return not (spec.kind == "python" and name.startswith("_"))
+def _star_passes(snap: Any, spec: Any, target: str) -> Callable[[str], bool]:
+    """Which names a `*` import of the file at `target` passes on. Python's `from m import *`
+    binds exactly the names m's `__all__` lists, underscored ones included, when m's top-level
+    statements spell it out in literals (`BlobFacts.dunder_all`, see indexer/dunder_all.py);
+    otherwise, `__all__` absent or not read, every name not starting with an underscore. In
+    other languages a `*` passes on every name."""
+    if spec.kind != "python":
+        return _every_name
+    facts = snap.core_facts(target)
+    listed = facts.dunder_all if facts is not None else None
+    return _public_name if listed is None else frozenset(listed).__contains__
+
+
+def _every_name(name: str) -> bool:
+    return True
+
+
+def _public_name(name: str) -> bool:
+    return not name.startswith("_")
 
 
 def _rust_bindings(spec: Any) -> tuple[tuple[str, str], ...]:
@@ -502,7 +517,8 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
                         continue
                     for inner, outer in _reexported(spec):
                         if inner == "*":
-                            found.setdefault(edge.source, set()).update(n for n in names if _star_passes(spec, n))
+                            found.setdefault(edge.source, set()).update(
+                                filter(_star_passes(snap, spec, target), names))
                         elif inner in names:
                             found.setdefault(edge.source, set()).add(outer)
         if not found:
@@ -537,14 +553,14 @@ def _renamed_reexports(snap: Any, module: list[str], name: str) -> list[tuple[st
             edges = snap.imports(path)
             for spec in facts.imports:
                 for inner, outer in _reexported(spec):
-                    if inner == "*" and _star_passes(spec, wanted):
+                    if inner == "*":
                         before = wanted
-                    elif inner != "*" and outer == wanted:
+                    elif outer == wanted:
                         before = inner
                     else:
                         continue
                     for e in edges:
-                        if _same_import(spec, e):
+                        if _same_import(spec, e) and (inner != "*" or _star_passes(snap, spec, e.target)(wanted)):
                             key = (e.target, before)
                             found[key] = found.get(key, False) or renamed or before != wanted
         frontier = []

@@ -65,6 +65,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
             occurrences=facts.occurrences,
             imports=facts.imports,
             main_block=facts.main_block,
+            dunder_all=facts.dunder_all,
             package_name=facts.package_name,
             build_ignored=language == "go" and go_build_ignored(data),
             generated=generated,

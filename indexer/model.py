@@ -86,6 +86,9 @@ class BlobFacts(Struct):
     occurrences: list[Occurrence] = field(default_factory=list)
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False  # Python `if __name__ == "__main__":`
+    # Python: the names of the module's `__all__` as its literal top-level statements spell
+    # it out (indexer/dunder_all.py); None when it has none or it is not read
+    dunder_all: list[str] | None = None
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
     build_ignored: bool = False  # Go: a `//go:build ignore` constraint keeps it out of every build
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none

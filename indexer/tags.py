@@ -22,6 +22,7 @@ from operator import attrgetter
 from tree_sitter import Node, QueryCursor
 
 from indexer import grammars
+from indexer.dunder_all import dunder_all
 from indexer.import_specs import HANDLERS, exported_imports, missed_includes
 from indexer.model import ImportSpec, Occurrence, Symbol
 from indexer.tokens import OCCURRENCE_CAP
@@ -146,6 +147,7 @@ class TreeFacts:
     occurrences: list[Occurrence] = field(default_factory=list)
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False
+    dunder_all: list[str] | None = None
     package_name: str = ""
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
@@ -602,6 +604,8 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
             facts.imports = sorted(facts.imports + missed, key=_import_order)
     elif language in _JS_FAMILY:
         facts.imports = exported_imports(root, data, facts.imports)
+    elif language == "python":
+        facts.dunder_all = dunder_all(root, data)
     return facts
 
 

@@ -84,6 +84,20 @@ FILES = {
     "star/__init__.py": "from star.impl import *\n",
     "star/impl.py": "def shown():\n    pass\n\n\ndef _hidden():\n    pass\n",
     "use_star.py": "from star import shown, _hidden\n\nshown()\n_hidden()\n",
+    # ... unless the module's __all__ says which names: exactly those, underscored ones too
+    "allstar/__init__.py": "from .impl import *\n",
+    "allstar/impl.py": ('__all__ = ["_listed", "kept"]\n\n\ndef _listed():\n    pass\n\n\n'
+                        "def kept():\n    pass\n\n\ndef dropped():\n    pass\n"),
+    "use_allstar.py": "from allstar import _listed, dropped\n\n_listed()\ndropped()\n",
+    # a package's __all__ names what it imports; a `*` of it passes on only those
+    "facade/__init__.py": "from .core import *\n",
+    "facade/core/__init__.py": 'from ._engine import _Motor, Gear\n\n__all__ = ["_Motor"]\n',
+    "facade/core/_engine.py": "class _Motor:\n    pass\n\n\nclass Gear:\n    pass\n",
+    # each file's own __all__ decides at its `*`: lit's lists _deep; dyn's is computed, so
+    # not read, and the underscore rule holds there
+    "mixed/__init__.py": "from .dyn import *\n",
+    "mixed/dyn.py": "from .lit import *\n\n__all__ = [n for n in dir() if n.startswith('_d')]\n",
+    "mixed/lit.py": '__all__ = ["_deep", "Shallow"]\n\n\ndef _deep():\n    pass\n\n\nclass Shallow:\n    pass\n',
 }
 
 
@@ -250,3 +264,27 @@ def test_a_python_wildcard_passes_on_no_underscored_name(shop):
     assert definitions(shop, "star._hidden") == []
     assert sites(shop, "shown") == [("use_star.py", 1, "import"), ("use_star.py", 3, "import")]
     assert sites(shop, "_hidden") == [("use_star.py", 1, "name_match"), ("use_star.py", 4, "name_match")]
+
+
+def test_a_python_wildcard_passes_on_exactly_what_dunder_all_lists(shop):
+    assert definitions(shop, "allstar._listed") == [("allstar/impl.py", "_listed", 4, "qualified")]
+    assert definitions(shop, "allstar.kept") == [("allstar/impl.py", "kept", 8, "qualified")]
+    assert definitions(shop, "allstar.dropped") == []  # public, but not listed
+    assert sites(shop, "_listed") == [("use_allstar.py", 1, "import"), ("use_allstar.py", 3, "import")]
+    assert sites(shop, "dropped") == [("use_allstar.py", 1, "name_match"), ("use_allstar.py", 4, "name_match")]
+
+
+def test_a_packages_dunder_all_limits_a_wildcard_of_what_it_imports(shop):
+    motor = ("facade/core/_engine.py", "_Motor", 1, "qualified")
+    assert definitions(shop, "facade._Motor") == [motor]
+    assert definitions(shop, "core._Motor") == [motor]
+    # the package imports Gear (a name of its own) but does not list it
+    assert definitions(shop, "core.Gear") == [("facade/core/_engine.py", "Gear", 5, "qualified")]
+    assert definitions(shop, "facade.Gear") == []
+
+
+def test_a_dunder_all_not_read_falls_back_to_the_underscore_rule(shop):
+    deep = ("mixed/lit.py", "_deep", 4, "qualified")
+    assert definitions(shop, "dyn._deep") == [deep]  # through lit's literal __all__
+    assert definitions(shop, "mixed._deep") == []  # dyn's __all__ is computed: no underscored name passes
+    assert definitions(shop, "mixed.Shallow") == [("mixed/lit.py", "Shallow", 8, "qualified")]

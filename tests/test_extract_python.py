@@ -136,6 +136,54 @@ def test_main_block():
         assert extract_blob(not_main, "m.py", "python").main_block is False
 
 
+def _dunder_all(source: bytes, path: str = "m.py", language: str = "python") -> list[str] | None:
+    return extract_blob(source, path, language).dunder_all
+
+
+def test_a_literal_dunder_all_is_recorded_as_written():
+    assert _dunder_all(b'__all__ = ["open", "_close"]\n') == ["open", "_close"]  # underscored names too
+    assert _dunder_all(b"__all__ = ('open',)\n") == ["open"]
+    assert _dunder_all(b'__all__ = "open", "close"\n') == ["open", "close"]
+    assert _dunder_all(b'__all__: list[str] = [\n    "open",  # a comment\n    r"close",\n]\n') == ["open", "close"]
+    assert _dunder_all(b"__all__ = []\n") == []  # `import *` binds nothing
+    # extended at top level, in order; the last assignment starts over
+    src = (b'__all__ = ["a"]\n__all__ += ["b"]\n__all__ += ("c",)\n__all__.extend(["d", "e"])\n'
+           b'__all__.append("f"); x = 1\n')
+    assert _dunder_all(src) == ["a", "b", "c", "d", "e", "f"]
+    assert _dunder_all(b'__all__ = ["a"]\n__all__ = ["b"]\n') == ["b"]
+    # reads, another module's __all__, a function's or a class's own, strings and comments are no writes
+    src = (b'"""__all__ = []"""\n# __all__ = []\n__all__ = ["a"]\nprint(__all__)\nbase.__all__.append("x")\n'
+           b'def f():\n    __all__ = []\nclass K:\n    __all__ = ["k"]\nif __name__ == "__main__":\n    print(__all__)\n')
+    assert _dunder_all(src) == ["a"]
+
+
+def test_a_dunder_all_not_spelled_out_in_literals_is_unknown():
+    for src in (
+        b"x = 1\n",  # none
+        b'__all__ = base.__all__ + ["a"]\n',
+        b'__all__ = [*base.__all__, "a"]\n',
+        b'__all__ = [name for name in ("a", "b")]\n',
+        b'__all__ = list(NAMES)\n',
+        b'__all__ = "a"\n',  # a string, not a list of names
+        b'__all__ = [b"a"]\n',
+        b'__all__ = [f"a{x}"]\n',
+        b'__all__ = ["a" "b"]\n',
+        b'__all__ = ["a"]\n__all__ += base.__all__\n',
+        b'__all__ = ["a"]\n__all__.extend(base.__all__)\n',
+        b'__all__ = ["a"]\n__all__.remove("a")\n',
+        b'__all__ = ["a"]\ndel __all__\n',
+        b'__all__ += ["a"]\n',  # extended before it is bound
+        b'__all__.append("a")\n',
+        b"from base import __all__\n",
+        b'__all__ = ["a"]\nif FAST:\n    __all__ += ["b"]\n',  # depends on what runs
+        b'try:\n    from _speedups import __all__\nexcept ImportError:\n    __all__ = ["a"]\n',
+        b'__all__ = names = ["a"]\n',
+    ):
+        assert _dunder_all(src) is None, src
+    # not Python: never read
+    assert _dunder_all(b'__all__ = ["a"]\n', "m.rb", "ruby") is None
+
+
 def test_occurrence_roles():
     facts = _facts()
     sites = {(o.name, o.line, o.col): o.role for o in facts.occurrences}
