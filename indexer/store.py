@@ -186,10 +186,22 @@ class Store:
                     txn.put(b"schema", SCHEMA_VERSION)
                     return
                 found = txn.get(b"schema")
-        if bytes(found) != SCHEMA_VERSION:
+        if bytes(found) == b"1":
+            self._upgrade_from_1()
+        elif bytes(found) != SCHEMA_VERSION:
             raise SchemaMismatch(
                 f"store at {self.home} has schema version {bytes(found).decode(errors='replace')}, this rennet "
                 f"needs {SCHEMA_VERSION.decode()}; point --store at a new folder or move {self.home} aside and re-index")
+
+    def _upgrade_from_1(self) -> None:
+        """Schema 1 differs from 2 only by the runs of names, which are made from the name
+        index's keys here, once, in one transaction (a second opener finds it done)."""
+        from .name_runs import add
+
+        with self.env.begin(write=True) as txn:
+            if bytes(txn.get(b"schema", db=self.meta)) == b"1":
+                add(txn, self, list(txn.cursor(db=self.defs).iternext_nodup(keys=True, values=False)))
+                txn.put(b"schema", SCHEMA_VERSION, db=self.meta)
 
     def kv(self, name: str) -> KV:
         table = self._kv.get(name)

@@ -280,15 +280,32 @@ def test_shallow_clone_missing_history_is_typed(sample, tmp_path):
     assert info.value.code in ("missing_objects", "unknown_rev")
 
 
-def test_a_store_from_before_the_names_runs_is_refused(tmp_path):
-    """Schema 1 had no `names` table: its near-name searches would miss every name it holds."""
+def test_a_store_from_before_the_names_runs_is_upgraded_in_place(tmp_path, sample):
+    """Schema 1 had no runs of names: opening such a store makes them from the name index's
+    keys, once; its snapshots then answer near names."""
+    import context_tools
+    from indexer import name_runs
+
+    builder, _, _ = sample
     home = tmp_path / "v1"
     with Store.open(home) as store:
-        with store.env.begin(db=store.meta, write=True) as txn:
-            txn.put(b"schema", b"1")
-    with pytest.raises(SchemaMismatch) as info:
-        Store.open(home)
-    assert info.value.code == "schema_mismatch" and "version 1" in info.value.message
+        api.index(str(builder.path), "v1", store=store)
+        with store.env.begin(write=True) as txn:  # as schema 1 left it
+            txn.drop(store.names, delete=False)
+            txn.put(b"schema", b"1", db=store.meta)
+        with store.env.begin(db=store.defs) as txn:
+            keys = list(txn.cursor().iternext_nodup(keys=True, values=False))
+    with Store.open(home) as store:
+        with store.env.begin(db=store.meta) as txn:
+            assert bytes(txn.get(b"schema")) == b"2"
+        runs = name_runs.load(store)
+        assert len(runs) == 1 and runs[0].plain() == sorted(name_runs.name_of(k) for k in keys)
+        assert {"Engine", "boot", "start"} <= set(runs[0].plain())
+    near = context_tools.Client(store=str(home)).call("context.symbol", repo=str(builder.path), rev="v1",
+                                                      name="engine")
+    assert near.data.fuzzy and [d.qualified for d in near.data.definitions] == ["Engine"]
+    with Store.open(home) as store:  # a second opener finds it done
+        assert len(name_runs.load(store)) == 1
 
 
 def test_store_of_another_version_or_corrupt_is_refused_untouched(tmp_path):
