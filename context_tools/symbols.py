@@ -152,7 +152,22 @@ def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | No
 Relayed = dict[tuple[str, str], list[tuple[list[str], frozenset[str]]]]
 
 
-def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str], relayed: Relayed) -> str | None:
+Modules = dict[tuple[str, ...], list[str]]
+
+
+def _files_of_module(snap: Any, module: list[str], known: Modules) -> list[str]:
+    """The files whose module path ends with `module` (`pytest` for src/pytest/__init__.py),
+    sorted; one pass over the path list per module and query (`known`)."""
+    key = tuple(module)
+    found = known.get(key)
+    if found is None:
+        last = module[-1]  # a module path's parts are its path's segments: a cheap first sieve
+        found = known[key] = sorted(p for p in snap.paths if last in p and _ends_with(module_parts(p), module))
+    return found
+
+
+def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str], relayed: Relayed,
+                                modules: Modules) -> str | None:
     """'qualified' when the prefix is the module path of a file that re-exports the definition's
     top-level name, then the name it re-exports it under and the rest of the container chain:
     `models.Model` for django/db/models/base.py's Model, which django/db/models/__init__.py
@@ -166,6 +181,8 @@ def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str
     module, chain = prefix[: len(prefix) - len(container)], prefix[len(prefix) - len(container):]
     if chain[1:] != container[1:]:
         return None
+    if not _files_of_module(snap, module, modules):
+        return None  # no file has that module path: no re-export walk (it reads every importer)
     top = container[0] if container else sym.name
     wanted = chain[0] if container else sym.name  # what the re-exporting file calls `top`
     chains = relayed.get((path, top))
@@ -186,18 +203,19 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     simple, prefix = parts[-1], parts[:-1]
     hits = []
     relayed: Relayed = {}
+    modules: Modules = {}
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue
         if not _path_ok(p, path):
             continue
         how = (_qualifies(p, sym, prefix) or (_go_qualifies(snap, p, sym, prefix) if p.endswith(".go") else None)
-               or _qualifies_through_reexport(snap, p, sym, prefix, relayed))
+               or _qualifies_through_reexport(snap, p, sym, prefix, relayed, modules))
         if how is not None:
             hits.append((p, sym, how))
     if prefix:  # `pytest.mark`: a module re-exporting a definition under another name
         found = {(p, sym.line, sym.start_byte) for p, sym, _ in hits}
-        for p, sym in _renamed_reexports(snap, prefix, simple):
+        for p, sym in _renamed_reexports(snap, _files_of_module(snap, prefix, modules), simple):
             if (not kind or sym.kind == kind) and _path_ok(p, path) and (p, sym.line, sym.start_byte) not in found:
                 hits.append((p, sym, "qualified"))
     rank_of = snap.rank_of
@@ -529,8 +547,8 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
     return relays
 
 
-def _renamed_reexports(snap: Any, module: list[str], name: str) -> list[tuple[str, Any]]:
-    """Top-level definitions that a file whose module path ends with `module` re-exports as
+def _renamed_reexports(snap: Any, starts: list[str], name: str) -> list[tuple[str, Any]]:
+    """Top-level definitions that one of the files `starts` (the module asked for) re-exports as
     `name` under another name than their own, directly or through other re-exports, up to
     `_RELAY_HOPS` away: `pytest.mark` for `pytest/__init__.py: from _pytest.mark import
     MARK_GEN as mark`, over `_pytest/mark/__init__.py: from .structures import MARK_GEN`, is
@@ -538,8 +556,6 @@ def _renamed_reexports(snap: Any, module: list[str], name: str) -> list[tuple[st
     name (`_qualifies_through_reexport`); this walks from the module towards the definitions,
     each hop looking in the imported file for the name the importing one imports, so only
     the files whose module path ends so and the files their re-exports reach are read."""
-    last = module[-1]
-    starts = sorted(p for p in snap.paths if last in p and _ends_with(module_parts(p), module))
     # (file, the name looked for in it, renamed on the way)
     frontier = sorted({(p, name, False) for p in starts})
     seen = {(p, name) for p in starts}
@@ -548,21 +564,16 @@ def _renamed_reexports(snap: Any, module: list[str], name: str) -> list[tuple[st
         found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
         for path, wanted, renamed in frontier:
             facts = snap.core_facts(path)
-            if not facts:
-                continue
-            edges = snap.imports(path)
-            for spec in facts.imports:
-                for inner, outer in _reexported(spec):
-                    if inner == "*":
-                        before = wanted
-                    elif outer == wanted:
-                        before = inner
-                    else:
-                        continue
-                    for e in edges:
-                        if _same_import(spec, e) and (inner != "*" or _star_passes(snap, spec, e.target)(wanted)):
-                            key = (e.target, before)
-                            found[key] = found.get(key, False) or renamed or before != wanted
+            # the imports that could pass `wanted` on, as the file's facts tell; only then its
+            # edges (the first asked of a snapshot decodes every edge of it: 0.5 s at 100,000 files)
+            passing = [(spec, inner, inner if inner != "*" else wanted)
+                       for spec in (facts.imports if facts else ()) for inner, outer in _reexported(spec)
+                       if inner == "*" or outer == wanted]
+            for spec, inner, before in passing:
+                for e in snap.imports(path):
+                    if _same_import(spec, e) and (inner != "*" or _star_passes(snap, spec, e.target)(wanted)):
+                        key = (e.target, before)
+                        found[key] = found.get(key, False) or renamed or before != wanted
         frontier = []
         for (path, wanted), renamed in sorted(found.items()):
             if (path, wanted) in seen:

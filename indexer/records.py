@@ -372,10 +372,12 @@ class StoredRecord(NamedTuple):
         return decode_tail(unpack(self.packed_tail()))
 
     def record(self, head: SnapshotHead | None = None, fan_in: dict[str, int] | None = None,
-               rank: dict[str, float] | None = None, files: list[FileEntry] | None = None) -> SnapshotRecord:
-        """The whole record; `head`, `fan_in`, `rank` and `files` when the caller has them already."""
+               rank: dict[str, float] | None = None, files: list[FileEntry] | None = None,
+               tail: SnapshotTail | None = None) -> SnapshotRecord:
+        """The whole record; `head`, `fan_in`, `rank`, `files` and `tail` when the caller has them
+        already."""
         h = head if head is not None else decode_head(self.head)
-        t = self.tail()
+        t = tail if tail is not None else self.tail()
         return SnapshotRecord(h.oid, h.tree, h.extractor_version, files if files is not None else h.files(),
                               t.edges, t.unresolved, t.packages, t.dependencies, t.entry_points,
                               fan_in if fan_in is not None else h.fan_in_map(),

@@ -13,8 +13,8 @@ import pygit2
 
 from . import canonical, gitread, name_runs
 from .name_runs import NameRun
-from .records import (NO_FACTS, LazyHead, StoredRecord, decode_facts, entry_facts_key, full_facts, load_facts,
-                      load_stored_record, name_blobs, path_facts_key, pin_key, repo_key)
+from .records import (NO_FACTS, LazyHead, SnapshotTail, StoredRecord, decode_facts, entry_facts_key, full_facts,
+                      load_facts, load_stored_record, name_blobs, path_facts_key, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -22,7 +22,7 @@ from .store import Store, unpack
 
 # Lookups answered without an index before a snapshot builds one: a fresh process asking
 # once must not pay for an index; a snapshot asked often must not pay a scan each time.
-_UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2}
+_UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2, "_edges_by_target": 8, "_edges_by_source": 8}
 # A one-off lookup of at most this many blobs searches the blob column for each (a pass in C,
 # under 1 ms at 100,000 files); more of them are found in one pass that asks a set (~3 ms).
 _FEW_BLOBS = 4
@@ -82,8 +82,14 @@ class Snapshot:
 
     @cached_property
     def record(self) -> SnapshotRecord:
-        # the file table, fan-in and rank shared with this view, not decoded twice
-        return self._stored.record(self._head, self._fan_in, self.rank, self.files)
+        # the file table, fan-in, rank and tail shared with this view, not decoded twice
+        return self._stored.record(self._head, self._fan_in, self.rank, self.files, self._tail)
+
+    @cached_property
+    def _tail(self) -> SnapshotTail:
+        """Edges, unresolved imports, manifests and entry points: what an import lookup reads,
+        without the record's file table made (100,000 files: 0.2 s and 400 MB less)."""
+        return self._stored.tail()
 
     # --- files and facts -----------------------------------------------------------------
 
@@ -295,21 +301,25 @@ class Snapshot:
     @cached_property
     def _edges_by_target(self) -> dict[str, list[Edge]]:
         out: dict[str, list[Edge]] = {}
-        for e in self.record.edges:
+        for e in self._tail.edges:
             out.setdefault(e.target, []).append(e)
         return out
 
     @cached_property
     def _edges_by_source(self) -> dict[str, list[Edge]]:
         out: dict[str, list[Edge]] = {}
-        for e in self.record.edges:
+        for e in self._tail.edges:
             out.setdefault(e.source, []).append(e)
         return out
 
     def importers(self, path: str) -> list[Edge]:
+        if self._without("_edges_by_target"):  # a pass over the edges: 15 ms at 100,000 files, the index 0.2 s
+            return [e for e in self._tail.edges if e.target == path]
         return self._edges_by_target.get(path, [])
 
     def imports(self, path: str) -> list[Edge]:
+        if self._without("_edges_by_source"):
+            return [e for e in self._tail.edges if e.source == path]
         return self._edges_by_source.get(path, [])
 
     def import_graph(self):
