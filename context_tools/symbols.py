@@ -149,47 +149,54 @@ def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | No
     return "qualified" if _ends_with(names, module) else None
 
 
-Relayed = dict[tuple[str, str], list[tuple[list[str], frozenset[str]]]]
+class _Walks:
+    """What one exact lookup finds once for all the definitions it checks: the files of each
+    module part (one pass over the path list each), and where the re-exports of each (module
+    part, name) lead (`_reexport_walk`)."""
+
+    def __init__(self, snap: Any) -> None:
+        self.snap = snap
+        self._files: dict[tuple[str, ...], list[str]] = {}
+        self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
+
+    def files_of(self, module: list[str]) -> list[str]:
+        """The files whose module path ends with `module` (`pytest` for src/pytest/__init__.py),
+        sorted."""
+        key = tuple(module)
+        found = self._files.get(key)
+        if found is None:
+            last = module[-1]  # a module path's parts are its path's segments: a cheap first sieve
+            found = self._files[key] = sorted(p for p in self.snap.paths
+                                              if last in p and _ends_with(module_parts(p), module))
+        return found
+
+    def reached(self, module: list[str], name: str) -> dict[tuple[str, str], bool]:
+        """(file, name it defines at the top) -> renamed on the way, for each definition that
+        the files of `module` re-export as `name` (`_reexport_walk`)."""
+        key = (tuple(module), name)
+        found = self._reached.get(key)
+        if found is None:
+            found = self._reached[key] = _reexport_walk(self.snap, self.files_of(module), name)
+        return found
 
 
-Modules = dict[tuple[str, ...], list[str]]
-
-
-def _files_of_module(snap: Any, module: list[str], known: Modules) -> list[str]:
-    """The files whose module path ends with `module` (`pytest` for src/pytest/__init__.py),
-    sorted; one pass over the path list per module and query (`known`)."""
-    key = tuple(module)
-    found = known.get(key)
-    if found is None:
-        last = module[-1]  # a module path's parts are its path's segments: a cheap first sieve
-        found = known[key] = sorted(p for p in snap.paths if last in p and _ends_with(module_parts(p), module))
-    return found
-
-
-def _qualifies_through_reexport(snap: Any, path: str, sym: Any, prefix: list[str], relayed: Relayed,
-                                modules: Modules) -> str | None:
+def _qualifies_through_reexport(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
     """'qualified' when the prefix is the module path of a file that re-exports the definition's
     top-level name, then the name it re-exports it under and the rest of the container chain:
     `models.Model` for django/db/models/base.py's Model, which django/db/models/__init__.py
     imports; `attr.define`; `models.Model.save`; `pkg.Alias.run` over `from .m import Real as
     Alias`. Re-exports are followed through chains (`attrs.define`: attrs/__init__.py imports
-    it from attr/__init__.py, which imports it from attr/_next_gen.py), as reference sites
-    through them are resolved (`_relays`)."""
+    it from attr/__init__.py, which imports it from attr/_next_gen.py), from the module's files
+    towards the definition, so only what they import is read (`_reexport_walk`)."""
     container = sym.container.split(".") if sym.container else []
     if len(prefix) <= len(container):
         return None  # no module part
     module, chain = prefix[: len(prefix) - len(container)], prefix[len(prefix) - len(container):]
     if chain[1:] != container[1:]:
         return None
-    if not _files_of_module(snap, module, modules):
-        return None  # no file has that module path: no re-export walk (it reads every importer)
     top = container[0] if container else sym.name
     wanted = chain[0] if container else sym.name  # what the re-exporting file calls `top`
-    chains = relayed.get((path, top))
-    if chains is None:
-        chains = relayed[(path, top)] = [(module_parts(r), names)
-                                         for r, names in sorted(_relays(snap, [(path, top)]).items())]
-    return "qualified" if any(wanted in names and _ends_with(c, module) for c, names in chains) else None
+    return "qualified" if (path, top) in walks.reached(module, wanted) else None
 
 
 def name_parts(query: str) -> list[str]:
@@ -202,22 +209,24 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     parts = name_parts(query)
     simple, prefix = parts[-1], parts[:-1]
     hits = []
-    relayed: Relayed = {}
-    modules: Modules = {}
+    walks = _Walks(snap)
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue
         if not _path_ok(p, path):
             continue
         how = (_qualifies(p, sym, prefix) or (_go_qualifies(snap, p, sym, prefix) if p.endswith(".go") else None)
-               or _qualifies_through_reexport(snap, p, sym, prefix, relayed, modules))
+               or _qualifies_through_reexport(p, sym, prefix, walks))
         if how is not None:
             hits.append((p, sym, how))
     if prefix:  # `pytest.mark`: a module re-exporting a definition under another name
         found = {(p, sym.line, sym.start_byte) for p, sym, _ in hits}
-        for p, sym in _renamed_reexports(snap, _files_of_module(snap, prefix, modules), simple):
-            if (not kind or sym.kind == kind) and _path_ok(p, path) and (p, sym.line, sym.start_byte) not in found:
-                hits.append((p, sym, "qualified"))
+        for (p, name), renamed in sorted(walks.reached(prefix, simple).items()):
+            facts = snap.core_facts(p) if renamed else None
+            for sym in facts.symbols if facts else ():
+                if (sym.name == name and not sym.container and (not kind or sym.kind == kind) and _path_ok(p, path)
+                        and (p, sym.line, sym.start_byte) not in found):
+                    hits.append((p, sym, "qualified"))
     rank_of = snap.rank_of
     hits.sort(key=lambda h: (h[2] != "exact", -rank_of(h[0]), h[0], h[1].line, h[1].start_byte))
     return hits
@@ -547,25 +556,25 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
     return relays
 
 
-def _renamed_reexports(snap: Any, starts: list[str], name: str) -> list[tuple[str, Any]]:
-    """Top-level definitions that one of the files `starts` (the module asked for) re-exports as
-    `name` under another name than their own, directly or through other re-exports, up to
-    `_RELAY_HOPS` away: `pytest.mark` for `pytest/__init__.py: from _pytest.mark import
-    MARK_GEN as mark`, over `_pytest/mark/__init__.py: from .structures import MARK_GEN`, is
-    structures.py's MARK_GEN. A definition under its own name all the way is found from its
-    name (`_qualifies_through_reexport`); this walks from the module towards the definitions,
-    each hop looking in the imported file for the name the importing one imports, so only
-    the files whose module path ends so and the files their re-exports reach are read."""
+def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, str], bool]:
+    """Where the re-exports of `name` by the files `starts` (a module's) lead: (file, the name
+    it defines at the top) -> whether the name changed on the way, for each definition reached
+    up to `_RELAY_HOPS` away. `pytest.mark`: pytest/__init__.py's `from _pytest.mark import
+    MARK_GEN as mark`, over _pytest/mark/__init__.py's `from .structures import MARK_GEN`,
+    reaches (structures.py, MARK_GEN), renamed; `attrs.define` reaches (attr/_next_gen.py,
+    define) over two imports of it. Each hop looks in the imported file for the name the
+    importing one imports; a file defining it at the top ends its chain. Only the starts and
+    the files their re-exports reach are read."""
     # (file, the name looked for in it, renamed on the way)
     frontier = sorted({(p, name, False) for p in starts})
     seen = {(p, name) for p in starts}
-    hits: dict[tuple[str, int, int], tuple[str, Any]] = {}
+    reached: dict[tuple[str, str], bool] = {}
     for _ in range(_RELAY_HOPS):
         found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
         for path, wanted, renamed in frontier:
             facts = snap.core_facts(path)
             # the imports that could pass `wanted` on, as the file's facts tell; only then its
-            # edges (the first asked of a snapshot decodes every edge of it: 0.5 s at 100,000 files)
+            # edges (the first asked of a snapshot decodes every edge of it: 0.2 s at 100,000 files)
             passing = [(spec, inner, inner if inner != "*" else wanted)
                        for spec in (facts.imports if facts else ()) for inner, outer in _reexported(spec)
                        if inner == "*" or outer == wanted]
@@ -580,15 +589,13 @@ def _renamed_reexports(snap: Any, starts: list[str], name: str) -> list[tuple[st
                 continue
             seen.add((path, wanted))
             facts = snap.core_facts(path)
-            defined = [s for s in facts.symbols if s.name == wanted and not s.container] if facts else []
-            if defined:  # the definition: the chain ends here
-                if renamed:
-                    hits.update(((path, s.line, s.start_byte), (path, s)) for s in defined)
+            if facts and any(s.name == wanted and not s.container for s in facts.symbols):
+                reached[(path, wanted)] = renamed  # the definition: the chain ends here
             else:
                 frontier.append((path, wanted, renamed))
         if not frontier:
             break
-    return [hits[k] for k in sorted(hits)]
+    return reached
 
 
 def _with_text(snap: Any, sites: list[Site]) -> list[Site]:
