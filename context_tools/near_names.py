@@ -19,16 +19,13 @@ from itertools import accumulate, compress, groupby, repeat
 from operator import add, itemgetter, mul, sub
 from typing import Any, Callable, Iterable, Iterator
 
+from indexer.name_runs import is_plain, name_of, run_of
+
 CUTOFF = 0.7  # difflib's ratio a close spelling reaches
 NEAR_MAX = 50  # near names looked up for their definitions
 CLOSE_MAX = 10  # close spellings (lowercase), as get_close_matches' n
 _LONG = 1 << 12  # more than a lowercase name's length (a name index key is at most 500 bytes)
 _FAR = 1 << 40  # more than a run's text
-
-
-def _plain(name: str) -> bool:
-    """A name kept in a run's text: one line, and lowercased character for character."""
-    return bool(name) and name.isascii() and "\n" not in name
 
 
 class _Run:
@@ -110,17 +107,15 @@ class NearNames:
     snapshot's, read from the store (`NearNames.of_snapshot`)."""
 
     def __init__(self, names: list[str]) -> None:
-        """Over `names`, sorted and distinct."""
-        plain = [n for n in names if _plain(n)]
-        others = [(n, n.encode("utf-8", "surrogatepass"), n.lower()) for n in names if not _plain(n)]
-        self._setup([_Run("\n" + "\n".join(plain) + "\n" if plain else "", others)], None)
+        """Over `names`, sorted and distinct: one run, laid out as the store lays its runs out."""
+        keyed = [(n, n.encode("utf-8", "surrogatepass")) for n in names]
+        text = run_of([n for n, key in keyed if is_plain(key)], []).text
+        self._setup([_Run(text, [(n, key, n.lower()) for n, key in keyed if not is_plain(key)])], None)
 
     @classmethod
     def of_snapshot(cls, snap: Any) -> "NearNames":
         """Over the store's runs of names (indexer/name_runs.py), each name kept only if the
         snapshot defines it (`snap.defines`)."""
-        from indexer.name_runs import name_of
-
         self = cls.__new__(cls)
         runs = [_Run(r.text, [(name_of(k), k, name_of(k).lower()) for k in r.others]) for r in snap.name_runs()]
         self._setup(runs, snap.defines)
