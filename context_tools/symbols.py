@@ -120,15 +120,15 @@ def _qualifies(path: str, sym: Any, prefix: list[str]) -> str | None:
     return None
 
 
-def _module_part(sym: Any, prefix: list[str]) -> list[str] | None:
-    """The parts of `prefix` before the definition's container chain, which must end it: what
-    names a module (`models` of `models.Model.save`); None when the chain does not end it or
-    nothing is before it."""
+def _module_split(sym: Any, prefix: list[str]) -> tuple[list[str], list[str], list[str]] | None:
+    """(the parts of `prefix` naming a module, the parts after them, the definition's container
+    chain), the parts after as many as the chain has: `models` and `Model` of
+    `models.Model.save`; None when nothing is before them."""
     container = sym.container.split(".") if sym.container else []
-    module = prefix[: len(prefix) - len(container)]
-    if not module or (container and prefix[len(module):] != container):
+    if len(prefix) <= len(container):
         return None
-    return module
+    cut = len(prefix) - len(container)
+    return prefix[:cut], prefix[cut:], container
 
 
 def _ends_with(parts: list[str], tail: list[str]) -> bool:
@@ -139,9 +139,10 @@ def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | No
     """'qualified' when the prefix is a Go package as code names it, then the container chain:
     `cobra.Command` for the root's `package cobra`, `doc.GenMarkdown` for doc/md_docs.go. A Go
     package is a folder, not a file, and its name is its package clause's."""
-    module = _module_part(sym, prefix)
-    if module is None:
+    split = _module_split(sym, prefix)
+    if split is None or split[1] != split[2]:  # the parts after the module are the container chain
         return None
+    module = split[0]
     facts = snap.core_facts(path)
     package = facts.package_name if facts else ""
     folders = [p for p in path.rpartition("/")[0].split("/") if p]
@@ -188,11 +189,11 @@ def _qualifies_through_reexport(path: str, sym: Any, prefix: list[str], walks: _
     Alias`. Re-exports are followed through chains (`attrs.define`: attrs/__init__.py imports
     it from attr/__init__.py, which imports it from attr/_next_gen.py), from the module's files
     towards the definition, so only what they import is read (`_reexport_walk`)."""
-    container = sym.container.split(".") if sym.container else []
-    if len(prefix) <= len(container):
-        return None  # no module part
-    module, chain = prefix[: len(prefix) - len(container)], prefix[len(prefix) - len(container):]
-    if chain[1:] != container[1:]:
+    split = _module_split(sym, prefix)
+    if split is None:
+        return None
+    module, chain, container = split
+    if chain[1:] != container[1:]:  # the top-level name may be re-exported under another
         return None
     top = container[0] if container else sym.name
     wanted = chain[0] if container else sym.name  # what the re-exporting file calls `top`
@@ -578,8 +579,9 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
             passing = [(spec, inner, inner if inner != "*" else wanted)
                        for spec in (facts.imports if facts else ()) for inner, outer in _reexported(spec)
                        if inner == "*" or outer == wanted]
+            edges = snap.imports(path) if passing else ()
             for spec, inner, before in passing:
-                for e in snap.imports(path):
+                for e in edges:
                     if _same_import(spec, e) and (inner != "*" or _star_passes(snap, spec, e.target)(wanted)):
                         key = (e.target, before)
                         found[key] = found.get(key, False) or renamed or before != wanted
