@@ -284,10 +284,6 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
     name_runs.add(txn, store, new)
 
 
-def put_facts(txn, store: Store, key: bytes, facts: BlobFacts) -> None:
-    put_stored_many(txn, store, [stored_facts(key, facts)])
-
-
 def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
     """A blob's complete facts, occurrences included, as `extract_blob` produced them."""
     raw = txn.get(key, db=store.facts)

@@ -11,7 +11,7 @@ from indexer import canonical
 from indexer.extract import extract_blob
 from indexer.facts_table import FactsSummary, FactsTable, decode_summary, load_summaries, summaries_of
 from indexer.model import FileEntry, SnapshotRecord
-from indexer.records import core_reader, decode_core, facts_key, load_facts, put_facts, stored_facts
+from indexer.records import core_reader, decode_core, facts_key, load_facts, put_stored_many, stored_facts
 from indexer.store import Store, unpack
 
 SOURCES = {
@@ -61,7 +61,7 @@ def test_the_table_gives_full_facts_on_request_and_summaries_for_all(tmp_path):
         stored = _stored()
         with store.env.begin(write=True) as txn:
             for key, facts in stored.values():
-                put_facts(txn, store, key, facts)
+                put_stored_many(txn, store, [stored_facts(key, facts)])
         keys = {path: key for path, (key, _) in stored.items()}
         keys["gone.py"] = facts_key("f" * 40, "python", "t")  # never stored: no summary, not in the table
         summaries = load_summaries(store, keys)
@@ -99,7 +99,7 @@ def test_facts_the_store_lost_after_the_summary_are_a_key_error(tmp_path):
     try:
         key, facts = _stored()["pkg/app.py"]
         with store.env.begin(write=True) as txn:
-            put_facts(txn, store, key, facts)
+            put_stored_many(txn, store, [stored_facts(key, facts)])
         summaries = load_summaries(store, {"pkg/app.py": key})
         with store.env.begin(write=True, db=store.facts) as txn:
             txn.delete(key)
