@@ -327,9 +327,10 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     parsed. Runs with the collector paused (see collector_paused); extraction workers have it
     on."""
     workers = workers or os.cpu_count() or 1
+    parsing = _ParseProgress(progress)
     with _early_pool(workers, lock, repo.path) as pool:
         start = plan(store, repo, oid, version)
-        extracted, jobs = _extract_planned(store, repo, start, pool, workers, progress)
+        extracted, jobs = _extract_planned(store, repo, start, pool, workers, parsing)
 
     try:
         new, summaries = extracted.facts, extracted.meanwhile
@@ -340,8 +341,9 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
                 for e in start.tree if e.path in lost_paths and start.keys[e.path] not in new} if lost_paths else {}
         if lost:
             jobs += sorted(lost.values(), key=lambda j: j.blob)
+            parsing.total = len(jobs)
             extracted.stored()  # one writer at a time
-            again = _extract_missing(store, repo, list(lost.values()), None, 1, lambda n: None, lambda: None)
+            again = _extract_missing(store, repo, list(lost.values()), None, 1, parsing.step, lambda: None)
             again.stored()
             new.update(again.facts)
         summaries = {path: new[key] if key in new else summaries[path]  # in tree order
@@ -367,9 +369,22 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     return record, arcs, tail, len(jobs)
 
 
+class _ParseProgress:
+    """The "parse" step's count of blobs parsed out of `total`, told to `progress`."""
+
+    def __init__(self, progress: Callable[[str, int, int], None] | None) -> None:
+        self._progress = progress
+        self.done = 0
+        self.total = 0
+
+    def step(self, n: int) -> None:
+        self.done += n
+        if self._progress:
+            self._progress("parse", self.done, self.total)
+
+
 def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: Pool | None, workers: int,
-                     progress: Callable[[str, int, int], None] | None
-                     ) -> tuple[Extracted[dict[str, Summary]], list[_Job]]:
+                     parsing: _ParseProgress) -> tuple[Extracted[dict[str, Summary]], list[_Job]]:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
     the others meanwhile; returns that and the jobs."""
     with store.env.begin(db=store.facts) as txn:
@@ -378,13 +393,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
         for key, job in start.missing(present, missing):
             missing[key] = job
     jobs = sorted(missing.values(), key=lambda j: j.blob)
-    done = 0
-
-    def step(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress("parse", done, len(jobs))
+    parsing.total = len(jobs)
 
     def load_the_rest() -> dict[str, Summary]:
         # assembly's modules, imported meanwhile too (numpy for the rank above all)
@@ -393,7 +402,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
         from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
         return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
-    return _extract_missing(store, repo, jobs, pool, workers, step, load_the_rest), jobs
+    return _extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest), jobs
 
 @dataclass
 class Plan:

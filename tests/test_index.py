@@ -462,8 +462,12 @@ def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
                 assert cursor.set_range(key) and bytes(cursor.key()).startswith(key)
                 cursor.delete()
         second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
-        second = api.index(str(builder.path), second_oid, store=store, workers=1)
+        told: list[tuple[str, int, int]] = []
+        second = api.index(str(builder.path), second_oid, store=store, workers=1,
+                           progress=lambda step, done, total: told.append((step, done, total)))
         assert second.parsed_blobs == 2  # the changed file, and the one whose facts were lost
+        # the progress counts the lost blob's parse too, in the same step
+        assert [t for t in told if t[0] == "parse"] == [("parse", 1, 1), ("parse", 2, 2)]
         with Store.open(tmp_path / "cold") as cold_store:
             assert second.fingerprint == api.index(str(builder.path), second_oid, store=cold_store,
                                                    workers=1).fingerprint
