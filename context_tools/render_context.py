@@ -100,7 +100,7 @@ def symbol(result: Any) -> str:
 def references(result: Any) -> str:
     d = result.data
     counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
-    out = [_shown(f"{d.query}: {d.definitions_total} definition(s); sites by resolution: {counts}")]
+    out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}")]
     for s in d.sites:
         out.append(_shown(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
                    + (f"  {_s(s.text, 160)}" if s.text else ""))

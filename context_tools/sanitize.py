@@ -26,9 +26,13 @@ _TOKENS = re.compile(
 )
 
 # A key is a word of its own: `/etc/passwd: File exists` is a path and its error, no credential.
+# It ends at its credential word or goes on past a separator (`SECRET_KEY`, `token-file`), a
+# plural or a camel-case `Key`/`Id`: code names that merely hold the word (`Token24065: 1`,
+# `tokenizer:`, `TokenType:`, a file `token.py:12:3`) are no credential.
 _KEY_VALUE = re.compile(
     r"(?i)(?<![/\\])\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
-    r"|authorization|auth[_\-]?token|credential|private[_\-]?key|session[_\-]?id|cookie)[A-Za-z0-9_.\-]*)"
+    r"|authorization|auth[_\-]?token|credential|private[_\-]?key|session[_\-]?id|cookie)"
+    r"(?:s|[_\-][A-Za-z0-9_\-]*|(?-i:Key|Id|ID))?)"
     r"(\s*[=:]\s*)"
     r"(\"[^\"]*\"|'[^']*'|[^\s,;&\"']+)"
 )

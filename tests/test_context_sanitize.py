@@ -45,6 +45,11 @@ def test_known_token_shapes_are_redacted(secret):
     ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG", "aws_secret_access_key"),
     ("token=abc", "token"),
     ("Authorization: Basic", "Authorization"),
+    ("SECRET_KEY = 'django-insecure'", "SECRET_KEY"),
+    ("secretKey: abc", "secretKey"),
+    ("GITHUB_TOKEN=abc", "GITHUB_TOKEN"),
+    ("passwords: a,b", "passwords"),
+    ("db-password: x", "db-password"),
 ])
 def test_credential_shaped_pairs_keep_the_key_and_lose_the_value(pair, key):
     out = sanitize(f"config {pair} end")
@@ -58,6 +63,17 @@ def test_ordinary_text_is_left_alone():
     # a path ending in a key-like name, then its error: no credential there
     for path_error in ("cannot create store folder /etc/passwd: File exists", "C:\\data\\secret: Access is denied"):
         assert sanitize(path_error) == path_error
+
+
+@pytest.mark.parametrize("line", [
+    "Token24065: 1 definition(s)",  # a symbol named like a credential, and what is said of it
+    "TokenType: class",
+    "tokenizer: 3 sites",
+    "token.py:36:12  call  [same_file]",  # a file at the tree's top, its line and column
+    "secrets.py:1:1",
+])
+def test_code_names_holding_a_credential_word_are_no_credential(line):
+    assert sanitize(line) == line
 
 
 def test_a_store_that_cannot_be_made_is_one_line_with_no_ledger_warning(tmp_path):
