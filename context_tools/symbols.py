@@ -489,7 +489,7 @@ def _star_passes(snap: Any, spec: Any, target: str) -> Callable[[str], bool]:
     other languages a `*` passes on every name."""
     if spec.kind != "python":
         return _every_name
-    facts = snap.core_facts(target)
+    facts = snap.import_facts(target)
     listed = facts.dunder_all if facts is not None else None
     return _public_name if listed is None else frozenset(listed).__contains__
 
@@ -539,7 +539,7 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
             for edge in snap.importers(target):
                 if edge.source in seen:
                     continue
-                facts = snap.core_facts(edge.source)
+                facts = snap.import_facts(edge.source)
                 for spec in facts.imports if facts else ():
                     if not _same_import(spec, edge):
                         continue
@@ -573,7 +573,7 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
     for _ in range(_RELAY_HOPS):
         found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
         for path, wanted, renamed in frontier:
-            facts = snap.core_facts(path)
+            facts = snap.import_facts(path)
             # the imports that could pass `wanted` on, as the file's facts tell; only then its
             # edges (the first asked of a snapshot decodes every edge of it: 0.2 s at 100,000 files)
             passing = [(spec, inner, inner if inner != "*" else wanted)

@@ -15,7 +15,7 @@ import msgspec
 
 from . import name_runs
 from .languages import name_language
-from .model import (NOT_USES, BlobFacts, Dependency, Edge, EntryPoint, FileEntry, Occurrence, Package,
+from .model import (NOT_USES, BlobFacts, Dependency, Edge, EntryPoint, FileEntry, ImportSpec, Occurrence, Package,
                     SnapshotRecord, UnresolvedImport)
 from .store import Store, pack, unpack
 
@@ -138,6 +138,17 @@ class LazyHead:
 encode = msgspec.msgpack.Encoder().encode
 decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
 decode_core = msgspec.msgpack.Decoder(BlobFacts).decode  # symbols left in `symbols_json`, for assembly
+
+
+class ImportFacts(msgspec.Struct):
+    """What a blob's stored core facts say of its imports, the fields keeping BlobFacts' names:
+    a walk over many importers reads these, the symbols and counts skipped, never built."""
+
+    imports: list[ImportSpec] = msgspec.field(default_factory=list)
+    dunder_all: list[str] | None = None
+
+
+decode_imports = msgspec.msgpack.Decoder(ImportFacts).decode
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record as one msgpack (bundles)
 decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode

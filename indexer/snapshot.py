@@ -13,8 +13,9 @@ import pygit2
 
 from . import canonical, gitread, name_runs
 from .name_runs import NameRun
-from .records import (NO_FACTS, LazyHead, SnapshotTail, StoredRecord, decode_facts, entry_facts_key, full_facts,
-                      load_facts, load_stored_record, name_blobs, path_facts_key, pin_key, repo_key)
+from .records import (NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, decode_facts, decode_imports,
+                      entry_facts_key, full_facts, load_facts, load_stored_record, name_blobs, path_facts_key, pin_key,
+                      repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -63,6 +64,7 @@ class Snapshot:
         self.symbol_count = head.symbols
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
+        self._imports: dict[str, ImportFacts] = {}  # import_facts' reads
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._unindexed: dict[str, int] = {}
 
@@ -175,6 +177,23 @@ class Snapshot:
         if raw is None:
             return None
         facts = self._core[path] = decode_facts(unpack(bytes(raw)))
+        return facts
+
+    def import_facts(self, path: str) -> ImportFacts | BlobFacts | None:
+        """A file's imports and `__all__` alone, as its core facts hold them (those already read
+        serve): what a walk over thousands of importers asks of each (4,000 importers at
+        100,000 files: 0.13 s and their symbols' memory, read as core facts)."""
+        found = self._imports.get(path) or self._core.get(path)
+        if found is not None:
+            return found
+        key = self._key(path)
+        if key is None:
+            return None
+        with self.store.env.begin(db=self.store.facts, buffers=True) as txn:
+            raw = txn.get(key)
+            if raw is None:
+                return None
+            facts = self._imports[path] = decode_imports(unpack(raw))
         return facts
 
     def all_facts(self) -> dict[str, BlobFacts]:

@@ -303,3 +303,26 @@ def test_qualified_lookups_walk_from_the_module_never_over_importers(shop, monke
     assert definitions(shop, "app.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
     assert definitions(shop, "lib3.Engine") == [("lib3/inner/core.py", "Engine", 1, "qualified")]
     assert definitions(shop, "pytest.mark") == [("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")]
+
+
+def test_the_imports_read_alone_are_the_core_facts_imports():
+    """A walk over importers reads each one's imports and `__all__` without its symbols
+    (Snapshot.import_facts): what it reads is what the full core facts say, for every file,
+    whether the core was read first or not."""
+    from indexer import api
+
+    repo, store_path = _repo()
+    with api.open_store(store_path) as store:
+        alone = api.snapshot(repo, "main", store=store, index_if_absent=False)
+        full = api.snapshot(repo, "main", store=store, index_if_absent=False)
+        read = 0
+        for path in alone.paths:
+            core = full.core_facts(path)
+            if core is None:
+                assert alone.import_facts(path) is None
+                continue
+            imported = alone.import_facts(path)
+            assert (imported.imports, imported.dunder_all) == (core.imports, core.dunder_all)
+            assert full.import_facts(path) is core  # the core already read serves
+            read += bool(core.imports) + (core.dunder_all is not None)
+        assert read > 10  # the fixture's imports and literal __all__ were there to compare
