@@ -135,14 +135,20 @@ def _ends_with(parts: list[str], tail: list[str]) -> bool:
     return len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
 
 
+def _module_before(sym: Any, prefix: list[str]) -> list[str] | None:
+    """The parts of `prefix` naming a module when the parts after them are the definition's
+    container chain itself (`demo::net` of `demo::net::Conn`); None otherwise."""
+    split = _module_split(sym, prefix)
+    return split[0] if split is not None and split[1] == split[2] else None
+
+
 def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | None:
     """'qualified' when the prefix is a Go package as code names it, then the container chain:
     `cobra.Command` for the root's `package cobra`, `doc.GenMarkdown` for doc/md_docs.go. A Go
     package is a folder, not a file, and its name is its package clause's."""
-    split = _module_split(sym, prefix)
-    if split is None or split[1] != split[2]:  # the parts after the module are the container chain
+    module = _module_before(sym, prefix)
+    if module is None:
         return None
-    module = split[0]
     facts = snap.core_facts(path)
     package = facts.package_name if facts else ""
     folders = [p for p in path.rpartition("/")[0].split("/") if p]
@@ -150,25 +156,67 @@ def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | No
     return "qualified" if _ends_with(names, module) else None
 
 
+def _crate_qualifies(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
+    """'qualified' when the prefix is a Rust module path from a library crate's name, then the
+    container chain: `demo::net::Conn` (or `crate::net::Conn`) for src/net.rs of the crate
+    whose Cargo.toml names it `demo` (`_Walks.crate_files`)."""
+    module = _module_before(sym, prefix)
+    return "qualified" if module is not None and path in walks.crate_files(module) else None
+
+
 class _Walks:
     """What one exact lookup finds once for all the definitions it checks: the files of each
-    module part (one pass over the path list each), and where the re-exports of each (module
-    part, name) lead (`_reexport_walk`)."""
+    module part (one pass over the path list each), the tree's Cargo manifests and the roots of
+    the library crates each name calls, and where the re-exports of each (module part, name)
+    lead (`_reexport_walk`)."""
 
     def __init__(self, snap: Any) -> None:
         self.snap = snap
         self._files: dict[tuple[str, ...], list[str]] = {}
+        self._manifests: list[str] | None = None
+        self._roots: dict[str, list[str]] = {}
         self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
 
     def files_of(self, module: list[str]) -> list[str]:
         """The files whose module path ends with `module` (`pytest` for src/pytest/__init__.py),
-        sorted."""
+        and the Rust module files it names from a crate's name (`crate_files`), sorted."""
         key = tuple(module)
         found = self._files.get(key)
         if found is None:
             last = module[-1]  # a module path's parts are its path's segments: a cheap first sieve
-            found = self._files[key] = sorted(p for p in self.snap.paths
-                                              if last in p and _ends_with(module_parts(p), module))
+            tails = {p for p in self.snap.paths if last in p and _ends_with(module_parts(p), module)}
+            found = self._files[key] = sorted(tails.union(self.crate_files(module)))
+        return found
+
+    def crate_files(self, module: list[str]) -> list[str]:
+        """The file of the Rust module `module` names when its first part is a library crate's
+        name as code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs), `demo::net`
+        its child module, src/net.rs or else src/net/mod.rs, as `use` resolution finds one
+        (resolve_rust.child_files; a `#[path]` or inline module is not followed). `crate` is
+        every library crate's root. Empty when no crate is so named."""
+        roots = self.crate_roots(module[0])
+        if not roots:
+            return []
+        from indexer.resolve_rust import child_files  # loaded only when a crate is named
+        from indexer.resolve_tree import join, parent
+
+        found = []
+        for root in roots:
+            if len(module) == 1:
+                found.append(root)
+                continue
+            beside = child_files(join(parent(root), *module[1:-1]), module[-1])
+            found += [p for p in beside if self.snap.file(p) is not None][:1]
+        return found
+
+    def crate_roots(self, name: str) -> list[str]:
+        """The root files of the tree's library crates called `name` (`_crate_roots`)."""
+        found = self._roots.get(name)
+        if found is None:
+            if self._manifests is None:  # one pass over the paths, asked only for a qualified name
+                self._manifests = [p for p in self.snap.paths if p.endswith("Cargo.toml")
+                                   and (p == "Cargo.toml" or p.endswith("/Cargo.toml"))]
+            found = self._roots[name] = _crate_roots(self.snap, self._manifests, name)
         return found
 
     def reached(self, module: list[str], name: str) -> dict[tuple[str, str], bool]:
@@ -179,6 +227,36 @@ class _Walks:
         if found is None:
             found = self._reached[key] = _reexport_walk(self.snap, self.files_of(module), name)
         return found
+
+
+def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
+    """The root files of the library crates that the Cargo.toml files `manifests` name `name`
+    (`[lib] name`, else `[package] name` with hyphens made underscores: `demo`, `my_crate` for
+    "my-crate"), each as its manifest places it, when the tree holds it; every library crate's
+    root for `crate`. A manifest is parsed only when its text could name the crate (tomllib
+    takes 0.2 ms a manifest: a workspace of a thousand crates would pay it on every lookup)."""
+    if not manifests:
+        return []
+    import re
+    import tomllib
+
+    from indexer.manifests_cargo import lib_crate
+    from indexer.resolve_tree import join, parent
+
+    spelled = re.compile("[-_]".join(map(re.escape, name.split("_"))).encode())  # `my_crate` is written my-crate
+    roots = []
+    for manifest in manifests:
+        data = snap.blob_bytes(manifest)
+        if name != "crate" and not spelled.search(data):
+            continue
+        try:
+            crate = lib_crate(tomllib.loads(data.decode("utf-8", "replace")))
+        except tomllib.TOMLDecodeError:
+            continue
+        root = join(parent(manifest), crate[1]) if crate else ""
+        if crate and name in ("crate", crate[0]) and snap.file(root) is not None:
+            roots.append(root)
+    return roots
 
 
 def _qualifies_through_reexport(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
@@ -217,6 +295,7 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
         if not _path_ok(p, path):
             continue
         how = (_qualifies(p, sym, prefix) or (_go_qualifies(snap, p, sym, prefix) if p.endswith(".go") else None)
+               or (_crate_qualifies(p, sym, prefix, walks) if p.endswith(".rs") else None)
                or _qualifies_through_reexport(p, sym, prefix, walks))
         if how is not None:
             hits.append((p, sym, how))
