@@ -135,14 +135,20 @@ def _ends_with(parts: list[str], tail: list[str]) -> bool:
     return len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
 
 
+def _module_before(sym: Any, prefix: list[str]) -> list[str] | None:
+    """The parts of `prefix` naming a module when the parts after them are the definition's
+    container chain itself (`demo::net` of `demo::net::Conn`); None otherwise."""
+    split = _module_split(sym, prefix)
+    return split[0] if split is not None and split[1] == split[2] else None
+
+
 def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | None:
     """'qualified' when the prefix is a Go package as code names it, then the container chain:
     `cobra.Command` for the root's `package cobra`, `doc.GenMarkdown` for doc/md_docs.go. A Go
     package is a folder, not a file, and its name is its package clause's."""
-    split = _module_split(sym, prefix)
-    if split is None or split[1] != split[2]:  # the parts after the module are the container chain
+    module = _module_before(sym, prefix)
+    if module is None:
         return None
-    module = split[0]
     facts = snap.core_facts(path)
     package = facts.package_name if facts else ""
     folders = [p for p in path.rpartition("/")[0].split("/") if p]
@@ -150,25 +156,68 @@ def _go_qualifies(snap: Any, path: str, sym: Any, prefix: list[str]) -> str | No
     return "qualified" if _ends_with(names, module) else None
 
 
+def _crate_qualifies(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
+    """'qualified' when the prefix is a Rust module path from a library crate's name, then the
+    container chain: `demo::net::Conn` (or `crate::net::Conn`) for src/net.rs of the crate
+    whose Cargo.toml names it `demo` (`_Walks.crate_files`)."""
+    module = _module_before(sym, prefix)
+    return "qualified" if module is not None and path in walks.crate_files(module) else None
+
+
 class _Walks:
     """What one exact lookup finds once for all the definitions it checks: the files of each
-    module part (one pass over the path list each), and where the re-exports of each (module
-    part, name) lead (`_reexport_walk`)."""
+    module part (one pass over the path list each), the tree's Cargo manifests and the roots of
+    the library crates each name calls, and where the re-exports of each (module part, name)
+    lead (`_reexport_walk`)."""
 
     def __init__(self, snap: Any) -> None:
         self.snap = snap
         self._files: dict[tuple[str, ...], list[str]] = {}
+        self._manifests: list[str] | None = None
+        self._roots: dict[str, list[str]] = {}
         self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
 
     def files_of(self, module: list[str]) -> list[str]:
         """The files whose module path ends with `module` (`pytest` for src/pytest/__init__.py),
-        sorted."""
+        and the Rust module files it names from a crate's name (`crate_files`), sorted."""
         key = tuple(module)
         found = self._files.get(key)
         if found is None:
             last = module[-1]  # a module path's parts are its path's segments: a cheap first sieve
-            found = self._files[key] = sorted(p for p in self.snap.paths
-                                              if last in p and _ends_with(module_parts(p), module))
+            tails = {p for p in self.snap.paths if last in p and _ends_with(module_parts(p), module)}
+            found = self._files[key] = sorted(tails.union(self.crate_files(module)))
+        return found
+
+    def crate_files(self, module: list[str]) -> list[str]:
+        """The file of the Rust module `module` names when its first part is a library crate's
+        name as code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs), `demo::net`
+        its child module, src/net.rs or else src/net/mod.rs, as `use` resolution finds one
+        (resolve_rust.child_files; a `#[path]` or inline module is not followed). `crate` is
+        every library crate's root. Empty when no crate is so named."""
+        roots = self.crate_roots(module[0])
+        if not roots:
+            return []
+        from indexer.resolve_rust import child_files  # loaded only when a crate is named
+        from indexer.resolve_tree import join, parent
+
+        found = []
+        for root in roots:
+            if len(module) == 1:
+                found.append(root)
+                continue
+            beside = child_files(join(parent(root), *module[1:-1]), module[-1])
+            found += [p for p in beside if self.snap.file(p) is not None][:1]
+        return found
+
+    def crate_roots(self, name: str) -> list[str]:
+        """The root files of the tree's library crates called `name` (`_crate_roots`)."""
+        found = self._roots.get(name)
+        if found is None:
+            if self._manifests is None:  # a pass over the paths (7 ms at 100,000), for a tree with Rust only
+                self._manifests = [p for p in self.snap.paths if p.endswith("Cargo.toml")
+                                   and (p == "Cargo.toml" or p.endswith("/Cargo.toml"))
+                                   ] if self.snap.holds_language("rust") else []
+            found = self._roots[name] = _crate_roots(self.snap, self._manifests, name)
         return found
 
     def reached(self, module: list[str], name: str) -> dict[tuple[str, str], bool]:
@@ -179,6 +228,36 @@ class _Walks:
         if found is None:
             found = self._reached[key] = _reexport_walk(self.snap, self.files_of(module), name)
         return found
+
+
+def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
+    """The root files of the library crates that the Cargo.toml files `manifests` name `name`
+    (`[lib] name`, else `[package] name` with hyphens made underscores: `demo`, `my_crate` for
+    "my-crate"), each as its manifest places it, when the tree holds it; every library crate's
+    root for `crate`. A manifest is parsed only when its text could name the crate (tomllib
+    takes 0.2 ms a manifest: a workspace of a thousand crates would pay it on every lookup)."""
+    if not manifests:
+        return []
+    import re
+    import tomllib
+
+    from indexer.manifests_cargo import lib_crate
+    from indexer.resolve_tree import join, parent
+
+    spelled = re.compile("[-_]".join(map(re.escape, name.split("_"))).encode())  # `my_crate` is written my-crate
+    roots = []
+    for manifest in manifests:
+        data = snap.blob_bytes(manifest)
+        if name != "crate" and not spelled.search(data):
+            continue
+        try:
+            crate = lib_crate(tomllib.loads(data.decode("utf-8", "replace")))
+        except tomllib.TOMLDecodeError:
+            continue
+        root = join(parent(manifest), crate[1]) if crate else ""
+        if crate and name in ("crate", crate[0]) and snap.file(root) is not None:
+            roots.append(root)
+    return roots
 
 
 def _qualifies_through_reexport(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
@@ -217,6 +296,7 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
         if not _path_ok(p, path):
             continue
         how = (_qualifies(p, sym, prefix) or (_go_qualifies(snap, p, sym, prefix) if p.endswith(".go") else None)
+               or (_crate_qualifies(p, sym, prefix, walks) if p.endswith(".rs") else None)
                or _qualifies_through_reexport(p, sym, prefix, walks))
         if how is not None:
             hits.append((p, sym, how))
@@ -371,7 +451,11 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     reaches: dict[str, bool] = {}
 
     # the files re-exporting a definition under the name: their own sites and their importers'
-    relays = {r for r, names in _relays(snap, sorted({(p, s.name) for p, s, _ in defs})).items() if simple in names}
+    starts = sorted({(p, s.name) for p, s, _ in defs})
+    relays = {r for r, names in _relays(snap, starts).items() if simple in names}
+    # a PHP or C# file's own name for a definition it imports (`use App\Models\User as U;`):
+    # its sites of `U` are the definition's
+    aliased = _alias_sites(snap, [(p, n) for p, n in starts if n == simple])
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
@@ -392,7 +476,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
-    for path, occ in snap.occurrences(simple):
+    for path, occ in snap.occurrences(simple) + aliased:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
@@ -469,7 +553,10 @@ def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
     alias if it has one (`from a import b as c` offers b as c); a JS or TS one offers only what
     it exports (`export { b as c } from`, an imported binding named by `export { x }`), never
     what a plain `import` binds. A `*` offers every name as is (`from a import *`, `export *
-    from`); a namespace (`import * as ns`, `export * as ns from`) offers none of them."""
+    from`); a namespace (`import * as ns`, `export * as ns from`) offers none of them. A PHP
+    `use` or C# `using` offers nothing (`FILE_OWN_IMPORTS`)."""
+    if spec.kind in FILE_OWN_IMPORTS:
+        return
     if spec.kind == "js":
         pairs = zip(spec.names, spec.exports)
     elif spec.kind == "rust_use":
@@ -479,6 +566,34 @@ def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
     for name, out in pairs:
         if out and (name != "*" or out == "*"):
             yield name, out
+
+
+# Imports whose names are the importing file's own: nothing importing that file sees them
+# (PHP `use`, C# `using`), so they re-export nothing, and an alias they give a name stands
+# for the definition in that file alone (`_alias_sites`).
+FILE_OWN_IMPORTS = frozenset({"php_use", "csharp_using"})
+
+
+def _alias_sites(snap: Any, starts: list[tuple[str, str]]) -> list[tuple[str, Any]]:
+    """(file, site) of each use of a name a file gives a definition for itself, given the
+    defining files and the definition's name in each: after `use App\\Models\\User as U;` or
+    `using U = App.Models.User;`, that file's sites of `U` (the alias's own included). Only
+    the defining files' importers are read."""
+    found: set[tuple[str, str]] = set()  # (file, its name for the definition)
+    for path, name in starts:
+        for edge in snap.importers(path):
+            if edge.kind not in FILE_OWN_IMPORTS:
+                continue
+            facts = snap.core_facts(edge.source)
+            for spec in facts.imports if facts else ():
+                if spec.aliases and _same_import(spec, edge) and _last_part(spec.spec) == name:
+                    found.add((edge.source, spec.aliases[0]))
+    return [(path, o) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
+
+
+def _last_part(spec: str) -> str:
+    """The name an import path ends with: `User` of App\\Models\\User and of App.Models.User."""
+    return spec.replace("\\", ".").rpartition(".")[2]
 
 
 def _star_passes(snap: Any, spec: Any, target: str) -> Callable[[str], bool]:

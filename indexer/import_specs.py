@@ -36,7 +36,11 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   `require_relative "x"` and paths built from `__dir__` / `__FILE__` as "./x" (beside the file).
 - php_require: a literal path; `__DIR__ . "/x.php"` is recorded as "./x.php".
 - php_use: one spec per name, a group `use A\\{B, C}` as "A\\B" and "A\\C"; `names` is
-  ("function",) or ("const",) for `use function` / `use const`, () for a class or namespace.
+  ("function",) or ("const",) for `use function` / `use const`, () for a class or namespace;
+  `aliases` the one name the file gives it, whatever `names` says of its kind: `use A\\B as
+  C` and `use A\\{B as C}` -> spec "A\\B", aliases ("C",).
+- csharp_using: the namespace or type named (`using static A.B;` -> "A.B"); an alias
+  directive `using C = A.B;` -> spec "A.B", aliases ("C",).
 """
 
 from __future__ import annotations
@@ -378,7 +382,9 @@ def _csharp_using(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[
         spec, count = _TYPE_ARGUMENTS.subn("", spec)
         if not count:
             break
-    return [ImportSpec("csharp_using", spec, _line(node))] if spec else []
+    alias = _text(node.child_by_field_name("name"), data)  # `using U = A.B;`: U
+    aliases = _aliases([spec.rsplit(".", 1)[-1]], [alias]) if alias else ()
+    return [ImportSpec("csharp_using", spec, _line(node), aliases=aliases)] if spec else []
 
 
 # The file's own directory, as Ruby code spells it when it builds a path to require.
@@ -510,13 +516,19 @@ def _php_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impor
             clauses.append(child)
         elif child.type == "namespace_use_group":
             clauses.extend(c for c in child.named_children if c.type == "namespace_use_clause")
+    if clauses and not prefix:
+        # the grammar hangs `use function a\f, a\g;`'s keyword on the first clause: it says
+        # the kind of every clause, as only a group's own clauses say their own
+        group_kind = _php_use_kind(clauses[0], group_kind)
     for clause in clauses:
         target = next((c for c in clause.named_children if c.type in ("qualified_name", "name")), None)
         if target is None:
             continue
         name = _compact(target, data).lstrip("\\")
+        alias = _text(clause.child_by_field_name("alias"), data)
         out.append(ImportSpec("php_use", f"{prefix}\\{name}" if prefix else name, _line(clause),
-                              names=_php_use_kind(clause, group_kind)))
+                              names=_php_use_kind(clause, group_kind),
+                              aliases=_aliases([name.rsplit("\\", 1)[-1]], [alias]) if alias else ()))
     return out
 
 

@@ -10,6 +10,20 @@ from indexer.manifests import Collector, ManifestError, table_or_none
 TABLES = (("dependencies", "runtime"), ("dev-dependencies", "dev"), ("build-dependencies", "build"))
 
 
+def lib_crate(doc: dict) -> tuple[str, str] | None:
+    """(the name code calls the manifest's library crate by, its root file relative to the
+    manifest's folder): `[lib] name`, else `[package] name` with hyphens made underscores as
+    rustc makes them (`my-crate` is `my_crate`); `[lib] path`, else src/lib.rs. None for a
+    manifest naming no package (a virtual workspace). Lenient, as resolution reads any
+    manifest: a key of the wrong type counts as absent."""
+    pkg, lib = (doc.get(key) if isinstance(doc.get(key), dict) else {} for key in ("package", "lib"))
+    name = lib.get("name") if isinstance(lib.get("name"), str) else pkg.get("name")
+    if not pkg or not isinstance(name, str):
+        return None
+    root = lib.get("path") if isinstance(lib.get("path"), str) else "src/lib.rs"
+    return name.replace("-", "_"), root
+
+
 def _deps(c: Collector, table: dict | None, scope: str) -> None:
     for name, value in sorted((table or {}).items()):
         if isinstance(value, str):

@@ -106,7 +106,7 @@ class PhpResolver:
         if not segments:
             return UNRESOLVED
         kind = imp.names[0] if imp.names and imp.names[0] in USE_KINDS else "class"
-        return self._use(importer, kind, segments)
+        return self._use(importer, kind, segments, imp.aliases[0] if imp.aliases else "")
 
     def _include(self, importer: str, raw: str, quoted: list[str]) -> Outcome:
         spec = quoted[-1] if quoted else raw
@@ -119,7 +119,7 @@ class PhpResolver:
         hits = self.tree.ending_with(clean) if clean else []
         return (nearest(importer, hits),) if hits else UNRESOLVED
 
-    def _use(self, importer: str, kind: str, segments: list[str]) -> Outcome:
+    def _use(self, importer: str, kind: str, segments: list[str], alias: str) -> Outcome:
         namespace, name = "\\".join(segments[:-1]), segments[-1]
         if kind == "class":  # PSR-4 autoloads classes only
             hits = self._by_psr4(importer, namespace, name)
@@ -131,7 +131,7 @@ class PhpResolver:
         if kind == "class":  # `use A\B;` may import a namespace, to write `B\C` later
             files = self._under("\\".join(segments).lower())
             if files:
-                return self._defining_used(importer, files, alias=name)
+                return self._defining_used(importer, files, {name, alias} - {""})
         return UNRESOLVED if self._owned("\\".join(segments)) else EXTERNAL
 
     def _by_psr4(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
@@ -175,10 +175,12 @@ class PhpResolver:
         return sorted({p for n, paths in self._namespaces.items() if n == namespace or n.startswith(below)
                        for p in paths})
 
-    def _defining_used(self, importer: str, files: list[str], alias: str) -> tuple[str, ...]:
+    def _defining_used(self, importer: str, files: list[str], bound: set[str]) -> tuple[str, ...]:
         """Of a namespace's files, those declaring a name the importer uses (as C# `using`);
-        the alias itself (`Node` of `Node\\Block\\Document`) is no use of a class `Node`."""
+        the names the import binds are no uses of classes so named: `Node` of `use
+        League\\CommonMark\\Node;` written as `Node\\Block\\Document`, and `Models` and `M` of
+        `use App\\Models as M;`, where `M\\User` is written."""
         own = self.facts.get(importer)
-        used = {n.lower() for n in uses_of(own)} - {alias.lower()} if own else set()
+        used = {n.lower() for n in uses_of(own)} - {b.lower() for b in bound} if own else set()
         return tuple(p for p in files if p != importer
                      and any(d[2].lower() in used for d in self._declared_in(p) or ()))

@@ -24,7 +24,7 @@ import tomllib
 from typing import Callable, Mapping, NamedTuple
 
 from indexer.model import BlobFacts, ImportSpec
-from indexer.manifests_cargo import TABLES
+from indexer.manifests_cargo import TABLES, lib_crate
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
 DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
@@ -102,6 +102,12 @@ def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...
     return tuple(dict.fromkeys(out))
 
 
+def child_files(directory: str, name: str) -> tuple[str, str]:
+    """Where a module's child module `name` may be, the first that exists being it, given the
+    folder its children live in: name.rs, then name/mod.rs."""
+    return join(directory, name + ".rs"), join(directory, name, "mod.rs")
+
+
 def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
     """The names `extern crate` declarations of a file bring in (the crate's and its alias)."""
     if facts is None:
@@ -114,6 +120,7 @@ class _Package(NamedTuple):
 
     edition: str
     dependencies: frozenset[str]  # the names its code uses for them (renames included), underscored
+    lib: str  # its library crate's root file (`[lib] path`, else src/lib.rs), held by the tree or not
 
 
 def _dependency_names(doc: dict) -> frozenset[str]:
@@ -162,13 +169,11 @@ class RustResolver:
         self.crates: dict[str, str] = {}  # crate name (underscored) -> its lib root file
         self.packages: dict[str, _Package] = {}
         for directory, doc in sorted(docs.items()):
-            pkg = doc.get("package")
-            name = pkg.get("name") if isinstance(pkg, dict) else None
-            lib = doc.get("lib") if isinstance(doc.get("lib"), dict) else {}
-            root = join(directory, lib.get("path") if isinstance(lib.get("path"), str) else "src/lib.rs")
-            if isinstance(name, str) and root in tree:
-                self.crates.setdefault(name.replace("-", "_"), root)
-            self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc))
+            crate = lib_crate(doc)
+            lib = join(directory, crate[1] if crate else "src/lib.rs")
+            if crate is not None and lib in tree:
+                self.crates.setdefault(crate[0], lib)
+            self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc), lib)
         self._manifest_dirs: dict[str, str | None] = {}
 
     # -- crate and module structure ------------------------------------------------------
@@ -209,7 +214,9 @@ class RustResolver:
             return own if len(parts) == 2 else self.tree.first_existing((join(own, "main.rs"),))
         if rel == "src/main.rs":
             return path
-        return self.tree.first_existing((join(crate_dir, "src/lib.rs"), join(crate_dir, "src/main.rs")))
+        # a `[lib] path` root (lib/wire.rs) keeps its children beside it, as src/lib.rs does
+        lib = self.packages[crate_dir].lib if crate_dir in self.packages else join(crate_dir, "src/lib.rs")
+        return self.tree.first_existing((lib, join(crate_dir, "src/main.rs")))
 
     def module_dir(self, path: str) -> str:
         if posixpath.basename(path) in DIR_OWNERS or self.crate_root(path) == path:
@@ -217,7 +224,7 @@ class RustResolver:
         return path[: -len(".rs")]
 
     def child(self, directory: str, name: str) -> str | None:
-        return self.tree.first_existing((join(directory, name + ".rs"), join(directory, name, "mod.rs")))
+        return self.tree.first_existing(child_files(directory, name))
 
     def parent_module(self, directory: str, root: str) -> tuple[str, str] | None:
         up = parent(directory)

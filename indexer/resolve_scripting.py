@@ -74,7 +74,9 @@ class CSharpResolver:
             cls = [p for p in self.by_namespace.get(head, []) if p.rsplit("/", 1)[-1] == last + ".cs"]
             return tuple(cls) if cls else EXTERNAL
         own = self.facts.get(importer)
-        used = set(uses_of(own)) if own else set()
+        # `using M = App.Models;` binds M, written `M.User`: neither `M` nor `Models` is a use of a class
+        bound = {spec.rpartition(".")[2], *imp.aliases} if imp.aliases else set()
+        used = set(uses_of(own)) - bound if own else set()
         return tuple(p for p in files if any(s.name in used for s in self.summaries[p].symbol_list()))
 
 

@@ -3,7 +3,9 @@ import the root's `Socket` with `use crate::{Socket}`, `use crate::Socket`, `use
 and groups, a `Conn` and a `Wire` re-exported by `pub use` (in lib.rs, and in proto/mod.rs
 on the way to proto/wire.rs) and imported through the re-exports, and nested groups that
 reach modules two levels down; and a second crate whose lib.rs re-exports an item of a nested
-group under its alias. Exact edges and exact site resolutions, from a real index."""
+group under its alias; names qualified by the crate's name (`demo::net::Conn`, `demo::Conn`),
+and a workspace whose crates are named by `[package] name` with a hyphen and by `[lib]`.
+Exact edges and exact site resolutions, from a real index."""
 
 from __future__ import annotations
 
@@ -159,3 +161,90 @@ def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased
         ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
     assert sites(aliased, "Conn") == [
         ("src/lib.rs", 4, "import"), ("src/f.rs", 1, "name_match"), ("src/f.rs", 3, "name_match")]
+
+
+def test_qualified_names_from_the_crate_name(crate):
+    # `demo` is the crate Cargo.toml names: lib.rs is `demo`, net.rs `demo::net`, proto/mod.rs
+    # `demo::proto`; `demo::Conn` over lib.rs's `pub use net::Conn;`, `demo::Wire` over lib.rs
+    # and proto/mod.rs; `crate::` as code inside the crate writes it
+    conn, wire = [("src/net.rs", "Conn", 3, "qualified")], [("src/proto/wire.rs", "Wire", 1, "qualified")]
+    for name in ("demo::Conn", "demo::net::Conn", "demo.net.Conn", "crate::Conn", "crate::net::Conn"):
+        assert definitions(crate, name) == conn, name
+    for name in ("demo::Wire", "demo::proto::Wire", "demo::proto::wire::Wire", "crate::proto::Wire"):
+        assert definitions(crate, name) == wire, name
+    assert definitions(crate, "demo::Socket") == [("src/lib.rs", "Socket", 11, "qualified")]
+    # no such module, no such re-export, no such crate
+    assert definitions(crate, "demo::proto::Conn") == [] and definitions(crate, "demo::util::Conn") == []
+    assert definitions(crate, "other::Conn") == [] and definitions(crate, "demo::net::wire::Wire") == []
+    # references of the crate-qualified name: every import-resolved site of Conn, no name_match
+    assert sites(crate, "demo::Conn") == [
+        ("src/a.rs", 2, "import"), ("src/a.rs", 4, "import"),
+        ("src/b.rs", 1, "import"), ("src/b.rs", 3, "import"),
+        ("src/c.rs", 1, "import"), ("src/c.rs", 4, "import"),
+        ("src/d.rs", 1, "import"), ("src/d.rs", 3, "import"),
+        ("src/lib.rs", 8, "import")]
+
+
+def test_an_aliased_reexport_under_the_crate_name(aliased):
+    assert definitions(aliased, "links::Link") == [("src/net/conn.rs", "Conn", 1, "qualified")]
+    assert definitions(aliased, "links::net::conn::Conn") == [("src/net/conn.rs", "Conn", 1, "qualified")]
+    assert definitions(aliased, "links::Conn") == []  # lib.rs offers it only as Link
+
+
+# A workspace: a virtual root manifest, a package named with a hyphen (code calls it net_kit)
+# and one whose library is named and placed by `[lib]` (`wire` at lib/wire.rs), which the
+# first one's lib.rs re-exports Frame from
+WORKSPACE = {
+    "Cargo.toml": '[workspace]\nmembers = ["net-kit", "codec"]\n',
+    "net-kit/Cargo.toml": '[package]\nname = "net-kit"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                          '[dependencies]\ncodec-pkg = { path = "../codec" }\n',
+    "net-kit/src/lib.rs": "pub mod conn;\npub use conn::Conn;\npub use wire::Frame;\n",
+    "net-kit/src/conn.rs": "use wire::Frame;\n\npub struct Conn(Frame);\n",
+    "codec/Cargo.toml": '[package]\nname = "codec-pkg"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                        '[lib]\nname = "wire"\npath = "lib/wire.rs"\n',
+    "codec/lib/wire.rs": "pub mod frame;\npub use frame::Frame;\n",
+    "codec/lib/frame.rs": "pub struct Frame;\n",
+}
+
+
+@cache
+def _workspace_repo() -> tuple[str, str]:
+    return indexed(WORKSPACE, "rennet-ctx-rust-crates-", message="rust crates")
+
+
+@pytest.fixture(scope="module")
+def workspace() -> tuple[context_tools.Client, str]:
+    repo, store = _workspace_repo()
+    return context_tools.Client(store=store), repo
+
+
+def test_a_lib_named_and_placed_by_its_manifest_is_the_crate_code_names():
+    repo, store_path = _workspace_repo()
+    store = open_store(store_path)
+    try:
+        record = snapshot(repo, "main", store=store).record
+    finally:
+        store.close()
+    # `use wire::...` reaches the `[lib] name`d crate (it was external: only "codec_pkg" was
+    # known), and lib/wire.rs, its `[lib] path` root, keeps its modules beside it
+    assert [(e.source, e.line, e.target) for e in record.edges] == [
+        ("codec/lib/wire.rs", 1, "codec/lib/frame.rs"),  # mod frame;
+        ("codec/lib/wire.rs", 2, "codec/lib/frame.rs"),  # pub use frame::Frame;
+        ("net-kit/src/conn.rs", 1, "codec/lib/wire.rs"),
+        ("net-kit/src/lib.rs", 3, "codec/lib/wire.rs"),
+        ("net-kit/src/lib.rs", 1, "net-kit/src/conn.rs"),
+        ("net-kit/src/lib.rs", 2, "net-kit/src/conn.rs")]
+    assert record.unresolved == []
+
+
+def test_crate_names_of_a_workspace(workspace):
+    conn, frame = [("net-kit/src/conn.rs", "Conn", 3, "qualified")], [("codec/lib/frame.rs", "Frame", 1, "qualified")]
+    assert definitions(workspace, "net_kit::Conn") == conn and definitions(workspace, "net_kit::conn::Conn") == conn
+    # the library's own name, its module beside its root; and Frame through two crates' re-exports
+    for name in ("wire::Frame", "wire::frame::Frame", "net_kit::Frame", "crate::Frame"):
+        assert definitions(workspace, name) == frame, name
+    assert definitions(workspace, "codec_pkg::Frame") == []  # `[lib] name` renames the crate
+    assert sites(workspace, "net_kit::Frame") == [
+        ("codec/lib/wire.rs", 2, "import"),
+        ("net-kit/src/conn.rs", 1, "import"), ("net-kit/src/conn.rs", 3, "import"),
+        ("net-kit/src/lib.rs", 3, "import")]

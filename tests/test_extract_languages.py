@@ -703,8 +703,9 @@ MODULE_SITES = {
     "rust": [("std", 1), ("collections", 1), ("config", 2), ("util", 3)],
     "java": [("com", 1), ("acme", 1), ("app", 1), ("java", 3), ("util", 3), ("java", 4), ("util", 4), ("org", 5),
              ("junit", 5)],
+    # `using Alias = Acme.Tools.Helper;` may name a type: Helper is the imported name
     "csharp": [("System", 1), ("System", 2), ("Collections", 2), ("Generic", 2), ("System", 3), ("Math", 3),
-               ("Acme", 4), ("Tools", 4), ("Helper", 4)],
+               ("Acme", 4), ("Tools", 4)],
     "php": [("App", 4), ("Models", 4), ("Illuminate", 5), ("Support", 5)],
 }
 
@@ -861,6 +862,31 @@ def test_rust_use_aliases():
     facts = extract_blob(src, "src/lib.rs", "rust")
     assert [(i.spec, i.names, i.aliases) for i in facts.imports] == [
         ("a::b", (), ("c",)), ("a", ("b", "d", "e::f"), ("c", "", "g")), ("x", ("y", "z"), ())]
+
+
+def test_php_use_aliases():
+    # one spec per name, its alias beside it; `names` keep saying the kind; `X as X` is no alias
+    src = (b"<?php\nuse App\\Models\\User as U;\nuse App\\{Models\\Post, Models\\Tag as T};\n"
+           b"use function App\\f as g, App\\h;\nuse App\\Models as M;\nuse App\\Same as Same;\n")
+    facts = extract_blob(src, "a.php", "php")
+    assert [(i.spec, i.names, i.aliases) for i in facts.imports] == [
+        ("App\\Models\\User", (), ("U",)),
+        ("App\\Models\\Post", (), ()), ("App\\Models\\Tag", (), ("T",)),
+        ("App\\f", ("function",), ("g",)), ("App\\h", ("function",), ()),
+        ("App\\Models", (), ("M",)),
+        ("App\\Same", (), ())]
+
+
+def test_csharp_using_alias_directives():
+    src = (b"using U = App.Models.User;\nusing App.Other;\nglobal using G = A.B<C.D>;\nusing V = Zed;\n"
+           b"class C { U u; }\n")
+    facts = extract_blob(src, "a.cs", "csharp")
+    assert [(i.spec, i.aliases) for i in facts.imports] == [
+        ("App.Models.User", ("U",)), ("App.Other", ()), ("A.B", ("G",)), ("Zed", ("V",))]
+    # an alias's target may be a type: only the namespace before its last name is a module path
+    assert [(o.name, o.role) for o in facts.occurrences if o.line == 1] == [
+        ("U", "identifier"), ("App", "module"), ("Models", "module"), ("User", "identifier")]
+    assert [(o.name, o.role) for o in facts.occurrences if o.line == 2] == [("App", "module"), ("Other", "module")]
 
 
 def test_rust_path_attributes_and_inline_module_depth():

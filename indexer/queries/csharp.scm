@@ -2,8 +2,10 @@
 
 (using_directive) @import.csharp_using
 
-; module paths (see python.scm): the namespace a using names (an alias's target too)
-(using_directive (qualified_name) @reference.module)
+; module paths (see python.scm): the namespace a using names; of an alias's target only the
+; namespace before its last name, which may be a type (`using U = App.Models.User;`)
+(using_directive !name (qualified_name) @reference.module)
+(using_directive name: (_) (qualified_name qualifier: (_) @reference.module))
 (using_directive !name (identifier) @reference.module)
 
 (namespace_declaration name: (_) @package)

@@ -1,0 +1,89 @@
+"""PHP `use ... as` and C# `using X = ...` aliases as resolution and references read them: a
+PHP class imported as `U`, and as `Member` from a group use, whose sites under those names
+are the class's; a namespace imported as `M` whose alias is no use of a class `M`; the same
+in C#; and a file writing `U` without aliasing anything. Exact edges and exact site
+resolutions, from a real index."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+import context_tools
+from indexer.api import open_store, snapshot
+from tests.indexed import definitions, indexed, sites
+
+FILES = {
+    "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/"}}}\n',
+    "src/Models/User.php": "<?php\nnamespace App\\Models;\n\nclass User {}\n",
+    "src/Models/Post.php": "<?php\nnamespace App\\Models;\n\nclass Post {}\n",
+    "src/Models/M.php": "<?php\nnamespace App\\Models;\n\nclass M {}\n",
+    "src/Http/Show.php": "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User as U;\n\n"
+                         "class Show {\n  function run(U $u): U { return new U(); }\n}\n",
+    "src/Http/Group.php": "<?php\nnamespace App\\Http;\n\nuse App\\{Models\\Post, Models\\User as Member};\n\n"
+                          "function group(Member $m, Post $p) {}\n",
+    # a namespace under another name: `M\Post` uses Post, and `M` is no use of the class M
+    "src/Http/Space.php": "<?php\nnamespace App\\Http;\n\nuse App\\Models as M;\n\n"
+                          "function space() { return new M\\Post(); }\n",
+    # User as itself, and a `U` this file does not alias
+    "src/Http/Plain.php": "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User;\n\nfunction plain(User $u, U $v) {}\n",
+    "cs/Models/User.cs": "namespace Shop.Models { public class User {} public class Cart {} }\n",
+    "cs/Models/M.cs": "namespace Shop.Models { public class M {} }\n",
+    "cs/Web/Page.cs": "using U = Shop.Models.User;\nusing M = Shop.Models;\n\n"
+                      "namespace Shop.Web { class Page { U owner; M.Cart cart; } }\n",
+}
+
+
+@cache
+def _repo() -> tuple[str, str]:
+    return indexed(FILES, "rennet-ctx-use-aliases-", message="use aliases")
+
+
+@pytest.fixture(scope="module")
+def app() -> tuple[context_tools.Client, str]:
+    repo, store = _repo()
+    return context_tools.Client(store=store), repo
+
+
+def test_a_namespace_alias_is_no_use_of_a_class_so_named():
+    repo, store_path = _repo()
+    store = open_store(store_path)
+    try:
+        edges = [(e.source, e.line, e.target) for e in snapshot(repo, "main", store=store).record.edges]
+    finally:
+        store.close()
+    # Space.php and Page.cs reached M.php and M.cs too: the alias `M` counted as a use of class M
+    assert edges == [
+        ("cs/Web/Page.cs", 1, "cs/Models/User.cs"),
+        ("cs/Web/Page.cs", 2, "cs/Models/User.cs"),  # M.Cart
+        ("src/Http/Group.php", 4, "src/Models/Post.php"),
+        ("src/Http/Group.php", 4, "src/Models/User.php"),
+        ("src/Http/Plain.php", 4, "src/Models/User.php"),
+        ("src/Http/Show.php", 4, "src/Models/User.php"),
+        ("src/Http/Space.php", 4, "src/Models/Post.php"),  # M\Post
+    ]
+
+
+def test_the_sites_of_an_alias_are_the_imported_definitions(app):
+    # Show.php's `U`s and Group.php's `Member`s are User's (each alias's own site included);
+    # C#'s `U` is cs/Models/User.cs's User; Plain.php's `U $v` is no alias of anything
+    assert sites(app, "User") == [
+        ("cs/Web/Page.cs", 1, "import"), ("cs/Web/Page.cs", 1, "import"),  # `U` and `User`
+        ("cs/Web/Page.cs", 4, "import"),  # `U owner`
+        ("src/Http/Group.php", 4, "import"), ("src/Http/Group.php", 4, "import"),  # `User` and `Member`
+        ("src/Http/Group.php", 6, "import"),  # `Member $m`
+        ("src/Http/Plain.php", 4, "import"), ("src/Http/Plain.php", 6, "import"),
+        ("src/Http/Show.php", 4, "import"), ("src/Http/Show.php", 4, "import"),  # `User` and `U`
+        ("src/Http/Show.php", 7, "import"), ("src/Http/Show.php", 7, "import"), ("src/Http/Show.php", 7, "import")]
+    assert sites(app, "Shop.Models.User") == [
+        ("cs/Web/Page.cs", 1, "import"), ("cs/Web/Page.cs", 1, "import"), ("cs/Web/Page.cs", 4, "import")]
+    # an alias is no definition of its own, and its name alone resolves to nothing
+    assert definitions(app, "U") == [] and definitions(app, "Member") == []
+    assert {resolution for _, _, resolution in sites(app, "U")} == {"name_match"}
+    # the namespace aliases import no class M: their sites only share its name (they were `import`)
+    assert sites(app, "M") == [
+        ("cs/Web/Page.cs", 2, "name_match"), ("cs/Web/Page.cs", 4, "name_match"),
+        ("src/Http/Space.php", 4, "name_match"), ("src/Http/Space.php", 6, "name_match")]
+    assert sites(app, "Post") == [
+        ("src/Http/Group.php", 4, "import"), ("src/Http/Group.php", 6, "import"), ("src/Http/Space.php", 6, "import")]
