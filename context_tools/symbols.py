@@ -584,7 +584,7 @@ def _alias_sites(snap: Any, starts: list[tuple[str, str]]) -> list[tuple[str, An
         for edge in snap.importers(path):
             if edge.kind not in FILE_OWN_IMPORTS:
                 continue
-            facts = snap.core_facts(edge.source)
+            facts = snap.import_facts(edge.source)
             for spec in facts.imports if facts else ():
                 if spec.aliases and _same_import(spec, edge) and _last_part(spec.spec) == name:
                     found.add((edge.source, spec.aliases[0]))
