@@ -157,8 +157,9 @@ class _Reading:
         for child in statement.named_children:
             if child.type in types:
                 block = _block(child)
-                if child != block and any(c in self.holding and c != block for c in child.named_children):
-                    return None
+                if block is None or (child != block and any(c in self.holding and c != block
+                                                            for c in child.named_children)):
+                    return None  # a clause the parser left without its block, or a write outside it
                 clauses.append(child)
             elif child in self.holding:
                 return None
@@ -169,11 +170,11 @@ _IF_CLAUSES = frozenset({"block", "elif_clause", "else_clause"})
 _TRY_CLAUSES = frozenset({"block", "except_clause", "else_clause", "finally_clause"})
 
 
-def _block(clause: Node) -> Node:
-    """A clause's block (a block is its own)."""
+def _block(clause: Node) -> Node | None:
+    """A clause's block (a block is its own), None when a broken parse left it none."""
     if clause.type == "block":
         return clause
-    return next(c for c in reversed(clause.named_children) if c.type == "block")
+    return next((c for c in reversed(clause.named_children) if c.type == "block"), None)
 
 
 def _module_write(ident: Node) -> list[Node]:
