@@ -8,6 +8,8 @@ defining file's or that of a file re-exporting the top-level name, directly or t
 other re-exports (`models.Model` for django/db/models/base.py's Model, imported by
 django/db/models/__init__.py; `attrs.define` through attr/__init__.py), under the name the
 re-exporting file gives it (`pytest.mark` over `from _pytest.mark import MARK_GEN as mark`).
+A Python module bound to a name qualifies under it, aliased or not (`pkg.s.Thing` after
+pkg/__init__.py's `from . import sub as s`, `api.sub.Thing` after `from pkg import sub`).
 `::` separates parts as `.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
 
 A reference site is tagged with how it was tied to the definition:
@@ -34,6 +36,8 @@ from context_tools.result import Result
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import NotFound
+from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
+from indexer.resolve_tree import parent
 
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
 
@@ -166,15 +170,17 @@ def _crate_qualifies(path: str, sym: Any, prefix: list[str], walks: _Walks) -> s
 
 class _Walks:
     """What one exact lookup finds once for all the definitions it checks: the files of each
-    module part (one pass over the path list each), the tree's Cargo manifests and the roots of
-    the library crates each name calls, and where the re-exports of each (module part, name)
-    lead (`_reexport_walk`)."""
+    module part (one pass over the path list each, and the modules files of its leading parts
+    bind), the tree's Cargo manifests and the roots of the library crates each name calls, and
+    where the re-exports of each (module part, name) lead (`_reexport_walk`)."""
 
     def __init__(self, snap: Any) -> None:
         self.snap = snap
         self._files: dict[tuple[str, ...], list[str]] = {}
         self._manifests: list[str] | None = None
         self._roots: dict[str, list[str]] = {}
+        self._modules: dict[tuple[str, ...], list[str]] = {}
+        self._python: dict[tuple[str, ...], frozenset[str]] = {}
         self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
 
     def files_of(self, module: list[str]) -> list[str]:
@@ -220,13 +226,68 @@ class _Walks:
             found = self._roots[name] = _crate_roots(self.snap, self._manifests, name)
         return found
 
+    def module_files(self, module: list[str]) -> list[str]:
+        """The files `module` names as code reaches them, sorted: those whose module path ends
+        with it (`files_of`), and the module a Python file of its leading parts binds to its
+        last part, under an alias or not (`bound_modules`: `pkg.s` is pkg/sub.py after
+        pkg/__init__.py's `from . import sub as s` or `import pkg.sub as s`, `api.sub` after
+        api/__init__.py's `from pkg import sub`), or a submodule of a package so bound
+        (`api.sub.inner`). Each leading part is read once, the facts of its Python files only."""
+        key = tuple(module)
+        found = self._modules.get(key)
+        if found is None:
+            files = set(self.files_of(module))
+            for outer in self.module_files(module[:-1]) if len(module) > 1 else ():
+                files.update(self.bound_modules(outer, module[-1]))
+                files.update(_submodule(self.snap, outer, module[-1]))
+            found = self._modules[key] = sorted(files)
+        return found
+
+    def bound_modules(self, path: str, local: str) -> set[str]:
+        """The module files a Python file binds to the name `local` by an import: `import a.b
+        as local`, `import local`, `from a import b as local` and `from a import local` where
+        a.b is a module (a/b.py, not a name a/__init__.py defines). `import a.b` binds `a`, a
+        package no edge of it names: not followed. A relative import's module is found beside
+        the importer as the resolver finds it; an absolute one's is the edge of the import, asked
+        only when some Python file of the tree is that module (the first edges a snapshot is
+        asked decode all of them)."""
+        if not is_python(path):
+            return set()
+        facts = self.snap.import_facts(path)
+        found: set[str] = set()
+        asked = []
+        for spec in facts.imports if facts else ():
+            for dotted in _binding(spec, local):
+                if not spec.level:
+                    files = self.python_modules(dotted)
+                    if files:
+                        asked.append((spec, files))
+                    continue
+                base = relative_base(path, spec.level)
+                found.update(_first_file(self.snap, module_candidates(base, dotted)) if base is not None else ())
+        edges = self.snap.imports(path) if asked else ()
+        found.update(e.target for spec, files in asked for e in edges if _same_import(spec, e) and e.target in files)
+        return found
+
+    def python_modules(self, dotted: list[str]) -> frozenset[str]:
+        """The Python files that are module `dotted` under some root: their module path, as a
+        path (`module_stem`), ends with it."""
+        key = tuple(dotted)
+        found = self._python.get(key)
+        if found is None:
+            last = dotted[-1]  # a module path's parts are its path's segments: a cheap first sieve
+            found = self._python[key] = frozenset(
+                p for p in self.snap.paths
+                if last in p and is_python(p) and _ends_with(module_stem(p).split("/"), dotted))
+        return found
+
     def reached(self, module: list[str], name: str) -> dict[tuple[str, str], bool]:
         """(file, name it defines at the top) -> renamed on the way, for each definition that
-        the files of `module` re-export as `name` (`_reexport_walk`)."""
+        the files of `module` define or re-export as `name` (`_reexport_walk`)."""
         key = (tuple(module), name)
         found = self._reached.get(key)
         if found is None:
-            found = self._reached[key] = _reexport_walk(self.snap, self.files_of(module), name)
+            found = self._reached[key] = _reexport_walk(self.snap, self.module_files(module), name)
         return found
 
 
@@ -630,6 +691,39 @@ def _same_import(spec: Any, edge: Any) -> bool:
     return spec.line == edge.line and spec.kind == edge.kind and spec.spec == edge.spec
 
 
+def _binding(spec: Any, local: str) -> Iterator[list[str]]:
+    """The dotted module (after the import's leading dots) a Python import binds to `local`,
+    if it may be one: `import a.b as local` -> a.b; `from .a import b as local` -> a.b, which
+    is a module if a/b.py (or a/b/) is there, else a name a defines."""
+    if spec.kind != "python":
+        return
+    dotted = [p for p in spec.spec.split(".") if p]
+    if not spec.names:
+        if spec.aliases == (local,) or (not spec.aliases and not spec.level and dotted == [local]):
+            yield dotted
+        return
+    for i, name in enumerate(spec.names):
+        if name != "*" and spec.local(i) == local:
+            yield dotted + [name]
+
+
+def _first_file(snap: Any, candidates: Iterable[str]) -> tuple[str, ...]:
+    """The first of `candidates` the snapshot has, as resolve_python takes it; () when none."""
+    found = next((p for p in candidates if snap.file(p) is not None), None)
+    return (found,) if found else ()
+
+
+def _submodule(snap: Any, package: str, name: str) -> tuple[str, ...]:
+    """The file of the submodule `name` of a Python package (given its __init__), () when it
+    has none or `package` is no package's __init__."""
+    if not package.endswith(_PACKAGE_FILES):
+        return ()
+    return _first_file(snap, module_candidates(parent(package), [name]))
+
+
+_PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
+
+
 def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
     """Files that re-export a definition, each with the names it offers it under, given the
     defining files and the definition's name in each (`starts`): `from .app import Flask` in a
@@ -679,12 +773,14 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
     MARK_GEN as mark`, over _pytest/mark/__init__.py's `from .structures import MARK_GEN`,
     reaches (structures.py, MARK_GEN), renamed; `attrs.define` reaches (attr/_next_gen.py,
     define) over two imports of it. Each hop looks in the imported file for the name the
-    importing one imports; a file defining it at the top ends its chain. Only the starts and
-    the files their re-exports reach are read."""
+    importing one imports; a file defining it at the top ends its chain. A start defining it
+    is reached too (a module bound under another name: `pkg.s.Thing` for pkg/sub.py's Thing
+    after `from . import sub as s`), and still walked on. Only the starts and the files their
+    re-exports reach are read."""
     # (file, the name looked for in it, renamed on the way)
     frontier = sorted({(p, name, False) for p in starts})
     seen = {(p, name) for p in starts}
-    reached: dict[tuple[str, str], bool] = {}
+    reached = {(p, name): False for p in starts if _defines_at_top(snap, p, name)}
     for _ in range(_RELAY_HOPS):
         found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
         for path, wanted, renamed in frontier:
@@ -705,14 +801,18 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
             if (path, wanted) in seen:
                 continue
             seen.add((path, wanted))
-            facts = snap.core_facts(path)
-            if facts and any(s.name == wanted and not s.container for s in facts.symbols):
+            if _defines_at_top(snap, path, wanted):
                 reached[(path, wanted)] = renamed  # the definition: the chain ends here
             else:
                 frontier.append((path, wanted, renamed))
         if not frontier:
             break
     return reached
+
+
+def _defines_at_top(snap: Any, path: str, name: str) -> bool:
+    facts = snap.core_facts(path)
+    return facts is not None and any(s.name == name and not s.container for s in facts.symbols)
 
 
 def _with_text(snap: Any, sites: list[Site]) -> list[Site]:

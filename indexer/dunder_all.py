@@ -9,20 +9,27 @@ Read from the module's top-level statements, in order:
     __all__.append("e")
 
 each of plain string literals (a `r` or `u` prefix is plain; a bytes or f-string, an escape
-or an implicit concatenation is not). Anything else that binds or changes
-`__all__` in the module's scope makes it unknown (None), as the value then depends on what
-runs: a value that is no such literal (`__all__ = base.__all__ + [...]`, `[*a, "x"]`), another
-method (`remove`, `insert`), `del __all__`, `from m import __all__`, a `+=` or a method call
-before any assignment, and any write under a top-level `if`, `try`, `for`, `while` or `with`
-(`if sys.version_info ...: __all__ = [...]`). Reads (`print(__all__)`), another module's
-`__all__` (`base.__all__`) and what a function or class body does are not writes of the
-module's own; a function's `global __all__` is not followed. A module with no write of
-`__all__` gets None too: the caller falls back to the underscore rule either way.
+or an implicit concatenation is not). Such writes under a top-level `if`/`elif`/`else` or
+`try`/`except`/`else`/`finally` (nested in one another too) combine: what may be listed after
+the statement is the union of what each way through it lists (an `except` may run after any
+part of the `try` body), sorted, as a set has no order of its own, so the same branches in
+another order give the same list; where every way lists the same, it stays as written.
+Anything else that binds or changes `__all__` in the module's scope makes it unknown (None),
+as the value then depends on what runs: a value that is no such literal (`__all__ =
+base.__all__ + [...]`, `[*a, "x"]`), another method (`remove`, `insert`), `del __all__`, `from
+m import __all__`, a `+=` or a method call where no way through has bound it, a write in a
+`for`, `while`, `with` or `match`, or in an `if` condition or an `except ... as __all__`; so
+does a way through the module that never binds it (`if FAST: __all__ = [...]` alone), since
+`import *` then binds every public name. Reads (`print(__all__)`), another module's `__all__`
+(`base.__all__`) and what a function or class body does are not writes of the module's own; a
+function's `global __all__` is not followed. A module with no write of `__all__` gets None
+too: the caller falls back to the underscore rule either way.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -32,47 +39,160 @@ _SEQUENCES = frozenset({"list", "tuple", "expression_list"})
 
 
 def dunder_all(root: Node, data: bytes) -> list[str] | None:
-    """The names of the module's `__all__` (in the order written, as many times as written),
-    or None when it has none or it is not read (see the module's docstring)."""
+    """The names of the module's `__all__` (in the order written, as many times as written,
+    but for what a union of branches sorts), or None when it has none or it is not read (see
+    the module's docstring)."""
     if b"__all__" not in data:
         return None
-    writing: dict[int, Node] = {}  # top-level statements writing `__all__`, by start byte
+    holding: set[Node] = set()  # every node below the module holding a write of its `__all__`
     for m in _NAME.finditer(data):
         node = root.descendant_for_byte_range(m.start(), m.end())
         if node is None or node.type != "identifier" or node.start_byte != m.start() or node.end_byte != m.end():
             continue  # in a string, a comment, a longer name
-        statement = _module_write(node)
-        if statement is not None:
-            writing[statement.start_byte] = statement
-    names: list[str] | None = None
-    for _, statement in sorted(writing.items()):
-        update = _literal_update(statement, data)
+        holding.update(_module_write(node))
+    if not holding:
+        return None
+    way = _Reading(holding, data).statements(root, _NOWHERE)
+    end = way[0] if way is not None else _NOWHERE
+    return None if end.unbound or end.names is None else list(end.names)
+
+
+class _Bound(NamedTuple):
+    """What `__all__` may be at a point of the module's top level, over every way there."""
+
+    names: tuple[str, ...] | None  # the names some way lists; None when no way binds it
+    unbound: bool  # some way leaves it unbound
+
+
+_NOWHERE = _Bound(None, True)  # at the module's start
+
+
+def _join(states: list[_Bound]) -> _Bound:
+    """Where ways meet: the union of what each lists (sorted unless they agree), unbound when any is."""
+    listed = [s.names for s in states if s.names is not None]
+    if not listed:
+        names = None
+    elif all(n == listed[0] for n in listed):
+        names = listed[0]
+    else:
+        names = tuple(sorted({n for names in listed for n in names}))
+    return _Bound(names, any(s.unbound for s in states))
+
+
+# (the state after some statements, the join of every state met on the way, the first included):
+# an `except` starts from the second, as it may run after any part of a `try` body
+_Way = tuple[_Bound, _Bound]
+
+
+class _Reading:
+    """Runs the writes of `__all__` in the module's top-level statements, into `if` and `try`
+    branches; any other statement holding a write makes it unknown (every method: None)."""
+
+    def __init__(self, holding: set[Node], data: bytes) -> None:
+        self.holding = holding
+        self.data = data
+
+    def statements(self, parent: Node, at: _Bound) -> _Way | None:
+        now, seen = at, [at]
+        for statement in parent.named_children:
+            if statement not in self.holding:
+                continue
+            way = self.statement(statement, now)
+            if way is None:
+                return None
+            now = way[0]
+            seen.append(way[1])
+        return now, _join(seen)
+
+    def statement(self, statement: Node, at: _Bound) -> _Way | None:
+        if statement.type == "if_statement":
+            return self._if(statement, at)
+        if statement.type == "try_statement":
+            return self._try(statement, at)
+        update = _literal_update(statement, self.data)
         if update is None:
             return None
         how, values = update
         if how == "=":
-            names = values
-        elif names is None:
+            after = _Bound(tuple(values), False)
+        elif at.names is None:
             return None  # extended before it is bound: a NameError, or set some way not read
-        else:
-            names = names + values
-    return names
+        else:  # a way where it was unbound raises here: the ways that get past it bind it
+            after = _Bound(at.names + tuple(values), False)
+        return after, _join([at, after])
+
+    def _if(self, statement: Node, at: _Bound) -> _Way | None:
+        clauses = self._clauses(statement, _IF_CLAUSES)
+        ways = [self.statements(_block(c), at) for c in clauses] if clauses is not None else [None]
+        if None in ways:
+            return None
+        ends = [w[0] for w in ways]
+        if not any(c.type == "else_clause" for c in clauses):
+            ends.append(at)  # no branch taken
+        return _join(ends), _join([at] + [w[1] for w in ways])
+
+    def _try(self, statement: Node, at: _Bound) -> _Way | None:
+        clauses = self._clauses(statement, _TRY_CLAUSES)
+        body = self.statements(_block(clauses[0]), at) if clauses else None
+        if body is None:
+            return None
+        ways, last = [body], None
+        for clause in clauses[1:]:
+            if clause.type == "except_clause":  # may run after any part of the body
+                ways.append(self.statements(_block(clause), body[1]))
+            elif clause.type == "else_clause":  # runs after the whole body, in its place
+                ways[0] = self.statements(_block(clause), body[0])
+            else:
+                last = clause
+        if None in ways:
+            return None
+        ends, seen = _join([w[0] for w in ways]), _join([w[1] for w in ways])
+        after = self.statements(_block(last), ends) if last is not None else (ends, seen)
+        return None if after is None else (after[0], _join([seen, after[1]]))
+
+    def _clauses(self, statement: Node, types: frozenset[str]) -> list[Node] | None:
+        """The statement's own block and clauses, or None when a write of `__all__` is anywhere
+        but in their blocks (an `if` condition, an `except ... as __all__`)."""
+        clauses = []
+        for child in statement.named_children:
+            if child.type in types:
+                block = _block(child)
+                if block is None or (child != block and any(c in self.holding and c != block
+                                                            for c in child.named_children)):
+                    return None  # a clause the parser left without its block, or a write outside it
+                clauses.append(child)
+            elif child in self.holding:
+                return None
+        return clauses
 
 
-def _module_write(ident: Node) -> Node | None:
-    """The top-level statement holding `ident` (an identifier `__all__`) when it binds or
-    changes the module's `__all__` there, else None."""
+_IF_CLAUSES = frozenset({"block", "elif_clause", "else_clause"})
+_TRY_CLAUSES = frozenset({"block", "except_clause", "else_clause", "finally_clause"})
+
+
+def _block(clause: Node) -> Node | None:
+    """A clause's block (a block is its own), None when a broken parse left it none."""
+    if clause.type == "block":
+        return clause
+    return next((c for c in reversed(clause.named_children) if c.type == "block"), None)
+
+
+def _module_write(ident: Node) -> list[Node]:
+    """The nodes from the top-level statement holding `ident` (an identifier `__all__`) down to
+    it when it binds or changes the module's `__all__` there, else []."""
     parent = ident.parent
     if parent is not None and parent.type == "attribute" and parent.child_by_field_name("attribute") == ident:
-        return None  # `base.__all__`: another object's
+        return []  # `base.__all__`: another object's
     writes = False
+    path = []
     child, node = ident, parent
     while node is not None and node.type != "module":
         if node.type in _SCOPES:
-            return None
+            return []
         writes = writes or _binds(node, child)
+        path.append(node)
         child, node = node, node.parent
-    return child if writes and node is not None else None
+    return path if writes and node is not None else []
 
 
 def _binds(node: Node, child: Node) -> bool:

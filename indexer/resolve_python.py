@@ -20,6 +20,35 @@ def is_python(path: str) -> bool:
     return path.endswith(SUFFIXES)
 
 
+def module_candidates(base: str, dotted: list[str]) -> tuple[str, ...]:
+    """The files module `dotted` under directory `base` may be, in the order the first found wins
+    (module.py, package/__init__.py, then their stubs; a package itself when `dotted` is empty)."""
+    stem = join(base, *dotted)
+    if not dotted:
+        return join(stem, "__init__.py"), join(stem, "__init__.pyi")
+    return stem + ".py", join(stem, "__init__.py"), stem + ".pyi", join(stem, "__init__.pyi")
+
+
+def relative_base(importer: str, level: int) -> str | None:
+    """The folder a relative import with `level` leading dots starts from (one dot: the
+    importer's own), None when it climbs above the root."""
+    base = parent(importer)
+    for _ in range(level - 1):
+        if not base:
+            return None
+        base = parent(base)
+    return base
+
+
+def module_stem(path: str) -> str:
+    """The module a Python file is, as a path without suffix: pkg/sub.py and pkg/sub/__init__.py
+    are both pkg/sub, the root's __init__.py is ""."""
+    stem = path.rsplit(".", 1)[0]
+    if stem == "__init__" or stem.endswith("/__init__"):
+        return parent(stem)
+    return stem
+
+
 class PythonModules:
     """Module name -> file, over the import roots found in the tree."""
 
@@ -41,12 +70,7 @@ class PythonModules:
 
     def module_file(self, base: str, dotted: list[str]) -> str | None:
         """The file of module `dotted` under directory `base` (module.py, module.pyi or package/__init__)."""
-        stem = join(base, *dotted)
-        if not dotted:
-            return self.tree.first_existing((join(stem, "__init__.py"), join(stem, "__init__.pyi")))
-        return self.tree.first_existing(
-            (stem + ".py", join(stem, "__init__.py"), stem + ".pyi", join(stem, "__init__.pyi"))
-        )
+        return self.tree.first_existing(module_candidates(base, dotted))
 
     def script_root(self, importer: str) -> str | None:
         d = parent(importer)
@@ -97,11 +121,9 @@ class PythonResolver:
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         dotted = [s for s in imp.spec.split(".") if s]
         if imp.level:
-            base = parent(importer)
-            for _ in range(imp.level - 1):
-                if not base:
-                    return UNRESOLVED
-                base = parent(base)
+            base = relative_base(importer, imp.level)
+            if base is None:
+                return UNRESOLVED
             module = self.modules.module_file(base, dotted)
             if module is None and not dotted:
                 # `from . import x` in a namespace package: only submodules can resolve.

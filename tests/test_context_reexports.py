@@ -98,6 +98,10 @@ FILES = {
     "mixed/__init__.py": "from .dyn import *\n",
     "mixed/dyn.py": "from .lit import *\n\n__all__ = [n for n in dir() if n.startswith('_d')]\n",
     "mixed/lit.py": '__all__ = ["_deep", "Shallow"]\n\n\ndef _deep():\n    pass\n\n\nclass Shallow:\n    pass\n',
+    # an __all__ extended under a top-level `if`: every name either way may list passes
+    "branchy/__init__.py": "from .impl import *\n",
+    "branchy/impl.py": ('__all__ = ["slow"]\nif FAST:\n    __all__ += ["_fast"]\n\n\ndef _fast():\n    pass\n\n\n'
+                        "def slow():\n    pass\n\n\ndef unlisted():\n    pass\n"),
 }
 
 
@@ -288,6 +292,13 @@ def test_a_dunder_all_not_read_falls_back_to_the_underscore_rule(shop):
     assert definitions(shop, "dyn._deep") == [deep]  # through lit's literal __all__
     assert definitions(shop, "mixed._deep") == []  # dyn's __all__ is computed: no underscored name passes
     assert definitions(shop, "mixed.Shallow") == [("mixed/lit.py", "Shallow", 8, "qualified")]
+
+
+def test_a_dunder_all_extended_under_an_if_passes_on_what_either_way_lists(shop):
+    # it was not read (an `if`): the underscore rule let `unlisted` through and stopped `_fast`
+    assert definitions(shop, "branchy._fast") == [("branchy/impl.py", "_fast", 6, "qualified")]
+    assert definitions(shop, "branchy.slow") == [("branchy/impl.py", "slow", 10, "qualified")]
+    assert definitions(shop, "branchy.unlisted") == []
 
 
 def test_qualified_lookups_walk_from_the_module_never_over_importers(shop, monkeypatch):

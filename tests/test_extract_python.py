@@ -175,13 +175,63 @@ def test_a_dunder_all_not_spelled_out_in_literals_is_unknown():
         b'__all__ += ["a"]\n',  # extended before it is bound
         b'__all__.append("a")\n',
         b"from base import __all__\n",
-        b'__all__ = ["a"]\nif FAST:\n    __all__ += ["b"]\n',  # depends on what runs
         b'try:\n    from _speedups import __all__\nexcept ImportError:\n    __all__ = ["a"]\n',
+        # a branch whose write is not a literal spoils the union
+        b'if FAST:\n    __all__ = ["a"]\nelse:\n    __all__ = list(NAMES)\n',
+        b'__all__ = ["a"]\nif FAST:\n    __all__.remove("a")\n',
+        # a way through the module that never binds it: that way `import *` takes every public name
+        b'if FAST:\n    __all__ = ["a"]\n',
+        b'try:\n    import fast\n    __all__ = ["a"]\nexcept ImportError:\n    pass\n',
+        b'if FAST:\n    __all__ = ["a"]\nelse:\n    pass\n',
+        # written in an `if`'s condition or an `except`'s target, in a loop or a `with`: not read
+        b'if (__all__ := ["a"]):\n    pass\n',
+        b'__all__ = ["a"]\ntry:\n    pass\nexcept E as __all__:\n    pass\n',
+        b'for n in "ab":\n    __all__ = [n]\n',
+        b'__all__ = ["a"]\nwhile FAST:\n    __all__ += ["b"]\n',
+        b'with ctx:\n    __all__ = ["a"]\n',
+        b'if FAST:\n    for n in "ab":\n        __all__ = [n]\nelse:\n    __all__ = ["a"]\n',
+        # extended where no way through has bound it yet
+        b'if FAST:\n    __all__ += ["a"]\n',
         b'__all__ = names = ["a"]\n',
     ):
         assert _dunder_all(src) is None, src
     # not Python: never read
     assert _dunder_all(b'__all__ = ["a"]\n', "m.rb", "ruby") is None
+
+
+def test_a_dunder_all_written_under_top_level_if_or_try_is_the_union_of_its_branches():
+    # each was unknown (None): any write under a top-level `if` or `try`
+    assert _dunder_all(b'__all__ = ["a"]\nif FAST:\n    __all__ += ["b"]\n') == ["a", "b"]
+    assert _dunder_all(b'if WIN:\n    __all__ = ["win", "common"]\nelse:\n    __all__ = ["common", "posix"]\n') == [
+        "common", "posix", "win"]
+    assert _dunder_all(b'if A:\n    __all__ = ["a"]\nelif B:\n    __all__ = ["b"]\nelse:\n    __all__ = ["c"]\n') == [
+        "a", "b", "c"]
+    # a handler may run after any part of the body: "_x" may be listed, "y" extends every way
+    src = (b'try:\n    from _speedups import _x\n    __all__ = ["_x"]\nexcept ImportError:\n'
+           b'    __all__ = []\nelse:\n    __all__.append("fast")\nfinally:\n    __all__ += ["y"]\n')
+    assert _dunder_all(src) == ["_x", "fast", "y"]
+    assert _dunder_all(b'__all__ = ["a"]\ntry:\n    import np\n    __all__.extend(["arr"])\nexcept ImportError:\n'
+                       b'    pass\n') == ["a", "arr"]
+    # nested, and straight on after the union (in the order written, as before)
+    src = (b'__all__ = ["b"]\nif A:\n    try:\n        import c\n        __all__.append("c")\n'
+           b'    except ImportError:\n        pass\n__all__ += ["z", "d"]\n')
+    assert _dunder_all(src) == ["b", "c", "z", "d"]
+    # a later assignment at top level starts over; a read under an `if` writes nothing
+    assert _dunder_all(b'if A:\n    __all__ = ["a"]\n__all__ = ["b"]\n') == ["b"]
+    assert _dunder_all(b'__all__ = ["a"]\nif A:\n    print(__all__)\n') == ["a"]
+    # every way that does not bind it raises at `+=`, so those that get past it bind it
+    assert _dunder_all(b'if A:\n    __all__ = ["a"]\n__all__ += ["b"]\n') == ["a", "b"]
+    # branches that agree keep the list as written
+    assert _dunder_all(b'if A:\n    __all__ = ["b", "a"]\nelse:\n    __all__ = ["b", "a"]\n') == ["b", "a"]
+
+
+def test_a_dunder_all_union_is_the_same_whatever_the_order_of_the_branches():
+    branches = [b'    __all__ = ["b", "_a"]\n', b'    __all__ = ["c", "b"]\n', b'    __all__ = ["a"]\n']
+    from itertools import permutations
+
+    found = {tuple(_dunder_all(b"if X:\n" + one + b"elif Y:\n" + two + b"else:\n" + three))
+             for one, two, three in permutations(branches)}
+    assert found == {("_a", "a", "b", "c")}
 
 
 def test_occurrence_roles():
