@@ -513,10 +513,12 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     # the files re-exporting a definition under the name: their own sites and their importers'
     starts = sorted({(p, s.name) for p, s, _ in defs})
-    relays = {r for r, names in _relays(snap, starts).items() if simple in names}
-    # a PHP or C# file's own name for a definition it imports (`use App\Models\User as U;`):
-    # its sites of `U` are the definition's
-    aliased = _alias_sites(snap, [(p, n) for p, n in starts if n == simple])
+    offered = _relays(snap, starts)
+    relays = {r for r, names in offered.items() if simple in names}
+    # a file's own name for the definition it imports (`from .m import Real as Alias`, `use
+    # App\Models\User as U;`): its sites of the alias are the definition's
+    aliased = _alias_sites(snap, [(p, n) for p, n in starts if n == simple]
+                           + [(r, n) for r in sorted(relays) for n in sorted(offered[r])])
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
@@ -618,37 +620,42 @@ def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
     `use` or C# `using` offers nothing (`FILE_OWN_IMPORTS`)."""
     if spec.kind in FILE_OWN_IMPORTS:
         return
-    if spec.kind == "js":
-        pairs = zip(spec.names, spec.exports)
-    elif spec.kind == "rust_use":
-        pairs = _rust_bindings(spec)
-    else:
-        pairs = ((name, spec.local(i)) for i, name in enumerate(spec.names))
+    pairs = zip(spec.names, spec.exports) if spec.kind == "js" else _bindings(spec)
     for name, out in pairs:
         if out and (name != "*" or out == "*"):
             yield name, out
 
 
 # Imports whose names are the importing file's own: nothing importing that file sees them
-# (PHP `use`, C# `using`), so they re-export nothing, and an alias they give a name stands
-# for the definition in that file alone (`_alias_sites`).
+# (PHP `use`, C# `using`), so they re-export nothing.
 FILE_OWN_IMPORTS = frozenset({"php_use", "csharp_using"})
 
 
-def _alias_sites(snap: Any, starts: list[tuple[str, str]]) -> list[tuple[str, Any]]:
+def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
+    """(name in the imported file, the importing file's own name for it) for each name the
+    import binds: `from a import b as c` binds b as c, `import { b as c } from`, `use a::b as
+    c;`, `use A\\B as C;` and `using C = A.B;` likewise; an unrenamed name binds as itself."""
+    if spec.kind in FILE_OWN_IMPORTS:
+        return ((_last_part(spec.spec), spec.aliases[0]),) if spec.aliases else ()
+    if spec.kind == "rust_use":
+        return _rust_bindings(spec)
+    return ((name, spec.local(i)) for i, name in enumerate(spec.names))
+
+
+def _alias_sites(snap: Any, offered: Iterable[tuple[str, str]]) -> list[tuple[str, Any]]:
     """(file, site) of each use of a name a file gives a definition for itself, given the
-    defining files and the definition's name in each: after `use App\\Models\\User as U;` or
-    `using U = App.Models.User;`, that file's sites of `U` (the alias's own included). Only
-    the defining files' importers are read."""
+    files that define or re-export it and the name each offers it under: after `from .m import
+    Real as Alias`, `import { Real as Alias } from "./m"`, `use crate::m::Real as Alias;`, `use
+    App\\Models\\User as U;` or `using U = App.Models.User;`, that file's sites of its alias (the
+    alias's own included). Only those files' importers are read."""
     found: set[tuple[str, str]] = set()  # (file, its name for the definition)
-    for path, name in starts:
+    for path, name in offered:
         for edge in snap.importers(path):
-            if edge.kind not in FILE_OWN_IMPORTS:
-                continue
             facts = snap.import_facts(edge.source)
             for spec in facts.imports if facts else ():
-                if spec.aliases and _same_import(spec, edge) and _last_part(spec.spec) == name:
-                    found.add((edge.source, spec.aliases[0]))
+                if _same_import(spec, edge):
+                    found.update((edge.source, local) for inner, local in _bindings(spec)
+                                 if inner == name and local not in (name, "*", ""))
     return [(path, o) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
 
 

@@ -1,8 +1,9 @@
 """PHP `use ... as` and C# `using X = ...` aliases as resolution and references read them: a
 PHP class imported as `U`, and as `Member` from a group use, whose sites under those names
 are the class's; a namespace imported as `M` whose alias is no use of a class `M`; the same
-in C#; and a file writing `U` without aliasing anything. Exact edges and exact site
-resolutions, from a real index."""
+in C#; and a file writing `U` without aliasing anything. Python, JS and Rust imports under
+an alias likewise (`from .m import Real as Alias`), straight from the defining file or through
+a package re-exporting it. Exact edges and exact site resolutions, from a real index."""
 
 from __future__ import annotations
 
@@ -32,6 +33,17 @@ FILES = {
     "cs/Models/M.cs": "namespace Shop.Models { public class M {} }\n",
     "cs/Web/Page.cs": "using U = Shop.Models.User;\nusing M = Shop.Models;\n\n"
                       "namespace Shop.Web { class Page { U owner; M.Cart cart; } }\n",
+    "py/pkg/__init__.py": "from .real import Real\n",
+    "py/pkg/real.py": "class Real:\n    pass\n",
+    "py/pkg/direct.py": "from .real import Real as Alias\n\n\ndef make():\n    return Alias()\n",
+    "py/pkg/plain.py": "from .real import Real\n\nAlias = 3\n",  # an `Alias` of its own
+    "py/via.py": "from pkg import Real as Via\n\nVia()\n",  # through the package's re-export
+    "js/real.js": "export class Real {}\n",
+    "js/use.js": "import { Real as Alias } from './real';\n\nnew Alias();\n",
+    "rs/Cargo.toml": '[package]\nname = "rs"\nversion = "0.1.0"\nedition = "2021"\n',
+    "rs/src/lib.rs": "mod real;\nmod usage;\n",
+    "rs/src/real.rs": "pub struct Real;\n",
+    "rs/src/usage.rs": "use crate::real::Real as Alias;\n\nfn make() -> Alias { Alias }\n",
 }
 
 
@@ -50,7 +62,8 @@ def test_a_namespace_alias_is_no_use_of_a_class_so_named():
     repo, store_path = _repo()
     store = open_store(store_path)
     try:
-        edges = [(e.source, e.line, e.target) for e in snapshot(repo, "main", store=store).record.edges]
+        edges = [(e.source, e.line, e.target) for e in snapshot(repo, "main", store=store).record.edges
+                 if e.source.startswith(("cs/", "src/"))]
     finally:
         store.close()
     # Space.php and Page.cs reached M.php and M.cs too: the alias `M` counted as a use of class M
@@ -87,3 +100,20 @@ def test_the_sites_of_an_alias_are_the_imported_definitions(app):
         ("src/Http/Space.php", 4, "name_match"), ("src/Http/Space.php", 6, "name_match")]
     assert sites(app, "Post") == [
         ("src/Http/Group.php", 4, "import"), ("src/Http/Group.php", 6, "import"), ("src/Http/Space.php", 6, "import")]
+
+
+def test_the_sites_of_a_python_js_or_rust_alias_are_the_imported_definitions(app):
+    # each file's alias stands for the definition it imports, the alias's own site included;
+    # plain.py's `Alias` is a name of its own, and a name only like another
+    assert [s for s in sites(app, "Real") if s[0].endswith((".py", ".js", ".rs"))] == [
+        ("js/use.js", 1, "import"), ("js/use.js", 1, "import"),  # `Real` and `Alias`
+        ("js/use.js", 3, "import"),
+        ("py/pkg/__init__.py", 1, "import"),
+        ("py/pkg/direct.py", 1, "import"), ("py/pkg/direct.py", 1, "import"),  # `Real` and `Alias`
+        ("py/pkg/direct.py", 5, "import"),
+        ("py/pkg/plain.py", 1, "import"),
+        ("py/via.py", 1, "import"), ("py/via.py", 1, "import"),  # through pkg/__init__.py
+        ("py/via.py", 3, "import"),
+        ("rs/src/usage.rs", 1, "import"), ("rs/src/usage.rs", 1, "import"),
+        ("rs/src/usage.rs", 3, "import"), ("rs/src/usage.rs", 3, "import")]
+    assert {resolution for _, _, resolution in sites(app, "Alias")} == {"name_match"}
