@@ -174,8 +174,12 @@ class _Walks:
     bind), the tree's Cargo manifests and the roots of the library crates each name calls, and
     where the re-exports of each (module part, name) lead (`_reexport_walk`)."""
 
-    def __init__(self, snap: Any) -> None:
+    def __init__(self, snap: Any, crates: bool = True) -> None:
         self.snap = snap
+        # Rust crate names are looked for in a query written as Rust writes paths (`demo::Conn`):
+        # each costs reading the tree's Cargo manifests (and its language column: at 100,000
+        # files 40 ms and 28 MB), which a dotted query of a tree with some Rust need not pay
+        self._crates = crates
         self._files: dict[tuple[str, ...], list[str]] = {}
         self._manifests: list[str] | None = None
         self._roots: dict[str, list[str]] = {}
@@ -189,8 +193,9 @@ class _Walks:
         key = tuple(module)
         found = self._files.get(key)
         if found is None:
-            last = module[-1]  # a module path's parts are its path's segments: a cheap first sieve
-            tails = {p for p in self.snap.paths if last in p and _ends_with(module_parts(p), module)}
+            # a module path's parts are its path's segments: they stand in it joined by slashes
+            joined = "/".join(module)
+            tails = {p for p in self.snap.paths if joined in p and _ends_with(module_parts(p), module)}
             found = self._files[key] = sorted(tails.union(self.crate_files(module)))
         return found
 
@@ -199,8 +204,9 @@ class _Walks:
         name as code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs), `demo::net`
         its child module, src/net.rs or else src/net/mod.rs, as `use` resolution finds one
         (resolve_rust.child_files; a `#[path]` or inline module is not followed). `crate` is
-        every library crate's root. Empty when no crate is so named."""
-        roots = self.crate_roots(module[0])
+        every library crate's root. Empty when no crate is so named, or the query is not
+        written with `::`."""
+        roots = self.crate_roots(module[0]) if self._crates else []
         if not roots:
             return []
         from indexer.resolve_rust import child_files  # loaded only when a crate is named
@@ -232,12 +238,15 @@ class _Walks:
         last part, under an alias or not (`bound_modules`: `pkg.s` is pkg/sub.py after
         pkg/__init__.py's `from . import sub as s` or `import pkg.sub as s`, `api.sub` after
         api/__init__.py's `from pkg import sub`), or a submodule of a package so bound
-        (`api.sub.inner`). Each leading part is read once, the facts of its Python files only."""
+        (`api.sub.inner`). The bindings are looked for only when no file has the module path
+        itself: `synth.p601.m24065` is that file, and its leading parts are never read (each
+        one a pass over the paths, `synth` matching a quarter of 100,000 of them). Each leading
+        part is read once, the facts of its Python files only."""
         key = tuple(module)
         found = self._modules.get(key)
         if found is None:
             files = set(self.files_of(module))
-            for outer in self.module_files(module[:-1]) if len(module) > 1 else ():
+            for outer in self.module_files(module[:-1]) if len(module) > 1 and not files else ():
                 files.update(self.bound_modules(outer, module[-1]))
                 files.update(_submodule(self.snap, outer, module[-1]))
             found = self._modules[key] = sorted(files)
@@ -350,7 +359,7 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     parts = name_parts(query)
     simple, prefix = parts[-1], parts[:-1]
     hits = []
-    walks = _Walks(snap)
+    walks = _Walks(snap, crates="::" in query)
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue

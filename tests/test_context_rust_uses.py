@@ -169,8 +169,11 @@ def test_qualified_names_from_the_crate_name(crate):
     # `demo::proto`; `demo::Conn` over lib.rs's `pub use net::Conn;`, `demo::Wire` over lib.rs
     # and proto/mod.rs; `crate::` as code inside the crate writes it
     conn, wire = [("src/net.rs", "Conn", 3, "qualified")], [("src/proto/wire.rs", "Wire", 1, "qualified")]
-    for name in ("demo::Conn", "demo::net::Conn", "demo.net.Conn", "crate::Conn", "crate::net::Conn"):
+    for name in ("demo::Conn", "demo::net::Conn", "crate::Conn", "crate::net::Conn"):
         assert definitions(crate, name) == conn, name
+    # a crate's name qualifies a path written as Rust writes one: a dotted query is read as
+    # module paths only (src/net.rs is `net`), so no dotted query pays for reading manifests
+    assert definitions(crate, "demo.net.Conn") == [] and definitions(crate, "net.Conn") == conn
     for name in ("demo::Wire", "demo::proto::Wire", "demo::proto::wire::Wire", "crate::proto::Wire"):
         assert definitions(crate, name) == wire, name
     assert definitions(crate, "demo::Socket") == [("src/lib.rs", "Socket", 11, "qualified")]
