@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,34 @@ def indexed(files: dict[str, Any], prefix: str, message: str = "files") -> tuple
     api.index(str(root / "repo"), "main", store=store)
     store.close()
     return str(root / "repo"), str(root / "store")
+
+
+class Indexed:
+    """A file table committed and indexed at main (`indexed`) once per test process, when
+    first asked: the client a module's questions go to, and the snapshot's record."""
+
+    def __init__(self, files: dict[str, Any], prefix: str, message: str = "files") -> None:
+        self._made = (files, prefix, message)
+
+    @cached_property
+    def paths(self) -> tuple[str, str]:
+        """(repository path, store path)."""
+        return indexed(*self._made)
+
+    def asked(self) -> tuple[Any, str]:
+        """(client, repository path): what `definitions` and `sites` ask."""
+        import context_tools
+
+        repo, store = self.paths
+        return context_tools.Client(store=store), repo
+
+    def record(self) -> Any:
+        """The snapshot record at main."""
+        from indexer.api import open_store, snapshot
+
+        repo, store_path = self.paths
+        with open_store(store_path) as store:
+            return snapshot(repo, "main", store=store).record
 
 
 def definitions(asked: tuple[Any, str], name: str, **more) -> list[tuple[str, str, int, str]]:

@@ -6,13 +6,11 @@ it under its own. A real repository built with pygit2 and indexed into a real st
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 import context_tools
 from indexer.snapshot import Snapshot
-from tests.indexed import definitions, indexed, sites
+from tests.indexed import Indexed, definitions, sites
 
 FILES = {
     "pkg/__init__.py": "from . import sub as s\nfrom . import inner\nfrom .sub import Thing\n",
@@ -37,15 +35,12 @@ THING = ("pkg/sub.py", "Thing", 4, "qualified")
 RUN = ("pkg/sub.py", "Thing.run", 5, "qualified")
 
 
-@cache
-def _repo() -> tuple[str, str]:
-    return indexed(FILES, "rennet-ctx-module-aliases-", message="module aliases")
+SHOP_REPO = Indexed(FILES, "rennet-ctx-module-aliases-", message="module aliases")
 
 
 @pytest.fixture(scope="module")
 def shop() -> tuple[context_tools.Client, str]:
-    repo, store = _repo()
-    return context_tools.Client(store=store), repo
+    return SHOP_REPO.asked()
 
 
 def test_a_module_bound_under_another_name_qualifies_as_its_own_name_does(shop):

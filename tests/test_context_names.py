@@ -5,13 +5,11 @@ indexed into a real store."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 import context_tools
 from indexer.errors import NotFound
-from tests.indexed import indexed
+from tests.indexed import Indexed
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -41,15 +39,12 @@ FILES = {
 }
 
 
-@cache
-def _repo() -> tuple[str, str]:
-    return indexed(FILES, "rennet-ctx-names-", message="shop")
+SHOP_REPO = Indexed(FILES, "rennet-ctx-names-", message="shop")
 
 
 @pytest.fixture(scope="module")
 def shop() -> tuple[context_tools.Client, str]:
-    repo, store = _repo()
-    return context_tools.Client(store=store), repo
+    return SHOP_REPO.asked()
 
 
 def _defs(result) -> list[tuple[str, str, int, str]]:

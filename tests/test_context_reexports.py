@@ -6,13 +6,11 @@ repository built with pygit2 and indexed into a real store."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 import context_tools
 from context_tools import symbols
-from tests.indexed import definitions, indexed, sites
+from tests.indexed import Indexed, definitions, sites
 
 FILES = {
     # two hops: app -> app.api -> app.api._client
@@ -105,18 +103,12 @@ FILES = {
 }
 
 
-@cache
-def _repo() -> tuple[str, str]:
-    return indexed(FILES, "rennet-ctx-reexports-", message="re-exports")
+SHOP_REPO = Indexed(FILES, "rennet-ctx-reexports-", message="re-exports")
 
 
 @pytest.fixture(scope="module")
 def shop() -> tuple[context_tools.Client, str]:
-    repo, store = _repo()
-    return context_tools.Client(store=store), repo
-
-
-
+    return SHOP_REPO.asked()
 
 
 def test_a_name_qualified_by_a_package_two_and_three_reexports_away(shop):
@@ -322,7 +314,7 @@ def test_the_imports_read_alone_are_the_core_facts_imports():
     whether the core was read first or not."""
     from indexer import api
 
-    repo, store_path = _repo()
+    repo, store_path = SHOP_REPO.paths
     with api.open_store(store_path) as store:
         alone = api.snapshot(repo, "main", store=store, index_if_absent=False)
         full = api.snapshot(repo, "main", store=store, index_if_absent=False)

@@ -9,13 +9,10 @@ Exact edges and exact site resolutions, from a real index."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 import context_tools
-from indexer.api import open_store, snapshot
-from tests.indexed import definitions, indexed, sites
+from tests.indexed import Indexed, definitions, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -36,25 +33,16 @@ FILES = {
 }
 
 
-@cache
-def _repo() -> tuple[str, str]:
-    return indexed(FILES, "rennet-ctx-rust-uses-", message="rust uses")
+CRATE_REPO = Indexed(FILES, "rennet-ctx-rust-uses-", message="rust uses")
 
 
 @pytest.fixture(scope="module")
 def crate() -> tuple[context_tools.Client, str]:
-    repo, store = _repo()
-    return context_tools.Client(store=store), repo
-
+    return CRATE_REPO.asked()
 
 
 def test_use_edges_of_groups_nested_groups_and_reexports():
-    repo, store_path = _repo()
-    store = open_store(store_path)
-    try:
-        edges = [(e.source, e.line, e.target) for e in snapshot(repo, "main", store=store).record.edges]
-    finally:
-        store.close()
+    edges = [(e.source, e.line, e.target) for e in CRATE_REPO.record().edges]
     assert edges == [
         ("src/a.rs", 1, "src/lib.rs"),  # use super::Socket
         ("src/a.rs", 2, "src/net.rs"),  # use crate::net::{self, Conn}
@@ -127,25 +115,16 @@ ALIASED = {
 }
 
 
-@cache
-def _aliased_repo() -> tuple[str, str]:
-    return indexed(ALIASED, "rennet-ctx-rust-aliases-", message="rust aliases")
+ALIASED_REPO = Indexed(ALIASED, "rennet-ctx-rust-aliases-", message="rust aliases")
 
 
 @pytest.fixture(scope="module")
 def aliased() -> tuple[context_tools.Client, str]:
-    repo, store = _aliased_repo()
-    return context_tools.Client(store=store), repo
-
+    return ALIASED_REPO.asked()
 
 
 def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased):
-    repo, store_path = _aliased_repo()
-    store = open_store(store_path)
-    try:
-        record = snapshot(repo, "main", store=store).record
-    finally:
-        store.close()
+    record = ALIASED_REPO.record()
     assert [(e.source, e.line, e.target) for e in record.edges if e.source == "src/lib.rs" and e.line == 4] == [
         ("src/lib.rs", 4, "src/net.rs"), ("src/lib.rs", 4, "src/net/conn.rs")]
     # the crate root's module path offers conn.rs's Conn as Link, Pool as is, net.rs's Socket as Sock
@@ -211,24 +190,16 @@ WORKSPACE = {
 }
 
 
-@cache
-def _workspace_repo() -> tuple[str, str]:
-    return indexed(WORKSPACE, "rennet-ctx-rust-crates-", message="rust crates")
+WORKSPACE_REPO = Indexed(WORKSPACE, "rennet-ctx-rust-crates-", message="rust crates")
 
 
 @pytest.fixture(scope="module")
 def workspace() -> tuple[context_tools.Client, str]:
-    repo, store = _workspace_repo()
-    return context_tools.Client(store=store), repo
+    return WORKSPACE_REPO.asked()
 
 
 def test_a_lib_named_and_placed_by_its_manifest_is_the_crate_code_names():
-    repo, store_path = _workspace_repo()
-    store = open_store(store_path)
-    try:
-        record = snapshot(repo, "main", store=store).record
-    finally:
-        store.close()
+    record = WORKSPACE_REPO.record()
     # `use wire::...` reaches the `[lib] name`d crate (it was external: only "codec_pkg" was
     # known), and lib/wire.rs, its `[lib] path` root, keeps its modules beside it
     assert [(e.source, e.line, e.target) for e in record.edges] == [

@@ -7,13 +7,10 @@ a package re-exporting it. Exact edges and exact site resolutions, from a real i
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 import context_tools
-from indexer.api import open_store, snapshot
-from tests.indexed import definitions, indexed, sites
+from tests.indexed import Indexed, definitions, sites
 
 FILES = {
     "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/"}}}\n',
@@ -47,25 +44,16 @@ FILES = {
 }
 
 
-@cache
-def _repo() -> tuple[str, str]:
-    return indexed(FILES, "rennet-ctx-use-aliases-", message="use aliases")
+APP_REPO = Indexed(FILES, "rennet-ctx-use-aliases-", message="use aliases")
 
 
 @pytest.fixture(scope="module")
 def app() -> tuple[context_tools.Client, str]:
-    repo, store = _repo()
-    return context_tools.Client(store=store), repo
+    return APP_REPO.asked()
 
 
 def test_a_namespace_alias_is_no_use_of_a_class_so_named():
-    repo, store_path = _repo()
-    store = open_store(store_path)
-    try:
-        edges = [(e.source, e.line, e.target) for e in snapshot(repo, "main", store=store).record.edges
-                 if e.source.startswith(("cs/", "src/"))]
-    finally:
-        store.close()
+    edges = [(e.source, e.line, e.target) for e in APP_REPO.record().edges if e.source.startswith(("cs/", "src/"))]
     # Space.php and Page.cs reached M.php and M.cs too: the alias `M` counted as a use of class M
     assert edges == [
         ("cs/Web/Page.cs", 1, "cs/Models/User.cs"),
