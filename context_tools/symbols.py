@@ -284,10 +284,10 @@ class _Walks:
         key = tuple(dotted)
         found = self._python.get(key)
         if found is None:
-            last = dotted[-1]  # a module path's parts are its path's segments: a cheap first sieve
+            joined = "/".join(dotted)  # its parts stand in the path joined by slashes: a cheap first sieve
             found = self._python[key] = frozenset(
                 p for p in self.snap.paths
-                if last in p and is_python(p) and _ends_with(module_stem(p).split("/"), dotted))
+                if joined in p and is_python(p) and _ends_with(module_stem(p).split("/"), dotted))
         return found
 
     def reached(self, module: list[str], name: str) -> dict[tuple[str, str], bool]:
