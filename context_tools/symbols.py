@@ -524,10 +524,15 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     starts = sorted({(p, s.name) for p, s, _ in defs})
     offered = _relays(snap, starts)
     relays = {r for r, names in offered.items() if simple in names}
-    # a file's own name for the definition it imports (`from .m import Real as Alias`, `use
-    # App\Models\User as U;`): its sites of the alias are the definition's
-    aliased = _alias_sites(snap, [(p, n) for p, n in starts if n == simple]
-                           + [(r, n) for r in sorted(relays) for n in sorted(offered[r])])
+    # The definition under other names, its sites all reached through imports: a file's own
+    # name for it (`from .m import Real as Alias`, `use App\Models\User as U;`), and, asked by
+    # its own name, the names files re-export it under (`references MARK_GEN`: pytest's `mark`,
+    # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`), the
+    # other names stay out: that name's sites are the answer.
+    own_name = any(n == simple for _, n in starts)
+    offers = [(p, n) for p, n in starts if n == simple] + [
+        (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])]
+    aliased = _alias_sites(snap, offers, simple)
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
@@ -548,12 +553,12 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
-    for path, occ in snap.occurrences(simple) + aliased:
+    for path, occ, through in [(p, o, False) for p, o in snap.occurrences(simple)] + aliased:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
-        how = resolution(path)
+        how = "import" if through else resolution(path)
         if len(parts) > 1 and how == "name_match":
             continue  # a qualified query asks for this definition, not any same-named thing
         counts[how] += 1
@@ -651,21 +656,39 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
-def _alias_sites(snap: Any, offered: Iterable[tuple[str, str]]) -> list[tuple[str, Any]]:
-    """(file, site) of each use of a name a file gives a definition for itself, given the
-    files that define or re-export it and the name each offers it under: after `from .m import
-    Real as Alias`, `import { Real as Alias } from "./m"`, `use crate::m::Real as Alias;`, `use
-    App\\Models\\User as U;` or `using U = App.Models.User;`, that file's sites of its alias (the
-    alias's own included). Only those files' importers are read."""
+def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> list[tuple[str, Any, bool]]:
+    """(file, site, True) of each use of a definition under a name other than `simple`, given
+    the files that define or re-export it and the name each offers it under: a re-exporting
+    file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
+    file's sites of its own name for it, an alias (`from .m import Real as Alias`, `import {
+    Real as Alias }`, `use crate::m::Real as Alias;`, `use App\\Models\\User as U;`, `using
+    U = App.Models.User;`, the alias's own site included) or the offered name itself, through
+    an import of it, of `*`, or of the module (`import pytest` then `pytest.mark`). Each is
+    reached through an import. Only the offering files' importers are read."""
     found: set[tuple[str, str]] = set()  # (file, its name for the definition)
-    for path, name in offered:
+    for path, name in offers:
+        if name != simple:
+            found.add((path, name))
         for edge in snap.importers(path):
             facts = snap.import_facts(edge.source)
             for spec in facts.imports if facts else ():
                 if _same_import(spec, edge):
-                    found.update((edge.source, local) for inner, local in _bindings(spec)
-                                 if inner == name and local not in (name, "*", ""))
-    return [(path, o) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
+                    found.update((edge.source, local) for local in _local_names(snap, spec, edge.target, name)
+                                 if local != simple)
+    return [(path, o, True) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
+
+
+def _local_names(snap: Any, spec: Any, target: str, name: str) -> Iterator[str]:
+    """What a file calls `name` of the file at `target` through the import `spec`: the local
+    name it binds it to; the name itself through a `*` that passes it on, a JS/TS namespace
+    (`ns.name`) or a Python import of the module (`pytest.mark`)."""
+    if spec.kind == "python" and not spec.names:
+        yield name
+    for inner, local in _bindings(spec):
+        if inner == name and local not in ("", "*"):
+            yield local
+        elif inner == "*" and (local != "*" or _star_passes(snap, spec, target)(name)):
+            yield name
 
 
 def _last_part(spec: str) -> str:

@@ -204,6 +204,15 @@ def test_a_renamed_reexport_offers_the_new_name(shop):
         ("src/_pytest/mark/structures.py", "MarkGenerator.parametrize", 2, "exact")]
     # reference sites of the name pytest offers: the alias itself, and a file importing pytest
     assert sites(shop, "pytest.mark") == [("src/pytest/__init__.py", 1, "import"), ("test_marks.py", 4, "import")]
+    # asked by its own name, the definition's sites under the names it is re-exported as too:
+    # pytest's `mark` (line 1 holds `MARK_GEN` and `mark`) and test_marks.py's `pytest.mark`,
+    # which were left out; MarkGenerator's as pytest's `Marks`
+    assert sites(shop, "MARK_GEN") == [
+        ("src/_pytest/mark/__init__.py", 1, "import"), ("src/pytest/__init__.py", 1, "import"),
+        ("src/pytest/__init__.py", 1, "import"), ("test_marks.py", 4, "import")]
+    assert sites(shop, "MarkGenerator") == [
+        ("src/_pytest/mark/structures.py", 6, "same_file"),
+        ("src/pytest/__init__.py", 2, "import"), ("src/pytest/__init__.py", 2, "import")]
 
 
 def test_an_alias_is_not_a_reexport_of_the_name_it_imports(shop):

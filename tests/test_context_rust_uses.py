@@ -138,9 +138,13 @@ def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased
         ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
     assert sites(aliased, "Pool") == [
         ("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"), ("src/lib.rs", 4, "import")]
-    # (lib.rs's line 4 twice: `Conn`, and `Link`, its own name for it)
-    assert sites(aliased, "Conn") == [("src/lib.rs", 4, "import"), ("src/lib.rs", 4, "import"),
+    # Conn by its own name: also under the name lib.rs offers it as, `Link`, there (line 4 holds
+    # `Conn` and `Link`) and in e.rs, which imports it so; likewise Socket, offered as `Sock`
+    assert sites(aliased, "Conn") == [("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"),
+                                      ("src/lib.rs", 4, "import"), ("src/lib.rs", 4, "import"),
                                       ("src/f.rs", 1, "name_match"), ("src/f.rs", 3, "name_match")]
+    assert sites(aliased, "Socket") == [("src/e.rs", 1, "import"), ("src/e.rs", 3, "import"),
+                                        ("src/lib.rs", 4, "import"), ("src/lib.rs", 4, "import")]
 
 
 def test_qualified_names_from_the_crate_name(crate):
