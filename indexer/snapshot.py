@@ -6,7 +6,7 @@ from bisect import bisect_left
 from functools import cached_property
 from itertools import compress
 from operator import not_
-from typing import Iterator
+from typing import Callable, Iterator
 
 import msgspec
 import pygit2
@@ -67,6 +67,7 @@ class Snapshot:
         self._imports: dict[str, ImportFacts] = {}  # import_facts' reads
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._unindexed: dict[str, int] = {}
+        self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
 
     @cached_property
     def files(self) -> list[FileEntry]:
@@ -341,14 +342,22 @@ class Snapshot:
         return out
 
     def importers(self, path: str) -> list[Edge]:
-        if self._without("_edges_by_target"):  # a pass over the edges: 15 ms at 100,000 files, the index 0.2 s
-            return [e for e in self._tail.edges if e.target == path]
-        return self._edges_by_target.get(path, [])
+        return self._edges_of("_edges_by_target", path, lambda e: e.target == path)
 
     def imports(self, path: str) -> list[Edge]:
-        if self._without("_edges_by_source"):
-            return [e for e in self._tail.edges if e.source == path]
-        return self._edges_by_source.get(path, [])
+        return self._edges_of("_edges_by_source", path, lambda e: e.source == path)
+
+    def _edges_of(self, index: str, path: str, wanted: Callable[[Edge], bool]) -> list[Edge]:
+        """The edges `index` holds under `path`: found by a pass over the edges (15 ms at
+        100,000 files, where the index takes 0.2 s) while the snapshot has been asked few such
+        lookups, each pass's answer kept (a references query asks the same file twice)."""
+        passed = self._passed.get((index, path))
+        if passed is not None:
+            return passed
+        if self._without(index):
+            found = self._passed[(index, path)] = [e for e in self._tail.edges if wanted(e)]
+            return found
+        return getattr(self, index).get(path, [])
 
     def import_graph(self):
         """The import graph as a networkx DiGraph: files as nodes, one arc per (importer,
