@@ -135,8 +135,8 @@ class Snapshot:
         return self._head.paths
 
     def holds_language(self, language: str) -> bool:
-        """Is any file of the snapshot in `language`? A pass over a column, in C (1 ms at
-        100,000 files)."""
+        """Is any file of the snapshot in `language`? A pass over a column, in C (at 100,000
+        files 6 ms the first time, the column decoded, then under 1 ms)."""
         return language in self._head.languages
 
     def file(self, path: str) -> FileEntry | None:
