@@ -9,14 +9,17 @@ other re-exports (`models.Model` for django/db/models/base.py's Model, imported 
 django/db/models/__init__.py; `attrs.define` through attr/__init__.py), under the name the
 re-exporting file gives it (`pytest.mark` over `from _pytest.mark import MARK_GEN as mark`).
 A Python module bound to a name qualifies under it, aliased or not (`pkg.s.Thing` after
-pkg/__init__.py's `from . import sub as s`, `api.sub.Thing` after `from pkg import sub`).
-`::` separates parts as `.` does (`Serializer::serialize_str`, `spdlog::logger::flush`).
+pkg/__init__.py's `from . import sub as s`, `api.sub.Thing` after `from pkg import sub`); a
+Rust path may start at a crate's name (`demo::net::Conn`). `::` separates parts as `.` does
+(`Serializer::serialize_str`, `spdlog::logger::flush`).
 
 A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `same_package` (in a file of a defining file's Go or
 Java package, which sees its names without an import), `import` (in a file whose resolved
 imports reach a defining file, directly or through files that re-export it under the name,
-up to four re-exports away, or in such a file), or `name_match` (only the name is the same).
+up to four re-exports away, or in such a file; and a file's sites of its own name for the
+definition, an import's alias, or, asked by the definition's own name, a name a file
+re-exports it under), or `name_match` (only the name is the same).
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
