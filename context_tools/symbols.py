@@ -777,7 +777,11 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
     file is passed once, with every name it offers at the first hop reaching it, so a loop of
     re-exports ends. Only importers of the defining files and of the relays found are read,
     never the rest of the tree. A Rust `use` is one too (`pub use net::Conn;` in lib.rs:
-    `use crate::Conn` reaches net.rs; `pub use net::{conn::{Conn as Link}};` offers `Link`)."""
+    `use crate::Conn` reaches net.rs; `pub use net::{conn::{Conn as Link}};` offers `Link`).
+    So is a Python package's __init__ binding the module itself to a name (lib/__init__.py's
+    `from . import tools [as t]`): `import lib` then `lib.tools.helper()` reaches tools.py's
+    helper. (Elsewhere, reaching a module through another that imported it is rare, and
+    counting it would make that module's every user an `import` site of each name it uses.)"""
     frontier: dict[str, set[str]] = {}
     for path, name in starts:
         frontier.setdefault(path, set()).add(name)
@@ -794,6 +798,8 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
                 for spec in facts.imports if facts else ():
                     if not _same_import(spec, edge):
                         continue
+                    if edge.source.endswith(_PACKAGE_FILES) and _binds_module(spec, target):
+                        found.setdefault(edge.source, set()).update(names)  # one attribute deeper
                     for inner, outer in _reexported(spec):
                         if inner == "*":
                             found.setdefault(edge.source, set()).update(
@@ -806,6 +812,17 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
         relays.update((path, frozenset(names)) for path, names in found.items())
         frontier = found
     return relays
+
+
+def _binds_module(spec: Any, target: str) -> bool:
+    """Does the Python import `spec`, resolved to the file at `target`, bind that module itself
+    to a name of the importing file (`from . import tools`, `from lib import tools as t`,
+    `import lib.tools as t`), rather than names it defines (`from .tools import helper`)?"""
+    if spec.kind != "python":
+        return False
+    if not spec.names:
+        return bool(spec.aliases)  # `import a.b` alone binds `a`, not the module the edge reaches
+    return module_stem(target).rpartition("/")[2] in spec.names
 
 
 def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, str], bool]:

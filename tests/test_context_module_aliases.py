@@ -29,6 +29,14 @@ FILES = {
     "u_from.py": "from pkg import sub\n\nsub.Thing()\n",
     "u_import.py": "import pkg.sub\n\npkg.sub.Thing()\n",
     "u_other_as.py": "import other.sub as s\n\ns.Thing()\n",
+    # a package binding its modules, not their names: `lib.tools.helper` through `import lib`
+    "lib/__init__.py": "from . import tools\nfrom . import extra as x\n",
+    "lib/tools.py": "def helper():\n    pass\n",
+    "lib/extra.py": "def spare():\n    pass\n",
+    "u_lib.py": "import lib\n\nlib.tools.helper()\nlib.x.spare()\n",
+    # a module (no package) binding another: its importers do not reach tools.py through it
+    "mid.py": "from lib import tools\n",
+    "u_mid.py": "import mid\n\nmid.tools.helper()\n",
 }
 
 THING = ("pkg/sub.py", "Thing", 4, "qualified")
@@ -100,3 +108,11 @@ def test_sites_of_a_module_imported_under_another_name_are_import_resolved(shop)
     assert sites(shop, "other.sub.Thing") == [("u_other_as.py", 3, "import")]
     # the qualified names a binding gives are the same definition: the same sites (not_found before)
     assert sites(shop, "pkg.s.Thing") == sites(shop, "api.alias.Thing") == under_either_name
+
+
+def test_sites_through_a_package_binding_the_module_are_import_resolved(shop):
+    # lib/__init__.py binds tools (and extra as x): u_lib.py's `lib.tools.helper()` and
+    # `lib.x.spare()` reach them (they were name_match); mid.py is no package: through it, no
+    assert sites(shop, "helper") == [("u_lib.py", 3, "import"), ("u_mid.py", 3, "name_match")]
+    assert sites(shop, "spare") == [("u_lib.py", 4, "import")]
+    assert sites(shop, "lib.tools.helper") == [("u_lib.py", 3, "import")]
