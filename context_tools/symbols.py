@@ -40,7 +40,7 @@ from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers,
                                             workspace_of)
 from indexer.errors import NotFound
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
-from indexer.resolve_tree import parent
+from indexer.resolve_tree import join, parent
 
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
 
@@ -213,7 +213,6 @@ class _Walks:
         if not roots:
             return []
         from indexer.resolve_rust import child_files  # loaded only when a crate is named
-        from indexer.resolve_tree import join, parent
 
         found = []
         for root in roots:
@@ -229,8 +228,7 @@ class _Walks:
         found = self._roots.get(name)
         if found is None:
             if self._manifests is None:  # a pass over the paths (7 ms at 100,000), for a tree with Rust only
-                self._manifests = [p for p in self.snap.paths if p.endswith("Cargo.toml")
-                                   and (p == "Cargo.toml" or p.endswith("/Cargo.toml"))
+                self._manifests = [p for p in self.snap.paths if p == "Cargo.toml" or p.endswith("/Cargo.toml")
                                    ] if self.snap.holds_language("rust") else []
             found = self._roots[name] = _crate_roots(self.snap, self._manifests, name)
         return found
@@ -315,7 +313,6 @@ def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
     import tomllib
 
     from indexer.manifests_cargo import lib_crate
-    from indexer.resolve_tree import join, parent
 
     spelled = re.compile("[-_]".join(map(re.escape, name.split("_"))).encode())  # `my_crate` is written my-crate
     roots = []
@@ -673,11 +670,9 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
         if name != simple:
             found.add((path, name))
         for edge in snap.importers(path):
-            facts = snap.import_facts(edge.source)
-            for spec in facts.imports if facts else ():
-                if _same_import(spec, edge):
-                    found.update((edge.source, local) for local in _local_names(snap, spec, edge.target, name)
-                                 if local != simple)
+            for spec in _specs_of(snap, edge):
+                found.update((edge.source, local) for local in _local_names(snap, spec, edge.target, name)
+                             if local != simple)
     return [(path, o, True) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
 
 
@@ -731,6 +726,12 @@ def _rust_bindings(spec: Any) -> tuple[tuple[str, str], ...]:
 
 def _same_import(spec: Any, edge: Any) -> bool:
     return spec.line == edge.line and spec.kind == edge.kind and spec.spec == edge.spec
+
+
+def _specs_of(snap: Any, edge: Any) -> list[Any]:
+    """The imports of the edge's importing file that the edge resolves (its imports alone read)."""
+    facts = snap.import_facts(edge.source)
+    return [spec for spec in facts.imports if _same_import(spec, edge)] if facts else []
 
 
 def _binding(spec: Any, local: str) -> Iterator[list[str]]:
@@ -794,10 +795,7 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
             for edge in snap.importers(target):
                 if edge.source in seen:
                     continue
-                facts = snap.import_facts(edge.source)
-                for spec in facts.imports if facts else ():
-                    if not _same_import(spec, edge):
-                        continue
+                for spec in _specs_of(snap, edge):
                     if edge.source.endswith(_PACKAGE_FILES) and _binds_module(spec, target):
                         found.setdefault(edge.source, set()).update(names)  # one attribute deeper
                     for inner, outer in _reexported(spec):
