@@ -4,9 +4,11 @@ The same repository at the same OID always yields the same bytes: records come i
 type order, each sorted, keys in a fixed order, floats in a fixed format. The fingerprint is
 the sha256 of the extractor version line followed by these bytes.
 
-Symbols are most of the lines, so a file's symbol lines are encoded in one call: its symbol
-list as a JSON array, split into lines at the object boundaries. A boundary `},{"name":` can
-only be a boundary: inside a JSON string every quote is escaped.
+Symbols are most of the lines, so a blob's symbols are stored as JSON lines already, each
+opening with a tab (`symbols_json`): a file's symbol lines are then one replace of that byte by
+the file's `"type":"symbol","path":...,` prefix. A tab is JSON whitespace that the compact
+encoding never writes (inside a string it is escaped), and a one-byte replace runs at memory
+speed where a longer pattern's search takes ~7x as long (~0.2 s at 100,000 files).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import msgspec
 from .facts_table import summaries_of
 from .model import BlobFacts, Edge, SnapshotRecord, Symbol
 
-_encode = msgspec.json.Encoder().encode  # compact, UTF-8, keys in struct / insertion order: one fixed form
+_encoder = msgspec.json.Encoder()  # compact, UTF-8, keys in struct / insertion order: one fixed form
+_encode = _encoder.encode
 
 
 class _FileLine(msgspec.Struct, tag_field="type", tag="file"):
@@ -75,23 +78,23 @@ class _EntryPointLine(msgspec.Struct, tag_field="type", tag="entry_point"):
     manifest: str | None
 
 
-_SYMBOL_OPEN = b'[{"name":'
-_SYMBOL_BOUNDARY = b'},{"name":'
+_PATH_MARK = b"\t"  # where a stored symbol line takes its file's path (see the module docstring)
 
 
 def symbols_json(symbols: list[Symbol]) -> bytes:
-    """A blob's symbols as one JSON array, the Symbol fields in declared order: what its symbol
-    lines are made of (stored with its facts, so assembly need not decode them)."""
-    return _encode(symbols)
+    """A blob's symbols as JSON lines, the Symbol fields in declared order, each line opening
+    `{<tab>`: what its symbol lines are made of (stored with its facts, so assembly need not
+    decode them). `model.decode_symbols` reads it back."""
+    if not symbols:
+        return b""
+    # A raw newline stands only between lines: inside a string it is escaped.
+    return (b"\n" + _encoder.encode_lines(symbols)[:-1]).replace(b"\n{", b"\n{" + _PATH_MARK)[1:] + b"\n"
 
 
-def _symbol_lines(path: str, body: bytes) -> Iterator[bytes]:
+def _symbol_lines(path: str, body: bytes) -> bytes:
     """`{"type":"symbol","path":...,"name":...,"kind":...,"container":...,"line":...,...}` per symbol
-    of `body` (see symbols_json), in pieces the caller joins (one copy of each, not three)."""
-    head = b'{"type":"symbol","path":' + _encode(path) + b',"name":'
-    yield head
-    yield body[len(_SYMBOL_OPEN):-1].replace(_SYMBOL_BOUNDARY, b"}\n" + head)
-    yield b"\n"
+    of `body` (see symbols_json)."""
+    return body.replace(_PATH_MARK, b'"type":"symbol","path":' + _encode(path) + b",")
 
 
 _BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
@@ -138,7 +141,7 @@ def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[b
     for f in record.files:
         blob_facts = summary(f.path)
         if blob_facts and (blob_facts.symbols_json or blob_facts.symbols):
-            yield from _symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
+            yield _symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
     yield from _rest_section(record)
 
 

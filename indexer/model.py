@@ -33,7 +33,7 @@ class Symbol(Struct, frozen=True, gc=False):
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
-decode_symbols = msgspec.json.Decoder(list[Symbol]).decode
+decode_symbols = msgspec.json.Decoder(Symbol).decode_lines  # `canonical.symbols_json`'s lines
 
 
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):
@@ -99,7 +99,7 @@ class BlobFacts(Struct):
     occurrence_count: int = 0
     size: int = 0  # blob bytes, so a snapshot never asks Git for sizes it has seen
     # Filled when the facts are stored, so assembly never decodes a Symbol of an unchanged
-    # blob: the symbols as the canonical serialization writes them (a JSON array; `symbols`
+    # blob: the symbols as the canonical serialization writes them (JSON lines; `symbols`
     # stays empty until a reader decodes it), their count, and what rank needs of them.
     symbols_json: bytes = b""
     symbol_count: int = 0
