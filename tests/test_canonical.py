@@ -14,7 +14,8 @@ from indexer.records import decode_core, decode_facts, stored_facts
 from indexer.store import unpack
 
 # strings that look like the boundaries the bulk encoders split or rename at
-TRAPS = ['},{"name":', '"},{"type":"edge",', ',"target":', '{"source":', "a\nb", "\\", "}\n{", "ü→\u2028"]
+TRAPS = ['},{"name":', '"},{"type":"edge",', ',"target":', '{"source":', "a\nb", "\\", "}\n{", "ü→\u2028",
+         "tab\there", '\n{\t"name":']
 
 
 def _symbols() -> list[Symbol]:
