@@ -56,12 +56,19 @@ def _workspace_overview(result: Any) -> str:
     return "\n".join(out + footer(result))
 
 
+def _signature(sig: str) -> str:
+    """A map's signature line under its file, keeping its indentation (two spaces per
+    enclosing definition), which the sanitizer would fold away."""
+    body = sig.lstrip(" ")
+    return "  " + " " * (len(sig) - len(body)) + _s(body, 200)
+
+
 def repo_map(result: Any) -> str:
     d = result.data
     out = []
     for f in d.files:
         out.append(_shown(f"{_at(f)}{f.path}  ({f.language}, rank {f.rank:.4f})"))
-        out += [f"  {_s(sig, 200)}" for sig in f.symbols]
+        out += [_signature(sig) for sig in f.symbols]
         if f.more_symbols:
             out.append(f"  … {f.more_symbols} more")
     if d.unmatched_focus:

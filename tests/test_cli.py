@@ -186,3 +186,17 @@ def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_pa
                           f"{str(out_file).replace(chr(10), chr(92) + 'n')} (fingerprint "
                           f"{index_lines[3].split()[-1]})"]
     assert "\x1b" not in "".join(index_lines + dump_lines)
+
+
+def test_map_lines_show_members_under_their_class(tmp_path, capsys):
+    from context_tools.cli import main
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"shapes.py": "class Shape:\n    class Corner:\n        def at(self):\n            return 0\n\n"
+                                 "    def area(self):\n        return 0\n\n\ndef   make():\n    return Shape()\n"})
+    assert main(["context", "map", "--repo", str(builder.path), "--store", str(tmp_path / "store")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("shapes.py  (python, rank 1.0000)")
+    assert lines[at + 1:at + 6] == ["  class Shape:", "    class Corner:", "      def at(self):",
+                                    "    def area(self):", "  def make():"]
