@@ -35,7 +35,9 @@ class MapFile(Struct):
     rank: float
     language: str
     lines: int
-    symbols: list[str]  # key definitions as written (signature lines, two spaces per container), in file order
+    # key definitions as written (signature lines, two spaces per container), in file order;
+    # over the per-file cap, those the file's importers use most (see _key_symbols)
+    symbols: list[str]
     more_symbols: int  # key definitions left out by the per-file cap or the budget
 
 
@@ -106,10 +108,74 @@ def _entry(snap: Any, path: str, rank: float, per_file: int) -> MapFile:
     facts = snap.core_facts(path)
     symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
                      key=lambda s: (s.line, s.start_byte))
+    shown = _key_symbols(snap, path, symbols, per_file)
     # indented two spaces per enclosing definition, so a method reads as part of its class
     sigs = ["  " * (s.container.count(".") + 1 if s.container else 0) + (s.signature or f"{s.kind} {s.qualified}")
-            for s in symbols]
-    return MapFile(path, rank, f.language, f.lines, sigs[:per_file], max(len(sigs) - per_file, 0))
+            for s in shown]
+    return MapFile(path, rank, f.language, f.lines, sigs, len(symbols) - len(shown))
+
+
+# Importers whose uses rank a crowded file's definitions, in path order: a file thousands
+# import costs no more than one 256 import.
+_USES_FROM = 256
+
+
+def _key_symbols(snap: Any, path: str, symbols: list, per_file: int) -> list:
+    """The definitions to show, in file order: all of them when they fit `per_file`; else those
+    its importers want most, each with the definitions enclosing it. First what more importers
+    name in an import (the file's API), then what their sites name more, weighed as the rank
+    weighs them (graph.name_weight, graph.definition_weight: a name few files define counts
+    more than `get`, and one over graph.MAX_DEFINERS not at all); at equal scores the
+    outermost, then the first."""
+    if len(symbols) <= per_file:
+        return symbols
+    from indexer.graph import MAX_DEFINERS, definition_weight, name_weight
+
+    from context_tools.symbols import _specs_of
+
+    names = {s.name for s in symbols}
+    imported: dict[str, int] = dict.fromkeys(names, 0)
+    used: dict[str, int] = dict.fromkeys(names, 0)
+    edges = sorted((e for e in snap.importers(path) if e.source != path), key=lambda e: (e.source, e.line))
+    for importer in sorted({e.source for e in edges})[:_USES_FROM]:
+        for name, count in snap.uses_of(importer).items():
+            if name in names:
+                used[name] += count
+        for name in {n for e in edges if e.source == importer for spec in _specs_of(snap, e) for n in spec.names}:
+            if name in names:
+                imported[name] += 1
+
+    definers = {name: len(paths) for name, paths in snap.defining_paths(sorted(n for n in names if used[n])).items()}
+
+    def wanted(s: Any) -> tuple[int, float]:
+        count = definers.get(s.name, 1)
+        weight = name_weight(s.name, count) * definition_weight(s) if count <= MAX_DEFINERS else 0.0
+        return imported[s.name], used[s.name] * weight
+
+    by_qualified = {s.qualified: s for s in symbols}
+    chosen: set[int] = set()
+    order = sorted(symbols, key=lambda s: s.line)  # stable: then by depth, then by want
+    order.sort(key=lambda s: s.container.count(".") + 1 if s.container else 0)
+    order.sort(key=wanted, reverse=True)
+    for s in order:
+        fresh = [x for x in [s, *_enclosing(s, by_qualified)] if id(x) not in chosen]
+        if len(chosen) + len(fresh) <= per_file:
+            chosen.update(id(x) for x in fresh)
+            if len(chosen) == per_file:
+                break
+    return [s for s in symbols if id(s) in chosen]
+
+
+def _enclosing(s: Any, by_qualified: dict[str, Any]) -> list:
+    """The key definitions around `s` in its file, innermost first."""
+    out = []
+    container = s.container
+    while container:
+        outer = by_qualified.get(container)
+        if outer is not None:
+            out.append(outer)
+        container = container.rpartition(".")[0]
+    return out
 
 
 class Ranked(Struct):

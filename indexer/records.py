@@ -149,6 +149,15 @@ class ImportFacts(msgspec.Struct):
 
 
 decode_imports = msgspec.msgpack.Decoder(ImportFacts).decode
+
+
+class UseFacts(msgspec.Struct):
+    """What a blob's stored core facts count of its names' uses (BlobFacts.uses) alone."""
+
+    uses: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+decode_uses = msgspec.msgpack.Decoder(UseFacts).decode
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record as one msgpack (bundles)
 decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode

@@ -6,15 +6,15 @@ from bisect import bisect_left
 from functools import cached_property
 from itertools import compress
 from operator import not_
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 import msgspec
 import pygit2
 
 from . import canonical, gitread, name_runs
 from .name_runs import NameRun
-from .records import (NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, decode_facts, decode_imports,
-                      entry_facts_key, full_facts, load_facts, load_stored_record, name_blobs, path_facts_key, pin_key,
+from .records import (NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, UseFacts, decode_facts,
+                      decode_imports, decode_uses, entry_facts_key, full_facts, load_facts, load_stored_record, name_blobs, path_facts_key, pin_key,
                       repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
@@ -28,6 +28,7 @@ _UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2, "_edges_by_target": 8, 
 # under 1 ms at 100,000 files); more of them are found in one pass that asks a set (~3 ms).
 _FEW_BLOBS = 4
 _NO_FACTS = frozenset(NO_FACTS)
+T = TypeVar("T")
 
 
 def _positions(column: list[str], wanted: list[str]) -> Iterator[int]:
@@ -65,6 +66,7 @@ class Snapshot:
         self._facts: dict[str, BlobFacts] = {}
         self._core: dict[str, BlobFacts] = {}
         self._imports: dict[str, ImportFacts] = {}  # import_facts' reads
+        self._uses: dict[str, UseFacts] = {}  # uses_of's reads
         self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
         self._unindexed: dict[str, int] = {}
         self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
@@ -189,7 +191,18 @@ class Snapshot:
         """A file's imports and `__all__` alone, as its core facts hold them (those already read
         serve): what a walk over thousands of importers asks of each (4,000 importers at
         100,000 files: 0.13 s and their symbols' memory, read as core facts)."""
-        found = self._imports.get(path) or self._core.get(path)
+        return self._core_part(path, self._imports, decode_imports)
+
+    def uses_of(self, path: str) -> dict[str, int]:
+        """name -> the file's sites of it that are not its definition (BlobFacts.uses), read
+        alone; {} for a file without facts."""
+        found = self._core_part(path, self._uses, decode_uses)
+        return found.uses if found is not None else {}
+
+    def _core_part(self, path: str, cache: dict, decode: Callable[[memoryview], T]) -> T | BlobFacts | None:
+        """Some fields of a file's stored core facts, decoded alone and kept in `cache` (its
+        core facts serve when already read)."""
+        found = cache.get(path) or self._core.get(path)
         if found is not None:
             return found
         key = self._key(path)
@@ -199,8 +212,8 @@ class Snapshot:
             raw = txn.get(key)
             if raw is None:
                 return None
-            facts = self._imports[path] = decode_imports(unpack(raw))
-        return facts
+            found = cache[path] = decode(unpack(raw))
+        return found
 
     def all_facts(self) -> dict[str, BlobFacts]:
         """path -> core facts of every file that has facts."""
@@ -286,10 +299,14 @@ class Snapshot:
     def definitions(self, name: str) -> list[tuple[str, Symbol]]:
         return self.definitions_of([name])[name]
 
+    def defining_paths(self, names: list[str]) -> dict[str, list[str]]:
+        """name -> the paths whose facts define it (off the name index: no facts decoded)."""
+        return self._paths_with(self.store.defs, names)
+
     def definitions_of(self, names: list[str]) -> dict[str, list[tuple[str, Symbol]]]:
         """name -> `definitions(name)`, for many names at once (their files found together)."""
         out: dict[str, list[tuple[str, Symbol]]] = {}
-        for name, paths in self._paths_with(self.store.defs, names).items():
+        for name, paths in self.defining_paths(names).items():
             found = out[name] = []
             for path in paths:
                 facts = self.core_facts(path)
