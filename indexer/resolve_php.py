@@ -23,7 +23,8 @@ from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join,
 QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
 PHP_SOURCES = (".php", ".inc")  # what Composer's classmap scans; PSR-4 files are .php
 CLASS_KINDS = frozenset({"class", "interface", "trait", "enum"})
-USE_KINDS = ("function", "const")  # `ImportSpec.names` of a `use function` / `use const`
+# What an import kind imports: `use` a class (or a namespace), `use function`, `use const`
+USE_KINDS = {"php_use": "class", "php_use_function": "function", "php_use_const": "const"}
 
 # (kind, namespace, name) of one top-level declaration; kind "class", "function" or "const"
 Declaration = tuple[str, str, str]
@@ -105,8 +106,7 @@ class PhpResolver:
         segments = [s for s in raw.lstrip("\\").split(" as ")[0].strip().split("\\") if s]
         if not segments:
             return UNRESOLVED
-        kind = imp.names[0] if imp.names and imp.names[0] in USE_KINDS else "class"
-        return self._use(importer, kind, segments, imp.aliases[0] if imp.aliases else "")
+        return self._use(importer, USE_KINDS.get(imp.kind, "class"), segments, imp.aliases[0] if imp.aliases else "")
 
     def _include(self, importer: str, raw: str, quoted: list[str]) -> Outcome:
         spec = quoted[-1] if quoted else raw

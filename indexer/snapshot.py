@@ -309,6 +309,13 @@ class Snapshot:
         """The sites of `name` in one file, in document order."""
         return self._sites_by_name(path).get(name, [])
 
+    def occurrences_in_any_case(self, path: str, name: str) -> list[Occurrence]:
+        """The sites in one file of `name` spelled in any case (PHP's class and function names
+        are case-insensitive), in document order."""
+        folded = name.lower()
+        found = [o for n, sites in self._sites_by_name(path).items() if n.lower() == folded for o in sites]
+        return sorted(found, key=lambda o: (o.line, o.col))
+
     def _sites_by_name(self, path: str) -> dict[str, list[Occurrence]]:
         """A file's occurrences grouped by name (document order kept), made on first use: a
         name's sites then cost a lookup per file, not a pass over all of its occurrences."""

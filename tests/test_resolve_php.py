@@ -96,10 +96,16 @@ def test_bad_composer_json_degrades_to_declarations():
 def test_extractor_records_use_function_and_const():
     facts = extract_blob(b"<?php\nuse function A\\f;\nuse const A\\K;\nuse A\\{B, function g, const L};\n"
                          b"use function A\\{h};\n", "x.php", "php")
-    assert [(i.spec, i.names) for i in facts.imports] == [
-        ("A\\f", ("function",)), ("A\\K", ("const",)),
-        ("A\\B", ()), ("A\\L", ("const",)), ("A\\g", ("function",)), ("A\\h", ("function",))]
-    assert all(i.kind == "php_use" for i in facts.imports)
+    # the kind says what is imported; `names` hold nothing (the spec is the whole name), not
+    # the kind's keyword as if it were a name
+    assert [(i.kind, i.spec, i.names) for i in facts.imports] == [
+        ("php_use_function", "A\\f", ()), ("php_use_const", "A\\K", ()),
+        ("php_use", "A\\B", ()), ("php_use_const", "A\\L", ()), ("php_use_function", "A\\g", ()),
+        ("php_use_function", "A\\h", ())]
+    facts = extract_blob(b"<?php\nuse function a\\f, a\\g;\nuse const a\\X, a\\Y;\n", "y.php", "php")
+    assert [(i.kind, i.spec, i.names) for i in facts.imports] == [
+        ("php_use_function", "a\\f", ()), ("php_use_function", "a\\g", ()),
+        ("php_use_const", "a\\X", ()), ("php_use_const", "a\\Y", ())]
 
 
 def _index_all(tmp_path, commits, name):
