@@ -704,14 +704,17 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
 
 
 def _php_names(snap: Any, path: str, sites: list[Any]) -> list[Any]:
-    """The PHP `sites` that may name a class or function: not a variable (`$u`, `self::$u`) nor a
-    property (`$this->u`), whose names PHP matches case-sensitively. An occurrence does not say
-    which it is: the line's text before it does (the file read only when there are sites)."""
+    """The PHP `sites` that may name a class or function: not a definition (a method `user` is
+    no use of a class User), a variable (`$u`, `self::$u`), a property (`$this->u`) or a class's
+    constant or method (`Events::COMMAND`), which PHP matches case-sensitively or which are
+    another thing of the name. An occurrence does not say which it is: the line's text before
+    it does (the file read only when there are sites)."""
+    sites = [o for o in sites if o.role != "definition"]
     if not sites:
         return sites
     rows = snap.blob_bytes(path).split(b"\n")
     return [o for o in sites if 0 < o.line <= len(rows)
-            and not rows[o.line - 1][:o.col].rstrip().endswith((b"$", b"->"))]
+            and not rows[o.line - 1][:o.col].rstrip().endswith((b"$", b"->", b"::"))]
 
 
 class _CSharpProjects:

@@ -20,8 +20,9 @@ FILES = {
     "src/Http/Aliased.php": "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User as U;\n\n"
                             "function aliased() {\n"
                             "  $u = new u();\n"  # 7: `u` is U; the variable `$u` is not
-                            "  return U::find() ?: u::find() ?: $this->u;\n"  # 8: U and u; not the property
-                            "}\n",
+                            # 8: U and u; not the property, nor a class constant
+                            "  return U::find() ?: u::find() ?: $this->u ?: Events::U;\n"
+                            "}\n\nclass K { function user() {} }\n",  # 11: a method, no use of User
     "src/Http/Lower.php": "<?php\nnamespace App\\Http;\n\nuse app\\models\\user;\n\n"
                           "function lower() { $user = 1; return new USER() ?? new \\app\\models\\user(); }\n",
     "src/Http/Fn.php": "<?php\nnamespace App\\Http;\n\nuse function App\\Support\\helper;\nuse const App\\Support\\LIMIT;\n\n"
@@ -63,6 +64,8 @@ def test_php_class_and_function_names_in_any_case_are_the_imported_definitions(a
         ("src/Http/Aliased.php", 8, "import"), ("src/Http/Aliased.php", 8, "import"),  # U::, u::, not ->u
         ("src/Http/Lower.php", 4, "import"),  # `user` of the use
         ("src/Http/Lower.php", 6, "import"), ("src/Http/Lower.php", 6, "import")]  # USER, \app\models\user
+    assert [s for s in sites(app, "User", include_definitions=True) if s[0] != "src/Models/User.php"] == \
+        sites(app, "User")
     # a function imported by `use function` in any case; a constant only as written
     assert sites(app, "helper") == [("src/Http/Fn.php", 4, "import"), ("src/Http/Fn.php", 7, "import")]
     assert sites(app, "LIMIT") == [("src/Http/Fn.php", 5, "import"), ("src/Http/Fn.php", 7, "import")]
