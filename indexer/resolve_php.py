@@ -6,6 +6,8 @@ its fully qualified name. It resolves first by the PSR-4 maps of every composer.
 file that declares that name in that namespace (trees without composer.json, classmaps,
 PSR-0). A path that merely ends like the name is no evidence: `Console/Exception/X.php`
 declaring `Symfony\\Component\\Console\\Exception` is not `...\\DependencyInjection\\Exception\\X`.
+Namespaces, classes and functions match in any case, as PHP matches them; a constant's own
+name only as written.
 """
 
 from __future__ import annotations
@@ -154,8 +156,10 @@ class PhpResolver:
         return found is None or any(_key(*d) == _key("class", namespace, name) for d in found)
 
     def _owned(self, full: str) -> bool:
-        """A name under a PSR-4 prefix of the tree belongs to it: missing, not external."""
-        return any(r.prefix and full.startswith(r.prefix) for r in self.psr4)
+        """A name under a PSR-4 prefix of the tree belongs to it: missing, not external (in any
+        case: `app\\models\\Gone` is App\\Models\\Gone to PHP)."""
+        full = full.lower()
+        return any(r.prefix and full.startswith(r.prefix.lower()) for r in self.psr4)
 
     def _index(self) -> dict[Declaration, list[str]]:
         if self._declared is None:

@@ -207,3 +207,18 @@ def test_defined_constants_belong_to_the_global_namespace():
     assert edges == {("src/User.php", "FLAG", "src/helpers.php"), ("src/User.php", "App\\LEVEL", "src/helpers.php"),
                      ("src/User.php", "App\\Enums\\Status", "src/Enums/Status.php")}
     assert unresolved == {("src/User.php", "App\\FLAG", "unresolved")}
+
+
+def test_names_match_in_any_case_but_a_constants_own():
+    """PHP matches namespaces, classes and functions in any case: `use acme\\blog\\model\\AUTHOR;`
+    is Author's file and `use function ACME\\BLOG\\Slugify;` slugify's; `acme\\blog\\Gone` is the
+    tree's own (missing), not an external package's; `use const acme\\blog\\limit;` is no LIMIT."""
+    edges, unresolved = resolve_tree({**TREE, "src/Lower.php": (
+        "<?php\nuse acme\\blog\\model\\AUTHOR;\nuse function ACME\\BLOG\\Slugify;\nuse acme\\blog\\Gone;\n"
+        "use const acme\\blog\\limit;\nuse const ACME\\BLOG\\LIMIT;\n")})
+    assert {e for e in edges if e[0] == "src/Lower.php"} == {
+        ("src/Lower.php", "acme\\blog\\model\\AUTHOR", "src/Model/Author.php"),
+        ("src/Lower.php", "ACME\\BLOG\\Slugify", "src/functions.php"),
+        ("src/Lower.php", "ACME\\BLOG\\LIMIT", "src/functions.php")}
+    assert {u for u in unresolved if u[0] == "src/Lower.php"} == {
+        ("src/Lower.php", "acme\\blog\\Gone", "unresolved"), ("src/Lower.php", "acme\\blog\\limit", "unresolved")}
