@@ -540,10 +540,12 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
     projects = _CSharpProjects(snap)
-    # the C# projects a `global using` of a defining file's namespace or type is in: each of
-    # their files sees the definition as its own `using` would make it seen
+    # the C# projects a `global using` of a defining file's namespace or type (not an alias,
+    # which binds only its own name: `_alias_sites`) is in: each of their files sees the
+    # definition as its own `using` would make it seen
     global_projects = {projects.of(e.source) for p in sorted(def_files) if p.endswith(".cs")
-                       for e in snap.importers(p) if e.kind == "csharp_global_using"}
+                       for e in snap.importers(p) if e.kind == "csharp_global_using"
+                       and any(not spec.aliases for spec in _specs_of(snap, e))}
 
     def resolution(path: str) -> str:
         if path in def_files:

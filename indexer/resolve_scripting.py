@@ -89,8 +89,8 @@ class CSharpResolver:
         head, _, last = spec.rpartition(".")
         files = self.by_namespace.get(head, [])
         named = tuple(p for p in files if p.rsplit("/", 1)[-1] == last + ".cs")
-        return named or tuple(p for p in files if any(
-            s.name == last and s.container == head and s.kind in _CSHARP_TYPES for s in self.summaries[p].symbol_list()))
+        return named or tuple(p for p in files if any(s.name == last and s.container == head and s.kind in _CSHARP_TYPES
+                                                      for s in self.summaries[p].symbol_list()))
 
 
 _CSHARP_TYPES = frozenset({"class", "interface", "struct", "enum", "type"})

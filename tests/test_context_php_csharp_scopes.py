@@ -25,17 +25,20 @@ FILES = {
                             "}\n\nclass K { function user() {} }\n",  # 11: a method, no use of User
     "src/Http/Lower.php": "<?php\nnamespace App\\Http;\n\nuse app\\models\\user;\n\n"
                           "function lower() { $user = 1; return new USER() ?? new \\app\\models\\user(); }\n",
-    "src/Http/Fn.php": "<?php\nnamespace App\\Http;\n\nuse function App\\Support\\helper;\nuse const App\\Support\\LIMIT;\n\n"
+    "src/Http/Fn.php": "<?php\nnamespace App\\Http;\n\n"
+                       "use function App\\Support\\helper;\nuse const App\\Support\\LIMIT;\n\n"
                        "function fn1() { return HELPER() + limit + LIMIT; }\n",  # 7: limit is no LIMIT
     "cs/App/App.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\" />\n",
     "cs/App/GlobalUsings.cs": "global using Acct = Shop.Models.Account;\nglobal using Shop.Util;\n"
                               "global using static Shop.Util.MathX;\n",
     "cs/App/Models/Account.cs": "namespace Shop.Models { public class Account {} }\n",
-    "cs/App/Util/Text.cs": "namespace Shop.Util { public static class Text { public static string Cut(string s) => s; } }\n",
+    "cs/App/Util/Text.cs": "namespace Shop.Util {\n  public static class Text { public static string Cut(string s) => s; }\n}\n",
     # MathX is declared in a file not named for it
-    "cs/App/Util/Numbers.cs": "namespace Shop.Util { public static class MathX { public static int Twice(int x) => 2 * x; } }\n",
+    "cs/App/Util/Numbers.cs": "namespace Shop.Util {\n  public static class MathX { public static int Twice(int x) => 2 * x; }\n}\n",
     "cs/App/Web/Page.cs": "namespace Shop.Web {\n  class Page {\n    Acct owner;\n    string t = Text.Cut(\"\");\n"
                           "    int n = Twice(2);\n  }\n}\n",
+    # the global alias binds Acct only: Account itself is not seen unqualified
+    "cs/App/Web/Plain.cs": "namespace Shop.Web { class Plain { Account b; } }\n",
     # another project: App's global usings are none of its own
     "cs/Other/Other.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\" />\n",
     "cs/Other/Use.cs": "namespace Shop.Other {\n  class Use {\n    Acct a;\n    string t = Text.Cut(\"\");\n"
@@ -98,7 +101,7 @@ def test_csharp_global_usings_count_in_every_file_of_their_project(app):
     # a global alias: Page.cs's `Acct` is Account; Use.cs, of another project, aliases nothing
     assert sites(app, "Account") == [
         ("cs/App/GlobalUsings.cs", 1, "import"), ("cs/App/GlobalUsings.cs", 1, "import"),  # `Acct`, `Account`
-        ("cs/App/Web/Page.cs", 3, "import")]
+        ("cs/App/Web/Page.cs", 3, "import"), ("cs/App/Web/Plain.cs", 1, "name_match")]
     assert {c for _, _, c in sites(app, "Acct")} == {"name_match"}
     # a global namespace using: Text of Shop.Util is seen by the project's files unqualified
     assert sites(app, "Text") == [("cs/App/Web/Page.cs", 4, "import"), ("cs/Other/Use.cs", 4, "name_match")]
