@@ -539,6 +539,13 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     skip_modules = bool(defs) and not any(s.kind in MODULE_KINDS for _, s, _ in defs)
 
     packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
+    projects = _CSharpProjects(snap)
+    # the C# projects a `global using` of a defining file's namespace or type (not an alias,
+    # which binds only its own name: `_alias_sites`) is in: each of their files sees the
+    # definition as its own `using` would make it seen
+    global_projects = {projects.of(e.source) for p in sorted(def_files) if p.endswith(".cs")
+                       for e in snap.importers(p) if e.kind == "csharp_global_using"
+                       and any(not spec.aliases for spec in _specs_of(snap, e))}
 
     def resolution(path: str) -> str:
         if path in def_files:
@@ -546,7 +553,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
         hit = reaches.get(path)
         if hit is None:
             hit = reaches[path] = path in imported_from_members or path in relays or any(
-                e.target in def_files or e.target in relays for e in snap.imports(path))
+                e.target in def_files or e.target in relays for e in snap.imports(path)) or (
+                bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
         return "same_package" if packages and _package_of(snap, path) in packages else "name_match"
@@ -641,8 +649,13 @@ def _reexported(spec: Any) -> Iterator[tuple[str, str]]:
 
 
 # Imports whose names are the importing file's own: nothing importing that file sees them
-# (PHP `use`, C# `using`), so they re-export nothing.
-FILE_OWN_IMPORTS = frozenset({"php_use", "csharp_using"})
+# (PHP `use`, C# `using`; a C# `global using` is its project's: `_CSharpProjects`), so they
+# re-export nothing.
+FILE_OWN_IMPORTS = frozenset({"php_use", "php_use_function", "php_use_const", "csharp_using",
+                              "csharp_global_using"})
+# PHP's names of classes, functions and namespaces are case-insensitive (`new user()` is User),
+# its constants' and variables' not
+ANY_CASE_IMPORTS = frozenset({"php_use", "php_use_function"})
 
 
 def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
@@ -664,24 +677,82 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     Real as Alias }`, `use crate::m::Real as Alias;`, `use App\\Models\\User as U;`, `using
     U = App.Models.User;`, the alias's own site included) or the offered name itself, through
     an import of it, of `*`, or of the module (`import pytest` then `pytest.mark`). Each is
-    reached through an import. Only the offering files' importers are read."""
-    found: set[tuple[str, str]] = set()  # (file, its name for the definition)
+    reached through an import. A PHP file's name for a class or function it imports is its
+    name in any case (`use App\\Models\\User as U;` then `new u()`, `use ...\\User;` then
+    `user::find()`); a C# `global using U = ...;` names it U in every C# file of its project.
+    Only the offering files' importers are read (and, for a global alias, the alias's files)."""
+    found: dict[tuple[str, str], bool] = {}  # (file, its name for the definition) -> in any case
+    projects = _CSharpProjects(snap)
     for path, name in offers:
         if name != simple:
-            found.add((path, name))
+            found.setdefault((path, name), False)
         for edge in snap.importers(path):
             for spec in _specs_of(snap, edge):
-                found.update((edge.source, local) for local in _local_names(snap, spec, edge.target, name)
-                             if local != simple)
-    return [(path, o, True) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
+                any_case = spec.kind in ANY_CASE_IMPORTS
+                for local in _local_names(snap, spec, edge.target, name):
+                    if local == simple and not any_case:
+                        continue
+                    found[(edge.source, local)] = found.get((edge.source, local), False) or any_case
+                    if spec.kind == "csharp_global_using":
+                        found.update(((p, local), False) for p in projects.sharing(edge.source, local))
+    out = []
+    for (path, local), any_case in sorted(found.items()):
+        if any_case:  # the spellings other than the asked name's own (the references' pass finds those)
+            spelled = [o for o in snap.occurrences_in_any_case(path, local) if o.name != simple]
+            out += [(path, o, True) for o in _php_names(snap, path, spelled)]
+        else:
+            out += [(path, o, True) for o in snap.occurrences_in(path, local)]
+    return out
+
+
+def _php_names(snap: Any, path: str, sites: list[Any]) -> list[Any]:
+    """The PHP `sites` that may name a class or function: not a definition (a method `user` is
+    no use of a class User), a variable (`$u`, `self::$u`), a property (`$this->u`) or a class's
+    constant or method (`Events::COMMAND`), which PHP matches case-sensitively or which are
+    another thing of the name. An occurrence does not say which it is: the line's text before
+    it does (the file read only when there are sites)."""
+    sites = [o for o in sites if o.role != "definition"]
+    if not sites:
+        return sites
+    rows = snap.blob_bytes(path).split(b"\n")
+    return [o for o in sites if 0 < o.line <= len(rows)
+            and not rows[o.line - 1][:o.col].rstrip().endswith((b"$", b"->", b"::"))]
+
+
+class _CSharpProjects:
+    """The C# projects of a tree: the folders holding a .csproj (a file belongs to the nearest
+    one above it), the whole tree for files under none. A `global using` is every file of its
+    project's. The folders are found on first need, in one pass over the paths."""
+
+    def __init__(self, snap: Any) -> None:
+        self.snap = snap
+        self._folders: list[str] | None = None
+
+    def of(self, path: str) -> str:
+        if self._folders is None:
+            self._folders = sorted({parent(p) for p in self.snap.paths if p.endswith(".csproj")},
+                                   key=lambda f: (-f.count("/"), f))  # deepest first: the nearest
+        return next((f for f in self._folders if not f or path.startswith(f + "/")), "")
+
+    def sharing(self, path: str, name: str) -> list[str]:
+        """The C# files of `path`'s project that have sites of `name` (the name index tells)."""
+        project = self.of(path)
+        files = {p for p, _ in self.snap.occurrences(name) if p.endswith(".cs")}
+        return sorted(p for p in files if self.of(p) == project)
 
 
 def _local_names(snap: Any, spec: Any, target: str, name: str) -> Iterator[str]:
     """What a file calls `name` of the file at `target` through the import `spec`: the local
     name it binds it to; the name itself through a `*` that passes it on, a JS/TS namespace
-    (`ns.name`) or a Python import of the module (`pytest.mark`)."""
+    (`ns.name`) or a Python import of the module (`pytest.mark`). A PHP class or function
+    imports under its alias or its own name, matched in any case (`ANY_CASE_IMPORTS`)."""
     if spec.kind == "python" and not spec.names:
         yield name
+    if spec.kind in ANY_CASE_IMPORTS:
+        last = _last_part(spec.spec)
+        if last.lower() == name.lower():
+            yield spec.aliases[0] if spec.aliases else last
+        return
     for inner, local in _bindings(spec):
         if inner == name and local not in ("", "*"):
             yield local

@@ -2,7 +2,8 @@
 
 Each handler reads one matched node; resolution to files of the tree happens at snapshot
 assembly. Kinds: python js go rust_mod rust_use rust_extern java c_include c_system_include
-ruby_require php_require php_use csharp_using bash_source.
+ruby_require php_require php_use php_use_function php_use_const csharp_using
+csharp_global_using bash_source.
 
 Encodings worth knowing:
 Every `names` holds names as the imported module has them; `aliases` (when any is renamed)
@@ -35,12 +36,14 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
 - ruby_require: `require "x"` and `autoload :X, "x"` as spec "x" (a load-path name);
   `require_relative "x"` and paths built from `__dir__` / `__FILE__` as "./x" (beside the file).
 - php_require: a literal path; `__DIR__ . "/x.php"` is recorded as "./x.php".
-- php_use: one spec per name, a group `use A\\{B, C}` as "A\\B" and "A\\C"; `names` is
-  ("function",) or ("const",) for `use function` / `use const`, () for a class or namespace;
-  `aliases` the one name the file gives it, whatever `names` says of its kind: `use A\\B as
-  C` and `use A\\{B as C}` -> spec "A\\B", aliases ("C",).
-- csharp_using: the namespace or type named (`using static A.B;` -> "A.B"); an alias
-  directive `using C = A.B;` -> spec "A.B", aliases ("C",).
+- php_use, php_use_function, php_use_const: one spec per name, a group `use A\\{B, C}` as
+  "A\\B" and "A\\C", the kind saying what it imports (a class or namespace; `use function`;
+  `use const`); no `names` (the spec is the whole name); `aliases` the one name the file
+  gives it: `use A\\B as C` and `use A\\{B as C}` -> spec "A\\B", aliases ("C",).
+- csharp_using, csharp_global_using (`global using`, for every file of its project): the
+  namespace or type named; `using static A.B;` -> spec "A.B", names ("*",) (every static member
+  of the type A.B, usable unqualified); an alias directive `using C = A.B;` -> spec "A.B",
+  aliases ("C",).
 """
 
 from __future__ import annotations
@@ -384,7 +387,10 @@ def _csharp_using(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[
             break
     alias = _text(node.child_by_field_name("name"), data)  # `using U = A.B;`: U
     aliases = _aliases([spec.rsplit(".", 1)[-1]], [alias]) if alias else ()
-    return [ImportSpec("csharp_using", spec, _line(node), aliases=aliases)] if spec else []
+    keywords = {c.type for c in node.children if not c.is_named}
+    kind = "csharp_global_using" if "global" in keywords else "csharp_using"
+    names = ("*",) if "static" in keywords else ()  # the type's static members
+    return [ImportSpec(kind, spec, _line(node), names=names, aliases=aliases)] if spec else []
 
 
 # The file's own directory, as Ruby code spells it when it builds a path to require.
@@ -497,11 +503,11 @@ def _php_dir(node: Node, data: bytes) -> str | None:
     return "/".join([".."] * levels) or "."
 
 
-def _php_use_kind(node: Node, default: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """("function",) / ("const",) when the node's own keyword says so (`use function a\\b;`,
-    `use A\\{function b}`), else `default`."""
+def _php_use_kind(node: Node, default: str = "php_use") -> str:
+    """The kind of import the node's own keyword says (`use function a\\b;`, `use
+    A\\{function b}`: "php_use_function"; `const`: "php_use_const"), else `default`."""
     kind = next((c.type for c in node.children if c.type in ("function", "const")), None)
-    return (kind,) if kind else default
+    return f"php_use_{kind}" if kind else default
 
 
 def _php_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -526,8 +532,8 @@ def _php_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impor
             continue
         name = _compact(target, data).lstrip("\\")
         alias = _text(clause.child_by_field_name("alias"), data)
-        out.append(ImportSpec("php_use", f"{prefix}\\{name}" if prefix else name, _line(clause),
-                              names=_php_use_kind(clause, group_kind),
+        out.append(ImportSpec(_php_use_kind(clause, group_kind), f"{prefix}\\{name}" if prefix else name,
+                              _line(clause),
                               aliases=_aliases([name.rsplit("\\", 1)[-1]], [alias]) if alias else ()))
     return out
 

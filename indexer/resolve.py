@@ -65,7 +65,10 @@ FAMILY = {
     "ruby_require": "ruby",
     "php_require": "php",
     "php_use": "php",
+    "php_use_function": "php",
+    "php_use_const": "php",
     "csharp_using": "csharp",
+    "csharp_global_using": "csharp",
     "bash_source": "bash",
 }
 

@@ -6,6 +6,8 @@ its fully qualified name. It resolves first by the PSR-4 maps of every composer.
 file that declares that name in that namespace (trees without composer.json, classmaps,
 PSR-0). A path that merely ends like the name is no evidence: `Console/Exception/X.php`
 declaring `Symfony\\Component\\Console\\Exception` is not `...\\DependencyInjection\\Exception\\X`.
+Namespaces, classes and functions match in any case, as PHP matches them; a constant's own
+name only as written.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join,
 QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
 PHP_SOURCES = (".php", ".inc")  # what Composer's classmap scans; PSR-4 files are .php
 CLASS_KINDS = frozenset({"class", "interface", "trait", "enum"})
-USE_KINDS = ("function", "const")  # `ImportSpec.names` of a `use function` / `use const`
+# What an import kind imports: `use` a class (or a namespace), `use function`, `use const`
+USE_KINDS = {"php_use": "class", "php_use_function": "function", "php_use_const": "const"}
 
 # (kind, namespace, name) of one top-level declaration; kind "class", "function" or "const"
 Declaration = tuple[str, str, str]
@@ -105,8 +108,7 @@ class PhpResolver:
         segments = [s for s in raw.lstrip("\\").split(" as ")[0].strip().split("\\") if s]
         if not segments:
             return UNRESOLVED
-        kind = imp.names[0] if imp.names and imp.names[0] in USE_KINDS else "class"
-        return self._use(importer, kind, segments, imp.aliases[0] if imp.aliases else "")
+        return self._use(importer, USE_KINDS.get(imp.kind, "class"), segments, imp.aliases[0] if imp.aliases else "")
 
     def _include(self, importer: str, raw: str, quoted: list[str]) -> Outcome:
         spec = quoted[-1] if quoted else raw
@@ -154,8 +156,10 @@ class PhpResolver:
         return found is None or any(_key(*d) == _key("class", namespace, name) for d in found)
 
     def _owned(self, full: str) -> bool:
-        """A name under a PSR-4 prefix of the tree belongs to it: missing, not external."""
-        return any(r.prefix and full.startswith(r.prefix) for r in self.psr4)
+        """A name under a PSR-4 prefix of the tree belongs to it: missing, not external (in any
+        case: `app\\models\\Gone` is App\\Models\\Gone to PHP)."""
+        full = full.lower()
+        return any(r.prefix and full.startswith(r.prefix.lower()) for r in self.psr4)
 
     def _index(self) -> dict[Declaration, list[str]]:
         if self._declared is None:

@@ -51,7 +51,11 @@ class RubyResolver:
 class CSharpResolver:
     """`using A.B;` names a namespace, which many files declare. An edge goes only to the
     files of that namespace defining a name the importer uses, so a big namespace does
-    not make every user depend on every file of it."""
+    not make every user depend on every file of it. A `global using A.B;` is every file of
+    its project's: its edges go to every file of the namespace (which of them the project
+    uses is for the query to tell, context_tools/symbols.py). `using static A.B;` and an
+    alias of a name that is no namespace name a type: the file A/B.cs or else the files of
+    namespace A declaring B."""
 
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts]) -> None:
         self.facts = facts
@@ -68,16 +72,28 @@ class CSharpResolver:
             spec = spec[len("static ") :].strip()
         if "=" in spec:
             spec = spec.split("=", 1)[1].strip()
-        files = self.by_namespace.get(spec)
+        files = None if imp.names == ("*",) else self.by_namespace.get(spec)  # `using static`: a type
         if not files:
-            head, _, last = spec.rpartition(".")
-            cls = [p for p in self.by_namespace.get(head, []) if p.rsplit("/", 1)[-1] == last + ".cs"]
-            return tuple(cls) if cls else EXTERNAL
+            return self._type(spec) or EXTERNAL
+        if imp.kind == "csharp_global_using":
+            return tuple(p for p in files if p != importer)
         own = self.facts.get(importer)
         # `using M = App.Models;` binds M, written `M.User`: neither `M` nor `Models` is a use of a class
         bound = {spec.rpartition(".")[2], *imp.aliases} if imp.aliases else set()
         used = set(uses_of(own)) - bound if own else set()
         return tuple(p for p in files if any(s.name in used for s in self.summaries[p].symbol_list()))
+
+    def _type(self, spec: str) -> tuple[str, ...]:
+        """The files of the type `spec` names: its namespace's file named for it, else those
+        of its namespace declaring it outside any other type."""
+        head, _, last = spec.rpartition(".")
+        files = self.by_namespace.get(head, [])
+        named = tuple(p for p in files if p.rsplit("/", 1)[-1] == last + ".cs")
+        return named or tuple(p for p in files if any(s.name == last and s.container == head and s.kind in _CSHARP_TYPES
+                                                      for s in self.summaries[p].symbol_list()))
+
+
+_CSHARP_TYPES = frozenset({"class", "interface", "struct", "enum", "type"})
 
 
 SHELL_VAR = re.compile(r"^(?:\$\{?\w+\}?|\$\(dirname [^)]*\)|\$\(cd [^)]*\))/")

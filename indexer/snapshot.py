@@ -326,6 +326,16 @@ class Snapshot:
         """The sites of `name` in one file, in document order."""
         return self._sites_by_name(path).get(name, [])
 
+    def occurrences_in_any_case(self, path: str, name: str) -> list[Occurrence]:
+        """The sites in one file of `name` spelled in any case (PHP's class and function names
+        are case-insensitive), in document order."""
+        by_name = self._sites_by_name(path)
+        # the names compared in C: a file's few hundred names, asked of each importing file
+        spellings = list(compress(by_name, map(name.lower().__eq__, map(str.lower, by_name))))
+        if len(spellings) == 1:
+            return by_name[spellings[0]]
+        return sorted((o for n in spellings for o in by_name[n]), key=lambda o: (o.line, o.col))
+
     def _sites_by_name(self, path: str) -> dict[str, list[Occurrence]]:
         """A file's occurrences grouped by name (document order kept), made on first use: a
         name's sites then cost a lookup per file, not a pass over all of its occurrences."""

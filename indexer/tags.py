@@ -111,6 +111,10 @@ METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl
 _HOISTED = {"property_promotion_parameter": "member", "function_call_expression": "global",
             "preproc_def": "global", "preproc_function_def": "global", "preproc_call": "global"}
 _HOISTING = frozenset({"php", "c", "cpp"})
+# Containers without a name of their own, named as the language names them: what a PHP
+# anonymous class declares (`return new class { function run() {} };` in `make`) is a member
+# of `make.class@anonymous`, as PHP's get_class() says
+_ANONYMOUS_SCOPES = {"anonymous_class": "class@anonymous"}
 _RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
 # Ruby calls that make a class or module of the constant they are assigned to
 _RUBY_MAKERS = {("Class", "new"): "class", ("Struct", "new"): "class", ("Data", "define"): "class",
@@ -426,8 +430,11 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 roles.setdefault(name_node.start_byte, key)
         elif code == _SCOPE:
             names = caps.get("name")
+            scope = caps["scope"][0]
             if names:
-                _add_scope(defs, _text(data, names[0].start_byte, names[0].end_byte), caps["scope"][0])
+                _add_scope(defs, _text(data, names[0].start_byte, names[0].end_byte), scope)
+            elif scope.type in _ANONYMOUS_SCOPES:
+                _add_scope(defs, _ANONYMOUS_SCOPES[scope.type], scope)
         elif code == _IMPORT:
             node = caps[key][0]
             handler = HANDLERS.get(key)

@@ -503,7 +503,7 @@ CSHARP_SYMBOLS = [
 CSHARP_IMPORTS = [
     ('csharp_using', 'System', 1, 0, ()),
     ('csharp_using', 'System.Collections.Generic', 2, 0, ()),
-    ('csharp_using', 'System.Math', 3, 0, ()),
+    ('csharp_using', 'System.Math', 3, 0, ('*',)),  # `using static`: every static member of the type
     ('csharp_using', 'Acme.Tools.Helper', 4, 0, ()),
 ]
 
@@ -703,8 +703,9 @@ MODULE_SITES = {
     "rust": [("std", 1), ("collections", 1), ("config", 2), ("util", 3)],
     "java": [("com", 1), ("acme", 1), ("app", 1), ("java", 3), ("util", 3), ("java", 4), ("util", 4), ("org", 5),
              ("junit", 5)],
-    # `using Alias = Acme.Tools.Helper;` may name a type: Helper is the imported name
-    "csharp": [("System", 1), ("System", 2), ("Collections", 2), ("Generic", 2), ("System", 3), ("Math", 3),
+    # `using Alias = Acme.Tools.Helper;` may name a type: Helper is the imported name; `using
+    # static System.Math;` names the type Math (whose static members the file uses)
+    "csharp": [("System", 1), ("System", 2), ("Collections", 2), ("Generic", 2), ("System", 3),
                ("Acme", 4), ("Tools", 4)],
     "php": [("App", 4), ("Models", 4), ("Illuminate", 5), ("Support", 5)],
 }
@@ -865,16 +866,17 @@ def test_rust_use_aliases():
 
 
 def test_php_use_aliases():
-    # one spec per name, its alias beside it; `names` keep saying the kind; `X as X` is no alias
+    # one spec per name, its alias beside it; the kind says what it imports; `X as X` is no alias
     src = (b"<?php\nuse App\\Models\\User as U;\nuse App\\{Models\\Post, Models\\Tag as T};\n"
            b"use function App\\f as g, App\\h;\nuse App\\Models as M;\nuse App\\Same as Same;\n")
     facts = extract_blob(src, "a.php", "php")
-    assert [(i.spec, i.names, i.aliases) for i in facts.imports] == [
-        ("App\\Models\\User", (), ("U",)),
-        ("App\\Models\\Post", (), ()), ("App\\Models\\Tag", (), ("T",)),
-        ("App\\f", ("function",), ("g",)), ("App\\h", ("function",), ()),
-        ("App\\Models", (), ("M",)),
-        ("App\\Same", (), ())]
+    assert [(i.kind, i.spec, i.names, i.aliases) for i in facts.imports] == [
+        ("php_use", "App\\Models\\User", (), ("U",)),
+        ("php_use", "App\\Models\\Post", (), ()), ("php_use", "App\\Models\\Tag", (), ("T",)),
+        # `names` hold no kind marker as if it were a name imported
+        ("php_use_function", "App\\f", (), ("g",)), ("php_use_function", "App\\h", (), ()),
+        ("php_use", "App\\Models", (), ("M",)),
+        ("php_use", "App\\Same", (), ())]
 
 
 def test_csharp_using_alias_directives():

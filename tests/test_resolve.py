@@ -786,6 +786,9 @@ POLY_BASE = {
     "misc/Odd.java": "package org.odd;\n\npublic class Odd {}\n",
     "cs/Models/User.cs": "namespace Acme.Models {\n  public class User {}\n}\n",
     "cs/App.cs": "using Acme.Models;\n\nclass App { User u; }\n",
+    # a global using: the namespace's every file; a type (not named for its file) by its declaration
+    "cs/Global.cs": "global using Acme.Models;\nglobal using static Acme.Models.Tools;\n",
+    "cs/Models/Kit.cs": "namespace Acme.Models {\n  public static class Tools {}\n}\n",
     "pkg/__init__.py": "",
     "pkg/core.py": "def run():\n    return 1\n",
     "app.py": "from pkg import core\n\ncore.run()\n",
@@ -806,6 +809,9 @@ POLY_STEPS = [
     ("c# namespace changed", {"cs/Models/User.cs": "namespace Acme.Other {\n  public class User {}\n}\n"}),
     ("crate renamed", {"Cargo.toml": '[package]\nname = "renamed"\nversion = "0.1.0"\n'}),
     ("rust extern crate added", {"src/lib.rs": "extern crate helpers;\nmod a;\nuse crate::a::thing;\npub fn f() { thing(); }\n"}),
+    ("c# static type moved", {"cs/Models/Kit.cs": "namespace Acme.Models {\n  public static class Gear {}\n}\n",
+                              "cs/Models/User.cs": "namespace Acme.Models {\n  public class User {}\n"
+                                                   "  public static class Tools {}\n}\n"}),
 ]
 
 
@@ -848,6 +854,7 @@ def test_reindexing_a_history_of_edits_resolves_as_a_cold_index(tmp_path, spy_to
     assert "cs/App.cs" in redone["c# namespace changed"]
     assert "tools/src/main.rs" in redone["crate renamed"]
     assert "src/b.rs" in redone["rust extern crate added"]
+    assert "cs/Global.cs" in redone["c# static type moved"]
 
     for i, oid in enumerate(oids):
         cold = open_store(tmp_path / f"cold{i}")
@@ -868,6 +875,9 @@ def test_reindexing_a_history_of_edits_resolves_as_a_cold_index(tmp_path, spy_to
     assert ("java/com/acme/App.java", "misc/Odd.java") not in pairs_at[4]
     assert ("cs/App.cs", "cs/Models/User.cs") in pairs_at[5] and ("cs/App.cs", "cs/Models/User.cs") not in pairs_at[6]
     assert ("tools/src/main.rs", "src/lib.rs") in pairs_at[6] and ("tools/src/main.rs", "src/lib.rs") not in pairs_at[7]
+    static = [{e.target for e in r.edges if e.spec == "Acme.Models.Tools"} for r in warm_records]
+    assert static[8] == {"cs/Models/Kit.cs"} and static[9] == {"cs/Models/User.cs"}
+    assert ("cs/Global.cs", "cs/Models/User.cs") in pairs_at[9]  # the namespace's every file
 
 
 def _snapshot_inputs(tmp_path, commits):

@@ -96,10 +96,16 @@ def test_bad_composer_json_degrades_to_declarations():
 def test_extractor_records_use_function_and_const():
     facts = extract_blob(b"<?php\nuse function A\\f;\nuse const A\\K;\nuse A\\{B, function g, const L};\n"
                          b"use function A\\{h};\n", "x.php", "php")
-    assert [(i.spec, i.names) for i in facts.imports] == [
-        ("A\\f", ("function",)), ("A\\K", ("const",)),
-        ("A\\B", ()), ("A\\L", ("const",)), ("A\\g", ("function",)), ("A\\h", ("function",))]
-    assert all(i.kind == "php_use" for i in facts.imports)
+    # the kind says what is imported; `names` hold nothing (the spec is the whole name), not
+    # the kind's keyword as if it were a name
+    assert [(i.kind, i.spec, i.names) for i in facts.imports] == [
+        ("php_use_function", "A\\f", ()), ("php_use_const", "A\\K", ()),
+        ("php_use", "A\\B", ()), ("php_use_const", "A\\L", ()), ("php_use_function", "A\\g", ()),
+        ("php_use_function", "A\\h", ())]
+    facts = extract_blob(b"<?php\nuse function a\\f, a\\g;\nuse const a\\X, a\\Y;\n", "y.php", "php")
+    assert [(i.kind, i.spec, i.names) for i in facts.imports] == [
+        ("php_use_function", "a\\f", ()), ("php_use_function", "a\\g", ()),
+        ("php_use_const", "a\\X", ()), ("php_use_const", "a\\Y", ())]
 
 
 def _index_all(tmp_path, commits, name):
@@ -201,3 +207,18 @@ def test_defined_constants_belong_to_the_global_namespace():
     assert edges == {("src/User.php", "FLAG", "src/helpers.php"), ("src/User.php", "App\\LEVEL", "src/helpers.php"),
                      ("src/User.php", "App\\Enums\\Status", "src/Enums/Status.php")}
     assert unresolved == {("src/User.php", "App\\FLAG", "unresolved")}
+
+
+def test_names_match_in_any_case_but_a_constants_own():
+    """PHP matches namespaces, classes and functions in any case: `use acme\\blog\\model\\AUTHOR;`
+    is Author's file and `use function ACME\\BLOG\\Slugify;` slugify's; `acme\\blog\\Gone` is the
+    tree's own (missing), not an external package's; `use const acme\\blog\\limit;` is no LIMIT."""
+    edges, unresolved = resolve_tree({**TREE, "src/Lower.php": (
+        "<?php\nuse acme\\blog\\model\\AUTHOR;\nuse function ACME\\BLOG\\Slugify;\nuse acme\\blog\\Gone;\n"
+        "use const acme\\blog\\limit;\nuse const ACME\\BLOG\\LIMIT;\n")})
+    assert {e for e in edges if e[0] == "src/Lower.php"} == {
+        ("src/Lower.php", "acme\\blog\\model\\AUTHOR", "src/Model/Author.php"),
+        ("src/Lower.php", "ACME\\BLOG\\Slugify", "src/functions.php"),
+        ("src/Lower.php", "ACME\\BLOG\\LIMIT", "src/functions.php")}
+    assert {u for u in unresolved if u[0] == "src/Lower.php"} == {
+        ("src/Lower.php", "acme\\blog\\Gone", "unresolved"), ("src/Lower.php", "acme\\blog\\limit", "unresolved")}

@@ -3,10 +3,18 @@
 (using_directive) @import.csharp_using
 
 ; module paths (see python.scm): the namespace a using names; of an alias's target only the
-; namespace before its last name, which may be a type (`using U = App.Models.User;`)
-(using_directive !name (qualified_name) @reference.module)
+; namespace before its last name, which may be a type (`using U = App.Models.User;`), and so
+; of a `using static A.B;`, which names the type B (whose static members the file then uses
+; unqualified): A is a module path, B a use of the type
+((using_directive !name (qualified_name) @reference.module) @rennet.using
+ (#not-match? @rennet.using "^(global\\s+)?using\\s+static\\s"))
 (using_directive name: (_) (qualified_name qualifier: (_) @reference.module))
-(using_directive !name (identifier) @reference.module)
+((using_directive !name (identifier) @reference.module) @rennet.using
+ (#not-match? @rennet.using "^(global\\s+)?using\\s+static\\s"))
+((using_directive !name (qualified_name qualifier: (_) @reference.module)) @rennet.using
+ (#match? @rennet.using "^(global\\s+)?using\\s+static\\s"))
+((using_directive !name [(qualified_name name: (_) @name) (identifier) @name]) @reference.class
+ (#match? @reference.class "^(global\\s+)?using\\s+static\\s"))
 
 (namespace_declaration name: (_) @package)
 (file_scoped_namespace_declaration name: (_) @package)

@@ -13,6 +13,8 @@
 (namespace_use_declaration (namespace_name) @reference.module)
 
 (enum_declaration name: (name) @name) @definition.enum
+; `new class { ... }`: a class without a name, the container of its members (tags.py names it)
+(anonymous_class) @scope
 (const_declaration (const_element (name) @name)) @definition.constant
 ; `case Active = 'active';`: an enum's members, as other languages' enum constants
 (enum_case name: (name) @name) @definition.enumerator
