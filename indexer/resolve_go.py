@@ -1,31 +1,35 @@
 """Go import paths -> the files of a package directory of the tree.
 
-Every go.mod of the tree declares a module path rooted at its directory; an import of
-`<module>/x/y` names the package in directory x/y under it (longest module path
-wins, so nested modules take their own imports). A package is the non-test .go files of
-its directory that are part of a build: not excluded by `//go:build ignore`, and declaring
-the directory's package name (a `package main` generator beside a library is no member).
-As the go tool does, directories named testdata or starting with `_` or `.` hold no
-importable package, and neither do their go.mod files claim a module path another declares.
-Other imports land in the importing module's vendor/ copy when there is one.
+Every go.mod of the tree declares a module path rooted at its directory. An import resolves
+as the go tool of the importing file's module (its nearest go.mod) would find it:
+1. under its own module path: the package in that directory of its own module;
+2. otherwise in that module's vendor/<import path> copy (`go mod vendor`; only the module's
+   own vendor dir, never one nested below it or one of an enclosing module);
+3. a `replace <module> => ../dir` of its go.mod (or of a go.work above it, which wins): the
+   package under that directory of the tree;
+4. the package under another go.mod of the tree whose module path prefixes the import
+   (longest module path wins, so nested modules take their own imports; a multi-module repo
+   or go.work workspace);
+5. a file under no go.mod is built GOPATH-style: the vendor/ dirs of its directory and every
+   directory above it (nearest first), then <src>/<import path> for every `src` directory
+   enclosing it. Both are rules over the tree's paths alone, never over which files changed,
+   so a re-index resolves as a cold index.
+A package is the non-test .go files of its directory that are part of a build: not excluded
+by `//go:build ignore`, and declaring the directory's package name (a `package main`
+generator beside a library is no member). As the go tool does, directories named testdata or
+starting with `_` or `.` hold no importable package, and neither do their go.mod files claim
+a module path another declares; a go.mod under vendor/ is a vendored copy's, no module root.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping, NamedTuple
 
 from indexer.facts_table import summaries_of
+from indexer.manifests_go import GoMod, parse_go_mod
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
-
-MODULE_LINE = re.compile(rb"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.MULTILINE)
-
-
-def go_module_path(data: bytes) -> str | None:
-    m = MODULE_LINE.search(data)
-    return m.group(1).decode("utf-8", "replace") if m else None
 
 
 def ignored_dir(directory: str) -> bool:
@@ -48,22 +52,85 @@ def package_name_of(names: Counter[str], directory: str) -> str:
     return min(names, key=lambda n: (n == "main", -names[n], n != base, n))
 
 
+def prefixes(spec: str) -> Iterator[str]:
+    """`a/b/c`, `a/b`, `a`: the import paths a module path could be, longest first."""
+    end = len(spec)
+    while end > 0:
+        yield spec[:end]
+        end = spec.rfind("/", 0, end)
+
+
+def below(spec: str, module: str) -> str:
+    """The directory of `spec` under `module`, one of its prefixes ("" for the module itself)."""
+    return spec[len(module) + 1:]
+
+
+def _parsed(read: Callable[[str], bytes], path: str) -> GoMod:
+    try:
+        return parse_go_mod(read(path).decode("utf-8", "replace"))
+    except OSError:
+        return GoMod()
+
+
+class Module(NamedTuple):
+    """A go.mod of the tree: its module path and its in-tree `replace` targets."""
+
+    path: str
+    replaced: dict[str, str]  # module path -> directory of the tree, or "" (outside the tree)
+
+
 class GoResolver:
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.tree = tree
         self.summaries = summaries_of(facts)  # package name and build exclusion, never full facts
         self.packages: dict[str, tuple[str, ...]] = {}  # directory -> its package's files
-        self.modules: dict[str, str] = {}  # module path -> directory of its go.mod
+        self.roots: dict[str, Module] = {}  # directory of a go.mod -> its module
+        self.modules: dict[str, str] = {}  # module path -> directory of its go.mod (the first claim)
+        self.workspaces = {parent(p): self._replaced(parent(p), _parsed(read, p))
+                           for p in tree.by_name.get("go.work", [])}
+        self.root_of: dict[str, str | None] = {}  # directory -> its nearest module root; memoized
+        self.effective: dict[str, dict[str, str]] = {}  # module root -> its replacements with go.work's
         # a fixture module under testdata/ never takes a module path from the real one
         for path in sorted(tree.by_name.get("go.mod", []), key=lambda p: (ignored_dir(parent(p)), p)):
-            try:
-                module = go_module_path(read(path))
-            except OSError:
-                module = None
+            directory = parent(path)
+            if "vendor" in directory.split("/"):
+                continue  # a vendored copy's go.mod: its packages are found through vendor/
+            parsed = _parsed(read, path)
+            module = parsed.module if not parsed.module.startswith("/") else ""
+            self.roots[directory] = Module(module, self._replaced(directory, parsed))
             if module and module not in self.modules:
-                self.modules[module] = parent(path)
-        # longest module path first, so a nested module claims its own subtree
-        self.ordered = sorted(self.modules, key=lambda m: (-len(m), m))
+                self.modules[module] = directory
+
+    def _replaced(self, directory: str, parsed: GoMod) -> dict[str, str]:
+        """A file's `replace` directives that point at a directory: the directory, in the tree or ""."""
+        out = {}
+        for r in parsed.replacements():
+            if r.local:
+                target = normalize(join(directory, r.target))
+                out[r.module] = target if target is not None and target in self.tree.dirs else ""
+        return out
+
+    def module_root(self, directory: str) -> str | None:
+        """The directory of the go.mod governing `directory`: its own or the nearest above."""
+        if directory not in self.root_of:
+            if directory in self.roots:
+                self.root_of[directory] = directory
+            else:
+                self.root_of[directory] = self.module_root(parent(directory)) if directory else None
+        return self.root_of[directory]
+
+    def replacements(self, root: str) -> dict[str, str]:
+        """The go.mod's replacements of the module at `root`, overridden by the nearest go.work's."""
+        if root not in self.effective:
+            table = dict(self.roots[root].replaced)
+            d: str | None = root
+            while d is not None:
+                if d in self.workspaces:
+                    table.update(self.workspaces[d])
+                    break
+                d = parent(d) if d else None
+            self.effective[root] = table
+        return self.effective[root]
 
     def package_files(self, directory: str) -> tuple[str, ...]:
         """The files of the package in `directory` (see the module docstring); memoized."""
@@ -87,29 +154,66 @@ class GoResolver:
         # a file whose package clause was not read (not parsed) is kept: nothing says it is foreign
         return tuple(p for p, n in declared.items() if n in ("", name))
 
-    def _vendored(self, importer: str, spec: str) -> tuple[str, ...]:
-        """`go mod vendor` copies dependencies to <module>/vendor/<import path>: the nearest module's copy."""
-        d = parent(importer)
-        while True:
-            if join(d, "go.mod") in self.tree:
-                return self.package_files(join(d, "vendor", spec))
-            if not d:
-                return ()
-            d = parent(d)
-
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         spec = imp.spec.strip()
-        for module in self.ordered:
-            if spec == module or spec.startswith(module + "/"):
-                below = spec[len(module) + 1 :]
-                if ignored_dir(below):
-                    return UNRESOLVED
-                return self.package_files(join(self.modules[module], below)) or UNRESOLVED
-        vendored = self._vendored(importer, spec)
-        if vendored:
-            return vendored
         if spec.startswith("."):
-            directory = normalize(join(parent(importer), spec))
-            files = self.package_files(directory) if directory is not None and not ignored_dir(spec) else ()
-            return files or UNRESOLVED
+            return self._relative(importer, spec)
+        root = self.module_root(parent(importer))
+        owner = next((m for m in prefixes(spec) if m in self.modules), None)
+        if root is not None:
+            own = self.roots[root].path
+            if owner is not None and owner == own:
+                return self._in_module(root, below(spec, own))
+            vendored = self._package_at(join(root, "vendor"), spec)
+            if vendored:
+                return vendored
+            table = self.replacements(root)
+            replaced = next((m for m in prefixes(spec) if m in table), None) if table else None
+            if replaced is not None:
+                target = table[replaced]
+                return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
+        else:
+            found = self._gopath(importer, spec)
+            if found:
+                return found
+        if owner is not None:
+            return self._in_module(self.modules[owner], below(spec, owner))
         return EXTERNAL
+
+    def _in_module(self, directory: str, sub: str) -> Outcome:
+        if ignored_dir(sub):
+            return UNRESOLVED
+        return self.package_files(join(directory, sub)) or UNRESOLVED
+
+    def _relative(self, importer: str, spec: str) -> Outcome:
+        directory = normalize(join(parent(importer), spec))
+        files = self.package_files(directory) if directory is not None and not ignored_dir(spec) else ()
+        return files or UNRESOLVED
+
+    def _gopath(self, importer: str, spec: str) -> tuple[str, ...]:
+        """A file under no go.mod: the vendor/ dirs of every directory enclosing it, nearest
+        first, then every enclosing `src` directory (a GOPATH's, or GOROOT's) as an import root."""
+        sources = []
+        d = parent(importer)
+        while True:
+            files = self._package_at(join(d, "vendor"), spec)
+            if files:
+                return files
+            if d == "src" or d.endswith("/src"):
+                sources.append(d)
+            if not d:
+                break
+            d = parent(d)
+        for src in sources:
+            files = self._package_at(src, spec)
+            if files:
+                return files
+        return ()
+
+    def _package_at(self, root: str, spec: str) -> tuple[str, ...]:
+        """The package of `spec` under an import root found by a rule over paths, which may
+        name no directory: those are not looked at (nor memoized, one per import path)."""
+        directory = join(root, spec)
+        if directory not in self.tree.dirs or ignored_dir(spec):
+            return ()
+        return self.package_files(directory)
