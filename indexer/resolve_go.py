@@ -73,10 +73,10 @@ def _parsed(read: Callable[[str], bytes], path: str) -> GoMod:
 
 
 class Module(NamedTuple):
-    """A go.mod of the tree: its module path and its in-tree `replace` targets."""
+    """A go.mod of the tree: its module path and where its `replace` directives point."""
 
     path: str
-    replaced: dict[str, str]  # module path -> directory of the tree, or "" (outside the tree)
+    replaced: dict[str, str]  # module path -> directory of the tree, or "" (outside it)
 
 
 class GoResolver:
@@ -102,12 +102,12 @@ class GoResolver:
                 self.modules[module] = directory
 
     def _replaced(self, directory: str, parsed: GoMod) -> dict[str, str]:
-        """A file's `replace` directives that point at a directory: the directory, in the tree or ""."""
+        """A file's `replace` directives: the directory of the tree each names, or "" when it
+        names none (a module version, a directory outside the tree)."""
         out = {}
         for r in parsed.replacements():
-            if r.local:
-                target = normalize(join(directory, r.target))
-                out[r.module] = target if target is not None and target in self.tree.dirs else ""
+            target = normalize(join(directory, r.target)) if r.local else None
+            out[r.module] = target if target is not None and target in self.tree.dirs else ""
         return out
 
     def module_root(self, directory: str) -> str | None:
