@@ -90,6 +90,9 @@ class GoResolver:
                            for p in tree.by_name.get("go.work", [])}
         self.root_of: dict[str, str | None] = {}  # directory -> its nearest module root; memoized
         self.effective: dict[str, dict[str, str]] = {}  # module root -> its replacements with go.work's
+        self.outcomes: dict[tuple, Outcome] = {}  # see resolve
+        # directory -> its GOPATH vendor dirs, src dirs and both (see gopath_roots)
+        self.gopath: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
         # a fixture module under testdata/ never takes a module path from the real one
         for path in sorted(tree.by_name.get("go.mod", []), key=lambda p: (ignored_dir(parent(p)), p)):
             directory = parent(path)
@@ -112,11 +115,9 @@ class GoResolver:
 
     def module_root(self, directory: str) -> str | None:
         """The directory of the go.mod governing `directory`: its own or the nearest above."""
-        if directory not in self.root_of:
-            if directory in self.roots:
-                self.root_of[directory] = directory
-            else:
-                self.root_of[directory] = self.module_root(parent(directory)) if directory else None
+        for d in self._unknown_upwards(directory, self.root_of):
+            above = self.root_of[parent(d)] if d else None
+            self.root_of[d] = d if d in self.roots else above
         return self.root_of[directory]
 
     def replacements(self, root: str) -> dict[str, str]:
@@ -158,7 +159,16 @@ class GoResolver:
         spec = imp.spec.strip()
         if spec.startswith("."):
             return self._relative(importer, spec)
-        root = self.module_root(parent(importer))
+        directory = parent(importer)
+        root = self.module_root(directory)
+        # a function of (module, import path), or under no module of (GOPATH import roots,
+        # import path): many files import the same path, each answer is looked up once
+        key = (root, spec) if root is not None else (self.gopath_roots(directory), spec)
+        if key not in self.outcomes:
+            self.outcomes[key] = self._absolute(root, spec, key[0])
+        return self.outcomes[key]
+
+    def _absolute(self, root: str | None, spec: str, gopath: tuple[str, ...]) -> Outcome:
         owner = next((m for m in prefixes(spec) if m in self.modules), None)
         if root is not None:
             own = self.roots[root].path
@@ -173,7 +183,7 @@ class GoResolver:
                 target = table[replaced]
                 return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
         else:
-            found = self._gopath(importer, spec)
+            found = next(filter(None, (self._package_at(r, spec) for r in gopath)), None)
             if found:
                 return found
         if owner is not None:
@@ -190,25 +200,31 @@ class GoResolver:
         files = self.package_files(directory) if directory is not None and not ignored_dir(spec) else ()
         return files or UNRESOLVED
 
-    def _gopath(self, importer: str, spec: str) -> tuple[str, ...]:
-        """A file under no go.mod: the vendor/ dirs of every directory enclosing it, nearest
-        first, then every enclosing `src` directory (a GOPATH's, or GOROOT's) as an import root."""
-        sources = []
-        d = parent(importer)
-        while True:
-            files = self._package_at(join(d, "vendor"), spec)
-            if files:
-                return files
+    def gopath_roots(self, directory: str) -> tuple[str, ...]:
+        """Where a file under no go.mod, in `directory`, finds an import path: the vendor/ dirs
+        of `directory` and every directory above it, nearest first, then every such `src`
+        directory (a GOPATH's, or GOROOT's). Memoized."""
+        for d in self._unknown_upwards(directory, self.gopath):
+            vendors, sources, _ = self.gopath[parent(d)] if d else ((), (), ())
+            if join(d, "vendor") in self.tree.dirs:
+                vendors = (join(d, "vendor"),) + vendors
             if d == "src" or d.endswith("/src"):
-                sources.append(d)
+                sources = (d,) + sources
+            self.gopath[d] = (vendors, sources, vendors + sources)
+        return self.gopath[directory][2]
+
+    @staticmethod
+    def _unknown_upwards(directory: str, memo: Mapping[str, object]) -> list[str]:
+        """`directory` and the directories above it not yet in `memo`, the topmost first: each
+        can then be derived from its parent's entry (iterative, as deep as a path goes)."""
+        out = []
+        d = directory
+        while d not in memo:
+            out.append(d)
             if not d:
                 break
             d = parent(d)
-        for src in sources:
-            files = self._package_at(src, spec)
-            if files:
-                return files
-        return ()
+        return out[::-1]
 
     def _package_at(self, root: str, spec: str) -> tuple[str, ...]:
         """The package of `spec` under an import root found by a rule over paths, which may
