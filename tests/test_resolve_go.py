@@ -357,3 +357,24 @@ def test_gopath_reindex_gives_the_cold_index_fingerprint(tmp_path, redone):
     assert (main, gen) not in at[2]  # gen.go became a build-ignored generator
     assert (lib, vendored) in at[3]  # a foreign package clause alone: still the directory's package
     assert (main, lib) in at[4] and (lib, vendored) in at[4]  # module mode: own path, own vendor/
+
+
+WORK_REPO = {"go.work": "go 1.22\n\nuse ./app\n", "app/go.mod": "module example.com/app\n",
+             "app/main.go": 'package main\n\nimport "example.com/lib"\n\nfunc main() { lib.Run() }\n',
+             "lib/lib.go": "package lib\n\nfunc Run() {}\n", "fork/lib.go": "package lib\n\nfunc Run() {}\n"}
+WORK_STEPS = [
+    {"go.work": "go 1.22\n\nuse ./app\n\nreplace example.com/lib => ./lib\n"},
+    {"go.work": "go 1.22\n\nuse ./app\n\nreplace example.com/lib => ./fork\n"},
+    {"go.work": "go 1.22\n\nuse ./app\n", "app/go.mod": "module example.com/app\n\nreplace example.com/lib => ../lib\n"},
+]
+
+
+def test_replace_changes_reindex_their_importers_as_a_cold_index(tmp_path, redone):
+    steps = [WORK_REPO] + WORK_STEPS
+    warm = _index_all(tmp_path, steps)
+    assert all("app/main.go" in todo for todo in redone)  # unchanged, re-resolved for go.work / go.mod
+    targets_at = [[e.target for e in r.edges if e.source == "app/main.go"] for r in warm]
+    assert targets_at == [[], ["lib/lib.go"], ["fork/lib.go"], ["lib/lib.go"]]
+    for i, record in enumerate(warm):
+        [cold] = _index_all(tmp_path / f"cold{i}", [_replay(steps[: i + 1])])
+        assert (record.edges, record.unresolved, record.fingerprint) == (cold.edges, cold.unresolved, cold.fingerprint), i
