@@ -378,3 +378,14 @@ def test_replace_changes_reindex_their_importers_as_a_cold_index(tmp_path, redon
     for i, record in enumerate(warm):
         [cold] = _index_all(tmp_path / f"cold{i}", [_replay(steps[: i + 1])])
         assert (record.edges, record.unresolved, record.fingerprint) == (cold.edges, cold.unresolved, cold.fingerprint), i
+
+
+def test_indexed_vendored_import_is_a_resolved_edge_to_files_marked_vendored(tmp_path):
+    repo = {"go.mod": "module example.com/app\n\ngo 1.22\n\nrequire github.com/x/y v1.0.0\n",
+            "main.go": 'package main\n\nimport "github.com/x/y"\n\nfunc main() { y.Do() }\n',
+            "vendor/modules.txt": "# github.com/x/y v1.0.0\n## explicit\ngithub.com/x/y\n",
+            "vendor/github.com/x/y/y.go": "package y\n\nfunc Do() {}\n"}
+    [record] = _index_all(tmp_path, [repo])
+    assert [(e.source, e.target, e.kind) for e in record.edges] == [("main.go", "vendor/github.com/x/y/y.go", "go")]
+    assert record.unresolved == []
+    assert {f.path: f.mark for f in record.files}["vendor/github.com/x/y/y.go"] == "vendored"
