@@ -1,19 +1,22 @@
 """Go import paths -> the files of a package directory of the tree.
 
 Every go.mod of the tree declares a module path rooted at its directory. An import resolves
-as the go tool of the importing file's module (its nearest go.mod) would find it:
-1. under its own module path: the package in that directory of its own module;
-2. otherwise in that module's vendor/<import path> copy (`go mod vendor`; only the module's
-   own vendor dir, never one nested below it or one of an enclosing module);
-3. a `replace <module> => ../dir` of its go.mod (or of a go.work above it, which wins): the
-   package under that directory of the tree;
-4. the package under another go.mod of the tree whose module path prefixes the import
-   (longest module path wins, so nested modules take their own imports; a multi-module repo
-   or go.work workspace);
-5. a file under no go.mod is built GOPATH-style: the vendor/ dirs of its directory and every
+as the go tool, run in the importing file's module (its nearest go.mod), would find it:
+1. under that module's own path: the package in that directory of the module;
+2. when a go.work at or above the module names it in a `use` directive (workspace mode):
+   a member module's package by its path;
+3. the vendor/<import path> copy (`go mod vendor`) of the module, or in workspace mode of
+   the go.work's directory (`go work vendor`): that one vendor dir only, never one nested
+   below it nor an enclosing module's;
+4. a `replace <module> => ../dir` of its go.mod, or of its workspace's go.work (which
+   wins): the package under that directory of the tree (a replacement by a module version
+   or by a directory outside the tree: external);
+5. the package under another go.mod of the tree whose module path prefixes the import
+   (longest module path wins, so nested modules take their own imports);
+6. a file under no go.mod is built GOPATH-style: the vendor/ dirs of its directory and every
    directory above it (nearest first), then <src>/<import path> for every `src` directory
-   enclosing it. Both are rules over the tree's paths alone, never over which files changed,
-   so a re-index resolves as a cold index.
+   enclosing it, then rule 5. Both are rules over the tree's paths alone, never over which
+   files changed, so a re-index resolves as a cold index.
 A package is the non-test .go files of its directory that are part of a build: not excluded
 by `//go:build ignore`, and declaring the directory's package name (a `package main`
 generator beside a library is no member). As the go tool does, directories named testdata or
@@ -79,6 +82,15 @@ class Module(NamedTuple):
     replaced: dict[str, str]  # module path -> directory of the tree, or "" (outside it)
 
 
+class Workspace(NamedTuple):
+    """A go.work: its directory, the module directories its `use` directives name, and where
+    its `replace` directives point (they win over the modules' own)."""
+
+    directory: str
+    members: frozenset[str]
+    replaced: dict[str, str]
+
+
 class GoResolver:
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.tree = tree
@@ -86,9 +98,10 @@ class GoResolver:
         self.packages: dict[str, tuple[str, ...]] = {}  # directory -> its package's files
         self.roots: dict[str, Module] = {}  # directory of a go.mod -> its module
         self.modules: dict[str, str] = {}  # module path -> directory of its go.mod (the first claim)
-        self.workspaces = {parent(p): self._replaced(parent(p), _parsed(read, p))
+        self.workspaces = {parent(p): self._workspace(parent(p), _parsed(read, p))
                            for p in tree.by_name.get("go.work", [])}
         self.root_of: dict[str, str | None] = {}  # directory -> its nearest module root; memoized
+        self.workspace_memo: dict[str, Workspace | None] = {}  # module root -> its go.work's workspace
         self.effective: dict[str, dict[str, str]] = {}  # module root -> its replacements with go.work's
         self.outcomes: dict[tuple, Outcome] = {}  # see resolve
         # directory -> its GOPATH vendor dirs, src dirs and both (see gopath_roots)
@@ -113,6 +126,10 @@ class GoResolver:
             out[r.module] = target if target is not None and target in self.tree.dirs else ""
         return out
 
+    def _workspace(self, directory: str, parsed: GoMod) -> Workspace:
+        uses = (normalize(join(directory, words[0])) for words in parsed.words("use") if words)
+        return Workspace(directory, frozenset(d for d in uses if d is not None), self._replaced(directory, parsed))
+
     def module_root(self, directory: str) -> str | None:
         """The directory of the go.mod governing `directory`: its own or the nearest above."""
         for d in self._unknown_upwards(directory, self.root_of):
@@ -120,17 +137,25 @@ class GoResolver:
             self.root_of[d] = d if d in self.roots else above
         return self.root_of[directory]
 
-    def replacements(self, root: str) -> dict[str, str]:
-        """The go.mod's replacements of the module at `root`, overridden by the nearest go.work's."""
-        if root not in self.effective:
-            table = dict(self.roots[root].replaced)
+    def workspace_of(self, root: str) -> Workspace | None:
+        """The go.work the go tool would find from the module at `root` (the nearest at or
+        above it), when its `use` directives name that module; memoized."""
+        if root not in self.workspace_memo:
+            found = None
             d: str | None = root
             while d is not None:
                 if d in self.workspaces:
-                    table.update(self.workspaces[d])
+                    found = self.workspaces[d] if root in self.workspaces[d].members else None
                     break
                 d = parent(d) if d else None
-            self.effective[root] = table
+            self.workspace_memo[root] = found
+        return self.workspace_memo[root]
+
+    def replacements(self, root: str) -> dict[str, str]:
+        """The go.mod's replacements of the module at `root`, overridden by its workspace's."""
+        if root not in self.effective:
+            workspace = self.workspace_of(root)
+            self.effective[root] = {**self.roots[root].replaced, **(workspace.replaced if workspace else {})}
         return self.effective[root]
 
     def package_files(self, directory: str) -> tuple[str, ...]:
@@ -165,30 +190,31 @@ class GoResolver:
         # import path): many files import the same path, each answer is looked up once
         key = (root, spec) if root is not None else (self.gopath_roots(directory), spec)
         if key not in self.outcomes:
-            self.outcomes[key] = self._absolute(root, spec, key[0])
+            owner = next((m for m in prefixes(spec) if m in self.modules), None)
+            found = self._from_module(root, spec, owner) if root is not None else \
+                next(filter(None, (self._package_at(r, spec) for r in key[0])), None)
+            if found is None and owner is not None:  # another module of the tree
+                found = self._in_module(self.modules[owner], below(spec, owner))
+            self.outcomes[key] = found or EXTERNAL
         return self.outcomes[key]
 
-    def _absolute(self, root: str | None, spec: str, gopath: tuple[str, ...]) -> Outcome:
-        owner = next((m for m in prefixes(spec) if m in self.modules), None)
-        if root is not None:
-            own = self.roots[root].path
-            if owner is not None and owner == own:
-                return self._in_module(root, below(spec, own))
-            vendored = self._package_at(join(root, "vendor"), spec)
-            if vendored:
-                return vendored
-            table = self.replacements(root)
-            replaced = next((m for m in prefixes(spec) if m in table), None) if table else None
-            if replaced is not None:
-                target = table[replaced]
-                return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
-        else:
-            found = next(filter(None, (self._package_at(r, spec) for r in gopath)), None)
-            if found:
-                return found
-        if owner is not None:
+    def _from_module(self, root: str, spec: str, owner: str | None) -> Outcome | None:
+        """What the module at `root` makes of `spec` (rules 1 to 4 of the module docstring);
+        None: none of them applies."""
+        if owner is not None and owner == self.roots[root].path:
+            return self._in_module(root, below(spec, owner))
+        workspace = self.workspace_of(root)
+        if workspace is not None and owner is not None and self.modules[owner] in workspace.members:
             return self._in_module(self.modules[owner], below(spec, owner))
-        return EXTERNAL
+        vendored = self._package_at(join(workspace.directory if workspace else root, "vendor"), spec)
+        if vendored:
+            return vendored
+        table = self.replacements(root)
+        replaced = next((m for m in prefixes(spec) if m in table), None) if table else None
+        if replaced is None:
+            return None
+        target = table[replaced]
+        return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
 
     def _in_module(self, directory: str, sub: str) -> Outcome:
         if ignored_dir(sub):

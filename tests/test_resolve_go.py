@@ -261,15 +261,33 @@ def test_local_replace_directive_resolves_to_the_replaced_directory(gomod, expec
     assert resolved(tree, {"app/main.go": ["example.com/lib/sub"]}) == {("app/main.go", "example.com/lib/sub", expected)}
 
 
-def test_replace_applies_to_its_own_module_and_go_work_replace_wins():
-    tree = {**MULTI, "vendorless/go.mod": "module example.com/v\n", "vendorless/v.go": "",
-            "forks/lib/l.go": ""}
+def test_replace_applies_to_its_own_module_and_a_go_work_replace_wins_for_its_members():
+    tree = {**MULTI, "app/go.mod": MULTI["app/go.mod"] + "replace example.com/dep => ../mine/dep\n",
+            "mine/dep/d.go": "", "forks/dep/d.go": "", "loose/go.mod": "module example.com/loose\n", "loose/x.go": ""}
     # tools/ has no replace: its import of example.com/lib is the member module lib/
-    assert resolved(tree, {"tools/t.go": ["example.com/lib"]}) == {("tools/t.go", "example.com/lib", "lib/l.go")}
-    # a go.work replace overrides app's own, for every module under it
-    work = {**tree, "go.work": tree["go.work"] + "\nreplace example.com/lib => ./forks/lib\n"}
-    assert resolved(work, {"app/main.go": ["example.com/lib"], "tools/t.go": ["example.com/lib"]}) == {
-        ("app/main.go", "example.com/lib", "forks/lib/l.go"), ("tools/t.go", "example.com/lib", "forks/lib/l.go")}
+    assert resolved(tree, {"tools/t.go": ["example.com/lib", "example.com/dep"], "app/main.go": ["example.com/dep"]}) == {
+        ("tools/t.go", "example.com/lib", "lib/l.go"), ("tools/t.go", "example.com/dep", "external"),
+        ("app/main.go", "example.com/dep", "mine/dep/d.go")}
+    # a go.work replace overrides app's own, for every module it uses (loose/ is not one)
+    work = {**tree, "go.work": tree["go.work"] + "\nreplace example.com/dep => ./forks/dep\n"}
+    got = resolved(work, {"app/main.go": ["example.com/dep"], "tools/t.go": ["example.com/dep"],
+                          "loose/x.go": ["example.com/dep"]})
+    assert got == {("app/main.go", "example.com/dep", "forks/dep/d.go"), ("tools/t.go", "example.com/dep", "forks/dep/d.go"),
+                   ("loose/x.go", "example.com/dep", "external")}
+
+
+def test_workspace_members_come_before_a_vendor_copy_and_its_vendor_dir_is_the_workspaces():
+    # in workspace mode the go tool builds members from their directories and reads only the
+    # workspace's vendor/ (`go work vendor`), never a member module's own
+    tree = {**MULTI, "app/vendor/example.com/lib/l.go": "", "app/vendor/example.com/dep/d.go": "",
+            "vendor/example.com/dep/d.go": ""}
+    assert resolved(tree, {"app/main.go": ["example.com/lib", "example.com/dep"]}) == {
+        ("app/main.go", "example.com/lib", "lib/l.go"), ("app/main.go", "example.com/dep", "vendor/example.com/dep/d.go")}
+    # without the go.work, app is built alone (module mode): from its own vendor/ copy
+    alone = {p: t for p, t in tree.items() if p != "go.work"}
+    assert resolved(alone, {"app/main.go": ["example.com/lib", "example.com/dep"]}) == {
+        ("app/main.go", "example.com/lib", "app/vendor/example.com/lib/l.go"),
+        ("app/main.go", "example.com/dep", "app/vendor/example.com/dep/d.go")}
 
 
 def test_broken_go_mod_and_go_work_do_not_crash():
