@@ -3,7 +3,7 @@ edges to files of the tree, or one UnresolvedImport marked "external" (outside t
 tree) or "unresolved" (should be in the tree, is not).
 
 A pure function of the file table, the blob facts and the bytes of configuration files
-(go.mod, tsconfig.json, package.json, Cargo.toml, composer.json). Each language family's
+(go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language family's
 rules live in its own module; this one dispatches by import kind and sorts the results.
 
 Re-indexing after a small change starts from an earlier snapshot with the same paths
@@ -122,7 +122,7 @@ class Prior:
 # Go a file's package clause and `//go:build ignore` (whether it is in its package), for
 # Rust a file's `extern crate`s, and for PHP the namespaced classes, functions and
 # constants a file declares.
-CONFIG_FAMILIES = {"go.mod": "go", "Cargo.toml": "rust", "composer.json": "php"}
+CONFIG_FAMILIES = {"go.mod": "go", "go.work": "go", "Cargo.toml": "rust", "composer.json": "php"}
 
 
 def _package(facts: BlobFacts | None) -> str | None:

@@ -182,3 +182,228 @@ def _replay(steps: list[dict[str, str]]) -> dict[str, str]:
     for step in steps:
         tree.update(step)
     return tree
+
+
+# --- vendored dependencies ---------------------------------------------------------------
+
+APP = "module example.com/app\n\ngo 1.22\n"
+VENDORED = {"go.mod": APP, "main.go": "", "vendor/modules.txt": "# github.com/x/y v1.0.0\ngithub.com/x/y\n",
+            "vendor/github.com/x/y/y.go": "", "vendor/github.com/x/z/z.go": ""}
+
+
+def resolved(tree: dict[str, str], imports: dict[str, list[str]], facts=None) -> set[tuple[str, str, str]]:
+    """(importer, spec, target or status) of every import, through resolve_since."""
+    edges, unresolved = run(tree, {p: [go(s) for s in specs] for p, specs in imports.items()}, facts)
+    return {(e.source, e.spec, e.target) for e in edges} | {(u.path, u.spec, u.status) for u in unresolved}
+
+
+def test_vendored_package_resolves_from_its_module_and_from_other_vendored_code():
+    # a hand-vendored copy may carry its go.mod: it is still found through vendor/, and the
+    # vendored code's own imports go to the main module's vendor dir, not a vendor/ below it
+    tree = {**VENDORED, "vendor/github.com/x/y/go.mod": "module github.com/x/y\n"}
+    got = resolved(tree, {"main.go": ["github.com/x/y"], "vendor/github.com/x/y/y.go": ["github.com/x/z", "fmt"]})
+    assert got == {("main.go", "github.com/x/y", "vendor/github.com/x/y/y.go"),
+                   ("vendor/github.com/x/y/y.go", "github.com/x/z", "vendor/github.com/x/z/z.go"),
+                   ("vendor/github.com/x/y/y.go", "fmt", "external")}
+
+
+def test_only_the_importing_modules_own_vendor_dir_counts():
+    tree = {**VENDORED, "vendor/github.com/x/y/go.mod": "module github.com/x/y\n",
+            "tools/go.mod": "module example.com/tools\n", "tools/gen.go": "",  # no vendor/ of its own
+            "sub/vendor/github.com/x/q/q.go": "", "sub/s.go": ""}  # not a module's vendor dir
+    got = resolved(tree, {"tools/gen.go": ["github.com/x/y"], "sub/s.go": ["github.com/x/q", "github.com/x/y"]})
+    assert got == {("tools/gen.go", "github.com/x/y", "external"),
+                   ("sub/s.go", "github.com/x/q", "external"),
+                   ("sub/s.go", "github.com/x/y", "vendor/github.com/x/y/y.go")}
+
+
+def test_vendor_copy_wins_over_another_module_of_the_tree():
+    # `go build` in vendor mode reads the dependency from vendor/, even with its source beside
+    tree = {**VENDORED, "lib/go.mod": "module github.com/x/y\n", "lib/y.go": ""}
+    assert resolved(tree, {"main.go": ["github.com/x/y"], "lib/y.go": ["github.com/x/y"]}) == {
+        ("main.go", "github.com/x/y", "vendor/github.com/x/y/y.go")}  # lib/y.go: itself, dropped
+
+
+# --- several modules: go.work members, replace directives -----------------------------------
+
+MULTI = {"go.work": "go 1.22\n\nuse (\n\t./app\n\t./lib\n\t./tools\n)\n",
+         "app/go.mod": "module example.com/app\n\nrequire example.com/lib v0.0.0\n\n"
+                       "replace example.com/lib v0.0.0 => ../lib\n",
+         "app/main.go": "", "app/internal/i.go": "",
+         "lib/go.mod": "module example.com/lib\n", "lib/l.go": "", "lib/sub/s.go": "",
+         "tools/go.mod": "module example.com/tools\n", "tools/t.go": ""}
+
+
+def test_member_modules_resolve_each_others_paths():
+    got = resolved(MULTI, {"app/main.go": ["example.com/tools", "example.com/app/internal", "example.com/lib/sub"],
+                           "tools/t.go": ["example.com/lib", "example.com/app/missing"]})
+    assert got == {("app/main.go", "example.com/tools", "tools/t.go"),
+                   ("app/main.go", "example.com/app/internal", "app/internal/i.go"),
+                   ("app/main.go", "example.com/lib/sub", "lib/sub/s.go"),
+                   ("tools/t.go", "example.com/lib", "lib/l.go"),
+                   ("tools/t.go", "example.com/app/missing", "unresolved")}
+
+
+@pytest.mark.parametrize("gomod,expected", [
+    # lib/ declares example.com/lib, but the replacement decides (a local fork, no go.mod needed)
+    ("replace example.com/lib => ../forks/lib\n", "forks/lib/sub/s.go"),
+    ("replace (\n\texample.com/lib v1.2.0 => ../forks/lib // pinned\n)\n", "forks/lib/sub/s.go"),
+    ('replace "example.com/lib" => "./third/lib"\n', "app/third/lib/sub/s.go"),
+    ("replace example.com/lib => ../../elsewhere/lib\n", "external"),  # outside the tree
+    ("replace example.com/lib => ../nowhere\n", "external"),  # not a directory of the tree
+    ("replace example.com/lib => example.com/fork v1.0.0\n", "external"),  # another module
+    ("replace example.com/lib => ../forks/lib\nreplace example.com/lib/sub => ../lib/sub\n", "lib/sub/s.go"),
+])
+def test_local_replace_directive_resolves_to_the_replaced_directory(gomod, expected):
+    tree = {"app/go.mod": "module example.com/app\n\n" + gomod, "app/main.go": "",
+            "forks/lib/sub/s.go": "", "app/third/lib/sub/s.go": "",
+            "lib/go.mod": "module example.com/lib\n", "lib/sub/s.go": ""}
+    assert resolved(tree, {"app/main.go": ["example.com/lib/sub"]}) == {("app/main.go", "example.com/lib/sub", expected)}
+
+
+def test_replace_applies_to_its_own_module_and_a_go_work_replace_wins_for_its_members():
+    tree = {**MULTI, "app/go.mod": MULTI["app/go.mod"] + "replace example.com/dep => ../mine/dep\n",
+            "mine/dep/d.go": "", "forks/dep/d.go": "", "loose/go.mod": "module example.com/loose\n", "loose/x.go": ""}
+    # tools/ has no replace: its import of example.com/lib is the member module lib/
+    assert resolved(tree, {"tools/t.go": ["example.com/lib", "example.com/dep"], "app/main.go": ["example.com/dep"]}) == {
+        ("tools/t.go", "example.com/lib", "lib/l.go"), ("tools/t.go", "example.com/dep", "external"),
+        ("app/main.go", "example.com/dep", "mine/dep/d.go")}
+    # a go.work replace overrides app's own, for every module it uses (loose/ is not one)
+    work = {**tree, "go.work": tree["go.work"] + "\nreplace example.com/dep => ./forks/dep\n"}
+    got = resolved(work, {"app/main.go": ["example.com/dep"], "tools/t.go": ["example.com/dep"],
+                          "loose/x.go": ["example.com/dep"]})
+    assert got == {("app/main.go", "example.com/dep", "forks/dep/d.go"), ("tools/t.go", "example.com/dep", "forks/dep/d.go"),
+                   ("loose/x.go", "example.com/dep", "external")}
+
+
+def test_workspace_members_come_before_a_vendor_copy_and_its_vendor_dir_is_the_workspaces():
+    # in workspace mode the go tool builds members from their directories and reads only the
+    # workspace's vendor/ (`go work vendor`), never a member module's own
+    tree = {**MULTI, "app/vendor/example.com/lib/l.go": "", "app/vendor/example.com/dep/d.go": "",
+            "vendor/example.com/dep/d.go": ""}
+    assert resolved(tree, {"app/main.go": ["example.com/lib", "example.com/dep"]}) == {
+        ("app/main.go", "example.com/lib", "lib/l.go"), ("app/main.go", "example.com/dep", "vendor/example.com/dep/d.go")}
+    # without the go.work, app is built alone (module mode): from its own vendor/ copy
+    alone = {p: t for p, t in tree.items() if p != "go.work"}
+    assert resolved(alone, {"app/main.go": ["example.com/lib", "example.com/dep"]}) == {
+        ("app/main.go", "example.com/lib", "app/vendor/example.com/lib/l.go"),
+        ("app/main.go", "example.com/dep", "app/vendor/example.com/dep/d.go")}
+
+
+def test_broken_go_mod_and_go_work_do_not_crash():
+    tree = {"go.mod": b"module \xff\xfe\nreplace (\n", "go.work": b"replace => \nreplace a =>\n", "main.go": "",
+            "x/x.go": ""}
+    assert resolved(tree, {"main.go": ["a", "./x"]}) == {("main.go", "a", "external"), ("main.go", "./x", "x/x.go")}
+
+
+# --- GOPATH trees: no go.mod ----------------------------------------------------------------
+
+GOPATH = {"src/github.com/user/repo/pkg/a.go": "", "src/github.com/user/repo/other/o.go": "",
+          "src/github.com/user/repo/vendor/github.com/dep/d/d.go": "",
+          "src/github.com/user/repo/pkg/vendor/github.com/dep/d/inner.go": "",
+          "src/github.com/user/lib/l.go": "", "README.md": ""}
+
+
+def test_gopath_tree_resolves_under_its_src_directory():
+    got = resolved(GOPATH, {"src/github.com/user/repo/pkg/a.go": [
+        "github.com/user/repo/other", "github.com/user/lib", "github.com/user/repo/missing", "fmt"]})
+    assert got == {("src/github.com/user/repo/pkg/a.go", "github.com/user/repo/other", "src/github.com/user/repo/other/o.go"),
+                   ("src/github.com/user/repo/pkg/a.go", "github.com/user/lib", "src/github.com/user/lib/l.go"),
+                   ("src/github.com/user/repo/pkg/a.go", "github.com/user/repo/missing", "external"),
+                   ("src/github.com/user/repo/pkg/a.go", "fmt", "external")}
+
+
+def test_gopath_vendor_dirs_nearest_first():
+    got = resolved(GOPATH, {"src/github.com/user/repo/pkg/a.go": ["github.com/dep/d"],
+                            "src/github.com/user/repo/other/o.go": ["github.com/dep/d"],
+                            "src/github.com/user/lib/l.go": ["github.com/dep/d"]})
+    assert got == {("src/github.com/user/repo/pkg/a.go", "github.com/dep/d",
+                    "src/github.com/user/repo/pkg/vendor/github.com/dep/d/inner.go"),
+                   ("src/github.com/user/repo/other/o.go", "github.com/dep/d",
+                    "src/github.com/user/repo/vendor/github.com/dep/d/d.go"),
+                   ("src/github.com/user/lib/l.go", "github.com/dep/d", "external")}  # not below that vendor/
+
+
+def test_a_go_mod_turns_gopath_lookup_off_for_its_files():
+    tree = {**GOPATH, "src/github.com/user/lib/go.mod": "module github.com/user/lib\n"}
+    got = resolved(tree, {"src/github.com/user/lib/l.go": ["github.com/user/repo/other"]})
+    assert got == {("src/github.com/user/lib/l.go", "github.com/user/repo/other", "external")}
+
+
+# --- test files and build constraints ------------------------------------------------------
+
+def test_external_test_package_and_ignored_generator_imports_resolve():
+    tree = {"lib/a.go": "", "lib/a_test.go": "", "lib/gen.go": "", "only/x_test.go": ""}
+    facts = {"lib/a.go": gofacts("lib"), "only/x_test.go": gofacts("only"),
+             "lib/a_test.go": BlobFacts(language="go", lines=1, package_name="lib_test",
+                                        imports=[go(LIB), go("example.com/m/only")]),
+             "lib/gen.go": BlobFacts(language="go", lines=1, package_name="main", build_ignored=True,
+                                     imports=[go(LIB)])}
+    edges, unresolved = run({MOD: "module example.com/m\n", **tree}, {}, facts)
+    assert pairs(edges) == [("lib/a_test.go", "lib/a.go"), ("lib/gen.go", "lib/a.go")]
+    assert statuses(unresolved) == [("lib/a_test.go", "example.com/m/only", "unresolved")]  # tests only
+
+
+# --- through real indexing: a re-index resolves as a cold index ------------------------------
+
+GOPATH_REPO = {
+    "src/github.com/user/repo/cmd/main.go": 'package main\n\nimport "github.com/user/repo/lib"\n\nfunc main() { lib.Run() }\n',
+    "src/github.com/user/repo/lib/lib.go": 'package lib\n\nimport "github.com/dep/d"\n\nfunc Run() { d.Do() }\n',
+    "src/github.com/user/repo/vendor/github.com/dep/d/d.go": "package d\n\nfunc Do() {}\n",
+    "src/github.com/user/repo/lib/gen.go": "package lib\n\nfunc gen() {}\n",
+}
+GOPATH_STEPS = [
+    {"src/github.com/user/repo/lib/lib.go": 'package lib\n\nimport "github.com/dep/d"\n\nfunc Run() { d.Do(); d.Do() }\n'},
+    {"src/github.com/user/repo/lib/gen.go": GEN.replace("example.com/m/lib", "github.com/user/repo/lib")},
+    {"src/github.com/user/repo/vendor/github.com/dep/d/d.go": "package other\n\nfunc Do() {}\n"},
+    {"src/github.com/user/repo/go.mod": "module github.com/user/repo\n"},  # a new path: module mode
+]
+
+
+def test_gopath_reindex_gives_the_cold_index_fingerprint(tmp_path, redone):
+    steps = [GOPATH_REPO] + GOPATH_STEPS
+    warm = _index_all(tmp_path, steps)
+    assert redone[0] == {"src/github.com/user/repo/lib/lib.go"}  # a body edit re-resolves its file alone
+    assert redone[3] is None  # an added go.mod: a new path, a full resolution
+    for i, record in enumerate(warm):
+        [cold] = _index_all(tmp_path / f"cold{i}", [_replay(steps[: i + 1])])
+        assert (record.edges, record.unresolved, record.fingerprint) == (cold.edges, cold.unresolved, cold.fingerprint), i
+    at = [pairs(r.edges) for r in warm]
+    main, lib, gen = (f"src/github.com/user/repo/{p}" for p in ("cmd/main.go", "lib/lib.go", "lib/gen.go"))
+    vendored = "src/github.com/user/repo/vendor/github.com/dep/d/d.go"
+    assert (main, lib) in at[0] and (main, gen) in at[0] and (lib, vendored) in at[0]
+    assert (main, gen) not in at[2]  # gen.go became a build-ignored generator
+    assert (lib, vendored) in at[3]  # a foreign package clause alone: still the directory's package
+    assert (main, lib) in at[4] and (lib, vendored) in at[4]  # module mode: own path, own vendor/
+
+
+WORK_REPO = {"go.work": "go 1.22\n\nuse ./app\n", "app/go.mod": "module example.com/app\n",
+             "app/main.go": 'package main\n\nimport "example.com/lib"\n\nfunc main() { lib.Run() }\n',
+             "lib/lib.go": "package lib\n\nfunc Run() {}\n", "fork/lib.go": "package lib\n\nfunc Run() {}\n"}
+WORK_STEPS = [
+    {"go.work": "go 1.22\n\nuse ./app\n\nreplace example.com/lib => ./lib\n"},
+    {"go.work": "go 1.22\n\nuse ./app\n\nreplace example.com/lib => ./fork\n"},
+    {"go.work": "go 1.22\n\nuse ./app\n", "app/go.mod": "module example.com/app\n\nreplace example.com/lib => ../lib\n"},
+]
+
+
+def test_replace_changes_reindex_their_importers_as_a_cold_index(tmp_path, redone):
+    steps = [WORK_REPO] + WORK_STEPS
+    warm = _index_all(tmp_path, steps)
+    assert all("app/main.go" in todo for todo in redone)  # unchanged, re-resolved for go.work / go.mod
+    targets_at = [[e.target for e in r.edges if e.source == "app/main.go"] for r in warm]
+    assert targets_at == [[], ["lib/lib.go"], ["fork/lib.go"], ["lib/lib.go"]]
+    for i, record in enumerate(warm):
+        [cold] = _index_all(tmp_path / f"cold{i}", [_replay(steps[: i + 1])])
+        assert (record.edges, record.unresolved, record.fingerprint) == (cold.edges, cold.unresolved, cold.fingerprint), i
+
+
+def test_indexed_vendored_import_is_a_resolved_edge_to_files_marked_vendored(tmp_path):
+    repo = {"go.mod": "module example.com/app\n\ngo 1.22\n\nrequire github.com/x/y v1.0.0\n",
+            "main.go": 'package main\n\nimport "github.com/x/y"\n\nfunc main() { y.Do() }\n',
+            "vendor/modules.txt": "# github.com/x/y v1.0.0\n## explicit\ngithub.com/x/y\n",
+            "vendor/github.com/x/y/y.go": "package y\n\nfunc Do() {}\n"}
+    [record] = _index_all(tmp_path, [repo])
+    assert [(e.source, e.target, e.kind) for e in record.edges] == [("main.go", "vendor/github.com/x/y/y.go", "go")]
+    assert record.unresolved == []
+    assert {f.path: f.mark for f in record.files}["vendor/github.com/x/y/y.go"] == "vendored"
