@@ -42,6 +42,13 @@ from indexer.errors import NotFound
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve_tree import join, parent
 
+
+def rust_module(root: str) -> Any:
+    """The module of a Rust crate root: its file, its children beside it."""
+    from indexer.resolve_rust import Module
+
+    return Module(root, parent(root))
+
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
 
 
@@ -186,6 +193,7 @@ class _Walks:
         self._files: dict[tuple[str, ...], list[str]] = {}
         self._manifests: list[str] | None = None
         self._roots: dict[str, list[str]] = {}
+        self._tree: Any = None
         self._modules: dict[tuple[str, ...], list[str]] = {}
         self._python: dict[tuple[str, ...], frozenset[str]] = {}
         self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
@@ -203,28 +211,37 @@ class _Walks:
         return found
 
     def crate_files(self, module: list[str]) -> list[str]:
-        """The file of the Rust module `module` names when its first part is a library crate's
-        name as code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs), `demo::net`
-        its child module, src/net.rs or else src/net/mod.rs, as `use` resolution finds one
-        (resolve_rust.child_files; a `#[path]` or inline module is not followed). `crate` is
-        every library crate's root. Empty when no crate is so named, or the query is not
-        written with `::`."""
+        """The file of the Rust module `module` names when its first part is a crate's name as
+        code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs, or src/main.rs
+        for the package's binary), `demo::net` its child module, walked as `use` resolution
+        walks it (resolve_rust.ModuleTree: a `#[path]` file, else src/net.rs or src/net/mod.rs,
+        through inline modules that declare file modules). `crate` is every crate's root.
+        Empty when no crate is so named, or the query is not written with `::`."""
         roots = self.crate_roots(module[0]) if self._crates else []
         if not roots:
             return []
-        from indexer.resolve_rust import child_files  # loaded only when a crate is named
-
+        tree = self.module_tree()
         found = []
         for root in roots:
-            if len(module) == 1:
-                found.append(root)
-                continue
-            beside = child_files(join(parent(root), *module[1:-1]), module[-1])
-            found += [p for p in beside if self.snap.file(p) is not None][:1]
-        return found
+            at, taken = tree.walk(rust_module(root), module[1:])
+            if taken == len(module) - 1 and not at.inline:
+                found.append(at.file)
+        return sorted(set(found))
+
+    def module_tree(self) -> Any:
+        """The Rust module tree of the snapshot, its files' `mod` declarations read as walked."""
+        if self._tree is None:
+            from indexer.resolve_rust import ModuleTree  # loaded only when a crate is named
+
+            self._tree = ModuleTree(lambda p: self.snap.file(p) is not None, self._imports_of)
+        return self._tree
+
+    def _imports_of(self, path: str) -> tuple:
+        facts = self.snap.import_facts(path)
+        return facts.imports if facts is not None else ()
 
     def crate_roots(self, name: str) -> list[str]:
-        """The root files of the tree's library crates called `name` (`_crate_roots`)."""
+        """The root files of the tree's crates called `name` (`_crate_roots`)."""
         found = self._roots.get(name)
         if found is None:
             if self._manifests is None:  # a pass over the paths (7 ms at 100,000), for a tree with Rust only
@@ -302,32 +319,59 @@ class _Walks:
 
 
 def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
-    """The root files of the library crates that the Cargo.toml files `manifests` name `name`
+    """The root files of the crates that the Cargo.toml files `manifests` name `name`, each
+    as its manifest places it, when the tree holds it (resolve_rust.target_roots): a library
     (`[lib] name`, else `[package] name` with hyphens made underscores: `demo`, `my_crate` for
-    "my-crate"), each as its manifest places it, when the tree holds it; every library crate's
-    root for `crate`. A manifest is parsed only when its text could name the crate (tomllib
+    "my-crate"), a `[[bin]]`, the package's src/main.rs, and an auto-discovered binary
+    src/bin/<name>.rs or src/bin/<name>/main.rs; every crate's root for `crate`. A manifest
+    is parsed only when its text could name the crate or such a binary is there (tomllib
     takes 0.2 ms a manifest: a workspace of a thousand crates would pay it on every lookup)."""
     if not manifests:
         return []
     import re
     import tomllib
 
-    from indexer.manifests_cargo import lib_crate
+    from indexer.resolve_rust import auto_target, target_roots
+
+    def exists(path: str) -> bool:
+        return snap.file(path) is not None
 
     spelled = re.compile("[-_]".join(map(re.escape, name.split("_"))).encode())  # `my_crate` is written my-crate
+    everything = name == "crate"
+    autos = _auto_roots(snap) if everything else {}
     roots = []
     for manifest in manifests:
+        directory = parent(manifest)
+        binaries = [] if everything else [
+            p for stem in dict.fromkeys((name, name.replace("_", "-")))
+            for p in (join(directory, f"src/bin/{stem}.rs"), join(directory, f"src/bin/{stem}/main.rs")) if exists(p)]
         data = snap.blob_bytes(manifest)
-        if name != "crate" and not spelled.search(data):
+        if not everything and not binaries and not spelled.search(data):
             continue
         try:
-            crate = lib_crate(tomllib.loads(data.decode("utf-8", "replace")))
+            doc = tomllib.loads(data.decode("utf-8", "replace"))
         except tomllib.TOMLDecodeError:
             continue
-        root = join(parent(manifest), crate[1]) if crate else ""
-        if crate and name in ("crate", crate[0]) and snap.file(root) is not None:
-            roots.append(root)
-    return roots
+        named = target_roots(doc, directory, exists)
+        main = join(directory, "src/main.rs")
+        if exists(main) and main not in {r for _, r in named}:
+            named.append((auto_target(doc, "src/main.rs") or "", main))
+        named += [(auto_target(doc, r[len(directory) + 1:] if directory else r) or "", r)
+                  for r in binaries + autos.get(directory, [])]
+        roots += [root for crate, root in named if everything or crate == name]
+    return sorted(set(roots))
+
+
+def _auto_roots(snap: Any) -> dict[str, list[str]]:
+    """The roots of auto-discovered binaries (src/bin/x.rs, src/bin/x/main.rs), by the folder
+    of the manifest they would be in: a pass over the paths, for `crate::` queries only."""
+    found: dict[str, list[str]] = {}
+    for p in snap.paths:
+        if "src/bin/" in p and p.endswith(".rs"):
+            head, _, rest = p.partition("src/bin/")
+            if (not head or head.endswith("/")) and (rest.count("/") == 0 or rest.endswith("/main.rs") and rest.count("/") == 1):
+                found.setdefault(head.rstrip("/"), []).append(p)
+    return found
 
 
 def _qualifies_through_reexport(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
