@@ -146,21 +146,22 @@ class ModuleTree:
         if declared.get(key):
             target = normalize(join(at.directory if at.inline else parent(at.file), declared[key]))
             return Module(target, parent(target)) if target and self.exists(target) else None
-        undeclared = key not in declared and self._shares_folder(at)
-        hit = None if undeclared else next((c for c in child_files(at.directory, name) if self.exists(c)), None)
+        theirs = key not in declared and self._beside_declares(at, name)
+        hit = None if theirs else next((c for c in child_files(at.directory, name) if self.exists(c)), None)
         if hit:
             return Module(hit, join(at.directory, name))
         if any(k.startswith(key + "::") for k in declared):
             return Module(at.file, join(at.directory, name), (*at.inline, name))
         return None
 
-    def _shares_folder(self, at: Module) -> bool:
-        """Is `at` a src/lib.rs or src/main.rs with the other beside it? Their files are one
-        folder's: only a declaration says which crate's module a file of it is."""
-        name = posixpath.basename(at.file)
-        other = {"lib.rs": "main.rs", "main.rs": "lib.rs"}.get(name)
-        return (other is not None and not at.inline and at.directory == parent(at.file)
-                and self.exists(join(at.directory, other)))
+    def _beside_declares(self, at: Module, name: str) -> bool:
+        """Is `at` a src/lib.rs or src/main.rs whose counterpart beside it (the other crate of
+        the folder) declares `name`? Then src/name.rs is that crate's module, not this one's."""
+        other = {"lib.rs": "main.rs", "main.rs": "lib.rs"}.get(posixpath.basename(at.file))
+        if other is None or at.inline or at.directory != parent(at.file):
+            return False
+        beside = join(at.directory, other)
+        return self.exists(beside) and name in self.declarations(beside)
 
     def walk(self, at: Module, segments: Iterable[str]) -> tuple[Module, int]:
         """The deepest module along `segments` from `at`, and how many segments it took."""
