@@ -452,9 +452,27 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
     return hits
 
 
-def _definition(path: str, sym: Any, how: str) -> Definition:
+def _definition(path: str, sym: Any, how: str, modules: Callable[[str], str]) -> Definition:
     return Definition(sym.name, sym.qualified, sym.kind, path, sym.line, sym.end_line, sym.signature,
-                      module_name(path), how)
+                      modules(path), how)
+
+
+def _modules(snap: Any) -> Callable[[str], str]:
+    """The module shown for a definition's file: a Rust file's path in its crate (`demo::net`,
+    context_tools.rust_paths; its manifests are read only when a .rs file is shown), else the
+    dotted path-based name (`module_name`)."""
+    rust: list[Any] = []
+
+    def module(path: str) -> str:
+        if not path.endswith(".rs"):
+            return module_name(path)
+        if not rust:
+            from context_tools.rust_paths import RustModulePaths
+
+            rust.append(RustModulePaths(snap))
+        return rust[0].of(path) or module_name(path)
+
+    return module
 
 
 def symbol(input: Any, ctx: Any) -> Result:
@@ -471,7 +489,8 @@ def symbol(input: Any, ctx: Any) -> Result:
         raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}"
                        f"{_other_kinds(snap, input)}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
-    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [_definition(*h) for h in items]),
+    modules = _modules(snap)
+    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [_definition(*h, modules) for h in items]),
                   freshness=fresh, page=page)
 
 
@@ -514,7 +533,8 @@ def _symbol_across(input: Any, ctx: Any, name: str) -> Result:
     # exact before qualified matches across the workspace; then member order; then each member's own order
     ordered = [h for _, h in sorted(enumerate(hits), key=lambda e: (e[1][2][2] == "qualified", e[1][0], e[0]))]
     items, page = ctx.page(ordered, cap="definitions", limit=input.limit, cursor=input.cursor, binding=scope.binding)
-    defs = [tag(_definition(*h), m.member.name) for _, m, h in items]
+    named = {id(m): _modules(m.snap) for m in scope.readable}
+    defs = [tag(_definition(*h, named[id(m)]), m.member.name) for _, m, h in items]
     data = WorkspaceSymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), defs, workspace=name,
                                  member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
@@ -540,7 +560,8 @@ def references(input: Any, ctx: Any) -> Result:
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)
-    shown = [_definition(*d) for d in defs[: ctx.cap("definitions")]]
+    modules = _modules(snap)
+    shown = [_definition(*d, modules) for d in defs[: ctx.cap("definitions")]]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
 
 
@@ -646,7 +667,8 @@ def _references_across(input: Any, ctx: Any, name: str) -> Result:
             mine = _with_text(m.snap, mine)
         tagged.append(iter([tag(s, m.member.name) for s in mine]))
     sites = [next(tagged[i]) for i, _, _ in items]  # back in page order
-    all_defs = [tag(_definition(*d), m.member.name) for m in members for d in defs[m.member.name]]
+    named = {m.member.name: _modules(m.snap) for m in members}
+    all_defs = [tag(_definition(*d, named[m.member.name]), m.member.name) for m in members for d in defs[m.member.name]]
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
                                      workspace=name, member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
