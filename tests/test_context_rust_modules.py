@@ -150,3 +150,35 @@ def test_a_path_dependency_of_a_workspace():
     assert definitions(asked, "a::Thing") == thing and definitions(asked, "a::thing::Thing") == thing
     assert sites(asked, "a::Thing") == [
         ("crates/a/src/lib.rs", 2, "import"), ("crates/b/src/lib.rs", 1, "import"), ("crates/b/src/lib.rs", 4, "import")]
+
+
+def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_path):
+    """user.rs does not change, the `#[path]` that places `crate::net` does (and, next, a
+    `mod` of main.rs that makes src/extra.rs the binary's): a re-index must resolve user.rs
+    and extra.rs anew, to the bytes a cold index gives."""
+    from corpora.gitbuild import RepoBuilder
+    from indexer import api
+    from indexer.store import Store
+
+    builder = RepoBuilder(tmp_path / "repo")
+    files = dict(FILES, **{"src/extra.rs": "use crate::cli::Args;\n"})
+    commits = [builder.commit(files, message="base")]
+    commits.append(builder.commit({"src/lib.rs": FILES["src/lib.rs"].replace("transport/tcp.rs", "net.rs")},
+                                  message="path"))
+    commits.append(builder.commit({"src/main.rs": "mod extra;\n" + FILES["src/main.rs"]}, message="mod"))
+    incremental = Store.open(tmp_path / "incremental")
+    try:
+        for i, oid in enumerate(commits):
+            warm = api.index(str(builder.path), oid, store=incremental, workers=1)
+            cold_store = Store.open(tmp_path / f"cold{i}")
+            try:
+                assert warm.fingerprint == api.index(str(builder.path), oid, store=cold_store, workers=1).fingerprint
+            finally:
+                cold_store.close()
+        targets = [[e.target for e in api.snapshot(str(builder.path), oid, store=incremental).imports(path)]
+                   for oid, path in ((commits[0], "src/user.rs"), (commits[1], "src/user.rs"),
+                                     (commits[1], "src/extra.rs"), (commits[2], "src/extra.rs"))]
+        assert targets == [["src/proto/wire.rs", "src/transport/tcp.rs"], ["src/net.rs", "src/proto/wire.rs"],
+                           ["src/lib.rs"], ["src/cli.rs"]]
+    finally:
+        incremental.close()
