@@ -42,13 +42,6 @@ from indexer.errors import NotFound
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve_tree import join, parent
 
-
-def rust_module(root: str) -> Any:
-    """The module of a Rust crate root: its file, its children beside it."""
-    from indexer.resolve_rust import Module
-
-    return Module(root, parent(root))
-
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
 
 
@@ -220,10 +213,12 @@ class _Walks:
         roots = self.crate_roots(module[0]) if self._crates else []
         if not roots:
             return []
+        from indexer.resolve_rust import Module
+
         tree = self.module_tree()
         found = []
         for root in roots:
-            at, taken = tree.walk(rust_module(root), module[1:])
+            at, taken = tree.walk(Module(root, parent(root)), module[1:])  # a root's children are beside it
             if taken == len(module) - 1 and not at.inline:
                 found.append(at.file)
         return sorted(set(found))

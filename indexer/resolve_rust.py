@@ -1,14 +1,21 @@
 """Rust `mod` declarations and `use` paths -> module files of the tree.
 
 A module is a file plus the directory its child modules live in: a crate root
-(lib.rs, main.rs, src/bin/x.rs, tests/x.rs, ...) and a mod.rs keep children beside
-themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]` names the file
-outright. `use` paths walk from the crate root (`crate::`), the current module (`self::`),
-its parents (`super::`) or a crate of the tree's own workspace, and resolve to the deepest
-module file that exists; each path of a group, nested groups expanded, is walked on its own
-(`use crate::{net::{self, conn::Conn}, Config}`: net.rs, net/conn.rs, the root). Inline
-`mod m { ... }` blocks are modules inside their file: a `super::` inside one first climbs
-out to the file's own module.
+(lib.rs, main.rs, src/bin/x.rs, tests/x.rs, a `[[bin]] path`, ...) and a mod.rs keep
+children beside themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]`
+names the file outright, and that file keeps its children beside itself (`ModuleTree`).
+`use` paths walk from the crate root (`crate::`), the current module (`self::`), its
+parents (`super::`) or a crate of the tree's own workspace, through the modules' `mod`
+declarations, and resolve to the deepest module file that exists; each path of a group,
+nested groups expanded, is walked on its own (`use crate::{net::{self, conn::Conn},
+Config}`: net.rs, net/conn.rs, the root). Inline `mod m { ... }` blocks are modules inside
+their file: a `super::` inside one first climbs out to the file's own module; a path walks
+into one when it declares file modules (`mod m { mod n; }`: m/n.rs).
+
+A binary is a crate of its own: `crate::` in src/main.rs, src/bin/x.rs, src/bin/y/main.rs
+or a `[[bin]] path` file (and the modules in the folder beside such a root, unless that is
+the library's folder: there a module of src/main.rs is one main.rs declares and lib.rs does
+not) is its own root; the library is reached by its crate name.
 
 The edition decides what a bare path means: from 2018 on, a child module of the current
 module or else another crate; in 2015 (a Cargo.toml without `edition`), a path from the
@@ -131,6 +138,8 @@ class ModuleTree:
         self.exists = exists
         self.imports_of = imports_of
         self._declared: dict[str, dict[str, str]] = {}
+        self._outermost: dict[str, frozenset[str]] = {}
+        self._inline: dict[str, frozenset[str]] = {}
 
     def declarations(self, file: str) -> dict[str, str]:
         """The file's `mod` declarations: "a::b" (b inside inline a) -> its `#[path]`, "" for none."""
@@ -138,6 +147,13 @@ class ModuleTree:
         if found is None:
             found = self._declared[file] = {imp.spec: imp.names[0] if imp.names else ""
                                             for imp in self.imports_of(file) if imp.kind == "rust_mod"}
+        return found
+
+    def outermost(self, file: str) -> frozenset[str]:
+        """The modules the file's declarations start with: `b` of `mod b;`, `a` of "a::b"."""
+        found = self._outermost.get(file)
+        if found is None:
+            found = self._outermost[file] = frozenset(k.partition("::")[0] for k in self.declarations(file))
         return found
 
     def child(self, at: Module, name: str) -> Module | None:
@@ -150,9 +166,18 @@ class ModuleTree:
         hit = None if theirs else next((c for c in child_files(at.directory, name) if self.exists(c)), None)
         if hit:
             return Module(hit, join(at.directory, name))
-        if any(k.startswith(key + "::") for k in declared):
+        if key in self._inline_modules(at.file):
             return Module(at.file, join(at.directory, name), (*at.inline, name))
         return None
+
+    def _inline_modules(self, file: str) -> frozenset[str]:
+        """The inline modules of the file that declare file modules: "a" and "a::b" of "a::b::c"."""
+        found = self._inline.get(file)
+        if found is None:
+            found = self._inline[file] = frozenset(
+                "::".join(parts[:i]) for parts in (k.split("::") for k in self.declarations(file))
+                for i in range(1, len(parts)))
+        return found
 
     def _beside_declares(self, at: Module, name: str) -> bool:
         """Is `at` a src/lib.rs or src/main.rs whose counterpart beside it (the other crate of
@@ -183,10 +208,10 @@ class ModuleTree:
     def _search(self, at: Module, file: str, depth: int) -> list[str] | None:
         if depth == 0:
             return None
-        for key in sorted(self.declarations(at.file)):
-            *inline, name = key.split("::")
-            if tuple(inline) != at.inline:
-                continue
+        level = len(at.inline)
+        names = sorted({parts[level] for parts in (k.split("::") for k in self.declarations(at.file))
+                        if tuple(parts[:level]) == at.inline})  # declared here, or inline modules declaring deeper
+        for name in names:
             hit = self.child(at, name)
             if hit is None:
                 continue
@@ -196,14 +221,6 @@ class ModuleTree:
                 deeper = self._search(hit, file, depth - 1)
                 if deeper is not None:
                     return [name, *deeper]
-        # an inline module that declares file modules
-        for inline in sorted({tuple(k.split("::")[: len(at.inline) + 1]) for k in self.declarations(at.file)
-                              if k.count("::") > len(at.inline) and tuple(k.split("::")[: len(at.inline)]) == at.inline}):
-            inner = Module(at.file, join(at.directory, inline[-1]), inline)
-            if file.startswith(inner.directory + "/"):
-                deeper = self._search(inner, file, depth - 1)
-                if deeper is not None:
-                    return [inline[-1], *deeper]
         return None
 
 
@@ -371,17 +388,21 @@ class RustResolver:
         if owner is not None:
             return owner
         main = join(crate_dir, "src/main.rs")
-        if rel == "src/main.rs" or (parts[0] == "src" and self._declared_by(main, lib, parts[1])):
-            return path if rel == "src/main.rs" else main
+        if rel == "src/main.rs":
+            return path
+        if parts[0] == "src" and len(parts) > 1 and main in self.tree and self._binarys(lib, main, parts[1]):
+            return main
         # a `[lib] path` root (lib/wire.rs) keeps its children beside it, as src/lib.rs does
         return self.tree.first_existing((lib, main))
 
-    def _declared_by(self, main: str, lib: str, name: str) -> bool:
-        """Is src/<name>(.rs) a module of the binary src/main.rs, not of the library beside
-        it: main.rs declares it and the library's root does not?"""
+    def _binarys(self, lib: str, main: str, name: str) -> bool:
+        """Is src/<name>(.rs), and what is under src/<name>/, the binary src/main.rs's module,
+        not the library's: the library is elsewhere (`[lib] path`, or none), or main.rs
+        declares the module and the library root beside it does not?"""
+        if parent(lib) != parent(main) or lib not in self.tree:
+            return True
         name = name.removesuffix(".rs")
-        return (main in self.tree and name in self.modules.declarations(main)
-                and name not in self.modules.declarations(lib))
+        return name in self.modules.declarations(main) and name not in self.modules.declarations(lib)
 
     def module_dir(self, path: str) -> str:
         if posixpath.basename(path) in DIR_OWNERS or self.crate_root(path) == path:
@@ -391,7 +412,8 @@ class RustResolver:
     def _loaded_by_path(self, path: str) -> bool:
         """Is the file some module's `#[path]` file (whose children are its siblings)? The
         declarations of every Rust file are read the first time it is asked, which is only
-        when a `mod` is not found where a file's own folder would have it."""
+        when a module the file declares is not found where a file's children usually are
+        (`_own_module`)."""
         if self._path_loaded is None:
             loaded = set()
             for source in sorted(self.facts):
@@ -445,17 +467,22 @@ class RustResolver:
         """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`
         (relative to the file's folder; inside inline modules, to the folder the file's own
         children are in, then one per inline module: `ModuleTree.child`)."""
-        *inline, name = [s for s in imp.spec.strip().rstrip(";").split("::") if s] or [""]
-        if not name:
+        parts = [s for s in imp.spec.strip().rstrip(";").split("::") if s]
+        if not parts:
             return UNRESOLVED
+        at, taken = self.modules.walk(self._own_module(importer, parts), parts)
+        return (at.file,) if taken == len(parts) and not at.inline else UNRESOLVED
+
+    def _own_module(self, importer: str, declared: list[str]) -> Module:
+        """The importer's own module, for a path starting with the modules `declared` (a `mod`
+        of it, and the inline modules it is in). A `#[path]` file's children are its siblings,
+        which is asked (of every Rust file's declarations, once) only when the file declares
+        the first module on the path and it is not in the folder a file's children are in."""
         at = Module(importer, self.module_dir(importer))
-        for part in inline:
-            at = Module(importer, join(at.directory, part), (*at.inline, part))
-        hit = self.modules.child(at, name)
-        if hit is None and not imp.names and self._loaded_by_path(importer):
-            # a `#[path]` file keeps its children beside it, as a mod.rs does
-            hit = self.modules.child(Module(importer, join(parent(importer), *inline), at.inline), name)
-        return (hit.file,) if hit is not None else UNRESOLVED
+        if (declared and declared[0] in self.modules.outermost(importer)
+                and self.modules.walk(at, declared)[1] < len(declared) and self._loaded_by_path(importer)):
+            return Module(importer, parent(importer))
+        return at
 
     def _use(self, importer: str, segments: list[str], level: int) -> Outcome:
         start = self._start(importer, segments, level)
@@ -464,10 +491,7 @@ class RustResolver:
         if len(start) == 1:
             return start  # a module of this file itself
         at, rest = start
-        end, taken = self.modules.walk(at, rest)
-        if taken < len(rest) and at.file == importer and not at.inline and self._loaded_by_path(importer):
-            end = self.modules.walk(Module(importer, parent(importer)), rest)[0]  # `self::` of a `#[path]` file
-        return (end.file,)
+        return (self.modules.walk(at, rest)[0].file,)
 
     def _start(self, importer: str, segments: list[str], level: int) -> Outcome | tuple[Module, list[str]]:
         """Where a path begins: (module, segments left), or (importer,) for an inline module
@@ -481,7 +505,7 @@ class RustResolver:
         if head == "crate":
             return Module(root, parent(root)), rest
         if head == "self":
-            return (importer,) if level else (Module(importer, self.module_dir(importer)), rest)
+            return (importer,) if level else (self._own_module(importer, rest[:1]), rest)
         if head == "super":
             supers = 1
             while rest and rest[0] == "super":
@@ -502,5 +526,5 @@ class RustResolver:
             # 2015: a bare path starts at the crate root, unless it names another crate
             return EXTERNAL if self._is_extern(head, importer, root) else (Module(root, parent(root)), segments)
         # 2018 paths may start with a child module of the current (file) module
-        hit = None if level else self.modules.child(Module(importer, self.module_dir(importer)), head)
+        hit = None if level else self.modules.child(self._own_module(importer, [head]), head)
         return (hit, rest) if hit is not None else EXTERNAL
