@@ -53,7 +53,7 @@ class Definition(Struct):
     line: int
     end_line: int
     signature: str
-    module: str  # dotted module path of the file
+    module: str  # the file's module: a Rust crate path (`demo::net`), else dotted from the path
     match: str  # "exact" | "qualified" | "fuzzy"
 
 
