@@ -109,10 +109,13 @@ def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...
     return tuple(dict.fromkeys(out))
 
 
-def child_files(directory: str, name: str) -> tuple[str, str]:
-    """Where a module's child module `name` may be, the first that exists being it, given the
-    folder its children live in: name.rs, then name/mod.rs."""
-    return join(directory, name + ".rs"), join(directory, name, "mod.rs")
+def child_files(folder: str) -> tuple[str, str]:
+    """Where a module whose files would be in `folder` (its parent's folder, then its name)
+    may be, the first that exists being it: folder.rs, then folder/mod.rs."""
+    return folder + ".rs", folder + "/mod.rs"
+
+
+_ROOTS_BESIDE = ("lib.rs", "main.rs")  # a library and a binary whose modules share one folder
 
 
 class Module(NamedTuple):
@@ -157,18 +160,25 @@ class ModuleTree:
         return found
 
     def child(self, at: Module, name: str) -> Module | None:
-        key = "::".join((*at.inline, name))
-        declared = self.declarations(at.file)
-        if declared.get(key):
-            target = normalize(join(at.directory if at.inline else parent(at.file), declared[key]))
+        # on every segment of every `use` path: the memos are read inline
+        file, directory, inline = at
+        key = "::".join((*inline, name)) if inline else name
+        declared = self._declared.get(file)
+        if declared is None:
+            declared = self.declarations(file)
+        attr = declared.get(key)
+        if attr:
+            target = normalize(join(directory if inline else parent(file), attr))
             return Module(target, parent(target)) if target and self.exists(target) else None
-        theirs = key not in declared and self._beside_declares(at, name)
-        hit = None if theirs else next((c for c in child_files(at.directory, name) if self.exists(c)), None)
-        if hit:
-            return Module(hit, join(at.directory, name))
-        if key in self._inline_modules(at.file):
-            return Module(at.file, join(at.directory, name), (*at.inline, name))
-        return None
+        folder = f"{directory}/{name}" if directory else name
+        if attr is not None or not file.endswith(_ROOTS_BESIDE) or not self._beside_declares(at, name):
+            for candidate in child_files(folder):
+                if self.exists(candidate):
+                    return Module(candidate, folder)
+        inner = self._inline.get(file)
+        if inner is None:
+            inner = self._inline_modules(file)
+        return Module(file, folder, (*inline, name)) if key in inner else None
 
     def _inline_modules(self, file: str) -> frozenset[str]:
         """The inline modules of the file that declare file modules: "a" and "a::b" of "a::b::c"."""
@@ -180,12 +190,12 @@ class ModuleTree:
         return found
 
     def _beside_declares(self, at: Module, name: str) -> bool:
-        """Is `at` a src/lib.rs or src/main.rs whose counterpart beside it (the other crate of
-        the folder) declares `name`? Then src/name.rs is that crate's module, not this one's."""
-        other = {"lib.rs": "main.rs", "main.rs": "lib.rs"}.get(posixpath.basename(at.file))
-        if other is None or at.inline or at.directory != parent(at.file):
+        """Is `at` a lib.rs or main.rs whose counterpart beside it (the other crate of the
+        folder) declares `name`? Then name.rs there is that crate's module, not this one's."""
+        own = posixpath.basename(at.file)
+        if own not in _ROOTS_BESIDE or at.inline or at.directory != parent(at.file):
             return False
-        beside = join(at.directory, other)
+        beside = join(at.directory, _ROOTS_BESIDE[_ROOTS_BESIDE.index(own) - 1])  # the other one
         return self.exists(beside) and name in self.declarations(beside)
 
     def walk(self, at: Module, segments: Iterable[str]) -> tuple[Module, int]:
@@ -318,7 +328,7 @@ class RustResolver:
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.tree = tree
         self.facts = facts
-        self.modules = ModuleTree(tree.__contains__, self._imports_of)
+        self.modules = ModuleTree(tree.paths.__contains__, self._imports_of)
         docs: dict[str, dict] = {}
         for path in tree.by_name.get("Cargo.toml", []):
             try:
@@ -336,6 +346,7 @@ class RustResolver:
             self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc), lib, bins)
         self._manifest_dirs: dict[str, str | None] = {}
         self._path_loaded: frozenset[str] | None = None
+        self._roots: dict[str, str | None] = {}
 
     def _imports_of(self, path: str) -> tuple[ImportSpec, ...]:
         facts = self.facts.get(path)
@@ -354,6 +365,13 @@ class RustResolver:
         return self._manifest_dirs[here]
 
     def crate_root(self, path: str) -> str | None:
+        """The root file of the crate the file is a module of; memoized per file (each of its
+        `use`s and `mod`s asks it)."""
+        if path not in self._roots:
+            self._roots[path] = self._crate_root(path)
+        return self._roots[path]
+
+    def _crate_root(self, path: str) -> str | None:
         manifest = self._manifest_dir(path)
         if manifest is not None:
             return self._root_in(manifest, path)
@@ -413,7 +431,7 @@ class RustResolver:
         """Is the file some module's `#[path]` file (whose children are its siblings)? The
         declarations of every Rust file are read the first time it is asked, which is only
         when a module the file declares is not found where a file's children usually are
-        (`_own_module`)."""
+        (`_beside`)."""
         if self._path_loaded is None:
             loaded = set()
             for source in sorted(self.facts):
@@ -470,19 +488,19 @@ class RustResolver:
         parts = [s for s in imp.spec.strip().rstrip(";").split("::") if s]
         if not parts:
             return UNRESOLVED
-        at, taken = self.modules.walk(self._own_module(importer, parts), parts)
+        at, taken = self.modules.walk(Module(importer, self.module_dir(importer)), parts)
+        if taken < len(parts) and (beside := self._beside(importer, parts[0])) is not None:
+            at, taken = self.modules.walk(beside, parts)
         return (at.file,) if taken == len(parts) and not at.inline else UNRESOLVED
 
-    def _own_module(self, importer: str, declared: list[str]) -> Module:
-        """The importer's own module, for a path starting with the modules `declared` (a `mod`
-        of it, and the inline modules it is in). A `#[path]` file's children are its siblings,
-        which is asked (of every Rust file's declarations, once) only when the file declares
-        the first module on the path and it is not in the folder a file's children are in."""
-        at = Module(importer, self.module_dir(importer))
-        if (declared and declared[0] in self.modules.outermost(importer)
-                and self.modules.walk(at, declared)[1] < len(declared) and self._loaded_by_path(importer)):
+    def _beside(self, importer: str, first: str) -> Module | None:
+        """The importer's own module with its children beside it, as a `#[path]` file has
+        them, for a path starting with `first` that was not found where a file's children
+        are: when the file declares `first` and is some module's `#[path]` file (asked of
+        every Rust file's declarations, once). None otherwise."""
+        if first in self.modules.outermost(importer) and self._loaded_by_path(importer):
             return Module(importer, parent(importer))
-        return at
+        return None
 
     def _use(self, importer: str, segments: list[str], level: int) -> Outcome:
         start = self._start(importer, segments, level)
@@ -491,7 +509,10 @@ class RustResolver:
         if len(start) == 1:
             return start  # a module of this file itself
         at, rest = start
-        return (self.modules.walk(at, rest)[0].file,)
+        end, taken = self.modules.walk(at, rest)
+        if not taken and rest and at.file == importer and not at.inline and (beside := self._beside(importer, rest[0])):
+            end = self.modules.walk(beside, rest)[0]  # `self::pool` in a `#[path]` file
+        return (end.file,)
 
     def _start(self, importer: str, segments: list[str], level: int) -> Outcome | tuple[Module, list[str]]:
         """Where a path begins: (module, segments left), or (importer,) for an inline module
@@ -505,7 +526,7 @@ class RustResolver:
         if head == "crate":
             return Module(root, parent(root)), rest
         if head == "self":
-            return (importer,) if level else (self._own_module(importer, rest[:1]), rest)
+            return (importer,) if level else (Module(importer, self.module_dir(importer)), rest)
         if head == "super":
             supers = 1
             while rest and rest[0] == "super":
@@ -526,5 +547,9 @@ class RustResolver:
             # 2015: a bare path starts at the crate root, unless it names another crate
             return EXTERNAL if self._is_extern(head, importer, root) else (Module(root, parent(root)), segments)
         # 2018 paths may start with a child module of the current (file) module
-        hit = None if level else self.modules.child(self._own_module(importer, [head]), head)
+        if level:
+            return EXTERNAL
+        hit = self.modules.child(Module(importer, self.module_dir(importer)), head)
+        if hit is None and (beside := self._beside(importer, head)) is not None:
+            hit = self.modules.child(beside, head)
         return (hit, rest) if hit is not None else EXTERNAL
