@@ -53,7 +53,7 @@ class Definition(Struct):
     line: int
     end_line: int
     signature: str
-    module: str  # dotted module path of the file
+    module: str  # the file's module: a Rust crate path (`demo::net`), else dotted from the path
     match: str  # "exact" | "qualified" | "fuzzy"
 
 
@@ -186,6 +186,7 @@ class _Walks:
         self._files: dict[tuple[str, ...], list[str]] = {}
         self._manifests: list[str] | None = None
         self._roots: dict[str, list[str]] = {}
+        self._tree: Any = None
         self._modules: dict[tuple[str, ...], list[str]] = {}
         self._python: dict[tuple[str, ...], frozenset[str]] = {}
         self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
@@ -203,28 +204,39 @@ class _Walks:
         return found
 
     def crate_files(self, module: list[str]) -> list[str]:
-        """The file of the Rust module `module` names when its first part is a library crate's
-        name as code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs), `demo::net`
-        its child module, src/net.rs or else src/net/mod.rs, as `use` resolution finds one
-        (resolve_rust.child_files; a `#[path]` or inline module is not followed). `crate` is
-        every library crate's root. Empty when no crate is so named, or the query is not
-        written with `::`."""
+        """The file of the Rust module `module` names when its first part is a crate's name as
+        code writes it (`_crate_roots`): `demo` is the crate root (src/lib.rs, or src/main.rs
+        for the package's binary), `demo::net` its child module, walked as `use` resolution
+        walks it (resolve_rust.ModuleTree: a `#[path]` file, else src/net.rs or src/net/mod.rs,
+        through inline modules that declare file modules). `crate` is every crate's root.
+        Empty when no crate is so named, or the query is not written with `::`."""
         roots = self.crate_roots(module[0]) if self._crates else []
         if not roots:
             return []
-        from indexer.resolve_rust import child_files  # loaded only when a crate is named
+        from indexer.resolve_rust import Module
 
+        tree = self.module_tree()
         found = []
         for root in roots:
-            if len(module) == 1:
-                found.append(root)
-                continue
-            beside = child_files(join(parent(root), *module[1:-1]), module[-1])
-            found += [p for p in beside if self.snap.file(p) is not None][:1]
-        return found
+            at, taken = tree.walk(Module(root, parent(root)), module[1:])  # a root's children are beside it
+            if taken == len(module) - 1 and not at.inline:
+                found.append(at.file)
+        return sorted(set(found))
+
+    def module_tree(self) -> Any:
+        """The Rust module tree of the snapshot, its files' `mod` declarations read as walked."""
+        if self._tree is None:
+            from indexer.resolve_rust import ModuleTree  # loaded only when a crate is named
+
+            self._tree = ModuleTree(lambda p: self.snap.file(p) is not None, self._imports_of)
+        return self._tree
+
+    def _imports_of(self, path: str) -> tuple:
+        facts = self.snap.import_facts(path)
+        return facts.imports if facts is not None else ()
 
     def crate_roots(self, name: str) -> list[str]:
-        """The root files of the tree's library crates called `name` (`_crate_roots`)."""
+        """The root files of the tree's crates called `name` (`_crate_roots`)."""
         found = self._roots.get(name)
         if found is None:
             if self._manifests is None:  # a pass over the paths (7 ms at 100,000), for a tree with Rust only
@@ -302,32 +314,59 @@ class _Walks:
 
 
 def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
-    """The root files of the library crates that the Cargo.toml files `manifests` name `name`
+    """The root files of the crates that the Cargo.toml files `manifests` name `name`, each
+    as its manifest places it, when the tree holds it (resolve_rust.target_roots): a library
     (`[lib] name`, else `[package] name` with hyphens made underscores: `demo`, `my_crate` for
-    "my-crate"), each as its manifest places it, when the tree holds it; every library crate's
-    root for `crate`. A manifest is parsed only when its text could name the crate (tomllib
+    "my-crate"), a `[[bin]]`, the package's src/main.rs, and an auto-discovered binary
+    src/bin/<name>.rs or src/bin/<name>/main.rs; every crate's root for `crate`. A manifest
+    is parsed only when its text could name the crate or such a binary is there (tomllib
     takes 0.2 ms a manifest: a workspace of a thousand crates would pay it on every lookup)."""
     if not manifests:
         return []
     import re
     import tomllib
 
-    from indexer.manifests_cargo import lib_crate
+    from indexer.resolve_rust import auto_target, target_roots
+
+    def exists(path: str) -> bool:
+        return snap.file(path) is not None
 
     spelled = re.compile("[-_]".join(map(re.escape, name.split("_"))).encode())  # `my_crate` is written my-crate
+    everything = name == "crate"
+    autos = _auto_roots(snap) if everything else {}
     roots = []
     for manifest in manifests:
+        directory = parent(manifest)
+        binaries = [] if everything else [
+            p for stem in dict.fromkeys((name, name.replace("_", "-")))
+            for p in (join(directory, f"src/bin/{stem}.rs"), join(directory, f"src/bin/{stem}/main.rs")) if exists(p)]
         data = snap.blob_bytes(manifest)
-        if name != "crate" and not spelled.search(data):
+        if not everything and not binaries and not spelled.search(data):
             continue
         try:
-            crate = lib_crate(tomllib.loads(data.decode("utf-8", "replace")))
+            doc = tomllib.loads(data.decode("utf-8", "replace"))
         except tomllib.TOMLDecodeError:
             continue
-        root = join(parent(manifest), crate[1]) if crate else ""
-        if crate and name in ("crate", crate[0]) and snap.file(root) is not None:
-            roots.append(root)
-    return roots
+        named = target_roots(doc, directory, exists)
+        main = join(directory, "src/main.rs")
+        if exists(main) and main not in {r for _, r in named}:
+            named.append((auto_target(doc, "src/main.rs") or "", main))
+        named += [(auto_target(doc, r[len(directory) + 1:] if directory else r) or "", r)
+                  for r in binaries + autos.get(directory, [])]
+        roots += [root for crate, root in named if everything or crate == name]
+    return sorted(set(roots))
+
+
+def _auto_roots(snap: Any) -> dict[str, list[str]]:
+    """The roots of auto-discovered binaries (src/bin/x.rs, src/bin/x/main.rs), by the folder
+    of the manifest they would be in: a pass over the paths, for `crate::` queries only."""
+    found: dict[str, list[str]] = {}
+    for p in snap.paths:
+        if "src/bin/" in p and p.endswith(".rs"):
+            head, _, rest = p.partition("src/bin/")
+            if (not head or head.endswith("/")) and (rest.count("/") == 0 or rest.endswith("/main.rs") and rest.count("/") == 1):
+                found.setdefault(head.rstrip("/"), []).append(p)
+    return found
 
 
 def _qualifies_through_reexport(path: str, sym: Any, prefix: list[str], walks: _Walks) -> str | None:
@@ -408,9 +447,27 @@ def find_fuzzy(ctx: Any, snap: Any, query: str, kind: str | None, path: str | No
     return hits
 
 
-def _definition(path: str, sym: Any, how: str) -> Definition:
+def _definition(path: str, sym: Any, how: str, modules: Callable[[str], str]) -> Definition:
     return Definition(sym.name, sym.qualified, sym.kind, path, sym.line, sym.end_line, sym.signature,
-                      module_name(path), how)
+                      modules(path), how)
+
+
+def _modules(snap: Any) -> Callable[[str], str]:
+    """The module shown for a definition's file: a Rust file's path in its crate (`demo::net`,
+    context_tools.rust_paths; its manifests are read only when a .rs file is shown), else the
+    dotted path-based name (`module_name`)."""
+    rust: list[Any] = []
+
+    def module(path: str) -> str:
+        if not path.endswith(".rs"):
+            return module_name(path)
+        if not rust:
+            from context_tools.rust_paths import RustModulePaths
+
+            rust.append(RustModulePaths(snap))
+        return rust[0].of(path) or module_name(path)
+
+    return module
 
 
 def symbol(input: Any, ctx: Any) -> Result:
@@ -427,7 +484,8 @@ def symbol(input: Any, ctx: Any) -> Result:
         raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}"
                        f"{_other_kinds(snap, input)}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
-    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [_definition(*h) for h in items]),
+    modules = _modules(snap)
+    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [_definition(*h, modules) for h in items]),
                   freshness=fresh, page=page)
 
 
@@ -470,7 +528,8 @@ def _symbol_across(input: Any, ctx: Any, name: str) -> Result:
     # exact before qualified matches across the workspace; then member order; then each member's own order
     ordered = [h for _, h in sorted(enumerate(hits), key=lambda e: (e[1][2][2] == "qualified", e[1][0], e[0]))]
     items, page = ctx.page(ordered, cap="definitions", limit=input.limit, cursor=input.cursor, binding=scope.binding)
-    defs = [tag(_definition(*h), m.member.name) for _, m, h in items]
+    named = {id(m): _modules(m.snap) for m in scope.readable}
+    defs = [tag(_definition(*h, named[id(m)]), m.member.name) for _, m, h in items]
     data = WorkspaceSymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), defs, workspace=name,
                                  member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
@@ -496,7 +555,8 @@ def references(input: Any, ctx: Any) -> Result:
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)
-    shown = [_definition(*d) for d in defs[: ctx.cap("definitions")]]
+    modules = _modules(snap)
+    shown = [_definition(*d, modules) for d in defs[: ctx.cap("definitions")]]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
 
 
@@ -610,7 +670,8 @@ def _references_across(input: Any, ctx: Any, name: str) -> Result:
             mine = _with_text(m.snap, mine)
         tagged.append(iter([tag(s, m.member.name) for s in mine]))
     sites = [next(tagged[i]) for i, _, _ in items]  # back in page order
-    all_defs = [tag(_definition(*d), m.member.name) for m in members for d in defs[m.member.name]]
+    named = {m.member.name: _modules(m.snap) for m in members}
+    all_defs = [tag(_definition(*d, named[m.member.name]), m.member.name) for m in members for d in defs[m.member.name]]
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
                                      workspace=name, member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)

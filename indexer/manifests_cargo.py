@@ -24,6 +24,14 @@ def lib_crate(doc: dict) -> tuple[str, str] | None:
     return name.replace("-", "_"), root
 
 
+def bin_targets(doc: dict) -> list[tuple[str, str]]:
+    """(name as written, root file relative to the manifest's folder or "" when `path` is
+    not given) of each `[[bin]]` target of the manifest. Lenient, as `lib_crate`."""
+    bins = doc.get("bin")
+    return [(b["name"], b["path"] if isinstance(b.get("path"), str) else "")
+            for b in (bins if isinstance(bins, list) else ()) if isinstance(b, dict) and isinstance(b.get("name"), str)]
+
+
 def _deps(c: Collector, table: dict | None, scope: str) -> None:
     for name, value in sorted((table or {}).items()):
         if isinstance(value, str):

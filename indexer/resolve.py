@@ -25,7 +25,7 @@ from indexer.resolve_go import GoResolver
 from indexer.resolve_java import JavaResolver
 from indexer.resolve_js import JsResolver
 from indexer.resolve_python import PythonResolver
-from indexer.resolve_rust import RustResolver, extern_crates
+from indexer.resolve_rust import RustResolver, extern_crates, module_declarations
 from indexer.resolve_php import PHP_SOURCES, PhpResolver, declarations
 from indexer.resolve_scripting import BashResolver, CSharpResolver, RubyResolver
 from indexer.resolve_tree import UNRESOLVED, Outcome, TreePaths
@@ -120,8 +120,8 @@ class Prior:
 # configuration each resolver reads (any .json may be a tsconfig `extends` target), for
 # Java and C# the package / namespace declared in the facts (C# also reads symbols), for
 # Go a file's package clause and `//go:build ignore` (whether it is in its package), for
-# Rust a file's `extern crate`s, and for PHP the namespaced classes, functions and
-# constants a file declares.
+# Rust a file's `extern crate`s and `mod` declarations, and for PHP the namespaced classes,
+# functions and constants a file declares.
 CONFIG_FAMILIES = {"go.mod": "go", "go.work": "go", "Cargo.toml": "rust", "composer.json": "php"}
 
 
@@ -133,8 +133,8 @@ def _go_membership(facts: Summary | None) -> tuple[str, bool] | None:
     return None if facts is None else (facts.package_name, facts.build_ignored)
 
 
-def _rust_externs(facts: BlobFacts | None) -> frozenset[str] | None:
-    return None if facts is None else extern_crates(facts)
+def _rust_read(facts: BlobFacts | None) -> tuple[frozenset[str], frozenset[tuple[str, tuple[str, ...]]]] | None:
+    return None if facts is None else (extern_crates(facts), module_declarations(facts))
 
 
 # Files whose facts other files' resolution reads: (which files, their family, what is read).
@@ -143,8 +143,10 @@ def _rust_externs(facts: BlobFacts | None) -> frozenset[str] | None:
 _READ_BY_OTHERS: tuple[tuple[Callable[[str], bool], str, Callable[[Any], object]], ...] = (
     (lambda name: name.endswith(".java"), "java", _package),
     (lambda name: name.endswith(".go") and not name.endswith("_test.go"), "go", _go_membership),
-    # a 2015 crate's bare paths start at its root unless an `extern crate` there names them
-    (lambda name: name.endswith(".rs"), "rust", _rust_externs),
+    # a 2015 crate's bare paths start at its root unless an `extern crate` there names them;
+    # paths walk through a module's `mod` declarations (`#[path]`), and those of src/main.rs
+    # say whether a file beside it is the binary's or the library's
+    (lambda name: name.endswith(".rs"), "rust", _rust_read),
     (lambda name: name.endswith(PHP_SOURCES), "php", declarations),
 )
 

@@ -1,14 +1,21 @@
 """Rust `mod` declarations and `use` paths -> module files of the tree.
 
 A module is a file plus the directory its child modules live in: a crate root
-(lib.rs, main.rs, src/bin/x.rs, tests/x.rs, ...) and a mod.rs keep children beside
-themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]` names the file
-outright. `use` paths walk from the crate root (`crate::`), the current module (`self::`),
-its parents (`super::`) or a crate of the tree's own workspace, and resolve to the deepest
-module file that exists; each path of a group, nested groups expanded, is walked on its own
-(`use crate::{net::{self, conn::Conn}, Config}`: net.rs, net/conn.rs, the root). Inline
-`mod m { ... }` blocks are modules inside their file: a `super::` inside one first climbs
-out to the file's own module.
+(lib.rs, main.rs, src/bin/x.rs, tests/x.rs, a `[[bin]] path`, ...) and a mod.rs keep
+children beside themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]`
+names the file outright, and that file keeps its children beside itself (`ModuleTree`).
+`use` paths walk from the crate root (`crate::`), the current module (`self::`), its
+parents (`super::`) or a crate of the tree's own workspace, through the modules' `mod`
+declarations, and resolve to the deepest module file that exists; each path of a group,
+nested groups expanded, is walked on its own (`use crate::{net::{self, conn::Conn},
+Config}`: net.rs, net/conn.rs, the root). Inline `mod m { ... }` blocks are modules inside
+their file: a `super::` inside one first climbs out to the file's own module; a path walks
+into one when it declares file modules (`mod m { mod n; }`: m/n.rs).
+
+A binary is a crate of its own: `crate::` in src/main.rs, src/bin/x.rs, src/bin/y/main.rs
+or a `[[bin]] path` file (and the modules in the folder beside such a root, unless that is
+the library's folder: there a module of src/main.rs is one main.rs declares and lib.rs does
+not) is its own root; the library is reached by its crate name.
 
 The edition decides what a bare path means: from 2018 on, a child module of the current
 module or else another crate; in 2015 (a Cargo.toml without `edition`), a path from the
@@ -21,10 +28,10 @@ from __future__ import annotations
 
 import posixpath
 import tomllib
-from typing import Callable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from indexer.model import BlobFacts, ImportSpec
-from indexer.manifests_cargo import TABLES, lib_crate
+from indexer.manifests_cargo import TABLES, bin_targets, lib_crate
 from indexer.resolve_tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
 DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
@@ -102,10 +109,129 @@ def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...
     return tuple(dict.fromkeys(out))
 
 
-def child_files(directory: str, name: str) -> tuple[str, str]:
-    """Where a module's child module `name` may be, the first that exists being it, given the
-    folder its children live in: name.rs, then name/mod.rs."""
-    return join(directory, name + ".rs"), join(directory, name, "mod.rs")
+def child_files(folder: str) -> tuple[str, str]:
+    """Where a module whose files would be in `folder` (its parent's folder, then its name)
+    may be, the first that exists being it: folder.rs, then folder/mod.rs."""
+    return folder + ".rs", folder + "/mod.rs"
+
+
+_ROOTS_BESIDE = ("lib.rs", "main.rs")  # a library and a binary whose modules share one folder
+
+
+class Module(NamedTuple):
+    """A module as paths walk it: its file, the folder its child modules' files are in, and
+    the inline `mod m { ... }` blocks of the file it is inside of, outermost first."""
+
+    file: str
+    directory: str
+    inline: tuple[str, ...] = ()
+
+
+class ModuleTree:
+    """Module paths -> files, as a module's `mod` declarations place its children: a
+    `#[path = "x.rs"]` child is that file (beside the declaring file, or inside the folder of
+    the inline modules it is declared in), whose own children are then its siblings (rustc
+    reads a `#[path]` file as a mod.rs); any other child is name.rs or name/mod.rs in the
+    module's folder, declared or not (a `mod` inside a macro or `cfg_if!` is not seen); an
+    inline module that declares file modules is walked into. What resolution and the
+    qualified lookups of context tools both walk: `exists` says whether the tree holds a
+    path, `imports_of` gives a file's import facts (read once per file)."""
+
+    def __init__(self, exists: Callable[[str], bool], imports_of: Callable[[str], Iterable[ImportSpec]]) -> None:
+        self.exists = exists
+        self.imports_of = imports_of
+        self._declared: dict[str, dict[str, str]] = {}
+        self._outermost: dict[str, frozenset[str]] = {}
+        self._inline: dict[str, frozenset[str]] = {}
+
+    def declarations(self, file: str) -> dict[str, str]:
+        """The file's `mod` declarations: "a::b" (b inside inline a) -> its `#[path]`, "" for none."""
+        found = self._declared.get(file)
+        if found is None:
+            found = self._declared[file] = {imp.spec: imp.names[0] if imp.names else ""
+                                            for imp in self.imports_of(file) if imp.kind == "rust_mod"}
+        return found
+
+    def outermost(self, file: str) -> frozenset[str]:
+        """The modules the file's declarations start with: `b` of `mod b;`, `a` of "a::b"."""
+        found = self._outermost.get(file)
+        if found is None:
+            found = self._outermost[file] = frozenset(k.partition("::")[0] for k in self.declarations(file))
+        return found
+
+    def child(self, at: Module, name: str) -> Module | None:
+        # on every segment of every `use` path: the memos are read inline
+        file, directory, inline = at
+        key = "::".join((*inline, name)) if inline else name
+        declared = self._declared.get(file)
+        if declared is None:
+            declared = self.declarations(file)
+        attr = declared.get(key)
+        if attr:
+            target = normalize(join(directory if inline else parent(file), attr))
+            return Module(target, parent(target)) if target and self.exists(target) else None
+        folder = f"{directory}/{name}" if directory else name
+        if attr is not None or not file.endswith(_ROOTS_BESIDE) or not self._beside_declares(at, name):
+            for candidate in child_files(folder):
+                if self.exists(candidate):
+                    return Module(candidate, folder)
+        inner = self._inline.get(file)
+        if inner is None:
+            inner = self._inline_modules(file)
+        return Module(file, folder, (*inline, name)) if key in inner else None
+
+    def _inline_modules(self, file: str) -> frozenset[str]:
+        """The inline modules of the file that declare file modules: "a" and "a::b" of "a::b::c"."""
+        found = self._inline.get(file)
+        if found is None:
+            found = self._inline[file] = frozenset(
+                "::".join(parts[:i]) for parts in (k.split("::") for k in self.declarations(file))
+                for i in range(1, len(parts)))
+        return found
+
+    def _beside_declares(self, at: Module, name: str) -> bool:
+        """Is `at` a lib.rs or main.rs whose counterpart beside it (the other crate of the
+        folder) declares `name`? Then name.rs there is that crate's module, not this one's."""
+        own = posixpath.basename(at.file)
+        if own not in _ROOTS_BESIDE or at.inline or at.directory != parent(at.file):
+            return False
+        beside = join(at.directory, _ROOTS_BESIDE[_ROOTS_BESIDE.index(own) - 1])  # the other one
+        return self.exists(beside) and name in self.declarations(beside)
+
+    def walk(self, at: Module, segments: Iterable[str]) -> tuple[Module, int]:
+        """The deepest module along `segments` from `at`, and how many segments it took."""
+        taken = 0
+        for seg in segments:
+            seg = seg.strip()
+            hit = self.child(at, seg) if seg not in ("self", "*", "") else None
+            if hit is None:
+                break
+            at, taken = hit, taken + 1
+        return at, taken
+
+    def path_to(self, root: str, file: str, depth: int = 12) -> list[str] | None:
+        """The module path from the crate root `root` to the module file `file` (`["net",
+        "pool"]`), following the declarations of the modules on the way whose files or
+        folders hold `file`; None when no declaration reaches it."""
+        return self._search(Module(root, parent(root)), file, depth)
+
+    def _search(self, at: Module, file: str, depth: int) -> list[str] | None:
+        if depth == 0:
+            return None
+        level = len(at.inline)
+        names = sorted({parts[level] for parts in (k.split("::") for k in self.declarations(at.file))
+                        if tuple(parts[:level]) == at.inline})  # declared here, or inline modules declaring deeper
+        for name in names:
+            hit = self.child(at, name)
+            if hit is None:
+                continue
+            if hit.file == file and not hit.inline:
+                return [name]
+            if file.startswith(hit.directory + "/"):
+                deeper = self._search(hit, file, depth - 1)
+                if deeper is not None:
+                    return [name, *deeper]
+        return None
 
 
 def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
@@ -115,12 +241,54 @@ def extern_crates(facts: BlobFacts | None) -> frozenset[str]:
     return frozenset(name for imp in facts.imports if imp.kind == "rust_extern" for name in (imp.spec, *imp.aliases))
 
 
+def module_declarations(facts: BlobFacts) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """The `mod` declarations of a file (spec and `#[path]`), which other files' paths walk through."""
+    return frozenset((imp.spec, imp.names) for imp in facts.imports if imp.kind == "rust_mod")
+
+
 class _Package(NamedTuple):
     """What a Cargo.toml tells resolution about the crates in its directory."""
 
     edition: str
     dependencies: frozenset[str]  # the names its code uses for them (renames included), underscored
     lib: str  # its library crate's root file (`[lib] path`, else src/lib.rs), held by the tree or not
+    bins: tuple[str, ...]  # the root files `[[bin]] path` places, held by the tree
+
+
+def target_roots(doc: dict, directory: str, exists: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """(crate name as code writes it, root file) of the crates a manifest's `[lib]` and
+    `[[bin]]` tables name, roots the tree holds: the library's (`lib_crate`), and each
+    binary's, at its `path` or else src/bin/<name>.rs or src/bin/<name>/main.rs (src/main.rs
+    for one named as the package). Auto-discovered targets (src/main.rs, src/bin/x.rs) are
+    `auto_target`'s."""
+    found = []
+    crate = lib_crate(doc)
+    if crate is not None and exists(join(directory, crate[1])):
+        found.append((crate[0], join(directory, crate[1])))
+    pkg = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+    for name, path in bin_targets(doc):
+        places = [path] if path else [f"src/bin/{name}.rs", f"src/bin/{name}/main.rs"] + (
+            ["src/main.rs"] if name == pkg.get("name") else [])
+        root = next((join(directory, p) for p in places if exists(join(directory, p))), None)
+        if root is not None:
+            found.append((name.replace("-", "_"), normalize(root)))
+    return found
+
+
+def auto_target(doc: dict, rel: str) -> str | None:
+    """The crate name of an auto-discovered target whose root is at `rel` (relative to its
+    manifest's folder): the package's for src/main.rs, x for src/bin/x.rs and src/bin/x/main.rs,
+    and likewise for tests/, examples/ and benches/; None for any other file."""
+    parts = rel.split("/")
+    if rel == "src/main.rs":
+        pkg = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+        return pkg["name"].replace("-", "_") if isinstance(pkg.get("name"), str) else None
+    folder = parts[:2] == ["src", "bin"] and 2 or parts[0] in TARGET_DIRS and 1 or 0
+    if not folder or len(parts) not in (folder + 1, folder + 2) or not rel.endswith(".rs"):
+        return None
+    if len(parts) == folder + 2 and parts[-1] != "main.rs":
+        return None
+    return parts[folder].removesuffix(".rs").replace("-", "_")
 
 
 def _dependency_names(doc: dict) -> frozenset[str]:
@@ -160,6 +328,7 @@ class RustResolver:
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.tree = tree
         self.facts = facts
+        self.modules = ModuleTree(tree.paths.__contains__, self._imports_of)
         docs: dict[str, dict] = {}
         for path in tree.by_name.get("Cargo.toml", []):
             try:
@@ -173,8 +342,15 @@ class RustResolver:
             lib = join(directory, crate[1] if crate else "src/lib.rs")
             if crate is not None and lib in tree:
                 self.crates.setdefault(crate[0], lib)
-            self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc), lib)
+            bins = tuple(root for _, root in target_roots(doc, directory, tree.__contains__) if root != lib)
+            self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc), lib, bins)
         self._manifest_dirs: dict[str, str | None] = {}
+        self._path_loaded: frozenset[str] | None = None
+        self._roots: dict[str, str | None] = {}
+
+    def _imports_of(self, path: str) -> tuple[ImportSpec, ...]:
+        facts = self.facts.get(path)
+        return facts.imports if facts is not None else ()
 
     # -- crate and module structure ------------------------------------------------------
     def _manifest_dir(self, path: str) -> str | None:
@@ -189,6 +365,13 @@ class RustResolver:
         return self._manifest_dirs[here]
 
     def crate_root(self, path: str) -> str | None:
+        """The root file of the crate the file is a module of; memoized per file (each of its
+        `use`s and `mod`s asks it)."""
+        if path not in self._roots:
+            self._roots[path] = self._crate_root(path)
+        return self._roots[path]
+
+    def _crate_root(self, path: str) -> str | None:
         manifest = self._manifest_dir(path)
         if manifest is not None:
             return self._root_in(manifest, path)
@@ -212,19 +395,54 @@ class RustResolver:
         if parts[0] in TARGET_DIRS and len(parts) >= 2:
             own = join(crate_dir, parts[0], parts[1])
             return own if len(parts) == 2 else self.tree.first_existing((join(own, "main.rs"),))
+        package = self.packages.get(crate_dir)
+        lib = package.lib if package is not None else join(crate_dir, "src/lib.rs")
+        # a `[[bin]] path` root, and the files in its folder or below it (not the library's folder)
+        bins = package.bins if package is not None else ()
+        if path in bins:
+            return path
+        owner = max((b for b in bins if parent(b) != parent(lib) and path.startswith(parent(b) + "/")),
+                    key=len, default=None)
+        if owner is not None:
+            return owner
+        main = join(crate_dir, "src/main.rs")
         if rel == "src/main.rs":
             return path
+        if parts[0] == "src" and len(parts) > 1 and main in self.tree and self._binarys(lib, main, parts[1]):
+            return main
         # a `[lib] path` root (lib/wire.rs) keeps its children beside it, as src/lib.rs does
-        lib = self.packages[crate_dir].lib if crate_dir in self.packages else join(crate_dir, "src/lib.rs")
-        return self.tree.first_existing((lib, join(crate_dir, "src/main.rs")))
+        return self.tree.first_existing((lib, main))
+
+    def _binarys(self, lib: str, main: str, name: str) -> bool:
+        """Is src/<name>(.rs), and what is under src/<name>/, the binary src/main.rs's module,
+        not the library's: the library is elsewhere (`[lib] path`, or none), or main.rs
+        declares the module and the library root beside it does not?"""
+        if parent(lib) != parent(main) or lib not in self.tree:
+            return True
+        name = name.removesuffix(".rs")
+        return name in self.modules.declarations(main) and name not in self.modules.declarations(lib)
 
     def module_dir(self, path: str) -> str:
         if posixpath.basename(path) in DIR_OWNERS or self.crate_root(path) == path:
             return parent(path)
         return path[: -len(".rs")]
 
-    def child(self, directory: str, name: str) -> str | None:
-        return self.tree.first_existing(child_files(directory, name))
+    def _loaded_by_path(self, path: str) -> bool:
+        """Is the file some module's `#[path]` file (whose children are its siblings)? The
+        declarations of every Rust file are read the first time it is asked, which is only
+        when a module the file declares is not found where a file's children usually are
+        (`_beside`)."""
+        if self._path_loaded is None:
+            loaded = set()
+            for source in sorted(self.facts):
+                if source.endswith(".rs") and source in self.tree:
+                    for key, attr in self.modules.declarations(source).items():
+                        inline = key.split("::")[:-1]
+                        base = join(self.module_dir(source), *inline) if inline else parent(source)
+                        if attr:
+                            loaded.add(normalize(join(base, attr)))
+            self._path_loaded = frozenset(loaded)
+        return path in self._path_loaded
 
     def parent_module(self, directory: str, root: str) -> tuple[str, str] | None:
         up = parent(directory)
@@ -264,16 +482,25 @@ class RustResolver:
         return UNRESOLVED if UNRESOLVED in outcomes or not outcomes else EXTERNAL
 
     def _declared(self, importer: str, imp: ImportSpec) -> Outcome:
-        """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`."""
-        *inline, name = [s for s in imp.spec.strip().rstrip(";").split("::") if s] or [""]
-        if imp.names:
-            # the path is relative to the file's directory; inside inline modules, to the
-            # directory the file's own children live in, then one per inline module
-            base = join(self.module_dir(importer), *inline) if inline else parent(importer)
-            target = normalize(join(base, imp.names[0]))
-            return (target,) if target and target in self.tree else UNRESOLVED
-        hit = name and self.child(join(self.module_dir(importer), *inline), name)
-        return (hit,) if hit else UNRESOLVED
+        """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`
+        (relative to the file's folder; inside inline modules, to the folder the file's own
+        children are in, then one per inline module: `ModuleTree.child`)."""
+        parts = [s for s in imp.spec.strip().rstrip(";").split("::") if s]
+        if not parts:
+            return UNRESOLVED
+        at, taken = self.modules.walk(Module(importer, self.module_dir(importer)), parts)
+        if taken < len(parts) and (beside := self._beside(importer, parts[0])) is not None:
+            at, taken = self.modules.walk(beside, parts)
+        return (at.file,) if taken == len(parts) and not at.inline else UNRESOLVED
+
+    def _beside(self, importer: str, first: str) -> Module | None:
+        """The importer's own module with its children beside it, as a `#[path]` file has
+        them, for a path starting with `first` that was not found where a file's children
+        are: when the file declares `first` and is some module's `#[path]` file (asked of
+        every Rust file's declarations, once). None otherwise."""
+        if first in self.modules.outermost(importer) and self._loaded_by_path(importer):
+            return Module(importer, parent(importer))
+        return None
 
     def _use(self, importer: str, segments: list[str], level: int) -> Outcome:
         start = self._start(importer, segments, level)
@@ -281,22 +508,15 @@ class RustResolver:
             return start
         if len(start) == 1:
             return start  # a module of this file itself
-        (file, directory), rest = start
-        return (self._walk(file, directory, rest)[0],)
+        at, rest = start
+        end, taken = self.modules.walk(at, rest)
+        if not taken and rest and at.file == importer and not at.inline and (beside := self._beside(importer, rest[0])):
+            end = self.modules.walk(beside, rest)[0]  # `self::pool` in a `#[path]` file
+        return (end.file,)
 
-    def _walk(self, file: str, directory: str, segments: list[str]) -> tuple[str, str]:
-        for seg in segments:
-            seg = seg.strip()
-            hit = self.child(directory, seg) if seg not in ("self", "*", "") else None
-            if not hit:
-                break
-            file, directory = hit, join(directory, seg)
-        return file, directory
-
-    def _start(self, importer: str, segments: list[str],
-               level: int) -> Outcome | tuple[tuple[str, str], list[str]]:
-        """Where a path begins: ((module file, its children's directory), segments left), or
-        (importer,) for an inline module of the importer itself, or a status."""
+    def _start(self, importer: str, segments: list[str], level: int) -> Outcome | tuple[Module, list[str]]:
+        """Where a path begins: (module, segments left), or (importer,) for an inline module
+        of the importer itself, or a status."""
         if segments[0] == "self" and segments[1:2] == ["super"]:
             segments = segments[1:]  # `self::super::x` is `super::x`
         head, rest = segments[0], segments[1:]
@@ -304,9 +524,9 @@ class RustResolver:
         if head in ("crate", "self", "super") and root is None:
             return UNRESOLVED
         if head == "crate":
-            return (root, parent(root)), rest
+            return Module(root, parent(root)), rest
         if head == "self":
-            return (importer,) if level else ((importer, self.module_dir(importer)), rest)
+            return (importer,) if level else (Module(importer, self.module_dir(importer)), rest)
         if head == "super":
             supers = 1
             while rest and rest[0] == "super":
@@ -319,16 +539,17 @@ class RustResolver:
                 if up is None:
                     return UNRESOLVED
                 current = up
-            return current, rest
+            return Module(*current), rest
         if head in self.crates:
             lib = self.crates[head]
-            return (lib, parent(lib)), rest
+            return Module(lib, parent(lib)), rest
         if root is not None and self.edition(importer) == "2015":
             # 2015: a bare path starts at the crate root, unless it names another crate
-            return EXTERNAL if self._is_extern(head, importer, root) else ((root, parent(root)), segments)
+            return EXTERNAL if self._is_extern(head, importer, root) else (Module(root, parent(root)), segments)
         # 2018 paths may start with a child module of the current (file) module
-        directory = self.module_dir(importer)
-        hit = None if level else self.child(directory, head)
-        if hit:
-            return (hit, join(directory, head)), rest
-        return EXTERNAL
+        if level:
+            return EXTERNAL
+        hit = self.modules.child(Module(importer, self.module_dir(importer)), head)
+        if hit is None and (beside := self._beside(importer, head)) is not None:
+            hit = self.modules.child(beside, head)
+        return (hit, rest) if hit is not None else EXTERNAL

@@ -442,6 +442,21 @@ def test_rust_inline_module_declarations_and_paths():
             assert unresolved == [] and sorted(e.target for e in edges) == expected, imp
 
 
+def test_rust_binary_modules_when_the_library_lives_elsewhere():
+    # `[lib] path` out of src/: src/main.rs is alone there, so `crate::` in src/cli.rs is main.rs
+    tree = {"Cargo.toml": '[package]\nname = "a"\nedition = "2021"\n[lib]\npath = "core/a.rs"\n',
+            "core/a.rs": "", "core/x.rs": "", "src/main.rs": "", "src/cli.rs": "", "src/cli/args.rs": ""}
+    cases = [
+        ("src/cli.rs", ruse("crate::Root"), ["src/main.rs"]),
+        ("src/cli/args.rs", ruse("crate::cli::Cli"), ["src/cli.rs"]),
+        ("core/x.rs", ruse("crate::Root"), ["core/a.rs"]),
+        ("src/cli.rs", ruse("a::x::X"), ["core/x.rs"]),  # the library by its crate name
+    ]
+    for importer, imp, expected in cases:
+        edges, unresolved = run(tree, {importer: [imp]})
+        assert unresolved == [] and sorted(e.target for e in edges) == expected, (importer, imp)
+
+
 def test_rust_extern_crate_of_the_workspace_is_an_edge():
     edges, unresolved = run(RUST_TREE, {"src/main.rs": [ImportSpec("rust_extern", "my_util", 1),
                                                         ImportSpec("rust_extern", "serde", 2, aliases=("s",))]})
