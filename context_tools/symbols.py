@@ -39,10 +39,12 @@ from context_tools.result import Result
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import NotFound
+from indexer.languages import JS_FAMILY
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve_tree import join, parent
 
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
+JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, and imports it by
 
 
 class Definition(Struct):
@@ -522,7 +524,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     # the files re-exporting a definition under the name: their own sites and their importers'
     starts = sorted({(p, s.name) for p, s, _ in defs})
-    offered = _relays(snap, starts)
+    exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
+    offered = _relays(snap, starts + exported)
     relays = {r for r, names in offered.items() if simple in names}
     # The definition under other names, its sites all reached through imports: a file's own
     # name for it (`from .m import Real as Alias`, `use App\Models\User as U;`), and, asked by
@@ -530,7 +533,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`), the
     # other names stay out: that name's sites are the answer.
     own_name = any(n == simple for _, n in starts)
-    offers = [(p, n) for p, n in starts if n == simple] + [
+    offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
         (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])]
     aliased = _alias_sites(snap, offers, simple)
     # A module site (a segment of an import's path) names a package or module: it refers to
@@ -621,6 +624,20 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     return None
 
 
+def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
+    """(file, name) for each name a JS or TS file exports one of its top-level definitions
+    `defs` under, other than its own (`BlobFacts.exported_as`): `export default class Bar`,
+    `class Bar {}; export default Bar;` and `export { Bar as default }` offer Bar as `default`,
+    which `import Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. Only the
+    defining files' imports are read, and only theirs that are JS or TS."""
+    found = set()
+    for path, sym, _ in defs:
+        entry = snap.file(path) if not sym.container else None
+        facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
+        found.update((path, name) for local, name in (facts.exported_as if facts else ()) if local == sym.name)
+    return sorted(found)
+
+
 _RELAY_HOPS = 4  # re-exports followed from a defining file: `pkg` -> `pkg.api` -> `pkg.api._client` is two
 
 
@@ -653,6 +670,8 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
         return ((_last_part(spec.spec), spec.aliases[0]),) if spec.aliases else ()
     if spec.kind == "rust_use":
         return _rust_bindings(spec)
+    if spec.kind == "js":  # `export { default } from` binds no name of the file
+        return ((name, local) for i, name in enumerate(spec.names) if (local := spec.local(i)) != JS_DEFAULT)
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
@@ -667,13 +686,20 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     reached through an import. Only the offering files' importers are read."""
     found: set[tuple[str, str]] = set()  # (file, its name for the definition)
     for path, name in offers:
-        if name != simple:
+        if name != simple and not _js_default(snap, path, name):
             found.add((path, name))
         for edge in snap.importers(path):
             for spec in _specs_of(snap, edge):
                 found.update((edge.source, local) for local in _local_names(snap, spec, edge.target, name)
                              if local != simple)
     return [(path, o, True) for path, alias in sorted(found) for o in snap.occurrences_in(path, alias)]
+
+
+def _js_default(snap: Any, path: str, name: str) -> bool:
+    """Is `name` a JS/TS file's `default`: a keyword there, the name of no binding (a `default`
+    in `export { Bar as default }` is no use of Bar)."""
+    entry = snap.file(path) if name == JS_DEFAULT else None
+    return entry is not None and entry.language in JS_FAMILY
 
 
 def _local_names(snap: Any, spec: Any, target: str, name: str) -> Iterator[str]:

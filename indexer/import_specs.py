@@ -17,7 +17,8 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   `import { a as b }`, `export * as ns from`). `exports` says what the file exports them
   as: every name of an `export ... from` (`export { a as b } from` -> ("b",); `export *
   from` -> ("*",)), and of an import only the bindings a top-level `export { x }` or `export
-  default x` without a source names (`exported_imports`); a plain import exports nothing.
+  default x` without a source names (`js_exports`); a plain import exports nothing. A file's
+  own names exported under another name are not imports: `BlobFacts.exported_as`.
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c"); `use a::b::*` ->
   spec "a::b", names ("*",); `use a::b as c` -> spec "a::b", no names, aliases ("c",). A
   group's items are compact use trees without aliases or comments (`{d::{self as e, F}}` ->
@@ -176,17 +177,26 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
     return [ImportSpec("js", spec, _line(node))]
 
 
-def _local_exports(root: Node, data: bytes) -> dict[str, str]:
-    """local name -> the name a top-level `export { x }`, `export { x as y }` or `export
-    default x` without a source exports it under (the first such, in document order)."""
-    out: dict[str, str] = {}
+def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
+    """(local name, the name it is exported under) for each name a top-level export without a
+    source exports, in document order: `export { x }`, `export { x as y }`, `export default x`,
+    and the named declaration of `export default class X` / `function x()` (exported as
+    `default`). An anonymous default (`export default function () {}`, `export default {}`)
+    exports no local name; `export class X` exports X as itself, which is nothing to record."""
+    out: list[tuple[str, str]] = []
     for node in root.named_children:
         if node.type != "export_statement" or node.child_by_field_name("source") is not None:
             continue
         value = node.child_by_field_name("value")
         if value is not None:
             if value.type == "identifier":
-                out.setdefault(_text(value, data), "default")
+                out.append((_text(value, data), "default"))
+            continue
+        declaration = node.child_by_field_name("declaration")
+        if declaration is not None:
+            name = declaration.child_by_field_name("name")
+            if name is not None and any(c.type == "default" for c in node.children):
+                out.append((_text(name, data), "default"))
             continue
         for clause in node.named_children:
             if clause.type == "export_clause":
@@ -194,26 +204,37 @@ def _local_exports(root: Node, data: bytes) -> dict[str, str]:
                     if spec.type == "export_specifier":
                         name = _js_name(spec.child_by_field_name("name"), data)
                         alias = spec.child_by_field_name("alias")
-                        out.setdefault(name, _js_name(alias, data) if alias is not None else name)
+                        out.append((name, _js_name(alias, data) if alias is not None else name))
     return out
 
 
-def exported_imports(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
+def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[ImportSpec], list[tuple[str, str]]]:
     """JS/TS: `found` with the `exports` of each import whose bindings the file exports
-    without a source (`import { x } from "./a"; export { x }` re-exports x), the rest as is."""
-    if not any(i.kind == "js" and i.names and not i.exports for i in found):
-        return found
-    local = _local_exports(root, data)
-    if not local:
-        return found
+    without a source (`import { x } from "./a"; export { x }` re-exports x), the rest as is;
+    and the file's own names it exports under another name (`BlobFacts.exported_as`:
+    `export default class Bar` -> ("Bar", "default"), `export { a as b }` -> ("a", "b")). Only
+    the top-level statements of a file that says `export` are read."""
+    if b"export" not in data:
+        return found, []
+    exported = _local_exports(root, data)
+    if not exported:
+        return found, []
+    first: dict[str, str] = {}
+    for local, name in exported:
+        first.setdefault(local, name)
     out = []
+    imported: set[str] = set()
     for imp in found:
-        if imp.kind == "js" and imp.names and not imp.exports:
-            exports = tuple(local.get(imp.local(i), "") for i in range(len(imp.names)))
-            if any(exports):
-                imp = ImportSpec(imp.kind, imp.spec, imp.line, imp.level, imp.names, imp.aliases, exports)
+        if imp.kind == "js" and imp.names:
+            locals_ = [imp.local(i) for i in range(len(imp.names))]
+            imported.update(locals_)
+            if not imp.exports:
+                exports = tuple(first.get(local, "") for local in locals_)
+                if any(exports):
+                    imp = ImportSpec(imp.kind, imp.spec, imp.line, imp.level, imp.names, imp.aliases, exports)
         out.append(imp)
-    return out
+    renamed = [(local, name) for local, name in exported if local != name and local not in imported]
+    return out, list(dict.fromkeys(renamed))
 
 
 def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
