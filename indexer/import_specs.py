@@ -174,7 +174,35 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
     if node.type == "import_require_clause":  # TypeScript `import x = require("./a")`: the module as x
         local = next((c for c in node.named_children if c.type == "identifier"), None)
         return [ImportSpec("js", spec, _line(node), aliases=(_text(local, data),) if local is not None else ())]
+    if "fn" in caps:  # `require("./a")`
+        return [ImportSpec("js", spec, _line(node), 0, *_require_bindings(node, data))]
     return [ImportSpec("js", spec, _line(node))]
+
+
+def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(names, aliases) a CommonJS `require` binds when it is a declaration's whole value: `const
+    m = require("./a")` binds what the module exports as a whole (its `module.exports`, which
+    an ESM `import m from` it binds too) -> ("default",) as ("m",); `const { a, b: c } =
+    require("./a")` binds a and b, b as c. Nothing otherwise (`require("./a").b`, a nested or
+    rest pattern's names)."""
+    declarator = call.parent
+    target = declarator.child_by_field_name("name") if declarator is not None and declarator.type == "variable_declarator" else None
+    if target is None:
+        return (), ()
+    if target.type == "identifier":
+        return ("default",), (_text(target, data),)
+    names: list[str] = []
+    aliases: list[str] = []
+    for part in target.named_children if target.type == "object_pattern" else ():
+        if part.type == "shorthand_property_identifier_pattern":
+            names.append(_text(part, data))
+            aliases.append("")
+        elif part.type == "pair_pattern":
+            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+            if key is not None and value is not None and key.type == "property_identifier" and value.type == "identifier":
+                names.append(_text(key, data))
+                aliases.append(_text(value, data))
+    return tuple(names), _aliases(names, aliases)
 
 
 def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
@@ -185,6 +213,9 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
     exports no local name; `export class X` exports X as itself, which is nothing to record."""
     out: list[tuple[str, str]] = []
     for node in root.named_children:
+        if node.type == "expression_statement":
+            out += _module_exports(node.named_children[0] if node.named_child_count else None, data)
+            continue
         if node.type != "export_statement" or node.child_by_field_name("source") is not None:
             continue
         value = node.child_by_field_name("value")
@@ -206,6 +237,19 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
                         alias = spec.child_by_field_name("alias")
                         out.append((name, _js_name(alias, data) if alias is not None else name))
     return out
+
+
+def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
+    """CommonJS `module.exports = X` (or a named class or function): X exported as a whole,
+    what `require` and an ESM default import of the module bind (`_require_bindings`)."""
+    if node is None or node.type != "assignment_expression":
+        return []
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None or _compact(left, data) != "module.exports":
+        return []
+    name = right if right.type == "identifier" else right.child_by_field_name("name") if right.type in (
+        "class", "function_expression") else None
+    return [(_text(name, data), "default")] if name is not None else []
 
 
 def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[ImportSpec], list[tuple[str, str]]]:

@@ -3,7 +3,9 @@
 Thing;`, `export { Widget as default }`) is what `import Foo from "./bar"` and `import { default
 as Foo } from "./bar"` bind to Foo, so Foo's sites are `import` sites of it; the same through an
 index re-exporting it (`export { default } from`, `export { default as Gadget2 } from`). An
-anonymous default export has no name to alias. Extraction records what a file exports its own
+anonymous default export has no name to alias. CommonJS likewise: `module.exports = Engine` is
+what `const Motor = require("./engine")` binds, and `const { Part: Piece } = require(...)` binds
+Part as Piece. Extraction records what a file exports its own
 names as (`BlobFacts.exported_as`). Exact sites, from a real index."""
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ FILES = {
     # anonymous default exports: nothing to alias
     "anon/none.js": "function helper() {}\nexport default function () {\n  helper();\n}\n",
     "anon/obj.js": "export default { x: 1 };\n",
+    # CommonJS: `module.exports = Engine` is what `require` binds; a destructured name under another
+    "cjs/engine.js": "class Engine {}\nmodule.exports = Engine;\n",
+    "cjs/use.js": "const Motor = require('./engine');\n\nnew Motor();\n",
+    "cjs/parts.js": "class Part {}\nclass Bolt {}\nmodule.exports = { Part, Bolt };\n",
+    "cjs/pick.js": "const { Part: Piece, Bolt } = require('./parts');\n\nnew Piece(Bolt);\n",
+    "cjs/whole.js": "const parts = require('./parts');\n\nnew parts.Part();\n",
+    # a namespace import reaches the named exports
+    "ns/gear.js": "export class Gear {}\n",
+    "ns/use.js": "import * as gears from './gear';\n\nnew gears.Gear();\n",
     "anon/use.js": "import run from './none';\nimport Cfg from './obj';\n\nrun();\nCfg.x;\n",
 }
 
@@ -82,6 +93,22 @@ def test_an_anonymous_default_export_aliases_nothing(app):
     assert {resolution for _, _, resolution in sites(app, "run") + sites(app, "Cfg")} == {"name_match"}
 
 
+def test_commonjs_module_exports_and_destructured_requires(app):
+    # use.js's Motor (its declaration is a definition of Motor, not listed); pick.js's `Part` key
+    # and its Piece; whole.js's parts.Part, through the file it requires
+    assert sites(app, "Engine") == [("cjs/engine.js", 2, "same_file"), ("cjs/use.js", 3, "import")]
+    assert sites(app, "Part") == [
+        ("cjs/parts.js", 3, "same_file"),
+        ("cjs/pick.js", 1, "import"), ("cjs/pick.js", 1, "import"), ("cjs/pick.js", 3, "import"),
+        ("cjs/whole.js", 3, "import")]
+    assert sites(app, "Bolt") == [("cjs/parts.js", 3, "same_file"), ("cjs/pick.js", 1, "import"),
+                                  ("cjs/pick.js", 3, "import")]
+
+
+def test_a_namespace_import_reaches_the_named_exports(app):
+    assert sites(app, "Gear") == [("ns/use.js", 3, "import")]
+
+
 @pytest.mark.parametrize(("source", "exported_as"), [
     ("export default class Bar {}\n", [("Bar", "default")]),
     ("export default function bar() {}\n", [("bar", "default")]),
@@ -92,11 +119,23 @@ def test_an_anonymous_default_export_aliases_nothing(app):
     ("export class Bar {}\nexport function bar() {}\n", []),  # exported as themselves
     # an imported binding exported is its import's `exports`, not the file's own name
     ("import Foo from './x';\nexport default Foo;\n", []),
+    ("class Engine {}\nmodule.exports = Engine;\n", [("Engine", "default")]),
+    ("module.exports = { a: 1 };\nmodule.exports.b = 2;\n", []),
 ])
 @pytest.mark.parametrize("path", ["m.js", "m.ts"])
 def test_what_a_file_exports_its_own_names_as(source, exported_as, path):
     facts = extract_blob(source.encode(), path, "javascript" if path.endswith(".js") else "typescript")
     assert facts.exported_as == exported_as
+
+
+@pytest.mark.parametrize(("source", "names", "aliases"), [
+    ("const m = require('./a');\n", ("default",), ("m",)),  # the module's exports as a whole
+    ("const { a, b: c, default: d } = require('./a');\n", ("a", "b", "default"), ("", "c", "d")),
+    ("const b = require('./a').b;\nrequire('./a');\n", (), ()),  # binds no name the module exports
+])
+def test_what_a_require_binds(source, names, aliases):
+    imports = extract_blob(source.encode(), "m.js", "javascript").imports
+    assert [(i.names, i.aliases) for i in imports][:1] == [(names, aliases)]
 
 
 def test_typescript_default_interfaces_and_abstract_classes():
