@@ -665,12 +665,17 @@ FILE_OWN_IMPORTS = frozenset({"php_use", "csharp_using"})
 def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     """(name in the imported file, the importing file's own name for it) for each name the
     import binds: `from a import b as c` binds b as c, `import { b as c } from`, `use a::b as
-    c;`, `use A\\B as C;` and `using C = A.B;` likewise; an unrenamed name binds as itself."""
+    c;`, `use A\\B as C;` and `using C = A.B;` likewise; an unrenamed name binds as itself. A JS
+    or TS module bound whole (`const m = require("./a")`, `import m = require("./a")`) binds
+    what it exports as a whole, its `default` (`module.exports = X`, `export = X`)."""
     if spec.kind in FILE_OWN_IMPORTS:
         return ((_last_part(spec.spec), spec.aliases[0]),) if spec.aliases else ()
     if spec.kind == "rust_use":
         return _rust_bindings(spec)
-    if spec.kind == "js":  # `export { default } from` binds no name of the file
+    if spec.kind == "js":
+        if not spec.names:  # the module itself (`const m = require(...)`): what it exports as a whole
+            return ((JS_DEFAULT, spec.aliases[0]),) if spec.aliases else ()
+        # `export { default } from` binds no name of the file
         return ((name, local) for i, name in enumerate(spec.names) if (local := spec.local(i)) != JS_DEFAULT)
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 

@@ -18,7 +18,10 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   as: every name of an `export ... from` (`export { a as b } from` -> ("b",); `export *
   from` -> ("*",)), and of an import only the bindings a top-level `export { x }` or `export
   default x` without a source names (`js_exports`); a plain import exports nothing. A file's
-  own names exported under another name are not imports: `BlobFacts.exported_as`.
+  own names exported under another name are not imports: `BlobFacts.exported_as`. The
+  module itself under a name, TypeScript's `import m = require("./a")` and CommonJS `const m =
+  require("./a")`, has no names and aliases ("m",); `const { a, b: c } = require("./a")` ->
+  names ("a", "b"), aliases ("", "c").
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c"); `use a::b::*` ->
   spec "a::b", names ("*",); `use a::b as c` -> spec "a::b", no names, aliases ("c",). A
   group's items are compact use trees without aliases or comments (`{d::{self as e, F}}` ->
@@ -181,16 +184,15 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
 
 def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(names, aliases) a CommonJS `require` binds when it is a declaration's whole value: `const
-    m = require("./a")` binds what the module exports as a whole (its `module.exports`, which
-    an ESM `import m from` it binds too) -> ("default",) as ("m",); `const { a, b: c } =
-    require("./a")` binds a and b, b as c. Nothing otherwise (`require("./a").b`, a nested or
-    rest pattern's names)."""
+    m = require("./a")` binds the module itself to m -> no names, aliases ("m",), as TypeScript's
+    `import m = require("./a")`; `const { a, b: c } = require("./a")` binds a and b, b as c.
+    Nothing otherwise (`require("./a").b`, a nested or rest pattern's names)."""
     declarator = call.parent
     target = declarator.child_by_field_name("name") if declarator is not None and declarator.type == "variable_declarator" else None
     if target is None:
         return (), ()
     if target.type == "identifier":
-        return ("default",), (_text(target, data),)
+        return (), (_text(target, data),)
     names: list[str] = []
     aliases: list[str] = []
     for part in target.named_children if target.type == "object_pattern" else ():
@@ -209,12 +211,14 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
     """(local name, the name it is exported under) for each name a top-level export without a
     source exports, in document order: `export { x }`, `export { x as y }`, `export default x`,
     and the named declaration of `export default class X` / `function x()` (exported as
-    `default`). An anonymous default (`export default function () {}`, `export default {}`)
-    exports no local name; `export class X` exports X as itself, which is nothing to record."""
+    `default`); the module as a whole, TypeScript's `export = X` and CommonJS `module.exports =
+    X`, is its `default` too. An anonymous default (`export default function () {}`, `export
+    default {}`) exports no local name; `export class X` exports X as itself, which is nothing
+    to record."""
     out: list[tuple[str, str]] = []
     for node in root.named_children:
         if node.type == "expression_statement":
-            out += _module_exports(node.named_children[0] if node.named_child_count else None, data)
+            out += _module_exports(node.named_child(0), data)
             continue
         if node.type != "export_statement" or node.child_by_field_name("source") is not None:
             continue
@@ -236,12 +240,15 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
                         name = _js_name(spec.child_by_field_name("name"), data)
                         alias = spec.child_by_field_name("alias")
                         out.append((name, _js_name(alias, data) if alias is not None else name))
+            elif clause.type == "identifier" and node.children[1].type == "=":  # TypeScript `export = X;`
+                out.append((_text(clause, data), "default"))  # (not `export as namespace X;`)
     return out
 
 
 def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
-    """CommonJS `module.exports = X` (or a named class or function): X exported as a whole,
-    what `require` and an ESM default import of the module bind (`_require_bindings`)."""
+    """CommonJS `module.exports = X` (or a named class or function): X is the module as a
+    whole, exported as `default`, what an ESM default import of it binds, and `const m =
+    require` (`_require_bindings`)."""
     if node is None or node.type != "assignment_expression":
         return []
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")

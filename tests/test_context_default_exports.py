@@ -5,7 +5,7 @@ as Foo } from "./bar"` bind to Foo, so Foo's sites are `import` sites of it; the
 index re-exporting it (`export { default } from`, `export { default as Gadget2 } from`). An
 anonymous default export has no name to alias. CommonJS likewise: `module.exports = Engine` is
 what `const Motor = require("./engine")` binds, and `const { Part: Piece } = require(...)` binds
-Part as Piece. Extraction records what a file exports its own
+Part as Piece; TypeScript's `export = Engine2` is what `import Motor2 = require(...)` binds. Extraction records what a file exports its own
 names as (`BlobFacts.exported_as`). Exact sites, from a real index."""
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ FILES = {
     "cjs/parts.js": "class Part {}\nclass Bolt {}\nmodule.exports = { Part, Bolt };\n",
     "cjs/pick.js": "const { Part: Piece, Bolt } = require('./parts');\n\nnew Piece(Bolt);\n",
     "cjs/whole.js": "const parts = require('./parts');\n\nnew parts.Part();\n",
+    # TypeScript's CommonJS forms
+    "tscjs/engine2.ts": "class Engine2 {}\nexport = Engine2;\n",
+    "tscjs/use.ts": "import Motor2 = require('./engine2');\n\nnew Motor2();\n",
     # a namespace import reaches the named exports
     "ns/gear.js": "export class Gear {}\n",
     "ns/use.js": "import * as gears from './gear';\n\nnew gears.Gear();\n",
@@ -103,6 +106,9 @@ def test_commonjs_module_exports_and_destructured_requires(app):
         ("cjs/whole.js", 3, "import")]
     assert sites(app, "Bolt") == [("cjs/parts.js", 3, "same_file"), ("cjs/pick.js", 1, "import"),
                                   ("cjs/pick.js", 3, "import")]
+    # TypeScript: `export = Engine2` and `import Motor2 = require(...)`, the alias's own site included
+    assert sites(app, "Engine2") == [
+        ("tscjs/engine2.ts", 2, "same_file"), ("tscjs/use.ts", 1, "import"), ("tscjs/use.ts", 3, "import")]
 
 
 def test_a_namespace_import_reaches_the_named_exports(app):
@@ -129,7 +135,7 @@ def test_what_a_file_exports_its_own_names_as(source, exported_as, path):
 
 
 @pytest.mark.parametrize(("source", "names", "aliases"), [
-    ("const m = require('./a');\n", ("default",), ("m",)),  # the module's exports as a whole
+    ("const m = require('./a');\n", (), ("m",)),  # the module itself, as `import m = require`
     ("const { a, b: c, default: d } = require('./a');\n", ("a", "b", "default"), ("", "c", "d")),
     ("const b = require('./a').b;\nrequire('./a');\n", (), ()),  # binds no name the module exports
 ])
@@ -138,8 +144,10 @@ def test_what_a_require_binds(source, names, aliases):
     assert [(i.names, i.aliases) for i in imports][:1] == [(names, aliases)]
 
 
-def test_typescript_default_interfaces_and_abstract_classes():
+def test_typescript_default_interfaces_abstract_classes_and_export_assignments():
     source = b"export default interface Shape {}\n"
     assert extract_blob(source, "s.ts", "typescript").exported_as == [("Shape", "default")]
+    source = b"class Engine {}\nexport = Engine;\nexport as namespace Motors;\n"  # the UMD name is no export
+    assert extract_blob(source, "e.ts", "typescript").exported_as == [("Engine", "default")]
     source = b"export default abstract class Base {}\n"
     assert extract_blob(source, "b.ts", "typescript").exported_as == [("Base", "default")]

@@ -52,7 +52,7 @@ JAVASCRIPT_IMPORTS = [
     ('js', './path.js', 2, 0, ('*',)),
     ('js', './ab', 3, 0, ('a', 'b')),
     ('js', './all', 4, 0, ('*',)),
-    ('js', 'fs', 5, 0, ('default',)),  # `const fs = require` binds the module as a whole
+    ('js', 'fs', 5, 0, ()),
     ('js', './lazy.mjs', 24, 0, ()),
 ]
 
