@@ -42,6 +42,9 @@ FILES = {
     "cjs/parts.js": "class Part {}\nclass Bolt {}\nmodule.exports = { Part, Bolt };\n",
     "cjs/pick.js": "const { Part: Piece, Bolt } = require('./parts');\n\nnew Piece(Bolt);\n",
     "cjs/whole.js": "const parts = require('./parts');\n\nnew parts.Part();\n",
+    # a named export under another name
+    "rename/tool.js": "class Tool {}\nexport { Tool as Implement };\n",
+    "rename/use.js": "import { Implement } from './tool';\n\nnew Implement();\n",
     # TypeScript's CommonJS forms
     "tscjs/engine2.ts": "class Engine2 {}\nexport = Engine2;\n",
     "tscjs/use.ts": "import Motor2 = require('./engine2');\n\nnew Motor2();\n",
@@ -80,6 +83,13 @@ def test_an_export_clause_as_default(app):
     # the `default` of `export { Widget as default }` is a keyword, no site of Widget
     assert sites(app, "Widget") == [
         ("clause/widget.ts", 2, "same_file"), ("clause/use.ts", 1, "import"), ("clause/use.ts", 3, "import")]
+
+
+def test_a_definition_exported_under_another_name(app):
+    # tool.js's `Implement` is the name it offers Tool under (as a Python re-export's alias is)
+    assert sites(app, "Tool") == [
+        ("rename/tool.js", 2, "same_file"),
+        ("rename/tool.js", 2, "import"), ("rename/use.js", 1, "import"), ("rename/use.js", 3, "import")]
 
 
 def test_a_default_export_through_an_index_re_exporting_it(app):
