@@ -216,32 +216,31 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
     default {}`) exports no local name; `export class X` exports X as itself, which is nothing
     to record."""
     out: list[tuple[str, str]] = []
+    commonjs = b"module.exports" in data  # else its statements are not looked into
     for node in root.named_children:
         if node.type == "expression_statement":
-            out += _module_exports(node.named_child(0), data)
+            out += _module_exports(node.named_child(0), data) if commonjs else ()
             continue
-        if node.type != "export_statement" or node.child_by_field_name("source") is not None:
+        if node.type != "export_statement":
             continue
-        value = node.child_by_field_name("value")
-        if value is not None:
-            if value.type == "identifier":
-                out.append((_text(value, data), "default"))
-            continue
-        declaration = node.child_by_field_name("declaration")
-        if declaration is not None:
-            name = declaration.child_by_field_name("name")
-            if name is not None and any(c.type == "default" for c in node.children):
-                out.append((_text(name, data), "default"))
-            continue
-        for clause in node.named_children:
-            if clause.type == "export_clause":
-                for spec in clause.named_children:
+        # what follows `export` tells the form (`export class X` and the like: nothing to record)
+        second = node.child(1)
+        form = second.type if second is not None else ""
+        if form == "default":
+            value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
+            name = value if value is not None and value.type == "identifier" else \
+                value.child_by_field_name("name") if value is not None and value.type.endswith("declaration") else None
+            out += [(_text(name, data), "default")] if name is not None else ()
+        elif form == "=":  # TypeScript `export = X;` (`export as namespace X;` is a global's name)
+            value = node.named_child(0)
+            out += [(_text(value, data), "default")] if value is not None and value.type == "identifier" else ()
+        elif form in ("export_clause", "type") and node.child_by_field_name("source") is None:
+            for clause in node.named_children:
+                for spec in clause.named_children if clause.type == "export_clause" else ():
                     if spec.type == "export_specifier":
                         name = _js_name(spec.child_by_field_name("name"), data)
                         alias = spec.child_by_field_name("alias")
                         out.append((name, _js_name(alias, data) if alias is not None else name))
-            elif clause.type == "identifier" and node.children[1].type == "=":  # TypeScript `export = X;`
-                out.append((_text(clause, data), "default"))  # (not `export as namespace X;`)
     return out
 
 
@@ -274,18 +273,17 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
     for local, name in exported:
         first.setdefault(local, name)
     out = []
-    imported: set[str] = set()
     for imp in found:
-        if imp.kind == "js" and imp.names:
-            locals_ = [imp.local(i) for i in range(len(imp.names))]
-            imported.update(locals_)
-            if not imp.exports:
-                exports = tuple(first.get(local, "") for local in locals_)
-                if any(exports):
-                    imp = ImportSpec(imp.kind, imp.spec, imp.line, imp.level, imp.names, imp.aliases, exports)
+        if imp.kind == "js" and imp.names and not imp.exports:
+            exports = tuple(first.get(imp.local(i), "") for i in range(len(imp.names)))
+            if any(exports):
+                imp = ImportSpec(imp.kind, imp.spec, imp.line, imp.level, imp.names, imp.aliases, exports)
         out.append(imp)
-    renamed = [(local, name) for local, name in exported if local != name and local not in imported]
-    return out, list(dict.fromkeys(renamed))
+    renamed = [(local, name) for local, name in exported if local != name]
+    if renamed:  # an imported binding exported is its import's `exports`, not a name of the file's own
+        imported = {imp.local(i) for imp in found if imp.kind == "js" for i in range(len(imp.names))}
+        renamed = [pair for pair in dict.fromkeys(renamed) if pair[0] not in imported]
+    return out, renamed
 
 
 def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
