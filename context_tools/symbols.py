@@ -629,7 +629,7 @@ def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
     `defs` under, other than its own (`BlobFacts.exported_as`): `export default class Bar`,
     `class Bar {}; export default Bar;` and `export { Bar as default }` offer Bar as `default`,
     which `import Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. Only the
-    defining files' imports are read, and only theirs that are JS or TS."""
+    import facts of the defining files that are JS or TS are read."""
     found = set()
     for path, sym, _ in defs:
         entry = snap.file(path) if not sym.container else None
@@ -686,8 +686,8 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
     file's sites of its own name for it, an alias (`from .m import Real as Alias`, `import {
     Real as Alias }`, `import Alias from` a file exporting Real as default, `const Alias =
-    require` one whose `module.exports` it is, `use crate::m::Real as Alias;`, `use App\\Models\\User as U;`, `using
-    U = App.Models.User;`, the alias's own site included) or the offered name itself, through
+    require` one whose `module.exports` it is, `use crate::m::Real as Alias;`, `use
+    App\\Models\\User as U;`, `using U = App.Models.User;`, the alias's own site included) or the offered name itself, through
     an import of it, of `*`, or of the module (`import pytest` then `pytest.mark`). Each is
     reached through an import. Only the offering files' importers are read."""
     found: set[tuple[str, str]] = set()  # (file, its name for the definition)
