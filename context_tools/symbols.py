@@ -687,9 +687,9 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     file's sites of its own name for it, an alias (`from .m import Real as Alias`, `import {
     Real as Alias }`, `import Alias from` a file exporting Real as default, `const Alias =
     require` one whose `module.exports` it is, `use crate::m::Real as Alias;`, `use
-    App\\Models\\User as U;`, `using U = App.Models.User;`, the alias's own site included) or the offered name itself, through
-    an import of it, of `*`, or of the module (`import pytest` then `pytest.mark`). Each is
-    reached through an import. Only the offering files' importers are read."""
+    App\\Models\\User as U;`, `using U = App.Models.User;`, the alias's own site included) or
+    the offered name itself, through an import of it, of `*`, or of the module (`import
+    pytest` then `pytest.mark`). Each is reached through an import. Only the offering files' importers are read."""
     found: set[tuple[str, str]] = set()  # (file, its name for the definition)
     for path, name in offers:
         if name != simple and not _js_default(snap, path, name):

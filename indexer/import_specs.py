@@ -188,7 +188,9 @@ def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[s
     `import m = require("./a")`; `const { a, b: c } = require("./a")` binds a and b, b as c.
     Nothing otherwise (`require("./a").b`, a nested or rest pattern's names)."""
     declarator = call.parent
-    target = declarator.child_by_field_name("name") if declarator is not None and declarator.type == "variable_declarator" else None
+    if declarator is None or declarator.type != "variable_declarator":
+        return (), ()
+    target = declarator.child_by_field_name("name")
     if target is None:
         return (), ()
     if target.type == "identifier":
@@ -201,7 +203,7 @@ def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[s
             aliases.append("")
         elif part.type == "pair_pattern":
             key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
-            if key is not None and value is not None and key.type == "property_identifier" and value.type == "identifier":
+            if key is not None and key.type == "property_identifier" and value is not None and value.type == "identifier":
                 names.append(_text(key, data))
                 aliases.append(_text(value, data))
     return tuple(names), _aliases(names, aliases)

@@ -5,8 +5,9 @@ as Foo } from "./bar"` bind to Foo, so Foo's sites are `import` sites of it; the
 index re-exporting it (`export { default } from`, `export { default as Gadget2 } from`). An
 anonymous default export has no name to alias. CommonJS likewise: `module.exports = Engine` is
 what `const Motor = require("./engine")` binds, and `const { Part: Piece } = require(...)` binds
-Part as Piece; TypeScript's `export = Engine2` is what `import Motor2 = require(...)` binds. Extraction records what a file exports its own
-names as (`BlobFacts.exported_as`). Exact sites, from a real index."""
+Part as Piece; TypeScript's `export = Engine2` is what `import Motor2 = require(...)` binds.
+Extraction records what a file exports its own names as (`BlobFacts.exported_as`). Exact
+sites, from a real index."""
 
 from __future__ import annotations
 
