@@ -203,7 +203,8 @@ def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[s
             aliases.append("")
         elif part.type == "pair_pattern":
             key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
-            if key is not None and key.type == "property_identifier" and value is not None and value.type == "identifier":
+            plain = key is not None and key.type == "property_identifier"  # not `[computed]: v`
+            if plain and value is not None and value.type == "identifier":
                 names.append(_text(key, data))
                 aliases.append(_text(value, data))
     return tuple(names), _aliases(names, aliases)
