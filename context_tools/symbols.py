@@ -39,10 +39,12 @@ from context_tools.result import Result
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import NotFound
+from indexer.languages import JS_FAMILY
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve_tree import join, parent
 
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
+JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, and imports it by
 
 
 class Definition(Struct):
@@ -582,7 +584,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     # the files re-exporting a definition under the name: their own sites and their importers'
     starts = sorted({(p, s.name) for p, s, _ in defs})
-    offered = _relays(snap, starts)
+    exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
+    offered = _relays(snap, starts + exported)
     relays = {r for r, names in offered.items() if simple in names}
     # The definition under other names, its sites all reached through imports: a file's own
     # name for it (`from .m import Real as Alias`, `use App\Models\User as U;`), and, asked by
@@ -590,7 +593,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`), the
     # other names stay out: that name's sites are the answer.
     own_name = any(n == simple for _, n in starts)
-    offers = [(p, n) for p, n in starts if n == simple] + [
+    offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
         (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])]
     aliased = _alias_sites(snap, offers, simple)
     # A module site (a segment of an import's path) names a package or module: it refers to
@@ -690,6 +693,20 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     return None
 
 
+def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
+    """(file, name) for each name a JS or TS file exports one of its top-level definitions
+    `defs` under, other than its own (`BlobFacts.exported_as`): `export default class Bar`,
+    `class Bar {}; export default Bar;` and `export { Bar as default }` offer Bar as `default`,
+    which `import Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. Only the
+    import facts of the defining files that are JS or TS are read."""
+    found = set()
+    for path, sym, _ in defs:
+        entry = snap.file(path) if not sym.container else None
+        facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
+        found.update((path, name) for local, name in (facts.exported_as if facts else ()) if local == sym.name)
+    return sorted(found)
+
+
 _RELAY_HOPS = 4  # re-exports followed from a defining file: `pkg` -> `pkg.api` -> `pkg.api._client` is two
 
 
@@ -722,11 +739,18 @@ ANY_CASE_IMPORTS = frozenset({"php_use", "php_use_function"})
 def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     """(name in the imported file, the importing file's own name for it) for each name the
     import binds: `from a import b as c` binds b as c, `import { b as c } from`, `use a::b as
-    c;`, `use A\\B as C;` and `using C = A.B;` likewise; an unrenamed name binds as itself."""
+    c;`, `use A\\B as C;` and `using C = A.B;` likewise; an unrenamed name binds as itself. A JS
+    or TS module bound whole (`const m = require("./a")`, `import m = require("./a")`) binds
+    what it exports as a whole, its `default` (`module.exports = X`, `export = X`)."""
     if spec.kind in FILE_OWN_IMPORTS:
         return ((_last_part(spec.spec), spec.aliases[0]),) if spec.aliases else ()
     if spec.kind == "rust_use":
         return _rust_bindings(spec)
+    if spec.kind == "js":
+        if not spec.names:  # the module itself (`const m = require(...)`): what it exports as a whole
+            return ((JS_DEFAULT, spec.aliases[0]),) if spec.aliases else ()
+        # `export { default } from` binds no name of the file
+        return ((name, local) for i, name in enumerate(spec.names) if (local := spec.local(i)) != JS_DEFAULT)
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
@@ -735,17 +759,19 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     the files that define or re-export it and the name each offers it under: a re-exporting
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
     file's sites of its own name for it, an alias (`from .m import Real as Alias`, `import {
-    Real as Alias }`, `use crate::m::Real as Alias;`, `use App\\Models\\User as U;`, `using
-    U = App.Models.User;`, the alias's own site included) or the offered name itself, through
-    an import of it, of `*`, or of the module (`import pytest` then `pytest.mark`). Each is
-    reached through an import. A PHP file's name for a class or function it imports is its
-    name in any case (`use App\\Models\\User as U;` then `new u()`, `use ...\\User;` then
-    `user::find()`); a C# `global using U = ...;` names it U in every C# file of its project.
-    Only the offering files' importers are read (and, for a global alias, the alias's files)."""
+    Real as Alias }`, `import Alias from` a file exporting Real as default, `const Alias =
+    require` one whose `module.exports` it is, `use crate::m::Real as Alias;`, `use
+    App\\Models\\User as U;`, `using U = App.Models.User;`, the alias's own site included) or
+    the offered name itself, through an import of it, of `*`, or of the module (`import
+    pytest` then `pytest.mark`). Each is reached through an import. A PHP file's name for a
+    class or function it imports is its name in any case (`use App\\Models\\User as U;` then
+    `new u()`, `use ...\\User;` then `user::find()`); a C# `global using U = ...;` names it U
+    in every C# file of its project. Only the offering files' importers are read (and, for a
+    global alias, the alias's files)."""
     found: dict[tuple[str, str], bool] = {}  # (file, its name for the definition) -> in any case
     projects = _CSharpProjects(snap)
     for path, name in offers:
-        if name != simple:
+        if name != simple and not _js_default(snap, path, name):
             found.setdefault((path, name), False)
         for edge in snap.importers(path):
             for spec in _specs_of(snap, edge):
@@ -800,6 +826,13 @@ class _CSharpProjects:
         project = self.of(path)
         files = {p for p, _ in self.snap.occurrences(name) if p.endswith(".cs")}
         return sorted(p for p in files if self.of(p) == project)
+
+
+def _js_default(snap: Any, path: str, name: str) -> bool:
+    """Is `name` a JS/TS file's `default`: a keyword there, the name of no binding (a `default`
+    in `export { Bar as default }` is no use of Bar)."""
+    entry = snap.file(path) if name == JS_DEFAULT else None
+    return entry is not None and entry.language in JS_FAMILY
 
 
 def _local_names(snap: Any, spec: Any, target: str, name: str) -> Iterator[str]:

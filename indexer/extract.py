@@ -66,6 +66,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
             imports=facts.imports,
             main_block=facts.main_block,
             dunder_all=facts.dunder_all,
+            exported_as=facts.exported_as,
             package_name=facts.package_name,
             build_ignored=language == "go" and go_build_ignored(data),
             generated=generated,

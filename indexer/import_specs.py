@@ -18,7 +18,11 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   `import { a as b }`, `export * as ns from`). `exports` says what the file exports them
   as: every name of an `export ... from` (`export { a as b } from` -> ("b",); `export *
   from` -> ("*",)), and of an import only the bindings a top-level `export { x }` or `export
-  default x` without a source names (`exported_imports`); a plain import exports nothing.
+  default x` without a source names (`js_exports`); a plain import exports nothing. A file's
+  own names exported under another name are not imports: `BlobFacts.exported_as`. The
+  module itself under a name, TypeScript's `import m = require("./a")` and CommonJS `const m =
+  require("./a")`, has no names and aliases ("m",); `const { a, b: c } = require("./a")` ->
+  names ("a", "b"), aliases ("", "c").
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c"); `use a::b::*` ->
   spec "a::b", names ("*",); `use a::b as c` -> spec "a::b", no names, aliases ("c",). A
   group's items are compact use trees without aliases or comments (`{d::{self as e, F}}` ->
@@ -176,47 +180,116 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
     if node.type == "import_require_clause":  # TypeScript `import x = require("./a")`: the module as x
         local = next((c for c in node.named_children if c.type == "identifier"), None)
         return [ImportSpec("js", spec, _line(node), aliases=(_text(local, data),) if local is not None else ())]
+    if "fn" in caps:  # `require("./a")`
+        return [ImportSpec("js", spec, _line(node), 0, *_require_bindings(node, data))]
     return [ImportSpec("js", spec, _line(node))]
 
 
-def _local_exports(root: Node, data: bytes) -> dict[str, str]:
-    """local name -> the name a top-level `export { x }`, `export { x as y }` or `export
-    default x` without a source exports it under (the first such, in document order)."""
-    out: dict[str, str] = {}
+def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(names, aliases) a CommonJS `require` binds when it is a declaration's whole value: `const
+    m = require("./a")` binds the module itself to m -> no names, aliases ("m",), as TypeScript's
+    `import m = require("./a")`; `const { a, b: c } = require("./a")` binds a and b, b as c.
+    Nothing otherwise (`require("./a").b`, a nested or rest pattern's names)."""
+    declarator = call.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return (), ()
+    target = declarator.child_by_field_name("name")
+    if target is None:
+        return (), ()
+    if target.type == "identifier":
+        return (), (_text(target, data),)
+    names: list[str] = []
+    aliases: list[str] = []
+    for part in target.named_children if target.type == "object_pattern" else ():
+        if part.type == "shorthand_property_identifier_pattern":
+            names.append(_text(part, data))
+            aliases.append("")
+        elif part.type == "pair_pattern":
+            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+            plain = key is not None and key.type == "property_identifier"  # not `[computed]: v`
+            if plain and value is not None and value.type == "identifier":
+                names.append(_text(key, data))
+                aliases.append(_text(value, data))
+    return tuple(names), _aliases(names, aliases)
+
+
+def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
+    """(local name, the name it is exported under) for each name a top-level export without a
+    source exports, in document order: `export { x }`, `export { x as y }`, `export default x`,
+    and the named declaration of `export default class X` / `function x()` (exported as
+    `default`); the module as a whole, TypeScript's `export = X` and CommonJS `module.exports =
+    X`, is its `default` too. An anonymous default (`export default function () {}`, `export
+    default {}`) exports no local name; `export class X` exports X as itself, which is nothing
+    to record."""
+    out: list[tuple[str, str]] = []
+    commonjs = b"module.exports" in data  # else its statements are not looked into
     for node in root.named_children:
-        if node.type != "export_statement" or node.child_by_field_name("source") is not None:
+        if node.type == "expression_statement":
+            out += _module_exports(node.named_child(0), data) if commonjs else ()
             continue
-        value = node.child_by_field_name("value")
-        if value is not None:
-            if value.type == "identifier":
-                out.setdefault(_text(value, data), "default")
+        if node.type != "export_statement":
             continue
-        for clause in node.named_children:
-            if clause.type == "export_clause":
-                for spec in clause.named_children:
+        # what follows `export` tells the form (`export class X` and the like: nothing to record)
+        second = node.child(1)
+        form = second.type if second is not None else ""
+        if form == "default":
+            value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
+            name = value if value is not None and value.type == "identifier" else \
+                value.child_by_field_name("name") if value is not None and value.type.endswith("declaration") else None
+            out += [(_text(name, data), "default")] if name is not None else ()
+        elif form == "=":  # TypeScript `export = X;` (`export as namespace X;` is a global's name)
+            value = node.named_child(0)
+            out += [(_text(value, data), "default")] if value is not None and value.type == "identifier" else ()
+        elif form in ("export_clause", "type") and node.child_by_field_name("source") is None:
+            for clause in node.named_children:
+                for spec in clause.named_children if clause.type == "export_clause" else ():
                     if spec.type == "export_specifier":
                         name = _js_name(spec.child_by_field_name("name"), data)
                         alias = spec.child_by_field_name("alias")
-                        out.setdefault(name, _js_name(alias, data) if alias is not None else name)
+                        out.append((name, _js_name(alias, data) if alias is not None else name))
     return out
 
 
-def exported_imports(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
+def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
+    """CommonJS `module.exports = X` (or a named class or function): X is the module as a
+    whole, exported as `default`, what an ESM default import of it binds, and `const m =
+    require` (`_require_bindings`)."""
+    if node is None or node.type != "assignment_expression":
+        return []
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None or _compact(left, data) != "module.exports":
+        return []
+    name = right if right.type == "identifier" else right.child_by_field_name("name") if right.type in (
+        "class", "function_expression") else None
+    return [(_text(name, data), "default")] if name is not None else []
+
+
+def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[ImportSpec], list[tuple[str, str]]]:
     """JS/TS: `found` with the `exports` of each import whose bindings the file exports
-    without a source (`import { x } from "./a"; export { x }` re-exports x), the rest as is."""
-    if not any(i.kind == "js" and i.names and not i.exports for i in found):
-        return found
-    local = _local_exports(root, data)
-    if not local:
-        return found
+    without a source (`import { x } from "./a"; export { x }` re-exports x), the rest as is;
+    and the file's own names it exports under another name (`BlobFacts.exported_as`:
+    `export default class Bar` -> ("Bar", "default"), `export { a as b }` -> ("a", "b")). Only
+    the top-level statements of a file that says `export` are read."""
+    if b"export" not in data:
+        return found, []
+    exported = _local_exports(root, data)
+    if not exported:
+        return found, []
+    first: dict[str, str] = {}
+    for local, name in exported:
+        first.setdefault(local, name)
     out = []
     for imp in found:
         if imp.kind == "js" and imp.names and not imp.exports:
-            exports = tuple(local.get(imp.local(i), "") for i in range(len(imp.names)))
+            exports = tuple(first.get(imp.local(i), "") for i in range(len(imp.names)))
             if any(exports):
                 imp = ImportSpec(imp.kind, imp.spec, imp.line, imp.level, imp.names, imp.aliases, exports)
         out.append(imp)
-    return out
+    renamed = [(local, name) for local, name in exported if local != name]
+    if renamed:  # an imported binding exported is its import's `exports`, not a name of the file's own
+        imported = {imp.local(i) for imp in found if imp.kind == "js" for i in range(len(imp.names))}
+        renamed = [pair for pair in dict.fromkeys(renamed) if pair[0] not in imported]
+    return out, renamed
 
 
 def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:

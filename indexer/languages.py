@@ -39,6 +39,9 @@ PROSE_AND_DATA: frozenset[str] = frozenset(
      "gitattributes", "go-mod"}
 )
 
+# JavaScript and TypeScript: one module system (import_specs' `js` imports, resolve_js).
+JS_FAMILY: frozenset[str] = frozenset({"javascript", "typescript", "tsx"})
+
 _EXTENSIONS: dict[str, str] = {
     # languages with grammars
     "py": "python", "pyi": "python", "pyw": "python",

@@ -89,6 +89,10 @@ class BlobFacts(Struct):
     # Python: the names of the module's `__all__` as its literal top-level statements spell
     # it out (indexer/dunder_all.py); None when it has none or it is not read
     dunder_all: list[str] | None = None
+    # JS/TS: the file's own top-level names it exports under another name, (local, exported) in
+    # document order: `export default class Bar` -> ("Bar", "default"), `export { a as b }` ->
+    # ("a", "b"); imported bindings it exports are in their import's `exports` (import_specs)
+    exported_as: list[tuple[str, str]] = field(default_factory=list)
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
     build_ignored: bool = False  # Go: a `//go:build ignore` constraint keeps it out of every build
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none

@@ -23,7 +23,8 @@ from tree_sitter import Node, QueryCursor
 
 from indexer import grammars
 from indexer.dunder_all import dunder_all
-from indexer.import_specs import HANDLERS, exported_imports, missed_includes
+from indexer.import_specs import HANDLERS, js_exports, missed_includes
+from indexer.languages import JS_FAMILY
 from indexer.model import ImportSpec, Occurrence, Symbol
 from indexer.tokens import OCCURRENCE_CAP
 
@@ -152,6 +153,7 @@ class TreeFacts:
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False
     dunder_all: list[str] | None = None
+    exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (import_specs.js_exports)
     package_name: str = ""
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
@@ -609,14 +611,11 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
         missed = missed_includes(root, data, facts.imports)
         if missed:
             facts.imports = sorted(facts.imports + missed, key=_import_order)
-    elif language in _JS_FAMILY:
-        facts.imports = exported_imports(root, data, facts.imports)
+    elif language in JS_FAMILY:
+        facts.imports, facts.exported_as = js_exports(root, data, facts.imports)
     elif language == "python":
         facts.dunder_all = dunder_all(root, data)
     return facts
-
-
-_JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
 
 
 def _import_order(i: ImportSpec) -> tuple:
