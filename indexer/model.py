@@ -79,7 +79,7 @@ class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
         return alias or self.names[i]
 
 
-class BlobFacts(Struct):
+class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default costs no bytes
     language: str
     lines: int
     symbols: list[Symbol] = field(default_factory=list)
