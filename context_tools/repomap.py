@@ -103,12 +103,12 @@ def personalized_rank(snap: Any, seeds: list[str]) -> dict[str, float]:
     return {p: round(rank[i], 6) for p, i in index.items()}
 
 
-def _entry(snap: Any, path: str, rank: float, per_file: int) -> MapFile:
+def _entry(snap: Any, path: str, rank: float, per_file: int, focus: frozenset[str] = frozenset()) -> MapFile:
     f = snap.file(path)
     facts = snap.core_facts(path)
     symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
                      key=lambda s: (s.line, s.start_byte))
-    shown = _key_symbols(snap, path, symbols, per_file)
+    shown = _key_symbols(snap, path, symbols, per_file, focus)
     # indented two spaces per enclosing definition, so a method reads as part of its class
     sigs = ["  " * (s.container.count(".") + 1 if s.container else 0) + (s.signature or f"{s.kind} {s.qualified}")
             for s in shown]
@@ -120,9 +120,10 @@ def _entry(snap: Any, path: str, rank: float, per_file: int) -> MapFile:
 _USES_FROM = 256
 
 
-def _key_symbols(snap: Any, path: str, symbols: list, per_file: int) -> list:
+def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: frozenset[str]) -> list:
     """The definitions to show, in file order: all of them when they fit `per_file`; else those
-    its importers want most, each with the definitions enclosing it. First what more importers
+    its importers want most, each with the definitions enclosing it. First a definition the
+    focus names (by name or qualified name), then what more importers
     name in an import (the file's API), then what their sites name more, weighed as the rank
     weighs them (graph.name_weight, graph.definition_weight: a name few files define counts
     more than `get`, and one over graph.MAX_DEFINERS not at all); at equal scores the
@@ -147,10 +148,10 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int) -> list:
 
     definers = {name: len(paths) for name, paths in snap.defining_paths(sorted(n for n in names if used[n])).items()}
 
-    def wanted(s: Any) -> tuple[int, float]:
+    def wanted(s: Any) -> tuple[bool, int, float]:
         count = definers.get(s.name, 1)
         weight = name_weight(s.name, count) * definition_weight(s) if count <= MAX_DEFINERS else 0.0
-        return imported[s.name], used[s.name] * weight
+        return s.name in focus or s.qualified in focus, imported[s.name], used[s.name] * weight
 
     by_qualified = {s.qualified: s for s in symbols}
     chosen: set[int] = set()
@@ -249,7 +250,9 @@ def repo_map(input: Any, ctx: Any) -> Result:
     budget = input.budget or ctx.cap("budget")
     per_file = ctx.cap("symbols_per_file")
     r = _ranked(ctx, snap, input.focus)
-    files, used, page = _fit(ctx, lambda start: (_entry(snap, p, r.ranks.get(p, 0.0), per_file) for p in r.ordered[start:]),
+    focus = frozenset(input.focus)
+    files, used, page = _fit(ctx, lambda start: (_entry(snap, p, r.ranks.get(p, 0.0), per_file, focus)
+                                                 for p in r.ordered[start:]),
                              len(r.ordered), input.cursor, snap.fingerprint, budget)
     data = RepoMap(focus=list(input.focus), focus_files=r.focus_files, unmatched_focus=r.unmatched, ranking=r.ranking,
                    budget=budget, bytes=used, excluded_marked=r.excluded, files=files)
@@ -286,11 +289,12 @@ def _map_across(input: Any, ctx: Any, name: str) -> Result:
     budget = input.budget or ctx.cap("budget")
     per_file = ctx.cap("symbols_per_file")
     ranked = [(m, _ranked(ctx, m.snap, input.focus)) for m in scope.readable]
+    focus = frozenset(input.focus)
     order = interleave([[(m, r, p) for p in r.ordered] for m, r in ranked])
 
     def entries(start: int):
         for m, r, p in order[start:]:
-            yield tag(_entry(m.snap, p, r.ranks.get(p, 0.0), per_file), m.member.name)
+            yield tag(_entry(m.snap, p, r.ranks.get(p, 0.0), per_file, focus), m.member.name)
 
     files, used, page = _fit(ctx, entries, len(order), input.cursor, scope.binding, budget)
     data = WorkspaceMap(

@@ -1,7 +1,7 @@
-"""context.map's choice of a crowded file's definitions: over the per-file cap (12), what its
-importers name in their imports, then what their sites use most (a distinctive name before a
-name many files define), each with its class, shown in file order; a file under the cap
-shows every definition. From a real index."""
+"""context.map's choice of a crowded file's definitions: over the per-file cap (12), what the
+focus names, then what its importers name in their imports, then what their sites use most
+(a distinctive name before a name many files define), each with its class, shown in file
+order; a file under the cap shows every definition. From a real index."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ FILES["lib.py"] += "\n\ndef get():\n    return 'lib'\n"
 INDEXED = Indexed(FILES, "rennet-map-")
 
 
-def _entry(path: str):
+def _entry(path: str, **more):
     client, repo = INDEXED.asked()
-    files = client.call("context.map", repo=repo, budget=65536).data.files
+    files = client.call("context.map", repo=repo, budget=65536, **more).data.files
     return next(f for f in files if f.path == path)
 
 
@@ -41,3 +41,11 @@ def test_a_crowded_file_shows_what_its_importers_want_in_file_order():
 def test_a_file_under_the_cap_shows_every_definition():
     small = _entry("small.py")
     assert small.symbols == ["def one():", "class Two:", "  def three(self):"] and small.more_symbols == 0
+
+
+def test_a_definition_the_focus_names_comes_first():
+    lib = _entry("lib.py", focus=["step_08"])
+    assert lib.symbols == [*(f"def step_{i:02}():" for i in range(6)), "def step_08():", "def step_11():",
+                           "def step_12():", "def step_13():", "class Engine:", "  def stop_all_engines(self):"]
+    by_qualified = _entry("lib.py", focus=["Engine.start"])
+    assert "  def start(self):" in by_qualified.symbols and "class Engine:" in by_qualified.symbols
