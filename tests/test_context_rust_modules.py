@@ -160,6 +160,7 @@ def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_pa
     from corpora.gitbuild import RepoBuilder
     from indexer import api
     from indexer.store import Store
+    from tests.reindexed import reindexed_as_cold
 
     builder = RepoBuilder(tmp_path / "repo")
     files = dict(FILES, **{"src/extra.rs": "use crate::cli::Args;\n"})
@@ -167,19 +168,10 @@ def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_pa
     commits.append(builder.commit({"src/lib.rs": FILES["src/lib.rs"].replace("transport/tcp.rs", "net.rs")},
                                   message="path"))
     commits.append(builder.commit({"src/main.rs": "mod extra;\n" + FILES["src/main.rs"]}, message="mod"))
-    incremental = Store.open(tmp_path / "incremental")
-    try:
-        for i, oid in enumerate(commits):
-            warm = api.index(str(builder.path), oid, store=incremental, workers=1)
-            cold_store = Store.open(tmp_path / f"cold{i}")
-            try:
-                assert warm.fingerprint == api.index(str(builder.path), oid, store=cold_store, workers=1).fingerprint
-            finally:
-                cold_store.close()
+    reindexed_as_cold(str(builder.path), commits, tmp_path / "incremental")
+    with Store.open(tmp_path / "incremental") as incremental:
         targets = [[e.target for e in api.snapshot(str(builder.path), oid, store=incremental).imports(path)]
                    for oid, path in ((commits[0], "src/user.rs"), (commits[1], "src/user.rs"),
                                      (commits[1], "src/extra.rs"), (commits[2], "src/extra.rs"))]
-        assert targets == [["src/proto/wire.rs", "src/transport/tcp.rs"], ["src/net.rs", "src/proto/wire.rs"],
-                           ["src/lib.rs"], ["src/cli.rs"]]
-    finally:
-        incremental.close()
+    assert targets == [["src/proto/wire.rs", "src/transport/tcp.rs"], ["src/net.rs", "src/proto/wire.rs"],
+                       ["src/lib.rs"], ["src/cli.rs"]]

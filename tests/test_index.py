@@ -16,6 +16,7 @@ from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule, make_repo
 from indexer import api, gitread
 from indexer.errors import EmptyRepository, MissingObjects, NotARepository, SchemaMismatch, StoreError, StoreLocked, UnknownRev
 from indexer.store import Store, WriteLock
+from tests.reindexed import reindexed_as_cold
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -397,19 +398,9 @@ def test_a_re_index_equals_a_cold_index_of_the_same_commit(tmp_path):
     # a path goes, another comes: every import may resolve differently
     commits.append(builder.commit({"pkg/mod7.py": None, "pkg/extra.py": "import pkg.mod8\nimport pkg.mod7\n"},
                                   message="move"))
-    incremental = Store.open(tmp_path / "incremental")
-    try:
-        for i, oid in enumerate(commits):
-            warm = api.index(str(builder.path), oid, store=incremental, workers=2)
-            cold_store = Store.open(tmp_path / f"cold{i}")
-            try:
-                cold = api.index(str(builder.path), oid, store=cold_store, workers=2)
-                assert warm.parsed_blobs < cold.parsed_blobs or i == 0
-                assert warm.fingerprint == cold.fingerprint
-                assert (b"".join(api.snapshot(str(builder.path), oid, store=incremental).canonical_lines())
-                        == b"".join(api.snapshot(str(builder.path), oid, store=cold_store).canonical_lines()))
-            finally:
-                cold_store.close()
+    reports = reindexed_as_cold(str(builder.path), commits, tmp_path / "incremental", workers=2)
+    assert all(warm.parsed_blobs < len(files) for warm in reports[1:])  # re-indexes, not cold ones
+    with Store.open(tmp_path / "incremental") as incremental:
         snap = api.snapshot(str(builder.path), commits[2], store=incremental)
         assert (snap.file("pkg/mod1.py").mark, snap.file("pkg/mod1.py").mark_rule) == (
             "vendored", "gitattributes:linguist-vendored")
@@ -418,8 +409,6 @@ def test_a_re_index_equals_a_cold_index_of_the_same_commit(tmp_path):
         assert api.snapshot(str(builder.path), commits[1], store=incremental).file("pkg/mod1.py").mark == ""
         moved = api.snapshot(str(builder.path), commits[3], store=incremental)
         assert [e.target for e in moved.imports("pkg/extra.py")] == ["pkg/mod8.py"]
-    finally:
-        incremental.close()
 
 
 def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_path):
