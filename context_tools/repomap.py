@@ -123,11 +123,11 @@ _USES_FROM = 256
 def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: frozenset[str]) -> list:
     """The definitions to show, in file order: all of them when they fit `per_file`; else those
     its importers want most, each with the definitions enclosing it. First a definition the
-    focus names (by name or qualified name), then what more importers
-    name in an import (the file's API), then what their sites name more, weighed as the rank
-    weighs them (graph.name_weight, graph.definition_weight: a name few files define counts
-    more than `get`, and one over graph.MAX_DEFINERS not at all); at equal scores the
-    outermost, then the first."""
+    focus names (by name or qualified name), then what more importers name in an import (the
+    file's API), then what their sites name more, weighed as the rank weighs them
+    (graph.name_weight, graph.definition_weight: a name few files define counts more than
+    `get`, and one over graph.MAX_DEFINERS not at all); at equal scores the outermost, then
+    the first."""
     if len(symbols) <= per_file:
         return symbols
     from indexer.graph import MAX_DEFINERS, definition_weight, name_weight
@@ -137,12 +137,15 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
     names = {s.name for s in symbols}
     imported: dict[str, int] = dict.fromkeys(names, 0)
     used: dict[str, int] = dict.fromkeys(names, 0)
-    edges = sorted((e for e in snap.importers(path) if e.source != path), key=lambda e: (e.source, e.line))
-    for importer in sorted({e.source for e in edges})[:_USES_FROM]:
+    edges_from: dict[str, list] = {}
+    for e in snap.importers(path):
+        if e.source != path:
+            edges_from.setdefault(e.source, []).append(e)
+    for importer in sorted(edges_from)[:_USES_FROM]:
         for name, count in snap.uses_of(importer).items():
             if name in names:
                 used[name] += count
-        for name in {n for e in edges if e.source == importer for spec in _specs_of(snap, e) for n in spec.names}:
+        for name in {n for e in edges_from[importer] for spec in _specs_of(snap, e) for n in spec.names}:
             if name in names:
                 imported[name] += 1
 

@@ -185,6 +185,7 @@ class UseFacts(msgspec.Struct):
 
 
 decode_uses = msgspec.msgpack.Decoder(UseFacts).decode
+
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record as one msgpack (bundles)
 decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode

@@ -14,8 +14,8 @@ import pygit2
 from . import canonical, gitread, name_runs
 from .name_runs import NameRun
 from .records import (NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, UseFacts, decode_facts,
-                      decode_imports, decode_uses, entry_facts_key, full_facts, load_facts, load_stored_record, name_blobs, path_facts_key, pin_key,
-                      repo_key)
+                      decode_imports, decode_uses, entry_facts_key, full_facts, load_facts, load_stored_record,
+                      name_blobs, path_facts_key, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
