@@ -578,23 +578,28 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     `imported_from_members`: files importing the name's package from another workspace member."""
     parts = name_parts(input.name)
     simple = parts[-1]
-    def_files = {p for p, s, _ in defs if s.name == simple}  # not a definition re-exported under the name
+    starts = sorted({(p, s.name) for p, s, _ in defs})
+    exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
+    # the files defining it as the name, or exporting their definition as it (`lib.Implement`
+    # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the name
+    def_files = {p for p, s, _ in defs if s.name == simple} | {p for p, n in exported if n == simple}
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
 
     # the files re-exporting a definition under the name: their own sites and their importers'
-    starts = sorted({(p, s.name) for p, s, _ in defs})
-    exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
     offered = _relays(snap, starts + exported)
     relays = {r for r, names in offered.items() if simple in names}
     # The definition under other names, its sites all reached through imports: a file's own
     # name for it (`from .m import Real as Alias`, `use App\Models\User as U;`), and, asked by
     # its own name, the names files re-export it under (`references MARK_GEN`: pytest's `mark`,
-    # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`), the
-    # other names stay out: that name's sites are the answer.
+    # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`,
+    # `lib.Gadget2` over `export { default as Gadget2 } from "./gadget"`), the other names stay
+    # out, those a file offering this one offers it under too (lib's `default`): that name's
+    # sites are the answer.
     own_name = any(n == simple for _, n in starts)
     offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
-        (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])]
+        (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])
+        if own_name or n == simple]
     aliased = _alias_sites(snap, offers, simple)
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
@@ -1002,7 +1007,7 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
     # (file, the name looked for in it, renamed on the way)
     frontier = sorted({(p, name, False) for p in starts})
     seen = {(p, name) for p in starts}
-    reached = {(p, name): False for p in starts if _defines_at_top(snap, p, name)}
+    reached = {(p, local): renamed for p in starts for local, renamed in _offered_as(snap, p, name)}
     for _ in range(_RELAY_HOPS):
         found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
         for path, wanted, renamed in frontier:
@@ -1023,13 +1028,27 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
             if (path, wanted) in seen:
                 continue
             seen.add((path, wanted))
-            if _defines_at_top(snap, path, wanted):
-                reached[(path, wanted)] = renamed  # the definition: the chain ends here
-            else:
+            ends = _offered_as(snap, path, wanted)
+            reached.update(((path, local), renamed or again) for local, again in ends)
+            if not ends:  # else the definition: the chain ends here
                 frontier.append((path, wanted, renamed))
         if not frontier:
             break
     return reached
+
+
+def _offered_as(snap: Any, path: str, name: str) -> list[tuple[str, bool]]:
+    """(the top-level definition, renamed) that the file at `path` offers its importers as
+    `name`: its own definition of the name (not renamed), or, in a JS or TS file, one it
+    exports under that name (`BlobFacts.exported_as`: `export default class Gadget` offers
+    Gadget as `default`, `export { Tool as Implement }` Tool as Implement). Its import facts
+    are read only when it defines no such name."""
+    if _defines_at_top(snap, path, name):
+        return [(name, False)]
+    entry = snap.file(path)
+    facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
+    return [(local, True) for local, out in (facts.exported_as if facts else ()) if out == name
+            and _defines_at_top(snap, path, local)]
 
 
 def _defines_at_top(snap: Any, path: str, name: str) -> bool:

@@ -60,10 +60,14 @@ def test_a_name_qualified_through_a_default_export_re_exported_under_a_name(app)
     assert definitions(app, "lib.Gadget2.spin") == [("lib/gadget.js", "Gadget.spin", 2, "qualified")]
     assert definitions(app, "outer.Gizmo") == [("lib/gadget.js", "Gadget", 1, "qualified")]  # two renames
     assert definitions(app, "lib.Gadget") == []  # lib offers no Gadget
-    # the sites of Gadget2 that are lib's: its own, and b.js's; not a.js's G (lib's `default`,
-    # another name), not other/gadget2.js's class
+    # the sites of Gadget2 that are lib's: its own, b.js's, outer/index.js's (its `Gadget2` and
+    # the `Gizmo` it offers it as); not a.js's G (lib's `default`, another name lib offers it
+    # under), not other/gadget2.js's class of the name
     assert sites(app, "lib.Gadget2") == [("app/b.js", 1, "import"), ("app/b.js", 3, "import"),
-                                         ("lib/index.js", 2, "import")]
+                                         ("lib/index.js", 2, "import"),
+                                         ("outer/index.js", 1, "import"), ("outer/index.js", 1, "import")]
+    assert sites(app, "outer.Gizmo") == [("app/d.js", 1, "import"), ("app/d.js", 3, "import"),
+                                         ("outer/index.js", 1, "import")]
 
 
 def test_a_name_qualified_through_a_renamed_export(app):
