@@ -629,9 +629,13 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
-    for path, occ, through in [(p, o, False) for p, o in snap.occurrences(simple)] + aliased:
+    for path, occ, through, binding in [(p, o, False, False) for p, o in snap.occurrences(simple)] + aliased:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
-        is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
+        # An import's own binding of an alias is an import site, whatever the role: `const W =
+        # require("./engine")` declares a variable W, `import W from "./engine"` does not, and
+        # each is the same binding of engine's export.
+        is_def = not binding and (occ.role == "definition"
+                                  or (occ.role == "identifier" and (path, occ.line) in def_sites))
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
         how = "import" if through else resolution(path)
@@ -759,8 +763,8 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
-def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> list[tuple[str, Any, bool]]:
-    """(file, site, True) of each use of a definition under a name other than `simple`, given
+def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> list[tuple[str, Any, bool, bool]]:
+    """(file, site, True, binding) of each use of a definition under a name other than `simple`, given
     the files that define or re-export it and the name each offers it under: a re-exporting
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
     file's sites of its own name for it, an alias (`from .m import Real as Alias`, `import {
@@ -772,8 +776,11 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     class or function it imports is its name in any case (`use App\\Models\\User as U;` then
     `new u()`, `use ...\\User;` then `user::find()`); a C# `global using U = ...;` names it U
     in every C# file of its project. Only the offering files' importers are read (and, for a
-    global alias, the alias's files)."""
+    global alias, the alias's files). `binding` marks a site on the line of the import binding
+    the name there (`const W = require(...)`'s W, which the extractor holds the definition of a
+    variable)."""
     found: dict[tuple[str, str], bool] = {}  # (file, its name for the definition) -> in any case
+    binds: set[tuple[str, str, int]] = set()  # (file, name, line of an import binding it)
     projects = _CSharpProjects(snap)
     for path, name in offers:
         if name != simple and not _js_default(snap, path, name):
@@ -785,15 +792,16 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
                     if local == simple and not any_case:
                         continue
                     found[(edge.source, local)] = found.get((edge.source, local), False) or any_case
+                    binds.add((edge.source, local, spec.line))
                     if spec.kind == "csharp_global_using":
                         found.update(((p, local), False) for p in projects.sharing(edge.source, local))
     out = []
     for (path, local), any_case in sorted(found.items()):
         if any_case:  # the spellings other than the asked name's own (the references' pass finds those)
             spelled = [o for o in snap.occurrences_in_any_case(path, local) if o.name != simple]
-            out += [(path, o, True) for o in _php_names(snap, path, spelled)]
+            out += [(path, o, True, False) for o in _php_names(snap, path, spelled)]
         else:
-            out += [(path, o, True) for o in snap.occurrences_in(path, local)]
+            out += [(path, o, True, (path, local, o.line) in binds) for o in snap.occurrences_in(path, local)]
     return out
 
 
