@@ -19,7 +19,11 @@ Java package, which sees its names without an import), `import` (in a file whose
 imports reach a defining file, directly or through files that re-export it under the name,
 up to four re-exports away, or in such a file; and a file's sites of its own name for the
 definition, an import's alias, or, asked by the definition's own name, a name a file
-re-exports it under), or `name_match` (only the name is the same).
+re-exports it under; an import's binding is one, the variable of `const W = require(...)`
+too, though `symbol` lists it as a definition), or `name_match` (only the name is the same).
+A JS/TS name qualified by a module offering a definition under another name is that
+definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from
+"./gadget"`); its references are the sites of the name asked.
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
@@ -581,8 +585,12 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     starts = sorted({(p, s.name) for p, s, _ in defs})
     exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
     # the files defining it as the name, or exporting their definition as it (`lib.Implement`
-    # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the name
-    def_files = {p for p, s, _ in defs if s.name == simple} | {p for p, n in exported if n == simple}
+    # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the
+    # name, nor a variable an import binds (`const Engine = require("./engine")`: its sites are
+    # the import's, as `import Engine from`'s are)
+    bound = _import_bound(snap, defs)
+    def_files = {p for p, s, _ in defs if s.name == simple and (p, s.line) not in bound} | {
+        p for p, n in exported if n == simple}
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
 
@@ -629,7 +637,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
-    for path, occ, through, binding in [(p, o, False, False) for p, o in snap.occurrences(simple)] + aliased:
+    for path, occ, through, binding in [(p, o, False, (p, o.line) in bound) for p, o in snap.occurrences(simple)
+                                        ] + aliased:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         # An import's own binding of an alias is an import site, whatever the role: `const W =
         # require("./engine")` declares a variable W, `import W from "./engine"` does not, and
@@ -700,6 +709,21 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
         facts = snap.core_facts(path)
         return ("java", facts.package_name) if facts and facts.package_name else None
     return None
+
+
+def _import_bound(snap: Any, defs: list) -> set[tuple[str, int]]:
+    """(file, line) of each of `defs` that is a JS/TS variable an import binds on its line
+    (`const Engine = require("./engine")`, `const { Part } = require("./parts")`): the name of
+    what the import reaches, not a definition of its own for references. Only the import facts
+    of the defining files that are JS or TS are read."""
+    found = set()
+    for path, sym, _ in defs:
+        entry = snap.file(path) if not sym.container else None
+        facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
+        if facts is not None and any(spec.kind == "js" and spec.line == sym.line and any(
+                local == sym.name for _, local in _bindings(spec)) for spec in facts.imports):
+            found.add((path, sym.line))
+    return found
 
 
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
