@@ -712,18 +712,27 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
 
 
 def _import_bound(snap: Any, defs: list) -> set[tuple[str, int]]:
-    """(file, line) of each of `defs` that is a JS/TS variable an import binds on its line
-    (`const Engine = require("./engine")`, `const { Part } = require("./parts")`): the name of
-    what the import reaches, not a definition of its own for references. Only the import facts
-    of the defining files that are JS or TS are read."""
-    found = set()
+    """(file, line) of each of `defs` that is a JS/TS variable an import binds on its line to
+    another of them (`const Engine = require("./engine")` where engine.js defines Engine, `const
+    { Part } = require("./parts")`): the name of what the import reaches, not a definition of
+    its own for references. A variable bound to a package's or to what no definition of the
+    name is (`var Router = require("./router")` over an anonymous `module.exports = function`)
+    stays its file's definition. Only the import facts of the defining files that are JS or
+    TS are read, and the edges of those with such a variable."""
+    candidates = []
     for path, sym, _ in defs:
         entry = snap.file(path) if not sym.container else None
         facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
-        if facts is not None and any(spec.kind == "js" and spec.line == sym.line and any(
-                local == sym.name for _, local in _bindings(spec)) for spec in facts.imports):
-            found.add((path, sym.line))
-    return found
+        specs = [spec for spec in (facts.imports if facts else ()) if spec.kind == "js" and spec.line == sym.line
+                 and any(local == sym.name for _, local in _bindings(spec))]
+        if specs:
+            candidates.append((path, sym.line, specs))
+    if not candidates:
+        return set()
+    bound = {(path, line) for path, line, _ in candidates}
+    defining = {p for p, s, _ in defs if (p, s.line) not in bound}
+    return {(path, line) for path, line, specs in candidates
+            if any(_same_import(spec, e) and e.target in defining for spec in specs for e in snap.imports(path))}
 
 
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:

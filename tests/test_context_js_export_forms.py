@@ -40,7 +40,7 @@ FILES = {
     "cjs/use.js": "const Motor = require('./engine');\n\nnew Motor();\n",
     "cjs/esm.js": "import Motor from './engine';\n\nnew Motor();\n",
     "cjs/same.js": "const Engine = require('./engine');\n\nnew Engine();\n",  # under its own name
-    "cjs/pkg.js": "const Engine = require('engine-pkg');\nEngine();\n",  # a package's: no site of engine.js's
+    "cjs/pkg.js": "const Engine = require('engine-pkg');\nEngine();\n",  # a package's: a variable of its own
     # TypeScript: a default-exported interface, imported as a type only
     "ts/props.ts": "export default interface Props {\n  size: number;\n}\nexport interface Named {}\n",
     "ts/a.ts": "import type Props from './props';\n\nconst p: Props = { size: 1 };\n",
@@ -111,12 +111,11 @@ def test_a_require_binding_is_an_import_site_as_an_import_is(app):
     # use.js's `const Motor = require` and esm.js's `import Motor from`: each line an import
     # site; same.js's Engine likewise, the variable it declares being the import's binding, not
     # a definition of its own (its sites were `same_file`, its declaration left out); pkg.js's
-    # Engine is another package's, a name match as an `import Engine from "engine-pkg"` is
-    assert sites(app, "Engine") == [("cjs/engine.js", 2, "same_file"),
+    # Engine binds a package's, no definition of the answer: pkg.js's own variable, as before
+    assert sites(app, "Engine") == [("cjs/engine.js", 2, "same_file"), ("cjs/pkg.js", 2, "same_file"),
                                     ("cjs/esm.js", 1, "import"), ("cjs/esm.js", 3, "import"),
                                     ("cjs/same.js", 1, "import"), ("cjs/same.js", 3, "import"),
-                                    ("cjs/use.js", 1, "import"), ("cjs/use.js", 3, "import"),
-                                    ("cjs/pkg.js", 1, "name_match"), ("cjs/pkg.js", 2, "name_match")]
+                                    ("cjs/use.js", 1, "import"), ("cjs/use.js", 3, "import")]
     # Motor stays a variable use.js defines, and Engine one same.js defines
     assert definitions(app, "Motor") == [("cjs/use.js", "Motor", 1, "exact")]
     assert ("cjs/same.js", "Engine", 1, "exact") in definitions(app, "Engine")
