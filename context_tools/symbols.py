@@ -19,7 +19,11 @@ Java package, which sees its names without an import), `import` (in a file whose
 imports reach a defining file, directly or through files that re-export it under the name,
 up to four re-exports away, or in such a file; and a file's sites of its own name for the
 definition, an import's alias, or, asked by the definition's own name, a name a file
-re-exports it under), or `name_match` (only the name is the same).
+re-exports it under; an import's binding is one, the variable of `const W = require(...)`
+too, though `symbol` lists it as a definition), or `name_match` (only the name is the same).
+A JS/TS name qualified by a module offering a definition under another name is that
+definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from
+"./gadget"`); its references are the sites of the name asked.
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
@@ -578,23 +582,32 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     `imported_from_members`: files importing the name's package from another workspace member."""
     parts = name_parts(input.name)
     simple = parts[-1]
-    def_files = {p for p, s, _ in defs if s.name == simple}  # not a definition re-exported under the name
+    starts = sorted({(p, s.name) for p, s, _ in defs})
+    exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
+    # the files defining it as the name, or exporting their definition as it (`lib.Implement`
+    # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the
+    # name, nor a variable an import binds (`const Engine = require("./engine")`: its sites are
+    # the import's, as `import Engine from`'s are)
+    bound = _import_bound(snap, defs)
+    def_files = {p for p, s, _ in defs if s.name == simple and (p, s.line) not in bound} | {
+        p for p, n in exported if n == simple}
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
 
     # the files re-exporting a definition under the name: their own sites and their importers'
-    starts = sorted({(p, s.name) for p, s, _ in defs})
-    exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
     offered = _relays(snap, starts + exported)
     relays = {r for r, names in offered.items() if simple in names}
     # The definition under other names, its sites all reached through imports: a file's own
     # name for it (`from .m import Real as Alias`, `use App\Models\User as U;`), and, asked by
     # its own name, the names files re-export it under (`references MARK_GEN`: pytest's `mark`,
-    # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`), the
-    # other names stay out: that name's sites are the answer.
+    # and `pytest.mark` where pytest is imported). Asked by such a name (`pytest.mark`,
+    # `lib.Gadget2` over `export { default as Gadget2 } from "./gadget"`), the other names stay
+    # out, those a file offering this one offers it under too (lib's `default`): that name's
+    # sites are the answer.
     own_name = any(n == simple for _, n in starts)
     offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
-        (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])]
+        (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])
+        if own_name or n == simple]
     aliased = _alias_sites(snap, offers, simple)
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
@@ -624,9 +637,14 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
-    for path, occ, through in [(p, o, False) for p, o in snap.occurrences(simple)] + aliased:
+    for path, occ, through, binding in [(p, o, False, (p, o.line) in bound) for p, o in snap.occurrences(simple)
+                                        ] + aliased:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
-        is_def = occ.role == "definition" or (occ.role == "identifier" and (path, occ.line) in def_sites)
+        # An import's own binding of an alias is an import site, whatever the role: `const W =
+        # require("./engine")` declares a variable W, `import W from "./engine"` does not, and
+        # each is the same binding of engine's export.
+        is_def = not binding and (occ.role == "definition"
+                                  or (occ.role == "identifier" and (path, occ.line) in def_sites))
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
         how = "import" if through else resolution(path)
@@ -693,6 +711,30 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     return None
 
 
+def _import_bound(snap: Any, defs: list) -> set[tuple[str, int]]:
+    """(file, line) of each of `defs` that is a JS/TS variable an import binds on its line to
+    another of them (`const Engine = require("./engine")` where engine.js defines Engine, `const
+    { Part } = require("./parts")`): the name of what the import reaches, not a definition of
+    its own for references. A variable bound to a package's or to what no definition of the
+    name is (`var Router = require("./router")` over an anonymous `module.exports = function`)
+    stays its file's definition. Only the import facts of the defining files that are JS or
+    TS are read, and the edges of those with such a variable."""
+    candidates = []
+    for path, sym, _ in defs:
+        entry = snap.file(path) if not sym.container else None
+        facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
+        specs = [spec for spec in (facts.imports if facts else ()) if spec.kind == "js" and spec.line == sym.line
+                 and any(local == sym.name for _, local in _bindings(spec))]
+        if specs:
+            candidates.append((path, sym.line, specs))
+    if not candidates:
+        return set()
+    bound = {(path, line) for path, line, _ in candidates}
+    defining = {p for p, s, _ in defs if (p, s.line) not in bound}
+    return {(path, line) for path, line, specs in candidates
+            if any(_same_import(spec, e) and e.target in defining for spec in specs for e in snap.imports(path))}
+
+
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
     """(file, name) for each name a JS or TS file exports one of its top-level definitions
     `defs` under, other than its own (`BlobFacts.exported_as`): `export default class Bar`,
@@ -754,8 +796,8 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
-def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> list[tuple[str, Any, bool]]:
-    """(file, site, True) of each use of a definition under a name other than `simple`, given
+def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> list[tuple[str, Any, bool, bool]]:
+    """(file, site, True, binding) of each use of a definition under a name other than `simple`, given
     the files that define or re-export it and the name each offers it under: a re-exporting
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
     file's sites of its own name for it, an alias (`from .m import Real as Alias`, `import {
@@ -767,8 +809,11 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     class or function it imports is its name in any case (`use App\\Models\\User as U;` then
     `new u()`, `use ...\\User;` then `user::find()`); a C# `global using U = ...;` names it U
     in every C# file of its project. Only the offering files' importers are read (and, for a
-    global alias, the alias's files)."""
+    global alias, the alias's files). `binding` marks a site on the line of the import binding
+    the name there (`const W = require(...)`'s W, which the extractor holds the definition of a
+    variable)."""
     found: dict[tuple[str, str], bool] = {}  # (file, its name for the definition) -> in any case
+    binds: set[tuple[str, str, int]] = set()  # (file, name, line of an import binding it)
     projects = _CSharpProjects(snap)
     for path, name in offers:
         if name != simple and not _js_default(snap, path, name):
@@ -780,15 +825,16 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
                     if local == simple and not any_case:
                         continue
                     found[(edge.source, local)] = found.get((edge.source, local), False) or any_case
+                    binds.add((edge.source, local, spec.line))
                     if spec.kind == "csharp_global_using":
                         found.update(((p, local), False) for p in projects.sharing(edge.source, local))
     out = []
     for (path, local), any_case in sorted(found.items()):
         if any_case:  # the spellings other than the asked name's own (the references' pass finds those)
             spelled = [o for o in snap.occurrences_in_any_case(path, local) if o.name != simple]
-            out += [(path, o, True) for o in _php_names(snap, path, spelled)]
+            out += [(path, o, True, False) for o in _php_names(snap, path, spelled)]
         else:
-            out += [(path, o, True) for o in snap.occurrences_in(path, local)]
+            out += [(path, o, True, (path, local, o.line) in binds) for o in snap.occurrences_in(path, local)]
     return out
 
 
@@ -1002,7 +1048,7 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
     # (file, the name looked for in it, renamed on the way)
     frontier = sorted({(p, name, False) for p in starts})
     seen = {(p, name) for p in starts}
-    reached = {(p, name): False for p in starts if _defines_at_top(snap, p, name)}
+    reached = {(p, local): renamed for p in starts for local, renamed in _offered_as(snap, p, name)}
     for _ in range(_RELAY_HOPS):
         found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
         for path, wanted, renamed in frontier:
@@ -1023,13 +1069,27 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
             if (path, wanted) in seen:
                 continue
             seen.add((path, wanted))
-            if _defines_at_top(snap, path, wanted):
-                reached[(path, wanted)] = renamed  # the definition: the chain ends here
-            else:
+            ends = _offered_as(snap, path, wanted)
+            reached.update(((path, local), renamed or again) for local, again in ends)
+            if not ends:  # else the definition: the chain ends here
                 frontier.append((path, wanted, renamed))
         if not frontier:
             break
     return reached
+
+
+def _offered_as(snap: Any, path: str, name: str) -> list[tuple[str, bool]]:
+    """(the top-level definition, renamed) that the file at `path` offers its importers as
+    `name`: its own definition of the name (not renamed), or, in a JS or TS file, one it
+    exports under that name (`BlobFacts.exported_as`: `export default class Gadget` offers
+    Gadget as `default`, `export { Tool as Implement }` Tool as Implement). Its import facts
+    are read only when it defines no such name."""
+    if _defines_at_top(snap, path, name):
+        return [(name, False)]
+    entry = snap.file(path)
+    facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
+    return [(local, True) for local, out in (facts.exported_as if facts else ()) if out == name
+            and _defines_at_top(snap, path, local)]
 
 
 def _defines_at_top(snap: Any, path: str, name: str) -> bool:

@@ -220,25 +220,26 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
     `default`); the module as a whole, TypeScript's `export = X` and CommonJS `module.exports =
     X`, is its `default` too. An anonymous default (`export default function () {}`, `export
     default {}`) exports no local name; `export class X` exports X as itself, which is nothing
-    to record."""
+    to record. The form is read from the statement's tokens, wherever comments put
+    them (`export /* main */ default X`); an `export default` the grammar splits at a line break
+    after `export` is read from the pieces it leaves (`_split_default`)."""
     out: list[tuple[str, str]] = []
     commonjs = b"module.exports" in data  # else its statements are not looked into
-    for node in root.named_children:
+    nodes = root.named_children
+    for i, node in enumerate(nodes):
         if node.type == "expression_statement":
+            split = _split_default(nodes, i, data) if data.startswith(b"export", node.start_byte) else None
+            out += [(_text(split, data), "default")] if split is not None else ()
             out += _module_exports(node.named_child(0), data) if commonjs else ()
             continue
         if node.type != "export_statement":
             continue
-        # what follows `export` tells the form (`export class X` and the like: nothing to record)
-        second = node.child(1)
-        form = second.type if second is not None else ""
+        form = _export_form(node)
         if form == "default":
-            value = node.child_by_field_name("value") or node.child_by_field_name("declaration")
-            name = value if value is not None and value.type == "identifier" else \
-                value.child_by_field_name("name") if value is not None and value.type.endswith("declaration") else None
+            name = _default_name(node.child_by_field_name("value") or node.child_by_field_name("declaration"))
             out += [(_text(name, data), "default")] if name is not None else ()
         elif form == "=":  # TypeScript `export = X;` (`export as namespace X;` is a global's name)
-            value = node.named_child(0)
+            value = next((c for c in node.named_children if c.type != "comment"), None)
             out += [(_text(value, data), "default")] if value is not None and value.type == "identifier" else ()
         elif form in ("export_clause", "type") and node.child_by_field_name("source") is None:
             for clause in node.named_children:
@@ -248,6 +249,59 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
                         alias = spec.child_by_field_name("alias")
                         out.append((name, _js_name(alias, data) if alias is not None else name))
     return out
+
+
+_BEFORE_FORM = frozenset({"comment", "export", "decorator"})  # what may stand before an export's form
+
+
+def _export_form(node: Node) -> str:
+    """The token after an export statement's `export` that says its form (`default`, `=`, an
+    `export_clause`, `type`, a declaration), comments skipped (`export /* main */ default X`);
+    "" when there is none."""
+    second = node.child(1)  # the usual case, `export` first and no comment after it: one node asked
+    if second is None or second.type not in _BEFORE_FORM:
+        return second.type if second is not None else ""
+    k = 0
+    while (child := node.child(k)) is not None and child.type != "export":
+        k += 1  # decorators of `@dec export class X` come before
+    while (child := node.child(k + 1)) is not None and child.type == "comment":
+        k += 1
+    return child.type if child is not None else ""
+
+
+def _default_name(value: Node | None) -> Node | None:
+    """The local name an `export default` exports: the identifier exported, or the name of the
+    declaration (`class X`, `function x()`, a TypeScript `interface X`); None for an anonymous
+    or computed value."""
+    if value is not None and value.type == "expression_statement" and value.named_child_count == 1:
+        value = value.named_child(0)  # `X` as the grammar's recovery leaves it: a statement of its own
+    if value is None:
+        return None
+    if value.type == "identifier":
+        return value
+    return value.child_by_field_name("name") if value.type.endswith("declaration") else None
+
+
+def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
+    """The name `nodes[i]` exports when it is the `export` of an `export default` split at a
+    line break (`export`, then `default class X {}` on the next line: the grammars read a
+    statement `export`, an error holding `default`, then the declaration or `X;`; TypeScript
+    reads `export`, then `default X;` as a statement `default` with X in an error). None
+    otherwise, and for an anonymous default."""
+    first = nodes[i].named_child(0)
+    if first is None or first.type != "identifier" or data[first.start_byte:first.end_byte] != b"export":
+        return None
+    if i + 1 >= len(nodes) or any(c.type != "comment" for c in nodes[i].named_children[1:]):
+        return None
+    after = nodes[i + 1]
+    if after.type == "ERROR" and _text(after, data) == "default":
+        return _default_name(nodes[i + 2]) if i + 2 < len(nodes) else None
+    head = after.named_child(0) if after.type == "expression_statement" else None
+    if head is not None and head.type == "identifier" and _text(head, data) == "default":
+        error = after.named_child(1)
+        value = error.named_child(0) if error is not None and error.type == "ERROR" else None
+        return value if value is not None and value.type == "identifier" else None
+    return None
 
 
 def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
