@@ -5,7 +5,8 @@ A module is a file plus the directory its child modules live in: a crate root
 children beside themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]`
 names the file outright, and that file keeps its children beside itself (`ModuleTree`).
 `use` paths walk from the crate root (`crate::`), the current module (`self::`), its
-parents (`super::`) or a crate of the tree's own workspace, through the modules' `mod`
+parents (`super::`: the module declaring it, which for a `#[path]` file is not the one its
+folders suggest) or a crate of the tree's own workspace, through the modules' `mod`
 declarations, and resolve to the deepest module file that exists; each path of a group,
 nested groups expanded, is walked on its own (`use crate::{net::{self, conn::Conn},
 Config}`: net.rs, net/conn.rs, the root). Inline `mod m { ... }` blocks are modules inside
