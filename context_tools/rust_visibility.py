@@ -5,8 +5,8 @@
 a private `use` to its own module and the modules inside it (`use super::X` of a child, `use
 crate::X` of a crate root's private import).
 
-A path is inside the crate when it starts at `crate`, `self` or `super`, or (2018) at a
-child module the file declares; any other path names another crate. A module is inside
+A path is inside the crate when it starts at `crate`, `self` or `super`, or is a bare one
+that names none of the tree's crates (`CrateView.in_crate`). A module is inside
 another when its file is in that one's folder (a mod.rs, lib.rs or main.rs owns its folder,
 a/foo.rs the folder a/foo/): the layout `mod` declarations give without `#[path]`."""
 
@@ -44,40 +44,39 @@ def head_of(spec: str, names: tuple[str, ...] = ()) -> str:
     return text.lstrip("{").split("::", 1)[0].strip()
 
 
-def in_crate(head: str, viewer: str, declares: Callable[[str], frozenset[str]]) -> bool:
-    """Does a path of the file `viewer` starting at `head` stay in its crate? A query's path
-    (viewer "") does when it starts at `crate`."""
-    return head in ("crate", "self", "super") or head in declares(viewer)
+class CrateView:
+    """Whether a `use` path stays in the crate of the file writing it (`in_crate`), given what
+    tells a name of one of the tree's crates (`names_crate`, asked once per name)."""
 
+    def __init__(self, names_crate: Callable[[str], bool]) -> None:
+        self.names_crate = names_crate
+        self._crates: dict[str, bool] = {}
 
-def sees(visibility: str, module_file: str, viewer: str, head: str,
-         declares: Callable[[str], frozenset[str]]) -> bool:
-    """Does a path of the file `viewer` starting at `head`, reaching the file `module_file`,
-    see what a `use` of visibility `visibility` there brings in? A query's path has the viewer
-    "" (inside no module), or the crate root itself when it is `crate::Name` (every module of
-    the crate is inside the root)."""
-    if visibility == "pub":
-        return True
-    if not in_crate(head, viewer, declares):
-        return False
-    return bool(visibility) or inside(viewer, module_file)
-
-
-class Declarations:
-    """The outermost modules each Rust file declares (`mod b;`, `mod a { ... }` with file
-    modules inside), from its import facts, read once per file: what a bare 2018 path starts at."""
-
-    def __init__(self, snap: Any) -> None:
-        self.snap = snap
-        self._found: dict[str, frozenset[str]] = {}
-
-    def __call__(self, path: str) -> frozenset[str]:
-        found = self._found.get(path)
+    def in_crate(self, head: str, viewer: str) -> bool:
+        """Does a path of the file `viewer` starting at `head` stay in its crate? One starting
+        at `crate`, `self` or `super` does; a bare one reaching a file of the tree does unless
+        it names one of the tree's crates (resolution takes a crate's name first; otherwise it
+        is a child module from 2018, a path from the crate root in 2015). A query's path
+        (viewer "") does only when it starts at `crate`."""
+        if head in ("crate", "self", "super"):
+            return True
+        if not viewer:
+            return False
+        found = self._crates.get(head)
         if found is None:
-            facts = self.snap.import_facts(path) if path.endswith(".rs") else None
-            found = self._found[path] = frozenset(
-                imp.spec.partition("::")[0] for imp in (facts.imports if facts else ()) if imp.kind == "rust_mod")
-        return found
+            found = self._crates[head] = self.names_crate(head)
+        return not found
+
+    def sees(self, visibility: str, module_file: str, viewer: str, head: str) -> bool:
+        """Does a path of the file `viewer` starting at `head`, reaching the file `module_file`,
+        see what a `use` of visibility `visibility` there brings in? A query's path has the
+        viewer "" (inside no module), or the crate root itself when it is `crate::Name` (every
+        module of the crate is inside the root)."""
+        if visibility == "pub":
+            return True
+        if not self.in_crate(head, viewer):
+            return False
+        return bool(visibility) or inside(viewer, module_file)
 
 
 class Gate:
@@ -85,8 +84,8 @@ class Gate:
     with the widest visibility of the uses offering it there: which importers of such a file
     see it through the file (`passes`). Files offering it otherwise pass it to every importer."""
 
-    def __init__(self, snap: Any) -> None:
-        self.declares = Declarations(snap)
+    def __init__(self, view: CrateView) -> None:
+        self.view = view
         self.visibility: dict[str, str] = {}
 
     def offer(self, path: str, spec: Any) -> None:
@@ -96,4 +95,4 @@ class Gate:
     def passes(self, edge: Any) -> bool:
         """Does the importer of the edge see what the file it imports re-exports?"""
         visibility = self.visibility.get(edge.target)
-        return visibility is None or sees(visibility, edge.target, edge.source, head_of(edge.spec), self.declares)
+        return visibility is None or self.view.sees(visibility, edge.target, edge.source, head_of(edge.spec))

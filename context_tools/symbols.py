@@ -36,7 +36,7 @@ from msgspec import Struct
 from context_tools.near_names import NearNames
 from context_tools.pinned import open_pinned, tree_path
 from context_tools.result import Result
-from context_tools.rust_visibility import Declarations, Gate, head_of, sees
+from context_tools.rust_visibility import CrateView, Gate, head_of
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import NotFound
@@ -238,6 +238,10 @@ class _Walks:
         facts = self.snap.import_facts(path)
         return facts.imports if facts is not None else ()
 
+    def crate_view(self) -> CrateView:
+        """Which Rust paths stay in their crate: a bare one naming no crate of the tree does."""
+        return CrateView(lambda name: bool(self.crate_roots(name)))
+
     def crate_roots(self, name: str) -> list[str]:
         """The root files of the tree's crates called `name` (`_crate_roots`)."""
         found = self._roots.get(name)
@@ -313,7 +317,8 @@ class _Walks:
         key = (tuple(module), name)
         found = self._reached.get(key)
         if found is None:
-            found = self._reached[key] = _reexport_walk(self.snap, self.module_files(module), name, module)
+            found = self._reached[key] = _reexport_walk(self.snap, self.module_files(module), name, module,
+                                                        self.crate_view())
         return found
 
 
@@ -589,7 +594,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # the files re-exporting a definition under the name: their own sites and their importers'
     starts = sorted({(p, s.name) for p, s, _ in defs})
     exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
-    gate = Gate(snap)
+    gate = Gate(_Walks(snap).crate_view())
     offered = _relays(snap, starts + exported, gate)
     relays = {r for r, names in offered.items() if simple in names}
     # The definition under other names, its sites all reached through imports: a file's own
@@ -1002,7 +1007,8 @@ def _binds_module(spec: Any, target: str) -> bool:
     return module_stem(target).rpartition("/")[2] in spec.names
 
 
-def _reexport_walk(snap: Any, starts: list[str], name: str, module: list[str]) -> dict[tuple[str, str], bool]:
+def _reexport_walk(snap: Any, starts: list[str], name: str, module: list[str], view: CrateView
+                   ) -> dict[tuple[str, str], bool]:
     """Where the re-exports of `name` by the files `starts` (a module's) lead: (file, the name
     it defines at the top) -> whether the name changed on the way, for each definition reached
     up to `_RELAY_HOPS` away. `pytest.mark`: pytest/__init__.py's `from _pytest.mark import
@@ -1013,12 +1019,11 @@ def _reexport_walk(snap: Any, starts: list[str], name: str, module: list[str]) -
     is reached too (a module bound under another name: `pkg.s.Thing` for pkg/sub.py's Thing
     after `from . import sub as s`), and still walked on. Only the starts and the files their
     re-exports reach are read. A Rust `use` passes the name on only when the path reaching it
-    sees it (rust_visibility.sees): `demo::X` a `pub use` of the crate root, `crate::X` any
+    sees it (`view`): `demo::X` a `pub use` of the crate root, `crate::X` any
     `use` of it, `crate::a::X` a `pub(crate) use` of a.rs too, and each later hop what the
     previous file's `use` path sees. A `use` of an item of one of the file's own inline
     modules (`pub use self::content::Content;` beside `mod content { pub enum Content }`)
     reaches that item, under its qualified name in the file (`content.Content`)."""
-    declares = Declarations(snap)
     # the query's own path: from inside no module, or from the whole crate for `crate::X`
     viewer = (lambda p: p) if module == ["crate"] else (lambda p: "")
     # (file, the name looked for in it, renamed on the way, the file whose `use` reached it, and
@@ -1036,7 +1041,7 @@ def _reexport_walk(snap: Any, starts: list[str], name: str, module: list[str]) -
             passing = [(spec, inner, inner if inner != "*" else wanted)
                        for spec in (facts.imports if facts else ()) for inner, outer in _reexported(spec)
                        if (inner == "*" or outer == wanted)
-                       and (spec.kind != "rust_use" or sees(spec.visibility, path, by, head, declares))]
+                       and (spec.kind != "rust_use" or view.sees(spec.visibility, path, by, head))]
             edges = snap.imports(path) if passing else ()
             for spec, inner, before in passing:
                 if spec.kind == "rust_use":  # an item of an inline module of the file itself: no edge

@@ -85,6 +85,24 @@ def test_a_pub_use_of_an_item_of_the_files_own_inline_module(crate):
     assert definitions(crate, "demo::de::Content") == []  # offered only as Buffered
 
 
+# A 2015 crate (no `edition`): a bare path starts at the crate root, and user.rs's `use Conn;`
+# is the root's private import, which the whole crate sees; `old::Conn` is nothing
+OLD = {
+    "Cargo.toml": '[package]\nname = "old"\nversion = "0.1.0"\n',
+    "src/lib.rs": "mod net;\nmod user;\nuse net::Conn;\n",
+    "src/net.rs": "pub struct Conn;\n",
+    "src/user.rs": "use Conn;\n\npub fn f(c: Conn) {}\n",
+}
+
+
+def test_a_bare_path_of_a_2015_crate_is_inside_it():
+    asked = Indexed(OLD, "rennet-ctx-rust-2015-", message="rust 2015").asked()
+    assert sites(asked, "Conn") == [("src/lib.rs", 3, "import"), ("src/user.rs", 1, "import"),
+                                    ("src/user.rs", 3, "import")]
+    assert definitions(asked, "old::Conn") == []
+    assert definitions(asked, "crate::Conn") == [("src/net.rs", "Conn", 1, "qualified")]
+
+
 PATHS = {
     "Cargo.toml": '[package]\nname = "paths"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": '#[path = "sys/unix/tcp.rs"]\npub mod tcp;\npub mod sys;\npub struct Root;\n',
