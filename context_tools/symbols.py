@@ -40,6 +40,7 @@ from msgspec import Struct
 from context_tools.near_names import NearNames
 from context_tools.pinned import open_pinned, tree_path
 from context_tools.result import Result
+from context_tools.rust_visibility import CrateView, Gate, head_of
 from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
                                             workspace_of)
 from indexer.errors import NotFound
@@ -241,6 +242,10 @@ class _Walks:
         facts = self.snap.import_facts(path)
         return facts.imports if facts is not None else ()
 
+    def crate_view(self) -> CrateView:
+        """Which Rust paths stay in their crate: a bare one naming no crate of the tree does."""
+        return CrateView(lambda name: bool(self.crate_roots(name)))
+
     def crate_roots(self, name: str) -> list[str]:
         """The root files of the tree's crates called `name` (`_crate_roots`)."""
         found = self._roots.get(name)
@@ -311,11 +316,13 @@ class _Walks:
 
     def reached(self, module: list[str], name: str) -> dict[tuple[str, str], bool]:
         """(file, name it defines at the top) -> renamed on the way, for each definition that
-        the files of `module` define or re-export as `name` (`_reexport_walk`)."""
+        the files of `module` define or re-export as `name` to code outside them
+        (`_reexport_walk`)."""
         key = (tuple(module), name)
         found = self._reached.get(key)
         if found is None:
-            found = self._reached[key] = _reexport_walk(self.snap, self.module_files(module), name)
+            found = self._reached[key] = _reexport_walk(self.snap, self.module_files(module), name, module,
+                                                        self.crate_view())
         return found
 
 
@@ -418,9 +425,11 @@ def find_exact(snap: Any, query: str, kind: str | None = None, path: str | None 
     if prefix:  # `pytest.mark`: a module re-exporting a definition under another name
         found = {(p, sym.line, sym.start_byte) for p, sym, _ in hits}
         for (p, name), renamed in sorted(walks.reached(prefix, simple).items()):
-            facts = snap.core_facts(p) if renamed else None
+            # a definition reached under its own name, at the top of its file, was found above;
+            # an inline module's item (`content.Content`) only here
+            facts = snap.core_facts(p) if renamed or "." in name else None
             for sym in facts.symbols if facts else ():
-                if (sym.name == name and not sym.container and (not kind or sym.kind == kind) and _path_ok(p, path)
+                if (sym.qualified == name and (not kind or sym.kind == kind) and _path_ok(p, path)
                         and (p, sym.line, sym.start_byte) not in found):
                     hits.append((p, sym, "qualified"))
     rank_of = snap.rank_of
@@ -595,7 +604,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     reaches: dict[str, bool] = {}
 
     # the files re-exporting a definition under the name: their own sites and their importers'
-    offered = _relays(snap, starts + exported)
+    gate = Gate(_Walks(snap).crate_view())
+    offered = _relays(snap, starts + exported, gate)
     relays = {r for r, names in offered.items() if simple in names}
     # The definition under other names, its sites all reached through imports: a file's own
     # name for it (`from .m import Real as Alias`, `use App\Models\User as U;`), and, asked by
@@ -608,7 +618,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
         (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])
         if own_name or n == simple]
-    aliased = _alias_sites(snap, offers, simple)
+    aliased = _alias_sites(snap, offers, simple, gate)
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
@@ -629,7 +639,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
         hit = reaches.get(path)
         if hit is None:
             hit = reaches[path] = path in imported_from_members or path in relays or any(
-                e.target in def_files or e.target in relays for e in snap.imports(path)) or (
+                e.target in def_files or e.target in relays and gate.passes(e) for e in snap.imports(path)) or (
                 bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
@@ -796,7 +806,8 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
-def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> list[tuple[str, Any, bool, bool]]:
+def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate: Gate
+                 ) -> list[tuple[str, Any, bool, bool]]:
     """(file, site, True, binding) of each use of a definition under a name other than `simple`, given
     the files that define or re-export it and the name each offers it under: a re-exporting
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
@@ -809,8 +820,9 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
     class or function it imports is its name in any case (`use App\\Models\\User as U;` then
     `new u()`, `use ...\\User;` then `user::find()`); a C# `global using U = ...;` names it U
     in every C# file of its project. Only the offering files' importers are read (and, for a
-    global alias, the alias's files). `binding` marks a site on the line of the import binding
-    the name there (`const W = require(...)`'s W, which the extractor holds the definition of a
+    global alias, the alias's files). An importer a Rust relay's `use` is not visible to is
+    passed over (`gate`). `binding` marks a site on the line of the import binding the name
+    there (`const W = require(...)`'s W, which the extractor holds the definition of a
     variable)."""
     found: dict[tuple[str, str], bool] = {}  # (file, its name for the definition) -> in any case
     binds: set[tuple[str, str, int]] = set()  # (file, name, line of an import binding it)
@@ -819,6 +831,8 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
         if name != simple and not _js_default(snap, path, name):
             found.setdefault((path, name), False)
         for edge in snap.importers(path):
+            if not gate.passes(edge):
+                continue
             for spec in _specs_of(snap, edge):
                 any_case = spec.kind in ANY_CASE_IMPORTS
                 for local in _local_names(snap, spec, edge.target, name):
@@ -978,7 +992,7 @@ def _submodule(snap: Any, package: str, name: str) -> tuple[str, ...]:
 _PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
 
 
-def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+def _relays(snap: Any, starts: Iterable[tuple[str, str]], gate: Gate) -> dict[str, frozenset[str]]:
     """Files that re-export a definition, each with the names it offers it under, given the
     defining files and the definition's name in each (`starts`): `from .app import Flask` in a
     package `__init__.py`, `export { route } from "./router"`, or, from a file that does, up
@@ -993,7 +1007,10 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
     So is a Python package's __init__ binding the module itself to a name (lib/__init__.py's
     `from . import tools [as t]`): `import lib` then `lib.tools.helper()` reaches tools.py's
     helper. (Elsewhere, reaching a module through another that imported it is rare, and
-    counting it would make that module's every user an `import` site of each name it uses.)"""
+    counting it would make that module's every user an `import` site of each name it uses.)
+    A Rust `use` passes a name on only to the importers its visibility reaches (`pub use` to
+    all, a private one to the modules inside its own): `gate` learns each relay's, and passes
+    over the other importers."""
     frontier: dict[str, set[str]] = {}
     for path, name in starts:
         frontier.setdefault(path, set()).add(name)
@@ -1004,7 +1021,7 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
         for target in sorted(frontier):
             names = frontier[target]
             for edge in snap.importers(target):
-                if edge.source in seen:
+                if edge.source in seen or not gate.passes(edge):
                     continue
                 for spec in _specs_of(snap, edge):
                     if edge.source.endswith(_PACKAGE_FILES) and _binds_module(spec, target):
@@ -1015,6 +1032,9 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
                                 filter(_star_passes(snap, spec, target), names))
                         elif inner in names:
                             found.setdefault(edge.source, set()).add(outer)
+                        else:
+                            continue
+                        gate.offer(edge.source, spec)
         if not found:
             break
         seen |= found.keys()
@@ -1034,7 +1054,8 @@ def _binds_module(spec: Any, target: str) -> bool:
     return module_stem(target).rpartition("/")[2] in spec.names
 
 
-def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, str], bool]:
+def _reexport_walk(snap: Any, starts: list[str], name: str, module: list[str], view: CrateView
+                   ) -> dict[tuple[str, str], bool]:
     """Where the re-exports of `name` by the files `starts` (a module's) lead: (file, the name
     it defines at the top) -> whether the name changed on the way, for each definition reached
     up to `_RELAY_HOPS` away. `pytest.mark`: pytest/__init__.py's `from _pytest.mark import
@@ -1044,35 +1065,50 @@ def _reexport_walk(snap: Any, starts: list[str], name: str) -> dict[tuple[str, s
     importing one imports; a file defining it at the top ends its chain. A start defining it
     is reached too (a module bound under another name: `pkg.s.Thing` for pkg/sub.py's Thing
     after `from . import sub as s`), and still walked on. Only the starts and the files their
-    re-exports reach are read."""
-    # (file, the name looked for in it, renamed on the way)
-    frontier = sorted({(p, name, False) for p in starts})
+    re-exports reach are read. A Rust `use` passes the name on only when the path reaching it
+    sees it (`view`): `demo::X` a `pub use` of the crate root, `crate::X` any
+    `use` of it, `crate::a::X` a `pub(crate) use` of a.rs too, and each later hop what the
+    previous file's `use` path sees. A `use` of an item of one of the file's own inline
+    modules (`pub use self::content::Content;` beside `mod content { pub enum Content }`)
+    reaches that item, under its qualified name in the file (`content.Content`)."""
+    # the query's own path: from inside no module, or from the whole crate for `crate::X`
+    viewer = (lambda p: p) if module == ["crate"] else (lambda p: "")
+    # (file, the name looked for in it, renamed on the way, the file whose `use` reached it, and
+    # the first segment of that `use`'s path)
+    frontier = sorted({(p, name, False, viewer(p), module[0]) for p in starts})
     seen = {(p, name) for p in starts}
     reached = {(p, local): renamed for p in starts for local, renamed in _offered_as(snap, p, name)}
     for _ in range(_RELAY_HOPS):
-        found: dict[tuple[str, str], bool] = {}  # (file, name looked for) -> renamed on some way there
-        for path, wanted, renamed in frontier:
+        # (file, name looked for) -> renamed on some way there, the first way's importer and head
+        found: dict[tuple[str, str], tuple[bool, str, str]] = {}
+        for path, wanted, renamed, by, head in frontier:
             facts = snap.import_facts(path)
             # the imports that could pass `wanted` on, as the file's facts tell; only then its
             # edges (the first asked of a snapshot decodes every edge of it: 0.2 s at 100,000 files)
             passing = [(spec, inner, inner if inner != "*" else wanted)
                        for spec in (facts.imports if facts else ()) for inner, outer in _reexported(spec)
-                       if inner == "*" or outer == wanted]
+                       if (inner == "*" or outer == wanted)
+                       and (spec.kind != "rust_use" or view.sees(spec.visibility, path, by, head))]
             edges = snap.imports(path) if passing else ()
             for spec, inner, before in passing:
+                if spec.kind == "rust_use":  # an item of an inline module of the file itself: no edge
+                    for qualified in _inline_items(snap, path, spec, wanted):
+                        reached.setdefault((path, qualified), renamed or qualified.rpartition(".")[2] != wanted)
                 for e in edges:
                     if _same_import(spec, e) and (inner != "*" or _star_passes(snap, spec, e.target)(wanted)):
                         key = (e.target, before)
-                        found[key] = found.get(key, False) or renamed or before != wanted
+                        was = found.get(key)
+                        way = (path, head_of(spec.spec, spec.names)) if was is None else was[1:]
+                        found[key] = ((was is not None and was[0]) or renamed or before != wanted, *way)
         frontier = []
-        for (path, wanted), renamed in sorted(found.items()):
+        for (path, wanted), (renamed, by, head) in sorted(found.items()):
             if (path, wanted) in seen:
                 continue
             seen.add((path, wanted))
             ends = _offered_as(snap, path, wanted)
             reached.update(((path, local), renamed or again) for local, again in ends)
             if not ends:  # else the definition: the chain ends here
-                frontier.append((path, wanted, renamed))
+                frontier.append((path, wanted, renamed, by, head))
         if not frontier:
             break
     return reached
@@ -1090,6 +1126,25 @@ def _offered_as(snap: Any, path: str, name: str) -> list[tuple[str, bool]]:
     facts = snap.import_facts(path) if entry is not None and entry.language in JS_FAMILY else None
     return [(local, True) for local, out in (facts.exported_as if facts else ()) if out == name
             and _defines_at_top(snap, path, local)]
+
+
+def _inline_items(snap: Any, path: str, spec: Any, wanted: str) -> list[str]:
+    """The qualified names (`content.Content`) of the items of the file's own inline modules
+    that the Rust `use` brings in as `wanted`: `use self::content::Content;` (or, from 2018,
+    `use content::Content;`) in the file that holds `mod content { pub enum Content ... }`. The
+    resolver reaches no other file for them (an edge to the importer itself is dropped)."""
+    from indexer.resolve_rust import use_leaves
+
+    wanted_paths = []
+    for segments, alias in use_leaves(spec.spec, spec.names, spec.aliases):
+        inside = segments[1:] if segments[0] == "self" else segments
+        if (alias or segments[-1]) == wanted and len(inside) > 1 and not spec.level and inside[0] not in ("crate", "super"):
+            wanted_paths.append(".".join(inside))
+    if not wanted_paths:
+        return []
+    facts = snap.core_facts(path)
+    defined = {s.qualified for s in facts.symbols} if facts else set()
+    return [q for q in wanted_paths if q in defined]
 
 
 def _defines_at_top(snap: Any, path: str, name: str) -> bool:

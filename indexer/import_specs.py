@@ -33,7 +33,8 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   `use a::{b as c, d, e::f as g}` -> names ("b", "d", "e::f"), aliases ("c", "", "g"). A
   path's alias is the name the file gives its last segment (`self as k` names the module
   before it k); `x as x` is no alias. `level` is the number of inline `mod m { ... }` blocks
-  around the `use` (what `self::` and `super::` start from).
+  around the `use` (what `self::` and `super::` start from). `visibility` is the `use`'s
+  modifier, compact (`pub`, `pub(crate)`, `pub(in crate::a)`), "" when private.
 - rust_extern: `extern crate serde_json as json;` -> spec "serde_json", aliases ("json",).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
@@ -55,6 +56,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+import msgspec
 from tree_sitter import Node
 
 from indexer.model import ImportSpec
@@ -418,21 +420,31 @@ def _rust_group(line: int, depth: int, spec: str, group: Node | None, data: byte
 
 
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
-    arg = caps["spec"][0]
-    line = _line(node)
-    depth = len(_rust_inline_modules(node, data))
+    spec = _rust_use_spec(caps["spec"][0], _line(node), len(_rust_inline_modules(node, data)), data)
+    visibility = _rust_visibility(node, data)
+    return [msgspec.structs.replace(spec, visibility=visibility) if visibility else spec]
+
+
+def _rust_visibility(node: Node, data: bytes) -> str:
+    """A `use`'s visibility modifier, compact; "" for none and for `pub(self)` (private)."""
+    modifier = next((c for c in node.named_children if c.type == "visibility_modifier"), None)
+    text = " ".join(_text(modifier, data).split()).replace("( ", "(").replace(" )", ")")
+    return "" if text == "pub(self)" else text
+
+
+def _rust_use_spec(arg: Node, line: int, depth: int, data: bytes) -> ImportSpec:
     if arg.type == "scoped_use_list":
-        return [_rust_group(line, depth, _compact(arg.child_by_field_name("path"), data),
-                            arg.child_by_field_name("list"), data)]
+        return _rust_group(line, depth, _compact(arg.child_by_field_name("path"), data),
+                           arg.child_by_field_name("list"), data)
     if arg.type == "use_list":
-        return [_rust_group(line, depth, "", arg, data)]
+        return _rust_group(line, depth, "", arg, data)
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
-        return [ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))]
+        return ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))
     if arg.type == "use_as_clause":
         path, aliases = _rust_use_tree(arg, data)
-        return [ImportSpec("rust_use", path, line, depth, aliases=tuple(a for a in aliases if a))]
-    return [ImportSpec("rust_use", _compact(arg, data), line, depth)]
+        return ImportSpec("rust_use", path, line, depth, aliases=tuple(a for a in aliases if a))
+    return ImportSpec("rust_use", _compact(arg, data), line, depth)
 
 
 def _rust_extern(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:

@@ -71,6 +71,10 @@ class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
     # JS/TS: the names the file exports them under (`export { a as b } from` -> ("b",); an
     # imported binding a later `export { x }` names); () when none is exported
     exports: tuple[str, ...] = ()
+    # Rust `use`: its visibility as written, compact ("pub", "pub(crate)", "pub(super)",
+    # "pub(in crate::a)"); "" for a private one (and `pub(self)`), which re-exports nothing
+    # outside its module (context_tools.rust_reexports)
+    visibility: str = ""
 
     def local(self, i: int) -> str:
         """The name the importing file gives `names[i]`: its alias, else the name itself (a

@@ -5,7 +5,8 @@ A module is a file plus the directory its child modules live in: a crate root
 children beside themselves; any other a/foo.rs keeps them in a/foo/; `#[path = "..."]`
 names the file outright, and that file keeps its children beside itself (`ModuleTree`).
 `use` paths walk from the crate root (`crate::`), the current module (`self::`), its
-parents (`super::`) or a crate of the tree's own workspace, through the modules' `mod`
+parents (`super::`: the module declaring it, which for a `#[path]` file is not the one its
+folders suggest) or a crate of the tree's own workspace, through the modules' `mod`
 declarations, and resolve to the deepest module file that exists; each path of a group,
 nested groups expanded, is walked on its own (`use crate::{net::{self, conn::Conn},
 Config}`: net.rs, net/conn.rs, the root). Inline `mod m { ... }` blocks are modules inside
@@ -67,7 +68,7 @@ def _tree_leaves(tree: str) -> list[tuple[list[str], str]]:
     return [(prefix + p, a) for i in items if i.strip() for p, a in _tree_leaves(i)] or [(prefix, "")]
 
 
-def _use_leaves(spec: str, names: tuple[str, ...], aliases: tuple[str, ...]) -> list[tuple[list[str], str]]:
+def use_leaves(spec: str, names: tuple[str, ...], aliases: tuple[str, ...]) -> list[tuple[list[str], str]]:
     """Every path of a `use` with its alias. As the extractor encodes it, a group item's alias
     lists the aliases of the paths it names joined by "," (`b::{c as d, x}` -> "d,"), and a
     `use` without a group has its one alias alone (`use a::b as c`: spec "a::b", aliases ("c",));
@@ -92,7 +93,7 @@ def use_paths(spec: str, names: tuple[str, ...] = ()) -> list[list[str]]:
     """Every path a `use` names, as the extractor encodes it (spec before the group, its items
     as names) or written out: `crate::a::{b, c::{self, D}}` -> [crate, a, b], [crate, a, c,
     self], [crate, a, c, D]; `a::b as c` -> [a, b]; `a::*` -> [a, *]."""
-    return [p for p, _ in _use_leaves(spec, names, ())]
+    return [p for p, _ in use_leaves(spec, names, ())]
 
 
 def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
@@ -102,7 +103,7 @@ def use_bindings(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...
     "a::b" with aliases ("c",) -> (b, c). A `self` is the module before it; a path ending at
     `crate`, `self` or `super` brings in no name."""
     out = []
-    for path, alias in _use_leaves(spec, names, aliases):
+    for path, alias in use_leaves(spec, names, aliases):
         leaf = path[-1] if path[-1] != "self" or len(path) < 2 else path[-2]
         if leaf not in ("crate", "self", "super"):
             out.append((leaf, alias or leaf))
@@ -345,7 +346,7 @@ class RustResolver:
             bins = tuple(root for _, root in target_roots(doc, directory, tree.__contains__) if root != lib)
             self.packages[directory] = _Package(_edition(doc, docs, directory), _dependency_names(doc), lib, bins)
         self._manifest_dirs: dict[str, str | None] = {}
-        self._path_loaded: frozenset[str] | None = None
+        self._path_loaded: dict[str, tuple[str, str]] | None = None
         self._roots: dict[str, str | None] = {}
 
     def _imports_of(self, path: str) -> tuple[ImportSpec, ...]:
@@ -431,18 +432,36 @@ class RustResolver:
         """Is the file some module's `#[path]` file (whose children are its siblings)? The
         declarations of every Rust file are read the first time it is asked, which is only
         when a module the file declares is not found where a file's children usually are
-        (`_beside`)."""
+        (`_beside`), or a `super::` of the file does not climb to a module declaring it."""
+        return path in self._path_declarers()
+
+    def _path_declarers(self) -> dict[str, tuple[str, str]]:
+        """`#[path]` file -> (the file declaring it, its module's folder): its parent module,
+        when the declaration is not inside an inline module (the first in path order)."""
         if self._path_loaded is None:
-            loaded = set()
+            loaded: dict[str, tuple[str, str]] = {}
             for source in sorted(self.facts):
                 if source.endswith(".rs") and source in self.tree:
                     for key, attr in self.modules.declarations(source).items():
                         inline = key.split("::")[:-1]
                         base = join(self.module_dir(source), *inline) if inline else parent(source)
-                        if attr:
-                            loaded.add(normalize(join(base, attr)))
-            self._path_loaded = frozenset(loaded)
-        return path in self._path_loaded
+                        if attr and not inline:
+                            loaded.setdefault(normalize(join(base, attr)), (source, self.module_dir(source)))
+                        elif attr:
+                            loaded.setdefault(normalize(join(base, attr)), ("", ""))
+            self._path_loaded = loaded
+        return self._path_loaded
+
+    def _super_of(self, current: tuple[str, str], root: str) -> tuple[str, str] | None:
+        """The parent module of the module (file, folder) `current`: the one declaring it.
+        Climbing folders finds it unless a `#[path]` placed the module elsewhere: then the
+        module found so does not declare it, and the file's declarer is looked up (every
+        file's declarations read once; a declarer inside an inline module is not followed)."""
+        up = self.parent_module(current[1], root)
+        if up is not None and posixpath.basename(current[1]) in self.modules.outermost(up[0]):
+            return up
+        declarer = self._path_declarers().get(current[0]) if current[0] != root else None
+        return declarer if declarer and declarer[0] else up
 
     def parent_module(self, directory: str, root: str) -> tuple[str, str] | None:
         up = parent(directory)
@@ -535,7 +554,7 @@ class RustResolver:
                 return (importer,)  # still inside an inline module of this file
             current = (importer, self.module_dir(importer))
             for _ in range(supers - level):
-                up = self.parent_module(current[1], root)
+                up = self._super_of(current, root)
                 if up is None:
                     return UNRESOLVED
                 current = up

@@ -619,4 +619,4 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
 
 
 def _import_order(i: ImportSpec) -> tuple:
-    return (i.line, i.kind, i.spec, i.level, i.names, i.aliases, i.exports)
+    return (i.line, i.kind, i.spec, i.level, i.names, i.aliases, i.exports, i.visibility)

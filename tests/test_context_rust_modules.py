@@ -153,6 +153,13 @@ def test_a_path_dependency_of_a_workspace():
         ("crates/a/src/lib.rs", 2, "import"), ("crates/b/src/lib.rs", 1, "import"), ("crates/b/src/lib.rs", 4, "import")]
 
 
+def test_a_private_use_of_another_crate_re_exports_nothing():
+    # b's `use a::Thing;` is not `pub`: `b::Thing` names nothing (a's `pub use` does: `a::Thing`)
+    asked = WORKSPACE_REPO.asked()
+    assert definitions(asked, "b::Thing") == [] and definitions(asked, "b::thing::Thing") == []
+    assert definitions(asked, "a::Thing") == [("crates/a/src/thing.rs", "Thing", 1, "qualified")]
+
+
 def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_path):
     """user.rs does not change, the `#[path]` that places `crate::net` does (and, next, a
     `mod` of main.rs that makes src/extra.rs the binary's): a re-index must resolve user.rs
