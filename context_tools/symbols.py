@@ -601,6 +601,20 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
     skip_modules = bool(defs) and not any(s.kind in MODULE_KINDS for _, s, _ in defs)
 
+    # What a file must import to reach a definition: the name it is bound by at the top (a
+    # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
+    # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
+    anchors = sorted({(p, _anchor(s)) for p, s, _ in defs} | set(exported))
+    bound: dict[str, set[str]] = {}
+    for p, n in anchors:
+        bound.setdefault(p, set()).add(n)
+    for p, names in _relays(snap, anchors).items():
+        bound.setdefault(p, set()).update(names)
+    # an import of a module as a whole reaches what it offers under the name asked (`api.get`), or
+    # a class of a method (`pkg.Headers(...).get`): not `attr.asdict` where attr offers `_asdict`
+    attributes = {simple} | {_anchor(s) for _, s, _ in defs if s.container}
+    wholes = {p for p, names in bound.items() if names & attributes}
+    reached = def_files | relays
     packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
     projects = _CSharpProjects(snap)
     # the C# projects a `global using` of a defining file's namespace or type (not an alias,
@@ -615,8 +629,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
             return "same_file"
         hit = reaches.get(path)
         if hit is None:
-            hit = reaches[path] = path in imported_from_members or path in relays or any(
-                e.target in def_files or e.target in relays for e in snap.imports(path)) or (
+            hit = reaches[path] = path in imported_from_members or path in relays or _imports_any(
+                snap, path, bound, wholes, reached) or (
                 bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
@@ -975,6 +989,51 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
         relays.update((path, frozenset(names)) for path, names in found.items())
         frontier = found
     return relays
+
+
+def _anchor(sym: Any) -> str:
+    """The name a definition is imported by: its own at the top of its file, else its
+    outermost container's (`Headers` for the method Headers.get)."""
+    return sym.container.partition(".")[0] if sym.container else sym.name
+
+
+# Imports that list the names they bind: one naming none of a file's definitions of a name
+# (nor `*`, nor the module itself) reaches none of them
+NAMED_IMPORTS = frozenset({"python", "js"})
+
+
+def _imports_any(snap: Any, path: str, bound: dict[str, set[str]], wholes: set[str], reached: set[str]) -> bool:
+    """Does the file import one of the files `bound` maps so as to bind one of the names it
+    maps it to: `from ._models import Headers` reaches Headers.get, `from ._models import
+    Request` does not (a `get` there is some other one, a dict's); so does an import of `*`
+    passing the name, `import * as ns from`, or one of a kind that names nothing (a Go
+    package, a C header) to a file defining the name or re-exporting it as itself (`reached`).
+    An import of a module itself (`import httpx`, `from . import tools`, `const m =
+    require(...)`) reaches what the module offers as its attributes (`wholes`)."""
+    for edge in snap.imports(path):
+        if edge.kind not in NAMED_IMPORTS:
+            if edge.target in reached:
+                return True
+            continue
+        names = bound.get(edge.target)
+        whole = edge.target in wholes
+        if names and any(_binds_one(snap, spec, edge.target, names, whole) for spec in _specs_of(snap, edge)):
+            return True
+    return False
+
+
+def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: bool) -> bool:
+    """Does the named import `spec` of the file at `target` bind one of `names`, or the module
+    itself when it offers the name asked as an attribute (`whole`)?"""
+    if not spec.names:  # a JS module bound whole (`const m = require(...)`), not imported for effect
+        return whole and (spec.kind == "python" or bool(spec.aliases)) or any(
+            inner in names for inner, _ in _bindings(spec))
+    if _binds_module(spec, target):
+        return whole
+    for inner, _ in _bindings(spec):
+        if inner in names or (inner == "*" and any(filter(_star_passes(snap, spec, target), names))):
+            return True
+    return False
 
 
 def _binds_module(spec: Any, target: str) -> bool:

@@ -1,0 +1,62 @@
+"""context.references tags a site `import` only when its file's import binds the definition:
+its name, for a method the class it belongs to, the module as a whole, or a `*` passing it.
+A file importing other names of the defining file uses some other `get` (a dict's)."""
+
+from __future__ import annotations
+
+import context_tools
+from corpora.gitbuild import RepoBuilder
+from indexer import api
+from indexer.store import Store
+
+
+def _resolutions(tmp_path, files: dict[str, str], name: str) -> dict[tuple[str, int], str]:
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(files)
+    repo = str(builder.path)
+    with Store.open(tmp_path / "store") as store:
+        api.index(repo, "main", store=store, workers=1)
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    r = client.call("context.references", repo=repo, name=name)
+    return {(s.path, s.line): s.resolution for s in r.data.sites}
+
+
+def test_python_import_of_other_names_does_not_reach_a_method(tmp_path):
+    found = _resolutions(tmp_path, {
+        "pkg/__init__.py": "from .models import Headers\n",
+        "pkg/models.py": "class Headers:\n    def get(self, key):\n        return key\n\n\nclass Request:\n    pass\n",
+        "app.py": "from pkg.models import Request\n\n\ndef f(d):\n    return d.get('a')\n",
+        "user.py": "from pkg.models import Headers\n\n\ndef g(h):\n    return h.get('a')\n",
+        "star.py": "from pkg.models import *\n\n\ndef s(h):\n    return h.get('a')\n",
+        "whole.py": "import pkg\n\n\ndef k(h):\n    return h.get('a')\n",
+    }, "get")
+    assert found[("app.py", 5)] == "name_match"  # imports Request only: a dict's get
+    assert found[("user.py", 5)] == "import"
+    assert found[("star.py", 5)] == "import"
+    # the package re-exports the class: importing it reaches the class's methods
+    assert found[("whole.py", 5)] == "import"
+
+
+def test_python_function_reached_only_through_an_import_binding_it(tmp_path):
+    found = _resolutions(tmp_path, {
+        "lib/__init__.py": "",
+        "lib/api.py": "def get(url):\n    return url\n\n\ndef post(url):\n    return url\n",
+        "a.py": "from lib.api import post\n\n\ndef f(d):\n    return d.get('k') or post('u')\n",
+        "b.py": "from lib.api import get\n\nX = get('u')\n",
+        "c.py": "from lib import api\n\nY = api.get('u')\n",
+    }, "get")
+    assert found[("a.py", 5)] == "name_match"
+    assert found[("b.py", 3)] == "import"
+    assert found[("c.py", 3)] == "import"
+
+
+def test_js_named_import_of_another_class_does_not_reach_a_method(tmp_path):
+    found = _resolutions(tmp_path, {
+        "models.js": "export class Headers {\n  get(k) { return k; }\n}\nexport class Request {}\n",
+        "app.js": "import { Request } from './models';\nexport function f(d) {\n  return d.get('a');\n}\n",
+        "user.js": "import { Headers } from './models';\nexport function g(h) {\n  return h.get('a');\n}\n",
+        "ns.js": "import * as m from './models';\nexport function n(h) {\n  return h.get('a');\n}\n",
+    }, "get")
+    assert found[("app.js", 3)] == "name_match"
+    assert found[("user.js", 3)] == "import"
+    assert found[("ns.js", 3)] == "import"
