@@ -697,14 +697,21 @@ def _references_across(input: Any, ctx: Any, name: str) -> Result:
 def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     """The package whose files see each other's top-level names without an import: a Go file's
     folder and package clause (an external `x_test` package is another one), a Java file's
-    package declaration. None for other files and for a file that declares no package."""
-    if path.endswith(".go"):
-        facts = snap.core_facts(path)
-        return ("go", path.rpartition("/")[0], facts.package_name) if facts and facts.package_name else None
-    if path.endswith(".java"):
-        facts = snap.core_facts(path)
-        return ("java", facts.package_name) if facts and facts.package_name else None
-    return None
+    package declaration, a PHP or C# file's (first) namespace, in which an unqualified class
+    name is the namespace's own (`new Stream(...)` in GuzzleHttp\\Psr7\\Utils.php). None for
+    other files and for a file that declares no package."""
+    language = _NAMESPACED.get(path.rpartition(".")[2])
+    if language is None:
+        return None
+    facts = snap.core_facts(path)
+    if not facts or not facts.package_name:
+        return None
+    if language == "go":
+        return (language, path.rpartition("/")[0], facts.package_name)
+    return (language, facts.package_name)
+
+
+_NAMESPACED = {"go": "go", "java": "java", "php": "php", "cs": "csharp"}  # file suffix -> language
 
 
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
@@ -960,8 +967,10 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
     `use crate::Conn` reaches net.rs; `pub use net::{conn::{Conn as Link}};` offers `Link`).
     So is a Python package's __init__ binding the module itself to a name (lib/__init__.py's
     `from . import tools [as t]`): `import lib` then `lib.tools.helper()` reaches tools.py's
-    helper. (Elsewhere, reaching a module through another that imported it is rare, and
-    counting it would make that module's every user an `import` site of each name it uses.)"""
+    helper. So is a C or C++ header including the defining file, whose includers see all it
+    includes (a .c file including python-zstandard.h, which includes zstd.h, sees ZSTD_isError).
+    (Elsewhere, reaching a module through another that imported it is rare, and counting it
+    would make that module's every user an `import` site of each name it uses.)"""
     frontier: dict[str, set[str]] = {}
     for path, name in starts:
         frontier.setdefault(path, set()).add(name)
@@ -973,6 +982,9 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]]) -> dict[str, frozenset
             names = frontier[target]
             for edge in snap.importers(target):
                 if edge.source in seen:
+                    continue
+                if edge.kind in C_INCLUDES and not edge.source.endswith(C_SOURCES):
+                    found.setdefault(edge.source, set()).update(names)  # a header passes on all it includes
                     continue
                 for spec in _specs_of(snap, edge):
                     if edge.source.endswith(_PACKAGE_FILES) and _binds_module(spec, target):
@@ -1034,6 +1046,12 @@ def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: bool) 
         if inner in names or (inner == "*" and any(filter(_star_passes(snap, spec, target), names))):
             return True
     return False
+
+
+C_INCLUDES = frozenset({"c_include", "c_system_include"})
+# C and C++ files compiled on their own: including one is rare, and nothing includes what they
+# include through them
+C_SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
 
 
 def _binds_module(spec: Any, target: str) -> bool:

@@ -1,6 +1,8 @@
-"""context.references tags a site `import` only when its file's import binds the definition:
-its name, for a method the class it belongs to, the module as a whole, or a `*` passing it.
-A file importing other names of the defining file uses some other `get` (a dict's)."""
+"""How context.references ties a site to a definition through its file's imports: a named
+import reaches it only when it binds the definition (its name, for a method the class it
+belongs to, the module as a whole, or a `*` passing it): a file importing other names of the
+defining file uses some other `get` (a dict's). A C header passes on what it includes; a PHP
+or C# namespace sees its own names without an import (`same_package`)."""
 
 from __future__ import annotations
 
@@ -60,3 +62,39 @@ def test_js_named_import_of_another_class_does_not_reach_a_method(tmp_path):
     assert found[("app.js", 3)] == "name_match"
     assert found[("user.js", 3)] == "import"
     assert found[("ns.js", 3)] == "import"
+
+
+def test_c_header_includes_are_followed_to_the_declaration(tmp_path):
+    found = _resolutions(tmp_path, {
+        "zstd/zstd.h": "int ZSTD_isError(int code);\n",
+        "ext/module.h": "#include <zstd.h>\n#include \"other.h\"\n",
+        "ext/other.h": "int other(void);\n",
+        "ext/reader.c": "#include \"module.h\"\n\nint r(int z) {\n    return ZSTD_isError(z);\n}\n",
+        "ext/alone.c": "#include \"other.h\"\n\nint a(int z) {\n    return ZSTD_isError(z);\n}\n",
+        # a .c file's includes are its own: including it is no way to the header it includes
+        "ext/unit.c": "#include \"module.h\"\n",
+        "ext/bundle.c": "#include \"unit.c\"\n\nint b(int z) {\n    return ZSTD_isError(z);\n}\n",
+    }, "ZSTD_isError")
+    assert found[("ext/reader.c", 4)] == "import"  # through module.h, which includes zstd.h
+    assert found[("ext/alone.c", 4)] == "name_match"
+    assert found[("ext/bundle.c", 4)] == "name_match"
+
+
+def test_php_names_of_the_same_namespace_need_no_import(tmp_path):
+    found = _resolutions(tmp_path, {
+        "src/Stream.php": "<?php\nnamespace App\\Psr7;\n\nclass Stream {}\n",
+        "src/Utils.php": "<?php\nnamespace App\\Psr7;\n\nfunction open() {\n    return new Stream();\n}\n",
+        "other/Use.php": "<?php\nnamespace Other;\n\nfunction make() {\n    return new Stream();\n}\n",
+    }, "Stream")
+    assert found[("src/Utils.php", 5)] == "same_package"
+    assert found[("other/Use.php", 5)] == "name_match"  # Other\\Stream, which nothing defines
+
+
+def test_csharp_names_of_the_same_namespace_need_no_import(tmp_path):
+    found = _resolutions(tmp_path, {
+        "Shop/Account.cs": "namespace Shop.Models;\n\npublic class Account {}\n",
+        "Shop/Bank.cs": "namespace Shop.Models;\n\npublic class Bank {\n    Account a = new Account();\n}\n",
+        "Else/Bank.cs": "namespace Else;\n\npublic class Bank {\n    Account a = new Account();\n}\n",
+    }, "Account")
+    assert found[("Shop/Bank.cs", 4)] == "same_package"
+    assert found[("Else/Bank.cs", 4)] == "name_match"
