@@ -611,9 +611,15 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     for p, names in _relays(snap, anchors).items():
         bound.setdefault(p, set()).update(names)
     # an import of a module as a whole reaches what it offers under the name asked (`api.get`), or
-    # a class of a method (`pkg.Headers(...).get`): not `attr.asdict` where attr offers `_asdict`
-    attributes = {simple} | {_anchor(s) for _, s, _ in defs if s.container}
-    wholes = {p for p, names in bound.items() if names & attributes}
+    # a class of a method that the file names (`pkg.Headers(...).get`): not `attr.asdict` where
+    # attr offers `_asdict`, nor every `run` of a file importing pytest, which offers Pytester
+    classes = {_anchor(s) for _, s, _ in defs if s.container}
+    offered_whole = {p: names & classes for p, names in bound.items() if simple in names or names & classes}
+
+    def whole(importer: str, target: str) -> bool:
+        names = offered_whole.get(target)
+        return names is not None and (simple in bound[target] or any(
+            snap.occurrences_in(importer, n) for n in sorted(names)))
     reached = def_files | relays
     packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
     projects = _CSharpProjects(snap)
@@ -630,7 +636,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
         hit = reaches.get(path)
         if hit is None:
             hit = reaches[path] = path in imported_from_members or path in relays or _imports_any(
-                snap, path, bound, wholes, reached) or (
+                snap, path, bound, whole, reached) or (
                 bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
@@ -1014,34 +1020,35 @@ def _anchor(sym: Any) -> str:
 NAMED_IMPORTS = frozenset({"python", "js"})
 
 
-def _imports_any(snap: Any, path: str, bound: dict[str, set[str]], wholes: set[str], reached: set[str]) -> bool:
+def _imports_any(snap: Any, path: str, bound: dict[str, set[str]], whole: Callable[[str, str], bool],
+                 reached: set[str]) -> bool:
     """Does the file import one of the files `bound` maps so as to bind one of the names it
     maps it to: `from ._models import Headers` reaches Headers.get, `from ._models import
     Request` does not (a `get` there is some other one, a dict's); so does an import of `*`
     passing the name, `import * as ns from`, or one of a kind that names nothing (a Go
     package, a C header) to a file defining the name or re-exporting it as itself (`reached`).
     An import of a module itself (`import httpx`, `from . import tools`, `const m =
-    require(...)`) reaches what the module offers as its attributes (`wholes`)."""
+    require(...)`) reaches what the module offers as its attributes (`whole`)."""
     for edge in snap.imports(path):
         if edge.kind not in NAMED_IMPORTS:
             if edge.target in reached:
                 return True
             continue
         names = bound.get(edge.target)
-        whole = edge.target in wholes
-        if names and any(_binds_one(snap, spec, edge.target, names, whole) for spec in _specs_of(snap, edge)):
+        if names and any(_binds_one(snap, spec, edge.target, names, lambda: whole(path, edge.target))
+                         for spec in _specs_of(snap, edge)):
             return True
     return False
 
 
-def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: bool) -> bool:
+def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: Callable[[], bool]) -> bool:
     """Does the named import `spec` of the file at `target` bind one of `names`, or the module
-    itself when it offers the name asked as an attribute (`whole`)?"""
+    itself when what it offers is reached as an attribute (`whole`)?"""
     if not spec.names:  # a JS module bound whole (`const m = require(...)`), not imported for effect
-        return whole and (spec.kind == "python" or bool(spec.aliases)) or any(
+        return (spec.kind == "python" or bool(spec.aliases)) and whole() or any(
             inner in names for inner, _ in _bindings(spec))
     if _binds_module(spec, target):
-        return whole
+        return whole()
     for inner, _ in _bindings(spec):
         if inner in names or (inner == "*" and any(filter(_star_passes(snap, spec, target), names))):
             return True

@@ -30,13 +30,15 @@ def test_python_import_of_other_names_does_not_reach_a_method(tmp_path):
         "app.py": "from pkg.models import Request\n\n\ndef f(d):\n    return d.get('a')\n",
         "user.py": "from pkg.models import Headers\n\n\ndef g(h):\n    return h.get('a')\n",
         "star.py": "from pkg.models import *\n\n\ndef s(h):\n    return h.get('a')\n",
-        "whole.py": "import pkg\n\n\ndef k(h):\n    return h.get('a')\n",
+        "whole.py": "import pkg\n\n\ndef k():\n    return pkg.Headers().get('a')\n",
+        "unnamed.py": "import pkg\n\n\ndef u(d):\n    return d.get('a')\n",
     }, "get")
     assert found[("app.py", 5)] == "name_match"  # imports Request only: a dict's get
     assert found[("user.py", 5)] == "import"
     assert found[("star.py", 5)] == "import"
-    # the package re-exports the class: importing it reaches the class's methods
+    # the package re-exports the class: importing it reaches the methods of the class the file names
     assert found[("whole.py", 5)] == "import"
+    assert found[("unnamed.py", 5)] == "name_match"
 
 
 def test_python_function_reached_only_through_an_import_binding_it(tmp_path):
