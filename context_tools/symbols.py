@@ -704,8 +704,11 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     """The package whose files see each other's top-level names without an import: a Go file's
     folder and package clause (an external `x_test` package is another one), a Java file's
     package declaration, a PHP or C# file's (first) namespace, in which an unqualified class
-    name is the namespace's own (`new Stream(...)` in GuzzleHttp\\Psr7\\Utils.php). None for
+    name is the namespace's own (`new Stream(...)` in GuzzleHttp\\Psr7\\Utils.php), a Ruby file's
+    outermost module (`_ruby_namespace`). None for
     other files and for a file that declares no package."""
+    if path.endswith(".rb"):
+        return _ruby_namespace(snap, path)
     language = _NAMESPACED.get(path.rpartition(".")[2])
     if language is None:
         return None
@@ -718,6 +721,14 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
 
 
 _NAMESPACED = {"go": "go", "java": "java", "php": "php", "cs": "csharp"}  # file suffix -> language
+
+
+def _ruby_namespace(snap: Any, path: str) -> tuple[str, ...] | None:
+    """A Ruby file's outermost module or class (its first): constants of `module Rack` are
+    `Request` in every file that opens `module Rack`, as Ruby looks them up through the nesting."""
+    facts = snap.core_facts(path)
+    top = next((s.name for s in facts.symbols if not s.container and s.kind in ("module", "class")), None) if facts else None
+    return ("ruby", top) if top else None
 
 
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:

@@ -100,3 +100,13 @@ def test_csharp_names_of_the_same_namespace_need_no_import(tmp_path):
     }, "Account")
     assert found[("Shop/Bank.cs", 4)] == "same_package"
     assert found[("Else/Bank.cs", 4)] == "name_match"
+
+
+def test_ruby_constants_of_the_same_outer_module_need_no_import(tmp_path):
+    found = _resolutions(tmp_path, {
+        "lib/rack/request.rb": "module Rack\n  class Request\n  end\nend\n",
+        "lib/rack/lobster.rb": "module Rack\n  class Lobster\n    def call(env)\n      Request.new(env)\n    end\n  end\nend\n",
+        "lib/other/app.rb": "module Other\n  class App\n    def call(env)\n      Request.new(env)\n    end\n  end\nend\n",
+    }, "Request")
+    assert found[("lib/rack/lobster.rb", 4)] == "same_package"
+    assert found[("lib/other/app.rb", 4)] == "name_match"
