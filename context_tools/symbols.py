@@ -812,6 +812,8 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str) -> l
         if name != simple and not _js_default(snap, path, name):
             found.setdefault((path, name), False)
         for edge in snap.importers(path):
+            if edge.kind in C_INCLUDES:  # names nothing: a header's includers are no alias's files
+                continue
             for spec in _specs_of(snap, edge):
                 any_case = spec.kind in ANY_CASE_IMPORTS
                 for local in _local_names(snap, spec, edge.target, name):
