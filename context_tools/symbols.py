@@ -15,11 +15,13 @@ Rust path may start at a crate's name (`demo::net::Conn`). `::` separates parts 
 
 A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `same_package` (in a file of a defining file's Go or
-Java package, which sees its names without an import), `import` (in a file whose resolved
-imports reach a defining file, directly or through files that re-export it under the name,
-up to four re-exports away, or in such a file; and a file's sites of its own name for the
-definition, an import's alias, or, asked by the definition's own name, a name a file
-re-exports it under), or `name_match` (only the name is the same).
+Java package, PHP or C# namespace or Ruby outermost module, which sees its names without an
+import), `import` (in a file whose resolved imports reach a defining file, directly or
+through files that re-export it under the name, up to four re-exports away, or through C
+headers including it, or in such a file; a Python or JS import must bind the definition's
+name, its class's for a method, or the module offering it; and a file's sites of its own
+name for the definition, an import's alias, or, asked by the definition's own name, a name a
+file re-exports it under), or `name_match` (only the name is the same).
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
 a site in a file importing (as an external package) what another member declares, in
