@@ -15,14 +15,16 @@ Rust path may start at a crate's name (`demo::net::Conn`). `::` separates parts 
 
 A reference site is tagged with how it was tied to the definition:
 `same_file` (in a defining file), `same_package` (in a file of a defining file's Go or
-Java package, which sees its names without an import), `import` (in a file whose resolved
-imports reach a defining file, directly or through files that re-export it under the name,
-up to four re-exports away, or in such a file; and a file's sites of its own name for the
-definition, an import's alias, or, asked by the definition's own name, a name a file
-re-exports it under; an import's binding is one, the variable of `const W = require(...)`
-too, though `symbol` lists it as a definition), or `name_match` (only the name is the same).
-A JS/TS name qualified by a module offering a definition under another name is that
-definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from
+Java package, PHP or C# namespace or Ruby outermost module, which sees its names without an
+import), `import` (in a file whose resolved imports reach a defining file, directly or
+through files that re-export it under the name, up to four re-exports away, or through C
+headers including it, or in such a file; a Python or JS import must bind the definition's
+name, its class's for a method, or the module offering it; and a file's sites of its own
+name for the definition, an import's alias, or, asked by the definition's own name, a name a
+file re-exports it under; an import's binding is one, the variable of `const W =
+require(...)` too, though `symbol` lists it as a definition), or `name_match` (only the name
+is the same). A JS/TS name qualified by a module offering a definition under another name
+is that definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from
 "./gadget"`); its references are the sites of the name asked.
 
 With `workspace`, both run per member and merge, each item tagged with its `member`;
@@ -597,8 +599,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the
     # name, nor a variable an import binds (`const Engine = require("./engine")`: its sites are
     # the import's, as `import Engine from`'s are)
-    bound = _import_bound(snap, defs)
-    def_files = {p for p, s, _ in defs if s.name == simple and (p, s.line) not in bound} | {
+    import_bound = _import_bound(snap, defs)
+    def_files = {p for p, s, _ in defs if s.name == simple and (p, s.line) not in import_bound} | {
         p for p, n in exported if n == simple}
     def_sites = {(p, s.line) for p, s, _ in defs}
     reaches: dict[str, bool] = {}
@@ -624,6 +626,26 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
     skip_modules = bool(defs) and not any(s.kind in MODULE_KINDS for _, s, _ in defs)
 
+    # What a file must import to reach a definition: the name it is bound by at the top (a
+    # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
+    # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
+    anchors = sorted({(p, _anchor(s)) for p, s, _ in defs} | set(exported))
+    bound: dict[str, set[str]] = {}
+    for p, n in anchors:
+        bound.setdefault(p, set()).add(n)
+    for p, names in _relays(snap, anchors, gate).items():
+        bound.setdefault(p, set()).update(names)
+    # an import of a module as a whole reaches what it offers under the name asked (`api.get`), or
+    # a class of a method that the file names (`pkg.Headers(...).get`): not `attr.asdict` where
+    # attr offers `_asdict`, nor every `run` of a file importing pytest, which offers Pytester
+    classes = {_anchor(s) for _, s, _ in defs if s.container}
+    offered_whole = {p: names & classes for p, names in bound.items() if simple in names or names & classes}
+
+    def whole(importer: str, target: str) -> bool:
+        names = offered_whole.get(target)
+        return names is not None and (simple in bound[target] or any(
+            snap.occurrences_in(importer, n) for n in sorted(names)))
+    reached = def_files | relays
     packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
     projects = _CSharpProjects(snap)
     # the C# projects a `global using` of a defining file's namespace or type (not an alias,
@@ -638,8 +660,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
             return "same_file"
         hit = reaches.get(path)
         if hit is None:
-            hit = reaches[path] = path in imported_from_members or path in relays or any(
-                e.target in def_files or e.target in relays and gate.passes(e) for e in snap.imports(path)) or (
+            hit = reaches[path] = path in imported_from_members or path in relays or _imports_any(
+                snap, path, bound, whole, reached, gate) or (
                 bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
@@ -647,7 +669,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
 
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
-    for path, occ, through, binding in [(p, o, False, (p, o.line) in bound) for p, o in snap.occurrences(simple)
+    for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
                                         ] + aliased:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         # An import's own binding of an alias is an import site, whatever the role: `const W =
@@ -711,14 +733,32 @@ def _references_across(input: Any, ctx: Any, name: str) -> Result:
 def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
     """The package whose files see each other's top-level names without an import: a Go file's
     folder and package clause (an external `x_test` package is another one), a Java file's
-    package declaration. None for other files and for a file that declares no package."""
-    if path.endswith(".go"):
-        facts = snap.core_facts(path)
-        return ("go", path.rpartition("/")[0], facts.package_name) if facts and facts.package_name else None
-    if path.endswith(".java"):
-        facts = snap.core_facts(path)
-        return ("java", facts.package_name) if facts and facts.package_name else None
-    return None
+    package declaration, a PHP or C# file's (first) namespace, in which an unqualified class
+    name is the namespace's own (`new Stream(...)` in GuzzleHttp\\Psr7\\Utils.php), a Ruby file's
+    outermost module (`_ruby_namespace`). None for
+    other files and for a file that declares no package."""
+    if path.endswith(".rb"):
+        return _ruby_namespace(snap, path)
+    language = _NAMESPACED.get(path.rpartition(".")[2])
+    if language is None:
+        return None
+    facts = snap.core_facts(path)
+    if not facts or not facts.package_name:
+        return None
+    if language == "go":
+        return (language, path.rpartition("/")[0], facts.package_name)
+    return (language, facts.package_name)
+
+
+_NAMESPACED = {"go": "go", "java": "java", "php": "php", "cs": "csharp"}  # file suffix -> language
+
+
+def _ruby_namespace(snap: Any, path: str) -> tuple[str, ...] | None:
+    """A Ruby file's outermost module or class (its first): constants of `module Rack` are
+    `Request` in every file that opens `module Rack`, as Ruby looks them up through the nesting."""
+    facts = snap.core_facts(path)
+    top = next((s.name for s in facts.symbols if not s.container and s.kind in ("module", "class")), None) if facts else None
+    return ("ruby", top) if top else None
 
 
 def _import_bound(snap: Any, defs: list) -> set[tuple[str, int]]:
@@ -831,7 +871,7 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate
         if name != simple and not _js_default(snap, path, name):
             found.setdefault((path, name), False)
         for edge in snap.importers(path):
-            if not gate.passes(edge):
+            if edge.kind in C_INCLUDES or not gate.passes(edge):  # an include names nothing
                 continue
             for spec in _specs_of(snap, edge):
                 any_case = spec.kind in ANY_CASE_IMPORTS
@@ -1006,11 +1046,13 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]], gate: Gate) -> dict[st
     `use crate::Conn` reaches net.rs; `pub use net::{conn::{Conn as Link}};` offers `Link`).
     So is a Python package's __init__ binding the module itself to a name (lib/__init__.py's
     `from . import tools [as t]`): `import lib` then `lib.tools.helper()` reaches tools.py's
-    helper. (Elsewhere, reaching a module through another that imported it is rare, and
-    counting it would make that module's every user an `import` site of each name it uses.)
-    A Rust `use` passes a name on only to the importers its visibility reaches (`pub use` to
-    all, a private one to the modules inside its own): `gate` learns each relay's, and passes
-    over the other importers."""
+    helper. So is a C or C++ header including the defining file, whose includers see all it
+    includes (a .c file including python-zstandard.h, which includes zstd.h, sees ZSTD_isError).
+    (Elsewhere, reaching a module through another that imported it is rare, and counting it
+    would make that module's every user an `import` site of each name it uses.) A Rust `use`
+    passes a name on only to the importers its visibility reaches (`pub use` to all, a private
+    one to the modules inside its own): `gate` learns each relay's, and passes over the other
+    importers."""
     frontier: dict[str, set[str]] = {}
     for path, name in starts:
         frontier.setdefault(path, set()).add(name)
@@ -1022,6 +1064,9 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]], gate: Gate) -> dict[st
             names = frontier[target]
             for edge in snap.importers(target):
                 if edge.source in seen or not gate.passes(edge):
+                    continue
+                if edge.kind in C_INCLUDES and not edge.source.endswith(C_SOURCES):
+                    found.setdefault(edge.source, set()).update(names)  # a header passes on all it includes
                     continue
                 for spec in _specs_of(snap, edge):
                     if edge.source.endswith(_PACKAGE_FILES) and _binds_module(spec, target):
@@ -1041,6 +1086,59 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]], gate: Gate) -> dict[st
         relays.update((path, frozenset(names)) for path, names in found.items())
         frontier = found
     return relays
+
+
+def _anchor(sym: Any) -> str:
+    """The name a definition is imported by: its own at the top of its file, else its
+    outermost container's (`Headers` for the method Headers.get)."""
+    return sym.container.partition(".")[0] if sym.container else sym.name
+
+
+# Imports that list the names they bind: one naming none of a file's definitions of a name
+# (nor `*`, nor the module itself) reaches none of them
+NAMED_IMPORTS = frozenset({"python", "js"})
+
+
+def _imports_any(snap: Any, path: str, bound: dict[str, set[str]], whole: Callable[[str, str], bool],
+                 reached: set[str], gate: Gate) -> bool:
+    """Does the file import one of the files `bound` maps so as to bind one of the names it
+    maps it to: `from ._models import Headers` reaches Headers.get, `from ._models import
+    Request` does not (a `get` there is some other one, a dict's); so does an import of `*`
+    passing the name, `import * as ns from`, or one of a kind that names nothing (a Go
+    package, a C header) to a file defining the name or re-exporting it as itself (`reached`).
+    An import of a module itself (`import httpx`, `from . import tools`, `const m =
+    require(...)`) reaches what the module offers as its attributes (`whole`). A Rust relay's
+    importer must see its `use` (`gate`)."""
+    for edge in snap.imports(path):
+        if edge.kind not in NAMED_IMPORTS:
+            if edge.target in reached and gate.passes(edge):
+                return True
+            continue
+        names = bound.get(edge.target)
+        if names and any(_binds_one(snap, spec, edge.target, names, lambda: whole(path, edge.target))
+                         for spec in _specs_of(snap, edge)):
+            return True
+    return False
+
+
+def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: Callable[[], bool]) -> bool:
+    """Does the named import `spec` of the file at `target` bind one of `names`, or the module
+    itself when what it offers is reached as an attribute (`whole`)?"""
+    if not spec.names:  # a JS module bound whole (`const m = require(...)`), not imported for effect
+        return (spec.kind == "python" or bool(spec.aliases)) and whole() or any(
+            inner in names for inner, _ in _bindings(spec))
+    if _binds_module(spec, target):
+        return whole()
+    for inner, _ in _bindings(spec):
+        if inner in names or (inner == "*" and any(filter(_star_passes(snap, spec, target), names))):
+            return True
+    return False
+
+
+C_INCLUDES = frozenset({"c_include", "c_system_include"})
+# C and C++ files compiled on their own: including one is rare, and nothing includes what they
+# include through them
+C_SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
 
 
 def _binds_module(spec: Any, target: str) -> bool:
