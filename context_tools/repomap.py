@@ -132,7 +132,7 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
         return symbols
     from indexer.graph import MAX_DEFINERS, definition_weight, name_weight
 
-    from context_tools.symbols import _specs_of
+    from context_tools.symbols import specs_of
 
     names = {s.name for s in symbols}
     imported: dict[str, int] = dict.fromkeys(names, 0)
@@ -145,7 +145,7 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
         for name, count in snap.uses_of(importer).items():
             if name in names:
                 used[name] += count
-        for name in {n for e in edges_from[importer] for spec in _specs_of(snap, e) for n in spec.names}:
+        for name in {n for e in edges_from[importer] for spec in specs_of(snap, e) for n in spec.names}:
             if name in names:
                 imported[name] += 1
 

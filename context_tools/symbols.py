@@ -653,7 +653,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     # definition as its own `using` would make it seen
     global_projects = {projects.of(e.source) for p in sorted(def_files) if p.endswith(".cs")
                        for e in snap.importers(p) if e.kind == "csharp_global_using"
-                       and any(not spec.aliases for spec in _specs_of(snap, e))}
+                       and any(not spec.aliases for spec in specs_of(snap, e))}
 
     def resolution(path: str) -> str:
         if path in def_files:
@@ -873,7 +873,7 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate
         for edge in snap.importers(path):
             if edge.kind in C_INCLUDES or not gate.passes(edge):  # an include names nothing
                 continue
-            for spec in _specs_of(snap, edge):
+            for spec in specs_of(snap, edge):
                 any_case = spec.kind in ANY_CASE_IMPORTS
                 for local in _local_names(snap, spec, edge.target, name):
                     if local == simple and not any_case:
@@ -993,7 +993,7 @@ def _same_import(spec: Any, edge: Any) -> bool:
     return spec.line == edge.line and spec.kind == edge.kind and spec.spec == edge.spec
 
 
-def _specs_of(snap: Any, edge: Any) -> list[Any]:
+def specs_of(snap: Any, edge: Any) -> list[Any]:
     """The imports of the edge's importing file that the edge resolves (its imports alone read)."""
     facts = snap.import_facts(edge.source)
     return [spec for spec in facts.imports if _same_import(spec, edge)] if facts else []
@@ -1068,7 +1068,7 @@ def _relays(snap: Any, starts: Iterable[tuple[str, str]], gate: Gate) -> dict[st
                 if edge.kind in C_INCLUDES and not edge.source.endswith(C_SOURCES):
                     found.setdefault(edge.source, set()).update(names)  # a header passes on all it includes
                     continue
-                for spec in _specs_of(snap, edge):
+                for spec in specs_of(snap, edge):
                     if edge.source.endswith(_PACKAGE_FILES) and _binds_module(spec, target):
                         found.setdefault(edge.source, set()).update(names)  # one attribute deeper
                     for inner, outer in _reexported(spec):
@@ -1116,7 +1116,7 @@ def _imports_any(snap: Any, path: str, bound: dict[str, set[str]], whole: Callab
             continue
         names = bound.get(edge.target)
         if names and any(_binds_one(snap, spec, edge.target, names, lambda: whole(path, edge.target))
-                         for spec in _specs_of(snap, edge)):
+                         for spec in specs_of(snap, edge)):
             return True
     return False
 
