@@ -620,7 +620,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
         (r, n) for r in sorted(offered) if own_name or r in relays for n in sorted(offered[r])
         if own_name or n == simple]
-    aliased = _alias_sites(snap, offers, simple, gate)
+    projects = _CSharpProjects(snap)  # its folders found once, for the aliases and the resolutions
+    aliased = _alias_sites(snap, offers, simple, gate, projects)
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
@@ -647,7 +648,6 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
             snap.occurrences_in(importer, n) for n in sorted(names)))
     reached = def_files | relays
     packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
-    projects = _CSharpProjects(snap)
     # the C# projects a `global using` of a defining file's namespace or type (not an alias,
     # which binds only its own name: `_alias_sites`) is in: each of their files sees the
     # definition as its own `using` would make it seen
@@ -846,8 +846,8 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
-def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate: Gate
-                 ) -> list[tuple[str, Any, bool, bool]]:
+def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate: Gate,
+                 projects: _CSharpProjects) -> list[tuple[str, Any, bool, bool]]:
     """(file, site, True, binding) of each use of a definition under a name other than `simple`, given
     the files that define or re-export it and the name each offers it under: a re-exporting
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
@@ -866,7 +866,6 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate
     variable)."""
     found: dict[tuple[str, str], bool] = {}  # (file, its name for the definition) -> in any case
     binds: set[tuple[str, str, int]] = set()  # (file, name, line of an import binding it)
-    projects = _CSharpProjects(snap)
     for path, name in offers:
         if name != simple and not _js_default(snap, path, name):
             found.setdefault((path, name), False)
