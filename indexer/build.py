@@ -15,6 +15,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime, timezone
 from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic, Iterable, Iterator, Mapping,
                     NamedTuple, TypeVar)
@@ -390,7 +391,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out
         missing: dict[bytes, _Job] = {}
-        for key, job in start.missing(present, missing):
+        for key, job in start.fresh(present, missing):
             missing[key] = job
     jobs = sorted(missing.values(), key=lambda j: j.blob)
     parsing.total = len(jobs)
@@ -400,24 +401,59 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
         import numpy  # noqa: F401
 
         from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
+        # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
     return _extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest), jobs
 
-@dataclass
 class Plan:
     """What indexing a commit starts from: its tree, each blob's facts key (by what its name
     says of its language), and the nearest earlier snapshot of its first-parent line (built
     by this extractor version), whose word on a (path, blob) still holds: facts are looked
-    up, marks set and imports resolved again only where something changed."""
+    up, marks set and imports resolved again only where something changed.
 
-    tree_oid: str
-    tree: list[gitread.TreeEntry]
-    languages: dict[str, str]  # path -> what its name says (languages.name_language), for every blob
-    keys: dict[str, bytes]  # path -> facts key, likewise
-    earlier: PriorRecord | None
-    version: str
-    carried: frozenset[str] = frozenset()  # paths whose blob the earlier snapshot had there: facts stored
+    The keys of the whole tree are made when first asked for: a re-index sends the blobs the
+    diff names (`changed`) to be parsed first, and keys the rest while they are."""
+
+    def __init__(self, tree_oid: str, tree: list[gitread.TreeEntry], earlier: PriorRecord | None, version: str,
+                 changed: list[gitread.TreeEntry] | None = None) -> None:
+        self.tree_oid = tree_oid
+        self.tree = tree
+        self.earlier = earlier
+        self.version = version
+        self.changed = changed  # the entries that differ from the earlier snapshot's; None: not known
+
+    @cached_property
+    def _keyed(self) -> tuple[dict[str, str], dict[str, bytes], frozenset[str]]:
+        earlier, version = self.earlier, self.version
+        before = {f.path: f.blob for f in earlier.files if f.mode not in _NOT_BLOBS} if earlier is not None else {}
+        languages: dict[str, str] = {}
+        keys: dict[str, bytes] = {}
+        carried = set()
+        for e in self.tree:  # one pass: at 100,000 files each one costs
+            if e.mode in _NOT_BLOBS:
+                continue
+            path = e.path
+            language = languages[path] = name_language(path)
+            keys[path] = facts_key(e.oid, language, version)
+            if before.get(path) == e.oid:
+                carried.add(path)
+        return languages, keys, frozenset(carried)
+
+    @property
+    def languages(self) -> dict[str, str]:
+        """path -> what its name says (languages.name_language), for every blob."""
+        return self._keyed[0]
+
+    @property
+    def keys(self) -> dict[str, bytes]:
+        """path -> facts key, for every blob."""
+        return self._keyed[1]
+
+    @property
+    def carried(self) -> frozenset[str]:
+        """The paths whose blob the earlier snapshot had there: their facts are stored."""
+        return self._keyed[2]
 
     @property
     def facts_count(self) -> int:
@@ -444,6 +480,20 @@ class Plan:
             if key is not None and e.path not in carried and key not in known and not present(key):
                 yield key, _Job(e.oid, e.path, self.languages[e.path])
 
+    def fresh(self, present: Callable[[bytes], bool], known: Container[bytes]) -> Iterator[tuple[bytes, _Job]]:
+        """`missing`, trusting carried blobs, from the entries the diff names when the plan has
+        them: the rest of the tree is not keyed for it."""
+        if self.changed is None:
+            yield from self.missing(present, known)
+            return
+        for e in self.changed:
+            if e.mode in _NOT_BLOBS:
+                continue
+            language = name_language(e.path)
+            key = facts_key(e.oid, language, self.version)
+            if key not in known and not present(key):
+                yield key, _Job(e.oid, e.path, language)
+
     def earlier_keys(self) -> dict[str, bytes]:
         """path -> the earlier snapshot's facts key, for the paths whose facts changed since:
         all that import resolution asks of the earlier facts."""
@@ -467,24 +517,11 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
     blob's facts by what its name says of its language: no blob is read here."""
     earlier = _earlier_record(store, repo, oid, version)
     if earlier is None:
-        tree_oid, tree = gitread.walk_tree(repo, oid)
-    else:
-        tree_oid, tree = gitread.walk_tree_since(repo, oid, earlier.tree, [
-            gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
-            for f in earlier.files])
-    before = {f.path: f.blob for f in earlier.files if f.mode not in _NOT_BLOBS} if earlier is not None else {}
-    languages: dict[str, str] = {}
-    keys: dict[str, bytes] = {}
-    carried = set()
-    for e in tree:  # one pass: at 100,000 files each one costs
-        if e.mode in _NOT_BLOBS:
-            continue
-        path = e.path
-        language = languages[path] = name_language(path)
-        keys[path] = facts_key(e.oid, language, version)
-        if before.get(path) == e.oid:
-            carried.add(path)
-    return Plan(tree_oid, tree, languages, keys, earlier, version, frozenset(carried))
+        return Plan(*gitread.walk_tree(repo, oid), None, version)
+    since = gitread.tree_since(repo, oid, earlier.tree, [
+        gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
+        for f in earlier.files])
+    return Plan(since.tree_oid, since.entries, earlier, version, since.changed)
 
 
 def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 from operator import attrgetter
+from typing import NamedTuple
 
 import msgspec
 import pygit2
@@ -125,19 +126,30 @@ _CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit
 def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
                     base: list[TreeEntry]) -> tuple[str, list[TreeEntry]]:
     """`walk_tree(repo, commit_oid)`, from the entries of an earlier tree (`base`, those of
-    `base_tree`) and the diff of the two trees: only subtrees that differ are read. Anything
-    the diff cannot answer (a missing object, an unexpected kind of change) falls back to
-    the whole walk."""
+    `base_tree`) and the diff of the two trees: only subtrees that differ are read."""
+    since = tree_since(repo, commit_oid, base_tree, base)
+    return since.tree_oid, since.entries
+
+
+class TreeSince(NamedTuple):
+    tree_oid: str
+    entries: list[TreeEntry]  # every non-tree entry, sorted by path, as walk_tree gives them
+    changed: list[TreeEntry] | None  # the entries the diff adds or changes; None: not known (a whole walk)
+
+
+def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: list[TreeEntry]) -> TreeSince:
+    """`walk_tree_since`, and which of the entries differ from `base`. Anything the diff cannot
+    answer (a missing object, an unexpected kind of change) falls back to the whole walk."""
     try:
         root = repo[commit_oid].peel(pygit2.Commit).tree
         deltas = list(repo[base_tree].peel(pygit2.Tree).diff_to_tree(root).deltas)
     except (KeyError, ValueError, pygit2.GitError):
-        return walk_tree(repo, commit_oid)
+        return TreeSince(*walk_tree(repo, commit_oid), None)
     gone: set[str] = set()
     added: list[TreeEntry] = []
     for delta in deltas:
         if delta.status not in _CHANGED:
-            return walk_tree(repo, commit_oid)
+            return TreeSince(*walk_tree(repo, commit_oid), None)
         if delta.status != _ADDED:
             gone.add(text_path(delta.old_file.path))
         if delta.status != _DELETED:
@@ -146,7 +158,7 @@ def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
     entries = [e for e in base if e.path not in gone] if gone else list(base)
     entries.extend(added)
     entries.sort(key=_PATH)
-    return str(root.id), entries
+    return TreeSince(str(root.id), entries, added)
 
 
 _BLOB = int(pygit2.enums.ObjectType.BLOB)

@@ -431,8 +431,12 @@ def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_p
     for before, after in zip(commits, commits[1:]):
         base_tree, base = gitread.walk_tree(repo, before)
         assert gitread.walk_tree_since(repo, after, base_tree, base) == gitread.walk_tree(repo, after)
-    # an earlier tree that is not there: the whole walk answers
+        # the entries it names as changed: exactly those not in the earlier tree as they were
+        since = gitread.tree_since(repo, after, base_tree, base)
+        assert sorted(since.changed, key=lambda e: e.path) == [e for e in since.entries if e not in set(base)]
+    # an earlier tree that is not there: the whole walk answers, its changes not known
     assert gitread.walk_tree_since(repo, commits[-1], "0" * 40, []) == gitread.walk_tree(repo, commits[-1])
+    assert gitread.tree_since(repo, commits[-1], "0" * 40, []).changed is None
 
 
 def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
