@@ -425,20 +425,24 @@ class Plan:
 
     @cached_property
     def _keyed(self) -> tuple[dict[str, str], dict[str, bytes], frozenset[str]]:
-        earlier, version = self.earlier, self.version
-        before = {f.path: f.blob for f in earlier.files if f.mode not in _NOT_BLOBS} if earlier is not None else {}
+        version = self.version
         languages: dict[str, str] = {}
         keys: dict[str, bytes] = {}
-        carried = set()
         for e in self.tree:  # one pass: at 100,000 files each one costs
             if e.mode in _NOT_BLOBS:
                 continue
             path = e.path
             language = languages[path] = name_language(path)
             keys[path] = facts_key(e.oid, language, version)
-            if before.get(path) == e.oid:
-                carried.add(path)
-        return languages, keys, frozenset(carried)
+        if self.earlier is None:
+            return languages, keys, frozenset()
+        if self.changed is not None:
+            # every entry the diff does not name is the earlier one (a blob changing only its
+            # mode is named: not carried, so looked up, as a new path would be)
+            return languages, keys, frozenset(languages.keys() - {e.path for e in self.changed})
+        before = {f.path: f.blob for f in self.earlier.files if f.mode not in _NOT_BLOBS}
+        tree = self.tree
+        return languages, keys, frozenset(e.path for e in tree if e.path in languages and before.get(e.path) == e.oid)
 
     @property
     def languages(self) -> dict[str, str]:
