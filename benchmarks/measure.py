@@ -1,6 +1,8 @@
 """Run a child process and measure it: wall time, the peak RSS of its largest process
 (wait4 rusage, which covers the descendants it reaped) and the peak proportional set size
-(PSS) of its whole process tree, sampled from /proc so forked workers are not double counted."""
+(PSS) of its whole process tree, sampled from /proc so forked workers are not double counted.
+PSS counts the store's pages the processes map (LMDB reads and writes through a memory map):
+the anonymous part alone (`Pss_Anon`) is what the processes allocated themselves."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class Measured:
     peak_pss: int  # bytes, largest sampled sum over the tree (0 when /proc is not readable)
     stdout: str
     stderr: str
+    peak_anon: int = 0  # bytes, peak_pss's anonymous part (the heaps, not the store's mapped pages)
 
 
 def _children() -> dict[int, list[int]]:
@@ -39,24 +42,32 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
-def _pss(pid: int) -> int:
+def _pss(pid: int) -> tuple[int, int]:
+    """The process's PSS and its anonymous part, in bytes; zeros when /proc does not say."""
+    total = anon = 0
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
             if line.startswith("Pss:"):
-                return int(line.split()[1]) * 1024
+                total = int(line.split()[1]) * 1024
+            elif line.startswith("Pss_Anon:"):
+                anon = int(line.split()[1]) * 1024
     except (OSError, ValueError):
         pass
-    return 0
+    return total, anon
 
 
-def tree_pss(root: int) -> int:
+def tree_pss(root: int) -> tuple[int, int]:
+    """The PSS of the process tree under `root`, and its anonymous part."""
     kids = _children()
-    total, stack = 0, [root]
+    total = anon = 0
+    stack = [root]
     while stack:
         pid = stack.pop()
-        total += _pss(pid)
+        pss, pss_anon = _pss(pid)
+        total += pss
+        anon += pss_anon
         stack.extend(kids.get(pid, ()))
-    return total
+    return total, anon
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None,
@@ -64,13 +75,14 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = Non
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
-        peak = 0
+        peak = peak_anon = 0
         done = threading.Event()
 
         def sampler() -> None:
-            nonlocal peak
+            nonlocal peak, peak_anon
             while not done.wait(SAMPLE_SECONDS):
-                peak = max(peak, tree_pss(proc.pid))
+                pss, anon = tree_pss(proc.pid)
+                peak, peak_anon = max(peak, pss), max(peak_anon, anon)
 
         thread = threading.Thread(target=sampler, daemon=True) if sample else None
         if thread:
@@ -90,4 +102,4 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = Non
             thread.join()
         out.seek(0)
         err.seek(0)
-        return Measured(proc.returncode, wall, usage.ru_maxrss * 1024, peak, out.read(), err.read())
+        return Measured(proc.returncode, wall, usage.ru_maxrss * 1024, peak, out.read(), err.read(), peak_anon)

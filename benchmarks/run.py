@@ -338,7 +338,7 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         walls = [m.wall, *again]
         reindex.append({"rev": rev, "wall": statistics.median(walls), "walls": walls, "seconds": rep["seconds"],
                         "parsed_blobs": rep["parsed_blobs"], "reused_blobs": rep["reused_blobs"],
-                        "max_rss": m.max_rss, "peak_pss": m.peak_pss})
+                        "max_rss": m.max_rss, "peak_pss": m.peak_pss, "peak_anon": m.peak_anon})
     head = follow[-1] if follow else base
     print(f"[{label}] no-op index of {head}", file=sys.stderr)
     noop = median_run([run_index(repo, head, store, workers)[0] for _ in range(max(repeat, CTAGS_RUNS))])
@@ -353,7 +353,7 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         "edges": cold_rep["edges"], "workers": workers,
         "ctags": {"wall": ct.wall, "max_rss": ct.max_rss},
         "cold": {"wall": cold.wall, "walls": [m.wall for m, _ in colds], "seconds": cold_rep["seconds"], "import_seconds": cold_rep["import_seconds"],
-                 "max_rss": cold.max_rss, "peak_pss": cold.peak_pss, "parsed_blobs": cold_rep["parsed_blobs"]},
+                 "max_rss": cold.max_rss, "peak_pss": cold.peak_pss, "peak_anon": cold.peak_anon, "parsed_blobs": cold_rep["parsed_blobs"]},
         "reindex": reindex,
         "floors": {"parse_only_wall": parse_floor.wall, "noop_index_wall": noop.wall},
         "queries": q, "fresh_symbol": fresh, "fresh_miss": fresh_miss,
@@ -420,7 +420,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
            if "calibration_end_s" in info else ""),
         f"Command: `{command}`", "",
         "| corpus | files | ctags s | cold s (in-process) | cold/ctags | 1% re-index s (in-process, parsed) | re-index/cold | symbol p50/p99 ms "
-        "| refs p50/p99 ms (first call p50) | fresh `rennet context symbol` ms (miss) | peak MiB (tree PSS / max RSS) | store MiB first "
+        "| refs p50/p99 ms (first call p50) | fresh `rennet context symbol` ms (miss) | peak MiB (tree PSS, of it anonymous / max RSS) | store MiB first "
         "| added KiB (x first) | ms per file |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -439,7 +439,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
             f"({q['references'].get('first_p50_ms', float('nan')):.1f}) "
             f"| {r['fresh_symbol']['median_ms']:.0f}"
             f"{' (' + format(r['fresh_miss']['median_ms'], '.0f') + ')' if r.get('fresh_miss') else ''} "
-            f"| {r['cold']['peak_pss'] / MIB:.0f} / {r['cold']['max_rss'] / MIB:.0f} "
+            f"| {r['cold']['peak_pss'] / MIB:.0f}, {r['cold'].get('peak_anon', 0) / MIB:.0f} / {r['cold']['max_rss'] / MIB:.0f} "
             f"| {r['store']['first']['used'] / MIB:.1f} "
             f"| {(added / 1024) if added is not None else 0:.0f} ({x['added_vs_first'] or 0:.3f}) "
             f"| {r['cold']['wall'] * 1e3 / max(1, r['indexed_files']):.2f} |")

@@ -21,6 +21,19 @@ def test_measure_reports_exit_code_wall_and_peak_memory():
     assert failed.returncode == 3
 
 
+def test_anonymous_pss_leaves_out_the_pages_of_a_mapped_file(tmp_path):
+    """The store is read through a memory map: its pages count in PSS, not in the anonymous part."""
+    data = tmp_path / "mapped"
+    data.write_bytes(b"x" * (48 << 20))
+    code = (f"import mmap, time; f = open({str(data)!r}, 'rb'); m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ); "
+            "s = sum(m[i] for i in range(0, len(m), 4096)); b = bytearray(24 << 20); b[::4096] = b'y' * len(b[::4096]); "
+            "time.sleep(0.6); print(s > 0)")
+    m = measure.run([sys.executable, "-c", code])
+    assert m.returncode == 0 and m.stdout.strip() == "True"
+    assert m.peak_anon >= 20 << 20  # the bytearray
+    assert m.peak_pss - m.peak_anon >= 40 << 20  # the file's pages
+
+
 def test_store_bytes_counts_pages_in_use_not_the_map_size(tmp_path):
     env = lmdb.open(str(tmp_path / "lmdb"), map_size=1 << 34, max_dbs=4, subdir=True)
     db = env.open_db(b"facts")
