@@ -776,13 +776,16 @@ def _import_bound(snap: Any, defs: list) -> set[tuple[str, int]]:
         specs = [spec for spec in (facts.imports if facts else ()) if spec.kind == "js" and spec.line == sym.line
                  and any(local == sym.name for _, local in _bindings(spec))]
         if specs:
-            candidates.append((path, sym.line, specs))
+            candidates.append((path, sym.line, sym.name, specs))
     if not candidates:
         return set()
-    bound = {(path, line) for path, line, _ in candidates}
+    bound = {(path, line) for path, line, _, _ in candidates}
     defining = {p for p, s, _ in defs if (p, s.line) not in bound}
-    return {(path, line) for path, line, specs in candidates
-            if any(_same_import(spec, e) and e.target in defining for spec in specs for e in snap.imports(path))}
+    # a `require` of an ES module binds its module object (`_target_bindings`), no definition
+    return {(path, line) for path, line, name, specs in candidates
+            if any(_same_import(spec, e) and e.target in defining
+                   and any(local == name for inner, local in _target_bindings(snap, spec, e.target) if inner != "*")
+                   for spec in specs for e in snap.imports(path))}
 
 
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
@@ -844,6 +847,20 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
         # `export { default } from` binds no name of the file
         return ((name, local) for i, name in enumerate(spec.names) if (local := spec.local(i)) != JS_DEFAULT)
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
+
+
+def _target_bindings(snap: Any, spec: Any, target: str) -> Iterable[tuple[str, str]]:
+    """`_bindings` of an import resolved to the file at `target`: a JS module bound whole (`const
+    m = require("./a")`) that exports by ES syntax binds its module object, as `import * as m`
+    does (`m.default()` uses its default export, `m()` does not), not its default."""
+    if spec.kind == "js" and not spec.names and spec.aliases and _es_module(snap, target):
+        return (("*", spec.aliases[0]),)
+    return _bindings(spec)
+
+
+def _es_module(snap: Any, path: str) -> bool:
+    facts = snap.import_facts(path)
+    return facts is not None and facts.es_module
 
 
 def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate: Gate,
@@ -946,7 +963,7 @@ def _local_names(snap: Any, spec: Any, target: str, name: str) -> Iterator[str]:
         if last.lower() == name.lower():
             yield spec.aliases[0] if spec.aliases else last
         return
-    for inner, local in _bindings(spec):
+    for inner, local in _target_bindings(snap, spec, target):
         if inner == name and local not in ("", "*"):
             yield local
         elif inner == "*" and (local != "*" or _star_passes(snap, spec, target)(name)):
@@ -1125,7 +1142,7 @@ def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: Callab
     itself when what it offers is reached as an attribute (`whole`)?"""
     if not spec.names:  # a JS module bound whole (`const m = require(...)`), not imported for effect
         return (spec.kind == "python" or bool(spec.aliases)) and whole() or any(
-            inner in names for inner, _ in _bindings(spec))
+            inner in names for inner, _ in _target_bindings(snap, spec, target))
     if _binds_module(spec, target):
         return whole()
     for inner, _ in _bindings(spec):

@@ -183,8 +183,45 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
         local = next((c for c in node.named_children if c.type == "identifier"), None)
         return [ImportSpec("js", spec, _line(node), aliases=(_text(local, data),) if local is not None else ())]
     if "fn" in caps:  # `require("./a")`
+        reexport = _required_default_exported(node, data)
+        if reexport is not None:  # `exports.X = require("./a").default`
+            return [ImportSpec("js", spec, _line(node), 0, (JS_DEFAULT,), *reexport)]
         return [ImportSpec("js", spec, _line(node), 0, *_require_bindings(node, data))]
     return [ImportSpec("js", spec, _line(node))]
+
+
+JS_DEFAULT = "default"  # what a JS module exports its default export as
+
+
+def _required_default_exported(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(aliases, exports) of the default of the module a `require` names when the file exports
+    it at once: `exports.X = require("./a").default` (or `module.exports.X = ...`) re-exports it
+    as X, an alias X, as `export { default as X } from "./a"` does; `module.exports =
+    require("./a").default` as the file's own default, as `export { default } from "./a"`. None
+    for any other use of the `require`."""
+    member = call.parent
+    if member is None or member.type != "member_expression" or _text(member.child_by_field_name("property"), data) != JS_DEFAULT:
+        return None
+    assignment = member.parent
+    if assignment is None or assignment.type != "assignment_expression" or assignment.child_by_field_name("right") != member:
+        return None
+    exported = _exports_member(assignment.child_by_field_name("left"), data)
+    if exported is None:
+        return None
+    return ((exported,) if exported != JS_DEFAULT else ()), (exported,)
+
+
+def _exports_member(left: Node | None, data: bytes) -> str | None:
+    """The name a CommonJS assignment's target exports: X of `exports.X` and `module.exports.X`,
+    `default` of `module.exports` (the module as a whole); None for any other target."""
+    target = _compact(left, data)
+    if target == "module.exports":
+        return JS_DEFAULT
+    for prefix in ("exports.", "module.exports."):
+        name = target[len(prefix):] if target.startswith(prefix) else ""
+        if name.replace("$", "_").isidentifier() and name != JS_DEFAULT:
+            return name
+    return None
 
 
 def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -328,6 +365,8 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
     the top-level statements of a file that says `export` are read."""
     if b"export" not in data:
         return found, []
+    if b"exports." in data:
+        found = found + _reexported_defaults(root, data, found)
     exported = _local_exports(root, data)
     if not exported:
         return found, []
@@ -346,6 +385,38 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
         imported = {imp.local(i) for imp in found if imp.kind == "js" for i in range(len(imp.names))}
         renamed = [pair for pair in dict.fromkeys(renamed) if pair[0] not in imported]
     return out, renamed
+
+
+def _reexported_defaults(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
+    """The default of a module bound whole that the file exports under a name: `const m =
+    require("./a"); exports.X = m.default;` (or `module.exports.X = m.default`) -> an import of
+    "./a" on the `require`'s line (the edge it resolves to) binding its default as X and
+    exporting it as X, as `exports.X = require("./a").default` does. Top-level statements only,
+    in document order, each once."""
+    modules = {imp.aliases[0]: imp for imp in found if imp.kind == "js" and not imp.names and len(imp.aliases) == 1}
+    out: dict[ImportSpec, None] = {}
+    for node in root.named_children if modules else ():
+        assignment = node.named_child(0) if node.type == "expression_statement" else None
+        if assignment is None or assignment.type != "assignment_expression":
+            continue
+        right = assignment.child_by_field_name("right")
+        if right is None or right.type != "member_expression" or _text(right.child_by_field_name("property"), data) != JS_DEFAULT:
+            continue
+        module = modules.get(_text(right.child_by_field_name("object"), data))
+        exported = _exports_member(assignment.child_by_field_name("left"), data) if module is not None else None
+        if module is not None and exported is not None:
+            aliases = (exported,) if exported != JS_DEFAULT else ()
+            out[ImportSpec("js", module.spec, module.line, 0, (JS_DEFAULT,), aliases, (exported,))] = None
+    return list(out)
+
+
+def es_module(root: Node, data: bytes) -> bool:
+    """Does the JS/TS file export by ES syntax (an `export` statement at the top, other than
+    TypeScript's `export = X`)? A `require` of it then returns its module object, whose
+    `default` is its default export; of any other file, what it assigns `module.exports`."""
+    if b"export" not in data:
+        return False
+    return any(node.type == "export_statement" and _export_form(node) != "=" for node in root.named_children)
 
 
 def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
