@@ -30,7 +30,9 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   An item's alias is the aliases of the paths it names, in the order use_paths expands them,
   joined by "," ("" for a path kept as is; an identifier holds no comma): `use a::{b::{c as
   d, x}, e as f, g}` -> spec "a", names ("b::{c,x}", "e", "g"), aliases ("d,", "f", "");
-  `use a::{b as c, d, e::f as g}` -> names ("b", "d", "e::f"), aliases ("c", "", "g"). A
+  `use a::{b as c, d, e::f as g}` -> names ("b", "d", "e::f"), aliases ("c", "", "g"). A use
+  tree whose braces come first is one import per item, each as a `use` of its own: `use
+  {crate::a::X, std::fmt}` -> "crate::a::X" and "std::fmt"; `use ::{a::b}` -> "::a::b". A
   path's alias is the name the file gives its last segment (`self as k` names the module
   before it k); `x as x` is no alias. `level` is the number of inline `mod m { ... }` blocks
   around the `use` (what `self::` and `super::` start from). `visibility` is the `use`'s
@@ -491,9 +493,25 @@ def _rust_group(line: int, depth: int, spec: str, group: Node | None, data: byte
 
 
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
-    spec = _rust_use_spec(caps["spec"][0], _line(node), len(_rust_inline_modules(node, data)), data)
+    specs = _rust_use_specs(caps["spec"][0], _line(node), len(_rust_inline_modules(node, data)), data, "")
     visibility = _rust_visibility(node, data)
-    return [msgspec.structs.replace(spec, visibility=visibility) if visibility else spec]
+    return [msgspec.structs.replace(spec, visibility=visibility) for spec in specs] if visibility else specs
+
+
+def _rust_use_specs(arg: Node, line: int, depth: int, data: bytes, prefix: str) -> list[ImportSpec]:
+    """The imports of a use tree: one, unless its braces come first (`use {crate::a::X,
+    std::fmt};`, `use ::{serde::Serialize, log};`), where each item is read as a `use` of its own
+    (`use crate::a::X;`, `use std::fmt;`, `use ::serde::Serialize;`): the paths of a group share
+    no head to start from. `prefix` is the `::` before such braces."""
+    if arg.type == "scoped_use_list" and arg.child_by_field_name("path") is None:
+        arg, prefix = arg.child_by_field_name("list"), prefix or "::"
+        if arg is None:
+            return []
+    if arg.type == "use_list":
+        return [spec for item in arg.named_children if item.type not in _RUST_COMMENTS
+                for spec in _rust_use_specs(item, line, depth, data, prefix)]
+    spec = _rust_use_spec(arg, line, depth, data)
+    return [msgspec.structs.replace(spec, spec=prefix + spec.spec) if prefix else spec]
 
 
 def _rust_visibility(node: Node, data: bytes) -> str:
@@ -507,8 +525,6 @@ def _rust_use_spec(arg: Node, line: int, depth: int, data: bytes) -> ImportSpec:
     if arg.type == "scoped_use_list":
         return _rust_group(line, depth, _compact(arg.child_by_field_name("path"), data),
                            arg.child_by_field_name("list"), data)
-    if arg.type == "use_list":
-        return _rust_group(line, depth, "", arg, data)
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
         return ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))
