@@ -47,6 +47,7 @@ from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers,
                                             workspace_of)
 from indexer.errors import NotFound
 from indexer.languages import JS_FAMILY
+from indexer.resolve_php import PHP_SOURCES
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve_tree import join, parent
 
@@ -667,10 +668,11 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
             return "import"
         return "same_package" if packages and _package_of(snap, path) in packages else "name_match"
 
+    spelled = _php_spellings(snap, defs, simple, packages, aliased)
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
-                                        ] + aliased:
+                                        ] + aliased + spelled:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         # An import's own binding of an alias is an import site, whatever the role: `const W =
         # require("./engine")` declares a variable W, `import W from "./engine"` does not, and
@@ -747,7 +749,8 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
         return None
     if language == "go":
         return (language, path.rpartition("/")[0], facts.package_name)
-    return (language, facts.package_name)
+    # PHP's namespace names are case-insensitive (`namespace app\models;` is App\Models)
+    return (language, facts.package_name.lower() if language == "php" else facts.package_name)
 
 
 _NAMESPACED = {"go": "go", "java": "java", "php": "php", "cs": "csharp"}  # file suffix -> language
@@ -905,6 +908,33 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate
             out += [(path, o, True, False) for o in _php_names(snap, path, spelled)]
         else:
             out += [(path, o, True, (path, local, o.line) in binds) for o in snap.occurrences_in(path, local)]
+    return out
+
+
+PHP_ANY_CASE_KINDS = frozenset({"class", "interface", "trait", "enum", "function"})
+
+
+def _php_spellings(snap: Any, defs: list, simple: str, packages: set, aliased: list) -> list[tuple[str, Any, bool, bool]]:
+    """(file, site, False, False) of each use of a PHP class or function spelled in another case
+    (`user::find()`, `new USER` for class User: PHP's names of these are case-insensitive) in a
+    file defining it or in a file of its namespace, which sees it without a `use`; a file's
+    `use` of it finds its own (`_alias_sites`), not again here. Only the files holding such a
+    spelling are read (`Snapshot.spellings`: the name index walked by case)."""
+    if not any(p.endswith(PHP_SOURCES) and s.kind in PHP_ANY_CASE_KINDS for p, s, _ in defs):
+        return []
+    defining = {p for p, _, _ in defs}
+    seen = {(p, o.line, o.col) for p, o, _, _ in aliased}
+    by_file: dict[str, list[Any]] = {}
+    for spelling in snap.spellings(simple):
+        if spelling == simple:
+            continue
+        for path, occ in snap.occurrences(spelling):
+            if path.endswith(PHP_SOURCES) and (path, occ.line, occ.col) not in seen:
+                by_file.setdefault(path, []).append(occ)
+    out = []
+    for path in sorted(by_file):
+        if path in defining or _package_of(snap, path) in packages:
+            out += [(path, o, False, False) for o in _php_names(snap, path, by_file[path])]
     return out
 
 
