@@ -648,13 +648,26 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
         return names is not None and (simple in bound[target] or any(
             snap.occurrences_in(importer, n) for n in sorted(names)))
     reached = def_files | relays
-    packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
+    package_files: dict[tuple[str, ...], list[str]] = {}  # a definition's package -> its files there
+    for p, _, _ in defs:
+        key = _package_of(snap, p)
+        if key is not None:
+            package_files.setdefault(key, []).append(p)
+    packages = set(package_files)
     # the C# projects a `global using` of a defining file's namespace or type (not an alias,
     # which binds only its own name: `_alias_sites`) is in: each of their files sees the
     # definition as its own `using` would make it seen
     global_projects = {projects.of(e.source) for p in sorted(def_files) if p.endswith(".cs")
                        for e in snap.importers(p) if e.kind == "csharp_global_using"
                        and any(not spec.aliases for spec in specs_of(snap, e))}
+
+    def sees_package(path: str) -> bool:
+        """Is the file of a definition's package, and, a C# one, of a project seeing its file
+        there (a C# namespace may span projects, each seeing those its .csproj references)?"""
+        package = _package_of(snap, path)
+        if package not in packages:
+            return False
+        return package[0] != "csharp" or any(projects.sees(path, p) for p in package_files[package])
 
     def resolution(path: str) -> str:
         if path in def_files:
@@ -666,7 +679,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
                 bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
-        return "same_package" if packages and _package_of(snap, path) in packages else "name_match"
+        return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _php_spellings(snap, defs, simple, packages, aliased)
     sites: list[Site] = []
@@ -953,19 +966,27 @@ def _php_names(snap: Any, path: str, sites: list[Any]) -> list[Any]:
 
 
 class _CSharpProjects:
-    """The C# projects of a tree: the folders holding a .csproj (a file belongs to the nearest
-    one above it), the whole tree for files under none. A `global using` is every file of its
-    project's. The folders are found on first need, in one pass over the paths."""
+    """The C# projects of a snapshot (indexer/csharp_projects.py, as the resolver reads them): a
+    `global using` is every file of its project's, and a file sees the namespaces of its own
+    project and of those its .csproj references. The .csproj files are found on first need, in
+    one pass over the paths, and read only when a file's visibility is asked."""
 
     def __init__(self, snap: Any) -> None:
         self.snap = snap
-        self._folders: list[str] | None = None
+        self._projects: Any = None
 
-    def of(self, path: str) -> str:
-        if self._folders is None:
-            self._folders = sorted({parent(p) for p in self.snap.paths if p.endswith(".csproj")},
-                                   key=lambda f: (-f.count("/"), f))  # deepest first: the nearest
-        return next((f for f in self._folders if not f or path.startswith(f + "/")), "")
+    def _read(self) -> Any:
+        if self._projects is None:
+            from indexer.csharp_projects import CSharpProjects
+
+            self._projects = CSharpProjects((p for p in self.snap.paths if p.endswith(".csproj")), self.snap.blob_bytes)
+        return self._projects
+
+    def of(self, path: str) -> str | None:
+        return self._read().of(path)
+
+    def sees(self, viewer: str, target: str) -> bool:
+        return self._read().sees(viewer, target)
 
     def sharing(self, path: str, name: str) -> list[str]:
         """The C# files of `path`'s project that have sites of `name` (the name index tells)."""
