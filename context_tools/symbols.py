@@ -47,7 +47,6 @@ from context_tools.workspace_scope import (MemberFreshnessPage, cross_importers,
                                             workspace_of)
 from indexer.errors import NotFound
 from indexer.languages import JS_FAMILY
-from indexer.resolve_php import PHP_SOURCES
 from indexer.resolve_python import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve_tree import join, parent
 
@@ -933,7 +932,7 @@ def _php_spellings(snap: Any, defs: list, simple: str, packages: set, aliased: l
     file defining it or in a file of its namespace, which sees it without a `use`; a file's
     `use` of it finds its own (`_alias_sites`), not again here. Only the files holding such a
     spelling are read (`Snapshot.spellings`: the name index walked by case)."""
-    if not any(p.endswith(PHP_SOURCES) and s.kind in PHP_ANY_CASE_KINDS for p, s, _ in defs):
+    if not any(s.kind in PHP_ANY_CASE_KINDS and _language(snap, p) == "php" for p, s, _ in defs):
         return []
     defining = {p for p, _, _ in defs}
     seen = {(p, o.line, o.col) for p, o, _, _ in aliased}
@@ -942,13 +941,18 @@ def _php_spellings(snap: Any, defs: list, simple: str, packages: set, aliased: l
         if spelling == simple:
             continue
         for path, occ in snap.occurrences(spelling):
-            if path.endswith(PHP_SOURCES) and (path, occ.line, occ.col) not in seen:
+            if (path, occ.line, occ.col) not in seen and _language(snap, path) == "php":
                 by_file.setdefault(path, []).append(occ)
     out = []
     for path in sorted(by_file):
         if path in defining or _package_of(snap, path) in packages:
             out += [(path, o, False, False) for o in _php_names(snap, path, by_file[path])]
     return out
+
+
+def _language(snap: Any, path: str) -> str:
+    entry = snap.file(path)
+    return entry.language if entry is not None else ""
 
 
 def _php_names(snap: Any, path: str, sites: list[Any]) -> list[Any]:
