@@ -22,7 +22,11 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   own names exported under another name are not imports: `BlobFacts.exported_as`. The
   module itself under a name, TypeScript's `import m = require("./a")` and CommonJS `const m =
   require("./a")`, has no names and aliases ("m",); `const { a, b: c } = require("./a")` ->
-  names ("a", "b"), aliases ("", "c").
+  names ("a", "b"), aliases ("", "c"). A CommonJS re-export of a module's default is read as
+  `export { default as X } from "./a"`: `exports.X = require("./a").default` (and `const m =
+  require("./a"); exports.X = m.default;`, an import on the `require`'s line) -> names
+  ("default",), aliases ("X",), exports ("X",). Whether a file exports by ES syntax, so that
+  a `require` of it binds its module object, not its default, is `BlobFacts.es_module`.
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c"); `use a::b::*` ->
   spec "a::b", names ("*",); `use a::b as c` -> spec "a::b", no names, aliases ("c",). A
   group's items are compact use trees without aliases or comments (`{d::{self as e, F}}` ->
