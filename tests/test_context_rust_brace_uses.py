@@ -30,6 +30,8 @@ def crate(braces: bool) -> dict[str, str]:
         # Y only through lib.rs's pub(crate) re-export: not seen from this crate
         "app/src/main.rs": use("demo::X", "demo::Y") + "\nfn main() { let _: (X, Y); }\n",
         "app/src/other.rs": ("use ::{demo::a::W};\n" if braces else "use ::demo::a::W;\n") + "\npub fn g(_: W) {}\n",
+        # a leading `::` names the crate demo: lib.rs's pub(crate) use is not seen through it either
+        "app/src/colon.rs": ("use ::{demo::Y};\n" if braces else "use ::demo::Y;\n") + "\npub fn k(_: Y) {}\n",
     }
 
 
@@ -45,6 +47,7 @@ def braces() -> tuple[context_tools.Client, str]:
 def test_each_item_of_a_leading_group_is_an_edge_as_its_own_use_is():
     edges = [(e.source, e.line, e.target, e.spec) for e in BRACES.record().edges if e.kind == "rust_use"]
     assert edges == [
+        ("app/src/colon.rs", 1, "src/lib.rs", "::demo::Y"),
         ("app/src/main.rs", 1, "src/lib.rs", "demo::X"),
         ("app/src/main.rs", 1, "src/lib.rs", "demo::Y"),
         ("app/src/other.rs", 1, "src/a.rs", "::demo::a::W"),
@@ -66,6 +69,7 @@ def test_sites_through_a_leading_group(braces):
     # lib.rs's pub(crate) use passes Y on inside the crate only: app's Y is a name match
     assert sites(braces, "Y") == [
         ("src/lib.rs", 4, "import"),
+        ("app/src/colon.rs", 1, "name_match"), ("app/src/colon.rs", 3, "name_match"),
         ("app/src/main.rs", 1, "name_match"), ("app/src/main.rs", 3, "name_match")]
     assert sites(braces, "W") == [
         ("app/src/other.rs", 1, "import"), ("app/src/other.rs", 3, "import"),
@@ -89,3 +93,10 @@ def test_what_a_leading_group_imports(source, specs):
 def test_a_leading_group_keeps_its_visibility():
     imports = extract_blob(b"pub(crate) use {a::B, c::D};\n", "src/x.rs", "rust").imports
     assert [(i.spec, i.visibility) for i in imports] == [("a::B", "pub(crate)"), ("c::D", "pub(crate)")]
+
+
+def test_the_head_of_a_path_after_a_leading_double_colon():
+    from context_tools.rust_visibility import head_of
+
+    assert [head_of(s) for s in ("::demo::a::W", "crate::a", "", "{crate::a}")] == ["demo", "crate", "", "crate"]
+    assert head_of("", ("crate::a::X",)) == "crate"
