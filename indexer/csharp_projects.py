@@ -5,8 +5,10 @@ namespace may span projects, but a project compiles against its own files and th
 its .csproj names by `<ProjectReference Include="..\\B\\B.csproj" />`, and theirs in turn (an
 SDK-style project passes its references on). So a file sees the files of its own project and
 of the projects it reaches so; a file under no .csproj, or a tree with none, sees every file,
-and every file sees one under none. A reference naming a .csproj the tree does not hold, or
-built from an MSBuild property (`$(Root)\\x.csproj`), reaches nothing.
+and every file sees one under none. A path may start at the project's own folder by name
+(`$(MSBuildThisFileDirectory)`, `$(MSBuildProjectDirectory)\\`); one naming a .csproj the
+tree does not hold, or built from any other MSBuild property (`$(Root)\\x.csproj`), reaches
+nothing.
 
 What the C# resolver (resolve_scripting.CSharpResolver) and the references' C# rules
 (context_tools/symbols.py) both ask: the .csproj files are read once each, on first need.
@@ -20,6 +22,7 @@ from typing import Callable, Iterable
 from indexer.resolve_tree import normalize, parent
 
 _REFERENCE = re.compile(rb"""<ProjectReference\s[^>]*?Include\s*=\s*["']([^"']+)["']""", re.S)
+_OWN_FOLDER = re.compile(r"^\$\(MSBuild(?:ThisFileDirectory|ProjectDirectory)\)/?")
 
 
 class CSharpProjects:
@@ -69,7 +72,7 @@ class CSharpProjects:
             found = self._referenced[project] = []
             for manifest in self._manifests.get(project, ()):
                 for raw in _REFERENCE.findall(self._read(manifest)):
-                    include = raw.decode("utf-8", "replace").strip().replace("\\", "/")
+                    include = _OWN_FOLDER.sub("", raw.decode("utf-8", "replace").strip().replace("\\", "/"))
                     target = normalize(f"{project}/{include}" if project else include) if "$(" not in include else None
                     if target is not None and target in self._manifests.get(parent(target), ()):
                         found.append(parent(target))

@@ -99,3 +99,17 @@ def test_a_reference_added_to_a_csproj_reindexes_as_cold(tmp_path):
     with Store.open(tmp_path / "incremental") as store:
         snap = api.snapshot(str(builder.path), commits[1], store=store)
         assert [e.target for e in snap.imports("C/Use.cs")] == ["Core/Thing.cs"]
+
+
+@pytest.mark.parametrize(("include", "seen"), [
+    ("..\\Core\\Core.csproj", {"A", "Core"}),
+    ("../Core/Core.csproj", {"A", "Core"}),
+    ("$(MSBuildThisFileDirectory)..\\Core\\Core.csproj", {"A", "Core"}),
+    ("$(MSBuildProjectDirectory)\\..\\Core\\Core.csproj", {"A", "Core"}),
+    ("$(Root)\\Core\\Core.csproj", {"A"}),  # another property: unknown
+    ("..\\Gone\\Gone.csproj", {"A"}),  # not in the tree
+    ("..\\..\\..\\Core.csproj", {"A"}),  # above the root
+])
+def test_a_project_reference_path(include, seen):
+    files = {"A/A.csproj": _csproj(include), "Core/Core.csproj": _csproj()}
+    assert CSharpProjects(files, lambda p: files[p].encode()).visible("A") == seen
