@@ -39,9 +39,11 @@ def inside(path: str, module_file: str) -> bool:
 
 
 def head_of(spec: str, names: tuple[str, ...] = ()) -> str:
-    """The first segment of a `use` path: `crate` of `crate::{a, b}`, of `{crate::a}`."""
+    """The first segment of a `use` path: `crate` of `crate::{a, b}`, of `{crate::a}`; `demo`
+    of `::demo::X` (a leading `::` names a crate from 2018, the crate root's item in 2015, as
+    the bare path does: resolve_rust reads both alike)."""
     text = spec or (names[0] if names else "")
-    return text.lstrip("{").split("::", 1)[0].strip()
+    return text.lstrip("{").strip().removeprefix("::").split("::", 1)[0].strip()
 
 
 class CrateView:

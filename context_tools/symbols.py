@@ -22,8 +22,11 @@ headers including it, or in such a file; a Python or JS import must bind the def
 name, its class's for a method, or the module offering it; and a file's sites of its own
 name for the definition, an import's alias, or, asked by the definition's own name, a name a
 file re-exports it under; an import's binding is one, the variable of `const W =
-require(...)` too, though `symbol` lists it as a definition), or `name_match` (only the name
-is the same). A JS/TS name qualified by a module offering a definition under another name
+require(...)` too, though `symbol` lists it as a definition; a `require` of a file exporting by
+ES syntax binds its module object, whose `default` is its default export: `m.default()` is a
+use of it, `m()` is not), or `name_match` (only the name is the same). A PHP class or function
+is its name in any case, in the files of its namespace too (`new USER` for User); a C# file
+sees a namespace's files only in its own project and those its .csproj references. A JS/TS name qualified by a module offering a definition under another name
 is that definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from
 "./gadget"`); its references are the sites of the name asked.
 
@@ -647,13 +650,26 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
         return names is not None and (simple in bound[target] or any(
             snap.occurrences_in(importer, n) for n in sorted(names)))
     reached = def_files | relays
-    packages = {key for key in (_package_of(snap, p) for p, _, _ in defs) if key is not None}
+    package_files: dict[tuple[str, ...], list[str]] = {}  # a definition's package -> its files there
+    for p, _, _ in defs:
+        key = _package_of(snap, p)
+        if key is not None:
+            package_files.setdefault(key, []).append(p)
+    packages = set(package_files)
     # the C# projects a `global using` of a defining file's namespace or type (not an alias,
     # which binds only its own name: `_alias_sites`) is in: each of their files sees the
     # definition as its own `using` would make it seen
     global_projects = {projects.of(e.source) for p in sorted(def_files) if p.endswith(".cs")
                        for e in snap.importers(p) if e.kind == "csharp_global_using"
                        and any(not spec.aliases for spec in specs_of(snap, e))}
+
+    def sees_package(path: str) -> bool:
+        """Is the file of a definition's package, and, a C# one, of a project seeing its file
+        there (a C# namespace may span projects, each seeing those its .csproj references)?"""
+        package = _package_of(snap, path)
+        if package not in packages:
+            return False
+        return package[0] != "csharp" or any(projects.sees(path, p) for p in package_files[package])
 
     def resolution(path: str) -> str:
         if path in def_files:
@@ -665,12 +681,13 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
                 bool(global_projects) and path.endswith(".cs") and projects.of(path) in global_projects)
         if hit:
             return "import"
-        return "same_package" if packages and _package_of(snap, path) in packages else "name_match"
+        return "same_package" if packages and sees_package(path) else "name_match"
 
+    spelled = _php_spellings(snap, defs, simple, packages, aliased)
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
-                                        ] + aliased:
+                                        ] + aliased + spelled:
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         # An import's own binding of an alias is an import site, whatever the role: `const W =
         # require("./engine")` declares a variable W, `import W from "./engine"` does not, and
@@ -747,7 +764,8 @@ def _package_of(snap: Any, path: str) -> tuple[str, ...] | None:
         return None
     if language == "go":
         return (language, path.rpartition("/")[0], facts.package_name)
-    return (language, facts.package_name)
+    # PHP's namespace names are case-insensitive (`namespace app\models;` is App\Models)
+    return (language, facts.package_name.lower() if language == "php" else facts.package_name)
 
 
 _NAMESPACED = {"go": "go", "java": "java", "php": "php", "cs": "csharp"}  # file suffix -> language
@@ -776,13 +794,16 @@ def _import_bound(snap: Any, defs: list) -> set[tuple[str, int]]:
         specs = [spec for spec in (facts.imports if facts else ()) if spec.kind == "js" and spec.line == sym.line
                  and any(local == sym.name for _, local in _bindings(spec))]
         if specs:
-            candidates.append((path, sym.line, specs))
+            candidates.append((path, sym.line, sym.name, specs))
     if not candidates:
         return set()
-    bound = {(path, line) for path, line, _ in candidates}
+    bound = {(path, line) for path, line, _, _ in candidates}
     defining = {p for p, s, _ in defs if (p, s.line) not in bound}
-    return {(path, line) for path, line, specs in candidates
-            if any(_same_import(spec, e) and e.target in defining for spec in specs for e in snap.imports(path))}
+    # a `require` of an ES module binds its module object (`_target_bindings`), no definition
+    return {(path, line) for path, line, name, specs in candidates
+            if any(_same_import(spec, e) and e.target in defining
+                   and any(local == name for inner, local in _target_bindings(snap, spec, e.target) if inner != "*")
+                   for spec in specs for e in snap.imports(path))}
 
 
 def _exported_as(snap: Any, defs: list) -> list[tuple[str, str]]:
@@ -846,6 +867,20 @@ def _bindings(spec: Any) -> Iterable[tuple[str, str]]:
     return ((name, spec.local(i)) for i, name in enumerate(spec.names))
 
 
+def _target_bindings(snap: Any, spec: Any, target: str) -> Iterable[tuple[str, str]]:
+    """`_bindings` of an import resolved to the file at `target`: a JS module bound whole (`const
+    m = require("./a")`) that exports by ES syntax binds its module object, as `import * as m`
+    does (`m.default()` uses its default export, `m()` does not), not its default."""
+    if spec.kind == "js" and not spec.names and spec.aliases and _es_module(snap, target):
+        return (("*", spec.aliases[0]),)
+    return _bindings(spec)
+
+
+def _es_module(snap: Any, path: str) -> bool:
+    facts = snap.import_facts(path)
+    return facts is not None and facts.es_module
+
+
 def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate: Gate,
                  projects: _CSharpProjects) -> list[tuple[str, Any, bool, bool]]:
     """(file, site, True, binding) of each use of a definition under a name other than `simple`, given
@@ -891,6 +926,38 @@ def _alias_sites(snap: Any, offers: Iterable[tuple[str, str]], simple: str, gate
     return out
 
 
+PHP_ANY_CASE_KINDS = frozenset({"class", "interface", "trait", "enum", "function"})
+
+
+def _php_spellings(snap: Any, defs: list, simple: str, packages: set, aliased: list) -> list[tuple[str, Any, bool, bool]]:
+    """(file, site, False, False) of each use of a PHP class or function spelled in another case
+    (`user::find()`, `new USER` for class User: PHP's names of these are case-insensitive) in a
+    file defining it or in a file of its namespace, which sees it without a `use`; a file's
+    `use` of it finds its own (`_alias_sites`), not again here. Only the files holding such a
+    spelling are read (`Snapshot.spellings`: the name index walked by case)."""
+    if not any(s.kind in PHP_ANY_CASE_KINDS and _language(snap, p) == "php" for p, s, _ in defs):
+        return []
+    defining = {p for p, _, _ in defs}
+    seen = {(p, o.line, o.col) for p, o, _, _ in aliased}
+    by_file: dict[str, list[Any]] = {}
+    for spelling in snap.spellings(simple):
+        if spelling == simple:
+            continue
+        for path, occ in snap.occurrences(spelling):
+            if (path, occ.line, occ.col) not in seen and _language(snap, path) == "php":
+                by_file.setdefault(path, []).append(occ)
+    out = []
+    for path in sorted(by_file):
+        if path in defining or _package_of(snap, path) in packages:
+            out += [(path, o, False, False) for o in _php_names(snap, path, by_file[path])]
+    return out
+
+
+def _language(snap: Any, path: str) -> str:
+    entry = snap.file(path)
+    return entry.language if entry is not None else ""
+
+
 def _php_names(snap: Any, path: str, sites: list[Any]) -> list[Any]:
     """The PHP `sites` that may name a class or function: not a definition (a method `user` is
     no use of a class User), a variable (`$u`, `self::$u`), a property (`$this->u`) or a class's
@@ -906,19 +973,27 @@ def _php_names(snap: Any, path: str, sites: list[Any]) -> list[Any]:
 
 
 class _CSharpProjects:
-    """The C# projects of a tree: the folders holding a .csproj (a file belongs to the nearest
-    one above it), the whole tree for files under none. A `global using` is every file of its
-    project's. The folders are found on first need, in one pass over the paths."""
+    """The C# projects of a snapshot (indexer/csharp_projects.py, as the resolver reads them): a
+    `global using` is every file of its project's, and a file sees the namespaces of its own
+    project and of those its .csproj references. The .csproj files are found on first need, in
+    one pass over the paths, and read only when a file's visibility is asked."""
 
     def __init__(self, snap: Any) -> None:
         self.snap = snap
-        self._folders: list[str] | None = None
+        self._projects: Any = None
 
-    def of(self, path: str) -> str:
-        if self._folders is None:
-            self._folders = sorted({parent(p) for p in self.snap.paths if p.endswith(".csproj")},
-                                   key=lambda f: (-f.count("/"), f))  # deepest first: the nearest
-        return next((f for f in self._folders if not f or path.startswith(f + "/")), "")
+    def _read(self) -> Any:
+        if self._projects is None:
+            from indexer.csharp_projects import CSharpProjects
+
+            self._projects = CSharpProjects((p for p in self.snap.paths if p.endswith(".csproj")), self.snap.blob_bytes)
+        return self._projects
+
+    def of(self, path: str) -> str | None:
+        return self._read().of(path)
+
+    def sees(self, viewer: str, target: str) -> bool:
+        return self._read().sees(viewer, target)
 
     def sharing(self, path: str, name: str) -> list[str]:
         """The C# files of `path`'s project that have sites of `name` (the name index tells)."""
@@ -946,7 +1021,7 @@ def _local_names(snap: Any, spec: Any, target: str, name: str) -> Iterator[str]:
         if last.lower() == name.lower():
             yield spec.aliases[0] if spec.aliases else last
         return
-    for inner, local in _bindings(spec):
+    for inner, local in _target_bindings(snap, spec, target):
         if inner == name and local not in ("", "*"):
             yield local
         elif inner == "*" and (local != "*" or _star_passes(snap, spec, target)(name)):
@@ -1125,7 +1200,7 @@ def _binds_one(snap: Any, spec: Any, target: str, names: set[str], whole: Callab
     itself when what it offers is reached as an attribute (`whole`)?"""
     if not spec.names:  # a JS module bound whole (`const m = require(...)`), not imported for effect
         return (spec.kind == "python" or bool(spec.aliases)) and whole() or any(
-            inner in names for inner, _ in _bindings(spec))
+            inner in names for inner, _ in _target_bindings(snap, spec, target))
     if _binds_module(spec, target):
         return whole()
     for inner, _ in _bindings(spec):

@@ -67,6 +67,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
             main_block=facts.main_block,
             dunder_all=facts.dunder_all,
             exported_as=facts.exported_as,
+            es_module=facts.es_module,
             package_name=facts.package_name,
             build_ignored=language == "go" and go_build_ignored(data),
             generated=generated,

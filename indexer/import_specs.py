@@ -22,7 +22,11 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   own names exported under another name are not imports: `BlobFacts.exported_as`. The
   module itself under a name, TypeScript's `import m = require("./a")` and CommonJS `const m =
   require("./a")`, has no names and aliases ("m",); `const { a, b: c } = require("./a")` ->
-  names ("a", "b"), aliases ("", "c").
+  names ("a", "b"), aliases ("", "c"). A CommonJS re-export of a module's default is read as
+  `export { default as X } from "./a"`: `exports.X = require("./a").default` (and `const m =
+  require("./a"); exports.X = m.default;`, an import on the `require`'s line) -> names
+  ("default",), aliases ("X",), exports ("X",). Whether a file exports by ES syntax, so that
+  a `require` of it binds its module object, not its default, is `BlobFacts.es_module`.
 - rust_use: `use crate::a::{b, c}` -> spec "crate::a", names ("b", "c"); `use a::b::*` ->
   spec "a::b", names ("*",); `use a::b as c` -> spec "a::b", no names, aliases ("c",). A
   group's items are compact use trees without aliases or comments (`{d::{self as e, F}}` ->
@@ -30,7 +34,9 @@ under another name (`import a.b as c`: no names, aliases ("c",)).
   An item's alias is the aliases of the paths it names, in the order use_paths expands them,
   joined by "," ("" for a path kept as is; an identifier holds no comma): `use a::{b::{c as
   d, x}, e as f, g}` -> spec "a", names ("b::{c,x}", "e", "g"), aliases ("d,", "f", "");
-  `use a::{b as c, d, e::f as g}` -> names ("b", "d", "e::f"), aliases ("c", "", "g"). A
+  `use a::{b as c, d, e::f as g}` -> names ("b", "d", "e::f"), aliases ("c", "", "g"). A use
+  tree whose braces come first is one import per item, each as a `use` of its own: `use
+  {crate::a::X, std::fmt}` -> "crate::a::X" and "std::fmt"; `use ::{a::b}` -> "::a::b". A
   path's alias is the name the file gives its last segment (`self as k` names the module
   before it k); `x as x` is no alias. `level` is the number of inline `mod m { ... }` blocks
   around the `use` (what `self::` and `super::` start from). `visibility` is the `use`'s
@@ -183,8 +189,45 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
         local = next((c for c in node.named_children if c.type == "identifier"), None)
         return [ImportSpec("js", spec, _line(node), aliases=(_text(local, data),) if local is not None else ())]
     if "fn" in caps:  # `require("./a")`
+        reexport = _required_default_exported(node, data)
+        if reexport is not None:  # `exports.X = require("./a").default`
+            return [ImportSpec("js", spec, _line(node), 0, (JS_DEFAULT,), *reexport)]
         return [ImportSpec("js", spec, _line(node), 0, *_require_bindings(node, data))]
     return [ImportSpec("js", spec, _line(node))]
+
+
+JS_DEFAULT = "default"  # what a JS module exports its default export as
+
+
+def _required_default_exported(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(aliases, exports) of the default of the module a `require` names when the file exports
+    it at once: `exports.X = require("./a").default` (or `module.exports.X = ...`) re-exports it
+    as X, an alias X, as `export { default as X } from "./a"` does; `module.exports =
+    require("./a").default` as the file's own default, as `export { default } from "./a"`. None
+    for any other use of the `require`."""
+    member = call.parent
+    if member is None or member.type != "member_expression" or _text(member.child_by_field_name("property"), data) != JS_DEFAULT:
+        return None
+    assignment = member.parent
+    if assignment is None or assignment.type != "assignment_expression" or assignment.child_by_field_name("right") != member:
+        return None
+    exported = _exports_member(assignment.child_by_field_name("left"), data)
+    if exported is None:
+        return None
+    return ((exported,) if exported != JS_DEFAULT else ()), (exported,)
+
+
+def _exports_member(left: Node | None, data: bytes) -> str | None:
+    """The name a CommonJS assignment's target exports: X of `exports.X` and `module.exports.X`,
+    `default` of `module.exports` (the module as a whole); None for any other target."""
+    target = _compact(left, data)
+    if target == "module.exports":
+        return JS_DEFAULT
+    for prefix in ("exports.", "module.exports."):
+        name = target[len(prefix):] if target.startswith(prefix) else ""
+        if name.replace("$", "_").isidentifier() and name != JS_DEFAULT:
+            return name
+    return None
 
 
 def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -328,6 +371,8 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
     the top-level statements of a file that says `export` are read."""
     if b"export" not in data:
         return found, []
+    if b"exports." in data:
+        found = found + _reexported_defaults(root, data, found)
     exported = _local_exports(root, data)
     if not exported:
         return found, []
@@ -346,6 +391,38 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
         imported = {imp.local(i) for imp in found if imp.kind == "js" for i in range(len(imp.names))}
         renamed = [pair for pair in dict.fromkeys(renamed) if pair[0] not in imported]
     return out, renamed
+
+
+def _reexported_defaults(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
+    """The default of a module bound whole that the file exports under a name: `const m =
+    require("./a"); exports.X = m.default;` (or `module.exports.X = m.default`) -> an import of
+    "./a" on the `require`'s line (the edge it resolves to) binding its default as X and
+    exporting it as X, as `exports.X = require("./a").default` does. Top-level statements only,
+    in document order, each once."""
+    modules = {imp.aliases[0]: imp for imp in found if imp.kind == "js" and not imp.names and len(imp.aliases) == 1}
+    out: dict[ImportSpec, None] = {}
+    for node in root.named_children if modules else ():
+        assignment = node.named_child(0) if node.type == "expression_statement" else None
+        if assignment is None or assignment.type != "assignment_expression":
+            continue
+        right = assignment.child_by_field_name("right")
+        if right is None or right.type != "member_expression" or _text(right.child_by_field_name("property"), data) != JS_DEFAULT:
+            continue
+        module = modules.get(_text(right.child_by_field_name("object"), data))
+        exported = _exports_member(assignment.child_by_field_name("left"), data) if module is not None else None
+        if module is not None and exported is not None:
+            aliases = (exported,) if exported != JS_DEFAULT else ()
+            out[ImportSpec("js", module.spec, module.line, 0, (JS_DEFAULT,), aliases, (exported,))] = None
+    return list(out)
+
+
+def es_module(root: Node, data: bytes) -> bool:
+    """Does the JS/TS file export by ES syntax (an `export` statement at the top, other than
+    TypeScript's `export = X`)? A `require` of it then returns its module object, whose
+    `default` is its default export; of any other file, what it assigns `module.exports`."""
+    if b"export" not in data:
+        return False
+    return any(node.type == "export_statement" and _export_form(node) != "=" for node in root.named_children)
 
 
 def _go(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -420,9 +497,25 @@ def _rust_group(line: int, depth: int, spec: str, group: Node | None, data: byte
 
 
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
-    spec = _rust_use_spec(caps["spec"][0], _line(node), len(_rust_inline_modules(node, data)), data)
+    specs = _rust_use_specs(caps["spec"][0], _line(node), len(_rust_inline_modules(node, data)), data, "")
     visibility = _rust_visibility(node, data)
-    return [msgspec.structs.replace(spec, visibility=visibility) if visibility else spec]
+    return [msgspec.structs.replace(spec, visibility=visibility) for spec in specs] if visibility else specs
+
+
+def _rust_use_specs(arg: Node, line: int, depth: int, data: bytes, prefix: str) -> list[ImportSpec]:
+    """The imports of a use tree: one, unless its braces come first (`use {crate::a::X,
+    std::fmt};`, `use ::{serde::Serialize, log};`), where each item is read as a `use` of its own
+    (`use crate::a::X;`, `use std::fmt;`, `use ::serde::Serialize;`): the paths of a group share
+    no head to start from. `prefix` is the `::` before such braces."""
+    if arg.type == "scoped_use_list" and arg.child_by_field_name("path") is None:
+        arg, prefix = arg.child_by_field_name("list"), prefix or "::"
+        if arg is None:
+            return []
+    if arg.type == "use_list":
+        return [spec for item in arg.named_children if item.type not in _RUST_COMMENTS
+                for spec in _rust_use_specs(item, line, depth, data, prefix)]
+    spec = _rust_use_spec(arg, line, depth, data)
+    return [msgspec.structs.replace(spec, spec=prefix + spec.spec) if prefix else spec]
 
 
 def _rust_visibility(node: Node, data: bytes) -> str:
@@ -436,8 +529,6 @@ def _rust_use_spec(arg: Node, line: int, depth: int, data: bytes) -> ImportSpec:
     if arg.type == "scoped_use_list":
         return _rust_group(line, depth, _compact(arg.child_by_field_name("path"), data),
                            arg.child_by_field_name("list"), data)
-    if arg.type == "use_list":
-        return _rust_group(line, depth, "", arg, data)
     if arg.type == "use_wildcard":
         path = arg.named_children[0] if arg.named_child_count else None
         return ImportSpec("rust_use", _compact(path, data), line, depth, ("*",))

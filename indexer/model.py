@@ -97,6 +97,9 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     # document order: `export default class Bar` -> ("Bar", "default"), `export { a as b }` ->
     # ("a", "b"); imported bindings it exports are in their import's `exports` (import_specs)
     exported_as: list[tuple[str, str]] = field(default_factory=list)
+    # JS/TS: the file exports by ES syntax (import_specs.es_module): a `require` of it binds its
+    # module object, not its default
+    es_module: bool = False
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
     build_ignored: bool = False  # Go: a `//go:build ignore` constraint keeps it out of every build
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "50"
+EXTRACTOR_VERSION = "51"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -173,6 +173,7 @@ class ImportFacts(msgspec.Struct):
     imports: list[ImportSpec] = msgspec.field(default_factory=list)
     dunder_all: list[str] | None = None
     exported_as: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    es_module: bool = False
 
 
 decode_imports = msgspec.msgpack.Decoder(ImportFacts).decode

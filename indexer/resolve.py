@@ -48,7 +48,7 @@ FACTORIES: dict[str, Factory] = {
     "c": lambda t, f, r: CResolver(t),
     "ruby": lambda t, f, r: RubyResolver(t),
     "php": lambda t, f, r: PhpResolver(t, f, r),
-    "csharp": lambda t, f, r: CSharpResolver(t, f),
+    "csharp": lambda t, f, r: CSharpResolver(t, f, r),
     "bash": lambda t, f, r: BashResolver(t),
 }
 
@@ -171,6 +171,8 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
             dirty.add(CONFIG_FAMILIES[name])
         if name.endswith(".json"):
             dirty.add("js")
+        if name.endswith(".csproj"):
+            dirty.add("csharp")  # its ProjectReferences say which projects' namespaces C# files see
         for matches, family, read in _READ_BY_OTHERS:
             if family not in dirty and matches(name):
                 old = read(prior.facts(path))

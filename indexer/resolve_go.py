@@ -16,7 +16,12 @@ as the go tool, run in the importing file's module (its nearest go.mod), would f
 6. a file under no go.mod is built GOPATH-style: the vendor/ dirs of its directory and every
    directory above it (nearest first), then <src>/<import path> for every `src` directory
    enclosing it, then rule 5. Both are rules over the tree's paths alone, never over which
-   files changed, so a re-index resolves as a cold index.
+   files changed, so a re-index resolves as a cold index;
+7. in a tree without any go.mod (a GOPATH-era repository checked out as its root, imported
+   as `github.com/org/repo/...`), an import path none of the above resolves, whose first
+   segment has a dot (never the standard library's), resolves to the package at the longest
+   tail of it, two segments or more, that is a directory path of the tree from its root
+   (`github.com/org/repo/pkg/x` -> pkg/x/): again a rule over the paths alone.
 A package is the non-test .go files of its directory that are part of a build: not excluded
 by `//go:build ignore`, and declaring the directory's package name (a `package main`
 generator beside a library is no member). As the go tool does, directories named testdata or
@@ -195,6 +200,8 @@ class GoResolver:
                 next(filter(None, (self._package_at(r, spec) for r in key[0])), None)
             if found is None and owner is not None:  # another module of the tree
                 found = self._in_module(self.modules[owner], below(spec, owner))
+            if found is None and root is None and not self.tree.by_name.get("go.mod"):
+                found = self._root_tail(spec)
             self.outcomes[key] = found or EXTERNAL
         return self.outcomes[key]
 
@@ -215,6 +222,21 @@ class GoResolver:
             return None
         target = table[replaced]
         return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
+
+    def _root_tail(self, spec: str) -> tuple[str, ...]:
+        """Rule 7: the package at the longest tail of `spec`, of two segments or more, that is a
+        directory of the tree holding one; () for a path of the standard library (no dot in
+        its first segment) and when no tail is one."""
+        segments = spec.split("/")
+        if "." not in segments[0]:
+            return ()
+        for start in range(len(segments) - 1):
+            tail = "/".join(segments[start:])
+            if tail in self.tree.dirs and not ignored_dir(tail):
+                found = self.package_files(tail)
+                if found:
+                    return found
+        return ()
 
     def _in_module(self, directory: str, sub: str) -> Outcome:
         if ignored_dir(sub):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Mapping
+from typing import Callable, Mapping
 
+from indexer.csharp_projects import CSharpProjects
 from indexer.facts_table import summaries_of
 from indexer.graph import uses_of
 from indexer.model import BlobFacts, ImportSpec
@@ -55,9 +56,13 @@ class CSharpResolver:
     its project's: its edges go to every file of the namespace (which of them the project
     uses is for the query to tell, context_tools/symbols.py). `using static A.B;` and an
     alias of a name that is no namespace name a type: the file A/B.cs or else the files of
-    namespace A declaring B."""
+    namespace A declaring B. Only files of projects the importer's project sees count
+    (indexer/csharp_projects.py: its own, and those its .csproj reaches by ProjectReference);
+    a namespace the importer sees no file of is external."""
 
-    def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts]) -> None:
+    def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
+        self.projects = CSharpProjects((p for name, paths in tree.by_name.items() if name.endswith(".csproj")
+                                        for p in paths), read)
         self.facts = facts
         self.summaries = summaries_of(facts)  # namespaces and symbols: no file's facts decoded in full
         self.by_namespace: dict[str, list[str]] = defaultdict(list)
@@ -73,8 +78,10 @@ class CSharpResolver:
         if "=" in spec:
             spec = spec.split("=", 1)[1].strip()
         files = None if imp.names == ("*",) else self.by_namespace.get(spec)  # `using static`: a type
+        if files and self.projects.folders:
+            files = [p for p in files if self.projects.sees(importer, p)]
         if not files:
-            return self._type(spec) or EXTERNAL
+            return tuple(p for p in self._type(spec) if self.projects.sees(importer, p)) or EXTERNAL
         if imp.kind == "csharp_global_using":
             return tuple(p for p in files if p != importer)
         own = self.facts.get(importer)

@@ -15,7 +15,7 @@ from . import canonical, gitread, name_runs
 from .name_runs import NameRun
 from .records import (NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, UseFacts, decode_facts,
                       decode_imports, decode_uses, entry_facts_key, full_facts, load_facts, load_stored_record,
-                      name_blobs, path_facts_key, pin_key, repo_key)
+                      name_blobs, name_key, path_facts_key, pin_key, repo_key)
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
@@ -321,6 +321,26 @@ class Snapshot:
             if sites:
                 out.extend((path, o) for o in sites)
         return out
+
+    def spellings(self, name: str) -> list[str]:
+        """The names the occurrence index holds that are `name` but for the case of its ASCII
+        letters (PHP's class and function names are case-insensitive), `name` itself included
+        when held, sorted; store-wide (`occurrences` keeps this snapshot's). Found by walking
+        the sorted keys a character at a time, a seek per case of each character: as many seeks
+        as the index holds prefixes of such spellings, never a pass over its keys."""
+        key = name_key(name)
+        found: list[str] = []
+        if not key:
+            return found
+        with self.store.env.begin(db=self.store.occ) as txn:
+            cursor = txn.cursor()
+            prefixes = [b""]
+            for byte in key:
+                cases = dict.fromkeys(bytes([byte]).lower() + bytes([byte]).upper())  # one when no letter
+                prefixes = [p + bytes([c]) for p in prefixes for c in cases
+                            if cursor.set_range(p + bytes([c])) and cursor.key().startswith(p + bytes([c]))]
+            found = [p.decode("utf-8", "replace") for p in prefixes if cursor.set_key(p)]
+        return sorted(found)
 
     def occurrences_in(self, path: str, name: str) -> list[Occurrence]:
         """The sites of `name` in one file, in document order."""

@@ -23,7 +23,7 @@ from tree_sitter import Node, QueryCursor
 
 from indexer import grammars
 from indexer.dunder_all import dunder_all
-from indexer.import_specs import HANDLERS, js_exports, missed_includes
+from indexer.import_specs import HANDLERS, es_module, js_exports, missed_includes
 from indexer.languages import JS_FAMILY
 from indexer.model import ImportSpec, Occurrence, Symbol
 from indexer.tokens import OCCURRENCE_CAP
@@ -154,6 +154,7 @@ class TreeFacts:
     main_block: bool = False
     dunder_all: list[str] | None = None
     exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (import_specs.js_exports)
+    es_module: bool = False  # JS/TS (import_specs.es_module)
     package_name: str = ""
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
@@ -613,6 +614,7 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
             facts.imports = sorted(facts.imports + missed, key=_import_order)
     elif language in JS_FAMILY:
         facts.imports, facts.exported_as = js_exports(root, data, facts.imports)
+        facts.es_module = es_module(root, data)
     elif language == "python":
         facts.dunder_all = dunder_all(root, data)
     return facts

@@ -39,8 +39,9 @@ FILES = {
                           "    int n = Twice(2);\n  }\n}\n",
     # the global alias binds Acct only: Account itself is not seen unqualified
     "cs/App/Web/Plain.cs": "namespace Shop.Web { class Plain { Account b; } }\n",
-    # another project: App's global usings are none of its own
-    "cs/Other/Other.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\" />\n",
+    # another project, referencing App (it sees App's files): App's global usings are none of its own
+    "cs/Other/Other.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <ItemGroup>\n"
+                             "    <ProjectReference Include=\"..\\App\\App.csproj\" />\n  </ItemGroup>\n</Project>\n",
     "cs/Other/Use.cs": "namespace Shop.Other {\n  class Use {\n    Acct a;\n    string t = Text.Cut(\"\");\n"
                        "    int n = Twice(1);\n  }\n}\n",
     "cs/Other/Calc.cs": "using static Shop.Util.MathX;\n\nnamespace Shop.Other { class Calc { int n = Twice(3); } }\n",

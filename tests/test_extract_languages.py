@@ -944,10 +944,12 @@ use {x as y, z::{w as v}};
         ("rust_use", "crate", 1, 0, ("net::{conn,Conn}", "util")),
         ("rust_use", "crate::net", 5, 0, ("conn::{self,A}", "*")),
         ("rust_use", "a::b", 6, 0, ()),
-        ("rust_use", "", 7, 0, ("x", "z::{w}")),
+        # braces first: each item a `use` of its own (`use x as y; use z::{w as v};`)
+        ("rust_use", "x", 7, 0, ()),
+        ("rust_use", "z", 7, 0, ("w",)),
     ]
     # the aliases are kept beside the items: each item's paths' aliases, joined by ","
-    assert [i.aliases for i in facts.imports] == [("c,", ""), ("k,B", ""), ("d",), ("y", "v")]
+    assert [i.aliases for i in facts.imports] == [("c,", ""), ("k,B", ""), ("d",), ("y",), ("v",)]
 
 
 def test_rust_use_aliases_in_nested_groups_line_up_with_the_paths():

@@ -407,3 +407,68 @@ def test_indexed_vendored_import_is_a_resolved_edge_to_files_marked_vendored(tmp
     assert [(e.source, e.target, e.kind) for e in record.edges] == [("main.go", "vendor/github.com/x/y/y.go", "go")]
     assert record.unresolved == []
     assert {f.path: f.mark for f in record.files}["vendor/github.com/x/y/y.go"] == "vendored"
+
+
+# --- a GOPATH-era repository checked out as the tree's root, no go.mod anywhere ------------------
+
+ROOTED = {"main.go": "", "pkg/x/x.go": "", "pkg/x/x_test.go": "", "net/http/h.go": "", "x/x.go": "",
+          "testdata/z/z.go": "", "docs/x/README.md": "", "lib/repo/pkg/y/y.go": "", "pkg/y/y.go": ""}
+
+
+def test_an_import_path_whose_tail_is_a_directory_of_the_tree_resolves_there():
+    got = resolved(ROOTED, {"main.go": [
+        "github.com/org/repo/pkg/x", "github.com/org/repo/x", "github.com/org/repo", "net/http", "fmt",
+        "github.com/org/repo/testdata/z", "github.com/org/repo/docs/x", "example.com/other/lib"]})
+    assert got == {("main.go", "github.com/org/repo/pkg/x", "pkg/x/x.go"),  # its tail pkg/x, no test file
+                   ("main.go", "github.com/org/repo/x", "external"),  # one segment is not enough
+                   ("main.go", "github.com/org/repo", "external"),
+                   ("main.go", "net/http", "external"),  # the standard library's, never the tree's net/http
+                   ("main.go", "fmt", "external"),
+                   ("main.go", "github.com/org/repo/testdata/z", "external"),  # no importable package there
+                   ("main.go", "github.com/org/repo/docs/x", "external"),  # no .go file there
+                   ("main.go", "example.com/other/lib", "external")}
+
+
+def test_the_longest_tail_that_is_a_package_directory_wins():
+    # both imports have the tail pkg/y; the second's longer tail lib/repo/pkg/y is a package too.
+    # A tail is a path from the tree's root: repo/pkg/y is not lib/repo/pkg/y
+    got = resolved(ROOTED, {"x/x.go": ["github.com/org/repo/pkg/y", "github.com/org/lib/repo/pkg/y"]})
+    assert got == {("x/x.go", "github.com/org/repo/pkg/y", "pkg/y/y.go"),
+                   ("x/x.go", "github.com/org/lib/repo/pkg/y", "lib/repo/pkg/y/y.go")}  # lib/repo/pkg/y, not pkg/y
+
+
+def test_a_go_mod_anywhere_turns_the_tail_rule_off():
+    tree = {**ROOTED, "tools/go.mod": "module example.com/tools\n", "tools/t.go": ""}
+    assert resolved(tree, {"main.go": ["github.com/org/repo/pkg/x"]}) == {
+        ("main.go", "github.com/org/repo/pkg/x", "external")}
+
+
+def test_gopath_src_and_vendor_dirs_come_before_the_tail_rule():
+    tree = {**ROOTED, "vendor/github.com/org/repo/pkg/x/v.go": ""}
+    assert resolved(tree, {"main.go": ["github.com/org/repo/pkg/x"]}) == {
+        ("main.go", "github.com/org/repo/pkg/x", "vendor/github.com/org/repo/pkg/x/v.go")}
+
+
+ROOTED_REPO = {
+    "main.go": 'package main\n\nimport "github.com/org/repo/pkg/x"\n\nfunc main() { x.Run() }\n',
+    "pkg/x/x.go": 'package x\n\nimport "github.com/org/repo/pkg/y"\n\nfunc Run() { y.Do() }\n',
+}
+ROOTED_STEPS = [
+    {"pkg/x/x.go": 'package x\n\nimport "github.com/org/repo/pkg/y"\n\nfunc Run() { y.Do(); y.Do() }\n'},
+    {"pkg/y/y.go": "package y\n\nfunc Do() {}\n"},  # a new path: the import of pkg/y now lands
+    {"go.mod": "module github.com/org/repo\n"},  # module mode: resolved as the module's own path
+    {"go.mod": None, "tools/go.mod": "module example.com/tools\n"},  # a go.mod elsewhere: the tail rule off
+]
+
+
+def test_the_tail_rule_reindexes_as_a_cold_index(tmp_path, redone):
+    steps = [ROOTED_REPO] + ROOTED_STEPS
+    warm = _index_all(tmp_path, steps)
+    assert redone[0] == {"pkg/x/x.go"}
+    for i, record in enumerate(warm):
+        [cold] = _index_all(tmp_path / f"cold{i}", [_replay(steps[: i + 1])])
+        assert (record.edges, record.unresolved, record.fingerprint) == (cold.edges, cold.unresolved, cold.fingerprint), i
+    at = [[(e.source, e.target, e.kind) for e in r.edges] for r in warm]
+    assert at[0] == at[1] == [("main.go", "pkg/x/x.go", "go")]
+    assert at[2] == at[3] == [("main.go", "pkg/x/x.go", "go"), ("pkg/x/x.go", "pkg/y/y.go", "go")]
+    assert at[4] == []

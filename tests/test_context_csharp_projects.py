@@ -1,0 +1,115 @@
+"""C# namespaces across projects: a namespace may span projects (folders holding a .csproj),
+and a project sees another's files only through a `<ProjectReference>` of its .csproj (and what
+that project references in turn). A `using` or `global using` of a namespace gets edges to the
+files of it the importer's project sees, and none to another project's files of the same
+namespace; `context references` counts a site `import` or `same_package` only where its
+project sees the definition's file, else `name_match`. Files under no .csproj see all and are
+seen by all. A re-index after a .csproj gains a reference gives what a cold index does. Exact
+edges and site resolutions, from a real index."""
+
+from __future__ import annotations
+
+import pytest
+
+import context_tools
+from corpora.gitbuild import RepoBuilder
+from indexer import api
+from indexer.csharp_projects import CSharpProjects
+from indexer.store import Store
+from tests.indexed import Indexed, sites
+from tests.reindexed import reindexed_as_cold
+
+
+def _csproj(*references: str) -> str:
+    items = "".join(f'    <ProjectReference Include="{r}" />\n' for r in references)
+    return f'<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n{items}  </ItemGroup>\n</Project>\n'
+
+
+FILES = {
+    # A references Core, which references Base: A sees both
+    "A/A.csproj": _csproj("..\\Core\\Core.csproj"),
+    "A/Usings.cs": "global using Company.Core;\n",
+    "A/Page.cs": "namespace Company.App {\n  class Page { Thing t; Other o; Basis r; }\n}\n",
+    "Core/Core.csproj": _csproj("../Base/Base.csproj"),
+    "Core/Thing.cs": "namespace Company.Core {\n  public class Thing {}\n}\n",
+    "Base/Base.csproj": _csproj(),
+    "Base/Basis.cs": "namespace Company.Core {\n  public class Basis {}\n}\n",
+    # B shares the namespace and references nothing: it sees not Core's Thing, and A sees not Other
+    "B/B.csproj": _csproj(),
+    "B/Other.cs": "namespace Company.Core {\n  public class Other {}\n}\n",
+    "B/Mine.cs": "namespace Company.Core {\n  class Mine { Thing t; Other o; }\n}\n",
+    # C references nothing: its `using` of the namespace reaches no file
+    "C/C.csproj": _csproj("$(Root)\\Core\\Core.csproj"),  # a property-built path reaches nothing
+    "C/Use.cs": "using Company.Core;\nnamespace Company.C {\n  class Use { Thing t; }\n}\n",
+    # under no .csproj: sees every project's files
+    "tools/Script.cs": "using Company.Core;\nclass Script { Thing t; Other o; }\n",
+}
+
+REPO = Indexed(FILES, "rennet-ctx-csharp-projects-", message="csharp projects")
+
+
+@pytest.fixture(scope="module")
+def app() -> tuple[context_tools.Client, str]:
+    return REPO.asked()
+
+
+def test_using_edges_reach_the_files_of_the_projects_seen():
+    record = REPO.record()
+    assert [(e.source, e.target, e.kind) for e in record.edges] == [
+        ("A/Usings.cs", "Base/Basis.cs", "csharp_global_using"),
+        ("A/Usings.cs", "Core/Thing.cs", "csharp_global_using"),
+        ("tools/Script.cs", "B/Other.cs", "csharp_using"),
+        ("tools/Script.cs", "Core/Thing.cs", "csharp_using"),
+    ]
+    assert [(u.path, u.spec, u.status) for u in record.unresolved] == [("C/Use.cs", "Company.Core", "external")]
+
+
+def test_sites_count_only_where_the_project_sees_the_definition(app):
+    assert sites(app, "Thing") == [
+        ("A/Page.cs", 2, "import"), ("tools/Script.cs", 2, "import"),
+        ("B/Mine.cs", 2, "name_match"), ("C/Use.cs", 3, "name_match")]
+    assert sites(app, "Other") == [
+        ("B/Mine.cs", 2, "same_package"), ("tools/Script.cs", 2, "import"), ("A/Page.cs", 2, "name_match")]
+    assert sites(app, "Basis") == [("A/Page.cs", 2, "import")]
+
+
+def test_which_projects_a_file_sees():
+    reads = []
+
+    def read(path: str) -> bytes:
+        reads.append(path)
+        return FILES[path].encode()
+
+    projects = CSharpProjects([p for p in FILES if p.endswith(".csproj")], read)
+    assert projects.visible("A") == {"A", "Core", "Base"}
+    assert projects.visible("Core") == {"Core", "Base"}
+    assert projects.visible("C") == {"C"}
+    assert projects.sees("A/Page.cs", "Base/Basis.cs") and not projects.sees("Core/Thing.cs", "A/Page.cs")
+    assert projects.sees("tools/Script.cs", "B/Other.cs") and projects.sees("B/Mine.cs", "tools/Script.cs")
+    assert projects.of("A/deep/x/File.cs") == "A" and projects.of("tools/Script.cs") is None
+    assert sorted(reads) == ["A/A.csproj", "Base/Base.csproj", "C/C.csproj", "Core/Core.csproj"]  # each once
+    assert CSharpProjects([], read).sees("a/X.cs", "b/Y.cs")  # no projects: all one
+
+
+def test_a_reference_added_to_a_csproj_reindexes_as_cold(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    commits = [builder.commit(FILES, message="projects")]
+    commits.append(builder.commit({"C/C.csproj": _csproj("..\\Core\\Core.csproj")}, message="C references Core"))
+    reindexed_as_cold(str(builder.path), commits, tmp_path / "incremental")
+    with Store.open(tmp_path / "incremental") as store:
+        snap = api.snapshot(str(builder.path), commits[1], store=store)
+        assert [e.target for e in snap.imports("C/Use.cs")] == ["Core/Thing.cs"]
+
+
+@pytest.mark.parametrize(("include", "seen"), [
+    ("..\\Core\\Core.csproj", {"A", "Core"}),
+    ("../Core/Core.csproj", {"A", "Core"}),
+    ("$(MSBuildThisFileDirectory)..\\Core\\Core.csproj", {"A", "Core"}),
+    ("$(MSBuildProjectDirectory)\\..\\Core\\Core.csproj", {"A", "Core"}),
+    ("$(Root)\\Core\\Core.csproj", {"A"}),  # another property: unknown
+    ("..\\Gone\\Gone.csproj", {"A"}),  # not in the tree
+    ("..\\..\\..\\Core.csproj", {"A"}),  # above the root
+])
+def test_a_project_reference_path(include, seen):
+    files = {"A/A.csproj": _csproj(include), "Core/Core.csproj": _csproj()}
+    assert CSharpProjects(files, lambda p: files[p].encode()).visible("A") == seen
