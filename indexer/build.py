@@ -147,22 +147,25 @@ class Extracted(NamedTuple, Generic[T]):
     facts: dict[bytes, BlobFacts]  # the parsed blobs' core facts, by facts key
     meanwhile: T  # what the caller's `meanwhile` returned
     stored: Callable[[], None]  # returns once the parsed facts are in the store
-    names: PendingNames  # their name-index rows, to read before `stored` returns
+    names: PendingNames  # their name-index rows, to read before `stored` returns (kept when asked for)
 
 
 def _extract_missing(store: Store, repo: pygit2.Repository, jobs: list[_Job], pool: Pool | None, workers: int,
-                     progress: Callable[[int], None], meanwhile: Callable[[], T]) -> Extracted[T]:
+                     progress: Callable[[int], None], meanwhile: Callable[[], T],
+                     keep_names: bool = False) -> Extracted[T]:
     """Parse and store the blobs never seen, in the `pool`'s `workers` (without one, here);
     returns their core facts by facts key, and what `meanwhile` returned: it runs here while
     the workers parse (the store's facts of every other blob are loaded in that time rather
     than after). The last writes may still be under way: the caller waits on `stored` before
-    it reads them from the store."""
+    it reads them from the store, or reads their name-index rows from `names` (`keep_names`:
+    only a rank update reads them; a cold index's would be some 4 kB per blob held for nothing)."""
     new: dict[bytes, BlobFacts] = {}
     names = PendingNames()
 
     def flushed(stored: list[StoredFacts]) -> None:
         new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
-        names.add(stored)
+        if keep_names:
+            names.add(stored)
 
     writer = FactsWriter(store, flushed, background=True)
 
@@ -362,7 +365,8 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
         with core_reader(store) as read_core:
             facts = FactsTable(summaries, start.keys, new, read_core)
             record, arcs, tail = assemble(repo, oid, start.tree_oid, files, facts, version, prior=prior,
-                                          earlier_arcs=earlier_arcs, names=names)
+                                          earlier_arcs=earlier_arcs,
+                                          names=names if start.earlier is not None else None)  # kept only then
     finally:
         extracted.stored()  # before the snapshot that needs them is written, or an error leaves
     record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -404,7 +408,8 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
         # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
-    return _extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest), jobs
+    return _extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest,
+                            keep_names=start.earlier is not None), jobs
 
 class Plan:
     """What indexing a commit starts from: its tree, each blob's facts key (by what its name
