@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 from indexer.languages import PROSE_AND_DATA
 from indexer.model import NOT_USES, BlobFacts, Edge, FileEntry, Symbol
+from indexer.python_stdlib import BUILTIN_NAMES
 
 ALPHA = 0.85
 MAX_ITER = 100
@@ -112,13 +113,17 @@ def definition_weight(s: Symbol) -> float:
     return w * MEMBER_DATA_WEIGHT if s.container and s.kind in KIND_WEIGHT else w
 
 
-def definitions_of(symbols: Iterable[Symbol]) -> dict[str, float]:
+def definitions_of(symbols: Iterable[Symbol], language: str = "") -> dict[str, float]:
     """name -> its strongest definition weight among these symbols (one-character names say
-    nothing): what rank needs of a file's symbols, computed once per blob when it is stored."""
+    nothing): what rank needs of a file's symbols, computed once per blob when it is stored.
+    A Python module's own `type`, `id` or `input` (a test case's `type = aliased`) is no
+    definer of the name: a bare use elsewhere is the builtin's unless it imports the module,
+    whose import edge then counts, and `node.type` is some member's; members so named count."""
+    shadowing = BUILTIN_NAMES if language == "python" else frozenset()
     out: dict[str, float] = {}
     for s in symbols:
         name = s.name
-        if len(name) > 1:
+        if len(name) > 1 and not (name in shadowing and not s.container):
             w = definition_weight(s)
             if w > out.get(name, 0.0):
                 out[name] = w
@@ -129,7 +134,7 @@ def definitions_for(facts: BlobFacts) -> Mapping[str, float]:
     """name -> definition weight of a blob's facts (stored facts carry them precomputed)."""
     if facts.definitions or not facts.symbols:
         return facts.definitions
-    return definitions_of(facts.symbols)
+    return definitions_of(facts.symbols, facts.language)
 
 
 def uses_of(facts: BlobFacts) -> Mapping[str, int]:

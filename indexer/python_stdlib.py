@@ -1,7 +1,8 @@
-"""The standard library's top-level modules, frozen here rather than read from the running
-interpreter (`sys.stdlib_module_names` differs between versions: 3.12 dropped distutils,
-3.13 cgi and others), so a snapshot's import resolution is the same whichever Python runs
-the indexer: Python 3.11's public modules, plus those later versions added."""
+"""What Python ships, frozen here rather than read from the running interpreter, so a
+snapshot is the same whichever Python runs the indexer: the standard library's top-level
+modules (`sys.stdlib_module_names` differs between versions: 3.12 dropped distutils, 3.13
+cgi and others), Python 3.11's public ones plus those later versions added; and the names
+of the builtins module, 3.11's plus later ones."""
 
 from __future__ import annotations
 
@@ -25,4 +26,26 @@ sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap this threa
 timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle turtledemo
 types typing unicodedata unittest urllib uu uuid venv warnings wave weakref webbrowser
 winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo
+""".split())
+
+
+BUILTIN_NAMES = frozenset("""
+ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
+BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
+ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis EncodingWarning
+EnvironmentError Exception ExceptionGroup False FileExistsError FileNotFoundError
+FloatingPointError FutureWarning GeneratorExit IOError ImportError ImportWarning
+IndentationError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt
+LookupError MemoryError ModuleNotFoundError NameError None NotADirectoryError NotImplemented
+NotImplementedError OSError OverflowError PendingDeprecationWarning PermissionError
+ProcessLookupError PythonFinalizationError RecursionError ReferenceError ResourceWarning
+RuntimeError RuntimeWarning StopAsyncIteration StopIteration SyntaxError SyntaxWarning
+SystemError SystemExit TabError TimeoutError True TypeError UnboundLocalError
+UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError UnicodeWarning
+UserWarning ValueError Warning ZeroDivisionError abs aiter all anext any ascii bin bool
+breakpoint bytearray bytes callable chr classmethod compile complex copyright credits delattr
+dict dir divmod enumerate eval exec exit filter float format frozenset getattr globals hasattr
+hash help hex id input int isinstance issubclass iter len license list locals map max
+memoryview min next object oct open ord pow print property quit range repr reversed round set
+setattr slice sorted staticmethod str sum super tuple type vars zip
 """.split())

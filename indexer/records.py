@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "51"
+EXTRACTOR_VERSION = "52"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -269,7 +269,7 @@ def _split(facts: BlobFacts) -> tuple[BlobFacts, set[str]]:
     core = msgspec.structs.replace(
         facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=len(facts.occurrences),
         symbols_json=symbols_json(facts.symbols) if facts.symbols else b"", symbol_count=len(facts.symbols),
-        definitions=definitions_of(facts.symbols))
+        definitions=definitions_of(facts.symbols, facts.language))
     return core, others.union(uses)
 
 

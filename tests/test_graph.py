@@ -191,6 +191,31 @@ def test_data_members_count_less_than_functions_and_types():
     assert weights["records.py"] == pytest.approx(weights["funcs.py"] * 0.3 * 0.2)
 
 
+def test_a_python_module_shadowing_a_builtin_draws_no_uses_of_it():
+    """A test case's module-level `type = aliased` or `def input()` is no definer of `type` or
+    `input`: a bare use elsewhere is the builtin's (unless imported: the edge counts). A member
+    so named (`Base.type`, reached as `node.type`) still is; other languages keep theirs."""
+    shadow = BlobFacts(language="python", lines=3, symbols=[
+        Symbol("type", "variable", "", 1, 1, 0, 1, "type = aliased"),
+        Symbol("input", "function", "", 2, 2, 0, 1, "def input():")])
+    member = BlobFacts(language="python", lines=3, symbols=[Symbol("type", "variable", "Base", 2, 2, 0, 1, "")])
+    facts = {
+        "cases/shadow.py": shadow,
+        "cases/alone.py": facts_of(defines=["never_used_anywhere"]),
+        "tree.py": member,
+        "user.py": facts_of(uses=["type", "input"]),
+        "importer.py": facts_of(uses=["input"]),
+    }
+    files = [entry(p) for p in facts]
+    weights = rank_weights(files, facts, [edge("importer.py", "cases/shadow.py")])
+    assert weights["user.py"] == {"tree.py": pytest.approx(0.3 * 0.2)}  # the member, not the module
+    assert weights["importer.py"] == {"cases/shadow.py": 1.0}  # the import alone
+    r = rank(files, facts, [])
+    assert r["cases/shadow.py"] == r["cases/alone.py"]  # what teleporting gives every file
+    js_shadow = msgspec.structs.replace(shadow, language="javascript")
+    assert rank_weights(files, {**facts, "cases/shadow.py": js_shadow}, [])["user.py"]["cases/shadow.py"] > 0
+
+
 def reference_pagerank(nodes, weights, teleport):
     """The power iteration spelled out in plain floats, every sum left to right: what
     `_pagerank` must reproduce bit for bit, whatever array machinery it runs on."""
