@@ -15,8 +15,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime, timezone
+from functools import cached_property
 from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic, Iterable, Iterator, Mapping,
                     NamedTuple, TypeVar)
 
@@ -446,8 +446,7 @@ class Plan:
             # mode is named: not carried, so looked up, as a new path would be)
             return languages, keys, frozenset(languages.keys() - {e.path for e in self.changed})
         before = {f.path: f.blob for f in self.earlier.files if f.mode not in _NOT_BLOBS}
-        tree = self.tree
-        return languages, keys, frozenset(e.path for e in tree if e.path in languages and before.get(e.path) == e.oid)
+        return languages, keys, frozenset(e.path for e in self.tree if e.path in languages and before.get(e.path) == e.oid)
 
     @property
     def languages(self) -> dict[str, str]:
