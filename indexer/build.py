@@ -446,7 +446,8 @@ class Plan:
             # mode is named: not carried, so looked up, as a new path would be)
             return languages, keys, frozenset(languages.keys() - {e.path for e in self.changed})
         before = {f.path: f.blob for f in self.earlier.files if f.mode not in _NOT_BLOBS}
-        return languages, keys, frozenset(e.path for e in self.tree if e.path in languages and before.get(e.path) == e.oid)
+        return languages, keys, frozenset(e.path for e in self.tree
+                                          if e.path in languages and before.get(e.path) == e.oid)
 
     @property
     def languages(self) -> dict[str, str]:
