@@ -110,7 +110,7 @@ def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFact
     repo = repo or _worker_repo
     data = gitread.read_blob(repo, job.blob)
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
-    facts = extract_blob(data, job.path, language, SIZE_CAP)
+    facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
     return stored_facts(facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts)
 

@@ -17,23 +17,26 @@ from indexer.content import count_lines, generated_rule, go_build_ignored, skip_
 from indexer.languages import GRAMMAR_LANGUAGES
 from indexer.model import BlobFacts
 from indexer.tags import extract_tree
-from indexer.tokens import OCCURRENCE_CAP, plain_occurrences
+from indexer.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
 
 from indexer.records import EXTRACTOR_VERSION  # noqa: F401 - kept beside the records it keys
 
 DEFAULT_SIZE_CAP = 1 << 20
 
 
-def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_SIZE_CAP) -> BlobFacts:
-    """The blob facts of `data` (the blob at `path`, of `language` from `detect_language`)."""
+def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_SIZE_CAP,
+                 sites: bool = True) -> BlobFacts:
+    """The blob facts of `data` (the blob at `path`, of `language` from `detect_language`).
+    Without `sites`, facts whose sites are the plain tokenizer's (`plain_sites`) hold only what
+    they sum to, as the store keeps them (the indexer's way: a reader makes them again)."""
     # A query makes a tuple, a dict and a list per match, all acyclic, often a million on a
     # large file: collecting cycles among them is wasted work (about a tenth of extraction).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        facts = _extract(bytes(data), path, language, size_cap)
+        facts = _extract(bytes(data), path, language, size_cap, sites)
         # At the cap the list may have been cut: say so rather than pass it off as complete.
-        facts.occurrences_capped = len(facts.occurrences) >= OCCURRENCE_CAP
+        facts.occurrences_capped = max(len(facts.occurrences), facts.occurrence_count) >= OCCURRENCE_CAP
         return facts
     except Exception:  # noqa: BLE001 - the contract is "never raises"; the reason is recorded
         try:
@@ -46,7 +49,7 @@ def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_
             gc.enable()
 
 
-def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
+def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) -> BlobFacts:
     reason, lines = skip_reason(data, path, language, size_cap)
     if reason == "binary":
         return BlobFacts(language="binary", lines=-1, skipped=reason)
@@ -54,7 +57,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
         return BlobFacts(language=language, lines=lines, generated=generated_rule(data), skipped=reason)
     generated = generated_rule(data)
     if language not in GRAMMAR_LANGUAGES:
-        return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data), generated=generated)
+        return _plain(data, sites, language=language, lines=lines, generated=generated)
     tree = grammars.parse(language, data)
     if tree is not None and not grammars.has_wide_error(tree.root_node):
         facts = extract_tree(language, tree.root_node, data)
@@ -72,5 +75,12 @@ def _extract(data: bytes, path: str, language: str, size_cap: int) -> BlobFacts:
             build_ignored=language == "go" and go_build_ignored(data),
             generated=generated,
         )
-    return BlobFacts(language=language, lines=lines, occurrences=plain_occurrences(data),
-                     generated=generated, skipped="unparseable")
+    return _plain(data, sites, language=language, lines=lines, generated=generated, skipped="unparseable")
+
+
+def _plain(data: bytes, sites: bool, **fields) -> BlobFacts:
+    """Facts whose sites are the plain tokenizer's: the sites themselves, or what they sum to."""
+    if sites:
+        return BlobFacts(occurrences=plain_occurrences(data), plain_sites=True, **fields)
+    uses, count = plain_uses(data)
+    return BlobFacts(uses=uses, occurrence_count=count, plain_sites=True, **fields)

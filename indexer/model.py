@@ -105,6 +105,9 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
     skipped: str = ""  # why the blob was not parsed: binary too_large lfs_pointer undecodable minified; "" if parsed
     occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete
+    # The sites are the plain tokenizer's (indexer/tokens.py), a function of the bytes: stored
+    # as what they sum to (`uses`, `occurrence_count`), made again from the blob when read.
+    plain_sites: bool = False
     # Filled when the facts are stored: assembly reads these, never the full occurrence list.
     uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are not its definition
     occurrence_count: int = 0

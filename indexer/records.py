@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "52"
+EXTRACTOR_VERSION = "53"
 
 
 class SnapshotHead(msgspec.Struct):
@@ -261,13 +261,16 @@ def _split(facts: BlobFacts) -> tuple[BlobFacts, set[str]]:
 
     uses: dict[str, int] = {}
     others: set[str] = set()  # named at a site that is no use (model.NOT_USES)
+    count = len(facts.occurrences)
+    if facts.plain_sites and not facts.occurrences:  # summed where they were found (tokens.plain_uses)
+        uses, count = facts.uses, facts.occurrence_count
     for o in facts.occurrences:
         if o.role in NOT_USES:
             others.add(o.name)
         else:
             uses[o.name] = uses.get(o.name, 0) + 1
     core = msgspec.structs.replace(
-        facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=len(facts.occurrences),
+        facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=count,
         symbols_json=symbols_json(facts.symbols) if facts.symbols else b"", symbol_count=len(facts.symbols),
         definitions=definitions_of(facts.symbols, facts.language))
     return core, others.union(uses)
@@ -279,7 +282,7 @@ class StoredFacts(NamedTuple):
 
     key: bytes
     packed_core: bytes
-    packed_occurrences: bytes
+    packed_occurrences: bytes  # b"": none stored (plain_sites)
     defs: list[bytes]  # names it defines, for the name index
     names: list[bytes]  # names it has occurrences of
 
@@ -288,7 +291,9 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     core, names = _split(facts)
     # The core stays uncompressed: every snapshot assembly reads all of them, and inflating
     # costs more than reading the larger pages.
-    return StoredFacts(key, pack(encode(core), compress=False), pack(encode(facts.occurrences)),
+    # Plain-tokenizer sites are not stored: a reader makes them again from the blob.
+    return StoredFacts(key, pack(encode(core), compress=False),
+                       b"" if facts.plain_sites else pack(encode(facts.occurrences)),
                        sorted({name_key(s.name) for s in facts.symbols if s.name}),
                        sorted({name_key(n) for n in names if n}))
 
@@ -324,7 +329,8 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
     new = [n for n in {n for x in items for n in x.defs} if not defs.set_key(n)]  # before they are put
     for x in items:
         facts.put(x.key, x.packed_core)
-        occurrences.put(x.key, x.packed_occurrences)
+        if x.packed_occurrences:
+            occurrences.put(x.key, x.packed_occurrences)
         raw = _raw_blob(x.key)
         if x.defs:
             defs.putmulti([(n, raw) for n in x.defs], dupdata=True)
@@ -334,11 +340,15 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
 
 
 def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:
-    """A blob's complete facts, occurrences included, as `extract_blob` produced them."""
+    """A blob's complete facts, occurrences included, as `extract_blob` produced them; plain
+    tokenizer sites as the indexer's `extract_blob(sites=False)` did: summed, the reader makes
+    them from the blob (Snapshot.facts)."""
     raw = txn.get(key, db=store.facts)
     if raw is None:
         return None
     core = decode_facts(unpack(bytes(raw)))
+    if core.plain_sites:
+        return core
     occ = txn.get(key, db=store.occurrences)
     occurrences = decode_occurrences(unpack(bytes(occ))) if occ is not None else []
     return msgspec.structs.replace(core, occurrences=occurrences, uses={}, occurrence_count=0)

@@ -19,6 +19,7 @@ from .records import (NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecor
 from .errors import NotFound, NotIndexed
 from .model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
 from .store import Store, unpack
+from .tokens import plain_occurrences, plain_sites_of
 
 
 # Lookups answered without an index before a snapshot builds one: a fresh process asking
@@ -168,9 +169,16 @@ class Snapshot:
             return None
         with self.store.env.begin() as txn:
             facts = full_facts(txn, self.store, key)
+        if facts is not None and facts.plain_sites:
+            # the plain tokenizer's sites, made again from the blob (the store keeps their sums)
+            facts = msgspec.structs.replace(facts, occurrences=plain_occurrences(self._blob_of_key(key)), uses={},
+                                            occurrence_count=0)
         if facts is not None:
             self._facts[path] = facts
         return facts
+
+    def _blob_of_key(self, key: bytes) -> bytes:
+        return gitread.read_blob(self.repo, key[:40].decode())
 
     def core_facts(self, path: str) -> BlobFacts | None:
         """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read."""
@@ -317,7 +325,7 @@ class Snapshot:
     def occurrences(self, name: str) -> list[tuple[str, Occurrence]]:
         out = []
         for path in self._paths_with(self.store.occ, [name])[name]:
-            sites = self._sites_by_name(path).get(name)
+            sites = self.occurrences_in(path, name)
             if sites:
                 out.extend((path, o) for o in sites)
         return out
@@ -343,7 +351,17 @@ class Snapshot:
         return sorted(found)
 
     def occurrences_in(self, path: str, name: str) -> list[Occurrence]:
-        """The sites of `name` in one file, in document order."""
+        """The sites of `name` in one file, in document order. A text file's (the plain
+        tokenizer's sites) are searched for in its blob, that name alone, unless the file's
+        sites are all at hand already."""
+        by_name = self._occ_by_name.get(path)
+        if by_name is None and path not in self._facts:
+            core = self.core_facts(path)
+            if core is not None and core.plain_sites:
+                if name not in core.uses:
+                    return []
+                key = self._key(path)
+                return plain_sites_of(self._blob_of_key(key), name, core.occurrences_capped) if key else []
         return self._sites_by_name(path).get(name, [])
 
     def occurrences_in_any_case(self, path: str, name: str) -> list[Occurrence]:
