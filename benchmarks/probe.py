@@ -4,6 +4,7 @@
     python -m benchmarks.probe fanin REPO REV STORE synthetic.json
     python -m benchmarks.probe queries REPO REV STORE ITERATIONS [NAME ...] [--refs NAME ...]
     python -m benchmarks.probe parse REPO REV WORKERS
+    python -m benchmarks.probe tags REPO REV WORKERS        (the native floor: benchmarks/native_floor.py)
     python -m benchmarks.probe agreement REPO REV STORE CTAGS.json
 """
 
@@ -43,22 +44,27 @@ def fan_in(repo: str, rev: str, store_home: str, expect: str) -> dict:
 
 
 _parse_repo = None
+_native = None  # benchmarks.native_floor.NativeTags in a worker of the native floor
 
 
-def _parse_init(repo: str) -> None:
-    global _parse_repo
+def _parse_init(repo: str, library: str | None) -> None:
+    global _parse_repo, _native
     import pygit2
     _parse_repo = pygit2.Repository(repo)
+    if library is not None:
+        from benchmarks.native_floor import NativeTags
+        _native = NativeTags(Path(library))
 
 
-def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int]:
-    """(blobs of a grammar language, of them parsed), as the index would: where the name
-    leaves the language open, the blob's head decides."""
+def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
+    """(blobs of a grammar language, of them parsed, their trees' nodes, tags matches), as
+    the index would choose them: where the name leaves the language open, the blob's head
+    decides. The native floor also runs the shipped tags query; the other parses alone."""
     from indexer import gitread, grammars
     from indexer.build import SIZE_CAP
     from indexer.content import is_binary
     from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
-    blobs = parsed = 0
+    blobs = parsed = nodes = matches = 0
     for blob, path, language in jobs:
         data = gitread.read_blob(_parse_repo, blob)  # read as the index reads it
         if language in CONTENT_DECIDES:
@@ -66,21 +72,38 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int]:
         if language not in GRAMMAR_LANGUAGES or is_binary(data):
             continue
         blobs += 1
-        if len(data) <= SIZE_CAP and grammars.parse(language, data) is not None:
+        if len(data) > SIZE_CAP:
+            continue
+        if _native is not None:
+            found = _native.parse_and_match(language, data)
+            if found is not None:
+                parsed += 1
+                nodes += found[0]
+                matches += found[1]
+            continue
+        tree = grammars.parse(language, data)
+        if tree is not None:
             parsed += 1
-    return blobs, parsed
+            nodes += tree.root_node.descendant_count
+    return blobs, parsed, nodes, matches
 
 
-def parse_only(repo: str, rev: str, workers: int) -> dict:
+def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
     """The floor under any tree-sitter indexer: read every blob the index would parse and
     parse it with the same parsers and workers, nothing else (no query, no facts, no store).
-    The benchmark times the whole process, as it times ctags and the cold index."""
+    `native`: the floor under one that reads the shipped tags, the parse and that query in C
+    (benchmarks/native_floor.py). The benchmark times the whole process, as it times ctags and
+    the cold index."""
     import multiprocessing
 
     from indexer import gitread
     from indexer.build import _chunks, _Job
     from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
 
+    library = None
+    if native:
+        from benchmarks.native_floor import build
+        library = str(build())  # built ahead by the benchmark: found in the cache here
     r = gitread.open_repo(repo)
     _, entries = gitread.walk_tree(r, gitread.resolve_rev(r, rev))
     seen: set[str] = set()
@@ -93,9 +116,14 @@ def parse_only(repo: str, rev: str, workers: int) -> dict:
         if language in GRAMMAR_LANGUAGES or language in CONTENT_DECIDES:
             jobs.append(_Job(e.oid, e.path, language))
     chunks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in _chunks(jobs, 64)]
-    with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init, initargs=(r.path,)) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init,
+                                                  initargs=(r.path, library)) as pool:
         counts = list(pool.imap_unordered(_parse_chunk, chunks))
-    return {"blobs": sum(b for b, _ in counts), "parsed": sum(p for _, p in counts)}
+    blobs, parsed, nodes, matches = (sum(c[i] for c in counts) for i in range(4))
+    out = {"blobs": blobs, "parsed": parsed, "nodes": nodes}
+    if native:
+        out["tags_matches"] = matches
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -184,9 +212,9 @@ def main(argv: list[str]) -> int:
         repo, rev, store, iterations, *names = rest
         print(json.dumps(queries(repo, rev, store, int(iterations), names, refs)))
         return 0
-    if verb == "parse":
+    if verb in ("parse", "tags"):
         repo, rev, workers = rest
-        print(json.dumps(parse_only(repo, rev, int(workers))))
+        print(json.dumps(parse_only(repo, rev, int(workers), native=verb == "tags")))
         return 0
     if verb == "agreement":
         repo, rev, store, tags_json = rest

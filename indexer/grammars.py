@@ -98,28 +98,14 @@ def type_checks(name: str) -> TypeChecks:
 
 @lru_cache(maxsize=None)
 def _tags(name: str) -> tuple[Query, TypeChecks]:
-    parts = []
-    base = _TAGS_BASE.get(name)
-    if base:
-        parts.append(shipped_tags(base))
-    parts.append(shipped_tags(name))
-    parts.append(own_query(name))
-    parts.append(IDENTIFIER_PATTERNS[name])
-    source = "\n".join(p for p in parts if p)
+    source = "\n".join(p for p in (shipped_source(name), own_query(name), IDENTIFIER_PATTERNS[name]) if p)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
-    patterns = _used_patterns(source)
-    if patterns is not None:
-        lang = language(name)
-        checks: TypeChecks = {}
-        texts = []
-        for index, text in enumerate(patterns):
-            text, pattern_checks = _narrowed(text, lang)
-            if pattern_checks:
-                checks[index] = pattern_checks
-            texts.append(text)
+    compact = compact_patterns(source, language(name))
+    if compact is not None:
+        texts, checks = compact
         try:
-            query = Query(lang, "\n".join(texts))
+            query = Query(language(name), "\n".join(texts))
             if query.pattern_count == len(texts):
                 return query, checks
         except Exception:  # noqa: BLE001 - fall back to the source as shipped
@@ -127,6 +113,29 @@ def _tags(name: str) -> tuple[Query, TypeChecks]:
     query = Query(language(name), source)
     _disable_unsupported(query, source)
     return query, {}
+
+
+def shipped_source(name: str) -> str:
+    """The shipped tags the language's query starts with: its base grammar's, then its own."""
+    base = _TAGS_BASE.get(name)
+    return "\n".join(p for p in (shipped_tags(base) if base else "", shipped_tags(name)) if p)
+
+
+def compact_patterns(source: str, lang: Language) -> tuple[list[str], TypeChecks] | None:
+    """The patterns of `source` the extraction reads, in the form cheaper to compile
+    (`_used_patterns`, `_narrowed`), and the type checks their matches must pass; None when
+    the source does not split into patterns."""
+    patterns = _used_patterns(source)
+    if patterns is None:
+        return None
+    checks: TypeChecks = {}
+    texts = []
+    for index, text in enumerate(patterns):
+        text, pattern_checks = _narrowed(text, lang)
+        if pattern_checks:
+            checks[index] = pattern_checks
+        texts.append(text)
+    return texts, checks
 
 
 # `field: [(a) (b) ...]` (or `field: ([...])`): a field's node of one of several types.

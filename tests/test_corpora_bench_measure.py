@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import lmdb
+import pytest
 
 from benchmarks import measure
 from benchmarks.run import markdown, ratios, store_bytes, verdicts
@@ -96,8 +97,41 @@ def test_floors_say_which_targets_this_machine_cannot_reach():
     section = section[:section.index("")] if "" in section else section
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in section}
     assert set(rows) == {"slow floors", "fast floors"}
-    assert rows["slow floors"][2] == "no" and rows["slow floors"][5] == "no"
-    assert rows["fast floors"][2] == "not excluded" and rows["fast floors"][5] == "not excluded"
+    cold_reachable, reindex_reachable = 4, 7  # columns after the corpus
+    assert rows["slow floors"][cold_reachable] == "no" and rows["slow floors"][reindex_reachable] == "no"
+    assert rows["fast floors"][cold_reachable] == "not excluded"
+    assert rows["fast floors"][reindex_reachable] == "not excluded"
+    assert rows["fast floors"][2] == "-"  # no native floor measured: nothing claimed of it
+
+
+def _floor_rows(*results: dict) -> dict[str, list[str]]:
+    info = {"nproc": 2, "cpu": "x", "memory_gib": 1, "python": "3", "ctags": "c", "rennet_commit": "r"}
+    lines = markdown(list(results), verdicts(list(results)), info, "cmd").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| corpus | parse only s"))
+    section = lines[start + 2:]
+    section = section[:section.index("")] if "" in section else section
+    return {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in section}
+
+
+def test_the_native_floor_of_parse_and_tags_query_can_rule_the_cold_target_out():
+    base = {"ctags": {"wall": 1.0}, "cold": {"wall": 4.0, "seconds": 3.9, "peak_pss": 0, "max_rss": 0},
+            "reindex": [{"wall": 0.3, "seconds": 0.2, "parsed_blobs": 10}],
+            "queries": {"symbol": {"p50_ms": 0.1, "p99_ms": 0.2}, "references": {"p50_ms": 0.1, "p99_ms": 0.2}},
+            "fresh_symbol": {"median_ms": 100.0}, "store": {"first": {"used": 1000}, "added": [10]},
+            "indexed_files": 100, "size": 100}
+    over = {**base, "label": "over", "floors": {"parse_only_wall": 1.5, "native_tags_wall": 2.25,
+                                                "native_trees_agree": True, "noop_index_wall": 0.2}}
+    under = {**base, "label": "under", "floors": {"parse_only_wall": 1.2, "native_tags_wall": 1.6,
+                                                  "native_trees_agree": False, "noop_index_wall": 0.2}}
+    for r in (over, under):
+        r["ratios"] = ratios(r)
+    assert over["ratios"]["native_tags_vs_ctags"] == 2.25
+    rows = _floor_rows(over, under)
+    # the parse alone leaves room (1.5x); the parse and the shipped tags query do not
+    assert rows["over"][1] == "1.50" and rows["over"][2] == "2.25 (2.25)" and rows["over"][3] == "-0.25"
+    assert rows["over"][4] == "no"
+    assert rows["under"][4] == "not excluded" and rows["under"][3] == "0.40"
+    assert rows["under"][2].endswith("trees differ!")  # a floor that parsed other trees says so
 
 
 def test_calibration_loop_times_a_fresh_process():
@@ -117,7 +151,42 @@ def test_parse_only_probe_parses_every_blob_the_index_would(tmp_path):
                                 "same.py": "def f():\n    return 1\n"}])
     out = subprocess.run([sys.executable, "-m", "benchmarks.probe", "parse", str(tmp_path / "r"), "HEAD", "2"],
                          capture_output=True, text=True, env=child_env(), cwd=str(ROOT), check=True)
-    assert json.loads(out.stdout) == {"blobs": 2, "parsed": 2}  # two distinct grammar blobs; text is not parsed
+    from indexer import grammars
+
+    nodes = sum(grammars.parse(language, text.encode()).root_node.descendant_count
+                for language, text in (("python", "def f():\n    return 1\n"), ("go", "package b\n")))
+    # two distinct grammar blobs (text is not parsed), and the nodes of their trees
+    assert json.loads(out.stdout) == {"blobs": 2, "parsed": 2, "nodes": nodes}
+
+
+def test_the_native_floor_takes_only_the_runtime_out_of_an_sdist(tmp_path):
+    import io
+    import tarfile
+
+    from benchmarks.native_floor import NativeUnavailable, _unpack_runtime
+
+    def sdist(path, members: dict[str, bytes]):
+        with tarfile.open(path, "w:gz") as tar:
+            for name, data in members.items():
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        return path
+
+    good = sdist(tmp_path / "tree_sitter-9.9.tar.gz", {
+        "tree_sitter-9.9/tree_sitter/core/lib/src/lib.c": b"/* runtime */",
+        "tree_sitter-9.9/tree_sitter/core/lib/include/tree_sitter/api.h": b"/* api */",
+        "tree_sitter-9.9/tree_sitter/core/lib/../../../../escape.c": b"no",
+        "tree_sitter-9.9/tree_sitter/binding/module.c": b"/* binding */",
+    })
+    _unpack_runtime(good, tmp_path / "runtime")
+    found = sorted(str(p.relative_to(tmp_path / "runtime")) for p in (tmp_path / "runtime").rglob("*") if p.is_file())
+    assert found == ["lib/include/tree_sitter/api.h", "lib/src/lib.c"]
+    assert not (tmp_path / "escape.c").exists()
+    empty = sdist(tmp_path / "tree_sitter-0.0.tar.gz", {"tree_sitter-0.0/README.md": b"nothing"})
+    with pytest.raises(NativeUnavailable, match="no tree-sitter runtime source"):
+        _unpack_runtime(empty, tmp_path / "runtime2")
+    assert not (tmp_path / "runtime2").exists() and not list(tmp_path.glob("runtime2*"))
 
 
 def test_a_settled_copy_of_a_store_holds_what_the_store_holds(tmp_path):

@@ -1,0 +1,149 @@
+"""The native floor: tree-sitter's parse plus the grammar's shipped tags query, in C.
+
+The issue asks for definitions and references from each grammar's shipped `queries/tags.scm`;
+that query, run by tree-sitter's own C runtime over tree-sitter's own parse, with nothing
+built for Python (no node objects, no captures handed over, no text predicate evaluated),
+is less work than any indexer reading those tags must do. `probe tags` times it over every
+blob the cold index parses, on the same workers, to say what of the cold-index budget is
+left for everything else.
+
+The library is `benchmarks/native_floor.c` compiled with the runtime source of the installed
+tree-sitter release (its PyPI sdist, fetched once into the corpora cache by pip), with the
+flags and allocator of the Python binding, so that its parse costs what the indexer's does.
+It is built once per (release, source) under the cache; building needs a C compiler and the
+Python headers. Nothing here is used by the indexer.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import importlib
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "native_floor.c"
+# as tree-sitter's own setup.py compiles its runtime into the binding (plus setuptools' -O3 -DNDEBUG)
+CFLAGS = ["-O3", "-DNDEBUG", "-std=c11", "-fPIC", "-fvisibility=hidden", "-DTREE_SITTER_HIDE_SYMBOLS",
+          "-D_POSIX_C_SOURCE=200112L", "-D_DEFAULT_SOURCE", "-Wno-cast-function-type"]
+
+
+class NativeUnavailable(Exception):
+    """The floor cannot be built here (no compiler, no headers, the sdist out of reach)."""
+
+
+def runtime_version() -> str:
+    return importlib.metadata.version("tree-sitter")
+
+
+def build(cache: Path | None = None) -> Path:
+    """The compiled library, built on first use."""
+    from corpora.registry_corpus import CorpusSpec, RegistryUnavailable, cache_dir, fetch
+
+    version = runtime_version()
+    cache = cache or cache_dir()
+    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join(CFLAGS).encode()).hexdigest()[:12]
+    lib = cache / "native-floor" / f"tree-sitter-{version}-{digest}.so"
+    if lib.is_file():
+        return lib
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        raise NativeUnavailable("no C compiler on PATH")
+    try:
+        sdist = fetch(CorpusSpec("tree-sitter", "pypi", "tree-sitter", (version,)), version, cache)
+    except RegistryUnavailable as exc:
+        raise NativeUnavailable(str(exc)) from None
+    runtime = cache / "native-floor" / f"tree-sitter-{version}"
+    if not (runtime / "lib" / "src" / "lib.c").is_file():
+        _unpack_runtime(sdist, runtime)
+    lib.parent.mkdir(parents=True, exist_ok=True)
+    partial = lib.with_suffix(f".{os.getpid()}.tmp")
+    cmd = [compiler, *CFLAGS, "-shared", f"-I{sysconfig.get_paths()['include']}",
+           f"-I{runtime / 'lib' / 'include'}", f"-I{runtime / 'lib' / 'src'}",
+           str(SOURCE), str(runtime / "lib" / "src" / "lib.c"), "-o", str(partial)]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        partial.unlink(missing_ok=True)
+        last = (run.stderr.strip().splitlines() or ["no output"])[-1][:300]
+        raise NativeUnavailable(f"compiling the native floor failed: {last}")
+    partial.replace(lib)  # whole or not at all: a killed build leaves no library to load
+    return lib
+
+
+def _unpack_runtime(sdist: Path, dest: Path) -> None:
+    """The runtime's `lib/` (sources and headers) out of the binding's sdist."""
+    partial = dest.with_name(dest.name + f".{os.getpid()}.tmp")
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(sdist) as tar:
+        for member in tar.getmembers():
+            _, _, inner = member.name.partition("/tree_sitter/core/")
+            if not inner.startswith("lib/") or not member.isfile() or ".." in inner.split("/"):
+                continue
+            target = partial / inner
+            target.parent.mkdir(parents=True, exist_ok=True)
+            source = tar.extractfile(member)
+            assert source is not None
+            target.write_bytes(source.read())
+    if not (partial / "lib" / "src" / "lib.c").is_file():
+        shutil.rmtree(partial, ignore_errors=True)
+        raise NativeUnavailable(f"{sdist.name} holds no tree-sitter runtime source")
+    shutil.rmtree(dest, ignore_errors=True)
+    partial.rename(dest)
+
+
+class NativeTags:
+    """The loaded library: per language its grammar and compiled shipped tags query."""
+
+    def __init__(self, library: Path) -> None:
+        # PyDLL: calls keep the interpreter lock, which pymalloc (the binding's allocator) needs
+        self._lib = lib = ctypes.PyDLL(str(library))
+        lib.compile_query.restype = ctypes.c_void_p
+        lib.compile_query.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32]
+        lib.parse_and_match.restype = ctypes.c_int
+        lib.parse_and_match.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_void_p,
+                                        ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
+        lib.use_python_allocator()
+        self._languages: dict[str, tuple[int, int | None]] = {}
+        self._nodes, self._matches = ctypes.c_uint64(), ctypes.c_uint64()
+
+    def _language(self, name: str) -> tuple[int, int | None]:
+        found = self._languages.get(name)
+        if found is None:
+            from indexer import grammars
+
+            module, factory = grammars._MODULES[name]
+            capsule = getattr(importlib.import_module(module), factory)()
+            get = ctypes.pythonapi.PyCapsule_GetPointer
+            get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+            pointer = get(capsule, b"tree_sitter.Language")
+            # the shipped patterns the extraction reads, compiled in the indexer's cheaper form
+            compact = grammars.compact_patterns(grammars.shipped_source(name), grammars.language(name))
+            text = "\n".join(compact[0] if compact is not None else [grammars.shipped_source(name)]).encode()
+            query = self._lib.compile_query(pointer, text, len(text)) if text else None
+            if text and not query:
+                raise NativeUnavailable(f"the shipped tags query of {name} does not compile natively")
+            found = self._languages[name] = (pointer, query)
+        return found
+
+    def parse_and_match(self, language: str, data: bytes) -> tuple[int, int] | None:
+        """(nodes of the tree, matches of the shipped tags query), None when no tree came."""
+        pointer, query = self._language(language)
+        if self._lib.parse_and_match(pointer, data, len(data), query, ctypes.byref(self._nodes),
+                                     ctypes.byref(self._matches)) != 0:
+            return None
+        return self._nodes.value, self._matches.value
+
+
+if __name__ == "__main__":  # build it ahead: python -m benchmarks.native_floor
+    try:
+        print(build())
+    except NativeUnavailable as exc:
+        print(f"native_unavailable: {exc}", file=sys.stderr)
+        sys.exit(1)
