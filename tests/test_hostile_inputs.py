@@ -236,3 +236,61 @@ def test_an_unborn_head_beside_other_branches_says_so(tmp_path):
     one_typed_line(out, "empty_repository")
     assert "'orphan'" in out.stderr and "--rev" in out.stderr  # was: "... has no commits yet"
     assert rennet("index", str(tmp_path / "repo"), "--rev", "main", home=tmp_path / "home").returncode == 0
+
+
+def stored(home: Path) -> dict[str, list[tuple[bytes, bytes]]]:
+    """What the store holds of snapshots: their records, pins and blob facts (not the ledger,
+    which takes a receipt of every call, a failed one too)."""
+    import lmdb
+
+    env = lmdb.open(str(home / "lmdb"), max_dbs=32, readonly=True, lock=False)
+    try:
+        tables = {}
+        for name in ("meta", "snapshots", "repos", "facts", "rank"):
+            with env.begin(db=env.open_db(name.encode(), create=False)) as txn:
+                tables[name] = [(bytes(k), bytes(v)) for k, v in txn.cursor()]
+        return tables
+    finally:
+        env.close()
+
+
+def modes_bind() -> list[str]:
+    """An argv prefix under which file modes bind the process: none for a user; for root, which
+    reads a mode-000 folder all the same, setpriv dropping the capabilities that let it."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("root bypasses file modes and setpriv is not here to drop that")
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", "--bounding-set", caps, "--inh-caps", caps]
+
+
+@pytest.mark.parametrize("locked, args", [
+    (".", ("index", "{repo}", "--rev", "HEAD~1", "--json")),  # was: internal_error, after "receipt not recorded"
+    (".", ("context", "symbol", "A", "--repo", "{repo}", "--json")),
+    ("lmdb", ("snapshot", "dump", "{repo}")),  # was: store_corrupt, "move it aside and re-index"
+    ("lmdb/data.mdb", ("call", "context.symbol", '{{"repo": "{repo}", "name": "A"}}')),
+    ("write.lock", ("index", "{repo}", "--rev", "HEAD~1", "--json")),  # was: internal_error
+])
+def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, tmp_path, locked, args):
+    home = tmp_path / "home"
+    indexed_home(small_repo, home)
+    before = stored(home)
+    target = home / locked
+    target.chmod(0o444 if target.is_file() else 0o000)
+    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env.pop("RENNET_DEBUG", None)
+    try:
+        out = subprocess.run([*modes_bind(), sys.executable, "-m", "context_tools.cli",
+                              *(a.format(repo=small_repo) for a in args)],
+                             env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        target.chmod(0o755 if target.is_dir() else 0o644)
+    one_typed_line(out, "store_error")
+    assert "Permission denied" in out.stderr
+    if "--json" in args or args[0] == "call":
+        assert json.loads(out.stdout)["error"]["code"] == "store_error"
+    assert stored(home) == before
+    assert sorted(p.name for p in home.iterdir()) == ["lmdb", "write.lock"]
