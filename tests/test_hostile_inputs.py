@@ -294,3 +294,17 @@ def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, tmp_
         assert json.loads(out.stdout)["error"]["code"] == "store_error"
     assert stored(home) == before
     assert sorted(p.name for p in home.iterdir()) == ["lmdb", "write.lock"]
+
+
+def test_a_rev_with_a_nul_is_not_read_up_to_it(small_repo, tmp_path):
+    home = tmp_path / "home"
+    indexed_home(small_repo, home)
+    before = stored(home)
+    jobs = tmp_path / "jobs.txt"
+    jobs.write_bytes(f"{small_repo}@HEAD~1\x00\n".encode())  # a jobs file is read as it is: JSON never sees it
+    out = rennet("batch", "--from", str(jobs), "--json", "--quiet", home=home)
+    assert out.returncode == 1, out.stderr
+    job = json.loads(out.stdout.splitlines()[0])
+    assert job["error"]["code"] == "unknown_rev"  # was: indexed HEAD~1 and pinned the rev "HEAD~1\x00" to it
+    assert stored(home) == before
+
