@@ -308,3 +308,17 @@ def test_a_rev_with_a_nul_is_not_read_up_to_it(small_repo, tmp_path):
     assert job["error"]["code"] == "unknown_rev"  # was: indexed HEAD~1 and pinned the rev "HEAD~1\x00" to it
     assert stored(home) == before
 
+
+@pytest.mark.parametrize("command, payload", [
+    ("context.symbol", '{{"repo": "{repo}\\u0000", "name": "A"}}'),  # was: internal_error (embedded null byte)
+    ("snapshot.dump", '{{"repo": "{repo}", "out": "{out}\\u0000"}}'),  # was: internal_error
+    ("repo.index", '{{"repo": "{repo}", "rev": "HEAD~1\\u0000"}}'),
+], ids=["symbol-repo", "dump-out", "index-rev"])
+def test_a_nul_in_call_input_is_bad_input(small_repo, tmp_path, command, payload):
+    home = tmp_path / "home"
+    indexed_home(small_repo, home)
+    before = stored(home)
+    out = rennet("call", command, payload.format(repo=small_repo, out=tmp_path / "dump"), home=home)
+    one_typed_line(out, "bad_input")
+    assert "NUL" in out.stderr and json.loads(out.stdout)["error"]["code"] == "bad_input"
+    assert stored(home) == before and sorted(p.name for p in tmp_path.iterdir()) == ["home"]
