@@ -129,3 +129,18 @@ def test_a_rev_naming_a_tree_or_blob_says_what_it_names(tmp_path, verb, rev, nam
     # was: unknown revision 'HEAD:pkg' (the git_object of id '...' can not be successfully peeled into a
     # commit (git_object_t=1).)
     assert out.stderr.strip().splitlines() == [f"rennet: unknown_rev: {rev!r} names {named} ({oid}), not a commit"]
+
+
+@pytest.mark.parametrize("args", [
+    ("index", "{repo}", "--rev", "", "--json"),  # was: unknown_rev, where context.* said bad_input
+    ("snapshot", "dump", "{repo}", "--rev", "", "--json"),
+    ("index", "", "--json"),  # was: not_a_repository
+    ("context", "symbol", "Shape", "--repo", "{repo}", "--rev", "", "--json"),
+])
+def test_an_empty_rev_or_repo_is_bad_input_on_every_verb(repo, tmp_path, args):
+    out = rennet(*(a.format(repo=repo) for a in args), home=tmp_path / "home")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rennet: bad_input: "), out.stderr
+    reply = json.loads(out.stdout)
+    assert reply["ok"] is False and reply["error"]["code"] == "bad_input" and set(reply) == {"ok", "command", "error"}
