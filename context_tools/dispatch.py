@@ -42,34 +42,38 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
         raw = {}
     if not isinstance(raw, dict):
         raise BadInput(f"{row.id}: input must be a JSON object, got {type(raw).__name__}")
-    where = _not_unicode(raw, "$")
-    if where is not None:
-        raise BadInput(f"{row.id}: a string is not valid Unicode (a lone surrogate escape) - at `{where}`")
+    found = _unfit_string(raw, "$")
+    if found is not None:
+        where, why = found
+        raise BadInput(f"{row.id}: {why} - at `{where}`")
     try:
         return msgspec.convert(raw, row.input, strict=True)
     except msgspec.ValidationError as exc:
         raise BadInput(f"{row.id}: {exc}") from None
 
 
-def _not_unicode(value: Any, where: str) -> str | None:
-    """Where in decoded JSON a string holds a lone surrogate (`"\\ud800"` is valid JSON,
-    but no UTF-8 encoder, path or store key takes it), or None."""
+def _unfit_string(value: Any, where: str) -> tuple[str, str] | None:
+    """(where, why) of the first string in decoded JSON that no path, rev, name or store key
+    can hold, or None: a lone surrogate (`"\\ud800"` is valid JSON, but no UTF-8 encoder takes
+    it) or a NUL (`"\\u0000"`: the OS and libgit2 read a string only up to it)."""
     if isinstance(value, str):
+        if "\x00" in value:
+            return where, "a string holds a NUL character"
         if value.isascii():
             return None
         try:
             value.encode("utf-8")
             return None
         except UnicodeEncodeError:
-            return where
+            return where, "a string is not valid Unicode (a lone surrogate escape)"
     if isinstance(value, dict):
         for key, item in value.items():
-            found = _not_unicode(key, where) or _not_unicode(item, f"{where}.{key}")
+            found = _unfit_string(key, where) or _unfit_string(item, f"{where}.{key}")
             if found is not None:
                 return found
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            found = _not_unicode(item, f"{where}[{i}]")
+            found = _unfit_string(item, f"{where}[{i}]")
             if found is not None:
                 return found
     return None

@@ -13,15 +13,15 @@ from context_tools.sanitize import shown_lines
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Annotated[str, msgspec.Meta(description="repository path (a work tree, a folder in one, or a bare repository)")] = "."
-    rev: Annotated[str, msgspec.Meta(description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
+    repo: Annotated[str, msgspec.Meta(min_length=1, description="repository path (a work tree, a folder in one, or a bare repository)")] = "."
+    rev: Annotated[str, msgspec.Meta(min_length=1, description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
     workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
 
 
 class DumpInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
-    rev: Annotated[str, msgspec.Meta(description="rev to dump (indexed first if absent)")] = "HEAD"
+    repo: Annotated[str, msgspec.Meta(min_length=1, description="repository path")] = "."
+    rev: Annotated[str, msgspec.Meta(min_length=1, description="rev to dump (indexed first if absent)")] = "HEAD"
     out: Annotated[str | None, msgspec.Meta(description="write the JSON Lines to this file instead of stdout")] = None
 
 

@@ -2,9 +2,9 @@
 
 `extract_blob` never raises. A blob it does not parse gets `skipped` set to the reason:
 binary, too_large, lfs_pointer, undecodable, minified (rules in indexer/content.py); unparseable (the
-parse ran over its deterministic step budget, or produced an ERROR node too wide to query;
-symbols are then not claimed and occurrences come from the plain tokenizer); extract_error
-(a bug of ours; never expected).
+parse ran over its deterministic step budget, or produced an ERROR node too wide or a tree too
+deep to query; symbols are then not claimed and occurrences come from the plain tokenizer);
+extract_error (a bug of ours; never expected).
 Languages without a grammar get lines, the generated mark and plain-tokenizer occurrences.
 """
 
@@ -59,8 +59,9 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
     if language not in GRAMMAR_LANGUAGES:
         return _plain(data, sites, language=language, lines=lines, generated=generated)
     tree = grammars.parse(language, data)
-    if tree is not None and not grammars.has_wide_error(tree.root_node):
-        facts = extract_tree(language, tree.root_node, data)
+    root = tree.root_node if tree is not None else None
+    if root is not None and not grammars.has_wide_error(root) and not grammars.is_too_deep(root):
+        facts = extract_tree(language, root, data)
         return BlobFacts(
             language=language,
             lines=lines,

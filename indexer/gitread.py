@@ -61,11 +61,10 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
                 raise EmptyRepository(f"HEAD of {repo_display_path(repo)} is on {branch!r}, which has no commits "
                                       f"yet; name a rev that has (--rev)")
             raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
-    if not rev or rev.startswith("-") or "\n" in rev:
+    if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:  # libgit2 would read up to a NUL
         raise UnknownRev(f"{rev!r} is not a revision")
     try:
         obj = repo.revparse_single(rev)
-        commit = obj.peel(pygit2.Commit)
     except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
         if repo.is_shallow and ("~" in rev or "^" in rev):
             raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
@@ -73,7 +72,22 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         if detail.strip("'\"") == rev:  # pygit2's KeyError says only the rev again
             raise UnknownRev(f"unknown revision {rev!r}") from None
         raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
-    return str(commit.id)
+    try:
+        return str(obj.peel(pygit2.Commit).id)
+    except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError):
+        raise UnknownRev(f"{rev!r} names {_kind_of(obj)}, not a commit") from None
+
+
+def _kind_of(obj: pygit2.Object) -> str:
+    """What a rev that is not a commit names: "a tree (c7b75b5d45d2)", "a tag of a blob (...)"."""
+    tags = ""
+    while isinstance(obj, pygit2.Tag):
+        tags += "a tag of "
+        try:
+            obj = obj.get_object()
+        except (KeyError, ValueError, pygit2.GitError):
+            return f"{tags}a missing object"
+    return f"{tags}a {obj.type_str} ({str(obj.id)[:12]})"
 
 
 _PATH = attrgetter("path")

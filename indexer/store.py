@@ -162,6 +162,10 @@ class Store:
         try:
             env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True,
                             readahead=False, max_readers=256)
+        except (OSError, lmdb.ReadonlyError) as exc:  # EACCES: the folder or its files, not their content
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc).rpartition(": ")[2]
+            raise StoreError(f"store at {home_path} cannot be opened ({reason}); check the permissions of "
+                             f"{home_path} and the files in it") from None
         except lmdb.Error as exc:
             raise StoreError(f"store at {home_path} is unreadable or corrupt ({exc}); move it aside and re-index",
                              code="store_corrupt") from None
@@ -288,7 +292,10 @@ class WriteLock:
         return self._fd
 
     def __enter__(self) -> "WriteLock":
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot take the write lock {self.path}: {exc.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -118,6 +118,16 @@ def test_deep_python_nesting_keeps_symbols_and_containers():
     assert facts.symbols[-1].container == ".".join(f"C{i}" for i in range(depth - 1))
 
 
+
+def test_a_tree_deeper_than_the_query_cursor_counts_is_unparseable():
+    """tree-sitter's query cursor keeps a match's start depth in 16 bits, so matches below
+    65,535 levels are lost. `x = f(f(...))` takes two levels a call, and three above the first."""
+    at_limit = extract_blob(_nested(b"f(", b")", 32_766, prefix=b"x = ", suffix=b"\n"), "calls.py", "python")
+    assert at_limit.skipped == "" and [s.name for s in at_limit.symbols] == ["x"]
+    over = extract_blob(_nested(b"f(", b")", 32_767, prefix=b"x = ", suffix=b"\n"), "calls.py", "python")
+    assert over.skipped == "unparseable" and over.symbols == []  # was: parsed, its deepest call lost
+    assert {(o.name, o.role) for o in over.occurrences} == {("x", "identifier"), ("f", "identifier")}
+
 def test_unparseable_falls_back_to_plain_occurrences():
     data = b"alpha beta\n" + b"(" * 50_000
     facts = extract_blob(data, "bad.py", "python")

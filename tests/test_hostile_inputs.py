@@ -191,6 +191,7 @@ def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
         "models/weights.py": LFS_POINTER,  # the content lives outside the repository
         "deep.py": "x = " + "[" * deep + "]" * deep + "\n",
         "open.py": "x = " + "(" * deep + "\n",
+        "calls.py": "x = " + "f(" * 33_000 + ")" * 33_000 + "\n",  # 66,003 levels deep
         "deep.js": "var x = " + "[" * deep + "]" * deep + ";\n",
         "deep.c": "int x = " + "(" * deep + "1" + ")" * deep + ";\n",
         "cap.py": cap, "over.py": cap + b"\n",
@@ -202,10 +203,11 @@ def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
     out = rennet("index", str(tmp_path / "repo"), "--json", home=tmp_path / "home")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)["data"]
-    assert data["files"] == 14
+    assert data["files"] == 15
     assert {s["path"]: s["reason"] for s in data["skipped"]} == {
         "models/weights.py": "lfs_pointer",  # was: parsed as Python, its `version`/`oid` lines claimed as code
         "open.py": "unparseable", "deep.js": "minified", "over.py": "too_large", "bundle.js": "minified",
+        "calls.py": "unparseable",  # was: parsed, 65,535 of its 66,002 matches kept (at 50,000 calls: 40 s)
         "nul.py": "binary", "package.json": "bad_manifest", "go.mod": "bad_manifest"}
     out = rennet("context", "file", "models/weights.py", "--repo", str(tmp_path / "repo"), "--json",
                  home=tmp_path / "home")
@@ -236,3 +238,89 @@ def test_an_unborn_head_beside_other_branches_says_so(tmp_path):
     one_typed_line(out, "empty_repository")
     assert "'orphan'" in out.stderr and "--rev" in out.stderr  # was: "... has no commits yet"
     assert rennet("index", str(tmp_path / "repo"), "--rev", "main", home=tmp_path / "home").returncode == 0
+
+
+def stored(home: Path) -> dict[str, list[tuple[bytes, bytes]]]:
+    """What the store holds of snapshots: their records, pins and blob facts (not the ledger,
+    which takes a receipt of every call, a failed one too)."""
+    import lmdb
+
+    env = lmdb.open(str(home / "lmdb"), max_dbs=32, readonly=True, lock=False)
+    try:
+        tables = {}
+        for name in ("meta", "snapshots", "repos", "facts", "rank"):
+            with env.begin(db=env.open_db(name.encode(), create=False)) as txn:
+                tables[name] = [(bytes(k), bytes(v)) for k, v in txn.cursor()]
+        return tables
+    finally:
+        env.close()
+
+
+def modes_bind() -> list[str]:
+    """An argv prefix under which file modes bind the process: none for a user; for root, which
+    reads a mode-000 folder all the same, setpriv dropping the capabilities that let it."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("root bypasses file modes and setpriv is not here to drop that")
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", "--bounding-set", caps, "--inh-caps", caps]
+
+
+@pytest.mark.parametrize("locked, args", [
+    (".", ("index", "{repo}", "--rev", "HEAD~1", "--json")),  # was: internal_error, after "receipt not recorded"
+    (".", ("context", "symbol", "A", "--repo", "{repo}", "--json")),
+    ("lmdb", ("snapshot", "dump", "{repo}")),  # was: store_corrupt, "move it aside and re-index"
+    ("lmdb/data.mdb", ("call", "context.symbol", '{{"repo": "{repo}", "name": "A"}}')),
+    ("write.lock", ("index", "{repo}", "--rev", "HEAD~1", "--json")),  # was: internal_error
+])
+def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, tmp_path, locked, args):
+    home = tmp_path / "home"
+    indexed_home(small_repo, home)
+    before = stored(home)
+    target = home / locked
+    target.chmod(0o444 if target.is_file() else 0o000)
+    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env.pop("RENNET_DEBUG", None)
+    try:
+        out = subprocess.run([*modes_bind(), sys.executable, "-m", "context_tools.cli",
+                              *(a.format(repo=small_repo) for a in args)],
+                             env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        target.chmod(0o755 if target.is_dir() else 0o644)
+    one_typed_line(out, "store_error")
+    assert "Permission denied" in out.stderr
+    if "--json" in args or args[0] == "call":
+        assert json.loads(out.stdout)["error"]["code"] == "store_error"
+    assert stored(home) == before
+    assert sorted(p.name for p in home.iterdir()) == ["lmdb", "write.lock"]
+
+
+def test_a_rev_with_a_nul_is_not_read_up_to_it(small_repo, tmp_path):
+    home = tmp_path / "home"
+    indexed_home(small_repo, home)
+    before = stored(home)
+    jobs = tmp_path / "jobs.txt"
+    jobs.write_bytes(f"{small_repo}@HEAD~1\x00\n".encode())  # a jobs file is read as it is: JSON never sees it
+    out = rennet("batch", "--from", str(jobs), "--json", "--quiet", home=home)
+    assert out.returncode == 1, out.stderr
+    job = json.loads(out.stdout.splitlines()[0])
+    assert job["error"]["code"] == "unknown_rev"  # was: indexed HEAD~1 and pinned the rev "HEAD~1\x00" to it
+    assert stored(home) == before
+
+
+@pytest.mark.parametrize("command, payload", [
+    ("context.symbol", '{{"repo": "{repo}\\u0000", "name": "A"}}'),  # was: internal_error (embedded null byte)
+    ("snapshot.dump", '{{"repo": "{repo}", "out": "{out}\\u0000"}}'),  # was: internal_error
+    ("repo.index", '{{"repo": "{repo}", "rev": "HEAD~1\\u0000"}}'),
+], ids=["symbol-repo", "dump-out", "index-rev"])
+def test_a_nul_in_call_input_is_bad_input(small_repo, tmp_path, command, payload):
+    home = tmp_path / "home"
+    indexed_home(small_repo, home)
+    before = stored(home)
+    out = rennet("call", command, payload.format(repo=small_repo, out=tmp_path / "dump"), home=home)
+    one_typed_line(out, "bad_input")
+    assert "NUL" in out.stderr and json.loads(out.stdout)["error"]["code"] == "bad_input"
+    assert stored(home) == before and sorted(p.name for p in tmp_path.iterdir()) == ["home"]

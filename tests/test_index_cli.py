@@ -107,3 +107,40 @@ def test_store_of_another_schema_is_refused_and_kept(repo, tmp_path):
     assert out.returncode == 1 and "schema_mismatch" in out.stderr
     assert json.loads(out.stdout)["error"]["code"] == "schema_mismatch"
     assert (home / "lmdb" / "data.mdb").read_bytes() == before
+
+
+
+@pytest.mark.parametrize("verb, rev, named", [
+    (("index", "{repo}"), "HEAD:pkg", "a tree"),
+    (("index", "{repo}"), "HEAD^{tree}", "a tree"),
+    (("index", "{repo}"), "treetag", "a tag of a tree"),
+    (("context", "symbol", "f", "--repo", "{repo}"), "HEAD:pkg/a.py", "a blob"),
+    (("snapshot", "dump", "{repo}"), "HEAD:pkg/a.py", "a blob"),
+])
+def test_a_rev_naming_a_tree_or_blob_says_what_it_names(tmp_path, verb, rev, named):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"pkg/a.py": "def f():\n    return 1\n"})
+    b.repo.create_tag("treetag", b.repo.revparse_single("HEAD:pkg").id, pygit2.GIT_OBJECT_TREE,
+                      pygit2.Signature("t", "t@example.invalid", 1_700_000_000, 0), "a tag of a tree")
+    out = rennet(*(a.format(repo=b.path) for a in verb), "--rev", rev, home=tmp_path / "home")
+    assert out.returncode == 1 and out.stdout == "" and "Traceback" not in out.stderr
+    kind = pygit2.Tree if "tree" in named else pygit2.Blob
+    oid = str(b.repo.revparse_single(rev).peel(kind).id)[:12]
+    # was: unknown revision 'HEAD:pkg' (the git_object of id '...' can not be successfully peeled into a
+    # commit (git_object_t=1).)
+    assert out.stderr.strip().splitlines() == [f"rennet: unknown_rev: {rev!r} names {named} ({oid}), not a commit"]
+
+
+@pytest.mark.parametrize("args", [
+    ("index", "{repo}", "--rev", "", "--json"),  # was: unknown_rev, where context.* said bad_input
+    ("snapshot", "dump", "{repo}", "--rev", "", "--json"),
+    ("index", "", "--json"),  # was: not_a_repository
+    ("context", "symbol", "Shape", "--repo", "{repo}", "--rev", "", "--json"),
+])
+def test_an_empty_rev_or_repo_is_bad_input_on_every_verb(repo, tmp_path, args):
+    out = rennet(*(a.format(repo=repo) for a in args), home=tmp_path / "home")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rennet: bad_input: "), out.stderr
+    reply = json.loads(out.stdout)
+    assert reply["ok"] is False and reply["error"]["code"] == "bad_input" and set(reply) == {"ok", "command", "error"}
