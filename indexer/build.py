@@ -309,12 +309,24 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
     store = store or Store.open()
     try:
         version = extractor_version()
-        with WriteLock(store.home) as lock:
+
+        def reused() -> IndexReport | None:
+            # A stored snapshot is complete: pinning the rev to it is one small transaction,
+            # which LMDB orders among any indexer's own, so it needs no indexer's lock.
             existing = _existing_head(store, oid, version)
-            if existing is not None:
-                _pin(store, repo_id, oid, rev, existing.indexed_at)
-                return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
-                               reused_snapshot=True)
+            if existing is None:
+                return None
+            _pin(store, repo_id, oid, rev, existing.indexed_at)
+            return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
+                           reused_snapshot=True)
+
+        found = reused()
+        if found is not None:
+            return found
+        with WriteLock(store.home) as lock:
+            found = reused()  # another indexer may have written it while this one waited
+            if found is not None:
+                return found
             with collector_paused():
                 record, arcs, tail, parsed = _build(store, repo, oid, version, workers, progress, lock)
                 head = _commit_snapshot(store, repo_id, oid, rev, record, arcs, tail)

@@ -338,6 +338,21 @@ def test_second_writer_gets_store_locked(sample, tmp_path):
     assert api.index(str(builder.path), "main", store=store, workers=1).oid == second
 
 
+def test_a_commit_already_indexed_is_reported_while_another_indexer_writes(sample, tmp_path):
+    builder, first, second = sample
+    home = tmp_path / "store"
+    store = Store.open(home)
+    api.index(str(builder.path), first, store=store, workers=1)
+    with WriteLock(home):  # an indexer at work on something else
+        again = api.index(str(builder.path), first, store=store, workers=1)
+        assert again.oid == first and again.snapshot_reused and again.parsed_blobs == 0
+        # a new rev naming the indexed commit is pinned too: it is what readers of that rev see
+        api.index(str(builder.path), "main~1", store=store, workers=1)
+        assert api.snapshot(str(builder.path), rev="main~1", store=store, index_if_absent=False).oid == first
+        with pytest.raises(StoreLocked):  # what is not indexed still waits for the lock
+            api.index(str(builder.path), "main", store=store, workers=1)
+
+
 def test_a_malformed_manifest_is_listed_as_skipped(tmp_path, store):
     make_repo(tmp_path / "repo", [{
         "package.json": '{"name": "web", "dependencies": {',
