@@ -9,7 +9,7 @@ JavaScript `with` body, a nested definition's name) the site keeps the role it h
 The scopes and bindings come from the matches tags.py reads anyway (a Python function or
 class, a Rust `fn`, a Java or C++ class is a definition) and from `@local.scope.<key>` and
 `@local.bind.<key>` patterns of indexer/queries/<lang>.scm, each handed to its handler here
-(`Collector.handlers`); no pass walks the tree. `Collector.finish` places each binding in its
+(`handler`); no pass walks the tree. `Collector.finish` places each binding in its
 scope, and tags._sites_in_order asks `LocalSites` only of the sites whose name some scope
 binds.
 
@@ -49,16 +49,23 @@ _NOWHERE = 1 << 62  # a threshold no byte reaches: not local
 _INNERMOST, _FUNCTION, _PAST_COMPREHENSIONS, _STRICT, _NODE = range(5)
 
 LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp"})
-HOISTED = frozenset({"python", "javascript", "typescript", "tsx"})
 
 # Definitions (tags.py's def node types) that are scopes: (kind, barrier, the field of their
-# region or "" for all of them)
+# region or "" for all of them, the fields holding their parameters). A C or C++ function's
+# scope is its definition (tags.py's span), its parameters its declarator's.
 _JAVA_TYPES = ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
-_DEFINITION_SCOPES: dict[str, dict[str, tuple[int, bool, str]]] = {
-    "python": {"function_definition": (FUNCTION, False, "body"), "class_definition": (CLASS, False, "body")},
-    "rust": {"function_item": (BLOCK, True, "")},
-    "java": dict.fromkeys(_JAVA_TYPES, (BLOCK, True, "")),
-    "cpp": dict.fromkeys(("class_specifier", "struct_specifier", "union_specifier"), (BLOCK, True, "")),
+_BLOCK_FUNCTION = (BLOCK, False, "", ("parameters",))
+_DEFINITION_SCOPES: dict[str, dict[str, tuple[int, bool, str, tuple[str, ...]]]] = {
+    "python": {"function_definition": (FUNCTION, False, "body", ("parameters",)),
+               "class_definition": (CLASS, False, "body", ())},
+    "go": {"function_declaration": (BLOCK, False, "", ("parameters", "result")),
+           "method_declaration": (BLOCK, False, "", ("receiver", "parameters", "result"))},
+    "rust": {"function_item": (BLOCK, True, "", ("parameters",))},
+    "java": {**dict.fromkeys(_JAVA_TYPES, (BLOCK, True, "", ())),
+             "method_declaration": _BLOCK_FUNCTION, "constructor_declaration": _BLOCK_FUNCTION},
+    "c": {"function_declarator": _BLOCK_FUNCTION},
+    "cpp": {**dict.fromkeys(("class_specifier", "struct_specifier", "union_specifier"), (BLOCK, True, "", ())),
+            "function_declarator": _BLOCK_FUNCTION},
 }
 # Definitions whose name a nested one binds in the scope around it: settled, not local (the name
 # is a symbol; its uses keep their role)
@@ -84,7 +91,7 @@ class Collector:
     """Scopes and bindings of one tree, read from the query's matches."""
 
     __slots__ = ("language", "data", "scopes", "by_node", "near", "binders", "named", "required",
-                 "require_calls", "handlers", "_scoping", "_nested")
+                 "require_calls", "_scoping", "_nested")
 
     def __init__(self, language: str, data: bytes) -> None:
         self.language = language
@@ -99,23 +106,36 @@ class Collector:
         # JS: (start, where its declarator's name ends) of bindings whose value may be `require(...)`
         self.required: list[tuple[int, int]] = []
         self.require_calls: set[int] = set()  # JS: start of each `require(...)` call (an import)
-        # handler of each `@local.scope.<key>` and `@local.bind.<key>` match
-        self.handlers = _HANDLERS.get(language, _NO_HANDLERS)
         self._scoping = _DEFINITION_SCOPES.get(language, {})
         self._nested = _NESTED.get(language, frozenset())
 
     # --- reading matches -------------------------------------------------------------
 
-    def definition(self, def_type: str, def_node: Node, name: str) -> None:
-        """A definition tags.py found (of a type in DEFINITIONS[language]): a scope, and, nested
-        in another, a name settled in the scope around it. A Python definition at column 0 is
-        at module level: nothing there to settle."""
+    def definition(self, def_type: str, def_node: Node, span: Node, name: str) -> None:
+        """A definition tags.py found (of a type in DEFINITIONS[language]; `span` is the node
+        its symbol spans): a scope with the parameters it binds, and, nested in another, a name
+        settled in the scope around it. A Python definition at column 0 is at module level:
+        nothing there to settle."""
         scoping = self._scoping.get(def_type)
         if scoping is not None:
-            kind, barrier, field = scoping
-            index = self.add_scope(def_node, kind, def_node.child_by_field_name(field) if field else None)
+            kind, barrier, field, parameters = scoping
+            if def_type == "function_declarator":  # C, C++: the definition around its declarator
+                if span.type != "function_definition":
+                    return  # a prototype
+                scope_node = span
+            else:
+                scope_node = def_node
+            if (scope_node.start_byte, scope_node.end_byte) in self.by_node:
+                return  # two patterns found this definition
+            index = self.add_scope(scope_node, kind, scope_node.child_by_field_name(field) if field else None)
             if barrier:
                 self.scopes[index][7] = True
+            walk = _PARAMETERS.get(self.language)
+            if walk is not None:
+                for key in parameters:
+                    params = def_node.child_by_field_name(key)
+                    if params is not None:
+                        walk(self, params, index)
         if def_type in self._nested and (self.language != "python" or def_node.start_point[1]):
             self.named.append((_STRICT, def_node.start_byte, name))
 
@@ -232,7 +252,10 @@ class Collector:
             names = bound[target]
             if names is _EMPTY:
                 names = bound[target] = {}
-            name = _name(data, start, end, spelled)
+            raw_name = data[start:end]
+            name = spelled.get(raw_name)
+            if name is None:
+                name = spelled[raw_name] = raw_name.decode("utf-8", "replace")
             if settling and (start in settled or roles.get(start) == "definition"):
                 names[name] = OPAQUE
                 continue
@@ -305,23 +328,38 @@ class LocalSites:
         # comprehension's in two parts around its first iterable), so one sweep makes them.
         intervals = []
         add = intervals.append
+        ordered = True  # regions that are their nodes come in the scopes' order already
         for i, s in enumerate(scopes):
             if s[5] > s[4]:
                 add((s[2], -s[4], i))
                 add((s[5], -s[3], i))
+                ordered = False
             else:
                 add((s[2], -s[3], i))
-        intervals.sort()
+                if s[2] != s[0]:
+                    ordered = False
+        if not ordered:
+            intervals.sort()
         seg_starts = [0]
         seg_scopes = [-1]
         stack: list[tuple[int, int]] = []  # (end, scope) of the open regions
+
+        def run(at: int, scope: int) -> None:  # from byte `at` on, the region is `scope`'s
+            if seg_starts[-1] == at:
+                seg_scopes[-1] = scope
+            else:
+                seg_starts.append(at)
+                seg_scopes.append(scope)
+
         for start, end, i in intervals:
             while stack and stack[-1][0] <= start:
-                _run(seg_starts, seg_scopes, stack.pop()[0], stack[-1][1] if stack else -1)
-            _run(seg_starts, seg_scopes, start, i)
+                at = stack.pop()[0]
+                run(at, stack[-1][1] if stack else -1)
+            run(start, i)
             stack.append((-end, i))
         while stack:
-            _run(seg_starts, seg_scopes, stack.pop()[0], stack[-1][1] if stack else -1)
+            at = stack.pop()[0]
+            run(at, stack[-1][1] if stack else -1)
         seg_starts.append(_NOWHERE)  # a sentinel: no site is past it
         self.seg_starts = seg_starts
         self.seg_scopes = seg_scopes
@@ -363,18 +401,6 @@ class LocalSites:
         return found
 
 
-def _run(starts: list[int], scopes: list[int], at: int, scope: int) -> None:
-    """From byte `at` on, the region is scope `scope`'s."""
-    if starts[-1] == at:
-        scopes[-1] = scope
-        if len(scopes) > 1 and scopes[-2] == scope:
-            starts.pop()
-            scopes.pop()
-    elif scopes[-1] != scope:
-        starts.append(at)
-        scopes.append(scope)
-
-
 # --- what a site's text and tree say it is: a variable, or a name of something else ------
 
 def _python_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
@@ -388,15 +414,15 @@ def _python_name(node: Node, start: int, end: int, data: bytes, gap: int) -> boo
     before = data[start - 1]
     if before == 46:  # "."
         return False
-    after = data[end:end + 1]
-    if after == b"=":
+    try:
+        after = data[end]
+    except IndexError:  # the last byte of the file
+        return True
+    if after == 61:  # "="
         if data[end + 1:end + 2] != b"=":
             return False
-    elif after == b" " or after == b"\t":
-        following = data[end + 1:end + 3]
-        if (following[:1] == b"=" and following != b"==") or (
-                following[:1] in (b" ", b"\t") and _PY_KEYWORD_ARGUMENT.match(data, end)):
-            return False
+    elif (after == 32 or after == 9) and _PY_KEYWORD_ARGUMENT.match(data, end):
+        return False
     if before in _SPACE:
         dot = data.rfind(b".", gap, start)
         if dot >= 0:
@@ -469,8 +495,31 @@ _CHECKS = {"python": _python_name, "javascript": _js_name, "typescript": _js_nam
 # --- Python -------------------------------------------------------------------------------
 # --- Python -------------------------------------------------------------------------------
 
+_PY_NAMED_PARAMETERS = frozenset({"default_parameter", "typed_default_parameter"})
+_PY_WRAPPED_PARAMETERS = frozenset({"typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"})
+
+
+def _py_parameters(c: Collector, params: Node, scope: int = -1) -> None:
+    """The names a parameter list binds: `a`, `b=1`, `*args`, `c: T`, `d: T = 1`, `**kw`."""
+    near = c.near
+    for node in params.named_children:
+        kind = node.type
+        if kind in _PY_NAMED_PARAMETERS:
+            node = node.child_by_field_name("name")
+            kind = node.type if node is not None else ""
+        while kind in _PY_WRAPPED_PARAMETERS:
+            node = node.named_children[0] if node.named_child_count else None
+            kind = node.type if node is not None else ""
+        if kind == "identifier":
+            near.append((node.start_byte, node.end_byte))
+
+
 def _py_lambda(c: Collector, caps: dict[str, list[Node]]) -> None:
-    c.add_scope(caps["local.scope.lambda"][0], FUNCTION, region=caps["local.body"][0])
+    node = caps["local.scope.lambda"][0]
+    c.add_scope(node, FUNCTION, region=caps["local.body"][0])
+    params = node.child_by_field_name("parameters")
+    if params is not None:
+        _py_parameters(c, params)
 
 
 def _py_comprehension(c: Collector, caps: dict[str, list[Node]]) -> None:
@@ -700,6 +749,54 @@ def _c_parameter(c: Collector, caps: dict[str, list[Node]]) -> None:
         c.add(_NODE, name, scope, name.end_byte)
 
 
+def _c_parameters(c: Collector, params: Node, scope: int) -> None:
+    """A C or C++ function definition's parameters (with a default value too, in C++)."""
+    for node in params.named_children:
+        if node.type in ("parameter_declaration", "optional_parameter_declaration"):
+            declarator = node.child_by_field_name("declarator")
+            if declarator is not None:
+                for name in _c_declared(declarator, parameter=True):
+                    c.add(_NODE, name, scope, name.end_byte)
+
+
+def _go_parameters(c: Collector, params: Node, scope: int) -> None:
+    """A Go function's or method's parameters, named results and receiver: `a, b int`, `c ...T`."""
+    for node in params.named_children:
+        if node.type in ("parameter_declaration", "variadic_parameter_declaration"):
+            for name in node.children_by_field_name("name"):
+                c.add(_NODE, name, scope, name.end_byte)
+
+
+def _java_parameters(c: Collector, params: Node, scope: int) -> None:
+    """A Java method's or constructor's parameters: `int a`, `String... b`."""
+    for node in params.named_children:
+        kind = node.type
+        if kind == "formal_parameter":
+            name = node.child_by_field_name("name")
+        elif kind == "spread_parameter":
+            declarator = next((n for n in node.named_children if n.type == "variable_declarator"), None)
+            name = declarator.child_by_field_name("name") if declarator is not None else None
+        else:
+            continue
+        if name is not None:
+            c.add(_NODE, name, scope, name.end_byte)
+
+
+def _rust_parameters(c: Collector, params: Node, scope: int) -> None:
+    """A Rust function's parameters, patterns included (not `self`)."""
+    data = c.data
+    for node in params.named_children:
+        if node.type == "parameter":
+            pattern = node.child_by_field_name("pattern")
+            if pattern is not None:
+                for name in _rust_names(pattern, data):
+                    c.add(_NODE, name, scope, name.end_byte)
+
+
+_PARAMETERS = {"python": _py_parameters, "go": _go_parameters, "java": _java_parameters, "rust": _rust_parameters,
+               "c": _c_parameters, "cpp": _c_parameters}
+
+
 _HANDLERS = {
     "python": {"lambda": _py_lambda, "comprehension": _py_comprehension,
                "name": _py_name, "pattern": _py_pattern, "walrus": _py_walrus, "global": _py_global},
@@ -715,3 +812,12 @@ _HANDLERS = {
 _HANDLERS["typescript"] = _HANDLERS["tsx"] = _HANDLERS["javascript"]
 _HANDLERS["cpp"] = _HANDLERS["c"]
 _NO_HANDLERS: dict = {}
+
+
+def _ignore(c: Collector, caps: dict[str, list[Node]]) -> None:
+    return None
+
+
+def handler(language: str, key: str):
+    """What reads a match of `@local.scope.<key>` or `@local.bind.<key>` in `language`."""
+    return _HANDLERS.get(language, _NO_HANDLERS).get(key, _ignore)

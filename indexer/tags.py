@@ -349,15 +349,16 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             continue
         found = classes.get(pattern)
         if found is None:
-            found = classes[pattern] = _classify(caps)
+            found = _classify(caps)
+            if found[0] == _LOCAL:  # its handler in place of its key (the language's, so cached with it)
+                found = (_LOCAL, local_scopes.handler(language, found[1]))
+            classes[pattern] = found
         code, key = found
         if code == _ID:
             ids.append(caps["id"][0])
         elif code == _LOCAL:
             if scopes is not None:
-                handler = scopes.handlers.get(key)
-                if handler is not None:
-                    handler(scopes, caps)
+                key(scopes, caps)  # type: ignore[operator]
         elif code == _DEF:
             names = caps.get("name")
             if not names:
@@ -439,7 +440,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             else:
                 roles[name_start] = "definition"
             if def_type in scoping:  # a scope, or a name bound around it (local_scopes)
-                scopes.definition(def_type, def_node, name)  # type: ignore[union-attr]
+                scopes.definition(def_type, def_node, span, name)  # type: ignore[union-attr]
         elif code == _REF:
             if key == "module":
                 _mark_module_path(caps["reference.module"][0], roles)

@@ -35,17 +35,9 @@
         @rennet.embedded) @definition.field
 
 ; Local bindings (indexer/local_scopes.py), each with the scope it is in (@local.block) and,
-; for those visible only once declared, the declaration they end (@local.decl): parameters and
-; named results, `:=`, `var` and `const` in a body, range and select bindings
-(function_declaration
-  parameters: (parameter_list [(parameter_declaration name: (identifier) @local.bind.param)
-                               (variadic_parameter_declaration name: (identifier) @local.bind.param)])) @local.block
-(function_declaration result: (parameter_list (parameter_declaration name: (identifier) @local.bind.param))) @local.block
-(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @local.bind.param))) @local.block
-(method_declaration
-  parameters: (parameter_list [(parameter_declaration name: (identifier) @local.bind.param)
-                               (variadic_parameter_declaration name: (identifier) @local.bind.param)])) @local.block
-(method_declaration result: (parameter_list (parameter_declaration name: (identifier) @local.bind.param))) @local.block
+; for those visible only once declared, the declaration they end (@local.decl): a function
+; literal's parameters and named results (a declared function's are read from the definition),
+; `:=`, `var` and `const` in a body, range and select bindings
 (func_literal
   parameters: (parameter_list [(parameter_declaration name: (identifier) @local.bind.param)
                                (variadic_parameter_declaration name: (identifier) @local.bind.param)])) @local.block

@@ -25,16 +25,11 @@
 (constant_declaration
   declarator: (variable_declarator name: (identifier) @name)) @definition.field
 
-; Local bindings (indexer/local_scopes.py), each with the scope it is in (@local.block):
-; parameters, local variables, loop, catch and resource variables, lambda parameters. A class
+; Local bindings (indexer/local_scopes.py), each with the scope it is in (@local.block): local
+; variables, loop, catch and resource variables, lambda parameters (a method's or constructor's
+; are read from the definition). A class
 ; is a barrier (its declaration a definition; an anonymous one's body here): its members are
 ; not the method's locals
-(method_declaration
-  parameters: (formal_parameters [(formal_parameter name: (identifier) @local.bind.param)
-                                  (spread_parameter (variable_declarator name: (identifier) @local.bind.param))])) @local.block
-(constructor_declaration
-  parameters: (formal_parameters [(formal_parameter name: (identifier) @local.bind.param)
-                                  (spread_parameter (variable_declarator name: (identifier) @local.bind.param))])) @local.block
 (lambda_expression parameters: [(identifier) @local.bind.param
                                 (inferred_parameters (identifier) @local.bind.param)
                                 (formal_parameters (formal_parameter name: (identifier) @local.bind.param))]) @local.block

@@ -57,28 +57,17 @@
   (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
 
 ; Local scopes and the names they bind (indexer/local_scopes.py; functions and classes are
-; scopes as definitions). A lambda's region is its body (defaults are evaluated outside it), its
-; parameters are bound in it; a comprehension's first iterable is evaluated outside it.
+; scopes as definitions, their parameters read from the definition). A lambda's region is its
+; body (defaults are evaluated outside it); a comprehension's first iterable is evaluated
+; outside it.
 (lambda body: (_) @local.body) @local.scope.lambda
-(parameters [(identifier) @local.bind.name
-             (default_parameter name: (identifier) @local.bind.name)
-             (typed_default_parameter name: (identifier) @local.bind.name)
-             (typed_parameter (identifier) @local.bind.name)
-             (list_splat_pattern (identifier) @local.bind.name)
-             (dictionary_splat_pattern (identifier) @local.bind.name)
-             (typed_parameter (list_splat_pattern (identifier) @local.bind.name))
-             (typed_parameter (dictionary_splat_pattern (identifier) @local.bind.name))])
-(lambda_parameters [(identifier) @local.bind.name
-                    (default_parameter name: (identifier) @local.bind.name)
-                    (list_splat_pattern (identifier) @local.bind.name)
-                    (dictionary_splat_pattern (identifier) @local.bind.name)])
 (list_comprehension body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
 (set_comprehension body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
 (dictionary_comprehension body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
 (generator_expression body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
-; what binds a name in the scope around it: assignment and loop targets, `with`/`except`/`case`
-; ... `as`, `del`; a walrus binds in the function around its comprehensions; `global` and
-; `nonlocal` names are not the function's
+; what binds a name in the scope around it: assignment and loop targets, `with`/`except ... as`,
+; `del`; a walrus binds in the function around its comprehensions; `global` and `nonlocal` names
+; are not the function's (a `match` case's bindings are not read)
 (assignment left: (identifier) @local.bind.name)
 (assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.bind.pattern)
 (augmented_assignment left: (identifier) @local.bind.name)
