@@ -761,9 +761,13 @@ def _c_parameters(c: Collector, params: Node, scope: int) -> None:
 
 def _go_parameters(c: Collector, params: Node, scope: int) -> None:
     """A Go function's or method's parameters, named results and receiver: `a, b int`, `c ...T`."""
+    if params.type != "parameter_list":
+        return  # an unnamed result: `(x int) int`
     for node in params.named_children:
         if node.type in ("parameter_declaration", "variadic_parameter_declaration"):
-            for name in node.children_by_field_name("name"):
+            for name in node.named_children:  # the names, then the type (never an identifier)
+                if name.type != "identifier":
+                    break
                 c.add(_NODE, name, scope, name.end_byte)
 
 

@@ -69,7 +69,9 @@
 ; `del`; a walrus binds in the function around its comprehensions; `global` and `nonlocal` names
 ; are not the function's (a `match` case's bindings are not read)
 (assignment left: (identifier) @local.bind.name)
-(assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.bind.pattern)
+; (two alternatives: three would be compiled as a wildcard checked afterwards, a match per assignment)
+(assignment left: [(pattern_list) (tuple_pattern)] @local.bind.pattern)
+(assignment left: (list_pattern) @local.bind.pattern)
 (augmented_assignment left: (identifier) @local.bind.name)
 (for_statement left: (_) @local.bind.pattern)
 (for_in_clause left: (_) @local.bind.pattern)
