@@ -111,33 +111,34 @@ class Collector:
 
     # --- reading matches -------------------------------------------------------------
 
-    def definition(self, def_type: str, def_node: Node, span: Node, name: str) -> None:
+    def definition(self, def_type: str, def_node: Node, span: Node, start: int, end: int, name: str) -> None:
         """A definition tags.py found (of a type in DEFINITIONS[language]; `span` is the node
-        its symbol spans): a scope with the parameters it binds, and, nested in another, a name
-        settled in the scope around it. A Python definition at column 0 is at module level:
-        nothing there to settle."""
+        its symbol spans, bytes `start` to `end`, decorators included): a scope over that span
+        with the parameters it binds, and, nested in another, a name settled in the scope around
+        it. A Python definition at the start of a line is at module level: nothing there to
+        settle."""
         scoping = self._scoping.get(def_type)
         if scoping is not None:
             kind, barrier, field, parameters = scoping
-            if def_type == "function_declarator":  # C, C++: the definition around its declarator
-                if span.type != "function_definition":
-                    return  # a prototype
-                scope_node = span
-            else:
-                scope_node = def_node
-            if (scope_node.start_byte, scope_node.end_byte) in self.by_node:
+            if def_type == "function_declarator" and span.type != "function_definition":
+                return  # C, C++: a prototype; a definition's scope is the definition around it
+            key = (start, end)
+            if key in self.by_node:
                 return  # two patterns found this definition
-            index = self.add_scope(scope_node, kind, scope_node.child_by_field_name(field) if field else None)
-            if barrier:
-                self.scopes[index][7] = True
+            self.by_node[key] = index = len(self.scopes)
+            region = def_node.child_by_field_name(field) if field else None
+            if region is not None:
+                self.scopes.append([start, end, region.start_byte, region.end_byte, 0, 0, kind, barrier])
+            else:
+                self.scopes.append([start, end, start, end, 0, 0, kind, barrier])
             walk = _PARAMETERS.get(self.language)
             if walk is not None:
-                for key in parameters:
-                    params = def_node.child_by_field_name(key)
+                for field in parameters:
+                    params = def_node.child_by_field_name(field)
                     if params is not None:
                         walk(self, params, index)
-        if def_type in self._nested and (self.language != "python" or def_node.start_point[1]):
-            self.named.append((_STRICT, def_node.start_byte, name))
+        if def_type in self._nested and (self.language != "python" or (start and self.data[start - 1] != 10)):
+            self.named.append((_STRICT, start, name))
 
     def python_import(self, node: Node, specs: list) -> None:
         """The names a Python import binds, where it stands: settled, not local (the sites are
@@ -182,21 +183,19 @@ class Collector:
         if not raw or not (self.near or self.binders):
             return None
         count = len(raw)
-        order = sorted(range(count), key=lambda i: (raw[i][0], -raw[i][1], i))
+        order = sorted(range(count), key=lambda i: (raw[i][0], -raw[i][1], i)) if count > 1 else [0]
         scopes = [raw[i] for i in order]
-        rank = [0] * count
-        for new, old in enumerate(order):
-            rank[old] = new
-        starts = [s[0] for s in scopes]
-        ends = [s[1] for s in scopes]
-        parents = [-1] * count
+        starts = []
+        ends = []
+        parents = []
         stack: list[int] = []
-        for i in range(count):
-            start = starts[i]
+        for i, s in enumerate(scopes):
+            start = s[0]
             while stack and ends[stack[-1]] <= start:
                 stack.pop()
-            if stack:
-                parents[i] = stack[-1]
+            parents.append(stack[-1] if stack else -1)
+            starts.append(start)
+            ends.append(s[1])
             stack.append(i)
 
         data = self.data
@@ -225,6 +224,9 @@ class Collector:
             if names.setdefault(name, 0) != OPAQUE:
                 sites.add(start)
         if self.binders:
+            rank = [0] * count  # a scope's index after the sort, by its index before
+            for new, old in enumerate(order):
+                rank[old] = new
             self._place_binders(roles, rank, starts, ends, parents, scopes, bound, sites, spelled)
         candidates = {name for names in bound for name, v in names.items() if v != OPAQUE}
         if not candidates:
@@ -340,26 +342,22 @@ class LocalSites:
                     ordered = False
         if not ordered:
             intervals.sort()
+        # runs as (byte, scope from there on), in order; at one byte, the last one made holds
         seg_starts = [0]
         seg_scopes = [-1]
         stack: list[tuple[int, int]] = []  # (end, scope) of the open regions
-
-        def run(at: int, scope: int) -> None:  # from byte `at` on, the region is `scope`'s
-            if seg_starts[-1] == at:
-                seg_scopes[-1] = scope
-            else:
-                seg_starts.append(at)
-                seg_scopes.append(scope)
-
         for start, end, i in intervals:
             while stack and stack[-1][0] <= start:
                 at = stack.pop()[0]
-                run(at, stack[-1][1] if stack else -1)
-            run(start, i)
+                seg_starts.append(at)
+                seg_scopes.append(stack[-1][1] if stack else -1)
+            seg_starts.append(start)
+            seg_scopes.append(i)
             stack.append((-end, i))
         while stack:
             at = stack.pop()[0]
-            run(at, stack[-1][1] if stack else -1)
+            seg_starts.append(at)
+            seg_scopes.append(stack[-1][1] if stack else -1)
         seg_starts.append(_NOWHERE)  # a sentinel: no site is past it
         self.seg_starts = seg_starts
         self.seg_scopes = seg_scopes

@@ -440,7 +440,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             else:
                 roles[name_start] = "definition"
             if def_type in scoping:  # a scope, or a name bound around it (local_scopes)
-                scopes.definition(def_type, def_node, span, name)  # type: ignore[union-attr]
+                scopes.definition(def_type, def_node, span, span_start, span_end, name)  # type: ignore[union-attr]
         elif code == _REF:
             if key == "module":
                 _mark_module_path(caps["reference.module"][0], roles)
