@@ -1,7 +1,9 @@
 """Syntax tree -> symbols, identifier occurrences, imports, main block and package name.
 
 One run of the language's query (shipped tags.scm + ours + identifier leaves) gives
-definitions, references, scopes, imports, facts and the occurrence sites. Python work is per definition and per identifier, never a walk over the whole tree,
+definitions, references, scopes, imports, facts, local scopes and bindings (read in
+indexer/local_scopes.py, which says which sites are "local") and the occurrence sites. Python
+work is per definition and per identifier, never a walk over the whole tree,
 and no step recurses, so a deeply nested source costs what its tree-sitter queries cost.
 
 Kinds are normalized from the definition node's type where it is unambiguous (Rust
