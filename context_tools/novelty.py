@@ -194,10 +194,11 @@ def _dependency_changes(base: Any, head: Any) -> list[DependencyChange]:
 
 
 def _names_in(facts: Any) -> set[str]:
-    """Every identifier a file's facts name: its definitions and its uses (core facts summarize
-    occurrences as `uses`; full facts also list them)."""
+    """Every identifier a file's facts name: its definitions, its uses and its local names (core
+    facts summarize occurrences as `uses` and `local_names`; full facts also list them)."""
     names = {s.name for s in facts.symbols}
     names.update(facts.uses)
+    names.update(facts.local_names)
     names.update(o.name for o in facts.occurrences)
     return names
 

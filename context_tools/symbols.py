@@ -80,7 +80,7 @@ class Site(Struct):
     path: str
     line: int
     col: int
-    role: str  # definition call reference module identifier (model.Occurrence)
+    role: str  # definition call reference module local identifier (model.Occurrence)
     resolution: str  # same_file same_package import name_match
     text: str | None = None
 
@@ -648,7 +648,7 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     def whole(importer: str, target: str) -> bool:
         names = offered_whole.get(target)
         return names is not None and (simple in bound[target] or any(
-            snap.occurrences_in(importer, n) for n in sorted(names)))
+            o.role != "local" for n in sorted(names) for o in snap.occurrences_in(importer, n)))
     reached = def_files | relays
     package_files: dict[tuple[str, ...], list[str]] = {}  # a definition's package -> its files there
     for p, _, _ in defs:
@@ -688,6 +688,8 @@ def _sites(snap: Any, input: Any, defs: list, imported_from_members: set[str] = 
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
                                         ] + aliased + spelled:
+        if occ.role == "local":  # a parameter or local variable (or a use of one): no site of a definition
+            continue
         # Trust the extractor's role; a plain-tokenizer site has none, so fall back to the def line.
         # An import's own binding of an alias is an import site, whatever the role: `const W =
         # require("./engine")` declares a variable W, `import W from "./engine"` does not, and

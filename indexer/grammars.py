@@ -196,7 +196,7 @@ def _disable_unsupported(query: Query, source: str) -> None:
 
 # Captures that give a match a role in indexer/tags.py; a pattern with none of them
 # (go's `(package_clause ...) @name`, ruby's `(setter ...) @ignore`) yields nothing there.
-_ROLE_CAPTURE = re.compile(r"@(?:definition\.|reference\.|import\.|scope\b|main\b|package\b|id\b)")
+_ROLE_CAPTURE = re.compile(r"@(?:definition\.|reference\.|import\.|local\.(?:scope|bind)\.|scope\b|main\b|package\b|id\b)")
 # A leading run of doc comments (`(comment)* @doc .`): it only adds an @doc capture that
 # nothing reads, the match is the same without it, and it makes a pattern several times
 # costlier to compile. Its `#strip!`/`#select-adjacent!` directives go with it.

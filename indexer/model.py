@@ -39,8 +39,10 @@ decode_symbols = msgspec.json.Decoder(Symbol).decode_lines  # `canonical.symbols
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):
     """One identifier site. `role` is "definition", "call", "reference", "module" (a segment of
     an import's module path: `django` and `db` in `from django.db import models`, a Java
-    package, a C# or PHP namespace, a Rust use path) or "identifier" (any other identifier;
-    every site of the plain tokenizer)."""
+    package, a C# or PHP namespace, a Rust use path), "local" (a binding local to a function or
+    block scope, a parameter or a local variable, or a use the scoping rules resolve to one:
+    indexer/local_scopes.py) or "identifier" (any other identifier; every site of the plain
+    tokenizer)."""
 
     name: str
     line: int  # 1-based line of the name (past decorators and annotations; the byte span covers them)
@@ -48,9 +50,10 @@ class Occurrence(Struct, frozen=True, array_like=True, gc=False):
     role: str
 
 
-# Roles of sites that do not use a name some other file defines: the definition itself, and
-# a module path, which names a package or module (the import edge stands for it), not a symbol.
-NOT_USES = frozenset({"definition", "module"})
+# Roles of sites that do not use a name some other file defines: the definition itself, a
+# module path, which names a package or module (the import edge stands for it), not a symbol,
+# and a local binding or a use of one.
+NOT_USES = frozenset({"definition", "module", "local"})
 
 
 class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
@@ -109,7 +112,10 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     # as what they sum to (`uses`, `occurrence_count`), made again from the blob when read.
     plain_sites: bool = False
     # Filled when the facts are stored: assembly reads these, never the full occurrence list.
-    uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are not its definition
+    uses: dict[str, int] = field(default_factory=dict)  # name -> sites that are uses (not model.NOT_USES)
+    # names whose sites are local bindings and their uses alone, no use of the name (sorted): a
+    # file's names are its symbols', its uses' and these (context.novelty)
+    local_names: list[str] = field(default_factory=list)
     occurrence_count: int = 0
     size: int = 0  # blob bytes, so a snapshot never asks Git for sizes it has seen
     # Filled when the facts are stored, so assembly never decodes a Symbol of an unchanged

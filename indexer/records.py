@@ -261,16 +261,20 @@ def _split(facts: BlobFacts) -> tuple[BlobFacts, set[str]]:
 
     uses: dict[str, int] = {}
     others: set[str] = set()  # named at a site that is no use (model.NOT_USES)
+    local: set[str] = set()  # named at a local site
     count = len(facts.occurrences)
     if facts.plain_sites and not facts.occurrences:  # summed where they were found (tokens.plain_uses)
         uses, count = facts.uses, facts.occurrence_count
     for o in facts.occurrences:
         if o.role in NOT_USES:
             others.add(o.name)
+            if o.role == "local":
+                local.add(o.name)
         else:
             uses[o.name] = uses.get(o.name, 0) + 1
     core = msgspec.structs.replace(
         facts, symbols=[], occurrences=[], uses=dict(sorted(uses.items())), occurrence_count=count,
+        local_names=sorted(local.difference(uses)),
         symbols_json=symbols_json(facts.symbols) if facts.symbols else b"", symbol_count=len(facts.symbols),
         definitions=definitions_of(facts.symbols, facts.language))
     return core, others.union(uses)

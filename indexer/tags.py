@@ -1,7 +1,9 @@
 """Syntax tree -> symbols, identifier occurrences, imports, main block and package name.
 
 One run of the language's query (shipped tags.scm + ours + identifier leaves) gives
-definitions, references, scopes, imports, facts and the occurrence sites. Python work is per definition and per identifier, never a walk over the whole tree,
+definitions, references, scopes, imports, facts, local scopes and bindings (read in
+indexer/local_scopes.py, which says which sites are "local") and the occurrence sites. Python
+work is per definition and per identifier, never a walk over the whole tree,
 and no step recurses, so a deeply nested source costs what its tree-sitter queries cost.
 
 Kinds are normalized from the definition node's type where it is unambiguous (Rust
@@ -21,7 +23,7 @@ from operator import attrgetter
 
 from tree_sitter import Node, QueryCursor
 
-from indexer import grammars
+from indexer import grammars, local_scopes
 from indexer.dunder_all import dunder_all
 from indexer.import_specs import HANDLERS, es_module, js_exports, missed_includes
 from indexer.languages import JS_FAMILY
@@ -292,13 +294,18 @@ def _csharp_name(def_node: Node, name_node: Node, data: bytes) -> str:
 
 
 # What a query pattern yields, decided once per pattern from its capture names.
-_DEF, _REF, _SCOPE, _IMPORT, _MAIN, _PACKAGE, _ID, _NONE = range(8)
+_DEF, _REF, _SCOPE, _IMPORT, _MAIN, _PACKAGE, _ID, _LOCAL, _NONE = range(9)
 
 
 def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
     for key in caps:
         if key.startswith("definition."):
             return _DEF, key
+    for key in caps:  # local scopes and bindings (indexer/local_scopes.py)
+        if key.startswith("local.scope."):
+            return _LOCAL, key[12:]
+        if key.startswith("local.bind."):
+            return _LOCAL, key[11:]
     for key in caps:
         if key.startswith("reference."):
             return _REF, ("call" if key in ("reference.call", "reference.send")
@@ -318,7 +325,8 @@ def _pattern_classes(language: str) -> dict[int, tuple[int, str]]:
     return {}
 
 
-def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> tuple[list[_Def], dict[int, str], list[Node]]:
+def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
+              scopes: local_scopes.Collector | None = None) -> tuple[list[_Def], dict[int, str], list[Node]]:
     query = grammars.tags_query(language)
     # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
     # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
@@ -333,6 +341,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
     first_id = grammars.first_identifier_pattern(language)
     type_checks = grammars.type_checks(language)
     add_id = ids.append
+    scoping = local_scopes.DEFINITIONS[language] if scopes is not None else ()
     for pattern, caps in matches:
         if pattern >= first_id:  # most matches: one identifier leaf each
             add_id(caps["id"][0])
@@ -342,10 +351,16 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             continue
         found = classes.get(pattern)
         if found is None:
-            found = classes[pattern] = _classify(caps)
+            found = _classify(caps)
+            if found[0] == _LOCAL:  # its handler in place of its key (the language's, so cached with it)
+                found = (_LOCAL, local_scopes.handler(language, found[1]))
+            classes[pattern] = found
         code, key = found
         if code == _ID:
             ids.append(caps["id"][0])
+        elif code == _LOCAL:
+            if scopes is not None:
+                key(scopes, caps)  # type: ignore[operator]
         elif code == _DEF:
             names = caps.get("name")
             if not names:
@@ -426,6 +441,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
                 roles.setdefault(name_start, "reference")
             else:
                 roles[name_start] = "definition"
+            if def_type in scoping:  # a scope, or a name bound around it (local_scopes)
+                scopes.definition(def_type, def_node, span, span_start, span_end, name)  # type: ignore[union-attr]
         elif code == _REF:
             if key == "module":
                 _mark_module_path(caps["reference.module"][0], roles)
@@ -443,7 +460,13 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts) -> 
             handler = HANDLERS.get(key)
             if handler is not None and (node.id, key) not in seen_imports:
                 seen_imports.add((node.id, key))
-                imports.extend(handler(node, caps, data))
+                specs = handler(node, caps, data)
+                imports.extend(specs)
+                if scopes is not None:
+                    if language == "python":
+                        scopes.python_import(node, specs)
+                    elif node.type == "call_expression":  # JS `require(...)`, `import(...)`
+                        scopes.require_calls.add(node.start_byte)
         elif code == _MAIN:
             cond = caps["cond"][0]
             if _MAIN_GUARD.match("".join(_text(data, cond.start_byte, cond.end_byte).split())):
@@ -558,7 +581,8 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     return out
 
 
-def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[Occurrence]:
+def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],
+                 local: local_scopes.LocalSites | None = None) -> list[Occurrence]:
     # Sites in document order. The identifier leaves come from the query in that order
     # already (each is a one-node match, finished when the cursor reaches it), so sorting
     # is only the fallback when they do not. Names are decoded once per distinct spelling,
@@ -566,22 +590,36 @@ def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[
     # Two patterns rarely capture the same node, so the cap's worth of sites lies within
     # the first 2 x cap nodes; the exact cap is applied at the end.
     if len(nodes) <= 2 * OCCURRENCE_CAP:
-        out = _sites_in_order(nodes, data, roles)
+        out = _sites_in_order(nodes, data, roles, local)
         if out is not None:
             return out
     nodes.sort(key=_start_byte)
     del nodes[2 * OCCURRENCE_CAP:]
-    out = _sites_in_order(nodes, data, roles)
+    out = _sites_in_order(nodes, data, roles, local)
     assert out is not None
     return out
 
 
-def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str]) -> list[Occurrence] | None:
-    """The occurrences of `nodes`, or None when they are not in start order."""
+# Roles a local binding never takes over: a definition (a symbol) and a module path.
+_SETTLED = frozenset({"definition", "module"})
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
+                    local: local_scopes.LocalSites | None = None) -> list[Occurrence] | None:
+    """The occurrences of `nodes`, or None when they are not in start order. A site whose
+    name some scope binds locally is asked whether it names that binding (`local`)."""
     out: list[Occurrence] = []
     append = out.append
     get_role = roles.get
     names: dict[bytes, str] = {}
+    if local is not None:
+        candidates, bindings, check = local.candidates, local.sites, local.check
+        seg_starts, seg_scopes, direct, threshold = local.seg_starts, local.seg_scopes, local.direct, local.threshold
+    else:
+        candidates = _NO_NAMES
+    run = 0  # the run of local.seg_starts holding the last site asked (sites come in order)
+    gap = 0  # where the site before ends
     last = -1
     for node in nodes:
         start = node.start_byte
@@ -590,21 +628,41 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str]) -> li
                 continue
             return None
         last = start
-        raw = data[start:node.end_byte]
+        end = node.end_byte
+        raw = data[start:end]
         name = names.get(raw)
         if name is None:
             name = names[raw] = raw.decode("utf-8", "replace")
         row, col = node.start_point
-        append(Occurrence(name, row + 1, col, get_role(start, "identifier")))
+        role = get_role(start, "identifier")
+        if name in candidates and role not in _SETTLED:
+            if start in bindings:
+                role = "local"
+            else:
+                while seg_starts[run + 1] <= start:
+                    run += 1
+                scope = seg_scopes[run]
+                if scope >= 0:
+                    # bound in the scope holding the site and visible there (the common case),
+                    # else looked up outwards
+                    at = direct[scope].get(name, -2)
+                    if at == -2 or at > start:
+                        at = threshold(scope, name)
+                    if 0 <= at <= start and check(node, start, end, data, gap):
+                        role = "local"
+        append(Occurrence(name, row + 1, col, role))
+        gap = end
     del out[OCCURRENCE_CAP:]
     return out
 
 
 def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
-    defs, roles, ids = _run_tags(language, root, data, facts)
+    scopes = local_scopes.Collector(language, data) if language in local_scopes.LANGUAGES else None
+    defs, roles, ids = _run_tags(language, root, data, facts, scopes)
     facts.symbols = _symbols(language, defs, data)
-    facts.occurrences = _occurrences(ids, data, roles)
+    local = scopes.finish(roles) if scopes is not None else None
+    facts.occurrences = _occurrences(ids, data, roles, local)
     if facts.symbol_sites:
         merged = sorted([*facts.occurrences, *facts.symbol_sites], key=lambda o: (o.line, o.col))
         facts.occurrences = merged[:OCCURRENCE_CAP]

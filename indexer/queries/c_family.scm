@@ -37,3 +37,9 @@
 (type_definition
   declarator: (function_declarator
     declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+
+; Local bindings (indexer/local_scopes.py), each with the scope it is in (@local.block): a
+; declaration in a block or a `for` (not `extern`, nor a prototype); a function's parameters are
+; read from the definition
+(compound_statement (declaration declarator: (_) @local.bind.decl) @local.decl) @local.block
+(for_statement initializer: (declaration declarator: (_) @local.bind.decl) @local.decl) @local.block

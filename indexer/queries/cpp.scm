@@ -51,3 +51,11 @@
 
 ; a reference member (c_family.scm has the others)
 (field_declaration declarator: (reference_declarator (field_identifier) @name)) @definition.field
+
+; Local bindings beyond C's (indexer/local_scopes.py): range-for, lambda and catch parameters. A class (a definition) is a barrier: a local class's members are
+; not the function's locals
+(for_range_loop declarator: (_) @local.bind.decl) @local.block
+(lambda_expression
+  declarator: (abstract_function_declarator
+    parameters: (parameter_list (parameter_declaration declarator: (_) @local.bind.param)))) @local.block
+(catch_clause parameters: (parameter_list (parameter_declaration declarator: (_) @local.bind.param))) @local.block

@@ -33,3 +33,31 @@
          (qualified_type name: (type_identifier) @name)
          (generic_type type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)])]
         @rennet.embedded) @definition.field
+
+; Local bindings (indexer/local_scopes.py), each with the scope it is in (@local.block) and,
+; for those visible only once declared, the declaration they end (@local.decl): a function
+; literal's parameters and named results (a declared function's are read from the definition),
+; `:=`, `var` and `const` in a body, range and select bindings
+(func_literal
+  parameters: (parameter_list [(parameter_declaration name: (identifier) @local.bind.param)
+                               (variadic_parameter_declaration name: (identifier) @local.bind.param)])) @local.block
+(func_literal result: (parameter_list (parameter_declaration name: (identifier) @local.bind.param))) @local.block
+(statement_list
+  (short_var_declaration left: (expression_list (identifier) @local.bind.short)) @local.decl) @local.block
+(if_statement
+  initializer: (short_var_declaration left: (expression_list (identifier) @local.bind.short)) @local.decl) @local.block
+(for_statement
+  (for_clause initializer: (short_var_declaration left: (expression_list (identifier) @local.bind.short)) @local.decl)) @local.block
+(expression_switch_statement
+  initializer: (short_var_declaration left: (expression_list (identifier) @local.bind.short)) @local.decl) @local.block
+(type_switch_statement
+  initializer: (short_var_declaration left: (expression_list (identifier) @local.bind.short)) @local.decl) @local.block
+(type_switch_statement alias: (expression_list (identifier) @local.bind.short) @local.decl) @local.block
+(statement_list (var_declaration (var_spec name: (identifier) @local.bind.var) @local.decl)) @local.block
+(statement_list (var_declaration (var_spec_list (var_spec name: (identifier) @local.bind.var) @local.decl))) @local.block
+(statement_list (const_declaration (const_spec name: (identifier) @local.bind.var) @local.decl)) @local.block
+(for_statement
+  (range_clause left: (expression_list (identifier) @local.bind.range) right: (_) @local.value) @local.decl) @local.block
+(communication_case
+  communication: (receive_statement left: (expression_list (identifier) @local.bind.range) right: (_) @local.value)
+  @local.decl) @local.block

@@ -55,3 +55,29 @@
   (expression_statement (assignment left: (identifier) @name) @definition.variable))))
 (module (try_statement (except_clause (block
   (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
+
+; Local scopes and the names they bind (indexer/local_scopes.py; functions and classes are
+; scopes as definitions, their parameters read from the definition). A lambda's region is its
+; body (defaults are evaluated outside it); a comprehension's first iterable is evaluated
+; outside it.
+(lambda body: (_) @local.body) @local.scope.lambda
+(list_comprehension body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
+(set_comprehension body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
+(dictionary_comprehension body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
+(generator_expression body: (_) . (for_in_clause right: (_) @local.hole)) @local.scope.comprehension
+; what binds a name in the scope around it: assignment and loop targets, `with`/`except ... as`,
+; `del`; a walrus binds in the function around its comprehensions; `global` and `nonlocal` names
+; are not the function's (a `match` case's bindings are not read)
+(assignment left: (identifier) @local.bind.name)
+; (two alternatives: three would be compiled as a wildcard checked afterwards, a match per assignment)
+(assignment left: [(pattern_list) (tuple_pattern)] @local.bind.pattern)
+(assignment left: (list_pattern) @local.bind.pattern)
+(augmented_assignment left: (identifier) @local.bind.name)
+(for_statement left: (_) @local.bind.pattern)
+(for_in_clause left: (_) @local.bind.pattern)
+(as_pattern alias: (as_pattern_target (_) @local.bind.pattern))
+(named_expression name: (identifier) @local.bind.walrus)
+(delete_statement (identifier) @local.bind.name)
+(delete_statement (expression_list (identifier) @local.bind.name))
+(global_statement (identifier) @local.bind.global)
+(nonlocal_statement (identifier) @local.bind.global)

@@ -34,3 +34,19 @@
 (field_declaration name: (field_identifier) @name) @definition.field
 (enum_variant name: (identifier) @name) @definition.enumerator
 (associated_type name: (type_identifier) @name) @definition.type
+
+; Local bindings (indexer/local_scopes.py), each with the scope it is in (@local.block) and,
+; for `let`, the declaration it ends (@local.decl): closure parameters (a function's are read
+; from the definition), `let`,
+; `for`, match arm, `if let` and `while let` patterns. A `fn` item (a definition) is a barrier:
+; it does not see the locals of a function around it
+(closure_expression parameters: (closure_parameters) @local.bind.pattern) @local.block
+(block (let_declaration pattern: (_) @local.bind.pattern) @local.decl) @local.block
+(for_expression pattern: (_) @local.bind.pattern body: (block) @local.block)
+(match_arm pattern: (match_pattern) @local.bind.pattern) @local.block
+(if_expression condition: (let_condition pattern: (_) @local.bind.pattern) consequence: (block) @local.block)
+(if_expression
+  condition: (let_chain (let_condition pattern: (_) @local.bind.pattern)) consequence: (block) @local.block)
+(while_expression condition: (let_condition pattern: (_) @local.bind.pattern) body: (block) @local.block)
+(while_expression
+  condition: (let_chain (let_condition pattern: (_) @local.bind.pattern)) body: (block) @local.block)
