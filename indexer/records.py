@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "54"
+EXTRACTOR_VERSION = "55"
 
 
 class SnapshotHead(msgspec.Struct):
