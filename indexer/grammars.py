@@ -43,9 +43,11 @@ _MODULES: dict[str, tuple[str, str]] = {
 _TAGS_BASE: dict[str, str] = {"typescript": "javascript", "tsx": "javascript"}
 
 # Our own queries, named by the language whose grammar they are written against (one file
-# by default); TSX reads TypeScript's, both JSX grammars the JSX patterns, and C and C++ the
-# patterns their grammars share (c_family.scm).
-_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx"), "javascript": ("javascript", "jsx"),
+# by default); TSX reads TypeScript's, both JSX grammars the JSX patterns, all three the local
+# scopes of js_locals.scm, and C and C++ the patterns their grammars share (c_family.scm).
+_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx", "js_locals"),
+                                                 "typescript": ("typescript", "js_locals"),
+                                                 "javascript": ("javascript", "jsx", "js_locals"),
                                                  "c": ("c_family",), "cpp": ("c_family", "cpp")}
 
 QUERY_DIR = Path(__file__).with_name("queries")
