@@ -204,9 +204,7 @@ class Collector:
         for how, anchor, name in self.named:  # first: a name settled in a scope binds nothing there
             target = _place(how, anchor, starts, ends, parents, scopes)
             if target >= 0:
-                if bound[target] is _EMPTY:
-                    bound[target] = {}
-                bound[target][name] = OPAQUE
+                _names_of(bound, target)[name] = OPAQUE
         sites: set[int] = set()
         for start, end in self.near:
             target = bisect_right(starts, start) - 1
@@ -214,13 +212,8 @@ class Collector:
                 target = parents[target]
             if target < 0:
                 continue  # module level: never local
-            names = bound[target]
-            if names is _EMPTY:
-                names = bound[target] = {}
-            raw_name = data[start:end]
-            name = spelled.get(raw_name)
-            if name is None:
-                name = spelled[raw_name] = raw_name.decode("utf-8", "replace")
+            names = _names_of(bound, target)
+            name = _name(data, start, end, spelled)
             if names.setdefault(name, 0) != OPAQUE:
                 sites.add(start)
         if self.binders:
@@ -251,13 +244,8 @@ class Collector:
             target = rank[node_scope] if how == _NODE else _place(how, start, starts, ends, parents, scopes)
             if target < 0:
                 continue  # module level: never local
-            names = bound[target]
-            if names is _EMPTY:
-                names = bound[target] = {}
-            raw_name = data[start:end]
-            name = spelled.get(raw_name)
-            if name is None:
-                name = spelled[raw_name] = raw_name.decode("utf-8", "replace")
+            names = _names_of(bound, target)
+            name = _name(data, start, end, spelled)
             if settling and (start in settled or roles.get(start) == "definition"):
                 names[name] = OPAQUE
                 continue
@@ -291,15 +279,25 @@ def _place(how: int, anchor: int, starts: list[int], ends: list[int], parents: l
     return target
 
 
+_EMPTY: dict[str, int] = {}
+
+
+def _names_of(bound: list[dict[str, int]], scope: int) -> dict[str, int]:
+    """The names `scope` binds, as a dict of its own (scopes share one empty dict until then)."""
+    names = bound[scope]
+    if names is _EMPTY:
+        names = bound[scope] = {}
+    return names
+
+
 def _name(data: bytes, start: int, end: int, spelled: dict[bytes, str]) -> str:
+    """The name at data[start:end], decoded once per spelling."""
     raw = data[start:end]
     name = spelled.get(raw)
     if name is None:
         name = spelled[raw] = raw.decode("utf-8", "replace")
     return name
 
-
-_EMPTY: dict[str, int] = {}
 
 
 class LocalSites:
