@@ -74,12 +74,17 @@ def test_a_fresh_miss_is_held_to_the_fresh_target_and_shown_beside_the_hit():
     assert "| 250 (320) |" in markdown([r], verdicts([r]), info, "cmd")
 
 
-def test_floors_say_which_targets_this_machine_cannot_reach():
-    base = {"ctags": {"wall": 1.0}, "cold": {"wall": 4.0, "seconds": 3.9, "peak_pss": 0, "max_rss": 0},
-            "reindex": [{"wall": 1.0, "seconds": 0.9, "parsed_blobs": 10}],
+def _synthetic_result(reindex_wall: float) -> dict:
+    """A synthetic corpus's results: ctags 1 s, a cold index 4 s."""
+    return {"ctags": {"wall": 1.0}, "cold": {"wall": 4.0, "seconds": 3.9, "peak_pss": 0, "max_rss": 0},
+            "reindex": [{"wall": reindex_wall, "seconds": reindex_wall - 0.1, "parsed_blobs": 10}],
             "queries": {"symbol": {"p50_ms": 0.1, "p99_ms": 0.2}, "references": {"p50_ms": 0.1, "p99_ms": 0.2}},
             "fresh_symbol": {"median_ms": 100.0}, "store": {"first": {"used": 1000}, "added": [10]},
             "indexed_files": 100, "size": 100}
+
+
+def test_floors_say_which_targets_this_machine_cannot_reach():
+    base = _synthetic_result(reindex_wall=1.0)
     slow = {**base, "label": "slow floors", "floors": {"parse_only_wall": 2.5, "noop_index_wall": 0.5}}
     fast = {**base, "label": "fast floors", "floors": {"parse_only_wall": 1.5, "noop_index_wall": 0.2}}
     old = {**base, "label": "no floors"}  # a results file from before floors were measured
@@ -114,11 +119,7 @@ def _floor_rows(*results: dict) -> dict[str, list[str]]:
 
 
 def test_the_native_floor_of_parse_and_tags_query_can_rule_the_cold_target_out():
-    base = {"ctags": {"wall": 1.0}, "cold": {"wall": 4.0, "seconds": 3.9, "peak_pss": 0, "max_rss": 0},
-            "reindex": [{"wall": 0.3, "seconds": 0.2, "parsed_blobs": 10}],
-            "queries": {"symbol": {"p50_ms": 0.1, "p99_ms": 0.2}, "references": {"p50_ms": 0.1, "p99_ms": 0.2}},
-            "fresh_symbol": {"median_ms": 100.0}, "store": {"first": {"used": 1000}, "added": [10]},
-            "indexed_files": 100, "size": 100}
+    base = _synthetic_result(reindex_wall=0.3)
     over = {**base, "label": "over", "floors": {"parse_only_wall": 1.5, "native_tags_wall": 2.25,
                                                 "native_trees_agree": True, "noop_index_wall": 0.2}}
     under = {**base, "label": "under", "floors": {"parse_only_wall": 1.2, "native_tags_wall": 1.6,
