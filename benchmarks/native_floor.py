@@ -124,8 +124,9 @@ class NativeTags:
             get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
             pointer = get(capsule, b"tree_sitter.Language")
             # the shipped patterns the extraction reads, compiled in the indexer's cheaper form
-            compact = grammars.compact_patterns(grammars.shipped_source(name), grammars.language(name))
-            text = "\n".join(compact[0] if compact is not None else [grammars.shipped_source(name)]).encode()
+            shipped = grammars.shipped_source(name)
+            compact = grammars.compact_patterns(shipped, grammars.language(name))
+            text = "\n".join(compact[0] if compact is not None else [shipped]).encode()
             query = self._lib.compile_query(pointer, text, len(text)) if text else None
             if text and not query:
                 raise NativeUnavailable(f"the shipped tags query of {name} does not compile natively")
