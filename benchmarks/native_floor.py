@@ -116,7 +116,7 @@ class NativeTags:
     def _language(self, name: str) -> tuple[int, int | None]:
         found = self._languages.get(name)
         if found is None:
-            from indexer import grammars
+            from indexer.lang import grammars
 
             module, factory = grammars._MODULES[name]
             capsule = getattr(importlib.import_module(module), factory)()

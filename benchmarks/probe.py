@@ -60,10 +60,11 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
     """(blobs of a grammar language, of them parsed, their trees' nodes, tags matches), as
     the index would choose them: where the name leaves the language open, the blob's head
     decides. The native floor also runs the shipped tags query; the other parses alone."""
-    from indexer import gitread, grammars
+    from indexer.git import read as gitread
+    from indexer.lang import grammars
     from indexer.build import SIZE_CAP
-    from indexer.content import is_binary
-    from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
+    from indexer.lang.content import is_binary
+    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
     blobs = parsed = nodes = matches = 0
     for blob, path, language in jobs:
         data = gitread.read_blob(_parse_repo, blob)  # read as the index reads it
@@ -96,9 +97,9 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
     the cold index."""
     import multiprocessing
 
-    from indexer import gitread
+    from indexer.git import read as gitread
     from indexer.build import _chunks, _Job
-    from indexer.languages import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
+    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
 
     library = None
     if native:
@@ -185,7 +186,7 @@ def agreement(repo: str, rev: str, store_home: str, tags_json: str) -> dict:
     """The snapshot's definitions side by side with ctags' tags (benchmarks.agreement; untimed)."""
     from benchmarks.agreement import compare, ctags_tags
     from indexer import api
-    from indexer.languages import GRAMMAR_LANGUAGES
+    from indexer.lang.registry import GRAMMAR_LANGUAGES
 
     snap = api.snapshot(repo, rev=rev, store=api.open_store(store_home), index_if_absent=False)
     parsed = {f.path: f.language for f in snap.files if f.language in GRAMMAR_LANGUAGES and not f.skipped}
@@ -225,6 +226,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    from indexer.quick_exit import quick_exit
+    from context_tools.faces.quick_exit import quick_exit
 
     quick_exit(main(sys.argv[1:]))  # as `rennet` leaves

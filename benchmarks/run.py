@@ -284,7 +284,7 @@ def run_queries(repo: Path, rev: str, store: Path, names: list[str], refs: list[
 
 def rennet_cli() -> list[str]:
     exe = Path(sys.executable).parent / "rennet"
-    return [str(exe)] if exe.exists() else [python(), "-m", "context_tools.cli"]
+    return [str(exe)] if exe.exists() else [python(), "-m", "context_tools.faces.cli"]
 
 
 def run_fresh(repo: Path, rev: str, store: Path, name: str) -> dict:

@@ -19,7 +19,7 @@ class Client:
     """A Python face bound to one store home (default: `$RENNET_HOME` or `~/.rennet`)."""
 
     def __init__(self, store: str | None = None, ceiling: int | None = None) -> None:
-        from context_tools.dispatch import Executor
+        from context_tools.faces.dispatch import Executor
 
         self._executor = Executor("python", store=store, ceiling=ceiling)
 
@@ -40,7 +40,7 @@ _default: Client | None = None
 def call(command_id: str, /, **input: Any) -> Any:
     """Run a registered command in process; returns its typed `Result`."""
     global _default
-    from context_tools.context import default_home
+    from context_tools.faces.context import default_home
 
     if _default is None or _default._executor.handle.home != default_home():
         _default = Client()  # follow a changed $RENNET_HOME

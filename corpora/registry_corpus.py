@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpora.gitbuild import Content, Exec, Link, RepoBuilder
-from indexer.errors import BadInput, RennetError
+from indexer.contract.errors import BadInput, RennetError
 
 
 class RegistryUnavailable(RennetError):

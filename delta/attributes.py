@@ -1,5 +1,5 @@
 """`.gitattributes` of a commit's tree (never the working tree), read with the indexer's
-`indexer.marks.GitAttributes`, so the noise classifier and the Repo Map's marks agree.
+`indexer.git.attributes.GitAttributes`, so the noise classifier and the Repo Map's marks agree.
 
 Only the `.gitattributes` files on the way to the asked paths are read.
 """
@@ -10,7 +10,7 @@ from typing import Iterable
 
 import pygit2
 
-from indexer.marks import GitAttributes
+from indexer.git.attributes import GitAttributes
 
 Value = bool | str | None
 

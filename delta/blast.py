@@ -14,10 +14,10 @@ from typing import Any, Callable
 
 from msgspec import Struct
 
-from context_tools.result import Unknown, not_assessed
-from indexer.errors import RennetError
+from indexer.contract.result import Unknown, not_assessed
+from indexer.contract.errors import RennetError
 
-from .inventory import FileChange
+from delta.inventory import FileChange
 
 
 class BlastSource(Struct, frozen=True):

@@ -21,11 +21,10 @@ from typing import Callable, Iterable
 
 from msgspec import Struct
 
-from context_tools.result import Unknown, not_applicable
+from indexer.contract.result import Unknown, not_applicable
 
-from .testdirs import (TEST_DIRS, all_words, folder_words, impl_folder, in_test_dir, join, leading, mirror,
-                       names_stem, overlap, related, subjects, tests_folder_for)
-from .layout import Placement, placement, suggest
+from delta.testdirs import TEST_DIRS, all_words, folder_words, impl_folder, in_test_dir, join, leading, mirror, names_stem, overlap, related, subjects, tests_folder_for
+from delta.layout import Placement, placement, suggest
 
 MAX_COUNTERPARTS = 3
 # A Rust test module's attribute, `#[cfg(test)]` (also `# [ cfg ( test ) ]` as rustfmt never writes it)

@@ -18,10 +18,10 @@ from typing import Any
 
 from msgspec import Struct
 
-from context_tools.result import Unknown, not_assessed
+from indexer.contract.result import Unknown, not_assessed
 
-from .hunks import normalize
-from .inventory import FileChange
+from delta.hunks import normalize
+from delta.inventory import FileChange
 
 Key = tuple[str, str, int]  # qualified name, kind, ordinal
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pygit2
 
-from .inventory import FileChange
+from delta.inventory import FileChange
 
 ID_HEX = 20  # 80 bits: collision-free for any realistic range, short enough to cite
 _SPACE = re.compile(rb"\s+")

@@ -3,7 +3,7 @@ one entry per changed file with status, similarity, paths, modes, typed mode-cha
 evidence, the binary flag and line counts.
 
 It agrees with `git diff --raw -M -C <merge-base> <head>` on status, paths, modes and
-similarity: libgit2 gives the plain tree diff, `delta.renames` pairs renames and copies
+similarity: libgit2 gives the plain tree diff, `indexer.git.renames` pairs renames and copies
 with git's rules and score. Type changes are one `type_changed` entry (git's `T`), not
 split in two. Patches of pairs and type changes are made from the two sides' contents.
 """
@@ -16,11 +16,11 @@ import pygit2
 from msgspec import Struct
 from pygit2.enums import DeltaStatus, DiffOption
 
-from indexer.gitread import text_path
+from indexer.git.read import text_path
 
-from . import renames
-from .range import RangeIdentity, path_selected
-from .renames import Candidate
+from indexer.git import renames
+from delta.range import RangeIdentity, path_selected
+from indexer.git.renames import Candidate
 
 MODE_ABSENT = 0
 MODE_FILE = 0o100644
@@ -128,7 +128,7 @@ def _trees(repo: pygit2.Repository, old: str, new: str) -> tuple[pygit2.Tree, py
 
 
 def tree_diff(repo: pygit2.Repository, old: str, new: str) -> pygit2.Diff:
-    """The plain tree diff (no rename detection: `delta.renames` pairs the way git does)."""
+    """The plain tree diff (no rename detection: `indexer.git.renames` pairs the way git does)."""
     a, b = _trees(repo, old, new)
     return repo.diff(a, b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
 

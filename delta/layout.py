@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from .testdirs import closeness, join, subject
+from delta.testdirs import closeness, join, subject
 
 BESIDE, BELOW, MIRROR, FIXED = "beside", "below", "mirror", "fixed"
 

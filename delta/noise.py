@@ -18,11 +18,11 @@ from typing import Callable
 
 from msgspec import Struct
 
-from indexer import marks
+from indexer.git import attributes as marks
 
-from .attributes import TreeAttributes, truthy
-from .hunks import HunkRecord, same_but_whitespace
-from .inventory import MODE_LINK, MODE_SUBMODULE, FileChange
+from delta.attributes import TreeAttributes, truthy
+from delta.hunks import HunkRecord, same_but_whitespace
+from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
 
 GENERATED = "generated"
 VENDORED = "vendored"
@@ -36,7 +36,7 @@ MODE_ONLY = "mode_only"
 # minified files as generated, so `linguist-generated=false` clears them too.
 CLEARED_BY = {"linguist-generated": (GENERATED, LOCKFILE, MINIFIED), "linguist-vendored": (VENDORED,)}
 
-# Path lists shared with the Repo Map's marks (indexer.marks), plus a few the packet adds.
+# Path lists shared with the Repo Map's marks (indexer.git.attributes), plus a few the packet adds.
 LOCKFILES = marks.LOCKFILES | {"bun.lock", "go.work.sum", "Podfile.lock", "deno.lock", "shard.lock", "conan.lock"}
 GENERATED_SUFFIXES = tuple(s for s in marks.GENERATED_SUFFIXES if not s.endswith(".map")) + (".generated.cs",)
 GENERATED_DIRS = marks.GENERATED_DIRS

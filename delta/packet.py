@@ -23,19 +23,21 @@ import msgspec
 import pygit2
 from msgspec import Struct
 
-from context_tools.result import Unknown, not_applicable
-from indexer.gitread import read_blob, walk_tree
+from indexer.contract.result import Unknown, not_applicable
+from indexer.git.read import read_blob, walk_tree
 
-from . import blast, folders, noise
-from .attributes import TreeAttributes
-from .counterparts import Counterpart, CounterpartIndex
-from .elements import FileElements, diff_elements
-from .hunks import HunkRecord, index_hunks
-from .inventory import MODE_LINK, MODE_SUBMODULE, FileChange, ModeChange, inventory, mode_text
-from .noise import NoiseMark
-from .range import RangeIdentity, normalize_paths, open_repository, resolve_range
-from .regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
-from .successor import SuccessorAccount, Unread, account
+from delta import blast
+from delta import folders
+from delta import noise
+from delta.attributes import TreeAttributes
+from delta.counterparts import Counterpart, CounterpartIndex
+from delta.elements import FileElements, diff_elements
+from delta.hunks import HunkRecord, index_hunks
+from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange, ModeChange, inventory, mode_text
+from delta.noise import NoiseMark
+from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
+from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
+from delta.successor import SuccessorAccount, Unread, account
 
 SCHEMA = "rennet.delta/1"
 CAPTURE_CAP = 2 * 1024 * 1024
@@ -164,7 +166,7 @@ class _Work:
 def _home(store: Any, home: str | os.PathLike[str] | None) -> Path:
     if store is not None:
         return Path(store.home)
-    from indexer.store import default_home
+    from indexer.store.database import default_home
 
     return Path(home).expanduser() if home else default_home()
 
@@ -212,7 +214,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     selected = normalize_paths(git, paths)
     rng = resolve_range(git, base, head)
     if (previous_base is None) != (previous_head is None):
-        from indexer.errors import BadInput
+        from indexer.contract.errors import BadInput
 
         raise BadInput("--previous-base and --previous-head go together")
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
@@ -307,7 +309,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
             packet_path = folder / "packet.json"
             write_json_atomic(packet_path, msgspec.json.encode(packet) + b"\n")
         except OSError as exc:  # --out names a file, a folder we may not write, a full disk
-            from indexer.errors import BadInput, StoreError
+            from indexer.contract.errors import BadInput, StoreError
 
             reason = exc.strerror or type(exc).__name__
             if out:

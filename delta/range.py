@@ -14,8 +14,8 @@ import posixpath
 import pygit2
 from msgspec import Struct
 
-from indexer.errors import RennetError
-from indexer.gitread import open_repo, resolve_rev
+from indexer.contract.errors import RennetError
+from indexer.git.read import open_repo, resolve_rev
 
 
 class NoMergeBase(RennetError):

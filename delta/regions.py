@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct
 
-from .hunks import HunkRecord
+from delta.hunks import HunkRecord
 
 OFFER_NAME = "noise-offer.json"
 

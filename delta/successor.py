@@ -15,8 +15,8 @@ import difflib
 
 from msgspec import Struct
 
-from .hunks import HunkRecord
-from .range import RangeIdentity
+from delta.hunks import HunkRecord
+from delta.range import RangeIdentity
 
 CHANGED_THRESHOLD = 0.5
 OTHER_FILE_PENALTY = 0.15

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .store import Store
+from indexer.store.database import Store
 
 if TYPE_CHECKING:
-    from .build import IndexReport
-    from .snapshot import Snapshot
+    from indexer.build import IndexReport
+    from indexer.store.snapshot import Snapshot
 
 
 def open_store(home: str | os.PathLike[str] | None = None) -> Store:
@@ -22,22 +22,39 @@ def open_store(home: str | os.PathLike[str] | None = None) -> Store:
 
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
           progress=None) -> "IndexReport":
-    from .build import index as _index
+    from indexer.build import index as _index
     return _index(repo_path, rev, store=store, workers=workers, progress=progress)
 
 
 def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, index_if_absent: bool = True,
              workers: int | None = None) -> "Snapshot":
-    from .snapshot import load
-    return load(store or Store.open(), repo_path, rev, index_if_absent=index_if_absent, workers=workers)
+    """The pinned snapshot of `rev`. With `index_if_absent`, a rev with no snapshot is indexed
+    first: the OID its pin names, or the rev itself (which pins it). This is the one place a
+    read asks for a build; `indexer.store.snapshot.load` never does."""
+    from indexer.contract.errors import NotIndexed
+    from indexer.store.snapshot import load
+
+    store = store or Store.open()
+    try:
+        return load(store, repo_path, rev)
+    except NotIndexed:
+        if not index_if_absent:
+            raise
+    from indexer.build import index as _index
+    from indexer.git import read as gitread
+    from indexer.store.snapshot import pinned_oid
+
+    pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
+    _index(repo_path, pinned or rev, store=store, workers=workers)
+    return load(store, repo_path, rev)
 
 
 def __getattr__(name: str):
     if name == "IndexReport":
-        from .build import IndexReport
+        from indexer.build import IndexReport
         return IndexReport
     if name == "Snapshot":
-        from .snapshot import Snapshot
+        from indexer.store.snapshot import Snapshot
         return Snapshot
     raise AttributeError(name)
 

@@ -23,24 +23,24 @@ from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic,
 import msgspec
 import pygit2
 
-from . import canonical, gitread
-from .child_process import die_with_parent
-from .errors import RennetError
-from .facts_writer import FactsWriter
-from .facts_table import FactsTable, Summary, load_summaries, summaries_of
-from .languages import name_language
-from .model import BlobFacts, FileEntry, Skipped, SnapshotRecord
-from .rank_arcs import pack as pack_arcs
-from .records import (EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, PriorRecord, SnapshotHead, StoredFacts,
-                      core_reader, decode_core, encode, entry_facts_key, facts_key, head_of, load_facts,
-                      load_rank_arcs, load_stored_record, name_index, pack_record, pack_tail, pin_key, put_rank_arcs,
-                      repo_key, snapshot_key, stored_facts)
-from .store import Store, WriteLock, unpack
+from indexer.store import canonical
+from indexer.git import read as gitread
+from indexer.extract.child_process import die_with_parent
+from indexer.contract.errors import RennetError
+from indexer.store.facts_writer import FactsWriter
+from indexer.store.facts_table import FactsTable, Summary, load_summaries, summaries_of
+from indexer.lang.registry import name_language
+from indexer.model import BlobFacts, FileEntry, Skipped, SnapshotRecord
+from indexer.rank.arcs import load_rank_arcs
+from indexer.rank.arcs import pack as pack_arcs
+from indexer.store.records import EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, PriorRecord, SnapshotHead, StoredFacts, core_reader, decode_core, encode, entry_facts_key, facts_key, head_of, load_facts, load_stored_record, name_index, pack_record, pack_tail, pin_key, put_rank_arcs, repo_key, snapshot_key, stored_facts
+from indexer.store.database import Store, WriteLock, unpack
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
 
-    from .rank_arcs import NameIndex, RankArcs
+    from indexer.rank.arcs import RankArcs
+    from indexer.store.records import NameIndex
 
 SIZE_CAP = 1 << 20
 
@@ -105,8 +105,8 @@ def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
 def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFacts:
     """Parse one blob into its facts, encoded for the store. Keyed by `job.language`, what
     the name says; where that leaves the language to the content, it is detected here."""
-    from .extract import extract_blob
-    from .languages import CONTENT_DECIDES, detect_language
+    from indexer.extract.blob import extract_blob
+    from indexer.lang.registry import CONTENT_DECIDES, detect_language
     repo = repo or _worker_repo
     data = gitread.read_blob(repo, job.blob)
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
@@ -197,7 +197,7 @@ def _early_pool(workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool 
     if workers <= 1:
         yield None
         return
-    from . import extract  # noqa: F401  (imported once here, inherited by every worker)
+    import indexer.extract.blob as extract  # noqa: F401  (imported once here, inherited by every worker)
 
     with fork_pool(workers, lock, repo_path) as pool:
         yield pool
@@ -234,7 +234,12 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
     marking and import resolution redo only what changed; with that snapshot's
     `earlier_arcs` and the store's name index (`names` opens it), only the arcs a change
     reaches are computed again."""
-    from . import entrypoints, graph, manifests, marks, rank_arcs, resolve
+    from indexer.manifests import entrypoints
+    from indexer.rank import graph
+    from indexer.manifests import read as manifests
+    from indexer.git import attributes as marks
+    from indexer.rank import arcs as rank_arcs
+    from indexer.resolve import imports as resolve
 
     with collector_paused():
         blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
@@ -416,7 +421,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, start: Plan, pool: P
         # assembly's modules, imported meanwhile too (numpy for the rank above all)
         import numpy  # noqa: F401
 
-        from . import entrypoints, graph, manifests, marks, resolve  # noqa: F401
+        import indexer.resolve.imports as resolve  # noqa: F401
         # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in start.keys.items() if key not in missing})
 
@@ -486,7 +491,7 @@ class Plan:
         at `earlier_keys`; None without one."""
         if self.earlier is None:
             return None
-        from .resolve import Prior
+        from indexer.resolve.imports import Prior
         return Prior(self.earlier.files, self.earlier.edges, self.earlier.unresolved, earlier_facts.get)
 
     def missing(self, present: Callable[[bytes], bool], known: Container[bytes],

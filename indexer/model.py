@@ -41,7 +41,7 @@ class Occurrence(Struct, frozen=True, array_like=True, gc=False):
     an import's module path: `django` and `db` in `from django.db import models`, a Java
     package, a C# or PHP namespace, a Rust use path), "local" (a binding local to a function or
     block scope, a parameter or a local variable, or a use the scoping rules resolve to one:
-    indexer/local_scopes.py) or "identifier" (any other identifier; every site of the plain
+    indexer/lang/local_scopes.py) or "identifier" (any other identifier; every site of the plain
     tokenizer)."""
 
     name: str
@@ -94,7 +94,7 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False  # Python `if __name__ == "__main__":`
     # Python: the names of the module's `__all__` as its literal top-level statements spell
-    # it out (indexer/dunder_all.py); None when it has none or it is not read
+    # it out (indexer/lang/python/dunder_all.py); None when it has none or it is not read
     dunder_all: list[str] | None = None
     # JS/TS: the file's own top-level names it exports under another name, (local, exported) in
     # document order: `export default class Bar` -> ("Bar", "default"), `export { a as b }` ->
@@ -108,7 +108,7 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
     skipped: str = ""  # why the blob was not parsed: binary too_large lfs_pointer undecodable minified; "" if parsed
     occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete
-    # The sites are the plain tokenizer's (indexer/tokens.py), a function of the bytes: stored
+    # The sites are the plain tokenizer's (indexer/extract/tokens.py), a function of the bytes: stored
     # as what they sum to (`uses`, `occurrence_count`), made again from the blob when read.
     plain_sites: bool = False
     # Filled when the facts are stored: assembly reads these, never the full occurrence list.

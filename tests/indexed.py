@@ -60,7 +60,7 @@ def definitions(asked: tuple[Any, str], name: str, **more) -> list[tuple[str, st
     """(path, qualified, line, match) of each definition `context.symbol` finds of `name` in
     the client's repository (`asked`: client, repository path), with no near-name fallback;
     [] when it finds none."""
-    from indexer.errors import NotFound
+    from indexer.contract.errors import NotFound
 
     client, repo = asked
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from indexer import api
 from indexer.build import IndexReport
-from indexer.store import Store
+from indexer.store.database import Store
 
 
 def reindexed_as_cold(repo: str, commits: list[str], home: Path, workers: int = 1) -> list[IndexReport]:

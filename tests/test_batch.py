@@ -13,9 +13,10 @@ from pathlib import Path
 import pygit2
 
 from corpora.gitbuild import RepoBuilder
-from indexer import api, batch
-from indexer.snapshot import pinned_oid
-from indexer.store import Store, WriteLock
+from indexer import api
+from indexer.fleet import batch
+from indexer.store.snapshot import pinned_oid
+from indexer.store.database import Store, WriteLock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +39,7 @@ def _history(path: Path, commits: int, files: int) -> tuple[RepoBuilder, list[st
 
 
 def rennet(home: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args, "--store", str(home)],
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home)],
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
@@ -127,7 +128,7 @@ def test_job_file_and_human_output(tmp_path):
 def test_resume_after_kill(tmp_path):
     builder, oids = _history(tmp_path / "repo", commits=8, files=60)
     home = tmp_path / "store"
-    args = [sys.executable, "-m", "context_tools.cli", "batch", "--repo", str(builder.path), "--range", "main",
+    args = [sys.executable, "-m", "context_tools.faces.cli", "batch", "--repo", str(builder.path), "--range", "main",
             "--jobs", "1", "--json", "--store", str(home)]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             start_new_session=True)

@@ -13,14 +13,14 @@ import msgspec
 import pytest
 
 from corpora.gitbuild import Link, RepoBuilder, Submodule
-from indexer import bundle
-from indexer.store import Store, WriteLock
+from indexer.fleet import bundle
+from indexer.store.database import Store, WriteLock
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args, "--store", str(home)],
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home)],
                           cwd=ROOT, capture_output=True, timeout=300)
 
 

@@ -11,7 +11,7 @@ from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F4
 
 
 def rennet(*args: str, store: str | None = None, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "context_tools.cli", *args], cwd=ROOT, env=cli_env(store),
+    return subprocess.run([PY, "-m", "context_tools.faces.cli", *args], cwd=ROOT, env=cli_env(store),
                           capture_output=True, text=True, timeout=120, input=input)
 
 
@@ -103,7 +103,7 @@ def test_call_unknown_command(world: World):
 
 
 def test_commands_lists_the_registry(world: World):
-    from context_tools.registry import registry
+    from context_tools.faces.registry import registry
 
     p = rennet("commands", "--json")
     assert p.returncode == 0, p.stderr
@@ -117,8 +117,8 @@ def test_commands_lists_the_registry(world: World):
 
 
 def test_every_cli_verb_has_help(capsys):
-    from context_tools.cli import main
-    from context_tools.registry import registry
+    from context_tools.faces.cli import main
+    from context_tools.faces.registry import registry
 
     for r in registry().cli_verbs():
         with pytest.raises(SystemExit) as done:
@@ -148,7 +148,7 @@ def test_ledger_pages_receipts_of_cli_calls(tmp_path, world: World):
 
 
 def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys):
-    from context_tools.cli import main
+    from context_tools.faces.cli import main
     from corpora.gitbuild import RepoBuilder
 
     builder = RepoBuilder(tmp_path / "repo")
@@ -169,7 +169,7 @@ def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys)
 
 
 def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_path, capsys):
-    from context_tools.cli import main
+    from context_tools.faces.cli import main
     from corpora.gitbuild import RepoBuilder
 
     builder = RepoBuilder(tmp_path / "re\npo\x1b[2J")
@@ -189,7 +189,7 @@ def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_pa
 
 
 def test_map_lines_show_members_under_their_class(tmp_path, capsys):
-    from context_tools.cli import main
+    from context_tools.faces.cli import main
     from corpora.gitbuild import RepoBuilder
 
     builder = RepoBuilder(tmp_path / "repo")

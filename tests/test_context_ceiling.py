@@ -10,9 +10,9 @@ import time
 import msgspec
 import pytest
 
-from context_tools.dispatch import Executor
-from context_tools.registry import registry
-from context_tools.spill import DEFAULT_CEILING, KEEP_NEWEST, MAX_AGE_SECONDS, next_cursors, spill, spill_dir, sweep
+from context_tools.faces.dispatch import Executor
+from context_tools.faces.registry import registry
+from context_tools.faces.spill import DEFAULT_CEILING, KEEP_NEWEST, MAX_AGE_SECONDS, next_cursors, spill, spill_dir, sweep
 from tests.test_context_world import Big, big  # noqa: F401 - fixture
 
 
@@ -75,7 +75,7 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
 
 
 def test_ceiling_is_configurable_by_environment(monkeypatch):
-    from context_tools.spill import configured_ceiling
+    from context_tools.faces.spill import configured_ceiling
 
     monkeypatch.setenv("RENNET_CEILING", "20000")
     assert configured_ceiling() == 20000
@@ -83,7 +83,7 @@ def test_ceiling_is_configurable_by_environment(monkeypatch):
     monkeypatch.delenv("RENNET_CEILING")
     assert configured_ceiling() == DEFAULT_CEILING
     # a ceiling that is none is refused, not replaced by the default behind the caller's back
-    from indexer.errors import BadInput
+    from indexer.contract.errors import BadInput
 
     for bad in ("nonsense", "100", "-5", "8k"):
         monkeypatch.setenv("RENNET_CEILING", bad)

@@ -14,8 +14,8 @@ import pytest
 import context_tools
 from corpora.gitbuild import RepoBuilder
 from indexer import api
-from indexer.csharp_projects import CSharpProjects
-from indexer.store import Store
+from indexer.lang.csharp.projects import CSharpProjects
+from indexer.store.database import Store
 from tests.indexed import Indexed, sites
 from tests.reindexed import reindexed_as_cold
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import context_tools
 from corpora.gitbuild import RepoBuilder
 from indexer import api
-from indexer.store import Store
+from indexer.store.database import Store
 
 
 def _resolutions(tmp_path, files: dict[str, str], name: str) -> dict[tuple[str, int], str]:

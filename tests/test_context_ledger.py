@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from context_tools import ledger
-from context_tools.context import StoreHandle
-from context_tools.dispatch import Executor
+from context_tools.faces import ledger
+from context_tools.faces.context import StoreHandle
+from context_tools.faces.dispatch import Executor
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 
 
@@ -69,7 +69,7 @@ def test_ledger_is_bounded_by_dropping_the_oldest(tmp_path):
 
 def test_concurrent_processes_never_overwrite_receipts(world: World, tmp_path):
     home = str(tmp_path / "home")
-    script = ("from context_tools.dispatch import Executor\n"
+    script = ("from context_tools.faces.dispatch import Executor\n"
               f"ex = Executor('cli', store={home!r})\n"
               f"[ex.run('context.symbol', {{'repo': {world.repo!r}, 'name': 'Flask'}}) for _ in range(15)]\n")
     Executor("cli", store=home).run("context.symbol", {"repo": world.repo, "name": "Flask"})  # index once first

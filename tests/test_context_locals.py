@@ -8,10 +8,10 @@ import pytest
 import context_tools
 from corpora.gitbuild import RepoBuilder
 from indexer import api
-from indexer.extract import extract_blob
-from indexer.graph import rank_weights
+from indexer.extract.blob import extract_blob
+from indexer.rank.graph import rank_weights
 from indexer.model import FileEntry
-from indexer.store import Store
+from indexer.store.database import Store
 
 SETTINGS = "def load():\n    return {}\n\nclass Config:\n    pass\n"
 APP = ("from pkg.settings import load, Config\n\ndef run(load=None):\n    return load()\n\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from indexer.snapshot import Snapshot
+from indexer.store.snapshot import Snapshot
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {

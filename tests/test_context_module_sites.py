@@ -6,7 +6,7 @@ from __future__ import annotations
 import context_tools
 from corpora.gitbuild import RepoBuilder
 from indexer import api
-from indexer.store import Store
+from indexer.store.database import Store
 
 
 def test_module_sites_refer_only_to_modules_or_to_undefined_names(tmp_path):

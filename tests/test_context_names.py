@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from indexer.errors import NotFound
+from indexer.contract.errors import NotFound
 from tests.indexed import Indexed
 
 FILES = {
@@ -136,7 +136,7 @@ def test_a_name_qualified_by_the_module_that_reexports_it(shop):
 def test_an_empty_path_repo_or_rev_is_bad_input_not_a_blank_name(shop):
     # `context file ""` said "not_found:  is not a file of snapshot ..." and `repo: ""`
     # "not_a_repository: does not exist", naming nothing
-    from indexer.errors import RennetError
+    from indexer.contract.errors import RennetError
 
     client, repo = shop
     for tool, args in (("context.file", {"repo": repo, "path": ""}), ("context.symbol", {"repo": "", "name": "x"}),

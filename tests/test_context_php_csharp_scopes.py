@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 from tests.indexed import Indexed, sites
 
 FILES = {

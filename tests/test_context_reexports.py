@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from context_tools import symbols
+from context_tools.query import symbols
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {

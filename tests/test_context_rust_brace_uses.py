@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 from tests.indexed import Indexed, sites
 
 
@@ -96,7 +96,7 @@ def test_a_leading_group_keeps_its_visibility():
 
 
 def test_the_head_of_a_path_after_a_leading_double_colon():
-    from context_tools.rust_visibility import head_of
+    from indexer.lang.rust.visibility import head_of
 
     assert [head_of(s) for s in ("::demo::a::W", "crate::a", "", "{crate::a}")] == ["demo", "crate", "", "crate"]
     assert head_of("", ("crate::a::X",)) == "crate"

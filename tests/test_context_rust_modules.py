@@ -166,7 +166,7 @@ def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_pa
     and extra.rs anew, to the bytes a cold index gives."""
     from corpora.gitbuild import RepoBuilder
     from indexer import api
-    from indexer.store import Store
+    from indexer.store.database import Store
     from tests.reindexed import reindexed_as_cold
 
     builder = RepoBuilder(tmp_path / "repo")

@@ -40,7 +40,7 @@ def crate() -> tuple[context_tools.Client, str]:
 
 
 def test_a_use_is_recorded_with_its_visibility():
-    from indexer.extract import extract_blob
+    from indexer.extract.blob import extract_blob
 
     source = (b"use a::X;\npub use b::{Y, Z as W};\npub(crate) use c::*;\npub(in crate::m) use d as e;\n"
               b"pub(self) use f::G;\nmod m { pub(super) use self::n::Q; }\n")
@@ -126,7 +126,7 @@ def test_a_re_index_follows_the_module_declaring_a_path_file(tmp_path):
     `super::` must be resolved anew, to the bytes a cold index gives."""
     from corpora.gitbuild import RepoBuilder
     from indexer import api
-    from indexer.store import Store
+    from indexer.store.database import Store
 
     builder = RepoBuilder(tmp_path / "repo")
     commits = [builder.commit(PATHS, message="base")]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from context_tools.dispatch import Executor
-from context_tools.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown
+from context_tools.faces.dispatch import Executor
+from context_tools.faces.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_a_store_that_cannot_be_made_is_one_line_with_no_ledger_warning(tmp_path
 
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder\n")
-    done = subprocess.run([sys.executable, "-m", "context_tools.cli", "index", str(tmp_path), "--store", str(blocker)],
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "index", str(tmp_path), "--store", str(blocker)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and done.stdout == ""
     assert done.stderr.splitlines() == [f"rennet: store_error: cannot create store folder {blocker}: File exists"]
@@ -101,7 +101,7 @@ def test_an_error_line_escapes_a_control_sequence_git_echoes_back(tmp_path):
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"a.py": "x = 1\n"})
-    done = subprocess.run([sys.executable, "-m", "context_tools.cli", "index", str(builder.path), "--rev",
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "index", str(builder.path), "--rev",
                            "no\x1b[2Jsuch", "--store", str(tmp_path / "store")], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 1 and done.stdout == ""

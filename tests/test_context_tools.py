@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from context_tools.errors import BadCursor, Unavailable
-from indexer.errors import BadInput, NotFound
+from context_tools.faces.errors import BadCursor, Unavailable
+from indexer.contract.errors import BadInput, NotFound
 from tests.test_context_world import World, big, world  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.usefixtures("world")
@@ -241,7 +241,7 @@ def test_overview_identity_languages_packages_dependencies(client, world):
     assert d.totals.files == 9 and d.totals.symbols >= 10
     # the total stored with the snapshot is the count of its symbols
     from indexer import api
-    from indexer.store import Store
+    from indexer.store.database import Store
     with Store.open(world.store) as store:
         snap = api.snapshot(world.repo, "HEAD", store=store, index_if_absent=False)
         assert d.totals.symbols == sum(1 for _ in snap.symbols()) == snap.symbol_count
@@ -384,7 +384,7 @@ def test_cursor_from_another_snapshot_or_query_is_bad_cursor(client, world):
 # --- typed errors ----------------------------------------------------------------------
 
 def test_unknown_input_fields_are_rejected_for_every_command(client, world):
-    from context_tools.registry import registry
+    from context_tools.faces.registry import registry
 
     for row in registry().rows:
         if not row.runnable or "python" not in row.surfaces:
@@ -394,7 +394,7 @@ def test_unknown_input_fields_are_rejected_for_every_command(client, world):
 
 
 def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
-    from indexer.errors import RennetError
+    from indexer.contract.errors import RennetError
 
     with pytest.raises(RennetError) as err:
         client.call("context.symbol", repo=str(tmp_path), name="x")
@@ -406,7 +406,7 @@ def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
 
 
 def test_python_face_refuses_commands_it_does_not_run(world):
-    from context_tools.registry import registry
+    from context_tools.faces.registry import registry
 
     cli_only = [r for r in registry().rows if r.runnable and "python" not in r.surfaces]
     for row in cli_only:
@@ -432,13 +432,13 @@ def test_python_face_refuses_commands_it_does_not_run(world):
     ("c", "helper", "function", "static int helper(void)", False),
 ])
 def test_public_api_visibility_rules(language, qualified, kind, signature, public):
-    from context_tools.novelty import visibility
+    from context_tools.query.novelty import visibility
 
     assert (visibility(language, qualified, kind, signature) is not None) is public
 
 
 def test_cached_snapshots_are_bounded_least_recently_used():
-    from context_tools.context import Memo
+    from context_tools.faces.context import Memo
 
     memo = Memo(limit=2)
     memo["a"], memo["b"] = 1, 2

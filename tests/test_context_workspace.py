@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 import context_tools
-from context_tools.dispatch import Executor
+from context_tools.faces.dispatch import Executor
 from corpora.gitbuild import RepoBuilder
 from tests.test_context_world import PY, ROOT, cli_env
 from tests.test_mcp import run_stdio, text_of
@@ -275,7 +275,7 @@ def test_cursor_after_sync_repins_is_bad_cursor(run, fleet):
     fleet["gokit"].commit({"js/more.js": "export const more = 1;\n"})
     # moved but not re-pinned: the cursor still pages the pinned snapshots
     assert run("context.references", workspace="fleet", name="slugify", limit=2, cursor=cursor)["ok"]
-    sync = subprocess.run([PY, "-m", "context_tools.cli", "workspace", "sync", "fleet", "--json"], cwd=ROOT,
+    sync = subprocess.run([PY, "-m", "context_tools.faces.cli", "workspace", "sync", "fleet", "--json"], cwd=ROOT,
                           env=cli_env(run.home), capture_output=True, text=True, timeout=120)
     assert sync.returncode == 0, sync.stderr
     assert [r["member"] for r in json.loads(sync.stdout)["data"]["repinned"]] == ["gokit"]
@@ -293,7 +293,7 @@ def test_every_face_answers_a_workspace_alike(run, monkeypatch):
     results = {"python": context_tools.Client(store=run.home).envelope("context.symbol", **input)}
 
     def cli(*args):
-        p = subprocess.run([PY, "-m", "context_tools.cli", *args], cwd=ROOT, env=cli_env(run.home),
+        p = subprocess.run([PY, "-m", "context_tools.faces.cli", *args], cwd=ROOT, env=cli_env(run.home),
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, p.stderr
         return json.loads(p.stdout)
@@ -317,13 +317,13 @@ def test_every_face_answers_a_workspace_alike(run, monkeypatch):
     typed = context_tools.call("context.symbol", workspace="fleet", name="slugify")
     assert [d.member for d in typed.data.definitions] == ["acme-lib", "gokit"]
     assert typed.freshness.repo == "workspace:fleet"
-    human = subprocess.run([PY, "-m", "context_tools.cli", "context", "symbol", "slugify", "--workspace", "fleet"],
+    human = subprocess.run([PY, "-m", "context_tools.faces.cli", "context", "symbol", "slugify", "--workspace", "fleet"],
                            cwd=ROOT, env=cli_env(run.home), capture_output=True, text=True, timeout=120)
     assert "acme-lib:acme_utils/__init__.py:1" in human.stdout and "gokit:js/text.js:1" in human.stdout
 
 
 def test_member_freshness_is_bounded_and_puts_moved_members_first(tmp_path):
-    from context_tools.workspace_scope import MEMBER_FRESHNESS_CAP
+    from context_tools.query.workspace_scope import MEMBER_FRESHNESS_CAP
 
     executor = Executor("python", store=str(tmp_path / "store"))
 

@@ -152,7 +152,7 @@ def test_parse_only_probe_parses_every_blob_the_index_would(tmp_path):
                                 "same.py": "def f():\n    return 1\n"}])
     out = subprocess.run([sys.executable, "-m", "benchmarks.probe", "parse", str(tmp_path / "r"), "HEAD", "2"],
                          capture_output=True, text=True, env=child_env(), cwd=str(ROOT), check=True)
-    from indexer import grammars
+    from indexer.lang import grammars
 
     nodes = sum(grammars.parse(language, text.encode()).root_node.descendant_count
                 for language, text in (("python", "def f():\n    return 1\n"), ("go", "package b\n")))
@@ -231,7 +231,7 @@ def test_agreement_probe_compares_definitions_with_ctags_tags(tmp_path):
     ]
     (tmp_path / "tags.json").write_text("".join(json.dumps(t) + "\n" for t in tags) + "not json\n")
     env = child_env(tmp_path / "store")
-    subprocess.run([sys.executable, "-m", "context_tools.cli", "index", str(tmp_path / "r"), "--store",
+    subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "index", str(tmp_path / "r"), "--store",
                     str(tmp_path / "store"), "--quiet"], env=env, cwd=str(ROOT), check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-m", "benchmarks.probe", "agreement", str(tmp_path / "r"), "HEAD",
                           str(tmp_path / "store"), str(tmp_path / "tags.json")],

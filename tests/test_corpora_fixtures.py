@@ -10,8 +10,8 @@ from corpora.fixtures import (
     SUBMODULE_COMMIT, SYMBOL_KINDS, TWO_MB, build_history, build_polyglot, polyglot_files,
 )
 from corpora.gitbuild import Exec
-from indexer.grammars import language as grammar
-from indexer.languages import GRAMMAR_LANGUAGES
+from indexer.lang.grammars import language as grammar
+from indexer.lang.registry import GRAMMAR_LANGUAGES
 
 GRAMMARS = sorted(GRAMMAR_LANGUAGES)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from context_tools.result import Unknown
+from indexer.contract.result import Unknown
 from corpora.gitbuild import RepoBuilder
 from delta.counterparts import CounterpartIndex
 from delta.packet import build_delta_packet

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from context_tools.result import Unknown
+from indexer.contract.result import Unknown
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from indexer.api import open_store

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, RENNET_HOME=str(home), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=120)
 
 

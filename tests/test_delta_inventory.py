@@ -185,7 +185,7 @@ def test_second_history_with_folder_moves_and_edits_agrees_with_git(tmp_path):
 
 def test_packet_over_every_mode_change_with_real_snapshots(every_change, tmp_path):
     """Submodule bumps, symlinks, binaries and type changes go through the whole packet."""
-    from context_tools.result import Unknown
+    from indexer.contract.result import Unknown
     from delta import build_delta_packet
     from indexer.api import open_store
 

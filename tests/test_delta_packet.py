@@ -11,7 +11,7 @@ import pytest
 
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
-from indexer.errors import RennetError
+from indexer.contract.errors import RennetError
 
 SECRET_LINE = "zebra_quartz_marker = 42"
 CODE = "".join(f"def fn_{i}(a):\n    return a * {i}\n\n" for i in range(40))
@@ -80,8 +80,8 @@ def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
 
 
 def test_the_text_rendering_keeps_a_path_with_a_line_break_on_its_line(tmp_path):
-    from context_tools.result import Result
-    from delta.commands import render_packet
+    from indexer.contract.result import Result
+    from context_tools.faces.packs.delta import render_packet
 
     b = RepoBuilder(tmp_path / "r")
     base = b.commit({"a.py": CODE})

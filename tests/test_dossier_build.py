@@ -11,8 +11,8 @@ import pytest
 from corpora.gitbuild import RepoBuilder
 from delta.dossier import build_dossier
 from delta.dossier.build import head_branch
-from indexer.errors import RennetError
-from indexer.store import Store
+from indexer.contract.errors import RennetError
+from indexer.store.database import Store
 
 
 def forked(tmp_path, bare=False):

@@ -6,7 +6,7 @@ import pytest
 
 from corpora.gitbuild import RepoBuilder
 from delta.dossier.config import DossierConfig, github_repo, load_config, parse_config
-from indexer.errors import BadInput
+from indexer.contract.errors import BadInput
 
 RENNET = """
 [dossier]

@@ -13,7 +13,7 @@ import pytest
 
 from delta.dossier import build_dossier
 from delta.dossier.persist import read_payload
-from indexer.store import Store
+from indexer.store.database import Store
 from tests.fakes.trackers import FakeJira, FakeLinear
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
 

@@ -8,12 +8,12 @@ import logging
 import msgspec
 import pytest
 
-import context_tools.registry as registry_module
-from context_tools.cli import main as cli_main
-from context_tools.registry import load_packs
+from context_tools.faces import registry as registry_module
+from context_tools.faces.cli import main as cli_main
+from context_tools.faces.registry import load_packs
 from delta.dossier import Dossier, build_dossier
 from delta.dossier.persist import TABLE
-from indexer.store import Store
+from indexer.store.database import Store
 from tests.fakes.trackers import FakeJira
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
 
@@ -111,7 +111,7 @@ def test_threads_live_in_payload_files_not_in_the_record_and_no_token_anywhere(t
 @pytest.fixture
 def cli(monkeypatch, tmp_path):
     """`rennet` as the console script runs it, over a registry of the dossier pack."""
-    monkeypatch.setattr(registry_module, "_REGISTRY", load_packs(["delta.dossier.commands"]))
+    monkeypatch.setattr(registry_module, "_REGISTRY", load_packs(["context_tools.faces.packs.dossier"]))
     home = tmp_path / "cli-home"
 
     def run(*args):
@@ -183,7 +183,7 @@ def test_cli_usage_error_exits_2(tmp_path, cli, capsys):
 
 
 def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads(tmp_path, world, monkeypatch):
-    import delta.dossier.persist as persist
+    from delta.dossier import persist
 
     builder, _ = world
     monkeypatch.setattr(persist, "KEEP_PATCHSETS", 2)
@@ -211,7 +211,7 @@ def test_rennet_dossier_as_a_separate_process_over_the_full_registry(tmp_path, w
 
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, RENNET_HOME=str(tmp_path / "proc-home"), PYTHONPATH=str(root))
-    base = [sys.executable, "-m", "context_tools.cli"]
+    base = [sys.executable, "-m", "context_tools.faces.cli"]
     proc = subprocess.run(base + ["dossier", "--repo", str(tmp_path / "r"), "--base", "main",
                                   "--head", "feature/proj-1", "--json"],
                           capture_output=True, text=True, env=env, cwd=root, timeout=120)

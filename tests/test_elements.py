@@ -3,7 +3,7 @@ merge-base and head snapshots."""
 
 from __future__ import annotations
 
-from context_tools.result import Unknown
+from indexer.contract.result import Unknown
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from indexer.api import open_store

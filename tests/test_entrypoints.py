@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from indexer.entrypoints import find_entry_points
+from indexer.manifests.entrypoints import find_entry_points
 from indexer.model import BlobFacts, EntryPoint, FileEntry, Symbol
 
 

@@ -9,9 +9,9 @@ import time
 import msgspec
 import pytest
 
-from indexer.extract import EXTRACTOR_VERSION, extract_blob
-from indexer.languages import GRAMMAR_LANGUAGES
-from indexer.tokens import OCCURRENCE_CAP
+from indexer.extract.blob import EXTRACTOR_VERSION, extract_blob
+from indexer.lang.registry import GRAMMAR_LANGUAGES
+from indexer.extract.tokens import OCCURRENCE_CAP
 
 ALL_GRAMMARS = sorted(GRAMMAR_LANGUAGES)
 

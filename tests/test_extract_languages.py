@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 
 
 JAVASCRIPT_SOURCE = r"""import React, { useState, useEffect as ue } from "react";
@@ -959,7 +959,7 @@ def test_rust_use_aliases_in_nested_groups_line_up_with_the_paths():
         ("a", ("b::{c,x,{}}", "e", "g", "h::{self,j::{k}}"), ("d,,", "f", "", "i,l")),
         ("m", ("n", "o::{p}"), ()),  # `n as n` is no alias
     ]
-    from indexer.resolve_rust import use_bindings, use_paths
+    from indexer.lang.rust.resolve import use_bindings, use_paths
 
     first = facts.imports[0]
     assert use_paths(first.spec, first.names) == [
@@ -1373,7 +1373,7 @@ int f(int a) { return MAX(a, 1); }
 '''
     facts = extract_blob(src, "curl.h", "c")
     # the enum as the parser sees it
-    from indexer.grammars import parser_view
+    from indexer.lang.grammars import parser_view
     assert parser_view("c", src).splitlines()[1:5] == [
         b"          CURLOPT_WRITEDATA= CURLOPTTYPE_CBPOINT+ 1 ,",
         b"          CURLOPT_URL= CURLOPTTYPE_STRINGPOINT+ 2 ,",
@@ -1460,7 +1460,7 @@ private:
         ("shared_ptr", "method", "boost.shared_ptr", 29, 29),
         ("px", "field", "boost.shared_ptr", 32, 32),
     ]
-    from indexer.grammars import parser_view
+    from indexer.lang.grammars import parser_view
     view = parser_view("cpp", src).split(b"\n")
     assert [line.strip() for line in view[5:14]] == [
         b"", b"", b"shared_ptr( shared_ptr<Y> const & r, typename sp_enable_if_convertible<Y,T>::type = sp_empty() )",
@@ -1535,7 +1535,7 @@ def test_jsx_component_uses_are_references():
 
 
 def test_parser_view_keeps_every_offset():
-    from indexer.grammars import parser_view
+    from indexer.lang.grammars import parser_view
     src = (b"class SPDLOG_API logger final : public X {\n  FMT_API void print(int);\n"
            b"  logger(int a) SPDLOG_NOEXCEPT : a_(a) {}\n};\nMY_TYPE f(int);\n")
     view = parser_view("cpp", src)
@@ -1551,7 +1551,7 @@ def test_parser_view_keeps_every_offset():
 
 
 def test_parser_view_blanks_only_macros_in_their_places():
-    from indexer.grammars import parser_view
+    from indexer.lang.grammars import parser_view
     src = (b"#define SPDLOG_CATCH_STD catch (...) {}\n"
            b"void f(BOOST_RV_REF(T) x, int y) {\n  SPDLOG_TRY { g(); }\n  SPDLOG_CATCH_STD\n}\n"
            b"int deflate OF((z_streamp strm));\n")
@@ -1849,8 +1849,8 @@ def test_csharp_conditional_directive_inside_a_parameter_list():
 
 
 def test_csharp_branch_view_keeps_first_branches_and_every_offset():
-    from indexer import grammars
-    from indexer.retry_views import csharp_branch_view
+    from indexer.lang import grammars
+    from indexer.lang.retry_views import csharp_branch_view
 
     # directives the grammar placed, and an error elsewhere: not worth a second parse
     other = b"class A {\n#if X\nvoid F() {}\n#endif\nvoid G() { int x = ; }\n}\n"
@@ -1906,7 +1906,7 @@ def test_bash_extglob_patterns_and_bracketed_regexes_do_not_swallow_the_file():
 
 
 def test_bash_pattern_view_offsets_and_arithmetic():
-    from indexer.retry_views import bash_pattern_view
+    from indexer.lang.retry_views import bash_pattern_view
 
     src = b"[[ $x == *.@(a|b) ]]\n[[ $y =~ \\\n  ^([^]]*)$ ]]\n(( z = a*(b) ))\n"
     view = bash_pattern_view(src, None)
@@ -1953,7 +1953,7 @@ def test_bash_braces_and_stray_brackets_in_expansion_patterns_do_not_swallow_the
 
 
 def test_bash_pattern_view_expansion_patterns():
-    from indexer.retry_views import bash_pattern_view
+    from indexer.lang.retry_views import bash_pattern_view
 
     src = (b"a=${o%%[<{().[]*}\nb=\"${h%]?(x)}\"\nc=${w[0]}${d:-${e}}${f%[[:alpha:]]}\n"
            b"g=${x%\"{\"}\nh=${y#[}\n")

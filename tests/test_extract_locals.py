@@ -5,7 +5,7 @@ JavaScript `with` body, a nested definition's name) a site keeps the role it had
 
 from __future__ import annotations
 
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 
 
 def sites(src: str, path: str, language: str, *names: str) -> list[tuple[str, int, int, str]]:

@@ -3,7 +3,7 @@ module constants and variables, class attributes, main block, relative imports."
 
 from __future__ import annotations
 
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 
 SOURCE = b'''"""Module doc."""
 import os, sys as system
@@ -258,7 +258,7 @@ def test_module_path_segments_are_module_sites_not_uses():
     assert sites[("system", 2)] == sites[("A", 5)] == sites[("thing", 48)] == "identifier"
     # stored, a module site is no use (the rank follows uses), but the name index still lists
     # the blob under the name, so references to `pkg` find the import
-    from indexer.records import split_facts, stored_facts
+    from indexer.store.records import split_facts, stored_facts
     core, _ = split_facts(facts)
     assert "pkg" not in core.uses and "mod" not in core.uses and core.uses["system"] == 1
     assert b"pkg" in stored_facts(b"key", facts).names

@@ -8,11 +8,11 @@ import sys
 import lmdb
 import pytest
 
-from indexer.errors import SchemaMismatch, StoreError
-from indexer.extract import extract_blob
-from indexer.facts_writer import FactsWriter
-from indexer.records import facts_key, full_facts, name_index, stored_facts
-from indexer.store import Store
+from indexer.contract.errors import SchemaMismatch, StoreError
+from indexer.extract.blob import extract_blob
+from indexer.store.facts_writer import FactsWriter
+from indexer.store.records import facts_key, full_facts, name_index, stored_facts
+from indexer.store.database import Store
 
 
 def _stored(n: int):

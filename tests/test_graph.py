@@ -7,7 +7,8 @@ import random
 import msgspec
 import pytest
 
-from indexer.graph import MAX_DEFINERS, MAX_OUT, fan_in, personalized_rank, rank, rank_weights
+from indexer.rank.graph import fan_in, personalized_rank, rank, rank_weights
+from indexer.rank.weights import MAX_DEFINERS, MAX_OUT
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, Symbol
 
 
@@ -219,7 +220,7 @@ def test_a_python_module_shadowing_a_builtin_draws_no_uses_of_it():
 def reference_pagerank(nodes, weights, teleport):
     """The power iteration spelled out in plain floats, every sum left to right: what
     `_pagerank` must reproduce bit for bit, whatever array machinery it runs on."""
-    from indexer.graph import ALPHA, MAX_ITER, TOL
+    from indexer.rank.graph import ALPHA, MAX_ITER, TOL
 
     index = {p: i for i, p in enumerate(nodes)}
     n = len(nodes)
@@ -269,7 +270,7 @@ def random_weights(rng, n):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_power_iteration_matches_plain_float_reference_bit_for_bit(seed):
-    from indexer.graph import _pagerank
+    from indexer.rank.graph import _pagerank
 
     rng = random.Random(seed)
     nodes, weights = random_weights(rng, rng.choice([3, 40, 400]))
@@ -284,7 +285,7 @@ def test_power_iteration_matches_plain_float_reference_bit_for_bit(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_fan_in_is_the_in_degree_of_the_import_graph(seed):
-    from indexer.graph import import_graph
+    from indexer.rank.graph import import_graph
 
     rng = random.Random(seed)
     paths = [f"m{i:03}.py" for i in range(60)]

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def rennet(*args: str, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
     env.pop("RENNET_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args], env=env, cwd=str(home.parent),
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=str(home.parent),
                           capture_output=True, text=True, timeout=120, input=stdin)
 
 
@@ -161,7 +161,7 @@ def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, tmp_path):
     big = RepoBuilder(tmp_path / "big")
     big.commit({f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(200)})
     assert rennet("index", str(tmp_path / "big"), "--quiet", home=tmp_path / "home").returncode == 0
-    out = subprocess.run([sys.executable, "-m", "context_tools.cli", "snapshot", "dump", str(tmp_path / "big"),
+    out = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "snapshot", "dump", str(tmp_path / "big"),
                           "--out", str(target)], env=env, capture_output=True, text=True, timeout=120,
                          preexec_fn=small_files)
     assert out.returncode == 1 and "Traceback" not in out.stderr
@@ -182,7 +182,7 @@ LFS_POINTER = ("version https://git-lfs.github.com/spec/v1\n"
 
 
 def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
-    from indexer.content import MINIFIED_MIN_SIZE
+    from indexer.lang.content import MINIFIED_MIN_SIZE
 
     deep = 50_000
     cap = b"#" + b"x" * ((1 << 20) - 2) + b"\n"
@@ -285,7 +285,7 @@ def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, tmp_
     env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
     env.pop("RENNET_DEBUG", None)
     try:
-        out = subprocess.run([*modes_bind(), sys.executable, "-m", "context_tools.cli",
+        out = subprocess.run([*modes_bind(), sys.executable, "-m", "context_tools.faces.cli",
                               *(a.format(repo=small_repo) for a in args)],
                              env=env, capture_output=True, text=True, timeout=120)
     finally:

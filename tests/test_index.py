@@ -13,9 +13,10 @@ import pygit2
 import pytest
 
 from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule, make_repo
-from indexer import api, gitread
-from indexer.errors import EmptyRepository, MissingObjects, NotARepository, SchemaMismatch, StoreError, StoreLocked, UnknownRev
-from indexer.store import Store, WriteLock
+from indexer import api
+from indexer.git import read as gitread
+from indexer.contract.errors import EmptyRepository, MissingObjects, NotARepository, SchemaMismatch, StoreError, StoreLocked, UnknownRev
+from indexer.store.database import Store, WriteLock
 from tests.reindexed import reindexed_as_cold
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,7 +121,7 @@ def test_parsed_and_reused_count_blob_facts_the_same_way_everywhere(tmp_path):
     # One blob under a name that leaves its language to the content (NOTES) and under one that
     # says "text" (notes.txt) has two facts keys although both are text: two blob facts, never
     # a negative reuse count.
-    from indexer import batch
+    from indexer.fleet import batch
     words = "Plain words about the project.\n"
     builder = RepoBuilder(tmp_path / "repo")
     first = builder.commit({"NOTES": words, "notes.txt": words, "a.py": "def f():\n    return 1\n",
@@ -191,7 +192,7 @@ def test_rev_moves_and_pinned_snapshot_stays(sample, store):
 _KILL_SCRIPT = """
 import sys
 from indexer import api
-from indexer.store import Store
+from indexer.store.database import Store
 api.index(sys.argv[1], "main", store=Store.open(sys.argv[2]), workers=2)
 """
 
@@ -226,7 +227,7 @@ def test_killed_indexer_leaves_no_half_snapshot(tmp_path):
 _READER_SCRIPT = """
 import sys, time
 from indexer import api
-from indexer.store import Store
+from indexer.store.database import Store
 store = Store.open(sys.argv[2])
 seen = set()
 deadline = time.time() + float(sys.argv[3])
@@ -285,7 +286,7 @@ def test_a_store_from_before_the_names_runs_is_upgraded_in_place(tmp_path, sampl
     """Schema 1 had no runs of names: opening such a store makes them from the name index's
     keys, once; its snapshots then answer near names."""
     import context_tools
-    from indexer import name_runs
+    from indexer.store import name_runs
 
     builder, _, _ = sample
     home = tmp_path / "v1"
@@ -489,8 +490,8 @@ def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, m
     before any snapshot is written, and leave a store the next run completes."""
     import lmdb
 
-    from indexer import facts_writer
-    from indexer.records import load_stored_record
+    from indexer.store import facts_writer
+    from indexer.store.records import load_stored_record
 
     builder = RepoBuilder(tmp_path / "repo")
     first = builder.commit(_many_files(10))
@@ -532,7 +533,7 @@ def test_a_blob_missing_from_the_object_database_is_typed(tmp_path, workers):
         with pytest.raises(MissingObjects) as info:
             api.index(str(builder.path), oid, store=store, workers=workers)
         assert info.value.code == "missing_objects" and blob[:12] in info.value.message
-        from indexer.records import load_stored_record
+        from indexer.store.records import load_stored_record
         assert load_stored_record(store, oid) is None
     finally:
         store.close()

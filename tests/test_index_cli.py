@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def rennet(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "context_tools.cli", *args], env=env, cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -97,7 +97,7 @@ def test_bad_input_is_one_typed_line_and_exit_1(repo, tmp_path, args, code):
 def test_store_of_another_schema_is_refused_and_kept(repo, tmp_path):
     home = tmp_path / "home"
     assert rennet("index", str(repo), "--quiet", home=home).returncode == 0
-    from indexer.store import Store
+    from indexer.store.database import Store
     store = Store.open(home)
     with store.env.begin(db=store.meta, write=True) as txn:
         txn.put(b"schema", b"999")

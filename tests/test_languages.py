@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.languages import GRAMMAR_LANGUAGES, detect_language
+from indexer.lang.registry import GRAMMAR_LANGUAGES, detect_language
 
 
 @pytest.mark.parametrize("path,expected", [
@@ -85,7 +85,7 @@ def test_mode_lines_for_extensionless_files(head, expected):
 
 
 def test_the_name_alone_decides_or_says_the_content_must():
-    from indexer.languages import CONTENT, CONTENT_H, name_language
+    from indexer.lang.registry import CONTENT, CONTENT_H, name_language
 
     assert name_language("src/a.py") == "python"
     assert name_language("docs/notes.txt") == "text"  # a known text extension: no blob read

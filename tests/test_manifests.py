@@ -3,7 +3,8 @@ malformed ones are reported, never fatal."""
 
 from __future__ import annotations
 
-from indexer.manifests import Declared, parse_manifests, read_manifests
+from indexer.manifests.base import Declared
+from indexer.manifests.read import parse_manifests, read_manifests
 from indexer.model import Dependency, FileEntry, Package, Skipped
 
 

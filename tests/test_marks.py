@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from corpora.gitbuild import make_repo
-from indexer.marks import GitAttributes, mark_files
+from indexer.git.attributes import GitAttributes, mark_files
 from indexer.model import BlobFacts, FileEntry
 
 

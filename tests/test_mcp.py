@@ -37,7 +37,7 @@ async def _session(params_or_url, work) -> object:
 def run_stdio(store: str, work, *extra: str):
     from mcp.client.stdio import StdioServerParameters
 
-    params = StdioServerParameters(command=PY, args=["-m", "context_tools.cli", "mcp", *extra],
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", *extra],
                                    env=cli_env(store), cwd=str(ROOT))
     return anyio.run(_session, params, work)
 
@@ -67,7 +67,7 @@ def stdio_session(world: World):
 
 
 def test_tools_are_exactly_the_agent_rows_with_their_schemas(stdio_session):
-    from context_tools.registry import registry
+    from context_tools.faces.registry import registry
 
     tools, _, _ = stdio_session
     assert {t.name for t in tools} == AGENT_INVENTORY
@@ -121,7 +121,7 @@ def _free_port() -> int:
 
 def test_streamable_http_on_loopback(world: World):
     port = _free_port()
-    proc = subprocess.Popen([PY, "-m", "context_tools.cli", "mcp", "--http", f"127.0.0.1:{port}"], cwd=ROOT,
+    proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}"], cwd=ROOT,
                             env=cli_env(world.store), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
@@ -147,7 +147,7 @@ def test_streamable_http_on_loopback(world: World):
 
 @pytest.mark.parametrize("bind", ["0.0.0.0:8765", "192.168.1.5:8765", "example.com:80", "127.0.0.1", "[::]:8765"])
 def test_non_loopback_binds_are_refused(bind):
-    p = subprocess.run([PY, "-m", "context_tools.cli", "mcp", "--http", bind], cwd=ROOT, env=cli_env(),
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", bind], cwd=ROOT, env=cli_env(),
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
     assert p.stderr.startswith("rennet: bad_input:") and "Traceback" not in p.stderr

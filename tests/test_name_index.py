@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import msgspec
 
-from indexer.extract import extract_blob
-from indexer.records import PendingNames, facts_key, name_index, put_stored_many, stored_facts
-from indexer.store import Store
+from indexer.extract.blob import extract_blob
+from indexer.store.records import PendingNames, facts_key, name_index, put_stored_many, stored_facts
+from indexer.store.database import Store
 
 WRITTEN = b"def alpha():\n    return beta()\n"
 PENDING = b"class alpha:\n    pass\n\n\ndef gamma():\n    return beta() + delta\n"
@@ -45,7 +45,7 @@ def test_pending_rows_are_listed_beside_the_stored_ones_once_each(tmp_path):
 def test_the_names_runs_list_every_defined_name_once_sorted_each_twice_the_next(tmp_path):
     """Each write's new names make a run, merged with the newer runs less than twice its size:
     every key of `defs` in exactly one run, each run sorted as Python sorts names."""
-    from indexer import name_runs
+    from indexer.store import name_runs
 
     sizes = [40, 3, 3, 1, 30, 2, 200, 1, 1, 5]
     odd = ["Straße", "İstanbul", "ñandú", "x\ny"]  # kept as keys, outside the runs' text

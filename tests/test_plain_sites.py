@@ -7,10 +7,13 @@ import random
 from collections import Counter
 
 from corpora.gitbuild import RepoBuilder
-from indexer import api, bundle, canonical, gitread
-from indexer.extract import extract_blob
-from indexer.records import entry_facts_key
-from indexer.tokens import OCCURRENCE_CAP, plain_occurrences, plain_sites_of, plain_uses
+from indexer import api
+from indexer.fleet import bundle
+from indexer.store import canonical
+from indexer.git import read as gitread
+from indexer.extract.blob import extract_blob
+from indexer.store.records import entry_facts_key
+from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_sites_of, plain_uses
 
 NOTES = (b"Call render_page (not xrender_page, 9render_page is one) to draw.\n"
          b"if render_page then return\n\trender_page_2 render_page\n")
@@ -37,7 +40,7 @@ def test_extraction_without_sites_stores_what_the_sites_sum_to():
     assert whole.plain_sites and summed.plain_sites and summed.occurrences == []
     assert summed.occurrence_count == len(whole.occurrences) == 10
     assert summed.uses == dict(sorted(Counter(o.name for o in whole.occurrences).items()))
-    from indexer.records import stored_facts
+    from indexer.store.records import stored_facts
     assert stored_facts(b"k", whole) == stored_facts(b"k", summed)  # one stored form either way
 
 

@@ -22,7 +22,7 @@ def _run(body: str) -> subprocess.CompletedProcess:
 def test_the_code_the_output_and_the_exit_handlers_are_kept():
     done = _run("""
         import atexit, sys
-        from indexer.quick_exit import quick_exit
+        from context_tools.faces.quick_exit import quick_exit
         atexit.register(lambda: print("handler ran", file=sys.stderr))
         sys.stdout.write("x" * 200000)  # more than the buffer: written through
         sys.stdout.write("end")  # still buffered when leaving
@@ -37,7 +37,7 @@ def test_the_code_the_output_and_the_exit_handlers_are_kept():
 def test_a_thread_still_working_is_waited_for():
     done = _run("""
         import threading, time
-        from indexer.quick_exit import quick_exit
+        from context_tools.faces.quick_exit import quick_exit
         def late():
             time.sleep(0.3)
             print("thread done", flush=True)

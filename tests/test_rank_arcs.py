@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from corpora.gitbuild import Link, RepoBuilder
-from indexer import api, facts_writer, graph, rank_arcs
-from indexer.records import load_rank_arcs
-from indexer.store import Store
+from indexer import api
+from indexer.store import facts_writer
+from indexer.rank import graph
+from indexer.rank import arcs as rank_arcs
+from indexer.rank.arcs import load_rank_arcs
+from indexer.store.database import Store
 
 
 def _core(i: int) -> str:
@@ -156,7 +159,7 @@ def test_arcs_that_do_not_read_whole_are_refused(damage):
 
 @pytest.mark.parametrize("damage", [b"z\x00garbage", b"p\x01\x02"])
 def test_damaged_stored_arcs_are_computed_whole_again(tmp_path, damage):
-    from indexer.records import EXTRACTOR_VERSION, snapshot_key
+    from indexer.store.records import EXTRACTOR_VERSION, snapshot_key
 
     builder = RepoBuilder(tmp_path / "repo")
     first = builder.commit(_base())

@@ -8,10 +8,10 @@ import textwrap
 import msgspec
 import pytest
 
-from context_tools.dispatch import Executor
-from context_tools.errors import RegistryError, Unavailable
-from context_tools.registry import CliShape, Command, Exposure, Registry, load_packs, registry
-from context_tools.result import Result
+from context_tools.faces.dispatch import Executor
+from context_tools.faces.errors import RegistryError, Unavailable
+from context_tools.faces.registry import CliShape, Command, Exposure, Registry, load_packs, registry
+from indexer.contract.result import Result
 
 # Mirror of the agent exposure decided per row. Changing a row's exposure means changing this
 # inventory too, on purpose: an agent tool is never added or removed as a side effect.

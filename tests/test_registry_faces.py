@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 import context_tools
-from context_tools.registry import registry
+from context_tools.faces.registry import registry
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_mcp import run_stdio, text_of
 
@@ -75,7 +75,7 @@ def argv_for(command_id: str, input: dict) -> list[str]:
 
 
 def run_cli(store: str, *args: str) -> dict:
-    p = subprocess.run([PY, "-m", "context_tools.cli", *args], cwd=ROOT, env=cli_env(store),
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", *args], cwd=ROOT, env=cli_env(store),
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
@@ -120,8 +120,8 @@ def test_faces_give_identical_results(command_id: str, world: World, mcp_replies
 
 
 def test_module_level_call_returns_the_typed_result(world: World, monkeypatch):
-    from context_tools.result import Result
-    from context_tools.symbols import SymbolAnswer
+    from indexer.contract.result import Result
+    from context_tools.query.symbols import SymbolAnswer
 
     monkeypatch.setenv("RENNET_HOME", world.store)
     result = context_tools.call("context.symbol", repo=world.repo, name="Flask")

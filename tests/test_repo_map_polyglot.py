@@ -8,7 +8,7 @@ import pytest
 
 from corpora.fixtures import SYMBOL_KINDS, build_polyglot
 from indexer import api
-from indexer.store import Store
+from indexer.store.database import Store
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_each_import_family_names_every_language_whose_files_hold_its_imports(in
     """Re-resolution after a configuration change looks only at files of the languages a
     family lists (resolve.FAMILY_LANGUAGES): every import the fixture's files hold must be of
     a family that lists the file's language."""
-    from indexer.resolve import FAMILY, FAMILY_LANGUAGES
+    from indexer.resolve.imports import FAMILY, FAMILY_LANGUAGES
 
     fixture, report, snap = indexed
     assert set(FAMILY_LANGUAGES) == set(FAMILY.values())
@@ -95,7 +95,7 @@ def test_each_import_family_names_every_language_whose_files_hold_its_imports(in
                 assert f.language in FAMILY_LANGUAGES[family], (f.path, imp.kind)
                 seen.add((family, f.language))
     # languages the fixture imports nothing in, extracted here
-    from indexer.extract import extract_blob
+    from indexer.extract.blob import extract_blob
 
     for path, language, source in [("run.sh", "bash", b"source ./lib.sh\n. ./more.sh\n"),
                                    ("app.php", "php", b"<?php\nrequire 'lib.php';\nuse App\\Models\\User;\n")]:

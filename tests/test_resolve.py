@@ -7,12 +7,12 @@ import random
 import pytest
 
 from corpora.gitbuild import make_repo
-from indexer import resolve as resolve_module
+from indexer.resolve import imports as resolve_module
 from indexer.api import open_store, snapshot
 from indexer.build import index
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, Occurrence, Symbol, UnresolvedImport
-from indexer.records import load_record
-from indexer.resolve import resolve_since
+from indexer.store.records import load_record
+from indexer.resolve.imports import resolve_since
 from tests.reindexed import reindexed_as_cold
 
 
@@ -37,8 +37,8 @@ def run(tree: dict[str, bytes | str], imports: dict[str, list[ImportSpec]], fact
 
 def resolve_extracted(tree: dict[str, str]):
     """Every file of `tree` extracted for real (its language detected), then resolved."""
-    from indexer.extract import extract_blob
-    from indexer.languages import detect_language
+    from indexer.extract.blob import extract_blob
+    from indexer.lang.registry import detect_language
 
     facts = {p: extract_blob(t.encode(), p, detect_language(p, t.encode()[:512])) for p, t in tree.items()}
     return resolve_imports([entry(p) for p in sorted(tree)], facts, lambda p: tree[p].encode())
@@ -671,7 +671,7 @@ def test_rust_use_groups_as_the_extractor_encodes_them():
 
 
 def test_rust_use_trees_read_as_paths_and_names():
-    from indexer.resolve_rust import use_bindings, use_paths
+    from indexer.lang.rust.resolve import use_bindings, use_paths
 
     def use_names(*use):  # the names a `use` brings in, under their aliases
         return tuple(dict.fromkeys(local for _, local in use_bindings(*use)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 from indexer.model import ImportSpec
 from tests.test_resolve import run, statuses
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import msgspec
 
 from corpora.gitbuild import make_repo
-from indexer import resolve as resolve_module
+from indexer.resolve import imports as resolve_module
 from indexer.api import open_store
 from indexer.build import index
-from indexer.extract import extract_blob
-from indexer.records import load_record
+from indexer.extract.blob import extract_blob
+from indexer.store.records import load_record
 from tests.test_resolve import entry, resolve_extracted, spy_to_resolve  # noqa: F401 - a fixture
 
 COMPOSER = '{"autoload": {"psr-4": {"Acme\\\\Blog\\\\": "src/"}},\n' \

@@ -8,7 +8,7 @@ import pytest
 from corpora.gitbuild import make_repo
 from indexer.api import open_store, snapshot
 from indexer.build import index
-from indexer.extract import extract_blob
+from indexer.extract.blob import extract_blob
 from indexer.model import ImportSpec
 from tests.test_resolve import run, statuses
 

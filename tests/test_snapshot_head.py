@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from corpora.fixtures import build_polyglot
 from indexer import api
-from indexer.records import decode_head, encode, head_of, load_record
-from indexer.store import Store
+from indexer.store.records import decode_head, encode, head_of, load_record
+from indexer.store.database import Store
 
 
 def test_a_head_gives_back_the_record_s_file_table_fan_in_and_rank(tmp_path):
@@ -71,7 +71,7 @@ def test_one_off_lookups_of_few_and_many_blobs_agree_with_the_index(tmp_path):
 def test_a_lazy_head_answers_as_the_head_and_decodes_only_the_columns_read(tmp_path):
     import pytest
 
-    from indexer.records import HEAD_COLUMNS, LazyHead
+    from indexer.store.records import HEAD_COLUMNS, LazyHead
 
     fixture = build_polyglot(tmp_path / "repo")
     with Store.open(tmp_path / "store") as store:

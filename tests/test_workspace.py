@@ -12,11 +12,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from context_tools.context import StoreHandle
-from context_tools.dispatch import Executor
-from context_tools.registry import load_packs
+from context_tools.faces.context import StoreHandle
+from context_tools.faces.dispatch import Executor
+from context_tools.faces.registry import load_packs
 from corpora.gitbuild import RepoBuilder
-from indexer import workspace
+from indexer.fleet import workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +59,7 @@ def fleet(tmp_path):
 @pytest.fixture
 def run(tmp_path):
     home = tmp_path / "store"
-    executor = Executor("cli", store=str(home), table=load_packs(["indexer.fleet_commands"]))
+    executor = Executor("cli", store=str(home), table=load_packs(["context_tools.faces.packs.fleet"]))
 
     def call(command: str, **input):
         reply = executor.run(command, input)
@@ -213,7 +213,7 @@ def test_cli_verbs_and_exit_codes(fleet, tmp_path):
     home = tmp_path / "cli-store"
 
     def rennet(*args):
-        return subprocess.run([sys.executable, "-m", "context_tools.cli", *args, "--store", str(home)],
+        return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home)],
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
 
     assert rennet("workspace", "create", "fleet").returncode == 0

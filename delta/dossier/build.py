@@ -19,7 +19,9 @@ import msgspec
 import pygit2
 from msgspec import Struct
 
-from delta.dossier import github, jira, linear
+from delta.dossier import github
+from delta.dossier import jira
+from delta.dossier import linear
 from delta.dossier.config import DossierConfig, github_repo, load_config
 from delta.dossier.items import Bounds, Fact, Fetched, Item, Omission, fit, make_item, MAX_PROVENANCE
 from delta.dossier.persist import (Linked, Payload, load_record, payload_dir, record_key, save_record, sweep,
@@ -27,8 +29,8 @@ from delta.dossier.persist import (Linked, Payload, load_record, payload_dir, re
 from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Reference, Source,
                                 extract_references)
 from delta.dossier.transport import TrackerFailure, redact
-from indexer.errors import StoreError
-from indexer.gitread import open_repo, repo_display_path, repo_identity, resolve_rev
+from indexer.contract.errors import StoreError
+from indexer.git.read import open_repo, repo_display_path, repo_identity, resolve_rev
 
 SCHEMA = 1
 MAX_COMMITS = 1000  # commits of the range read for references; a longer range is read from its newest end
@@ -160,7 +162,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
                   environ: Mapping[str, str] | None = None) -> Dossier:
     """The dossier of base..head, from the store when this patchset was already retrieved.
 
-    `store` is an `indexer.store.Store` (opened at the default home when None); `config`
+    `store` is an `indexer.store.database.Store` (opened at the default home when None); `config`
     overrides the project's `.rennet.toml` / `[tool.rennet]`; `environ` is where token
     environment variables are looked up (os.environ when None), read at call time.
     """
@@ -177,7 +179,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
 
     own_store = store is None
     if own_store:
-        from indexer.store import Store
+        from indexer.store.database import Store
 
         store = Store.open()
     try:

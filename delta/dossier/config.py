@@ -40,7 +40,7 @@ import msgspec
 import pygit2
 from msgspec import Struct, field
 
-from indexer.errors import BadInput
+from indexer.contract.errors import BadInput
 
 
 class JiraConfig(Struct, forbid_unknown_fields=True):

@@ -1,0 +1,207 @@
+"""The one executor behind every face: decode the input, check availability, run the
+handler, serialize the result contract, apply the ceiling, write the receipt."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from context_tools.faces.context import CallContext, StoreHandle
+from context_tools.faces.errors import InternalError, Unavailable
+from context_tools.faces.pages import input_digest
+from context_tools.faces.registry import Command, Registry, registry
+from indexer.contract.result import Result, error_envelope, ok_envelope
+from indexer.contract.errors import BadInput, RennetError
+
+_encoder = msgspec.json.Encoder()
+
+
+@dataclass
+class Reply:
+    command: str
+    envelope: dict[str, Any]  # the complete result contract
+    wire: dict[str, Any]  # what the face sends: the envelope, or the spill envelope over the ceiling
+    result: Result | None = None
+    error: RennetError | None = None
+    spill_path: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def decode_input(row: Command, raw: Any) -> msgspec.Struct:
+    """Input from any face into the row's Struct; anything off-schema is `bad_input`."""
+    if isinstance(raw, row.input):
+        return raw
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise BadInput(f"{row.id}: input must be a JSON object, got {type(raw).__name__}")
+    found = _unfit_string(raw, "$")
+    if found is not None:
+        where, why = found
+        raise BadInput(f"{row.id}: {why} - at `{where}`")
+    try:
+        return msgspec.convert(raw, row.input, strict=True)
+    except msgspec.ValidationError as exc:
+        raise BadInput(f"{row.id}: {exc}") from None
+
+
+def _unfit_string(value: Any, where: str) -> tuple[str, str] | None:
+    """(where, why) of the first string in decoded JSON that no path, rev, name or store key
+    can hold, or None: a lone surrogate (`"\\ud800"` is valid JSON, but no UTF-8 encoder takes
+    it) or a NUL (`"\\u0000"`: the OS and libgit2 read a string only up to it)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return where, "a string holds a NUL character"
+        if value.isascii():
+            return None
+        try:
+            value.encode("utf-8")
+            return None
+        except UnicodeEncodeError:
+            return where, "a string is not valid Unicode (a lone surrogate escape)"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _unfit_string(key, where) or _unfit_string(item, f"{where}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            found = _unfit_string(item, f"{where}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+class Executor:
+    """One face's executor: a surface, a store handle and (for agent faces) a ceiling."""
+
+    def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
+                 table: Registry | None = None, receipts: bool = True) -> None:
+        self.surface = surface
+        self.handle = StoreHandle(store)
+        self.ceiling = ceiling
+        self._table = table
+        self.receipts = receipts
+        from context_tools.faces.ledger import Writer
+
+        # In process, receipts are batched so a warm call pays no disk sync; other faces write each.
+        self.ledger = Writer(self.handle, batched=surface == "python")
+        self.handle.ledger_writer = self.ledger
+
+    @property
+    def table(self) -> Registry:
+        return self._table if self._table is not None else registry()
+
+    def run(self, command_id: str, raw_input: Any = None, extras: dict[str, Any] | None = None) -> Reply:
+        """Run one command. `extras` carries face-level settings a handler may read (the CLI's `json`)."""
+        started = time.perf_counter()
+        digest = ""
+        try:
+            row = self.table.get(command_id)
+            unavailable = row.availability(self.surface)
+            if unavailable is not None:
+                raise unavailable
+            value = decode_input(row, raw_input)
+            digest = input_digest(value)
+            ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
+                              input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}))
+            result = row.handler(value, ctx)
+            if not isinstance(result, Result):
+                raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")
+            envelope = ok_envelope(command_id, result)
+            reply = Reply(command_id, envelope, envelope, result=result)
+        except RennetError as exc:
+            reply = self._failure(command_id, exc)
+        except Exception as exc:  # never a traceback to a user: one typed line
+            if _debug():
+                import traceback
+
+                traceback.print_exc(file=sys.stderr)
+            reply = self._failure(command_id, _typed(exc, self.handle.home))
+        if reply.ok and self.ceiling is not None:
+            self._apply_ceiling(reply)
+        if self.receipts:
+            self._receipt(reply, digest, time.perf_counter() - started)
+        return reply
+
+    def _failure(self, command_id: str, exc: RennetError) -> Reply:
+        extra: dict[str, Any] = {}
+        if isinstance(exc, Unavailable):
+            extra = {"reason": exc.reason, "available_on": list(exc.available_on)}
+        from context_tools.faces.sanitize import sanitize_line  # only failures pay for its patterns
+
+        envelope = error_envelope(command_id, exc.code, sanitize_line(exc.message, 400), **extra)
+        return Reply(command_id, envelope, envelope, error=exc)
+
+    def _apply_ceiling(self, reply: Reply) -> None:
+        wire = _encoder.encode(reply.envelope)
+        if len(wire) <= self.ceiling:
+            return
+        from context_tools.faces.spill import spill
+
+        reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=self.ceiling)
+        reply.spill_path = reply.wire["path"]
+
+    def _receipt(self, reply: Reply, digest: str, seconds: float) -> None:
+        from context_tools.faces import ledger
+
+        fresh = reply.result.freshness if reply.result is not None else None
+        page = reply.result.page if reply.result is not None else None
+        receipt = ledger.Receipt(
+            at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            command=reply.command, surface=self.surface, input_digest=digest,
+            outcome="ok" if reply.ok else reply.error.code,
+            repo=fresh.repo if fresh else "", oid=fresh.pinned_oid if fresh else "",
+            fingerprint=fresh.fingerprint if fresh else "",
+            total=page.total if page else None, returned=page.returned if page else None,
+            truncated=page.truncated if page else None, spill=reply.spill_path,
+            duration_ms=round(seconds * 1000, 3),
+            message="" if reply.ok else reply.envelope["error"]["message"])
+        try:
+            self.ledger.append(receipt)
+        except Exception as exc:  # a ledger that cannot be written must not eat the answer
+            if not reply.ok and reply.error.code in _STORE_CODES:
+                return  # the store's own error says it all, on its one line
+            from context_tools.faces.sanitize import sanitize_line
+
+            print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)
+
+
+_STORE_CODES = frozenset({"store_error", "store_corrupt", "schema_mismatch"})
+
+
+def _typed(exc: Exception, home: Any) -> RennetError:
+    """An unexpected exception as a typed error: a store whose pages or records do not read
+    back (LMDB's MDB_CORRUPTED, a record that does not decompress or decode) is
+    `store_corrupt`, a store LMDB cannot write (disk full, map full) is `store_error`;
+    anything else is our bug, `internal_error`. (Input and bundles are decoded where they
+    enter, with their own codes: a msgspec error that reaches here read something stored.)"""
+    import zlib
+
+    import lmdb
+
+    from indexer.contract.errors import StoreError
+
+    what = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, (lmdb.MapFullError, lmdb.DiskError, lmdb.ReadersFullError)):
+        return StoreError(f"store at {home} cannot be written ({what})")
+    if isinstance(exc, (lmdb.Error, zlib.error, msgspec.DecodeError)):
+        return StoreError(f"store at {home} is corrupt ({what}); move it aside and re-index", code="store_corrupt")
+    return InternalError(what)
+
+
+def _debug() -> bool:
+    import os
+
+    return bool(os.environ.get("RENNET_DEBUG"))
+
+
+def encode_wire(payload: dict[str, Any]) -> bytes:
+    return _encoder.encode(payload)

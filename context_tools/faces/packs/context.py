@@ -1,0 +1,172 @@
+"""Registry pack of the context.* retrieval tools.
+
+Each reads the pinned snapshot of `repo` at `rev` (indexing it first when absent),
+never mutates anything else, and replies with freshness. overview, map, symbol,
+references and file also take `workspace` instead of `repo`/`rev`: they then answer
+across the workspace's members (see `context_tools/query/workspace_scope.py`). The logic lives in one
+module per tool (overview, repomap, file_view, symbols, novelty), imported when
+the tool runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct
+
+from context_tools.faces.registry import CliShape, Command, Exposure
+
+Target = Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare repository); "
+                                         "default: the current folder. Not with workspace")]
+TargetRev = Annotated[str, Meta(min_length=1, description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
+                                            "Not with workspace")]
+Workspace = Annotated[str, Meta(min_length=1, description="workspace name: answer across its members' pinned snapshots, each item "
+                                            "tagged with its member (instead of repo/rev)")]
+Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
+
+
+def Limit(cap: int, what: str):  # noqa: N802 - reads as a type in the Structs below
+    return Annotated[int, Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")]
+
+
+class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
+    section: Annotated[
+        Literal["languages", "packages", "entry_points", "dependencies", "top_files", "members", "edges"],
+        Meta(description="page through one section instead of the summary (members and edges: of a workspace)")] | None = None
+    limit: Limit(200, "items") | None = None
+    cursor: Cursor | None = None
+
+
+class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
+    focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
+    budget: Annotated[int, Meta(ge=256, le=65536, description="bytes the map may take (default 4096)")] | None = None
+    cursor: Cursor | None = None
+
+
+class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    path: Annotated[str, Meta(min_length=1, description="path of the file in the tree")]
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
+    member: Annotated[str, Meta(description="the workspace member holding the file (needed when more than one has the path)")] | None = None
+    start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
+    limit: Limit(400, "lines") | None = None
+    cursor: Cursor | None = None
+    outline: Annotated[bool, Meta(description="include the symbol outline")] = True
+    content: Annotated[bool, Meta(description="include a page of the file's lines")] = True
+    section: Annotated[
+        Literal["imports", "importers", "outline"],
+        Meta(description="page through one collection of the file instead of its lines")] | None = None
+
+
+class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    name: Annotated[str, Meta(min_length=1, description="name or qualified name: Flask, Flask.route, app.Flask.route")]
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
+    kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
+    path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
+    fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
+    limit: Limit(50, "definitions") | None = None
+    cursor: Cursor | None = None
+
+
+class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    name: Annotated[str, Meta(min_length=1, description="name or qualified name of the symbol")]
+    repo: Target | None = None
+    rev: TargetRev | None = None
+    workspace: Workspace | None = None
+    kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
+    path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
+    include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False
+    resolution: Annotated[Literal["import", "same_file", "same_package", "name_match"],
+                          Meta(description="only sites resolved this way")] | None = None
+    text: Annotated[bool, Meta(description="include each site's source line")] = False
+    limit: Limit(200, "sites") | None = None
+    cursor: Cursor | None = None
+
+
+class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
+    base: Annotated[str, Meta(min_length=1, description="the rev compared against")]
+    head: Annotated[str, Meta(min_length=1, description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
+    repo: Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare "
+                                                       "repository); default: the current folder")] = "."
+    section: Annotated[
+        Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
+        Meta(description="page through one section instead of the summary")] | None = None
+    limit: Limit(200, "items") | None = None
+    cursor: Cursor | None = None
+
+
+def _handler(module: str, name: str):
+    """The handler `module.name`, imported on its first call: loading the registry stays cheap."""
+    def handler(input, ctx):
+        return getattr(importlib.import_module(f"context_tools.query.{module}"), name)(input, ctx)
+
+    handler.__name__ = name
+    return handler
+
+
+def _render(kind: str):
+    def render(result):
+        from context_tools.faces import render_context
+
+        return getattr(render_context, kind)(result)
+
+    return render
+
+
+_AGENT = Exposure(cli=True, agent=True)
+
+ROWS = (
+    Command(
+        id="context.overview",
+        summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
+        input=OverviewInput, handler=_handler("overview", "overview"), exposure=_AGENT,
+        caps={"section": 10, "items": 200},
+        cli=CliShape(path=("context", "overview")), render=_render("overview"),
+    ),
+    Command(
+        id="context.map",
+        summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
+        description="Pass focus paths or symbols (e.g. a change's files) to personalize the ranking to them.",
+        input=MapInput, handler=_handler("repomap", "repo_map"), exposure=_AGENT,
+        caps={"budget": 4096, "symbols_per_file": 12},
+        cli=CliShape(path=("context", "map")), render=_render("repo_map"),
+    ),
+    Command(
+        id="context.file",
+        summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
+        input=FileInput, handler=_handler("file_view", "file_view"), exposure=_AGENT,
+        caps={"lines": 400, "outline": 200, "neighbours": 20},
+        cli=CliShape(path=("context", "file"), positional=("path",)), render=_render("file"),
+    ),
+    Command(
+        id="context.symbol",
+        summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
+        input=SymbolInput, handler=_handler("symbols", "symbol"), exposure=_AGENT,
+        caps={"definitions": 50},
+        cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
+    ),
+    Command(
+        id="context.references",
+        summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
+        input=ReferencesInput, handler=_handler("symbols", "references"), exposure=_AGENT,
+        caps={"sites": 200, "definitions": 20},
+        cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
+    ),
+    Command(
+        id="context.novelty",
+        summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
+        input=NoveltyInput, handler=_handler("novelty", "novelty"), exposure=_AGENT,
+        caps={"section": 20, "items": 200},
+        cli=CliShape(path=("context", "novelty"), positional=("base",)), render=_render("novelty"),
+    ),
+)

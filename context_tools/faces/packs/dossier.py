@@ -1,0 +1,92 @@
+"""Registry pack of the dossier: `dossier.build` -> `rennet dossier --repo R --base B --head H`.
+
+Top-level imports stay light (msgspec and the registry); the builder, pygit2 and the
+tracker clients load inside the handler.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+from context_tools.faces.registry import CliShape, Command, Exposure
+from indexer.contract.result import Freshness, Page, Result
+from context_tools.faces.sanitize import shown_lines
+
+
+class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    base: Annotated[str, msgspec.Meta(description="base of the reviewed range (branch, tag or sha)")]
+    head: Annotated[str, msgspec.Meta(description="head of the reviewed range; a branch name is also read for references")]
+    repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
+    title: Annotated[str | None, msgspec.Meta(description="PR title, read for references")] = None
+    body: Annotated[str | None, msgspec.Meta(description="PR body text, read for references")] = None
+    body_file: Annotated[str | None, msgspec.Meta(description="file holding the PR body ('-' for stdin)")] = None
+    refresh: Annotated[bool, msgspec.Meta(description="retrieve again even when this patchset was already retrieved")] = False
+
+
+def _read_body(input: DossierBuildInput) -> str | None:
+    from indexer.contract.errors import BadInput
+
+    if input.body_file is None:
+        return input.body
+    if input.body is not None:
+        raise BadInput("give the PR body as body or body_file, not both")
+    try:
+        if input.body_file == "-":
+            import sys
+
+            return sys.stdin.read()
+        with open(input.body_file, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise BadInput(f"cannot read body file {input.body_file}: {reason}") from None
+
+
+def build_handler(input: DossierBuildInput, ctx: Any) -> Result:
+    from delta.dossier.build import build_dossier
+
+    dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input),
+                            store=ctx.store, refresh=input.refresh)
+    dropped = sum(1 for o in dossier.omissions if o.reason != "max_references")
+    freshness = Freshness(repo=dossier.target.repo, rev=input.head, pinned_oid=dossier.patchset.head_oid,
+                          current_oid=dossier.patchset.head_oid, status="current",
+                          reason="retrieved for the patchset the head resolves to now", indexed_at=dossier.built_at)
+    page = Page(total=len(dossier.items) + dropped, returned=len(dossier.items), truncated=bool(dossier.omissions))
+    return Result(data=dossier, freshness=freshness, page=page)
+
+
+def render_dossier(result: Result) -> str:
+    d = result.data
+    lines = [f"dossier {d.patchset.base_oid[:12]}..{d.patchset.head_oid[:12]}"
+             f"{' (reused)' if d.reused else ''}  references {d.references_total}  items {len(d.items)}"
+             f"  facts {len(d.facts)}  omitted {len(d.omissions)}"]
+    for item in d.items:
+        mark = " closes" if item.closing else ""
+        lines.append(f"  {item.id} [{item.tracker} {item.state}]{mark} {item.title}")
+        for c in item.acceptance_criteria:
+            box = "" if c.done is None else ("[x] " if c.done else "[ ] ")
+            lines.append(f"      - {box}{c.text}")
+    for f in d.facts:
+        lines.append(f"  {f.ref}: {f.code}: {f.message}")
+    for o in d.omissions:
+        lines.append(f"  {o.id}: omitted ({o.reason}, {o.bytes} bytes)")
+    return shown_lines(lines)  # titles and criteria are what trackers sent
+
+
+ROWS = (
+    Command(
+        id="dossier.build",
+        summary="Find issue references of a change, fetch them (gh, Jira, Linear), bound and persist the dossier.",
+        description="References come from the head branch name, the commits of merge-base..head and the PR "
+                    "title and body. The same patchset is served from the store unless --refresh.",
+        input=DossierBuildInput,
+        handler=build_handler,
+        authority="write",
+        exposure=Exposure(cli=True, agent=False),
+        maturity="stable",
+        cli=CliShape(path=("dossier",)),
+        render=render_dossier,
+    ),
+)

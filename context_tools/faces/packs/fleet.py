@@ -1,0 +1,487 @@
+"""Registry pack for many repositories at once: workspaces, batch indexing, snapshot bundles.
+
+    rennet workspace create NAME            workspace.create   (write)
+    rennet workspace add NAME REPO [--rev]  workspace.add      (write)
+    rennet workspace remove NAME REPO       workspace.remove   (write)
+    rennet workspace list                   workspace.list     (read)
+    rennet workspace status NAME            workspace.status   (read)
+    rennet workspace sync NAME              workspace.sync     (write)
+    rennet batch REPO[@REV] ... | --from FILE | --repo R --range A..B     batch.run (write)
+    rennet export --repo R --rev REV --out FILE                            bundle.export (read)
+    rennet import FILE [--repo PATH]                                       bundle.import (write)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Literal
+
+import msgspec
+
+from context_tools.faces.registry import CliShape, Command, Exposure
+from context_tools.query.pinned import freshness_of
+from indexer.contract.result import Freshness, Result
+from context_tools.faces.sanitize import shown_lines
+from indexer.contract.errors import BadInput, RennetError
+
+
+class BatchFailed(RennetError):
+    code = "batch_failed"
+
+
+# --- workspace rows ------------------------------------------------------------------------
+
+WorkspaceName = Annotated[str, msgspec.Meta(description="workspace name (letters, digits, '.', '_', '-')")]
+
+
+class CreateInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: WorkspaceName
+
+
+class AddInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: WorkspaceName
+    repo: Annotated[str, msgspec.Meta(description="repository path to add (or re-pin, when a member already)")]
+    rev: Annotated[str, msgspec.Meta(description="rev the member follows; its commit now is pinned")] = "HEAD"
+    member: Annotated[str | None, msgspec.Meta(description="member name (default: the repository folder's name)")] = None
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes if it must be indexed")] | None = None
+
+
+class RemoveInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: WorkspaceName
+    repo: Annotated[str, msgspec.Meta(description="member name or repository path")]
+
+
+class SyncInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: WorkspaceName
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes for members to index")] | None = None
+
+
+class RepinData(msgspec.Struct):
+    member: str
+    old_oid: str
+    new_oid: str
+
+
+class SyncData(msgspec.Struct):
+    workspace: str
+    repinned: list[RepinData]
+    members: int
+    edges: list["EdgeData"]
+
+
+class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    limit: Annotated[int, msgspec.Meta(ge=1, le=500, description="workspaces per page")] | None = None
+    cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
+
+
+class StatusInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: WorkspaceName
+    limit: Annotated[int, msgspec.Meta(ge=1, le=500, description="members per page")] | None = None
+    cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
+
+
+class MemberData(msgspec.Struct):
+    name: str
+    path: str
+    remote_url: str | None
+    rev: str
+    pinned_oid: str
+    fingerprint: str
+    extractor_version: str
+    indexed_at: str
+
+
+class MemberStatusData(msgspec.Struct):
+    name: str
+    path: str
+    remote_url: str | None
+    rev: str
+    pinned_oid: str
+    fingerprint: str
+    current_oid: str | None
+    freshness: Literal["current", "stale", "unknown"]
+    reason: str
+    files: int | None
+    packages: list[str]
+
+
+class EvidenceData(msgspec.Struct):
+    path: str
+    line: int
+    spec: str
+
+
+class EdgeData(msgspec.Struct):
+    source: str
+    target: str
+    ecosystem: str
+    package: str
+    manifest: str
+    kinds: list[str]
+    count: int
+    evidence: list[EvidenceData]
+
+
+class WorkspaceData(msgspec.Struct):
+    name: str
+    created_at: str
+    updated_at: str
+    members: list[MemberData]
+    edges: list[EdgeData]
+
+
+class AddData(msgspec.Struct):
+    workspace: str
+    member: MemberData
+    replaced: bool
+    parsed_blobs: int
+    reused_blobs: int
+    members: int
+    edges: list[EdgeData]
+
+
+class RemoveData(msgspec.Struct):
+    workspace: str
+    removed: MemberData
+    members: int
+    edges: list[EdgeData]
+
+
+class WorkspaceSummary(msgspec.Struct):
+    name: str
+    members: int
+    edges: int
+    created_at: str
+    updated_at: str
+
+
+class ListData(msgspec.Struct):
+    workspaces: list[WorkspaceSummary]
+
+
+class StatusData(msgspec.Struct):
+    name: str
+    created_at: str
+    updated_at: str
+    counts: dict[str, int]  # members per freshness status
+    members: list[MemberStatusData]  # this page
+    edges: list[EdgeData]
+    edges_total: int
+    edges_truncated: bool
+
+
+def _member_data(m) -> MemberData:
+    return MemberData(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.extractor_version, m.indexed_at)
+
+
+def _edge_data(e) -> EdgeData:
+    return EdgeData(e.source, e.target, e.ecosystem, e.package, e.manifest, list(e.kinds), e.count,
+                    [EvidenceData(v.path, v.line, v.spec) for v in e.evidence])
+
+
+def create_handler(input: CreateInput, ctx) -> Result:
+    from indexer.fleet import workspace
+
+    ws = workspace.create(ctx.store, input.name)
+    return Result(data=WorkspaceData(ws.name, ws.created_at, ws.updated_at, [], []))
+
+
+def add_handler(input: AddInput, ctx) -> Result:
+    from indexer.fleet import workspace
+
+    out = workspace.add(ctx.store, input.name, input.repo, input.rev, input.member, workers=input.workers)
+    m = out.member
+    data = AddData(out.workspace.name, _member_data(m), out.replaced, out.parsed_blobs, out.reused_blobs,
+                   len(out.workspace.members), [_edge_data(e) for e in out.workspace.edges])
+    fresh = Freshness(repo=m.path, rev=m.rev, pinned_oid=m.oid, current_oid=m.oid, status="current",
+                      reason="pinned to the commit the rev resolves to now", indexed_at=m.indexed_at,
+                      fingerprint=m.fingerprint)
+    return Result(data=data, freshness=fresh)
+
+
+def remove_handler(input: RemoveInput, ctx) -> Result:
+    from indexer.fleet import workspace
+
+    ws, gone = workspace.remove(ctx.store, input.name, input.repo)
+    return Result(data=RemoveData(ws.name, _member_data(gone), len(ws.members), [_edge_data(e) for e in ws.edges]))
+
+
+def sync_handler(input: SyncInput, ctx) -> Result:
+    from indexer.fleet import workspace
+
+    moved = workspace.sync(ctx.store, input.name, workers=input.workers)
+    ws = workspace.load(ctx.store, input.name)
+    return Result(data=SyncData(ws.name, [RepinData(*m) for m in moved], len(ws.members),
+                                [_edge_data(e) for e in ws.edges]))
+
+
+def list_handler(input: ListInput, ctx) -> Result:
+    from indexer.fleet import workspace
+
+    items = [WorkspaceSummary(w.name, len(w.members), len(w.edges), w.created_at, w.updated_at)
+             for w in sorted(workspace.all_workspaces(ctx.store), key=lambda w: w.name)]
+    binding = "workspaces:" + ",".join(f"{w.name}@{w.updated_at}" for w in items)
+    page_items, page = ctx.page(items, cap="workspaces", limit=input.limit, cursor=input.cursor,
+                                binding=_digest(binding))
+    return Result(data=ListData(page_items), page=page)
+
+
+def status_handler(input: StatusInput, ctx) -> Result:
+    from indexer.fleet import workspace
+
+    ov = workspace.overview(ctx.store, input.name)
+    members = [MemberStatusData(s.member.name, s.member.path, s.member.remote_url, s.member.rev, s.member.oid,
+                                s.member.fingerprint, s.freshness.current_oid, s.freshness.status,
+                                s.freshness.reason, s.files, s.packages) for s in ov.members]
+    counts = {k: sum(1 for m in members if m.freshness == k) for k in ("current", "stale", "unknown")}
+    page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
+                                binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))
+    edge_cap = ctx.cap("edges")
+    data = StatusData(ov.name, ov.created_at, ov.updated_at, counts, page_items,
+                      [_edge_data(e) for e in ov.edges[:edge_cap]], len(ov.edges), len(ov.edges) > edge_cap)
+    return Result(data=data, page=page)
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def render_workspace(result: Result) -> str:
+    d = result.data
+    if isinstance(d, StatusData):
+        lines = [f"workspace {d.name}: {sum(d.counts.values())} members "
+                 f"({d.counts['current']} current, {d.counts['stale']} stale, {d.counts['unknown']} unknown)"]
+        for m in d.members:
+            lines.append(f"  {m.name:<20} {m.freshness:<8} {m.rev} @ {m.pinned_oid[:12]}  {m.path}")
+            if m.freshness != "current":
+                lines.append(f"  {'':<20} {m.reason}")
+    else:
+        lines = [f"workspace {d.workspace if hasattr(d, 'workspace') else d.name}"]
+        if isinstance(d, AddData):
+            lines[0] += f": {'re-pinned' if d.replaced else 'added'} {d.member.name} ({d.member.rev} @ " \
+                        f"{d.member.pinned_oid[:12]}), {d.members} members"
+        elif isinstance(d, RemoveData):
+            lines[0] += f": removed {d.removed.name}, {d.members} members"
+        elif isinstance(d, SyncData):
+            lines[0] += f": re-pinned {len(d.repinned)} of {d.members} members"
+            lines += [f"  {m.member}: {m.old_oid[:12]} -> {m.new_oid[:12]}" for m in d.repinned]
+        else:
+            lines[0] += " created"
+    edges = getattr(d, "edges", [])
+    if edges:
+        lines.append("cross-repository edges:")
+        for e in edges:
+            lines.append(f"  {e.source} -> {e.target}  {e.ecosystem}:{e.package} ({', '.join(e.kinds)}; {e.count} sites)")
+    return shown_lines(lines)
+
+
+def render_list(result: Result) -> str:
+    d: ListData = result.data
+    if not d.workspaces:
+        return "no workspaces (create one with `rennet workspace create NAME`)"
+    return shown_lines(f"{w.name:<24} {w.members} members  {w.edges} cross edges  updated {w.updated_at}"
+                       for w in d.workspaces)
+
+
+# --- batch ---------------------------------------------------------------------------------
+
+class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pairs: Annotated[list[str], msgspec.Meta(description="jobs as REPO[@REV] (rev defaults to HEAD)")] = []
+    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line (`--from FILE` works too)")] = None
+    repo: Annotated[str | None, msgspec.Meta(description="repository of --range (default: .)")] = None
+    range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
+    jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
+    quiet: Annotated[bool, msgspec.Meta(description="no progress bar and no per-job lines on stderr")] = False
+
+
+class JobErrorData(msgspec.Struct):
+    code: str
+    message: str
+
+
+class JobData(msgspec.Struct):
+    repo: str
+    rev: str
+    oid: str | None
+    ok: bool
+    status: Literal["indexed", "skipped_existing", "failed"]
+    fingerprint: str | None
+    error: JobErrorData | None
+    seconds: float
+    parsed_blobs: int
+    reused_blobs: int
+
+
+class BatchData(msgspec.Struct):
+    total: int
+    indexed: int
+    skipped_existing: int
+    failed: int
+    seconds: float
+    jobs: list[JobData]
+
+
+def _wants_json(ctx) -> bool:
+    """Whether the CLI was asked for --json (the CLI hands its face settings over in `extras`)."""
+    return bool(ctx.extras.get("json"))
+
+
+def _job_data(r) -> JobData:
+    return JobData(r.repo, r.rev, r.oid, r.ok, r.status, r.fingerprint,
+                   JobErrorData(r.error.code, r.error.message) if r.error else None, r.seconds,
+                   r.parsed_blobs, r.reused_blobs)
+
+
+def _human_line(r) -> str:
+    from context_tools.faces.sanitize import sanitize_line
+
+    where = f"{r.repo}@{r.rev}"
+    if not r.ok:
+        return sanitize_line(f"failed   {where}: {r.error.code}: {r.error.message}", 400)
+    where = f"{r.repo}@{r.oid[:12]}" if r.rev == r.oid else f"{where} {r.oid[:12]}"  # a range job's rev is its OID
+    detail = f"parsed {r.parsed_blobs}, reused {r.reused_blobs}" if r.status == "indexed" else "snapshot exists"
+    return sanitize_line(f"{'indexed' if r.status == 'indexed' else 'skipped':<8} {where} ({detail}) "
+                         f"{r.seconds:.2f}s", 400)
+
+
+def batch_handler(input: BatchInput, ctx) -> Result:
+    from indexer.fleet import batch
+
+    if not input.pairs and input.from_file is None and input.range is None:
+        raise BadInput("no jobs: give REPO[@REV] arguments, --from FILE, or --repo R --range A..B")
+    if input.repo is not None and input.range is None:
+        raise BadInput("--repo goes with --range (for single jobs write REPO@REV)")
+    specs = [batch.parse_pair(p) for p in input.pairs]
+    if input.from_file is not None:
+        specs += batch.read_pairs(input.from_file)
+    if input.range is not None:
+        specs += batch.range_jobs(input.repo or ".", input.range)
+    cli = ctx.surface == "cli"
+    as_json = cli and _wants_json(ctx)
+    from context_tools.faces.progress import stage_bar
+
+    bar, update = stage_bar(cli and not input.quiet, {"jobs": "jobs", "parse": "parsing"})
+
+    def emit(r) -> None:
+        if as_json:
+            sys.stdout.write(json.dumps(batch.result_line(r), ensure_ascii=False, separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+        elif cli and not input.quiet:
+            line = _human_line(r)
+            if bar is not None:
+                bar.console.print(line, markup=False, highlight=False)
+            else:
+                print(line, file=sys.stderr, flush=True)
+
+    if bar is not None:
+        with bar:
+            report = batch.run(ctx.store, specs, workers=input.jobs, on_result=emit, progress=update)
+    else:
+        report = batch.run(ctx.store, specs, workers=input.jobs, on_result=emit)
+    if report.failed:
+        first = next(j for j in report.jobs if not j.ok)
+        raise BatchFailed(f"{report.failed} of {len(report.jobs)} jobs failed; first: {first.repo}@{first.rev}: "
+                          f"{first.error.code}: {first.error.message}")
+    data = BatchData(len(report.jobs), report.count("indexed"), report.count("skipped_existing"), report.failed,
+                     report.seconds, [_job_data(j) for j in report.jobs])
+    return Result(data=data)
+
+
+def render_batch(result: Result) -> str:
+    d: BatchData = result.data
+    return (f"batch: {d.total} jobs, {d.indexed} indexed, {d.skipped_existing} skipped (snapshot existed), "
+            f"{d.failed} failed in {d.seconds:.2f}s")
+
+
+# --- bundles -------------------------------------------------------------------------------
+
+class ExportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
+    rev: Annotated[str, msgspec.Meta(description="indexed rev to export")] = "HEAD"
+    out: Annotated[str, msgspec.Meta(description="bundle file to write")]
+
+
+class ImportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    file: Annotated[str, msgspec.Meta(description="bundle written by `rennet export`")]
+    repo: Annotated[str | None, msgspec.Meta(description="pin the snapshot for this repository (it must hold the commit)")] = None
+    rev: Annotated[str | None, msgspec.Meta(description="rev to pin it as (default: the rev it was exported as)")] = None
+
+
+def export_handler(input: ExportInput, ctx) -> Result:
+    from indexer.fleet import bundle
+    from indexer.store.snapshot import load
+
+    snap = load(ctx.store, input.repo, input.rev)
+    r = bundle.export(snap, input.out)
+    return Result(data=r, freshness=freshness_of(snap))
+
+
+def import_handler(input: ImportInput, ctx) -> Result:
+    from indexer.fleet import bundle
+
+    r = bundle.import_bundle(ctx.store, input.file, input.repo, input.rev)
+    fresh = None
+    if r.pinned_repo is not None:
+        from indexer.store.snapshot import load
+
+        fresh = freshness_of(load(ctx.store, input.repo, r.pinned_rev))
+    return Result(data=r, freshness=fresh)
+
+
+def render_export(result: Result) -> str:
+    d = result.data  # indexer.fleet.bundle.ExportReport
+    return shown_lines([f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes",
+                        f"  fingerprint {d.fingerprint}", f"  digest {d.digest}"])
+
+
+def render_import(result: Result) -> str:
+    d = result.data  # indexer.fleet.bundle.ImportReport
+    lines = [f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
+             f"{d.facts_new} of {d.facts_total} blob facts new", f"  fingerprint {d.fingerprint} (recomputed, verified)"]
+    if d.pinned_repo:
+        lines.append(f"  pinned as {d.pinned_rev} of {d.pinned_repo}")
+    return shown_lines(lines)
+
+
+ROWS = (
+    Command(id="workspace.create", summary="Create an empty workspace (several repositories read as one).",
+            input=CreateInput, handler=create_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("workspace", "create"), positional=("name",)),
+            render=render_workspace),
+    Command(id="workspace.add", summary="Pin a repository's rev as a workspace member (indexing it if needed).",
+            input=AddInput, handler=add_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("workspace", "add"), positional=("name", "repo")),
+            render=render_workspace),
+    Command(id="workspace.remove", summary="Drop a member from a workspace (its snapshot stays in the store).",
+            input=RemoveInput, handler=remove_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("workspace", "remove"), positional=("name", "repo")),
+            render=render_workspace),
+    Command(id="workspace.sync", summary="Re-pin every stale member to the commit its rev resolves to now.",
+            input=SyncInput, handler=sync_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("workspace", "sync"), positional=("name",)),
+            render=render_workspace),
+    Command(id="workspace.list", summary="Workspaces in the store, with member and cross-edge counts.",
+            input=ListInput, handler=list_handler, authority="read", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), caps={"workspaces": 100}, cli=CliShape(path=("workspace", "list")),
+            render=render_list),
+    Command(id="workspace.status", summary="Members of a workspace with freshness, and the cross-repository edges.",
+            input=StatusInput, handler=status_handler, authority="read", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), caps={"members": 100, "edges": 200},
+            cli=CliShape(path=("workspace", "status"), positional=("name",)), render=render_workspace),
+    Command(id="batch.run", summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
+            input=BatchInput, handler=batch_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",)), render=render_batch,
+            description="Jobs: REPO[@REV] arguments, --from FILE (one per line), "
+                        "or --repo R --range A..B (every commit, oldest first). Jobs whose snapshot exists are "
+                        "skipped, so an interrupted batch resumes. --json prints one JSON line per job, then "
+                        "the result contract; the exit code is 1 if any job failed."),
+    Command(id="bundle.export", summary="Write a snapshot and the blob facts it needs to a verified, compressed bundle.",
+            input=ExportInput, handler=export_handler, authority="read", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("export",)), render=render_export),
+    Command(id="bundle.import", summary="Load a snapshot bundle into this store after verifying digest and fingerprint.",
+            input=ImportInput, handler=import_handler, authority="write", exposure=Exposure(cli=True, agent=False),
+            surfaces=("cli", "python"), cli=CliShape(path=("import",), positional=("file",)), render=render_import),
+)

@@ -1,0 +1,288 @@
+"""The command registry: one row per command, merged from packs.
+
+Every face (CLI verbs, `rennet call`, the MCP server, `context_tools.call`) is a
+projection of this table; nothing is listed per face by hand.
+
+Writing a pack
+--------------
+A pack is a module named in `context_tools/faces/packs/__init__.py` that exposes either
+`ROWS` (an iterable of `Command`) or `register()` returning one. Keep its
+top-level imports light (msgspec, this module, `indexer.contract.result`,
+`indexer.contract.errors`); import heavy things (pygit2, networkx, tree-sitter, the
+store) inside the handler, so `rennet ... --json` starts fast.
+
+    from typing import Annotated
+    import msgspec
+    from context_tools.faces.registry import Command, CliShape, Exposure
+    from indexer.contract.result import Result
+
+    class EchoInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+        text: Annotated[str, msgspec.Meta(description="what to echo")]
+        times: int = 1
+
+    class Echo(msgspec.Struct):
+        text: str
+
+    def echo(input: EchoInput, ctx) -> Result:          # ctx: context_tools.faces.context.CallContext
+        return Result(data=Echo(input.text * input.times))
+
+    ROWS = (
+        Command(
+            id="demo.echo",                            # <domain>.<verb>, unique across all packs
+            summary="Echo a text.",
+            input=EchoInput,                           # JSON Schema is derived from it
+            handler=echo,
+            authority="read",                          # "read" observes, "write" mutates durable state
+            exposure=Exposure(cli=True, agent=False),  # CLI verb? MCP tool?
+            maturity="stable",                         # "stable" | "experimental" | "planned"
+            caps={"items": 50},                        # per-command caps, read by the handler
+            cli=CliShape(path=("demo", "echo"), positional=("text",)),  # `rennet demo echo TEXT`
+        ),
+    )
+
+Handler contract: `handler(input, ctx) -> Result` where `input` is the
+decoded Struct and `ctx` a `CallContext` (store opened lazily, surface,
+ceiling, caps, cursor helpers). Expected failures raise an
+`indexer.contract.errors.RennetError` subclass; every face turns it into
+`{"ok": false, "command", "error": {"code", "message"}}`. Input Structs must
+set `forbid_unknown_fields=True` (checked at load). A row with
+`maturity="planned"` may have `handler=None`: it is listed by
+`rennet commands` but runs nowhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Literal, Mapping
+
+import msgspec
+
+from context_tools.faces.errors import RegistryError, Unavailable, UnknownCommand
+
+SURFACES = ("cli", "mcp", "python")
+_ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-zA-Z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Decided per row: does the CLI grow a verb for it, is it an MCP tool for agents."""
+
+    cli: bool = True
+    agent: bool = False
+
+
+@dataclass(frozen=True)
+class CliShape:
+    """How the command looks on the command line.
+
+    `path` is the verb path (`("context", "symbol")` -> `rennet context symbol`);
+    None derives it from the id (`demo.echo` -> `rennet demo echo`). `positional`
+    names input fields taken as positional arguments, in order."""
+
+    path: tuple[str, ...] | None = None
+    positional: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Command:
+    id: str
+    summary: str
+    input: type[msgspec.Struct]
+    handler: Callable[[Any, Any], Any] | None
+    authority: Literal["read", "write"] = "read"
+    exposure: Exposure = Exposure()
+    maturity: Literal["stable", "experimental", "planned"] = "stable"
+    surfaces: tuple[str, ...] = SURFACES  # where a backend exists to run it
+    caps: Mapping[str, int] = field(default_factory=dict)
+    cli: CliShape = CliShape()
+    render: Callable[[Any], str] | None = None  # human rendering of a Result for the CLI
+    description: str = ""  # longer help; the summary is one line
+
+    @property
+    def cli_path(self) -> tuple[str, ...]:
+        return self.cli.path if self.cli.path is not None else tuple(self.id.split("."))
+
+    @property
+    def runnable(self) -> bool:
+        return self.maturity != "planned" and self.handler is not None
+
+    def availability(self, surface: str) -> Unavailable | None:
+        """None when the command runs on `surface`, else the typed reason it does not."""
+        if not self.runnable:
+            return Unavailable(f"{self.id} is planned and not implemented on any surface",
+                               reason="not_implemented")
+        if surface not in self.surfaces:
+            works = tuple(s for s in SURFACES if s in self.surfaces)
+            return Unavailable(f"{self.id} is not available on {surface}; it runs on: {', '.join(works)}",
+                               reason="surface_not_supported", available_on=works)
+        return None
+
+    def input_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the input, with the top-level object inlined (MCP wants `type: object`).
+        Derived on demand (not at load, to keep a CLI start cheap); `rennet commands`, the MCP face
+        and the registry tests derive every row's, so a malformed input type cannot go unnoticed."""
+        try:
+            raw = msgspec.json.schema(self.input)
+        except (TypeError, ValueError) as exc:
+            raise RegistryError(f"{self.id}: input {self.input.__name__} has no JSON Schema ({exc}); msgspec "
+                                "wants Annotated[int, Meta(ge=1)] | None, not Annotated[int | None, Meta(...)]") from None
+        defs = dict(raw.get("$defs", {}))
+        ref = raw.get("$ref", "")
+        top = defs.pop(ref.rsplit("/", 1)[-1]) if ref.startswith("#/$defs/") else raw
+        schema = dict(top)
+        schema.pop("title", None)
+        if defs:
+            schema["$defs"] = defs
+        return schema
+
+    def describe(self) -> dict[str, Any]:
+        """The catalog entry `rennet commands --json` prints."""
+        return {
+            "id": self.id,
+            "summary": self.summary,
+            "authority": self.authority,
+            "exposure": {"cli": self.exposure.cli, "agent": self.exposure.agent},
+            "maturity": self.maturity,
+            "surfaces": list(self.surfaces),
+            "runnable": self.runnable,
+            "caps": dict(self.caps),
+            "cli": " ".join(("rennet",) + self.cli_path) if self.exposure.cli and self.runnable else None,
+            "input_schema": self.input_schema(),
+        }
+
+
+class Registry:
+    """The merged, validated table. Rows are kept sorted by id."""
+
+    def __init__(self, rows: Iterable[Command]) -> None:
+        by_id: dict[str, Command] = {}
+        cli_paths: dict[tuple[str, ...], str] = {}
+        for row in rows:
+            _validate(row)
+            if row.id in by_id:
+                raise RegistryError(f"duplicate command id {row.id!r}")
+            by_id[row.id] = row
+            if row.exposure.cli and row.runnable:
+                path = row.cli_path
+                if path in cli_paths:
+                    raise RegistryError(f"CLI verb {' '.join(path)!r} claimed by {cli_paths[path]} and {row.id}")
+                cli_paths[path] = row.id
+        _check_prefix_clashes(cli_paths)
+        self._rows = {k: by_id[k] for k in sorted(by_id)}
+
+    @property
+    def rows(self) -> tuple[Command, ...]:
+        return tuple(self._rows.values())
+
+    def get(self, command_id: str) -> Command:
+        row = self._rows.get(command_id)
+        if row is None:
+            raise UnknownCommand(f"no command {command_id!r} (see `rennet commands`)")
+        return row
+
+    def __contains__(self, command_id: str) -> bool:
+        return command_id in self._rows
+
+    def agent_tools(self) -> tuple[Command, ...]:
+        """Exactly what the MCP server lists: agent-exposed rows that run on MCP."""
+        return tuple(r for r in self._rows.values()
+                     if r.exposure.agent and r.availability("mcp") is None)
+
+    def cli_verbs(self) -> tuple[Command, ...]:
+        """Rows that get their own CLI verb: CLI-exposed rows that run on the CLI."""
+        return tuple(r for r in self._rows.values()
+                     if r.exposure.cli and r.availability("cli") is None)
+
+
+_RESERVED_VERBS = {"commands", "call", "mcp"}
+_RESERVED_FIELDS = {"json", "store", "help"}
+
+
+def _validate(row: Command) -> None:
+    if not _ID.match(row.id):
+        raise RegistryError(f"command id {row.id!r} is not of the form <domain>.<verb>")
+    if not row.summary or "\n" in row.summary:
+        raise RegistryError(f"{row.id}: summary must be one non-empty line")
+    if not (isinstance(row.input, type) and issubclass(row.input, msgspec.Struct)):
+        raise RegistryError(f"{row.id}: input must be a msgspec Struct type")
+    if not row.input.__struct_config__.forbid_unknown_fields:
+        raise RegistryError(f"{row.id}: input Struct must set forbid_unknown_fields=True")
+    if row.authority not in ("read", "write"):
+        raise RegistryError(f"{row.id}: authority must be read or write")
+    if row.maturity not in ("stable", "experimental", "planned"):
+        raise RegistryError(f"{row.id}: maturity must be stable, experimental or planned")
+    if row.maturity != "planned" and row.handler is None:
+        raise RegistryError(f"{row.id}: a {row.maturity} row needs a handler")
+    unknown_surfaces = set(row.surfaces) - set(SURFACES)
+    if unknown_surfaces:
+        raise RegistryError(f"{row.id}: unknown surfaces {sorted(unknown_surfaces)}")
+    if row.exposure.agent and "mcp" not in row.surfaces:
+        raise RegistryError(f"{row.id}: agent-exposed but the mcp surface is not supported")
+    if row.exposure.cli and "cli" not in row.surfaces:
+        raise RegistryError(f"{row.id}: cli-exposed but the cli surface is not supported")
+    fields = set(row.input.__struct_fields__)
+    for name in row.cli.positional:
+        if name not in fields:
+            raise RegistryError(f"{row.id}: positional {name!r} is not an input field")
+    clash = fields & _RESERVED_FIELDS
+    if row.exposure.cli and clash:
+        raise RegistryError(f"{row.id}: input fields {sorted(clash)} clash with global CLI options")
+    path = row.cli_path
+    if not path or path[0] in _RESERVED_VERBS:
+        raise RegistryError(f"{row.id}: CLI path {path!r} is empty or reserved")
+    object.__setattr__(row, "caps", MappingProxyType(dict(row.caps)))
+
+
+def _check_prefix_clashes(cli_paths: dict[tuple[str, ...], str]) -> None:
+    """`rennet delta` and `rennet delta x` cannot both be verbs: argparse cannot tell them apart."""
+    for path, owner in cli_paths.items():
+        for other, other_owner in cli_paths.items():
+            if other != path and other[: len(path)] == path:
+                raise RegistryError(f"CLI verb {' '.join(path)!r} ({owner}) is a prefix of "
+                                    f"{' '.join(other)!r} ({other_owner})")
+
+
+def rows_of(module: Any) -> tuple[Command, ...]:
+    if hasattr(module, "register"):
+        rows = module.register()
+    elif hasattr(module, "ROWS"):
+        rows = module.ROWS
+    else:
+        raise RegistryError(f"pack {module.__name__} exposes neither ROWS nor register()")
+    rows = tuple(rows)
+    for row in rows:
+        if not isinstance(row, Command):
+            raise RegistryError(f"pack {module.__name__} yielded {type(row).__name__}, not a Command")
+    return rows
+
+
+def load_packs(names: Iterable[str]) -> Registry:
+    """Import each pack and merge its rows. A pack module that does not exist on disk yet is
+    skipped; an error raised inside an existing pack propagates."""
+    rows: list[Command] = []
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name)
+        except ModuleNotFoundError:  # the parent package itself is absent
+            spec = None
+        if spec is None:
+            continue
+        rows.extend(rows_of(importlib.import_module(name)))
+    return Registry(rows)
+
+
+_REGISTRY: Registry | None = None
+
+
+def registry() -> Registry:
+    """The process-wide registry, loaded once from `context_tools.faces.packs.PACKS`."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        from context_tools.faces.packs import PACKS
+
+        _REGISTRY = load_packs(PACKS)
+    return _REGISTRY

@@ -1,0 +1,193 @@
+"""context.file: one file at the pinned commit: metadata, symbol outline, a page of lines.
+
+The imports, importers and outline are embedded collections: each shows its first page with
+a cursor for the same call narrowed to it (`section`), which pages the rest.
+
+With `workspace`, the file of one member (`member`, or the only member holding the path),
+read from its pinned snapshot; the freshness is that member's, tagged with it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from context_tools.faces.pages import input_digest
+from context_tools.query.pinned import open_pinned, tree_path
+from indexer.contract.result import Result, Unknown
+from context_tools.query.sections import Section
+from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
+from indexer.contract.errors import BadInput, NotFound
+
+
+class FileMeta(Struct):
+    path: str
+    blob: str
+    mode: str  # git mode in octal: 100644 100755 120000 160000
+    size: int
+    lines: int | Unknown
+    language: str
+    mark: str
+    mark_rule: str
+    skipped: str
+    target: str
+    fan_in: int | Unknown
+    imports: Section  # files this one imports (resolved edges)
+    importers: Section  # files importing this one
+
+
+class OutlineItem(Struct):
+    name: str
+    qualified: str
+    kind: str
+    line: int
+    end_line: int
+    signature: str
+
+
+class Content(Struct):
+    first_line: int
+    last_line: int
+    lines: list[str]
+
+
+class FileView(Struct):
+    meta: FileMeta
+    outline: Section | Unknown
+    content: Content | Unknown
+
+
+class FileSection(Struct):
+    """One page of one collection of the file (`section`)."""
+
+    path: str
+    section: str
+    items: list
+
+
+CAP_OF = {"imports": "neighbours", "importers": "neighbours", "outline": "outline"}
+
+
+def _section_query(input: Any, name: str) -> Any:
+    """What a page of the collection `name` is bound to: the file (repository, rev, workspace,
+    member, path) and the section. The options of the whole-file call (`start_line`, `outline`,
+    `content`) do not change a section, so a cursor embedded in any call of the file pages the
+    section however the section call sets them."""
+    return msgspec.structs.replace(input, path=tree_path(input.path), section=name, cursor=None, limit=None,
+                                   start_line=1, outline=True, content=True)
+
+
+def _embedded(ctx: Any, name: str, items: list, binding: str) -> Section:
+    """The first page of a collection, its cursor valid for the same call with `section=name`."""
+    query = _section_query(ctx.input, name)
+    chunk, page = ctx.first_page_of(items, size=ctx.cap(CAP_OF[name]), query=query, binding=binding)
+    return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
+                   cursor=page.cursor)
+
+
+def file_view(input: Any, ctx: Any) -> Result:
+    name = workspace_of(input)
+    if name is not None:
+        return _member_file(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    return _view(input, ctx, snap, fresh)
+
+
+class MemberFileView(FileView, kw_only=True):
+    """A file of one workspace member; freshness is that member's."""
+
+    workspace: str
+    member: str
+
+
+def _member_file(input: Any, ctx: Any, name: str) -> Result:
+    """The file of the named member; without `member`, of the one member whose pinned snapshot has
+    the path (bad_input when several have it)."""
+    scope = open_workspace(ctx, name)
+    path = tree_path(input.path)
+    if input.member is not None:
+        chosen = member_named(scope, input.member)
+    else:
+        holders = [m for m in scope.readable if m.snap.file(path) is not None]
+        if len(holders) > 1:
+            raise BadInput(f"{path} is in members {', '.join(m.member.name for m in holders)} of workspace "
+                           f"{name!r}: pass `member`")
+        if not holders:
+            raise NotFound(f"{path} is not a file of any member of workspace {name!r} (members: {scope.names()})")
+        chosen = holders[0]
+    result = _view(input, ctx, snapshot_of(chosen), chosen.freshness)
+    if isinstance(result.data, FileSection):  # a page of one collection: the freshness names the member
+        return result
+    result.data = MemberFileView(**msgspec.structs.asdict(result.data), workspace=name, member=chosen.member.name)
+    return result
+
+
+def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
+    path = tree_path(input.path)
+    f = snap.file(path)
+    if f is None:
+        base = path.rsplit("/", 1)[-1]
+        near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
+        hint = f"; files with that name: {', '.join(near)}" if near else ""
+        raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
+    textual = f.lines >= 0 and f.language not in ("binary", "symlink", "submodule")
+    neighbours = {"imports": sorted({e.target for e in snap.imports(f.path)}),
+                  "importers": sorted({e.source for e in snap.importers(f.path)})}
+    if input.section is not None:
+        items = _outline(snap, f) if input.section == "outline" else neighbours[input.section]
+        if isinstance(items, Unknown):
+            raise BadInput(f"{f.path} has no outline to page: {items.reason}")
+        bound = replace(ctx, input_digest=input_digest(_section_query(input, input.section)))
+        chunk, page = bound.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
+                                 binding=snap.fingerprint)
+        return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=page)
+    meta = FileMeta(
+        path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,
+        lines=f.lines if textual else Unknown("not_applicable", f"a {f.language} entry has no lines"),
+        language=f.language, mark=f.mark, mark_rule=f.mark_rule, skipped=f.skipped, target=f.target,
+        fan_in=snap.fan_in(f.path) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
+        imports=_embedded(ctx, "imports", neighbours["imports"], snap.fingerprint),
+        importers=_embedded(ctx, "importers", neighbours["importers"], snap.fingerprint))
+    outline: Section | Unknown = Unknown("not_recorded", "outline not requested")
+    if input.outline:
+        found = _outline(snap, f)
+        outline = found if isinstance(found, Unknown) else _embedded(ctx, "outline", found, snap.fingerprint)
+    content: Content | Unknown = Unknown("not_recorded", "content not requested")
+    page = None
+    if input.content:
+        if not textual:
+            content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
+                              + (f" (target {f.target})" if f.target else ""))
+        else:
+            lines = text_lines(snap.blob_bytes(f.path))
+            if input.start_line > max(len(lines), 1):
+                raise BadInput(f"{f.path} has {len(lines)} lines; start_line {input.start_line} is past the end")
+            items, page = ctx.page(lines, cap="lines", limit=input.limit, cursor=input.cursor,
+                                   binding=snap.fingerprint, offset=input.start_line - 1)
+            first = _first_line(input, ctx, snap)
+            content = Content(first_line=first, last_line=first + len(items) - 1, lines=items)
+    return Result(FileView(meta, outline, content), freshness=fresh, page=page)
+
+
+def _outline(snap: Any, f: Any) -> list[OutlineItem] | Unknown:
+    facts = snap.core_facts(f.path)
+    if facts is None or f.skipped:
+        reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
+        return Unknown("not_applicable", reason)
+    symbols = sorted(facts.symbols, key=lambda s: (s.line, s.start_byte))
+    return [OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature) for s in symbols]
+
+
+def text_lines(data: bytes) -> list[str]:
+    """Lines as git counts them: split on \n only (str.splitlines would also split on form
+    feeds and Unicode separators and shift every line number after them)."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _first_line(input: Any, ctx: Any, snap: Any) -> int:
+    return (ctx.cursor_offset(input.cursor, snap.fingerprint) if input.cursor else input.start_line - 1) + 1

@@ -1,0 +1,251 @@
+"""context.novelty: what a head introduces against a base, read from their two snapshots.
+
+Files are added, removed, modified (blob changed) or renamed: a removed and an added file
+paired by git's rename rules and similarity score (`indexer.git.renames`), so a file moved and
+edited on the way is one rename, as `git diff -M` shows it. Symbols are keyed by (path,
+qualified name, kind); a renamed file's symbols are compared with its old path's, under its
+new path. A symbol is changed when its signature line differs. Public API is
+the symbols a language makes visible: Python names without a leading underscore (dunders
+count), Go capitalized names, Rust `pub`, Java/C#/Kotlin/PHP `public` (or an interface
+member), JS/TS `export`ed top-level definitions and their class members, C/C++ top-level
+definitions that are not `static`; elsewhere top-level definitions (`basis` says which rule
+applied). New identifiers are names occurring in head's
+added or modified files that occur nowhere in the base snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+from context_tools.query.pinned import freshness_of, open_pinned
+from indexer.contract.result import Freshness, Result
+from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
+from indexer.git import renames
+
+
+class Side(Struct):
+    rev: str
+    oid: str
+    fingerprint: str
+
+
+class FileChange(Struct):
+    path: str
+    change: str  # added removed modified renamed
+    language: str
+    previous_path: str = ""
+    similarity: int | None = None  # renamed: git's score, 0-100
+
+
+class SymbolChange(Struct):
+    path: str
+    qualified: str
+    kind: str
+    change: str  # added removed changed
+    line: int  # in head (in base for removed)
+    signature: str
+    previous_signature: str = ""
+
+
+class ApiChange(Struct):
+    path: str
+    qualified: str
+    kind: str
+    change: str
+    signature: str
+    basis: str  # the visibility rule that made it public
+
+
+class DependencyChange(Struct):
+    name: str
+    ecosystem: str
+    change: str  # added removed changed
+    spec: str
+    previous_spec: str
+    scope: str
+    manifest: str
+
+
+class Novelty(Struct):
+    base: Side
+    head: Side
+    base_freshness: Freshness
+    files: Section
+    symbols: Section
+    public_api: Section
+    dependencies: Section
+    identifiers: Section
+
+
+class NoveltySection(Struct):
+    base: Side
+    head: Side
+    section: str
+    items: list
+
+
+def _file_changes(base: Any, head: Any) -> list[FileChange]:
+    b = {f.path: f for f in base.files}
+    h = {f.path: f for f in head.files}
+    removed = [p for p in b if p not in h]
+    added = [p for p in h if p not in b]
+    sources = [renames.Candidate(p, b[p].mode, b[p].blob) for p in removed if b[p].blob]
+    dests = [renames.Candidate(p, h[p].mode, h[p].blob) for p in added if h[p].blob]
+    where = {**{b[p].blob: (base, p) for p in removed}, **{h[p].blob: (head, p) for p in added}}
+    renamed: dict[str, tuple[str, int]] = {}  # head path -> (base path, similarity)
+    for pair in renames.pair(sources, dests, read=lambda oid: where[oid][0].blob_bytes(where[oid][1]),
+                             size=lambda oid: where[oid][0].file(where[oid][1]).size):
+        if pair.renamed:  # a copy from a removed file stays an addition
+            renamed[pair.dest.path] = (pair.source.path, pair.similarity)
+    gone = {old for old, _ in renamed.values()}
+    changes = [FileChange(p, "added", h[p].language) for p in added if p not in renamed]
+    changes += [FileChange(p, "renamed", h[p].language, old, sim) for p, (old, sim) in renamed.items()]
+    changes += [FileChange(p, "removed", b[p].language) for p in removed if p not in gone]
+    changes += [FileChange(p, "modified", h[p].language) for p in h if p in b and h[p].blob != b[p].blob]
+    changes.sort(key=lambda c: (c.path, c.change))
+    return changes
+
+
+def _symbols_of(snap: Any, path: str | None) -> dict[tuple[str, str], Any]:
+    if path is None:
+        return {}
+    facts = snap.core_facts(path)
+    return {(s.qualified, s.kind): s for s in (facts.symbols if facts else ())}
+
+
+def _symbol_changes(base: Any, head: Any, files: list[FileChange]) -> list[SymbolChange]:
+    out: list[SymbolChange] = []
+    for c in files:
+        if c.change == "renamed" and c.similarity == 100:
+            continue  # same blob, same symbols
+        old = _symbols_of(base, c.previous_path if c.change == "renamed" else
+                          c.path if c.change in ("modified", "removed") else None)
+        new = _symbols_of(head, c.path if c.change in ("modified", "added", "renamed") else None)
+        for key, s in new.items():
+            before = old.get(key)
+            if before is None:
+                out.append(SymbolChange(c.path, s.qualified, s.kind, "added", s.line, s.signature))
+            elif before.signature != s.signature:
+                out.append(SymbolChange(c.path, s.qualified, s.kind, "changed", s.line, s.signature, before.signature))
+        for key, s in old.items():
+            if key not in new:
+                out.append(SymbolChange(c.path, s.qualified, s.kind, "removed", s.line, s.signature))
+    out.sort(key=lambda s: (s.path, s.line, s.qualified, s.change))
+    return out
+
+
+def visibility(language: str, qualified: str, kind: str, signature: str) -> str | None:
+    """The rule that makes a symbol public, or None when it is not."""
+    parts = qualified.split(".")
+    name = parts[-1]
+    sig = signature.lstrip()
+    if language == "python":
+        private = [p for p in parts if p.startswith("_") and not (p.startswith("__") and p.endswith("__"))]
+        return None if private else "python:no_leading_underscore"
+    if language == "go":
+        return "go:capitalized" if name[:1].isupper() else None
+    if language == "rust":
+        return "rust:pub" if sig.startswith("pub") else None
+    if language in ("java", "c_sharp", "csharp", "kotlin", "php"):
+        if "public " in f" {sig} " or sig.startswith("public"):
+            return f"{language}:public"
+        if kind == "method" and language in ("java", "c_sharp", "csharp") and "private" not in sig and "protected" not in sig and "(" in sig and "{" not in sig:
+            return f"{language}:interface_member"
+        return None
+    if language in ("javascript", "typescript", "tsx"):
+        if len(parts) == 1:
+            return "js:export" if sig.startswith("export") else None
+        return None if name.startswith(("_", "#")) else "js:class_member"
+    if language in ("c", "cpp") and sig.startswith("static"):
+        return None  # internal linkage
+    return "top_level" if len(parts) == 1 else None
+
+
+def _api_changes(head: Any, base: Any, symbols: list[SymbolChange]) -> list[ApiChange]:
+    out = []
+    for s in symbols:
+        side = base if s.change == "removed" else head
+        f = side.file(s.path)
+        basis = visibility(f.language if f else "", s.qualified, s.kind, s.signature)
+        if basis:
+            out.append(ApiChange(s.path, s.qualified, s.kind, s.change, s.signature, basis))
+    return out
+
+
+def _dependency_changes(base: Any, head: Any) -> list[DependencyChange]:
+    def index(snap: Any) -> dict[tuple[str, str, str], Any]:
+        return {(d.ecosystem, d.name, d.scope): d for d in snap.record.dependencies}
+
+    b, h = index(base), index(head)
+    out = []
+    for key, d in h.items():
+        old = b.get(key)
+        if old is None:
+            out.append(DependencyChange(d.name, d.ecosystem, "added", d.spec, "", d.scope, d.manifest))
+        elif old.spec != d.spec:
+            out.append(DependencyChange(d.name, d.ecosystem, "changed", d.spec, old.spec, d.scope, d.manifest))
+    for key, d in b.items():
+        if key not in h:
+            out.append(DependencyChange(d.name, d.ecosystem, "removed", "", d.spec, d.scope, d.manifest))
+    out.sort(key=lambda c: (c.ecosystem, c.name, c.scope))
+    return out
+
+
+def _names_in(facts: Any) -> set[str]:
+    """Every identifier a file's facts name: its definitions, its uses and its local names (core
+    facts summarize occurrences as `uses` and `local_names`; full facts also list them)."""
+    names = {s.name for s in facts.symbols}
+    names.update(facts.uses)
+    names.update(facts.local_names)
+    names.update(o.name for o in facts.occurrences)
+    return names
+
+
+def _names(ctx: Any, snap: Any) -> set[str]:
+    key = ("all_identifiers", snap.fingerprint)
+    names = ctx.handle.memo.get(key)
+    if names is None:
+        names = set()
+        for facts in snap.all_facts().values():  # core facts
+            names |= _names_in(facts)
+        ctx.handle.memo[key] = names
+    return names
+
+
+def _new_identifiers(ctx: Any, base: Any, head: Any, files: list[FileChange]) -> list[str]:
+    seen = _names(ctx, base)
+    fresh: set[str] = set()
+    for c in files:
+        if c.change in ("added", "modified", "renamed"):
+            facts = head.core_facts(c.path)
+            if facts:
+                fresh |= _names_in(facts) - seen
+    return sorted(fresh)
+
+
+def novelty(input: Any, ctx: Any) -> Result:
+    head, fresh = open_pinned(ctx, input.repo, input.head)
+    base, _ = open_pinned(ctx, input.repo, input.base)
+    binding = f"{base.fingerprint}:{head.fingerprint}"
+    files = _file_changes(base, head)
+    symbols = _symbol_changes(base, head, files)
+    sections = {
+        "files": files,
+        "symbols": symbols,
+        "public_api": _api_changes(head, base, symbols),
+        "dependencies": _dependency_changes(base, head),
+        "identifiers": _new_identifiers(ctx, base, head, files),
+    }
+    sides = (Side(input.base, base.oid, base.fingerprint), Side(input.head, head.oid, head.fingerprint))
+    if input.section is not None:
+        items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
+                               binding=binding)
+        return Result(NoveltySection(*sides, input.section, items), freshness=fresh, page=page)
+    refuse_paging_without_section(input)
+    data = Novelty(*sides, base_freshness=freshness_of(base),
+                   **{name: summary_section(ctx, name, items, binding) for name, items in sections.items()})
+    return Result(data, freshness=fresh)
+
+

@@ -1,0 +1,229 @@
+"""context.overview: what a snapshot holds, at a glance.
+
+With `workspace`: its members (identity, pin, freshness, files, lines, languages, packages)
+and the cross-repository edges between them; `section` pages `members`, `edges`, or one
+of a snapshot's sections merged over the members, each item tagged with its `member`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+from context_tools.query.pinned import open_pinned
+from indexer.contract.result import Result, Unknown
+from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
+from context_tools.query.workspace_scope import (MemberFreshnessPage, interleave, open_workspace, repo_of, rev_of, tag,
+                                            workspace_of)
+from indexer.contract.errors import BadInput
+
+_NOT_CODE = ("binary", "symlink", "submodule")
+
+
+class Identity(Struct):
+    repo: str
+    rev: str
+    oid: str
+    fingerprint: str
+
+
+class LanguageCount(Struct):
+    language: str
+    files: int
+    lines: int | Unknown
+
+
+class TopFile(Struct):
+    path: str
+    rank: float
+    fan_in: int
+    language: str
+    lines: int
+
+
+class Totals(Struct):
+    files: int
+    text_lines: int
+    symbols: int
+    edges: int
+    unresolved_imports: int
+    packages: int
+    dependencies: int
+    entry_points: int
+    languages: int
+    skipped: int
+    generated: int
+    vendored: int
+
+
+class Overview(Struct):
+    identity: Identity
+    totals: Totals
+    languages: Section
+    packages: Section
+    entry_points: Section
+    dependencies: Section
+    top_files: Section
+
+
+class OverviewSection(Struct):
+    identity: Identity
+    section: str
+    items: list
+
+
+def _sections(snap: Any) -> dict[str, list]:
+    record = snap.record
+    langs: dict[str, list[int]] = {}
+    for f in snap.files:
+        counts = langs.setdefault(f.language, [0, 0])
+        counts[0] += 1
+        counts[1] += max(f.lines, 0)
+    languages = [LanguageCount(lang, n, lines if lang not in _NOT_CODE else Unknown("not_applicable", f"{lang} entries have no lines"))
+                 for lang, (n, lines) in sorted(langs.items(), key=lambda kv: (-kv[1][0], kv[0]))]
+    top = sorted(record.rank.items(), key=lambda kv: (-kv[1], kv[0]))
+    top_files = []
+    for path, rank in top:
+        f = snap.file(path)
+        if f is not None:
+            top_files.append(TopFile(path, rank, record.fan_in.get(path, 0), f.language, f.lines))
+    return {
+        "languages": languages,
+        "packages": list(record.packages),
+        "entry_points": list(record.entry_points),
+        "dependencies": list(record.dependencies),
+        "top_files": top_files,
+    }
+
+
+def _totals(ctx: Any, snap: Any, sections: dict[str, list]) -> Totals:
+    record = snap.record
+    return Totals(
+        files=len(snap.files), text_lines=sum(max(f.lines, 0) for f in snap.files), symbols=snap.symbol_count,
+        edges=len(record.edges), unresolved_imports=len(record.unresolved), packages=len(record.packages),
+        dependencies=len(record.dependencies), entry_points=len(record.entry_points),
+        languages=len(sections["languages"]), skipped=sum(1 for f in snap.files if f.skipped),
+        generated=sum(1 for f in snap.files if f.mark == "generated"),
+        vendored=sum(1 for f in snap.files if f.mark == "vendored"))
+
+
+def overview(input: Any, ctx: Any) -> Result:
+    name = workspace_of(input)
+    if name is not None:
+        return _workspace_overview(input, ctx, name)
+    if input.section in _WORKSPACE_SECTIONS:
+        raise BadInput(f"section {input.section!r} is a section of a workspace overview: pass `workspace`")
+    rev = rev_of(input)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev)
+    identity = Identity(snap.repo_path, rev, snap.oid, snap.fingerprint)
+    sections = _sections(snap)
+    if input.section is not None:
+        items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
+                               binding=snap.fingerprint)
+        return Result(OverviewSection(identity, input.section, items), freshness=fresh, page=page)
+    refuse_paging_without_section(input)
+    data = Overview(identity=identity, totals=_totals(ctx, snap, sections),
+                    **{name: summary_section(ctx, name, items, snap.fingerprint) for name, items in sections.items()})
+    return Result(data, freshness=fresh)
+
+
+# --- a workspace -------------------------------------------------------------------------------
+
+_WORKSPACE_SECTIONS = ("members", "edges")
+
+
+class WorkspaceMember(Struct):
+    """A member: identity, pin, freshness, and what its pinned snapshot holds."""
+
+    name: str
+    path: str
+    remote_url: str | None
+    rev: str
+    pinned_oid: str
+    fingerprint: str
+    indexed_at: str
+    freshness: str  # current | stale | unknown
+    current_oid: str | None
+    reason: str
+    files: int | Unknown
+    text_lines: int | Unknown
+    languages: list[LanguageCount] | Unknown
+    packages: list[str]  # "ecosystem:name" the member declares
+
+
+class WorkspaceTotals(Struct):
+    members: int
+    files: int
+    text_lines: int
+    languages: int  # distinct languages over all members
+    cross_edges: int
+    stale: int
+    unknown: int
+
+
+class WorkspaceOverview(Struct):
+    workspace: str
+    created_at: str
+    updated_at: str
+    totals: WorkspaceTotals
+    members: Section
+    edges: Section  # cross-repository edges: a package one member declares, depended on or imported by another
+    member_freshness: MemberFreshnessPage
+
+
+class WorkspaceOverviewSection(Struct):
+    workspace: str
+    section: str
+    items: list  # members, edges, or a member section's items tagged with `member`
+    member_freshness: MemberFreshnessPage
+
+
+def _member_entry(opened: Any, status: Any) -> WorkspaceMember:
+    m, f = opened.member, opened.freshness
+    if opened.snap is None:
+        gone = Unknown("not_assessed", f.reason)
+        files, lines, languages = gone, gone, gone
+    else:
+        files, lines = len(opened.snap.files), sum(max(x.lines, 0) for x in opened.snap.files)
+        languages = _sections(opened.snap)["languages"]
+    return WorkspaceMember(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
+                           f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [])
+
+
+def _member_sections(scope: Any, section: str) -> list:
+    columns = [[tag(item, m.member.name) for item in _sections(m.snap)[section]] for m in scope.readable]
+    if section == "top_files":  # ranks are per snapshot: interleave by rank position, not by value
+        return interleave(columns)
+    return [item for column in columns for item in column]
+
+
+def _workspace_overview(input: Any, ctx: Any, name: str) -> Result:
+    from indexer.fleet.workspace import workspace_overview
+
+    scope = open_workspace(ctx, name)
+    ws = workspace_overview(ctx.store, name)
+    status = {s.member.name: s for s in ws.members}
+    members = [_member_entry(m, status.get(m.member.name)) for m in scope.members]
+    edges = list(ws.edges)
+    if input.section is not None:
+        if input.section == "members":
+            items = members
+        elif input.section == "edges":
+            items = edges
+        else:
+            items = _member_sections(scope, input.section)
+        chunk, page = ctx.page(items, cap="items", limit=input.limit, cursor=input.cursor, binding=scope.binding)
+        return Result(WorkspaceOverviewSection(name, input.section, chunk, scope.member_freshness),
+                      freshness=scope.freshness, page=page)
+    refuse_paging_without_section(input)
+    languages = {lang.language for m in members if isinstance(m.languages, list) for lang in m.languages}
+    totals = WorkspaceTotals(
+        members=len(members), files=sum(m.files for m in members if isinstance(m.files, int)),
+        text_lines=sum(m.text_lines for m in members if isinstance(m.text_lines, int)), languages=len(languages),
+        cross_edges=len(edges), stale=sum(m.freshness == "stale" for m in members),
+        unknown=sum(m.freshness == "unknown" for m in members))
+    data = WorkspaceOverview(name, ws.created_at, ws.updated_at, totals,
+                             members=summary_section(ctx, "members", members, scope.binding),
+                             edges=summary_section(ctx, "edges", edges, scope.binding),
+                             member_freshness=scope.member_freshness)
+    return Result(data, freshness=scope.freshness)

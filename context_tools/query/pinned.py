@@ -1,0 +1,55 @@
+"""Opening the pinned snapshot a context tool reads, and the freshness that travels with it.
+
+The snapshot a rev was last indexed at is served even when the rev has moved since;
+the freshness then says `stale` and why. Snapshots stay open in the face's store
+handle between calls (a warm call re-reads only the rev's pin), so an in-process or
+MCP caller pays the open once.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from indexer.contract.result import Freshness, not_recorded
+
+
+def tree_path(path: str) -> str:
+    """A path as a snapshot names it: relative to the repository root, without the leading
+    `./` or the slashes a shell completion leaves (`./src/app.py` -> `src/app.py`, `src/` -> `src`)."""
+    while path.startswith("./"):
+        path = path[2:].lstrip("/")
+    return path.strip("/")
+
+
+def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
+    from indexer import api
+    from indexer.store.snapshot import pinned_oid
+
+    key = ("snapshot", os.path.realpath(repo), rev)
+    memo = ctx.handle.memo
+    snap = memo.get(key)
+    if snap is not None:
+        pin = pinned_oid(ctx.store, snap.repo, rev)
+        if pin is not None and pin != snap.oid:  # re-indexed since: serve the new pin
+            snap = None
+    if snap is None:
+        snap = api.snapshot(repo, rev, store=ctx.store, index_if_absent=True)
+        memo[key] = snap
+    return snap, freshness_of(snap)
+
+
+def freshness_of(snap: Any) -> Freshness:
+    current = snap.current_oid()
+    rev = snap.rev
+    if current is None:
+        status, reason = "unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot"
+    elif current == snap.oid:
+        status, reason = "current", f"{rev} still resolves to the pinned commit"
+    else:
+        status = "stale"
+        reason = (f"{rev} moved from {snap.oid[:12]} to {current[:12]} since it was indexed; served from the "
+                  f"pinned snapshot (run `rennet index --rev {rev}` to refresh)")
+    return Freshness(repo=snap.repo_path, rev=rev, pinned_oid=snap.oid, current_oid=current, status=status,
+                     reason=reason, indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
+                     fingerprint=snap.fingerprint)

@@ -1,0 +1,310 @@
+"""context.map: the ranked Repo Map fitted to a byte budget.
+
+Without focus the snapshot's own PageRank orders the files. With focus (paths,
+folders or symbol names) the ranking is a personalized PageRank over the import
+graph: the walk restarts at the focus files and follows imports both ways (an
+imported file at full weight, an importer at half), so what the focus uses and what
+uses it rank first. Files marked generated or vendored are left out unless focused.
+
+With `workspace`, every member's files are ranked in that member's own snapshot (focus
+applies in each member it matches) and interleaved by rank position, each file tagged with
+its `member`; the budget and cursor then work over the interleaved list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from context_tools.query.pinned import open_pinned, tree_path
+from indexer.contract.result import Page, Result
+from context_tools.query.workspace_scope import (MemberFreshnessPage, MemberPath, interleave, open_workspace, repo_of, rev_of, tag,
+                                            workspace_of)
+
+_NOT_CODE = ("binary", "symlink", "submodule")
+_KEY_KINDS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type",
+                        "module", "macro", "namespace", "constant"})
+_ALPHA = 0.85
+_ITERATIONS = 40
+
+
+class MapFile(Struct):
+    path: str
+    rank: float
+    language: str
+    lines: int
+    # key definitions as written (signature lines, two spaces per container), in file order;
+    # over the per-file cap, those the file's importers use most (see _key_symbols)
+    symbols: list[str]
+    more_symbols: int  # key definitions left out by the per-file cap or the budget
+
+
+class RepoMap(Struct):
+    focus: list[str]
+    focus_files: list[str]
+    unmatched_focus: list[str]
+    ranking: str  # "pagerank" | "personalized_pagerank"
+    budget: int
+    bytes: int  # serialized size of `files`
+    excluded_marked: int  # generated or vendored files left out
+    files: list[MapFile]
+
+
+def _focus_files(snap: Any, focus: list[str]) -> tuple[list[str], list[str]]:
+    from context_tools.query.symbols import find_exact
+
+    paths = [f.path for f in snap.files]
+    found: set[str] = set()
+    unmatched = []
+    for item in focus:
+        item_path = tree_path(item)
+        hits = {p for p in paths if p == item_path or p.startswith(item_path + "/")}
+        if not hits:
+            hits = {path for path, _, _ in find_exact(snap, item)}
+        if hits:
+            found |= hits
+        else:
+            unmatched.append(item)
+    return sorted(found), unmatched
+
+
+def personalized_rank(snap: Any, seeds: list[str]) -> dict[str, float]:
+    nodes = [f.path for f in snap.files if f.language not in _NOT_CODE]
+    index = {p: i for i, p in enumerate(nodes)}
+    out_links: list[list[tuple[int, float]]] = [[] for _ in nodes]
+    for e in snap.record.edges:
+        s, t = index.get(e.source), index.get(e.target)
+        if s is None or t is None or s == t:
+            continue
+        out_links[s].append((t, 1.0))
+        out_links[t].append((s, 0.5))
+    weights = [sum(w for _, w in links) for links in out_links]
+    restart = [0.0] * len(nodes)
+    seeded = [index[p] for p in seeds if p in index]
+    for i in seeded:
+        restart[i] = 1.0 / len(seeded)
+    rank = list(restart)
+    for _ in range(_ITERATIONS):
+        nxt = [(1 - _ALPHA) * r for r in restart]
+        dangling = 0.0
+        for i, links in enumerate(out_links):
+            if not links:
+                dangling += rank[i]
+                continue
+            share = _ALPHA * rank[i] / weights[i]
+            for j, w in links:
+                nxt[j] += share * w
+        if dangling:
+            for i in seeded:
+                nxt[i] += _ALPHA * dangling / len(seeded)
+        rank = nxt
+    return {p: round(rank[i], 6) for p, i in index.items()}
+
+
+def _entry(snap: Any, path: str, rank: float, per_file: int, focus: frozenset[str] = frozenset()) -> MapFile:
+    f = snap.file(path)
+    facts = snap.core_facts(path)
+    symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
+                     key=lambda s: (s.line, s.start_byte))
+    shown = _key_symbols(snap, path, symbols, per_file, focus)
+    # indented two spaces per enclosing definition, so a method reads as part of its class
+    sigs = ["  " * (s.container.count(".") + 1 if s.container else 0) + (s.signature or f"{s.kind} {s.qualified}")
+            for s in shown]
+    return MapFile(path, rank, f.language, f.lines, sigs, len(symbols) - len(shown))
+
+
+# Importers whose uses rank a crowded file's definitions, in path order: a file thousands
+# import costs no more than one 256 import.
+_USES_FROM = 256
+
+
+def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: frozenset[str]) -> list:
+    """The definitions to show, in file order: all of them when they fit `per_file`; else those
+    its importers want most, each with the definitions enclosing it. First a definition the
+    focus names (by name or qualified name), then what more importers name in an import (the
+    file's API), then what their sites name more, weighed as the rank weighs them
+    (weights.name_weight, weights.definition_weight: a name few files define counts more than
+    `get`, and one over weights.MAX_DEFINERS not at all); at equal scores the outermost, then
+    the first."""
+    if len(symbols) <= per_file:
+        return symbols
+    from indexer.rank.weights import MAX_DEFINERS, definition_weight, name_weight
+
+    from context_tools.query.symbols import specs_of
+
+    names = {s.name for s in symbols}
+    imported: dict[str, int] = dict.fromkeys(names, 0)
+    used: dict[str, int] = dict.fromkeys(names, 0)
+    edges_from: dict[str, list] = {}
+    for e in snap.importers(path):
+        if e.source != path:
+            edges_from.setdefault(e.source, []).append(e)
+    for importer in sorted(edges_from)[:_USES_FROM]:
+        for name, count in snap.uses_of(importer).items():
+            if name in names:
+                used[name] += count
+        for name in {n for e in edges_from[importer] for spec in specs_of(snap, e) for n in spec.names}:
+            if name in names:
+                imported[name] += 1
+
+    definers = {name: len(paths) for name, paths in snap.defining_paths(sorted(n for n in names if used[n])).items()}
+
+    def wanted(s: Any) -> tuple[bool, int, float]:
+        count = definers.get(s.name, 1)
+        weight = name_weight(s.name, count) * definition_weight(s) if count <= MAX_DEFINERS else 0.0
+        return s.name in focus or s.qualified in focus, imported[s.name], used[s.name] * weight
+
+    by_qualified = {s.qualified: s for s in symbols}
+    chosen: set[int] = set()
+    order = sorted(symbols, key=lambda s: s.line)  # stable: then by depth, then by want
+    order.sort(key=lambda s: s.container.count(".") + 1 if s.container else 0)
+    order.sort(key=wanted, reverse=True)
+    for s in order:
+        fresh = [x for x in [s, *_enclosing(s, by_qualified)] if id(x) not in chosen]
+        if len(chosen) + len(fresh) <= per_file:
+            chosen.update(id(x) for x in fresh)
+            if len(chosen) == per_file:
+                break
+    return [s for s in symbols if id(s) in chosen]
+
+
+def _enclosing(s: Any, by_qualified: dict[str, Any]) -> list:
+    """The key definitions around `s` in its file, innermost first."""
+    out = []
+    container = s.container
+    while container:
+        outer = by_qualified.get(container)
+        if outer is not None:
+            out.append(outer)
+        container = container.rpartition(".")[0]
+    return out
+
+
+class Ranked(Struct):
+    """One snapshot's map candidates, best first."""
+
+    ordered: list[str]
+    ranks: dict[str, float]
+    focus_files: list[str]
+    unmatched: list[str]
+    ranking: str
+    excluded: int
+
+
+def _ranked(ctx: Any, snap: Any, focus: list[str]) -> Ranked:
+    focus_files, unmatched = _focus_files(snap, focus) if focus else ([], [])
+    if focus_files:
+        key = ("personalized_rank", snap.fingerprint, tuple(focus_files))
+        ranks = ctx.handle.memo.get(key)
+        if ranks is None:  # the next page of the same map must not pay for the walk again
+            ranks = ctx.handle.memo[key] = personalized_rank(snap, focus_files)
+        ranking = "personalized_pagerank"
+    else:
+        ranks, ranking = dict(snap.rank), "pagerank"
+    focused = set(focus_files)
+    candidates, excluded = [], 0
+    for f in snap.files:
+        if f.language in _NOT_CODE:
+            continue
+        if f.mark and f.path not in focused:
+            excluded += 1
+            continue
+        candidates.append(f.path)
+    ordered = sorted(candidates, key=lambda p: (-ranks.get(p, 0.0), p))
+    return Ranked(ordered, ranks, focus_files, unmatched, ranking, excluded)
+
+
+def _fit(ctx: Any, entries: Any, total: int, cursor: str | None, binding: str, budget: int
+         ) -> tuple[list, int, Page]:
+    """The page of map entries from the cursor on that fits the byte budget. `entries(start)` yields
+    the entries from position `start`. Returns (entries, bytes used, page)."""
+    start = ctx.cursor_offset(cursor, binding)
+    if start > total:
+        from context_tools.faces.errors import BadCursor
+
+        raise BadCursor("cursor points past the end of the map")
+    files: list = []
+    used = 2  # the enclosing brackets
+    end = start
+    for entry in entries(start):
+        size = len(msgspec.json.encode(entry)) + 1
+        while used + size > budget and entry.symbols and not files:
+            # the first file always fits: shed its symbols until it does
+            entry.more_symbols += 1
+            entry.symbols.pop()
+            size = len(msgspec.json.encode(entry)) + 1
+        if used + size > budget and files:
+            break
+        files.append(entry)
+        used += size
+        end += 1
+    more = end < total
+    page = Page(total=total, returned=len(files), truncated=more, cursor=ctx.cursor_at(end, binding) if more else None)
+    return files, used, page
+
+
+def repo_map(input: Any, ctx: Any) -> Result:
+    name = workspace_of(input)
+    if name is not None:
+        return _map_across(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    budget = input.budget or ctx.cap("budget")
+    per_file = ctx.cap("symbols_per_file")
+    r = _ranked(ctx, snap, input.focus)
+    focus = frozenset(input.focus)
+    files, used, page = _fit(ctx, lambda start: (_entry(snap, p, r.ranks.get(p, 0.0), per_file, focus)
+                                                 for p in r.ordered[start:]),
+                             len(r.ordered), input.cursor, snap.fingerprint, budget)
+    data = RepoMap(focus=list(input.focus), focus_files=r.focus_files, unmatched_focus=r.unmatched, ranking=r.ranking,
+                   budget=budget, bytes=used, excluded_marked=r.excluded, files=files)
+    return Result(data, freshness=fresh, page=page)
+
+
+# --- a workspace -------------------------------------------------------------------------------
+
+class MemberRanking(Struct):
+    member: str
+    ranking: str  # personalized when focus matched in this member, else the member's own PageRank
+    files: int  # map candidates in the member
+    excluded_marked: int
+
+
+class WorkspaceMap(Struct):
+    """Each member's files ranked in its own snapshot, interleaved by rank position (every member's
+    first file, then every member's second, ...), each file tagged with its `member`."""
+
+    workspace: str
+    focus: list[str]
+    focus_files: list[MemberPath]
+    unmatched_focus: list[str]  # matched in no member
+    members: list[MemberRanking]
+    budget: int
+    bytes: int
+    excluded_marked: int
+    files: list[MapFile]
+    member_freshness: MemberFreshnessPage
+
+
+def _map_across(input: Any, ctx: Any, name: str) -> Result:
+    scope = open_workspace(ctx, name)
+    budget = input.budget or ctx.cap("budget")
+    per_file = ctx.cap("symbols_per_file")
+    ranked = [(m, _ranked(ctx, m.snap, input.focus)) for m in scope.readable]
+    focus = frozenset(input.focus)
+    order = interleave([[(m, r, p) for p in r.ordered] for m, r in ranked])
+
+    def entries(start: int):
+        for m, r, p in order[start:]:
+            yield tag(_entry(m.snap, p, r.ranks.get(p, 0.0), per_file, focus), m.member.name)
+
+    files, used, page = _fit(ctx, entries, len(order), input.cursor, scope.binding, budget)
+    data = WorkspaceMap(
+        workspace=name, focus=list(input.focus),
+        focus_files=[MemberPath(m.member.name, p) for m, r in ranked for p in r.focus_files],
+        unmatched_focus=[f for f in input.focus if all(f in r.unmatched for _, r in ranked)],
+        members=[MemberRanking(m.member.name, r.ranking, len(r.ordered), r.excluded) for m, r in ranked],
+        budget=budget, bytes=used, excluded_marked=sum(r.excluded for _, r in ranked), files=files,
+        member_freshness=scope.member_freshness)
+    return Result(data, freshness=scope.freshness, page=page)

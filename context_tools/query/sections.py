@@ -1,0 +1,34 @@
+"""Embedded collections of a summary reply (overview, novelty): each is bounded, counted,
+and carries a cursor that pages the rest through the same command narrowed to it."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import msgspec
+from msgspec import Struct
+
+
+class Section(Struct):
+    items: list
+    total: int
+    returned: int
+    truncated: bool
+    cursor: str | None = None  # valid for the same call with `section=<this section>`
+
+
+def summary_section(ctx: Any, name: str, items: Sequence[Any], binding: str) -> Section:
+    query = msgspec.structs.replace(ctx.input, section=name, cursor=None, limit=None)
+    chunk, page = ctx.first_page_of(items, size=ctx.cap("section"), query=query, binding=binding)
+    return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
+                   cursor=page.cursor)
+
+
+def refuse_paging_without_section(input: Any) -> None:
+    """A summary shows the first page of every section; `cursor` and `limit` page one section
+    (`section`), so either without it is refused rather than ignored."""
+    from indexer.contract.errors import BadInput
+
+    for field in ("cursor", "limit"):
+        if getattr(input, field):  # an empty cursor is none, as on every page
+            raise BadInput(f"`{field}` pages one section: pass `section` with it")

@@ -1,0 +1,257 @@
+"""Answering across a workspace: its members' pinned snapshots, read as one target.
+
+A context tool given `workspace` instead of `repo` runs its single-snapshot logic on
+every member's pinned snapshot (members in name order), tags each item with its
+`member`, and merges the items into one collection with one page and cursor.
+
+Freshness of a workspace answer:
+
+- `data.member_freshness`: `items` with the usual freshness of each member's pinned
+  snapshot plus `member` (a stale member is still served from its pin), members that are not
+  current first, at most MEMBER_FRESHNESS_CAP of them, with `total` and `truncated`;
+- the envelope's `freshness` speaks for the whole workspace: `repo` is
+  `workspace:<name>`, `rev` the members' revs (distinct, comma-joined), `pinned_oid` a
+  SHA-256 over the members' `name oid` lines and `current_oid` the same digest over what
+  their revs resolve to now (None when one no longer resolves), so the two are equal
+  exactly when every member is current; `status` is `stale` if any member is stale,
+  else `unknown` if any is unknown (or there are no members), else `current`;
+  `indexed_at` is the newest member's; `fingerprint` is the workspace binding below.
+
+Cursors of a workspace answer are bound to a SHA-256 over the workspace name and every
+member's name, pinned OID and snapshot fingerprint: re-pinning a member (`rennet
+workspace add` again, `rennet workspace sync`) makes an old cursor `bad_cursor`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Iterable, Sequence, TypeVar
+
+import msgspec
+from msgspec import Struct
+
+from indexer.contract.result import Freshness, not_recorded
+from indexer.contract.errors import BadInput, NotFound, RennetError
+
+T = TypeVar("T")
+
+
+class MemberFreshness(Freshness, frozen=True, kw_only=True):
+    """A member's own freshness, tagged with the member."""
+
+    member: str
+
+
+MEMBER_FRESHNESS_CAP = 8
+
+
+class MemberFreshnessPage(Struct):
+    """Members' own freshness, bounded like every collection: members that are not current
+    first, then by name; the overview's `members` section pages through all of them."""
+
+    items: list[MemberFreshness]
+    total: int
+    truncated: bool
+
+
+class MemberPath(Struct):
+    member: str
+    path: str
+
+
+@dataclass
+class OpenMember:
+    member: Any  # indexer.fleet.workspace.Member
+    snap: Any  # its pinned Snapshot; None when it cannot be read (then freshness says why)
+    freshness: MemberFreshness
+    error: RennetError | None = None  # why the snapshot cannot be read
+
+
+@dataclass
+class Scope:
+    name: str
+    members: list[OpenMember]
+    binding: str  # what cursors of this workspace are bound to
+    freshness: Freshness  # of the workspace as a whole
+
+    @property
+    def readable(self) -> list[OpenMember]:
+        return [m for m in self.members if m.snap is not None]
+
+    @property
+    def member_freshness(self) -> MemberFreshnessPage:
+        ordered = sorted((m.freshness for m in self.members), key=lambda f: (f.status == "current", f.member))
+        return MemberFreshnessPage(ordered[:MEMBER_FRESHNESS_CAP], len(ordered), len(ordered) > MEMBER_FRESHNESS_CAP)
+
+    def names(self) -> str:
+        return ", ".join(m.member.name for m in self.members) or "none"
+
+
+# --- choosing the target -----------------------------------------------------------------
+
+def workspace_of(input: Any) -> str | None:
+    """The workspace an input targets, or None for a single repository. `repo`/`rev` with
+    `workspace` is bad input: a workspace pins each member at its own rev."""
+    name = getattr(input, "workspace", None)
+    if name is None:
+        if getattr(input, "member", None) is not None:
+            raise BadInput("`member` names a member of a workspace: pass `workspace` with it")
+        return None
+    mixed = [f for f in ("repo", "rev") if getattr(input, f, None) is not None]
+    if mixed:
+        raise BadInput(f"pass either `workspace` or `{'`/`'.join(mixed)}`, not both "
+                       f"(a workspace pins each member at its own rev)")
+    return name
+
+
+def repo_of(input: Any) -> str:
+    return input.repo if input.repo is not None else "."
+
+
+def rev_of(input: Any) -> str:
+    return input.rev if input.rev is not None else "HEAD"
+
+
+# --- opening the members -----------------------------------------------------------------
+
+def open_workspace(ctx: Any, name: str) -> Scope:
+    """Every member's pinned snapshot (kept open in the face's store handle), its freshness, and
+    the workspace's. NotFound when there is no such workspace."""
+    from indexer.fleet import workspace
+
+    members = workspace.members(ctx.store, name)
+    opened = [_open_member(ctx, name, m) for m in members]
+    return Scope(name, opened, binding(name, members), _overall(name, opened))
+
+
+def _open_member(ctx: Any, workspace_name: str, member: Any) -> OpenMember:
+    from context_tools.query.pinned import freshness_of
+    from indexer.fleet import workspace
+
+    key = ("member_snapshot", member.path, member.rev, member.oid, member.fingerprint)
+    snap = ctx.handle.memo.get(key)
+    if snap is None:
+        try:
+            snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)
+        except RennetError as exc:  # the repository or its snapshot is gone: say so, answer from the rest
+            now = workspace.freshness(member)
+            reason = f"member not read: {exc.message}" + (f" ({now.reason})" if now.status != "current" else "")
+            return OpenMember(member, None, MemberFreshness(
+                repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=now.current_oid,
+                status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
+                fingerprint=member.fingerprint, member=member.name), exc)
+    fresh = freshness_of(snap)
+    reason = fresh.reason
+    if fresh.status == "stale":  # `rennet index` would not move the workspace's pin
+        reason = (f"{member.rev} moved from {member.oid[:12]} to {fresh.current_oid[:12]} since it was pinned; "
+                  f"served from the pinned snapshot (run `rennet workspace sync {workspace_name}` to re-pin)")
+    return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh) | {"reason": reason},
+                                                    member=member.name))
+
+
+def binding(name: str, members: Iterable[Any]) -> str:
+    lines = [f"workspace {name}"] + [f"{m.name} {m.oid} {m.fingerprint}" for m in members]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def _digest(pairs: Iterable[tuple[str, str]]) -> str:
+    return hashlib.sha256("\n".join(f"{name} {oid}" for name, oid in pairs).encode()).hexdigest()
+
+
+def _overall(name: str, opened: list[OpenMember]) -> Freshness:
+    fresh = [m.freshness for m in opened]
+    stale = [f for f in fresh if f.status == "stale"]
+    unknown = [f for f in fresh if f.status == "unknown"]
+    if not fresh:
+        status, reason = "unknown", f"workspace {name} has no members"
+    elif stale:
+        status = "stale"
+        reason = (f"{len(stale)} of {len(fresh)} members stale ({', '.join(f.member for f in stale)}); answers are "
+                  f"served from the pinned snapshots (run `rennet workspace sync {name}` to re-pin)")
+    elif unknown:
+        status = "unknown"
+        reason = f"{len(unknown)} of {len(fresh)} members unknown: " + "; ".join(
+            f"{f.member}: {f.reason}" for f in unknown)
+    else:
+        status, reason = "current", f"all {len(fresh)} members still resolve to their pinned commits"
+    current = None
+    if fresh and all(f.current_oid for f in fresh):
+        current = _digest((f.member, f.current_oid) for f in fresh)
+    indexed = max((f.indexed_at for f in fresh if isinstance(f.indexed_at, str)), default=None)
+    return Freshness(
+        repo=f"workspace:{name}", rev=",".join(sorted({f.rev for f in fresh})),
+        pinned_oid=_digest((f.member, f.pinned_oid) for f in fresh), current_oid=current, status=status,
+        reason=reason, indexed_at=indexed or not_recorded("no member records an index time"),
+        fingerprint=binding(name, (m.member for m in opened)))
+
+
+def member_named(scope: Scope, name: str) -> OpenMember:
+    for m in scope.members:
+        if m.member.name == name:
+            return m
+    raise NotFound(f"{name!r} is not a member of workspace {scope.name!r} (members: {scope.names()})")
+
+
+def snapshot_of(opened: OpenMember) -> Any:
+    """The member's snapshot, or the typed error saying why it cannot be read."""
+    if opened.snap is None:
+        raise RennetError(f"member {opened.member.name!r}: {opened.error.message}", code=opened.error.code)
+    return opened.snap
+
+
+# --- tagging and merging -----------------------------------------------------------------
+
+@cache
+def tagged_type(cls: type) -> type:
+    """`cls` with a `member` field (a subclass, so the item is still a `cls`)."""
+    config = cls.__struct_config__
+    return msgspec.defstruct(f"Member{cls.__name__}", [("member", str)], bases=(cls,), kw_only=True,
+                             frozen=config.frozen, module=__name__)
+
+
+def tag(item: Any, member: str) -> Any:
+    return tagged_type(type(item))(**msgspec.structs.asdict(item), member=member)
+
+
+def interleave(columns: Sequence[Sequence[T]]) -> list[T]:
+    """Round-robin by position: every column's first item, then every column's second, ..."""
+    out: list[T] = []
+    depth = max((len(c) for c in columns), default=0)
+    for i in range(depth):
+        out.extend(c[i] for c in columns if i < len(c))
+    return out
+
+
+# --- references across members -------------------------------------------------------------
+
+def cross_importers(scope: Scope, defining: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Per member, the files whose external imports name a package another member declares and
+    defines the symbol in (a definition file under the declaring manifest's folder). `defining` maps
+    member name -> its files defining the symbol. Such a site counts as import-resolved."""
+    from indexer.fleet.workspace import import_targets, provided_packages
+
+    providers: dict[tuple[str, str], set[str]] = {}
+    for m in scope.readable:
+        files = defining.get(m.member.name)
+        if not files:
+            continue
+        for key, (_, manifest) in provided_packages(m.snap.record.packages).items():
+            folder = os.path.dirname(manifest)
+            if not folder or any(f.startswith(folder + "/") for f in files):
+                providers.setdefault(key, set()).add(m.member.name)
+    out: dict[str, set[str]] = {}
+    if not providers:
+        return out
+    for m in scope.readable:
+        found: set[str] = set()
+        for u in m.snap.record.unresolved:
+            if u.status != "external" or u.path in found:
+                continue
+            if any(providers.get(key, set()) - {m.member.name} for key in import_targets(u)):
+                found.add(u.path)
+        if found:
+            out[m.member.name] = found
+    return out

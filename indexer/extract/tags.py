@@ -1,0 +1,683 @@
+"""Syntax tree -> symbols, identifier occurrences, imports, main block and package name.
+
+One run of the language's query (shipped tags.scm + ours + identifier leaves) gives
+definitions, references, scopes, imports, facts, local scopes and bindings (read in
+indexer/lang/local_scopes.py, which says which sites are "local") and the occurrence sites. Python
+work is per definition and per identifier, never a walk over the whole tree,
+and no step recurses, so a deeply nested source costs what its tree-sitter queries cost.
+
+Kinds are normalized from the definition node's type where it is unambiguous (Rust
+`struct_item` is "struct" although the shipped tags call it a class), else from the capture
+name. A function whose innermost enclosing definition is class-like (class, struct,
+interface, trait, enum, a Rust impl block; a Ruby module) is a "method"; `container` is the
+dotted chain of enclosing definitions. Module-level variables named in UPPER_CASE are
+"constant".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
+
+from tree_sitter import Node, QueryCursor
+
+from indexer.lang import grammars
+from indexer.lang import local_scopes
+from indexer.lang.python.dunder_all import dunder_all
+from indexer.lang.imports import HANDLERS, es_module, js_exports, missed_includes
+from indexer.lang.registry import JS_FAMILY
+from indexer.model import ImportSpec, Occurrence, Symbol
+from indexer.extract.tokens import OCCURRENCE_CAP
+
+SIGNATURE_MAX = 200
+_start_byte = attrgetter("start_byte")
+
+_JS_KINDS = {
+    "class_declaration": "class", "class": "class", "method_definition": "method",
+    "field_definition": "method", "public_field_definition": "method",  # ours: function-valued fields
+    "function_declaration": "function", "function_expression": "function",
+    "generator_function": "function", "generator_function_declaration": "function",
+}
+_TS_KINDS = {
+    **_JS_KINDS,
+    "abstract_class_declaration": "class", "interface_declaration": "interface",
+    "type_alias_declaration": "type", "enum_declaration": "enum", "internal_module": "namespace",
+    "module": "module", "function_signature": "function", "method_signature": "method",
+    "abstract_method_signature": "method",
+}
+_C_KINDS = {
+    "struct_specifier": "struct", "union_specifier": "struct", "enum_specifier": "enum",
+    "type_definition": "type", "function_declarator": "function", "preproc_def": "macro",
+    "preproc_function_def": "macro",
+    "declaration": None,  # shipped `union` pattern on a declaration; ours takes the union itself
+}
+# Definition node type -> kind; None drops the match.
+KIND_BY_NODE: dict[str, dict[str, str | None]] = {
+    "python": {"class_definition": "class", "function_definition": "function", "assignment": "variable"},
+    "javascript": _JS_KINDS,
+    "typescript": _TS_KINDS,
+    "tsx": _TS_KINDS,
+    "go": {"function_declaration": "function", "method_declaration": "method", "method_elem": "method",
+           "const_spec": "constant", "var_spec": "variable"},
+    "rust": {"struct_item": "struct", "enum_item": "enum", "union_item": "struct", "type_item": "type",
+             "function_item": "function", "function_signature_item": "method", "trait_item": "trait",
+             "mod_item": "module", "macro_definition": "macro", "const_item": "constant",
+             "static_item": "variable"},
+    "java": {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
+             "record_declaration": "class", "annotation_type_declaration": "interface",
+             "method_declaration": "method", "constructor_declaration": "method", "field_declaration": "field"},
+    "c": _C_KINDS,
+    "cpp": {**_C_KINDS, "class_specifier": "class", "namespace_definition": "namespace",
+            "alias_declaration": "type", "operator_cast": "function"},
+    "csharp": {"class_declaration": "class", "interface_declaration": "interface",
+               "method_declaration": "method", "namespace_declaration": "namespace",
+               "file_scoped_namespace_declaration": "namespace", "struct_declaration": "struct",
+               "enum_declaration": "enum", "record_declaration": "class",
+               "constructor_declaration": "method", "property_declaration": "field",
+               "delegate_declaration": "type", "destructor_declaration": "method",
+               "operator_declaration": "method", "conversion_operator_declaration": "method",
+               "indexer_declaration": "field", "event_declaration": "field",
+               "local_function_statement": "function", "parameter": "field"},
+    # (a Ruby constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
+    "ruby": {"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
+             "singleton_class": "class", "module": "module"},
+    "php": {"namespace_definition": "namespace", "interface_declaration": "interface",
+            "trait_declaration": "trait", "class_declaration": "class", "property_declaration": "field",
+            "function_definition": "function", "method_declaration": "method", "enum_declaration": "enum",
+            "const_declaration": "constant", "enum_case": "enumerator",
+            "property_promotion_parameter": "field"},
+    "bash": {"function_definition": "function", "variable_assignment": "variable"},
+}
+
+# Specifiers that are definitions only with a body (`struct S;` is a declaration).
+_NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+# Where the span of a definition node grows to: decorators, the whole declaration of a
+# C declarator, the `const` of a JS declarator.
+_SPAN_PARENTS: dict[str, frozenset[str]] = {
+    "function_definition": frozenset({"decorated_definition"}),
+    "class_definition": frozenset({"decorated_definition"}),
+    "variable_declarator": frozenset({"lexical_declaration", "variable_declaration"}),
+}
+_C_DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "parenthesized_declarator"})
+_C_DECLARATION_HOSTS = frozenset({"function_definition", "declaration", "field_declaration"})
+# A conversion operator is its own declarator, under its qualified name when out of line.
+_CONVERSION_WRAPPERS = _C_DECLARATOR_WRAPPERS | {"qualified_identifier"}
+
+METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl"})
+# Definitions written inside something that is not their container (tree-sitter node type ->
+# how far out the container is). A PHP promoted constructor parameter is a property of the
+# class ("member": up to the innermost class-like holder, past the constructor); a PHP
+# `define()` makes a constant of the global namespace wherever the call runs, even inside a
+# `namespace A { }` block ("global": no container). So does a C or C++ `#define`, in a
+# namespace, class or enum body alike: the preprocessor knows no scope.
+_HOISTED = {"property_promotion_parameter": "member", "function_call_expression": "global",
+            "preproc_def": "global", "preproc_function_def": "global", "preproc_call": "global"}
+_HOISTING = frozenset({"php", "c", "cpp"})
+# Containers without a name of their own, named as the language names them: what a PHP
+# anonymous class declares (`return new class { function run() {} };` in `make`) is a member
+# of `make.class@anonymous`, as PHP's get_class() says
+_ANONYMOUS_SCOPES = {"anonymous_class": "class@anonymous"}
+_RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
+# Ruby calls that make a class or module of the constant they are assigned to
+_RUBY_MAKERS = {("Class", "new"): "class", ("Struct", "new"): "class", ("Data", "define"): "class",
+                ("Module", "new"): "module"}
+_KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
+_UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
+_MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
+# Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`;
+# a PHP `$URL` property, PHP having `const` for constants; C#'s `ID { get; }`: a C# constant
+# says `const`, see csharp.scm)
+_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp", "php", "csharp"})
+_MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
+
+
+@dataclass(slots=True)
+class _Def:
+    name: str
+    kind: str
+    start: int  # span start/end bytes (grown to decorators / declarations)
+    end: int
+    line: int  # of the name, past decorators and annotations (as ctags and code navigation report it)
+    end_line: int
+    sig_start: int  # start of the line holding the name: the signature, past decorators/annotations
+    name_start: int
+    hint: str = ""  # explicit container (Go receiver type, C++ `Foo::`)
+    scope_only: bool = False
+    scope_end: int = -1  # where its scope ends when not at `end` (C# `namespace X;`: end of file)
+    hoist: str = ""  # written inside what does not hold it: "member" or "global", see _HOISTED
+
+
+@dataclass
+class TreeFacts:
+    symbols: list[Symbol] = field(default_factory=list)
+    occurrences: list[Occurrence] = field(default_factory=list)
+    imports: list[ImportSpec] = field(default_factory=list)
+    main_block: bool = False
+    dunder_all: list[str] | None = None
+    exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (import_specs.js_exports)
+    es_module: bool = False  # JS/TS (import_specs.es_module)
+    package_name: str = ""
+    # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
+    symbol_sites: list[Occurrence] = field(default_factory=list)
+
+
+def _text(data: bytes, start: int, end: int) -> str:
+    return data[start:end].decode("utf-8", "replace")
+
+
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+_SPACED_SCOPE = re.compile(r"\s*::\s*")
+
+
+def _scope_text(text: str) -> str:
+    """An explicit container as written -> dotted: `Outer<T>::Inner<U>::` -> "Outer.Inner".
+    Template arguments go innermost first. Of words left apart by spaces only the last is
+    the scope: a leading macro can make tree-sitter take a return type into it
+    (`API level::kind logger::level()` -> "logger", not "level.kindlogger")."""
+    while "<" in text:
+        text, count = _TEMPLATE_ARGS.subn("", text)
+        if not count:
+            break
+    words = _SPACED_SCOPE.sub("::", text).split()
+    return (words[-1] if words else "").lstrip("&*").replace("::", ".").rstrip(".")
+
+
+def _grow_span(node: Node, kind: str) -> Node:
+    """How far the span of definition node `node` (of type `kind`) grows."""
+    if kind in ("function_declarator", "operator_cast"):
+        wrappers = _C_DECLARATOR_WRAPPERS if kind == "function_declarator" else _CONVERSION_WRAPPERS
+        current = node
+        for _ in range(6):
+            parent = current.parent
+            if parent is None:
+                break
+            if parent.type in _C_DECLARATION_HOSTS:
+                return parent
+            if parent.type not in wrappers:
+                break
+            current = parent
+        return node
+    if kind == "type_spec":
+        parent = node.parent
+        return parent if parent is not None and parent.named_child_count == 1 else node
+    parents = _SPAN_PARENTS.get(kind)
+    if parents:
+        parent = node.parent
+        if parent is not None and parent.type in parents:
+            if kind != "variable_declarator" or parent.named_child_count == 1:
+                return parent
+    return node
+
+
+def _conversion_name(node: Node, data: bytes) -> str:
+    """A C++ conversion operator's name as written, up to its parameter list: `operator bool`,
+    `operator T*`, `operator const char *` (the node spans the parameters and qualifiers too)."""
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "abstract_function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if parameters is not None:
+        end = parameters.start_byte
+    else:  # `operator T const &() const` nests its parameters deeper: the name ends at the `(`
+        found = data.find(b"(", node.start_byte, node.end_byte)
+        end = found if found > 0 else node.end_byte
+    return " ".join(_text(data, node.start_byte, end).split())
+
+
+def _conversion_scope(node: Node, data: bytes) -> str:
+    """The scope an out-of-line conversion operator is written under: `ns::K::operator int`
+    -> "ns.K" (the grammar nests one qualified_identifier per `::`), else ""."""
+    outer = node
+    while outer.parent is not None and outer.parent.type == "qualified_identifier":
+        outer = outer.parent
+    if outer is node:
+        return ""
+    return _scope_text(_text(data, outer.start_byte, node.start_byte))
+
+
+def _in_block(declarator: Node) -> bool:
+    """A C/C++ declarator declared by a statement inside a function body."""
+    declaration = declarator.parent
+    if declaration is None or declaration.type != "declaration":
+        return False
+    block = declaration.parent
+    return block is not None and block.type == "compound_statement"
+
+
+_NO_KINDS: dict[str, str | None] = {}
+# Definition node types whose kind takes more than the table (most take a lookup only)
+_KIND_SPECIAL = _NEEDS_BODY | {"function_declarator", "type_spec", "function_definition", "record_declaration"}
+
+
+def _kind(language: str, def_node: Node, node_type: str, captured: str) -> str | None:
+    """The kind of a definition the query captured as `definition.<captured>`, whose node
+    (of type `node_type`, read once by the caller) is `def_node`."""
+    table = KIND_BY_NODE.get(language, _NO_KINDS)
+    if node_type not in _KIND_SPECIAL:
+        return table.get(node_type, captured) if captured != "field" else captured
+    if node_type in _NEEDS_BODY and def_node.child_by_field_name("body") is None:
+        return None
+    if node_type == "function_declarator" and _in_block(def_node):
+        return None  # `log_msg msg(loc, name);` in a body: a variable built by a constructor
+    if node_type == "type_spec":
+        value = def_node.child_by_field_name("type")
+        value_type = value.type if value is not None else ""
+        return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
+    if node_type == "function_definition" and language == "cpp":  # a class behind an export macro
+        head = def_node.child_by_field_name("type")
+        return "struct" if head is not None and head.type == "struct_specifier" else captured
+    if node_type == "record_declaration" and language == "csharp" and _has_child(def_node, "struct"):
+        return "struct"  # `record struct P(...)` is a value type; the grammar has one node for both
+    if node_type in table and captured != "field":  # ours say "field" for class-level assignments
+        return table[node_type]
+    return captured
+
+
+def _has_child(node: Node, child_type: str) -> bool:
+    return any(child.type == child_type for child in node.children)
+
+
+# C# members whose name is not one identifier: named as C++ names its own (`~K`, `operator ==`).
+_CSHARP_SPELLED = frozenset({"destructor_declaration", "operator_declaration", "conversion_operator_declaration"})
+
+
+def _csharp_name(def_node: Node, name_node: Node, data: bytes) -> str:
+    """`~Shape` for a destructor; for an operator, its `operator` keyword and what follows up
+    to the parameters, spaces collapsed: `operator ==`, `operator int`, `operator Shape<T>`
+    (a class's conversion operators differ only by the type they convert to)."""
+    if def_node.type == "destructor_declaration":
+        return "~" + _text(data, name_node.start_byte, name_node.end_byte)
+    parameters = def_node.child_by_field_name("parameters")
+    end = parameters.start_byte if parameters is not None else name_node.end_byte
+    return "operator " + " ".join(_text(data, name_node.end_byte, end).split())
+
+
+# What a query pattern yields, decided once per pattern from its capture names.
+_DEF, _REF, _SCOPE, _IMPORT, _MAIN, _PACKAGE, _ID, _LOCAL, _NONE = range(9)
+
+
+def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
+    for key in caps:
+        if key.startswith("definition."):
+            return _DEF, key
+    for key in caps:  # local scopes and bindings (indexer/lang/local_scopes.py)
+        if key.startswith("local.scope."):
+            return _LOCAL, key[12:]
+        if key.startswith("local.bind."):
+            return _LOCAL, key[11:]
+    for key in caps:
+        if key.startswith("reference."):
+            return _REF, ("call" if key in ("reference.call", "reference.send")
+                          else "module" if key == "reference.module" else "reference")
+        if key.startswith("import."):
+            return _IMPORT, key
+    for code, key in ((_SCOPE, "scope"), (_MAIN, "main"), (_PACKAGE, "package"), (_ID, "id")):
+        if key in caps:
+            return code, key
+    return _NONE, ""
+
+
+@lru_cache(maxsize=None)
+def _pattern_classes(language: str) -> dict[int, tuple[int, str]]:
+    """pattern index -> (what it yields, its key), filled on first sight: every match of a
+    pattern carries the same role captures (only optional ones like @doc vary)."""
+    return {}
+
+
+def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
+              scopes: local_scopes.Collector | None = None) -> tuple[list[_Def], dict[int, str], list[Node]]:
+    query = grammars.tags_query(language)
+    # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
+    # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
+    matches = QueryCursor(query).matches(tree_root)
+    defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
+    roles: dict[int, str] = {}
+    ids: list[Node] = []
+    package_at = -1
+    seen_imports: set[tuple[int, str]] = set()
+    imports: list[ImportSpec] = []
+    classes = _pattern_classes(language)
+    first_id = grammars.first_identifier_pattern(language)
+    type_checks = grammars.type_checks(language)
+    add_id = ids.append
+    scoping = local_scopes.DEFINITIONS[language] if scopes is not None else ()
+    for pattern, caps in matches:
+        if pattern >= first_id:  # most matches: one identifier leaf each
+            add_id(caps["id"][0])
+            continue
+        checks = type_checks.get(pattern)
+        if checks and not all(caps[capture][0].type in types for capture, types in checks):
+            continue
+        found = classes.get(pattern)
+        if found is None:
+            found = _classify(caps)
+            if found[0] == _LOCAL:  # its handler in place of its key (the language's, so cached with it)
+                found = (_LOCAL, local_scopes.handler(language, found[1]))
+            classes[pattern] = found
+        code, key = found
+        if code == _ID:
+            ids.append(caps["id"][0])
+        elif code == _LOCAL:
+            if scopes is not None:
+                key(scopes, caps)  # type: ignore[operator]
+        elif code == _DEF:
+            names = caps.get("name")
+            if not names:
+                continue
+            # Each Node property read is a C call that builds its value anew: each is read once.
+            name_node = names[0]
+            name_type = name_node.type
+            while name_type == "qualified_identifier":  # C++ `ns::Cls::m`: the last segment
+                name_node = name_node.child_by_field_name("name")
+                name_type = name_node.type
+            def_node = caps[key][0]
+            def_type = def_node.type
+            if def_type == "singleton_class":
+                # `class << Benchmark` (the shipped tags say a class) opens the singleton of a
+                # class or module defined elsewhere: a scope for its defs, and a use of the name
+                value = def_node.child_by_field_name("value") or name_node
+                _add_scope(defs, _text(data, value.start_byte, value.end_byte), def_node)
+                roles.setdefault(name_node.start_byte, "reference")
+                continue
+            kind = _kind(language, def_node, def_type, key[11:])
+            if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby.scm)
+                recv, fn = caps["recv"][0], caps["fn"][0]
+                kind = _RUBY_MAKERS.get((_text(data, recv.start_byte, recv.end_byte),
+                                         _text(data, fn.start_byte, fn.end_byte)))
+            if kind is None:
+                continue
+            name_start = name_node.start_byte
+            name = data[name_start:name_node.end_byte].decode("utf-8", "replace")
+            if def_type in _CSHARP_SPELLED:
+                name = _csharp_name(def_node, name_node, data)
+            if name_type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
+                name_start += 1
+                name = name[1:]
+                row, col = name_node.start_point
+                facts.symbol_sites.append(Occurrence(name, row + 1, col + 1, "definition"))
+            elif name_type == "preproc_arg":  # `#define NAME value` read as a generic directive
+                word = _MACRO_NAME.match(name)
+                if word is None:
+                    continue
+                name_start += word.start(1)
+                name = word.group(1)
+                row, col = name_node.start_point
+                facts.symbol_sites.append(Occurrence(name, row + 1, col + 1 + word.start(1), "definition"))
+            if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
+                    kind == "field" and language in _STORAGE_FIELDS):
+                kind = "constant"
+            span = _grow_span(def_node, def_type)
+            span_start, span_end = span.start_byte, span.end_byte
+            hint_nodes = caps.get("container") or caps.get("local.scope")
+            hint = ""
+            if hint_nodes:
+                start, end = hint_nodes[0].start_byte, hint_nodes[0].end_byte
+                if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
+                    end = name_start
+                hint = _scope_text(_text(data, start, end))
+            if name_type == "operator_cast":
+                name = _conversion_name(name_node, data)
+                hint = hint or _conversion_scope(name_node, data)
+            end_row, end_col = span.end_point
+            entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1,
+                         # the end line: a span ending at a line start ends on the line before
+                         end_row if end_col == 0 and end_row > span.start_point[0] else end_row + 1,
+                         data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
+            if def_type == "file_scoped_namespace_declaration" or (
+                    language == "php" and kind == "namespace" and def_node.child_by_field_name("body") is None):
+                entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (see below)
+            elif language in _HOISTING:
+                entry.hoist = _HOISTED.get(def_type, "")
+            rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
+            previous = defs.get(name_start)
+            if previous is None or rank > previous[:2]:
+                if previous is not None and not entry.hint:
+                    entry.hint = previous[2].hint
+                defs[name_start] = (rank[0], rank[1], entry)
+            elif entry.hint and not previous[2].hint:
+                previous[2].hint = entry.hint
+            if "rennet.embedded" in caps:  # a Go embedded field: its name is its type's
+                roles.setdefault(name_start, "reference")
+            else:
+                roles[name_start] = "definition"
+            if def_type in scoping:  # a scope, or a name bound around it (local_scopes)
+                scopes.definition(def_type, def_node, span, span_start, span_end, name)  # type: ignore[union-attr]
+        elif code == _REF:
+            if key == "module":
+                _mark_module_path(caps["reference.module"][0], roles)
+            for name_node in caps.get("name", ()):
+                roles.setdefault(name_node.start_byte, key)
+        elif code == _SCOPE:
+            names = caps.get("name")
+            scope = caps["scope"][0]
+            if names:
+                _add_scope(defs, _text(data, names[0].start_byte, names[0].end_byte), scope)
+            elif scope.type in _ANONYMOUS_SCOPES:
+                _add_scope(defs, _ANONYMOUS_SCOPES[scope.type], scope)
+        elif code == _IMPORT:
+            node = caps[key][0]
+            handler = HANDLERS.get(key)
+            if handler is not None and (node.id, key) not in seen_imports:
+                seen_imports.add((node.id, key))
+                specs = handler(node, caps, data)
+                imports.extend(specs)
+                if scopes is not None:
+                    if language == "python":
+                        scopes.python_import(node, specs)
+                    elif node.type == "call_expression":  # JS `require(...)`, `import(...)`
+                        scopes.require_calls.add(node.start_byte)
+        elif code == _MAIN:
+            cond = caps["cond"][0]
+            if _MAIN_GUARD.match("".join(_text(data, cond.start_byte, cond.end_byte).split())):
+                facts.main_block = True
+        elif code == _PACKAGE:
+            node = caps["package"][0]
+            if package_at < 0 or node.start_byte < package_at:
+                package_at = node.start_byte
+                facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
+    imports.sort(key=_import_order)
+    facts.imports = imports
+    found = [d for _, _, d in defs.values()]
+    if language == "php":
+        _end_at_the_next_namespace(found, len(data))
+    return found, roles, ids
+
+
+def _add_scope(defs: dict[int, tuple[int, int, _Def]], written: str, node: Node) -> None:
+    """A container that is not a symbol over `node` (as a Rust impl block): Ruby's
+    `URI::Parser.class_eval do`, `class << Benchmark`. A scope written with its path is
+    dotted like a container."""
+    defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
+        _scope_text(written).lstrip("."), "impl", node.start_byte, node.end_byte, 0, 0, 0, -1, scope_only=True)))
+
+
+def _end_at_the_next_namespace(defs: list[_Def], end: int) -> None:
+    """A PHP `namespace A;` holds what follows it up to the next namespace (a file may
+    declare several), as a braced `namespace A { }` holds its body."""
+    spaces = sorted((d for d in defs if d.kind == "namespace"), key=lambda d: d.start)
+    for this, following in zip(spaces, spaces[1:]):
+        if this.scope_end == end:
+            this.scope_end = following.start
+
+
+def _mark_module_path(node: Node, roles: dict[int, str]) -> None:
+    """Every leaf of an import's module path is a "module" site: it names a package or module,
+    not a symbol (a call or reference another pattern saw there is overruled, a definition not).
+    A path is a handful of nodes; walked with a stack, not recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.child_count:
+            stack.extend(current.children)
+        else:
+            start = current.start_byte
+            if roles.get(start) != "definition":
+                roles[start] = "module"
+
+
+_DATA_KINDS = frozenset({"variable", "constant", "field"})
+_TAGGED_KINDS = frozenset({"struct", "enum", "class"})
+
+
+def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
+    """Names of the definitions enclosing `d`, outermost first. A variable holds no other
+    variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
+    struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
+    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
+    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C)."""
+    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    if d.hoist == "member":
+        while holders and holders[-1].kind not in METHOD_HOSTS:
+            holders.pop()
+    elif d.hoist == "global":
+        holders = []
+    last = len(holders) - 1
+    chain: list[str] = []
+    for i, s in enumerate(holders):
+        if s.kind == "type" and language in ("c", "cpp") and (i < last or d.kind in _TAGGED_KINDS):
+            continue
+        if s.scope_only:
+            parts = s.name.split(".")
+            if chain[-len(parts):] != parts:
+                chain.extend(parts)
+            continue
+        chain.append(s.name)
+    return chain
+
+
+def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
+    hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
+    for d in defs:
+        if d.scope_end < 0:
+            d.scope_end = d.end
+    # Outer before inner: by start, then widest scope first; scopes before a symbol of equal span.
+    defs.sort(key=lambda d: (d.start, -d.scope_end, not d.scope_only, d.name_start))
+    stack: list[_Def] = []
+    out: list[Symbol] = []
+    for d in defs:
+        while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
+            stack.pop()
+        if d.kind == "field" and language == "go" and stack and stack[-1].kind in ("function", "method"):
+            pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
+        elif not d.scope_only:
+            chain = _container_chain(language, stack, d) if stack else []
+            kind = d.kind
+            if d.hint:
+                chain.append(d.hint)
+                if kind == "function":
+                    kind = "method"
+            elif kind == "function" and stack and stack[-1].kind in hosts:
+                kind = "method"
+            line_end = data.find(b"\n", d.sig_start)
+            if line_end < 0:
+                line_end = len(data)
+            signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode(
+                "utf-8", "replace").strip()
+            out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
+                              signature[:SIGNATURE_MAX]))
+        stack.append(d)
+    out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
+    return out
+
+
+def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],
+                 local: local_scopes.LocalSites | None = None) -> list[Occurrence]:
+    # Sites in document order. The identifier leaves come from the query in that order
+    # already (each is a one-node match, finished when the cursor reaches it), so sorting
+    # is only the fallback when they do not. Names are decoded once per distinct spelling,
+    # and never through `node.text`, which re-reads the source through the parse callback.
+    # Two patterns rarely capture the same node, so the cap's worth of sites lies within
+    # the first 2 x cap nodes; the exact cap is applied at the end.
+    if len(nodes) <= 2 * OCCURRENCE_CAP:
+        out = _sites_in_order(nodes, data, roles, local)
+        if out is not None:
+            return out
+    nodes.sort(key=_start_byte)
+    del nodes[2 * OCCURRENCE_CAP:]
+    out = _sites_in_order(nodes, data, roles, local)
+    assert out is not None
+    return out
+
+
+# Roles a local binding never takes over: a definition (a symbol) and a module path.
+_SETTLED = frozenset({"definition", "module"})
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
+                    local: local_scopes.LocalSites | None = None) -> list[Occurrence] | None:
+    """The occurrences of `nodes`, or None when they are not in start order. A site whose
+    name some scope binds locally is asked whether it names that binding (`local`)."""
+    out: list[Occurrence] = []
+    append = out.append
+    get_role = roles.get
+    names: dict[bytes, str] = {}
+    if local is not None:
+        candidates, bindings, check = local.candidates, local.sites, local.check
+        seg_starts, seg_scopes, direct, threshold = local.seg_starts, local.seg_scopes, local.direct, local.threshold
+    else:
+        candidates = _NO_NAMES
+    run = 0  # the run of local.seg_starts holding the last site asked (sites come in order)
+    gap = 0  # where the site before ends
+    last = -1
+    for node in nodes:
+        start = node.start_byte
+        if start <= last:
+            if start == last:
+                continue
+            return None
+        last = start
+        end = node.end_byte
+        raw = data[start:end]
+        name = names.get(raw)
+        if name is None:
+            name = names[raw] = raw.decode("utf-8", "replace")
+        row, col = node.start_point
+        role = get_role(start, "identifier")
+        if name in candidates and role not in _SETTLED:
+            if start in bindings:
+                role = "local"
+            else:
+                while seg_starts[run + 1] <= start:
+                    run += 1
+                scope = seg_scopes[run]
+                if scope >= 0:
+                    # bound in the scope holding the site and visible there (the common case),
+                    # else looked up outwards
+                    at = direct[scope].get(name, -2)
+                    if at == -2 or at > start:
+                        at = threshold(scope, name)
+                    if 0 <= at <= start and check(node, start, end, data, gap):
+                        role = "local"
+        append(Occurrence(name, row + 1, col, role))
+        gap = end
+    del out[OCCURRENCE_CAP:]
+    return out
+
+
+def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
+    facts = TreeFacts()
+    scopes = local_scopes.Collector(language, data) if language in local_scopes.LANGUAGES else None
+    defs, roles, ids = _run_tags(language, root, data, facts, scopes)
+    facts.symbols = _symbols(language, defs, data)
+    local = scopes.finish(roles) if scopes is not None else None
+    facts.occurrences = _occurrences(ids, data, roles, local)
+    if facts.symbol_sites:
+        merged = sorted([*facts.occurrences, *facts.symbol_sites], key=lambda o: (o.line, o.col))
+        facts.occurrences = merged[:OCCURRENCE_CAP]
+    if language in ("c", "cpp"):
+        missed = missed_includes(root, data, facts.imports)
+        if missed:
+            facts.imports = sorted(facts.imports + missed, key=_import_order)
+    elif language in JS_FAMILY:
+        facts.imports, facts.exported_as = js_exports(root, data, facts.imports)
+        facts.es_module = es_module(root, data)
+    elif language == "python":
+        facts.dunder_all = dunder_all(root, data)
+    return facts
+
+
+def _import_order(i: ImportSpec) -> tuple:
+    return (i.line, i.kind, i.spec, i.level, i.names, i.aliases, i.exports, i.visibility)

@@ -1,0 +1,463 @@
+"""Batch indexing: many (repository, rev) jobs in one process that holds the store's write lock.
+
+Jobs run in waves. For each wave:
+
+1. resolve every job's rev and plan it as `index` does (`build.plan`: its tree, and the
+   nearest stored snapshot up its first-parent line to start from; jobs whose snapshot
+   exists are done: `skipped_existing`);
+2. gather the blobs no snapshot has parsed yet across the whole wave, each distinct
+   (blob, language) once, and extract them in the worker pool; facts and their
+   name-index rows are written by this process, in batches;
+3. assemble the wave's snapshots in the worker pool, in parallel (each from its earlier
+   snapshot where it has one, as `index` does), and commit each one in its own transaction
+   as it comes back, in job order.
+
+So a blob shared by twenty commits of a range is parsed once, extraction and assembly use
+every worker even when each commit changes little, and the store still sees one writer.
+A killed batch leaves complete snapshots and complete facts only; run again, the jobs
+whose snapshots exist are skipped and the facts already written are not parsed again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Callable, Iterable, Literal
+
+import msgspec
+
+from indexer.git import read as gitread
+from indexer.contract.errors import BadInput, RennetError
+
+if TYPE_CHECKING:
+    from indexer.build import Plan
+
+Status = Literal["indexed", "skipped_existing", "failed"]
+_CHUNK = 32  # blobs per extraction task
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    repo: str
+    rev: str
+    pin: bool = True  # a job from a range names a commit by OID: no pin for it
+
+
+@dataclass
+class JobError:
+    code: str
+    message: str
+
+
+@dataclass
+class JobResult:
+    repo: str
+    rev: str
+    oid: str | None
+    ok: bool
+    status: Status
+    fingerprint: str | None
+    error: JobError | None
+    seconds: float
+    parsed_blobs: int
+    reused_blobs: int
+
+
+@dataclass
+class BatchReport:
+    jobs: list[JobResult]
+    seconds: float
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for j in self.jobs if not j.ok)
+
+    def count(self, status: Status) -> int:
+        return sum(1 for j in self.jobs if j.status == status)
+
+
+# --- job lists -----------------------------------------------------------------------------
+
+def parse_pair(text: str) -> JobSpec:
+    """`REPO[@REV]`. A path may itself hold '@': the shortest prefix that exists as a path is the
+    repository, and the rest the rev; a whole argument that exists is a repository at HEAD."""
+    text = text.strip()
+    if not text:
+        raise BadInput("empty job")
+    if os.path.exists(text) or "@" not in text:
+        return JobSpec(text, "HEAD")
+    at = [i for i, c in enumerate(text) if c == "@"]
+    for i in at:
+        if i > 0 and os.path.exists(text[:i]):
+            return JobSpec(text[:i], text[i + 1:] or "HEAD")
+    head, _, rev = text.partition("@")
+    return JobSpec(head or text, rev or "HEAD")
+
+
+def read_pairs(path: str) -> list[JobSpec]:
+    """One job per line, `REPO[@REV]` or `REPO REV`; blank lines and `#` comments are skipped."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except FileNotFoundError:
+        raise BadInput(f"no job file {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read job file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    jobs = []
+    for line in lines:
+        line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) == 2 and not os.path.exists(line):
+            jobs.append(JobSpec(parts[0], parts[1]))
+        else:
+            jobs.append(parse_pair(line))
+    return jobs
+
+
+def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
+    """Every commit of `A..B` (reachable from B, not from A), oldest first, as `git rev-list --reverse
+    A..B`; an empty side means HEAD. A single rev `B` means its whole history."""
+    import pygit2
+
+    if spec.count("..") > 1 or "..." in spec or not spec.strip("."):
+        raise BadInput(f"range {spec!r} must be A..B (A.. and ..B mean up to and from HEAD) or one rev")
+    repo = gitread.open_repo(repo_path)
+    left, sep, right = spec.partition("..")
+    head = gitread.resolve_rev(repo, (right if sep else left) or "HEAD")
+    walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+    if sep:
+        walker.hide(pygit2.Oid(hex=gitread.resolve_rev(repo, left or "HEAD")))
+    return [JobSpec(repo_path, str(c.id), pin=False) for c in walker]
+
+
+# --- worker side ---------------------------------------------------------------------------
+
+_repos: dict[str, object] = {}
+
+
+def _repo(path: str):
+    repo = _repos.get(path)
+    if repo is None:
+        import pygit2
+
+        repo = _repos[path] = pygit2.Repository(path)
+    return repo
+
+
+def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]]:
+    """Extract a chunk of blobs of one repository: (results, failures as (key, code, message))."""
+    from indexer.build import _extract_job, extractor_version
+    from indexer.store.records import facts_key
+
+    repo_path, jobs = task
+    repo = _repo(repo_path)
+    done, failed = [], []
+    for job in jobs:
+        try:
+            done.append(_extract_job(job, repo))
+        except Exception as exc:  # one blob that cannot be read fails the jobs needing it, not the batch
+            code = exc.code if isinstance(exc, RennetError) else "extract_error"
+            failed.append((facts_key(job.blob, job.language, extractor_version()), code,
+                           f"{job.path}: {type(exc).__name__}: {exc}"))
+    return done, failed
+
+
+@dataclass
+class _AssembleTask:
+    index: int
+    repo_path: str
+    oid: str
+    plan: Plan
+    packed: dict[bytes, bytes]  # facts key -> packed facts, as the store holds them
+    earlier_packed: dict[str, bytes]  # path -> the earlier snapshot's packed facts, at plan.earlier_keys()
+
+
+def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str, str, float]:
+    """(job index, packed record and rank arcs or None, fingerprint or error code, indexed_at or
+    error message, seconds)."""
+    from indexer.build import _file_entries, assemble
+    from indexer.rank.arcs import pack as pack_arcs
+    from indexer.store.records import decode_core, pack_record
+    from indexer.store.database import unpack
+
+    started = time.perf_counter()
+    try:
+        repo = _repo(task.repo_path)
+        plan = task.plan
+        decoded = {k: decode_core(unpack(v)) for k, v in task.packed.items()}
+        facts = {path: decoded[key] for path, key in plan.keys.items() if key in decoded}
+        files = _file_entries(repo, plan.tree, facts)
+        prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
+        # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
+        record, arcs, tail = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
+        record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        record.blob_facts = plan.facts_count
+        return (task.index, (pack_record(record, tail=tail), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
+                time.perf_counter() - started)
+    except RennetError as exc:
+        return task.index, None, exc.code, exc.message, time.perf_counter() - started
+    except Exception as exc:  # an assembly bug fails this job, not the batch
+        return task.index, None, "internal_error", f"{type(exc).__name__}: {exc}", time.perf_counter() - started
+
+
+# --- main side -----------------------------------------------------------------------------
+
+@dataclass
+class _Pending:
+    index: int
+    spec: JobSpec
+    repo_path: str  # the git directory, for workers
+    display: str
+    repo_id: str
+    oid: str
+    plan: Plan | None = None  # once walked
+    seconds: float = 0.0
+    parsed: int = 0
+
+
+class _LazyPool:
+    """Worker processes, forked on first use only (a batch of skipped jobs forks nothing)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = None
+        self.lock = None  # the batch's write lock, which forked workers must not keep alive
+
+    def map(self, fn, items, ordered: bool, enough: bool):
+        if self.workers <= 1 or not enough:
+            return map(fn, items)
+        if self._pool is None:
+            from indexer.build import fork_pool
+
+            self._pool = fork_pool(self.workers, self.lock)
+        return self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+class _Emitter:
+    """Hands results to the caller in job order, each as soon as every earlier one is out."""
+
+    def __init__(self, total: int, on_result: Callable[[JobResult], None] | None,
+                 progress: Callable[[str, int, int], None] | None) -> None:
+        self.results: list[JobResult | None] = [None] * total
+        self.next = 0
+        self.on_result = on_result
+        self.progress = progress
+        self.done = 0
+
+    def put(self, index: int, result: JobResult) -> None:
+        self.results[index] = result
+        self.done += 1
+        if self.progress:
+            self.progress("jobs", self.done, len(self.results))
+        while self.next < len(self.results) and self.results[self.next] is not None:
+            if self.on_result:
+                self.on_result(self.results[self.next])
+            self.next += 1
+
+
+def _failed(spec: JobSpec, display: str, oid: str | None, exc: RennetError | JobError, seconds: float) -> JobResult:
+    return JobResult(repo=display, rev=spec.rev, oid=oid, ok=False, status="failed", fingerprint=None,
+                     error=JobError(exc.code, exc.message), seconds=round(seconds, 3), parsed_blobs=0,
+                     reused_blobs=0)
+
+
+def run(store, specs: Iterable[JobSpec], workers: int | None = None,
+        on_result: Callable[[JobResult], None] | None = None,
+        progress: Callable[[str, int, int], None] | None = None, wave: int | None = None) -> BatchReport:
+    """Index every job into `store`; a failed job never stops the others."""
+    from indexer.build import extractor_version
+    from indexer.store.database import WriteLock
+
+    started = time.perf_counter()
+    specs = list(specs)
+    workers = max(1, workers or os.cpu_count() or 1)
+    wave = wave or max(8, min(64, 16 * workers))
+    emitter = _Emitter(len(specs), on_result, progress)
+    version = extractor_version()
+    # Import the assembly modules now, so forked workers share them instead of importing each.
+    import indexer.resolve.imports as resolve  # noqa: F401
+
+    pool = _LazyPool(workers)
+    try:
+        with WriteLock(store.home) as lock:
+            pool.lock = lock
+            for start in range(0, len(specs), wave):
+                _run_wave(store, specs, range(start, min(start + wave, len(specs))), version, pool, emitter,
+                          progress)
+    finally:
+        pool.close()
+    return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
+
+
+def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: _Emitter,
+              progress: Callable[[str, int, int], None] | None) -> None:
+    from indexer.build import _existing_head, plan
+
+    pending: list[_Pending] = []
+    building: dict[str, _Pending] = {}  # commit OID -> the job of this wave that builds it
+    duplicates: list[tuple[_Pending, _Pending]] = []
+    repos: dict[str, object] = {}
+    for i in indexes:
+        spec = specs[i]
+        t0 = time.perf_counter()
+        display = spec.repo
+        oid = None
+        try:
+            repo = repos.get(spec.repo)
+            if repo is None:
+                repo = repos[spec.repo] = gitread.open_repo(spec.repo)
+            display = gitread.repo_display_path(repo)
+            oid = gitread.resolve_rev(repo, spec.rev)
+            job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid)
+            existing = _existing_head(store, oid, version)
+            if existing is not None:
+                _commit(store, job, None, existing.indexed_at)
+                emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
+                                        time.perf_counter() - t0))
+                continue
+            if oid in building:
+                duplicates.append((job, building[oid]))
+                continue
+            job.plan = plan(store, repo, oid, version)
+            job.seconds = time.perf_counter() - t0
+            building[oid] = job
+            pending.append(job)
+        except RennetError as exc:
+            emitter.put(i, _failed(spec, display, oid, exc, time.perf_counter() - t0))
+        except Exception as exc:  # a repository pygit2 cannot read fails its job, not the batch
+            emitter.put(i, _failed(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
+                                   time.perf_counter() - t0))
+    broken = _extract_missing(store, pending, version, pool, progress)
+    _assemble_all(store, pending, broken, pool, emitter)
+    for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
+        existing = _existing_head(store, job.oid, version)
+        if existing is not None:
+            _commit(store, job, None, existing.indexed_at)
+            emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0))
+        else:
+            first = emitter.results[original.index]
+            error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
+            emitter.put(job.index, _failed(job.spec, job.display, job.oid, error, 0.0))
+
+
+def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> JobResult:
+    return JobResult(repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="skipped_existing",
+                     fingerprint=fingerprint, error=None, seconds=round(seconds, 3), parsed_blobs=0,
+                     reused_blobs=reused)
+
+
+def _commit(store, job: _Pending, packed: tuple[bytes, bytes] | None, indexed_at: str) -> None:
+    """One transaction: the snapshot record and its rank arcs (when new), the repository's link
+    to it, and its pin."""
+    from indexer.build import extractor_version
+    from indexer.store.records import pin_key, put_rank_arcs, repo_key, snapshot_key
+
+    version = extractor_version()
+    encode = msgspec.msgpack.Encoder().encode
+    with store.env.begin(write=True) as txn:
+        if packed is not None:
+            txn.put(snapshot_key(job.oid, version), packed[0], db=store.snapshots)
+            put_rank_arcs(txn, store, job.oid, version, packed[1])
+        if packed is not None or txn.get(repo_key(job.repo_id, job.oid), db=store.repos) is None:
+            txn.put(repo_key(job.repo_id, job.oid), encode({"indexed_at": indexed_at}), db=store.repos)
+        if job.spec.pin:
+            txn.put(pin_key(job.repo_id, job.spec.rev), job.oid.encode(), db=store.repos)
+
+
+def _extract_missing(store, pending: list[_Pending], version: str, pool,
+                     progress: Callable[[str, int, int], None] | None) -> dict[bytes, JobError]:
+    """Parse each blob of the wave that no snapshot has parsed yet, once. Returns the facts keys
+    whose blobs could not be extracted, with why."""
+    from indexer.build import _Job
+    from indexer.store.facts_writer import FactsWriter
+
+    missing: dict[bytes, tuple[str, _Job]] = {}
+    with store.env.begin(db=store.facts) as txn:
+        for job in pending:
+            # every blob looked up: a job finding facts lost later would fail on every run
+            for key, blob_job in job.plan.missing(txn.cursor().set_key, missing, trust_carried=False):
+                missing[key] = (job.repo_path, blob_job)
+                job.parsed += 1  # the first job needing a blob is the one that parsed it
+    by_repo: dict[str, list] = {}
+    for key in sorted(missing):
+        repo_path, j = missing[key]
+        by_repo.setdefault(repo_path, []).append(j)
+    tasks = [(repo_path, jobs[i:i + _CHUNK]) for repo_path, jobs in sorted(by_repo.items())
+             for i in range(0, len(jobs), _CHUNK)]
+    broken: dict[bytes, JobError] = {}
+    done = 0
+    writer = FactsWriter(store)
+    results = pool.map(_extract, tasks, ordered=False, enough=len(tasks) > 1)
+    for ok, failed in results:
+        writer.add(ok)
+        for key, code, message in failed:
+            broken[key] = JobError(code, message)
+        done += len(ok) + len(failed)
+        if progress:
+            progress("parse", done, len(missing))
+    writer.flush()
+    return broken
+
+
+def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError], pool, emitter: _Emitter) -> None:
+    ready: list[_Pending] = []
+    for job in pending:
+        bad = next((broken[k] for k in job.plan.keys.values() if k in broken), None)
+        if bad is not None:
+            emitter.put(job.index, _failed(job.spec, job.display, job.oid, bad, job.seconds))
+        else:
+            ready.append(job)
+    by_index = {job.index: job for job in ready}
+
+    def tasks():
+        # Consumed lazily (by the pool's feeder thread), so a wave's facts are never all in memory.
+        for job in ready:
+            packed, earlier_packed = {}, {}
+            with store.env.begin(db=store.facts) as txn:
+                for key in set(job.plan.keys.values()):
+                    raw = txn.get(key)
+                    if raw is not None:
+                        packed[key] = bytes(raw)
+                for path, key in job.plan.earlier_keys().items():
+                    raw = txn.get(key)
+                    if raw is not None:
+                        earlier_packed[path] = bytes(raw)
+            yield _AssembleTask(job.index, job.repo_path, job.oid, job.plan, packed, earlier_packed)
+
+    results = pool.map(_assemble, tasks(), ordered=True, enough=len(ready) > 1)
+    for index, packed, fingerprint_or_code, message, seconds in results:
+        job = by_index[index]
+        t0 = time.perf_counter()
+        if packed is None:
+            emitter.put(index, _failed(job.spec, job.display, job.oid, JobError(fingerprint_or_code, message),
+                                       job.seconds + seconds))
+            continue
+        _commit(store, job, packed, message)  # on success the message slot carries indexed_at
+        emitter.put(index, JobResult(
+            repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",
+            fingerprint=fingerprint_or_code, error=None,
+            seconds=round(job.seconds + seconds + time.perf_counter() - t0, 3),
+            parsed_blobs=job.parsed, reused_blobs=job.plan.facts_count - job.parsed))
+
+
+def result_line(result: JobResult) -> dict:
+    """The JSON object of one job on `rennet batch --json`."""
+    return {
+        "repo": result.repo, "rev": result.rev, "oid": result.oid, "ok": result.ok, "status": result.status,
+        "fingerprint": result.fingerprint,
+        "error": {"code": result.error.code, "message": result.error.message} if result.error else None,
+        "seconds": result.seconds, "parsed_blobs": result.parsed_blobs, "reused_blobs": result.reused_blobs,
+    }
+
+
+__all__ = ["BatchReport", "JobResult", "JobSpec", "parse_pair", "range_jobs", "read_pairs", "result_line", "run"]

@@ -1,0 +1,197 @@
+"""Reading Git through pygit2: a repository, a rev resolved to a commit, the tree at an OID.
+
+Nothing here touches a working tree, so bare repositories work the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from operator import attrgetter
+from typing import NamedTuple
+
+import msgspec
+import pygit2
+
+from indexer.contract.errors import EmptyRepository, MissingObjects, NotARepository, UnknownRev
+
+MODE_TREE = pygit2.GIT_FILEMODE_TREE
+MODE_LINK = pygit2.GIT_FILEMODE_LINK
+MODE_COMMIT = pygit2.GIT_FILEMODE_COMMIT
+
+
+class TreeEntry(msgspec.Struct, frozen=True, gc=False):
+    path: str
+    mode: int
+    oid: str  # hex; for a gitlink, the submodule's commit
+
+
+def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
+    """Open the repository containing `path` (a work tree, a subfolder of one, or a bare repository)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise NotARepository(f"{path} does not exist")
+    try:
+        found = pygit2.discover_repository(path)
+    except pygit2.GitError as exc:
+        raise NotARepository(f"{path} is not a git repository ({exc})") from None
+    if found is None:
+        raise NotARepository(f"{path} is not a git repository")
+    try:
+        return pygit2.Repository(found)
+    except (pygit2.GitError, KeyError) as exc:
+        raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
+
+
+def repo_identity(repo: pygit2.Repository) -> str:
+    """A stable identity for a repository on this machine: a digest of its git directory's real path."""
+    return hashlib.sha256(os.path.realpath(repo.path).encode()).hexdigest()[:16]
+
+
+def repo_display_path(repo: pygit2.Repository) -> str:
+    return os.path.realpath(repo.workdir or repo.path).rstrip("/")
+
+
+def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
+    """The hex OID of the commit `rev` names (branch, tag, full or short sha, `HEAD~3`, ...)."""
+    if repo.head_is_unborn or repo.is_empty:
+        if rev in ("HEAD", "@"):
+            if not repo.is_empty:  # commits on other branches; HEAD's own branch has none
+                branch = repo.references["HEAD"].target.removeprefix("refs/heads/")
+                raise EmptyRepository(f"HEAD of {repo_display_path(repo)} is on {branch!r}, which has no commits "
+                                      f"yet; name a rev that has (--rev)")
+            raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
+    if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:  # libgit2 would read up to a NUL
+        raise UnknownRev(f"{rev!r} is not a revision")
+    try:
+        obj = repo.revparse_single(rev)
+    except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
+        if repo.is_shallow and ("~" in rev or "^" in rev):
+            raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if detail.strip("'\"") == rev:  # pygit2's KeyError says only the rev again
+            raise UnknownRev(f"unknown revision {rev!r}") from None
+        raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
+    try:
+        return str(obj.peel(pygit2.Commit).id)
+    except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError):
+        raise UnknownRev(f"{rev!r} names {_kind_of(obj)}, not a commit") from None
+
+
+def _kind_of(obj: pygit2.Object) -> str:
+    """What a rev that is not a commit names: "a tree (c7b75b5d45d2)", "a tag of a blob (...)"."""
+    tags = ""
+    while isinstance(obj, pygit2.Tag):
+        tags += "a tag of "
+        try:
+            obj = obj.get_object()
+        except (KeyError, ValueError, pygit2.GitError):
+            return f"{tags}a missing object"
+    return f"{tags}a {obj.type_str} ({str(obj.id)[:12]})"
+
+
+_PATH = attrgetter("path")
+
+
+def text_path(name: str) -> str:
+    """A path as pygit2 gives it, made fit for JSON and store keys. Git stores names as
+    bytes; pygit2 decodes those that are not UTF-8 with surrogate escapes, which no UTF-8
+    encoder takes. Their undecodable bytes become `\\xff` escapes (as `--json` strings
+    and the text renderings show control characters), so such a file is indexed like any
+    other rather than failing the whole snapshot."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
+    """The tree OID and every non-tree entry of the commit's tree, sorted by path."""
+    try:
+        commit = repo[commit_oid].peel(pygit2.Commit)
+        root = commit.tree
+    except (KeyError, ValueError, pygit2.GitError) as exc:
+        raise MissingObjects(f"objects of commit {commit_oid[:12]} are missing ({exc})") from None
+    entries: list[TreeEntry] = []
+    stack: list[tuple[pygit2.Tree, str]] = [(root, "")]
+    while stack:
+        tree, prefix = stack.pop()
+        for entry in tree:
+            path = prefix + text_path(entry.name)
+            mode = entry.filemode
+            if mode == MODE_TREE:
+                try:
+                    stack.append((repo[entry.id], path + "/"))
+                except KeyError:
+                    raise MissingObjects(f"tree {path}/ ({entry.id}) is missing from the object database") from None
+            else:
+                entries.append(TreeEntry(path, mode, str(entry.id)))
+    entries.sort(key=_PATH)
+    return str(root.id), entries
+
+
+_ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
+_CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit2.enums.DeltaStatus.TYPECHANGE})
+
+
+def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
+                    base: list[TreeEntry]) -> tuple[str, list[TreeEntry]]:
+    """`walk_tree(repo, commit_oid)`, from the entries of an earlier tree (`base`, those of
+    `base_tree`) and the diff of the two trees: only subtrees that differ are read."""
+    since = tree_since(repo, commit_oid, base_tree, base)
+    return since.tree_oid, since.entries
+
+
+class TreeSince(NamedTuple):
+    tree_oid: str
+    entries: list[TreeEntry]  # every non-tree entry, sorted by path, as walk_tree gives them
+    changed: list[TreeEntry] | None  # the entries the diff adds or changes; None: not known (a whole walk)
+
+
+def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: list[TreeEntry]) -> TreeSince:
+    """`walk_tree_since`, and which of the entries differ from `base`. Anything the diff cannot
+    answer (a missing object, an unexpected kind of change) falls back to the whole walk."""
+    try:
+        root = repo[commit_oid].peel(pygit2.Commit).tree
+        deltas = list(repo[base_tree].peel(pygit2.Tree).diff_to_tree(root).deltas)
+    except (KeyError, ValueError, pygit2.GitError):
+        return TreeSince(*walk_tree(repo, commit_oid), None)
+    gone: set[str] = set()
+    added: list[TreeEntry] = []
+    for delta in deltas:
+        if delta.status not in _CHANGED:
+            return TreeSince(*walk_tree(repo, commit_oid), None)
+        if delta.status != _ADDED:
+            gone.add(text_path(delta.old_file.path))
+        if delta.status != _DELETED:
+            new = delta.new_file
+            added.append(TreeEntry(text_path(new.path), new.mode, str(new.id)))
+    entries = [e for e in base if e.path not in gone] if gone else list(base)
+    entries.extend(added)
+    entries.sort(key=_PATH)
+    return TreeSince(str(root.id), entries, added)
+
+
+_BLOB = int(pygit2.enums.ObjectType.BLOB)
+
+
+def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
+    """The blob's bytes, read from the object database as they are (no Blob object is made:
+    about half the cost of `repo[oid].data`)."""
+    try:
+        kind, data = repo.odb.read(oid)
+    except (KeyError, ValueError):
+        raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
+    if kind != _BLOB:
+        raise MissingObjects(f"object {oid[:12]} is not a blob")
+    return data
+
+
+def blob_size(repo: pygit2.Repository, oid: str) -> int:
+    try:
+        return repo.odb.read_header(oid)[1]
+    except (KeyError, ValueError, pygit2.GitError):
+        raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None

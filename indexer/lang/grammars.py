@@ -1,0 +1,458 @@
+"""tree-sitter grammars: Language objects, compiled queries and per-thread parsers.
+
+Everything here is built once per process (queries) or once per thread (parsers, which
+are not thread-safe) and reused for every blob. The tags query of a language is the
+grammar wheel's shipped `queries/tags.scm` (TypeScript's adds to JavaScript's, as the
+grammar intends) followed by ours from `indexer/queries/<lang>.scm`, compiled in a form
+that is cheaper to compile and gives the same facts (`_used_patterns`, `_narrowed`):
+compiling is most of a worker's setup, paid again by every forked worker.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from tree_sitter import Language, Node, Parser, Query, Tree
+
+from indexer.lang.c import macros as c_macros
+from indexer.lang import retry_views
+
+# language -> (module, factory function)
+_MODULES: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),
+    "bash": ("tree_sitter_bash", "language"),
+}
+
+# Shipped tags of another grammar that this one extends (TypeScript's tags.scm only adds
+# TS-specific patterns to JavaScript's).
+_TAGS_BASE: dict[str, str] = {"typescript": "javascript", "tsx": "javascript"}
+
+# Our own queries, named by the language whose grammar they are written against (one file
+# by default); TSX reads TypeScript's, both JSX grammars the JSX patterns, all three the local
+# scopes of js_locals.scm, and C and C++ the patterns their grammars share (c_family.scm).
+_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx", "js_locals"),
+                                                 "typescript": ("typescript", "js_locals"),
+                                                 "javascript": ("javascript", "jsx", "js_locals"),
+                                                 "c": ("c_family",), "cpp": ("c_family", "cpp")}
+
+QUERY_DIR = Path(__file__).with_name("queries")
+
+_local = threading.local()
+
+
+@lru_cache(maxsize=None)
+def language(name: str) -> Language:
+    module, factory = _MODULES[name]
+    return Language(getattr(importlib.import_module(module), factory)())
+
+
+def shipped_tags(name: str) -> str:
+    """The grammar wheel's `queries/tags.scm` text, "" when it ships none (bash)."""
+    module_name = _MODULES[name][0]
+    module = importlib.import_module(module_name)
+    text = getattr(module, "TAGS_QUERY", None)
+    if text:
+        return text
+    # tree-sitter-c-sharp installs its queries beside the package, under the dist name.
+    pkg_dir = Path(module.__file__).parent
+    for candidate in (pkg_dir / "queries" / "tags.scm",
+                      pkg_dir.parent / pkg_dir.name.replace("c_sharp", "c-sharp") / "queries" / "tags.scm"):
+        if candidate.is_file():
+            return candidate.read_text(encoding="utf-8")
+    return ""
+
+
+def own_query(name: str) -> str:
+    paths = [QUERY_DIR / f"{file}.scm" for file in _OWN_QUERY_FILES.get(name, (name,))]
+    return "\n".join(path.read_text(encoding="utf-8") for path in paths if path.is_file())
+
+
+# Per pattern index, the node types a capture of ours must have for the match to count:
+# ((capture name, allowed types), ...). See `_narrowed`.
+TypeChecks = dict[int, tuple[tuple[str, frozenset[str]], ...]]
+
+
+def tags_query(name: str) -> Query:
+    """Shipped tags (+ base grammar's), our own definitions, imports and facts, and the
+    identifier leaves (`@id`), as one query: one pass over the tree instead of two. A
+    match counts only when it passes `type_checks(name)`."""
+    return _tags(name)[0]
+
+
+def type_checks(name: str) -> TypeChecks:
+    return _tags(name)[1]
+
+
+@lru_cache(maxsize=None)
+def _tags(name: str) -> tuple[Query, TypeChecks]:
+    source = "\n".join(p for p in (shipped_source(name), own_query(name), IDENTIFIER_PATTERNS[name]) if p)
+    # Compiling a query analyses every pattern against the grammar's parse table, which is
+    # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
+    compact = compact_patterns(source, language(name))
+    if compact is not None:
+        texts, checks = compact
+        try:
+            query = Query(language(name), "\n".join(texts))
+            if query.pattern_count == len(texts):
+                return query, checks
+        except Exception:  # noqa: BLE001 - fall back to the source as shipped
+            pass
+    query = Query(language(name), source)
+    _disable_unsupported(query, source)
+    return query, {}
+
+
+def shipped_source(name: str) -> str:
+    """The shipped tags the language's query starts with: its base grammar's, then its own."""
+    base = _TAGS_BASE.get(name)
+    return "\n".join(p for p in (shipped_tags(base) if base else "", shipped_tags(name)) if p)
+
+
+def compact_patterns(source: str, lang: Language) -> tuple[list[str], TypeChecks] | None:
+    """The patterns of `source` the extraction reads, in the form cheaper to compile
+    (`_used_patterns`, `_narrowed`), and the type checks their matches must pass; None when
+    the source does not split into patterns."""
+    patterns = _used_patterns(source)
+    if patterns is None:
+        return None
+    checks: TypeChecks = {}
+    texts = []
+    for index, text in enumerate(patterns):
+        text, pattern_checks = _narrowed(text, lang)
+        if pattern_checks:
+            checks[index] = pattern_checks
+        texts.append(text)
+    return texts, checks
+
+
+# `field: [(a) (b) ...]` (or `field: ([...])`): a field's node of one of several types.
+_ALTERNATION = re.compile(r"(\b[a-z_]+:\s*)(\(\s*)?\[((?:\s*\([a-z_]+\))+)\s*\](?(2)\s*\))")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_QUANTIFIER = re.compile(r"[)\]_]\s*[*+?]")
+# Two types cost little to compile, and the wildcard would then hand tags.py every other
+# node of the field to reject (every non-function `value` of an object literal's pairs).
+_NARROW_MIN_TYPES = 3
+
+
+def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """`text` with each field alternation of three or more plain node types turned into
+    `(_)` plus a capture whose type tags.py checks. The analysis tree-sitter runs when
+    compiling grows with the branches of an alternation (JavaScript's `export default x =`
+    constant pattern lists eight: a sixth of TypeScript's setup), and a field holds one
+    node, so the matches that pass the check are the same. Only in patterns without
+    quantifiers (a check after the fact cannot stop a repetition) and for concrete node
+    types."""
+    if _QUANTIFIER.search(_STRING.sub("", text)):
+        return text, ()
+    checks: list[tuple[str, frozenset[str]]] = []
+
+    def narrow(match: re.Match[str]) -> str:
+        types = re.findall(r"\(([a-z_]+)\)", match.group(3))
+        if len(types) < _NARROW_MIN_TYPES:
+            return match.group()
+        for kind in types:
+            kind_id = lang.id_for_node_kind(kind, True)
+            # (`node_kind_is_supertype` answers True for every kind in py-tree-sitter 0.26.1)
+            if kind_id is None or kind_id in lang.supertypes:
+                return match.group()
+        capture = f"rennet.type.{len(checks)}"
+        checks.append((capture, frozenset(types)))
+        return f"{match.group(1)}(_) @{capture}"
+
+    return _ALTERNATION.sub(narrow, text), tuple(checks)
+
+
+@lru_cache(maxsize=None)
+def first_identifier_pattern(name: str) -> int:
+    """Index of the first `@id` pattern in `tags_query(name)`: they come last, and every
+    match from there on is an occurrence site."""
+    patterns = _split_patterns(IDENTIFIER_PATTERNS[name]) or []
+    return tags_query(name).pattern_count - len(patterns)
+
+
+def _disable_unsupported(query: Query, source: str) -> None:
+    # Ruby's tags mark every identifier not a local as a call via `#is-not? local`, a
+    # predicate needing scope analysis that py-tree-sitter does not evaluate; kept, it
+    # would call every variable a call. `call` nodes still give real calls.
+    encoded = source.encode("utf-8")
+    for index in range(query.pattern_count):
+        text = encoded[query.start_byte_for_pattern(index):query.end_byte_for_pattern(index)]
+        if b"#is-not? local" in text:
+            query.disable_pattern(index)
+
+
+# Captures that give a match a role in indexer/extract/tags.py; a pattern with none of them
+# (go's `(package_clause ...) @name`, ruby's `(setter ...) @ignore`) yields nothing there.
+_ROLE_CAPTURE = re.compile(r"@(?:definition\.|reference\.|import\.|local\.(?:scope|bind)\.|scope\b|main\b|package\b|id\b)")
+# A leading run of doc comments (`(comment)* @doc .`): it only adds an @doc capture that
+# nothing reads, the match is the same without it, and it makes a pattern several times
+# costlier to compile. Its `#strip!`/`#select-adjacent!` directives go with it.
+_DOC_PREFIX = re.compile(r"^\(\s*\(comment\)\*\s*@doc\s*\.\s*")
+_DOC_DIRECTIVE = re.compile(r'\(#[\w!?-]+(?:\s+(?:@[\w.]+|"(?:[^"\\]|\\.)*"))*\s*\)')
+
+
+def _used_patterns(source: str) -> list[str] | None:
+    """The top-level patterns of `source` the extraction can read, in order: those with a
+    role capture, without `#is-not? local` (unsupported, see `_disable_unsupported`), and
+    without a doc-comment prefix. None when the source does not split cleanly."""
+    split = _split_patterns(source)
+    if split is None:
+        return None
+    out = []
+    for text in split:
+        if not _ROLE_CAPTURE.search(text) or "#is-not? local" in text:
+            continue
+        if _DOC_PREFIX.match(text):
+            stripped = _DOC_PREFIX.sub("(", text, count=1)
+            stripped = _DOC_DIRECTIVE.sub(lambda m: "" if "@doc" in m.group() else m.group(), stripped)
+            if "@doc" not in stripped:
+                text = stripped
+        out.append(text)
+    return out
+
+
+def _split_patterns(source: str) -> list[str] | None:
+    """Top-level patterns of a query source, comments dropped; a pattern runs from its
+    opening bracket (or string) through the captures and quantifiers after it."""
+    patterns: list[str] = []
+    current: list[str] = []
+    depth = 0
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == ";":
+            end = source.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and source[j] != '"':
+                j += 2 if source[j] == "\\" else 1
+            if j >= n:
+                return None
+            if depth == 0 and current:
+                patterns.append("".join(current).strip())
+                current = []
+            current.append(source[i:j + 1])
+            i = j + 1
+            continue
+        if c in "([":
+            if depth == 0 and current:
+                patterns.append("".join(current).strip())
+                current = []
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and not (c.isspace() or c in "@*+?" or c.isalnum() or c in "._-"):
+            return None
+        elif depth == 0 and not current and not c.isspace():
+            return None  # something before the first pattern: not a shape we know
+        current.append(c)
+        i += 1
+    if depth != 0:
+        return None
+    if current:
+        patterns.append("".join(current).strip())
+    return [p for p in patterns if p]
+
+
+# Identifier-like leaves per grammar: the occurrence sites.
+IDENTIFIER_PATTERNS: dict[str, str] = {
+    "python": "(identifier) @id",
+    "javascript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
+                  " (shorthand_property_identifier_pattern) (private_property_identifier)] @id",
+    "typescript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
+                  " (shorthand_property_identifier_pattern) (private_property_identifier)"
+                  " (type_identifier)] @id",
+    "go": "[(identifier) (type_identifier) (field_identifier) (package_identifier)] @id",
+    "rust": "[(identifier) (type_identifier) (field_identifier) (shorthand_field_identifier)] @id",
+    "java": "[(identifier) (type_identifier)] @id",
+    "c": "[(identifier) (type_identifier) (field_identifier)] @id",
+    "cpp": "[(identifier) (type_identifier) (field_identifier) (namespace_identifier)] @id",
+    "csharp": "(identifier) @id",
+    "ruby": "[(identifier) (constant)] @id",
+    "php": "(name) @id",
+    "bash": "(variable_name) @id\n(command_name (word) @id)\n(function_definition name: (word) @id)",
+}
+IDENTIFIER_PATTERNS["tsx"] = IDENTIFIER_PATTERNS["typescript"]
+
+
+def parser(name: str) -> Parser:
+    """This thread's parser for `name` (parsers keep state and are not thread-safe)."""
+    parsers = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    found = parsers.get(name)
+    if found is None:
+        found = parsers[name] = Parser(language(name))
+    return found
+
+
+# Parse budget. tree-sitter calls the progress callback every fixed number of parser
+# operations, so counting calls is a deterministic cap: the same bytes hit it or not on any
+# machine. Some external scanners (bash on long runs of whitespace) spend seconds between
+# two calls, so a wall-clock limit, far above any normal parse (a few MB/s), backs it up.
+PARSE_STEPS_BASE = 20_000
+PARSE_STEPS_PER_KIB = 100
+WALL_SECONDS_BASE = 1.0
+WALL_SECONDS_PER_MIB = 4.0
+_CHUNK = 1 << 16
+
+
+class Budget:
+    """A step and time budget for one parse."""
+
+    __slots__ = ("limit", "steps", "deadline", "exceeded")
+
+    def __init__(self, size: int) -> None:
+        self.limit = PARSE_STEPS_BASE + PARSE_STEPS_PER_KIB * (size >> 10)
+        self.steps = 0
+        self.deadline = time.monotonic() + WALL_SECONDS_BASE + WALL_SECONDS_PER_MIB * size / (1 << 20)
+        self.exceeded = False
+
+    def tick(self, *_: object) -> bool:
+        self.steps += 1
+        if self.steps > self.limit or time.monotonic() > self.deadline:
+            self.exceeded = True
+        return self.exceeded
+
+
+def parser_view(name: str, data: bytes) -> bytes:
+    """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
+    preprocessor) cannot place blanked to spaces, and enumerator macros written as the
+    enumerators they define (`indexer.lang.c.macros`). Same length and lines, so every offset and
+    name read from `data` still holds; the macro is simply not in the tree."""
+    if name not in ("c", "cpp"):
+        return data
+    spans = c_macros.blanked_spans(name, data)
+    edits = c_macros.enumerator_macro_edits(data)
+    if not spans and not edits:
+        return data
+    view = bytearray(data)
+    for at, replacement in edits:
+        view[at:at + len(replacement)] = replacement
+    for start, end in spans:  # after the edits: none is left in a blanked branch
+        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
+        view[start:end] = retry_views.blanked(data[start:end])
+    return bytes(view)
+
+
+def parse(name: str, data: bytes) -> Tree | None:
+    """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget.
+    A C# or Bash tree with errors is parsed again as its `indexer.lang.retry_views` view shows the
+    source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    tree = _parse(name, parser_view(name, data))
+    retry = retry_views.RETRY_VIEWS.get(name)
+    if retry is not None and tree is not None and tree.root_node.has_error:
+        view = retry(data, tree.root_node)
+        if view is not None:
+            other = _parse(name, view)
+            if other is not None and error_bytes(other.root_node) < error_bytes(tree.root_node):
+                return other
+    return tree
+
+
+def _parse(name: str, data: bytes) -> Tree | None:
+    p = parser(name)
+    budget = Budget(len(data))
+    try:
+        return p.parse(lambda offset, _point: data[offset:offset + _CHUNK], progress_callback=budget.tick)
+    except ValueError:  # py-tree-sitter raises "Parsing failed" when the callback cancels
+        p.reset()
+        return None
+
+
+def error_bytes(root: Node) -> int:
+    """How much of the source the tree could not place: the bytes under each outermost ERROR
+    node, plus one per missing node. A root that is itself an ERROR (the parser gave up on the
+    file as a whole) counts only the tokens standing directly in it, and its children as any
+    other node's, so two such trees still compare by how much each recovered. Descends only
+    into subtrees that contain an error, as `has_wide_error` does."""
+    if not root.has_error:
+        return 0
+    total = 0
+    root_is_error = root.is_error
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is None:
+            return total
+        descend = False
+        if node.is_missing:
+            total += 1
+        elif node.is_error and node != root:
+            total += node.end_byte - node.start_byte
+        elif node.child_count == 0:
+            if root_is_error and node.parent == root:
+                total += node.end_byte - node.start_byte
+        else:
+            descend = node.has_error
+        if descend and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return total
+
+
+# tree-sitter's query cursor is quadratic in the number of children of an ERROR node
+# (50,000 stray `(` take seconds per query); such a tree is not usefully queryable.
+WIDE_ERROR_CHILDREN = 2000
+
+
+def has_wide_error(root: Node) -> bool:
+    """True when an ERROR node has more than WIDE_ERROR_CHILDREN children. Iterative, and
+    descends only into subtrees that contain an error, so a clean tree costs one check."""
+    if not root.has_error:
+        return False
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is None:
+            return False
+        if node.is_error and node.child_count > WIDE_ERROR_CHILDREN:
+            return True
+        if node.has_error and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return False
+
+
+# tree-sitter's query cursor keeps the depth at which a match started in 16 bits: a node
+# deeper than this below the queried root wraps it, so matches from there are lost and their
+# states pile up unfinished (50,000 nested calls, 100 kB of Python, took 40 s to yield 65,535
+# of their 100,002 matches). Such a tree is not usefully queryable.
+QUERY_MAX_DEPTH = 0xFFFF
+
+
+def is_too_deep(root: Node) -> bool:
+    """True when a node lies more than QUERY_MAX_DEPTH levels below `root`. A subtree of n
+    nodes reaches at most n - 1 levels below its top, so only subtrees larger than the depth
+    still allowed are entered: a tree of up to 65,536 nodes costs one check, a large flat one
+    a look at its top levels."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > QUERY_MAX_DEPTH:
+            return True
+        if depth + node.descendant_count - 1 > QUERY_MAX_DEPTH:
+            stack.extend((child, depth + 1) for child in node.children)
+    return False

@@ -1,0 +1,73 @@
+"""Java imports -> source files, found by package path rather than by configured
+source roots: `import a.b.C` names any file ending in a/b/C.java (src/main/java, module
+subdirectories and other roots match by suffix) or declaring `package a.b` in C.java,
+else a Kotlin a/b/C.kt (Java calling Kotlin in a mixed module). Not found, an import is
+external. Platform packages (java., javax., jdk., sun., com.sun.) get no exception: a
+project may own one (JNA's com.sun.jna, the JDK's own sources)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Mapping
+
+from indexer.store.facts_table import summaries_of
+from indexer.model import BlobFacts, ImportSpec
+from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, nearest, parent
+
+SOURCE_SUFFIXES = (".java", ".kt")
+
+
+class JavaResolver:
+    def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts]) -> None:
+        self.tree = tree
+        self.by_package: dict[str, list[str]] = defaultdict(list)
+        summaries = summaries_of(facts)  # the package declarations alone
+        sources = sorted(p for p in tree.paths if p.endswith(SOURCE_SUFFIXES))  # not every path of the tree
+        for path in sources:
+            f = summaries.get(path)
+            if path.endswith(".java") and f is not None and f.package_name:
+                self.by_package[f.package_name].append(path)
+        self.java_dirs = sorted({parent(p) for p in sources})
+        self._packages: dict[str, list[str]] = {}
+
+    def _class_files(self, segments: list[str]) -> list[str]:
+        hits = self.tree.ending_with("/".join(segments) + ".java")
+        if not hits:
+            pkg, stem = ".".join(segments[:-1]), segments[-1] + ".java"
+            hits = [p for p in self.by_package.get(pkg, []) if p.rsplit("/", 1)[-1] == stem]
+        if not hits:  # by path alone: Kotlin files have no package facts here
+            hits = self.tree.ending_with("/".join(segments) + ".kt")
+        return hits
+
+    def _package_files(self, segments: list[str]) -> list[str]:
+        key = ".".join(segments)
+        if key not in self._packages:
+            self._packages[key] = self._scan_package(segments)
+        return self._packages[key]
+
+    def _scan_package(self, segments: list[str]) -> list[str]:
+        pkg_path = "/".join(segments)
+        files: set[str] = set(self.by_package.get(".".join(segments), []))
+        for d in self.java_dirs:
+            if d == pkg_path or d.endswith("/" + pkg_path):
+                files.update(p for p in self.tree.files_in(d) if p.endswith(SOURCE_SUFFIXES))
+        return sorted(files)
+
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        spec = imp.spec.strip().rstrip(";")
+        if spec.startswith("static "):
+            spec = spec[len("static ") :].strip()
+        segments = [s for s in spec.split(".") if s]
+        if not segments:
+            return EXTERNAL
+        if segments[-1] == "*":
+            files = self._package_files(segments[:-1])
+            if files:
+                return tuple(files)
+            segments = segments[:-1]  # `import static a.b.C.*`: the class itself
+        # a.b.C, a.b.C.Inner and static a.b.C.member all live in a/b/C.java: deepest match wins
+        for k in range(len(segments), 1, -1):
+            hits = self._class_files(segments[:k])
+            if hits:
+                return (nearest(importer, hits),)
+        return EXTERNAL

@@ -1,0 +1,277 @@
+"""JavaScript / TypeScript import specifiers -> files of the tree.
+
+Order follows TypeScript's bundler-style resolution: relative specifiers against the
+importing file; then the nearest tsconfig.json / jsconfig.json (`paths` with `*`
+wildcards, then `baseUrl`); then packages of the tree itself by their package.json
+`name` (workspaces). Each candidate is probed with extensions and index files.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from typing import Callable
+
+from indexer.model import ImportSpec
+from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
+
+EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+# TypeScript sources are imported by the name of what they compile to ("./util.js" -> util.ts).
+COMPILED_TO_SOURCE = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+# From a TypeScript file, a specifier naming one of these extensions is looked for without
+# it, with each extension in turn, in TypeScript's own order (its module resolver): a
+# declaration comes before the JavaScript it describes, so `./add.js` from index.d.ts is
+# add.d.ts when the tree holds both (from a JavaScript file it is add.js).
+TYPESCRIPT_ORDER = {
+    **dict.fromkeys((".ts", ".d.ts", ".js"), (".ts", ".tsx", ".d.ts", ".js", ".jsx")),
+    **dict.fromkeys((".tsx", ".jsx"), (".tsx", ".ts", ".d.ts", ".jsx", ".js")),
+    **dict.fromkeys((".mts", ".d.mts", ".mjs"), (".mts", ".d.mts", ".mjs")),
+    **dict.fromkeys((".cts", ".d.cts", ".cjs"), (".cts", ".d.cts", ".cjs")),
+}
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+_TYPESCRIPT_FILES = (".ts", ".tsx", ".mts", ".cts")  # declaration files included
+CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
+ENTRY_FIELDS = ("source", "types", "typings", "module", "main")
+
+
+def loads_lenient(text: str) -> object:
+    """JSON with // and /* */ comments and trailing commas, as tsconfig.json allows."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif c in "}]":
+            # drop a trailing comma before a closing bracket
+            k = len(out) - 1
+            while k >= 0 and out[k].isspace():
+                k -= 1
+            if k >= 0 and out[k] == ",":
+                del out[k]
+            out.append(c)
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return json.loads("".join(out))
+
+
+class TsConfig:
+    """The `baseUrl` and `paths` in force for one config file, with `extends` followed inside the tree."""
+
+    def __init__(self, base_dir: str | None, paths: dict[str, list[str]], paths_dir: str) -> None:
+        self.base_dir = base_dir  # directory baseUrl points at, None when unset
+        self.paths = paths
+        self.paths_dir = paths_dir  # where `paths` targets are relative to
+
+    def path_candidates(self, spec: str) -> list[str] | None:
+        """Paths that `paths` maps a specifier to, or None when no pattern matches.
+        The longest matching prefix wins, as in TypeScript."""
+        best: tuple[int, str, str] | None = None
+        for pattern in self.paths:
+            if "*" in pattern:
+                pre, _, post = pattern.partition("*")
+                if spec.startswith(pre) and spec.endswith(post) and len(spec) >= len(pre) + len(post):
+                    star = spec[len(pre) : len(spec) - len(post)]
+                    if best is None or len(pre) > best[0]:
+                        best = (len(pre), pattern, star)
+            elif pattern == spec:
+                best = (len(pattern) + 1_000_000, pattern, "")
+                break
+        if best is None:
+            return None
+        _, pattern, star = best
+        out = []
+        for target in self.paths[pattern]:
+            joined = normalize(join(self.paths_dir, target.replace("*", star, 1)))
+            if joined is not None:
+                out.append(joined)
+        return out
+
+
+class JsResolver:
+    def __init__(self, tree: TreePaths, read: Callable[[str], bytes]) -> None:
+        self.tree = tree
+        self.read = read
+        self._configs: dict[str, TsConfig | None] = {}
+        self._nearest: dict[str, TsConfig | None] = {}
+        self.workspaces = self._workspaces()
+
+    # -- probing -------------------------------------------------------------------------
+    def probe(self, stem: str, typescript: bool = False) -> str | None:
+        """The file `stem` names, as an importer in TypeScript (`typescript`) or JavaScript
+        would find it."""
+        tree = self.tree
+        if typescript:
+            named = _typescript_named(stem)
+            if named is not None:
+                root, order = named
+                for ext in order:
+                    if root + ext in tree:
+                        return root + ext
+        if stem in tree:
+            return stem
+        root, ext = posixpath.splitext(stem)
+        for alt in COMPILED_TO_SOURCE.get(ext, ()):
+            if root + alt in tree:
+                return root + alt
+        for ext in EXTENSIONS:
+            if stem + ext in tree:
+                return stem + ext
+        for ext in EXTENSIONS:
+            if join(stem, "index" + ext) in tree:
+                return join(stem, "index" + ext)
+        return None
+
+    # -- tsconfig ------------------------------------------------------------------------
+    def _load(self, path: str, seen: frozenset[str] = frozenset()) -> TsConfig | None:
+        if path in self._configs:
+            return self._configs[path]
+        self._configs[path] = None  # guards `extends` cycles
+        cfg = None
+        try:
+            data = loads_lenient(self.read(path).decode("utf-8", "replace"))
+        except (ValueError, KeyError, OSError):
+            data = None
+        if isinstance(data, dict):
+            here = parent(path)
+            inherited = None
+            ext = data.get("extends")
+            if isinstance(ext, str) and ext.startswith("."):
+                target = normalize(join(here, ext))
+                if target and not target.endswith(".json"):
+                    target += ".json"
+                if target in self.tree and target not in seen:
+                    inherited = self._load(target, seen | {path})
+            opts = data.get("compilerOptions")
+            opts = opts if isinstance(opts, dict) else {}
+            base_dir = inherited.base_dir if inherited else None
+            paths = inherited.paths if inherited else {}
+            paths_dir = inherited.paths_dir if inherited else here
+            if isinstance(opts.get("baseUrl"), str):
+                base_dir = normalize(join(here, opts["baseUrl"]))
+                paths_dir = base_dir if base_dir is not None else here
+            if isinstance(opts.get("paths"), dict):
+                paths = {
+                    k: [t for t in v if isinstance(t, str)]
+                    for k, v in opts["paths"].items()
+                    if isinstance(k, str) and isinstance(v, list)
+                }
+                paths_dir = base_dir if base_dir is not None else here
+            cfg = TsConfig(base_dir, paths, paths_dir)
+        self._configs[path] = cfg
+        return cfg
+
+    def config_for(self, importer: str) -> TsConfig | None:
+        d = parent(importer)
+        chain = []
+        found: TsConfig | None = None
+        while True:
+            if d in self._nearest:
+                found = self._nearest[d]
+                break
+            chain.append(d)
+            name = next((join(d, n) for n in CONFIG_NAMES if join(d, n) in self.tree), None)
+            if name:
+                found = self._load(name)
+                break
+            if not d:
+                break
+            d = parent(d)
+        for c in chain:
+            self._nearest[c] = found
+        return found
+
+    # -- workspaces ----------------------------------------------------------------------
+    def _workspaces(self) -> dict[str, str]:
+        """Package name -> directory, for package.json files of the tree outside node_modules."""
+        out: dict[str, str] = {}
+        for path in self.tree.by_name.get("package.json", []):
+            if "node_modules/" in path:
+                continue
+            try:
+                data = json.loads(self.read(path))
+            except (ValueError, OSError):
+                continue
+            name = data.get("name") if isinstance(data, dict) else None
+            if isinstance(name, str) and name and name not in out:
+                out[name] = parent(path)
+        return out
+
+    def _workspace_entry(self, directory: str) -> str | None:
+        try:
+            data = json.loads(self.read(join(directory, "package.json")))
+        except (ValueError, OSError):
+            data = {}
+        for field in ENTRY_FIELDS:
+            value = data.get(field) if isinstance(data, dict) else None
+            if isinstance(value, str):
+                stem = normalize(join(directory, value))
+                hit = stem is not None and self.probe(stem)
+                if hit:
+                    return hit
+        return self.probe(join(directory, "index")) or self.probe(join(directory, "src/index"))
+
+    def _workspace(self, spec: str) -> str | None | bool:
+        parts = spec.split("/")
+        n = 2 if spec.startswith("@") else 1
+        name, rest = "/".join(parts[:n]), "/".join(parts[n:])
+        directory = self.workspaces.get(name)
+        if directory is None:
+            return False
+        if not rest:
+            return self._workspace_entry(directory)
+        return self.probe(join(directory, rest)) or self.probe(join(directory, "src", rest))
+
+    # -- resolution ----------------------------------------------------------------------
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        spec = imp.spec.split("?", 1)[0]
+        if not spec:
+            return UNRESOLVED
+        typescript = importer.endswith(_TYPESCRIPT_FILES)
+        if spec.startswith((".", "/")):
+            stem = normalize(join(parent(importer), spec)) if spec.startswith(".") else normalize(spec)
+            hit = stem is not None and self.probe(stem, typescript)
+            return (hit,) if hit else UNRESOLVED
+        cfg = self.config_for(importer)
+        if cfg is not None:
+            mapped = cfg.path_candidates(spec)
+            if mapped is not None:
+                for stem in mapped:
+                    hit = self.probe(stem, typescript)
+                    if hit:
+                        return (hit,)
+            if cfg.base_dir is not None:
+                hit = self.probe(join(cfg.base_dir, spec), typescript)
+                if hit:
+                    return (hit,)
+            if mapped:
+                # a `paths` pattern claimed it (an alias of this project): missing, not external
+                ws = self._workspace(spec)
+                return (ws,) if isinstance(ws, str) else UNRESOLVED
+        ws = self._workspace(spec)
+        if isinstance(ws, str):
+            return (ws,)
+        return UNRESOLVED if ws is None else EXTERNAL
+
+
+def _typescript_named(stem: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the name without its extension, what TypeScript tries in its place), when `stem`
+    names an extension of TYPESCRIPT_ORDER."""
+    for ext in _DECLARATIONS:
+        if stem.endswith(ext):
+            return stem[:-len(ext)], TYPESCRIPT_ORDER[ext]
+    root, ext = posixpath.splitext(stem)
+    order = TYPESCRIPT_ORDER.get(ext)
+    return (root, order) if order is not None else None

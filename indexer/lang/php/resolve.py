@@ -1,0 +1,190 @@
+"""PHP `require`/`include` paths and `use` names -> files of the tree.
+
+A `use` names a class (or, with `use function` / `use const`, a function or constant) by
+its fully qualified name. It resolves first by the PSR-4 maps of every composer.json
+(`autoload` and `autoload-dev`), the way Composer's autoloader finds the file, then to the
+file that declares that name in that namespace (trees without composer.json, classmaps,
+PSR-0). A path that merely ends like the name is no evidence: `Console/Exception/X.php`
+declaring `Symfony\\Component\\Console\\Exception` is not `...\\DependencyInjection\\Exception\\X`.
+Namespaces, classes and functions match in any case, as PHP matches them; a constant's own
+name only as written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from typing import Callable, Mapping, NamedTuple
+
+from indexer.store.facts_table import Summary, summaries_of
+from indexer.rank.weights import uses_of
+from indexer.model import BlobFacts, ImportSpec
+from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+
+QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
+PHP_SOURCES = (".php", ".inc")  # what Composer's classmap scans; PSR-4 files are .php
+CLASS_KINDS = frozenset({"class", "interface", "trait", "enum"})
+# What an import kind imports: `use` a class (or a namespace), `use function`, `use const`
+USE_KINDS = {"php_use": "class", "php_use_function": "function", "php_use_const": "const"}
+
+# (kind, namespace, name) of one top-level declaration; kind "class", "function" or "const"
+Declaration = tuple[str, str, str]
+
+
+class Psr4(NamedTuple):
+    prefix: str  # "Acme\\Blog\\" ("" is Composer's fallback for every name)
+    directory: str  # tree path, "" for the root
+
+
+def declarations(facts: Summary | None) -> frozenset[Declaration] | None:
+    """The classes (interfaces, traits, enums), functions and constants a PHP file declares
+    outside any class, each with its namespace; None when the file was not parsed."""
+    if facts is None or facts.skipped:
+        return None
+    symbols = facts.symbol_list()
+    # A namespace, `namespace A;` or `namespace A { }`, is the container of what it holds;
+    # a `define()` constant is global wherever the call runs (no container).
+    spaces = {s.name for s in symbols if s.kind == "namespace"}
+    out: set[Declaration] = set()
+    for s in symbols:
+        kind = "class" if s.kind in CLASS_KINDS else "const" if s.kind == "constant" else s.kind
+        if kind not in ("class", "function", "const"):
+            continue
+        if s.container and s.container not in spaces:
+            continue  # a method or class constant
+        out.add((kind, s.container, s.name))
+    return frozenset(out)
+
+
+def _key(kind: str, namespace: str, name: str) -> Declaration:
+    """Lookup key: namespaces, classes and functions are case-insensitive, constants not."""
+    return kind, namespace.lower(), name if kind == "const" else name.lower()
+
+
+def psr4_roots(tree: TreePaths, read: Callable[[str], bytes]) -> list[Psr4]:
+    """Every composer.json's PSR-4 prefixes, longest first (Composer tries the longest
+    matching prefix first). Unreadable JSON or entries of the wrong type are skipped."""
+    roots: set[Psr4] = set()
+    for path in sorted(tree.ending_with("composer.json")):
+        try:
+            doc = json.loads(read(path) or b"null")
+        except ValueError:  # invalid JSON or UTF-8: that file maps nothing
+            continue
+        for section in ("autoload", "autoload-dev"):
+            autoload = doc.get(section) if isinstance(doc, dict) else None
+            psr4 = autoload.get("psr-4") if isinstance(autoload, dict) else None
+            for prefix, dirs in psr4.items() if isinstance(psr4, dict) else ():
+                for d in [dirs] if isinstance(dirs, str) else dirs if isinstance(dirs, list) else ():
+                    directory = normalize(join(parent(path), d)) if isinstance(d, str) else None
+                    if directory is not None:
+                        roots.add(Psr4(prefix.lstrip("\\"), directory))
+    return sorted(roots, key=lambda r: (-len(r.prefix), r.prefix, r.directory))
+
+
+class PhpResolver:
+    """File includes resolve beside the file, then from the root, then by suffix; a `use`
+    by composer.json PSR-4 maps, then by the namespace and name a file declares."""
+
+    def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
+        self.tree = tree
+        self.facts = facts
+        self.summaries = summaries_of(facts)
+        self.psr4 = psr4_roots(tree, read)
+        self._of: dict[str, frozenset[Declaration] | None] = {}  # path -> its declarations, decoded once
+        self._declared: dict[Declaration, list[str]] | None = None  # built on first need
+        self._namespaces: dict[str, list[str]] = defaultdict(list)
+
+    def _declared_in(self, path: str) -> frozenset[Declaration] | None:
+        if path not in self._of:
+            self._of[path] = declarations(self.summaries.get(path))
+        return self._of[path]
+
+    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
+        raw = imp.spec.strip().rstrip(";")
+        quoted = QUOTED.findall(raw)
+        if quoted or "/" in raw or raw.endswith((".php", ".inc")):
+            return self._include(importer, raw, quoted)
+        segments = [s for s in raw.lstrip("\\").split(" as ")[0].strip().split("\\") if s]
+        if not segments:
+            return UNRESOLVED
+        return self._use(importer, USE_KINDS.get(imp.kind, "class"), segments, imp.aliases[0] if imp.aliases else "")
+
+    def _include(self, importer: str, raw: str, quoted: list[str]) -> Outcome:
+        spec = quoted[-1] if quoted else raw
+        rel = spec.lstrip("/") if "__DIR__" in raw or "__FILE__" in raw else spec
+        for base in (parent(importer), ""):
+            cand = normalize(join(base, rel))
+            if cand is not None and cand in self.tree:
+                return (cand,)
+        clean = normalize(rel)
+        hits = self.tree.ending_with(clean) if clean else []
+        return (nearest(importer, hits),) if hits else UNRESOLVED
+
+    def _use(self, importer: str, kind: str, segments: list[str], alias: str) -> Outcome:
+        namespace, name = "\\".join(segments[:-1]), segments[-1]
+        if kind == "class":  # PSR-4 autoloads classes only
+            hits = self._by_psr4(importer, namespace, name)
+            if hits:
+                return hits
+        declared = self._index().get(_key(kind, namespace, name))
+        if declared:
+            return (nearest(importer, declared),)
+        if kind == "class":  # `use A\B;` may import a namespace, to write `B\C` later
+            files = self._under("\\".join(segments).lower())
+            if files:
+                return self._defining_used(importer, files, {name, alias} - {""})
+        return UNRESOLVED if self._owned("\\".join(segments)) else EXTERNAL
+
+    def _by_psr4(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
+        """The file of the longest matching PSR-4 prefix that holds the class (a file not
+        parsed is taken on the path's word)."""
+        full = f"{namespace}\\{name}" if namespace else name
+        hits: list[str] = []
+        for i, root in enumerate(self.psr4):
+            if hits and len(root.prefix) < len(self.psr4[i - 1].prefix):
+                break  # a shorter prefix is tried only when the longer ones hold nothing
+            if not full.startswith(root.prefix):
+                continue
+            path = join(root.directory, full[len(root.prefix):].replace("\\", "/") + ".php")
+            if path in self.tree and self._holds(path, namespace, name):
+                hits.append(path)
+        return (nearest(importer, hits),) if hits else ()
+
+    def _holds(self, path: str, namespace: str, name: str) -> bool:
+        found = self._declared_in(path)
+        return found is None or any(_key(*d) == _key("class", namespace, name) for d in found)
+
+    def _owned(self, full: str) -> bool:
+        """A name under a PSR-4 prefix of the tree belongs to it: missing, not external (in any
+        case: `app\\models\\Gone` is App\\Models\\Gone to PHP)."""
+        full = full.lower()
+        return any(r.prefix and full.startswith(r.prefix.lower()) for r in self.psr4)
+
+    def _index(self) -> dict[Declaration, list[str]]:
+        if self._declared is None:
+            self._declared = defaultdict(list)
+            for path in sorted(self.tree.paths):
+                found = self._declared_in(path) if path.endswith(PHP_SOURCES) else None
+                for d in sorted(found or ()):
+                    self._declared[_key(*d)].append(path)
+                for namespace in sorted({d[1].lower() for d in found or ()}):
+                    self._namespaces[namespace].append(path)
+        return self._declared
+
+    def _under(self, namespace: str) -> list[str]:
+        """The files declaring things in a namespace or one below it, sorted."""
+        self._index()  # fills _namespaces
+        below = namespace + "\\"
+        return sorted({p for n, paths in self._namespaces.items() if n == namespace or n.startswith(below)
+                       for p in paths})
+
+    def _defining_used(self, importer: str, files: list[str], bound: set[str]) -> tuple[str, ...]:
+        """Of a namespace's files, those declaring a name the importer uses (as C# `using`);
+        the names the import binds are no uses of classes so named: `Node` of `use
+        League\\CommonMark\\Node;` written as `Node\\Block\\Document`, and `Models` and `M` of
+        `use App\\Models as M;`, where `M\\User` is written."""
+        own = self.facts.get(importer)
+        used = {n.lower() for n in uses_of(own)} - {b.lower() for b in bound} if own else set()
+        return tuple(p for p in files if p != importer
+                     and any(d[2].lower() in used for d in self._declared_in(p) or ()))

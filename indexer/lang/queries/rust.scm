@@ -1,0 +1,52 @@
+; Rennet Context: Rust facts beyond the shipped tags.scm (conventions in python.scm).
+
+(mod_item name: (identifier) @spec !body) @import.rust_mod
+(use_declaration argument: (_) @spec) @import.rust_use
+(extern_crate_declaration name: (identifier) @spec) @import.rust_extern
+
+; module paths (see python.scm): what precedes the last segment of a use
+(use_declaration argument: (scoped_identifier path: (_) @reference.module))
+(use_declaration argument: (use_as_clause path: (scoped_identifier path: (_) @reference.module)))
+(scoped_use_list path: (_) @reference.module)
+(use_list (scoped_identifier path: (_) @reference.module))
+(use_wildcard (_) @reference.module)
+
+; an impl block holds methods of its type without being a symbol itself
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+  ]
+  body: (_)) @scope
+
+(trait_item
+  body: (declaration_list
+    (function_signature_item name: (identifier) @name) @definition.method))
+
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.variable
+
+; path calls, which the shipped tags leave out: `Type::new(x)`, `a::b::f(x)`, `f::<T>(x)`
+(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
+(call_expression function: (generic_function function: (identifier) @name)) @reference.call
+; struct and struct-variant fields, enum variants, a trait's associated types
+(field_declaration name: (field_identifier) @name) @definition.field
+(enum_variant name: (identifier) @name) @definition.enumerator
+(associated_type name: (type_identifier) @name) @definition.type
+
+; Local bindings (indexer/lang/local_scopes.py), each with the scope it is in (@local.block) and,
+; for `let`, the declaration it ends (@local.decl): closure parameters (a function's are read
+; from the definition), `let`,
+; `for`, match arm, `if let` and `while let` patterns. A `fn` item (a definition) is a barrier:
+; it does not see the locals of a function around it
+(closure_expression parameters: (closure_parameters) @local.bind.pattern) @local.block
+(block (let_declaration pattern: (_) @local.bind.pattern) @local.decl) @local.block
+(for_expression pattern: (_) @local.bind.pattern body: (block) @local.block)
+(match_arm pattern: (match_pattern) @local.bind.pattern) @local.block
+(if_expression condition: (let_condition pattern: (_) @local.bind.pattern) consequence: (block) @local.block)
+(if_expression
+  condition: (let_chain (let_condition pattern: (_) @local.bind.pattern)) consequence: (block) @local.block)
+(while_expression condition: (let_condition pattern: (_) @local.bind.pattern) body: (block) @local.block)
+(while_expression
+  condition: (let_chain (let_condition pattern: (_) @local.bind.pattern)) body: (block) @local.block)

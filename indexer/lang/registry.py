@@ -1,0 +1,200 @@
+"""Language detection by file name, extension and shebang.
+
+`detect_language(path, head)` names the language of a blob from its path and its first
+bytes. Languages in `GRAMMAR_LANGUAGES` are parsed with tree-sitter; every other name is
+a guess for the file table, and those files get identifier occurrences from the plain
+tokenizer.
+
+Rules, in order:
+1. NUL in `head` (and no UTF-16/32 byte-order mark) or a well-known binary extension -> "binary".
+2. An exact file name (`Makefile`, `Dockerfile`, `Gemfile`, ...).
+3. The extension, case-insensitive. `.h` is C unless the head shows a C++ construct
+   (`class X {`, `namespace`, `template <`, `public:`, `std::`, `#include <iostream>`-style
+   headers without `.h`), then "cpp".
+4. A shebang (`#!/usr/bin/env python3`, `#!/bin/bash`, `#!/usr/bin/env -S node --flag`)
+   when the extension did not name a language.
+5. An Emacs or Vim mode line in the first two lines (`-*- C++ -*-`, `-*- mode: python -*-`,
+   `vim: set ft=ruby:`), for extensionless files such as the C++ standard headers.
+6. "text".
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.lang.content import is_binary
+
+GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
+    {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp",
+     "csharp", "ruby", "php", "bash"}
+)
+
+# Languages whose words are prose, markup or data rather than code: their occurrences are
+# kept (references find them), but they do not say what the code depends on, so they cast no
+# vote in the rank (weights.arcs_of). A release note or a file list that says "django" is not
+# a use of a method named django.
+PROSE_AND_DATA: frozenset[str] = frozenset(
+    {"text", "markdown", "rst", "asciidoc", "latex", "bibtex", "csv", "tsv", "diff",
+     "json", "toml", "yaml", "ini", "properties", "dotenv", "xml", "svg", "gitignore",
+     "gitattributes", "go-mod"}
+)
+
+# JavaScript and TypeScript: one module system (import_specs' `js` imports, resolve_js).
+JS_FAMILY: frozenset[str] = frozenset({"javascript", "typescript", "tsx"})
+
+_EXTENSIONS: dict[str, str] = {
+    # languages with grammars
+    "py": "python", "pyi": "python", "pyw": "python",
+    "js": "javascript", "jsx": "javascript", "mjs": "javascript", "cjs": "javascript",
+    "ts": "typescript", "mts": "typescript", "cts": "typescript",
+    "tsx": "tsx",
+    "go": "go",
+    "rs": "rust",
+    "java": "java",
+    "c": "c",
+    "cc": "cpp", "cpp": "cpp", "cxx": "cpp", "c++": "cpp", "hpp": "cpp", "hh": "cpp",
+    "hxx": "cpp", "h++": "cpp", "ipp": "cpp", "tpp": "cpp", "inl": "cpp", "ixx": "cpp",
+    "cs": "csharp",
+    "rb": "ruby", "rake": "ruby", "gemspec": "ruby", "ru": "ruby",
+    "php": "php", "phtml": "php", "php5": "php", "php7": "php", "phps": "php",
+    "sh": "bash", "bash": "bash",
+    # guesses for the file table
+    "md": "markdown", "markdown": "markdown", "mdx": "markdown",
+    "rst": "rst", "txt": "text", "adoc": "asciidoc",
+    "json": "json", "jsonc": "json", "json5": "json", "jsonl": "json", "ndjson": "json",
+    "toml": "toml", "yaml": "yaml", "yml": "yaml",
+    "ini": "ini", "cfg": "ini", "conf": "ini", "properties": "properties", "env": "dotenv",
+    "html": "html", "htm": "html", "xhtml": "html",
+    "css": "css", "scss": "scss", "sass": "sass", "less": "less",
+    "xml": "xml", "xsd": "xml", "xsl": "xml", "plist": "xml", "svg": "svg",
+    "csproj": "xml", "vbproj": "xml", "props": "xml", "targets": "xml", "pom": "xml",
+    "sql": "sql", "proto": "protobuf", "graphql": "graphql", "gql": "graphql",
+    "kt": "kotlin", "kts": "kotlin", "swift": "swift", "scala": "scala", "sc": "scala",
+    "groovy": "groovy", "gradle": "groovy", "lua": "lua", "pl": "perl", "pm": "perl",
+    "r": "r", "dart": "dart", "ex": "elixir", "exs": "elixir", "erl": "erlang", "hrl": "erlang",
+    "hs": "haskell", "ml": "ocaml", "mli": "ocaml", "clj": "clojure", "cljs": "clojure",
+    "fs": "fsharp", "fsx": "fsharp", "vb": "vbnet", "m": "objective-c", "mm": "objective-cpp",
+    "zig": "zig", "nim": "nim", "jl": "julia", "elm": "elm", "vue": "vue", "svelte": "svelte",
+    "tf": "hcl", "hcl": "hcl", "nix": "nix", "cmake": "cmake", "mk": "make",
+    "zsh": "zsh", "fish": "fish", "ps1": "powershell", "bat": "batch", "cmd": "batch",
+    "csv": "csv", "tsv": "tsv", "tex": "latex", "bib": "bibtex",
+    "lock": "text", "log": "text", "diff": "diff", "patch": "diff",
+    "dockerfile": "dockerfile", "tmpl": "template", "j2": "template", "jinja": "template",
+    "mustache": "template", "hbs": "template", "erb": "erb", "ejs": "template",
+    "asm": "assembly", "s": "assembly", "v": "verilog", "vhd": "vhdl",
+    "cu": "cuda", "cuh": "cuda", "glsl": "glsl", "wgsl": "wgsl", "sol": "solidity",
+}
+
+_FILENAMES: dict[str, str] = {
+    "makefile": "make", "gnumakefile": "make", "dockerfile": "dockerfile",
+    "containerfile": "dockerfile", "cmakelists.txt": "cmake", "gemfile": "ruby",
+    "rakefile": "ruby", "guardfile": "ruby", "podfile": "ruby", "vagrantfile": "ruby",
+    "brewfile": "ruby", "berksfile": "ruby", "capfile": "ruby",
+    "jenkinsfile": "groovy", "build": "starlark", "build.bazel": "starlark",
+    "workspace": "starlark", ".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash",
+    ".zshrc": "zsh", "pkgbuild": "bash", "apkbuild": "bash", "go.mod": "go-mod",
+    "go.sum": "text", ".gitignore": "gitignore", ".gitattributes": "gitattributes",
+    ".editorconfig": "ini", "license": "text", "copying": "text", "readme": "text",
+}
+
+_BINARY_EXTENSIONS = frozenset(
+    "png jpg jpeg gif bmp ico icns webp tiff tif psd avif heic "
+    "zip gz tgz bz2 xz zst 7z rar tar jar war ear whl egg apk ipa dmg iso "
+    "pdf doc docx xls xlsx ppt pptx odt ods "
+    "so dylib dll exe o a lib obj class pyc pyo pyd wasm bin dat db sqlite sqlite3 "
+    "woff woff2 ttf otf eot mp3 mp4 m4a wav ogg flac mov avi mkv webm "
+    "pack idx npy npz pkl pickle parquet h5 onnx pt pth".split()
+)
+
+# Interpreter (basename of the shebang program, or the argument of `env`) -> language.
+_INTERPRETERS: dict[str, str] = {
+    "python": "python", "pypy": "python",
+    "node": "javascript", "nodejs": "javascript", "deno": "typescript", "bun": "javascript",
+    "ts-node": "typescript", "tsx": "typescript",
+    "bash": "bash", "sh": "bash", "dash": "bash", "ksh": "bash", "ash": "bash",
+    "zsh": "zsh", "fish": "fish",
+    "ruby": "ruby", "php": "php", "perl": "perl", "lua": "lua", "rscript": "r",
+}
+
+_VERSION_SUFFIX = re.compile(r"[\d.]+$")
+_CPP_HEAD = re.compile(
+    rb"^\s*(?:class\s+\w+[^;\n]*\{|namespace\s*\w*\s*\{|template\s*<|(?:public|private|protected)\s*:)"
+    rb"|std::|^\s*#\s*include\s*<(?:iostream|string|vector|memory|map|algorithm|utility|cstdint|cstddef)>"
+    rb"|\bextern\s+\"C\+\+\"|^\s*enum\s+(?:class|struct)\b|\b(?:constexpr|noexcept)\b"
+    rb"|^\s*using\s+namespace\b",
+    re.MULTILINE,
+)
+
+
+def _shebang_language(head: bytes) -> str:
+    if not head.startswith(b"#!"):
+        return ""
+    line = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    words = line.split()
+    if not words:
+        return ""
+    prog = words[0].rsplit("/", 1)[-1]
+    if prog == "env":
+        # `env -S node --flag`, `env PYTHONPATH=x python3`: the first word that is a program.
+        args = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        if not args:
+            return ""
+        prog = args[0].rsplit("/", 1)[-1]
+    prog = _VERSION_SUFFIX.sub("", prog.lower()) or prog.lower()
+    return _INTERPRETERS.get(prog, "")
+
+
+_EMACS_MODE = re.compile(rb"-\*-\s*(?:.*?\bmode:\s*)?([\w+#-]+)\s*[;-]", re.IGNORECASE)
+_VIM_MODE = re.compile(rb"\bvim?:.*?\b(?:ft|filetype)=([\w+#-]+)", re.IGNORECASE)
+_MODE_NAMES: dict[str, str] = {
+    "c++": "cpp", "cpp": "cpp", "c": "c", "python": "python", "ruby": "ruby", "sh": "bash",
+    "bash": "bash", "shell-script": "bash", "js": "javascript", "javascript": "javascript",
+    "typescript": "typescript", "go": "go", "rust": "rust", "java": "java", "php": "php",
+    "csharp": "csharp", "perl": "perl", "makefile": "make", "make": "make",
+}
+
+
+def _mode_line_language(head: bytes) -> str:
+    lines = head[:512].split(b"\n", 2)[:2]
+    for line in lines:
+        found = _EMACS_MODE.search(line) or _VIM_MODE.search(line)
+        if found:
+            return _MODE_NAMES.get(found.group(1).decode("ascii", "replace").lower(), "")
+    return ""
+
+
+# What `name_language` answers when the name leaves the language to the blob's first bytes.
+CONTENT_H = "?h"  # a `.h` header: C, or C++ when its head shows a C++ construct (rule 3)
+CONTENT = "?"  # no name rule applies: a shebang or a mode line may name one (rules 4-5), else text
+CONTENT_DECIDES = frozenset({CONTENT_H, CONTENT})
+
+
+def name_language(path: str) -> str:
+    """What the name alone says (rules 1-3 without the content): a language, "binary", or
+    CONTENT_H / CONTENT. Indexing keys a blob's facts by this, so no blob is read before its
+    extraction; the extraction reads the head where the name leaves it open."""
+    name = path.rsplit("/", 1)[-1]
+    lower = name.lower()
+    ext = lower.rsplit(".", 1)[-1] if "." in lower.lstrip(".") else ""
+    if ext in _BINARY_EXTENSIONS:
+        return "binary"
+    by_name = _FILENAMES.get(lower)
+    if by_name:
+        return by_name
+    if lower.startswith("dockerfile.") or lower.endswith(".dockerfile"):
+        return "dockerfile"
+    if ext == "h":
+        return CONTENT_H
+    return _EXTENSIONS.get(ext) or CONTENT
+
+
+def detect_language(path: str, head: bytes) -> str:
+    """Language name of the blob at `path` whose first bytes are `head` (8 KiB is plenty)."""
+    if is_binary(head):
+        return "binary"
+    found = name_language(path)
+    if found == CONTENT_H:
+        return "cpp" if _CPP_HEAD.search(head[:8192]) else "c"
+    if found == CONTENT:
+        return _shebang_language(head) or _mode_line_language(head) or "text"
+    return found

@@ -1,0 +1,205 @@
+"""The canonical serialization of a snapshot: JSON Lines, one record per line, and its fingerprint.
+
+The same repository at the same OID always yields the same bytes: records come in a fixed
+type order, each sorted, keys in a fixed order, floats in a fixed format. The fingerprint is
+the sha256 of the extractor version line followed by these bytes.
+
+Symbols are most of the lines, so a blob's symbols are stored as JSON lines already, each
+opening with a tab (`symbols_json`): a file's symbol lines are then one replace of that byte by
+the file's `"type":"symbol","path":...,` prefix. A tab is JSON whitespace that the compact
+encoding never writes (inside a string it is escaped), and a one-byte replace runs at memory
+speed where a longer pattern's search takes ~7x as long (~0.2 s at 100,000 files).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+from typing import Iterator, Mapping
+
+import msgspec
+
+from indexer.store.facts_table import summaries_of
+from indexer.store.symbol_lines import symbol_lines, symbols_json
+from indexer.model import BlobFacts, Edge, SnapshotRecord
+
+_encoder = msgspec.json.Encoder()  # compact, UTF-8, keys in struct / insertion order: one fixed form
+_encode = _encoder.encode
+
+
+class _FileLine(msgspec.Struct, tag_field="type", tag="file"):
+    path: str
+    blob: str
+    mode: str
+    size: int
+    lines: int
+    language: str
+    mark: str | None
+    mark_rule: str | None
+    skipped: str | None
+    target: str | None
+    symbols: int
+    occurrences: int
+    occurrences_capped: bool
+    fan_in: int
+    rank: str
+
+
+class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to"}):
+    source: str
+    target: str | None
+    kind: str
+    line: int
+    spec: str
+    status: str
+
+
+class _PackageLine(msgspec.Struct, tag_field="type", tag="package"):
+    name: str
+    version: str
+    ecosystem: str
+    manifest: str
+
+
+class _DependencyLine(msgspec.Struct, tag_field="type", tag="dependency"):
+    name: str
+    spec: str
+    scope: str
+    ecosystem: str
+    manifest: str
+    package: str | None
+
+
+class _EntryPointLine(msgspec.Struct, tag_field="type", tag="entry_point"):
+    name: str
+    kind: str
+    path: str | None
+    target: str | None
+    manifest: str | None
+
+
+_BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
+
+
+def _lines_of(items: list[msgspec.Struct]) -> bytes:
+    """One line per item, in the list's order."""
+    if not items:
+        return b""
+    return b"\n".join(_encode(item) for item in items) + b"\n"
+
+
+def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
+    """`{"type":"file",...}` per file, encoded a block of files per call: the tagged struct's
+    boundary `},{"type":"file",` holds an unescaped quote after a brace, so it is only ever a
+    boundary. (At 100,000 files every step per file counts: modes are formatted once each.)"""
+    fan_in, rank = record.fan_in.get, record.rank.get
+    files = record.files
+    summary = summaries_of(facts).get
+    modes: dict[int, str] = {}
+    for start in range(0, len(files), _BLOCK):
+        block = []
+        for f in files[start:start + _BLOCK]:
+            path = f.path
+            mode = modes.get(f.mode)
+            if mode is None:
+                mode = modes[f.mode] = f"{f.mode:06o}"
+            b = summary(path)
+            block.append(_FileLine(
+                path, f.blob, mode, f.size, f.lines, f.language, f.mark or None, f.mark_rule or None,
+                f.skipped or None, f.target or None,
+                b.symbol_total if b is not None else 0,
+                (b.occurrence_count or len(b.occurrences)) if b is not None else 0,
+                b.occurrences_capped if b is not None else False,
+                fan_in(path, 0), f"{rank(path, 0.0):.9f}"))
+        yield _encode(block)[1:-1].replace(b'},{"type":"file",', b'}\n{"type":"file",') + b"\n"
+
+
+def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
+    """The serialization in pieces: one may hold many lines, or a part of one (a piece ending
+    in a newline ends a line)."""
+    yield from _file_lines(record, facts)
+    summary = summaries_of(facts).get
+    for f in record.files:
+        blob_facts = summary(f.path)
+        if blob_facts and (blob_facts.symbols_json or blob_facts.symbols):
+            yield symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
+    yield from _rest_section(record)
+
+
+_EDGE_BOUNDARY = b'},{"from":'
+
+
+def _resolved_lines(edges: list[Edge]) -> Iterator[bytes]:
+    """`{"type":"edge","from":...,"to":...,"kind":...,"line":...,"spec":...,"status":"resolved"}`
+    per edge, in the record's order: the Edge fields in declared order, encoded a block per
+    call. Like a symbol line's, the boundary replaced holds quotes, so it is only ever one."""
+    head = b'{"type":"edge","from":'
+    for start in range(0, len(edges), _BLOCK):
+        body = _encode(edges[start:start + _BLOCK])
+        yield head + body[len(b'[{"from":'):-2].replace(_EDGE_BOUNDARY, b',"status":"resolved"}\n' + head) \
+            + b',"status":"resolved"}\n'
+
+
+def _rest_section(record: SnapshotRecord) -> Iterator[bytes]:
+    """Edges (resolved ones in the record's order, then unresolved imports in theirs),
+    packages, dependencies and entry points: the lines after the symbols."""
+    yield from _resolved_lines(record.edges)
+    unresolved = record.unresolved
+    for start in range(0, len(unresolved), _BLOCK):
+        yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
+                         for u in unresolved[start:start + _BLOCK]])
+    yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
+                     for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
+    yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
+                     for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))])
+    yield _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
+                     for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))])
+
+
+def lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
+    """One record per item, each ending in a newline."""
+    held: list[bytes] = []
+    for chunk in chunks(record, facts):
+        held.append(chunk)
+        if chunk.endswith(b"\n"):
+            yield from b"".join(held).splitlines(keepends=True)
+            held.clear()
+
+
+def fingerprint(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> str:
+    """The sha256 of the extractor version line and the serialization. The hashing runs on a
+    thread of its own, a piece behind the making: hashlib lets go of the interpreter lock
+    while it hashes a large piece (100,000 files: 1.17 -> 0.73 s)."""
+    digest = hashlib.sha256(f"rennet-snapshot extractor={record.extractor_version}\n".encode())
+    pieces: queue.Queue[bytes | None] = queue.Queue(maxsize=4)  # bounded: the making runs ahead
+
+    def hash_pieces() -> None:
+        while (piece := pieces.get()) is not None:
+            digest.update(piece)
+
+    hasher = threading.Thread(target=hash_pieces, name="rennet-fingerprint", daemon=True)
+    hasher.start()
+    try:
+        for piece in _pieces(chunks(record, facts)):
+            pieces.put(piece)
+    finally:
+        pieces.put(None)
+        hasher.join()
+    return digest.hexdigest()
+
+
+_PIECE = 1 << 20  # bytes per piece hashed: far over hashlib's 2 kB threshold for letting go of the lock
+
+
+def _pieces(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """The chunks joined into pieces of about _PIECE bytes."""
+    held: list[bytes] = []
+    size = 0
+    for chunk in chunks:
+        held.append(chunk)
+        size += len(chunk)
+        if size >= _PIECE:
+            yield b"".join(held)
+            held, size = [], 0
+    yield b"".join(held)

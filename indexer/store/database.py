@@ -1,0 +1,315 @@
+"""The LMDB store: blob facts shared by every snapshot, snapshot records, and named tables.
+
+Layout under the home folder (`--store DIR`, `$RENNET_HOME`, or `~/.rennet`):
+
+    lmdb/          the LMDB environment (named sub-databases, below)
+    write.lock     held by the one indexer writing at a time
+    spill/ ...     plain folders that other parts of the tool write for humans and agents
+
+Sub-databases:
+
+    meta        schema version
+    facts       (blob OID, language, extractor version) -> compressed core blob facts
+                (occurrences summarized as per-name use counts: what assembly reads)
+    occurrences same key -> the blob's occurrence list (read by reference queries only)
+    defs        symbol name -> 20-byte blob OID (dupsort): which blobs define a name
+    occ         identifier -> 20-byte blob OID (dupsort): which blobs mention a name
+    names       run number -> the names of `defs` added by one write, as sorted text
+                (indexer/store/name_runs.py): what a near-name search reads instead of every key
+    snapshots   (commit OID, extractor version) -> compressed snapshot record
+    rank        same key -> the snapshot's rank arcs (indexer/rank/arcs.py), written with its
+                record: what the next re-index updates instead of computing them all again
+    repos       (repository identity, commit OID) -> snapshot key, indexed_at
+    kv:<name>   tables lent to other modules (ledger, dossiers, workspaces)
+
+Facts and their name-index rows (and runs of `names`) are written in one transaction, so a
+name never points at facts that are not there, and `names` lists every key of `defs`. A
+snapshot record is written last, in one transaction: until then no reader can see the
+snapshot.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import zlib
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import lmdb
+
+from indexer.contract.errors import SchemaMismatch, StoreError, StoreLocked
+
+SCHEMA_VERSION = b"2"  # 2: the `names` table
+MAP_SIZE = 1 << 38  # address space only; the file grows with what is written
+_COMPRESSED = b"z"
+_PLAIN = b"p"
+
+
+def default_home() -> Path:
+    env = os.environ.get("RENNET_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".rennet"
+
+
+def pack(data: bytes, compress: bool = True) -> bytes:
+    if compress and len(data) > 256:
+        return _COMPRESSED + zlib.compress(data, 1)
+    return _PLAIN + data
+
+
+def unpack(data: bytes) -> bytes:
+    return zlib.decompress(data[1:]) if data[:1] == _COMPRESSED else data[1:]
+
+
+class KV:
+    """A named table lent to another module. Every put is its own transaction."""
+
+    def __init__(self, env: lmdb.Environment, db) -> None:
+        self._env = env
+        self._db = db
+
+    def get(self, key: bytes) -> bytes | None:
+        with self._env.begin(db=self._db) as txn:
+            value = txn.get(key)
+            return bytes(value) if value is not None else None
+
+    def put(self, key: bytes, value: bytes) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            txn.put(key, value)
+
+    def put_many(self, items: Iterable[tuple[bytes, bytes]]) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            for key, value in items:
+                txn.put(key, value)
+
+    def delete(self, key: bytes) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            txn.delete(key)
+
+    def delete_many(self, keys: Iterable[bytes]) -> None:
+        with self._env.begin(db=self._db, write=True) as txn:
+            for key in keys:
+                txn.delete(key)
+
+    def items(self, prefix: bytes = b"", reverse: bool = False) -> Iterator[tuple[bytes, bytes]]:
+        """Items whose key starts with `prefix`, in key order (or reversed), from one read snapshot."""
+        with self._env.begin(db=self._db) as txn:
+            cursor = txn.cursor()
+            if reverse:
+                upper = _prefix_upper(prefix)
+                positioned = (cursor.prev() if cursor.set_range(upper) else cursor.last()) if upper else cursor.last()
+                while positioned:
+                    key = cursor.key()
+                    if not key.startswith(prefix):
+                        return
+                    yield bytes(key), bytes(cursor.value())
+                    positioned = cursor.prev()
+            else:
+                if not cursor.set_range(prefix):
+                    return
+                for key, value in cursor:
+                    if not key.startswith(prefix):
+                        return
+                    yield bytes(key), bytes(value)
+
+
+def _prefix_upper(prefix: bytes) -> bytes:
+    """The smallest key greater than every key starting with `prefix` (b"" if none)."""
+    stripped = prefix.rstrip(b"\xff")
+    if not stripped:
+        return b""
+    return stripped[:-1] + bytes([stripped[-1] + 1])
+
+
+class Store:
+    def __init__(self, home: Path, env: lmdb.Environment) -> None:
+        self.home = home
+        self.env = env
+        self.meta = env.open_db(b"meta")
+        self.facts = env.open_db(b"facts")
+        self.occurrences = env.open_db(b"occurrences")
+        self.defs = env.open_db(b"defs", dupsort=True)
+        self.occ = env.open_db(b"occ", dupsort=True)
+        self.names = env.open_db(b"names")
+        self.snapshots = env.open_db(b"snapshots")
+        self.rank = env.open_db(b"rank")
+        self.repos = env.open_db(b"repos")
+        self._kv: dict[str, KV] = {}
+        self._openers = 1
+
+    @classmethod
+    def open(cls, home: str | os.PathLike[str] | None = None) -> "Store":
+        """The store at `home`. LMDB allows one environment per file per process, so a home
+        already open here is shared, and closed when its last opener closes it."""
+        home_path = Path(home).expanduser() if home is not None else default_home()
+        key = os.path.realpath(home_path)
+        shared = _OPEN.get(key)
+        if shared is not None:
+            shared._openers += 1
+            return shared
+        store = cls._open_new(home_path)
+        _OPEN[key] = store
+        return store
+
+    @classmethod
+    def _open_new(cls, home_path: Path) -> "Store":
+        try:
+            home_path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create store folder {home_path}: {exc.strerror}") from None
+        db_path = home_path / "lmdb"
+        _refuse_truncated(home_path, db_path / "data.mdb")
+        try:
+            env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True,
+                            readahead=False, max_readers=256)
+        except (OSError, lmdb.ReadonlyError) as exc:  # EACCES: the folder or its files, not their content
+            reason = exc.strerror if isinstance(exc, OSError) else str(exc).rpartition(": ")[2]
+            raise StoreError(f"store at {home_path} cannot be opened ({reason}); check the permissions of "
+                             f"{home_path} and the files in it") from None
+        except lmdb.Error as exc:
+            raise StoreError(f"store at {home_path} is unreadable or corrupt ({exc}); move it aside and re-index",
+                             code="store_corrupt") from None
+        try:
+            store = cls(home_path, env)
+            store._check_schema()
+        except lmdb.Error as exc:
+            env.close()
+            raise StoreError(f"store at {home_path} is corrupt ({exc}); move it aside and re-index",
+                             code="store_corrupt") from None
+        except SchemaMismatch:
+            env.close()
+            raise
+        return store
+
+    def _check_schema(self) -> None:
+        with self.env.begin(db=self.meta) as txn:
+            found = txn.get(b"schema")
+        if found is None:
+            with self.env.begin(db=self.meta, write=True) as txn:
+                if txn.get(b"schema") is None:
+                    txn.put(b"schema", SCHEMA_VERSION)
+                    return
+                found = txn.get(b"schema")
+        if bytes(found) == b"1":
+            self._upgrade_from_1()
+        elif bytes(found) != SCHEMA_VERSION:
+            raise SchemaMismatch(
+                f"store at {self.home} has schema version {bytes(found).decode(errors='replace')}, this rennet "
+                f"needs {SCHEMA_VERSION.decode()}; point --store at a new folder or move {self.home} aside and re-index")
+
+    def _upgrade_from_1(self) -> None:
+        """Schema 1 differs from 2 only by the runs of names, which are made from the name
+        index's keys here, once, in one transaction (a second opener finds it done)."""
+        from indexer.store.name_runs import add
+
+        with self.env.begin(write=True) as txn:
+            if bytes(txn.get(b"schema", db=self.meta)) == b"1":
+                add(txn, self, list(txn.cursor(db=self.defs).iternext_nodup(keys=True, values=False)))
+                txn.put(b"schema", SCHEMA_VERSION, db=self.meta)
+
+    def kv(self, name: str) -> KV:
+        table = self._kv.get(name)
+        if table is None:
+            table = self._kv[name] = KV(self.env, self.env.open_db(f"kv:{name}".encode()))
+        return table
+
+    def close(self) -> None:
+        self._openers -= 1
+        if self._openers > 0:
+            return
+        _OPEN.pop(os.path.realpath(self.home), None)
+        self.env.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _refuse_truncated(home: Path, data_file: Path) -> None:
+    """Refuse a data file shorter than its own meta pages say (a copy cut short, a full disk
+    during a copy): LMDB maps the file and would die of SIGBUS reading a page past its end,
+    with no word to the user. The meta page with the newest transaction names the last page
+    in use; the file must reach its end."""
+    try:
+        with open(data_file, "rb") as fh:
+            head = fh.read(_META_PROBE)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError:
+        return  # a new store, or one LMDB itself will refuse with its reason
+    metas = []
+    psize = _meta(head, 0)
+    if psize is not None:
+        metas.append(psize)
+        second = _meta(head, psize[0]) if psize[0] <= len(head) - _META_END else None
+        if second is not None:
+            metas.append(second)
+    if not metas:
+        return  # not LMDB's meta at all: LMDB says so itself (MDB_INVALID)
+    page_size, last_page, _ = max(metas, key=lambda m: m[2])
+    needed = (last_page + 1) * page_size
+    if size < needed or size < 2 * page_size:
+        raise StoreError(f"store at {home} is truncated ({data_file.name} has {size} bytes, its last page ends "
+                         f"at {needed}); move it aside and re-index", code="store_corrupt")
+
+
+# LMDB's meta page (lmdb.h, MDB_meta after a 16-byte page header): magic, version, address,
+# map size, two MDB_db of 48 bytes (the first one's pad holds the page size), last page, txn id.
+_META_MAGIC = 0xBEEFC0DE
+_META_END = 16 + 24 + 96 + 16
+_META_PROBE = 1 << 16
+
+
+def _meta(head: bytes, offset: int) -> tuple[int, int, int] | None:
+    """(page size, last page, transaction id) of the meta page at `offset`, or None."""
+    import struct
+
+    if len(head) < offset + _META_END:
+        return None
+    magic, _version = struct.unpack_from("=II", head, offset + 16)
+    if magic != _META_MAGIC:
+        return None
+    page_size = struct.unpack_from("=I", head, offset + 40)[0]
+    last_page, txn_id = struct.unpack_from("=QQ", head, offset + 136)
+    if page_size < 512 or page_size & (page_size - 1):
+        return None
+    return page_size, last_page, txn_id
+
+
+_OPEN: dict[str, Store] = {}  # real path of a home -> its open store in this process
+
+
+class WriteLock:
+    """The one indexer that may write snapshots at a time; a second gets `store_locked` at once."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / "write.lock"
+        self._fd: int | None = None
+
+    @property
+    def fd(self) -> int | None:
+        return self._fd
+
+    def __enter__(self) -> "WriteLock":
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot take the write lock {self.path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise StoreLocked(f"store {self.path.parent} is being written by pid {holder}; retry when it finishes") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None

@@ -1,0 +1,105 @@
+"""The blob facts of a snapshot's files as assembly reads them: a summary of every file at
+hand, the full core facts decoded only for the files that ask for them.
+
+Most of a re-index's assembly reads only a few fields of each file's facts (size, lines,
+counts, the symbols' JSON, markers for entry points and marks); decoding every core in
+full (per-name use counts, definitions, imports) costs most of loading them, and the
+memory it takes. Import resolution and the rank's changed rows ask for full facts by path,
+which are then decoded from the store one by one.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Mapping, Union
+
+import msgspec
+
+from indexer.model import BlobFacts, Symbol, decode_symbols
+from indexer.store.records import load_cores
+from indexer.store.database import Store
+
+
+class FactsSummary(msgspec.Struct):
+    """What assembly reads of every file's stored core facts (the fields keep BlobFacts'
+    names, so a full BlobFacts serves wherever a summary is read)."""
+
+    language: str
+    lines: int
+    main_block: bool = False
+    package_name: str = ""
+    build_ignored: bool = False
+    generated: str = ""
+    skipped: str = ""
+    occurrences_capped: bool = False
+    occurrence_count: int = 0
+    size: int = 0
+    symbols_json: bytes = b""
+    symbol_count: int = 0
+
+    @property
+    def symbols(self) -> list[Symbol]:
+        return []  # never decoded here: `symbols_json` holds them
+
+    @property
+    def occurrences(self) -> list:
+        return []  # summarized by `occurrence_count`
+
+    def symbol_list(self) -> list[Symbol]:
+        return decode_symbols(self.symbols_json) if self.symbols_json else []
+
+    @property
+    def symbol_total(self) -> int:
+        return self.symbol_count
+
+
+Summary = Union[FactsSummary, BlobFacts]
+
+decode_summary = msgspec.msgpack.Decoder(FactsSummary).decode  # the other fields are skipped, never built
+
+
+def load_summaries(store: Store, keys: Mapping[str, bytes]) -> dict[str, FactsSummary]:
+    """path -> summary of the stored core facts, for the given path -> facts key (each blob
+    decoded once); paths whose facts the store lacks are left out."""
+    return load_cores(store, keys, decode_summary)
+
+
+class FactsTable(Mapping[str, BlobFacts]):
+    """path -> full core facts (as `records.load_facts(symbols=False)` gives them), in the
+    order of `summaries`, which holds every path: those already decoded in full (`full`, by
+    facts key) serve as their own summary; the others are read from the store on first ask
+    and kept."""
+
+    def __init__(self, summaries: dict[str, Summary], keys: Mapping[str, bytes], full: dict[bytes, BlobFacts],
+                 read: Callable[[bytes], BlobFacts | None]) -> None:
+        self.summaries = summaries
+        self._keys = keys
+        self._full = full
+        self._read = read
+
+    def __getitem__(self, path: str) -> BlobFacts:
+        summary = self.summaries[path]
+        if isinstance(summary, BlobFacts):
+            return summary
+        key = self._keys[path]
+        facts = self._full.get(key)
+        if facts is None:
+            facts = self._read(key)
+            if facts is None:
+                raise KeyError(path)  # the store lost them since the summary was read
+            self._full[key] = facts
+        return facts
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.summaries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.summaries)
+
+    def __len__(self) -> int:
+        return len(self.summaries)
+
+
+def summaries_of(facts: Mapping[str, BlobFacts]) -> Mapping[str, Summary]:
+    """What to read when only summary fields are wanted: a FactsTable's summaries (nothing
+    decoded in full), any other mapping as it is."""
+    return facts.summaries if isinstance(facts, FactsTable) else facts

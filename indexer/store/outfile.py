@@ -1,0 +1,57 @@
+"""Writing a file the user named with `--out`: whole or not at all.
+
+A regular file (or a new one) is written beside its target and renamed over it, so a
+reader never sees half of it and a failed write leaves the old one as it was. A target
+that exists and is not a regular file (`/dev/stdout`, a named pipe, `/dev/null`) is
+written in place: renaming over it would replace the device or pipe with a plain file.
+Any failure, a full disk included, is `bad_input` naming the path and the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Iterable
+
+from indexer.contract.errors import BadInput
+
+
+def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes]) -> int:
+    """Write `chunks` to `out`; the number of chunks written."""
+    target = Path(out)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise BadInput(f"cannot write {out}: {exc.strerror}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise BadInput(f"cannot write {out}: Is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        try:
+            with open(target, "wb") as fh:
+                return _write(fh, chunks)
+        except OSError as exc:
+            raise BadInput(f"cannot write {out}: {exc.strerror}") from None
+    tmp = target.with_name(target.name + ".partial")
+    try:
+        with open(tmp, "wb") as fh:
+            count = _write(fh, chunks)
+        tmp.replace(target)
+        return count
+    except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise BadInput(f"cannot write {out}: {exc.strerror}") from None
+
+
+def _write(fh, chunks: Iterable[bytes]) -> int:
+    count = 0
+    for chunk in chunks:
+        fh.write(chunk)
+        count += 1
+    fh.flush()  # a full disk shows here, not after the success is reported
+    return count

@@ -1,0 +1,476 @@
+"""A read view of one snapshot in the store: the Repo Map at one commit OID."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from functools import cached_property
+from itertools import compress
+from operator import not_
+from typing import Callable, Iterator, TypeVar
+
+import msgspec
+import pygit2
+
+from indexer.store import canonical
+from indexer.git import read as gitread
+from indexer.store import name_runs
+from indexer.store.name_runs import NameRun
+from indexer.store.records import NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, UseFacts, decode_facts, decode_imports, decode_uses, entry_facts_key, full_facts, load_facts, load_stored_record, name_blobs, name_key, path_facts_key, pin_key, repo_key
+from indexer.contract.errors import NotFound, NotIndexed
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
+from indexer.store.database import Store, unpack
+from indexer.extract.tokens import plain_occurrences, plain_sites_of
+
+
+# Lookups answered without an index before a snapshot builds one: a fresh process asking
+# once must not pay for an index; a snapshot asked often must not pay a scan each time.
+_UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2, "_edges_by_target": 8, "_edges_by_source": 8}
+# A one-off lookup of at most this many blobs searches the blob column for each (a pass in C,
+# under 1 ms at 100,000 files); more of them are found in one pass that asks a set (~3 ms).
+_FEW_BLOBS = 4
+_NO_FACTS = frozenset(NO_FACTS)
+T = TypeVar("T")
+
+
+def _positions(column: list[str], wanted: list[str]) -> Iterator[int]:
+    """Every index of `column` holding one of `wanted` (each searched with list.index)."""
+    for value in set(wanted):
+        at = -1
+        while True:
+            try:
+                at = column.index(value, at + 1)
+            except ValueError:
+                break
+            yield at
+
+
+class Snapshot:
+    """Built from the stored record: its head (the file table by column, fan-in and rank)
+    decoded column by column as lookups read them, the file table's records made when first
+    asked for (a lookup by path or blob reads the columns), the tail (edges, imports,
+    packages, entry points) inflated and decoded when first asked for."""
+
+    def __init__(self, store: Store, repo: pygit2.Repository, rev: str, stored: StoredRecord,
+                 indexed_at: str) -> None:
+        head = self._head = LazyHead(stored.head)  # columns decoded as lookups read them
+        self.store = store
+        self.repo = repo
+        self.repo_path = gitread.repo_display_path(repo)
+        self.repo_id = gitread.repo_identity(repo)
+        self.rev = rev
+        self._stored = stored._replace(head=b"")  # the tail, for `record`; the head is decoded
+        self.oid = head.oid
+        self.fingerprint = head.fingerprint
+        self.extractor_version = head.extractor_version
+        self.indexed_at = indexed_at or head.indexed_at
+        self.symbol_count = head.symbols
+        self._facts: dict[str, BlobFacts] = {}
+        self._core: dict[str, BlobFacts] = {}
+        self._imports: dict[str, ImportFacts] = {}  # import_facts' reads
+        self._uses: dict[str, UseFacts] = {}  # uses_of's reads
+        self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
+        self._unindexed: dict[str, int] = {}
+        self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
+
+    @cached_property
+    def files(self) -> list[FileEntry]:
+        """The file table, sorted by path."""
+        return self._head.files()
+
+    @cached_property
+    def rank(self) -> dict[str, float]:
+        """path -> rank, every file present."""
+        return self._head.rank_map()
+
+    @cached_property
+    def _fan_in(self) -> dict[str, int]:
+        return self._head.fan_in_map()
+
+    @cached_property
+    def record(self) -> SnapshotRecord:
+        # the file table, fan-in, rank and tail shared with this view, not decoded twice
+        return self._stored.record(self._head, self._fan_in, self.rank, self.files, self._tail)
+
+    @cached_property
+    def _tail(self) -> SnapshotTail:
+        """Edges, unresolved imports, manifests and entry points: what an import lookup reads,
+        without the record's file table made (100,000 files: 0.2 s and 400 MB less)."""
+        return self._stored.tail()
+
+    # --- files and facts -----------------------------------------------------------------
+
+    @cached_property
+    def _paths_by_blob(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        head = self._head
+        for path, blob, language in zip(head.paths, head.blobs, head.languages):
+            if language not in NO_FACTS:
+                out.setdefault(blob, []).append(path)
+        return out
+
+    def _without(self, index: str) -> bool:
+        """Answer this lookup without the cached `index`? Yes while it is not built and the
+        snapshot has not yet been asked its share of such lookups (counted here)."""
+        if index in self.__dict__:
+            return False
+        done = self._unindexed.get(index, 0)
+        if done >= _UNINDEXED_LOOKUPS[index]:
+            return False
+        self._unindexed[index] = done + 1
+        return True
+
+    def _position(self, path: str) -> int | None:
+        """Where `path` is in the file table (sorted by path), None when it is not there. The
+        first lookups bisect; a snapshot asked often builds the path index instead."""
+        if self._without("_index"):
+            paths = self._head.paths
+            i = bisect_left(paths, path)
+            return i if i < len(paths) and paths[i] == path else None
+        return self._index.get(path)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {p: i for i, p in enumerate(self._head.paths)}
+
+    @property
+    def paths(self) -> list[str]:
+        """Every path of the file table, sorted: a column, no file's record made."""
+        return self._head.paths
+
+    def holds_language(self, language: str) -> bool:
+        """Is any file of the snapshot in `language`? A pass over a column, in C (at 100,000
+        files 6 ms the first time, the column decoded, then under 1 ms)."""
+        return language in self._head.languages
+
+    def file(self, path: str) -> FileEntry | None:
+        i = self._position(path)
+        if i is None:
+            return None
+        return self.files[i] if "files" in self.__dict__ else self._head.entry(i)
+
+    def rank_of(self, path: str) -> float:
+        """The file's rank, 0.0 when it is not in the snapshot."""
+        i = self._position(path)
+        return self._head.rank[i] if i is not None else 0.0
+
+    def _key(self, path: str) -> bytes | None:
+        i = self._position(path)  # two columns, not the file's whole record
+        if i is None or self._head.languages[i] in NO_FACTS:
+            return None
+        return path_facts_key(path, self._head.blobs[i], self.extractor_version)
+
+    def facts(self, path: str) -> BlobFacts | None:
+        """A file's complete blob facts, occurrences included."""
+        cached = self._facts.get(path)
+        if cached is not None:
+            return cached
+        key = self._key(path)
+        if key is None:
+            return None
+        with self.store.env.begin() as txn:
+            facts = full_facts(txn, self.store, key)
+        if facts is not None and facts.plain_sites:
+            # the plain tokenizer's sites, made again from the blob (the store keeps their sums)
+            facts = msgspec.structs.replace(facts, occurrences=plain_occurrences(self._blob_of_key(key)), uses={},
+                                            occurrence_count=0)
+        if facts is not None:
+            self._facts[path] = facts
+        return facts
+
+    def _blob_of_key(self, key: bytes) -> bytes:
+        return gitread.read_blob(self.repo, key[:40].decode())
+
+    def core_facts(self, path: str) -> BlobFacts | None:
+        """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read."""
+        cached = self._core.get(path)
+        if cached is not None:
+            return cached
+        key = self._key(path)
+        if key is None:
+            return None
+        with self.store.env.begin(db=self.store.facts) as txn:
+            raw = txn.get(key)
+        if raw is None:
+            return None
+        facts = self._core[path] = decode_facts(unpack(bytes(raw)))
+        return facts
+
+    def import_facts(self, path: str) -> ImportFacts | BlobFacts | None:
+        """A file's imports and `__all__` alone, as its core facts hold them (those already read
+        serve): what a walk over thousands of importers asks of each (4,000 importers at
+        100,000 files: 0.13 s and their symbols' memory, read as core facts)."""
+        return self._core_part(path, self._imports, decode_imports)
+
+    def uses_of(self, path: str) -> dict[str, int]:
+        """name -> the file's sites of it that are not its definition (BlobFacts.uses), read
+        alone; {} for a file without facts."""
+        found = self._core_part(path, self._uses, decode_uses)
+        return found.uses if found is not None else {}
+
+    def _core_part(self, path: str, cache: dict, decode: Callable[[memoryview], T]) -> T | BlobFacts | None:
+        """Some fields of a file's stored core facts, decoded alone and kept in `cache` (its
+        core facts serve when already read)."""
+        found = cache.get(path) or self._core.get(path)
+        if found is not None:
+            return found
+        key = self._key(path)
+        if key is None:
+            return None
+        with self.store.env.begin(db=self.store.facts, buffers=True) as txn:
+            raw = txn.get(key)
+            if raw is None:
+                return None
+            found = cache[path] = decode(unpack(raw))
+        return found
+
+    def all_facts(self) -> dict[str, BlobFacts]:
+        """path -> core facts of every file that has facts."""
+        return load_facts(self.store, {f.path: entry_facts_key(f, self.extractor_version)
+                                       for f in self.files if f.language not in NO_FACTS})
+
+    def blob_bytes(self, path: str) -> bytes:
+        f = self.file(path)
+        if f is None:
+            raise NotFound(f"{path} is not a file of snapshot {self.oid[:12]}")
+        if f.language == "submodule":
+            raise NotFound(f"{path} is a submodule at {f.target[:12]}; its content is in another repository")
+        return gitread.read_blob(self.repo, f.blob)
+
+    # --- symbols and names ---------------------------------------------------------------
+
+    def symbols(self) -> Iterator[tuple[str, Symbol]]:
+        for f in self.files:
+            facts = self.core_facts(f.path)
+            if facts:
+                for s in facts.symbols:
+                    yield f.path, s
+
+    def _paths_with(self, db, names: list[str]) -> dict[str, list[str]]:
+        """name -> paths of this snapshot whose blobs the name index lists under it."""
+        with self.store.env.begin(db=db) as txn:
+            cursor = txn.cursor()
+            blobs_of = {name: [raw.hex() for raw in name_blobs(cursor, name)] for name in names}
+        wanted = {blob for blobs in blobs_of.values() for blob in blobs}
+        if not wanted:
+            return {name: [] for name in blobs_of}
+        if self._without("_paths_by_blob"):
+            # A one-off lookup (a fresh `rennet context symbol`) finds its blobs in the file
+            # table: far cheaper than building the blob -> paths index that repeated lookups
+            # want.
+            head = self._head
+            found = (_positions(head.blobs, list(wanted)) if len(wanted) <= _FEW_BLOBS
+                     else compress(range(len(head.blobs)), map(wanted.__contains__, head.blobs)))
+            by_blob: dict[str, list[str]] = {}
+            for i in found:
+                if head.languages[i] not in NO_FACTS:
+                    by_blob.setdefault(head.blobs[i], []).append(head.paths[i])
+        else:
+            by_blob = self._paths_by_blob
+        return {name: sorted(p for blob in blobs for p in by_blob.get(blob, ())) for name, blobs in blobs_of.items()}
+
+    def defined_names(self) -> list[str]:
+        """Every name some symbol of this snapshot has, sorted: read off the name index, without
+        decoding a single file's facts."""
+        blobs = {bytes.fromhex(blob) for blob, language in zip(self._head.blobs, self._head.languages)
+                 if language not in NO_FACTS}
+        names: list[str] = []
+        with self.store.env.begin(db=self.store.defs) as txn:
+            cursor = txn.cursor()
+            last = None
+            for key, blob in cursor.iternext(keys=True, values=True):
+                if key != last and blob in blobs:
+                    names.append(key.decode("utf-8", "replace"))
+                    last = key
+        return sorted(set(names))
+
+    @cached_property
+    def _blobs_with_facts(self) -> frozenset[str]:
+        """The blob OIDs of files that have facts, picked out in C (a fresh near-name lookup
+        asks `defines` of a few dozen names)."""
+        head = self._head
+        return frozenset(compress(head.blobs, map(not_, map(_NO_FACTS.__contains__, head.languages))))
+
+    def name_runs(self) -> list[NameRun]:
+        """The names of the store's name index as sorted runs of text (indexer/store/name_runs.py):
+        every name any snapshot in the store defines; `defines` tells this one's."""
+        return name_runs.load(self.store)
+
+    def defines(self, key: bytes) -> bool:
+        """Whether the name index lists a blob of this snapshot under `key` (a name as
+        records.name_key keys it): whether `defined_names` lists the key's name."""
+        blobs = self._paths_by_blob if "_paths_by_blob" in self.__dict__ else self._blobs_with_facts
+        with self.store.env.begin(db=self.store.defs) as txn:
+            cursor = txn.cursor()
+            return bool(key) and cursor.set_key(key) and any(
+                raw.hex() in blobs for raw in cursor.iternext_dup(keys=False))
+
+    def definitions(self, name: str) -> list[tuple[str, Symbol]]:
+        return self.definitions_of([name])[name]
+
+    def defining_paths(self, names: list[str]) -> dict[str, list[str]]:
+        """name -> the paths whose facts define it (off the name index: no facts decoded)."""
+        return self._paths_with(self.store.defs, names)
+
+    def definitions_of(self, names: list[str]) -> dict[str, list[tuple[str, Symbol]]]:
+        """name -> `definitions(name)`, for many names at once (their files found together)."""
+        out: dict[str, list[tuple[str, Symbol]]] = {}
+        for name, paths in self.defining_paths(names).items():
+            found = out[name] = []
+            for path in paths:
+                facts = self.core_facts(path)
+                if facts:
+                    found.extend((path, s) for s in facts.symbols if s.name == name)
+        return out
+
+    def occurrences(self, name: str) -> list[tuple[str, Occurrence]]:
+        out = []
+        for path in self._paths_with(self.store.occ, [name])[name]:
+            sites = self.occurrences_in(path, name)
+            if sites:
+                out.extend((path, o) for o in sites)
+        return out
+
+    def spellings(self, name: str) -> list[str]:
+        """The names the occurrence index holds that are `name` but for the case of its ASCII
+        letters (PHP's class and function names are case-insensitive), `name` itself included
+        when held, sorted; store-wide (`occurrences` keeps this snapshot's). Found by walking
+        the sorted keys a character at a time, a seek per case of each character: as many seeks
+        as the index holds prefixes of such spellings, never a pass over its keys."""
+        key = name_key(name)
+        found: list[str] = []
+        if not key:
+            return found
+        with self.store.env.begin(db=self.store.occ) as txn:
+            cursor = txn.cursor()
+            prefixes = [b""]
+            for byte in key:
+                cases = dict.fromkeys(bytes([byte]).lower() + bytes([byte]).upper())  # one when no letter
+                prefixes = [p + bytes([c]) for p in prefixes for c in cases
+                            if cursor.set_range(p + bytes([c])) and cursor.key().startswith(p + bytes([c]))]
+            found = [p.decode("utf-8", "replace") for p in prefixes if cursor.set_key(p)]
+        return sorted(found)
+
+    def occurrences_in(self, path: str, name: str) -> list[Occurrence]:
+        """The sites of `name` in one file, in document order. A text file's (the plain
+        tokenizer's sites) are searched for in its blob, that name alone, unless the file's
+        sites are all at hand already."""
+        by_name = self._occ_by_name.get(path)
+        if by_name is None and path not in self._facts:
+            core = self.core_facts(path)
+            if core is not None and core.plain_sites:
+                if name not in core.uses:
+                    return []
+                key = self._key(path)
+                return plain_sites_of(self._blob_of_key(key), name, core.occurrences_capped) if key else []
+        return self._sites_by_name(path).get(name, [])
+
+    def occurrences_in_any_case(self, path: str, name: str) -> list[Occurrence]:
+        """The sites in one file of `name` spelled in any case (PHP's class and function names
+        are case-insensitive), in document order."""
+        by_name = self._sites_by_name(path)
+        # the names compared in C: a file's few hundred names, asked of each importing file
+        spellings = list(compress(by_name, map(name.lower().__eq__, map(str.lower, by_name))))
+        if len(spellings) == 1:
+            return by_name[spellings[0]]
+        return sorted((o for n in spellings for o in by_name[n]), key=lambda o: (o.line, o.col))
+
+    def _sites_by_name(self, path: str) -> dict[str, list[Occurrence]]:
+        """A file's occurrences grouped by name (document order kept), made on first use: a
+        name's sites then cost a lookup per file, not a pass over all of its occurrences."""
+        by_name = self._occ_by_name.get(path)
+        if by_name is None:
+            by_name = {}
+            facts = self.facts(path)
+            for o in facts.occurrences if facts else ():
+                sites = by_name.get(o.name)
+                if sites is None:
+                    by_name[o.name] = [o]
+                else:
+                    sites.append(o)
+            self._occ_by_name[path] = by_name
+        return by_name
+
+    # --- graph -----------------------------------------------------------------------------
+
+    @cached_property
+    def _edges_by_target(self) -> dict[str, list[Edge]]:
+        out: dict[str, list[Edge]] = {}
+        for e in self._tail.edges:
+            out.setdefault(e.target, []).append(e)
+        return out
+
+    @cached_property
+    def _edges_by_source(self) -> dict[str, list[Edge]]:
+        out: dict[str, list[Edge]] = {}
+        for e in self._tail.edges:
+            out.setdefault(e.source, []).append(e)
+        return out
+
+    def importers(self, path: str) -> list[Edge]:
+        return self._edges_of("_edges_by_target", path, lambda e: e.target == path)
+
+    def imports(self, path: str) -> list[Edge]:
+        return self._edges_of("_edges_by_source", path, lambda e: e.source == path)
+
+    def _edges_of(self, index: str, path: str, wanted: Callable[[Edge], bool]) -> list[Edge]:
+        """The edges `index` holds under `path`: found by a pass over the edges (15 ms at
+        100,000 files, where the index takes 0.2 s) while the snapshot has been asked few such
+        lookups, each pass's answer kept (a references query asks the same file twice)."""
+        passed = self._passed.get((index, path))
+        if passed is not None:
+            return passed
+        if self._without(index):
+            found = self._passed[(index, path)] = [e for e in self._tail.edges if wanted(e)]
+            return found
+        return getattr(self, index).get(path, [])
+
+    def import_graph(self):
+        """The import graph as a networkx DiGraph: files as nodes, one arc per (importer,
+        imported) pair; a node's in-degree is its fan-in."""
+        from indexer.rank.graph import import_graph
+        return import_graph(self.files, self.record.edges)
+
+    def fan_in(self, path: str) -> int | None:
+        """None when the path is not in the snapshot."""
+        i = self._position(path)
+        return self._head.fan_in[i] if i is not None else None
+
+    # --- freshness and serialization -------------------------------------------------------
+
+    def current_oid(self) -> str | None:
+        try:
+            return gitread.resolve_rev(self.repo, self.rev)
+        except Exception:  # the rev no longer resolves: freshness says so, it is not an error here
+            return None
+
+    def canonical_lines(self) -> Iterator[bytes]:
+        return canonical.lines(self.record, self.all_facts())
+
+
+def pinned_oid(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
+    """The OID a rev was pinned to when it was last indexed, if ever."""
+    with store.env.begin(db=store.repos) as txn:
+        raw = txn.get(pin_key(gitread.repo_identity(repo), rev))
+    return bytes(raw).decode() if raw is not None else None
+
+
+def load(store: Store, repo_path: str, rev: str = "HEAD") -> Snapshot:
+    """The pinned snapshot of `rev`: the one indexed for it last (stale if the rev moved since).
+    A read never indexes: a rev with no snapshot is `not_indexed` (`indexer.api.snapshot` is
+    where a caller asks for indexing on the way)."""
+    repo = gitread.open_repo(repo_path)
+    pinned = pinned_oid(store, repo, rev)
+    oid = pinned or gitread.resolve_rev(repo, rev)  # a full OID names itself and needs no pin
+    stored = load_stored_record(store, oid)
+    if stored is None:
+        raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
+    with store.env.begin(db=store.repos) as txn:
+        stamp = txn.get(repo_key(gitread.repo_identity(repo), oid))
+    indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at", "") if stamp is not None else ""
+    return Snapshot(store, repo, rev, stored, indexed_at)
+
+
+def open_at(store: Store, repo_path: str, oid: str, rev: str, indexed_at: str = "") -> Snapshot | None:
+    """The snapshot of exactly `oid` (whatever `rev` is pinned to now), None when not stored."""
+    stored = load_stored_record(store, oid)
+    return Snapshot(store, gitread.open_repo(repo_path), rev, stored, indexed_at) if stored is not None else None
