@@ -60,9 +60,9 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
     """(blobs of a grammar language, of them parsed, their trees' nodes, tags matches), as
     the index would choose them: where the name leaves the language open, the blob's head
     decides. The native floor also runs the shipped tags query; the other parses alone."""
+    from indexer.build import SIZE_CAP
     from indexer.git import read as gitread
     from indexer.lang import grammars
-    from indexer.build import SIZE_CAP
     from indexer.lang.content import is_binary
     from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
     blobs = parsed = nodes = matches = 0
@@ -97,8 +97,8 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
     the cold index."""
     import multiprocessing
 
-    from indexer.git import read as gitread
     from indexer.build import _chunks, _Job
+    from indexer.git import read as gitread
     from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
 
     library = None

@@ -334,7 +334,7 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         shutil.rmtree(store)
     print(f"[{label}] cold index", file=sys.stderr)
     colds = []
-    for k in range(repeat):  # each repeat is cold: a fresh store in a fresh process
+    for _k in range(repeat):  # each repeat is cold: a fresh store in a fresh process
         if store.exists():
             shutil.rmtree(store)
         colds.append(run_index(repo, base, store, workers))

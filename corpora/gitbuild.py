@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Union
+from typing import Mapping
 
 import pygit2
 
@@ -32,7 +32,7 @@ class Submodule:
     commit: str
 
 
-Content = Union[bytes, str, Exec, Link, Submodule, None]
+Content = bytes | str | Exec | Link | Submodule | None
 
 
 def _sig(tick: int) -> pygit2.Signature:

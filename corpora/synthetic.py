@@ -395,7 +395,7 @@ def generate(out: str | Path, files: int = 1000, seed: int = 0, change_share: fl
     units = _layout(files, seed)
     flat = [u for lst in units.values() for u in lst]
     tree: dict[str, Content] = _manifests(units)
-    for lang, lst in units.items():
+    for _lang, lst in units.items():
         for u in lst:
             tree.update(_render(u, [lst[k] for k in u.imports], seed))
     builder = RepoBuilder(out, bare=True)
@@ -417,7 +417,7 @@ def generate(out: str | Path, files: int = 1000, seed: int = 0, change_share: fl
     code_files = [u.path for u in flat] + [u.header for u in flat if u.header]
     code_files += [p for p in tree if p.endswith((".py", ".rs"))]
     fan_in = {p: 0 for p in code_files}
-    for s, t in edges:
+    for _s, t in edges:
         fan_in[t] += 1
     langs = Counter(u.language for u in flat)
     langs["c"] *= 2

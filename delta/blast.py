@@ -14,10 +14,9 @@ from typing import Any, Callable
 
 from msgspec import Struct
 
-from indexer.contract.result import Unknown, not_assessed
-from indexer.contract.errors import RennetError
-
 from delta.inventory import FileChange
+from indexer.contract.errors import RennetError
+from indexer.contract.result import Unknown, not_assessed
 
 
 class BlastSource(Struct, frozen=True):

@@ -21,10 +21,23 @@ from typing import Callable, Iterable
 
 from msgspec import Struct
 
-from indexer.contract.result import Unknown, not_applicable
-
-from delta.testdirs import TEST_DIRS, all_words, folder_words, impl_folder, in_test_dir, join, leading, mirror, names_stem, overlap, related, subjects, tests_folder_for
 from delta.layout import Placement, placement, suggest
+from delta.testdirs import (
+    TEST_DIRS,
+    all_words,
+    folder_words,
+    impl_folder,
+    in_test_dir,
+    join,
+    leading,
+    mirror,
+    names_stem,
+    overlap,
+    related,
+    subjects,
+    tests_folder_for,
+)
+from indexer.contract.result import Unknown, not_applicable
 
 MAX_COUNTERPARTS = 3
 # A Rust test module's attribute, `#[cfg(test)]` (also `# [ cfg ( test ) ]` as rustfmt never writes it)
@@ -277,7 +290,7 @@ class CounterpartIndex:
         (delta/layout.py)."""
         if family.name not in self._layouts:
             found: list[Placement] = []
-            for (fam, role, stem), paths in sorted(self._by_key.items()):
+            for (fam, role, _stem), paths in sorted(self._by_key.items()):
                 if fam != family.name or role != "implementation":
                     continue
                 for impl in paths:

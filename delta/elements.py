@@ -18,10 +18,9 @@ from typing import Any
 
 from msgspec import Struct
 
-from indexer.contract.result import Unknown, not_assessed
-
 from delta.hunks import normalize
 from delta.inventory import FileChange
+from indexer.contract.result import Unknown, not_assessed
 
 Key = tuple[str, str, int]  # qualified name, kind, ordinal
 

@@ -16,10 +16,9 @@ import pygit2
 from msgspec import Struct
 from pygit2.enums import DeltaStatus, DiffOption
 
-from indexer.git.read import text_path
-
-from indexer.git import renames
 from delta.range import RangeIdentity, path_selected
+from indexer.git import renames
+from indexer.git.read import text_path
 from indexer.git.renames import Candidate
 
 MODE_ABSENT = 0

@@ -18,11 +18,10 @@ from typing import Callable
 
 from msgspec import Struct
 
-from indexer.git import attributes as marks
-
 from delta.attributes import TreeAttributes, truthy
 from delta.hunks import HunkRecord, same_but_whitespace
 from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
+from indexer.git import attributes as marks
 
 GENERATED = "generated"
 VENDORED = "vendored"

@@ -23,12 +23,7 @@ import msgspec
 import pygit2
 from msgspec import Struct
 
-from indexer.contract.result import Unknown, not_applicable
-from indexer.git.read import read_blob, walk_tree
-
-from delta import blast
-from delta import folders
-from delta import noise
+from delta import blast, folders, noise
 from delta.attributes import TreeAttributes
 from delta.counterparts import Counterpart, CounterpartIndex
 from delta.elements import FileElements, diff_elements
@@ -38,6 +33,8 @@ from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import SuccessorAccount, Unread, account
+from indexer.contract.result import Unknown, not_applicable
+from indexer.git.read import read_blob, walk_tree
 
 SCHEMA = "rennet.delta/1"
 CAPTURE_CAP = 2 * 1024 * 1024

@@ -15,26 +15,60 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import cached_property
-from typing import (TYPE_CHECKING, Callable, Container, ContextManager, Generic, Iterable, Iterator, Mapping,
-                    NamedTuple, TypeVar)
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    Container,
+    ContextManager,
+    Generic,
+    Iterable,
+    Iterator,
+    Mapping,
+    NamedTuple,
+    TypeVar,
+)
 
 import msgspec
 import pygit2
 
-from indexer.store import canonical
-from indexer.git import read as gitread
-from indexer.extract.child_process import die_with_parent
 from indexer.contract.errors import RennetError
-from indexer.store.facts_writer import FactsWriter
-from indexer.store.facts_table import FactsTable, Summary, load_summaries, summaries_of
+from indexer.extract.child_process import die_with_parent
+from indexer.git import read as gitread
 from indexer.lang.registry import name_language
 from indexer.model import BlobFacts, FileEntry, Skipped, SnapshotRecord
 from indexer.rank.arcs import load_rank_arcs
 from indexer.rank.arcs import pack as pack_arcs
-from indexer.store.records import EXTRACTOR_VERSION, NO_FACTS, LazyHead, PendingNames, PriorRecord, SnapshotHead, StoredFacts, core_reader, decode_core, encode, entry_facts_key, facts_key, head_of, load_facts, load_stored_record, name_index, pack_record, pack_tail, pin_key, put_rank_arcs, repo_key, snapshot_key, stored_facts
+from indexer.store import canonical
 from indexer.store.database import Store, WriteLock, unpack
+from indexer.store.facts_table import FactsTable, Summary, load_summaries, summaries_of
+from indexer.store.facts_writer import FactsWriter
+from indexer.store.records import (
+    EXTRACTOR_VERSION,
+    NO_FACTS,
+    LazyHead,
+    PendingNames,
+    PriorRecord,
+    SnapshotHead,
+    StoredFacts,
+    core_reader,
+    decode_core,
+    encode,
+    entry_facts_key,
+    facts_key,
+    head_of,
+    load_facts,
+    load_stored_record,
+    name_index,
+    pack_record,
+    pack_tail,
+    pin_key,
+    put_rank_arcs,
+    repo_key,
+    snapshot_key,
+    stored_facts,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -234,11 +268,11 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
     marking and import resolution redo only what changed; with that snapshot's
     `earlier_arcs` and the store's name index (`names` opens it), only the arcs a change
     reaches are computed again."""
-    from indexer.manifests import entrypoints
-    from indexer.rank import graph
-    from indexer.manifests import read as manifests
     from indexer.git import attributes as marks
+    from indexer.manifests import entrypoints
+    from indexer.manifests import read as manifests
     from indexer.rank import arcs as rank_arcs
+    from indexer.rank import graph
     from indexer.resolve import imports as resolve
 
     with collector_paused():
@@ -386,7 +420,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
                                           names=names if start.earlier is not None else None)  # kept only then
     finally:
         extracted.stored()  # before the snapshot that needs them is written, or an error leaves
-    record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    record.indexed_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     record.blob_facts = start.facts_count
     return record, arcs, tail, len(jobs)
 

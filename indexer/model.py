@@ -15,7 +15,6 @@ from __future__ import annotations
 import msgspec
 from msgspec import Struct, field
 
-
 # --- blob facts: what one blob's bytes prove -------------------------------------------
 
 class Symbol(Struct, frozen=True, gc=False):

@@ -15,8 +15,8 @@ import pygit2
 from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.fleet import batch
-from indexer.store.snapshot import pinned_oid
 from indexer.store.database import Store, WriteLock
+from indexer.store.snapshot import pinned_oid
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,10 +8,10 @@ import json
 
 import msgspec
 
-from indexer.store import canonical
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
-from indexer.store.records import decode_core, decode_facts, stored_facts
+from indexer.store import canonical
 from indexer.store.database import unpack
+from indexer.store.records import decode_core, decode_facts, stored_facts
 
 # strings that look like the boundaries the bulk encoders split or rename at
 TRAPS = ['},{"name":', '"},{"type":"edge",', ',"target":', '{"source":', "a\nb", "\\", "}\n{", "ü→\u2028",

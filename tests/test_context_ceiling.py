@@ -12,7 +12,15 @@ import pytest
 
 from context_tools.faces.dispatch import Executor
 from context_tools.faces.registry import registry
-from context_tools.faces.spill import DEFAULT_CEILING, KEEP_NEWEST, MAX_AGE_SECONDS, next_cursors, spill, spill_dir, sweep
+from context_tools.faces.spill import (
+    DEFAULT_CEILING,
+    KEEP_NEWEST,
+    MAX_AGE_SECONDS,
+    next_cursors,
+    spill,
+    spill_dir,
+    sweep,
+)
 from tests.test_context_world import Big, big  # noqa: F401 - fixture
 
 

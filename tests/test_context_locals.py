@@ -9,8 +9,8 @@ import context_tools
 from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.extract.blob import extract_blob
-from indexer.rank.graph import rank_weights
 from indexer.model import FileEntry
+from indexer.rank.graph import rank_weights
 from indexer.store.database import Store
 
 SETTINGS = "def load():\n    return {}\n\nclass Config:\n    pass\n"

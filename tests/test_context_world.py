@@ -226,8 +226,8 @@ def cli_env(store: str | None = None) -> dict[str, str]:
 
 
 def test_world_is_indexed_at_every_rev(world: World) -> None:
-    from indexer import api
     from context_tools.faces.context import StoreHandle
+    from indexer import api
 
     store = StoreHandle(world.store).store
     for rev, oid in (("v1", world.base), ("main", world.head)):

@@ -7,7 +7,12 @@ import pytest
 from tree_sitter import Parser
 
 from corpora.fixtures import (
-    SUBMODULE_COMMIT, SYMBOL_KINDS, TWO_MB, build_history, build_polyglot, polyglot_files,
+    SUBMODULE_COMMIT,
+    SYMBOL_KINDS,
+    TWO_MB,
+    build_history,
+    build_polyglot,
+    polyglot_files,
 )
 from corpora.gitbuild import Exec
 from indexer.lang.grammars import language as grammar

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.contract.result import Unknown
 from corpora.gitbuild import RepoBuilder
 from delta.counterparts import CounterpartIndex
 from delta.packet import build_delta_packet
+from indexer.contract.result import Unknown
 
 HEAD_FILES = [
     "src/pkg/foo.py", "tests/unit/test_foo.py", "pkg/bar.py", "pkg/bar_test.py", "lonely.py",

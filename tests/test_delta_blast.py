@@ -7,10 +7,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from indexer.contract.result import Unknown
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from indexer.api import open_store
+from indexer.contract.result import Unknown
 
 
 @pytest.fixture(scope="module")

@@ -185,9 +185,9 @@ def test_second_history_with_folder_moves_and_edits_agrees_with_git(tmp_path):
 
 def test_packet_over_every_mode_change_with_real_snapshots(every_change, tmp_path):
     """Submodule bumps, symlinks, binaries and type changes go through the whole packet."""
-    from indexer.contract.result import Unknown
     from delta import build_delta_packet
     from indexer.api import open_store
+    from indexer.contract.result import Unknown
 
     path, base, head = every_change
     store = open_store(tmp_path / "home")

@@ -80,8 +80,8 @@ def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
 
 
 def test_the_text_rendering_keeps_a_path_with_a_line_break_on_its_line(tmp_path):
-    from indexer.contract.result import Result
     from context_tools.faces.packs.delta import render_packet
+    from indexer.contract.result import Result
 
     b = RepoBuilder(tmp_path / "r")
     base = b.commit({"a.py": CODE})

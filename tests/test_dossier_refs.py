@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import random
 
-from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Provenance, Source,
-                                extract_references)
+from delta.dossier.refs import (
+    BRANCH,
+    COMMIT_BODY,
+    COMMIT_SUBJECT,
+    PR_BODY,
+    PR_TITLE,
+    Provenance,
+    Source,
+    extract_references,
+)
 
 
 def test_every_provenance_is_kept_and_the_reference_deduplicated():

@@ -3,10 +3,10 @@ merge-base and head snapshots."""
 
 from __future__ import annotations
 
-from indexer.contract.result import Unknown
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from indexer.api import open_store
+from indexer.contract.result import Unknown
 
 SHAPES = '''class Shape:
     def area(self):

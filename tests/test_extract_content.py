@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 from indexer.extract.blob import EXTRACTOR_VERSION, extract_blob
-from indexer.lang.registry import GRAMMAR_LANGUAGES
 from indexer.extract.tokens import OCCURRENCE_CAP
+from indexer.lang.registry import GRAMMAR_LANGUAGES
 
 ALL_GRAMMARS = sorted(GRAMMAR_LANGUAGES)
 
@@ -204,9 +204,9 @@ def test_deterministic_encoding():
 def test_many_files_in_one_process():
     # Regression guard: py-tree-sitter 0.26.0 had a use-after-free under repeated parses with
     # node traversal; extract a few hundred real files in this process and check stability.
-    import json
     import argparse
     import inspect as inspect_module
+    import json
     paths = [argparse.__file__, json.__file__, inspect_module.__file__, msgspec.__file__, pytest.__file__]
     blobs = []
     for path in paths:

@@ -7,7 +7,6 @@ import pytest
 
 from indexer.extract.blob import extract_blob
 
-
 JAVASCRIPT_SOURCE = r"""import React, { useState, useEffect as ue } from "react";
 import * as path from './path.js';
 export { a, b } from "./ab";
@@ -678,7 +677,7 @@ def test_spans_signatures_and_definition_occurrences(language, path, source, sym
     data = source.encode()
     facts = extract_blob(data, path, language)
     lines = data.split(b"\n")
-    occurrences = {(o.name, o.line): o for o in facts.occurrences}
+
     for s in facts.symbols:
         assert 0 <= s.start_byte < s.end_byte <= len(data)
         # `line` is the name's line; the span may start earlier, at decorators or annotations

@@ -7,12 +7,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from indexer.store import canonical
 from indexer.extract.blob import extract_blob
-from indexer.store.facts_table import FactsSummary, FactsTable, decode_summary, load_summaries, summaries_of
 from indexer.model import FileEntry, SnapshotRecord
-from indexer.store.records import core_reader, decode_core, facts_key, load_facts, put_stored_many, stored_facts
+from indexer.store import canonical
 from indexer.store.database import Store, unpack
+from indexer.store.facts_table import FactsSummary, FactsTable, decode_summary, load_summaries, summaries_of
+from indexer.store.records import core_reader, decode_core, facts_key, load_facts, put_stored_many, stored_facts
 
 SOURCES = {
     "pkg/app.py": ("python", b'"""app"""\nimport os\n\nclass App:\n    def run(self):\n        return os.getcwd()\n\n'

@@ -10,9 +10,9 @@ import pytest
 
 from indexer.contract.errors import SchemaMismatch, StoreError
 from indexer.extract.blob import extract_blob
+from indexer.store.database import Store
 from indexer.store.facts_writer import FactsWriter
 from indexer.store.records import facts_key, full_facts, name_index, stored_facts
-from indexer.store.database import Store
 
 
 def _stored(n: int):
@@ -31,7 +31,7 @@ def test_batches_the_writer_process_writes_are_in_the_store_with_their_names(tmp
     with Store.open(tmp_path / "store") as store:
         writer = FactsWriter(store, lambda batch: seen.append(len(batch)), background=True)
         writer.add([_stored(n) for n in range(7)])  # one batch over BLOBS, under IN_PASSING: written here
-        assert seen == [7] and writer._process is None  # noqa: SLF001
+        assert seen == [7] and writer._process is None
         writer.wait()
         assert all(_in_store(store, n) for n in range(7))
         # a batch over IN_PASSING goes to the process; the store sees it after `wait`
@@ -69,8 +69,8 @@ def test_a_writer_process_that_dies_is_a_store_error(tmp_path, monkeypatch):
         writer = FactsWriter(store, background=True)
         writer.add([_stored(1)])
         writer.flush()
-        assert writer._process._handed[0].result()  # noqa: SLF001 - it said it started and has batch 1
-        process = writer._process._process  # noqa: SLF001
+        assert writer._process._handed[0].result()
+        process = writer._process._process
         process.kill()  # as the kernel would, out of memory: batch 1 answered or not, batch 2 never
         process.wait()
         writer.add([_stored(2)])

@@ -7,9 +7,9 @@ import random
 import msgspec
 import pytest
 
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, Symbol
 from indexer.rank.graph import fan_in, personalized_rank, rank, rank_weights
 from indexer.rank.weights import MAX_DEFINERS, MAX_OUT
-from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, Symbol
 
 
 def entry(path: str) -> FileEntry:

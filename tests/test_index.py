@@ -14,8 +14,16 @@ import pytest
 
 from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule, make_repo
 from indexer import api
+from indexer.contract.errors import (
+    EmptyRepository,
+    MissingObjects,
+    NotARepository,
+    SchemaMismatch,
+    StoreError,
+    StoreLocked,
+    UnknownRev,
+)
 from indexer.git import read as gitread
-from indexer.contract.errors import EmptyRepository, MissingObjects, NotARepository, SchemaMismatch, StoreError, StoreLocked, UnknownRev
 from indexer.store.database import Store, WriteLock
 from tests.reindexed import reindexed_as_cold
 

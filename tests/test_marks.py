@@ -87,7 +87,7 @@ def test_glob_character_classes_and_middle_double_star():
 def test_matches_git_check_attr(tmp_path):
     """Our reading agrees with git's own on every case above."""
     paths = [p for p, _, _ in ATTR_CASES]
-    repo = make_repo(tmp_path / "r", [{".gitattributes": ATTRS, **{p: "x" for p in paths}}])
+    make_repo(tmp_path / "r", [{".gitattributes": ATTRS, **{p: "x" for p in paths}}])
     repo_dir = tmp_path / "r"
     subprocess.run(["git", "-C", str(repo_dir), "read-tree", "HEAD"], check=True)
     out = subprocess.run(

@@ -7,8 +7,8 @@ from __future__ import annotations
 import msgspec
 
 from indexer.extract.blob import extract_blob
-from indexer.store.records import PendingNames, facts_key, name_index, put_stored_many, stored_facts
 from indexer.store.database import Store
+from indexer.store.records import PendingNames, facts_key, name_index, put_stored_many, stored_facts
 
 WRITTEN = b"def alpha():\n    return beta()\n"
 PENDING = b"class alpha:\n    pass\n\n\ndef gamma():\n    return beta() + delta\n"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from difflib import SequenceMatcher, get_close_matches
 
-from context_tools.query.near_names import CUTOFF as _CUTOFF, NearNames, _Candidates, _lcs_length, close_matches
+from context_tools.query.near_names import CUTOFF as _CUTOFF
+from context_tools.query.near_names import NearNames, _Candidates, _lcs_length, close_matches
 
 
 def _scan(names: list[str], low: str, limit: int = 50) -> list[str]:

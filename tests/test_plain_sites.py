@@ -8,12 +8,12 @@ from collections import Counter
 
 from corpora.gitbuild import RepoBuilder
 from indexer import api
-from indexer.fleet import bundle
-from indexer.store import canonical
-from indexer.git import read as gitread
 from indexer.extract.blob import extract_blob
-from indexer.store.records import entry_facts_key
 from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_sites_of, plain_uses
+from indexer.fleet import bundle
+from indexer.git import read as gitread
+from indexer.store import canonical
+from indexer.store.records import entry_facts_key
 
 NOTES = (b"Call render_page (not xrender_page, 9render_page is one) to draw.\n"
          b"if render_page then return\n\trender_page_2 render_page\n")

@@ -10,10 +10,10 @@ import pytest
 
 from corpora.gitbuild import Link, RepoBuilder
 from indexer import api
-from indexer.store import facts_writer
-from indexer.rank import graph
 from indexer.rank import arcs as rank_arcs
+from indexer.rank import graph
 from indexer.rank.arcs import load_rank_arcs
+from indexer.store import facts_writer
 from indexer.store.database import Store
 
 
@@ -46,7 +46,7 @@ def _base() -> dict[str, object]:
 
 
 def _tsconfig(target: str) -> str:
-    return '{"compilerOptions": {"baseUrl": ".", "paths": {"@h/*": ["%s"]}}}\n' % target
+    return f'{{"compilerOptions": {{"baseUrl": ".", "paths": {{"@h/*": ["{target}"]}}}}}}\n'
 
 
 # Each step changes what one rule of the update must notice.

@@ -120,8 +120,8 @@ def test_faces_give_identical_results(command_id: str, world: World, mcp_replies
 
 
 def test_module_level_call_returns_the_typed_result(world: World, monkeypatch):
-    from indexer.contract.result import Result
     from context_tools.query.symbols import SymbolAnswer
+    from indexer.contract.result import Result
 
     monkeypatch.setenv("RENNET_HOME", world.store)
     result = context_tools.call("context.symbol", repo=world.repo, name="Flask")

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from corpora.gitbuild import make_repo
-from indexer.resolve import imports as resolve_module
 from indexer.api import open_store, snapshot
 from indexer.build import index
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, Occurrence, Symbol, UnresolvedImport
-from indexer.store.records import load_record
+from indexer.resolve import imports as resolve_module
 from indexer.resolve.imports import resolve_since
+from indexer.store.records import load_record
 from tests.reindexed import reindexed_as_cold
 
 

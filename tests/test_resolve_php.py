@@ -6,10 +6,10 @@ from __future__ import annotations
 import msgspec
 
 from corpora.gitbuild import make_repo
-from indexer.resolve import imports as resolve_module
 from indexer.api import open_store
 from indexer.build import index
 from indexer.extract.blob import extract_blob
+from indexer.resolve import imports as resolve_module
 from indexer.store.records import load_record
 from tests.test_resolve import entry, resolve_extracted, spy_to_resolve  # noqa: F401 - a fixture
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from corpora.fixtures import build_polyglot
 from indexer import api
-from indexer.store.records import decode_head, encode, head_of, load_record
 from indexer.store.database import Store
+from indexer.store.records import decode_head, encode, head_of, load_record
 
 
 def test_a_head_gives_back_the_record_s_file_table_fan_in_and_rank(tmp_path):
@@ -88,7 +88,7 @@ def test_a_lazy_head_answers_as_the_head_and_decodes_only_the_columns_read(tmp_p
         assert lazy.files() == full.files() == record.files and lazy.entry(2) == full.entry(2)
         assert lazy.rank_map() == record.rank and lazy.fan_in_map() == record.fan_in
         with pytest.raises(AttributeError):
-            lazy.no_such_column
+            _ = lazy.no_such_column
 
         # a fresh snapshot's definition lookup reads three columns of the twelve
         fresh = api.snapshot(str(fixture.path), "main", store=store)

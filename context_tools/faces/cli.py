@@ -193,8 +193,8 @@ def run() -> NoReturn:
 
 
 def _main(argv: list[str]) -> int:
-    from context_tools.faces.registry import registry
     from context_tools.faces.errors import RegistryError
+    from context_tools.faces.registry import registry
 
     try:
         table = registry()

@@ -14,8 +14,8 @@ from context_tools.faces.context import CallContext, StoreHandle
 from context_tools.faces.errors import InternalError, Unavailable
 from context_tools.faces.pages import input_digest
 from context_tools.faces.registry import Command, Registry, registry
-from indexer.contract.result import Result, error_envelope, ok_envelope
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.result import Result, error_envelope, ok_envelope
 
 _encoder = msgspec.json.Encoder()
 

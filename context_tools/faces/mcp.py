@@ -17,8 +17,8 @@ from typing import Any
 
 from context_tools.faces.dispatch import Executor, encode_wire
 from context_tools.faces.registry import Registry, registry
-from indexer.contract.result import error_envelope
 from context_tools.faces.spill import configured_ceiling
+from indexer.contract.result import error_envelope
 
 SERVER_NAME = "rennet-context"
 

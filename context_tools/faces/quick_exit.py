@@ -18,7 +18,7 @@ from typing import NoReturn
 def quick_exit(code: int) -> NoReturn:
     if threading.active_count() > 1:
         sys.exit(code)
-    atexit._run_exitfuncs()  # noqa: SLF001 - what a normal exit runs first
+    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

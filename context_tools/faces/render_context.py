@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from context_tools.faces.render import footer, render_result
 from context_tools.faces.sanitize import sanitize_line as _s
 from context_tools.faces.sanitize import sanitize_shown as _shown

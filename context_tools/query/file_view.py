@@ -16,10 +16,10 @@ from msgspec import Struct
 
 from context_tools.faces.pages import input_digest
 from context_tools.query.pinned import open_pinned, tree_path
-from indexer.contract.result import Result, Unknown
 from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.errors import BadInput, NotFound
+from indexer.contract.result import Result, Unknown
 
 
 class FileMeta(Struct):

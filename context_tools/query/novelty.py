@@ -20,8 +20,8 @@ from typing import Any
 from msgspec import Struct
 
 from context_tools.query.pinned import freshness_of, open_pinned
-from indexer.contract.result import Freshness, Result
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
+from indexer.contract.result import Freshness, Result
 from indexer.git import renames
 
 

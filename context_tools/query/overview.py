@@ -11,11 +11,18 @@ from typing import Any
 from msgspec import Struct
 
 from context_tools.query.pinned import open_pinned
-from indexer.contract.result import Result, Unknown
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
-from context_tools.query.workspace_scope import (MemberFreshnessPage, interleave, open_workspace, repo_of, rev_of, tag,
-                                            workspace_of)
+from context_tools.query.workspace_scope import (
+    MemberFreshnessPage,
+    interleave,
+    open_workspace,
+    repo_of,
+    rev_of,
+    tag,
+    workspace_of,
+)
 from indexer.contract.errors import BadInput
+from indexer.contract.result import Result, Unknown
 
 _NOT_CODE = ("binary", "symlink", "submodule")
 

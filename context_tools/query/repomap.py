@@ -19,9 +19,17 @@ import msgspec
 from msgspec import Struct
 
 from context_tools.query.pinned import open_pinned, tree_path
+from context_tools.query.workspace_scope import (
+    MemberFreshnessPage,
+    MemberPath,
+    interleave,
+    open_workspace,
+    repo_of,
+    rev_of,
+    tag,
+    workspace_of,
+)
 from indexer.contract.result import Page, Result
-from context_tools.query.workspace_scope import (MemberFreshnessPage, MemberPath, interleave, open_workspace, repo_of, rev_of, tag,
-                                            workspace_of)
 
 _NOT_CODE = ("binary", "symlink", "submodule")
 _KEY_KINDS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type",
@@ -130,9 +138,8 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
     the first."""
     if len(symbols) <= per_file:
         return symbols
-    from indexer.rank.weights import MAX_DEFINERS, definition_weight, name_weight
-
     from context_tools.query.symbols import specs_of
+    from indexer.rank.weights import MAX_DEFINERS, definition_weight, name_weight
 
     names = {s.name for s in symbols}
     imported: dict[str, int] = dict.fromkeys(names, 0)

@@ -44,13 +44,20 @@ from msgspec import Struct
 
 from context_tools.query.near_names import NearNames
 from context_tools.query.pinned import open_pinned, tree_path
-from indexer.contract.result import Result
-from indexer.lang.rust.visibility import CrateView, Gate, head_of
-from context_tools.query.workspace_scope import (MemberFreshnessPage, cross_importers, open_workspace, repo_of, rev_of, tag,
-                                            workspace_of)
+from context_tools.query.workspace_scope import (
+    MemberFreshnessPage,
+    cross_importers,
+    open_workspace,
+    repo_of,
+    rev_of,
+    tag,
+    workspace_of,
+)
 from indexer.contract.errors import NotFound
-from indexer.lang.registry import JS_FAMILY
+from indexer.contract.result import Result
 from indexer.lang.python.resolve import is_python, module_candidates, module_stem, relative_base
+from indexer.lang.registry import JS_FAMILY
+from indexer.lang.rust.visibility import CrateView, Gate, head_of
 from indexer.resolve.tree import join, parent
 
 _MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}

@@ -33,8 +33,8 @@ from typing import Any, Iterable, Sequence, TypeVar
 import msgspec
 from msgspec import Struct
 
-from indexer.contract.result import Freshness, not_recorded
 from indexer.contract.errors import BadInput, NotFound, RennetError
+from indexer.contract.result import Freshness, not_recorded
 
 T = TypeVar("T")
 

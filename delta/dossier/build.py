@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -19,15 +19,29 @@ import msgspec
 import pygit2
 from msgspec import Struct
 
-from delta.dossier import github
-from delta.dossier import jira
-from delta.dossier import linear
+from delta.dossier import github, jira, linear
 from delta.dossier.config import DossierConfig, github_repo, load_config
-from delta.dossier.items import Bounds, Fact, Fetched, Item, Omission, fit, make_item, MAX_PROVENANCE
-from delta.dossier.persist import (Linked, Payload, load_record, payload_dir, record_key, save_record, sweep,
-                                   write_payload)
-from delta.dossier.refs import (BRANCH, COMMIT_BODY, COMMIT_SUBJECT, PR_BODY, PR_TITLE, Reference, Source,
-                                extract_references)
+from delta.dossier.items import MAX_PROVENANCE, Bounds, Fact, Fetched, Item, Omission, fit, make_item
+from delta.dossier.persist import (
+    Linked,
+    Payload,
+    load_record,
+    payload_dir,
+    record_key,
+    save_record,
+    sweep,
+    write_payload,
+)
+from delta.dossier.refs import (
+    BRANCH,
+    COMMIT_BODY,
+    COMMIT_SUBJECT,
+    PR_BODY,
+    PR_TITLE,
+    Reference,
+    Source,
+    extract_references,
+)
 from delta.dossier.transport import TrackerFailure, redact
 from indexer.contract.errors import StoreError
 from indexer.git.read import open_repo, repo_display_path, repo_identity, resolve_rev
@@ -76,7 +90,7 @@ class Dossier(Struct):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def head_branch(repo: pygit2.Repository, head: str) -> str:

@@ -113,7 +113,7 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
         if isinstance(exc.reason, (TimeoutError, socket.timeout)):
             raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret) from None
         raise _fail("tracker_unavailable", f"{who} is unreachable", secret) from None
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret) from None
     except (http.client.HTTPException, ConnectionError, OSError):
         raise _fail("tracker_unavailable", f"{who} dropped the connection", secret) from None

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import gc
 
+from indexer.extract.tags import extract_tree
+from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
 from indexer.lang import grammars
 from indexer.lang.content import count_lines, generated_rule, go_build_ignored, skip_reason
 from indexer.lang.registry import GRAMMAR_LANGUAGES
 from indexer.model import BlobFacts
-from indexer.extract.tags import extract_tree
-from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
-
 from indexer.store.records import EXTRACTOR_VERSION  # noqa: F401 - kept beside the records it keys
 
 DEFAULT_SIZE_CAP = 1 << 20
@@ -38,10 +37,10 @@ def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_
         # At the cap the list may have been cut: say so rather than pass it off as complete.
         facts.occurrences_capped = max(len(facts.occurrences), facts.occurrence_count) >= OCCURRENCE_CAP
         return facts
-    except Exception:  # noqa: BLE001 - the contract is "never raises"; the reason is recorded
+    except Exception:
         try:
             lines = count_lines(data)
-        except Exception:  # noqa: BLE001
+        except Exception:
             lines = -1
         return BlobFacts(language=language, lines=lines, skipped="extract_error")
     finally:

@@ -18,18 +18,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from operator import attrgetter
 
 from tree_sitter import Node, QueryCursor
 
-from indexer.lang import grammars
-from indexer.lang import local_scopes
-from indexer.lang.python.dunder_all import dunder_all
+from indexer.extract.tokens import OCCURRENCE_CAP
+from indexer.lang import grammars, local_scopes
 from indexer.lang.imports import HANDLERS, es_module, js_exports, missed_includes
+from indexer.lang.python.dunder_all import dunder_all
 from indexer.lang.registry import JS_FAMILY
 from indexer.model import ImportSpec, Occurrence, Symbol
-from indexer.extract.tokens import OCCURRENCE_CAP
 
 SIGNATURE_MAX = 200
 _start_byte = attrgetter("start_byte")
@@ -319,7 +318,7 @@ def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
     return _NONE, ""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pattern_classes(language: str) -> dict[int, tuple[int, str]]:
     """pattern index -> (what it yields, its key), filled on first sight: every match of a
     pattern carries the same role captures (only optional ones like @doc vary)."""

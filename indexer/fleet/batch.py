@@ -23,13 +23,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
 import msgspec
 
-from indexer.git import read as gitread
 from indexer.contract.errors import BadInput, RennetError
+from indexer.git import read as gitread
 
 if TYPE_CHECKING:
     from indexer.build import Plan
@@ -181,8 +181,8 @@ def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str
     error message, seconds)."""
     from indexer.build import _file_entries, assemble
     from indexer.rank.arcs import pack as pack_arcs
-    from indexer.store.records import decode_core, pack_record
     from indexer.store.database import unpack
+    from indexer.store.records import decode_core, pack_record
 
     started = time.perf_counter()
     try:
@@ -194,7 +194,7 @@ def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
         # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
         record, arcs, tail = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
-        record.indexed_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        record.indexed_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         record.blob_facts = plan.facts_count
         return (task.index, (pack_record(record, tail=tail), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
                 time.perf_counter() - started)

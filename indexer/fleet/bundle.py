@@ -26,7 +26,7 @@ import json
 import os
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -116,7 +116,7 @@ def export(snap, out: str | os.PathLike[str]) -> ExportReport:
         "format": FORMAT, "oid": record.oid, "fingerprint": record.fingerprint, "extractor_version": version,
         "rev": snap.rev, "repo_name": os.path.basename(snap.repo_path.rstrip("/")),
         "remote_url": _remote_url(repo), "files": len(record.files), "facts": len(entries),
-        "body_bytes": len(body), "created_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "body_bytes": len(body), "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "digest": "",
     }
     header["digest"] = _digest(header, body)
@@ -162,7 +162,9 @@ def verify(data: bytes) -> Verified:
     """Every check short of the store; raises BadBundle naming the first one that fails."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
-    from indexer.store.records import decode_facts as _decode_facts, decode_record as _decode_record, entry_facts_key
+    from indexer.store.records import decode_facts as _decode_facts
+    from indexer.store.records import decode_record as _decode_record
+    from indexer.store.records import entry_facts_key
 
     if not data.startswith(MAGIC):
         raise BadBundle("not a rennet bundle (bad magic)")
@@ -217,7 +219,7 @@ def verify(data: bytes) -> Verified:
         if key not in decoded_facts:
             raise BadBundle(f"bundle lacks the facts of {f.path}")
         by_path[f.path] = decoded_facts[key]
-    for key, entry in facts_by_key.items():
+    for key, _entry in facts_by_key.items():
         if not key.endswith(f"|{version}".encode()) or len(key.split(b"|")[0]) != 40:
             raise BadBundle("bundle holds a facts key of another shape")
     if fingerprint(record, by_path) != record.fingerprint:
@@ -248,8 +250,16 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     import pygit2
 
     from indexer.git import read as gitread
-    from indexer.store.records import pack_record, pin_key, put_stored_many, repo_key, snapshot_key, stored_facts, unpack_record
     from indexer.store.database import WriteLock
+    from indexer.store.records import (
+        pack_record,
+        pin_key,
+        put_stored_many,
+        repo_key,
+        snapshot_key,
+        stored_facts,
+        unpack_record,
+    )
 
     bundle = read(path)  # of this extractor version, or refused
     record = bundle.record

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Iterable, Literal
 
 import msgspec
@@ -121,7 +121,7 @@ class WorkspaceOverview:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _key(name: str) -> bytes:
@@ -198,10 +198,10 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
         workers: int | None = None) -> AddOutcome:
     """Pin `rev` of the repository at `repo_path` as a member (indexing it if needed).
     Adding a repository that is a member already re-pins it (its rev moved, or another rev)."""
-    from indexer.git import read as gitread
     from indexer.build import index
-    from indexer.store.snapshot import load as load_snapshot
+    from indexer.git import read as gitread
     from indexer.store.database import WriteLock
+    from indexer.store.snapshot import load as load_snapshot
 
     load(store, name)  # fail before indexing anything when the workspace does not exist
     if member_name is not None:

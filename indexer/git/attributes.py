@@ -19,8 +19,8 @@ import posixpath
 import re
 from typing import Callable, Iterable, Mapping
 
-from indexer.store.facts_table import Summary, summaries_of
 from indexer.model import BlobFacts, FileEntry
+from indexer.store.facts_table import Summary, summaries_of
 
 GENERATED = "generated"
 VENDORED = "vendored"

@@ -187,7 +187,7 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
         dname = _basename(d.path)
         best: list[tuple[int, int, int, int]] = []
         worst = 0
-        for si, s in enumerate(srcs):
+        for si in range(len(srcs)):
             entry = (score(src_sizes[si], dsize, copied[si]), int(names[si] == dname), di, si)
             if len(best) < CANDIDATES_PER_DEST:
                 best.append(entry)

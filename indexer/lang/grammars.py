@@ -14,13 +14,13 @@ import importlib
 import re
 import threading
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
-from indexer.lang.c import macros as c_macros
 from indexer.lang import retry_views
+from indexer.lang.c import macros as c_macros
 
 # language -> (module, factory function)
 _MODULES: dict[str, tuple[str, str]] = {
@@ -56,7 +56,7 @@ QUERY_DIR = Path(__file__).with_name("queries")
 _local = threading.local()
 
 
-@lru_cache(maxsize=None)
+@cache
 def language(name: str) -> Language:
     module, factory = _MODULES[name]
     return Language(getattr(importlib.import_module(module), factory)())
@@ -99,7 +99,7 @@ def type_checks(name: str) -> TypeChecks:
     return _tags(name)[1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tags(name: str) -> tuple[Query, TypeChecks]:
     source = "\n".join(p for p in (shipped_source(name), own_query(name), IDENTIFIER_PATTERNS[name]) if p)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
@@ -111,7 +111,7 @@ def _tags(name: str) -> tuple[Query, TypeChecks]:
             query = Query(language(name), "\n".join(texts))
             if query.pattern_count == len(texts):
                 return query, checks
-        except Exception:  # noqa: BLE001 - fall back to the source as shipped
+        except Exception:
             pass
     query = Query(language(name), source)
     _disable_unsupported(query, source)
@@ -178,7 +178,7 @@ def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozense
     return _ALTERNATION.sub(narrow, text), tuple(checks)
 
 
-@lru_cache(maxsize=None)
+@cache
 def first_identifier_pattern(name: str) -> int:
     """Index of the first `@id` pattern in `tags_query(name)`: they come last, and every
     match from there on is an occurrence site."""

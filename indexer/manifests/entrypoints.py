@@ -15,14 +15,14 @@ from __future__ import annotations
 import posixpath
 from typing import Callable, Mapping
 
-from indexer.store.facts_table import summaries_of
+from indexer.lang.javascript.resolve import JsResolver
+from indexer.lang.python.resolve import PythonModules
 from indexer.manifests.base import Manifest, ManifestSet
 from indexer.manifests.read import parse_manifests
 from indexer.model import BlobFacts, EntryPoint, FileEntry
 from indexer.resolve.imports import forgiving, tree_of
-from indexer.lang.javascript.resolve import JsResolver
-from indexer.lang.python.resolve import PythonModules
 from indexer.resolve.tree import TreePaths, join, normalize, parent
+from indexer.store.facts_table import summaries_of
 
 
 def _python_target(modules: PythonModules, manifest_dir: str, target: str) -> str:

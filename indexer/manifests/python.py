@@ -43,7 +43,7 @@ def read_pyproject(c: Collector, data: bytes) -> None:
     if project is not None:
         c.package(project.get("name"), project.get("version", ""))
         _requirements(c, project.get("dependencies", []), "runtime")
-        for extra, reqs in sorted((table_or_none(project, "optional-dependencies") or {}).items()):
+        for _extra, reqs in sorted((table_or_none(project, "optional-dependencies") or {}).items()):
             _requirements(c, reqs, "optional")
         _scripts(c, table_or_none(project, "scripts"), "console_script")
         _scripts(c, table_or_none(project, "gui-scripts"), "gui_script")
@@ -133,7 +133,7 @@ def read_setup_py(c: Collector, data: bytes) -> None:
             _requirements(c, list(kw[key]), scope)
     extras = kw.get("extras_require")
     if isinstance(extras, dict):
-        for extra, reqs in sorted(extras.items()):
+        for _extra, reqs in sorted(extras.items()):
             if isinstance(reqs, (list, tuple)):
                 _requirements(c, list(reqs), "optional")
     entry_points = kw.get("entry_points")

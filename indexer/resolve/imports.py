@@ -18,17 +18,17 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple, Protocol
 
 from indexer.contract.errors import RennetError
-from indexer.store.facts_table import Summary, summaries_of
-from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
 from indexer.lang.c.resolve import CResolver
 from indexer.lang.go.resolve import GoResolver
 from indexer.lang.java.resolve import JavaResolver
 from indexer.lang.javascript.resolve import JsResolver
+from indexer.lang.php.resolve import PHP_SOURCES, PhpResolver, declarations
 from indexer.lang.python.resolve import PythonResolver
 from indexer.lang.rust.resolve import RustResolver, extern_crates, module_declarations
-from indexer.lang.php.resolve import PHP_SOURCES, PhpResolver, declarations
+from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
 from indexer.resolve.scripting import BashResolver, CSharpResolver, RubyResolver
 from indexer.resolve.tree import UNRESOLVED, Outcome, TreePaths
+from indexer.store.facts_table import Summary, summaries_of
 
 REGULAR_MODES = (0o100644, 0o100755, 0o100664)
 

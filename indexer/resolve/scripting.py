@@ -7,10 +7,10 @@ from collections import defaultdict
 from typing import Callable, Mapping
 
 from indexer.lang.csharp.projects import CSharpProjects
-from indexer.store.facts_table import summaries_of
-from indexer.rank.weights import uses_of
 from indexer.model import BlobFacts, ImportSpec
+from indexer.rank.weights import uses_of
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, common_prefix_len, join, normalize, parent
+from indexer.store.facts_table import summaries_of
 
 
 class RubyResolver:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from typing import Iterable, Union
+from typing import Iterable
 
 EXTERNAL = "external"  # a package outside the tree (stdlib, third-party, system header)
 UNRESOLVED = "unresolved"  # looks like it belongs to the tree, but no file of the tree matches
 
 # A resolver answers with the files an import resolves to, or with one of the statuses above.
-Outcome = Union[tuple[str, ...], str]
+Outcome = tuple[str, ...] | str
 
 
 def parent(path: str) -> str:

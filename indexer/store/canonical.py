@@ -20,9 +20,9 @@ from typing import Iterator, Mapping
 
 import msgspec
 
+from indexer.model import BlobFacts, Edge, SnapshotRecord
 from indexer.store.facts_table import summaries_of
 from indexer.store.symbol_lines import symbol_lines, symbols_json
-from indexer.model import BlobFacts, Edge, SnapshotRecord
 
 _encoder = msgspec.json.Encoder()  # compact, UTF-8, keys in struct / insertion order: one fixed form
 _encode = _encoder.encode

@@ -10,13 +10,13 @@ which are then decoded from the store one by one.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Mapping, Union
+from typing import Callable, Iterator, Mapping
 
 import msgspec
 
 from indexer.model import BlobFacts, Symbol, decode_symbols
-from indexer.store.records import load_cores
 from indexer.store.database import Store
+from indexer.store.records import load_cores
 
 
 class FactsSummary(msgspec.Struct):
@@ -52,7 +52,7 @@ class FactsSummary(msgspec.Struct):
         return self.symbol_count
 
 
-Summary = Union[FactsSummary, BlobFacts]
+Summary = FactsSummary | BlobFacts
 
 decode_summary = msgspec.msgpack.Decoder(FactsSummary).decode  # the other fields are skipped, never built
 

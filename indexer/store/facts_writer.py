@@ -26,10 +26,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from indexer.extract.child_process import die_with_parent
 from indexer.contract.errors import RennetError, StoreError
-from indexer.store.records import StoredFacts, put_stored_many
+from indexer.extract.child_process import die_with_parent
 from indexer.store.database import Store
+from indexer.store.records import StoredFacts, put_stored_many
 
 
 class FactsWriter:
@@ -195,8 +195,8 @@ def _answer(store: Store | RennetError, frame: bytes) -> bytes:
             raise store
         write_facts(store, pickle.loads(frame))
         return pickle.dumps(None)
-    except Exception as exc:  # noqa: BLE001 - every error is the indexer's to raise
+    except Exception as exc:
         try:
             return pickle.dumps(exc)
-        except Exception:  # noqa: BLE001 - an error that does not pickle is told by its text
+        except Exception:
             return pickle.dumps(StoreError(f"facts not written: {type(exc).__name__}: {exc}"))

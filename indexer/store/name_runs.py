@@ -17,9 +17,9 @@ the store (a re-index that defines a few hundred new names rewrites a few small 
 
 from __future__ import annotations
 
-import msgspec
-
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:
     from indexer.store.database import Store

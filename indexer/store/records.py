@@ -14,10 +14,22 @@ from typing import Callable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
 
-from indexer.store import name_runs
 from indexer.lang.registry import name_language
-from indexer.model import NOT_USES, BlobFacts, Dependency, Edge, EntryPoint, FileEntry, ImportSpec, Occurrence, Package, SnapshotRecord, UnresolvedImport
+from indexer.model import (
+    NOT_USES,
+    BlobFacts,
+    Dependency,
+    Edge,
+    EntryPoint,
+    FileEntry,
+    ImportSpec,
+    Occurrence,
+    Package,
+    SnapshotRecord,
+    UnresolvedImport,
+)
 from indexer.rank.weights import definitions_of
+from indexer.store import name_runs
 from indexer.store.database import Store, pack, unpack
 from indexer.store.symbol_lines import symbols_json
 

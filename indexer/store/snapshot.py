@@ -11,16 +11,33 @@ from typing import Callable, Iterator, TypeVar
 import msgspec
 import pygit2
 
-from indexer.store import canonical
-from indexer.git import read as gitread
-from indexer.store import name_runs
-from indexer.store.name_runs import NameRun
-from indexer.store.records import NO_FACTS, ImportFacts, LazyHead, SnapshotTail, StoredRecord, UseFacts, decode_facts, decode_imports, decode_uses, entry_facts_key, full_facts, load_facts, load_stored_record, name_blobs, name_key, path_facts_key, pin_key, repo_key
 from indexer.contract.errors import NotFound, NotIndexed
-from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
-from indexer.store.database import Store, unpack
 from indexer.extract.tokens import plain_occurrences, plain_sites_of
-
+from indexer.git import read as gitread
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
+from indexer.store import canonical, name_runs
+from indexer.store.database import Store, unpack
+from indexer.store.name_runs import NameRun
+from indexer.store.records import (
+    NO_FACTS,
+    ImportFacts,
+    LazyHead,
+    SnapshotTail,
+    StoredRecord,
+    UseFacts,
+    decode_facts,
+    decode_imports,
+    decode_uses,
+    entry_facts_key,
+    full_facts,
+    load_facts,
+    load_stored_record,
+    name_blobs,
+    name_key,
+    path_facts_key,
+    pin_key,
+    repo_key,
+)
 
 # Lookups answered without an index before a snapshot builds one: a fresh process asking
 # once must not pay for an index; a snapshot asked often must not pay a scan each time.

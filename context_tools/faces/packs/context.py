@@ -26,7 +26,7 @@ Workspace = Annotated[str, Meta(min_length=1, description="workspace name: answe
 Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
 
 
-def Limit(cap: int, what: str):  # noqa: N802 - reads as a type in the Structs below
+def Limit(cap: int, what: str):
     return Annotated[int, Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")]
 
 

@@ -53,7 +53,6 @@ def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
 
 def render_packet(result: Result) -> str:
     from context_tools.faces.sanitize import shown_lines
-
     from delta.successor import SuccessorAccount
 
     p = result.data

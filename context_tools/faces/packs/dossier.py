@@ -11,8 +11,8 @@ from typing import Annotated, Any
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
-from indexer.contract.result import Freshness, Page, Result
 from context_tools.faces.sanitize import shown_lines
+from indexer.contract.result import Freshness, Page, Result
 
 
 class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -20,10 +20,10 @@ from typing import Annotated, Literal
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.query.pinned import freshness_of
-from indexer.contract.result import Freshness, Result
 from context_tools.faces.sanitize import shown_lines
+from context_tools.query.pinned import freshness_of
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.result import Freshness, Result
 
 
 class BatchFailed(RennetError):

@@ -7,9 +7,9 @@ from typing import Annotated
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
+from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
 from indexer.contract.result import Result
-from context_tools.faces.sanitize import shown_lines
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -34,8 +34,8 @@ class DumpData(msgspec.Struct):
 
 
 def index_handler(input: IndexInput, ctx) -> Result:
-    from indexer.build import index
     from context_tools.faces.progress import stage_bar
+    from indexer.build import index
     from indexer.store.snapshot import load
 
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})

@@ -19,7 +19,6 @@ from typing import Iterator
 from indexer.model import ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
 
-
 # Headers of the C standard (to C23), POSIX (those without a directory) and the C++ standard
 # library, and a few platform ones: a bare `<name>` of these is never guessed by suffix.
 SYSTEM_HEADERS = frozenset("""

@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterator, Mapping, NamedTuple
 
-from indexer.store.facts_table import summaries_of
 from indexer.manifests.go import GoMod, parse_go_mod
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
+from indexer.store.facts_table import summaries_of
 
 
 def ignored_dir(directory: str) -> bool:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Mapping
 
-from indexer.store.facts_table import summaries_of
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, nearest, parent
+from indexer.store.facts_table import summaries_of
 
 SOURCE_SUFFIXES = (".java", ".kt")
 

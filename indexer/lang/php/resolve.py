@@ -17,10 +17,10 @@ import re
 from collections import defaultdict
 from typing import Callable, Mapping, NamedTuple
 
-from indexer.store.facts_table import Summary, summaries_of
-from indexer.rank.weights import uses_of
 from indexer.model import BlobFacts, ImportSpec
+from indexer.rank.weights import uses_of
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+from indexer.store.facts_table import Summary, summaries_of
 
 QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
 PHP_SOURCES = (".php", ".inc")  # what Composer's classmap scans; PSR-4 files are .php

@@ -9,8 +9,8 @@ own directory is a root for that script when it is not inside a package, as it i
 
 from __future__ import annotations
 
-from indexer.model import ImportSpec
 from indexer.lang.python.stdlib import STDLIB_MODULES
+from indexer.model import ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, parent
 
 SUFFIXES = (".py", ".pyi")

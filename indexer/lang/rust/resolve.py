@@ -31,8 +31,8 @@ import posixpath
 import tomllib
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from indexer.model import BlobFacts, ImportSpec
 from indexer.manifests.cargo import TABLES, bin_targets, lib_crate
+from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
 DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
