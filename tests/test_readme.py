@@ -166,6 +166,19 @@ def test_quickstart_is_what_ci_runs():
     assert install in ci and re.search(rf"^{re.escape(test)}$", ci, re.M)
 
 
+def test_quickstart_overview_runs_on_this_repository(tmp_path: Path):
+    """The first quickstart command, past its install: the overview of this very checkout."""
+    command = next(s.command for b in readme_blocks() if "pytest -n 2" in b.body for s in steps(b))
+    words = command.rsplit(" && ", 1)[1].split()
+    assert words[:3] == [".venv/bin/rennet", "context", "overview"]
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", *words[1:]], cwd=ROOT, env=_env(tmp_path),
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert "context_tools/faces/cli.py" in subprocess.run(
+        [PY, "-m", "context_tools.faces.cli", "context", "symbol", "build_parser", "--json"], cwd=ROOT,
+        env=_env(tmp_path), capture_output=True, text=True, timeout=600).stdout
+
+
 def test_agent_snippets_are_the_documented_ones():
     text = README.read_text(encoding="utf-8")
     assert "claude mcp add rennet -- rennet mcp --root .\n" in text
@@ -174,15 +187,28 @@ def test_agent_snippets_are_the_documented_ones():
                                                                   "args": ["mcp", "--root", "."]}}}
 
 
-def test_readme_links_resolve():
-    text = README.read_text(encoding="utf-8")
-    anchors = {re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-")
-               for h in re.findall(r"^#+ (.+)$", text, re.M)}
-    for target in re.findall(r"\]\(([^)]+)\)", text):
-        if target.startswith("#"):
-            assert target[1:] in anchors, target
-        elif not target.startswith(("http://", "https://")) and target not in PAGES_WRITTEN_ELSEWHERE:
-            assert (ROOT / target).exists(), f"README links {target}, which does not exist"
+def _anchors(text: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+    return {re.sub(r"[^a-z0-9 _-]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.M)}
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("docs/*.md")),
+                                  "benchmarks/README.md",
+                                  *sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("benchmarks/results/*.md"))])
+def test_links_resolve(page: str):
+    source = ROOT / page
+    text = source.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (source.parent / path).resolve() if path else source
+        if str(linked.relative_to(ROOT)) in PAGES_WRITTEN_ELSEWHERE:
+            continue
+        assert linked.exists(), f"{page} links {target}, which does not exist"
+        if anchor and linked.suffix == ".md":
+            assert anchor in _anchors(linked.read_text(encoding="utf-8")), f"{page} links {target}: no such heading"
 
 
 # --- the CI recipe --------------------------------------------------------------------------------
