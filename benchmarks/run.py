@@ -11,7 +11,8 @@ follow-up commit that changes 1% of the files, against the same store; warm in-p
 `context.symbol` / `context.references` latency through `context_tools.call`; a fresh-process
 `rennet context symbol NAME --json`, of a defined name and of a miss answered by near names;
 peak RSS; store bytes after the first snapshot and what the second adds. It prints a
-markdown table plus the targets as pass/fail and writes `benchmarks/results/latest.json`.
+markdown table plus the targets as pass/fail and writes `benchmarks/results/latest.json` and the
+run's page `benchmarks/results/<date>-<commit>.md` (the one to commit).
 Not part of the test suite.
 """
 
@@ -563,13 +564,22 @@ def report(results: list[dict], info: dict, command: str, out: Path, finished_at
             f"{s['from']:,} -> {s['to']:,} files (x{s['files_x']:.0f}): cold wall x{s['cold_wall_x']:.1f}, "
             f"1% re-index x{s['reindex_wall_x']:.1f}, peak memory x{s['peak_mib_x']:.1f}" for s in steps)
     print(table)
+    finished_at = finished_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"machine": info, "command": command, "results": results, "failed": failed or [],
                                "targets": rows,
                                "scaling": steps, "markdown": table,
-                               "finished_at": finished_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                               "finished_at": finished_at},
                               indent=1))
+    page = out.parent / results_page_name(finished_at, info.get("rennet_commit", ""))
+    page.write_text(f"# Benchmark run of {finished_at[:10]}, rennet {info.get('rennet_commit') or 'unknown'}\n\n"
+                    f"What each column is: [benchmarks/README.md](../README.md).\n\n{table}\n")
     return table
+
+
+def results_page_name(finished_at: str, commit: str) -> str:
+    """`<date>-<commit>.md`: one page per run, in the order the runs were made."""
+    return f"{finished_at[:10]}-{commit or 'unknown'}.md"
 
 
 def main(argv: list[str] | None = None) -> int:
