@@ -66,12 +66,15 @@ def worktree_freshness(snap: Any, tree: Any) -> Freshness:
 def dirty_state(snap: Any) -> WorktreeState | None:
     """`dirty` with the count of paths `git status` lists, when the checkout the snapshot was
     read for is on the snapshot's commit and its working tree differs; None otherwise (a bare
-    repository, another commit checked out, a clean working tree)."""
+    repository, another commit checked out, a clean working tree, or a repository whose index
+    was never written: its commits were made without a checkout, so there is none to compare)."""
     from indexer.git.worktree import count_changed
 
     repo = snap.repo
     try:
         if repo.is_bare or not repo.workdir or repo.head_is_unborn or str(repo.head.target) != snap.oid:
+            return None
+        if not os.path.exists(os.path.join(repo.path, "index")):
             return None
         changed = count_changed(repo)
     except Exception:  # a checkout git cannot read the status of: freshness says what it knows
