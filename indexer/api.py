@@ -57,11 +57,12 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
     """The working-tree snapshot of `tree` (read by `indexer.git.worktree.read_worktree`),
     indexed first when absent: from the checkout's previous working-tree snapshot or its base
     commit's, whichever is stored, so an edit costs what it changed. Pins `WORKTREE` to it."""
-    from indexer.build import index_tree
+    from indexer.build import extractor_version, index_tree
     from indexer.git import read as gitread
     from indexer.git.worktree import WORKTREE
     from indexer.store.records import load_stored_record
     from indexer.store.snapshot import open_at, pinned_oid
+    from indexer.store.worktrees import remember
 
     store = store or Store.open()
     path = gitread.repo_display_path(repo)
@@ -75,6 +76,7 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
         # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
         workers = 1 if len(tree.changed) <= _FEW_CHANGES else None
     index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers, skipped=tree.skipped)
+    remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())
     snap = open_at(store, path, tree.tree_oid, WORKTREE)
     if snap is None:
         from indexer.contract.errors import StoreError

@@ -229,3 +229,27 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
     assert [d["path"] for d in seen["data"]["definitions"]] == ["pkg/helpers.py"]
     assert committed["ok"] and committed["freshness"]["status"] == "dirty"
     assert committed["freshness"]["worktree"]["changed"] == 4
+
+
+def test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_again(edited, tmp_path):
+    from indexer.build import extractor_version
+    from indexer.git.read import open_repo, repo_identity
+    from indexer.store.records import load_stored_record
+    from indexer.store.worktrees import remember
+
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    first = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
+    helpers = edited / "pkg" / "helpers.py"
+    before = helpers.read_bytes()
+    helpers.write_bytes(before + b"\n\ndef later():\n    return 5\n")
+    second = client.call("context.symbol", repo=str(edited), name="later", worktree=True)
+    store = client._executor.handle.store
+    dropped = remember(store, repo_identity(open_repo(str(edited))), second.freshness.pinned_oid,
+                       extractor_version(), keep=1)
+    assert dropped == [first.freshness.pinned_oid]
+    assert load_stored_record(store, first.freshness.pinned_oid) is None
+    assert load_stored_record(store, second.freshness.pinned_oid) is not None
+    helpers.write_bytes(before)  # back to the first tree: its snapshot is built again, not read deleted
+    again = client.call("context.references", repo=str(edited), name="old_helper", worktree=True)
+    assert again.freshness.pinned_oid == first.freshness.pinned_oid
+    assert again.freshness.fingerprint == first.freshness.fingerprint

@@ -13,6 +13,7 @@ reads the index again only when it changed, and a warm caller pays the open once
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 from indexer.contract.result import Freshness, WorktreeState, not_assessed, not_recorded
@@ -36,16 +37,30 @@ def open_worktree(ctx: Any, repo: str) -> tuple[Any, Freshness]:
     """The working-tree snapshot of the checkout at `repo` and its `worktree` freshness."""
     from indexer import api
     from indexer.git.worktree import read_worktree
+    from indexer.store.worktrees import stored
 
-    checkout = _checkout(ctx, repo)
-    tree = read_worktree(checkout)
-    key = ("worktree", os.path.realpath(repo), tree.tree_oid)
-    memo = ctx.handle.memo
-    snap = memo.get(key)
-    if snap is None:
-        snap = api.worktree_snapshot(checkout, tree, store=ctx.store)
-        memo[key] = snap
+    where = os.path.realpath(repo)
+    with _lock_of(where):  # one reader of a checkout's repository object at a time
+        checkout = _checkout(ctx, repo)
+        tree = read_worktree(checkout)
+        key = ("worktree", where, tree.tree_oid)
+        memo = ctx.handle.memo
+        snap = memo.get(key)
+        if snap is not None and not stored(ctx.store, snap.oid, snap.extractor_version):
+            snap = None  # swept since (indexer/store/worktrees.py): its tail is no longer there to read
+        if snap is None:
+            snap = api.worktree_snapshot(checkout, tree, store=ctx.store)
+            memo[key] = snap
     return snap, worktree_freshness(snap, tree)
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock_of(where: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(where, threading.Lock())
 
 
 def worktree_freshness(snap: Any, tree: Any) -> Freshness:
