@@ -253,3 +253,99 @@ def test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_aga
     again = client.call("context.references", repo=str(edited), name="old_helper", worktree=True)
     assert again.freshness.pinned_oid == first.freshness.pinned_oid
     assert again.freshness.fingerprint == first.freshness.fingerprint
+
+
+def test_tree_oid_matches_git_through_staged_moves_and_type_changes(tmp_path):
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    repo = make_checkout(tmp_path)
+    (repo / "pkg" / "sub").mkdir()
+    (repo / "pkg" / "sub" / "inner.py").write_text("x = 1\n")
+    (repo / "solo.txt").write_text("a file that becomes a folder\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "mv", "pkg/helpers.py", "pkg/renamed.py")  # staged, then edited again
+    with open(repo / "pkg" / "renamed.py", "a") as f:
+        f.write("y = 2\n")
+    (repo / "run.sh").write_text("echo staged\n")
+    git(repo, "add", "run.sh")
+    (repo / "run.sh").write_text("echo run\n")  # staged, then put back as committed
+    shutil.rmtree(repo / "pkg" / "sub")
+    (repo / "pkg" / "sub").write_text("a folder that became a file\n")
+    (repo / "solo.txt").unlink()
+    (repo / "solo.txt").mkdir()
+    (repo / "solo.txt" / "inside.py").write_text("z = 3\n")
+    (repo / "helpers_link.py").unlink()
+    os.symlink("run.sh", repo / "helpers_link.py")
+    before = state_of(repo)
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+    assert tree.changed == sorted(["helpers_link.py", "pkg/helpers.py", "pkg/renamed.py", "pkg/sub",
+                                   "pkg/sub/inner.py", "solo.txt", "solo.txt/inside.py"])
+    assert state_of(repo) == before
+
+
+def test_a_submodule_is_recorded_at_the_commit_it_has_checked_out(tmp_path):
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    (sub / "lib.py").write_text("def lib(): pass\n")
+    git(sub, "add", "-A")
+    git(sub, "commit", "-q", "-m", "lib")
+    repo = make_checkout(tmp_path)
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/sub")
+    git(repo, "commit", "-q", "-m", "submodule")
+    inner = repo / "vendor" / "sub"
+    (inner / "lib.py").write_text("def lib(): return 1\n")
+    git(inner, "commit", "-q", "-am", "moved")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.changed == ["vendor/sub"]
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+    entry = pygit2.Repository(str(repo))[tree.tree_oid].peel(pygit2.Tree)["vendor/sub"]
+    assert entry.filemode == pygit2.GIT_FILEMODE_COMMIT and str(entry.id) == git(inner, "rev-parse", "HEAD")
+
+
+_READ_AS_OTHER_USER = """
+import json, os, sys, time
+import pygit2
+from indexer.git.worktree import read_worktree  # imported first: the interpreter's files may be root's alone
+if os.geteuid() == 0:  # root reads every file: read as nobody, who owns the checkout
+    os.setgid(65534)
+    os.setuid(65534)
+tree = read_worktree(pygit2.Repository(sys.argv[1]))
+print(json.dumps({"tree": tree.tree_oid, "skipped": [[s.path, s.reason] for s in tree.skipped]}))
+"""
+
+
+def test_an_unreadable_file_is_left_out_and_listed_in_skipped(tmp_path):
+    import tempfile
+
+    top = Path(tempfile.mkdtemp(prefix="rennet-unreadable-"))  # pytest's own folders are closed to others
+    try:
+        os.chmod(top, 0o755)
+        repo = make_checkout(top)
+        (repo / "secret.py").write_text("def secret(): pass\n")
+        os.chmod(repo / "secret.py", 0)
+        (repo / "open.py").write_text("def public(): pass\n")
+        if os.geteuid() == 0:  # the checkout is the reader's own, its secret.py too, mode 000
+            for folder, dirs, files in os.walk(repo):
+                for name in [*dirs, *files]:
+                    os.lchown(os.path.join(folder, name), 65534, 65534)
+            os.lchown(repo, 65534, 65534)
+        proc = subprocess.run([sys.executable, "-c", _READ_AS_OTHER_USER, str(repo)], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT), HOME=str(top), XDG_CONFIG_HOME=str(top)),
+                              timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        read = json.loads(proc.stdout)
+        assert [path for path, _ in read["skipped"]] == ["secret.py"]
+        assert read["skipped"][0][1].startswith("unreadable")
+        (repo / "secret.py").unlink()  # what git would write without the file it cannot read
+        assert read["tree"] == written_tree(repo, tmp_path / "scratch")
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
