@@ -349,3 +349,24 @@ def test_an_unreadable_file_is_left_out_and_listed_in_skipped(tmp_path):
         assert read["tree"] == written_tree(repo, tmp_path / "scratch")
     finally:
         shutil.rmtree(top, ignore_errors=True)
+
+
+def test_only_blobs_never_seen_are_parsed(edited, tmp_path):
+    import pygit2
+
+    from indexer import api
+    from indexer.build import index_tree
+    from indexer.git.worktree import WORKTREE, read_worktree
+
+    store = api.open_store(tmp_path / "home")
+    try:
+        base = api.index(str(edited), "HEAD", store=store, workers=1)
+        tree = read_worktree(pygit2.Repository(str(edited)))
+        report = index_tree(str(edited), tree.tree_oid, WORKTREE, earlier=[tree.base_oid], store=store, workers=1)
+        # helpers.py's new content and new_module.py; run.sh changed only its mode, gone.py left
+        assert report.parsed_blobs == 2 and report.oid == tree.tree_oid
+        assert report.files == base.files  # one added, one deleted
+        again = index_tree(str(edited), tree.tree_oid, WORKTREE, earlier=[tree.base_oid], store=store, workers=1)
+        assert again.snapshot_reused and again.fingerprint == report.fingerprint
+    finally:
+        store.close()
