@@ -215,6 +215,10 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
         raise BadInput("--previous-base and --previous-head go together")
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
+    if rng.worktree_base_oid is not None and dossier is not None and dossier is not False:
+        from indexer.contract.errors import BadInput
+
+        raise BadInput("the dossier is of a range of commits: it is not with a head of WORKTREE (--worktree)")
 
     changes = inventory(git, rng, selected)
     head_attrs = TreeAttributes(git, rng.head_oid, [c.new_path for c in changes if c.new_path])

@@ -191,6 +191,9 @@ def test_rennet_delta_worktree_lists_the_uncommitted_change(edited, tmp_path):
     same = rennet("delta", "--repo", str(edited), "--base", "main", "--head", "WORKTREE", "--out",
                   str(tmp_path / "out2"), "--json", home=tmp_path / "home")
     assert json.loads(same.stdout)["data"]["range"]["head_oid"] == tree
+    with_dossier = rennet("delta", "--repo", str(edited), "--base", "main", "--worktree", "--dossier", "--json",
+                          home=tmp_path / "home")
+    assert with_dossier.returncode == 1 and json.loads(with_dossier.stdout)["error"]["code"] == "bad_input"
     assert state_of(edited) == before
 
 
