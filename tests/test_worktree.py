@@ -373,3 +373,16 @@ def test_only_blobs_never_seen_are_parsed(edited, tmp_path):
         assert again.snapshot_reused and again.fingerprint == report.fingerprint
     finally:
         store.close()
+
+
+def test_a_file_over_the_cap_is_not_hashed_but_listed(edited, tmp_path, monkeypatch):
+    import pygit2
+
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "FILE_CAP", 1000)
+    (edited / "data.bin").write_bytes(b"\0" * 1001)
+    tree = worktree.read_worktree(pygit2.Repository(str(edited)))
+    assert [(s.path, s.reason.split(":")[0]) for s in tree.skipped] == [("data.bin", "too_large")]
+    (edited / "data.bin").unlink()
+    assert tree.tree_oid == written_tree(edited, tmp_path / "scratch")

@@ -38,6 +38,11 @@ _S = pygit2.enums.FileStatus
 _IGNORED = int(_S.IGNORED)
 
 
+# A changed or untracked file larger than this is not hashed: a build artifact or data file that
+# no .gitignore names must not decide how much time and disk a read of the working tree takes.
+FILE_CAP = 64 << 20
+
+
 class NotACheckout(BadInput):
     """A bare repository (or a git dir) has no working tree to read."""
 
@@ -48,7 +53,7 @@ class Worktree(NamedTuple):
     base_oid: str  # the commit HEAD names: what the working tree is compared against
     tree_oid: str  # what `git add -A && git write-tree` would write
     changed: list[str]  # paths whose entry differs from the base commit's tree, sorted
-    skipped: list[Skipped]  # files that could not be read: left out of the tree
+    skipped: list[Skipped]  # files not read (unreadable, over FILE_CAP): left out of the tree
 
 
 def require_checkout(repo: pygit2.Repository) -> str:
@@ -98,6 +103,11 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
         except OSError as exc:
             removes.append(name)
             skipped.append(Skipped(text_path(name), f"unreadable: {exc.strerror or type(exc).__name__}"))
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_size > FILE_CAP:
+            removes.append(name)
+            skipped.append(Skipped(text_path(name), f"too_large: {st.st_size} bytes, over the working-tree cap "
+                                                    f"of {FILE_CAP}"))
             continue
         try:
             entry = _entry(repo, memo, name, full, st, filemode, _base_mode(base_tree, name))
