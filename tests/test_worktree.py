@@ -107,6 +107,8 @@ def test_untracked_file_is_indexed_ignored_and_deleted_ones_are_not(edited, tmp_
     client = context_tools.Client(store=str(tmp_path / "home"))
     found = client.call("context.symbol", repo=str(edited), name="brand_new", worktree=True)
     assert [d.path for d in found.data.definitions] == ["pkg/new_module.py"]
+    by_rev = client.call("context.symbol", repo=str(edited), name="brand_new", rev="WORKTREE")
+    assert by_rev.freshness.status == "worktree" and by_rev.freshness.pinned_oid == found.freshness.pinned_oid
     for name in ("ignored_function", "gone_function"):
         with pytest.raises(RennetError) as err:
             client.call("context.symbol", repo=str(edited), name=name, worktree=True, fuzzy=False)
