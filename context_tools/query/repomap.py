@@ -61,7 +61,7 @@ class RepoMap(Struct):
 
 
 def _focus_files(snap: Any, focus: list[str]) -> tuple[list[str], list[str]]:
-    from context_tools.query.symbols import find_exact
+    from context_tools.query.symbols.lookup import find_exact
 
     paths = [f.path for f in snap.files]
     found: set[str] = set()
@@ -138,7 +138,7 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
     the first."""
     if len(symbols) <= per_file:
         return symbols
-    from context_tools.query.symbols import specs_of
+    from context_tools.query.symbols.imports import specs_of
     from indexer.rank.weights import MAX_DEFINERS, definition_weight, name_weight
 
     names = {s.name for s in symbols}

@@ -4,8 +4,8 @@ Each reads the pinned snapshot of `repo` at `rev` (indexing it first when absent
 never mutates anything else, and replies with freshness. overview, map, symbol,
 references and file also take `workspace` instead of `repo`/`rev`: they then answer
 across the workspace's members (see `context_tools/query/workspace_scope.py`). The logic lives in one
-module per tool (overview, repomap, file_view, symbols, novelty), imported when
-the tool runs.
+module per tool (overview, repomap, file_view, symbols.symbol, symbols.references,
+novelty), imported when the tool runs.
 """
 
 from __future__ import annotations
@@ -151,14 +151,14 @@ ROWS = (
     Command(
         id="context.symbol",
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
-        input=SymbolInput, handler=_handler("symbols", "symbol"), exposure=_AGENT,
+        input=SymbolInput, handler=_handler("symbols.symbol", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
         cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
     ),
     Command(
         id="context.references",
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
-        input=ReferencesInput, handler=_handler("symbols", "references"), exposure=_AGENT,
+        input=ReferencesInput, handler=_handler("symbols.references", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
         cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
     ),

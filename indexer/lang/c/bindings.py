@@ -1,0 +1,22 @@
+"""What a C or C++ `#include` binds, as the references and symbol queries ask it
+(indexer/lang/bindings.py): it names nothing, but a header passes on to its includers all it
+includes (a .c file including python-zstandard.h, which includes zstd.h, sees ZSTD_isError)."""
+
+from __future__ import annotations
+
+from indexer.lang.bindings_base import Bindings
+
+INCLUDES = frozenset({"c_include", "c_system_include"})
+# C and C++ files compiled on their own: including one is rare, and nothing includes what they
+# include through them
+SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
+
+
+class CBindings(Bindings):
+    language = "c"
+
+    def includes(self, edge_kind: str) -> bool:
+        return edge_kind in INCLUDES
+
+    def relays_includes(self, path: str) -> bool:
+        return not path.endswith(SOURCES)
