@@ -137,30 +137,11 @@ def _symbol_changes(base: Any, head: Any, files: list[FileChange]) -> list[Symbo
 
 
 def visibility(language: str, qualified: str, kind: str, signature: str) -> str | None:
-    """The rule that makes a symbol public, or None when it is not."""
-    parts = qualified.split(".")
-    name = parts[-1]
-    sig = signature.lstrip()
-    if language == "python":
-        private = [p for p in parts if p.startswith("_") and not (p.startswith("__") and p.endswith("__"))]
-        return None if private else "python:no_leading_underscore"
-    if language == "go":
-        return "go:capitalized" if name[:1].isupper() else None
-    if language == "rust":
-        return "rust:pub" if sig.startswith("pub") else None
-    if language in ("java", "c_sharp", "csharp", "kotlin", "php"):
-        if "public " in f" {sig} " or sig.startswith("public"):
-            return f"{language}:public"
-        if kind == "method" and language in ("java", "c_sharp", "csharp") and "private" not in sig and "protected" not in sig and "(" in sig and "{" not in sig:
-            return f"{language}:interface_member"
-        return None
-    if language in ("javascript", "typescript", "tsx"):
-        if len(parts) == 1:
-            return "js:export" if sig.startswith("export") else None
-        return None if name.startswith(("_", "#")) else "js:class_member"
-    if language in ("c", "cpp") and sig.startswith("static"):
-        return None  # internal linkage
-    return "top_level" if len(parts) == 1 else None
+    """The rule that makes a symbol public, or None when it is not (its language's
+    `Bindings.public_basis`)."""
+    from indexer.lang.bindings import of_language
+
+    return of_language(language).public_basis(qualified.split("."), kind, signature)
 
 
 def _api_changes(head: Any, base: Any, symbols: list[SymbolChange]) -> list[ApiChange]:

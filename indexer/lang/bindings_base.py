@@ -177,7 +177,24 @@ class Bindings:
         """Does a file of a definition's package see a file defining it there? Every one does."""
         return True
 
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        """The rule that makes a symbol of qualified name `parts` public (novelty's public API),
+        or None when it is not: by default, being at the top of its file."""
+        return "top_level" if len(parts) == 1 else None
+
     def case_free_sites(self, snap: Snapshot, path: str, sites: list[Occurrence]) -> list[Occurrence]:
         """The sites spelled in another case that may name a definition matched in any case."""
         return sites
 
+
+
+def public_modifier(language: str, kind: str, signature: str, interface_members: bool) -> str | None:
+    """Public by its `public` modifier; with `interface_members`, a method declared without a
+    body or an access modifier (an interface's) too."""
+    sig = signature.lstrip()
+    if "public " in f" {sig} " or sig.startswith("public"):
+        return f"{language}:public"
+    if (interface_members and kind == "method" and "private" not in sig and "protected" not in sig
+            and "(" in sig and "{" not in sig):
+        return f"{language}:interface_member"
+    return None

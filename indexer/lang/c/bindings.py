@@ -15,6 +15,12 @@ SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
 class CBindings(Bindings):
     language = "c"
 
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        """A `static` definition has internal linkage; otherwise the default rule."""
+        if signature.lstrip().startswith("static"):
+            return None
+        return super().public_basis(parts, kind, signature)
+
     def includes(self, edge_kind: str) -> bool:
         return edge_kind in INCLUDES
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang.bindings_base import Bindings, public_modifier
 
 if TYPE_CHECKING:
     from indexer.lang.bindings import Scopes
@@ -36,6 +36,9 @@ class CSharpBindings(Bindings):
         if self.file_own(spec):
             return ((spec.spec.replace("\\", ".").rpartition(".")[2], spec.aliases[0]),) if spec.aliases else ()
         return super().binds(spec)
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return public_modifier(self.language, kind, signature, interface_members=True)
 
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
         facts = snap.core_facts(path)

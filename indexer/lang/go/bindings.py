@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 class GoBindings(Bindings):
     language = "go"
 
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return "go:capitalized" if parts[-1][:1].isupper() else None
+
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
         facts = snap.core_facts(path)
         if not facts or not facts.package_name:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang.bindings_base import Bindings, public_modifier
 
 if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 
 class JavaBindings(Bindings):
     language = "java"
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return public_modifier(self.language, kind, signature, interface_members=True)
 
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
         facts = snap.core_facts(path)

@@ -43,6 +43,12 @@ class JavaScriptBindings(Bindings):
     def offered(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         return zip(spec.names, spec.exports)
 
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        """A top-level name is public when exported; a class member unless `_` or `#` private."""
+        if len(parts) == 1:
+            return "js:export" if signature.lstrip().startswith("export") else None
+        return None if parts[-1].startswith(("_", "#")) else "js:class_member"
+
     def binds_variable(self, spec: ImportSpec, line: int) -> bool:
         """Does the import declare a variable on `line` (`const W = require(...)`)?"""
         return spec.kind == "js" and spec.line == line

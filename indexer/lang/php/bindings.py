@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang.bindings_base import Bindings, public_modifier
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec, Occurrence
@@ -51,6 +51,9 @@ class PhpBindings(Bindings):
         last = last_part(spec.spec)
         if last.lower() == name.lower():
             yield spec.aliases[0] if spec.aliases else last
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return public_modifier(self.language, kind, signature, interface_members=False)
 
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
         """The file's (first) namespace, in which an unqualified class name is the namespace's

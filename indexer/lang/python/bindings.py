@@ -30,6 +30,11 @@ class PythonBindings(Bindings):
             yield name
         yield from super().local_names(snap, spec, target, name)
 
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        """Public when no part of its name starts with an underscore (dunders aside)."""
+        private = [p for p in parts if p.startswith("_") and not (p.startswith("__") and p.endswith("__"))]
+        return None if private else "python:no_leading_underscore"
+
     def star_passes(self, snap: Snapshot, spec: ImportSpec, target: str) -> Callable[[str], bool]:
         """`from m import *` binds exactly the names m's `__all__` lists, underscored ones
         included, when m's top-level statements spell it out in literals (`BlobFacts.dunder_all`,

@@ -34,6 +34,9 @@ class RustBindings(Bindings):
 
         return use_bindings(spec.spec, spec.names, spec.aliases)
 
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return "rust:pub" if signature.lstrip().startswith("pub") else None
+
     def passes_on(self, spec: ImportSpec, view: PathView, path: str, viewer: str, head: str) -> bool:
         return spec.kind != "rust_use" or view.sees(spec.visibility, path, viewer, head)
 
