@@ -183,6 +183,10 @@ def binds_one(snap: Snapshot, spec: ImportSpec, target: str, names: set[str], wh
     if rules.binds_module(spec, target):
         return whole()
     for inner, _ in rules.binds(spec):
-        if inner in names or (inner == "*" and any(filter(rules.star_passes(snap, spec, target), names))):
+        if inner in names or (inner == "*" and _passes_any(rules.star_passes(snap, spec, target), names)):
             return True
     return False
+
+
+def _passes_any(passes: Callable[[str], bool], names: set[str]) -> bool:
+    return any(passes(name) for name in names if name)

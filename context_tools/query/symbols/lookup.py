@@ -24,9 +24,14 @@ Hit = tuple[str, "Symbol", str]
 class Filters(Protocol):
     """What a query narrows its definitions by (the inputs of symbol and references)."""
 
-    name: str
-    kind: str | None
-    path: str | None
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str | None: ...
+
+    @property
+    def path(self) -> str | None: ...
 
 
 def _qualifies(path: str, sym: Symbol, prefix: list[str]) -> str | None:

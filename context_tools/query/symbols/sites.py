@@ -25,9 +25,14 @@ MODULE_KINDS = frozenset({"module", "namespace", "package"})
 class SiteQuery(Protocol):
     """What the references input asks of the sites."""
 
-    name: str
-    include_definitions: bool
-    resolution: str | None
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def include_definitions(self) -> bool: ...
+
+    @property
+    def resolution(self) -> str | None: ...
 
 
 def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset()
@@ -199,7 +204,7 @@ def _exported_as(snap: Snapshot, defs: list[Hit]) -> list[tuple[str, str]]:
     export default Bar;` and `export { Bar as default }` offer Bar as `default`, which `import
     Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. Only the import facts of
     the defining files of a language that exports so (JS, TS) are read."""
-    found = set()
+    found: set[tuple[str, str]] = set()
     for path, sym, _ in defs:
         entry = snap.file(path) if not sym.container else None
         facts = snap.import_facts(path) if entry is not None and of_language(entry.language).renames_exports else None

@@ -105,9 +105,9 @@ class RustCrates:
             self._tree = ModuleTree(lambda p: self.snap.file(p) is not None, self._imports_of)
         return self._tree
 
-    def _imports_of(self, path: str) -> tuple:
+    def _imports_of(self, path: str) -> list[ImportSpec]:
         facts = self.snap.import_facts(path)
-        return facts.imports if facts is not None else ()
+        return facts.imports if facts is not None else []
 
     def crate_view(self) -> CrateView:
         """Which Rust paths stay in their crate: a bare one naming no crate of the tree does."""
