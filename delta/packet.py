@@ -178,7 +178,7 @@ def _content_reader(repo: pygit2.Repository, change: FileChange, base: bool = Fa
 
     def read() -> bytes | None:
         if not cache:
-            cache.append(None if side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary else repo[oid].data)
+            cache.append(None if side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary else read_blob(repo, oid))
         return cache[0]
     return read
 
@@ -217,8 +217,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
 
     changes = inventory(git, rng, selected)
-    head_attrs = TreeAttributes(git, rng.head_oid, [c.new_path for c in changes if c.new_path])
-    base_attrs = TreeAttributes(git, rng.merge_base_oid, [c.old_path for c in changes if c.status == "deleted"])
+    head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
+    base_attrs = TreeAttributes(git, rng.merge_base_oid, [p for p in (c.old_path for c in changes if c.status == "deleted") if p])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
@@ -332,7 +332,7 @@ def _snapshots(repo: Any, rng: RangeIdentity, changes: list[FileChange], store: 
         return snapshot(str(repo), oid, store=store if store is not None else own[0], index_if_absent=index)
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
-    elements_out: list[FileElements] | Unknown
+    elements_out: list[FileElements] | Unknown | NotRequested
     if not want_elements:
         elements_out = NotRequested(reason="the element differ was not requested")
     else:
@@ -386,9 +386,9 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
             # every hunk of a noise file is of its class, listed or dropped by a cap
             hunks_by_class[cls] = hunks_by_class.get(cls, 0) + w.hunk_count
             continue
-        for cls in w.mark.hunks.values():  # a whitespace-only hunk inside a real change
-            if cls:
-                hunks_by_class[cls] = hunks_by_class.get(cls, 0) + 1
+        for hunk_cls in w.mark.hunks.values():  # a whitespace-only hunk inside a real change
+            if hunk_cls:
+                hunks_by_class[hunk_cls] = hunks_by_class.get(hunk_cls, 0) + 1
     out = []
     for cls in sorted(set(by_class) | set(hunks_by_class)):
         ws = sorted(by_class.get(cls, []), key=lambda w: w.change.path)
