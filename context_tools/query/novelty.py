@@ -231,7 +231,7 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
                                binding=binding)
         return Result(NoveltySection(*sides, input.section, items), freshness=fresh, page=page)
     refuse_paging_without_section(input)
-    summary = {name: summary_section(ctx, name, items, binding) for name, items in sections.items()}
+    summary = {name: summary_section(ctx, input, name, items, binding) for name, items in sections.items()}
     data = Novelty(*sides, base_freshness=freshness_of(base), files=summary["files"], symbols=summary["symbols"],
                    public_api=summary["public_api"], dependencies=summary["dependencies"],
                    identifiers=summary["identifiers"])

@@ -138,7 +138,7 @@ def overview(input: OverviewInput, ctx: CallContext) -> Result:
         return Result(OverviewSection(identity, input.section, items), freshness=fresh, page=page)
     refuse_paging_without_section(input)
     data = Overview(identity=identity, totals=_totals(ctx, snap, sections),
-                    **{name: summary_section(ctx, name, items, snap.fingerprint) for name, items in sections.items()})
+                    **{name: summary_section(ctx, input, name, items, snap.fingerprint) for name, items in sections.items()})
     return Result(data, freshness=fresh)
 
 
@@ -242,7 +242,7 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
         cross_edges=len(edges), stale=sum(m.freshness == "stale" for m in members),
         unknown=sum(m.freshness == "unknown" for m in members))
     data = WorkspaceOverview(name, ws.created_at, ws.updated_at, totals,
-                             members=summary_section(ctx, "members", members, scope.binding),
-                             edges=summary_section(ctx, "edges", edges, scope.binding),
+                             members=summary_section(ctx, input, "members", members, scope.binding),
+                             edges=summary_section(ctx, input, "edges", edges, scope.binding),
                              member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness)

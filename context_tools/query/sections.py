@@ -20,8 +20,10 @@ class Section(Struct):
     cursor: str | None = None  # valid for the same call with `section=<this section>`
 
 
-def summary_section(ctx: CallContext, name: str, items: Sequence[object], binding: str) -> Section:
-    query = msgspec.structs.replace(ctx.input, section=name, cursor=None, limit=None)
+def summary_section(ctx: CallContext, input: Struct, name: str, items: Sequence[object], binding: str) -> Section:
+    """The first page of a section of the summary that `input` asked for; its cursor pages the
+    same call narrowed to the section."""
+    query = msgspec.structs.replace(input, section=name, cursor=None, limit=None)
     chunk, page = ctx.first_page_of(items, size=ctx.cap("section"), query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)

@@ -26,8 +26,9 @@ Workspace = Annotated[str, Meta(min_length=1, description="workspace name: answe
 Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
 
 
-def Limit(cap: int, what: str):
-    return Annotated[int, Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")]
+def page_limit(cap: int, what: str) -> Meta:
+    """The constraint of a page size: at least 1, at most `cap`."""
+    return Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")
 
 
 class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -37,7 +38,7 @@ class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
     section: Annotated[
         Literal["languages", "packages", "entry_points", "dependencies", "top_files", "members", "edges"],
         Meta(description="page through one section instead of the summary (members and edges: of a workspace)")] | None = None
-    limit: Limit(200, "items") | None = None
+    limit: Annotated[int, page_limit(200, "items")] | None = None
     cursor: Cursor | None = None
 
 
@@ -57,7 +58,7 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
     workspace: Workspace | None = None
     member: Annotated[str, Meta(description="the workspace member holding the file (needed when more than one has the path)")] | None = None
     start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
-    limit: Limit(400, "lines") | None = None
+    limit: Annotated[int, page_limit(400, "lines")] | None = None
     cursor: Cursor | None = None
     outline: Annotated[bool, Meta(description="include the symbol outline")] = True
     content: Annotated[bool, Meta(description="include a page of the file's lines")] = True
@@ -74,7 +75,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
     path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
-    limit: Limit(50, "definitions") | None = None
+    limit: Annotated[int, page_limit(50, "definitions")] | None = None
     cursor: Cursor | None = None
 
 
@@ -89,7 +90,7 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     resolution: Annotated[Literal["import", "same_file", "same_package", "name_match"],
                           Meta(description="only sites resolved this way")] | None = None
     text: Annotated[bool, Meta(description="include each site's source line")] = False
-    limit: Limit(200, "sites") | None = None
+    limit: Annotated[int, page_limit(200, "sites")] | None = None
     cursor: Cursor | None = None
 
 
@@ -101,7 +102,7 @@ class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     section: Annotated[
         Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
         Meta(description="page through one section instead of the summary")] | None = None
-    limit: Limit(200, "items") | None = None
+    limit: Annotated[int, page_limit(200, "items")] | None = None
     cursor: Cursor | None = None
 
 
