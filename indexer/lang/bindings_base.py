@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol
 
 if TYPE_CHECKING:
-    from indexer.lang.bindings import Scopes
     from indexer.model import Edge, ImportSpec, Occurrence
     from indexer.store.snapshot import Snapshot
 
@@ -173,7 +172,7 @@ class Bindings:
         it, when it differs from the path's; None when it does not."""
         return None
 
-    def sees_in_package(self, projects: Scopes, viewer: str, targets: list[str]) -> bool:
+    def sees_in_package(self, projects: Projects, viewer: str, targets: list[str]) -> bool:
         """Does a file of a definition's package see a file defining it there? Every one does."""
         return True
 

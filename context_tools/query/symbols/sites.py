@@ -114,7 +114,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         package = _package_of(snap, path)
         if package not in packages:
             return False
-        return of_language(package[0]).sees_in_package(scopes, path, package_files[package])
+        return of_language(package[0]).sees_in_package(scopes.projects, path, package_files[package])
 
     def resolution(path: str) -> str:
         if path in def_files:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from indexer.lang.bindings_base import Bindings, public_modifier
+from indexer.lang.bindings_base import Bindings, Projects, public_modifier
 
 if TYPE_CHECKING:
-    from indexer.lang.bindings import Scopes
     from indexer.lang.csharp.projects import CSharpProjects
     from indexer.model import ImportSpec
     from indexer.store.snapshot import Snapshot
@@ -46,9 +45,9 @@ class CSharpBindings(Bindings):
             return None
         return (self.language, facts.package_name)
 
-    def sees_in_package(self, projects: Scopes, viewer: str, targets: list[str]) -> bool:
+    def sees_in_package(self, projects: Projects, viewer: str, targets: list[str]) -> bool:
         """A C# namespace may span projects, each seeing those its .csproj references."""
-        return any(projects.projects.sees(viewer, p) for p in targets)
+        return any(projects.sees(viewer, p) for p in targets)
 
 
 class ProjectView:
