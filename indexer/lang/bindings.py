@@ -15,9 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.lang.bindings_base import Bindings, PathView, Projects, same_import
+from indexer.lang.python.resolve import is_python
 from indexer.lang.rust.visibility import CrateView, Gate
 
 if TYPE_CHECKING:
+    from indexer.lang.rust.bindings import RustCrates
+    from indexer.lang.rust.paths import RustModulePaths
     from indexer.store.snapshot import Snapshot
 
 __all__ = ["Bindings", "Gate", "PathView", "Projects", "Scopes", "of_import", "of_language", "of_path", "same_import"]
@@ -71,11 +74,6 @@ class Scopes:
         return self._projects
 
 
-if TYPE_CHECKING:
-    from indexer.lang.rust.bindings import RustCrates
-    from indexer.lang.rust.paths import RustModulePaths
-
-
 def _table() -> dict[str, Bindings]:
     from indexer.lang.c.bindings import CBindings
     from indexer.lang.csharp.bindings import CSharpBindings
@@ -95,12 +93,13 @@ def _table() -> dict[str, Bindings]:
 
 
 _TABLE: dict[str, Bindings] = {}
+_BY_KIND: dict[str, Bindings] = {}  # an import kind's, once asked
 _DEFAULT = Bindings()
 # an import's kind names its language by its first word (`rust_use`, `php_use_function`);
 # these are the ones that do not
 _KIND_LANGUAGES = {"js": "javascript"}
-# the files whose language's package and module rules apply, by suffix: the languages whose
-# file names are not themselves the rule (a .pyi stub is Python's `is_python`)
+# the suffixes of the files whose package and module rules the queries apply, by language
+# (Python's files are those `is_python` names, stubs included)
 _SUFFIX_LANGUAGES = {"go": "go", "rs": "rust", "java": "java", "php": "php", "cs": "csharp", "rb": "ruby"}
 
 
@@ -113,14 +112,15 @@ def of_language(language: str) -> Bindings:
 
 def of_import(kind: str) -> Bindings:
     """The binding rules of the language an import of kind `kind` is written in."""
-    head = kind.partition("_")[0]
-    return of_language(_KIND_LANGUAGES.get(head, head))
+    found = _BY_KIND.get(kind)
+    if found is None:
+        head = kind.partition("_")[0]
+        found = _BY_KIND[kind] = of_language(_KIND_LANGUAGES.get(head, head))
+    return found
 
 
 def of_path(path: str) -> Bindings:
     """The binding rules of a file's package and module paths, by its name."""
-    from indexer.lang.python.resolve import is_python
-
     if is_python(path):
         return of_language("python")
     return of_language(_SUFFIX_LANGUAGES.get(path.rpartition(".")[2], ""))
