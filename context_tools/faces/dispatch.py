@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -180,7 +181,7 @@ class Executor:
 _STORE_CODES = frozenset({"store_error", "store_corrupt", "schema_mismatch"})
 
 
-def _typed(exc: Exception, home: Any) -> RennetError:
+def _typed(exc: Exception, home: Path) -> RennetError:
     """An unexpected exception as a typed error: a store whose pages or records do not read
     back (LMDB's MDB_CORRUPTED, a record that does not decompress or decode) is
     `store_corrupt`, a store LMDB cannot write (disk full, map full) is `store_error`;
