@@ -94,6 +94,8 @@ def _at(files: dict[str, Content], path: str, marker: str) -> int:
     text = content.data if isinstance(content, Exec) else content
     if isinstance(text, bytes):
         text = text.decode()
+    if not isinstance(text, str):
+        raise AssertionError(f"{path} holds no text to find {marker!r} in")
     hits = [i for i, line in enumerate(text.splitlines(), 1) if marker in line]
     if len(hits) != 1:
         raise AssertionError(f"marker {marker!r} found {len(hits)} times in {path}")

@@ -32,14 +32,15 @@ class Submodule:
     commit: str
 
 
-Content = bytes | str | Exec | Link | Submodule | None
+File = bytes | str | Exec | Link | Submodule  # what a path holds
+Content = File | None  # None deletes the path
 
 
 def _sig(tick: int) -> pygit2.Signature:
     return pygit2.Signature("Rennet Fixture", "fixture@example.invalid", FIXED_SIG_TIME + tick, 0)
 
 
-def _blob(repo: pygit2.Repository, content: Content) -> tuple[pygit2.Oid, int]:
+def _blob(repo: pygit2.Repository, content: File) -> tuple[pygit2.Oid, int]:
     if isinstance(content, Link):
         return repo.create_blob(content.target.encode()), pygit2.GIT_FILEMODE_LINK
     if isinstance(content, Submodule):
@@ -105,10 +106,11 @@ class RepoBuilder:
 
         def walk(t: pygit2.Tree, prefix: str) -> None:
             for e in t:
-                if e.filemode == pygit2.GIT_FILEMODE_TREE:
-                    walk(self.repo[e.id], prefix + e.name + "/")
+                name = e.name or ""  # a tree's entries are all named
+                if isinstance(e, pygit2.Tree):
+                    walk(e, prefix + name + "/")
                 else:
-                    files[prefix + e.name] = (e.id, e.filemode)
+                    files[prefix + name] = (e.id, e.filemode)
         walk(tree, "")
         self._files = files
 

@@ -147,7 +147,8 @@ def unpack(archive: Path) -> dict[str, Content]:
                 if member.issym():
                     files[path] = Link(member.linkname)
                 elif member.isfile():
-                    data = tf.extractfile(member).read()
+                    extracted = tf.extractfile(member)  # a regular file's member always has its data
+                    data = extracted.read() if extracted is not None else b""
                     files[path] = Exec(data) if member.mode & 0o111 else data
     except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ArchiveError(f"{archive} is not a readable release archive: {exc}") from None

@@ -7,10 +7,15 @@ first use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import os
+
+    from delta.packet import DeltaBuild
 
 
-def build_delta_packet(repo: Any, base: str, head: str, **options: Any) -> Any:
+def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, **options: Any) -> DeltaBuild:
     from delta.packet import build_delta_packet as _build
 
     return _build(repo, base, head, **options)

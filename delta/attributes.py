@@ -32,9 +32,9 @@ class TreeAttributes:
                 entry = tree[name]
             except KeyError:
                 continue
-            if entry.type_str == "blob" and entry.filemode in (pygit2.GIT_FILEMODE_BLOB,
-                                                               pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
-                sources.append((name, repo[entry.id].data))
+            if isinstance(entry, pygit2.Blob) and entry.filemode in (pygit2.GIT_FILEMODE_BLOB,
+                                                                     pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
+                sources.append((name, entry.data))
         self._attrs = GitAttributes(sources)
 
     def value(self, path: str, name: str) -> Value:

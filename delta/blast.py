@@ -10,13 +10,16 @@ carry (an added file, a copy's new path, a file the indexer skipped) gets its ow
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from msgspec import Struct
 
 from delta.inventory import FileChange
 from indexer.contract.errors import RennetError
 from indexer.contract.result import Unknown, not_assessed
+
+if TYPE_CHECKING:
+    from indexer.store.snapshot import Snapshot
 
 
 class BlastSource(Struct, frozen=True):
@@ -27,10 +30,10 @@ class BlastSource(Struct, frozen=True):
     indexed_at: str
 
 
-SnapshotLoader = Callable[[str], Any]  # commit OID -> indexer Snapshot (may raise RennetError)
+SnapshotLoader = Callable[[str], "Snapshot"]  # commit OID -> its snapshot (may raise RennetError)
 
 
-def load_snapshot(loader: SnapshotLoader | None, oid: str, what: str) -> tuple[Any, Unknown | None]:
+def load_snapshot(loader: SnapshotLoader | None, oid: str, what: str) -> tuple[Snapshot | None, Unknown | None]:
     """(snapshot, None), or (None, the not_assessed mark saying why there is none)."""
     if loader is None:
         return None, not_assessed(f"indexing is disabled for this packet; the {what} snapshot was not read")
@@ -45,8 +48,8 @@ def load_snapshot(loader: SnapshotLoader | None, oid: str, what: str) -> tuple[A
     return snap, None
 
 
-def fan_in(change: FileChange, base: Any, absent: Unknown | None) -> int | Unknown:
-    if absent is not None:  # the packet's `blast` field says why, once
+def fan_in(change: FileChange, base: Snapshot | None, absent: Unknown | None) -> int | Unknown:
+    if absent is not None or base is None:  # the packet's `blast` field says why, once
         return not_assessed("no populated fan-in index for the base; see the packet's blast field")
     if change.status == "added":
         return not_assessed("added in this range: the base has no such file")
@@ -62,5 +65,5 @@ def fan_in(change: FileChange, base: Any, absent: Unknown | None) -> int | Unkno
     return count
 
 
-def source_of(base: Any) -> BlastSource:
+def source_of(base: Snapshot) -> BlastSource:
     return BlastSource(base.oid, base.fingerprint, base.indexed_at or "")

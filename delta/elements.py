@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from delta.hunks import normalize
 from delta.inventory import FileChange
 from indexer.contract.result import Unknown, not_assessed
+
+if TYPE_CHECKING:
+    from indexer.model import Symbol
+    from indexer.store.snapshot import Snapshot
 
 Key = tuple[str, str, int]  # qualified name, kind, ordinal
 
@@ -41,10 +45,10 @@ class FileElements(Struct, frozen=True):
 
 class _Side:
     def __init__(self) -> None:
-        self.symbols: dict[Key, tuple[Any, str]] = {}  # key -> (Symbol, body hash)
+        self.symbols: dict[Key, tuple[Symbol, str]] = {}  # key -> (Symbol, body hash)
 
 
-def _side(snap: Any, path: str | None) -> _Side | Unknown | None:
+def _side(snap: Snapshot, path: str | None) -> _Side | Unknown | None:
     """The symbols of `path` in `snap`; None when the file does not exist on that side."""
     if path is None:
         return None
@@ -67,7 +71,7 @@ def _side(snap: Any, path: str | None) -> _Side | Unknown | None:
     return side
 
 
-def diff_elements(changes: list[FileChange], base_snap: Any, head_snap: Any) -> list[FileElements]:
+def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Snapshot) -> list[FileElements]:
     results: dict[str, list[ElementChange] | Unknown] = {}
     removed_at: dict[tuple[str, str, str], list[str]] = {}  # (qualified, kind, body) -> files it left
     added_body: dict[tuple[str, int], str] = {}  # (file, index in its list) -> body
@@ -104,13 +108,13 @@ def diff_elements(changes: list[FileChange], base_snap: Any, head_snap: Any) -> 
     return [FileElements(path, _ordered(v)) for path, v in sorted(results.items())]
 
 
-def _reordered(before: dict[Key, tuple[Any, str]], after: dict[Key, tuple[Any, str]]) -> list[Key]:
+def _reordered(before: dict[Key, tuple[Symbol, str]], after: dict[Key, tuple[Symbol, str]]) -> list[Key]:
     """Symbols present on both sides whose place among their siblings changed: those off
     the longest common ordering of each container's members."""
     moved: list[Key] = []
     containers = {sym.container for sym, _ in after.values()}
     for container in sorted(containers):
-        def order(side: dict[Key, tuple[Any, str]]) -> list[Key]:
+        def order(side: dict[Key, tuple[Symbol, str]]) -> list[Key]:
             keys = [k for k, (sym, _) in side.items() if sym.container == container and k in before and k in after]
             return sorted(keys, key=lambda k: (side[k][0].line, side[k][0].start_byte))
         old, new = order(before), order(after)

@@ -18,7 +18,7 @@ from pygit2.enums import DeltaStatus, DiffOption
 
 from delta.range import RangeIdentity, path_selected
 from indexer.git import renames
-from indexer.git.read import text_path
+from indexer.git.read import read_blob, text_path
 from indexer.git.renames import Candidate
 
 MODE_ABSENT = 0
@@ -129,7 +129,7 @@ def _trees(repo: pygit2.Repository, old: str, new: str) -> tuple[pygit2.Tree, py
 def tree_diff(repo: pygit2.Repository, old: str, new: str) -> pygit2.Diff:
     """The plain tree diff (no rename detection: `indexer.git.renames` pairs the way git does)."""
     a, b = _trees(repo, old, new)
-    return repo.diff(a, b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
+    return a.diff_to_tree(b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
 
 
 def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
@@ -137,7 +137,7 @@ def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
         return None
     if mode == MODE_SUBMODULE:
         return f"Subproject commit {oid}\n".encode()  # what git prints for a gitlink side
-    return repo[oid].data
+    return read_blob(repo, oid)
 
 
 def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, old_oid: str,
@@ -148,7 +148,8 @@ def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, ol
     it was made from: the caller keeps them as long as the patch (see `FileChange.buffers`)."""
     old = _side_content(repo, old_mode, old_oid)
     new = _side_content(repo, new_mode, new_oid)
-    patch = pygit2.Patch.create_from(old, new, old_as_path=old_path or new_path, new_as_path=new_path or old_path,
+    patch = pygit2.Patch.create_from(old, new, old_as_path=old_path or new_path or "",
+                                     new_as_path=new_path or old_path or "",
                                      flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
     return patch, (old, new)
 
@@ -170,6 +171,8 @@ class _Raw:
 def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
     out = []
     for patch in tree_diff(repo, rng.merge_base_oid, rng.head_oid):
+        if patch is None:  # libgit2 hands over a patch for every entry of a tree diff
+            continue
         delta = patch.delta
         status = STATUS.get(delta.status)
         if status is None:
@@ -193,7 +196,7 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
     sources = [Candidate(r.path, r.old_mode, r.old_oid, stays=r.status != "deleted")
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
-    pairs = renames.pair(sources, dests, read=lambda oid: repo[oid].data,
+    pairs = renames.pair(sources, dests, read=lambda oid: read_blob(repo, oid),
                          size=lambda oid: repo.odb.read_header(oid)[1])
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import msgspec
 import pygit2
@@ -33,8 +33,12 @@ from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import SuccessorAccount, Unread, account
-from indexer.contract.result import Unknown, not_applicable
+from indexer.contract.result import Unknown, not_applicable, not_assessed
 from indexer.git.read import read_blob, walk_tree
+
+if TYPE_CHECKING:
+    from indexer.store.database import Store
+    from indexer.store.snapshot import Snapshot
 
 SCHEMA = "rennet.delta/1"
 CAPTURE_CAP = 2 * 1024 * 1024
@@ -160,7 +164,7 @@ class _Work:
     dropped: str | None = None
 
 
-def _home(store: Any, home: str | os.PathLike[str] | None) -> Path:
+def _home(store: Store | None, home: str | os.PathLike[str] | None) -> Path:
     if store is not None:
         return Path(store.home)
     from indexer.store.database import default_home
@@ -178,7 +182,7 @@ def _content_reader(repo: pygit2.Repository, change: FileChange, base: bool = Fa
 
     def read() -> bytes | None:
         if not cache:
-            cache.append(None if side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary else repo[oid].data)
+            cache.append(None if side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary else read_blob(repo, oid))
         return cache[0]
     return read
 
@@ -196,7 +200,7 @@ def _rank(w: _Work) -> tuple[int, str, str]:
 def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
                        previous_base: str | None = None, previous_head: str | None = None,
                        paths: list[str] | None = None, out: str | os.PathLike[str] | None = None,
-                       store: Any = None, home: str | os.PathLike[str] | None = None, index: bool = True,
+                       store: Store | None = None, home: str | os.PathLike[str] | None = None, index: bool = True,
                        elements: bool = True, dossier: Any = None, write: bool = True,
                        capture_cap: int = CAPTURE_CAP, max_files: int = MAX_FILES,
                        max_hunks: int = MAX_HUNKS) -> DeltaBuild:
@@ -221,8 +225,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
         raise BadInput("the dossier is of a range of commits: it is not with a head of WORKTREE (--worktree)")
 
     changes = inventory(git, rng, selected)
-    head_attrs = TreeAttributes(git, rng.head_oid, [c.new_path for c in changes if c.new_path])
-    base_attrs = TreeAttributes(git, rng.merge_base_oid, [c.old_path for c in changes if c.status == "deleted"])
+    head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
+    base_attrs = TreeAttributes(git, rng.merge_base_oid, [p for p in (c.old_path for c in changes if c.status == "deleted") if p])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
@@ -267,7 +271,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
     pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head)
 
-    own_store: list[Any] = []
+    own_store: list[Store] = []
     try:
         base_snap, blast_absent, elements_out = _snapshots(repo, rng, [w.change for w in listed], store, home,
                                                            index, elements, own_store)
@@ -321,14 +325,15 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     return DeltaBuild(packet, regions, folder, offer_path, packet_path, records)
 
 
-def _snapshots(repo: Any, rng: RangeIdentity, changes: list[FileChange], store: Any, home: Any, index: bool,
-               want_elements: bool, own: list[Any]) -> tuple[Any, Unknown | None, Any]:
+def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[FileChange], store: Store | None,
+               home: str | os.PathLike[str] | None, index: bool, want_elements: bool, own: list[Store]
+               ) -> tuple[Snapshot | None, Unknown | None, list[FileElements] | Unknown | NotRequested]:
     """(base snapshot for fan-in, its absence mark, element changes). A store opened here is
     appended to `own` for the caller to close."""
     if not changes:
         return None, None, []
 
-    def loader(oid: str) -> Any:
+    def loader(oid: str) -> Snapshot:
         from indexer.api import open_store, snapshot, worktree_snapshot
 
         if store is None and not own:
@@ -339,21 +344,22 @@ def _snapshots(repo: Any, rng: RangeIdentity, changes: list[FileChange], store: 
         return snapshot(str(repo), oid, store=opened, index_if_absent=index)
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
-    elements_out: list[FileElements] | Unknown
+    elements_out: list[FileElements] | Unknown | NotRequested
     if not want_elements:
         elements_out = NotRequested(reason="the element differ was not requested")
     else:
         mb_snap, mb_absent = (base_snap, absent) if rng.merge_base_oid == rng.base_oid else \
             blast.load_snapshot(loader, rng.merge_base_oid, "merge-base")
         head_snap, head_absent = blast.load_snapshot(loader, rng.head_oid, "head")
-        if mb_absent or head_absent:
-            elements_out = mb_absent or head_absent  # type: ignore[assignment]
-        else:
+        if mb_snap is not None and head_snap is not None:
             elements_out = diff_elements(changes, mb_snap, head_snap)
+        else:  # a snapshot is absent exactly when its mark says why
+            elements_out = mb_absent or head_absent or not_assessed("the merge-base or head snapshot was not read")
     return base_snap, absent, elements_out
 
 
-def _worktree_head(repo: Any, rng: RangeIdentity, store: Any, index: bool, worktree_snapshot: Callable) -> Any:
+def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, store: Store, index: bool,
+                   worktree_snapshot: Callable[..., Snapshot]) -> Snapshot:
     """The working-tree snapshot a head of WORKTREE reads (its tree: `rng.head_oid`)."""
     from indexer.git.read import open_repo
     from indexer.git.worktree import WORKTREE, Worktree
@@ -369,7 +375,7 @@ def _worktree_head(repo: Any, rng: RangeIdentity, store: Any, index: bool, workt
     return worktree_snapshot(open_repo(repo), Worktree(rng.worktree_base_oid, rng.head_oid, [], []), store=store)
 
 
-def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Any, absent: Unknown | None) -> PacketFile:
+def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, absent: Unknown | None) -> PacketFile:
     c = w.change
     binary_mark = not_applicable("binary file: git counts no lines")
     return PacketFile(
@@ -409,9 +415,9 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
             # every hunk of a noise file is of its class, listed or dropped by a cap
             hunks_by_class[cls] = hunks_by_class.get(cls, 0) + w.hunk_count
             continue
-        for cls in w.mark.hunks.values():  # a whitespace-only hunk inside a real change
-            if cls:
-                hunks_by_class[cls] = hunks_by_class.get(cls, 0) + 1
+        for hunk_cls in w.mark.hunks.values():  # a whitespace-only hunk inside a real change
+            if hunk_cls:
+                hunks_by_class[hunk_cls] = hunks_by_class.get(hunk_cls, 0) + 1
     out = []
     for cls in sorted(set(by_class) | set(hunks_by_class)):
         ws = sorted(by_class.get(cls, []), key=lambda w: w.change.path)
@@ -437,7 +443,7 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
     return account(prev, previous, current, unread)
 
 
-def _dossier(dossier: Any, repo: Any, base: str, head: str, store: Any) -> Any:
+def _dossier(dossier: Any, repo: str | os.PathLike[str], base: str, head: str, store: Store | None) -> Any:
     if dossier is None or dossier is False:
         return NotRequested(reason="no dossier was asked for this packet")
     if dossier is True:

@@ -1,7 +1,7 @@
 """Names reached through chains of re-exports: `app.Client` for a class defined in
 app/api/_client.py that app/api/__init__.py imports and app/__init__.py imports from it, and
 reference sites in files importing it from the package. Re-exports are followed a bounded
-number of hops (`symbols._RELAY_HOPS`), each file once, so loops of re-exports end. A real
+number of hops (`symbols.imports.RELAY_HOPS`), each file once, so loops of re-exports end. A real
 repository built with pygit2 and indexed into a real store."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import context_tools
-from context_tools.query import symbols
+from context_tools.query.symbols import imports, names
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -165,7 +165,7 @@ def test_typescript_export_chains(shop):
 
 def test_one_hop_is_what_was_followed_before(shop, monkeypatch):
     # the same questions with re-exports followed one hop: what the tools answered before chains
-    monkeypatch.setattr(symbols, "_RELAY_HOPS", 1)
+    monkeypatch.setattr(imports, "RELAY_HOPS", 1)
     assert definitions(shop, "app.Client") == []
     assert definitions(shop, "lib3.Engine") == []
     assert definitions(shop, "web.Widget") == []
@@ -182,8 +182,8 @@ def test_a_typescript_declaration_file_is_named_without_its_d(shop):
     assert [d.module for d in client.call("context.symbol", repo=repo, name="Circle").data.definitions] == [
         "decl.circle"]
     assert definitions(shop, "circle.d.Circle") == []
-    assert symbols.module_parts("decl/circle.d.mts") == symbols.module_parts("decl/circle.d.cts") == ["decl", "circle"]
-    assert symbols.module_parts("decl/index.d.ts") == ["decl"] and symbols.module_parts("a.d/b.ts") == ["a.d", "b"]
+    assert names.module_parts("decl/circle.d.mts") == names.module_parts("decl/circle.d.cts") == ["decl", "circle"]
+    assert names.module_parts("decl/index.d.ts") == ["decl"] and names.module_parts("a.d/b.ts") == ["a.d", "b"]
 
 
 def test_a_renamed_reexport_offers_the_new_name(shop):
@@ -240,11 +240,11 @@ def test_a_chain_renames_as_it_goes(shop):
 
 def test_a_chain_with_renames_has_the_same_bound(shop, monkeypatch):
     # every hop counts, renamed or not: chain -> chain.core is three
-    monkeypatch.setattr(symbols, "_RELAY_HOPS", 2)
+    monkeypatch.setattr(imports, "RELAY_HOPS", 2)
     assert definitions(shop, "chain.Rotor") == [] and definitions(shop, "chain.Rotor.spin") == []
     assert definitions(shop, "middle.Rotor") == [("chain/core.py", "Motor", 1, "qualified")]
     assert definitions(shop, "pytest.mark") == [("src/_pytest/mark/structures.py", "MARK_GEN", 6, "qualified")]
-    monkeypatch.setattr(symbols, "_RELAY_HOPS", 1)
+    monkeypatch.setattr(imports, "RELAY_HOPS", 1)
     assert definitions(shop, "pytest.mark") == [] and definitions(shop, "middle.Rotor") == []
 
 
@@ -310,7 +310,7 @@ def test_qualified_lookups_walk_from_the_module_never_over_importers(shop, monke
     def over_importers(snap, starts):
         raise AssertionError("walked over importers")
 
-    monkeypatch.setattr(symbols, "_relays", over_importers)
+    monkeypatch.setattr(imports, "relays", over_importers)
     assert definitions(shop, "nowhere.Client") == []
     assert definitions(shop, "app.Client") == [("app/api/_client.py", "Client", 1, "qualified")]
     assert definitions(shop, "lib3.Engine") == [("lib3/inner/core.py", "Engine", 1, "qualified")]

@@ -120,7 +120,7 @@ def test_faces_give_identical_results(command_id: str, world: World, mcp_replies
 
 
 def test_module_level_call_returns_the_typed_result(world: World, monkeypatch):
-    from context_tools.query.symbols import SymbolAnswer
+    from context_tools.query.symbols.answers import SymbolAnswer
     from indexer.contract.result import Result
 
     monkeypatch.setenv("RENNET_HOME", world.store)

@@ -6,10 +6,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Hashable, Sequence, TypeVar
 
 from context_tools.faces.registry import Command
 from indexer.contract.result import Page
+
+if TYPE_CHECKING:
+    from msgspec import Struct
+
+    from context_tools.faces.ledger import Writer
+    from indexer.store.database import Store
 
 T = TypeVar("T")
 
@@ -32,15 +38,16 @@ class Memo:
         from collections import OrderedDict
 
         self.limit = limit
-        self._items: OrderedDict[Any, Any] = OrderedDict()
+        # heterogeneous by design: snapshots, name tables, pages of sites, each under its own key
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
 
-    def get(self, key: Any, default: Any = None) -> Any:
+    def get(self, key: Hashable, default: Any = None) -> Any:
         if key in self._items:
             self._items.move_to_end(key)
             return self._items[key]
         return default
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: Hashable, value: Any) -> None:
         self._items[key] = value
         self._items.move_to_end(key)
         while len(self._items) > self.limit:
@@ -56,25 +63,25 @@ class StoreHandle:
 
     def __init__(self, home: str | os.PathLike | None = None) -> None:
         self.home = default_home(home)
-        self._store: Any = None
+        self._store: Store | None = None
         self.memo = Memo()  # caches handlers keep between calls (snapshots, name tables)
-        self.ledger_writer: Any = None  # the face's receipt writer, flushed before the ledger is read
+        self.ledger_writer: Writer | None = None  # the face's receipt writer, flushed before the ledger is read
 
     @property
     def opened(self) -> bool:
         return self._store is not None
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         if self._store is None:
             self._store = _shared_store(self.home)
         return self._store
 
 
-_OPEN: dict[Path, Any] = {}
+_OPEN: dict[Path, Store] = {}
 
 
-def _shared_store(home: Path) -> Any:
+def _shared_store(home: Path) -> Store:
     """LMDB lets a process open an environment once, so every handle on a home shares it."""
     store = _OPEN.get(home)
     if store is None:
@@ -91,11 +98,11 @@ class CallContext:
     handle: StoreHandle
     input_digest: str  # of the input without its cursor: binds cursors to the query
     ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
-    input: Any = None  # the decoded input
+    input: Struct | None = None  # the decoded input
     extras: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.handle.store
 
     @property
@@ -131,7 +138,7 @@ class CallContext:
 
         return encode_cursor(offset, command=self.command.id, input_digest=self.input_digest, binding=binding)
 
-    def first_page_of(self, items: Sequence[T], *, size: int, query: Any, binding: str) -> tuple[list[T], Page]:
+    def first_page_of(self, items: Sequence[T], *, size: int, query: Struct, binding: str) -> tuple[list[T], Page]:
         """The first `size` items, with a cursor valid for `query` (another input of this command,
         e.g. the same call narrowed to one section), so an embedded collection can be paged too."""
         from context_tools.faces.pages import cut_page, input_digest

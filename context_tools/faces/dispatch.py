@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -123,13 +124,16 @@ class Executor:
             unavailable = row.availability(self.surface)
             if unavailable is not None:
                 raise unavailable
+            handler = row.handler
+            if handler is None:  # a row runnable on a surface has one (registry validation)
+                raise InternalError(f"{command_id} has no handler")
             if self.worktree:
                 raw_input = worktree_default(row, raw_input)
             value = decode_input(row, raw_input)
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
                               input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}))
-            result = row.handler(value, ctx)
+            result = handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")
             envelope = ok_envelope(command_id, result)
@@ -143,7 +147,7 @@ class Executor:
                 traceback.print_exc(file=sys.stderr)
             reply = self._failure(command_id, _typed(exc, self.handle.home))
         if reply.ok and self.ceiling is not None:
-            self._apply_ceiling(reply)
+            self._apply_ceiling(reply, self.ceiling)
         if self.receipts:
             self._receipt(reply, digest, time.perf_counter() - started)
         return reply
@@ -157,13 +161,13 @@ class Executor:
         envelope = error_envelope(command_id, exc.code, sanitize_line(exc.message, 400), **extra)
         return Reply(command_id, envelope, envelope, error=exc)
 
-    def _apply_ceiling(self, reply: Reply) -> None:
+    def _apply_ceiling(self, reply: Reply, ceiling: int) -> None:
         wire = _encoder.encode(reply.envelope)
-        if len(wire) <= self.ceiling:
+        if len(wire) <= ceiling:
             return
         from context_tools.faces.spill import spill
 
-        reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=self.ceiling)
+        reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=ceiling)
         reply.spill_path = reply.wire["path"]
 
     def _receipt(self, reply: Reply, digest: str, seconds: float) -> None:
@@ -174,7 +178,7 @@ class Executor:
         receipt = ledger.Receipt(
             at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             command=reply.command, surface=self.surface, input_digest=digest,
-            outcome="ok" if reply.ok else reply.error.code,
+            outcome=reply.error.code if reply.error is not None else "ok",
             repo=fresh.repo if fresh else "", oid=fresh.pinned_oid if fresh else "",
             fingerprint=fresh.fingerprint if fresh else "",
             total=page.total if page else None, returned=page.returned if page else None,
@@ -184,7 +188,7 @@ class Executor:
         try:
             self.ledger.append(receipt)
         except Exception as exc:  # a ledger that cannot be written must not eat the answer
-            if not reply.ok and reply.error.code in _STORE_CODES:
+            if reply.error is not None and reply.error.code in _STORE_CODES:
                 return  # the store's own error says it all, on its one line
             from context_tools.faces.sanitize import sanitize_line
 
@@ -194,7 +198,7 @@ class Executor:
 _STORE_CODES = frozenset({"store_error", "store_corrupt", "schema_mismatch"})
 
 
-def _typed(exc: Exception, home: Any) -> RennetError:
+def _typed(exc: Exception, home: Path) -> RennetError:
     """An unexpected exception as a typed error: a store whose pages or records do not read
     back (LMDB's MDB_CORRUPTED, a record that does not decompress or decode) is
     `store_corrupt`, a store LMDB cannot write (disk full, map full) is `store_error`;

@@ -18,9 +18,15 @@ import itertools
 import os
 import random
 import time
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import msgspec
+
+if TYPE_CHECKING:
+    import weakref
+
+    from context_tools.faces.context import StoreHandle
+    from indexer.store.database import Store
 
 MAX_RECEIPTS = 10_000
 TRIM_EVERY = 64
@@ -56,11 +62,11 @@ def _key() -> bytes:
         (next(_seq) & 0xFFFF).to_bytes(2, "big")
 
 
-def append(store: Any, receipt: Receipt) -> None:
+def append(store: Store, receipt: Receipt) -> None:
     append_many(store, [receipt])
 
 
-def append_many(store: Any, batch: list[Receipt]) -> None:
+def append_many(store: Store, batch: list[Receipt]) -> None:
     if not batch:
         return
     store.kv(KV_NAME).put_many([(_key(), _encoder.encode(r)) for r in batch])
@@ -68,7 +74,7 @@ def append_many(store: Any, batch: list[Receipt]) -> None:
         trim(store)
 
 
-def _flush_quietly(ref: Any) -> None:
+def _flush_quietly(ref: weakref.ref[Writer]) -> None:
     writer = ref()
     if writer is not None:
         try:
@@ -80,7 +86,7 @@ def _flush_quietly(ref: Any) -> None:
 class Writer:
     """Receipts of one face on their way to the store: written at once, or batched."""
 
-    def __init__(self, handle: Any, batched: bool) -> None:
+    def __init__(self, handle: StoreHandle, batched: bool) -> None:
         self.handle = handle
         self.batched = batched
         self._pending: list[Receipt] = []
@@ -108,7 +114,7 @@ class Writer:
             append_many(self.handle.store, pending)
 
 
-def trim(store: Any, keep: int = MAX_RECEIPTS) -> None:
+def trim(store: Store, keep: int = MAX_RECEIPTS) -> None:
     kv = store.kv(KV_NAME)
     keys = [k for k, _ in kv.items()]
     drop = keys[: max(len(keys) - keep, 0)]
@@ -120,7 +126,7 @@ def trim(store: Any, keep: int = MAX_RECEIPTS) -> None:
             kv.delete(key)
 
 
-def receipts(store: Any) -> Iterator[Receipt]:
+def receipts(store: Store) -> Iterator[Receipt]:
     """Oldest first."""
     for _, value in store.kv(KV_NAME).items():
         yield _decoder.decode(value)

@@ -4,7 +4,10 @@ stage first reports."""
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 Update = Callable[[str, int, int], None]
 
@@ -19,7 +22,7 @@ def stage_bar(enabled: bool, labels: dict[str, str] | None = None):
 
     bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=Console(stderr=True), transient=True)
-    rows: dict[str, int] = {}
+    rows: dict[str, TaskID] = {}
     names = labels or {}
 
     def update(stage: str, done: int, total: int) -> None:

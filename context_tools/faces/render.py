@@ -3,11 +3,14 @@ Every string shown passes the sanitizer."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from context_tools.faces.sanitize import sanitize_line
+
+if TYPE_CHECKING:
+    from indexer.contract.result import Result
 
 
 def _scalar(value: Any) -> str:
@@ -47,13 +50,13 @@ def _lines(value: Any, indent: int, out: list[str]) -> None:
         out.append(pad + _scalar(value))
 
 
-def render_result(result: Any) -> str:
+def render_result(result: Result) -> str:
     out: list[str] = []
     _lines(msgspec.to_builtins(result.data), 0, out)
     return "\n".join(out + footer(result))
 
 
-def footer(result: Any) -> list[str]:
+def footer(result: Result) -> list[str]:
     """The page and freshness lines every human rendering ends with."""
     out = []
     page = result.page

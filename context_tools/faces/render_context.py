@@ -5,26 +5,30 @@ are."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Callable
 
 from context_tools.faces.render import footer, render_result
 from context_tools.faces.sanitize import sanitize_line as _s
 from context_tools.faces.sanitize import sanitize_shown as _shown
 
+if TYPE_CHECKING:
+    from context_tools.query.sections import Section
+    from indexer.contract.result import Result
 
-def _section(title: str, sec: Any, fmt) -> list[str]:
+
+def _section(title: str, sec: Section, fmt: Callable[..., str]) -> list[str]:
     out = [f"{title} ({sec.total}{', first ' + str(sec.returned) if sec.truncated else ''}):"]
     out += ["  " + _s(fmt(item), 200) for item in sec.items]
     return out
 
 
-def _at(item: Any) -> str:
+def _at(item: object) -> str:
     """`member:` before a path of a workspace answer's item."""
     member = getattr(item, "member", None)
     return f"{_s(member)}:" if member else ""
 
 
-def overview(result: Any) -> str:
+def overview(result: Result) -> str:
     d = result.data
     if hasattr(d, "section"):
         return render_result(result)
@@ -43,7 +47,7 @@ def overview(result: Any) -> str:
     return "\n".join(out + footer(result))
 
 
-def _workspace_overview(result: Any) -> str:
+def _workspace_overview(result: Result) -> str:
     d = result.data
     t = d.totals
     out = [f"workspace {_s(d.workspace)}: {t.members} members, {t.files} files, {t.text_lines} lines, "
@@ -62,7 +66,7 @@ def _signature(sig: str) -> str:
     return "  " + " " * (len(sig) - len(body)) + _s(body, 200)
 
 
-def repo_map(result: Any) -> str:
+def repo_map(result: Result) -> str:
     d = result.data
     out = []
     for f in d.files:
@@ -75,7 +79,7 @@ def repo_map(result: Any) -> str:
     return "\n".join(out + footer(result))
 
 
-def file(result: Any) -> str:
+def file(result: Result) -> str:
     d = result.data
     if hasattr(d, "section"):
         return render_result(result)
@@ -92,7 +96,7 @@ def file(result: Any) -> str:
     return "\n".join(out + footer(result))
 
 
-def symbol(result: Any) -> str:
+def symbol(result: Result) -> str:
     d = result.data
     out = [f"note: {d.note}"] if d.fuzzy else []
     for x in d.definitions:
@@ -103,7 +107,7 @@ def symbol(result: Any) -> str:
     return "\n".join(out + footer(result))
 
 
-def references(result: Any) -> str:
+def references(result: Result) -> str:
     d = result.data
     counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
     out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}")]
@@ -113,7 +117,7 @@ def references(result: Any) -> str:
     return "\n".join(out + footer(result))
 
 
-def novelty(result: Any) -> str:
+def novelty(result: Result) -> str:
     d = result.data
     if hasattr(d, "section"):
         return render_result(result)

@@ -17,9 +17,12 @@ from collections import Counter
 from difflib import SequenceMatcher
 from itertools import accumulate, compress, groupby, repeat
 from operator import add, itemgetter, mul, sub
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from indexer.store.name_runs import is_plain, name_of, run_of
+
+if TYPE_CHECKING:
+    from indexer.store.snapshot import Snapshot
 
 CUTOFF = 0.7  # difflib's ratio a close spelling reaches
 NEAR_MAX = 50  # near names looked up for their definitions
@@ -113,7 +116,7 @@ class NearNames:
         self._setup([_Run(text, [(n, key, n.lower()) for n, key in keyed if not is_plain(key)])], None)
 
     @classmethod
-    def of_snapshot(cls, snap: Any) -> "NearNames":
+    def of_snapshot(cls, snap: Snapshot) -> NearNames:
         """Over the store's runs of names (indexer/store/name_runs.py), each name kept only if the
         snapshot defines it (`snap.defines`)."""
         self = cls.__new__(cls)
@@ -273,7 +276,7 @@ def _lcs_length(x: str, masks: dict[str, int], full: int, size: int) -> int:
 
 
 def close_matches(word: str, bounded: Iterable[tuple[float, str]], n: int = CLOSE_MAX, cutoff: float = CUTOFF,
-                  admit: Callable[[str], Any] | None = None) -> list[str]:
+                  admit: Callable[[str], object] | None = None) -> list[str]:
     """difflib.get_close_matches(word, candidates, n, cutoff) over the distinct candidates that
     `admit` (asked only of a candidate about to be kept), given as (bound, candidate) with an
     upper bound of its ratio to `word`, in descending order of the pairs (best bound first,

@@ -15,7 +15,7 @@ added or modified files that occur nowhere in the base snapshot.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Sequence
 
 from msgspec import Struct
 
@@ -24,6 +24,12 @@ from context_tools.query.sections import Section, refuse_paging_without_section,
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Freshness, Result
 from indexer.git import renames
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from context_tools.faces.packs.context import NoveltyInput
+    from indexer.model import BlobFacts, Dependency, Symbol
+    from indexer.store.snapshot import Snapshot
 
 
 class Side(Struct):
@@ -87,17 +93,17 @@ class NoveltySection(Struct):
     items: list
 
 
-def _file_changes(base: Any, head: Any) -> list[FileChange]:
+def _file_changes(base: Snapshot, head: Snapshot) -> list[FileChange]:
     b = {f.path: f for f in base.files}
     h = {f.path: f for f in head.files}
     removed = [p for p in b if p not in h]
     added = [p for p in h if p not in b]
     sources = [renames.Candidate(p, b[p].mode, b[p].blob) for p in removed if b[p].blob]
     dests = [renames.Candidate(p, h[p].mode, h[p].blob) for p in added if h[p].blob]
-    where = {**{b[p].blob: (base, p) for p in removed}, **{h[p].blob: (head, p) for p in added}}
+    where = {**{b[p].blob: (base, b[p]) for p in removed}, **{h[p].blob: (head, h[p]) for p in added}}
     renamed: dict[str, tuple[str, int]] = {}  # head path -> (base path, similarity)
-    for pair in renames.pair(sources, dests, read=lambda oid: where[oid][0].blob_bytes(where[oid][1]),
-                             size=lambda oid: where[oid][0].file(where[oid][1]).size):
+    for pair in renames.pair(sources, dests, read=lambda oid: where[oid][0].blob_bytes(where[oid][1].path),
+                             size=lambda oid: where[oid][1].size):
         if pair.renamed:  # a copy from a removed file stays an addition
             renamed[pair.dest.path] = (pair.source.path, pair.similarity)
     gone = {old for old, _ in renamed.values()}
@@ -109,14 +115,14 @@ def _file_changes(base: Any, head: Any) -> list[FileChange]:
     return changes
 
 
-def _symbols_of(snap: Any, path: str | None) -> dict[tuple[str, str], Any]:
+def _symbols_of(snap: Snapshot, path: str | None) -> dict[tuple[str, str], Symbol]:
     if path is None:
         return {}
     facts = snap.core_facts(path)
     return {(s.qualified, s.kind): s for s in (facts.symbols if facts else ())}
 
 
-def _symbol_changes(base: Any, head: Any, files: list[FileChange]) -> list[SymbolChange]:
+def _symbol_changes(base: Snapshot, head: Snapshot, files: list[FileChange]) -> list[SymbolChange]:
     out: list[SymbolChange] = []
     for c in files:
         if c.change == "renamed" and c.similarity == 100:
@@ -138,33 +144,14 @@ def _symbol_changes(base: Any, head: Any, files: list[FileChange]) -> list[Symbo
 
 
 def visibility(language: str, qualified: str, kind: str, signature: str) -> str | None:
-    """The rule that makes a symbol public, or None when it is not."""
-    parts = qualified.split(".")
-    name = parts[-1]
-    sig = signature.lstrip()
-    if language == "python":
-        private = [p for p in parts if p.startswith("_") and not (p.startswith("__") and p.endswith("__"))]
-        return None if private else "python:no_leading_underscore"
-    if language == "go":
-        return "go:capitalized" if name[:1].isupper() else None
-    if language == "rust":
-        return "rust:pub" if sig.startswith("pub") else None
-    if language in ("java", "c_sharp", "csharp", "kotlin", "php"):
-        if "public " in f" {sig} " or sig.startswith("public"):
-            return f"{language}:public"
-        if kind == "method" and language in ("java", "c_sharp", "csharp") and "private" not in sig and "protected" not in sig and "(" in sig and "{" not in sig:
-            return f"{language}:interface_member"
-        return None
-    if language in ("javascript", "typescript", "tsx"):
-        if len(parts) == 1:
-            return "js:export" if sig.startswith("export") else None
-        return None if name.startswith(("_", "#")) else "js:class_member"
-    if language in ("c", "cpp") and sig.startswith("static"):
-        return None  # internal linkage
-    return "top_level" if len(parts) == 1 else None
+    """The rule that makes a symbol public, or None when it is not (its language's
+    `Bindings.public_basis`)."""
+    from indexer.lang.bindings import of_language
+
+    return of_language(language).public_basis(qualified.split("."), kind, signature)
 
 
-def _api_changes(head: Any, base: Any, symbols: list[SymbolChange]) -> list[ApiChange]:
+def _api_changes(head: Snapshot, base: Snapshot, symbols: list[SymbolChange]) -> list[ApiChange]:
     out = []
     for s in symbols:
         side = base if s.change == "removed" else head
@@ -175,8 +162,8 @@ def _api_changes(head: Any, base: Any, symbols: list[SymbolChange]) -> list[ApiC
     return out
 
 
-def _dependency_changes(base: Any, head: Any) -> list[DependencyChange]:
-    def index(snap: Any) -> dict[tuple[str, str, str], Any]:
+def _dependency_changes(base: Snapshot, head: Snapshot) -> list[DependencyChange]:
+    def index(snap: Snapshot) -> dict[tuple[str, str, str], Dependency]:
         return {(d.ecosystem, d.name, d.scope): d for d in snap.record.dependencies}
 
     b, h = index(base), index(head)
@@ -194,7 +181,7 @@ def _dependency_changes(base: Any, head: Any) -> list[DependencyChange]:
     return out
 
 
-def _names_in(facts: Any) -> set[str]:
+def _names_in(facts: BlobFacts) -> set[str]:
     """Every identifier a file's facts name: its definitions, its uses and its local names (core
     facts summarize occurrences as `uses` and `local_names`; full facts also list them)."""
     names = {s.name for s in facts.symbols}
@@ -204,7 +191,7 @@ def _names_in(facts: Any) -> set[str]:
     return names
 
 
-def _names(ctx: Any, snap: Any) -> set[str]:
+def _names(ctx: CallContext, snap: Snapshot) -> set[str]:
     key = ("all_identifiers", snap.fingerprint)
     names = ctx.handle.memo.get(key)
     if names is None:
@@ -215,7 +202,7 @@ def _names(ctx: Any, snap: Any) -> set[str]:
     return names
 
 
-def _new_identifiers(ctx: Any, base: Any, head: Any, files: list[FileChange]) -> list[str]:
+def _new_identifiers(ctx: CallContext, base: Snapshot, head: Snapshot, files: list[FileChange]) -> list[str]:
     seen = _names(ctx, base)
     fresh: set[str] = set()
     for c in files:
@@ -226,7 +213,7 @@ def _new_identifiers(ctx: Any, base: Any, head: Any, files: list[FileChange]) ->
     return sorted(fresh)
 
 
-def head_of(input: Any) -> str:
+def head_of(input: NoveltyInput) -> str:
     """The head rev: `WORKTREE` (the working tree) with `worktree`."""
     from indexer.git.worktree import WORKTREE
 
@@ -237,13 +224,13 @@ def head_of(input: Any) -> str:
     return input.head
 
 
-def novelty(input: Any, ctx: Any) -> Result:
+def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     head, fresh = open_pinned(ctx, input.repo, head_of(input))
     base, _ = open_pinned(ctx, input.repo, input.base)
     binding = f"{base.fingerprint}:{head.fingerprint}"
     files = _file_changes(base, head)
     symbols = _symbol_changes(base, head, files)
-    sections = {
+    sections: dict[str, Sequence[object]] = {
         "files": files,
         "symbols": symbols,
         "public_api": _api_changes(head, base, symbols),
@@ -256,8 +243,10 @@ def novelty(input: Any, ctx: Any) -> Result:
                                binding=binding)
         return Result(NoveltySection(*sides, input.section, items), freshness=fresh, page=page)
     refuse_paging_without_section(input)
-    data = Novelty(*sides, base_freshness=freshness_of(base),
-                   **{name: summary_section(ctx, name, items, binding) for name, items in sections.items()})
+    summary = {name: summary_section(ctx, input, name, items, binding) for name, items in sections.items()}
+    data = Novelty(*sides, base_freshness=freshness_of(base), files=summary["files"], symbols=summary["symbols"],
+                   public_api=summary["public_api"], dependencies=summary["dependencies"],
+                   identifiers=summary["identifiers"])
     return Result(data, freshness=fresh)
 
 

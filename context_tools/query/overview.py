@@ -6,7 +6,7 @@ of a snapshot's sections merged over the members, each item tagged with its `mem
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Sequence
 
 from msgspec import Struct
 
@@ -14,6 +14,8 @@ from context_tools.query.pinned import open_pinned
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
 from context_tools.query.workspace_scope import (
     MemberFreshnessPage,
+    OpenMember,
+    Scope,
     interleave,
     open_workspace,
     repo_of,
@@ -23,6 +25,12 @@ from context_tools.query.workspace_scope import (
 )
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Result, Unknown
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from context_tools.faces.packs.context import OverviewInput
+    from indexer.fleet.workspace import MemberStatus
+    from indexer.store.snapshot import Snapshot
 
 _NOT_CODE = ("binary", "symlink", "submodule")
 
@@ -79,7 +87,7 @@ class OverviewSection(Struct):
     items: list
 
 
-def _sections(snap: Any) -> dict[str, list]:
+def _sections(snap: Snapshot) -> dict[str, list]:
     record = snap.record
     langs: dict[str, list[int]] = {}
     for f in snap.files:
@@ -91,9 +99,9 @@ def _sections(snap: Any) -> dict[str, list]:
     top = sorted(record.rank.items(), key=lambda kv: (-kv[1], kv[0]))
     top_files = []
     for path, rank in top:
-        f = snap.file(path)
-        if f is not None:
-            top_files.append(TopFile(path, rank, record.fan_in.get(path, 0), f.language, f.lines))
+        entry = snap.file(path)
+        if entry is not None:
+            top_files.append(TopFile(path, rank, record.fan_in.get(path, 0), entry.language, entry.lines))
     return {
         "languages": languages,
         "packages": list(record.packages),
@@ -103,7 +111,7 @@ def _sections(snap: Any) -> dict[str, list]:
     }
 
 
-def _totals(ctx: Any, snap: Any, sections: dict[str, list]) -> Totals:
+def _totals(ctx: CallContext, snap: Snapshot, sections: dict[str, list]) -> Totals:
     record = snap.record
     return Totals(
         files=len(snap.files), text_lines=sum(max(f.lines, 0) for f in snap.files), symbols=snap.symbol_count,
@@ -114,7 +122,7 @@ def _totals(ctx: Any, snap: Any, sections: dict[str, list]) -> Totals:
         vendored=sum(1 for f in snap.files if f.mark == "vendored"))
 
 
-def overview(input: Any, ctx: Any) -> Result:
+def overview(input: OverviewInput, ctx: CallContext) -> Result:
     name = workspace_of(input)
     if name is not None:
         return _workspace_overview(input, ctx, name)
@@ -130,7 +138,7 @@ def overview(input: Any, ctx: Any) -> Result:
         return Result(OverviewSection(identity, input.section, items), freshness=fresh, page=page)
     refuse_paging_without_section(input)
     data = Overview(identity=identity, totals=_totals(ctx, snap, sections),
-                    **{name: summary_section(ctx, name, items, snap.fingerprint) for name, items in sections.items()})
+                    **{name: summary_section(ctx, input, name, items, snap.fingerprint) for name, items in sections.items()})
     return Result(data, freshness=fresh)
 
 
@@ -185,8 +193,11 @@ class WorkspaceOverviewSection(Struct):
     member_freshness: MemberFreshnessPage
 
 
-def _member_entry(opened: Any, status: Any) -> WorkspaceMember:
+def _member_entry(opened: OpenMember, status: MemberStatus | None) -> WorkspaceMember:
     m, f = opened.member, opened.freshness
+    files: int | Unknown
+    lines: int | Unknown
+    languages: list[LanguageCount] | Unknown
     if opened.snap is None:
         gone = Unknown("not_assessed", f.reason)
         files, lines, languages = gone, gone, gone
@@ -197,14 +208,14 @@ def _member_entry(opened: Any, status: Any) -> WorkspaceMember:
                            f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [])
 
 
-def _member_sections(scope: Any, section: str) -> list:
+def _member_sections(scope: Scope, section: str) -> list:
     columns = [[tag(item, m.member.name) for item in _sections(m.snap)[section]] for m in scope.readable]
     if section == "top_files":  # ranks are per snapshot: interleave by rank position, not by value
         return interleave(columns)
     return [item for column in columns for item in column]
 
 
-def _workspace_overview(input: Any, ctx: Any, name: str) -> Result:
+def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Result:
     from indexer.fleet.workspace import workspace_overview
 
     scope = open_workspace(ctx, name)
@@ -213,6 +224,7 @@ def _workspace_overview(input: Any, ctx: Any, name: str) -> Result:
     members = [_member_entry(m, status.get(m.member.name)) for m in scope.members]
     edges = list(ws.edges)
     if input.section is not None:
+        items: Sequence[Struct]
         if input.section == "members":
             items = members
         elif input.section == "edges":
@@ -230,7 +242,7 @@ def _workspace_overview(input: Any, ctx: Any, name: str) -> Result:
         cross_edges=len(edges), stale=sum(m.freshness == "stale" for m in members),
         unknown=sum(m.freshness == "unknown" for m in members))
     data = WorkspaceOverview(name, ws.created_at, ws.updated_at, totals,
-                             members=summary_section(ctx, "members", members, scope.binding),
-                             edges=summary_section(ctx, "edges", edges, scope.binding),
+                             members=summary_section(ctx, input, "members", members, scope.binding),
+                             edges=summary_section(ctx, input, "edges", edges, scope.binding),
                              member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness)

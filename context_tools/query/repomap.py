@@ -13,7 +13,7 @@ its `member`; the budget and cursor then work over the interleaved list.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import msgspec
 from msgspec import Struct
@@ -29,7 +29,14 @@ from context_tools.query.workspace_scope import (
     tag,
     workspace_of,
 )
+from indexer.contract.errors import NotFound
 from indexer.contract.result import Page, Result
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from context_tools.faces.packs.context import MapInput
+    from indexer.model import Edge, Symbol
+    from indexer.store.snapshot import Snapshot
 
 _NOT_CODE = ("binary", "symlink", "submodule")
 _KEY_KINDS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type",
@@ -60,8 +67,8 @@ class RepoMap(Struct):
     files: list[MapFile]
 
 
-def _focus_files(snap: Any, focus: list[str]) -> tuple[list[str], list[str]]:
-    from context_tools.query.symbols import find_exact
+def _focus_files(snap: Snapshot, focus: list[str]) -> tuple[list[str], list[str]]:
+    from context_tools.query.symbols.lookup import find_exact
 
     paths = [f.path for f in snap.files]
     found: set[str] = set()
@@ -78,7 +85,7 @@ def _focus_files(snap: Any, focus: list[str]) -> tuple[list[str], list[str]]:
     return sorted(found), unmatched
 
 
-def personalized_rank(snap: Any, seeds: list[str]) -> dict[str, float]:
+def personalized_rank(snap: Snapshot, seeds: list[str]) -> dict[str, float]:
     nodes = [f.path for f in snap.files if f.language not in _NOT_CODE]
     index = {p: i for i, p in enumerate(nodes)}
     out_links: list[list[tuple[int, float]]] = [[] for _ in nodes]
@@ -111,8 +118,10 @@ def personalized_rank(snap: Any, seeds: list[str]) -> dict[str, float]:
     return {p: round(rank[i], 6) for p, i in index.items()}
 
 
-def _entry(snap: Any, path: str, rank: float, per_file: int, focus: frozenset[str] = frozenset()) -> MapFile:
+def _entry(snap: Snapshot, path: str, rank: float, per_file: int, focus: frozenset[str] = frozenset()) -> MapFile:
     f = snap.file(path)
+    if f is None:  # the candidates are the snapshot's files
+        raise NotFound(f"{path} is not a file of {snap.oid[:12]}")
     facts = snap.core_facts(path)
     symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
                      key=lambda s: (s.line, s.start_byte))
@@ -128,7 +137,8 @@ def _entry(snap: Any, path: str, rank: float, per_file: int, focus: frozenset[st
 _USES_FROM = 256
 
 
-def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: frozenset[str]) -> list:
+def _key_symbols(snap: Snapshot, path: str, symbols: list[Symbol], per_file: int, focus: frozenset[str]
+                 ) -> list[Symbol]:
     """The definitions to show, in file order: all of them when they fit `per_file`; else those
     its importers want most, each with the definitions enclosing it. First a definition the
     focus names (by name or qualified name), then what more importers name in an import (the
@@ -138,13 +148,13 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
     the first."""
     if len(symbols) <= per_file:
         return symbols
-    from context_tools.query.symbols import specs_of
+    from context_tools.query.symbols.imports import specs_of
     from indexer.rank.weights import MAX_DEFINERS, definition_weight, name_weight
 
     names = {s.name for s in symbols}
     imported: dict[str, int] = dict.fromkeys(names, 0)
     used: dict[str, int] = dict.fromkeys(names, 0)
-    edges_from: dict[str, list] = {}
+    edges_from: dict[str, list[Edge]] = {}
     for e in snap.importers(path):
         if e.source != path:
             edges_from.setdefault(e.source, []).append(e)
@@ -158,7 +168,7 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
 
     definers = {name: len(paths) for name, paths in snap.defining_paths(sorted(n for n in names if used[n])).items()}
 
-    def wanted(s: Any) -> tuple[bool, int, float]:
+    def wanted(s: Symbol) -> tuple[bool, int, float]:
         count = definers.get(s.name, 1)
         weight = name_weight(s.name, count) * definition_weight(s) if count <= MAX_DEFINERS else 0.0
         return s.name in focus or s.qualified in focus, imported[s.name], used[s.name] * weight
@@ -177,7 +187,7 @@ def _key_symbols(snap: Any, path: str, symbols: list, per_file: int, focus: froz
     return [s for s in symbols if id(s) in chosen]
 
 
-def _enclosing(s: Any, by_qualified: dict[str, Any]) -> list:
+def _enclosing(s: Symbol, by_qualified: dict[str, Symbol]) -> list[Symbol]:
     """The key definitions around `s` in its file, innermost first."""
     out = []
     container = s.container
@@ -200,7 +210,7 @@ class Ranked(Struct):
     excluded: int
 
 
-def _ranked(ctx: Any, snap: Any, focus: list[str]) -> Ranked:
+def _ranked(ctx: CallContext, snap: Snapshot, focus: list[str]) -> Ranked:
     focus_files, unmatched = _focus_files(snap, focus) if focus else ([], [])
     if focus_files:
         key = ("personalized_rank", snap.fingerprint, tuple(focus_files))
@@ -223,8 +233,8 @@ def _ranked(ctx: Any, snap: Any, focus: list[str]) -> Ranked:
     return Ranked(ordered, ranks, focus_files, unmatched, ranking, excluded)
 
 
-def _fit(ctx: Any, entries: Any, total: int, cursor: str | None, binding: str, budget: int
-         ) -> tuple[list, int, Page]:
+def _fit(ctx: CallContext, entries: Callable[[int], Iterator[MapFile]], total: int, cursor: str | None,
+         binding: str, budget: int) -> tuple[list[MapFile], int, Page]:
     """The page of map entries from the cursor on that fits the byte budget. `entries(start)` yields
     the entries from position `start`. Returns (entries, bytes used, page)."""
     start = ctx.cursor_offset(cursor, binding)
@@ -232,7 +242,7 @@ def _fit(ctx: Any, entries: Any, total: int, cursor: str | None, binding: str, b
         from context_tools.faces.errors import BadCursor
 
         raise BadCursor("cursor points past the end of the map")
-    files: list = []
+    files: list[MapFile] = []
     used = 2  # the enclosing brackets
     end = start
     for entry in entries(start):
@@ -252,7 +262,7 @@ def _fit(ctx: Any, entries: Any, total: int, cursor: str | None, binding: str, b
     return files, used, page
 
 
-def repo_map(input: Any, ctx: Any) -> Result:
+def repo_map(input: MapInput, ctx: CallContext) -> Result:
     name = workspace_of(input)
     if name is not None:
         return _map_across(input, ctx, name)
@@ -294,7 +304,7 @@ class WorkspaceMap(Struct):
     member_freshness: MemberFreshnessPage
 
 
-def _map_across(input: Any, ctx: Any, name: str) -> Result:
+def _map_across(input: MapInput, ctx: CallContext, name: str) -> Result:
     scope = open_workspace(ctx, name)
     budget = input.budget or ctx.cap("budget")
     per_file = ctx.cap("symbols_per_file")
@@ -302,7 +312,7 @@ def _map_across(input: Any, ctx: Any, name: str) -> Result:
     focus = frozenset(input.focus)
     order = interleave([[(m, r, p) for p in r.ordered] for m, r in ranked])
 
-    def entries(start: int):
+    def entries(start: int) -> Iterator[MapFile]:
         for m, r, p in order[start:]:
             yield tag(_entry(m.snap, p, r.ranks.get(p, 0.0), per_file, focus), m.member.name)
 

@@ -3,10 +3,13 @@ and carries a cursor that pages the rest through the same command narrowed to it
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import msgspec
 from msgspec import Struct
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
 
 
 class Section(Struct):
@@ -17,14 +20,16 @@ class Section(Struct):
     cursor: str | None = None  # valid for the same call with `section=<this section>`
 
 
-def summary_section(ctx: Any, name: str, items: Sequence[Any], binding: str) -> Section:
-    query = msgspec.structs.replace(ctx.input, section=name, cursor=None, limit=None)
+def summary_section(ctx: CallContext, input: Struct, name: str, items: Sequence[object], binding: str) -> Section:
+    """The first page of a section of the summary that `input` asked for; its cursor pages the
+    same call narrowed to the section."""
+    query = msgspec.structs.replace(input, section=name, cursor=None, limit=None)
     chunk, page = ctx.first_page_of(items, size=ctx.cap("section"), query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
 
 
-def refuse_paging_without_section(input: Any) -> None:
+def refuse_paging_without_section(input: object) -> None:
     """A summary shows the first page of every section; `cursor` and `limit` page one section
     (`section`), so either without it is refused rather than ignored."""
     from indexer.contract.errors import BadInput

@@ -26,17 +26,23 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, TypeVar, cast
 
 import msgspec
 from msgspec import Struct
 
 from indexer.contract.errors import BadInput, NotFound, RennetError
-from indexer.contract.result import Freshness, not_recorded
+from indexer.contract.result import Freshness, FreshnessStatus, not_recorded
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from indexer.fleet.workspace import Member
+    from indexer.store.snapshot import Snapshot
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Struct)
 
 
 class MemberFreshness(Freshness, frozen=True, kw_only=True):
@@ -64,10 +70,17 @@ class MemberPath(Struct):
 
 @dataclass
 class OpenMember:
-    member: Any  # indexer.fleet.workspace.Member
-    snap: Any  # its pinned Snapshot; None when it cannot be read (then freshness says why)
+    member: Member
+    snap: Snapshot | None  # its pinned snapshot; None when it cannot be read (then freshness says why)
     freshness: MemberFreshness
     error: RennetError | None = None  # why the snapshot cannot be read
+
+
+@dataclass
+class ReadMember(OpenMember):
+    """A member whose pinned snapshot was read."""
+
+    snap: Snapshot
 
 
 @dataclass
@@ -76,10 +89,11 @@ class Scope:
     members: list[OpenMember]
     binding: str  # what cursors of this workspace are bound to
     freshness: Freshness  # of the workspace as a whole
+    # the members whose snapshots were read, in member order: the same objects at every ask
+    readable: list[ReadMember] = field(init=False)
 
-    @property
-    def readable(self) -> list[OpenMember]:
-        return [m for m in self.members if m.snap is not None]
+    def __post_init__(self) -> None:
+        self.readable = [ReadMember(m.member, m.snap, m.freshness) for m in self.members if m.snap is not None]
 
     @property
     def member_freshness(self) -> MemberFreshnessPage:
@@ -92,7 +106,17 @@ class Scope:
 
 # --- choosing the target -----------------------------------------------------------------
 
-def workspace_of(input: Any) -> str | None:
+class Targeted(Protocol):
+    """An input naming a repository and a rev (each defaulted when None)."""
+
+    @property
+    def repo(self) -> str | None: ...
+
+    @property
+    def rev(self) -> str | None: ...
+
+
+def workspace_of(input: object) -> str | None:
     """The workspace an input targets, or None for a single repository. `repo`/`rev` with
     `workspace` is bad input: a workspace pins each member at its own rev."""
     name = getattr(input, "workspace", None)
@@ -109,11 +133,11 @@ def workspace_of(input: Any) -> str | None:
     return name
 
 
-def repo_of(input: Any) -> str:
+def repo_of(input: Targeted) -> str:
     return input.repo if input.repo is not None else "."
 
 
-def rev_of(input: Any) -> str:
+def rev_of(input: Targeted) -> str:
     """The rev an input names: `WORKTREE` (the checkout's working tree) with `worktree`."""
     if getattr(input, "worktree", False):
         from indexer.git.worktree import WORKTREE
@@ -127,7 +151,7 @@ def rev_of(input: Any) -> str:
 
 # --- opening the members -----------------------------------------------------------------
 
-def open_workspace(ctx: Any, name: str) -> Scope:
+def open_workspace(ctx: CallContext, name: str) -> Scope:
     """Every member's pinned snapshot (kept open in the face's store handle), its freshness, and
     the workspace's. NotFound when there is no such workspace."""
     from indexer.fleet import workspace
@@ -137,7 +161,7 @@ def open_workspace(ctx: Any, name: str) -> Scope:
     return Scope(name, opened, binding(name, members), _overall(name, opened))
 
 
-def _open_member(ctx: Any, workspace_name: str, member: Any) -> OpenMember:
+def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenMember:
     from context_tools.query.pinned import freshness_of
     from indexer.fleet import workspace
 
@@ -156,13 +180,13 @@ def _open_member(ctx: Any, workspace_name: str, member: Any) -> OpenMember:
     fresh = freshness_of(snap)
     reason = fresh.reason
     if fresh.status == "stale":  # `rennet index` would not move the workspace's pin
-        reason = (f"{member.rev} moved from {member.oid[:12]} to {fresh.current_oid[:12]} since it was pinned; "
+        reason = (f"{member.rev} moved from {member.oid[:12]} to {(fresh.current_oid or '')[:12]} since it was pinned; "
                   f"served from the pinned snapshot (run `rennet workspace sync {workspace_name}` to re-pin)")
     return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh) | {"reason": reason},
                                                     member=member.name))
 
 
-def binding(name: str, members: Iterable[Any]) -> str:
+def binding(name: str, members: Iterable[Member]) -> str:
     lines = [f"workspace {name}"] + [f"{m.name} {m.oid} {m.fingerprint}" for m in members]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
@@ -175,6 +199,7 @@ def _overall(name: str, opened: list[OpenMember]) -> Freshness:
     fresh = [m.freshness for m in opened]
     stale = [f for f in fresh if f.status == "stale"]
     unknown = [f for f in fresh if f.status == "unknown"]
+    status: FreshnessStatus
     if not fresh:
         status, reason = "unknown", f"workspace {name} has no members"
     elif stale:
@@ -188,8 +213,9 @@ def _overall(name: str, opened: list[OpenMember]) -> Freshness:
     else:
         status, reason = "current", f"all {len(fresh)} members still resolve to their pinned commits"
     current = None
-    if fresh and all(f.current_oid for f in fresh):
-        current = _digest((f.member, f.current_oid) for f in fresh)
+    currents = [(f.member, f.current_oid) for f in fresh if f.current_oid]
+    if fresh and len(currents) == len(fresh):
+        current = _digest(currents)
     indexed = max((f.indexed_at for f in fresh if isinstance(f.indexed_at, str)), default=None)
     return Freshness(
         repo=f"workspace:{name}", rev=",".join(sorted({f.rev for f in fresh})),
@@ -205,24 +231,25 @@ def member_named(scope: Scope, name: str) -> OpenMember:
     raise NotFound(f"{name!r} is not a member of workspace {scope.name!r} (members: {scope.names()})")
 
 
-def snapshot_of(opened: OpenMember) -> Any:
+def snapshot_of(opened: OpenMember) -> Snapshot:
     """The member's snapshot, or the typed error saying why it cannot be read."""
-    if opened.snap is None:
-        raise RennetError(f"member {opened.member.name!r}: {opened.error.message}", code=opened.error.code)
-    return opened.snap
+    if opened.snap is not None:
+        return opened.snap
+    error = opened.error or RennetError("its pinned snapshot could not be read")
+    raise RennetError(f"member {opened.member.name!r}: {error.message}", code=error.code)
 
 
 # --- tagging and merging -----------------------------------------------------------------
 
 @cache
-def tagged_type(cls: type) -> type:
+def tagged_type(cls: type[S]) -> type[S]:
     """`cls` with a `member` field (a subclass, so the item is still a `cls`)."""
     config = cls.__struct_config__
-    return msgspec.defstruct(f"Member{cls.__name__}", [("member", str)], bases=(cls,), kw_only=True,
-                             frozen=config.frozen, module=__name__)
+    return cast("type[S]", msgspec.defstruct(f"Member{cls.__name__}", [("member", str)], bases=(cls,), kw_only=True,
+                                                 frozen=config.frozen, module=__name__))
 
 
-def tag(item: Any, member: str) -> Any:
+def tag(item: S, member: str) -> S:
     return tagged_type(type(item))(**msgspec.structs.asdict(item), member=member)
 
 

@@ -11,11 +11,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import os
+    from typing import Mapping
+
+    import pygit2
+
     from delta.dossier.build import Dossier
+    from delta.dossier.config import DossierConfig
+    from indexer.store.database import Store
 
 
-def build_dossier(repo_path: Any, base: str, head: str, title: str | None = None, body: str | None = None,
-                  store: Any = None, refresh: bool = False, config: Any = None, **kwargs: Any) -> "Dossier":
+def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str,
+                  title: str | None = None, body: str | None = None, store: Store | None = None,
+                  refresh: bool = False, config: Mapping[str, Any] | DossierConfig | None = None,
+                  **kwargs: Any) -> Dossier:
     from delta.dossier.build import build_dossier as _build
 
     return _build(repo_path, base, head, title=title, body=body, store=store, refresh=refresh, config=config,

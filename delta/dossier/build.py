@@ -13,7 +13,7 @@ import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import msgspec
 import pygit2
@@ -45,6 +45,9 @@ from delta.dossier.refs import (
 from delta.dossier.transport import TrackerFailure, redact
 from indexer.contract.errors import StoreError
 from indexer.git.read import open_repo, repo_display_path, repo_identity, resolve_rev
+
+if TYPE_CHECKING:
+    from indexer.store.database import Store
 
 SCHEMA = 1
 MAX_COMMITS = 1000  # commits of the range read for references; a longer range is read from its newest end
@@ -171,7 +174,7 @@ def _scrub(text: str, secrets: list[str]) -> str:
 
 
 def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str, title: str | None = None,
-                  body: str | None = None, store: Any = None, refresh: bool = False,
+                  body: str | None = None, store: Store | None = None, refresh: bool = False,
                   config: Mapping[str, Any] | DossierConfig | None = None, *,
                   environ: Mapping[str, str] | None = None) -> Dossier:
     """The dossier of base..head, from the store when this patchset was already retrieved.
@@ -192,7 +195,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
     key = record_key(repo_id, base, head, base_oid, head_oid)
 
     own_store = store is None
-    if own_store:
+    if store is None:
         from indexer.store.database import Store
 
         store = Store.open()

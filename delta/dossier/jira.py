@@ -73,7 +73,8 @@ def parse_issue(key: str, payload: Any, browse_base: str) -> Fetched:
                 other = link.get(side)
                 if isinstance(other, Mapping) and isinstance(other.get("key"), str):
                     links.append(other["key"])
-    real_key = payload.get("key") if isinstance(payload.get("key"), str) else key
+    stated = payload.get("key")
+    real_key = stated if isinstance(stated, str) else key
     return Fetched(id=real_key, tracker="jira", title=title, state=state, body=_text(fields.get("description")),
                    url=f"{browse_base}/browse/{real_key}", comments=comments, links=links, raw=payload)
 

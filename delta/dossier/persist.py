@@ -16,11 +16,14 @@ import hashlib
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from delta.dossier.items import Comment, Fact
+
+if TYPE_CHECKING:
+    from indexer.store.database import Store
 
 TABLE = "dossiers"
 KEEP_PATCHSETS = 10
@@ -82,11 +85,11 @@ def read_payload(home: Path, rel: str) -> Payload:
     return msgspec.json.decode((home / rel).read_bytes(), type=Payload)
 
 
-def load_record(store: Any, key: bytes) -> bytes | None:
+def load_record(store: Store, key: bytes) -> bytes | None:
     return store.kv(TABLE).get(key)
 
 
-def save_record(store: Any, key: bytes, data: bytes) -> None:
+def save_record(store: Store, key: bytes, data: bytes) -> None:
     store.kv(TABLE).put(key, data)
 
 
@@ -100,7 +103,7 @@ class _Stamp(msgspec.Struct):
     payload_dir: str
 
 
-def sweep(store: Any, key: bytes, keep: int | None = None) -> list[bytes]:
+def sweep(store: Store, key: bytes, keep: int | None = None) -> list[bytes]:
     """Drop all but the newest `keep` (default KEEP_PATCHSETS) dossiers of the review target of `key`
     (never `key` itself); return the keys removed."""
     keep = KEEP_PATCHSETS if keep is None else keep

@@ -4,8 +4,8 @@ Each reads the pinned snapshot of `repo` at `rev` (indexing it first when absent
 never mutates anything else, and replies with freshness. overview, map, symbol,
 references and file also take `workspace` instead of `repo`/`rev`: they then answer
 across the workspace's members (see `context_tools/query/workspace_scope.py`). The logic lives in one
-module per tool (overview, repomap, file_view, symbols, novelty), imported when
-the tool runs.
+module per tool (overview, repomap, file_view, symbols.symbol, symbols.references,
+novelty), imported when the tool runs.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ Worktree = Annotated[bool, Meta(description="answer from the checkout's working 
                                             "Not with rev or workspace")]
 
 
-def Limit(cap: int, what: str):
-    return Annotated[int, Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")]
+def page_limit(cap: int, what: str) -> Meta:
+    """The constraint of a page size: at least 1, at most `cap`."""
+    return Meta(ge=1, le=cap, description=f"{what} per page (at most {cap})")
 
 
 class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -42,7 +43,7 @@ class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
     section: Annotated[
         Literal["languages", "packages", "entry_points", "dependencies", "top_files", "members", "edges"],
         Meta(description="page through one section instead of the summary (members and edges: of a workspace)")] | None = None
-    limit: Limit(200, "items") | None = None
+    limit: Annotated[int, page_limit(200, "items")] | None = None
     cursor: Cursor | None = None
 
 
@@ -64,7 +65,7 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
     workspace: Workspace | None = None
     member: Annotated[str, Meta(description="the workspace member holding the file (needed when more than one has the path)")] | None = None
     start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
-    limit: Limit(400, "lines") | None = None
+    limit: Annotated[int, page_limit(400, "lines")] | None = None
     cursor: Cursor | None = None
     outline: Annotated[bool, Meta(description="include the symbol outline")] = True
     content: Annotated[bool, Meta(description="include a page of the file's lines")] = True
@@ -82,7 +83,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
     path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
-    limit: Limit(50, "definitions") | None = None
+    limit: Annotated[int, page_limit(50, "definitions")] | None = None
     cursor: Cursor | None = None
 
 
@@ -98,7 +99,7 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     resolution: Annotated[Literal["import", "same_file", "same_package", "name_match"],
                           Meta(description="only sites resolved this way")] | None = None
     text: Annotated[bool, Meta(description="include each site's source line")] = False
-    limit: Limit(200, "sites") | None = None
+    limit: Annotated[int, page_limit(200, "sites")] | None = None
     cursor: Cursor | None = None
 
 
@@ -112,7 +113,7 @@ class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     section: Annotated[
         Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
         Meta(description="page through one section instead of the summary")] | None = None
-    limit: Limit(200, "items") | None = None
+    limit: Annotated[int, page_limit(200, "items")] | None = None
     cursor: Cursor | None = None
 
 
@@ -162,14 +163,14 @@ ROWS = (
     Command(
         id="context.symbol",
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
-        input=SymbolInput, handler=_handler("symbols", "symbol"), exposure=_AGENT,
+        input=SymbolInput, handler=_handler("symbols.symbol", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
         cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
     ),
     Command(
         id="context.references",
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
-        input=ReferencesInput, handler=_handler("symbols", "references"), exposure=_AGENT,
+        input=ReferencesInput, handler=_handler("symbols.references", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
         cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
     ),

@@ -6,12 +6,15 @@ indexer load inside the handler.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
 from indexer.contract.result import Freshness, Page, Result, WorktreeState, not_assessed
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
 
 CAPS = {"files": 1000, "hunks": 5000, "capture_bytes": 2 * 1024 * 1024}
 
@@ -38,7 +41,7 @@ class DeltaBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     dossier: Annotated[bool, msgspec.Meta(description="carry the related-context dossier of the range")] = False
 
 
-def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
+def build_handler(input: DeltaBuildInput, ctx: CallContext) -> Result:
     from delta.packet import build_delta_packet
     from indexer.contract.errors import BadInput
     from indexer.git.worktree import WORKTREE

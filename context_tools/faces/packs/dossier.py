@@ -6,13 +6,16 @@ tracker clients load inside the handler.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from indexer.contract.result import Freshness, Page, Result
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
 
 
 class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -44,7 +47,7 @@ def _read_body(input: DossierBuildInput) -> str | None:
         raise BadInput(f"cannot read body file {input.body_file}: {reason}") from None
 
 
-def build_handler(input: DossierBuildInput, ctx: Any) -> Result:
+def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
     from delta.dossier.build import build_dossier
 
     dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input),

@@ -383,8 +383,8 @@ def batch_handler(input: BatchInput, ctx) -> Result:
         report = batch.run(ctx.store, specs, workers=input.jobs, on_result=emit)
     if report.failed:
         first = next(j for j in report.jobs if not j.ok)
-        raise BatchFailed(f"{report.failed} of {len(report.jobs)} jobs failed; first: {first.repo}@{first.rev}: "
-                          f"{first.error.code}: {first.error.message}")
+        why = f"{first.error.code}: {first.error.message}" if first.error is not None else first.status
+        raise BatchFailed(f"{report.failed} of {len(report.jobs)} jobs failed; first: {first.repo}@{first.rev}: {why}")
     data = BatchData(len(report.jobs), report.count("indexed"), report.count("skipped_existing"), report.failed,
                      report.seconds, [_job_data(j) for j in report.jobs])
     return Result(data=data)
@@ -424,7 +424,7 @@ def import_handler(input: ImportInput, ctx) -> Result:
 
     r = bundle.import_bundle(ctx.store, input.file, input.repo, input.rev)
     fresh = None
-    if r.pinned_repo is not None:
+    if input.repo is not None and r.pinned_rev is not None:  # pinned for the repository given
         from indexer.store.snapshot import load
 
         fresh = freshness_of(load(ctx.store, input.repo, r.pinned_rev))

@@ -54,7 +54,8 @@ def render_ledger(result: Result) -> str:
             line += f"  ({sanitize_line(r.message, 120)})"
         lines.append(line)
     page = result.page
-    lines.append(f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else ""))
+    if page is not None:  # the ledger's answer is always a page
+        lines.append(f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else ""))
     return "\n".join(lines)
 
 

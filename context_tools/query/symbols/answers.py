@@ -1,0 +1,63 @@
+"""What context.symbol and context.references reply: definitions, reference sites and their
+answers, one snapshot's or a workspace's (each item then tagged with its member)."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from context_tools.query.workspace_scope import MemberFreshnessPage
+
+
+class Definition(Struct):
+    name: str
+    qualified: str
+    kind: str
+    path: str
+    line: int
+    end_line: int
+    signature: str
+    module: str  # the file's module: a Rust crate path (`demo::net`), else dotted from the path
+    match: str  # "exact" | "qualified" | "fuzzy"
+
+
+class SymbolAnswer(Struct):
+    query: str
+    fuzzy: bool  # true when nothing matched exactly and these are near names
+    note: str
+    definitions: list[Definition]
+
+
+class Site(Struct):
+    path: str
+    line: int
+    col: int
+    role: str  # definition call reference module local identifier (model.Occurrence)
+    resolution: str  # same_file same_package import name_match
+    text: str | None = None
+
+
+class ReferencesAnswer(Struct):
+    query: str
+    definitions: list[Definition]  # what the sites were resolved against
+    definitions_total: int
+    by_resolution: dict[str, int]  # over every site, not just this page
+    sites: list[Site]
+
+
+class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):
+    """Definitions across a workspace: each tagged with its `member`."""
+
+    workspace: str
+    member_freshness: MemberFreshnessPage
+
+
+class WorkspaceReferencesAnswer(ReferencesAnswer, kw_only=True):
+    """Reference sites across a workspace: sites and definitions tagged with their `member`. A site
+    importing, from another member, the package that member declares and defines the name in is
+    import-resolved."""
+
+    workspace: str
+    member_freshness: MemberFreshnessPage
+
+
+RESOLUTIONS = ("import", "same_file", "same_package", "name_match")  # as by_resolution lists them

@@ -1,0 +1,63 @@
+"""Module paths and qualified names: the dotted module a file is shown as and matched by
+(`src/webapp/app.py` -> `webapp.app`), the parts of a query (`a.B.c`, `a::B::c`), and the
+path filter of a query (a prefix or a glob)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from context_tools.query.pinned import tree_path
+
+if TYPE_CHECKING:
+    from indexer.model import Symbol
+
+_MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
+
+
+def module_name(path: str) -> str:
+    """Dotted module path for display (`src/webapp/app.py` -> `webapp.app`)."""
+    parts = module_parts(path)
+    if len(parts) > 1 and parts[0] in ("src", "lib"):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+_DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")  # a TypeScript declaration file: `types.d.ts` is module `types`
+
+
+def module_parts(path: str) -> list[str]:
+    if path.endswith(_DECLARATION_SUFFIXES):
+        stem = path[: path.rindex(".d.")]
+    else:
+        stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    parts = [p for p in stem.split("/") if p]
+    if len(parts) > 1 and parts[-1] in _MODULE_FILES:
+        parts = parts[:-1]
+    return parts
+
+
+def path_ok(path: str, wanted: str | None) -> bool:
+    if not wanted:
+        return True
+    if any(c in wanted for c in "*?["):
+        from fnmatch import fnmatchcase
+
+        return fnmatchcase(path, wanted[2:] if wanted.startswith("./") else wanted)
+    wanted = tree_path(wanted)
+    return path == wanted or path.startswith(wanted + "/")
+
+
+def ends_with(parts: list[str], tail: list[str]) -> bool:
+    return len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
+
+
+def name_parts(query: str) -> list[str]:
+    """The parts of a qualified name, `.` or `::` between them (`a.B.c`, `a::B::c`); a query
+    that is all separators is its own one part."""
+    return [p for p in query.replace("::", ".").split(".") if p] or [query]
+
+
+def anchor(sym: Symbol) -> str:
+    """The name a definition is imported by: its own at the top of its file, else its
+    outermost container's (`Headers` for the method Headers.get)."""
+    return sym.container.partition(".")[0] if sym.container else sym.name

@@ -1,0 +1,97 @@
+"""context.references: the reference sites of a name in a pinned snapshot, or across a
+workspace's members, each tagged with how it was tied to the definitions (`sites`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from context_tools.query.pinned import open_pinned
+from context_tools.query.symbols.answers import RESOLUTIONS, ReferencesAnswer, Site, WorkspaceReferencesAnswer
+from context_tools.query.symbols.lookup import definition, find_exact, modules_of, other_kinds
+from context_tools.query.symbols.names import name_parts
+from context_tools.query.symbols.sites import ORDER, sites_of
+from context_tools.query.workspace_scope import cross_importers, open_workspace, repo_of, rev_of, tag, workspace_of
+from indexer.contract.errors import NotFound
+from indexer.contract.result import Result
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from context_tools.faces.packs.context import ReferencesInput
+    from indexer.store.snapshot import Snapshot
+
+
+def references(input: ReferencesInput, ctx: CallContext) -> Result:
+    name = workspace_of(input)
+    if name is not None:
+        return _references_across(input, ctx, name)
+    snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    defs = find_exact(snap, input.name, input.kind, input.path)
+    if not defs and _narrowed(input):
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}"
+                       f"{other_kinds(snap, input)}")
+    # Every page of an answer needs all of its sites (to sort and count them): a caller paging
+    # through thousands of sites, or asking again, gets them computed once per snapshot.
+    key = ("sites", snap.fingerprint, input.name, input.kind, input.path, input.include_definitions,
+           input.resolution)
+    found = ctx.handle.memo.get(key)
+    if found is None:
+        found = ctx.handle.memo[key] = sites_of(snap, input, defs)
+    sites, counts = found
+    items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
+    if input.text:
+        items = _with_text(snap, items)
+    modules = modules_of(snap)
+    shown = [definition(*d, modules) for d in defs[: ctx.cap("definitions")]]
+    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+
+
+def _narrowed(input: ReferencesInput) -> bool:
+    """A qualified, kind- or path-filtered query names a definition; without one it has no answer."""
+    return len(name_parts(input.name)) > 1 or bool(input.kind or input.path)
+
+
+def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> Result:
+    scope = open_workspace(ctx, name)
+    members = scope.readable
+    defs = {m.member.name: find_exact(m.snap, input.name, input.kind, input.path) for m in members}
+    if not any(defs.values()) and _narrowed(input):
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in workspace {name!r} "
+                       f"(members: {scope.names()})")
+    crossing = cross_importers(scope, {k: {p for p, _, _ in v} for k, v in defs.items()})
+    merged: list[tuple[int, int, Site]] = []
+    counts = dict.fromkeys(RESOLUTIONS, 0)
+    for i, m in enumerate(members):
+        sites, found = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()))
+        merged += [(i, n, s) for n, s in enumerate(sites)]
+        for k, v in found.items():
+            counts[k] += v
+    merged.sort(key=lambda t: (ORDER[t[2].resolution], t[0], t[1]))
+    items, page = ctx.page(merged, cap="sites", limit=input.limit, cursor=input.cursor, binding=scope.binding)
+    tagged = []
+    for i, m in enumerate(members):
+        mine = [s for j, _, s in items if j == i]
+        if input.text and mine:
+            mine = _with_text(m.snap, mine)
+        tagged.append(iter([tag(s, m.member.name) for s in mine]))
+    sites = [next(tagged[i]) for i, _, _ in items]  # back in page order
+    named = {m.member.name: modules_of(m.snap) for m in members}
+    all_defs = [tag(definition(*d, named[m.member.name]), m.member.name) for m in members for d in defs[m.member.name]]
+    data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
+                                     workspace=name, member_freshness=scope.member_freshness)
+    return Result(data, freshness=scope.freshness, page=page)
+
+
+def _with_text(snap: Snapshot, sites: list[Site]) -> list[Site]:
+    lines_of: dict[str, list[str]] = {}
+    out = []
+    for s in sites:
+        lines = lines_of.get(s.path)
+        if lines is None:
+            from context_tools.query.file_view import text_lines
+
+            lines = lines_of[s.path] = text_lines(snap.blob_bytes(s.path))
+        text = lines[s.line - 1].strip()[:240] if 0 < s.line <= len(lines) else None
+        out.append(msgspec.structs.replace(s, text=text))
+    return out

@@ -1,0 +1,127 @@
+"""What a language's imports and declarations bind, as the references and symbol queries ask it.
+
+The query layer (context_tools/query/symbols) walks imports, re-exports and packages the
+same way for every language; what differs (which import binds which name, what a `*` passes
+on, which files see each other's names without an import, whether a name is matched in any
+case) is asked of the `Bindings` of a language, found here by language name (`of_language`),
+by an import's kind (`of_import`) or by a file's suffix (`of_path`). The defaults are those
+of a language whose import binds each name it lists under its alias and offers it on to its
+own importers. Per-snapshot state some languages need (a Rust tree's crates, a C# tree's
+projects) is held by `Scopes`, read on first need.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.lang.bindings_base import Bindings, PathView, Projects, same_import
+from indexer.lang.python.resolve import is_python
+from indexer.lang.rust.visibility import CrateView, Gate
+
+if TYPE_CHECKING:
+    from indexer.lang.rust.bindings import RustCrates
+    from indexer.lang.rust.paths import RustModulePaths
+    from indexer.store.snapshot import Snapshot
+
+__all__ = ["Bindings", "Gate", "PathView", "Projects", "Scopes", "of_import", "of_language", "of_path", "same_import"]
+
+
+class Scopes:
+    """What a snapshot's languages scope beyond a file, read on first need: the Rust crates
+    (module paths from a crate's name, which `use` a path sees) and the C# projects (which
+    files a file sees, which a project-wide import binds in)."""
+
+    def __init__(self, snap: Snapshot, crates: bool = True) -> None:
+        self.snap = snap
+        self._crates_wanted = crates
+        self._crates: RustCrates | None = None
+        self._projects: Projects | None = None
+        self._module_paths: RustModulePaths | None = None
+
+    @property
+    def crates(self) -> RustCrates:
+        if self._crates is None:
+            from indexer.lang.rust.bindings import RustCrates
+
+            self._crates = RustCrates(self.snap, self._crates_wanted)
+        return self._crates
+
+    def module_files(self, module: list[str]) -> list[str]:
+        """The files a module path names from a crate's name (`demo::net`), sorted."""
+        return self.crates.crate_files(module) if self._crates_wanted else []
+
+    def path_view(self) -> CrateView:
+        return self.crates.crate_view()
+
+    def gate(self) -> Gate:
+        """Which importers of a file re-exporting a definition see it through the file."""
+        return Gate(self.path_view())
+
+    def crate_module(self, path: str) -> str | None:
+        """A Rust file's path in its crate (`demo::net`); its manifests are read on first need."""
+        if self._module_paths is None:
+            from indexer.lang.rust.paths import RustModulePaths
+
+            self._module_paths = RustModulePaths(self.snap)
+        return self._module_paths.of(path)
+
+    @property
+    def projects(self) -> Projects:
+        if self._projects is None:
+            from indexer.lang.csharp.bindings import ProjectView
+
+            self._projects = ProjectView(self.snap)
+        return self._projects
+
+
+def _table() -> dict[str, Bindings]:
+    from indexer.lang.c.bindings import CBindings
+    from indexer.lang.csharp.bindings import CSharpBindings
+    from indexer.lang.go.bindings import GoBindings
+    from indexer.lang.java.bindings import JavaBindings
+    from indexer.lang.javascript.bindings import JavaScriptBindings
+    from indexer.lang.php.bindings import PhpBindings
+    from indexer.lang.python.bindings import PythonBindings
+    from indexer.lang.ruby.bindings import RubyBindings
+    from indexer.lang.rust.bindings import RustBindings
+
+    js = JavaScriptBindings()
+    c = CBindings()
+    return {"python": PythonBindings(), "javascript": js, "typescript": js, "tsx": js, "go": GoBindings(),
+            "rust": RustBindings(), "php": PhpBindings(), "csharp": CSharpBindings(), "ruby": RubyBindings(),
+            "java": JavaBindings(), "c": c, "cpp": c}
+
+
+_TABLE: dict[str, Bindings] = {}
+_BY_KIND: dict[str, Bindings] = {}  # an import kind's, once asked
+_DEFAULT = Bindings()
+# an import's kind names its language by its first word (`rust_use`, `php_use_function`);
+# these are the ones that do not
+_KIND_LANGUAGES = {"js": "javascript"}
+# the suffixes of the files whose package and module rules the queries apply, by language
+# (Python's files are those `is_python` names, stubs included)
+_SUFFIX_LANGUAGES = {"go": "go", "rs": "rust", "java": "java", "php": "php", "cs": "csharp", "rb": "ruby"}
+
+
+def of_language(language: str) -> Bindings:
+    """The binding rules of `language` (the defaults for a language without its own)."""
+    if not _TABLE:
+        _TABLE.update(_table())
+    return _TABLE.get(language, _DEFAULT)
+
+
+def of_import(kind: str) -> Bindings:
+    """The binding rules of the language an import of kind `kind` is written in."""
+    found = _BY_KIND.get(kind)
+    if found is None:
+        head = kind.partition("_")[0]
+        found = _BY_KIND[kind] = of_language(_KIND_LANGUAGES.get(head, head))
+    return found
+
+
+def of_path(path: str) -> Bindings:
+    """The binding rules of a file's package and module paths, by its name."""
+    if is_python(path):
+        return of_language("python")
+    return of_language(_SUFFIX_LANGUAGES.get(path.rpartition(".")[2], ""))
+

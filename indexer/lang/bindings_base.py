@@ -1,0 +1,199 @@
+"""The defaults of a language's binding rules (`Bindings`), which each language's bindings.py
+overrides where its imports differ; the table of them is indexer/lang/bindings.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol
+
+if TYPE_CHECKING:
+    from indexer.model import Edge, ImportSpec, Occurrence
+    from indexer.store.snapshot import Snapshot
+
+
+def same_import(spec: ImportSpec, edge: Edge) -> bool:
+    """Is `edge` the resolution of the import `spec` (of the edge's importing file)?"""
+    return spec.line == edge.line and spec.kind == edge.kind and spec.spec == edge.spec
+
+
+def every_name(name: str) -> bool:
+    return True
+
+
+class Projects(Protocol):
+    """The projects of a tree whose files see only some others' namespaces (C#)."""
+
+    def of(self, path: str) -> str | None: ...
+
+    def sees(self, viewer: str, target: str) -> bool: ...
+
+    def sharing(self, path: str, name: str) -> list[str]: ...
+
+
+class PathView(Protocol):
+    """Whether a `use` path of a file reaching another sees what a `use` there brings in (Rust)."""
+
+    def sees(self, visibility: str, module_file: str, viewer: str, head: str) -> bool: ...
+
+
+class Bindings:
+    """A language's binding rules; the defaults bind each listed name under its alias."""
+
+    language = ""
+    # imports that list the names they bind: one naming none of a file's definitions of a name
+    # (nor `*`, nor the module itself) reaches none of them
+    lists_names = False
+    # a JS or TS module's name for what it exports as a whole (`module.exports`, `export default`)
+    default_export: str | None = None
+    # the file may export a top-level name under another (`BlobFacts.exported_as`)
+    renames_exports = False
+    # an import may declare a variable of the file (`const W = require(...)`)
+    imports_declare_variables = False
+    # a module path may start at a crate's name (`demo::net::Conn`), and a file's module is
+    # shown as its crate's path names it (Rust)
+    modules_from_crates = False
+    # the tree's files are grouped in projects that scope imports and visibility (C#)
+    has_projects = False
+    # kinds of definitions whose names are matched in any case (PHP classes and functions)
+    any_case_kinds: frozenset[str] = frozenset()
+
+    def file_own(self, spec: ImportSpec) -> bool:
+        """Are the import's names the importing file's own, re-exported to no importer of it?"""
+        return False
+
+    def any_case(self, spec: ImportSpec) -> bool:
+        """Does the import bind a name that the importing file may spell in any case?"""
+        return False
+
+    def includes(self, edge_kind: str) -> bool:
+        """Is the import an include, which names nothing but passes on what it includes?"""
+        return False
+
+    def relays_includes(self, path: str) -> bool:
+        """Does the file pass on to its includers what it includes (a header does)?"""
+        return False
+
+    def project_wide(self, kind: str) -> bool:
+        """Does an import of this kind bind for every file of its project (C# `global using`)?"""
+        return False
+
+    def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
+        """(name in the imported file, the importing file's own name for it) for each name the
+        import binds; an unrenamed name binds as itself."""
+        return ((name, spec.local(i)) for i, name in enumerate(spec.names))
+
+    def target_binds(self, snap: Snapshot, spec: ImportSpec, target: str) -> Iterable[tuple[str, str]]:
+        """`binds` of the import resolved to the file at `target`."""
+        return self.binds(spec)
+
+    def reexports(self, spec: ImportSpec) -> Iterator[tuple[str, str]]:
+        """(name in the imported file, name the importing file offers its own importers) for
+        each name the import passes on. A `*` offers every name as is; a namespace (`import *
+        as ns`) offers none of them."""
+        if self.file_own(spec):
+            return
+        for name, out in self.offered(spec):
+            if out and (name != "*" or out == "*"):
+                yield name, out
+
+    def offered(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
+        return self.binds(spec)
+
+    def star_passes(self, snap: Snapshot, spec: ImportSpec, target: str) -> Callable[[str], bool]:
+        """Which names a `*` import of the file at `target` passes on: every one."""
+        return every_name
+
+    def local_names(self, snap: Snapshot, spec: ImportSpec, target: str, name: str) -> Iterator[str]:
+        """What a file calls `name` of the file at `target` through the import `spec`: the local
+        name it binds it to; the name itself through a `*` that passes it on or a namespace
+        (`ns.name`)."""
+        for inner, local in self.target_binds(snap, spec, target):
+            if inner == name and local not in ("", "*"):
+                yield local
+            elif inner == "*" and (local != "*" or self.star_passes(snap, spec, target)(name)):
+                yield name
+
+    def binds_variable(self, spec: ImportSpec, line: int) -> bool:
+        """Does the import declare a variable on `line`? Only where imports declare them."""
+        return False
+
+    def binds_whole(self, spec: ImportSpec) -> bool:
+        """Does an import listing no names bind the module itself to a name of the file?"""
+        return bool(spec.aliases)
+
+    def binds_module(self, spec: ImportSpec, target: str) -> bool:
+        """Does the import, resolved to the file at `target`, bind that module itself to a name
+        of the importing file, rather than names it defines?"""
+        return False
+
+    def package_binds_module(self, source: str, spec: ImportSpec, target: str) -> bool:
+        """Does the file at `source`, a package's own, bind the module at `target` to a name
+        (one attribute deeper: `import pkg` then `pkg.tools.helper()`)?"""
+        return False
+
+    def modules_bound(self, spec: ImportSpec, local: str) -> Iterator[list[str]]:
+        """The dotted modules the import may bind to `local`: none by default."""
+        return iter(())
+
+    def bound_modules(self, snap: Snapshot, path: str, local: str,
+                      modules_named: Callable[[list[str]], frozenset[str]]) -> set[str]:
+        """The module files the file at `path` binds to the name `local` by an import."""
+        return set()
+
+    def modules_named(self, paths: Iterable[str], dotted: list[str]) -> frozenset[str]:
+        """The files that are module `dotted` under some root: none by default."""
+        return frozenset()
+
+    def submodule(self, snap: Snapshot, package: str, name: str) -> tuple[str, ...]:
+        """The file of the submodule `name` of the package whose file is `package`."""
+        return ()
+
+    def passes_on(self, spec: ImportSpec, view: PathView, path: str, viewer: str, head: str) -> bool:
+        """Does the import in the file at `path` pass a name on to a path from `viewer` starting
+        at `head`? Every import does, but a Rust `use` of narrow visibility."""
+        return True
+
+    def inline_items(self, snap: Snapshot, path: str, spec: ImportSpec, wanted: str) -> list[str]:
+        """The qualified names of items of the file's own inline modules the import brings in
+        as `wanted`: none by default."""
+        return []
+
+    def path_head(self, spec: ImportSpec) -> str:
+        """The first segment of the import's path, as a path's visibility is judged by."""
+        return ""
+
+    def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
+        """The package whose files see each other's top-level names without an import; None for
+        a language without one, or a file that declares none."""
+        return None
+
+    def package_names(self, snap: Snapshot, path: str) -> list[str] | None:
+        """The module path a qualified name may reach the file's definitions by, as code names
+        it, when it differs from the path's; None when it does not."""
+        return None
+
+    def sees_in_package(self, projects: Projects, viewer: str, targets: list[str]) -> bool:
+        """Does a file of a definition's package see a file defining it there? Every one does."""
+        return True
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        """The rule that makes a symbol of qualified name `parts` public (novelty's public API),
+        or None when it is not: by default, being at the top of its file."""
+        return "top_level" if len(parts) == 1 else None
+
+    def case_free_sites(self, snap: Snapshot, path: str, sites: list[Occurrence]) -> list[Occurrence]:
+        """The sites spelled in another case that may name a definition matched in any case."""
+        return sites
+
+
+
+def public_modifier(language: str, kind: str, signature: str, interface_members: bool) -> str | None:
+    """Public by its `public` modifier; with `interface_members`, a method declared without a
+    body or an access modifier (an interface's) too."""
+    sig = signature.lstrip()
+    if "public " in f" {sig} " or sig.startswith("public"):
+        return f"{language}:public"
+    if (interface_members and kind == "method" and "private" not in sig and "protected" not in sig
+            and "(" in sig and "{" not in sig):
+        return f"{language}:interface_member"
+    return None

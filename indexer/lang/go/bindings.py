@@ -1,0 +1,37 @@
+"""What Go's packages bind, as the references and symbol queries ask it (indexer/lang/bindings.py).
+
+A Go package is a folder, not a file, and its name is its package clause's: its files see
+each other's top-level names without an import (an external `x_test` package is another
+one), and code names it by that name (`cobra.Command` for the root's `package cobra`,
+`doc.GenMarkdown` for doc/md_docs.go).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.lang.bindings_base import Bindings
+
+if TYPE_CHECKING:
+    from indexer.store.snapshot import Snapshot
+
+
+class GoBindings(Bindings):
+    language = "go"
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return "go:capitalized" if parts[-1][:1].isupper() else None
+
+    def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
+        facts = snap.core_facts(path)
+        if not facts or not facts.package_name:
+            return None
+        return (self.language, path.rpartition("/")[0], facts.package_name)
+
+    def package_names(self, snap: Snapshot, path: str) -> list[str] | None:
+        """The import path's tail, named as imported: the folders, the last one as the package
+        clause names it."""
+        facts = snap.core_facts(path)
+        package = facts.package_name if facts else ""
+        folders = [p for p in path.rpartition("/")[0].split("/") if p]
+        return folders[:-1] + [package] if package else folders

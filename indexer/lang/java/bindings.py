@@ -1,0 +1,24 @@
+"""What Java's packages bind, as the references and symbol queries ask it (indexer/lang/bindings.py):
+the files of a package declaration see each other's top-level names without an import."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.lang.bindings_base import Bindings, public_modifier
+
+if TYPE_CHECKING:
+    from indexer.store.snapshot import Snapshot
+
+
+class JavaBindings(Bindings):
+    language = "java"
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return public_modifier(self.language, kind, signature, interface_members=True)
+
+    def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
+        facts = snap.core_facts(path)
+        if not facts or not facts.package_name:
+            return None
+        return (self.language, facts.package_name)

@@ -1,0 +1,59 @@
+"""What a JavaScript or TypeScript import binds, as the references and symbol queries ask it
+(indexer/lang/bindings.py).
+
+`import { b as c } from` binds b as c; a module bound whole (`const m = require("./a")`,
+`import m = require("./a")`) binds what it exports as a whole, its `default` (`module.exports
+= X`, `export = X`), unless the module exports by ES syntax: then it binds its module object,
+as `import * as m` does (`m.default()` uses its default export, `m()` does not). An import
+offers its importers only what it exports (`export { b as c } from`, an imported binding named
+by `export { x }`), never what a plain `import` binds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from indexer.lang.bindings_base import Bindings
+
+if TYPE_CHECKING:
+    from indexer.model import ImportSpec
+    from indexer.store.snapshot import Snapshot
+
+JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, and imports it by
+
+
+class JavaScriptBindings(Bindings):
+    language = "javascript"
+    lists_names = True
+    default_export = JS_DEFAULT
+    renames_exports = True
+    imports_declare_variables = True
+
+    def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
+        if not spec.names:  # the module itself (`const m = require(...)`): what it exports as a whole
+            return ((JS_DEFAULT, spec.aliases[0]),) if spec.aliases else ()
+        # `export { default } from` binds no name of the file
+        return ((name, local) for i, name in enumerate(spec.names) if (local := spec.local(i)) != JS_DEFAULT)
+
+    def target_binds(self, snap: Snapshot, spec: ImportSpec, target: str) -> Iterable[tuple[str, str]]:
+        if not spec.names and spec.aliases and _es_module(snap, target):
+            return (("*", spec.aliases[0]),)
+        return self.binds(spec)
+
+    def offered(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
+        return zip(spec.names, spec.exports)
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        """A top-level name is public when exported; a class member unless `_` or `#` private."""
+        if len(parts) == 1:
+            return "js:export" if signature.lstrip().startswith("export") else None
+        return None if parts[-1].startswith(("_", "#")) else "js:class_member"
+
+    def binds_variable(self, spec: ImportSpec, line: int) -> bool:
+        """Does the import declare a variable on `line` (`const W = require(...)`)?"""
+        return spec.kind == "js" and spec.line == line
+
+
+def _es_module(snap: Snapshot, path: str) -> bool:
+    facts = snap.import_facts(path)
+    return facts is not None and facts.es_module

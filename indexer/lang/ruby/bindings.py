@@ -1,0 +1,22 @@
+"""What Ruby's nesting binds, as the references and symbol queries ask it (indexer/lang/bindings.py):
+constants of `module Rack` are `Request` in every file that opens `module Rack`, as Ruby looks
+them up through the nesting."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.lang.bindings_base import Bindings
+
+if TYPE_CHECKING:
+    from indexer.store.snapshot import Snapshot
+
+
+class RubyBindings(Bindings):
+    language = "ruby"
+
+    def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
+        """A Ruby file's outermost module or class (its first)."""
+        facts = snap.core_facts(path)
+        top = next((s.name for s in facts.symbols if not s.container and s.kind in ("module", "class")), None) if facts else None
+        return (self.language, top) if top else None

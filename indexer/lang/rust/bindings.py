@@ -1,0 +1,180 @@
+"""What a Rust `use` binds and which paths reach a crate's modules, as the references and symbol
+queries ask it (indexer/lang/bindings.py).
+
+A `use` keeps the last segments of what it imports in the path it walks (`pub use net::Conn;`
+is spec "net::Conn", no names; a group item may be "conn::{self,Conn}", its aliases beside
+it): the names and the local names they get are read out of the use tree. It passes a name on
+only to the paths its visibility reaches (`pub use` to all, a private one to the modules
+inside its own: `CrateView`). A qualified name may start at a crate's name (`demo::net::Conn`):
+`RustCrates` finds the module files it names, reading the tree's Cargo manifests on first need.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from indexer.lang.bindings_base import Bindings, PathView
+from indexer.lang.rust.visibility import CrateView, head_of
+from indexer.resolve.tree import join, parent
+
+if TYPE_CHECKING:
+    from indexer.lang.rust.resolve import ModuleTree
+    from indexer.model import ImportSpec
+    from indexer.store.snapshot import Snapshot
+
+
+class RustBindings(Bindings):
+    language = "rust"
+    modules_from_crates = True
+
+    def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
+        if spec.kind != "rust_use":
+            return super().binds(spec)
+        from indexer.lang.rust.resolve import use_bindings  # the resolver's reading, loaded only when asked
+
+        return use_bindings(spec.spec, spec.names, spec.aliases)
+
+    def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
+        return "rust:pub" if signature.lstrip().startswith("pub") else None
+
+    def passes_on(self, spec: ImportSpec, view: PathView, path: str, viewer: str, head: str) -> bool:
+        return spec.kind != "rust_use" or view.sees(spec.visibility, path, viewer, head)
+
+    def path_head(self, spec: ImportSpec) -> str:
+        return head_of(spec.spec, spec.names)
+
+    def inline_items(self, snap: Snapshot, path: str, spec: ImportSpec, wanted: str) -> list[str]:
+        """The qualified names (`content.Content`) of the items of the file's own inline modules
+        that the `use` brings in as `wanted`: `use self::content::Content;` (or, from 2018, `use
+        content::Content;`) in the file that holds `mod content { pub enum Content ... }`. The
+        resolver reaches no other file for them (an edge to the importer itself is dropped)."""
+        if spec.kind != "rust_use":
+            return []
+        from indexer.lang.rust.resolve import use_leaves
+
+        wanted_paths = []
+        for segments, alias in use_leaves(spec.spec, spec.names, spec.aliases):
+            inside = segments[1:] if segments[0] == "self" else segments
+            if (alias or segments[-1]) == wanted and len(inside) > 1 and not spec.level and inside[0] not in ("crate", "super"):
+                wanted_paths.append(".".join(inside))
+        if not wanted_paths:
+            return []
+        facts = snap.core_facts(path)
+        defined = {s.qualified for s in facts.symbols} if facts else set()
+        return [q for q in wanted_paths if q in defined]
+
+
+class RustCrates:
+    """The tree's Cargo manifests, the roots of the crates each name calls and the module tree
+    of its files, read on first need: a query written as Rust writes paths (`demo::Conn`) looks
+    for crate names; each costs reading the tree's Cargo manifests (and its language column),
+    which a dotted query of a tree with some Rust need not pay (`wanted`)."""
+
+    def __init__(self, snap: Snapshot, wanted: bool = True) -> None:
+        self.snap = snap
+        self._wanted = wanted
+        self._manifests: list[str] | None = None
+        self._roots: dict[str, list[str]] = {}
+        self._tree: ModuleTree | None = None
+
+    def crate_files(self, module: list[str]) -> list[str]:
+        """The file of the Rust module `module` names when its first part is a crate's name as
+        code writes it (`crate_roots`): `demo` is the crate root (src/lib.rs, or src/main.rs
+        for the package's binary), `demo::net` its child module, walked as `use` resolution
+        walks it (rust.resolve.ModuleTree: a `#[path]` file, else src/net.rs or src/net/mod.rs,
+        through inline modules that declare file modules). `crate` is every crate's root.
+        Empty when no crate is so named, or the query is not written with `::`."""
+        roots = self.crate_roots(module[0]) if self._wanted else []
+        if not roots:
+            return []
+        from indexer.lang.rust.resolve import Module
+
+        tree = self.module_tree()
+        found = []
+        for root in roots:
+            at, taken = tree.walk(Module(root, parent(root)), module[1:])  # a root's children are beside it
+            if taken == len(module) - 1 and not at.inline:
+                found.append(at.file)
+        return sorted(set(found))
+
+    def module_tree(self) -> ModuleTree:
+        """The Rust module tree of the snapshot, its files' `mod` declarations read as walked."""
+        if self._tree is None:
+            from indexer.lang.rust.resolve import ModuleTree  # loaded only when a crate is named
+
+            self._tree = ModuleTree(lambda p: self.snap.file(p) is not None, self._imports_of)
+        return self._tree
+
+    def _imports_of(self, path: str) -> list[ImportSpec]:
+        facts = self.snap.import_facts(path)
+        return facts.imports if facts is not None else []
+
+    def crate_view(self) -> CrateView:
+        """Which Rust paths stay in their crate: a bare one naming no crate of the tree does."""
+        return CrateView(lambda name: bool(self.crate_roots(name)))
+
+    def crate_roots(self, name: str) -> list[str]:
+        """The root files of the tree's crates called `name` (`crate_roots`)."""
+        found = self._roots.get(name)
+        if found is None:
+            if self._manifests is None:  # a pass over the paths, for a tree with Rust only
+                self._manifests = [p for p in self.snap.paths if p == "Cargo.toml" or p.endswith("/Cargo.toml")
+                                   ] if self.snap.holds_language("rust") else []
+            found = self._roots[name] = crate_roots(self.snap, self._manifests, name)
+        return found
+
+
+def crate_roots(snap: Snapshot, manifests: list[str], name: str) -> list[str]:
+    """The root files of the crates that the Cargo.toml files `manifests` name `name`, each
+    as its manifest places it, when the tree holds it (rust.resolve.target_roots): a library
+    (`[lib] name`, else `[package] name` with hyphens made underscores: `demo`, `my_crate` for
+    "my-crate"), a `[[bin]]`, the package's src/main.rs, and an auto-discovered binary
+    src/bin/<name>.rs or src/bin/<name>/main.rs; every crate's root for `crate`. A manifest
+    is parsed only when its text could name the crate or such a binary is there (a workspace
+    of a thousand crates would pay parsing them all on every lookup)."""
+    if not manifests:
+        return []
+    import re
+    import tomllib
+
+    from indexer.lang.rust.resolve import auto_target, target_roots
+
+    def exists(path: str) -> bool:
+        return snap.file(path) is not None
+
+    spelled = re.compile("[-_]".join(map(re.escape, name.split("_"))).encode())  # `my_crate` is written my-crate
+    everything = name == "crate"
+    autos = _auto_roots(snap) if everything else {}
+    roots = []
+    for manifest in manifests:
+        directory = parent(manifest)
+        binaries = [] if everything else [
+            p for stem in dict.fromkeys((name, name.replace("_", "-")))
+            for p in (join(directory, f"src/bin/{stem}.rs"), join(directory, f"src/bin/{stem}/main.rs")) if exists(p)]
+        data = snap.blob_bytes(manifest)
+        if not everything and not binaries and not spelled.search(data):
+            continue
+        try:
+            doc = tomllib.loads(data.decode("utf-8", "replace"))
+        except tomllib.TOMLDecodeError:
+            continue
+        named = target_roots(doc, directory, exists)
+        main = join(directory, "src/main.rs")
+        if exists(main) and main not in {r for _, r in named}:
+            named.append((auto_target(doc, "src/main.rs") or "", main))
+        named += [(auto_target(doc, r[len(directory) + 1:] if directory else r) or "", r)
+                  for r in binaries + autos.get(directory, [])]
+        roots += [root for crate, root in named if everything or crate == name]
+    return sorted(set(roots))
+
+
+def _auto_roots(snap: Snapshot) -> dict[str, list[str]]:
+    """The roots of auto-discovered binaries (src/bin/x.rs, src/bin/x/main.rs), by the folder
+    of the manifest they would be in: a pass over the paths, for `crate::` queries only."""
+    found: dict[str, list[str]] = {}
+    for p in snap.paths:
+        if "src/bin/" in p and p.endswith(".rs"):
+            head, _, rest = p.partition("src/bin/")
+            if (not head or head.endswith("/")) and (rest.count("/") == 0 or rest.endswith("/main.rs") and rest.count("/") == 1):
+                found.setdefault(head.rstrip("/"), []).append(p)
+    return found
