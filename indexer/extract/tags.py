@@ -127,7 +127,7 @@ _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
 _MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
 # Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`;
 # a PHP `$URL` property, PHP having `const` for constants; C#'s `ID { get; }`: a C# constant
-# says `const`, see csharp.scm)
+# says `const`, see csharp/queries.scm)
 _STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp", "php", "csharp"})
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
 
@@ -381,7 +381,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 roles.setdefault(name_node.start_byte, "reference")
                 continue
             kind = _kind(language, def_node, def_type, key[11:])
-            if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby.scm)
+            if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby/queries.scm)
                 recv, fn = caps["recv"][0], caps["fn"][0]
                 kind = _RUBY_MAKERS.get((_text(data, recv.start_byte, recv.end_byte),
                                          _text(data, fn.start_byte, fn.end_byte)))

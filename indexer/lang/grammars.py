@@ -3,7 +3,8 @@
 Everything here is built once per process (queries) or once per thread (parsers, which
 are not thread-safe) and reused for every blob. The tags query of a language is the
 grammar wheel's shipped `queries/tags.scm` (TypeScript's adds to JavaScript's, as the
-grammar intends) followed by ours from `indexer/queries/<lang>.scm`, compiled in a form
+grammar intends) followed by ours from the language's package (`Language.queries`) and its
+identifier leaves (`Language.identifiers`), compiled in a form
 that is cheaper to compile and gives the same facts (`_used_patterns`, `_narrowed`):
 compiling is most of a worker's setup, paid again by every forked worker.
 """
@@ -21,50 +22,20 @@ from tree_sitter import Language, Node, Parser, Query, Tree
 
 from indexer.lang import retry_views
 from indexer.lang.c import macros as c_macros
-
-# language -> (module, factory function)
-_MODULES: dict[str, tuple[str, str]] = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),
-    "bash": ("tree_sitter_bash", "language"),
-}
-
-# Shipped tags of another grammar that this one extends (TypeScript's tags.scm only adds
-# TS-specific patterns to JavaScript's).
-_TAGS_BASE: dict[str, str] = {"typescript": "javascript", "tsx": "javascript"}
-
-# Our own queries, named by the language whose grammar they are written against (one file
-# by default); TSX reads TypeScript's, both JSX grammars the JSX patterns, all three the local
-# scopes of js_locals.scm, and C and C++ the patterns their grammars share (c_family.scm).
-_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx", "js_locals"),
-                                                 "typescript": ("typescript", "js_locals"),
-                                                 "javascript": ("javascript", "jsx", "js_locals"),
-                                                 "c": ("c_family",), "cpp": ("c_family", "cpp")}
-
-QUERY_DIR = Path(__file__).with_name("queries")
+from indexer.lang.registry import LANGUAGES
 
 _local = threading.local()
 
 
 @cache
 def language(name: str) -> Language:
-    module, factory = _MODULES[name]
+    module, factory = LANGUAGES[name].grammar
     return Language(getattr(importlib.import_module(module), factory)())
 
 
 def shipped_tags(name: str) -> str:
     """The grammar wheel's `queries/tags.scm` text, "" when it ships none (bash)."""
-    module_name = _MODULES[name][0]
+    module_name = LANGUAGES[name].grammar[0]
     module = importlib.import_module(module_name)
     text = getattr(module, "TAGS_QUERY", None)
     if text:
@@ -79,8 +50,7 @@ def shipped_tags(name: str) -> str:
 
 
 def own_query(name: str) -> str:
-    paths = [QUERY_DIR / f"{file}.scm" for file in _OWN_QUERY_FILES.get(name, (name,))]
-    return "\n".join(path.read_text(encoding="utf-8") for path in paths if path.is_file())
+    return LANGUAGES[name].query_text()
 
 
 # Per pattern index, the node types a capture of ours must have for the match to count:
@@ -101,7 +71,7 @@ def type_checks(name: str) -> TypeChecks:
 
 @cache
 def _tags(name: str) -> tuple[Query, TypeChecks]:
-    source = "\n".join(p for p in (shipped_source(name), own_query(name), IDENTIFIER_PATTERNS[name]) if p)
+    source = "\n".join(p for p in (shipped_source(name), own_query(name), LANGUAGES[name].identifiers) if p)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
     compact = compact_patterns(source, language(name))
@@ -120,7 +90,7 @@ def _tags(name: str) -> tuple[Query, TypeChecks]:
 
 def shipped_source(name: str) -> str:
     """The shipped tags the language's query starts with: its base grammar's, then its own."""
-    base = _TAGS_BASE.get(name)
+    base = LANGUAGES[name].tags_base
     return "\n".join(p for p in (shipped_tags(base) if base else "", shipped_tags(name)) if p)
 
 
@@ -182,7 +152,7 @@ def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozense
 def first_identifier_pattern(name: str) -> int:
     """Index of the first `@id` pattern in `tags_query(name)`: they come last, and every
     match from there on is an occurrence site."""
-    patterns = _split_patterns(IDENTIFIER_PATTERNS[name]) or []
+    patterns = _split_patterns(LANGUAGES[name].identifiers) or []
     return tags_query(name).pattern_count - len(patterns)
 
 
@@ -272,27 +242,6 @@ def _split_patterns(source: str) -> list[str] | None:
     if current:
         patterns.append("".join(current).strip())
     return [p for p in patterns if p]
-
-
-# Identifier-like leaves per grammar: the occurrence sites.
-IDENTIFIER_PATTERNS: dict[str, str] = {
-    "python": "(identifier) @id",
-    "javascript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
-                  " (shorthand_property_identifier_pattern) (private_property_identifier)] @id",
-    "typescript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
-                  " (shorthand_property_identifier_pattern) (private_property_identifier)"
-                  " (type_identifier)] @id",
-    "go": "[(identifier) (type_identifier) (field_identifier) (package_identifier)] @id",
-    "rust": "[(identifier) (type_identifier) (field_identifier) (shorthand_field_identifier)] @id",
-    "java": "[(identifier) (type_identifier)] @id",
-    "c": "[(identifier) (type_identifier) (field_identifier)] @id",
-    "cpp": "[(identifier) (type_identifier) (field_identifier) (namespace_identifier)] @id",
-    "csharp": "(identifier) @id",
-    "ruby": "[(identifier) (constant)] @id",
-    "php": "(name) @id",
-    "bash": "(variable_name) @id\n(command_name (word) @id)\n(function_definition name: (word) @id)",
-}
-IDENTIFIER_PATTERNS["tsx"] = IDENTIFIER_PATTERNS["typescript"]
 
 
 def parser(name: str) -> Parser:

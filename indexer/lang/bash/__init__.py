@@ -1,0 +1,22 @@
+"""Bash (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# Extractor versions of its blob facts (bump on any change to the facts of the same bytes):
+# 1: the version of its own, split from the one extractor version (55) of all languages
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="bash",
+    version=VERSION,
+    grammar=('tree_sitter_bash', 'language'),
+    identifiers="(variable_name) @id\n(command_name (word) @id)\n(function_definition name: (word) @id)",
+    queries=('bash/queries.scm',),
+    extensions=('sh', 'bash'),
+    filenames=('.bashrc', '.bash_profile', '.profile', 'pkgbuild', 'apkbuild'),
+    interpreters=('bash', 'sh', 'dash', 'ksh', 'ash'),
+    mode_names=('sh', 'bash', 'shell-script'),
+    family="bash",
+    import_kinds=('bash_source',),
+)
+LANGUAGES = (LANGUAGE,)
