@@ -25,7 +25,9 @@ from tree_sitter import Node, QueryCursor
 
 from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.lang import grammars, local_scopes
-from indexer.lang.imports import HANDLERS, es_module, js_exports, missed_includes
+from indexer.lang.c.imports import missed_includes
+from indexer.lang.import_specs import handlers
+from indexer.lang.javascript.imports import es_module, js_exports
 from indexer.lang.python.dunder_all import dunder_all
 from indexer.lang.registry import JS_FAMILY
 from indexer.model import ImportSpec, Occurrence, Symbol
@@ -338,6 +340,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     seen_imports: set[tuple[int, str]] = set()
     imports: list[ImportSpec] = []
     classes = _pattern_classes(language)
+    import_handlers = handlers(language)
     first_id = grammars.first_identifier_pattern(language)
     type_checks = grammars.type_checks(language)
     add_id = ids.append
@@ -457,7 +460,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 _add_scope(defs, _ANONYMOUS_SCOPES[scope.type], scope)
         elif code == _IMPORT:
             node = caps[key][0]
-            handler = HANDLERS.get(key)
+            handler = import_handlers.get(key)
             if handler is not None and (node.id, key) not in seen_imports:
                 seen_imports.add((node.id, key))
                 specs = handler(node, caps, data)

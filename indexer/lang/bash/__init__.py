@@ -18,5 +18,6 @@ LANGUAGE = Language(
     mode_names=('sh', 'bash', 'shell-script'),
     family="bash",
     import_kinds=('bash_source',),
+    imports="indexer.lang.bash.imports",
 )
 LANGUAGES = (LANGUAGE,)

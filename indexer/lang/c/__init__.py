@@ -16,5 +16,6 @@ LANGUAGE = Language(
     mode_names=('c',),
     family="c",
     import_kinds=('c_include', 'c_system_include'),
+    imports="indexer.lang.c.imports",
 )
 LANGUAGES = (LANGUAGE,)

@@ -16,5 +16,6 @@ LANGUAGE = Language(
     mode_names=('csharp',),
     family="csharp",
     import_kinds=('csharp_using', 'csharp_global_using'),
+    imports="indexer.lang.csharp.imports",
 )
 LANGUAGES = (LANGUAGE,)

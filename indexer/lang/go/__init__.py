@@ -16,5 +16,6 @@ LANGUAGE = Language(
     mode_names=('go',),
     family="go",
     import_kinds=('go',),
+    imports="indexer.lang.go.imports",
 )
 LANGUAGES = (LANGUAGE,)

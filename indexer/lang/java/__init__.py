@@ -16,5 +16,6 @@ LANGUAGE = Language(
     mode_names=('java',),
     family="java",
     import_kinds=('java',),
+    imports="indexer.lang.java.imports",
 )
 LANGUAGES = (LANGUAGE,)

@@ -21,5 +21,6 @@ LANGUAGE = Language(
     mode_names=('js', 'javascript'),
     family="js",
     import_kinds=('js',),
+    imports="indexer.lang.javascript.imports",
 )
 LANGUAGES = (LANGUAGE,)

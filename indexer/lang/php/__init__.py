@@ -17,5 +17,6 @@ LANGUAGE = Language(
     mode_names=('php',),
     family="php",
     import_kinds=('php_require', 'php_use', 'php_use_function', 'php_use_const'),
+    imports="indexer.lang.php.imports",
 )
 LANGUAGES = (LANGUAGE,)

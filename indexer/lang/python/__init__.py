@@ -17,5 +17,6 @@ LANGUAGE = Language(
     mode_names=('python',),
     family="python",
     import_kinds=('python',),
+    imports="indexer.lang.python.imports",
 )
 LANGUAGES = (LANGUAGE,)

@@ -18,5 +18,6 @@ LANGUAGE = Language(
     mode_names=('ruby',),
     family="ruby",
     import_kinds=('ruby_require',),
+    imports="indexer.lang.ruby.imports",
 )
 LANGUAGES = (LANGUAGE,)

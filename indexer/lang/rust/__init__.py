@@ -16,5 +16,6 @@ LANGUAGE = Language(
     mode_names=('rust',),
     family="rust",
     import_kinds=('rust_mod', 'rust_use', 'rust_extern'),
+    imports="indexer.lang.rust.imports",
 )
 LANGUAGES = (LANGUAGE,)

@@ -23,6 +23,7 @@ LANGUAGE = Language(
     mode_names=("typescript",),
     family="js",
     import_kinds=("js",),
+    imports="indexer.lang.javascript.imports",
 )
 
 TSX = Language(
@@ -35,5 +36,6 @@ TSX = Language(
     extensions=("tsx",),
     family="js",
     import_kinds=("js",),
+    imports="indexer.lang.javascript.imports",
 )
 LANGUAGES = (LANGUAGE, TSX)
