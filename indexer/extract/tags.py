@@ -157,8 +157,8 @@ class TreeFacts:
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False
     dunder_all: list[str] | None = None
-    exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (import_specs.js_exports)
-    es_module: bool = False  # JS/TS (import_specs.es_module)
+    exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (javascript.imports.js_exports)
+    es_module: bool = False  # JS/TS (javascript.imports.es_module)
     package_name: str = ""
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
