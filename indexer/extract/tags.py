@@ -344,7 +344,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     first_id = grammars.first_identifier_pattern(language)
     type_checks = grammars.type_checks(language)
     add_id = ids.append
-    scoping = local_scopes.DEFINITIONS[language] if scopes is not None else ()
+    scoping = scopes.rules.seen if scopes is not None else ()
     for pattern, caps in matches:
         if pattern >= first_id:  # most matches: one identifier leaf each
             add_id(caps["id"][0])
@@ -356,7 +356,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
         if found is None:
             found = _classify(caps)
             if found[0] == _LOCAL:  # its handler in place of its key (the language's, so cached with it)
-                found = (_LOCAL, local_scopes.handler(language, found[1]))
+                found = (_LOCAL, scopes.rules.handler(found[1]) if scopes is not None else None)
             classes[pattern] = found
         code, key = found
         if code == _ID:
@@ -661,7 +661,8 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
 
 def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
-    scopes = local_scopes.Collector(language, data) if language in local_scopes.LANGUAGES else None
+    rules = local_scopes.of(language)
+    scopes = local_scopes.Collector(rules, data) if rules is not None else None
     defs, roles, ids = _run_tags(language, root, data, facts, scopes)
     facts.symbols = _symbols(language, defs, data)
     local = scopes.finish(roles) if scopes is not None else None

@@ -17,5 +17,6 @@ LANGUAGE = Language(
     family="c",
     import_kinds=('c_include', 'c_system_include'),
     imports="indexer.lang.c.imports",
+    scopes="indexer.lang.c.scopes",
 )
 LANGUAGES = (LANGUAGE,)

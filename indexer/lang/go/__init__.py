@@ -17,5 +17,6 @@ LANGUAGE = Language(
     family="go",
     import_kinds=('go',),
     imports="indexer.lang.go.imports",
+    scopes="indexer.lang.go.scopes",
 )
 LANGUAGES = (LANGUAGE,)

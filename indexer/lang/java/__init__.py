@@ -17,5 +17,6 @@ LANGUAGE = Language(
     family="java",
     import_kinds=('java',),
     imports="indexer.lang.java.imports",
+    scopes="indexer.lang.java.scopes",
 )
 LANGUAGES = (LANGUAGE,)

@@ -22,5 +22,6 @@ LANGUAGE = Language(
     family="js",
     import_kinds=('js',),
     imports="indexer.lang.javascript.imports",
+    scopes="indexer.lang.javascript.scopes",
 )
 LANGUAGES = (LANGUAGE,)

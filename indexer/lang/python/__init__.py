@@ -18,5 +18,6 @@ LANGUAGE = Language(
     family="python",
     import_kinds=('python',),
     imports="indexer.lang.python.imports",
+    scopes="indexer.lang.python.scopes",
 )
 LANGUAGES = (LANGUAGE,)

@@ -17,5 +17,6 @@ LANGUAGE = Language(
     family="rust",
     import_kinds=('rust_mod', 'rust_use', 'rust_extern'),
     imports="indexer.lang.rust.imports",
+    scopes="indexer.lang.rust.scopes",
 )
 LANGUAGES = (LANGUAGE,)

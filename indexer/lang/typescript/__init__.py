@@ -24,6 +24,7 @@ LANGUAGE = Language(
     family="js",
     import_kinds=("js",),
     imports="indexer.lang.javascript.imports",
+    scopes="indexer.lang.typescript.scopes",
 )
 
 TSX = Language(
@@ -37,5 +38,6 @@ TSX = Language(
     family="js",
     import_kinds=("js",),
     imports="indexer.lang.javascript.imports",
+    scopes="indexer.lang.typescript.scopes",
 )
 LANGUAGES = (LANGUAGE, TSX)
