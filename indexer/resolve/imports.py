@@ -4,7 +4,7 @@ tree) or "unresolved" (should be in the tree, is not).
 
 A pure function of the file table, the blob facts and the bytes of configuration files
 (go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language family's
-rules live in its own module; this one dispatches by import kind and sorts the results.
+rules live in the package of the language that owns it (`Language.resolver`); this one dispatches by import kind and sorts the results.
 
 Re-indexing after a small change starts from an earlier snapshot with the same paths
 (`Prior`): only the changed files, and the importers of a family whose inputs changed
@@ -18,15 +18,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple, Protocol
 
 from indexer.contract.errors import RennetError
-from indexer.lang.c.resolve import CResolver
-from indexer.lang.go.resolve import GoResolver
-from indexer.lang.java.resolve import JavaResolver
-from indexer.lang.javascript.resolve import JsResolver
-from indexer.lang.php.resolve import PHP_SOURCES, PhpResolver, declarations
-from indexer.lang.python.resolve import PythonResolver
-from indexer.lang.rust.resolve import RustResolver, extern_crates, module_declarations
+from indexer.lang.language import part
+from indexer.lang.php.resolve import PHP_SOURCES, declarations
+from indexer.lang.registry import LANGUAGES
+from indexer.lang.rust.resolve import extern_crates, module_declarations
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
-from indexer.resolve.scripting import BashResolver, CSharpResolver, RubyResolver
 from indexer.resolve.tree import UNRESOLVED, Outcome, TreePaths
 from indexer.store.facts_table import Summary, summaries_of
 
@@ -39,52 +35,25 @@ class Resolver(Protocol):
 
 Factory = Callable[[TreePaths, Mapping[str, BlobFacts], Callable[[str], bytes]], Resolver]
 
-FACTORIES: dict[str, Factory] = {
-    "python": lambda t, f, r: PythonResolver(t),
-    "js": lambda t, f, r: JsResolver(t, r),
-    "go": lambda t, f, r: GoResolver(t, f, r),
-    "rust": lambda t, f, r: RustResolver(t, f, r),
-    "java": lambda t, f, r: JavaResolver(t, f),
-    "c": lambda t, f, r: CResolver(t),
-    "ruby": lambda t, f, r: RubyResolver(t),
-    "php": lambda t, f, r: PhpResolver(t, f, r),
-    "csharp": lambda t, f, r: CSharpResolver(t, f, r),
-    "bash": lambda t, f, r: BashResolver(t),
-}
+def _factory(module: str) -> Factory:
+    def make(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> Resolver:
+        return part(module, "make_resolver")(tree, facts, read)  # type: ignore[operator]
+    return make
 
-FAMILY = {
-    "python": "python",
-    "js": "js",
-    "go": "go",
-    "rust_mod": "rust",
-    "rust_use": "rust",
-    "rust_extern": "rust",
-    "java": "java",
-    "c_include": "c",
-    "c_system_include": "c",
-    "ruby_require": "ruby",
-    "php_require": "php",
-    "php_use": "php",
-    "php_use_function": "php",
-    "php_use_const": "php",
-    "csharp_using": "csharp",
-    "csharp_global_using": "csharp",
-    "bash_source": "bash",
-}
+
+# Each import family's resolver, from the language package that owns it (`Language.resolver`),
+# imported when a snapshot first resolves an import of that family.
+FACTORIES: dict[str, Factory] = {language.family: _factory(language.resolver)
+                                 for language in LANGUAGES.values() if language.resolver}
+
+# The family of each import kind, as the languages name the kinds their imports have.
+FAMILY: dict[str, str] = {kind: language.family for language in LANGUAGES.values() for kind in language.import_kinds}
 
 # The languages whose facts can hold imports of each family (their queries capture those
 # import kinds): when a family's resolution changes, only their files are looked at.
-FAMILY_LANGUAGES = {
-    "python": ("python",),
-    "js": ("javascript", "typescript", "tsx"),
-    "go": ("go",),
-    "rust": ("rust",),
-    "java": ("java",),
-    "c": ("c", "cpp"),
-    "ruby": ("ruby",),
-    "php": ("php",),
-    "csharp": ("csharp",),
-    "bash": ("bash",),
+FAMILY_LANGUAGES: dict[str, tuple[str, ...]] = {
+    family: tuple(name for name, language in LANGUAGES.items() if language.family == family)
+    for family in FACTORIES
 }
 
 

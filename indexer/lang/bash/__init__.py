@@ -19,5 +19,6 @@ LANGUAGE = Language(
     family="bash",
     import_kinds=('bash_source',),
     imports="indexer.lang.bash.imports",
+    resolver="indexer.lang.bash.resolve",
 )
 LANGUAGES = (LANGUAGE,)

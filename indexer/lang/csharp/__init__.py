@@ -17,5 +17,6 @@ LANGUAGE = Language(
     family="csharp",
     import_kinds=('csharp_using', 'csharp_global_using'),
     imports="indexer.lang.csharp.imports",
+    resolver="indexer.lang.csharp.resolve",
 )
 LANGUAGES = (LANGUAGE,)

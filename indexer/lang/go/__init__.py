@@ -17,6 +17,7 @@ LANGUAGE = Language(
     family="go",
     import_kinds=('go',),
     imports="indexer.lang.go.imports",
+    resolver="indexer.lang.go.resolve",
     scopes="indexer.lang.go.scopes",
 )
 LANGUAGES = (LANGUAGE,)

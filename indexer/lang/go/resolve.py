@@ -281,3 +281,7 @@ class GoResolver:
         if directory not in self.tree.dirs or ignored_dir(spec):
             return ()
         return self.package_files(directory)
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> GoResolver:
+    return GoResolver(tree, facts, read)

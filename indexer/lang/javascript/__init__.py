@@ -22,6 +22,7 @@ LANGUAGE = Language(
     family="js",
     import_kinds=('js',),
     imports="indexer.lang.javascript.imports",
+    resolver="indexer.lang.javascript.resolve",
     scopes="indexer.lang.javascript.scopes",
 )
 LANGUAGES = (LANGUAGE,)

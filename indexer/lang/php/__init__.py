@@ -18,5 +18,6 @@ LANGUAGE = Language(
     family="php",
     import_kinds=('php_require', 'php_use', 'php_use_function', 'php_use_const'),
     imports="indexer.lang.php.imports",
+    resolver="indexer.lang.php.resolve",
 )
 LANGUAGES = (LANGUAGE,)

@@ -188,3 +188,7 @@ class PhpResolver:
         used = {n.lower() for n in uses_of(own)} - {b.lower() for b in bound} if own else set()
         return tuple(p for p in files if p != importer
                      and any(d[2].lower() in used for d in self._declared_in(p) or ()))
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> PhpResolver:
+    return PhpResolver(tree, facts, read)

@@ -18,6 +18,7 @@ LANGUAGE = Language(
     family="python",
     import_kinds=('python',),
     imports="indexer.lang.python.imports",
+    resolver="indexer.lang.python.resolve",
     scopes="indexer.lang.python.scopes",
 )
 LANGUAGES = (LANGUAGE,)

@@ -19,5 +19,6 @@ LANGUAGE = Language(
     family="ruby",
     import_kinds=('ruby_require',),
     imports="indexer.lang.ruby.imports",
+    resolver="indexer.lang.ruby.resolve",
 )
 LANGUAGES = (LANGUAGE,)

@@ -572,3 +572,7 @@ class RustResolver:
         if hit is None and (beside := self._beside(importer, head)) is not None:
             hit = self.modules.child(beside, head)
         return (hit, rest) if hit is not None else EXTERNAL
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> RustResolver:
+    return RustResolver(tree, facts, read)
