@@ -17,11 +17,11 @@ import threading
 import time
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
-from indexer.lang import retry_views
-from indexer.lang.c import macros as c_macros
+from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
 
 _local = threading.local()
@@ -285,31 +285,25 @@ class Budget:
 
 
 def parser_view(name: str, data: bytes) -> bytes:
-    """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
-    preprocessor) cannot place blanked to spaces, and enumerator macros written as the
-    enumerators they define (`indexer.lang.c.macros`). Same length and lines, so every offset and
-    name read from `data` still holds; the macro is simply not in the tree."""
-    if name not in ("c", "cpp"):
-        return data
-    spans = c_macros.blanked_spans(name, data)
-    edits = c_macros.enumerator_macro_edits(data)
-    if not spans and not edits:
-        return data
-    view = bytearray(data)
-    for at, replacement in edits:
-        view[at:at + len(replacement)] = replacement
-    for start, end in spans:  # after the edits: none is left in a blanked branch
-        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
-        view[start:end] = retry_views.blanked(data[start:end])
-    return bytes(view)
+    """What the parser is given: `data`, or the view the language's package shows of it
+    (`Language.view`: C and C++ blank the macros tree-sitter cannot place). Same length and
+    lines, so every offset and name read from `data` still holds."""
+    view = _parser_view(name)
+    return data if view is None else view(name, data)
+
+
+@cache
+def _parser_view(name: str) -> Callable[[str, bytes], bytes] | None:
+    module = LANGUAGES[name].view
+    return part(module, "parser_view") if module else None  # type: ignore[return-value]
 
 
 def parse(name: str, data: bytes) -> Tree | None:
     """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget.
-    A C# or Bash tree with errors is parsed again as its `indexer.lang.retry_views` view shows the
-    source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    A tree with errors, of a language that has a retry view (`Language.retry`: C#, Bash), is
+    parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
     tree = _parse(name, parser_view(name, data))
-    retry = retry_views.RETRY_VIEWS.get(name)
+    retry = _retry_view(name)
     if retry is not None and tree is not None and tree.root_node.has_error:
         view = retry(data, tree.root_node)
         if view is not None:
@@ -317,6 +311,12 @@ def parse(name: str, data: bytes) -> Tree | None:
             if other is not None and error_bytes(other.root_node) < error_bytes(tree.root_node):
                 return other
     return tree
+
+
+@cache
+def _retry_view(name: str) -> Callable[[bytes, Node], bytes | None] | None:
+    module = LANGUAGES[name].retry
+    return part(module, "retry_view") if module else None  # type: ignore[return-value]
 
 
 def _parse(name: str, data: bytes) -> Tree | None:

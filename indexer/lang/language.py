@@ -11,7 +11,8 @@ The parts a language may supply, each a module of its package (see docs/architec
 - `scopes`: `SCOPES`, a `local_scopes.LocalScopes` (which sites are local bindings);
 - `hooks`: `HOOKS`, a `tags_hooks.TagsHooks` (what its definitions need beyond the tables);
 - `resolver`: `make_resolver(tree, facts, read)`, for the import family it owns (`family`);
-- `retry`: `retry_view(data, root)`, a second view of a source whose parse has errors.
+- `retry`: `retry_view(data, root)`, a second view of a source whose parse has errors;
+- `view`: `parser_view(name, data)`, what the parser is shown of a source (C's macros blanked).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Language:
     hooks: str = ""  # module with HOOKS
     resolver: str = ""  # module with make_resolver: set on the one language that owns `family`
     retry: str = ""  # module with retry_view
+    view: str = ""  # module with parser_view
 
     def query_text(self) -> str:
         """Our query files' text, in order."""

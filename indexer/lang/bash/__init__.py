@@ -20,5 +20,6 @@ LANGUAGE = Language(
     import_kinds=('bash_source',),
     imports="indexer.lang.bash.imports",
     resolver="indexer.lang.bash.resolve",
+    retry="indexer.lang.bash.retry",
 )
 LANGUAGES = (LANGUAGE,)

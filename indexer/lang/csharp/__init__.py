@@ -18,5 +18,6 @@ LANGUAGE = Language(
     import_kinds=('csharp_using', 'csharp_global_using'),
     imports="indexer.lang.csharp.imports",
     resolver="indexer.lang.csharp.resolve",
+    retry="indexer.lang.csharp.retry",
 )
 LANGUAGES = (LANGUAGE,)
