@@ -18,7 +18,6 @@ from indexer.lang import grammars
 from indexer.lang.content import count_lines, generated_rule, go_build_ignored, skip_reason
 from indexer.lang.registry import GRAMMAR_LANGUAGES
 from indexer.model import BlobFacts
-from indexer.store.records import EXTRACTOR_VERSION  # noqa: F401 - kept beside the records it keys
 
 DEFAULT_SIZE_CAP = 1 << 20
 
