@@ -3,8 +3,6 @@ the snapshot version names every facts version a snapshot was assembled from."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
@@ -45,7 +43,7 @@ def test_a_bumped_language_version_reparses_only_that_languages_blobs(tmp_path, 
         before = _keys(store, oid)
         old_version = snapshot_version()
 
-        monkeypatch.setitem(LANGUAGES, "rust", dataclasses.replace(LANGUAGES["rust"], version="2"))
+        monkeypatch.setitem(LANGUAGES, "rust", LANGUAGES["rust"]._replace(version="2"))
         assert snapshot_version() != old_version
 
         again = api.index(str(builder.path), oid, store=store, workers=1)
