@@ -60,3 +60,8 @@ def handlers(language: str) -> dict[str, Handler]:
     """The import-spec readers of `language`, by the capture key they read (`import.<kind>`)."""
     module = LANGUAGES[language].imports
     return part(module, "HANDLERS") if module else {}  # type: ignore[return-value]
+
+
+def import_order(i: ImportSpec) -> tuple:
+    """The order of a blob's imports: by line, then by everything else they hold."""
+    return (i.line, i.kind, i.spec, i.level, i.names, i.aliases, i.exports, i.visibility)

@@ -44,6 +44,7 @@ from tree_sitter import Node
 
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
+from indexer.model import ImportSpec
 
 # scope kinds
 FUNCTION, BLOCK, CLASS, COMPREHENSION, WITH = range(5)
@@ -66,6 +67,8 @@ Handler = Callable[["Collector", dict[str, list[Node]]], None]
 Parameters = Callable[["Collector", Node, int], None]
 # (site node, its start, its end, the source, where the site before it ends): names a variable?
 Check = Callable[[Node, int, int, bytes, int], bool]
+# (the Collector, an import's node, the specs read from it): what the import binds or settles
+OnImport = Callable[["Collector", Node, list[ImportSpec]], None]
 
 
 def any_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
@@ -82,14 +85,16 @@ class LocalScopes:
     - `check`: whether a site's node names a variable (no attribute, keyword, field or type);
     - `settling`: a binding at a definition's site or to a `require(...)` is settled (JS, TS);
     - `module_level_at_line_start`: a definition at the start of a line is at module level
-      (Python): nothing there to settle."""
+      (Python): nothing there to settle;
+    - `on_import`: what an import the tags found binds or settles."""
 
     __slots__ = ("definitions", "nested", "parameters", "handlers", "check", "settling",
-                 "module_level_at_line_start", "seen")
+                 "module_level_at_line_start", "on_import", "seen")
 
     def __init__(self, definitions: dict[str, DefinitionScope] | None = None, nested: frozenset[str] = frozenset(),
                  parameters: Parameters | None = None, handlers: dict[str, Handler] | None = None,
-                 check: Check = any_name, settling: bool = False, module_level_at_line_start: bool = False) -> None:
+                 check: Check = any_name, settling: bool = False, module_level_at_line_start: bool = False,
+                 on_import: OnImport | None = None) -> None:
         self.definitions = definitions or {}
         self.nested = nested
         self.parameters = parameters
@@ -97,6 +102,7 @@ class LocalScopes:
         self.check = check
         self.settling = settling
         self.module_level_at_line_start = module_level_at_line_start
+        self.on_import = on_import
         # def node types `Collector.definition` wants to see
         self.seen = frozenset(self.definitions) | nested
 
@@ -104,7 +110,8 @@ class LocalScopes:
                  nested: frozenset[str] = frozenset()) -> LocalScopes:
         """These rules with more definitions that are scopes, or more nested ones (C++ of C's)."""
         return LocalScopes({**self.definitions, **(definitions or {})}, self.nested | nested, self.parameters,
-                           self.handlers, self.check, self.settling, self.module_level_at_line_start)
+                           self.handlers, self.check, self.settling, self.module_level_at_line_start,
+                           self.on_import)
 
     def handler(self, key: str) -> Handler:
         """What reads a match of `@local.scope.<key>` or `@local.bind.<key>`."""
@@ -173,21 +180,6 @@ class Collector:
                         walk(self, params, index)
         if def_type in self._nested and (not self.rules.module_level_at_line_start or (start and self.data[start - 1] != 10)):
             self.named.append((STRICT, start, name))
-
-    def python_import(self, node: Node, specs: list) -> None:
-        """The names a Python import binds, where it stands: settled, not local (the sites are
-        uses of what it imports, which the import edge resolves). At column 0 it is at module
-        level."""
-        if not node.start_point[1]:
-            return
-        at = node.start_byte
-        for spec in specs:
-            if spec.names:
-                names = [spec.local(i) for i in range(len(spec.names)) if spec.names[i] != "*"]
-            else:
-                names = [spec.aliases[0] if spec.aliases else spec.spec.split(".")[0]]
-            for name in names:
-                self.named.append((INNERMOST, at, name))
 
     def add_scope(self, node: Node, kind: int, region: Node | None = None, hole: Node | None = None) -> int:
         """A scope over `node`, looked up from within `region` (all of it by default) but for

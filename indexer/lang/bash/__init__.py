@@ -19,6 +19,7 @@ LANGUAGE = Language(
     family="bash",
     import_kinds=('bash_source',),
     imports="indexer.lang.bash.imports",
+    hooks="indexer.lang.bash.tags",
     resolver="indexer.lang.bash.resolve",
     retry="indexer.lang.bash.retry",
 )

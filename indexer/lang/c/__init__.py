@@ -17,6 +17,7 @@ LANGUAGE = Language(
     family="c",
     import_kinds=('c_include', 'c_system_include'),
     imports="indexer.lang.c.imports",
+    hooks="indexer.lang.c.tags",
     view="indexer.lang.c.macros",
     resolver="indexer.lang.c.resolve",
     scopes="indexer.lang.c.scopes",

@@ -17,6 +17,7 @@ LANGUAGE = Language(
     family="csharp",
     import_kinds=('csharp_using', 'csharp_global_using'),
     imports="indexer.lang.csharp.imports",
+    hooks="indexer.lang.csharp.tags",
     resolver="indexer.lang.csharp.resolve",
     retry="indexer.lang.csharp.retry",
 )

@@ -17,6 +17,7 @@ LANGUAGE = Language(
     family="go",
     import_kinds=('go',),
     imports="indexer.lang.go.imports",
+    hooks="indexer.lang.go.tags",
     resolver="indexer.lang.go.resolve",
     scopes="indexer.lang.go.scopes",
 )

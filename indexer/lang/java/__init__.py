@@ -17,6 +17,7 @@ LANGUAGE = Language(
     family="java",
     import_kinds=('java',),
     imports="indexer.lang.java.imports",
+    hooks="indexer.lang.java.tags",
     resolver="indexer.lang.java.resolve",
     scopes="indexer.lang.java.scopes",
 )

@@ -22,6 +22,7 @@ LANGUAGE = Language(
     family="js",
     import_kinds=('js',),
     imports="indexer.lang.javascript.imports",
+    hooks="indexer.lang.javascript.tags",
     resolver="indexer.lang.javascript.resolve",
     scopes="indexer.lang.javascript.scopes",
 )

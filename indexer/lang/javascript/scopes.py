@@ -5,6 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.lang.local_scopes import AT_NODE, BLOCK, FUNCTION, OF_FUNCTION, WITH, Collector, LocalScopes
+from indexer.model import ImportSpec
 
 _JS_NAMES = frozenset({"identifier", "shorthand_property_identifier"})
 
@@ -92,10 +93,16 @@ def _js_catch(c: Collector, caps: dict[str, list[Node]]) -> None:
     _js_names(c, caps["local.bind.catch"][0], AT_NODE, c.add_scope(caps["local.block"][0], BLOCK))
 
 
+def _import(c: Collector, node: Node, specs: list[ImportSpec]) -> None:
+    if node.type == "call_expression":  # `require(...)`, `import(...)`: a binding to it is settled
+        c.require_calls.add(node.start_byte)
+
+
 SCOPES = LocalScopes(
     nested=frozenset({"function_declaration", "generator_function_declaration", "class_declaration"}),
     handlers={"function": _js_function, "with": _js_with,
               "let": _js_let, "var": _js_var, "for": _js_for, "catch": _js_catch},
     check=_js_name,
     settling=True,
+    on_import=_import,
 )

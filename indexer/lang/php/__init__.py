@@ -18,6 +18,7 @@ LANGUAGE = Language(
     family="php",
     import_kinds=('php_require', 'php_use', 'php_use_function', 'php_use_const'),
     imports="indexer.lang.php.imports",
+    hooks="indexer.lang.php.tags",
     resolver="indexer.lang.php.resolve",
 )
 LANGUAGES = (LANGUAGE,)

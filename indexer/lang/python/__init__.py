@@ -18,6 +18,7 @@ LANGUAGE = Language(
     family="python",
     import_kinds=('python',),
     imports="indexer.lang.python.imports",
+    hooks="indexer.lang.python.tags",
     resolver="indexer.lang.python.resolve",
     scopes="indexer.lang.python.scopes",
 )

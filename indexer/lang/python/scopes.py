@@ -16,6 +16,7 @@ from indexer.lang.local_scopes import (
     LocalScopes,
     name_at,
 )
+from indexer.model import ImportSpec
 
 _PY_KEYWORD_ARGUMENT = re.compile(rb"[ \t]*=(?!=)")  # `f(load=1)`: a parameter's name, no use
 
@@ -118,6 +119,22 @@ def _py_global(c: Collector, caps: dict[str, list[Node]]) -> None:
     c.named.append((INNERMOST, site.start_byte, name_at(c.data, site.start_byte, site.end_byte, {})))
 
 
+def _import(c: Collector, node: Node, specs: list[ImportSpec]) -> None:
+    """The names a Python import binds, where it stands: settled, not local (the sites are
+    uses of what it imports, which the import edge resolves). At column 0 it is at module
+    level."""
+    if not node.start_point[1]:
+        return
+    at = node.start_byte
+    for spec in specs:
+        if spec.names:
+            names = [spec.local(i) for i in range(len(spec.names)) if spec.names[i] != "*"]
+        else:
+            names = [spec.aliases[0] if spec.aliases else spec.spec.split(".")[0]]
+        for name in names:
+            c.named.append((INNERMOST, at, name))
+
+
 SCOPES = LocalScopes(
     definitions={"function_definition": (FUNCTION, False, "body", ("parameters",)),
                  "class_definition": (CLASS, False, "body", ())},
@@ -127,4 +144,5 @@ SCOPES = LocalScopes(
               "name": _py_name, "pattern": _py_pattern, "walrus": _py_walrus, "global": _py_global},
     check=_python_name,
     module_level_at_line_start=True,
+    on_import=_import,
 )

@@ -19,6 +19,7 @@ LANGUAGE = Language(
     family="ruby",
     import_kinds=('ruby_require',),
     imports="indexer.lang.ruby.imports",
+    hooks="indexer.lang.ruby.tags",
     resolver="indexer.lang.ruby.resolve",
 )
 LANGUAGES = (LANGUAGE,)

@@ -17,6 +17,7 @@ LANGUAGE = Language(
     family="rust",
     import_kinds=('rust_mod', 'rust_use', 'rust_extern'),
     imports="indexer.lang.rust.imports",
+    hooks="indexer.lang.rust.tags",
     resolver="indexer.lang.rust.resolve",
     scopes="indexer.lang.rust.scopes",
 )

@@ -24,6 +24,7 @@ LANGUAGE = Language(
     family="js",
     import_kinds=("js",),
     imports="indexer.lang.javascript.imports",
+    hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
 )
 
@@ -38,6 +39,7 @@ TSX = Language(
     family="js",
     import_kinds=("js",),
     imports="indexer.lang.javascript.imports",
+    hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
 )
 LANGUAGES = (LANGUAGE, TSX)
