@@ -3,8 +3,9 @@ edges to files of the tree, or one UnresolvedImport marked "external" (outside t
 tree) or "unresolved" (should be in the tree, is not).
 
 A pure function of the file table, the blob facts and the bytes of configuration files
-(go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language family's
-rules live in the package of the language that owns it (`Language.resolver`); this one dispatches by import kind and sorts the results.
+(go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language
+family's rules live in the package of the language that owns it (`Language.resolver`); this
+one dispatches by import kind and sorts the results.
 
 Re-indexing after a small change starts from an earlier snapshot with the same paths
 (`Prior`): only the changed files, and the importers of a family whose inputs changed

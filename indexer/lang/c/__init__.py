@@ -1,25 +1,27 @@
-"""C; C++ shares its query file c_family.scm and its include resolution (indexer.lang.language)."""
+"""C: what the indexer knows of it, in one record (indexer.lang.language). C++ shares its query
+file c_family.scm, its include readers and resolution, and its parser view."""
 
 from indexer.lang.language import Language
 
-# Extractor versions of its blob facts (bump on any change to the facts of the same bytes):
-# 1: the version of its own, split from the one extractor version (55) of all languages
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
 VERSION = "1"
 
 LANGUAGE = Language(
     name="c",
     version=VERSION,
-    grammar=('tree_sitter_c', 'language'),
+    grammar=("tree_sitter_c", "language"),
     identifiers="[(identifier) (type_identifier) (field_identifier)] @id",
-    queries=('c/c_family.scm',),
-    extensions=('c',),
-    mode_names=('c',),
+    queries=("c/c_family.scm",),
+    extensions=("c",),
+    mode_names=("c",),
     family="c",
-    import_kinds=('c_include', 'c_system_include'),
+    import_kinds=("c_include", "c_system_include"),
     imports="indexer.lang.c.imports",
-    hooks="indexer.lang.c.tags",
-    view="indexer.lang.c.macros",
-    resolver="indexer.lang.c.resolve",
     scopes="indexer.lang.c.scopes",
+    hooks="indexer.lang.c.tags",
+    resolver="indexer.lang.c.resolve",
+    view="indexer.lang.c.macros",
 )
 LANGUAGES = (LANGUAGE,)

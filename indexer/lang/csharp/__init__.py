@@ -1,21 +1,22 @@
-"""C# (indexer.lang.language)."""
+"""C#: what the indexer knows of it, in one record (indexer.lang.language)."""
 
 from indexer.lang.language import Language
 
-# Extractor versions of its blob facts (bump on any change to the facts of the same bytes):
-# 1: the version of its own, split from the one extractor version (55) of all languages
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
 VERSION = "1"
 
 LANGUAGE = Language(
     name="csharp",
     version=VERSION,
-    grammar=('tree_sitter_c_sharp', 'language'),
+    grammar=("tree_sitter_c_sharp", "language"),
     identifiers="(identifier) @id",
-    queries=('csharp/queries.scm',),
-    extensions=('cs',),
-    mode_names=('csharp',),
+    queries=("csharp/queries.scm",),
+    extensions=("cs",),
+    mode_names=("csharp",),
     family="csharp",
-    import_kinds=('csharp_using', 'csharp_global_using'),
+    import_kinds=("csharp_using", "csharp_global_using"),
     imports="indexer.lang.csharp.imports",
     hooks="indexer.lang.csharp.tags",
     resolver="indexer.lang.csharp.resolve",

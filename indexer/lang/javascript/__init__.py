@@ -1,4 +1,5 @@
-"""JavaScript (and JSX: the one grammar reads both); TypeScript imports its shared parts (indexer.lang.language)."""
+"""JavaScript and JSX (one grammar reads both): what the indexer knows of them, in one record
+(indexer.lang.language). TypeScript and TSX share its patterns, readers, scopes and resolution."""
 
 from indexer.lang.language import Language
 
@@ -6,24 +7,25 @@ from indexer.lang.language import Language
 IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifier)"
                " (shorthand_property_identifier_pattern) (private_property_identifier)] @id")
 
-# Extractor versions of its blob facts (bump on any change to the facts of the same bytes):
-# 1: the version of its own, split from the one extractor version (55) of all languages
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
 VERSION = "1"
 
 LANGUAGE = Language(
     name="javascript",
     version=VERSION,
-    grammar=('tree_sitter_javascript', 'language'),
+    grammar=("tree_sitter_javascript", "language"),
     identifiers=IDENTIFIERS,
-    queries=('javascript/queries.scm', 'javascript/jsx.scm', 'javascript/locals.scm'),
-    extensions=('js', 'jsx', 'mjs', 'cjs'),
-    interpreters=('node', 'nodejs', 'bun'),
-    mode_names=('js', 'javascript'),
+    queries=("javascript/queries.scm", "javascript/jsx.scm", "javascript/locals.scm"),
+    extensions=("js", "jsx", "mjs", "cjs"),
+    interpreters=("node", "nodejs", "bun"),
+    mode_names=("js", "javascript"),
     family="js",
-    import_kinds=('js',),
+    import_kinds=("js",),
     imports="indexer.lang.javascript.imports",
+    scopes="indexer.lang.javascript.scopes",
     hooks="indexer.lang.javascript.tags",
     resolver="indexer.lang.javascript.resolve",
-    scopes="indexer.lang.javascript.scopes",
 )
 LANGUAGES = (LANGUAGE,)

@@ -1,22 +1,23 @@
-"""PHP (indexer.lang.language)."""
+"""PHP: what the indexer knows of it, in one record (indexer.lang.language)."""
 
 from indexer.lang.language import Language
 
-# Extractor versions of its blob facts (bump on any change to the facts of the same bytes):
-# 1: the version of its own, split from the one extractor version (55) of all languages
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
 VERSION = "1"
 
 LANGUAGE = Language(
     name="php",
     version=VERSION,
-    grammar=('tree_sitter_php', 'language_php'),
+    grammar=("tree_sitter_php", "language_php"),
     identifiers="(name) @id",
-    queries=('php/queries.scm',),
-    extensions=('php', 'phtml', 'php5', 'php7', 'phps'),
-    interpreters=('php',),
-    mode_names=('php',),
+    queries=("php/queries.scm",),
+    extensions=("php", "phtml", "php5", "php7", "phps"),
+    interpreters=("php",),
+    mode_names=("php",),
     family="php",
-    import_kinds=('php_require', 'php_use', 'php_use_function', 'php_use_const'),
+    import_kinds=("php_require", "php_use", "php_use_function", "php_use_const"),
     imports="indexer.lang.php.imports",
     hooks="indexer.lang.php.tags",
     resolver="indexer.lang.php.resolve",

@@ -6,9 +6,9 @@ from indexer.lang.language import Language
 
 IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 
-# Extractor versions of its blob facts, TypeScript's and TSX's alike (bump on any change to
-# the facts of the same bytes):
-# 1: the version of its own, split from the one extractor version (55) of all languages
+# The extractor version of TypeScript's and TSX's blob facts: bump it on any change to the
+# facts made of the same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
 VERSION = "1"
 
 LANGUAGE = Language(
