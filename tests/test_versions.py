@@ -3,9 +3,11 @@ the snapshot version names every facts version a snapshot was assembled from."""
 
 from __future__ import annotations
 
+import pytest
+
 from corpora.gitbuild import RepoBuilder
 from indexer import api
-from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
+from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES, name_language
 from indexer.store.canonical import lines
 from indexer.store.database import Store
 from indexer.store.records import facts_key, is_facts_key, load_facts, load_record
@@ -25,13 +27,7 @@ _FILES = {
 def _keys(store: Store, oid: str) -> dict[str, bytes]:
     record = load_record(store, oid)
     assert record is not None
-    return {f.path: facts_key(f.blob, _name_language(f.path), record.extractor_version) for f in record.files}
-
-
-def _name_language(path: str) -> str:
-    from indexer.lang.registry import name_language
-
-    return name_language(path)
+    return {f.path: facts_key(f.blob, name_language(f.path), record.extractor_version) for f in record.files}
 
 
 def test_a_bumped_language_version_reparses_only_that_languages_blobs(tmp_path, monkeypatch):
@@ -87,3 +83,30 @@ def test_the_single_version_of_old_keys_facts_as_it_did():
     # a store written by the one extractor version (55 and before) keyed facts `blob|language|55`
     assert facts_key("b" * 40, "python", "55") == b"b" * 40 + b"|python|55"
     assert facts_version("55", "rust") == "55"
+
+
+def test_a_store_of_the_single_version_of_old_is_read_as_written(tmp_path, monkeypatch):
+    from indexer import build
+    from indexer.contract.errors import NotIndexed
+
+    builder = RepoBuilder(tmp_path / "repo")
+    oid = builder.commit(_FILES)
+    with Store.open(tmp_path / "store") as store:
+        # what the one extractor version wrote: facts at `blob|language|55`, the snapshot at `oid|55`
+        with monkeypatch.context() as patched:
+            patched.setattr(build, "snapshot_version", lambda: "55")
+            old = api.index(str(builder.path), oid, store=store, workers=1)
+        record = load_record(store, oid, "55")
+        assert record is not None and record.extractor_version == "55"
+        keys = {f.path: facts_key(f.blob, name_language(f.path), "55") for f in record.files}
+        assert all(key.endswith(b"|55") for key in keys.values())
+        old_facts = load_facts(store, keys)
+        assert set(old_facts) == set(_FILES)
+        # this version finds no snapshot of its own: not indexed, never a wrong answer
+        with pytest.raises(NotIndexed):
+            api.snapshot(str(builder.path), oid, store=store, index_if_absent=False)
+        new = api.index(str(builder.path), oid, store=store, workers=1)
+        assert new.parsed_blobs == len(_FILES)  # no key of old is one of this version's
+        snap = api.snapshot(str(builder.path), oid, store=store, index_if_absent=False)
+        assert b"".join(snap.canonical_lines()) == b"".join(lines(record, old_facts))
+        assert new.fingerprint != old.fingerprint
