@@ -68,3 +68,19 @@ _CSHARP_TYPES = frozenset({"class", "interface", "struct", "enum", "type"})
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> CSharpResolver:
     return CSharpResolver(tree, facts, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """A .csproj's ProjectReferences say which projects' namespaces C# files see, and a file's
+    namespace (any change of one, with its symbols) what a `using` reaches
+    (resolve.imports.to_resolve)."""
+    if name.endswith(".csproj"):
+        return True
+    if not name.endswith(".cs"):
+        return False
+    old = _namespace(before())
+    return old is None or bool(old) or bool(_namespace(after))
+
+
+def _namespace(facts: BlobFacts | None) -> str | None:
+    return None if facts is None else facts.package_name

@@ -75,3 +75,16 @@ class JavaResolver:
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> JavaResolver:
     return JavaResolver(tree, facts)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """A file's package declaration says where its classes are imported from
+    (resolve.imports.to_resolve)."""
+    if not name.endswith(".java"):
+        return False
+    old = _package(before())
+    return old is None or old != _package(after)
+
+
+def _package(facts: BlobFacts | None) -> str | None:
+    return None if facts is None else facts.package_name

@@ -279,3 +279,9 @@ def _typescript_named(stem: str) -> tuple[str, tuple[str, ...]] | None:
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> JsResolver:
     return JsResolver(tree, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """Any .json may be a tsconfig's `extends` target, a tsconfig or a package.json: what
+    every JS file's imports resolve by (resolve.imports.to_resolve)."""
+    return name.endswith(".json")

@@ -192,3 +192,14 @@ class PhpResolver:
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> PhpResolver:
     return PhpResolver(tree, facts, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """composer.json, and the namespaced classes, functions and constants a file declares,
+    change how other files' imports resolve (resolve.imports.to_resolve)."""
+    if name == "composer.json":
+        return True
+    if not name.endswith(PHP_SOURCES):
+        return False
+    old = declarations(before())  # type: ignore[arg-type]
+    return old is None or old != declarations(after)  # type: ignore[arg-type]
