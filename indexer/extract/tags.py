@@ -88,6 +88,7 @@ class TreeFacts:
     exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (javascript.imports.js_exports)
     es_module: bool = False  # JS/TS (javascript.imports.es_module)
     package_name: str = ""
+    build_ignored: bool = False  # Go: excluded from every build (go.build_constraints)
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
 

@@ -35,6 +35,7 @@ class Facts(Protocol):
     exported_as: list[tuple[str, str]]
     es_module: bool
     dunder_all: list[str] | None
+    build_ignored: bool
 
 
 # (definition node, the kind its capture says) -> its kind, "" to leave it to `kinds`, or None
