@@ -117,8 +117,9 @@ class NativeTags:
         found = self._languages.get(name)
         if found is None:
             from indexer.lang import grammars
+            from indexer.lang.registry import LANGUAGES
 
-            module, factory = grammars._MODULES[name]
+            module, factory = LANGUAGES[name].grammar
             capsule = getattr(importlib.import_module(module), factory)()
             get = ctypes.pythonapi.PyCapsule_GetPointer
             get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]

@@ -46,7 +46,6 @@ from indexer.store.database import Store, WriteLock, unpack
 from indexer.store.facts_table import FactsTable, Summary, load_summaries, summaries_of
 from indexer.store.facts_writer import FactsWriter
 from indexer.store.records import (
-    EXTRACTOR_VERSION,
     NO_FACTS,
     LazyHead,
     PendingNames,
@@ -70,6 +69,7 @@ from indexer.store.records import (
     snapshot_key,
     stored_facts,
 )
+from indexer.store.versions import snapshot_version
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -81,7 +81,8 @@ SIZE_CAP = 1 << 20
 
 
 def extractor_version() -> str:
-    return EXTRACTOR_VERSION
+    """The snapshot version this code writes (indexer.store.versions)."""
+    return snapshot_version()
 
 
 @dataclass
@@ -147,7 +148,7 @@ def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFact
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
-    return stored_facts(facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts)
+    return stored_facts(facts_key(job.blob, job.language, snapshot_version()), facts)
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[StoredFacts]:

@@ -61,10 +61,10 @@ class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
     line up with `names` ("" where a name is not renamed, not exported); an import of a module
     itself under another name (`import a.b as c`, Rust `use a::b as c`) has no names and one
     alias. A Rust group item is a use tree (`b::{c,x}`): its alias lists the aliases of the
-    paths it names, joined by "," (`b::{c as d, x}` -> "d,"; see import_specs), which
+    paths it names, joined by "," (`b::{c as d, x}` -> "d,"; see lang/rust/imports.py), which
     resolve_rust.use_bindings reads, not `local`."""
 
-    kind: str  # python js go rust_mod rust_use rust_extern java c_include ... (all in import_specs.py)
+    kind: str  # python js go rust_mod rust_use rust_extern java c_include ... (each language's imports.py)
     spec: str  # "os.path", "./util", "github.com/x/y/pkg", "crate::a::b", "com.x.Y", "foo.h"
     line: int
     level: int = 0  # leading dots of a Python relative import; Rust: inline `mod { }` blocks around it
@@ -97,9 +97,9 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     dunder_all: list[str] | None = None
     # JS/TS: the file's own top-level names it exports under another name, (local, exported) in
     # document order: `export default class Bar` -> ("Bar", "default"), `export { a as b }` ->
-    # ("a", "b"); imported bindings it exports are in their import's `exports` (import_specs)
+    # ("a", "b"); imported bindings it exports are in their import's `exports` (lang/javascript/imports.py)
     exported_as: list[tuple[str, str]] = field(default_factory=list)
-    # JS/TS: the file exports by ES syntax (import_specs.es_module): a `require` of it binds its
+    # JS/TS: the file exports by ES syntax (javascript.imports.es_module): a `require` of it binds its
     # module object, not its default
     es_module: bool = False
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration

@@ -9,15 +9,16 @@ import time
 import msgspec
 import pytest
 
-from indexer.extract.blob import EXTRACTOR_VERSION, extract_blob
+from indexer.extract.blob import extract_blob
 from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.lang.registry import GRAMMAR_LANGUAGES
+from indexer.store.versions import snapshot_version
 
 ALL_GRAMMARS = sorted(GRAMMAR_LANGUAGES)
 
 
 def test_extractor_version_is_a_string():
-    assert isinstance(EXTRACTOR_VERSION, str) and EXTRACTOR_VERSION
+    assert isinstance(snapshot_version(), str) and snapshot_version()
 
 
 def test_empty_file():

@@ -1849,7 +1849,7 @@ def test_csharp_conditional_directive_inside_a_parameter_list():
 
 def test_csharp_branch_view_keeps_first_branches_and_every_offset():
     from indexer.lang import grammars
-    from indexer.lang.retry_views import csharp_branch_view
+    from indexer.lang.csharp.retry import csharp_branch_view
 
     # directives the grammar placed, and an error elsewhere: not worth a second parse
     other = b"class A {\n#if X\nvoid F() {}\n#endif\nvoid G() { int x = ; }\n}\n"
@@ -1905,7 +1905,7 @@ def test_bash_extglob_patterns_and_bracketed_regexes_do_not_swallow_the_file():
 
 
 def test_bash_pattern_view_offsets_and_arithmetic():
-    from indexer.lang.retry_views import bash_pattern_view
+    from indexer.lang.bash.retry import bash_pattern_view
 
     src = b"[[ $x == *.@(a|b) ]]\n[[ $y =~ \\\n  ^([^]]*)$ ]]\n(( z = a*(b) ))\n"
     view = bash_pattern_view(src, None)
@@ -1952,7 +1952,7 @@ def test_bash_braces_and_stray_brackets_in_expansion_patterns_do_not_swallow_the
 
 
 def test_bash_pattern_view_expansion_patterns():
-    from indexer.lang.retry_views import bash_pattern_view
+    from indexer.lang.bash.retry import bash_pattern_view
 
     src = (b"a=${o%%[<{().[]*}\nb=\"${h%]?(x)}\"\nc=${w[0]}${d:-${e}}${f%[[:alpha:]]}\n"
            b"g=${x%\"{\"}\nh=${y#[}\n")

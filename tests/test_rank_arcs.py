@@ -159,7 +159,8 @@ def test_arcs_that_do_not_read_whole_are_refused(damage):
 
 @pytest.mark.parametrize("damage", [b"z\x00garbage", b"p\x01\x02"])
 def test_damaged_stored_arcs_are_computed_whole_again(tmp_path, damage):
-    from indexer.store.records import EXTRACTOR_VERSION, snapshot_key
+    from indexer.store.records import snapshot_key
+    from indexer.store.versions import snapshot_version
 
     builder = RepoBuilder(tmp_path / "repo")
     first = builder.commit(_base())
@@ -167,7 +168,7 @@ def test_damaged_stored_arcs_are_computed_whole_again(tmp_path, damage):
     with Store.open(tmp_path / "warm") as store:
         api.index(str(builder.path), first, store=store, workers=1)
         with store.env.begin(write=True) as txn:  # what a foreign or torn write could leave
-            txn.put(snapshot_key(first, EXTRACTOR_VERSION), damage, db=store.rank)
+            txn.put(snapshot_key(first, snapshot_version()), damage, db=store.rank)
         assert load_rank_arcs(store, first) is None
         warm = api.index(str(builder.path), second, store=store, workers=1)
         with Store.open(tmp_path / "cold") as cold_store:

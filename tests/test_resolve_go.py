@@ -9,7 +9,7 @@ import pytest
 from corpora.gitbuild import make_repo
 from indexer.api import open_store
 from indexer.build import index
-from indexer.lang.content import go_build_ignored
+from indexer.lang.go.build_constraints import go_build_ignored
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve import imports as resolve_module
 from indexer.store.records import load_record

@@ -15,10 +15,9 @@ import gc
 from indexer.extract.tags import extract_tree
 from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
 from indexer.lang import grammars
-from indexer.lang.content import count_lines, generated_rule, go_build_ignored, skip_reason
+from indexer.lang.content import count_lines, generated_rule, skip_reason
 from indexer.lang.registry import GRAMMAR_LANGUAGES
 from indexer.model import BlobFacts
-from indexer.store.records import EXTRACTOR_VERSION  # noqa: F401 - kept beside the records it keys
 
 DEFAULT_SIZE_CAP = 1 << 20
 
@@ -72,7 +71,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
             exported_as=facts.exported_as,
             es_module=facts.es_module,
             package_name=facts.package_name,
-            build_ignored=language == "go" and go_build_ignored(data),
+            build_ignored=facts.build_ignored,
             generated=generated,
         )
     return _plain(data, sites, language=language, lines=lines, generated=generated, skipped="unparseable")

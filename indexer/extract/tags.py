@@ -24,74 +24,14 @@ from operator import attrgetter
 from tree_sitter import Node, QueryCursor
 
 from indexer.extract.tokens import OCCURRENCE_CAP
-from indexer.lang import grammars, local_scopes
-from indexer.lang.imports import HANDLERS, es_module, js_exports, missed_includes
-from indexer.lang.python.dunder_all import dunder_all
-from indexer.lang.registry import JS_FAMILY
+from indexer.lang import grammars, local_scopes, tags_hooks
+from indexer.lang.import_specs import handlers, import_order
+from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import ImportSpec, Occurrence, Symbol
 
 SIGNATURE_MAX = 200
 _start_byte = attrgetter("start_byte")
 
-_JS_KINDS = {
-    "class_declaration": "class", "class": "class", "method_definition": "method",
-    "field_definition": "method", "public_field_definition": "method",  # ours: function-valued fields
-    "function_declaration": "function", "function_expression": "function",
-    "generator_function": "function", "generator_function_declaration": "function",
-}
-_TS_KINDS = {
-    **_JS_KINDS,
-    "abstract_class_declaration": "class", "interface_declaration": "interface",
-    "type_alias_declaration": "type", "enum_declaration": "enum", "internal_module": "namespace",
-    "module": "module", "function_signature": "function", "method_signature": "method",
-    "abstract_method_signature": "method",
-}
-_C_KINDS = {
-    "struct_specifier": "struct", "union_specifier": "struct", "enum_specifier": "enum",
-    "type_definition": "type", "function_declarator": "function", "preproc_def": "macro",
-    "preproc_function_def": "macro",
-    "declaration": None,  # shipped `union` pattern on a declaration; ours takes the union itself
-}
-# Definition node type -> kind; None drops the match.
-KIND_BY_NODE: dict[str, dict[str, str | None]] = {
-    "python": {"class_definition": "class", "function_definition": "function", "assignment": "variable"},
-    "javascript": _JS_KINDS,
-    "typescript": _TS_KINDS,
-    "tsx": _TS_KINDS,
-    "go": {"function_declaration": "function", "method_declaration": "method", "method_elem": "method",
-           "const_spec": "constant", "var_spec": "variable"},
-    "rust": {"struct_item": "struct", "enum_item": "enum", "union_item": "struct", "type_item": "type",
-             "function_item": "function", "function_signature_item": "method", "trait_item": "trait",
-             "mod_item": "module", "macro_definition": "macro", "const_item": "constant",
-             "static_item": "variable"},
-    "java": {"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
-             "record_declaration": "class", "annotation_type_declaration": "interface",
-             "method_declaration": "method", "constructor_declaration": "method", "field_declaration": "field"},
-    "c": _C_KINDS,
-    "cpp": {**_C_KINDS, "class_specifier": "class", "namespace_definition": "namespace",
-            "alias_declaration": "type", "operator_cast": "function"},
-    "csharp": {"class_declaration": "class", "interface_declaration": "interface",
-               "method_declaration": "method", "namespace_declaration": "namespace",
-               "file_scoped_namespace_declaration": "namespace", "struct_declaration": "struct",
-               "enum_declaration": "enum", "record_declaration": "class",
-               "constructor_declaration": "method", "property_declaration": "field",
-               "delegate_declaration": "type", "destructor_declaration": "method",
-               "operator_declaration": "method", "conversion_operator_declaration": "method",
-               "indexer_declaration": "field", "event_declaration": "field",
-               "local_function_statement": "function", "parameter": "field"},
-    # (a Ruby constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
-    "ruby": {"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
-             "singleton_class": "class", "module": "module"},
-    "php": {"namespace_definition": "namespace", "interface_declaration": "interface",
-            "trait_declaration": "trait", "class_declaration": "class", "property_declaration": "field",
-            "function_definition": "function", "method_declaration": "method", "enum_declaration": "enum",
-            "const_declaration": "constant", "enum_case": "enumerator",
-            "property_promotion_parameter": "field"},
-    "bash": {"function_definition": "function", "variable_assignment": "variable"},
-}
-
-# Specifiers that are definitions only with a body (`struct S;` is a declaration).
-_NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 # Where the span of a definition node grows to: decorators, the whole declaration of a
 # C declarator, the `const` of a JS declarator.
 _SPAN_PARENTS: dict[str, frozenset[str]] = {
@@ -113,22 +53,12 @@ METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl
 # namespace, class or enum body alike: the preprocessor knows no scope.
 _HOISTED = {"property_promotion_parameter": "member", "function_call_expression": "global",
             "preproc_def": "global", "preproc_function_def": "global", "preproc_call": "global"}
-_HOISTING = frozenset({"php", "c", "cpp"})
 # Containers without a name of their own, named as the language names them: what a PHP
 # anonymous class declares (`return new class { function run() {} };` in `make`) is a member
 # of `make.class@anonymous`, as PHP's get_class() says
 _ANONYMOUS_SCOPES = {"anonymous_class": "class@anonymous"}
-_RUBY_METHOD_HOSTS = METHOD_HOSTS | {"module"}
-# Ruby calls that make a class or module of the constant they are assigned to
-_RUBY_MAKERS = {("Class", "new"): "class", ("Struct", "new"): "class", ("Data", "define"): "class",
-                ("Module", "new"): "module"}
 _KIND_PRIORITY = {"variable": 0, "field": 1, "constant": 2}  # everything else: 3
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]+")
-_MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
-# Where a field is storage in each value, never a constant, whatever its case (Go's `ID`, `URL`;
-# a PHP `$URL` property, PHP having `const` for constants; C#'s `ID { get; }`: a C# constant
-# says `const`, see csharp.scm)
-_STORAGE_FIELDS = frozenset({"go", "rust", "c", "cpp", "php", "csharp"})
 _MAIN_GUARD = re.compile(r"""^(?:__name__==(['"])__main__\1|(['"])__main__\2==__name__)$""")
 
 
@@ -155,9 +85,10 @@ class TreeFacts:
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False
     dunder_all: list[str] | None = None
-    exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (import_specs.js_exports)
-    es_module: bool = False  # JS/TS (import_specs.es_module)
+    exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (javascript.imports.js_exports)
+    es_module: bool = False  # JS/TS (javascript.imports.es_module)
     package_name: str = ""
+    build_ignored: bool = False  # Go: excluded from every build (go.build_constraints)
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
 
@@ -210,87 +141,16 @@ def _grow_span(node: Node, kind: str) -> Node:
     return node
 
 
-def _conversion_name(node: Node, data: bytes) -> str:
-    """A C++ conversion operator's name as written, up to its parameter list: `operator bool`,
-    `operator T*`, `operator const char *` (the node spans the parameters and qualifiers too)."""
-    declarator = node.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "abstract_function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
-    if parameters is not None:
-        end = parameters.start_byte
-    else:  # `operator T const &() const` nests its parameters deeper: the name ends at the `(`
-        found = data.find(b"(", node.start_byte, node.end_byte)
-        end = found if found > 0 else node.end_byte
-    return " ".join(_text(data, node.start_byte, end).split())
-
-
-def _conversion_scope(node: Node, data: bytes) -> str:
-    """The scope an out-of-line conversion operator is written under: `ns::K::operator int`
-    -> "ns.K" (the grammar nests one qualified_identifier per `::`), else ""."""
-    outer = node
-    while outer.parent is not None and outer.parent.type == "qualified_identifier":
-        outer = outer.parent
-    if outer is node:
-        return ""
-    return _scope_text(_text(data, outer.start_byte, node.start_byte))
-
-
-def _in_block(declarator: Node) -> bool:
-    """A C/C++ declarator declared by a statement inside a function body."""
-    declaration = declarator.parent
-    if declaration is None or declaration.type != "declaration":
-        return False
-    block = declaration.parent
-    return block is not None and block.type == "compound_statement"
-
-
-_NO_KINDS: dict[str, str | None] = {}
-# Definition node types whose kind takes more than the table (most take a lookup only)
-_KIND_SPECIAL = _NEEDS_BODY | {"function_declarator", "type_spec", "function_definition", "record_declaration"}
-
-
-def _kind(language: str, def_node: Node, node_type: str, captured: str) -> str | None:
+def _kind(hooks: TagsHooks, def_node: Node, node_type: str, captured: str) -> str | None:
     """The kind of a definition the query captured as `definition.<captured>`, whose node
-    (of type `node_type`, read once by the caller) is `def_node`."""
-    table = KIND_BY_NODE.get(language, _NO_KINDS)
-    if node_type not in _KIND_SPECIAL:
-        return table.get(node_type, captured) if captured != "field" else captured
-    if node_type in _NEEDS_BODY and def_node.child_by_field_name("body") is None:
-        return None
-    if node_type == "function_declarator" and _in_block(def_node):
-        return None  # `log_msg msg(loc, name);` in a body: a variable built by a constructor
-    if node_type == "type_spec":
-        value = def_node.child_by_field_name("type")
-        value_type = value.type if value is not None else ""
-        return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
-    if node_type == "function_definition" and language == "cpp":  # a class behind an export macro
-        head = def_node.child_by_field_name("type")
-        return "struct" if head is not None and head.type == "struct_specifier" else captured
-    if node_type == "record_declaration" and language == "csharp" and _has_child(def_node, "struct"):
-        return "struct"  # `record struct P(...)` is a value type; the grammar has one node for both
-    if node_type in table and captured != "field":  # ours say "field" for class-level assignments
-        return table[node_type]
-    return captured
-
-
-def _has_child(node: Node, child_type: str) -> bool:
-    return any(child.type == child_type for child in node.children)
-
-
-# C# members whose name is not one identifier: named as C++ names its own (`~K`, `operator ==`).
-_CSHARP_SPELLED = frozenset({"destructor_declaration", "operator_declaration", "conversion_operator_declaration"})
-
-
-def _csharp_name(def_node: Node, name_node: Node, data: bytes) -> str:
-    """`~Shape` for a destructor; for an operator, its `operator` keyword and what follows up
-    to the parameters, spaces collapsed: `operator ==`, `operator int`, `operator Shape<T>`
-    (a class's conversion operators differ only by the type they convert to)."""
-    if def_node.type == "destructor_declaration":
-        return "~" + _text(data, name_node.start_byte, name_node.end_byte)
-    parameters = def_node.child_by_field_name("parameters")
-    end = parameters.start_byte if parameters is not None else name_node.end_byte
-    return "operator " + " ".join(_text(data, name_node.end_byte, end).split())
+    (of type `node_type`, read once by the caller) is `def_node`: what the node says where the
+    language has a rule for its type, else the language's table, else the capture."""
+    rule = hooks.kind_rules.get(node_type)
+    if rule is not None:
+        kind = rule(def_node, captured)
+        if kind != "":
+            return kind
+    return hooks.kinds.get(node_type, captured) if captured != "field" else captured  # ours say "field" for class-level assignments
 
 
 # What a query pattern yields, decided once per pattern from its capture names.
@@ -338,10 +198,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     seen_imports: set[tuple[int, str]] = set()
     imports: list[ImportSpec] = []
     classes = _pattern_classes(language)
+    import_handlers = handlers(language)
+    hooks = tags_hooks.of(language)
+    qualified, maker, spelled = hooks.qualified_name, hooks.maker, hooks.spelled
+    name_rules, scope_rules = hooks.name_rules, hooks.scope_rules
     first_id = grammars.first_identifier_pattern(language)
     type_checks = grammars.type_checks(language)
     add_id = ids.append
-    scoping = local_scopes.DEFINITIONS[language] if scopes is not None else ()
+    scoping = scopes.rules.seen if scopes is not None else ()
     for pattern, caps in matches:
         if pattern >= first_id:  # most matches: one identifier leaf each
             add_id(caps["id"][0])
@@ -353,7 +217,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
         if found is None:
             found = _classify(caps)
             if found[0] == _LOCAL:  # its handler in place of its key (the language's, so cached with it)
-                found = (_LOCAL, local_scopes.handler(language, found[1]))
+                found = (_LOCAL, scopes.rules.handler(found[1]) if scopes is not None else None)
             classes[pattern] = found
         code, key = found
         if code == _ID:
@@ -368,44 +232,35 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             # Each Node property read is a C call that builds its value anew: each is read once.
             name_node = names[0]
             name_type = name_node.type
-            while name_type == "qualified_identifier":  # C++ `ns::Cls::m`: the last segment
+            while name_type == qualified:  # C++ `ns::Cls::m`: the last segment
                 name_node = name_node.child_by_field_name("name")
                 name_type = name_node.type
             def_node = caps[key][0]
             def_type = def_node.type
-            if def_type == "singleton_class":
+            if def_type in hooks.scope_openers:
                 # `class << Benchmark` (the shipped tags say a class) opens the singleton of a
                 # class or module defined elsewhere: a scope for its defs, and a use of the name
                 value = def_node.child_by_field_name("value") or name_node
                 _add_scope(defs, _text(data, value.start_byte, value.end_byte), def_node)
                 roles.setdefault(name_node.start_byte, "reference")
                 continue
-            kind = _kind(language, def_node, def_type, key[11:])
-            if "recv" in caps:  # Ruby's `X = Struct.new`: which maker, if any (ruby.scm)
-                recv, fn = caps["recv"][0], caps["fn"][0]
-                kind = _RUBY_MAKERS.get((_text(data, recv.start_byte, recv.end_byte),
-                                         _text(data, fn.start_byte, fn.end_byte)))
+            kind = _kind(hooks, def_node, def_type, key[11:])
+            if maker is not None and "recv" in caps:  # `X = Struct.new`: which maker, if any
+                kind = maker(caps["recv"][0], caps["fn"][0], data)
             if kind is None:
                 continue
             name_start = name_node.start_byte
             name = data[name_start:name_node.end_byte].decode("utf-8", "replace")
-            if def_type in _CSHARP_SPELLED:
-                name = _csharp_name(def_node, name_node, data)
-            if name_type == "simple_symbol":  # Ruby `attr_reader :owner` defines `owner`
-                name_start += 1
-                name = name[1:]
-                row, col = name_node.start_point
-                facts.symbol_sites.append(Occurrence(name, row + 1, col + 1, "definition"))
-            elif name_type == "preproc_arg":  # `#define NAME value` read as a generic directive
-                word = _MACRO_NAME.match(name)
-                if word is None:
+            if spelled and def_type in spelled:
+                name = spelled[def_type](def_node, name_node, data)
+            name_rule = name_rules.get(name_type) if name_rules else None
+            if name_rule is not None:
+                named = name_rule(name_node, name_start, name, data, facts.symbol_sites)
+                if named is None:
                     continue
-                name_start += word.start(1)
-                name = word.group(1)
-                row, col = name_node.start_point
-                facts.symbol_sites.append(Occurrence(name, row + 1, col + 1 + word.start(1), "definition"))
+                name_start, name = named
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
-                    kind == "field" and language in _STORAGE_FIELDS):
+                    kind == "field" and hooks.storage_fields):
                 kind = "constant"
             span = _grow_span(def_node, def_type)
             span_start, span_end = span.start_byte, span.end_byte
@@ -416,18 +271,17 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
                     end = name_start
                 hint = _scope_text(_text(data, start, end))
-            if name_type == "operator_cast":
-                name = _conversion_name(name_node, data)
-                hint = hint or _conversion_scope(name_node, data)
+            if not hint and scope_rules and name_type in scope_rules:
+                hint = _scope_text(scope_rules[name_type](name_node, data))
             end_row, end_col = span.end_point
             entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1,
                          # the end line: a span ending at a line start ends on the line before
                          end_row if end_col == 0 and end_row > span.start_point[0] else end_row + 1,
                          data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
-            if def_type == "file_scoped_namespace_declaration" or (
-                    language == "php" and kind == "namespace" and def_node.child_by_field_name("body") is None):
-                entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (see below)
-            elif language in _HOISTING:
+            if def_type in hooks.to_the_end or (
+                    hooks.bodiless_namespaces and kind == "namespace" and def_node.child_by_field_name("body") is None):
+                entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (finish_definitions)
+            elif hooks.hoisting:
                 entry.hoist = _HOISTED.get(def_type, "")
             rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
             previous = defs.get(name_start)
@@ -457,16 +311,13 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 _add_scope(defs, _ANONYMOUS_SCOPES[scope.type], scope)
         elif code == _IMPORT:
             node = caps[key][0]
-            handler = HANDLERS.get(key)
+            handler = import_handlers.get(key)
             if handler is not None and (node.id, key) not in seen_imports:
                 seen_imports.add((node.id, key))
                 specs = handler(node, caps, data)
                 imports.extend(specs)
-                if scopes is not None:
-                    if language == "python":
-                        scopes.python_import(node, specs)
-                    elif node.type == "call_expression":  # JS `require(...)`, `import(...)`
-                        scopes.require_calls.add(node.start_byte)
+                if scopes is not None and scopes.rules.on_import is not None:
+                    scopes.rules.on_import(scopes, node, specs)
         elif code == _MAIN:
             cond = caps["cond"][0]
             if _MAIN_GUARD.match("".join(_text(data, cond.start_byte, cond.end_byte).split())):
@@ -476,11 +327,11 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if package_at < 0 or node.start_byte < package_at:
                 package_at = node.start_byte
                 facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
-    imports.sort(key=_import_order)
+    imports.sort(key=import_order)
     facts.imports = imports
     found = [d for _, _, d in defs.values()]
-    if language == "php":
-        _end_at_the_next_namespace(found, len(data))
+    if hooks.finish_definitions is not None:
+        hooks.finish_definitions(found, len(data))
     return found, roles, ids
 
 
@@ -490,15 +341,6 @@ def _add_scope(defs: dict[int, tuple[int, int, _Def]], written: str, node: Node)
     dotted like a container."""
     defs.setdefault(-1 - node.start_byte, (0, 0, _Def(
         _scope_text(written).lstrip("."), "impl", node.start_byte, node.end_byte, 0, 0, 0, -1, scope_only=True)))
-
-
-def _end_at_the_next_namespace(defs: list[_Def], end: int) -> None:
-    """A PHP `namespace A;` holds what follows it up to the next namespace (a file may
-    declare several), as a braced `namespace A { }` holds its body."""
-    spaces = sorted((d for d in defs if d.kind == "namespace"), key=lambda d: d.start)
-    for this, following in zip(spaces, spaces[1:]):
-        if this.scope_end == end:
-            this.scope_end = following.start
 
 
 def _mark_module_path(node: Node, roles: dict[int, str]) -> None:
@@ -547,7 +389,9 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
-    hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
+    hooks = tags_hooks.of(language)
+    hosts = METHOD_HOSTS | hooks.method_hosts
+    body_locals = hooks.body_fields_are_locals
     for d in defs:
         if d.scope_end < 0:
             d.scope_end = d.end
@@ -558,7 +402,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     for d in defs:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
-        if d.kind == "field" and language == "go" and stack and stack[-1].kind in ("function", "method"):
+        if d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
             chain = _container_chain(language, stack, d) if stack else []
@@ -658,7 +502,8 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
 
 def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
-    scopes = local_scopes.Collector(language, data) if language in local_scopes.LANGUAGES else None
+    rules = local_scopes.of(language)
+    scopes = local_scopes.Collector(rules, data) if rules is not None else None
     defs, roles, ids = _run_tags(language, root, data, facts, scopes)
     facts.symbols = _symbols(language, defs, data)
     local = scopes.finish(roles) if scopes is not None else None
@@ -666,17 +511,7 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     if facts.symbol_sites:
         merged = sorted([*facts.occurrences, *facts.symbol_sites], key=lambda o: (o.line, o.col))
         facts.occurrences = merged[:OCCURRENCE_CAP]
-    if language in ("c", "cpp"):
-        missed = missed_includes(root, data, facts.imports)
-        if missed:
-            facts.imports = sorted(facts.imports + missed, key=_import_order)
-    elif language in JS_FAMILY:
-        facts.imports, facts.exported_as = js_exports(root, data, facts.imports)
-        facts.es_module = es_module(root, data)
-    elif language == "python":
-        facts.dunder_all = dunder_all(root, data)
+    finish = tags_hooks.of(language).finish
+    if finish is not None:
+        finish(root, data, facts)
     return facts
-
-
-def _import_order(i: ImportSpec) -> tuple:
-    return (i.line, i.kind, i.spec, i.level, i.names, i.aliases, i.exports, i.visibility)

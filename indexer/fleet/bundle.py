@@ -164,7 +164,7 @@ def verify(data: bytes) -> Verified:
     from indexer.store.canonical import fingerprint
     from indexer.store.records import decode_facts as _decode_facts
     from indexer.store.records import decode_record as _decode_record
-    from indexer.store.records import entry_facts_key
+    from indexer.store.records import entry_facts_key, is_facts_key
 
     if not data.startswith(MAGIC):
         raise BadBundle("not a rennet bundle (bad magic)")
@@ -220,7 +220,7 @@ def verify(data: bytes) -> Verified:
             raise BadBundle(f"bundle lacks the facts of {f.path}")
         by_path[f.path] = decoded_facts[key]
     for key, _entry in facts_by_key.items():
-        if not key.endswith(f"|{version}".encode()) or len(key.split(b"|")[0]) != 40:
+        if not is_facts_key(key, version):
             raise BadBundle("bundle holds a facts key of another shape")
     if fingerprint(record, by_path) != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")

@@ -3,7 +3,8 @@
 Everything here is built once per process (queries) or once per thread (parsers, which
 are not thread-safe) and reused for every blob. The tags query of a language is the
 grammar wheel's shipped `queries/tags.scm` (TypeScript's adds to JavaScript's, as the
-grammar intends) followed by ours from `indexer/queries/<lang>.scm`, compiled in a form
+grammar intends) followed by ours from the language's package (`Language.queries`) and its
+identifier leaves (`Language.identifiers`), compiled in a form
 that is cheaper to compile and gives the same facts (`_used_patterns`, `_narrowed`):
 compiling is most of a worker's setup, paid again by every forked worker.
 """
@@ -16,55 +17,25 @@ import threading
 import time
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
-from indexer.lang import retry_views
-from indexer.lang.c import macros as c_macros
-
-# language -> (module, factory function)
-_MODULES: dict[str, tuple[str, str]] = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),
-    "bash": ("tree_sitter_bash", "language"),
-}
-
-# Shipped tags of another grammar that this one extends (TypeScript's tags.scm only adds
-# TS-specific patterns to JavaScript's).
-_TAGS_BASE: dict[str, str] = {"typescript": "javascript", "tsx": "javascript"}
-
-# Our own queries, named by the language whose grammar they are written against (one file
-# by default); TSX reads TypeScript's, both JSX grammars the JSX patterns, all three the local
-# scopes of js_locals.scm, and C and C++ the patterns their grammars share (c_family.scm).
-_OWN_QUERY_FILES: dict[str, tuple[str, ...]] = {"tsx": ("typescript", "jsx", "js_locals"),
-                                                 "typescript": ("typescript", "js_locals"),
-                                                 "javascript": ("javascript", "jsx", "js_locals"),
-                                                 "c": ("c_family",), "cpp": ("c_family", "cpp")}
-
-QUERY_DIR = Path(__file__).with_name("queries")
+from indexer.lang.language import part
+from indexer.lang.registry import LANGUAGES
 
 _local = threading.local()
 
 
 @cache
 def language(name: str) -> Language:
-    module, factory = _MODULES[name]
+    module, factory = LANGUAGES[name].grammar
     return Language(getattr(importlib.import_module(module), factory)())
 
 
 def shipped_tags(name: str) -> str:
     """The grammar wheel's `queries/tags.scm` text, "" when it ships none (bash)."""
-    module_name = _MODULES[name][0]
+    module_name = LANGUAGES[name].grammar[0]
     module = importlib.import_module(module_name)
     text = getattr(module, "TAGS_QUERY", None)
     if text:
@@ -79,8 +50,7 @@ def shipped_tags(name: str) -> str:
 
 
 def own_query(name: str) -> str:
-    paths = [QUERY_DIR / f"{file}.scm" for file in _OWN_QUERY_FILES.get(name, (name,))]
-    return "\n".join(path.read_text(encoding="utf-8") for path in paths if path.is_file())
+    return LANGUAGES[name].query_text()
 
 
 # Per pattern index, the node types a capture of ours must have for the match to count:
@@ -101,7 +71,7 @@ def type_checks(name: str) -> TypeChecks:
 
 @cache
 def _tags(name: str) -> tuple[Query, TypeChecks]:
-    source = "\n".join(p for p in (shipped_source(name), own_query(name), IDENTIFIER_PATTERNS[name]) if p)
+    source = "\n".join(p for p in (shipped_source(name), own_query(name), LANGUAGES[name].identifiers) if p)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
     compact = compact_patterns(source, language(name))
@@ -120,7 +90,7 @@ def _tags(name: str) -> tuple[Query, TypeChecks]:
 
 def shipped_source(name: str) -> str:
     """The shipped tags the language's query starts with: its base grammar's, then its own."""
-    base = _TAGS_BASE.get(name)
+    base = LANGUAGES[name].tags_base
     return "\n".join(p for p in (shipped_tags(base) if base else "", shipped_tags(name)) if p)
 
 
@@ -182,7 +152,7 @@ def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozense
 def first_identifier_pattern(name: str) -> int:
     """Index of the first `@id` pattern in `tags_query(name)`: they come last, and every
     match from there on is an occurrence site."""
-    patterns = _split_patterns(IDENTIFIER_PATTERNS[name]) or []
+    patterns = _split_patterns(LANGUAGES[name].identifiers) or []
     return tags_query(name).pattern_count - len(patterns)
 
 
@@ -274,27 +244,6 @@ def _split_patterns(source: str) -> list[str] | None:
     return [p for p in patterns if p]
 
 
-# Identifier-like leaves per grammar: the occurrence sites.
-IDENTIFIER_PATTERNS: dict[str, str] = {
-    "python": "(identifier) @id",
-    "javascript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
-                  " (shorthand_property_identifier_pattern) (private_property_identifier)] @id",
-    "typescript": "[(identifier) (property_identifier) (shorthand_property_identifier)"
-                  " (shorthand_property_identifier_pattern) (private_property_identifier)"
-                  " (type_identifier)] @id",
-    "go": "[(identifier) (type_identifier) (field_identifier) (package_identifier)] @id",
-    "rust": "[(identifier) (type_identifier) (field_identifier) (shorthand_field_identifier)] @id",
-    "java": "[(identifier) (type_identifier)] @id",
-    "c": "[(identifier) (type_identifier) (field_identifier)] @id",
-    "cpp": "[(identifier) (type_identifier) (field_identifier) (namespace_identifier)] @id",
-    "csharp": "(identifier) @id",
-    "ruby": "[(identifier) (constant)] @id",
-    "php": "(name) @id",
-    "bash": "(variable_name) @id\n(command_name (word) @id)\n(function_definition name: (word) @id)",
-}
-IDENTIFIER_PATTERNS["tsx"] = IDENTIFIER_PATTERNS["typescript"]
-
-
 def parser(name: str) -> Parser:
     """This thread's parser for `name` (parsers keep state and are not thread-safe)."""
     parsers = getattr(_local, "parsers", None)
@@ -336,31 +285,25 @@ class Budget:
 
 
 def parser_view(name: str, data: bytes) -> bytes:
-    """What the parser is given: `data`, with the C and C++ macros that tree-sitter (no
-    preprocessor) cannot place blanked to spaces, and enumerator macros written as the
-    enumerators they define (`indexer.lang.c.macros`). Same length and lines, so every offset and
-    name read from `data` still holds; the macro is simply not in the tree."""
-    if name not in ("c", "cpp"):
-        return data
-    spans = c_macros.blanked_spans(name, data)
-    edits = c_macros.enumerator_macro_edits(data)
-    if not spans and not edits:
-        return data
-    view = bytearray(data)
-    for at, replacement in edits:
-        view[at:at + len(replacement)] = replacement
-    for start, end in spans:  # after the edits: none is left in a blanked branch
-        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
-        view[start:end] = retry_views.blanked(data[start:end])
-    return bytes(view)
+    """What the parser is given: `data`, or the view the language's package shows of it
+    (`Language.view`: C and C++ blank the macros tree-sitter cannot place). Same length and
+    lines, so every offset and name read from `data` still holds."""
+    view = _parser_view(name)
+    return data if view is None else view(name, data)
+
+
+@cache
+def _parser_view(name: str) -> Callable[[str, bytes], bytes] | None:
+    module = LANGUAGES[name].view
+    return part(module, "parser_view") if module else None  # type: ignore[return-value]
 
 
 def parse(name: str, data: bytes) -> Tree | None:
     """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget.
-    A C# or Bash tree with errors is parsed again as its `indexer.lang.retry_views` view shows the
-    source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    A tree with errors, of a language that has a retry view (`Language.retry`: C#, Bash), is
+    parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
     tree = _parse(name, parser_view(name, data))
-    retry = retry_views.RETRY_VIEWS.get(name)
+    retry = _retry_view(name)
     if retry is not None and tree is not None and tree.root_node.has_error:
         view = retry(data, tree.root_node)
         if view is not None:
@@ -368,6 +311,12 @@ def parse(name: str, data: bytes) -> Tree | None:
             if other is not None and error_bytes(other.root_node) < error_bytes(tree.root_node):
                 return other
     return tree
+
+
+@cache
+def _retry_view(name: str) -> Callable[[bytes, Node], bytes | None] | None:
+    module = LANGUAGES[name].retry
+    return part(module, "retry_view") if module else None  # type: ignore[return-value]
 
 
 def _parse(name: str, data: bytes) -> Tree | None:

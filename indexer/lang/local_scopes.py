@@ -8,8 +8,10 @@ JavaScript `with` body, a nested definition's name) the site keeps the role it h
 
 The scopes and bindings come from the matches tags.py reads anyway (a Python function or
 class, a Rust `fn`, a Java or C++ class is a definition) and from `@local.scope.<key>` and
-`@local.bind.<key>` patterns of indexer/queries/<lang>.scm, each handed to its handler here
-(`handler`); no pass walks the tree. `Collector.finish` places each binding in its
+`@local.bind.<key>` patterns of the language's queries, each handed to its handler
+(`LocalScopes.handler`); no pass walks the tree. The machinery is here; each language's rules
+(which definitions are scopes, what binds, what a site must be) are its package's
+`scopes.py`. `Collector.finish` places each binding in its
 scope, and tags._sites_in_order asks `LocalSites` only of the sites whose name some scope
 binds.
 
@@ -35,8 +37,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import cache
+from typing import Callable
 
 from tree_sitter import Node
+
+from indexer.lang.language import part
+from indexer.lang.registry import LANGUAGES
+from indexer.model import ImportSpec
 
 # scope kinds
 FUNCTION, BLOCK, CLASS, COMPREHENSION, WITH = range(5)
@@ -46,55 +54,88 @@ _NOWHERE = 1 << 62  # a threshold no byte reaches: not local
 # how a binding finds its scope: the innermost scope around it, the innermost function, the
 # innermost scope that is no comprehension (a walrus), the innermost around a definition's
 # node (its name is bound outside it), or the node scope its match named
-_INNERMOST, _FUNCTION, _PAST_COMPREHENSIONS, _STRICT, _NODE = range(5)
+INNERMOST, OF_FUNCTION, PAST_COMPREHENSIONS, STRICT, AT_NODE = range(5)
 
-LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp"})
+# A definition that is a scope: (kind, barrier, the field of its region or "" for all of it,
+# the fields holding its parameters).
+DefinitionScope = tuple[int, bool, str, tuple[str, ...]]
+BLOCK_FUNCTION: DefinitionScope = (BLOCK, False, "", ("parameters",))
 
-# Definitions (tags.py's def node types) that are scopes: (kind, barrier, the field of their
-# region or "" for all of them, the fields holding their parameters). A C or C++ function's
-# scope is its definition (tags.py's span), its parameters its declarator's.
-_JAVA_TYPES = ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
-_BLOCK_FUNCTION = (BLOCK, False, "", ("parameters",))
-_DEFINITION_SCOPES: dict[str, dict[str, tuple[int, bool, str, tuple[str, ...]]]] = {
-    "python": {"function_definition": (FUNCTION, False, "body", ("parameters",)),
-               "class_definition": (CLASS, False, "body", ())},
-    "go": {"function_declaration": (BLOCK, False, "", ("parameters", "result")),
-           "method_declaration": (BLOCK, False, "", ("receiver", "parameters", "result"))},
-    "rust": {"function_item": (BLOCK, True, "", ("parameters",))},
-    "java": {**dict.fromkeys(_JAVA_TYPES, (BLOCK, True, "", ())),
-             "method_declaration": _BLOCK_FUNCTION, "constructor_declaration": _BLOCK_FUNCTION},
-    "c": {"function_declarator": _BLOCK_FUNCTION},
-    "cpp": {**dict.fromkeys(("class_specifier", "struct_specifier", "union_specifier"), (BLOCK, True, "", ())),
-            "function_declarator": _BLOCK_FUNCTION},
-}
-# Definitions whose name a nested one binds in the scope around it: settled, not local (the name
-# is a symbol; its uses keep their role)
-_NESTED: dict[str, frozenset[str]] = {
-    "python": frozenset({"function_definition", "class_definition"}),
-    "javascript": frozenset({"function_declaration", "generator_function_declaration", "class_declaration"}),
-}
-_NESTED["typescript"] = _NESTED["tsx"] = _NESTED["javascript"] | {"abstract_class_declaration"}
-# def node types `Collector.definition` wants to see, per language
-DEFINITIONS = {language: frozenset(_DEFINITION_SCOPES.get(language, {})) | _NESTED.get(language, frozenset())
-               for language in LANGUAGES}
+# (the Collector, a match's captures): reads one `@local.scope.<key>` or `@local.bind.<key>` match
+Handler = Callable[["Collector", dict[str, list[Node]]], None]
+# (the Collector, a definition's parameters node, its scope): binds the parameters
+Parameters = Callable[["Collector", Node, int], None]
+# (site node, its start, its end, the source, where the site before it ends): names a variable?
+Check = Callable[[Node, int, int, bytes, int], bool]
+# (the Collector, an import's node, the specs read from it): what the import binds or settles
+OnImport = Callable[["Collector", Node, list[ImportSpec]], None]
 
-_PY_KEYWORD_ARGUMENT = re.compile(rb"[ \t]*=(?!=)")  # `f(load=1)`: a parameter's name, no use
-_GO_KEY = re.compile(rb"[ \t]*:(?!=)")  # `T{name: v}`'s key, or a `case x:` / `a[i:j]` use
-_JAVA_CALL = re.compile(rb"[ \t]*\(")  # `load(x)` calls a method: methods are another namespace
-_RUST_MACRO = re.compile(rb"[ \t]*!(?!=)")  # `load!(...)` names a macro
-_RUST_PATH = re.compile(rb"[ \t]*::")  # `load::x` starts a path
-_EXTERN = re.compile(rb"\bextern\b")
+
+def any_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
+    return True
+
+
+class LocalScopes:
+    """What one language's package says about its local scopes (its `scopes.py`, `SCOPES`):
+    - `definitions`: the definitions (tags.py's def node types) that are scopes, and how;
+    - `nested`: the definitions whose name, nested in another, is bound in the scope around it:
+      settled, not local (the name is a symbol; its uses keep their role);
+    - `parameters`: what reads the parameters of a definition that is a scope;
+    - `handlers`: what reads each `@local.scope.<key>` / `@local.bind.<key>` match, by key;
+    - `check`: whether a site's node names a variable (no attribute, keyword, field or type);
+    - `settling`: a binding at a definition's site or to a `require(...)` is settled (JS, TS);
+    - `module_level_at_line_start`: a definition at the start of a line is at module level
+      (Python): nothing there to settle;
+    - `on_import`: what an import the tags found binds or settles."""
+
+    __slots__ = ("definitions", "nested", "parameters", "handlers", "check", "settling",
+                 "module_level_at_line_start", "on_import", "seen")
+
+    def __init__(self, definitions: dict[str, DefinitionScope] | None = None, nested: frozenset[str] = frozenset(),
+                 parameters: Parameters | None = None, handlers: dict[str, Handler] | None = None,
+                 check: Check = any_name, settling: bool = False, module_level_at_line_start: bool = False,
+                 on_import: OnImport | None = None) -> None:
+        self.definitions = definitions or {}
+        self.nested = nested
+        self.parameters = parameters
+        self.handlers = handlers or {}
+        self.check = check
+        self.settling = settling
+        self.module_level_at_line_start = module_level_at_line_start
+        self.on_import = on_import
+        # def node types `Collector.definition` wants to see
+        self.seen = frozenset(self.definitions) | nested
+
+    def extended(self, definitions: dict[str, DefinitionScope] | None = None,
+                 nested: frozenset[str] = frozenset()) -> LocalScopes:
+        """These rules with more definitions that are scopes, or more nested ones (C++ of C's)."""
+        return LocalScopes({**self.definitions, **(definitions or {})}, self.nested | nested, self.parameters,
+                           self.handlers, self.check, self.settling, self.module_level_at_line_start,
+                           self.on_import)
+
+    def handler(self, key: str) -> Handler:
+        """What reads a match of `@local.scope.<key>` or `@local.bind.<key>`."""
+        return self.handlers.get(key, _ignore)
+
+
+@cache
+def of(language: str) -> LocalScopes | None:
+    """The local-scope rules of `language`, None when it has none (every site keeps its role)."""
+    module = LANGUAGES[language].scopes
+    return part(module, "SCOPES") if module else None  # type: ignore[return-value]
+
+
 _JS_ASSIGN = re.compile(rb"\s*=\s*")  # between a declarator's name and its value
 
 
 class Collector:
     """Scopes and bindings of one tree, read from the query's matches."""
 
-    __slots__ = ("language", "data", "scopes", "by_node", "near", "binders", "named", "required",
+    __slots__ = ("rules", "data", "scopes", "by_node", "near", "binders", "named", "required",
                  "require_calls", "_scoping", "_nested")
 
-    def __init__(self, language: str, data: bytes) -> None:
-        self.language = language
+    def __init__(self, rules: LocalScopes, data: bytes) -> None:
+        self.rules = rules
         self.data = data
         # [start, end, region start, region end, hole start, hole end, kind, barrier]
         self.scopes: list[list] = []
@@ -106,13 +147,13 @@ class Collector:
         # JS: (start, where its declarator's name ends) of bindings whose value may be `require(...)`
         self.required: list[tuple[int, int]] = []
         self.require_calls: set[int] = set()  # JS: start of each `require(...)` call (an import)
-        self._scoping = _DEFINITION_SCOPES.get(language, {})
-        self._nested = _NESTED.get(language, frozenset())
+        self._scoping = rules.definitions
+        self._nested = rules.nested
 
     # --- reading matches -------------------------------------------------------------
 
     def definition(self, def_type: str, def_node: Node, span: Node, start: int, end: int, name: str) -> None:
-        """A definition tags.py found (of a type in DEFINITIONS[language]; `span` is the node
+        """A definition tags.py found (of a type in `LocalScopes.seen`; `span` is the node
         its symbol spans, bytes `start` to `end`, decorators included): a scope over that span
         with the parameters it binds, and, nested in another, a name settled in the scope around
         it. A Python definition at the start of a line is at module level: nothing there to
@@ -131,29 +172,14 @@ class Collector:
                 self.scopes.append([start, end, region.start_byte, region.end_byte, 0, 0, kind, barrier])
             else:
                 self.scopes.append([start, end, start, end, 0, 0, kind, barrier])
-            walk = _PARAMETERS.get(self.language)
+            walk = self.rules.parameters
             if walk is not None:
                 for field in parameters:
                     params = def_node.child_by_field_name(field)
                     if params is not None:
                         walk(self, params, index)
-        if def_type in self._nested and (self.language != "python" or (start and self.data[start - 1] != 10)):
-            self.named.append((_STRICT, start, name))
-
-    def python_import(self, node: Node, specs: list) -> None:
-        """The names a Python import binds, where it stands: settled, not local (the sites are
-        uses of what it imports, which the import edge resolves). At column 0 it is at module
-        level."""
-        if not node.start_point[1]:
-            return
-        at = node.start_byte
-        for spec in specs:
-            if spec.names:
-                names = [spec.local(i) for i in range(len(spec.names)) if spec.names[i] != "*"]
-            else:
-                names = [spec.aliases[0] if spec.aliases else spec.spec.split(".")[0]]
-            for name in names:
-                self.named.append((_INNERMOST, at, name))
+        if def_type in self._nested and (not self.rules.module_level_at_line_start or (start and self.data[start - 1] != 10)):
+            self.named.append((STRICT, start, name))
 
     def add_scope(self, node: Node, kind: int, region: Node | None = None, hole: Node | None = None) -> int:
         """A scope over `node`, looked up from within `region` (all of it by default) but for
@@ -169,7 +195,7 @@ class Collector:
         return index
 
     def add(self, how: int, site: Node, scope: int = -1, visible_from: int = 0) -> None:
-        """A binding at identifier `site`, found `how` (in node scope `scope` for _NODE), visible
+        """A binding at identifier `site`, found `how` (in node scope `scope` for AT_NODE), visible
         from byte `visible_from` on."""
         self.binders.append((how, site.start_byte, site.end_byte, scope, visible_from))
 
@@ -213,7 +239,7 @@ class Collector:
             if target < 0:
                 continue  # module level: never local
             names = _names_of(bound, target)
-            name = _name(data, start, end, spelled)
+            name = name_at(data, start, end, spelled)
             if names.setdefault(name, 0) != OPAQUE:
                 sites.add(start)
         if self.binders:
@@ -224,7 +250,7 @@ class Collector:
         candidates = {name for names in bound for name, v in names.items() if v != OPAQUE}
         if not candidates:
             return None
-        return LocalSites(self.language, scopes, parents, bound, sites, candidates)
+        return LocalSites(self.rules.check, scopes, parents, bound, sites, candidates)
 
     def _place_binders(self, roles: dict[int, str], rank: list[int], starts: list[int], ends: list[int],
                        parents: list[int], scopes: list, bound: list[dict[str, int]], sites: set[int],
@@ -233,7 +259,7 @@ class Collector:
         JavaScript and TypeScript a binding at a definition's site (`const f = () => {}`) or to
         a `require(...)` call (`const u = require("./u")`: an import's binding) is settled."""
         data = self.data
-        settling = self.language in _SETTLING_BINDINGS
+        settling = self.rules.settling
         settled: set[int] = set()
         if settling:
             calls = self.require_calls
@@ -241,11 +267,11 @@ class Collector:
                        if calls and (found := _JS_ASSIGN.match(data, name_end)) is not None and found.end() in calls}
         placed = []
         for how, start, end, node_scope, visible in self.binders:
-            target = rank[node_scope] if how == _NODE else _place(how, start, starts, ends, parents, scopes)
+            target = rank[node_scope] if how == AT_NODE else _place(how, start, starts, ends, parents, scopes)
             if target < 0:
                 continue  # module level: never local
             names = _names_of(bound, target)
-            name = _name(data, start, end, spelled)
+            name = name_at(data, start, end, spelled)
             if settling and (start in settled or roles.get(start) == "definition"):
                 names[name] = OPAQUE
                 continue
@@ -262,18 +288,15 @@ class Collector:
         sites.update(start for start, names, name in placed if names[name] != OPAQUE)
 
 
-_SETTLING_BINDINGS = frozenset({"javascript", "typescript", "tsx"})
-
-
 def _place(how: int, anchor: int, starts: list[int], ends: list[int], parents: list[int], scopes: list) -> int:
     """The scope a binding found `how` at byte `anchor` is in, -1 for none (module level)."""
-    target = bisect_right(starts, anchor - 1 if how == _STRICT else anchor) - 1
+    target = bisect_right(starts, anchor - 1 if how == STRICT else anchor) - 1
     while target >= 0 and ends[target] <= anchor:
         target = parents[target]
-    if how == _FUNCTION:
+    if how == OF_FUNCTION:
         while target >= 0 and scopes[target][6] != FUNCTION:
             target = parents[target]
-    elif how == _PAST_COMPREHENSIONS:
+    elif how == PAST_COMPREHENSIONS:
         while target >= 0 and scopes[target][6] == COMPREHENSION:
             target = parents[target]
     return target
@@ -290,14 +313,13 @@ def _names_of(bound: list[dict[str, int]], scope: int) -> dict[str, int]:
     return names
 
 
-def _name(data: bytes, start: int, end: int, spelled: dict[bytes, str]) -> str:
+def name_at(data: bytes, start: int, end: int, spelled: dict[bytes, str]) -> str:
     """The name at data[start:end], decoded once per spelling."""
     raw = data[start:end]
     name = spelled.get(raw)
     if name is None:
         name = spelled[raw] = raw.decode("utf-8", "replace")
     return name
-
 
 
 class LocalSites:
@@ -311,14 +333,14 @@ class LocalSites:
     __slots__ = ("scopes", "parents", "bound", "sites", "candidates", "check", "seg_starts", "seg_scopes",
                  "direct", "memos")
 
-    def __init__(self, language: str, scopes: list, parents: list[int], bound: list[dict[str, int]],
+    def __init__(self, check: Check, scopes: list, parents: list[int], bound: list[dict[str, int]],
                  sites: set[int], candidates: set[str]) -> None:
         self.scopes = scopes
         self.parents = parents
         self.bound = bound
         self.sites = sites  # starts of the local bindings' own sites
         self.candidates = candidates  # names some scope binds locally: only their sites are asked
-        self.check = _CHECKS.get(language, _any_name)
+        self.check = check
         # a scope's own bindings, where a site in its region sees them first (not a Python class
         # body, which its nested functions skip, nor a `with` body)
         self.direct = [names if s[6] < CLASS else _EMPTY for s, names in zip(scopes, bound)]
@@ -397,427 +419,28 @@ class LocalSites:
         return found
 
 
-# --- what a site's text and tree say it is: a variable, or a name of something else ------
+# --- block-scoped languages (Go, Java): a match gives the binding and its scope ---------------------
 
-def _python_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    """Not an attribute (`obj.load`) nor a keyword argument's name (`f(load=1)`); a binding
-    followed by `=` (`load = 1`, `def f(load=1)`) is one of `LocalSites.sites`, found first.
-    `gap` is where the site before this one ends: what lies between is whitespace, brackets,
-    operators, literals or comments, and only when a `.` there is followed by whitespace or a
-    comment alone may the site be an attribute written apart from its dot (`obj.\n    load`,
-    `obj.  # c`), which the tree then settles (a parent is found from the root: rare, and not
-    cheap)."""
-    before = data[start - 1]
-    if before == 46:  # "."
-        return False
-    try:
-        after = data[end]
-    except IndexError:  # the last byte of the file
-        return True
-    if after == 61:  # "="
-        if data[end + 1:end + 2] != b"=":
-            return False
-    elif (after == 32 or after == 9) and _PY_KEYWORD_ARGUMENT.match(data, end):
-        return False
-    if before in _SPACE:
-        dot = data.rfind(b".", gap, start)
-        if dot >= 0:
-            tail = data[dot + 1:start]
-            if tail.isspace() or b"#" in tail:
-                parent = node.parent
-                return parent is None or parent.type != "attribute" or parent.child_by_field_name("attribute") != node
-    return True
-
-
-_SPACE = frozenset(b" \t\r\n\\")
-_JS_NAMES = frozenset({"identifier", "shorthand_property_identifier"})
-_JSX_NAMED = frozenset({"jsx_opening_element", "jsx_closing_element", "jsx_self_closing_element"})
-
-
-def _js_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    """A variable's identifier (not a property's or a type's), and not an intrinsic JSX
-    element's name (`<div>`, `</label>`: a string, no variable)."""
-    if node.type not in _JS_NAMES:
-        return False
-    if data[start - 1] in b"</" and data[start:start + 1].islower():
-        parent = node.parent
-        if parent is not None and parent.type in _JSX_NAMED:
-            return False
-    return True
-
-
-def _go_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    """An identifier (no field, type or package name), not a composite literal's key
-    (`T{name: name}`: a field)."""
-    if node.type != "identifier":
-        return False
-    if _GO_KEY.match(data, end):
-        parent = node.parent
-        if parent is not None and parent.type == "literal_element":
-            keyed = parent.parent
-            return keyed is None or keyed.type != "keyed_element" or keyed.child_by_field_name("key") != parent
-    return True
-
-
-def _java_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    """An identifier that is not a member (`a.x`, `a.f()`), a method's name (`f(x)`), an
-    annotation (`@X`) nor a method reference's name (`A::x`)."""
-    if data[start - 1] in b".@:" or node.type != "identifier":
-        return False
-    return not _JAVA_CALL.match(data, end)
-
-
-def _rust_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    """An identifier that is not a path's segment (`a::load`, `load::x`) nor a macro's name
-    (`load!(...)`)."""
-    if data[start - 2:start] == b"::" or node.type != "identifier":
-        return False
-    return not (_RUST_MACRO.match(data, end) or _RUST_PATH.match(data, end))
-
-
-def _c_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    """An identifier (no field or type name), not a qualified name's last part (`ns::load`)."""
-    return node.type == "identifier" and data[start - 2:start] != b"::"
-
-
-def _any_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
-    return True
-
-
-_CHECKS = {"python": _python_name, "javascript": _js_name, "typescript": _js_name, "tsx": _js_name,
-           "go": _go_name, "java": _java_name, "rust": _rust_name, "c": _c_name, "cpp": _c_name}
-
-
-# --- Python -------------------------------------------------------------------------------
-# --- Python -------------------------------------------------------------------------------
-
-_PY_NAMED_PARAMETERS = frozenset({"default_parameter", "typed_default_parameter"})
-_PY_WRAPPED_PARAMETERS = frozenset({"typed_parameter", "list_splat_pattern", "dictionary_splat_pattern"})
-
-
-def _py_parameters(c: Collector, params: Node, scope: int = -1) -> None:
-    """The names a parameter list binds: `a`, `b=1`, `*args`, `c: T`, `d: T = 1`, `**kw`."""
-    near = c.near
-    for node in params.named_children:
-        kind = node.type
-        if kind in _PY_NAMED_PARAMETERS:
-            node = node.child_by_field_name("name")
-            kind = node.type if node is not None else ""
-        while kind in _PY_WRAPPED_PARAMETERS:
-            node = node.named_children[0] if node.named_child_count else None
-            kind = node.type if node is not None else ""
-        if kind == "identifier":
-            near.append((node.start_byte, node.end_byte))
-
-
-def _py_lambda(c: Collector, caps: dict[str, list[Node]]) -> None:
-    node = caps["local.scope.lambda"][0]
-    c.add_scope(node, FUNCTION, region=caps["local.body"][0])
-    params = node.child_by_field_name("parameters")
-    if params is not None:
-        _py_parameters(c, params)
-
-
-def _py_comprehension(c: Collector, caps: dict[str, list[Node]]) -> None:
-    # its first iterable is evaluated in the scope around it
-    c.add_scope(caps["local.scope.comprehension"][0], COMPREHENSION, hole=caps["local.hole"][0])
-
-
-_PY_TARGETS = frozenset({"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list",
-                         "parenthesized_expression", "list_splat_pattern", "list_splat"})
-
-
-def _py_pattern(c: Collector, caps: dict[str, list[Node]]) -> None:
-    """The names an assignment or loop target binds: `x`, `x, (y, *z)`; not `a.b` or `a[i]`."""
-    stack = [caps["local.bind.pattern"][0]]
-    near = c.near
-    while stack:
-        current = stack.pop()
-        kind = current.type
-        if kind == "identifier":
-            near.append((current.start_byte, current.end_byte))
-        elif kind in _PY_TARGETS:
-            stack.extend(current.named_children)
-
-
-def _py_name(c: Collector, caps: dict[str, list[Node]]) -> None:
-    site = caps["local.bind.name"][0]
-    c.near.append((site.start_byte, site.end_byte))
-
-
-def _py_walrus(c: Collector, caps: dict[str, list[Node]]) -> None:
-    c.add(_PAST_COMPREHENSIONS, caps["local.bind.walrus"][0])  # PEP 572: the enclosing function's
-
-
-def _py_global(c: Collector, caps: dict[str, list[Node]]) -> None:
-    site = caps["local.bind.global"][0]
-    c.named.append((_INNERMOST, site.start_byte, _name(c.data, site.start_byte, site.end_byte, {})))
-
-
-# --- JavaScript, TypeScript -------------------------------------------------------------
-
-_JS_PATTERN_TYPES = frozenset({"object_pattern", "array_pattern", "formal_parameters"})
-
-
-def _js_names(c: Collector, node: Node, how: int, scope: int = -1, declared: bool = False) -> None:
-    """The names a binding pattern binds: `x`, `{a, b: c, d = 1, ...e}`, `[f, ...g]`, TypeScript
-    parameters (`x: T`, `y?: U`); not keys, defaults or types. A declarator's (`declared`) are
-    checked for a `require(...)` value at `Collector.finish`."""
-    if declared:
-        name_end = node.end_byte
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        kind = current.type
-        if kind in ("identifier", "shorthand_property_identifier_pattern"):
-            start = current.start_byte
-            c.binders.append((how, start, current.end_byte, scope, 0))
-            if declared:
-                c.required.append((start, name_end))
-        elif kind in _JS_PATTERN_TYPES:
-            stack.extend(current.named_children)
-        elif kind in ("assignment_pattern", "object_assignment_pattern"):
-            found = current.child_by_field_name("left")
-            if found is not None:
-                stack.append(found)
-        elif kind == "pair_pattern":
-            found = current.child_by_field_name("value")
-            if found is not None:
-                stack.append(found)
-        elif kind in ("required_parameter", "optional_parameter"):
-            found = current.child_by_field_name("pattern")
-            if found is not None:
-                stack.append(found)
-        elif kind == "rest_pattern":
-            if current.named_child_count:
-                stack.append(current.named_children[0])
-
-
-def _js_function(c: Collector, caps: dict[str, list[Node]]) -> None:
-    scope = c.add_scope(caps["local.scope.function"][0], FUNCTION, region=caps["local.body"][0])
-    for params in caps.get("local.params", ()):
-        _js_names(c, params, _NODE, scope)
-
-
-def _js_with(c: Collector, caps: dict[str, list[Node]]) -> None:
-    c.add_scope(caps["local.scope.with"][0], WITH, region=caps["local.body"][0])
-
-
-def _js_let(c: Collector, caps: dict[str, list[Node]]) -> None:
-    _js_names(c, caps["local.bind.let"][0], _NODE, c.add_scope(caps["local.block"][0], BLOCK), True)
-
-
-def _js_var(c: Collector, caps: dict[str, list[Node]]) -> None:
-    _js_names(c, caps["local.bind.var"][0], _FUNCTION, declared=True)
-
-
-def _js_for(c: Collector, caps: dict[str, list[Node]]) -> None:
-    """`for (const x of xs)`: the loop's own; `for (var x in o)`: the function's."""
-    kind = caps["local.kind"][0].type
-    if kind == "var":
-        _js_names(c, caps["local.bind.for"][0], _FUNCTION)
-    elif kind in ("let", "const"):
-        _js_names(c, caps["local.bind.for"][0], _NODE, c.add_scope(caps["local.block"][0], BLOCK))
-
-
-def _js_catch(c: Collector, caps: dict[str, list[Node]]) -> None:
-    _js_names(c, caps["local.bind.catch"][0], _NODE, c.add_scope(caps["local.block"][0], BLOCK))
-
-
-# --- block-scoped languages: a match gives the binding and its scope ---------------------
-
-def _visible_from(caps: dict[str, list[Node]], site: Node) -> int:
+def visible_from(caps: dict[str, list[Node]], site: Node) -> int:
     """Where a binding becomes visible: the end of its declaration (`@local.decl`: Go's
     `x := x + 1`, Rust's `let x = x + 1` read the outer `x` on the right), else of its name."""
     decl = caps.get("local.decl")
     return (decl[0] if decl else site).end_byte
 
 
-def _block_binding(key: str):
+def block_binding(key: str):
     """A binding `@local.bind.<key>` of one identifier in the scope `@local.block`."""
     def handler(c: Collector, caps: dict[str, list[Node]]) -> None:
         site = caps[key][0]
-        c.add(_NODE, site, c.add_scope(caps["local.block"][0], BLOCK), _visible_from(caps, site))
+        c.add(AT_NODE, site, c.add_scope(caps["local.block"][0], BLOCK), visible_from(caps, site))
     return handler
 
 
-def _barrier(c: Collector, caps: dict[str, list[Node]]) -> None:
+def barrier(c: Collector, caps: dict[str, list[Node]]) -> None:
     c.scopes[c.add_scope(caps["local.scope.barrier"][0], BLOCK)][7] = True
-
-
-def _go_range(c: Collector, caps: dict[str, list[Node]]) -> None:
-    """`for k, v := range m` and `case v := <-ch:` bind; with `=` they assign what is bound
-    already."""
-    site = caps["local.bind.range"][0]
-    if b":=" in c.data[site.end_byte:caps["local.value"][0].start_byte]:
-        c.add(_NODE, site, c.add_scope(caps["local.block"][0], BLOCK), _visible_from(caps, site))
-
-
-_RUST_PATTERNS = frozenset({"tuple_pattern", "slice_pattern", "or_pattern", "reference_pattern", "ref_pattern",
-                            "mut_pattern", "captured_pattern", "closure_parameters"})
-
-
-def _rust_names(node: Node, data: bytes) -> list[Node]:
-    """The names a Rust pattern binds: `x`, `(a, mut b)`, `Some(c)`, `P { d, e: f }`, `g @ 1..=5`,
-    a closure's `|h, i: T|`; not paths, literals, nor a name starting upper-case (a constant or
-    a unit variant: `None`, `MAX`, which a pattern compares with)."""
-    out = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        kind = current.type
-        if kind in ("identifier", "shorthand_field_identifier"):
-            first = data[current.start_byte:current.start_byte + 1]
-            if first.islower() or first == b"_":
-                out.append(current)
-        elif kind in _RUST_PATTERNS:
-            stack.extend(current.named_children)
-        elif kind == "match_pattern":  # its pattern; past it, the guard
-            if current.named_child_count:
-                stack.append(current.named_children[0])
-        elif kind == "tuple_struct_pattern":
-            stack.extend(current.named_children[1:])  # the first is the path
-        elif kind == "struct_pattern":
-            stack.extend(child for child in current.named_children if child.type == "field_pattern")
-        elif kind in ("field_pattern", "parameter"):
-            found = current.child_by_field_name("pattern")
-            if found is None and kind == "field_pattern":
-                found = current.child_by_field_name("name")  # `P { d }`
-            if found is not None:
-                stack.append(found)
-    return out
-
-
-def _rust_binding(c: Collector, caps: dict[str, list[Node]]) -> None:
-    site = caps["local.bind.pattern"][0]
-    scope = c.add_scope(caps["local.block"][0], BLOCK)
-    visible = _visible_from(caps, site)
-    for name in _rust_names(site, c.data):
-        c.add(_NODE, name, scope, visible)
-
-
-_C_WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarator", "parenthesized_declarator",
-                         "attributed_declarator", "reference_declarator"})
-
-
-def _c_declared(node: Node, parameter: bool = False) -> list[Node]:
-    """The name a C or C++ declarator declares: `x`, `*x`, `x[3]`, `x = 1`, `&x`, `(*cb)(int)`,
-    `auto [a, b]`; none for a prototype in a block (`int f(int);`: the function outside) or a
-    qualified name."""
-    current = node
-    for _ in range(8):
-        kind = current.type
-        if kind == "identifier":
-            return [current]
-        if kind == "structured_binding_declarator":
-            return [child for child in current.named_children if child.type == "identifier"]
-        if kind == "function_declarator":
-            inner = current.child_by_field_name("declarator")
-            if inner is None or (not parameter and inner.type != "parenthesized_declarator"):
-                return []
-            current = inner
-            continue
-        if kind not in _C_WRAPPERS:
-            return []
-        inner = current.child_by_field_name("declarator")
-        if inner is None:  # a reference or parenthesized declarator holds it unnamed
-            inner = current.named_children[-1] if current.named_child_count else None
-        if inner is None:
-            return []
-        current = inner
-    return []
-
-
-def _c_local(c: Collector, caps: dict[str, list[Node]]) -> None:
-    """A declaration in a block; `extern int x;` names the global `x`, no local."""
-    site = caps["local.bind.decl"][0]
-    decl = caps.get("local.decl")
-    if decl and _EXTERN.search(c.data, decl[0].start_byte, site.start_byte):
-        return
-    scope = c.add_scope(caps["local.block"][0], BLOCK)
-    for name in _c_declared(site):
-        c.add(_NODE, name, scope, name.end_byte)
-
-
-def _c_parameter(c: Collector, caps: dict[str, list[Node]]) -> None:
-    scope = c.add_scope(caps["local.block"][0], BLOCK)
-    for name in _c_declared(caps["local.bind.param"][0], parameter=True):
-        c.add(_NODE, name, scope, name.end_byte)
-
-
-def _c_parameters(c: Collector, params: Node, scope: int) -> None:
-    """A C or C++ function definition's parameters (with a default value too, in C++)."""
-    for node in params.named_children:
-        if node.type in ("parameter_declaration", "optional_parameter_declaration"):
-            declarator = node.child_by_field_name("declarator")
-            if declarator is not None:
-                for name in _c_declared(declarator, parameter=True):
-                    c.add(_NODE, name, scope, name.end_byte)
-
-
-def _go_parameters(c: Collector, params: Node, scope: int) -> None:
-    """A Go function's or method's parameters, named results and receiver: `a, b int`, `c ...T`."""
-    if params.type != "parameter_list":
-        return  # an unnamed result: `(x int) int`
-    for node in params.named_children:
-        if node.type in ("parameter_declaration", "variadic_parameter_declaration"):
-            for name in node.named_children:  # the names, then the type (never an identifier)
-                if name.type != "identifier":
-                    break
-                c.add(_NODE, name, scope, name.end_byte)
-
-
-def _java_parameters(c: Collector, params: Node, scope: int) -> None:
-    """A Java method's or constructor's parameters: `int a`, `String... b`."""
-    for node in params.named_children:
-        kind = node.type
-        if kind == "formal_parameter":
-            name = node.child_by_field_name("name")
-        elif kind == "spread_parameter":
-            declarator = next((n for n in node.named_children if n.type == "variable_declarator"), None)
-            name = declarator.child_by_field_name("name") if declarator is not None else None
-        else:
-            continue
-        if name is not None:
-            c.add(_NODE, name, scope, name.end_byte)
-
-
-def _rust_parameters(c: Collector, params: Node, scope: int) -> None:
-    """A Rust function's parameters, patterns included (not `self`)."""
-    data = c.data
-    for node in params.named_children:
-        if node.type == "parameter":
-            pattern = node.child_by_field_name("pattern")
-            if pattern is not None:
-                for name in _rust_names(pattern, data):
-                    c.add(_NODE, name, scope, name.end_byte)
-
-
-_PARAMETERS = {"python": _py_parameters, "go": _go_parameters, "java": _java_parameters, "rust": _rust_parameters,
-               "c": _c_parameters, "cpp": _c_parameters}
-
-
-_HANDLERS = {
-    "python": {"lambda": _py_lambda, "comprehension": _py_comprehension,
-               "name": _py_name, "pattern": _py_pattern, "walrus": _py_walrus, "global": _py_global},
-    "javascript": {"function": _js_function, "with": _js_with,
-                   "let": _js_let, "var": _js_var, "for": _js_for, "catch": _js_catch},
-    "go": {"short": _block_binding("local.bind.short"), "param": _block_binding("local.bind.param"),
-           "var": _block_binding("local.bind.var"), "range": _go_range},
-    "java": {"barrier": _barrier, "decl": _block_binding("local.bind.decl"),
-             "param": _block_binding("local.bind.param")},
-    "rust": {"pattern": _rust_binding},
-    "c": {"decl": _c_local, "param": _c_parameter},
-}
-_HANDLERS["typescript"] = _HANDLERS["tsx"] = _HANDLERS["javascript"]
-_HANDLERS["cpp"] = _HANDLERS["c"]
-_NO_HANDLERS: dict = {}
 
 
 def _ignore(c: Collector, caps: dict[str, list[Node]]) -> None:
     return None
 
 
-def handler(language: str, key: str):
-    """What reads a match of `@local.scope.<key>` or `@local.bind.<key>` in `language`."""
-    return _HANDLERS.get(language, _NO_HANDLERS).get(key, _ignore)

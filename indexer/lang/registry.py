@@ -20,14 +20,34 @@ Rules, in order:
 
 from __future__ import annotations
 
+import importlib
 import re
 
 from indexer.lang.content import is_binary
+from indexer.lang.language import Language
 
-GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
-    {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp",
-     "csharp", "ruby", "php", "bash"}
+# The packages of the languages with a grammar, each making its `Language` records once
+# (indexer.lang.language): adding a language is its package and one line here.
+_PACKAGES = (
+    "python",
+    "javascript",
+    "typescript",  # and tsx
+    "go",
+    "rust",
+    "java",
+    "c",
+    "cpp",
+    "csharp",
+    "ruby",
+    "php",
+    "bash",
 )
+LANGUAGES: dict[str, Language] = {
+    language.name: language
+    for package in _PACKAGES
+    for language in importlib.import_module(f"indexer.lang.{package}").LANGUAGES
+}
+GRAMMAR_LANGUAGES: frozenset[str] = frozenset(LANGUAGES)
 
 # Languages whose words are prose, markup or data rather than code: their occurrences are
 # kept (references find them), but they do not say what the code depends on, so they cast no
@@ -39,26 +59,11 @@ PROSE_AND_DATA: frozenset[str] = frozenset(
      "gitattributes", "go-mod"}
 )
 
-# JavaScript and TypeScript: one module system (import_specs' `js` imports, resolve_js).
-JS_FAMILY: frozenset[str] = frozenset({"javascript", "typescript", "tsx"})
+# JavaScript and TypeScript: one module system (the `js` imports, indexer.lang.javascript.resolve).
+JS_FAMILY: frozenset[str] = frozenset(name for name, language in LANGUAGES.items() if language.family == "js")
 
 _EXTENSIONS: dict[str, str] = {
-    # languages with grammars
-    "py": "python", "pyi": "python", "pyw": "python",
-    "js": "javascript", "jsx": "javascript", "mjs": "javascript", "cjs": "javascript",
-    "ts": "typescript", "mts": "typescript", "cts": "typescript",
-    "tsx": "tsx",
-    "go": "go",
-    "rs": "rust",
-    "java": "java",
-    "c": "c",
-    "cc": "cpp", "cpp": "cpp", "cxx": "cpp", "c++": "cpp", "hpp": "cpp", "hh": "cpp",
-    "hxx": "cpp", "h++": "cpp", "ipp": "cpp", "tpp": "cpp", "inl": "cpp", "ixx": "cpp",
-    "cs": "csharp",
-    "rb": "ruby", "rake": "ruby", "gemspec": "ruby", "ru": "ruby",
-    "php": "php", "phtml": "php", "php5": "php", "php7": "php", "phps": "php",
-    "sh": "bash", "bash": "bash",
-    # guesses for the file table
+    # guesses for the file table (the languages with a grammar name their own, below)
     "md": "markdown", "markdown": "markdown", "mdx": "markdown",
     "rst": "rst", "txt": "text", "adoc": "asciidoc",
     "json": "json", "jsonc": "json", "json5": "json", "jsonl": "json", "ndjson": "json",
@@ -87,15 +92,16 @@ _EXTENSIONS: dict[str, str] = {
 
 _FILENAMES: dict[str, str] = {
     "makefile": "make", "gnumakefile": "make", "dockerfile": "dockerfile",
-    "containerfile": "dockerfile", "cmakelists.txt": "cmake", "gemfile": "ruby",
-    "rakefile": "ruby", "guardfile": "ruby", "podfile": "ruby", "vagrantfile": "ruby",
-    "brewfile": "ruby", "berksfile": "ruby", "capfile": "ruby",
+    "containerfile": "dockerfile", "cmakelists.txt": "cmake",
     "jenkinsfile": "groovy", "build": "starlark", "build.bazel": "starlark",
-    "workspace": "starlark", ".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash",
-    ".zshrc": "zsh", "pkgbuild": "bash", "apkbuild": "bash", "go.mod": "go-mod",
+    "workspace": "starlark", ".zshrc": "zsh", "go.mod": "go-mod",
     "go.sum": "text", ".gitignore": "gitignore", ".gitattributes": "gitattributes",
     ".editorconfig": "ini", "license": "text", "copying": "text", "readme": "text",
 }
+
+for _language in LANGUAGES.values():
+    _EXTENSIONS.update(dict.fromkeys(_language.extensions, _language.name))
+    _FILENAMES.update(dict.fromkeys(_language.filenames, _language.name))
 
 _BINARY_EXTENSIONS = frozenset(
     "png jpg jpeg gif bmp ico icns webp tiff tif psd avif heic "
@@ -107,14 +113,10 @@ _BINARY_EXTENSIONS = frozenset(
 )
 
 # Interpreter (basename of the shebang program, or the argument of `env`) -> language.
-_INTERPRETERS: dict[str, str] = {
-    "python": "python", "pypy": "python",
-    "node": "javascript", "nodejs": "javascript", "deno": "typescript", "bun": "javascript",
-    "ts-node": "typescript", "tsx": "typescript",
-    "bash": "bash", "sh": "bash", "dash": "bash", "ksh": "bash", "ash": "bash",
-    "zsh": "zsh", "fish": "fish",
-    "ruby": "ruby", "php": "php", "perl": "perl", "lua": "lua", "rscript": "r",
-}
+_INTERPRETERS: dict[str, str] = {"zsh": "zsh", "fish": "fish", "perl": "perl", "lua": "lua", "rscript": "r"}
+
+for _language in LANGUAGES.values():
+    _INTERPRETERS.update(dict.fromkeys(_language.interpreters, _language.name))
 
 _VERSION_SUFFIX = re.compile(r"[\d.]+$")
 _CPP_HEAD = re.compile(
@@ -146,12 +148,10 @@ def _shebang_language(head: bytes) -> str:
 
 _EMACS_MODE = re.compile(rb"-\*-\s*(?:.*?\bmode:\s*)?([\w+#-]+)\s*[;-]", re.IGNORECASE)
 _VIM_MODE = re.compile(rb"\bvim?:.*?\b(?:ft|filetype)=([\w+#-]+)", re.IGNORECASE)
-_MODE_NAMES: dict[str, str] = {
-    "c++": "cpp", "cpp": "cpp", "c": "c", "python": "python", "ruby": "ruby", "sh": "bash",
-    "bash": "bash", "shell-script": "bash", "js": "javascript", "javascript": "javascript",
-    "typescript": "typescript", "go": "go", "rust": "rust", "java": "java", "php": "php",
-    "csharp": "csharp", "perl": "perl", "makefile": "make", "make": "make",
-}
+_MODE_NAMES: dict[str, str] = {"perl": "perl", "makefile": "make", "make": "make"}
+
+for _language in LANGUAGES.values():
+    _MODE_NAMES.update(dict.fromkeys(_language.mode_names, _language.name))
 
 
 def _mode_line_language(head: bytes) -> str:

@@ -28,7 +28,8 @@ from indexer.rank.weights import MAX_DEFINERS, NameEntry, arcs_of, definitions_f
 from indexer.store.database import Store
 from indexer.store.database import unpack as store_unpack
 from indexer.store.facts_table import summaries_of
-from indexer.store.records import EXTRACTOR_VERSION, NO_FACTS, NameIndex, snapshot_key
+from indexer.store.records import NO_FACTS, NameIndex, snapshot_key
+from indexer.store.versions import snapshot_version
 
 if TYPE_CHECKING:
     import numpy as np
@@ -267,11 +268,11 @@ def _ordered_sum(values: Iterable[float]) -> float:
     return total
 
 
-def load_rank_arcs(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> RankArcs | None:
+def load_rank_arcs(store: Store, oid: str, version: str | None = None) -> RankArcs | None:
     """The rank arcs stored with the snapshot at `oid`; None when it has none (written before
     they were kept, or by a bundle import) or they do not read whole."""
     with store.env.begin(db=store.rank) as txn:
-        raw = txn.get(snapshot_key(oid, version))
+        raw = txn.get(snapshot_key(oid, version or snapshot_version()))
     if raw is None:
         return None
     try:

@@ -3,8 +3,9 @@ edges to files of the tree, or one UnresolvedImport marked "external" (outside t
 tree) or "unresolved" (should be in the tree, is not).
 
 A pure function of the file table, the blob facts and the bytes of configuration files
-(go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language family's
-rules live in its own module; this one dispatches by import kind and sorts the results.
+(go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language
+family's rules live in the package of the language that owns it (`Language.resolver`); this
+one dispatches by import kind and sorts the results.
 
 Re-indexing after a small change starts from an earlier snapshot with the same paths
 (`Prior`): only the changed files, and the importers of a family whose inputs changed
@@ -13,22 +14,18 @@ Re-indexing after a small change starts from an earlier snapshot with the same p
 
 from __future__ import annotations
 
+import importlib
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NamedTuple, Protocol
+from functools import cache, partial
+from typing import Callable, Mapping, NamedTuple, Protocol
 
 from indexer.contract.errors import RennetError
-from indexer.lang.c.resolve import CResolver
-from indexer.lang.go.resolve import GoResolver
-from indexer.lang.java.resolve import JavaResolver
-from indexer.lang.javascript.resolve import JsResolver
-from indexer.lang.php.resolve import PHP_SOURCES, PhpResolver, declarations
-from indexer.lang.python.resolve import PythonResolver
-from indexer.lang.rust.resolve import RustResolver, extern_crates, module_declarations
+from indexer.lang.language import part
+from indexer.lang.registry import LANGUAGES
 from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
-from indexer.resolve.scripting import BashResolver, CSharpResolver, RubyResolver
 from indexer.resolve.tree import UNRESOLVED, Outcome, TreePaths
-from indexer.store.facts_table import Summary, summaries_of
+from indexer.store.facts_table import summaries_of
 
 REGULAR_MODES = (0o100644, 0o100755, 0o100664)
 
@@ -39,52 +36,25 @@ class Resolver(Protocol):
 
 Factory = Callable[[TreePaths, Mapping[str, BlobFacts], Callable[[str], bytes]], Resolver]
 
-FACTORIES: dict[str, Factory] = {
-    "python": lambda t, f, r: PythonResolver(t),
-    "js": lambda t, f, r: JsResolver(t, r),
-    "go": lambda t, f, r: GoResolver(t, f, r),
-    "rust": lambda t, f, r: RustResolver(t, f, r),
-    "java": lambda t, f, r: JavaResolver(t, f),
-    "c": lambda t, f, r: CResolver(t),
-    "ruby": lambda t, f, r: RubyResolver(t),
-    "php": lambda t, f, r: PhpResolver(t, f, r),
-    "csharp": lambda t, f, r: CSharpResolver(t, f, r),
-    "bash": lambda t, f, r: BashResolver(t),
-}
+def _factory(module: str) -> Factory:
+    def make(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> Resolver:
+        return part(module, "make_resolver")(tree, facts, read)  # type: ignore[operator]
+    return make
 
-FAMILY = {
-    "python": "python",
-    "js": "js",
-    "go": "go",
-    "rust_mod": "rust",
-    "rust_use": "rust",
-    "rust_extern": "rust",
-    "java": "java",
-    "c_include": "c",
-    "c_system_include": "c",
-    "ruby_require": "ruby",
-    "php_require": "php",
-    "php_use": "php",
-    "php_use_function": "php",
-    "php_use_const": "php",
-    "csharp_using": "csharp",
-    "csharp_global_using": "csharp",
-    "bash_source": "bash",
-}
+
+# Each import family's resolver, from the language package that owns it (`Language.resolver`),
+# imported when a snapshot first resolves an import of that family.
+FACTORIES: dict[str, Factory] = {language.family: _factory(language.resolver)
+                                 for language in LANGUAGES.values() if language.resolver}
+
+# The family of each import kind, as the languages name the kinds their imports have.
+FAMILY: dict[str, str] = {kind: language.family for language in LANGUAGES.values() for kind in language.import_kinds}
 
 # The languages whose facts can hold imports of each family (their queries capture those
 # import kinds): when a family's resolution changes, only their files are looked at.
-FAMILY_LANGUAGES = {
-    "python": ("python",),
-    "js": ("javascript", "typescript", "tsx"),
-    "go": ("go",),
-    "rust": ("rust",),
-    "java": ("java",),
-    "c": ("c", "cpp"),
-    "ruby": ("ruby",),
-    "php": ("php",),
-    "csharp": ("csharp",),
-    "bash": ("bash",),
+FAMILY_LANGUAGES: dict[str, tuple[str, ...]] = {
+    family: tuple(name for name, language in LANGUAGES.items() if language.family == family)
+    for family in FACTORIES
 }
 
 
@@ -116,39 +86,22 @@ class Prior:
     facts: Callable[[str], BlobFacts | None]
 
 
-# What a file's content can change in the resolution of *other* files, by family: the
-# configuration each resolver reads (any .json may be a tsconfig `extends` target), for
-# Java and C# the package / namespace declared in the facts (C# also reads symbols), for
-# Go a file's package clause and `//go:build ignore` (whether it is in its package), for
-# Rust a file's `extern crate`s and `mod` declarations, and for PHP the namespaced classes,
-# functions and constants a file declares.
-CONFIG_FAMILIES = {"go.mod": "go", "go.work": "go", "Cargo.toml": "rust", "composer.json": "php"}
+# (a file's name, its facts before (read only when asked for), its facts after) -> can the
+# change alter how other files' imports of a family resolve? Its configuration files do, and
+# what the family's resolution reads of a file's facts: `changes_others` in the resolve module
+# of the language that owns the family (a family without one reads neither).
+ChangesOthers = Callable[[str, Callable[[], BlobFacts | None], BlobFacts | None], bool]
 
 
-def _package(facts: BlobFacts | None) -> str | None:
-    return None if facts is None else facts.package_name
-
-
-def _go_membership(facts: Summary | None) -> tuple[str, bool] | None:
-    return None if facts is None else (facts.package_name, facts.build_ignored)
-
-
-def _rust_read(facts: BlobFacts | None) -> tuple[frozenset[str], frozenset[tuple[str, tuple[str, ...]]]] | None:
-    return None if facts is None else (extern_crates(facts), module_declarations(facts))
-
-
-# Files whose facts other files' resolution reads: (which files, their family, what is read).
-# When what is read differs from the earlier snapshot's, or that is not at hand, every file
-# of the family is resolved again. (C#, whose every namespace change counts, is apart.)
-_READ_BY_OTHERS: tuple[tuple[Callable[[str], bool], str, Callable[[Any], object]], ...] = (
-    (lambda name: name.endswith(".java"), "java", _package),
-    (lambda name: name.endswith(".go") and not name.endswith("_test.go"), "go", _go_membership),
-    # a 2015 crate's bare paths start at its root unless an `extern crate` there names them;
-    # paths walk through a module's `mod` declarations (`#[path]`), and those of src/main.rs
-    # say whether a file beside it is the binary's or the library's
-    (lambda name: name.endswith(".rs"), "rust", _rust_read),
-    (lambda name: name.endswith(PHP_SOURCES), "php", declarations),
-)
+@cache
+def _changes_others() -> dict[str, ChangesOthers]:
+    out = {}
+    for language in LANGUAGES.values():
+        if language.resolver:
+            found = getattr(importlib.import_module(language.resolver), "changes_others", None)
+            if found is not None:
+                out[language.family] = found
+    return out
 
 
 def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: TreePaths,
@@ -165,23 +118,13 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()
+    families = _changes_others()
     for path in changed:
         name = path.rsplit("/", 1)[-1]
-        if name in CONFIG_FAMILIES:
-            dirty.add(CONFIG_FAMILIES[name])
-        if name.endswith(".json"):
-            dirty.add("js")
-        if name.endswith(".csproj"):
-            dirty.add("csharp")  # its ProjectReferences say which projects' namespaces C# files see
-        for matches, family, read in _READ_BY_OTHERS:
-            if family not in dirty and matches(name):
-                old = read(prior.facts(path))
-                if old is None or old != read(facts.get(path)):
-                    dirty.add(family)
-        if name.endswith(".cs"):
-            old = _package(prior.facts(path))
-            if old is None or old or _package(facts.get(path)):
-                dirty.add("csharp")
+        before = partial(prior.facts, path)
+        for family, changes_others in families.items():
+            if family not in dirty and changes_others(name, before, facts.get(path)):
+                dirty.add(family)
     if dirty:
         # full facts (their imports) only of files whose language can import from those families
         languages = {language for family in dirty for language in FAMILY_LANGUAGES[family]}

@@ -40,7 +40,12 @@ import lmdb
 
 from indexer.contract.errors import SchemaMismatch, StoreError, StoreLocked
 
-SCHEMA_VERSION = b"2"  # 2: the `names` table
+# The store's layout: its tables and the shapes of their keys; a store of another layout is
+# refused (SchemaMismatch names the fix). What each version changed:
+# 1: the first layout
+# 2: the `names` table
+# (The versions inside facts and snapshot keys are not the layout: indexer/store/versions.py.)
+SCHEMA_VERSION = b"2"
 MAP_SIZE = 1 << 38  # address space only; the file grows with what is written
 _COMPRESSED = b"z"
 _PLAIN = b"p"

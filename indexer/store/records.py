@@ -32,12 +32,7 @@ from indexer.rank.weights import definitions_of
 from indexer.store import name_runs
 from indexer.store.database import Store, pack, unpack
 from indexer.store.symbol_lines import symbols_json
-
-# Bump whenever the facts produced for the same bytes change, or how a snapshot is assembled
-# from them (import resolution above all: a re-index carries its parent's edges over for
-# unchanged files), the canonical serialization the fingerprint hashes, or how facts and
-# snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "55"
+from indexer.store.versions import facts_version, snapshot_version
 
 
 class SnapshotHead(msgspec.Struct):
@@ -204,7 +199,19 @@ NO_FACTS = ("submodule", "symlink", "binary")  # file entries whose blob facts a
 
 
 def facts_key(blob: str, language: str, version: str) -> bytes:
-    return f"{blob}|{language}|{version}".encode()
+    """The key of a blob's facts, in a snapshot of version `version`: the blob, what its name
+    says its language is, and the facts version of that language (indexer.store.versions)."""
+    return f"{blob}|{language}|{facts_version(version, language)}".encode()
+
+
+def is_facts_key(key: bytes, version: str) -> bool:
+    """Is `key` the key of some blob's facts in a snapshot of version `version`?"""
+    blob, _, rest = key.partition(b"|")
+    language, _, written = rest.partition(b"|")
+    try:
+        return len(blob) == 40 and written.decode() == facts_version(version, language.decode())
+    except UnicodeDecodeError:
+        return False
 
 
 def entry_facts_key(f: FileEntry, version: str) -> bytes:
@@ -465,8 +472,9 @@ def unpack_record(value: bytes) -> StoredRecord:
     return StoredRecord(bytes(unpack(value[4:4 + size])), lambda: tail)
 
 
-def load_stored_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> StoredRecord | None:
-    key = snapshot_key(oid, version)
+def load_stored_record(store: Store, oid: str, version: str | None = None) -> StoredRecord | None:
+    """The stored snapshot of `oid` at `version` (by default the one this code writes)."""
+    key = snapshot_key(oid, version or snapshot_version())
     with store.env.begin(db=store.snapshots, buffers=True) as txn:
         raw = txn.get(key)
         if raw is None:
@@ -481,7 +489,7 @@ def load_stored_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION)
     return StoredRecord(head, packed_tail)
 
 
-def load_record(store: Store, oid: str, version: str = EXTRACTOR_VERSION) -> SnapshotRecord | None:
+def load_record(store: Store, oid: str, version: str | None = None) -> SnapshotRecord | None:
     stored = load_stored_record(store, oid, version)
     return stored.record() if stored is not None else None
 

@@ -1,0 +1,27 @@
+"""C: what the indexer knows of it, in one record (indexer.lang.language). C++ shares its query
+file c_family.scm, its include readers and resolution, and its parser view."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="c",
+    version=VERSION,
+    grammar=("tree_sitter_c", "language"),
+    identifiers="[(identifier) (type_identifier) (field_identifier)] @id",
+    queries=("c/c_family.scm",),
+    extensions=("c",),
+    mode_names=("c",),
+    family="c",
+    import_kinds=("c_include", "c_system_include"),
+    imports="indexer.lang.c.imports",
+    scopes="indexer.lang.c.scopes",
+    hooks="indexer.lang.c.tags",
+    resolver="indexer.lang.c.resolve",
+    view="indexer.lang.c.macros",
+)
+LANGUAGES = (LANGUAGE,)

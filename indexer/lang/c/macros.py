@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from indexer.lang.retry_views import blanked
+
 Span = tuple[int, int]
 Edit = tuple[int, bytes]  # an offset and the bytes put there, as many as they replace
 
@@ -444,3 +446,21 @@ def _next_token(data: bytes, pos: int) -> int:
     """The first byte at or after `pos` that is not blank, or -1."""
     m = _NOT_BLANK.search(data, pos, pos + _LOOKAROUND)
     return data[m.start()] if m else -1
+
+
+def parser_view(name: str, data: bytes) -> bytes:
+    """What the parser is given of a C or C++ source: `data`, with the macros that tree-sitter
+    (no preprocessor) cannot place blanked to spaces, and enumerator macros written as the
+    enumerators they define. Same length and lines, so every offset and name read from `data`
+    still holds; the macro is simply not in the tree."""
+    spans = blanked_spans(name, data)
+    edits = enumerator_macro_edits(data)
+    if not spans and not edits:
+        return data
+    view = bytearray(data)
+    for at, replacement in edits:
+        view[at:at + len(replacement)] = replacement
+    for start, end in spans:  # after the edits: none is left in a blanked branch
+        # a span may run over lines (`BOOST_NOEXCEPT_IF(\n cond)`): its line breaks stay
+        view[start:end] = blanked(data[start:end])
+    return bytes(view)

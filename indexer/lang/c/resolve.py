@@ -14,9 +14,9 @@ external, `"x.h"` unresolved."""
 from __future__ import annotations
 
 import posixpath
-from typing import Iterator
+from typing import Callable, Iterator, Mapping
 
-from indexer.model import ImportSpec
+from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
 
 # Headers of the C standard (to C23), POSIX (those without a directory) and the C++ standard
@@ -89,3 +89,7 @@ class CResolver:
             return None
         hits = [p for p in self.tree.ending_with(spec) if p != importer]
         return nearest(importer, hits) if hits else None
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> CResolver:
+    return CResolver(tree)

@@ -1,0 +1,25 @@
+"""C#: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="csharp",
+    version=VERSION,
+    grammar=("tree_sitter_c_sharp", "language"),
+    identifiers="(identifier) @id",
+    queries=("csharp/queries.scm",),
+    extensions=("cs",),
+    mode_names=("csharp",),
+    family="csharp",
+    import_kinds=("csharp_using", "csharp_global_using"),
+    imports="indexer.lang.csharp.imports",
+    hooks="indexer.lang.csharp.tags",
+    resolver="indexer.lang.csharp.resolve",
+    retry="indexer.lang.csharp.retry",
+)
+LANGUAGES = (LANGUAGE,)

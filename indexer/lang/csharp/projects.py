@@ -10,7 +10,7 @@ and every file sees one under none. A path may start at the project's own folder
 tree does not hold, or built from any other MSBuild property (`$(Root)\\x.csproj`), reaches
 nothing.
 
-What the C# resolver (resolve_scripting.CSharpResolver) and the references' C# rules
+What the C# resolver (indexer.lang.csharp.resolve) and the references' C# rules
 (context_tools/query/symbols.py) both ask: the .csproj files are read once each, on first need.
 """
 

@@ -1,0 +1,25 @@
+"""Go: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="go",
+    version=VERSION,
+    grammar=("tree_sitter_go", "language"),
+    identifiers="[(identifier) (type_identifier) (field_identifier) (package_identifier)] @id",
+    queries=("go/queries.scm",),
+    extensions=("go",),
+    mode_names=("go",),
+    family="go",
+    import_kinds=("go",),
+    imports="indexer.lang.go.imports",
+    scopes="indexer.lang.go.scopes",
+    hooks="indexer.lang.go.tags",
+    resolver="indexer.lang.go.resolve",
+)
+LANGUAGES = (LANGUAGE,)

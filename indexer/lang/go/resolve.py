@@ -281,3 +281,22 @@ class GoResolver:
         if directory not in self.tree.dirs or ignored_dir(spec):
             return ()
         return self.package_files(directory)
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> GoResolver:
+    return GoResolver(tree, facts, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """go.mod and go.work, and a file's package clause and `//go:build ignore` (whether it is
+    in its package), change how other files' imports resolve (resolve.imports.to_resolve)."""
+    if name in ("go.mod", "go.work"):
+        return True
+    if not name.endswith(".go") or name.endswith("_test.go"):
+        return False
+    old = _membership(before())
+    return old is None or old != _membership(after)
+
+
+def _membership(facts: BlobFacts | None) -> tuple[str, bool] | None:
+    return None if facts is None else (facts.package_name, facts.build_ignored)

@@ -1,0 +1,25 @@
+"""Java: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="java",
+    version=VERSION,
+    grammar=("tree_sitter_java", "language"),
+    identifiers="[(identifier) (type_identifier)] @id",
+    queries=("java/queries.scm",),
+    extensions=("java",),
+    mode_names=("java",),
+    family="java",
+    import_kinds=("java",),
+    imports="indexer.lang.java.imports",
+    scopes="indexer.lang.java.scopes",
+    hooks="indexer.lang.java.tags",
+    resolver="indexer.lang.java.resolve",
+)
+LANGUAGES = (LANGUAGE,)

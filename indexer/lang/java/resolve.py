@@ -8,7 +8,7 @@ project may own one (JNA's com.sun.jna, the JDK's own sources)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Mapping
+from typing import Callable, Mapping
 
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, nearest, parent
@@ -71,3 +71,20 @@ class JavaResolver:
             if hits:
                 return (nearest(importer, hits),)
         return EXTERNAL
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> JavaResolver:
+    return JavaResolver(tree, facts)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """A file's package declaration says where its classes are imported from
+    (resolve.imports.to_resolve)."""
+    if not name.endswith(".java"):
+        return False
+    old = _package(before())
+    return old is None or old != _package(after)
+
+
+def _package(facts: BlobFacts | None) -> str | None:
+    return None if facts is None else facts.package_name

@@ -1,0 +1,31 @@
+"""JavaScript and JSX (one grammar reads both): what the indexer knows of them, in one record
+(indexer.lang.language). TypeScript and TSX share its patterns, readers, scopes and resolution."""
+
+from indexer.lang.language import Language
+
+# The identifier leaves of the JavaScript grammar; TypeScript adds its type names.
+IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifier)"
+               " (shorthand_property_identifier_pattern) (private_property_identifier)] @id")
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="javascript",
+    version=VERSION,
+    grammar=("tree_sitter_javascript", "language"),
+    identifiers=IDENTIFIERS,
+    queries=("javascript/queries.scm", "javascript/jsx.scm", "javascript/locals.scm"),
+    extensions=("js", "jsx", "mjs", "cjs"),
+    interpreters=("node", "nodejs", "bun"),
+    mode_names=("js", "javascript"),
+    family="js",
+    import_kinds=("js",),
+    imports="indexer.lang.javascript.imports",
+    scopes="indexer.lang.javascript.scopes",
+    hooks="indexer.lang.javascript.tags",
+    resolver="indexer.lang.javascript.resolve",
+)
+LANGUAGES = (LANGUAGE,)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import posixpath
-from typing import Callable
+from typing import Callable, Mapping
 
-from indexer.model import ImportSpec
+from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
 EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
@@ -275,3 +275,13 @@ def _typescript_named(stem: str) -> tuple[str, tuple[str, ...]] | None:
     root, ext = posixpath.splitext(stem)
     order = TYPESCRIPT_ORDER.get(ext)
     return (root, order) if order is not None else None
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> JsResolver:
+    return JsResolver(tree, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """Any .json may be a tsconfig's `extends` target, a tsconfig or a package.json: what
+    every JS file's imports resolve by (resolve.imports.to_resolve)."""
+    return name.endswith(".json")

@@ -1,0 +1,25 @@
+"""PHP: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="php",
+    version=VERSION,
+    grammar=("tree_sitter_php", "language_php"),
+    identifiers="(name) @id",
+    queries=("php/queries.scm",),
+    extensions=("php", "phtml", "php5", "php7", "phps"),
+    interpreters=("php",),
+    mode_names=("php",),
+    family="php",
+    import_kinds=("php_require", "php_use", "php_use_function", "php_use_const"),
+    imports="indexer.lang.php.imports",
+    hooks="indexer.lang.php.tags",
+    resolver="indexer.lang.php.resolve",
+)
+LANGUAGES = (LANGUAGE,)

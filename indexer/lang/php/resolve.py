@@ -188,3 +188,18 @@ class PhpResolver:
         used = {n.lower() for n in uses_of(own)} - {b.lower() for b in bound} if own else set()
         return tuple(p for p in files if p != importer
                      and any(d[2].lower() in used for d in self._declared_in(p) or ()))
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> PhpResolver:
+    return PhpResolver(tree, facts, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """composer.json, and the namespaced classes, functions and constants a file declares,
+    change how other files' imports resolve (resolve.imports.to_resolve)."""
+    if name == "composer.json":
+        return True
+    if not name.endswith(PHP_SOURCES):
+        return False
+    old = declarations(before())  # type: ignore[arg-type]
+    return old is None or old != declarations(after)  # type: ignore[arg-type]

@@ -9,8 +9,10 @@ own directory is a root for that script when it is not inside a package, as it i
 
 from __future__ import annotations
 
+from typing import Callable, Mapping
+
 from indexer.lang.python.stdlib import STDLIB_MODULES
-from indexer.model import ImportSpec
+from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, parent
 
 SUFFIXES = (".py", ".pyi")
@@ -157,3 +159,7 @@ class PythonResolver:
             return True
         own = self.modules.script_root(importer)
         return own is not None and self.modules.module_file(own, dotted[:1]) is not None
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> PythonResolver:
+    return PythonResolver(tree)

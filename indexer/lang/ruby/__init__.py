@@ -1,0 +1,26 @@
+"""Ruby: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="ruby",
+    version=VERSION,
+    grammar=("tree_sitter_ruby", "language"),
+    identifiers="[(identifier) (constant)] @id",
+    queries=("ruby/queries.scm",),
+    extensions=("rb", "rake", "gemspec", "ru"),
+    filenames=("gemfile", "rakefile", "guardfile", "podfile", "vagrantfile", "brewfile", "berksfile", "capfile"),
+    interpreters=("ruby",),
+    mode_names=("ruby",),
+    family="ruby",
+    import_kinds=("ruby_require",),
+    imports="indexer.lang.ruby.imports",
+    hooks="indexer.lang.ruby.tags",
+    resolver="indexer.lang.ruby.resolve",
+)
+LANGUAGES = (LANGUAGE,)

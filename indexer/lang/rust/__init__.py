@@ -1,0 +1,25 @@
+"""Rust: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="rust",
+    version=VERSION,
+    grammar=("tree_sitter_rust", "language"),
+    identifiers="[(identifier) (type_identifier) (field_identifier) (shorthand_field_identifier)] @id",
+    queries=("rust/queries.scm",),
+    extensions=("rs",),
+    mode_names=("rust",),
+    family="rust",
+    import_kinds=("rust_mod", "rust_use", "rust_extern"),
+    imports="indexer.lang.rust.imports",
+    scopes="indexer.lang.rust.scopes",
+    hooks="indexer.lang.rust.tags",
+    resolver="indexer.lang.rust.resolve",
+)
+LANGUAGES = (LANGUAGE,)

@@ -572,3 +572,25 @@ class RustResolver:
         if hit is None and (beside := self._beside(importer, head)) is not None:
             hit = self.modules.child(beside, head)
         return (hit, rest) if hit is not None else EXTERNAL
+
+
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> RustResolver:
+    return RustResolver(tree, facts, read)
+
+
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """Cargo.toml, and a file's `extern crate`s and `mod` declarations, change how other files'
+    paths resolve (resolve.imports.to_resolve): a 2015 crate's bare paths start at its root
+    unless an `extern crate` there names them; paths walk through a module's `mod` declarations
+    (`#[path]`), and those of src/main.rs say whether a file beside it is the binary's or the
+    library's."""
+    if name == "Cargo.toml":
+        return True
+    if not name.endswith(".rs"):
+        return False
+    old = _read_by_others(before())
+    return old is None or old != _read_by_others(after)
+
+
+def _read_by_others(facts: BlobFacts | None) -> tuple[frozenset[str], frozenset[tuple[str, tuple[str, ...]]]] | None:
+    return None if facts is None else (extern_crates(facts), module_declarations(facts))

@@ -1,5 +1,5 @@
 ; Rennet Context: TypeScript/TSX facts beyond the shipped tags.scm of JavaScript and
-; TypeScript (conventions in python.scm). Also used for TSX.
+; TypeScript (conventions in python/queries.scm). Also used for TSX.
 
 (import_statement source: (string) @spec) @import.js
 (export_statement source: (string) @spec) @import.js

@@ -1,10 +1,10 @@
-; Rennet Context: Java facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: Java facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 (import_declaration) @import.java
 
 (package_declaration [(identifier) (scoped_identifier)] @package)
 
-; module paths (see python.scm): the package of an import (of a static one, what precedes
+; module paths (see python/queries.scm): the package of an import (of a static one, what precedes
 ; its class), all of a `.*` import
 (package_declaration [(identifier) (scoped_identifier)] @reference.module)
 ((import_declaration (scoped_identifier scope: (_) @reference.module)) @statement

@@ -1,10 +1,10 @@
-; Rennet Context: Rust facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: Rust facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 (mod_item name: (identifier) @spec !body) @import.rust_mod
 (use_declaration argument: (_) @spec) @import.rust_use
 (extern_crate_declaration name: (identifier) @spec) @import.rust_extern
 
-; module paths (see python.scm): what precedes the last segment of a use
+; module paths (see python/queries.scm): what precedes the last segment of a use
 (use_declaration argument: (scoped_identifier path: (_) @reference.module))
 (use_declaration argument: (use_as_clause path: (scoped_identifier path: (_) @reference.module)))
 (scoped_use_list path: (_) @reference.module)

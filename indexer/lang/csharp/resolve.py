@@ -1,52 +1,15 @@
-"""Ruby `require`, C# `using` and shell `source` -> files of the tree (PHP: resolve_php.py)."""
+"""C# `using` directives -> files of the tree."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import Callable, Mapping
 
 from indexer.lang.csharp.projects import CSharpProjects
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
-from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, common_prefix_len, join, normalize, parent
+from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths
 from indexer.store.facts_table import summaries_of
-
-
-class RubyResolver:
-    """Paths beside the file ("./x": `require_relative`, or built from `__dir__`) resolve
-    there; `require` and `autoload` names on the load path: the lib/ folders nearest the
-    importer first, then spec/ and test/ folders (what RSpec and `rake test` add), then the
-    root. Never the importer's own folder: Ruby's load path does not hold it, so a
-    lib/rack/handler/thin.rb requiring "thin" means the gem, not itself."""
-
-    def __init__(self, tree: TreePaths) -> None:
-        self.tree = tree
-        self.lib_dirs = sorted(d for d in tree.dirs if d == "lib" or d.endswith("/lib"))
-        self.test_dirs = sorted(d for d in tree.dirs if d.rpartition("/")[2] in ("spec", "test"))
-        self._load_paths: dict[str, list[str]] = {}
-
-    def load_path(self, importer: str) -> list[str]:
-        here = parent(importer)
-        if here not in self._load_paths:
-            def by_nearness(dirs: list[str]) -> list[str]:
-                # nearest first; among equally near ones the shallowest (the repository's own lib/)
-                return sorted(dirs, key=lambda d: (-common_prefix_len(importer, d + "/-"), d.count("/"), d))
-            self._load_paths[here] = [*by_nearness(self.lib_dirs), *by_nearness(self.test_dirs), ""]
-        return self._load_paths[here]
-
-    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
-        spec = imp.spec.strip()
-        if not spec or "#{" in spec:
-            return UNRESOLVED  # empty or interpolated: a path only known when it runs
-        names = [spec] if spec.endswith(".rb") else [spec + ".rb", spec]
-        beside = spec.startswith(("./", "../"))
-        for base in [parent(importer), ""] if beside else self.load_path(importer):
-            for name in names:
-                cand = normalize(join(base, name))
-                if cand is not None and cand in self.tree and cand != importer:
-                    return (cand,)
-        return UNRESOLVED if beside else EXTERNAL
 
 
 class CSharpResolver:
@@ -103,24 +66,21 @@ class CSharpResolver:
 _CSHARP_TYPES = frozenset({"class", "interface", "struct", "enum", "type"})
 
 
-SHELL_VAR = re.compile(r"^(?:\$\{?\w+\}?|\$\(dirname [^)]*\)|\$\(cd [^)]*\))/")
+def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> CSharpResolver:
+    return CSharpResolver(tree, facts, read)
 
 
-class BashResolver:
-    """`source x.sh` / `. "$DIR/x.sh"`: a leading directory variable is taken as the
-    script's own directory (the `DIR=$(dirname "$0")` idiom); then the tree root."""
+def changes_others(name: str, before: Callable[[], BlobFacts | None], after: BlobFacts | None) -> bool:
+    """A .csproj's ProjectReferences say which projects' namespaces C# files see, and a file's
+    namespace (any change of one, with its symbols) what a `using` reaches
+    (resolve.imports.to_resolve)."""
+    if name.endswith(".csproj"):
+        return True
+    if not name.endswith(".cs"):
+        return False
+    old = _namespace(before())
+    return old is None or bool(old) or bool(_namespace(after))
 
-    def __init__(self, tree: TreePaths) -> None:
-        self.tree = tree
 
-    def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
-        spec = SHELL_VAR.sub("", imp.spec.strip().strip("'\""))
-        if not spec or "$" in spec:
-            return UNRESOLVED
-        if spec.startswith("/"):
-            return EXTERNAL  # an absolute path on the machine (/etc/profile)
-        for base in (parent(importer), ""):
-            cand = normalize(join(base, spec))
-            if cand is not None and cand in self.tree:
-                return (cand,)
-        return UNRESOLVED
+def _namespace(facts: BlobFacts | None) -> str | None:
+    return None if facts is None else facts.package_name

@@ -1,4 +1,4 @@
-; Rennet Context: C and C++ facts beyond the shipped tags.scm (conventions in python.scm),
+; Rennet Context: C and C++ facts beyond the shipped tags.scm (conventions in python/queries.scm),
 ; for both grammars (tree-sitter-cpp extends tree-sitter-c: these nodes are the same).
 
 (preproc_include path: (string_literal) @spec) @import.c_include

@@ -1,4 +1,4 @@
-; Rennet Context: Ruby facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: Ruby facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 ((call
    !receiver

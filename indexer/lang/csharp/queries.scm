@@ -1,8 +1,8 @@
-; Rennet Context: C# facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: C# facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 (using_directive) @import.csharp_using
 
-; module paths (see python.scm): the namespace a using names; of an alias's target only the
+; module paths (see python/queries.scm): the namespace a using names; of an alias's target only the
 ; namespace before its last name, which may be a type (`using U = App.Models.User;`), and so
 ; of a `using static A.B;`, which names the type B (whose static members the file then uses
 ; unqualified): A is a module path, B a use of the type

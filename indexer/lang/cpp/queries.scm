@@ -1,5 +1,5 @@
-; Rennet Context: C++ facts beyond the shipped tags.scm and c_family.scm (conventions in
-; python.scm).
+; Rennet Context: C++ facts beyond the shipped tags.scm and c/c_family.scm (conventions in
+; python/queries.scm).
 
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.namespace
 (alias_declaration name: (type_identifier) @name) @definition.type
@@ -49,7 +49,7 @@
 (call_expression function: (qualified_identifier name: (qualified_identifier name: (template_function name: (identifier) @name)))) @reference.call
 
 
-; a reference member (c_family.scm has the others)
+; a reference member (c/c_family.scm has the others)
 (field_declaration declarator: (reference_declarator (field_identifier) @name)) @definition.field
 
 ; Local bindings beyond C's (indexer/lang/local_scopes.py): range-for, lambda and catch parameters. A class (a definition) is a barrier: a local class's members are

@@ -1,4 +1,4 @@
-; Rennet Context: Go facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: Go facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 (import_spec path: (_) @spec) @import.go
 

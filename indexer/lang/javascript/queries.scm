@@ -1,4 +1,4 @@
-; Rennet Context: JavaScript facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: JavaScript facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 (import_statement source: (string) @spec) @import.js
 (export_statement source: (string) @spec) @import.js

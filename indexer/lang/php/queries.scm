@@ -1,4 +1,4 @@
-; Rennet Context: PHP facts beyond the shipped tags.scm (conventions in python.scm).
+; Rennet Context: PHP facts beyond the shipped tags.scm (conventions in python/queries.scm).
 
 (namespace_use_declaration) @import.php_use
 (require_expression) @import.php_require
@@ -8,7 +8,7 @@
 
 (namespace_definition name: (namespace_name) @package)
 
-; module paths (see python.scm): the namespace before a used name, a group's prefix
+; module paths (see python/queries.scm): the namespace before a used name, a group's prefix
 (namespace_use_clause (qualified_name prefix: (_) @reference.module))
 (namespace_use_declaration (namespace_name) @reference.module)
 

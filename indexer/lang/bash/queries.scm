@@ -1,4 +1,4 @@
-; Rennet Context: Bash facts (the grammar ships no tags.scm; conventions in python.scm).
+; Rennet Context: Bash facts (the grammar ships no tags.scm; conventions in python/queries.scm).
 
 (function_definition name: (word) @name) @definition.function
 

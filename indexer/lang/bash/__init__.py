@@ -1,0 +1,27 @@
+"""Bash: what the indexer knows of it, in one record (indexer.lang.language)."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="bash",
+    version=VERSION,
+    grammar=("tree_sitter_bash", "language"),
+    identifiers="(variable_name) @id\n(command_name (word) @id)\n(function_definition name: (word) @id)",
+    queries=("bash/queries.scm",),
+    extensions=("sh", "bash"),
+    filenames=(".bashrc", ".bash_profile", ".profile", "pkgbuild", "apkbuild"),
+    interpreters=("bash", "sh", "dash", "ksh", "ash"),
+    mode_names=("sh", "bash", "shell-script"),
+    family="bash",
+    import_kinds=("bash_source",),
+    imports="indexer.lang.bash.imports",
+    hooks="indexer.lang.bash.tags",
+    resolver="indexer.lang.bash.resolve",
+    retry="indexer.lang.bash.retry",
+)
+LANGUAGES = (LANGUAGE,)

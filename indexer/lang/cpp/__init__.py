@@ -1,0 +1,26 @@
+"""C++: what the indexer knows of it, in one record (indexer.lang.language). What it shares
+with C lives in indexer/lang/c."""
+
+from indexer.lang.language import Language
+
+# The extractor version of its blob facts: bump it on any change to the facts made of the
+# same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="cpp",
+    version=VERSION,
+    grammar=("tree_sitter_cpp", "language"),
+    identifiers="[(identifier) (type_identifier) (field_identifier) (namespace_identifier)] @id",
+    queries=("c/c_family.scm", "cpp/queries.scm"),
+    extensions=("cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "tpp", "inl", "ixx"),
+    mode_names=("c++", "cpp"),
+    family="c",
+    import_kinds=("c_include", "c_system_include"),
+    imports="indexer.lang.c.imports",
+    scopes="indexer.lang.cpp.scopes",
+    hooks="indexer.lang.cpp.tags",
+    view="indexer.lang.c.macros",
+)
+LANGUAGES = (LANGUAGE,)

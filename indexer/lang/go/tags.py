@@ -1,0 +1,29 @@
+"""Go's tags hooks (indexer.lang.tags_hooks)."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.lang.go.build_constraints import go_build_ignored
+from indexer.lang.tags_hooks import Facts, TagsHooks
+
+
+def _type_spec(def_node: Node, captured: str) -> str:
+    """`type X struct {...}` is a struct, `type X interface {...}` an interface, any other a type."""
+    value = def_node.child_by_field_name("type")
+    value_type = value.type if value is not None else ""
+    return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
+
+
+def _build_ignored(root: Node, data: bytes, facts: Facts) -> None:
+    facts.build_ignored = go_build_ignored(data)
+
+
+HOOKS = TagsHooks(
+    kinds={"function_declaration": "function", "method_declaration": "method", "method_elem": "method",
+           "const_spec": "constant", "var_spec": "variable"},
+    kind_rules={"type_spec": _type_spec},
+    storage_fields=True,  # `ID`, `URL`: fields, whatever their case
+    body_fields_are_locals=True,  # a field of an anonymous struct in a body (a test's table), as ctags has it
+    finish=_build_ignored,
+)

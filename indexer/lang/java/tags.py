@@ -1,0 +1,9 @@
+"""Java's tags hooks (indexer.lang.tags_hooks)."""
+
+from indexer.lang.tags_hooks import TagsHooks
+
+HOOKS = TagsHooks(
+    kinds={"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
+           "record_declaration": "class", "annotation_type_declaration": "interface",
+           "method_declaration": "method", "constructor_declaration": "method", "field_declaration": "field"},
+)

@@ -1,0 +1,18 @@
+"""Python's tags hooks (indexer.lang.tags_hooks)."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.lang.python.dunder_all import dunder_all
+from indexer.lang.tags_hooks import Facts, TagsHooks
+
+
+def _dunder_all(root: Node, data: bytes, facts: Facts) -> None:
+    facts.dunder_all = dunder_all(root, data)
+
+
+HOOKS = TagsHooks(
+    kinds={"class_definition": "class", "function_definition": "function", "assignment": "variable"},
+    finish=_dunder_all,
+)

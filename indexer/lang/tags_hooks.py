@@ -1,0 +1,87 @@
+"""What a language adds to the reading of its tags (indexer/extract/tags.py): the kinds of its
+definition nodes, and the cases its grammar needs beyond them.
+
+Each language's package supplies its `TagsHooks` as `HOOKS` in its `tags.py`
+(`Language.hooks`); tags.py reads them once per blob and never names a language.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
+
+from tree_sitter import Node
+
+from indexer.lang.language import part
+from indexer.lang.registry import LANGUAGES
+from indexer.model import ImportSpec, Occurrence
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+class Definition(Protocol):
+    """What a hook reads and writes of a definition tags.py found."""
+
+    kind: str
+    start: int
+    scope_end: int
+
+
+class Facts(Protocol):
+    """What a `finish` hook reads and writes of the facts of one tree."""
+
+    imports: list[ImportSpec]
+    exported_as: list[tuple[str, str]]
+    es_module: bool
+    dunder_all: list[str] | None
+    build_ignored: bool
+
+
+# (definition node, the kind its capture says) -> its kind, "" to leave it to `kinds`, or None
+# to drop the match
+KindRule = Callable[[Node, str], "str | None"]
+# (definition node, name node, source) -> the definition's name
+Spelling = Callable[[Node, Node, bytes], str]
+# (name node, its start byte, its text, the source, the definition sites made so far) ->
+# (start, name) of the name as the language has it, or None when the node names nothing
+NameRule = Callable[[Node, int, str, bytes, list[Occurrence]], "tuple[int, str] | None"]
+# (name node, source) -> the container it is written under, as written ("" for none)
+ScopeRule = Callable[[Node, bytes], str]
+# (receiver node, method node, source) -> the kind of what a constant assigned the call's value is
+Maker = Callable[[Node, Node, bytes], "str | None"]
+# (tree root, source, the facts read from the tags) -> None: what the language reads after them
+Finish = Callable[[Node, bytes, Facts], None]
+# (definitions, end of the source) -> None
+Definitions = Callable[["Sequence[Definition]", int], None]
+
+
+class TagsHooks(NamedTuple):
+    kinds: dict[str, str | None] = {}  # definition node type -> kind; None drops the match
+    kind_rules: dict[str, KindRule] = {}  # node types whose kind the node itself says
+    spelled: dict[str, Spelling] = {}  # definition node types whose name is not one identifier
+    name_rules: dict[str, NameRule] = {}  # name node types read otherwise than as their text
+    scope_rules: dict[str, ScopeRule] = {}  # name node types that say their container, when no capture does
+    qualified_name: str = ""  # the node type of a qualified name, whose last segment is the name
+    # definition node types that open a scope over a value defined elsewhere (Ruby `class << X`):
+    # a scope for what is inside, and a use of the name
+    scope_openers: frozenset[str] = frozenset()
+    maker: Maker | None = None  # a call whose value, assigned to a constant, makes a class
+    storage_fields: bool = False  # a field is storage in each value, never a constant
+    hoisting: bool = False  # definitions written inside what is not their container (tags._HOISTED)
+    bodiless_namespaces: bool = False  # `namespace A;` holds what follows it, up to the next
+    to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
+    method_hosts: frozenset[str] = frozenset()  # kinds beyond tags.METHOD_HOSTS whose functions are methods
+    body_fields_are_locals: bool = False  # a field of a struct in a function body is a local
+    finish: Finish | None = None
+    finish_definitions: Definitions | None = None
+
+
+NO_HOOKS = TagsHooks()
+
+
+@cache
+def of(language: str) -> TagsHooks:
+    """The tags hooks of `language` (none for a language without its own)."""
+    module = LANGUAGES[language].hooks
+    return part(module, "HOOKS") if module else NO_HOOKS  # type: ignore[return-value]

@@ -1,0 +1,45 @@
+"""TypeScript and TSX: one package, two grammars of one wheel (indexer.lang.language). Both read
+JavaScript's shipped tags first and share its JSX patterns, local scopes and module system."""
+
+from indexer.lang.javascript import IDENTIFIERS as JS_IDENTIFIERS
+from indexer.lang.language import Language
+
+IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
+
+# The extractor version of TypeScript's and TSX's blob facts: bump it on any change to the
+# facts made of the same bytes (indexer/store/versions.py). What each changed:
+# 1: its own version, split from the one extractor version (55) of every language
+VERSION = "1"
+
+LANGUAGE = Language(
+    name="typescript",
+    version=VERSION,
+    grammar=("tree_sitter_typescript", "language_typescript"),
+    identifiers=IDENTIFIERS,
+    queries=("typescript/queries.scm", "javascript/locals.scm"),
+    tags_base="javascript",
+    extensions=("ts", "mts", "cts"),
+    interpreters=("deno", "ts-node", "tsx"),
+    mode_names=("typescript",),
+    family="js",
+    import_kinds=("js",),
+    imports="indexer.lang.javascript.imports",
+    hooks="indexer.lang.typescript.tags",
+    scopes="indexer.lang.typescript.scopes",
+)
+
+TSX = Language(
+    name="tsx",
+    version=VERSION,
+    grammar=("tree_sitter_typescript", "language_tsx"),
+    identifiers=IDENTIFIERS,
+    queries=("typescript/queries.scm", "javascript/jsx.scm", "javascript/locals.scm"),
+    tags_base="javascript",
+    extensions=("tsx",),
+    family="js",
+    import_kinds=("js",),
+    imports="indexer.lang.javascript.imports",
+    hooks="indexer.lang.typescript.tags",
+    scopes="indexer.lang.typescript.scopes",
+)
+LANGUAGES = (LANGUAGE, TSX)

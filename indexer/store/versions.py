@@ -1,0 +1,78 @@
+"""The versions the store's keys carry, each beside the log of what its bumps changed.
+
+Three kinds, so that a change re-does only what it touches:
+- blob facts: a facts key (`blob|language|version`) carries `FACTS_VERSION` (what every
+  language shares) and the version of the blob's language (`Language.version`, logged in the
+  language's package; `PLAIN_VERSION` for files without a grammar). A fix to one language's
+  extraction bumps its version alone: a re-index parses that language's blobs again and
+  reuses every other blob's facts.
+- snapshots: a snapshot record and its rank arcs are keyed by the snapshot version, which
+  names `ASSEMBLY_VERSION` and every facts version it was assembled from (`snapshot_version`),
+  so the facts keys of its files follow from the record alone (`facts_version`), and any bump
+  makes a new snapshot of the same commit.
+- the store's layout: `SCHEMA_VERSION` in indexer/store/database.py; a store of another
+  layout is refused with the typed error that names the fix.
+
+A snapshot version without `=` is one of the single extractor version that came before
+(55 and earlier), which keyed facts by itself alone: read so, a store written then is read
+as it was written.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
+
+# What every language's blob facts share: the per-blob pipeline (indexer/extract: content
+# rules, tags, tokens), the BlobFacts record and its layout in the store.
+# 56: split from the one extractor version (55): each language's facts carry their own too
+FACTS_VERSION = "56"
+
+# The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
+# 1: split from the one extractor version (55)
+PLAIN_VERSION = "1"
+
+# How a snapshot is assembled from blob facts (import resolution above all: a re-index
+# carries its parent's edges over for unchanged files), fan-in, rank, manifests, the
+# canonical serialization the fingerprint hashes, and the snapshot record's layout.
+# 56: split from the one extractor version (55); the snapshot version names every facts version
+ASSEMBLY_VERSION = "56"
+
+_ASSEMBLY = "assembly"
+_FACTS = "facts"
+_PLAIN = "plain"
+
+
+def snapshot_version() -> str:
+    """The version this code writes snapshots at: `assembly=56;facts=56;bash=1;...;plain=1`."""
+    parts = [(_ASSEMBLY, ASSEMBLY_VERSION), (_FACTS, FACTS_VERSION),
+             *sorted((name, language.version) for name, language in LANGUAGES.items()), (_PLAIN, PLAIN_VERSION)]
+    return ";".join(f"{name}={version}" for name, version in parts)
+
+
+def facts_version(snapshot: str, language: str) -> str:
+    """The version in the facts key of a blob whose name says `language` (a language, or what
+    `name_language` answers when the content decides), for the snapshot version `snapshot`."""
+    table = _facts_versions(snapshot)
+    if table is None:
+        return snapshot  # the single version of old: it keyed facts by itself
+    found = table.get(language)
+    return found if found is not None else table[_PLAIN]
+
+
+@cache
+def _facts_versions(snapshot: str) -> dict[str, str] | None:
+    if "=" not in snapshot:
+        return None
+    named = dict(part.partition("=")[::2] for part in snapshot.split(";"))
+    facts = named.pop(_FACTS, "")
+    named.pop(_ASSEMBLY, None)
+    plain = named.pop(_PLAIN, "")
+    table = {name: f"{facts}.{version}" for name, version in named.items()}
+    table[_PLAIN] = f"{facts}.{plain}"
+    # the content decides: a `.h` is C or C++; an unnamed file any language a shebang or a
+    # mode line names, or text
+    table[CONTENT_H] = f"{facts}.{named.get('c', '')}.{named.get('cpp', '')}"
+    table[CONTENT] = ".".join([facts, *(named[name] for name in sorted(named)), plain])
+    return table
