@@ -61,3 +61,16 @@ def load(fixture: Path, keys: tuple[str, ...] = ("->",)) -> Case:
 def cases(folder: str, keys: tuple[str, ...] = ("->",)) -> list[Case]:
     """Every fixture under tests/fixtures/`folder`, by name."""
     return [load(p, keys) for p in sorted((FIXTURES / folder).glob("*.txt"))]
+
+
+def noted_sites(case: Case) -> dict[str, list[tuple[str, int, str]]]:
+    """name -> its reference sites as (path, line, resolution), sorted, from `site:` notes:
+    `// site: Part import, Bolt import` (a name twice on a line: listed twice)."""
+    sites: dict[str, list[tuple[str, int, str]]] = {}
+    for n in case.notes:
+        if n.key != "site:":
+            continue
+        for item in n.value.split(","):
+            name, resolution = item.split()
+            sites.setdefault(name, []).append((n.path, n.line, resolution))
+    return {name: sorted(found) for name, found in sites.items()}
