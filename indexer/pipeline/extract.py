@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, NamedTu
 
 import pygit2
 
+from indexer.contract.errors import RennetError
 from indexer.extract.child_process import die_with_parent
 from indexer.git import read as gitread
 from indexer.pipeline.plan import BlobJob, Plan
 from indexer.store.database import Store, WriteLock, unpack
-from indexer.store.facts_table import Summary, load_summaries
+from indexer.store.facts_table import FactsSummary, Summary, load_summaries
 from indexer.store.facts_writer import FactsWriter
 from indexer.store.records import EXTRACTOR_VERSION, PendingNames, StoredFacts, decode_core, facts_key, stored_facts
 
@@ -67,8 +68,10 @@ def extract_job(job: BlobJob, repo: pygit2.Repository | None = None) -> StoredFa
     Without `repo`, a pool worker's own (fork_pool's `repo_path`)."""
     from indexer.extract.blob import extract_blob
     from indexer.lang.registry import CONTENT_DECIDES, detect_language
-    repo = repo or _worker_repo
-    data = gitread.read_blob(repo, job.blob)
+    source = repo if repo is not None else _worker_repo
+    if source is None:
+        raise RennetError(f"no repository to read {job.path} from", code="internal_error")
+    data = gitread.read_blob(source, job.blob)
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
@@ -193,10 +196,10 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None
     the others meanwhile."""
     extracted, jobs = _extract_planned(store, repo, plan, pool, workers, parsing)
     try:
-        new, summaries = extracted.facts, extracted.meanwhile
+        new, stored = extracted.facts, extracted.meanwhile
         # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
         # the store have lost the facts of one all the same, it is parsed now rather than failed.
-        lost_paths = plan.carried - summaries.keys()  # a set difference: no loop over the tree unless needed
+        lost_paths = plan.carried - stored.keys()  # a set difference: no loop over the tree unless needed
         lost = {plan.keys[e.path]: BlobJob(e.oid, e.path, plan.languages[e.path])
                 for e in plan.tree if e.path in lost_paths and plan.keys[e.path] not in new} if lost_paths else {}
         if lost:
@@ -206,8 +209,8 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None
             again = extract_missing(store, repo, list(lost.values()), None, 1, parsing.step, lambda: None)
             again.stored()
             new.update(again.facts)
-        summaries = {path: new[key] if key in new else summaries[path]  # in tree order
-                     for path, key in plan.keys.items() if key in new or path in summaries}
+        summaries: dict[str, Summary] = {path: new[key] if key in new else stored[path]  # in tree order
+                                         for path, key in plan.keys.items() if key in new or path in stored}
     except BaseException:
         extracted.stored()  # no write left running behind an error
         raise
@@ -215,7 +218,7 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None
 
 
 def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
-                     parsing: ParseProgress) -> tuple[Extracted[dict[str, Summary]], list[BlobJob]]:
+                     parsing: ParseProgress) -> tuple[Extracted[dict[str, FactsSummary]], list[BlobJob]]:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
     the others meanwhile; returns that and the jobs."""
     with store.env.begin(db=store.facts) as txn:
@@ -226,7 +229,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Po
     jobs = sorted(missing.values(), key=lambda j: j.blob)
     parsing.total = len(jobs)
 
-    def load_the_rest() -> dict[str, Summary]:
+    def load_the_rest() -> dict[str, FactsSummary]:
         # assembly's modules, imported meanwhile too (numpy for the rank above all)
         import numpy  # noqa: F401
 

@@ -161,14 +161,14 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
 def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:
     """The nearest snapshot up the first-parent line built by this extractor version."""
     try:
-        commit = repo[oid]
+        commit = repo[oid].peel(pygit2.Commit)
         for _ in range(16):
             if not commit.parent_ids:
                 return None
             stored = load_stored_record(store, str(commit.parent_ids[0]), version)
             if stored is not None:
                 return stored.prior()
-            commit = repo[commit.parent_ids[0]]
+            commit = repo[commit.parent_ids[0]].peel(pygit2.Commit)
     except (KeyError, ValueError, pygit2.GitError):
         pass  # a shallow history ends the search, nothing else
     return None
