@@ -98,25 +98,24 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
     import multiprocessing
 
     from indexer.git import read as gitread
-    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
+    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES
     from indexer.pipeline.extract import chunks
-    from indexer.pipeline.plan import BlobJob
+    from indexer.pipeline.plan import Plan
+    from indexer.store.records import EXTRACTOR_VERSION
 
     library = None
     if native:
         from benchmarks.native_floor import build
         library = str(build())  # built ahead by the benchmark: found in the cache here
     r = gitread.open_repo(repo)
-    _, entries = gitread.walk_tree(r, gitread.resolve_rev(r, rev))
-    seen: set[str] = set()
+    # the blobs a cold index parses: its plan's, each facts key once, with nothing stored
+    known: set[bytes] = set()
     jobs = []
-    for e in entries:
-        if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK) or e.oid in seen:
-            continue
-        seen.add(e.oid)
-        language = name_language(e.path)
-        if language in GRAMMAR_LANGUAGES or language in CONTENT_DECIDES:
-            jobs.append(BlobJob(e.oid, e.path, language))
+    for key, job in Plan(*gitread.walk_tree(r, gitread.resolve_rev(r, rev)), None, EXTRACTOR_VERSION).missing(
+            lambda key: False, known):
+        known.add(key)
+        if job.language in GRAMMAR_LANGUAGES or job.language in CONTENT_DECIDES:
+            jobs.append(job)
     tasks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in chunks(jobs, 64)]
     with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init,
                                                   initargs=(r.path, library)) as pool:
