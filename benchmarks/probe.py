@@ -60,11 +60,11 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
     """(blobs of a grammar language, of them parsed, their trees' nodes, tags matches), as
     the index would choose them: where the name leaves the language open, the blob's head
     decides. The native floor also runs the shipped tags query; the other parses alone."""
-    from indexer.build import SIZE_CAP
     from indexer.git import read as gitread
     from indexer.lang import grammars
     from indexer.lang.content import is_binary
     from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
+    from indexer.pipeline.extract import SIZE_CAP
     blobs = parsed = nodes = matches = 0
     for blob, path, language in jobs:
         data = gitread.read_blob(_parse_repo, blob)  # read as the index reads it
@@ -97,29 +97,29 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
     the cold index."""
     import multiprocessing
 
-    from indexer.build import _chunks, _Job
     from indexer.git import read as gitread
-    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, name_language
+    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES
+    from indexer.pipeline.extract import chunks
+    from indexer.pipeline.plan import Plan
+    from indexer.store.versions import snapshot_version
 
     library = None
     if native:
         from benchmarks.native_floor import build
         library = str(build())  # built ahead by the benchmark: found in the cache here
     r = gitread.open_repo(repo)
-    _, entries = gitread.walk_tree(r, gitread.resolve_rev(r, rev))
-    seen: set[str] = set()
+    # the blobs a cold index parses: its plan's, each facts key once, with nothing stored
+    known: set[bytes] = set()
     jobs = []
-    for e in entries:
-        if e.mode in (gitread.MODE_COMMIT, gitread.MODE_LINK) or e.oid in seen:
-            continue
-        seen.add(e.oid)
-        language = name_language(e.path)
-        if language in GRAMMAR_LANGUAGES or language in CONTENT_DECIDES:
-            jobs.append(_Job(e.oid, e.path, language))
-    chunks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in _chunks(jobs, 64)]
+    for key, job in Plan(*gitread.walk_tree(r, gitread.resolve_rev(r, rev)), None, snapshot_version()).missing(
+            lambda key: False, known):
+        known.add(key)
+        if job.language in GRAMMAR_LANGUAGES or job.language in CONTENT_DECIDES:
+            jobs.append(job)
+    tasks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in chunks(jobs, 64)]
     with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init,
                                                   initargs=(r.path, library)) as pool:
-        counts = list(pool.imap_unordered(_parse_chunk, chunks))
+        counts = list(pool.imap_unordered(_parse_chunk, tasks))
     blobs, parsed, nodes, matches = (sum(c[i] for c in counts) for i in range(4))
     out = {"blobs": blobs, "parsed": parsed, "nodes": nodes}
     if native:

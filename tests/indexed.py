@@ -1,7 +1,9 @@
-"""A repository committed from a file table and indexed into a store of its own, once per
-test process, in a scratch folder removed at exit: what module-scoped context-tool tests ask
-questions of, and the two questions they ask most (definitions, reference sites) as tuples
-to compare."""
+"""A file table committed to a repository and indexed into a store of its own: what the
+context-tool tests ask their questions of. `index_files` makes one in a folder the caller
+owns (the `indexed_files` fixture of tests/conftest.py: in the test's tmp_path); `Indexed`
+makes one per test process, when first asked, in a scratch folder removed at exit, for the
+module-scoped tests that share it. `definitions` and `sites` are the two questions asked
+most, as tuples to compare."""
 
 from __future__ import annotations
 
@@ -10,22 +12,40 @@ import shutil
 import tempfile
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from corpora.gitbuild import RepoBuilder
 
 
-def indexed(files: dict[str, Any], prefix: str, message: str = "files") -> tuple[str, str]:
-    """(repository path, store path) of `files` committed and indexed at main."""
+class Asked(NamedTuple):
+    """A client of the store and the repository its questions are about."""
+
+    client: Any  # context_tools.Client
+    repo: str
+
+    def call(self, command: str, **args: Any) -> Any:
+        """`command` asked of the repository (at its pinned main unless `rev` is given)."""
+        return self.client.call(command, repo=self.repo, **args)
+
+
+def index_files(root: Path, files: dict[str, Any], message: str = "files") -> Asked:
+    """`files` committed at main in `root`/repo and indexed into `root`/store."""
+    import context_tools
     from indexer import api
 
+    RepoBuilder(root / "repo").commit(files, message=message)
+    with api.open_store(root / "store") as store:
+        api.index(str(root / "repo"), "main", store=store, workers=1)
+    return Asked(context_tools.Client(store=str(root / "store")), str(root / "repo"))
+
+
+def indexed(files: dict[str, Any], prefix: str, message: str = "files") -> tuple[str, str]:
+    """(repository path, store path) of `files` committed and indexed at main, in a scratch
+    folder removed when the test process ends."""
     root = Path(tempfile.mkdtemp(prefix=prefix))
     atexit.register(shutil.rmtree, root, True)
-    RepoBuilder(root / "repo").commit(files, message=message)
-    store = api.open_store(root / "store")
-    api.index(str(root / "repo"), "main", store=store)
-    store.close()
-    return str(root / "repo"), str(root / "store")
+    asked = index_files(root, files, message)
+    return asked.repo, str(root / "store")
 
 
 class Indexed:
@@ -40,12 +60,12 @@ class Indexed:
         """(repository path, store path)."""
         return indexed(*self._made)
 
-    def asked(self) -> tuple[Any, str]:
-        """(client, repository path): what `definitions` and `sites` ask."""
+    def asked(self) -> Asked:
+        """The client and repository path: what `definitions` and `sites` ask."""
         import context_tools
 
         repo, store = self.paths
-        return context_tools.Client(store=store), repo
+        return Asked(context_tools.Client(store=store), repo)
 
     def record(self) -> Any:
         """The snapshot record at main."""
@@ -56,22 +76,19 @@ class Indexed:
             return snapshot(repo, "main", store=store).record
 
 
-def definitions(asked: tuple[Any, str], name: str, **more) -> list[tuple[str, str, int, str]]:
+def definitions(asked: Asked, name: str, **more) -> list[tuple[str, str, int, str]]:
     """(path, qualified, line, match) of each definition `context.symbol` finds of `name` in
-    the client's repository (`asked`: client, repository path), with no near-name fallback;
-    [] when it finds none."""
+    the client's repository, with no near-name fallback; [] when it finds none."""
     from indexer.contract.errors import NotFound
 
-    client, repo = asked
     try:
-        result = client.call("context.symbol", repo=repo, name=name, fuzzy=False, **more)
+        result = Asked(*asked).call("context.symbol", name=name, fuzzy=False, **more)
     except NotFound:
         return []
     return [(d.path, d.qualified, d.line, d.match) for d in result.data.definitions]
 
 
-def sites(asked: tuple[Any, str], name: str, **more) -> list[tuple[str, int, str]]:
+def sites(asked: Asked, name: str, **more) -> list[tuple[str, int, str]]:
     """(path, line, resolution) of each reference site `context.references` finds of `name`."""
-    client, repo = asked
-    result = client.call("context.references", repo=repo, name=name, **more)
+    result = Asked(*asked).call("context.references", name=name, **more)
     return [(s.path, s.line, s.resolution) for s in result.data.sites]

@@ -6,25 +6,16 @@ or C# namespace sees its own names without an import (`same_package`)."""
 
 from __future__ import annotations
 
-import context_tools
-from corpora.gitbuild import RepoBuilder
-from indexer import api
-from indexer.store.database import Store
+from tests.indexed import Asked
 
 
-def _resolutions(tmp_path, files: dict[str, str], name: str) -> dict[tuple[str, int], str]:
-    builder = RepoBuilder(tmp_path / "repo")
-    builder.commit(files)
-    repo = str(builder.path)
-    with Store.open(tmp_path / "store") as store:
-        api.index(repo, "main", store=store, workers=1)
-    client = context_tools.Client(store=str(tmp_path / "store"))
-    r = client.call("context.references", repo=repo, name=name)
+def _resolutions(asked: Asked, name: str) -> dict[tuple[str, int], str]:
+    r = asked.call("context.references", name=name)
     return {(s.path, s.line): s.resolution for s in r.data.sites}
 
 
-def test_python_import_of_other_names_does_not_reach_a_method(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_python_import_of_other_names_does_not_reach_a_method(indexed_files):
+    found = _resolutions(indexed_files({
         "pkg/__init__.py": "from .models import Headers\n",
         "pkg/models.py": "class Headers:\n    def get(self, key):\n        return key\n\n\nclass Request:\n    pass\n",
         "app.py": "from pkg.models import Request\n\n\ndef f(d):\n    return d.get('a')\n",
@@ -32,7 +23,7 @@ def test_python_import_of_other_names_does_not_reach_a_method(tmp_path):
         "star.py": "from pkg.models import *\n\n\ndef s(h):\n    return h.get('a')\n",
         "whole.py": "import pkg\n\n\ndef k():\n    return pkg.Headers().get('a')\n",
         "unnamed.py": "import pkg\n\n\ndef u(d):\n    return d.get('a')\n",
-    }, "get")
+    }), "get")
     assert found[("app.py", 5)] == "name_match"  # imports Request only: a dict's get
     assert found[("user.py", 5)] == "import"
     assert found[("star.py", 5)] == "import"
@@ -41,33 +32,33 @@ def test_python_import_of_other_names_does_not_reach_a_method(tmp_path):
     assert found[("unnamed.py", 5)] == "name_match"
 
 
-def test_python_function_reached_only_through_an_import_binding_it(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_python_function_reached_only_through_an_import_binding_it(indexed_files):
+    found = _resolutions(indexed_files({
         "lib/__init__.py": "",
         "lib/api.py": "def get(url):\n    return url\n\n\ndef post(url):\n    return url\n",
         "a.py": "from lib.api import post\n\n\ndef f(d):\n    return d.get('k') or post('u')\n",
         "b.py": "from lib.api import get\n\nX = get('u')\n",
         "c.py": "from lib import api\n\nY = api.get('u')\n",
-    }, "get")
+    }), "get")
     assert found[("a.py", 5)] == "name_match"
     assert found[("b.py", 3)] == "import"
     assert found[("c.py", 3)] == "import"
 
 
-def test_js_named_import_of_another_class_does_not_reach_a_method(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_js_named_import_of_another_class_does_not_reach_a_method(indexed_files):
+    found = _resolutions(indexed_files({
         "models.js": "export class Headers {\n  get(k) { return k; }\n}\nexport class Request {}\n",
         "app.js": "import { Request } from './models';\nexport function f(d) {\n  return d.get('a');\n}\n",
         "user.js": "import { Headers } from './models';\nexport function g(h) {\n  return h.get('a');\n}\n",
         "ns.js": "import * as m from './models';\nexport function n(h) {\n  return h.get('a');\n}\n",
-    }, "get")
+    }), "get")
     assert found[("app.js", 3)] == "name_match"
     assert found[("user.js", 3)] == "import"
     assert found[("ns.js", 3)] == "import"
 
 
-def test_c_header_includes_are_followed_to_the_declaration(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_c_header_includes_are_followed_to_the_declaration(indexed_files):
+    found = _resolutions(indexed_files({
         "zstd/zstd.h": "int ZSTD_isError(int code);\n",
         "ext/module.h": "#include <zstd.h>\n#include \"other.h\"\n",
         "ext/other.h": "int other(void);\n",
@@ -76,37 +67,37 @@ def test_c_header_includes_are_followed_to_the_declaration(tmp_path):
         # a .c file's includes are its own: including it is no way to the header it includes
         "ext/unit.c": "#include \"module.h\"\n",
         "ext/bundle.c": "#include \"unit.c\"\n\nint b(int z) {\n    return ZSTD_isError(z);\n}\n",
-    }, "ZSTD_isError")
+    }), "ZSTD_isError")
     assert found[("ext/reader.c", 4)] == "import"  # through module.h, which includes zstd.h
     assert found[("ext/alone.c", 4)] == "name_match"
     assert found[("ext/bundle.c", 4)] == "name_match"
 
 
-def test_php_names_of_the_same_namespace_need_no_import(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_php_names_of_the_same_namespace_need_no_import(indexed_files):
+    found = _resolutions(indexed_files({
         "src/Stream.php": "<?php\nnamespace App\\Psr7;\n\nclass Stream {}\n",
         "src/Utils.php": "<?php\nnamespace App\\Psr7;\n\nfunction open() {\n    return new Stream();\n}\n",
         "other/Use.php": "<?php\nnamespace Other;\n\nfunction make() {\n    return new Stream();\n}\n",
-    }, "Stream")
+    }), "Stream")
     assert found[("src/Utils.php", 5)] == "same_package"
     assert found[("other/Use.php", 5)] == "name_match"  # Other\\Stream, which nothing defines
 
 
-def test_csharp_names_of_the_same_namespace_need_no_import(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_csharp_names_of_the_same_namespace_need_no_import(indexed_files):
+    found = _resolutions(indexed_files({
         "Shop/Account.cs": "namespace Shop.Models;\n\npublic class Account {}\n",
         "Shop/Bank.cs": "namespace Shop.Models;\n\npublic class Bank {\n    Account a = new Account();\n}\n",
         "Else/Bank.cs": "namespace Else;\n\npublic class Bank {\n    Account a = new Account();\n}\n",
-    }, "Account")
+    }), "Account")
     assert found[("Shop/Bank.cs", 4)] == "same_package"
     assert found[("Else/Bank.cs", 4)] == "name_match"
 
 
-def test_ruby_constants_of_the_same_outer_module_need_no_import(tmp_path):
-    found = _resolutions(tmp_path, {
+def test_ruby_constants_of_the_same_outer_module_need_no_import(indexed_files):
+    found = _resolutions(indexed_files({
         "lib/rack/request.rb": "module Rack\n  class Request\n  end\nend\n",
         "lib/rack/lobster.rb": "module Rack\n  class Lobster\n    def call(env)\n      Request.new(env)\n    end\n  end\nend\n",
         "lib/other/app.rb": "module Other\n  class App\n    def call(env)\n      Request.new(env)\n    end\n  end\nend\n",
-    }, "Request")
+    }), "Request")
     assert found[("lib/rack/lobster.rb", 4)] == "same_package"
     assert found[("lib/other/app.rb", 4)] == "name_match"

@@ -5,40 +5,34 @@ from __future__ import annotations
 
 import pytest
 
-import context_tools
-from corpora.gitbuild import RepoBuilder
-from indexer import api
 from indexer.extract.blob import extract_blob
 from indexer.model import FileEntry
 from indexer.rank.graph import rank_weights
-from indexer.store.database import Store
+from tests.indexed import Asked, Indexed
 
 SETTINGS = "def load():\n    return {}\n\nclass Config:\n    pass\n"
 APP = ("from pkg.settings import load, Config\n\ndef run(load=None):\n    return load()\n\n"
        "def build():\n    Config = dict\n    return Config()\n\ndef use():\n    return load(), Config()\n")
 
 
+LOCALS = Indexed({
+    "pkg/__init__.py": "",
+    "pkg/settings.py": SETTINGS + "\n\ndef reload(load):\n    return load\n",  # same file: a parameter
+    "pkg/app.py": APP,
+    "pkg/other.py": "def helper(load):\n    return load()\n",  # a name_match once
+    "web/loader.js": "import { load } from '../lib/load.js';\n"
+                     "export function f(x) {\n  { let load = x; load(); }\n  return load(x);\n}\n",
+    "lib/load.js": "export function load(x) { return x; }\n",
+}, "rennet-ctx-locals-", message="locals")
+
+
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    root = tmp_path_factory.mktemp("locals")
-    builder = RepoBuilder(root / "repo")
-    builder.commit({
-        "pkg/__init__.py": "",
-        "pkg/settings.py": SETTINGS + "\n\ndef reload(load):\n    return load\n",  # same file: a parameter
-        "pkg/app.py": APP,
-        "pkg/other.py": "def helper(load):\n    return load()\n",  # a name_match once
-        "web/loader.js": "import { load } from '../lib/load.js';\n"
-                         "export function f(x) {\n  { let load = x; load(); }\n  return load(x);\n}\n",
-        "lib/load.js": "export function load(x) { return x; }\n",
-    })
-    with Store.open(root / "store") as store:
-        api.index(str(builder.path), "main", store=store, workers=1)
-    return context_tools.Client(store=str(root / "store")), str(builder.path)
+def client() -> Asked:
+    return LOCALS.asked()
 
 
-def _sites(client, name: str, **more) -> list[tuple[str, int, int, str, str]]:
-    c, repo = client
-    r = c.call("context.references", repo=repo, name=name, **more)
+def _sites(client: Asked, name: str, **more) -> list[tuple[str, int, int, str, str]]:
+    r = client.call("context.references", name=name, **more)
     return [(s.path, s.line, s.col, s.role, s.resolution) for s in r.data.sites]
 
 
@@ -50,8 +44,7 @@ def test_references_list_only_the_real_sites_of_an_import_shadowed_by_locals(cli
 
 
 def test_no_local_site_in_any_resolution_class_nor_among_definitions(client):
-    c, repo = client
-    r = c.call("context.references", repo=repo, name="load", include_definitions=True)
+    r = client.call("context.references", name="load", include_definitions=True)
     assert all(s.role != "local" for s in r.data.sites)
     assert {(s.path, s.line) for s in r.data.sites} == {
         ("pkg/settings.py", 1), ("pkg/app.py", 1), ("pkg/app.py", 11),
@@ -62,8 +55,7 @@ def test_no_local_site_in_any_resolution_class_nor_among_definitions(client):
 
 
 def test_context_symbol_is_unaffected(client):
-    c, repo = client
-    r = c.call("context.symbol", repo=repo, name="load")
+    r = client.call("context.symbol", name="load")
     assert sorted((d.path, d.line) for d in r.data.definitions) == [("lib/load.js", 1), ("pkg/settings.py", 1)]
 
 

@@ -3,15 +3,9 @@ or namespace definition, or to a name nothing defines; never to a same-named fun
 
 from __future__ import annotations
 
-import context_tools
-from corpora.gitbuild import RepoBuilder
-from indexer import api
-from indexer.store.database import Store
 
-
-def test_module_sites_refer_only_to_modules_or_to_undefined_names(tmp_path):
-    builder = RepoBuilder(tmp_path / "repo")
-    builder.commit({
+def test_module_sites_refer_only_to_modules_or_to_undefined_names(indexed_files):
+    asked = indexed_files({
         "web/__init__.py": "",
         "web/urls.py": "def path(route):\n    return route\n",
         "app.py": "import os.path\nfrom web.urls import path\n\nX = path('a')\nY = os.path.join('a', 'b')\n",
@@ -20,13 +14,9 @@ def test_module_sites_refer_only_to_modules_or_to_undefined_names(tmp_path):
         "src/net.rs": "pub struct Stream;\n",
         "src/main.rs": "use crate::net::Stream;\n\nfn main() {}\n",
     })
-    repo = str(builder.path)
-    with Store.open(tmp_path / "store") as store:
-        api.index(repo, "main", store=store, workers=1)
-    client = context_tools.Client(store=str(tmp_path / "store"))
 
     def sites(name: str) -> set[tuple[str, int, str]]:
-        r = client.call("context.references", repo=repo, name=name)
+        r = asked.call("context.references", name=name)
         return {(s.path, s.line, s.role) for s in r.data.sites}
 
     # `path` the function: its import, call and the attribute `os.path`, not `import os.path`

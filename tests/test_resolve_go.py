@@ -184,64 +184,14 @@ def _replay(steps: list[dict[str, str]]) -> dict[str, str]:
     return tree
 
 
-# --- vendored dependencies ---------------------------------------------------------------
-
-APP = "module example.com/app\n\ngo 1.22\n"
-VENDORED = {"go.mod": APP, "main.go": "", "vendor/modules.txt": "# github.com/x/y v1.0.0\ngithub.com/x/y\n",
-            "vendor/github.com/x/y/y.go": "", "vendor/github.com/x/z/z.go": ""}
-
+# --- go.mod replace directives -------------------------------------------------------------
+# (the cases of vendor folders, go.work members and their replace directives, GOPATH trees and
+# the tail rule are annotated trees: tests/fixtures/resolve/go_*.txt)
 
 def resolved(tree: dict[str, str], imports: dict[str, list[str]], facts=None) -> set[tuple[str, str, str]]:
     """(importer, spec, target or status) of every import, through resolve_since."""
     edges, unresolved = run(tree, {p: [go(s) for s in specs] for p, specs in imports.items()}, facts)
     return {(e.source, e.spec, e.target) for e in edges} | {(u.path, u.spec, u.status) for u in unresolved}
-
-
-def test_vendored_package_resolves_from_its_module_and_from_other_vendored_code():
-    # a hand-vendored copy may carry its go.mod: it is still found through vendor/, and the
-    # vendored code's own imports go to the main module's vendor dir, not a vendor/ below it
-    tree = {**VENDORED, "vendor/github.com/x/y/go.mod": "module github.com/x/y\n"}
-    got = resolved(tree, {"main.go": ["github.com/x/y"], "vendor/github.com/x/y/y.go": ["github.com/x/z", "fmt"]})
-    assert got == {("main.go", "github.com/x/y", "vendor/github.com/x/y/y.go"),
-                   ("vendor/github.com/x/y/y.go", "github.com/x/z", "vendor/github.com/x/z/z.go"),
-                   ("vendor/github.com/x/y/y.go", "fmt", "external")}
-
-
-def test_only_the_importing_modules_own_vendor_dir_counts():
-    tree = {**VENDORED, "vendor/github.com/x/y/go.mod": "module github.com/x/y\n",
-            "tools/go.mod": "module example.com/tools\n", "tools/gen.go": "",  # no vendor/ of its own
-            "sub/vendor/github.com/x/q/q.go": "", "sub/s.go": ""}  # not a module's vendor dir
-    got = resolved(tree, {"tools/gen.go": ["github.com/x/y"], "sub/s.go": ["github.com/x/q", "github.com/x/y"]})
-    assert got == {("tools/gen.go", "github.com/x/y", "external"),
-                   ("sub/s.go", "github.com/x/q", "external"),
-                   ("sub/s.go", "github.com/x/y", "vendor/github.com/x/y/y.go")}
-
-
-def test_vendor_copy_wins_over_another_module_of_the_tree():
-    # `go build` in vendor mode reads the dependency from vendor/, even with its source beside
-    tree = {**VENDORED, "lib/go.mod": "module github.com/x/y\n", "lib/y.go": ""}
-    assert resolved(tree, {"main.go": ["github.com/x/y"], "lib/y.go": ["github.com/x/y"]}) == {
-        ("main.go", "github.com/x/y", "vendor/github.com/x/y/y.go")}  # lib/y.go: itself, dropped
-
-
-# --- several modules: go.work members, replace directives -----------------------------------
-
-MULTI = {"go.work": "go 1.22\n\nuse (\n\t./app\n\t./lib\n\t./tools\n)\n",
-         "app/go.mod": "module example.com/app\n\nrequire example.com/lib v0.0.0\n\n"
-                       "replace example.com/lib v0.0.0 => ../lib\n",
-         "app/main.go": "", "app/internal/i.go": "",
-         "lib/go.mod": "module example.com/lib\n", "lib/l.go": "", "lib/sub/s.go": "",
-         "tools/go.mod": "module example.com/tools\n", "tools/t.go": ""}
-
-
-def test_member_modules_resolve_each_others_paths():
-    got = resolved(MULTI, {"app/main.go": ["example.com/tools", "example.com/app/internal", "example.com/lib/sub"],
-                           "tools/t.go": ["example.com/lib", "example.com/app/missing"]})
-    assert got == {("app/main.go", "example.com/tools", "tools/t.go"),
-                   ("app/main.go", "example.com/app/internal", "app/internal/i.go"),
-                   ("app/main.go", "example.com/lib/sub", "lib/sub/s.go"),
-                   ("tools/t.go", "example.com/lib", "lib/l.go"),
-                   ("tools/t.go", "example.com/app/missing", "unresolved")}
 
 
 @pytest.mark.parametrize("gomod,expected", [
@@ -261,73 +211,10 @@ def test_local_replace_directive_resolves_to_the_replaced_directory(gomod, expec
     assert resolved(tree, {"app/main.go": ["example.com/lib/sub"]}) == {("app/main.go", "example.com/lib/sub", expected)}
 
 
-def test_replace_applies_to_its_own_module_and_a_go_work_replace_wins_for_its_members():
-    tree = {**MULTI, "app/go.mod": MULTI["app/go.mod"] + "replace example.com/dep => ../mine/dep\n",
-            "mine/dep/d.go": "", "forks/dep/d.go": "", "loose/go.mod": "module example.com/loose\n", "loose/x.go": ""}
-    # tools/ has no replace: its import of example.com/lib is the member module lib/
-    assert resolved(tree, {"tools/t.go": ["example.com/lib", "example.com/dep"], "app/main.go": ["example.com/dep"]}) == {
-        ("tools/t.go", "example.com/lib", "lib/l.go"), ("tools/t.go", "example.com/dep", "external"),
-        ("app/main.go", "example.com/dep", "mine/dep/d.go")}
-    # a go.work replace overrides app's own, for every module it uses (loose/ is not one)
-    work = {**tree, "go.work": tree["go.work"] + "\nreplace example.com/dep => ./forks/dep\n"}
-    got = resolved(work, {"app/main.go": ["example.com/dep"], "tools/t.go": ["example.com/dep"],
-                          "loose/x.go": ["example.com/dep"]})
-    assert got == {("app/main.go", "example.com/dep", "forks/dep/d.go"), ("tools/t.go", "example.com/dep", "forks/dep/d.go"),
-                   ("loose/x.go", "example.com/dep", "external")}
-
-
-def test_workspace_members_come_before_a_vendor_copy_and_its_vendor_dir_is_the_workspaces():
-    # in workspace mode the go tool builds members from their directories and reads only the
-    # workspace's vendor/ (`go work vendor`), never a member module's own
-    tree = {**MULTI, "app/vendor/example.com/lib/l.go": "", "app/vendor/example.com/dep/d.go": "",
-            "vendor/example.com/dep/d.go": ""}
-    assert resolved(tree, {"app/main.go": ["example.com/lib", "example.com/dep"]}) == {
-        ("app/main.go", "example.com/lib", "lib/l.go"), ("app/main.go", "example.com/dep", "vendor/example.com/dep/d.go")}
-    # without the go.work, app is built alone (module mode): from its own vendor/ copy
-    alone = {p: t for p, t in tree.items() if p != "go.work"}
-    assert resolved(alone, {"app/main.go": ["example.com/lib", "example.com/dep"]}) == {
-        ("app/main.go", "example.com/lib", "app/vendor/example.com/lib/l.go"),
-        ("app/main.go", "example.com/dep", "app/vendor/example.com/dep/d.go")}
-
-
 def test_broken_go_mod_and_go_work_do_not_crash():
     tree = {"go.mod": b"module \xff\xfe\nreplace (\n", "go.work": b"replace => \nreplace a =>\n", "main.go": "",
             "x/x.go": ""}
     assert resolved(tree, {"main.go": ["a", "./x"]}) == {("main.go", "a", "external"), ("main.go", "./x", "x/x.go")}
-
-
-# --- GOPATH trees: no go.mod ----------------------------------------------------------------
-
-GOPATH = {"src/github.com/user/repo/pkg/a.go": "", "src/github.com/user/repo/other/o.go": "",
-          "src/github.com/user/repo/vendor/github.com/dep/d/d.go": "",
-          "src/github.com/user/repo/pkg/vendor/github.com/dep/d/inner.go": "",
-          "src/github.com/user/lib/l.go": "", "README.md": ""}
-
-
-def test_gopath_tree_resolves_under_its_src_directory():
-    got = resolved(GOPATH, {"src/github.com/user/repo/pkg/a.go": [
-        "github.com/user/repo/other", "github.com/user/lib", "github.com/user/repo/missing", "fmt"]})
-    assert got == {("src/github.com/user/repo/pkg/a.go", "github.com/user/repo/other", "src/github.com/user/repo/other/o.go"),
-                   ("src/github.com/user/repo/pkg/a.go", "github.com/user/lib", "src/github.com/user/lib/l.go"),
-                   ("src/github.com/user/repo/pkg/a.go", "github.com/user/repo/missing", "external"),
-                   ("src/github.com/user/repo/pkg/a.go", "fmt", "external")}
-
-
-def test_gopath_vendor_dirs_nearest_first():
-    got = resolved(GOPATH, {"src/github.com/user/repo/pkg/a.go": ["github.com/dep/d"],
-                            "src/github.com/user/repo/other/o.go": ["github.com/dep/d"],
-                            "src/github.com/user/lib/l.go": ["github.com/dep/d"]})
-    assert got == {("src/github.com/user/repo/pkg/a.go", "github.com/dep/d",
-                    "src/github.com/user/repo/pkg/vendor/github.com/dep/d/inner.go"),
-                   ("src/github.com/user/repo/other/o.go", "github.com/dep/d",
-                    "src/github.com/user/repo/vendor/github.com/dep/d/d.go"),
-                   ("src/github.com/user/lib/l.go", "github.com/dep/d", "external")}  # not below that vendor/
-
-
-def test_a_go_mod_turns_gopath_lookup_off_for_its_files():
-    tree = {**GOPATH, "src/github.com/user/lib/go.mod": "module github.com/user/lib\n"}
-    got = resolved(tree, {"src/github.com/user/lib/l.go": ["github.com/user/repo/other"]})
-    assert got == {("src/github.com/user/lib/l.go", "github.com/user/repo/other", "external")}
 
 
 # --- test files and build constraints ------------------------------------------------------
@@ -410,44 +297,6 @@ def test_indexed_vendored_import_is_a_resolved_edge_to_files_marked_vendored(tmp
 
 
 # --- a GOPATH-era repository checked out as the tree's root, no go.mod anywhere ------------------
-
-ROOTED = {"main.go": "", "pkg/x/x.go": "", "pkg/x/x_test.go": "", "net/http/h.go": "", "x/x.go": "",
-          "testdata/z/z.go": "", "docs/x/README.md": "", "lib/repo/pkg/y/y.go": "", "pkg/y/y.go": ""}
-
-
-def test_an_import_path_whose_tail_is_a_directory_of_the_tree_resolves_there():
-    got = resolved(ROOTED, {"main.go": [
-        "github.com/org/repo/pkg/x", "github.com/org/repo/x", "github.com/org/repo", "net/http", "fmt",
-        "github.com/org/repo/testdata/z", "github.com/org/repo/docs/x", "example.com/other/lib"]})
-    assert got == {("main.go", "github.com/org/repo/pkg/x", "pkg/x/x.go"),  # its tail pkg/x, no test file
-                   ("main.go", "github.com/org/repo/x", "external"),  # one segment is not enough
-                   ("main.go", "github.com/org/repo", "external"),
-                   ("main.go", "net/http", "external"),  # the standard library's, never the tree's net/http
-                   ("main.go", "fmt", "external"),
-                   ("main.go", "github.com/org/repo/testdata/z", "external"),  # no importable package there
-                   ("main.go", "github.com/org/repo/docs/x", "external"),  # no .go file there
-                   ("main.go", "example.com/other/lib", "external")}
-
-
-def test_the_longest_tail_that_is_a_package_directory_wins():
-    # both imports have the tail pkg/y; the second's longer tail lib/repo/pkg/y is a package too.
-    # A tail is a path from the tree's root: repo/pkg/y is not lib/repo/pkg/y
-    got = resolved(ROOTED, {"x/x.go": ["github.com/org/repo/pkg/y", "github.com/org/lib/repo/pkg/y"]})
-    assert got == {("x/x.go", "github.com/org/repo/pkg/y", "pkg/y/y.go"),
-                   ("x/x.go", "github.com/org/lib/repo/pkg/y", "lib/repo/pkg/y/y.go")}  # lib/repo/pkg/y, not pkg/y
-
-
-def test_a_go_mod_anywhere_turns_the_tail_rule_off():
-    tree = {**ROOTED, "tools/go.mod": "module example.com/tools\n", "tools/t.go": ""}
-    assert resolved(tree, {"main.go": ["github.com/org/repo/pkg/x"]}) == {
-        ("main.go", "github.com/org/repo/pkg/x", "external")}
-
-
-def test_gopath_src_and_vendor_dirs_come_before_the_tail_rule():
-    tree = {**ROOTED, "vendor/github.com/org/repo/pkg/x/v.go": ""}
-    assert resolved(tree, {"main.go": ["github.com/org/repo/pkg/x"]}) == {
-        ("main.go", "github.com/org/repo/pkg/x", "vendor/github.com/org/repo/pkg/x/v.go")}
-
 
 ROOTED_REPO = {
     "main.go": 'package main\n\nimport "github.com/org/repo/pkg/x"\n\nfunc main() { x.Run() }\n',

@@ -1,5 +1,6 @@
 """PHP `use` resolution: composer.json PSR-4 maps, then the namespace and name a file
-declares; never a file whose path merely ends like the name."""
+declares; never a file whose path merely ends like the name. The cases of one import each are
+annotated trees, tests/fixtures/resolve/php_*.txt."""
 
 from __future__ import annotations
 
@@ -11,30 +12,12 @@ from indexer.build import index
 from indexer.extract.blob import extract_blob
 from indexer.resolve import imports as resolve_module
 from indexer.store.records import load_record
+from tests.annotated import FIXTURES, load
 from tests.test_resolve import entry, resolve_extracted, spy_to_resolve  # noqa: F401 - a fixture
 
-COMPOSER = '{"autoload": {"psr-4": {"Acme\\\\Blog\\\\": "src/"}},\n' \
-           ' "autoload-dev": {"psr-4": {"Acme\\\\Blog\\\\Tests\\\\": ["tests/", "tests-extra/"]}}}\n'
-
-TREE = {
-    "composer.json": COMPOSER,
-    "src/Post.php": "<?php\nnamespace Acme\\Blog;\n\nuse Acme\\Blog\\Model\\{Author, Tag};\n"
-                    "use function Acme\\Blog\\slugify;\nuse const Acme\\Blog\\LIMIT;\n"
-                    "use Acme\\Blog\\Missing;\nuse Vendor\\Other\\Thing;\n\nclass Post {}\n",
-    "src/Model/Author.php": "<?php\nnamespace Acme\\Blog\\Model;\n\nclass Author {}\n",
-    "src/Model/Tag.php": "<?php\nnamespace Acme\\Blog\\Model;\n\ninterface Tag {}\n",
-    "src/functions.php": "<?php\nnamespace Acme\\Blog;\n\nfunction slugify($s) { return $s; }\nconst LIMIT = 3;\n",
-    "tests-extra/PostTest.php": "<?php\nnamespace Acme\\Blog\\Tests;\n\nuse Acme\\Blog\\Post;\n\nclass PostTest {}\n",
-    "tests/Helper.php": "<?php\nnamespace Acme\\Blog\\Tests;\n\nuse Acme\\Blog\\Tests\\PostTest;\n\nclass Helper {}\n",
-    # Composer-less code, braced namespaces, and a file that ends like a name it does not declare
-    "lib/Legacy/Things.php": "<?php\nnamespace Legacy\\Util {\n  class Box {}\n  function wrap() {}\n}\n"
-                             "namespace Legacy\\Other {\n  trait Shiny {}\n}\n",
-    "lib/Console/Exception/InvalidArgumentException.php":
-        "<?php\nnamespace Symfony\\Component\\Console\\Exception;\n\nclass InvalidArgumentException {}\n",
-    "lib/app.php": "<?php\nuse Legacy\\Util\\Box;\nuse function Legacy\\Util\\wrap;\nuse Legacy\\Other\\Shiny;\n"
-                   "use Symfony\\Component\\DependencyInjection\\Exception\\InvalidArgumentException;\n"
-                   "use Symfony\\Component\\Console\\Exception\\InvalidArgumentException as Bad;\n",
-}
+# The PSR-4 and declaration cases, each import with its outcome beside it; the index tests
+# below index the same tree.
+TREE = load(FIXTURES / "resolve" / "php_psr4_and_declarations.txt").files
 
 
 def resolve_tree(tree: dict[str, str]):
@@ -42,42 +25,6 @@ def resolve_tree(tree: dict[str, str]):
     edges, unresolved = resolve_extracted(tree)
     return ({(e.source, e.spec, e.target) for e in edges},
             {(u.path, u.spec, u.status) for u in unresolved})
-
-
-def test_psr4_declared_namespaces_functions_constants_and_groups():
-    edges, unresolved = resolve_tree(TREE)
-    assert edges == {
-        ("src/Post.php", "Acme\\Blog\\Model\\Author", "src/Model/Author.php"),  # a group use, PSR-4
-        ("src/Post.php", "Acme\\Blog\\Model\\Tag", "src/Model/Tag.php"),
-        ("src/Post.php", "Acme\\Blog\\slugify", "src/functions.php"),  # use function: the declaring file
-        ("src/Post.php", "Acme\\Blog\\LIMIT", "src/functions.php"),
-        ("tests-extra/PostTest.php", "Acme\\Blog\\Post", "src/Post.php"),
-        ("tests/Helper.php", "Acme\\Blog\\Tests\\PostTest", "tests-extra/PostTest.php"),  # 2nd dir of a list
-        ("lib/app.php", "Legacy\\Util\\Box", "lib/Legacy/Things.php"),  # no composer.json: declarations
-        ("lib/app.php", "Legacy\\Util\\wrap", "lib/Legacy/Things.php"),
-        ("lib/app.php", "Legacy\\Other\\Shiny", "lib/Legacy/Things.php"),  # the second namespace block
-        ("lib/app.php", "Symfony\\Component\\Console\\Exception\\InvalidArgumentException",
-         "lib/Console/Exception/InvalidArgumentException.php"),
-    }
-    assert unresolved == {
-        ("src/Post.php", "Acme\\Blog\\Missing", "unresolved"),  # under the tree's own PSR-4 prefix
-        ("src/Post.php", "Vendor\\Other\\Thing", "external"),
-        # ends like lib/Console/Exception/InvalidArgumentException.php, which declares another namespace
-        ("lib/app.php", "Symfony\\Component\\DependencyInjection\\Exception\\InvalidArgumentException", "external"),
-    }
-
-
-def test_a_psr4_path_declaring_another_class_is_not_taken():
-    tree = {
-        "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/", "": "fallback/"}}}',
-        "src/Mail.php": "<?php\nnamespace Wrong;\n\nclass Mail {}\n",
-        "other/Mail.php": "<?php\nnamespace App;\n\nclass Mail {}\n",
-        "fallback/Zed/Thing.php": "<?php\nnamespace Zed;\n\nclass Thing {}\n",
-        "use.php": "<?php\nuse App\\Mail;\nuse Zed\\Thing;\n",
-    }
-    edges, unresolved = resolve_tree(tree)
-    assert edges == {("use.php", "App\\Mail", "other/Mail.php"), ("use.php", "Zed\\Thing", "fallback/Zed/Thing.php")}
-    assert unresolved == set()
 
 
 def test_bad_composer_json_degrades_to_declarations():
@@ -168,45 +115,6 @@ def test_prior_facts_missing_marks_php_dirty():
     before = [files[0], msgspec.structs.replace(files[1], blob="1" * 40)]
     prior = resolve_module.Prior(before, [], [], lambda p: None)
     assert resolve_module.to_resolve(files, facts, resolve_module.tree_of(files), prior) == {"a.php", "b.php"}
-
-
-def test_include_paths_built_from_the_files_directory():
-    tree = {
-        "web/public/index.php": "<?php\nrequire dirname(__DIR__) . '/src/functions.php';\n"
-                                "include dirname(__DIR__, 2) . '/vendor/autoload.php';\n"
-                                "require __DIR__ . DIRECTORY_SEPARATOR . 'boot.php';\n"
-                                "require dirname(dirname(__FILE__)) . '/config.php';\n"
-                                "require dirname(__FILE__, 2) . '/gone.php';\n",
-        "web/public/boot.php": "<?php\n",
-        "web/src/functions.php": "<?php\n",
-        "web/config.php": "<?php\n",
-        "vendor/autoload.php": "<?php\n",
-    }
-    edges, unresolved = resolve_tree(tree)
-    assert edges == {
-        ("web/public/index.php", "../src/functions.php", "web/src/functions.php"),
-        ("web/public/index.php", "../../vendor/autoload.php", "vendor/autoload.php"),
-        ("web/public/index.php", "./boot.php", "web/public/boot.php"),
-        ("web/public/index.php", "../config.php", "web/config.php"),
-    }
-    assert unresolved == {("web/public/index.php", "../gone.php", "unresolved")}
-
-
-def test_defined_constants_belong_to_the_global_namespace():
-    """`define('FLAG', 1)` in a namespaced file makes the global `FLAG`, not `App\\FLAG`:
-    `use const FLAG;` finds it, `use const App\\FLAG;` does not (a `const` would be App's)."""
-    tree = {
-        "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/"}}}',
-        "src/helpers.php": "<?php\nnamespace App;\n\nif (!defined('FLAG')) {\n    define('FLAG', 1);\n}\n"
-                           "const LEVEL = 2;\n",
-        "src/Enums/Status.php": "<?php\nnamespace App\\Enums;\n\nenum Status: string { case On = 'on'; }\n",
-        "src/User.php": "<?php\nnamespace App;\n\nuse const FLAG;\nuse const App\\FLAG as NOT_IT;\n"
-                        "use const App\\LEVEL;\nuse App\\Enums\\Status;\n",
-    }
-    edges, unresolved = resolve_tree(tree)
-    assert edges == {("src/User.php", "FLAG", "src/helpers.php"), ("src/User.php", "App\\LEVEL", "src/helpers.php"),
-                     ("src/User.php", "App\\Enums\\Status", "src/Enums/Status.php")}
-    assert unresolved == {("src/User.php", "App\\FLAG", "unresolved")}
 
 
 def test_names_match_in_any_case_but_a_constants_own():

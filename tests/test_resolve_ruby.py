@@ -3,64 +3,12 @@ the file's own location, and the load path, which never holds the importer's fol
 
 from __future__ import annotations
 
-import pytest
-
 from corpora.gitbuild import make_repo
 from indexer.api import open_store, snapshot
 from indexer.build import index
 from indexer.extract.blob import extract_blob
-from indexer.model import ImportSpec
-from tests.test_resolve import run, statuses
 
-GEM = {
-    "lib/rack.rb": "",
-    "lib/rack/builder.rb": "",
-    "lib/rack/logger.rb": "",
-    "lib/rack/handler/thin.rb": "",
-    "lib/rack/handler/webrick.rb": "",
-    "lib/rack/handler/json.rb": "",
-    "lib/rack/handler/utils.rb": "",
-    "lib/thor/actions.rb": "",
-    "lib/thor/base.rb": "",
-    "spec/spec_helper.rb": "",
-    "spec/rack/builder_spec.rb": "",
-    "test/test_helper.rb": "",
-    "test/unit/logger_test.rb": "",
-    "engines/blog/lib/rack/builder.rb": "",
-    "engines/blog/lib/blog.rb": "",
-    "tasks/release.rb": "",
-}
-
-
-def req(spec: str) -> ImportSpec:
-    return ImportSpec("ruby_require", spec, 3)
-
-
-RUBY_CASES = [
-    ("lib/rack.rb", req("rack/builder"), ["lib/rack/builder.rb"]),  # autoload / require: the load path
-    ("lib/rack/handler/thin.rb", req("thin"), "external"),  # the gem, not the file itself
-    ("lib/rack/handler/webrick.rb", req("json"), "external"),  # not handler/json.rb beside it
-    ("lib/rack/handler/webrick.rb", req("./utils"), ["lib/rack/handler/utils.rb"]),
-    ("lib/rack/handler/webrick.rb", req("../logger"), ["lib/rack/logger.rb"]),
-    ("lib/thor/base.rb", req("./actions"), ["lib/thor/actions.rb"]),
-    ("lib/thor/base.rb", req("./gone"), "unresolved"),
-    ("spec/rack/builder_spec.rb", req("spec_helper"), ["spec/spec_helper.rb"]),  # RSpec puts spec/ on it
-    ("test/unit/logger_test.rb", req("test_helper"), ["test/test_helper.rb"]),
-    ("test/unit/logger_test.rb", req("rack/logger"), ["lib/rack/logger.rb"]),
-    ("engines/blog/lib/blog.rb", req("rack/builder"), ["engines/blog/lib/rack/builder.rb"]),  # nearest lib/
-    ("tasks/release.rb", req("rack/builder"), ["lib/rack/builder.rb"]),
-    ("lib/rack.rb", req("#{root}/rack/builder"), "unresolved"),  # interpolated: known only when run
-]
-
-
-@pytest.mark.parametrize("importer,imp,expected", RUBY_CASES)
-def test_ruby(importer, imp, expected):
-    edges, unresolved = run(GEM, {importer: [imp]})
-    if isinstance(expected, str):
-        assert edges == [] and statuses(unresolved) == [(importer, imp.spec, expected)]
-    else:
-        assert unresolved == [] and [e.target for e in edges] == expected
-
+# The load path and the file's own location, case by case: tests/fixtures/resolve/ruby_gem_load_path.txt.
 
 SOURCE = b'''require "rack/version"
 require_relative "helpers"

@@ -2,7 +2,7 @@
 
 Jobs run in waves. For each wave:
 
-1. resolve every job's rev and plan it as `index` does (`build.plan`: its tree, and the
+1. resolve every job's rev and plan it as `index` does (`pipeline.plan`: its tree, and the
    nearest stored snapshot up its first-parent line to start from; jobs whose snapshot
    exists are done: `skipped_existing`);
 2. gather the blobs no snapshot has parsed yet across the whole wave, each distinct
@@ -10,7 +10,7 @@ Jobs run in waves. For each wave:
    name-index rows are written by this process, in batches;
 3. assemble the wave's snapshots in the worker pool, in parallel (each from its earlier
    snapshot where it has one, as `index` does), and commit each one in its own transaction
-   as it comes back, in job order.
+   (`store.commit`, as every writer does) as it comes back, in job order.
 
 So a blob shared by twenty commits of a range is parsed once, extraction and assembly use
 every worker even when each commit changes little, and the store still sees one writer.
@@ -23,16 +23,15 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
-
-import msgspec
 
 from indexer.contract.errors import BadInput, RennetError
 from indexer.git import read as gitread
+from indexer.store.commit import Pin
 
 if TYPE_CHECKING:
-    from indexer.build import Plan
+    from indexer.pipeline.plan import Plan
+    from indexer.store.commit import PackedSnapshot
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -150,7 +149,8 @@ def _repo(path: str):
 
 def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]]:
     """Extract a chunk of blobs of one repository: (results, failures as (key, code, message))."""
-    from indexer.build import _extract_job, extractor_version
+    from indexer.build import extractor_version
+    from indexer.pipeline.extract import extract_job
     from indexer.store.records import facts_key
 
     repo_path, jobs = task
@@ -158,7 +158,7 @@ def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]
     done, failed = [], []
     for job in jobs:
         try:
-            done.append(_extract_job(job, repo))
+            done.append(extract_job(job, repo))
         except Exception as exc:  # one blob that cannot be read fails the jobs needing it, not the batch
             code = exc.code if isinstance(exc, RennetError) else "extract_error"
             failed.append((facts_key(job.blob, job.language, extractor_version()), code,
@@ -176,13 +176,13 @@ class _AssembleTask:
     earlier_packed: dict[str, bytes]  # path -> the earlier snapshot's packed facts, at plan.earlier_keys()
 
 
-def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str, str, float]:
-    """(job index, packed record and rank arcs or None, fingerprint or error code, indexed_at or
-    error message, seconds)."""
-    from indexer.build import _file_entries, assemble
-    from indexer.rank.arcs import pack as pack_arcs
+def _assemble(task: _AssembleTask) -> tuple[int, PackedSnapshot | None, str, str, float]:
+    """(job index, the packed snapshot or None, fingerprint or error code, error message,
+    seconds)."""
+    from indexer.pipeline.assemble import assemble_plan
+    from indexer.pipeline.commit import packed
     from indexer.store.database import unpack
-    from indexer.store.records import decode_core, pack_record
+    from indexer.store.records import decode_core
 
     started = time.perf_counter()
     try:
@@ -190,13 +190,10 @@ def _assemble(task: _AssembleTask) -> tuple[int, tuple[bytes, bytes] | None, str
         plan = task.plan
         decoded = {k: decode_core(unpack(v)) for k, v in task.packed.items()}
         facts = {path: decoded[key] for path, key in plan.keys.items() if key in decoded}
-        files = _file_entries(repo, plan.tree, facts)
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
         # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
-        record, arcs, tail = assemble(repo, task.oid, plan.tree_oid, files, facts, plan.version, prior=prior)
-        record.indexed_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        record.blob_facts = plan.facts_count
-        return (task.index, (pack_record(record, tail=tail), pack_arcs(arcs)), record.fingerprint, record.indexed_at,
+        assembled = assemble_plan(repo, task.oid, plan, facts, facts, prior=prior)
+        return (task.index, packed(assembled)[1], assembled.record.fingerprint, "",
                 time.perf_counter() - started)
     except RennetError as exc:
         return task.index, None, exc.code, exc.message, time.perf_counter() - started
@@ -218,6 +215,10 @@ class _Pending:
     seconds: float = 0.0
     parsed: int = 0
 
+    @property
+    def pin(self) -> Pin:
+        return Pin(self.repo_id, self.spec.rev if self.spec.pin else None)
+
 
 class _LazyPool:
     """Worker processes, forked on first use only (a batch of skipped jobs forks nothing)."""
@@ -231,7 +232,7 @@ class _LazyPool:
         if self.workers <= 1 or not enough:
             return map(fn, items)
         if self._pool is None:
-            from indexer.build import fork_pool
+            from indexer.pipeline.extract import fork_pool
 
             self._pool = fork_pool(self.workers, self.lock)
         return self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items)
@@ -301,7 +302,7 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
 
 def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: _Emitter,
               progress: Callable[[str, int, int], None] | None) -> None:
-    from indexer.build import _existing_head, plan
+    from indexer.pipeline.plan import existing_head, plan
 
     pending: list[_Pending] = []
     building: dict[str, _Pending] = {}  # commit OID -> the job of this wave that builds it
@@ -319,9 +320,9 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             display = gitread.repo_display_path(repo)
             oid = gitread.resolve_rev(repo, spec.rev)
             job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid)
-            existing = _existing_head(store, oid, version)
+            existing = existing_head(store, oid, version)
             if existing is not None:
-                _commit(store, job, None, existing.indexed_at)
+                _pin(store, job, existing.indexed_at)
                 emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
                                         time.perf_counter() - t0))
                 continue
@@ -340,9 +341,9 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
     broken = _extract_missing(store, pending, version, pool, progress)
     _assemble_all(store, pending, broken, pool, emitter)
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
-        existing = _existing_head(store, job.oid, version)
+        existing = existing_head(store, job.oid, version)
         if existing is not None:
-            _commit(store, job, None, existing.indexed_at)
+            _pin(store, job, existing.indexed_at)
             emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0))
         else:
             first = emitter.results[original.index]
@@ -356,32 +357,21 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> Jo
                      reused_blobs=reused)
 
 
-def _commit(store, job: _Pending, packed: tuple[bytes, bytes] | None, indexed_at: str) -> None:
-    """One transaction: the snapshot record and its rank arcs (when new), the repository's link
-    to it, and its pin."""
-    from indexer.build import extractor_version
-    from indexer.store.records import pin_key, put_rank_arcs, repo_key, snapshot_key
+def _pin(store, job: _Pending, indexed_at: str) -> None:
+    """Link the job's repository to the stored snapshot of its commit, and pin its rev."""
+    from indexer.store.commit import pin_snapshot
 
-    version = extractor_version()
-    encode = msgspec.msgpack.Encoder().encode
-    with store.env.begin(write=True) as txn:
-        if packed is not None:
-            txn.put(snapshot_key(job.oid, version), packed[0], db=store.snapshots)
-            put_rank_arcs(txn, store, job.oid, version, packed[1])
-        if packed is not None or txn.get(repo_key(job.repo_id, job.oid), db=store.repos) is None:
-            txn.put(repo_key(job.repo_id, job.oid), encode({"indexed_at": indexed_at}), db=store.repos)
-        if job.spec.pin:
-            txn.put(pin_key(job.repo_id, job.spec.rev), job.oid.encode(), db=store.repos)
+    pin_snapshot(store, job.pin, job.oid, indexed_at)
 
 
 def _extract_missing(store, pending: list[_Pending], version: str, pool,
                      progress: Callable[[str, int, int], None] | None) -> dict[bytes, JobError]:
     """Parse each blob of the wave that no snapshot has parsed yet, once. Returns the facts keys
     whose blobs could not be extracted, with why."""
-    from indexer.build import _Job
+    from indexer.pipeline.plan import BlobJob
     from indexer.store.facts_writer import FactsWriter
 
-    missing: dict[bytes, tuple[str, _Job]] = {}
+    missing: dict[bytes, tuple[str, BlobJob]] = {}
     with store.env.begin(db=store.facts) as txn:
         for job in pending:
             # every blob looked up: a job finding facts lost later would fail on every run
@@ -435,6 +425,8 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
             yield _AssembleTask(job.index, job.repo_path, job.oid, job.plan, packed, earlier_packed)
 
     results = pool.map(_assemble, tasks(), ordered=True, enough=len(ready) > 1)
+    from indexer.store.commit import commit_snapshot
+
     for index, packed, fingerprint_or_code, message, seconds in results:
         job = by_index[index]
         t0 = time.perf_counter()
@@ -442,7 +434,7 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
             emitter.put(index, _failed(job.spec, job.display, job.oid, JobError(fingerprint_or_code, message),
                                        job.seconds + seconds))
             continue
-        _commit(store, job, packed, message)  # on success the message slot carries indexed_at
+        commit_snapshot(store, packed, job.pin)
         emitter.put(index, JobResult(
             repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",
             fingerprint=fingerprint_or_code, error=None,

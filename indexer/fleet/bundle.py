@@ -250,16 +250,9 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     import pygit2
 
     from indexer.git import read as gitread
+    from indexer.store.commit import PackedSnapshot, Pin, commit_snapshot
     from indexer.store.database import WriteLock
-    from indexer.store.records import (
-        pack_record,
-        pin_key,
-        put_stored_many,
-        repo_key,
-        snapshot_key,
-        stored_facts,
-        unpack_record,
-    )
+    from indexer.store.records import pack_record, stored_facts, unpack_record
 
     bundle = read(path)  # of this extractor version, or refused
     record = bundle.record
@@ -275,29 +268,21 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                                  f"fetch it first (the tools read file content from Git)") from None
         repo_id = gitread.repo_identity(repo)
         display = gitread.repo_display_path(repo)
-    encode = msgspec.msgpack.Encoder().encode
-    snapshot_new = True
+
+    def existing(packed: bytes) -> None:
+        stored = unpack_record(packed).record()
+        if stored.fingerprint != record.fingerprint:
+            raise FingerprintConflict(
+                f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
+                f"the bundle {record.fingerprint[:16]}; nothing imported")
+
     with WriteLock(store.home):
-        with store.env.begin(write=True) as txn:
-            existing = txn.get(snapshot_key(record.oid, version), db=store.snapshots)
-            if existing is not None:
-                stored = unpack_record(bytes(existing)).record()
-                if stored.fingerprint != record.fingerprint:
-                    raise FingerprintConflict(
-                        f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
-                        f"the bundle {record.fingerprint[:16]}; nothing imported")
-                snapshot_new = False
-            # content-addressed: a key already stored holds the same facts
-            new = [stored_facts(key, facts) for key, facts in sorted(bundle.facts.items())
-                   if txn.get(key, db=store.facts) is None]
-            put_stored_many(txn, store, new)
-            facts_new = len(new)
-            if snapshot_new:
-                txn.put(snapshot_key(record.oid, version), pack_record(record), db=store.snapshots)
-            if repo_id is not None:
-                if txn.get(repo_key(repo_id, record.oid), db=store.repos) is None:
-                    txn.put(repo_key(repo_id, record.oid), encode({"indexed_at": record.indexed_at}), db=store.repos)
-                txn.put(pin_key(repo_id, pin_rev), record.oid.encode(), db=store.repos)
+        # one transaction: the facts the store lacks, the record unless held, the pin
+        committed = commit_snapshot(
+            store, PackedSnapshot(record.oid, version, pack_record(record), None, record.indexed_at),
+            Pin(repo_id, pin_rev) if repo_id is not None else None,
+            facts=[stored_facts(key, facts) for key, facts in sorted(bundle.facts.items())], existing=existing)
+    snapshot_new, facts_new = committed.snapshot_new, committed.facts_new
     return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
                         rev=bundle.header["rev"], files=len(record.files), facts_total=len(bundle.facts),
                         facts_new=facts_new, snapshot_new=snapshot_new, pinned_repo=display,

@@ -1,0 +1,3 @@
+#pragma once
+
+#define POLY_VERSION "0.9"

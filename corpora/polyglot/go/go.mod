@@ -1,0 +1,5 @@
+module example.com/polygo
+
+go 1.22
+
+require github.com/google/uuid v1.6.0

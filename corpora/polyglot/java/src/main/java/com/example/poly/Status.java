@@ -1,0 +1,6 @@
+package com.example.poly;
+
+public enum Status {
+    ACTIVE,
+    DISABLED
+}

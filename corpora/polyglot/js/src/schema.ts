@@ -1,0 +1,4 @@
+// Produced by schema-gen from schema.json.
+export interface Schema {
+  version(): number;
+}

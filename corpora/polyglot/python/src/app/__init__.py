@@ -1,0 +1,5 @@
+"""polyapp: users and their storage."""
+
+from .models import User
+
+VERSION = "0.3.0"

@@ -1,0 +1,6 @@
+use std::env;
+
+fn main() {
+    let args: Vec<String> = env::args().collect();
+    println!("polytool {}", args.len());
+}

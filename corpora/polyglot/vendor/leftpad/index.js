@@ -1,0 +1,11 @@
+'use strict';
+
+function leftPad(str, len, ch) {
+  str = String(str);
+  while (str.length < len) {
+    str = (ch || ' ') + str;
+  }
+  return str;
+}
+
+module.exports = leftPad;

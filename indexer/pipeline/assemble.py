@@ -1,0 +1,152 @@
+"""Stage 3, assemble: the tree's blob facts -> the snapshot record.
+
+Cross-file facts (marks, import edges, manifests, entry points, fan-in, rank) and the
+fingerprint of it all, computed in the indexer's process (`index`) or a worker (`batch`):
+nothing here writes to the store.
+"""
+
+from __future__ import annotations
+
+import gc
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Mapping, NamedTuple
+
+import msgspec
+import pygit2
+
+from indexer.contract.errors import RennetError
+from indexer.git import read as gitread
+from indexer.model import BlobFacts, FileEntry, SnapshotRecord
+from indexer.store import canonical
+from indexer.store.facts_table import Summary, summaries_of
+from indexer.store.records import pack_tail
+
+if TYPE_CHECKING:
+    from indexer.pipeline.plan import Plan
+    from indexer.rank.arcs import RankArcs
+    from indexer.resolve.imports import Prior
+    from indexer.store.records import NameIndex
+
+
+class Assembled(NamedTuple):
+    record: SnapshotRecord
+    arcs: RankArcs  # the rank's arcs, kept beside the record for the next re-index
+    tail: bytes  # the record's packed tail (records.pack_tail)
+
+
+def file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
+                 facts: Mapping[str, Summary]) -> list[FileEntry]:
+    """The snapshot's file table: each tree entry with what its facts say of it."""
+    files: list[FileEntry] = []
+    for e in tree:
+        if e.mode == gitread.MODE_COMMIT:
+            files.append(FileEntry(e.path, "", e.mode, 0, -1, "submodule", skipped="submodule", target=e.oid))
+        elif e.mode == gitread.MODE_LINK:
+            target = gitread.read_blob(repo, e.oid).decode("utf-8", "replace")
+            files.append(FileEntry(e.path, e.oid, e.mode, len(target), -1, "symlink", skipped="symlink",
+                                   target=target))
+        else:
+            f = facts.get(e.path)
+            if f is None:
+                raise RennetError(f"facts for {e.path} missing after extraction", code="store_error")
+            # the facts' language: detected from the content where the name left it open,
+            # "binary" for binary content whatever the name says
+            files.append(FileEntry(e.path, e.oid, e.mode, f.size, f.lines if f.skipped != "binary" else -1,
+                                   f.language, skipped=f.skipped))
+    return files
+
+
+def assemble_plan(repo: pygit2.Repository, oid: str, plan: Plan, summaries: Mapping[str, Summary],
+                  facts: Mapping[str, BlobFacts], prior: Prior | None = None,
+                  earlier_arcs: RankArcs | None = None,
+                  names: Callable[[], ContextManager[NameIndex]] | None = None) -> Assembled:
+    """The snapshot of a plan whose blobs' facts are all at hand (`summaries` for the file
+    table, `facts` for the rest: one mapping may serve both), stamped with when it was
+    indexed and how many blob facts it needs; `prior`, `earlier_arcs` and `names` as for
+    `assemble`."""
+    files = file_entries(repo, plan.tree, summaries)
+    record, arcs, tail = assemble(repo, oid, plan.tree_oid, files, facts, plan.version, prior=prior,
+                                  earlier_arcs=earlier_arcs, names=names)
+    record.indexed_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    record.blob_facts = plan.facts_count
+    return Assembled(record, arcs, tail)
+
+
+def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileEntry],
+             facts: Mapping[str, BlobFacts], version: str, prior: Prior | None = None,
+             earlier_arcs: RankArcs | None = None,
+             names: Callable[[], ContextManager[NameIndex]] | None = None) -> Assembled:
+    """Cross-file facts: marks, import edges, manifests, entry points, fan-in and rank, and the
+    fingerprint of it all; the rank's arcs, to keep beside the record; and the record's
+    packed tail. `prior` (an earlier snapshot) lets marking and import resolution redo only
+    what changed; with that snapshot's `earlier_arcs` and the store's name index (`names`
+    opens it), only the arcs a change reaches are computed again."""
+    from indexer.git import attributes as marks
+    from indexer.manifests import entrypoints
+    from indexer.manifests import read as manifests
+    from indexer.rank import arcs as rank_arcs
+    from indexer.rank import graph
+    from indexer.resolve import imports as resolve
+
+    with collector_paused():
+        blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
+
+        def read(path: str) -> bytes:
+            blob = blobs.get(path)
+            if blob is None:
+                raise KeyError(path)
+            return gitread.read_blob(repo, blob)
+
+        file_marks = marks.mark_files(files, facts, read, prior.files if prior is not None else None)
+        files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
+                 if f.path in file_marks else f for f in files]
+        found = manifests.parse_manifests(files, read)
+        bad = {p.path: p.reason for p in found.problems}
+        if bad:
+            # A manifest that does not parse stays in the map, listed as skipped with why.
+            files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]
+        tree = resolve.tree_of(files)
+        edges, unresolved, redone = resolve.resolve_since(files, facts, read, prior, tree)
+        pairs = graph.import_pairs(edges)
+        nodes = sorted(f.path for f in files)  # a tree's paths: distinct
+        arcs = None
+        if prior is not None and earlier_arcs is not None and names is not None:
+            earlier = rank_arcs.EarlierArcs(prior.files, lambda: graph.import_pairs(prior.edges), earlier_arcs,
+                                            prior.facts)
+            with names() as index:
+                arcs = rank_arcs.update(nodes, files, facts, pairs, earlier, index, redone)
+        if arcs is None:
+            arcs = rank_arcs.from_weights(nodes, graph.rank_weights(files, facts, edges, pairs))
+        rank = graph.rounded(nodes, graph.pagerank(arcs, graph.teleport_to(nodes, None))) if nodes else {}
+        record = SnapshotRecord(
+            oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
+            packages=found.packages, dependencies=found.dependencies,
+            entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
+            fan_in=graph.fan_in(files, edges, pairs), rank=rank,
+            symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
+        )
+        with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:
+            # zlib lets go of the interpreter lock: the stored tail is packed beside the fingerprint
+            tail = side.submit(pack_tail, record)
+            record.fingerprint = canonical.fingerprint(record, facts)
+        return Assembled(record, arcs, tail.result())
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Indexing makes many small acyclic records (tree entries, decoded facts, the earlier and
+    the new snapshot record): the cyclic collector's repeated passes over them would cost a
+    good share of a re-index. Survivors then go to the oldest generation unscanned, rather
+    than into one first young collection over all of them."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
+            gc.enable()

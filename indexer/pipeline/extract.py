@@ -1,0 +1,242 @@
+"""Stage 2, extract: the blobs of a plan the store lacks -> blob facts.
+
+Extraction runs in worker processes forked from the indexer; everything written to the
+store goes through the indexer's own process (the facts writer), facts with their
+name-index rows in one transaction each.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, NamedTuple, TypeVar
+
+import pygit2
+
+from indexer.contract.errors import RennetError
+from indexer.extract.child_process import die_with_parent
+from indexer.git import read as gitread
+from indexer.pipeline.plan import BlobJob, Plan
+from indexer.store.database import Store, WriteLock, unpack
+from indexer.store.facts_table import FactsSummary, Summary, load_summaries
+from indexer.store.facts_writer import FactsWriter
+from indexer.store.records import PendingNames, StoredFacts, decode_core, facts_key, stored_facts
+from indexer.store.versions import snapshot_version
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+    from indexer.model import BlobFacts
+
+SIZE_CAP = 1 << 20  # a blob larger than this is listed, not parsed
+
+
+# --- worker side ------------------------------------------------------------------------
+
+_worker_repo: pygit2.Repository | None = None
+
+
+def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None) -> Pool:
+    """Extraction workers forked from the indexer. A worker must not outlive a killed indexer,
+    nor keep its write lock alive; with `repo_path` each opens that repository once."""
+    inherited = (lock.fd,) if lock is not None and lock.fd is not None else ()
+    return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
+                                                    initargs=(repo_path, inherited))
+
+
+def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
+    global _worker_repo
+    die_with_parent()
+    for fd in inherited_fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    # The indexer may fork with its collector off and a large heap: what came from it is never
+    # garbage here (freezing keeps collections off those pages), what extraction makes may be.
+    gc.freeze()
+    gc.enable()
+    if repo_path is not None:
+        _worker_repo = pygit2.Repository(repo_path)
+
+
+def extract_job(job: BlobJob, repo: pygit2.Repository | None = None) -> StoredFacts:
+    """Parse one blob into its facts, encoded for the store. Keyed by `job.language`, what
+    the name says; where that leaves the language to the content, it is detected here.
+    Without `repo`, a pool worker's own (fork_pool's `repo_path`)."""
+    from indexer.extract.blob import extract_blob
+    from indexer.lang.registry import CONTENT_DECIDES, detect_language
+    source = repo if repo is not None else _worker_repo
+    if source is None:
+        raise RennetError(f"no repository to read {job.path} from", code="internal_error")
+    data = gitread.read_blob(source, job.blob)
+    language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
+    facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
+    facts.size = len(data)
+    return stored_facts(facts_key(job.blob, job.language, snapshot_version()), facts)
+
+
+def _extract_chunk(jobs: list[BlobJob]) -> list[StoredFacts]:
+    return [extract_job(job) for job in jobs]
+
+
+# --- main side ---------------------------------------------------------------------------
+
+def chunk_size(jobs: int, workers: int) -> int:
+    """Blobs per chunk: half a worker's share, from 64 to 256. A language's blobs then come in
+    as few chunks as keep the workers even (each worker meeting a language sets its grammar
+    up: ~20-120 ms), and the last chunk ends within about 0.1 s of the others."""
+    return max(64, min(256, -(-jobs // (2 * workers))))
+
+
+def chunks(jobs: list[BlobJob], size: int) -> list[list[BlobJob]]:
+    """Chunks of one language each, largest first. A worker sets a grammar up (its tags query
+    compiled: up to ~120 ms) the first time it meets the language; chunks of one language keep
+    a small re-index from paying that in every worker for a handful of blobs."""
+    by_language: dict[str, list[BlobJob]] = {}
+    for job in jobs:
+        by_language.setdefault(job.language, []).append(job)
+    out = [same[i:i + size] for _, same in sorted(by_language.items()) for i in range(0, len(same), size)]
+    out.sort(key=len, reverse=True)  # stable: languages stay in name order among equals
+    return out
+
+
+T = TypeVar("T")
+
+
+class Extracted(NamedTuple, Generic[T]):
+    facts: dict[bytes, BlobFacts]  # the parsed blobs' core facts, by facts key
+    meanwhile: T  # what the caller's `meanwhile` returned
+    stored: Callable[[], None]  # returns once the parsed facts are in the store
+    names: PendingNames  # their name-index rows, to read before `stored` returns (kept when asked for)
+
+
+def extract_missing(store: Store, repo: pygit2.Repository, jobs: list[BlobJob], pool: Pool | None, workers: int,
+                    progress: Callable[[int], None], meanwhile: Callable[[], T],
+                    keep_names: bool = False) -> Extracted[T]:
+    """Parse and store the blobs never seen, in the `pool`'s `workers` (without one, here);
+    returns their core facts by facts key, and what `meanwhile` returned: it runs here while
+    the workers parse (the store's facts of every other blob are loaded in that time rather
+    than after). The last writes may still be under way: the caller waits on `stored` before
+    it reads them from the store, or reads their name-index rows from `names` (`keep_names`:
+    only a rank update reads them; a cold index's would be some 4 kB per blob held for nothing)."""
+    new: dict[bytes, BlobFacts] = {}
+    names = PendingNames()
+
+    def flushed(stored: list[StoredFacts]) -> None:
+        new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
+        if keep_names:
+            names.add(stored)
+
+    writer = FactsWriter(store, flushed, background=True)
+
+    def drain(results: Iterable[list[StoredFacts]]) -> None:
+        try:
+            for chunk in results:
+                writer.add(chunk)
+                progress(len(chunk))
+            writer.flush()
+        except BaseException:
+            writer.wait()  # no write left running behind an error
+            raise
+
+    if pool is None or not jobs:
+        drain([extract_job(job, repo) for job in chunk] for chunk in chunks(jobs, 64))
+        return Extracted(new, meanwhile(), writer.wait, names)
+    results = pool.imap_unordered(_extract_chunk, chunks(jobs, chunk_size(len(jobs), workers)))
+    done = meanwhile()
+    drain(results)
+    return Extracted(new, done, writer.wait, names)
+
+
+@contextmanager
+def early_pool(workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool | None]:
+    """The extraction workers, forked before the plan while the heap is still small. Forked
+    after it, the larger page tables were copied, and then every page the main side wrote
+    while they lived (~0.1 s of a 100,000-file re-index). None for a single worker."""
+    if workers <= 1:
+        yield None
+        return
+    import indexer.extract.blob as extract  # noqa: F401  (imported once here, inherited by every worker)
+
+    with fork_pool(workers, lock, repo_path) as pool:
+        yield pool
+
+
+class ParseProgress:
+    """The "parse" step's count of blobs parsed out of `total`, told to `progress`."""
+
+    def __init__(self, progress: Callable[[str, int, int], None] | None) -> None:
+        self._progress = progress
+        self.done = 0
+        self.total = 0
+
+    def step(self, n: int) -> None:
+        self.done += n
+        if self._progress:
+            self._progress("parse", self.done, self.total)
+
+
+@dataclass
+class Extraction:
+    """What extraction leaves for assembly: every blob's facts at hand, by path."""
+
+    facts: dict[bytes, BlobFacts]  # the parsed blobs' core facts, by facts key
+    summaries: dict[str, Summary]  # path -> its facts (a summary, or the parsed facts), in tree order
+    parsed: int  # blobs parsed
+    names: PendingNames  # the parsed blobs' name-index rows (kept when the plan has an earlier snapshot)
+    stored: Callable[[], None]  # returns once the parsed facts are in the store
+
+
+def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
+            parsing: ParseProgress) -> Extraction:
+    """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
+    the others meanwhile."""
+    extracted, jobs = _extract_planned(store, repo, plan, pool, workers, parsing)
+    try:
+        new, stored = extracted.facts, extracted.meanwhile
+        # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
+        # the store have lost the facts of one all the same, it is parsed now rather than failed.
+        lost_paths = plan.carried - stored.keys()  # a set difference: no loop over the tree unless needed
+        lost = {plan.keys[e.path]: BlobJob(e.oid, e.path, plan.languages[e.path])
+                for e in plan.tree if e.path in lost_paths and plan.keys[e.path] not in new} if lost_paths else {}
+        if lost:
+            jobs += sorted(lost.values(), key=lambda j: j.blob)
+            parsing.total = len(jobs)
+            extracted.stored()  # one writer at a time
+            again = extract_missing(store, repo, list(lost.values()), None, 1, parsing.step, lambda: None)
+            again.stored()
+            new.update(again.facts)
+        summaries: dict[str, Summary] = {path: new[key] if key in new else stored[path]  # in tree order
+                                         for path, key in plan.keys.items() if key in new or path in stored}
+    except BaseException:
+        extracted.stored()  # no write left running behind an error
+        raise
+    return Extraction(new, summaries, len(jobs), extracted.names, extracted.stored)
+
+
+def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
+                     parsing: ParseProgress) -> tuple[Extracted[dict[str, FactsSummary]], list[BlobJob]]:
+    """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
+    the others meanwhile; returns that and the jobs."""
+    with store.env.begin(db=store.facts) as txn:
+        present = txn.cursor().set_key  # asks without copying the value out
+        missing: dict[bytes, BlobJob] = {}
+        for key, job in plan.fresh(present, missing):
+            missing[key] = job
+    jobs = sorted(missing.values(), key=lambda j: j.blob)
+    parsing.total = len(jobs)
+
+    def load_the_rest() -> dict[str, FactsSummary]:
+        # assembly's modules, imported meanwhile too (numpy for the rank above all)
+        import numpy  # noqa: F401
+
+        import indexer.resolve.imports as resolve  # noqa: F401
+        # the whole tree keyed now (Plan.fresh left it), while the workers parse
+        return load_summaries(store, {path: key for path, key in plan.keys.items() if key not in missing})
+
+    return extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest,
+                           keep_names=plan.earlier is not None), jobs

@@ -1,0 +1,88 @@
+"""The one way a snapshot becomes visible: its commit transaction, and the pin of a rev.
+
+Every writer (`index`, `batch`, a bundle's import, a workspace member added through `index`)
+ends here. Facts a snapshot needs are in the store before its record (the facts writer's
+transactions, or the same one as here for a bundle), and the record goes in one transaction
+with its rank arcs, the repository's link to it and the rev's pin: until that transaction
+commits no reader sees the snapshot, and a killed writer leaves none half written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from indexer.store.records import encode, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key
+
+if TYPE_CHECKING:
+    from indexer.store.database import Store
+    from indexer.store.records import StoredFacts
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A repository's hold on a snapshot: its link (repository, commit OID), which carries when
+    the snapshot was indexed, and the rev pinned to the commit; `rev` None links without
+    pinning (a job of a range names its commit by OID)."""
+
+    repo_id: str
+    rev: str | None
+
+
+@dataclass(frozen=True)
+class PackedSnapshot:
+    """A snapshot record in its stored form, ready to commit."""
+
+    oid: str
+    version: str  # the extractor version it was built by: its key's second half
+    record: bytes  # records.pack_record
+    arcs: bytes | None  # rank.arcs.pack of its rank arcs; None: none kept (a bundle carries none)
+    indexed_at: str
+
+
+@dataclass(frozen=True)
+class Committed:
+    snapshot_new: bool  # False: the store held this snapshot already, and keeps it
+    facts_new: int  # of the facts given, how many the store lacked
+
+
+def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = None,
+                    facts: Sequence[StoredFacts] = (),
+                    existing: Callable[[bytes], None] | None = None) -> Committed:
+    """One transaction: the `facts` the store lacks (content-addressed: a key stored holds the
+    same facts) with their name-index rows, the snapshot record and its rank arcs, the
+    repository's link to it and the rev's pin (`pin`). A record is never overwritten: where the
+    store holds one at the same key, `existing` is first handed its stored bytes (raising
+    there aborts the whole transaction) and the stored one stays."""
+    key = snapshot_key(snapshot.oid, snapshot.version)
+    with store.env.begin(write=True) as txn:
+        stored = txn.get(key, db=store.snapshots)
+        if stored is not None and existing is not None:
+            existing(bytes(stored))
+        new = [x for x in facts if txn.get(x.key, db=store.facts) is None]
+        if new:
+            put_stored_many(txn, store, new)
+        if stored is None:
+            txn.put(key, snapshot.record, db=store.snapshots)
+            if snapshot.arcs is not None:
+                put_rank_arcs(txn, store, snapshot.oid, snapshot.version, snapshot.arcs)
+        if pin is not None:
+            # a new snapshot's link says when it was indexed; an older link is kept otherwise
+            _pin(txn, store, pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
+    return Committed(stored is None, len(new))
+
+
+def pin_snapshot(store: Store, pin: Pin, oid: str, indexed_at: str) -> None:
+    """Pin a snapshot the store holds already: link the repository to it (unless linked) and
+    pin the rev. One small transaction, which LMDB orders among any writer's own, so it needs
+    no write lock."""
+    with store.env.begin(write=True) as txn:
+        _pin(txn, store, pin, oid, indexed_at, relink=False)
+
+
+def _pin(txn, store: Store, pin: Pin, oid: str, indexed_at: str, relink: bool) -> None:
+    link = repo_key(pin.repo_id, oid)
+    if relink or txn.get(link, db=store.repos) is None:
+        txn.put(link, encode({"indexed_at": indexed_at}), db=store.repos)
+    if pin.rev is not None:
+        txn.put(pin_key(pin.repo_id, pin.rev), oid.encode(), db=store.repos)

@@ -1,0 +1,86 @@
+"""The one snapshot-commit transaction and the one pin (indexer/store/commit.py), which every
+writer goes through: a record with its rank arcs, the facts it brings, the repository's link
+and the rev's pin land together or not at all, and a stored record is never overwritten."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from indexer.model import BlobFacts
+from indexer.store.commit import PackedSnapshot, Pin, commit_snapshot, pin_snapshot
+from indexer.store.database import Store
+from indexer.store.records import facts_key, pin_key, repo_key, snapshot_key, stored_facts
+
+OID = "a" * 40
+VERSION = "test"
+
+
+class Refused(Exception):
+    pass
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(tmp_path / "store") as s:
+        yield s
+
+
+def snapshot(record: bytes, indexed_at: str = "2026-01-01T00:00:00Z", arcs: bytes | None = b"arcs") -> PackedSnapshot:
+    return PackedSnapshot(OID, VERSION, record, arcs, indexed_at)
+
+
+def facts(blob: str) -> list:
+    return [stored_facts(facts_key(blob, "python", VERSION), BlobFacts(language="python", lines=1))]
+
+
+def get(store: Store, key: bytes, db) -> bytes | None:
+    with store.env.begin(db=db) as txn:
+        raw = txn.get(key)
+        return bytes(raw) if raw is not None else None
+
+
+def linked_at(store: Store, repo_id: str) -> str | None:
+    raw = get(store, repo_key(repo_id, OID), store.repos)
+    return msgspec.msgpack.decode(raw)["indexed_at"] if raw is not None else None
+
+
+def test_a_commit_writes_record_arcs_facts_link_and_pin_together(store):
+    done = commit_snapshot(store, snapshot(b"record"), Pin("repo", "main"), facts("1" * 40))
+    assert (done.snapshot_new, done.facts_new) == (True, 1)
+    assert get(store, snapshot_key(OID, VERSION), store.snapshots) == b"record"
+    assert get(store, snapshot_key(OID, VERSION), store.rank) is not None
+    assert get(store, facts_key("1" * 40, "python", VERSION), store.facts) is not None
+    assert get(store, pin_key("repo", "main"), store.repos) == OID.encode()
+    assert linked_at(store, "repo") == "2026-01-01T00:00:00Z"
+
+
+def test_a_stored_record_is_kept_and_an_objection_aborts_everything(store):
+    commit_snapshot(store, snapshot(b"first"), Pin("repo", "main"))
+    seen = []
+    again = commit_snapshot(store, snapshot(b"second"), Pin("repo", "v1"), facts("2" * 40), existing=seen.append)
+    assert (again.snapshot_new, again.facts_new) == (False, 1)
+    assert seen == [b"first"] and get(store, snapshot_key(OID, VERSION), store.snapshots) == b"first"
+    assert get(store, pin_key("repo", "v1"), store.repos) == OID.encode()
+
+    def refuse(stored: bytes) -> None:
+        raise Refused(stored)
+
+    with pytest.raises(Refused):
+        commit_snapshot(store, snapshot(b"third"), Pin("other", "main"), facts("3" * 40), existing=refuse)
+    assert get(store, facts_key("3" * 40, "python", VERSION), store.facts) is None
+    assert get(store, pin_key("other", "main"), store.repos) is None and linked_at(store, "other") is None
+
+
+def test_a_new_snapshot_relinks_a_pin_keeps_the_link_and_no_rev_pins_nothing(store):
+    pin_snapshot(store, Pin("repo", "main"), OID, "early")  # a link made before this record existed
+    commit_snapshot(store, snapshot(b"record", indexed_at="late"), Pin("repo", None))
+    assert linked_at(store, "repo") == "late"  # the new snapshot says when it was indexed
+    pin_snapshot(store, Pin("repo", "v2"), OID, "later still")
+    assert linked_at(store, "repo") == "late"
+    assert get(store, pin_key("repo", "v2"), store.repos) == OID.encode()
+    pin_snapshot(store, Pin("fork", None), OID, "now")
+    assert linked_at(store, "fork") == "now"
+    with store.env.begin(db=store.repos) as txn:
+        forks = [bytes(k) for k, _ in txn.cursor() if b"fork" in bytes(k)]
+    assert forks == [repo_key("fork", OID)]  # a link, and no pin without a rev
