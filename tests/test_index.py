@@ -555,14 +555,14 @@ def test_extraction_chunks_hold_one_language_each_and_every_blob_once():
     from indexer.pipeline.plan import BlobJob
 
     counts = {"python": 232, "java": 149, "typescript": 140, "rust": 112, "c": 112, "go": 112, "javascript": 76}
-    jobs = [BlobJob(f"{lang}{i:04d}", f"{lang}/{i}", lang) for lang, n in counts.items() for i in range(n)]
+    jobs = [BlobJob(f"{lang}{i:04d}", f"{lang}/{i}", lang, "v") for lang, n in counts.items() for i in range(n)]
     cut = chunks(jobs, chunk_size(len(jobs), 2))
     assert sorted(j.blob for chunk in cut for j in chunk) == sorted(j.blob for j in jobs)
     assert all(len({j.language for j in chunk}) == 1 for chunk in cut)
     assert len(cut) == len(counts)  # 933 blobs: one chunk per language
     assert [len(c) for c in cut] == sorted(counts.values(), reverse=True)
-    cold = [BlobJob(f"{i:06d}", f"py/{i}", "python") for i in range(100_000)]
+    cold = [BlobJob(f"{i:06d}", f"py/{i}", "python", "v") for i in range(100_000)]
     sizes = [len(c) for c in chunks(cold, chunk_size(len(cold), 2))]
     assert max(sizes) == 256 and sum(sizes) == 100_000
-    few = [BlobJob(f"{i:02d}", f"py/{i}", "python") for i in range(10)]
+    few = [BlobJob(f"{i:02d}", f"py/{i}", "python", "v") for i in range(10)]
     assert [len(c) for c in chunks(few, chunk_size(len(few), 2))] == [10]

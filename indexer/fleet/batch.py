@@ -149,7 +149,6 @@ def _repo(path: str):
 
 def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]]:
     """Extract a chunk of blobs of one repository: (results, failures as (key, code, message))."""
-    from indexer.build import extractor_version
     from indexer.pipeline.extract import extract_job
     from indexer.store.records import facts_key
 
@@ -161,7 +160,7 @@ def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]
             done.append(extract_job(job, repo))
         except Exception as exc:  # one blob that cannot be read fails the jobs needing it, not the batch
             code = exc.code if isinstance(exc, RennetError) else "extract_error"
-            failed.append((facts_key(job.blob, job.language, extractor_version()), code,
+            failed.append((facts_key(job.blob, job.language, job.version), code,
                            f"{job.path}: {type(exc).__name__}: {exc}"))
     return done, failed
 

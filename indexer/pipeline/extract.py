@@ -24,7 +24,6 @@ from indexer.store.database import Store, WriteLock, unpack
 from indexer.store.facts_table import FactsSummary, Summary, load_summaries
 from indexer.store.facts_writer import FactsWriter
 from indexer.store.records import PendingNames, StoredFacts, decode_core, facts_key, stored_facts
-from indexer.store.versions import snapshot_version
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -76,7 +75,7 @@ def extract_job(job: BlobJob, repo: pygit2.Repository | None = None) -> StoredFa
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
-    return stored_facts(facts_key(job.blob, job.language, snapshot_version()), facts)
+    return stored_facts(facts_key(job.blob, job.language, job.version), facts)
 
 
 def _extract_chunk(jobs: list[BlobJob]) -> list[StoredFacts]:
@@ -201,7 +200,7 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None
         # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
         # the store have lost the facts of one all the same, it is parsed now rather than failed.
         lost_paths = plan.carried - stored.keys()  # a set difference: no loop over the tree unless needed
-        lost = {plan.keys[e.path]: BlobJob(e.oid, e.path, plan.languages[e.path])
+        lost = {plan.keys[e.path]: BlobJob(e.oid, e.path, plan.languages[e.path], plan.version)
                 for e in plan.tree if e.path in lost_paths and plan.keys[e.path] not in new} if lost_paths else {}
         if lost:
             jobs += sorted(lost.values(), key=lambda j: j.blob)

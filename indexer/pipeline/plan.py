@@ -34,6 +34,7 @@ class BlobJob:
     blob: str
     path: str
     language: str
+    version: str  # the snapshot version whose facts key the result is stored under
 
 
 NOT_BLOBS = (gitread.MODE_COMMIT, gitread.MODE_LINK)
@@ -115,7 +116,7 @@ class Plan:
         for e in self.tree:
             key = self.keys.get(e.path)
             if key is not None and e.path not in carried and key not in known and not present(key):
-                yield key, BlobJob(e.oid, e.path, self.languages[e.path])
+                yield key, BlobJob(e.oid, e.path, self.languages[e.path], self.version)
 
     def fresh(self, present: Callable[[bytes], bool], known: Container[bytes]) -> Iterator[tuple[bytes, BlobJob]]:
         """`missing`, trusting carried blobs, from the entries the diff names when the plan has
@@ -129,7 +130,7 @@ class Plan:
             language = name_language(e.path)
             key = facts_key(e.oid, language, self.version)
             if key not in known and not present(key):
-                yield key, BlobJob(e.oid, e.path, language)
+                yield key, BlobJob(e.oid, e.path, language, self.version)
 
     def earlier_keys(self) -> dict[str, bytes]:
         """path -> the earlier snapshot's facts key, for the paths whose facts changed since:
