@@ -139,6 +139,10 @@ def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
 def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFacts:
     """Parse one blob into its facts, encoded for the store. Keyed by `job.language`, what
     the name says; where that leaves the language to the content, it is detected here."""
+    return stored_facts(facts_key(job.blob, job.language, EXTRACTOR_VERSION), _extract_facts(job, repo))
+
+
+def _extract_facts(job: _Job, repo: pygit2.Repository | None = None) -> BlobFacts:
     from indexer.extract.blob import extract_blob
     from indexer.lang.registry import CONTENT_DECIDES, detect_language
     repo = repo or _worker_repo
@@ -146,7 +150,7 @@ def _extract_job(job: _Job, repo: pygit2.Repository | None = None) -> StoredFact
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
-    return stored_facts(facts_key(job.blob, job.language, EXTRACTOR_VERSION), facts)
+    return facts
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[StoredFacts]:
@@ -636,3 +640,24 @@ def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead | LazyHead, pa
         reused_blobs=head.blob_facts - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,
     )
+
+
+def derive(repo: pygit2.Repository, oid: str) -> tuple[SnapshotRecord, dict[bytes, BlobFacts]]:
+    """The snapshot record of commit `oid` and each of its blobs' facts (by facts key), made
+    from the repository alone: no store is read or written. What a bundle's claims are held
+    against when its repository is at hand."""
+    version = extractor_version()
+    tree_oid, tree = gitread.walk_tree(repo, oid)
+    by_key: dict[bytes, BlobFacts] = {}
+    by_path: dict[str, BlobFacts] = {}
+    for e in tree:
+        if e.mode in _NOT_BLOBS:
+            continue
+        language = name_language(e.path)
+        key = facts_key(e.oid, language, version)
+        if key not in by_key:
+            by_key[key] = _extract_facts(_Job(e.oid, e.path, language), repo)
+        by_path[e.path] = by_key[key]
+    record, _, _ = assemble(repo, oid, tree_oid, _file_entries(repo, tree, by_path), by_path, version)
+    record.blob_facts = len(by_key)
+    return record, by_key
