@@ -89,7 +89,7 @@ def test_signing_round_trip_and_refusals():
             signing.verify(bad, key)
 
 
-def test_a_signed_bundle_imports_with_the_key_and_serves(world, tmp_path):
+def test_a_signed_bundle_imports_with_the_key_and_not_without(world, tmp_path):
     home = tmp_path / "store"
     (tmp_path / "key").write_text(KEY + "\n")
     done = reply(rennet(home, "import", str(world["signed"]), "--sign-key-file", str(tmp_path / "key")))["data"]
