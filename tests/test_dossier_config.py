@@ -130,6 +130,7 @@ def test_explicit_config_overrides_the_repository(tmp_path):
     ("[dossier]\ntimeout_seconds = 'soon'\n", "invalid dossier setting"),
     ("[dossier]\ntracker_prefix = ['A']\n", "unknown field"),
     ("[dossier.jira]\nprojects = 'ABC'\n", "projects"),
+    ("[dossier.linear]\nauth_scheme = 'Bearer x\\r\\nX-Evil: 1'\n", "auth_scheme"),
     ("[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'T'\napi_version = 4\n", "api_version"),
     ("[dossier]\ngithub_repo = 'not a repo'\n", "owner/repo"),
     ("[dossier]\ntimeout_seconds = 0\n", "positive"),

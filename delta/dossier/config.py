@@ -129,6 +129,8 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
     for tracker in (cfg.jira, cfg.linear):
         if tracker and tracker.token_env and not _ENV_NAME.match(tracker.token_env):
             raise BadInput(f"{origin}: token_env must be an environment variable name")
+    if cfg.linear and not re.fullmatch(r"[A-Za-z]*", cfg.linear.auth_scheme):
+        raise BadInput(f"{origin}: dossier.linear.auth_scheme must be a word such as Bearer, or empty")
     if cfg.timeout_seconds <= 0 or cfg.item_body_chars <= 0 or cfg.dossier_bytes <= 0 or cfg.item_bytes <= 0:
         raise BadInput(f"{origin}: dossier timeouts and bounds must be positive")
     cfg.origin = origin
