@@ -230,12 +230,14 @@ class Store:
         db_path = home_path / "lmdb"
         _refuse_truncated(home_path, db_path / "data.mdb")
         readonly = _read_only(db_path)
+        # A reader takes a slot in the lock file so that a writer never reuses the pages it
+        # reads; without a lock file we may write, read-only readers go without one, which
+        # is safe only where no one else can write either (file modes, a read-only mount).
+        lock = not readonly or os.access(db_path / "lock.mdb", os.W_OK)
         try:
-            # Read-only: no lock file either (it could not be written); nothing can write there
-            # while we read, so readers need no slots.
             env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True, readahead=False,
-                            max_readers=MAX_READERS, readonly=readonly, lock=not readonly)
-            if not readonly:
+                            max_readers=MAX_READERS, readonly=readonly, lock=lock)
+            if lock:
                 env.reader_check()  # slots of readers killed before they let go
         except (OSError, lmdb.Error) as exc:
             if readonly and not (db_path / "data.mdb").exists():
