@@ -154,6 +154,8 @@ def test_trust_unsigned_keeps_the_facts_apart_from_the_shared_store(world, tmp_p
     assert indexed["fingerprint"] == world["fingerprint"] and indexed["reused_blobs"] == 0
     # the tools read the shared store's honest snapshot; the forged name is only in the kept-apart one
     assert reply(rennet(home, "context", "symbol", "steal", "--repo", str(clone)), 1)["error"]["code"] == "not_found"
+    apart = reply(rennet(Path(done["store"]), "context", "symbol", "steal", "--repo", str(clone)))
+    assert apart["freshness"]["fingerprint"] == done["fingerprint"] != world["fingerprint"]
 
 
 def test_facts_of_a_key_already_stored_are_never_overwritten(world, tmp_path):

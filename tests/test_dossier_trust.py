@@ -97,7 +97,8 @@ def test_plain_http_to_a_host_off_the_machine_is_refused_before_connecting(tmp_p
     ("https://jira.example.org/rest", True), ("http://127.0.0.1:8080", True), ("http://127.9.9.9", True),
     ("http://[::1]:9000/graphql", True), ("http://localhost:1", True), ("http://example.invalid", False),
     ("http://10.0.0.1", False), ("file:///etc/passwd", False), ("ftp://127.0.0.1/x", False),
-    ("jira.example.org", False), ("https://", False),
+    ("jira.example.org", False), ("https://", False), ("http://127.0.0.1@example.invalid", False),
+    ("http://example.invalid#@127.0.0.1", False), ("http://127.0.0.1.example.invalid", False),
 ])
 def test_the_url_rule(url, allowed):
     if allowed:
