@@ -80,8 +80,9 @@ def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, tmp_path)
     assert code == 1 and reply["error"]["code"] == "store_full", reply
     assert "free space and retry" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
     # what was stored before still answers, on the full disk
-    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
     assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    assert said.strip() == "" or "receipt not recorded: store_full: " in said
     filler.unlink()
     code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
     code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")

@@ -170,8 +170,10 @@ class Executor:
             if not reply.ok and reply.error.code in _STORE_CODES:
                 return  # the store's own error says it all, on its one line
             from context_tools.faces.sanitize import sanitize_line
+            from indexer.store.database import fault
 
-            print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)
+            typed = fault(exc, self.handle.home)  # a full disk says so, in the store's words
+            print(f"rennet: receipt not recorded: {sanitize_line(str(typed or exc))}", file=sys.stderr)
 
 
 _STORE_CODES = frozenset({"store_error", "store_full", "store_corrupt", "schema_mismatch"})
