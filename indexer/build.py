@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Callable, ContextManager, Sequence
 import pygit2
 
 from indexer.git import read as gitread
-from indexer.model import Skipped
-from indexer.pipeline.assemble import Assembled, assemble_plan, collector_paused
+from indexer.lang.registry import name_language
+from indexer.model import BlobFacts, Skipped, SnapshotRecord
+from indexer.pipeline.assemble import Assembled, assemble, assemble_plan, collector_paused, file_entries
 from indexer.pipeline.commit import commit
-from indexer.pipeline.extract import ParseProgress, early_pool, extract
-from indexer.pipeline.plan import existing_head, plan
+from indexer.pipeline.extract import ParseProgress, early_pool, extract, extract_facts
+from indexer.pipeline.plan import NOT_BLOBS, BlobJob, existing_head, plan
 from indexer.rank.arcs import load_rank_arcs
 from indexer.store.commit import Pin, pin_snapshot
 from indexer.store.database import Store, WriteLock
@@ -30,6 +31,7 @@ from indexer.store.records import (
     LazyHead,
     SnapshotHead,
     core_reader,
+    facts_key,
     load_facts,
     name_index,
 )
@@ -179,3 +181,24 @@ def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead | LazyHead, pa
         reused_blobs=head.blob_facts - parsed, skipped=skipped, seconds=round(seconds, 3),
         snapshot_reused=reused_snapshot,
     )
+
+
+def derive(repo: pygit2.Repository, oid: str) -> tuple[SnapshotRecord, dict[bytes, BlobFacts]]:
+    """The snapshot record of commit `oid` and each of its blobs' facts (by facts key), made
+    from the repository alone: no store is read or written. What a bundle's claims are held
+    against when its repository is at hand."""
+    version = extractor_version()
+    tree_oid, tree = gitread.walk_tree(repo, oid)
+    by_key: dict[bytes, BlobFacts] = {}
+    by_path: dict[str, BlobFacts] = {}
+    for e in tree:
+        if e.mode in NOT_BLOBS:
+            continue
+        language = name_language(e.path)
+        key = facts_key(e.oid, language, version)
+        if key not in by_key:
+            by_key[key] = extract_facts(BlobJob(e.oid, e.path, language, version), repo)
+        by_path[e.path] = by_key[key]
+    assembled = assemble(repo, oid, tree_oid, file_entries(repo, tree, by_path), by_path, version)
+    assembled.record.blob_facts = len(by_key)
+    return assembled.record, by_key

@@ -106,7 +106,7 @@ def test_round_trip_into_a_fresh_store(exported, tmp_path):
     assert answer["freshness"]["fingerprint"] == exported["indexed"]["fingerprint"]
     assert _counts(home_b) == before
     # importing again changes nothing
-    again = _ok(rennet(home_b, "import", str(exported["bundle"]), "--json"))
+    again = _ok(rennet(home_b, "import", str(exported["bundle"]), "--repo", str(clone), "--json"))
     assert again["data"]["snapshot_new"] is False and again["data"]["facts_new"] == 0
     assert _counts(home_b) == before
 
@@ -146,14 +146,30 @@ def test_truncated_bundles_are_refused(exported, tmp_path):
         assert _refused(path, tmp_path, name)["code"] == "bad_bundle", name
 
 
-def test_a_forged_bundle_with_a_valid_digest_fails_the_recomputed_fingerprint(exported, tmp_path):
-    """Edit a symbol in the facts and re-seal the digest: only recomputing the fingerprint catches it."""
-    data = exported["bundle"].read_bytes()
+def _parts(data: bytes) -> tuple[dict, bundle.Body]:
     header_end = data.index(b"\n", len(bundle.MAGIC))
     header = json.loads(data[len(bundle.MAGIC):header_end])
-    body = msgspec.msgpack.decode(zlib.decompress(data[header_end + 1:]), type=bundle.Body)
-    from indexer.model import BlobFacts
+    body = data[header_end + 1:header_end + 1 + header["body_bytes"]]
+    return header, msgspec.msgpack.decode(zlib.decompress(body), type=bundle.Body)
 
+
+def _seal(header: dict, body: bundle.Body) -> bytes:
+    """A bundle of `body` whose sizes and digest are what an honest exporter would write."""
+    raw = msgspec.msgpack.encode(body)
+    compressed = zlib.compress(raw)
+    header = dict(header, body_bytes=len(compressed), raw_bytes=len(raw))
+    header["digest"] = bundle._digest(header, compressed)
+    return bundle.MAGIC + bundle._header_line(header) + b"\n" + compressed
+
+
+def forge(data: bytes, refingerprint: bool = True) -> bytes:
+    """Rename `balance` to `steal` in the facts, and (unless told not to) recompute the
+    fingerprint from the forged facts: a self-consistent forgery, sealed with a valid digest."""
+    from indexer.model import BlobFacts
+    from indexer.store.canonical import fingerprint
+    from indexer.store.records import decode_facts, decode_record, entry_facts_key
+
+    header, body = _parts(data)
     forged = []
     for entry in body.facts:
         facts = msgspec.msgpack.decode(entry.facts, type=BlobFacts)
@@ -162,11 +178,22 @@ def test_a_forged_bundle_with_a_valid_digest_fails_the_recomputed_fingerprint(ex
                              for s in facts.symbols]
             entry = bundle.FactsEntry(entry.key, msgspec.msgpack.encode(facts))
         forged.append(entry)
-    new_body = zlib.compress(msgspec.msgpack.encode(bundle.Body(body.record, forged)))
-    header["body_bytes"] = len(new_body)
-    header["digest"] = bundle._digest(header, new_body)
+    record_bytes = body.record
+    if refingerprint:
+        record = decode_record(body.record)
+        by_key = {bytes(e.key): decode_facts(e.facts) for e in forged}
+        by_path = {f.path: by_key[entry_facts_key(f, record.extractor_version)] for f in record.files
+                   if entry_facts_key(f, record.extractor_version) in by_key}
+        record.fingerprint = fingerprint(record, by_path)
+        record_bytes = msgspec.msgpack.encode(record)
+        header["fingerprint"] = record.fingerprint
+    return _seal(header, bundle.Body(record_bytes, forged))
+
+
+def test_a_forged_bundle_with_a_valid_digest_fails_the_recomputed_fingerprint(exported, tmp_path):
+    """Edit a symbol in the facts and re-seal the digest: only recomputing the fingerprint catches it."""
     path = tmp_path / "forged.rnb"
-    path.write_bytes(bundle.MAGIC + bundle._header_line(header) + b"\n" + new_body)
+    path.write_bytes(forge(exported["bundle"].read_bytes(), refingerprint=False))
     error = _refused(path, tmp_path, "forged")
     assert error["code"] == "bad_bundle" and "fingerprint" in error["message"]
 

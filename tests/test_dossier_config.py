@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from corpora.gitbuild import RepoBuilder
-from delta.dossier.config import DossierConfig, github_repo, load_config, parse_config
+from delta.dossier.config import ENV_OVERRIDES, DossierConfig, github_repo, load_config, parse_config, user_config_path
 from indexer.contract.errors import BadInput
 
 RENNET = """
@@ -29,6 +31,21 @@ teams = ["ENG"]
 """
 
 
+@pytest.fixture(autouse=True)
+def own_config(tmp_path, monkeypatch):
+    """The user's own config folder, empty unless a test writes to it; no trusted overrides."""
+    monkeypatch.delenv("RENNET_HOME", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    for name in ENV_OVERRIDES.values():
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path / "xdg" / "rennet" / "config.toml"
+
+
+def write_user_config(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
 def repo_with(tmp_path, base_files, head_files):
     b = RepoBuilder(tmp_path / "r")
     base = b.commit(base_files, "base")
@@ -36,13 +53,48 @@ def repo_with(tmp_path, base_files, head_files):
     return b.repo, base, head
 
 
-def test_rennet_toml_at_the_head_commit(tmp_path):
+def test_rennet_toml_at_the_head_commit_gives_only_non_secret_settings(tmp_path, own_config):
     repo, base, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": RENNET})
     cfg = load_config(repo, head)
-    assert cfg.jira is not None and cfg.jira.token_env == "ACME_JIRA" and cfg.timeout_seconds == 3
-    assert cfg.prefixes() == ["ABC", "OPS"]
+    assert cfg.jira is not None and cfg.timeout_seconds == 3 and cfg.prefixes() == ["ABC", "OPS"]
+    # where the token goes and which variable holds it: not taken from the commit under review
+    assert (cfg.jira.base_url, cfg.jira.token_env) == ("", "")
+    assert [(f.code, f.ref) for f in cfg.refused] == [("untrusted_config", "dossier.jira.base_url"),
+                                                      ("untrusted_config", "dossier.jira.token_env")]
+    assert str(own_config) in cfg.refused[0].message and "acme" not in cfg.refused[0].message
     assert cfg.origin == f".rennet.toml@{head[:12]}"
     assert load_config(repo, base) == DossierConfig()  # the base commit has none
+
+
+def test_credential_settings_come_from_the_users_config_environment_and_flags(tmp_path, own_config, monkeypatch):
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": RENNET})
+    write_user_config(own_config, '[dossier.jira]\nbase_url = "https://jira.example.org"\ntoken_env = "MY_JIRA"\n'
+                                  'projects = ["MINE"]\n')
+    cfg = load_config(repo, head)
+    assert (cfg.jira.base_url, cfg.jira.token_env) == ("https://jira.example.org", "MY_JIRA")
+    assert cfg.jira.projects == ["MINE", "ABC"] and cfg.prefixes() == ["ABC", "MINE", "OPS"]
+    assert {f.ref for f in cfg.refused} == {"dossier.jira.base_url", "dossier.jira.token_env"}
+    assert cfg.origin == f"{own_config} + .rennet.toml@{head[:12]}"
+    monkeypatch.setenv("RENNET_JIRA_URL", "https://env.example.org")
+    assert load_config(repo, head).jira.base_url == "https://env.example.org"
+    flagged = load_config(repo, head, flags={"jira.base_url": "https://flag.example.org", "jira.token_env": None})
+    assert (flagged.jira.base_url, flagged.jira.token_env) == ("https://flag.example.org", "MY_JIRA")
+    # a repository repeating the user's own value is not a refusal
+    same = RENNET.replace("https://acme.atlassian.net", "https://jira.example.org").replace("ACME_JIRA", "MY_JIRA")
+    monkeypatch.delenv("RENNET_JIRA_URL")
+    repo2, _, head2 = repo_with(tmp_path / "two", {"a": "1"}, {".rennet.toml": same})
+    assert load_config(repo2, head2).refused == []
+
+
+def test_the_user_config_lives_in_rennet_home_when_it_is_set(tmp_path, monkeypatch):
+    assert user_config_path({"XDG_CONFIG_HOME": "/x"}) == Path("/x/rennet/config.toml")
+    assert user_config_path({"RENNET_HOME": "/h", "XDG_CONFIG_HOME": "/x"}) == Path("/h/config.toml")
+    monkeypatch.setenv("RENNET_HOME", str(tmp_path / "home"))
+    write_user_config(tmp_path / "home" / "config.toml", '[dossier.linear]\ntoken_env = "LIN_KEY"\n')
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"pyproject.toml": PYPROJECT})
+    cfg = load_config(repo, head)
+    assert cfg.linear.token_env == "LIN_KEY" and cfg.linear.teams == ["ENG"]
+    assert [f.ref for f in cfg.refused] == ["dossier.linear.token_env"]
 
 
 def test_pyproject_tool_rennet(tmp_path):
@@ -77,8 +129,8 @@ def test_explicit_config_overrides_the_repository(tmp_path):
     ("[dossier\n", "not valid TOML"),
     ("[dossier]\ntimeout_seconds = 'soon'\n", "invalid dossier setting"),
     ("[dossier]\ntracker_prefix = ['A']\n", "unknown field"),
-    ("[dossier.jira]\nbase_url = 'https://x'\n", "token_env"),
-    ("[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'has space'\n", "environment variable name"),
+    ("[dossier.jira]\nprojects = 'ABC'\n", "projects"),
+    ("[dossier.linear]\nauth_scheme = 'Bearer x\\r\\nX-Evil: 1'\n", "auth_scheme"),
     ("[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'T'\napi_version = 4\n", "api_version"),
     ("[dossier]\ngithub_repo = 'not a repo'\n", "owner/repo"),
     ("[dossier]\ntimeout_seconds = 0\n", "positive"),
@@ -118,3 +170,11 @@ def test_github_repo_from_the_origin_remote(tmp_path, url, expected):
     b.repo.remotes.create("origin", url)
     assert github_repo(b.repo, DossierConfig()) == expected
     assert github_repo(b.repo, DossierConfig(github_repo="o/r")) == "o/r"
+
+
+def test_a_bad_token_env_in_the_users_config_is_one_line_bad_input(tmp_path, own_config):
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    write_user_config(own_config, "[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'has space'\n")
+    with pytest.raises(BadInput) as err:
+        load_config(repo, head)
+    assert "environment variable name" in err.value.message and str(own_config) in err.value.message

@@ -35,7 +35,11 @@ def jira(monkeypatch):
 @pytest.fixture
 def world(tmp_path, jira, monkeypatch):
     log = install_gh(monkeypatch, tmp_path, {"acme/widgets#7": {"title": "gh seven"}}, GH_TOKEN)
-    rennet = f'[dossier.jira]\nbase_url = "{jira.url}"\ntoken_env = "JIRA_TOKEN"\nprojects = ["PROJ"]\n'
+    # the project's keys are committed; where the token goes is the user's own (trusted) setting
+    rennet = '[dossier.jira]\nprojects = ["PROJ"]\n'
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("RENNET_JIRA_URL", jira.url)
+    monkeypatch.setenv("RENNET_JIRA_TOKEN_ENV", "JIRA_TOKEN")
     builder, base, head = make_change(tmp_path / "r", ["PROJ-1: first (#7)"], branch="feature/proj-1",
                                       files={".rennet.toml": rennet})
     return builder, log

@@ -191,17 +191,20 @@ class Executor:
             if reply.error is not None and reply.error.code in _STORE_CODES:
                 return  # the store's own error says it all, on its one line
             from context_tools.faces.sanitize import sanitize_line
+            from indexer.store.database import fault
 
-            print(f"rennet: receipt not recorded: {sanitize_line(str(exc))}", file=sys.stderr)
+            typed = fault(exc, self.handle.home)  # a full disk says so, in the store's words
+            print(f"rennet: receipt not recorded: {sanitize_line(str(typed or exc))}", file=sys.stderr)
 
 
-_STORE_CODES = frozenset({"store_error", "store_corrupt", "schema_mismatch"})
+_STORE_CODES = frozenset({"store_error", "store_full", "store_corrupt", "schema_mismatch"})
 
 
 def _typed(exc: Exception, home: Path) -> RennetError:
-    """An unexpected exception as a typed error: a store whose pages or records do not read
-    back (LMDB's MDB_CORRUPTED, a record that does not decompress or decode) is
-    `store_corrupt`, a store LMDB cannot write (disk full, map full) is `store_error`;
+    """An unexpected exception as a typed error: an environment fault is what
+    `indexer.store.database.fault` names (a full disk `store_full`, a read-only file system
+    `store_error`); a store whose pages or records do not read back (LMDB's MDB_CORRUPTED,
+    a record that does not decompress or decode) is `store_corrupt`;
     anything else is our bug, `internal_error`. (Input and bundles are decoded where they
     enter, with their own codes: a msgspec error that reaches here read something stored.)"""
     import zlib
@@ -209,9 +212,12 @@ def _typed(exc: Exception, home: Path) -> RennetError:
     import lmdb
 
     from indexer.contract.errors import StoreError
+    from indexer.store.database import fault
 
     what = f"{type(exc).__name__}: {exc}"
-    if isinstance(exc, (lmdb.MapFullError, lmdb.DiskError, lmdb.ReadersFullError)):
+    if (typed := fault(exc, home)) is not None:
+        return typed
+    if isinstance(exc, lmdb.DiskError):
         return StoreError(f"store at {home} cannot be written ({what})")
     if isinstance(exc, (lmdb.Error, zlib.error, msgspec.DecodeError)):
         return StoreError(f"store at {home} is corrupt ({what}); move it aside and re-index", code="store_corrupt")

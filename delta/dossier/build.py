@@ -20,7 +20,7 @@ import pygit2
 from msgspec import Struct
 
 from delta.dossier import github, jira, linear
-from delta.dossier.config import DossierConfig, github_repo, load_config
+from delta.dossier.config import ENV_OVERRIDES, DossierConfig, github_repo, load_config, user_config_path
 from delta.dossier.items import MAX_PROVENANCE, Bounds, Fact, Fetched, Item, Omission, fit, make_item
 from delta.dossier.persist import (
     Linked,
@@ -149,6 +149,13 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
     if ref.tracker == "github":
         return "github", lambda r: github.fetch(r, this_repo, timeout, cwd)
     tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(ref.key)
+    section = {"jira": cfg.jira, "linear": cfg.linear}.get(tracker or "")
+    if section is not None and not (section.base_url and section.token_env):
+        raise TrackerFailure("missing_config",
+                             f"{tracker}: no base_url and token_env from a trusted source for {ref.key}; set "
+                             f"[dossier.{tracker}] base_url and token_env in {user_config_path(environ)} or "
+                             f"{ENV_OVERRIDES[f'{tracker}.base_url']} and {ENV_OVERRIDES[f'{tracker}.token_env']}"
+                             f" (a repository's .rennet.toml may not name them)")
     if tracker == "jira" and cfg.jira is not None:
         jcfg = cfg.jira
         return "jira", lambda r: jira.fetch(r.key, jcfg, timeout, environ)
@@ -158,8 +165,8 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
     name = tracker or "tracker"
     raise TrackerFailure("missing_config",
                          f"no {name if tracker else 'Jira or Linear'} settings claim {ref.key}; add "
-                         f"[dossier.{tracker or 'jira'}] base_url and token_env (and its projects/teams) "
-                         f"to .rennet.toml")
+                         f"[dossier.{tracker or 'jira'}] projects/teams to .rennet.toml, and base_url and "
+                         f"token_env to your own config ({user_config_path(environ)})")
 
 
 def _secrets(cfg: DossierConfig, environ: Mapping[str, str] | None) -> list[str]:
@@ -173,21 +180,38 @@ def _scrub(text: str, secrets: list[str]) -> str:
     return text
 
 
+def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]:
+    """The ticket with every configured token a tracker echoed back (in its title, body, thread
+    or raw answer, at any depth) replaced by `[redacted]`, and whether any was. Done on the
+    ticket's JSON form, where each secret appears in one escaped spelling, so nesting costs
+    no recursion here."""
+    encoded = msgspec.json.encode(fetched)
+    found = False
+    for secret in secrets:
+        spelled = msgspec.json.encode(secret)[1:-1]
+        if spelled and spelled in encoded:
+            encoded = encoded.replace(spelled, b"[redacted]")
+            found = True
+    return (msgspec.json.decode(encoded, type=Fetched), True) if found else (fetched, False)
+
+
 def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str, title: str | None = None,
                   body: str | None = None, store: Store | None = None, refresh: bool = False,
                   config: Mapping[str, Any] | DossierConfig | None = None, *,
-                  environ: Mapping[str, str] | None = None) -> Dossier:
+                  environ: Mapping[str, str] | None = None,
+                  flags: Mapping[str, str | None] | None = None) -> Dossier:
     """The dossier of base..head, from the store when this patchset was already retrieved.
 
     `store` is an `indexer.store.database.Store` (opened at the default home when None); `config`
-    overrides the project's `.rennet.toml` / `[tool.rennet]`; `environ` is where token
+    overrides every other source (see `delta.dossier.config`); `flags` are the trusted settings
+    given on the command line ("jira.base_url" and the like); `environ` is where token
     environment variables are looked up (os.environ when None), read at call time.
     """
     repo = repo_path if isinstance(repo_path, pygit2.Repository) else open_repo(repo_path)
     base_oid = resolve_rev(repo, base)
     head_oid = resolve_rev(repo, head)
     branch = head_branch(repo, head)
-    cfg = load_config(repo, head_oid, config)
+    cfg = load_config(repo, head_oid, config, environ=environ, flags=flags)
     this_repo = github_repo(repo, cfg)
     repo_id = repo_identity(repo)
     target = ReviewTarget(repo=repo_display_path(repo), repo_id=repo_id, base_ref=base, head_ref=head,
@@ -229,6 +253,7 @@ class _Retrieval:
         self.environ = environ
         self.secrets = _secrets(cfg, environ)
         self.timed_out: set[str] = set()
+        self.redactions: list[Fact] = []
         self.deadline = time.monotonic() + TOTAL_SECONDS
 
     def fetch(self, ref: Reference) -> Fetched | Fact:
@@ -243,8 +268,13 @@ class _Retrieval:
                                                 f"{ref.id} not asked")
             log.debug("fetching %s %s", tracker, ref.id)
             try:
-                return fetch(ref)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                got, redacted = redact_fetched(fetch(ref), self.secrets)
+                if redacted:
+                    self.redactions.append(Fact("redacted", tracker, ref.id,
+                                                f"{tracker} echoed a configured token in {ref.id}; it is replaced "
+                                                f"by [redacted] everywhere it was stored"))
+                return got
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
                 # a payload of a shape the parser did not foresee: this reference fails, the rest go on
                 raise TrackerFailure("malformed_response",
                                      f"{tracker} answered {ref.id} in an unexpected shape ({type(exc).__name__})")
@@ -298,7 +328,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     link_budget = [MAX_LINKED]
 
     items: list[Item] = []
-    facts: list[Fact] = []
+    facts: list[Fact] = list(cfg.refused)
     for ref in kept_refs:
         got = retrieval.fetch(ref)
         if isinstance(got, Fact):
@@ -314,6 +344,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
                 from None
         items.append(make_item(got, ref, fetched_at, bounds, rel))
 
+    facts += retrieval.redactions
     kept_items, omissions = fit(items, bounds)
     omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over]
     shown_refs = [msgspec.structs.replace(r, provenance=r.provenance[:MAX_PROVENANCE]) for r in kept_refs]

@@ -1,11 +1,19 @@
-"""Per-project dossier settings: tracker prefixes, Jira and Linear endpoints, bounds.
+"""Dossier settings: tracker prefixes, Jira and Linear endpoints, bounds, and where each may come from.
 
-Read, first found wins, from: an explicit mapping given by the caller; `.rennet.toml`
-in the tree at the head OID; `[tool.rennet]` of `pyproject.toml` at the head OID; an
-uncommitted `.rennet.toml` in the repository's work directory (a local settings write).
-The committed files are read through pygit2 from the pinned commit, never from a
-working tree. A token is never part of the config: only the NAME of the environment
-variable that holds it, read at call time by the tracker client.
+Two kinds of source. TRUSTED sources are the user's own: their config file
+(`$RENNET_HOME/config.toml` when RENNET_HOME is set, else `$XDG_CONFIG_HOME/rennet/config.toml`,
+default `~/.config/rennet/config.toml`), the environment (`RENNET_JIRA_URL`,
+`RENNET_JIRA_TOKEN_ENV`, `RENNET_LINEAR_URL`, `RENNET_LINEAR_TOKEN_ENV`), command-line flags,
+and a mapping a Python caller passes. REPOSITORY sources travel with the code under review:
+`.rennet.toml` in the tree at the head OID, else `[tool.rennet]` of `pyproject.toml` there,
+else an uncommitted `.rennet.toml` in the work directory (a checkout of the reviewed branch).
+
+A setting that names a credential or where it is sent (`base_url`, `token_env` of a tracker)
+is taken only from a trusted source; a repository that names one is not obeyed, and the
+dossier carries an `untrusted_config` fact saying so. A repository may still give the
+non-secret settings (tracker prefixes, projects, teams, `github_repo`, bounds). A token is
+never part of any config: only the NAME of the environment variable that holds it, read at
+call time by the tracker client.
 
     [dossier]
     tracker_prefixes = ["OPS"]        # extra tracker-key prefixes of this project
@@ -17,20 +25,21 @@ variable that holds it, read at call time by the tracker client.
     max_references = 50               # references fetched; the rest are recorded as omitted
 
     [dossier.jira]
-    base_url = "https://acme.atlassian.net"
-    token_env = "JIRA_TOKEN"
+    base_url = "https://acme.atlassian.net"   # user config, env or flag only
+    token_env = "JIRA_TOKEN"                  # user config, env or flag only
     projects = ["ABC"]
     api_version = 2                   # 2 or 3
 
     [dossier.linear]
-    base_url = "https://api.linear.app/graphql"
-    token_env = "LINEAR_API_KEY"
+    base_url = "https://api.linear.app/graphql"   # user config, env or flag only
+    token_env = "LINEAR_API_KEY"                  # user config, env or flag only
     teams = ["ENG"]
     auth_scheme = ""                  # "" for a personal API key, "Bearer" for an OAuth token
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -40,18 +49,19 @@ import msgspec
 import pygit2
 from msgspec import Struct, field
 
+from delta.dossier.items import Fact
 from indexer.contract.errors import BadInput
 
 
 class JiraConfig(Struct, forbid_unknown_fields=True):
-    base_url: str
-    token_env: str
+    base_url: str = ""  # "" when no trusted source names one
+    token_env: str = ""
     projects: list[str] = field(default_factory=list)
     api_version: int = 2
 
 
 class LinearConfig(Struct, forbid_unknown_fields=True):
-    token_env: str
+    token_env: str = ""
     base_url: str = "https://api.linear.app/graphql"
     teams: list[str] = field(default_factory=list)
     auth_scheme: str = ""
@@ -68,6 +78,7 @@ class DossierConfig(Struct, forbid_unknown_fields=True):
     jira: JiraConfig | None = None
     linear: LinearConfig | None = None
     origin: str = "defaults"  # where the settings were read: "explicit", ".rennet.toml@<oid>", ...
+    refused: list[Fact] = field(default_factory=list)  # repository settings not obeyed (untrusted_config)
 
     def prefixes(self) -> list[str]:
         out = [p.upper() for p in self.tracker_prefixes]
@@ -105,6 +116,8 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
     if not isinstance(table, Mapping):
         raise BadInput(f"{origin}: [dossier] must be a table")
     _reject_inline_tokens(table, f"{origin} [dossier]")
+    if "origin" in table or "refused" in table:
+        raise BadInput(f"{origin}: invalid dossier setting: unknown field {'origin' if 'origin' in table else 'refused'!r}")
     try:
         cfg = msgspec.convert(dict(table), DossierConfig)
     except msgspec.ValidationError as exc:
@@ -114,12 +127,17 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
     if cfg.jira and cfg.jira.api_version not in (2, 3):
         raise BadInput(f"{origin}: dossier.jira.api_version must be 2 or 3")
     for tracker in (cfg.jira, cfg.linear):
-        if tracker and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", tracker.token_env):
+        if tracker and tracker.token_env and not _ENV_NAME.match(tracker.token_env):
             raise BadInput(f"{origin}: token_env must be an environment variable name")
+    if cfg.linear and not re.fullmatch(r"[A-Za-z]*", cfg.linear.auth_scheme):
+        raise BadInput(f"{origin}: dossier.linear.auth_scheme must be a word such as Bearer, or empty")
     if cfg.timeout_seconds <= 0 or cfg.item_body_chars <= 0 or cfg.dossier_bytes <= 0 or cfg.item_bytes <= 0:
         raise BadInput(f"{origin}: dossier timeouts and bounds must be positive")
     cfg.origin = origin
     return cfg
+
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _toml(data: bytes, origin: str) -> dict[str, Any]:
@@ -139,27 +157,144 @@ def _blob_at(repo: pygit2.Repository, commit_oid: str, path: str) -> bytes | Non
     return obj.data if isinstance(obj, pygit2.Blob) else None
 
 
+# --- where settings may come from ---------------------------------------------------------
+
+TRACKERS = ("jira", "linear")
+TRUSTED_ONLY = ("base_url", "token_env")  # where a token goes, and which variable holds it
+# Trusted overrides by environment variable, and the flag names of the dossier command.
+ENV_OVERRIDES = {"jira.base_url": "RENNET_JIRA_URL", "jira.token_env": "RENNET_JIRA_TOKEN_ENV",
+                 "linear.base_url": "RENNET_LINEAR_URL", "linear.token_env": "RENNET_LINEAR_TOKEN_ENV"}
+_KEY_LISTS = ("tracker_prefixes", "projects", "teams")  # a repository's keys add to the user's
+
+
+def user_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The user's own config file: `$RENNET_HOME/config.toml` when RENNET_HOME is set, else
+    `config.toml` in the platform config folder (`$XDG_CONFIG_HOME/rennet`, `~/.config/rennet`)."""
+    env = os.environ if environ is None else environ
+    if home := env.get("RENNET_HOME"):
+        return Path(home).expanduser() / "config.toml"
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base).expanduser() / "rennet" / "config.toml"
+
+
+def _user_table(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], str]:
+    path = user_config_path(environ)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}, ""
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot read your config ({exc.strerror})") from None
+    table = _toml(data, str(path)).get("dossier", {})
+    if not isinstance(table, Mapping):
+        raise BadInput(f"{path}: [dossier] must be a table")
+    return dict(table), str(path)
+
+
+def _repository_table(repo: pygit2.Repository, head_oid: str) -> tuple[dict[str, Any], str]:
+    """The `[dossier]` table the repository under review gives, and where it was read."""
+    if (data := _blob_at(repo, head_oid, ".rennet.toml")) is not None:
+        origin = f".rennet.toml@{head_oid[:12]}"
+        return _table(_toml(data, origin).get("dossier", {}), origin), origin
+    if (data := _blob_at(repo, head_oid, "pyproject.toml")) is not None:
+        origin = f"pyproject.toml@{head_oid[:12]}"
+        tool = _toml(data, origin).get("tool", {})
+        rennet = tool.get("rennet") if isinstance(tool, Mapping) else None
+        if isinstance(rennet, Mapping) and "dossier" in rennet:
+            return _table(rennet["dossier"], origin + " [tool.rennet]"), origin + " [tool.rennet]"
+    if repo.workdir:
+        local = Path(repo.workdir) / ".rennet.toml"
+        if local.is_file():
+            return _table(_toml(local.read_bytes(), str(local)).get("dossier", {}), str(local)), str(local)
+    return {}, ""
+
+
+def _table(value: Any, origin: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise BadInput(f"{origin}: [dossier] must be a table")
+    return dict(value)
+
+
+def _keys(value: Any) -> list[str] | None:
+    return value if isinstance(value, list) and all(isinstance(v, str) for v in value) else None
+
+
+def _overlay(base: dict[str, Any], extra: Mapping[str, Any]) -> None:
+    """Put `extra`'s values over `base`; lists of tracker keys are joined, not replaced."""
+    for key, value in extra.items():
+        mine, theirs = _keys(base.get(key)), _keys(value)
+        if key in _KEY_LISTS and mine is not None and theirs is not None:
+            base[key] = mine + [v for v in theirs if v not in mine]
+        else:
+            base[key] = value
+
+
+def _untrusted(tracker: str, name: str, origin: str, user_path: str) -> Fact:
+    return Fact("untrusted_config", tracker, f"dossier.{tracker}.{name}",
+                f"{origin} names dossier.{tracker}.{name}; not obeyed: where a token is sent and which "
+                f"variable holds it come only from your own config ({user_path}), the environment "
+                f"({ENV_OVERRIDES[f'{tracker}.{name}']}) or a flag")
+
+
+def trusted_settings(environ: Mapping[str, str] | None = None,
+                     flags: Mapping[str, str | None] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The `[dossier]` table the user's own sources give (config file, environment, flags; later
+    wins), and the names of those sources."""
+    env = os.environ if environ is None else environ
+    table, path = _user_table(environ)
+    sources = [path] if path else []
+    for layer, values in (("environment", {k: env.get(v) for k, v in ENV_OVERRIDES.items()}),
+                          ("flags", dict(flags or {}))):
+        given = False
+        for dotted, value in values.items():
+            if value:
+                tracker, name = dotted.split(".")
+                section = table[tracker] = dict(table.get(tracker) or {})
+                section[name] = value
+                given = True
+        if given:
+            sources.append(layer)
+    return table, sources
+
+
 def load_config(repo: pygit2.Repository, head_oid: str,
-                explicit: Mapping[str, Any] | DossierConfig | None = None) -> DossierConfig:
-    """The dossier settings of the project at `head_oid` (defaults when none are written)."""
+                explicit: Mapping[str, Any] | DossierConfig | None = None, *,
+                environ: Mapping[str, str] | None = None,
+                flags: Mapping[str, str | None] | None = None) -> DossierConfig:
+    """The dossier settings for reviewing `head_oid` (defaults when none are written).
+
+    An `explicit` mapping or config from the caller is used alone, as a trusted source. Else
+    the user's trusted settings (see `trusted_settings`; `flags` maps "jira.base_url" and the
+    like to a value) are overlaid with the repository's non-secret settings; a credential
+    setting the repository names is refused as an `untrusted_config` fact in `refused`."""
     if isinstance(explicit, DossierConfig):
         return explicit
     if explicit is not None:
         table = explicit.get("dossier", explicit) if isinstance(explicit, Mapping) else explicit
         return parse_config(table, "explicit")
-    if (data := _blob_at(repo, head_oid, ".rennet.toml")) is not None:
-        origin = f".rennet.toml@{head_oid[:12]}"
-        return parse_config(_toml(data, origin).get("dossier", {}), origin)
-    if (data := _blob_at(repo, head_oid, "pyproject.toml")) is not None:
-        origin = f"pyproject.toml@{head_oid[:12]}"
-        tool = _toml(data, origin).get("tool", {}).get("rennet")
-        if isinstance(tool, Mapping) and "dossier" in tool:
-            return parse_config(tool["dossier"], origin + " [tool.rennet]")
-    if repo.workdir:
-        local = Path(repo.workdir) / ".rennet.toml"
-        if local.is_file():
-            return parse_config(_toml(local.read_bytes(), str(local)).get("dossier", {}), str(local))
-    return DossierConfig()
+    merged, sources = trusted_settings(environ, flags)
+    repo_table, repo_origin = _repository_table(repo, head_oid)
+    user_path = str(user_config_path(environ))
+    refused: list[Fact] = []
+    for key, value in repo_table.items():
+        if key in TRACKERS and isinstance(value, Mapping):
+            section = dict(merged.get(key) or {})
+            for name, setting in value.items():
+                if name in TRUSTED_ONLY:
+                    if setting != section.get(name):
+                        refused.append(_untrusted(key, name, repo_origin, user_path))
+                    continue
+                _overlay(section, {name: setting})
+            merged[key] = section
+        else:
+            _overlay(merged, {key: value})
+    if repo_origin:
+        sources.append(repo_origin)
+    if not sources:
+        return DossierConfig()
+    cfg = parse_config(merged, " + ".join(sources))
+    cfg.refused = refused
+    return cfg
 
 
 _REMOTE = re.compile(r"(?i)github\.com[:/]+([A-Za-z0-9][A-Za-z0-9._-]*)/([A-Za-z0-9._-]+?)(?:\.git)?/?$")

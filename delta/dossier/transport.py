@@ -1,7 +1,12 @@
 """One JSON exchange over HTTP with a deadline, a size cap and typed failures.
 
 Failures come back as `TrackerFailure(code, message)` with a code of `timeout`,
-`unauthorized`, `not_found`, `tracker_unavailable` or `malformed_response`. Messages
+`unauthorized`, `not_found`, `tracker_unavailable`, `malformed_response` or `insecure_url`.
+
+Where a token may travel: only over https, or plain http to a loopback address (tests,
+a tracker on this machine); any other URL is refused before a connection is made. A
+redirect is followed only to a URL that passes the same rule, and carries the token only
+when it stays on the same origin (scheme, host and port). Messages
 are composed here from the status and host only, never from an exception's text or a
 response body (either may echo the request URL or headers), and the caller's secret
 is scrubbed from them once more before they leave.
@@ -10,6 +15,7 @@ is scrubbed from them once more before they leave.
 from __future__ import annotations
 
 import http.client
+import ipaddress
 import json
 import socket
 import time
@@ -39,6 +45,50 @@ def host_of(url: str) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(url: str, tracker: str) -> None:
+    """Refuse (`insecure_url`) a URL a token must not be sent to: anything but https, or http to
+    a loopback address."""
+    parts = urllib.parse.urlsplit(url)
+    scheme, host = parts.scheme.lower(), parts.hostname or ""
+    if host and (scheme == "https" or (scheme == "http" and is_loopback(host))):
+        return
+    shown = f"{scheme}://{host}" if scheme else "a URL without a scheme"
+    raise TrackerFailure("insecure_url", f"{tracker}: {shown} refused: a token travels only over https "
+                                         f"(plain http only to a loopback address)")
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    default = {"https": 443, "http": 80}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """urllib's redirects, with the URL rule checked on every hop and the token kept only on
+    the origin it was configured for (urllib drops an unredirected header on every hop)."""
+
+    def __init__(self, tracker: str, auth: str | None) -> None:
+        self.tracker = tracker
+        self.auth = auth
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        newurl = urllib.parse.urljoin(req.full_url, newurl)
+        check_url(newurl, self.tracker)
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and self.auth and _origin(newurl) == _origin(req.full_url):
+            new.add_unredirected_header("Authorization", self.auth)
+        return new
+
+
 def _fail(code: str, message: str, secret: str | None) -> TrackerFailure:
     return TrackerFailure(code, redact(message, secret))
 
@@ -56,11 +106,12 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
     """Send `body` as JSON (if given), return (status, decoded JSON) of a 2xx answer, or of an
     answer whose status is in `accept` (GraphQL servers explain errors in a 400 body).
 
-    `auth` is the Authorization header value; it is attached as an unredirected header,
-    so a redirect to another host never carries it. The whole exchange, connect to last
-    byte, must finish within `timeout` seconds.
+    `auth` is the Authorization header value, sent only where `check_url` allows and never
+    across a redirect to another origin. The whole exchange, connect to last byte, must
+    finish within `timeout` seconds.
     """
     who = f"{tracker} at {host_of(url)}"
+    check_url(url, tracker)
     deadline = time.monotonic() + timeout
     data = json.dumps(body).encode() if body is not None else None
     try:
@@ -93,7 +144,8 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
 
     def send() -> int:
         try:
-            with urllib.request.urlopen(req, timeout=timeout) as resp:
+            opener = urllib.request.build_opener(_Redirects(tracker, auth))
+            with opener.open(req, timeout=timeout) as resp:
                 read_all(resp)
                 return resp.status
         except urllib.error.HTTPError as exc:

@@ -46,6 +46,13 @@ class StoreError(RennetError):
     code = "store_error"
 
 
+class StoreFull(RennetError):
+    """The device holding the store has no space left (or the store's file may not grow):
+    nothing stored was lost, and the same command succeeds once space is freed."""
+
+    code = "store_full"
+
+
 class SchemaMismatch(RennetError):
     code = "schema_mismatch"
 

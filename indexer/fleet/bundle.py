@@ -1,22 +1,29 @@
 """Snapshot bundles: one snapshot and the blob facts it needs, in a file another store can load.
 
-Layout (format 1):
+Layout (format 2; docs/fleet.md "Bundles"):
 
     b"RENNET-BUNDLE\\n"                       magic
     <header>\\n                               one line of JSON, keys sorted, no spaces
-    <body>                                   zlib-compressed msgpack `Body`
+    <body>                                   zlib-compressed msgpack `Body`, `body_bytes` long
+    [b"RENNET-SIG hmac-sha256 <hex>\\n"]      optional signature trailer (indexer/fleet/signing.py)
 
 The header names the format version, the snapshot (oid, fingerprint, extractor version,
-file count), where it came from (rev, repository name, remote URL) and `digest`: the
-sha256 of the header line written with `digest` empty, followed by the compressed body.
-So every byte of the file is covered, and a header whose bytes differ from their
-canonical form is refused too.
+file count), where it came from (rev, repository name, remote URL), the body's size before
+and after compression, and `digest`: the sha256 of the header line written with `digest`
+empty, followed by the compressed body. The digest catches damage; it proves nothing of
+where a bundle came from, since anyone can compute it.
 
-Import checks everything before writing anything: magic, header, digest, decompression,
-the body's schema, that header and record agree, that every file's facts are present,
-that the name-index rows are exactly those the facts imply, and finally the fingerprint
-RECOMPUTED from the record and the facts. Then one LMDB transaction writes facts, name
-rows and the snapshot record (and, with a repository, its pin).
+Provenance is proved one of two ways before anything is written: the signature trailer, an
+HMAC-SHA256 over every byte before it with a key the importer holds; or, with the
+repository at hand, the snapshot made again from it (`indexer.build.derive`), every blob's
+facts and the fingerprint equal to the bundle's. A bundle proved neither way is refused
+(`untrusted_bundle`) unless the user says `--trust-unsigned`; it is then loaded into a store
+of its own under `<home>/untrusted/`, never into the shared store, so no indexing run there
+reuses its facts.
+
+Reading is bounded: the file, the header line (size, and a flat object of known fields), and
+the inflated body (by the size the header declares, a ratio to the compressed size and a
+hard cap, inflated as a stream) each have a limit, and a bundle past one is `bad_bundle`.
 """
 
 from __future__ import annotations
@@ -28,21 +35,55 @@ import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
+from indexer.fleet import signing
 from indexer.store.records import NO_FACTS
 
 MAGIC = b"RENNET-BUNDLE\n"
-FORMAT = 1
-_HEADER_FIELDS = {"format": int, "oid": str, "fingerprint": str, "extractor_version": str, "rev": str,
-                  "repo_name": str, "remote_url": (str, type(None)), "files": int, "facts": int,
-                  "body_bytes": int, "created_at": str, "digest": str}
+FORMAT = 2  # 2: raw_bytes in the header, the optional signature trailer
+MAX_HEADER_BYTES = 16 << 10
+MAX_BUNDLE_BYTES = 1 << 30  # the file, compressed
+MAX_RAW_BYTES = 1 << 30  # the body, inflated
+MAX_RATIO = 100  # inflated / compressed; honest bundles come to a few times
+MIN_RATIO_ALLOWANCE = 1 << 20  # a small body may inflate to this much whatever its ratio
+
+Count = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=True):
+    format: int
+    oid: str
+    fingerprint: str
+    extractor_version: str
+    rev: str
+    repo_name: str
+    remote_url: str | None
+    files: Count
+    facts: Count
+    body_bytes: Count
+    raw_bytes: Count
+    created_at: str
+    digest: str
+
+
+class _Format(msgspec.Struct):
+    format: int | str | None = None
+
+
+_decode_header = msgspec.json.Decoder(Header).decode
+_decode_format = msgspec.json.Decoder(_Format).decode
 
 
 class BadBundle(RennetError):
     code = "bad_bundle"
+
+
+class UntrustedBundle(RennetError):
+    code = "untrusted_bundle"
 
 
 class ExtractorMismatch(RennetError):
@@ -92,10 +133,12 @@ class ExportReport:
     facts: int
     bytes: int
     digest: str
+    signed: bool = False
 
 
-def export(snap, out: str | os.PathLike[str]) -> ExportReport:
-    """Write the bundle of a loaded snapshot (indexer.store.snapshot.Snapshot) to `out`, atomically."""
+def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
+    """Write the bundle of a loaded snapshot (indexer.store.snapshot.Snapshot) to `out`,
+    atomically; signed with `key` when one is given."""
     from indexer.store.records import entry_facts_key, full_facts
 
     store = snap.store
@@ -104,30 +147,32 @@ def export(snap, out: str | os.PathLike[str]) -> ExportReport:
     keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS})
     entries: list[FactsEntry] = []
     with store.env.begin() as txn:
-        for key in keys:
-            facts = full_facts(txn, store, key)
+        for key_ in keys:
+            facts = full_facts(txn, store, key_)
             if facts is None:
-                raise RennetError(f"facts {key.decode()} of snapshot {record.oid[:12]} are missing from the store; "
+                raise RennetError(f"facts {key_.decode()} of snapshot {record.oid[:12]} are missing from the store; "
                                   f"re-index the rev", code="store_error")
-            entries.append(FactsEntry(key, _encode(facts)))
-    body = zlib.compress(_encode(Body(_encode(record), entries)), 6)
+            entries.append(FactsEntry(key_, _encode(facts)))
+    raw = _encode(Body(_encode(record), entries))
+    body = zlib.compress(raw, 6)
     repo = snap.repo
     header = {
         "format": FORMAT, "oid": record.oid, "fingerprint": record.fingerprint, "extractor_version": version,
         "rev": snap.rev, "repo_name": os.path.basename(snap.repo_path.rstrip("/")),
         "remote_url": _remote_url(repo), "files": len(record.files), "facts": len(entries),
-        "body_bytes": len(body), "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "digest": "",
+        "body_bytes": len(body), "raw_bytes": len(raw),
+        "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "digest": "",
     }
     header["digest"] = _digest(header, body)
     from indexer.store.outfile import write_out
 
     target = Path(out)
     head = MAGIC + _header_line(header) + b"\n"
-    write_out(target, (head, body))
-    size = len(head) + len(body)
+    chunks = [head, body] if key is None else [head, body, signing.trailer(head + body, key)]
+    write_out(target, chunks)
+    size = sum(len(c) for c in chunks)
     return ExportReport(str(target), record.oid, record.fingerprint, version, len(record.files), len(entries),
-                        size, header["digest"])
+                        size, header["digest"], signed=key is not None)
 
 
 def _remote_url(repo) -> str | None:
@@ -140,91 +185,177 @@ def _remote_url(repo) -> str | None:
 
 @dataclass
 class Verified:
-    """A bundle that passed every check, decoded and ready to write."""
+    """A bundle that passed every check of its own content, decoded and ready to write."""
 
-    header: dict
+    header: Header
     record: object  # SnapshotRecord
     record_bytes: bytes
     facts: dict[bytes, object]  # facts key -> complete BlobFacts
 
 
-def read(path: str | os.PathLike[str]) -> Verified:
+def read(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the bundle file at `path`, refused past MAX_BUNDLE_BYTES before reading."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_BUNDLE_BYTES:
+                raise BadBundle(f"bundle is {size} bytes, over the cap of {MAX_BUNDLE_BYTES}")
+            return fh.read(MAX_BUNDLE_BYTES + 1)
     except FileNotFoundError:
         raise BadInput(f"no bundle at {path}") from None
+    except IsADirectoryError:
+        raise BadInput(f"{path} is a folder, not a bundle") from None
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}") from None
-    return verify(data)
 
 
-def verify(data: bytes) -> Verified:
-    """Every check short of the store; raises BadBundle naming the first one that fails."""
+def parse_header(data: bytes) -> tuple[Header, int]:
+    """The header of the bundle bytes `data` and where its body starts; `bad_bundle` for a
+    header over MAX_HEADER_BYTES, of another format or shape, or not in canonical form."""
+    if not data.startswith(MAGIC):
+        raise BadBundle("not a rennet bundle (bad magic)")
+    end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER_BYTES + 1)
+    if end < 0:
+        raise BadBundle(f"bundle header is truncated or over {MAX_HEADER_BYTES} bytes")
+    raw_header = data[len(MAGIC):end]
+    try:
+        found = _decode_format(raw_header).format
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        raise BadBundle("bundle header is not a JSON object") from None
+    if found != FORMAT:
+        raise BadBundle(f"bundle format {found!r} is not supported (this rennet reads format {FORMAT})")
+    try:
+        header = _decode_header(raw_header)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise BadBundle(f"bundle header does not have the fields of format {FORMAT} ({_first_line(exc)})") from None
+    if _header_line(msgspec.structs.asdict(header)) != raw_header:
+        raise BadBundle("bundle header bytes are not canonical (edited?)")
+    return header, end + 1
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+
+
+def raw_limit(header: Header) -> int:
+    """The most bytes the body may inflate to: what the header declares, if that is within the
+    ratio allowed to its compressed size and the hard cap."""
+    allowed = min(MAX_RAW_BYTES, max(header.body_bytes * MAX_RATIO, MIN_RATIO_ALLOWANCE))
+    if header.raw_bytes > allowed:
+        raise BadBundle(f"bundle body claims to inflate to {header.raw_bytes} bytes from {header.body_bytes}, "
+                        f"over the {allowed} allowed")
+    return header.raw_bytes
+
+
+def inflate(body: bytes, limit: int) -> bytearray:
+    """`body` inflated as a stream into a buffer of `limit` bytes, refused as soon as it would
+    pass it: a bomb costs `limit`, no more. Input goes in small slices and output comes out in
+    bounded pieces, so nothing is held twice."""
+    inflater = zlib.decompressobj()
+    out = bytearray(limit)
+    filled = at = 0
+    view = memoryview(body)
+    try:
+        for at in range(0, len(body), _IN_SLICE):
+            pending: bytes | memoryview = view[at:at + _IN_SLICE]
+            while pending:
+                piece = inflater.decompress(pending, min(_OUT_PIECE, limit + 1 - filled))
+                if filled + len(piece) > limit:
+                    raise BadBundle(f"bundle body inflates past the {limit} bytes its header declares")
+                out[filled:filled + len(piece)] = piece
+                filled += len(piece)
+                pending = inflater.unconsumed_tail
+            if inflater.eof:
+                break
+    except zlib.error:
+        raise BadBundle("bundle body does not decompress (zlib error)") from None
+    if not inflater.eof or inflater.unused_data or at + _IN_SLICE < len(body):
+        raise BadBundle("bundle body's compressed stream is cut short or followed by other bytes")
+    if filled != limit:
+        raise BadBundle(f"bundle body inflates to {filled} bytes, its header declares {limit}")
+    return out
+
+
+_IN_SLICE = 1 << 16
+_OUT_PIECE = 1 << 22
+
+
+def check(data: bytes) -> Verified:
+    """Every check of the bundle bytes `data` (without a signature trailer) short of the store
+    and of provenance; raises BadBundle naming the first one that fails."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
     from indexer.store.records import decode_facts as _decode_facts
     from indexer.store.records import decode_record as _decode_record
     from indexer.store.records import entry_facts_key, is_facts_key
 
-    if not data.startswith(MAGIC):
-        raise BadBundle("not a rennet bundle (bad magic)")
-    end = data.find(b"\n", len(MAGIC))
-    if end < 0:
-        raise BadBundle("bundle header is truncated")
-    raw_header = data[len(MAGIC):end]
-    try:
-        header = json.loads(raw_header)
-    except (ValueError, UnicodeDecodeError):
-        raise BadBundle("bundle header is not JSON") from None
-    if not isinstance(header, dict):
-        raise BadBundle("bundle header is not an object")
-    if header.get("format") != FORMAT:
-        raise BadBundle(f"bundle format {header.get('format')!r} is not supported (this rennet reads format {FORMAT})")
-    for name, kind in _HEADER_FIELDS.items():
-        if name not in header or not isinstance(header[name], kind) or isinstance(header[name], bool):
-            raise BadBundle(f"bundle header field {name!r} is missing or mistyped")
-    if set(header) != set(_HEADER_FIELDS):
-        raise BadBundle("bundle header has unknown fields")
-    if _header_line(header) != raw_header:
-        raise BadBundle("bundle header bytes are not canonical (edited?)")
-    body = data[end + 1:]
-    if len(body) != header["body_bytes"]:
-        raise BadBundle(f"bundle body is {len(body)} bytes, the header says {header['body_bytes']} (truncated?)")
-    if _digest(header, body) != header["digest"]:
+    header, start = parse_header(data)
+    body = data[start:]
+    if len(body) != header.body_bytes:
+        raise BadBundle(f"bundle body is {len(body)} bytes, the header says {header.body_bytes} (truncated?)")
+    if _digest(msgspec.structs.asdict(header), body) != header.digest:
         raise BadBundle("bundle digest does not match its content (corrupted or tampered)")
     current = extractor_version()
-    if header["extractor_version"] != current:
+    if header.extractor_version != current:
         # before the body: another extractor's records and facts need not even decode here
-        raise ExtractorMismatch(f"bundle was made by extractor {header['extractor_version']}, this rennet runs "
+        raise ExtractorMismatch(f"bundle was made by extractor {header.extractor_version}, this rennet runs "
                                 f"{current}; re-export it with this version or index the repository here")
+    raw = inflate(body, raw_limit(header))
     try:
-        decoded = _decode_body(zlib.decompress(body))
+        decoded = _decode_body(raw)
+        del raw
         record = _decode_record(decoded.record)
         facts_by_key = {bytes(e.key): e for e in decoded.facts}
         decoded_facts = {k: _decode_facts(e.facts) for k, e in facts_by_key.items()}
-    except (zlib.error, msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     if (record.oid, record.fingerprint, record.extractor_version) != (
-            header["oid"], header["fingerprint"], header["extractor_version"]):
+            header.oid, header.fingerprint, header.extractor_version):
         raise BadBundle("bundle header and snapshot record disagree")
-    if len(record.files) != header["files"] or len(facts_by_key) != header["facts"] or \
+    if len(record.files) != header.files or len(facts_by_key) != header.facts or \
             len(facts_by_key) != len(decoded.facts):
         raise BadBundle("bundle counts disagree with its content")
     version = record.extractor_version
     by_path = {}
+    needed: set[bytes] = set()
     for f in record.files:
         if f.language in NO_FACTS:
             continue
         key = entry_facts_key(f, version)
         if key not in decoded_facts:
             raise BadBundle(f"bundle lacks the facts of {f.path}")
+        needed.add(key)
         by_path[f.path] = decoded_facts[key]
-    for key, _entry in facts_by_key.items():
+    if needed != facts_by_key.keys():
+        raise BadBundle("bundle holds facts no file of its snapshot uses")
+    for key in facts_by_key:
         if not is_facts_key(key, version):
             raise BadBundle("bundle holds a facts key of another shape")
     if fingerprint(record, by_path) != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
     return Verified(header, record, decoded.record, decoded_facts)
+
+
+def rederive(bundle: Verified, repo) -> None:
+    """Hold the bundle against its repository: the snapshot made again from the commit's blobs
+    must have the bundle's fingerprint and every blob the bundle's facts, in the very form
+    the store would keep them. Refuses (`bad_bundle`) on any difference."""
+    from indexer.build import derive
+    from indexer.store.records import stored_facts
+
+    record, facts = derive(repo, bundle.record.oid)
+    for key, theirs in sorted(bundle.facts.items()):
+        ours = facts.get(key)
+        if ours is None or stored_facts(key, ours) != stored_facts(key, theirs):
+            raise BadBundle(f"bundle's facts of blob {key[:12].decode()} differ from the ones its blob gives; "
+                            f"nothing imported")
+    if record.fingerprint != bundle.record.fingerprint:
+        raise BadBundle("bundle's snapshot differs from the one its commit gives (fingerprint); nothing imported")
+
+
+def quarantine_home(home: str | os.PathLike[str], header: Header) -> Path:
+    """The store of its own that an unverified bundle is loaded into (`--trust-unsigned`)."""
+    return Path(home) / "untrusted" / header.digest.removeprefix("sha256:")[:16]
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -241,24 +372,35 @@ class ImportReport:
     snapshot_new: bool
     pinned_repo: str | None  # display path of the repository the snapshot was pinned for
     pinned_rev: str | None
+    provenance: str = "signed"  # "signed" (HMAC checked), "rederived" (made again from the repository),
+    #                             "untrusted" (--trust-unsigned: loaded into a store of its own)
+    store: str | None = None  # that store's folder, for an untrusted bundle
 
 
 def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = None,
-                  rev: str | None = None) -> ImportReport:
+                  rev: str | None = None, *, key: bytes | None = None,
+                  trust_unsigned: bool = False) -> ImportReport:
     """Verify the bundle at `path` and load it into `store` in one transaction; with
-    `repo_path`, pin it as `rev` (default: the rev it was exported as) of that repository."""
+    `repo_path`, pin it as `rev` (default: the rev it was exported as) of that repository.
+
+    Provenance first: with `key`, the signature must hold; else with `repo_path`, the snapshot
+    made again from the repository must equal the bundle's; else, only with `trust_unsigned`,
+    the bundle goes to a store of its own (`quarantine_home`), never to `store`."""
     import pygit2
 
     from indexer.git import read as gitread
-    from indexer.store.commit import PackedSnapshot, Pin, commit_snapshot
-    from indexer.store.database import WriteLock
-    from indexer.store.records import pack_record, stored_facts, unpack_record
+    from indexer.store.database import Store
 
-    bundle = read(path)  # of this extractor version, or refused
+    data = read(path)
+    unsigned, mac = signing.split(data)
+    if key is not None:
+        try:
+            signing.verify(data, key)
+        except signing.BadSignature as exc:
+            raise BadBundle(f"bundle {exc.message}; nothing imported") from None
+    bundle = check(unsigned)  # of this extractor version, or refused
     record = bundle.record
-    version = record.extractor_version
-    pin_rev = rev or bundle.header["rev"]
-    repo_id = display = None
+    repo = repo_id = display = None
     if repo_path is not None:
         repo = gitread.open_repo(repo_path)
         try:
@@ -268,6 +410,40 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                                  f"fetch it first (the tools read file content from Git)") from None
         repo_id = gitread.repo_identity(repo)
         display = gitread.repo_display_path(repo)
+    if key is not None:
+        provenance = "signed"
+    elif repo is not None:
+        rederive(bundle, repo)
+        provenance = "rederived"
+    elif trust_unsigned:
+        provenance = "untrusted"
+    else:
+        how = "signed, but no key was given to check it" if mac is not None else "not signed"
+        raise UntrustedBundle(f"bundle is {how}, and its repository is not at hand: give the signing key "
+                              f"(--sign-key-env/--sign-key-file), the repository (--repo) to make it again "
+                              f"from, or --trust-unsigned to load it into a store of its own")
+    if provenance == "untrusted":
+        home = quarantine_home(store.home, bundle.header)
+        with Store.open(home) as apart:
+            report = _load(apart, bundle, None, None, rev)
+        report.store = str(home)
+    else:
+        report = _load(store, bundle, repo_id, display, rev)
+    report.provenance = provenance
+    return report
+
+
+def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev: str | None) -> ImportReport:
+    """Write a verified bundle in one transaction (the store's one snapshot commit). Facts
+    already stored under a key are never overwritten: should the bundle's differ from them,
+    nothing is written."""
+    from indexer.store.commit import PackedSnapshot, Pin, commit_snapshot
+    from indexer.store.database import WriteLock
+    from indexer.store.records import pack_record, stored_facts, unpack_record
+
+    record = bundle.record
+    version = record.extractor_version
+    pin_rev = rev or bundle.header.rev
 
     def existing(packed: bytes) -> None:
         stored = unpack_record(packed).record()
@@ -276,14 +452,17 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
                 f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
                 f"the bundle {record.fingerprint[:16]}; nothing imported")
 
+    def differs(key: bytes) -> None:
+        raise BadBundle(f"bundle's facts of blob {key[:12].decode()} differ from the ones this store holds; "
+                        f"nothing imported")
+
     with WriteLock(store.home):
-        # one transaction: the facts the store lacks, the record unless held, the pin
         committed = commit_snapshot(
             store, PackedSnapshot(record.oid, version, pack_record(record), None, record.indexed_at),
             Pin(repo_id, pin_rev) if repo_id is not None else None,
-            facts=[stored_facts(key, facts) for key, facts in sorted(bundle.facts.items())], existing=existing)
-    snapshot_new, facts_new = committed.snapshot_new, committed.facts_new
+            facts=[stored_facts(key, facts) for key, facts in sorted(bundle.facts.items())],
+            existing=existing, differs=differs)
     return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
-                        rev=bundle.header["rev"], files=len(record.files), facts_total=len(bundle.facts),
-                        facts_new=facts_new, snapshot_new=snapshot_new, pinned_repo=display,
+                        rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts),
+                        facts_new=committed.facts_new, snapshot_new=committed.snapshot_new, pinned_repo=display,
                         pinned_rev=pin_rev if repo_id is not None else None)

@@ -66,6 +66,11 @@ def extract_job(job: BlobJob, repo: pygit2.Repository | None = None) -> StoredFa
     """Parse one blob into its facts, encoded for the store. Keyed by `job.language`, what
     the name says; where that leaves the language to the content, it is detected here.
     Without `repo`, a pool worker's own (fork_pool's `repo_path`)."""
+    return stored_facts(facts_key(job.blob, job.language, job.version), extract_facts(job, repo))
+
+
+def extract_facts(job: BlobJob, repo: pygit2.Repository | None = None) -> BlobFacts:
+    """One blob's facts, as `extract_job` stores them."""
     from indexer.extract.blob import extract_blob
     from indexer.lang.registry import CONTENT_DECIDES, detect_language
     source = repo if repo is not None else _worker_repo
@@ -75,7 +80,7 @@ def extract_job(job: BlobJob, repo: pygit2.Repository | None = None) -> StoredFa
     language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
-    return stored_facts(facts_key(job.blob, job.language, job.version), facts)
+    return facts
 
 
 def _extract_chunk(jobs: list[BlobJob]) -> list[StoredFacts]:

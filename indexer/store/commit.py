@@ -48,18 +48,28 @@ class Committed:
 
 def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = None,
                     facts: Sequence[StoredFacts] = (),
-                    existing: Callable[[bytes], None] | None = None) -> Committed:
+                    existing: Callable[[bytes], None] | None = None,
+                    differs: Callable[[bytes], None] | None = None) -> Committed:
     """One transaction: the `facts` the store lacks (content-addressed: a key stored holds the
     same facts) with their name-index rows, the snapshot record and its rank arcs, the
     repository's link to it and the rev's pin (`pin`). A record is never overwritten: where the
     store holds one at the same key, `existing` is first handed its stored bytes (raising
-    there aborts the whole transaction) and the stored one stays."""
+    there aborts the whole transaction) and the stored one stays. Facts are never overwritten
+    either; with `differs`, a given fact whose key the store holds with other bytes is handed
+    to it (a writer that does not trust its facts to be this code's raises there)."""
     key = snapshot_key(snapshot.oid, snapshot.version)
     with store.env.begin(write=True) as txn:
         stored = txn.get(key, db=store.snapshots)
         if stored is not None and existing is not None:
             existing(bytes(stored))
-        new = [x for x in facts if txn.get(x.key, db=store.facts) is None]
+        new = []
+        for x in facts:
+            held = txn.get(x.key, db=store.facts)
+            if held is None:
+                new.append(x)
+            elif differs is not None and (bytes(held) != x.packed_core or bytes(
+                    txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
+                differs(x.key)
         if new:
             put_stored_many(txn, store, new)
         if stored is None:

@@ -22,6 +22,11 @@ Sub-databases:
     repos       (repository identity, commit OID) -> snapshot key, indexed_at
     kv:<name>   tables lent to other modules (ledger, dossiers, workspaces)
 
+Environment faults are named for what they are (`fault`): a full disk is `store_full`, a
+read-only file system or a permission `store_error`, and only damaged data `store_corrupt`.
+A store whose folder cannot be written is opened read-only, without LMDB's lock file, so
+reads still work; reader slots left by killed processes are cleared at every open.
+
 Facts and their name-index rows (and runs of `names`) are written in one transaction, so a
 name never points at facts that are not there, and `names` lists every key of `defs`. A
 snapshot record is written last, in one transaction: until then no reader can see the
@@ -30,6 +35,7 @@ snapshot.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import zlib
@@ -38,7 +44,7 @@ from typing import Iterable, Iterator
 
 import lmdb
 
-from indexer.contract.errors import SchemaMismatch, StoreError, StoreLocked
+from indexer.contract.errors import RennetError, SchemaMismatch, StoreError, StoreFull, StoreLocked
 
 # The store's layout: its tables and the shapes of their keys; a store of another layout is
 # refused (SchemaMismatch names the fix). What each version changed:
@@ -47,6 +53,8 @@ from indexer.contract.errors import SchemaMismatch, StoreError, StoreLocked
 # (The versions inside facts and snapshot keys are not the layout: indexer/store/versions.py.)
 SCHEMA_VERSION = b"2"
 MAP_SIZE = 1 << 38  # address space only; the file grows with what is written
+NEARLY_FULL = 1 << 20  # free bytes under which an I/O error of a write is taken for a full device
+MAX_READERS = 256  # reader slots of a new store's lock file (a store keeps the count it was made with)
 _COMPRESSED = b"z"
 _PLAIN = b"p"
 
@@ -64,6 +72,67 @@ def pack(data: bytes, compress: bool = True) -> bytes:
 
 def unpack(data: bytes) -> bytes:
     return zlib.decompress(data[1:]) if data[:1] == _COMPRESSED else data[1:]
+
+
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _errno_of(exc: BaseException) -> int | None:
+    """The errno of an OSError, or of an LMDB error (whose message ends in its strerror)."""
+    if isinstance(exc, OSError):
+        return exc.errno
+    if isinstance(exc, lmdb.Error):
+        text = str(exc)
+        for code in _FULL + _READ_ONLY + (errno.EIO,):
+            if text.endswith(os.strerror(code)):
+                return code
+    return None
+
+
+def fault(exc: BaseException, home: str | os.PathLike[str]) -> RennetError | None:
+    """The typed error an environment fault of the store at `home` truly is, or None when `exc`
+    is not one: no space is `store_full`, a read-only file system or a permission is
+    `store_error`, as are a map or reader table that is full. None of these damaged any data."""
+    code = _errno_of(exc)
+    if code == errno.EIO and _nearly_full(home):
+        code = errno.ENOSPC  # LMDB reports a write cut short by a full device as EIO
+    if isinstance(exc, OSError) and code not in _FULL and not _under(exc.filename, home):
+        return None  # a file elsewhere (a repository, an --out path): not the store's fault
+    if code in _FULL:
+        why = "the store's file may not grow (file size limit)" if code == errno.EFBIG else \
+            "no space is left on the device holding it"
+        return StoreFull(f"store at {home} cannot be written: {why}; nothing stored was lost "
+                         f"(the write that did not fit was not committed): free space and retry")
+    if code == errno.EROFS or isinstance(exc, lmdb.ReadonlyError):
+        return StoreError(f"store at {home} is read-only (its file system or folder cannot be written); "
+                          f"reads work, this command needs a writable store")
+    if code in _READ_ONLY:
+        return StoreError(f"store at {home} cannot be written ({os.strerror(code)}); check the permissions "
+                          f"of {home} and the files in it")
+    if isinstance(exc, lmdb.MapFullError):
+        return StoreError(f"store at {home} reached its map size ({MAP_SIZE} bytes); move it aside and re-index")
+    if isinstance(exc, lmdb.ReadersFullError):
+        return StoreError(f"store at {home} has no free reader slot (more than its readers read at once); "
+                          f"retry when some finish")
+    if code == errno.EIO:
+        return StoreError(f"store at {home} met an I/O error of its device ({exc}); check the device and retry")
+    return None
+
+
+def _nearly_full(home: str | os.PathLike[str]) -> bool:
+    try:
+        st = os.statvfs(home)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < NEARLY_FULL
+
+
+def _under(name: object, home: str | os.PathLike[str]) -> bool:
+    if not isinstance(name, (str, os.PathLike)):
+        return False
+    path, root = os.path.realpath(name), os.path.realpath(home)
+    return path == root or path.startswith(root + os.sep)
 
 
 class KV:
@@ -127,9 +196,10 @@ def _prefix_upper(prefix: bytes) -> bytes:
 
 
 class Store:
-    def __init__(self, home: Path, env: lmdb.Environment) -> None:
+    def __init__(self, home: Path, env: lmdb.Environment, readonly: bool = False) -> None:
         self.home = home
         self.env = env
+        self.readonly = readonly  # opened read-only: its folder cannot be written
         self.meta = env.open_db(b"meta")
         self.facts = env.open_db(b"facts")
         self.occurrences = env.open_db(b"occurrences")
@@ -164,24 +234,38 @@ class Store:
             raise StoreError(f"cannot create store folder {home_path}: {exc.strerror}") from None
         db_path = home_path / "lmdb"
         _refuse_truncated(home_path, db_path / "data.mdb")
+        readonly = _read_only(db_path)
+        # A reader takes a slot in the lock file so that a writer never reuses the pages it
+        # reads; without a lock file we may write, read-only readers go without one, which
+        # is safe only where no one else can write either (file modes, a read-only mount).
+        lock = not readonly or os.access(db_path / "lock.mdb", os.W_OK)
         try:
-            env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True,
-                            readahead=False, max_readers=256)
-        except (OSError, lmdb.ReadonlyError) as exc:  # EACCES: the folder or its files, not their content
-            reason = exc.strerror if isinstance(exc, OSError) else str(exc).rpartition(": ")[2]
-            raise StoreError(f"store at {home_path} cannot be opened ({reason}); check the permissions of "
-                             f"{home_path} and the files in it") from None
-        except lmdb.Error as exc:
+            env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True, readahead=False,
+                            max_readers=MAX_READERS, readonly=readonly, lock=lock)
+            if lock:
+                env.reader_check()  # slots of readers killed before they let go
+        except (OSError, lmdb.Error) as exc:
+            if readonly and not (db_path / "data.mdb").exists():
+                raise StoreError(f"no store at {home_path}, and its folder is read-only") from None
+            typed = fault(exc, home_path)
+            if typed is not None:
+                raise typed from None
+            if isinstance(exc, OSError):
+                raise StoreError(f"store at {home_path} cannot be opened ({exc.strerror}); check the permissions "
+                                 f"of {home_path} and the files in it") from None
             raise StoreError(f"store at {home_path} is unreadable or corrupt ({exc}); move it aside and re-index",
                              code="store_corrupt") from None
         try:
-            store = cls(home_path, env)
+            store = cls(home_path, env, readonly)
             store._check_schema()
         except lmdb.Error as exc:
             env.close()
+            typed = fault(exc, home_path)
+            if typed is not None:
+                raise typed from None
             raise StoreError(f"store at {home_path} is corrupt ({exc}); move it aside and re-index",
                              code="store_corrupt") from None
-        except SchemaMismatch:
+        except (SchemaMismatch, StoreError):
             env.close()
             raise
         return store
@@ -189,6 +273,8 @@ class Store:
     def _check_schema(self) -> None:
         with self.env.begin(db=self.meta) as txn:
             found = txn.get(b"schema")
+        if found is None and self.readonly:
+            raise StoreError(f"store at {self.home} was never written, and its folder is read-only")
         if found is None:
             with self.env.begin(db=self.meta, write=True) as txn:
                 if txn.get(b"schema") is None:
@@ -230,6 +316,15 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _read_only(db_path: Path) -> bool:
+    """Whether the LMDB folder exists but this process cannot write it (a read-only file system,
+    or permissions): such a store is opened for reading only."""
+    if not db_path.is_dir():
+        return False
+    files = [db_path] + [f for f in (db_path / "data.mdb", db_path / "lock.mdb") if f.exists()]
+    return not all(os.access(f, os.W_OK) for f in files)
 
 
 def _refuse_truncated(home: Path, data_file: Path) -> None:
@@ -300,21 +395,28 @@ class WriteLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise StoreError(f"cannot take the write lock {self.path}: {exc.strerror}") from None
+            raise fault(exc, self.path.parent) or StoreError(
+                f"cannot take the write lock {self.path}: {exc.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
             os.close(fd)
             raise StoreLocked(f"store {self.path.parent} is being written by pid {holder}; retry when it finishes") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        try:  # the pid only names the holder to another writer; a full disk is told by the write itself
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass
         self._fd = fd
         return self
 
     def __exit__(self, *exc) -> None:
         if self._fd is not None:
-            os.ftruncate(self._fd, 0)
+            try:
+                os.ftruncate(self._fd, 0)
+            except OSError:
+                pass
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None

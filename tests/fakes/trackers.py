@@ -3,7 +3,7 @@ each a real stdlib HTTP server on 127.0.0.1 with an ephemeral port, in a thread.
 
 Each server holds a table of behaviours per issue key: an issue to serve (200), or
 "401", "403", "404", "500", "malformed", "slow", "truncated" (Content-Length promised,
-connection closed early). Error bodies echo the Authorization header they received, so
+connection closed early), "moved:KEY" (a 301 to the same path for another key). Error bodies echo the Authorization header they received, so
 a client that copied a response body into a message would leak the token. Every request
 is recorded (path, key, whether it carried the expected credentials).
 """
@@ -92,6 +92,12 @@ class FakeServer:
         key = self.key_of(method, req.path, body)
         self.hits.append(Hit(method, req.path, key, auth))
         behaviour = self.behaviours.get(key, "404")
+        if isinstance(behaviour, str) and behaviour.startswith("moved:"):  # a redirect on this same origin
+            req.send_response(301)
+            req.send_header("Location", req.path.replace(key, behaviour.removeprefix("moved:")))
+            req.send_header("Content-Length", "0")
+            req.end_headers()
+            return None
         if auth != self.expected_auth() or behaviour == "401":
             return self.send(req, *self.unauthorized_body(auth))
         if behaviour == "403":
@@ -195,3 +201,46 @@ class FakeLinear(FakeServer):
             "relations": {"nodes": [{"type": "related", "relatedIssue": {"identifier": k}}
                                     for k in issue.get("links", [])]},
         }}}
+
+
+@dataclass
+class Redirector:
+    """A loopback server answering every request with `status` and a Location of `target` + the
+    request path, recording the Authorization header each request carried."""
+
+    target: str
+    status: int = 302
+    hits: list[Hit] = field(default_factory=list)
+    server: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        assert self.server is not None
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> "Redirector":
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                owner.hits.append(Hit("GET", self.path, "", self.headers.get("Authorization") or ""))
+                self.send_response(owner.status)
+                self.send_header("Location", owner.target + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()

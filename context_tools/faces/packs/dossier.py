@@ -26,6 +26,11 @@ class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True
     body: Annotated[str | None, msgspec.Meta(description="PR body text, read for references")] = None
     body_file: Annotated[str | None, msgspec.Meta(description="file holding the PR body ('-' for stdin)")] = None
     refresh: Annotated[bool, msgspec.Meta(description="retrieve again even when this patchset was already retrieved")] = False
+    # Trusted settings: where a token goes and which variable holds it (never from the reviewed commit)
+    jira_url: Annotated[str | None, msgspec.Meta(description="Jira base URL (overrides your config and RENNET_JIRA_URL)")] = None
+    jira_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Jira token")] = None
+    linear_url: Annotated[str | None, msgspec.Meta(description="Linear GraphQL URL (overrides your config and RENNET_LINEAR_URL)")] = None
+    linear_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Linear key")] = None
 
 
 def _read_body(input: DossierBuildInput) -> str | None:
@@ -50,8 +55,10 @@ def _read_body(input: DossierBuildInput) -> str | None:
 def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
     from delta.dossier.build import build_dossier
 
+    flags = {"jira.base_url": input.jira_url, "jira.token_env": input.jira_token_env,
+             "linear.base_url": input.linear_url, "linear.token_env": input.linear_token_env}
     dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input),
-                            store=ctx.store, refresh=input.refresh)
+                            store=ctx.store, refresh=input.refresh, flags=flags)
     dropped = sum(1 for o in dossier.omissions if o.reason != "max_references")
     freshness = Freshness(repo=dossier.target.repo, rev=input.head, pinned_oid=dossier.patchset.head_oid,
                           current_oid=dossier.patchset.head_oid, status="current",

@@ -7,8 +7,9 @@
     rennet workspace status NAME            workspace.status   (read)
     rennet workspace sync NAME              workspace.sync     (write)
     rennet batch REPO[@REV] ... | --from FILE | --repo R --range A..B     batch.run (write)
-    rennet export --repo R --rev REV --out FILE                            bundle.export (read)
-    rennet import FILE [--repo PATH]                                       bundle.import (write)
+    rennet export --repo R --rev REV --out FILE [--sign-key-env NAME | --sign-key-file PATH]   bundle.export (read)
+    rennet import FILE [--repo PATH] [--sign-key-env NAME | --sign-key-file PATH] [--trust-unsigned]
+                                                                           bundle.import (write)
 """
 
 from __future__ import annotations
@@ -398,31 +399,48 @@ def render_batch(result: Result) -> str:
 
 # --- bundles -------------------------------------------------------------------------------
 
+SignKeyEnv = Annotated[str | None, msgspec.Meta(description="environment variable holding the signing key")]
+SignKeyFile = Annotated[str | None, msgspec.Meta(description="file holding the signing key")]
+
+
 class ExportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
     rev: Annotated[str, msgspec.Meta(description="indexed rev to export")] = "HEAD"
     out: Annotated[str, msgspec.Meta(description="bundle file to write")]
+    sign_key_env: SignKeyEnv = None
+    sign_key_file: SignKeyFile = None
 
 
 class ImportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     file: Annotated[str, msgspec.Meta(description="bundle written by `rennet export`")]
-    repo: Annotated[str | None, msgspec.Meta(description="pin the snapshot for this repository (it must hold the commit)")] = None
+    repo: Annotated[str | None, msgspec.Meta(description="pin the snapshot for this repository (it must hold the "
+                                                         "commit); without a key, the bundle is made again from it "
+                                                         "and refused on any difference")] = None
     rev: Annotated[str | None, msgspec.Meta(description="rev to pin it as (default: the rev it was exported as)")] = None
+    sign_key_env: SignKeyEnv = None
+    sign_key_file: SignKeyFile = None
+    trust_unsigned: Annotated[bool, msgspec.Meta(description="load a bundle proved neither by key nor by "
+                                                             "repository into a store of its own")] = False
 
 
 def export_handler(input: ExportInput, ctx) -> Result:
     from indexer.fleet import bundle
+    from indexer.fleet.signing import load_key
     from indexer.store.snapshot import load
 
+    key = load_key(input.sign_key_env, input.sign_key_file)
     snap = load(ctx.store, input.repo, input.rev)
-    r = bundle.export(snap, input.out)
+    r = bundle.export(snap, input.out, key)
     return Result(data=r, freshness=freshness_of(snap))
 
 
 def import_handler(input: ImportInput, ctx) -> Result:
     from indexer.fleet import bundle
+    from indexer.fleet.signing import load_key
 
-    r = bundle.import_bundle(ctx.store, input.file, input.repo, input.rev)
+    key = load_key(input.sign_key_env, input.sign_key_file)
+    r = bundle.import_bundle(ctx.store, input.file, input.repo, input.rev, key=key,
+                             trust_unsigned=input.trust_unsigned)
     fresh = None
     if input.repo is not None and r.pinned_rev is not None:  # pinned for the repository given
         from indexer.store.snapshot import load
@@ -434,15 +452,19 @@ def import_handler(input: ImportInput, ctx) -> Result:
 def render_export(result: Result) -> str:
     d = result.data  # indexer.fleet.bundle.ExportReport
     return shown_lines([f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes",
-                        f"  fingerprint {d.fingerprint}", f"  digest {d.digest}"])
+                        f"  fingerprint {d.fingerprint}", f"  digest {d.digest}{' (signed)' if d.signed else ''}"])
 
 
 def render_import(result: Result) -> str:
     d = result.data  # indexer.fleet.bundle.ImportReport
+    how = {"signed": "signature checked", "rederived": "made again from the repository",
+           "untrusted": "NOT verified (--trust-unsigned)"}.get(d.provenance, d.provenance)
     lines = [f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
-             f"{d.facts_new} of {d.facts_total} blob facts new", f"  fingerprint {d.fingerprint} (recomputed, verified)"]
+             f"{d.facts_new} of {d.facts_total} blob facts new", f"  fingerprint {d.fingerprint} ({how})"]
     if d.pinned_repo:
         lines.append(f"  pinned as {d.pinned_rev} of {d.pinned_repo}")
+    if d.store:
+        lines.append(f"  kept apart in its own store {d.store} (read it with --store)")
     return shown_lines(lines)
 
 
@@ -481,7 +503,7 @@ ROWS = (
     Command(id="bundle.export", summary="Write a snapshot and the blob facts it needs to a verified, compressed bundle.",
             input=ExportInput, handler=export_handler, authority="read", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("export",)), render=render_export),
-    Command(id="bundle.import", summary="Load a snapshot bundle into this store after verifying digest and fingerprint.",
+    Command(id="bundle.import", summary="Load a snapshot bundle into this store once its signature or its repository proves it.",
             input=ImportInput, handler=import_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("import",), positional=("file",)), render=render_import),
 )

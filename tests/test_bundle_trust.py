@@ -1,0 +1,270 @@
+"""Bundles whose provenance is proved before the store believes them: by a signature with a
+key the importer holds, or by the repository, from which the snapshot is made again. A
+bundle proved neither way is refused, or with --trust-unsigned kept in a store of its own
+that no indexing run of the shared store reuses. Reading is bounded: a zlib bomb and a deep
+header are `bad_bundle`. Through the real CLI, as a separate process."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from corpora.gitbuild import RepoBuilder
+from indexer.contract.errors import RennetError
+from indexer.fleet import bundle, signing
+from indexer.store.records import decode_record
+from tests.test_bundle import _counts, _parts, _seal, forge
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "k3y-for-the-bundles-of-this-test-0123456789"
+
+
+def rennet(home: Path, *args: str, key: str | None = KEY) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if key is not None:
+        env["BUNDLE_KEY"] = key
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home), "--json"],
+                          cwd=ROOT, capture_output=True, timeout=300, env=env)
+
+
+def reply(done: subprocess.CompletedProcess, code: int = 0) -> dict:
+    assert done.returncode == code, done.stderr.decode()
+    assert b"Traceback" not in done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """A repository indexed into a store, exported unsigned and signed; the fingerprint a clean
+    store gives it."""
+    tmp = tmp_path_factory.mktemp("trust")
+    builder = RepoBuilder(tmp / "repo")
+    builder.commit({
+        "ledgerly/__init__.py": "from ledgerly.books import Ledger\n",
+        "ledgerly/books.py": "class Ledger:\n    def post(self, entry):\n        return balance(entry)\n\n\n"
+                             "def balance(entry):\n    return sum(entry)\n",
+        "ledgerly/cli.py": "from ledgerly.books import Ledger, balance\n\n\ndef main():\n    Ledger().post([1])\n",
+    })
+    home = tmp / "origin"
+    indexed = reply(rennet(home, "index", str(builder.path)))["data"]
+    plain, signed = tmp / "plain.rnb", tmp / "signed.rnb"
+    reply(rennet(home, "export", "--repo", str(builder.path), "--out", str(plain)))
+    made = reply(rennet(home, "export", "--repo", str(builder.path), "--out", str(signed),
+                        "--sign-key-env", "BUNDLE_KEY"))["data"]
+    assert made["signed"] is True and made["bytes"] == signed.stat().st_size
+    return {"tmp": tmp, "repo": builder.path, "fingerprint": indexed["fingerprint"], "plain": plain,
+            "signed": signed}
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def assert_empty(home: Path) -> None:
+    counts = _counts(home)
+    assert counts["facts"] == counts["snapshots"] == counts["defs"] == 0, counts
+
+
+def test_signing_round_trip_and_refusals():
+    data = b"anything a batch worker writes"
+    signed = signing.sign(data, b"k" * 32)
+    assert signing.verify(signed, b"k" * 32) == data and signing.split(signed) == (data, signed[-65:-1])
+    for bad, key in ((signed, b"x" * 32), (signed[:-2] + b"0\n", b"k" * 32), (data, b"k" * 32),
+                     (b"X" + signed[1:], b"k" * 32)):
+        with pytest.raises(signing.BadSignature):
+            signing.verify(bad, key)
+
+
+def test_a_signed_bundle_imports_with_the_key_and_not_without(world, tmp_path):
+    home = tmp_path / "store"
+    (tmp_path / "key").write_text(KEY + "\n")
+    done = reply(rennet(home, "import", str(world["signed"]), "--sign-key-file", str(tmp_path / "key")))["data"]
+    assert done["provenance"] == "signed" and done["fingerprint"] == world["fingerprint"] and done["store"] is None
+    assert _counts(home)["snapshots"] == 1
+    # the same bundle, no key and no repository: refused, nothing written
+    other = tmp_path / "other"
+    error = reply(rennet(other, "import", str(world["signed"])), 1)["error"]
+    assert error["code"] == "untrusted_bundle" and "no key was given" in error["message"]
+    assert_empty(other)
+
+
+def test_a_tampered_signed_bundle_is_refused(world, tmp_path):
+    """The forger re-seals the digest and keeps the trailer: only the key tells."""
+    unsigned, mac = signing.split(world["signed"].read_bytes())
+    forged = forge(unsigned) + signing.PREFIX + mac + b"\n"
+    home = tmp_path / "store"
+    error = reply(rennet(home, "import", str(write(tmp_path, "t.rnb", forged)), "--sign-key-env", "BUNDLE_KEY"),
+                  1)["error"]
+    assert error["code"] == "bad_bundle" and "signature does not match" in error["message"]
+    resigned = signing.sign(forge(unsigned), b"not-the-importers-key-0123456789")
+    error = reply(rennet(home, "import", str(write(tmp_path, "r.rnb", resigned)), "--sign-key-env", "BUNDLE_KEY"),
+                  1)["error"]
+    assert error["code"] == "bad_bundle"
+    error = reply(rennet(home, "import", str(world["plain"]), "--sign-key-env", "BUNDLE_KEY"), 1)["error"]
+    assert error["code"] == "bad_bundle" and "not signed" in error["message"]
+    assert_empty(home)
+
+
+def test_a_self_consistent_forgery_is_refused_and_an_honest_index_stays_clean(world, tmp_path):
+    path = write(tmp_path, "forged.rnb", forge(world["plain"].read_bytes()))
+    home = tmp_path / "store"
+    error = reply(rennet(home, "import", str(path)), 1)["error"]
+    assert error["code"] == "untrusted_bundle"
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    error = reply(rennet(home, "import", str(path), "--repo", str(clone)), 1)["error"]
+    assert error["code"] == "bad_bundle" and "differ from the ones its blob gives" in error["message"]
+    assert_empty(home)
+    indexed = reply(rennet(home, "index", str(clone)))["data"]
+    assert indexed["fingerprint"] == world["fingerprint"] and indexed["parsed_blobs"] == 3
+
+
+def test_an_honest_unsigned_bundle_is_made_again_from_its_repository(world, tmp_path):
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    done = reply(rennet(tmp_path / "store", "import", str(world["plain"]), "--repo", str(clone)))["data"]
+    assert done["provenance"] == "rederived" and done["fingerprint"] == world["fingerprint"]
+    assert done["pinned_repo"] == str(clone.resolve())
+
+
+def test_trust_unsigned_keeps_the_facts_apart_from_the_shared_store(world, tmp_path):
+    path = write(tmp_path, "forged.rnb", forge(world["plain"].read_bytes()))
+    home = tmp_path / "store"
+    done = reply(rennet(home, "import", str(path), "--trust-unsigned"))["data"]
+    assert done["provenance"] == "untrusted" and Path(done["store"]).parent == home / "untrusted"
+    assert _counts(Path(done["store"]))["snapshots"] == 1
+    assert_empty(home)  # not a fact of it in the shared store
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    indexed = reply(rennet(home, "index", str(clone)))["data"]
+    assert indexed["fingerprint"] == world["fingerprint"] and indexed["reused_blobs"] == 0
+    # the tools read the shared store's honest snapshot; the forged name is only in the kept-apart one
+    assert reply(rennet(home, "context", "symbol", "steal", "--repo", str(clone)), 1)["error"]["code"] == "not_found"
+    apart = reply(rennet(Path(done["store"]), "context", "symbol", "steal", "--repo", str(clone)))
+    assert apart["freshness"]["fingerprint"] == done["fingerprint"] != world["fingerprint"]
+
+
+def test_facts_of_a_key_already_stored_are_never_overwritten(world, tmp_path):
+    """A signed forgery (the key leaked, say) whose facts disagree with the store's own under the
+    same key: refused, and the store's facts stay."""
+    home = tmp_path / "store"
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    reply(rennet(home, "index", str(clone)))
+    before = _counts(home)
+    forged = signing.sign(forge(world["plain"].read_bytes()), KEY.encode())
+    path = write(tmp_path, "f.rnb", forged)
+    error = reply(rennet(home, "import", str(path), "--sign-key-env", "BUNDLE_KEY"), 1)["error"]
+    assert error["code"] in ("bad_bundle", "fingerprint_conflict")
+    assert _counts(home) == before
+    # a snapshot not yet in the store, whose facts collide with stored ones: facts refused
+    header, body = _parts(forged)
+    header.update(oid="f" * 40)
+    record = decode_record(body.record)
+    record.oid = "f" * 40
+    moved = signing.sign(_seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts)), KEY.encode())
+    error = reply(rennet(home, "import", str(write(tmp_path, "m.rnb", moved)), "--sign-key-env", "BUNDLE_KEY"),
+                  1)["error"]
+    assert error["code"] == "bad_bundle" and "differ from the ones this store holds" in error["message"]
+    assert _counts(home) == before
+
+
+def bomb(compressed_bytes: int) -> tuple[bytes, int]:
+    """A valid zlib stream of zeros about `compressed_bytes` long, and how many bytes it inflates to:
+    deflate's steady state for zeros repeats, so the stream is built by repetition, not by compressing."""
+    chunk = bytes(1 << 20)
+    deflater = zlib.compressobj(9)
+    first = deflater.compress(chunk) + deflater.flush(zlib.Z_SYNC_FLUSH)
+    steady = deflater.compress(chunk) + deflater.flush(zlib.Z_SYNC_FLUSH)
+    assert deflater.compress(chunk) + deflater.flush(zlib.Z_SYNC_FLUSH) == steady
+    repeats = compressed_bytes // len(steady)
+    adler = 1
+    for _ in range(repeats + 1):
+        adler = zlib.adler32(chunk, adler)
+    end = deflater.flush()[:-4] + struct.pack(">I", adler)
+    return first + steady * repeats + end, (repeats + 1) << 20
+
+
+@pytest.fixture(scope="module")
+def bomb_2mb():
+    return bomb(2_000_000)
+
+
+@pytest.mark.parametrize("declared", ["small", "allowed", "huge"])
+def test_a_2mb_bomb_is_bad_bundle_within_bounded_memory(world, tmp_path, bomb_2mb, declared):
+    body, inflated = bomb_2mb
+    assert len(body) < 2_100_000 and inflated > 1 << 30
+    header, _ = _parts(world["plain"].read_bytes())
+    raw = {"small": 5000, "allowed": len(body) * bundle.MAX_RATIO, "huge": inflated}[declared]
+    header.update(body_bytes=len(body), raw_bytes=raw)
+    header["digest"] = bundle._digest(header, body)
+    path = write(tmp_path, "bomb.rnb", bundle.MAGIC + bundle._header_line(header) + b"\n" + body)
+    home = tmp_path / "store"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "import", str(path), "--trust-unsigned",
+                              "--store", str(home), "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env)
+    out, err = child.communicate(timeout=300)
+    assert child.returncode == 1 and b"Traceback" not in err
+    assert json.loads(out)["error"]["code"] == "bad_bundle"
+    assert not (home / "untrusted").exists() or not any((home / "untrusted").iterdir())
+    # the largest peak of any child this process has reaped so far, this one included (KiB)
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 600 << 10
+
+
+def test_the_bomb_costs_bounded_memory_measured_in_a_child(world, tmp_path, bomb_2mb):
+    """The inflater alone, in a child whose peak memory is read back: well under 1 GB for a
+    bomb of over a GB, with the largest size a 2 MB body may declare."""
+    body, _ = bomb_2mb
+    path = write(tmp_path, "body.z", body)
+    code = ("import resource, sys; from indexer.fleet import bundle\n"
+            "body = open(sys.argv[1], 'rb').read()\n"
+            "try:\n    bundle.inflate(body, len(body) * bundle.MAX_RATIO)\n"
+            "except bundle.BadBundle as exc:\n    print(exc.code)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    said, peak_kib = done.stdout.split()
+    assert said == "bad_bundle" and int(peak_kib) < 512 << 10, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("header", [
+    b'{"format":' + b"[" * 5000 + b"]" * 5000 + b"}",
+    b'{"x":' + b"{" * 3000 + b"}" * 3000 + b',"format":2}',
+    b'{"format":2,' + b'"a":1,' * 3000 + b"}",
+    b"[" * 20000,
+])
+def test_a_deep_or_huge_header_is_bad_bundle(tmp_path, header):
+    path = write(tmp_path, "deep.rnb", bundle.MAGIC + header + b"\n" + b"x" * 100)
+    error = reply(rennet(tmp_path / "store", "import", str(path), "--trust-unsigned"), 1)["error"]
+    assert error["code"] == "bad_bundle"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.binary(max_size=400),
+                 st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                              lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                            max_size=4),
+                              max_leaves=30).map(lambda v: json.dumps(v).encode())))
+def test_any_header_line_is_parsed_or_refused_as_bad_bundle(line):
+    data = bundle.MAGIC + line.replace(b"\n", b" ") + b"\n" + b"body"
+    try:
+        header, start = bundle.parse_header(data)
+    except RennetError as exc:
+        assert exc.code == "bad_bundle"
+    else:
+        assert header.format == bundle.FORMAT and data[start:] == b"body"

@@ -1,0 +1,166 @@
+"""Where a tracker token may go: never where the commit under review says, only over https
+(or http to loopback), never across a redirect to another origin, and never back out when a
+tracker echoes it. Each case runs `rennet dossier` as a separate process against real HTTP
+servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from delta.dossier.config import ENV_OVERRIDES
+from delta.dossier.transport import TrackerFailure, check_url
+from tests.fakes.trackers import FakeJira, Redirector
+from tests.fakes.world import files_containing, make_change
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "jira-SECRET-trust-7731"
+STOLEN = "AKIA-NOT-FOR-TRACKERS-9911"
+
+
+@pytest.fixture
+def jira():
+    server = FakeJira(token=TOKEN).start()
+    yield server
+    server.stop()
+
+
+def dossier(tmp_path: Path, *args: str, user_config: str | None = None) -> tuple[subprocess.CompletedProcess, dict]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    if user_config is not None:
+        (home / "config.toml").write_text(user_config)
+    env = {k: v for k, v in os.environ.items() if k not in ENV_OVERRIDES.values()}
+    env.update(RENNET_HOME=str(home), PYTHONPATH=str(ROOT), JIRA_TOKEN=TOKEN, AWS_SECRET_ACCESS_KEY=STOLEN)
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "dossier", "--repo", str(tmp_path / "r"),
+                           "--base", "main", "--head", "feature/proj-1", *args],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done, (json.loads(done.stdout) if "--json" in args else {})
+
+
+def facts(reply: dict) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for f in reply["data"]["facts"]:
+        out.setdefault(f["code"], []).append(f)
+    return out
+
+
+def test_a_head_only_rennet_toml_cannot_send_any_token_to_its_listener(tmp_path, jira):
+    """The reviewed branch names a loopback listener and a variable of the environment; the
+    listener receives nothing, the refusal is a typed fact, and the review goes on."""
+    jira.behaviours["PROJ-1"] = {"title": "would be fetched"}
+    hostile = (f'[dossier.jira]\nbase_url = "{jira.url}"\ntoken_env = "AWS_SECRET_ACCESS_KEY"\n'
+               'projects = ["PROJ"]\n')
+    builder, _, _ = make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
+    builder.commit({".rennet.toml": hostile}, "settings", branch="feature/proj-1",
+                   parents=[str(builder.repo.branches["feature/proj-1"].target)])
+    done, reply = dossier(tmp_path, "--json")
+    assert jira.hits == []  # not contacted at all, so no token of any name reached it
+    found = facts(reply)
+    assert {f["ref"] for f in found["untrusted_config"]} == {"dossier.jira.base_url", "dossier.jira.token_env"}
+    assert [f["ref"] for f in found["missing_config"]] == ["PROJ-1"]  # the key was recognized, not fetched
+    assert STOLEN not in done.stdout + done.stderr
+
+
+def test_the_users_own_config_sends_the_token_and_the_head_cannot_redirect_it(tmp_path, jira):
+    jira.behaviours["PROJ-1"] = {"title": "fetched with the user's settings"}
+    elsewhere = FakeJira(token=TOKEN).start()
+    try:
+        hostile = f'[dossier.jira]\nbase_url = "{elsewhere.url}"\nprojects = ["PROJ"]\n'
+        make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1", files={".rennet.toml": hostile})
+        _, reply = dossier(tmp_path, "--json", user_config=f'[dossier.jira]\nbase_url = "{jira.url}"\n'
+                                                          'token_env = "JIRA_TOKEN"\n')
+        assert [i["id"] for i in reply["data"]["items"]] == ["PROJ-1"]
+        assert jira.hits_for("PROJ-1") == 1 and elsewhere.hits == []
+        assert [f["ref"] for f in facts(reply)["untrusted_config"]] == ["dossier.jira.base_url"]
+    finally:
+        elsewhere.stop()
+
+
+def test_plain_http_to_a_host_off_the_machine_is_refused_before_connecting(tmp_path):
+    make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1",
+                files={".rennet.toml": '[dossier.jira]\nprojects = ["PROJ"]\n'})
+    _, reply = dossier(tmp_path, "--json", "--jira-url", "http://example.invalid", "--jira-token-env", "JIRA_TOKEN")
+    # a name that cannot resolve would otherwise be `tracker_unavailable`: this answer comes before any lookup
+    [fact] = facts(reply)["insecure_url"]
+    assert fact["ref"] == "PROJ-1" and "https" in fact["message"]
+
+
+@pytest.mark.parametrize("url, allowed", [
+    ("https://jira.example.org/rest", True), ("http://127.0.0.1:8080", True), ("http://127.9.9.9", True),
+    ("http://[::1]:9000/graphql", True), ("http://localhost:1", True), ("http://example.invalid", False),
+    ("http://10.0.0.1", False), ("file:///etc/passwd", False), ("ftp://127.0.0.1/x", False),
+    ("jira.example.org", False), ("https://", False), ("http://127.0.0.1@example.invalid", False),
+    ("http://example.invalid#@127.0.0.1", False), ("http://127.0.0.1.example.invalid", False),
+])
+def test_the_url_rule(url, allowed):
+    if allowed:
+        check_url(url, "jira")
+    else:
+        with pytest.raises(TrackerFailure) as err:
+            check_url(url, "jira")
+        assert err.value.code == "insecure_url"
+
+
+def test_a_redirect_to_another_origin_drops_the_token(tmp_path):
+    target = FakeJira(token=TOKEN).start()
+    target.behaviours["PROJ-1"] = {"title": "behind a redirect"}
+    mover = Redirector(target.url).start()
+    try:
+        make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1",
+                    files={".rennet.toml": '[dossier.jira]\nprojects = ["PROJ"]\n'})
+        _, reply = dossier(tmp_path, "--json", "--jira-url", mover.url, "--jira-token-env", "JIRA_TOKEN")
+        assert [h.authorization for h in mover.hits] == [f"Bearer {TOKEN}"]  # the configured origin
+        assert [h.authorization for h in target.hits] == [""]  # another port is another origin
+        assert [f["code"] for f in reply["data"]["facts"]] == ["unauthorized"]
+    finally:
+        mover.stop()
+        target.stop()
+
+
+def test_a_redirect_to_plain_http_off_the_machine_is_not_followed(tmp_path):
+    mover = Redirector("http://example.invalid").start()
+    try:
+        make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1",
+                    files={".rennet.toml": '[dossier.jira]\nprojects = ["PROJ"]\n'})
+        _, reply = dossier(tmp_path, "--json", "--jira-url", mover.url, "--jira-token-env", "JIRA_TOKEN")
+        assert [f["code"] for f in reply["data"]["facts"]] == ["insecure_url"] and len(mover.hits) == 1
+    finally:
+        mover.stop()
+
+
+def test_a_redirect_within_the_same_origin_keeps_the_token(tmp_path, jira):
+    jira.behaviours["PROJ-1"] = "moved:PROJ-2"
+    jira.behaviours["PROJ-2"] = {"title": "moved here"}
+    make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1",
+                files={".rennet.toml": '[dossier.jira]\nprojects = ["PROJ"]\n'})
+    _, reply = dossier(tmp_path, "--json", "--jira-url", jira.url, "--jira-token-env", "JIRA_TOKEN")
+    assert [h.authorization for h in jira.hits] == [f"Bearer {TOKEN}"] * 2
+    assert [i["title"] for i in reply["data"]["items"]] == ["moved here"]
+
+
+def test_a_token_echoed_by_the_tracker_is_redacted_where_stored_and_printed(tmp_path, jira):
+    jira.behaviours["PROJ-1"] = {"title": f"token {TOKEN} in the title",
+                                 "body": f"Acceptance criteria:\n- never print {TOKEN}\n",
+                                 "comments": [("bot", f"echo: Bearer {TOKEN}")]}
+    make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1",
+                files={".rennet.toml": '[dossier.jira]\nprojects = ["PROJ"]\n'})
+    config = f'[dossier.jira]\nbase_url = "{jira.url}"\ntoken_env = "JIRA_TOKEN"\n'
+    done, reply = dossier(tmp_path, "--json", user_config=config)
+    [item] = reply["data"]["items"]
+    assert item["title"] == "token [redacted] in the title"
+    assert item["acceptance_criteria"][0]["text"] == "never print [redacted]"
+    assert [f["code"] for f in reply["data"]["facts"]] == ["redacted"]
+    payload = (tmp_path / "home" / item["payload"]).read_text()
+    assert "echo: Bearer [redacted]" in payload
+    human, _ = dossier(tmp_path, "--refresh", user_config=config)
+    assert "[redacted]" in human.stdout
+    assert TOKEN not in done.stdout + done.stderr + human.stdout + human.stderr
+    assert files_containing(tmp_path / "home", TOKEN) == []  # LMDB record and payload files alike

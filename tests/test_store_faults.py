@@ -1,0 +1,173 @@
+"""Environment faults named truly: a full disk is `store_full` and loses nothing, a read-only
+file system still answers reads, and reader slots of killed readers never lock others out.
+The faults are real (a small tmpfs filled up, a remount read-only, processes killed with
+SIGKILL), driven through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rennet(home: Path, *args: str) -> tuple[int, dict, str]:
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, json.loads(done.stdout), done.stderr
+
+
+def mount(*args: str) -> None:
+    done = subprocess.run(["mount", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"the OS refused `mount {' '.join(args)}`: {done.stderr.strip()}")
+
+
+@pytest.fixture
+def device(tmp_path):
+    """A 4 MB tmpfs of our own, unmounted after the test."""
+    point = tmp_path / "device"
+    point.mkdir()
+    mount("-t", "tmpfs", "-o", "size=4m", "tmpfs", str(point))
+    yield point
+    subprocess.run(["umount", "-l", str(point)], capture_output=True)
+
+
+@pytest.fixture
+def two_revs(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def first():\n    return 1\n"}, "one")
+    builder.commit({f"m{i}.py": "".join(f"def f{i}_{j}(x):\n    return x + {j}\n" for j in range(40))
+                    for i in range(12)}, "two")
+    return builder.path
+
+
+def fill(point: Path) -> Path:
+    filler = point / "filler"
+    with open(filler, "wb") as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+                fh.flush()
+        except OSError:
+            pass
+    try:
+        with open(filler, "ab") as fh:  # the last few blocks
+            while fh.write(b"\0" * 512):
+                fh.flush()
+    except OSError:
+        pass
+    return filler
+
+
+def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, tmp_path):
+    home = device / "home"
+    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    filler = fill(device)
+    assert os.statvfs(device).f_bavail == 0
+    code, reply, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    assert code == 1 and reply["error"]["code"] == "store_full", reply
+    assert "free space and retry" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
+    # what was stored before still answers, on the full disk
+    code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    assert said.strip() == "" or "receipt not recorded: store_full: " in said
+    filler.unlink()
+    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
+    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+
+
+def test_a_store_on_a_read_only_file_system_answers_reads(device, two_revs):
+    home = device / "home"
+    code, indexed, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    mount("-o", "remount,ro", str(device))
+    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    assert code == 0 and answer["data"]["definitions"][0]["path"] == "a.py"
+    assert answer["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
+    code, refused, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    assert code == 1 and refused["error"]["code"] == "store_error" and "read-only" in refused["error"]["message"]
+
+
+# A reader of the store made with `slots` reader slots (a store keeps the count it was made with).
+READER = """
+import sys, time
+import indexer.store.database as database
+database.MAX_READERS = int(sys.argv[2])
+try:
+    store = database.Store.open(sys.argv[1])
+    txn = store.env.begin()
+except database.StoreError as exc:
+    print(exc.code, flush=True)
+    time.sleep(600)
+print("reading", flush=True)
+time.sleep(600)
+"""
+
+
+def test_readers_killed_mid_read_never_lock_others_out(tmp_path, two_revs):
+    """A store with 4 reader slots and one live process holding it open (so no later opener is
+    alone and resets the table); twice as many readers as slots are killed mid-read, one after
+    another. Each opener clears the slots the killed ones left, so every next reader, and
+    then the CLI, still reads."""
+    home = tmp_path / "home"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def reader() -> subprocess.Popen:
+        started = subprocess.Popen([sys.executable, "-c", READER, str(home), "4"], env=env, stdout=subprocess.PIPE,
+                                   text=True)
+        readers.append(started)
+        return started
+
+    readers: list[subprocess.Popen] = []
+    try:
+        holder = reader()
+        assert holder.stdout.readline().strip() == "reading"
+        code, _, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+        assert code == 0
+        for _ in range(8):
+            victim = reader()
+            assert victim.stdout.readline().strip() == "reading"
+            victim.send_signal(signal.SIGKILL)
+            victim.wait()
+        code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+        assert code == 0, answer
+        assert answer["data"]["definitions"][0]["path"] == "a.py"
+    finally:
+        for p in readers:
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+                p.wait()
+
+
+def test_a_store_this_user_may_only_read_answers_reads(tmp_path, two_revs):
+    from tests.test_hostile_inputs import modes_bind
+
+    home = tmp_path / "home"
+    code, indexed, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    files = [home / "lmdb" / "data.mdb", home / "lmdb" / "lock.mdb", home / "lmdb"]
+    for f in files:
+        f.chmod(0o555 if f.is_dir() else 0o444)
+    try:
+        done = subprocess.run([*modes_bind(), sys.executable, "-m", "context_tools.faces.cli", "context", "symbol",
+                               "first", "--repo", str(two_revs), "--rev", "main~1", "--store", str(home), "--json"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        for f in files:
+            f.chmod(0o755 if f.is_dir() else 0o644)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
