@@ -349,8 +349,8 @@ def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
     if not manifests:
         return []
     import re
-    import tomllib
 
+    from indexer.contract.decode import Undecodable, decode_toml
     from indexer.lang.rust.resolve import auto_target, target_roots
 
     def exists(path: str) -> bool:
@@ -369,8 +369,8 @@ def _crate_roots(snap: Any, manifests: list[str], name: str) -> list[str]:
         if not everything and not binaries and not spelled.search(data):
             continue
         try:
-            doc = tomllib.loads(data.decode("utf-8", "replace"))
-        except tomllib.TOMLDecodeError:
+            doc = decode_toml(data.decode("utf-8", "replace"))
+        except Undecodable:
             continue
         named = target_roots(doc, directory, exists)
         main = join(directory, "src/main.rs")
