@@ -72,6 +72,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
             exported_as=facts.exported_as,
             es_module=facts.es_module,
             package_name=facts.package_name,
+            symbols_capped=facts.symbols_capped,
             build_ignored=language == "go" and go_build_ignored(data),
             generated=generated,
         )

@@ -31,6 +31,13 @@ from indexer.lang.registry import JS_FAMILY
 from indexer.model import ImportSpec, Occurrence, Symbol
 
 SIGNATURE_MAX = 200
+# A symbol stores its whole container chain, so n definitions nested in one another would
+# cost n^2 / 2 names in time and space: one nested deeper than NESTING_CAP definitions or
+# whose container is longer than CONTAINER_CHARS is not recorded, nor any past the first
+# SYMBOL_CAP of a file; the facts say the list was cut (`symbols_capped`).
+NESTING_CAP = 256
+CONTAINER_CHARS = 4096
+SYMBOL_CAP = 50_000
 _start_byte = attrgetter("start_byte")
 
 _JS_KINDS = {
@@ -160,6 +167,7 @@ class TreeFacts:
     package_name: str = ""
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
+    symbols_capped: bool = False  # definitions past NESTING_CAP or SYMBOL_CAP were not recorded
 
 
 def _text(data: bytes, start: int, end: int) -> str:
@@ -546,7 +554,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
     return chain
 
 
-def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
+def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol], bool]:
+    """The file's symbols, outermost first, and whether the caps cut the list."""
     hosts = _RUBY_METHOD_HOSTS if language == "ruby" else METHOD_HOSTS
     for d in defs:
         if d.scope_end < 0:
@@ -555,10 +564,13 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     defs.sort(key=lambda d: (d.start, -d.scope_end, not d.scope_only, d.name_start))
     stack: list[_Def] = []
     out: list[Symbol] = []
+    capped = False
     for d in defs:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
-        if d.kind == "field" and language == "go" and stack and stack[-1].kind in ("function", "method"):
+        if len(stack) > NESTING_CAP or len(out) >= SYMBOL_CAP:
+            capped = capped or not d.scope_only
+        elif d.kind == "field" and language == "go" and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
             chain = _container_chain(language, stack, d) if stack else []
@@ -574,11 +586,14 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
                 line_end = len(data)
             signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode(
                 "utf-8", "replace").strip()
-            out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
-                              signature[:SIGNATURE_MAX]))
+            if sum(map(len, chain)) + len(chain) > CONTAINER_CHARS + 1:  # measured before it is made
+                capped = True
+            else:
+                out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
+                                  signature[:SIGNATURE_MAX]))
         stack.append(d)
     out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
-    return out
+    return out, capped
 
 
 def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],
@@ -660,7 +675,7 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
     scopes = local_scopes.Collector(language, data) if language in local_scopes.LANGUAGES else None
     defs, roles, ids = _run_tags(language, root, data, facts, scopes)
-    facts.symbols = _symbols(language, defs, data)
+    facts.symbols, facts.symbols_capped = _symbols(language, defs, data)
     local = scopes.finish(roles) if scopes is not None else None
     facts.occurrences = _occurrences(ids, data, roles, local)
     if facts.symbol_sites:

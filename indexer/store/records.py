@@ -37,7 +37,7 @@ from indexer.store.symbol_lines import symbols_json
 # from them (import resolution above all: a re-index carries its parent's edges over for
 # unchanged files), the canonical serialization the fingerprint hashes, or how facts and
 # snapshot records are laid out in the store: cached facts and snapshots are keyed by it.
-EXTRACTOR_VERSION = "55"
+EXTRACTOR_VERSION = "56"
 
 
 class SnapshotHead(msgspec.Struct):
