@@ -48,16 +48,21 @@ def _adf(node: Any, depth: int) -> str:
     if kind == "hardBreak":
         return "\n"
     if kind == "heading":
-        level = (node.get("attrs") or {}).get("level", 1)
+        level = _attrs(node).get("level", 1)
         return "#" * (level if isinstance(level, int) and 1 <= level <= 6 else 1) + " " + inner + "\n"
     if kind in ("paragraph", "codeBlock", "blockquote"):
         return inner + "\n"
     if kind == "listItem":
         return "- " + inner.strip() + "\n"
     if kind == "taskItem":
-        done = (node.get("attrs") or {}).get("state") == "DONE"
+        done = _attrs(node).get("state") == "DONE"
         return f"- [{'x' if done else ' '}] " + inner.strip() + "\n"
     return inner
+
+
+def _attrs(node: Mapping) -> Mapping:
+    attrs = node.get("attrs")
+    return attrs if isinstance(attrs, Mapping) else {}
 
 
 def _flat_text(node: Any) -> str:
