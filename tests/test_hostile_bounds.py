@@ -167,6 +167,19 @@ def test_nested_definitions_cost_linear_space(tmp_path):
     assert sizes[5000] < 2.5 * sizes[2500]  # was: 4.2x (each symbol carried its whole chain)
 
 
+def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tags import NESTING_CAP
+
+    within = extract_blob(nested_js(200).encode(), "a.js", "javascript")
+    assert len(within.symbols) == 200 and not within.symbols_capped and not within.occurrences_capped
+    assert within.symbols[-1].container == ".".join(f"f{i}" for i in range(199))
+    past = extract_blob(nested_js(1000).encode(), "a.js", "javascript")
+    assert len(past.symbols) == NESTING_CAP + 1 and past.symbols_capped
+    assert past.symbols[-1].container == ".".join(f"f{i}" for i in range(NESTING_CAP))
+    assert past.occurrences_capped  # the query dropped matches in progress: its sites may be incomplete
+
+
 # --- the spill folder ------------------------------------------------------------------------
 
 def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkeypatch):

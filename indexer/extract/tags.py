@@ -38,6 +38,10 @@ SIGNATURE_MAX = 200
 NESTING_CAP = 256
 CONTAINER_CHARS = 4096
 SYMBOL_CAP = 50_000
+# Matches in progress a query cursor keeps: each node costs up to this many of them, so n nested
+# definitions cost n * MATCH_LIMIT, not n^2 / 2. Past it tree-sitter drops the oldest: the facts
+# then say their symbols and sites may be incomplete (`match_limit_hit`).
+MATCH_LIMIT = 256
 _start_byte = attrgetter("start_byte")
 
 _JS_KINDS = {
@@ -168,6 +172,7 @@ class TreeFacts:
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
     symbols_capped: bool = False  # definitions past NESTING_CAP or SYMBOL_CAP were not recorded
+    match_limit_hit: bool = False  # the query cursor dropped matches in progress (MATCH_LIMIT)
 
 
 def _text(data: bytes, start: int, end: int) -> str:
@@ -338,7 +343,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     query = grammars.tags_query(language)
     # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
     # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
-    matches = QueryCursor(query).matches(tree_root)
+    cursor = QueryCursor(query, match_limit=MATCH_LIMIT)
+    matches = cursor.matches(tree_root)
+    facts.match_limit_hit = bool(cursor.did_exceed_match_limit)
     defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
     roles: dict[int, str] = {}
     ids: list[Node] = []
@@ -675,7 +682,8 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
     scopes = local_scopes.Collector(language, data) if language in local_scopes.LANGUAGES else None
     defs, roles, ids = _run_tags(language, root, data, facts, scopes)
-    facts.symbols, facts.symbols_capped = _symbols(language, defs, data)
+    facts.symbols, capped = _symbols(language, defs, data)
+    facts.symbols_capped = capped or facts.match_limit_hit
     local = scopes.finish(roles) if scopes is not None else None
     facts.occurrences = _occurrences(ids, data, roles, local)
     if facts.symbol_sites:
