@@ -34,21 +34,25 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _OPEN = frozenset(b"[{")
 
 
-def _deepest(brackets: bytes) -> int:
+def _deepest(brackets: bytes, stop: int) -> int:
+    """The deepest nesting of a run of brackets, counted up to `stop` (past it, `stop + 1`)."""
     depth = deepest = 0
     for b in brackets:
         if b in _OPEN:
             depth += 1
             if depth > deepest:
                 deepest = depth
+                if deepest > stop:
+                    break
         elif depth:
             depth -= 1
     return deepest
 
 
-def json_depth(data: bytes) -> int:
-    """How deep the arrays and objects of a JSON text nest (brackets inside strings are text)."""
-    return _deepest(_NOT_BRACKET_B.sub(b"", _JSON_STRING.sub(b"", data)))
+def json_depth(data: bytes, stop: int = JSON_MAX_DEPTH) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings are text),
+    counted up to `stop`."""
+    return _deepest(_NOT_BRACKET_B.sub(b"", _JSON_STRING.sub(b"", data)), stop)
 
 
 def _check_size(size: int, max_bytes: int) -> None:
@@ -60,9 +64,8 @@ def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes
     """The value of a JSON text (UTF-8 bytes or str), or Undecodable."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     _check_size(len(raw), max_bytes)
-    depth = json_depth(raw)
-    if depth > max_depth:
-        raise Undecodable(f"nested {depth} levels deep, more than {max_depth}")
+    if json_depth(raw, max_depth) > max_depth:
+        raise Undecodable(f"nested more than {max_depth} levels deep")
     try:
         return json.loads(data)  # bytes: in the encoding JSON's own rule detects (UTF-8 mostly)
     except UnicodeDecodeError:
@@ -87,9 +90,8 @@ def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes
             text = bytes(data).decode("utf-8")
         except UnicodeDecodeError:
             raise Undecodable("not UTF-8 text") from None
-    depth = _deepest(_NOT_BRACKET.sub("", _TOML_SKIPPED.sub("", text)).encode())
-    if depth > max_depth:
-        raise Undecodable(f"nested {depth} levels deep, more than {max_depth}")
+    if _deepest(_NOT_BRACKET.sub("", _TOML_SKIPPED.sub("", text)).encode(), max_depth) > max_depth:
+        raise Undecodable(f"nested more than {max_depth} levels deep")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
