@@ -307,3 +307,22 @@ def test_linear_bodies_are_bounded():
     got = parse_issue("ENG-1", issue)
     assert got.body.endswith("characters]") and len(got.body) < RICH_TEXT_CHARS + 100
     assert len(got.comments[0].body) < RICH_TEXT_CHARS + 100
+
+
+# --- a file's lines, a page at a time ------------------------------------------------------------
+
+line_bytes = st.lists(st.sampled_from([b"a", b"\n", b"\r", b"\xff", b"\xc3\xa9", b"\xf0\x9f\x98", b"\x80" * 3000,
+                                       b"x" * 2500]), max_size=30).map(b"".join)
+
+
+@BOUNDED
+@given(line_bytes, st.integers(0, 40), st.integers(0, 40))
+def test_blob_lines_are_the_files_lines_cut_where_they_are_long(data, start, size):
+    from context_tools.query.file_view import LINE_CHARS, BlobLines, text_lines
+
+    whole, lazy = text_lines(data), BlobLines(data)
+    assert len(lazy) == len(whole)
+    for got, want in zip(lazy[start:start + size], whole[start:start + size], strict=True):
+        assert got[:LINE_CHARS] == want[:LINE_CHARS]
+        assert (len(got) > LINE_CHARS) == (len(want) > LINE_CHARS)  # a cut line is marked as cut
+    assert [line[:LINE_CHARS] for line in lazy] == [line[:LINE_CHARS] for line in whole]  # read one by one too

@@ -228,8 +228,13 @@ class BlobLines(Sequence[str]):
 
     def __getitem__(self, key: Any) -> Any:
         if not isinstance(key, slice):
-            raise TypeError("BlobLines is read by slices")
+            index = key + self.count if key < 0 else key
+            if not 0 <= index < self.count:
+                raise IndexError(key)
+            return self[index:index + 1][0]
         start, stop, _ = key.indices(self.count)
+        if start >= stop:
+            return []
         pos = self._offset(start)
         out = []
         for _ in range(max(stop - start, 0)):
