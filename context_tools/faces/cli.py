@@ -170,6 +170,7 @@ _SKIP = {"verb", "_builtin", "_command", "_group", "store", "json"}
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     words = _verb_words(argv)
+    _CALL_ANSWERED.clear()
     try:
         code = _main(argv)
     except UsageError as exc:
@@ -193,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-_CALL_ANSWERED: list[bool] = []  # set once `rennet call` has written its envelope
+_CALL_ANSWERED: list[bool] = []  # not empty once this run of `rennet call` has written its envelope
 
 
 def _write_call_envelope(command_id: str, code: str, message: str) -> None:
