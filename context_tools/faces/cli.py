@@ -9,13 +9,13 @@ contract on stdout; logs go to stderr. Exit 0 ok, 1 typed error, 2 usage error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, NoReturn, Sequence
 
 from msgspec import inspect as mi
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+MAX_INPUT_BYTES = 4 * 1024 * 1024  # JSON input of one command
 
 
 class UsageError(Exception):
@@ -48,10 +48,12 @@ def _unwrap(t: Any) -> tuple[Any, str]:
 
 
 def _json_arg(text: str) -> Any:
+    from indexer.contract.decode import Undecodable, decode_json
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise argparse.ArgumentTypeError(f"not JSON: {exc.msg}") from None
+        return decode_json(text, max_bytes=MAX_INPUT_BYTES)
+    except Undecodable as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) -> None:
@@ -169,10 +171,14 @@ _SKIP = {"verb", "_builtin", "_command", "_group", "store", "json"}
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    words = _verb_words(argv)
+    _CALL_ANSWERED.clear()
     try:
         code = _main(argv)
     except UsageError as exc:
         print(f"{exc} (see --help)", file=sys.stderr)
+        if words[:1] == ["call"]:  # `call` answers in its envelope, a usage error too
+            _write_call_envelope(words[1] if len(words) > 1 else "call", "bad_input", str(exc))
         code = EXIT_USAGE
     except KeyboardInterrupt:
         code = 130
@@ -181,10 +187,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last net: one typed line, never a traceback
         from context_tools.faces.sanitize import sanitize_line
 
-        print(f"rennet: internal_error: {sanitize_line(f'{type(exc).__name__}: {exc}')}", file=sys.stderr)
+        message = sanitize_line(f"{type(exc).__name__}: {exc}")
+        print(f"rennet: internal_error: {message}", file=sys.stderr)
+        if words[:1] == ["call"] and not _CALL_ANSWERED:
+            _write_call_envelope(words[1] if len(words) > 1 else "call", "internal_error", message)
         code = EXIT_ERROR
     sys.stdout.flush()
     return code
+
+
+_CALL_ANSWERED: list[bool] = []  # not empty once this run of `rennet call` has written its envelope
+
+
+def _write_call_envelope(command_id: str, code: str, message: str) -> None:
+    from context_tools.faces.dispatch import encode_wire
+    from indexer.contract.result import error_envelope
+
+    sys.stdout.buffer.write(encode_wire(error_envelope(command_id, code, message)) + b"\n")
+    _CALL_ANSWERED.append(True)
 
 
 def run() -> NoReturn:
@@ -202,6 +222,9 @@ def _main(argv: list[str]) -> int:
         table = registry()
     except RegistryError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
+        words = _verb_words(argv)
+        if words[:1] == ["call"]:
+            _write_call_envelope(words[1] if len(words) > 1 else "call", exc.code, exc.message)
         return EXIT_ERROR
     parser = build_parser(table, argv)
     if not argv:
@@ -249,17 +272,18 @@ def _print_reply(reply: Any, row: Any, as_json: bool) -> int:
 
 def _call(command_id: str, text: str, store: str | None) -> int:
     from context_tools.faces.dispatch import Executor, encode_wire
-    from indexer.contract.result import error_envelope
+    from indexer.contract.decode import Undecodable, decode_json
 
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        envelope = error_envelope(command_id, "bad_input", f"input is not JSON: {exc.msg} at {exc.pos}")
-        sys.stdout.buffer.write(encode_wire(envelope) + b"\n")
-        print(f"rennet: bad_input: {envelope['error']['message']}", file=sys.stderr)
+        raw = decode_json(text, max_bytes=MAX_INPUT_BYTES)
+    except Undecodable as exc:
+        message = f"input is {exc}" if str(exc).startswith("not ") else f"input is not usable JSON: {exc}"
+        _write_call_envelope(command_id, "bad_input", message)
+        print(f"rennet: bad_input: {message}", file=sys.stderr)
         return EXIT_ERROR
     reply = Executor("cli", store=store).run(command_id, raw)
     sys.stdout.buffer.write(encode_wire(reply.wire) + b"\n")
+    _CALL_ANSWERED.append(True)
     if not reply.ok:
         err = reply.envelope["error"]
         print(f"rennet: {err['code']}: {err['message']}", file=sys.stderr)

@@ -15,6 +15,7 @@ from context_tools.faces.context import CallContext, StoreHandle
 from context_tools.faces.errors import InternalError, Unavailable
 from context_tools.faces.pages import input_digest
 from context_tools.faces.registry import Command, Registry, registry
+from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.result import Result, error_envelope, ok_envelope
 
@@ -43,6 +44,8 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
         raw = {}
     if not isinstance(raw, dict):
         raise BadInput(f"{row.id}: input must be a JSON object, got {type(raw).__name__}")
+    if nested_deeper(raw, JSON_MAX_DEPTH):  # whatever decoded it: the checks below recurse
+        raise BadInput(f"{row.id}: input is nested more than {JSON_MAX_DEPTH} levels deep")
     found = _unfit_string(raw, "$")
     if found is not None:
         where, why = found

@@ -18,10 +18,13 @@ from typing import Sequence, TypeVar
 import msgspec
 
 from context_tools.faces.errors import BadCursor
+from indexer.contract.decode import Undecodable, decode_json
 from indexer.contract.result import Page
 
 T = TypeVar("T")
 _MAC_CHARS = 24
+MAX_CURSOR_CHARS = 256  # ours are under 100: a longer one was not issued here
+CURSOR_DEPTH = 2  # the payload is one flat object
 
 
 def input_digest(value: msgspec.Struct) -> str:
@@ -47,12 +50,14 @@ def encode_cursor(offset: int, *, command: str, input_digest: str, binding: str)
 def decode_cursor(cursor: str, *, command: str, input_digest: str, binding: str) -> int:
     """The offset a cursor points at, or BadCursor saying why it cannot be used here."""
     try:
+        if len(cursor) > MAX_CURSOR_CHARS:
+            raise ValueError
         payload, mac = cursor.split(".")
-        body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        body = decode_json(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)), max_depth=CURSOR_DEPTH)
         offset, snap, digest = body["o"], body["s"], body["d"]
         if not (isinstance(offset, int) and offset >= 0 and isinstance(snap, str) and isinstance(digest, str)):
             raise ValueError
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+    except (Undecodable, ValueError, KeyError, TypeError, UnicodeDecodeError):
         raise BadCursor("cursor is malformed") from None
     if snap != binding[:12]:
         raise BadCursor("cursor was issued for another snapshot; repeat the query without a cursor")

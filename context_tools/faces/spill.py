@@ -8,8 +8,14 @@ what happened, where the file is, and its size; and `cursors`, the next-page cur
 result holds by their place in it (`page`, `data.meta.imports`), when it holds any and
 they fit: an agent that cannot read the file still pages on.
 
-Sweep rule: every time a file is spilled, files in `spill/` older than 24 hours are
-removed, and of the rest only the newest 256 are kept.
+Bounds and sweep rule: the folder holds at most 256 spill files and 256 MB, and one spill
+file at most 32 MB. Every time a reply is spilled, the folder is swept: files older than 24
+hours go, and so do `*.tmp` files older than 5 minutes (left by a writer that was killed);
+then, oldest first, files older than 15 minutes go while the folder, with the new file, would
+be over either bound. A file younger than 15 minutes is never removed, so the file a reply
+names is there for at least 15 minutes after it. When the new file does not fit (larger than
+32 MB, or the folder is full of files younger than that), it is not written: the envelope's
+`path` is "" and its note says why; `head` and `cursors` are there all the same.
 """
 
 from __future__ import annotations
@@ -24,9 +30,15 @@ import msgspec
 
 DEFAULT_CEILING = 8 * 1024
 MAX_AGE_SECONDS = 24 * 3600
-KEEP_NEWEST = 256
+MIN_AGE_SECONDS = 15 * 60  # a file a reply names is kept at least this long
+TMP_AGE_SECONDS = 5 * 60  # a `.tmp` this old has no writer left: a write takes seconds
+KEEP_NEWEST = 256  # files
+MAX_FOLDER_BYTES = 256 * 1024 * 1024
+MAX_FILE_BYTES = 32 * 1024 * 1024
 NOTE = ("Result exceeded the inline ceiling of {ceiling} bytes; the complete result ({bytes} bytes) "
         "is in the file at `path`: read it with your own tools, or narrow the query / use the cursor.")
+NOT_WRITTEN = ("Result exceeded the inline ceiling of {ceiling} bytes and was not written to a file "
+               "({why}): narrow the query or use the cursor.")
 
 
 MIN_CEILING = 512  # the spill envelope itself must fit
@@ -54,19 +66,50 @@ def spill_dir(home: Path) -> Path:
     return home / "spill"
 
 
-def sweep(folder: Path, now: float | None = None) -> None:
+def sweep(folder: Path, now: float | None = None, incoming: int = 0) -> bool:
+    """Apply the sweep rule (module docstring) to `folder`; True when a new file of `incoming`
+    bytes then fits within the folder's bounds."""
     now = time.time() if now is None else now
+    kept: list[tuple[float, int, Path]] = []
     try:
-        entries = [(p.stat().st_mtime, p) for p in folder.iterdir() if p.suffix == ".json"]
+        paths = list(folder.iterdir())
     except FileNotFoundError:
-        return
-    entries.sort(reverse=True)
-    for rank, (mtime, path) in enumerate(entries):
-        if now - mtime > MAX_AGE_SECONDS or rank >= KEEP_NEWEST:
-            try:
-                path.unlink()
-            except FileNotFoundError:
-                pass
+        return incoming <= MAX_FILE_BYTES
+    for path in paths:
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue  # swept by another process meanwhile
+        age = now - st.st_mtime
+        if path.suffix == ".tmp":
+            if age > TMP_AGE_SECONDS:
+                _remove(path)
+            else:
+                kept.append((st.st_mtime, st.st_size, path))  # a write in progress takes room too
+        elif path.suffix == ".json":
+            if age > MAX_AGE_SECONDS:
+                _remove(path)
+            else:
+                kept.append((st.st_mtime, st.st_size, path))
+    kept.sort()  # oldest first
+    files = sum(1 for _, _, p in kept if p.suffix == ".json") + (1 if incoming else 0)
+    size = sum(s for _, s, _ in kept) + incoming
+    for mtime, bytes_, path in kept:
+        if files <= KEEP_NEWEST and size <= MAX_FOLDER_BYTES:
+            break
+        if now - mtime <= MIN_AGE_SECONDS or path.suffix != ".json":
+            continue
+        _remove(path)
+        files -= 1
+        size -= bytes_
+    return incoming <= MAX_FILE_BYTES and files <= KEEP_NEWEST and size <= MAX_FOLDER_BYTES
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
 
 
 def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, Any]:
@@ -74,15 +117,20 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
     replaces it, itself at most `ceiling` bytes once serialized."""
     folder = spill_dir(home)
     folder.mkdir(parents=True, exist_ok=True)
-    sweep(folder)
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    name = f"{stamp}-{command}-{hashlib.sha256(wire).hexdigest()[:16]}.json"
-    path = folder / name
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(wire)
-    os.replace(tmp, path)  # a reader never sees half a file
-    reply: dict[str, Any] = {"head": "", "note": NOTE.format(ceiling=ceiling, bytes=len(wire)),
-                             "path": str(path), "bytes": len(wire)}
+    if sweep(folder, incoming=len(wire)):
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        name = f"{stamp}-{command}-{hashlib.sha256(wire).hexdigest()[:16]}.json"
+        path = folder / name
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # one writer a name: no two share a .tmp
+        tmp.write_bytes(wire)
+        os.replace(tmp, path)  # a reader never sees half a file
+        note, where = NOTE.format(ceiling=ceiling, bytes=len(wire)), str(path)
+    else:
+        why = (f"it is over the {MAX_FILE_BYTES}-byte cap of a spill file" if len(wire) > MAX_FILE_BYTES
+               else f"the spill folder is at its bounds of {KEEP_NEWEST} files and {MAX_FOLDER_BYTES} bytes "
+                    f"with files younger than {MIN_AGE_SECONDS // 60} minutes")
+        note, where = NOT_WRITTEN.format(ceiling=ceiling, why=why), ""
+    reply: dict[str, Any] = {"head": "", "note": note, "path": where, "bytes": len(wire)}
     cursors = next_cursors(wire)
     if cursors and len(msgspec.json.encode({**reply, "cursors": cursors})) <= ceiling:
         reply["cursors"] = cursors  # before the head: a cursor is what an agent can act on

@@ -3,13 +3,18 @@
 The imports, importers and outline are embedded collections: each shows its first page with
 a cursor for the same call narrowed to it (`section`), which pages the rest.
 
+Content is bounded whatever the file: a page holds at most the `lines` cap of lines and ends
+early once its lines reach PAGE_BYTES serialized (the cursor goes on from there); a line
+longer than LINE_CHARS characters is cut to them and its number listed in
+`truncated_lines`. A file skipped as too large is paged the same way, never sent whole.
+
 With `workspace`, the file of one member (`member`, or the only member holding the path),
 read from its pinned snapshot; the freshness is that member's, tagged with it."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Sequence
 
 import msgspec
 from msgspec import Struct
@@ -19,10 +24,14 @@ from context_tools.query.pinned import open_pinned, tree_path
 from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.errors import BadInput, NotFound
-from indexer.contract.result import Result, Unknown
+from indexer.contract.result import Page, Result, Unknown
+
+LINE_CHARS = 2000  # characters of one line shown
+PAGE_BYTES = 256 * 1024  # serialized bytes of the lines of one page, past which the page ends
+_LINE_READ = 4 * LINE_CHARS + 4  # bytes of a line read: they decode to more than LINE_CHARS characters
 
 
-class FileMeta(Struct):
+class FileMeta(Struct, omit_defaults=True):
     path: str
     blob: str
     mode: str  # git mode in octal: 100644 100755 120000 160000
@@ -36,6 +45,7 @@ class FileMeta(Struct):
     fan_in: int | Unknown
     imports: Section  # files this one imports (resolved edges)
     importers: Section  # files importing this one
+    symbols_capped: bool = False  # present (true) when the outline was cut at extraction (nesting or count cap)
 
 
 class OutlineItem(Struct):
@@ -51,6 +61,7 @@ class Content(Struct):
     first_line: int
     last_line: int
     lines: list[str]
+    truncated_lines: list[int] = msgspec.field(default_factory=list)  # numbers of the lines cut to LINE_CHARS
 
 
 class FileView(Struct):
@@ -149,7 +160,8 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
         language=f.language, mark=f.mark, mark_rule=f.mark_rule, skipped=f.skipped, target=f.target,
         fan_in=snap.fan_in(f.path) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
         imports=_embedded(ctx, "imports", neighbours["imports"], snap.fingerprint),
-        importers=_embedded(ctx, "importers", neighbours["importers"], snap.fingerprint))
+        importers=_embedded(ctx, "importers", neighbours["importers"], snap.fingerprint),
+        symbols_capped=_symbols_capped(snap, f))
     outline: Section | Unknown = Unknown("not_recorded", "outline not requested")
     if input.outline:
         found = _outline(snap, f)
@@ -161,13 +173,16 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
             content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
                               + (f" (target {f.target})" if f.target else ""))
         else:
-            lines = text_lines(snap.blob_bytes(f.path))
+            lines = BlobLines(snap.blob_bytes(f.path))
             if input.start_line > max(len(lines), 1):
                 raise BadInput(f"{f.path} has {len(lines)} lines; start_line {input.start_line} is past the end")
             items, page = ctx.page(lines, cap="lines", limit=input.limit, cursor=input.cursor,
                                    binding=snap.fingerprint, offset=input.start_line - 1)
             first = _first_line(input, ctx, snap)
-            content = Content(first_line=first, last_line=first + len(items) - 1, lines=items)
+            items, page = _within_bytes(items, page, first, ctx, snap.fingerprint)
+            cut = [first + i for i, line in enumerate(items) if len(line) > LINE_CHARS]
+            content = Content(first_line=first, last_line=first + len(items) - 1,
+                              lines=[line[:LINE_CHARS] for line in items], truncated_lines=cut)
     return Result(FileView(meta, outline, content), freshness=fresh, page=page)
 
 
@@ -178,6 +193,66 @@ def _outline(snap: Any, f: Any) -> list[OutlineItem] | Unknown:
         return Unknown("not_applicable", reason)
     symbols = sorted(facts.symbols, key=lambda s: (s.line, s.start_byte))
     return [OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature) for s in symbols]
+
+
+def _symbols_capped(snap: Any, f: Any) -> bool:
+    facts = snap.core_facts(f.path) if not f.skipped else None
+    return bool(facts is not None and facts.symbols_capped)
+
+
+def _within_bytes(items: list[str], page: Any, first: int, ctx: Any, binding: str) -> tuple[list[str], Any]:
+    """The page's lines up to PAGE_BYTES serialized (at least one line); a page cut here gets the
+    cursor of the line after its last."""
+    size = 0
+    for i, line in enumerate(items):
+        size += len(msgspec.json.encode(line[:LINE_CHARS])) + 1
+        if size > PAGE_BYTES and i > 0:
+            end = first - 1 + i  # 0-based index of the first line left out
+            cursor = ctx.cursor_at(end, binding)
+            return items[:i], Page(total=page.total, returned=i, truncated=True, cursor=cursor)
+    return items, page
+
+
+class BlobLines(Sequence[str]):
+    """The lines of a blob as `text_lines` makes them, decoded a slice at a time: a page of a
+    huge file costs the lines it shows (and a scan for where they start), not a decode and a
+    list of the whole blob. A line is read whole from the blob only up to what is shown."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.count = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+        self._at = (0, 0)  # (line index, byte offset) of the last slice's start: paging goes forward
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, key: Any) -> Any:
+        if not isinstance(key, slice):
+            index = key + self.count if key < 0 else key
+            if not 0 <= index < self.count:
+                raise IndexError(key)
+            return self[index:index + 1][0]
+        start, stop, _ = key.indices(self.count)
+        if start >= stop:
+            return []
+        pos = self._offset(start)
+        out = []
+        for _ in range(max(stop - start, 0)):
+            end = self.data.find(b"\n", pos)
+            end = len(self.data) if end < 0 else end
+            whole = end - pos <= _LINE_READ
+            line = self.data[pos:end if whole else pos + _LINE_READ].decode("utf-8", "replace")
+            out.append(line[:-1] if whole and line.endswith("\r") else line)
+            pos = end + 1
+        return out
+
+    def _offset(self, index: int) -> int:
+        line, pos = self._at if self._at[0] <= index else (0, 0)
+        while line < index:
+            pos = self.data.index(b"\n", pos) + 1
+            line += 1
+        self._at = (index, pos)
+        return pos
 
 
 def text_lines(data: bytes) -> list[str]:

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -50,6 +49,7 @@ import pygit2
 from msgspec import Struct, field
 
 from delta.dossier.items import Fact
+from indexer.contract.decode import Undecodable, decode_toml
 from indexer.contract.errors import BadInput
 
 
@@ -99,6 +99,7 @@ class DossierConfig(Struct, forbid_unknown_fields=True):
         return configured[0] if len(configured) == 1 else None
 
 
+MAX_CONFIG_BYTES = 1024 * 1024  # settings are a few lines; a larger file is not one
 _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9._-]+$")
 _TOKEN_LIKE_KEYS = {"token", "api_key", "apikey", "password", "secret"}
 
@@ -142,8 +143,8 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def _toml(data: bytes, origin: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return decode_toml(data, max_bytes=MAX_CONFIG_BYTES)
+    except Undecodable as exc:
         raise BadInput(f"{origin}: not valid TOML ({exc})") from None
 
 

@@ -7,16 +7,16 @@ alike; the comment thread comes from `.../comments` and is persisted, not inline
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import time
 from typing import Any, Mapping
 
-from delta.dossier.items import Comment, Fetched
+from delta.dossier.items import Comment, Fetched, bounded_text
 from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
 from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure
+from indexer.contract.decode import Undecodable, decode_json
 
 
 def _gh_env() -> dict[str, str]:
@@ -51,9 +51,9 @@ def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> 
     if len(proc.stdout) > MAX_RESPONSE_BYTES:
         raise TrackerFailure("malformed_response", f"gh sent more than {MAX_RESPONSE_BYTES} bytes for {what}")
     try:
-        return json.loads(proc.stdout)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise TrackerFailure("malformed_response", f"gh sent output that is not JSON for {what}") from None
+        return decode_json(proc.stdout, max_bytes=MAX_RESPONSE_BYTES)
+    except Undecodable as exc:
+        raise TrackerFailure("malformed_response", f"gh sent output that is not usable JSON for {what} ({exc})") from None
 
 
 def _state(issue: Mapping[str, Any]) -> str:
@@ -85,9 +85,9 @@ def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None
             if isinstance(c, Mapping):
                 user = c.get("user")
                 comments.append(Comment(str(user.get("login", "")) if isinstance(user, Mapping) else "",
-                                        str(c.get("created_at", "")), str(c.get("body") or "")))
+                                        str(c.get("created_at", "")), bounded_text(str(c.get("body") or ""))))
     kind = "pull" if isinstance(issue.get("pull_request"), Mapping) else "issue"
-    body = str(issue.get("body") or "")
+    body = bounded_text(str(issue.get("body") or ""))
     return Fetched(id=ref.id, tracker="github", title=issue["title"], state=_state(issue),
                    body=body, url=str(issue.get("html_url") or ""),
                    comments=comments, links=body_links(body, repo, this_repo), raw={"kind": kind, "issue": issue})

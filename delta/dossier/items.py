@@ -20,6 +20,19 @@ TITLE_CHARS = 300
 CRITERION_CHARS = 300
 MAX_CRITERIA = 30
 MAX_PROVENANCE = 10
+# A ticket's body or comment as read from a tracker's rich text: criteria are looked for in
+# this much, and an item clips it much further; the rest stays in the persisted payload.
+RICH_TEXT_CHARS = 4_000_000
+RICH_TEXT_DEPTH = 24  # rich-text nodes nested deeper give their text without their structure
+CRITERIA_LINE_CHARS = 2_000  # a line longer than this is looked at up to here
+TRUNCATED = "\n[rich text truncated at {chars} characters]"
+
+
+def bounded_text(text: str) -> str:
+    """A tracker's text within RICH_TEXT_CHARS, the cut marked in the text itself."""
+    if len(text) <= RICH_TEXT_CHARS:
+        return text
+    return text[:RICH_TEXT_CHARS] + TRUNCATED.format(chars=RICH_TEXT_CHARS)
 
 
 class Comment(Struct):
@@ -100,10 +113,12 @@ _AC_HEADING = re.compile(
     r"\s*(?P<rest>.*)$")
 _MD_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 _JIRA_HEADING = re.compile(r"^\s*h[1-6]\.\s")
-_BOLD_LINE = re.compile(r"^\s*(\*\*|__)[^*_]+(\*\*|__)\s*:?\s*$")
-_LIST = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?(?P<text>.+?)\s*$")
-_JIRA_NUMBERED = re.compile(r"^\s*#+\s+(?P<text>.+?)\s*$")
-_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[(?P<box>[ xX])\]\s+(?P<text>.+?)\s*$")
+_BOLD_LINE = re.compile(r"^\s*(\*\*|__)[^*_]+(\*\*|__)\s*(?::\s*)?$")
+# Matched against stripped lines: a `\s*` before or after a lazy group backtracks over a run of
+# blanks once per blank, quadratic in a line of a hostile body.
+_LIST = re.compile(r"^(?:[-*+\u2022]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s+)?(?P<text>.+)$")
+_JIRA_NUMBERED = re.compile(r"^#+\s+(?P<text>.+)$")
+_CHECKBOX = re.compile(r"^(?:[-*+]|\d+[.)])\s+\[(?P<box>[ xX])\]\s+(?P<text>.+)$")
 
 
 def _clip(text: str, limit: int) -> str:
@@ -121,10 +136,10 @@ def acceptance_criteria(body: str) -> list[Criterion]:
             seen.add(text)
             out.append(Criterion(text, done, source))
 
-    lines = body.splitlines()
+    lines = [line[:CRITERIA_LINE_CHARS].strip() for line in body[:RICH_TEXT_CHARS].splitlines()]
     i = 0
     while i < len(lines):
-        m = _AC_HEADING.match(lines[i])
+        m = _AC_HEADING.match(lines[i]) if "acceptance" in lines[i].lower() else None
         if not m:
             i += 1
             continue
@@ -134,7 +149,8 @@ def acceptance_criteria(body: str) -> list[Criterion]:
         i += 1
         while i < len(lines):
             line = lines[i]
-            if _JIRA_HEADING.match(line) or _BOLD_LINE.match(line) or _AC_HEADING.match(line):
+            if _JIRA_HEADING.match(line) or _BOLD_LINE.match(line) or (
+                    "acceptance" in line.lower() and _AC_HEADING.match(line)):
                 break
             if _MD_HEADING.match(line) and not jira_style:
                 break

@@ -11,43 +11,86 @@ import urllib.parse
 from typing import Any, Mapping
 
 from delta.dossier.config import JiraConfig
-from delta.dossier.items import Comment, Fetched
+from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, Comment, Fetched, bounded_text
 from delta.dossier.transport import TrackerFailure, exchange
 
 FIELDS = "summary,status,description,comment,issuelinks"
 
 
 def adf_text(node: Any) -> str:
-    """Plain text (Markdown-ish) of an Atlassian Document Format node, as v3 returns descriptions."""
+    """Plain text (Markdown-ish) of an Atlassian Document Format node, as v3 returns descriptions,
+    within RICH_TEXT_CHARS (the cut marked). Nodes nested deeper than RICH_TEXT_DEPTH give their
+    text only, read without recursion."""
+    return bounded_text(_adf(node, 0))
+
+
+def _adf(node: Any, depth: int) -> str:
     if node is None:
         return ""
     if isinstance(node, str):
-        return node
+        return node[:RICH_TEXT_CHARS + 1]
+    if depth >= RICH_TEXT_DEPTH:
+        return _flat_text(node)
     if isinstance(node, list):
-        return "".join(adf_text(n) for n in node)
+        parts, size = [], 0
+        for n in node:
+            if size > RICH_TEXT_CHARS:
+                break  # enough to fill the bound: the rest is not rendered
+            parts.append(_adf(n, depth + 1))
+            size += len(parts[-1])
+        return "".join(parts)
     if not isinstance(node, Mapping):
         return ""
     kind = node.get("type")
-    inner = adf_text(node.get("content"))
     if kind == "text":
-        return str(node.get("text", ""))
+        return str(node.get("text", ""))[:RICH_TEXT_CHARS + 1]
+    inner = _adf(node.get("content"), depth + 1)
     if kind == "hardBreak":
         return "\n"
     if kind == "heading":
-        level = (node.get("attrs") or {}).get("level", 1)
-        return "#" * int(level) + " " + inner + "\n"
+        level = _attrs(node).get("level", 1)
+        return "#" * (level if isinstance(level, int) and 1 <= level <= 6 else 1) + " " + inner + "\n"
     if kind in ("paragraph", "codeBlock", "blockquote"):
         return inner + "\n"
     if kind == "listItem":
         return "- " + inner.strip() + "\n"
     if kind == "taskItem":
-        done = (node.get("attrs") or {}).get("state") == "DONE"
+        done = _attrs(node).get("state") == "DONE"
         return f"- [{'x' if done else ' '}] " + inner.strip() + "\n"
     return inner
 
 
+def _attrs(node: Mapping) -> Mapping:
+    attrs = node.get("attrs")
+    return attrs if isinstance(attrs, Mapping) else {}
+
+
+def _flat_text(node: Any) -> str:
+    """The text leaves under `node` in document order, up to the bound: a stack, not recursion."""
+    parts: list[str] = []
+    size = 0
+    stack = [node]
+    while stack and size <= RICH_TEXT_CHARS:
+        current = stack.pop()
+        if isinstance(current, str):
+            parts.append(current[:RICH_TEXT_CHARS + 1])
+        elif isinstance(current, list):
+            stack.extend(reversed(current))
+            continue
+        elif isinstance(current, Mapping):
+            if current.get("type") == "text":
+                parts.append(str(current.get("text", ""))[:RICH_TEXT_CHARS + 1])
+            else:
+                stack.append(current.get("content"))
+            continue
+        else:
+            continue
+        size += len(parts[-1])
+    return "".join(parts)
+
+
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else adf_text(value)
+    return bounded_text(value) if isinstance(value, str) else adf_text(value)
 
 
 def parse_issue(key: str, payload: Any, browse_base: str) -> Fetched:

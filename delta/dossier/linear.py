@@ -6,7 +6,7 @@ import os
 from typing import Any, Mapping
 
 from delta.dossier.config import LinearConfig
-from delta.dossier.items import Comment, Fetched
+from delta.dossier.items import Comment, Fetched, bounded_text
 from delta.dossier.transport import TrackerFailure, exchange
 
 QUERY = """query DossierIssue($id: String!) {
@@ -55,7 +55,7 @@ def parse_issue(key: str, payload: Any) -> Fetched:
         if isinstance(c, Mapping):
             user = c.get("user")
             comments.append(Comment(str(user.get("name", "")) if isinstance(user, Mapping) else "",
-                                    str(c.get("createdAt", "")), str(c.get("body") or "")))
+                                    str(c.get("createdAt", "")), bounded_text(str(c.get("body") or ""))))
     links = []
     for r in ((issue.get("relations") or {}).get("nodes") or []):
         if isinstance(r, Mapping) and isinstance(r.get("relatedIssue"), Mapping):
@@ -64,7 +64,7 @@ def parse_issue(key: str, payload: Any) -> Fetched:
                 links.append(ident)
     return Fetched(id=str(issue.get("identifier") or key), tracker="linear", title=issue["title"],
                    state=str(state.get("name", "")) if isinstance(state, Mapping) else "",
-                   body=str(issue.get("description") or ""), url=str(issue.get("url") or ""),
+                   body=bounded_text(str(issue.get("description") or "")), url=str(issue.get("url") or ""),
                    comments=comments, links=links, raw=payload)
 
 

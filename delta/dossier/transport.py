@@ -24,6 +24,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from indexer.contract.decode import Undecodable, decode_json
+
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 
 
@@ -174,6 +176,7 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
     if not 200 <= status < 300 and status not in accept:
         raise _status_failure(status, who, secret)
     try:
-        return status, json.loads(b"".join(chunks))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _fail("malformed_response", f"{who} sent a body that is not JSON", secret) from None
+        return status, decode_json(b"".join(chunks), max_bytes=MAX_RESPONSE_BYTES)
+    except Undecodable as exc:
+        # the reason names a depth or a size, never the body's text
+        raise _fail("malformed_response", f"{who} sent a body that is not usable JSON ({exc})", secret) from None

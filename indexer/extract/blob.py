@@ -34,7 +34,8 @@ def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_
     try:
         facts = _extract(bytes(data), path, language, size_cap, sites)
         # At the cap the list may have been cut: say so rather than pass it off as complete.
-        facts.occurrences_capped = max(len(facts.occurrences), facts.occurrence_count) >= OCCURRENCE_CAP
+        facts.occurrences_capped = (facts.occurrences_capped  # the query dropped matches: sites too
+                                    or max(len(facts.occurrences), facts.occurrence_count) >= OCCURRENCE_CAP)
         return facts
     except Exception:
         try:
@@ -71,6 +72,8 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
             exported_as=facts.exported_as,
             es_module=facts.es_module,
             package_name=facts.package_name,
+            symbols_capped=facts.symbols_capped,
+            occurrences_capped=facts.match_limit_hit,
             build_ignored=facts.build_ignored,
             generated=generated,
         )

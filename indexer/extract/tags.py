@@ -30,6 +30,17 @@ from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import ImportSpec, Occurrence, Symbol
 
 SIGNATURE_MAX = 200
+# A symbol stores its whole container chain, so n definitions nested in one another would
+# cost n^2 / 2 names in time and space: one nested deeper than NESTING_CAP definitions or
+# whose container is longer than CONTAINER_CHARS is not recorded, nor any past the first
+# SYMBOL_CAP of a file; the facts say the list was cut (`symbols_capped`).
+NESTING_CAP = 256
+CONTAINER_CHARS = 4096
+SYMBOL_CAP = 50_000
+# Matches in progress a query cursor keeps: each node costs up to this many of them, so n nested
+# definitions cost n * MATCH_LIMIT, not n^2 / 2. Past it tree-sitter drops the oldest: the facts
+# then say their symbols and sites may be incomplete (`match_limit_hit`).
+MATCH_LIMIT = 256
 _start_byte = attrgetter("start_byte")
 
 # Where the span of a definition node grows to: decorators, the whole declaration of a
@@ -91,6 +102,8 @@ class TreeFacts:
     build_ignored: bool = False  # Go: excluded from every build (go.build_constraints)
     # definition sites no identifier leaf stands for (Ruby `attr_reader :owner`'s `owner`)
     symbol_sites: list[Occurrence] = field(default_factory=list)
+    symbols_capped: bool = False  # definitions past NESTING_CAP or SYMBOL_CAP were not recorded
+    match_limit_hit: bool = False  # the query cursor dropped matches in progress (MATCH_LIMIT)
 
 
 def _text(data: bytes, start: int, end: int) -> str:
@@ -190,7 +203,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     query = grammars.tags_query(language)
     # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
     # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
-    matches = QueryCursor(query).matches(tree_root)
+    cursor = QueryCursor(query, match_limit=MATCH_LIMIT)
+    matches = cursor.matches(tree_root)
+    facts.match_limit_hit = bool(cursor.did_exceed_match_limit)
     defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
     roles: dict[int, str] = {}
     ids: list[Node] = []
@@ -388,7 +403,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
     return chain
 
 
-def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
+def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol], bool]:
+    """The file's symbols, outermost first, and whether the caps cut the list."""
     hooks = tags_hooks.of(language)
     hosts = METHOD_HOSTS | hooks.method_hosts
     body_locals = hooks.body_fields_are_locals
@@ -399,10 +415,13 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
     defs.sort(key=lambda d: (d.start, -d.scope_end, not d.scope_only, d.name_start))
     stack: list[_Def] = []
     out: list[Symbol] = []
+    capped = False
     for d in defs:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
-        if d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
+        if len(stack) > NESTING_CAP or len(out) >= SYMBOL_CAP:
+            capped = capped or not d.scope_only
+        elif d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
             chain = _container_chain(language, stack, d) if stack else []
@@ -418,11 +437,14 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> list[Symbol]:
                 line_end = len(data)
             signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode(
                 "utf-8", "replace").strip()
-            out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
-                              signature[:SIGNATURE_MAX]))
+            if sum(map(len, chain)) + len(chain) > CONTAINER_CHARS + 1:  # measured before it is made
+                capped = True
+            else:
+                out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
+                                  signature[:SIGNATURE_MAX]))
         stack.append(d)
     out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
-    return out
+    return out, capped
 
 
 def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],
@@ -505,7 +527,8 @@ def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     rules = local_scopes.of(language)
     scopes = local_scopes.Collector(rules, data) if rules is not None else None
     defs, roles, ids = _run_tags(language, root, data, facts, scopes)
-    facts.symbols = _symbols(language, defs, data)
+    facts.symbols, capped = _symbols(language, defs, data)
+    facts.symbols_capped = capped or facts.match_limit_hit
     local = scopes.finish(roles) if scopes is not None else None
     facts.occurrences = _occurrences(ids, data, roles, local)
     if facts.symbol_sites:

@@ -13,11 +13,11 @@ system (Maven), as each ecosystem declares them.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from indexer.contract.decode import decode_json, decode_toml
 from indexer.model import Dependency, Package, Skipped
 
 BAD_MANIFEST = "bad_manifest"
@@ -73,11 +73,16 @@ def table_or_none(doc: dict, key: str) -> dict | None:
 
 def json_manifest(c: "Collector", data: bytes, what: str) -> dict:
     """A JSON manifest's top object (package.json, composer.json), with its package declared."""
-    doc = json.loads(data.decode("utf-8"))
+    doc = decode_json(data.decode("utf-8"))
     if not isinstance(doc, dict):
         raise ManifestError(f"{what} is not an object")
     c.package(doc.get("name"), doc.get("version", ""))
     return doc
+
+
+def toml_manifest(data: bytes) -> dict:
+    """A TOML manifest's table (Cargo.toml, pyproject.toml)."""
+    return decode_toml(data)
 
 
 def text_dependencies(c: "Collector", doc: dict, tables: tuple[tuple[str, str], ...],

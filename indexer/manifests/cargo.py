@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import tomllib
-
-from indexer.manifests.base import Collector, ManifestError, table_or_none
+from indexer.manifests.base import Collector, ManifestError, table_or_none, toml_manifest
 
 TABLES = (("dependencies", "runtime"), ("dev-dependencies", "dev"), ("build-dependencies", "build"))
 
@@ -47,7 +45,7 @@ def _deps(c: Collector, table: dict | None, scope: str) -> None:
 
 
 def read_cargo_toml(c: Collector, data: bytes) -> None:
-    doc = tomllib.loads(data.decode("utf-8"))
+    doc = toml_manifest(data)
     pkg = table_or_none(doc, "package")
     if pkg is not None:
         version = pkg.get("version", "")

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import ast
 import configparser
-import tomllib
 
-from indexer.manifests.base import Collector, ManifestError, split_requirement, table_or_none
+from indexer.manifests.base import Collector, ManifestError, split_requirement, table_or_none, toml_manifest
 
 SCRIPT_KINDS = {"console_scripts": "console_script", "gui_scripts": "gui_script"}
 
@@ -36,7 +35,7 @@ def _scripts(c: Collector, table: object, kind: str) -> None:
 
 
 def read_pyproject(c: Collector, data: bytes) -> None:
-    doc = tomllib.loads(data.decode("utf-8"))
+    doc = toml_manifest(data)
     # each table present must be a table (as for Cargo.toml); absent ones are no fault
     project = table_or_none(doc, "project")
     poetry = table_or_none(table_or_none(doc, "tool") or {}, "poetry")

@@ -28,7 +28,7 @@ _encoder = msgspec.json.Encoder()  # compact, UTF-8, keys in struct / insertion 
 _encode = _encoder.encode
 
 
-class _FileLine(msgspec.Struct, tag_field="type", tag="file"):
+class _FileLine(msgspec.Struct, tag_field="type", tag="file", omit_defaults=True):
     path: str
     blob: str
     mode: str
@@ -44,6 +44,7 @@ class _FileLine(msgspec.Struct, tag_field="type", tag="file"):
     occurrences_capped: bool
     fan_in: int
     rank: str
+    symbols_capped: bool = False  # only on a file whose symbol list was cut: other lines keep their bytes
 
 
 class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to"}):
@@ -111,7 +112,8 @@ def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Itera
                 b.symbol_total if b is not None else 0,
                 (b.occurrence_count or len(b.occurrences)) if b is not None else 0,
                 b.occurrences_capped if b is not None else False,
-                fan_in(path, 0), f"{rank(path, 0.0):.9f}"))
+                fan_in(path, 0), f"{rank(path, 0.0):.9f}",
+                b.symbols_capped if b is not None else False))
         yield _encode(block)[1:-1].replace(b'},{"type":"file",', b'}\n{"type":"file",') + b"\n"
 
 

@@ -31,6 +31,7 @@ class FactsSummary(msgspec.Struct):
     generated: str = ""
     skipped: str = ""
     occurrences_capped: bool = False
+    symbols_capped: bool = False
     occurrence_count: int = 0
     size: int = 0
     symbols_json: bytes = b""

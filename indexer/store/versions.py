@@ -27,7 +27,9 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # What every language's blob facts share: the per-blob pipeline (indexer/extract: content
 # rules, tags, tokens), the BlobFacts record and its layout in the store.
 # 56: split from the one extractor version (55): each language's facts carry their own too
-FACTS_VERSION = "56"
+# 57: nesting and symbol caps (`symbols_capped`), a match limit on the tags query
+#     (`occurrences_capped`)
+FACTS_VERSION = "57"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)

@@ -8,10 +8,10 @@ wildcards, then `baseUrl`); then packages of the tree itself by their package.js
 
 from __future__ import annotations
 
-import json
 import posixpath
 from typing import Callable, Mapping
 
+from indexer.contract.decode import decode_json
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
@@ -64,7 +64,7 @@ def loads_lenient(text: str) -> object:
         else:
             out.append(c)
             i += 1
-    return json.loads("".join(out))
+    return decode_json("".join(out))
 
 
 class TsConfig:
@@ -201,7 +201,7 @@ class JsResolver:
             if "node_modules/" in path:
                 continue
             try:
-                data = json.loads(self.read(path))
+                data = decode_json(self.read(path))
             except (ValueError, OSError):
                 continue
             name = data.get("name") if isinstance(data, dict) else None
@@ -211,7 +211,7 @@ class JsResolver:
 
     def _workspace_entry(self, directory: str) -> str | None:
         try:
-            data = json.loads(self.read(join(directory, "package.json")))
+            data = decode_json(self.read(join(directory, "package.json")))
         except (ValueError, OSError):
             data = {}
         for field in ENTRY_FIELDS:

@@ -12,11 +12,11 @@ name only as written.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from typing import Callable, Mapping, NamedTuple
 
+from indexer.contract.decode import decode_json
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
@@ -68,7 +68,7 @@ def psr4_roots(tree: TreePaths, read: Callable[[str], bytes]) -> list[Psr4]:
     roots: set[Psr4] = set()
     for path in sorted(tree.ending_with("composer.json")):
         try:
-            doc = json.loads(read(path) or b"null")
+            doc = decode_json(read(path) or b"null")
         except ValueError:  # invalid JSON or UTF-8: that file maps nothing
             continue
         for section in ("autoload", "autoload-dev"):

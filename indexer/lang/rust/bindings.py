@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from indexer.contract.decode import Undecodable, decode_toml
 from indexer.lang.bindings_base import Bindings, PathView
 from indexer.lang.rust.visibility import CrateView, head_of
 from indexer.resolve.tree import join, parent
@@ -135,7 +136,6 @@ def crate_roots(snap: Snapshot, manifests: list[str], name: str) -> list[str]:
     if not manifests:
         return []
     import re
-    import tomllib
 
     from indexer.lang.rust.resolve import auto_target, target_roots
 
@@ -155,8 +155,8 @@ def crate_roots(snap: Snapshot, manifests: list[str], name: str) -> list[str]:
         if not everything and not binaries and not spelled.search(data):
             continue
         try:
-            doc = tomllib.loads(data.decode("utf-8", "replace"))
-        except tomllib.TOMLDecodeError:
+            doc = decode_toml(data.decode("utf-8", "replace"))
+        except Undecodable:
             continue
         named = target_roots(doc, directory, exists)
         main = join(directory, "src/main.rs")

@@ -11,9 +11,9 @@ caller shows its path-based name."""
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
+from indexer.contract.decode import Undecodable, decode_toml
 from indexer.lang.rust.resolve import TARGET_DIRS, ModuleTree, auto_target, target_roots
 from indexer.resolve.tree import join, parent
 
@@ -88,6 +88,6 @@ class RustModulePaths:
 def _parsed(data: bytes) -> dict:
     """A manifest's table; an unreadable one is empty (it still marks a crate's folder)."""
     try:
-        return tomllib.loads(data.decode("utf-8", "replace"))
-    except tomllib.TOMLDecodeError:
+        return decode_toml(data.decode("utf-8", "replace"))
+    except Undecodable:
         return {}

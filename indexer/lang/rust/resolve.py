@@ -28,9 +28,9 @@ of the tree's workspace, else external.
 from __future__ import annotations
 
 import posixpath
-import tomllib
 from typing import Callable, Iterable, Mapping, NamedTuple
 
+from indexer.contract.decode import Undecodable, decode_toml
 from indexer.manifests.cargo import TABLES, bin_targets, lib_crate
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
@@ -333,8 +333,8 @@ class RustResolver:
         docs: dict[str, dict] = {}
         for path in tree.by_name.get("Cargo.toml", []):
             try:
-                docs[parent(path)] = tomllib.loads(read(path).decode("utf-8", "replace"))
-            except (tomllib.TOMLDecodeError, OSError):
+                docs[parent(path)] = decode_toml(read(path).decode("utf-8", "replace"))
+            except (Undecodable, OSError):
                 docs[parent(path)] = {}
         self.crates: dict[str, str] = {}  # crate name (underscored) -> its lib root file
         self.packages: dict[str, _Package] = {}

@@ -1,0 +1,120 @@
+"""Decoding outside input (JSON and TOML) within a depth and a size limit.
+
+Every boundary that parses what it did not write (a manifest, a `.rennet.toml`, a cursor,
+`rennet call` input, a tracker's answer) decodes through here and turns `Undecodable` into
+its own typed error. The standard decoders recurse once per level of nesting, so input
+nested a few hundred levels deep raises RecursionError, at a depth that depends on how deep
+the caller's own stack already is: the depth is counted before decoding (brackets outside
+strings and comments), so the limit is the same wherever the call is made, and a
+RecursionError that still escapes a decoder is reported the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from typing import Any
+
+JSON_MAX_DEPTH = 128  # a Jira answer's rich text nests four levels per list level
+TOML_MAX_DEPTH = 32  # tomllib spends three frames a level; configs and manifests nest a handful
+MAX_BYTES = 16 * 1024 * 1024  # unless the boundary gives its own
+
+
+class Undecodable(ValueError):
+    """Input that is not the format, or is nested deeper or is larger than the limit; the
+    message says which, in one line, without quoting the input."""
+
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_TOML_SKIPPED = re.compile(  # strings (multi-line first) and comments, where brackets are text
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\'|#[^\n]*')
+_NOT_BRACKET_B = re.compile(rb"[^\[\]{}]+")
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_OPEN = frozenset(b"[{")
+
+
+def _deepest(brackets: bytes, stop: int) -> int:
+    """The deepest nesting of a run of brackets, counted up to `stop` (past it, `stop + 1`)."""
+    depth = deepest = 0
+    for b in brackets:
+        if b in _OPEN:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+        elif depth:
+            depth -= 1
+    return deepest
+
+
+def json_depth(data: bytes, stop: int = JSON_MAX_DEPTH) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings are text),
+    counted up to `stop`."""
+    return _deepest(_NOT_BRACKET_B.sub(b"", _JSON_STRING.sub(b"", data)), stop)
+
+
+def _check_size(size: int, max_bytes: int) -> None:
+    if size > max_bytes:
+        raise Undecodable(f"larger than {max_bytes} bytes ({size})")
+
+
+def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes: int = MAX_BYTES) -> Any:
+    """The value of a JSON text (UTF-8 bytes or str), or Undecodable."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    _check_size(len(raw), max_bytes)
+    if json_depth(raw, max_depth) > max_depth:
+        raise Undecodable(f"nested more than {max_depth} levels deep")
+    try:
+        return json.loads(data)  # bytes: in the encoding JSON's own rule detects (UTF-8 mostly)
+    except UnicodeDecodeError:
+        raise Undecodable("not text in a JSON encoding") from None
+    except json.JSONDecodeError as exc:
+        raise Undecodable(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise Undecodable(f"nested more than {max_depth} levels deep") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise Undecodable(f"not JSON: {str(exc).splitlines()[0][:120]}") from None
+
+
+def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
+    """The table of a TOML document (UTF-8 bytes or str), or Undecodable. Depth counts inline
+    arrays and tables before decoding and, after it, tables made by dotted keys and headers."""
+    if isinstance(data, str):
+        text = data
+        _check_size(len(text), max_bytes)
+    else:
+        _check_size(len(data), max_bytes)
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise Undecodable("not UTF-8 text") from None
+    if _deepest(_NOT_BRACKET.sub("", _TOML_SKIPPED.sub("", text)).encode(), max_depth) > max_depth:
+        raise Undecodable(f"nested more than {max_depth} levels deep")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise Undecodable(f"not TOML: {str(exc).splitlines()[0][:200]}") from None
+    except RecursionError:
+        raise Undecodable(f"nested more than {max_depth} levels deep") from None
+    if nested_deeper(doc, max_depth):
+        raise Undecodable(f"nested more than {max_depth} levels deep")
+    return doc
+
+
+def nested_deeper(value: Any, limit: int) -> bool:
+    """True when dicts and lists nest more than `limit` levels (walked with a stack, not recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False

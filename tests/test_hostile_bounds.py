@@ -1,0 +1,236 @@
+"""Bounds and hostile input through the real CLI (`python -m context_tools.faces.cli` in a
+subprocess): a deep manifest leaves the index `ok` with that file marked, `rennet call`
+answers every input with one envelope, a deep cursor or `.rennet.toml` is its typed error,
+`context file` of a huge file prints a bounded page, nested definitions cost linear space.
+Every run of the battery is checked for tracebacks and `internal_error`. The spill folder's
+bounds are tested on the folder itself."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env.pop("RENNET_DEBUG", None)
+    out = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=str(home.parent),
+                         capture_output=True, timeout=300)
+    err = out.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "internal_error" not in err, err[-2000:]
+    assert b"internal_error" not in out.stdout
+    return out
+
+
+def envelope(out: subprocess.CompletedProcess) -> dict:
+    lines = out.stdout.splitlines()
+    assert len(lines) == 1, out.stdout[:500]
+    return json.loads(lines[0])
+
+
+DEEP = 100_000
+
+
+def test_a_deep_manifest_is_bad_manifest_and_the_index_is_ok(tmp_path):
+    deep_json = '{"name": "deep", "x": ' + "[" * DEEP + "]" * DEEP + "}"
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({
+        "package.json": deep_json,  # was: RecursionError, the whole index internal_error
+        "php/composer.json": '{"autoload": ' + '{"a": ' * DEEP + "1" + "}" * DEEP + "}",
+        "rust/Cargo.toml": "[package]\nname = 'deep'\nx = " + "[" * DEEP + "]" * DEEP + "\n",
+        "py/pyproject.toml": "[project]\nname = 'deep'\nx = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n",
+        "dotted/pyproject.toml": "[" + ".".join(["t"] * 5000) + "]\n",
+        "fine/pyproject.toml": "[project]\nname = 'fine'\nversion = '1.0'\n",
+        "rust/src/lib.rs": "pub fn f() {}\n", "web/index.js": "const x = require('deep');\n",
+        "php/A.php": "<?php\nnamespace A;\nclass B {}\n",
+    })
+    out = rennet("index", str(tmp_path / "repo"), "--json", home=tmp_path / "home")
+    assert out.returncode == 0
+    data = envelope(out)["data"]
+    assert {s["path"]: s["reason"] for s in data["skipped"]} == {
+        p: "bad_manifest" for p in ("package.json", "php/composer.json", "rust/Cargo.toml", "py/pyproject.toml",
+                                    "dotted/pyproject.toml")}
+    overview = envelope(rennet("context", "overview", "--repo", str(tmp_path / "repo"), "--json",
+                               home=tmp_path / "home"))
+    assert "fine" in json.dumps(overview["data"])  # the manifest beside them is read
+    meta = envelope(rennet("context", "file", "package.json", "--repo", str(tmp_path / "repo"), "--json",
+                           home=tmp_path / "home"))["data"]["meta"]
+    assert meta["skipped"] == "bad_manifest"
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("small")
+    b = RepoBuilder(root / "repo")
+    b.commit({"a.py": "".join(f"def f{i}():\n    return {i}\n" for i in range(900))})
+    assert rennet("index", str(root / "repo"), "--quiet", home=root / "home").returncode == 0
+    return root / "repo", root / "home"
+
+
+@pytest.mark.parametrize("text, code", [
+    ("[" * 5000 + "]" * 5000, "bad_input"),  # was: nothing on stdout, internal_error on stderr
+    ('{"repo": ' + "[" * 5000 + "]" * 5000 + "}", "bad_input"),
+    ('{"name": "A", "repo": "x"', "bad_input"),
+    ("-{", "bad_input"),  # read as an option: a usage error, still one envelope
+], ids=["deep", "deep-field", "not-json", "usage"])
+def test_rennet_call_prints_one_envelope_for_any_input(small, text, code):
+    repo, home = small
+    out = rennet("call", "context.symbol", text, home=home)
+    assert out.returncode in (1, 2)
+    assert envelope(out)["error"]["code"] == code
+
+
+def test_a_deep_or_forged_cursor_is_bad_cursor(small):
+    repo, home = small
+    first = envelope(rennet("context", "file", "a.py", "--repo", str(repo), "--json", "--limit", "10", home=home))
+    cursor = first["page"]["cursor"]
+    payload, mac = cursor.split(".")
+    deep = base64.urlsafe_b64encode(b'{"o":' * 40 + b"0" + b"}" * 40).decode().rstrip("=")
+    for bad in (f"{deep}.{mac}", "[" * 5000, cursor + "x" * 300):
+        out = rennet("call", "context.file", json.dumps({"repo": str(repo), "path": "a.py", "limit": 10,
+                                                          "cursor": bad}), home=home)
+        assert out.returncode == 1 and envelope(out)["error"]["code"] == "bad_cursor"
+    out = rennet("context", "file", "a.py", "--repo", str(repo), "--json", "--limit", "10", "--cursor", cursor, home=home)
+    assert envelope(out)["data"]["content"]["first_line"] == 11
+
+
+def test_a_deep_rennet_toml_is_bad_input_on_one_line(tmp_path):
+    from tests.fakes.world import make_change
+
+    make_change(tmp_path / "r", ["PROJ-1: one"], remote=None,
+                files={".rennet.toml": "[dossier]\nx = " + "[" * DEEP + "]" * DEEP + "\n"})
+    out = rennet("dossier", "--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature", "--json",
+                 home=tmp_path / "home")
+    assert out.returncode == 1  # was: internal_error (RecursionError)
+    assert envelope(out)["error"]["code"] == "bad_input"
+    err = out.stderr.decode().strip().splitlines()
+    assert len(err) == 1 and "nested" in err[0] and ".rennet.toml" in err[0]
+
+
+def test_context_file_of_a_huge_file_prints_a_bounded_page(tmp_path):
+    from context_tools.query.file_view import LINE_CHARS, PAGE_BYTES
+
+    size = 16 << 20  # 16 times the bound asserted
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"one_line.py": b"x" * size, "many.txt": (b"y" * 999 + b"\n") * (size // 1000),
+              "ok.py": "def f():\n    pass\n"})
+    repo, home = str(tmp_path / "repo"), tmp_path / "home"
+    assert rennet("index", repo, "--quiet", home=home).returncode == 0
+
+    out = rennet("context", "file", "one_line.py", "--repo", repo, "--json", home=home)
+    assert len(out.stdout) < 1 << 20  # was: the whole blob
+    view = envelope(out)["data"]
+    assert view["meta"]["skipped"] == "too_large" and view["meta"]["size"] == size
+    assert view["content"]["lines"] == ["x" * LINE_CHARS] and view["content"]["truncated_lines"] == [1]
+
+    out = rennet("context", "file", "many.txt", "--repo", repo, "--json", home=home)
+    assert len(out.stdout) < 1 << 20
+    first = envelope(out)
+    lines = first["data"]["content"]["lines"]
+    assert first["page"]["truncated"] and first["page"]["total"] == size // 1000
+    assert PAGE_BYTES // 1000 - 2 <= len(lines) < 400 and first["data"]["content"]["truncated_lines"] == []
+    more = envelope(rennet("context", "file", "many.txt", "--repo", repo, "--json", "--cursor",
+                           first["page"]["cursor"], home=home))
+    assert more["data"]["content"]["first_line"] == len(lines) + 1  # the cursor goes on where the page ended
+
+
+def nested_js(n: int) -> str:
+    return "".join(f"function f{i}() {{\n" for i in range(n)) + "}\n" * n
+
+
+def test_nested_definitions_cost_linear_space(tmp_path):
+    sizes = {}
+    for n in (2500, 5000):
+        repo = tmp_path / f"r{n}"
+        RepoBuilder(repo).commit({"nest.js": nested_js(n), "flat.js": "function a() {}\nfunction b() {}\n"})
+        home = tmp_path / f"home{n}"
+        assert rennet("index", str(repo), "--quiet", home=home).returncode == 0
+        dump = rennet("snapshot", "dump", str(repo), home=home).stdout
+        sizes[n] = len(dump)
+        lines = [json.loads(line) for line in dump.splitlines()]
+        files = {f["path"]: f for f in lines if f["type"] == "file"}
+        assert files["nest.js"]["symbols_capped"] is True and "symbols_capped" not in files["flat.js"]
+        meta = envelope(rennet("context", "file", "nest.js", "--repo", str(repo), "--json", home=home))["data"]["meta"]
+        assert meta["symbols_capped"] is True
+    assert sizes[5000] < 2.5 * sizes[2500]  # was: 4.2x (each symbol carried its whole chain)
+
+
+def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tags import NESTING_CAP
+
+    within = extract_blob(nested_js(200).encode(), "a.js", "javascript")
+    assert len(within.symbols) == 200 and not within.symbols_capped and not within.occurrences_capped
+    assert within.symbols[-1].container == ".".join(f"f{i}" for i in range(199))
+    past = extract_blob(nested_js(1000).encode(), "a.js", "javascript")
+    assert len(past.symbols) == NESTING_CAP + 1 and past.symbols_capped
+    assert past.symbols[-1].container == ".".join(f"f{i}" for i in range(NESTING_CAP))
+    assert past.occurrences_capped  # the query dropped matches in progress: its sites may be incomplete
+
+
+# --- the spill folder ------------------------------------------------------------------------
+
+def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    monkeypatch.setattr(sp, "MAX_FOLDER_BYTES", 10_000)
+    monkeypatch.setattr(sp, "MAX_FILE_BYTES", 6_000)
+    folder = sp.spill_dir(tmp_path)
+    folder.mkdir()
+    now = time.time()
+
+    def aged(name: str, size: int, age: float) -> Path:
+        p = folder / name
+        p.write_bytes(b"x" * size)
+        os.utime(p, (now - age, now - age))
+        return p
+
+    old = aged("old.json", 4000, sp.MIN_AGE_SECONDS + 100)
+    older = aged("older.json", 4000, sp.MIN_AGE_SECONDS + 200)
+    young = aged("young.json", 1000, 60)
+    dead_tmp = aged("x.123.tmp", 3000, sp.TMP_AGE_SECONDS + 10)  # a killed writer's
+    live_tmp = aged("y.456.tmp", 500, 5)  # a writer still at work
+    assert sp.sweep(folder, now=now, incoming=4000)
+    assert not dead_tmp.exists() and live_tmp.exists() and young.exists()
+    assert not older.exists() and old.exists()  # oldest first, only as much as the bound needs
+    assert sum(p.stat().st_size for p in folder.iterdir()) + 4000 <= 10_000
+
+    # only files younger than 15 minutes left: a reply that does not fit is not written
+    for p in folder.iterdir():
+        p.unlink()
+    aged("a.json", 5000, 30)
+    aged("b.json", 4000, 30)
+    wire = json.dumps({"ok": True, "data": "z" * 3000, "page": {"cursor": "c.1"}}).encode()
+    reply = sp.spill(wire, command="demo", home=tmp_path, ceiling=1024)
+    assert reply["path"] == "" and "not written" in reply["note"] and reply["bytes"] == len(wire)
+    assert sorted(p.name for p in folder.iterdir()) == ["a.json", "b.json"]
+    assert len(msgspec.json.encode(reply)) <= 1024 and reply["cursors"] == {"page": "c.1"}
+
+    big = json.dumps({"data": "z" * 7000}).encode()  # over the cap of one file
+    assert sp.spill(big, command="demo", home=tmp_path, ceiling=1024)["path"] == ""
+
+
+def test_spill_files_are_never_swept_by_count_alone_within_15_minutes(tmp_path):
+    from context_tools.faces import spill as sp
+
+    folder = sp.spill_dir(tmp_path)
+    folder.mkdir()
+    now = time.time()
+    for i in range(sp.KEEP_NEWEST + 10):
+        p = folder / f"f{i:04d}.json"
+        p.write_text("{}")
+        os.utime(p, (now - 60, now - 60))
+    assert not sp.sweep(folder, now=now, incoming=10)  # no room for another without breaking the promise
+    assert len(list(folder.iterdir())) == sp.KEEP_NEWEST + 10

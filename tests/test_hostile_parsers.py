@@ -1,0 +1,328 @@
+"""Property tests of every parser of outside input: arbitrary, deep or huge input ends in the
+value or in the typed error of its boundary, never another exception. Manifests (a file
+marked `bad_manifest`), `.rennet.toml` (`bad_input`), cursors (`bad_cursor`), `rennet call`
+JSON (one `bad_input` envelope), tracker answers (a `malformed_response` fact, the dossier
+goes on) and rich text (bounded text). Bounded examples: the suite stays quick."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+
+import pygit2
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from context_tools.faces.errors import BadCursor
+from context_tools.faces.pages import _mac, decode_cursor, encode_cursor
+from delta.dossier.items import RICH_TEXT_CHARS, TRUNCATED, acceptance_criteria
+from indexer.contract.decode import JSON_MAX_DEPTH, TOML_MAX_DEPTH, Undecodable, decode_json, decode_toml
+from indexer.contract.errors import BadInput
+from indexer.manifests.read import ECOSYSTEM, parse_manifests
+from indexer.model import FileEntry
+
+BOUNDED = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
+json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+PIECES = ["[", "]", "{", "}", '{"a":', '"k": ', ",", "1", '"', '"[', "\\", " ", "\n", "x = ", "a.b.", "=", "#",
+          "'''", '"""', "[[t]]\n", "{a=", "\x00", "\ud800", "é"]
+
+
+@st.composite
+def deep_text(draw) -> str:
+    """A few pieces, each repeated up to thousands of times: nesting far past every limit,
+    unbalanced brackets, brackets inside strings and comments, dotted keys."""
+    parts = draw(st.lists(st.tuples(st.sampled_from(PIECES), st.integers(1, 5000)), min_size=1, max_size=5))
+    return "".join(piece * times for piece, times in parts)
+
+
+hostile_text = st.one_of(st.text(max_size=200), deep_text(), json_values.map(json.dumps))
+hostile_bytes = st.one_of(st.binary(max_size=200), hostile_text.map(lambda t: t.encode("utf-8", "surrogatepass")))
+
+
+# --- the decoders every boundary shares -------------------------------------------------
+
+@BOUNDED
+@given(hostile_bytes)
+def test_json_decoding_gives_a_value_or_undecodable(data):
+    try:
+        decode_json(data)
+    except Undecodable as exc:
+        assert "\n" not in str(exc)
+
+
+@BOUNDED
+@given(json_values)
+def test_json_within_the_limit_decodes_as_json_does(value):
+    text = json.dumps(value)
+    assert decode_json(text) == json.loads(text)
+    assert decode_json(text.encode()) == json.loads(text)
+
+
+@BOUNDED
+@given(hostile_text)
+def test_toml_decoding_gives_a_table_or_undecodable(text):
+    try:
+        assert isinstance(decode_toml(text), dict)
+    except Undecodable as exc:
+        assert "\n" not in str(exc)
+
+
+def at_stack_depth(frames: int, fn):
+    """`fn()` called under `frames` more Python frames than here."""
+    return fn() if frames == 0 else at_stack_depth(frames - 1, fn)
+
+
+@pytest.mark.parametrize("frames", [0, 600])
+def test_the_depth_limit_is_the_same_wherever_the_call_is_made(frames):
+    at_limit, over = "[" * JSON_MAX_DEPTH + "]" * JSON_MAX_DEPTH, "[" * (JSON_MAX_DEPTH + 1) + "]" * (JSON_MAX_DEPTH + 1)
+    assert at_stack_depth(frames, lambda: decode_json(at_limit)) is not None
+    with pytest.raises(Undecodable, match="more than 128"):
+        at_stack_depth(frames, lambda: decode_json(over))
+    toml = "x = " + "[" * (TOML_MAX_DEPTH - 1) + "]" * (TOML_MAX_DEPTH - 1)
+    assert at_stack_depth(frames, lambda: decode_toml(toml))["x"] is not None
+    with pytest.raises(Undecodable):
+        decode_toml("[" + ".".join(["a"] * (TOML_MAX_DEPTH + 1)) + "]")  # tables of dotted keys count too
+
+
+def test_brackets_inside_strings_and_comments_are_text():
+    assert decode_json('{"a": "' + "[" * 10_000 + '"}') == {"a": "[" * 10_000}
+    assert decode_toml("a = '" + "[" * 500 + "' # " + "{" * 500 + "\n") == {"a": "[" * 500}
+
+
+# --- manifests: bad_manifest on that file, the others read --------------------------------
+
+@BOUNDED
+@given(st.sampled_from(sorted(ECOSYSTEM)), hostile_bytes)
+def test_a_manifest_is_read_or_marked_bad_manifest(name, data):
+    files = [FileEntry(f"sub/{name}", "0" * 40, 0o100644, len(data), 1, "text"),
+             FileEntry("package.json", "1" * 40, 0o100644, 20, 1, "json")]
+    blobs = {f"sub/{name}": data, "package.json": b'{"name": "fine"}'}
+    found = parse_manifests(files, blobs.__getitem__)
+    read = {m.path for m in found.manifests}
+    assert "package.json" in read
+    assert (f"sub/{name}" in read) != any(p.path == f"sub/{name}" and p.reason == "bad_manifest"
+                                          for p in found.problems)
+
+
+# --- .rennet.toml: bad_input, one line -----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def bare_repo(tmp_path_factory):
+    return pygit2.init_repository(str(tmp_path_factory.mktemp("config") / "r"), bare=True)
+
+
+def commit_with(repo: pygit2.Repository, name: str, data: bytes) -> str:
+    builder = repo.TreeBuilder()
+    builder.insert(name, repo.create_blob(data), pygit2.GIT_FILEMODE_BLOB)
+    sig = pygit2.Signature("t", "t@example.invalid", 1_700_000_000, 0)
+    return str(repo.create_commit(None, sig, sig, "config", builder.write(), []))
+
+
+@BOUNDED
+@given(st.one_of(hostile_bytes, deep_text().map(lambda t: ("[dossier]\nx = " + t).encode("utf-8", "surrogatepass"))))
+def test_rennet_toml_is_settings_or_one_line_bad_input(bare_repo, data):
+    from delta.dossier.config import DossierConfig, load_config
+
+    head = commit_with(bare_repo, ".rennet.toml", data)
+    try:
+        assert isinstance(load_config(bare_repo, head), DossierConfig)
+    except BadInput as exc:
+        assert exc.code == "bad_input" and "\n" not in exc.message
+
+
+# --- cursors: bad_cursor ------------------------------------------------------------------
+
+BINDING, DIGEST, COMMAND = "f" * 64, "d" * 64, "context.file"
+
+
+def forged(body: bytes) -> str:
+    """A cursor over `body` whose mac verifies: only its payload can make it unusable."""
+    payload = base64.urlsafe_b64encode(body).decode().rstrip("=")
+    return f"{payload}.{_mac(payload, COMMAND, DIGEST, BINDING)}"
+
+
+@BOUNDED
+@given(st.one_of(st.text(max_size=400), hostile_bytes.map(forged),
+                 st.integers(2, 80).map(lambda n: forged(b"[" * n + b"]" * n)),
+                 st.integers(1, 60).map(lambda n: forged(b'{"o":' * n + b"0" + b"}" * n))))
+def test_a_cursor_is_an_offset_or_bad_cursor(cursor):
+    try:
+        assert decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING) >= 0
+    except BadCursor as exc:
+        assert exc.code == "bad_cursor"
+
+
+def test_a_cursor_issued_here_still_decodes():
+    cursor = encode_cursor(400, command=COMMAND, input_digest=DIGEST, binding=BINDING)
+    assert decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING) == 400
+
+
+# --- rennet call: exactly one envelope, never internal_error -------------------------------
+
+def run_call(argv: list[str]) -> tuple[int, bytes, str]:
+    from context_tools.faces.cli import main
+
+    out, err = io.BytesIO(), io.StringIO()
+    text = io.TextIOWrapper(out, encoding="utf-8")
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
+        code = main(argv)
+        text.flush()
+    return code, out.getvalue(), err.getvalue()
+
+
+@BOUNDED
+@given(st.one_of(hostile_text, json_values.map(lambda v: json.dumps({"name": v, "repo": "no/such/repo"})),
+                 json_values.map(lambda v: json.dumps({"name": "A", "repo": "no/such/repo", "limit": v}))))
+def test_rennet_call_prints_exactly_one_envelope(tmp_path_factory, text):
+    home = tmp_path_factory.getbasetemp() / "call-home"
+    code, out, err = run_call(["call", "--store", str(home), "context.symbol", text])
+    lines = out.splitlines()
+    assert len(lines) == 1, (out, err)
+    envelope = json.loads(lines[0])
+    assert envelope["ok"] is False and envelope["error"]["code"] != "internal_error", envelope
+    assert code in (1, 2) and "Traceback" not in err and "internal_error" not in err
+
+
+# --- tracker answers: a fact, the dossier goes on --------------------------------------------
+
+class RawJira:
+    """A Jira server on loopback answering PROJ-1 with whatever bytes the test sets."""
+
+    def __init__(self) -> None:
+        from tests.fakes.trackers import FakeJira
+
+        outer = self
+
+        class Serving(FakeJira):
+            def handle(self, req, method, body):
+                if self.key_of(method, req.path, body) == "PROJ-1" and isinstance(outer.answer, bytes):
+                    return self.send_raw(req, 200, outer.answer, "application/json")
+                return super().handle(req, method, body)
+
+        self.answer: bytes | None = None
+        self.server = Serving(token="jira-token-for-tests").start()
+        self.server.behaviours["PROJ-2"] = {"title": "the other one", "body": "fine"}
+
+
+@pytest.fixture(scope="module")
+def jira_world(tmp_path_factory):
+    from indexer.store.database import Store
+    from tests.fakes.world import make_change
+
+    root = tmp_path_factory.mktemp("tracker")
+    _, base, head = make_change(root / "r", ["PROJ-1: one", "PROJ-2: two"], remote=None)
+    jira = RawJira()
+    store = Store.open(root / "home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("JIRA_TOKEN", "jira-token-for-tests")
+        yield jira, store, root / "r"
+    store.close()
+    jira.server.stop()
+
+
+def adf(depth: int, text: str) -> dict:
+    node: dict = {"type": "text", "text": text}
+    for i in range(depth):
+        node = {"type": ("bulletList", "listItem", "heading", "paragraph")[i % 4], "attrs": {"level": 10 ** 9},
+                "content": [node]}
+    return node
+
+
+jira_answers = st.one_of(
+    hostile_bytes,
+    json_values.map(lambda v: json.dumps({"key": "PROJ-1", "fields": v}).encode()),
+    st.tuples(st.integers(0, 200), st.text(max_size=20)).map(lambda dt: json.dumps(
+        {"key": "PROJ-1", "fields": {"summary": "deep", "description": adf(*dt)}}).encode()),
+)
+
+
+@BOUNDED
+@given(jira_answers)
+def test_a_tracker_answer_is_an_item_or_a_fact_and_the_rest_go_on(jira_world, answer):
+    from delta.dossier import build_dossier
+
+    jira, store, repo = jira_world
+    jira.answer = answer
+    cfg = {"timeout_seconds": 5.0, "jira": {"base_url": jira.server.url, "token_env": "JIRA_TOKEN",
+                                            "projects": ["PROJ"]}}
+    dossier = build_dossier(repo, "main", "feature", store=store, config=cfg, refresh=True)
+    items = {i.id: i for i in dossier.items}
+    facts = {f.ref: f for f in dossier.facts}
+    assert "PROJ-2" in items  # the other reference is fetched all the same
+    assert ("PROJ-1" in items) != ("PROJ-1" in facts)
+    if "PROJ-1" in facts:
+        assert facts["PROJ-1"].code in ("malformed_response", "not_found")
+    else:
+        assert len(items["PROJ-1"].body) <= RICH_TEXT_CHARS + len(TRUNCATED.format(chars=RICH_TEXT_CHARS))
+
+
+# --- rich text ---------------------------------------------------------------------------------
+
+def deep_python(depth: int, leaf: object) -> object:
+    node = leaf
+    for i in range(depth):
+        node = [node] if i % 2 else {"type": "listItem", "attrs": [], "content": node}
+    return node
+
+
+@BOUNDED
+@given(st.one_of(json_values, st.tuples(st.integers(0, 20_000), json_values).map(lambda d: deep_python(*d))))
+def test_adf_of_any_shape_or_depth_is_bounded_text(node):
+    from delta.dossier.jira import adf_text
+
+    text = adf_text(node)
+    assert isinstance(text, str) and len(text) <= RICH_TEXT_CHARS + len(TRUNCATED.format(chars=RICH_TEXT_CHARS))
+
+
+def test_adf_text_is_bounded_in_size():
+    from delta.dossier.jira import adf_text
+
+    many = {"type": "doc", "content": [{"type": "heading", "attrs": {"level": 10 ** 9},
+                                        "content": [{"type": "text", "text": "x" * 1000}]}] * 5000}
+    text = adf_text(many)
+    assert text.startswith("# " + "x" * 1000)  # a level out of 1..6 is 1, not 10^9 '#'
+    assert len(text) == RICH_TEXT_CHARS + len(TRUNCATED.format(chars=RICH_TEXT_CHARS)) and text.endswith("characters]")
+
+
+@BOUNDED
+@given(st.one_of(hostile_text, st.tuples(st.sampled_from(["- a", "**a**", "Acceptance criteria", "# x"]),
+                                         st.integers(0, 50_000)).map(lambda p: "Acceptance criteria\n" + p[0]
+                                                                      + " " * p[1] + "b\n")))
+def test_acceptance_criteria_of_any_text(body):
+    for c in acceptance_criteria(body):
+        assert c.text and c.text == c.text.strip()
+
+
+def test_linear_bodies_are_bounded():
+    from delta.dossier.linear import parse_issue
+
+    issue = {"data": {"issue": {"identifier": "ENG-1", "title": "t", "description": "d" * (RICH_TEXT_CHARS + 10),
+                                "comments": {"nodes": [{"body": "c" * (RICH_TEXT_CHARS + 10)}]}}}}
+    got = parse_issue("ENG-1", issue)
+    assert got.body.endswith("characters]") and len(got.body) < RICH_TEXT_CHARS + 100
+    assert len(got.comments[0].body) < RICH_TEXT_CHARS + 100
+
+
+# --- a file's lines, a page at a time ------------------------------------------------------------
+
+line_bytes = st.lists(st.sampled_from([b"a", b"\n", b"\r", b"\xff", b"\xc3\xa9", b"\xf0\x9f\x98", b"\x80" * 3000,
+                                       b"x" * 2500]), max_size=30).map(b"".join)
+
+
+@BOUNDED
+@given(line_bytes, st.integers(0, 40), st.integers(0, 40))
+def test_blob_lines_are_the_files_lines_cut_where_they_are_long(data, start, size):
+    from context_tools.query.file_view import LINE_CHARS, BlobLines, text_lines
+
+    whole, lazy = text_lines(data), BlobLines(data)
+    assert len(lazy) == len(whole)
+    for got, want in zip(lazy[start:start + size], whole[start:start + size], strict=True):
+        assert got[:LINE_CHARS] == want[:LINE_CHARS]
+        assert (len(got) > LINE_CHARS) == (len(want) > LINE_CHARS)  # a cut line is marked as cut
+    assert [line[:LINE_CHARS] for line in lazy] == [line[:LINE_CHARS] for line in whole]  # read one by one too
