@@ -93,6 +93,14 @@ class CallContext:
     ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
     input: Any = None  # the decoded input
     extras: dict[str, Any] = field(default_factory=dict)
+    roots: Any = None  # context_tools.faces.roots.Roots on an agent face, else None
+
+    @property
+    def may_index(self) -> bool:
+        """May this call index a revision it reads? A write row may; a read row may on the
+        faces the machine's own user drives (CLI, Python), never on an agent face, where its
+        tool is annotated read-only and must not write."""
+        return self.command.authority == "write" or self.roots is None
 
     @property
     def store(self) -> Any:

@@ -18,10 +18,11 @@ from indexer.contract.result import Freshness, Page, Result
 class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     base: Annotated[str, msgspec.Meta(description="base of the reviewed range (branch, tag or sha)")]
     head: Annotated[str, msgspec.Meta(description="head of the reviewed range; a branch name is also read for references")]
-    repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
+    repo: Annotated[str, msgspec.Meta(description="repository path on the machine running Rennet (over MCP, under one "
+                                                  "of the server's roots); default: the current folder")] = "."
     title: Annotated[str | None, msgspec.Meta(description="PR title, read for references")] = None
     body: Annotated[str | None, msgspec.Meta(description="PR body text, read for references")] = None
-    body_file: Annotated[str | None, msgspec.Meta(description="file holding the PR body ('-' for stdin)")] = None
+    body_file: Annotated[str | None, msgspec.Meta(description="file on the machine running Rennet holding the PR body ('-' for stdin)")] = None
     refresh: Annotated[bool, msgspec.Meta(description="retrieve again even when this patchset was already retrieved")] = False
 
 
@@ -83,9 +84,11 @@ ROWS = (
                     "title and body. The same patchset is served from the store unless --refresh.",
         input=DossierBuildInput,
         handler=build_handler,
-        authority="write",
-        exposure=Exposure(cli=True, agent=False),
+        authority="write",  # persists the dossier in the store
+        exposure=Exposure(cli=True, agent=True),
         maturity="stable",
+        title="Dossier of a range",
+        open_world=True,  # asks the trackers the user configured (gh, Jira, Linear)
         cli=CliShape(path=("dossier",)),
         render=render_dossier,
     ),
