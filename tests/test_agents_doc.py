@@ -38,9 +38,10 @@ def test_the_claude_line_and_the_json_snippet_run_the_same_command():
 
 
 def test_the_pasted_snippet_starts_a_server_that_lists_and_answers(tmp_path):
-    from corpora.gitbuild import RepoBuilder
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
+
+    from corpora.gitbuild import RepoBuilder
 
     repo = tmp_path / "project"
     RepoBuilder(repo).commit({"app.py": "def pasted():\n    return 1\n"})

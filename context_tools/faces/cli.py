@@ -134,6 +134,8 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
     p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
                    help="serve streamable HTTP on a loopback address instead of stdio (a token is required)")
     p.add_argument("--ceiling", type=int, default=None, help="reply ceiling in bytes (default 8192)")
+    p.add_argument("--cache-bytes", metavar="BYTES", default=None,
+                   help="byte budget of the answer cache, k/M/G suffix accepted (default 512M, $RENNET_CACHE_BYTES)")
     p.add_argument("--root", metavar="DIR", action="append", default=None,
                    help="serve only repositories under DIR (repeatable; default: the current folder)")
     p.add_argument("--token-env", metavar="NAME", default=None,
@@ -222,7 +224,7 @@ def _main(argv: list[str]) -> int:
         from context_tools.faces.mcp import serve
 
         return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
-                     token_env=ns.get("token_env"))
+                     token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()

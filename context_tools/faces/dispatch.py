@@ -84,10 +84,11 @@ class Executor:
     """One face's executor: a surface, a store handle and (for agent faces) a ceiling."""
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
-                 table: Registry | None = None, receipts: bool = True, roots: Roots | None = None) -> None:
+                 table: Registry | None = None, receipts: bool = True, roots: Roots | None = None,
+                 cache_bytes: int | None = None) -> None:
         self.surface = surface
         self.roots = roots  # an agent face serves only paths under these (None: the user's own face)
-        self.handle = StoreHandle(store)
+        self.handle = StoreHandle(store, cache_bytes=cache_bytes)
         self.ceiling = ceiling
         self._table = table
         self.receipts = receipts
@@ -132,6 +133,7 @@ class Executor:
 
                 traceback.print_exc(file=sys.stderr)
             reply = self._failure(command_id, _typed(exc, self.handle.home))
+        self.handle.memo.settle()  # what the call left in the cache is weighed, the cache kept to its budget
         if reply.ok and self.ceiling is not None:
             try:
                 self._apply_ceiling(reply)

@@ -32,7 +32,9 @@ from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
 
 SERVER_NAME = "rennet-context"
-CONCURRENT_CALLS = 1  # calls served at once
+# Calls served at once, each in its own thread and LMDB read transaction: reads use both cores
+# worth of waiting on the store and Git, and a call that must index runs beside the others.
+CONCURRENT_CALLS = 8
 
 
 def tool_of(row: Command) -> Any:
@@ -189,7 +191,8 @@ def http_token(token_env: str | None) -> tuple[str, bool]:
 
 
 def serve(store: str | None = None, http: str | None = None, ceiling: int | None = None,
-          roots: Sequence[str] = (), token_env: str | None = None) -> int:
+          roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None) -> int:
+    from context_tools.faces.context import cache_budget
     from indexer.contract.errors import BadInput, RennetError
 
     try:
@@ -200,10 +203,11 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
         if missing:
             raise BadInput(f"--root {missing[0]}: not a folder")
         token = http_token(token_env) if bind is not None else None
+        budget = cache_budget(cache_bytes)
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
-    executor = Executor("mcp", store=store, ceiling=limit, roots=served)
+    executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=budget)
     server = build_server(executor)
     if bind is None:
         return _serve_stdio(server)

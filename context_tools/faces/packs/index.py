@@ -61,12 +61,17 @@ def index_handler(input: IndexInput, ctx) -> Result:
     from indexer.build import index
     from indexer.store.snapshot import load
 
+    from indexer.store.writer_wait import waiting
+
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
+    what = f"{input.rev} of {input.repo}"  # another indexer at work is waited for, bounded, then `busy`
     if bar is not None:
         with bar:
-            report = index(input.repo, input.rev, store=ctx.store, workers=input.workers, progress=update)
+            report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
+                                                           workers=input.workers, progress=update), what)
     else:
-        report = index(input.repo, input.rev, store=ctx.store, workers=input.workers)
+        report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
+                                                       workers=input.workers), what)
     snap = load(ctx.store, input.repo, input.rev)
     return Result(data=report, freshness=freshness_of(snap))
 
