@@ -60,7 +60,6 @@ def index_handler(input: IndexInput, ctx) -> Result:
     from context_tools.faces.progress import stage_bar
     from indexer.build import index
     from indexer.store.snapshot import load
-
     from indexer.store.writer_wait import waiting
 
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
