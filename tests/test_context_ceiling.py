@@ -126,3 +126,19 @@ def test_sweep_removes_old_files_and_keeps_the_newest(tmp_path):
     assert "old.json" not in left
     assert len(left) == KEEP_NEWEST
     assert left[0] == "f0005.json"  # the five oldest went
+
+
+def test_a_spill_file_an_agent_was_handed_outlives_the_count_rule(tmp_path):
+    from context_tools.faces.dispatch import SPILL_MIN_AGE
+
+    folder = tmp_path / "spill"
+    folder.mkdir()
+    now = time.time()
+    for i in range(KEEP_NEWEST + 5):  # all written within the last minute
+        p = folder / f"f{i:04d}.json"
+        p.write_text("{}")
+        os.utime(p, (now - 60 + i / 100, now - 60 + i / 100))
+    sweep(folder, now=now, min_age=SPILL_MIN_AGE)
+    assert len(list(folder.iterdir())) == KEEP_NEWEST + 5  # none is yet 15 minutes old
+    sweep(folder, now=now + SPILL_MIN_AGE, min_age=SPILL_MIN_AGE)
+    assert len(list(folder.iterdir())) == KEEP_NEWEST  # past its minimum age, the count rule applies

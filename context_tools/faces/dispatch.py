@@ -19,6 +19,7 @@ from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.result import Result, error_envelope, ok_envelope
 
 _encoder = msgspec.json.Encoder()
+SPILL_MIN_AGE = 15 * 60  # a spill file outlives the reply naming it by at least this many seconds
 
 
 @dataclass
@@ -163,7 +164,8 @@ class Executor:
         from context_tools.faces.spill import spill
 
         try:
-            reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=self.ceiling)
+            reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=self.ceiling,
+                               min_age=SPILL_MIN_AGE)
         except OSError as exc:
             raise _spill_error(exc, self.handle.home) from None
         reply.spill_path = reply.wire["path"]

@@ -54,7 +54,8 @@ def spill_dir(home: Path) -> Path:
     return home / "spill"
 
 
-def sweep(folder: Path, now: float | None = None) -> None:
+def sweep(folder: Path, now: float | None = None, min_age: float = 0.0) -> None:
+    """`min_age`: seconds a file is kept whatever the count, so a path handed to an agent stays readable."""
     now = time.time() if now is None else now
     try:
         entries = [(p.stat().st_mtime, p) for p in folder.iterdir() if p.suffix == ".json"]
@@ -62,19 +63,19 @@ def sweep(folder: Path, now: float | None = None) -> None:
         return
     entries.sort(reverse=True)
     for rank, (mtime, path) in enumerate(entries):
-        if now - mtime > MAX_AGE_SECONDS or rank >= KEEP_NEWEST:
+        if now - mtime > MAX_AGE_SECONDS or (rank >= KEEP_NEWEST and now - mtime >= min_age):
             try:
                 path.unlink()
             except FileNotFoundError:
                 pass
 
 
-def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, Any]:
+def spill(wire: bytes, *, command: str, home: Path, ceiling: int, min_age: float = 0.0) -> dict[str, Any]:
     """Write the complete serialized reply to the spill folder; return the envelope that
     replaces it, itself at most `ceiling` bytes once serialized."""
     folder = spill_dir(home)
     folder.mkdir(parents=True, exist_ok=True)
-    sweep(folder)
+    sweep(folder, min_age=min_age)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     name = f"{stamp}-{command}-{hashlib.sha256(wire).hexdigest()[:16]}.json"
     path = folder / name
