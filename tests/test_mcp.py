@@ -403,3 +403,44 @@ def test_depth_scan_ignores_brackets_inside_strings():
     assert depth_and_shallow(b'{"a":"\\"[["}')[0] == 1
     depth, shallow = depth_and_shallow(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
     assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
+
+
+def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: World, tmp_path):
+    """Roots are a handshake-era capability (deprecated from protocol 2026-07-28, where a server
+    has no back-channel to ask): a client on the handshake protocol declares them."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            served = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            other = await client.call_tool("context_symbol", {"repo": str(ROOT), "name": "Flask"})
+            return served, other
+
+    served, other = anyio.run(work)
+    assert served.is_error is False and served.structured_content["data"]["definitions"][0]["qualified"] == "Flask"
+    assert other.structured_content["error"]["code"] == "forbidden"
+
+
+def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
+    import httpx2
+
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    deep = b'{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":' + b"[" * 1000 + b"]" * 1000 + b"}}"
+    try:
+        answers = [httpx2.post(server.url, content=body, headers=headers, timeout=30)
+                   for body in (b"not json", b'{"a":1}', deep)]
+    finally:
+        server.close()
+    assert [a.status_code for a in answers] == [400, 400, 400]
+    assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]

@@ -100,7 +100,7 @@ async def client_roots(ctx: Any) -> list[str]:
         with warnings.catch_warnings(), anyio.fail_after(10):
             warnings.simplefilter("ignore")
             listed = await ctx.session.list_roots()
-    except Exception:  # a client that cannot answer declared nothing we can use
+    except Exception:  # a client that cannot answer (no back-channel on 2026-07-28+) declared nothing usable
         return []
     found = (file_uri_path(str(root.uri)) for root in listed.roots)
     return [path for path in found if path]

@@ -7,6 +7,9 @@
 2. `Origin`, when sent, is that same address over http: a page of any other origin is
    refused (403).
 3. `Authorization: Bearer <token>` with the server's token: anything else is 401.
+4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
+   or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
+   with its JSON-RPC error (-32600, -32700) and status 400.
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -89,8 +92,46 @@ class Guard:
         elif not self.token_ok(headers.get("authorization", "")):
             await _refuse(send, 401, "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
                           [(b"www-authenticate", b'Bearer realm="rennet"')])
+        elif scope.get("method") == "POST":
+            await self._checked_post(scope, receive, send)
         else:
             await self.app(scope, receive, send)
+
+    async def _checked_post(self, scope: Scope, receive: Any, send: Any) -> None:
+        """A POST body is framed as on stdio: bounded, depth-scanned, and answered with its
+        JSON-RPC error (-32700, -32600) here when it is not a request the server can take."""
+        import json
+
+        from context_tools.faces.mcp_stdio import MAX_LINE_BYTES, check_line
+
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body.extend(message.get("body", b""))
+            more = message.get("more_body", False)
+            if len(body) > MAX_LINE_BYTES:
+                break
+        _, error = check_line(bytes(body))
+        if error is not None:
+            rid, code, text = error
+            reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
+            await send({"type": "http.response.start", "status": 400, "headers": headers})
+            await send({"type": "http.response.body", "body": reply})
+            return
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
