@@ -47,9 +47,8 @@ def approx_bytes(obj: Any) -> int:
         if isinstance(o, _ATOMS) or depth >= MAX_DEPTH:
             return size
         if isinstance(o, dict):
-            keys, scale = _sample(list(o.keys()))
-            size += scale * sum(weigh(k, depth + 1) + weigh(o[k], depth + 1) for k in keys)
-            return size
+            pairs, scale = _sample(list(o.items()))  # one atomic copy: another thread may be filling it
+            return size + scale * sum(weigh(k, depth + 1) + weigh(v, depth + 1) for k, v in pairs)
         if isinstance(o, (list, tuple, set, frozenset)):
             items, scale = _sample(list(o))
             return size + scale * sum(weigh(i, depth + 1) for i in items)
