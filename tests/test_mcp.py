@@ -305,7 +305,12 @@ class HttpServer:
 
     def close(self) -> None:
         self.proc.terminate()
-        self.proc.wait(timeout=20)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a server deaf to SIGTERM fails the test, and is not left behind
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+            raise
 
 
 def _free_port(host: str = "127.0.0.1") -> int:
