@@ -33,6 +33,7 @@ from typing import (
 import msgspec
 import pygit2
 
+from indexer import worker_start
 from indexer.contract.errors import RennetError
 from indexer.extract.child_process import die_with_parent
 from indexer.git import read as gitread
@@ -115,8 +116,10 @@ _worker_repo: pygit2.Repository | None = None
 def fork_pool(workers: int, lock: WriteLock, repo_path: str | None = None):
     """Extraction workers forked from the indexer. A worker must not outlive a killed indexer,
     nor keep its write lock alive; with `repo_path` each opens that repository once."""
-    inherited = (lock.fd,) if lock.fd is not None else ()
-    return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
+    method = worker_start.method()
+    # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
+    inherited = (lock.fd,) if lock.fd is not None and method == "fork" else ()
+    return multiprocessing.get_context(method).Pool(workers, initializer=_worker_init,
                                                     initargs=(repo_path, inherited))
 
 

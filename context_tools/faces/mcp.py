@@ -207,6 +207,9 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
+    from indexer import worker_start
+
+    worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=budget)
     server = build_server(executor)
     if bind is None:
