@@ -35,6 +35,7 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
     first: the OID its pin names, or the rev itself (which pins it). This is the one place a
     read asks for a build; `indexer.store.snapshot.load` never does."""
     from indexer.contract.errors import NotIndexed
+    from indexer.store import writer_wait
     from indexer.store.snapshot import load
 
     store = store or Store.open()
@@ -42,14 +43,24 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
         return load(store, repo_path, rev)
     except NotIndexed:
         if not index_if_absent:
-            raise
+            # Another indexer may be writing this very revision: wait for it, then look again.
+            if not writer_wait.wait_for_writer(store.home):
+                raise writer_wait.busy(store.home, f"{rev} of {repo_path}", writer_wait.WAIT_SECONDS) from None
+            return load(store, repo_path, rev)
     from indexer.build import index as _index
     from indexer.git import read as gitread
     from indexer.store.snapshot import pinned_oid
 
-    pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
-    _index(repo_path, pinned or rev, store=store, workers=workers)
-    return load(store, repo_path, rev)
+    def attempt() -> "Snapshot":
+        try:
+            return load(store, repo_path, rev)  # the indexer we waited for may have written it
+        except NotIndexed:
+            pass
+        pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
+        _index(repo_path, pinned or rev, store=store, workers=workers)
+        return load(store, repo_path, rev)
+
+    return writer_wait.waiting(store.home, attempt, f"{rev} of {repo_path}")
 
 
 def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store | None = None,

@@ -304,9 +304,9 @@ def test_every_face_answers_a_workspace_alike(run, monkeypatch):
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert {"workspace", "repo"} <= set(tools["context.symbol"].input_schema["properties"])
-        assert "member" in tools["context.file"].input_schema["properties"]
-        return text_of(await client.call_tool("context.symbol", input))
+        assert {"workspace", "repo"} <= set(tools["context_symbol"].input_schema["properties"])
+        assert "member" in tools["context_file"].input_schema["properties"]
+        return text_of(await client.call_tool("context_symbol", input))
 
     results["mcp"] = run_stdio(run.home, work)
     first = results["python"]

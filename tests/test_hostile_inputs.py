@@ -222,8 +222,8 @@ def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo
     os.truncate(data, 8192)
 
     async def work(client):
-        first = await client.call_tool("context.symbol", {"repo": str(small_repo), "name": "A"})
-        again = await client.call_tool("context.symbol", {"repo": str(small_repo), "name": "A"})
+        first = await client.call_tool("context_symbol", {"repo": str(small_repo), "name": "A"})
+        again = await client.call_tool("context_symbol", {"repo": str(small_repo), "name": "A"})
         return first, again
 
     for reply in run_stdio(str(tmp_path / "home"), work):  # was: the server died of SIGBUS on the first call

@@ -4,19 +4,25 @@ process) and over streamable HTTP on loopback."""
 from __future__ import annotations
 
 import json
-import socket
+import re
 import subprocess
-import time
+import tempfile
+from pathlib import Path
 
 import anyio
+import jsonschema
 import pytest
 
+from context_tools.faces.registry import registry, wire_name
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
 
+WIRE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+WIRE_INVENTORY = {wire_name(i) for i in AGENT_INVENTORY}
+
 
 def tool_calls(w: World) -> dict[str, dict]:
-    """One representative input per agent tool."""
+    """One representative input per agent tool that answers ok on the world fixture."""
     return {
         "context.overview": {"repo": w.repo},
         "context.map": {"repo": w.repo, "budget": 1024},
@@ -24,7 +30,16 @@ def tool_calls(w: World) -> dict[str, dict]:
         "context.symbol": {"repo": w.repo, "name": "Flask.route"},
         "context.references": {"repo": w.repo, "name": "route"},
         "context.novelty": {"repo": w.repo, "base": "v1", "head": "main"},
+        "repo.index": {"repo": w.repo, "rev": "main"},
+        "repo.snapshots": {"repo": w.repo},
+        "delta.packet": {"repo": w.repo, "base": "v1", "head": "main"},
+        "dossier.build": {"repo": w.repo, "base": "v1", "head": "main"},
     }
+
+
+# Agent tools that need state the world fixture does not hold to answer ok; each is called
+# for its typed error here and for an ok answer in its own tests.
+ANSWERED_ELSEWHERE = {"workspace.status": "needs a workspace; tests/test_context_workspace.py"}
 
 
 async def _session(params_or_url, work) -> object:
@@ -34,11 +49,13 @@ async def _session(params_or_url, work) -> object:
         return await work(client)
 
 
-def run_stdio(store: str, work, *extra: str):
+def run_stdio(store: str, work, *extra: str, root: str | None = None):
+    """Spawn `rennet mcp` serving `root` (default: the temporary folder every fixture lives in)."""
     from mcp.client.stdio import StdioServerParameters
 
-    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", *extra],
-                                   env=cli_env(store), cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root or tempfile.gettempdir(), *extra],
+        env=cli_env(store), cwd=str(ROOT))
     return anyio.run(_session, params, work)
 
 
@@ -49,100 +66,324 @@ def text_of(result) -> dict:
 
 @pytest.fixture(scope="module")
 def stdio_session(world: World):
-    """List the tools and call each one (plus the error cases) in one spawned server."""
+    """List the tools and call each one (plus the error cases) in one spawned server whose only
+    root is the folder holding the world's repository and store."""
+    outside = str(ROOT)
 
     async def work(client):
         tools = (await client.list_tools()).tools
-        replies = {name: await client.call_tool(name, args) for name, args in tool_calls(world).items()}
+        replies = {name: await client.call_tool(wire_name(name), args) for name, args in tool_calls(world).items()}
         errors = {
-            "not_found": await client.call_tool("context.symbol", {"repo": world.repo, "name": "Nope", "fuzzy": False}),
-            "bad_input": await client.call_tool("context.symbol", {"repo": world.repo, "name": "X", "bogus": 1}),
-            "bad_cursor": await client.call_tool("context.file", {"repo": world.repo, "path": "src/webapp/app.py",
+            "not_found": await client.call_tool("context_symbol", {"repo": world.repo, "name": "Nope", "fuzzy": False}),
+            "bad_input": await client.call_tool("context_symbol", {"repo": world.repo, "name": "X", "bogus": 1}),
+            "bad_cursor": await client.call_tool("context_file", {"repo": world.repo, "path": "src/webapp/app.py",
                                                                    "cursor": "eyJvIjoxfQ.deadbeef"}),
-            "unknown_command": await client.call_tool("repo.index", {"repo": world.repo}),
+            "unknown_command": await client.call_tool("context.symbol", {"repo": world.repo, "name": "Flask"}),
+            "forbidden": await client.call_tool("context_symbol", {"repo": outside, "name": "Flask"}),
+            "not_a_repository": await client.call_tool("context_symbol", {"repo": world.store, "name": "Flask"}),
+            "workspace_not_found": await client.call_tool("workspace_status", {"name": "nope"}),
         }
         return tools, replies, errors
 
-    return run_stdio(world.store, work)
+    return run_stdio(world.store, work, root=str(Path(world.repo).parent))
 
 
-def test_tools_are_exactly_the_agent_rows_with_their_schemas(stdio_session):
-    from context_tools.faces.registry import registry
-
+def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(stdio_session):
     tools, _, _ = stdio_session
-    assert {t.name for t in tools} == AGENT_INVENTORY
     table = registry()
+    assert {t.name for t in tools} == WIRE_INVENTORY
     for tool in tools:
-        assert tool.input_schema == table.get(tool.name).input_schema()
-        assert tool.annotations.read_only_hint is True
+        assert WIRE.match(tool.name), tool.name
+        row = table.by_wire_name(tool.name)
+        assert tool.title and tool.title == row.title
+        assert tool.input_schema == row.input_schema()
+        assert tool.output_schema == row.output_schema()
+        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+        assert tool.annotations.read_only_hint is (row.authority == "read"), tool.name
+        assert tool.annotations.destructive_hint is False
 
 
-def test_each_tool_answers_with_the_result_contract(stdio_session, world: World):
-    _, replies, _ = stdio_session
-    assert set(replies) == AGENT_INVENTORY
+def test_every_property_carries_its_description_at_its_own_top_level(stdio_session):
+    tools, _, _ = stdio_session
+    for tool in tools:
+        for name, prop in tool.input_schema["properties"].items():
+            assert prop.get("description"), f"{tool.name}.{name}"
+        repo = tool.input_schema["properties"].get("repo")
+        if repo is not None:
+            assert "server's roots" in repo["description"], tool.name
+    budget = next(t for t in tools if t.name == "context_map").input_schema["properties"]["budget"]
+    assert "bytes" in budget["description"]
+
+
+def test_write_tools_are_not_read_only(stdio_session):
+    tools, _, _ = stdio_session
+    flags = {t.name: t.annotations.read_only_hint for t in tools}
+    assert flags["repo_index"] is False and flags["delta_packet"] is False and flags["dossier_build"] is False
+    assert flags["context_symbol"] is True and flags["repo_snapshots"] is True
+
+
+def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(stdio_session, world: World):
+    tools, replies, errors = stdio_session
+    schemas = {t.name: t.output_schema for t in tools}
+    assert set(replies) | set(ANSWERED_ELSEWHERE) == AGENT_INVENTORY
     for name, result in replies.items():
-        assert result.is_error is False, name
+        assert result.is_error is False, (name, text_of(result))
         body = text_of(result)
+        assert result.structured_content == body
+        jsonschema.validate(body, schemas[wire_name(name)])
         assert body["ok"] is True and body["command"] == name
-        assert body["freshness"]["pinned_oid"] in (world.head, world.base) and body["freshness"]["status"] == "current"
+    for code, result in errors.items():
+        if code != "unknown_command":
+            tool = "workspace_status" if code.startswith("workspace") else "context_symbol"
+            tool = "context_file" if code == "bad_cursor" else tool
+            jsonschema.validate(result.structured_content, schemas[tool])
     symbol = text_of(replies["context.symbol"])
     assert symbol["data"]["definitions"][0]["path"] == "src/webapp/app.py"
+    assert symbol["freshness"]["pinned_oid"] == world.head and symbol["freshness"]["status"] == "current"
+    revs = {r["rev"]: r for r in text_of(replies["repo.snapshots"])["data"]["revs"]}
+    assert revs["main"]["pinned_oid"] == world.head and revs["main"]["status"] == "current"
+    assert revs["v1"]["pinned_oid"] == world.base
+    assert revs["feature"]["status"] == "stale" and revs["gone"]["status"] == "unknown"
 
 
-def test_typed_errors_are_tool_errors_carrying_the_code(stdio_session):
+def test_typed_errors_are_tool_errors_carrying_the_code(stdio_session, world: World):
     _, _, errors = stdio_session
     for code, result in errors.items():
         assert result.is_error is True, code
         body = text_of(result)
-        assert body["ok"] is False and body["error"]["code"] == code
+        assert body["ok"] is False and body["error"]["code"] == code.replace("workspace_", ""), body
+    assert "list the tools" in text_of(errors["unknown_command"])["error"]["message"]
+    forbidden = text_of(errors["forbidden"])["error"]["message"]
+    assert str(Path(world.repo).parent) in forbidden and "outside the roots" in forbidden
+    hint = text_of(errors["not_a_repository"])["error"]["message"]
+    assert "pass `repo`" in hint and "server's machine" in hint
+
+
+def test_the_packet_tool_writes_the_files_rennet_delta_writes(stdio_session, world: World, tmp_path):
+    _, replies, _ = stdio_session
+    summary = text_of(replies["delta.packet"])["data"]
+    packet = Path(summary["packet_path"])
+    assert packet.name == "packet.json" and packet.is_file()
+    assert summary["range"]["head_oid"] == world.head and summary["totals"]["files"] >= 1
+    mcp_bytes = packet.read_bytes()
+    offer = Path(summary["offer_path"]) if summary["offer_path"] else None
+    offer_bytes = offer.read_bytes() if offer else None
+    out = tmp_path / "cli"
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "delta", "--repo", world.repo, "--base", "v1",
+                        "--head", "main", "--out", str(out), "--json"], cwd=ROOT, env=cli_env(world.store),
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    cli_packet = json.loads((out / "packet.json").read_bytes())
+    mcp_packet = json.loads(mcp_bytes)
+    for doc in (cli_packet, mcp_packet):
+        doc.pop("offer", None)  # the path of noise-offer.json: each names its own folder
+    assert mcp_packet == cli_packet
+    assert [f["path"] for f in summary["files"]] == [f["path"] for f in cli_packet["files"]][: len(summary["files"])]
+    if offer_bytes is not None:
+        assert (out / "noise-offer.json").read_bytes() == offer_bytes
+
+
+def test_a_read_tool_never_indexes_and_says_which_tool_does(tmp_path):
+    from corpora.gitbuild import RepoBuilder
+
+    repo = tmp_path / "fresh"
+    RepoBuilder(repo).commit({"m.py": "def fresh():\n    return 1\n"})
+    home = str(tmp_path / "home")
+
+    async def work(client):
+        first = await client.call_tool("context_symbol", {"repo": str(repo), "name": "fresh"})
+        listed = await client.call_tool("repo_snapshots", {"repo": str(repo)})
+        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
+        again = await client.call_tool("context_symbol", {"repo": str(repo), "name": "fresh"})
+        return first, listed, indexed, again
+
+    first, listed, indexed, again = run_stdio(home, work, root=str(tmp_path))
+    error = text_of(first)["error"]
+    assert error["code"] == "not_indexed" and "repo_index" in error["message"]
+    assert text_of(listed)["data"]["revs"] == []  # the read left no snapshot behind
+    assert indexed.is_error is False and text_of(indexed)["data"]["files"] == 1
+    assert text_of(again)["data"]["definitions"][0]["path"] == "m.py"
 
 
 def test_ceiling_applies_to_mcp_replies_and_spills(world: World, tmp_path):
     home = str(tmp_path / "home")
 
     async def work(client):
-        return await client.call_tool("context.file", {"repo": world.repo, "path": "src/webapp/app.py"})
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        await client.call_tool("repo_index", {"repo": world.repo})  # a fresh home: read tools never index
+        return tools, await client.call_tool("context_file", {"repo": world.repo, "path": "src/webapp/app.py"})
 
-    result = run_stdio(home, work, "--ceiling", "600")
+    tools, result = run_stdio(home, work, "--ceiling", "600")
     text = result.content[0].text
     assert len(text.encode()) <= 600
     envelope = json.loads(text)
-    assert set(envelope) == {"head", "note", "path", "bytes"}
+    assert set(envelope) == {"head", "note", "path", "bytes"} and result.structured_content == envelope
+    jsonschema.validate(envelope, tools["context_file"].output_schema)
     full = json.loads(open(envelope["path"], "rb").read())
     assert full["ok"] is True and len(full["data"]["content"]["lines"]) == 13
     assert envelope["bytes"] == len(open(envelope["path"], "rb").read())
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+def test_a_spill_on_a_full_disk_is_a_typed_error(world: World, tmp_path, monkeypatch):
+    """The disk is the edge we cannot fill on demand: the spill's write fails as a full disk does."""
+    import errno
+
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+
+    def full(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    executor = Executor("mcp", store=world.store, ceiling=600, roots=Roots.of([world.repo]),
+                        receipts=False)
+    monkeypatch.setattr(Path, "write_bytes", full)
+    reply = executor.run("context.file", {"repo": world.repo, "path": "src/webapp/app.py"})
+    assert reply.ok is False and reply.wire["error"]["code"] == "store_full"
+    assert "free space" in reply.wire["error"]["message"]
+
+
+# --- the stdio wire itself ---------------------------------------------------------------
+
+def raw_stdio(lines: list[bytes], store: str) -> list[dict]:
+    """Write raw lines to `rennet mcp` and read every answer until it exits at end of input."""
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp"], input=b"".join(line + b"\n" for line in lines),
+                       cwd=ROOT, env=cli_env(store), capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr.decode()
+    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+
+
+def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(tmp_path):
+    deep = b"[" * 1000 + b"]" * 1000
+    answers = raw_stdio([
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":2,"method":',                      # not JSON
+        b'{"hello":"world"}',                                       # JSON, not JSON-RPC
+        b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"context_symbol","arguments":{"name":'
+        + deep + b"}}}",                                             # 1,000 deep
+        b'{"jsonrpc":"2.0","id":"five","params":' + b'{"a":' * 1000 + b"1" + b"}" * 1000 + b',"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":6,"method":"ping"}',                # the server still serves
+    ], str(tmp_path / "home"))
+    by_id = {a.get("id"): a for a in answers}
+    assert by_id[1]["result"] == {} and by_id[6]["result"] == {}
+    nulls = [a for a in answers if a.get("id") is None]
+    assert sorted(a["error"]["code"] for a in nulls) == [-32700, -32600]
+    assert by_id[4]["error"]["code"] == -32600 and by_id["five"]["error"]["code"] == -32600
+    assert len(answers) == 6
+
+
+# --- streamable HTTP on loopback ------------------------------------------------------------
+
+class HttpServer:
+    def __init__(self, bind: str, port: int, store: str, root: str, env: dict | None = None, *extra: str) -> None:
+        args = [PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"{bind}:{port}", "--root", root, *extra]
+        self.proc = subprocess.Popen(args, cwd=ROOT, env={**cli_env(store), **(env or {})},
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.token = ""
+        for raw in self.proc.stderr:  # the address line, then the token line (unless taken from the env)
+            line = raw.decode()
+            if "token" in line:
+                self.token = line.rsplit(" ", 1)[-1].strip()
+            if "token" in line or (env and "MCP over" in line):
+                break
+        self.url = f"http://{bind}:{port}/mcp"
+        self._wait(bind, port)
+
+    def _wait(self, bind: str, port: int) -> None:
+        import socket
+        import time
+
+        host = bind.strip("[]")
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket(family) as s:
+                if s.connect_ex((host, port)) == 0:
+                    return
+            assert self.proc.poll() is None
+            time.sleep(0.05)
+        raise AssertionError("server did not listen")
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a server deaf to SIGTERM fails the test, and is not left behind
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+            raise
+
+
+def _free_port(host: str = "127.0.0.1") -> int:
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def test_streamable_http_on_loopback(world: World):
-    port = _free_port()
-    proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}"], cwd=ROOT,
-                            env=cli_env(world.store), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def post(url: str, headers: dict[str, str]) -> int:
+    """The HTTP status of an `initialize` request sent with these headers."""
+    import httpx2
+
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    base = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    return httpx2.post(url, json=body, headers={**base, **headers}, timeout=30).status_code
+
+
+def client_with(url: str, token: str):
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"},
+                                                                      timeout=60))
+
+
+def test_http_on_127_0_0_2_wants_the_token_its_own_host_and_origin(world: World):
+    port = _free_port("127.0.0.2")
+    server = HttpServer("127.0.0.2", port, world.store, str(Path(world.repo).parent))
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert proc.poll() is None, proc.stderr.read().decode()
-            time.sleep(0.1)
+        auth = {"Authorization": f"Bearer {server.token}"}
+        assert len(server.token) >= 32
+        assert post(server.url, {}) == 401
+        assert post(server.url, {"Authorization": "Bearer wrong-token-of-some-length"}) == 401
+        assert post(server.url, {**auth, "Host": f"evil.example:{port}"}) == 421  # DNS rebinding
+        assert post(server.url, {**auth, "Host": f"localhost:{port}"}) == 421  # not where it is bound
+        assert post(server.url, {**auth, "Origin": "http://evil.example"}) == 403
+        assert post(server.url, {**auth, "Origin": f"http://127.0.0.2:{port}"}) == 200
+        assert post(server.url, auth) == 200
 
         async def work(client):
             tools = (await client.list_tools()).tools
-            reply = await client.call_tool("context.symbol", {"repo": world.repo, "name": "Flask"})
-            return tools, reply
+            reply = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            outside = await client.call_tool("context_symbol", {"repo": str(ROOT), "name": "Flask"})
+            return tools, reply, outside
 
-        tools, reply = anyio.run(_session, f"http://127.0.0.1:{port}/mcp", work)
-        assert {t.name for t in tools} == AGENT_INVENTORY
-        assert text_of(reply)["data"]["definitions"][0]["qualified"] == "Flask"
+        tools, reply, outside = anyio.run(_session, client_with(server.url, server.token), work)
+        assert {t.name for t in tools} == WIRE_INVENTORY
+        assert reply.structured_content["data"]["definitions"][0]["qualified"] == "Flask"
+        jsonschema.validate(reply.structured_content, next(t for t in tools if t.name == "context_symbol").output_schema)
+        assert outside.structured_content["error"]["code"] == "forbidden"
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        server.close()
+
+
+def test_http_on_ipv6_loopback_in_its_long_spelling_checks_host_and_token(world: World):
+    port = _free_port("::1")
+    env = {"RENNET_TEST_TOKEN": "a-token-from-the-environment-0123456789"}
+    server = HttpServer("[0:0:0:0:0:0:0:1]", port, world.store, str(Path(world.repo).parent), env,
+                        "--token-env", "RENNET_TEST_TOKEN")
+    try:
+        auth = {"Authorization": f"Bearer {env['RENNET_TEST_TOKEN']}"}
+        assert server.token == ""  # a token from the environment is never printed
+        assert post(server.url, {}) == 401
+        assert post(server.url, {**auth, "Host": f"evil.example:{port}"}) == 421
+        assert post(server.url, {**auth, "Origin": "http://evil.example"}) == 403
+        assert post(server.url, {**auth, "Host": f"[::1]:{port}"}) == 200
+        assert post(server.url, {**auth, "Host": f"[0:0:0:0:0:0:0:1]:{port}", "Origin": f"http://[::1]:{port}"}) == 200
+    finally:
+        server.close()
 
 
 @pytest.mark.parametrize("bind", ["0.0.0.0:8765", "192.168.1.5:8765", "example.com:80", "127.0.0.1", "[::]:8765"])
@@ -151,3 +392,60 @@ def test_non_loopback_binds_are_refused(bind):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
     assert p.stderr.startswith("rennet: bad_input:") and "Traceback" not in p.stderr
+
+
+def test_a_token_env_that_is_unset_is_refused_before_serving(tmp_path):
+    env = {k: v for k, v in cli_env(str(tmp_path)).items() if k != "RENNET_NO_SUCH_TOKEN"}
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:8765", "--token-env",
+                        "RENNET_NO_SUCH_TOKEN"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and p.stderr.startswith("rennet: bad_input: --token-env RENNET_NO_SUCH_TOKEN")
+
+
+def test_depth_scan_ignores_brackets_inside_strings():
+    from context_tools.faces.mcp_stdio import depth_and_shallow
+
+    assert depth_and_shallow(b'{"a":"[[[[{{{{"}')[0] == 1
+    assert depth_and_shallow(b'{"a":"\\"[["}')[0] == 1
+    depth, shallow = depth_and_shallow(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
+    assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
+
+
+def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: World, tmp_path):
+    """Roots are a handshake-era capability (deprecated from protocol 2026-07-28, where a server
+    has no back-channel to ask): a client on the handshake protocol declares them."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            served = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            other = await client.call_tool("context_symbol", {"repo": str(ROOT), "name": "Flask"})
+            return served, other
+
+    served, other = anyio.run(work)
+    assert served.is_error is False and served.structured_content["data"]["definitions"][0]["qualified"] == "Flask"
+    assert other.structured_content["error"]["code"] == "forbidden"
+
+
+def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
+    import httpx2
+
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    deep = b'{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":' + b"[" * 1000 + b"]" * 1000 + b"}}"
+    try:
+        answers = [httpx2.post(server.url, content=body, headers=headers, timeout=30)
+                   for body in (b"not json", b'{"a":1}', deep)]
+    finally:
+        server.close()
+    assert [a.status_code for a in answers] == [400, 400, 400]
+    assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]

@@ -22,6 +22,11 @@ AGENT_INVENTORY = {
     "context.overview",
     "context.references",
     "context.symbol",
+    "delta.packet",
+    "dossier.build",
+    "repo.index",
+    "repo.snapshots",
+    "workspace.status",
 }
 
 
@@ -66,6 +71,22 @@ def test_every_row_is_keyed_domain_verb_with_an_object_schema_that_forbids_unkno
         assert r.authority in ("read", "write") and r.maturity in ("stable", "experimental", "planned")
 
 
+def test_every_row_projects_to_one_wire_name_every_mcp_client_accepts():
+    import re
+
+    names = [r.wire_name for r in registry().rows]
+    assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", n) for n in names) and len(set(names)) == len(names)
+    assert registry().get("context.symbol").wire_name == "context_symbol"
+    for r in registry().agent_tools():
+        assert r.title and registry().by_wire_name(r.wire_name) is r
+        assert registry().by_wire_name(r.id) is None  # the dotted id is never a tool name
+
+
+def test_two_ids_with_one_wire_name_are_rejected():
+    with pytest.raises(RegistryError, match="MCP name 'demo_x_y' claimed by"):
+        Registry([row("demo.x_y"), row("demo_x.y")])
+
+
 def test_duplicate_ids_are_rejected():
     with pytest.raises(RegistryError, match="duplicate command id 'demo.echo'"):
         Registry([row(), row(summary="Another echo.")])
@@ -84,6 +105,8 @@ def test_duplicate_or_prefix_cli_verbs_are_rejected():
     (dict(input=msgspec.defstruct("Loose", [("a", int)])), "forbid_unknown_fields"),
     (dict(exposure=Exposure(agent=True), surfaces=("cli", "python")), "mcp surface"),
     (dict(handler=None), "needs a handler"),
+    (dict(exposure=Exposure(agent=True)), "needs a title"),
+    (dict(id="demo." + "v" * 60), "does not match"),
     (dict(cli=CliShape(positional=("nope",))), "positional 'nope'"),
     (dict(cli=CliShape(path=("call",))), "reserved"),
 ])
@@ -138,12 +161,14 @@ def test_a_command_with_no_arguments_rejects_one(tmp_path):
 
 def test_planned_rows_are_listed_but_run_nowhere(tmp_path):
     planned = Command(id="demo.later", summary="Not built yet.", input=NoInput, handler=None, maturity="planned",
-                      exposure=Exposure(cli=True, agent=True))
-    table = Registry([row(exposure=Exposure(cli=True, agent=True)), planned])
+                      exposure=Exposure(cli=True, agent=True), title="Later")
+    table = Registry([row(exposure=Exposure(cli=True, agent=True), title="Echo"), planned])
     assert [r.id for r in table.rows] == ["demo.echo", "demo.later"]
     assert [r.id for r in table.agent_tools()] == ["demo.echo"]
     assert [r.id for r in table.cli_verbs()] == ["demo.echo"]
     assert planned.describe()["runnable"] is False and planned.describe()["cli"] is None
+    assert "planned and not implemented" in planned.describe()["unavailable"]  # the reason `rennet commands` shows
+    assert table.by_wire_name("demo_later") is None and table.by_wire_name("demo_echo").id == "demo.echo"
     for surface in ("cli", "mcp", "python"):
         reply = Executor(surface, store=str(tmp_path), table=table).run("demo.later", {})
         assert reply.envelope["error"]["code"] == "unavailable"

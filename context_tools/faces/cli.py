@@ -134,10 +134,17 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
     p = subs.add_parser("mcp", help="serve the agent-exposed commands over MCP (stdio by default)")
     _common(p, json_flag=False)
     p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
-                   help="serve streamable HTTP on a loopback address instead of stdio")
+                   help="serve streamable HTTP on a loopback address instead of stdio (a token is required)")
     p.add_argument("--ceiling", type=int, default=None, help="reply ceiling in bytes (default 8192)")
     p.add_argument("--worktree", action="store_true", default=False,
                    help="answer from the checkout's working tree unless a call names a rev, head or workspace")
+    p.add_argument("--cache-bytes", metavar="BYTES", default=None,
+                   help="byte budget of the answer cache, k/M/G suffix accepted (default 512M, $RENNET_CACHE_BYTES)")
+    p.add_argument("--root", metavar="DIR", action="append", default=None,
+                   help="serve only repositories under DIR (repeatable; default: the current folder)")
+    p.add_argument("--token-env", metavar="NAME", default=None,
+                   help="with --http: read the bearer token from this environment variable "
+                        "(default: generate one and print it once to stderr)")
     p.set_defaults(_builtin="mcp")
 
     groups: dict[tuple[str, ...], Any] = {(): subs}
@@ -241,7 +248,8 @@ def _main(argv: list[str]) -> int:
     if builtin == "mcp":
         from context_tools.faces.mcp import serve
 
-        return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), worktree=ns.get("worktree", False))
+        return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
+                     token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"), worktree=ns.get("worktree", False))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()
@@ -306,6 +314,8 @@ def _commands(table: Any, as_json: bool) -> int:
         flags = ",".join(k for k in ("cli", "agent") if r["exposure"][k]) or "-"
         status = r["maturity"] if r["runnable"] else f"{r['maturity']} (not runnable)"
         print(f"{r['id']:<{width}}  {r['authority']:<5}  {flags:<9}  {status:<12}  {r['summary']}")
+        if r["unavailable"]:
+            print(f"{'':<{width}}  unavailable: {r['unavailable']}")
     return EXIT_OK
 
 

@@ -4,9 +4,10 @@ ceiling, the row's caps, and the page helper bound to this call."""
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Hashable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from context_tools.faces.registry import Command
 from indexer.contract.result import Page
@@ -30,41 +31,105 @@ def default_home(explicit: str | os.PathLike | None = None) -> Path:
     return Path("~/.rennet").expanduser()
 
 
-class Memo:
-    """A bounded least-recently-used cache: a long-lived face (the MCP server) serving many
-    repositories and revs keeps only the most recent snapshots and derived tables."""
+DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 
-    def __init__(self, limit: int = 64) -> None:
+
+def cache_budget(explicit: str | int | None = None) -> int:
+    """The answer cache's byte budget: `--cache-bytes`, else `$RENNET_CACHE_BYTES`, else 512 MiB.
+    A whole number of bytes, or with a k, M or G suffix (powers of 1024)."""
+    value = str(explicit) if explicit is not None else os.environ.get("RENNET_CACHE_BYTES", "")
+    if not value:
+        return DEFAULT_CACHE_BYTES
+    text = value.strip()
+    scale = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit():
+        from indexer.contract.errors import BadInput
+
+        raise BadInput(f"cache budget {value!r} is not a size: give bytes, or a number with k, M or G")
+    return int(digits) * scale
+
+
+class Memo:
+    """A least-recently-used cache of what handlers keep between calls (snapshots, name tables,
+    ranks), bounded in bytes: a long-lived face serving many repositories and revs keeps only
+    the most recent. Values grow while they are used (a snapshot fills its own caches), so each
+    is weighed again when the call that touched it settles (`settle`), and the least recently
+    used are dropped until the whole fits the budget; one value larger than the budget is not
+    kept at all. Safe to use from several threads."""
+
+    def __init__(self, limit: int = 64, budget: int | None = None) -> None:
         from collections import OrderedDict
 
         self.limit = limit
-        # heterogeneous by design: snapshots, name tables, pages of sites, each under its own key
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self.budget = cache_budget() if budget is None else budget
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._weights: dict[Any, int] = {}
+        self._touched: set[Any] = set()
+        self._touches: dict[Any, int] = {}
+        self._lock = threading.RLock()
 
-    def get(self, key: Hashable, default: Any = None) -> Any:
-        if key in self._items:
+    def get(self, key: Any, default: Any = None) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                self._touched.add(key)
+                return self._items[key]
+            return default
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
             self._items.move_to_end(key)
-            return self._items[key]
-        return default
-
-    def __setitem__(self, key: Hashable, value: Any) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.limit:
-            self._items.popitem(last=False)
+            self._weights.setdefault(key, 0)
+            self._touches.pop(key, None)  # a new value: weighed afresh
+            self._touched.add(key)
+            while len(self._items) > self.limit:
+                self._drop_oldest()
 
     def __len__(self) -> int:
         return len(self._items)
+
+    @property
+    def bytes(self) -> int:
+        return sum(self._weights.values())
+
+    def settle(self) -> None:
+        """Weigh what was touched since the last settle, then evict to the budget."""
+        from context_tools.faces.weigh import approx_bytes
+
+        with self._lock:
+            touched, self._touched = self._touched, set()
+            due = []
+            for key in touched:
+                count = self._touches[key] = self._touches.get(key, 0) + 1
+                if count & (count - 1) == 0:  # the 1st, 2nd, 4th, 8th... touch: growth is caught, warm calls stay cheap
+                    due.append(key)
+            values = {k: self._items[k] for k in due if k in self._items}
+        weights = {k: approx_bytes(v) for k, v in values.items()}  # outside the lock: other calls go on
+        with self._lock:
+            for key, weight in weights.items():
+                if self._items.get(key) is values[key]:
+                    self._weights[key] = weight
+            while self._items and sum(self._weights.values()) > self.budget:
+                self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        key, _ = self._items.popitem(last=False)
+        self._weights.pop(key, None)
+        self._touches.pop(key, None)
+        self._touched.discard(key)
 
 
 class StoreHandle:
     """One store home for a face's lifetime; the LMDB store opens on first use only, so a
     command that never touches it (or fails input validation) costs nothing."""
 
-    def __init__(self, home: str | os.PathLike | None = None) -> None:
+    def __init__(self, home: str | os.PathLike | None = None, cache_bytes: int | None = None) -> None:
         self.home = default_home(home)
         self._store: Store | None = None
-        self.memo = Memo()  # caches handlers keep between calls (snapshots, name tables)
+        self._lock = threading.Lock()
+        self.memo = Memo(budget=cache_bytes)  # caches handlers keep between calls (snapshots, name tables)
         self.ledger_writer: Writer | None = None  # the face's receipt writer, flushed before the ledger is read
 
     @property
@@ -74,21 +139,25 @@ class StoreHandle:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = _shared_store(self.home)
+            with self._lock:
+                if self._store is None:
+                    self._store = _shared_store(self.home)
         return self._store
 
 
 _OPEN: dict[Path, Store] = {}
+_OPENING = threading.Lock()
 
 
 def _shared_store(home: Path) -> Store:
     """LMDB lets a process open an environment once, so every handle on a home shares it."""
-    store = _OPEN.get(home)
-    if store is None:
-        from indexer.store.database import Store  # not indexer.api: that pulls in the whole indexer
+    with _OPENING:
+        store = _OPEN.get(home)
+        if store is None:
+            from indexer.store.database import Store  # not indexer.api: that pulls in the whole indexer
 
-        store = _OPEN[home] = Store.open(home)
-    return store
+            store = _OPEN[home] = Store.open(home)
+        return store
 
 
 @dataclass
@@ -100,6 +169,14 @@ class CallContext:
     ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
     input: Struct | None = None  # the decoded input
     extras: dict[str, Any] = field(default_factory=dict)
+    roots: Any = None  # context_tools.faces.roots.Roots on an agent face, else None
+
+    @property
+    def may_index(self) -> bool:
+        """May this call index a revision it reads? A write row may; a read row may on the
+        faces the machine's own user drives (CLI, Python), never on an agent face, where its
+        tool is annotated read-only and must not write."""
+        return self.command.authority == "write" or self.roots is None
 
     @property
     def store(self) -> Store:

@@ -7,7 +7,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import msgspec
 
@@ -15,6 +15,7 @@ from context_tools.faces.context import CallContext, StoreHandle
 from context_tools.faces.errors import InternalError, Unavailable
 from context_tools.faces.pages import input_digest
 from context_tools.faces.registry import Command, Registry, registry
+from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.result import Result, error_envelope, ok_envelope
@@ -101,10 +102,12 @@ class Executor:
     """One face's executor: a surface, a store handle and (for agent faces) a ceiling."""
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
-                 table: Registry | None = None, receipts: bool = True, worktree: bool = False) -> None:
+                 table: Registry | None = None, receipts: bool = True, roots: Roots | None = None,
+                 cache_bytes: int | None = None, worktree: bool = False) -> None:
         self.surface = surface
         self.worktree = worktree  # `rennet mcp --worktree`: commands that read a rev read the working tree
-        self.handle = StoreHandle(store)
+        self.roots = roots  # an agent face serves only paths under these (None: the user's own face)
+        self.handle = StoreHandle(store, cache_bytes=cache_bytes)
         self.ceiling = ceiling
         self._table = table
         self.receipts = receipts
@@ -118,8 +121,10 @@ class Executor:
     def table(self) -> Registry:
         return self._table if self._table is not None else registry()
 
-    def run(self, command_id: str, raw_input: Any = None, extras: dict[str, Any] | None = None) -> Reply:
-        """Run one command. `extras` carries face-level settings a handler may read (the CLI's `json`)."""
+    def run(self, command_id: str, raw_input: Any = None, extras: dict[str, Any] | None = None,
+            client_roots: Iterable[str] = ()) -> Reply:
+        """Run one command. `extras` carries face-level settings a handler may read (the CLI's `json`);
+        `client_roots` are folders the client declared, admitted beside the face's own roots."""
         started = time.perf_counter()
         digest = ""
         try:
@@ -133,9 +138,12 @@ class Executor:
             if self.worktree:
                 raw_input = worktree_default(row, raw_input)
             value = decode_input(row, raw_input)
+            if self.roots is not None:
+                self.roots.check(command_id, value, client_roots)
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
-                              input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}))
+                              input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}),
+                              roots=self.roots)
             result = handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")
@@ -149,8 +157,12 @@ class Executor:
 
                 traceback.print_exc(file=sys.stderr)
             reply = self._failure(command_id, _typed(exc, self.handle.home))
+        self.handle.memo.settle()  # what the call left in the cache is weighed, the cache kept to its budget
         if reply.ok and self.ceiling is not None:
-            self._apply_ceiling(reply, self.ceiling)
+            try:
+                self._apply_ceiling(reply, self.ceiling)
+            except RennetError as exc:  # the spill could not be written: the caller hears why, typed
+                reply = self._failure(command_id, exc)
         if self.receipts:
             self._receipt(reply, digest, time.perf_counter() - started)
         return reply
@@ -161,7 +173,11 @@ class Executor:
             extra = {"reason": exc.reason, "available_on": list(exc.available_on)}
         from context_tools.faces.sanitize import sanitize_line  # only failures pay for its patterns
 
-        envelope = error_envelope(command_id, exc.code, sanitize_line(exc.message, 400), **extra)
+        message = sanitize_line(exc.message, 400)
+        if self.roots is not None and exc.code == "not_a_repository":
+            message += (" - pass `repo`: the path of a Git repository on the server's machine, under one of "
+                        f"its roots ({self.roots.describe()})")
+        envelope = error_envelope(command_id, exc.code, message, **extra)
         return Reply(command_id, envelope, envelope, error=exc)
 
     def _apply_ceiling(self, reply: Reply, ceiling: int) -> None:
@@ -170,7 +186,10 @@ class Executor:
             return
         from context_tools.faces.spill import spill
 
-        reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=ceiling)
+        try:
+            reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=ceiling)
+        except OSError as exc:
+            raise _spill_error(exc, self.handle.home) from None
         reply.spill_path = reply.wire["path"]
 
     def _receipt(self, reply: Reply, digest: str, seconds: float) -> None:
@@ -198,6 +217,20 @@ class Executor:
 
             typed = fault(exc, self.handle.home)  # a full disk says so, in the store's words
             print(f"rennet: receipt not recorded: {sanitize_line(str(typed or exc))}", file=sys.stderr)
+
+
+def _spill_error(exc: OSError, home: Path) -> RennetError:
+    """A spill that could not be written, named for what the user can do about it: a full disk
+    is `store_full` (free space and retry), anything else the filesystem refused `store_error`."""
+    import errno
+
+    from indexer.contract.errors import StoreError
+
+    why = exc.strerror or type(exc).__name__
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return StoreError(f"the reply is over the ceiling and its spill file cannot be written under {home}: "
+                          f"{why}; free space and ask again, or narrow the query", code="store_full")
+    return StoreError(f"the reply is over the ceiling and its spill file cannot be written under {home}: {why}")
 
 
 _STORE_CODES = frozenset({"store_error", "store_full", "store_corrupt", "schema_mismatch"})

@@ -33,3 +33,9 @@ class RegistryError(RennetError):
     """A pack declared something the registry refuses (duplicate id, bad shape)."""
 
     code = "registry_error"
+
+
+class Forbidden(RennetError):
+    """A path outside the roots the server was given (or the client declared)."""
+
+    code = "forbidden"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import threading
 import time
 from typing import TYPE_CHECKING, Iterator
 
@@ -91,6 +92,7 @@ class Writer:
         self.batched = batched
         self._pending: list[Receipt] = []
         self._since = 0.0
+        self._lock = threading.Lock()
         if batched:
             import atexit
             import weakref
@@ -100,7 +102,8 @@ class Writer:
 
     def append(self, receipt: Receipt) -> None:
         if not self.batched:
-            append(self.handle.store, receipt)
+            with self._lock:  # one write transaction at a time from this face's threads
+                append(self.handle.store, receipt)
             return
         if not self._pending:
             self._since = time.monotonic()

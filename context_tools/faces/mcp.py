@@ -1,78 +1,150 @@
 """The MCP face: the agent-exposed, runnable rows of the registry as MCP tools.
 
 Built on the official SDK's low-level `Server`, which takes our derived JSON Schemas
-verbatim. `rennet mcp` serves stdio; `rennet mcp --http 127.0.0.1:PORT` serves
-streamable HTTP at `/mcp`, and refuses any address that is not loopback.
+verbatim. `rennet mcp` serves stdio (`context_tools.faces.mcp_stdio`); `rennet mcp --http
+ADDR` serves streamable HTTP at `/mcp` on a loopback address only, behind the guard of
+`context_tools.faces.mcp_http` (Host, Origin, bearer token).
 
-Each tool reply is one text content block holding the result contract (or the spill
-envelope over the ceiling); a typed error is a tool error (`isError`) whose text is
-the error envelope, so the typed code travels with it.
+Each tool is advertised under its wire name (`context.symbol` -> `context_symbol`, the
+registry's one rule), with a title, its input schema, an output schema (the result
+contract, its error form, or the spill envelope) and annotations that follow the row's
+authority. A reply carries the same object twice: as `structuredContent` and as the JSON
+text of its one text block, for clients that read only text. A typed error is a tool error
+(`isError`) holding the error envelope, so the typed code travels with it.
+
+Paths a client names must lie under the server's roots (`--root DIR...`, default the
+current folder) or a root the client declared; anything else is a typed `forbidden`.
+Nothing but the SDK's server module loads before the first call needs it: the tool list
+and its schemas are derived on the first `tools/list`.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 from context_tools.faces.dispatch import Executor, encode_wire
-from context_tools.faces.registry import Registry, registry
+from context_tools.faces.registry import Command, Registry, registry
+from context_tools.faces.roots import PATH_FIELDS, Roots, file_uri_path
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
 
 SERVER_NAME = "rennet-context"
+# Calls served at once, each in its own thread and LMDB read transaction: reads use both cores
+# worth of waiting on the store and Git, and a call that must index runs beside the others.
+CONCURRENT_CALLS = 8
+
+
+def tool_of(row: Command) -> Any:
+    import mcp_types as types
+
+    read = row.authority == "read"
+    return types.Tool(
+        name=row.wire_name,
+        title=row.title,
+        description=row.summary + (f"\n\n{row.description}" if row.description else ""),
+        input_schema=row.input_schema(),
+        output_schema=row.output_schema(),
+        annotations=types.ToolAnnotations(
+            title=row.title, read_only_hint=read, destructive_hint=False,
+            idempotent_hint=True if read else None, open_world_hint=row.open_world),
+    )
 
 
 def tool_list(table: Registry) -> list[Any]:
+    return [tool_of(row) for row in table.agent_tools()]
+
+
+class Tools:
+    """The advertised tools, derived on first use and then kept."""
+
+    def __init__(self, table: Registry | None) -> None:
+        self._table = table
+        self._tools: list[Any] | None = None
+
+    @property
+    def table(self) -> Registry:
+        return self._table if self._table is not None else registry()
+
+    @property
+    def tools(self) -> list[Any]:
+        if self._tools is None:
+            self._tools = tool_list(self.table)
+        return self._tools
+
+    def input_schema(self, name: str) -> dict[str, Any] | None:
+        row = self.table.by_wire_name(name)
+        return row.input_schema() if row is not None else None
+
+
+def reply_of(wire: dict[str, Any], ok: bool) -> Any:
     import mcp_types as types
 
-    return [
-        types.Tool(
-            name=row.id,
-            description=row.summary + (f"\n\n{row.description}" if row.description else ""),
-            input_schema=row.input_schema(),
-            annotations=types.ToolAnnotations(title=row.id, read_only_hint=row.authority == "read",
-                                              destructive_hint=False if row.authority == "read" else None),
-        )
-        for row in table.agent_tools()
-    ]
+    return types.CallToolResult(content=[types.TextContent(text=encode_wire(wire).decode())],
+                                structured_content=wire, is_error=not ok)
+
+
+async def client_roots(ctx: Any) -> list[str]:
+    """The local folders the client declared as MCP roots; none when it declares no roots
+    capability or does not answer."""
+    import warnings
+
+    import anyio
+
+    caps = getattr(ctx.session, "client_capabilities", None)
+    if caps is None or getattr(caps, "roots", None) is None:
+        return []
+    try:
+        with warnings.catch_warnings(), anyio.fail_after(10):
+            warnings.simplefilter("ignore")
+            listed = await ctx.session.list_roots()
+    except Exception:  # a client that cannot answer (no back-channel on 2026-07-28+) declared nothing usable
+        return []
+    found = (file_uri_path(str(root.uri)) for root in listed.roots)
+    return [path for path in found if path]
 
 
 def build_server(executor: Executor, table: Registry | None = None) -> Any:
     import anyio
     import anyio.to_thread
-    import mcp_types as types
     from mcp.server.lowlevel import Server
 
-    table = table or registry()
-    tools = tool_list(table)
-    names = {t.name for t in tools}
-    schemas = {t.name: t.input_schema for t in tools}
-    one_at_a_time = anyio.CapacityLimiter(1)  # handlers share one store handle and its caches
+    tools = Tools(table)
+    calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
 
     async def list_tools(ctx: Any, params: Any) -> Any:
-        return types.ListToolsResult(tools=tools)
+        import mcp_types as types
+
+        return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
         name = params.name
-        if name not in names:
+        row = tools.table.by_wire_name(name)
+        if row is None:
             payload = error_envelope(name, "unknown_command", f"no tool {name!r}; list the tools first")
-            return types.CallToolResult(content=[types.TextContent(text=encode_wire(payload).decode())],
-                                        is_error=True)
-        reply = await anyio.to_thread.run_sync(executor.run, name, params.arguments or {}, limiter=one_at_a_time)
-        return types.CallToolResult(content=[types.TextContent(text=encode_wire(reply.wire).decode())],
-                                    is_error=not reply.ok)
+            return reply_of(payload, ok=False)
+        arguments = params.arguments or {}
+        declared: list[str] = []
+        if executor.roots is not None and any(
+                isinstance(arguments.get(f), str) and not executor.roots.admits(arguments[f]) for f in PATH_FIELDS):
+            declared = await client_roots(ctx)
+        reply = await anyio.to_thread.run_sync(lambda: executor.run(row.id, arguments, client_roots=declared),
+                                               limiter=calls)
+        return reply_of(reply.wire, reply.ok)
 
     return Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
-                  get_tool_input_schema=schemas.get, on_list_tools=list_tools, on_call_tool=call_tool)
+                  get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 _INSTRUCTIONS = (
-    "Rennet Context answers questions about a Git repository at a pinned commit. Every reply carries "
-    "freshness (is the pinned snapshot still what the rev points at) and, for collections, a page with "
-    "total/returned/truncated and a cursor: pass the cursor back to get the next page. A reply over the "
-    "size ceiling is written to a file; the reply then names the file's path. Give `workspace` instead of "
-    "`repo`/`rev` to ask across every member of a workspace; each item then names its `member`."
+    "Rennet Context answers questions about a Git repository at a pinned commit. `repo` is a path on the "
+    "server's machine, under one of the server's roots. Every reply carries freshness (is the pinned snapshot "
+    "still what the rev points at) and, for collections, a page with total/returned/truncated and a cursor: "
+    "pass the cursor back to get the next page. A reply over the size ceiling is written to a file; the reply "
+    "then names the file's path. Read tools never index: on `not_indexed`, call `repo_index` first. Give "
+    "`workspace` instead of `repo`/`rev` to ask across every member of a workspace."
 )
 
 
@@ -86,7 +158,8 @@ def _version() -> str:
 
 
 def parse_loopback(address: str) -> tuple[str, int]:
-    """`127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`; anything else is refused."""
+    """`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT` or any other loopback address
+    (127.0.0.0/8, ::1 in any spelling); anything else is refused."""
     from indexer.contract.errors import BadInput
 
     host, sep, port = address.rpartition(":")
@@ -100,43 +173,80 @@ def parse_loopback(address: str) -> tuple[str, int]:
             loopback = False
         if not loopback:
             raise BadInput(f"refusing to bind {host!r}: the MCP HTTP server binds loopback only "
-                           "(127.0.0.1, ::1, localhost)")
+                           "(127.0.0.0/8, ::1, localhost)")
     return host, int(port)
 
 
+def http_token(token_env: str | None) -> tuple[str, bool]:
+    """(token, generated): from the environment variable `token_env` names, else a new one."""
+    from context_tools.faces.mcp_http import new_token
+    from indexer.contract.errors import BadInput
+
+    if token_env is None:
+        return new_token(), True
+    value = os.environ.get(token_env, "").strip()
+    if len(value) < 16:
+        raise BadInput(f"--token-env {token_env}: the variable is unset or holds fewer than 16 characters")
+    return value, False
+
+
 def serve(store: str | None = None, http: str | None = None, ceiling: int | None = None,
+          roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None,
           worktree: bool = False) -> int:
-    from indexer.contract.errors import RennetError
+    from context_tools.faces.context import cache_budget
+    from indexer.contract.errors import BadInput, RennetError
 
     try:
         bind = parse_loopback(http) if http else None
         limit = configured_ceiling(ceiling)
+        served = Roots.of(roots or ["."])
+        missing = [d for d in served.dirs if not os.path.isdir(d)]
+        if missing:
+            raise BadInput(f"--root {missing[0]}: not a folder")
+        token = http_token(token_env) if bind is not None else None
+        budget = cache_budget(cache_bytes)
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
-    executor = Executor("mcp", store=store, ceiling=limit, worktree=worktree)
+    from indexer import worker_start
+
+    worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
+    executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=budget, worktree=worktree)
     server = build_server(executor)
     if bind is None:
         return _serve_stdio(server)
-    return _serve_http(server, *bind)
+    return _serve_http(server, *bind, token=token)
 
 
 def _serve_stdio(server: Any) -> int:
     import anyio
-    from mcp.server.stdio import stdio_server
+
+    from context_tools.faces.mcp_stdio import stdio_transport
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_transport() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)
     return 0
 
 
-def _serve_http(server: Any, host: str, port: int) -> int:
+def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> int:
     import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
 
-    app = server.streamable_http_app(host=host if host != "localhost" else "127.0.0.1")
-    print(f"rennet: MCP over streamable HTTP at http://{host}:{port}/mcp", file=sys.stderr)
-    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
+    from context_tools.faces.mcp_http import MAX_SESSIONS, SESSION_IDLE_SECONDS, Guard
+
+    # The guard checks Host and Origin for whatever loopback address is bound; the SDK's own
+    # check knows only three literal hosts, so it stays off rather than half on.
+    app = server.streamable_http_app(
+        host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        session_idle_timeout=SESSION_IDLE_SECONDS, max_sessions=MAX_SESSIONS)
+    value, generated = token
+    shown = f"[{host}]" if ":" in host else host
+    print(f"rennet: MCP over streamable HTTP at http://{shown}:{port}/mcp", file=sys.stderr)
+    if generated:
+        print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
+    sys.stderr.flush()
+    uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning")).run()
     return 0

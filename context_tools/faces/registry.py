@@ -65,6 +65,14 @@ from context_tools.faces.errors import RegistryError, Unavailable, UnknownComman
 
 SURFACES = ("cli", "mcp", "python")
 _ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-zA-Z0-9_]*$")
+# The tool names Claude Desktop, claude.ai, Copilot and Codex accept; a dotted id is refused there.
+WIRE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def wire_name(command_id: str) -> str:
+    """The one rule from a command id to its MCP tool name: `context.symbol` -> `context_symbol`.
+    Ids stay dotted everywhere else (CLI, `rennet call`, the Python face)."""
+    return command_id.replace(".", "_")
 
 
 @dataclass(frozen=True)
@@ -101,10 +109,17 @@ class Command:
     cli: CliShape = CliShape()
     render: Callable[[Any], str] | None = None  # human rendering of a Result for the CLI
     description: str = ""  # longer help; the summary is one line
+    title: str = ""  # a human title, shown by MCP clients; required for agent-exposed rows
+    output: type | None = None  # the type of `Result.data`, for the MCP output schema (None: any object)
+    open_world: bool = False  # reaches beyond the machine (a tracker's API): MCP's openWorldHint
 
     @property
     def cli_path(self) -> tuple[str, ...]:
         return self.cli.path if self.cli.path is not None else tuple(self.id.split("."))
+
+    @property
+    def wire_name(self) -> str:
+        return wire_name(self.id)
 
     @property
     def runnable(self) -> bool:
@@ -135,9 +150,17 @@ class Command:
         top = defs.pop(ref.rsplit("/", 1)[-1]) if ref.startswith("#/$defs/") else raw
         schema = dict(top)
         schema.pop("title", None)
+        schema["properties"] = {name: _hoisted(prop) for name, prop in schema.get("properties", {}).items()}
         if defs:
             schema["$defs"] = defs
         return schema
+
+    def output_schema(self) -> dict[str, Any]:
+        """The JSON Schema of what a face sends back: the result contract, its error form, or
+        the spill envelope a reply over the ceiling becomes (see `context_tools.faces.wire_schema`)."""
+        from context_tools.faces.wire_schema import reply_schema
+
+        return reply_schema(self.id, self.output)
 
     def describe(self) -> dict[str, Any]:
         """The catalog entry `rennet commands --json` prints."""
@@ -151,8 +174,39 @@ class Command:
             "runnable": self.runnable,
             "caps": dict(self.caps),
             "cli": " ".join(("rennet",) + self.cli_path) if self.exposure.cli and self.runnable else None,
+            "mcp": self.wire_name if self.exposure.agent else None,
+            "unavailable": _reason(self),
             "input_schema": self.input_schema(),
         }
+
+
+def _hoisted(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property with its description (and examples) at its own top level: msgspec leaves the
+    description of an optional or union field inside the `anyOf` branch that carries it, where
+    clients that read `properties.X.description` (every one we know) never look."""
+    branches = prop.get("anyOf")
+    if not branches or "description" in prop:
+        return prop
+    out = dict(prop)
+    new_branches = []
+    for branch in branches:
+        branch = dict(branch)
+        for key in ("description", "examples"):
+            if key in branch:
+                out.setdefault(key, branch.pop(key))
+        new_branches.append(branch)
+    out["anyOf"] = new_branches
+    return {k: out[k] for k in sorted(out, key=lambda k: k != "description")}  # description first, as elsewhere
+
+
+def _reason(row: Command) -> str | None:
+    """Why a row is not served on a surface it is exposed on, for `rennet commands`."""
+    for surface, exposed in (("cli", row.exposure.cli), ("mcp", row.exposure.agent)):
+        if exposed:
+            unavailable = row.availability(surface)
+            if unavailable is not None:
+                return unavailable.message
+    return None
 
 
 class Registry:
@@ -160,12 +214,19 @@ class Registry:
 
     def __init__(self, rows: Iterable[Command]) -> None:
         by_id: dict[str, Command] = {}
+        by_wire: dict[str, str] = {}
         cli_paths: dict[tuple[str, ...], str] = {}
         for row in rows:
             _validate(row)
             if row.id in by_id:
                 raise RegistryError(f"duplicate command id {row.id!r}")
             by_id[row.id] = row
+            name = row.wire_name
+            if not WIRE_NAME.match(name):
+                raise RegistryError(f"{row.id}: MCP name {name!r} does not match {WIRE_NAME.pattern}")
+            if name in by_wire:
+                raise RegistryError(f"MCP name {name!r} claimed by {by_wire[name]} and {row.id}")
+            by_wire[name] = row.id
             if row.exposure.cli and row.runnable:
                 path = row.cli_path
                 if path in cli_paths:
@@ -186,6 +247,13 @@ class Registry:
 
     def __contains__(self, command_id: str) -> bool:
         return command_id in self._rows
+
+    def by_wire_name(self, name: str) -> Command | None:
+        """The agent tool advertised under `name`, or None: only advertised names are callable over MCP."""
+        for row in self.agent_tools():
+            if row.wire_name == name:
+                return row
+        return None
 
     def agent_tools(self) -> tuple[Command, ...]:
         """Exactly what the MCP server lists: agent-exposed rows that run on MCP."""
@@ -222,6 +290,8 @@ def _validate(row: Command) -> None:
         raise RegistryError(f"{row.id}: unknown surfaces {sorted(unknown_surfaces)}")
     if row.exposure.agent and "mcp" not in row.surfaces:
         raise RegistryError(f"{row.id}: agent-exposed but the mcp surface is not supported")
+    if row.exposure.agent and not row.title:
+        raise RegistryError(f"{row.id}: an agent-exposed row needs a title")
     if row.exposure.cli and "cli" not in row.surfaces:
         raise RegistryError(f"{row.id}: cli-exposed but the cli surface is not supported")
     fields = set(row.input.__struct_fields__)

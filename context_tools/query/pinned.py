@@ -42,7 +42,13 @@ def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
         if pin is not None and pin != snap.oid:  # re-indexed since: serve the new pin
             snap = None
     if snap is None:
-        snap = api.snapshot(repo, rev, store=ctx.store, index_if_absent=True)
+        from indexer.contract.errors import NotIndexed
+
+        try:
+            snap = api.snapshot(repo, rev, store=ctx.store, index_if_absent=ctx.may_index)
+        except NotIndexed as exc:
+            raise NotIndexed(f"{exc.message.split(';')[0]}; this tool only reads and never indexes: index it "
+                             f"first with the `repo_index` tool (repo {repo!r}, rev {rev!r}), then ask again") from None
         memo[key] = snap
     return snap, freshness_of(snap)
 

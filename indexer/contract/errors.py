@@ -67,3 +67,9 @@ class NotFound(RennetError):
 
 class BadInput(RennetError):
     code = "bad_input"
+
+
+class Busy(RennetError):
+    """Another indexer held the store's write lock for longer than a read waits; retry later."""
+
+    code = "busy"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, NamedTu
 
 import pygit2
 
+from indexer import worker_start
 from indexer.contract.errors import RennetError
 from indexer.extract.child_process import die_with_parent
 from indexer.git import read as gitread
@@ -41,8 +42,10 @@ _worker_repo: pygit2.Repository | None = None
 def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None) -> Pool:
     """Extraction workers forked from the indexer. A worker must not outlive a killed indexer,
     nor keep its write lock alive; with `repo_path` each opens that repository once."""
-    inherited = (lock.fd,) if lock is not None and lock.fd is not None else ()
-    return multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init,
+    method = worker_start.method()
+    # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
+    inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()
+    return multiprocessing.get_context(method).Pool(workers, initializer=_worker_init,
                                                     initargs=(repo_path, inherited))
 
 

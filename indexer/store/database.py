@@ -38,6 +38,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import threading
 import zlib
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -301,7 +302,12 @@ class Store:
     def kv(self, name: str) -> KV:
         table = self._kv.get(name)
         if table is None:
-            table = self._kv[name] = KV(self.env, self.env.open_db(f"kv:{name}".encode()))
+            # LMDB opens a named table in a transaction no other may overlap in this process:
+            # threads of one server open them one at a time.
+            with _OPEN_DB:
+                table = self._kv.get(name)
+                if table is None:
+                    table = self._kv[name] = KV(self.env, self.env.open_db(f"kv:{name}".encode()))
         return table
 
     def close(self) -> None:
@@ -378,6 +384,7 @@ def _meta(head: bytes, offset: int) -> tuple[int, int, int] | None:
 
 
 _OPEN: dict[str, Store] = {}  # real path of a home -> its open store in this process
+_OPEN_DB = threading.Lock()
 
 
 class WriteLock:

@@ -17,7 +17,8 @@ from msgspec import Meta, Struct
 
 from context_tools.faces.registry import CliShape, Command, Exposure
 
-Target = Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare repository); "
+Target = Annotated[str, Meta(min_length=1, description="repository path on the machine running Rennet (work tree, folder "
+                                         "in one, or bare repository; over MCP, under one of the server's roots); "
                                          "default: the current folder. Not with workspace")]
 TargetRev = Annotated[str, Meta(min_length=1, description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
                                             "Not with workspace")]
@@ -53,7 +54,7 @@ class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
     worktree: Worktree = False
     workspace: Workspace | None = None
     focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
-    budget: Annotated[int, Meta(ge=256, le=65536, description="bytes the map may take (default 4096)")] | None = None
+    budget: Annotated[int, Meta(ge=256, le=65536, description="size of the map in bytes of text (default 4096)")] | None = None
     cursor: Cursor | None = None
 
 
@@ -106,8 +107,9 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
 class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     base: Annotated[str, Meta(min_length=1, description="the rev compared against")]
     head: Annotated[str, Meta(min_length=1, description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
-    repo: Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare "
-                                                       "repository); default: the current folder")] = "."
+    repo: Annotated[str, Meta(min_length=1, description="repository path on the machine running Rennet (work tree, "
+                                                       "folder in one, or bare repository; over MCP, under one of "
+                                                       "the server's roots); default: the current folder")] = "."
     worktree: Annotated[bool, Meta(description="the head is the checkout's working tree as it is now (same as head "
                                                "WORKTREE): what an uncommitted change introduces")] = False
     section: Annotated[
@@ -140,6 +142,7 @@ _AGENT = Exposure(cli=True, agent=True)
 ROWS = (
     Command(
         id="context.overview",
+        title="Repository overview",
         summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
         input=OverviewInput, handler=_handler("overview", "overview"), exposure=_AGENT,
         caps={"section": 10, "items": 200},
@@ -147,6 +150,7 @@ ROWS = (
     ),
     Command(
         id="context.map",
+        title="Ranked Repo Map",
         summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
         description="Pass focus paths or symbols (e.g. a change's files) to personalize the ranking to them.",
         input=MapInput, handler=_handler("repomap", "repo_map"), exposure=_AGENT,
@@ -155,6 +159,7 @@ ROWS = (
     ),
     Command(
         id="context.file",
+        title="File at a commit",
         summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
         input=FileInput, handler=_handler("file_view", "file_view"), exposure=_AGENT,
         caps={"lines": 400, "outline": 200, "neighbours": 20},
@@ -162,6 +167,7 @@ ROWS = (
     ),
     Command(
         id="context.symbol",
+        title="Symbol definitions",
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
         input=SymbolInput, handler=_handler("symbols.symbol", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
@@ -169,6 +175,7 @@ ROWS = (
     ),
     Command(
         id="context.references",
+        title="Symbol references",
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
         input=ReferencesInput, handler=_handler("symbols.references", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
@@ -176,6 +183,7 @@ ROWS = (
     ),
     Command(
         id="context.novelty",
+        title="What a range introduces",
         summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
         input=NoveltyInput, handler=_handler("novelty", "novelty"), exposure=_AGENT,
         caps={"section": 20, "items": 200},

@@ -16,6 +16,11 @@ from indexer.contract.result import Freshness, Page, Result, WorktreeState, not_
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
 
+if TYPE_CHECKING:  # the builder loads inside the handler; these only name its types
+    from delta.packet import DeltaBuild, DeltaPacket, NoiseClassSummary, Totals
+    from delta.range import RangeIdentity
+    from indexer.contract.result import Unknown
+
 CAPS = {"files": 1000, "hunks": 5000, "capture_bytes": 2 * 1024 * 1024}
 
 
@@ -41,24 +46,36 @@ class DeltaBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     dossier: Annotated[bool, msgspec.Meta(description="carry the related-context dossier of the range")] = False
 
 
-def build_handler(input: DeltaBuildInput, ctx: CallContext) -> Result:
-    from delta.packet import build_delta_packet
+def _head_of(input: DeltaBuildInput) -> str:
+    """The head rev: `WORKTREE` (the checkout's working tree) with `worktree`."""
     from indexer.contract.errors import BadInput
     from indexer.git.worktree import WORKTREE
 
-    head = input.head
     if input.worktree:
-        if head not in ("", WORKTREE):
-            raise BadInput(f"pass either --worktree or --head ({head}), not both")
-        head = WORKTREE
-    elif not head:
+        if input.head not in ("", WORKTREE):
+            raise BadInput(f"pass either --worktree or --head ({input.head}), not both")
+        return WORKTREE
+    if not input.head:
         raise BadInput("delta needs --head REV (or --worktree for the working tree)")
+    return input.head
+
+
+def _build(input: DeltaBuildInput, ctx: CallContext) -> "DeltaBuild":
+    from delta.packet import build_delta_packet
+
+    head = _head_of(input)
     caps = {**CAPS, **dict(ctx.command.caps)}
-    built = build_delta_packet(
+    return build_delta_packet(
         input.repo, input.base, head, previous_base=input.previous_base, previous_head=input.previous_head,
         paths=input.paths, out=input.out, store=ctx.store, index=input.index, elements=input.elements,
         dossier=input.dossier or None, capture_cap=caps["capture_bytes"], max_files=caps["files"], max_hunks=caps["hunks"])
-    p = built.packet
+
+
+def build_handler(input: DeltaBuildInput, ctx: CallContext) -> Result:
+    return _result(_build(input, ctx).packet, _head_of(input))
+
+
+def _result(p: "DeltaPacket", head: str) -> Result:
     indexed_at = getattr(p.blast, "indexed_at", None) or not_assessed("no base snapshot was read for this packet")
     if p.range.worktree_base_oid is not None:
         state = WorktreeState("snapshot", p.range.worktree_base_oid, p.range.head_oid, p.totals.files)
@@ -72,6 +89,64 @@ def build_handler(input: DeltaBuildInput, ctx: CallContext) -> Result:
                               reason="built from the commit the head resolves to now", indexed_at=indexed_at)
     page = Page(total=p.totals.files, returned=p.totals.files_listed, truncated=p.truncated)
     return Result(data=p, freshness=freshness, page=page)
+
+
+class DeltaPacketInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    base: Annotated[str, msgspec.Meta(min_length=1, description="base of the reviewed range (branch, tag or sha)")]
+    head: Annotated[str, msgspec.Meta(description="head of the reviewed range; reviewed as merge-base..head "
+                                                  "(omit it with worktree)")] = ""
+    repo: Annotated[str, msgspec.Meta(min_length=1, description=(
+        "repository path on the machine running Rennet (over MCP, under one of the server's roots); "
+        "default: the current folder"))] = "."
+    previous_base: Annotated[str, msgspec.Meta(
+        min_length=1, description="base of the previous patchset, for the successor account")] | None = None
+    previous_head: Annotated[str, msgspec.Meta(
+        min_length=1, description="head of the previous patchset (e.g. the branch before a force-push)")] | None = None
+    paths: Annotated[list[str], msgspec.Meta(
+        description="limit the packet to these paths (files or folders inside the repository)")] | None = None
+    worktree: Annotated[bool, msgspec.Meta(description="the head is the checkout's working tree as it is now "
+                                                       "(same as head WORKTREE): review an uncommitted change")] = False
+
+
+class SummaryFile(msgspec.Struct):
+    path: str
+    status: str
+    old_path: str | None
+    hunks: int
+    additions: int | Unknown
+    deletions: int | Unknown
+    fan_in: int | Unknown
+    noise: str | None  # the noise class, when the file is noise
+
+
+class PacketSummary(msgspec.Struct):
+    """What an agent gets back for a built packet: where it is, and enough to decide what to read."""
+
+    range: RangeIdentity
+    totals: Totals
+    truncated: bool
+    files: list[SummaryFile]  # the first of the packet's files, signal first
+    noise: list[NoiseClassSummary]
+    drops: int
+    packet_path: str
+    offer_path: str | None
+
+
+def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
+    """Build and write the packet exactly as `rennet delta` does (same folder under the store home),
+    and answer with its summary: the packet itself is read from `packet_path`."""
+    build = DeltaBuildInput(base=input.base, head=input.head, repo=input.repo, previous_base=input.previous_base,
+                            previous_head=input.previous_head, paths=input.paths, worktree=input.worktree)
+    built = _build(build, ctx)
+    p = built.packet
+    whole = _result(p, _head_of(build))
+    shown = p.files[: ctx.cap("summary_files")]
+    files = [SummaryFile(f.path, f.status, f.old_path, f.hunk_count, f.additions, f.deletions, f.fan_in,
+                         f.noise.cls if f.noise else None) for f in shown]
+    summary = PacketSummary(p.range, p.totals, p.truncated, files, p.noise, len(p.drops),
+                            str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None)
+    page = Page(total=p.totals.files, returned=len(files), truncated=len(files) < p.totals.files)
+    return Result(data=summary, freshness=whole.freshness, page=page)
 
 
 def render_packet(result: Result) -> str:
@@ -118,5 +193,20 @@ ROWS = (
         caps=CAPS,
         cli=CliShape(path=("delta",)),
         render=render_packet,
+    ),
+    Command(
+        id="delta.packet",
+        title="Build a Delta packet",
+        summary="Build and write the Delta packet of a range; reply with its identity, counts, a summary and "
+                "the paths of packet.json and noise-offer.json.",
+        description="The same packet `rennet delta` writes, in the same folder under the store home (indexing "
+                    "base and head when absent). The reply lists the first files (signal first) and the noise "
+                    "classes; read packet.json at `packet_path` for every file's hunks, fan-in and elements.",
+        input=DeltaPacketInput,
+        handler=packet_handler,
+        authority="write",  # writes the packet's folder and may index snapshots
+        exposure=Exposure(cli=False, agent=True),  # on the CLI, `rennet delta` prints the packet itself
+        maturity="stable",
+        caps={**CAPS, "summary_files": 30},
     ),
 )

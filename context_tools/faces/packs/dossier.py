@@ -21,10 +21,11 @@ if TYPE_CHECKING:
 class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     base: Annotated[str, msgspec.Meta(description="base of the reviewed range (branch, tag or sha)")]
     head: Annotated[str, msgspec.Meta(description="head of the reviewed range; a branch name is also read for references")]
-    repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
+    repo: Annotated[str, msgspec.Meta(description="repository path on the machine running Rennet (over MCP, under one "
+                                                  "of the server's roots); default: the current folder")] = "."
     title: Annotated[str | None, msgspec.Meta(description="PR title, read for references")] = None
     body: Annotated[str | None, msgspec.Meta(description="PR body text, read for references")] = None
-    body_file: Annotated[str | None, msgspec.Meta(description="file holding the PR body ('-' for stdin)")] = None
+    body_file: Annotated[str | None, msgspec.Meta(description="file on the machine running Rennet holding the PR body ('-' for stdin)")] = None
     refresh: Annotated[bool, msgspec.Meta(description="retrieve again even when this patchset was already retrieved")] = False
     # Trusted settings: where a token goes and which variable holds it (never from the reviewed commit)
     jira_url: Annotated[str | None, msgspec.Meta(description="Jira base URL (overrides your config and RENNET_JIRA_URL)")] = None
@@ -93,9 +94,11 @@ ROWS = (
                     "title and body. The same patchset is served from the store unless --refresh.",
         input=DossierBuildInput,
         handler=build_handler,
-        authority="write",
-        exposure=Exposure(cli=True, agent=False),
+        authority="write",  # persists the dossier in the store
+        exposure=Exposure(cli=True, agent=True),
         maturity="stable",
+        title="Dossier of a range",
+        open_world=True,  # asks the trackers the user configured (gh, Jira, Linear)
         cli=CliShape(path=("dossier",)),
         render=render_dossier,
     ),

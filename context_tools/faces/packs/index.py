@@ -13,7 +13,9 @@ from indexer.contract.result import Result
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Annotated[str, msgspec.Meta(min_length=1, description="repository path (a work tree, a folder in one, or a bare repository)")] = "."
+    repo: Annotated[str, msgspec.Meta(min_length=1, description=(
+        "repository path on the machine running Rennet (a work tree, a folder in one, or a bare repository; over "
+        "MCP, under one of the server's roots); default: the current folder"))] = "."
     rev: Annotated[str, msgspec.Meta(min_length=1, description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
     workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
@@ -23,6 +25,27 @@ class DumpInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Annotated[str, msgspec.Meta(min_length=1, description="repository path")] = "."
     rev: Annotated[str, msgspec.Meta(min_length=1, description="rev to dump (indexed first if absent)")] = "HEAD"
     out: Annotated[str | None, msgspec.Meta(description="write the JSON Lines to this file instead of stdout")] = None
+
+
+class SnapshotsInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Annotated[str, msgspec.Meta(min_length=1, description=(
+        "repository path on the machine running Rennet (over MCP, under one of the server's roots); "
+        "default: the current folder"))] = "."
+    limit: Annotated[int, msgspec.Meta(ge=1, le=200, description="revisions per page (at most 200)")] | None = None
+    cursor: Annotated[str, msgspec.Meta(description="cursor from the previous page of the same query")] | None = None
+
+
+class IndexedRev(msgspec.Struct):
+    rev: str  # as it was indexed (a branch, a tag, HEAD, a sha)
+    pinned_oid: str
+    current_oid: str | None  # what the rev resolves to now; None when it no longer resolves
+    status: str  # current | stale | unknown, as in every answer's freshness
+    indexed_at: str
+
+
+class SnapshotsData(msgspec.Struct):
+    repo: str
+    revs: list[IndexedRev]
 
 
 class DumpData(msgspec.Struct):
@@ -37,15 +60,61 @@ def index_handler(input: IndexInput, ctx) -> Result:
     from context_tools.faces.progress import stage_bar
     from indexer.build import index
     from indexer.store.snapshot import load
+    from indexer.store.writer_wait import waiting
 
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
+    what = f"{input.rev} of {input.repo}"  # another indexer at work is waited for, bounded, then `busy`
     if bar is not None:
         with bar:
-            report = index(input.repo, input.rev, store=ctx.store, workers=input.workers, progress=update)
+            report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
+                                                           workers=input.workers, progress=update), what)
     else:
-        report = index(input.repo, input.rev, store=ctx.store, workers=input.workers)
+        report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
+                                                       workers=input.workers), what)
     snap = load(ctx.store, input.repo, input.rev)
     return Result(data=report, freshness=freshness_of(snap))
+
+
+def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
+    """Every rev of the repository pinned in this store, with what it resolves to now."""
+    import hashlib
+
+    from indexer.git import read as gitread
+    from indexer.store.records import pin_key, repo_key
+
+    repo = gitread.open_repo(input.repo)
+    repo_id = gitread.repo_identity(repo)
+    prefix = pin_key(repo_id, "")
+    store = ctx.store
+    with store.env.begin(db=store.repos) as txn:
+        cursor = txn.cursor()
+        pins = []
+        if cursor.set_range(prefix):
+            for k, v in cursor.iternext():
+                if not bytes(k).startswith(prefix):
+                    break
+                pins.append((bytes(k)[len(prefix):].decode(), bytes(v).decode()))
+        stamps = {oid: txn.get(repo_key(repo_id, oid)) for _, oid in pins}
+    revs = []
+    for rev, oid in sorted(pins):
+        try:
+            current: str | None = gitread.resolve_rev(repo, rev)
+        except Exception:  # a rev that no longer resolves is reported, not an error
+            current = None
+        status = "unknown" if current is None else ("current" if current == oid else "stale")
+        stamp = stamps.get(oid)
+        indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at", "") if stamp is not None else ""
+        revs.append(IndexedRev(rev, oid, current, status, indexed_at))
+    binding = hashlib.sha256(repr([(r.rev, r.pinned_oid) for r in revs]).encode()).hexdigest()
+    items, page = ctx.page(revs, cap="revs", limit=input.limit, cursor=input.cursor, binding=binding)
+    return Result(data=SnapshotsData(gitread.repo_display_path(repo), items), page=page)
+
+
+def render_snapshots(result: Result) -> str:
+    d: SnapshotsData = result.data
+    lines = [f"{d.repo}: {result.page.total} revs indexed"]
+    lines += [f"  {r.rev:<24} {r.pinned_oid[:12]}  {r.status:<8} {r.indexed_at}" for r in d.revs]
+    return shown_lines(lines)
 
 
 def render_index(result: Result) -> str:
@@ -85,9 +154,17 @@ ROWS = (
     Command(
         id="repo.index",
         summary="Index a repository at a rev into the store (parses only blobs never seen).",
-        input=IndexInput, handler=index_handler, authority="write",
-        exposure=Exposure(cli=True, agent=False), maturity="stable", surfaces=("cli", "python"),
+        input=IndexInput, handler=index_handler, authority="write", title="Index a repository",
+        exposure=Exposure(cli=True, agent=True), maturity="stable",
         cli=CliShape(path=("index",), positional=("repo",)), render=render_index,
+    ),
+    Command(
+        id="repo.snapshots",
+        title="Indexed revisions",
+        summary="Revisions of a repository indexed in this store, each with its pinned commit and freshness.",
+        input=SnapshotsInput, handler=snapshots_handler, authority="read",
+        exposure=Exposure(cli=True, agent=True), maturity="stable", caps={"revs": 100},
+        cli=CliShape(path=("snapshots",), positional=("repo",)), render=render_snapshots,
     ),
     Command(
         id="snapshot.dump",

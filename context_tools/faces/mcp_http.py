@@ -1,0 +1,141 @@
+"""The HTTP face's guard: what a request must carry before the MCP app sees it.
+
+1. `Host` names the address the server is bound to (any loopback address, IPv6 in any
+   spelling, compared as addresses, with the bound port), or `localhost` when bound to
+   127.0.0.1 or ::1: a page that rebinds its own DNS name to the loopback address sends its
+   own name and is refused (421).
+2. `Origin`, when sent, is that same address over http: a page of any other origin is
+   refused (403).
+3. `Authorization: Bearer <token>` with the server's token: anything else is 401.
+4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
+   or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
+   with its JSON-RPC error (-32600, -32700) and status 400.
+
+The token is generated at start and printed once to stderr, or read from the environment
+variable `--token-env` names.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
+
+Scope = dict[str, Any]
+ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
+
+# Idle HTTP sessions: an abandoned session is closed after this many seconds without a
+# request, and at most this many live at once (a new one beyond is refused).
+SESSION_IDLE_SECONDS = 10 * 60
+MAX_SESSIONS = 256
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def _split_host(value: str) -> tuple[str, str]:
+    """(host, port) of a Host header value: `127.0.0.2:8765`, `[::1]:8765`, `localhost`."""
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return "", ""
+        host, rest = value[1:end], value[end + 1:]
+        return host, rest[1:] if rest.startswith(":") else ""
+    host, _, port = value.partition(":")
+    return host, port
+
+
+class Guard:
+    """ASGI middleware in front of the MCP app; lifespan and other scopes pass through."""
+
+    def __init__(self, app: ASGI, bind_host: str, port: int, token: str) -> None:
+        self.app = app
+        self.port = str(port)
+        self.address = ipaddress.ip_address(bind_host) if bind_host != "localhost" else ipaddress.ip_address("127.0.0.1")
+        self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
+        self.token = token.encode()
+
+    def host_ok(self, value: str) -> bool:
+        host, port = _split_host(value.strip().lower())
+        if port != self.port:
+            return False
+        if host == "localhost":
+            return self.localhost_ok
+        try:
+            return ipaddress.ip_address(host) == self.address
+        except ValueError:
+            return False
+
+    def origin_ok(self, value: str) -> bool:
+        try:
+            parts = urlsplit(value.strip())
+        except ValueError:
+            return False
+        return parts.scheme == "http" and not parts.path.strip("/") and self.host_ok(parts.netloc)
+
+    def token_ok(self, value: str) -> bool:
+        scheme, _, given = value.partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self.token)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if not self.host_ok(headers.get("host", "")):
+            await _refuse(send, 421, "Invalid Host header: this server answers only at its own loopback address")
+        elif "origin" in headers and not self.origin_ok(headers["origin"]):
+            await _refuse(send, 403, "Invalid Origin header: requests from web pages of other origins are refused")
+        elif not self.token_ok(headers.get("authorization", "")):
+            await _refuse(send, 401, "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
+                          [(b"www-authenticate", b'Bearer realm="rennet"')])
+        elif scope.get("method") == "POST":
+            await self._checked_post(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _checked_post(self, scope: Scope, receive: Any, send: Any) -> None:
+        """A POST body is framed as on stdio: bounded, depth-scanned, and answered with its
+        JSON-RPC error (-32700, -32600) here when it is not a request the server can take."""
+        import json
+
+        from context_tools.faces.mcp_stdio import MAX_LINE_BYTES, check_line
+
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body.extend(message.get("body", b""))
+            more = message.get("more_body", False)
+            if len(body) > MAX_LINE_BYTES:
+                break
+        _, error = check_line(bytes(body))
+        if error is not None:
+            rid, code, text = error
+            reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
+            await send({"type": "http.response.start", "status": 400, "headers": headers})
+            await send({"type": "http.response.body", "body": reply})
+            return
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = text.encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
+    await send({"type": "http.response.body", "body": body})

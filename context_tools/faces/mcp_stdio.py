@@ -1,0 +1,196 @@
+"""The stdio transport of the MCP face: newline-delimited JSON-RPC on stdin/stdout.
+
+The SDK's own stdio transport hands a line it cannot parse to the server as an exception,
+which answers nothing, and its JSON parser gives up on deep nesting: the client then waits
+forever. Here every line gets an answer. A line over MAX_LINE_BYTES or nested deeper than
+MAX_DEPTH is an Invalid Request (-32600), text that is not JSON a Parse error (-32700),
+JSON that is not a JSON-RPC message an Invalid Request; each error reply carries the
+request's id when one can be read, else null. Depth is measured by a linear scan before
+any recursive parser sees the line.
+
+While serving, fd 0 reads the null device and fd 1 writes to stderr, so a handler (or a
+library it calls) can neither read the protocol's input nor write into its output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+MAX_LINE_BYTES = 4 * 1024 * 1024  # as the HTTP face's body limit
+MAX_DEPTH = 64  # no MCP request we serve nests deeper than a handful of levels
+DRAIN_SECONDS = 300  # at end of input, how long requests in flight may still take to answer
+
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+_OPEN, _CLOSE = frozenset(b"[{"), frozenset(b"]}")
+
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+
+
+def depth_and_shallow(line: bytes) -> tuple[int, bytes]:
+    """The greatest nesting depth of a JSON text, and the text with every value nested below
+    the top-level object replaced by null, so the request's id can be read however deep its
+    params go. Strings are skipped whole, so a bracket inside one never counts."""
+    depth = deepest = 0
+    out: list[bytes] = []
+    kept = 0  # end of the last span copied into `out`
+    cut_from = -1  # where the value now being dropped began
+    for m in _TOKEN.finditer(line):
+        tok = m.group()
+        if len(tok) != 1 or tok[0] not in _OPEN | _CLOSE:
+            continue
+        if tok[0] in _OPEN:
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth == 2:
+                out.append(line[kept:m.start()])
+                cut_from = m.start()
+        else:
+            if depth == 2 and cut_from >= 0:
+                out.append(b"null")
+                kept = m.end()
+                cut_from = -1
+            depth -= 1
+    if cut_from >= 0:  # an unclosed value: the text is not JSON anyway
+        return deepest, b""
+    out.append(line[kept:])
+    return deepest, b"".join(out)
+
+
+def _id_of(doc: Any) -> Any:
+    if isinstance(doc, dict):
+        rid = doc.get("id")
+        if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)):
+            return rid
+    return None
+
+
+def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
+    """(message, None) for a line the server should handle, or (None, (id, code, message))
+    for the JSON-RPC error that answers it."""
+    import mcp_types as types
+
+    if len(line) > MAX_LINE_BYTES:
+        return None, (None, INVALID_REQUEST, f"Invalid Request: message over {MAX_LINE_BYTES} bytes")
+    deepest, shallow = depth_and_shallow(line)
+    if deepest > MAX_DEPTH:
+        try:
+            rid = _id_of(json.loads(shallow))
+        except ValueError:
+            rid = None
+        return None, (rid, INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
+    try:
+        doc = json.loads(line)
+    except (ValueError, RecursionError):
+        return None, (None, PARSE_ERROR, "Parse error: the message is not JSON")
+    try:
+        return types.jsonrpc_message_adapter.validate_python(doc, by_name=False), None
+    except Exception:  # pydantic's ValidationError: not a JSON-RPC message
+        return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+async def _lines(stream: Any) -> AsyncIterator[bytes]:
+    """Lines of at most MAX_LINE_BYTES (+1, to tell an overlong one); the rest of an overlong
+    line is read and dropped in bounded chunks, never held."""
+    import anyio.to_thread
+
+    async def readline(size: int) -> bytes:
+        return await anyio.to_thread.run_sync(stream.readline, size, abandon_on_cancel=True)
+
+    while True:
+        line = await readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while True:
+                rest = await readline(MAX_LINE_BYTES)
+                if not rest or rest.endswith(b"\n"):
+                    break
+        if line.strip():
+            yield line
+
+
+def _divert(fd: int, flags: int) -> int:
+    """Move the wire off `fd` to a private descriptor; `fd` then points at the null device
+    (stdin) or stderr (stdout). Returns the private descriptor."""
+    private = os.dup(fd)
+    target = os.open(os.devnull, flags) if fd == 0 else os.dup(2)
+    os.dup2(target, fd)
+    os.close(target)
+    return private
+
+
+@asynccontextmanager
+async def stdio_transport():
+    """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout."""
+    import anyio
+    import mcp_types as types
+    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.message import SessionMessage
+
+    sys.stdout.flush()
+    in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
+    stdin = os.fdopen(in_fd, "rb", buffering=1 << 16)
+    stdout = anyio.wrap_file(os.fdopen(out_fd, "wb"))
+    read_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
+    write_stream, write_reader = create_context_streams[SessionMessage](0)
+    replies = write_stream.clone()  # the reader answers what it refuses on the server's own wire
+
+    drained = anyio.Event()
+
+    pending: set[Any] = set()  # ids of requests handed to the server and not answered yet
+    answered = anyio.Event()
+
+    async def reader() -> None:
+        nonlocal answered
+        async with read_writer, replies:
+            async for line in _lines(stdin):
+                message, error = check_line(line)
+                if error is None:
+                    if isinstance(message, types.JSONRPCRequest):
+                        pending.add(message.id)
+                    elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+                        pending.discard((message.params or {}).get("requestId"))  # a cancelled request gets no answer
+                        answered.set()
+                    await read_writer.send(SessionMessage(message))
+                    continue
+                rid, code, text = error
+                reply = types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=text))
+                try:
+                    await replies.send(SessionMessage(reply))
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return
+            # End of input: the server stops when its read side closes, so first let every request
+            # already handed to it be answered (a client may write and close without waiting).
+            with anyio.move_on_after(DRAIN_SECONDS):
+                while pending:
+                    answered = anyio.Event()
+                    await answered.wait()
+
+    async def writer() -> None:
+        try:
+            async with write_reader:
+                async for session_message in write_reader:
+                    message = session_message.message
+                    data = message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdout.write(data.encode("utf-8") + b"\n")
+                    await stdout.flush()
+                    if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
+                        pending.discard(message.id)
+                        answered.set()
+        finally:
+            drained.set()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(reader)
+        tg.start_soon(writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.move_on_after(5):  # let the last replies out, then stop the blocked reader
+                await drained.wait()
+            tg.cancel_scope.cancel()

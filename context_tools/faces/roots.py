@@ -1,0 +1,68 @@
+"""The roots an agent face serves: a path an MCP client names (a repository, an output
+folder, a file to read) must lie under one of them, or the call is a typed `forbidden`.
+
+Roots are the folders the server was started with (`rennet mcp --root DIR...`, default the
+current folder) and the ones the client declared as MCP roots. A path is compared after
+resolving symlinks and `..`, so neither can step outside.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from context_tools.faces.errors import Forbidden
+
+# Input fields that name a place on the server's machine, in any command's input.
+PATH_FIELDS = ("repo", "out", "file", "body_file")
+
+
+def _real(path: str | os.PathLike[str]) -> str:
+    return os.path.realpath(os.path.abspath(os.fspath(path)))
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+@dataclass(frozen=True)
+class Roots:
+    dirs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, dirs: Iterable[str | os.PathLike[str]]) -> "Roots":
+        return cls(tuple(dict.fromkeys(_real(d) for d in dirs)))
+
+    def admits(self, path: str, extra: Iterable[str] = ()) -> bool:
+        real = _real(path)
+        return any(_under(real, root) for root in (*self.dirs, *(_real(e) for e in extra)))
+
+    def outside(self, value: Any) -> list[tuple[str, str]]:
+        """(field, path) of every path field of a decoded input that no server root admits."""
+        found = []
+        for name in PATH_FIELDS:
+            path = getattr(value, name, None)
+            if isinstance(path, str) and path and not self.admits(path):
+                found.append((name, path))
+        return found
+
+    def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
+        extra = tuple(extra)
+        for name, path in self.outside(value):
+            if not self.admits(path, extra):
+                raise Forbidden(f"{command_id}: `{name}` {path!r} is outside the roots this server serves "
+                                f"({', '.join(self.dirs)}); pass a path under one of them")
+
+    def describe(self) -> str:
+        return ", ".join(self.dirs)
+
+
+def file_uri_path(uri: str) -> str | None:
+    """The local path of a `file://` root a client declared, or None for any other scheme."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        return None
+    return unquote(parsed.path) or None

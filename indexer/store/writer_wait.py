@@ -1,0 +1,66 @@
+"""Waiting for the indexer that holds a store's write lock, instead of failing at once.
+
+A read of a revision another process (or another call of this server) is indexing waits for
+that indexer to finish, bounded by WAIT_SECONDS; after it the read gets the typed `busy` with a
+retry hint, never `store_locked`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from indexer.contract.errors import Busy, StoreLocked
+
+T = TypeVar("T")
+WAIT_SECONDS = 120.0
+_POLL = 0.1
+
+
+def writer_active(home: Path) -> bool:
+    """Does an indexer hold the write lock of the store at `home` now?"""
+    try:
+        fd = os.open(home / "write.lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def wait_for_writer(home: Path, seconds: float | None = None) -> bool:
+    """True once no indexer holds the write lock (at once when none does), False after `seconds`
+    (default WAIT_SECONDS)."""
+    deadline = time.monotonic() + (WAIT_SECONDS if seconds is None else seconds)
+    while writer_active(home):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(_POLL)
+    return True
+
+
+def busy(home: Path, what: str, seconds: float) -> Busy:
+    return Busy(f"{what}: the store at {home} is being written by another indexer and was still busy after "
+                f"{seconds:.0f} s; retry in a minute")
+
+
+def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | None = None) -> T:
+    """`attempt()`, and again each time it met another indexer's write lock and that indexer
+    finished within `seconds` (default WAIT_SECONDS) in all; `busy` when one is still writing after them."""
+    seconds = WAIT_SECONDS if seconds is None else seconds
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return attempt()
+        except StoreLocked:
+            if not wait_for_writer(home, max(deadline - time.monotonic(), 0.0)):
+                raise busy(home, what, seconds) from None

@@ -1,0 +1,130 @@
+"""A server that holds many agents: concurrent calls, an answer cache bounded in bytes, and
+reads that wait for another indexer instead of failing."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+
+import anyio
+import pytest
+
+from context_tools.faces.context import Memo, cache_budget
+from indexer.contract.errors import BadInput, Busy
+from tests.test_context_world import World, world  # noqa: F401 - fixture
+from tests.test_mcp import HttpServer, _free_port, _session, client_with
+
+
+def blob(n: int) -> list[bytes]:
+    return [bytes([i % 251]) * 1024 for i in range(n)]  # n KiB held in distinct objects
+
+
+def test_the_answer_cache_never_holds_more_than_its_byte_budget():
+    memo = Memo(budget=300 * 1024)
+    for key in range(6):
+        memo[key] = blob(100)
+        memo.settle()
+        assert memo.bytes <= memo.budget
+    assert len(memo) == 2 and memo.get(5) is not None and memo.get(0) is None  # the least recent went first
+
+
+def test_a_value_that_grows_after_it_was_cached_is_weighed_again():
+    memo = Memo(budget=300 * 1024)
+    memo["a"], memo["b"] = blob(50), blob(50)
+    memo.settle()
+    grown = memo.get("b")
+    grown.extend(blob(200))  # as a snapshot fills its own caches while it is read
+    memo.settle()
+    assert memo.bytes <= memo.budget and memo.get("a") is None and memo.get("b") is grown
+
+
+def test_a_value_larger_than_the_budget_is_not_kept():
+    memo = Memo(budget=64 * 1024)
+    memo["huge"] = blob(100)
+    memo.settle()
+    assert len(memo) == 0 and memo.bytes == 0
+
+
+@pytest.mark.parametrize("text, value", [("512M", 512 << 20), ("64k", 64 << 10), ("1G", 1 << 30), ("4096", 4096)])
+def test_cache_budgets_take_bytes_or_a_suffix(text, value):
+    assert cache_budget(text) == value
+
+
+def test_a_cache_budget_that_is_not_a_size_is_bad_input():
+    with pytest.raises(BadInput):
+        cache_budget("lots")
+
+
+def _repo_with_two_revs(tmp_path: Path):
+    from corpora.gitbuild import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"a.py": "def one():\n    return 1\n"})
+    second = b.commit({"b.py": "def two():\n    return 2\n"})
+    return tmp_path / "repo", first, second
+
+
+def test_a_read_waits_for_another_indexer_then_indexes(tmp_path):
+    from indexer import api
+    from indexer.store.database import Store, WriteLock
+
+    repo, _, second = _repo_with_two_revs(tmp_path)
+    store = Store.open(tmp_path / "home")
+    lock = WriteLock(tmp_path / "home").__enter__()
+    release = threading.Timer(0.5, lock.__exit__, (None, None, None))
+    release.start()  # the other indexer finishes while the read waits
+    snap = api.snapshot(str(repo), "main", store=store)
+    assert snap.oid == second
+
+
+def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkeypatch):
+    from indexer import api
+    from indexer.store import writer_wait
+    from indexer.store.database import Store, WriteLock
+
+    repo, _, _ = _repo_with_two_revs(tmp_path)
+    store = Store.open(tmp_path / "home")
+    monkeypatch.setattr(writer_wait, "WAIT_SECONDS", 0.3)
+    with WriteLock(tmp_path / "home"):
+        with pytest.raises(Busy, match="retry"):
+            api.snapshot(str(repo), "main", store=store)
+        with pytest.raises(Busy):  # a read that never indexes waits the same way
+            api.snapshot(str(repo), "main", store=store, index_if_absent=False)
+
+
+def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp_path):
+    """Sixteen sessions call at once while one indexes a revision the store does not hold."""
+    from mcp import Client
+
+    from corpora.gitbuild import RepoBuilder
+
+    fresh = tmp_path / "fresh"
+    RepoBuilder(fresh).commit({f"m{i}.py": f"def fn{i}():\n    return {i}\n" for i in range(40)})
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, tempfile.gettempdir())  # holds both repositories
+    names = ["Flask", "Router", "route", "main"]
+    try:
+        async def one(k: int, out: dict) -> None:
+            async with Client(client_with(server.url, server.token)) as client:
+                if k == 0:
+                    out["index"] = await client.call_tool("repo_index", {"repo": str(fresh)})
+                    return
+                name = names[k % len(names)]
+                out[k] = (name, await client.call_tool("context_symbol", {"repo": world.repo, "name": name}))
+
+        async def work(_client) -> dict:
+            out: dict = {}
+            async with anyio.create_task_group() as tg:
+                for k in range(16):
+                    tg.start_soon(one, k, out)
+            return out
+
+        out = anyio.run(_session, client_with(server.url, server.token), work)
+    finally:
+        server.close()
+    assert out["index"].structured_content["data"]["files"] == 40
+    for k in range(1, 16):
+        name, reply = out[k]
+        assert reply.is_error is False
+        assert any(d["name"] == name for d in reply.structured_content["data"]["definitions"]), name
