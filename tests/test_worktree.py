@@ -223,17 +223,42 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
     from tests.test_mcp import run_stdio, text_of
 
     async def work(client):
-        seen = await client.call_tool("context.symbol", {"repo": str(edited), "name": "fresh_helper"})
-        committed = await client.call_tool("context.symbol", {"repo": str(edited), "name": "old_helper",
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        indexed = await client.call_tool("repo_index", {"repo": str(edited), "rev": "HEAD"})
+        seen = await client.call_tool("context_symbol", {"repo": str(edited), "name": "fresh_helper"})
+        committed = await client.call_tool("context_symbol", {"repo": str(edited), "name": "old_helper",
                                                               "rev": "HEAD"})
-        return text_of(seen), text_of(committed)
+        return tools, text_of(indexed), text_of(seen), text_of(committed)
 
-    seen, committed = run_stdio(str(tmp_path / "home"), work, "--worktree")
+    tools, indexed, seen, committed = run_stdio(str(tmp_path / "home"), work, "--worktree")
+    # a tool that reads the working tree writes its snapshot: the server says so
+    assert tools["context_symbol"].annotations.read_only_hint is False
+    assert indexed["ok"]
     assert seen["ok"] and seen["freshness"]["status"] == "worktree"
     assert seen["freshness"]["worktree"]["tree_oid"] == written_tree(edited, tmp_path / "scratch")
     assert [d["path"] for d in seen["data"]["definitions"]] == ["pkg/helpers.py"]
     assert committed["ok"] and committed["freshness"]["status"] == "dirty"
     assert committed["freshness"]["worktree"]["changed"] == 4
+
+
+def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(edited, tmp_path):
+    from tests.test_mcp import run_stdio, text_of
+
+    async def work(client):
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        answer = await client.call_tool("context_symbol", {"repo": str(edited), "name": "fresh_helper",
+                                                           "worktree": True})
+        return tools, text_of(answer)
+
+    home = tmp_path / "home"
+    tools, answer = run_stdio(str(home), work)
+    assert tools["context_symbol"].annotations.read_only_hint is True
+    assert not answer["ok"] and answer["error"]["code"] == "forbidden"
+    assert "--worktree" in answer["error"]["message"]
+    from indexer.store.database import Store
+
+    with Store.open(home) as store, store.env.begin(db=store.snapshots) as txn:
+        assert txn.stat(store.snapshots)["entries"] == 0
 
 
 def test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_again(edited, tmp_path):

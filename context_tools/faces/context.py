@@ -170,6 +170,7 @@ class CallContext:
     input: Struct | None = None  # the decoded input
     extras: dict[str, Any] = field(default_factory=dict)
     roots: Any = None  # context_tools.faces.roots.Roots on an agent face, else None
+    worktree: bool = False  # the face reads working trees by default (`rennet mcp --worktree`)
 
     @property
     def may_index(self) -> bool:
@@ -177,6 +178,12 @@ class CallContext:
         faces the machine's own user drives (CLI, Python), never on an agent face, where its
         tool is annotated read-only and must not write."""
         return self.command.authority == "write" or self.roots is None
+
+    @property
+    def may_snapshot_worktree(self) -> bool:
+        """May this call write a working-tree snapshot? Where it may index, and on an agent face
+        started with `--worktree`, whose tools are then annotated as writing."""
+        return self.may_index or self.worktree
 
     @property
     def store(self) -> Store:

@@ -143,7 +143,7 @@ class Executor:
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
                               input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}),
-                              roots=self.roots)
+                              roots=self.roots, worktree=self.worktree)
             result = handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")

@@ -37,10 +37,12 @@ SERVER_NAME = "rennet-context"
 CONCURRENT_CALLS = 8
 
 
-def tool_of(row: Command) -> Any:
+def tool_of(row: Command, worktree: bool = False) -> Any:
+    """The tool a row is. With `worktree` (`rennet mcp --worktree`) a tool that reads the
+    working tree writes its working-tree snapshot to the store, so it is not read-only."""
     import mcp_types as types
 
-    read = row.authority == "read"
+    read = row.authority == "read" and not (worktree and "worktree" in row.input.__struct_fields__)
     return types.Tool(
         name=row.wire_name,
         title=row.title,
@@ -53,15 +55,16 @@ def tool_of(row: Command) -> Any:
     )
 
 
-def tool_list(table: Registry) -> list[Any]:
-    return [tool_of(row) for row in table.agent_tools()]
+def tool_list(table: Registry, worktree: bool = False) -> list[Any]:
+    return [tool_of(row, worktree) for row in table.agent_tools()]
 
 
 class Tools:
     """The advertised tools, derived on first use and then kept."""
 
-    def __init__(self, table: Registry | None) -> None:
+    def __init__(self, table: Registry | None, worktree: bool = False) -> None:
         self._table = table
+        self._worktree = worktree
         self._tools: list[Any] | None = None
 
     @property
@@ -71,7 +74,7 @@ class Tools:
     @property
     def tools(self) -> list[Any]:
         if self._tools is None:
-            self._tools = tool_list(self.table)
+            self._tools = tool_list(self.table, self._worktree)
         return self._tools
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
@@ -111,7 +114,7 @@ def build_server(executor: Executor, table: Registry | None = None) -> Any:
     import anyio.to_thread
     from mcp.server.lowlevel import Server
 
-    tools = Tools(table)
+    tools = Tools(table, executor.worktree)
     calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
 
     async def list_tools(ctx: Any, params: Any) -> Any:

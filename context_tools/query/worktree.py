@@ -39,6 +39,11 @@ def open_worktree(ctx: Any, repo: str) -> tuple[Any, Freshness]:
     from indexer.git.worktree import read_worktree
     from indexer.store.worktrees import stored
 
+    if not ctx.may_snapshot_worktree:
+        from context_tools.faces.errors import Forbidden
+
+        raise Forbidden("an answer from the working tree indexes it into the store, and this server's read "
+                        "tools write nothing: start it with `rennet mcp --worktree` to allow working-tree answers")
     where = os.path.realpath(repo)
     with _lock_of(where):  # one reader of a checkout's repository object at a time
         checkout = _checkout(ctx, repo)
