@@ -91,6 +91,10 @@ class KV:
             for key in keys:
                 txn.delete(key)
 
+    def count(self) -> int:
+        with self._env.begin(db=self._db) as txn:
+            return txn.stat(self._db)["entries"]
+
     def items(self, prefix: bytes = b"", reverse: bool = False) -> Iterator[tuple[bytes, bytes]]:
         """Items whose key starts with `prefix`, in key order (or reversed), from one read snapshot."""
         with self._env.begin(db=self._db) as txn:
