@@ -63,7 +63,9 @@ def _leaf(root: argparse.ArgumentParser, path: tuple[str, ...]) -> argparse.Argu
 
 
 def _fixed_width(parser: argparse.ArgumentParser, prog: str) -> argparse.ArgumentParser:
-    parser.formatter_class = lambda prog: argparse.HelpFormatter(prog, width=_WIDTH)
+    from context_tools.faces.cli import HelpFormat
+
+    parser.formatter_class = lambda prog: HelpFormat(prog, width=_WIDTH)
     parser.prog = prog
     return parser
 
@@ -87,6 +89,8 @@ def _command_section(row: Command, root: argparse.ArgumentParser) -> list[str]:
     if entry["cli"]:
         leaf = _fixed_width(_leaf(root, row.cli_path), " ".join(("rennet",) + row.cli_path))
         lines += ["", "```", leaf.format_usage().rstrip(), "```"]
+    if row.examples:
+        lines += ["", "Examples:", "", "```sh", *row.examples, "```"]
     props = schema.get("properties", {})
     if props:
         required = set(schema.get("required", ()))

@@ -101,6 +101,9 @@ class Command:
     cli: CliShape = CliShape()
     render: Callable[[Any], str] | None = None  # human rendering of a Result for the CLI
     description: str = ""  # longer help; the summary is one line
+    # Two command lines that run on any repository (from its folder), shown at the end of the
+    # verb's help and in docs/cli.md; a test runs each against a fixture repository.
+    examples: tuple[str, ...] = ()
 
     @property
     def cli_path(self) -> tuple[str, ...]:
@@ -151,6 +154,7 @@ class Command:
             "runnable": self.runnable,
             "caps": dict(self.caps),
             "cli": " ".join(("rennet",) + self.cli_path) if self.exposure.cli and self.runnable else None,
+            "examples": list(self.examples),
             "input_schema": self.input_schema(),
         }
 
@@ -198,7 +202,7 @@ class Registry:
                      if r.exposure.cli and r.availability("cli") is None)
 
 
-_RESERVED_VERBS = {"commands", "call", "mcp"}
+_RESERVED_VERBS = {"commands", "call", "mcp", "completion"}
 _RESERVED_FIELDS = {"json", "store", "help"}
 
 

@@ -88,7 +88,7 @@ class Inventory:
 
 def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dict[str, str], list, list]:
     """((OID, extractor version) -> holders, repository paths, pins, indexed stamps)."""
-    from indexer.fleet.workspace import all_workspaces
+    from indexer.fleet.workspace import records_in
 
     held: dict[tuple[str, str], list[Holder]] = {}
     pins: list[tuple[bytes, str]] = []
@@ -103,17 +103,12 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
         else:
             stamps.append((key, repo_key_parts(key)[1]))
     paths: dict[str, str] = {}
-    for ws in all_workspaces(store) if _has_table(txn, "workspaces") else ():
+    for ws in records_in(store, txn):
         for m in ws.members:
             paths[m.repo_id] = m.path
             held.setdefault((m.oid, m.extractor_version), []).append(
                 Holder("workspace", m.repo_id, f"{ws.name}/{m.name}"))
     return held, paths, pins, stamps
-
-
-def _has_table(txn, name: str) -> bool:
-    """Whether the table `store.kv(name)` exists (opening it would create it: a read stays a read)."""
-    return txn.get(f"kv:{name}".encode()) is not None
 
 
 def facts_keys_of(raw_head: bytes) -> tuple[_HeadKeys | None, frozenset[bytes] | None]:
@@ -173,14 +168,16 @@ class StoreInfo:
 
 
 def info(store: Store) -> StoreInfo:
-    from indexer.fleet.workspace import all_workspaces
+    from indexer.fleet.workspace import records_in
 
     with store.env.begin() as txn:
         inv = inventory(store, txn)
         facts = txn.stat(store.facts)["entries"]
         names = sum(1 for _ in txn.cursor(db=store.defs).iternext_nodup(keys=True, values=False))
         schema = bytes(txn.get(b"schema", db=store.meta) or b"").decode(errors="replace")
-        tables = {name: _has_table(txn, name) for name in ("workspaces", "dossiers", "ledger")}
+        workspaces = len(records_in(store, txn))
+        counts = {name: txn.stat(db)["entries"] if db is not None else 0
+                  for name, db in ((n, store.kv_in(txn, n)) for n in ("dossiers", "ledger"))}
     env = store.env.info()
     page = store.env.stat()["psize"]
     data = Path(store.env.path()) / "data.mdb"
@@ -190,8 +187,6 @@ def info(store: Store) -> StoreInfo:
         file_bytes=os.path.getsize(data) if data.exists() else 0, used_bytes=(env["last_pgno"] + 1) * page,
         repositories=len(repos), pins=len(inv.pins), snapshots=len(inv.snapshots),
         held_snapshots=sum(1 for s in inv.snapshots if s.held), blob_facts=facts, names=names,
-        workspaces=len(all_workspaces(store)) if tables["workspaces"] else 0,
-        dossiers=store.kv("dossiers").count() if tables["dossiers"] else 0,
-        receipts=store.kv("ledger").count() if tables["ledger"] else 0)
+        workspaces=workspaces, dossiers=counts["dossiers"], receipts=counts["ledger"])
 
 

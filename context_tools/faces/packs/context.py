@@ -128,6 +128,7 @@ _AGENT = Exposure(cli=True, agent=True)
 ROWS = (
     Command(
         id="context.overview",
+        examples=("rennet context overview", "rennet context overview --section languages --json"),
         summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
         input=OverviewInput, handler=_handler("overview", "overview"), exposure=_AGENT,
         caps={"section": 10, "items": 200},
@@ -135,6 +136,7 @@ ROWS = (
     ),
     Command(
         id="context.map",
+        examples=("rennet context map --budget 2048", "rennet context map --rev HEAD~1 --budget 1024 --json"),
         summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
         description="Pass focus paths or symbols (e.g. a change's files) to personalize the ranking to them.",
         input=MapInput, handler=_handler("repomap", "repo_map"), exposure=_AGENT,
@@ -143,6 +145,7 @@ ROWS = (
     ),
     Command(
         id="context.file",
+        examples=("rennet context file README.md", "rennet context file README.md --no-content --json"),
         summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
         input=FileInput, handler=_handler("file_view", "file_view"), exposure=_AGENT,
         caps={"lines": 400, "outline": 200, "neighbours": 20},
@@ -150,6 +153,7 @@ ROWS = (
     ),
     Command(
         id="context.symbol",
+        examples=("rennet context symbol main", "rennet context symbol main --kind function --json"),
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
         input=SymbolInput, handler=_handler("symbols", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
@@ -157,6 +161,7 @@ ROWS = (
     ),
     Command(
         id="context.references",
+        examples=("rennet context references main --text", "rennet context references main --include-definitions --json"),
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
         input=ReferencesInput, handler=_handler("symbols", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
@@ -164,6 +169,7 @@ ROWS = (
     ),
     Command(
         id="context.novelty",
+        examples=("rennet context novelty --base HEAD~1", "rennet context novelty --base HEAD~1 --head HEAD --section symbols --json"),
         summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
         input=NoveltyInput, handler=_handler("novelty", "novelty"), exposure=_AGENT,
         caps={"section": 20, "items": 200},

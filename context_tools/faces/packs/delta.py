@@ -84,6 +84,7 @@ def render_packet(result: Result) -> str:
 ROWS = (
     Command(
         id="delta.build",
+        examples=("rennet delta --base HEAD~1 --head HEAD", "rennet delta --base HEAD~1 --head HEAD --no-elements --json"),
         summary="Build the Delta packet of a range: inventory, hunk ids, fan-in, noise, counterparts, successor.",
         description="The packet is an inventory, not the diff: hunk ids, headers and spans travel, bodies do "
                     "not. Writes packet.json and noise-offer.json to --out (default under the store home).",

@@ -78,6 +78,7 @@ def render_dossier(result: Result) -> str:
 ROWS = (
     Command(
         id="dossier.build",
+        examples=("rennet dossier --base HEAD~1 --head HEAD", "rennet dossier --base HEAD~1 --head HEAD --refresh --json"),
         summary="Find issue references of a change, fetch them (gh, Jira, Linear), bound and persist the dossier.",
         description="References come from the head branch name, the commits of merge-base..head and the PR "
                     "title and body. The same patchset is served from the store unless --refresh.",
