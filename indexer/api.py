@@ -7,7 +7,8 @@ extraction machinery (tree-sitter, multiprocessing) that only indexing needs.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Callable
 
 from indexer.store.database import Store
 
@@ -45,8 +46,21 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
     from indexer.store.snapshot import pinned_oid
 
     pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
-    _index(repo_path, pinned or rev, store=store, workers=workers)
+    with (_on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()) as progress:
+        _index(repo_path, pinned or rev, store=store, workers=workers, progress=progress)
     return load(store, repo_path, rev)
+
+
+# What a face shows while a read indexes on the way: given (repository, rev), a context whose
+# value is the build's progress callback (or None). A face that talks to a person sets it.
+Progress = Callable[[str, int, int], None]
+_on_the_way: Callable[[str, str], AbstractContextManager[Progress | None]] | None = None
+
+
+def show_indexing(factory: Callable[[str, str], AbstractContextManager[Progress | None]] | None) -> None:
+    """Set what `snapshot` shows while it indexes a rev that has no snapshot yet."""
+    global _on_the_way
+    _on_the_way = factory
 
 
 def __getattr__(name: str):
@@ -59,4 +73,4 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["IndexReport", "Snapshot", "Store", "index", "open_store", "snapshot"]
+__all__ = ["IndexReport", "Snapshot", "Store", "index", "open_store", "show_indexing", "snapshot"]

@@ -413,6 +413,10 @@ def _main(argv: list[str]) -> int:
                        " ".join(table.get(command).cli_path))
     raw = {k: v for k, v in ns.items() if k not in _SKIP and not k.startswith("verb")}
     from context_tools.faces.dispatch import Executor
+    from context_tools.faces.progress import on_the_way
+    from indexer.api import show_indexing
+
+    show_indexing(on_the_way)  # a read that indexes first says so: a bar on a terminal, else one line
 
     reply = Executor("cli", store=store).run(command, raw, extras={"json": bool(ns.get("json"))})
     return _print_reply(reply, table.get(command), bool(ns.get("json")))
