@@ -215,6 +215,10 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
         raise BadInput("--previous-base and --previous-head go together")
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
+    if rng.worktree_base_oid is not None and dossier is not None and dossier is not False:
+        from indexer.contract.errors import BadInput
+
+        raise BadInput("the dossier is of a range of commits: it is not with a head of WORKTREE (--worktree)")
 
     changes = inventory(git, rng, selected)
     head_attrs = TreeAttributes(git, rng.head_oid, [c.new_path for c in changes if c.new_path])
@@ -325,11 +329,14 @@ def _snapshots(repo: Any, rng: RangeIdentity, changes: list[FileChange], store: 
         return None, None, []
 
     def loader(oid: str) -> Any:
-        from indexer.api import open_store, snapshot
+        from indexer.api import open_store, snapshot, worktree_snapshot
 
         if store is None and not own:
             own.append(open_store(home))
-        return snapshot(str(repo), oid, store=store if store is not None else own[0], index_if_absent=index)
+        opened = store if store is not None else own[0]
+        if rng.worktree_base_oid is not None and oid == rng.head_oid:
+            return _worktree_head(repo, rng, opened, index, worktree_snapshot)
+        return snapshot(str(repo), oid, store=opened, index_if_absent=index)
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
     elements_out: list[FileElements] | Unknown
@@ -344,6 +351,22 @@ def _snapshots(repo: Any, rng: RangeIdentity, changes: list[FileChange], store: 
         else:
             elements_out = diff_elements(changes, mb_snap, head_snap)
     return base_snap, absent, elements_out
+
+
+def _worktree_head(repo: Any, rng: RangeIdentity, store: Any, index: bool, worktree_snapshot: Callable) -> Any:
+    """The working-tree snapshot a head of WORKTREE reads (its tree: `rng.head_oid`)."""
+    from indexer.git.read import open_repo
+    from indexer.git.worktree import WORKTREE, Worktree
+    from indexer.store.snapshot import open_at
+
+    found = open_at(store, str(repo), rng.head_oid, WORKTREE)
+    if found is not None or not index:
+        if found is None:
+            from indexer.contract.errors import NotIndexed
+
+            raise NotIndexed(f"the working tree {rng.head_oid[:12]} is not indexed")
+        return found
+    return worktree_snapshot(open_repo(repo), Worktree(rng.worktree_base_oid, rng.head_oid, [], []), store=store)
 
 
 def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Any, absent: Unknown | None) -> PacketFile:

@@ -34,6 +34,9 @@ class RangeIdentity(Struct, frozen=True):
     head_oid: str
     merge_base_oid: str
     reviewed: str  # "<merge_base>..<head>", what `git diff` is run over
+    # head WORKTREE: head_oid is the working tree's tree OID (`git add -A && git write-tree`)
+    # and this the commit HEAD names, that the merge base is taken with
+    worktree_base_oid: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -50,19 +53,29 @@ def repo_root(repo: pygit2.Repository) -> str:
 
 
 def resolve_range(repo: pygit2.Repository, base: str, head: str) -> RangeIdentity:
+    """The range base..head; head `WORKTREE` is the checkout's working tree, reviewed from
+    the merge base of base and the commit HEAD names (an agent's own uncommitted change)."""
+    from indexer.git.worktree import WORKTREE, read_worktree
+
     base_oid = resolve_rev(repo, base)
-    head_oid = resolve_rev(repo, head)
-    if base_oid == head_oid:
-        merge_base = head_oid
+    worktree_base = None
+    if head == WORKTREE:
+        tree = read_worktree(repo)
+        head_oid, worktree_base = tree.tree_oid, tree.base_oid
     else:
-        found = repo.merge_base(base_oid, head_oid)
+        head_oid = resolve_rev(repo, head)
+    tip = worktree_base or head_oid
+    if base_oid == tip:
+        merge_base = tip
+    else:
+        found = repo.merge_base(base_oid, tip)
         if found is None:
             raise NoMergeBase(f"{base} and {head} share no history (no merge base); "
                               "a Delta packet needs a common ancestor")
         merge_base = str(found)
     return RangeIdentity(repo=repo_root(repo), base_ref=base, head_ref=head, base_oid=base_oid,
                          head_oid=head_oid, merge_base_oid=merge_base,
-                         reviewed=f"{merge_base}..{head_oid}")
+                         reviewed=f"{merge_base}..{head_oid}", worktree_base_oid=worktree_base)
 
 
 def normalize_paths(repo: pygit2.Repository, paths: list[str] | None) -> list[str] | None:

@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Callable
 from indexer.store.database import Store
 
 if TYPE_CHECKING:
+    import pygit2
+
     from indexer.build import IndexReport
+    from indexer.git.worktree import Worktree
     from indexer.store.snapshot import Snapshot
 
 
@@ -63,6 +66,42 @@ def show_indexing(factory: Callable[[str, str], AbstractContextManager[Progress 
     _on_the_way = factory
 
 
+def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store | None = None,
+                      workers: int | None = None) -> "Snapshot":
+    """The working-tree snapshot of `tree` (read by `indexer.git.worktree.read_worktree`),
+    indexed first when absent: from the checkout's previous working-tree snapshot or its base
+    commit's, whichever is stored, so an edit costs what it changed. Pins `WORKTREE` to it."""
+    from indexer.build import extractor_version, index_tree
+    from indexer.git import read as gitread
+    from indexer.git.worktree import WORKTREE
+    from indexer.store.records import load_stored_record
+    from indexer.store.snapshot import open_at, pinned_oid
+    from indexer.store.worktrees import remember
+
+    store = store or Store.open()
+    path = gitread.repo_display_path(repo)
+    previous = pinned_oid(store, repo, WORKTREE)
+    if previous == tree.tree_oid:
+        snap = open_at(store, path, tree.tree_oid, WORKTREE)
+        if snap is not None:
+            return snap
+    earlier = [oid for oid in (previous, tree.base_oid) if oid]
+    if workers is None and any(load_stored_record(store, oid) is not None for oid in earlier):
+        # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
+        workers = 1 if len(tree.changed) <= _FEW_CHANGES else None
+    index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers, skipped=tree.skipped)
+    remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())
+    snap = open_at(store, path, tree.tree_oid, WORKTREE)
+    if snap is None:
+        from indexer.contract.errors import StoreError
+
+        raise StoreError(f"the working-tree snapshot {tree.tree_oid[:12]} was indexed but does not read back")
+    return snap
+
+
+_FEW_CHANGES = 64
+
+
 def __getattr__(name: str):
     if name == "IndexReport":
         from indexer.build import IndexReport
@@ -73,4 +112,4 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["IndexReport", "Snapshot", "Store", "index", "open_store", "show_indexing", "snapshot"]
+__all__ = ["IndexReport", "Snapshot", "Store", "index", "open_store", "show_indexing", "snapshot", "worktree_snapshot"]

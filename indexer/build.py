@@ -27,6 +27,7 @@ from typing import (
     Iterator,
     Mapping,
     NamedTuple,
+    Sequence,
     TypeVar,
 )
 
@@ -375,16 +376,57 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             store.close()
 
 
+def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] = (), store: Store | None = None,
+               workers: int | None = None, progress: Callable[[str, int, int], None] | None = None,
+               skipped: Sequence[Skipped] = ()) -> IndexReport:
+    """Index a tree that no commit holds (a checkout's working tree, as `git write-tree` would
+    write it) as a snapshot whose identity is the tree OID, and pin `rev` to it. The build
+    starts from the first stored snapshot of `earlier` (the previous working-tree snapshot,
+    the base commit's), so only what differs from it is parsed and re-assembled. `skipped`:
+    files the tree leaves out because they could not be read, added to the report's."""
+    started = time.perf_counter()
+    repo = gitread.open_repo(repo_path)
+    repo_id = gitread.repo_identity(repo)
+    own_store = store is None
+    store = store or Store.open()
+    try:
+        version = extractor_version()
+
+        def reused() -> IndexReport | None:
+            existing = _existing_head(store, tree_oid, version)
+            if existing is None:
+                return None
+            _pin(store, repo_id, tree_oid, rev, existing.indexed_at)
+            return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
+                           reused_snapshot=True)
+
+        report = reused()
+        if report is None:
+            with WriteLock(store.home) as lock:
+                report = reused()
+                if report is None:
+                    with collector_paused():
+                        record, arcs, tail, parsed = _build(store, repo, tree_oid, version, workers, progress,
+                                                            lock, earlier=list(earlier))
+                        head = _commit_snapshot(store, repo_id, tree_oid, rev, record, arcs, tail)
+                        report = _report(repo, rev, head, parsed=parsed, seconds=time.perf_counter() - started)
+        report.skipped = sorted([*report.skipped, *skipped], key=lambda s: s.path)
+        return report
+    finally:
+        if own_store:
+            store.close()
+
+
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None,
-           lock: WriteLock) -> tuple[SnapshotRecord, RankArcs, bytes, int]:
+           lock: WriteLock, earlier: Sequence[str] | None = None) -> tuple[SnapshotRecord, RankArcs, bytes, int]:
     """The snapshot record at `oid`, its rank arcs, its packed tail, and how many blobs were
     parsed. Runs with the collector paused (see collector_paused); extraction workers have it
-    on."""
+    on. `earlier`: the snapshots to start from (see `plan`)."""
     workers = workers or os.cpu_count() or 1
     parsing = _ParseProgress(progress)
     with _early_pool(workers, lock, repo.path) as pool:
-        start = plan(store, repo, oid, version)
+        start = plan(store, repo, oid, version, earlier)
         extracted, jobs = _extract_planned(store, repo, start, pool, workers, parsing)
 
     try:
@@ -572,10 +614,14 @@ class Plan:
 _NOT_BLOBS = (gitread.MODE_COMMIT, gitread.MODE_LINK)
 
 
-def plan(store: Store, repo: pygit2.Repository, oid: str, version: str) -> Plan:
+def plan(store: Store, repo: pygit2.Repository, oid: str, version: str,
+         earlier_oids: Sequence[str] | None = None) -> Plan:
     """Walk the tree at `oid` (from the earlier snapshot's, when there is one) and key each
-    blob's facts by what its name says of its language: no blob is read here."""
-    earlier = _earlier_record(store, repo, oid, version)
+    blob's facts by what its name says of its language: no blob is read here. The earlier
+    snapshot is the first stored of `earlier_oids`, or without them the nearest up the
+    commit's first-parent line."""
+    earlier = _earlier_record(store, repo, oid, version) if earlier_oids is None else \
+        _first_stored(store, earlier_oids, version)
     if earlier is None:
         return Plan(*gitread.walk_tree(repo, oid), None, version)
     since = gitread.tree_since(repo, oid, earlier.tree, [
@@ -597,6 +643,14 @@ def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: st
             commit = repo[commit.parent_ids[0]]
     except (KeyError, ValueError, pygit2.GitError):
         pass  # a shallow history ends the search, nothing else
+    return None
+
+
+def _first_stored(store: Store, oids: Sequence[str], version: str) -> PriorRecord | None:
+    for oid in oids:
+        stored = load_stored_record(store, oid, version)
+        if stored is not None:
+            return stored.prior()
     return None
 
 

@@ -194,3 +194,29 @@ def test_store_commands_on_the_cli(repinned):
     done = rennet("store", "gc", "--json")
     assert json.loads(done.stdout)["data"]["snapshots"] == 1
     assert json.loads(rennet("store", "info", "--json").stdout)["data"]["snapshots"] == 2
+
+
+def test_gc_keeps_the_working_tree_snapshots_a_checkout_lists(repinned, tmp_path):
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    store, repo, _other, first = repinned
+    checkout = pygit2.Repository(repo)
+    checkout.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
+    (Path(repo) / "app" / "util.py").write_text("def edited():\n    return 5\n")
+    snap = api.worktree_snapshot(checkout, read_worktree(checkout), store=store)
+    with store.env.begin() as txn:
+        held = next(s for s in inventory(store, txn).snapshots if s.oid == snap.oid).held_by
+    assert "worktree" in {h.kind for h in held}
+    plan = collect(store)
+    assert [s.oid for s in plan.snapshots] == [first]
+    from indexer.git import read as gitread
+    from indexer.store.worktrees import LIST_PREFIX, listed
+
+    with store.env.begin(db=store.repos) as txn:  # the checkout's list of its working-tree snapshots stays
+        row = txn.get(LIST_PREFIX + gitread.repo_identity(checkout).encode())
+    assert row is not None and listed(LIST_PREFIX, bytes(row))[1][0] == snap.oid
+    again = api.worktree_snapshot(checkout, read_worktree(checkout), store=store)
+    assert again.oid == snap.oid and again.record.fingerprint == snap.record.fingerprint
+    assert sorted(p for p, _ in again.definitions("edited")) == ["app/util.py"]

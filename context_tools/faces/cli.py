@@ -280,6 +280,8 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
             p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
                            help="serve streamable HTTP on a loopback address instead of stdio")
             p.add_argument("--ceiling", type=int, default=None, help="reply ceiling in bytes (default 8192)")
+            p.add_argument("--worktree", action="store_true", default=False,
+                           help="answer from the checkout's working tree unless a call names a rev, head or workspace")
             p.set_defaults(_builtin="mcp")
         elif first == "completion":
             p = builtin("completion", "Print a shell completion script (bash, zsh or fish).")
@@ -404,7 +406,7 @@ def _main(argv: list[str]) -> int:
     if builtin == "mcp":
         from context_tools.faces.mcp import serve
 
-        return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"))
+        return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), worktree=ns.get("worktree", False))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()

@@ -52,6 +52,20 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
         raise BadInput(f"{row.id}: {exc}") from None
 
 
+# an input naming any of these chose what to read: the face's working-tree default stays out
+_CHOSEN = ("worktree", "rev", "head", "workspace")
+
+
+def worktree_default(row: Command, raw: Any) -> Any:
+    """`raw` with `worktree: true` where the row takes it and the caller chose no rev, head,
+    workspace or worktree of its own (a face serving an agent in its checkout)."""
+    if not isinstance(raw, dict) or "worktree" not in row.input.__struct_fields__:
+        return raw
+    if any(raw.get(name) is not None for name in _CHOSEN):
+        return raw
+    return {**raw, "worktree": True}
+
+
 def _unfit_string(value: Any, where: str) -> tuple[str, str] | None:
     """(where, why) of the first string in decoded JSON that no path, rev, name or store key
     can hold, or None: a lone surrogate (`"\\ud800"` is valid JSON, but no UTF-8 encoder takes
@@ -83,8 +97,9 @@ class Executor:
     """One face's executor: a surface, a store handle and (for agent faces) a ceiling."""
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
-                 table: Registry | None = None, receipts: bool = True) -> None:
+                 table: Registry | None = None, receipts: bool = True, worktree: bool = False) -> None:
         self.surface = surface
+        self.worktree = worktree  # `rennet mcp --worktree`: commands that read a rev read the working tree
         self.handle = StoreHandle(store)
         self.ceiling = ceiling
         self._table = table
@@ -108,6 +123,8 @@ class Executor:
             unavailable = row.availability(self.surface)
             if unavailable is not None:
                 raise unavailable
+            if self.worktree:
+                raw_input = worktree_default(row, raw_input)
             value = decode_input(row, raw_input)
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,

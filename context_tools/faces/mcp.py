@@ -104,7 +104,8 @@ def parse_loopback(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def serve(store: str | None = None, http: str | None = None, ceiling: int | None = None) -> int:
+def serve(store: str | None = None, http: str | None = None, ceiling: int | None = None,
+          worktree: bool = False) -> int:
     from indexer.contract.errors import RennetError
 
     try:
@@ -113,7 +114,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
-    executor = Executor("mcp", store=store, ceiling=limit)
+    executor = Executor("mcp", store=store, ceiling=limit, worktree=worktree)
     server = build_server(executor)
     if bind is None:
         return _serve_stdio(server)

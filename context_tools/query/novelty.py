@@ -21,6 +21,7 @@ from msgspec import Struct
 
 from context_tools.query.pinned import freshness_of, open_pinned
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
+from indexer.contract.errors import BadInput
 from indexer.contract.result import Freshness, Result
 from indexer.git import renames
 
@@ -225,8 +226,19 @@ def _new_identifiers(ctx: Any, base: Any, head: Any, files: list[FileChange]) ->
     return sorted(fresh)
 
 
+def head_of(input: Any) -> str:
+    """The head rev: `WORKTREE` (the working tree) with `worktree`."""
+    from indexer.git.worktree import WORKTREE
+
+    if input.worktree:
+        if input.head not in ("HEAD", WORKTREE):
+            raise BadInput(f"pass either `worktree` or `head` ({input.head}), not both")
+        return WORKTREE
+    return input.head
+
+
 def novelty(input: Any, ctx: Any) -> Result:
-    head, fresh = open_pinned(ctx, input.repo, input.head)
+    head, fresh = open_pinned(ctx, input.repo, head_of(input))
     base, _ = open_pinned(ctx, input.repo, input.base)
     binding = f"{base.fingerprint}:{head.fingerprint}"
     files = _file_changes(base, head)
@@ -238,7 +250,7 @@ def novelty(input: Any, ctx: Any) -> Result:
         "dependencies": _dependency_changes(base, head),
         "identifiers": _new_identifiers(ctx, base, head, files),
     }
-    sides = (Side(input.base, base.oid, base.fingerprint), Side(input.head, head.oid, head.fingerprint))
+    sides = (Side(input.base, base.oid, base.fingerprint), Side(head_of(input), head.oid, head.fingerprint))
     if input.section is not None:
         items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
                                binding=binding)

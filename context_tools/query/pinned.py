@@ -23,8 +23,16 @@ def tree_path(path: str) -> str:
 
 
 def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
+    """The snapshot `rev` of `repo` is pinned to and its freshness; `WORKTREE` names the
+    checkout's working tree (see `context_tools/query/worktree.py`)."""
     from indexer import api
+    from indexer.git.worktree import WORKTREE
     from indexer.store.snapshot import pinned_oid
+
+    if rev == WORKTREE:
+        from context_tools.query.worktree import open_worktree
+
+        return open_worktree(ctx, repo)
 
     key = ("snapshot", os.path.realpath(repo), rev)
     memo = ctx.handle.memo
@@ -50,6 +58,15 @@ def freshness_of(snap: Any) -> Freshness:
         status = "stale"
         reason = (f"{rev} moved from {snap.oid[:12]} to {current[:12]} since it was indexed; served from the "
                   f"pinned snapshot (run `rennet index --rev {rev}` to refresh)")
+    worktree = None
+    if status == "current":
+        from context_tools.query.worktree import dirty_state
+
+        worktree = dirty_state(snap)
+        if worktree is not None:
+            status = "dirty"
+            reason = (f"{rev} still resolves to the pinned commit, but the checkout's working tree differs from it "
+                      f"({worktree.changed} paths); pass --worktree to answer from the working tree")
     return Freshness(repo=snap.repo_path, rev=rev, pinned_oid=snap.oid, current_oid=current, status=status,
                      reason=reason, indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
-                     fingerprint=snap.fingerprint)
+                     fingerprint=snap.fingerprint, worktree=worktree)

@@ -101,6 +101,8 @@ def workspace_of(input: Any) -> str | None:
             raise BadInput("`member` names a member of a workspace: pass `workspace` with it")
         return None
     mixed = [f for f in ("repo", "rev") if getattr(input, f, None) is not None]
+    if getattr(input, "worktree", False):
+        mixed.append("worktree")
     if mixed:
         raise BadInput(f"pass either `workspace` or `{'`/`'.join(mixed)}`, not both "
                        f"(a workspace pins each member at its own rev)")
@@ -112,6 +114,14 @@ def repo_of(input: Any) -> str:
 
 
 def rev_of(input: Any) -> str:
+    """The rev an input names: `WORKTREE` (the checkout's working tree) with `worktree`."""
+    if getattr(input, "worktree", False):
+        from indexer.git.worktree import WORKTREE
+
+        if input.rev is not None and input.rev != WORKTREE:
+            raise BadInput(f"pass either `worktree` or `rev` ({input.rev}), not both: the working tree is its own "
+                           "snapshot")
+        return WORKTREE
     return input.rev if input.rev is not None else "HEAD"
 
 

@@ -19,7 +19,7 @@ import msgspec
 from msgspec import Struct
 
 UnknownKind = Literal["not_recorded", "not_applicable", "not_assessed", "redacted"]
-FreshnessStatus = Literal["current", "stale", "unknown"]
+FreshnessStatus = Literal["current", "stale", "unknown", "worktree", "dirty"]
 
 
 class Unknown(Struct, frozen=True):
@@ -45,8 +45,24 @@ def redacted(reason: str) -> Unknown:
     return Unknown("redacted", reason)
 
 
+class WorktreeState(Struct, frozen=True):
+    """How an answer relates to the checkout's working tree. `snapshot`: read from the
+    working-tree snapshot (`tree_oid`, what `git add -A && git write-tree` would write);
+    `dirty`: read from the commit HEAD names while the working tree differs from it."""
+
+    state: Literal["snapshot", "dirty"]
+    base_oid: str  # the commit HEAD names, that the working tree is compared against
+    tree_oid: str | Unknown
+    changed: int  # paths that differ from the base commit (`dirty`: the paths `git status` lists)
+    skipped: list[str] = []  # files that could not be read, left out of the snapshot (the first 20)
+    skipped_total: int = 0
+
+
 class Freshness(Struct, frozen=True):
-    """How the pinned snapshot an answer was read from relates to the repository now."""
+    """How the pinned snapshot an answer was read from relates to the repository now.
+    `status`: `current`, `stale` (the rev moved), `unknown` (it no longer resolves),
+    `worktree` (read from the working-tree snapshot) or `dirty` (read from the commit the
+    checkout is on, while its working tree differs: `worktree` says how much)."""
 
     repo: str
     rev: str
@@ -56,6 +72,7 @@ class Freshness(Struct, frozen=True):
     reason: str
     indexed_at: str | Unknown
     fingerprint: str = ""  # the snapshot's fingerprint, so a receipt names exactly what was read
+    worktree: WorktreeState | None = None  # with status `worktree` or `dirty`
 
 
 class Page(Struct, frozen=True):

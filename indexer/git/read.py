@@ -109,10 +109,10 @@ def text_path(name: str) -> str:
 
 
 def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
-    """The tree OID and every non-tree entry of the commit's tree, sorted by path."""
+    """The tree OID and every non-tree entry of the commit's tree (or of the tree itself, a
+    working-tree snapshot's), sorted by path."""
     try:
-        commit = repo[commit_oid].peel(pygit2.Commit)
-        root = commit.tree
+        root = repo[commit_oid].peel(pygit2.Tree)
     except (KeyError, ValueError, pygit2.GitError) as exc:
         raise MissingObjects(f"objects of commit {commit_oid[:12]} are missing ({exc})") from None
     entries: list[TreeEntry] = []
@@ -155,7 +155,7 @@ def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: l
     """`walk_tree_since`, and which of the entries differ from `base`. Anything the diff cannot
     answer (a missing object, an unexpected kind of change) falls back to the whole walk."""
     try:
-        root = repo[commit_oid].peel(pygit2.Commit).tree
+        root = repo[commit_oid].peel(pygit2.Tree)
         deltas = list(repo[base_tree].peel(pygit2.Tree).diff_to_tree(root).deltas)
     except (KeyError, ValueError, pygit2.GitError):
         return TreeSince(*walk_tree(repo, commit_oid), None)

@@ -2,7 +2,8 @@
 
 A snapshot (`snapshots`: commit OID and extractor version) is held by a rev pin (`repos`:
 `pin|<repository>|<rev>` -> OID, read at the current extractor version, as
-`indexer.store.snapshot.load` reads it) or by a workspace member (`kv:workspaces`: OID and
+`indexer.store.snapshot.load` reads it), by a checkout's list of its newest working-tree
+snapshots (`indexer.store.worktrees`), or by a workspace member (`kv:workspaces`: OID and
 the extractor version it was pinned at). Nothing else reaches a snapshot: a snapshot no
 holder names can only be found again by indexing its commit afresh.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import msgspec
 
+from indexer.store import worktrees
 from indexer.store.database import SCHEMA_VERSION, Store, unpack
 from indexer.store.records import (
     EXTRACTOR_VERSION,
@@ -48,12 +50,16 @@ _decode_head = msgspec.msgpack.Decoder(_HeadKeys).decode
 class Holder:
     """One thing that holds a snapshot: a rev pin of a repository, or a workspace member."""
 
-    kind: str  # "rev" | "workspace"
+    kind: str  # "rev" | "worktree" | "workspace"
     repo_id: str
     name: str  # the rev, or "<workspace>/<member>"
 
     def describe(self) -> str:
-        return f"rev {self.name} of {self.repo_id}" if self.kind == "rev" else f"workspace member {self.name}"
+        if self.kind == "rev":
+            return f"rev {self.name} of {self.repo_id}"
+        if self.kind == "worktree":
+            return f"working tree of {self.repo_id} ({self.name})"
+        return f"workspace member {self.name}"
 
 
 @dataclass
@@ -100,6 +106,11 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
             oid = bytes(value).decode()
             pins.append((key, oid))
             held.setdefault((oid, EXTRACTOR_VERSION), []).append(Holder("rev", repo_id, rev))
+        elif key.startswith(worktrees.LIST_PREFIX):
+            repo_id, trees = worktrees.listed(key, bytes(value))
+            for n, oid in enumerate(trees):
+                held.setdefault((oid, EXTRACTOR_VERSION), []).append(
+                    Holder("worktree", repo_id, "newest" if n == 0 else f"{n + 1} back"))
         else:
             stamps.append((key, repo_key_parts(key)[1]))
     paths: dict[str, str] = {}

@@ -24,6 +24,10 @@ TargetRev = Annotated[str, Meta(min_length=1, description="branch, tag, sha or a
 Workspace = Annotated[str, Meta(min_length=1, description="workspace name: answer across its members' pinned snapshots, each item "
                                             "tagged with its member (instead of repo/rev)")]
 Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
+Worktree = Annotated[bool, Meta(description="answer from the checkout's working tree as it is now (uncommitted edits, "
+                                            "untracked files not ignored, deletions), pinned to the tree OID "
+                                            "`git add -A && git write-tree` would give; same as rev WORKTREE. "
+                                            "Not with rev or workspace")]
 
 
 def Limit(cap: int, what: str):
@@ -33,6 +37,7 @@ def Limit(cap: int, what: str):
 class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Target | None = None
     rev: TargetRev | None = None
+    worktree: Worktree = False
     workspace: Workspace | None = None
     section: Annotated[
         Literal["languages", "packages", "entry_points", "dependencies", "top_files", "members", "edges"],
@@ -44,6 +49,7 @@ class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
 class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Target | None = None
     rev: TargetRev | None = None
+    worktree: Worktree = False
     workspace: Workspace | None = None
     focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
     budget: Annotated[int, Meta(ge=256, le=65536, description="bytes the map may take (default 4096)")] | None = None
@@ -54,6 +60,7 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
     path: Annotated[str, Meta(min_length=1, description="path of the file in the tree")]
     repo: Target | None = None
     rev: TargetRev | None = None
+    worktree: Worktree = False
     workspace: Workspace | None = None
     member: Annotated[str, Meta(description="the workspace member holding the file (needed when more than one has the path)")] | None = None
     start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
@@ -70,6 +77,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, description="name or qualified name: Flask, Flask.route, app.Flask.route")]
     repo: Target | None = None
     rev: TargetRev | None = None
+    worktree: Worktree = False
     workspace: Workspace | None = None
     kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
     path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
@@ -82,6 +90,7 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, description="name or qualified name of the symbol")]
     repo: Target | None = None
     rev: TargetRev | None = None
+    worktree: Worktree = False
     workspace: Workspace | None = None
     kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
     path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
@@ -98,6 +107,8 @@ class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
     head: Annotated[str, Meta(min_length=1, description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
     repo: Annotated[str, Meta(min_length=1, description="repository path (work tree, folder in one, or bare "
                                                        "repository); default: the current folder")] = "."
+    worktree: Annotated[bool, Meta(description="the head is the checkout's working tree as it is now (same as head "
+                                               "WORKTREE): what an uncommitted change introduces")] = False
     section: Annotated[
         Literal["files", "symbols", "public_api", "dependencies", "identifiers"],
         Meta(description="page through one section instead of the summary")] | None = None

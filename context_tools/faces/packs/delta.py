@@ -11,14 +11,18 @@ from typing import Annotated, Any
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
-from indexer.contract.result import Freshness, Page, Result, not_assessed
+from indexer.contract.result import Freshness, Page, Result, WorktreeState, not_assessed
 
 CAPS = {"files": 1000, "hunks": 5000, "capture_bytes": 2 * 1024 * 1024}
 
 
 class DeltaBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     base: Annotated[str, msgspec.Meta(description="base of the reviewed range (branch, tag or sha)")]
-    head: Annotated[str, msgspec.Meta(description="head of the reviewed range; reviewed as merge-base..head")]
+    head: Annotated[str, msgspec.Meta(description="head of the reviewed range; reviewed as merge-base..head "
+                                                  "(WORKTREE: the checkout's working tree)")] = ""
+    worktree: Annotated[bool, msgspec.Meta(
+        description="the head is the checkout's working tree as it is now (same as head WORKTREE): review an "
+                    "uncommitted change")] = False
     repo: Annotated[str, msgspec.Meta(description="repository path")] = "."
     previous_base: Annotated[str | None, msgspec.Meta(
         description="base of the previous patchset, for the successor account")] = None
@@ -36,17 +40,33 @@ class DeltaBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 def build_handler(input: DeltaBuildInput, ctx: Any) -> Result:
     from delta.packet import build_delta_packet
+    from indexer.contract.errors import BadInput
+    from indexer.git.worktree import WORKTREE
 
+    head = input.head
+    if input.worktree:
+        if head not in ("", WORKTREE):
+            raise BadInput(f"pass either --worktree or --head ({head}), not both")
+        head = WORKTREE
+    elif not head:
+        raise BadInput("delta needs --head REV (or --worktree for the working tree)")
     caps = {**CAPS, **dict(ctx.command.caps)}
     built = build_delta_packet(
-        input.repo, input.base, input.head, previous_base=input.previous_base, previous_head=input.previous_head,
+        input.repo, input.base, head, previous_base=input.previous_base, previous_head=input.previous_head,
         paths=input.paths, out=input.out, store=ctx.store, index=input.index, elements=input.elements,
         dossier=input.dossier or None, capture_cap=caps["capture_bytes"], max_files=caps["files"], max_hunks=caps["hunks"])
     p = built.packet
     indexed_at = getattr(p.blast, "indexed_at", None) or not_assessed("no base snapshot was read for this packet")
-    freshness = Freshness(repo=p.range.repo, rev=input.head, pinned_oid=p.range.head_oid,
-                          current_oid=p.range.head_oid, status="current",
-                          reason="built from the commit the head resolves to now", indexed_at=indexed_at)
+    if p.range.worktree_base_oid is not None:
+        state = WorktreeState("snapshot", p.range.worktree_base_oid, p.range.head_oid, p.totals.files)
+        freshness = Freshness(repo=p.range.repo, rev=head, pinned_oid=p.range.head_oid,
+                              current_oid=p.range.head_oid, status="worktree",
+                              reason="built from the working tree as it is now", indexed_at=indexed_at,
+                              worktree=state)
+    else:
+        freshness = Freshness(repo=p.range.repo, rev=head, pinned_oid=p.range.head_oid,
+                              current_oid=p.range.head_oid, status="current",
+                              reason="built from the commit the head resolves to now", indexed_at=indexed_at)
     page = Page(total=p.totals.files, returned=p.totals.files_listed, truncated=p.truncated)
     return Result(data=p, freshness=freshness, page=page)
 

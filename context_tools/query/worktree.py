@@ -1,0 +1,100 @@
+"""The working tree an agent is editing, as the snapshot a context tool reads.
+
+`open_worktree` reads the checkout as `git add -A && git write-tree` would commit it
+(indexer/git/worktree.py), opens the working-tree snapshot of that tree OID (indexing what
+changed first) and says so in the freshness: `worktree`, with the base commit, the tree OID
+and how many paths differ. `dirty_state` is the check every answer read from a commit makes:
+when the checkout is on that commit and its working tree differs, the answer is not `current`.
+
+The checkout's repository stays open in the face's store handle between calls, so git's status
+reads the index again only when it changed, and a warm caller pays the open once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from indexer.contract.result import Freshness, WorktreeState, not_assessed, not_recorded
+
+SKIPPED_SHOWN = 20
+
+
+def _checkout(ctx: Any, repo: str) -> Any:
+    from indexer.git.read import open_repo
+
+    key = ("checkout", os.path.realpath(repo))
+    memo = ctx.handle.memo
+    found = memo.get(key)
+    if found is None:
+        found = open_repo(repo)
+        memo[key] = found
+    return found
+
+
+def open_worktree(ctx: Any, repo: str) -> tuple[Any, Freshness]:
+    """The working-tree snapshot of the checkout at `repo` and its `worktree` freshness."""
+    from indexer import api
+    from indexer.git.worktree import read_worktree
+    from indexer.store.worktrees import stored
+
+    where = os.path.realpath(repo)
+    with _lock_of(where):  # one reader of a checkout's repository object at a time
+        checkout = _checkout(ctx, repo)
+        tree = read_worktree(checkout)
+        key = ("worktree", where, tree.tree_oid)
+        memo = ctx.handle.memo
+        snap = memo.get(key)
+        if snap is not None and not stored(ctx.store, snap.oid, snap.extractor_version):
+            snap = None  # swept since (indexer/store/worktrees.py): its tail is no longer there to read
+        if snap is None:
+            snap = api.worktree_snapshot(checkout, tree, store=ctx.store)
+            memo[key] = snap
+    return snap, worktree_freshness(snap, tree)
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock_of(where: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(where, threading.Lock())
+
+
+def worktree_freshness(snap: Any, tree: Any) -> Freshness:
+    from indexer.git.worktree import WORKTREE
+
+    state = WorktreeState("snapshot", tree.base_oid, tree.tree_oid, len(tree.changed),
+                          [s.path for s in tree.skipped[:SKIPPED_SHOWN]], len(tree.skipped))
+    reason = (f"read from the working tree as it is now: {len(tree.changed)} paths differ from HEAD "
+              f"({tree.base_oid[:12]})")
+    if tree.skipped:
+        reason += f"; {len(tree.skipped)} unreadable files left out"
+    return Freshness(repo=snap.repo_path, rev=WORKTREE, pinned_oid=tree.tree_oid, current_oid=tree.tree_oid,
+                     status="worktree", reason=reason,
+                     indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
+                     fingerprint=snap.fingerprint, worktree=state)
+
+
+def dirty_state(snap: Any) -> WorktreeState | None:
+    """`dirty` with the count of paths `git status` lists, when the checkout the snapshot was
+    read for is on the snapshot's commit and its working tree differs; None otherwise (a bare
+    repository, another commit checked out, a clean working tree, or a repository whose index
+    was never written: its commits were made without a checkout, so there is none to compare)."""
+    from indexer.git.worktree import count_changed
+
+    repo = snap.repo
+    try:
+        if repo.is_bare or not repo.workdir or repo.head_is_unborn or str(repo.head.target) != snap.oid:
+            return None
+        if not os.path.exists(os.path.join(repo.path, "index")):
+            return None
+        changed = count_changed(repo)
+    except Exception:  # a checkout git cannot read the status of: freshness says what it knows
+        return None
+    if not changed:
+        return None
+    return WorktreeState("dirty", snap.oid, not_assessed("the working tree was not read; pass --worktree to "
+                                                         "answer from it"), changed)

@@ -1,0 +1,246 @@
+"""Reading a checkout's working tree as git would commit it: the working-tree snapshot's tree.
+
+`read_worktree` gives the tree OID that `git add -A && git write-tree` would write: tracked
+files with their working-tree content, untracked files that no .gitignore rule ignores,
+deleted files gone, symlinks as links, the executable bit as git records it, submodules
+(and nested repositories) as gitlinks to their checked-out commit. Neither the index nor
+the working tree is written: git's status (which reads the index's stat data, so unchanged
+files are not read at all) names the paths that differ from the base commit, only those are
+hashed, and an in-memory index built from the base commit's tree (its tree cache makes
+writing the new tree cost only the folders that changed) produces the tree.
+
+The blobs and trees hashed are written to the repository's object database as loose
+objects, exactly as `git add` and `git stash create` write theirs: the indexer, the file
+view and the Delta packet read content from there like any commit's. Nothing refers to
+them, so `git gc` prunes them after its grace period; reading the working tree again
+writes them again.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections import OrderedDict
+from typing import NamedTuple
+
+import pygit2
+
+from indexer.contract.errors import BadInput, EmptyRepository
+from indexer.git.read import MODE_COMMIT, MODE_LINK, text_path
+from indexer.model import Skipped
+
+WORKTREE = "WORKTREE"  # the rev that names a checkout's working tree (`--rev WORKTREE`, `--head WORKTREE`)
+
+MODE_BLOB = pygit2.GIT_FILEMODE_BLOB
+MODE_EXEC = pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
+
+_S = pygit2.enums.FileStatus
+_IGNORED = int(_S.IGNORED)
+
+
+# A changed or untracked file larger than this is not hashed: a build artifact or data file that
+# no .gitignore names must not decide how much time and disk a read of the working tree takes.
+FILE_CAP = 64 << 20
+
+
+class NotACheckout(BadInput):
+    """A bare repository (or a git dir) has no working tree to read."""
+
+    code = "not_a_checkout"
+
+
+class Worktree(NamedTuple):
+    base_oid: str  # the commit HEAD names: what the working tree is compared against
+    tree_oid: str  # what `git add -A && git write-tree` would write
+    changed: list[str]  # paths whose entry differs from the base commit's tree, sorted
+    skipped: list[Skipped]  # files not read (unreadable, over FILE_CAP): left out of the tree
+
+
+def require_checkout(repo: pygit2.Repository) -> str:
+    """The checkout's work tree folder; `not_a_checkout` for a bare repository."""
+    if repo.is_bare or not repo.workdir:
+        raise NotACheckout(f"{os.path.realpath(repo.path).rstrip('/')} is a bare repository: it has no working "
+                           "tree to read (drop --worktree, or point --repo at a checkout)")
+    return repo.workdir
+
+
+def base_commit(repo: pygit2.Repository) -> pygit2.Commit:
+    if repo.head_is_unborn:
+        raise EmptyRepository(f"{repo.workdir} has no commit yet: a working-tree snapshot is read against HEAD's "
+                              "commit; commit once first")
+    return repo.head.peel(pygit2.Commit)
+
+
+def status_paths(repo: pygit2.Repository) -> dict[str, int]:
+    """path -> git status flags, for every path whose index or working-tree state differs from
+    HEAD (untracked files that are not ignored included, ignored ones not): `git status`.
+    Unchanged files are judged by the index's stat data, so they are not read."""
+    return {path: int(flags) for path, flags in repo.status(untracked_files="all").items()
+            if flags and not int(flags) & _IGNORED}
+
+
+def read_worktree(repo: pygit2.Repository) -> Worktree:
+    """The checkout's working tree as a tree OID, with the base commit and what changed."""
+    workdir = require_checkout(repo)
+    base = base_commit(repo)
+    base_tree = base.tree
+    listed = status_paths(repo)
+    filemode = _config_bool(repo, "core.filemode", True)
+    memo = _memo_of(workdir)
+    index = pygit2.Index()
+    index.read_tree(base_tree)  # its tree cache: write_tree redoes only the folders touched below
+    adds: list[pygit2.IndexEntry] = []
+    removes: list[str] = []
+    skipped: list[Skipped] = []
+    for path in sorted(listed):
+        name = path.rstrip("/")  # an untracked nested repository is listed as a folder
+        full = os.path.join(workdir, name)
+        try:
+            st = os.lstat(full)
+        except (FileNotFoundError, NotADirectoryError):  # deleted, or its folder is a file now
+            removes.append(name)
+            continue
+        except OSError as exc:
+            removes.append(name)
+            skipped.append(Skipped(text_path(name), f"unreadable: {exc.strerror or type(exc).__name__}"))
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_size > FILE_CAP:
+            removes.append(name)
+            skipped.append(Skipped(text_path(name), f"too_large: {st.st_size} bytes, over the working-tree cap "
+                                                    f"of {FILE_CAP}"))
+            continue
+        try:
+            entry = _entry(repo, memo, name, full, st, filemode, _base_mode(base_tree, name))
+        except (OSError, pygit2.GitError, ValueError) as exc:
+            removes.append(name)
+            skipped.append(Skipped(text_path(name), f"unreadable: {_why(exc)}"))
+            continue
+        if entry is None:  # a FIFO, a socket, a folder that is no repository: git adds none
+            removes.append(name)
+        else:
+            adds.append(entry)
+    # status lists both sides of a file that became a folder (or back): removals go first
+    for name in removes:
+        try:
+            index.remove(name)
+        except (OSError, KeyError, pygit2.GitError):
+            pass  # never tracked (an untracked file deleted again, a FIFO)
+    for entry in adds:
+        index.add(entry)
+    tree_oid = str(index.write_tree(repo))
+    changed = _changed(base_tree, adds, removes)
+    return Worktree(str(base.id), tree_oid, changed, skipped)
+
+
+def count_changed(repo: pygit2.Repository) -> int:
+    """How many paths `git status` lists for the checkout (0: the working tree is the HEAD
+    commit's). Cheap: the index's stat data spares reading unchanged files."""
+    return len(status_paths(repo))
+
+
+# --- one path ------------------------------------------------------------------------------
+
+class _Seen(NamedTuple):
+    stamp: tuple[int, int, int, int, int]  # mtime_ns, ctime_ns, size, inode, mode
+    oid: pygit2.Oid
+
+
+_MEMOS: OrderedDict[str, dict[str, _Seen]] = OrderedDict()
+_MEMO_CHECKOUTS = 16
+_MEMO_PATHS = 100_000
+_RACY_NS = 2_000_000_000  # a file changed within this much of being hashed may change again unseen
+
+
+def _memo_of(workdir: str) -> dict[str, _Seen]:
+    """path -> the blob last hashed for it and the stat data it had then, for one checkout:
+    an edited file is hashed once, not on every read while the edit stays uncommitted (git's
+    index keeps the same for the files it holds)."""
+    memo = _MEMOS.get(workdir)
+    if memo is None:
+        memo = _MEMOS[workdir] = {}
+        while len(_MEMOS) > _MEMO_CHECKOUTS:
+            _MEMOS.popitem(last=False)
+    _MEMOS.move_to_end(workdir)
+    if len(memo) > _MEMO_PATHS:
+        memo.clear()
+    return memo
+
+
+def _entry(repo: pygit2.Repository, memo: dict[str, _Seen], name: str, full: str, st: os.stat_result,
+           filemode: bool, base_mode: int | None) -> pygit2.IndexEntry | None:
+    mode = st.st_mode
+    if stat.S_ISDIR(mode):
+        return _gitlink(name, full)
+    if stat.S_ISLNK(mode):
+        kind = MODE_LINK
+    elif stat.S_ISREG(mode):
+        if filemode:
+            kind = MODE_EXEC if mode & stat.S_IXUSR else MODE_BLOB
+        else:  # core.fileMode off: git keeps the mode it had, new files are not executable
+            kind = base_mode if base_mode in (MODE_BLOB, MODE_EXEC) else MODE_BLOB
+    else:
+        return None
+    stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, mode)
+    seen = memo.get(name)
+    if seen is not None and seen.stamp == stamp:
+        return pygit2.IndexEntry(name, seen.oid, kind)
+    # clean filters applied as `git add` applies them (line endings, ident, ...)
+    oid = repo.create_blob_fromworkdir(name)
+    if _now_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
+        memo[name] = _Seen(stamp, oid)
+    return pygit2.IndexEntry(name, oid, kind)
+
+
+def _now_ns() -> int:
+    import time
+
+    return time.time_ns()
+
+
+def _gitlink(name: str, full: str) -> pygit2.IndexEntry | None:
+    """A submodule or nested repository, as `git add` records it: its checked-out commit."""
+    try:
+        nested = pygit2.Repository(full)
+    except (pygit2.GitError, KeyError):
+        return None
+    if nested.head_is_unborn:
+        return None
+    return pygit2.IndexEntry(name, nested.head.target, MODE_COMMIT)
+
+
+def _base_mode(tree: pygit2.Tree, name: str) -> int | None:
+    try:
+        return tree[name].filemode
+    except (KeyError, ValueError):
+        return None
+
+
+def _changed(base_tree: pygit2.Tree, adds: list[pygit2.IndexEntry], removes: list[str]) -> list[str]:
+    changed: set[str] = set()
+    for entry in adds:
+        try:
+            was = base_tree[entry.path]
+            if was.id != entry.id or was.filemode != entry.mode:
+                changed.add(entry.path)
+        except (KeyError, ValueError):
+            changed.add(entry.path)
+    for name in removes:
+        try:
+            base_tree[name]
+            changed.add(name)
+        except (KeyError, ValueError):
+            pass
+    return sorted(text_path(p) for p in changed)
+
+
+def _config_bool(repo: pygit2.Repository, key: str, default: bool) -> bool:
+    try:
+        return repo.config.get_bool(key)
+    except (KeyError, ValueError, pygit2.GitError):
+        return default
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,0 +1,390 @@
+"""The working tree as a snapshot: `--worktree` reads the checkout as `git add -A && git
+write-tree` would commit it, says so in its freshness, and writes neither the index nor the
+working tree; an answer from the checked-out commit of a dirty checkout is never `current`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import context_tools
+from context_tools.faces.dispatch import worktree_default
+from context_tools.faces.registry import registry
+from indexer.contract.errors import RennetError
+
+ROOT = Path(__file__).resolve().parents[1]
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, RENNET_HOME=str(home), PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+
+
+def written_tree(checkout: Path, scratch: Path) -> str:
+    """What git itself writes for the checkout's working tree, run in a copy of it."""
+    shutil.copytree(checkout, scratch, symlinks=True)
+    git(scratch, "add", "-A")
+    return git(scratch, "write-tree")
+
+
+def state_of(checkout: Path) -> dict[str, str]:
+    """A digest of the git index and of every file of the working tree (links by target)."""
+    out = {}
+    for folder, dirs, files in os.walk(checkout):
+        dirs[:] = [d for d in dirs if not (folder == str(checkout) and d == ".git")]
+        for name in files:
+            path = Path(folder, name)
+            data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+            out[str(path.relative_to(checkout))] = hashlib.sha256(data).hexdigest() + oct(path.lstat().st_mode)
+    out[".git/index"] = hashlib.sha256((checkout / ".git" / "index").read_bytes()).hexdigest()
+    return out
+
+
+def make_checkout(root: Path) -> Path:
+    repo = root / "checkout"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "helpers.py").write_text("def old_helper():\n    return 1\n")
+    (repo / "pkg" / "gone.py").write_text("def gone_function():\n    return 0\n")
+    (repo / "run.sh").write_text("echo run\n")
+    (repo / ".gitignore").write_text("build/\n*.log\n")
+    os.symlink("pkg/helpers.py", repo / "helpers_link.py")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    return repo
+
+
+def edit(repo: Path) -> None:
+    """An agent's uncommitted change: an edit, a new file, an ignored file, a deletion, a mode."""
+    with open(repo / "pkg" / "helpers.py", "a") as f:
+        f.write("\n\ndef fresh_helper(x):\n    return old_helper() + x\n")
+    (repo / "pkg" / "new_module.py").write_text("def brand_new():\n    return 2\n")
+    (repo / "build").mkdir()
+    (repo / "build" / "generated.py").write_text("def ignored_function():\n    return 3\n")
+    (repo / "debug.log").write_text("def ignored_too(): pass\n")
+    (repo / "pkg" / "gone.py").unlink()
+    os.chmod(repo / "run.sh", 0o755)
+
+
+@pytest.fixture()
+def edited(tmp_path):
+    repo = make_checkout(tmp_path)
+    edit(repo)
+    return repo
+
+
+def test_worktree_answer_sees_the_edit_pinned_to_the_tree_git_writes(edited, tmp_path):
+    before = state_of(edited)
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    result = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
+    assert [(d.path, d.name) for d in result.data.definitions] == [("pkg/helpers.py", "fresh_helper")]
+    fresh = result.freshness
+    assert fresh.status == "worktree" and fresh.rev == "WORKTREE"
+    tree = written_tree(edited, tmp_path / "scratch")
+    assert fresh.pinned_oid == tree and fresh.worktree.tree_oid == tree
+    assert fresh.worktree.base_oid == git(edited, "rev-parse", "HEAD")
+    # helpers.py edited, new_module.py added, gone.py deleted, run.sh made executable
+    assert fresh.worktree.changed == 4 and fresh.worktree.skipped == []
+    assert state_of(edited) == before  # neither the index nor a file of the working tree was written
+
+
+def test_untracked_file_is_indexed_ignored_and_deleted_ones_are_not(edited, tmp_path):
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    found = client.call("context.symbol", repo=str(edited), name="brand_new", worktree=True)
+    assert [d.path for d in found.data.definitions] == ["pkg/new_module.py"]
+    by_rev = client.call("context.symbol", repo=str(edited), name="brand_new", rev="WORKTREE")
+    assert by_rev.freshness.status == "worktree" and by_rev.freshness.pinned_oid == found.freshness.pinned_oid
+    for name in ("ignored_function", "gone_function"):
+        with pytest.raises(RennetError) as err:
+            client.call("context.symbol", repo=str(edited), name=name, worktree=True, fuzzy=False)
+        assert err.value.code == "not_found"
+    script = client.call("context.file", repo=str(edited), path="run.sh", worktree=True)
+    assert script.data.meta.mode == "100755"
+    link = client.call("context.file", repo=str(edited), path="helpers_link.py", worktree=True)
+    assert link.data.meta.mode == "120000" and link.data.meta.target == "pkg/helpers.py"
+    page = client.call("context.file", repo=str(edited), path="pkg/helpers.py", worktree=True)
+    assert "def fresh_helper(x):" in page.data.content.lines
+    with pytest.raises(RennetError) as err:
+        client.call("context.file", repo=str(edited), path="pkg/gone.py", worktree=True)
+    assert err.value.code == "not_found"
+    # the commit still has it: the working tree is its own snapshot, the commit's is untouched
+    kept = client.call("context.symbol", repo=str(edited), name="gone_function", fuzzy=False)
+    assert [d.path for d in kept.data.definitions] == ["pkg/gone.py"]
+
+
+def test_dirty_checkout_is_never_current_and_a_clean_one_is(tmp_path):
+    repo = make_checkout(tmp_path)
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    clean = client.call("context.symbol", repo=str(repo), name="old_helper")
+    assert clean.freshness.status == "current" and clean.freshness.worktree is None
+    (repo / "pkg" / "helpers.py").write_text("def old_helper():\n    return 2\n")
+    (repo / "notes.py").write_text("x = 1\n")
+    dirty = client.call("context.symbol", repo=str(repo), name="old_helper")
+    assert dirty.freshness.status == "dirty"
+    assert dirty.freshness.worktree.state == "dirty" and dirty.freshness.worktree.changed == 2
+    assert dirty.freshness.pinned_oid == git(repo, "rev-parse", "HEAD")
+
+
+def test_a_second_edit_in_a_warm_process_is_seen(edited, tmp_path):
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    first = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
+    with open(edited / "pkg" / "new_module.py", "a") as f:
+        f.write("\n\ndef second_thought():\n    return 4\n")
+    again = client.call("context.symbol", repo=str(edited), name="second_thought", worktree=True)
+    assert [d.path for d in again.data.definitions] == ["pkg/new_module.py"]
+    assert again.freshness.pinned_oid != first.freshness.pinned_oid
+    assert again.freshness.pinned_oid == written_tree(edited, tmp_path / "scratch")
+    # the same tree asked again is the same snapshot
+    same = client.call("context.symbol", repo=str(edited), name="brand_new", worktree=True)
+    assert same.freshness.fingerprint == again.freshness.fingerprint
+
+
+def test_worktree_with_rev_or_workspace_is_bad_input(edited, tmp_path):
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    with pytest.raises(RennetError) as err:
+        client.call("context.symbol", repo=str(edited), name="x", worktree=True, rev="HEAD")
+    assert err.value.code == "bad_input"
+    with pytest.raises(RennetError) as err:
+        client.call("context.symbol", workspace="w", name="x", worktree=True)
+    assert err.value.code == "bad_input"
+
+
+def test_bare_repository_is_a_typed_error(tmp_path):
+    repo = make_checkout(tmp_path)
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    proc = rennet("context", "symbol", "old_helper", "--repo", str(bare), "--worktree", "--json", home=tmp_path / "h")
+    assert proc.returncode == 1
+    reply = json.loads(proc.stdout)
+    assert reply["ok"] is False and reply["error"]["code"] == "not_a_checkout"
+    assert "Traceback" not in proc.stderr
+
+
+def test_rennet_delta_worktree_lists_the_uncommitted_change(edited, tmp_path):
+    before = state_of(edited)
+    proc = rennet("delta", "--repo", str(edited), "--base", "main", "--worktree", "--out", str(tmp_path / "out"),
+                  "--json", home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stderr
+    reply = json.loads(proc.stdout)
+    files = {f["path"]: f["status"] for f in reply["data"]["files"]}
+    assert files == {"pkg/helpers.py": "modified", "pkg/new_module.py": "added", "pkg/gone.py": "deleted",
+                     "run.sh": "modified"}
+    rng = reply["data"]["range"]
+    tree = written_tree(edited, tmp_path / "scratch")
+    assert rng["head_oid"] == tree and rng["worktree_base_oid"] == git(edited, "rev-parse", "HEAD")
+    assert reply["freshness"]["status"] == "worktree"
+    helpers = next(e for e in reply["data"]["elements"] if e["path"] == "pkg/helpers.py")
+    assert [(c["change"], c["qualified"]) for c in helpers["changes"]] == [("added", "fresh_helper")]
+    same = rennet("delta", "--repo", str(edited), "--base", "main", "--head", "WORKTREE", "--out",
+                  str(tmp_path / "out2"), "--json", home=tmp_path / "home")
+    assert json.loads(same.stdout)["data"]["range"]["head_oid"] == tree
+    with_dossier = rennet("delta", "--repo", str(edited), "--base", "main", "--worktree", "--dossier", "--json",
+                          home=tmp_path / "home")
+    assert with_dossier.returncode == 1 and json.loads(with_dossier.stdout)["error"]["code"] == "bad_input"
+    assert state_of(edited) == before
+
+
+def test_novelty_takes_the_working_tree_as_head(edited, tmp_path):
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    result = client.call("context.novelty", repo=str(edited), base="main", worktree=True, section="symbols")
+    assert ("added", "fresh_helper") in {(s.change, s.qualified) for s in result.data.items}
+    assert result.freshness.status == "worktree"
+
+
+def test_mcp_worktree_default_applies_only_where_the_caller_chose_nothing():
+    table = registry()
+    symbol = table.get("context.symbol")
+    assert worktree_default(symbol, {"name": "x"}) == {"name": "x", "worktree": True}
+    assert worktree_default(symbol, {"name": "x", "rev": "main"}) == {"name": "x", "rev": "main"}
+    assert worktree_default(symbol, {"name": "x", "worktree": False}) == {"name": "x", "worktree": False}
+    assert worktree_default(symbol, {"name": "x", "workspace": "w"}) == {"name": "x", "workspace": "w"}
+    novelty = table.get("context.novelty")
+    assert worktree_default(novelty, {"base": "v1", "head": "main"}) == {"base": "v1", "head": "main"}
+    delta = table.get("delta.build")
+    assert worktree_default(delta, {"base": "v1"}) == {"base": "v1", "worktree": True}
+
+
+def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path):
+    from tests.test_mcp import run_stdio, text_of
+
+    async def work(client):
+        seen = await client.call_tool("context.symbol", {"repo": str(edited), "name": "fresh_helper"})
+        committed = await client.call_tool("context.symbol", {"repo": str(edited), "name": "old_helper",
+                                                              "rev": "HEAD"})
+        return text_of(seen), text_of(committed)
+
+    seen, committed = run_stdio(str(tmp_path / "home"), work, "--worktree")
+    assert seen["ok"] and seen["freshness"]["status"] == "worktree"
+    assert seen["freshness"]["worktree"]["tree_oid"] == written_tree(edited, tmp_path / "scratch")
+    assert [d["path"] for d in seen["data"]["definitions"]] == ["pkg/helpers.py"]
+    assert committed["ok"] and committed["freshness"]["status"] == "dirty"
+    assert committed["freshness"]["worktree"]["changed"] == 4
+
+
+def test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_again(edited, tmp_path):
+    from indexer.build import extractor_version
+    from indexer.git.read import open_repo, repo_identity
+    from indexer.store.records import load_stored_record
+    from indexer.store.worktrees import remember
+
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    first = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
+    helpers = edited / "pkg" / "helpers.py"
+    before = helpers.read_bytes()
+    helpers.write_bytes(before + b"\n\ndef later():\n    return 5\n")
+    second = client.call("context.symbol", repo=str(edited), name="later", worktree=True)
+    store = client._executor.handle.store
+    dropped = remember(store, repo_identity(open_repo(str(edited))), second.freshness.pinned_oid,
+                       extractor_version(), keep=1)
+    assert dropped == [first.freshness.pinned_oid]
+    assert load_stored_record(store, first.freshness.pinned_oid) is None
+    assert load_stored_record(store, second.freshness.pinned_oid) is not None
+    helpers.write_bytes(before)  # back to the first tree: its snapshot is built again, not read deleted
+    again = client.call("context.references", repo=str(edited), name="old_helper", worktree=True)
+    assert again.freshness.pinned_oid == first.freshness.pinned_oid
+    assert again.freshness.fingerprint == first.freshness.fingerprint
+
+
+def test_tree_oid_matches_git_through_staged_moves_and_type_changes(tmp_path):
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    repo = make_checkout(tmp_path)
+    (repo / "pkg" / "sub").mkdir()
+    (repo / "pkg" / "sub" / "inner.py").write_text("x = 1\n")
+    (repo / "solo.txt").write_text("a file that becomes a folder\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "mv", "pkg/helpers.py", "pkg/renamed.py")  # staged, then edited again
+    with open(repo / "pkg" / "renamed.py", "a") as f:
+        f.write("y = 2\n")
+    (repo / "run.sh").write_text("echo staged\n")
+    git(repo, "add", "run.sh")
+    (repo / "run.sh").write_text("echo run\n")  # staged, then put back as committed
+    shutil.rmtree(repo / "pkg" / "sub")
+    (repo / "pkg" / "sub").write_text("a folder that became a file\n")
+    (repo / "solo.txt").unlink()
+    (repo / "solo.txt").mkdir()
+    (repo / "solo.txt" / "inside.py").write_text("z = 3\n")
+    (repo / "helpers_link.py").unlink()
+    os.symlink("run.sh", repo / "helpers_link.py")
+    before = state_of(repo)
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+    assert tree.changed == sorted(["helpers_link.py", "pkg/helpers.py", "pkg/renamed.py", "pkg/sub",
+                                   "pkg/sub/inner.py", "solo.txt", "solo.txt/inside.py"])
+    assert state_of(repo) == before
+
+
+def test_a_submodule_is_recorded_at_the_commit_it_has_checked_out(tmp_path):
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    (sub / "lib.py").write_text("def lib(): pass\n")
+    git(sub, "add", "-A")
+    git(sub, "commit", "-q", "-m", "lib")
+    repo = make_checkout(tmp_path)
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/sub")
+    git(repo, "commit", "-q", "-m", "submodule")
+    inner = repo / "vendor" / "sub"
+    (inner / "lib.py").write_text("def lib(): return 1\n")
+    git(inner, "commit", "-q", "-am", "moved")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.changed == ["vendor/sub"]
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+    entry = pygit2.Repository(str(repo))[tree.tree_oid].peel(pygit2.Tree)["vendor/sub"]
+    assert entry.filemode == pygit2.GIT_FILEMODE_COMMIT and str(entry.id) == git(inner, "rev-parse", "HEAD")
+
+
+_READ_AS_OTHER_USER = """
+import json, os, sys, time
+import pygit2
+from indexer.git.worktree import read_worktree  # imported first: the interpreter's files may be root's alone
+if os.geteuid() == 0:  # root reads every file: read as nobody, who owns the checkout
+    os.setgid(65534)
+    os.setuid(65534)
+tree = read_worktree(pygit2.Repository(sys.argv[1]))
+print(json.dumps({"tree": tree.tree_oid, "skipped": [[s.path, s.reason] for s in tree.skipped]}))
+"""
+
+
+def test_an_unreadable_file_is_left_out_and_listed_in_skipped(tmp_path):
+    import tempfile
+
+    top = Path(tempfile.mkdtemp(prefix="rennet-unreadable-"))  # pytest's own folders are closed to others
+    try:
+        os.chmod(top, 0o755)
+        repo = make_checkout(top)
+        (repo / "secret.py").write_text("def secret(): pass\n")
+        os.chmod(repo / "secret.py", 0)
+        (repo / "open.py").write_text("def public(): pass\n")
+        if os.geteuid() == 0:  # the checkout is the reader's own, its secret.py too, mode 000
+            for folder, dirs, files in os.walk(repo):
+                for name in [*dirs, *files]:
+                    os.lchown(os.path.join(folder, name), 65534, 65534)
+            os.lchown(repo, 65534, 65534)
+        proc = subprocess.run([sys.executable, "-c", _READ_AS_OTHER_USER, str(repo)], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT), HOME=str(top), XDG_CONFIG_HOME=str(top)),
+                              timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        read = json.loads(proc.stdout)
+        assert [path for path, _ in read["skipped"]] == ["secret.py"]
+        assert read["skipped"][0][1].startswith("unreadable")
+        (repo / "secret.py").unlink()  # what git would write without the file it cannot read
+        assert read["tree"] == written_tree(repo, tmp_path / "scratch")
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def test_only_blobs_never_seen_are_parsed(edited, tmp_path):
+    import pygit2
+
+    from indexer import api
+    from indexer.build import index_tree
+    from indexer.git.worktree import WORKTREE, read_worktree
+
+    store = api.open_store(tmp_path / "home")
+    try:
+        base = api.index(str(edited), "HEAD", store=store, workers=1)
+        tree = read_worktree(pygit2.Repository(str(edited)))
+        report = index_tree(str(edited), tree.tree_oid, WORKTREE, earlier=[tree.base_oid], store=store, workers=1)
+        # helpers.py's new content and new_module.py; run.sh changed only its mode, gone.py left
+        assert report.parsed_blobs == 2 and report.oid == tree.tree_oid
+        assert report.files == base.files  # one added, one deleted
+        again = index_tree(str(edited), tree.tree_oid, WORKTREE, earlier=[tree.base_oid], store=store, workers=1)
+        assert again.snapshot_reused and again.fingerprint == report.fingerprint
+    finally:
+        store.close()
+
+
+def test_a_file_over_the_cap_is_not_hashed_but_listed(edited, tmp_path, monkeypatch):
+    import pygit2
+
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "FILE_CAP", 1000)
+    (edited / "data.bin").write_bytes(b"\0" * 1001)
+    tree = worktree.read_worktree(pygit2.Repository(str(edited)))
+    assert [(s.path, s.reason.split(":")[0]) for s in tree.skipped] == [("data.bin", "too_large")]
+    (edited / "data.bin").unlink()
+    assert tree.tree_oid == written_tree(edited, tmp_path / "scratch")
