@@ -220,3 +220,17 @@ def test_gc_keeps_the_working_tree_snapshots_a_checkout_lists(repinned, tmp_path
     again = api.worktree_snapshot(checkout, read_worktree(checkout), store=store)
     assert again.oid == snap.oid and again.record.fingerprint == snap.record.fingerprint
     assert sorted(p for p, _ in again.definitions("edited")) == ["app/util.py"]
+
+
+def test_store_list_names_a_repository_by_its_path_where_a_receipt_says_it(repinned):
+    store, repo, other, _first = repinned
+    home = str(store.home)
+    store.close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cli = [sys.executable, "-m", "context_tools.faces.cli"]
+    subprocess.run([*cli, "context", "overview", "--repo", other, "--store", home], env=env, cwd=ROOT,
+                   capture_output=True, timeout=120, check=True)
+    rows = json.loads(subprocess.run([*cli, "store", "list", "--json", "--store", home], env=env, cwd=ROOT,
+                                     capture_output=True, text=True, timeout=120).stdout)["data"]["snapshots"]
+    paths = [r["repos"][0]["path"] for r in rows]
+    assert paths.count(os.path.realpath(other)) == 1 and paths.count(None) == 2

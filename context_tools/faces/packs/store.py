@@ -32,7 +32,7 @@ class GcInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class RepoRef(msgspec.Struct):
     id: str  # the store's identity of the repository (a digest of its git folder's real path)
-    path: str | None  # where a workspace member says it lives; None when no member does
+    path: str | None  # where a workspace member, else the ledger's newest receipt, says it lives; None: unknown
 
 
 class SnapshotRow(msgspec.Struct):
@@ -95,9 +95,12 @@ def list_handler(input: ListInput, ctx) -> Result:
 
         wanted = gitread.repo_identity(gitread.open_repo(input.repo))
     now = datetime.now(UTC)
+    seen = _paths_seen(ctx)
     rows = []
     for s in inv.snapshots:
         ids = sorted(set(s.repos) | {h.repo_id for h in s.held_by})
+        if len(ids) == 1 and ids[0] not in inv.repo_paths and s.oid in seen:
+            inv.repo_paths[ids[0]] = seen[s.oid]
         if wanted is not None and wanted not in ids:
             continue
         if input.unheld and s.held:
@@ -109,6 +112,18 @@ def list_handler(input: ListInput, ctx) -> Result:
     binding = hashlib.sha256("\n".join(f"{r.oid}|{r.extractor_version}" for r in rows).encode()).hexdigest()
     items, page = ctx.page(rows, cap="snapshots", limit=input.limit, cursor=input.cursor, binding=binding)
     return Result(data=SnapshotList(items), page=page)
+
+
+def _paths_seen(ctx) -> dict[str, str]:
+    """Commit OID -> the repository path the newest receipt naming it answered for: where a
+    repository is only known by the store's identity of it, the ledger says where it was."""
+    from context_tools.faces import ledger
+
+    out: dict[str, str] = {}
+    for r in ledger.receipts(ctx.store):  # oldest first: the newest wins
+        if r.oid and r.repo:
+            out[r.oid] = r.repo
+    return out
 
 
 def gc_handler(input: GcInput, ctx) -> Result:
