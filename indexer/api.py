@@ -89,7 +89,9 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
     if workers is None and any(load_stored_record(store, oid) is not None for oid in earlier):
         # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
         workers = 1 if len(tree.changed) <= _FEW_CHANGES else None
-    index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers, skipped=tree.skipped)
+    with (_on_the_way(path, WORKTREE) if _on_the_way is not None else nullcontext()) as progress:
+        index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers,
+                   skipped=tree.skipped, progress=progress)
     remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())
     snap = open_at(store, path, tree.tree_oid, WORKTREE)
     if snap is None:
