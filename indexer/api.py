@@ -7,7 +7,8 @@ extraction machinery (tree-sitter, multiprocessing) that only indexing needs.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Callable
 
 from indexer.store.database import Store
 
@@ -57,10 +58,23 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
         except NotIndexed:
             pass
         pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
-        _index(repo_path, pinned or rev, store=store, workers=workers)
+        with (_on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()) as progress:
+            _index(repo_path, pinned or rev, store=store, workers=workers, progress=progress)
         return load(store, repo_path, rev)
 
     return writer_wait.waiting(store.home, attempt, f"{rev} of {repo_path}")
+
+
+# What a face shows while a read indexes on the way: given (repository, rev), a context whose
+# value is the build's progress callback (or None). A face that talks to a person sets it.
+Progress = Callable[[str, int, int], None]
+_on_the_way: Callable[[str, str], AbstractContextManager[Progress | None]] | None = None
+
+
+def show_indexing(factory: Callable[[str, str], AbstractContextManager[Progress | None]] | None) -> None:
+    """Set what `snapshot` shows while it indexes a rev that has no snapshot yet."""
+    global _on_the_way
+    _on_the_way = factory
 
 
 def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store | None = None,
@@ -86,7 +100,9 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
     if workers is None and any(load_stored_record(store, oid) is not None for oid in earlier):
         # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
         workers = 1 if len(tree.changed) <= _FEW_CHANGES else None
-    index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers, skipped=tree.skipped)
+    with (_on_the_way(path, WORKTREE) if _on_the_way is not None else nullcontext()) as progress:
+        index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers,
+                   skipped=tree.skipped, progress=progress)
     remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())
     snap = open_at(store, path, tree.tree_oid, WORKTREE)
     if snap is None:
@@ -109,4 +125,4 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["IndexReport", "Snapshot", "Store", "index", "open_store", "snapshot", "worktree_snapshot"]
+__all__ = ["IndexReport", "Snapshot", "Store", "index", "open_store", "show_indexing", "snapshot", "worktree_snapshot"]

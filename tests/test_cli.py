@@ -200,3 +200,85 @@ def test_map_lines_show_members_under_their_class(tmp_path, capsys):
     at = lines.index("shapes.py  (python, rank 1.0000)")
     assert lines[at + 1:at + 6] == ["  class Shape:", "    class Corner:", "      def at(self):",
                                     "    def area(self):", "  def make():"]
+
+
+def test_version_names_the_package_extractor_and_schema():
+    from indexer.store.database import SCHEMA_VERSION
+    from indexer.store.records import EXTRACTOR_VERSION
+
+    p = rennet("--version")
+    assert p.returncode == 0 and p.stdout.startswith("rennet ")
+    assert f"extractor {EXTRACTOR_VERSION}" in p.stdout and f"schema {SCHEMA_VERSION.decode()}" in p.stdout
+
+
+@pytest.mark.parametrize("args, command", [
+    (("context", "symbol", "--json"), "context.symbol"),
+    (("context", "file", "a.py", "--limit", "many", "--json"), "context.file"),
+    (("context", "novelty", "--section", "nonsense", "--json"), "context.novelty"),
+    (("nosuchverb", "--json"), "rennet"),
+    (("context", "symbol", "X", "--name", "Y", "--json"), "context.symbol"),
+])
+def test_usage_errors_with_json_print_the_error_envelope(args, command, world: World):
+    p = rennet(*args, "--store", world.store)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    out = json.loads(p.stdout)
+    assert out == {"ok": False, "command": command,
+                   "error": {"code": "usage_error", "message": out["error"]["message"]}}
+    assert p.stderr.strip().count("\n") == 0 and out["error"]["message"] in p.stderr
+
+
+def test_a_positional_is_also_its_option(world: World):
+    """`--repo` names the repository on every command; a positional REPO (or NAME, BASE) still works."""
+    by_word = rennet("index", world.repo, "--rev", "main", "--json", "--store", world.store)
+    by_flag = rennet("index", "--repo", world.repo, "--rev", "main", "--json", "--store", world.store)
+    assert by_word.returncode == by_flag.returncode == 0, by_flag.stderr
+    assert json.loads(by_word.stdout)["data"]["fingerprint"] == json.loads(by_flag.stdout)["data"]["fingerprint"]
+    one = rennet("context", "novelty", "v1", "--repo", world.repo, "--json", "--store", world.store)
+    two = rennet("context", "novelty", "--base", "v1", "--head", "HEAD", "--repo", world.repo, "--json",
+                 "--store", world.store)
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert json.loads(one.stdout)["data"] == json.loads(two.stdout)["data"]
+    name = rennet("context", "symbol", "--name", "Flask", "--repo", world.repo, "--json", "--store", world.store)
+    assert json.loads(name.stdout)["data"]["definitions"][0]["qualified"] == "Flask"
+
+
+def test_list_options_take_several_values(world: World):
+    spaced = rennet("context", "map", "--focus", "src/webapp/cli.py", "Router", "--budget", "700", "--repo", world.repo,
+                    "--json", "--store", world.store)
+    repeated = rennet("context", "map", "--focus", "src/webapp/cli.py", "--focus", "Router", "--budget", "700",
+                      "--repo", world.repo, "--json", "--store", world.store)
+    assert spaced.returncode == repeated.returncode == 0, spaced.stderr
+    assert json.loads(spaced.stdout)["data"] == json.loads(repeated.stdout)["data"]
+
+
+def test_top_level_help_lists_verbs_in_the_order_of_use():
+    p = rennet("--help")
+    assert p.returncode == 0
+    lines = p.stdout.splitlines()
+    verbs = [line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("  -")
+             and not line.startswith("  rennet")]
+    assert verbs.index("index") < verbs.index("context") < verbs.index("delta") < verbs.index("workspace") \
+        < verbs.index("store") < verbs.index("commands")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_name_every_verb_and_option(shell):
+    import shutil
+
+    p = rennet("completion", shell)
+    assert p.returncode == 0, p.stderr
+    for word in ("index", "overview", "novelty", "--budget", "gc"):
+        assert word in p.stdout, (shell, word)
+    checker = shutil.which(shell)
+    if checker:  # the shell reads it without a syntax error
+        assert subprocess.run([checker, "-n"], input=p.stdout, text=True, capture_output=True).returncode == 0
+
+
+def test_tables_have_a_header_row(tmp_path, world: World):
+    home = str(tmp_path / "home")
+    table = rennet("commands").stdout.splitlines()
+    assert table[0].split()[:3] == ["command", "verb", "authority"]
+    assert rennet("context", "symbol", "Flask", "--repo", world.repo, "--store", home).returncode == 0
+    ledger = rennet("ledger", "--store", home).stdout.splitlines()
+    assert ledger[0].split()[:4] == ["at", "surface", "command", "outcome"]
+    assert any("context.symbol" in line and "ok" in line.split() for line in ledger[2:])

@@ -57,11 +57,15 @@ def _json_arg(text: str) -> Any:
 
 
 def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) -> None:
+    """One input field as CLI arguments. A positional field is also an option of its name
+    (`rennet index REPO` and `rennet index --repo REPO`), so every command names the
+    repository, a base or a path the same way; a list takes several values (`--paths a b`)."""
     t, desc = _unwrap(field.type)
     kw: dict[str, Any] = {"help": desc or None}
     dest = field.name
+    flag = "--" + dest.replace("_", "-")
     if isinstance(t, mi.BoolType) and not positional:
-        parser.add_argument("--" + dest.replace("_", "-"), dest=dest, action=argparse.BooleanOptionalAction,
+        parser.add_argument(flag, dest=dest, action=argparse.BooleanOptionalAction,
                             default=argparse.SUPPRESS, help=kw["help"])
         return
     many = isinstance(t, (mi.ListType, mi.TupleType, mi.VarTupleType, mi.SetType, mi.FrozenSetType))
@@ -80,16 +84,35 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) ->
         kw["type"] = _json_arg
         kw["metavar"] = "JSON"
     if positional:
-        if many:
-            kw["nargs"] = "+" if field.required else "*"
-        elif not field.required:
-            kw["nargs"] = "?"
-        parser.add_argument(dest, default=argparse.SUPPRESS, **kw)
+        parser.add_argument(dest, default=argparse.SUPPRESS, nargs="*" if many else "?", **kw)
+        parser.add_argument(flag, dest=_OPTION + dest, default=argparse.SUPPRESS,
+                            **({"nargs": "+", "action": "extend"} if many else {}),
+                            **{**kw, "help": f"the same as the positional {dest.upper()}",
+                               "metavar": kw.get("metavar", dest.upper())})
     else:
         if many:
-            kw["action"] = "append"
-        parser.add_argument("--" + dest.replace("_", "-"), dest=dest, default=argparse.SUPPRESS,
-                            required=field.required, **kw)
+            kw["nargs"] = "+"
+            kw["action"] = "extend"
+        parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, required=field.required, **kw)
+
+
+_OPTION = "_option_"  # dest prefix of the option spelling of a positional field
+
+
+def _merge_positionals(ns: dict[str, Any], positional: tuple[str, ...], required: tuple[str, ...],
+                       verb: str) -> None:
+    """Fold `--name VALUE` into the positional NAME it spells; one of them when required."""
+    for name in positional:
+        option = ns.pop(_OPTION + name, None)
+        if option is not None:
+            if name in ns and ns[name] not in ([], None):
+                raise UsageError(f"rennet {verb}: give {name.upper()} or --{name.replace('_', '-')}, not both")
+            ns[name] = option
+        elif ns.get(name) == []:
+            ns.pop(name)
+        if name in required and name not in ns:
+            raise UsageError(f"rennet {verb}: the following arguments are required: {name.upper()} "
+                             f"(or --{name.replace('_', '-')})")
 
 
 def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
@@ -115,65 +138,208 @@ def _verb_words(argv: Sequence[str]) -> list[str]:
     return words
 
 
+# Top-level help lists verbs in the order a user meets them, a section each with one sentence.
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Index a repository at a rev, then ask its Repo Map for an overview, the ranked map, a file, "
+     "a symbol's definitions and references, or what a range introduces.", ("index", "context")),
+    ("Review a change: the Delta packet of a range (inventory, hunk ids, fan-in, noise, counterparts) "
+     "and the dossier of the issues it references.", ("delta", "dossier")),
+    ("Many repositories: read several as one workspace, index many revs in one run, and carry Repo "
+     "Maps between machines as bundles.", ("workspace", "batch", "export", "import")),
+    ("The store: what it holds and freeing what nothing pins, the receipts of past calls, a "
+     "snapshot's canonical dump.", ("store", "ledger", "snapshot")),
+    ("For programs, agents and shells: the registry, any command JSON in and JSON out, the MCP "
+     "server, shell completion.", ("commands", "call", "mcp", "completion")),
+)
+GROUP_HELP = {
+    "context": "Ask a snapshot's Repo Map: overview, map, file, symbol, references, novelty.",
+    "workspace": "Several repositories read as one: create, add, remove, sync, list, status.",
+    "store": "What the store holds, and freeing what nothing holds.",
+    "snapshot": "A snapshot's canonical serialization.",
+}
+BUILTIN_EXAMPLES = {
+    "commands": ("rennet commands", "rennet commands --json"),
+    "call": ("rennet call context.overview '{}'", "rennet call context.symbol '{\"name\": \"main\"}'"),
+    "mcp": ("rennet mcp", "rennet mcp --http 127.0.0.1:8765"),
+    "completion": ("rennet completion bash > ~/.local/share/bash-completion/completions/rennet",
+                   "rennet completion fish > ~/.config/fish/completions/rennet.fish"),
+}
+
+
+class HelpFormat(argparse.HelpFormatter):
+    """Wraps descriptions as usual; keeps an epilog's lines (examples, the command list) as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(("examples:", "commands")):
+            return text
+        return super()._fill_text(text, width, indent)
+
+
+def _examples(lines: Sequence[str]) -> str | None:
+    return "examples:\n" + "\n".join("  " + x for x in lines) if lines else None
+
+
+class _Version(argparse.Action):
+    """`--version`: the package, the extractor version and the store schema (read when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kw: Any) -> None:
+        super().__init__(option_strings, dest=dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from indexer.store.database import SCHEMA_VERSION
+        from indexer.store.records import EXTRACTOR_VERSION
+
+        try:
+            number = version("rennet-context")
+        except PackageNotFoundError:
+            number = "(not installed)"
+        sys.stdout.write(f"rennet {number} (extractor {EXTRACTOR_VERSION}, store schema "
+                         f"{SCHEMA_VERSION.decode()})\n")
+        parser.exit(0)
+
+
+def _overview(table: Any) -> str:
+    """The top-level epilog: every verb, by section in the order of use."""
+    verbs: dict[str, list[tuple[str, str]]] = {}
+    for row in ordered_verbs(table.cli_verbs()):
+        verbs.setdefault(row.cli_path[0], []).append((" ".join(row.cli_path), row.summary))
+    builtin = {"commands": "List the command registry.", "call": "Run any registered command: JSON in, JSON out.",
+               "mcp": "Serve the agent-exposed commands over MCP (stdio by default).",
+               "completion": "Print a shell completion script (bash, zsh or fish)."}
+    for name, summary in builtin.items():
+        verbs[name] = [(name, summary)]
+    placed = {w for _, words in SECTIONS for w in words}
+    sections = list(SECTIONS) + [("Other commands.", tuple(sorted(set(verbs) - placed)))]
+    out = ["commands, in the order you meet them:"]
+    for sentence, words in sections:
+        rows = [r for w in words for r in verbs.get(w, ())]
+        if not rows:
+            continue
+        out += ["", sentence]
+        width = max(len(v) for v, _ in rows)
+        out += [f"  {v:<{width}}  {_short(summary)}" for v, summary in rows]
+    out += ["", "`rennet COMMAND --help` shows a command's options and two examples; --json prints the "
+            "result contract.", "", "examples:", "  rennet index", "  rennet context overview"]
+    return "\n".join(out)
+
+
+def _short(summary: str, limit: int = 78) -> str:
+    return summary if len(summary) <= limit else summary[: summary.rfind(" ", 0, limit)] + " …"
+
+
+# Within a group, verbs in the order of use too; others after them, by name.
+LEAF_ORDER = ("overview", "map", "symbol", "references", "file", "novelty",  # context
+              "create", "add", "status", "sync", "list", "remove",  # workspace
+              "info", "gc", "dump")  # store, snapshot
+
+
+def ordered_verbs(rows: Sequence[Any]) -> list[Any]:
+    """Registry rows in the order of use (the order of the top-level help)."""
+    order = {w: i for i, w in enumerate(w for _, words in SECTIONS for w in words)}
+    leaf = {w: i for i, w in enumerate(LEAF_ORDER)}
+    return sorted(rows, key=lambda r: (order.get(r.cli_path[0], len(order)),
+                                       tuple(leaf.get(w, len(leaf)) for w in r.cli_path[1:]), r.cli_path))
+
+
 def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the whole registry. Given argv, only the verb it names gets its options
     built (reading a Struct's fields costs time a fresh process should not spend on every verb)."""
     words = _verb_words(argv) if argv is not None else None
-    root = _Parser(prog="rennet", description="Rennet Context: Repo Map, Delta packets, context tools.")
+    root = _Parser(prog="rennet", description="Rennet Context: Repo Map, Delta packets, context tools.",
+                   usage="rennet [--version] [--store DIR] COMMAND ...", formatter_class=HelpFormat,
+                   epilog=_overview(table))
+    root.add_argument("--version", action=_Version)
     _common(root, json_flag=False)
-    subs = root.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
+    # the epilog lists the verbs by section in the order of use: no second, alphabetic list above it
+    subs = root.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser, help=argparse.SUPPRESS)
 
-    p = subs.add_parser("commands", help="list the command registry")
-    _common(p)
-    p.set_defaults(_builtin="commands")
-    p = subs.add_parser("call", help="run any registered command: JSON in, JSON out")
-    _common(p, json_flag=False)
-    p.add_argument("command_id")
-    p.add_argument("input", nargs="?", default="{}", help="JSON object (default {})")
-    p.set_defaults(_builtin="call")
-    p = subs.add_parser("mcp", help="serve the agent-exposed commands over MCP (stdio by default)")
-    _common(p, json_flag=False)
-    p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
-                   help="serve streamable HTTP on a loopback address instead of stdio (a token is required)")
-    p.add_argument("--ceiling", type=int, default=None, help="reply ceiling in bytes (default 8192)")
-    p.add_argument("--worktree", action="store_true", default=False,
-                   help="answer from the checkout's working tree unless a call names a rev, head or workspace")
-    p.add_argument("--cache-bytes", metavar="BYTES", default=None,
-                   help="byte budget of the answer cache, k/M/G suffix accepted (default 512M, $RENNET_CACHE_BYTES)")
-    p.add_argument("--root", metavar="DIR", action="append", default=None,
-                   help="serve only repositories under DIR (repeatable; default: the current folder)")
-    p.add_argument("--token-env", metavar="NAME", default=None,
-                   help="with --http: read the bearer token from this environment variable "
-                        "(default: generate one and print it once to stderr)")
-    p.set_defaults(_builtin="mcp")
+    def builtin(name: str, help_text: str) -> argparse.ArgumentParser:
+        return subs.add_parser(name, help=help_text, description=help_text, formatter_class=HelpFormat,
+                               epilog=_examples(BUILTIN_EXAMPLES[name]))
 
     groups: dict[tuple[str, ...], Any] = {(): subs}
-    for row in table.cli_verbs():
-        path = row.cli_path
-        for depth in range(1, len(path)):
-            prefix = path[:depth]
-            if prefix not in groups:
-                group = groups[path[: depth - 1]].add_parser(prefix[-1], help=f"{prefix[-1]} commands")
-                groups[prefix] = group.add_subparsers(dest="verb" + str(depth), metavar="COMMAND",
-                                                      parser_class=_Parser)
-                group.set_defaults(_group=prefix)
-        leaf = groups[path[:-1]].add_parser(path[-1], help=row.summary, description=" ".join(x for x in (row.summary, row.description) if x))
-        _common(leaf)
-        leaf.set_defaults(_command=row.id, _group=None)
-        if words is not None and tuple(words[: len(path)]) != path:
-            continue
-        fields = {f.name: f for f in mi.type_info(row.input).fields}
-        for name in row.cli.positional:
-            _add_field(leaf, fields[name], positional=True)
-        for name, field in fields.items():
-            if name not in row.cli.positional:
-                _add_field(leaf, field, positional=False)
+    rows = ordered_verbs(table.cli_verbs())
+    firsts = [r.cli_path[0] for r in rows]
+    for name in ("commands", "call", "mcp", "completion"):
+        firsts.append(name)
+    for first in dict.fromkeys(firsts):
+        if first == "commands":
+            p = builtin("commands", "List the command registry.")
+            _common(p)
+            p.set_defaults(_builtin="commands")
+        elif first == "call":
+            p = builtin("call", "Run any registered command: JSON in, JSON out.")
+            _common(p, json_flag=False)
+            p.add_argument("command_id")
+            p.add_argument("input", nargs="?", default="{}", help="JSON object (default {})")
+            p.set_defaults(_builtin="call")
+        elif first == "mcp":
+            p = builtin("mcp", "Serve the agent-exposed commands over MCP (stdio by default).")
+            _common(p, json_flag=False)
+            p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
+                           help="serve streamable HTTP on a loopback address instead of stdio (a token is required)")
+            p.add_argument("--ceiling", type=int, default=None, help="reply ceiling in bytes (default 8192)")
+            p.add_argument("--worktree", action="store_true", default=False,
+                           help="answer from the checkout's working tree unless a call names a rev, head or "
+                                "workspace (its tools then write working-tree snapshots)")
+            p.add_argument("--cache-bytes", metavar="BYTES", default=None,
+                           help="byte budget of the answer cache, k/M/G suffix accepted (default 512M, "
+                                "$RENNET_CACHE_BYTES)")
+            p.add_argument("--root", metavar="DIR", action="append", default=None,
+                           help="serve only repositories under DIR (repeatable; default: the current folder)")
+            p.add_argument("--token-env", metavar="NAME", default=None,
+                           help="with --http: read the bearer token from this environment variable "
+                                "(default: generate one and print it once to stderr)")
+            p.set_defaults(_builtin="mcp")
+        elif first == "completion":
+            p = builtin("completion", "Print a shell completion script (bash, zsh or fish).")
+            p.add_argument("shell", choices=("bash", "zsh", "fish"))
+            p.set_defaults(_builtin="completion")
+        else:
+            for row in (r for r in rows if r.cli_path[0] == first):
+                _add_row(row, groups, words)
     return root
+
+
+def _add_row(row: Any, groups: dict[tuple[str, ...], Any], words: list[str] | None) -> None:
+    path = row.cli_path
+    for depth in range(1, len(path)):
+        prefix = path[:depth]
+        if prefix not in groups:
+            text = GROUP_HELP.get(prefix[-1], f"{prefix[-1]} commands")
+            group = groups[path[: depth - 1]].add_parser(prefix[-1], help=text, description=text)
+            groups[prefix] = group.add_subparsers(dest="verb" + str(depth), metavar="COMMAND",
+                                                  parser_class=_Parser)
+            group.set_defaults(_group=prefix)
+    leaf = groups[path[:-1]].add_parser(
+        path[-1], help=row.summary, description=" ".join(x for x in (row.summary, row.description) if x),
+        formatter_class=HelpFormat, epilog=_examples(getattr(row, "examples", ())))
+    _common(leaf)
+    required = tuple(n for n in row.cli.positional if n in row.input.__struct_fields__
+                     and n not in _defaults(row.input))
+    leaf.set_defaults(_command=row.id, _group=None, _positional=row.cli.positional, _required=required)
+    if words is not None and tuple(words[: len(path)]) != path:
+        return
+    fields = {f.name: f for f in mi.type_info(row.input).fields}
+    for name in row.cli.positional:
+        _add_field(leaf, fields[name], positional=True)
+    for name, field in fields.items():
+        if name not in row.cli.positional:
+            _add_field(leaf, field, positional=False)
+
+
+def _defaults(struct: Any) -> set[str]:
+    """Fields of a Struct type that have a default."""
+    names = struct.__struct_fields__
+    return set(names[len(names) - len(struct.__struct_defaults__):])
 
 
 # --- running --------------------------------------------------------------------------
 
-_SKIP = {"verb", "_builtin", "_command", "_group", "store", "json"}
+_SKIP = {"verb", "_builtin", "_command", "_group", "_positional", "_required", "store", "json"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -183,9 +349,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _main(argv)
     except UsageError as exc:
-        print(f"{exc} (see --help)", file=sys.stderr)
         if words[:1] == ["call"]:  # `call` answers in its envelope, a usage error too
             _write_call_envelope(words[1] if len(words) > 1 else "call", "bad_input", str(exc))
+        elif "--json" in argv:  # like every other error: the envelope on stdout, the line on stderr
+            from context_tools.faces.dispatch import encode_wire
+            from indexer.contract.result import error_envelope
+
+            envelope = error_envelope(_command_named(argv), "usage_error", str(exc))
+            sys.stdout.buffer.write(encode_wire(envelope) + b"\n")
+        print(f"{exc} (see --help)", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt:
         code = 130
@@ -212,6 +384,22 @@ def _write_call_envelope(command_id: str, code: str, message: str) -> None:
 
     sys.stdout.buffer.write(encode_wire(error_envelope(command_id, code, message)) + b"\n")
     _CALL_ANSWERED.append(True)
+
+
+def _command_named(argv: Sequence[str]) -> str:
+    """The command id argv names (for an error envelope), or "rennet" when it names none."""
+    from context_tools.faces.errors import RegistryError
+    from context_tools.faces.registry import registry
+
+    words = tuple(_verb_words(argv))
+    try:
+        rows = registry().cli_verbs()
+    except RegistryError:
+        rows = ()
+    for row in rows:
+        if words[: len(row.cli_path)] == row.cli_path:
+            return row.id
+    return words[0] if words and words[0] in BUILTIN_EXAMPLES else "rennet"
 
 
 def run() -> NoReturn:
@@ -245,17 +433,26 @@ def _main(argv: list[str]) -> int:
         return _commands(table, bool(ns.get("json")))
     if builtin == "call":
         return _call(ns["command_id"], ns["input"], store)
+    if builtin == "completion":
+        return _completion(build_parser(table), ns["shell"])
     if builtin == "mcp":
         from context_tools.faces.mcp import serve
 
         return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
-                     token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"), worktree=ns.get("worktree", False))
+                     token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"),
+                     worktree=ns.get("worktree", False))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()
         raise UsageError(f"rennet {' '.join(group)}: a command is required".replace("  ", " "))
+    _merge_positionals(ns, ns.get("_positional", ()), ns.get("_required", ()),
+                       " ".join(table.get(command).cli_path))
     raw = {k: v for k, v in ns.items() if k not in _SKIP and not k.startswith("verb")}
     from context_tools.faces.dispatch import Executor
+    from context_tools.faces.progress import on_the_way
+    from indexer.api import show_indexing
+
+    show_indexing(on_the_way)  # a read that indexes first says so: a bar on a terminal, else one line
 
     reply = Executor("cli", store=store).run(command, raw, extras={"json": bool(ns.get("json"))})
     return _print_reply(reply, table.get(command), bool(ns.get("json")))
@@ -309,13 +506,24 @@ def _commands(table: Any, as_json: bool) -> int:
                                                 "truncated": False, "cursor": None}}
         sys.stdout.buffer.write(encode_wire(envelope) + b"\n")
         return EXIT_OK
-    width = max((len(r["id"]) for r in rows), default=10)
-    for r in rows:
-        flags = ",".join(k for k in ("cli", "agent") if r["exposure"][k]) or "-"
-        status = r["maturity"] if r["runnable"] else f"{r['maturity']} (not runnable)"
-        print(f"{r['id']:<{width}}  {r['authority']:<5}  {flags:<9}  {status:<12}  {r['summary']}")
-        if r["unavailable"]:
-            print(f"{'':<{width}}  unavailable: {r['unavailable']}")
+    from context_tools.faces.tables import table as draw
+
+    cells = [[r["id"], r["cli"] or "-", r["authority"],
+              ",".join(k for k in ("cli", "agent") if r["exposure"][k]) or "-",
+              r["maturity"] if r["runnable"] else f"{r['maturity']} (not runnable)",
+              r["summary"] + (f" (unavailable: {r['unavailable']})" if r["unavailable"] else "")] for r in rows]
+    print(draw(["command", "verb", "authority", "exposure", "maturity", "summary"], cells))
+    return EXIT_OK
+
+
+def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
+    """A completion script of every verb and option, written by shtab from the parser itself."""
+    import shtab
+
+    for action in parser._actions:  # the root hides its verb list from --help (its epilog lists them), not from shtab
+        if isinstance(action, argparse._SubParsersAction):
+            action.help = None
+    sys.stdout.write(shtab.complete(parser, shell=shell).rstrip("\n") + "\n")
     return EXIT_OK
 
 

@@ -63,7 +63,9 @@ def _leaf(root: argparse.ArgumentParser, path: tuple[str, ...]) -> argparse.Argu
 
 
 def _fixed_width(parser: argparse.ArgumentParser, prog: str) -> argparse.ArgumentParser:
-    parser.formatter_class = lambda prog: argparse.HelpFormatter(prog, width=_WIDTH)
+    from context_tools.faces.cli import HelpFormat
+
+    parser.formatter_class = lambda prog: HelpFormat(prog, width=_WIDTH)
     parser.prog = prog
     return parser
 
@@ -87,6 +89,8 @@ def _command_section(row: Command, root: argparse.ArgumentParser) -> list[str]:
     if entry["cli"]:
         leaf = _fixed_width(_leaf(root, row.cli_path), " ".join(("rennet",) + row.cli_path))
         lines += ["", "```", leaf.format_usage().rstrip(), "```"]
+    if row.examples:
+        lines += ["", "Examples:", "", "```sh", *row.examples, "```"]
     props = schema.get("properties", {})
     if props:
         required = set(schema.get("required", ()))
@@ -121,7 +125,12 @@ def render(table: Registry) -> str:
         "face (`context_tools.call(ID, **input)`) and, for agent-exposed rows, its MCP tool are projections",
         "of that row. This page is written from the same rows `rennet commands --json` prints.",
         "Inputs are the same on every face: a CLI option `--start-line` is the field `start_line`.",
-        "`--json` prints the result contract on stdout; exit 0 ok, 1 typed error, 2 usage error.",
+        "`--json` prints the result contract on stdout, a usage error's too (code `usage_error`); exit 0 ok,",
+        "1 typed error, 2 usage error. A positional argument is also an option of its name (`rennet index",
+        "--repo R` is `rennet index R`), and a list option takes several values (`--paths a b`).",
+        "Every command's help ends with two examples that run in any repository (a test runs them).",
+        "`rennet --version` names the package, extractor version and store schema;",
+        "`rennet completion bash|zsh|fish` prints a completion script made from the same parser.",
         "",
         "| command | CLI | authority | agent | summary |",
         "| --- | --- | --- | --- | --- |",

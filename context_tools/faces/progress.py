@@ -3,8 +3,10 @@ stage first reports."""
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import TYPE_CHECKING, Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -31,3 +33,21 @@ def stage_bar(enabled: bool, labels: dict[str, str] | None = None):
         bar.update(rows[stage], completed=done, total=total)
 
     return bar, update
+
+
+@contextmanager
+def on_the_way(repo: str, rev: str) -> Iterator[Update | None]:
+    """While a command indexes a rev that has no snapshot yet: the progress bar on a terminal,
+    one line on stderr otherwise (stdout stays the answer's)."""
+    bar, update = stage_bar(True, {"parse": "parsing", "assemble": "assembling"})
+    if bar is None:
+        from context_tools.faces.sanitize import sanitize_line
+
+        print(f"rennet: indexing {sanitize_line(rev)} of {sanitize_line(os.path.realpath(repo))} first "
+              "(no snapshot of it yet)",
+              file=sys.stderr, flush=True)
+        yield None
+        return
+    sys.stderr.write(f"indexing {rev} of {os.path.realpath(repo)} first\n")
+    with bar:
+        yield update

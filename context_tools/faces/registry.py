@@ -112,6 +112,9 @@ class Command:
     title: str = ""  # a human title, shown by MCP clients; required for agent-exposed rows
     output: type | None = None  # the type of `Result.data`, for the MCP output schema (None: any object)
     open_world: bool = False  # reaches beyond the machine (a tracker's API): MCP's openWorldHint
+    # Two command lines that run on any repository (from its folder), shown at the end of the
+    # verb's help and in docs/cli.md; a test runs each against a fixture repository.
+    examples: tuple[str, ...] = ()
 
     @property
     def cli_path(self) -> tuple[str, ...]:
@@ -176,6 +179,7 @@ class Command:
             "cli": " ".join(("rennet",) + self.cli_path) if self.exposure.cli and self.runnable else None,
             "mcp": self.wire_name if self.exposure.agent else None,
             "unavailable": _reason(self),
+            "examples": list(self.examples),
             "input_schema": self.input_schema(),
         }
 
@@ -266,7 +270,7 @@ class Registry:
                      if r.exposure.cli and r.availability("cli") is None)
 
 
-_RESERVED_VERBS = {"commands", "call", "mcp"}
+_RESERVED_VERBS = {"commands", "call", "mcp", "completion"}
 _RESERVED_FIELDS = {"json", "store", "help"}
 
 

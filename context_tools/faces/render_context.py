@@ -13,6 +13,7 @@ from context_tools.faces.sanitize import sanitize_shown as _shown
 
 if TYPE_CHECKING:
     from context_tools.query.sections import Section
+    from indexer.model import Dependency
     from indexer.contract.result import Result
 
 
@@ -43,8 +44,24 @@ def overview(result: Result) -> str:
     out += _section("top files", d.top_files, lambda x: f"{x.path}  rank {x.rank:.4f}  fan-in {x.fan_in}")
     out += _section("packages", d.packages, lambda x: f"{x.name} {x.version} ({x.ecosystem}, {x.manifest})")
     out += _section("entry points", d.entry_points, lambda x: f"{x.name} [{x.kind}] {x.path or x.target}")
-    out += _section("dependencies", d.dependencies, lambda x: f"{x.name} {x.spec} [{x.scope}, {x.ecosystem}]")
+    out += _dependencies(d.dependencies)
     return "\n".join(out + footer(result))
+
+
+def _dependencies(sec: Section) -> list[str]:
+    """Dependencies under the manifest declaring them, the root package's manifest first (the
+    one nearest the top of the tree), then the others by path."""
+    out = [f"dependencies ({sec.total}{', first ' + str(sec.returned) if sec.truncated else ''}):"]
+    by_manifest: dict[str, list[Dependency]] = {}
+    for x in sec.items:
+        by_manifest.setdefault(x.manifest, []).append(x)
+    for manifest in sorted(by_manifest, key=lambda m: (m.count("/"), m)):
+        items = by_manifest[manifest]
+        package = next((x.package for x in items if x.package), "")
+        out.append("  " + _s(f"{manifest or '(no manifest)'}" + (f" ({package})" if package else "")
+                             + ":", 200))
+        out += ["    " + _s(f"{x.name} {x.spec}".rstrip() + f" [{x.scope}, {x.ecosystem}]", 200) for x in items]
+    return out
 
 
 def _workspace_overview(result: Result) -> str:

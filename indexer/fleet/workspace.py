@@ -162,6 +162,24 @@ def all_workspaces(store) -> list[WorkspaceRecord]:
     return out
 
 
+def records_in(store, txn) -> list[WorkspaceRecord]:
+    """Every readable workspace, read inside the caller's transaction (`store.kv_in`)."""
+    db = store.kv_in(txn, TABLE)
+    if db is None:
+        return []
+    out = []
+    cursor = txn.cursor(db=db)
+    if cursor.set_range(b"ws|"):
+        for key, raw in cursor:
+            if not bytes(key).startswith(b"ws|"):
+                break
+            try:
+                out.append(_decode(bytes(raw)))
+            except msgspec.DecodeError:
+                continue  # one unreadable row must not hide the others
+    return out
+
+
 def _save(store, ws: WorkspaceRecord) -> None:
     ws.updated_at = _now()
     store.kv(TABLE).put(_key(ws.name), _encode(ws))

@@ -310,6 +310,17 @@ class Store:
                     table = self._kv[name] = KV(self.env, self.env.open_db(f"kv:{name}".encode()))
         return table
 
+    def kv_in(self, txn, name: str):
+        """The handle of table `kv:name` for reading inside `txn` (a write transaction of
+        this thread included, where `kv` would wait on itself), or None when it does not exist:
+        opening it never creates it."""
+        table = self._kv.get(name)
+        if table is not None:
+            return table._db
+        if txn.get(f"kv:{name}".encode()) is None:
+            return None
+        return self.env.open_db(f"kv:{name}".encode(), txn=txn, create=False)
+
     def close(self) -> None:
         self._openers -= 1
         if self._openers > 0:

@@ -36,7 +36,7 @@ class NameRun(msgspec.Struct, array_like=True):
         return self.text[1:-1].split("\n") if self.text else []
 
 
-_encode = msgspec.msgpack.Encoder().encode
+_encode = encode_run = msgspec.msgpack.Encoder().encode
 decode_run = msgspec.msgpack.Decoder(NameRun).decode
 
 

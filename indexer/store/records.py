@@ -214,6 +214,12 @@ def is_facts_key(key: bytes, version: str) -> bool:
         return False
 
 
+def facts_key_parts(key: bytes) -> tuple[str, str, str]:
+    """(blob OID, language, extractor version) of a `facts_key`."""
+    blob, language, version = key.decode(errors="replace").rsplit("|", 2)
+    return blob, language, version
+
+
 def entry_facts_key(f: FileEntry, version: str) -> bytes:
     """The key a snapshot's file has its facts under: its blob, and what its name says of its
     language (languages.name_language; where that leaves the language to the content, the
@@ -251,6 +257,27 @@ def repo_key(repo_id: str, oid: str) -> bytes:
 
 def pin_key(repo_id: str, rev: str) -> bytes:
     return f"pin|{repo_id}|{rev}".encode()
+
+
+PIN_PREFIX = b"pin|"  # every `pin_key` starts with it; no `repo_key` does (an identity is hex)
+
+
+def pin_parts(key: bytes) -> tuple[str, str]:
+    """(repository identity, rev) of a `pin_key` (a rev may hold '|'; an identity never does)."""
+    _, repo_id, rev = key.decode(errors="replace").split("|", 2)
+    return repo_id, rev
+
+
+def repo_key_parts(key: bytes) -> tuple[str, str]:
+    """(repository identity, OID) of a `repo_key`."""
+    repo_id, _, oid = key.decode(errors="replace").partition("|")
+    return repo_id, oid
+
+
+def snapshot_key_parts(key: bytes) -> tuple[str, str]:
+    """(OID, extractor version) of a `snapshot_key`."""
+    oid, _, version = key.decode(errors="replace").partition("|")
+    return oid, version
 
 
 def decode_facts(raw: bytes) -> BlobFacts:

@@ -16,8 +16,16 @@ from indexer.store.records import repo_key, snapshot_key
 KEEP = 8
 
 
+LIST_PREFIX = b"worktrees|"  # the `repos` rows listing a checkout's working-tree snapshots
+
+
 def _list_key(repo_id: str) -> bytes:
-    return f"worktrees|{repo_id}".encode()
+    return LIST_PREFIX + repo_id.encode()
+
+
+def listed(key: bytes, value: bytes) -> tuple[str, list[str]]:
+    """(repository identity, tree OIDs newest first) of a list row (its key starts with LIST_PREFIX)."""
+    return key[len(LIST_PREFIX):].decode(errors="replace"), msgspec.msgpack.decode(value, type=list[str])
 
 
 def remember(store: Store, repo_id: str, tree_oid: str, version: str, keep: int = KEEP) -> list[str]:

@@ -12,4 +12,5 @@ PACKS: tuple[str, ...] = (
     "context_tools.faces.packs.delta",            # delta.build -> `rennet delta`
     "context_tools.faces.packs.dossier",    # dossier.build -> `rennet dossier`
     "context_tools.faces.packs.fleet",    # workspaces, batch, export/import
+    "context_tools.faces.packs.store",    # store.info, store.list, store.gc -> `rennet store ...`
 )

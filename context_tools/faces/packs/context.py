@@ -143,6 +143,7 @@ ROWS = (
     Command(
         id="context.overview",
         title="Repository overview",
+        examples=("rennet context overview", "rennet context overview --section languages --json"),
         summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
         input=OverviewInput, handler=_handler("overview", "overview"), exposure=_AGENT,
         caps={"section": 10, "items": 200},
@@ -151,6 +152,7 @@ ROWS = (
     Command(
         id="context.map",
         title="Ranked Repo Map",
+        examples=("rennet context map --budget 2048", "rennet context map --rev HEAD~1 --budget 1024 --json"),
         summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
         description="Pass focus paths or symbols (e.g. a change's files) to personalize the ranking to them.",
         input=MapInput, handler=_handler("repomap", "repo_map"), exposure=_AGENT,
@@ -160,6 +162,7 @@ ROWS = (
     Command(
         id="context.file",
         title="File at a commit",
+        examples=("rennet context file README.md", "rennet context file README.md --no-content --json"),
         summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
         input=FileInput, handler=_handler("file_view", "file_view"), exposure=_AGENT,
         caps={"lines": 400, "outline": 200, "neighbours": 20},
@@ -168,6 +171,7 @@ ROWS = (
     Command(
         id="context.symbol",
         title="Symbol definitions",
+        examples=("rennet context symbol main", "rennet context symbol main --kind function --json"),
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
         input=SymbolInput, handler=_handler("symbols.symbol", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
@@ -176,6 +180,7 @@ ROWS = (
     Command(
         id="context.references",
         title="Symbol references",
+        examples=("rennet context references main --text", "rennet context references main --include-definitions --json"),
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
         input=ReferencesInput, handler=_handler("symbols.references", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
@@ -184,6 +189,7 @@ ROWS = (
     Command(
         id="context.novelty",
         title="What a range introduces",
+        examples=("rennet context novelty --base HEAD~1", "rennet context novelty --base HEAD~1 --head HEAD --section symbols --json"),
         summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
         input=NoveltyInput, handler=_handler("novelty", "novelty"), exposure=_AGENT,
         caps={"section": 20, "items": 200},

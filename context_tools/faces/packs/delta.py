@@ -174,14 +174,51 @@ def render_packet(result: Result) -> str:
         lines.append(f"  successor of {prev.merge_base_oid[:12]}..{prev.head_oid[:12]}: {counts}")
         for u in successor.unread:
             lines.append(f"  unread in the previous patchset: {u.path} ({u.reason})")
-    if p.offer:
-        lines.append(f"  noise offer: {p.offer}")
+    lines += _unassessed(p) + _summary(p)
+    if p.offer:  # the packet is written beside its noise offer
+        from pathlib import Path
+
+        lines += [f"packet: {Path(p.offer).with_name('packet.json')}", f"noise offer: {p.offer}"]
     return shown_lines(lines)
+
+
+def _unassessed(p: DeltaPacket) -> list[str]:
+    """What `fan-in ?` means: one line per reason, with the files it holds for."""
+    reasons: dict[str, int] = {}
+    for f in p.files:
+        if not isinstance(f.fan_in, int):
+            reasons[f"{f.fan_in.unknown.replace('_', ' ')}: {f.fan_in.reason}"] = \
+                reasons.get(f"{f.fan_in.unknown.replace('_', ' ')}: {f.fan_in.reason}", 0) + 1
+    return [f"fan-in ? ({n} file{'s' if n > 1 else ''}): {why}" for why, n in reasons.items()]
+
+
+def _summary(p: DeltaPacket) -> list[str]:
+    """Files by status and by noise class, counterparts, and the largest blast radius."""
+    from collections import Counter
+
+    status = Counter(f.status for f in p.files)
+    out = ["summary: " + ", ".join(f"{n} {s}" for s, n in sorted(status.items(), key=lambda kv: (-kv[1], kv[0])))
+           + f" of {p.totals.files} files listed" if p.files else "summary: no files changed"]
+    signal = sum(1 for f in p.files if f.noise is None)
+    out.append(f"  noise: {signal} signal" + "".join(f", {c.files} {c.cls}" for c in p.noise))
+    paired = [f for f in p.files if isinstance(f.counterparts, list) and f.counterparts]
+    unchanged = sum(1 for f in paired for c in f.counterparts if c.exists_at_head and not c.changed)
+    missing = sum(1 for f in paired for c in f.counterparts if not c.exists_at_head)
+    out.append(f"  counterparts: {len(paired)} files have some; {unchanged} of them not changed by the range, "
+               f"{missing} expected but missing at head" if paired else "  counterparts: none found")
+    assessed = [f for f in p.files if isinstance(f.fan_in, int)]
+    if assessed:
+        top = max(assessed, key=lambda f: (f.fan_in, f.path))
+        out.append(f"  largest blast radius: {top.path} (fan-in {top.fan_in}: files of the base importing it)")
+    else:
+        out.append("  largest blast radius: not assessed (no changed file has a fan-in)")
+    return out
 
 
 ROWS = (
     Command(
         id="delta.build",
+        examples=("rennet delta --base HEAD~1 --head HEAD", "rennet delta --base HEAD~1 --head HEAD --no-elements --json"),
         summary="Build the Delta packet of a range: inventory, hunk ids, fan-in, noise, counterparts, successor.",
         description="The packet is an inventory, not the diff: hunk ids, headers and spans travel, bodies do "
                     "not. Writes packet.json and noise-offer.json to --out (default under the store home).",

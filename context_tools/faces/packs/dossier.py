@@ -79,16 +79,32 @@ def render_dossier(result: Result) -> str:
         for c in item.acceptance_criteria:
             box = "" if c.done is None else ("[x] " if c.done else "[ ] ")
             lines.append(f"      - {box}{c.text}")
-    for f in d.facts:
-        lines.append(f"  {f.ref}: {f.code}: {f.message}")
+    lines += _facts(d.facts)
     for o in d.omissions:
         lines.append(f"  {o.id}: omitted ({o.reason}, {o.bytes} bytes)")
     return shown_lines(lines)  # titles and criteria are what trackers sent
 
 
+def _facts(facts: list) -> list[str]:
+    """Facts that say the same of several references (one missing setting, one tracker down) as
+    one line with their count and references; a missing setting's line last, as what to do."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for f in facts:
+        groups.setdefault((f.code, f.tracker, f.message.replace(f.ref, "{ref}") if f.ref else f.message),
+                          []).append(f.ref)
+    out: list[str] = []
+    for (code, tracker, message), refs in sorted(groups.items(), key=lambda kv: (kv[0][0] == "missing_config", kv[0])):
+        shown = ", ".join(refs[:5]) + (f" and {len(refs) - 5} more" if len(refs) > 5 else "")
+        text = message.replace("{ref}", refs[0]) if len(refs) == 1 else message.replace("{ref}", "each")
+        count = f" x{len(refs)}" if len(refs) > 1 else ""
+        out.append(f"  {code}{count} [{tracker}] {shown}: {text}")
+    return out
+
+
 ROWS = (
     Command(
         id="dossier.build",
+        examples=("rennet dossier --base HEAD~1 --head HEAD", "rennet dossier --base HEAD~1 --head HEAD --refresh --json"),
         summary="Find issue references of a change, fetch them (gh, Jira, Linear), bound and persist the dossier.",
         description="References come from the head branch name, the commits of merge-base..head and the PR "
                     "title and body. The same patchset is served from the store unless --refresh.",

@@ -153,6 +153,7 @@ def render_dump(result: Result) -> str:
 ROWS = (
     Command(
         id="repo.index",
+        examples=("rennet index", "rennet index --rev HEAD~1 --json"),
         summary="Index a repository at a rev into the store (parses only blobs never seen).",
         input=IndexInput, handler=index_handler, authority="write", title="Index a repository",
         exposure=Exposure(cli=True, agent=True), maturity="stable",
@@ -168,6 +169,7 @@ ROWS = (
     ),
     Command(
         id="snapshot.dump",
+        examples=("rennet snapshot dump --out repo-map.jsonl", "rennet snapshot dump --rev HEAD~1 --out old.jsonl --json"),
         summary="Write a snapshot's canonical serialization as JSON Lines (file, symbol, edge, package, dependency, entry_point).",
         input=DumpInput, handler=dump_handler, authority="read",
         exposure=Exposure(cli=True, agent=False), maturity="stable", surfaces=("cli", "python"),

@@ -41,27 +41,24 @@ def read_ledger(input: LedgerInput, ctx) -> Result:
 
 
 def render_ledger(result: Result) -> str:
-    from context_tools.faces.sanitize import sanitize_line
+    from context_tools.faces.tables import table
 
-    lines = []
+    rows = []
     for r in result.data.receipts:
-        where = f"{sanitize_line(r.repo, 60)}@{r.oid[:12]}" if r.oid else "-"
+        where = f"{r.repo}@{r.oid[:12]}" if r.oid else "-"
         counts = f"{r.returned}/{r.total}{'+' if r.truncated else ''}" if r.total is not None else "-"
-        line = f"{r.at}  {r.surface:<6} {r.command:<20} {r.outcome:<14} {counts:<9} {r.duration_ms:>8.1f} ms  {where}"
-        if r.spill:
-            line += f"  spilled: {sanitize_line(r.spill, 120)}"
-        if r.message:
-            line += f"  ({sanitize_line(r.message, 120)})"
-        lines.append(line)
+        notes = "; ".join(x for x in (f"spilled: {r.spill}" if r.spill else "", r.message) if x)
+        rows.append([r.at, r.surface, r.command, r.outcome, counts, f"{r.duration_ms:.1f}", where, notes or "-"])
     page = result.page
-    if page is not None:  # the ledger's answer is always a page
-        lines.append(f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else ""))
-    return "\n".join(lines)
+    head = ["at", "surface", "command", "outcome", "items", "ms", "repository", "notes"]
+    return "\n".join([table(head, rows, right=("items", "ms")) if rows else "no receipts",
+                      f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else "")])
 
 
 ROWS = (
     Command(
         id="ledger.read",
+        examples=("rennet ledger", "rennet ledger --command context.symbol --limit 5 --json"),
         summary="Receipts of past calls (what each face was asked and told), newest first.",
         input=LedgerInput,
         handler=read_ledger,

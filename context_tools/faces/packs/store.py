@@ -1,0 +1,226 @@
+"""Registry pack of store management: `rennet store info`, `rennet store list`, `rennet store gc`.
+
+The logic lives in `indexer/store/inventory.py` (what is held and by what) and
+`indexer/store/gc.py` (dropping the rest, in one write transaction under the write lock).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+import msgspec
+
+from context_tools.faces.registry import CliShape, Command, Exposure
+from indexer.contract.result import Result
+
+
+class InfoInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Annotated[str, msgspec.Meta(min_length=1, description="only snapshots this repository indexed or pins (default: all)")] | None = None
+    unheld: Annotated[bool, msgspec.Meta(description="only snapshots nothing holds (what gc drops)")] = False
+    limit: Annotated[int, msgspec.Meta(ge=1, le=200, description="snapshots per page (at most 200)")] | None = None
+    cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
+
+
+class GcInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    dry_run: Annotated[bool, msgspec.Meta(description="only say what would be freed; change nothing")] = False
+
+
+class RepoRef(msgspec.Struct):
+    id: str  # the store's identity of the repository (a digest of its git folder's real path)
+    path: str | None  # where a workspace member, else the ledger's newest receipt, says it lives; None: unknown
+
+
+class SnapshotRow(msgspec.Struct):
+    oid: str
+    extractor_version: str
+    current_version: bool  # read by this rennet; other versions only by a workspace that pinned them
+    fingerprint: str
+    indexed_at: str
+    age_seconds: int | None
+    files: int
+    bytes: int
+    repos: list[RepoRef]
+    pinned_by: list[str]  # "rev main of <repo id>", "workspace member ws/app"; empty: gc drops it
+
+
+class SnapshotList(msgspec.Struct):
+    snapshots: list[SnapshotRow]
+
+
+class GcData(msgspec.Struct):
+    dry_run: bool
+    snapshots: int
+    dropped: list[str]  # OID|extractor version of each snapshot dropped
+    kept_snapshots: int
+    facts: int
+    kept_facts: int
+    occurrences: int
+    name_rows: int
+    names: int
+    stamps: int
+    bytes: int
+
+
+def _age(indexed_at: str, now: datetime) -> int | None:
+    try:
+        at = datetime.strptime(indexed_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return max(0, int((now - at).total_seconds()))
+
+
+def info_handler(input: InfoInput, ctx) -> Result:
+    from indexer.store.inventory import info
+
+    return Result(data=info(ctx.store))
+
+
+def list_handler(input: ListInput, ctx) -> Result:
+    import hashlib
+
+    from indexer.store.inventory import inventory
+    from indexer.store.records import EXTRACTOR_VERSION
+
+    store = ctx.store
+    with store.env.begin() as txn:
+        inv = inventory(store, txn)
+    wanted = None
+    if input.repo is not None:
+        from indexer.git import read as gitread
+
+        wanted = gitread.repo_identity(gitread.open_repo(input.repo))
+    now = datetime.now(UTC)
+    seen = _paths_seen(ctx)
+    rows = []
+    for s in inv.snapshots:
+        ids = sorted(set(s.repos) | {h.repo_id for h in s.held_by})
+        if len(ids) == 1 and ids[0] not in inv.repo_paths and s.oid in seen:
+            inv.repo_paths[ids[0]] = seen[s.oid]
+        if wanted is not None and wanted not in ids:
+            continue
+        if input.unheld and s.held:
+            continue
+        rows.append(SnapshotRow(s.oid, s.extractor_version, s.extractor_version == EXTRACTOR_VERSION, s.fingerprint,
+                                s.indexed_at, _age(s.indexed_at, now), s.files, s.bytes,
+                                [RepoRef(i, inv.repo_paths.get(i)) for i in ids],
+                                [h.describe() for h in s.held_by]))
+    binding = hashlib.sha256("\n".join(f"{r.oid}|{r.extractor_version}" for r in rows).encode()).hexdigest()
+    items, page = ctx.page(rows, cap="snapshots", limit=input.limit, cursor=input.cursor, binding=binding)
+    return Result(data=SnapshotList(items), page=page)
+
+
+def _paths_seen(ctx) -> dict[str, str]:
+    """Commit OID -> the repository path the newest receipt naming it answered for: where a
+    repository is only known by the store's identity of it, the ledger says where it was."""
+    from context_tools.faces import ledger
+
+    out: dict[str, str] = {}
+    for r in ledger.receipts(ctx.store):  # oldest first: the newest wins
+        if r.oid and r.repo:
+            out[r.oid] = r.repo
+    return out
+
+
+def gc_handler(input: GcInput, ctx) -> Result:
+    from indexer.store.gc import collect
+
+    plan = collect(ctx.store, dry_run=input.dry_run)
+    return Result(data=GcData(input.dry_run, len(plan.snapshots), [s.key.decode() for s in plan.snapshots],
+                              plan.kept_snapshots, plan.facts, plan.kept_facts, plan.occurrences, plan.name_rows,
+                              plan.names, plan.stamps, plan.bytes))
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def _ago(seconds: int | None) -> str:
+    if seconds is None:
+        return "?"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def render_info(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
+    d = result.data
+    return shown_lines([
+        f"store {d.path}",
+        f"  schema {d.schema}  extractor version {d.extractor_version}",
+        f"  size {_size(d.file_bytes)} on disk, {_size(d.used_bytes)} in use (freed pages are reused; the file never shrinks)",
+        f"  repositories {d.repositories}  rev pins {d.pins}  workspaces {d.workspaces}",
+        f"  snapshots {d.snapshots} ({d.held_snapshots} held, {d.snapshots - d.held_snapshots} unheld: "
+        f"`rennet store gc` drops them)",
+        f"  blob facts {d.blob_facts}  defined names {d.names}  dossiers {d.dossiers}  receipts {d.receipts}"])
+
+
+def render_list(result: Result) -> str:
+    from context_tools.faces.render import footer
+    from context_tools.faces.tables import table
+
+    rows = []
+    for s in result.data.snapshots:
+        repos = ", ".join(r.path or r.id for r in s.repos) or "-"
+        version = s.extractor_version + ("" if s.current_version else " (old)")
+        rows.append([s.oid[:12], s.fingerprint[:12] or "?", _ago(s.age_seconds), s.files, _size(s.bytes), version,
+                     repos, "; ".join(s.pinned_by) or "nothing (gc drops it)"])
+    head = ["OID", "fingerprint", "indexed", "files", "size", "extractor", "repositories", "pinned by"]
+    return "\n".join([table(head, rows, right=("files", "size")) if rows else "no snapshots"] + footer(result))
+
+
+def render_gc(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
+    d = result.data
+    verb = "would free" if d.dry_run else "freed"
+    lines = [f"{verb} {_size(d.bytes)}: {d.snapshots} snapshots, {d.facts} blob facts "
+             f"({d.occurrences} occurrence lists), {d.name_rows} name-index rows, {d.names} names, "
+             f"{d.stamps} indexed stamps",
+             f"kept {d.kept_snapshots} snapshots and {d.kept_facts} blob facts that a pin or workspace holds"]
+    lines += [f"  {'would drop' if d.dry_run else 'dropped'} snapshot {k.replace('|', ' (extractor ')})"
+              for k in d.dropped]
+    if d.dry_run and d.snapshots + d.facts:
+        lines.append("run `rennet store gc` without --dry-run to free it")
+    return shown_lines(lines)
+
+
+_CLI = Exposure(cli=True, agent=False)
+_SURFACES = ("cli", "python")
+
+ROWS = (
+    Command(
+        id="store.info",
+        examples=("rennet store info", "rennet store info --json"),
+        summary="Where the store is, its schema and size, and how many repositories, snapshots and blob facts it holds.",
+        input=InfoInput, handler=info_handler, authority="read", exposure=_CLI, surfaces=_SURFACES,
+        cli=CliShape(path=("store", "info")), render=render_info,
+    ),
+    Command(
+        id="store.list",
+        examples=("rennet store list", "rennet store list --unheld --json"),
+        summary="Snapshots in the store, newest first: repository, OID, fingerprint, age and what pins each.",
+        input=ListInput, handler=list_handler, authority="read", exposure=_CLI, surfaces=_SURFACES,
+        caps={"snapshots": 50}, cli=CliShape(path=("store", "list")), render=render_list,
+    ),
+    Command(
+        id="store.gc",
+        examples=("rennet store gc --dry-run", "rennet store gc --json"),
+        summary="Drop snapshots no rev pin or workspace holds, and blob facts no kept snapshot uses.",
+        description="One write transaction under the write lock: a gc killed at any point leaves the store as "
+                    "it was. --dry-run says what it would free and changes nothing.",
+        input=GcInput, handler=gc_handler, authority="write", exposure=_CLI, surfaces=_SURFACES,
+        cli=CliShape(path=("store", "gc")), render=render_gc,
+    ),
+)

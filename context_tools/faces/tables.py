@@ -1,0 +1,28 @@
+"""Human tables with a header row, drawn by rich in plain text (no colour, no box lines), so a
+table reads the same in a terminal, a pipe and a test. Every cell passes the sanitizer."""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+from context_tools.faces.sanitize import sanitize_line
+
+WIDTH = 200  # wide enough that rows are never wrapped: a pipe gets one line per row
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: Sequence[str] = ()) -> str:
+    """The rows under their headers, columns aligned; `right` names the columns aligned right."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", expand=False)
+    for name in headers:
+        grid.add_column(name, justify="right" if name in right else "left", no_wrap=True, overflow="ellipsis")
+    for row in rows:
+        grid.add_row(*(sanitize_line(str(cell), 120) for cell in row))
+    out = io.StringIO()
+    Console(file=out, width=WIDTH, color_system=None, highlight=False, markup=False, emoji=False,
+            soft_wrap=False).print(grid)
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines() if line.strip())

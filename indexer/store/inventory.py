@@ -1,0 +1,203 @@
+"""What the store holds and what holds it: the facts `rennet store info|list|gc` read.
+
+A snapshot (`snapshots`: commit OID and extractor version) is held by a rev pin (`repos`:
+`pin|<repository>|<rev>` -> OID, read at the current extractor version, as
+`indexer.store.snapshot.load` reads it), by a checkout's list of its newest working-tree
+snapshots (`indexer.store.worktrees`), or by a workspace member (`kv:workspaces`: OID and
+the extractor version it was pinned at). Nothing else reaches a snapshot: a snapshot no
+holder names can only be found again by indexing its commit afresh.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from indexer.store import worktrees
+from indexer.store.database import SCHEMA_VERSION, Store, unpack
+from indexer.store.records import (
+    EXTRACTOR_VERSION,
+    NO_FACTS,
+    PIN_PREFIX,
+    path_facts_key,
+    pin_parts,
+    repo_key_parts,
+    snapshot_key_parts,
+)
+
+
+class _HeadKeys(msgspec.Struct):
+    """The fields of a stored snapshot head that say which blob facts it needs, and who it is.
+    Unknown fields are skipped, so a head written by another extractor version decodes as long
+    as these are there."""
+
+    oid: str
+    extractor_version: str
+    paths: list[str]
+    blobs: list[str]
+    languages: list[str]
+    fingerprint: str = ""
+    indexed_at: str = ""
+
+
+_decode_head = msgspec.msgpack.Decoder(_HeadKeys).decode
+
+
+@dataclass(frozen=True)
+class Holder:
+    """One thing that holds a snapshot: a rev pin of a repository, or a workspace member."""
+
+    kind: str  # "rev" | "worktree" | "workspace"
+    repo_id: str
+    name: str  # the rev, or "<workspace>/<member>"
+
+    def describe(self) -> str:
+        if self.kind == "rev":
+            return f"rev {self.name} of {self.repo_id}"
+        if self.kind == "worktree":
+            return f"working tree of {self.repo_id} ({self.name})"
+        return f"workspace member {self.name}"
+
+
+@dataclass
+class SnapshotEntry:
+    """One stored snapshot and what the store knows of it."""
+
+    key: bytes  # its `snapshots` key
+    oid: str
+    extractor_version: str
+    fingerprint: str  # "" when its head does not decode
+    indexed_at: str
+    files: int
+    bytes: int  # its record and rank arcs, keys included
+    repos: list[str] = field(default_factory=list)  # repository identities that indexed it
+    held_by: list[Holder] = field(default_factory=list)
+    facts_keys: frozenset[bytes] | None = None  # None: its head did not decode
+
+    @property
+    def held(self) -> bool:
+        return bool(self.held_by)
+
+
+@dataclass
+class Inventory:
+    """Every snapshot with its holders, read in one read transaction."""
+
+    snapshots: list[SnapshotEntry]
+    repo_paths: dict[str, str]  # repository identity -> path, where a workspace member says it
+    pins: list[tuple[bytes, str]]  # (pin key, OID) of every rev pin
+    stamps: list[tuple[bytes, str]]  # (`repos` key of a repository's indexed snapshot, its OID)
+
+
+def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dict[str, str], list, list]:
+    """((OID, extractor version) -> holders, repository paths, pins, indexed stamps)."""
+    from indexer.fleet.workspace import records_in
+
+    held: dict[tuple[str, str], list[Holder]] = {}
+    pins: list[tuple[bytes, str]] = []
+    stamps: list[tuple[bytes, str]] = []
+    for key, value in txn.cursor(db=store.repos):
+        key = bytes(key)
+        if key.startswith(PIN_PREFIX):
+            repo_id, rev = pin_parts(key)
+            oid = bytes(value).decode()
+            pins.append((key, oid))
+            held.setdefault((oid, EXTRACTOR_VERSION), []).append(Holder("rev", repo_id, rev))
+        elif key.startswith(worktrees.LIST_PREFIX):
+            repo_id, trees = worktrees.listed(key, bytes(value))
+            for n, oid in enumerate(trees):
+                held.setdefault((oid, EXTRACTOR_VERSION), []).append(
+                    Holder("worktree", repo_id, "newest" if n == 0 else f"{n + 1} back"))
+        else:
+            stamps.append((key, repo_key_parts(key)[1]))
+    paths: dict[str, str] = {}
+    for ws in records_in(store, txn):
+        for m in ws.members:
+            paths[m.repo_id] = m.path
+            held.setdefault((m.oid, m.extractor_version), []).append(
+                Holder("workspace", m.repo_id, f"{ws.name}/{m.name}"))
+    return held, paths, pins, stamps
+
+
+def facts_keys_of(raw_head: bytes) -> tuple[_HeadKeys | None, frozenset[bytes] | None]:
+    """A stored head's identity and the facts keys its files are read under (None, None when
+    it does not decode)."""
+    try:
+        head = _decode_head(raw_head)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None, None
+    keys = frozenset(path_facts_key(p, b, head.extractor_version)
+                     for p, b, lang in zip(head.paths, head.blobs, head.languages) if lang not in NO_FACTS)
+    return head, keys
+
+
+def inventory(store: Store, txn) -> Inventory:
+    held, paths, pins, stamps = holders(store, txn)
+    repos_of: dict[str, list[str]] = {}
+    for key, oid in stamps:
+        repos_of.setdefault(oid, []).append(repo_key_parts(key)[0])
+    out: list[SnapshotEntry] = []
+    rank = txn.cursor(db=store.rank)
+    for key, value in txn.cursor(db=store.snapshots):
+        key, value = bytes(key), bytes(value)
+        oid, version = snapshot_key_parts(key)
+        size = int.from_bytes(value[:4], "big")
+        try:
+            raw_head = unpack(value[4:4 + size])
+        except Exception:  # zlib.error: a head that does not inflate keeps what it holds unknown
+            raw_head = b""
+        head, keys = facts_keys_of(raw_head)
+        arcs = rank.get(key)
+        out.append(SnapshotEntry(
+            key=key, oid=oid, extractor_version=version, fingerprint=head.fingerprint if head else "",
+            indexed_at=head.indexed_at if head else "", files=len(head.paths) if head else 0,
+            bytes=len(key) + len(value) + (len(key) + len(arcs) if arcs is not None else 0),
+            repos=sorted(set(repos_of.get(oid, ()))), held_by=held.get((oid, version), []), facts_keys=keys))
+    out.sort(key=lambda s: (s.indexed_at, s.oid), reverse=True)
+    return Inventory(out, paths, pins, stamps)
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    path: str
+    schema: str
+    extractor_version: str
+    file_bytes: int  # the data file on disk
+    used_bytes: int  # pages in use (the file does not shrink: freed pages are reused)
+    repositories: int
+    pins: int
+    snapshots: int
+    held_snapshots: int
+    blob_facts: int
+    names: int  # keys of the name index of definitions
+    workspaces: int
+    dossiers: int
+    receipts: int
+
+
+def info(store: Store) -> StoreInfo:
+    from indexer.fleet.workspace import records_in
+
+    with store.env.begin() as txn:
+        inv = inventory(store, txn)
+        facts = txn.stat(store.facts)["entries"]
+        names = sum(1 for _ in txn.cursor(db=store.defs).iternext_nodup(keys=True, values=False))
+        schema = bytes(txn.get(b"schema", db=store.meta) or b"").decode(errors="replace")
+        workspaces = len(records_in(store, txn))
+        counts = {name: txn.stat(db)["entries"] if db is not None else 0
+                  for name, db in ((n, store.kv_in(txn, n)) for n in ("dossiers", "ledger"))}
+    env = store.env.info()
+    page = store.env.stat()["psize"]
+    data = Path(store.env.path()) / "data.mdb"
+    repos = {r for s in inv.snapshots for r in s.repos} | {pin_parts(k)[0] for k, _ in inv.pins}
+    return StoreInfo(
+        path=str(store.home), schema=schema or SCHEMA_VERSION.decode(), extractor_version=EXTRACTOR_VERSION,
+        file_bytes=os.path.getsize(data) if data.exists() else 0, used_bytes=(env["last_pgno"] + 1) * page,
+        repositories=len(repos), pins=len(inv.pins), snapshots=len(inv.snapshots),
+        held_snapshots=sum(1 for s in inv.snapshots if s.held), blob_facts=facts, names=names,
+        workspaces=workspaces, dossiers=counts["dossiers"], receipts=counts["ledger"])
+
+

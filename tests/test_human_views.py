@@ -1,0 +1,99 @@
+"""Human views say what the JSON says: the delta summary and its `fan-in ?`, dependencies by
+manifest, a dossier's repeated facts on one line, and the line a read that indexes first prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corpora.demo import build_demo
+from corpora.gitbuild import RepoBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rennet(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(home)}
+    env.pop("RENNET_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("views")
+    build_demo(root / "demo")
+    return root / "demo", root / "home"
+
+
+def test_delta_text_explains_unassessed_fan_in_and_ends_with_a_summary(demo):
+    repo, home = demo
+    text = rennet(repo, home, "delta", "--base", "v1", "--head", "main")
+    data = json.loads(rennet(repo, home, "delta", "--base", "v1", "--head", "main", "--json").stdout)["data"]
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    unknown = [f for f in data["files"] if isinstance(f["fan_in"], dict)]
+    assert unknown, "the demo adds a file: the base has no fan-in of it"
+    why = unknown[0]["fan_in"]
+    assert f"fan-in ? ({len(unknown)} file): not assessed: {why['reason']}" in lines
+    statuses = sorted({f["status"] for f in data["files"]})
+    summary = next(line for line in lines if line.startswith("summary: "))
+    for status in statuses:
+        n = sum(1 for f in data["files"] if f["status"] == status)
+        assert f"{n} {status}" in summary
+    noise = next(line for line in lines if line.startswith("  noise: "))
+    for c in data["noise"]:
+        assert f"{c['files']} {c['class']}" in noise
+    assessed = [f for f in data["files"] if isinstance(f["fan_in"], int)]
+    top = max(assessed, key=lambda f: (f["fan_in"], f["path"]))
+    assert f"  largest blast radius: {top['path']} (fan-in {top['fan_in']}: files of the base importing it)" in lines
+    packet = next(line for line in lines if line.startswith("packet: ")).removeprefix("packet: ")
+    assert Path(packet).name == "packet.json" and Path(packet).parent == Path(data["offer"]).parent
+    assert json.loads(Path(packet).read_text())["range"] == data["range"]
+
+
+def test_overview_groups_dependencies_by_manifest_root_first(tmp_path):
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({
+        "web/package.json": json.dumps({"name": "web-ui", "version": "1.0.0", "dependencies": {"left-pad": "^1"}}),
+        "pyproject.toml": '[project]\nname = "rooted"\nversion = "0.1"\ndependencies = ["requests>=2", "click"]\n',
+        "rooted/__init__.py": "x = 1\n",
+    })
+    p = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("dependencies (")))
+    block = lines[at + 1: at + 7]
+    assert block[0] == "  pyproject.toml (rooted):"
+    assert {block[1].split()[0], block[2].split()[0]} == {"requests", "click"}
+    assert block[3] == "  web/package.json (web-ui):" and block[4].split()[0] == "left-pad"
+
+
+def test_dossier_collapses_repeated_facts_into_one_line():
+    from context_tools.faces.packs.dossier import _facts
+    from delta.dossier.items import Fact
+
+    msg = "no Jira or Linear settings claim {}; add [dossier.jira] base_url and token_env to .rennet.toml"
+    facts = [Fact("missing_config", "tracker", key, msg.format(key)) for key in ("OPS-1", "OPS-2", "OPS-3")]
+    facts.append(Fact("not_found", "github", "#4", "github: #4 does not exist"))
+    lines = _facts(facts)
+    assert len(lines) == 2
+    assert lines[0] == "  not_found [github] #4: github: #4 does not exist"
+    assert lines[1] == ("  missing_config x3 [tracker] OPS-1, OPS-2, OPS-3: no Jira or Linear settings claim each; "
+                        "add [dossier.jira] base_url and token_env to .rennet.toml")
+
+
+def test_a_read_that_indexes_first_says_so_on_one_stderr_line(tmp_path):
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "def f():\n    return 1\n"})
+    first = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview", "--json")
+    assert first.returncode == 0, first.stderr
+    json.loads(first.stdout)  # stdout stays the answer alone
+    assert first.stderr.count("\n") == 1 and first.stderr.startswith("rennet: indexing HEAD of ")
+    again = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview", "--json")
+    assert again.returncode == 0 and again.stderr == ""
