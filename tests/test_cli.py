@@ -204,11 +204,11 @@ def test_map_lines_show_members_under_their_class(tmp_path, capsys):
 
 def test_version_names_the_package_extractor_and_schema():
     from indexer.store.database import SCHEMA_VERSION
-    from indexer.store.records import EXTRACTOR_VERSION
+    from indexer.store.versions import snapshot_version
 
     p = rennet("--version")
     assert p.returncode == 0 and p.stdout.startswith("rennet ")
-    assert f"extractor {EXTRACTOR_VERSION}" in p.stdout and f"schema {SCHEMA_VERSION.decode()}" in p.stdout
+    assert f"extractor {snapshot_version()}" in p.stdout and f"schema {SCHEMA_VERSION.decode()}" in p.stdout
 
 
 @pytest.mark.parametrize("args, command", [

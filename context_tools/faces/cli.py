@@ -190,13 +190,13 @@ class _Version(argparse.Action):
         from importlib.metadata import PackageNotFoundError, version
 
         from indexer.store.database import SCHEMA_VERSION
-        from indexer.store.records import EXTRACTOR_VERSION
+        from indexer.store.versions import snapshot_version
 
         try:
             number = version("rennet-context")
         except PackageNotFoundError:
             number = "(not installed)"
-        sys.stdout.write(f"rennet {number} (extractor {EXTRACTOR_VERSION}, store schema "
+        sys.stdout.write(f"rennet {number} (extractor {snapshot_version()}, store schema "
                          f"{SCHEMA_VERSION.decode()})\n")
         parser.exit(0)
 

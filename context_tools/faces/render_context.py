@@ -13,8 +13,8 @@ from context_tools.faces.sanitize import sanitize_shown as _shown
 
 if TYPE_CHECKING:
     from context_tools.query.sections import Section
-    from indexer.model import Dependency
     from indexer.contract.result import Result
+    from indexer.model import Dependency
 
 
 def _section(title: str, sec: Section, fmt: Callable[..., str]) -> list[str]:

@@ -19,7 +19,6 @@ import msgspec
 from indexer.store import worktrees
 from indexer.store.database import SCHEMA_VERSION, Store, unpack
 from indexer.store.records import (
-    EXTRACTOR_VERSION,
     NO_FACTS,
     PIN_PREFIX,
     path_facts_key,
@@ -27,6 +26,7 @@ from indexer.store.records import (
     repo_key_parts,
     snapshot_key_parts,
 )
+from indexer.store.versions import snapshot_version
 
 
 class _HeadKeys(msgspec.Struct):
@@ -105,11 +105,11 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
             repo_id, rev = pin_parts(key)
             oid = bytes(value).decode()
             pins.append((key, oid))
-            held.setdefault((oid, EXTRACTOR_VERSION), []).append(Holder("rev", repo_id, rev))
+            held.setdefault((oid, snapshot_version()), []).append(Holder("rev", repo_id, rev))
         elif key.startswith(worktrees.LIST_PREFIX):
             repo_id, trees = worktrees.listed(key, bytes(value))
             for n, oid in enumerate(trees):
-                held.setdefault((oid, EXTRACTOR_VERSION), []).append(
+                held.setdefault((oid, snapshot_version()), []).append(
                     Holder("worktree", repo_id, "newest" if n == 0 else f"{n + 1} back"))
         else:
             stamps.append((key, repo_key_parts(key)[1]))
@@ -194,7 +194,7 @@ def info(store: Store) -> StoreInfo:
     data = Path(store.env.path()) / "data.mdb"
     repos = {r for s in inv.snapshots for r in s.repos} | {pin_parts(k)[0] for k, _ in inv.pins}
     return StoreInfo(
-        path=str(store.home), schema=schema or SCHEMA_VERSION.decode(), extractor_version=EXTRACTOR_VERSION,
+        path=str(store.home), schema=schema or SCHEMA_VERSION.decode(), extractor_version=snapshot_version(),
         file_bytes=os.path.getsize(data) if data.exists() else 0, used_bytes=(env["last_pgno"] + 1) * page,
         repositories=len(repos), pins=len(inv.pins), snapshots=len(inv.snapshots),
         held_snapshots=sum(1 for s in inv.snapshots if s.held), blob_facts=facts, names=names,

@@ -512,7 +512,7 @@ ROWS = (
             input=ExportInput, handler=export_handler, authority="read", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("export",)), render=render_export),
     Command(id="bundle.import", summary="Load a snapshot bundle into this store once its signature or its repository proves it.",
-            examples=("rennet import repo-map.rnb --repo .", "rennet import old.rnb --json"),
+            examples=("rennet import repo-map.rnb --repo .", "rennet import old.rnb --repo . --rev HEAD~1 --json"),
             input=ImportInput, handler=import_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("import",), positional=("file",)), render=render_import),
 )

@@ -166,6 +166,7 @@ ROWS = (
         input=SnapshotsInput, handler=snapshots_handler, authority="read",
         exposure=Exposure(cli=True, agent=True), maturity="stable", caps={"revs": 100},
         cli=CliShape(path=("snapshots",), positional=("repo",)), render=render_snapshots,
+        examples=("rennet snapshots", "rennet snapshots --limit 5 --json"),
     ),
     Command(
         id="snapshot.dump",

@@ -84,7 +84,7 @@ def list_handler(input: ListInput, ctx) -> Result:
     import hashlib
 
     from indexer.store.inventory import inventory
-    from indexer.store.records import EXTRACTOR_VERSION
+    from indexer.store.versions import snapshot_version
 
     store = ctx.store
     with store.env.begin() as txn:
@@ -105,7 +105,7 @@ def list_handler(input: ListInput, ctx) -> Result:
             continue
         if input.unheld and s.held:
             continue
-        rows.append(SnapshotRow(s.oid, s.extractor_version, s.extractor_version == EXTRACTOR_VERSION, s.fingerprint,
+        rows.append(SnapshotRow(s.oid, s.extractor_version, s.extractor_version == snapshot_version(), s.fingerprint,
                                 s.indexed_at, _age(s.indexed_at, now), s.files, s.bytes,
                                 [RepoRef(i, inv.repo_paths.get(i)) for i in ids],
                                 [h.describe() for h in s.held_by]))
