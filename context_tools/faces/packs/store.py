@@ -173,10 +173,11 @@ def render_list(result: Result) -> str:
     rows = []
     for s in result.data.snapshots:
         repos = ", ".join(r.path or r.id for r in s.repos) or "-"
-        version = s.extractor_version + ("" if s.current_version else " (old)")
+        # the full snapshot version names every language's: --json has it; here, whether it is this code's
+        version = "current" if s.current_version else "other"
         rows.append([s.oid[:12], s.fingerprint[:12] or "?", _ago(s.age_seconds), s.files, _size(s.bytes), version,
                      repos, "; ".join(s.pinned_by) or "nothing (gc drops it)"])
-    head = ["OID", "fingerprint", "indexed", "files", "size", "extractor", "repositories", "pinned by"]
+    head = ["OID", "fingerprint", "indexed", "files", "size", "version", "repositories", "pinned by"]
     return "\n".join([table(head, rows, right=("files", "size")) if rows else "no snapshots"] + footer(result))
 
 
