@@ -243,7 +243,7 @@ class _LazyPool:
             self._pool = None
 
 
-class _Emitter:
+class Emitter:
     """Hands results to the caller in job order, each as soon as every earlier one is out."""
 
     def __init__(self, total: int, on_result: Callable[[JobResult], None] | None,
@@ -265,7 +265,7 @@ class _Emitter:
             self.next += 1
 
 
-def _failed(spec: JobSpec, display: str, oid: str | None, exc: RennetError | JobError, seconds: float) -> JobResult:
+def failed_result(spec: JobSpec, display: str, oid: str | None, exc: RennetError | JobError, seconds: float) -> JobResult:
     return JobResult(repo=display, rev=spec.rev, oid=oid, ok=False, status="failed", fingerprint=None,
                      error=JobError(exc.code, exc.message), seconds=round(seconds, 3), parsed_blobs=0,
                      reused_blobs=0)
@@ -282,7 +282,7 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
     specs = list(specs)
     workers = max(1, workers or os.cpu_count() or 1)
     wave = wave or max(8, min(64, 16 * workers))
-    emitter = _Emitter(len(specs), on_result, progress)
+    emitter = Emitter(len(specs), on_result, progress)
     version = extractor_version()
     # Import the assembly modules now, so forked workers share them instead of importing each.
     import indexer.resolve.imports as resolve  # noqa: F401
@@ -299,7 +299,7 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
 
 
-def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: _Emitter,
+def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: Emitter,
               progress: Callable[[str, int, int], None] | None) -> None:
     from indexer.pipeline.plan import existing_head, plan
 
@@ -333,9 +333,9 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             building[oid] = job
             pending.append(job)
         except RennetError as exc:
-            emitter.put(i, _failed(spec, display, oid, exc, time.perf_counter() - t0))
+            emitter.put(i, failed_result(spec, display, oid, exc, time.perf_counter() - t0))
         except Exception as exc:  # a repository pygit2 cannot read fails its job, not the batch
-            emitter.put(i, _failed(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
+            emitter.put(i, failed_result(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
                                    time.perf_counter() - t0))
     broken = _extract_missing(store, pending, version, pool, progress)
     _assemble_all(store, pending, broken, pool, emitter)
@@ -347,7 +347,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
         else:
             first = emitter.results[original.index]
             error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
-            emitter.put(job.index, _failed(job.spec, job.display, job.oid, error, 0.0))
+            emitter.put(job.index, failed_result(job.spec, job.display, job.oid, error, 0.0))
 
 
 def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> JobResult:
@@ -398,12 +398,12 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     return broken
 
 
-def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError], pool, emitter: _Emitter) -> None:
+def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError], pool, emitter: Emitter) -> None:
     ready: list[_Pending] = []
     for job in pending:
         bad = next((broken[k] for k in job.plan.keys.values() if k in broken), None)
         if bad is not None:
-            emitter.put(job.index, _failed(job.spec, job.display, job.oid, bad, job.seconds))
+            emitter.put(job.index, failed_result(job.spec, job.display, job.oid, bad, job.seconds))
         else:
             ready.append(job)
     by_index = {job.index: job for job in ready}
@@ -430,7 +430,7 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
         job = by_index[index]
         t0 = time.perf_counter()
         if packed is None:
-            emitter.put(index, _failed(job.spec, job.display, job.oid, JobError(fingerprint_or_code, message),
+            emitter.put(index, failed_result(job.spec, job.display, job.oid, JobError(fingerprint_or_code, message),
                                        job.seconds + seconds))
             continue
         commit_snapshot(store, packed, job.pin)

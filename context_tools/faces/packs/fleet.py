@@ -296,6 +296,13 @@ class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar and no per-job lines on stderr")] = False
+    engine: Annotated[Literal["local", "dask"], msgspec.Meta(
+        description="where jobs run: local worker processes, or a Dask cluster (needs the dask extra)")] = "local"
+    scheduler: Annotated[str | None, msgspec.Meta(
+        description="with --engine dask: a scheduler ADDRESS (tcp://host:8786) or local[:N] for a LocalCluster of "
+                    "N worker processes started for the run (default local)")] = None
+    retries: Annotated[int, msgspec.Meta(ge=0, le=10, description="with --engine dask: times a job whose worker "
+                                         "died is run again before it fails with worker_lost (default 2)")] = 2
 
 
 class JobErrorData(msgspec.Struct):
@@ -377,11 +384,25 @@ def batch_handler(input: BatchInput, ctx) -> Result:
             else:
                 print(line, file=sys.stderr, flush=True)
 
+    if input.engine == "dask":
+        from indexer.fleet import dask_engine
+
+        dask_engine.require_distributed()
+
+        def execute(progress):
+            return dask_engine.run(ctx.store, specs, input.scheduler or "local", retries=input.retries,
+                                   on_result=emit, progress=progress)
+    else:
+        if input.scheduler is not None:
+            raise BadInput("--scheduler goes with --engine dask")
+
+        def execute(progress):
+            return batch.run(ctx.store, specs, workers=input.jobs, on_result=emit, progress=progress)
     if bar is not None:
         with bar:
-            report = batch.run(ctx.store, specs, workers=input.jobs, on_result=emit, progress=update)
+            report = execute(update)
     else:
-        report = batch.run(ctx.store, specs, workers=input.jobs, on_result=emit)
+        report = execute(None)
     if report.failed:
         first = next(j for j in report.jobs if not j.ok)
         why = f"{first.error.code}: {first.error.message}" if first.error is not None else first.status

@@ -1,0 +1,292 @@
+"""Batch indexing on a Dask cluster: each job indexed on a worker, moved back as a signed bundle.
+
+A task runs on a worker: it opens the repository the job names (a path the worker can read,
+or a URL it clones into its own folder), indexes the rev into the worker's own store (content
+addressed, so a worker reuses the blob facts it already has), exports the snapshot as a
+bundle and signs it with the key the driver passed with the task. The driver checks the
+signature of every bundle as it arrives and imports it into the central store, one
+transaction a bundle; the snapshot and its fingerprint are those a local batch writes.
+
+The contract is the local batch's (`indexer.fleet.batch`): the same job specs, one
+`JobResult` per job in job order, jobs whose snapshot the central store holds skipped before
+any work is sent, a failed job never stopping the others. A job whose worker died is
+retried by the scheduler (`retries` times), then fails with `worker_lost`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from indexer.contract.errors import BadInput, RennetError
+from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result
+
+if TYPE_CHECKING:
+    from indexer.store.database import Store
+
+DEFAULT_RETRIES = 2
+_URL_PREFIXES = ("http://", "https://", "ssh://", "git://", "file://", "git@")
+
+
+class EngineUnavailable(RennetError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="engine_unavailable")
+
+
+class RepositoryUnreachable(RennetError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="repository_unreachable")
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """What a task sends back: the bundle, signed with the run's key, and the counts of the
+    worker's index."""
+
+    oid: str
+    bundle: bytes
+    parsed_blobs: int
+    reused_blobs: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class TaskFailure:
+    code: str
+    message: str
+    oid: str | None
+
+
+def require_distributed() -> None:
+    """`distributed` is the `dask` extra; without it the engine is a typed error naming the extra."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise EngineUnavailable("--engine dask needs the dask extra: pip install 'rennet-context[dask]'") from None
+
+
+def parse_scheduler(text: str) -> tuple[str, int | None]:
+    """`local` or `local:N` -> ("local", N or None); anything else is a scheduler address."""
+    text = text.strip()
+    if not text:
+        raise BadInput("--scheduler is empty: give ADDRESS (tcp://host:8786) or local[:N]")
+    if text == "local" or text.startswith("local:"):
+        _, _, count = text.partition(":")
+        if not count:
+            return "local", None
+        if not count.isdigit() or not 1 <= int(count) <= 64:
+            raise BadInput(f"--scheduler {text}: N in local:N must be a number of worker processes, 1 to 64")
+        return "local", int(count)
+    return text, None
+
+
+# --- worker side ---------------------------------------------------------------------------
+
+def _worker_home() -> Path:
+    """The worker's own store home: inside the Dask worker's local folder, so workers on one
+    machine never share a writer, and a worker that indexes again reuses its blob facts."""
+    try:
+        from distributed import get_worker
+
+        base = Path(get_worker().local_directory)
+    except (ImportError, ValueError):  # run outside a worker (tests of the task itself)
+        base = Path(tempfile.gettempdir())
+    return base / "rennet-store"
+
+
+def _open_repository(repo: str, home: Path) -> str:
+    """A local path to the job's repository: the path itself, or a clone of the URL in the
+    worker's folder (fetched again when it exists, so a later rev is found)."""
+    import pygit2
+
+    if not repo.startswith(_URL_PREFIXES):
+        if not os.path.exists(repo):
+            raise RepositoryUnreachable(f"{repo} does not exist on worker {_worker_name()}; give workers the "
+                                        f"same path (shared storage) or a URL they can clone")
+        return repo
+    folder = home.parent / "clones" / secrets_free_name(repo)
+    try:
+        if folder.exists():
+            remote = pygit2.Repository(str(folder)).remotes["origin"]
+            remote.fetch()
+        else:
+            pygit2.clone_repository(repo, str(folder), bare=True)
+    except (pygit2.GitError, KeyError, OSError) as exc:
+        raise RepositoryUnreachable(f"worker {_worker_name()} cannot clone {repo}: {exc}") from None
+    return str(folder)
+
+
+def secrets_free_name(url: str) -> str:
+    """A folder name for a clone of `url`: a digest, so no part of the URL (a token in it
+    included) lands in a path."""
+    import hashlib
+
+    return hashlib.sha256(url.encode()).hexdigest()[:32]
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().name
+    except (ImportError, ValueError):
+        return "local"
+
+
+def index_task(repo: str, rev: str, key: bytes) -> Shipped | TaskFailure:
+    """Index `repo` at `rev` in this worker's store and return the snapshot as a signed bundle."""
+    from indexer.api import index, snapshot
+    from indexer.fleet.bundle import export
+    from indexer.store.database import Store
+
+    started = time.perf_counter()
+    home = _worker_home()
+    try:
+        path = _open_repository(repo, home)
+        store = Store.open(home)
+        report = index(path, rev, store=store, workers=1)
+        snap = snapshot(path, report.oid, store=store, index_if_absent=False)
+        with tempfile.TemporaryDirectory(dir=home) as tmp:
+            out = Path(tmp) / "snapshot.rnb"
+            export(snap, out, key=key)
+            data = out.read_bytes()
+        return Shipped(report.oid, data, report.parsed_blobs, report.reused_blobs, time.perf_counter() - started)
+    except RennetError as exc:
+        return TaskFailure(exc.code, exc.message, None)
+
+
+# --- driver side ---------------------------------------------------------------------------
+
+@dataclass
+class _Job:
+    index: int
+    spec: JobSpec
+    display: str
+    local: str | None  # the repository as the driver reaches it, for the pin and the skip check
+    oid: str | None
+    attempts: int = 0  # runs lost with their worker so far
+
+
+def _client(scheduler: str):
+    """A Dask client on an existing scheduler, or on a LocalCluster of N processes on loopback."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    address, count = parse_scheduler(scheduler)
+    if address == "local":
+        # Every worker death reaches the driver at once, which then counts its own retries; on an
+        # existing cluster the scheduler's own `allowed-failures` applies first.
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(n_workers=count or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None)
+        return Client(cluster), cluster
+    try:
+        return Client(address, timeout="10s"), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise EngineUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def _locate(spec: JobSpec, index: int, store: Store) -> tuple[_Job, str | None]:
+    """The job as the driver sees it; the fingerprint of its snapshot when the central store has it."""
+    from indexer.git import read as gitread
+    from indexer.store.records import decode_head, load_stored_record
+
+    if spec.repo.startswith(_URL_PREFIXES) or not os.path.exists(spec.repo):
+        return _Job(index, spec, spec.repo, None, None), None
+    try:
+        repo = gitread.open_repo(spec.repo)
+        oid = gitread.resolve_rev(repo, spec.rev)
+    except RennetError:
+        return _Job(index, spec, spec.repo, None, None), None  # the worker reports it, typed
+    job = _Job(index, spec, gitread.repo_display_path(repo), spec.repo, oid)
+    stored = load_stored_record(store, oid)
+    return job, decode_head(stored.head).fingerprint if stored is not None else None
+
+
+def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = DEFAULT_RETRIES,
+        on_result: Callable[[JobResult], None] | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+        task: Callable[[str, str, bytes], Shipped | TaskFailure] = index_task) -> BatchReport:
+    """Index every job on the cluster and import each into `store` as it arrives."""
+    from indexer.fleet.batch import Emitter
+
+    require_distributed()
+    from distributed import as_completed
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    started = time.perf_counter()
+    specs = list(specs)
+    emitter = Emitter(len(specs), on_result, progress)
+    key = secrets.token_bytes(32)  # this run's: a bundle signed with it came from a task of this run
+    jobs: dict[object, _Job] = {}
+    client, cluster = _client(scheduler)
+
+    def submit(job: _Job) -> None:
+        future = client.submit(task, job.spec.repo, job.spec.rev, key, pure=False,
+                               key=f"rennet-index-{job.index}-{secrets.token_hex(8)}")
+        jobs[future] = job
+        queue.add(future)
+
+    try:
+        queue = as_completed()
+        for i, spec in enumerate(specs):
+            job, fingerprint = _locate(spec, i, store)
+            if fingerprint is not None:
+                emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", fingerprint,
+                                         None, 0.0, 0, 0))
+                continue
+            submit(job)
+        for future in queue:
+            job = jobs.pop(future)
+            try:
+                shipped = future.result()
+            except (KilledWorker, FutureCancelledError) as exc:
+                if job.attempts < retries:
+                    job.attempts += 1
+                    submit(job)
+                    continue
+                emitter.put(job.index, failed_result(job.spec, job.display, job.oid, JobError(
+                    "worker_lost", f"the worker running it was lost {job.attempts + 1} times ({type(exc).__name__})"),
+                    0.0))
+                continue
+            emitter.put(job.index, _accept(store, job, shipped, key))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
+
+
+def _accept(store: Store, job: _Job, shipped: Shipped | TaskFailure, key: bytes) -> JobResult:
+    """Verify a task's bundle and import it; any failure is this job's, typed."""
+    from indexer.fleet.bundle import import_bundle
+
+    if isinstance(shipped, TaskFailure):
+        return failed_result(job.spec, job.display, shipped.oid or job.oid, JobError(shipped.code, shipped.message),
+                             0.0)
+    if not isinstance(shipped, Shipped):
+        return failed_result(job.spec, job.display, job.oid, JobError(
+            "bad_bundle", f"a worker returned {type(shipped).__name__}, not a bundle; nothing imported"), 0.0)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "snapshot.rnb"
+        path.write_bytes(shipped.bundle)
+        try:
+            # the run's key proves the bundle is the one a task of this run signed
+            report = import_bundle(store, path, repo_path=job.local,
+                                   rev=job.spec.rev if job.spec.pin and job.local else None, key=key)
+        except RennetError as exc:
+            return failed_result(job.spec, job.display, shipped.oid, exc, 0.0)
+    return JobResult(job.display, job.spec.rev, shipped.oid, True, "indexed" if report.snapshot_new
+                     else "skipped_existing", report.fingerprint, None,
+                     round(shipped.seconds + time.perf_counter() - t0, 3), shipped.parsed_blobs, shipped.reused_blobs)
+
+
+__all__ = ["DEFAULT_RETRIES", "EngineUnavailable", "RepositoryUnreachable", "index_task", "parse_scheduler",
+           "require_distributed", "run"]

@@ -1,0 +1,154 @@
+"""`rennet batch --engine dask`: jobs indexed on the workers of a real LocalCluster (2 worker
+processes on loopback), moved as signed bundles, imported into the central store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import dask
+import distributed
+import pytest
+
+from corpora.fixtures import build_history, build_polyglot
+from corpora.synthetic import generate
+from indexer.fleet import batch, dask_engine
+from indexer.fleet.batch import JobSpec
+from indexer.store.database import Store
+from tests import dask_tasks
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                         dashboard_address=None)
+    yield local.scheduler_address
+    local.close()
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory):
+    root = tmp_path_factory.mktemp("dask-repos")
+    history = build_history(root / "history")
+    polyglot = build_polyglot(root / "polyglot")
+    generate(root / "synthetic", files=120, seed=3, follow_ups=2)
+    return {"history": history, "polyglot": polyglot, "synthetic": str(root / "synthetic")}
+
+
+def _jobs(repos) -> list[JobSpec]:
+    return (batch.range_jobs(str(repos["history"].path), "HEAD~3..HEAD")
+            + [JobSpec(str(repos["polyglot"].path), "v1"), JobSpec(str(repos["polyglot"].path), "main")]
+            + batch.range_jobs(repos["synthetic"], "HEAD"))
+
+
+def test_dask_gives_the_local_engines_snapshots(cluster, repos, tmp_path):
+    specs = _jobs(repos)
+    local = batch.run(Store.open(tmp_path / "local"), specs, workers=2)
+    central = Store.open(tmp_path / "central")
+    lines = []
+    remote = dask_engine.run(central, specs, cluster, on_result=lines.append)
+    assert [j.ok for j in local.jobs] == [True] * len(specs)
+    assert [(j.oid, j.fingerprint) for j in remote.jobs] == [(j.oid, j.fingerprint) for j in local.jobs]
+    assert [j.oid for j in lines] == [j.oid for j in remote.jobs]  # results come in job order
+    # The central store answers as the local one does: the snapshot bytes are the same.
+    from indexer.api import snapshot
+
+    for spec in specs[:2]:
+        a = b"".join(snapshot(spec.repo, spec.rev, store=Store.open(tmp_path / "local"),
+                              index_if_absent=False).canonical_lines())
+        b = b"".join(snapshot(spec.repo, spec.rev, store=central, index_if_absent=False).canonical_lines())
+        assert a == b
+    # A rerun is a resume: every job's snapshot is in the central store, nothing is sent.
+    again = dask_engine.run(central, specs, cluster, task=dask_tasks.always_dies)
+    assert {j.status for j in again.jobs} == {"skipped_existing"}
+
+
+def test_a_job_whose_worker_died_is_retried(cluster, repos, tmp_path):
+    spec = JobSpec(str(repos["polyglot"].path), "v1")
+    report = dask_engine.run(Store.open(tmp_path / "s"), [spec], cluster, retries=1,
+                             task=dask_tasks.dies_once(dask_tasks.marker_path(tmp_path)))
+    assert os.path.exists(dask_tasks.marker_path(tmp_path))  # it did die once
+    assert report.jobs[0].ok and report.jobs[0].status == "indexed"
+
+
+def test_a_job_that_keeps_losing_its_worker_fails_typed_and_the_others_go_on(cluster, repos, tmp_path):
+    good = JobSpec(str(repos["polyglot"].path), "v1")
+    dead = JobSpec(str(repos["history"].path), "HEAD")
+    store = Store.open(tmp_path / "s")
+    lost = dask_engine.run(store, [dead], cluster, retries=1, task=dask_tasks.always_dies)
+    assert lost.jobs[0].status == "failed" and lost.jobs[0].error.code == "worker_lost"
+    ok = dask_engine.run(store, [good], cluster)  # the cluster replaced its workers
+    assert ok.jobs[0].ok
+
+
+def test_an_unreachable_repository_is_a_typed_failure(cluster, repos, tmp_path):
+    specs = [JobSpec(str(tmp_path / "not-here"), "HEAD"), JobSpec(str(repos["polyglot"].path), "v1")]
+    report = dask_engine.run(Store.open(tmp_path / "s"), specs, cluster)
+    assert report.jobs[0].status == "failed" and report.jobs[0].error.code == "repository_unreachable"
+    assert report.jobs[1].ok
+
+
+def test_a_tampered_bundle_from_a_worker_is_refused(cluster, repos, tmp_path):
+    spec = JobSpec(str(repos["polyglot"].path), "v1")
+    store = Store.open(tmp_path / "s")
+    report = dask_engine.run(store, [spec], cluster, task=dask_tasks.tampers)
+    assert report.jobs[0].status == "failed" and report.jobs[0].error.code == "bad_bundle"
+    from indexer.api import snapshot
+    from indexer.contract.errors import NotIndexed
+
+    with pytest.raises(NotIndexed):
+        snapshot(spec.repo, spec.rev, store=store, index_if_absent=False)
+
+
+def test_the_cli_runs_on_a_cluster_and_prints_json_lines(cluster, repos, tmp_path):
+    env = dict(os.environ, RENNET_HOME=str(tmp_path / "home"))
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "batch", "--engine", "dask",
+                           "--scheduler", cluster, "--repo", str(repos["history"].path), "--range", "HEAD~1..HEAD",
+                           "--json"], capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert lines[0]["ok"] and lines[0]["status"] == "indexed" and lines[-1]["data"]["indexed"] == 1
+
+
+def test_without_the_extra_the_engine_is_a_typed_error_naming_it(repos, tmp_path):
+    code = ("import sys; sys.modules['distributed'] = None\n"
+            "from context_tools.faces.cli import run\n"
+            "sys.argv = ['rennet', 'batch', '--engine', 'dask', '--json', " + repr(str(repos['polyglot'].path)) + "]\n"
+            "run()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                          env=dict(os.environ, RENNET_HOME=str(tmp_path / "home")))
+    assert done.returncode == 1
+    envelope = json.loads(done.stdout)
+    assert envelope["error"]["code"] == "engine_unavailable" and "rennet-context[dask]" in envelope["error"]["message"]
+    assert b"Traceback" not in done.stderr
+
+
+def test_scheduler_syntax():
+    assert dask_engine.parse_scheduler("local") == ("local", None)
+    assert dask_engine.parse_scheduler("local:3") == ("local", 3)
+    assert dask_engine.parse_scheduler("tcp://127.0.0.1:8786") == ("tcp://127.0.0.1:8786", None)
+    from indexer.contract.errors import BadInput
+
+    for bad in ("", "local:0", "local:x", "local:65"):
+        with pytest.raises(BadInput):
+            dask_engine.parse_scheduler(bad)
+
+
+def test_a_killed_driver_leaves_the_store_consistent_and_a_rerun_completes(cluster, repos, tmp_path):
+    env = dict(os.environ, RENNET_HOME=str(tmp_path / "home"))
+    args = [sys.executable, "-m", "context_tools.faces.cli", "batch", "--engine", "dask", "--scheduler", cluster,
+            "--repo", repos["synthetic"], "--range", "HEAD", "--json"]
+    driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    first = json.loads(driver.stdout.readline())  # one job imported: kill the driver now
+    driver.kill()
+    driver.wait(timeout=30)
+    assert first["ok"]
+    done = subprocess.run(args, capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines()[:-1]]
+    local = batch.run(Store.open(tmp_path / "local"), batch.range_jobs(repos["synthetic"], "HEAD"), workers=1)
+    assert [(j["oid"], j["fingerprint"]) for j in lines] == [(j.oid, j.fingerprint) for j in local.jobs]
+    assert lines[0]["status"] == "skipped_existing"
