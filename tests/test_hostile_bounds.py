@@ -106,17 +106,17 @@ def test_a_deep_or_forged_cursor_is_bad_cursor(small):
     assert envelope(out)["data"]["content"]["first_line"] == 11
 
 
-def test_a_deep_rennet_toml_is_bad_input_on_one_line(tmp_path):
+def test_a_deep_rennet_toml_is_a_fact_and_the_dossier_goes_on(tmp_path):
     from tests.fakes.world import make_change
 
     make_change(tmp_path / "r", ["PROJ-1: one"], remote=None,
                 files={".rennet.toml": "[dossier]\nx = " + "[" * DEEP + "]" * DEEP + "\n"})
     out = rennet("dossier", "--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature", "--json",
                  home=tmp_path / "home")
-    assert out.returncode == 1  # was: internal_error (RecursionError)
-    assert envelope(out)["error"]["code"] == "bad_input"
-    err = out.stderr.decode().strip().splitlines()
-    assert len(err) == 1 and "nested" in err[0] and ".rennet.toml" in err[0]
+    assert out.returncode == 0 and b"Traceback" not in out.stderr  # was: internal_error (RecursionError)
+    facts = [f for f in envelope(out)["data"]["facts"] if f["code"] == "bad_config"]
+    assert len(facts) == 1 and "nested" in facts[0]["message"] and ".rennet.toml" in facts[0]["ref"]
+    assert "\n" not in facts[0]["message"]
 
 
 def test_context_file_of_a_huge_file_prints_a_bounded_page(tmp_path):

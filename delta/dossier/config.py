@@ -274,26 +274,35 @@ def load_config(repo: pygit2.Repository, head_oid: str,
         table = explicit.get("dossier", explicit) if isinstance(explicit, Mapping) else explicit
         return parse_config(table, "explicit")
     merged, sources = trusted_settings(environ, flags)
-    repo_table, repo_origin = _repository_table(repo, head_oid)
+    trusted = parse_config(merged, " + ".join(sources)) if sources else DossierConfig()  # yours: errors are yours
     user_path = str(user_config_path(environ))
-    refused: list[Fact] = []
-    for key, value in repo_table.items():
-        if key in TRACKERS and isinstance(value, Mapping):
-            section = dict(merged.get(key) or {})
-            for name, setting in value.items():
-                if name in TRUSTED_ONLY:
-                    if setting != section.get(name):
-                        refused.append(_untrusted(key, name, repo_origin, user_path))
-                    continue
-                _overlay(section, {name: setting})
-            merged[key] = section
-        else:
-            _overlay(merged, {key: value})
-    if repo_origin:
-        sources.append(repo_origin)
-    if not sources:
-        return DossierConfig()
-    cfg = parse_config(merged, " + ".join(sources))
+    repo_origin = ".rennet.toml"
+    try:
+        repo_table, repo_origin = _repository_table(repo, head_oid)
+        refused: list[Fact] = []
+        for key, value in repo_table.items():
+            if key in TRACKERS and isinstance(value, Mapping):
+                section = dict(merged.get(key) or {})
+                for name, setting in value.items():
+                    if name in TRUSTED_ONLY:
+                        if setting != section.get(name):
+                            refused.append(_untrusted(key, name, repo_origin, user_path))
+                        continue
+                    _overlay(section, {name: setting})
+                merged[key] = section
+            else:
+                _overlay(merged, {key: value})
+        if repo_origin:
+            sources.append(repo_origin)
+        if not sources:
+            return DossierConfig()
+        cfg = parse_config(merged, " + ".join(sources))
+    except BadInput as exc:
+        # The branch under review wrote settings this tool cannot use: a fact in the dossier, and
+        # the review goes on with the user's own settings alone.
+        trusted.refused = [Fact("bad_config", "repository", repo_origin,
+                                f"{exc.message}; the repository's dossier settings are ignored")]
+        return trusted
     cfg.refused = refused
     return cfg
 
