@@ -379,13 +379,18 @@ class ImportReport:
 
 def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = None,
                   rev: str | None = None, *, key: bytes | None = None,
-                  trust_unsigned: bool = False) -> ImportReport:
+                  trust_unsigned: bool = False, compare_held: bool = True) -> ImportReport:
     """Verify the bundle at `path` and load it into `store` in one transaction; with
     `repo_path`, pin it as `rev` (default: the rev it was exported as) of that repository.
 
     Provenance first: with `key`, the signature must hold; else with `repo_path`, the snapshot
     made again from the repository must equal the bundle's; else, only with `trust_unsigned`,
-    the bundle goes to a store of its own (`quarantine_home`), never to `store`."""
+    the bundle goes to a store of its own (`quarantine_home`), never to `store`.
+
+    Facts the store holds are never overwritten; with `compare_held` a bundle whose facts differ
+    from them is refused whole. A writer of this very code and version (a batch's own worker,
+    signed with the run's key) passes False: its facts of a key are this code's, and only the
+    facts the store lacks are then made ready to write."""
     import pygit2
 
     from indexer.git import read as gitread
@@ -425,15 +430,16 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     if provenance == "untrusted":
         home = quarantine_home(store.home, bundle.header)
         with Store.open(home) as apart:
-            report = _load(apart, bundle, None, None, rev)
+            report = _load(apart, bundle, None, None, rev, compare_held)
         report.store = str(home)
     else:
-        report = _load(store, bundle, repo_id, display, rev)
+        report = _load(store, bundle, repo_id, display, rev, compare_held)
     report.provenance = provenance
     return report
 
 
-def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev: str | None) -> ImportReport:
+def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev: str | None,
+          compare_held: bool = True) -> ImportReport:
     """Write a verified bundle in one transaction (the store's one snapshot commit). Facts
     already stored under a key are never overwritten: should the bundle's differ from them,
     nothing is written."""
@@ -457,11 +463,15 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
                         f"nothing imported")
 
     with WriteLock(store.home):
+        wanted = sorted(bundle.facts.items())
+        if not compare_held:  # only what the store lacks is made ready (the commit checks again)
+            with store.env.begin(db=store.facts) as txn:
+                wanted = [(key, facts) for key, facts in wanted if txn.get(key) is None]
         committed = commit_snapshot(
             store, PackedSnapshot(record.oid, version, pack_record(record), None, record.indexed_at),
             Pin(repo_id, pin_rev) if repo_id is not None else None,
-            facts=[stored_facts(key, facts) for key, facts in sorted(bundle.facts.items())],
-            existing=existing, differs=differs)
+            facts=[stored_facts(key, facts) for key, facts in wanted],
+            existing=existing, differs=differs if compare_held else None)
     return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
                         rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts),
                         facts_new=committed.facts_new, snapshot_new=committed.snapshot_new, pinned_repo=display,
