@@ -45,6 +45,8 @@ class RustModulePaths:
         if directory is None:
             return None
         doc = self._docs[directory]
+        if doc is None:  # _manifest_dir gives only folders with a manifest
+            return None
         for name, root in self._roots(doc, directory, path):
             if root == path:
                 return name
