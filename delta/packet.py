@@ -340,7 +340,7 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
             own.append(open_store(home))
         opened = store if store is not None else own[0]
         if rng.worktree_base_oid is not None and oid == rng.head_oid:
-            return _worktree_head(repo, rng, opened, index, worktree_snapshot)
+            return _worktree_head(repo, rng, rng.worktree_base_oid, opened, index, worktree_snapshot)
         return snapshot(str(repo), oid, store=opened, index_if_absent=index)
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
@@ -358,9 +358,10 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
     return base_snap, absent, elements_out
 
 
-def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, store: Store, index: bool,
+def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, base_oid: str, store: Store, index: bool,
                    worktree_snapshot: Callable[..., Snapshot]) -> Snapshot:
-    """The working-tree snapshot a head of WORKTREE reads (its tree: `rng.head_oid`)."""
+    """The working-tree snapshot a head of WORKTREE reads (its tree: `rng.head_oid`; its base:
+    `rng.worktree_base_oid`, given as `base_oid`)."""
     from indexer.git.read import open_repo
     from indexer.git.worktree import WORKTREE, Worktree
     from indexer.store.snapshot import open_at
@@ -372,7 +373,7 @@ def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, store: Stor
 
             raise NotIndexed(f"the working tree {rng.head_oid[:12]} is not indexed")
         return found
-    return worktree_snapshot(open_repo(repo), Worktree(rng.worktree_base_oid, rng.head_oid, [], []), store=store)
+    return worktree_snapshot(open_repo(repo), Worktree(base_oid, rng.head_oid, [], []), store=store)
 
 
 def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, absent: Unknown | None) -> PacketFile:

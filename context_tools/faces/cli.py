@@ -85,8 +85,8 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) ->
         kw["metavar"] = "JSON"
     if positional:
         parser.add_argument(dest, default=argparse.SUPPRESS, nargs="*" if many else "?", **kw)
-        parser.add_argument(flag, dest=_OPTION + dest, default=argparse.SUPPRESS,
-                            **({"nargs": "+", "action": "extend"} if many else {}),
+        several: dict[str, Any] = {"nargs": "+", "action": "extend"} if many else {}
+        parser.add_argument(flag, dest=_OPTION + dest, default=argparse.SUPPRESS, **several,
                             **{**kw, "help": f"the same as the positional {dest.upper()}",
                                "metavar": kw.get("metavar", dest.upper())})
     else:
@@ -323,7 +323,10 @@ def _add_row(row: Any, groups: dict[tuple[str, ...], Any], words: list[str] | No
     leaf.set_defaults(_command=row.id, _group=None, _positional=row.cli.positional, _required=required)
     if words is not None and tuple(words[: len(path)]) != path:
         return
-    fields = {f.name: f for f in mi.type_info(row.input).fields}
+    info = mi.type_info(row.input)
+    if not isinstance(info, mi.StructType):  # the registry's inputs are Structs
+        raise TypeError(f"{row.id}: its input is not a Struct")
+    fields = {f.name: f for f in info.fields}
     for name in row.cli.positional:
         _add_field(leaf, fields[name], positional=True)
     for name, field in fields.items():

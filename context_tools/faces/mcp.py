@@ -216,7 +216,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
     worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=budget, worktree=worktree)
     server = build_server(executor)
-    if bind is None:
+    if bind is None or token is None:  # one without the other: stdio has no token
         return _serve_stdio(server)
     return _serve_http(server, *bind, token=token)
 

@@ -220,19 +220,20 @@ class BlobLines(Sequence[str]):
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self.count = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+        # not `count`: that is Sequence's method, which this would hide
+        self.total = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
         self._at = (0, 0)  # (line index, byte offset) of the last slice's start: paging goes forward
 
     def __len__(self) -> int:
-        return self.count
+        return self.total
 
     def __getitem__(self, key: Any) -> Any:
         if not isinstance(key, slice):
-            index = key + self.count if key < 0 else key
-            if not 0 <= index < self.count:
+            index = key + self.total if key < 0 else key
+            if not 0 <= index < self.total:
                 raise IndexError(key)
             return self[index:index + 1][0]
-        start, stop, _ = key.indices(self.count)
+        start, stop, _ = key.indices(self.total)
         if start >= stop:
             return []
         pos = self._offset(start)

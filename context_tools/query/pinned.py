@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from indexer.contract.result import Freshness, not_recorded
+from indexer.contract.result import Freshness, FreshnessStatus, not_recorded
 
 
 def tree_path(path: str) -> str:
@@ -56,6 +56,7 @@ def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
 def freshness_of(snap: Any) -> Freshness:
     current = snap.current_oid()
     rev = snap.rev
+    status: FreshnessStatus
     if current is None:
         status, reason = "unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot"
     elif current == snap.oid:

@@ -82,7 +82,7 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         self.tracker = tracker
         self.auth = auth
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         newurl = urllib.parse.urljoin(req.full_url, newurl)
         check_url(newurl, self.tracker)
         new = super().redirect_request(req, fp, code, msg, headers, newurl)

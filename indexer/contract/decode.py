@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from typing import Any
+from typing import Any, Iterable
 
 JSON_MAX_DEPTH = 128  # a Jira answer's rich text nests four levels per list level
 TOML_MAX_DEPTH = 32  # tomllib spends three frames a level; configs and manifests nest a handful
@@ -108,6 +108,7 @@ def nested_deeper(value: Any, limit: int) -> bool:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(node, dict):
             children = node.values()
         elif isinstance(node, list):

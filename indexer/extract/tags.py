@@ -192,9 +192,10 @@ def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
 
 
 @cache
-def _pattern_classes(language: str) -> dict[int, tuple[int, str]]:
-    """pattern index -> (what it yields, its key), filled on first sight: every match of a
-    pattern carries the same role captures (only optional ones like @doc vary)."""
+def _pattern_classes(language: str) -> dict[int, tuple[int, str, local_scopes.Handler | None]]:
+    """pattern index -> (what it yields, its key, the handler of a local scope or binding: the
+    language's, so cached with it), filled on first sight: every match of a pattern carries
+    the same role captures (only optional ones like @doc vary)."""
     return {}
 
 
@@ -230,16 +231,15 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             continue
         found = classes.get(pattern)
         if found is None:
-            found = _classify(caps)
-            if found[0] == _LOCAL:  # its handler in place of its key (the language's, so cached with it)
-                found = (_LOCAL, scopes.rules.handler(found[1]) if scopes is not None else None)
-            classes[pattern] = found
-        code, key = found
+            code, key = _classify(caps)
+            local_handler = scopes.rules.handler(key) if code == _LOCAL and scopes is not None else None
+            found = classes[pattern] = (code, key, local_handler)
+        code, key, local_handler = found
         if code == _ID:
             ids.append(caps["id"][0])
         elif code == _LOCAL:
-            if scopes is not None:
-                key(scopes, caps)  # type: ignore[operator]
+            if scopes is not None and local_handler is not None:
+                local_handler(scopes, caps)
         elif code == _DEF:
             names = caps.get("name")
             if not names:
@@ -248,8 +248,10 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             name_node = names[0]
             name_type = name_node.type
             while name_type == qualified:  # C++ `ns::Cls::m`: the last segment
-                name_node = name_node.child_by_field_name("name")
-                name_type = name_node.type
+                segment = name_node.child_by_field_name("name")
+                if segment is None:  # a broken parse: the whole name
+                    break
+                name_node, name_type = segment, segment.type
             def_node = caps[key][0]
             def_type = def_node.type
             if def_type in hooks.scope_openers:
@@ -344,10 +346,10 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
     imports.sort(key=import_order)
     facts.imports = imports
-    found = [d for _, _, d in defs.values()]
+    definitions = [d for _, _, d in defs.values()]
     if hooks.finish_definitions is not None:
-        hooks.finish_definitions(found, len(data))
-    return found, roles, ids
+        hooks.finish_definitions(definitions, len(data))
+    return definitions, roles, ids
 
 
 def _add_scope(defs: dict[int, tuple[int, int, _Def]], written: str, node: Node) -> None:
@@ -479,6 +481,7 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
     append = out.append
     get_role = roles.get
     names: dict[bytes, str] = {}
+    candidates: set[str] | frozenset[str]
     if local is not None:
         candidates, bindings, check = local.candidates, local.sites, local.check
         seg_starts, seg_scopes, direct, threshold = local.seg_starts, local.seg_scopes, local.direct, local.threshold

@@ -30,8 +30,13 @@ from indexer.git import read as gitread
 from indexer.store.commit import Pin
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+    import pygit2
+
     from indexer.pipeline.plan import Plan
     from indexer.store.commit import PackedSnapshot
+    from indexer.store.database import WriteLock
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -215,6 +220,12 @@ class _Pending:
     parsed: int = 0
 
     @property
+    def planned(self) -> Plan:
+        """Its plan: every job a wave goes on with (`pending`) was walked."""
+        assert self.plan is not None, "a job not walked yet"
+        return self.plan
+
+    @property
     def pin(self) -> Pin:
         return Pin(self.repo_id, self.spec.rev if self.spec.pin else None)
 
@@ -224,8 +235,8 @@ class _LazyPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool = None
-        self.lock = None  # the batch's write lock, which forked workers must not keep alive
+        self._pool: Pool | None = None
+        self.lock: WriteLock | None = None  # the batch's write lock, which forked workers must not keep alive
 
     def map(self, fn, items, ordered: bool, enough: bool):
         if self.workers <= 1 or not enough:
@@ -259,9 +270,9 @@ class Emitter:
         self.done += 1
         if self.progress:
             self.progress("jobs", self.done, len(self.results))
-        while self.next < len(self.results) and self.results[self.next] is not None:
+        while self.next < len(self.results) and (ready := self.results[self.next]) is not None:
             if self.on_result:
-                self.on_result(self.results[self.next])
+                self.on_result(ready)
             self.next += 1
 
 
@@ -306,7 +317,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
     pending: list[_Pending] = []
     building: dict[str, _Pending] = {}  # commit OID -> the job of this wave that builds it
     duplicates: list[tuple[_Pending, _Pending]] = []
-    repos: dict[str, object] = {}
+    repos: dict[str, pygit2.Repository] = {}
     for i in indexes:
         spec = specs[i]
         t0 = time.perf_counter()
@@ -374,7 +385,7 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     with store.env.begin(db=store.facts) as txn:
         for job in pending:
             # every blob looked up: a job finding facts lost later would fail on every run
-            for key, blob_job in job.plan.missing(txn.cursor().set_key, missing, trust_carried=False):
+            for key, blob_job in job.planned.missing(txn.cursor().set_key, missing, trust_carried=False):
                 missing[key] = (job.repo_path, blob_job)
                 job.parsed += 1  # the first job needing a blob is the one that parsed it
     by_repo: dict[str, list] = {}
@@ -401,7 +412,7 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
 def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError], pool, emitter: Emitter) -> None:
     ready: list[_Pending] = []
     for job in pending:
-        bad = next((broken[k] for k in job.plan.keys.values() if k in broken), None)
+        bad = next((broken[k] for k in job.planned.keys.values() if k in broken), None)
         if bad is not None:
             emitter.put(job.index, failed_result(job.spec, job.display, job.oid, bad, job.seconds))
         else:
@@ -413,15 +424,15 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
         for job in ready:
             packed, earlier_packed = {}, {}
             with store.env.begin(db=store.facts) as txn:
-                for key in set(job.plan.keys.values()):
+                for key in set(job.planned.keys.values()):
                     raw = txn.get(key)
                     if raw is not None:
                         packed[key] = bytes(raw)
-                for path, key in job.plan.earlier_keys().items():
+                for path, key in job.planned.earlier_keys().items():
                     raw = txn.get(key)
                     if raw is not None:
                         earlier_packed[path] = bytes(raw)
-            yield _AssembleTask(job.index, job.repo_path, job.oid, job.plan, packed, earlier_packed)
+            yield _AssembleTask(job.index, job.repo_path, job.oid, job.planned, packed, earlier_packed)
 
     results = pool.map(_assemble, tasks(), ordered=True, enough=len(ready) > 1)
     from indexer.store.commit import commit_snapshot
@@ -438,7 +449,7 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
             repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",
             fingerprint=fingerprint_or_code, error=None,
             seconds=round(job.seconds + seconds + time.perf_counter() - t0, 3),
-            parsed_blobs=job.parsed, reused_blobs=job.plan.facts_count - job.parsed))
+            parsed_blobs=job.parsed, reused_blobs=job.planned.facts_count - job.parsed))
 
 
 def result_line(result: JobResult) -> dict:

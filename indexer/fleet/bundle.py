@@ -35,13 +35,16 @@ import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import signing
 from indexer.store.records import NO_FACTS
+
+if TYPE_CHECKING:
+    from indexer.model import BlobFacts, SnapshotRecord
 
 MAGIC = b"RENNET-BUNDLE\n"
 FORMAT = 2  # 2: raw_bytes in the header, the optional signature trailer
@@ -188,9 +191,9 @@ class Verified:
     """A bundle that passed every check of its own content, decoded and ready to write."""
 
     header: Header
-    record: object  # SnapshotRecord
+    record: SnapshotRecord
     record_bytes: bytes
-    facts: dict[bytes, object]  # facts key -> complete BlobFacts
+    facts: dict[bytes, BlobFacts]  # facts key -> complete BlobFacts
 
 
 def read(path: str | os.PathLike[str]) -> bytes:

@@ -57,7 +57,7 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     if repo.head_is_unborn or repo.is_empty:
         if rev in ("HEAD", "@"):
             if not repo.is_empty:  # commits on other branches; HEAD's own branch has none
-                branch = repo.references["HEAD"].target.removeprefix("refs/heads/")
+                branch = str(repo.references["HEAD"].target).removeprefix("refs/heads/")  # symbolic: a name
                 raise EmptyRepository(f"HEAD of {repo_display_path(repo)} is on {branch!r}, which has no commits "
                                       f"yet; name a rev that has (--rev)")
             raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
@@ -120,13 +120,17 @@ def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeE
     while stack:
         tree, prefix = stack.pop()
         for entry in tree:
+            assert entry.name is not None, "a tree's entries are named"
             path = prefix + text_path(entry.name)
             mode = entry.filemode
             if mode == MODE_TREE:
                 try:
-                    stack.append((repo[entry.id], path + "/"))
+                    sub = repo[entry.id]
                 except KeyError:
                     raise MissingObjects(f"tree {path}/ ({entry.id}) is missing from the object database") from None
+                if not isinstance(sub, pygit2.Tree):
+                    raise MissingObjects(f"tree {path}/ ({entry.id}) is a {sub.type_str} in the object database")
+                stack.append((sub, path + "/"))
             else:
                 entries.append(TreeEntry(path, mode, str(entry.id)))
     entries.sort(key=_PATH)

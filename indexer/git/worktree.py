@@ -24,6 +24,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 import pygit2
+from pygit2.enums import FileMode
 
 from indexer.contract.errors import BadInput, EmptyRepository
 from indexer.git.read import MODE_COMMIT, MODE_LINK, text_path
@@ -183,12 +184,12 @@ def _entry(repo: pygit2.Repository, memo: dict[str, _Seen], name: str, full: str
     stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, mode)
     seen = memo.get(name)
     if seen is not None and seen.stamp == stamp:
-        return pygit2.IndexEntry(name, seen.oid, kind)
+        return _index_entry(name, seen.oid, kind)
     # clean filters applied as `git add` applies them (line endings, ident, ...)
     oid = repo.create_blob_fromworkdir(name)
     if _now_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
         memo[name] = _Seen(stamp, oid)
-    return pygit2.IndexEntry(name, oid, kind)
+    return _index_entry(name, oid, kind)
 
 
 def _now_ns() -> int:
@@ -205,7 +206,12 @@ def _gitlink(name: str, full: str) -> pygit2.IndexEntry | None:
         return None
     if nested.head_is_unborn:
         return None
-    return pygit2.IndexEntry(name, nested.head.target, MODE_COMMIT)
+    commit = nested.head.target  # HEAD resolved: an OID
+    return _index_entry(name, commit, MODE_COMMIT) if isinstance(commit, pygit2.Oid) else None
+
+
+def _index_entry(name: str, oid: pygit2.Oid, mode: int) -> pygit2.IndexEntry:
+    return pygit2.IndexEntry(name, oid, FileMode(mode))
 
 
 def _base_mode(tree: pygit2.Tree, name: str) -> int | None:
@@ -218,12 +224,13 @@ def _base_mode(tree: pygit2.Tree, name: str) -> int | None:
 def _changed(base_tree: pygit2.Tree, adds: list[pygit2.IndexEntry], removes: list[str]) -> list[str]:
     changed: set[str] = set()
     for entry in adds:
+        path = str(entry.path)  # ours: made from a str
         try:
-            was = base_tree[entry.path]
+            was = base_tree[path]
             if was.id != entry.id or was.filemode != entry.mode:
-                changed.add(entry.path)
+                changed.add(path)
         except (KeyError, ValueError):
-            changed.add(entry.path)
+            changed.add(path)
     for name in removes:
         try:
             base_tree[name]

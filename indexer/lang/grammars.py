@@ -41,6 +41,8 @@ def shipped_tags(name: str) -> str:
     if text:
         return text
     # tree-sitter-c-sharp installs its queries beside the package, under the dist name.
+    if module.__file__ is None:  # a namespace package: no folder of its own to look beside
+        return ""
     pkg_dir = Path(module.__file__).parent
     for candidate in (pkg_dir / "queries" / "tags.scm",
                       pkg_dir.parent / pkg_dir.name.replace("c_sharp", "c-sharp") / "queries" / "tags.scm"):

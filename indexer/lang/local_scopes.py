@@ -211,9 +211,9 @@ class Collector:
         count = len(raw)
         order = sorted(range(count), key=lambda i: (raw[i][0], -raw[i][1], i)) if count > 1 else [0]
         scopes = [raw[i] for i in order]
-        starts = []
-        ends = []
-        parents = []
+        starts: list[int] = []
+        ends: list[int] = []
+        parents: list[int] = []
         stack: list[int] = []
         for i, s in enumerate(scopes):
             start = s[0]
@@ -348,7 +348,7 @@ class LocalSites:
         # The scope whose region holds each byte, as runs: from seg_starts[k] up to the next it
         # is seg_scopes[k] (-1: none). Regions nest (each lies in its scope's node, a
         # comprehension's in two parts around its first iterable), so one sweep makes them.
-        intervals = []
+        intervals: list[tuple[int, int, int]] = []
         add = intervals.append
         ordered = True  # regions that are their nodes come in the scopes' order already
         for i, s in enumerate(scopes):

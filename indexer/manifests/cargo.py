@@ -14,12 +14,12 @@ def lib_crate(doc: dict) -> tuple[str, str] | None:
     rustc makes them (`my-crate` is `my_crate`); `[lib] path`, else src/lib.rs. None for a
     manifest naming no package (a virtual workspace). Lenient, as resolution reads any
     manifest: a key of the wrong type counts as absent."""
-    pkg, lib = (doc.get(key) if isinstance(doc.get(key), dict) else {} for key in ("package", "lib"))
+    pkg, lib = (table if isinstance(table := doc.get(key), dict) else {} for key in ("package", "lib"))
     name = lib.get("name") if isinstance(lib.get("name"), str) else pkg.get("name")
     if not pkg or not isinstance(name, str):
         return None
-    root = lib.get("path") if isinstance(lib.get("path"), str) else "src/lib.rs"
-    return name.replace("-", "_"), root
+    root = lib.get("path")
+    return name.replace("-", "_"), root if isinstance(root, str) else "src/lib.rs"
 
 
 def bin_targets(doc: dict) -> list[tuple[str, str]]:
@@ -40,8 +40,8 @@ def _deps(c: Collector, table: dict | None, scope: str) -> None:
             spec = value.get("version", "")
             if value.get("workspace") is True:
                 spec = "workspace"
-            real = value.get("package") if isinstance(value.get("package"), str) else name
-            c.dependency(real, spec if isinstance(spec, str) else "", "optional" if value.get("optional") else scope)
+            real = value.get("package")
+            c.dependency(real if isinstance(real, str) else name, spec if isinstance(spec, str) else "", "optional" if value.get("optional") else scope)
 
 
 def read_cargo_toml(c: Collector, data: bytes) -> None:
@@ -65,5 +65,5 @@ def read_cargo_toml(c: Collector, data: bytes) -> None:
     if isinstance(bins, list):
         for b in bins:
             if isinstance(b, dict) and isinstance(b.get("name"), str):
-                path = b.get("path") if isinstance(b.get("path"), str) else f"src/bin/{b['name']}.rs"
-                c.declare(b["name"], "rust_bin", path)
+                path = b.get("path")
+                c.declare(b["name"], "rust_bin", path if isinstance(path, str) else f"src/bin/{b['name']}.rs")

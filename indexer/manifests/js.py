@@ -18,7 +18,8 @@ def read_package_json(c: Collector, data: bytes) -> None:
     binaries = doc.get("bin")
     if isinstance(binaries, str):
         # a single bin is named after the package (without its scope)
-        name = doc.get("name") if isinstance(doc.get("name"), str) else ""
+        name = doc.get("name")
+        name = name if isinstance(name, str) else ""
         c.declare(name.rsplit("/", 1)[-1], "npm_bin", binaries)
     elif isinstance(binaries, dict):
         for name, target in sorted(binaries.items()):

@@ -128,8 +128,9 @@ def read_setup_py(c: Collector, data: bytes) -> None:
     kw = {k.arg: _literal(k.value) for k in call.keywords if k.arg}
     c.package(kw.get("name"), kw.get("version") if isinstance(kw.get("version"), str) else "")
     for key, scope in (("install_requires", "runtime"), ("tests_require", "test"), ("setup_requires", "build")):
-        if isinstance(kw.get(key), (list, tuple)):
-            _requirements(c, list(kw[key]), scope)
+        reqs = kw.get(key)
+        if isinstance(reqs, (list, tuple)):
+            _requirements(c, list(reqs), scope)
     extras = kw.get("extras_require")
     if isinstance(extras, dict):
         for _extra, reqs in sorted(extras.items()):

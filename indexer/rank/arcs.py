@@ -166,7 +166,7 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
         dirty.update(source for source, _ in set(earlier.pairs()).symmetric_difference(pairs))
     else:
         dirty.update(redone)
-    touched = set()
+    touched: set[str] = set()
     defined_now: Counter[str] = Counter()  # name -> changed files defining it now
     for path in changed:
         then = before.get(path, {})

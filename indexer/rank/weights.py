@@ -23,7 +23,6 @@ COMPOUND = re.compile(r"[a-z][A-Z]|_[a-zA-Z]")
 
 # A name's entry: its weight and its definers, each with its definition weight.
 NameEntry = tuple[float, list[tuple[str, float]]]
-_UNSEEN = object()
 
 
 def name_weight(name: str, definers: int) -> float:
@@ -97,8 +96,9 @@ def arcs_of(rows: Container[str], facts: Mapping[str, BlobFacts], pairs: list[tu
             continue
         arcs: dict[str, float] = {}
         for name, count in uses_of(blob).items():  # in name order (see uses_of)
-            found = entries.get(name, _UNSEEN)
-            if found is _UNSEEN:
+            try:
+                found = entries[name]
+            except KeyError:
                 found = entries[name] = entry(name)
             if found is None:
                 continue

@@ -121,9 +121,9 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
     families = _changes_others()
     for path in changed:
         name = path.rsplit("/", 1)[-1]
-        before = partial(prior.facts, path)
+        earlier = partial(prior.facts, path)
         for family, changes_others in families.items():
-            if family not in dirty and changes_others(name, before, facts.get(path)):
+            if family not in dirty and changes_others(name, earlier, facts.get(path)):
                 dirty.add(family)
     if dirty:
         # full facts (their imports) only of files whose language can import from those families
@@ -185,7 +185,7 @@ def resolve_since(
                     edges[Edge(path, target, imp.kind, imp.line, imp.spec)] = None
     fresh_edges = sorted(edges, key=lambda e: (e.source, e.target, e.line, e.kind, e.spec))
     fresh_unresolved = sorted(unresolved, key=lambda u: (u.path, u.line, u.kind, u.spec, u.status))
-    if todo is None:
+    if todo is None or prior is None:
         return Resolution(fresh_edges, fresh_unresolved, None)
     # The earlier outcome of every other file, sorted and free of duplicates as this function
     # returned it: each resolved file's lines go in as one block where its path sorts.

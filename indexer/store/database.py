@@ -41,7 +41,7 @@ import os
 import threading
 import zlib
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, overload
 
 import lmdb
 
@@ -71,7 +71,11 @@ def pack(data: bytes, compress: bool = True) -> bytes:
     return _PLAIN + data
 
 
-def unpack(data: bytes) -> bytes:
+@overload
+def unpack(data: bytes) -> bytes: ...
+@overload
+def unpack(data: memoryview) -> bytes | memoryview: ...  # a read in place stays in place when plain
+def unpack(data: bytes | memoryview) -> bytes | memoryview:
     return zlib.decompress(data[1:]) if data[:1] == _COMPRESSED else data[1:]
 
 
@@ -278,10 +282,11 @@ class Store:
             raise StoreError(f"store at {self.home} was never written, and its folder is read-only")
         if found is None:
             with self.env.begin(db=self.meta, write=True) as txn:
-                if txn.get(b"schema") is None:
+                stored = txn.get(b"schema")
+                if stored is None:
                     txn.put(b"schema", SCHEMA_VERSION)
                     return
-                found = txn.get(b"schema")
+                found = stored
         if bytes(found) == b"1":
             self._upgrade_from_1()
         elif bytes(found) != SCHEMA_VERSION:
@@ -295,7 +300,8 @@ class Store:
         from indexer.store.name_runs import add
 
         with self.env.begin(write=True) as txn:
-            if bytes(txn.get(b"schema", db=self.meta)) == b"1":
+            stored = txn.get(b"schema", db=self.meta)
+            if stored is not None and bytes(stored) == b"1":
                 add(txn, self, list(txn.cursor(db=self.defs).iternext_nodup(keys=True, values=False)))
                 txn.put(b"schema", SCHEMA_VERSION, db=self.meta)
 

@@ -24,7 +24,7 @@ import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import IO, Callable
 
 from indexer.contract.errors import RennetError, StoreError
 from indexer.extract.child_process import die_with_parent
@@ -101,6 +101,8 @@ class WriterProcess:
             [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
              "from indexer.store.facts_writer import serve; serve(sys.argv[1])", str(store.home), root],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        assert self._process.stdin is not None and self._process.stdout is not None  # both pipes
+        self._stdin, self._stdout = self._process.stdin, self._process.stdout
         self._sender = ThreadPoolExecutor(1, thread_name_prefix="rennet-facts")
         self._handed: list[Future[bool]] = []
         self._started: bool | None = None  # known once the process says it started, or ends
@@ -112,12 +114,12 @@ class WriterProcess:
         """On the sender thread: True once the batch is handed to the process, False when it
         was written here (the process never started)."""
         if self._started is None:
-            self._started = _read_frame(self._process.stdout) == READY
+            self._started = _read_frame(self._stdout) == READY
         if not self._started:
             write_facts(self._store, pending)
             return False
         try:
-            _write_frame(self._process.stdin, pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL))
+            _write_frame(self._stdin, pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass  # the process is gone: its missing answer tells
         return True
@@ -128,7 +130,7 @@ class WriterProcess:
         try:
             handed = sum(hand_over.result() for hand_over in self._handed)  # raises what a write here raised
             for _ in range(handed):
-                answer = _read_frame(self._process.stdout)
+                answer = _read_frame(self._stdout)
                 if answer is None:
                     self._end()
                     raise StoreError(f"the facts writer process ended before writing every batch "
@@ -144,7 +146,7 @@ class WriterProcess:
         if self._process.returncode is not None:
             return
         try:
-            self._process.stdin.close()
+            self._stdin.close()
         except OSError:
             pass
         try:
@@ -152,19 +154,19 @@ class WriterProcess:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
-        self._process.stdout.close()
+        self._stdout.close()
 
 
 READY = b"ready"  # the writer process's first frame, once it imported what it needs
 
 
-def _write_frame(pipe: BinaryIO, data: bytes) -> None:
+def _write_frame(pipe: IO[bytes], data: bytes) -> None:
     pipe.write(len(data).to_bytes(8, "big"))
     pipe.write(data)
     pipe.flush()
 
 
-def _read_frame(pipe: BinaryIO) -> bytes | None:
+def _read_frame(pipe: IO[bytes]) -> bytes | None:
     """The next frame's bytes; None at the end of the stream (or within a frame)."""
     head = pipe.read(8)
     if len(head) < 8:

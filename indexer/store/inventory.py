@@ -10,6 +10,7 @@ holder names can only be found again by indexing its commit afresh.
 
 from __future__ import annotations
 
+import builtins
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +76,7 @@ class SnapshotEntry:
     bytes: int  # its record and rank arcs, keys included
     repos: list[str] = field(default_factory=list)  # repository identities that indexed it
     held_by: list[Holder] = field(default_factory=list)
-    facts_keys: frozenset[bytes] | None = None  # None: its head did not decode
+    facts_keys: frozenset[builtins.bytes] | None = None  # None: its head did not decode (`bytes` is a field here)
 
     @property
     def held(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
 
+from indexer.contract.errors import StoreError
 from indexer.lang.registry import name_language
 from indexer.model import (
     NOT_USES,
@@ -41,7 +42,7 @@ class SnapshotHead(msgspec.Struct):
     reads. The file table is kept by column, each list aligned with `paths` (sorted): lists
     of strings and numbers decode in half the time of as many FileEntry records, and a lookup
     by path or blob reads two columns without making a record of every file (`entry`, `files`
-    make them)."""
+    make them). Its methods serve LazyHead too, which answers as it does."""
 
     oid: str
     tree: str
@@ -64,20 +65,20 @@ class SnapshotHead(msgspec.Struct):
     edges: int = 0  # resolved import edges
     blob_facts: int = 0  # distinct blob facts (facts keys) its files need: SnapshotRecord.blob_facts
 
-    def entry(self, i: int) -> FileEntry:
+    def entry(self: SnapshotHead | LazyHead, i: int) -> FileEntry:
         return FileEntry(self.paths[i], self.blobs[i], self.modes[i], self.sizes[i], self.lines[i],
                          self.languages[i], self.marks[i], self.mark_rules[i], self.skipped[i], self.targets[i])
 
-    def files(self) -> list[FileEntry]:
+    def files(self: SnapshotHead | LazyHead) -> list[FileEntry]:
         """The file table as records, made anew on each call."""
         return [FileEntry(*row) for row in zip(self.paths, self.blobs, self.modes, self.sizes, self.lines,
                                                self.languages, self.marks, self.mark_rules, self.skipped,
                                                self.targets)]
 
-    def fan_in_map(self) -> dict[str, int]:
+    def fan_in_map(self: SnapshotHead | LazyHead) -> dict[str, int]:
         return dict(zip(self.paths, self.fan_in))
 
-    def rank_map(self) -> dict[str, float]:
+    def rank_map(self: SnapshotHead | LazyHead) -> dict[str, float]:
         return dict(zip(self.paths, self.rank))
 
 
@@ -280,7 +281,7 @@ def snapshot_key_parts(key: bytes) -> tuple[str, str]:
     return oid, version
 
 
-def decode_facts(raw: bytes) -> BlobFacts:
+def decode_facts(raw: bytes | memoryview) -> BlobFacts:
     """Stored core facts as readers want them: symbols decoded."""
     facts = decode_core(raw)
     if facts.symbols_json:
@@ -408,7 +409,8 @@ def load_facts(store: Store, keys: Mapping[str, bytes], symbols: bool = True) ->
 T = TypeVar("T")
 
 
-def load_cores(store: Store, keys: Mapping[str, bytes], decode: Callable[[bytes], T]) -> dict[str, T]:
+def load_cores(store: Store, keys: Mapping[str, bytes],
+               decode: Callable[[bytes | memoryview], T]) -> dict[str, T]:
     """path -> `decode` of the stored core facts, for the given path -> facts key, each blob
     decoded once; paths whose facts the store lacks are left out."""
     decoded: dict[bytes, T] = {}
@@ -453,8 +455,8 @@ def head_of(record: SnapshotRecord) -> SnapshotHead:
 def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None, tail: bytes | None = None) -> bytes:
     """The stored form of a record (`head`: `head_of(record)`, `tail`: `pack_tail(record)`, when
     the caller has them)."""
-    head = pack(encode(head if head is not None else head_of(record)), compress=False)
-    return len(head).to_bytes(4, "big") + head + (tail if tail is not None else pack_tail(record))
+    packed = pack(encode(head if head is not None else head_of(record)), compress=False)
+    return len(packed).to_bytes(4, "big") + packed + (tail if tail is not None else pack_tail(record))
 
 
 def pack_tail(record: SnapshotRecord) -> bytes:
@@ -471,7 +473,7 @@ class StoredRecord(NamedTuple):
     def tail(self) -> SnapshotTail:
         return decode_tail(unpack(self.packed_tail()))
 
-    def record(self, head: SnapshotHead | None = None, fan_in: dict[str, int] | None = None,
+    def record(self, head: SnapshotHead | LazyHead | None = None, fan_in: dict[str, int] | None = None,
                rank: dict[str, float] | None = None, files: list[FileEntry] | None = None,
                tail: SnapshotTail | None = None) -> SnapshotRecord:
         """The whole record; `head`, `fan_in`, `rank`, `files` and `tail` when the caller has them
@@ -511,7 +513,10 @@ def load_stored_record(store: Store, oid: str, version: str | None = None) -> St
 
     def packed_tail() -> bytes:  # a snapshot record never changes once written
         with store.env.begin(db=store.snapshots, buffers=True) as txn:
-            return bytes(txn.get(key)[4 + size:])
+            raw = txn.get(key)
+            if raw is None:
+                raise StoreError(f"the snapshot record of {oid[:12]} left the store while it was read")
+            return bytes(raw[4 + size:])
 
     return StoredRecord(head, packed_tail)
 

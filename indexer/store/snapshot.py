@@ -224,7 +224,7 @@ class Snapshot:
         found = self._core_part(path, self._uses, decode_uses)
         return found.uses if found is not None else {}
 
-    def _core_part(self, path: str, cache: dict, decode: Callable[[memoryview], T]) -> T | BlobFacts | None:
+    def _core_part(self, path: str, cache: dict, decode: Callable[[bytes | memoryview], T]) -> T | BlobFacts | None:
         """Some fields of a file's stored core facts, decoded alone and kept in `cache` (its
         core facts serve when already read)."""
         found = cache.get(path) or self._core.get(path)
@@ -340,7 +340,7 @@ class Snapshot:
         return out
 
     def occurrences(self, name: str) -> list[tuple[str, Occurrence]]:
-        out = []
+        out: list[tuple[str, Occurrence]] = []
         for path in self._paths_with(self.store.occ, [name])[name]:
             sites = self.occurrences_in(path, name)
             if sites:

@@ -112,7 +112,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
 
 def render_snapshots(result: Result) -> str:
     d: SnapshotsData = result.data
-    lines = [f"{d.repo}: {result.page.total} revs indexed"]
+    lines = [f"{d.repo}: {result.page.total if result.page is not None else len(d.revs)} revs indexed"]
     lines += [f"  {r.rev:<24} {r.pinned_oid[:12]}  {r.status:<8} {r.indexed_at}" for r in d.revs]
     return shown_lines(lines)
 

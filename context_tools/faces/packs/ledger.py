@@ -52,7 +52,8 @@ def render_ledger(result: Result) -> str:
     page = result.page
     head = ["at", "surface", "command", "outcome", "items", "ms", "repository", "notes"]
     return "\n".join([table(head, rows, right=("items", "ms")) if rows else "no receipts",
-                      f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else "")])
+                      f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else "")
+                      if page is not None else f"[{len(rows)}]"])
 
 
 ROWS = (

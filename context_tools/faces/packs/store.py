@@ -135,7 +135,7 @@ def gc_handler(input: GcInput, ctx) -> Result:
                               plan.names, plan.stamps, plan.bytes))
 
 
-def _size(n: int) -> str:
+def _size(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

@@ -70,10 +70,10 @@ def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
         view[start:end] = b"x" * (end - start)
     pos, line_end = 0, -1
     while True:
-        match = _BASH_EXTGLOB.search(data, pos)
-        if match is None:
+        glob = _BASH_EXTGLOB.search(data, pos)
+        if glob is None:
             break
-        start, pos = match.start(), match.end()
+        start, pos = glob.start(), glob.end()
         if start > line_end:  # a new line: its bounds and its groups, read once however many matches it holds
             line_start = data.rfind(b"\n", 0, start) + 1
             line_end = data.find(b"\n", start)
@@ -86,12 +86,12 @@ def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
         scanned = start
         if opened > closed:
             continue  # inside `(( ))`: arithmetic, not a pattern
-        end = groups.get(match.end() - 1, -1)
+        end = groups.get(glob.end() - 1, -1)
         if end < 0:
             continue
         if view is None:
             view = bytearray(data)
-        view[match.start():end] = b"x" * (end - match.start())
+        view[glob.start():end] = b"x" * (end - glob.start())
         pos = end
     return bytes(view) if view is not None else None
 

@@ -53,16 +53,16 @@ class CSharpProjects:
 
     def visible(self, project: str) -> frozenset[str]:
         """The project folders `project`'s files see: itself and what its references reach."""
-        found = self._seen.get(project)
-        if found is None:
+        seen = self._seen.get(project)
+        if seen is None:
             found, todo = {project}, [project]
             while todo:
                 for ref in self._references(todo.pop()):
                     if ref not in found:
                         found.add(ref)
                         todo.append(ref)
-            found = self._seen[project] = frozenset(found)
-        return found
+            seen = self._seen[project] = frozenset(found)
+        return seen
 
     def _references(self, project: str) -> list[str]:
         """The project folders the .csproj files of `project` name by `ProjectReference`, each

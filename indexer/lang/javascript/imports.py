@@ -172,8 +172,8 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
             continue
         form = _export_form(node)
         if form == "default":
-            name = _default_name(node.child_by_field_name("value") or node.child_by_field_name("declaration"))
-            out += [(node_text(name, data), "default")] if name is not None else ()
+            named = _default_name(node.child_by_field_name("value") or node.child_by_field_name("declaration"))
+            out += [(node_text(named, data), "default")] if named is not None else ()
         elif form == "=":  # TypeScript `export = X;` (`export as namespace X;` is a global's name)
             value = next((c for c in node.named_children if c.type != "comment"), None)
             out += [(node_text(value, data), "default")] if value is not None and value.type == "identifier" else ()

@@ -152,7 +152,7 @@ class JsResolver:
                 target = normalize(join(here, ext))
                 if target and not target.endswith(".json"):
                     target += ".json"
-                if target in self.tree and target not in seen:
+                if target is not None and target in self.tree and target not in seen:
                     inherited = self._load(target, seen | {path})
             opts = data.get("compilerOptions")
             opts = opts if isinstance(opts, dict) else {}

@@ -201,5 +201,5 @@ def changes_others(name: str, before: Callable[[], BlobFacts | None], after: Blo
         return True
     if not name.endswith(PHP_SOURCES):
         return False
-    old = declarations(before())  # type: ignore[arg-type]
-    return old is None or old != declarations(after)  # type: ignore[arg-type]
+    old = declarations(before())
+    return old is None or old != declarations(after)

@@ -123,8 +123,11 @@ class _Reading:
 
     def _if(self, statement: Node, at: _Bound) -> _Way | None:
         clauses = self._clauses(statement, _IF_CLAUSES)
-        ways = [self.statements(_block(c), at) for c in clauses] if clauses is not None else [None]
-        if None in ways:
+        if clauses is None:
+            return None
+        tried = [self.statements(_body(c), at) for c in clauses]
+        ways = [w for w in tried if w is not None]
+        if len(ways) != len(tried):
             return None
         ends = [w[0] for w in ways]
         if not any(c.type == "else_clause" for c in clauses):
@@ -133,21 +136,23 @@ class _Reading:
 
     def _try(self, statement: Node, at: _Bound) -> _Way | None:
         clauses = self._clauses(statement, _TRY_CLAUSES)
-        body = self.statements(_block(clauses[0]), at) if clauses else None
-        if body is None:
+        body = self.statements(_body(clauses[0]), at) if clauses else None
+        if body is None or clauses is None:
             return None
-        ways, last = [body], None
+        tried: list[_Way | None] = [body]
+        last: Node | None = None
         for clause in clauses[1:]:
             if clause.type == "except_clause":  # may run after any part of the body
-                ways.append(self.statements(_block(clause), body[1]))
+                tried.append(self.statements(_body(clause), body[1]))
             elif clause.type == "else_clause":  # runs after the whole body, in its place
-                ways[0] = self.statements(_block(clause), body[0])
+                tried[0] = self.statements(_body(clause), body[0])
             else:
                 last = clause
-        if None in ways:
+        ways = [w for w in tried if w is not None]
+        if len(ways) != len(tried):
             return None
         ends, seen = _join([w[0] for w in ways]), _join([w[1] for w in ways])
-        after = self.statements(_block(last), ends) if last is not None else (ends, seen)
+        after = self.statements(_body(last), ends) if last is not None else (ends, seen)
         return None if after is None else (after[0], _join([seen, after[1]]))
 
     def _clauses(self, statement: Node, types: frozenset[str]) -> list[Node] | None:
@@ -175,6 +180,13 @@ def _block(clause: Node) -> Node | None:
     if clause.type == "block":
         return clause
     return next((c for c in reversed(clause.named_children) if c.type == "block"), None)
+
+
+def _body(clause: Node) -> Node:
+    """The block of a clause `_Reading._clauses` kept (it keeps only clauses with one)."""
+    block = _block(clause)
+    assert block is not None, "a clause kept without its block"
+    return block
 
 
 def _module_write(ident: Node) -> list[Node]:

@@ -63,15 +63,16 @@ _PY_WRAPPED_PARAMETERS = frozenset({"typed_parameter", "list_splat_pattern", "di
 def _py_parameters(c: Collector, params: Node, scope: int = -1) -> None:
     """The names a parameter list binds: `a`, `b=1`, `*args`, `c: T`, `d: T = 1`, `**kw`."""
     near = c.near
-    for node in params.named_children:
-        kind = node.type
+    for param in params.named_children:
+        node: Node | None = param
+        kind = param.type
         if kind in _PY_NAMED_PARAMETERS:
-            node = node.child_by_field_name("name")
+            node = param.child_by_field_name("name")
             kind = node.type if node is not None else ""
-        while kind in _PY_WRAPPED_PARAMETERS:
+        while node is not None and kind in _PY_WRAPPED_PARAMETERS:
             node = node.named_children[0] if node.named_child_count else None
             kind = node.type if node is not None else ""
-        if kind == "identifier":
+        if node is not None and kind == "identifier":
             near.append((node.start_byte, node.end_byte))
 
 

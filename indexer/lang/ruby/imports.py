@@ -20,8 +20,8 @@ def _beside(rel: str) -> str:
     return rel if rel.startswith(("./", "../")) else "./" + rel
 
 
-def _ruby_literal(node: Node, data: bytes) -> str | None:
-    if node.type == "string" and all(c.type == "string_content" for c in node.named_children):
+def _ruby_literal(node: Node | None, data: bytes) -> str | None:
+    if node is not None and node.type == "string" and all(c.type == "string_content" for c in node.named_children):
         return "".join(node_text(c, data) for c in node.named_children)
     return None
 
@@ -49,11 +49,12 @@ def _ruby_path(node: Node, data: bytes) -> str | None:
     if node.type != "call" or node_text(node.child_by_field_name("receiver"), data) != "File":
         return None
     method = node_text(node.child_by_field_name("method"), data)
-    args = node.child_by_field_name("arguments")
-    args = args.named_children if args is not None else []
+    arguments = node.child_by_field_name("arguments")
+    args = arguments.named_children if arguments is not None else []
     if method == "join" and len(args) >= 2 and compact_text(args[0], data) in _RUBY_HERE:
-        rest = [_ruby_literal(a, data) for a in args[1:]]
-        return _beside("/".join(rest)) if None not in rest else None
+        pieces = [_ruby_literal(a, data) for a in args[1:]]
+        joined = [p for p in pieces if p is not None]
+        return _beside("/".join(joined)) if len(joined) == len(pieces) else None
     if method == "expand_path" and len(args) == 2:
         rel, base = _ruby_literal(args[0], data), compact_text(args[1], data)
         if rel is None:

@@ -62,11 +62,13 @@ def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
 _RUST_COMMENTS = ("line_comment", "block_comment")
 
 
-def _rust_use_tree(node: Node, data: bytes) -> tuple[str, list[str]]:
+def _rust_use_tree(node: Node | None, data: bytes) -> tuple[str, list[str]]:
     """A use tree as compact text without its aliases and comments (compacting would glue both
     into its names), and the alias of each path it names, in the order use_paths expands them
     ("" for a path kept as is): `conn::{self as k, A, B as C}` -> ("conn::{self,A,B}", ["k",
     "", "C"]). `load as load_config` imports `load`; the alias is the local name."""
+    if node is None:  # a field a broken parse left out
+        return "", [""]
     if node.type == "use_as_clause":
         text = _rust_use_tree(node.child_by_field_name("path"), data)[0]  # a plain path: no group
         alias = node_text(node.child_by_field_name("alias"), data)
@@ -76,8 +78,8 @@ def _rust_use_tree(node: Node, data: bytes) -> tuple[str, list[str]]:
         # an empty group names its own path (use_paths): one path, not renamed
         return "{" + ",".join(t for t, _ in items) + "}", [a for _, al in items for a in al] or [""]
     if node.type == "scoped_use_list":
-        path, items = node.child_by_field_name("path"), node.child_by_field_name("list")
-        group, aliases = _rust_use_tree(items, data) if items is not None else ("{}", [""])
+        path, inner = node.child_by_field_name("path"), node.child_by_field_name("list")
+        group, aliases = _rust_use_tree(inner, data) if inner is not None else ("{}", [""])
         return (f"{compact_text(path, data)}::{group}" if path is not None else group), aliases
     return compact_text(node, data), [""]
 
@@ -107,9 +109,10 @@ def _rust_use_specs(arg: Node, line: int, depth: int, data: bytes, prefix: str) 
     (`use crate::a::X;`, `use std::fmt;`, `use ::serde::Serialize;`): the paths of a group share
     no head to start from. `prefix` is the `::` before such braces."""
     if arg.type == "scoped_use_list" and arg.child_by_field_name("path") is None:
-        arg, prefix = arg.child_by_field_name("list"), prefix or "::"
-        if arg is None:
+        inner, prefix = arg.child_by_field_name("list"), prefix or "::"
+        if inner is None:
             return []
+        arg = inner
     if arg.type == "use_list":
         return [spec for item in arg.named_children if item.type not in _RUST_COMMENTS
                 for spec in _rust_use_specs(item, line, depth, data, prefix)]
@@ -129,8 +132,8 @@ def _rust_use_spec(arg: Node, line: int, depth: int, data: bytes) -> ImportSpec:
         return _rust_group(line, depth, compact_text(arg.child_by_field_name("path"), data),
                            arg.child_by_field_name("list"), data)
     if arg.type == "use_wildcard":
-        path = arg.named_children[0] if arg.named_child_count else None
-        return ImportSpec("rust_use", compact_text(path, data), line, depth, ("*",))
+        head = arg.named_children[0] if arg.named_child_count else None
+        return ImportSpec("rust_use", compact_text(head, data), line, depth, ("*",))
     if arg.type == "use_as_clause":
         path, aliases = _rust_use_tree(arg, data)
         return ImportSpec("rust_use", path, line, depth, aliases=tuple(a for a in aliases if a))

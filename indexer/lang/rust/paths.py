@@ -11,17 +11,21 @@ caller shows its path-based name."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Iterable
 
 from indexer.contract.decode import Undecodable, decode_toml
 from indexer.lang.rust.resolve import TARGET_DIRS, ModuleTree, auto_target, target_roots
 from indexer.resolve.tree import join, parent
 
+if TYPE_CHECKING:
+    from indexer.model import ImportSpec
+    from indexer.store.snapshot import Snapshot
+
 
 class RustModulePaths:
     """Crate module paths of one snapshot's Rust files, each manifest and file worked out once."""
 
-    def __init__(self, snap: Any) -> None:
+    def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self.tree = ModuleTree(self._exists, self._imports_of)
         self._docs: dict[str, dict | None] = {}
@@ -30,7 +34,7 @@ class RustModulePaths:
     def _exists(self, path: str) -> bool:
         return self.snap.file(path) is not None
 
-    def _imports_of(self, path: str) -> tuple:
+    def _imports_of(self, path: str) -> Iterable[ImportSpec]:
         facts = self.snap.import_facts(path)
         return facts.imports if facts is not None else ()
 
@@ -45,6 +49,8 @@ class RustModulePaths:
         if directory is None:
             return None
         doc = self._docs[directory]
+        if doc is None:  # _manifest_dir gives only folders with a manifest
+            return None
         for name, root in self._roots(doc, directory, path):
             if root == path:
                 return name

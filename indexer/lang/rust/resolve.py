@@ -128,6 +128,13 @@ class Module(NamedTuple):
     inline: tuple[str, ...] = ()
 
 
+class _Start(NamedTuple):
+    """Where a path begins: a module and the segments left to walk from it."""
+
+    at: Module
+    rest: list[str]
+
+
 class ModuleTree:
     """Module paths -> files, as a module's `mod` declarations place its children: a
     `#[path = "x.rs"]` child is that file (beside the declaring file, or inside the folder of
@@ -266,13 +273,14 @@ def target_roots(doc: dict, directory: str, exists: Callable[[str], bool]) -> li
     crate = lib_crate(doc)
     if crate is not None and exists(join(directory, crate[1])):
         found.append((crate[0], join(directory, crate[1])))
-    pkg = doc.get("package") if isinstance(doc.get("package"), dict) else {}
+    pkg = table if isinstance(table := doc.get("package"), dict) else {}
     for name, path in bin_targets(doc):
         places = [path] if path else [f"src/bin/{name}.rs", f"src/bin/{name}/main.rs"] + (
             ["src/main.rs"] if name == pkg.get("name") else [])
         root = next((join(directory, p) for p in places if exists(join(directory, p))), None)
-        if root is not None:
-            found.append((name.replace("-", "_"), normalize(root)))
+        # a path the tree holds climbs above no root: it normalizes
+        if root is not None and (at := normalize(root)) is not None:
+            found.append((name.replace("-", "_"), at))
     return found
 
 
@@ -282,8 +290,9 @@ def auto_target(doc: dict, rel: str) -> str | None:
     and likewise for tests/, examples/ and benches/; None for any other file."""
     parts = rel.split("/")
     if rel == "src/main.rs":
-        pkg = doc.get("package") if isinstance(doc.get("package"), dict) else {}
-        return pkg["name"].replace("-", "_") if isinstance(pkg.get("name"), str) else None
+        pkg = table if isinstance(table := doc.get("package"), dict) else {}
+        name = pkg.get("name")
+        return name.replace("-", "_") if isinstance(name, str) else None
     folder = parts[:2] == ["src", "bin"] and 2 or parts[0] in TARGET_DIRS and 1 or 0
     if not folder or len(parts) not in (folder + 1, folder + 2) or not rel.endswith(".rs"):
         return None
@@ -293,7 +302,7 @@ def auto_target(doc: dict, rel: str) -> str | None:
 
 
 def _dependency_names(doc: dict) -> frozenset[str]:
-    targets = doc.get("target") if isinstance(doc.get("target"), dict) else {}
+    targets = table if isinstance(table := doc.get("target"), dict) else {}
     tables = [doc, *(t for t in targets.values() if isinstance(t, dict))]
     return frozenset(name.replace("-", "_") for t in tables for table, _ in TABLES
                      if isinstance(t.get(table), dict) for name in t[table])
@@ -349,7 +358,7 @@ class RustResolver:
         self._path_loaded: dict[str, tuple[str, str]] | None = None
         self._roots: dict[str, str | None] = {}
 
-    def _imports_of(self, path: str) -> tuple[ImportSpec, ...]:
+    def _imports_of(self, path: str) -> Iterable[ImportSpec]:
         facts = self.facts.get(path)
         return facts.imports if facts is not None else ()
 
@@ -445,10 +454,10 @@ class RustResolver:
                     for key, attr in self.modules.declarations(source).items():
                         inline = key.split("::")[:-1]
                         base = join(self.module_dir(source), *inline) if inline else parent(source)
-                        if attr and not inline:
-                            loaded.setdefault(normalize(join(base, attr)), (source, self.module_dir(source)))
-                        elif attr:
-                            loaded.setdefault(normalize(join(base, attr)), ("", ""))
+                        target = normalize(join(base, attr)) if attr else None
+                        if target is None:  # none, or a `#[path]` above the root: no file of the tree
+                            continue
+                        loaded.setdefault(target, (source, self.module_dir(source)) if not inline else ("", ""))
             self._path_loaded = loaded
         return self._path_loaded
 
@@ -523,17 +532,15 @@ class RustResolver:
 
     def _use(self, importer: str, segments: list[str], level: int) -> Outcome:
         start = self._start(importer, segments, level)
-        if isinstance(start, str):
-            return start
-        if len(start) == 1:
-            return start  # a module of this file itself
+        if not isinstance(start, _Start):
+            return start  # a status, or a module of this file itself
         at, rest = start
         end, taken = self.modules.walk(at, rest)
         if not taken and rest and at.file == importer and not at.inline and (beside := self._beside(importer, rest[0])):
             end = self.modules.walk(beside, rest)[0]  # `self::pool` in a `#[path]` file
         return (end.file,)
 
-    def _start(self, importer: str, segments: list[str], level: int) -> Outcome | tuple[Module, list[str]]:
+    def _start(self, importer: str, segments: list[str], level: int) -> Outcome | _Start:
         """Where a path begins: (module, segments left), or (importer,) for an inline module
         of the importer itself, or a status."""
         if segments[0] == "self" and segments[1:2] == ["super"]:
@@ -542,11 +549,11 @@ class RustResolver:
         root = self.crate_root(importer)
         if head in ("crate", "self", "super") and root is None:
             return UNRESOLVED
-        if head == "crate":
-            return Module(root, parent(root)), rest
+        if head == "crate" and root is not None:
+            return _Start(Module(root, parent(root)), rest)
         if head == "self":
-            return (importer,) if level else (Module(importer, self.module_dir(importer)), rest)
-        if head == "super":
+            return (importer,) if level else _Start(Module(importer, self.module_dir(importer)), rest)
+        if head == "super" and root is not None:
             supers = 1
             while rest and rest[0] == "super":
                 supers, rest = supers + 1, rest[1:]
@@ -558,20 +565,20 @@ class RustResolver:
                 if up is None:
                     return UNRESOLVED
                 current = up
-            return Module(*current), rest
+            return _Start(Module(*current), rest)
         if head in self.crates:
             lib = self.crates[head]
-            return Module(lib, parent(lib)), rest
+            return _Start(Module(lib, parent(lib)), rest)
         if root is not None and self.edition(importer) == "2015":
             # 2015: a bare path starts at the crate root, unless it names another crate
-            return EXTERNAL if self._is_extern(head, importer, root) else (Module(root, parent(root)), segments)
+            return EXTERNAL if self._is_extern(head, importer, root) else _Start(Module(root, parent(root)), segments)
         # 2018 paths may start with a child module of the current (file) module
         if level:
             return EXTERNAL
         hit = self.modules.child(Module(importer, self.module_dir(importer)), head)
         if hit is None and (beside := self._beside(importer, head)) is not None:
             hit = self.modules.child(beside, head)
-        return (hit, rest) if hit is not None else EXTERNAL
+        return _Start(hit, rest) if hit is not None else EXTERNAL
 
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> RustResolver:

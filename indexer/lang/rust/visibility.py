@@ -13,9 +13,12 @@ a/foo.rs the folder a/foo/): the layout `mod` declarations give without `#[path]
 from __future__ import annotations
 
 import posixpath
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from indexer.resolve.tree import parent
+
+if TYPE_CHECKING:
+    from indexer.model import Edge, ImportSpec
 
 _DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
 
@@ -90,11 +93,11 @@ class Gate:
         self.view = view
         self.visibility: dict[str, str] = {}
 
-    def offer(self, path: str, spec: Any) -> None:
+    def offer(self, path: str, spec: ImportSpec) -> None:
         if spec.kind == "rust_use":
             self.visibility[path] = wider(self.visibility.get(path), spec.visibility)
 
-    def passes(self, edge: Any) -> bool:
+    def passes(self, edge: Edge) -> bool:
         """Does the importer of the edge see what the file it imports re-exports?"""
         visibility = self.visibility.get(edge.target)
         return visibility is None or self.view.sees(visibility, edge.target, edge.source, head_of(edge.spec))
