@@ -5,8 +5,9 @@ it changes no output, only wraps the functions each phase runs in a per-thread C
 The wrappers are set on the modules before `indexer.api.index` forks its workers, so the
 workers inherit them; each worker writes its totals to DIR after every chunk it extracts, the
 indexer's process at the end (`dump`). `collect` sums them. A phase's figure is the thread
-CPU time of its calls, inner phases subtracted (so the figures add up), which is why the
-breakdown runs apart from the timed cold runs: the clocks cost a little per call.
+CPU time of its calls, inner phases subtracted (so the figures add up). The breakdown runs
+apart from the timed cold runs: the clocks cost every call (local scopes' handlers run once
+per match), so read its shares rather than its seconds.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ _local = threading.local()  # .stack: per open phase of the thread, [start, seco
 _dir: Path | None = None
 
 
-def _timed(name: str | Callable[..., str], fn: Callable[..., Any]) -> Callable[..., Any]:
+def _timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     clock = time.thread_time
 
     @functools.wraps(fn)
@@ -38,14 +39,13 @@ def _timed(name: str | Callable[..., str], fn: Callable[..., Any]) -> Callable[.
         finally:
             stack.pop()
             spent = clock() - frame[0]
-            key = name if isinstance(name, str) else name(*args, **kwargs)
-            _totals[key] = _totals.get(key, 0.0) + spent - frame[1]
+            _totals[name] = _totals.get(name, 0.0) + spent - frame[1]
             if stack:
                 stack[-1][1] += spent
     return wrapper
 
 
-def _patch(module: Any, attr: str, name: str | Callable[..., str]) -> None:
+def _patch(module: Any, attr: str, name: str) -> None:
     setattr(module, attr, _timed(name, getattr(module, attr)))
 
 
