@@ -26,6 +26,7 @@ class Measured:
     stdout: str
     stderr: str
     peak_anon: int = 0  # bytes, peak_pss's anonymous part (the heaps, not the store's mapped pages)
+    cpu: float = 0.0  # user + system seconds of the process and the descendants it reaped (wait4)
 
 
 def _children() -> dict[int, list[int]]:
@@ -102,4 +103,5 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = Non
             thread.join()
         out.seek(0)
         err.seek(0)
-        return Measured(proc.returncode, wall, usage.ru_maxrss * 1024, peak, out.read(), err.read(), peak_anon)
+        return Measured(proc.returncode, wall, usage.ru_maxrss * 1024, peak, out.read(), err.read(), peak_anon,
+                        usage.ru_utime + usage.ru_stime)

@@ -5,6 +5,8 @@
     python -m benchmarks.probe queries REPO REV STORE ITERATIONS [NAME ...] [--refs NAME ...]
     python -m benchmarks.probe parse REPO REV WORKERS
     python -m benchmarks.probe tags REPO REV WORKERS        (the native floor: benchmarks/native_floor.py)
+    python -m benchmarks.probe query REPO REV WORKERS       (the Python floor: the same query from Python)
+    python -m benchmarks.probe query-all REPO REV WORKERS   (the same with the indexer's whole tags query)
     python -m benchmarks.probe agreement REPO REV STORE CTAGS.json
 """
 
@@ -18,7 +20,13 @@ from pathlib import Path
 
 
 def index(repo: str, rev: str, store_home: str, workers: int) -> dict:
+    """A cold or later index. With RENNET_PHASES=DIR, its CPU seconds per phase
+    (benchmarks/phases.py) under "phases"."""
     started = time.perf_counter()
+    phases_dir = os.environ.get("RENNET_PHASES")
+    if phases_dir:
+        from benchmarks import phases
+        phases.install(phases_dir)
     from indexer import api
 
     imported = time.perf_counter() - started
@@ -28,7 +36,11 @@ def index(repo: str, rev: str, store_home: str, workers: int) -> dict:
         "seconds": report.seconds, "import_seconds": imported, "files": report.files,
         "symbols": report.symbols, "edges": report.edges, "parsed_blobs": report.parsed_blobs,
         "reused_blobs": report.reused_blobs, "skipped": len(report.skipped), "oid": report.oid,
+        "fingerprint": report.fingerprint,
     }
+    if phases_dir:
+        phases.dump()
+        out["phases"] = phases.collect(phases_dir)
     return out
 
 
@@ -45,15 +57,53 @@ def fan_in(repo: str, rev: str, store_home: str, expect: str) -> dict:
 
 _parse_repo = None
 _native = None  # benchmarks.native_floor.NativeTags in a worker of the native floor
+_python_query = ""  # a worker of the Python floor: "shipped" (the native floor's query) or "all" (the indexer's)
+_queries: dict = {}  # language -> its compiled query, in a worker of the Python floor
 
 
-def _parse_init(repo: str, library: str | None) -> None:
-    global _parse_repo, _native
+def _parse_init(repo: str, library: str | None, python_query: str = "") -> None:
+    global _parse_repo, _native, _python_query
     import pygit2
     _parse_repo = pygit2.Repository(repo)
     if library is not None:
         from benchmarks.native_floor import NativeTags
         _native = NativeTags(Path(library))
+    _python_query = python_query
+    if python_query:  # as the indexer's extraction runs: its match objects are acyclic
+        import gc
+        gc.disable()
+
+
+def _python_matches(language: str, root) -> int:
+    """The native floor's query (the shipped patterns in the indexer's compact form), or with
+    "all" the indexer's whole tags query (its own patterns and every identifier leaf too), run
+    from Python: every match and every capture node handed over, and nothing done with them."""
+    from tree_sitter import Query, QueryCursor
+
+    from indexer.extract.tags import MATCH_LIMIT
+    from indexer.lang import grammars
+    if _python_query == "all":
+        cursor = QueryCursor(grammars.tags_query(language), match_limit=MATCH_LIMIT)  # as the indexer runs it
+        return _iterate(cursor.matches(root))
+    query = _queries.get(language)
+    if query is None:
+        shipped = grammars.shipped_source(language)
+        compact = grammars.compact_patterns(shipped, grammars.language(language))
+        text = "\n".join(compact[0] if compact is not None else [shipped])
+        query = _queries[language] = Query(grammars.language(language), text) if text else False
+    if query is False:
+        return 0
+    return _iterate(QueryCursor(query).matches(root))
+
+
+def _iterate(matches: list) -> int:
+    found = 0
+    for _pattern, caps in matches:
+        found += 1
+        for nodes in caps.values():
+            for _node in nodes:
+                pass
+    return found
 
 
 def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
@@ -86,14 +136,19 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
         if tree is not None:
             parsed += 1
             nodes += tree.root_node.descendant_count
+            if _python_query:
+                matches += _python_matches(language, tree.root_node)
     return blobs, parsed, nodes, matches
 
 
-def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
+def parse_only(repo: str, rev: str, workers: int, native: bool = False, python_query: str = "") -> dict:
     """The floor under any tree-sitter indexer: read every blob the index would parse and
     parse it with the same parsers and workers, nothing else (no query, no facts, no store).
     `native`: the floor under one that reads the shipped tags, the parse and that query in C
-    (benchmarks/native_floor.py). The benchmark times the whole process, as it times ctags and
+    (benchmarks/native_floor.py). `python_query`: the same query run from Python after the
+    parse, every match and capture iterated (the floor under a pure-Python extraction of those
+    tags, with the indexer's collector off as its extraction has it): "shipped", the native
+    floor's query; "all", the indexer's whole query. The benchmark times the whole process, as it times ctags and
     the cold index."""
     import multiprocessing
 
@@ -118,11 +173,11 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False) -> dict:
             jobs.append(job)
     tasks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in chunks(jobs, 64)]
     with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init,
-                                                  initargs=(r.path, library)) as pool:
+                                                  initargs=(r.path, library, python_query)) as pool:
         counts = list(pool.imap_unordered(_parse_chunk, tasks))
     blobs, parsed, nodes, matches = (sum(c[i] for c in counts) for i in range(4))
     out = {"blobs": blobs, "parsed": parsed, "nodes": nodes}
-    if native:
+    if native or python_query:
         out["tags_matches"] = matches
     return out
 
@@ -213,9 +268,10 @@ def main(argv: list[str]) -> int:
         repo, rev, store, iterations, *names = rest
         print(json.dumps(queries(repo, rev, store, int(iterations), names, refs)))
         return 0
-    if verb in ("parse", "tags"):
+    if verb in ("parse", "tags", "query", "query-all"):
         repo, rev, workers = rest
-        print(json.dumps(parse_only(repo, rev, int(workers), native=verb == "tags")))
+        python_query = {"query": "shipped", "query-all": "all"}.get(verb, "")
+        print(json.dumps(parse_only(repo, rev, int(workers), native=verb == "tags", python_query=python_query)))
         return 0
     if verb == "agreement":
         repo, rev, store, tags_json = rest

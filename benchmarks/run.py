@@ -249,28 +249,42 @@ def run_agreement(exe: str, tree: Path, repo: Path, rev: str, store: Path, out: 
     return json.loads(m.stdout.strip().splitlines()[-1])
 
 
-def run_index(repo: Path, rev: str, store: Path, workers: int) -> tuple[measure.Measured, dict]:
+def run_index(repo: Path, rev: str, store: Path, workers: int,
+              phases: Path | None = None) -> tuple[measure.Measured, dict]:
+    """An index in a fresh process; with `phases`, its CPU seconds per phase measured too
+    (benchmarks/phases.py, the probe's "phases"), which costs it a little time."""
     cmd = [python(), "-m", "benchmarks.probe", "index", str(repo), rev, str(store), str(workers)]
-    m = measure.run(cmd, env=child_env(store), cwd=str(ROOT))
+    env = child_env(store)
+    if phases is not None:
+        env["RENNET_PHASES"] = str(phases)
+    m = measure.run(cmd, env=env, cwd=str(ROOT))
     if m.returncode != 0:
         raise SystemExit(f"index failed ({rev}): {m.stderr.strip()[-600:]}")
     return m, json.loads(m.stdout.strip().splitlines()[-1])
 
 
-def run_parse_only(repo: Path, rev: str, workers: int, repeat: int,
-                   native: bool = False) -> tuple[measure.Measured, dict]:
+def median_cpu(runs: list[measure.Measured]) -> float:
+    """The median CPU seconds of the runs (user + system, the workers included)."""
+    return statistics.median(m.cpu for m in runs)
+
+
+def run_parse_only(repo: Path, rev: str, workers: int, repeat: int, native: bool = False,
+                   python_query: str = "") -> tuple[measure.Measured, dict, float]:
     """tree-sitter's parse of every blob the index parses, alone, on the same workers (median
     of `repeat` runs): the floor of any tree-sitter indexer's cold time on this machine. With
     `native`, the parse and the shipped tags query in C (benchmarks/native_floor.py): the floor
-    of any indexer reading those tags. Returns the run and what the probe counted."""
-    cmd = [python(), "-m", "benchmarks.probe", "tags" if native else "parse", str(repo), rev, str(workers)]
+    of any indexer reading those tags. With `python_query` "shipped", the same query run from
+    Python (tree-sitter's binding), every match and capture iterated: the floor of a pure-Python
+    extraction of those tags; "all", the indexer's whole query so (identifier leaves too). Returns the run, what the probe counted and the runs' median CPU seconds."""
+    verb = "tags" if native else {"shipped": "query", "all": "query-all"}.get(python_query, "parse")
+    cmd = [python(), "-m", "benchmarks.probe", verb, str(repo), rev, str(workers)]
     runs = []
     for _ in range(repeat):
         m = measure.run(cmd, env=child_env(), cwd=str(ROOT), sample=False)
         if m.returncode != 0:
-            raise SystemExit(f"{'native' if native else 'parse-only'} run failed: {m.stderr.strip()[-600:]}")
+            raise SystemExit(f"{verb} floor run failed: {m.stderr.strip()[-600:]}")
         runs.append(m)
-    return median_run(runs), json.loads(runs[-1].stdout.strip().splitlines()[-1])
+    return median_run(runs), json.loads(runs[-1].stdout.strip().splitlines()[-1]), median_cpu(runs)
 
 
 def run_queries(repo: Path, rev: str, store: Path, names: list[str], refs: list[str]) -> dict:
@@ -322,14 +336,21 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
     files = sum(len(f) for _, _, f in os.walk(tree))
     ct = run_ctags(ctags, tree, work / "checkouts" / f"{repo.name}.tags")
     print(f"[{label}] tree-sitter parse only", file=sys.stderr)
-    parse_floor, parsed = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS))
-    floors = {"parse_only_wall": parse_floor.wall}
+    parse_floor, parsed, parse_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS))
+    floors = {"parse_only_wall": parse_floor.wall, "parse_only_cpu": parse_cpu}
     if native:
         print(f"[{label}] parse and shipped tags query in C", file=sys.stderr)
-        tags_floor, matched = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), native=True)
+        tags_floor, matched, tags_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), native=True)
         # the same blobs parsed into the same trees, or the floor measures something else
-        floors.update(native_tags_wall=tags_floor.wall, tags_matches=matched["tags_matches"],
+        floors.update(native_tags_wall=tags_floor.wall, native_tags_cpu=tags_cpu, tags_matches=matched["tags_matches"],
                       native_trees_agree=(matched["parsed"], matched["nodes"]) == (parsed["parsed"], parsed["nodes"]))
+    print(f"[{label}] parse and the same query from Python", file=sys.stderr)
+    py_floor, py_matched, py_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="shipped")
+    floors.update(python_tags_wall=py_floor.wall, python_tags_cpu=py_cpu, python_tags_matches=py_matched["tags_matches"],
+                  python_trees_agree=(py_matched["parsed"], py_matched["nodes"]) == (parsed["parsed"], parsed["nodes"]))
+    print(f"[{label}] parse and the indexer's whole tags query from Python", file=sys.stderr)
+    all_floor, all_matched, all_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="all")
+    floors.update(python_all_wall=all_floor.wall, python_all_cpu=all_cpu, python_all_matches=all_matched["tags_matches"])
     store = work / "stores" / f"{repo.name}-{os.getpid()}"
     if store.exists():
         shutil.rmtree(store)
@@ -341,6 +362,12 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         colds.append(run_index(repo, base, store, workers))
     cold = median_run([m for m, _ in colds])
     cold_rep = colds[-1][1]
+    print(f"[{label}] cold index, CPU time by phase", file=sys.stderr)
+    shutil.rmtree(store, ignore_errors=True)
+    phases_dir = work / "phases" / f"{repo.name}-{os.getpid()}"
+    shutil.rmtree(phases_dir, ignore_errors=True)
+    phased_run, phased = run_index(repo, base, store, workers, phases=phases_dir)
+    shutil.rmtree(phases_dir, ignore_errors=True)
     fan = None
     if expect:
         m = measure.run([python(), "-m", "benchmarks.probe", "fanin", str(repo), base, str(store), str(expect)],
@@ -378,7 +405,9 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         "edges": cold_rep["edges"], "workers": workers,
         "ctags": {"wall": ct.wall, "max_rss": ct.max_rss},
         "cold": {"wall": cold.wall, "walls": [m.wall for m, _ in colds], "seconds": cold_rep["seconds"], "import_seconds": cold_rep["import_seconds"],
-                 "max_rss": cold.max_rss, "peak_pss": cold.peak_pss, "peak_anon": cold.peak_anon, "parsed_blobs": cold_rep["parsed_blobs"]},
+                 "max_rss": cold.max_rss, "peak_pss": cold.peak_pss, "peak_anon": cold.peak_anon, "parsed_blobs": cold_rep["parsed_blobs"],
+                 "cpu": median_cpu([m for m, _ in colds]), "cpus": [m.cpu for m, _ in colds]},
+        "phases": {**phased["phases"], "wall": phased_run.wall, "cpu": phased_run.cpu},
         "reindex": reindex,
         "floors": {**floors, "noop_index_wall": noop.wall},
         "queries": q, "fresh_symbol": fresh, "fresh_miss": fresh_miss,
@@ -411,6 +440,12 @@ def ratios(r: dict) -> dict:
             "noop_vs_cold": floors["noop_index_wall"] / cold} if (floors := r.get("floors")) else {}),
         **({"native_tags_vs_ctags": floors["native_tags_wall"] / r["ctags"]["wall"]}
            if floors and "native_tags_wall" in floors and r["ctags"]["wall"] else {}),
+        **({"python_vs_native_cpu": floors["python_tags_cpu"] / floors["native_tags_cpu"],
+            "cold_vs_native_cpu": r["cold"]["cpu"] / floors["native_tags_cpu"],
+            "cold_vs_python_cpu": r["cold"]["cpu"] / floors["python_tags_cpu"],
+            "python_vs_native_wall": floors["python_tags_wall"] / floors["native_tags_wall"],
+            "cold_vs_native_wall": cold / floors["native_tags_wall"]}
+           if floors and floors.get("native_tags_cpu") and floors.get("python_tags_cpu") and "cpu" in r["cold"] else {}),
     }
 
 
@@ -442,7 +477,9 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
     lines = [
         f"Machine: {info['nproc']} cores, {info['cpu']}, {info['memory_gib']} GiB; Python {info['python']}; "
         f"{info['ctags']}; rennet {info['rennet_commit']}; load average at start "
-        f"{info.get('loadavg_at_start', '?')} (the cores are shared: figures move with it)"
+        f"{info.get('loadavg_at_start', '?')}"
+        + (f", at end {info['loadavg_at_end']}" if info.get("loadavg_at_end") else "")
+        + " (the cores are shared: figures move with it)"
         + (f"; calibration loop {info['calibration_start_s']:.2f} s at start, {info['calibration_end_s']:.2f} s at end"
            if "calibration_end_s" in info else ""),
         f"Command: `{command}`", "",
@@ -502,6 +539,8 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
                 f"| {left} | {'no' if floor_x > limit else 'not excluded'} "
                 f"| {fmt_s(f['noop_index_wall'])} | {x['noop_vs_cold']:.3f} "
                 f"| {reindex_reachable} |")
+    lines += three_floors(results)
+    lines += phase_table(results)
     releases = [r for r in results if "size" not in r and r["reindex"]]
     if releases:
         lines += ["", "Registry corpora re-index the next release, not a 1% change (so the 1% targets are not applied): "
@@ -515,6 +554,97 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
         lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
             f"{r['label']} {r['fan_in']['agree']}/{r['fan_in']['checked']}" for r in fan)]
     return "\n".join(lines)
+
+
+def three_floors(results: list[dict]) -> list[str]:
+    """The native floor, the Python floor and the cold index side by side, in CPU seconds."""
+    rows = [r for r in results if "cold_vs_native_cpu" in r["ratios"]]
+    if not rows:
+        return []
+    lines = ["", "Three floors, in CPU seconds (user + system of the process and the workers it reaped, "
+             "median of the runs; wall in brackets). The native floor: parse + the shipped tags query in C; "
+             "the Python floor: the same parse and the same query from tree-sitter's Python binding, every "
+             "match and capture handed to Python and nothing done with them (`probe query`); the cold index "
+             "as in the first table. Python / native is the share of the cold time no pure-Python extraction "
+             "of those tags can avoid on this machine:", "",
+             "| corpus | native floor CPU s (wall) | Python floor CPU s (wall) | cold index CPU s (wall) "
+             "| Python / native | cold / native | cold / Python | matches C / Python "
+             "| the indexer's whole query from Python: CPU s (wall), matches |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        f, x = r["floors"], r["ratios"]
+        agree = "" if f.get("python_trees_agree") else " trees differ!"
+        whole = (f"{f['python_all_cpu']:.2f} ({fmt_s(f['python_all_wall'])}), {f['python_all_matches']}"
+                 if "python_all_cpu" in f else "-")
+        lines.append(f"| {r['label']} | {f['native_tags_cpu']:.2f} ({fmt_s(f['native_tags_wall'])}) "
+                     f"| {f['python_tags_cpu']:.2f} ({fmt_s(f['python_tags_wall'])}) "
+                     f"| {r['cold']['cpu']:.2f} ({fmt_s(r['cold']['wall'])}) "
+                     f"| {x['python_vs_native_cpu']:.2f} | {x['cold_vs_native_cpu']:.2f} | {x['cold_vs_python_cpu']:.2f} "
+                     f"| {f['tags_matches']} / {f['python_tags_matches']}{agree} | {whole} |")
+    return lines
+
+
+# The phases of `benchmarks/phases.py`, in the order of the table: first the work the Python
+# floor also does (read, parse, query), then the extraction's own Python, then the main side.
+PHASE_ORDER = [
+    ("floor", ["read blob from git", "content rules", "grammar setup (query compile)", "parse", "tree checks",
+               "query matches (C + binding objects)"]),
+    ("extraction beyond", ["tags: Python per match", "local scopes", "symbols", "identifier sites",
+                           "extract_tree rest (language hooks, merge)", "plain tokenizer (no grammar / unparseable)",
+                           "encode facts for the store", "extraction rest"]),
+    ("main side", ["plan (tree walk, stored keys)", "load stored summaries", "decode parsed facts (main)",
+                   "store writes: facts (hand-over)", "store writes: facts", "extraction, main side rest",
+                   "load earlier facts", "file entries", "marks", "manifests", "resolution", "rank", "fan-in",
+                   "entry points", "fingerprint", "pack snapshot record", "assembly rest", "store writes: snapshot"]),
+]
+
+
+def phase_table(results: list[dict]) -> list[str]:
+    """Where the cold index spends its CPU time, by phase (an extra cold run, benchmarks/phases.py)."""
+    rows = [r for r in results if r.get("phases", {}).get("phases")]
+    if not rows:
+        return []
+    lines = ["", "Where the cold index spends its CPU time, by phase: one more cold run with `RENNET_PHASES` "
+             "set (benchmarks/phases.py wraps each phase's functions in a per-thread CPU clock, inner phases "
+             "subtracted; the clocks cost that run a little). Seconds summed over the indexer's process and "
+             "its workers, and the share of the run's CPU time. `floor` rows are the work the Python floor "
+             "does too (its query is the shipped patterns alone; the index's also matches every identifier "
+             "leaf and its own patterns); `facts writer process` is the CPU of reaped children beyond the "
+             "workers' own figures; `rest` is process start, imports, worker start and what no phase covers.",
+             "", "| group | phase | " + " | ".join(r["label"] for r in rows) + " |",
+             "|---|---|" + "---:|" * len(rows)]
+
+    def cells(values: list[float]) -> str:
+        return " | ".join(f"{v:.2f} ({v / r['phases']['cpu']:.0%})" if r["phases"]["cpu"] else f"{v:.2f}"
+                          for v, r in zip(values, rows))
+
+    known: set[str] = set()
+    for group, names in PHASE_ORDER:
+        for name in names:
+            known.add(name)
+            values = [r["phases"]["phases"].get(name, 0.0) for r in rows]
+            if any(values):
+                lines.append(f"| {group} | {name} | {cells(values)} |")
+        if group == "extraction beyond":
+            lines.append(f"| {group} | facts writer process | "
+                         f"{cells([max(0.0, r['phases']['children_cpu'] - r['phases']['workers_cpu']) for r in rows])} |")
+    for name in sorted({n for r in rows for n in r["phases"]["phases"]} - known):
+        lines.append(f"| other | {name} | {cells([r['phases']['phases'].get(name, 0.0) for r in rows])} |")
+    rest = [r["phases"]["cpu"] - sum(r["phases"]["phases"].values())
+            - max(0.0, r["phases"]["children_cpu"] - r["phases"]["workers_cpu"]) for r in rows]
+    lines.append(f"| - | rest | {cells(rest)} |")
+    lines.append("| - | the run's CPU s (wall s) | "
+                 + " | ".join(f"{r['phases']['cpu']:.2f} ({fmt_s(r['phases']['wall'])})" for r in rows) + " |")
+    languages = sorted({k for r in rows for k in r["phases"].get("languages", {})},
+                       key=lambda k: -sum(r["phases"]["languages"].get(k, 0.0) for r in rows))
+    lines += ["", "Extraction by language (a blob's whole extraction: content rules, parse, tags, sites; "
+              "CPU seconds over the workers, and the share of the run's CPU time):", "",
+              "| language | " + " | ".join(r["label"] for r in rows) + " |", "|---|" + "---:|" * len(rows)]
+    for k in languages:
+        values = [r["phases"]["languages"].get(k, 0.0) for r in rows]
+        if max(values) >= 0.005:
+            lines.append(f"| {k} | {cells(values)} |")
+    return lines
 
 
 def agreement_table(results: list[dict]) -> list[str]:
@@ -644,6 +774,8 @@ def main(argv: list[str] | None = None) -> int:
         r["ratios"] = ratios(r)
         results.append(r)
     info["calibration_end_s"] = calibration_loop()
+    if Path("/proc/loadavg").exists():
+        info["loadavg_at_end"] = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
     report(results, info, command.strip(), Path(args.out), failed=failed)
     return 1 if failed else 0

@@ -241,3 +241,89 @@ def test_agreement_probe_compares_definitions_with_ctags_tags(tmp_path):
                             "only_ctags_kinds": [["function", 1]], "only_rennet_kinds": [["class", 1]]}
     assert found["not_definitions"] == [["anonymous", 1], ["namespace", 1]]
     assert set(found["languages"]) == {"python"}
+
+
+_POLY = {"a.py": "import b\n\nclass A:\n    def f(self, x):\n        y = x\n        return y + b.g()\n",
+         "b.py": "def g():\n    return 1\n", "c.go": "package c\n\nfunc H() int { return 2 }\n",
+         "d.ts": "export function k(n: number) { return n }\n", "notes.txt": "words\n"}
+
+
+def _probe(*args: str, env: dict | None = None) -> dict:
+    import json
+    import subprocess
+
+    from benchmarks.run import ROOT, child_env
+
+    out = subprocess.run([sys.executable, "-m", "benchmarks.probe", *args], capture_output=True, text=True,
+                         env={**child_env(), **(env or {})}, cwd=str(ROOT), check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_python_floor_runs_the_shipped_query_over_the_trees_the_index_parses(tmp_path):
+    from tree_sitter import Query, QueryCursor
+
+    from corpora.gitbuild import make_repo
+    from indexer.lang import grammars
+
+    make_repo(tmp_path / "r", [_POLY])
+    parsed = _probe("parse", str(tmp_path / "r"), "HEAD", "2")
+    shipped = _probe("query", str(tmp_path / "r"), "HEAD", "2")
+    whole = _probe("query-all", str(tmp_path / "r"), "HEAD", "2")
+    expected = 0  # the shipped patterns in the native floor's (the indexer's compact) form, counted here
+    for name, text in _POLY.items():
+        language = {"py": "python", "go": "go", "ts": "typescript"}.get(name.rsplit(".", 1)[1])
+        if language is None:
+            continue
+        compact = grammars.compact_patterns(grammars.shipped_source(language), grammars.language(language))
+        query = Query(grammars.language(language), "\n".join(compact[0] if compact else
+                                                              [grammars.shipped_source(language)]))
+        expected += len(QueryCursor(query).matches(grammars.parse(language, text.encode()).root_node))
+    assert {k: shipped[k] for k in parsed} == parsed  # the same blobs and trees as the parse floor
+    assert shipped["tags_matches"] == expected > 0
+    # the indexer's whole query also matches every identifier leaf: more than the shipped tags
+    assert whole["tags_matches"] > shipped["tags_matches"]
+
+
+def test_phases_of_a_cold_index_change_nothing_it_writes(tmp_path):
+    from corpora.gitbuild import make_repo
+
+    make_repo(tmp_path / "r", [_POLY])
+    plain = _probe("index", str(tmp_path / "r"), "HEAD", str(tmp_path / "s1"), "2")
+    timed = _probe("index", str(tmp_path / "r"), "HEAD", str(tmp_path / "s2"), "2",
+                   env={"RENNET_PHASES": str(tmp_path / "phases")})
+    assert "phases" not in plain
+    assert timed.pop("fingerprint") == plain.pop("fingerprint")
+    phases = timed.pop("phases")
+    for key in ("seconds", "import_seconds"):
+        plain.pop(key), timed.pop(key)
+    assert timed == plain
+    # the workers' figures came back (they parsed and queried) and the main side's too
+    for name in ("parse", "query matches (C + binding objects)", "tags: Python per match", "identifier sites",
+                 "resolution", "rank", "fingerprint", "store writes: snapshot"):
+        assert phases["phases"].get(name, 0.0) > 0.0, name
+    assert set(phases["languages"]) >= {"python", "go", "typescript"}
+    assert phases["workers_cpu"] > 0.0 and phases["main_cpu"] > 0.0
+
+
+def test_three_floors_and_the_phases_are_reported_in_cpu_time():
+    from benchmarks.run import markdown
+
+    r = {**_synthetic_result(reindex_wall=0.3), "label": "syn"}
+    r["cold"] = {**r["cold"], "cpu": 6.0}
+    r["floors"] = {"parse_only_wall": 1.0, "native_tags_wall": 1.5, "native_tags_cpu": 2.0, "native_trees_agree": True,
+                   "python_tags_wall": 1.6, "python_tags_cpu": 2.5, "python_tags_matches": 10, "tags_matches": 10,
+                   "python_trees_agree": True, "python_all_wall": 2.0, "python_all_cpu": 3.0,
+                   "python_all_matches": 40, "noop_index_wall": 0.2}
+    r["phases"] = {"phases": {"parse": 1.0, "resolution": 0.5}, "languages": {"python": 2.0},
+                   "workers_cpu": 3.0, "main_cpu": 2.0, "children_cpu": 3.5, "wall": 4.0, "cpu": 6.0}
+    r["ratios"] = ratios(r)
+    assert r["ratios"]["python_vs_native_cpu"] == 1.25 and r["ratios"]["cold_vs_native_cpu"] == 3.0
+    info = {"nproc": 2, "cpu": "x", "memory_gib": 1, "python": "3", "ctags": "c", "rennet_commit": "r"}
+    lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
+    row = next(line for line in lines if line.startswith("| syn | 2.00 (1.50)"))
+    assert [c.strip() for c in row.split("|")[2:-1]] == [
+        "2.00 (1.50)", "2.50 (1.60)", "6.00 (4.00)", "1.25", "3.00", "2.40", "10 / 10", "3.00 (2.00), 40"]
+    assert "| floor | parse | 1.00 (17%) |" in lines
+    assert "| extraction beyond | facts writer process | 0.50 (8%) |" in lines
+    assert "| - | rest | 4.00 (67%) |" in lines  # 6.0 - 1.5 in phases - 0.5 in the writer
+    assert "| python | 2.00 (33%) |" in lines
