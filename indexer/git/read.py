@@ -187,7 +187,7 @@ def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     about half the cost of `repo[oid].data`)."""
     try:
         kind, data = repo.odb.read(oid)
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, pygit2.GitError):  # a GitError's class does not pickle out of a worker
         raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
     if kind != _BLOB:
         raise MissingObjects(f"object {oid[:12]} is not a blob")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, NamedTu
 import pygit2
 
 from indexer import worker_start
-from indexer.contract.errors import RennetError
+from indexer.contract.errors import MissingObjects, RennetError
 from indexer.extract.child_process import die_with_parent
 from indexer.git import read as gitread
 from indexer.pipeline.plan import BlobJob, Plan
@@ -87,7 +87,14 @@ def extract_facts(job: BlobJob, repo: pygit2.Repository | None = None) -> BlobFa
 
 
 def _extract_chunk(jobs: list[BlobJob]) -> list[StoredFacts]:
-    return [extract_job(job) for job in jobs]
+    try:
+        return [extract_job(job) for job in jobs]
+    except pygit2.GitError as exc:
+        # pygit2's exception classes live in `_pygit2`, which the parent cannot import to unpickle
+        # them: what leaves a worker is the typed error
+        if isinstance(exc, KeyError):
+            raise MissingObjects(f"an object is missing from the object database ({exc})") from None
+        raise RennetError(f"git: {exc}", code="git_error") from None
 
 
 # --- main side ---------------------------------------------------------------------------
