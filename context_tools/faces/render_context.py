@@ -126,8 +126,10 @@ def symbol(result: Result) -> str:
 
 def references(result: Result) -> str:
     d = result.data
-    counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
-    out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}")]
+    # the code's classes, then the text's count apart
+    counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items() if k != "text")
+    out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}; "
+                  f"text {d.text_sites}")]
     for s in d.sites:
         out.append(_shown(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
                    + (f"  {_s(s.text, 160)}" if s.text else ""))

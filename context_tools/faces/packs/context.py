@@ -97,7 +97,7 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
     path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
     include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False
-    resolution: Annotated[Literal["import", "same_file", "same_package", "name_match"],
+    resolution: Annotated[Literal["import", "same_file", "same_package", "name_match", "text"],
                           Meta(description="only sites resolved this way")] | None = None
     text: Annotated[bool, Meta(description="include each site's source line")] = False
     limit: Annotated[int, page_limit(200, "sites")] | None = None

@@ -32,7 +32,7 @@ class Site(Struct):
     line: int
     col: int
     role: str  # definition call reference module local identifier (model.Occurrence)
-    resolution: str  # same_file same_package import name_match
+    resolution: str  # same_file same_package import name_match text
     text: str | None = None
 
 
@@ -42,6 +42,9 @@ class ReferencesAnswer(Struct):
     definitions_total: int
     by_resolution: dict[str, int]  # over every site, not just this page
     sites: list[Site]
+    # the sites in code and in prose, markup or data (`text`), over every site, filter or not
+    code_sites: int = 0
+    text_sites: int = 0
 
 
 class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):
@@ -60,4 +63,10 @@ class WorkspaceReferencesAnswer(ReferencesAnswer, kw_only=True):
     member_freshness: MemberFreshnessPage
 
 
-RESOLUTIONS = ("import", "same_file", "same_package", "name_match")  # as by_resolution lists them
+RESOLUTIONS = ("import", "same_file", "same_package", "name_match", "text")  # as by_resolution lists them
+
+
+def code_and_text(counts: dict[str, int]) -> tuple[int, int]:
+    """(code sites, text sites) of an answer's counts by resolution."""
+    text = counts.get("text", 0)
+    return sum(counts.values()) - text, text

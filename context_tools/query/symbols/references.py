@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from context_tools.query.pinned import open_pinned
-from context_tools.query.symbols.answers import RESOLUTIONS, ReferencesAnswer, Site, WorkspaceReferencesAnswer
+from context_tools.query.symbols.answers import (
+    RESOLUTIONS,
+    ReferencesAnswer,
+    Site,
+    WorkspaceReferencesAnswer,
+    code_and_text,
+)
 from context_tools.query.symbols.lookup import definition, find_exact, modules_of, other_kinds
 from context_tools.query.symbols.names import name_parts
 from context_tools.query.symbols.sites import ORDER, sites_of
@@ -44,7 +50,8 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
         items = _with_text(snap, items)
     modules = modules_of(snap)
     shown = [definition(*d, modules) for d in defs[: ctx.cap("definitions")]]
-    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts)),
+                  freshness=fresh, page=page)
 
 
 def _narrowed(input: ReferencesInput) -> bool:
@@ -79,7 +86,7 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     named = {m.member.name: modules_of(m.snap) for m in members}
     all_defs = [tag(definition(*d, named[m.member.name]), m.member.name) for m in members for d in defs[m.member.name]]
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
-                                     workspace=name, member_freshness=scope.member_freshness)
+                                     *code_and_text(counts), workspace=name, member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
 
 

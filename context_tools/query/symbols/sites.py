@@ -1,6 +1,6 @@
 """Reference sites of a name in one snapshot, each tagged with how it was tied to the
-definitions asked about: `same_file`, `same_package`, `import` or `name_match` (see the
-package's docstring). What each language binds is asked of its bindings
+definitions asked about: `same_file`, `same_package`, `import`, `name_match` or, in a file of
+prose, markup or data, `text` (see the package's docstring). What each language binds is asked of its bindings
 (indexer/lang/bindings.py): by an import's kind, a file's language, or the language a package
 key starts with."""
 
@@ -12,13 +12,14 @@ from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.names import anchor, name_parts
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
+from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
     from indexer.model import Occurrence
     from indexer.store.snapshot import Snapshot
 
-ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3}
+ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
 MODULE_KINDS = frozenset({"module", "namespace", "package"})
 
 
@@ -117,6 +118,8 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return of_language(package[0]).sees_in_package(scopes.projects, path, package_files[package])
 
     def resolution(path: str) -> str:
+        if _is_text(snap, path):
+            return "text"
         if path in def_files:
             return "same_file"
         hit = reaches.get(path)
@@ -144,7 +147,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
         how = "import" if through else resolution(path)
-        if len(parts) > 1 and how == "name_match":
+        if len(parts) > 1 and how in ("name_match", "text"):
             continue  # a qualified query asks for this definition, not any same-named thing
         counts[how] += 1
         if input.resolution and how != input.resolution:
@@ -162,6 +165,13 @@ def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:
     GuzzleHttp\\Psr7\\Utils.php), a Ruby file's outermost module. Its first part is its
     language's name. None for other files and for a file that declares no package."""
     return of_path(path).package_of(snap, path)
+
+
+def _is_text(snap: Snapshot, path: str) -> bool:
+    """Is the file prose, markup or data (Markdown, plain text, configuration, ignore files:
+    `PROSE_AND_DATA`)? Its words name no binding: its sites are `text`, listed after the code's."""
+    entry = snap.file(path)
+    return entry is not None and entry.language in PROSE_AND_DATA
 
 
 def _rules_of(snap: Snapshot, path: str) -> Bindings:
