@@ -67,3 +67,73 @@ def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
 def test_the_bases_read_from_the_tree(source, bases):
     facts = extract_blob(source.encode(), "m.py", "python")
     assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+# --- members through the hierarchy (context.symbol) ------------------------------------------
+
+@pytest.fixture(scope="module")
+def app():
+    return REPO.asked()
+
+
+def _ref(r) -> tuple[str, str, int]:
+    return r.qualified, r.path, r.line
+
+
+def test_a_member_inherited_through_the_mro_is_found_with_its_class_and_chain(app):
+    d, = app.call("context.symbol", name="App.handle", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.line, d.match) == ("pkg/base.py", "Base.handle", 2, "inherited")
+    assert _ref(d.inherited_from) == ("Base", "pkg/base.py", 1)
+    assert [c.qualified for c in d.chain] == ["App", "Handler", "Base"]  # Base before Mixin: C3
+
+
+def test_the_nearest_class_of_the_mro_wins(app):
+    # Sub(App, Local): App defines other, Mixin does too, further along
+    d, = app.call("context.symbol", name="Sub.other", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.match) == ("app.py", "App.other", "inherited")
+    assert [c.qualified for c in d.chain] == ["Sub", "App"]
+
+
+def test_an_override_is_reported(app):
+    d, = app.call("context.symbol", name="App.other", fuzzy=False).data.definitions
+    assert d.match == "exact" and d.inherited_from is None
+    assert _ref(d.overrides) == ("Mixin.other", "pkg/base.py", 10)
+    d, = app.call("context.symbol", name="Mixin.other", fuzzy=False).data.definitions
+    assert d.overrides is None
+
+
+def test_a_member_no_class_of_the_mro_defines_is_not_found(app):
+    from indexer.contract.errors import NotFound
+
+    with pytest.raises(NotFound):
+        app.call("context.symbol", name="App.missing", fuzzy=False)
+
+
+def test_hierarchy_lists_bases_in_mro_then_unresolved_then_subclasses(app):
+    r = app.call("context.symbol", name="App", hierarchy=True)
+    assert [(x.relation, x.spec, x.status, x.path, x.line) for x in r.data.hierarchy] == [
+        ("base", "Handler", "resolved", "pkg/web.py", 8),
+        ("base", "Base", "resolved", "pkg/base.py", 1),
+        ("base", "Mixin", "resolved", "pkg/base.py", 6),
+        ("subclass", "Sub", "resolved", "app.py", 16),
+    ]
+    r = app.call("context.symbol", name="Client", hierarchy=True)
+    assert [(x.relation, x.spec, x.status) for x in r.data.hierarchy] == [
+        ("base", "Session", "external"), ("base", "Missing", "unresolved")]
+    r = app.call("context.symbol", name="Base", hierarchy=True)
+    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [("subclass", "Handler", "pkg/web.py")]
+
+
+def test_hierarchy_is_paged(app):
+    first = app.call("context.symbol", name="App", hierarchy=True, limit=3)
+    assert [x.spec for x in first.data.hierarchy] == ["Handler", "Base", "Mixin"]
+    assert first.page.truncated
+    rest = app.call("context.symbol", name="App", hierarchy=True, limit=3, cursor=first.page.cursor)
+    assert [x.spec for x in rest.data.hierarchy] == ["Sub"]
+
+
+def test_hierarchy_of_what_is_no_class_is_not_found(app):
+    from indexer.contract.errors import NotFound
+
+    with pytest.raises(NotFound):
+        app.call("context.symbol", name="factory", hierarchy=True)

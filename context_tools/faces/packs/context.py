@@ -84,6 +84,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
     path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
+    hierarchy: Annotated[bool, Meta(description="list the class's bases and known subclasses (paged) instead")] = False
     limit: Annotated[int, page_limit(50, "definitions")] | None = None
     cursor: Cursor | None = None
 

@@ -8,7 +8,15 @@ from msgspec import Struct
 from context_tools.query.workspace_scope import MemberFreshnessPage
 
 
-class Definition(Struct):
+class ClassRef(Struct):
+    """A class, or a member of one, where the map defines it."""
+
+    qualified: str
+    path: str
+    line: int
+
+
+class Definition(Struct, omit_defaults=True):
     name: str
     qualified: str
     kind: str
@@ -17,14 +25,31 @@ class Definition(Struct):
     end_line: int
     signature: str
     module: str  # the file's module: a Rust crate path (`demo::net`), else dotted from the path
-    match: str  # "exact" | "qualified" | "fuzzy"
+    match: str  # "exact" | "qualified" | "fuzzy" | "inherited"
+    # a member asked on a class that inherits it (`App.handle` defined on Base): the class
+    # defining it, and the classes from the one asked to it in method resolution order
+    inherited_from: ClassRef | None = None
+    chain: list[ClassRef] | None = None
+    overrides: ClassRef | None = None  # the member of a base class this one overrides
 
 
-class SymbolAnswer(Struct):
+class Relative(Struct, omit_defaults=True):
+    """A class's base or known subclass (`context.symbol --hierarchy`)."""
+
+    relation: str  # "base" (in method resolution order) | "subclass"
+    spec: str  # the base as its class declares it; a subclass's qualified name
+    status: str  # resolved external unresolved (as an `inherits` edge's)
+    qualified: str = ""  # where resolved: its qualified name, file and line
+    path: str = ""
+    line: int = 0
+
+
+class SymbolAnswer(Struct, omit_defaults=True):
     query: str
     fuzzy: bool  # true when nothing matched exactly and these are near names
     note: str
     definitions: list[Definition]
+    hierarchy: list[Relative] | None = None  # with `hierarchy`: the class's bases, then its known subclasses
 
 
 class Site(Struct):
