@@ -59,6 +59,7 @@ class Site(Struct):
     role: str  # definition call reference module local identifier (model.Occurrence)
     resolution: str  # same_file same_package import name_match text
     text: str | None = None
+    rule: str = ""  # the binding that decided the resolution (`import`, `attribute of an untyped receiver`, ...)
 
 
 class ReferencesAnswer(Struct):

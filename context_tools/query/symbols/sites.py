@@ -6,6 +6,7 @@ key starts with."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Protocol
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
@@ -16,7 +17,7 @@ from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.model import Occurrence
+    from indexer.model import ImportSpec, Occurrence
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -132,6 +133,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound))
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
@@ -147,14 +149,121 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
         how = "import" if through else resolution(path)
+        rule = "import alias" if through else _RULES[how]
+        if not through and not is_def and how in _BOUND:
+            decided = by_syntax.decide(path, occ)
+            if decided is None:
+                continue  # a keyword argument's name: no site of a definition
+            if decided:
+                how, rule = decided
         if len(parts) > 1 and how in ("name_match", "text"):
             continue  # a qualified query asks for this definition, not any same-named thing
         counts[how] += 1
         if input.resolution and how != input.resolution:
             continue
-        sites.append(Site(path, occ.line, occ.col, occ.role, how))
+        sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
     sites.sort(key=lambda s: (ORDER[s.resolution], s.path, s.line, s.col))
     return sites, counts
+
+
+# the binding that decides a site resolved by its file alone
+_RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
+          "text": "text file"}
+_BOUND = frozenset({"same_file", "same_package", "import"})
+
+
+class _BySyntax:
+    """A site resolved by its own syntax where its language says how it is written
+    (`Bindings.site_syntax`): an attribute `x.name` by what `x` is (a module an import binds
+    that reaches a defining or re-exporting file, a method's class, `self`/`cls` for a method),
+    anything the index cannot type a `name_match`; a keyword argument's name no site; a bare
+    name no site of a method (a method is reached through its class or an instance)."""
+
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str]) -> None:
+        self.snap = snap
+        self.simple = simple
+        self.reaching = reaching  # files whose import makes a module's `name` this definition
+        self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
+        self.classes = {anchor(s) for _, s, _ in defs if s.container}
+        self.lines: dict[str, list[bytes]] = {}
+        self.modules: dict[tuple[str, str], bool | None] = {}
+
+    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | bool:
+        """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
+        file, None when it is no site."""
+        rules = _rules_of(self.snap, path)
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines() if rules.site_syntax(
+                b"", 0, "") is not None else []
+        if not 0 < occ.line <= len(lines):
+            return False
+        syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        if syntax is None:
+            return False
+        if syntax.form == "keyword":
+            return None
+        if syntax.form == "bare":
+            return ("name_match", "bare name, not a method's") if self.methods_only else False
+        receiver = syntax.receiver
+        if not receiver:
+            return "name_match", "attribute of an untyped receiver"
+        if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
+            return False if receiver[-1] in self.classes else (
+                "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
+        head = receiver[0]
+        if len(receiver) == 1 and head in ("self", "cls"):
+            return False if self.classes else ("name_match", f"attribute of {head}, not a function")
+        if len(receiver) == 1 and head in self.classes:
+            return False
+        if len(receiver) == 1 and self._instance(path, head, lines):
+            return False
+        reached = self._module_reaches(path, head)
+        if reached is None:
+            return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+        if reached:
+            return False
+        return "name_match", f"attribute of module `{head}`, which does not reach it"
+
+    def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
+        """Is `name` assigned an instance of a method's class somewhere in the file (`app =
+        Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
+        makes: the file's own lines, read as written, whatever scope they are in."""
+        key = (path, "=" + name)
+        if key not in self.modules:
+            self.modules[key] = bool(self.classes) and any(
+                m is not None and m.group(1).decode() in self.classes
+                for line in lines if name.encode() in line
+                for m in [re.match(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
+                                   rb"([A-Za-z_]\w*)\s*\(", line)])
+        return bool(self.modules[key])
+
+    def _module_reaches(self, path: str, head: str) -> bool | None:
+        """Does an import of the file binding `head` reach a defining or re-exporting file?
+        None when no import binds it."""
+        key = (path, head)
+        if key not in self.modules:
+            facts = self.snap.import_facts(path)
+            specs = [spec for spec in (facts.imports if facts else ()) if _binds_local(spec, head)]
+            if not specs:
+                self.modules[key] = None
+            else:
+                # a from-import must bind the module itself (`from pkg import api`), not a name
+                # it defines (`from ._models import Request` makes `Request.get` no module's)
+                # ... or a method's class (`from .api import Client as C`: `C.fetch`)
+                self.modules[key] = any(
+                    same_import(spec, e) and e.target in self.reaching
+                    and (not spec.names or of_import(spec.kind).binds_module(spec, e.target) or any(
+                        name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
+                    for spec in specs for e in self.snap.imports(path))
+        return self.modules[key]
+
+
+def _binds_local(spec: ImportSpec, local: str) -> bool:
+    """Does the import bind `local` in its file (`Bindings.binds`, and a plain `import a.b`'s `a`)?"""
+    if not spec.names:  # `import a.b as c` binds c, `import a.b` binds a
+        return spec.aliases[0] == local if spec.aliases else spec.spec.split(".")[0] == local
+    return any(bound == local for _, bound in of_import(spec.kind).binds(spec))
 
 
 def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:

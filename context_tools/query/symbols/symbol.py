@@ -32,7 +32,8 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
     h = Hierarchy(snap)
     more: dict[tuple[str, int, int], dict[str, object]] = {}
     parts = name_parts(input.name)
-    if not hits and len(parts) > 1:  # `App.handle` where App inherits handle
+    if not hits and len(parts) > 1 and any(is_class(s) for _, s in snap.definitions(parts[-2])):
+        # `App.handle` where App inherits handle
         classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
         for path, sym, source, chain in inherited(h, classes, parts[-1]):
             if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
