@@ -10,16 +10,18 @@ import json
 import pytest
 
 from indexer.extract.blob import extract_blob
-from tests.annotated import FIXTURES, load
-from tests.indexed import Indexed
+from tests.annotated import FIXTURES, load, noted_sites
+from tests.indexed import Indexed, sites
 
-CASE = load(FIXTURES / "hierarchy" / "python_bases.txt", keys=("inherits:",))
+CASE = load(FIXTURES / "hierarchy" / "python_bases.txt", keys=("inherits:", "site:"))
 REPO = Indexed(CASE.files, "rennet-hierarchy-", message="hierarchy")
 
 
-def _noted() -> list[tuple[str, int, str, str, str | None, str | None]]:
+def _noted(case=CASE) -> list[tuple[str, int, str, str, str | None, str | None]]:
     out = []
-    for n in CASE.notes:
+    for n in case.notes:
+        if n.key != "inherits:":
+            continue
         for item in n.value.split(","):
             spec, status, *where = item.split()
             to, base = where if where else (None, None)
@@ -50,9 +52,9 @@ def test_an_inherits_edge_names_its_class(dumped):
 
 
 def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
-    # a base is not an import: pkg/base.py's fan-in is its two importers, not more
+    # a base is not an import: pkg/base.py's fan-in is its three importers, not more
     files = {d["path"]: d for d in dumped if d["type"] == "file"}
-    assert files["pkg/base.py"]["fan_in"] == 2
+    assert files["pkg/base.py"]["fan_in"] == 3
 
 
 @pytest.mark.parametrize(("source", "bases"), [
@@ -137,3 +139,36 @@ def test_hierarchy_of_what_is_no_class_is_not_found(app):
 
     with pytest.raises(NotFound):
         app.call("context.symbol", name="factory", hierarchy=True)
+
+
+# --- references through the hierarchy -------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
+def test_references_qualified_through_a_class_or_a_known_subclass(app, name):
+    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+
+
+def test_references_of_an_inherited_member_resolve_against_the_base(app):
+    r = app.call("context.references", name="App.handle")
+    assert [(d.path, d.qualified, d.match) for d in r.data.definitions] == [("pkg/base.py", "Base.handle", "inherited")]
+
+
+# --- JavaScript and TypeScript ----------------------------------------------------------------
+
+JS = load(FIXTURES / "hierarchy" / "js_ts_bases.txt", keys=("inherits:",))
+JS_REPO = Indexed(JS.files, "rennet-hierarchy-js-", message="hierarchy js")
+
+
+def test_js_and_ts_bases_are_inherits_edges_as_their_comments_say():
+    from indexer.api import open_store, snapshot
+
+    repo, store_path = JS_REPO.paths
+    with open_store(store_path) as store:
+        dumped = [json.loads(line) for line in snapshot(repo, "main", store=store).canonical_lines()]
+    edges = [d for d in dumped if d["type"] == "edge" and d["kind"] == "inherits"]
+    assert sorted((d["from"], d["line"], d["spec"], d["status"], d["to"], d["base"]) for d in edges) == _noted(JS)
+
+
+def test_a_ts_member_is_found_through_its_class_bases():
+    d, = JS_REPO.asked().call("context.symbol", name="Handler.handle", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.match) == ("src/base.ts", "Base.handle", "inherited")

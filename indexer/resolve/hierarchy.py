@@ -8,6 +8,11 @@ by an import (`from .web import Base`, `import web` for `web.Base`, `import a.b 
 reaches several. A base bound by an import that reaches no file of the tree keeps the import's
 status (`external` or `unresolved`), a builtin (`object`, `Exception`) is `external`, and any
 other unbound name is `unresolved`: kept, and marked as imports are.
+
+JavaScript and TypeScript (`extends`, `implements`, an interface's `extends`): the same, by
+their imports (`import { Base as B } from "./web"`, `import * as web`, `const web =
+require("./web")` for `web.Base`); a default import lands on its file under the name
+`default`. A name nothing binds is a global of the environment (`Error`): `external`.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ class Inherits(Struct, frozen=True, gc=False):
     target: str = ""  # the base's file, when resolved
     base: str = ""  # the base's name there, when resolved
 
+
+_KINDS = frozenset({"python", "js"})  # the import kinds a base is bound by
 
 # (file, top-level name) -> does the file define it?
 Defines = Callable[[str, str], bool]
@@ -64,15 +71,16 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
     out: list[Inherits] = []
     for path in declaring:
         full = facts[path]
-        out += resolve_bases(path, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []), defines)
+        out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []), defines)
     return out
 
 
-def resolve_bases(path: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
+def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
                   unresolved: list[UnresolvedImport], defines: Defines) -> list[Inherits]:
     """The `inherits` edges of one Python file's classes, in declaration order; `edges` and
     `unresolved` are the file's own imports' (any others are ignored)."""
     out = []
+    python = language == "python"
     for b in bases:
         parts = b.base.split(".")
         if len(parts) == 1 and defines(path, parts[0]):
@@ -80,7 +88,9 @@ def resolve_bases(path: str, bases: Iterable[Base], imports: list[ImportSpec], e
             continue
         bound = _binding(imports, parts, b.line)
         if bound is None:
-            status = "external" if len(parts) == 1 and hasattr(builtins, parts[0]) else "unresolved"
+            # a name no import binds: Python's builtins, and a JS/TS global of the environment
+            # (`Error`, `HTMLElement`) where nothing binds it, are outside the tree
+            status = "external" if len(parts) == 1 and (hasattr(builtins, parts[0]) or not python) else "unresolved"
             out.append(Inherits(path, b.cls, b.base, b.line, status))
             continue
         spec, name = bound
@@ -99,7 +109,7 @@ def _binding(imports: list[ImportSpec], parts: list[str], line: int) -> tuple[Im
     any), and the name the base has in what the import reaches."""
     found = None
     for spec in imports:
-        if spec.kind != "python":
+        if spec.kind not in _KINDS:
             continue
         name = _bound_name(spec, parts)
         if name is not None and (found is None or spec.line <= line):
@@ -109,15 +119,17 @@ def _binding(imports: list[ImportSpec], parts: list[str], line: int) -> tuple[Im
 
 def _bound_name(spec: ImportSpec, parts: list[str]) -> str | None:
     head = parts[0]
-    if spec.names:  # from m import a, b as c
+    if spec.names:  # from m import a, b as c; import { a, b as c } from "m"
         for i, original in enumerate(spec.names):
             local = spec.aliases[i] if spec.aliases and spec.aliases[i] else original
+            if original == "*" and local == head and len(parts) == 2:  # import * as web: `web.Base`
+                return parts[-1]
             if original != "*" and local == head:
                 return original if len(parts) == 1 else parts[-1]
         return None
     if len(parts) < 2:
         return None
-    if spec.aliases:  # import a.b as c: `c.Base`
+    if spec.aliases:  # import a.b as c, const c = require("m"), import * as c: `c.Base`
         return parts[-1] if spec.aliases[0] == head and len(parts) == 2 else None
     module = spec.spec.split(".")  # import a.b: `a.b.Base`
     return parts[-1] if parts[:-1] == module else None

@@ -47,8 +47,9 @@ class Hierarchy:
         if found is None:
             facts = self.snap.import_facts(path)
             bases = facts.bases if facts is not None else []
+            entry = self.snap.file(path)
             found = self._edges[path] = resolve_bases(
-                path, bases, facts.imports if facts is not None else [], self.snap.imports(path),
+                path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
                 self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None) if bases else []
         return found
 
@@ -203,3 +204,28 @@ def relatives(h: Hierarchy, c: Cls) -> list[Relative]:
     for x in h.subclasses(c):
         out.append(Relative("subclass", x.sym.qualified, "resolved", x.sym.qualified, x.path, x.sym.line))
     return out
+
+
+def reached_through(h: Hierarchy, hits: list[tuple[str, Symbol]]) -> list[tuple[str, str]]:
+    """(file, name) of the known subclasses, at any depth, of the classes the members `hits`
+    are defined in, that resolve the member's name to it (not to an override, nor to another
+    base earlier in their order): the classes its sites may be qualified through. At most
+    MRO_CAP are visited."""
+    out: set[tuple[str, str]] = set()
+    for path, sym in hits:
+        owner = container_class(h, path, sym)
+        if owner is None:
+            continue
+        seen = {owner.key}
+        todo = [owner]
+        while todo and len(seen) < MRO_CAP:
+            c = todo.pop()
+            for sub in h.subclasses(c):
+                if sub.key in seen:
+                    continue
+                seen.add(sub.key)
+                todo.append(sub)
+                found = h.member(sub, sym.name)
+                if found is not None and found[0].key == owner.key:
+                    out.add((sub.path, sub.sym.name))
+    return sorted(out)

@@ -37,10 +37,13 @@ class SiteQuery(Protocol):
     def resolution(self) -> str | None: ...
 
 
-def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset()
-             ) -> tuple[list[Site], dict[str, int]]:
+def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
+             via: list[tuple[str, str]] | None = None) -> tuple[list[Site], dict[str, int]]:
     """Reference sites of the name in one snapshot, resolved against `defs` (its own definitions);
-    `imported_from_members`: files importing the name's package from another workspace member."""
+    `imported_from_members`: files importing the name's package from another workspace member;
+    `via`: (file, name) of the classes a method is reached through besides its own (the class
+    asked that inherits it, the known subclasses of its class): `App.handle` is Base's."""
+    via = via or []
     parts = name_parts(input.name)
     simple = parts[-1]
     starts = sorted({(p, s.name) for p, s, _ in defs})
@@ -80,7 +83,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     # What a file must import to reach a definition: the name it is bound by at the top (a
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
-    anchors = sorted({(p, anchor(s)) for p, s, _ in defs} | set(exported))
+    anchors = sorted({(p, anchor(s)) for p, s, _ in defs} | set(exported) | set(via))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -89,7 +92,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     # an import of a module as a whole reaches what it offers under the name asked (`api.get`), or
     # a class of a method that the file names (`pkg.Headers(...).get`): not `attr.asdict` where
     # attr offers `_asdict`, nor every `run` of a file importing pytest, which offers Pytester
-    classes = {anchor(s) for _, s, _ in defs if s.container}
+    classes = {anchor(s) for _, s, _ in defs if s.container} | {n for _, n in via}
     offered_whole = {p: names & classes for p, names in bound.items() if simple in names or names & classes}
 
     def whole(importer: str, target: str) -> bool:
@@ -133,7 +136,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound))
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes)
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
@@ -179,12 +182,12 @@ class _BySyntax:
     anything the index cannot type a `name_match`; a keyword argument's name no site; a bare
     name no site of a method (a method is reached through its class or an instance)."""
 
-    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str]) -> None:
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str]) -> None:
         self.snap = snap
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
         self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
-        self.classes = {anchor(s) for _, s, _ in defs if s.container}
+        self.classes = classes  # the methods' classes, and those they are reached through
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
 
