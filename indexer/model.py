@@ -85,6 +85,15 @@ class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
         return alias or self.names[i]
 
 
+class Base(Struct, frozen=True, array_like=True, gc=False):
+    """A base a class-like definition declares, as written (indexer/resolve/hierarchy.py
+    resolves it): `class App(web.Base)` -> Base("App", "web.Base", 1)."""
+
+    cls: str  # the class's qualified name inside its file (container and name, dotted)
+    base: str  # the base as written, dotted (`web.Base`), without generic arguments
+    line: int  # 1-based line of the base
+
+
 class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default costs no bytes
     language: str
     lines: int
@@ -95,6 +104,8 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     # Python: the names of the module's `__all__` as its literal top-level statements spell
     # it out (indexer/lang/python/dunder_all.py); None when it has none or it is not read
     dunder_all: list[str] | None = None
+    # the bases each class-like definition declares, in declaration order (`Base`)
+    bases: list[Base] = field(default_factory=list)
     # JS/TS: the file's own top-level names it exports under another name, (local, exported) in
     # document order: `export default class Bar` -> ("Bar", "default"), `export { a as b }` ->
     # ("a", "b"); imported bindings it exports are in their import's `exports` (lang/javascript/imports.py)

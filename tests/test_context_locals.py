@@ -51,7 +51,7 @@ def test_no_local_site_in_any_resolution_class_nor_among_definitions(client):
         ("lib/load.js", 1), ("web/loader.js", 1), ("web/loader.js", 4)}
     # the JS block's `let load` shadows the import inside its block only; the parameters of
     # settings.py's `reload` and other.py's `helper` are no same_file or name_match sites
-    assert r.data.by_resolution == {"same_file": 2, "same_package": 0, "import": 4, "name_match": 0}
+    assert r.data.by_resolution == {"same_file": 2, "same_package": 0, "import": 4, "name_match": 0, "text": 0}
 
 
 def test_context_symbol_is_unaffected(client):

@@ -79,7 +79,7 @@ def test_a_go_package_sees_its_names_without_an_import(shop):
     sites = {(s.path, s.resolution) for s in refs.data.sites}
     assert sites == {("cart/checkout.go", "same_package"), ("cart/cart_test.go", "same_package"),
                      ("main.go", "import"), ("cart/ext_test.go", "name_match"), ("other/other.go", "name_match")}
-    assert refs.data.by_resolution == {"import": 1, "same_file": 0, "same_package": 2, "name_match": 2}
+    assert refs.data.by_resolution == {"import": 1, "same_file": 0, "same_package": 2, "name_match": 2, "text": 0}
     order = [s.resolution for s in refs.data.sites]
     assert order == ["same_package", "same_package", "import", "name_match", "name_match"]
     qualified = client.call("context.references", repo=repo, name="Cart.Total")

@@ -105,7 +105,7 @@ def test_references_across_members(run):
         ("acme-lib", "acme_utils/__init__.py"), ("gokit", "js/text.js")}
     assert out["data"]["definitions_total"] == 2
     assert len(out["data"]["sites"]) == 8  # line 9 of views.py has two
-    assert out["data"]["by_resolution"] == {"import": 8, "same_file": 0, "same_package": 0, "name_match": 0}
+    assert out["data"]["by_resolution"] == {"import": 8, "same_file": 0, "same_package": 0, "name_match": 0, "text": 0}
     # across ecosystems too: webapp imports the Go module gokit declares, whose log package defines Log
     log = run("context.references", workspace="fleet", name="Log")
     assert [(s["member"], s["path"], s["resolution"]) for s in log["data"]["sites"]] == [

@@ -116,18 +116,29 @@ def file(result: Result) -> str:
 def symbol(result: Result) -> str:
     d = result.data
     out = [f"note: {d.note}"] if d.fuzzy else []
+    if d.hierarchy is not None and d.note:
+        out.append(f"note: {d.note}")
     for x in d.definitions:
         out.append(_shown(f"{_at(x)}{x.path}:{x.line}  {x.kind} {x.qualified}"
-                          + ("  (fuzzy)" if x.match == "fuzzy" else "")))
+                          + ("  (fuzzy)" if x.match == "fuzzy" else "")
+                          + (f"  (inherited from {x.inherited_from.qualified})" if x.inherited_from else "")
+                          + (f"  (overrides {x.overrides.qualified} in {x.overrides.path})" if x.overrides else "")))
         if x.signature:
             out.append(f"    {_s(x.signature, 200)}")
+        if x.chain:
+            out.append(_shown("    chain: " + " -> ".join(c.qualified for c in x.chain)))
+    for r in d.hierarchy or ():
+        where = f"  {r.path}:{r.line}" if r.line else f"  {r.path}" if r.path else ""
+        out.append(_shown(f"{r.relation:<8} {r.spec}  [{r.status}]{where}"))
     return "\n".join(out + footer(result))
 
 
 def references(result: Result) -> str:
     d = result.data
-    counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items())
-    out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}")]
+    # the code's classes, then the text's count apart
+    counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items() if k != "text")
+    out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}; "
+                  f"text {d.text_sites}")]
     for s in d.sites:
         out.append(_shown(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
                    + (f"  {_s(s.text, 160)}" if s.text else ""))

@@ -69,6 +69,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
             imports=facts.imports,
             main_block=facts.main_block,
             dunder_all=facts.dunder_all,
+            bases=facts.bases,
             exported_as=facts.exported_as,
             es_module=facts.es_module,
             package_name=facts.package_name,

@@ -27,7 +27,7 @@ from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.lang import grammars, local_scopes, tags_hooks
 from indexer.lang.import_specs import handlers, import_order
 from indexer.lang.tags_hooks import TagsHooks
-from indexer.model import ImportSpec, Occurrence, Symbol
+from indexer.model import Base, ImportSpec, Occurrence, Symbol
 
 SIGNATURE_MAX = 200
 # A symbol stores its whole container chain, so n definitions nested in one another would
@@ -96,6 +96,7 @@ class TreeFacts:
     imports: list[ImportSpec] = field(default_factory=list)
     main_block: bool = False
     dunder_all: list[str] | None = None
+    bases: list[Base] = field(default_factory=list)  # what classes declare as their bases
     exported_as: list[tuple[str, str]] = field(default_factory=list)  # JS/TS (javascript.imports.js_exports)
     es_module: bool = False  # JS/TS (javascript.imports.es_module)
     package_name: str = ""

@@ -4,7 +4,7 @@ overrides where its imports differ; the table of them is indexer/lang/bindings.p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from indexer.model import Edge, ImportSpec, Occurrence
@@ -184,6 +184,23 @@ class Bindings:
     def case_free_sites(self, snap: Snapshot, path: str, sites: list[Occurrence]) -> list[Occurrence]:
         """The sites spelled in another case that may name a definition matched in any case."""
         return sites
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        """What a site of `name` at byte `col` of its source line is written as, for the
+        references query to resolve it by: None where the language has no such rules yet (the
+        site is then resolved by its file alone)."""
+        return None
+
+
+class SiteSyntax(NamedTuple):
+    """How a site is written: `bare` (a name alone), `attribute` (`x.name`: `receiver` the
+    dotted names before it, () when it is no dotted name: a call's result, a subscript), or
+    `keyword` (a keyword argument's name: `f(name=...)`, no use of a definition); `called` when
+    the receiver is what a call of `receiver` returns (`pkg.Headers(...).get`)."""
+
+    form: str
+    receiver: tuple[str, ...] = ()
+    called: bool = False  # the receiver is a call of the dotted names (`Headers().get`)
 
 
 

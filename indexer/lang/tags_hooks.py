@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
-from indexer.model import ImportSpec, Occurrence
+from indexer.model import Base, ImportSpec, Occurrence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -35,6 +35,7 @@ class Facts(Protocol):
     exported_as: list[tuple[str, str]]
     es_module: bool
     dunder_all: list[str] | None
+    bases: list[Base]
     build_ignored: bool
 
 

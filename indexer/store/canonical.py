@@ -21,6 +21,7 @@ from typing import Iterator, Mapping
 import msgspec
 
 from indexer.model import BlobFacts, Edge, SnapshotRecord
+from indexer.resolve.hierarchy import hierarchy
 from indexer.store.facts_table import summaries_of
 from indexer.store.symbol_lines import symbol_lines, symbols_json
 
@@ -54,6 +55,21 @@ class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": 
     line: int
     spec: str
     status: str
+
+
+class _InheritsLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to",
+                                                                        "cls": "class"}):
+    """A class's declared base (indexer/resolve/hierarchy.py): `class` its name, `base` the
+    base's name in `to` when resolved."""
+
+    source: str
+    target: str | None
+    kind: str
+    line: int
+    spec: str
+    status: str
+    cls: str
+    base: str | None
 
 
 class _PackageLine(msgspec.Struct, tag_field="type", tag="package"):
@@ -126,7 +142,7 @@ def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[b
         blob_facts = summary(f.path)
         if blob_facts and (blob_facts.symbols_json or blob_facts.symbols):
             yield symbol_lines(f.path, blob_facts.symbols_json or symbols_json(blob_facts.symbols))
-    yield from _rest_section(record)
+    yield from _rest_section(record, facts)
 
 
 _EDGE_BOUNDARY = b'},{"from":'
@@ -143,14 +159,17 @@ def _resolved_lines(edges: list[Edge]) -> Iterator[bytes]:
             + b',"status":"resolved"}\n'
 
 
-def _rest_section(record: SnapshotRecord) -> Iterator[bytes]:
-    """Edges (resolved ones in the record's order, then unresolved imports in theirs),
+def _rest_section(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
+    """Edges (resolved ones in the record's order, then unresolved imports in theirs, then the
+    classes' `inherits` edges),
     packages, dependencies and entry points: the lines after the symbols."""
     yield from _resolved_lines(record.edges)
     unresolved = record.unresolved
     for start in range(0, len(unresolved), _BLOCK):
         yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
                          for u in unresolved[start:start + _BLOCK]])
+    yield _lines_of([_InheritsLine(i.source, i.target or None, "inherits", i.line, i.spec, i.status, i.cls,
+                                   i.base or None) for i in hierarchy(record, facts)])
     yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
                      for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
     yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Mapping
 
 import msgspec
 
-from indexer.model import BlobFacts, Symbol, decode_symbols
+from indexer.model import Base, BlobFacts, Symbol, decode_symbols
 from indexer.store.database import Store
 from indexer.store.records import load_cores
 
@@ -36,6 +36,7 @@ class FactsSummary(msgspec.Struct):
     size: int = 0
     symbols_json: bytes = b""
     symbol_count: int = 0
+    bases: list[Base] = msgspec.field(default_factory=list)
 
     @property
     def symbols(self) -> list[Symbol]:

@@ -18,6 +18,7 @@ from indexer.contract.errors import StoreError
 from indexer.lang.registry import name_language
 from indexer.model import (
     NOT_USES,
+    Base,
     BlobFacts,
     Dependency,
     Edge,
@@ -179,6 +180,7 @@ class ImportFacts(msgspec.Struct):
     dunder_all: list[str] | None = None
     exported_as: list[tuple[str, str]] = msgspec.field(default_factory=list)
     es_module: bool = False
+    bases: list[Base] = msgspec.field(default_factory=list)  # the classes' declared bases
 
 
 decode_imports = msgspec.msgpack.Decoder(ImportFacts).decode

@@ -14,7 +14,7 @@ import pygit2
 from indexer.contract.errors import NotFound, NotIndexed
 from indexer.extract.tokens import plain_occurrences, plain_sites_of
 from indexer.git import read as gitread
-from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.store import canonical, name_runs
 from indexer.store.database import Store, unpack
 from indexer.store.name_runs import NameRun
@@ -428,6 +428,10 @@ class Snapshot:
 
     def imports(self, path: str) -> list[Edge]:
         return self._edges_of("_edges_by_source", path, lambda e: e.source == path)
+
+    def unresolved_of(self, path: str) -> list[UnresolvedImport]:
+        """The file's imports that reach no file of the tree, as the record marks them."""
+        return [u for u in self._tail.unresolved if u.path == path]
 
     def _edges_of(self, index: str, path: str, wanted: Callable[[Edge], bool]) -> list[Edge]:
         """The edges `index` holds under `path`: found by a pass over the edges (15 ms at

@@ -39,7 +39,8 @@ PLAIN_VERSION = "1"
 # carries its parent's edges over for unchanged files), fan-in, rank, manifests, the
 # canonical serialization the fingerprint hashes, and the snapshot record's layout.
 # 56: split from the one extractor version (55); the snapshot version names every facts version
-ASSEMBLY_VERSION = "56"
+# 57: the classes' `inherits` edges in the canonical serialization (indexer/resolve/hierarchy.py)
+ASSEMBLY_VERSION = "57"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

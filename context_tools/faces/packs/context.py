@@ -84,6 +84,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
     path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
+    hierarchy: Annotated[bool, Meta(description="list the class's bases and known subclasses (paged) instead")] = False
     limit: Annotated[int, page_limit(50, "definitions")] | None = None
     cursor: Cursor | None = None
 
@@ -97,7 +98,7 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
     path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
     include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False
-    resolution: Annotated[Literal["import", "same_file", "same_package", "name_match"],
+    resolution: Annotated[Literal["import", "same_file", "same_package", "name_match", "text"],
                           Meta(description="only sites resolved this way")] | None = None
     text: Annotated[bool, Meta(description="include each site's source line")] = False
     limit: Annotated[int, page_limit(200, "sites")] | None = None

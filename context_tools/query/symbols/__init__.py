@@ -24,7 +24,9 @@ name for the definition, an import's alias, or, asked by the definition's own na
 file re-exports it under; an import's binding is one, the variable of `const W =
 require(...)` too, though `symbol` lists it as a definition; a `require` of a file exporting by
 ES syntax binds its module object, whose `default` is its default export: `m.default()` is a
-use of it, `m()` is not), or `name_match` (only the name is the same). A PHP class or function
+use of it, `m()` is not), `name_match` (only the name is the same), or `text` (the name in a
+file of prose, markup or data: Markdown, plain text, configuration, ignore files; listed after
+every code site, counted apart in `text_sites`). A PHP class or function
 is its name in any case, in the files of its namespace too (`new USER` for User); a C# file
 sees a namespace's files only in its own project and those its .csproj references. A JS/TS name qualified by a module offering a definition under another name
 is that definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from

@@ -8,7 +8,15 @@ from msgspec import Struct
 from context_tools.query.workspace_scope import MemberFreshnessPage
 
 
-class Definition(Struct):
+class ClassRef(Struct):
+    """A class, or a member of one, where the map defines it."""
+
+    qualified: str
+    path: str
+    line: int
+
+
+class Definition(Struct, omit_defaults=True):
     name: str
     qualified: str
     kind: str
@@ -17,14 +25,31 @@ class Definition(Struct):
     end_line: int
     signature: str
     module: str  # the file's module: a Rust crate path (`demo::net`), else dotted from the path
-    match: str  # "exact" | "qualified" | "fuzzy"
+    match: str  # "exact" | "qualified" | "fuzzy" | "inherited"
+    # a member asked on a class that inherits it (`App.handle` defined on Base): the class
+    # defining it, and the classes from the one asked to it in method resolution order
+    inherited_from: ClassRef | None = None
+    chain: list[ClassRef] | None = None
+    overrides: ClassRef | None = None  # the member of a base class this one overrides
 
 
-class SymbolAnswer(Struct):
+class Relative(Struct, omit_defaults=True):
+    """A class's base or known subclass (`context.symbol --hierarchy`)."""
+
+    relation: str  # "base" (in method resolution order) | "subclass"
+    spec: str  # the base as its class declares it; a subclass's qualified name
+    status: str  # resolved external unresolved (as an `inherits` edge's)
+    qualified: str = ""  # where resolved: its qualified name, file and line
+    path: str = ""
+    line: int = 0
+
+
+class SymbolAnswer(Struct, omit_defaults=True):
     query: str
     fuzzy: bool  # true when nothing matched exactly and these are near names
     note: str
     definitions: list[Definition]
+    hierarchy: list[Relative] | None = None  # with `hierarchy`: the class's bases, then its known subclasses
 
 
 class Site(Struct):
@@ -32,8 +57,9 @@ class Site(Struct):
     line: int
     col: int
     role: str  # definition call reference module local identifier (model.Occurrence)
-    resolution: str  # same_file same_package import name_match
+    resolution: str  # same_file same_package import name_match text
     text: str | None = None
+    rule: str = ""  # the binding that decided the resolution (`import`, `attribute of an untyped receiver`, ...)
 
 
 class ReferencesAnswer(Struct):
@@ -42,6 +68,9 @@ class ReferencesAnswer(Struct):
     definitions_total: int
     by_resolution: dict[str, int]  # over every site, not just this page
     sites: list[Site]
+    # the sites in code and in prose, markup or data (`text`), over every site, filter or not
+    code_sites: int = 0
+    text_sites: int = 0
 
 
 class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):
@@ -60,4 +89,10 @@ class WorkspaceReferencesAnswer(ReferencesAnswer, kw_only=True):
     member_freshness: MemberFreshnessPage
 
 
-RESOLUTIONS = ("import", "same_file", "same_package", "name_match")  # as by_resolution lists them
+RESOLUTIONS = ("import", "same_file", "same_package", "name_match", "text")  # as by_resolution lists them
+
+
+def code_and_text(counts: dict[str, int]) -> tuple[int, int]:
+    """(code sites, text sites) of an answer's counts by resolution."""
+    text = counts.get("text", 0)
+    return sum(counts.values()) - text, text

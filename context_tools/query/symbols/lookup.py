@@ -159,9 +159,11 @@ def find_fuzzy(ctx: CallContext, snap: Snapshot, query: str, kind: str | None, p
     return hits
 
 
-def definition(path: str, sym: Symbol, how: str, modules: Callable[[str], str]) -> Definition:
+def definition(path: str, sym: Symbol, how: str, modules: Callable[[str], str], **more: object) -> Definition:
+    """How a definition is shown; `more`: what the hierarchy adds (`Definition.inherited_from`,
+    `chain`, `overrides`)."""
     return Definition(sym.name, sym.qualified, sym.kind, path, sym.line, sym.end_line, sym.signature,
-                      modules(path), how)
+                      modules(path), how, **more)  # type: ignore[arg-type]
 
 
 def modules_of(snap: Snapshot) -> Callable[[str], str]:

@@ -8,9 +8,16 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from context_tools.query.pinned import open_pinned
-from context_tools.query.symbols.answers import RESOLUTIONS, ReferencesAnswer, Site, WorkspaceReferencesAnswer
+from context_tools.query.symbols.answers import (
+    RESOLUTIONS,
+    ReferencesAnswer,
+    Site,
+    WorkspaceReferencesAnswer,
+    code_and_text,
+)
+from context_tools.query.symbols.hierarchy import Hierarchy, inherited, is_class, reached_through
 from context_tools.query.symbols.lookup import definition, find_exact, modules_of, other_kinds
-from context_tools.query.symbols.names import name_parts
+from context_tools.query.symbols.names import name_parts, path_ok
 from context_tools.query.symbols.sites import ORDER, sites_of
 from context_tools.query.workspace_scope import cross_importers, open_workspace, repo_of, rev_of, tag, workspace_of
 from indexer.contract.errors import NotFound
@@ -19,6 +26,7 @@ from indexer.contract.result import Result
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
     from context_tools.faces.packs.context import ReferencesInput
+    from context_tools.query.symbols.lookup import Hit
     from indexer.store.snapshot import Snapshot
 
 
@@ -28,6 +36,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
         return _references_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
     defs = find_exact(snap, input.name, input.kind, input.path)
+    via = _through_hierarchy(snap, input, defs)
     if not defs and _narrowed(input):
         raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}"
                        f"{other_kinds(snap, input)}")
@@ -37,14 +46,33 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
            input.resolution)
     found = ctx.handle.memo.get(key)
     if found is None:
-        found = ctx.handle.memo[key] = sites_of(snap, input, defs)
+        found = ctx.handle.memo[key] = sites_of(snap, input, defs, via=via)
     sites, counts = found
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)
     modules = modules_of(snap)
     shown = [definition(*d, modules) for d in defs[: ctx.cap("definitions")]]
-    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items), freshness=fresh, page=page)
+    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts)),
+                  freshness=fresh, page=page)
+
+
+def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit]) -> list[tuple[str, str]]:
+    """For a qualified query of a member (`App.handle`): the member a class asked inherits,
+    added to `defs` when none is written on it, and the classes its sites may be qualified
+    through (the class asked, the known subclasses of the member's class)."""
+    parts = name_parts(input.name)
+    if len(parts) < 2 or not any(is_class(s) for _, s in snap.definitions(parts[-2])):
+        return []
+    h = Hierarchy(snap)
+    via: list[tuple[str, str]] = []
+    if not defs:
+        classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
+        for path, sym, _, chain in inherited(h, classes, parts[-1]):
+            if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
+                defs.append((path, sym, "inherited"))
+                via += [(c.path, c.qualified.rsplit(".", 1)[-1]) for c in chain[:-1]]
+    return sorted(set(via) | set(reached_through(h, [(p, s) for p, s, _ in defs])))
 
 
 def _narrowed(input: ReferencesInput) -> bool:
@@ -79,7 +107,7 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     named = {m.member.name: modules_of(m.snap) for m in members}
     all_defs = [tag(definition(*d, named[m.member.name]), m.member.name) for m in members for d in defs[m.member.name]]
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
-                                     workspace=name, member_freshness=scope.member_freshness)
+                                     *code_and_text(counts), workspace=name, member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
 
 

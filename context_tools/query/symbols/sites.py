@@ -1,24 +1,26 @@
 """Reference sites of a name in one snapshot, each tagged with how it was tied to the
-definitions asked about: `same_file`, `same_package`, `import` or `name_match` (see the
-package's docstring). What each language binds is asked of its bindings
+definitions asked about: `same_file`, `same_package`, `import`, `name_match` or, in a file of
+prose, markup or data, `text` (see the package's docstring). What each language binds is asked of its bindings
 (indexer/lang/bindings.py): by an import's kind, a file's language, or the language a package
 key starts with."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Protocol
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.names import anchor, name_parts
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
+from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.model import Occurrence
+    from indexer.model import ImportSpec, Occurrence
     from indexer.store.snapshot import Snapshot
 
-ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3}
+ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
 MODULE_KINDS = frozenset({"module", "namespace", "package"})
 
 
@@ -35,10 +37,13 @@ class SiteQuery(Protocol):
     def resolution(self) -> str | None: ...
 
 
-def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset()
-             ) -> tuple[list[Site], dict[str, int]]:
+def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
+             via: list[tuple[str, str]] | None = None) -> tuple[list[Site], dict[str, int]]:
     """Reference sites of the name in one snapshot, resolved against `defs` (its own definitions);
-    `imported_from_members`: files importing the name's package from another workspace member."""
+    `imported_from_members`: files importing the name's package from another workspace member;
+    `via`: (file, name) of the classes a method is reached through besides its own (the class
+    asked that inherits it, the known subclasses of its class): `App.handle` is Base's."""
+    via = via or []
     parts = name_parts(input.name)
     simple = parts[-1]
     starts = sorted({(p, s.name) for p, s, _ in defs})
@@ -78,7 +83,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     # What a file must import to reach a definition: the name it is bound by at the top (a
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
-    anchors = sorted({(p, anchor(s)) for p, s, _ in defs} | set(exported))
+    anchors = sorted({(p, anchor(s)) for p, s, _ in defs} | set(exported) | set(via))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -87,7 +92,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     # an import of a module as a whole reaches what it offers under the name asked (`api.get`), or
     # a class of a method that the file names (`pkg.Headers(...).get`): not `attr.asdict` where
     # attr offers `_asdict`, nor every `run` of a file importing pytest, which offers Pytester
-    classes = {anchor(s) for _, s, _ in defs if s.container}
+    classes = {anchor(s) for _, s, _ in defs if s.container} | {n for _, n in via}
     offered_whole = {p: names & classes for p, names in bound.items() if simple in names or names & classes}
 
     def whole(importer: str, target: str) -> bool:
@@ -117,6 +122,8 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return of_language(package[0]).sees_in_package(scopes.projects, path, package_files[package])
 
     def resolution(path: str) -> str:
+        if _is_text(snap, path):
+            return "text"
         if path in def_files:
             return "same_file"
         hit = reaches.get(path)
@@ -129,6 +136,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes)
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
@@ -144,14 +152,121 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         if (is_def and not input.include_definitions) or (skip_modules and occ.role == "module"):
             continue
         how = "import" if through else resolution(path)
-        if len(parts) > 1 and how == "name_match":
+        rule = "import alias" if through else _RULES[how]
+        if not through and not is_def and how in _BOUND:
+            decided = by_syntax.decide(path, occ)
+            if decided is None:
+                continue  # a keyword argument's name: no site of a definition
+            if decided:
+                how, rule = decided
+        if len(parts) > 1 and how in ("name_match", "text"):
             continue  # a qualified query asks for this definition, not any same-named thing
         counts[how] += 1
         if input.resolution and how != input.resolution:
             continue
-        sites.append(Site(path, occ.line, occ.col, occ.role, how))
+        sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
     sites.sort(key=lambda s: (ORDER[s.resolution], s.path, s.line, s.col))
     return sites, counts
+
+
+# the binding that decides a site resolved by its file alone
+_RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
+          "text": "text file"}
+_BOUND = frozenset({"same_file", "same_package", "import"})
+
+
+class _BySyntax:
+    """A site resolved by its own syntax where its language says how it is written
+    (`Bindings.site_syntax`): an attribute `x.name` by what `x` is (a module an import binds
+    that reaches a defining or re-exporting file, a method's class, `self`/`cls` for a method),
+    anything the index cannot type a `name_match`; a keyword argument's name no site; a bare
+    name no site of a method (a method is reached through its class or an instance)."""
+
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str]) -> None:
+        self.snap = snap
+        self.simple = simple
+        self.reaching = reaching  # files whose import makes a module's `name` this definition
+        self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
+        self.classes = classes  # the methods' classes, and those they are reached through
+        self.lines: dict[str, list[bytes]] = {}
+        self.modules: dict[tuple[str, str], bool | None] = {}
+
+    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | bool:
+        """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
+        file, None when it is no site."""
+        rules = _rules_of(self.snap, path)
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines() if rules.site_syntax(
+                b"", 0, "") is not None else []
+        if not 0 < occ.line <= len(lines):
+            return False
+        syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        if syntax is None:
+            return False
+        if syntax.form == "keyword":
+            return None
+        if syntax.form == "bare":
+            return ("name_match", "bare name, not a method's") if self.methods_only else False
+        receiver = syntax.receiver
+        if not receiver:
+            return "name_match", "attribute of an untyped receiver"
+        if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
+            return False if receiver[-1] in self.classes else (
+                "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
+        head = receiver[0]
+        if len(receiver) == 1 and head in ("self", "cls"):
+            return False if self.classes else ("name_match", f"attribute of {head}, not a function")
+        if len(receiver) == 1 and head in self.classes:
+            return False
+        if len(receiver) == 1 and self._instance(path, head, lines):
+            return False
+        reached = self._module_reaches(path, head)
+        if reached is None:
+            return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+        if reached:
+            return False
+        return "name_match", f"attribute of module `{head}`, which does not reach it"
+
+    def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
+        """Is `name` assigned an instance of a method's class somewhere in the file (`app =
+        Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
+        makes: the file's own lines, read as written, whatever scope they are in."""
+        key = (path, "=" + name)
+        if key not in self.modules:
+            self.modules[key] = bool(self.classes) and any(
+                m is not None and m.group(1).decode() in self.classes
+                for line in lines if name.encode() in line
+                for m in [re.match(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
+                                   rb"([A-Za-z_]\w*)\s*\(", line)])
+        return bool(self.modules[key])
+
+    def _module_reaches(self, path: str, head: str) -> bool | None:
+        """Does an import of the file binding `head` reach a defining or re-exporting file?
+        None when no import binds it."""
+        key = (path, head)
+        if key not in self.modules:
+            facts = self.snap.import_facts(path)
+            specs = [spec for spec in (facts.imports if facts else ()) if _binds_local(spec, head)]
+            if not specs:
+                self.modules[key] = None
+            else:
+                # a from-import must bind the module itself (`from pkg import api`), not a name
+                # it defines (`from ._models import Request` makes `Request.get` no module's)
+                # ... or a method's class (`from .api import Client as C`: `C.fetch`)
+                self.modules[key] = any(
+                    same_import(spec, e) and e.target in self.reaching
+                    and (not spec.names or of_import(spec.kind).binds_module(spec, e.target) or any(
+                        name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
+                    for spec in specs for e in self.snap.imports(path))
+        return self.modules[key]
+
+
+def _binds_local(spec: ImportSpec, local: str) -> bool:
+    """Does the import bind `local` in its file (`Bindings.binds`, and a plain `import a.b`'s `a`)?"""
+    if not spec.names:  # `import a.b as c` binds c, `import a.b` binds a
+        return spec.aliases[0] == local if spec.aliases else spec.spec.split(".")[0] == local
+    return any(bound == local for _, bound in of_import(spec.kind).binds(spec))
 
 
 def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:
@@ -162,6 +277,13 @@ def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:
     GuzzleHttp\\Psr7\\Utils.php), a Ruby file's outermost module. Its first part is its
     language's name. None for other files and for a file that declares no package."""
     return of_path(path).package_of(snap, path)
+
+
+def _is_text(snap: Snapshot, path: str) -> bool:
+    """Is the file prose, markup or data (Markdown, plain text, configuration, ignore files:
+    `PROSE_AND_DATA`)? Its words name no binding: its sites are `text`, listed after the code's."""
+    entry = snap.file(path)
+    return entry is not None and entry.language in PROSE_AND_DATA
 
 
 def _rules_of(snap: Snapshot, path: str) -> Bindings:

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from context_tools.query.pinned import open_pinned
 from context_tools.query.symbols.answers import SymbolAnswer, WorkspaceSymbolAnswer
+from context_tools.query.symbols.hierarchy import Cls, Hierarchy, inherited, is_class, overridden, relatives
 from context_tools.query.symbols.lookup import definition, find_exact, find_fuzzy, modules_of, other_kinds
+from context_tools.query.symbols.names import name_parts, path_ok
 from context_tools.query.workspace_scope import open_workspace, repo_of, rev_of, tag, workspace_of
 from indexer.contract.errors import NotFound
 from indexer.contract.result import Result
@@ -15,6 +17,8 @@ from indexer.contract.result import Result
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
     from context_tools.faces.packs.context import SymbolInput
+    from indexer.contract.result import Freshness
+    from indexer.store.snapshot import Snapshot
 
 
 def symbol(input: SymbolInput, ctx: CallContext) -> Result:
@@ -22,7 +26,19 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
     if name is not None:
         return _symbol_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    if input.hierarchy:
+        return _hierarchy(input, ctx, snap, fresh)
     hits = find_exact(snap, input.name, input.kind, input.path)
+    h = Hierarchy(snap)
+    more: dict[tuple[str, int, int], dict[str, object]] = {}
+    parts = name_parts(input.name)
+    if not hits and len(parts) > 1 and any(is_class(s) for _, s in snap.definitions(parts[-2])):
+        # `App.handle` where App inherits handle
+        classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
+        for path, sym, source, chain in inherited(h, classes, parts[-1]):
+            if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
+                hits.append((path, sym, "inherited"))
+                more[(path, sym.line, sym.start_byte)] = {"inherited_from": source, "chain": chain}
     fuzzy = False
     if not hits and input.fuzzy:
         hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
@@ -32,8 +48,30 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
                        f"{other_kinds(snap, input)}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     modules = modules_of(snap)
-    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), [definition(*h, modules) for h in items]),
-                  freshness=fresh, page=page)
+    shown = []
+    for path, sym, how in items:
+        extra = more.get((path, sym.line, sym.start_byte), {})
+        if how != "fuzzy" and "inherited_from" not in extra:
+            base = overridden(h, path, sym)
+            extra = {"overrides": base} if base is not None else extra
+        shown.append(definition(path, sym, how, modules, **extra))
+    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), shown), freshness=fresh, page=page)
+
+
+def _hierarchy(input: SymbolInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) -> Result:
+    """The classes of the name, and the first's bases and known subclasses, paged."""
+    classes = [hit for hit in find_exact(snap, input.name, input.kind, input.path) if is_class(hit[1])]
+    if not classes:
+        raise NotFound(f"no class named {input.name!r}{_filters(input)} in {snap.oid[:12]}")
+    h = Hierarchy(snap)
+    path, sym, _ = classes[0]
+    found = relatives(h, Cls(path, sym))
+    items, page = ctx.page(found, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
+    modules = modules_of(snap)
+    shown = [definition(*hit, modules) for hit in classes[: ctx.cap("definitions")]]
+    note = f"the hierarchy of {classes[0][1].qualified} in {path}" + (
+        f"; {len(classes) - 1} other class(es) of the name" if len(classes) > 1 else "")
+    return Result(SymbolAnswer(input.name, False, note, shown, items), freshness=fresh, page=page)
 
 
 def _filters(input: SymbolInput) -> str:

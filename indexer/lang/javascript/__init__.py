@@ -10,7 +10,8 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: the bases each class and interface declares (`BlobFacts.bases`)
+VERSION = "2"
 
 LANGUAGE = Language(
     name="javascript",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.javascript.bases import bases
 from indexer.lang.javascript.imports import es_module, js_exports
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
@@ -18,6 +19,7 @@ KINDS: dict[str, str | None] = {
 def _exports(root: Node, data: bytes, facts: Facts) -> None:
     facts.imports, facts.exported_as = js_exports(root, data, facts.imports)
     facts.es_module = es_module(root, data)
+    facts.bases = bases(root, data)
 
 
 HOOKS = TagsHooks(kinds=KINDS, finish=_exports)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.python.bases import bases
 from indexer.lang.python.dunder_all import dunder_all
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
 
-def _dunder_all(root: Node, data: bytes, facts: Facts) -> None:
+def _finish(root: Node, data: bytes, facts: Facts) -> None:
     facts.dunder_all = dunder_all(root, data)
+    facts.bases = bases(root, data)
 
 
 HOOKS = TagsHooks(
     kinds={"class_definition": "class", "function_definition": "function", "assignment": "variable"},
-    finish=_dunder_all,
+    finish=_finish,
 )

@@ -9,7 +9,8 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # The extractor version of TypeScript's and TSX's blob facts: bump it on any change to the
 # facts made of the same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: the bases each class and interface declares (`BlobFacts.bases`)
+VERSION = "2"
 
 LANGUAGE = Language(
     name="typescript",

@@ -1,0 +1,231 @@
+"""Members through the class hierarchy: a class's bases as the map resolves them
+(indexer/resolve/hierarchy.py, read per class from its file's facts), its method resolution
+order (Python's C3 linearization; declaration order, depth first, where C3 has no answer), the
+member a class inherits, what a member overrides, and the known subclasses of a class (the
+files naming it, whose classes' bases resolve to it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from context_tools.query.symbols.answers import ClassRef, Relative
+from indexer.extract.tags import METHOD_HOSTS
+from indexer.resolve.hierarchy import Inherits, resolve_bases
+
+if TYPE_CHECKING:
+    from indexer.model import Symbol
+    from indexer.store.snapshot import Snapshot
+
+MRO_CAP = 64  # classes in one linearization: a bound on what a hierarchy walk reads
+
+
+class Cls(NamedTuple):
+    path: str
+    sym: Symbol
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.path, self.sym.qualified
+
+
+def is_class(sym: Symbol) -> bool:
+    return sym.kind in METHOD_HOSTS and sym.kind != "impl"
+
+
+class Hierarchy:
+    """One snapshot's hierarchy, each class's bases resolved once, on first need."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._edges: dict[str, list[Inherits]] = {}
+        self._bases: dict[tuple[str, str], list[Cls]] = {}
+        self._top: dict[tuple[str, str], Symbol | None] = {}
+
+    def edges_of(self, path: str) -> list[Inherits]:
+        """The `inherits` edges of the file's classes."""
+        found = self._edges.get(path)
+        if found is None:
+            facts = self.snap.import_facts(path)
+            bases = facts.bases if facts is not None else []
+            entry = self.snap.file(path)
+            found = self._edges[path] = resolve_bases(
+                path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
+                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None) if bases else []
+        return found
+
+    def declared(self, c: Cls) -> list[Inherits]:
+        return [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
+
+    def bases(self, c: Cls) -> list[Cls]:
+        """The class's resolved bases, in declaration order."""
+        found = self._bases.get(c.key)
+        if found is None:
+            found = []
+            for e in self.declared(c):
+                sym = self.top_class(e.target, e.base) if e.status == "resolved" else None
+                if sym is not None:
+                    found.append(Cls(e.target, sym))
+            self._bases[c.key] = found
+        return found
+
+    def top_class(self, path: str, name: str) -> Symbol | None:
+        key = (path, name)
+        if key not in self._top:
+            self._top[key] = next((s for p, s in self.snap.definitions(name)
+                                   if p == path and not s.container and is_class(s)), None)
+        return self._top[key]
+
+    def mro(self, c: Cls) -> list[Cls]:
+        """The class, then its ancestors in method resolution order: C3 as Python has it, or,
+        where C3 fails (an inconsistent order, a cycle, the cap), depth first in declaration
+        order, each class once."""
+        found = self._c3(c, set())
+        return found if found is not None else self._depth_first(c)
+
+    def _c3(self, c: Cls, seen: set[tuple[str, str]]) -> list[Cls] | None:
+        if c.key in seen or len(seen) > MRO_CAP:
+            return None
+        seen = seen | {c.key}
+        bases = self.bases(c)
+        lists = []
+        for b in bases:
+            found = self._c3(b, seen)
+            if found is None:
+                return None
+            lists.append(found)
+        lists.append(list(bases))
+        out = [c]
+        while any(lists):
+            for head in (lst[0] for lst in lists if lst):
+                if not any(head.key in {x.key for x in lst[1:]} for lst in lists):
+                    break
+            else:
+                return None  # no consistent order
+            out.append(head)
+            lists = [lst[1:] if lst and lst[0].key == head.key else lst for lst in lists]
+            if len(out) > MRO_CAP:
+                return None
+        return out
+
+    def _depth_first(self, c: Cls) -> list[Cls]:
+        out: list[Cls] = []
+        seen: set[tuple[str, str]] = set()
+        stack = [c]
+        while stack and len(out) < MRO_CAP:
+            x = stack.pop()
+            if x.key in seen:
+                continue
+            seen.add(x.key)
+            out.append(x)
+            stack.extend(reversed(self.bases(x)))
+        return out
+
+    def member(self, c: Cls, name: str) -> tuple[Cls, Symbol] | None:
+        """The first class of the MRO defining `name` as a member, and that member."""
+        for x in self.mro(c):
+            sym = self.member_of(x, name)
+            if sym is not None:
+                return x, sym
+        return None
+
+    def member_of(self, c: Cls, name: str) -> Symbol | None:
+        return next((s for p, s in self.snap.definitions(name) if p == c.path and s.container == c.sym.qualified),
+                    None)
+
+    def subclasses(self, c: Cls) -> list[Cls]:
+        """The classes whose declared bases resolve to this one: looked for only in the files
+        naming it (a base, or the import binding it, spells its name), in path order."""
+        files = sorted({p for p, _ in self.snap.occurrences(c.sym.name)} | {c.path})
+        out = []
+        for path in files:
+            for e in self.edges_of(path):
+                if e.status == "resolved" and e.target == c.path and e.base == c.sym.name and not c.sym.container:
+                    sub = next((s for p, s in self.snap.definitions(e.cls.rsplit(".", 1)[-1])
+                                if p == path and s.qualified == e.cls and is_class(s)), None)
+                    if sub is not None:
+                        out.append(Cls(path, sub))
+        return out
+
+
+def ref(c: Cls) -> ClassRef:
+    return ClassRef(c.sym.qualified, c.path, c.sym.line)
+
+
+def container_class(h: Hierarchy, path: str, sym: Symbol) -> Cls | None:
+    """The class a member is defined in, as a class of the map."""
+    if not sym.container:
+        return None
+    found = next((s for p, s in h.snap.definitions(sym.container.rsplit(".", 1)[-1])
+                  if p == path and s.qualified == sym.container and is_class(s)), None)
+    return Cls(path, found) if found is not None else None
+
+
+def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
+    """The member of a base class (the first in method resolution order after its own class)
+    that a member overrides; None for a member overriding nothing the map knows."""
+    owner = container_class(h, path, sym)
+    if owner is None or not h.declared(owner):
+        return None
+    for c in h.mro(owner)[1:]:
+        found = h.member_of(c, sym.name)
+        if found is not None:
+            return ClassRef(found.qualified, c.path, found.line)
+    return None
+
+
+def inherited(h: Hierarchy, classes: list[tuple[str, Symbol]], name: str
+              ) -> list[tuple[str, Symbol, ClassRef, list[ClassRef]]]:
+    """For each class asked, the member `name` it inherits: (file, member, the class defining
+    it, the classes from the one asked to that one in method resolution order)."""
+    out = []
+    for path, sym in classes:
+        if not is_class(sym):
+            continue
+        order = h.mro(Cls(path, sym))
+        for i, c in enumerate(order[1:], 1):
+            found = h.member_of(c, name)
+            if found is not None:
+                out.append((c.path, found, ref(c), [ref(x) for x in order[:i + 1]]))
+                break
+    return out
+
+
+def relatives(h: Hierarchy, c: Cls) -> list[Relative]:
+    """The class's bases (every ancestor, in method resolution order, then the declared bases
+    the map does not resolve, as declared), then its known subclasses."""
+    out = []
+    for x in h.mro(c)[1:]:
+        out.append(Relative("base", x.sym.qualified, "resolved", x.sym.qualified, x.path, x.sym.line))
+    for e in h.declared(c):  # what the walk above could not reach: a base outside the map's classes
+        if e.status != "resolved":
+            out.append(Relative("base", e.spec, e.status))
+        elif h.top_class(e.target, e.base) is None:  # the file it lands on does not define it
+            out.append(Relative("base", e.spec, e.status, path=e.target))
+    for x in h.subclasses(c):
+        out.append(Relative("subclass", x.sym.qualified, "resolved", x.sym.qualified, x.path, x.sym.line))
+    return out
+
+
+def reached_through(h: Hierarchy, hits: list[tuple[str, Symbol]]) -> list[tuple[str, str]]:
+    """(file, name) of the known subclasses, at any depth, of the classes the members `hits`
+    are defined in, that resolve the member's name to it (not to an override, nor to another
+    base earlier in their order): the classes its sites may be qualified through. At most
+    MRO_CAP are visited."""
+    out: set[tuple[str, str]] = set()
+    for path, sym in hits:
+        owner = container_class(h, path, sym)
+        if owner is None:
+            continue
+        seen = {owner.key}
+        todo = [owner]
+        while todo and len(seen) < MRO_CAP:
+            c = todo.pop()
+            for sub in h.subclasses(c):
+                if sub.key in seen:
+                    continue
+                seen.add(sub.key)
+                todo.append(sub)
+                found = h.member(sub, sym.name)
+                if found is not None and found[0].key == owner.key:
+                    out.add((sub.path, sub.sym.name))
+    return sorted(out)

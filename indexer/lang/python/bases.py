@@ -1,0 +1,68 @@
+"""Python: the bases each class declares (`BlobFacts.bases`), as written: `class App(web.Base,
+Generic[T], metaclass=Meta)` -> `web.Base` and `Generic`; a keyword argument (`metaclass=`)
+is no base, a subscript's own arguments are not either, and a base that is not a dotted name
+(a call, `**kw`) is not recorded."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.model import Base
+
+_SCOPES = frozenset({"class_definition", "function_definition"})
+
+
+def bases(root: Node, data: bytes) -> list[Base]:
+    """The declared bases of every class of the tree, in document order."""
+    return [b for node, qualified in _classes(root, data) for b in _declared(node, qualified, data)]
+
+
+def _classes(root: Node, data: bytes) -> list[tuple[Node, str]]:
+    found: list[tuple[Node, str]] = []
+    stack: list[tuple[Node, str]] = [(root, "")]
+    while stack:
+        node, container = stack.pop()
+        for child in reversed(node.children):
+            inner = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+            if inner is None:
+                continue
+            if inner.type in _SCOPES:
+                name = inner.child_by_field_name("name")
+                body = inner.child_by_field_name("body")
+                if name is None:
+                    continue
+                qualified = f"{container}.{_text(name, data)}" if container else _text(name, data)
+                if inner.type == "class_definition":
+                    found.append((inner, qualified))
+                if body is not None:
+                    stack.append((body, qualified))
+            elif inner.named_child_count and inner.type not in ("expression_statement", "return_statement"):
+                stack.append((inner, container))
+    found.sort(key=lambda t: t[0].start_byte)
+    return found
+
+
+def _declared(node: Node, qualified: str, data: bytes) -> list[Base]:
+    arguments = node.child_by_field_name("superclasses")
+    if arguments is None:
+        return []
+    out = []
+    for arg in arguments.named_children:
+        if arg.type == "subscript":  # Generic[T], Mapping[str, int]: the generic itself
+            arg = arg.child_by_field_name("value") or arg
+        if arg.type in ("identifier", "attribute") and _dotted(arg):
+            out.append(Base(qualified, "".join(_text(arg, data).split()), arg.start_point[0] + 1))
+    return out
+
+
+def _dotted(node: Node) -> bool:
+    """A name or a chain of attributes on a name (`a.b.C`), nothing else (`f().C`)."""
+    while node.type == "attribute":
+        node = node.child_by_field_name("object")  # type: ignore[assignment]
+        if node is None:
+            return False
+    return node.type == "identifier"
+
+
+def _text(node: Node, data: bytes) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")

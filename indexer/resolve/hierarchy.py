@@ -1,0 +1,135 @@
+"""The class hierarchy: each base a class declares (`BlobFacts.bases`) resolved through the
+file's own definitions and its resolved imports to the file defining it, as an `inherits` edge
+from the class's file to the base's, with both names.
+
+Python: a base named by a top-level definition of the class's file is that file's; one bound
+by an import (`from .web import Base`, `import web` for `web.Base`, `import a.b as c` for
+`c.Base`) lands where the import's edge does, on the file that defines the name when the import
+reaches several. A base bound by an import that reaches no file of the tree keeps the import's
+status (`external` or `unresolved`), a builtin (`object`, `Exception`) is `external`, and any
+other unbound name is `unresolved`: kept, and marked as imports are.
+
+JavaScript and TypeScript (`extends`, `implements`, an interface's `extends`): the same, by
+their imports (`import { Base as B } from "./web"`, `import * as web`, `const web =
+require("./web")` for `web.Base`); a default import lands on its file under the name
+`default`. A name nothing binds is a global of the environment (`Error`): `external`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Callable, Iterable, Mapping
+
+from msgspec import Struct
+
+from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, UnresolvedImport
+from indexer.store.facts_table import summaries_of
+
+
+class Inherits(Struct, frozen=True, gc=False):
+    source: str  # the class's file
+    cls: str  # the class's qualified name in it
+    spec: str  # the base as written
+    line: int
+    status: str  # resolved external unresolved
+    target: str = ""  # the base's file, when resolved
+    base: str = ""  # the base's name there, when resolved
+
+
+_KINDS = frozenset({"python", "js"})  # the import kinds a base is bound by
+
+# (file, top-level name) -> does the file define it?
+Defines = Callable[[str, str], bool]
+
+
+def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[Inherits]:
+    """The `inherits` edges of a snapshot, by file (in the file table's order), then in each
+    file's declaration order. Only the files declaring bases are read in full."""
+    summary = summaries_of(facts).get
+    declaring = [f.path for f in record.files if (s := summary(f.path)) is not None and s.bases]
+    if not declaring:
+        return []
+    wanted = set(declaring)
+    edges: dict[str, list[Edge]] = {}
+    for e in record.edges:
+        if e.source in wanted:
+            edges.setdefault(e.source, []).append(e)
+    unresolved: dict[str, list[UnresolvedImport]] = {}
+    for u in record.unresolved:
+        if u.path in wanted:
+            unresolved.setdefault(u.path, []).append(u)
+    top: dict[str, frozenset[str]] = {}
+
+    def defines(path: str, name: str) -> bool:
+        names = top.get(path)
+        if names is None:
+            s = summary(path)
+            listed = s.symbols if isinstance(s, BlobFacts) else s.symbol_list() if s is not None else []
+            names = top[path] = frozenset(x.name for x in listed if not x.container)
+        return name in names
+
+    out: list[Inherits] = []
+    for path in declaring:
+        full = facts[path]
+        out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []), defines)
+    return out
+
+
+def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
+                  unresolved: list[UnresolvedImport], defines: Defines) -> list[Inherits]:
+    """The `inherits` edges of one Python file's classes, in declaration order; `edges` and
+    `unresolved` are the file's own imports' (any others are ignored)."""
+    out = []
+    python = language == "python"
+    for b in bases:
+        parts = b.base.split(".")
+        if len(parts) == 1 and defines(path, parts[0]):
+            out.append(Inherits(path, b.cls, b.base, b.line, "resolved", path, parts[0]))
+            continue
+        bound = _binding(imports, parts, b.line)
+        if bound is None:
+            # a name no import binds: Python's builtins, and a JS/TS global of the environment
+            # (`Error`, `HTMLElement`) where nothing binds it, are outside the tree
+            status = "external" if len(parts) == 1 and (hasattr(builtins, parts[0]) or not python) else "unresolved"
+            out.append(Inherits(path, b.cls, b.base, b.line, status))
+            continue
+        spec, name = bound
+        targets = sorted({e.target for e in edges if e.source == path and e.line == spec.line and e.kind == spec.kind})
+        if not targets:
+            status = next((u.status for u in unresolved if u.path == path and u.line == spec.line), "external")
+            out.append(Inherits(path, b.cls, b.base, b.line, status))
+            continue
+        target = next((t for t in targets if defines(t, name)), targets[0])
+        out.append(Inherits(path, b.cls, b.base, b.line, "resolved", target, name))
+    return out
+
+
+def _binding(imports: list[ImportSpec], parts: list[str], line: int) -> tuple[ImportSpec, str] | None:
+    """The import binding the base's first part (the last such import above the base, else
+    any), and the name the base has in what the import reaches."""
+    found = None
+    for spec in imports:
+        if spec.kind not in _KINDS:
+            continue
+        name = _bound_name(spec, parts)
+        if name is not None and (found is None or spec.line <= line):
+            found = (spec, name)
+    return found
+
+
+def _bound_name(spec: ImportSpec, parts: list[str]) -> str | None:
+    head = parts[0]
+    if spec.names:  # from m import a, b as c; import { a, b as c } from "m"
+        for i, original in enumerate(spec.names):
+            local = spec.aliases[i] if spec.aliases and spec.aliases[i] else original
+            if original == "*" and local == head and len(parts) == 2:  # import * as web: `web.Base`
+                return parts[-1]
+            if original != "*" and local == head:
+                return original if len(parts) == 1 else parts[-1]
+        return None
+    if len(parts) < 2:
+        return None
+    if spec.aliases:  # import a.b as c, const c = require("m"), import * as c: `c.Base`
+        return parts[-1] if spec.aliases[0] == head and len(parts) == 2 else None
+    module = spec.spec.split(".")  # import a.b: `a.b.Base`
+    return parts[-1] if parts[:-1] == module else None

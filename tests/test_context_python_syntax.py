@@ -1,0 +1,59 @@
+"""Each Python site resolved by its own syntax (`Bindings.site_syntax`): an attribute by its
+receiver, a keyword argument's name no site, a bare name no site of a method; each site says
+which binding decided it (`rule`). Exact sites, from a real index of
+tests/fixtures/sites/python_syntax.txt, where a comment beside each line says which sites it
+holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.lang.bindings import of_language
+from tests.annotated import FIXTURES, load, noted_sites
+from tests.indexed import Asked, Indexed, sites
+
+CASE = load(FIXTURES / "sites" / "python_syntax.txt", keys=("site:",))
+REPO = Indexed(CASE.files, "rennet-ctx-python-syntax-", message="python syntax")
+
+
+@pytest.fixture(scope="module")
+def app() -> Asked:
+    return REPO.asked()
+
+
+@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
+def test_each_site_is_where_its_comment_says(app, name):
+    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+
+
+def test_each_site_says_which_binding_decided_it(app):
+    r = app.call("context.references", name="get")
+    rules = {(s.line, s.col): s.rule for s in r.data.sites}
+    assert rules[(10, 8)] == "attribute of an untyped receiver `session`"
+    assert rules[(11, 11)] == "attribute of module `os`, which does not reach it"
+    assert rules[(12, 4)] == "import"
+    assert rules[(16, 3)] == "attribute of an untyped receiver"
+    f = app.call("context.references", name="fetch")
+    assert {(s.line, s.rule) for s in f.data.sites if s.path == "app.py" and s.line >= 18} == {
+        (18, "import"), (19, "import"), (20, "bare name, not a method's")}
+
+
+@pytest.mark.parametrize(("line", "col", "name", "form", "receiver"), [
+    ("s.get(url)", 2, "get", "attribute", ("s",)),
+    ("a.b . get()", 6, "get", "attribute", ("a", "b")),
+    ("f().get()", 4, "get", "attribute", ("f",)),
+    ("a.B(x, g(y)).get()", 13, "get", "attribute", ("a", "B")),
+    ("f()().get()", 6, "get", "attribute", ()),
+    ("a[0].get()", 5, "get", "attribute", ()),
+    ("''.join(x)", 3, "join", "attribute", ()),
+    ("f(x).y.get()", 7, "get", "attribute", ()),
+    ("f(get=get)", 2, "get", "keyword", ()),
+    ("f(get=get)", 6, "get", "bare", ()),
+    ("f(a, get = 1)", 5, "get", "keyword", ()),
+    ("    get=1,", 4, "get", "keyword", ()),
+    ("if get == 1:", 3, "get", "bare", ()),
+    ("get(1)", 0, "get", "bare", ()),
+])
+def test_the_form_of_a_site_read_from_its_line(line, col, name, form, receiver):
+    found = of_language("python").site_syntax(line.encode(), col, name)
+    assert found is not None and (found.form, found.receiver) == (form, receiver)

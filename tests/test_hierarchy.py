@@ -1,0 +1,174 @@
+"""The class hierarchy in the Repo Map: each declared base an `inherits` edge of the canonical
+dump, from the class's file to the base's, with both names; unresolved bases kept with their
+status. Exact edges, from a real index of tests/fixtures/hierarchy/python_bases.txt, where a
+comment beside each class says what its bases resolve to."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from indexer.extract.blob import extract_blob
+from tests.annotated import FIXTURES, load, noted_sites
+from tests.indexed import Indexed, sites
+
+CASE = load(FIXTURES / "hierarchy" / "python_bases.txt", keys=("inherits:", "site:"))
+REPO = Indexed(CASE.files, "rennet-hierarchy-", message="hierarchy")
+
+
+def _noted(case=CASE) -> list[tuple[str, int, str, str, str | None, str | None]]:
+    out = []
+    for n in case.notes:
+        if n.key != "inherits:":
+            continue
+        for item in n.value.split(","):
+            spec, status, *where = item.split()
+            to, base = where if where else (None, None)
+            out.append((n.path, n.line, spec, status, to, base))
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def dumped() -> list[dict]:
+    from indexer.api import open_store, snapshot
+
+    repo, store_path = REPO.paths
+    with open_store(store_path) as store:
+        lines = snapshot(repo, "main", store=store).canonical_lines()
+        return [json.loads(line) for line in lines]
+
+
+def test_each_base_is_an_inherits_edge_as_its_comment_says(dumped):
+    edges = [d for d in dumped if d["type"] == "edge" and d["kind"] == "inherits"]
+    assert sorted((d["from"], d["line"], d["spec"], d["status"], d["to"], d["base"]) for d in edges) == _noted()
+
+
+def test_an_inherits_edge_names_its_class(dumped):
+    edges = {(d["from"], d["spec"]): d["class"] for d in dumped if d["type"] == "edge" and d["kind"] == "inherits"}
+    assert edges[("app.py", "web.Plain")] == "Sub.Inner"
+    assert edges[("app.py", "Base")] == "factory.Made"
+    assert edges[("pkg/web.py", "Root")] == "Handler"
+
+
+def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
+    # a base is not an import: pkg/base.py's fan-in is its three importers, not more
+    files = {d["path"]: d for d in dumped if d["type"] == "file"}
+    assert files["pkg/base.py"]["fan_in"] == 3
+
+
+@pytest.mark.parametrize(("source", "bases"), [
+    ("class A(B, C): pass\n", [("A", "B"), ("A", "C")]),
+    ("class A(m.n.B, metaclass=M): pass\n", [("A", "m.n.B")]),
+    ("class A(Generic[T], Mapping[str, int]): pass\n", [("A", "Generic"), ("A", "Mapping")]),
+    ("class A(f(), *mixins, **kw): pass\n", []),
+    ("class A: pass\n", []),
+    ("class A:\n    class B(A): pass\n", [("A.B", "A")]),
+    ("@d\nclass A(B): pass\n", [("A", "B")]),
+])
+def test_the_bases_read_from_the_tree(source, bases):
+    facts = extract_blob(source.encode(), "m.py", "python")
+    assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+# --- members through the hierarchy (context.symbol) ------------------------------------------
+
+@pytest.fixture(scope="module")
+def app():
+    return REPO.asked()
+
+
+def _ref(r) -> tuple[str, str, int]:
+    return r.qualified, r.path, r.line
+
+
+def test_a_member_inherited_through_the_mro_is_found_with_its_class_and_chain(app):
+    d, = app.call("context.symbol", name="App.handle", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.line, d.match) == ("pkg/base.py", "Base.handle", 2, "inherited")
+    assert _ref(d.inherited_from) == ("Base", "pkg/base.py", 1)
+    assert [c.qualified for c in d.chain] == ["App", "Handler", "Base"]  # Base before Mixin: C3
+
+
+def test_the_nearest_class_of_the_mro_wins(app):
+    # Sub(App, Local): App defines other, Mixin does too, further along
+    d, = app.call("context.symbol", name="Sub.other", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.match) == ("app.py", "App.other", "inherited")
+    assert [c.qualified for c in d.chain] == ["Sub", "App"]
+
+
+def test_an_override_is_reported(app):
+    d, = app.call("context.symbol", name="App.other", fuzzy=False).data.definitions
+    assert d.match == "exact" and d.inherited_from is None
+    assert _ref(d.overrides) == ("Mixin.other", "pkg/base.py", 10)
+    d, = app.call("context.symbol", name="Mixin.other", fuzzy=False).data.definitions
+    assert d.overrides is None
+
+
+def test_a_member_no_class_of_the_mro_defines_is_not_found(app):
+    from indexer.contract.errors import NotFound
+
+    with pytest.raises(NotFound):
+        app.call("context.symbol", name="App.missing", fuzzy=False)
+
+
+def test_hierarchy_lists_bases_in_mro_then_unresolved_then_subclasses(app):
+    r = app.call("context.symbol", name="App", hierarchy=True)
+    assert [(x.relation, x.spec, x.status, x.path, x.line) for x in r.data.hierarchy] == [
+        ("base", "Handler", "resolved", "pkg/web.py", 8),
+        ("base", "Base", "resolved", "pkg/base.py", 1),
+        ("base", "Mixin", "resolved", "pkg/base.py", 6),
+        ("subclass", "Sub", "resolved", "app.py", 16),
+    ]
+    r = app.call("context.symbol", name="Client", hierarchy=True)
+    assert [(x.relation, x.spec, x.status) for x in r.data.hierarchy] == [
+        ("base", "Session", "external"), ("base", "Missing", "unresolved")]
+    r = app.call("context.symbol", name="Base", hierarchy=True)
+    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [("subclass", "Handler", "pkg/web.py")]
+
+
+def test_hierarchy_is_paged(app):
+    first = app.call("context.symbol", name="App", hierarchy=True, limit=3)
+    assert [x.spec for x in first.data.hierarchy] == ["Handler", "Base", "Mixin"]
+    assert first.page.truncated
+    rest = app.call("context.symbol", name="App", hierarchy=True, limit=3, cursor=first.page.cursor)
+    assert [x.spec for x in rest.data.hierarchy] == ["Sub"]
+
+
+def test_hierarchy_of_what_is_no_class_is_not_found(app):
+    from indexer.contract.errors import NotFound
+
+    with pytest.raises(NotFound):
+        app.call("context.symbol", name="factory", hierarchy=True)
+
+
+# --- references through the hierarchy -------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
+def test_references_qualified_through_a_class_or_a_known_subclass(app, name):
+    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+
+
+def test_references_of_an_inherited_member_resolve_against_the_base(app):
+    r = app.call("context.references", name="App.handle")
+    assert [(d.path, d.qualified, d.match) for d in r.data.definitions] == [("pkg/base.py", "Base.handle", "inherited")]
+
+
+# --- JavaScript and TypeScript ----------------------------------------------------------------
+
+JS = load(FIXTURES / "hierarchy" / "js_ts_bases.txt", keys=("inherits:",))
+JS_REPO = Indexed(JS.files, "rennet-hierarchy-js-", message="hierarchy js")
+
+
+def test_js_and_ts_bases_are_inherits_edges_as_their_comments_say():
+    from indexer.api import open_store, snapshot
+
+    repo, store_path = JS_REPO.paths
+    with open_store(store_path) as store:
+        dumped = [json.loads(line) for line in snapshot(repo, "main", store=store).canonical_lines()]
+    edges = [d for d in dumped if d["type"] == "edge" and d["kind"] == "inherits"]
+    assert sorted((d["from"], d["line"], d["spec"], d["status"], d["to"], d["base"]) for d in edges) == _noted(JS)
+
+
+def test_a_ts_member_is_found_through_its_class_bases():
+    d, = JS_REPO.asked().call("context.symbol", name="Handler.handle", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.match) == ("src/base.ts", "Base.handle", "inherited")
