@@ -7,7 +7,7 @@ key starts with."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
@@ -191,7 +191,7 @@ class _BySyntax:
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
 
-    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | bool:
+    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
         file, None when it is no site."""
         rules = _rules_of(self.snap, path)
