@@ -122,7 +122,11 @@ def _literal(node: ast.expr) -> object:
 
 
 def read_setup_py(c: Collector, data: bytes) -> None:
-    call = _setup_call(ast.parse(data.decode("utf-8")))
+    try:
+        tree = ast.parse(data.decode("utf-8"))
+    except (MemoryError, RecursionError):  # CPython's parser gives up on deep nesting with these
+        raise ManifestError("setup.py is nested too deeply to read") from None
+    call = _setup_call(tree)
     if call is None:
         return
     kw = {k.arg: _literal(k.value) for k in call.keywords if k.arg}
