@@ -6,7 +6,9 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: file-scope variables and constants; calls, macro invocations and locals no longer functions;
+#    macros before a declaration (export, calling convention) blanked for the parser
+VERSION = "2"
 
 LANGUAGE = Language(
     name="c",

@@ -43,3 +43,18 @@
 ; read from the definition
 (compound_statement (declaration declarator: (_) @local.bind.decl) @local.decl) @local.block
 (for_statement initializer: (declaration declarator: (_) @local.bind.decl) @local.decl) @local.block
+
+; variables and constants at file and namespace scope: `int counter = 0;`, `static const char
+; k[] = "x";`, `int *p, a[4];`, `namespace ns { constexpr int kLimit = 3; }`. Every declaration
+; matches; tags.py's kind rule (c/tags.py `_declaration`) keeps those outside any function
+; body, not `extern`, and drops the shipped union pattern's. Function declarators are not
+; variables: only the plain, initialised, pointer, array and reference shapes are named.
+(declaration declarator: (identifier) @name) @definition.variable
+(declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
+(declaration
+  declarator: (init_declarator declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name)))) @definition.variable
