@@ -49,3 +49,11 @@ def test_each_line_defines_what_its_note_says(fixture):
         wrong = {n: (lines[n - 1].strip(), sorted(want.get(n, ())), sorted(got.get(n, ())))
                  for n in sorted(set(want) | set(got)) if want.get(n, set()) != got.get(n, set())}
         assert not wrong, f"{path}: line -> (source, noted, extracted): {wrong}"
+
+
+def test_zsh_the_bash_grammar_cannot_parse_is_skipped_with_a_reason():
+    facts = extract_blob(b"alias ok='ls'\nprint ${(j:,:)array}\nfunction f() { echo hi }\n", "a.zsh", "zsh")
+    assert facts.skipped == "unparseable" and not facts.symbols
+    # the same text as Bash is read as far as it goes: strictness is zsh's, the borrowed grammar's
+    assert extract_blob(b"alias ok='ls'\n", "a.sh", "bash").symbols[0].kind == "alias"
+    assert name_language("x/.zshrc") == "zsh" and name_language("a.zsh") == "zsh"

@@ -9,7 +9,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # The extractor version of TypeScript's and TSX's blob facts: bump it on any change to the
 # facts made of the same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: `export var`, destructured top-level bindings, constructor parameter properties (fields)
+#    and a namespace's variables
+VERSION = "2"
 
 LANGUAGE = Language(
     name="typescript",
