@@ -29,6 +29,9 @@
   declarator: (function_declarator
     declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
 (enumerator name: (identifier) @name) @definition.enumerator
+; an entry after a `#define` between entries (glibc's langinfo.h: `ABDAY_2,` after `#define
+; ABDAY_1 ABDAY_1`), which the grammar leaves in an error node of the enum's list: a lone name
+(enumerator_list (ERROR . (identifier) @name .) @definition.enumerator)
 
 ; typedefs of a pointer, an array or a function pointer (the shipped tags take a plain name
 ; only): `typedef struct s *s_ptr;`, `typedef int row[4];`, `typedef void (*handler_t)(int);`
@@ -58,3 +61,10 @@
 (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
 (declaration
   declarator: (init_declarator declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name)))) @definition.variable
+; function pointers at file scope: `void (*on_free)(void *) = free;`, `void *(*alloc)(size_t) = f;`
+(declaration declarator: (init_declarator declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))))) @definition.variable
+(declaration declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable

@@ -29,11 +29,12 @@ _EXPORT_MACRO = re.compile(
     rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9](?:[ \t]*\([^()\n]{0,200}\))?)\s+"
     rb"(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
 # A macro opening the line before what declares something by a keyword: fmt's
-# `FMT_EXPORT template <typename T> class store`, `MY_API struct s {`, `LIB_API static int x;` (a type word after
-# it is left to the rules below: `ZEXTERN int ZEXPORT f OF((...))` reads as it is).
+# `FMT_EXPORT template <typename T> class store`, `MY_API struct s {`, `TS_PUBLIC void *(*ts_current_malloc)(size_t) = f;`: no
+# type stands before a keyword or a built-in type (a name with an underscore only: zlib's
+# `ZEXTERN int` is left to the rules below).
 _MACRO_BEFORE_KEYWORD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=(?:template|class|struct|union|enum|namespace|typedef|extern|static"
-    rb"|inline|constexpr)\b)")
+    rb"|inline|constexpr|const|volatile|void|int|unsigned|signed|char|short|long|float|double|bool)\b)")
 # A calling-convention or export macro between the return type and the name: `int CDECL_MACRO
 # main(void)`, `void ZEXPORT deflate(...)`, `LRESULT WINAPI WndProc(...)`: tree-sitter reads
 # the macro as the name, and the head falls apart. After a type word or a `*`, before a name

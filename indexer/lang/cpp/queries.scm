@@ -74,3 +74,8 @@
 
 ; function template specialisations: `template <> constexpr auto num_bits<int128>() -> int`
 (function_declarator declarator: (template_function name: (identifier) @name)) @definition.function
+; an out-of-line member specialisation: `template<> inline sort context::fpa_sort<16>() {...}`
+(function_declarator
+  declarator: (qualified_identifier
+    scope: (_) @container
+    name: (template_function name: (identifier) @name))) @definition.method
