@@ -118,10 +118,13 @@ _HAS_TYPE = re.compile(r"^\s*(?:[A-Za-z_][\w:<>,]*[\s*&]+)+[A-Za-z_~]")
 
 
 _ALIAS_DEFINED = re.compile(r"\balias\b.*?[\s-](?P<name>[^\s=]+)=")
+# a line ending in a type: `int`, `char *`, or an export macro wrapping one, `XMLPARSEAPI(void)`
+_RETURN_TYPE_LINE = re.compile(r"[\w*&>]\s*$|^\s*[A-Z_][A-Z0-9_]*\s*\([^()]*\)\s*$")
 _LOCAL_SCOPES = frozenset({"function", "method", "arrow", "constructor", "getter", "setter"})
 
 
-def artefact(language: str, kind: str, name: str, line_text: str, end: int | None, scope_kind: str = "") -> str:
+def artefact(language: str, kind: str, name: str, line_text: str, end: int | None, scope_kind: str = "",
+             previous: str = "") -> str:
     """Why a ctags tag is no definition, by rule ("" when it is one): a kind that names
     none; a name ctags made up (`AnonymousFunction3f2a`, `__anon1b2c`); a name not written on
     its line; in C and C++, a `function` whose line is a call or a macro invocation (a name and
@@ -144,8 +147,9 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
         return "destructured_key"  # `const { c: renamed } = x` binds `renamed`, not the key `c`
     if language in ("c", "cpp") and kind in ("function", "prototype"):
         call = _CALL_LINE.match(line_text)
-        if call is not None and call.group(1) == bare and not _HAS_TYPE.match(line_text):
-            return "call_statement"
+        if call is not None and call.group(1) == bare and not _HAS_TYPE.match(line_text) and \
+                not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct"):
+            return "call_statement"  # (not a head whose return type is on the line before, nor a constructor)
     return ""
 
 
@@ -198,6 +202,18 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
         languages, ours = ours_of(tree)
         names = {(p, n) for p, n, _ in ours}
         lines_of: dict[str, list[str]] = {}
+        for (path, name, line), kind in ours.items():
+            # our own symbols made of statements that declare nothing (the same rule as ctags')
+            if kind in ("function", "method") and languages[path] in ("c", "cpp"):
+                if path not in lines_of:
+                    lines_of[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
+                text = lines_of[path][line - 1] if line <= len(lines_of[path]) else ""
+                before = lines_of[path][line - 2] if 2 <= line <= len(lines_of[path]) + 1 else ""
+                scope = "class" if kind == "method" else ""  # a method named alone is a constructor
+                if artefact(languages[path], "function", name, text, None, scope, before) == "call_statement":
+                    row = table.setdefault(languages[path], {"ctags": 0, "matched": 0, "artefacts": Counter(),
+                                                             "misses": []})
+                    row.setdefault("statements", []).append(f"{tree.name}/{path}:{line} {kind} {name}")
         for tag in run_ctags(tree):
             path = tag["path"]
             language = languages.get(path)
@@ -208,7 +224,9 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
                 lines_of[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
             text = lines_of[path][tag["line"] - 1] if tag["line"] <= len(lines_of[path]) else ""
             row = table.setdefault(language, {"ctags": 0, "matched": 0, "artefacts": Counter(), "misses": []})
-            why = artefact(language, tag.get("kind", "?"), tag["name"], text, tag.get("end"), tag.get("scopeKind", ""))
+            before = lines_of[path][tag["line"] - 2] if 2 <= tag["line"] <= len(lines_of[path]) + 1 else ""
+            why = artefact(language, tag.get("kind", "?"), tag["name"], text, tag.get("end"), tag.get("scopeKind", ""),
+                           before)
             if why:
                 row["artefacts"][why] += 1
                 continue
@@ -275,16 +293,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(table, indent=1))
         return
-    print("| language | ctags definitions | extracted | agreement | artefacts set apart |")
-    print("| --- | ---: | ---: | ---: | --- |")
+    print("| language | ctags definitions | extracted | agreement | artefacts set apart | ours from statements |")
+    print("| --- | ---: | ---: | ---: | --- | ---: |")
     for language, row in table.items():
         apart = ", ".join(f"{k} {v}" for k, v in row["artefacts"].items()) or "-"
-        print(f"| {language} | {row['ctags']} | {row['matched']} | {row['percent']}% | {apart} |")
+        print(f"| {language} | {row['ctags']} | {row['matched']} | {row['percent']}% | {apart} "
+              f"| {len(row.get('statements', ()))} |")
     for language, row in table.items():
-        if row["misses"]:
-            print(f"\n{language} misses:")
-            for miss in row["misses"]:
-                print(f"  {miss}")
+        for title, listed in (("misses", row["misses"]), ("symbols from statements", row.get("statements", ()))):
+            if listed:
+                print(f"\n{language} {title}:")
+                for item in listed[:args.misses]:
+                    print(f"  {item}")
 
 
 if __name__ == "__main__":
