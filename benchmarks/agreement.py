@@ -89,3 +89,223 @@ def _side_by_side(theirs: dict[tuple[str, str, int], str], ours: dict[tuple[str,
             "only_ctags": sum(only_ctags.values()), "only_rennet": sum(only_rennet.values()),
             "only_ctags_kinds": only_ctags.most_common(TOP_KINDS),
             "only_rennet_kinds": only_rennet.most_common(TOP_KINDS)}
+
+
+# --- per-language agreement on source trees, straight from the extractor ------------------
+#
+# `python -m benchmarks.agreement [TREE ...]`: each file of each tree is extracted as the
+# indexer extracts a blob (`extract_blob`, language from the name, then the content) and
+# Universal Ctags is run over the same tree. ctags' artefacts are classified by rule, never
+# by hand, and set apart; each remaining ctags definition the extraction lacks is listed.
+# Without trees: the annotated definition fixtures, the polyglot corpus, and what is at hand
+# (the cached registry archives, the system's C headers). No network.
+
+# ctags' language names -> ours, for the languages both read
+CTAGS_LANGUAGES = {"C": "c", "C++": "cpp", "CUDA": "cpp", "Java": "java", "TypeScript": "typescript",
+                   "JavaScript": "javascript", "Python": "python", "Go": "go", "Rust": "rust", "C#": "csharp",
+                   "Ruby": "ruby", "PHP": "php", "Sh": "bash", "Zsh": "zsh"}
+# kinds ctags reports that are no definition of a name in a file: imports, package clauses,
+# `impl` blocks, JS object-literal keys (as NOT_DEFINITIONS), and C/C++ `#undef`s
+ARTEFACT_KINDS: dict[str, frozenset[str]] = {
+    **NOT_DEFINITIONS,
+    "c": frozenset({"header", "macroparam", "local", "parameter", "label"}),
+    "cpp": frozenset({"header", "macroparam", "local", "parameter", "label", "using"}),
+    "bash": frozenset({"heredoc", "script"}),
+    "zsh": frozenset({"heredoc", "script"}),
+}
+_CALL_LINE = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(.*\)\s*;?\s*(?://.*|/\*.*)?$")
+_HAS_TYPE = re.compile(r"^\s*(?:[A-Za-z_][\w:<>,]*[\s*&]+)+[A-Za-z_~]")
+
+
+_ALIAS_DEFINED = re.compile(r"\balias\b.*?[\s-](?P<name>[^\s=]+)=")
+# a line ending in a type: `int`, `char *`, or an export macro wrapping one, `XMLPARSEAPI(void)`
+_RETURN_TYPE_LINE = re.compile(r"[\w*&>]\s*$|^\s*[A-Z_][A-Z0-9_]*\s*\([^()]*\)\s*$")
+_LOCAL_SCOPES = frozenset({"function", "method", "arrow", "constructor", "getter", "setter"})
+
+
+def artefact(language: str, kind: str, name: str, line_text: str, end: int | None, scope_kind: str = "",
+             previous: str = "") -> str:
+    """Why a ctags tag is no definition, by rule ("" when it is one): a kind that names
+    none; a name ctags made up (`AnonymousFunction3f2a`, `__anon1b2c`); a name not written on
+    its line; in C and C++, a `function` whose line is a call or a macro invocation (a name and
+    its arguments alone, no type: `free(m);`, `MOCK_METHOD(int, Foo, (int));`) or a tag whose
+    end line comes before its line."""
+    if kind in ARTEFACT_KINDS.get(language, ()):
+        return kind
+    if ANONYMOUS.match(name):
+        return "anonymous"
+    bare = name.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+    if bare not in line_text:
+        return "not_on_its_line"
+    if scope_kind in _LOCAL_SCOPES and kind in ("constant", "variable", "local") and language in (
+            "javascript", "typescript", "tsx"):
+        return "local"  # a binding in a function body
+    if language in ("bash", "zsh") and kind == "alias" and f"{bare}=" not in line_text:
+        return "alias_printed"  # `alias ll` prints an alias and defines none
+    if language in ("typescript", "javascript") and re.search(rf"[{{,]\s*{re.escape(bare)}\s*:", line_text) \
+            and re.match(r"\s*(?:export\s+)?(?:const|let|var)\s*\{", line_text):
+        return "destructured_key"  # `const { c: renamed } = x` binds `renamed`, not the key `c`
+    if language in ("c", "cpp") and kind in ("function", "prototype"):
+        call = _CALL_LINE.match(line_text)
+        if call is not None and call.group(1) == bare and not _HAS_TYPE.match(line_text) and \
+                not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct"):
+            return "call_statement"  # (not a head whose return type is on the line before, nor a constructor)
+    return ""
+
+
+def run_ctags(tree: Path) -> list[dict]:
+    import subprocess
+    done = subprocess.run(["ctags", "-R", "--output-format=json", "--fields=+nKleZ", "--extras=-F", "-f", "-",
+                           "."], cwd=tree, capture_output=True, text=True, errors="replace", check=False)
+    tags = []
+    for line in done.stdout.splitlines():
+        try:
+            tag = json.loads(line)
+        except ValueError:
+            continue
+        if tag.get("_type") == "tag" and "line" in tag:
+            tag["path"] = tag["path"][2:] if tag["path"].startswith("./") else tag["path"]
+            tags.append(tag)
+    return tags
+
+
+def ours_of(tree: Path) -> tuple[dict[str, str], dict[tuple[str, str, int], str]]:
+    """path -> language of each file extracted (not skipped), and (path, name, line) -> kind."""
+    from indexer.extract.blob import extract_blob
+    from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language, name_language
+    languages: dict[str, str] = {}
+    symbols: dict[tuple[str, str, int], str] = {}
+    for file in sorted(tree.rglob("*")):
+        if not file.is_file() or ".git" in file.parts:
+            continue
+        path = file.relative_to(tree).as_posix()
+        data = file.read_bytes()
+        language = name_language(path)
+        if language in CONTENT_DECIDES:
+            language = detect_language(path, data[:8192])
+        if language not in GRAMMAR_LANGUAGES:
+            continue
+        facts = extract_blob(data, path, language, 1 << 20, sites=False)
+        if facts.skipped:
+            continue
+        languages[path] = facts.language
+        for s in facts.symbols:
+            symbols[(path, s.name, s.line)] = s.kind
+    return languages, symbols
+
+
+def agreement(trees: list[Path], misses: int = 40) -> dict:
+    """Per language: ctags' definitions (artefacts set apart, by rule), how many the
+    extraction holds at the same path, name and line, and the misses listed."""
+    table: dict[str, dict] = {}
+    for tree in trees:
+        languages, ours = ours_of(tree)
+        names = {(p, n) for p, n, _ in ours}
+        lines_of: dict[str, list[str]] = {}
+        for (path, name, line), kind in ours.items():
+            # our own symbols made of statements that declare nothing (the same rule as ctags')
+            if kind in ("function", "method") and languages[path] in ("c", "cpp"):
+                if path not in lines_of:
+                    lines_of[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
+                text = lines_of[path][line - 1] if line <= len(lines_of[path]) else ""
+                before = lines_of[path][line - 2] if 2 <= line <= len(lines_of[path]) + 1 else ""
+                scope = "class" if kind == "method" else ""  # a method named alone is a constructor
+                if artefact(languages[path], "function", name, text, None, scope, before) == "call_statement":
+                    row = table.setdefault(languages[path], {"ctags": 0, "matched": 0, "artefacts": Counter(),
+                                                             "misses": []})
+                    row.setdefault("statements", []).append(f"{tree.name}/{path}:{line} {kind} {name}")
+        for tag in run_ctags(tree):
+            path = tag["path"]
+            language = languages.get(path)
+            theirs = CTAGS_LANGUAGES.get(tag.get("language", ""))
+            if language is None or theirs is None or (theirs != language and {theirs, language} != {"c", "cpp"}):
+                continue  # a file both read, as the same language (a `.h` is C or C++ by its content)
+            if path not in lines_of:
+                lines_of[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
+            text = lines_of[path][tag["line"] - 1] if tag["line"] <= len(lines_of[path]) else ""
+            row = table.setdefault(language, {"ctags": 0, "matched": 0, "artefacts": Counter(), "misses": []})
+            before = lines_of[path][tag["line"] - 2] if 2 <= tag["line"] <= len(lines_of[path]) + 1 else ""
+            why = artefact(language, tag.get("kind", "?"), tag["name"], text, tag.get("end"), tag.get("scopeKind", ""),
+                           before)
+            if why:
+                row["artefacts"][why] += 1
+                continue
+            row["ctags"] += 1
+            name = tag["name"].rsplit("::", 1)[-1] if language == "cpp" else tag["name"]
+            if (path, name, tag["line"]) in ours or (path, tag["name"], tag["line"]) in ours:
+                row["matched"] += 1
+            elif len(row["misses"]) < misses:
+                elsewhere = " (named on another line)" if (path, name) in names else ""
+                row["misses"].append(f"{tree.name}/{path}:{tag['line']} {tag['kind']} {tag['name']}{elsewhere}")
+    for row in table.values():
+        row["percent"] = round(100 * row["matched"] / row["ctags"], 2) if row["ctags"] else None
+        row["artefacts"] = dict(sorted(row["artefacts"].items()))
+    return dict(sorted(table.items()))
+
+
+def default_trees(work: Path) -> list[Path]:
+    """The annotated definition fixtures (written out as files), the polyglot corpus, the
+    cached registry archives unpacked, and the system's C headers (a copy)."""
+    import shutil
+    import tarfile
+
+    from tests.annotated import FIXTURES, load
+    root = Path(__file__).resolve().parent.parent
+    trees = []
+    fixtures = work / "fixtures"
+    for case in sorted((FIXTURES / "definitions").glob("*.txt")):
+        for path, text in load(case, keys=("def:",)).files.items():
+            target = fixtures / case.stem / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    trees.append(fixtures)
+    trees.append(root / "corpora" / "polyglot")
+    from corpora.registry_corpus import cache_dir
+    for archive in sorted(cache_dir().glob("*/*/*.tar.gz")):
+        target = work / archive.name.removesuffix(".tar.gz")
+        with tarfile.open(archive) as tar:
+            tar.extractall(target, filter="data")
+        trees.append(target)
+    headers = Path("/usr/include")
+    if headers.is_dir():
+        target = work / "usr-include"
+        target.mkdir()
+        for header in sorted(headers.glob("*.h")):
+            shutil.copy(header, target / header.name)
+        trees.append(target)
+    return trees
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    import shutil
+    import tempfile
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.agreement", description=__doc__.splitlines()[0])
+    parser.add_argument("trees", nargs="*", type=Path, help="source trees (default: fixtures and corpora at hand)")
+    parser.add_argument("--misses", type=int, default=40, help="misses listed per language")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if shutil.which("ctags") is None:
+        raise SystemExit("Universal Ctags is not installed (apt-get install -y universal-ctags)")
+    with tempfile.TemporaryDirectory(prefix="rennet-agreement-") as work:
+        trees = args.trees or default_trees(Path(work))
+        table = agreement(trees, args.misses)
+    if args.json:
+        print(json.dumps(table, indent=1))
+        return
+    print("| language | ctags definitions | extracted | agreement | artefacts set apart | ours from statements |")
+    print("| --- | ---: | ---: | ---: | --- | ---: |")
+    for language, row in table.items():
+        apart = ", ".join(f"{k} {v}" for k, v in row["artefacts"].items()) or "-"
+        print(f"| {language} | {row['ctags']} | {row['matched']} | {row['percent']}% | {apart} "
+              f"| {len(row.get('statements', ()))} |")
+    for language, row in table.items():
+        for title, listed in (("misses", row["misses"]), ("symbols from statements", row.get("statements", ()))):
+            if listed:
+                print(f"\n{language} {title}:")
+                for item in listed[:args.misses]:
+                    print(f"  {item}")
+
+
+if __name__ == "__main__":
+    main()

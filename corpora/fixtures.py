@@ -268,6 +268,8 @@ def _polyglot_expected(f: dict[str, Content]) -> dict:
         sym("scripts/release.sh", "log", "function", "", "log() {"),
         sym("scripts/release.sh", "build_all", "function", "", "build_all() {"),
         sym("scripts/deploy", "deploy_main", "function", "", "function deploy_main"),
+        # zsh (the Bash grammar)
+        sym("scripts/prompt.zsh", "set_prompt", "function", "", "set_prompt() {"),
     ]
 
     edges = {
@@ -331,6 +333,7 @@ def _polyglot_expected(f: dict[str, Content]) -> dict:
         "ruby/lib/poly/formatter.rb": "ruby",
         "php/src/Greeter.php": "php",
         "scripts/release.sh": "bash", "scripts/deploy": "bash",  # the latter by its shebang
+        "scripts/prompt.zsh": "zsh",
     }
     fan_in = {p: 0 for p in languages}
     for target in {t for _, t in edges}:

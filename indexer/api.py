@@ -25,13 +25,13 @@ def open_store(home: str | os.PathLike[str] | None = None) -> Store:
 
 
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
-          progress=None) -> "IndexReport":
+          progress=None, require_complete: bool = False) -> "IndexReport":
     from indexer.build import index as _index
-    return _index(repo_path, rev, store=store, workers=workers, progress=progress)
+    return _index(repo_path, rev, store=store, workers=workers, progress=progress, require_complete=require_complete)
 
 
 def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, index_if_absent: bool = True,
-             workers: int | None = None) -> "Snapshot":
+             workers: int | None = None, require_complete: bool = False) -> "Snapshot":
     """The pinned snapshot of `rev`. With `index_if_absent`, a rev with no snapshot is indexed
     first: the OID its pin names, or the rev itself (which pins it). This is the one place a
     read asks for a build; `indexer.store.snapshot.load` never does."""
@@ -59,7 +59,8 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
             pass
         pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
         with (_on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()) as progress:
-            _index(repo_path, pinned or rev, store=store, workers=workers, progress=progress)
+            _index(repo_path, pinned or rev, store=store, workers=workers, progress=progress,
+                   require_complete=require_complete)
         return load(store, repo_path, rev)
 
     return writer_wait.waiting(store.home, attempt, f"{rev} of {repo_path}")

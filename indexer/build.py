@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Callable, ContextManager, Sequence
 
 import pygit2
 
+from indexer.contract.errors import MissingObjects
 from indexer.git import read as gitread
 from indexer.lang.registry import name_language
 from indexer.model import BlobFacts, Skipped, SnapshotRecord
 from indexer.pipeline.assemble import Assembled, assemble, assemble_plan, collector_paused, file_entries
 from indexer.pipeline.commit import commit
-from indexer.pipeline.extract import ParseProgress, early_pool, extract, extract_facts
+from indexer.pipeline.extract import MISSING_OBJECT, ParseProgress, early_pool, extract, extract_facts
 from indexer.pipeline.plan import NOT_BLOBS, BlobJob, existing_head, plan
 from indexer.rank.arcs import load_rank_arcs
 from indexer.store.commit import Pin, pin_snapshot
@@ -64,8 +65,10 @@ class IndexReport:
 
 
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
-          progress: Callable[[str, int, int], None] | None = None) -> IndexReport:
-    """Index `rev` of the repository at `repo_path` into `store` (reusing every blob seen before)."""
+          progress: Callable[[str, int, int], None] | None = None, require_complete: bool = False) -> IndexReport:
+    """Index `rev` of the repository at `repo_path` into `store` (reusing every blob seen before).
+    A blob the object database lacks (a partial clone's) is listed as skipped (`missing_object`)
+    and the rest indexed; `require_complete` refuses such a commit (`missing_objects`) instead."""
     started = time.perf_counter()
     repo = gitread.open_repo(repo_path)
     oid = gitread.resolve_rev(repo, rev)
@@ -74,11 +77,15 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
     store = store or Store.open()
     try:
         version = extractor_version()
+        refill: list[bool] = []  # the stored snapshot is partial and its missing blobs are at hand
 
         def reused() -> IndexReport | None:
             # A stored snapshot is complete: pinning the rev to it needs no indexer's lock.
             existing = existing_head(store, oid, version)
             if existing is None:
+                return None
+            if not _complete_enough(repo, existing, require_complete):
+                refill.append(True)
                 return None
             pin_snapshot(store, pin, oid, existing.indexed_at)
             return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
@@ -92,8 +99,9 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             if found is not None:
                 return found
             with collector_paused():
-                assembled, parsed = _build(store, repo, oid, version, workers, progress, lock)
-                head = commit(store, assembled, pin)
+                assembled, parsed = _build(store, repo, oid, version, workers, progress, lock,
+                                           require_complete=require_complete)
+                head = commit(store, assembled, pin, replace=bool(refill))
                 return _report(repo, rev, head, parsed=parsed, seconds=time.perf_counter() - started)
     finally:
         if own_store:
@@ -143,14 +151,14 @@ def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] =
 
 def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, workers: int | None,
            progress: Callable[[str, int, int], None] | None, lock: WriteLock,
-           earlier: Sequence[str] | None = None) -> tuple[Assembled, int]:
+           earlier: Sequence[str] | None = None, require_complete: bool = False) -> tuple[Assembled, int]:
     """The snapshot at `oid`, assembled, and how many blobs were parsed for it. Runs with the
     collector paused (see collector_paused); extraction workers have it on. `earlier`: the
     snapshots to start from (see `plan`)."""
     workers = workers or os.cpu_count() or 1
     with early_pool(workers, lock, repo.path) as pool:
         start = plan(store, repo, oid, version, earlier)
-        extracted = extract(store, repo, start, pool, workers, ParseProgress(progress))
+        extracted = extract(store, repo, start, pool, workers, ParseProgress(progress), require_complete)
     try:
         if progress:
             progress("assemble", 0, 1)
@@ -169,6 +177,22 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     finally:
         extracted.stored()  # before the snapshot that needs them is written, or an error leaves
     return assembled, extracted.parsed
+
+
+def _complete_enough(repo: pygit2.Repository, head: SnapshotHead | LazyHead, require_complete: bool) -> bool:
+    """Whether a stored snapshot serves as it is: one listing missing blobs (`missing_object`)
+    is built again once any of them is in the object database, and refused with
+    `require_complete` while they are not."""
+    missing = [blob for blob, why in zip(head.blobs, head.skipped) if why == MISSING_OBJECT]
+    if not missing:
+        return True
+    odb = repo.odb
+    if any(blob in odb for blob in missing):
+        return False
+    if require_complete:
+        raise MissingObjects(f"{len(missing)} blob(s) of {head.oid[:12]} are missing from the object database; "
+                             f"without --require-complete they are listed as skipped")
+    return True
 
 
 def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead | LazyHead, parsed: int, seconds: float,

@@ -528,7 +528,7 @@ def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, m
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_blob_missing_from_the_object_database_is_typed(tmp_path, workers):
+def test_a_blob_missing_from_the_object_database_is_refused_when_complete_is_required(tmp_path, workers):
     builder = RepoBuilder(tmp_path / "repo")
     oid = builder.commit(_many_files(6))
     repo = pygit2.Repository(str(builder.path))
@@ -539,7 +539,7 @@ def test_a_blob_missing_from_the_object_database_is_typed(tmp_path, workers):
     store = Store.open(tmp_path / "store")
     try:
         with pytest.raises(MissingObjects) as info:
-            api.index(str(builder.path), oid, store=store, workers=workers)
+            api.index(str(builder.path), oid, store=store, workers=workers, require_complete=True)
         assert info.value.code == "missing_objects" and blob[:12] in info.value.message
         from indexer.store.records import load_stored_record
         assert load_stored_record(store, oid) is None

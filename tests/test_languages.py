@@ -71,7 +71,7 @@ def test_binary():
 
 def test_grammar_languages():
     assert GRAMMAR_LANGUAGES == {"python", "javascript", "typescript", "tsx", "go", "rust", "java", "c",
-                                 "cpp", "csharp", "ruby", "php", "bash"}
+                                 "cpp", "csharp", "ruby", "php", "bash", "zsh"}
 
 
 @pytest.mark.parametrize("head,expected", [

@@ -74,6 +74,12 @@ def freshness_of(snap: Any) -> Freshness:
             status = "dirty"
             reason = (f"{rev} still resolves to the pinned commit, but the checkout's working tree differs from it "
                       f"({worktree.changed} paths); pass --worktree to answer from the working tree")
+    missing = getattr(snap, "missing_objects", 0)
+    if missing and status == "current":
+        status = "partial"
+        reason = (f"{rev} still resolves to the pinned commit, but {missing} of its blobs were missing from the "
+                  f"object database when it was indexed (a partial clone's): they are listed as skipped, "
+                  f"`missing_object`; fetch them and index again for a complete snapshot")
     return Freshness(repo=snap.repo_path, rev=rev, pinned_oid=snap.oid, current_oid=current, status=status,
                      reason=reason, indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
-                     fingerprint=snap.fingerprint, worktree=worktree)
+                     fingerprint=snap.fingerprint, worktree=worktree, missing_objects=missing)

@@ -19,7 +19,7 @@ import msgspec
 from msgspec import Struct
 
 UnknownKind = Literal["not_recorded", "not_applicable", "not_assessed", "redacted"]
-FreshnessStatus = Literal["current", "stale", "unknown", "worktree", "dirty"]
+FreshnessStatus = Literal["current", "stale", "unknown", "worktree", "dirty", "partial"]
 
 
 class Unknown(Struct, frozen=True):
@@ -61,8 +61,10 @@ class WorktreeState(Struct, frozen=True):
 class Freshness(Struct, frozen=True):
     """How the pinned snapshot an answer was read from relates to the repository now.
     `status`: `current`, `stale` (the rev moved), `unknown` (it no longer resolves),
-    `worktree` (read from the working-tree snapshot) or `dirty` (read from the commit the
-    checkout is on, while its working tree differs: `worktree` says how much)."""
+    `worktree` (read from the working-tree snapshot), `dirty` (read from the commit the
+    checkout is on, while its working tree differs: `worktree` says how much) or `partial`
+    (the rev still resolves to the pinned commit, but `missing_objects` of its blobs were
+    missing from the object database when it was indexed, as in a partial clone)."""
 
     repo: str
     rev: str
@@ -73,6 +75,7 @@ class Freshness(Struct, frozen=True):
     indexed_at: str | Unknown
     fingerprint: str = ""  # the snapshot's fingerprint, so a receipt names exactly what was read
     worktree: WorktreeState | None = None  # with status `worktree` or `dirty`
+    missing_objects: int = 0  # blobs listed as skipped (`missing_object`) rather than read
 
 
 class Page(Struct, frozen=True):

@@ -16,7 +16,7 @@ from indexer.extract.tags import extract_tree
 from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
 from indexer.lang import grammars
 from indexer.lang.content import count_lines, generated_rule, skip_reason
-from indexer.lang.registry import GRAMMAR_LANGUAGES
+from indexer.lang.registry import GRAMMAR_LANGUAGES, LANGUAGES
 from indexer.model import BlobFacts
 
 DEFAULT_SIZE_CAP = 1 << 20
@@ -59,7 +59,8 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
         return _plain(data, sites, language=language, lines=lines, generated=generated)
     tree = grammars.parse(language, data)
     root = tree.root_node if tree is not None else None
-    if root is not None and not grammars.has_wide_error(root) and not grammars.is_too_deep(root):
+    if root is not None and not grammars.has_wide_error(root) and not grammars.is_too_deep(root) and not (
+            root.has_error and LANGUAGES[language].strict):
         facts = extract_tree(language, root, data)
         return BlobFacts(
             language=language,

@@ -63,6 +63,8 @@ METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl
 # `namespace A { }` block ("global": no container). So does a C or C++ `#define`, in a
 # namespace, class or enum body alike: the preprocessor knows no scope.
 _HOISTED = {"property_promotion_parameter": "member", "function_call_expression": "global",
+            # TypeScript's constructor parameter properties (`constructor(public x: T)`): fields
+            "required_parameter": "member", "optional_parameter": "member",
             "preproc_def": "global", "preproc_function_def": "global", "preproc_call": "global"}
 # Containers without a name of their own, named as the language names them: what a PHP
 # anonymous class declares (`return new class { function run() {} };` in `make`) is a member

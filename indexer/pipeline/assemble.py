@@ -44,6 +44,9 @@ def file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
         if e.mode == gitread.MODE_COMMIT:
             files.append(FileEntry(e.path, "", e.mode, 0, -1, "submodule", skipped="submodule", target=e.oid))
         elif e.mode == gitread.MODE_LINK:
+            if e.oid not in repo.odb:  # a partial clone's: listed, as a missing regular blob is
+                files.append(FileEntry(e.path, e.oid, e.mode, 0, -1, "missing", skipped="missing_object"))  # extract.MISSING*
+                continue
             target = gitread.read_blob(repo, e.oid).decode("utf-8", "replace")
             files.append(FileEntry(e.path, e.oid, e.mode, len(target), -1, "symlink", skipped="symlink",
                                    target=target))
@@ -91,7 +94,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
     from indexer.resolve import imports as resolve
 
     with collector_paused():
-        blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink")}
+        blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink", "missing")}
 
         def read(path: str) -> bytes:
             blob = blobs.get(path)
@@ -103,7 +106,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
         files = [msgspec.structs.replace(f, mark=file_marks[f.path][0], mark_rule=file_marks[f.path][1])
                  if f.path in file_marks else f for f in files]
         found = manifests.parse_manifests(files, read)
-        bad = {p.path: p.reason for p in found.problems}
+        bad = {p.path: p.reason for p in found.problems if p.path in blobs}  # a missing one stays missing_object
         if bad:
             # A manifest that does not parse stays in the map, listed as skipped with why.
             files = [msgspec.structs.replace(f, skipped=bad[f.path]) if f.path in bad else f for f in files]

@@ -22,8 +22,9 @@ def packed(assembled: Assembled) -> tuple[SnapshotHead, PackedSnapshot]:
                                 pack_arcs(assembled.arcs), record.indexed_at)
 
 
-def commit(store: Store, assembled: Assembled, pin: Pin) -> SnapshotHead:
-    """Write the snapshot and pin it; returns the head written."""
+def commit(store: Store, assembled: Assembled, pin: Pin, replace: bool = False) -> SnapshotHead:
+    """Write the snapshot and pin it; returns the head written. `replace`: over a stored partial
+    snapshot of the same commit (one whose missing blobs are now at hand)."""
     head, snapshot = packed(assembled)
-    commit_snapshot(store, snapshot, pin)
+    commit_snapshot(store, snapshot, pin, replace=replace)
     return head

@@ -203,13 +203,38 @@ class Extraction:
     parsed: int  # blobs parsed
     names: PendingNames  # the parsed blobs' name-index rows (kept when the plan has an earlier snapshot)
     stored: Callable[[], None]  # returns once the parsed facts are in the store
+    missing: int = 0  # blobs the object database lacks (a partial clone's): listed as `missing_object`
+
+
+MISSING_OBJECT = "missing_object"  # the skip reason of such a blob
+MISSING = "missing"  # the file table's language of a blob the object database lacks (records.NO_FACTS)
+
+
+def missing_facts() -> BlobFacts:
+    """What a blob the object database lacks is listed with: its facts are never stored, so
+    the snapshot of the same commit with the blob present parses it."""
+    from indexer.model import BlobFacts
+    return BlobFacts(language=MISSING, lines=-1, skipped=MISSING_OBJECT)
+
+
+def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool) -> dict[bytes, BlobJob]:
+    """The jobs (by facts key) whose blob the object database lacks; with `require_complete`,
+    any such blob is the typed refusal `missing_objects` instead."""
+    odb = repo.odb
+    absent = {facts_key(j.blob, j.language, j.version): j for j in jobs if j.blob not in odb}
+    if absent and require_complete:
+        first = min(absent.values(), key=lambda j: j.path)
+        raise MissingObjects(f"{len(absent)} blob(s) are missing from the object database (first: {first.path}, "
+                             f"{first.blob[:12]}); without --require-complete they are listed as skipped")
+    return absent
 
 
 def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
-            parsing: ParseProgress) -> Extraction:
+            parsing: ParseProgress, require_complete: bool = False) -> Extraction:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
-    the others meanwhile."""
-    extracted, jobs = _extract_planned(store, repo, plan, pool, workers, parsing)
+    the others meanwhile. A blob the object database lacks is listed as skipped
+    (`missing_object`), or refused with `require_complete`."""
+    extracted, jobs, absent = _extract_planned(store, repo, plan, pool, workers, parsing, require_complete)
     try:
         new, stored = extracted.facts, extracted.meanwhile
         # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
@@ -218,30 +243,39 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None
         lost = {plan.keys[e.path]: BlobJob(e.oid, e.path, plan.languages[e.path], plan.version)
                 for e in plan.tree if e.path in lost_paths and plan.keys[e.path] not in new} if lost_paths else {}
         if lost:
+            gone = _absent(repo, list(lost.values()), require_complete)
+            absent.update(gone)
+            lost = {k: j for k, j in lost.items() if k not in gone}
+        if lost:
             jobs += sorted(lost.values(), key=lambda j: j.blob)
             parsing.total = len(jobs)
             extracted.stored()  # one writer at a time
             again = extract_missing(store, repo, list(lost.values()), None, 1, parsing.step, lambda: None)
             again.stored()
             new.update(again.facts)
+        if absent:
+            new.update((key, missing_facts()) for key in absent)
         summaries: dict[str, Summary] = {path: new[key] if key in new else stored[path]  # in tree order
                                          for path, key in plan.keys.items() if key in new or path in stored}
     except BaseException:
         extracted.stored()  # no write left running behind an error
         raise
-    return Extraction(new, summaries, len(jobs), extracted.names, extracted.stored)
+    missing = sum(1 for key in plan.keys.values() if key in absent) if absent else 0
+    return Extraction(new, summaries, len(jobs), extracted.names, extracted.stored, missing)
 
 
 def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
-                     parsing: ParseProgress) -> tuple[Extracted[dict[str, FactsSummary]], list[BlobJob]]:
+                     parsing: ParseProgress, require_complete: bool,
+                     ) -> tuple[Extracted[dict[str, FactsSummary]], list[BlobJob], dict[bytes, BlobJob]]:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
-    the others meanwhile; returns that and the jobs."""
+    the others meanwhile; returns that, the jobs, and those whose blob is missing (not run)."""
     with store.env.begin(db=store.facts) as txn:
         present = txn.cursor().set_key  # asks without copying the value out
         missing: dict[bytes, BlobJob] = {}
         for key, job in plan.fresh(present, missing):
             missing[key] = job
-    jobs = sorted(missing.values(), key=lambda j: j.blob)
+    absent = _absent(repo, list(missing.values()), require_complete)
+    jobs = sorted((j for k, j in missing.items() if k not in absent), key=lambda j: j.blob)
     parsing.total = len(jobs)
 
     def load_the_rest() -> dict[str, FactsSummary]:
@@ -253,4 +287,4 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Po
         return load_summaries(store, {path: key for path, key in plan.keys.items() if key not in missing})
 
     return extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest,
-                           keep_names=plan.earlier is not None), jobs
+                           keep_names=plan.earlier is not None), jobs, absent

@@ -49,14 +49,16 @@ class Committed:
 def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = None,
                     facts: Sequence[StoredFacts] = (),
                     existing: Callable[[bytes], None] | None = None,
-                    differs: Callable[[bytes], None] | None = None) -> Committed:
+                    differs: Callable[[bytes], None] | None = None, replace: bool = False) -> Committed:
     """One transaction: the `facts` the store lacks (content-addressed: a key stored holds the
     same facts) with their name-index rows, the snapshot record and its rank arcs, the
     repository's link to it and the rev's pin (`pin`). A record is never overwritten: where the
     store holds one at the same key, `existing` is first handed its stored bytes (raising
     there aborts the whole transaction) and the stored one stays. Facts are never overwritten
     either; with `differs`, a given fact whose key the store holds with other bytes is handed
-    to it (a writer that does not trust its facts to be this code's raises there)."""
+    to it (a writer that does not trust its facts to be this code's raises there). `replace`
+    is the one exception: a partial snapshot (blobs listed as `missing_object`) gives way to
+    the same commit's built once they are at hand."""
     key = snapshot_key(snapshot.oid, snapshot.version)
     with store.env.begin(write=True) as txn:
         stored = txn.get(key, db=store.snapshots)
@@ -72,6 +74,8 @@ def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = No
                 differs(x.key)
         if new:
             put_stored_many(txn, store, new)
+        if replace and stored is not None:
+            stored = None  # the partial record is overwritten
         if stored is None:
             txn.put(key, snapshot.record, db=store.snapshots)
             if snapshot.arcs is not None:

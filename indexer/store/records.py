@@ -198,7 +198,8 @@ decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record
 decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
 decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
 
-NO_FACTS = ("submodule", "symlink", "binary")  # file entries whose blob facts are never read
+NO_FACTS = ("submodule", "symlink", "binary", "missing")  # file entries whose blob facts are never read
+# ("missing": a blob the object database lacks, as in a partial clone; never stored)
 
 
 def facts_key(blob: str, language: str, version: str) -> bytes:

@@ -90,6 +90,12 @@ class Snapshot:
         self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
 
     @cached_property
+    def missing_objects(self) -> int:
+        """How many of the snapshot's blobs the object database lacked when it was indexed
+        (listed as skipped, `missing_object`): a partial snapshot's count, 0 for a complete one."""
+        return sum(1 for why in self._head.skipped if why == "missing_object")
+
+    @cached_property
     def files(self) -> list[FileEntry]:
         """The file table, sorted by path."""
         return self._head.files()

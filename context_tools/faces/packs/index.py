@@ -19,6 +19,9 @@ class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rev: Annotated[str, msgspec.Meta(min_length=1, description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
     workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
+    require_complete: Annotated[bool, msgspec.Meta(description=(
+        "refuse a commit whose blobs are not all in the object database (missing_objects) rather than list "
+        "them as skipped (a partial clone's)"))] = False
 
 
 class DumpInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -67,10 +70,12 @@ def index_handler(input: IndexInput, ctx) -> Result:
     if bar is not None:
         with bar:
             report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
-                                                           workers=input.workers, progress=update), what)
+                                                           workers=input.workers, progress=update,
+                                                           require_complete=input.require_complete), what)
     else:
         report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
-                                                       workers=input.workers), what)
+                                                       workers=input.workers,
+                                                       require_complete=input.require_complete), what)
     snap = load(ctx.store, input.repo, input.rev)
     return Result(data=report, freshness=freshness_of(snap))
 

@@ -5,7 +5,8 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: `alias name=value` defines an `alias`
+VERSION = "2"
 
 LANGUAGE = Language(
     name="bash",
@@ -24,4 +25,12 @@ LANGUAGE = Language(
     resolver="indexer.lang.bash.resolve",
     retry="indexer.lang.bash.retry",
 )
-LANGUAGES = (LANGUAGE,)
+# zsh, read with the Bash grammar where that parses it whole (strict); otherwise skipped as
+# `unparseable`. Its own version: zsh files were not parsed before.
+# 1: parsed with the Bash grammar (functions, variables, aliases, `source`)
+ZSH_VERSION = "1"
+ZSH = LANGUAGE._replace(
+    name="zsh", version=ZSH_VERSION, extensions=("zsh",),
+    filenames=(".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"), interpreters=("zsh",),
+    mode_names=("zsh",), resolver="", strict=True)
+LANGUAGES = (LANGUAGE, ZSH)

@@ -11,3 +11,15 @@
 
 (program (variable_assignment name: (variable_name) @name) @definition.variable)
 (program (declaration_command (variable_assignment name: (variable_name) @name) @definition.variable))
+
+; `alias ll='ls -l'`, `alias gs="git status" gd='git diff'`, `alias -g L='| less'` (zsh): each
+; `name=value` argument of `alias` defines the alias; tags.py names it by the text before `=`
+; (an argument without one, `alias ll`, prints an alias and defines none)
+((command
+   name: (command_name (word) @rennet.alias)
+   argument: (concatenation . (word) @name) @definition.alias)
+ (#eq? @rennet.alias "alias"))
+((command
+   name: (command_name (word) @rennet.alias)
+   argument: (word) @name @definition.alias)
+ (#eq? @rennet.alias "alias"))

@@ -1,5 +1,27 @@
-"""Bash's tags hooks (indexer.lang.tags_hooks)."""
+"""Bash's (and zsh's) tags hooks (indexer.lang.tags_hooks)."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
 
 from indexer.lang.tags_hooks import TagsHooks
+from indexer.model import Occurrence
 
-HOOKS = TagsHooks(kinds={"function_definition": "function", "variable_assignment": "variable"})
+
+def _word_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
+    """A function's name as written; an alias's, the text of its `name=value` argument before
+    the `=` (none without one: `alias ll` prints, `-g` is an option)."""
+    parent = node.parent
+    if parent is not None and parent.type == "function_definition":
+        return start, name
+    cut = name.find("=")
+    if cut <= 0:
+        return None
+    alias = name[:cut]
+    row, col = node.start_point
+    sites.append(Occurrence(alias, row + 1, col + 1, "definition"))
+    return start, alias
+
+
+HOOKS = TagsHooks(kinds={"function_definition": "function", "variable_assignment": "variable"},
+                  name_rules={"word": _word_name})

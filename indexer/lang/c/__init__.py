@@ -6,7 +6,10 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: file-scope variables and constants (function pointers too); calls, macro invocations and
+#    locals no longer functions; macros before a declaration (export, calling convention)
+#    blanked for the parser; an enum entry after a `#define` between entries
+VERSION = "2"
 
 LANGUAGE = Language(
     name="c",

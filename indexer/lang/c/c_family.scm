@@ -29,6 +29,9 @@
   declarator: (function_declarator
     declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
 (enumerator name: (identifier) @name) @definition.enumerator
+; an entry after a `#define` between entries (glibc's langinfo.h: `ABDAY_2,` after `#define
+; ABDAY_1 ABDAY_1`), which the grammar leaves in an error node of the enum's list: a lone name
+(enumerator_list (ERROR . (identifier) @name .) @definition.enumerator)
 
 ; typedefs of a pointer, an array or a function pointer (the shipped tags take a plain name
 ; only): `typedef struct s *s_ptr;`, `typedef int row[4];`, `typedef void (*handler_t)(int);`
@@ -43,3 +46,25 @@
 ; read from the definition
 (compound_statement (declaration declarator: (_) @local.bind.decl) @local.decl) @local.block
 (for_statement initializer: (declaration declarator: (_) @local.bind.decl) @local.decl) @local.block
+
+; variables and constants at file and namespace scope: `int counter = 0;`, `static const char
+; k[] = "x";`, `int *p, a[4];`, `namespace ns { constexpr int kLimit = 3; }`. Every declaration
+; matches; tags.py's kind rule (c/tags.py `_declaration`) keeps those outside any function
+; body, not `extern`, and drops the shipped union pattern's. Function declarators are not
+; variables: only the plain, initialised, pointer, array and reference shapes are named.
+(declaration declarator: (identifier) @name) @definition.variable
+(declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
+(declaration
+  declarator: (init_declarator declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name)))) @definition.variable
+; function pointers at file scope: `void (*on_free)(void *) = free;`, `void *(*alloc)(size_t) = f;`
+(declaration declarator: (init_declarator declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))))) @definition.variable
+(declaration declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable

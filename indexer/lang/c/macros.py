@@ -24,8 +24,27 @@ _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 # `class SPDLOG_API logger {`, `class Q_CORE_EXPORT QObject : public X`: an all-caps export
 # macro between `class` and the name, which tree-sitter reads as the class name, making the
 # class a function and its body statements.
+# With an argument too: `class VISIBILITY("default") format_error : public std::runtime_error`.
 _EXPORT_MACRO = re.compile(
-    rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
+    rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9](?:[ \t]*\([^()\n]{0,200}\))?)\s+"
+    rb"(?=[A-Za-z_]\w*\s*(?:final\b\s*)?[:{])")
+# A macro opening the line before what declares something by a keyword: fmt's
+# `FMT_EXPORT template <typename T> class store`, `MY_API struct s {`, `TS_PUBLIC void *(*ts_current_malloc)(size_t) = f;`: no
+# type stands before a keyword or a built-in type (a name with an underscore only: zlib's
+# `ZEXTERN int` is left to the rules below).
+_MACRO_BEFORE_KEYWORD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
+    rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=(?:template|class|struct|union|enum|namespace|typedef|extern|static"
+    rb"|inline|constexpr|const|volatile|void|int|unsigned|signed|char|short|long|float|double|bool)\b)")
+# A calling-convention or export macro between the return type and the name: `int CDECL_MACRO
+# main(void)`, `void ZEXPORT deflate(...)`, `LRESULT WINAPI WndProc(...)`: tree-sitter reads
+# the macro as the name, and the head falls apart. After a type word or a `*`, before a name
+# and its `(`; not after a keyword that starts an expression (`return FOO_BAR (x)` has no name).
+_CONVENTION_MACRO = re.compile(
+    rb"(?<=[\w*&>])[ \t]+(" + _MACRO + rb"|WINAPI|APIENTRY|CALLBACK|ZEXPORT|ZEXPORTVA)[ \t]+"
+    rb"(?=[*&]*[ \t]*[A-Za-z_]\w*[ \t]*\()")
+_EXPRESSION_KEYWORDS = frozenset((b"return", b"case", b"else", b"goto", b"new", b"delete", b"throw", b"sizeof",
+                                  b"co_return", b"co_yield", b"define", b"undef", b"ifdef", b"ifndef", b"if",
+                                  b"elif", b"defined", b"typedef"))
 # The same around function heads, definitions and declarations (SPDLOG_INLINE, FMT_API,
 # Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line, when a return type and a name, or a
 # qualified name (`Cls::Cls`), come before the `(` (so `MY_TYPE f(int) {` keeps MY_TYPE as its
@@ -108,7 +127,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
         return []
     lined = b"\n" + data  # for the patterns that start at a line: offsets one past data's
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
-             + _standalone_macros(data, lined) + _alternative_branches(data))
+             + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data))
+    spans += [(m.start(1) - 1, m.end(1) - 1) for m in _MACRO_BEFORE_KEYWORD.finditer(lined)]
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
         spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
@@ -302,6 +322,20 @@ def _prototype_wrappers(data: bytes) -> list[Span]:
         close = _closing(data, m.start(2))
         if close >= 0:
             spans += [(m.start(1), m.end(2)), (close, close + 1)]
+    return spans
+
+
+def _convention_macros(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    for m in _CONVENTION_MACRO.finditer(data):
+        start = m.start(1)
+        line_start = data.rfind(b"\n", 0, start) + 1
+        head = data[line_start:start].split()
+        if not head or head[0].startswith(b"#") or head[-1] in _EXPRESSION_KEYWORDS:
+            continue  # a directive's line (`#define X FOO_BAR f(`), or an expression
+        if b"=" in data[line_start:start] or b"(" in data[line_start:start]:
+            continue  # within an expression or an argument list
+        spans.append(m.span(1))
     return spans
 
 

@@ -26,18 +26,113 @@ def needs_body(def_node: Node, captured: str) -> str | None:
     return "" if def_node.child_by_field_name("body") is not None else None
 
 
-def _function_declarator(def_node: Node, captured: str) -> str | None:
-    """`log_msg msg(loc, name);` in a body declares a variable built by a constructor."""
-    return None if _in_block(def_node) else ""
+# What stands between a declaration and the scope it is written in without being a scope of
+# its own: a conditional's branch, a template head.
+_TRANSPARENT = frozenset(("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+                          "template_declaration"))
+_DECLARATOR_WRAPPERS = frozenset(("pointer_declarator", "reference_declarator", "parenthesized_declarator",
+                                  "attributed_declarator"))
+_HOLDERS = frozenset(("namespace_definition", "linkage_specification", "export_declaration"))
+_MACRO_SHAPED = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
+_CLASS_BODIES = frozenset(("field_declaration_list",))
 
 
-def _in_block(declarator: Node) -> bool:
-    """A C/C++ declarator declared by a statement inside a function body."""
-    declaration = declarator.parent
-    if declaration is None or declaration.type != "declaration":
+def _written_in(node: Node) -> Node | None:
+    """The node a declaration is written in, past conditionals and template heads."""
+    parent = node.parent
+    while parent is not None and parent.type in _TRANSPARENT:
+        parent = parent.parent
+    return parent
+
+
+def _at_file_scope(node: Node) -> bool:
+    """Whether a declaration is written at file or namespace scope (or in an `extern "C"`
+    block): not in a function body, a class body or a statement."""
+    scope = _written_in(node)
+    if scope is None:
         return False
-    block = declaration.parent
-    return block is not None and block.type == "compound_statement"
+    if scope.type == "translation_unit":
+        return True
+    return scope.type == "declaration_list" and scope.parent is not None and scope.parent.type in _HOLDERS
+
+
+def _declaration(def_node: Node, captured: str) -> str | None:
+    """A variable or a constant at file or namespace scope (`static const char k[] = "x";`,
+    `namespace ns { constexpr int kLimit = 3; }`); not a local, not an `extern` declaration of
+    one defined elsewhere. Const or constexpr makes it a constant, unless its declarator is a
+    pointer that is not itself const (`const char *p` can be pointed elsewhere)."""
+    if captured != "variable" or not _at_file_scope(def_node):
+        return None
+    last = def_node.child(def_node.child_count - 1)
+    if last is None or last.type != ";" or last.is_missing or def_node.has_error:
+        return None  # error recovery's (`ZEXTERN int ZEXPORT f OF((...))` gives `ZEXTERN int`), not one written
+    constant = False
+    for child in def_node.children:
+        kind = child.type
+        if kind == "storage_class_specifier" and child.text == b"extern":
+            return None
+        if kind == "type_qualifier" and child.text in (b"const", b"constexpr"):
+            constant = True
+    if constant:
+        declarator = def_node.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "init_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "pointer_declarator" and not any(
+                c.type == "type_qualifier" for c in declarator.children):
+            constant = False
+    return "constant" if constant else "variable"
+
+
+def _function_declarator(def_node: Node, captured: str) -> str | None:
+    """Not every function declarator declares a function: `log_msg msg(loc, name);` and
+    `const std::string& s2(s);` in a body declare variables built by a constructor; a
+    statement the grammar read as a declaration without a type is a call (`free(m);`,
+    `PRAGMA_MACRO(diagnostic push)` at file scope, where a macro hid a body's braces), and
+    so is a macro invocation in a class body (`MOCK_METHOD(int, Foo, (int));`)."""
+    holder = def_node.parent
+    while holder is not None and holder.type in _DECLARATOR_WRAPPERS:
+        holder = holder.parent
+    if holder is None:
+        return ""
+    kind = holder.type
+    if kind == "declaration" and _in_body(holder):
+        return None
+    if kind == "ERROR" and holder.named_children and holder.named_children[0] == def_node:
+        return None  # error recovery's `NAME(...)` with nothing before it: a call, as below
+    if kind in ("declaration", "field_declaration", "function_definition") and \
+            holder.child_by_field_name("type") is None:
+        name = def_node.child_by_field_name("declarator")
+        if name is None:
+            return ""
+        if name.type in ("identifier", "field_identifier"):
+            spelled = name.text.decode("utf-8", "replace") if name.text else ""
+            if _MACRO_SHAPED.fullmatch(spelled):
+                return None  # a macro invocation: no function is named so
+            scope = _written_in(holder)
+            in_class = scope is not None and scope.type in _CLASS_BODIES
+            if kind == "declaration" and not in_class:
+                return None  # a call statement: outside a class, a declaration has a type
+            if kind == "function_definition" and not in_class and _not_parameters(def_node):
+                return None
+    return ""
+
+
+def _not_parameters(declarator: Node) -> bool:
+    """Whether a declarator's parameter list holds what no parameter list can (`4`, `"x"`):
+    the arguments of a call the grammar took for a function head."""
+    parameters = declarator.child_by_field_name("parameters")
+    if parameters is None:
+        return False
+    return any(c.is_named and c.type not in ("parameter_declaration", "optional_parameter_declaration",
+                                             "variadic_parameter_declaration", "variadic_parameter", "comment",
+                                             "identifier")
+               for c in parameters.children)
+
+
+def _in_body(declaration: Node) -> bool:
+    """A declaration written inside a function body (past conditionals)."""
+    scope = _written_in(declaration)
+    return scope is not None and scope.type in ("compound_statement", "for_statement", "condition_clause")
 
 
 def _macro_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
@@ -59,7 +154,7 @@ def _missed_includes(root: Node, data: bytes, facts: Facts) -> None:
 HOOKS = TagsHooks(
     kinds=KINDS,
     kind_rules={**dict.fromkeys(("struct_specifier", "union_specifier", "enum_specifier"), needs_body),
-                "function_declarator": _function_declarator},
+                "function_declarator": _function_declarator, "declaration": _declaration},
     name_rules={"preproc_arg": _macro_name},
     storage_fields=True,
     hoisting=True,

@@ -6,7 +6,10 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: file- and namespace-scope variables and constants; class, struct and function template
+#    specialisations; export/convention/attribute macros before a declaration; calls, macro
+#    invocations and locals no longer functions or methods
+VERSION = "2"
 
 LANGUAGE = Language(
     name="cpp",

@@ -59,3 +59,23 @@
   declarator: (abstract_function_declarator
     parameters: (parameter_list (parameter_declaration declarator: (_) @local.bind.param)))) @local.block
 (catch_clause parameters: (parameter_list (parameter_declaration declarator: (_) @local.bind.param))) @local.block
+
+; C++ shapes of a variable beyond c_family's: a reference (`const T& kRef = x;`), and a
+; specialised or partial variable template's declarator (kept or dropped as c_family's are)
+(declaration declarator: (init_declarator declarator: (reference_declarator (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (template_function name: (identifier) @name))) @definition.variable
+
+; class and struct template specialisations, explicit and partial: `template <> struct
+; formatter<my_type> : base {...}`, `template <typename T> struct formatter<T*> {...}`; the
+; shipped tags take a plain name only. Their members are in them (a scope of the name).
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+(union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+
+; function template specialisations: `template <> constexpr auto num_bits<int128>() -> int`
+(function_declarator declarator: (template_function name: (identifier) @name)) @definition.function
+; an out-of-line member specialisation: `template<> inline sort context::fpa_sort<16>() {...}`
+(function_declarator
+  declarator: (qualified_identifier
+    scope: (_) @container
+    name: (template_function name: (identifier) @name))) @definition.method

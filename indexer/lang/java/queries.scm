@@ -43,3 +43,7 @@
 (try_with_resources_statement
   resources: (resource_specification (resource name: (identifier) @local.bind.decl))) @local.block
 (object_creation_expression (class_body) @local.scope.barrier)
+
+; the elements of an annotation type (`double value();`, `String[] alternate() default {};`
+; in an `@interface`): methods of it, as reflection sees them
+(annotation_type_element_declaration name: (identifier) @name) @definition.method

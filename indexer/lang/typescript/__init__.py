@@ -10,7 +10,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # facts made of the same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: the bases each class and interface declares (`BlobFacts.bases`)
-VERSION = "2"
+# 3: `export var`, destructured top-level bindings, constructor parameter properties (fields)
+#    and a namespace's variables
+VERSION = "3"
 
 LANGUAGE = Language(
     name="typescript",

@@ -56,3 +56,51 @@
   value: (object_type (property_signature name: (property_identifier) @name) @definition.field))
 (enum_body (property_identifier) @name @definition.enumerator)
 (enum_body (enum_assignment name: (property_identifier) @name) @definition.enumerator)
+
+; `export var DATA = 1;` (the patterns above take `export let/const` and a plain `var`)
+(program
+  (export_statement
+    declaration: (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable)))
+
+; destructured top-level bindings: `export const { a, b: c, ...rest } = make();`,
+; `const [first, , second] = pair();`: each name bound is a variable
+(program [(lexical_declaration (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name @definition.variable)))
+          (variable_declaration (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name @definition.variable)))
+          (export_statement declaration: (lexical_declaration
+            (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name @definition.variable))))])
+(program [(lexical_declaration (variable_declarator name: (object_pattern (pair_pattern value: (identifier) @name @definition.variable))))
+          (export_statement declaration: (lexical_declaration
+            (variable_declarator name: (object_pattern (pair_pattern value: (identifier) @name @definition.variable)))))])
+(program [(lexical_declaration (variable_declarator name: (_ (rest_pattern (identifier) @name @definition.variable))))
+          (export_statement declaration: (lexical_declaration
+            (variable_declarator name: (_ (rest_pattern (identifier) @name @definition.variable)))))])
+(program [(lexical_declaration (variable_declarator name: (array_pattern (identifier) @name @definition.variable)))
+          (variable_declaration (variable_declarator name: (array_pattern (identifier) @name @definition.variable)))
+          (export_statement declaration: (lexical_declaration
+            (variable_declarator name: (array_pattern (identifier) @name @definition.variable))))])
+
+; constructor parameter properties: `constructor(public value: string, private readonly n: number)`
+; declare fields of the class (tags.py hoists them out of the constructor)
+(method_definition
+  name: (property_identifier) @rennet.ctor
+  parameters: (formal_parameters
+    [(required_parameter (accessibility_modifier) pattern: (identifier) @name)
+     (optional_parameter (accessibility_modifier) pattern: (identifier) @name)] @definition.field)
+  (#eq? @rennet.ctor "constructor"))
+(method_definition
+  name: (property_identifier) @rennet.ctor
+  parameters: (formal_parameters
+    [(required_parameter "readonly" pattern: (identifier) @name)
+     (optional_parameter "readonly" pattern: (identifier) @name)] @definition.field)
+  (#eq? @rennet.ctor "constructor"))
+
+; what a namespace holds beyond its functions and classes: `namespace NS { export const LIMIT = 3;
+; const inner = 4; }` (variables of the namespace, exported or not)
+(internal_module body: (statement_block
+  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+   (export_statement declaration: (lexical_declaration
+     (variable_declarator name: (identifier) @name) @definition.variable))
+   (export_statement declaration: (variable_declaration
+     (variable_declarator name: (identifier) @name) @definition.variable))]))

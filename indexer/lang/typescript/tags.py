@@ -12,4 +12,4 @@ HOOKS = JS_HOOKS._replace(kinds={
     "type_alias_declaration": "type", "enum_declaration": "enum", "internal_module": "namespace",
     "module": "module", "function_signature": "function", "method_signature": "method",
     "abstract_method_signature": "method",
-})
+}, hoisting=True)  # constructor parameter properties are the class's fields (tags._HOISTED)
