@@ -152,7 +152,7 @@ def render_dump(result: Result) -> str:
 
 ROWS = (
     Command(
-        id="repo.index",
+        id="repo.index", output=('indexer.build:IndexReport',),
         examples=("rennet index", "rennet index --rev HEAD~1 --json"),
         summary="Index a repository at a rev into the store (parses only blobs never seen).",
         input=IndexInput, handler=index_handler, authority="write", title="Index a repository",
@@ -160,7 +160,7 @@ ROWS = (
         cli=CliShape(path=("index",), positional=("repo",)), render=render_index,
     ),
     Command(
-        id="repo.snapshots",
+        id="repo.snapshots", output=('context_tools.faces.packs.index:SnapshotsData',),
         title="Indexed revisions",
         summary="Revisions of a repository indexed in this store, each with its pinned commit and freshness.",
         input=SnapshotsInput, handler=snapshots_handler, authority="read",
@@ -169,7 +169,7 @@ ROWS = (
         examples=("rennet snapshots", "rennet snapshots --limit 5 --json"),
     ),
     Command(
-        id="snapshot.dump",
+        id="snapshot.dump", output=('context_tools.faces.packs.index:DumpData',),
         examples=("rennet snapshot dump --out repo-map.jsonl", "rennet snapshot dump --rev HEAD~1 --out old.jsonl --json"),
         summary="Write a snapshot's canonical serialization as JSON Lines (file, symbol, edge, package, dependency, entry_point).",
         input=DumpInput, handler=dump_handler, authority="read",

@@ -57,7 +57,7 @@ def render_ledger(result: Result) -> str:
 
 ROWS = (
     Command(
-        id="ledger.read",
+        id="ledger.read", output=('context_tools.faces.packs.ledger:LedgerPage',),
         examples=("rennet ledger", "rennet ledger --command context.symbol --limit 5 --json"),
         summary="Receipts of past calls (what each face was asked and told), newest first.",
         input=LedgerInput,
