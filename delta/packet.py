@@ -33,7 +33,7 @@ from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import SuccessorAccount, Unread, account
-from indexer.contract.result import Unknown, not_applicable, not_assessed
+from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
 from indexer.git.read import read_blob, walk_tree
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class PacketFile(Struct):
     noise: NoiseMark | None
     noise_cleared: list[NoiseMark]  # classes a `linguist-*=false` attribute took back
     fan_in: int | Unknown
-    counterparts: list[Counterpart] | Unknown
+    counterparts: Listed[Counterpart]  # {items, unknown}: unknown when no convention applies to the file
     hunk_count: int
     hunks: list[PacketHunk]
     hunks_dropped: str | None  # why this file's hunks are not listed ("capture_cap", "hunk_cap")
@@ -385,7 +385,7 @@ def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, 
         additions=binary_mark if c.binary else c.additions, deletions=binary_mark if c.binary else c.deletions,
         noise=w.mark.noise, noise_cleared=w.mark.cleared,
         fan_in=blast.fan_in(c, base_snap, absent),
-        counterparts=pairs.counterparts(c.path),
+        counterparts=_listed(pairs.counterparts(c.path)),
         hunk_count=w.hunk_count,
         hunks=[PacketHunk(h.id, h.header, h.section, h.old_start, h.old_lines, h.new_start, h.new_lines,
                           h.additions, h.deletions, h.size, w.mark.hunks.get(h.id)) for h in w.hunks],
@@ -453,3 +453,7 @@ def _dossier(dossier: Any, repo: str | os.PathLike[str], base: str, head: str, s
     if callable(dossier):
         return dossier(repo, base, head)
     return dossier
+
+
+def _listed(found: list[Counterpart] | Unknown) -> Listed[Counterpart]:
+    return Listed(found) if isinstance(found, list) else Listed([], found)

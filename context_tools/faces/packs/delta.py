@@ -177,9 +177,9 @@ def _summary(p: DeltaPacket) -> list[str]:
            + f" of {p.totals.files} files listed" if p.files else "summary: no files changed"]
     signal = sum(1 for f in p.files if f.noise is None)
     out.append(f"  noise: {signal} signal" + "".join(f", {c.files} {c.cls}" for c in p.noise))
-    paired = [f for f in p.files if isinstance(f.counterparts, list) and f.counterparts]
-    unchanged = sum(1 for f in paired for c in f.counterparts if c.exists_at_head and not c.changed)
-    missing = sum(1 for f in paired for c in f.counterparts if not c.exists_at_head)
+    paired = [f for f in p.files if f.counterparts.items]
+    unchanged = sum(1 for f in paired for c in f.counterparts.items if c.exists_at_head and not c.changed)
+    missing = sum(1 for f in paired for c in f.counterparts.items if not c.exists_at_head)
     out.append(f"  counterparts: {len(paired)} files have some; {unchanged} of them not changed by the range, "
                f"{missing} expected but missing at head" if paired else "  counterparts: none found")
     assessed = [f for f in p.files if isinstance(f.fan_in, int)]
