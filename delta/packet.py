@@ -54,6 +54,14 @@ class NotRequested(Struct, frozen=True):
     reason: str = ""
 
 
+class ElementsOut(Struct, frozen=True):
+    """The element differ's answer as `{items, unknown}`: `unknown` (an Unknown, or NotRequested
+    with --no-elements) says why `items` is empty when the differ did not run."""
+
+    items: list[FileElements]
+    unknown: Unknown | NotRequested | None = None
+
+
 class PacketHunk(Struct, frozen=True):
     id: str
     header: str
@@ -133,7 +141,7 @@ class DeltaPacket(Struct):
     drops: list[Drop]
     noise: list[NoiseClassSummary]
     blast: blast.BlastSource | Unknown
-    elements: list[FileElements] | Unknown | NotRequested
+    elements: ElementsOut  # {items, unknown}, one shape whether the differ ran or not
     successor: SuccessorAccount | NotRequested
     dossier: Any  # the dossier builder's record, or NotRequested
     offer: str  # path of noise-offer.json, "" when not written
@@ -327,7 +335,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
 def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[FileChange], store: Store | None,
                home: str | os.PathLike[str] | None, index: bool, want_elements: bool, own: list[Store]
-               ) -> tuple[Snapshot | None, Unknown | None, list[FileElements] | Unknown | NotRequested]:
+               ) -> tuple[Snapshot | None, Unknown | None, ElementsOut]:
     """(base snapshot for fan-in, its absence mark, element changes). A store opened here is
     appended to `own` for the caller to close."""
     if not changes:
@@ -344,17 +352,18 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
         return snapshot(str(repo), oid, store=opened, index_if_absent=index)
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
-    elements_out: list[FileElements] | Unknown | NotRequested
+    elements_out: ElementsOut
     if not want_elements:
-        elements_out = NotRequested(reason="the element differ was not requested")
+        elements_out = ElementsOut([], NotRequested(reason="the element differ was not requested"))
     else:
         mb_snap, mb_absent = (base_snap, absent) if rng.merge_base_oid == rng.base_oid else \
             blast.load_snapshot(loader, rng.merge_base_oid, "merge-base")
         head_snap, head_absent = blast.load_snapshot(loader, rng.head_oid, "head")
         if mb_snap is not None and head_snap is not None:
-            elements_out = diff_elements(changes, mb_snap, head_snap)
+            elements_out = ElementsOut(diff_elements(changes, mb_snap, head_snap))
         else:  # a snapshot is absent exactly when its mark says why
-            elements_out = mb_absent or head_absent or not_assessed("the merge-base or head snapshot was not read")
+            elements_out = ElementsOut([], mb_absent or head_absent
+                                       or not_assessed("the merge-base or head snapshot was not read"))
     return base_snap, absent, elements_out
 
 
