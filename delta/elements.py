@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from delta.hunks import normalize
 from delta.inventory import FileChange
-from indexer.contract.result import Unknown, not_assessed
+from indexer.contract.result import Listed, Unknown, not_assessed
 
 if TYPE_CHECKING:
     from indexer.model import Symbol
@@ -40,7 +40,7 @@ class ElementChange(Struct, frozen=True, omit_defaults=True):
 
 class FileElements(Struct, frozen=True):
     path: str
-    changes: list[ElementChange] | Unknown
+    changes: Listed[ElementChange]  # {items, unknown}: unknown when the file's symbols could not be read
 
 
 class _Side:
@@ -105,7 +105,8 @@ def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Sna
                                          old_line=before[key][0].line))
         results[change.path] = out
     _pair_moves(results, removed_at, added_body)
-    return [FileElements(path, _ordered(v)) for path, v in sorted(results.items())]
+    return [FileElements(path, Listed(v) if isinstance(v, list) else Listed([], v))
+            for path, v in ((p, _ordered(v)) for p, v in sorted(results.items()))]
 
 
 def _reordered(before: dict[Key, tuple[Symbol, str]], after: dict[Key, tuple[Symbol, str]]) -> list[Key]:

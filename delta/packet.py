@@ -33,7 +33,7 @@ from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import SuccessorAccount, Unread, account
-from indexer.contract.result import Unknown, not_applicable, not_assessed
+from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
 from indexer.git.read import read_blob, walk_tree
 
 if TYPE_CHECKING:
@@ -52,6 +52,14 @@ class NotRequested(Struct, frozen=True):
 
     unknown: str = "not_requested"
     reason: str = ""
+
+
+class ElementsOut(Struct, frozen=True):
+    """The element differ's answer as `{items, unknown}`: `unknown` (an Unknown, or NotRequested
+    with --no-elements) says why `items` is empty when the differ did not run."""
+
+    items: list[FileElements]
+    unknown: Unknown | NotRequested | None = None
 
 
 class PacketHunk(Struct, frozen=True):
@@ -85,7 +93,7 @@ class PacketFile(Struct):
     noise: NoiseMark | None
     noise_cleared: list[NoiseMark]  # classes a `linguist-*=false` attribute took back
     fan_in: int | Unknown
-    counterparts: list[Counterpart] | Unknown
+    counterparts: Listed[Counterpart]  # {items, unknown}: unknown when no convention applies to the file
     hunk_count: int
     hunks: list[PacketHunk]
     hunks_dropped: str | None  # why this file's hunks are not listed ("capture_cap", "hunk_cap")
@@ -133,7 +141,7 @@ class DeltaPacket(Struct):
     drops: list[Drop]
     noise: list[NoiseClassSummary]
     blast: blast.BlastSource | Unknown
-    elements: list[FileElements] | Unknown | NotRequested
+    elements: ElementsOut  # {items, unknown}, one shape whether the differ ran or not
     successor: SuccessorAccount | NotRequested
     dossier: Any  # the dossier builder's record, or NotRequested
     offer: str  # path of noise-offer.json, "" when not written
@@ -327,11 +335,11 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
 def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[FileChange], store: Store | None,
                home: str | os.PathLike[str] | None, index: bool, want_elements: bool, own: list[Store]
-               ) -> tuple[Snapshot | None, Unknown | None, list[FileElements] | Unknown | NotRequested]:
+               ) -> tuple[Snapshot | None, Unknown | None, ElementsOut]:
     """(base snapshot for fan-in, its absence mark, element changes). A store opened here is
     appended to `own` for the caller to close."""
     if not changes:
-        return None, None, []
+        return None, None, ElementsOut([])
 
     def loader(oid: str) -> Snapshot:
         from indexer.api import open_store, snapshot, worktree_snapshot
@@ -344,17 +352,18 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
         return snapshot(str(repo), oid, store=opened, index_if_absent=index)
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
-    elements_out: list[FileElements] | Unknown | NotRequested
+    elements_out: ElementsOut
     if not want_elements:
-        elements_out = NotRequested(reason="the element differ was not requested")
+        elements_out = ElementsOut([], NotRequested(reason="the element differ was not requested"))
     else:
         mb_snap, mb_absent = (base_snap, absent) if rng.merge_base_oid == rng.base_oid else \
             blast.load_snapshot(loader, rng.merge_base_oid, "merge-base")
         head_snap, head_absent = blast.load_snapshot(loader, rng.head_oid, "head")
         if mb_snap is not None and head_snap is not None:
-            elements_out = diff_elements(changes, mb_snap, head_snap)
+            elements_out = ElementsOut(diff_elements(changes, mb_snap, head_snap))
         else:  # a snapshot is absent exactly when its mark says why
-            elements_out = mb_absent or head_absent or not_assessed("the merge-base or head snapshot was not read")
+            elements_out = ElementsOut([], mb_absent or head_absent
+                                       or not_assessed("the merge-base or head snapshot was not read"))
     return base_snap, absent, elements_out
 
 
@@ -386,7 +395,7 @@ def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, 
         additions=binary_mark if c.binary else c.additions, deletions=binary_mark if c.binary else c.deletions,
         noise=w.mark.noise, noise_cleared=w.mark.cleared,
         fan_in=blast.fan_in(c, base_snap, absent),
-        counterparts=pairs.counterparts(c.path),
+        counterparts=_listed(pairs.counterparts(c.path)),
         hunk_count=w.hunk_count,
         hunks=[PacketHunk(h.id, h.header, h.section, h.old_start, h.old_lines, h.new_start, h.new_lines,
                           h.additions, h.deletions, h.size, w.mark.hunks.get(h.id)) for h in w.hunks],
@@ -454,3 +463,7 @@ def _dossier(dossier: Any, repo: str | os.PathLike[str], base: str, head: str, s
     if callable(dossier):
         return dossier(repo, base, head)
     return dossier
+
+
+def _listed(found: list[Counterpart] | Unknown) -> Listed[Counterpart]:
+    return Listed(found) if isinstance(found, list) else Listed([], found)

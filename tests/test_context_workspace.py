@@ -133,7 +133,7 @@ def test_overview_lists_members_and_cross_edges(run, fleet):
         assert m["pinned_oid"] == heads[name] and m["rev"] == "main" and m["freshness"] == "current"
         assert len(m["fingerprint"]) == 64 and m["path"] == str(fleet[name].path.resolve())
     assert members["acme-lib"]["files"] == 3
-    assert {lang["language"]: lang["files"] for lang in members["gokit"]["languages"]}["javascript"] == 2
+    assert {lang["language"]: lang["files"] for lang in members["gokit"]["languages"]["items"]}["javascript"] == 2
     assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
     edges = {(e["source"], e["target"], e["ecosystem"], e["package"]) for e in data["edges"]["items"]}
     assert edges == {("webapp", "acme-lib", "pypi", "acme-utils"), ("webapp", "gokit", "go", "github.com/acme/gokit")}
@@ -227,6 +227,7 @@ def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, f
     ov = run("context.overview", workspace="fleet")
     gone = next(m for m in ov["data"]["members"]["items"] if m["name"] == "gokit")
     assert gone["files"]["unknown"] == "not_assessed" and gone["freshness"] == "unknown"
+    assert gone["languages"] == {"items": [], "unknown": gone["files"]}  # one type: always {items, unknown}
     assert run("context.file", workspace="fleet", path="go.mod", member="gokit")["error"]["code"] == "not_a_repository"
 
 

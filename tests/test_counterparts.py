@@ -82,9 +82,9 @@ def test_packet_reports_counterparts_of_changed_files(tmp_path):
                      "calc/util_test.go": None,
                      "calc/util.go": "package calc\n\nfunc X() {}\n"})
     files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
-    [ops] = files["calc/ops.py"].counterparts
+    [ops] = files["calc/ops.py"].counterparts.items
     assert (ops.path, ops.exists_at_head, ops.changed) == ("tests/test_ops.py", True, False)
-    [util] = files["calc/util.go"].counterparts
+    [util] = files["calc/util.go"].counterparts.items
     assert (util.path, util.exists_at_head, util.changed) == ("calc/util_test.go", False, True)  # deleted here
 
 
@@ -102,14 +102,14 @@ def test_a_rust_file_holding_its_own_test_module_is_its_own_test(tmp_path):
                      "src/walk.rs": "pub fn walk() { }\n\n#[cfg(test)]\nmod unit {}\n"})
     files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
     inline = "rust:#[cfg(test)] in the file"
-    assert [(c.path, c.role, c.exists_at_head, c.changed, c.rule) for c in files["src/lib.rs"].counterparts] == [
+    assert [(c.path, c.role, c.exists_at_head, c.changed, c.rule) for c in files["src/lib.rs"].counterparts.items] == [
         ("src/lib.rs", "test", True, True, inline)]
-    assert [(c.path, c.rule) for c in files["src/parse.rs"].counterparts] == [("src/parse.rs", inline)]
+    assert [(c.path, c.rule) for c in files["src/parse.rs"].counterparts.items] == [("src/parse.rs", inline)]
     # both kinds: the unit tests in the file first, then the integration test named for it
-    assert [(c.path, c.rule) for c in files["src/walk.rs"].counterparts] == [
+    assert [(c.path, c.rule) for c in files["src/walk.rs"].counterparts.items] == [
         ("src/walk.rs", inline), ("tests/walk.rs", "rust:tests/<stem>.rs")]
     # no test module: the place one would have, as before
-    assert [(c.path, c.exists_at_head) for c in files["src/emit.rs"].counterparts] == [("tests/emit.rs", False)]
+    assert [(c.path, c.exists_at_head) for c in files["src/emit.rs"].counterparts.items] == [("tests/emit.rs", False)]
 
 
 def test_a_python_tests_module_is_a_test_not_an_implementation_missing_its_test():
@@ -379,7 +379,7 @@ def test_packet_counterparts_follow_the_repository_layout(tmp_path):
     base = b.commit(files)
     head = b.commit({"django/core/management/base.py": "x = 2\n", "django/utils/html.py": "y = 1\n"})
     packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
-    got = {f.path: [(c.path, c.exists_at_head, c.rule) for c in f.counterparts] for f in packet.files}
+    got = {f.path: [(c.path, c.exists_at_head, c.rule) for c in f.counterparts.items] for f in packet.files}
     assert got == {
         "django/core/management/base.py": [("tests/core_tests/test_base.py", False,
                                             "python:layout of django/template/base.py -> tests/template_tests/test_base.py")],

@@ -67,7 +67,7 @@ def test_absent_index_is_not_assessed_never_zero(repo):
     assert "not_indexed" in p.blast.reason
     for f in p.files:
         assert isinstance(f.fan_in, Unknown) and f.fan_in.unknown == "not_assessed", f.path
-    assert isinstance(p.elements, Unknown)
+    assert p.elements.items == [] and isinstance(p.elements.unknown, Unknown)
 
 
 def test_index_false_reads_an_existing_snapshot(repo):

@@ -188,8 +188,8 @@ def test_rennet_delta_worktree_lists_the_uncommitted_change(edited, tmp_path):
     tree = written_tree(edited, tmp_path / "scratch")
     assert rng["head_oid"] == tree and rng["worktree_base_oid"] == git(edited, "rev-parse", "HEAD")
     assert reply["freshness"]["status"] == "worktree"
-    helpers = next(e for e in reply["data"]["elements"] if e["path"] == "pkg/helpers.py")
-    assert [(c["change"], c["qualified"]) for c in helpers["changes"]] == [("added", "fresh_helper")]
+    helpers = next(e for e in reply["data"]["elements"]["items"] if e["path"] == "pkg/helpers.py")
+    assert [(c["change"], c["qualified"]) for c in helpers["changes"]["items"]] == [("added", "fresh_helper")]
     same = rennet("delta", "--repo", str(edited), "--base", "main", "--head", "WORKTREE", "--out",
                   str(tmp_path / "out2"), "--json", home=tmp_path / "home")
     assert json.loads(same.stdout)["data"]["range"]["head_oid"] == tree

@@ -86,6 +86,9 @@ def _command_section(row: Command, root: argparse.ArgumentParser) -> list[str]:
     if entry["caps"]:
         facts.append("caps " + ", ".join(f"{k} {v}" for k, v in entry["caps"].items()))
     lines += ["", "; ".join(facts) + "."]
+    if row.output:
+        names = ", ".join(f"`{ref.rsplit(':', 1)[-1] if isinstance(ref, str) else ref.__name__}`" for ref in row.output)
+        lines += ["", f"`data`: {names}; schema `context_tools/faces/schemas/{row.id}.schema.json`."]
     if entry["cli"]:
         leaf = _fixed_width(_leaf(root, row.cli_path), " ".join(("rennet",) + row.cli_path))
         lines += ["", "```", leaf.format_usage().rstrip(), "```"]
@@ -102,6 +105,22 @@ def _command_section(row: Command, root: argparse.ArgumentParser) -> list[str]:
             lines.append(f"| `{name}` | {_type_name(prop)}{_bounds(prop)} | {default} | "
                          f"{_cell(prop.get('description', ''))} |")
     return lines
+
+
+def _schemas_section() -> list[str]:
+    return [
+        "## JSON Schemas", "",
+        "The package ships a JSON Schema (draft 2020-12) of every reply, generated from the result types:",
+        "`context_tools/faces/schemas/result.schema.json` is the result contract every command shares,",
+        "`<command id>.schema.json` the reply of one command with its `data` (the same schema as the",
+        "command's MCP `outputSchema`), and `batch.run.job.schema.json` one job line of `rennet batch",
+        "--json`. A value the index cannot know is the object `{\"unknown\": KIND, \"reason\": ...}` (KIND one",
+        "of `not_recorded`, `not_applicable`, `not_assessed`, `redacted`) wherever the value would be, never",
+        "`\"\"` or a bare `null`; `null` is kept for what the schema marks optional (no page, no cursor,",
+        "no error). After a change to a result type, `python -m context_tools.faces.schemas`",
+        "writes them again (a test fails while they are stale). Read one from Python with",
+        "`context_tools.faces.schemas.shipped(\"context.symbol.schema.json\")`.", "",
+    ]
 
 
 def _builtin_sections() -> list[str]:
@@ -142,6 +161,7 @@ def render(table: Registry) -> str:
                      f"{'yes' if entry['exposure']['agent'] else 'no'} | {_cell(entry['summary'])} |")
     lines += ["", "## Built-in verbs", ""]
     lines += _builtin_sections()
+    lines += _schemas_section()
     lines += ["## Commands of the registry", ""]
     from context_tools.faces.cli import build_parser
 

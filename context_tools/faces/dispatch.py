@@ -202,7 +202,7 @@ class Executor:
             command=reply.command, surface=self.surface, input_digest=digest,
             outcome=reply.error.code if reply.error is not None else "ok",
             repo=fresh.repo if fresh else "", oid=fresh.pinned_oid if fresh else "",
-            fingerprint=fresh.fingerprint if fresh else "",
+            fingerprint=fresh.fingerprint if fresh and isinstance(fresh.fingerprint, str) else "",
             total=page.total if page else None, returned=page.returned if page else None,
             truncated=page.truncated if page else None, spill=reply.spill_path,
             duration_ms=round(seconds * 1000, 3),

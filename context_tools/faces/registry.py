@@ -110,7 +110,9 @@ class Command:
     render: Callable[[Any], str] | None = None  # human rendering of a Result for the CLI
     description: str = ""  # longer help; the summary is one line
     title: str = ""  # a human title, shown by MCP clients; required for agent-exposed rows
-    output: type | None = None  # the type of `Result.data`, for the MCP output schema (None: any object)
+    # The types `Result.data` takes, as types or "module:Name" references (imported only when a schema
+    # is derived, so loading the registry stays cheap); one schema serves MCP and the shipped files.
+    output: tuple[type | str, ...] = ()
     open_world: bool = False  # reaches beyond the machine (a tracker's API): MCP's openWorldHint
     # Two command lines that run on any repository (from its folder), shown at the end of the
     # verb's help and in docs/cli.md; a test runs each against a fixture repository.
@@ -160,10 +162,15 @@ class Command:
 
     def output_schema(self) -> dict[str, Any]:
         """The JSON Schema of what a face sends back: the result contract, its error form, or
-        the spill envelope a reply over the ceiling becomes (see `context_tools.faces.wire_schema`)."""
+        the spill envelope a reply over the ceiling becomes (see `context_tools.faces.wire_schema`).
+        The same schema ships as `context_tools/faces/schemas/<id>.schema.json`."""
         from context_tools.faces.wire_schema import reply_schema
 
-        return reply_schema(self.id, self.output)
+        return reply_schema(self.id, self.output_types())
+
+    def output_types(self) -> tuple[type, ...]:
+        """The declared types of `Result.data`, references imported."""
+        return tuple(_resolve(ref) for ref in self.output)
 
     def describe(self) -> dict[str, Any]:
         """The catalog entry `rennet commands --json` prints."""
@@ -201,6 +208,16 @@ def _hoisted(prop: dict[str, Any]) -> dict[str, Any]:
         new_branches.append(branch)
     out["anyOf"] = new_branches
     return {k: out[k] for k in sorted(out, key=lambda k: k != "description")}  # description first, as elsewhere
+
+
+def _resolve(ref: type | str) -> type:
+    if not isinstance(ref, str):
+        return ref
+    module, _, name = ref.partition(":")
+    found = getattr(importlib.import_module(module), name, None)
+    if not isinstance(found, type):
+        raise RegistryError(f"output {ref!r} names no type")
+    return found
 
 
 def _reason(row: Command) -> str | None:

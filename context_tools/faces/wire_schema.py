@@ -3,35 +3,76 @@
 A reply is one of three objects: the result contract (`ok: true`, with data, freshness
 and page), its error form (`ok: false`, with a typed code), or the spill envelope a reply
 over the ceiling becomes (`head`, `note`, `path`, `bytes`). Freshness and page are derived
-from their msgspec types, so the schema follows the contract as it changes; `data` is the
-row's declared output type when it has one, else any object.
+from their msgspec types, so the schema follows the contract as it changes; `data` is one of
+the row's declared output types (any object when it declares none).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-import msgspec
+import msgspec.inspect as mi
+from msgspec import _json_schema
 
 from indexer.contract.result import Freshness, Page
 
 
+class _Generator(_json_schema._SchemaGenerator):
+    """msgspec's generator, plus untagged unions of Structs (`Content | Unknown`): a value the
+    index cannot know stands where an object is expected, and each branch's shape tells them
+    apart. msgspec refuses such a union, since it could not decode it; replies are only encoded,
+    so the schema lists every branch (msgspec's own would keep one of them)."""
+
+    def to_schema(self, t: mi.Type, check_ref: bool = True) -> dict[str, Any]:
+        schema: dict[str, Any] = {}
+        inner = t
+        while isinstance(inner, mi.Metadata):
+            schema = mi._merge_json(schema, inner.extra_json_schema)
+            inner = inner.type
+        if isinstance(inner, mi.UnionType) and sum(_untagged_struct(u) for u in inner.types) >= 2:
+            schema["anyOf"] = [self.to_schema(u) for u in inner.types]
+            return schema
+        return super().to_schema(t, check_ref)
+
+
+def _untagged_struct(t: mi.Type) -> bool:
+    while isinstance(t, mi.Metadata):
+        t = t.type
+    return isinstance(t, mi.StructType) and t.tag is None and not t.array_like
+
+
 def _schema_of(types: tuple[Any, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    schemas, components = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
-    return list(schemas), dict(components)
+    """`msgspec.json.schema_components` (msgspec 0.22, pinned), without its check that every type
+    could be decoded: see `_Generator`."""
+    translator = mi._Translator(types)
+    infos = tuple(translator.translate(t) for t in translator.types)
+    component_types = _json_schema._collect_component_types(infos)
+    name_map = _json_schema._build_name_map(component_types)
+    gen = _Generator(name_map, None, "#/$defs/{name}")
+    schemas = [gen.to_schema(t) for t in infos]
+    components = {name_map[cls]: gen.to_schema(t, False) for cls, t in component_types.items()}
+    return schemas, components
 
 
-def reply_schema(command_id: str, output: type | None = None) -> dict[str, Any]:
-    wanted: tuple[Any, ...] = (Freshness | None, Page | None) + ((output,) if output is not None else ())
-    schemas, defs = _schema_of(wanted)
-    freshness, page = schemas[0], schemas[1]
-    data: dict[str, Any] = schemas[2] if output is not None else {"type": "object"}
+def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[str, Any]:
+    """The reply of `command_id` whose data is one of `outputs`; with no id and no outputs, the
+    result contract every command shares."""
+    schemas, defs = _schema_of((Freshness | None, Page | None, *outputs))
+    freshness, page, data_types = schemas[0], schemas[1], schemas[2:]
+    data: dict[str, Any]
+    if not data_types:
+        data = {"type": "object"}
+    elif len(data_types) == 1:
+        data = dict(data_types[0])
+    else:
+        data = {"anyOf": data_types}
     data = {"description": "the command's answer", **data}
+    command: dict[str, Any] = ({"const": command_id} if command_id is not None else {"type": "string"})
     ok = {
         "type": "object",
         "properties": {
             "ok": {"const": True},
-            "command": {"const": command_id, "description": "the command id that answered"},
+            "command": {**command, "description": "the command id that answered"},
             "data": data,
             "freshness": {"description": "how the pinned snapshot read relates to the repository now "
                                          "(null when no snapshot was read)", **freshness},

@@ -24,7 +24,7 @@ from context_tools.query.workspace_scope import (
     workspace_of,
 )
 from indexer.contract.errors import BadInput
-from indexer.contract.result import Result, Unknown
+from indexer.contract.result import Listed, Result, Unknown
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -162,7 +162,7 @@ class WorkspaceMember(Struct):
     reason: str
     files: int | Unknown
     text_lines: int | Unknown
-    languages: list[LanguageCount] | Unknown
+    languages: Listed[LanguageCount]
     packages: list[str]  # "ecosystem:name" the member declares
 
 
@@ -197,13 +197,13 @@ def _member_entry(opened: OpenMember, status: MemberStatus | None) -> WorkspaceM
     m, f = opened.member, opened.freshness
     files: int | Unknown
     lines: int | Unknown
-    languages: list[LanguageCount] | Unknown
+    languages: Listed[LanguageCount]
     if opened.snap is None:
         gone = Unknown("not_assessed", f.reason)
-        files, lines, languages = gone, gone, gone
+        files, lines, languages = gone, gone, Listed([], gone)
     else:
         files, lines = len(opened.snap.files), sum(max(x.lines, 0) for x in opened.snap.files)
-        languages = _sections(opened.snap)["languages"]
+        languages = Listed(_sections(opened.snap)["languages"])
     return WorkspaceMember(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
                            f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [])
 
@@ -235,7 +235,7 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
         return Result(WorkspaceOverviewSection(name, input.section, chunk, scope.member_freshness),
                       freshness=scope.freshness, page=page)
     refuse_paging_without_section(input)
-    languages = {lang.language for m in members if isinstance(m.languages, list) for lang in m.languages}
+    languages = {lang.language for m in members for lang in m.languages.items}
     totals = WorkspaceTotals(
         members=len(members), files=sum(m.files for m in members if isinstance(m.files, int)),
         text_lines=sum(m.text_lines for m in members if isinstance(m.text_lines, int)), languages=len(languages),

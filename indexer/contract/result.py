@@ -13,7 +13,7 @@ know is an `Unknown`, never a blank or a plausible default.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec import Struct
@@ -27,6 +27,18 @@ class Unknown(Struct, frozen=True):
 
     unknown: UnknownKind
     reason: str
+
+
+T = TypeVar("T")
+
+
+class Listed(Struct, Generic[T], frozen=True):
+    """A list the index may not know: `{items, unknown}`, so the field is an object whatever
+    happens (never a list in one answer and an Unknown in the next). `unknown` says why `items`
+    is empty when it could not be assessed; null when `items` is the answer."""
+
+    items: list[T]
+    unknown: Unknown | None = None
 
 
 def not_recorded(reason: str) -> Unknown:
@@ -73,7 +85,9 @@ class Freshness(Struct, frozen=True):
     status: FreshnessStatus
     reason: str
     indexed_at: str | Unknown
-    fingerprint: str = ""  # the snapshot's fingerprint, so a receipt names exactly what was read
+    # the snapshot's fingerprint, so a receipt names exactly what was read; unknown when the answer
+    # was not read from one snapshot (a Delta packet, a dossier)
+    fingerprint: str | Unknown = Unknown("not_recorded", "this answer was not read from one snapshot")
     worktree: WorktreeState | None = None  # with status `worktree` or `dirty`
     missing_objects: int = 0  # blobs listed as skipped (`missing_object`) rather than read
 

@@ -142,7 +142,7 @@ _AGENT = Exposure(cli=True, agent=True)
 
 ROWS = (
     Command(
-        id="context.overview",
+        id="context.overview", output=('context_tools.query.overview:Overview', 'context_tools.query.overview:OverviewSection', 'context_tools.query.overview:WorkspaceOverview', 'context_tools.query.overview:WorkspaceOverviewSection',),
         title="Repository overview",
         examples=("rennet context overview", "rennet context overview --section languages --json"),
         summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
@@ -151,7 +151,7 @@ ROWS = (
         cli=CliShape(path=("context", "overview")), render=_render("overview"),
     ),
     Command(
-        id="context.map",
+        id="context.map", output=('context_tools.query.repomap:RepoMap', 'context_tools.query.repomap:WorkspaceMap',),
         title="Ranked Repo Map",
         examples=("rennet context map --budget 2048", "rennet context map --rev HEAD~1 --budget 1024 --json"),
         summary="The ranked Repo Map: files with their key symbol signatures, PageRank-ranked, fitted to a byte budget.",
@@ -161,7 +161,7 @@ ROWS = (
         cli=CliShape(path=("context", "map")), render=_render("repo_map"),
     ),
     Command(
-        id="context.file",
+        id="context.file", output=('context_tools.query.file_view:FileView', 'context_tools.query.file_view:FileSection', 'context_tools.query.file_view:MemberFileView',),
         title="File at a commit",
         examples=("rennet context file README.md", "rennet context file README.md --no-content --json"),
         summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
@@ -170,7 +170,7 @@ ROWS = (
         cli=CliShape(path=("context", "file"), positional=("path",)), render=_render("file"),
     ),
     Command(
-        id="context.symbol",
+        id="context.symbol", output=('context_tools.query.symbols.answers:SymbolAnswer', 'context_tools.query.symbols.answers:WorkspaceSymbolAnswer',),
         title="Symbol definitions",
         examples=("rennet context symbol main", "rennet context symbol main --kind function --json"),
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
@@ -179,7 +179,7 @@ ROWS = (
         cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
     ),
     Command(
-        id="context.references",
+        id="context.references", output=('context_tools.query.symbols.answers:ReferencesAnswer', 'context_tools.query.symbols.answers:WorkspaceReferencesAnswer',),
         title="Symbol references",
         examples=("rennet context references main --text", "rennet context references main --include-definitions --json"),
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
@@ -188,7 +188,7 @@ ROWS = (
         cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
     ),
     Command(
-        id="context.novelty",
+        id="context.novelty", output=('context_tools.query.novelty:Novelty', 'context_tools.query.novelty:NoveltySection',),
         title="What a range introduces",
         examples=("rennet context novelty --base HEAD~1", "rennet context novelty --base HEAD~1 --head HEAD --section symbols --json"),
         summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",

@@ -17,9 +17,7 @@ if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
 
 if TYPE_CHECKING:  # the builder loads inside the handler; these only name its types
-    from delta.packet import DeltaBuild, DeltaPacket, NoiseClassSummary, Totals
-    from delta.range import RangeIdentity
-    from indexer.contract.result import Unknown
+    from delta.packet import DeltaBuild, DeltaPacket
 
 CAPS = {"files": 1000, "hunks": 5000, "capture_bytes": 2 * 1024 * 1024}
 
@@ -108,35 +106,13 @@ class DeltaPacketInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True)
                                                        "(same as head WORKTREE): review an uncommitted change")] = False
 
 
-class SummaryFile(msgspec.Struct):
-    path: str
-    status: str
-    old_path: str | None
-    hunks: int
-    additions: int | Unknown
-    deletions: int | Unknown
-    fan_in: int | Unknown
-    noise: str | None  # the noise class, when the file is noise
-
-
-class PacketSummary(msgspec.Struct):
-    """What an agent gets back for a built packet: where it is, and enough to decide what to read."""
-
-    range: RangeIdentity
-    totals: Totals
-    truncated: bool
-    files: list[SummaryFile]  # the first of the packet's files, signal first
-    noise: list[NoiseClassSummary]
-    drops: int
-    packet_path: str
-    offer_path: str | None
-
-
 def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     """Build and write the packet exactly as `rennet delta` does (same folder under the store home),
     and answer with its summary: the packet itself is read from `packet_path`."""
     build = DeltaBuildInput(base=input.base, head=input.head, repo=input.repo, previous_base=input.previous_base,
                             previous_head=input.previous_head, paths=input.paths, worktree=input.worktree)
+    from delta.summary import PacketSummary, SummaryFile
+
     built = _build(build, ctx)
     p = built.packet
     whole = _result(p, _head_of(build))
@@ -201,9 +177,9 @@ def _summary(p: DeltaPacket) -> list[str]:
            + f" of {p.totals.files} files listed" if p.files else "summary: no files changed"]
     signal = sum(1 for f in p.files if f.noise is None)
     out.append(f"  noise: {signal} signal" + "".join(f", {c.files} {c.cls}" for c in p.noise))
-    paired = [f.counterparts for f in p.files if isinstance(f.counterparts, list) and f.counterparts]
-    unchanged = sum(1 for found in paired for c in found if c.exists_at_head and not c.changed)
-    missing = sum(1 for found in paired for c in found if not c.exists_at_head)
+    paired = [f for f in p.files if f.counterparts.items]
+    unchanged = sum(1 for f in paired for c in f.counterparts.items if c.exists_at_head and not c.changed)
+    missing = sum(1 for f in paired for c in f.counterparts.items if not c.exists_at_head)
     out.append(f"  counterparts: {len(paired)} files have some; {unchanged} of them not changed by the range, "
                f"{missing} expected but missing at head" if paired else "  counterparts: none found")
     assessed = [f for f in p.files if isinstance(f.fan_in, int)]
@@ -217,7 +193,7 @@ def _summary(p: DeltaPacket) -> list[str]:
 
 ROWS = (
     Command(
-        id="delta.build",
+        id="delta.build", output=('delta.packet:DeltaPacket',),
         examples=("rennet delta --base HEAD~1 --head HEAD", "rennet delta --base HEAD~1 --head HEAD --no-elements --json"),
         summary="Build the Delta packet of a range: inventory, hunk ids, fan-in, noise, counterparts, successor.",
         description="The packet is an inventory, not the diff: hunk ids, headers and spans travel, bodies do "
@@ -232,7 +208,7 @@ ROWS = (
         render=render_packet,
     ),
     Command(
-        id="delta.packet",
+        id="delta.packet", output=('delta.summary:PacketSummary',),
         title="Build a Delta packet",
         summary="Build and write the Delta packet of a range; reply with its identity, counts, a summary and "
                 "the paths of packet.json and noise-offer.json.",

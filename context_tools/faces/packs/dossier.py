@@ -103,7 +103,7 @@ def _facts(facts: list) -> list[str]:
 
 ROWS = (
     Command(
-        id="dossier.build",
+        id="dossier.build", output=('delta.dossier.build:Dossier',),
         examples=("rennet dossier --base HEAD~1 --head HEAD", "rennet dossier --base HEAD~1 --head HEAD --refresh --json"),
         summary="Find issue references of a change, fetch them (gh, Jira, Linear), bound and persist the dossier.",
         description="References come from the head branch name, the commits of merge-base..head and the PR "

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Literal
 
@@ -323,12 +322,19 @@ class JobData(msgspec.Struct):
     reused_blobs: int
 
 
-class BatchData(msgspec.Struct):
+class BatchSummary(msgspec.Struct):
+    """The totals of a batch: the summary line of `rennet batch --json`, whose job lines came before it."""
+
     total: int
     indexed: int
     skipped_existing: int
     failed: int
     seconds: float
+
+
+class BatchData(BatchSummary):
+    """The totals and every job, where no job line was printed (the Python and human faces)."""
+
     jobs: list[JobData]
 
 
@@ -375,7 +381,7 @@ def batch_handler(input: BatchInput, ctx) -> Result:
 
     def emit(r) -> None:
         if as_json:
-            sys.stdout.write(json.dumps(batch.result_line(r), ensure_ascii=False, separators=(",", ":")) + "\n")
+            sys.stdout.write(msgspec.json.encode(_job_data(r)).decode() + "\n")  # batch.run.job.schema.json
             sys.stdout.flush()
         elif cli and not input.quiet:
             line = _human_line(r)
@@ -407,13 +413,15 @@ def batch_handler(input: BatchInput, ctx) -> Result:
         first = next(j for j in report.jobs if not j.ok)
         why = f"{first.error.code}: {first.error.message}" if first.error is not None else first.status
         raise BatchFailed(f"{report.failed} of {len(report.jobs)} jobs failed; first: {first.repo}@{first.rev}: {why}")
-    data = BatchData(len(report.jobs), report.count("indexed"), report.count("skipped_existing"), report.failed,
-                     report.seconds, [_job_data(j) for j in report.jobs])
-    return Result(data=data)
+    totals = (len(report.jobs), report.count("indexed"), report.count("skipped_existing"), report.failed,
+              report.seconds)
+    if as_json:  # each job went out as its own line already
+        return Result(data=BatchSummary(*totals))
+    return Result(data=BatchData(*totals, [_job_data(j) for j in report.jobs]))
 
 
 def render_batch(result: Result) -> str:
-    d: BatchData = result.data
+    d: BatchSummary = result.data
     return (f"batch: {d.total} jobs, {d.indexed} indexed, {d.skipped_existing} skipped (snapshot existed), "
             f"{d.failed} failed in {d.seconds:.2f}s")
 
@@ -490,49 +498,52 @@ def render_import(result: Result) -> str:
 
 
 ROWS = (
-    Command(id="workspace.create", summary="Create an empty workspace (several repositories read as one).",
+    Command(id="workspace.create", output=('context_tools.faces.packs.fleet:WorkspaceData',), summary="Create an empty workspace (several repositories read as one).",
             examples=("rennet workspace create demo", "rennet workspace create review --json"),
             input=CreateInput, handler=create_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("workspace", "create"), positional=("name",)),
             render=render_workspace),
-    Command(id="workspace.add", summary="Pin a repository's rev as a workspace member (indexing it if needed).",
+    Command(id="workspace.add", output=('context_tools.faces.packs.fleet:AddData',), summary="Pin a repository's rev as a workspace member (indexing it if needed).",
             examples=("rennet workspace add demo --repo .", "rennet workspace add review --repo . --rev HEAD~1 --json"),
             input=AddInput, handler=add_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("workspace", "add"), positional=("name", "repo")),
             render=render_workspace),
-    Command(id="workspace.remove", summary="Drop a member from a workspace (its snapshot stays in the store).",
+    Command(id="workspace.remove", output=('context_tools.faces.packs.fleet:RemoveData',), summary="Drop a member from a workspace (its snapshot stays in the store).",
             examples=("rennet workspace remove demo --repo .", "rennet workspace remove review --repo . --json"),
             input=RemoveInput, handler=remove_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("workspace", "remove"), positional=("name", "repo")),
             render=render_workspace),
-    Command(id="workspace.sync", summary="Re-pin every stale member to the commit its rev resolves to now.",
+    Command(id="workspace.sync", output=('context_tools.faces.packs.fleet:SyncData',), summary="Re-pin every stale member to the commit its rev resolves to now.",
             examples=("rennet workspace sync demo", "rennet workspace sync review --json"),
             input=SyncInput, handler=sync_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("workspace", "sync"), positional=("name",)),
             render=render_workspace),
-    Command(id="workspace.list", summary="Workspaces in the store, with member and cross-edge counts.",
+    Command(id="workspace.list", output=('context_tools.faces.packs.fleet:ListData',), summary="Workspaces in the store, with member and cross-edge counts.",
             examples=("rennet workspace list", "rennet workspace list --json"),
             input=ListInput, handler=list_handler, authority="read", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), caps={"workspaces": 100}, cli=CliShape(path=("workspace", "list")),
             render=render_list),
-    Command(id="workspace.status", summary="Members of a workspace with freshness, and the cross-repository edges.",
+    Command(id="workspace.status", output=('context_tools.faces.packs.fleet:StatusData',), summary="Members of a workspace with freshness, and the cross-repository edges.",
             examples=("rennet workspace status demo", "rennet workspace status review --json"),
             input=StatusInput, handler=status_handler, authority="read", exposure=Exposure(cli=True, agent=True),
             title="Workspace status", caps={"members": 100, "edges": 200},
             cli=CliShape(path=("workspace", "status"), positional=("name",)), render=render_workspace),
-    Command(id="batch.run", summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
+    Command(id="batch.run", output=('context_tools.faces.packs.fleet:BatchData', 'context_tools.faces.packs.fleet:BatchSummary',), summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             examples=("rennet batch .@HEAD .@HEAD~1", "rennet batch --repo . --range HEAD~1..HEAD"),
             input=BatchInput, handler=batch_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",)), render=render_batch,
             description="Jobs: REPO[@REV] arguments, --from FILE (one per line), "
                         "or --repo R --range A..B (every commit, oldest first). Jobs whose snapshot exists are "
-                        "skipped, so an interrupted batch resumes. --json prints one JSON line per job, then "
-                        "the result contract; the exit code is 1 if any job failed."),
-    Command(id="bundle.export", summary="Write a snapshot and the blob facts it needs to a verified, compressed bundle.",
+                        "skipped, so an interrupted batch resumes. --json prints JSON Lines: one line per job "
+                        "as it ends (repo, rev, oid, ok, status, fingerprint, error, seconds, parsed_blobs, "
+                        "reused_blobs), then one summary line, the result contract whose data holds the totals "
+                        "(total, indexed, skipped_existing, failed, seconds), not the jobs again; the exit code is 1 "
+                        "if any job failed."),
+    Command(id="bundle.export", output=("indexer.fleet.bundle:ExportReport",), summary="Write a snapshot and the blob facts it needs to a verified, compressed bundle.",
             examples=("rennet export --out repo-map.rnb", "rennet export --rev HEAD~1 --out old.rnb --json"),
             input=ExportInput, handler=export_handler, authority="read", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("export",)), render=render_export),
-    Command(id="bundle.import", summary="Load a snapshot bundle into this store once its signature or its repository proves it.",
+    Command(id="bundle.import", output=("indexer.fleet.bundle:ImportReport",), summary="Load a snapshot bundle into this store once its signature or its repository proves it.",
             examples=("rennet import repo-map.rnb --repo .", "rennet import old.rnb --repo . --rev HEAD~1 --json"),
             input=ImportInput, handler=import_handler, authority="write", exposure=Exposure(cli=True, agent=False),
             surfaces=("cli", "python"), cli=CliShape(path=("import",), positional=("file",)), render=render_import),

@@ -9,7 +9,7 @@ import msgspec
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
-from indexer.contract.result import Result
+from indexer.contract.result import Result, Unknown
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -43,7 +43,7 @@ class IndexedRev(msgspec.Struct):
     pinned_oid: str
     current_oid: str | None  # what the rev resolves to now; None when it no longer resolves
     status: str  # current | stale | unknown, as in every answer's freshness
-    indexed_at: str
+    indexed_at: str | Unknown
 
 
 class SnapshotsData(msgspec.Struct):
@@ -108,7 +108,9 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
             current = None
         status = "unknown" if current is None else ("current" if current == oid else "stale")
         stamp = stamps.get(oid)
-        indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at", "") if stamp is not None else ""
+        indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at") if stamp is not None else None
+        if not isinstance(indexed_at, str) or not indexed_at:
+            indexed_at = Unknown("not_recorded", "the store holds no indexing time for this snapshot")
         revs.append(IndexedRev(rev, oid, current, status, indexed_at))
     binding = hashlib.sha256(repr([(r.rev, r.pinned_oid) for r in revs]).encode()).hexdigest()
     items, page = ctx.page(revs, cap="revs", limit=input.limit, cursor=input.cursor, binding=binding)
@@ -118,7 +120,8 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
 def render_snapshots(result: Result) -> str:
     d: SnapshotsData = result.data
     lines = [f"{d.repo}: {result.page.total if result.page is not None else len(d.revs)} revs indexed"]
-    lines += [f"  {r.rev:<24} {r.pinned_oid[:12]}  {r.status:<8} {r.indexed_at}" for r in d.revs]
+    lines += [f"  {r.rev:<24} {r.pinned_oid[:12]}  {r.status:<8} {r.indexed_at if isinstance(r.indexed_at, str) else '?'}"
+              for r in d.revs]
     return shown_lines(lines)
 
 
@@ -157,7 +160,7 @@ def render_dump(result: Result) -> str:
 
 ROWS = (
     Command(
-        id="repo.index",
+        id="repo.index", output=('indexer.build:IndexReport',),
         examples=("rennet index", "rennet index --rev HEAD~1 --json"),
         summary="Index a repository at a rev into the store (parses only blobs never seen).",
         input=IndexInput, handler=index_handler, authority="write", title="Index a repository",
@@ -165,7 +168,7 @@ ROWS = (
         cli=CliShape(path=("index",), positional=("repo",)), render=render_index,
     ),
     Command(
-        id="repo.snapshots",
+        id="repo.snapshots", output=('context_tools.faces.packs.index:SnapshotsData',),
         title="Indexed revisions",
         summary="Revisions of a repository indexed in this store, each with its pinned commit and freshness.",
         input=SnapshotsInput, handler=snapshots_handler, authority="read",
@@ -174,7 +177,7 @@ ROWS = (
         examples=("rennet snapshots", "rennet snapshots --limit 5 --json"),
     ),
     Command(
-        id="snapshot.dump",
+        id="snapshot.dump", output=('context_tools.faces.packs.index:DumpData',),
         examples=("rennet snapshot dump --out repo-map.jsonl", "rennet snapshot dump --rev HEAD~1 --out old.jsonl --json"),
         summary="Write a snapshot's canonical serialization as JSON Lines (file, symbol, edge, package, dependency, entry_point).",
         input=DumpInput, handler=dump_handler, authority="read",

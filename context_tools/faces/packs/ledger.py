@@ -6,6 +6,7 @@ from typing import Annotated
 
 import msgspec
 
+from context_tools.faces.ledger import Receipt
 from context_tools.faces.registry import CliShape, Command, Exposure
 from indexer.contract.result import Result
 
@@ -17,7 +18,7 @@ class LedgerInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class LedgerPage(msgspec.Struct):
-    receipts: list
+    receipts: list[Receipt]
 
 
 def read_ledger(input: LedgerInput, ctx) -> Result:
@@ -58,7 +59,7 @@ def render_ledger(result: Result) -> str:
 
 ROWS = (
     Command(
-        id="ledger.read",
+        id="ledger.read", output=('context_tools.faces.packs.ledger:LedgerPage',),
         examples=("rennet ledger", "rennet ledger --command context.symbol --limit 5 --json"),
         summary="Receipts of past calls (what each face was asked and told), newest first.",
         input=LedgerInput,

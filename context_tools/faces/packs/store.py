@@ -202,21 +202,21 @@ _SURFACES = ("cli", "python")
 
 ROWS = (
     Command(
-        id="store.info",
+        id="store.info", output=('indexer.store.inventory:StoreInfo',),
         examples=("rennet store info", "rennet store info --json"),
         summary="Where the store is, its schema and size, and how many repositories, snapshots and blob facts it holds.",
         input=InfoInput, handler=info_handler, authority="read", exposure=_CLI, surfaces=_SURFACES,
         cli=CliShape(path=("store", "info")), render=render_info,
     ),
     Command(
-        id="store.list",
+        id="store.list", output=('context_tools.faces.packs.store:SnapshotList',),
         examples=("rennet store list", "rennet store list --unheld --json"),
         summary="Snapshots in the store, newest first: repository, OID, fingerprint, age and what pins each.",
         input=ListInput, handler=list_handler, authority="read", exposure=_CLI, surfaces=_SURFACES,
         caps={"snapshots": 50}, cli=CliShape(path=("store", "list")), render=render_list,
     ),
     Command(
-        id="store.gc",
+        id="store.gc", output=('context_tools.faces.packs.store:GcData',),
         examples=("rennet store gc --dry-run", "rennet store gc --json"),
         summary="Drop snapshots no rev pin or workspace holds, and blob facts no kept snapshot uses.",
         description="One write transaction under the write lock: a gc killed at any point leaves the store as "

@@ -1,0 +1,7 @@
+"""`python -m context_tools.faces.schemas`: regenerate the shipped JSON Schemas from the types."""
+
+from context_tools.faces.schemas import FOLDER, write
+
+if __name__ == "__main__":
+    names = write()
+    print(f"wrote {len(names)} schemas to {FOLDER}")

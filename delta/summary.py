@@ -1,0 +1,33 @@
+"""The summary of a built Delta packet that `delta.packet` answers with (the packet itself is on disk)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from delta.packet import NoiseClassSummary, Totals
+from delta.range import RangeIdentity
+from indexer.contract.result import Unknown
+
+
+class SummaryFile(msgspec.Struct):
+    path: str
+    status: str
+    old_path: str | None
+    hunks: int
+    additions: int | Unknown
+    deletions: int | Unknown
+    fan_in: int | Unknown
+    noise: str | None  # the noise class, when the file is noise
+
+
+class PacketSummary(msgspec.Struct):
+    """What an agent gets back for a built packet: where it is, and enough to decide what to read."""
+
+    range: RangeIdentity
+    totals: Totals
+    truncated: bool
+    files: list[SummaryFile]  # the first of the packet's files, signal first
+    noise: list[NoiseClassSummary]
+    drops: int
+    packet_path: str
+    offer_path: str | None

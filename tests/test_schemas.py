@@ -1,0 +1,97 @@
+"""The shipped JSON Schemas: made from the types by the same code as the MCP output schema,
+committed up to date, and every command's `--json` reply validates against its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+
+from context_tools.faces import schemas
+from context_tools.faces.cli import ordered_verbs
+from context_tools.faces.registry import registry
+from corpora.gitbuild import RepoBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_shipped_schemas_are_current():
+    assert schemas.stale() == [], "run: python -m context_tools.faces.schemas"
+
+
+def test_every_runnable_command_declares_its_data_and_ships_the_mcp_schema():
+    for row in registry().rows:
+        if not row.runnable:
+            continue
+        assert row.output, f"{row.id} declares no output type"
+        shipped = schemas.shipped(schemas.file_name(row.id))
+        assert {k: v for k, v in shipped.items() if k not in ("$schema", "title")} == row.output_schema(), row.id
+        jsonschema.Draft202012Validator.check_schema(shipped)
+
+
+def test_a_wrong_reply_is_refused():
+    schema = schemas.shipped(schemas.file_name("context.symbol"))
+    good = {"ok": True, "command": "context.symbol", "freshness": None, "page": None,
+            "data": {"query": "x", "fuzzy": False, "note": "", "definitions": []}}
+    validator = jsonschema.Draft202012Validator(schema)
+    validator.validate(good)
+    bad_rank = json.loads(json.dumps(good))
+    bad_rank["data"]["definitions"] = "none"  # one type per field: a list, never a string
+    assert not validator.is_valid(bad_rank)
+    bad_unknown = {**good, "freshness": {"repo": ".", "rev": "HEAD", "pinned_oid": "a", "current_oid": None,
+                                         "status": "current", "reason": "", "indexed_at": {"unknown": "lost"}}}
+    assert not validator.is_valid(bad_unknown)
+
+
+def _as_json(example: str) -> list[str]:
+    argv = shlex.split(example)[1:]
+    return argv if "--json" in argv else [*argv, "--json"]
+
+
+def test_every_json_reply_validates_against_its_shipped_schema(tmp_path):
+    """Each verb's examples, run with --json on a fixture repository of two commits; `batch --json`
+    is JSON Lines: its job lines against the job schema, its last line against the command's."""
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# demo\n", "app/main.py": "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n"},
+                message="first")
+    repo.commit({"app/cli.py": "from app.main import main\n\n\ndef run():\n    return main()\n"}, message="second")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(tmp_path / "home")}
+    env.pop("RENNET_DEBUG", None)
+    job = jsonschema.Draft202012Validator(schemas.shipped(schemas.BATCH_JOB))
+    checked = set()
+    for row in ordered_verbs(registry().cli_verbs()):
+        validator = jsonschema.Draft202012Validator(schemas.shipped(schemas.file_name(row.id)))
+        for example in row.examples:
+            p = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *_as_json(example)],
+                               cwd=tmp_path / "repo", env=env, capture_output=True, text=True, timeout=120)
+            assert p.returncode == 0, (example, p.stdout[-2000:], p.stderr[-2000:])
+            lines = p.stdout.splitlines()
+            if row.id == "batch.run":
+                *jobs, last = lines
+                assert jobs, example
+                for line in jobs:
+                    job.validate(json.loads(line))
+                reply = json.loads(last)
+                assert "jobs" not in reply["data"], "the summary line holds the totals, not the jobs again"
+                assert reply["data"]["total"] == len(jobs)
+            else:
+                reply = json.loads(p.stdout)
+            assert reply["ok"] is True and reply["command"] == row.id, example
+            validator.validate(reply)
+            checked.add(row.id)
+    # rows with no CLI verb (agent tools) run through `rennet call`
+    calls = {"delta.packet": {"base": "HEAD~1", "head": "HEAD"}}
+    for command_id, args in calls.items():
+        p = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "call", command_id, json.dumps(args)],
+                           cwd=tmp_path / "repo", env=env, capture_output=True, text=True, timeout=120)
+        reply = json.loads(p.stdout)
+        assert p.returncode == 0 and reply["ok"] is True, (command_id, p.stdout[-2000:], p.stderr[-2000:])
+        jsonschema.validate(reply, schemas.shipped(schemas.file_name(command_id)),
+                            cls=jsonschema.Draft202012Validator)
+        checked.add(command_id)
+    assert checked == {row.id for row in registry().rows if row.runnable}
