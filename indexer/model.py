@@ -151,6 +151,10 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
 
 # --- snapshot: the Repo Map at one commit ----------------------------------------------
 
+# The file table's entries that hold no text of a language: their `language` names what they are.
+NOT_TEXT = frozenset({"binary", "symlink", "submodule"})
+
+
 class FileEntry(Struct, frozen=True, gc=False):
     path: str
     blob: str  # hex OID ("" for a submodule; its commit is in `target`)

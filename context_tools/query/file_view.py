@@ -25,6 +25,7 @@ from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.errors import BadInput, NotFound
 from indexer.contract.result import Page, Result, Unknown
+from indexer.model import NOT_TEXT
 
 LINE_CHARS = 2000  # characters of one line shown
 PAGE_BYTES = 256 * 1024  # serialized bytes of the lines of one page, past which the page ends
@@ -143,7 +144,7 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
         near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
         hint = f"; files with that name: {', '.join(near)}" if near else ""
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
-    textual = f.lines >= 0 and f.language not in ("binary", "symlink", "submodule")
+    textual = f.lines >= 0 and f.language not in NOT_TEXT
     neighbours = {"imports": sorted({e.target for e in snap.imports(f.path)}),
                   "importers": sorted({e.source for e in snap.importers(f.path)})}
     if input.section is not None:

@@ -25,6 +25,7 @@ from context_tools.query.workspace_scope import (
 )
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Listed, Result, Unknown
+from indexer.model import NOT_TEXT
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from indexer.fleet.workspace import MemberStatus
     from indexer.store.snapshot import Snapshot
 
-_NOT_CODE = ("binary", "symlink", "submodule")
 
 
 class Identity(Struct):
@@ -94,7 +94,7 @@ def _sections(snap: Snapshot) -> dict[str, list]:
         counts = langs.setdefault(f.language, [0, 0])
         counts[0] += 1
         counts[1] += max(f.lines, 0)
-    languages = [LanguageCount(lang, n, lines if lang not in _NOT_CODE else Unknown("not_applicable", f"{lang} entries have no lines"))
+    languages = [LanguageCount(lang, n, lines if lang not in NOT_TEXT else Unknown("not_applicable", f"{lang} entries have no lines"))
                  for lang, (n, lines) in sorted(langs.items(), key=lambda kv: (-kv[1][0], kv[0]))]
     top = sorted(record.rank.items(), key=lambda kv: (-kv[1], kv[0]))
     top_files = []

@@ -31,6 +31,7 @@ from context_tools.query.workspace_scope import (
 )
 from indexer.contract.errors import NotFound
 from indexer.contract.result import Page, Result
+from indexer.model import NOT_TEXT
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from indexer.model import Edge, Symbol
     from indexer.store.snapshot import Snapshot
 
-_NOT_CODE = ("binary", "symlink", "submodule")
 _KEY_KINDS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type",
                         "module", "macro", "namespace", "constant"})
 _ALPHA = 0.85
@@ -86,7 +86,7 @@ def _focus_files(snap: Snapshot, focus: list[str]) -> tuple[list[str], list[str]
 
 
 def personalized_rank(snap: Snapshot, seeds: list[str]) -> dict[str, float]:
-    nodes = [f.path for f in snap.files if f.language not in _NOT_CODE]
+    nodes = [f.path for f in snap.files if f.language not in NOT_TEXT]
     index = {p: i for i, p in enumerate(nodes)}
     out_links: list[list[tuple[int, float]]] = [[] for _ in nodes]
     for e in snap.record.edges:
@@ -223,7 +223,7 @@ def _ranked(ctx: CallContext, snap: Snapshot, focus: list[str]) -> Ranked:
     focused = set(focus_files)
     candidates, excluded = [], 0
     for f in snap.files:
-        if f.language in _NOT_CODE:
+        if f.language in NOT_TEXT:
             continue
         if f.mark and f.path not in focused:
             excluded += 1
