@@ -32,13 +32,20 @@ def test_every_verb_declares_two_examples_of_itself(capsys):
         assert help_text.rstrip().endswith("\n".join("  " + x for x in row.examples)), row.id
 
 
-def test_every_example_runs_on_a_fixture_repository(tmp_path):
+def example_repository(tmp_path: Path) -> dict[str, str]:
+    """A repository of two commits at `tmp_path / "repo"` for the verbs' examples to run in, and
+    the environment they run with (this tree's code, a store of their own)."""
     repo = RepoBuilder(tmp_path / "repo")
     repo.commit({"README.md": "# demo\n", "app/main.py": "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n"},
                 message="first")
     repo.commit({"app/cli.py": "from app.main import main\n\n\ndef run():\n    return main()\n"}, message="second")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(tmp_path / "home")}
     env.pop("RENNET_DEBUG", None)
+    return env
+
+
+def test_every_example_runs_on_a_fixture_repository(tmp_path):
+    env = example_repository(tmp_path)
     ran = 0
     for row in ordered_verbs(registry().cli_verbs()):
         for example in row.examples:

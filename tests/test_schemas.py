@@ -4,20 +4,16 @@ committed up to date, and every command's `--json` reply validates against its o
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 import jsonschema
 
 from context_tools.faces import schemas
 from context_tools.faces.cli import ordered_verbs
 from context_tools.faces.registry import registry
-from corpora.gitbuild import RepoBuilder
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.test_cli_examples import example_repository
 
 
 def test_shipped_schemas_are_current():
@@ -56,12 +52,7 @@ def _as_json(example: str) -> list[str]:
 def test_every_json_reply_validates_against_its_shipped_schema(tmp_path):
     """Each verb's examples, run with --json on a fixture repository of two commits; `batch --json`
     is JSON Lines: its job lines against the job schema, its last line against the command's."""
-    repo = RepoBuilder(tmp_path / "repo")
-    repo.commit({"README.md": "# demo\n", "app/main.py": "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n"},
-                message="first")
-    repo.commit({"app/cli.py": "from app.main import main\n\n\ndef run():\n    return main()\n"}, message="second")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(tmp_path / "home")}
-    env.pop("RENNET_DEBUG", None)
+    env = example_repository(tmp_path)
     job = jsonschema.Draft202012Validator(schemas.shipped(schemas.BATCH_JOB))
     checked = set()
     for row in ordered_verbs(registry().cli_verbs()):
