@@ -25,7 +25,8 @@ from context_tools.query.workspace_scope import (
 )
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Listed, Result, Unknown
-from indexer.model import NOT_TEXT
+from indexer.fleet.workspace import CrossEdge
+from indexer.model import NOT_TEXT, Dependency, EntryPoint, Package
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -74,11 +75,11 @@ class Totals(Struct):
 class Overview(Struct):
     identity: Identity
     totals: Totals
-    languages: Section
-    packages: Section
-    entry_points: Section
-    dependencies: Section
-    top_files: Section
+    languages: Section[LanguageCount]
+    packages: Section[Package]
+    entry_points: Section[EntryPoint]
+    dependencies: Section[Dependency]
+    top_files: Section[TopFile]
 
 
 class OverviewSection(Struct):
@@ -181,8 +182,8 @@ class WorkspaceOverview(Struct):
     created_at: str
     updated_at: str
     totals: WorkspaceTotals
-    members: Section
-    edges: Section  # cross-repository edges: a package one member declares, depended on or imported by another
+    members: Section[WorkspaceMember]
+    edges: Section[CrossEdge]  # cross-repository edges: a package one member declares, depended on or imported by another
     member_freshness: MemberFreshnessPage
 
 
