@@ -169,7 +169,7 @@ def test_staleness_after_a_member_branch_moves_and_re_pin(fleet, run):
     status = run("workspace.status", name="fleet")
     members = {m["name"]: m for m in status["data"]["members"]}
     assert members["acme-lib"]["freshness"] == "unknown"
-    assert members["acme-lib"]["current_oid"] is None
+    assert members["acme-lib"]["current_oid"]["unknown"] == "not_applicable"
 
 
 def test_add_remove_list(fleet, run):

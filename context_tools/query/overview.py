@@ -159,7 +159,7 @@ class WorkspaceMember(Struct):
     fingerprint: str
     indexed_at: str
     freshness: str  # current | stale | unknown
-    current_oid: str | None
+    current_oid: str | Unknown
     reason: str
     files: int | Unknown
     text_lines: int | Unknown

@@ -23,7 +23,7 @@ from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
 from indexer.contract.errors import BadInput, RennetError
-from indexer.contract.result import Freshness, Result
+from indexer.contract.result import Freshness, Result, Unknown, current_or_gone
 
 
 class BatchFailed(RennetError):
@@ -99,10 +99,10 @@ class MemberStatusData(msgspec.Struct):
     rev: str
     pinned_oid: str
     fingerprint: str
-    current_oid: str | None
+    current_oid: str | Unknown
     freshness: Literal["current", "stale", "unknown"]
     reason: str
-    files: int | None
+    files: int | Unknown
     packages: list[str]
 
 
@@ -232,8 +232,10 @@ def status_handler(input: StatusInput, ctx) -> Result:
 
     ov = workspace.overview(ctx.store, input.name)
     members = [MemberStatusData(s.member.name, s.member.path, s.member.remote_url, s.member.rev, s.member.oid,
-                                s.member.fingerprint, s.freshness.current_oid, s.freshness.status,
-                                s.freshness.reason, s.files, s.packages) for s in ov.members]
+                                s.member.fingerprint, current_or_gone(s.freshness.current_oid, s.member.rev),
+                                s.freshness.status, s.freshness.reason,
+                                s.files if s.files is not None else Unknown("not_assessed", s.freshness.reason),
+                                s.packages) for s in ov.members]
     counts = {k: sum(1 for m in members if m.freshness == k) for k in ("current", "stale", "unknown")}
     page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
                                 binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))

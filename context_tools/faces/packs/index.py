@@ -9,7 +9,7 @@ import msgspec
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
-from indexer.contract.result import Result, Unknown
+from indexer.contract.result import Result, Unknown, current_or_gone
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -41,7 +41,7 @@ class SnapshotsInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class IndexedRev(msgspec.Struct):
     rev: str  # as it was indexed (a branch, a tag, HEAD, a sha)
     pinned_oid: str
-    current_oid: str | None  # what the rev resolves to now; None when it no longer resolves
+    current_oid: str | Unknown  # what the rev resolves to now; unknown when it no longer resolves
     status: str  # current | stale | unknown, as in every answer's freshness
     indexed_at: str | Unknown
 
@@ -111,7 +111,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
         indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at") if stamp is not None else None
         if not isinstance(indexed_at, str) or not indexed_at:
             indexed_at = Unknown("not_recorded", "the store holds no indexing time for this snapshot")
-        revs.append(IndexedRev(rev, oid, current, status, indexed_at))
+        revs.append(IndexedRev(rev, oid, current_or_gone(current, rev), status, indexed_at))
     binding = hashlib.sha256(repr([(r.rev, r.pinned_oid) for r in revs]).encode()).hexdigest()
     items, page = ctx.page(revs, cap="revs", limit=input.limit, cursor=input.cursor, binding=binding)
     return Result(data=SnapshotsData(gitread.repo_display_path(repo), items), page=page)
