@@ -49,7 +49,7 @@ from indexer.git.read import open_repo, repo_display_path, repo_identity, resolv
 if TYPE_CHECKING:
     from indexer.store.database import Store
 
-SCHEMA = 1
+SCHEMA = 2  # 2: fields that do not apply are absent, not blank
 MAX_COMMITS = 1000  # commits of the range read for references; a longer range is read from its newest end
 TOTAL_SECONDS = 120.0  # the whole retrieval; references left when it is spent become timeout facts
 MAX_LINKS_PER_ITEM = 5  # linked tickets fetched (one hop) per item, for its payload only
@@ -148,23 +148,24 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
     timeout = cfg.timeout_seconds
     if ref.tracker == "github":
         return "github", lambda r: github.fetch(r, this_repo, timeout, cwd)
-    tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(ref.key)
+    key = ref.key or ref.id  # a tracker reference's id is its key
+    tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(key)
     section = {"jira": cfg.jira, "linear": cfg.linear}.get(tracker or "")
     if section is not None and not (section.base_url and section.token_env):
         raise TrackerFailure("missing_config",
-                             f"{tracker}: no base_url and token_env from a trusted source for {ref.key}; set "
+                             f"{tracker}: no base_url and token_env from a trusted source for {key}; set "
                              f"[dossier.{tracker}] base_url and token_env in {user_config_path(environ)} or "
                              f"{ENV_OVERRIDES[f'{tracker}.base_url']} and {ENV_OVERRIDES[f'{tracker}.token_env']}"
                              f" (a repository's .rennet.toml may not name them)")
     if tracker == "jira" and cfg.jira is not None:
         jcfg = cfg.jira
-        return "jira", lambda r: jira.fetch(r.key, jcfg, timeout, environ)
+        return "jira", lambda r: jira.fetch(r.key or r.id, jcfg, timeout, environ)
     if tracker == "linear" and cfg.linear is not None:
         lcfg = cfg.linear
-        return "linear", lambda r: linear.fetch(r.key, lcfg, timeout, environ)
+        return "linear", lambda r: linear.fetch(r.key or r.id, lcfg, timeout, environ)
     name = tracker or "tracker"
     raise TrackerFailure("missing_config",
-                         f"no {name if tracker else 'Jira or Linear'} settings claim {ref.key}; add "
+                         f"no {name if tracker else 'Jira or Linear'} settings claim {key}; add "
                          f"[dossier.{tracker or 'jira'}] projects/teams to .rennet.toml, and base_url and "
                          f"token_env to your own config ({user_config_path(environ)})")
 
