@@ -292,7 +292,7 @@ def render_list(result: Result) -> str:
 
 class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pairs: Annotated[list[str], msgspec.Meta(description="jobs as REPO[@REV] (rev defaults to HEAD)")] = []
-    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line (`--from FILE` works too)")] = None
+    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line")] = None
     repo: Annotated[str | None, msgspec.Meta(description="repository of --range (default: .)")] = None
     range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
@@ -533,7 +533,8 @@ ROWS = (
     Command(id="batch.run", output=('context_tools.faces.packs.fleet:BatchData', 'context_tools.faces.packs.fleet:BatchSummary',), summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             examples=("rennet batch .@HEAD .@HEAD~1", "rennet batch --repo . --range HEAD~1..HEAD"),
             input=BatchInput, handler=batch_handler, authority="write", exposure=Exposure(cli=True, agent=False),
-            surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",)), render=render_batch,
+            surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",), flags=(("from_file", "--from"),)),
+            render=render_batch,
             description="Jobs: REPO[@REV] arguments, --from FILE (one per line), "
                         "or --repo R --range A..B (every commit, oldest first). Jobs whose snapshot exists are "
                         "skipped, so an interrupted batch resumes. --json prints JSON Lines: one line per job "
