@@ -105,7 +105,7 @@ def test_three_members_with_cross_edges(fleet, run):
     assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
     assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
     assert members["gokit"]["remote_url"] == "https://git.example.invalid/acme/gokit.git"
-    assert members["webapp"]["remote_url"] is None  # no remote set: none claimed
+    assert members["webapp"]["remote_url"]["unknown"] == "not_applicable"  # no remote set: none claimed
     for name, builder in fleet.items():
         head = str(builder.repo.references["refs/heads/main"].target)
         assert members[name]["pinned_oid"] == head

@@ -40,20 +40,22 @@ PAGE_BYTES = 256 * 1024  # serialized bytes of the lines of one page, past which
 _LINE_READ = 4 * LINE_CHARS + 4  # bytes of a line read: they decode to more than LINE_CHARS characters
 
 
-class FileMeta(Struct, omit_defaults=True):
+class FileMeta(Struct, kw_only=True, omit_defaults=True):
+    """A field that does not apply to the file (no mark, parsed, not a link) is absent."""
+
     path: str
     blob: str
     mode: str  # git mode in octal: 100644 100755 120000 160000
     size: int
     lines: int | Unknown
     language: str
-    mark: str
-    mark_rule: str
-    skipped: str
-    target: str
     fan_in: int | Unknown
     imports: Section[str]  # files this one imports (resolved edges)
     importers: Section[str]  # files importing this one
+    mark: str | None = None  # generated | vendored
+    mark_rule: str | None = None  # the rule that set the mark
+    skipped: str | None = None  # why the file was not parsed
+    target: str | None = None  # a symlink's target path or a submodule's commit
     symbols_capped: bool = False  # present (true) when the outline was cut at extraction (nesting or count cap)
 
 
@@ -166,7 +168,8 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
     meta = FileMeta(
         path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,
         lines=f.lines if textual else Unknown("not_applicable", f"a {f.language} entry has no lines"),
-        language=f.language, mark=f.mark, mark_rule=f.mark_rule, skipped=f.skipped, target=f.target,
+        language=f.language, mark=f.mark or None, mark_rule=f.mark_rule or None, skipped=f.skipped or None,
+        target=f.target or None,
         fan_in=(snap.fan_in(f.path) or 0) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
         imports=_embedded(ctx, input, "imports", neighbours["imports"], snap.fingerprint),
         importers=_embedded(ctx, input, "importers", neighbours["importers"], snap.fingerprint),

@@ -41,22 +41,22 @@ class Side(Struct):
     fingerprint: str
 
 
-class FileChange(Struct):
+class FileChange(Struct, omit_defaults=True):
     path: str
     change: str  # added removed modified renamed
     language: str
-    previous_path: str = ""
+    previous_path: str | None = None  # renamed only
     similarity: int | None = None  # renamed: git's score, 0-100
 
 
-class SymbolChange(Struct):
+class SymbolChange(Struct, omit_defaults=True):
     path: str
     qualified: str
     kind: str
     change: str  # added removed changed
     line: int  # in head (in base for removed)
     signature: str
-    previous_signature: str = ""
+    previous_signature: str | None = None  # changed only
 
 
 class ApiChange(Struct):

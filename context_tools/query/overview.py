@@ -24,7 +24,7 @@ from context_tools.query.workspace_scope import (
     workspace_of,
 )
 from indexer.contract.errors import BadInput
-from indexer.contract.result import Listed, Result, Unknown
+from indexer.contract.result import Listed, Result, Unknown, remote_of
 from indexer.fleet.workspace import CrossEdge
 from indexer.model import NOT_TEXT, Dependency, EntryPoint, Package
 
@@ -153,7 +153,7 @@ class WorkspaceMember(Struct):
 
     name: str
     path: str
-    remote_url: str | None
+    remote_url: str | Unknown
     rev: str
     pinned_oid: str
     fingerprint: str
@@ -205,7 +205,7 @@ def _member_entry(opened: OpenMember, status: MemberStatus | None) -> WorkspaceM
     else:
         files, lines = len(opened.snap.files), sum(max(x.lines, 0) for x in opened.snap.files)
         languages = Listed(_sections(opened.snap)["languages"])
-    return WorkspaceMember(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
+    return WorkspaceMember(m.name, m.path, remote_of(m.remote_url), m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
                            f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [])
 
 

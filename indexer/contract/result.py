@@ -50,6 +50,11 @@ def current_or_gone(oid: str | None, rev: str) -> str | Unknown:
     return oid if oid is not None else Unknown("not_applicable", f"{rev} no longer resolves in the repository")
 
 
+def remote_of(url: str | None) -> str | Unknown:
+    """A repository's remote URL, or the unknown of one that has none."""
+    return url if url is not None else Unknown("not_applicable", "the repository has no remote")
+
+
 def not_applicable(reason: str) -> Unknown:
     return Unknown("not_applicable", reason)
 

@@ -23,7 +23,7 @@ from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
 from indexer.contract.errors import BadInput, RennetError
-from indexer.contract.result import Freshness, Result, Unknown, current_or_gone
+from indexer.contract.result import Freshness, Result, Unknown, current_or_gone, remote_of
 
 
 class BatchFailed(RennetError):
@@ -84,7 +84,7 @@ class StatusInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class MemberData(msgspec.Struct):
     name: str
     path: str
-    remote_url: str | None
+    remote_url: str | Unknown
     rev: str
     pinned_oid: str
     fingerprint: str
@@ -95,7 +95,7 @@ class MemberData(msgspec.Struct):
 class MemberStatusData(msgspec.Struct):
     name: str
     path: str
-    remote_url: str | None
+    remote_url: str | Unknown
     rev: str
     pinned_oid: str
     fingerprint: str
@@ -172,7 +172,7 @@ class StatusData(msgspec.Struct):
 
 
 def _member_data(m) -> MemberData:
-    return MemberData(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.extractor_version, m.indexed_at)
+    return MemberData(m.name, m.path, remote_of(m.remote_url), m.rev, m.oid, m.fingerprint, m.extractor_version, m.indexed_at)
 
 
 def _edge_data(e) -> EdgeData:
@@ -231,7 +231,7 @@ def status_handler(input: StatusInput, ctx) -> Result:
     from indexer.fleet import workspace
 
     ov = workspace.overview(ctx.store, input.name)
-    members = [MemberStatusData(s.member.name, s.member.path, s.member.remote_url, s.member.rev, s.member.oid,
+    members = [MemberStatusData(s.member.name, s.member.path, remote_of(s.member.remote_url), s.member.rev, s.member.oid,
                                 s.member.fingerprint, current_or_gone(s.freshness.current_oid, s.member.rev),
                                 s.freshness.status, s.freshness.reason,
                                 s.files if s.files is not None else Unknown("not_assessed", s.freshness.reason),

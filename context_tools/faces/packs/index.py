@@ -51,12 +51,12 @@ class SnapshotsData(msgspec.Struct):
     revs: list[IndexedRev]
 
 
-class DumpData(msgspec.Struct):
+class DumpData(msgspec.Struct, omit_defaults=True):
     oid: str
     fingerprint: str
     records: int
-    path: str | None
-    jsonl: str | None  # the serialization itself when no --out was given
+    path: str | None = None  # where it was written, with --out
+    jsonl: str | None = None  # the serialization itself when no --out was given
 
 
 def index_handler(input: IndexInput, ctx) -> Result:
@@ -144,10 +144,10 @@ def dump_handler(input: DumpInput, ctx) -> Result:
         from indexer.store.outfile import write_out
 
         count = write_out(input.out, snap.canonical_lines())
-        data = DumpData(snap.oid, snap.fingerprint, count, str(Path(input.out)), None)
+        data = DumpData(snap.oid, snap.fingerprint, count, path=str(Path(input.out)))
     else:
         lines = list(snap.canonical_lines())
-        data = DumpData(snap.oid, snap.fingerprint, len(lines), None, b"".join(lines).decode())
+        data = DumpData(snap.oid, snap.fingerprint, len(lines), jsonl=b"".join(lines).decode())
     return Result(data=data, freshness=freshness_of(snap))
 
 
