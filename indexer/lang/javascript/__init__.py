@@ -12,7 +12,8 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: the bases each class and interface declares (`BlobFacts.bases`)
 # 3: a property-assigned function is one symbol held by its object (`obj.start = function
-#    start() {}`: `obj.start`, `Foo.prototype.m`: `Foo.m`), no second one of its own name
+#    start() {}`: `obj.start`, `Foo.prototype.m`: `Foo.m`), no second one of its own name;
+#    CommonJS re-exports (`module.exports = require(...)`, `exports.x = require(...).y`)
 VERSION = "3"
 
 LANGUAGE = Language(
