@@ -35,6 +35,7 @@ def test_each_site_says_which_binding_decided_it(app):
     assert rules[("app.js", 11)] == "import"
     assert rules[("app.js", 17)] == "attribute of an untyped receiver"
     assert rules[("app.js", 26)] == "attribute of a module `require(...)` binds, which does not reach it"
+    assert rules[("other.js", 4)] == "bare name an import of another module binds"
     p = app.call("context.references", name="parse")
     assert {(s.col, s.rule) for s in p.data.sites if s.path == "app.js" and s.line == 24} == {
         (8, "a name of the file's own exports"), (22, "attribute of module `other`, which does not reach it")}

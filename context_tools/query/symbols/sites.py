@@ -154,7 +154,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         how = "import" if through else resolution(path)
         rule = "import alias" if through else _RULES[how]
         if not through and not is_def and how in _BOUND:
-            decided = by_syntax.decide(path, occ)
+            decided = by_syntax.decide(path, occ, how, path in imported_from_members)
             if decided is None:
                 continue  # a keyword argument's name: no site of a definition
             if decided:
@@ -192,9 +192,10 @@ class _BySyntax:
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
 
-    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | Literal[False]:
+    def decide(self, path: str, occ: Occurrence, how: str, across: bool = False) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
-        file, None when it is no site."""
+        file (which resolved it `how`; `across`: by an import from another workspace member),
+        None when it is no site."""
         rules = _rules_of(self.snap, path)
         lines = self.lines.get(path)
         if lines is None:
@@ -208,7 +209,14 @@ class _BySyntax:
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "bare":
-            return ("name_match", "bare name, not a method's") if self.methods_only else False
+            if self.methods_only:
+                return "name_match", "bare name, not a method's"
+            # the binding visible there: an import of the name from a module that does not reach
+            # the definition (`import { get } from "axios"`, `import json`) makes it another's
+            if how == "same_file" or across:  # its own definition, or one of another member's
+                return False
+            return False if self._import_reaches(path) is not False else (
+                "name_match", "bare name an import of another module binds")
         receiver = syntax.receiver
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
@@ -233,6 +241,17 @@ class _BySyntax:
         if reached:
             return False
         return "name_match", f"attribute of module `{head}`, which does not reach it"
+
+    def _import_reaches(self, path: str) -> bool | None:
+        """Does an import of the file binding the name itself reach a defining or re-exporting
+        file? None when no import binds it."""
+        key = (path, ":" + self.simple)
+        if key not in self.modules:
+            facts = self.snap.import_facts(path)
+            specs = [spec for spec in (facts.imports if facts else ()) if _binds_local(spec, self.simple)]
+            self.modules[key] = any(same_import(spec, e) and e.target in self.reaching
+                                    for spec in specs for e in self.snap.imports(path)) if specs else None
+        return self.modules[key]
 
     def _line_reaches(self, path: str, line: int) -> bool:
         """Does an import of the file on `line` reach a defining or re-exporting file?"""
