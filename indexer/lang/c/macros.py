@@ -175,6 +175,45 @@ def enumerator_macro_edits(data: bytes) -> list[Edit]:
     return edits
 
 
+# glibc's langinfo.h: `ABDAY_1 = _NL_ITEM (__LC_TIME, 0),` then `#define ABDAY_1 ABDAY_1` on
+# the next line, entry by entry, some inside `#ifdef __USE_GNU`. The grammar takes conditional
+# groups of entries in an enum body but no `#define` there: the body comes apart from the first
+# one on. In a body holding a `#define` or `#undef`, every directive line is blanked for the
+# parser, so its entries parse as one list (each branch's); `enum_body_defines` gives the
+# macros those lines define, for tags.py's `finish` hook to add.
+_DIRECTIVE_IN_BODY = re.compile(rb"^[ \t]*#[ \t]*([a-z]+)", re.M)
+_DEFINED_NAME = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)")
+
+
+def enum_body_directives(data: bytes) -> list[Span]:
+    """The directive lines of each enum body that holds a `#define` or `#undef`."""
+    spans: list[Span] = []
+    if b"enum" not in data or b"define" not in data:
+        return spans
+    for head in _ENUM_HEAD.finditer(data):
+        if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
+            continue  # the end of a longer name (`my_enum {`)
+        end = _enum_body_end(data, head.start(1))
+        if end < 0:
+            break  # unclosed: so would every later body be
+        lines = [(m.start(), _directive_end(data, m.end()), m.group(1))
+                 for m in _DIRECTIVE_IN_BODY.finditer(data, head.end(1), end)]
+        if any(word in (b"define", b"undef") for _, _, word in lines):
+            spans += [(start, min(stop, end)) for start, stop, _ in lines]
+    return spans
+
+
+def enum_body_defines(data: bytes) -> list[tuple[int, int, int]]:
+    """(directive start, name start, directive end) of each `#define` that
+    `enum_body_directives` hides from the parser."""
+    out: list[tuple[int, int, int]] = []
+    for start, end in enum_body_directives(data):
+        m = _DEFINED_NAME.match(data, data.index(b"#", start), end)
+        if m is not None:
+            out.append((start, m.start(1), end))
+    return out
+
+
 def _enum_body_end(data: bytes, opened: int) -> int:
     """The offset of the `}` closing the enum body opened at `opened`, past literals and
     comments; -1 at a `;` or `{` first (not an enum body) or at the end of the file."""
@@ -432,7 +471,7 @@ def _previous_code_byte(data: bytes, pos: int) -> int:
         if found != ord("/"):
             return found
         close = data.rfind(b"*/", max(0, pos - _LOOKAROUND), pos)  # bounded: never a walk to the file's start
-        if close < 0 or data[close + 2:pos].strip():
+        if close < 0 or _DIRECTIVE_LINE.sub(b"", data[close + 2:pos]).strip():  # directives between: skipped
             return found
         opened = data.rfind(b"/*", max(0, close - _LOOKAROUND), close)
         if opened < 0:
@@ -466,10 +505,10 @@ def _previous_token(data: bytes, pos: int) -> int:
         if line.lstrip().startswith(b"#"):
             pos = line_start - 1
             continue
-        comment = line.find(b"//")
-        if comment >= 0:
-            line = line[:comment]
         line = line.rstrip()
+        comment = line.find(b"//")
+        if comment >= 0 and not line.endswith(b"*/"):  # not a URL's `//` in a block comment's last line
+            line = line[:comment].rstrip()
         if line:
             return line[-1]
         pos = line_start - 1
@@ -487,7 +526,7 @@ def parser_view(name: str, data: bytes) -> bytes:
     (no preprocessor) cannot place blanked to spaces, and enumerator macros written as the
     enumerators they define. Same length and lines, so every offset and name read from `data`
     still holds; the macro is simply not in the tree."""
-    spans = blanked_spans(name, data)
+    spans = blanked_spans(name, data) + enum_body_directives(data)
     edits = enumerator_macro_edits(data)
     if not spans and not edits:
         return data

@@ -7,9 +7,10 @@ import re
 from tree_sitter import Node
 
 from indexer.lang.c.imports import missed_includes
+from indexer.lang.c.macros import enum_body_defines
 from indexer.lang.import_specs import import_order
 from indexer.lang.tags_hooks import Facts, TagsHooks
-from indexer.model import Occurrence
+from indexer.model import Occurrence, Symbol
 
 KINDS: dict[str, str | None] = {
     "struct_specifier": "struct", "union_specifier": "struct", "enum_specifier": "enum",
@@ -151,6 +152,39 @@ def _missed_includes(root: Node, data: bytes, facts: Facts) -> None:
         facts.imports = sorted(facts.imports + missed, key=import_order)
 
 
+_SIGNATURE_MAX = 200  # as tags.py's
+
+
+def _enum_body_macros(data: bytes, facts: Facts) -> None:
+    """The `#define`s written between an enum's entries, which the parser is not shown
+    (macros.enum_body_directives): macros at file scope, with their definition sites."""
+    found = enum_body_defines(data)
+    if not found:
+        return
+    symbols = list(facts.symbols)
+    sites = list(facts.occurrences)
+    for start, name_at, end in found:
+        name_end = name_at
+        while name_end < end and (data[name_end:name_end + 1].isalnum() or data[name_end] == 95):
+            name_end += 1
+        name = data[name_at:name_end].decode("utf-8", "replace")
+        line = data.count(b"\n", 0, name_at) + 1
+        line_start = data.rfind(b"\n", 0, name_at) + 1
+        signature = data[line_start:end].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+        symbols.append(Symbol(name, "macro", "", line, data.count(b"\n", 0, max(start, end - 1)) + 1, start, end,
+                              signature[:_SIGNATURE_MAX]))
+        sites.append(Occurrence(name, line, name_at - line_start, "definition"))
+    symbols.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
+    sites.sort(key=lambda o: (o.line, o.col))
+    facts.symbols = symbols
+    facts.occurrences = sites
+
+
+def _finish(root: Node, data: bytes, facts: Facts) -> None:
+    _missed_includes(root, data, facts)
+    _enum_body_macros(data, facts)
+
+
 HOOKS = TagsHooks(
     kinds=KINDS,
     kind_rules={**dict.fromkeys(("struct_specifier", "union_specifier", "enum_specifier"), needs_body),
@@ -158,5 +192,5 @@ HOOKS = TagsHooks(
     name_rules={"preproc_arg": _macro_name},
     storage_fields=True,
     hoisting=True,
-    finish=_missed_includes,
+    finish=_finish,
 )
