@@ -124,7 +124,7 @@ _LOCAL_SCOPES = frozenset({"function", "method", "arrow", "constructor", "getter
 
 
 def artefact(language: str, kind: str, name: str, line_text: str, end: int | None, scope_kind: str = "",
-             previous: str = "") -> str:
+             previous: str = "", following: str = "") -> str:
     """Why a ctags tag is no definition, by rule ("" when it is one): a kind that names
     none; a name ctags made up (`AnonymousFunction3f2a`, `__anon1b2c`); a name not written on
     its line; in C and C++, a `function` whose line is a call or a macro invocation (a name and
@@ -148,8 +148,10 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
     if language in ("c", "cpp") and kind in ("function", "prototype"):
         call = _CALL_LINE.match(line_text)
         if call is not None and call.group(1) == bare and not _HAS_TYPE.match(line_text) and \
-                not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct"):
-            return "call_statement"  # (not a head whose return type is on the line before, nor a constructor)
+                not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct") and \
+                not (not line_text.rstrip().endswith(";") and following.lstrip().startswith("{")):
+            return "call_statement"  # (not a head whose return type is on the line before, nor a constructor,
+            # nor a head whose body opens on the next line: a constructor whose class the parser lost)
     return ""
 
 
@@ -209,8 +211,9 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
                     lines_of[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
                 text = lines_of[path][line - 1] if line <= len(lines_of[path]) else ""
                 before = lines_of[path][line - 2] if 2 <= line <= len(lines_of[path]) + 1 else ""
+                after = lines_of[path][line] if line < len(lines_of[path]) else ""
                 scope = "class" if kind == "method" else ""  # a method named alone is a constructor
-                if artefact(languages[path], "function", name, text, None, scope, before) == "call_statement":
+                if artefact(languages[path], "function", name, text, None, scope, before, after) == "call_statement":
                     row = table.setdefault(languages[path], {"ctags": 0, "matched": 0, "artefacts": Counter(),
                                                              "misses": []})
                     row.setdefault("statements", []).append(f"{tree.name}/{path}:{line} {kind} {name}")
@@ -225,8 +228,9 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
             text = lines_of[path][tag["line"] - 1] if tag["line"] <= len(lines_of[path]) else ""
             row = table.setdefault(language, {"ctags": 0, "matched": 0, "artefacts": Counter(), "misses": []})
             before = lines_of[path][tag["line"] - 2] if 2 <= tag["line"] <= len(lines_of[path]) + 1 else ""
+            after = lines_of[path][tag["line"]] if tag["line"] < len(lines_of[path]) else ""
             why = artefact(language, tag.get("kind", "?"), tag["name"], text, tag.get("end"), tag.get("scopeKind", ""),
-                           before)
+                           before, after)
             if why:
                 row["artefacts"][why] += 1
                 continue

@@ -127,7 +127,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
         return []
     lined = b"\n" + data  # for the patterns that start at a line: offsets one past data's
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
-             + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data))
+             + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data)
+             + _guarded_bodies(data) + _attribute_macros(data))
     spans += [(m.start(1) - 1, m.end(1) - 1) for m in _MACRO_BEFORE_KEYWORD.finditer(lined)]
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
@@ -328,6 +329,70 @@ def _alternative_branches(data: bytes) -> list[Span]:
     return spans
 
 
+# ncurses' menu.h, form.h, panel.h: a body shown only when the type is not opaque
+#
+#   typedef struct tagITEM
+#   #if !NCURSES_OPAQUE_MENU
+#     { ... }
+#   #endif
+#   ITEM;
+#
+# An `#if` group with no other branch, right after `struct|union|enum NAME`, holding only the
+# body: its two directive lines are blanked, and the type parses with its body (as ctags reads it).
+_GUARDED_BODY = re.compile(rb"\b(?:struct|union|enum)[ \t]+[A-Za-z_]\w*[ \t]*(?://[^\n]*)?\r?\n([ \t]*#[ \t]*if[^\n]*)\n\s*\{")
+_ENDIF_LINE = re.compile(rb"[ \t]*(?://[^\n]*)?\s*(#[ \t]*endif\b[^\n]*)")
+
+
+def _guarded_bodies(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"#if" not in data and b"# if" not in data:
+        return spans
+    for m in _GUARDED_BODY.finditer(data):
+        if data[m.end(1) - 1:m.end(1)] == b"\\":
+            continue  # a condition running on: not this shape
+        close = _body_end(data, m.end() - 1)
+        endif = _ENDIF_LINE.match(data, close + 1) if close >= 0 else None
+        if endif is not None:
+            spans += [m.span(1), endif.span(1)]
+    return spans
+
+
+def _body_end(data: bytes, opened: int) -> int:
+    """The `}` closing the brace at `opened`, past comments, literals and directive lines
+    (a group inside the body stays for the parser), or -1 (within _LOOKAROUND * 4)."""
+    depth = 0
+    i = opened
+    end = min(len(data), opened + 4 * _LOOKAROUND)
+    while i < end:
+        c = data[i]
+        if c == 123:  # {
+            depth += 1
+        elif c == 125:  # }
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == 35 and data[data.rfind(b"\n", 0, i) + 1:i].strip() == b"":  # a directive line: past it
+            i = _directive_end(data, i)
+            continue
+        elif c in b"\"'":
+            i = _literal_end(data, i, end)
+            if i < 0:
+                return -1
+            continue
+        elif c == 47 and data[i + 1:i + 2] == b"*":
+            i = data.find(b"*/", i + 2, end)
+            if i < 0:
+                return -1
+            i += 2
+            continue
+        elif c == 47 and data[i + 1:i + 2] == b"/":
+            i = data.find(b"\n", i, end)
+            if i < 0:
+                return -1
+        i += 1
+    return -1
+
+
 def _directive_end(data: bytes, pos: int) -> int:
     """The end of the directive line running on from `pos`, past `\\` continuations."""
     while True:
@@ -346,6 +411,59 @@ def _units(branch: bytes) -> bool | None:
         return None
     return (code.count(b"{") == code.count(b"}") and code.count(b"(") == code.count(b")")
             and code[-1] in _UNIT_END)
+
+
+# glibc's attribute macros after a prototype: `extern int dlinfo (...) __THROW __nonnull ((1, 3));`,
+# `__attr_access ((__write_only__, 1, 2))`, `__attribute_alloc_size__ ((1))`. Read as a call, the
+# double parentheses hold a comma expression the grammar rejects, and the error swallows what
+# follows (an enum's entries). A name of lower case led by `__` taking `((...))` after a `)` or
+# another such name is blanked with its argument; `__attribute__` itself parses.
+_ATTRIBUTE_MACRO = re.compile(rb"\b(__[a-z][a-z0-9_]*)[ \t]*(\()\(")
+_PARSED_ATTRIBUTES = frozenset((b"__attribute__", b"__attribute", b"__declspec", b"__typeof", b"__typeof__",
+                                b"__extension__", b"__asm__", b"__asm"))
+
+
+# and alone before the `;`: `extern int toascii (int __c) __THROW;`, `... __THROW __wur;`
+_TRAILING_ATTRIBUTES = re.compile(rb"\)[ \t]*((?:__[A-Za-z]\w*[ \t]*)+)(?=;)")
+
+
+def _attribute_macros(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"__" not in data:
+        return spans
+    spans += [m.span(1) for m in _TRAILING_ATTRIBUTES.finditer(data)]
+    if b"((" not in data:
+        return spans
+    for m in _ATTRIBUTE_MACRO.finditer(data):
+        name = m.group(1)
+        if name in _PARSED_ATTRIBUTES or name.startswith(b"__builtin"):
+            continue
+        before = m.start(1)
+        while before > 0 and data[before - 1] in b" \t\r\n":
+            before -= 1
+        prev = data[before - 1:before]
+        if prev != b")" and not (prev.isalnum() or prev == b"_"):
+            continue  # not after a declarator: a call in an expression
+        start = m.start(1)
+        while prev != b")":  # after a word: only macros of the kind (`__THROW`, `__wur`), blanked too
+            word_start = before
+            while word_start > 0 and (data[word_start - 1:word_start].isalnum() or data[word_start - 1] == 95):
+                word_start -= 1
+            if not data[word_start:before].startswith(b"__"):
+                break
+            start = before = word_start
+            while before > 0 and data[before - 1] in b" \t\r\n":
+                before -= 1
+            prev = data[before - 1:before]
+        if prev != b")":
+            continue
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if data[line_start:m.start()].lstrip().startswith(b"#"):
+            continue
+        close = _closing(data, m.start(2))
+        if close >= 0 and _next_token(data, close + 1) in (ord(";"), ord("{"), ord("_"), ord(",")):
+            spans.append((start, close + 1))
+    return spans
 
 
 def _prototype_wrappers(data: bytes) -> list[Span]:

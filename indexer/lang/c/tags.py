@@ -98,6 +98,8 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
     kind = holder.type
     if kind == "declaration" and _in_body(holder):
         return None
+    if _after_statement(def_node, holder):
+        return None
     if kind == "ERROR" and holder.named_children and holder.named_children[0] == def_node:
         return None  # error recovery's `NAME(...)` with nothing before it: a call, as below
     if kind in ("declaration", "field_declaration", "function_definition") and \
@@ -116,6 +118,30 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
             if kind == "function_definition" and not in_class and _not_parameters(def_node):
                 return None
     return ""
+
+
+def _after_statement(declarator: Node, holder: Node) -> bool:
+    """Whether error recovery put a declarator after the end of the statement that gave it
+    its type: glibc's ctype.h `extern int toascii (int) __THROW;` then `__exctype (_toupper);`
+    read as one declaration (the first in an ERROR ending at its `;`), or `__isctype_f (alnum)`
+    then `__isctype_f (alpha)`, the second read as a function whose type is the first. A
+    macro's invocations, not functions."""
+    top = declarator
+    while top.parent is not None and top.parent != holder:
+        top = top.parent
+    before = top.prev_named_sibling
+    while before is not None and before.type == "comment":
+        before = before.prev_named_sibling
+    if before is None:
+        return False
+    if before.type == "ERROR":
+        last = before.child(before.child_count - 1)
+        return last is not None and last.type == ";"
+    if before.type == "macro_type_specifier":
+        name = declarator.child_by_field_name("declarator")
+        called = before.named_children[0] if before.named_children else None
+        return name is not None and called is not None and name.text == called.text
+    return False
 
 
 def _not_parameters(declarator: Node) -> bool:
@@ -142,7 +168,7 @@ def _macro_name(node: Node, start: int, name: str, data: bytes, sites: list[Occu
     if word is None:
         return None
     row, col = node.start_point
-    sites.append(Occurrence(word.group(1), row + 1, col + 1 + word.start(1), "definition"))
+    sites.append(Occurrence(word.group(1), row + 1, col + word.start(1), "definition"))
     return start + word.start(1), word.group(1)
 
 
