@@ -12,7 +12,8 @@ from indexer.lang.language import Language
 # 3: #defines between enum entries, attribute macros after prototypes, a struct body in an
 #    #if group, pointer-returning function-pointer fields, built-in-named typedefs; macro
 #    invocations after a statement no longer functions
-VERSION = "3"
+# 4: definitions marked with the preprocessor conditions they are written under (condition)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="c",

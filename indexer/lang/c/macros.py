@@ -564,6 +564,8 @@ def _standalone_macros(data: bytes, lined: bytes) -> list[Span]:
     spans: list[Span] = []
     for m in _STANDALONE_MACRO.finditer(lined):
         start, end = m.start(1) - 1, m.end(1) - 1
+        if data[max(0, m.start() - 3):max(0, m.start() - 1)].rstrip(b"\r").endswith(b"\\"):
+            continue  # a directive's continued line (`#if HAVE_A && \` then `HAVE_B`)
         before = _previous_code_byte(data, start)
         # a line after one blanked so (FMT_BEGIN_NAMESPACE, then FMT_MODULE_EXPORT_BEGIN)
         after_macro = bool(spans) and spans[-1][1] == _end_of_previous(data, start)

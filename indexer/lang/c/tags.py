@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 from tree_sitter import Node
 
+from indexer.lang.c.conditions import condition_at, condition_lines
 from indexer.lang.c.imports import missed_includes
 from indexer.lang.c.macros import enum_body_defines
 from indexer.lang.import_specs import import_order
@@ -206,9 +208,24 @@ def _enum_body_macros(data: bytes, facts: Facts) -> None:
     facts.occurrences = sites
 
 
+def _conditions(data: bytes, facts: Facts) -> None:
+    """Each symbol marked with the preprocessor conditions it is written under (conditions.py)."""
+    if b"#" not in data or not facts.symbols:
+        return
+    starts, conditions = condition_lines(data)
+    if len(starts) == 1:
+        return
+    marked = []
+    for s in facts.symbols:
+        condition = condition_at(starts, conditions, s.line)
+        marked.append(msgspec.structs.replace(s, condition=condition) if condition else s)
+    facts.symbols = marked
+
+
 def _finish(root: Node, data: bytes, facts: Facts) -> None:
     _missed_includes(root, data, facts)
     _enum_body_macros(data, facts)
+    _conditions(data, facts)
 
 
 HOOKS = TagsHooks(

@@ -10,7 +10,8 @@ from indexer.lang.language import Language
 #    specialisations; export/convention/attribute macros before a declaration; calls, macro
 #    invocations and locals no longer functions or methods
 # 3: C's view and rules (c VERSION 3)
-VERSION = "3"
+# 4: C's conditions (c VERSION 4)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="cpp",
