@@ -11,7 +11,7 @@ from indexer.lang.language import Language
 #    blanked for the parser; an enum entry after a `#define` between entries
 # 3: #defines between enum entries, attribute macros after prototypes, a struct body in an
 #    #if group, pointer-returning function-pointer fields, built-in-named typedefs; macro
-#    invocations after a statement no longer functions
+#    invocations after a statement, or opening their line (TEST_SUBMODULE(m) {), no longer functions
 # 4: definitions marked with the preprocessor conditions they are written under (condition)
 VERSION = "4"
 

@@ -100,7 +100,7 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
     kind = holder.type
     if kind == "declaration" and _in_body(holder):
         return None
-    if _after_statement(def_node, holder):
+    if _after_statement(def_node, holder) or _macro_opening_line(def_node, holder):
         return None
     if kind == "ERROR" and holder.named_children and holder.named_children[0] == def_node:
         return None  # error recovery's `NAME(...)` with nothing before it: a call, as below
@@ -131,6 +131,11 @@ def _after_statement(declarator: Node, holder: Node) -> bool:
     top = declarator
     while top.parent is not None and top.parent != holder:
         top = top.parent
+    token = top.prev_sibling
+    while token is not None and token.child_count:  # the last token before it, however nested
+        token = token.child(token.child_count - 1)
+    if token is not None and token.type in ("{", "}", ";"):
+        return True  # error recovery's: a statement opening a block (brotli's `if (...) {` then `f(s);`)
     before = top.prev_named_sibling
     while before is not None and before.type == "comment":
         before = before.prev_named_sibling
@@ -144,6 +149,32 @@ def _after_statement(declarator: Node, holder: Node) -> bool:
         called = before.named_children[0] if before.named_children else None
         return name is not None and called is not None and name.text == called.text
     return False
+
+
+_BUILT_IN_TYPES = frozenset(("primitive_type", "sized_type_specifier"))
+
+
+def _macro_opening_line(declarator: Node, holder: Node) -> bool:
+    """A macro-shaped name opening its line, called with arguments: pybind11's
+    `TEST_SUBMODULE(name, m) {`, `PYBIND11_NAMESPACE_END(detail)`, `TEST_DTYPE(a, b);` after
+    another, whatever the parser took for a type before it. A macro invoked (what it expands to
+    names nothing written here), not a function of that name; a built-in return type on the
+    line before (`int\nMY_FUNC(void)`, GNU style) keeps it a function."""
+    name = declarator.child_by_field_name("declarator")
+    if name is None or name.type not in ("identifier", "field_identifier") or name.text is None or \
+            not _MACRO_SHAPED.fullmatch(name.text.decode("utf-8", "replace")):
+        return False
+    top = declarator
+    while top.parent is not None and top.parent != holder:
+        top = top.parent
+    before = top.prev_sibling
+    while before is not None and before.type == "comment":
+        before = before.prev_sibling
+    if before is None:
+        return True
+    if before.end_point[0] == name.start_point[0]:
+        return False  # a type or a specifier before it on its line: `int MY_FUNC(void)`
+    return before.type not in _BUILT_IN_TYPES
 
 
 def _not_parameters(declarator: Node) -> bool:
