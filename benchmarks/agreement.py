@@ -123,6 +123,8 @@ _RETURN_TYPE_LINE = re.compile(r"[\w*&>]\s*$|^\s*[A-Z_][A-Z0-9_]*\s*\([^()]*\)\s
 _LOCAL_SCOPES = frozenset({"function", "method", "arrow", "constructor", "getter", "setter"})
 # a macro as projects spell them (all capitals with an underscore: PYBIND11_MODULE, TEST_CASE)
 _MACRO_CALL = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*\(")
+# a line of type words alone, a GNU-style return type (`static int`, `const char *`)
+_TYPE_WORDS_LINE = re.compile(r"^\s*[A-Za-z_][\w:<>,]*(?:[\s*&]+[A-Za-z_][\w:<>,]*)*[\s*&]*$")  # no nested repeats
 _INVOKED_KINDS = frozenset({"function", "prototype", "variable", "typedef", "member", "class", "struct"})
 _MACRO_HEAD = re.compile(r"^\s*[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*\(.*\)\s*\{?\s*(?://.*)?$")
 
@@ -151,10 +153,14 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
             and re.match(r"\s*(?:export\s+)?(?:const|let|var)\s*\{", line_text):
         return "destructured_key"  # `const { c: renamed } = x` binds `renamed`, not the key `c`
     if language in ("c", "cpp"):
+        if previous.lstrip().startswith("#"):
+            previous = ""  # a directive's line is no return type (`#include <x.h>` ends in `>`)
         at = line_text.find(bare)
         invoked = at >= 0 and _MACRO_CALL.match(line_text, at) is not None
         if invoked and kind in _INVOKED_KINDS and not line_text.lstrip().startswith("#") and (
-                kind not in ("function", "prototype") or not line_text[:at].strip()):
+                kind not in ("function", "prototype") or (
+                    not line_text[:at].strip() and (previous.rstrip().endswith(":")  # `public:`
+                                                    or not _TYPE_WORDS_LINE.match(previous)))):
             # `PYBIND11_MODULE(m, mod) {`, `TEST_CASE("x") {`, `typedef PNG_CALLBACK(void, *png_rw_ptr, ...)`:
             # the name of a macro invoked, which ctags takes for what the expansion defines
             return "macro_invocation"
@@ -162,8 +168,6 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
                 _MACRO_HEAD.match(opener) for opener in enclosing):
             return "local"  # a binding in the body a macro invocation opens (Catch2's TEST_CASE("x") { ... })
     if language in ("c", "cpp") and kind in ("function", "prototype"):
-        if previous.lstrip().startswith("#"):
-            previous = ""  # a directive's line is no return type (`#include <x.h>` ends in `>`)
         call = _CALL_LINE.match(line_text)
         if call is not None and call.group(1) == bare and not _HAS_TYPE.match(line_text) and \
                 not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct") and \
