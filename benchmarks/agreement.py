@@ -121,15 +121,22 @@ _ALIAS_DEFINED = re.compile(r"\balias\b.*?[\s-](?P<name>[^\s=]+)=")
 # a line ending in a type: `int`, `char *`, or an export macro wrapping one, `XMLPARSEAPI(void)`
 _RETURN_TYPE_LINE = re.compile(r"[\w*&>]\s*$|^\s*[A-Z_][A-Z0-9_]*\s*\([^()]*\)\s*$")
 _LOCAL_SCOPES = frozenset({"function", "method", "arrow", "constructor", "getter", "setter"})
+# a macro as projects spell them (all capitals with an underscore: PYBIND11_MODULE, TEST_CASE)
+_MACRO_CALL = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*\(")
+# a line of type words alone, a GNU-style return type (`static int`, `const char *`)
+_TYPE_WORDS_LINE = re.compile(r"^\s*[A-Za-z_][\w:<>,]*(?:[\s*&]+[A-Za-z_][\w:<>,]*)*[\s*&]*$")  # no nested repeats
+_INVOKED_KINDS = frozenset({"function", "prototype", "variable", "typedef", "member", "class", "struct"})
+_MACRO_HEAD = re.compile(r"^\s*[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*\(.*\)\s*\{?\s*(?://.*)?$")
 
 
 def artefact(language: str, kind: str, name: str, line_text: str, end: int | None, scope_kind: str = "",
-             previous: str = "") -> str:
+             previous: str = "", following: str = "", enclosing: tuple[str, ...] = ()) -> str:
     """Why a ctags tag is no definition, by rule ("" when it is one): a kind that names
     none; a name ctags made up (`AnonymousFunction3f2a`, `__anon1b2c`); a name not written on
     its line; in C and C++, a `function` whose line is a call or a macro invocation (a name and
-    its arguments alone, no type: `free(m);`, `MOCK_METHOD(int, Foo, (int));`) or a tag whose
-    end line comes before its line."""
+    its arguments alone, no type: `free(m);`, `MOCK_METHOD(int, Foo, (int));`), a macro's name
+    where it is invoked (`PYBIND11_MODULE(m, mod) {`), or a variable in the body a macro invocation
+    opens (`enclosing`: the lines opening the brace blocks around the tag's line)."""
     if kind in ARTEFACT_KINDS.get(language, ()):
         return kind
     if ANONYMOUS.match(name):
@@ -145,12 +152,48 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
     if language in ("typescript", "javascript") and re.search(rf"[{{,]\s*{re.escape(bare)}\s*:", line_text) \
             and re.match(r"\s*(?:export\s+)?(?:const|let|var)\s*\{", line_text):
         return "destructured_key"  # `const { c: renamed } = x` binds `renamed`, not the key `c`
+    if language in ("c", "cpp"):
+        if previous.lstrip().startswith("#"):
+            previous = ""  # a directive's line is no return type (`#include <x.h>` ends in `>`)
+        at = line_text.find(bare)
+        invoked = at >= 0 and _MACRO_CALL.match(line_text, at) is not None
+        if invoked and kind in _INVOKED_KINDS and not line_text.lstrip().startswith("#") and (
+                kind not in ("function", "prototype") or (
+                    not line_text[:at].strip() and (previous.rstrip().endswith(":")  # `public:`
+                                                    or not _TYPE_WORDS_LINE.match(previous)))):
+            # `PYBIND11_MODULE(m, mod) {`, `TEST_CASE("x") {`, `typedef PNG_CALLBACK(void, *png_rw_ptr, ...)`:
+            # the name of a macro invoked, which ctags takes for what the expansion defines
+            return "macro_invocation"
+        if kind in ("variable", "local") and scope_kind == "" and enclosing and any(
+                _MACRO_HEAD.match(opener) for opener in enclosing):
+            return "local"  # a binding in the body a macro invocation opens (Catch2's TEST_CASE("x") { ... })
     if language in ("c", "cpp") and kind in ("function", "prototype"):
         call = _CALL_LINE.match(line_text)
         if call is not None and call.group(1) == bare and not _HAS_TYPE.match(line_text) and \
-                not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct"):
-            return "call_statement"  # (not a head whose return type is on the line before, nor a constructor)
+                not _RETURN_TYPE_LINE.search(previous) and scope_kind not in ("class", "struct") and \
+                not (not line_text.rstrip().endswith(";") and following.lstrip().startswith("{")):
+            return "call_statement"  # (not a head whose return type is on the line before, nor a constructor,
+            # nor a head whose body opens on the next line: a constructor whose class the parser lost)
     return ""
+
+
+_NOT_CODE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|//.*')
+
+
+def block_openers(lines: list[str]) -> list[tuple[str, ...]]:
+    """For each line of a C or C++ file, the lines that open the brace blocks it is inside,
+    outermost first (strings, characters and `//` comments set aside; a rough reading, as the
+    rest of these rules)."""
+    out: list[tuple[str, ...]] = []
+    stack: list[str] = []
+    for line in lines:
+        out.append(tuple(stack))
+        for c in _NOT_CODE.sub("", line):
+            if c == "{":
+                stack.append(line)
+            elif c == "}" and stack:
+                stack.pop()
+    return out
 
 
 def run_ctags(tree: Path) -> list[dict]:
@@ -202,6 +245,7 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
         languages, ours = ours_of(tree)
         names = {(p, n) for p, n, _ in ours}
         lines_of: dict[str, list[str]] = {}
+        openers_of: dict[str, list[tuple[str, ...]]] = {}
         for (path, name, line), kind in ours.items():
             # our own symbols made of statements that declare nothing (the same rule as ctags')
             if kind in ("function", "method") and languages[path] in ("c", "cpp"):
@@ -209,8 +253,10 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
                     lines_of[path] = (tree / path).read_text(encoding="utf-8", errors="replace").splitlines()
                 text = lines_of[path][line - 1] if line <= len(lines_of[path]) else ""
                 before = lines_of[path][line - 2] if 2 <= line <= len(lines_of[path]) + 1 else ""
+                after = lines_of[path][line] if line < len(lines_of[path]) else ""
                 scope = "class" if kind == "method" else ""  # a method named alone is a constructor
-                if artefact(languages[path], "function", name, text, None, scope, before) == "call_statement":
+                if artefact(languages[path], "function", name, text, None, scope, before, after) in (
+                        "call_statement", "macro_invocation"):
                     row = table.setdefault(languages[path], {"ctags": 0, "matched": 0, "artefacts": Counter(),
                                                              "misses": []})
                     row.setdefault("statements", []).append(f"{tree.name}/{path}:{line} {kind} {name}")
@@ -225,8 +271,14 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
             text = lines_of[path][tag["line"] - 1] if tag["line"] <= len(lines_of[path]) else ""
             row = table.setdefault(language, {"ctags": 0, "matched": 0, "artefacts": Counter(), "misses": []})
             before = lines_of[path][tag["line"] - 2] if 2 <= tag["line"] <= len(lines_of[path]) + 1 else ""
+            after = lines_of[path][tag["line"]] if tag["line"] < len(lines_of[path]) else ""
+            enclosing: tuple[str, ...] = ()
+            if language in ("c", "cpp") and tag.get("kind") == "variable" and not tag.get("scopeKind"):
+                if path not in openers_of:
+                    openers_of[path] = block_openers(lines_of[path])
+                enclosing = openers_of[path][tag["line"] - 1] if tag["line"] <= len(lines_of[path]) else ()
             why = artefact(language, tag.get("kind", "?"), tag["name"], text, tag.get("end"), tag.get("scopeKind", ""),
-                           before)
+                           before, after, enclosing)
             if why:
                 row["artefacts"][why] += 1
                 continue

@@ -84,7 +84,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
             existing = existing_head(store, oid, version)
             if existing is None:
                 return None
-            if not _complete_enough(repo, existing, require_complete):
+            if not complete_enough(repo, existing, require_complete):
                 refill.append(True)
                 return None
             pin_snapshot(store, pin, oid, existing.indexed_at)
@@ -179,7 +179,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     return assembled, extracted.parsed
 
 
-def _complete_enough(repo: pygit2.Repository, head: SnapshotHead | LazyHead, require_complete: bool) -> bool:
+def complete_enough(repo: pygit2.Repository, head: SnapshotHead | LazyHead, require_complete: bool) -> bool:
     """Whether a stored snapshot serves as it is: one listing missing blobs (`missing_object`)
     is built again once any of them is in the object database, and refused with
     `require_complete` while they are not."""
@@ -207,16 +207,24 @@ def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead | LazyHead, pa
     )
 
 
-def derive(repo: pygit2.Repository, oid: str) -> tuple[SnapshotRecord, dict[bytes, BlobFacts]]:
+def derive(repo: pygit2.Repository, oid: str, missing: frozenset[str] = frozenset(),
+           ) -> tuple[SnapshotRecord, dict[bytes, BlobFacts]]:
     """The snapshot record of commit `oid` and each of its blobs' facts (by facts key), made
     from the repository alone: no store is read or written. What a bundle's claims are held
-    against when its repository is at hand."""
+    against when its repository is at hand. The blobs `missing` names (a partial snapshot's)
+    are listed as skipped (`missing_object`) whether or not the repository has them; any
+    other the repository lacks cannot be made again (`missing_objects`)."""
+    from indexer.pipeline.extract import missing_facts
+
     version = extractor_version()
     tree_oid, tree = gitread.walk_tree(repo, oid)
     by_key: dict[bytes, BlobFacts] = {}
     by_path: dict[str, BlobFacts] = {}
     for e in tree:
         if e.mode in NOT_BLOBS:
+            continue
+        if e.oid in missing:
+            by_path[e.path] = missing_facts()
             continue
         language = name_language(e.path)
         key = facts_key(e.oid, language, version)

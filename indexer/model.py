@@ -17,7 +17,7 @@ from msgspec import Struct, field
 
 # --- blob facts: what one blob's bytes prove -------------------------------------------
 
-class Symbol(Struct, frozen=True, gc=False):
+class Symbol(Struct, frozen=True, gc=False, omit_defaults=True):
     name: str
     kind: str  # class function method interface struct enum trait type module constant variable field macro namespace ...
     container: str  # dotted qualified container inside the file, "" at top level ("Flask" for Flask.route)
@@ -26,6 +26,10 @@ class Symbol(Struct, frozen=True, gc=False):
     start_byte: int
     end_byte: int
     signature: str  # the definition's first line, stripped, at most 200 characters
+    # C and C++: the preprocessor conditions the definition is written under, outermost first,
+    # joined by ` && ` (`defined(_WIN32)`, `!defined(X)` in an `#else`; docs/languages.md); ""
+    # when none, and then left out of the stored and dumped record
+    condition: str = ""
 
     @property
     def qualified(self) -> str:

@@ -22,12 +22,14 @@ def _symbols() -> list[Symbol]:
     out = []
     for i, trap in enumerate(TRAPS):
         out.append(Symbol(f"name{i}{trap}", "function", trap if i % 2 else "", i + 1, i + 2, i * 10, i * 10 + 5,
-                          f"def f{trap}():"))
+                          f"def f{trap}():", condition=f"defined({trap})" if i % 3 == 0 else ""))
     return out
 
 
 def _one_at_a_time_symbol(path: str, s: Symbol) -> bytes:
-    return msgspec.json.encode({"type": "symbol", "path": path, **msgspec.structs.asdict(s)}) + b"\n"
+    # a C/C++ symbol's condition is in its record only when it has one (other languages' are unchanged)
+    fields = {k: v for k, v in msgspec.structs.asdict(s).items() if k != "condition" or v}
+    return msgspec.json.encode({"type": "symbol", "path": path, **fields}) + b"\n"
 
 
 def _record(files: list[FileEntry], edges: list[Edge], unresolved: list[UnresolvedImport]) -> SnapshotRecord:

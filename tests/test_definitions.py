@@ -1,5 +1,6 @@
 """Annotated definition fixtures (tests/fixtures/definitions/): each line says what it defines
-(`def: kind qualified, ...`) or that it defines nothing (`def: none`); a line without a note
+(`def: kind qualified, ...`, a C/C++ one with `if CONDITION` when written under a
+preprocessor condition) or that it defines nothing (`def: none`); a line without a note
 defines nothing either. Extraction must yield exactly the noted definitions, line by line."""
 
 from __future__ import annotations
@@ -15,27 +16,28 @@ from tests.annotated import FIXTURES, Case, load
 CASES = sorted((FIXTURES / "definitions").glob("*.txt"))
 
 
-def expected(case: Case, path: str) -> dict[int, set[tuple[str, str]]]:
-    out: dict[int, set[tuple[str, str]]] = defaultdict(set)
+def expected(case: Case, path: str) -> dict[int, set[tuple[str, str, str]]]:
+    out: dict[int, set[tuple[str, str, str]]] = defaultdict(set)
     for note in case.notes:
         if note.path != path or note.value == "none":
             continue
-        for item in note.value.split(","):
-            kind, qualified = item.split()
-            out[note.line].add((kind, qualified))
+        for item in note.value.split(","):  # `kind qualified`, or `kind qualified if CONDITION` (C/C++)
+            head, _, condition = item.partition(" if ")
+            kind, qualified = head.split()
+            out[note.line].add((kind, qualified, condition.strip()))
     return out
 
 
-def found(path: str, text: str) -> dict[int, set[tuple[str, str]]]:
+def found(path: str, text: str) -> dict[int, set[tuple[str, str, str]]]:
     data = text.encode()
     language = name_language(path)  # as extraction reads it (pipeline.extract.extract_facts)
     if language in CONTENT_DECIDES:
         language = detect_language(path, data[:8192])
     facts = extract_blob(data, path, language, 1 << 20, sites=False)
     assert not facts.skipped, facts.skipped
-    out: dict[int, set[tuple[str, str]]] = defaultdict(set)
+    out: dict[int, set[tuple[str, str, str]]] = defaultdict(set)
     for s in facts.symbols:
-        out[s.line].add((s.kind, s.qualified))
+        out[s.line].add((s.kind, s.qualified, s.condition))
     return out
 
 

@@ -1,12 +1,14 @@
 """A commit some of whose blobs the object database lacks (a blobless partial clone's): each
 missing blob is listed as skipped (`missing_object`), the rest is indexed, the freshness says
-`partial` with the count, and `--require-complete` refuses it as before."""
+`partial` with the count, and `--require-complete` refuses it as before; `rennet batch` does
+the same, and a partial snapshot's bundle round-trips, its missing blobs checked."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 
+import msgspec
 import pygit2
 import pytest
 
@@ -103,3 +105,112 @@ def test_a_shallow_boundary_stays_typed(tmp_path):
         with pytest.raises((MissingObjects, UnknownRev)) as info:
             api.index(str(shallow), "HEAD~1", store=store, workers=1)
     assert info.value.code in ("missing_objects", "unknown_rev")
+
+
+# --- batch and bundles (docs/fleet.md "Partial snapshots") ----------------------------------
+
+def test_batch_lists_missing_blobs_as_index_does_and_require_complete_fails_the_job(clones, tmp_path):
+    from indexer.fleet import batch
+
+    src, part, oid = clones
+    with Store.open(tmp_path / "indexed") as store:
+        partial_print = api.index(str(part), store=store, workers=1).fingerprint
+    with Store.open(tmp_path / "store") as store:
+        refused = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1, require_complete=True)
+        [job] = refused.jobs
+        assert not job.ok and job.error is not None and job.error.code == "missing_objects"
+        assert "3 blob(s)" in job.error.message
+        done = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1)
+        [job] = done.jobs
+        assert job.ok and job.status == "indexed" and job.missing_objects == 3
+        assert job.fingerprint == partial_print  # the same partial snapshot `rennet index` makes
+        snap = api.snapshot(str(part), oid, store=store, index_if_absent=False)
+        assert snap.missing_objects == 3 and snap.facts("pkg/a.py").symbols[0].name == "alpha"
+        assert batch.result_line(job)["missing_objects"] == 3
+        # stored and partial: skipped while its blobs are still missing, refused when asked complete
+        [again] = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1).jobs
+        assert again.status == "skipped_existing" and again.missing_objects == 3
+        [strict] = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1, require_complete=True).jobs
+        assert not strict.ok and strict.error is not None and strict.error.code == "missing_objects"
+        # once the blobs are fetched the partial snapshot gives way to the complete one
+        subprocess.run(["git", "-C", str(part), "reset", "-q", "--hard"], check=True, capture_output=True)
+        [full] = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1).jobs
+        assert full.status == "indexed" and full.missing_objects == 0
+        assert api.snapshot(str(part), oid, store=store, index_if_absent=False).missing_objects == 0
+    with Store.open(tmp_path / "whole") as store:
+        assert api.index(str(src), store=store, workers=1).fingerprint == full.fingerprint
+
+
+def test_batch_cli_require_complete_exits_non_zero(clones, tmp_path):
+    import sys
+
+    _, part, oid = clones
+    home = str(tmp_path / "store")
+    base = [sys.executable, "-m", "context_tools.faces.cli", "--store", home, "batch", f"{part}@{oid}"]
+    refused = subprocess.run([*base, "--require-complete", "--quiet"], capture_output=True, text=True)
+    assert refused.returncode != 0 and refused.stderr.count("\n") == 1 and "missing_objects" in refused.stderr
+    done = subprocess.run([*base, "--quiet", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    job = json.loads(done.stdout.splitlines()[0])
+    assert job["status"] == "indexed" and job["missing_objects"] == 3
+
+
+def _partial_bundle(part, tmp_path, key: bytes | None = None):
+    from indexer.fleet import bundle
+
+    with Store.open(tmp_path / "exporter") as store:
+        api.index(str(part), store=store, workers=1)
+        snap = api.snapshot(str(part), store=store)
+        out = tmp_path / "partial.rnb"
+        report = bundle.export(snap, out, key=key)
+    assert report.missing_objects == 3 and report.facts == 1
+    return out, report
+
+
+def test_a_partial_bundle_round_trips_signed_and_rederived(clones, tmp_path):
+    from indexer.fleet import bundle
+
+    src, part, oid = clones
+    key = b"k" * 32
+    signed, exported = _partial_bundle(part, tmp_path, key)
+    with Store.open(tmp_path / "signed") as store:
+        report = bundle.import_bundle(store, signed, str(part), key=key)
+        assert report.provenance == "signed" and report.missing_objects == 3
+        assert report.fingerprint == exported.fingerprint
+        snap = api.snapshot(str(part), oid, store=store, index_if_absent=False)
+        assert snap.missing_objects == 3 and [s.name for s in snap.facts("pkg/a.py").symbols] == ["alpha"]
+    unsigned, _ = _partial_bundle(part, tmp_path / "u")
+    # made again from the partial clone, and from the complete repository, with the bundle's
+    # missing blobs taken as missing: the same partial snapshot either way
+    for repo in (part, src):
+        with Store.open(tmp_path / f"rederived-{repo.name}") as store:
+            report = bundle.import_bundle(store, unsigned, str(repo))
+            assert report.provenance == "rederived" and report.missing_objects == 3
+            assert report.fingerprint == exported.fingerprint
+
+
+def test_a_bundle_cannot_list_a_file_as_missing_inconsistently(clones, tmp_path):
+    from indexer.fleet import bundle
+    from indexer.store.canonical import fingerprint
+    from indexer.store.records import decode_facts, decode_record, entry_facts_key
+    from tests.test_bundle import _parts, _seal
+
+    _, part, _ = clones
+    path, _ = _partial_bundle(part, tmp_path)
+    header, body = _parts(path.read_bytes())
+    for change in ({"skipped": "missing_object"}, {"language": "missing", "size": 0, "lines": -1},
+                   {"path": "README.md", "skipped": ""}, {"path": "README.md", "size": 7}):
+        record = decode_record(body.record)
+        target = change.get("path", "pkg/a.py")
+        edits = {k: v for k, v in change.items() if k != "path"}
+        record.files = [msgspec.structs.replace(f, **edits) if f.path == target else f for f in record.files]
+        by_key = {bytes(e.key): decode_facts(e.facts) for e in body.facts}
+        by_path = {f.path: by_key[entry_facts_key(f, record.extractor_version)] for f in record.files
+                   if entry_facts_key(f, record.extractor_version) in by_key}
+        record.fingerprint = fingerprint(record, by_path)
+        forged = tmp_path / "forged.rnb"
+        forged.write_bytes(_seal(dict(header, fingerprint=record.fingerprint),
+                                 bundle.Body(msgspec.msgpack.encode(record), body.facts)))
+        with Store.open(tmp_path / "victim") as store:
+            with pytest.raises(bundle.BadBundle, match="missing inconsistently"):
+                bundle.import_bundle(store, forged, trust_unsigned=True)

@@ -59,13 +59,14 @@ class FileMeta(Struct, kw_only=True, omit_defaults=True):
     symbols_capped: bool = False  # present (true) when the outline was cut at extraction (nesting or count cap)
 
 
-class OutlineItem(Struct):
+class OutlineItem(Struct, omit_defaults=True):
     name: str
     qualified: str
     kind: str
     line: int
     end_line: int
     signature: str
+    condition: str = ""  # C/C++: the preprocessor conditions it is written under (Symbol.condition)
 
 
 class Content(Struct):
@@ -204,7 +205,7 @@ def _outline(snap: Snapshot, f: FileEntry) -> list[OutlineItem] | Unknown:
         reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
         return Unknown("not_applicable", reason)
     symbols = sorted(facts.symbols, key=lambda s: (s.line, s.start_byte))
-    return [OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature) for s in symbols]
+    return [OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature, s.condition) for s in symbols]
 
 
 def _symbols_capped(snap: Snapshot, f: FileEntry) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
 from indexer.contract.errors import BadInput, RennetError
@@ -67,6 +67,9 @@ class JobResult:
     seconds: float
     parsed_blobs: int
     reused_blobs: int
+    # blobs the object database lacks (a partial clone's), listed as skipped (`missing_object`):
+    # the snapshot is partial, as `rennet index` makes it
+    missing_objects: int = 0
 
 
 @dataclass
@@ -178,6 +181,7 @@ class _AssembleTask:
     plan: Plan
     packed: dict[bytes, bytes]  # facts key -> packed facts, as the store holds them
     earlier_packed: dict[str, bytes]  # path -> the earlier snapshot's packed facts, at plan.earlier_keys()
+    absent: frozenset[str] = frozenset()  # paths whose blob the object database lacks: `missing_object`
 
 
 def _assemble(task: _AssembleTask) -> tuple[int, PackedSnapshot | None, str, str, float]:
@@ -185,6 +189,7 @@ def _assemble(task: _AssembleTask) -> tuple[int, PackedSnapshot | None, str, str
     seconds)."""
     from indexer.pipeline.assemble import assemble_plan
     from indexer.pipeline.commit import packed
+    from indexer.pipeline.extract import missing_facts
     from indexer.store.database import unpack
     from indexer.store.records import decode_core
 
@@ -194,6 +199,7 @@ def _assemble(task: _AssembleTask) -> tuple[int, PackedSnapshot | None, str, str
         plan = task.plan
         decoded = {k: decode_core(unpack(v)) for k, v in task.packed.items()}
         facts = {path: decoded[key] for path, key in plan.keys.items() if key in decoded}
+        facts.update((path, missing_facts()) for path in task.absent)  # as `rennet index` lists them
         prior = plan.prior({path: decode_core(unpack(v)) for path, v in task.earlier_packed.items()})
         # no store in a worker: the rank's arcs are computed whole, and kept for the next re-index
         assembled = assemble_plan(repo, task.oid, plan, facts, facts, prior=prior)
@@ -218,6 +224,9 @@ class _Pending:
     plan: Plan | None = None  # once walked
     seconds: float = 0.0
     parsed: int = 0
+    odb: object = None  # its repository's object database, asked which blobs it lacks
+    absent: dict[str, bytes] = field(default_factory=dict)  # path -> facts key of each blob it lacks
+    replace: bool = False  # a stored partial snapshot of its commit, built again now its blobs are at hand
 
     @property
     def planned(self) -> Plan:
@@ -284,8 +293,11 @@ def failed_result(spec: JobSpec, display: str, oid: str | None, exc: RennetError
 
 def run(store, specs: Iterable[JobSpec], workers: int | None = None,
         on_result: Callable[[JobResult], None] | None = None,
-        progress: Callable[[str, int, int], None] | None = None, wave: int | None = None) -> BatchReport:
-    """Index every job into `store`; a failed job never stops the others."""
+        progress: Callable[[str, int, int], None] | None = None, wave: int | None = None,
+        require_complete: bool = False) -> BatchReport:
+    """Index every job into `store`; a failed job never stops the others. A blob the object
+    database lacks (a partial clone's) is listed as skipped (`missing_object`) and the rest
+    indexed, as `rennet index` does; `require_complete` fails such a job (`missing_objects`)."""
     from indexer.build import extractor_version
     from indexer.store.database import WriteLock
 
@@ -304,14 +316,15 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
             pool.lock = lock
             for start in range(0, len(specs), wave):
                 _run_wave(store, specs, range(start, min(start + wave, len(specs))), version, pool, emitter,
-                          progress)
+                          progress, require_complete)
     finally:
         pool.close()
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
 
 
 def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, emitter: Emitter,
-              progress: Callable[[str, int, int], None] | None) -> None:
+              progress: Callable[[str, int, int], None] | None, require_complete: bool = False) -> None:
+    from indexer.build import complete_enough
     from indexer.pipeline.plan import existing_head, plan
 
     pending: list[_Pending] = []
@@ -329,12 +342,15 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
                 repo = repos[spec.repo] = gitread.open_repo(spec.repo)
             display = gitread.repo_display_path(repo)
             oid = gitread.resolve_rev(repo, spec.rev)
-            job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid)
+            job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid, odb=repo.odb)
             existing = existing_head(store, oid, version)
+            if existing is not None and not complete_enough(repo, existing, require_complete):
+                job.replace = True  # partial, and some of its missing blobs are at hand now
+                existing = None
             if existing is not None:
                 _pin(store, job, existing.indexed_at)
                 emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
-                                        time.perf_counter() - t0))
+                                        time.perf_counter() - t0, _missing_in(existing)))
                 continue
             if oid in building:
                 duplicates.append((job, building[oid]))
@@ -349,22 +365,35 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             emitter.put(i, failed_result(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
                                    time.perf_counter() - t0))
     broken = _extract_missing(store, pending, version, pool, progress)
+    if require_complete:  # the job whose commit has blobs its object database lacks fails, alone
+        for job in [j for j in pending if j.absent]:
+            error = JobError("missing_objects", f"{len(job.absent)} blob(s) are missing from the object database "
+                             f"(first: {min(job.absent)}); without --require-complete they are listed as skipped")
+            emitter.put(job.index, failed_result(job.spec, job.display, job.oid, error, job.seconds))
+            pending.remove(job)
     _assemble_all(store, pending, broken, pool, emitter)
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
         existing = existing_head(store, job.oid, version)
         if existing is not None:
             _pin(store, job, existing.indexed_at)
-            emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0))
+            emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0, _missing_in(existing)))
         else:
             first = emitter.results[original.index]
             error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
             emitter.put(job.index, failed_result(job.spec, job.display, job.oid, error, 0.0))
 
 
-def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float) -> JobResult:
+def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float, missing: int = 0) -> JobResult:
     return JobResult(repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="skipped_existing",
                      fingerprint=fingerprint, error=None, seconds=round(seconds, 3), parsed_blobs=0,
-                     reused_blobs=reused)
+                     reused_blobs=reused, missing_objects=missing)
+
+
+def _missing_in(head) -> int:
+    """How many blobs a stored snapshot lists as missing (`missing_object`): 0 for a complete one."""
+    from indexer.pipeline.extract import MISSING_OBJECT
+
+    return sum(1 for why in head.skipped if why == MISSING_OBJECT)
 
 
 def _pin(store, job: _Pending, indexed_at: str) -> None:
@@ -386,6 +415,9 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
         for job in pending:
             # every blob looked up: a job finding facts lost later would fail on every run
             for key, blob_job in job.planned.missing(txn.cursor().set_key, missing, trust_carried=False):
+                if job.odb is not None and blob_job.blob not in job.odb:  # type: ignore[operator]
+                    job.absent[blob_job.path] = key  # listed as `missing_object`, as `rennet index` does
+                    continue
                 missing[key] = (job.repo_path, blob_job)
                 job.parsed += 1  # the first job needing a blob is the one that parsed it
     by_repo: dict[str, list] = {}
@@ -432,7 +464,8 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
                     raw = txn.get(key)
                     if raw is not None:
                         earlier_packed[path] = bytes(raw)
-            yield _AssembleTask(job.index, job.repo_path, job.oid, job.planned, packed, earlier_packed)
+            yield _AssembleTask(job.index, job.repo_path, job.oid, job.planned, packed, earlier_packed,
+                                frozenset(job.absent))
 
     results = pool.map(_assemble, tasks(), ordered=True, enough=len(ready) > 1)
     from indexer.store.commit import commit_snapshot
@@ -444,12 +477,13 @@ def _assemble_all(store, pending: list[_Pending], broken: dict[bytes, JobError],
             emitter.put(index, failed_result(job.spec, job.display, job.oid, JobError(fingerprint_or_code, message),
                                        job.seconds + seconds))
             continue
-        commit_snapshot(store, packed, job.pin)
+        commit_snapshot(store, packed, job.pin, replace=job.replace)
         emitter.put(index, JobResult(
             repo=job.display, rev=job.spec.rev, oid=job.oid, ok=True, status="indexed",
             fingerprint=fingerprint_or_code, error=None,
             seconds=round(job.seconds + seconds + time.perf_counter() - t0, 3),
-            parsed_blobs=job.parsed, reused_blobs=job.planned.facts_count - job.parsed))
+            parsed_blobs=job.parsed, reused_blobs=job.planned.facts_count - job.parsed - len(job.absent),
+            missing_objects=len(job.absent)))
 
 
 def result_line(result: JobResult) -> dict:
@@ -459,6 +493,7 @@ def result_line(result: JobResult) -> dict:
         "fingerprint": result.fingerprint,
         "error": {"code": result.error.code, "message": result.error.message} if result.error else None,
         "seconds": result.seconds, "parsed_blobs": result.parsed_blobs, "reused_blobs": result.reused_blobs,
+        **({"missing_objects": result.missing_objects} if result.missing_objects else {}),
     }
 
 

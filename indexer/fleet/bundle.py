@@ -41,6 +41,7 @@ import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import signing
+from indexer.pipeline.extract import MISSING, MISSING_OBJECT
 from indexer.store.records import NO_FACTS
 
 if TYPE_CHECKING:
@@ -137,6 +138,7 @@ class ExportReport:
     bytes: int
     digest: str
     signed: bool = False
+    missing_objects: int = 0  # blobs the snapshot lists as missing (`missing_object`): a partial one
 
 
 def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
@@ -175,7 +177,11 @@ def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> Expor
     write_out(target, chunks)
     size = sum(len(c) for c in chunks)
     return ExportReport(str(target), record.oid, record.fingerprint, version, len(record.files), len(entries),
-                        size, header["digest"], signed=key is not None)
+                        size, header["digest"], signed=key is not None, missing_objects=_missing(record))
+
+
+def _missing(record: SnapshotRecord) -> int:
+    return sum(1 for f in record.files if f.skipped == MISSING_OBJECT)
 
 
 def _remote_url(repo) -> str | None:
@@ -322,6 +328,12 @@ def check(data: bytes) -> Verified:
     by_path = {}
     needed: set[bytes] = set()
     for f in record.files:
+        # a partial snapshot's missing blob (`missing_object`) has no facts, and only such a one
+        # is listed so: a bundle cannot pass off a file as missing to leave its facts out, nor
+        # list facts-less content under another name
+        if (f.language == MISSING) != (f.skipped == MISSING_OBJECT) or (
+                f.language == MISSING and (f.size != 0 or f.lines != -1)):
+            raise BadBundle(f"bundle lists {f.path} as missing inconsistently")
         if f.language in NO_FACTS:
             continue
         key = entry_facts_key(f, version)
@@ -346,7 +358,10 @@ def rederive(bundle: Verified, repo) -> None:
     from indexer.build import derive
     from indexer.store.records import stored_facts
 
-    record, facts = derive(repo, bundle.record.oid)
+    # the blobs the bundle lists as missing are made again as missing: a partial snapshot is
+    # held against the same partial snapshot, whether or not this repository has them
+    missing = frozenset(f.blob for f in bundle.record.files if f.skipped == MISSING_OBJECT)
+    record, facts = derive(repo, bundle.record.oid, missing)
     for key, theirs in sorted(bundle.facts.items()):
         ours = facts.get(key)
         if ours is None or stored_facts(key, ours) != stored_facts(key, theirs):
@@ -375,6 +390,7 @@ class ImportReport:
     snapshot_new: bool
     pinned_repo: str | None  # display path of the repository the snapshot was pinned for
     pinned_rev: str | None
+    missing_objects: int = 0  # blobs the snapshot lists as missing (`missing_object`): a partial one
     provenance: str = "signed"  # "signed" (HMAC checked), "rederived" (made again from the repository),
     #                             "untrusted" (--trust-unsigned: loaded into a store of its own)
     store: str | None = None  # that store's folder, for an untrusted bundle
@@ -478,4 +494,4 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
     return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
                         rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts),
                         facts_new=committed.facts_new, snapshot_new=committed.snapshot_new, pinned_repo=display,
-                        pinned_rev=pin_rev if repo_id is not None else None)
+                        pinned_rev=pin_rev if repo_id is not None else None, missing_objects=_missing(record))

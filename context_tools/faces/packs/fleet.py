@@ -297,6 +297,9 @@ class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar and no per-job lines on stderr")] = False
+    require_complete: Annotated[bool, msgspec.Meta(
+        description="fail a job whose commit has blobs the object database lacks (missing_objects) rather than "
+                    "index it with them listed as skipped (missing_object)")] = False
     engine: Annotated[Literal["local", "dask"], msgspec.Meta(
         description="where jobs run: local worker processes, or a Dask cluster (needs the dask extra)")] = "local"
     scheduler: Annotated[str | None, msgspec.Meta(
@@ -311,7 +314,7 @@ class JobErrorData(msgspec.Struct):
     message: str
 
 
-class JobData(msgspec.Struct):
+class JobData(msgspec.Struct, omit_defaults=True):
     repo: str
     rev: str
     oid: str | None
@@ -322,6 +325,8 @@ class JobData(msgspec.Struct):
     seconds: float
     parsed_blobs: int
     reused_blobs: int
+    # blobs the object database lacks, listed as skipped (`missing_object`): a partial snapshot
+    missing_objects: int = 0
 
 
 class BatchSummary(msgspec.Struct):
@@ -348,7 +353,7 @@ def _wants_json(ctx) -> bool:
 def _job_data(r) -> JobData:
     return JobData(r.repo, r.rev, r.oid, r.ok, r.status, r.fingerprint,
                    JobErrorData(r.error.code, r.error.message) if r.error else None, r.seconds,
-                   r.parsed_blobs, r.reused_blobs)
+                   r.parsed_blobs, r.reused_blobs, r.missing_objects)
 
 
 def _human_line(r) -> str:
@@ -359,6 +364,8 @@ def _human_line(r) -> str:
         return sanitize_line(f"failed   {where}: {r.error.code}: {r.error.message}", 400)
     where = f"{r.repo}@{r.oid[:12]}" if r.rev == r.oid else f"{where} {r.oid[:12]}"  # a range job's rev is its OID
     detail = f"parsed {r.parsed_blobs}, reused {r.reused_blobs}" if r.status == "indexed" else "snapshot exists"
+    if r.missing_objects:
+        detail += f", partial: {r.missing_objects} missing"
     return sanitize_line(f"{'indexed' if r.status == 'indexed' else 'skipped':<8} {where} ({detail}) "
                          f"{r.seconds:.2f}s", 400)
 
@@ -396,6 +403,8 @@ def batch_handler(input: BatchInput, ctx) -> Result:
         from indexer.fleet import dask_engine
 
         dask_engine.require_distributed()
+        if input.require_complete:
+            raise BadInput("--require-complete goes with --engine local (a Dask worker indexes its own clone)")
 
         def execute(progress):
             return dask_engine.run(ctx.store, specs, input.scheduler or "local", retries=input.retries,
@@ -405,7 +414,8 @@ def batch_handler(input: BatchInput, ctx) -> Result:
             raise BadInput("--scheduler goes with --engine dask")
 
         def execute(progress):
-            return batch.run(ctx.store, specs, workers=input.jobs, on_result=emit, progress=progress)
+            return batch.run(ctx.store, specs, workers=input.jobs, on_result=emit, progress=progress,
+                             require_complete=input.require_complete)
     if bar is not None:
         with bar:
             report = execute(update)

@@ -31,6 +31,7 @@ class Definition(Struct, omit_defaults=True):
     inherited_from: ClassRef | None = None
     chain: list[ClassRef] | None = None
     overrides: ClassRef | None = None  # the member of a base class this one overrides
+    condition: str = ""  # C/C++: the preprocessor conditions it is written under (Symbol.condition)
 
 
 class Relative(Struct, omit_defaults=True):

@@ -162,6 +162,8 @@ def find_fuzzy(ctx: CallContext, snap: Snapshot, query: str, kind: str | None, p
 def definition(path: str, sym: Symbol, how: str, modules: Callable[[str], str], **more: object) -> Definition:
     """How a definition is shown; `more`: what the hierarchy adds (`Definition.inherited_from`,
     `chain`, `overrides`)."""
+    if sym.condition:
+        more["condition"] = sym.condition
     return Definition(sym.name, sym.qualified, sym.kind, path, sym.line, sym.end_line, sym.signature,
                       modules(path), how, **more)  # type: ignore[arg-type]
 

@@ -9,7 +9,11 @@ from indexer.lang.language import Language
 # 2: file-scope variables and constants (function pointers too); calls, macro invocations and
 #    locals no longer functions; macros before a declaration (export, calling convention)
 #    blanked for the parser; an enum entry after a `#define` between entries
-VERSION = "2"
+# 3: #defines between enum entries, attribute macros after prototypes, a struct body in an
+#    #if group, pointer-returning function-pointer fields, built-in-named typedefs; macro
+#    invocations after a statement, or opening their line (TEST_SUBMODULE(m) {), no longer functions
+# 4: definitions marked with the preprocessor conditions they are written under (condition)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="c",

@@ -28,6 +28,10 @@
 (field_declaration
   declarator: (function_declarator
     declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
+; a function pointer returning a pointer: `void * (*aggregate_context)(sqlite3_context*, int);`
+(field_declaration
+  declarator: (pointer_declarator declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))) @definition.field
 (enumerator name: (identifier) @name) @definition.enumerator
 ; an entry after a `#define` between entries (glibc's langinfo.h: `ABDAY_2,` after `#define
 ; ABDAY_1 ABDAY_1`), which the grammar leaves in an error node of the enum's list: a lone name
@@ -36,6 +40,12 @@
 ; typedefs of a pointer, an array or a function pointer (the shipped tags take a plain name
 ; only): `typedef struct s *s_ptr;`, `typedef int row[4];`, `typedef void (*handler_t)(int);`
 (type_definition declarator: (_ declarator: (type_identifier) @name)) @definition.type
+; a name the grammar knows as a built-in type, defined where a library supplies it: glibc's
+; `typedef __ssize_t ssize_t;`, `typedef long int intptr_t;`
+(type_definition declarator: (primitive_type) @name) @definition.type
+(type_definition
+  declarator: (pointer_declarator declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))) @definition.type
 (type_definition declarator: (_ declarator: (_ declarator: (type_identifier) @name))) @definition.type
 (type_definition
   declarator: (function_declarator

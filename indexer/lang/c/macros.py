@@ -127,7 +127,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
         return []
     lined = b"\n" + data  # for the patterns that start at a line: offsets one past data's
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
-             + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data))
+             + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data)
+             + _guarded_bodies(data) + _attribute_macros(data))
     spans += [(m.start(1) - 1, m.end(1) - 1) for m in _MACRO_BEFORE_KEYWORD.finditer(lined)]
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
@@ -173,6 +174,45 @@ def enumerator_macro_edits(data: bytes) -> list[Edit]:
             edits += [(at, b"=" if i == 0 else b"+") for i, at in enumerate(commas)]
             edits.append((close, b" "))
     return edits
+
+
+# glibc's langinfo.h: `ABDAY_1 = _NL_ITEM (__LC_TIME, 0),` then `#define ABDAY_1 ABDAY_1` on
+# the next line, entry by entry, some inside `#ifdef __USE_GNU`. The grammar takes conditional
+# groups of entries in an enum body but no `#define` there: the body comes apart from the first
+# one on. In a body holding a `#define` or `#undef`, every directive line is blanked for the
+# parser, so its entries parse as one list (each branch's); `enum_body_defines` gives the
+# macros those lines define, for tags.py's `finish` hook to add.
+_DIRECTIVE_IN_BODY = re.compile(rb"^[ \t]*#[ \t]*([a-z]+)", re.M)
+_DEFINED_NAME = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)")
+
+
+def enum_body_directives(data: bytes) -> list[Span]:
+    """The directive lines of each enum body that holds a `#define` or `#undef`."""
+    spans: list[Span] = []
+    if b"enum" not in data or b"define" not in data:
+        return spans
+    for head in _ENUM_HEAD.finditer(data):
+        if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
+            continue  # the end of a longer name (`my_enum {`)
+        end = _enum_body_end(data, head.start(1))
+        if end < 0:
+            break  # unclosed: so would every later body be
+        lines = [(m.start(), _directive_end(data, m.end()), m.group(1))
+                 for m in _DIRECTIVE_IN_BODY.finditer(data, head.end(1), end)]
+        if any(word in (b"define", b"undef") for _, _, word in lines):
+            spans += [(start, min(stop, end)) for start, stop, _ in lines]
+    return spans
+
+
+def enum_body_defines(data: bytes) -> list[tuple[int, int, int]]:
+    """(directive start, name start, directive end) of each `#define` that
+    `enum_body_directives` hides from the parser."""
+    out: list[tuple[int, int, int]] = []
+    for start, end in enum_body_directives(data):
+        m = _DEFINED_NAME.match(data, data.index(b"#", start), end)
+        if m is not None:
+            out.append((start, m.start(1), end))
+    return out
 
 
 def _enum_body_end(data: bytes, opened: int) -> int:
@@ -289,6 +329,70 @@ def _alternative_branches(data: bytes) -> list[Span]:
     return spans
 
 
+# ncurses' menu.h, form.h, panel.h: a body shown only when the type is not opaque
+#
+#   typedef struct tagITEM
+#   #if !NCURSES_OPAQUE_MENU
+#     { ... }
+#   #endif
+#   ITEM;
+#
+# An `#if` group with no other branch, right after `struct|union|enum NAME`, holding only the
+# body: its two directive lines are blanked, and the type parses with its body (as ctags reads it).
+_GUARDED_BODY = re.compile(rb"\b(?:struct|union|enum)[ \t]+[A-Za-z_]\w*[ \t]*(?://[^\n]*)?\r?\n([ \t]*#[ \t]*if[^\n]*)\n\s*\{")
+_ENDIF_LINE = re.compile(rb"[ \t]*(?://[^\n]*)?\s*(#[ \t]*endif\b[^\n]*)")
+
+
+def _guarded_bodies(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"#if" not in data and b"# if" not in data:
+        return spans
+    for m in _GUARDED_BODY.finditer(data):
+        if data[m.end(1) - 1:m.end(1)] == b"\\":
+            continue  # a condition running on: not this shape
+        close = _body_end(data, m.end() - 1)
+        endif = _ENDIF_LINE.match(data, close + 1) if close >= 0 else None
+        if endif is not None:
+            spans += [m.span(1), endif.span(1)]
+    return spans
+
+
+def _body_end(data: bytes, opened: int) -> int:
+    """The `}` closing the brace at `opened`, past comments, literals and directive lines
+    (a group inside the body stays for the parser), or -1 (within _LOOKAROUND * 4)."""
+    depth = 0
+    i = opened
+    end = min(len(data), opened + 4 * _LOOKAROUND)
+    while i < end:
+        c = data[i]
+        if c == 123:  # {
+            depth += 1
+        elif c == 125:  # }
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == 35 and data[data.rfind(b"\n", 0, i) + 1:i].strip() == b"":  # a directive line: past it
+            i = _directive_end(data, i)
+            continue
+        elif c in b"\"'":
+            i = _literal_end(data, i, end)
+            if i < 0:
+                return -1
+            continue
+        elif c == 47 and data[i + 1:i + 2] == b"*":
+            i = data.find(b"*/", i + 2, end)
+            if i < 0:
+                return -1
+            i += 2
+            continue
+        elif c == 47 and data[i + 1:i + 2] == b"/":
+            i = data.find(b"\n", i, end)
+            if i < 0:
+                return -1
+        i += 1
+    return -1
+
+
 def _directive_end(data: bytes, pos: int) -> int:
     """The end of the directive line running on from `pos`, past `\\` continuations."""
     while True:
@@ -307,6 +411,59 @@ def _units(branch: bytes) -> bool | None:
         return None
     return (code.count(b"{") == code.count(b"}") and code.count(b"(") == code.count(b")")
             and code[-1] in _UNIT_END)
+
+
+# glibc's attribute macros after a prototype: `extern int dlinfo (...) __THROW __nonnull ((1, 3));`,
+# `__attr_access ((__write_only__, 1, 2))`, `__attribute_alloc_size__ ((1))`. Read as a call, the
+# double parentheses hold a comma expression the grammar rejects, and the error swallows what
+# follows (an enum's entries). A name of lower case led by `__` taking `((...))` after a `)` or
+# another such name is blanked with its argument; `__attribute__` itself parses.
+_ATTRIBUTE_MACRO = re.compile(rb"\b(__[a-z][a-z0-9_]*)[ \t]*(\()\(")
+_PARSED_ATTRIBUTES = frozenset((b"__attribute__", b"__attribute", b"__declspec", b"__typeof", b"__typeof__",
+                                b"__extension__", b"__asm__", b"__asm"))
+
+
+# and alone before the `;`: `extern int toascii (int __c) __THROW;`, `... __THROW __wur;`
+_TRAILING_ATTRIBUTES = re.compile(rb"\)[ \t]*((?:__[A-Za-z]\w*[ \t]*)+)(?=;)")
+
+
+def _attribute_macros(data: bytes) -> list[Span]:
+    spans: list[Span] = []
+    if b"__" not in data:
+        return spans
+    spans += [m.span(1) for m in _TRAILING_ATTRIBUTES.finditer(data)]
+    if b"((" not in data:
+        return spans
+    for m in _ATTRIBUTE_MACRO.finditer(data):
+        name = m.group(1)
+        if name in _PARSED_ATTRIBUTES or name.startswith(b"__builtin"):
+            continue
+        before = m.start(1)
+        while before > 0 and data[before - 1] in b" \t\r\n":
+            before -= 1
+        prev = data[before - 1:before]
+        if prev != b")" and not (prev.isalnum() or prev == b"_"):
+            continue  # not after a declarator: a call in an expression
+        start = m.start(1)
+        while prev != b")":  # after a word: only macros of the kind (`__THROW`, `__wur`), blanked too
+            word_start = before
+            while word_start > 0 and (data[word_start - 1:word_start].isalnum() or data[word_start - 1] == 95):
+                word_start -= 1
+            if not data[word_start:before].startswith(b"__"):
+                break
+            start = before = word_start
+            while before > 0 and data[before - 1] in b" \t\r\n":
+                before -= 1
+            prev = data[before - 1:before]
+        if prev != b")":
+            continue
+        line_start = data.rfind(b"\n", 0, m.start()) + 1
+        if data[line_start:m.start()].lstrip().startswith(b"#"):
+            continue
+        close = _closing(data, m.start(2))
+        if close >= 0 and _next_token(data, close + 1) in (ord(";"), ord("{"), ord("_"), ord(",")):
+            spans.append((start, close + 1))
+    return spans
 
 
 def _prototype_wrappers(data: bytes) -> list[Span]:
@@ -407,6 +564,8 @@ def _standalone_macros(data: bytes, lined: bytes) -> list[Span]:
     spans: list[Span] = []
     for m in _STANDALONE_MACRO.finditer(lined):
         start, end = m.start(1) - 1, m.end(1) - 1
+        if data[max(0, m.start() - 3):max(0, m.start() - 1)].rstrip(b"\r").endswith(b"\\"):
+            continue  # a directive's continued line (`#if HAVE_A && \` then `HAVE_B`)
         before = _previous_code_byte(data, start)
         # a line after one blanked so (FMT_BEGIN_NAMESPACE, then FMT_MODULE_EXPORT_BEGIN)
         after_macro = bool(spans) and spans[-1][1] == _end_of_previous(data, start)
@@ -432,7 +591,7 @@ def _previous_code_byte(data: bytes, pos: int) -> int:
         if found != ord("/"):
             return found
         close = data.rfind(b"*/", max(0, pos - _LOOKAROUND), pos)  # bounded: never a walk to the file's start
-        if close < 0 or data[close + 2:pos].strip():
+        if close < 0 or _DIRECTIVE_LINE.sub(b"", data[close + 2:pos]).strip():  # directives between: skipped
             return found
         opened = data.rfind(b"/*", max(0, close - _LOOKAROUND), close)
         if opened < 0:
@@ -466,10 +625,10 @@ def _previous_token(data: bytes, pos: int) -> int:
         if line.lstrip().startswith(b"#"):
             pos = line_start - 1
             continue
-        comment = line.find(b"//")
-        if comment >= 0:
-            line = line[:comment]
         line = line.rstrip()
+        comment = line.find(b"//")
+        if comment >= 0 and not line.endswith(b"*/"):  # not a URL's `//` in a block comment's last line
+            line = line[:comment].rstrip()
         if line:
             return line[-1]
         pos = line_start - 1
@@ -487,7 +646,7 @@ def parser_view(name: str, data: bytes) -> bytes:
     (no preprocessor) cannot place blanked to spaces, and enumerator macros written as the
     enumerators they define. Same length and lines, so every offset and name read from `data`
     still holds; the macro is simply not in the tree."""
-    spans = blanked_spans(name, data)
+    spans = blanked_spans(name, data) + enum_body_directives(data)
     edits = enumerator_macro_edits(data)
     if not spans and not edits:
         return data

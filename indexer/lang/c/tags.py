@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 from tree_sitter import Node
 
+from indexer.lang.c.conditions import condition_at, condition_lines
 from indexer.lang.c.imports import missed_includes
+from indexer.lang.c.macros import enum_body_defines
 from indexer.lang.import_specs import import_order
 from indexer.lang.tags_hooks import Facts, TagsHooks
-from indexer.model import Occurrence
+from indexer.model import Occurrence, Symbol
 
 KINDS: dict[str, str | None] = {
     "struct_specifier": "struct", "union_specifier": "struct", "enum_specifier": "enum",
@@ -97,6 +100,8 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
     kind = holder.type
     if kind == "declaration" and _in_body(holder):
         return None
+    if _after_statement(def_node, holder) or _macro_opening_line(def_node, holder):
+        return None
     if kind == "ERROR" and holder.named_children and holder.named_children[0] == def_node:
         return None  # error recovery's `NAME(...)` with nothing before it: a call, as below
     if kind in ("declaration", "field_declaration", "function_definition") and \
@@ -115,6 +120,61 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
             if kind == "function_definition" and not in_class and _not_parameters(def_node):
                 return None
     return ""
+
+
+def _after_statement(declarator: Node, holder: Node) -> bool:
+    """Whether error recovery put a declarator after the end of the statement that gave it
+    its type: glibc's ctype.h `extern int toascii (int) __THROW;` then `__exctype (_toupper);`
+    read as one declaration (the first in an ERROR ending at its `;`), or `__isctype_f (alnum)`
+    then `__isctype_f (alpha)`, the second read as a function whose type is the first. A
+    macro's invocations, not functions."""
+    top = declarator
+    while top.parent is not None and top.parent != holder:
+        top = top.parent
+    token = top.prev_sibling
+    while token is not None and token.child_count:  # the last token before it, however nested
+        token = token.child(token.child_count - 1)
+    if token is not None and token.type in ("{", "}", ";"):
+        return True  # error recovery's: a statement opening a block (brotli's `if (...) {` then `f(s);`)
+    before = top.prev_named_sibling
+    while before is not None and before.type == "comment":
+        before = before.prev_named_sibling
+    if before is None:
+        return False
+    if before.type == "ERROR":
+        last = before.child(before.child_count - 1)
+        return last is not None and last.type == ";"
+    if before.type == "macro_type_specifier":
+        name = declarator.child_by_field_name("declarator")
+        called = before.named_children[0] if before.named_children else None
+        return name is not None and called is not None and name.text == called.text
+    return False
+
+
+_BUILT_IN_TYPES = frozenset(("primitive_type", "sized_type_specifier"))
+
+
+def _macro_opening_line(declarator: Node, holder: Node) -> bool:
+    """A macro-shaped name opening its line, called with arguments: pybind11's
+    `TEST_SUBMODULE(name, m) {`, `PYBIND11_NAMESPACE_END(detail)`, `TEST_DTYPE(a, b);` after
+    another, whatever the parser took for a type before it. A macro invoked (what it expands to
+    names nothing written here), not a function of that name; a built-in return type on the
+    line before (`int\nMY_FUNC(void)`, GNU style) keeps it a function."""
+    name = declarator.child_by_field_name("declarator")
+    if name is None or name.type not in ("identifier", "field_identifier") or name.text is None or \
+            not _MACRO_SHAPED.fullmatch(name.text.decode("utf-8", "replace")):
+        return False
+    top = declarator
+    while top.parent is not None and top.parent != holder:
+        top = top.parent
+    before = top.prev_sibling
+    while before is not None and before.type == "comment":
+        before = before.prev_sibling
+    if before is None:
+        return True
+    if before.end_point[0] == name.start_point[0]:
+        return False  # a type or a specifier before it on its line: `int MY_FUNC(void)`
+    return before.type not in _BUILT_IN_TYPES
 
 
 def _not_parameters(declarator: Node) -> bool:
@@ -141,7 +201,7 @@ def _macro_name(node: Node, start: int, name: str, data: bytes, sites: list[Occu
     if word is None:
         return None
     row, col = node.start_point
-    sites.append(Occurrence(word.group(1), row + 1, col + 1 + word.start(1), "definition"))
+    sites.append(Occurrence(word.group(1), row + 1, col + word.start(1), "definition"))
     return start + word.start(1), word.group(1)
 
 
@@ -151,6 +211,54 @@ def _missed_includes(root: Node, data: bytes, facts: Facts) -> None:
         facts.imports = sorted(facts.imports + missed, key=import_order)
 
 
+_SIGNATURE_MAX = 200  # as tags.py's
+
+
+def _enum_body_macros(data: bytes, facts: Facts) -> None:
+    """The `#define`s written between an enum's entries, which the parser is not shown
+    (macros.enum_body_directives): macros at file scope, with their definition sites."""
+    found = enum_body_defines(data)
+    if not found:
+        return
+    symbols = list(facts.symbols)
+    sites = list(facts.occurrences)
+    for start, name_at, end in found:
+        name_end = name_at
+        while name_end < end and (data[name_end:name_end + 1].isalnum() or data[name_end] == 95):
+            name_end += 1
+        name = data[name_at:name_end].decode("utf-8", "replace")
+        line = data.count(b"\n", 0, name_at) + 1
+        line_start = data.rfind(b"\n", 0, name_at) + 1
+        signature = data[line_start:end].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+        symbols.append(Symbol(name, "macro", "", line, data.count(b"\n", 0, max(start, end - 1)) + 1, start, end,
+                              signature[:_SIGNATURE_MAX]))
+        sites.append(Occurrence(name, line, name_at - line_start, "definition"))
+    symbols.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
+    sites.sort(key=lambda o: (o.line, o.col))
+    facts.symbols = symbols
+    facts.occurrences = sites
+
+
+def _conditions(data: bytes, facts: Facts) -> None:
+    """Each symbol marked with the preprocessor conditions it is written under (conditions.py)."""
+    if b"#" not in data or not facts.symbols:
+        return
+    starts, conditions = condition_lines(data)
+    if len(starts) == 1:
+        return
+    marked = []
+    for s in facts.symbols:
+        condition = condition_at(starts, conditions, s.line)
+        marked.append(msgspec.structs.replace(s, condition=condition) if condition else s)
+    facts.symbols = marked
+
+
+def _finish(root: Node, data: bytes, facts: Facts) -> None:
+    _missed_includes(root, data, facts)
+    _enum_body_macros(data, facts)
+    _conditions(data, facts)
+
+
 HOOKS = TagsHooks(
     kinds=KINDS,
     kind_rules={**dict.fromkeys(("struct_specifier", "union_specifier", "enum_specifier"), needs_body),
@@ -158,5 +266,5 @@ HOOKS = TagsHooks(
     name_rules={"preproc_arg": _macro_name},
     storage_fields=True,
     hoisting=True,
-    finish=_missed_includes,
+    finish=_finish,
 )

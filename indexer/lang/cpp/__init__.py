@@ -9,7 +9,9 @@ from indexer.lang.language import Language
 # 2: file- and namespace-scope variables and constants; class, struct and function template
 #    specialisations; export/convention/attribute macros before a declaration; calls, macro
 #    invocations and locals no longer functions or methods
-VERSION = "2"
+# 3: C's view and rules (c VERSION 3)
+# 4: C's conditions (c VERSION 4)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="cpp",

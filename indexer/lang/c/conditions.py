@@ -1,0 +1,145 @@
+"""The preprocessor conditions a C or C++ definition is written under (`Symbol.condition`).
+
+tree-sitter has no preprocessor: it reads every branch of an `#if` group, so a definition in
+`#ifdef _WIN32` and its `#else` twin are both symbols. Each is marked with the branch it is in,
+read from the directive lines themselves (not the tree, which error recovery can reshape):
+
+- `#ifdef X` -> `defined(X)`, `#ifndef X` -> `!defined(X)`, `#if EXPR` -> EXPR as written
+  (comments dropped, blanks collapsed, `defined X` spelled `defined(X)`);
+- `#elif B` after `#if A` -> `!A && B`; `#else` -> every earlier branch negated (`!defined(X)`,
+  `!A`, or `!(A || B)` for a compound one);
+- nested groups joined by ` && `, outermost first; a compound part in parentheses.
+
+A header's include guard (`#ifndef X` then `#define X` as its first directives) marks nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elifdef|elifndef|elif|else|endif|define)\b", re.M)
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+_CONTINUED = re.compile(rb"\\\r?\n")
+_DEFINED_BARE = re.compile(r"\bdefined\s+([A-Za-z_]\w*)")
+_DEFINED_PAREN = re.compile(r"\bdefined\s*\(\s*([A-Za-z_]\w*)\s*\)")
+_ATOM = re.compile(r"!?(?:defined\([A-Za-z_]\w*\)|[A-Za-z_]\w*(?:\([^()]*\))?|\d+)")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_GUARD = re.compile(r"!defined\(([A-Za-z_]\w*)\)")
+CHARS = 400  # a condition longer than this is cut (a generated header's long `#if`)
+
+
+def _expression(text: str) -> str:
+    text = " ".join(text.split())
+    text = _DEFINED_BARE.sub(r"defined(\1)", text)
+    return _DEFINED_PAREN.sub(r"defined(\1)", text)
+
+
+def _negated(condition: str) -> str:
+    if condition.startswith("!") and _ATOM.fullmatch(condition):
+        return condition[1:]
+    if _ATOM.fullmatch(condition):
+        return "!" + condition
+    return f"!({condition})"
+
+
+def _part(condition: str) -> str:
+    """A condition as one part of a conjunction: parenthesized where an `||` or a `?:` stands
+    outside any parentheses of its own."""
+    depth = 0
+    for i, c in enumerate(condition):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif depth == 0 and (c == "?" or condition.startswith("||", i)):
+            return f"({condition})"
+    return condition
+
+
+def _joined(parts: list[str]) -> str:
+    return " && ".join(p for p in parts if p)[:CHARS]
+
+
+def _directive(word: bytes, text: str) -> str:
+    """The condition an `#if`-like directive (or an `#elif`-like one's branch) states."""
+    name = _NAME.match(text)
+    if word in (b"ifdef", b"elifdef"):
+        return f"defined({name.group()})" if name else _expression(text)
+    if word in (b"ifndef", b"elifndef"):
+        return f"!defined({name.group()})" if name else _negated(_expression(text))
+    return _expression(text)
+
+
+def _directive_text(data: bytes, start: int) -> tuple[int, str]:
+    """The end of the directive line from `start` (past `\\` continuations) and its text."""
+    end = start
+    while True:
+        end = data.find(b"\n", end)
+        if end < 0:
+            end = len(data)
+            break
+        if data[end - 1:end] != b"\\" and data[end - 2:end] != b"\\\r":
+            break
+        end += 1
+    text = _COMMENT.sub(b" ", _CONTINUED.sub(b" ", data[start:end])).decode("utf-8", "replace").strip()
+    return end, text
+
+
+def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
+    """(first lines, conditions): from each first line (1-based) on, up to the next, the
+    condition definitions are written under ("" for none)."""
+    starts: list[int] = [1]
+    conditions: list[str] = [""]
+    if b"#" not in data:
+        return starts, conditions
+    comments = [m.span() for m in _COMMENT.finditer(data)] if b"/*" in data else []
+    comment_starts = [s for s, _ in comments]
+    # per open group: the branches stated so far, the current branch's condition
+    stack: list[tuple[list[str], str]] = []
+    line, at = 1, 0
+    directives = 0
+    guard = ""  # the name an opening `#ifndef X` tests, until the next directive says whether it is a guard
+    for m in _DIRECTIVE.finditer(data):
+        i = bisect_right(comment_starts, m.start()) - 1
+        if i >= 0 and comments[i][0] < m.start() < comments[i][1]:
+            continue  # inside a comment
+        line += data.count(b"\n", at, m.start())
+        at = m.start()
+        word = m.group(1)
+        end, text = _directive_text(data, m.end())
+        directives += 1
+        if word == b"define":
+            name = _NAME.match(text)
+            if guard and directives == 2 and name is not None and name.group() == guard and len(stack) == 1:
+                stack[-1] = ([], "")  # the include guard: it marks nothing, its own `#define` neither
+                conditions[-1] = ""
+            else:
+                guard = ""
+                continue
+            guard = ""
+        elif word in (b"ifdef", b"ifndef", b"if"):
+            current = _directive(word, text)
+            if directives == 1:
+                found = _GUARD.fullmatch(current)
+                guard = found.group(1) if found else ""
+            stack.append(([current], _part(current)))
+        elif not stack:
+            continue  # an `#else` or `#endif` of a group opened before what we read
+        elif word == b"endif":
+            stack.pop()
+        else:
+            branches, _ = stack.pop()
+            negations = [_part(_negated(b)) for b in branches if b]
+            if word == b"else":
+                stack.append((branches, " && ".join(negations)))
+            else:
+                branch = _directive(word, text)
+                stack.append(([*branches, branch], " && ".join([*negations, _part(branch)])))
+        starts.append(line + data.count(b"\n", m.start(), end) + 1)
+        conditions.append(_joined([c for _, c in stack]))
+    return starts, conditions
+
+
+def condition_at(starts: list[int], conditions: list[str], line: int) -> str:
+    return conditions[bisect_right(starts, line) - 1]
