@@ -7,6 +7,7 @@
     python -m benchmarks.probe tags REPO REV WORKERS        (the native floor: benchmarks/native_floor.py)
     python -m benchmarks.probe query REPO REV WORKERS       (the Python floor: the same query from Python)
     python -m benchmarks.probe query-all REPO REV WORKERS   (the same with the indexer's whole tags query)
+    python -m benchmarks.probe query-own REPO REV WORKERS   (the indexer's query without its identifier leaves)
     python -m benchmarks.probe agreement REPO REV STORE CTAGS.json
 """
 
@@ -57,7 +58,9 @@ def fan_in(repo: str, rev: str, store_home: str, expect: str) -> dict:
 
 _parse_repo = None
 _native = None  # benchmarks.native_floor.NativeTags in a worker of the native floor
-_python_query = ""  # a worker of the Python floor: "shipped" (the native floor's query) or "all" (the indexer's)
+# a worker of the Python floor: "shipped" (the native floor's query), "all" (the indexer's) or "own"
+# (the indexer's without the identifier leaves)
+_python_query = ""
 _queries: dict = {}  # language -> its compiled query, in a worker of the Python floor
 
 
@@ -76,8 +79,10 @@ def _parse_init(repo: str, library: str | None, python_query: str = "") -> None:
 
 def _python_matches(language: str, root) -> int:
     """The native floor's query (the shipped patterns in the indexer's compact form), or with
-    "all" the indexer's whole tags query (its own patterns and every identifier leaf too), run
-    from Python: every match and every capture node handed over, and nothing done with them."""
+    "all" the indexer's whole tags query (its own patterns and every identifier leaf too), with
+    "own" the same without the identifier leaves (what the leaves add to the query is the most
+    reading the sites some other way could save of it), run from Python: every match and every
+    capture node handed over, and nothing done with them."""
     from tree_sitter import Query, QueryCursor
 
     from indexer.extract.tags import MATCH_LIMIT
@@ -87,9 +92,11 @@ def _python_matches(language: str, root) -> int:
         return _iterate(cursor.matches(root))
     query = _queries.get(language)
     if query is None:
-        shipped = grammars.shipped_source(language)
-        compact = grammars.compact_patterns(shipped, grammars.language(language))
-        text = "\n".join(compact[0] if compact is not None else [shipped])
+        source = grammars.shipped_source(language)
+        if _python_query == "own":
+            source = "\n".join(p for p in (source, grammars.own_query(language)) if p)
+        compact = grammars.compact_patterns(source, grammars.language(language))
+        text = "\n".join(compact[0] if compact is not None else [source])
         query = _queries[language] = Query(grammars.language(language), text) if text else False
     if query is False:
         return 0
@@ -268,9 +275,9 @@ def main(argv: list[str]) -> int:
         repo, rev, store, iterations, *names = rest
         print(json.dumps(queries(repo, rev, store, int(iterations), names, refs)))
         return 0
-    if verb in ("parse", "tags", "query", "query-all"):
+    if verb in ("parse", "tags", "query", "query-all", "query-own"):
         repo, rev, workers = rest
-        python_query = {"query": "shipped", "query-all": "all"}.get(verb, "")
+        python_query = {"query": "shipped", "query-all": "all", "query-own": "own"}.get(verb, "")
         print(json.dumps(parse_only(repo, rev, int(workers), native=verb == "tags", python_query=python_query)))
         return 0
     if verb == "agreement":

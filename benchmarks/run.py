@@ -275,8 +275,9 @@ def run_parse_only(repo: Path, rev: str, workers: int, repeat: int, native: bool
     `native`, the parse and the shipped tags query in C (benchmarks/native_floor.py): the floor
     of any indexer reading those tags. With `python_query` "shipped", the same query run from
     Python (tree-sitter's binding), every match and capture iterated: the floor of a pure-Python
-    extraction of those tags; "all", the indexer's whole query so (identifier leaves too). Returns the run, what the probe counted and the runs' median CPU seconds."""
-    verb = "tags" if native else {"shipped": "query", "all": "query-all"}.get(python_query, "parse")
+    extraction of those tags; "all", the indexer's whole query so (identifier leaves too); "own",
+    the indexer's query without its identifier leaves. Returns the run, what the probe counted and the runs' median CPU seconds."""
+    verb = "tags" if native else {"shipped": "query", "all": "query-all", "own": "query-own"}.get(python_query, "parse")
     cmd = [python(), "-m", "benchmarks.probe", verb, str(repo), rev, str(workers)]
     runs = []
     for _ in range(repeat):
@@ -351,6 +352,9 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
     print(f"[{label}] parse and the indexer's whole tags query from Python", file=sys.stderr)
     all_floor, all_matched, all_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="all")
     floors.update(python_all_wall=all_floor.wall, python_all_cpu=all_cpu, python_all_matches=all_matched["tags_matches"])
+    print(f"[{label}] parse and the indexer's tags query without its identifier leaves, from Python", file=sys.stderr)
+    own_floor, own_matched, own_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="own")
+    floors.update(python_own_wall=own_floor.wall, python_own_cpu=own_cpu, python_own_matches=own_matched["tags_matches"])
     store = work / "stores" / f"{repo.name}-{os.getpid()}"
     if store.exists():
         shutil.rmtree(store)
@@ -569,18 +573,21 @@ def three_floors(results: list[dict]) -> list[str]:
              "of those tags can avoid on this machine:", "",
              "| corpus | native floor CPU s (wall) | Python floor CPU s (wall) | cold index CPU s (wall) "
              "| Python / native | cold / native | cold / Python | matches C / Python "
-             "| the indexer's whole query from Python: CPU s (wall), matches |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| the indexer's whole query from Python: CPU s (wall), matches "
+             "| the same without its identifier leaves: CPU s (wall), matches |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         f, x = r["floors"], r["ratios"]
         agree = "" if f.get("python_trees_agree") else " trees differ!"
         whole = (f"{f['python_all_cpu']:.2f} ({fmt_s(f['python_all_wall'])}), {f['python_all_matches']}"
                  if "python_all_cpu" in f else "-")
+        own = (f"{f['python_own_cpu']:.2f} ({fmt_s(f['python_own_wall'])}), {f['python_own_matches']}"
+               if "python_own_cpu" in f else "-")
         lines.append(f"| {r['label']} | {f['native_tags_cpu']:.2f} ({fmt_s(f['native_tags_wall'])}) "
                      f"| {f['python_tags_cpu']:.2f} ({fmt_s(f['python_tags_wall'])}) "
                      f"| {r['cold']['cpu']:.2f} ({fmt_s(r['cold']['wall'])}) "
                      f"| {x['python_vs_native_cpu']:.2f} | {x['cold_vs_native_cpu']:.2f} | {x['cold_vs_python_cpu']:.2f} "
-                     f"| {f['tags_matches']} / {f['python_tags_matches']}{agree} | {whole} |")
+                     f"| {f['tags_matches']} / {f['python_tags_matches']}{agree} | {whole} | {own} |")
     return lines
 
 

@@ -264,6 +264,7 @@ def test_python_floor_runs_the_shipped_query_over_the_trees_the_index_parses(tmp
 
     from corpora.gitbuild import make_repo
     from indexer.lang import grammars
+    from indexer.lang.registry import LANGUAGES
 
     make_repo(tmp_path / "r", [_POLY])
     parsed = _probe("parse", str(tmp_path / "r"), "HEAD", "2")
@@ -280,8 +281,17 @@ def test_python_floor_runs_the_shipped_query_over_the_trees_the_index_parses(tmp
         expected += len(QueryCursor(query).matches(grammars.parse(language, text.encode()).root_node))
     assert {k: shipped[k] for k in parsed} == parsed  # the same blobs and trees as the parse floor
     assert shipped["tags_matches"] == expected > 0
-    # the indexer's whole query also matches every identifier leaf: more than the shipped tags
-    assert whole["tags_matches"] > shipped["tags_matches"]
+    own = _probe("query-own", str(tmp_path / "r"), "HEAD", "2")
+    # the indexer's whole query also matches every identifier leaf: more than the shipped tags, and
+    # than its own patterns without the leaves, which still hold the shipped tags
+    assert whole["tags_matches"] > own["tags_matches"] >= shipped["tags_matches"]
+    leaves = 0
+    for name, text in _POLY.items():
+        language = {"py": "python", "go": "go", "ts": "typescript"}.get(name.rsplit(".", 1)[1])
+        if language is not None:
+            leaves += len(QueryCursor(Query(grammars.language(language), LANGUAGES[language].identifiers)).matches(
+                grammars.parse(language, text.encode()).root_node))
+    assert whole["tags_matches"] - own["tags_matches"] == leaves  # the leaves, each one match, and nothing else
 
 
 def test_phases_of_a_cold_index_change_nothing_it_writes(tmp_path):
@@ -313,7 +323,8 @@ def test_three_floors_and_the_phases_are_reported_in_cpu_time():
     r["floors"] = {"parse_only_wall": 1.0, "native_tags_wall": 1.5, "native_tags_cpu": 2.0, "native_trees_agree": True,
                    "python_tags_wall": 1.6, "python_tags_cpu": 2.5, "python_tags_matches": 10, "tags_matches": 10,
                    "python_trees_agree": True, "python_all_wall": 2.0, "python_all_cpu": 3.0,
-                   "python_all_matches": 40, "noop_index_wall": 0.2}
+                   "python_all_matches": 40, "python_own_wall": 1.8, "python_own_cpu": 2.75,
+                   "python_own_matches": 15, "noop_index_wall": 0.2}
     r["phases"] = {"phases": {"parse": 1.0, "resolution": 0.5}, "languages": {"python": 2.0},
                    "workers_cpu": 3.0, "main_cpu": 2.0, "children_cpu": 3.5, "wall": 4.0, "cpu": 6.0}
     r["ratios"] = ratios(r)
@@ -322,7 +333,7 @@ def test_three_floors_and_the_phases_are_reported_in_cpu_time():
     lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
     row = next(line for line in lines if line.startswith("| syn | 2.00 (1.50)"))
     assert [c.strip() for c in row.split("|")[2:-1]] == [
-        "2.00 (1.50)", "2.50 (1.60)", "6.00 (4.00)", "1.25", "3.00", "2.40", "10 / 10", "3.00 (2.00), 40"]
+        "2.00 (1.50)", "2.50 (1.60)", "6.00 (4.00)", "1.25", "3.00", "2.40", "10 / 10", "3.00 (2.00), 40", "2.75 (1.80), 15"]
     assert "| floor | parse | 1.00 (17%) |" in lines
     assert "| extraction beyond | facts writer process | 0.50 (8%) |" in lines
     assert "| - | rest | 4.00 (67%) |" in lines  # 6.0 - 1.5 in phases - 0.5 in the writer
