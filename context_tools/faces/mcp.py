@@ -193,7 +193,7 @@ def http_token(token_env: str | None) -> tuple[str, bool]:
     return value, False
 
 
-def serve(store: str | None = None, http: str | None = None, ceiling: int | None = None,
+def serve(store: str | None = None, http: str | None = None, ceiling: str | None = None,
           roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None,
           worktree: bool = False) -> int:
     from context_tools.faces.context import cache_budget
