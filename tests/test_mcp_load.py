@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import anyio
@@ -197,6 +198,12 @@ def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: 
 
     first, later, spawned, seen = anyio.run(work, "2")
     assert len(spawned) == 2 and seen, "no reader process answered from the store"
+    for _ in range(600):  # the readers go with the server (bounded wait, not a timing)
+        if not any(Path(f"/proc/{p}").exists() and "spawn_main" in _cmdline(p) for p in spawned):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"reader processes {spawned} outlived the server")
     plain, plain_later, none, _ = anyio.run(work, "0")
     assert none == []
     for a, b, c in zip(later, plain, first):
