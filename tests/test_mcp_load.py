@@ -165,13 +165,16 @@ def _stdio_server(store: str, readers: str):
 
     from tests.test_context_world import PY, ROOT, cli_env
 
-    return StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir()],
-                                 env={**cli_env(store), "RENNET_MCP_READERS": readers}, cwd=str(ROOT))
+    env = {k: v for k, v in cli_env(store).items() if k != "RENNET_MCP_READERS"}  # the default: no readers
+    flag = ["--readers", readers] if readers != "0" else []
+    return StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir(),
+                                                   *flag], env=env, cwd=str(ROOT))
 
 
 def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: World):
-    """The server's read calls go to reader processes started on the first read call, each
-    with the store open on its own; their answers are the thread-served answers, byte for byte."""
+    """With `--readers 2` the server's read calls go to reader processes started on the first
+    read call, each with the store open on its own; their answers are those a server without
+    readers (the default) gives, byte for byte."""
     from mcp import Client
 
     calls = [("context_symbol", {"repo": world.repo, "name": "Flask.route"}),
@@ -210,3 +213,14 @@ def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: 
         assert a.content[0].text == b.content[0].text == c.content[0].text
         assert a.structured_content == b.structured_content and a.is_error == b.is_error
     assert later[-1].is_error is True and later[-1].structured_content["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("value", ["17", "-1", "two"])
+def test_a_reader_count_out_of_range_is_refused_before_serving(value, tmp_path):
+    import subprocess
+
+    from tests.test_context_world import PY, ROOT, cli_env
+
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", f"--readers={value}"], cwd=ROOT,
+                       env=cli_env(str(tmp_path)), capture_output=True, text=True, timeout=60)
+    assert p.returncode in (1, 2) and "--readers" in p.stderr and "Traceback" not in p.stderr, p.stderr

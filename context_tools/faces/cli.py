@@ -323,6 +323,9 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
             p.add_argument("--cache-bytes", metavar="BYTES", default=None,
                            help="byte budget of the answer cache, k/M/G suffix accepted in powers of 1024 (default "
                                 "512M, $RENNET_CACHE_BYTES)")
+            p.add_argument("--readers", metavar="N", type=int, default=None,
+                           help="answer read tools in N reader processes, so reads use every core (default 0, "
+                                "$RENNET_MCP_READERS; worth it when many sessions keep the server busy)")
             p.add_argument("--root", metavar="DIR", action="append", default=None,
                            help="serve only repositories under DIR (repeatable; default: the current folder)")
             p.add_argument("--token-env", metavar="NAME", default=None,
@@ -478,7 +481,7 @@ def _main(argv: list[str]) -> int:
 
         return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
                      token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"),
-                     worktree=ns.get("worktree", False))
+                     worktree=ns.get("worktree", False), readers=ns.get("readers"))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()

@@ -12,9 +12,9 @@ authority. A reply carries the same object twice: as `structuredContent` and as 
 text of its one text block, for clients that read only text. A typed error is a tool error
 (`isError`) holding the error envelope, so the typed code travels with it.
 
-Read tools are answered by reader processes (`context_tools.faces.readers`), started in the
-background on the first read call, so reads use every core; the protocol, the write tools
-and a `--worktree` server's calls stay in this process.
+With `--readers N`, read tools are answered by reader processes (`context_tools.faces.readers`),
+started in the background on the first read call, so reads use every core; the protocol, the
+write tools and a `--worktree` server's calls stay in this process.
 
 Paths a client names must lie under the server's roots (`--root DIR...`, default the
 current folder) or a root the client declared; anything else is a typed `forbidden`.
@@ -229,8 +229,9 @@ def http_token(token_env: str | None) -> tuple[str, bool]:
 
 def serve(store: str | None = None, http: str | None = None, ceiling: str | None = None,
           roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None,
-          worktree: bool = False) -> int:
+          worktree: bool = False, readers: int | None = None) -> int:
     from context_tools.faces.context import cache_budget
+    from context_tools.faces.readers import Settings, reader_count
     from indexer.contract.errors import BadInput, RennetError
 
     try:
@@ -242,15 +243,13 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             raise BadInput(f"--root {missing[0]}: not a folder")
         token = http_token(token_env) if bind is not None else None
         budget = cache_budget(cache_bytes)
+        count = 0 if worktree else reader_count(readers)  # a --worktree server's reads write: they stay here
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     from indexer import worker_start
 
     worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
-    from context_tools.faces.readers import ReaderPool, Settings, reader_count
-
-    count = 0 if worktree else reader_count()  # a --worktree server's reads write: they stay here
     share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree)
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))

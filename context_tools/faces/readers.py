@@ -8,7 +8,8 @@ protocol, the write tools and every call of a `--worktree` server (those write w
 snapshots). A reader sends back the reply already encoded, so the server's process only
 decodes it once for `structuredContent` and passes the text on as it came.
 
-The pool starts on the first read call, in the background, so `initialize` and the first
+The pool is off unless asked for (`rennet mcp --readers N`; see `reader_count` for why). It
+starts on the first read call, in the background, so `initialize` and the first
 answers pay nothing for it: until a reader is up, read calls run in threads as before. The
 answer cache's byte budget is shared out, one part to the server's process and one to each
 reader. A reader exits when the server goes (its end of the pipe closes); one that dies is
@@ -26,12 +27,25 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 
-def reader_count() -> int:
-    """`$RENNET_MCP_READERS` (0 turns the pool off), else one per core, at most 4."""
-    value = os.environ.get("RENNET_MCP_READERS", "")
-    if value.isdigit():
-        return min(int(value), 16)
-    return min(os.cpu_count() or 1, 4)
+MAX_READERS = 16
+
+
+def reader_count(explicit: int | None = None) -> int:
+    """`rennet mcp --readers N`, else `$RENNET_MCP_READERS`, else 0: no pool. Off by default: on
+    the 2-core host it was measured on, readers took about 40% of each call's CPU out of the
+    server's process but cost 12-17% more CPU per call in all and about 45 MB each, and no
+    gain in calls/s could be told from the shared host's noise (see the MCP results page in
+    benchmarks/results); they pay where the server's process is the bottleneck (many
+    sessions, clients on other cores)."""
+    from indexer.contract.errors import BadInput
+
+    if explicit is not None:
+        value, source = str(explicit), "--readers"
+    else:
+        value, source = os.environ.get("RENNET_MCP_READERS", "0") or "0", "$RENNET_MCP_READERS"
+    if not value.isdigit() or int(value) > MAX_READERS:
+        raise BadInput(f"{source} {value!r}: give a number of reader processes from 0 to {MAX_READERS}")
+    return int(value)
 
 
 @dataclass(frozen=True)
