@@ -104,12 +104,15 @@ def test_ceiling_is_configurable_by_environment(monkeypatch):
     monkeypatch.setenv("RENNET_CEILING", "20000")
     assert configured_ceiling() == 20000
     assert configured_ceiling(4096) == 4096
+    assert configured_ceiling("16k") == 16384  # a size, like every other byte figure we take
+    monkeypatch.setenv("RENNET_CEILING", "1M")
+    assert configured_ceiling() == 1 << 20
     monkeypatch.delenv("RENNET_CEILING")
     assert configured_ceiling() == DEFAULT_CEILING
     # a ceiling that is none is refused, not replaced by the default behind the caller's back
     from indexer.contract.errors import BadInput
 
-    for bad in ("nonsense", "100", "-5", "8k"):
+    for bad in ("nonsense", "100", "-5", "8x", "8 k", "2G", "8kB"):
         monkeypatch.setenv("RENNET_CEILING", bad)
         with pytest.raises(BadInput, match=r"\$RENNET_CEILING"):
             configured_ceiling()

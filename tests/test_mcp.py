@@ -64,10 +64,22 @@ def text_of(result) -> dict:
     return json.loads(result.content[0].text)
 
 
-@pytest.fixture(scope="module")
-def stdio_session(world: World):
+def run_session(transport: str, store: str, work, *extra: str, root: str | None = None):
+    """`work(client)` against `rennet mcp` over `transport`: stdio (spawned as the client's
+    child) or streamable HTTP on loopback (spawned, then reached with its token)."""
+    if transport == "stdio":
+        return run_stdio(store, work, *extra, root=root)
+    server = HttpServer("127.0.0.1", _free_port(), store, root or tempfile.gettempdir(), None, *extra)
+    try:
+        return anyio.run(_session, client_with(server.url, server.token), work)
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="module", params=["stdio", "http"])
+def job_session(world: World, request):
     """List the tools and call each one (plus the error cases) in one spawned server whose only
-    root is the folder holding the world's repository and store."""
+    root is the folder holding the world's repository and store, over stdio and over HTTP."""
     outside = str(ROOT)
 
     async def work(client):
@@ -85,11 +97,11 @@ def stdio_session(world: World):
         }
         return tools, replies, errors
 
-    return run_stdio(world.store, work, root=str(Path(world.repo).parent))
+    return run_session(request.param, world.store, work, root=str(Path(world.repo).parent))
 
 
-def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(stdio_session):
-    tools, _, _ = stdio_session
+def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_session):
+    tools, _, _ = job_session
     table = registry()
     assert {t.name for t in tools} == WIRE_INVENTORY
     for tool in tools:
@@ -103,8 +115,8 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(stdio_se
         assert tool.annotations.destructive_hint is False
 
 
-def test_every_property_carries_its_description_at_its_own_top_level(stdio_session):
-    tools, _, _ = stdio_session
+def test_every_property_carries_its_description_at_its_own_top_level(job_session):
+    tools, _, _ = job_session
     for tool in tools:
         for name, prop in tool.input_schema["properties"].items():
             assert prop.get("description"), f"{tool.name}.{name}"
@@ -115,15 +127,15 @@ def test_every_property_carries_its_description_at_its_own_top_level(stdio_sessi
     assert "bytes" in budget["description"]
 
 
-def test_write_tools_are_not_read_only(stdio_session):
-    tools, _, _ = stdio_session
+def test_write_tools_are_not_read_only(job_session):
+    tools, _, _ = job_session
     flags = {t.name: t.annotations.read_only_hint for t in tools}
     assert flags["repo_index"] is False and flags["delta_packet"] is False and flags["dossier_build"] is False
     assert flags["context_symbol"] is True and flags["repo_snapshots"] is True
 
 
-def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(stdio_session, world: World):
-    tools, replies, errors = stdio_session
+def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(job_session, world: World):
+    tools, replies, errors = job_session
     schemas = {t.name: t.output_schema for t in tools}
     assert set(replies) | set(ANSWERED_ELSEWHERE) == AGENT_INVENTORY
     for name, result in replies.items():
@@ -146,8 +158,8 @@ def test_each_result_is_structured_content_and_text_valid_against_its_output_sch
     assert revs["feature"]["status"] == "stale" and revs["gone"]["status"] == "unknown"
 
 
-def test_typed_errors_are_tool_errors_carrying_the_code(stdio_session, world: World):
-    _, _, errors = stdio_session
+def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: World):
+    _, _, errors = job_session
     for code, result in errors.items():
         assert result.is_error is True, code
         body = text_of(result)
@@ -159,8 +171,8 @@ def test_typed_errors_are_tool_errors_carrying_the_code(stdio_session, world: Wo
     assert "pass `repo`" in hint and "server's machine" in hint
 
 
-def test_the_packet_tool_writes_the_files_rennet_delta_writes(stdio_session, world: World, tmp_path):
-    _, replies, _ = stdio_session
+def test_the_packet_tool_writes_the_files_rennet_delta_writes(job_session, world: World, tmp_path):
+    _, replies, _ = job_session
     summary = text_of(replies["delta.packet"])["data"]
     packet = Path(summary["packet_path"])
     assert packet.name == "packet.json" and packet.is_file()

@@ -3,8 +3,10 @@ reads that wait for another indexer instead of failing."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import anyio
@@ -128,3 +130,97 @@ def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp
         name, reply = out[k]
         assert reply.is_error is False
         assert any(d["name"] == name for d in reply.structured_content["data"]["definitions"]), name
+
+
+# --- reader processes -----------------------------------------------------------------------
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _maps_store(pid: int, home: str) -> bool:
+    try:
+        return home in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def _stdio_server(store: str, readers: str):
+    from mcp.client.stdio import StdioServerParameters
+
+    from tests.test_context_world import PY, ROOT, cli_env
+
+    env = {k: v for k, v in cli_env(store).items() if k != "RENNET_MCP_READERS"}  # the default: no readers
+    flag = ["--readers", readers] if readers != "0" else []
+    return StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir(),
+                                                   *flag], env=env, cwd=str(ROOT))
+
+
+def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: World):
+    """With `--readers 2` the server's read calls go to reader processes started on the first
+    read call, each with the store open on its own; their answers are those a server without
+    readers (the default) gives, byte for byte."""
+    from mcp import Client
+
+    calls = [("context_symbol", {"repo": world.repo, "name": "Flask.route"}),
+             ("context_map", {"repo": world.repo, "budget": "1k"}),
+             ("context_file", {"repo": world.repo, "path": "src/webapp/app.py", "limit": 3}),
+             ("context_symbol", {"repo": world.repo, "name": "Nope", "fuzzy": False})]  # a typed error too
+
+    async def work(readers: str):
+        async with Client(_stdio_server(world.store, readers)) as client:
+            server = next(p for p in _children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+            first = [await client.call_tool(name, args) for name, args in calls]
+            seen: list[int] = []
+            for _ in range(400):  # bounded: until a reader is up and has answered from the store
+                spawned = [p for p in _children(server) if "spawn_main" in _cmdline(p)]
+                seen = [p for p in spawned if _maps_store(p, world.store)]
+                if seen or readers == "0":
+                    break
+                async with anyio.create_task_group() as tg:
+                    for name, args in calls:
+                        tg.start_soon(client.call_tool, name, args)
+                await anyio.sleep(0.05)
+            later = [await client.call_tool(name, args) for name, args in calls]
+            return first, later, spawned, seen
+
+    first, later, spawned, seen = anyio.run(work, "2")
+    assert len(spawned) == 2 and seen, "no reader process answered from the store"
+    for _ in range(600):  # the readers go with the server (bounded wait, not a timing)
+        if not any(Path(f"/proc/{p}").exists() and "spawn_main" in _cmdline(p) for p in spawned):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"reader processes {spawned} outlived the server")
+    plain, plain_later, none, _ = anyio.run(work, "0")
+    assert none == []
+    for a, b, c in zip(later, plain, first):
+        assert a.content[0].text == b.content[0].text == c.content[0].text
+        assert a.structured_content == b.structured_content and a.is_error == b.is_error
+    assert later[-1].is_error is True and later[-1].structured_content["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("value", ["17", "-1", "two"])
+def test_a_reader_count_out_of_range_is_refused_before_serving(value, tmp_path):
+    import subprocess
+
+    from tests.test_context_world import PY, ROOT, cli_env
+
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", f"--readers={value}"], cwd=ROOT,
+                       env=cli_env(str(tmp_path)), capture_output=True, text=True, timeout=60)
+    assert p.returncode in (1, 2) and "--readers" in p.stderr and "Traceback" not in p.stderr, p.stderr

@@ -219,8 +219,9 @@ def test_mcp_worktree_default_applies_only_where_the_caller_chose_nothing():
     assert worktree_default(delta, {"base": "v1"}) == {"base": "v1", "worktree": True}
 
 
-def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path):
-    from tests.test_mcp import run_stdio, text_of
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path, transport):
+    from tests.test_mcp import run_session, text_of
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -230,7 +231,7 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
                                                               "rev": "HEAD"})
         return tools, text_of(indexed), text_of(seen), text_of(committed)
 
-    tools, indexed, seen, committed = run_stdio(str(tmp_path / "home"), work, "--worktree")
+    tools, indexed, seen, committed = run_session(transport, str(tmp_path / "home"), work, "--worktree")
     # a tool that reads the working tree writes its snapshot: the server says so
     assert tools["context_symbol"].annotations.read_only_hint is False
     assert indexed["ok"]

@@ -69,6 +69,11 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool, sp
         parser.add_argument(*flags, dest=dest, action=argparse.BooleanOptionalAction,
                             default=argparse.SUPPRESS, help=kw["help"])
         return
+    size = _size_range(t)
+    if size is not None:  # bytes or 64k: parsed here, so a bad one is a usage error like any bad option
+        kw.update(type=_size_arg(*size), metavar="BYTES")
+        parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, required=field.required, **kw)
+        return
     many = isinstance(t, (mi.ListType, mi.TupleType, mi.VarTupleType, mi.SetType, mi.FrozenSetType))
     if many:
         t, _ = _unwrap(t.item_type) if hasattr(t, "item_type") else (mi.AnyType(), "")
@@ -97,6 +102,34 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool, sp
         if spelled:
             kw.setdefault("metavar", dest.split("_")[-1].upper())
         parser.add_argument(*flags, dest=dest, default=argparse.SUPPRESS, required=field.required, **kw)
+
+
+def _size_range(t: Any) -> tuple[int, int] | None:
+    """(low, high) of a size field (`context_tools.faces.sizes`): an int in range or a string of
+    the size pattern; None for any other type."""
+    from context_tools.faces.sizes import SIZE_PATTERN
+
+    if not isinstance(t, mi.UnionType) or len(t.types) != 2:
+        return None
+    ints = [x for x in t.types if isinstance(x, mi.IntType)]
+    strs = [x for x in t.types if isinstance(x, mi.StrType) and x.pattern == SIZE_PATTERN]
+    if not ints or not strs:
+        return None
+    return ints[0].ge or 0, ints[0].le if ints[0].le is not None else 1 << 62
+
+
+def _size_arg(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        from context_tools.faces.sizes import parse_size
+        from indexer.contract.errors import BadInput
+
+        try:
+            return parse_size(text, what="", low=low, high=high)  # argparse names the option
+        except BadInput as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+
+    parse.__name__ = "size"
+    return parse
 
 
 _OPTION = "_option_"  # dest prefix of the option spelling of a positional field
@@ -284,13 +317,18 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
             _common(p, json_flag=False)
             p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
                            help="serve streamable HTTP on a loopback address instead of stdio (a token is required)")
-            p.add_argument("--ceiling", type=int, default=None, help="reply ceiling in bytes (default 8192)")
+            p.add_argument("--ceiling", metavar="BYTES", default=None,
+                           help="reply ceiling in bytes, k/M/G suffix accepted in powers of 1024 (default 8k, "
+                                "$RENNET_CEILING)")
             p.add_argument("--worktree", action="store_true", default=False,
                            help="answer from the checkout's working tree unless a call names a rev, head or "
                                 "workspace (its tools then write working-tree snapshots)")
             p.add_argument("--cache-bytes", metavar="BYTES", default=None,
-                           help="byte budget of the answer cache, k/M/G suffix accepted (default 512M, "
-                                "$RENNET_CACHE_BYTES)")
+                           help="byte budget of the answer cache, k/M/G suffix accepted in powers of 1024 (default "
+                                "512M, $RENNET_CACHE_BYTES)")
+            p.add_argument("--readers", metavar="N", type=int, default=None,
+                           help="answer read tools in N reader processes, so reads use every core (default 0, "
+                                "$RENNET_MCP_READERS; worth it when many sessions keep the server busy)")
             p.add_argument("--root", metavar="DIR", action="append", default=None,
                            help="serve only repositories under DIR (repeatable; default: the current folder)")
             p.add_argument("--token-env", metavar="NAME", default=None,
@@ -447,7 +485,7 @@ def _main(argv: list[str]) -> int:
 
         return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
                      token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"),
-                     worktree=ns.get("worktree", False))
+                     worktree=ns.get("worktree", False), readers=ns.get("readers"))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()

@@ -20,6 +20,8 @@ _WIDTH = 100  # the built-in verbs' help is wrapped at a fixed width, whatever t
 def _branch(prop: dict[str, Any]) -> dict[str, Any]:
     """The non-null branch of an optional property (`anyOf: [X, null]`), merged with the outer keys."""
     rest = [b for b in prop.get("anyOf", ()) if b.get("type") != "null"]
+    if len(rest) > 1:  # a union (a size: integer or string): its branches, without the null
+        return {**prop, "anyOf": rest}
     if len(rest) != 1:
         return prop
     merged = {k: v for k, v in prop.items() if k != "anyOf"}
@@ -35,7 +37,7 @@ def _type_name(prop: dict[str, Any]) -> str:
     if isinstance(kind, list):
         return " or ".join(kind)
     if kind is None and "anyOf" in prop:
-        return " or ".join(_type_name(b) for b in prop["anyOf"])
+        return " or ".join(_type_name(b) + _bounds(b) for b in prop["anyOf"])
     return kind or "JSON"
 
 
@@ -45,6 +47,8 @@ def _bounds(prop: dict[str, Any]) -> str:
         parts.append(f">= {prop['minimum']}")
     if "maximum" in prop:
         parts.append(f"<= {prop['maximum']}")
+    if "pattern" in prop:
+        parts.append(f"`{prop['pattern']}`")
     return f" ({', '.join(parts)})" if parts else ""
 
 

@@ -34,20 +34,21 @@ def default_home(explicit: str | os.PathLike | None = None) -> Path:
 DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 
 
+MAX_CACHE_BYTES = 1 << 40
+
+
 def cache_budget(explicit: str | int | None = None) -> int:
     """The answer cache's byte budget: `--cache-bytes`, else `$RENNET_CACHE_BYTES`, else 512 MiB.
-    A whole number of bytes, or with a k, M or G suffix (powers of 1024)."""
-    value = str(explicit) if explicit is not None else os.environ.get("RENNET_CACHE_BYTES", "")
-    if not value:
-        return DEFAULT_CACHE_BYTES
-    text = value.strip()
-    scale = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 1)
-    digits = text[:-1] if scale > 1 else text
-    if not digits.isdigit():
-        from indexer.contract.errors import BadInput
+    A size (`context_tools.faces.sizes`: bytes, or with a k, M or G suffix in powers of 1024)."""
+    from context_tools.faces.sizes import parse_size
 
-        raise BadInput(f"cache budget {value!r} is not a size: give bytes, or a number with k, M or G")
-    return int(digits) * scale
+    if explicit is not None:
+        value, source = explicit, "--cache-bytes"
+    else:
+        value, source = os.environ.get("RENNET_CACHE_BYTES", ""), "$RENNET_CACHE_BYTES"
+        if not value:
+            return DEFAULT_CACHE_BYTES
+    return parse_size(value, what=source, low=0, high=MAX_CACHE_BYTES)
 
 
 class Memo:

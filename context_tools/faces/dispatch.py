@@ -54,7 +54,14 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
     try:
         return msgspec.convert(raw, row.input, strict=True)
     except msgspec.ValidationError as exc:
-        raise BadInput(f"{row.id}: {exc}") from None
+        raise BadInput(f"{row.id}: {_said_plainly(str(exc))}") from None
+
+
+def _said_plainly(message: str) -> str:
+    """msgspec's message, with a size field's pattern said in words."""
+    from context_tools.faces.sizes import SIZE_PATTERN, SPELLING
+
+    return message.replace(f"Expected `str` matching regex {SIZE_PATTERN!r}", f"not a size: give {SPELLING}")
 
 
 # an input naming any of these chose what to read: the face's working-tree default stays out

@@ -12,6 +12,10 @@ authority. A reply carries the same object twice: as `structuredContent` and as 
 text of its one text block, for clients that read only text. A typed error is a tool error
 (`isError`) holding the error envelope, so the typed code travels with it.
 
+With `--readers N`, read tools are answered by reader processes (`context_tools.faces.readers`),
+started in the background on the first read call, so reads use every core; the protocol, the
+write tools and a `--worktree` server's calls stay in this process.
+
 Paths a client names must lie under the server's roots (`--root DIR...`, default the
 current folder) or a root the client declared; anything else is a typed `forbidden`.
 Nothing but the SDK's server module loads before the first call needs it: the tool list
@@ -26,14 +30,15 @@ import sys
 from typing import Any, Sequence
 
 from context_tools.faces.dispatch import Executor, encode_wire
+from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import PATH_FIELDS, Roots, file_uri_path
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
 
 SERVER_NAME = "rennet-context"
-# Calls served at once, each in its own thread and LMDB read transaction: reads use both cores
-# worth of waiting on the store and Git, and a call that must index runs beside the others.
+# Calls served at once, each in its own thread (a read's thread waits on a reader process, or
+# runs the read itself until the readers are up); a call that must index runs beside the others.
 CONCURRENT_CALLS = 8
 
 
@@ -109,13 +114,39 @@ async def client_roots(ctx: Any) -> list[str]:
     return [path for path in found if path]
 
 
-def build_server(executor: Executor, table: Registry | None = None) -> Any:
+def reply_of_encoded(wire: bytes, ok: bool) -> Any:
+    """A reply a reader process encoded: decoded once for `structuredContent`, its text as it came."""
+    import mcp_types as types
+    import msgspec
+
+    return types.CallToolResult(content=[types.TextContent(text=wire.decode())],
+                                structured_content=msgspec.json.decode(wire), is_error=not ok)
+
+
+def build_server(executor: Executor, table: Registry | None = None, readers: ReaderPool | None = None) -> Any:
     import anyio
     import anyio.to_thread
     from mcp.server.lowlevel import Server
 
     tools = Tools(table, executor.worktree)
     calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
+    waiting = anyio.CapacityLimiter(CONCURRENT_CALLS)
+
+    async def on_reader(row: Command, arguments: dict[str, Any], declared: list[str]) -> Any:
+        """The call answered by a reader process, or None when no reader is up (yet)."""
+        if readers is None or row.authority != "read" or executor.worktree:
+            return None
+        readers.start()
+        if readers.alive == 0:
+            return None
+
+        def call() -> tuple[bool, bytes] | None:
+            conn = readers.acquire(wait=True)
+            return None if conn is None else readers.call(conn, row.id, arguments, declared)
+
+        # its own limiter: a thread waiting on a reader's pipe must not hold a slot an index needs
+        answer = await anyio.to_thread.run_sync(call, limiter=waiting)
+        return None if answer is None else reply_of_encoded(answer[1], answer[0])
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         import mcp_types as types
@@ -133,6 +164,9 @@ def build_server(executor: Executor, table: Registry | None = None) -> Any:
         if executor.roots is not None and any(
                 isinstance(arguments.get(f), str) and not executor.roots.admits(arguments[f]) for f in PATH_FIELDS):
             declared = await client_roots(ctx)
+        answered = await on_reader(row, arguments, declared)
+        if answered is not None:
+            return answered
         reply = await anyio.to_thread.run_sync(lambda: executor.run(row.id, arguments, client_roots=declared),
                                                limiter=calls)
         return reply_of(reply.wire, reply.ok)
@@ -193,10 +227,11 @@ def http_token(token_env: str | None) -> tuple[str, bool]:
     return value, False
 
 
-def serve(store: str | None = None, http: str | None = None, ceiling: int | None = None,
+def serve(store: str | None = None, http: str | None = None, ceiling: str | None = None,
           roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None,
-          worktree: bool = False) -> int:
+          worktree: bool = False, readers: int | None = None) -> int:
     from context_tools.faces.context import cache_budget
+    from context_tools.faces.readers import Settings, reader_count
     from indexer.contract.errors import BadInput, RennetError
 
     try:
@@ -208,14 +243,17 @@ def serve(store: str | None = None, http: str | None = None, ceiling: int | None
             raise BadInput(f"--root {missing[0]}: not a folder")
         token = http_token(token_env) if bind is not None else None
         budget = cache_budget(cache_bytes)
+        count = 0 if worktree else reader_count(readers)  # a --worktree server's reads write: they stay here
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     from indexer import worker_start
 
     worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
-    executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=budget, worktree=worktree)
-    server = build_server(executor)
+    share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
+    executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree)
+    pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
+    server = build_server(executor, readers=pool if count else None)
     if bind is None or token is None:  # one without the other: stdio has no token
         return _serve_stdio(server)
     return _serve_http(server, *bind, token=token)

@@ -207,7 +207,10 @@ def _hoisted(prop: dict[str, Any]) -> dict[str, Any]:
         for key in ("description", "examples"):
             if key in branch:
                 out.setdefault(key, branch.pop(key))
-        new_branches.append(branch)
+        if set(branch) == {"anyOf"}:  # a described union inside an optional: one flat list of branches
+            new_branches.extend(branch["anyOf"])
+        else:
+            new_branches.append(branch)
     out["anyOf"] = new_branches
     return {k: out[k] for k in sorted(out, key=lambda k: k != "description")}  # description first, as elsewhere
 

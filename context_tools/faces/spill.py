@@ -1,7 +1,7 @@
 """The universal ceiling on agent-facing replies, and the spill folder behind it.
 
-A reply whose complete serialization exceeds the ceiling (8 kB by default,
-`$RENNET_CEILING` or `rennet mcp --ceiling N` to change) is written whole to
+A reply whose complete serialization exceeds the ceiling (8k = 8192 bytes by default,
+`$RENNET_CEILING` or `rennet mcp --ceiling SIZE` to change, e.g. `16k`) is written whole to
 `<store home>/spill/<UTC time>-<command>-<digest>.json` and the reply becomes
 `{"head", "note", "path", "bytes"}`: the first bytes of the serialized result,
 what happened, where the file is, and its size; and `cursors`, the next-page cursors the
@@ -42,24 +42,22 @@ NOT_WRITTEN = ("Result exceeded the inline ceiling of {ceiling} bytes and was no
 
 
 MIN_CEILING = 512  # the spill envelope itself must fit
+MAX_CEILING = 1 << 30  # past this nothing is ever spilled: a typo, not a ceiling
 
 
-def configured_ceiling(explicit: int | None = None) -> int:
-    """`--ceiling`, else `$RENNET_CEILING`, else 8 kB. One that is not a whole number of at
-    least MIN_CEILING bytes is bad_input: a server never runs under a ceiling other than
-    the one asked for."""
+def configured_ceiling(explicit: int | str | None = None) -> int:
+    """`--ceiling`, else `$RENNET_CEILING`, else 8k: a size (`context_tools.faces.sizes`, so
+    `16k` is 16384 bytes) from MIN_CEILING to MAX_CEILING; any other is bad_input: a server
+    never runs under a ceiling other than the one asked for."""
+    from context_tools.faces.sizes import parse_size
+
     if explicit is not None:
-        value, source = str(explicit), "--ceiling"
+        value, source = explicit, "--ceiling"
     else:
         value, source = os.environ.get("RENNET_CEILING", ""), "$RENNET_CEILING"
         if not value:
             return DEFAULT_CEILING
-    if not value.isdigit() or int(value) < MIN_CEILING:
-        from indexer.contract.errors import BadInput
-
-        raise BadInput(f"{source} {value!r} is not a ceiling: give a whole number of bytes, {MIN_CEILING} "
-                       "or more (the spill envelope must fit)")
-    return int(value)
+    return parse_size(value, what=source, low=MIN_CEILING, high=MAX_CEILING)
 
 
 def spill_dir(home: Path) -> Path:

@@ -267,7 +267,7 @@ def repo_map(input: MapInput, ctx: CallContext) -> Result:
     if name is not None:
         return _map_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
-    budget = input.budget or ctx.cap("budget")
+    budget = input.budget_bytes or ctx.cap("budget")
     per_file = ctx.cap("symbols_per_file")
     r = _ranked(ctx, snap, input.focus)
     focus = frozenset(input.focus)
@@ -306,7 +306,7 @@ class WorkspaceMap(Struct):
 
 def _map_across(input: MapInput, ctx: CallContext, name: str) -> Result:
     scope = open_workspace(ctx, name)
-    budget = input.budget or ctx.cap("budget")
+    budget = input.budget_bytes or ctx.cap("budget")
     per_file = ctx.cap("symbols_per_file")
     ranked = [(m, _ranked(ctx, m.snap, input.focus)) for m in scope.readable]
     focus = frozenset(input.focus)

@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 from msgspec import Meta, Struct
 
 from context_tools.faces.registry import CliShape, Command, Exposure
+from context_tools.faces.sizes import SIZE_PATTERN, parse_size, show
+from indexer.contract.errors import BadInput
 
 Target = Annotated[str, Meta(min_length=1, description="repository path on the machine running Rennet (work tree, folder "
                                          "in one, or bare repository; over MCP, under one of the server's roots); "
@@ -48,14 +50,31 @@ class OverviewInput(Struct, forbid_unknown_fields=True, kw_only=True):
     cursor: Cursor | None = None
 
 
+MAP_BUDGET = (256, 64 * 1024)
+MapBudget = Annotated[int, Meta(ge=MAP_BUDGET[0], le=MAP_BUDGET[1])] | Annotated[str, Meta(pattern=SIZE_PATTERN)]
+
+
 class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Target | None = None
     rev: TargetRev | None = None
     worktree: Worktree = False
     workspace: Workspace | None = None
     focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
-    budget: Annotated[int, Meta(ge=256, le=65536, description="size of the map in bytes of text (default 4096)")] | None = None
+    budget: Annotated[MapBudget, Meta(description=(
+        f"size of the map in bytes of text, {show(MAP_BUDGET[0])} to {show(MAP_BUDGET[1])} (default 4096): "
+        "a whole number, or a string with a k suffix in powers of 1024 (\"16k\" is 16384 bytes)"))] | None = None
     cursor: Cursor | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.budget, str):  # handlers see bytes, whichever spelling came in
+            try:
+                self.budget = parse_size(self.budget, what="budget", low=MAP_BUDGET[0], high=MAP_BUDGET[1])
+            except BadInput as exc:
+                raise ValueError(f"{exc.message} - at `$.budget`") from None
+
+    @property
+    def budget_bytes(self) -> int | None:
+        return None if self.budget is None else int(self.budget)
 
 
 class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):

@@ -1,0 +1,151 @@
+"""Reader processes: the MCP server's read calls answered on every core.
+
+The server's calls run in threads of its one process, so their Python (decoding, the
+handler, encoding the reply) takes turns under the GIL however many cores there are. A small
+pool of reader processes, each with its own executor on the same store home (LMDB serves
+readers in any number of processes), answers read tools; the server's process keeps the
+protocol, the write tools and every call of a `--worktree` server (those write working-tree
+snapshots). A reader sends back the reply already encoded, so the server's process only
+decodes it once for `structuredContent` and passes the text on as it came.
+
+The pool is off unless asked for (`rennet mcp --readers N`; see `reader_count` for why). It
+starts on the first read call, in the background, so `initialize` and the first
+answers pay nothing for it: until a reader is up, read calls run in threads as before. The
+answer cache's byte budget is shared out, one part to the server's process and one to each
+reader. A reader exits when the server goes (its end of the pipe closes); one that dies is
+not replaced, and its calls go back to threads.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+
+MAX_READERS = 16
+
+
+def reader_count(explicit: int | None = None) -> int:
+    """`rennet mcp --readers N`, else `$RENNET_MCP_READERS`, else 0: no pool. Off by default: on
+    the 2-core host it was measured on, readers took about 40% of each call's CPU out of the
+    server's process but cost 12-17% more CPU per call in all and about 45 MB each, and no
+    gain in calls/s could be told from the shared host's noise (see the MCP results page in
+    benchmarks/results); they pay where the server's process is the bottleneck (many
+    sessions, clients on other cores)."""
+    from indexer.contract.errors import BadInput
+
+    if explicit is not None:
+        value, source = str(explicit), "--readers"
+    else:
+        value, source = os.environ.get("RENNET_MCP_READERS", "0") or "0", "$RENNET_MCP_READERS"
+    if not value.isdigit() or int(value) > MAX_READERS:
+        raise BadInput(f"{source} {value!r}: give a number of reader processes from 0 to {MAX_READERS}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a reader's executor is built from (picklable: it crosses to a spawned process)."""
+
+    store: str | None
+    ceiling: int | None
+    roots: tuple[str, ...] | None
+    cache_bytes: int
+
+
+def serve_reads(conn: Connection, settings: Settings) -> None:
+    """A reader's loop: (command id, input, client roots) in, (ok, encoded reply) out, until
+    the server closes the pipe."""
+    from context_tools.faces.dispatch import Executor, encode_wire
+    from context_tools.faces.registry import registry
+    from context_tools.faces.roots import Roots
+
+    registry()  # loaded before "ready": the first call pays no import
+    roots = Roots(settings.roots) if settings.roots is not None else None
+    executor = Executor("mcp", store=settings.store, ceiling=settings.ceiling, roots=roots,
+                        cache_bytes=settings.cache_bytes)
+    conn.send(b"ready")
+    while True:
+        try:
+            command_id, raw, declared = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        reply = executor.run(command_id, raw, client_roots=declared)
+        try:
+            conn.send((reply.ok, encode_wire(reply.wire)))
+        except (BrokenPipeError, OSError):
+            return
+
+
+class ReaderPool:
+    """Up to `size` reader processes, started on first use; `acquire` hands out an idle one."""
+
+    def __init__(self, size: int, settings: Settings) -> None:
+        self.size = size
+        self.settings = settings
+        self._idle: list[Connection] = []
+        self._ready = threading.Semaphore(0)
+        self._lock = threading.Lock()
+        self._started = False
+        self.alive = 0
+
+    def start(self) -> None:
+        """Spawn the readers in the background (once)."""
+        with self._lock:
+            if self._started or self.size <= 0:
+                return
+            self._started = True
+        threading.Thread(target=self._spawn, name="rennet-readers", daemon=True).start()
+
+    def _spawn(self) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")  # a fork of a threaded server is not safe
+        for _ in range(self.size):
+            parent, child = ctx.Pipe()
+            process = ctx.Process(target=serve_reads, args=(child, self.settings), daemon=True,
+                                  name="rennet-reader")
+            try:
+                process.start()
+                child.close()
+                if parent.recv() != b"ready":
+                    continue
+            except (EOFError, OSError):
+                continue
+            with self._lock:
+                self.alive += 1
+            self.release(parent)
+
+    def acquire(self, wait: bool) -> Connection | None:
+        """An idle reader; with `wait`, blocks until one is idle (None once none is alive)."""
+        while True:
+            if not self._ready.acquire(blocking=wait, timeout=1 if wait else None):
+                if not wait or self.alive == 0:
+                    return None
+                continue
+            with self._lock:
+                return self._idle.pop()
+
+    def release(self, conn: Connection) -> None:
+        with self._lock:
+            self._idle.append(conn)
+        self._ready.release()
+
+    def call(self, conn: Connection, command_id: str, raw: Any, declared: Iterable[str]) -> tuple[bool, bytes] | None:
+        """Run one call on `conn`'s reader: (ok, encoded reply), or None when the reader is gone
+        (it is then dropped, not handed out again)."""
+        try:
+            conn.send((command_id, raw, list(declared)))
+            ok, wire = conn.recv()
+        except (EOFError, OSError):
+            with self._lock:
+                self.alive -= 1
+            conn.close()
+            return None
+        self.release(conn)
+        return ok, wire
