@@ -290,7 +290,7 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
     root.add_argument("--version", action=_Version)
     _common(root, json_flag=False)
     # the epilog lists the verbs by section in the order of use: no second, alphabetic list above it
-    subs = root.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser, help=argparse.SUPPRESS)
+    subs = root.add_subparsers(dest="verb", metavar="COMMAND", prog="rennet", parser_class=_Parser, help=argparse.SUPPRESS)
 
     def builtin(name: str, help_text: str) -> argparse.ArgumentParser:
         return subs.add_parser(name, help=help_text, description=help_text, formatter_class=HelpFormat,
