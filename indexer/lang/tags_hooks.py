@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
-from indexer.model import Base, ImportSpec, Occurrence
+from indexer.model import Base, ImportSpec, Occurrence, Symbol
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -31,6 +31,7 @@ class Definition(Protocol):
 class Facts(Protocol):
     """What a `finish` hook reads and writes of the facts of one tree."""
 
+    symbols: list[Symbol]
     imports: list[ImportSpec]
     exported_as: list[tuple[str, str]]
     es_module: bool
