@@ -9,7 +9,8 @@ from indexer.lang.language import Language
 # 2: file- and namespace-scope variables and constants; class, struct and function template
 #    specialisations; export/convention/attribute macros before a declaration; calls, macro
 #    invocations and locals no longer functions or methods
-VERSION = "2"
+# 3: the bases each class and struct declares (`BlobFacts.bases`)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="cpp",
