@@ -70,7 +70,8 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
         names = top.get(path)
         if names is None:
             s = summary(path)
-            listed = s.symbols if isinstance(s, BlobFacts) else s.symbol_list() if s is not None else []
+            # full facts loaded for assembly hold their symbols as JSON too: `symbol_list` reads either
+            listed = s.symbol_list() if s is not None else []
             names = top[path] = frozenset(x.name for x in listed if not x.container)
         return name in names
 
@@ -105,7 +106,7 @@ class _Classes:
                 s = self.summary(f.path)
                 if s is None or s.language not in self._LANGUAGES:
                     continue
-                for sym in s.symbols if isinstance(s, BlobFacts) else s.symbol_list():
+                for sym in s.symbol_list():
                     if sym.kind in CLASS_KINDS:
                         found.setdefault(sym.name, []).append((f.path, sym.qualified))
             self._named = found
