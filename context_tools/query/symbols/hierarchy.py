@@ -50,9 +50,14 @@ class _Classes:
 
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
+        self._named: dict[str, list[tuple[str, str]]] = {}
 
     def named(self, name: str) -> list[tuple[str, str]]:
-        return sorted((p, s.qualified) for p, s in self.snap.definitions(name) if s.kind in CLASS_KINDS)
+        found = self._named.get(name)
+        if found is None:
+            found = self._named[name] = sorted((p, s.qualified) for p, s in self.snap.definitions(name)
+                                               if s.kind in CLASS_KINDS)
+        return found
 
     def package(self, path: str) -> str:
         facts = self.snap.core_facts(path)

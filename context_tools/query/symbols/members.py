@@ -50,6 +50,7 @@ class MemberSites:
                          if (facts := snap.core_facts(p)) is not None and facts.package_name}
         self._h: Hierarchy | None = None
         self._symbols: dict[str, list[Symbol]] = {}
+        self._members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
 
     @property
     def h(self) -> Hierarchy:
@@ -63,12 +64,18 @@ class MemberSites:
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
-            cls = self.enclosing(path, occ.line) if implicit_self else None
-            found = self.member(cls, self.simple) if cls is not None else None
-            if found is None:
+            if not implicit_self:  # a PHP bare name is a function's
                 return ("name_match", "bare name, not a method's") if self.methods_only and how in BOUND else False
-            assert cls is not None
-            return self._judge(found, cls, path, how, "bare name")
+            # the innermost class with such a member, out to the classes enclosing it (an inner
+            # class calls its outer class's methods bare); none: the file decides (a static
+            # import, C#'s `using static`, a top-level function)
+            cls = self.enclosing(path, occ.line)
+            while cls is not None:
+                found = self.member(cls, self.simple)
+                if found is not None:
+                    return self._judge(found, cls, path, how, "bare name")
+                cls = self._outer(cls)
+            return False
         receiver = syntax.receiver
         if not receiver:
             return ("name_match", "attribute of an untyped receiver") if how in BOUND else False
@@ -114,11 +121,18 @@ class MemberSites:
         """The member `name` of the class (of its bases only: `super`), and its file."""
         if cls is None:
             return None
-        for c in self.h.after(cls) if bases_only else self.h.mro(cls):
-            found = self.h.member_at(c, name)
-            if found is not None:
-                return found
-        return None
+        key = (cls.key, name, bases_only)
+        if key not in self._members:
+            self._members[key] = next((found for c in (self.h.after(cls) if bases_only else self.h.mro(cls))
+                                       if (found := self.h.member_at(c, name)) is not None), None)
+        return self._members[key]
+
+    def _outer(self, cls: Cls) -> Cls | None:
+        """The class the class is written in, in its file."""
+        container = cls.sym.container
+        simple = container.rsplit(".", 1)[-1]
+        found = [s for p, s in self.snap.definitions(simple) if p == cls.path and s.qualified == container and is_class(s)]
+        return Cls(cls.path, found[0]) if container and found else None
 
     def enclosing(self, path: str, line: int) -> Cls | None:
         """The class a line of the file is written in: the innermost definition holding it, if

@@ -196,9 +196,10 @@ class _BySyntax:
         self.members = MemberSites(snap, defs, simple, classes)
 
     def through_classes(self, path: str) -> bool:
-        """Is the file's language one whose sites the class hierarchy may tie to a definition
-        its file neither defines nor imports (`this.handle()` in a subclass of a subclass)?"""
-        return _rules_of(self.snap, path).language in MEMBER_LANGUAGES
+        """Does the class hierarchy decide the file's sites of the members asked, also where
+        the file neither defines nor imports them (`this.handle()` in a subclass of a
+        subclass)? In Java, C#, PHP, Ruby and C++."""
+        return self.members.methods_only and _rules_of(self.snap, path).language in MEMBER_LANGUAGES
 
     def decide(self, path: str, occ: Occurrence, how: str) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
