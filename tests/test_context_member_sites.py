@@ -38,9 +38,9 @@ def test_each_site_says_which_binding_decided_it():
     # App.java neither imports Base.java nor shares its package: the inherits edges tie it
     assert handle[("App.java", 8)] == ("import", "`this` in App, which inherits it from Base")
     php = _rules("php", "save")
-    assert php[("User.php", 16)] == ("same_file", "`this` in App\\Models.User")
-    assert php[("User.php", 17)] == ("name_match", "attribute of an untyped receiver")
-    assert _rules("php", "touch")[("User.php", 18)] == ("name_match", "bare name, not a method's")
+    assert php[("User.php", 18)] == ("same_file", "`this` in App\\Models.User")
+    assert php[("User.php", 19)] == ("name_match", "attribute of an untyped receiver")
+    assert _rules("php", "touch")[("User.php", 20)] == ("name_match", "bare name, not a method's")
     assert _rules("cpp", "make")[("circle.cpp", 5)] == (
         "import", "bare name in geo.Circle, which inherits it from geo.Shape")
 

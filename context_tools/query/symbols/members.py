@@ -51,6 +51,7 @@ class MemberSites:
         self._h: Hierarchy | None = None
         self._symbols: dict[str, list[Symbol]] = {}
         self._members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
+        self._aliases: dict[tuple[str, str], bool] = {}
 
     @property
     def h(self) -> Hierarchy:
@@ -64,8 +65,10 @@ class MemberSites:
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
+            if not self.methods_only:  # a class's or a function's name: its file decides
+                return False
             if not implicit_self:  # a PHP bare name is a function's
-                return ("name_match", "bare name, not a method's") if self.methods_only and how in BOUND else False
+                return ("name_match", "bare name, not a method's") if how in BOUND else False
             # the innermost class with such a member, out to the classes enclosing it (an inner
             # class calls its outer class's methods bare); none: the file decides (a static
             # import, C#'s `using static`, a top-level function)
@@ -89,8 +92,8 @@ class MemberSites:
                 return "name_match", f"`{word}` in {cls.sym.qualified}, which has no member {self.simple}"
             return self._judge(found, cls, path, how, f"`{word}`")
         last = receiver[-1]
-        if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages:
-            return False  # the definition's class (or a subclass reaching it), or its namespace
+        if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages or self._alias(path, last):
+            return False  # the definition's class (or a subclass reaching it), its namespace, or an import's alias
         named = [Cls(p, s) for p, s in self.snap.definitions(last) if is_class(s)]
         if named:
             for c in named:
@@ -126,6 +129,15 @@ class MemberSites:
             self._members[key] = next((found for c in (self.h.after(cls) if bases_only else self.h.mro(cls))
                                        if (found := self.h.member_at(c, name)) is not None), None)
         return self._members[key]
+
+    def _alias(self, path: str, name: str) -> bool:
+        """Does an import of the file bind `name` as an alias (`use App\\Models\\User as U;`,
+        `using U = Shop.Models.User;`)? Its file's imports decide what it names."""
+        key = (path, name)
+        if key not in self._aliases:
+            facts = self.snap.import_facts(path)
+            self._aliases[key] = any(name in spec.aliases for spec in (facts.imports if facts else ()))
+        return self._aliases[key]
 
     def _outer(self, cls: Cls) -> Cls | None:
         """The class the class is written in, in its file."""
