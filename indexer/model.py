@@ -89,13 +89,18 @@ class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
         return alias or self.names[i]
 
 
-class Base(Struct, frozen=True, array_like=True, gc=False):
+class Base(Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
     """A base a class-like definition declares, as written (indexer/resolve/hierarchy.py
     resolves it): `class App(web.Base)` -> Base("App", "web.Base", 1)."""
 
     cls: str  # the class's qualified name inside its file (container and name, dotted)
-    base: str  # the base as written, dotted (`web.Base`), without generic arguments
+    # the base as written, without generic arguments: dotted (`web.Base`), or with its
+    # language's own separator (Ruby and C++ `a::B`, PHP `\A\B`)
+    base: str
     line: int  # 1-based line of the base
+    # how it is declared, where the order of a class's ancestors depends on it: Ruby "include",
+    # "extend", "prepend" (a superclass: ""); PHP "use" (a trait); "" for any other base
+    relation: str = ""
 
 
 class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default costs no bytes

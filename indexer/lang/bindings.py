@@ -75,7 +75,7 @@ class Scopes:
 
 
 def _table() -> dict[str, Bindings]:
-    from indexer.lang.c.bindings import CBindings
+    from indexer.lang.c.bindings import CBindings, CppBindings
     from indexer.lang.csharp.bindings import CSharpBindings
     from indexer.lang.go.bindings import GoBindings
     from indexer.lang.java.bindings import JavaBindings
@@ -89,7 +89,7 @@ def _table() -> dict[str, Bindings]:
     c = CBindings()
     return {"python": PythonBindings(), "javascript": js, "typescript": js, "tsx": js, "go": GoBindings(),
             "rust": RustBindings(), "php": PhpBindings(), "csharp": CSharpBindings(), "ruby": RubyBindings(),
-            "java": JavaBindings(), "c": c, "cpp": c}
+            "java": JavaBindings(), "c": c, "cpp": CppBindings()}
 
 
 _TABLE: dict[str, Bindings] = {}

@@ -59,6 +59,9 @@ class Bindings:
     any_case_kinds: frozenset[str] = frozenset()
     # the names a method's body calls its own instance or class by (`self`, `cls`, `this`)
     instance_names: frozenset[str] = frozenset()
+    # a bare name in a method is a member of its class when the class has one, as `this.name`
+    # is (Java, C#, C++, Ruby; a PHP bare name is a function's, a Python one a variable's)
+    implicit_self = False
 
     def file_own(self, spec: ImportSpec) -> bool:
         """Are the import's names the importing file's own, re-exported to no importer of it?"""
@@ -211,7 +214,8 @@ class Bindings:
 class SiteSyntax(NamedTuple):
     """How a site is written: `bare` (a name alone), `attribute` (`x.name`: `receiver` the
     dotted names before it, () when it is no dotted name: a call's result, a subscript), or
-    `keyword` (a keyword argument's name: `f(name=...)`, no use of a definition); `called` when
+    `keyword` (no use of a definition: a keyword or named argument's name, `f(name=...)`,
+    `f(name: ...)`; a PHP `$name` variable); `called` when
     the receiver is what a call of `receiver` returns (`pkg.Headers(...).get`)."""
 
     form: str

@@ -9,6 +9,9 @@ reaches several. A base bound by an import that reaches no file of the tree keep
 status (`external` or `unresolved`), a builtin (`object`, `Exception`) is `external`, and any
 other unbound name is `unresolved`: kept, and marked as imports are.
 
+Java, C#, PHP, Ruby and C++ name a base through their scopes (namespaces, packages, enclosing
+classes, includes): indexer/resolve/scoped_bases.py.
+
 JavaScript and TypeScript (`extends`, `implements`, an interface's `extends`): the same, by
 their imports (`import { Base as B } from "./web"`, `import * as web`, `const web =
 require("./web")` for `web.Base`); a default import lands on its file under the name
@@ -23,7 +26,9 @@ from typing import Callable, Iterable, Mapping
 from msgspec import Struct
 
 from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, UnresolvedImport
-from indexer.store.facts_table import summaries_of
+from indexer.resolve.scoped_bases import LANGUAGES as SCOPED
+from indexer.resolve.scoped_bases import ClassIndex, resolve_scoped
+from indexer.store.facts_table import Summary, summaries_of
 
 
 class Inherits(Struct, frozen=True, gc=False):
@@ -33,7 +38,8 @@ class Inherits(Struct, frozen=True, gc=False):
     line: int
     status: str  # resolved external unresolved
     target: str = ""  # the base's file, when resolved
-    base: str = ""  # the base's name there, when resolved
+    base: str = ""  # the base's qualified name there, when resolved
+    relation: str = ""  # as the class declares it (`Base.relation`): Ruby's include, PHP's use, ...
 
 
 _KINDS = frozenset({"python", "js"})  # the import kinds a base is bound by
@@ -64,21 +70,69 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
         names = top.get(path)
         if names is None:
             s = summary(path)
-            listed = s.symbols if isinstance(s, BlobFacts) else s.symbol_list() if s is not None else []
+            # full facts loaded for assembly hold their symbols as JSON too: `symbol_list` reads either
+            listed = s.symbol_list() if s is not None else []
             names = top[path] = frozenset(x.name for x in listed if not x.container)
         return name in names
 
+    scoped = any((s := summary(p)) is not None and s.language in SCOPED for p in declaring)
+    index = _Classes(record, summary) if scoped else None
     out: list[Inherits] = []
     for path in declaring:
         full = facts[path]
-        out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []), defines)
+        out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []),
+                             defines, index)
     return out
 
 
+class _Classes:
+    """The map's classes as assembly has them (`ClassIndex`): the symbols of every file of a
+    language with classes, decoded once, on first need."""
+
+    _LANGUAGES = SCOPED | {"c"}  # a C++ base may be a struct of a header read as C
+
+    def __init__(self, record: SnapshotRecord, summary: Callable[[str], Summary | None]) -> None:
+        self.record = record
+        self.summary = summary
+        self._named: dict[str, list[tuple[str, str]]] | None = None
+        self._edges: dict[str, list[Edge]] | None = None
+
+    def named(self, name: str) -> list[tuple[str, str]]:
+        if self._named is None:
+            from indexer.lang.declared_bases import CLASS_KINDS
+
+            found: dict[str, list[tuple[str, str]]] = {}
+            for f in self.record.files:
+                s = self.summary(f.path)
+                if s is None or s.language not in self._LANGUAGES:
+                    continue
+                for sym in s.symbol_list():
+                    if sym.kind in CLASS_KINDS:
+                        found.setdefault(sym.name, []).append((f.path, sym.qualified))
+            self._named = found
+        return self._named.get(name, [])
+
+    def package(self, path: str) -> str:
+        s = self.summary(path)
+        return s.package_name if s is not None else ""
+
+    def edges(self, path: str) -> list[Edge]:
+        if self._edges is None:
+            self._edges = {}
+            for e in self.record.edges:
+                self._edges.setdefault(e.source, []).append(e)
+        return self._edges.get(path, [])
+
+
 def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
-                  unresolved: list[UnresolvedImport], defines: Defines) -> list[Inherits]:
-    """The `inherits` edges of one Python file's classes, in declaration order; `edges` and
-    `unresolved` are the file's own imports' (any others are ignored)."""
+                  unresolved: list[UnresolvedImport], defines: Defines, index: ClassIndex | None = None
+                  ) -> list[Inherits]:
+    """The `inherits` edges of one file's classes, in declaration order; `edges` and
+    `unresolved` are the file's own imports' (any others are ignored). A language whose names
+    resolve through its scopes (indexer/resolve/scoped_bases.py) asks `index` of the map's classes."""
+    if language in SCOPED:
+        return [Inherits(path, b.cls, b.base, b.line, status, target, qualified, b.relation) for b, (status, target, qualified)
+                in resolve_scoped(path, language, bases, imports, edges, unresolved, index)] if index is not None else []
     out = []
     python = language == "python"
     for b in bases:

@@ -59,8 +59,8 @@ class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": 
 
 class _InheritsLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to",
                                                                         "cls": "class"}):
-    """A class's declared base (indexer/resolve/hierarchy.py): `class` its name, `base` the
-    base's name in `to` when resolved."""
+    """A class's declared base (indexer/resolve/hierarchy.py): `class` its qualified name, `base`
+    the base's qualified name in `to` when resolved."""
 
     source: str
     target: str | None

@@ -26,7 +26,9 @@ require(...)` too, though `symbol` lists it as a definition; a `require` of a fi
 ES syntax binds its module object, whose `default` is its default export: `m.default()` is a
 use of it, `m()` is not), `name_match` (only the name is the same), or `text` (the name in a
 file of prose, markup or data: Markdown, plain text, configuration, ignore files; listed after
-every code site, counted apart in `text_sites`). A PHP class or function
+every code site, counted apart in `text_sites`). A Java, C#, PHP, Ruby or C++ site written on
+`this` (and its spellings) or bare in a method is the member its class's hierarchy gives it
+(`members`). A PHP class or function
 is its name in any case, in the files of its namespace too (`new USER` for User); a C# file
 sees a namespace's files only in its own project and those its .csproj references. A JS/TS name qualified by a module offering a definition under another name
 is that definition (`lib.Gadget2` over lib/index.js's `export { default as Gadget2 } from
@@ -39,7 +41,8 @@ the folder of the member's definition, is `import`-resolved across the members.
 The package holds one concern a module: `names` (module paths and qualified names), `walks`
 (the files a module path names and where re-exports of a name lead), `imports` (what one
 file's imports bind and pass on), `lookup` (definitions of a name, exact or near), `sites`
-(reference sites and how each is resolved), `answers` (what the tools reply), and the two
+(reference sites and how each is resolved), `members` (sites through the class hierarchy),
+`hierarchy` (bases, ancestors, subclasses), `answers` (what the tools reply), and the two
 handlers, `symbol` and `references`. What each language binds is asked of its bindings
 (indexer/lang/bindings.py), by language name.
 """

@@ -1,8 +1,13 @@
 """Members through the class hierarchy: a class's bases as the map resolves them
 (indexer/resolve/hierarchy.py, read per class from its file's facts), its method resolution
-order (Python's C3 linearization; declaration order, depth first, where C3 has no answer), the
-member a class inherits, what a member overrides, and the known subclasses of a class (the
-files naming it, whose classes' bases resolve to it)."""
+order, the member a class inherits, what a member overrides, and the known subclasses of a
+class (the files naming it, whose classes' bases resolve to it).
+
+The order is each language's own (`ORDERS`): Python's C3 linearization (JS and TS, whose
+classes have one base, the same), declaration order depth first where C3 has no answer and
+for C++; Ruby's ancestors (prepended modules, the class, included and extended modules, the
+last first, then the superclass's); PHP's class, its traits, then its parent's; Java's and
+C#'s class, its superclass chain, then the interfaces (default methods), depth first."""
 
 from __future__ import annotations
 
@@ -10,10 +15,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.answers import ClassRef, Relative
 from indexer.extract.tags import METHOD_HOSTS
+from indexer.lang.declared_bases import CLASS_KINDS
 from indexer.resolve.hierarchy import Inherits, resolve_bases
 
 if TYPE_CHECKING:
-    from indexer.model import Symbol
+    from indexer.model import Edge, Symbol
     from indexer.store.snapshot import Snapshot
 
 MRO_CAP = 64  # classes in one linearization: a bound on what a hierarchy walk reads
@@ -28,8 +34,37 @@ class Cls(NamedTuple):
         return self.path, self.sym.qualified
 
 
+# languages whose classes may be reopened in other files (Ruby's open classes, C#'s partial
+# ones): a member is the class's wherever a definition of the class holds it
+OPEN_CLASSES = frozenset({"ruby", "csharp"})
+
+
 def is_class(sym: Symbol) -> bool:
-    return sym.kind in METHOD_HOSTS and sym.kind != "impl"
+    """A class-like definition: what holds methods, and a Ruby module (a mixin)."""
+    return (sym.kind in METHOD_HOSTS and sym.kind != "impl") or (
+        sym.kind == "module" and sym.signature.startswith("module "))
+
+
+class _Classes:
+    """The snapshot's classes as base resolution asks them (indexer.resolve.scoped_bases.ClassIndex)."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._named: dict[str, list[tuple[str, str]]] = {}
+
+    def named(self, name: str) -> list[tuple[str, str]]:
+        found = self._named.get(name)
+        if found is None:
+            found = self._named[name] = sorted((p, s.qualified) for p, s in self.snap.definitions(name)
+                                               if s.kind in CLASS_KINDS)
+        return found
+
+    def package(self, path: str) -> str:
+        facts = self.snap.core_facts(path)
+        return facts.package_name if facts is not None else ""
+
+    def edges(self, path: str) -> list[Edge]:
+        return self.snap.imports(path)
 
 
 class Hierarchy:
@@ -38,8 +73,9 @@ class Hierarchy:
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self._edges: dict[str, list[Inherits]] = {}
-        self._bases: dict[tuple[str, str], list[Cls]] = {}
+        self._bases: dict[tuple[str, str], list[tuple[Cls, str]]] = {}
         self._top: dict[tuple[str, str], Symbol | None] = {}
+        self._classes = _Classes(snap)
 
     def edges_of(self, path: str) -> list[Inherits]:
         """The `inherits` edges of the file's classes."""
@@ -50,35 +86,56 @@ class Hierarchy:
             entry = self.snap.file(path)
             found = self._edges[path] = resolve_bases(
                 path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
-                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None) if bases else []
+                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None, self._classes
+            ) if bases else []
         return found
 
+    def language(self, path: str) -> str:
+        entry = self.snap.file(path)
+        return entry.language if entry is not None else ""
+
     def declared(self, c: Cls) -> list[Inherits]:
-        return [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
+        """The bases the class declares: in its file, and, a class its language lets other
+        files reopen (`OPEN_CLASSES`), in those files too, by path."""
+        own = [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
+        if self.language(c.path) not in OPEN_CLASSES:
+            return own
+        others = sorted({p for p, s in self.snap.definitions(c.sym.name) if p != c.path and s.qualified == c.sym.qualified
+                         and is_class(s) and self.language(p) == self.language(c.path)})
+        return own + [e for p in others for e in self.edges_of(p) if e.cls == c.sym.qualified]
 
     def bases(self, c: Cls) -> list[Cls]:
         """The class's resolved bases, in declaration order."""
+        return [x for x, _ in self.related(c)]
+
+    def related(self, c: Cls) -> list[tuple[Cls, str]]:
+        """The class's resolved bases, in declaration order, each with how it is declared
+        (`Base.relation`)."""
         found = self._bases.get(c.key)
         if found is None:
             found = []
             for e in self.declared(c):
                 sym = self.top_class(e.target, e.base) if e.status == "resolved" else None
                 if sym is not None:
-                    found.append(Cls(e.target, sym))
+                    found.append((Cls(e.target, sym), e.relation))
             self._bases[c.key] = found
         return found
 
-    def top_class(self, path: str, name: str) -> Symbol | None:
-        key = (path, name)
+    def top_class(self, path: str, qualified: str) -> Symbol | None:
+        """The class of that qualified name in the file (a top-level one for Python and JS)."""
+        key = (path, qualified)
         if key not in self._top:
-            self._top[key] = next((s for p, s in self.snap.definitions(name)
-                                   if p == path and not s.container and is_class(s)), None)
+            self._top[key] = next((s for p, s in self.snap.definitions(qualified.rsplit(".", 1)[-1])
+                                   if p == path and s.qualified == qualified and is_class(s)), None)
         return self._top[key]
 
     def mro(self, c: Cls) -> list[Cls]:
-        """The class, then its ancestors in method resolution order: C3 as Python has it, or,
-        where C3 fails (an inconsistent order, a cycle, the cap), depth first in declaration
-        order, each class once."""
+        """The class, then its ancestors in its language's order (`ORDERS`): C3 as Python has
+        it by default, or, where C3 fails (an inconsistent order, a cycle, the cap), depth
+        first in declaration order, each class once."""
+        order = ORDERS.get(self.language(c.path))
+        if order is not None:  # the class asked first, whatever its language puts before it
+            return _once([c] + order(self, c, set()))
         found = self._c3(c, set())
         return found if found is not None else self._depth_first(c)
 
@@ -128,9 +185,29 @@ class Hierarchy:
                 return x, sym
         return None
 
+    def after(self, c: Cls) -> list[Cls]:
+        """The classes whose members the class's own override: those after it in its order
+        (not a Ruby module it prepends, whose members override the class's)."""
+        order = ORDERS.get(self.language(c.path))
+        if order is None:
+            return self.mro(c)[1:]
+        found = _once(order(self, c, set()))
+        return found[next((i for i, x in enumerate(found) if x.key == c.key), 0) + 1:]
+
     def member_of(self, c: Cls, name: str) -> Symbol | None:
-        return next((s for p, s in self.snap.definitions(name) if p == c.path and s.container == c.sym.qualified),
-                    None)
+        found = self.member_at(c, name)
+        return found[1] if found is not None else None
+
+    def member_at(self, c: Cls, name: str) -> tuple[str, Symbol] | None:
+        """The class's own member `name` and its file: in the class's file, or, for a class its
+        language lets other files reopen (`OPEN_CLASSES`), in the first file by path defining it
+        under the class."""
+        found = [(p, s) for p, s in self.snap.definitions(name) if s.container == c.sym.qualified]
+        own = next(((p, s) for p, s in found if p == c.path), None)
+        if own is not None or not found or self.language(c.path) not in OPEN_CLASSES:
+            return own
+        return next(((p, s) for p, s in sorted(found, key=lambda t: t[0]) if self.language(p) == self.language(c.path)
+                     and self.top_class(p, c.sym.qualified) is not None), None)
 
     def subclasses(self, c: Cls) -> list[Cls]:
         """The classes whose declared bases resolve to this one: looked for only in the files
@@ -139,7 +216,7 @@ class Hierarchy:
         out = []
         for path in files:
             for e in self.edges_of(path):
-                if e.status == "resolved" and e.target == c.path and e.base == c.sym.name and not c.sym.container:
+                if e.status == "resolved" and e.target == c.path and e.base == c.sym.qualified:
                     sub = next((s for p, s in self.snap.definitions(e.cls.rsplit(".", 1)[-1])
                                 if p == path and s.qualified == e.cls and is_class(s)), None)
                     if sub is not None:
@@ -166,10 +243,10 @@ def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
     owner = container_class(h, path, sym)
     if owner is None or not h.declared(owner):
         return None
-    for c in h.mro(owner)[1:]:
-        found = h.member_of(c, sym.name)
+    for c in h.after(owner):
+        found = h.member_at(c, sym.name)
         if found is not None:
-            return ClassRef(found.qualified, c.path, found.line)
+            return ClassRef(found[1].qualified, found[0], found[1].line)
     return None
 
 
@@ -183,9 +260,9 @@ def inherited(h: Hierarchy, classes: list[tuple[str, Symbol]], name: str
             continue
         order = h.mro(Cls(path, sym))
         for i, c in enumerate(order[1:], 1):
-            found = h.member_of(c, name)
+            found = h.member_at(c, name)
             if found is not None:
-                out.append((c.path, found, ref(c), [ref(x) for x in order[:i + 1]]))
+                out.append((found[0], found[1], ref(c), [ref(x) for x in order[:i + 1]]))
                 break
     return out
 
@@ -229,3 +306,74 @@ def reached_through(h: Hierarchy, hits: list[tuple[str, Symbol]]) -> list[tuple[
                 if found is not None and found[0].key == owner.key:
                     out.add((sub.path, sub.sym.name))
     return sorted(out)
+
+
+def _once(found: list[Cls]) -> list[Cls]:
+    """Each class once, where it first comes, the class asked first, at most MRO_CAP."""
+    out: list[Cls] = []
+    seen: set[tuple[str, str]] = set()
+    for x in found:
+        if x.key not in seen and len(out) < MRO_CAP:
+            seen.add(x.key)
+            out.append(x)
+    return out
+
+
+def _ruby(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+    """Ruby's ancestors: the modules prepended (the last first), the class, the modules included
+    or extended (the last first), then the superclass's ancestors. The class asked still comes
+    first (`mro`), its own prepended modules right after it: the map answers `A.m` with A's own
+    `m`, as it is written."""
+    if c.key in seen or len(seen) > MRO_CAP:
+        return []
+    seen = seen | {c.key}
+    related = h.related(c)
+    out = [x for y, r in reversed(related) if r == "prepend" for x in _ruby(h, y, seen)] + [c]
+    for x, r in reversed(related):
+        if r in ("include", "extend"):
+            out += _ruby(h, x, seen)
+    superclass = next((x for x, r in related if r == ""), None)
+    return out + (_ruby(h, superclass, seen) if superclass is not None else [])
+
+
+def _php(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+    """PHP: the class, its traits (each with the traits it uses), then its parent's order, then
+    its interfaces (for their constants)."""
+    if c.key in seen or len(seen) > MRO_CAP:
+        return []
+    seen = seen | {c.key}
+    related = h.related(c)
+    out = [c]
+    for group in ("trait", "class", "interface"):
+        for x, r in related:
+            if (group == "trait") == (r == "use") and (group != "interface") == (x.sym.kind != "interface"):
+                out += _php(h, x, seen)
+    return out
+
+
+def _jvm(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+    """Java and C#: the class and its superclass chain (the base that is no interface), then the
+    interfaces of each class of the chain in order, each with its own, depth first: a class's
+    method before an interface's default method."""
+    chain = [c]
+    while len(chain) < MRO_CAP:
+        nxt = next((x for x in h.bases(chain[-1]) if x.sym.kind != "interface"), None)
+        if nxt is None or nxt.key in {x.key for x in chain}:
+            break
+        chain.append(nxt)
+    out = list(chain)
+    for x in chain:
+        stack = [b for b in reversed(h.bases(x)) if b.sym.kind == "interface"]
+        while stack and len(out) < MRO_CAP:
+            i = stack.pop()
+            out.append(i)
+            stack.extend(reversed([b for b in h.bases(i) if b.key not in seen]))
+    return out
+
+
+def _cpp(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+    """C++: the bases in declaration order, depth first."""
+    return h._depth_first(c)
+
+
+ORDERS = {"ruby": _ruby, "php": _php, "java": _jvm, "csharp": _jvm, "cpp": _cpp}

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
+from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
+from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, name_parts
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
@@ -153,7 +155,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
             continue
         how = "import" if through else resolution(path)
         rule = "import alias" if through else _RULES[how]
-        if not through and not is_def and how in _BOUND:
+        if not through and not is_def and (how in _BOUND or by_syntax.through_classes(path)):
             decided = by_syntax.decide(path, occ, how, path in imported_from_members)
             if decided is None:
                 continue  # a keyword argument's name: no site of a definition
@@ -191,6 +193,14 @@ class _BySyntax:
         self.classes = classes  # the methods' classes, and those they are reached through
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
+        # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
+        self.members = MemberSites(snap, defs, simple, classes)
+
+    def through_classes(self, path: str) -> bool:
+        """Does the class hierarchy decide the file's sites of the members asked, also where
+        the file neither defines nor imports them (`this.handle()` in a subclass of a
+        subclass)? In Java, C#, PHP, Ruby and C++."""
+        return self.members.methods_only and _rules_of(self.snap, path).language in MEMBER_LANGUAGES
 
     def decide(self, path: str, occ: Occurrence, how: str, across: bool = False) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
@@ -206,6 +216,8 @@ class _BySyntax:
         syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
         if syntax is None:
             return False
+        if rules.language in MEMBER_LANGUAGES:
+            return self.members.decide(path, occ, syntax, how, rules.implicit_self)
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "bare":

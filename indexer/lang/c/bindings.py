@@ -4,7 +4,8 @@ includes (a .c file including python-zstandard.h, which includes zstd.h, sees ZS
 
 from __future__ import annotations
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang import member_syntax
+from indexer.lang.bindings_base import Bindings, SiteSyntax
 
 INCLUDES = frozenset({"c_include", "c_system_include"})
 # C and C++ files compiled on their own: including one is rare, and nothing includes what they
@@ -26,3 +27,13 @@ class CBindings(Bindings):
 
     def relays_includes(self, path: str) -> bool:
         return not path.endswith(SOURCES)
+
+
+class CppBindings(CBindings):
+    """C++: C's includes, and members reached through `this->` and a class's scope."""
+
+    language = "cpp"
+    implicit_self = True
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        return member_syntax.cpp(line, col, name)

@@ -11,7 +11,8 @@ from indexer.lang.language import Language
 #    invocations and locals no longer functions or methods
 # 3: C's view and rules (c VERSION 3)
 # 4: C's conditions (c VERSION 4)
-VERSION = "4"
+# 5: the bases each class and struct declares (`BlobFacts.bases`)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="cpp",

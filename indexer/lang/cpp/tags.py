@@ -8,6 +8,8 @@ from tree_sitter import Node
 from indexer.lang.c.tags import HOOKS as C_HOOKS
 from indexer.lang.c.tags import KINDS as C_KINDS
 from indexer.lang.c.tags import needs_body
+from indexer.lang.cpp.bases import RULES
+from indexer.lang.declared_bases import finish_reading
 from indexer.model import Occurrence
 
 
@@ -50,4 +52,5 @@ HOOKS = C_HOOKS._replace(
     name_rules={**C_HOOKS.name_rules, "operator_cast": _conversion_name},
     scope_rules={"operator_cast": _conversion_scope},
     qualified_name="qualified_identifier",
+    finish=finish_reading(RULES, C_HOOKS.finish),
 )

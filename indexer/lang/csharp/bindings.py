@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from indexer.lang.bindings_base import Bindings, Projects, public_modifier
+from indexer.lang import member_syntax
+from indexer.lang.bindings_base import Bindings, Projects, SiteSyntax, public_modifier
 
 if TYPE_CHECKING:
     from indexer.lang.csharp.projects import CSharpProjects
@@ -23,7 +24,11 @@ GLOBAL_USING = "csharp_global_using"
 
 class CSharpBindings(Bindings):
     language = "csharp"
+    implicit_self = True
     has_projects = True
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        return member_syntax.dotted(line, col, name, member_syntax.CSHARP_SPECIALS, named_arguments=True)
 
     def file_own(self, spec: ImportSpec) -> bool:
         return spec.kind in ("csharp_using", GLOBAL_USING)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.csharp.bases import RULES
+from indexer.lang.declared_bases import finish_reading
 from indexer.lang.tags_hooks import TagsHooks
 
 
@@ -39,4 +41,5 @@ HOOKS = TagsHooks(
                           _spelled),
     storage_fields=True,  # `ID { get; }`: a C# constant says `const` (csharp/queries.scm)
     to_the_end=frozenset({"file_scoped_namespace_declaration"}),  # `namespace A;`
+    finish=finish_reading(RULES),
 )

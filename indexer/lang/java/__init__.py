@@ -6,7 +6,8 @@ from indexer.lang.language import Language
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: the elements of an annotation type are its methods
-VERSION = "2"
+# 3: the bases each class, interface, enum and record declares (`BlobFacts.bases`)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="java",

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.lang.bindings_base import Bindings, public_modifier
+from indexer.lang import member_syntax
+from indexer.lang.bindings_base import Bindings, SiteSyntax, public_modifier
 
 if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
@@ -13,6 +14,10 @@ if TYPE_CHECKING:
 
 class JavaBindings(Bindings):
     language = "java"
+    implicit_self = True
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        return member_syntax.dotted(line, col, name, member_syntax.JAVA_SPECIALS, named_arguments=False)
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return public_modifier(self.language, kind, signature, interface_members=True)

@@ -1,5 +1,7 @@
 """Java's tags hooks (indexer.lang.tags_hooks)."""
 
+from indexer.lang.declared_bases import finish_reading
+from indexer.lang.java.bases import RULES
 from indexer.lang.tags_hooks import TagsHooks
 
 HOOKS = TagsHooks(
@@ -7,4 +9,5 @@ HOOKS = TagsHooks(
            "record_declaration": "class", "annotation_type_declaration": "interface",
            "method_declaration": "method", "constructor_declaration": "method", "field_declaration": "field",
            "annotation_type_element_declaration": "method"},
+    finish=finish_reading(RULES),
 )

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from indexer.lang.bindings_base import Bindings, public_modifier
+from indexer.lang import member_syntax
+from indexer.lang.bindings_base import Bindings, SiteSyntax, public_modifier
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec, Occurrence
@@ -30,6 +31,9 @@ def last_part(spec: str) -> str:
 class PhpBindings(Bindings):
     language = "php"
     any_case_kinds = frozenset({"class", "interface", "trait", "enum", "function"})
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        return member_syntax.php(line, col, name)
 
     def file_own(self, spec: ImportSpec) -> bool:
         return spec.kind in FILE_OWN_IMPORTS

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.lang.declared_bases import finish_reading
+from indexer.lang.php.bases import RULES
 from indexer.lang.tags_hooks import TagsHooks
 
 if TYPE_CHECKING:
@@ -31,4 +33,5 @@ HOOKS = TagsHooks(
     hoisting=True,
     bodiless_namespaces=True,
     finish_definitions=_end_at_the_next_namespace,
+    finish=finish_reading(RULES),
 )

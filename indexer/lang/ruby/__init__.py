@@ -5,7 +5,8 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: each class's superclass and the modules it includes, extends, prepends (`BlobFacts.bases`)
+VERSION = "2"
 
 LANGUAGE = Language(
     name="ruby",

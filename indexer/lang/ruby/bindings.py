@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang import member_syntax
+from indexer.lang.bindings_base import Bindings, SiteSyntax
 
 if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
 
 class RubyBindings(Bindings):
     language = "ruby"
+    implicit_self = True
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        return member_syntax.ruby(line, col, name)
 
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
         """A Ruby file's outermost module or class (its first)."""

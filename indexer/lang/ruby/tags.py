@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.declared_bases import finish_reading
+from indexer.lang.ruby.bases import RULES
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
@@ -33,4 +35,5 @@ HOOKS = TagsHooks(
     scope_openers=frozenset({"singleton_class"}),
     maker=_maker,
     method_hosts=frozenset({"module"}),  # a module's functions are its methods
+    finish=finish_reading(RULES),
 )

@@ -1,0 +1,173 @@
+"""Sites of Java, C#, PHP, Ruby and C++ resolved by their own syntax, through the class
+hierarchy: `this.name` (`$this->`, `self::`, `static::`, Ruby's `self.`, `this->`) is the member
+`name` of the class the site is written in, looked up in its ancestors as the class's own
+order has it; `super.name` (`base.`, `parent::`) the member its bases give it; a bare name in a
+method (Java, C#, C++, Ruby: `Bindings.implicit_self`) the class's member when it has one. Such a
+site is the definition's when that member is one of the definitions asked, and a `name_match`
+when it is another (an override, another class's). `Type.name` on a class of the map that
+is not the definition's (nor a subclass reaching it) is that class's member: the definition's
+only when the class reaches it. A receiver the index cannot type (a variable, a call's result)
+is a `name_match`; a named argument (`f(name: x)`) is no site."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
+from indexer.lang.bindings import of_path
+from indexer.lang.member_syntax import SUPER, THIS
+
+if TYPE_CHECKING:
+    from context_tools.query.symbols.lookup import Hit
+    from indexer.lang.bindings_base import SiteSyntax
+    from indexer.model import Occurrence, Symbol
+    from indexer.store.snapshot import Snapshot
+
+LANGUAGES = frozenset({"java", "csharp", "php", "ruby", "cpp"})
+BOUND = frozenset({"same_file", "same_package", "import"})
+_WORDS = {THIS: "this", SUPER: "super"}
+_SCOPES = frozenset({"namespace", "module", "package"})
+_MEMBERS = frozenset({"method", "field"})
+
+Decision = tuple[str, str] | None | Literal[False]
+
+
+class MemberSites:
+    """One query's definitions, asked of each site whose syntax names a class."""
+
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, classes: set[str]) -> None:
+        self.snap = snap
+        self.simple = simple
+        self.classes = classes  # the methods' classes, and those they are reached through
+        self.keys = {(p, s.line, s.start_byte) for p, s, _ in defs}
+        # members of classes alone (a namespace's class is not one: C#, PHP and C++ name it as
+        # the container of its classes)
+        self.methods_only = bool(defs) and all(s.kind in _MEMBERS for _, s, _ in defs)
+        # the scopes a definition is written in, as a qualified receiver may name them
+        # (`geo::Shape`, `Shop::User`, `App.Models.User`), and the Java packages of their files
+        self.scopes = {part for _, s, _ in defs for part in s.container.replace("\\", ".").split(".") if part}
+        self.packages = {facts.package_name for p, _, _ in defs
+                         if (facts := snap.core_facts(p)) is not None and facts.package_name}
+        self._h: Hierarchy | None = None
+        self._symbols: dict[str, list[Symbol]] = {}
+        self._members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
+        self._aliases: dict[tuple[str, str], bool] = {}
+
+    @property
+    def h(self) -> Hierarchy:
+        if self._h is None:
+            self._h = Hierarchy(self.snap)
+        return self._h
+
+    def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool) -> Decision:
+        """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
+        file (`how`), None when it is no site."""
+        if syntax.form == "keyword":
+            return None
+        if syntax.form == "bare":
+            if not self.methods_only:  # a class's or a function's name: its file decides
+                return False
+            if not implicit_self:  # a PHP bare name is a function's
+                return ("name_match", "bare name, not a method's") if how in BOUND else False
+            # the innermost class with such a member, out to the classes enclosing it (an inner
+            # class calls its outer class's methods bare); none: the file decides (a static
+            # import, C#'s `using static`, a top-level function)
+            cls = self.enclosing(path, occ.line)
+            while cls is not None:
+                found = self.member(cls, self.simple)
+                if found is not None:
+                    return self._judge(found, cls, path, how, "bare name")
+                cls = self._outer(cls)
+            return False
+        receiver = syntax.receiver
+        if not receiver:
+            return ("name_match", "attribute of an untyped receiver") if how in BOUND else False
+        if receiver[0] in _WORDS:
+            word = _WORDS[receiver[0]]
+            cls = self.enclosing(path, occ.line)
+            if cls is None:
+                return "name_match", f"`{word}` outside a class"
+            found = self.member(cls, self.simple, bases_only=receiver[0] == SUPER)
+            if found is None:
+                return "name_match", f"`{word}` in {cls.sym.qualified}, which has no member {self.simple}"
+            return self._judge(found, cls, path, how, f"`{word}`")
+        last = receiver[-1]
+        if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages or self._alias(path, last):
+            return False  # the definition's class (or a subclass reaching it), its namespace, or an import's alias
+        named = [Cls(p, s) for p, s in self.snap.definitions(last) if is_class(s)]
+        if named:
+            for c in named:
+                found = self.member(c, self.simple)
+                if found is not None and (found[0], found[1].line, found[1].start_byte) in self.keys:
+                    return False
+            return "name_match", f"attribute of class `{last}`, which does not reach it"
+        if any(s.kind in _SCOPES for _, s in self.snap.definitions(last)):
+            return False  # a namespace or module of the map (`ns::helper()`)
+        if how not in BOUND:
+            return False
+        return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+
+    def _judge(self, found: tuple[str, Symbol], cls: Cls, site: str, how: str, word: str) -> tuple[str, str]:
+        path, sym = found
+        if (path, sym.line, sym.start_byte) in self.keys:
+            # tied to the member's file as the site's file is: the same, by an import, of its
+            # package, or by the class's `inherits` edges where nothing else ties them: `import`
+            package = of_path(site).package_of(self.snap, site)
+            resolution = "same_file" if path == site else "import" if how == "import" else "same_package" if (
+                package is not None and package == of_path(path).package_of(self.snap, path)) else "import"
+            owner = sym.container
+            return resolution, f"{word} in {cls.sym.qualified}" + (
+                f", which inherits it from {owner}" if owner != cls.sym.qualified else "")
+        return "name_match", f"{word} in {cls.sym.qualified} is {sym.qualified}"
+
+    def member(self, cls: Cls | None, name: str, bases_only: bool = False) -> tuple[str, Symbol] | None:
+        """The member `name` of the class (of its bases only: `super`), and its file."""
+        if cls is None:
+            return None
+        key = (cls.key, name, bases_only)
+        if key not in self._members:
+            self._members[key] = next((found for c in (self.h.after(cls) if bases_only else self.h.mro(cls))
+                                       if (found := self.h.member_at(c, name)) is not None), None)
+        return self._members[key]
+
+    def _alias(self, path: str, name: str) -> bool:
+        """Does an import of the file bind `name` as an alias (`use App\\Models\\User as U;`,
+        `using U = Shop.Models.User;`)? Its file's imports decide what it names."""
+        key = (path, name)
+        if key not in self._aliases:
+            facts = self.snap.import_facts(path)
+            self._aliases[key] = any(name in spec.aliases for spec in (facts.imports if facts else ()))
+        return self._aliases[key]
+
+    def _outer(self, cls: Cls) -> Cls | None:
+        """The class the class is written in, in its file."""
+        container = cls.sym.container
+        simple = container.rsplit(".", 1)[-1]
+        found = [s for p, s in self.snap.definitions(simple) if p == cls.path and s.qualified == container and is_class(s)]
+        return Cls(cls.path, found[0]) if container and found else None
+
+    def enclosing(self, path: str, line: int) -> Cls | None:
+        """The class a line of the file is written in: the innermost definition holding it, if
+        a class, else the class its container names (a method's; a C++ method defined out of
+        its class, `void Circle::spin() {}`, names a class of another file)."""
+        symbols = self._symbols.get(path)
+        if symbols is None:
+            facts = self.snap.core_facts(path)
+            symbols = self._symbols[path] = sorted(facts.symbols if facts else (), key=lambda s: s.start_byte)
+        inner = None
+        for s in symbols:
+            if s.line <= line <= s.end_line:
+                inner = s
+        if inner is None:
+            return None
+        if is_class(inner):
+            return Cls(path, inner)
+        container = inner.container
+        while container:
+            simple = container.rsplit(".", 1)[-1]
+            found = sorted(((p, s) for p, s in self.snap.definitions(simple) if s.qualified == container and is_class(s)),
+                           key=lambda t: (t[0] != path, t[0]))
+            if found:
+                return Cls(*found[0])
+            container = container.rpartition(".")[0]
+        return None
