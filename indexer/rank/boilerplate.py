@@ -24,7 +24,7 @@ from __future__ import annotations
 from math import fsum
 from typing import Mapping
 
-from indexer.model import Symbol, decode_symbols
+from indexer.model import BlobFacts, Symbol, decode_symbols
 from indexer.store.facts_table import Summary, summaries_of
 
 _DUNDER_NAME = b'"name":"__'  # how a dunder's name opens in a symbols_json line
@@ -47,7 +47,7 @@ def defines_something(facts: Summary | None) -> bool:
     return any(not _module_dunder(s, facts.language) for s in symbols)
 
 
-def below_definers(nodes: list[str], x: list[float], facts: Mapping[str, Summary]) -> list[float]:
+def below_definers(nodes: list[str], x: list[float], facts: Mapping[str, BlobFacts]) -> list[float]:
     """The ranks `x` (in `nodes` order) with every file that defines nothing scaled below the
     files that define something (the module's rule)."""
     summary = summaries_of(facts).get
