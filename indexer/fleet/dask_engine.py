@@ -27,6 +27,8 @@ from indexer.contract.errors import BadInput, RennetError
 from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result
 
 if TYPE_CHECKING:
+    import pygit2
+
     from indexer.store.database import Store
 
 DEFAULT_RETRIES = 2
@@ -220,7 +222,7 @@ class _Held:
         self.store = store
         self.version = extractor_version()
         self.last: dict[str, str] = {}  # the job's repository as named -> OID of its last import
-        self._repos: dict[str, object] = {}
+        self._repos: dict[str, pygit2.Repository] = {}
 
     def of(self, job: _Job) -> bytes:
         from indexer.git import read as gitread
@@ -229,10 +231,13 @@ class _Held:
 
         earlier = None
         if job.local is not None and job.oid is not None:
-            repo = self._repos.get(job.local)
-            if repo is None:
-                repo = self._repos[job.local] = gitread.open_repo(job.local)
-            earlier = earlier_record(self.store, repo, job.oid, self.version)  # type: ignore[arg-type]
+            try:
+                repo = self._repos.get(job.local)
+                if repo is None:
+                    repo = self._repos[job.local] = gitread.open_repo(job.local)
+                earlier = earlier_record(self.store, repo, job.oid, self.version)
+            except RennetError:
+                pass  # gone since the job was located: the worker reports it, and nothing is held
         if earlier is None and (last := self.last.get(job.spec.repo)) is not None:
             stored = load_stored_record(self.store, last, self.version)
             earlier = stored.prior() if stored is not None else None
