@@ -193,15 +193,18 @@ def _client(scheduler: str):
         raise EngineUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _locate(spec: JobSpec, index: int, store: Store) -> tuple[_Job, str | None]:
-    """The job as the driver sees it; the fingerprint of its snapshot when the central store has it."""
+def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Repository]) -> tuple[_Job, str | None]:
+    """The job as the driver sees it; the fingerprint of its snapshot when the central store has
+    it. `repos`: the repositories opened so far, by path (a range's jobs share one)."""
     from indexer.git import read as gitread
     from indexer.store.records import decode_head, load_stored_record
 
     if spec.repo.startswith(_URL_PREFIXES) or not os.path.exists(spec.repo):
         return _Job(index, spec, spec.repo, None, None), None
     try:
-        repo = gitread.open_repo(spec.repo)
+        repo = repos.get(spec.repo)
+        if repo is None:
+            repo = repos[spec.repo] = gitread.open_repo(spec.repo)
         oid = gitread.resolve_rev(repo, spec.rev)
     except RennetError:
         return _Job(index, spec, spec.repo, None, None), None  # the worker reports it, typed
@@ -222,7 +225,7 @@ class _Held:
         self.store = store
         self.version = extractor_version()
         self.last: dict[str, str] = {}  # the job's repository as named -> OID of its last import
-        self._repos: dict[str, pygit2.Repository] = {}
+        self.repos: dict[str, pygit2.Repository] = {}  # by path, shared with `_locate`
 
     def of(self, job: _Job) -> bytes:
         from indexer.git import read as gitread
@@ -232,9 +235,9 @@ class _Held:
         earlier = None
         if job.local is not None and job.oid is not None:
             try:
-                repo = self._repos.get(job.local)
+                repo = self.repos.get(job.local)
                 if repo is None:
-                    repo = self._repos[job.local] = gitread.open_repo(job.local)
+                    repo = self.repos[job.local] = gitread.open_repo(job.local)
                 earlier = earlier_record(self.store, repo, job.oid, self.version)
             except RennetError:
                 pass  # gone since the job was located: the worker reports it, and nothing is held
@@ -302,7 +305,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     try:
         queue = as_completed()
         for i, spec in enumerate(specs):
-            job, fingerprint = _locate(spec, i, store)
+            job, fingerprint = _locate(spec, i, store, held.repos)
             if fingerprint is not None:
                 emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", fingerprint,
                                          None, 0.0, 0, 0))
