@@ -174,6 +174,10 @@ class _Job:
     attempts: int = 0  # runs lost with their worker so far
 
 
+_QUIET = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-monitor.interval": "1s",
+          "distributed.worker.memory.monitor-interval": "1s", "distributed.worker.profile.enabled": False}
+
+
 def _client(scheduler: str):
     """A Dask client on an existing scheduler, or on a LocalCluster of N processes on loopback."""
     import dask
@@ -182,8 +186,11 @@ def _client(scheduler: str):
     address, count = parse_scheduler(scheduler)
     if address == "local":
         # Every worker death reaches the driver at once, which then counts its own retries; on an
-        # existing cluster the scheduler's own `allowed-failures` applies first.
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        # existing cluster the scheduler's own `allowed-failures` applies first. The cluster's
+        # diagnostics (the blocked-loop tick, the statistical profiler, the system and memory
+        # monitors) wake every process many times a second, working or not, on the cores the
+        # jobs need: here they wake at most once a second, and the profiler is off.
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0, **_QUIET}):
             cluster = LocalCluster(n_workers=count or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None)
         return Client(cluster), cluster
