@@ -15,26 +15,26 @@ from indexer.fleet.signing import TRAILER_BYTES
 def dies_once(marker: str):
     """A task that kills its own worker the first time any worker runs it (the marker file says
     it happened), then indexes as usual."""
-    def task(repo: str, rev: str, key: bytes) -> Shipped | TaskFailure:
+    def task(repo: str, rev: str, key: bytes, held: bytes) -> Shipped | TaskFailure:
         try:
             fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
-            return index_task(repo, rev, key)
+            return index_task(repo, rev, key, held)
         os.close(fd)
         os.kill(os.getpid(), signal.SIGKILL)
         raise AssertionError("unreachable")
     return task
 
 
-def always_dies(repo: str, rev: str, key: bytes) -> Shipped | TaskFailure:
+def always_dies(repo: str, rev: str, key: bytes, held: bytes) -> Shipped | TaskFailure:
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")
 
 
-def tampers(repo: str, rev: str, key: bytes) -> Shipped | TaskFailure:
+def tampers(repo: str, rev: str, key: bytes, held: bytes) -> Shipped | TaskFailure:
     """Index honestly, then change one byte of the bundle after it was signed (the last
     byte before its signature trailer)."""
-    shipped = index_task(repo, rev, key)
+    shipped = index_task(repo, rev, key, held)
     assert isinstance(shipped, Shipped)
     data = bytearray(shipped.bundle)
     data[-TRAILER_BYTES - 1] ^= 0x01
@@ -43,3 +43,19 @@ def tampers(repo: str, rev: str, key: bytes) -> Shipped | TaskFailure:
 
 def marker_path(tmp: Path) -> str:
     return str(tmp / "died-once")
+
+
+def records_carried(log: str):
+    """Index as usual, and write a line per bundle to `log`: the facts it carries and how many
+    keys the driver listed as held."""
+    def task(repo: str, rev: str, key: bytes, held: bytes) -> Shipped | TaskFailure:
+        from indexer.fleet.bundle import parse_header
+
+        shipped = index_task(repo, rev, key, held)
+        if isinstance(shipped, Shipped):
+            header, _ = parse_header(shipped.bundle)
+            listed = len(held.splitlines())
+            with open(log, "a") as fh:
+                fh.write(f"{header.facts} {listed}\n")
+        return shipped
+    return task

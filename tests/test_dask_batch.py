@@ -66,6 +66,22 @@ def test_dask_gives_the_local_engines_snapshots(cluster, repos, tmp_path):
     assert {j.status for j in again.jobs} == {"skipped_existing"}
 
 
+def test_bundles_leave_out_the_facts_the_central_store_holds(cluster, repos, tmp_path):
+    specs = batch.range_jobs(str(repos["history"].path), "HEAD~3..HEAD")
+    central = Store.open(tmp_path / "central")
+    dask_engine.run(central, specs[:1], cluster)  # the central store holds the first commit
+    log = tmp_path / "carried.log"
+    remote = dask_engine.run(central, specs, cluster, task=dask_tasks.records_carried(str(log)))
+    local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)
+    assert [(j.oid, j.fingerprint) for j in remote.jobs] == [(j.oid, j.fingerprint) for j in local.jobs]
+    assert [j.status for j in remote.jobs] == ["skipped_existing", "indexed", "indexed"]
+    carried = [tuple(map(int, line.split())) for line in log.read_text().splitlines()]
+    # the later commits move a module (same blob, same key) and change the README: each bundle
+    # carries at most that one blob's facts, and the driver listed the ~100 others as held
+    assert len(carried) == 2 and sorted(facts for facts, _ in carried) == [0, 1]
+    assert all(held >= 100 for _, held in carried)
+
+
 def test_a_job_whose_worker_died_is_retried(cluster, repos, tmp_path):
     spec = JobSpec(str(repos["polyglot"].path), "v1")
     report = dask_engine.run(Store.open(tmp_path / "s"), [spec], cluster, retries=1,

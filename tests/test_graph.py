@@ -301,3 +301,31 @@ def test_fan_in_is_the_in_degree_of_the_import_graph(seed):
     inside = [e for e in in_order if e.source != "outside.py"]
     assert len(inside) < len(in_order)
     assert fan_in(files, inside) == {p: import_graph(files, inside).in_degree(p) for p in sorted(paths)}
+
+
+def test_files_that_define_nothing_rank_below_every_definer_in_their_own_order():
+    """A package `__init__.py` that many import, with only imports and `__all__` (a module
+    dunder is no definition), ranks below the least-used file that defines a function; two
+    such files keep the order PageRank gave them; the ranks still sum to one, and the same
+    inputs in another order give the same bits."""
+    dunder = Symbol("__all__", "variable", "", 1, 1, 0, 7, "__all__ = ['run']")
+    facts = {
+        "pkg/__init__.py": BlobFacts(language="python", lines=2, symbols=[dunder]),
+        "pkg/empty.py": facts_of(),
+        "pkg/core.py": facts_of(defines=["run_engine"]),
+        "leaf.py": facts_of(defines=["lonely_helper"]),
+        **{f"user{i}.py": facts_of(defines=[f"main_{i}"], uses=["run_engine"]) for i in range(4)},
+    }
+    files = [entry(p) for p in sorted(facts)]
+    edges = [edge(f"user{i}.py", "pkg/__init__.py") for i in range(4)] + [edge("user0.py", "pkg/empty.py")]
+    plain = rank(files, facts, edges)
+    definers = [p for p in plain if p not in ("pkg/__init__.py", "pkg/empty.py")]
+    assert plain["pkg/__init__.py"] <= min(plain[p] for p in definers) / 2
+    assert plain["pkg/__init__.py"] > plain["pkg/empty.py"] > 0  # four importers over one
+    assert sum(plain.values()) == pytest.approx(1.0, abs=1e-6)
+    assert max(plain, key=plain.get) == "pkg/core.py"
+    shuffled = dict(reversed(list(facts.items())))
+    assert list(rank(list(reversed(files)), shuffled, list(reversed(edges))).items()) == list(plain.items())
+    # a focus decides a personalized rank on its own: the focused boilerplate file leads it
+    focused = personalized_rank(files, facts, edges, {"pkg/__init__.py": 1.0})
+    assert max(focused, key=focused.get) == "pkg/__init__.py"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import msgspec
 from msgspec import Struct
 
+from context_tools.query.module_exports import DATA_KINDS, exported, listed_in_all
 from context_tools.query.pinned import open_pinned, tree_path
 from context_tools.query.workspace_scope import (
     MemberFreshnessPage,
@@ -50,7 +51,8 @@ class MapFile(Struct):
     rank: float
     language: str
     lines: int
-    # key definitions as written (signature lines, two spaces per container), in file order;
+    # key definitions as written (signature lines, two spaces per container), in file order, the
+    # module-level variables and constants its module exports among them (module_exports.py);
     # over the per-file cap, those the file's importers use most (see _key_symbols)
     symbols: list[str]
     more_symbols: int  # key definitions left out by the per-file cap or the budget
@@ -123,13 +125,22 @@ def _entry(snap: Snapshot, path: str, rank: float, per_file: int, focus: frozens
     if f is None:  # the candidates are the snapshot's files
         raise NotFound(f"{path} is not a file of {snap.oid[:12]}")
     facts = snap.core_facts(path)
-    symbols = sorted((s for s in (facts.symbols if facts else ()) if s.kind in _KEY_KINDS),
-                     key=lambda s: (s.line, s.start_byte))
+    listed = facts.symbols if facts else []
+    all_names = listed_in_all(listed, lambda: snap.blob_bytes(path)) if f.language == "python" else None
+    symbols = sorted((s for s in listed if _shown(s, f.language, all_names)), key=lambda s: (s.line, s.start_byte))
     shown = _key_symbols(snap, path, symbols, per_file, focus)
     # indented two spaces per enclosing definition, so a method reads as part of its class
     sigs = ["  " * (s.container.count(".") + 1 if s.container else 0) + (s.signature or f"{s.kind} {s.qualified}")
             for s in shown]
     return MapFile(path, rank, f.language, f.lines, sigs, len(symbols) - len(shown))
+
+
+def _shown(s: Symbol, language: str, all_names: frozenset[str] | None) -> bool:
+    """A key definition: a type, function or member of the kinds the map lists; at module level,
+    a variable or constant only when its module exports it (query/module_exports.py)."""
+    if not s.container and s.kind in DATA_KINDS:
+        return exported(s, language, all_names)
+    return s.kind in _KEY_KINDS
 
 
 # Importers whose uses rank a crowded file's definitions, in path order: a file thousands

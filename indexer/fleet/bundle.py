@@ -32,10 +32,10 @@ import hashlib
 import json
 import os
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, AbstractSet, Annotated
 
 import msgspec
 
@@ -53,6 +53,7 @@ MAX_HEADER_BYTES = 16 << 10
 MAX_BUNDLE_BYTES = 1 << 30  # the file, compressed
 MAX_RAW_BYTES = 1 << 30  # the body, inflated
 MAX_RATIO = 100  # inflated / compressed; honest bundles come to a few times
+TRANSPORT_LEVEL = 1  # zlib level of a batch worker's bundle: sent once, read at once, never kept
 MIN_RATIO_ALLOWANCE = 1 << 20  # a small body may inflate to this much whatever its ratio
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
@@ -141,15 +142,19 @@ class ExportReport:
     missing_objects: int = 0  # blobs the snapshot lists as missing (`missing_object`): a partial one
 
 
-def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
-    """Write the bundle of a loaded snapshot (indexer.store.snapshot.Snapshot) to `out`,
-    atomically; signed with `key` when one is given."""
+def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
+         level: int = 6) -> tuple[list[bytes], dict]:
+    """The bundle of a loaded snapshot (indexer.store.snapshot.Snapshot) as the byte pieces of
+    its file, and its header; signed with `key` when one is given. Facts whose key is in `held`
+    are left out: a partial bundle, for an importer whose store holds them (a batch driver
+    names what its store holds; `check` with that store fills them in)."""
     from indexer.store.records import entry_facts_key, full_facts
 
     store = snap.store
     record = snap.record
     version = record.extractor_version
-    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS})
+    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS}
+                  .difference(held))
     entries: list[FactsEntry] = []
     with store.env.begin() as txn:
         for key_ in keys:
@@ -159,7 +164,7 @@ def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> Expor
                                   f"re-index the rev", code="store_error")
             entries.append(FactsEntry(key_, _encode(facts)))
     raw = _encode(Body(_encode(record), entries))
-    body = zlib.compress(raw, 6)
+    body = zlib.compress(raw, level)
     repo = snap.repo
     header = {
         "format": FORMAT, "oid": record.oid, "fingerprint": record.fingerprint, "extractor_version": version,
@@ -169,15 +174,22 @@ def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> Expor
         "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "digest": "",
     }
     header["digest"] = _digest(header, body)
+    head = MAGIC + _header_line(header) + b"\n"
+    return ([head, body] if key is None else [head, body, signing.trailer(head + body, key)]), header
+
+
+def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
+    """Write the bundle of a loaded snapshot to `out`, atomically, with every blob fact it
+    needs; signed with `key` when one is given."""
     from indexer.store.outfile import write_out
 
+    chunks, header = make(snap, key)
     target = Path(out)
-    head = MAGIC + _header_line(header) + b"\n"
-    chunks = [head, body] if key is None else [head, body, signing.trailer(head + body, key)]
     write_out(target, chunks)
     size = sum(len(c) for c in chunks)
-    return ExportReport(str(target), record.oid, record.fingerprint, version, len(record.files), len(entries),
-                        size, header["digest"], signed=key is not None, missing_objects=_missing(record))
+    return ExportReport(str(target), header["oid"], header["fingerprint"], header["extractor_version"],
+                        header["files"], header["facts"], size, header["digest"], signed=key is not None,
+                        missing_objects=_missing(snap.record))
 
 
 def _missing(record: SnapshotRecord) -> int:
@@ -200,6 +212,7 @@ class Verified:
     record: SnapshotRecord
     record_bytes: bytes
     facts: dict[bytes, BlobFacts]  # facts key -> complete BlobFacts
+    held: list[bytes] = field(default_factory=list)  # keys of a partial bundle's facts left to the store
 
 
 def read(path: str | os.PathLike[str]) -> bytes:
@@ -289,9 +302,11 @@ _IN_SLICE = 1 << 16
 _OUT_PIECE = 1 << 22
 
 
-def check(data: bytes) -> Verified:
-    """Every check of the bundle bytes `data` (without a signature trailer) short of the store
-    and of provenance; raises BadBundle naming the first one that fails."""
+def check(data: bytes, store=None) -> Verified:
+    """Every check of the bundle bytes `data` (without a signature trailer) short of provenance;
+    raises BadBundle naming the first one that fails. With `store`, the bundle may be partial:
+    a fact its body leaves out must be one `store` holds (and so verified when it was written),
+    and the fingerprint is recomputed from those and the body's."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
     from indexer.store.records import decode_facts as _decode_facts
@@ -325,8 +340,8 @@ def check(data: bytes) -> Verified:
             len(facts_by_key) != len(decoded.facts):
         raise BadBundle("bundle counts disagree with its content")
     version = record.extractor_version
-    by_path = {}
-    needed: set[bytes] = set()
+    keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
+    lacking: dict[str, bytes] = {}  # those the body leaves to the store
     for f in record.files:
         # a partial snapshot's missing blob (`missing_object`) has no facts, and only such a one
         # is listed so: a bundle cannot pass off a file as missing to leave its facts out, nor
@@ -336,19 +351,48 @@ def check(data: bytes) -> Verified:
             raise BadBundle(f"bundle lists {f.path} as missing inconsistently")
         if f.language in NO_FACTS:
             continue
-        key = entry_facts_key(f, version)
+        key = keys[f.path] = entry_facts_key(f, version)
         if key not in decoded_facts:
-            raise BadBundle(f"bundle lacks the facts of {f.path}")
-        needed.add(key)
-        by_path[f.path] = decoded_facts[key]
-    if needed != facts_by_key.keys():
+            if store is None:
+                raise BadBundle(f"bundle lacks the facts of {f.path}")
+            lacking[f.path] = key
+    if not facts_by_key.keys() <= set(keys.values()):
         raise BadBundle("bundle holds facts no file of its snapshot uses")
     for key in facts_by_key:
         if not is_facts_key(key, version):
             raise BadBundle("bundle holds a facts key of another shape")
-    if fingerprint(record, by_path) != record.fingerprint:
+    if not lacking:
+        recomputed = fingerprint(record, {path: decoded_facts[key] for path, key in keys.items()})
+    else:
+        recomputed = _fingerprint_over(store, record, keys, lacking, decoded_facts)
+    if recomputed != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
-    return Verified(header, record, decoded.record, decoded_facts)
+    return Verified(header, record, decoded.record, decoded_facts, sorted(set(lacking.values())))
+
+
+def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lacking: dict[str, bytes],
+                      carried: dict[bytes, BlobFacts]) -> str:
+    """The fingerprint of a partial bundle's snapshot: the body's facts where it carries them,
+    the store's where it leaves them out (read as assembly reads them: summaries, and the full
+    core only of files that ask for it); `bad_bundle` when the store lacks one of those too."""
+    from indexer.store.canonical import fingerprint
+    from indexer.store.database import unpack
+    from indexer.store.facts_table import FactsTable, Summary, decode_summary
+    from indexer.store.records import core_reader
+
+    summaries: dict[str, Summary] = {}
+    with store.env.begin(db=store.facts, buffers=True) as txn:
+        for path, key in keys.items():
+            if path not in lacking:
+                summaries[path] = carried[key]
+                continue
+            raw = txn.get(key)
+            if raw is None:
+                raise BadBundle(f"bundle lacks the facts of {path}, and this store does not hold them either; "
+                                f"nothing imported")
+            summaries[path] = decode_summary(unpack(raw))
+    with core_reader(store) as read_core:
+        return fingerprint(record, FactsTable(summaries, keys, {}, read_core))
 
 
 def rederive(bundle: Verified, repo) -> None:
@@ -410,19 +454,30 @@ def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = N
     from them is refused whole. A writer of this very code and version (a batch's own worker,
     signed with the run's key) passes False: its facts of a key are this code's, and only the
     facts the store lacks are then made ready to write."""
+    return import_data(store, read(path), repo_path, rev, key=key, trust_unsigned=trust_unsigned,
+                       compare_held=compare_held)
+
+
+def import_data(store, data: bytes, repo_path: str | None = None, rev: str | None = None, *,
+                key: bytes | None = None, trust_unsigned: bool = False, compare_held: bool = True,
+                partial: bool = False) -> ImportReport:
+    """`import_bundle` of bundle bytes already in memory (at most MAX_BUNDLE_BYTES). With
+    `partial` (a signed bundle only: a batch worker's, made for this store), the bundle may
+    leave out facts `store` holds; they must still be there when the snapshot is committed."""
     import pygit2
 
     from indexer.git import read as gitread
     from indexer.store.database import Store
 
-    data = read(path)
+    if len(data) > MAX_BUNDLE_BYTES:
+        raise BadBundle(f"bundle is {len(data)} bytes, over the cap of {MAX_BUNDLE_BYTES}")
     unsigned, mac = signing.split(data)
     if key is not None:
         try:
             signing.verify(data, key)
         except signing.BadSignature as exc:
             raise BadBundle(f"bundle {exc.message}; nothing imported") from None
-    bundle = check(unsigned)  # of this extractor version, or refused
+    bundle = check(unsigned, store if partial and key is not None else None)  # this extractor's, or refused
     record = bundle.record
     repo = repo_id = display = None
     if repo_path is not None:
@@ -481,6 +536,10 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
         raise BadBundle(f"bundle's facts of blob {key[:12].decode()} differ from the ones this store holds; "
                         f"nothing imported")
 
+    def lacking(key: bytes) -> None:
+        raise BadBundle(f"bundle lacks the facts of blob {key[:12].decode()}, which this store no longer "
+                        f"holds; nothing imported")
+
     with WriteLock(store.home):
         wanted = sorted(bundle.facts.items())
         if not compare_held:  # only what the store lacks is made ready (the commit checks again)
@@ -490,8 +549,9 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
             store, PackedSnapshot(record.oid, version, pack_record(record), None, record.indexed_at),
             Pin(repo_id, pin_rev) if repo_id is not None else None,
             facts=[stored_facts(key, facts) for key, facts in wanted],
-            existing=existing, differs=differs if compare_held else None)
+            existing=existing, differs=differs if compare_held else None, held=bundle.held, lacking=lacking)
     return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
-                        rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts),
+                        rev=bundle.header.rev, files=len(record.files),
+                        facts_total=len(bundle.facts) + len(bundle.held),
                         facts_new=committed.facts_new, snapshot_new=committed.snapshot_new, pinned_repo=display,
                         pinned_rev=pin_rev if repo_id is not None else None, missing_objects=_missing(record))

@@ -27,6 +27,8 @@ from indexer.contract.errors import BadInput, RennetError
 from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result
 
 if TYPE_CHECKING:
+    import pygit2
+
     from indexer.store.database import Store
 
 DEFAULT_RETRIES = 2
@@ -138,24 +140,24 @@ def _worker_name() -> str:
         return "local"
 
 
-def index_task(repo: str, rev: str, key: bytes) -> Shipped | TaskFailure:
-    """Index `repo` at `rev` in this worker's store and return the snapshot as a signed bundle."""
+def index_task(repo: str, rev: str, key: bytes, held: bytes = b"") -> Shipped | TaskFailure:
+    """Index `repo` at `rev` in this worker's store and return the snapshot as a signed
+    bundle, partial: without the facts whose keys `held` lists (one a line), which the
+    driver's store holds."""
     from indexer.api import index, snapshot
-    from indexer.fleet.bundle import export
+    from indexer.fleet.bundle import TRANSPORT_LEVEL, make
     from indexer.store.database import Store
 
     started = time.perf_counter()
     home = _worker_home()
     try:
         path = _open_repository(repo, home)
-        store = Store.open(home)
+        store = Store.open(home, durable=False)  # a cache in the worker's scratch folder, gone with it
         report = index(path, rev, store=store, workers=1)
         snap = snapshot(path, report.oid, store=store, index_if_absent=False)
-        with tempfile.TemporaryDirectory(dir=home) as tmp:
-            out = Path(tmp) / "snapshot.rnb"
-            export(snap, out, key=key)
-            data = out.read_bytes()
-        return Shipped(report.oid, data, report.parsed_blobs, report.reused_blobs, time.perf_counter() - started)
+        chunks, _ = make(snap, key, frozenset(held.split(b"\n")) if held else frozenset(), TRANSPORT_LEVEL)
+        return Shipped(report.oid, b"".join(chunks), report.parsed_blobs, report.reused_blobs,
+                       time.perf_counter() - started)
     except RennetError as exc:
         return TaskFailure(exc.code, exc.message, None)
 
@@ -172,6 +174,10 @@ class _Job:
     attempts: int = 0  # runs lost with their worker so far
 
 
+_QUIET = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-monitor.interval": "1s",
+          "distributed.worker.memory.monitor-interval": "1s", "distributed.worker.profile.enabled": False}
+
+
 def _client(scheduler: str):
     """A Dask client on an existing scheduler, or on a LocalCluster of N processes on loopback."""
     import dask
@@ -180,8 +186,11 @@ def _client(scheduler: str):
     address, count = parse_scheduler(scheduler)
     if address == "local":
         # Every worker death reaches the driver at once, which then counts its own retries; on an
-        # existing cluster the scheduler's own `allowed-failures` applies first.
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        # existing cluster the scheduler's own `allowed-failures` applies first. The cluster's
+        # diagnostics (the blocked-loop tick, the statistical profiler, the system and memory
+        # monitors) wake every process many times a second, working or not, on the cores the
+        # jobs need: here they wake at most once a second, and the profiler is off.
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0, **_QUIET}):
             cluster = LocalCluster(n_workers=count or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None)
         return Client(cluster), cluster
@@ -191,15 +200,18 @@ def _client(scheduler: str):
         raise EngineUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _locate(spec: JobSpec, index: int, store: Store) -> tuple[_Job, str | None]:
-    """The job as the driver sees it; the fingerprint of its snapshot when the central store has it."""
+def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Repository]) -> tuple[_Job, str | None]:
+    """The job as the driver sees it; the fingerprint of its snapshot when the central store has
+    it. `repos`: the repositories opened so far, by path (a range's jobs share one)."""
     from indexer.git import read as gitread
     from indexer.store.records import decode_head, load_stored_record
 
     if spec.repo.startswith(_URL_PREFIXES) or not os.path.exists(spec.repo):
         return _Job(index, spec, spec.repo, None, None), None
     try:
-        repo = gitread.open_repo(spec.repo)
+        repo = repos.get(spec.repo)
+        if repo is None:
+            repo = repos[spec.repo] = gitread.open_repo(spec.repo)
         oid = gitread.resolve_rev(repo, spec.rev)
     except RennetError:
         return _Job(index, spec, spec.repo, None, None), None  # the worker reports it, typed
@@ -208,11 +220,68 @@ def _locate(spec: JobSpec, index: int, store: Store) -> tuple[_Job, str | None]:
     return job, decode_head(stored.head).fingerprint if stored is not None else None
 
 
+class _Held:
+    """The facts keys a job's bundle may leave out, because the central store holds them: those
+    of the snapshot nearest the job's commit up its first-parent line, when the driver reads
+    the repository, else those of the last snapshot of the same repository imported in this
+    run. Computed as the job is sent, so a range's later commits find the earlier ones in."""
+
+    def __init__(self, store: Store) -> None:
+        from indexer.build import extractor_version
+
+        self.store = store
+        self.version = extractor_version()
+        self.last: dict[str, str] = {}  # the job's repository as named -> OID of its last import
+        self.repos: dict[str, pygit2.Repository] = {}  # by path, shared with `_locate`
+
+    def of(self, job: _Job) -> bytes:
+        from indexer.git import read as gitread
+        from indexer.pipeline.plan import earlier_record
+        from indexer.store.records import NO_FACTS, entry_facts_key, load_stored_record
+
+        earlier = None
+        if job.local is not None and job.oid is not None:
+            try:
+                repo = self.repos.get(job.local)
+                if repo is None:
+                    repo = self.repos[job.local] = gitread.open_repo(job.local)
+                earlier = earlier_record(self.store, repo, job.oid, self.version)
+            except RennetError:
+                pass  # gone since the job was located: the worker reports it, and nothing is held
+        if earlier is None and (last := self.last.get(job.spec.repo)) is not None:
+            stored = load_stored_record(self.store, last, self.version)
+            earlier = stored.prior() if stored is not None else None
+        if earlier is None:
+            return b""
+        return b"\n".join(sorted({entry_facts_key(f, self.version) for f in earlier.files
+                                  if f.language not in NO_FACTS}))
+
+
+class _Window:
+    """How many tasks to keep sent: twice the cluster's worker threads, asked of the scheduler
+    at most once a second (an adaptive cluster grows with the work it sees waiting), so a job
+    is sent late enough to find its neighbours' facts in the central store."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.size = 2
+        self.asked = float("-inf")
+
+    def __call__(self) -> int:
+        now = time.monotonic()
+        if now - self.asked >= 1.0:
+            self.asked = now
+            self.size = max(2, 2 * sum(self.client.nthreads().values()))
+        return self.size
+
+
 def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = DEFAULT_RETRIES,
         on_result: Callable[[JobResult], None] | None = None,
         progress: Callable[[str, int, int], None] | None = None,
-        task: Callable[[str, str, bytes], Shipped | TaskFailure] = index_task) -> BatchReport:
+        task: Callable[[str, str, bytes, bytes], Shipped | TaskFailure] = index_task) -> BatchReport:
     """Index every job on the cluster and import each into `store` as it arrives."""
+    from collections import deque
+
     from indexer.fleet.batch import Emitter
 
     require_distributed()
@@ -225,23 +294,31 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     emitter = Emitter(len(specs), on_result, progress)
     key = secrets.token_bytes(32)  # this run's: a bundle signed with it came from a task of this run
     jobs: dict[object, _Job] = {}
+    waiting: deque[_Job] = deque()
+    held = _Held(store)
     client, cluster = _client(scheduler)
+    window = _Window(client)
 
     def submit(job: _Job) -> None:
-        future = client.submit(task, job.spec.repo, job.spec.rev, key, pure=False,
+        future = client.submit(task, job.spec.repo, job.spec.rev, key, held.of(job), pure=False,
                                key=f"rennet-index-{job.index}-{secrets.token_hex(8)}")
         jobs[future] = job
         queue.add(future)
 
+    def fill() -> None:
+        while waiting and len(jobs) < window():
+            submit(waiting.popleft())
+
     try:
         queue = as_completed()
         for i, spec in enumerate(specs):
-            job, fingerprint = _locate(spec, i, store)
+            job, fingerprint = _locate(spec, i, store, held.repos)
             if fingerprint is not None:
                 emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", fingerprint,
                                          None, 0.0, 0, 0))
                 continue
-            submit(job)
+            waiting.append(job)
+        fill()
         for future in queue:
             job = jobs.pop(future)
             try:
@@ -254,8 +331,15 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                 emitter.put(job.index, failed_result(job.spec, job.display, job.oid, JobError(
                     "worker_lost", f"the worker running it was lost {job.attempts + 1} times ({type(exc).__name__})"),
                     0.0))
+                fill()
                 continue
-            emitter.put(job.index, _accept(store, job, shipped, key))
+            result = _accept(store, job, shipped, key)
+            if result.ok and result.oid is not None:
+                held.last[job.spec.repo] = result.oid
+            emitter.put(job.index, result)
+            # Sent after the import, so the next job finds this one's facts held; the window keeps a
+            # task queued on each worker meanwhile.
+            fill()
     finally:
         client.close()
         if cluster is not None:
@@ -265,7 +349,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
 
 def _accept(store: Store, job: _Job, shipped: Shipped | TaskFailure, key: bytes) -> JobResult:
     """Verify a task's bundle and import it; any failure is this job's, typed."""
-    from indexer.fleet.bundle import import_bundle
+    from indexer.fleet.bundle import import_data
 
     if isinstance(shipped, TaskFailure):
         return failed_result(job.spec, job.display, shipped.oid or job.oid, JobError(shipped.code, shipped.message),
@@ -274,17 +358,15 @@ def _accept(store: Store, job: _Job, shipped: Shipped | TaskFailure, key: bytes)
         return failed_result(job.spec, job.display, job.oid, JobError(
             "bad_bundle", f"a worker returned {type(shipped).__name__}, not a bundle; nothing imported"), 0.0)
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "snapshot.rnb"
-        path.write_bytes(shipped.bundle)
-        try:
-            # the run's key proves the bundle is the one a task of this run signed, made by this
-            # code at this version: its facts of a key held here are these, and are not compared
-            report = import_bundle(store, path, repo_path=job.local,
-                                   rev=job.spec.rev if job.spec.pin and job.local else None, key=key,
-                                   compare_held=False)
-        except RennetError as exc:
-            return failed_result(job.spec, job.display, shipped.oid, exc, 0.0)
+    try:
+        # The run's key proves the bundle is the one a task of this run signed, made by this
+        # code at this version: its facts of a key held here are these, and are not compared;
+        # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
+        report = import_data(store, shipped.bundle, repo_path=job.local,
+                             rev=job.spec.rev if job.spec.pin and job.local else None, key=key,
+                             compare_held=False, partial=True)
+    except RennetError as exc:
+        return failed_result(job.spec, job.display, shipped.oid, exc, 0.0)
     return JobResult(job.display, job.spec.rev, shipped.oid, True, "indexed" if report.snapshot_new
                      else "skipped_existing", report.fingerprint, None,
                      round(shipped.seconds + time.perf_counter() - t0, 3), shipped.parsed_blobs, shipped.reused_blobs)

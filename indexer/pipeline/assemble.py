@@ -90,7 +90,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
     from indexer.manifests import entrypoints
     from indexer.manifests import read as manifests
     from indexer.rank import arcs as rank_arcs
-    from indexer.rank import graph
+    from indexer.rank import boilerplate, graph
     from indexer.resolve import imports as resolve
 
     with collector_paused():
@@ -122,7 +122,8 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
                 arcs = rank_arcs.update(nodes, files, facts, pairs, earlier, index, redone)
         if arcs is None:
             arcs = rank_arcs.from_weights(nodes, graph.rank_weights(files, facts, edges, pairs))
-        rank = graph.rounded(nodes, graph.pagerank(arcs, graph.teleport_to(nodes, None))) if nodes else {}
+        rank = graph.rounded(nodes, boilerplate.below_definers(
+            nodes, graph.pagerank(arcs, graph.teleport_to(nodes, None)), facts)) if nodes else {}
         record = SnapshotRecord(
             oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
             packages=found.packages, dependencies=found.dependencies,

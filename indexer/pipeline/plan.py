@@ -153,7 +153,7 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str,
     blob's facts by what its name says of its language: no blob is read here. The earlier
     snapshot is the first stored of `earlier_oids`, or without them the nearest up the
     commit's first-parent line."""
-    earlier = _earlier_record(store, repo, oid, version) if earlier_oids is None else \
+    earlier = earlier_record(store, repo, oid, version) if earlier_oids is None else \
         _first_stored(store, earlier_oids, version)
     if earlier is None:
         return Plan(*gitread.walk_tree(repo, oid), None, version)
@@ -163,7 +163,7 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str,
     return Plan(since.tree_oid, since.entries, earlier, version, since.changed)
 
 
-def _earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:
+def earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str) -> PriorRecord | None:
     """The nearest snapshot up the first-parent line built by this extractor version."""
     try:
         commit = repo[oid].peel(pygit2.Commit)

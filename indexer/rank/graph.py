@@ -18,7 +18,8 @@ strongest out-edges. The power iteration is our own, over nodes in sorted order 
 fixed tolerance and iteration count, on numpy arrays but with every float sum in a
 fixed left-to-right order (no pairwise np.sum, no BLAS, no builtin sum(), which
 compensates on Python 3.12+), so the same inputs give the same bits on any machine and
-in any input order; values are rounded to 9 decimals. The arcs are kept as arrays beside each
+in any input order; files that define nothing then go below every file that defines something
+(indexer/rank/boilerplate.py); values are rounded to 9 decimals. The arcs are kept as arrays beside each
 snapshot (indexer/rank/arcs.py), so a re-index computes again only the rows a change reaches.
 """
 
@@ -163,11 +164,15 @@ def teleport_to(nodes: list[str], focus: Mapping[str, float] | None) -> list[flo
 
 def _rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge],
           focus: Mapping[str, float] | None) -> dict[str, float]:
+    from indexer.rank.boilerplate import below_definers
+
     nodes = sorted({f.path for f in files})
     if not nodes:
         return {}
-    x = _pagerank(nodes, rank_weights(files, facts, edges), teleport_to(nodes, focus))
-    return rounded(nodes, x)
+    teleport = teleport_to(nodes, focus)
+    x = _pagerank(nodes, rank_weights(files, facts, edges), teleport)
+    focused = len(set(teleport)) > 1  # a focus the walk restarts at: it decides, not the definitions
+    return rounded(nodes, x if focused else below_definers(nodes, x, facts))
 
 
 def rounded(nodes: list[str], x: list[float]) -> dict[str, float]:
@@ -175,7 +180,8 @@ def rounded(nodes: list[str], x: list[float]) -> dict[str, float]:
 
 
 def rank(files: list[FileEntry], facts: Mapping[str, BlobFacts], edges: list[Edge]) -> dict[str, float]:
-    """path -> PageRank over the definition/reference graph (plus import edges); every file present."""
+    """path -> PageRank over the definition/reference graph (plus import edges), files that
+    define nothing below those that do (indexer/rank/boilerplate.py); every file present."""
     return _rank(files, facts, edges, None)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from indexer.contract.errors import StoreError
 from indexer.store.records import encode, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key
 
 if TYPE_CHECKING:
@@ -49,7 +50,8 @@ class Committed:
 def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = None,
                     facts: Sequence[StoredFacts] = (),
                     existing: Callable[[bytes], None] | None = None,
-                    differs: Callable[[bytes], None] | None = None, replace: bool = False) -> Committed:
+                    differs: Callable[[bytes], None] | None = None, replace: bool = False,
+                    held: Sequence[bytes] = (), lacking: Callable[[bytes], None] | None = None) -> Committed:
     """One transaction: the `facts` the store lacks (content-addressed: a key stored holds the
     same facts) with their name-index rows, the snapshot record and its rank arcs, the
     repository's link to it and the rev's pin (`pin`). A record is never overwritten: where the
@@ -58,18 +60,23 @@ def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = No
     either; with `differs`, a given fact whose key the store holds with other bytes is handed
     to it (a writer that does not trust its facts to be this code's raises there). `replace`
     is the one exception: a partial snapshot (blobs listed as `missing_object`) gives way to
-    the same commit's built once they are at hand."""
+    the same commit's built once they are at hand. `held` are keys of facts the snapshot needs
+    that the caller did not give, believing the store holds them (a partial bundle): one the
+    store lacks is handed to `lacking`, which raises, and nothing is written."""
     key = snapshot_key(snapshot.oid, snapshot.version)
     with store.env.begin(write=True) as txn:
         stored = txn.get(key, db=store.snapshots)
         if stored is not None and existing is not None:
             existing(bytes(stored))
+        for k in held:
+            if txn.get(k, db=store.facts) is None:
+                (lacking or _lacking)(k)
         new = []
         for x in facts:
-            held = txn.get(x.key, db=store.facts)
-            if held is None:
+            present = txn.get(x.key, db=store.facts)
+            if present is None:
                 new.append(x)
-            elif differs is not None and (bytes(held) != x.packed_core or bytes(
+            elif differs is not None and (bytes(present) != x.packed_core or bytes(
                     txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
                 differs(x.key)
         if new:
@@ -84,6 +91,10 @@ def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = No
             # a new snapshot's link says when it was indexed; an older link is kept otherwise
             _pin(txn, store, pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
     return Committed(stored is None, len(new))
+
+
+def _lacking(key: bytes) -> None:
+    raise StoreError(f"facts {key.decode(errors='replace')} are not in the store; nothing committed")
 
 
 def pin_snapshot(store: Store, pin: Pin, oid: str, indexed_at: str) -> None:

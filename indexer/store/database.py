@@ -218,21 +218,24 @@ class Store:
         self._openers = 1
 
     @classmethod
-    def open(cls, home: str | os.PathLike[str] | None = None) -> "Store":
+    def open(cls, home: str | os.PathLike[str] | None = None, durable: bool = True) -> "Store":
         """The store at `home`. LMDB allows one environment per file per process, so a home
-        already open here is shared, and closed when its last opener closes it."""
+        already open here is shared, and closed when its last opener closes it (with the
+        `durable` of its first opener). `durable` False skips the flush to disk at each commit:
+        for a cache that may be lost whole (a batch worker's store in its scratch folder); a
+        killed process still loses nothing committed, a crash of the machine may."""
         home_path = Path(home).expanduser() if home is not None else default_home()
         key = os.path.realpath(home_path)
         shared = _OPEN.get(key)
         if shared is not None:
             shared._openers += 1
             return shared
-        store = cls._open_new(home_path)
+        store = cls._open_new(home_path, durable)
         _OPEN[key] = store
         return store
 
     @classmethod
-    def _open_new(cls, home_path: Path) -> "Store":
+    def _open_new(cls, home_path: Path, durable: bool = True) -> "Store":
         try:
             home_path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -246,7 +249,8 @@ class Store:
         lock = not readonly or os.access(db_path / "lock.mdb", os.W_OK)
         try:
             env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True, readahead=False,
-                            max_readers=MAX_READERS, readonly=readonly, lock=lock)
+                            max_readers=MAX_READERS, readonly=readonly, lock=lock, sync=durable,
+                            metasync=durable)
             if lock:
                 env.reader_check()  # slots of readers killed before they let go
         except (OSError, lmdb.Error) as exc:

@@ -40,7 +40,8 @@ PLAIN_VERSION = "1"
 # canonical serialization the fingerprint hashes, and the snapshot record's layout.
 # 56: split from the one extractor version (55); the snapshot version names every facts version
 # 57: the classes' `inherits` edges in the canonical serialization (indexer/resolve/hierarchy.py)
-ASSEMBLY_VERSION = "57"
+# 58: files that define nothing rank below every file that defines something (indexer/rank/boilerplate.py)
+ASSEMBLY_VERSION = "58"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -1,0 +1,65 @@
+"""Files that define nothing rank below every file that defines something.
+
+PageRank hands a file the rank of whatever imports it. A package's `__init__.py` of imports,
+a Go file of build tags and a package clause, a license header, an empty module: the import
+graph points at them (importing a package reaches its `__init__.py`, a Go import every file of
+the package), so they would lead the Repo Map while offering a reader nothing to read. The
+rule, applied to the rank after the power iteration:
+
+- a file *defines something* when its blob facts list a symbol, Python's module dunders
+  (`__all__`, `__version__`: what a module says of itself, not what it offers) aside;
+- when some files define something and others do not, each of the others has its PageRank
+  scaled by `lowest / (2 * highest)` (never up): `lowest` the least rank of a file defining
+  something, `highest` the greatest PageRank of a file defining nothing. So every such file
+  ranks below every file with a definition, at most half the least of them, in the order
+  PageRank gave them among themselves. The rank they give up goes to the files with
+  definitions, in proportion to theirs (their order stays, and the ranks still sum to one).
+
+min, max, exact sums (math.fsum) and a product per file: the same inputs give the same bits in
+any order.
+"""
+
+from __future__ import annotations
+
+from math import fsum
+from typing import Mapping
+
+from indexer.model import BlobFacts, Symbol, decode_symbols
+from indexer.store.facts_table import Summary, summaries_of
+
+_DUNDER_NAME = b'"name":"__'  # how a dunder's name opens in a symbols_json line
+
+
+def _module_dunder(s: Symbol, language: str) -> bool:
+    return language == "python" and not s.container and len(s.name) > 4 and s.name.startswith("__") \
+        and s.name.endswith("__")
+
+
+def defines_something(facts: Summary | None) -> bool:
+    """Whether a file's facts (a summary, stored core facts or extracted ones) list a symbol
+    other than a Python module dunder."""
+    if facts is None:
+        return False
+    raw = facts.symbols_json
+    if raw and _DUNDER_NAME not in raw:
+        return True  # a symbol, and none a dunder: nothing to decode
+    symbols = decode_symbols(raw) if raw else facts.symbols
+    return any(not _module_dunder(s, facts.language) for s in symbols)
+
+
+def below_definers(nodes: list[str], x: list[float], facts: Mapping[str, BlobFacts]) -> list[float]:
+    """The ranks `x` (in `nodes` order) with every file that defines nothing scaled below the
+    files that define something (the module's rule)."""
+    summary = summaries_of(facts).get
+    defining = [defines_something(summary(p)) for p in nodes]
+    if all(defining) or not any(defining):
+        return x
+    lowest = min(v for v, d in zip(x, defining) if d)
+    highest = max(v for v, d in zip(x, defining) if not d)
+    if highest <= 0.0 or highest * 2.0 <= lowest:
+        return x  # below already
+    scale = lowest / (2.0 * highest)
+    kept = fsum(v for v, d in zip(x, defining) if d)
+    given = fsum(v for v, d in zip(x, defining) if not d) * (1.0 - scale)
+    gain = 1.0 + given / kept
+    return [v * gain if d else v * scale for v, d in zip(x, defining)]

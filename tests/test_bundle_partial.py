@@ -1,0 +1,124 @@
+"""Partial bundles: a batch worker's bundle leaves out the blob facts the central store holds.
+Imported, the snapshot is the one a full bundle gives; a bundle that leaves out a fact the store
+does not hold is refused whole, whether the store lacked it when the bundle was checked or lost
+it before the commit."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from indexer.api import index, snapshot
+from indexer.fleet import bundle
+from indexer.fleet.signing import split
+from indexer.store.database import Store
+from indexer.store.records import NO_FACTS, entry_facts_key
+
+KEY = secrets.token_bytes(32)
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    """Two commits; the second changes one file. `sub.py` declares a base in a file that does
+    not change, so the fingerprint of the second commit reads its full facts from the store."""
+    tmp = tmp_path_factory.mktemp("partial")
+    builder = RepoBuilder(tmp / "repo")
+    files = {
+        "app/base.py": "class Base:\n    def run(self):\n        return 1\n",
+        "app/sub.py": "from app.base import Base\n\n\nclass Sub(Base):\n    pass\n",
+        "app/util.py": "def helper():\n    return 2\n",
+        "README.md": "# partial\n",
+    }
+    first = builder.commit(files)
+    second = builder.commit({"app/util.py": "def helper():\n    return 3\n\n\ndef other():\n    return 4\n"})
+    worker = Store.open(tmp / "worker")
+    for oid in (first, second):
+        index(str(builder.path), oid, store=worker, workers=1)
+    return builder.path, first, second, worker
+
+
+def _keys(snap) -> frozenset[bytes]:
+    version = snap.record.extractor_version
+    return frozenset(entry_facts_key(f, version) for f in snap.record.files if f.language not in NO_FACTS)
+
+
+def _bundle(worker: Store, repo, oid: str, held: frozenset[bytes] = frozenset(), key: bytes | None = KEY) -> bytes:
+    chunks, _ = bundle.make(snapshot(str(repo), oid, store=worker, index_if_absent=False), key, held)
+    return b"".join(chunks)
+
+
+def _central(tmp_path, worker: Store, repo, first: str) -> Store:
+    """A store that holds the first commit, imported from a full bundle."""
+    central = Store.open(tmp_path / "central")
+    bundle.import_data(central, _bundle(worker, repo, first), key=KEY)
+    return central
+
+
+def _snapshots(store: Store) -> int:
+    with store.env.begin() as txn:
+        return txn.stat(store.snapshots)["entries"]
+
+
+def test_a_partial_bundle_carries_only_what_the_store_lacks_and_imports_as_the_full_one(history, tmp_path):
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    data = _bundle(worker, repo, second, held)
+    header, _ = bundle.parse_header(split(data)[0])
+    assert header.facts == 1  # app/util.py's new blob; the other three are the first commit's
+    report = bundle.import_data(central, data, key=KEY, compare_held=False, partial=True)
+    assert (report.snapshot_new, report.facts_new, report.facts_total) == (True, 1, 4)
+    ours = b"".join(snapshot(str(repo), second, store=central, index_if_absent=False).canonical_lines())
+    theirs = b"".join(snapshot(str(repo), second, store=worker, index_if_absent=False).canonical_lines())
+    assert ours == theirs
+    assert any(b'"type":"edge"' in line and b'"kind":"inherits"' in line for line in ours.splitlines())
+
+
+def test_a_partial_bundle_into_a_store_without_its_facts_is_refused_whole(history, tmp_path):
+    repo, first, second, worker = history
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    empty = Store.open(tmp_path / "empty")
+    with pytest.raises(bundle.BadBundle, match="does not hold them either"):
+        bundle.import_data(empty, _bundle(worker, repo, second, held), key=KEY, compare_held=False, partial=True)
+    assert _snapshots(empty) == 0
+
+
+def test_a_partial_bundle_is_only_read_as_one_when_the_importer_says_so(history, tmp_path):
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    with pytest.raises(bundle.BadBundle, match="bundle lacks the facts of"):  # `rennet import`: whole bundles only
+        bundle.import_data(central, _bundle(worker, repo, second, held), key=KEY)
+    with pytest.raises(bundle.BadBundle, match="bundle lacks the facts of"):  # unsigned: `partial` needs a key
+        bundle.import_data(central, _bundle(worker, repo, second, held, key=None), partial=True)
+    assert _snapshots(central) == 1
+
+
+def test_facts_the_store_loses_before_the_commit_refuse_the_bundle(history, tmp_path):
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    verified = bundle.check(split(_bundle(worker, repo, second, held))[0], central)
+    assert verified.held and set(verified.held) <= held
+    with central.env.begin(write=True) as txn:  # as a `store gc` between the check and the commit would
+        txn.delete(verified.held[0], db=central.facts)
+    with pytest.raises(bundle.BadBundle, match="no longer holds"):
+        bundle._load(central, verified, None, None, None, compare_held=False)
+    assert _snapshots(central) == 1
+
+
+def test_the_fingerprint_is_recomputed_over_the_facts_the_store_holds(history, tmp_path):
+    """The facts a bundle leaves out count as the store's, not as the worker's: where the store
+    holds other facts under such a key, the worker's fingerprint does not come out again."""
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    first_keys = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    shared = sorted(first_keys & _keys(snapshot(str(repo), second, store=worker, index_if_absent=False)))
+    with central.env.begin(write=True) as txn:  # base.py's key now holds sub.py's facts
+        txn.put(shared[0], txn.get(shared[1], db=central.facts), db=central.facts)
+    data = _bundle(worker, repo, second, first_keys)
+    with pytest.raises(bundle.BadBundle, match="fingerprint recomputed"):
+        bundle.import_data(central, data, key=KEY, compare_held=False, partial=True)
+    assert _snapshots(central) == 1
