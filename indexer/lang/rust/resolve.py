@@ -620,8 +620,8 @@ class RustResolver:
         hit = self.modules.child(Module(importer, self.module_dir(importer)), head)
         if hit is None and (beside := self._beside(importer, head)) is not None:
             hit = self.modules.child(beside, head)
-        if hit is None and root is not None and (lib := self._extern_root(root, head)) is not None:
-            hit = Module(lib, parent(lib))  # a crate the root's `extern crate x as head;` binds
+        if hit is None and root is not None and (aliased := self._extern_root(root, head)) is not None:
+            hit = Module(aliased, parent(aliased))  # a crate the root's `extern crate x as head;` binds
         return _Start(hit, rest) if hit is not None else EXTERNAL
 
 
