@@ -18,11 +18,12 @@
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
 - rust_path: a path in code (an expression, a type, an attribute) that starts at a name which
-  may be a crate's, used without a `use`: `other::build::Builder::new()` -> spec
-  "other::build::Builder", the path before its last segment (what it names there). Not a
-  `use`'s path, nor one starting at `crate`, `self`, `super`, a capitalized name (a type:
-  `Vec::new`) or a standard crate. The resolver gives an edge only where the first segment
-  names a crate of the tree; each spelling is kept once per file, at its first line.
+  may be a crate's, or at `crate`, `self` or `super`, used without a `use`:
+  `other::build::Builder::new()` -> spec "other::build::Builder", the path before its last
+  segment (what it names there); `level` as a `use`'s. Not a `use`'s path, nor one starting
+  at a capitalized name (a type: `Vec::new`) or a standard crate. The resolver gives an edge
+  only where the path reaches a module of the tree; each spelling is kept once per file, at
+  its first line.
 """
 
 from __future__ import annotations
@@ -165,14 +166,17 @@ def _rust_path(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Imp
     while (up := outer.parent) is not None and up.type in _PATHS and up.child_by_field_name("path") == outer:
         outer = up
     at = outer.parent
+    depth = 0  # the inline modules around it, which `self::` and `super::` start from
     while at is not None:
-        if at.type in ("use_declaration", "mod_item", "extern_crate_declaration"):
+        if at.type in ("use_declaration", "extern_crate_declaration") or at.type == "mod_item" and (
+                at.child_by_field_name("body") is None):
             return []
+        depth += at.type == "mod_item"
         at = at.parent
     segments = compact_text(outer, data).split("::")
     if len(segments) < 2 or any("<" in s for s in segments):  # `a::B::<T>::new`: no plain path
         return []
-    return [ImportSpec("rust_path", "::".join(segments[:-1]), line_of(outer))]
+    return [ImportSpec("rust_path", "::".join(segments[:-1]), line_of(outer), depth)]
 
 
 def first_paths(imports: list[ImportSpec]) -> list[ImportSpec]:

@@ -503,7 +503,11 @@ class RustResolver:
             lib = self.crates.get(imp.spec.replace("-", "_"))
             return (lib,) if lib else EXTERNAL
         if imp.kind == "rust_path":
-            return self._crate_path(importer, _segments(imp.spec))
+            segments = _segments(imp.spec)
+            if segments and segments[0] in ("crate", "self", "super"):
+                found = self._use(importer, segments, imp.level)
+                return () if isinstance(found, str) else found  # a path in code is no import to report
+            return self._crate_path(importer, segments)
         # each path of the use tree goes as deep as modules exist along it:
         # `use crate::{net::{self, http::Client}, Config}` -> net.rs, net/http.rs, lib.rs
         outcomes = [self._use(importer, path, imp.level) for path in use_paths(imp.spec, imp.names)]
@@ -566,7 +570,7 @@ class RustResolver:
         return None
 
     def _crate_path(self, importer: str, segments: list[str]) -> Outcome:
-        """A path in code starting at a crate's name (`other::build::Builder`), used without a
+        """A path in code (`rust_path`) starting at a crate's name (`other::build::Builder`), used without a
         `use`: the deepest module of that crate of the tree it walks to, or of the crate an
         `extern crate` of the importer's crate root binds to the name; no edge at all (not even
         an unresolved import) where the name is no such crate: a local module, a variable, a
