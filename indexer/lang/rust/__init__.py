@@ -6,7 +6,8 @@ from indexer.lang.language import Language
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: crate-qualified paths in code (`other::Builder::new()`) as `rust_path` imports
-VERSION = "2"
+# 3: the traits an impl or a trait's bounds name, as bases (`BlobFacts.bases`)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="rust",
