@@ -40,6 +40,8 @@ class Hierarchy:
         self._edges: dict[str, list[Inherits]] = {}
         self._bases: dict[tuple[str, str], list[Cls]] = {}
         self._top: dict[tuple[str, str], Symbol | None] = {}
+        self._package: dict[str, tuple[str, ...]] = {}
+        self._go_folders: dict[str, list[str]] | None = None
 
     def edges_of(self, path: str) -> list[Inherits]:
         """The `inherits` edges of the file's classes."""
@@ -50,7 +52,27 @@ class Hierarchy:
             entry = self.snap.file(path)
             found = self._edges[path] = resolve_bases(
                 path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
-                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None) if bases else []
+                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None,
+                self.package, self.package_name) if bases else []
+        return found
+
+    def package_name(self, path: str) -> str:
+        facts = self.snap.core_facts(path)
+        return facts.package_name if facts is not None else ""
+
+    def package(self, path: str) -> tuple[str, ...]:
+        """The other files of a Go file's package: its folder's .go files of the same clause."""
+        found = self._package.get(path)
+        if found is None:
+            if self._go_folders is None:  # one pass over the paths, on the first Go file asked
+                self._go_folders = {}
+                for p in self.snap.paths:
+                    if p.endswith(".go"):
+                        self._go_folders.setdefault(p.rpartition("/")[0], []).append(p)
+            name = self.package_name(path)
+            found = self._package[path] = tuple(
+                p for p in self._go_folders.get(path.rpartition("/")[0], ()) if name and p != path
+                and self.package_name(p) == name)
         return found
 
     def declared(self, c: Cls) -> list[Inherits]:
@@ -78,9 +100,56 @@ class Hierarchy:
     def mro(self, c: Cls) -> list[Cls]:
         """The class, then its ancestors in method resolution order: C3 as Python has it, or,
         where C3 fails (an inconsistent order, a cycle, the cap), depth first in declaration
-        order, each class once."""
+        order, each class once. A Rust type's is depth first in declaration order (its own
+        impls, then the traits it implements as its impls come, each trait's supertraits
+        after it); a Go type's is by depth of embedding, as Go promotes (the shallowest
+        wins), in declaration order at each depth."""
+        language = self.language(c.path)
+        if language == "rust":
+            return self._depth_first(c)
+        if language == "go":
+            return self._breadth_first(c)
         found = self._c3(c, set())
         return found if found is not None else self._depth_first(c)
+
+    def lineage(self, c: Cls, ancestor: Cls) -> list[Cls]:
+        """The shortest line of declared bases from the class to an ancestor of it (the
+        first in declaration order among the shortest), both ends included."""
+        came: dict[tuple[str, str], Cls | None] = {c.key: None}
+        level = [c]
+        while level and ancestor.key not in came and len(came) < MRO_CAP:
+            following = []
+            for x in level:
+                for b in self.bases(x):
+                    if b.key not in came:
+                        came[b.key] = x
+                        following.append(b)
+            level = following
+        if ancestor.key not in came:
+            return [c, ancestor]
+        line: list[Cls] = [ancestor]
+        while (back := came[line[-1].key]) is not None:
+            line.append(back)
+        return line[::-1]
+
+    def language(self, path: str) -> str:
+        entry = self.snap.file(path)
+        return entry.language if entry is not None else ""
+
+    def _breadth_first(self, c: Cls) -> list[Cls]:
+        out: list[Cls] = []
+        seen = {c.key}
+        level = [c]
+        while level and len(out) < MRO_CAP:
+            out += level
+            following = []
+            for x in level:
+                for b in self.bases(x):
+                    if b.key not in seen:
+                        seen.add(b.key)
+                        following.append(b)
+            level = following
+        return out[:MRO_CAP]
 
     def _c3(self, c: Cls, seen: set[tuple[str, str]]) -> list[Cls] | None:
         if c.key in seen or len(seen) > MRO_CAP:
@@ -129,8 +198,15 @@ class Hierarchy:
         return None
 
     def member_of(self, c: Cls, name: str) -> Symbol | None:
-        return next((s for p, s in self.snap.definitions(name) if p == c.path and s.container == c.sym.qualified),
-                    None)
+        found = self.member_at(c, name)
+        return found[1] if found is not None else None
+
+    def member_at(self, c: Cls, name: str) -> tuple[str, Symbol] | None:
+        """The class's own member `name` and its file: the class's, or, a Go type's method,
+        any file of its package."""
+        files = (c.path, *self.package(c.path)) if c.path.endswith(".go") else (c.path,)
+        return next(((p, s) for f in files for p, s in self.snap.definitions(name)
+                     if p == f and s.container == c.sym.qualified), None)
 
     def subclasses(self, c: Cls) -> list[Cls]:
         """The classes whose declared bases resolve to this one: looked for only in the files
@@ -152,12 +228,14 @@ def ref(c: Cls) -> ClassRef:
 
 
 def container_class(h: Hierarchy, path: str, sym: Symbol) -> Cls | None:
-    """The class a member is defined in, as a class of the map."""
+    """The class a member is defined in, as a class of the map: in the member's file, or, a
+    Go method's receiver type, in any file of its package."""
     if not sym.container:
         return None
-    found = next((s for p, s in h.snap.definitions(sym.container.rsplit(".", 1)[-1])
-                  if p == path and s.qualified == sym.container and is_class(s)), None)
-    return Cls(path, found) if found is not None else None
+    files = (path, *h.package(path)) if path.endswith(".go") else (path,)
+    found = next(((p, s) for f in files for p, s in h.snap.definitions(sym.container.rsplit(".", 1)[-1])
+                  if p == f and s.qualified == sym.container and is_class(s)), None)
+    return Cls(*found) if found is not None else None
 
 
 def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
@@ -167,25 +245,28 @@ def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
     if owner is None or not h.declared(owner):
         return None
     for c in h.mro(owner)[1:]:
-        found = h.member_of(c, sym.name)
+        found = h.member_at(c, sym.name)
         if found is not None:
-            return ClassRef(found.qualified, c.path, found.line)
+            return ClassRef(found[1].qualified, found[0], found[1].line)
     return None
 
 
 def inherited(h: Hierarchy, classes: list[tuple[str, Symbol]], name: str
               ) -> list[tuple[str, Symbol, ClassRef, list[ClassRef]]]:
     """For each class asked, the member `name` it inherits: (file, member, the class defining
-    it, the classes from the one asked to that one in method resolution order)."""
+    it, the classes from the one asked to that one in method resolution order; for a Rust or
+    Go type, the bases leading from it to that one: `Dog`, `Walker`, `Base` for a method
+    promoted through two embeddings)."""
     out = []
     for path, sym in classes:
         if not is_class(sym):
             continue
         order = h.mro(Cls(path, sym))
         for i, c in enumerate(order[1:], 1):
-            found = h.member_of(c, name)
+            found = h.member_at(c, name)
             if found is not None:
-                out.append((c.path, found, ref(c), [ref(x) for x in order[:i + 1]]))
+                chain = h.lineage(order[0], c) if h.language(path) in ("rust", "go") else order[:i + 1]
+                out.append((found[0], found[1], ref(c), [ref(x) for x in chain]))
                 break
     return out
 

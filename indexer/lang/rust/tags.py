@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.rust.bases import bases
 from indexer.lang.rust.imports import first_paths
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
 
 def _finish(root: Node, data: bytes, facts: Facts) -> None:
     facts.imports = first_paths(facts.imports)
+    facts.bases = bases(root, data)
 
 
 HOOKS = TagsHooks(
