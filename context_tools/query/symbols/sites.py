@@ -6,7 +6,6 @@ key starts with."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
@@ -17,7 +16,7 @@ from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.model import ImportSpec, Occurrence
+    from indexer.model import Occurrence
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -136,7 +135,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members)
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
@@ -182,11 +181,14 @@ class _BySyntax:
     anything the index cannot type a `name_match`; a keyword argument's name no site; a bare
     name no site of a method (a method is reached through its class or an instance)."""
 
-    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str]) -> None:
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
+                 crossing: set[str] | frozenset[str] = frozenset()) -> None:
         self.snap = snap
+        self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
         self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
+        self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.classes = classes  # the methods' classes, and those they are reached through
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
@@ -206,6 +208,10 @@ class _BySyntax:
             return False
         if syntax.form == "keyword":
             return None
+        if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
+            return False if self.fields else None
+        if syntax.form == "path":
+            return self._path(path, syntax.receiver)
         if syntax.form == "bare":
             return ("name_match", "bare name, not a method's") if self.methods_only else False
         receiver = syntax.receiver
@@ -229,17 +235,40 @@ class _BySyntax:
         return "name_match", f"attribute of module `{head}`, which does not reach it"
 
     def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
-        """Is `name` assigned an instance of a method's class somewhere in the file (`app =
-        Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
-        makes: the file's own lines, read as written, whatever scope they are in."""
+        """Is `name` given an instance of a method's class somewhere in the file, as its
+        language writes that (`Bindings.typings`: `app = Flask(...)`, Go's `s := &Server{}` or
+        receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
+        the index makes: the file's own lines, read as written, whatever scope they are in."""
         key = (path, "=" + name)
         if key not in self.modules:
-            self.modules[key] = bool(self.classes) and any(
-                m is not None and m.group(1).decode() in self.classes
-                for line in lines if name.encode() in line
-                for m in [re.match(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
-                                   rb"([A-Za-z_]\w*)\s*\(", line)])
+            patterns = _rules_of(self.snap, path).typings(name) if self.classes else []
+            self.modules[key] = any(
+                m is not None and any(t is not None and t.decode() in self.classes for t in m.groups())
+                for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
         return bool(self.modules[key])
+
+    def _path(self, path: str, receiver: tuple[str, ...]) -> tuple[str, str] | Literal[False]:
+        """A Rust path `a::b::name`: through the method's type (or `Self`), the file decides;
+        through another type (`Vec::new` for Builder.new), no site of it; through modules, by
+        where they reach: the path's own edge (`crate::net::f`, `other::f`), else the import
+        binding its first segment (`use crate::net;`, `mod net;`)."""
+        if not receiver:
+            return "name_match", "path through what is no plain path (`<T as Tr>::`, `V::<T>::`)"
+        last = receiver[-1]
+        if last == "Self" or last in self.classes:
+            return False
+        if last[:1].isupper():
+            return "name_match", f"path through `{last}`, not its type"
+        spelled = "::".join(receiver)
+        facts = self.snap.import_facts(path)
+        own = [spec for spec in (facts.imports if facts else ()) if spec.kind == "rust_path" and spec.spec == spelled]
+        targets = {e.target for spec in own for e in self.snap.imports(path) if same_import(spec, e)}
+        if targets:
+            return False if targets & self.reaching else ("name_match", f"path `{spelled}`, which does not reach it")
+        reached = self._module_reaches(path, receiver[0])
+        if reached is None:  # no edge, no import: an inline module of a defining file, else outside the tree
+            return False if path in self.reaching else ("name_match", f"path `{spelled}`, which reaches no file of the tree")
+        return False if reached else ("name_match", f"path `{spelled}`, which does not reach it")
 
     def _module_reaches(self, path: str, head: str) -> bool | None:
         """Does an import of the file binding `head` reach a defining or re-exporting file?
@@ -247,9 +276,11 @@ class _BySyntax:
         key = (path, head)
         if key not in self.modules:
             facts = self.snap.import_facts(path)
-            specs = [spec for spec in (facts.imports if facts else ()) if _binds_local(spec, head)]
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, head)]
             if not specs:
                 self.modules[key] = None
+            elif path in self.crossing:  # its import of another member's package: outside this snapshot's edges
+                self.modules[key] = True
             else:
                 # a from-import must bind the module itself (`from pkg import api`), not a name
                 # it defines (`from ._models import Request` makes `Request.get` no module's)
@@ -260,13 +291,6 @@ class _BySyntax:
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
                     for spec in specs for e in self.snap.imports(path))
         return self.modules[key]
-
-
-def _binds_local(spec: ImportSpec, local: str) -> bool:
-    """Does the import bind `local` in its file (`Bindings.binds`, and a plain `import a.b`'s `a`)?"""
-    if not spec.names:  # `import a.b as c` binds c, `import a.b` binds a
-        return spec.aliases[0] == local if spec.aliases else spec.spec.split(".")[0] == local
-    return any(bound == local for _, bound in of_import(spec.kind).binds(spec))
 
 
 def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:
