@@ -13,12 +13,12 @@ import pytest
 
 from indexer.contract.errors import NotFound
 from indexer.extract.blob import extract_blob
-from tests.annotated import FIXTURES, load
-from tests.indexed import Indexed
+from tests.annotated import FIXTURES, load, noted_sites
+from tests.indexed import Indexed, sites
 from tests.test_hierarchy import _noted
 
-RUST = load(FIXTURES / "hierarchy" / "rust_bases.txt", keys=("inherits:",))
-GO = load(FIXTURES / "hierarchy" / "go_bases.txt", keys=("inherits:",))
+RUST = load(FIXTURES / "hierarchy" / "rust_bases.txt", keys=("inherits:", "site:"))
+GO = load(FIXTURES / "hierarchy" / "go_bases.txt", keys=("inherits:", "site:"))
 RUST_REPO = Indexed(RUST.files, "rennet-hierarchy-rust-", message="hierarchy rust")
 GO_REPO = Indexed(GO.files, "rennet-hierarchy-go-", message="hierarchy go")
 
@@ -157,3 +157,11 @@ def test_the_hierarchy_of_a_go_type_by_depth():
     ]
     r = GO_REPO.asked().call("context.symbol", name="Namer", hierarchy=True)
     assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [("subclass", "Speaker", "zoo/dog.go")]
+
+
+# --- references through the hierarchy ---------------------------------------------------------
+
+@pytest.mark.parametrize(("repo", "case", "name"), [(RUST_REPO, RUST, n) for n in sorted(noted_sites(RUST))]
+                         + [(GO_REPO, GO, n) for n in sorted(noted_sites(GO))])
+def test_references_of_an_inherited_member_through_the_type(repo, case, name):
+    assert sorted(sites(repo.asked(), name)) == noted_sites(case)[name]
