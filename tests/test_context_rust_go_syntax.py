@@ -8,6 +8,8 @@ which sites it holds."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from indexer.lang.bindings import of_language
 from tests.annotated import FIXTURES, load, noted_sites
@@ -94,3 +96,11 @@ def test_the_form_of_a_rust_site_read_from_its_line(line, col, name, form, recei
 def test_the_form_of_a_go_site_read_from_its_line(line, col, name, form, receiver):
     found = of_language("go").site_syntax(line.encode(), col, name)
     assert found is not None and (found.form, found.receiver) == (form, receiver)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200), st.integers(min_value=0, max_value=220), st.sampled_from(["rust", "go"]))
+def test_any_line_gives_a_form_never_an_error(line, col, language):
+    # a source line is what the commit under review holds: whatever its bytes, a form comes back
+    found = of_language(language).site_syntax(line, min(col, len(line)), "name")
+    assert found is not None and found.form in ("bare", "attribute", "path", "key")
