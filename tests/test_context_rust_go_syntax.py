@@ -51,12 +51,12 @@ def _rules(asked: Asked, name: str, **more) -> dict[tuple[str, int], str]:
 
 def test_each_rust_site_says_which_binding_decided_it(rust):
     helper = _rules(rust, "helper")
-    assert helper[("app/src/main.rs", 14)] == "import"
-    assert helper[("app/src/main.rs", 16)] == "path `other`, which does not reach it"
-    assert helper[("app/src/main.rs", 17)] == "path `gauge`, which reaches no file of the tree"
+    assert helper[("app/src/main.rs", 15)] == "import"
+    assert helper[("app/src/main.rs", 17)] == "path `other`, which does not reach it"
+    assert helper[("app/src/main.rs", 18)] == "path `gauge`, which reaches no file of the tree"
     bump = _rules(rust, "bump")
-    assert bump[("app/src/main.rs", 22)] == "path through `Counter`, not its type"
-    assert bump[("app/src/main.rs", 24)] == "attribute of an untyped receiver `v`"
+    assert bump[("app/src/main.rs", 23)] == "path through `Counter`, not its type"
+    assert bump[("app/src/main.rs", 25)] == "attribute of an untyped receiver `v`"
 
 
 def test_each_go_site_says_which_binding_decided_it(go):

@@ -187,8 +187,10 @@ class _BySyntax:
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
-        self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
+        # an enum's variant is named bare once a glob brings it in (Rust's `use Mode::*;`)
+        self.methods_only = bool(defs) and all(s.container and s.kind != "enumerator" for _, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
+        self.defining = {p for p, _, _ in defs}
         self.classes = classes  # the methods' classes, and those they are reached through
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
@@ -267,7 +269,7 @@ class _BySyntax:
             return False if targets & self.reaching else ("name_match", f"path `{spelled}`, which does not reach it")
         reached = self._module_reaches(path, receiver[0])
         if reached is None:  # no edge, no import: an inline module of a defining file, else outside the tree
-            return False if path in self.reaching else ("name_match", f"path `{spelled}`, which reaches no file of the tree")
+            return False if path in self.defining else ("name_match", f"path `{spelled}`, which reaches no file of the tree")
         return False if reached else ("name_match", f"path `{spelled}`, which does not reach it")
 
     def _module_reaches(self, path: str, head: str) -> bool | None:
