@@ -168,6 +168,8 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     return sites, counts
 
 
+USE_LINES = 200  # the lines one import declaration is read over, at most
+
 # the binding that decides a site resolved by its file alone
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
           "text": "text file"}
@@ -191,6 +193,7 @@ class _BySyntax:
         self.methods_only = bool(defs) and all(s.container and s.kind != "enumerator" for _, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.defining = {p for p, _, _ in defs}
+        self.declared: dict[str, frozenset[int]] = {}
         self.classes = classes  # the methods' classes, and those they are reached through
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
@@ -213,7 +216,8 @@ class _BySyntax:
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
             return False if self.fields else None
         if syntax.form == "path":
-            return self._path(path, syntax.receiver)
+            # a `use` declaration's own path is the import's binding: its file decides
+            return False if occ.line in self._declared_lines(path, lines) else self._path(path, syntax.receiver)
         if syntax.form == "bare":
             return ("name_match", "bare name, not a method's") if self.methods_only else False
         receiver = syntax.receiver
@@ -248,6 +252,23 @@ class _BySyntax:
                 m is not None and any(t is not None and t.decode() in self.classes for t in m.groups())
                 for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
         return bool(self.modules[key])
+
+    def _declared_lines(self, path: str, lines: list[bytes]) -> frozenset[int]:
+        """The lines of the file's import declarations (a `use` from its first line to the one
+        ending it with `;`, as far as `USE_LINES` on): paths there are no uses in code."""
+        found = self.declared.get(path)
+        if found is None:
+            facts = self.snap.import_facts(path)
+            covered: set[int] = set()
+            for spec in facts.imports if facts else ():
+                if spec.kind == "rust_path" or spec.line in covered:
+                    continue
+                for n in range(spec.line, min(spec.line + USE_LINES, len(lines) + 1)):
+                    covered.add(n)
+                    if b";" in lines[n - 1]:
+                        break
+            found = self.declared[path] = frozenset(covered)
+        return found
 
     def _path(self, path: str, receiver: tuple[str, ...]) -> tuple[str, str] | Literal[False]:
         """A Rust path `a::b::name`: through the method's type (or `Self`), the file decides;
