@@ -93,10 +93,10 @@ def test_a_supertrait_default_method_comes_through_its_subtrait_in_declaration_o
 
 def test_an_inherent_method_comes_first_and_a_trait_impl_method_overrides_the_trait():
     d = _one(RUST_REPO, "Square.describe")
-    assert (d.path, d.line, d.match) == ("app/src/main.rs", 13, "exact")
+    assert (d.path, d.line, d.match) == ("app/src/main.rs", 14, "exact")
     assert (d.overrides.qualified, d.overrides.path, d.overrides.line) == ("Named.describe", "shapes/src/lib.rs", 5)
     d = _one(RUST_REPO, "Square.name")
-    assert (d.line, d.overrides.qualified) == (19, "Named.name")
+    assert (d.line, d.overrides.qualified) == (20, "Named.name")
 
 
 def test_the_hierarchy_of_a_rust_type_lists_its_traits_then_what_is_outside():
@@ -106,12 +106,18 @@ def test_the_hierarchy_of_a_rust_type_lists_its_traits_then_what_is_outside():
         ("base", "Area", "resolved", "shapes/src/lib.rs"),
         ("base", "Greet", "resolved", "shapes/src/greet.rs"),
         ("base", "Local", "resolved", "app/src/traits.rs"),
+        ("base", "Wave", "resolved", "app/src/more.rs"),  # its impl is in more.rs, which imports Square's file
         ("base", "fmt::Display", "external", ""),
         ("base", "Clone", "external", ""),
     ]
     r = RUST_REPO.asked().call("context.symbol", name="Named", hierarchy=True)
     assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [
         ("subclass", "Square", "app/src/main.rs"), ("subclass", "Area", "shapes/src/lib.rs")]
+
+
+def test_a_trait_implemented_in_another_file_importing_the_type():
+    d = _one(RUST_REPO, "Square.wave")
+    assert (d.path, d.qualified, d.match, _chain(d)) == ("app/src/more.rs", "Wave.wave", "inherited", ["Square", "Wave"])
 
 
 def test_a_member_no_trait_of_the_type_defines_is_not_found():

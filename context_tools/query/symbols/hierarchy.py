@@ -42,6 +42,7 @@ class Hierarchy:
         self._top: dict[tuple[str, str], Symbol | None] = {}
         self._package: dict[str, tuple[str, ...]] = {}
         self._go_folders: dict[str, list[str]] | None = None
+        self._impl_files: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def edges_of(self, path: str) -> list[Inherits]:
         """The `inherits` edges of the file's classes."""
@@ -76,7 +77,23 @@ class Hierarchy:
         return found
 
     def declared(self, c: Cls) -> list[Inherits]:
-        return [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
+        """The class's declared bases: in its file, and, a top-level Rust type's, the trait
+        impls of the files that import its file (`impl Greet for Square` beside `use
+        crate::shapes::Square;`, or `use super::*` in a child module), in path order."""
+        own = [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
+        return own + [e for p in self.impl_files(c) for e in self.edges_of(p) if e.cls == c.sym.name]
+
+    def impl_files(self, c: Cls) -> tuple[str, ...]:
+        """The other files that may hold a top-level Rust type's impls: those naming it that
+        import its file."""
+        if c.sym.container or not c.path.endswith(".rs"):
+            return ()
+        found = self._impl_files.get(c.key)
+        if found is None:
+            naming = sorted({p for p, _ in self.snap.occurrences(c.sym.name) if p != c.path and p.endswith(".rs")})
+            found = self._impl_files[c.key] = tuple(
+                p for p in naming if any(e.target == c.path for e in self.snap.imports(p)))
+        return found
 
     def bases(self, c: Cls) -> list[Cls]:
         """The class's resolved bases, in declaration order."""
@@ -203,10 +220,15 @@ class Hierarchy:
 
     def member_at(self, c: Cls, name: str) -> tuple[str, Symbol] | None:
         """The class's own member `name` and its file: the class's, or, a Go type's method,
-        any file of its package."""
-        files = (c.path, *self.package(c.path)) if c.path.endswith(".go") else (c.path,)
+        any file of its package, or, a Rust type's, a file with its impls (`impl_files`)."""
+        if c.path.endswith(".go"):
+            files = (c.path, *self.package(c.path))
+        elif c.path.endswith(".rs"):
+            files = (c.path, *self.impl_files(c))  # an impl of the type in a file importing it
+        else:
+            files = (c.path,)
         return next(((p, s) for f in files for p, s in self.snap.definitions(name)
-                     if p == f and s.container == c.sym.qualified), None)
+                     if p == f and s.container == (c.sym.qualified if p == c.path else c.sym.name)), None)
 
     def subclasses(self, c: Cls) -> list[Cls]:
         """The classes whose declared bases resolve to this one: looked for only in the files
