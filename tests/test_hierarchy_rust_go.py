@@ -171,3 +171,19 @@ def test_the_hierarchy_of_a_go_type_by_depth():
                          + [(GO_REPO, GO, n) for n in sorted(noted_sites(GO))])
 def test_references_of_an_inherited_member_through_the_type(repo, case, name):
     assert sorted(sites(repo.asked(), name)) == noted_sites(case)[name]
+
+
+@pytest.mark.parametrize("repo", [RUST_REPO, GO_REPO], ids=["rust", "go"])
+def test_the_fingerprint_from_the_stored_facts_is_the_indexed_one(repo):
+    # as a bundle's check recomputes it: a base of the file's own (`trait Area: Named`) resolves
+    # alike whether assembly's facts keep their symbols encoded or not
+    from indexer.api import open_store, snapshot
+    from indexer.fleet.bundle import NO_FACTS
+    from indexer.store.canonical import fingerprint
+    from indexer.store.records import entry_facts_key, load_facts
+
+    path, store_path = repo.paths
+    with open_store(store_path) as store:
+        record = snapshot(path, "main", store=store).record
+        keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files if f.language not in NO_FACTS}
+        assert fingerprint(record, load_facts(store, keys)) == record.fingerprint

@@ -79,7 +79,8 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
         names = top.get(path)
         if names is None:
             s = summary(path)
-            listed = s.symbols if isinstance(s, BlobFacts) else s.symbol_list() if s is not None else []
+            # assembly's facts keep their symbols encoded (`symbols_json`): `symbol_list` reads both
+            listed = s.symbol_list() if s is not None else []
             names = top[path] = frozenset(x.name for x in listed if not x.container)
         return name in names
 
