@@ -54,18 +54,20 @@ class NotRequested(Struct, frozen=True):
     reason: str = ""
 
 
-class ElementsOut(Struct, frozen=True):
+class ElementsOut(Struct, frozen=True, omit_defaults=True):
     """The element differ's answer as `{items, unknown}`: `unknown` (an Unknown, or NotRequested
-    with --no-elements) says why `items` is empty when the differ did not run."""
+    with --no-elements) says why `items` is empty when the differ did not run; absent when it ran."""
 
     items: list[FileElements]
     unknown: Unknown | NotRequested | None = None
 
 
-class PacketHunk(Struct, frozen=True):
+class PacketHunk(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A field that does not apply (no function context, no noise class) is absent, not blank."""
+
     id: str
     header: str
-    section: str
+    section: str = ""  # function context: the header text after the second "@@"; absent when git gives none
     old_start: int
     old_lines: int
     new_start: int
@@ -73,30 +75,32 @@ class PacketHunk(Struct, frozen=True):
     additions: int
     deletions: int
     size: int  # bytes of the hunk's diff text
-    noise: str | None
+    noise: str | None = None  # the hunk's noise class
 
 
-class PacketFile(Struct):
+class PacketFile(Struct, kw_only=True, omit_defaults=True):
+    """A field that does not apply to the file's change is absent, not null."""
+
     path: str
     status: str  # added deleted modified renamed copied type_changed
-    similarity: int | None  # renamed / copied only
-    old_path: str | None
-    new_path: str | None
+    similarity: int | None = None  # renamed / copied only
+    old_path: str | None = None  # absent for an added file
+    new_path: str | None = None  # absent for a deleted file
     old_mode: str  # "100644", "000000" when absent (as in `git diff --raw`)
     new_mode: str
     old_oid: str
     new_oid: str
-    mode_change: ModeChange | None
+    mode_change: ModeChange | None = None
     binary: bool
     additions: int | Unknown
     deletions: int | Unknown
-    noise: NoiseMark | None
+    noise: NoiseMark | None = None  # absent for a signal file
     noise_cleared: list[NoiseMark]  # classes a `linguist-*=false` attribute took back
     fan_in: int | Unknown
     counterparts: Listed[Counterpart]  # {items, unknown}: unknown when no convention applies to the file
     hunk_count: int
     hunks: list[PacketHunk]
-    hunks_dropped: str | None  # why this file's hunks are not listed ("capture_cap", "hunk_cap")
+    hunks_dropped: str | None = None  # why this file's hunks are not listed ("capture_cap", "hunk_cap")
 
 
 class Drop(Struct, frozen=True):
@@ -132,7 +136,7 @@ class NoiseClassSummary(Struct, frozen=True, rename={"cls": "class"}):
     paths_total: int
 
 
-class DeltaPacket(Struct):
+class DeltaPacket(Struct, omit_defaults=True):
     schema: str
     range: RangeIdentity
     totals: Totals
@@ -144,7 +148,7 @@ class DeltaPacket(Struct):
     elements: ElementsOut  # {items, unknown}, one shape whether the differ ran or not
     successor: SuccessorAccount | NotRequested
     dossier: Any  # the dossier builder's record, or NotRequested
-    offer: str  # path of noise-offer.json, "" when not written
+    offer: str | None = None  # path of noise-offer.json; absent when not written
 
 
 @dataclass
@@ -309,7 +313,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
         blast=blast.source_of(base_snap) if base_snap is not None else (
             blast_absent or not_applicable("no changed files to assess")),
         elements=elements_out, successor=successor,
-        dossier=_dossier(dossier, repo, base, head, store), offer="")
+        dossier=_dossier(dossier, repo, base, head, store))
 
     folder = offer_path = packet_path = None
     if write:
@@ -397,8 +401,9 @@ def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, 
         fan_in=blast.fan_in(c, base_snap, absent),
         counterparts=_listed(pairs.counterparts(c.path)),
         hunk_count=w.hunk_count,
-        hunks=[PacketHunk(h.id, h.header, h.section, h.old_start, h.old_lines, h.new_start, h.new_lines,
-                          h.additions, h.deletions, h.size, w.mark.hunks.get(h.id)) for h in w.hunks],
+        hunks=[PacketHunk(id=h.id, header=h.header, section=h.section, old_start=h.old_start,
+                          old_lines=h.old_lines, new_start=h.new_start, new_lines=h.new_lines, additions=h.additions,
+                          deletions=h.deletions, size=h.size, noise=w.mark.hunks.get(h.id)) for h in w.hunks],
         hunks_dropped=w.dropped,
     )
 

@@ -26,7 +26,7 @@ class PathOutsideRepository(RennetError):
     code = "path_outside_repository"
 
 
-class RangeIdentity(Struct, frozen=True):
+class RangeIdentity(Struct, frozen=True, omit_defaults=True):
     repo: str  # the repository's work tree (or git dir when bare)
     base_ref: str  # as the caller named it
     head_ref: str

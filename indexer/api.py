@@ -58,7 +58,7 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
         except NotIndexed:
             pass
         pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
-        with (_on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()) as progress:
+        with announced(repo_path, rev) as progress:
             _index(repo_path, pinned or rev, store=store, workers=workers, progress=progress,
                    require_complete=require_complete)
         return load(store, repo_path, rev)
@@ -70,6 +70,11 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
 # value is the build's progress callback (or None). A face that talks to a person sets it.
 Progress = Callable[[str, int, int], None]
 _on_the_way: Callable[[str, str], AbstractContextManager[Progress | None]] | None = None
+
+
+def announced(repo_path: str, rev: str) -> AbstractContextManager[Progress | None]:
+    """What the face shows while a command indexes `rev` on the way (nothing when no face set it)."""
+    return _on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()
 
 
 def show_indexing(factory: Callable[[str, str], AbstractContextManager[Progress | None]] | None) -> None:
@@ -101,7 +106,7 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
     if workers is None and any(load_stored_record(store, oid) is not None for oid in earlier):
         # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
         workers = 1 if len(tree.changed) <= _FEW_CHANGES else None
-    with (_on_the_way(path, WORKTREE) if _on_the_way is not None else nullcontext()) as progress:
+    with announced(path, WORKTREE) as progress:
         index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers,
                    skipped=tree.skipped, progress=progress)
     remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())

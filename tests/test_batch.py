@@ -123,6 +123,9 @@ def test_job_file_and_human_output(tmp_path):
     assert again.stdout.strip() == ("batch: 3 jobs, 0 indexed, 3 skipped (snapshot existed), 0 failed in "
                                     + again.stdout.split(" in ")[-1].strip())
     assert again.stderr.count("skipped ") == 3
+    spelled = rennet(home, "batch", "--from-file", str(jobs_file), "--json")  # the field's own spelling works too
+    assert spelled.returncode == 0 and _lines(spelled.stdout)[1]["data"]["skipped_existing"] == 3
+    assert "--from FILE" in rennet(home, "batch", "--help").stdout
 
 
 def test_resume_after_kill(tmp_path):

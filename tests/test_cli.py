@@ -139,7 +139,8 @@ def test_ledger_pages_receipts_of_cli_calls(tmp_path, world: World):
     assert [(r["command"], r["surface"], r["outcome"]) for r in receipts] == [
         ("context.symbol", "cli", "not_found"), ("context.symbol", "cli", "ok")]
     ok = receipts[1]
-    assert ok["oid"] == world.head and ok["fingerprint"] and ok["total"] == 1 and ok["truncated"] is False
+    read, page = ok["snapshot"], ok["page"]
+    assert read["oid"] == world.head and read["fingerprint"] and page["total"] == 1 and page["truncated"] is False
     assert len(ok["input_digest"]) == 64 and ok["duration_ms"] > 0
     first = json.loads(rennet("ledger", "--json", "--limit", "1", "--store", home).stdout)
     assert first["page"]["total"] == 3 and first["page"]["cursor"]  # the first `ledger` call has its receipt too

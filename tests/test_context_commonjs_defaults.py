@@ -47,7 +47,7 @@ def test_require_of_an_es_module_binds_its_module_object(app):
     (b"exports.X = require('./y').default;\n", [(("default",), ("X",), ("X",))]),
     (b"module.exports.X = require('./y').default;\n", [(("default",), ("X",), ("X",))]),
     (b"module.exports = require('./y').default;\n", [(("default",), (), ("default",))]),
-    (b"exports.X = require('./y').other;\n", [((), (), ())]),  # not the default: nothing bound
+    (b"exports.X = require('./y').other;\n", [(("other",), ("X",), ("X",))]),  # any name: commonjs_reexports
     (b"foo.X = require('./y').default;\n", [((), (), ())]),
     (b"const y = require('./y');\nexports.X = y.default;\nexports.X = y.default;\n",
      [((), ("y",), ()), (("default",), ("X",), ("X",))]),

@@ -52,10 +52,10 @@ def test_js_named_import_of_another_class_does_not_reach_a_method(indexed_files)
     found = _resolutions(indexed_files({
         "models.js": "export class Headers {\n  get(k) { return k; }\n}\nexport class Request {}\n",
         "app.js": "import { Request } from './models';\nexport function f(d) {\n  return d.get('a');\n}\n",
-        "user.js": "import { Headers } from './models';\nexport function g(h) {\n  return h.get('a');\n}\n",
-        "ns.js": "import * as m from './models';\nexport function n(h) {\n  return h.get('a');\n}\n",
+        "user.js": "import { Headers } from './models';\nexport function g() {\n  return new Headers().get('a');\n}\n",
+        "ns.js": "import * as m from './models';\nexport function n() {\n  return new m.Headers().get('a');\n}\n",
     }), "get")
-    assert found[("app.js", 3)] == "name_match"
+    assert found[("app.js", 3)] == "name_match"  # `d` is untyped, and Request is no class of `get`
     assert found[("user.js", 3)] == "import"
     assert found[("ns.js", 3)] == "import"
 

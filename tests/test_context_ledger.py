@@ -32,6 +32,26 @@ def test_every_call_leaves_a_receipt_with_its_snapshot_and_outcome(world: World,
     assert "unknown field" in bad.message and bad.oid == ""
 
 
+def test_the_ledger_reply_has_typed_unknowns_not_blanks(world: World, tmp_path):
+    home = str(tmp_path / "home")
+    ex = Executor("cli", store=home)
+    ex.run("context.symbol", {"repo": world.repo, "name": "Flask", "limit": 1})
+    ex.run("context.symbol", {"repo": world.repo, "name": "X", "nope": 1})
+    bad, good = ex.run("ledger.read", {"command": "context.symbol"}).envelope["data"]["receipts"]
+
+    def blanks(value: object) -> list[object]:
+        if isinstance(value, dict):
+            return [b for v in value.values() for b in blanks(v)]
+        return [value] if value in ("", None) else []
+
+    assert blanks(bad) == [] and blanks(good) == [], (bad, good)
+    assert bad["snapshot"]["unknown"] == "not_applicable" and bad["page"]["unknown"] == "not_applicable"
+    assert "unknown field" in bad["message"] and "spill" not in bad
+    assert good["snapshot"]["repo"] == world.repo and good["snapshot"]["oid"] == world.head
+    assert good["page"] == {"total": good["page"]["total"], "returned": 1, "truncated": good["page"]["total"] > 1}
+    assert "message" not in good
+
+
 def test_python_face_batches_and_flushes_before_reading(world: World, tmp_path):
     home = str(tmp_path / "home")
     ex = Executor("python", store=home)

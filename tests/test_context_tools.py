@@ -42,7 +42,7 @@ def test_moved_branch_is_stale_and_still_served_from_the_pin(client, world):
 
 def test_deleted_branch_is_unknown_and_still_served(client, world):
     r = client.call("context.symbol", repo=world.repo, rev="gone", name="X")
-    assert r.freshness.status == "unknown" and r.freshness.current_oid is None
+    assert r.freshness.status == "unknown" and r.freshness.current_oid.unknown == "not_applicable"
     assert "no longer resolves" in r.freshness.reason
     assert r.data.definitions[0].path == "src/webapp/gone.py"
 

@@ -91,7 +91,7 @@ def test_another_review_target_of_the_same_commits_is_its_own_record(tmp_path, w
     with Store.open(tmp_path / "home") as store:
         by_branch = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
         by_sha = build_dossier(tmp_path / "r", "main", str(head), store=store)
-        assert not by_sha.reused and by_sha.target.branch == "" and by_branch.target.branch == "feature/proj-1"
+        assert not by_sha.reused and by_sha.target.branch is None and by_branch.target.branch == "feature/proj-1"
         assert jira.hits_for("PROJ-1") == 2
 
 

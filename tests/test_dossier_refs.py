@@ -24,7 +24,7 @@ def test_every_provenance_is_kept_and_the_reference_deduplicated():
         Source(COMMIT_BODY, "c1" * 20, "See https://github.com/acme/widgets/issues/12"),
     ]
     [ref] = extract_references(sources, (), "acme/widgets")
-    assert ref.id == "#12" and ref.closing and ref.number == 12 and ref.repo == ""
+    assert ref.id == "#12" and ref.closing and ref.number == 12 and ref.repo is None  # this repository: no repo field
     assert ref.url == "https://github.com/acme/widgets/issues/12"
     assert ref.provenance == [
         Provenance(BRANCH, "fix/12-crash", "12-crash"),
@@ -89,3 +89,14 @@ def test_deterministic_whatever_the_run():
         random.seed(seed)
         assert extract_references(list(sources), ["PROJ"]) == first
     assert [r.id for r in first] == ["#1", "PROJ-2", "acme/x#3", "a/b#4", "ENG-5", "ENG-6"]
+
+
+def test_a_reference_omits_what_does_not_apply_to_its_kind():
+    import msgspec
+
+    refs = extract_references([Source(COMMIT_SUBJECT, "c", "fixes #7, see ABC-12 and ABC-13")], ("ABC",))
+    wire = {r["id"]: r for r in msgspec.to_builtins(refs)}
+    assert set(wire) == {"#7", "ABC-12", "ABC-13"}
+    assert wire["#7"]["number"] == 7 and not {"key", "repo", "url"} & set(wire["#7"])
+    assert wire["ABC-12"]["key"] == "ABC-12" and not {"number", "repo", "url"} & set(wire["ABC-12"])
+    assert "" not in [v for r in wire.values() for v in r.values()]

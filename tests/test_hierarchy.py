@@ -155,7 +155,7 @@ def test_references_of_an_inherited_member_resolve_against_the_base(app):
 
 # --- JavaScript and TypeScript ----------------------------------------------------------------
 
-JS = load(FIXTURES / "hierarchy" / "js_ts_bases.txt", keys=("inherits:",))
+JS = load(FIXTURES / "hierarchy" / "js_ts_bases.txt", keys=("inherits:", "site:"))
 JS_REPO = Indexed(JS.files, "rennet-hierarchy-js-", message="hierarchy js")
 
 
@@ -172,3 +172,23 @@ def test_js_and_ts_bases_are_inherits_edges_as_their_comments_say():
 def test_a_ts_member_is_found_through_its_class_bases():
     d, = JS_REPO.asked().call("context.symbol", name="Handler.handle", fuzzy=False).data.definitions
     assert (d.path, d.qualified, d.match) == ("src/base.ts", "Base.handle", "inherited")
+
+
+def test_a_js_member_is_found_through_the_extends_chain_in_declaration_order():
+    d, = JS_REPO.asked().call("context.symbol", name="Sub.close", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.line, d.match) == ("lib/web.js", "Handler.close", 3, "inherited")
+    assert _ref(d.inherited_from) == ("Handler", "lib/web.js", 1)
+    assert [c.qualified for c in d.chain] == ["Sub", "App", "Handler"]
+
+
+def test_a_js_override_is_reported():
+    d, = JS_REPO.asked().call("context.symbol", name="App.serve", fuzzy=False).data.definitions
+    assert (d.path, d.match, d.inherited_from) == ("lib/app.js", "exact", None)
+    assert _ref(d.overrides) == ("Handler.serve", "lib/web.js", 2)
+
+
+@pytest.mark.parametrize("name", sorted(noted_sites(JS)))
+def test_js_references_qualified_through_a_class_or_a_known_subclass(name):
+    assert sorted(sites(JS_REPO.asked(), name)) == noted_sites(JS)[name]
+    subclass = name.replace("Handler.", "Sub.")
+    assert sorted(sites(JS_REPO.asked(), subclass)) == noted_sites(JS)[name]

@@ -214,12 +214,12 @@ def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkey
     aged("b.json", 4000, 30)
     wire = json.dumps({"ok": True, "data": "z" * 3000, "page": {"cursor": "c.1"}}).encode()
     reply = sp.spill(wire, command="demo", home=tmp_path, ceiling=1024)
-    assert reply["path"] == "" and "not written" in reply["note"] and reply["bytes"] == len(wire)
+    assert reply["path"]["unknown"] == "not_recorded" and "not written" in reply["note"] and reply["bytes"] == len(wire)
     assert sorted(p.name for p in folder.iterdir()) == ["a.json", "b.json"]
     assert len(msgspec.json.encode(reply)) <= 1024 and reply["cursors"] == {"page": "c.1"}
 
     big = json.dumps({"data": "z" * 7000}).encode()  # over the cap of one file
-    assert sp.spill(big, command="demo", home=tmp_path, ceiling=1024)["path"] == ""
+    assert sp.spill(big, command="demo", home=tmp_path, ceiling=1024)["path"]["unknown"] == "not_recorded"
 
 
 def test_spill_files_are_never_swept_by_count_alone_within_15_minutes(tmp_path):

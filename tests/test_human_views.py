@@ -97,3 +97,19 @@ def test_a_read_that_indexes_first_says_so_on_one_stderr_line(tmp_path):
     assert first.stderr.count("\n") == 1 and first.stderr.startswith("rennet: indexing HEAD of ")
     again = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview", "--json")
     assert again.returncode == 0 and again.stderr == ""
+
+
+def test_workspace_add_that_indexes_says_so_on_one_stderr_line(tmp_path):
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "def f():\n    return 1\n"})
+    home = tmp_path / "home"
+    assert rennet(tmp_path / "repo", home, "workspace", "create", "team").returncode == 0
+    first = rennet(tmp_path / "repo", home, "workspace", "add", "team", ".", "--json")
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["data"]["parsed_blobs"] == 1
+    assert first.stderr.count("\n") == 1 and first.stderr.startswith("rennet: indexing HEAD of ")
+    again = rennet(tmp_path / "repo", home, "workspace", "add", "team", ".", "--json")  # re-pins; indexes nothing
+    assert again.returncode == 0 and again.stderr == ""
+    repo.commit({"b.py": "def g():\n    return 2\n"})
+    moved = rennet(tmp_path / "repo", home, "workspace", "sync", "team", "--json")
+    assert moved.returncode == 0 and moved.stderr.startswith("rennet: indexing HEAD of ")

@@ -210,7 +210,7 @@ def test_links_resolve(page: str):
 
 def _recipe() -> tuple[dict[str, str], list[str]]:
     yaml = next(b for b in readme_blocks() if b.info[:1] == ["yaml"]).body
-    env = dict(re.findall(r"^      ([A-Z_]+): (\S+)", yaml, re.M))
+    env = dict(re.findall(r"^      ([A-Z_]+): (.+?)(?:\s+#.*)?$", yaml, re.M))
     runs = re.findall(r"^\s+- run: (.+)$", yaml, re.M)
     return env, runs
 
@@ -229,6 +229,7 @@ def test_ci_recipe_run_lines_install_and_index(tmp_path: Path):
 
     env_keys, runs = _recipe()
     assert set(env_keys) == {"RENNET_HOME", "RENNET_SOURCE"}
+    assert env_keys["RENNET_SOURCE"] == "${{ vars.RENNET_SOURCE }}"  # the organisation's variable, no made-up URL
     assert runs[0] == 'pip install "$RENNET_SOURCE"' and len(runs) >= 3
     demo = build_demo(tmp_path / "checkout")
     # A fresh environment that sees this interpreter's packages (the runtime dependencies and pip are
@@ -283,4 +284,4 @@ def test_cli_doc_lists_every_command_and_flag():
         for name in row.input.__struct_fields__:
             assert f"| `{name}` |" in page, (row.id, name)
             if row.exposure.cli and name not in row.cli.positional:
-                assert "--" + name.replace("_", "-") in page, (row.id, name)
+                assert dict(row.cli.flags).get(name, "--" + name.replace("_", "-")) in page, (row.id, name)

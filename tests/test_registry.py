@@ -109,6 +109,10 @@ def test_duplicate_or_prefix_cli_verbs_are_rejected():
     (dict(id="demo." + "v" * 60), "does not match"),
     (dict(cli=CliShape(positional=("nope",))), "positional 'nope'"),
     (dict(cli=CliShape(path=("call",))), "reserved"),
+    (dict(cli=CliShape(flags=(("nope", "--nope2"),))), "not an option field"),
+    (dict(cli=CliShape(positional=("text",), flags=(("text", "--words"),))), "not an option field"),
+    (dict(cli=CliShape(flags=(("times", "--text"),))), "not a long option of its own"),
+    (dict(cli=CliShape(flags=(("times", "-t"),))), "not a long option of its own"),
 ])
 def test_malformed_rows_are_refused_at_load(bad, message):
     with pytest.raises(RegistryError, match=message):

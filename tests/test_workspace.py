@@ -105,7 +105,7 @@ def test_three_members_with_cross_edges(fleet, run):
     assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0}
     assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
     assert members["gokit"]["remote_url"] == "https://git.example.invalid/acme/gokit.git"
-    assert members["webapp"]["remote_url"] is None  # no remote set: none claimed
+    assert members["webapp"]["remote_url"]["unknown"] == "not_applicable"  # no remote set: none claimed
     for name, builder in fleet.items():
         head = str(builder.repo.references["refs/heads/main"].target)
         assert members[name]["pinned_oid"] == head
@@ -169,7 +169,7 @@ def test_staleness_after_a_member_branch_moves_and_re_pin(fleet, run):
     status = run("workspace.status", name="fleet")
     members = {m["name"]: m for m in status["data"]["members"]}
     assert members["acme-lib"]["freshness"] == "unknown"
-    assert members["acme-lib"]["current_oid"] is None
+    assert members["acme-lib"]["current_oid"]["unknown"] == "not_applicable"
 
 
 def test_add_remove_list(fleet, run):

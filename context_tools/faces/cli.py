@@ -56,7 +56,7 @@ def _json_arg(text: str) -> Any:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) -> None:
+def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool, spelled: str | None = None) -> None:
     """One input field as CLI arguments. A positional field is also an option of its name
     (`rennet index REPO` and `rennet index --repo REPO`), so every command names the
     repository, a base or a path the same way; a list takes several values (`--paths a b`)."""
@@ -64,8 +64,9 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) ->
     kw: dict[str, Any] = {"help": desc or None}
     dest = field.name
     flag = "--" + dest.replace("_", "-")
+    flags = (spelled, flag) if spelled else (flag,)  # the row's spelling first: help shows it
     if isinstance(t, mi.BoolType) and not positional:
-        parser.add_argument(flag, dest=dest, action=argparse.BooleanOptionalAction,
+        parser.add_argument(*flags, dest=dest, action=argparse.BooleanOptionalAction,
                             default=argparse.SUPPRESS, help=kw["help"])
         return
     many = isinstance(t, (mi.ListType, mi.TupleType, mi.VarTupleType, mi.SetType, mi.FrozenSetType))
@@ -93,7 +94,9 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool) ->
         if many:
             kw["nargs"] = "+"
             kw["action"] = "extend"
-        parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, required=field.required, **kw)
+        if spelled:
+            kw.setdefault("metavar", dest.split("_")[-1].upper())
+        parser.add_argument(*flags, dest=dest, default=argparse.SUPPRESS, required=field.required, **kw)
 
 
 _OPTION = "_option_"  # dest prefix of the option spelling of a positional field
@@ -329,9 +332,10 @@ def _add_row(row: Any, groups: dict[tuple[str, ...], Any], words: list[str] | No
     fields = {f.name: f for f in info.fields}
     for name in row.cli.positional:
         _add_field(leaf, fields[name], positional=True)
+    spelled = dict(row.cli.flags)
     for name, field in fields.items():
         if name not in row.cli.positional:
-            _add_field(leaf, field, positional=False)
+            _add_field(leaf, field, positional=False, spelled=spelled.get(name))
 
 
 def _defaults(struct: Any) -> set[str]:

@@ -190,7 +190,8 @@ class Executor:
             reply.wire = spill(wire, command=reply.command, home=self.handle.home, ceiling=ceiling)
         except OSError as exc:
             raise _spill_error(exc, self.handle.home) from None
-        reply.spill_path = reply.wire["path"]
+        where = reply.wire["path"]
+        reply.spill_path = where if isinstance(where, str) else ""  # the receipt stores a blank for none
 
     def _receipt(self, reply: Reply, digest: str, seconds: float) -> None:
         from context_tools.faces import ledger

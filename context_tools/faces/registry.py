@@ -89,10 +89,12 @@ class CliShape:
 
     `path` is the verb path (`("context", "symbol")` -> `rennet context symbol`);
     None derives it from the id (`demo.echo` -> `rennet demo echo`). `positional`
-    names input fields taken as positional arguments, in order."""
+    names input fields taken as positional arguments, in order. `flags` spells a field's option
+    otherwise than its name (`("from_file", "--from")`); the name's spelling still works."""
 
     path: tuple[str, ...] | None = None
     positional: tuple[str, ...] = ()
+    flags: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -319,6 +321,12 @@ def _validate(row: Command) -> None:
     for name in row.cli.positional:
         if name not in fields:
             raise RegistryError(f"{row.id}: positional {name!r} is not an input field")
+    spellings = {"--" + f.replace("_", "-") for f in fields}
+    for name, flag in row.cli.flags:
+        if name not in fields or name in row.cli.positional:
+            raise RegistryError(f"{row.id}: flag {flag!r} spells {name!r}, which is not an option field")
+        if not flag.startswith("--") or flag in spellings:
+            raise RegistryError(f"{row.id}: flag {flag!r} is not a long option of its own")
     clash = fields & _RESERVED_FIELDS
     if row.exposure.cli and clash:
         raise RegistryError(f"{row.id}: input fields {sorted(clash)} clash with global CLI options")

@@ -15,7 +15,7 @@ then, oldest first, files older than 15 minutes go while the folder, with the ne
 be over either bound. A file younger than 15 minutes is never removed, so the file a reply
 names is there for at least 15 minutes after it. When the new file does not fit (larger than
 32 MB, or the folder is full of files younger than that), it is not written: the envelope's
-`path` is "" and its note says why; `head` and `cursors` are there all the same.
+`path` is a typed unknown saying why, and so is its note; `head` and `cursors` are there all the same.
 """
 
 from __future__ import annotations
@@ -117,6 +117,7 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
     replaces it, itself at most `ceiling` bytes once serialized."""
     folder = spill_dir(home)
     folder.mkdir(parents=True, exist_ok=True)
+    where: str | dict[str, str]
     if sweep(folder, incoming=len(wire)):
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         name = f"{stamp}-{command}-{hashlib.sha256(wire).hexdigest()[:16]}.json"
@@ -129,7 +130,8 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
         why = (f"it is over the {MAX_FILE_BYTES}-byte cap of a spill file" if len(wire) > MAX_FILE_BYTES
                else f"the spill folder is at its bounds of {KEEP_NEWEST} files and {MAX_FOLDER_BYTES} bytes "
                     f"with files younger than {MIN_AGE_SECONDS // 60} minutes")
-        note, where = NOT_WRITTEN.format(ceiling=ceiling, why=why), ""
+        note = NOT_WRITTEN.format(ceiling=ceiling, why=why)
+        where = {"unknown": "not_recorded", "reason": f"the complete result was not written: {why}"}
     reply: dict[str, Any] = {"head": "", "note": note, "path": where, "bytes": len(wire)}
     cursors = next_cursors(wire)
     if cursors and len(msgspec.json.encode({**reply, "cursors": cursors})) <= ceiling:

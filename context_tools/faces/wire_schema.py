@@ -104,7 +104,11 @@ def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[s
         "properties": {
             "head": {"type": "string", "description": "the first bytes of the serialized result"},
             "note": {"type": "string"},
-            "path": {"type": "string", "description": "file on the server's machine holding the whole result"},
+            "path": {"description": "file on the server's machine holding the whole result; an unknown (with "
+                                    "why) when it could not be written",
+                     "anyOf": [{"type": "string"}, {"type": "object", "properties": {
+                         "unknown": {"type": "string"}, "reason": {"type": "string"}},
+                         "required": ["unknown", "reason"]}]},
             "bytes": {"type": "integer", "minimum": 0, "description": "size of that file in bytes"},
             "cursors": {"type": "object", "additionalProperties": {"type": "string"},
                         "description": "next-page cursors the result holds, by their place in it"},

@@ -14,7 +14,7 @@ read from its pinned snapshot; the freshness is that member's, tagged with it.""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence, TypeVar, overload
 
 import msgspec
 from msgspec import Struct
@@ -24,28 +24,38 @@ from context_tools.query.pinned import open_pinned, tree_path
 from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.errors import BadInput, NotFound
-from indexer.contract.result import Page, Result, Unknown
+from indexer.contract.result import Freshness, Page, Result, Unknown
 from indexer.model import NOT_TEXT
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from context_tools.faces.packs.context import FileInput
+    from indexer.model import FileEntry
+    from indexer.store.snapshot import Snapshot
+
+T = TypeVar("T")
 
 LINE_CHARS = 2000  # characters of one line shown
 PAGE_BYTES = 256 * 1024  # serialized bytes of the lines of one page, past which the page ends
 _LINE_READ = 4 * LINE_CHARS + 4  # bytes of a line read: they decode to more than LINE_CHARS characters
 
 
-class FileMeta(Struct, omit_defaults=True):
+class FileMeta(Struct, kw_only=True, omit_defaults=True):
+    """A field that does not apply to the file (no mark, parsed, not a link) is absent."""
+
     path: str
     blob: str
     mode: str  # git mode in octal: 100644 100755 120000 160000
     size: int
     lines: int | Unknown
     language: str
-    mark: str
-    mark_rule: str
-    skipped: str
-    target: str
     fan_in: int | Unknown
-    imports: Section  # files this one imports (resolved edges)
-    importers: Section  # files importing this one
+    imports: Section[str]  # files this one imports (resolved edges)
+    importers: Section[str]  # files importing this one
+    mark: str | None = None  # generated | vendored
+    mark_rule: str | None = None  # the rule that set the mark
+    skipped: str | None = None  # why the file was not parsed
+    target: str | None = None  # a symlink's target path or a submodule's commit
     symbols_capped: bool = False  # present (true) when the outline was cut at extraction (nesting or count cap)
 
 
@@ -67,7 +77,7 @@ class Content(Struct):
 
 class FileView(Struct):
     meta: FileMeta
-    outline: Section | Unknown
+    outline: Section[OutlineItem] | Unknown
     content: Content | Unknown
 
 
@@ -82,7 +92,7 @@ class FileSection(Struct):
 CAP_OF = {"imports": "neighbours", "importers": "neighbours", "outline": "outline"}
 
 
-def _section_query(input: Any, name: str) -> Any:
+def _section_query(input: FileInput, name: str) -> FileInput:
     """What a page of the collection `name` is bound to: the file (repository, rev, workspace,
     member, path) and the section. The options of the whole-file call (`start_line`, `outline`,
     `content`) do not change a section, so a cursor embedded in any call of the file pages the
@@ -91,15 +101,15 @@ def _section_query(input: Any, name: str) -> Any:
                                    start_line=1, outline=True, content=True)
 
 
-def _embedded(ctx: Any, name: str, items: list, binding: str) -> Section:
+def _embedded(ctx: CallContext, input: FileInput, name: str, items: Sequence[T], binding: str) -> Section[T]:
     """The first page of a collection, its cursor valid for the same call with `section=name`."""
-    query = _section_query(ctx.input, name)
+    query = _section_query(input, name)
     chunk, page = ctx.first_page_of(items, size=ctx.cap(CAP_OF[name]), query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
 
 
-def file_view(input: Any, ctx: Any) -> Result:
+def file_view(input: FileInput, ctx: CallContext) -> Result:
     name = workspace_of(input)
     if name is not None:
         return _member_file(input, ctx, name)
@@ -114,7 +124,7 @@ class MemberFileView(FileView, kw_only=True):
     member: str
 
 
-def _member_file(input: Any, ctx: Any, name: str) -> Result:
+def _member_file(input: FileInput, ctx: CallContext, name: str) -> Result:
     """The file of the named member; without `member`, of the one member whose pinned snapshot has
     the path (bad_input when several have it)."""
     scope = open_workspace(ctx, name)
@@ -136,7 +146,7 @@ def _member_file(input: Any, ctx: Any, name: str) -> Result:
     return result
 
 
-def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
+def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) -> Result:
     path = tree_path(input.path)
     f = snap.file(path)
     if f is None:
@@ -152,23 +162,24 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
         if isinstance(items, Unknown):
             raise BadInput(f"{f.path} has no outline to page: {items.reason}")
         bound = replace(ctx, input_digest=input_digest(_section_query(input, input.section)))
-        chunk, page = bound.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
-                                 binding=snap.fingerprint)
-        return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=page)
+        chunk, section_page = bound.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
+                                         binding=snap.fingerprint)
+        return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=section_page)
     meta = FileMeta(
         path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,
         lines=f.lines if textual else Unknown("not_applicable", f"a {f.language} entry has no lines"),
-        language=f.language, mark=f.mark, mark_rule=f.mark_rule, skipped=f.skipped, target=f.target,
-        fan_in=snap.fan_in(f.path) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
-        imports=_embedded(ctx, "imports", neighbours["imports"], snap.fingerprint),
-        importers=_embedded(ctx, "importers", neighbours["importers"], snap.fingerprint),
+        language=f.language, mark=f.mark or None, mark_rule=f.mark_rule or None, skipped=f.skipped or None,
+        target=f.target or None,
+        fan_in=(snap.fan_in(f.path) or 0) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
+        imports=_embedded(ctx, input, "imports", neighbours["imports"], snap.fingerprint),
+        importers=_embedded(ctx, input, "importers", neighbours["importers"], snap.fingerprint),
         symbols_capped=_symbols_capped(snap, f))
-    outline: Section | Unknown = Unknown("not_recorded", "outline not requested")
+    outline: Section[OutlineItem] | Unknown = Unknown("not_recorded", "outline not requested")
     if input.outline:
         found = _outline(snap, f)
-        outline = found if isinstance(found, Unknown) else _embedded(ctx, "outline", found, snap.fingerprint)
+        outline = found if isinstance(found, Unknown) else _embedded(ctx, input, "outline", found, snap.fingerprint)
     content: Content | Unknown = Unknown("not_recorded", "content not requested")
-    page = None
+    page: Page | None = None
     if input.content:
         if not textual:
             content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
@@ -187,7 +198,7 @@ def _view(input: Any, ctx: Any, snap: Any, fresh: Any) -> Result:
     return Result(FileView(meta, outline, content), freshness=fresh, page=page)
 
 
-def _outline(snap: Any, f: Any) -> list[OutlineItem] | Unknown:
+def _outline(snap: Snapshot, f: FileEntry) -> list[OutlineItem] | Unknown:
     facts = snap.core_facts(f.path)
     if facts is None or f.skipped:
         reason = f"not parsed: {f.skipped}" if f.skipped else f"a {f.language} entry has no symbols"
@@ -196,12 +207,12 @@ def _outline(snap: Any, f: Any) -> list[OutlineItem] | Unknown:
     return [OutlineItem(s.name, s.qualified, s.kind, s.line, s.end_line, s.signature) for s in symbols]
 
 
-def _symbols_capped(snap: Any, f: Any) -> bool:
+def _symbols_capped(snap: Snapshot, f: FileEntry) -> bool:
     facts = snap.core_facts(f.path) if not f.skipped else None
     return bool(facts is not None and facts.symbols_capped)
 
 
-def _within_bytes(items: list[str], page: Any, first: int, ctx: Any, binding: str) -> tuple[list[str], Any]:
+def _within_bytes(items: list[str], page: Page, first: int, ctx: CallContext, binding: str) -> tuple[list[str], Page]:
     """The page's lines up to PAGE_BYTES serialized (at least one line); a page cut here gets the
     cursor of the line after its last."""
     size = 0
@@ -228,7 +239,13 @@ class BlobLines(Sequence[str]):
     def __len__(self) -> int:
         return self.total
 
-    def __getitem__(self, key: Any) -> Any:
+    @overload
+    def __getitem__(self, key: int) -> str: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> list[str]: ...
+
+    def __getitem__(self, key: int | slice) -> str | list[str]:
         if not isinstance(key, slice):
             index = key + self.total if key < 0 else key
             if not 0 <= index < self.total:
@@ -238,7 +255,7 @@ class BlobLines(Sequence[str]):
         if start >= stop:
             return []
         pos = self._offset(start)
-        out = []
+        out: list[str] = []
         for _ in range(max(stop - start, 0)):
             end = self.data.find(b"\n", pos)
             end = len(self.data) if end < 0 else end
@@ -266,5 +283,5 @@ def text_lines(data: bytes) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def _first_line(input: Any, ctx: Any, snap: Any) -> int:
+def _first_line(input: FileInput, ctx: CallContext, snap: Snapshot) -> int:
     return (ctx.cursor_offset(input.cursor, snap.fingerprint) if input.cursor else input.start_line - 1) + 1

@@ -15,7 +15,7 @@ added or modified files that occur nowhere in the base snapshot.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, TypeVar
 
 from msgspec import Struct
 
@@ -32,28 +32,31 @@ if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
 
 
+T = TypeVar("T")
+
+
 class Side(Struct):
     rev: str
     oid: str
     fingerprint: str
 
 
-class FileChange(Struct):
+class FileChange(Struct, omit_defaults=True):
     path: str
     change: str  # added removed modified renamed
     language: str
-    previous_path: str = ""
+    previous_path: str | None = None  # renamed only
     similarity: int | None = None  # renamed: git's score, 0-100
 
 
-class SymbolChange(Struct):
+class SymbolChange(Struct, omit_defaults=True):
     path: str
     qualified: str
     kind: str
     change: str  # added removed changed
     line: int  # in head (in base for removed)
     signature: str
-    previous_signature: str = ""
+    previous_signature: str | None = None  # changed only
 
 
 class ApiChange(Struct):
@@ -79,11 +82,11 @@ class Novelty(Struct):
     base: Side
     head: Side
     base_freshness: Freshness
-    files: Section
-    symbols: Section
-    public_api: Section
-    dependencies: Section
-    identifiers: Section
+    files: Section[FileChange]
+    symbols: Section[SymbolChange]
+    public_api: Section[ApiChange]
+    dependencies: Section[DependencyChange]
+    identifiers: Section[str]
 
 
 class NoveltySection(Struct):
@@ -230,23 +233,24 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     binding = f"{base.fingerprint}:{head.fingerprint}"
     files = _file_changes(base, head)
     symbols = _symbol_changes(base, head, files)
-    sections: dict[str, Sequence[object]] = {
-        "files": files,
-        "symbols": symbols,
-        "public_api": _api_changes(head, base, symbols),
-        "dependencies": _dependency_changes(base, head),
-        "identifiers": _new_identifiers(ctx, base, head, files),
-    }
+    api = _api_changes(head, base, symbols)
+    dependencies = _dependency_changes(base, head)
+    identifiers = _new_identifiers(ctx, base, head, files)
+    sections: dict[str, Sequence[object]] = {"files": files, "symbols": symbols, "public_api": api,
+                                             "dependencies": dependencies, "identifiers": identifiers}
     sides = (Side(input.base, base.oid, base.fingerprint), Side(head_of(input), head.oid, head.fingerprint))
     if input.section is not None:
         items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
                                binding=binding)
         return Result(NoveltySection(*sides, input.section, items), freshness=fresh, page=page)
     refuse_paging_without_section(input)
-    summary = {name: summary_section(ctx, input, name, items, binding) for name, items in sections.items()}
-    data = Novelty(*sides, base_freshness=freshness_of(base), files=summary["files"], symbols=summary["symbols"],
-                   public_api=summary["public_api"], dependencies=summary["dependencies"],
-                   identifiers=summary["identifiers"])
+
+    def first(name: str, items: Sequence[T]) -> Section[T]:
+        return summary_section(ctx, input, name, items, binding)
+
+    data = Novelty(*sides, base_freshness=freshness_of(base), files=first("files", files),
+                   symbols=first("symbols", symbols), public_api=first("public_api", api),
+                   dependencies=first("dependencies", dependencies), identifiers=first("identifiers", identifiers))
     return Result(data, freshness=fresh)
 
 

@@ -24,8 +24,9 @@ from context_tools.query.workspace_scope import (
     workspace_of,
 )
 from indexer.contract.errors import BadInput
-from indexer.contract.result import Listed, Result, Unknown
-from indexer.model import NOT_TEXT
+from indexer.contract.result import Listed, Result, Unknown, remote_of
+from indexer.fleet.workspace import CrossEdge
+from indexer.model import NOT_TEXT, Dependency, EntryPoint, Package
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -74,11 +75,11 @@ class Totals(Struct):
 class Overview(Struct):
     identity: Identity
     totals: Totals
-    languages: Section
-    packages: Section
-    entry_points: Section
-    dependencies: Section
-    top_files: Section
+    languages: Section[LanguageCount]
+    packages: Section[Package]
+    entry_points: Section[EntryPoint]
+    dependencies: Section[Dependency]
+    top_files: Section[TopFile]
 
 
 class OverviewSection(Struct):
@@ -152,13 +153,13 @@ class WorkspaceMember(Struct):
 
     name: str
     path: str
-    remote_url: str | None
+    remote_url: str | Unknown
     rev: str
     pinned_oid: str
     fingerprint: str
     indexed_at: str
     freshness: str  # current | stale | unknown
-    current_oid: str | None
+    current_oid: str | Unknown
     reason: str
     files: int | Unknown
     text_lines: int | Unknown
@@ -181,8 +182,8 @@ class WorkspaceOverview(Struct):
     created_at: str
     updated_at: str
     totals: WorkspaceTotals
-    members: Section
-    edges: Section  # cross-repository edges: a package one member declares, depended on or imported by another
+    members: Section[WorkspaceMember]
+    edges: Section[CrossEdge]  # cross-repository edges: a package one member declares, depended on or imported by another
     member_freshness: MemberFreshnessPage
 
 
@@ -204,7 +205,7 @@ def _member_entry(opened: OpenMember, status: MemberStatus | None) -> WorkspaceM
     else:
         files, lines = len(opened.snap.files), sum(max(x.lines, 0) for x in opened.snap.files)
         languages = Listed(_sections(opened.snap)["languages"])
-    return WorkspaceMember(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
+    return WorkspaceMember(m.name, m.path, remote_of(m.remote_url), m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
                            f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [])
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from indexer.contract.result import Freshness, FreshnessStatus, not_recorded
+from indexer.contract.result import Freshness, FreshnessStatus, current_or_gone, not_recorded
 
 
 def tree_path(path: str) -> str:
@@ -80,6 +80,6 @@ def freshness_of(snap: Any) -> Freshness:
         reason = (f"{rev} still resolves to the pinned commit, but {missing} of its blobs were missing from the "
                   f"object database when it was indexed (a partial clone's): they are listed as skipped, "
                   f"`missing_object`; fetch them and index again for a complete snapshot")
-    return Freshness(repo=snap.repo_path, rev=rev, pinned_oid=snap.oid, current_oid=current, status=status,
+    return Freshness(repo=snap.repo_path, rev=rev, pinned_oid=snap.oid, current_oid=current_or_gone(current, rev), status=status,
                      reason=reason, indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
                      fingerprint=snap.fingerprint, worktree=worktree, missing_objects=missing)

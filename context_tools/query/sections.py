@@ -3,7 +3,7 @@ and carries a cursor that pages the rest through the same command narrowed to it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Generic, Sequence, TypeVar
 
 import msgspec
 from msgspec import Struct
@@ -12,15 +12,21 @@ if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
 
 
-class Section(Struct):
-    items: list
+T = TypeVar("T")
+
+
+class Section(Struct, Generic[T]):
+    """The first page of one embedded collection; its items are of one type, named by the field
+    that holds the section (`Section[TopFile]`), so the shipped schema types them too."""
+
+    items: list[T]
     total: int
     returned: int
     truncated: bool
     cursor: str | None = None  # valid for the same call with `section=<this section>`
 
 
-def summary_section(ctx: CallContext, input: Struct, name: str, items: Sequence[object], binding: str) -> Section:
+def summary_section(ctx: CallContext, input: Struct, name: str, items: Sequence[T], binding: str) -> Section[T]:
     """The first page of a section of the summary that `input` asked for; its cursor pages the
     same call narrowed to the section."""
     query = msgspec.structs.replace(input, section=name, cursor=None, limit=None)

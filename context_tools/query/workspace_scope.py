@@ -34,7 +34,7 @@ import msgspec
 from msgspec import Struct
 
 from indexer.contract.errors import BadInput, NotFound, RennetError
-from indexer.contract.result import Freshness, FreshnessStatus, not_recorded
+from indexer.contract.result import Freshness, FreshnessStatus, Unknown, current_or_gone, not_recorded
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -174,13 +174,13 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
             now = workspace.freshness(member)
             reason = f"member not read: {exc.message}" + (f" ({now.reason})" if now.status != "current" else "")
             return OpenMember(member, None, MemberFreshness(
-                repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=now.current_oid,
+                repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=current_or_gone(now.current_oid, member.rev),
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
                 fingerprint=member.fingerprint, member=member.name), exc)
     fresh = freshness_of(snap)
     reason = fresh.reason
     if fresh.status == "stale":  # `rennet index` would not move the workspace's pin
-        reason = (f"{member.rev} moved from {member.oid[:12]} to {(fresh.current_oid or '')[:12]} since it was pinned; "
+        reason = (f"{member.rev} moved from {member.oid[:12]} to {str(fresh.current_oid)[:12]} since it was pinned; "
                   f"served from the pinned snapshot (run `rennet workspace sync {workspace_name}` to re-pin)")
     return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh) | {"reason": reason},
                                                     member=member.name))
@@ -212,8 +212,8 @@ def _overall(name: str, opened: list[OpenMember]) -> Freshness:
             f"{f.member}: {f.reason}" for f in unknown)
     else:
         status, reason = "current", f"all {len(fresh)} members still resolve to their pinned commits"
-    current = None
-    currents = [(f.member, f.current_oid) for f in fresh if f.current_oid]
+    current: str | Unknown = Unknown("not_applicable", "a member's rev no longer resolves" if fresh else "no members")
+    currents = [(f.member, f.current_oid) for f in fresh if isinstance(f.current_oid, str)]
     if fresh and len(currents) == len(fresh):
         current = _digest(currents)
     indexed = max((f.indexed_at for f in fresh if isinstance(f.indexed_at, str)), default=None)

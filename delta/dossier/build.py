@@ -44,12 +44,13 @@ from delta.dossier.refs import (
 )
 from delta.dossier.transport import TrackerFailure, redact
 from indexer.contract.errors import StoreError
+from indexer.contract.result import Unknown
 from indexer.git.read import open_repo, repo_display_path, repo_identity, resolve_rev
 
 if TYPE_CHECKING:
     from indexer.store.database import Store
 
-SCHEMA = 1
+SCHEMA = 2  # 2: fields that do not apply are absent, and unknowns typed, not blank
 MAX_COMMITS = 1000  # commits of the range read for references; a longer range is read from its newest end
 TOTAL_SECONDS = 120.0  # the whole retrieval; references left when it is spent become timeout facts
 MAX_LINKS_PER_ITEM = 5  # linked tickets fetched (one hop) per item, for its payload only
@@ -58,19 +59,19 @@ MAX_LINKED = 20  # linked tickets fetched per dossier
 log = logging.getLogger("rennet.dossier")
 
 
-class ReviewTarget(Struct):
+class ReviewTarget(Struct, omit_defaults=True):
     repo: str  # display path of the repository
     repo_id: str
     base_ref: str  # as given
     head_ref: str  # as given
-    branch: str  # head branch name when head names a branch, else ""
-    github_repo: str  # owner/repo of this repository on GitHub, "" when unknown
+    github_repo: str | Unknown  # owner/repo of this repository on GitHub
+    branch: str | None = None  # head branch name when head names a branch; absent for a sha or tag
 
 
 class Patchset(Struct):
     base_oid: str
     head_oid: str
-    merge_base_oid: str  # "" when base and head share no history
+    merge_base_oid: str | Unknown  # not_applicable when base and head share no history
     commits: int  # commits of merge-base..head read for references
 
 
@@ -148,23 +149,24 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
     timeout = cfg.timeout_seconds
     if ref.tracker == "github":
         return "github", lambda r: github.fetch(r, this_repo, timeout, cwd)
-    tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(ref.key)
+    key = ref.key or ref.id  # a tracker reference's id is its key
+    tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(key)
     section = {"jira": cfg.jira, "linear": cfg.linear}.get(tracker or "")
     if section is not None and not (section.base_url and section.token_env):
         raise TrackerFailure("missing_config",
-                             f"{tracker}: no base_url and token_env from a trusted source for {ref.key}; set "
+                             f"{tracker}: no base_url and token_env from a trusted source for {key}; set "
                              f"[dossier.{tracker}] base_url and token_env in {user_config_path(environ)} or "
                              f"{ENV_OVERRIDES[f'{tracker}.base_url']} and {ENV_OVERRIDES[f'{tracker}.token_env']}"
                              f" (a repository's .rennet.toml may not name them)")
     if tracker == "jira" and cfg.jira is not None:
         jcfg = cfg.jira
-        return "jira", lambda r: jira.fetch(r.key, jcfg, timeout, environ)
+        return "jira", lambda r: jira.fetch(r.key or r.id, jcfg, timeout, environ)
     if tracker == "linear" and cfg.linear is not None:
         lcfg = cfg.linear
-        return "linear", lambda r: linear.fetch(r.key, lcfg, timeout, environ)
+        return "linear", lambda r: linear.fetch(r.key or r.id, lcfg, timeout, environ)
     name = tracker or "tracker"
     raise TrackerFailure("missing_config",
-                         f"no {name if tracker else 'Jira or Linear'} settings claim {ref.key}; add "
+                         f"no {name if tracker else 'Jira or Linear'} settings claim {key}; add "
                          f"[dossier.{tracker or 'jira'}] projects/teams to .rennet.toml, and base_url and "
                          f"token_env to your own config ({user_config_path(environ)})")
 
@@ -215,7 +217,8 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
     this_repo = github_repo(repo, cfg)
     repo_id = repo_identity(repo)
     target = ReviewTarget(repo=repo_display_path(repo), repo_id=repo_id, base_ref=base, head_ref=head,
-                          branch=branch, github_repo=this_repo)
+                          branch=branch or None, github_repo=this_repo or Unknown(
+                              "not_recorded", "no dossier.github_repo setting and no github.com remote"))
     key = record_key(repo_id, base, head, base_oid, head_oid)
 
     own_store = store is None
@@ -317,13 +320,14 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
               body: str | None, cfg: DossierConfig, home: Path, key: bytes,
               environ: Mapping[str, str] | None) -> Dossier:
     merge_base, commits = _range_commits(repo, base_oid, head_oid)
-    sources = sources_of(target.branch, title, body, commits)
-    refs = extract_references(sources, cfg.prefixes(), target.github_repo)
+    this_repo = target.github_repo if isinstance(target.github_repo, str) else ""
+    sources = sources_of(target.branch or "", title, body, commits)
+    refs = extract_references(sources, cfg.prefixes(), this_repo)
     total = len(refs)
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
     bounds = Bounds(cfg.item_body_chars, cfg.item_bytes, cfg.dossier_bytes)
     folder = payload_dir(target.repo_id, key, head_oid)
-    retrieval = _Retrieval(cfg, target.github_repo, repo.workdir or None, environ)
+    retrieval = _Retrieval(cfg, this_repo, repo.workdir or None, environ)
     direct = {r.id for r in kept_refs}
     link_budget = [MAX_LINKED]
 
@@ -349,7 +353,8 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over]
     shown_refs = [msgspec.structs.replace(r, provenance=r.provenance[:MAX_PROVENANCE]) for r in kept_refs]
     return Dossier(schema=SCHEMA, target=target,
-                   patchset=Patchset(base_oid, head_oid, merge_base, len(commits)),
+                   patchset=Patchset(base_oid, head_oid, merge_base or Unknown(
+                       "not_applicable", "base and head share no history"), len(commits)),
                    config_origin=cfg.origin, references=shown_refs, references_total=total,
                    items=kept_items, facts=facts, omissions=omissions, bounds=bounds, built_at=_now(),
                    payload_dir=folder)

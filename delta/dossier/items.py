@@ -71,7 +71,7 @@ class Criterion(Struct, frozen=True):
     source: str = "section"  # "section" (an "Acceptance criteria" section) or "checklist"
 
 
-class Item(Struct):
+class Item(Struct, omit_defaults=True):
     id: str
     tracker: str
     title: str
@@ -88,16 +88,16 @@ class Item(Struct):
     fetched_at: str
     comments: int  # comments in the persisted thread
     links: list[str] = field(default_factory=list)
-    payload: str = ""  # path of the persisted payload (thread, links, raw), relative to the store home
+    payload: str | None = None  # path of the persisted payload (thread, links, raw), relative to the store home
 
 
-class Omission(Struct, frozen=True):
+class Omission(Struct, frozen=True, omit_defaults=True):
     id: str
     tracker: str
     reason: str  # "item_bytes": one item over the per-item bound; "dossier_bytes": no room left dossier-wide;
     #              "max_references": a reference past the reference cap, not fetched
     bytes: int
-    payload: str = ""  # the persisted payload of a dropped item, still there for depth on demand
+    payload: str | None = None  # the persisted payload of a dropped item, still there for depth on demand
 
 
 class Bounds(Struct, frozen=True):

@@ -44,15 +44,16 @@ class Provenance(Struct, frozen=True, order=True):
     text: str
 
 
-class Reference(Struct):
-    """An issue reference. `id` is canonical: `#12` (this repository), `owner/repo#12`, or a tracker key `ABC-12`."""
+class Reference(Struct, omit_defaults=True):
+    """An issue reference. `id` is canonical: `#12` (this repository), `owner/repo#12`, or a tracker key `ABC-12`.
+    A field that does not apply to the reference's kind is absent, never a blank."""
 
     id: str
     tracker: str  # "github" | "jira" | "linear" | "tracker" (a key whose tracker the config decides)
-    number: int = 0  # GitHub issue or PR number
-    repo: str = ""  # "owner/repo" of a GitHub reference to another repository; "" for this one
-    key: str = ""  # tracker key, upper case
-    url: str = ""  # the URL the reference was first seen as, if any
+    number: int | None = None  # GitHub issue or PR number
+    repo: str | None = None  # "owner/repo" of a GitHub reference to another repository; absent for this one
+    key: str | None = None  # tracker key, upper case
+    url: str | None = None  # the URL the reference was first seen as, if any
     closing: bool = False  # preceded by a closing keyword somewhere (fixes/closes/resolves)
     provenance: list[Provenance] = field(default_factory=list)
     provenance_total: int = 0  # provenances found; `provenance` may be clipped when a dossier is bounded
@@ -226,7 +227,8 @@ def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
         ref = refs.get(rid)
         if ref is None:
             repo = c.repo if rid != f"#{c.number}" else ""
-            ref = refs[rid] = Reference(id=rid, tracker=c.tracker, number=c.number, repo=repo, key=c.key)
+            ref = refs[rid] = Reference(id=rid, tracker=c.tracker, number=c.number or None, repo=repo or None,
+                                        key=c.key or None)
         if ref.tracker == "tracker" and c.tracker in ("jira", "linear"):
             ref.tracker = c.tracker  # a URL says which tracker the key lives in
         if c.url and not ref.url:

@@ -45,6 +45,16 @@ def not_recorded(reason: str) -> Unknown:
     return Unknown("not_recorded", reason)
 
 
+def current_or_gone(oid: str | None, rev: str) -> str | Unknown:
+    """What `rev` resolves to now, or the unknown of a rev that no longer resolves."""
+    return oid if oid is not None else Unknown("not_applicable", f"{rev} no longer resolves in the repository")
+
+
+def remote_of(url: str | None) -> str | Unknown:
+    """A repository's remote URL, or the unknown of one that has none."""
+    return url if url is not None else Unknown("not_applicable", "the repository has no remote")
+
+
 def not_applicable(reason: str) -> Unknown:
     return Unknown("not_applicable", reason)
 
@@ -81,7 +91,7 @@ class Freshness(Struct, frozen=True):
     repo: str
     rev: str
     pinned_oid: str
-    current_oid: str | None  # what `rev` resolves to now; None when it no longer resolves
+    current_oid: str | Unknown  # what `rev` resolves to now; unknown when it no longer resolves
     status: FreshnessStatus
     reason: str
     indexed_at: str | Unknown

@@ -382,12 +382,14 @@ _DATA_KINDS = frozenset({"variable", "constant", "field"})
 _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 
-def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
+def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
     but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
-    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C)."""
+    A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
+    With `named_holders` (TagsHooks), a holder's own explicit container stands before its name,
+    and one that names its holder from the top starts the chain anew."""
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
@@ -404,6 +406,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def) -> list[str]:
             if chain[-len(parts):] != parts:
                 chain.extend(parts)
             continue
+        if named_holders and s.hint:
+            chain = s.hint.split(".")
         chain.append(s.name)
     return chain
 
@@ -413,6 +417,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
     hooks = tags_hooks.of(language)
     hosts = METHOD_HOSTS | hooks.method_hosts
     body_locals = hooks.body_fields_are_locals
+    named_holders = hooks.named_holders
     for d in defs:
         if d.scope_end < 0:
             d.scope_end = d.end
@@ -429,9 +434,11 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
         elif d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
-            chain = _container_chain(language, stack, d) if stack else []
+            chain = _container_chain(language, stack, d, named_holders) if stack else []
             kind = d.kind
             if d.hint:
+                if named_holders:
+                    chain = []
                 chain.append(d.hint)
                 if kind == "function":
                     kind = "method"

@@ -216,9 +216,13 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
         workers: int | None = None) -> AddOutcome:
     """Pin `rev` of the repository at `repo_path` as a member (indexing it if needed).
     Adding a repository that is a member already re-pins it (its rev moved, or another rev)."""
+    from contextlib import nullcontext
+
+    from indexer.api import announced
     from indexer.build import index
     from indexer.git import read as gitread
     from indexer.store.database import WriteLock
+    from indexer.store.records import load_stored_record
     from indexer.store.snapshot import load as load_snapshot
 
     load(store, name)  # fail before indexing anything when the workspace does not exist
@@ -227,7 +231,10 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     repo = gitread.open_repo(repo_path)
     repo_id = gitread.repo_identity(repo)
     path = gitread.repo_display_path(repo)
-    report = index(repo_path, rev, store=store, workers=workers)
+    # a commit with no snapshot yet is indexed here: the face says so, as a read that indexes does
+    fresh = load_stored_record(store, gitread.resolve_rev(repo, rev)) is None
+    with announced(repo_path, rev) if fresh else nullcontext() as progress:
+        report = index(repo_path, rev, store=store, workers=workers, progress=progress)
     snap = load_snapshot(store, repo_path, rev)
     if snap.oid != report.oid:  # the rev moved between indexing and reading: take what was indexed
         snap = load_snapshot(store, repo_path, report.oid)

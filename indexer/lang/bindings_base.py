@@ -57,6 +57,8 @@ class Bindings:
     has_projects = False
     # kinds of definitions whose names are matched in any case (PHP classes and functions)
     any_case_kinds: frozenset[str] = frozenset()
+    # the names a method's body calls its own instance or class by (`self`, `cls`, `this`)
+    instance_names: frozenset[str] = frozenset()
 
     def file_own(self, spec: ImportSpec) -> bool:
         """Are the import's names the importing file's own, re-exported to no importer of it?"""
@@ -121,6 +123,19 @@ class Bindings:
     def binds_whole(self, spec: ImportSpec) -> bool:
         """Does an import listing no names bind the module itself to a name of the file?"""
         return bool(spec.aliases)
+
+    def binds_namespace(self, spec: ImportSpec, local: str) -> bool:
+        """Does the import bind to `local` an object whose attributes are the module's names
+        (a JS namespace import, or a default import or `require` of a module as a whole)?"""
+        return False
+
+    def imports_by_call(self, callee: tuple[str, ...]) -> bool:
+        """Is a call of `callee` an import, whose value is the module (JS `require(...)`)?"""
+        return False
+
+    def own_module(self, receiver: tuple[str, ...]) -> bool:
+        """Is an attribute of `receiver` the file's own module's name (JS `exports.name`)?"""
+        return False
 
     def binds_module(self, spec: ImportSpec, target: str) -> bool:
         """Does the import, resolved to the file at `target`, bind that module itself to a name
@@ -194,9 +209,10 @@ class Bindings:
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` a type, the type's name their one
-        group that matched (Python: `app = Flask(...)`, `app: Flask = pkg.Flask(...)`)."""
-        return [re.compile(rb"^\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
-                           rb"([A-Za-z_]\w*)\s*\(")]
+        group that matched (Python: `app = Flask(...)`, `app: Flask = pkg.Flask(...)`; JS/TS:
+        `const app = new App()`)."""
+        return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
+                           + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
 
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """Does the import bind `local` in its file: a name it lists (`binds`), or a module bound
@@ -219,6 +235,43 @@ class SiteSyntax(NamedTuple):
     receiver: tuple[str, ...] = ()
     called: bool = False  # the receiver is a call of the dotted names (`Headers().get`)
 
+
+
+def attribute_syntax(before: bytes, receiver: re.Pattern[bytes]) -> SiteSyntax:
+    """The attribute a site is when the text `before` it on its line ends with a dot: of the
+    dotted names before the dot (`receiver` matches them, the dot included, at the end of the
+    text), of what a call of a dotted name returns (`Headers(...).get`), or of nothing known
+    (another call's result, a subscript, a literal)."""
+    if before.endswith(b")."):
+        opened = _opening(before, len(before) - 2)
+        callee = receiver.search(before[:opened] + b".") if opened is not None else None
+        if callee is not None and not before[:callee.start()].rstrip().endswith((b")", b"]", b".", b"}")):
+            return SiteSyntax("attribute", _names(callee.group(1)), True)
+        return SiteSyntax("attribute")
+    found = receiver.search(before)
+    start = found.start() if found else len(before)
+    if found is None or before[:start].rstrip().endswith((b")", b"]", b".", b"}")) or (
+            start and before[start - 1:start] in (b'"', b"'", b"`")):
+        return SiteSyntax("attribute")
+    return SiteSyntax("attribute", _names(found.group(1)))
+
+
+def _names(dotted: bytes) -> tuple[str, ...]:
+    return tuple(p.strip().decode() for p in dotted.split(b"."))
+
+
+def _opening(text: bytes, close: int) -> int | None:
+    """Where the parenthesis closing at `close` opens, on the same line; None if it does not."""
+    depth = 0
+    for i in range(close, -1, -1):
+        c = text[i:i + 1]
+        if c == b")":
+            depth += 1
+        elif c == b"(":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 def public_modifier(language: str, kind: str, signature: str, interface_members: bool) -> str | None:

@@ -74,6 +74,10 @@ class TagsHooks(NamedTuple):
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
     method_hosts: frozenset[str] = frozenset()  # kinds beyond tags.METHOD_HOSTS whose functions are methods
     body_fields_are_locals: bool = False  # a field of a struct in a function body is a local
+    # a definition's explicit container names its holder from the top of the file, and is part
+    # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
+    # and a function inside is `obj.start.inner`)
+    named_holders: bool = False
     finish: Finish | None = None
     finish_definitions: Definitions | None = None
 

@@ -23,7 +23,7 @@ from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
 from indexer.contract.errors import BadInput, RennetError
-from indexer.contract.result import Freshness, Result
+from indexer.contract.result import Freshness, Result, Unknown, current_or_gone, remote_of
 
 
 class BatchFailed(RennetError):
@@ -84,7 +84,7 @@ class StatusInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class MemberData(msgspec.Struct):
     name: str
     path: str
-    remote_url: str | None
+    remote_url: str | Unknown
     rev: str
     pinned_oid: str
     fingerprint: str
@@ -95,14 +95,14 @@ class MemberData(msgspec.Struct):
 class MemberStatusData(msgspec.Struct):
     name: str
     path: str
-    remote_url: str | None
+    remote_url: str | Unknown
     rev: str
     pinned_oid: str
     fingerprint: str
-    current_oid: str | None
+    current_oid: str | Unknown
     freshness: Literal["current", "stale", "unknown"]
     reason: str
-    files: int | None
+    files: int | Unknown
     packages: list[str]
 
 
@@ -172,7 +172,7 @@ class StatusData(msgspec.Struct):
 
 
 def _member_data(m) -> MemberData:
-    return MemberData(m.name, m.path, m.remote_url, m.rev, m.oid, m.fingerprint, m.extractor_version, m.indexed_at)
+    return MemberData(m.name, m.path, remote_of(m.remote_url), m.rev, m.oid, m.fingerprint, m.extractor_version, m.indexed_at)
 
 
 def _edge_data(e) -> EdgeData:
@@ -231,9 +231,11 @@ def status_handler(input: StatusInput, ctx) -> Result:
     from indexer.fleet import workspace
 
     ov = workspace.overview(ctx.store, input.name)
-    members = [MemberStatusData(s.member.name, s.member.path, s.member.remote_url, s.member.rev, s.member.oid,
-                                s.member.fingerprint, s.freshness.current_oid, s.freshness.status,
-                                s.freshness.reason, s.files, s.packages) for s in ov.members]
+    members = [MemberStatusData(s.member.name, s.member.path, remote_of(s.member.remote_url), s.member.rev, s.member.oid,
+                                s.member.fingerprint, current_or_gone(s.freshness.current_oid, s.member.rev),
+                                s.freshness.status, s.freshness.reason,
+                                s.files if s.files is not None else Unknown("not_assessed", s.freshness.reason),
+                                s.packages) for s in ov.members]
     counts = {k: sum(1 for m in members if m.freshness == k) for k in ("current", "stale", "unknown")}
     page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
                                 binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))
@@ -290,7 +292,7 @@ def render_list(result: Result) -> str:
 
 class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pairs: Annotated[list[str], msgspec.Meta(description="jobs as REPO[@REV] (rev defaults to HEAD)")] = []
-    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line (`--from FILE` works too)")] = None
+    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line")] = None
     repo: Annotated[str | None, msgspec.Meta(description="repository of --range (default: .)")] = None
     range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
@@ -531,7 +533,8 @@ ROWS = (
     Command(id="batch.run", output=('context_tools.faces.packs.fleet:BatchData', 'context_tools.faces.packs.fleet:BatchSummary',), summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             examples=("rennet batch .@HEAD .@HEAD~1", "rennet batch --repo . --range HEAD~1..HEAD"),
             input=BatchInput, handler=batch_handler, authority="write", exposure=Exposure(cli=True, agent=False),
-            surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",)), render=render_batch,
+            surfaces=("cli", "python"), cli=CliShape(path=("batch",), positional=("pairs",), flags=(("from_file", "--from"),)),
+            render=render_batch,
             description="Jobs: REPO[@REV] arguments, --from FILE (one per line), "
                         "or --repo R --range A..B (every commit, oldest first). Jobs whose snapshot exists are "
                         "skipped, so an interrupted batch resumes. --json prints JSON Lines: one line per job "

@@ -9,7 +9,7 @@ import msgspec
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
-from indexer.contract.result import Result, Unknown
+from indexer.contract.result import Result, Unknown, current_or_gone
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -41,7 +41,7 @@ class SnapshotsInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class IndexedRev(msgspec.Struct):
     rev: str  # as it was indexed (a branch, a tag, HEAD, a sha)
     pinned_oid: str
-    current_oid: str | None  # what the rev resolves to now; None when it no longer resolves
+    current_oid: str | Unknown  # what the rev resolves to now; unknown when it no longer resolves
     status: str  # current | stale | unknown, as in every answer's freshness
     indexed_at: str | Unknown
 
@@ -51,12 +51,12 @@ class SnapshotsData(msgspec.Struct):
     revs: list[IndexedRev]
 
 
-class DumpData(msgspec.Struct):
+class DumpData(msgspec.Struct, omit_defaults=True):
     oid: str
     fingerprint: str
     records: int
-    path: str | None
-    jsonl: str | None  # the serialization itself when no --out was given
+    path: str | None = None  # where it was written, with --out
+    jsonl: str | None = None  # the serialization itself when no --out was given
 
 
 def index_handler(input: IndexInput, ctx) -> Result:
@@ -111,7 +111,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
         indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at") if stamp is not None else None
         if not isinstance(indexed_at, str) or not indexed_at:
             indexed_at = Unknown("not_recorded", "the store holds no indexing time for this snapshot")
-        revs.append(IndexedRev(rev, oid, current, status, indexed_at))
+        revs.append(IndexedRev(rev, oid, current_or_gone(current, rev), status, indexed_at))
     binding = hashlib.sha256(repr([(r.rev, r.pinned_oid) for r in revs]).encode()).hexdigest()
     items, page = ctx.page(revs, cap="revs", limit=input.limit, cursor=input.cursor, binding=binding)
     return Result(data=SnapshotsData(gitread.repo_display_path(repo), items), page=page)
@@ -144,10 +144,10 @@ def dump_handler(input: DumpInput, ctx) -> Result:
         from indexer.store.outfile import write_out
 
         count = write_out(input.out, snap.canonical_lines())
-        data = DumpData(snap.oid, snap.fingerprint, count, str(Path(input.out)), None)
+        data = DumpData(snap.oid, snap.fingerprint, count, path=str(Path(input.out)))
     else:
         lines = list(snap.canonical_lines())
-        data = DumpData(snap.oid, snap.fingerprint, len(lines), None, b"".join(lines).decode())
+        data = DumpData(snap.oid, snap.fingerprint, len(lines), jsonl=b"".join(lines).decode())
     return Result(data=data, freshness=freshness_of(snap))
 
 

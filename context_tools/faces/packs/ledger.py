@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from context_tools.faces.ledger import Receipt
 from context_tools.faces.registry import CliShape, Command, Exposure
-from indexer.contract.result import Result
+from indexer.contract.result import Result, Unknown
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
 
 
 class LedgerInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -17,11 +20,57 @@ class LedgerInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
 
 
+class ReceiptSnapshot(msgspec.Struct):
+    """The snapshot a call read."""
+
+    repo: str
+    oid: str
+    fingerprint: str | Unknown
+
+
+class ReceiptPage(msgspec.Struct):
+    """The page a call answered."""
+
+    total: int
+    returned: int
+    truncated: bool
+
+
+class ReceiptView(msgspec.Struct, omit_defaults=True):
+    """One receipt as the ledger command shows it: what was not part of the call is a typed
+    unknown, never a blank; `spill` and `message` appear only when there was one."""
+
+    at: str  # UTC ISO-8601
+    command: str
+    surface: str
+    input_digest: str | Unknown
+    outcome: str  # "ok" or the error code
+    duration_ms: float
+    snapshot: ReceiptSnapshot | Unknown
+    page: ReceiptPage | Unknown
+    spill: str | None = None  # path of the spilled complete result
+    message: str | None = None  # sanitized error message
+
+
+def view(r: Receipt) -> ReceiptView:
+    """The stored receipt (whose blanks stay as they were written, so old ledgers read) as shown."""
+    snapshot: ReceiptSnapshot | Unknown = Unknown("not_applicable", "the call read no snapshot")
+    if r.oid:
+        snapshot = ReceiptSnapshot(r.repo, r.oid, r.fingerprint or Unknown(
+            "not_recorded", "the answer was not read from one snapshot"))
+    page: ReceiptPage | Unknown = Unknown("not_applicable", "the reply had no page")
+    if r.total is not None:
+        page = ReceiptPage(r.total, r.returned or 0, bool(r.truncated))
+    digest = r.input_digest or Unknown("not_assessed", "the input was refused before it was decoded")
+    return ReceiptView(r.at, r.command, r.surface, digest, r.outcome, r.duration_ms, snapshot, page,
+                       spill=r.spill or None, message=r.message or None)
+
+
 class LedgerPage(msgspec.Struct):
-    receipts: list[Receipt]
+    receipts: list[ReceiptView]
 
 
-def read_ledger(input: LedgerInput, ctx) -> Result:
+def read_ledger(input: LedgerInput, ctx: CallContext) -> Result:
     from context_tools.faces import ledger
 
     writer = ctx.handle.ledger_writer
@@ -38,7 +87,7 @@ def read_ledger(input: LedgerInput, ctx) -> Result:
     binding = hashlib.sha256(f"ledger:{newest}".encode()).hexdigest()
     items, page = ctx.page(all_receipts, cap="receipts", limit=input.limit, cursor=input.cursor,
                            binding=binding)
-    return Result(data=LedgerPage(receipts=items), page=page)
+    return Result(data=LedgerPage(receipts=[view(r) for r in items]), page=page)
 
 
 def render_ledger(result: Result) -> str:
@@ -46,9 +95,10 @@ def render_ledger(result: Result) -> str:
 
     rows = []
     for r in result.data.receipts:
-        where = f"{r.repo}@{r.oid[:12]}" if r.oid else "-"
-        counts = f"{r.returned}/{r.total}{'+' if r.truncated else ''}" if r.total is not None else "-"
-        notes = "; ".join(x for x in (f"spilled: {r.spill}" if r.spill else "", r.message) if x)
+        read, p = r.snapshot, r.page
+        where = f"{read.repo}@{read.oid[:12]}" if isinstance(read, ReceiptSnapshot) else "-"
+        counts = f"{p.returned}/{p.total}{'+' if p.truncated else ''}" if isinstance(p, ReceiptPage) else "-"
+        notes = "; ".join(x for x in (f"spilled: {r.spill}" if r.spill else "", r.message or "") if x)
         rows.append([r.at, r.surface, r.command, r.outcome, counts, f"{r.duration_ms:.1f}", where, notes or "-"])
     page = result.page
     head = ["at", "surface", "command", "outcome", "items", "ms", "repository", "notes"]

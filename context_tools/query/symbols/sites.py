@@ -153,7 +153,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         how = "import" if through else resolution(path)
         rule = "import alias" if through else _RULES[how]
         if not through and not is_def and how in _BOUND:
-            decided = by_syntax.decide(path, occ)
+            decided = by_syntax.decide(path, occ, how, path in imported_from_members)
             if decided is None:
                 continue  # a keyword argument's name: no site of a definition
             if decided:
@@ -179,9 +179,10 @@ _BOUND = frozenset({"same_file", "same_package", "import"})
 class _BySyntax:
     """A site resolved by its own syntax where its language says how it is written
     (`Bindings.site_syntax`): an attribute `x.name` by what `x` is (a module an import binds
-    that reaches a defining or re-exporting file, a method's class, `self`/`cls` for a method),
-    anything the index cannot type a `name_match`; a keyword argument's name no site; a bare
-    name no site of a method (a method is reached through its class or an instance)."""
+    that reaches a defining or re-exporting file, a method's class, `self`/`cls`/`this` for a
+    method, a JS file's own `exports` where it defines or re-exports the name), anything the
+    index cannot type a `name_match`; a keyword argument's name (a JS object key) no site; a
+    bare name no site of a method (a method is reached through its class or an instance)."""
 
     def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
                  crossing: set[str] | frozenset[str] = frozenset()) -> None:
@@ -198,9 +199,10 @@ class _BySyntax:
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
 
-    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | Literal[False]:
+    def decide(self, path: str, occ: Occurrence, how: str, across: bool = False) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
-        file, None when it is no site."""
+        file (which resolved it `how`; `across`: by an import from another workspace member),
+        None when it is no site."""
         rules = _rules_of(self.snap, path)
         lines = self.lines.get(path)
         if lines is None:
@@ -211,24 +213,36 @@ class _BySyntax:
         syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
         if syntax is None:
             return False
-        if syntax.form == "keyword":
-            return None
+        if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
+            return False if self._imported_on(path, occ.line) else None
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
             return False if self.fields else None
         if syntax.form == "path":
             # a `use` declaration's own path is the import's binding: its file decides
             return False if occ.line in self._declared_lines(path, lines) else self._path(path, syntax.receiver)
         if syntax.form == "bare":
-            return ("name_match", "bare name, not a method's") if self.methods_only else False
+            if self.methods_only:
+                return "name_match", "bare name, not a method's"
+            # the binding visible there: an import of the name from a module that does not reach
+            # the definition (`import { get } from "axios"`, `import json`) makes it another's
+            if how == "same_file" or across:  # its own definition, or one of another member's
+                return False
+            return False if self._import_reaches(path) is not False else (
+                "name_match", "bare name an import of another module binds")
         receiver = syntax.receiver
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
+        if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
+            return False if self._line_reaches(path, occ.line) else (
+                "name_match", f"attribute of a module `{'.'.join(receiver)}(...)` binds, which does not reach it")
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
             return False if receiver[-1] in self.classes else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
-        if len(receiver) == 1 and head in ("self", "cls"):
+        if len(receiver) == 1 and head in rules.instance_names:
             return False if self.classes else ("name_match", f"attribute of {head}, not a function")
+        if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
+            return False if path in self.reaching else ("name_match", "a name of the file's own exports")
         if len(receiver) == 1 and head in self.classes:
             return False
         if len(receiver) == 1 and self._instance(path, head, lines):
@@ -240,9 +254,29 @@ class _BySyntax:
             return False
         return "name_match", f"attribute of module `{head}`, which does not reach it"
 
+    def _import_reaches(self, path: str) -> bool | None:
+        """Does an import of the file binding the name itself reach a defining or re-exporting
+        file? None when no import binds it."""
+        key = (path, ":" + self.simple)
+        if key not in self.modules:
+            facts = self.snap.import_facts(path)
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, self.simple)]
+            self.modules[key] = any(same_import(spec, e) and e.target in self.reaching
+                                    for spec in specs for e in self.snap.imports(path)) if specs else None
+        return self.modules[key]
+
+    def _line_reaches(self, path: str, line: int) -> bool:
+        """Does an import of the file on `line` reach a defining or re-exporting file?"""
+        return any(e.line == line and e.target in self.reaching for e in self.snap.imports(path))
+
+    def _imported_on(self, path: str, line: int) -> bool:
+        """Does an import of the file on `line` name the definition's name?"""
+        facts = self.snap.import_facts(path)
+        return any(spec.line == line and self.simple in spec.names for spec in (facts.imports if facts else ()))
+
     def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its
-        language writes that (`Bindings.typings`: `app = Flask(...)`, Go's `s := &Server{}` or
+        language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
         the index makes: the file's own lines, read as written, whatever scope they are in."""
         key = (path, "=" + name)
@@ -310,7 +344,8 @@ class _BySyntax:
                 # ... or a method's class (`from .api import Client as C`: `C.fetch`)
                 self.modules[key] = any(
                     same_import(spec, e) and e.target in self.reaching
-                    and (not spec.names or of_import(spec.kind).binds_module(spec, e.target) or any(
+                    and (not spec.names or of_import(spec.kind).binds_module(spec, e.target)
+                         or of_import(spec.kind).binds_namespace(spec, head) or any(
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
                     for spec in specs for e in self.snap.imports(path))
         return self.modules[key]

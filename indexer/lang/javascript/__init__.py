@@ -11,7 +11,10 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: the bases each class and interface declares (`BlobFacts.bases`)
-VERSION = "2"
+# 3: a property-assigned function is one symbol held by its object (`obj.start = function
+#    start() {}`: `obj.start`, `Foo.prototype.m`: `Foo.m`), no second one of its own name;
+#    CommonJS re-exports (`module.exports = require(...)`, `exports.x = require(...).y`)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="javascript",

@@ -11,15 +11,22 @@ by `export { x }`), never what a plain `import` binds.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Iterable
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang.bindings_base import Bindings, SiteSyntax, attribute_syntax
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec
     from indexer.store.snapshot import Snapshot
 
 JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, and imports it by
+_IDENT = rb"[A-Za-z_$][A-Za-z0-9_$]*"
+_RECEIVER = re.compile(rb"(" + _IDENT + rb"(?:[ \t]*\.[ \t]*" + _IDENT + rb")*)[ \t]*\.[ \t]*$")
+# what may stand before a key of an object literal or pattern on its line (`{ name: v }`, `a,
+# name: v`, a key alone on its line), or a TypeScript member's or parameter's name (`name?: T`)
+_KEY_BEFORE = (b"{", b",", b"(")
+_EXPORTS = (("exports",), ("module", "exports"))
 
 
 class JavaScriptBindings(Bindings):
@@ -28,6 +35,37 @@ class JavaScriptBindings(Bindings):
     default_export = JS_DEFAULT
     renames_exports = True
     imports_declare_variables = True
+    instance_names = frozenset({"this"})
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        """`x.name` (and `x?.name`) an attribute of the dotted names before it (of nothing known
+        after a call or subscript: `f().name`, `a[0].name`); a key of an object literal or
+        pattern (`{ name: v }`, `const { name: alias } = o`), a label, or a TypeScript member's
+        or parameter's name with its type (`name: T`, `name?: T`) a property's name, no use of a
+        binding (`keyword`); anything else bare."""
+        before = line[:col].rstrip()
+        if before.endswith(b"?."):
+            before = before[:-2].rstrip() + b"."
+        if before.endswith(b"."):
+            return attribute_syntax(before, _RECEIVER)
+        after = line[col + len(name.encode()):].lstrip()
+        if after.startswith(b"?"):
+            after = after[1:].lstrip()
+        if after.startswith(b":") and (not before or before.endswith(_KEY_BEFORE)):
+            return SiteSyntax("keyword")
+        return SiteSyntax("bare")
+
+    def binds_namespace(self, spec: ImportSpec, local: str) -> bool:
+        """`import * as ns`, `import m from` and `const m = require(...)` bind an object whose
+        attributes are the module's names (a module's default may be one: `module.exports =
+        { get }`); `import { Request }` binds a name the module defines."""
+        return any(name in ("*", JS_DEFAULT) for name, bound in self.binds(spec) if bound == local)
+
+    def imports_by_call(self, callee: tuple[str, ...]) -> bool:
+        return callee == ("require",)
+
+    def own_module(self, receiver: tuple[str, ...]) -> bool:
+        return receiver in _EXPORTS
 
     def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         if not spec.names:  # the module itself (`const m = require(...)`): what it exports as a whole

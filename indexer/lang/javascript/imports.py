@@ -80,9 +80,9 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
         local = next((c for c in node.named_children if c.type == "identifier"), None)
         return [ImportSpec("js", spec, line_of(node), aliases=(node_text(local, data),) if local is not None else ())]
     if "fn" in caps:  # `require("./a")`
-        reexport = _required_default_exported(node, data)
-        if reexport is not None:  # `exports.X = require("./a").default`
-            return [ImportSpec("js", spec, line_of(node), 0, (JS_DEFAULT,), *reexport)]
+        reexport = _required_exported(node, data)
+        if reexport is not None:  # `exports.X = require("./a").Y`, `module.exports = require("./a")`
+            return [ImportSpec("js", spec, line_of(node), 0, *reexport)]
         return [ImportSpec("js", spec, line_of(node), 0, *_require_bindings(node, data))]
     return [ImportSpec("js", spec, line_of(node))]
 
@@ -90,22 +90,36 @@ def _js(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec
 JS_DEFAULT = "default"  # what a JS module exports its default export as
 
 
-def _required_default_exported(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(aliases, exports) of the default of the module a `require` names when the file exports
-    it at once: `exports.X = require("./a").default` (or `module.exports.X = ...`) re-exports it
-    as X, an alias X, as `export { default as X } from "./a"` does; `module.exports =
-    require("./a").default` as the file's own default, as `export { default } from "./a"`. None
-    for any other use of the `require`."""
+def _required_exported(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """(names, aliases, exports) of a `require` whose value the file exports at once, as the
+    `export ... from` it stands for: `exports.X = require("./a").Y` (or `module.exports.X =
+    ...`) re-exports a's Y as X, an alias X (`export { Y as X } from "./a"`); `module.exports =
+    require("./a").Y` as the file's own default (`export { Y as default } from "./a"`).
+    `module.exports = require("./a")` makes the module a's: its default and every name a offers
+    (`export { default } from "./a"; export * from "./a"`); `exports.X = require("./a")` offers
+    a's default, what a `require` of a CommonJS module binds, as X. None for any other use of
+    the `require`."""
     member = call.parent
-    if member is None or member.type != "member_expression" or node_text(member.child_by_field_name("property"), data) != JS_DEFAULT:
-        return None
-    assignment = member.parent
-    if assignment is None or assignment.type != "assignment_expression" or assignment.child_by_field_name("right") != member:
+    picked = ""
+    if member is not None and member.type == "member_expression" and member.child_by_field_name("object") == call:
+        prop = member.child_by_field_name("property")
+        if prop is None or prop.type != "property_identifier":
+            return None
+        picked = node_text(prop, data)
+        assignment = member.parent
+        value = member
+    else:
+        assignment, value = member, call
+    if assignment is None or assignment.type != "assignment_expression" or assignment.child_by_field_name("right") != value:
         return None
     exported = _exports_member(assignment.child_by_field_name("left"), data)
     if exported is None:
         return None
-    return ((exported,) if exported != JS_DEFAULT else ()), (exported,)
+    if not picked:
+        if exported == JS_DEFAULT:
+            return (JS_DEFAULT, "*"), (), (JS_DEFAULT, "*")
+        picked = JS_DEFAULT
+    return (picked,), aliases_of([picked], [exported]), (exported,)
 
 
 def _exports_member(left: Node | None, data: bytes) -> str | None:
@@ -160,7 +174,7 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
     them (`export /* main */ default X`); an `export default` the grammar splits at a line break
     after `export` is read from the pieces it leaves (`_split_default`)."""
     out: list[tuple[str, str]] = []
-    commonjs = b"module.exports" in data  # else its statements are not looked into
+    commonjs = b"exports" in data  # else its statements are not looked into
     nodes = root.named_children
     for i, node in enumerate(nodes):
         if node.type == "expression_statement":
@@ -241,17 +255,28 @@ def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
 
 
 def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
-    """CommonJS `module.exports = X` (or a named class or function): X is the module as a
-    whole, exported as `default`, what an ESM default import of it binds, and `const m =
-    require` (`_require_bindings`)."""
+    """CommonJS `module.exports = X` (or a named class or function), through a chain of
+    assignments (`exports = module.exports = X`): X is the module as a whole, exported as
+    `default`, what an ESM default import of it binds, and `const m = require`
+    (`_require_bindings`). `exports.Y = X` and `module.exports.Y = X` export the name X as Y."""
     if node is None or node.type != "assignment_expression":
         return []
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    if left is None or right is None or compact_text(left, data) != "module.exports":
+    targets = []
+    right: Node | None = node
+    for _ in range(8):  # a chain is a few assignments long
+        if right is None or right.type != "assignment_expression":
+            break
+        targets.append(_exports_member(right.child_by_field_name("left"), data))
+        right = right.child_by_field_name("right")
+    if right is None or not any(targets):
         return []
     name = right if right.type == "identifier" else right.child_by_field_name("name") if right.type in (
         "class", "function_expression") else None
-    return [(node_text(name, data), "default")] if name is not None else []
+    if name is None:
+        return []
+    local = node_text(name, data)
+    return [(local, exported) for exported in dict.fromkeys(targets) if exported is not None
+            and (exported == JS_DEFAULT or right.type == "identifier")]
 
 
 def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[ImportSpec], list[tuple[str, str]]]:
@@ -262,8 +287,8 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
     the top-level statements of a file that says `export` are read."""
     if b"export" not in data:
         return found, []
-    if b"exports." in data:
-        found = found + _reexported_defaults(root, data, found)
+    if b"exports" in data:
+        found = found + _reexported_modules(root, data, found)
     exported = _local_exports(root, data)
     if not exported:
         return found, []
@@ -284,12 +309,14 @@ def js_exports(root: Node, data: bytes, found: list[ImportSpec]) -> tuple[list[I
     return out, renamed
 
 
-def _reexported_defaults(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
-    """The default of a module bound whole that the file exports under a name: `const m =
-    require("./a"); exports.X = m.default;` (or `module.exports.X = m.default`) -> an import of
-    "./a" on the `require`'s line (the edge it resolves to) binding its default as X and
-    exporting it as X, as `exports.X = require("./a").default` does. Top-level statements only,
-    in document order, each once."""
+def _reexported_modules(root: Node, data: bytes, found: list[ImportSpec]) -> list[ImportSpec]:
+    """A module bound whole that the file exports, or its default: `const m = require("./a");
+    exports.X = m.default;` (or `module.exports.X = m.default`) -> an import of "./a" on the
+    `require`'s line (the edge it resolves to) binding its default as X and exporting it as X,
+    as `exports.X = require("./a").default` does; `exports.X = m` the same (what `require` of a
+    CommonJS module binds is its default), and `module.exports = m` makes the module a's, as
+    `module.exports = require("./a")` does (`_required_exported`). Top-level statements only, in
+    document order, each once."""
     modules = {imp.aliases[0]: imp for imp in found if imp.kind == "js" and not imp.names and len(imp.aliases) == 1}
     out: dict[ImportSpec, None] = {}
     for node in root.named_children if modules else ():
@@ -297,11 +324,20 @@ def _reexported_defaults(root: Node, data: bytes, found: list[ImportSpec]) -> li
         if assignment is None or assignment.type != "assignment_expression":
             continue
         right = assignment.child_by_field_name("right")
-        if right is None or right.type != "member_expression" or node_text(right.child_by_field_name("property"), data) != JS_DEFAULT:
+        if right is not None and right.type == "member_expression" and node_text(right.child_by_field_name("property"), data) == JS_DEFAULT:
+            bound, whole = right.child_by_field_name("object"), False
+        elif right is not None and right.type == "identifier":
+            bound, whole = right, True
+        else:
             continue
-        module = modules.get(node_text(right.child_by_field_name("object"), data))
+        module = modules.get(node_text(bound, data))
         exported = _exports_member(assignment.child_by_field_name("left"), data) if module is not None else None
-        if module is not None and exported is not None:
+        if module is None or exported is None:
+            continue
+        if whole and exported == JS_DEFAULT:
+            names: tuple[str, ...] = (JS_DEFAULT, "*")
+            out[ImportSpec("js", module.spec, module.line, 0, names, (), names)] = None
+        else:
             aliases = (exported,) if exported != JS_DEFAULT else ()
             out[ImportSpec("js", module.spec, module.line, 0, (JS_DEFAULT,), aliases, (exported,))] = None
     return list(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.javascript.assigned import assigned_scope, exports_property, expression_name
 from indexer.lang.javascript.bases import bases
 from indexer.lang.javascript.imports import es_module, js_exports
 from indexer.lang.tags_hooks import Facts, TagsHooks
@@ -22,4 +23,7 @@ def _exports(root: Node, data: bytes, facts: Facts) -> None:
     facts.bases = bases(root, data)
 
 
-HOOKS = TagsHooks(kinds=KINDS, finish=_exports)
+HOOKS = TagsHooks(kinds=KINDS, finish=_exports,
+                  # property-assigned functions (indexer/lang/javascript/assigned.py)
+                  name_rules={"identifier": expression_name, "property_identifier": exports_property},
+                  scope_rules={"property_identifier": assigned_scope}, named_holders=True)

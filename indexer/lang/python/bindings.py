@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from indexer.lang.bindings_base import Bindings, SiteSyntax, same_import
+from indexer.lang.bindings_base import Bindings, SiteSyntax, attribute_syntax, same_import
 from indexer.lang.python.resolve import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve.tree import parent
 
@@ -24,42 +24,18 @@ _PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
 _RECEIVER = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*\.[ \t]*[A-Za-z_][A-Za-z0-9_]*)*)[ \t]*\.[ \t]*$")
 
 
-def _opening(text: bytes, close: int) -> int | None:
-    """Where the parenthesis closing at `close` opens, on the same line; None if it does not."""
-    depth = 0
-    for i in range(close, -1, -1):
-        c = text[i:i + 1]
-        if c == b")":
-            depth += 1
-        elif c == b"(":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
-
-
 class PythonBindings(Bindings):
     language = "python"
     lists_names = True
+    instance_names = frozenset({"self", "cls"})
 
     def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
         """`x.name` an attribute of the dotted names before it (of nothing known after a call
         or subscript: `f().name`, `a[0].name`); `f(name=...)`, or `name=...` alone on a line of
         a call spread over lines, a keyword argument; anything else bare."""
         before = line[:col].rstrip()
-        if before.endswith(b")."):  # `Headers(...).get`: what a call of a dotted name returns
-            opened = _opening(before, len(before) - 2)
-            callee = _RECEIVER.search(before[:opened] + b".") if opened is not None else None
-            if callee is not None and not before[:callee.start()].rstrip().endswith((b")", b"]", b".", b"}")):
-                return SiteSyntax("attribute", tuple(p.strip().decode() for p in callee.group(1).split(b".")), True)
-            return SiteSyntax("attribute")
         if before.endswith(b"."):
-            found = _RECEIVER.search(before)
-            start = found.start() if found else len(before)
-            if found is None or before[:start].rstrip().endswith((b")", b"]", b".", b"}")) or (
-                    start and before[start - 1:start] in (b'"', b"'")):
-                return SiteSyntax("attribute")
-            return SiteSyntax("attribute", tuple(p.strip().decode() for p in found.group(1).split(b".")))
+            return attribute_syntax(before, _RECEIVER)
         after = line[col + len(name.encode()):].lstrip()
         if after.startswith(b"=") and not after.startswith(b"==") and (not before or before.endswith((b"(", b","))):
             return SiteSyntax("keyword")

@@ -12,7 +12,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # 2: the bases each class and interface declares (`BlobFacts.bases`)
 # 3: `export var`, destructured top-level bindings, constructor parameter properties (fields)
 #    and a namespace's variables
-VERSION = "3"
+# 4: a property-assigned function is one symbol held by its object, CommonJS re-exports
+#    (as JavaScript's 3)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="typescript",

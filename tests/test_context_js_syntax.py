@@ -1,0 +1,71 @@
+"""Each JavaScript and TypeScript site resolved by its own syntax (`Bindings.site_syntax`): an
+attribute by its receiver (a module bound whole, a class or an instance of it, `this`, the
+file's own `exports`), an object key or a TypeScript member's typed name no site, a bare name no
+site of a method; each site says which binding decided it (`rule`). Exact sites, from a real
+index of tests/fixtures/sites/js_syntax.txt, where a comment beside each line says which sites
+it holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.lang.bindings import of_language
+from tests.annotated import FIXTURES, load, noted_sites
+from tests.indexed import Asked, Indexed, sites
+
+CASE = load(FIXTURES / "sites" / "js_syntax.txt", keys=("site:",))
+REPO = Indexed(CASE.files, "rennet-ctx-js-syntax-", message="js syntax")
+
+
+@pytest.fixture(scope="module")
+def app() -> Asked:
+    return REPO.asked()
+
+
+@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
+def test_each_site_is_where_its_comment_says(app, name):
+    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+
+
+def test_each_site_says_which_binding_decided_it(app):
+    r = app.call("context.references", name="get")
+    rules = {(s.path, s.line): s.rule for s in r.data.sites}
+    assert rules[("app.js", 9)] == "attribute of an untyped receiver `session`"
+    assert rules[("app.js", 10)] == "attribute of module `other`, which does not reach it"
+    assert rules[("app.js", 11)] == "import"
+    assert rules[("app.js", 17)] == "attribute of an untyped receiver"
+    assert rules[("app.js", 26)] == "attribute of a module `require(...)` binds, which does not reach it"
+    assert rules[("other.js", 4)] == "bare name an import of another module binds"
+    p = app.call("context.references", name="parse")
+    assert {(s.col, s.rule) for s in p.data.sites if s.path == "app.js" and s.line == 24} == {
+        (8, "a name of the file's own exports"), (22, "attribute of module `other`, which does not reach it")}
+    f = app.call("context.references", name="fetch")
+    assert [s.rule for s in f.data.sites if s.line == 22] == ["bare name, not a method's"]
+
+
+def test_a_qualified_query_lists_no_bare_call(app):
+    assert ("app.js", 22, "name_match") not in sites(app, "Client.fetch")
+
+
+@pytest.mark.parametrize(("language", "line", "col", "name", "form", "receiver"), [
+    ("javascript", "s.get(url)", 2, "get", "attribute", ("s",)),
+    ("javascript", "s?.get(url)", 3, "get", "attribute", ("s",)),
+    ("javascript", "$a.b . get()", 7, "get", "attribute", ("$a", "b")),
+    ("javascript", "f().get()", 4, "get", "attribute", ("f",)),
+    ("javascript", "new a.B(x, g(y)).get()", 17, "get", "attribute", ("a", "B")),
+    ("javascript", "a[0].get()", 5, "get", "attribute", ()),
+    ("javascript", "`x`.get()", 4, "get", "attribute", ()),
+    ("javascript", "this.get()", 5, "get", "attribute", ("this",)),
+    ("javascript", "const o = { get: 1 };", 12, "get", "keyword", ()),
+    ("javascript", "f({ a, get: 1 })", 7, "get", "keyword", ()),
+    ("javascript", "  get: g,", 2, "get", "keyword", ()),
+    ("javascript", "const { get: g } = o;", 8, "get", "keyword", ()),
+    ("javascript", "const { get } = o;", 8, "get", "bare", ()),
+    ("javascript", "x ? get : y", 4, "get", "bare", ()),
+    ("javascript", "case get:", 5, "get", "bare", ()),
+    ("typescript", "  get?: number;", 2, "get", "keyword", ()),
+    ("typescript", "get(1)", 0, "get", "bare", ()),
+])
+def test_the_form_of_a_site_read_from_its_line(language, line, col, name, form, receiver):
+    found = of_language(language).site_syntax(line.encode(), col, name)
+    assert found is not None and (found.form, found.receiver) == (form, receiver)
