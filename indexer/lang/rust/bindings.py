@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 class RustBindings(Bindings):
     language = "rust"
     modules_from_crates = True
+    instance_names = frozenset({"self"})
 
     def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         if spec.kind != "rust_use":
