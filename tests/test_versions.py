@@ -39,7 +39,8 @@ def test_a_bumped_language_version_reparses_only_that_languages_blobs(tmp_path, 
         before = _keys(store, oid)
         old_version = snapshot_version()
 
-        monkeypatch.setitem(LANGUAGES, "rust", LANGUAGES["rust"]._replace(version="2"))
+        bumped = str(int(LANGUAGES["rust"].version) + 1)
+        monkeypatch.setitem(LANGUAGES, "rust", LANGUAGES["rust"]._replace(version=bumped))
         assert snapshot_version() != old_version
 
         again = api.index(str(builder.path), oid, store=store, workers=1)

@@ -210,13 +210,29 @@ class Bindings:
         site is then resolved by its file alone)."""
         return None
 
+    def typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that gives the variable `name` a type, the type's name their one
+        group that matched (Python: `app = Flask(...)`, `app: Flask = pkg.Flask(...)`; JS/TS:
+        `const app = new App()`)."""
+        return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
+                           + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
+
+    def binds_local(self, spec: ImportSpec, local: str) -> bool:
+        """Does the import bind `local` in its file: a name it lists (`binds`), or a module bound
+        whole (`import a.b as c` binds c, `import a.b` binds a)?"""
+        if not spec.names:
+            return spec.aliases[0] == local if spec.aliases else spec.spec.split(".")[0] == local
+        return any(bound == local for _, bound in self.binds(spec))
+
 
 class SiteSyntax(NamedTuple):
     """How a site is written: `bare` (a name alone), `attribute` (`x.name`: `receiver` the
-    dotted names before it, () when it is no dotted name: a call's result, a subscript), or
-    `keyword` (no use of a definition: a keyword or named argument's name, `f(name=...)`,
-    `f(name: ...)`; a PHP `$name` variable); `called` when
-    the receiver is what a call of `receiver` returns (`pkg.Headers(...).get`)."""
+    dotted names before it, () when it is no dotted name: a call's result, a subscript),
+    `path` (Rust `a::b::name`: `receiver` the segments before it, () when they are no plain
+    path), `key` (a field's name in a struct literal or pattern: `P { name: 1 }`, Go's `T{Name:
+    v}`, a site of a field only), or `keyword` (no use of a definition: a keyword or named
+    argument's name, `f(name=...)`, `f(name: ...)`; a PHP `$name` variable); `called` when the
+    receiver is what a call of `receiver` returns (`pkg.Headers(...).get`)."""
 
     form: str
     receiver: tuple[str, ...] = ()

@@ -16,6 +16,9 @@ JavaScript and TypeScript (`extends`, `implements`, an interface's `extends`): t
 their imports (`import { Base as B } from "./web"`, `import * as web`, `const web =
 require("./web")` for `web.Base`); a default import lands on its file under the name
 `default`. A name nothing binds is a global of the environment (`Error`): `external`.
+
+Rust (`impl Trait for Type`, a trait's supertraits) and Go (embedded types) resolve by their
+own rules: `indexer/lang/rust/bases.py`, `indexer/lang/go/bases.py`.
 """
 
 from __future__ import annotations
@@ -46,6 +49,18 @@ _KINDS = frozenset({"python", "js"})  # the import kinds a base is bound by
 
 # (file, top-level name) -> does the file define it?
 Defines = Callable[[str, str], bool]
+# a file -> the other files of its package (Go: its folder's files of the same package clause)
+PackageOf = Callable[[str], tuple[str, ...]]
+# a file -> its package clause (Go), "" for none
+PackageName = Callable[[str], str]
+
+
+def _no_package(path: str) -> tuple[str, ...]:
+    return ()
+
+
+def _no_name(path: str) -> str:
+    return ""
 
 
 def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[Inherits]:
@@ -77,11 +92,25 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
 
     scoped = any((s := summary(p)) is not None and s.language in SCOPED for p in declaring)
     index = _Classes(record, summary) if scoped else None
+    folders: dict[str, list[str]] = {}
+
+    def package_name(path: str) -> str:
+        s = summary(path)
+        return s.package_name if s is not None else ""
+
+    def package(path: str) -> tuple[str, ...]:
+        if not folders:
+            for f in record.files:
+                folders.setdefault(f.path.rpartition("/")[0], []).append(f.path)
+        name = package_name(path)
+        return tuple(p for p in folders.get(path.rpartition("/")[0], ()) if p != path and name
+                     and p.endswith(".go") and package_name(p) == name)
+
     out: list[Inherits] = []
     for path in declaring:
         full = facts[path]
         out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []),
-                             defines, index)
+                             defines, index, package, package_name)
     return out
 
 
@@ -125,14 +154,26 @@ class _Classes:
 
 
 def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
-                  unresolved: list[UnresolvedImport], defines: Defines, index: ClassIndex | None = None
-                  ) -> list[Inherits]:
+                  unresolved: list[UnresolvedImport], defines: Defines, index: ClassIndex | None = None,
+                  package: PackageOf = _no_package, package_name: PackageName = _no_name) -> list[Inherits]:
     """The `inherits` edges of one file's classes, in declaration order; `edges` and
     `unresolved` are the file's own imports' (any others are ignored). A language whose names
-    resolve through its scopes (indexer/resolve/scoped_bases.py) asks `index` of the map's classes."""
+    resolve through its scopes (indexer/resolve/scoped_bases.py) asks `index` of the map's
+    classes; `package` and `package_name` say what a Go file's package is."""
     if language in SCOPED:
         return [Inherits(path, b.cls, b.base, b.line, status, target, qualified, b.relation) for b, (status, target, qualified)
                 in resolve_scoped(path, language, bases, imports, edges, unresolved, index)] if index is not None else []
+    if language == "rust":
+        from indexer.lang.rust.bases import resolve_base as rust_base
+
+        return [Inherits(path, b.cls, b.base, b.line, *rust_base(path, b.base, imports, edges, unresolved, defines))
+                for b in bases]
+    if language == "go":
+        from indexer.lang.go.bases import resolve_base as go_base
+
+        return [Inherits(path, b.cls, b.base, b.line,
+                         *go_base(path, b.base, imports, edges, unresolved, defines, package, package_name))
+                for b in bases]
     out = []
     python = language == "python"
     for b in bases:

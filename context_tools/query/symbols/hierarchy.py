@@ -76,6 +76,9 @@ class Hierarchy:
         self._bases: dict[tuple[str, str], list[tuple[Cls, str]]] = {}
         self._top: dict[tuple[str, str], Symbol | None] = {}
         self._classes = _Classes(snap)
+        self._package: dict[str, tuple[str, ...]] = {}
+        self._go_folders: dict[str, list[str]] | None = None
+        self._impl_files: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def edges_of(self, path: str) -> list[Inherits]:
         """The `inherits` edges of the file's classes."""
@@ -86,8 +89,27 @@ class Hierarchy:
             entry = self.snap.file(path)
             found = self._edges[path] = resolve_bases(
                 path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
-                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None, self._classes
-            ) if bases else []
+                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None,
+                self._classes, self.package, self.package_name) if bases else []
+        return found
+
+    def package_name(self, path: str) -> str:
+        facts = self.snap.core_facts(path)
+        return facts.package_name if facts is not None else ""
+
+    def package(self, path: str) -> tuple[str, ...]:
+        """The other files of a Go file's package: its folder's .go files of the same clause."""
+        found = self._package.get(path)
+        if found is None:
+            if self._go_folders is None:  # one pass over the paths, on the first Go file asked
+                self._go_folders = {}
+                for p in self.snap.paths:
+                    if p.endswith(".go"):
+                        self._go_folders.setdefault(p.rpartition("/")[0], []).append(p)
+            name = self.package_name(path)
+            found = self._package[path] = tuple(
+                p for p in self._go_folders.get(path.rpartition("/")[0], ()) if name and p != path
+                and self.package_name(p) == name)
         return found
 
     def language(self, path: str) -> str:
@@ -95,14 +117,29 @@ class Hierarchy:
         return entry.language if entry is not None else ""
 
     def declared(self, c: Cls) -> list[Inherits]:
-        """The bases the class declares: in its file, and, a class its language lets other
-        files reopen (`OPEN_CLASSES`), in those files too, by path."""
+        """The bases the class declares: in its file; a class its language lets other files
+        reopen (`OPEN_CLASSES`), in those files too, by path; a top-level Rust type's, the trait
+        impls of the files that import its file (`impl Greet for Square` beside `use
+        crate::shapes::Square;`, or `use super::*` in a child module), in path order."""
         own = [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
-        if self.language(c.path) not in OPEN_CLASSES:
-            return own
-        others = sorted({p for p, s in self.snap.definitions(c.sym.name) if p != c.path and s.qualified == c.sym.qualified
-                         and is_class(s) and self.language(p) == self.language(c.path)})
-        return own + [e for p in others for e in self.edges_of(p) if e.cls == c.sym.qualified]
+        if self.language(c.path) in OPEN_CLASSES:
+            others = sorted({p for p, s in self.snap.definitions(c.sym.name) if p != c.path
+                             and s.qualified == c.sym.qualified and is_class(s)
+                             and self.language(p) == self.language(c.path)})
+            own += [e for p in others for e in self.edges_of(p) if e.cls == c.sym.qualified]
+        return own + [e for p in self.impl_files(c) for e in self.edges_of(p) if e.cls == c.sym.name]
+
+    def impl_files(self, c: Cls) -> tuple[str, ...]:
+        """The other files that may hold a top-level Rust type's impls: those naming it that
+        import its file."""
+        if c.sym.container or not c.path.endswith(".rs"):
+            return ()
+        found = self._impl_files.get(c.key)
+        if found is None:
+            naming = sorted({p for p, _ in self.snap.occurrences(c.sym.name) if p != c.path and p.endswith(".rs")})
+            found = self._impl_files[c.key] = tuple(
+                p for p in naming if any(e.target == c.path for e in self.snap.imports(p)))
+        return found
 
     def bases(self, c: Cls) -> list[Cls]:
         """The class's resolved bases, in declaration order."""
@@ -132,12 +169,55 @@ class Hierarchy:
     def mro(self, c: Cls) -> list[Cls]:
         """The class, then its ancestors in its language's order (`ORDERS`): C3 as Python has
         it by default, or, where C3 fails (an inconsistent order, a cycle, the cap), depth
-        first in declaration order, each class once."""
-        order = ORDERS.get(self.language(c.path))
+        first in declaration order, each class once. A Rust type's is depth first in
+        declaration order (its own impls, then the traits it implements as its impls come, each
+        trait's supertraits after it); a Go type's is by depth of embedding, as Go promotes
+        (the shallowest wins), in declaration order at each depth."""
+        language = self.language(c.path)
+        if language == "rust":
+            return self._depth_first(c)
+        if language == "go":
+            return self._breadth_first(c)
+        order = ORDERS.get(language)
         if order is not None:  # the class asked first, whatever its language puts before it
             return _once([c] + order(self, c, set()))
         found = self._c3(c, set())
         return found if found is not None else self._depth_first(c)
+
+    def lineage(self, c: Cls, ancestor: Cls) -> list[Cls]:
+        """The shortest line of declared bases from the class to an ancestor of it (the
+        first in declaration order among the shortest), both ends included."""
+        came: dict[tuple[str, str], Cls | None] = {c.key: None}
+        level = [c]
+        while level and ancestor.key not in came and len(came) < MRO_CAP:
+            following = []
+            for x in level:
+                for b in self.bases(x):
+                    if b.key not in came:
+                        came[b.key] = x
+                        following.append(b)
+            level = following
+        if ancestor.key not in came:
+            return [c, ancestor]
+        line: list[Cls] = [ancestor]
+        while (back := came[line[-1].key]) is not None:
+            line.append(back)
+        return line[::-1]
+
+    def _breadth_first(self, c: Cls) -> list[Cls]:
+        out: list[Cls] = []
+        seen = {c.key}
+        level = [c]
+        while level and len(out) < MRO_CAP:
+            out += level
+            following = []
+            for x in level:
+                for b in self.bases(x):
+                    if b.key not in seen:
+                        seen.add(b.key)
+                        following.append(b)
+            level = following
+        return out[:MRO_CAP]
 
     def _c3(self, c: Cls, seen: set[tuple[str, str]]) -> list[Cls] | None:
         if c.key in seen or len(seen) > MRO_CAP:
@@ -199,9 +279,14 @@ class Hierarchy:
         return found[1] if found is not None else None
 
     def member_at(self, c: Cls, name: str) -> tuple[str, Symbol] | None:
-        """The class's own member `name` and its file: in the class's file, or, for a class its
-        language lets other files reopen (`OPEN_CLASSES`), in the first file by path defining it
-        under the class."""
+        """The class's own member `name` and its file: in the class's file; a Go type's method,
+        in any file of its package; a Rust type's, in a file with its impls (`impl_files`); for
+        a class its language lets other files reopen (`OPEN_CLASSES`), in the first file by
+        path defining it under the class."""
+        if c.path.endswith((".go", ".rs")):
+            files = (c.path, *(self.package(c.path) if c.path.endswith(".go") else self.impl_files(c)))
+            return next(((p, s) for f in files for p, s in self.snap.definitions(name)
+                         if p == f and s.container == (c.sym.qualified if p == c.path else c.sym.name)), None)
         found = [(p, s) for p, s in self.snap.definitions(name) if s.container == c.sym.qualified]
         own = next(((p, s) for p, s in found if p == c.path), None)
         if own is not None or not found or self.language(c.path) not in OPEN_CLASSES:
@@ -229,12 +314,14 @@ def ref(c: Cls) -> ClassRef:
 
 
 def container_class(h: Hierarchy, path: str, sym: Symbol) -> Cls | None:
-    """The class a member is defined in, as a class of the map."""
+    """The class a member is defined in, as a class of the map: in the member's file, or, a
+    Go method's receiver type, in any file of its package."""
     if not sym.container:
         return None
-    found = next((s for p, s in h.snap.definitions(sym.container.rsplit(".", 1)[-1])
-                  if p == path and s.qualified == sym.container and is_class(s)), None)
-    return Cls(path, found) if found is not None else None
+    files = (path, *h.package(path)) if path.endswith(".go") else (path,)
+    found = next(((p, s) for f in files for p, s in h.snap.definitions(sym.container.rsplit(".", 1)[-1])
+                  if p == f and s.qualified == sym.container and is_class(s)), None)
+    return Cls(*found) if found is not None else None
 
 
 def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
@@ -253,7 +340,9 @@ def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
 def inherited(h: Hierarchy, classes: list[tuple[str, Symbol]], name: str
               ) -> list[tuple[str, Symbol, ClassRef, list[ClassRef]]]:
     """For each class asked, the member `name` it inherits: (file, member, the class defining
-    it, the classes from the one asked to that one in method resolution order)."""
+    it, the classes from the one asked to that one in method resolution order; for a Rust or
+    Go type, the bases leading from it to that one: `Dog`, `Walker`, `Base` for a method
+    promoted through two embeddings)."""
     out = []
     for path, sym in classes:
         if not is_class(sym):
@@ -262,7 +351,8 @@ def inherited(h: Hierarchy, classes: list[tuple[str, Symbol]], name: str
         for i, c in enumerate(order[1:], 1):
             found = h.member_at(c, name)
             if found is not None:
-                out.append((found[0], found[1], ref(c), [ref(x) for x in order[:i + 1]]))
+                chain = h.lineage(order[0], c) if h.language(path) in ("rust", "go") else order[:i + 1]
+                out.append((found[0], found[1], ref(c), [ref(x) for x in chain]))
                 break
     return out
 

@@ -6,7 +6,6 @@ key starts with."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
@@ -19,7 +18,7 @@ from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.model import ImportSpec, Occurrence
+    from indexer.model import Occurrence
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -138,7 +137,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members)
     sites: list[Site] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
@@ -171,6 +170,8 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     return sites, counts
 
 
+USE_LINES = 200  # the lines one import declaration is read over, at most
+
 # the binding that decides a site resolved by its file alone
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
           "text": "text file"}
@@ -185,11 +186,17 @@ class _BySyntax:
     index cannot type a `name_match`; a keyword argument's name (a JS object key) no site; a
     bare name no site of a method (a method is reached through its class or an instance)."""
 
-    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str]) -> None:
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
+                 crossing: set[str] | frozenset[str] = frozenset()) -> None:
         self.snap = snap
+        self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
-        self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
+        # an enum's variant is named bare once a glob brings it in (Rust's `use Mode::*;`)
+        self.methods_only = bool(defs) and all(s.container and s.kind != "enumerator" for _, s, _ in defs)
+        self.fields = any(s.kind == "field" for _, s, _ in defs)
+        self.defining = {p for p, _, _ in defs}
+        self.declared: dict[str, frozenset[int]] = {}
         self.classes = classes  # the methods' classes, and those they are reached through
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
@@ -220,6 +227,11 @@ class _BySyntax:
             return self.members.decide(path, occ, syntax, how, rules.implicit_self)
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
+        if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
+            return False if self.fields else None
+        if syntax.form == "path":
+            # a `use` declaration's own path is the import's binding: its file decides
+            return False if occ.line in self._declared_lines(path, lines) else self._path(path, syntax.receiver)
         if syntax.form == "bare":
             if self.methods_only:
                 return "name_match", "bare name, not a method's"
@@ -260,7 +272,7 @@ class _BySyntax:
         key = (path, ":" + self.simple)
         if key not in self.modules:
             facts = self.snap.import_facts(path)
-            specs = [spec for spec in (facts.imports if facts else ()) if _binds_local(spec, self.simple)]
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, self.simple)]
             self.modules[key] = any(same_import(spec, e) and e.target in self.reaching
                                     for spec in specs for e in self.snap.imports(path)) if specs else None
         return self.modules[key]
@@ -275,18 +287,57 @@ class _BySyntax:
         return any(spec.line == line and self.simple in spec.names for spec in (facts.imports if facts else ()))
 
     def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
-        """Is `name` assigned an instance of a method's class somewhere in the file (`app =
-        Flask(...)`, `app: Flask = pkg.Flask(...)`, `const app = new App()`)? The one typing of a variable the index
-        makes: the file's own lines, read as written, whatever scope they are in."""
+        """Is `name` given an instance of a method's class somewhere in the file, as its
+        language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
+        receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
+        the index makes: the file's own lines, read as written, whatever scope they are in."""
         key = (path, "=" + name)
         if key not in self.modules:
-            self.modules[key] = bool(self.classes) and any(
-                m is not None and m.group(1).decode() in self.classes
-                for line in lines if name.encode() in line
-                for m in [re.match(rb"\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
-                                   + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?"
-                                   rb"([A-Za-z_]\w*)\s*\(", line)])
+            patterns = _rules_of(self.snap, path).typings(name) if self.classes else []
+            self.modules[key] = any(
+                m is not None and any(t is not None and t.decode() in self.classes for t in m.groups())
+                for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
         return bool(self.modules[key])
+
+    def _declared_lines(self, path: str, lines: list[bytes]) -> frozenset[int]:
+        """The lines of the file's import declarations (a `use` from its first line to the one
+        ending it with `;`, as far as `USE_LINES` on): paths there are no uses in code."""
+        found = self.declared.get(path)
+        if found is None:
+            facts = self.snap.import_facts(path)
+            covered: set[int] = set()
+            for spec in facts.imports if facts else ():
+                if spec.kind == "rust_path" or spec.line in covered:
+                    continue
+                for n in range(spec.line, min(spec.line + USE_LINES, len(lines) + 1)):
+                    covered.add(n)
+                    if b";" in lines[n - 1]:
+                        break
+            found = self.declared[path] = frozenset(covered)
+        return found
+
+    def _path(self, path: str, receiver: tuple[str, ...]) -> tuple[str, str] | Literal[False]:
+        """A Rust path `a::b::name`: through the method's type (or `Self`), the file decides;
+        through another type (`Vec::new` for Builder.new), no site of it; through modules, by
+        where they reach: the path's own edge (`crate::net::f`, `other::f`), else the import
+        binding its first segment (`use crate::net;`, `mod net;`)."""
+        if not receiver:
+            return "name_match", "path through what is no plain path (`<T as Tr>::`, `V::<T>::`)"
+        last = receiver[-1]
+        if last == "Self" or last in self.classes:
+            return False
+        if last[:1].isupper():
+            return "name_match", f"path through `{last}`, not its type"
+        spelled = "::".join(receiver)
+        facts = self.snap.import_facts(path)
+        own = [spec for spec in (facts.imports if facts else ()) if spec.kind == "rust_path" and spec.spec == spelled]
+        targets = {e.target for spec in own for e in self.snap.imports(path) if same_import(spec, e)}
+        if targets:
+            return False if targets & self.reaching else ("name_match", f"path `{spelled}`, which does not reach it")
+        reached = self._module_reaches(path, receiver[0])
+        if reached is None:  # no edge, no import: an inline module of a defining file, else outside the tree
+            return False if path in self.defining else ("name_match", f"path `{spelled}`, which reaches no file of the tree")
+        return False if reached else ("name_match", f"path `{spelled}`, which does not reach it")
 
     def _module_reaches(self, path: str, head: str) -> bool | None:
         """Does an import of the file binding `head` reach a defining or re-exporting file?
@@ -294,9 +345,11 @@ class _BySyntax:
         key = (path, head)
         if key not in self.modules:
             facts = self.snap.import_facts(path)
-            specs = [spec for spec in (facts.imports if facts else ()) if _binds_local(spec, head)]
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, head)]
             if not specs:
                 self.modules[key] = None
+            elif path in self.crossing:  # its import of another member's package: outside this snapshot's edges
+                self.modules[key] = True
             else:
                 # a from-import must bind the module itself (`from pkg import api`), not a name
                 # it defines (`from ._models import Request` makes `Request.get` no module's)
@@ -308,13 +361,6 @@ class _BySyntax:
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
                     for spec in specs for e in self.snap.imports(path))
         return self.modules[key]
-
-
-def _binds_local(spec: ImportSpec, local: str) -> bool:
-    """Does the import bind `local` in its file (`Bindings.binds`, and a plain `import a.b`'s `a`)?"""
-    if not spec.names:  # `import a.b as c` binds c, `import a.b` binds a
-        return spec.aliases[0] == local if spec.aliases else spec.spec.split(".")[0] == local
-    return any(bound == local for _, bound in of_import(spec.kind).binds(spec))
 
 
 def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:

@@ -5,7 +5,9 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: embedded types as the bases of structs and interfaces (`BlobFacts.bases`); an import's
+#    written name as its alias
+VERSION = "2"
 
 LANGUAGE = Language(
     name="go",

@@ -8,16 +8,40 @@ one), and code names it by that name (`cobra.Command` for the root's `package co
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from indexer.lang.bindings_base import Bindings
+from indexer.lang.bindings_base import Bindings, SiteSyntax
+from indexer.lang.site_lines import c_like
 
 if TYPE_CHECKING:
+    from indexer.model import ImportSpec
     from indexer.store.snapshot import Snapshot
 
 
 class GoBindings(Bindings):
     language = "go"
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        """`pkg.Name` and `x.Name` a selector of what is before the dot, `T{Name: v}` a
+        composite literal's key, anything else bare."""
+        return c_like(line, col, name, paths=False)
+
+    def typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """`x := T{...}`, `x := &pkg.T{...}`, `var x T`, and a receiver or parameter `(x *T)`,
+        `(a int, x T)`."""
+        n = re.escape(name.encode())
+        t = rb"\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)"
+        return [re.compile(rb"(?<![\w.])" + n + rb"\s*:?=\s*&?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*\{"),
+                re.compile(rb"\bvar\s+" + n + rb"\s+" + t),
+                re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]")]
+
+    def binds_local(self, spec: ImportSpec, local: str) -> bool:
+        """An import binds its package under its written name, else the name its path ends
+        with (`gopkg.in/yaml.v3` and `github.com/go-chi/chi/v5` are yaml and chi)."""
+        from indexer.lang.go.bases import bound_name
+
+        return bound_name(spec, "") == local
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return "go:capitalized" if parts[-1][:1].isupper() else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.go.bases import bases
 from indexer.lang.go.build_constraints import go_build_ignored
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
@@ -15,8 +16,9 @@ def _type_spec(def_node: Node, captured: str) -> str:
     return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
 
 
-def _build_ignored(root: Node, data: bytes, facts: Facts) -> None:
+def _finish(root: Node, data: bytes, facts: Facts) -> None:
     facts.build_ignored = go_build_ignored(data)
+    facts.bases = bases(root, data)
 
 
 HOOKS = TagsHooks(
@@ -25,5 +27,5 @@ HOOKS = TagsHooks(
     kind_rules={"type_spec": _type_spec},
     storage_fields=True,  # `ID`, `URL`: fields, whatever their case
     body_fields_are_locals=True,  # a field of an anonymous struct in a body (a test's table), as ctags has it
-    finish=_build_ignored,
+    finish=_finish,
 )

@@ -5,7 +5,9 @@ from indexer.lang.language import Language
 # The extractor version of its blob facts: bump it on any change to the facts made of the
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
-VERSION = "1"
+# 2: crate-qualified paths in code (`other::Builder::new()`) as `rust_path` imports
+# 3: the traits an impl or a trait's bounds name, as bases (`BlobFacts.bases`)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="rust",
@@ -16,7 +18,7 @@ LANGUAGE = Language(
     extensions=("rs",),
     mode_names=("rust",),
     family="rust",
-    import_kinds=("rust_mod", "rust_use", "rust_extern"),
+    import_kinds=("rust_mod", "rust_use", "rust_extern", "rust_path"),
     imports="indexer.lang.rust.imports",
     scopes="indexer.lang.rust.scopes",
     hooks="indexer.lang.rust.tags",

@@ -11,11 +11,13 @@ inside its own: `CrateView`). A qualified name may start at a crate's name (`dem
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Iterable
 
 from indexer.contract.decode import Undecodable, decode_toml
-from indexer.lang.bindings_base import Bindings, PathView
+from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax
 from indexer.lang.rust.visibility import CrateView, head_of
+from indexer.lang.site_lines import c_like
 from indexer.resolve.tree import join, parent
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 class RustBindings(Bindings):
     language = "rust"
     modules_from_crates = True
+    instance_names = frozenset({"self"})
 
     def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         if spec.kind != "rust_use":
@@ -37,6 +40,35 @@ class RustBindings(Bindings):
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return "rust:pub" if signature.lstrip().startswith("pub") else None
+
+    def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
+        """`a::b::name` a path, `x.name` a field or method of `x`, `P { name: v }` a struct
+        literal's key, anything else bare."""
+        return c_like(line, col, name, paths=True)
+
+    def typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """`let x: T`, `let x = T::new(...)`, `let x = T { ... }`, `let mut x = a::T(...)`, and
+        a parameter `x: &T`, `x: &mut a::T`."""
+        n = re.escape(name.encode())
+        t = rb"&?\s*(?:mut\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)"
+        return [re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*:\s*" + t),
+                re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*=\s*&?(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
+                           rb"([A-Z]\w*)\s*(?:::|\{|\()"),
+                re.compile(rb"[(,]\s*(?:mut\s+)?" + n + rb"\s*:\s*" + t)]
+
+    def binds_module(self, spec: ImportSpec, target: str) -> bool:
+        """A `use` lands on the module its path walks to: what it binds is that module or an
+        item of it, reached through it either way."""
+        return True
+
+    def binds_local(self, spec: ImportSpec, local: str) -> bool:
+        """A `use` binds the last segment of each path (or its alias), `extern crate x as y` y,
+        `mod m;` m."""
+        if spec.kind == "rust_use":
+            return any(bound == local for _, bound in self.binds(spec))
+        if spec.kind == "rust_extern":
+            return (spec.aliases[0] if spec.aliases else spec.spec) == local
+        return spec.kind == "rust_mod" and spec.spec.rpartition("::")[2] == local
 
     def passes_on(self, spec: ImportSpec, view: PathView, path: str, viewer: str, head: str) -> bool:
         return spec.kind != "rust_use" or view.sees(spec.visibility, path, viewer, head)

@@ -17,6 +17,13 @@
 - rust_extern: `extern crate serde_json as json;` -> spec "serde_json", aliases ("json",).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
+- rust_path: a path in code (an expression, a type, an attribute) that starts at a name which
+  may be a crate's, or at `crate`, `self` or `super`, used without a `use`:
+  `other::build::Builder::new()` -> spec "other::build::Builder", the path before its last
+  segment (what it names there); `level` as a `use`'s. Not a `use`'s path, nor one starting
+  at a capitalized name (a type: `Vec::new`) or a standard crate. The resolver gives an edge
+  only where the path reaches a module of the tree; each spelling is kept once per file, at
+  its first line.
 """
 
 from __future__ import annotations
@@ -146,8 +153,48 @@ def _rust_extern(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[I
     return [ImportSpec("rust_extern", node_text(caps["spec"][0], data), line_of(node), aliases=aliases)]
 
 
+_PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
+_STANDARD = frozenset({"std", "core", "alloc", "proc_macro", "test"})
+
+
+def _rust_path(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    """A crate-qualified path in code (`node` its innermost part, whose path is one identifier)."""
+    head = node_text(node.child_by_field_name("path"), data)
+    if not head[:1].islower() or head in _STANDARD:
+        return []
+    outer = node
+    while (up := outer.parent) is not None and up.type in _PATHS and up.child_by_field_name("path") == outer:
+        outer = up
+    at = outer.parent
+    depth = 0  # the inline modules around it, which `self::` and `super::` start from
+    while at is not None:
+        if at.type in ("use_declaration", "extern_crate_declaration") or at.type == "mod_item" and (
+                at.child_by_field_name("body") is None):
+            return []
+        depth += at.type == "mod_item"
+        at = at.parent
+    segments = compact_text(outer, data).split("::")
+    if len(segments) < 2 or any("<" in s for s in segments):  # `a::B::<T>::new`: no plain path
+        return []
+    return [ImportSpec("rust_path", "::".join(segments[:-1]), line_of(outer), depth)]
+
+
+def first_paths(imports: list[ImportSpec]) -> list[ImportSpec]:
+    """The file's imports, each crate-qualified path's spelling kept at its first line only."""
+    seen: set[str] = set()
+    out = []
+    for spec in imports:
+        if spec.kind == "rust_path":
+            if spec.spec in seen:
+                continue
+            seen.add(spec.spec)
+        out.append(spec)
+    return out
+
+
 HANDLERS: dict[str, Handler] = {
     "import.rust_mod": _rust_mod,
     "import.rust_use": _rust_use,
     "import.rust_extern": _rust_extern,
+    "import.rust_path": _rust_path,
 }

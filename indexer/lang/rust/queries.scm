@@ -3,6 +3,9 @@
 (mod_item name: (identifier) @spec !body) @import.rust_mod
 (use_declaration argument: (_) @spec) @import.rust_use
 (extern_crate_declaration name: (identifier) @spec) @import.rust_extern
+; a path in code that may start at a crate's name (imports.py reads the whole path around it)
+(scoped_identifier path: [(identifier) (crate) (self) (super)]) @import.rust_path
+(scoped_type_identifier path: [(identifier) (crate) (self) (super)]) @import.rust_path
 
 ; module paths (see python/queries.scm): what precedes the last segment of a use
 (use_declaration argument: (scoped_identifier path: (_) @reference.module))

@@ -38,6 +38,7 @@ from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join,
 DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
 TARGET_DIRS = ("tests", "examples", "benches")
 STANDARD_CRATES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
+_EXTERN_HOPS = 4  # `extern crate` re-exports followed along one path
 
 
 def _segments(path: str) -> list[str]:
@@ -501,6 +502,12 @@ class RustResolver:
         if imp.kind == "rust_extern":
             lib = self.crates.get(imp.spec.replace("-", "_"))
             return (lib,) if lib else EXTERNAL
+        if imp.kind == "rust_path":
+            segments = _segments(imp.spec)
+            if segments and segments[0] in ("crate", "self", "super"):
+                found = self._use(importer, segments, imp.level)
+                return () if isinstance(found, str) else found  # a path in code is no import to report
+            return self._crate_path(importer, segments)
         # each path of the use tree goes as deep as modules exist along it:
         # `use crate::{net::{self, http::Client}, Config}` -> net.rs, net/http.rs, lib.rs
         outcomes = [self._use(importer, path, imp.level) for path in use_paths(imp.spec, imp.names)]
@@ -538,7 +545,46 @@ class RustResolver:
         end, taken = self.modules.walk(at, rest)
         if not taken and rest and at.file == importer and not at.inline and (beside := self._beside(importer, rest[0])):
             end = self.modules.walk(beside, rest)[0]  # `self::pool` in a `#[path]` file
-        return (end.file,)
+            return (end.file,)
+        return (self._through_externs(end, rest[taken:]).file,)
+
+    def _through_externs(self, end: Module, rest: list[str]) -> Module:
+        """Past a module, on along an `extern crate` it declares: `facade::inner::Thing` where
+        facade's root says `pub extern crate facade_inner as inner;` walks on in facade_inner
+        (a crate of the tree), a few crates deep at most."""
+        for _ in range(_EXTERN_HOPS):
+            if not rest or end.inline:
+                break
+            lib = self._extern_root(end.file, rest[0])
+            if lib is None:
+                break
+            end, taken = self.modules.walk(Module(lib, parent(lib)), rest[1:])
+            rest = rest[1 + taken:]
+        return end
+
+    def _extern_root(self, module_file: str, name: str) -> str | None:
+        """The root of the tree's crate that an `extern crate` of the module file binds to `name`."""
+        for imp in self._imports_of(module_file):
+            if imp.kind == "rust_extern" and name in (imp.aliases or (imp.spec,)):
+                return self.crates.get(imp.spec.replace("-", "_"))
+        return None
+
+    def _crate_path(self, importer: str, segments: list[str]) -> Outcome:
+        """A path in code (`rust_path`) starting at a crate's name (`other::build::Builder`), used without a
+        `use`: the deepest module of that crate of the tree it walks to, or of the crate an
+        `extern crate` of the importer's crate root binds to the name; no edge at all (not even
+        an unresolved import) where the name is no such crate: a local module, a variable, a
+        crate outside the tree."""
+        if not segments:
+            return ()
+        lib = self.crates.get(segments[0])
+        if lib is None:
+            root = self.crate_root(importer)
+            lib = self._extern_root(root, segments[0]) if root is not None else None
+        if lib is None:
+            return ()
+        end, taken = self.modules.walk(Module(lib, parent(lib)), segments[1:])
+        return (self._through_externs(end, segments[1 + taken:]).file,)
 
     def _start(self, importer: str, segments: list[str], level: int) -> Outcome | _Start:
         """Where a path begins: (module, segments left), or (importer,) for an inline module
@@ -578,6 +624,8 @@ class RustResolver:
         hit = self.modules.child(Module(importer, self.module_dir(importer)), head)
         if hit is None and (beside := self._beside(importer, head)) is not None:
             hit = self.modules.child(beside, head)
+        if hit is None and root is not None and (aliased := self._extern_root(root, head)) is not None:
+            hit = Module(aliased, parent(aliased))  # a crate the root's `extern crate x as head;` binds
         return _Start(hit, rest) if hit is not None else EXTERNAL
 
 

@@ -1,0 +1,126 @@
+"""Rust: the bases each type declares (`BlobFacts.bases`), as written: `impl fmt::Display for
+Conn` -> Conn's base `fmt::Display` (the trait's default methods become Conn's members
+through it), `trait Reader: Source + io::Read` -> Reader's bases `Source` and `io::Read` (a
+supertrait's default methods are its). A trait's or type's arguments are no part of it
+(`Iterator<Item = u8>` is `Iterator`); a lifetime bound is no base; an impl for what is not a
+named type (`&dyn T`, a tuple) records none. The class is the type's qualified name in its
+file: inside inline `mod m { ... }` blocks, `m.Conn`, as the impl's methods have it.
+
+Resolution (`resolve_base`): a trait defined in the file is the file's; one a `use` binds
+(`use crate::greet::Greet as G;` for `G`, `use std::fmt;` for `fmt::Display`) lands where
+the use's edges do, on the file defining it when they reach several; a name a glob `use`
+reaches a file defining is that file's; a path (`crate::greet::Greet`, `other::Greet`) is
+where its own edge lands (a `rust_path` import); any other single name is the prelude's
+(`Clone`, `Iterator`): external, as is a path into a crate outside the tree."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from indexer.model import Base
+
+if TYPE_CHECKING:
+    from indexer.model import Edge, ImportSpec, UnresolvedImport
+    from indexer.resolve.hierarchy import Defines
+
+_TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
+
+
+def bases(root: Node, data: bytes) -> list[Base]:
+    """The declared bases of the file's impls and traits (not those inside function bodies),
+    in document order."""
+    found: list[Base] = []
+    stack: list[tuple[Node, str]] = [(root, "")]
+    while stack:
+        node, container = stack.pop()
+        for child in node.named_children:
+            if child.type == "mod_item":
+                body = child.child_by_field_name("body")
+                name = child.child_by_field_name("name")
+                if body is not None and name is not None:
+                    stack.append((body, _join(container, _text(name, data))))
+            elif child.type == "impl_item":
+                trait, target = child.child_by_field_name("trait"), _named(child.child_by_field_name("type"))
+                path = _path(trait, data) if trait is not None else None
+                if path and trait is not None and target is not None:
+                    found.append(Base(_join(container, _last(target, data)), path, trait.start_point[0] + 1))
+            elif child.type == "trait_item":
+                name, bounds = child.child_by_field_name("name"), child.child_by_field_name("bounds")
+                if name is not None and bounds is not None:
+                    cls = _join(container, _text(name, data))
+                    found += [Base(cls, p, b.start_point[0] + 1) for b in bounds.named_children
+                              if (p := _path(b, data))]
+    found.sort(key=lambda b: b.line)
+    return found
+
+
+def _named(node: Node | None) -> Node | None:
+    """The named type an impl is for: `Conn`, `a::Conn`, `Vec<T>`, `&Conn`, `&mut Conn`."""
+    while node is not None and node.type in ("reference_type", "generic_type"):
+        node = node.child_by_field_name("type")
+    return node if node is not None and node.type in _TYPE_NAMES else None
+
+
+def _path(node: Node, data: bytes) -> str | None:
+    """A trait as written, without its arguments: `fmt::Display`, `Iterator` of `Iterator<Item = u8>`."""
+    if node.type == "generic_type":
+        node = node.child_by_field_name("type") or node
+    if node.type not in _TYPE_NAMES:
+        return None
+    return "".join(_text(node, data).split())
+
+
+def _last(node: Node, data: bytes) -> str:
+    name = node.child_by_field_name("name") if node.type == "scoped_type_identifier" else node
+    return _text(name or node, data)
+
+
+def _join(container: str, name: str) -> str:
+    return f"{container}.{name}" if container else name
+
+
+def _text(node: Node, data: bytes) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Edge],
+                 unresolved: list[UnresolvedImport], defines: Defines) -> tuple[str, str, str]:
+    """(status, the file defining it, its name there) of a trait `spec` a type of the file at
+    `path` declares ("" for both where it is not resolved)."""
+    from indexer.lang.rust.resolve import use_leaves
+
+    parts = spec.split("::")
+    head, name = parts[0], parts[-1]
+    if len(parts) == 1 and defines(path, name):
+        return "resolved", path, name
+    for imp in imports:
+        if imp.kind != "rust_use":
+            continue
+        for segments, alias in use_leaves(imp.spec, imp.names, imp.aliases):
+            local = alias or (segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1])
+            if local != head or local == "*":
+                continue
+            wanted = segments[-1] if len(parts) == 1 else name
+            targets = sorted({e.target for e in edges if e.line == imp.line and e.kind == imp.kind})
+            if not targets:
+                status = next((u.status for u in unresolved if u.line == imp.line and u.kind == imp.kind), "external")
+                return status, "", ""
+            return "resolved", next((t for t in targets if defines(t, wanted)), targets[0]), wanted
+    if len(parts) > 1:  # `crate::greet::Greet`, `other::Greet`: the path's own edge (`rust_path`)
+        module = "::".join(parts[:-1])
+        for imp in imports:
+            if imp.kind == "rust_path" and imp.spec == module:
+                targets = sorted({e.target for e in edges if e.line == imp.line and e.kind == imp.kind})
+                if targets:
+                    return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
+    if len(parts) == 1:
+        globbed = sorted({e.target for imp in imports if imp.kind == "rust_use" and "*" in imp.names or
+                          imp.kind == "rust_use" and imp.spec.endswith("*")
+                          for e in edges if e.line == imp.line and e.kind == imp.kind})
+        found = next((t for t in globbed if defines(t, name)), None)
+        if found is not None:
+            return "resolved", found, name
+        return "external", "", ""  # the prelude's: `Clone`, `Iterator`, `Default`
+    return "unresolved" if head in ("crate", "self", "super") else "external", "", ""

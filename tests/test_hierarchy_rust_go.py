@@ -1,0 +1,189 @@
+"""The class hierarchy of Rust and Go in the Repo Map: Rust `impl Trait for Type` and a
+trait's supertraits, Go embedding, as `inherits` edges of the canonical dump; and members
+found through them, in each language's order (Rust: the type's own impls, then its traits as
+declared, depth first; Go: by depth of embedding). Exact answers, from real indexes of
+tests/fixtures/hierarchy/{rust,go}_bases.txt, where a comment beside each base says what it
+resolves to."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from indexer.contract.errors import NotFound
+from indexer.extract.blob import extract_blob
+from tests.annotated import FIXTURES, load, noted_sites
+from tests.indexed import Indexed, sites
+from tests.test_hierarchy import _noted
+
+RUST = load(FIXTURES / "hierarchy" / "rust_bases.txt", keys=("inherits:", "site:"))
+GO = load(FIXTURES / "hierarchy" / "go_bases.txt", keys=("inherits:", "site:"))
+RUST_REPO = Indexed(RUST.files, "rennet-hierarchy-rust-", message="hierarchy rust")
+GO_REPO = Indexed(GO.files, "rennet-hierarchy-go-", message="hierarchy go")
+
+
+def _edges(repo: Indexed) -> list[tuple]:
+    from indexer.api import open_store, snapshot
+
+    path, store_path = repo.paths
+    with open_store(store_path) as store:
+        dumped = [json.loads(line) for line in snapshot(path, "main", store=store).canonical_lines()]
+    return sorted((d["from"], d["line"], d["spec"], d["status"], d["to"], d["base"])
+                  for d in dumped if d["type"] == "edge" and d["kind"] == "inherits")
+
+
+@pytest.mark.parametrize(("repo", "case"), [(RUST_REPO, RUST), (GO_REPO, GO)], ids=["rust", "go"])
+def test_each_base_is_an_inherits_edge_as_its_comment_says(repo, case):
+    assert _edges(repo) == _noted(case)
+
+
+@pytest.mark.parametrize(("source", "bases"), [
+    ("impl A for B {}\n", [("B", "A")]),
+    ("impl<T> fmt::Display for Wrap<T> {}\n", [("Wrap", "fmt::Display")]),
+    ("impl Iterator<Item = u8> for &mut a::Cursor {}\n", [("Cursor", "Iterator")]),
+    ("impl B {}\n", []),
+    ("impl T for (u8, u8) {}\n", []),
+    ("trait R: S + io::Read + 'static {}\n", [("R", "S"), ("R", "io::Read")]),
+    ("mod m { impl A for B {} }\n", [("m.B", "A")]),
+    ("fn f() { impl A for B {} }\n", []),
+])
+def test_rust_bases_read_from_the_tree(source, bases):
+    facts = extract_blob(source.encode(), "m.rs", "rust")
+    assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+@pytest.mark.parametrize(("source", "bases"), [
+    ("package p\ntype A struct { B; *c.D; E[int]; f int; G, H int }\n", [("A", "B"), ("A", "c.D"), ("A", "E")]),
+    ("package p\ntype I interface { J; io.Reader; ~int | string; M() }\n", [("I", "J"), ("I", "io.Reader")]),
+    ("package p\nfunc f() { type A struct { B } }\n", []),
+    ("package p\ntype (\n\tA struct{ B }\n\tC interface{ D }\n)\n", [("A", "B"), ("C", "D")]),
+])
+def test_go_bases_read_from_the_tree(source, bases):
+    facts = extract_blob(source.encode(), "p.go", "go")
+    assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+def _one(repo: Indexed, name: str):
+    d, = repo.asked().call("context.symbol", name=name, fuzzy=False).data.definitions
+    return d
+
+
+def _chain(d) -> list[str]:
+    return [c.qualified for c in d.chain]
+
+
+# --- Rust: a type's impls, then its traits as declared -----------------------------------------
+
+def test_a_trait_default_method_is_a_member_of_the_type_implementing_it():
+    d = _one(RUST_REPO, "Square.hello")
+    assert (d.path, d.qualified, d.line, d.match) == ("shapes/src/greet.rs", "Greet.hello", 2, "inherited")
+    assert (d.inherited_from.qualified, d.inherited_from.path) == ("Greet", "shapes/src/greet.rs")
+    assert _chain(d) == ["Square", "Greet"]
+
+
+def test_a_supertrait_default_method_comes_through_its_subtrait_in_declaration_order():
+    # Square implements N (Named) first, then Area (whose supertrait is Named): Named is found
+    # on the first path, where it is declared
+    d = _one(RUST_REPO, "Square.report")
+    assert (d.qualified, d.match, _chain(d)) == ("Area.report", "inherited", ["Square", "Area"])
+    d = _one(RUST_REPO, "Square.local")
+    assert (d.path, d.qualified, _chain(d)) == ("app/src/traits.rs", "Local.local", ["Square", "Local"])
+
+
+def test_an_inherent_method_comes_first_and_a_trait_impl_method_overrides_the_trait():
+    d = _one(RUST_REPO, "Square.describe")
+    assert (d.path, d.line, d.match) == ("app/src/main.rs", 14, "exact")
+    assert (d.overrides.qualified, d.overrides.path, d.overrides.line) == ("Named.describe", "shapes/src/lib.rs", 5)
+    d = _one(RUST_REPO, "Square.name")
+    assert (d.line, d.overrides.qualified) == (20, "Named.name")
+
+
+def test_the_hierarchy_of_a_rust_type_lists_its_traits_then_what_is_outside():
+    r = RUST_REPO.asked().call("context.symbol", name="Square", hierarchy=True)
+    assert [(x.relation, x.spec, x.status, x.path) for x in r.data.hierarchy] == [
+        ("base", "Named", "resolved", "shapes/src/lib.rs"),
+        ("base", "Area", "resolved", "shapes/src/lib.rs"),
+        ("base", "Greet", "resolved", "shapes/src/greet.rs"),
+        ("base", "Local", "resolved", "app/src/traits.rs"),
+        ("base", "Wave", "resolved", "app/src/more.rs"),  # its impl is in more.rs, which imports Square's file
+        ("base", "fmt::Display", "external", ""),
+        ("base", "Clone", "external", ""),
+    ]
+    r = RUST_REPO.asked().call("context.symbol", name="Named", hierarchy=True)
+    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [
+        ("subclass", "Square", "app/src/main.rs"), ("subclass", "Area", "shapes/src/lib.rs")]
+
+
+def test_a_trait_implemented_in_another_file_importing_the_type():
+    d = _one(RUST_REPO, "Square.wave")
+    assert (d.path, d.qualified, d.match, _chain(d)) == ("app/src/more.rs", "Wave.wave", "inherited", ["Square", "Wave"])
+
+
+def test_a_member_no_trait_of_the_type_defines_is_not_found():
+    with pytest.raises(NotFound):
+        _one(RUST_REPO, "Square.missing")
+
+
+# --- Go: promoted through embedding, by depth ---------------------------------------------------
+
+def test_a_method_promoted_through_embedding_is_found_with_its_chain():
+    d = _one(GO_REPO, "Dog.Walk")
+    assert (d.path, d.qualified, d.match, _chain(d)) == ("animal/walker.go", "Walker.Walk", "inherited", ["Dog", "Walker"])
+
+
+def test_a_method_two_embeddings_deep_in_another_file_of_its_package():
+    d = _one(GO_REPO, "Dog.Describe")
+    assert (d.path, d.qualified, d.line) == ("animal/describe.go", "Base.Describe", 3)
+    assert _chain(d) == ["Dog", "Walker", "Base"]
+    assert (d.inherited_from.qualified, d.inherited_from.path) == ("Base", "animal/animal.go")
+
+
+def test_the_shallowest_embedding_wins():
+    # Base.Sound is two embeddings down (Dog -> Walker -> Base), Tail.Sound one
+    d = _one(GO_REPO, "Dog.Sound")
+    assert (d.path, d.qualified, _chain(d)) == ("zoo/dog.go", "Tail.Sound", ["Dog", "Tail"])
+
+
+def test_a_promoted_field_and_an_override():
+    d = _one(GO_REPO, "Dog.Legs")
+    assert (d.qualified, d.kind, _chain(d)) == ("Walker.Legs", "field", ["Dog", "Walker"])
+    d = _one(GO_REPO, "Dog.Name")
+    assert (d.match, d.overrides.qualified, d.overrides.path) == ("exact", "Base.Name", "animal/animal.go")
+
+
+def test_the_hierarchy_of_a_go_type_by_depth():
+    r = GO_REPO.asked().call("context.symbol", name="Dog", hierarchy=True)
+    assert [(x.relation, x.spec, x.status, x.path) for x in r.data.hierarchy] == [
+        ("base", "Walker", "resolved", "animal/walker.go"),
+        ("base", "Tail", "resolved", "zoo/dog.go"),
+        ("base", "Base", "resolved", "animal/animal.go"),
+        ("base", "fmt.Stringer", "external", ""),
+        ("base", "Missing", "unresolved", ""),
+    ]
+    r = GO_REPO.asked().call("context.symbol", name="Namer", hierarchy=True)
+    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [("subclass", "Speaker", "zoo/dog.go")]
+
+
+# --- references through the hierarchy ---------------------------------------------------------
+
+@pytest.mark.parametrize(("repo", "case", "name"), [(RUST_REPO, RUST, n) for n in sorted(noted_sites(RUST))]
+                         + [(GO_REPO, GO, n) for n in sorted(noted_sites(GO))])
+def test_references_of_an_inherited_member_through_the_type(repo, case, name):
+    assert sorted(sites(repo.asked(), name)) == noted_sites(case)[name]
+
+
+@pytest.mark.parametrize("repo", [RUST_REPO, GO_REPO], ids=["rust", "go"])
+def test_the_fingerprint_from_the_stored_facts_is_the_indexed_one(repo):
+    # as a bundle's check recomputes it: a base of the file's own (`trait Area: Named`) resolves
+    # alike whether assembly's facts keep their symbols encoded or not
+    from indexer.api import open_store, snapshot
+    from indexer.fleet.bundle import NO_FACTS
+    from indexer.store.canonical import fingerprint
+    from indexer.store.records import entry_facts_key, load_facts
+
+    path, store_path = repo.paths
+    with open_store(store_path) as store:
+        record = snapshot(path, "main", store=store).record
+        keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files if f.language not in NO_FACTS}
+        assert fingerprint(record, load_facts(store, keys)) == record.fingerprint
