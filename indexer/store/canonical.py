@@ -57,17 +57,10 @@ class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": 
     status: str
 
 
-class _InheritsLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to",
-                                                                        "cls": "class"}):
-    """A class's declared base (indexer/resolve/hierarchy.py): `class` its qualified name, `base`
-    the base's qualified name in `to` when resolved."""
+class _InheritsLine(_EdgeLine, tag="edge", rename={"source": "from", "target": "to", "cls": "class"}):
+    """A class's declared base (indexer/resolve/hierarchy.py): an edge line whose `class` is the
+    class's qualified name and `base` the base's qualified name in `to` when resolved."""
 
-    source: str
-    target: str | None
-    kind: str
-    line: int
-    spec: str
-    status: str
     cls: str
     base: str | None
 
