@@ -130,13 +130,14 @@ _MACRO_HEAD = re.compile(r"^\s*[A-Z][A-Z0-9]*_[A-Z0-9_]*\s*\(.*\)\s*\{?\s*(?://.
 
 
 def artefact(language: str, kind: str, name: str, line_text: str, end: int | None, scope_kind: str = "",
-             previous: str = "", following: str = "", enclosing: tuple[str, ...] = ()) -> str:
+             previous: str = "", following: str = "", enclosing: tuple[str, ...] = (), quoted: bool = False) -> str:
     """Why a ctags tag is no definition, by rule ("" when it is one): a kind that names
     none; a name ctags made up (`AnonymousFunction3f2a`, `__anon1b2c`); a name not written on
     its line; in C and C++, a `function` whose line is a call or a macro invocation (a name and
     its arguments alone, no type: `free(m);`, `MOCK_METHOD(int, Foo, (int));`), a macro's name
     where it is invoked (`PYBIND11_MODULE(m, mod) {`), or a variable in the body a macro invocation
-    opens (`enclosing`: the lines opening the brace blocks around the tag's line)."""
+    opens (`enclosing`: the lines opening the brace blocks around the tag's line); in a shell
+    script, a function inside a quoted string (`quoted`: an awk program passed to `awk '...'`)."""
     if kind in ARTEFACT_KINDS.get(language, ()):
         return kind
     if ANONYMOUS.match(name):
@@ -147,6 +148,8 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
     if scope_kind in _LOCAL_SCOPES and kind in ("constant", "variable", "local") and language in (
             "javascript", "typescript", "tsx"):
         return "local"  # a binding in a function body
+    if language in ("bash", "zsh") and quoted:
+        return "in_a_string"  # `awk 'function mark(p, s) {...}'`: another language's function, in a string
     if language in ("bash", "zsh") and kind == "alias" and f"{bare}=" not in line_text:
         return "alias_printed"  # `alias ll` prints an alias and defines none
     if language in ("typescript", "javascript") and re.search(rf"[{{,]\s*{re.escape(bare)}\s*:", line_text) \
@@ -175,6 +178,33 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
             return "call_statement"  # (not a head whose return type is on the line before, nor a constructor,
             # nor a head whose body opens on the next line: a constructor whose class the parser lost)
     return ""
+
+
+def quoted_lines(lines: list[str]) -> list[bool]:
+    """For each line of a shell script, does it begin inside a quoted string opened on an earlier
+    line (`awk '` ... `'`)? Comments, escapes and `$'...'` read roughly, as the rest of these rules."""
+    out: list[bool] = []
+    quote = ""
+    for line in lines:
+        out.append(bool(quote))
+        i = 0
+        while i < len(line):
+            c = line[i]
+            if quote == "'":
+                quote = "" if c == "'" else quote
+            elif quote == '"':
+                if c == "\\":
+                    i += 1
+                elif c == '"':
+                    quote = ""
+            elif c == "\\":
+                i += 1
+            elif c == "#" and (i == 0 or line[i - 1] in " \t;|&("):
+                break  # a comment to the end of the line
+            elif c in "'\"":
+                quote = c
+            i += 1
+    return out
 
 
 _NOT_CODE = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|//.*')
@@ -246,6 +276,7 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
         names = {(p, n) for p, n, _ in ours}
         lines_of: dict[str, list[str]] = {}
         openers_of: dict[str, list[tuple[str, ...]]] = {}
+        quoted_of: dict[str, list[bool]] = {}
         for (path, name, line), kind in ours.items():
             # our own symbols made of statements that declare nothing (the same rule as ctags')
             if kind in ("function", "method") and languages[path] in ("c", "cpp"):
@@ -273,12 +304,17 @@ def agreement(trees: list[Path], misses: int = 40) -> dict:
             before = lines_of[path][tag["line"] - 2] if 2 <= tag["line"] <= len(lines_of[path]) + 1 else ""
             after = lines_of[path][tag["line"]] if tag["line"] < len(lines_of[path]) else ""
             enclosing: tuple[str, ...] = ()
+            quoted = False
+            if language in ("bash", "zsh"):
+                if path not in quoted_of:
+                    quoted_of[path] = quoted_lines(lines_of[path])
+                quoted = tag["line"] <= len(lines_of[path]) and quoted_of[path][tag["line"] - 1]
             if language in ("c", "cpp") and tag.get("kind") == "variable" and not tag.get("scopeKind"):
                 if path not in openers_of:
                     openers_of[path] = block_openers(lines_of[path])
                 enclosing = openers_of[path][tag["line"] - 1] if tag["line"] <= len(lines_of[path]) else ()
             why = artefact(language, tag.get("kind", "?"), tag["name"], text, tag.get("end"), tag.get("scopeKind", ""),
-                           before, after, enclosing)
+                           before, after, enclosing, quoted)
             if why:
                 row["artefacts"][why] += 1
                 continue
