@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Literal, Protocol
 
+import msgspec
+
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.names import anchor, name_parts
@@ -17,7 +19,7 @@ from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.model import ImportSpec, Occurrence
+    from indexer.model import ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -38,12 +40,73 @@ class SiteQuery(Protocol):
 
 
 def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
-             via: list[tuple[str, str]] | None = None) -> tuple[list[Site], dict[str, int]]:
-    """Reference sites of the name in one snapshot, resolved against `defs` (its own definitions);
-    `imported_from_members`: files importing the name's package from another workspace member;
-    `via`: (file, name) of the classes a method is reached through besides its own (the class
-    asked that inherits it, the known subclasses of its class): `App.handle` is Base's."""
-    via = via or []
+             via: list[list[tuple[str, str]]] | None = None) -> tuple[list[Site], dict[str, int]]:
+    """Reference sites of the name in one snapshot, each resolved site attributed to the one of
+    `defs` (its own definitions) its binding reaches (`Site.definition`, an index into `defs`),
+    grouped by definition in `defs`' order, then the sites no definition reaches (`name_match`,
+    `text`); `imported_from_members`: files importing the name's package from another workspace
+    member; `via`, one list for each of `defs`: (file, name) of the classes a method is reached
+    through besides its own (the class asked that inherits it, the known subclasses of its
+    class): `App.handle` is Base's.
+
+    With several definitions, each is resolved on its own and a site goes to the one that
+    reaches it: `get()` after `from .api import get` is api.py's, `s.get()` after `s =
+    Session()` is Session's, `self.get()` in class A is A's. A site two of them reach (a file
+    importing both modules' `get` by `*`) goes to the first by resolution, then in `defs`'
+    order; a definition's own site is always its own."""
+    vias = via if via is not None else [[] for _ in defs]
+    if len(defs) <= 1:
+        found = [(s, 0 if defs and s.resolution in _BOUND else None)
+                 for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [])]
+    else:
+        found = _attributed(snap, input, defs, imported_from_members, vias)
+    counts = dict.fromkeys(RESOLUTIONS, 0)
+    sites = []
+    for site, owner in found:
+        counts[site.resolution] += 1
+        if input.resolution and site.resolution != input.resolution:
+            continue
+        sites.append(msgspec.structs.replace(site, definition=owner) if owner is not None else site)
+    sites.sort(key=site_order)
+    return sites, counts
+
+
+def site_order(s: Site) -> tuple[bool, int, int, str, int, int]:
+    """Resolved sites by definition, then by resolution and place; then name matches and text."""
+    return (ORDER[s.resolution] >= ORDER["name_match"], s.definition or 0, ORDER[s.resolution], s.path, s.line, s.col)
+
+
+def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
+                vias: list[list[tuple[str, str]]]) -> list[tuple[Site, int | None]]:
+    """Each definition's sites resolved on its own, each site kept once: under the definition
+    whose own site it is, else the first that resolves it (by resolution, then `defs`' order),
+    else unattributed."""
+    # a variable an import binds to another of them (`const W = require("./engine")`) is that
+    # one's name, resolved with each of the others, never on its own
+    tied = _import_bound(snap, defs)
+    alone = [i for i, (p, s, _) in enumerate(defs) if (p, s.line) not in tied] or [0]
+    with_them = [d for d in defs if (d[0], d[1].line) in tied]
+    own = {(defs[i][0], defs[i][1].line): i for i in alone}
+    best: dict[tuple[str, int, int], tuple[Site, int | None]] = {}
+    for i in alone:
+        group = [defs[i]] + [d for d in with_them if d is not defs[i] and _import_bound(snap, [defs[i], d])]
+        for site in _sites_one(snap, input, group, imported_from_members, vias[i] if i < len(vias) else []):
+            key = (site.path, site.line, site.col)
+            owner = i if site.resolution in _BOUND else None
+            if site.role == "definition" and (site.path, site.line) in own:
+                owner = own[(site.path, site.line)]
+                if owner != i:
+                    continue
+            held = best.get(key)
+            if held is None or (owner is not None and (held[1] is None or ORDER[site.resolution] < ORDER[
+                    held[0].resolution])):
+                best[key] = (site, owner)
+    return list(best.values())
+
+
+def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
+               via: list[tuple[str, str]]) -> list[Site]:
+    """The sites of the name resolved against `defs` taken together, every resolution kept."""
     parts = name_parts(input.name)
     simple = parts[-1]
     starts = sorted({(p, s.name) for p, s, _ in defs})
@@ -138,7 +201,6 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
     by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes)
     sites: list[Site] = []
-    counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
                                         ] + aliased + spelled:
         if occ.role == "local":  # a parameter or local variable (or a use of one): no site of a definition
@@ -154,19 +216,15 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         how = "import" if through else resolution(path)
         rule = "import alias" if through else _RULES[how]
         if not through and not is_def and how in _BOUND:
-            decided = by_syntax.decide(path, occ)
+            decided = by_syntax.decide(path, occ, how)
             if decided is None:
                 continue  # a keyword argument's name: no site of a definition
             if decided:
                 how, rule = decided
         if len(parts) > 1 and how in ("name_match", "text"):
             continue  # a qualified query asks for this definition, not any same-named thing
-        counts[how] += 1
-        if input.resolution and how != input.resolution:
-            continue
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
-    sites.sort(key=lambda s: (ORDER[s.resolution], s.path, s.line, s.col))
-    return sites, counts
+    return sites
 
 
 # the binding that decides a site resolved by its file alone
@@ -188,12 +246,16 @@ class _BySyntax:
         self.reaching = reaching  # files whose import makes a module's `name` this definition
         self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
         self.classes = classes  # the methods' classes, and those they are reached through
+        # the classes whose bodies' `self` and `cls` are theirs: the innermost containers too
+        self.owners = classes | {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.container}
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
+        self.bare: dict[str, bool] = {}
+        self.enclosing: dict[str, list[Symbol]] = {}
 
-    def decide(self, path: str, occ: Occurrence) -> tuple[str, str] | None | Literal[False]:
+    def decide(self, path: str, occ: Occurrence, how: str) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
-        file, None when it is no site."""
+        file (resolved `how`), None when it is no site."""
         rules = _rules_of(self.snap, path)
         lines = self.lines.get(path)
         if lines is None:
@@ -207,7 +269,11 @@ class _BySyntax:
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
-            return ("name_match", "bare name, not a method's") if self.methods_only else False
+            if self.methods_only:
+                return "name_match", "bare name, not a method's"
+            if how == "import" and not self._binds_name(path) and not self._in_import(path, occ.line, lines):
+                return "name_match", "bare name no import binds"
+            return False
         receiver = syntax.receiver
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
@@ -216,7 +282,13 @@ class _BySyntax:
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
         if len(receiver) == 1 and head in ("self", "cls"):
-            return False if self.classes else ("name_match", f"attribute of {head}, not a function")
+            if not self.classes:
+                return "name_match", f"attribute of {head}, not a function"
+            owner = self._class_at(path, occ.line)
+            if owner is None or owner not in self.owners:
+                return "name_match", f"attribute of {head} in another class" if owner else (
+                    f"attribute of {head} outside a class")
+            return False
         if len(receiver) == 1 and head in self.classes:
             return False
         if len(receiver) == 1 and self._instance(path, head, lines):
@@ -227,6 +299,37 @@ class _BySyntax:
         if reached:
             return False
         return "name_match", f"attribute of module `{head}`, which does not reach it"
+
+    def _binds_name(self, path: str) -> bool:
+        """Does an import of the file bind the name itself (`from .api import get`, a `*`), not
+        only a module (`import api`) or the name under another (`from .api import get as fetch`)?"""
+        found = self.bare.get(path)
+        if found is None:
+            facts = self.snap.import_facts(path)
+            found = self.bare[path] = any(
+                local == self.simple or inner == "*" for spec in (facts.imports if facts else ()) if spec.names
+                for inner, local in of_import(spec.kind).binds(spec))
+        return found
+
+    def _in_import(self, path: str, line: int, lines: list[bytes]) -> bool:
+        """Is the line one of an import naming the name (`from pkg import Thing as tm`, or a
+        line of its parenthesized list): the import's own site of what it imports?"""
+        facts = self.snap.import_facts(path)
+        for spec in facts.imports if facts else ():
+            if self.simple in spec.names and spec.line <= line <= spec.line + len(spec.names) + 1:
+                text = lines[line - 1]
+                if line == spec.line or _NAME_LIST.match(text):
+                    return True
+        return False
+
+    def _class_at(self, path: str, line: int) -> str | None:
+        """The name of the innermost class of the file whose body holds the line, None outside any."""
+        classes = self.enclosing.get(path)
+        if classes is None:
+            facts = self.snap.core_facts(path)
+            classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
+        inside = [s for s in classes if s.line <= line <= s.end_line]
+        return max(inside, key=lambda s: s.line).name if inside else None
 
     def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
         """Is `name` assigned an instance of a method's class somewhere in the file (`app =
@@ -260,6 +363,9 @@ class _BySyntax:
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
                     for spec in specs for e in self.snap.imports(path))
         return self.modules[key]
+
+
+_NAME_LIST = re.compile(rb"\s*\(?\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*(?:,\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*)*,?\s*\)?\s*(?:#.*)?$")
 
 
 def _binds_local(spec: ImportSpec, local: str) -> bool:
