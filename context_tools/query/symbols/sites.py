@@ -13,7 +13,7 @@ import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
-from context_tools.query.symbols.names import anchor, name_parts
+from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -199,7 +199,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members)
     sites: list[Site] = []
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
                                         ] + aliased + spelled:
@@ -240,14 +240,19 @@ class _BySyntax:
     anything the index cannot type a `name_match`; a keyword argument's name no site; a bare
     name no site of a method (a method is reached through its class or an instance)."""
 
-    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str]) -> None:
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
+                 crossing: set[str] | frozenset[str] = frozenset()) -> None:
         self.snap = snap
+        self.crossing = crossing  # files importing the definition's package from another member: theirs
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
-        self.methods_only = bool(defs) and all(s.container for _, s, _ in defs)
+        # a member of a class (a function nested in a function is no member: its kind says so)
+        self.methods_only = bool(defs) and all(s.container and s.kind != "function" for _, s, _ in defs)
         self.classes = classes  # the methods' classes, and those they are reached through
         # the classes whose bodies' `self` and `cls` are theirs: the innermost containers too
         self.owners = classes | {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.container}
+        self.defs = defs
+        self.def_sites = {(p, s.line) for p, s, _ in defs}
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.bare: dict[str, bool] = {}
@@ -269,11 +274,7 @@ class _BySyntax:
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
-            if self.methods_only:
-                return "name_match", "bare name, not a method's"
-            if how == "import" and not self._binds_name(path) and not self._in_import(path, occ.line, lines):
-                return "name_match", "bare name no import binds"
-            return False
+            return self._bare(path, occ, how, lines)
         receiver = syntax.receiver
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
@@ -291,36 +292,130 @@ class _BySyntax:
             return False
         if len(receiver) == 1 and head in self.classes:
             return False
-        if len(receiver) == 1 and self._instance(path, head, lines):
+        if len(receiver) == 1 and self._instance(path, head, lines, occ.line):
             return False
         reached = self._module_reaches(path, head)
         if reached is None:
             return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+        if reached and self.methods_only and len(receiver) == 1 and not self._class_bound(path, head):
+            return "name_match", f"attribute of module `{head}`, not a method's"
+        if reached and len(receiver) > 1 and not self._names_owner(receiver[-1]):
+            return "name_match", f"attribute of `{'.'.join(receiver)}`, no module or class of it"
         if reached:
             return False
         return "name_match", f"attribute of module `{head}`, which does not reach it"
 
+    def _bare(self, path: str, occ: Occurrence, how: str, lines: list[bytes]) -> tuple[str, str] | Literal[False]:
+        """A bare name is the binding visible where it stands: no method's (a method is reached
+        through its class or an instance); in an importing file, what an import binds to the
+        name, the import's own line naming what it imports from a file reaching the definition;
+        in a defining file, the definition when its scope holds the site (a function nested in
+        another is seen only there), and no module-level use above a module-level variable's
+        own line, which reads an earlier binding."""
+        if self.methods_only:
+            return "name_match", "bare name, not a method's"
+        if path in self.crossing:  # what another member's package binds: the workspace's resolution
+            return False
+        spec = self._import_at(path, occ.line, lines)
+        if spec is not None:
+            if not self._spec_reaches(path, spec):
+                return "name_match", "import of another module's name"
+            return False
+        if how == "import":
+            if not self._binds_name(path):
+                return "name_match", "bare name no import binds"
+            if self._own_definition_around(path, occ.line):
+                return "name_match", "bare name of the file's own definition"
+            return False
+        if how == "same_file":
+            mine = [s for p, s, _ in self.defs if p == path]
+            if mine and not any(self._in_scope(path, s, occ.line) for s in mine):
+                return "name_match", "bare name outside its definition's scope"
+        return False
+
+    def _in_scope(self, path: str, sym: Symbol, line: int) -> bool:
+        """Is the line where the definition's name is seen: anywhere in the file for a top-level
+        or member definition (a module-level variable not above its own line, at module level),
+        in the body of the function holding it for a nested one."""
+        if not sym.container:
+            if sym.kind in ("variable", "constant") and line < sym.line and self._at_module_level(path, line):
+                return False
+            return True
+        holder = self._symbol(path, sym.container)
+        if holder is None or holder.kind not in ("function", "method"):
+            return True
+        return holder.line <= line <= holder.end_line
+
+    def _symbol(self, path: str, qualified: str) -> Symbol | None:
+        facts = self.snap.core_facts(path)
+        return next((s for s in (facts.symbols if facts else ()) if s.qualified == qualified), None)
+
+    def _at_module_level(self, path: str, line: int) -> bool:
+        facts = self.snap.core_facts(path)
+        return not any(s.kind in ("function", "method", "class") and s.line <= line <= s.end_line
+                       for s in (facts.symbols if facts else ()))
+
+    def _own_definition_around(self, path: str, line: int) -> bool:
+        """Does the importing file define the name itself where the site stands (a function
+        nested in the site's function, a top-level definition of its own)?"""
+        facts = self.snap.core_facts(path)
+        return any(s.name == self.simple and (path, s.line) not in self.def_sites and self._in_scope(path, s, line)
+                   for s in (facts.symbols if facts else ()))
+
     def _binds_name(self, path: str) -> bool:
-        """Does an import of the file bind the name itself (`from .api import get`, a `*`), not
-        only a module (`import api`) or the name under another (`from .api import get as fetch`)?"""
+        """Does an import of the file bind the name itself (`from .api import get`, a `*`) from
+        a file reaching the definition, not only a module (`import api`, `from . import cli`
+        for a variable `cli`), nor the name under another (`from .api import get as fetch`)?"""
         found = self.bare.get(path)
         if found is None:
             facts = self.snap.import_facts(path)
             found = self.bare[path] = any(
-                local == self.simple or inner == "*" for spec in (facts.imports if facts else ()) if spec.names
+                (local == self.simple or inner == "*") and self._spec_reaches(path, spec)
+                for spec in (facts.imports if facts else ()) if spec.names
                 for inner, local in of_import(spec.kind).binds(spec))
         return found
 
-    def _in_import(self, path: str, line: int, lines: list[bytes]) -> bool:
-        """Is the line one of an import naming the name (`from pkg import Thing as tm`, or a
-        line of its parenthesized list): the import's own site of what it imports?"""
+    def _spec_reaches(self, path: str, spec: ImportSpec) -> bool:
+        """Does the import resolve to a file reaching the definition, binding a name there
+        rather than a module of the name (`from . import cli` binds the module cli.py)?"""
+        rules = of_import(spec.kind)
+        return any(same_import(spec, e) and e.target in self.reaching
+                   and not (self.simple in spec.names and rules.binds_module(spec, e.target)
+                            and module_parts(e.target)[-1] == self.simple)
+                   for e in self.snap.imports(path))
+
+    def _names_owner(self, last: str) -> bool:
+        """Can the last part of a dotted receiver own the definition: the method's class, or a
+        module among the files reaching the definition (`lib.api` of `lib.api.get`), or a name
+        one of them binds a module to (`lib.x.spare` over lib/__init__.py's `from . import
+        extra as x`)?"""
+        if last in self.classes or any(module_parts(f)[-1:] == [last] for f in self.reaching):
+            return True
+        for f in sorted(self.reaching):
+            facts = self.snap.import_facts(f)
+            for spec in facts.imports if facts else ():
+                if (not spec.names and spec.aliases == (last,)) or any(
+                        local == last and inner != "*" for inner, local in of_import(spec.kind).binds(spec)
+                        if spec.names):
+                    return True
+        return False
+
+    def _class_bound(self, path: str, head: str) -> bool:
+        """Does an import of the file bind `head` to a method's class (`from .api import Client
+        as C`)?"""
+        facts = self.snap.import_facts(path)
+        return any(inner in self.classes for spec in (facts.imports if facts else ()) if spec.names
+                   for inner, local in of_import(spec.kind).binds(spec) if local == head)
+
+    def _import_at(self, path: str, line: int, lines: list[bytes]) -> ImportSpec | None:
+        """The import naming the name on the line (`from pkg import Thing as tm`, or a line of
+        its parenthesized list), whose own site of what it imports the site is; None if none."""
         facts = self.snap.import_facts(path)
         for spec in facts.imports if facts else ():
             if self.simple in spec.names and spec.line <= line <= spec.line + len(spec.names) + 1:
-                text = lines[line - 1]
-                if line == spec.line or _NAME_LIST.match(text):
-                    return True
-        return False
+                if line == spec.line or _NAME_LIST.match(lines[line - 1]):
+                    return spec
+        return None
 
     def _class_at(self, path: str, line: int) -> str | None:
         """The name of the innermost class of the file whose body holds the line, None outside any."""
@@ -331,17 +426,33 @@ class _BySyntax:
         inside = [s for s in classes if s.line <= line <= s.end_line]
         return max(inside, key=lambda s: s.line).name if inside else None
 
-    def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
-        """Is `name` assigned an instance of a method's class somewhere in the file (`app =
+    def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool:
+        """Is `name` assigned an instance of a method's class where the site sees it (`app =
         Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
-        makes: the file's own lines, read as written, whatever scope they are in."""
+        makes, read from the file's lines as written: in the function holding the site, above
+        it, or at module level (an unindented line) unless the function takes `name` as a
+        parameter (a pytest fixture's `app` is whatever the fixture returns)."""
+        if not self.classes:
+            return False
+        facts = self.snap.core_facts(path)
+        around = [s for s in (facts.symbols if facts else ()) if s.kind in ("function", "method")
+                  and s.line <= line <= s.end_line]
+        holder = max(around, key=lambda s: s.line) if around else None
+        pattern = re.compile(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
+                             rb"([A-Za-z_]\w*)\s*\(")
+
+        def assigned(text: bytes) -> bool:
+            m = pattern.match(text) if name.encode() in text else None
+            return m is not None and m.group(1).decode() in self.classes
+
+        if holder is not None and any(assigned(t) for t in lines[holder.line - 1:line]):
+            return True
+        if holder is not None and re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]",
+                                            holder.signature.encode()):
+            return False
         key = (path, "=" + name)
         if key not in self.modules:
-            self.modules[key] = bool(self.classes) and any(
-                m is not None and m.group(1).decode() in self.classes
-                for line in lines if name.encode() in line
-                for m in [re.match(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
-                                   rb"([A-Za-z_]\w*)\s*\(", line)])
+            self.modules[key] = any(t[:1] not in (b" ", b"\t") and assigned(t) for t in lines)
         return bool(self.modules[key])
 
     def _module_reaches(self, path: str, head: str) -> bool | None:
