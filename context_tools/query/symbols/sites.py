@@ -297,8 +297,9 @@ class _BySyntax:
         reached = self._module_reaches(path, head)
         if reached is None:
             return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
-        if reached and self.methods_only and len(receiver) == 1 and not self._class_bound(path, head):
-            return "name_match", f"attribute of module `{head}`, not a method's"
+        if reached and self.methods_only and not (
+                self._class_bound(path, head) if len(receiver) == 1 else receiver[-1] in self.classes):
+            return "name_match", f"attribute of module `{'.'.join(receiver)}`, not a method's"
         if reached and len(receiver) > 1 and not self._names_owner(receiver[-1]):
             return "name_match", f"attribute of `{'.'.join(receiver)}`, no module or class of it"
         if reached:
@@ -378,10 +379,10 @@ class _BySyntax:
     def _spec_reaches(self, path: str, spec: ImportSpec) -> bool:
         """Does the import resolve to a file reaching the definition, binding a name there
         rather than a module of the name (`from . import cli` binds the module cli.py)?"""
-        rules = of_import(spec.kind)
+        # `from . import cli` resolves to cli.py and binds it; `from .cli import cli` binds a name in it
+        of_module = [p for p in spec.spec.split(".") if p][-1:] == [self.simple]
         return any(same_import(spec, e) and e.target in self.reaching
-                   and not (self.simple in spec.names and rules.binds_module(spec, e.target)
-                            and module_parts(e.target)[-1] == self.simple)
+                   and not (self.simple in spec.names and not of_module and module_parts(e.target)[-1:] == [self.simple])
                    for e in self.snap.imports(path))
 
     def _names_owner(self, last: str) -> bool:
@@ -394,9 +395,12 @@ class _BySyntax:
         for f in sorted(self.reaching):
             facts = self.snap.import_facts(f)
             for spec in facts.imports if facts else ():
-                if (not spec.names and spec.aliases == (last,)) or any(
-                        local == last and inner != "*" for inner, local in of_import(spec.kind).binds(spec)
-                        if spec.names):
+                if not spec.names:
+                    if spec.aliases == (last,):
+                        return True
+                elif any(local == last for _, local in of_import(spec.kind).binds(spec)) and any(
+                        same_import(spec, e) and of_import(spec.kind).binds_module(spec, e.target)
+                        for e in self.snap.imports(f)):
                     return True
         return False
 
@@ -438,21 +442,24 @@ class _BySyntax:
         around = [s for s in (facts.symbols if facts else ()) if s.kind in ("function", "method")
                   and s.line <= line <= s.end_line]
         holder = max(around, key=lambda s: s.line) if around else None
-        pattern = re.compile(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
-                             rb"([A-Za-z_]\w*)\s*\(")
+        assignment = re.compile(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)")
+        instance = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")
 
-        def assigned(text: bytes) -> bool:
-            m = pattern.match(text) if name.encode() in text else None
+        def typed(text: bytes) -> bool:
+            bound = assignment.match(text)
+            m = instance.match(text, bound.end()) if bound else None
             return m is not None and m.group(1).decode() in self.classes
 
-        if holder is not None and any(assigned(t) for t in lines[holder.line - 1:line]):
-            return True
-        if holder is not None and re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]",
-                                            holder.signature.encode()):
-            return False
+        if holder is not None:
+            # the function's own last assignment above the site decides, whatever it assigns
+            last = next((t for t in reversed(lines[holder.line:line - 1]) if assignment.match(t)), None)
+            if last is not None:
+                return typed(last)
+            if re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", holder.signature.encode()):
+                return False
         key = (path, "=" + name)
         if key not in self.modules:
-            self.modules[key] = any(t[:1] not in (b" ", b"\t") and assigned(t) for t in lines)
+            self.modules[key] = any(t[:1] not in (b" ", b"\t") and typed(t) for t in lines)
         return bool(self.modules[key])
 
     def _module_reaches(self, path: str, head: str) -> bool | None:
