@@ -54,11 +54,11 @@ def test_sites_are_grouped_by_definition_in_the_definitions_order(app):
 
 
 def test_a_qualified_query_keeps_its_own_definition_sites(app):
-    # the same-file site first, then the importing file's: `Store().get(6)`, `c.get(12)`; not
-    # `pkg.api.get(3)`, a module's attribute
+    # the same-file site first, then the importing file's: `Store().get(6)`, `c.get(12)`, `s.get(13)`
+    # in `with Store() as s`; not `pkg.api.get(3)`, a module's attribute
     r = app.call("context.references", name="Store.get")
     assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [
-        ("pkg/api.py", 21, "same_file"), ("app.py", 16, "import"), ("app.py", 33, "import")]
+        ("pkg/api.py", 21, "same_file"), ("app.py", 16, "import"), ("app.py", 33, "import"), ("app.py", 38, "import")]
     rules = {(s.path, s.line): s.rule for s in app.call("context.references", name="get").data.sites}
     assert rules[("app.py", 13)] == "import"  # the function's, through `import pkg.api`
 

@@ -442,7 +442,10 @@ class _BySyntax:
         around = [s for s in (facts.symbols if facts else ()) if s.kind in ("function", "method")
                   and s.line <= line <= s.end_line]
         holder = max(around, key=lambda s: s.line) if around else None
-        assignment = re.compile(rb"\s*" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)")
+        # `name = ...`, `name: T = ...`, and `with Class(...) as name:` (what the class's
+        # `__enter__` returns: itself, for the context managers a Repo Map names)
+        assignment = re.compile(rb"\s*(?:" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)|(?:async\s+)?with\s"
+                                rb"(?=.*\bas\s+" + re.escape(name.encode()) + rb"\s*:))")
         instance = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")
 
         def typed(text: bytes) -> bool:
