@@ -549,6 +549,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
                               f"mean re-index {statistics.mean(x['wall'] for x in r['reindex']):.2f} s over "
                               f"{len(r['reindex'])} releases" for r in releases)]
     lines += agreement_table(results)
+    lines += precision_table(results)
     fan = [r for r in results if "agree" in r.get("fan_in", {})]
     if fan:
         lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
@@ -672,6 +673,26 @@ def agreement_table(results: list[dict]) -> list[str]:
     return lines
 
 
+def precision_table(results: list[dict]) -> list[str]:
+    """The references' precision against Jedi on the Python registry corpora (benchmarks.precision)."""
+    from benchmarks import precision
+
+    rows = [row for r in results for row in r.get("precision", [])]
+    return precision.table(precision.rows_of(rows)) if rows else []
+
+
+def run_precision(repo: Path, work: Path) -> list[dict] | None:
+    """The precision rows of a PyPI corpus, None when Jedi (the `bench` extra) is not installed."""
+    from benchmarks import precision
+
+    try:
+        import jedi  # noqa: F401 - the independent analyzer
+    except ImportError:
+        print("[precision] jedi is not installed (pip install .[bench]): left out", file=sys.stderr)
+        return None
+    return precision.run_precision([repo], work)
+
+
 def scaling_steps(results: list[dict]) -> list[dict]:
     """Consecutive synthetic sizes: how wall time and memory grow against the file count."""
     syn = sorted((r for r in results if "size" in r), key=lambda r: r["size"])
@@ -772,6 +793,10 @@ def main(argv: list[str] | None = None) -> int:
             failed.append({"label": label, "error": str(exc)})
             continue
         r["ratios"] = ratios(r)
+        if meta.get("ecosystem") == "pypi":
+            found = run_precision(repo, work)
+            if found is not None:
+                r["precision"] = found
         results.append(r)
     info["calibration_end_s"] = calibration_loop()
     if Path("/proc/loadavg").exists():
