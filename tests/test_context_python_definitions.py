@@ -58,9 +58,11 @@ def test_a_qualified_query_keeps_its_own_definition_sites(app):
     # in `with Store() as s`; not `pkg.api.get(3)`, a module's attribute
     r = app.call("context.references", name="Store.get")
     assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [
-        ("pkg/api.py", 21, "same_file"), ("app.py", 16, "import"), ("app.py", 33, "import"), ("app.py", 38, "import")]
+        ("pkg/api.py", 21, "same_file"), ("app.py", 16, "import"), ("app.py", 33, "import"), ("app.py", 38, "import"),
+        ("consumers.py", 4, "import")]  # `store.get(15)`: pkg/shared.py's `store = Store()`
     rules = {(s.path, s.line): s.rule for s in app.call("context.references", name="get").data.sites}
     assert rules[("app.py", 13)] == "import"  # the function's, through `import pkg.api`
+    assert rules[("consumers.py", 5)] == "instance `shared.client` of Client"
 
 
 def test_the_rule_of_each_site_that_binds_nothing(app):

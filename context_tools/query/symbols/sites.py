@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
-from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
+from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
@@ -221,6 +221,10 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
                 continue  # a keyword argument's name: no site of a definition
             if decided:
                 how, rule = decided
+        elif not through and not is_def and how == "name_match":
+            promoted = by_syntax.imported_instance(path, occ)
+            if promoted:
+                how, rule = "import", promoted
         if len(parts) > 1 and how in ("name_match", "text"):
             continue  # a qualified query asks for this definition, not any same-named thing
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
@@ -256,6 +260,7 @@ class _BySyntax:
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.bare: dict[str, bool] = {}
+        self.instance_memo: dict[tuple[str, str], str] = {}
         self.enclosing: dict[str, list[Symbol]] = {}
 
     def decide(self, path: str, occ: Occurrence, how: str) -> tuple[str, str] | None | Literal[False]:
@@ -294,6 +299,8 @@ class _BySyntax:
             return False
         if len(receiver) == 1 and self._instance(path, head, lines, occ.line):
             return False
+        if self._instance_of(path, receiver):
+            return False
         reached = self._module_reaches(path, head)
         if reached is None:
             return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
@@ -305,6 +312,82 @@ class _BySyntax:
         if reached:
             return False
         return "name_match", f"attribute of module `{head}`, which does not reach it"
+
+    def imported_instance(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule that makes it a method's, when its
+        receiver is a module-level instance of the method's class that an import reaches
+        (`from js_example import app` where js_example/__init__.py has `app = Flask(...)`;
+        `requests.codes.get` where requests/__init__.py imports `codes = LookupDict(...)`);
+        None otherwise."""
+        if not self.classes:
+            return None
+        rules = _rules_of(self.snap, path)
+        if rules.site_syntax(b"", 0, "") is None:
+            return None
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines()
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+            return None
+        receiver = syntax.receiver
+        if receiver[0] in ("self", "cls") or self._instance(path, receiver[0], lines, occ.line):
+            return None  # typed where it stands: not by what an import reaches
+        found = self._instance_of(path, receiver)
+        return f"instance `{'.'.join(receiver)}` of {found}" if found else None
+
+    def _instance_of(self, path: str, receiver: tuple[str, ...]) -> str | None:
+        """The method's class whose module-level instance the receiver is, reached through the
+        file's imports: `app` bound by `from m import app`, or `m.codes` with `m` a module an
+        import binds; None when it is no such instance."""
+        if not self.classes or len(receiver) > 2:
+            return None
+        key = (path, "instance:" + ".".join(receiver))
+        if key in self.modules:
+            return self.instance_memo.get(key)
+        found = None
+        facts = self.snap.import_facts(path)
+        head = receiver[0]
+        for spec in facts.imports if facts else ():
+            rules = of_import(spec.kind)
+            edges = [e for e in self.snap.imports(path) if same_import(spec, e) and e.target]
+            if len(receiver) == 1 and spec.names:
+                for inner, local in rules.binds(spec):
+                    if local == head and inner != "*":
+                        found = found or next(filter(None, (self._assigned_class(e.target, inner, 0) for e in edges)), None)
+            elif len(receiver) == 2 and _binds_local(spec, head):
+                modules = [e.target for e in edges if not spec.names or rules.binds_module(spec, e.target)]
+                found = found or next(filter(None, (self._assigned_class(t, receiver[1], 0) for t in modules)), None)
+        self.modules[key] = found is not None
+        if found:
+            self.instance_memo[key] = found
+        return found
+
+    def _assigned_class(self, path: str, name: str, depth: int) -> str | None:
+        """The method's class a module-level line of the file assigns `name` an instance of
+        (`codes = LookupDict(...)`), or that one of its imports binding `name` reaches, up to
+        `RELAY_HOPS` files away; None otherwise."""
+        if depth > RELAY_HOPS or self.snap.file(path) is None:
+            return None
+        pattern = re.compile(rb"(?:" + re.escape(name.encode()) + rb")\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
+                             rb"([A-Za-z_]\w*)\s*\(")
+        for text in self.snap.blob_bytes(path).splitlines():
+            m = pattern.match(text) if text.startswith(name.encode()) else None
+            if m is not None:
+                cls = m.group(1).decode()
+                return cls if cls in self.classes else None
+        facts = self.snap.import_facts(path)
+        for spec in facts.imports if facts else ():
+            for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
+                if local == name and inner != "*":
+                    for e in self.snap.imports(path):
+                        if same_import(spec, e) and e.target:
+                            found = self._assigned_class(e.target, inner, depth + 1)
+                            if found:
+                                return found
+        return None
 
     def _bare(self, path: str, occ: Occurrence, how: str, lines: list[bytes]) -> tuple[str, str] | Literal[False]:
         """A bare name is the binding visible where it stands: no method's (a method is reached
