@@ -59,7 +59,8 @@ def test_a_qualified_query_keeps_its_own_definition_sites(app):
     r = app.call("context.references", name="Store.get")
     assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [
         ("pkg/api.py", 21, "same_file"), ("app.py", 16, "import"), ("app.py", 33, "import"), ("app.py", 38, "import"),
-        ("consumers.py", 4, "import")]  # `store.get(15)`: pkg/shared.py's `store = Store()`
+        ("consumers.py", 4, "import"),  # `store.get(15)`: pkg/shared.py's `store = Store()`
+        ("factories.py", 5, "import")]  # `made = make_store()`, which returns `Store()`
     rules = {(s.path, s.line): s.rule for s in app.call("context.references", name="get").data.sites}
     assert rules[("app.py", 13)] == "import"  # the function's, through `import pkg.api`
     assert rules[("consumers.py", 5)] == "instance `shared.client` of Client"

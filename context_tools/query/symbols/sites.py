@@ -261,6 +261,7 @@ class _BySyntax:
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.bare: dict[str, bool] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
+        self.factories: dict[str, bool] = {}
         self.enclosing: dict[str, list[Symbol]] = {}
 
     def decide(self, path: str, occ: Occurrence, how: str) -> tuple[str, str] | None | Literal[False]:
@@ -284,7 +285,7 @@ class _BySyntax:
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
-            return False if receiver[-1] in self.classes else (
+            return False if self._makes_instance(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
         if len(receiver) == 1 and head in ("self", "cls"):
@@ -377,7 +378,7 @@ class _BySyntax:
             m = pattern.match(text) if text.startswith(name.encode()) else None
             if m is not None:
                 cls = m.group(1).decode()
-                return cls if cls in self.classes else None
+                return cls if self._makes_instance(cls) else None
         facts = self.snap.import_facts(path)
         for spec in facts.imports if facts else ():
             for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
@@ -388,6 +389,27 @@ class _BySyntax:
                             if found:
                                 return found
         return None
+
+    def _makes_instance(self, callee: str) -> bool:
+        """Does a call of `callee` make an instance of the method's class: the class itself, or
+        a top-level function of the tree of that name whose return annotation names it or whose
+        every `return` calls it (`def session(): return Session()`)?"""
+        if callee in self.classes:
+            return True
+        found = self.factories.get(callee)
+        if found is None:
+            found = self.factories[callee] = any(
+                self._returns_instance(p, sym) for p, sym in self.snap.definitions(callee)
+                if sym.kind == "function" and not sym.container)
+        return found
+
+    def _returns_instance(self, path: str, sym: Symbol) -> bool:
+        annotated = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
+        if annotated:
+            return annotated.group(1) in self.classes
+        body = self.snap.blob_bytes(path)[sym.start_byte:sym.end_byte]
+        returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
+        return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
 
     def _bare(self, path: str, occ: Occurrence, how: str, lines: list[bytes]) -> tuple[str, str] | Literal[False]:
         """A bare name is the binding visible where it stands: no method's (a method is reached
@@ -534,7 +556,7 @@ class _BySyntax:
         def typed(text: bytes) -> bool:
             bound = assignment.match(text)
             m = instance.match(text, bound.end()) if bound else None
-            return m is not None and m.group(1).decode() in self.classes
+            return m is not None and self._makes_instance(m.group(1).decode())
 
         if holder is not None:
             # the function's own last assignment above the site decides, whatever it assigns
