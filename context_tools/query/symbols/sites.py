@@ -298,9 +298,10 @@ class _BySyntax:
             return False
         if len(receiver) == 1 and head in self.classes:
             return False
-        if len(receiver) == 1 and self._instance(path, head, lines, occ.line):
+        typed = self._instance(path, head, lines, occ.line) if len(receiver) == 1 else None
+        if typed:
             return False
-        if self._instance_of(path, receiver):
+        if typed is None and self._instance_of(path, receiver):
             return False
         reached = self._module_reaches(path, head)
         if reached is None:
@@ -334,7 +335,8 @@ class _BySyntax:
         if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
             return None
         receiver = syntax.receiver
-        if receiver[0] in ("self", "cls") or self._instance(path, receiver[0], lines, occ.line):
+        if receiver[0] in ("self", "cls") or (len(receiver) == 1 and self._instance(
+                path, receiver[0], lines, occ.line) is not None):
             return None  # typed where it stands: not by what an import reaches
         found = self._instance_of(path, receiver)
         return f"instance `{'.'.join(receiver)}` of {found}" if found else None
@@ -351,7 +353,10 @@ class _BySyntax:
         found = None
         facts = self.snap.import_facts(path)
         head = receiver[0]
+        lines = self.lines.get(path) or self.snap.blob_bytes(path).splitlines()
         for spec in facts.imports if facts else ():
+            if not 0 < spec.line <= len(lines) or lines[spec.line - 1][:1] in (b" ", b"\t"):
+                continue  # a function's own import binds the name in that function alone
             rules = of_import(spec.kind)
             edges = [e for e in self.snap.imports(path) if same_import(spec, e) and e.target]
             if len(receiver) == 1 and spec.names:
@@ -535,12 +540,14 @@ class _BySyntax:
         inside = [s for s in classes if s.line <= line <= s.end_line]
         return max(inside, key=lambda s: s.line).name if inside else None
 
-    def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool:
+    def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool | None:
         """Is `name` assigned an instance of a method's class where the site sees it (`app =
         Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
         makes, read from the file's lines as written: in the function holding the site, above
         it, or at module level (an unindented line) unless the function takes `name` as a
-        parameter (a pytest fixture's `app` is whatever the fixture returns)."""
+        parameter (a pytest fixture's `app` is whatever the fixture returns). False when the
+        function binds it otherwise (assigned something else, a parameter), None when nothing
+        in the file types it."""
         if not self.classes:
             return False
         facts = self.snap.core_facts(path)
@@ -567,8 +574,9 @@ class _BySyntax:
                 return False
         key = (path, "=" + name)
         if key not in self.modules:
-            self.modules[key] = any(t[:1] not in (b" ", b"\t") and typed(t) for t in lines)
-        return bool(self.modules[key])
+            assigned = [t for t in lines if t[:1] not in (b" ", b"\t") and assignment.match(t)]
+            self.modules[key] = any(typed(t) for t in assigned) if assigned else None
+        return self.modules[key]
 
     def _module_reaches(self, path: str, head: str) -> bool | None:
         """Does an import of the file binding `head` reach a defining or re-exporting file?
