@@ -196,7 +196,7 @@ def jedi_goes_to(project, tree: Path, site: Spot, definition: tuple[str, int]) -
 
 
 def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Measured]:
-    from benchmarks.run import checkout
+    from benchmarks.host import checkout
     from context_tools import Client
     from indexer import api
 
@@ -325,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(RESULTS / "precision-latest.json"))
     ap.add_argument("--wrong", type=int, default=0, help="list this many wrong and missed sites per symbol")
     args = ap.parse_args(argv)
-    from benchmarks.run import machine
+    from benchmarks.host import machine
 
     info = machine()
     work = Path(args.work)
