@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -30,9 +29,9 @@ import time
 from pathlib import Path
 
 import lmdb
-import pygit2
 
 from benchmarks import measure
+from benchmarks.host import checkout, machine
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -55,27 +54,6 @@ TARGETS = {  # name -> (limit, unit, how it is read)
 
 
 # --- machine and tools ------------------------------------------------------------------------
-
-def machine() -> dict:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = 0
-    try:
-        mem = int(Path("/proc/meminfo").read_text().split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
-    return {"nproc": os.cpu_count(), "cpu": cpu, "loadavg_at_start": " ".join(load), "memory_gib": round(mem / GIB, 1),
-            "python": platform.python_version(), "platform": platform.platform(),
-            "ctags": ctags_version(), "rennet_commit": head.stdout.strip()}
-
 
 # A fixed pure-Python loop, timed in a fresh process at the start and the end of a run: the
 # cores are shared, and the same code runs up to a quarter slower in a slow phase of the host;
@@ -116,14 +94,6 @@ def native_floor_ready(info: dict) -> bool:
         return False
 
 
-def ctags_version() -> str:
-    exe = shutil.which("ctags")
-    if not exe:
-        return ""
-    out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
-    return out.splitlines()[0].split(",")[0] if out else ""
-
-
 def python() -> str:
     return sys.executable
 
@@ -154,29 +124,6 @@ def synthetic_corpus(work: Path, files: int, seed: int) -> tuple[Path, dict]:
         generate(repo, files=files, seed=seed, change_share=0.01)
         print(f"  generated {files} files in {time.perf_counter() - t:.1f}s", file=sys.stderr)
     return repo, json.loads(meta.read_text())
-
-
-def checkout(repo_path: Path, rev: str, dest: Path) -> Path:
-    """Write the tree at `rev` to `dest` (regular and executable files; links and gitlinks are not followed)."""
-    marker = dest / ".rennet-bench-oid"
-    repo = pygit2.Repository(str(repo_path))
-    oid = str(repo.revparse_single(rev).peel(pygit2.Commit).id)
-    if marker.exists() and marker.read_text() == oid:
-        return dest
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.mkdir(parents=True)
-
-    def walk(tree: pygit2.Tree, prefix: Path) -> None:
-        prefix.mkdir(exist_ok=True)
-        for e in tree:
-            if e.filemode == pygit2.GIT_FILEMODE_TREE:
-                walk(repo[e.id], prefix / e.name)
-            elif e.filemode in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
-                (prefix / e.name).write_bytes(repo[e.id].data)
-    walk(repo.revparse_single(rev).peel(pygit2.Tree), dest / "tree")
-    marker.write_text(oid)
-    return dest
 
 
 # --- measurements -------------------------------------------------------------------------------
@@ -553,6 +500,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
                               f"mean re-index {statistics.mean(x['wall'] for x in r['reindex']):.2f} s over "
                               f"{len(r['reindex'])} releases" for r in releases)]
     lines += agreement_table(results)
+    lines += precision_table(results)
     fan = [r for r in results if "agree" in r.get("fan_in", {})]
     if fan:
         lines += ["", "Fan-in agreement with the generator's known graph: " + ", ".join(
@@ -679,6 +627,26 @@ def agreement_table(results: list[dict]) -> list[str]:
     return lines
 
 
+def precision_table(results: list[dict]) -> list[str]:
+    """The references' precision against Jedi on the Python registry corpora (benchmarks.precision)."""
+    from benchmarks import precision
+
+    rows = [row for r in results for row in r.get("precision", [])]
+    return precision.table(precision.rows_of(rows)) if rows else []
+
+
+def run_precision(repo: Path, work: Path) -> list[dict] | None:
+    """The precision rows of a PyPI corpus, None when Jedi (the `bench` extra) is not installed."""
+    from benchmarks import precision
+
+    try:
+        import jedi  # noqa: F401 - the independent analyzer
+    except ImportError:
+        print("[precision] jedi is not installed (pip install .[bench]): left out", file=sys.stderr)
+        return None
+    return precision.run_precision([repo], work)
+
+
 def scaling_steps(results: list[dict]) -> list[dict]:
     """Consecutive synthetic sizes: how wall time and memory grow against the file count."""
     syn = sorted((r for r in results if "size" in r), key=lambda r: r["size"])
@@ -779,6 +747,10 @@ def main(argv: list[str] | None = None) -> int:
             failed.append({"label": label, "error": str(exc)})
             continue
         r["ratios"] = ratios(r)
+        if meta.get("ecosystem") == "pypi":
+            found = run_precision(repo, work)
+            if found is not None:
+                r["precision"] = found
         results.append(r)
     info["calibration_end_s"] = calibration_loop()
     if Path("/proc/loadavg").exists():

@@ -9,6 +9,8 @@ Nothing is extracted to disk and no working tree is written.
 
     python -m corpora.registry_corpus django --out DIR       # Django 5.0.1 .. 5.0.6, ~2,800 .py files
     python -m corpora.registry_corpus date-fns --out DIR     # date-fns 3.0.0 .. 3.0.5 (alias: npm-pkg)
+    python -m corpora.registry_corpus requests --out DIR     # requests 2.31.0, 2.32.3
+    python -m corpora.registry_corpus flask --out DIR        # Flask 3.0.2, 3.0.3
 
 With an empty cache and the registry out of reach, building fails with `registry_unavailable`.
 """
@@ -50,6 +52,9 @@ class CorpusSpec:
 SPECS = {
     "django": CorpusSpec("django", "pypi", "Django", ("5.0.1", "5.0.2", "5.0.3", "5.0.4", "5.0.5", "5.0.6")),
     "date-fns": CorpusSpec("date-fns", "npm", "date-fns", ("3.0.0", "3.0.1", "3.0.2", "3.0.3", "3.0.4", "3.0.5")),
+    # small, well-known Python libraries: the precision benchmark's corpora (benchmarks/precision.py)
+    "requests": CorpusSpec("requests", "pypi", "requests", ("2.31.0", "2.32.3")),
+    "flask": CorpusSpec("flask", "pypi", "Flask", ("3.0.2", "3.0.3")),
 }
 ALIASES = {"npm-pkg": "date-fns"}
 BRANCH = "releases"

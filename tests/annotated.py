@@ -74,3 +74,19 @@ def noted_sites(case: Case) -> dict[str, list[tuple[str, int, str]]]:
             name, resolution = item.split()
             sites.setdefault(name, []).append((n.path, n.line, resolution))
     return {name: sorted(found) for name, found in sites.items()}
+
+
+def noted_reaches(case: Case) -> dict[str, list[tuple[str, int, str]]]:
+    """name -> its resolved sites as (path, line, `path:line` of the definition each reaches),
+    sorted, from `reaches:` notes: `# reaches: get pkg/api.py:4, Request -` (`-`: no resolved
+    site of the name on the line; a name twice: two sites)."""
+    found: dict[str, list[tuple[str, int, str]]] = {}
+    for n in case.notes:
+        if n.key != "reaches:":
+            continue
+        for item in n.value.split(","):
+            name, definition = item.split()
+            found.setdefault(name, [])
+            if definition != "-":
+                found[name].append((n.path, n.line, definition))
+    return {name: sorted(sites) for name, sites in found.items()}

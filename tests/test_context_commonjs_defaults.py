@@ -38,9 +38,8 @@ def test_require_of_an_es_module_binds_its_module_object(app):
     # use.js's Gear is the module object, a variable of its own; its `.default` is the class
     assert definitions(app, "Gear") == [("esm2/gear.js", "Gear", 1, "exact"), ("esm2/use.js", "Gear", 1, "exact")]
     assert sites(app, "Gear", include_definitions=True) == [
-        ("esm2/gear.js", 1, "same_file"),
-        ("esm2/use.js", 1, "same_file"), ("esm2/use.js", 3, "same_file"),  # the module object
-        ("esm2/use.js", 3, "import")]  # Gear.default
+        ("esm2/gear.js", 1, "same_file"), ("esm2/use.js", 3, "import"),  # Gear.default: the class
+        ("esm2/use.js", 1, "same_file"), ("esm2/use.js", 3, "same_file")]  # the module object
 
 
 @pytest.mark.parametrize(("source", "imports"), [

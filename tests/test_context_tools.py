@@ -123,9 +123,14 @@ def test_references_are_tagged_with_how_they_were_resolved(client, world):
     assert ("tools/other.py", 2, "name_match") in sites  # table.route: nothing ties it to a definition
     assert ("web/router.js", 6, "same_file") in sites  # route(p) beside its definition
     assert r.data.by_resolution["name_match"] >= 1
-    # import-resolved and same-file sites come before name matches
-    order = [s.resolution for s in r.data.sites]
-    assert order == sorted(order, key=lambda x: {"same_file": 0, "import": 1, "name_match": 2}[x])
+    # each definition's resolved sites together, in the definitions' order, same-file sites
+    # before import-resolved ones; then the name matches
+    order = [(s.resolution == "name_match", s.definition or 0, s.resolution != "same_file") for s in r.data.sites]
+    assert order == sorted(order)
+    assert [s.definition is None for s in r.data.sites] == [s.resolution == "name_match" for s in r.data.sites]
+    # each definition counts the sites that reach it: route(p) is router.js's function's
+    assert [(d.qualified, d.path, d.sites) for d in r.data.definitions] == [
+        ("Flask.route", "src/webapp/app.py", 2), ("route", "web/router.js", 1), ("Router.route", "web/router.js", 0)]
 
 
 def test_references_exclude_definitions_unless_asked(client, world):

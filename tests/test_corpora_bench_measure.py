@@ -338,3 +338,24 @@ def test_three_floors_and_the_phases_are_reported_in_cpu_time():
     assert "| extraction beyond | facts writer process | 0.50 (8%) |" in lines
     assert "| - | rest | 4.00 (67%) |" in lines  # 6.0 - 1.5 in phases - 0.5 in the writer
     assert "| python | 2.00 (33%) |" in lines
+
+
+def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():
+    from dataclasses import asdict
+
+    from benchmarks import precision
+    from benchmarks.run import precision_table
+
+    rows = [precision.Measured("lib 1.0", "method", "A.get", "lib/a.py", 3, rennet=4, jedi=5, confirmed=3,
+                               listed=3, wrong=[("t.py", 9, 4, "import")], missed=[("t.py", 1, 0), ("t.py", 2, 0)]),
+            precision.Measured("lib 1.0", "class", "A", "lib/a.py", 1, rennet=10, jedi=10, confirmed=10, listed=10)]
+    by_kind = precision.summary(rows)["by_kind"]
+    assert (by_kind["method"]["precision"], by_kind["method"]["recall"]) == (0.75, 0.6)
+    assert (by_kind["all"]["precision"], by_kind["all"]["recall"]) == (13 / 14, 13 / 15)
+    assert by_kind["function"]["precision"] is None  # no symbol of the kind: no figure, no verdict
+    lines = precision_table([{"label": "lib 1.0", "precision": [asdict(r) for r in rows]}])
+    assert "| method | 1 | 4 | 3 | 0.750 FAIL | 5 | 3 | 0.600 FAIL |" in lines
+    assert "| class | 1 | 10 | 10 | 1.000 PASS | 10 | 10 | 1.000 PASS |" in lines
+    assert "| function | 0 | 0 | 0 | - | 0 | 0 | - |" in lines
+    assert any(line.endswith("by the rule that resolved them: `import` 1.") for line in lines)
+    assert precision_table([{"label": "x"}]) == []  # no Python corpus measured: no table

@@ -32,6 +32,7 @@ class Definition(Struct, omit_defaults=True):
     chain: list[ClassRef] | None = None
     overrides: ClassRef | None = None  # the member of a base class this one overrides
     condition: str = ""  # C/C++: the preprocessor conditions it is written under (Symbol.condition)
+    sites: int | None = None  # references: the resolved sites that reach this definition
 
 
 class Relative(Struct, omit_defaults=True):
@@ -61,6 +62,9 @@ class Site(Struct):
     resolution: str  # same_file same_package import name_match text
     text: str | None = None
     rule: str = ""  # the binding that decided the resolution (`import`, `attribute of an untyped receiver`, ...)
+    # the definition a resolved site reaches: its index in the answer's definitions (in their
+    # order, before any cap); None for a name match or text
+    definition: int | None = None
 
 
 class ReferencesAnswer(Struct):

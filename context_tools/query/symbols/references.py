@@ -52,27 +52,38 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     if input.text:
         items = _with_text(snap, items)
     modules = modules_of(snap)
-    shown = [definition(*d, modules) for d in defs[: ctx.cap("definitions")]]
+    reached = _per_definition(sites, len(defs)) if input.resolution is None else None
+    shown = [definition(*d, modules, sites=reached[i] if reached else None)
+             for i, d in enumerate(defs[: ctx.cap("definitions")])]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts)),
                   freshness=fresh, page=page)
 
 
-def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit]) -> list[tuple[str, str]]:
+def _per_definition(sites: list[Site], n: int) -> list[int]:
+    """How many of the sites reach each of n definitions."""
+    counts = [0] * n
+    for s in sites:
+        if s.definition is not None and s.definition < n:
+            counts[s.definition] += 1
+    return counts
+
+
+def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit]) -> list[list[tuple[str, str]]]:
     """For a qualified query of a member (`App.handle`): the member a class asked inherits,
-    added to `defs` when none is written on it, and the classes its sites may be qualified
-    through (the class asked, the known subclasses of the member's class)."""
+    added to `defs` when none is written on it, and for each of `defs` the classes its sites
+    may be qualified through (the class asked, the known subclasses of the member's class)."""
     parts = name_parts(input.name)
     if len(parts) < 2 or not any(is_class(s) for _, s in snap.definitions(parts[-2])):
-        return []
+        return [[] for _ in defs]
     h = Hierarchy(snap)
-    via: list[tuple[str, str]] = []
+    chains: list[list[tuple[str, str]]] = [[] for _ in defs]
     if not defs:
         classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
         for path, sym, _, chain in inherited(h, classes, parts[-1]):
             if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
                 defs.append((path, sym, "inherited"))
-                via += [(c.path, c.qualified.rsplit(".", 1)[-1]) for c in chain[:-1]]
-    return sorted(set(via) | set(reached_through(h, [(p, s) for p, s, _ in defs])))
+                chains.append([(c.path, c.qualified.rsplit(".", 1)[-1]) for c in chain[:-1]])
+    return [sorted(set(chain) | set(reached_through(h, [(p, s)]))) for chain, (p, s, _) in zip(chains, defs)]
 
 
 def _narrowed(input: ReferencesInput) -> bool:
@@ -90,12 +101,16 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     crossing = cross_importers(scope, {k: {p for p, _, _ in v} for k, v in defs.items()})
     merged: list[tuple[int, int, Site]] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
+    offset = 0  # a site's definition, an index into its member's, is one into all members' in order
     for i, m in enumerate(members):
         sites, found = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()))
-        merged += [(i, n, s) for n, s in enumerate(sites)]
+        merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
+                   for n, s in enumerate(sites)]
+        offset += len(defs[m.member.name])
         for k, v in found.items():
             counts[k] += v
-    merged.sort(key=lambda t: (ORDER[t[2].resolution], t[0], t[1]))
+    merged.sort(key=lambda t: (ORDER[t[2].resolution] >= ORDER["name_match"], t[2].definition or 0,
+                               ORDER[t[2].resolution], t[0], t[1]))
     items, page = ctx.page(merged, cap="sites", limit=input.limit, cursor=input.cursor, binding=scope.binding)
     tagged = []
     for i, m in enumerate(members):
@@ -105,7 +120,10 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
         tagged.append(iter([tag(s, m.member.name) for s in mine]))
     sites = [next(tagged[i]) for i, _, _ in items]  # back in page order
     named = {m.member.name: modules_of(m.snap) for m in members}
-    all_defs = [tag(definition(*d, named[m.member.name]), m.member.name) for m in members for d in defs[m.member.name]]
+    every = [(m, d) for m in members for d in defs[m.member.name]]
+    reached = _per_definition([s for _, _, s in merged], len(every)) if input.resolution is None else None
+    all_defs = [tag(definition(*d, named[m.member.name], sites=reached[i] if reached else None), m.member.name)
+                for i, (m, d) in enumerate(every)]
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
                                      *code_and_text(counts), workspace=name, member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)

@@ -6,19 +6,22 @@ key starts with."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Literal, Protocol
 
+import msgspec
+
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
-from context_tools.query.symbols.imports import alias_sites, imports_any, relays, specs_of, target_binds
+from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
-from context_tools.query.symbols.names import anchor, name_parts
+from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.model import Occurrence
+    from indexer.model import ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -39,12 +42,76 @@ class SiteQuery(Protocol):
 
 
 def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
-             via: list[tuple[str, str]] | None = None) -> tuple[list[Site], dict[str, int]]:
-    """Reference sites of the name in one snapshot, resolved against `defs` (its own definitions);
-    `imported_from_members`: files importing the name's package from another workspace member;
-    `via`: (file, name) of the classes a method is reached through besides its own (the class
-    asked that inherits it, the known subclasses of its class): `App.handle` is Base's."""
-    via = via or []
+             via: list[list[tuple[str, str]]] | None = None) -> tuple[list[Site], dict[str, int]]:
+    """Reference sites of the name in one snapshot, each resolved site attributed to the one of
+    `defs` (its own definitions) its binding reaches (`Site.definition`, an index into `defs`),
+    grouped by definition in `defs`' order, then the sites no definition reaches (`name_match`,
+    `text`); `imported_from_members`: files importing the name's package from another workspace
+    member; `via`, one list for each of `defs`: (file, name) of the classes a method is reached
+    through besides its own (the class asked that inherits it, the known subclasses of its
+    class): `App.handle` is Base's.
+
+    With several definitions, each is resolved on its own and a site goes to the one that
+    reaches it: `get()` after `from .api import get` is api.py's, `s.get()` after `s =
+    Session()` is Session's, `self.get()` in class A is A's. A site two of them reach (a file
+    importing both modules' `get` by `*`) goes to the first by resolution, then in `defs`'
+    order; a definition's own site is always its own."""
+    vias = via if via is not None else [[] for _ in defs]
+    if len(defs) <= 1:
+        found = [(s, 0 if defs and s.resolution in _BOUND else None)
+                 for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [])]
+    else:
+        found = _attributed(snap, input, defs, imported_from_members, vias)
+    counts = dict.fromkeys(RESOLUTIONS, 0)
+    sites = []
+    for site, owner in found:
+        counts[site.resolution] += 1
+        if input.resolution and site.resolution != input.resolution:
+            continue
+        sites.append(msgspec.structs.replace(site, definition=owner) if owner is not None else site)
+    sites.sort(key=site_order)
+    return sites, counts
+
+
+def site_order(s: Site) -> tuple[bool, int, int, str, int, int]:
+    """Resolved sites by definition, then by resolution and place; then name matches and text."""
+    return (ORDER[s.resolution] >= ORDER["name_match"], s.definition or 0, ORDER[s.resolution], s.path, s.line, s.col)
+
+
+def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
+                vias: list[list[tuple[str, str]]]) -> list[tuple[Site, int | None]]:
+    """Each definition's sites resolved on its own, each site kept once: under the definition
+    whose own site it is, else the first that resolves it (by resolution, then `defs`' order),
+    else unattributed."""
+    # a variable an import binds to another of them (`const W = require("./engine")`) is that
+    # one's name, resolved with each of the others, never on its own
+    tied = _import_bound(snap, defs)
+    alone = [i for i, (p, s, _) in enumerate(defs) if (p, s.line) not in tied] or [0]
+    with_them = [d for d in defs if (d[0], d[1].line) in tied]
+    own = {(defs[i][0], defs[i][1].line): i for i in alone}
+    best: dict[tuple[str, int, int], tuple[Site, int | None]] = {}
+    for i in alone:
+        group = [defs[i]] + [d for d in with_them if d is not defs[i] and _import_bound(snap, [defs[i], d])]
+        for site in _sites_one(snap, input, group, imported_from_members, vias[i] if i < len(vias) else []):
+            key = (site.path, site.line, site.col)
+            owner = i if site.resolution in _BOUND else None
+            if site.role == "definition" and (site.path, site.line) in own:
+                owner = own[(site.path, site.line)]
+                if owner != i:
+                    continue
+            held = best.get(key)
+            # an unattributed site keeps the rule its syntax gave it over the bare file rule
+            plainer = held is not None and held[1] is None and owner is None and held[0].rule == _RULES.get(
+                held[0].resolution) and site.rule != held[0].rule
+            if held is None or plainer or (owner is not None and (held[1] is None or ORDER[site.resolution] < ORDER[
+                    held[0].resolution])):
+                best[key] = (site, owner)
+    return list(best.values())
+
+
+def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
+               via: list[tuple[str, str]]) -> list[Site]:
+    """The sites of the name resolved against `defs` taken together, every resolution kept."""
     parts = name_parts(input.name)
     simple = parts[-1]
     starts = sorted({(p, s.name) for p, s, _ in defs})
@@ -139,7 +206,6 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
     by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members)
     sites: list[Site] = []
-    counts = dict.fromkeys(RESOLUTIONS, 0)
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
                                         ] + aliased + spelled:
         if occ.role == "local":  # a parameter or local variable (or a use of one): no site of a definition
@@ -160,14 +226,16 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
                 continue  # a keyword argument's name: no site of a definition
             if decided:
                 how, rule = decided
+        elif not through and not is_def and how == "name_match":
+            if by_syntax.decide(path, occ, how) is None:
+                continue  # a keyword argument's or an object key's name: no site of anything
+            promoted = by_syntax.imported_instance(path, occ)
+            if promoted:
+                how, rule = "import", promoted
         if len(parts) > 1 and how in ("name_match", "text"):
             continue  # a qualified query asks for this definition, not any same-named thing
-        counts[how] += 1
-        if input.resolution and how != input.resolution:
-            continue
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
-    sites.sort(key=lambda s: (ORDER[s.resolution], s.path, s.line, s.col))
-    return sites, counts
+    return sites
 
 
 USE_LINES = 200  # the lines one import declaration is read over, at most
@@ -192,14 +260,24 @@ class _BySyntax:
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
+        # a member of a class (a function nested in a function is no member: its kind says so);
         # an enum's variant is named bare once a glob brings it in (Rust's `use Mode::*;`)
-        self.methods_only = bool(defs) and all(s.container and s.kind != "enumerator" for _, s, _ in defs)
+        self.methods_only = bool(defs) and all(
+            s.container and s.kind not in ("enumerator", "function") for _, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.defining = {p for p, _, _ in defs}
         self.declared: dict[str, frozenset[int]] = {}
         self.classes = classes  # the methods' classes, and those they are reached through
+        # the classes whose bodies' `self` and `cls` are theirs: the innermost containers too
+        self.owners = classes | {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.container}
+        self.defs = defs
+        self.def_sites = {(p, s.line) for p, s, _ in defs}
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
+        self.bare: dict[str, bool] = {}
+        self.instance_memo: dict[tuple[str, str], str] = {}
+        self.factories: dict[str, bool] = {}
+        self.enclosing: dict[str, list[Symbol]] = {}
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
 
@@ -233,14 +311,7 @@ class _BySyntax:
             # a `use` declaration's own path is the import's binding: its file decides
             return False if occ.line in self._declared_lines(path, lines) else self._path(path, syntax.receiver)
         if syntax.form == "bare":
-            if self.methods_only:
-                return "name_match", "bare name, not a method's"
-            # the binding visible there: an import of the name from a module that does not reach
-            # the definition (`import { get } from "axios"`, `import json`) makes it another's
-            if how == "same_file" or across:  # its own definition, or one of another member's
-                return False
-            return False if self._import_reaches(path) is not False else (
-                "name_match", "bare name an import of another module binds")
+            return self._bare(path, occ, how, lines, across)
         receiver = syntax.receiver
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
@@ -248,20 +319,39 @@ class _BySyntax:
             return False if self._line_reaches(path, occ.line) else (
                 "name_match", f"attribute of a module `{'.'.join(receiver)}(...)` binds, which does not reach it")
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
-            return False if receiver[-1] in self.classes else (
+            return False if self._makes_instance(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
         if len(receiver) == 1 and head in rules.instance_names:
-            return False if self.classes else ("name_match", f"attribute of {head}, not a function")
+            if not self.classes:
+                return "name_match", f"attribute of {head}, not a function"
+            if rules.language == "python":  # a class body holds its methods: `self` is that class's
+                owner = self._class_at(path, occ.line)
+                if owner is None or owner not in self.owners:
+                    return "name_match", f"attribute of {head} in another class" if owner else (
+                        f"attribute of {head} outside a class")
+            return False
         if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
             return False if path in self.reaching else ("name_match", "a name of the file's own exports")
         if len(receiver) == 1 and head in self.classes:
             return False
-        if len(receiver) == 1 and self._instance(path, head, lines):
-            return False
+        if rules.language != "python":  # typed by a line of the file, as the language writes it
+            if len(receiver) == 1 and self._typed_by_line(path, head, lines):
+                return False
+        else:
+            typed = self._instance(path, head, lines, occ.line) if len(receiver) == 1 else None
+            if typed:
+                return False
+            if typed is None and self._instance_of(path, receiver):
+                return False
         reached = self._module_reaches(path, head)
         if reached is None:
             return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+        if reached and self.methods_only and not (
+                self._class_bound(path, head) if len(receiver) == 1 else receiver[-1] in self.classes):
+            return "name_match", f"attribute of module `{'.'.join(receiver)}`, not a method's"
+        if reached and len(receiver) > 1 and not self._names_owner(receiver[-1]):
+            return "name_match", f"attribute of `{'.'.join(receiver)}`, no module or class of it"
         if reached:
             return False
         return "name_match", f"attribute of module `{head}`, which does not reach it"
@@ -286,7 +376,7 @@ class _BySyntax:
         facts = self.snap.import_facts(path)
         return any(spec.line == line and self.simple in spec.names for spec in (facts.imports if facts else ()))
 
-    def _instance(self, path: str, name: str, lines: list[bytes]) -> bool:
+    def _typed_by_line(self, path: str, name: str, lines: list[bytes]) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its
         language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
@@ -298,6 +388,277 @@ class _BySyntax:
                 m is not None and any(t is not None and t.decode() in self.classes for t in m.groups())
                 for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
         return bool(self.modules[key])
+
+    def imported_instance(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule that makes it a method's, when its
+        receiver is a module-level instance of the method's class that an import reaches
+        (`from js_example import app` where js_example/__init__.py has `app = Flask(...)`;
+        `requests.codes.get` where requests/__init__.py imports `codes = LookupDict(...)`);
+        None otherwise."""
+        if not self.classes:
+            return None
+        rules = _rules_of(self.snap, path)
+        if rules.site_syntax(b"", 0, "") is None:
+            return None
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines()
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+            return None
+        receiver = syntax.receiver
+        if receiver[0] in ("self", "cls") or (len(receiver) == 1 and self._instance(
+                path, receiver[0], lines, occ.line) is not None):
+            return None  # typed where it stands: not by what an import reaches
+        found = self._instance_of(path, receiver)
+        return f"instance `{'.'.join(receiver)}` of {found}" if found else None
+
+    def _instance_of(self, path: str, receiver: tuple[str, ...]) -> str | None:
+        """The method's class whose module-level instance the receiver is, reached through the
+        file's imports: `app` bound by `from m import app`, or `m.codes` with `m` a module an
+        import binds; None when it is no such instance."""
+        if not self.classes or len(receiver) > 2:
+            return None
+        key = (path, "instance:" + ".".join(receiver))
+        if key in self.modules:
+            return self.instance_memo.get(key)
+        found = None
+        facts = self.snap.import_facts(path)
+        head = receiver[0]
+        lines = self.lines.get(path) or self.snap.blob_bytes(path).splitlines()
+        for spec in facts.imports if facts else ():
+            if not 0 < spec.line <= len(lines) or lines[spec.line - 1][:1] in (b" ", b"\t"):
+                continue  # a function's own import binds the name in that function alone
+            rules = of_import(spec.kind)
+            edges = [e for e in self.snap.imports(path) if same_import(spec, e) and e.target]
+            if len(receiver) == 1 and spec.names:
+                for inner, local in rules.binds(spec):
+                    if local == head and inner != "*":
+                        found = found or next(filter(None, (self._assigned_class(e.target, inner, 0) for e in edges)), None)
+            elif len(receiver) == 2 and of_import(spec.kind).binds_local(spec, head):
+                modules = [e.target for e in edges if not spec.names or rules.binds_module(spec, e.target)]
+                found = found or next(filter(None, (self._assigned_class(t, receiver[1], 0) for t in modules)), None)
+        self.modules[key] = found is not None
+        if found:
+            self.instance_memo[key] = found
+        return found
+
+    def _assigned_class(self, path: str, name: str, depth: int) -> str | None:
+        """The method's class a module-level line of the file assigns `name` an instance of
+        (`codes = LookupDict(...)`), or that one of its imports binding `name` reaches, up to
+        `RELAY_HOPS` files away; None otherwise."""
+        if depth > RELAY_HOPS or self.snap.file(path) is None:
+            return None
+        pattern = re.compile(rb"(?:" + re.escape(name.encode()) + rb")\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
+                             rb"([A-Za-z_]\w*)\s*\(")
+        for text in self.snap.blob_bytes(path).splitlines():
+            m = pattern.match(text) if text.startswith(name.encode()) else None
+            if m is not None:
+                cls = m.group(1).decode()
+                return cls if self._makes_instance(cls) else None
+        facts = self.snap.import_facts(path)
+        for spec in facts.imports if facts else ():
+            for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
+                if local == name and inner != "*":
+                    for e in self.snap.imports(path):
+                        if same_import(spec, e) and e.target:
+                            found = self._assigned_class(e.target, inner, depth + 1)
+                            if found:
+                                return found
+        return None
+
+    def _makes_instance(self, callee: str) -> bool:
+        """Does a call of `callee` make an instance of the method's class: the class itself, or
+        a top-level function of the tree of that name whose return annotation names it or whose
+        every `return` calls it (`def session(): return Session()`)?"""
+        if callee in self.classes:
+            return True
+        found = self.factories.get(callee)
+        if found is None:
+            found = self.factories[callee] = any(
+                self._returns_instance(p, sym) for p, sym in self.snap.definitions(callee)
+                if sym.kind == "function" and not sym.container)
+        return found
+
+    def _returns_instance(self, path: str, sym: Symbol) -> bool:
+        annotated = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
+        if annotated:
+            return annotated.group(1) in self.classes
+        body = self.snap.blob_bytes(path)[sym.start_byte:sym.end_byte]
+        returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
+        return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
+
+    def _bare(self, path: str, occ: Occurrence, how: str, lines: list[bytes],
+              across: bool = False) -> tuple[str, str] | Literal[False]:
+        """A bare name is the binding visible where it stands: no method's (a method is reached
+        through its class or an instance); in an importing file, what an import binds to the
+        name, the import's own line naming what it imports from a file reaching the definition;
+        in a defining file, the definition when its scope holds the site (a function nested in
+        another is seen only there), and no module-level use above a module-level variable's
+        own line, which reads an earlier binding."""
+        if self.methods_only:
+            return "name_match", "bare name, not a method's"
+        if path in self.crossing or across:  # what another member's package binds: the workspace's resolution
+            return False
+        if _rules_of(self.snap, path).language != "python":
+            # the binding visible there: an import of the name from a module that does not reach
+            # the definition (`import { get } from "axios"`) makes it another's
+            if how == "same_file":
+                return False
+            return False if self._import_reaches(path) is not False else (
+                "name_match", "bare name an import of another module binds")
+        spec = self._import_at(path, occ.line, lines)
+        if spec is not None:
+            if not self._spec_reaches(path, spec):
+                return "name_match", "import of another module's name"
+            return False
+        if how == "import":
+            if not self._binds_name(path):
+                return "name_match", "bare name no import binds"
+            if self._own_definition_around(path, occ.line):
+                return "name_match", "bare name of the file's own definition"
+            return False
+        if how == "same_file":
+            mine = [s for p, s, _ in self.defs if p == path]
+            if mine and not any(self._in_scope(path, s, occ.line) for s in mine):
+                return "name_match", "bare name outside its definition's scope"
+        return False
+
+    def _in_scope(self, path: str, sym: Symbol, line: int) -> bool:
+        """Is the line where the definition's name is seen: anywhere in the file for a top-level
+        or member definition (a module-level variable not above its own line, at module level),
+        in the body of the function holding it for a nested one."""
+        if not sym.container:
+            if sym.kind in ("variable", "constant") and line < sym.line and self._at_module_level(path, line):
+                return False
+            return True
+        holder = self._symbol(path, sym.container)
+        if holder is None or holder.kind not in ("function", "method"):
+            return True
+        return holder.line <= line <= holder.end_line
+
+    def _symbol(self, path: str, qualified: str) -> Symbol | None:
+        facts = self.snap.core_facts(path)
+        return next((s for s in (facts.symbols if facts else ()) if s.qualified == qualified), None)
+
+    def _at_module_level(self, path: str, line: int) -> bool:
+        facts = self.snap.core_facts(path)
+        return not any(s.kind in ("function", "method", "class") and s.line <= line <= s.end_line
+                       for s in (facts.symbols if facts else ()))
+
+    def _own_definition_around(self, path: str, line: int) -> bool:
+        """Does the importing file define the name itself where the site stands (a function
+        nested in the site's function, a top-level definition of its own)?"""
+        facts = self.snap.core_facts(path)
+        return any(s.name == self.simple and (path, s.line) not in self.def_sites and self._in_scope(path, s, line)
+                   for s in (facts.symbols if facts else ()))
+
+    def _binds_name(self, path: str) -> bool:
+        """Does an import of the file bind the name itself (`from .api import get`, a `*`) from
+        a file reaching the definition, not only a module (`import api`, `from . import cli`
+        for a variable `cli`), nor the name under another (`from .api import get as fetch`)?"""
+        found = self.bare.get(path)
+        if found is None:
+            facts = self.snap.import_facts(path)
+            found = self.bare[path] = any(
+                (local == self.simple or inner == "*") and self._spec_reaches(path, spec)
+                for spec in (facts.imports if facts else ()) if spec.names
+                for inner, local in of_import(spec.kind).binds(spec))
+        return found
+
+    def _spec_reaches(self, path: str, spec: ImportSpec) -> bool:
+        """Does the import resolve to a file reaching the definition, binding a name there
+        rather than a module of the name (`from . import cli` binds the module cli.py)?"""
+        # `from . import cli` resolves to cli.py and binds it; `from .cli import cli` binds a name in it
+        of_module = [p for p in spec.spec.split(".") if p][-1:] == [self.simple]
+        return any(same_import(spec, e) and e.target in self.reaching
+                   and not (self.simple in spec.names and not of_module and module_parts(e.target)[-1:] == [self.simple])
+                   for e in self.snap.imports(path))
+
+    def _names_owner(self, last: str) -> bool:
+        """Can the last part of a dotted receiver own the definition: the method's class, or a
+        module among the files reaching the definition (`lib.api` of `lib.api.get`), or a name
+        one of them binds a module to (`lib.x.spare` over lib/__init__.py's `from . import
+        extra as x`)?"""
+        if last in self.classes or any(module_parts(f)[-1:] == [last] for f in self.reaching):
+            return True
+        for f in sorted(self.reaching):
+            facts = self.snap.import_facts(f)
+            for spec in facts.imports if facts else ():
+                if not spec.names:
+                    if spec.aliases == (last,):
+                        return True
+                elif any(local == last for _, local in of_import(spec.kind).binds(spec)) and any(
+                        same_import(spec, e) and of_import(spec.kind).binds_module(spec, e.target)
+                        for e in self.snap.imports(f)):
+                    return True
+        return False
+
+    def _class_bound(self, path: str, head: str) -> bool:
+        """Does an import of the file bind `head` to a method's class (`from .api import Client
+        as C`)?"""
+        facts = self.snap.import_facts(path)
+        return any(inner in self.classes for spec in (facts.imports if facts else ()) if spec.names
+                   for inner, local in of_import(spec.kind).binds(spec) if local == head)
+
+    def _import_at(self, path: str, line: int, lines: list[bytes]) -> ImportSpec | None:
+        """The import naming the name on the line (`from pkg import Thing as tm`, or a line of
+        its parenthesized list), whose own site of what it imports the site is; None if none."""
+        facts = self.snap.import_facts(path)
+        for spec in facts.imports if facts else ():
+            if self.simple in spec.names and spec.line <= line <= spec.line + len(spec.names) + 1:
+                if line == spec.line or _NAME_LIST.match(lines[line - 1]):
+                    return spec
+        return None
+
+    def _class_at(self, path: str, line: int) -> str | None:
+        """The name of the innermost class of the file whose body holds the line, None outside any."""
+        classes = self.enclosing.get(path)
+        if classes is None:
+            facts = self.snap.core_facts(path)
+            classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
+        inside = [s for s in classes if s.line <= line <= s.end_line]
+        return max(inside, key=lambda s: s.line).name if inside else None
+
+    def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool | None:
+        """Is `name` assigned an instance of a method's class where the site sees it (`app =
+        Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
+        makes, read from the file's lines as written: in the function holding the site, above
+        it, or at module level (an unindented line) unless the function takes `name` as a
+        parameter (a pytest fixture's `app` is whatever the fixture returns). False when the
+        function binds it otherwise (assigned something else, a parameter), None when nothing
+        in the file types it."""
+        if not self.classes:
+            return False
+        facts = self.snap.core_facts(path)
+        around = [s for s in (facts.symbols if facts else ()) if s.kind in ("function", "method")
+                  and s.line <= line <= s.end_line]
+        holder = max(around, key=lambda s: s.line) if around else None
+        # `name = ...`, `name: T = ...`, and `with Class(...) as name:` (what the class's
+        # `__enter__` returns: itself, for the context managers a Repo Map names)
+        assignment = re.compile(rb"\s*(?:" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)|(?:async\s+)?with\s"
+                                rb"(?=.*\bas\s+" + re.escape(name.encode()) + rb"\s*:))")
+        instance = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")
+
+        def typed(text: bytes) -> bool:
+            bound = assignment.match(text)
+            m = instance.match(text, bound.end()) if bound else None
+            return m is not None and self._makes_instance(m.group(1).decode())
+
+        if holder is not None:
+            # the function's own last assignment above the site decides, whatever it assigns
+            last = next((t for t in reversed(lines[holder.line:line - 1]) if assignment.match(t)), None)
+            if last is not None:
+                return typed(last)
+            if re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", holder.signature.encode()):
+                return False
+        key = (path, "=" + name)
+        if key not in self.modules:
+            assigned = [t for t in lines if t[:1] not in (b" ", b"\t") and assignment.match(t)]
+            self.modules[key] = any(typed(t) for t in assigned) if assigned else None
+        return self.modules[key]
 
     def _declared_lines(self, path: str, lines: list[bytes]) -> frozenset[int]:
         """The lines of the file's import declarations (a `use` from its first line to the one
@@ -361,6 +722,9 @@ class _BySyntax:
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
                     for spec in specs for e in self.snap.imports(path))
         return self.modules[key]
+
+
+_NAME_LIST = re.compile(rb"\s*\(?\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*(?:,\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*)*,?\s*\)?\s*(?:#.*)?$")
 
 
 def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:

@@ -1,0 +1,351 @@
+"""How precise `context.references` is against an independent analyzer (issue 26, item 5).
+
+For a sample of Python symbols of each kind (class, function, method, variable) in a registry
+corpus, Rennet's resolved sites (every site whose `rule` is neither `name` nor `text file`,
+attributed to that definition) are compared with the references Jedi finds from the
+definition, its per-search file limits lifted:
+
+- precision: the share of Rennet's resolved sites that Jedi confirms: listed among its
+  references, or resolved by its goto (imports followed) to the definition;
+- recall: the share of Jedi's references (the definition itself aside) that Rennet lists as
+  resolved.
+
+The sample is chosen by a fixed rule, never by hand (`sample`): in each corpus, for each kind,
+the definitions in the package's own files (not tests, docs or examples) whose name is not
+private, the `PER_KIND` whose simple name is written most often in the tree's Python files
+(ties by path, then qualified name): the names most likely to be spelled by other things too.
+Each is asked as it is qualified in its file (`get`, `Session.get`), without a path: a query
+matching several definitions is answered per definition, and only this one's sites count.
+
+Jedi (a benchmark dependency: the `bench` extra) searches the checked-out tree with its own
+module path (the tree and its `src/`) and the standard library, never the environment's
+site-packages, so a corpus' imports of itself are read from the tree.
+
+    python -m benchmarks.precision --corpus /tmp/corp/requests.git --corpus /tmp/corp/flask.git
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import sysconfig
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+PER_KIND = 4
+KINDS = {"class": ("class",), "function": ("function",), "method": ("method",), "variable": ("variable", "constant")}
+NOT_PACKAGE = ("tests/", "test/", "docs/", "examples/", "example/", "benchmarks/")
+UNRESOLVED_RULES = frozenset({"name", "text file"})  # the rules of name_match and text sites
+GOAL_PRECISION = 0.95
+GOAL_RECALL = 0.97
+
+Spot = tuple[str, int, int]  # (path, line, column in characters from 0)
+
+
+@dataclass
+class Measured:
+    corpus: str
+    kind: str
+    query: str
+    path: str
+    line: int
+    rennet: int  # resolved sites attributed to the definition
+    jedi: int  # Jedi's references, the definition aside
+    confirmed: int  # Rennet's sites Jedi lists
+    listed: int  # Jedi's references Rennet lists as resolved
+    wrong: list[tuple[str, int, int, str]] = field(default_factory=list)  # (path, line, col, rule)
+    missed: list[Spot] = field(default_factory=list)
+    seconds: float = 0.0
+    tree: str = ""  # the checked-out tree Jedi read
+
+
+def _package_file(path: str) -> bool:
+    return path.endswith(".py") and not path.startswith(NOT_PACKAGE) and "/tests/" not in path
+
+
+def sample(snap, per_kind: int = PER_KIND) -> list[tuple[str, str, object]]:
+    """(kind, path, symbol) of the symbols measured: the fixed rule of the module's docstring."""
+    counts: dict[str, int] = {}
+
+    def written(name: str) -> int:
+        if name not in counts:
+            counts[name] = sum(1 for p, _ in snap.occurrences(name) if p.endswith(".py"))
+        return counts[name]
+
+    chosen = []
+    for kind, kinds in KINDS.items():
+        found = []
+        for path, sym in snap.symbols():
+            if sym.kind not in kinds or not _package_file(path) or sym.name.startswith("_"):
+                continue
+            if (kind == "method") != bool(sym.container) or sym.container.startswith("_"):
+                continue
+            if kind != "method" and sym.container:
+                continue
+            found.append((-written(sym.name), path, sym.qualified, sym))
+        seen: set[str] = set()  # one definition a query: the same name twice would measure it twice
+        for _, path, qualified, sym in sorted(found, key=lambda t: t[:3]):
+            if qualified in seen:
+                continue
+            seen.add(qualified)
+            chosen.append((kind, path, sym))
+            if len(seen) == per_kind:
+                break
+    return chosen
+
+
+def _char_col(lines: dict[str, list[bytes]], tree: Path, path: str, line: int, col: int) -> int:
+    """A byte column (Rennet's) as a character column (Jedi's)."""
+    text = lines.get(path)
+    if text is None:
+        text = lines[path] = (tree / path).read_bytes().splitlines()
+    if 0 < line <= len(text):
+        return len(text[line - 1][:col].decode("utf-8", "replace"))
+    return col
+
+
+def rennet_sites(client, repo: str, rev: str, query: str, path: str, line: int) -> list[tuple[str, int, int, str]]:
+    """(path, line, byte col, rule) of the resolved sites attributed to the definition at
+    (path, line): every page of the answer read."""
+    out = []
+    cursor = None
+    while True:
+        res = client.call("context.references", repo=repo, rev=rev, name=query, cursor=cursor)
+        data = res.data
+        mine = {i for i, d in enumerate(data.definitions) if d.path == path and d.line == line}
+        for s in data.sites:
+            if s.rule in UNRESOLVED_RULES or s.resolution in ("name_match", "text"):
+                continue
+            owner = getattr(s, "definition", None)
+            if owner is None or owner in mine:  # an answer without attribution counts every site
+                out.append((s.path, s.line, s.col, s.rule))
+        cursor = res.page.cursor if res.page is not None else None
+        if not cursor:
+            return out
+
+
+def jedi_project(tree: Path):
+    import jedi
+
+    roots = [str(tree / "src")] if (tree / "src").is_dir() else []
+    stdlib = sysconfig.get_paths()["stdlib"]
+    return jedi.Project(str(tree), sys_path=[*roots, str(tree), stdlib], load_unsafe_extensions=False,
+                        smart_sys_path=False)
+
+
+def lift_jedi_limits() -> None:
+    """Jedi stops a project-wide search after a number of opened and parsed files, and never
+    searches other files for a name of two characters or less (`g`): all lifted."""
+    from jedi.inference import references
+
+    references._OPENED_FILE_LIMIT = 1_000_000
+    references._PARSED_FILE_LIMIT = 1_000_000
+
+    def containing(inference_state, module_contexts, name, limit_reduction=1):
+        yield from (m for m in module_contexts if not m.is_compiled())
+        files = references._find_project_modules(inference_state, module_contexts)
+        yield from references.search_in_file_ios(inference_state, files, name, limit_reduction=limit_reduction)
+
+    references.get_module_contexts_containing_name = containing
+
+
+def jedi_references(project, tree: Path, path: str, line: int, col: int) -> set[Spot]:
+    import jedi
+
+    script = jedi.Script(path=str(tree / path), project=project)
+    found: set[Spot] = set()
+    for name in script.get_references(line, col, include_builtins=False):
+        if name.module_path is None or name.line is None:
+            continue
+        try:
+            rel = Path(name.module_path).resolve().relative_to(tree.resolve())
+        except ValueError:
+            continue  # the standard library's
+        found.add((rel.as_posix(), name.line, name.column))
+    found.discard((path, line, col))
+    return found
+
+
+def jedi_goes_to(project, tree: Path, site: Spot, definition: tuple[str, int]) -> bool:
+    """Does Jedi's goto from the site (imports followed) land on the definition? Its project-wide
+    reference search passes over some sites its own goto resolves (`s.get` after `s =
+    requests.session()`, a function returning a Session): a site either finds is confirmed."""
+    import jedi
+
+    try:
+        script = jedi.Script(path=str(tree / site[0]), project=project)
+        names = script.goto(site[1], site[2], follow_imports=True)
+    except Exception:  # an analyzer failure confirms nothing
+        return False
+    for name in names:
+        if name.module_path is None or name.line is None:
+            continue
+        try:
+            rel = Path(name.module_path).resolve().relative_to(tree.resolve()).as_posix()
+        except ValueError:
+            continue
+        if (rel, name.line) == definition:
+            return True
+    return False
+
+
+def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Measured]:
+    from benchmarks.host import checkout
+    from context_tools import Client
+    from indexer import api
+
+    meta = json.loads((repo / "corpus.json").read_text())
+    rev = meta["tags"][-1]
+    label = f"{meta['package']} {meta['versions'][-1]}"
+    tree = checkout(repo, rev, work / "checkouts" / f"{repo.name}-{rev}") / "tree"
+    store_home = work / "stores" / f"precision-{os.getpid()}"
+    store = api.open_store(str(store_home))
+    snap = api.snapshot(str(repo), rev, store=store)
+    client = Client(store=str(store_home))
+    project = jedi_project(tree)
+    lines: dict[str, list[bytes]] = {}
+    out = []
+    for kind, path, sym in sample(snap, per_kind):
+        started = time.perf_counter()
+        ours = rennet_sites(client, str(repo), rev, sym.qualified, path, sym.line)
+        def_col = _char_col(lines, tree, path, sym.line, _name_col(tree, path, sym))
+        theirs = jedi_references(project, tree, path, sym.line, def_col)
+        spots = {(p, ln, _char_col(lines, tree, p, ln, c)): rule for p, ln, c, rule in ours}
+        wrong = [(p, ln, c, rule) for (p, ln, c), rule in sorted(spots.items())
+                 if (p, ln, c) not in theirs and not jedi_goes_to(project, tree, (p, ln, c), (path, sym.line))]
+        missed = sorted(s for s in theirs if s not in spots)
+        m = Measured(label, kind, sym.qualified, path, sym.line, len(spots), len(theirs), len(spots) - len(wrong),
+                     len(theirs) - len(missed), wrong, missed, time.perf_counter() - started, str(tree))
+        log(f"[{label}] {kind} {sym.qualified} ({path}:{sym.line}): rennet {m.rennet}, jedi {m.jedi}, "
+            f"confirmed {m.confirmed}, listed {m.listed}")
+        out.append(m)
+    return out
+
+
+def _name_col(tree: Path, path: str, sym) -> int:
+    """The byte column of the definition's name on its line (`def get(`, `class Session(`, `x = `)."""
+    text = (tree / path).read_bytes().splitlines()[sym.line - 1]
+    name = sym.name.encode()
+    for lead in (b"def " + name, b"class " + name):
+        at = text.find(lead)
+        if at >= 0:
+            return at + len(lead) - len(name)
+    at = text.find(name)
+    return max(at, 0)
+
+
+def share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def summary(rows: list[Measured]) -> dict:
+    by_kind: dict[str, dict] = {}
+    for key in [*KINDS, "all"]:
+        mine = [r for r in rows if key in (r.kind, "all")]
+        rennet = sum(r.rennet for r in mine)
+        jedi = sum(r.jedi for r in mine)
+        by_kind[key] = {"symbols": len(mine), "rennet": rennet, "confirmed": sum(r.confirmed for r in mine),
+                        "jedi": jedi, "listed": sum(r.listed for r in mine),
+                        "precision": share(sum(r.confirmed for r in mine), rennet),
+                        "recall": share(sum(r.listed for r in mine), jedi)}
+    wrong = Counter(rule for r in rows for *_, rule in r.wrong)
+    return {"by_kind": by_kind, "wrong_by_rule": wrong.most_common()}
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+def table(rows: list[Measured]) -> list[str]:
+    """The table by kind, the goals' verdicts and the wrong sites by rule (also in benchmarks.run's report)."""
+    if not rows:
+        return []
+    s = summary(rows)
+    corpora = sorted({r.corpus for r in rows})
+    lines = ["", f"Precision of `context.references` against Jedi (its file limits lifted), on {', '.join(corpora)}: "
+             f"{len(rows)} symbols, the {PER_KIND} per kind and corpus whose name is written most often "
+             "(benchmarks/precision.py). Resolved sites are those whose rule is neither `name` nor `text file`.", "",
+             f"| kind | symbols | rennet resolved | of them Jedi's | precision (goal {GOAL_PRECISION}) "
+             f"| Jedi's references | of them rennet's | recall (goal {GOAL_RECALL}) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for kind, k in s["by_kind"].items():
+        p, r = k["precision"], k["recall"]
+        pv = "" if p is None else (" PASS" if p >= GOAL_PRECISION else " FAIL")
+        rv = "" if r is None else (" PASS" if r >= GOAL_RECALL else " FAIL")
+        lines.append(f"| {kind} | {k['symbols']} | {k['rennet']} | {k['confirmed']} | {_pct(p)}{pv} | {k['jedi']} "
+                     f"| {k['listed']} | {_pct(r)}{rv} |")
+    if s["wrong_by_rule"]:
+        lines += ["", "Resolved sites Jedi does not confirm, by the rule that resolved them: " + "; ".join(
+            f"`{rule}` {n}" for rule, n in s["wrong_by_rule"]) + "."]
+    lines += ["", "| corpus | kind | query | defined at | rennet | confirmed | jedi | listed |",
+              "|---|---|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r.corpus} | {r.kind} | `{r.query}` | {r.path}:{r.line} | {r.rennet} | {r.confirmed} "
+                     f"| {r.jedi} | {r.listed} |")
+    return lines
+
+
+def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND) -> list[dict]:
+    """Every Python corpus measured (benchmarks.run calls this for its report): rows as plain data."""
+    lift_jedi_limits()
+    rows = []
+    for repo in corpora:
+        meta = json.loads((repo / "corpus.json").read_text())
+        if meta.get("ecosystem") != "pypi":
+            continue
+        rows += [asdict(m) for m in measure_corpus(repo, work, per_kind, log=lambda s: print(s, file=sys.stderr))]
+    return rows
+
+
+def rows_of(data: list[dict]) -> list[Measured]:
+    return [Measured(**{**d, "wrong": [tuple(w) for w in d["wrong"]], "missed": [tuple(m) for m in d["missed"]]})
+            for d in data]
+
+
+def _line(tree: str, path: str, line: int) -> str:
+    """The source line of a site (for reading the lists)."""
+    try:
+        text = (Path(tree) / path).read_bytes().splitlines()
+    except OSError:
+        return ""
+    return "`" + text[line - 1].decode("utf-8", "replace").strip()[:100] + "`" if 0 < line <= len(text) else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.precision", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", action="append", required=True, help="a PyPI registry corpus repository; repeatable")
+    ap.add_argument("--per-kind", type=int, default=PER_KIND)
+    ap.add_argument("--work", default=os.environ.get("RENNET_BENCH_WORK", "/tmp/rennet-bench"))
+    ap.add_argument("--out", default=str(RESULTS / "precision-latest.json"))
+    ap.add_argument("--wrong", type=int, default=0, help="list this many wrong and missed sites per symbol")
+    args = ap.parse_args(argv)
+    from benchmarks.host import machine
+
+    info = machine()
+    work = Path(args.work)
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    data = run_precision([Path(c) for c in args.corpus], work, args.per_kind)
+    rows = rows_of(data)
+    lines = table(rows)
+    if args.wrong:
+        lines += ["", "Sites:"]
+        for r in rows:
+            for w in r.wrong[: args.wrong]:
+                lines.append(f"- wrong `{r.query}`: {w[0]}:{w[1]}:{w[2]} ({w[3]}) {_line(r.tree, w[0], w[1])}")
+            for m in r.missed[: args.wrong]:
+                lines.append(f"- missed `{r.query}`: {m[0]}:{m[1]}:{m[2]} {_line(r.tree, m[0], m[1])}")
+    print("\n".join(lines))
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"machine": info, "started": started, "rows": data,
+                                          "summary": summary(rows)}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

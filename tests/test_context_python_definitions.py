@@ -1,0 +1,78 @@
+"""A name several Python definitions share: each resolved site is attributed to the definition
+its binding reaches (`Site.definition`), never listed under another of the same spelling, and
+the answer groups the sites by definition (issue 26, items 1 and 2). Renamed imports bind their
+alias, not the name they import. Exact answers, from a real index of
+tests/fixtures/sites/python_definitions.txt, where a comment beside each line says which
+definition each site on it reaches."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.annotated import FIXTURES, load, noted_reaches
+from tests.indexed import Asked, Indexed
+
+CASE = load(FIXTURES / "sites" / "python_definitions.txt", keys=("reaches:",))
+REPO = Indexed(CASE.files, "rennet-ctx-python-definitions-", message="python definitions")
+
+
+@pytest.fixture(scope="module")
+def app() -> Asked:
+    return REPO.asked()
+
+
+def reached(app: Asked, name: str) -> list[tuple[str, int, str]]:
+    """(path, line, definition path:line) of each resolved site of `name`."""
+    r = app.call("context.references", name=name)
+    defs = [f"{d.path}:{d.line}" for d in r.data.definitions]
+    return sorted((s.path, s.line, defs[s.definition]) for s in r.data.sites if s.definition is not None)
+
+
+@pytest.mark.parametrize("name", sorted(noted_reaches(CASE)))
+def test_each_site_reaches_the_definition_its_comment_names(app, name):
+    assert reached(app, name) == noted_reaches(CASE)[name]
+
+
+def test_unattributed_sites_are_the_unresolved_ones(app):
+    r = app.call("context.references", name="get")
+    assert all((s.definition is None) == (s.resolution in ("name_match", "text")) for s in r.data.sites)
+
+
+def test_sites_are_grouped_by_definition_in_the_definitions_order(app):
+    r = app.call("context.references", name="get")
+    owners = [s.definition for s in r.data.sites if s.definition is not None]
+    assert owners == sorted(owners)
+    # and after them the name matches
+    tail = [s.definition for s in r.data.sites][len(owners):]
+    assert tail == [None] * len(tail)
+    # each definition counts the sites reaching it
+    counts = {f"{d.path}:{d.line}": d.sites for d in r.data.definitions}
+    expected: dict[str, int] = {}
+    for _, _, definition in noted_reaches(CASE)["get"]:
+        expected[definition] = expected.get(definition, 0) + 1
+    assert counts == {key: expected.get(key, 0) for key in counts}
+
+
+def test_a_qualified_query_keeps_its_own_definition_sites(app):
+    # the same-file site first, then the importing file's: `Store().get(6)`, `c.get(12)`, `s.get(13)`
+    # in `with Store() as s`; not `pkg.api.get(3)`, a module's attribute
+    r = app.call("context.references", name="Store.get")
+    assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [
+        ("pkg/api.py", 21, "same_file"), ("app.py", 16, "import"), ("app.py", 33, "import"), ("app.py", 38, "import"),
+        ("consumers.py", 4, "import"),  # `store.get(15)`: pkg/shared.py's `store = Store()`
+        ("factories.py", 5, "import")]  # `made = make_store()`, which returns `Store()`
+    rules = {(s.path, s.line): s.rule for s in app.call("context.references", name="get").data.sites}
+    assert rules[("app.py", 13)] == "import"  # the function's, through `import pkg.api`
+    assert rules[("consumers.py", 5)] == "instance `shared.client` of Client"
+
+
+def test_the_rule_of_each_site_that_binds_nothing(app):
+    r = app.call("context.references", name="Request")
+    rules = {(s.path, s.line): s.rule for s in r.data.sites if s.definition is None}
+    assert rules[("renamed.py", 3)] == "bare name no import binds"
+    c = app.call("context.references", name="cli")
+    rules = {(s.path, s.line): s.rule for s in c.data.sites if s.definition is None}
+    assert rules[("commands.py", 1)] == "import of another module's name"  # `from pkg import cli`: the module
+    assert rules[("commands.py", 4)] == "bare name no import binds"
+    s = app.call("context.references", name="str")
+    assert {(x.path, x.line): x.rule for x in s.data.sites}[("pkg/other.py", 9)] == "bare name outside its definition's scope"
