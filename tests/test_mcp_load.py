@@ -224,3 +224,16 @@ def test_a_reader_count_out_of_range_is_refused_before_serving(value, tmp_path):
     p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", f"--readers={value}"], cwd=ROOT,
                        env=cli_env(str(tmp_path)), capture_output=True, text=True, timeout=60)
     assert p.returncode in (1, 2) and "--readers" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_readers_default_to_one_a_core_for_many_sessions_and_none_for_stdio(monkeypatch):
+    import os
+
+    from context_tools.faces.readers import MAX_READERS, reader_count
+
+    monkeypatch.delenv("RENNET_MCP_READERS", raising=False)
+    assert reader_count(None, many_sessions=False) == 0
+    assert reader_count(None, many_sessions=True) == min(os.cpu_count() or 1, MAX_READERS) >= 1
+    assert reader_count(0, many_sessions=True) == 0 and reader_count(3) == 3
+    monkeypatch.setenv("RENNET_MCP_READERS", "1")
+    assert reader_count(None, many_sessions=True) == 1

@@ -327,8 +327,8 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
                            help="byte budget of the answer cache, k/M/G suffix accepted in powers of 1024 (default "
                                 "512M, $RENNET_CACHE_BYTES)")
             p.add_argument("--readers", metavar="N", type=int, default=None,
-                           help="answer read tools in N reader processes, so reads use every core (default 0, "
-                                "$RENNET_MCP_READERS; worth it when many sessions keep the server busy)")
+                           help="answer read tools in N reader processes, so reads use every core (default: one "
+                                "a core with --http, none on stdio; $RENNET_MCP_READERS)")
             p.add_argument("--root", metavar="DIR", action="append", default=None,
                            help="serve only repositories under DIR (repeatable; default: the current folder)")
             p.add_argument("--token-env", metavar="NAME", default=None,

@@ -243,7 +243,8 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             raise BadInput(f"--root {missing[0]}: not a folder")
         token = http_token(token_env) if bind is not None else None
         budget = cache_budget(cache_bytes)
-        count = 0 if worktree else reader_count(readers)  # a --worktree server's reads write: they stay here
+        # a --worktree server's reads write: they stay here
+        count = 0 if worktree else reader_count(readers, many_sessions=bind is not None)
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1

@@ -8,8 +8,9 @@ protocol, the write tools and every call of a `--worktree` server (those write w
 snapshots). A reader sends back the reply already encoded, so the server's process only
 decodes it once for `structuredContent` and passes the text on as it came.
 
-The pool is off unless asked for (`rennet mcp --readers N`; see `reader_count` for why). It
-starts on the first read call, in the background, so `initialize` and the first
+The HTTP face, which holds many sessions, has one reader a core by default; stdio, which
+serves one client, has none (`rennet mcp --readers N` either way; see `reader_count` for
+why). The pool starts on the first read call, in the background, so `initialize` and the first
 answers pay nothing for it: until a reader is up, read calls run in threads as before. The
 answer cache's byte budget is shared out, one part to the server's process and one to each
 reader. A reader exits when the server goes (its end of the pipe closes); one that dies is
@@ -30,19 +31,19 @@ if TYPE_CHECKING:
 MAX_READERS = 16
 
 
-def reader_count(explicit: int | None = None) -> int:
-    """`rennet mcp --readers N`, else `$RENNET_MCP_READERS`, else 0: no pool. Off by default: on
-    the 2-core host it was measured on, readers took about 40% of each call's CPU out of the
-    server's process but cost 12-17% more CPU per call in all and about 45 MB each, and no
-    gain in calls/s could be told from the shared host's noise (see the MCP results page in
-    benchmarks/results); they pay where the server's process is the bottleneck (many
-    sessions, clients on other cores)."""
+def reader_count(explicit: int | None = None, many_sessions: bool = False) -> int:
+    """`rennet mcp --readers N`, else `$RENNET_MCP_READERS`, else, for a face that holds many
+    sessions (HTTP), one a core, and none for stdio's one client. Readers move each read's
+    handler out of the server's process, so many sessions' reads use every core, at the
+    price of more CPU a call in all and a slower single session (the MCP results page in
+    benchmarks/results has the figures)."""
     from indexer.contract.errors import BadInput
 
     if explicit is not None:
         value, source = str(explicit), "--readers"
     else:
-        value, source = os.environ.get("RENNET_MCP_READERS", "0") or "0", "$RENNET_MCP_READERS"
+        default = str(min(os.cpu_count() or 1, MAX_READERS)) if many_sessions else "0"
+        value, source = os.environ.get("RENNET_MCP_READERS", default) or default, "$RENNET_MCP_READERS"
     if not value.isdigit() or int(value) > MAX_READERS:
         raise BadInput(f"{source} {value!r}: give a number of reader processes from 0 to {MAX_READERS}")
     return int(value)

@@ -54,7 +54,9 @@ class SymbolAnswer(Struct, omit_defaults=True):
     hierarchy: list[Relative] | None = None  # with `hierarchy`: the class's bases, then its known subclasses
 
 
-class Site(Struct):
+class Site(Struct, omit_defaults=True):
+    """`text` (the line, when asked) and `definition` (a resolved site's) are absent otherwise."""
+
     path: str
     line: int
     col: int
@@ -63,7 +65,7 @@ class Site(Struct):
     text: str | None = None
     rule: str = ""  # the binding that decided the resolution (`import`, `attribute of an untyped receiver`, ...)
     # the definition a resolved site reaches: its index in the answer's definitions (in their
-    # order, before any cap); None for a name match or text
+    # order, before any cap); absent for a name match or text
     definition: int | None = None
 
 
