@@ -422,8 +422,9 @@ def quarantine_home(home: str | os.PathLike[str], header: Header) -> Path:
 
 # --- import ----------------------------------------------------------------------------------
 
-@dataclass
-class ImportReport:
+class ImportReport(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What an import did; `pinned_*` and `store` are absent where they do not apply."""
+
     oid: str
     fingerprint: str
     extractor_version: str
@@ -432,11 +433,11 @@ class ImportReport:
     facts_total: int
     facts_new: int
     snapshot_new: bool
-    pinned_repo: str | None  # display path of the repository the snapshot was pinned for
-    pinned_rev: str | None
-    missing_objects: int = 0  # blobs the snapshot lists as missing (`missing_object`): a partial one
-    provenance: str = "signed"  # "signed" (HMAC checked), "rederived" (made again from the repository),
-    #                             "untrusted" (--trust-unsigned: loaded into a store of its own)
+    pinned_repo: str | None = None  # display path of the repository the snapshot was pinned for
+    pinned_rev: str | None = None
+    missing_objects: int  # blobs the snapshot lists as missing (`missing_object`): a partial one
+    provenance: str = ""  # "signed" (HMAC checked), "rederived" (made again from the repository),
+    #                       "untrusted" (--trust-unsigned: loaded into a store of its own); set once known
     store: str | None = None  # that store's folder, for an untrusted bundle
 
 
