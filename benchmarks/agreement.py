@@ -152,6 +152,10 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
         return "in_a_string"  # `awk 'function mark(p, s) {...}'`: another language's function, in a string
     if language in ("bash", "zsh") and kind == "alias" and f"{bare}=" not in line_text:
         return "alias_printed"  # `alias ll` prints an alias and defines none
+    if language in ("typescript", "javascript"):
+        why = _script_artefact(kind, bare, line_text)
+        if why:
+            return why
     if language in ("typescript", "javascript") and re.search(rf"[{{,]\s*{re.escape(bare)}\s*:", line_text) \
             and re.match(r"\s*(?:export\s+)?(?:const|let|var)\s*\{", line_text):
         return "destructured_key"  # `const { c: renamed } = x` binds `renamed`, not the key `c`
@@ -177,6 +181,27 @@ def artefact(language: str, kind: str, name: str, line_text: str, end: int | Non
                 not (not line_text.rstrip().endswith(";") and following.lstrip().startswith("{")):
             return "call_statement"  # (not a head whose return type is on the line before, nor a constructor,
             # nor a head whose body opens on the next line: a constructor whose class the parser lost)
+    return ""
+
+
+def _script_artefact(kind: str, bare: str, line_text: str) -> str:
+    """Tags ctags makes of JavaScript that name no definition written there: a class inferred
+    from an assignment to its prototype (`Foo.prototype.m = ...` where Foo is defined
+    elsewhere), `exports` of `module.exports = function ...`, the own name of a function
+    expression a variable holds (`var x = function y() {}` defines x), and a shorthand
+    property (`module.exports = { clean }` names clean, defined above)."""
+    name = re.escape(bare)
+    if kind == "class" and re.search(rf"\b{name}\.prototype\b", line_text) \
+            and not re.search(rf"\b(?:class|function)\s+{name}\b", line_text):
+        return "prototype_class"
+    if bare == "exports" and re.search(r"\bmodule\.exports\s*=", line_text):
+        return "module_exports"
+    held = re.search(rf"\b(?:var|let|const)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\s*\*?\s*{name}\b", line_text)
+    if kind == "function" and held is not None and held.group(1) != bare:
+        return "expression_name"
+    if kind in ("field", "property") and re.search(rf"[{{,]\s*{name}\s*[,}}]", line_text) \
+            and not re.search(rf"\b{name}\s*:", line_text):
+        return "shorthand_property"
     return ""
 
 

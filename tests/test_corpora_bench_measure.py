@@ -359,3 +359,27 @@ def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():
     assert "| function | 0 | 0 | 0 | - | 0 | 0 | - |" in lines
     assert any(line.endswith("by the rule that resolved them: `import` 1.") for line in lines)
     assert precision_table([{"label": "x"}]) == []  # no Python corpus measured: no table
+
+
+@pytest.mark.parametrize("language, kind, name, line, why", [
+    ("javascript", "class", "Foo", "Foo.prototype.m = function () {};", "prototype_class"),
+    ("javascript", "class", "Foo", "class Foo { m() { return Foo.prototype; } }", ""),
+    ("javascript", "function", "exports", "module.exports = function create() {", "module_exports"),
+    ("javascript", "function", "y", "var x = function y() {};", "expression_name"),
+    ("javascript", "function", "same", "const same = function same() {};", ""),
+    ("javascript", "field", "clean", "module.exports = { clean };", "shorthand_property"),
+    ("javascript", "field", "clean", "module.exports = { clean: run };", ""),
+    ("bash", "function", "mark", "function mark(pattern, string) { sub(pattern, s) }", "in_a_string"),
+])
+def test_agreement_sets_apart_ctags_artefacts_by_rule(language, kind, name, line, why):
+    from benchmarks.agreement import artefact
+
+    assert artefact(language, kind, name, line, None, quoted=why == "in_a_string") == why
+
+
+def test_shell_lines_inside_a_quoted_string_are_known():
+    from benchmarks.agreement import quoted_lines
+
+    lines = ["found=\"$(awk '", "function prefix(f) {", "}", "' \"$@\")\"", "f() { echo 'it''s'; }  # it's",
+             "g() { :; }"]
+    assert quoted_lines(lines) == [False, True, True, True, False, False]
