@@ -191,6 +191,7 @@ def _script_artefact(kind: str, bare: str, line_text: str) -> str:
     expression a variable holds (`var x = function y() {}` defines x), and a shorthand
     property (`module.exports = { clean }` names clean, defined above)."""
     name = re.escape(bare)
+    line_text = line_text.split("//", 1)[0]  # a trailing comment is no code (roughly: not a URL's)
     if kind == "class" and re.search(rf"\b{name}\.prototype\b", line_text) \
             and not re.search(rf"\b(?:class|function)\s+{name}\b", line_text):
         return "prototype_class"

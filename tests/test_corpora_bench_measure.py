@@ -363,6 +363,7 @@ def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():
 
 @pytest.mark.parametrize("language, kind, name, line, why", [
     ("javascript", "class", "Foo", "Foo.prototype.m = function () {};", "prototype_class"),
+    ("javascript", "class", "Foo", "Foo.prototype.m = function () {};  // function Foo.m", "prototype_class"),
     ("javascript", "class", "Foo", "class Foo { m() { return Foo.prototype; } }", ""),
     ("javascript", "function", "exports", "module.exports = function create() {", "module_exports"),
     ("javascript", "function", "y", "var x = function y() {};", "expression_name"),
