@@ -17,6 +17,7 @@ argument with `parse_size` too (a bad one is a usage error there).
 
 from __future__ import annotations
 
+import os
 import re
 
 from indexer.contract.errors import BadInput
@@ -44,6 +45,16 @@ def parse_size(value: object, *, what: str, low: int = 0, high: int) -> int:
     if not low <= size <= high:
         raise BadInput(f"{_named(what, value)} is {size} bytes: give {show(low)} to {show(high)}")
     return size
+
+
+def configured_size(explicit: int | str | None, *, option: str, variable: str, default: int, low: int,
+                    high: int) -> int:
+    """A server setting that is a size: its option's value, else its environment variable's, else
+    `default`; a bad one is `bad_input` naming where it came from."""
+    if explicit is not None:
+        return parse_size(explicit, what=option, low=low, high=high)
+    value = os.environ.get(variable, "")
+    return parse_size(value, what=f"${variable}", low=low, high=high) if value else default
 
 
 def _named(what: str, value: object) -> str:

@@ -49,15 +49,10 @@ def configured_ceiling(explicit: int | str | None = None) -> int:
     """`--ceiling`, else `$RENNET_CEILING`, else 8k: a size (`context_tools.faces.sizes`, so
     `16k` is 16384 bytes) from MIN_CEILING to MAX_CEILING; any other is bad_input: a server
     never runs under a ceiling other than the one asked for."""
-    from context_tools.faces.sizes import parse_size
+    from context_tools.faces.sizes import configured_size
 
-    if explicit is not None:
-        value, source = explicit, "--ceiling"
-    else:
-        value, source = os.environ.get("RENNET_CEILING", ""), "$RENNET_CEILING"
-        if not value:
-            return DEFAULT_CEILING
-    return parse_size(value, what=source, low=MIN_CEILING, high=MAX_CEILING)
+    return configured_size(explicit, option="--ceiling", variable="RENNET_CEILING", default=DEFAULT_CEILING,
+                           low=MIN_CEILING, high=MAX_CEILING)
 
 
 def spill_dir(home: Path) -> Path:
