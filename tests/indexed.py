@@ -92,3 +92,39 @@ def sites(asked: Asked, name: str, **more) -> list[tuple[str, int, str]]:
     """(path, line, resolution) of each reference site `context.references` finds of `name`."""
     result = Asked(*asked).call("context.references", name=name, **more)
     return [(s.path, s.line, s.resolution) for s in result.data.sites]
+
+
+class NotedSites:
+    """An annotated site fixture (tests/fixtures/sites/<fixture>, a `site:` comment beside each
+    line saying which sites it holds) and its index, made when first asked: what a site test
+    module starts from. `app()` is the module's fixture of the client, `each_site_test()` the
+    test that each noted name's sites are exactly where the comments say."""
+
+    def __init__(self, fixture: str, prefix: str, message: str) -> None:
+        from tests.annotated import FIXTURES, load, noted_sites
+
+        self.case = load(FIXTURES / "sites" / fixture, keys=("site:",))
+        self.repo = Indexed(self.case.files, prefix, message=message)
+        self.noted = noted_sites(self.case)
+
+    def app(self) -> Any:
+        import pytest
+
+        repo = self.repo
+
+        @pytest.fixture(scope="module")
+        def app() -> Asked:
+            return repo.asked()
+
+        return app
+
+    def each_site_test(self) -> Any:
+        import pytest
+
+        noted = self.noted
+
+        @pytest.mark.parametrize("name", sorted(noted))
+        def test_each_site_is_where_its_comment_says(app: Asked, name: str) -> None:
+            assert sorted(sites(app, name)) == noted[name]
+
+        return test_each_site_is_where_its_comment_says

@@ -12,21 +12,11 @@ from __future__ import annotations
 import pytest
 
 from indexer.extract.blob import extract_blob
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, definitions, sites
+from tests.indexed import NotedSites, definitions, sites
 
-CASE = load(FIXTURES / "sites" / "commonjs_defaults.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-cjs-defaults-", message="commonjs defaults")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
-
-
-@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
-def test_each_site_is_where_its_comment_says(app, name):
-    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+SITES = NotedSites("commonjs_defaults.txt", "rennet-ctx-cjs-defaults-", "commonjs defaults")
+app = SITES.app()
+test_each_site_is_where_its_comment_says = SITES.each_site_test()
 
 
 def test_a_name_qualified_through_a_commonjs_re_export(app):

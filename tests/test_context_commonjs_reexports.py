@@ -10,21 +10,11 @@ from __future__ import annotations
 import pytest
 
 from indexer.extract.blob import extract_blob
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, sites
+from tests.indexed import NotedSites, sites
 
-CASE = load(FIXTURES / "sites" / "commonjs_reexports.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-cjs-reexports-", message="commonjs re-exports")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
-
-
-@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
-def test_each_site_is_where_its_comment_says(app, name):
-    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+SITES = NotedSites("commonjs_reexports.txt", "rennet-ctx-cjs-reexports-", "commonjs re-exports")
+app = SITES.app()
+test_each_site_is_where_its_comment_says = SITES.each_site_test()
 
 
 def test_a_name_no_test_uses_has_no_site_there(app):

@@ -15,21 +15,11 @@ from __future__ import annotations
 import pytest
 
 from indexer.extract.blob import extract_blob
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, sites
+from tests.indexed import NotedSites, sites
 
-CASE = load(FIXTURES / "sites" / "js_default_exports.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-default-exports-", message="default exports")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
-
-
-@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
-def test_each_site_is_where_its_comment_says(app, name):
-    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+SITES = NotedSites("js_default_exports.txt", "rennet-ctx-default-exports-", "default exports")
+app = SITES.app()
+test_each_site_is_where_its_comment_says = SITES.each_site_test()
 
 
 def test_an_anonymous_default_export_aliases_nothing(app):

@@ -13,21 +13,11 @@ from __future__ import annotations
 import pytest
 
 from indexer.extract.blob import extract_blob
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, definitions, sites
+from tests.indexed import NotedSites, definitions
 
-CASE = load(FIXTURES / "sites" / "js_export_forms.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-js-export-forms-", message="js export forms")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
-
-
-@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
-def test_each_site_is_where_its_comment_says(app, name):
-    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+SITES = NotedSites("js_export_forms.txt", "rennet-ctx-js-export-forms-", "js export forms")
+app = SITES.app()
+test_each_site_is_where_its_comment_says = SITES.each_site_test()
 
 
 def test_a_name_qualified_through_a_default_export_re_exported_under_a_name(app):

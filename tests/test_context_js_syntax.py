@@ -10,21 +10,11 @@ from __future__ import annotations
 import pytest
 
 from indexer.lang.bindings import of_language
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, sites
+from tests.indexed import NotedSites, sites
 
-CASE = load(FIXTURES / "sites" / "js_syntax.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-js-syntax-", message="js syntax")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
-
-
-@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
-def test_each_site_is_where_its_comment_says(app, name):
-    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+SITES = NotedSites("js_syntax.txt", "rennet-ctx-js-syntax-", "js syntax")
+app = SITES.app()
+test_each_site_is_where_its_comment_says = SITES.each_site_test()
 
 
 def test_each_site_says_which_binding_decided_it(app):

@@ -9,21 +9,11 @@ from __future__ import annotations
 import pytest
 
 from indexer.lang.bindings import of_language
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, sites
+from tests.indexed import NotedSites
 
-CASE = load(FIXTURES / "sites" / "python_syntax.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-python-syntax-", message="python syntax")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
-
-
-@pytest.mark.parametrize("name", sorted(noted_sites(CASE)))
-def test_each_site_is_where_its_comment_says(app, name):
-    assert sorted(sites(app, name)) == noted_sites(CASE)[name]
+SITES = NotedSites("python_syntax.txt", "rennet-ctx-python-syntax-", "python syntax")
+app = SITES.app()
+test_each_site_is_where_its_comment_says = SITES.each_site_test()
 
 
 def test_each_site_says_which_binding_decided_it(app):

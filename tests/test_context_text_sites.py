@@ -4,18 +4,10 @@ Exact sites, from a real index of tests/fixtures/sites/text_apart.txt."""
 
 from __future__ import annotations
 
-import pytest
+from tests.indexed import NotedSites, sites
 
-from tests.annotated import FIXTURES, load, noted_sites
-from tests.indexed import Asked, Indexed, sites
-
-CASE = load(FIXTURES / "sites" / "text_apart.txt", keys=("site:",))
-REPO = Indexed(CASE.files, "rennet-ctx-text-apart-", message="text apart")
-
-
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
+SITES = NotedSites("text_apart.txt", "rennet-ctx-text-apart-", "text apart")
+app = SITES.app()
 
 
 TEXT = [(".editorconfig", 1, "text"), (".gitignore", 1, "text"), ("CHANGES.md", 1, "text"),
@@ -24,7 +16,7 @@ TEXT = [(".editorconfig", 1, "text"), (".gitignore", 1, "text"), ("CHANGES.md", 
 
 
 def test_each_site_is_where_its_comment_says(app):
-    assert sorted(sites(app, "render")) == sorted(noted_sites(CASE)["render"] + TEXT)
+    assert sorted(sites(app, "render")) == sorted(SITES.noted["render"] + TEXT)
 
 
 def test_text_sites_come_after_every_code_site_and_are_counted_apart(app):
