@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import time
 
 import msgspec
 import pytest
@@ -159,16 +158,14 @@ def test_token_is_read_at_call_time_and_missing_env_var_is_missing_config(tmp_pa
 def test_slow_server_past_the_timeout_is_a_timeout_fact(tmp_path, jira, store):
     jira.behaviours["PROJ-1"] = "slow"
     jira.behaviours["PROJ-2"] = STORY
-    jira.slow_seconds = 4.0
     make_change(tmp_path / "r", ["PROJ-1 and PROJ-2"])
-    started = time.monotonic()
     d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, timeout_seconds=0.5))
-    elapsed = time.monotonic() - started
     facts = facts_by_ref(d)
     assert facts["PROJ-1"].code == "timeout"
     # a tracker that timed out is not asked again in the same retrieval
     assert facts["PROJ-2"].code == "timeout" and jira.hits_for("PROJ-2") == 0
-    assert elapsed < 3.0
+    # the dossier was built while the server still held its answer: the client did not wait for it
+    assert jira.hits_for("PROJ-1") >= 1 and jira.slow_answered == 0
 
 
 def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):
@@ -297,13 +294,14 @@ def test_gh_failures_are_typed_facts_without_gh_stderr(tmp_path, store, monkeypa
 
 
 def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
-    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "slow"}, GH_TOKEN)
-    monkeypatch.setenv("FAKE_GH_SLOW", "5")
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "slow"}, GH_TOKEN)
+    answered = tmp_path / "gh-answered"
+    monkeypatch.setenv("FAKE_GH_ANSWERED", str(answered))
     make_change(tmp_path / "r", ["#1"])
-    started = time.monotonic()
     d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 0.7})
     assert facts_by_ref(d)["#1"].code == "timeout"
-    assert time.monotonic() - started < 4
+    # gh was asked and stopped before it could answer
+    assert gh_calls(log) and not answered.exists()
 
 
 def test_missing_gh_is_a_fact(tmp_path, store, monkeypatch):

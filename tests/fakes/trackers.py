@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -30,7 +29,11 @@ class Hit:
 class FakeServer:
     token: str
     behaviours: dict[str, Any] = field(default_factory=dict)
-    slow_seconds: float = 3.0
+    # a slow answer waits this long, or until stop(): a client that honours its timeout has
+    # given up long before, which `slow_answered` lets a test check without a clock
+    slow_seconds: float = 60.0
+    slow_answered: int = 0
+    released: threading.Event = field(default_factory=threading.Event)
     hits: list[Hit] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
     auth_scheme: str = "Bearer"
@@ -70,6 +73,7 @@ class FakeServer:
         return self
 
     def stop(self) -> None:
+        self.released.set()
         if self.server is not None:
             self.server.shutdown()
             self.server.server_close()
@@ -111,7 +115,8 @@ class FakeServer:
         if behaviour == "html":
             return self.send_raw(req, 200, b"<html>login page</html>", "text/html")
         if behaviour == "slow":
-            time.sleep(self.slow_seconds)
+            self.released.wait(self.slow_seconds)
+            self.slow_answered += 1
             return self.send(req, 200, self.ok_body(key, {"title": "late", "body": ""}))
         if behaviour == "truncated":
             req.send_response(200)
