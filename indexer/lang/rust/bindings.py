@@ -115,7 +115,10 @@ class RustCrates:
         code writes it (`crate_roots`): `demo` is the crate root (src/lib.rs, or src/main.rs
         for the package's binary), `demo::net` its child module, walked as `use` resolution
         walks it (rust.resolve.ModuleTree: a `#[path]` file, else src/net.rs or src/net/mod.rs,
-        through inline modules that declare file modules). `crate` is every crate's root.
+        through inline modules that declare file modules), and on through a module's `extern
+        crate` aliases as `use` resolution follows them (`facade::inner` is the root of
+        facade_inner after facade's `pub extern crate facade_inner as inner;`). `crate` is
+        every crate's root.
         Empty when no crate is so named, or the query is not written with `::`."""
         roots = self.crate_roots(module[0]) if self._wanted else []
         if not roots:
@@ -126,8 +129,9 @@ class RustCrates:
         found = []
         for root in roots:
             at, taken = tree.walk(Module(root, parent(root)), module[1:])  # a root's children are beside it
-            if taken == len(module) - 1 and not at.inline:
-                found.append(at.file)
+            for end, left in tree.through_externs(at, module[1 + taken:], self.crate_roots):
+                if not left and not end.inline:
+                    found.append(end.file)
         return sorted(set(found))
 
     def module_tree(self) -> ModuleTree:
