@@ -12,10 +12,10 @@ inside its own: `CrateView`). A qualified name may start at a crate's name (`dem
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from indexer.contract.decode import Undecodable, decode_toml
-from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax
+from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax, every_name
 from indexer.lang.rust.visibility import CrateView, head_of
 from indexer.lang.site_lines import c_like
 from indexer.resolve.tree import join, parent
@@ -37,6 +37,17 @@ class RustBindings(Bindings):
         from indexer.lang.rust.resolve import use_bindings  # the resolver's reading, loaded only when asked
 
         return use_bindings(spec.spec, spec.names, spec.aliases)
+
+    def star_passes(self, snap: Snapshot, spec: ImportSpec, target: str) -> Callable[[str], bool]:
+        """A glob of a module passes on every name; one of an enum the file at `target` defines
+        (`use crate::kind::Kind::*;`) its variants alone (`rust.globs`)."""
+        if spec.kind != "rust_use":
+            return every_name
+        from indexer.lang.rust.globs import glob_paths, globbed_names
+
+        facts = snap.core_facts(target) if glob_paths(spec) else None
+        names = globbed_names(spec, facts.symbols) if facts is not None else None
+        return every_name if names is None else names.__contains__
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return "rust:pub" if signature.lstrip().startswith("pub") else None
