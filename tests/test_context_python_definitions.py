@@ -7,6 +7,8 @@ definition each site on it reaches."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 
 from tests.annotated import FIXTURES, load, noted_reaches
@@ -76,3 +78,45 @@ def test_the_rule_of_each_site_that_binds_nothing(app):
     assert rules[("commands.py", 4)] == "bare name no import binds"
     s = app.call("context.references", name="str")
     assert {(x.path, x.line): x.rule for x in s.data.sites}[("pkg/other.py", 9)] == "bare name outside its definition's scope"
+
+
+def _snapshot_sites(name: str, keep: Callable[[list], list] = lambda defs: defs):
+    """(definitions, sites) of `name` as `sites_of` resolves them against `keep(definitions)`,
+    and how many times each file's bytes were read on the way."""
+    from collections import Counter
+
+    from context_tools.faces.packs.context import ReferencesInput
+    from context_tools.query.symbols.lookup import find_exact
+    from context_tools.query.symbols.sites import sites_of
+    from indexer.api import open_store, snapshot
+
+    repo, store_path = REPO.paths
+    with open_store(store_path) as store:
+        snap = snapshot(repo, "main", store=store)
+        reads: Counter[str] = Counter()
+        read = snap.blob_bytes
+
+        def counted(path: str) -> bytes:
+            reads[path] += 1
+            return read(path)
+
+        snap.blob_bytes = counted  # type: ignore[method-assign]
+        defs = keep(find_exact(snap, name))
+        sites, _ = sites_of(snap, ReferencesInput(name=name), defs)
+    return defs, sites, reads
+
+
+def test_each_definitions_pass_reads_each_file_once_for_all():
+    defs, sites, reads = _snapshot_sites("get")
+    assert len(defs) > 2 and sites
+    assert max(reads.values()) == 1, reads
+
+
+def test_a_site_attributed_to_a_definition_is_one_it_reaches_alone():
+    defs, sites, _ = _snapshot_sites("get")
+    owned = {(s.path, s.line, s.col): s.definition for s in sites if s.definition is not None}
+    assert sorted(set(owned.values())) == list(range(len(defs)))
+    for i, d in enumerate(defs):
+        _, alone, _ = _snapshot_sites("get", lambda found: [f for f in found if f[0] == d[0] and f[1].line == d[1].line])
+        reached = {(s.path, s.line, s.col) for s in alone if s.definition is not None}
+        assert {key for key, owner in owned.items() if owner == i} <= reached, d[1].qualified

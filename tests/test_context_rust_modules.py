@@ -160,6 +160,38 @@ def test_a_private_use_of_another_crate_re_exports_nothing():
     assert definitions(asked, "a::Thing") == [("crates/a/src/thing.rs", "Thing", 1, "qualified")]
 
 
+# A workspace whose crate facade re-exports crate facade_inner under an alias
+EXTERN = {
+    "Cargo.toml": '[workspace]\nmembers = ["facade", "facade_inner", "app"]\n',
+    "facade_inner/Cargo.toml": '[package]\nname = "facade_inner"\nversion = "0.1.0"\nedition = "2021"\n',
+    "facade_inner/src/lib.rs": "pub mod build;\npub use build::Builder;\npub struct Thing;\n",
+    "facade_inner/src/build.rs": "pub struct Builder;\n",
+    "facade/Cargo.toml": '[package]\nname = "facade"\nversion = "0.1.0"\nedition = "2021"\n',
+    "facade/src/lib.rs": "pub extern crate facade_inner as inner;\n",
+    "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n',
+    "app/src/main.rs": "use facade::inner::Thing;\n\nfn main() { let _t: facade::inner::Thing = Thing; }\n",
+}
+
+
+EXTERN_REPO = Indexed(EXTERN, "rennet-ctx-rust-extern-", message="rust extern crate alias")
+
+
+def test_a_qualified_name_through_an_extern_crate_alias():
+    asked = EXTERN_REPO.asked()
+    thing = [("facade_inner/src/lib.rs", "Thing", 3, "qualified")]
+    for name in ("facade::inner::Thing", "facade_inner::Thing", "crate::inner::Thing"):
+        assert definitions(asked, name) == thing, name
+    # on through a module of the aliased crate, and through its `pub use`
+    builder = [("facade_inner/src/build.rs", "Builder", 1, "qualified")]
+    for name in ("facade::inner::build::Builder", "facade::inner::Builder"):
+        assert definitions(asked, name) == builder, name
+    # the alias is facade's: no crate and no module of facade_inner is called `inner`
+    assert definitions(asked, "facade_inner::inner::Thing") == [] and definitions(asked, "facade::Thing") == []
+    assert definitions(asked, "facade::inner::Missing") == []
+    assert sites(asked, "facade::inner::Thing") == [("app/src/main.rs", 1, "import"), ("app/src/main.rs", 3, "import"),
+                                                   ("app/src/main.rs", 3, "import")]
+
+
 def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_path):
     """user.rs does not change, the `#[path]` that places `crate::net` does (and, next, a
     `mod` of main.rs that makes src/extra.rs the binary's): a re-index must resolve user.rs

@@ -61,6 +61,53 @@ def test_header_h_is_c_unless_cpp_constructs():
     assert detect_language("inc/x.h", b"enum color { RED };\nstruct enum_class { int typename_len; };\n") == "c"
 
 
+# a licence of more than the eight KiB a header's code is read over, naming C++ words itself
+_LICENCE = b"/*" + b" * Permission is granted to use std::vector, class templates <T> and the rest.\n" * 120 + b" */\n"
+_LINE_LICENCE = b"// Copyright the authors; namespace { } and public: are words here.\n" * 150
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    (_LICENCE + b"#pragma once\nclass Window {\npublic:\n  int x;\n};\n", "cpp"),
+    (_LINE_LICENCE + b"\n\n" + _LICENCE + b"namespace gfx {\n}\n", "cpp"),
+    (_LICENCE + b"#ifndef X_H\n#define X_H\nstruct point { int x; };\nint f(void);\n#endif\n", "c"),
+    (_LINE_LICENCE + b"enum color { RED };\n", "c"),
+])
+def test_a_header_is_judged_by_its_code_past_its_leading_comments(head, expected):
+    assert len(head) > 8192
+    assert detect_language("inc/x.h", head) == expected
+
+
+def test_leading_comments_are_skipped_up_to_a_bound():
+    from indexer.lang.c.header import HEAD_BYTES
+
+    endless = b"/*" + b"x" * HEAD_BYTES + b"*/\nclass Window {\npublic:\n};\n"
+    assert detect_language("inc/x.h", endless) == "c"  # its code is past what is read
+
+
+@pytest.mark.parametrize(("head", "expected"), [
+    # ncurses' cursesw.h: the C library included inside `extern "C"`, no `#ifdef __cplusplus`
+    (b'#ifndef W_H\n#define W_H\nextern "C" {\n#  include <curses.h>\n}\n#endif\n', "cpp"),
+    (b'extern "C" int f(void);\n', "cpp"),
+    (b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n', "c"),
+    (b'#if defined(HAVE_X) && defined(__cplusplus)\n/* C++ */\nextern "C" {\n#endif\n', "c"),
+    (b'#ifndef __cplusplus\n#define EXTERN_C\n#else\nextern "C" {\n#endif\n', "c"),
+    (b'#ifdef A\n#elif defined(__cplusplus)\nextern "C" {\n#endif\n', "c"),
+    (b'#ifdef __cplusplus\n#endif\nextern "C" {\n', "cpp"),  # the group ended before it
+    (b'#define BEGIN_C extern "C" {\n', "c"),  # a macro's body
+    (b'#define BEGIN_C \\\n  extern "C" {\n', "c"),
+    (b'/* wrap in extern "C" for C++ */\nint f(void);\n', "c"),
+])
+def test_an_extern_c_no_cplusplus_condition_guards_is_cpp(head, expected):
+    assert detect_language("inc/x.h", head) == expected
+
+
+def test_an_index_reads_a_header_past_a_long_licence(indexed_files):
+    asked = indexed_files({"inc/window.h": (_LICENCE + b"class Window {\npublic:\n  int x;\n};\n").decode(),
+                           "inc/point.h": (_LICENCE + b"struct point { int x; };\n").decode()})
+    languages = {p: asked.call("context.file", path=p).data.meta.language for p in ("inc/window.h", "inc/point.h")}
+    assert languages == {"inc/window.h": "cpp", "inc/point.h": "c"}
+
+
 def test_binary():
     assert detect_language("img/logo.png", b"") == "binary"
     assert detect_language("data.bin", b"abc") == "binary"

@@ -8,9 +8,10 @@ tokenizer.
 Rules, in order:
 1. NUL in `head` (and no UTF-16/32 byte-order mark) or a well-known binary extension -> "binary".
 2. An exact file name (`Makefile`, `Dockerfile`, `Gemfile`, ...).
-3. The extension, case-insensitive. `.h` is C unless the head shows a C++ construct
-   (`class X {`, `namespace`, `template <`, `public:`, `std::`, `#include <iostream>`-style
-   headers without `.h`), then "cpp".
+3. The extension, case-insensitive. `.h` is C unless its code, past the leading comments,
+   shows a C++ construct (`class X {`, `namespace`, `template
+   <`, `public:`, `std::`, `#include <iostream>`-style headers without `.h`, an `extern "C"`
+   no `#ifdef __cplusplus` guards: indexer/lang/c/header.py), then "cpp".
 4. A shebang (`#!/usr/bin/env python3`, `#!/bin/bash`, `#!/usr/bin/env -S node --flag`)
    when the extension did not name a language.
 5. An Emacs or Vim mode line in the first two lines (`-*- C++ -*-`, `-*- mode: python -*-`,
@@ -23,6 +24,7 @@ from __future__ import annotations
 import importlib
 import re
 
+from indexer.lang.c.header import HEAD_BYTES, header_language
 from indexer.lang.content import is_binary
 from indexer.lang.language import Language
 
@@ -119,15 +121,6 @@ for _language in LANGUAGES.values():
     _INTERPRETERS.update(dict.fromkeys(_language.interpreters, _language.name))
 
 _VERSION_SUFFIX = re.compile(r"[\d.]+$")
-_CPP_HEAD = re.compile(
-    rb"^\s*(?:class\s+\w+[^;\n]*\{|namespace\s*\w*\s*\{|template\s*<|(?:public|private|protected)\s*:)"
-    rb"|std::|^\s*#\s*include\s*<(?:iostream|string|vector|memory|map|algorithm|utility|cstdint|cstddef)>"
-    rb"|\bextern\s+\"C\+\+\"|^\s*enum\s+(?:class|struct)\b|\b(?:constexpr|noexcept)\b"
-    rb"|^\s*using\s+namespace\b",
-    re.MULTILINE,
-)
-
-
 def _shebang_language(head: bytes) -> str:
     if not head.startswith(b"#!"):
         return ""
@@ -189,12 +182,14 @@ def name_language(path: str) -> str:
 
 
 def detect_language(path: str, head: bytes) -> str:
-    """Language name of the blob at `path` whose first bytes are `head` (8 KiB is plenty)."""
+    """Language name of the blob at `path` whose first bytes are `head` (`HEAD_BYTES` of it
+    are read at most: a `.h` header's leading comments are skipped, rule 3)."""
+    head = head[:HEAD_BYTES]
     if is_binary(head):
         return "binary"
     found = name_language(path)
     if found == CONTENT_H:
-        return "cpp" if _CPP_HEAD.search(head[:8192]) else "c"
+        return header_language(head)
     if found == CONTENT:
         return _shebang_language(head) or _mode_line_language(head) or "text"
     return found

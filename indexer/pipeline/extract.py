@@ -75,12 +75,12 @@ def extract_job(job: BlobJob, repo: pygit2.Repository | None = None) -> StoredFa
 def extract_facts(job: BlobJob, repo: pygit2.Repository | None = None) -> BlobFacts:
     """One blob's facts, as `extract_job` stores them."""
     from indexer.extract.blob import extract_blob
-    from indexer.lang.registry import CONTENT_DECIDES, detect_language
+    from indexer.lang.registry import CONTENT_DECIDES, HEAD_BYTES, detect_language
     source = repo if repo is not None else _worker_repo
     if source is None:
         raise RennetError(f"no repository to read {job.path} from", code="internal_error")
     data = gitread.read_blob(source, job.blob)
-    language = detect_language(job.path, data[:8192]) if job.language in CONTENT_DECIDES else job.language
+    language = detect_language(job.path, data[:HEAD_BYTES]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
     facts.size = len(data)
     return facts

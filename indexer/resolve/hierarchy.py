@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Mapping
 
 from msgspec import Struct
 
-from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, UnresolvedImport
+from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.resolve.scoped_bases import LANGUAGES as SCOPED
 from indexer.resolve.scoped_bases import ClassIndex, resolve_scoped
 from indexer.store.facts_table import Summary, summaries_of
@@ -49,6 +49,8 @@ _KINDS = frozenset({"python", "js"})  # the import kinds a base is bound by
 
 # (file, top-level name) -> does the file define it?
 Defines = Callable[[str, str], bool]
+# a file -> its symbols (a Rust glob `use` of an enum brings in its variants alone)
+SymbolsOf = Callable[[str], list[Symbol]]
 # a file -> the other files of its package (Go: its folder's files of the same package clause)
 PackageOf = Callable[[str], tuple[str, ...]]
 # a file -> its package clause (Go), "" for none
@@ -61,6 +63,10 @@ def _no_package(path: str) -> tuple[str, ...]:
 
 def _no_name(path: str) -> str:
     return ""
+
+
+def _no_symbols(path: str) -> list[Symbol]:
+    return []
 
 
 def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[Inherits]:
@@ -80,14 +86,20 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
         if u.path in wanted:
             unresolved.setdefault(u.path, []).append(u)
     top: dict[str, frozenset[str]] = {}
+    listed: dict[str, list[Symbol]] = {}
+
+    def symbols(path: str) -> list[Symbol]:
+        found = listed.get(path)
+        if found is None:
+            s = summary(path)
+            # full facts loaded for assembly hold their symbols as JSON too: `symbol_list` reads either
+            found = listed[path] = s.symbol_list() if s is not None else []
+        return found
 
     def defines(path: str, name: str) -> bool:
         names = top.get(path)
         if names is None:
-            s = summary(path)
-            # full facts loaded for assembly hold their symbols as JSON too: `symbol_list` reads either
-            listed = s.symbol_list() if s is not None else []
-            names = top[path] = frozenset(x.name for x in listed if not x.container)
+            names = top[path] = frozenset(x.name for x in symbols(path) if not x.container)
         return name in names
 
     scoped = any((s := summary(p)) is not None and s.language in SCOPED for p in declaring)
@@ -110,7 +122,7 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
     for path in declaring:
         full = facts[path]
         out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []),
-                             defines, index, package, package_name)
+                             defines, index, package, package_name, symbols)
     return out
 
 
@@ -155,18 +167,20 @@ class _Classes:
 
 def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
                   unresolved: list[UnresolvedImport], defines: Defines, index: ClassIndex | None = None,
-                  package: PackageOf = _no_package, package_name: PackageName = _no_name) -> list[Inherits]:
+                  package: PackageOf = _no_package, package_name: PackageName = _no_name,
+                  symbols: SymbolsOf = _no_symbols) -> list[Inherits]:
     """The `inherits` edges of one file's classes, in declaration order; `edges` and
     `unresolved` are the file's own imports' (any others are ignored). A language whose names
     resolve through its scopes (indexer/resolve/scoped_bases.py) asks `index` of the map's
-    classes; `package` and `package_name` say what a Go file's package is."""
+    classes; `package` and `package_name` say what a Go file's package is, `symbols` what a Rust
+    file a glob `use` reaches defines."""
     if language in SCOPED:
         return [Inherits(path, b.cls, b.base, b.line, status, target, qualified, b.relation) for b, (status, target, qualified)
                 in resolve_scoped(path, language, bases, imports, edges, unresolved, index)] if index is not None else []
     if language == "rust":
         from indexer.lang.rust.bases import resolve_base as rust_base
 
-        return [Inherits(path, b.cls, b.base, b.line, *rust_base(path, b.base, imports, edges, unresolved, defines))
+        return [Inherits(path, b.cls, b.base, b.line, *rust_base(path, b.base, imports, edges, unresolved, defines, symbols))
                 for b in bases]
     if language == "go":
         from indexer.lang.go.bases import resolve_base as go_base

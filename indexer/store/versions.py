@@ -41,7 +41,8 @@ PLAIN_VERSION = "1"
 # 56: split from the one extractor version (55); the snapshot version names every facts version
 # 57: the classes' `inherits` edges in the canonical serialization (indexer/resolve/hierarchy.py)
 # 58: files that define nothing rank below every file that defines something (indexer/rank/boilerplate.py)
-ASSEMBLY_VERSION = "58"
+# 59: a Rust glob of an enum (`use a::Kind::*;`) resolves no trait base (indexer/lang/rust/globs.py)
+ASSEMBLY_VERSION = "59"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -90,8 +90,12 @@ class Hierarchy:
             found = self._edges[path] = resolve_bases(
                 path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
                 self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None,
-                self._classes, self.package, self.package_name) if bases else []
+                self._classes, self.package, self.package_name, self._symbols) if bases else []
         return found
+
+    def _symbols(self, path: str) -> list[Symbol]:
+        facts = self.snap.core_facts(path)
+        return facts.symbols if facts is not None else []
 
     def package_name(self, path: str) -> str:
         facts = self.snap.core_facts(path)

@@ -21,6 +21,7 @@ from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
+    from indexer.lang.bindings_base import SiteSyntax
     from indexer.model import ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
@@ -57,11 +58,12 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     importing both modules' `get` by `*`) goes to the first by resolution, then in `defs`'
     order; a definition's own site is always its own."""
     vias = via if via is not None else [[] for _ in defs]
+    reading = _Reading(snap, name_parts(input.name)[-1])
     if len(defs) <= 1:
         found = [(s, 0 if defs and s.resolution in _BOUND else None)
-                 for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [])]
+                 for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [], reading)]
     else:
-        found = _attributed(snap, input, defs, imported_from_members, vias)
+        found = _attributed(snap, input, defs, imported_from_members, vias, reading)
     counts = dict.fromkeys(RESOLUTIONS, 0)
     sites = []
     for site, owner in found:
@@ -79,7 +81,7 @@ def site_order(s: Site) -> tuple[bool, int, int, str, int, int]:
 
 
 def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
-                vias: list[list[tuple[str, str]]]) -> list[tuple[Site, int | None]]:
+                vias: list[list[tuple[str, str]]], reading: _Reading) -> list[tuple[Site, int | None]]:
     """Each definition's sites resolved on its own, each site kept once: under the definition
     whose own site it is, else the first that resolves it (by resolution, then `defs`' order),
     else unattributed."""
@@ -92,7 +94,7 @@ def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from
     best: dict[tuple[str, int, int], tuple[Site, int | None]] = {}
     for i in alone:
         group = [defs[i]] + [d for d in with_them if d is not defs[i] and _import_bound(snap, [defs[i], d])]
-        for site in _sites_one(snap, input, group, imported_from_members, vias[i] if i < len(vias) else []):
+        for site in _sites_one(snap, input, group, imported_from_members, vias[i] if i < len(vias) else [], reading):
             key = (site.path, site.line, site.col)
             owner = i if site.resolution in _BOUND else None
             if site.role == "definition" and (site.path, site.line) in own:
@@ -110,7 +112,7 @@ def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from
 
 
 def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
-               via: list[tuple[str, str]]) -> list[Site]:
+               via: list[tuple[str, str]], reading: _Reading) -> list[Site]:
     """The sites of the name resolved against `defs` taken together, every resolution kept."""
     parts = name_parts(input.name)
     simple = parts[-1]
@@ -204,9 +206,9 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members, reading)
     sites: list[Site] = []
-    for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
+    for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in reading.occurrences()
                                         ] + aliased + spelled:
         if occ.role == "local":  # a parameter or local variable (or a use of one): no site of a definition
             continue
@@ -255,8 +257,9 @@ class _BySyntax:
     bare name no site of a method (a method is reached through its class or an instance)."""
 
     def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
-                 crossing: set[str] | frozenset[str] = frozenset()) -> None:
+                 crossing: set[str] | frozenset[str], reading: _Reading) -> None:
         self.snap = snap
+        self.reading = reading
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
@@ -272,12 +275,12 @@ class _BySyntax:
         self.owners = classes | {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.container}
         self.defs = defs
         self.def_sites = {(p, s.line) for p, s, _ in defs}
-        self.lines: dict[str, list[bytes]] = {}
+        self.lines = reading.lines
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.bare: dict[str, bool] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self.factories: dict[str, bool] = {}
-        self.enclosing: dict[str, list[Symbol]] = {}
+        self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
 
@@ -285,20 +288,20 @@ class _BySyntax:
         """Does the class hierarchy decide the file's sites of the members asked, also where
         the file neither defines nor imports them (`this.handle()` in a subclass of a
         subclass)? In Java, C#, PHP, Ruby and C++."""
-        return self.members.methods_only and _rules_of(self.snap, path).language in MEMBER_LANGUAGES
+        return self.members.methods_only and self.reading.rules(path).language in MEMBER_LANGUAGES
 
     def decide(self, path: str, occ: Occurrence, how: str, across: bool = False) -> tuple[str, str] | None | Literal[False]:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
         file (which resolved it `how`; `across`: by an import from another workspace member),
         None when it is no site."""
-        rules = _rules_of(self.snap, path)
+        rules = self.reading.rules(path)
         lines = self.lines.get(path)
         if lines is None:
-            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines() if rules.site_syntax(
+            lines = self.lines[path] = self.reading.source_lines(path) if rules.site_syntax(
                 b"", 0, "") is not None else []
         if not 0 < occ.line <= len(lines):
             return False
-        syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        syntax = self.reading.syntax(rules, path, occ, lines)
         if syntax is None:
             return False
         if rules.language in MEMBER_LANGUAGES:
@@ -383,7 +386,7 @@ class _BySyntax:
         the index makes: the file's own lines, read as written, whatever scope they are in."""
         key = (path, "=" + name)
         if key not in self.modules:
-            patterns = _rules_of(self.snap, path).typings(name) if self.classes else []
+            patterns = self.reading.rules(path).typings(name) if self.classes else []
             self.modules[key] = any(
                 m is not None and any(t is not None and t.decode() in self.classes for t in m.groups())
                 for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
@@ -397,15 +400,15 @@ class _BySyntax:
         None otherwise."""
         if not self.classes:
             return None
-        rules = _rules_of(self.snap, path)
+        rules = self.reading.rules(path)
         if rules.site_syntax(b"", 0, "") is None:
             return None
         lines = self.lines.get(path)
         if lines is None:
-            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines()
+            lines = self.lines[path] = self.reading.source_lines(path)
         if not 0 < occ.line <= len(lines):
             return None
-        syntax = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        syntax = self.reading.syntax(rules, path, occ, lines)
         if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
             return None
         receiver = syntax.receiver
@@ -427,7 +430,7 @@ class _BySyntax:
         found = None
         facts = self.snap.import_facts(path)
         head = receiver[0]
-        lines = self.lines.get(path) or self.snap.blob_bytes(path).splitlines()
+        lines = self.lines.get(path) or self.reading.source_lines(path)
         for spec in facts.imports if facts else ():
             if not 0 < spec.line <= len(lines) or lines[spec.line - 1][:1] in (b" ", b"\t"):
                 continue  # a function's own import binds the name in that function alone
@@ -453,7 +456,7 @@ class _BySyntax:
             return None
         pattern = re.compile(rb"(?:" + re.escape(name.encode()) + rb")\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
                              rb"([A-Za-z_]\w*)\s*\(")
-        for text in self.snap.blob_bytes(path).splitlines():
+        for text in self.reading.source_lines(path):
             m = pattern.match(text) if text.startswith(name.encode()) else None
             if m is not None:
                 cls = m.group(1).decode()
@@ -486,7 +489,7 @@ class _BySyntax:
         annotated = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
         if annotated:
             return annotated.group(1) in self.classes
-        body = self.snap.blob_bytes(path)[sym.start_byte:sym.end_byte]
+        body = self.reading.source(path)[sym.start_byte:sym.end_byte]
         returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
         return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
 
@@ -502,7 +505,7 @@ class _BySyntax:
             return "name_match", "bare name, not a method's"
         if path in self.crossing or across:  # what another member's package binds: the workspace's resolution
             return False
-        if _rules_of(self.snap, path).language != "python":
+        if self.reading.rules(path).language != "python":
             # the binding visible there: an import of the name from a module that does not reach
             # the definition (`import { get } from "axios"`) makes it another's
             if how == "same_file":
@@ -632,31 +635,24 @@ class _BySyntax:
         in the file types it."""
         if not self.classes:
             return False
-        facts = self.snap.core_facts(path)
-        around = [s for s in (facts.symbols if facts else ()) if s.kind in ("function", "method")
-                  and s.line <= line <= s.end_line]
-        holder = max(around, key=lambda s: s.line) if around else None
-        # `name = ...`, `name: T = ...`, and `with Class(...) as name:` (what the class's
-        # `__enter__` returns: itself, for the context managers a Repo Map names)
-        assignment = re.compile(rb"\s*(?:" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)|(?:async\s+)?with\s"
-                                rb"(?=.*\bas\s+" + re.escape(name.encode()) + rb"\s*:))")
-        instance = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")
+        holder = self.reading.holder(path, line)
+        assignment = self.reading.assignment(name)
 
         def typed(text: bytes) -> bool:
             bound = assignment.match(text)
-            m = instance.match(text, bound.end()) if bound else None
+            m = _INSTANCE.match(text, bound.end()) if bound else None
             return m is not None and self._makes_instance(m.group(1).decode())
 
         if holder is not None:
             # the function's own last assignment above the site decides, whatever it assigns
-            last = next((t for t in reversed(lines[holder.line:line - 1]) if assignment.match(t)), None)
+            last = self.reading.last_assignment(path, holder, line, name, lines)
             if last is not None:
                 return typed(last)
-            if re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", holder.signature.encode()):
+            if self.reading.takes(holder, name):
                 return False
         key = (path, "=" + name)
         if key not in self.modules:
-            assigned = [t for t in lines if t[:1] not in (b" ", b"\t") and assignment.match(t)]
+            assigned = self.reading.module_assignments(path, name, lines)
             self.modules[key] = any(typed(t) for t in assigned) if assigned else None
         return self.modules[key]
 
@@ -722,6 +718,117 @@ class _BySyntax:
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
                     for spec in specs for e in self.snap.imports(path))
         return self.modules[key]
+
+
+_INSTANCE = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")  # a call, maybe of a dotted name
+
+
+class _Reading:
+    """What the files hold that every definition's pass over the sites reads alike, read once
+    for all of them (a name with many definitions is resolved against each on its own): the
+    name's occurrences, each file's bytes, each file's lines, classes and the function holding a line, the lines assigning a name
+    (at module level, or last above a site in its function) and the functions taking it."""
+
+    def __init__(self, snap: Snapshot, simple: str) -> None:
+        self.snap = snap
+        self.simple = simple
+        self._occurrences: list[tuple[str, Occurrence]] | None = None
+        self.lines: dict[str, list[bytes]] = {}
+        self.classes: dict[str, list[Symbol]] = {}
+        self._functions: dict[str, list[Symbol]] = {}
+        self._holders: dict[tuple[str, int], Symbol | None] = {}
+        self._assignments: dict[str, re.Pattern[bytes]] = {}
+        self._module_assigned: dict[tuple[str, str], list[bytes]] = {}
+        self._last_assigned: dict[tuple[str, int, int, str], bytes | None] = {}
+        self._takes: dict[tuple[str, str], bool] = {}
+        self._rules: dict[str, Bindings] = {}
+        self._source: dict[str, bytes] = {}
+        self._source_lines: dict[str, list[bytes]] = {}
+        self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
+
+    def source(self, path: str) -> bytes:
+        found = self._source.get(path)
+        if found is None:
+            found = self._source[path] = self.snap.blob_bytes(path)
+        return found
+
+    def source_lines(self, path: str) -> list[bytes]:
+        found = self._source_lines.get(path)
+        if found is None:
+            found = self._source_lines[path] = self.source(path).splitlines()
+        return found
+
+    def rules(self, path: str) -> Bindings:
+        """The binding rules of the file's language (`_rules_of`)."""
+        found = self._rules.get(path)
+        if found is None:
+            found = self._rules[path] = _rules_of(self.snap, path)
+        return found
+
+    def syntax(self, rules: Bindings, path: str, occ: Occurrence, lines: list[bytes]) -> SiteSyntax | None:
+        """How the site at `occ` of the file is written (`Bindings.site_syntax` of its line)."""
+        key = (path, occ.line, occ.col)
+        if key in self._syntax:
+            return self._syntax[key]
+        found = self._syntax[key] = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        return found
+
+    def occurrences(self) -> list[tuple[str, Occurrence]]:
+        if self._occurrences is None:
+            self._occurrences = list(self.snap.occurrences(self.simple))
+        return self._occurrences
+
+    def holder(self, path: str, line: int) -> Symbol | None:
+        """The innermost function or method of the file holding the line, None outside any."""
+        key = (path, line)
+        if key in self._holders:
+            return self._holders[key]
+        functions = self._functions.get(path)
+        if functions is None:
+            facts = self.snap.core_facts(path)
+            functions = self._functions[path] = [s for s in (facts.symbols if facts else ())
+                                                 if s.kind in ("function", "method")]
+        around = [s for s in functions if s.line <= line <= s.end_line]
+        found = self._holders[key] = max(around, key=lambda s: s.line) if around else None
+        return found
+
+    def assignment(self, name: str) -> re.Pattern[bytes]:
+        """A line binding `name`: `name = ...`, `name: T = ...`, and `with Class(...) as name:`
+        (what the class's `__enter__` returns: itself, for the context managers a Repo Map names)."""
+        found = self._assignments.get(name)
+        if found is None:
+            escaped = re.escape(name.encode())
+            found = self._assignments[name] = re.compile(
+                rb"\s*(?:" + escaped + rb"\s*(?::[^=]*)?=(?!=)|(?:async\s+)?with\s(?=.*\bas\s+" + escaped + rb"\s*:))")
+        return found
+
+    def last_assignment(self, path: str, holder: Symbol, line: int, name: str, lines: list[bytes]) -> bytes | None:
+        """The last line of the function `holder` above `line` binding `name` (`assignment`)."""
+        key = (path, holder.line, line, name)
+        if key in self._last_assigned:
+            return self._last_assigned[key]
+        assignment = self.assignment(name)
+        found = self._last_assigned[key] = next(
+            (t for t in reversed(lines[holder.line:line - 1]) if assignment.match(t)), None)
+        return found
+
+    def takes(self, holder: Symbol, name: str) -> bool:
+        """Does the function's signature take `name` as a parameter?"""
+        key = (holder.signature, name)
+        found = self._takes.get(key)
+        if found is None:
+            found = self._takes[key] = re.search(
+                rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", holder.signature.encode()) is not None
+        return found
+
+    def module_assignments(self, path: str, name: str, lines: list[bytes]) -> list[bytes]:
+        """The file's unindented lines binding `name` (`assignment`)."""
+        key = (path, name)
+        found = self._module_assigned.get(key)
+        if found is None:
+            assignment = self.assignment(name)
+            found = self._module_assigned[key] = [t for t in lines if t[:1] not in (b" ", b"\t") and assignment.match(t)]
+        return found
 
 
 _NAME_LIST = re.compile(rb"\s*\(?\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*(?:,\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*)*,?\s*\)?\s*(?:#.*)?$")

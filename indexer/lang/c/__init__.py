@@ -13,7 +13,9 @@ from indexer.lang.language import Language
 #    #if group, pointer-returning function-pointer fields, built-in-named typedefs; macro
 #    invocations after a statement, or opening their line (TEST_SUBMODULE(m) {), no longer functions
 # 4: definitions marked with the preprocessor conditions they are written under (condition)
-VERSION = "4"
+# 5: a `.h` is judged C or C++ by its code past its leading comments, and an `extern "C"` no
+#    `#ifdef __cplusplus` guards is C++ (indexer/lang/c/header.py)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="c",

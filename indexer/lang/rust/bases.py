@@ -9,7 +9,8 @@ file: inside inline `mod m { ... }` blocks, `m.Conn`, as the impl's methods have
 Resolution (`resolve_base`): a trait defined in the file is the file's; one a `use` binds
 (`use crate::greet::Greet as G;` for `G`, `use std::fmt;` for `fmt::Display`) lands where
 the use's edges do, on the file defining it when they reach several; a name a glob `use`
-reaches a file defining is that file's; a path (`crate::greet::Greet`, `other::Greet`) is
+of a module reaches a file defining is that file's (a glob of an enum, `use
+crate::kind::Kind::*;`, brings in its variants, no trait); a path (`crate::greet::Greet`, `other::Greet`) is
 where its own edge lands (a `rust_path` import); any other single name is the prelude's
 (`Clone`, `Iterator`): external, as is a path into a crate outside the tree."""
 
@@ -23,7 +24,7 @@ from indexer.model import Base
 
 if TYPE_CHECKING:
     from indexer.model import Edge, ImportSpec, UnresolvedImport
-    from indexer.resolve.hierarchy import Defines
+    from indexer.resolve.hierarchy import Defines, SymbolsOf
 
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 
@@ -86,9 +87,11 @@ def _text(node: Node, data: bytes) -> str:
 
 
 def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Edge],
-                 unresolved: list[UnresolvedImport], defines: Defines) -> tuple[str, str, str]:
+                 unresolved: list[UnresolvedImport], defines: Defines, symbols: SymbolsOf) -> tuple[str, str, str]:
     """(status, the file defining it, its name there) of a trait `spec` a type of the file at
-    `path` declares ("" for both where it is not resolved)."""
+    `path` declares ("" for both where it is not resolved). `symbols`: what a file a glob
+    reaches defines (a glob of an enum brings in its variants, never a trait)."""
+    from indexer.lang.rust.globs import glob_paths, globbed_names
     from indexer.lang.rust.resolve import use_leaves
 
     parts = spec.split("::")
@@ -116,9 +119,9 @@ def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Ed
                 if targets:
                     return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
     if len(parts) == 1:
-        globbed = sorted({e.target for imp in imports if imp.kind == "rust_use" and "*" in imp.names or
-                          imp.kind == "rust_use" and imp.spec.endswith("*")
-                          for e in edges if e.line == imp.line and e.kind == imp.kind})
+        globbed = sorted({e.target for imp in imports if imp.kind == "rust_use" and glob_paths(imp)
+                          for e in edges if e.line == imp.line and e.kind == imp.kind
+                          and globbed_names(imp, symbols(e.target)) is None})
         found = next((t for t in globbed if defines(t, name)), None)
         if found is not None:
             return "resolved", found, name

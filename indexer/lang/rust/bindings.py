@@ -12,10 +12,10 @@ inside its own: `CrateView`). A qualified name may start at a crate's name (`dem
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from indexer.contract.decode import Undecodable, decode_toml
-from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax
+from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax, every_name
 from indexer.lang.rust.visibility import CrateView, head_of
 from indexer.lang.site_lines import c_like
 from indexer.resolve.tree import join, parent
@@ -37,6 +37,17 @@ class RustBindings(Bindings):
         from indexer.lang.rust.resolve import use_bindings  # the resolver's reading, loaded only when asked
 
         return use_bindings(spec.spec, spec.names, spec.aliases)
+
+    def star_passes(self, snap: Snapshot, spec: ImportSpec, target: str) -> Callable[[str], bool]:
+        """A glob of a module passes on every name; one of an enum the file at `target` defines
+        (`use crate::kind::Kind::*;`) its variants alone (`rust.globs`)."""
+        if spec.kind != "rust_use":
+            return every_name
+        from indexer.lang.rust.globs import glob_paths, globbed_names
+
+        facts = snap.core_facts(target) if glob_paths(spec) else None
+        names = globbed_names(spec, facts.symbols) if facts is not None else None
+        return every_name if names is None else names.__contains__
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return "rust:pub" if signature.lstrip().startswith("pub") else None
@@ -115,7 +126,10 @@ class RustCrates:
         code writes it (`crate_roots`): `demo` is the crate root (src/lib.rs, or src/main.rs
         for the package's binary), `demo::net` its child module, walked as `use` resolution
         walks it (rust.resolve.ModuleTree: a `#[path]` file, else src/net.rs or src/net/mod.rs,
-        through inline modules that declare file modules). `crate` is every crate's root.
+        through inline modules that declare file modules), and on through a module's `extern
+        crate` aliases as `use` resolution follows them (`facade::inner` is the root of
+        facade_inner after facade's `pub extern crate facade_inner as inner;`). `crate` is
+        every crate's root.
         Empty when no crate is so named, or the query is not written with `::`."""
         roots = self.crate_roots(module[0]) if self._wanted else []
         if not roots:
@@ -126,8 +140,9 @@ class RustCrates:
         found = []
         for root in roots:
             at, taken = tree.walk(Module(root, parent(root)), module[1:])  # a root's children are beside it
-            if taken == len(module) - 1 and not at.inline:
-                found.append(at.file)
+            for end, left in tree.through_externs(at, module[1 + taken:], self.crate_roots):
+                if not left and not end.inline:
+                    found.append(end.file)
         return sorted(set(found))
 
     def module_tree(self) -> ModuleTree:

@@ -218,6 +218,37 @@ class ModuleTree:
             at, taken = hit, taken + 1
         return at, taken
 
+    def extern_crate(self, module_file: str, name: str) -> str | None:
+        """The crate (its name as code writes it) that an `extern crate` of the module file
+        binds to `name`: `facade_inner` for `inner` after `pub extern crate facade_inner as inner;`."""
+        for imp in self.imports_of(module_file):
+            if imp.kind == "rust_extern" and name in (imp.aliases or (imp.spec,)):
+                return imp.spec.replace("-", "_")
+        return None
+
+    def through_externs(self, end: Module, rest: list[str], roots: Callable[[str], Iterable[str]]
+                        ) -> list[tuple[Module, list[str]]]:
+        """Past a module, on along the `extern crate`s it declares: `facade::inner::Thing`
+        where facade's root says `pub extern crate facade_inner as inner;` walks on in
+        facade_inner, from each root `roots` gives the crate (a crate of the tree), a few
+        crates deep at most. Each module reached, with the segments left after it."""
+        ends = [(end, rest)]
+        for _ in range(_EXTERN_HOPS):
+            moved, after = False, []
+            for at, left in ends:
+                crate = self.extern_crate(at.file, left[0]) if left and not at.inline else None
+                libs = list(roots(crate)) if crate is not None else []
+                for lib in libs:
+                    deeper, taken = self.walk(Module(lib, parent(lib)), left[1:])
+                    after.append((deeper, left[1 + taken:]))
+                moved = moved or bool(libs)
+                if not libs:
+                    after.append((at, left))
+            ends = after
+            if not moved:
+                break
+        return ends
+
     def path_to(self, root: str, file: str, depth: int = 12) -> list[str] | None:
         """The module path from the crate root `root` to the module file `file` (`["net",
         "pool"]`), following the declarations of the modules on the way whose files or
@@ -549,25 +580,17 @@ class RustResolver:
         return (self._through_externs(end, rest[taken:]).file,)
 
     def _through_externs(self, end: Module, rest: list[str]) -> Module:
-        """Past a module, on along an `extern crate` it declares: `facade::inner::Thing` where
-        facade's root says `pub extern crate facade_inner as inner;` walks on in facade_inner
-        (a crate of the tree), a few crates deep at most."""
-        for _ in range(_EXTERN_HOPS):
-            if not rest or end.inline:
-                break
-            lib = self._extern_root(end.file, rest[0])
-            if lib is None:
-                break
-            end, taken = self.modules.walk(Module(lib, parent(lib)), rest[1:])
-            rest = rest[1 + taken:]
-        return end
+        """Past a module, on along an `extern crate` it declares (`ModuleTree.through_externs`)."""
+        return self.modules.through_externs(end, rest, self._library)[0][0]
+
+    def _library(self, crate: str) -> tuple[str, ...]:
+        lib = self.crates.get(crate)
+        return (lib,) if lib else ()
 
     def _extern_root(self, module_file: str, name: str) -> str | None:
         """The root of the tree's crate that an `extern crate` of the module file binds to `name`."""
-        for imp in self._imports_of(module_file):
-            if imp.kind == "rust_extern" and name in (imp.aliases or (imp.spec,)):
-                return self.crates.get(imp.spec.replace("-", "_"))
-        return None
+        crate = self.modules.extern_crate(module_file, name)
+        return self.crates.get(crate) if crate is not None else None
 
     def _crate_path(self, importer: str, segments: list[str]) -> Outcome:
         """A path in code (`rust_path`) starting at a crate's name (`other::build::Builder`), used without a
