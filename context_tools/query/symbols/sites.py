@@ -16,6 +16,7 @@ from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
+from context_tools.query.symbols.receivers import PythonReceivers, Typing
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -280,6 +281,7 @@ class _BySyntax:
         self.enclosing: dict[str, list[Symbol]] = {}
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
+        self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, self.lines)
 
     def through_classes(self, path: str) -> bool:
         """Does the class hierarchy decide the file's sites of the members asked, also where
@@ -339,9 +341,10 @@ class _BySyntax:
             if len(receiver) == 1 and self._typed_by_line(path, head, lines):
                 return False
         else:
-            typed = self._instance(path, head, lines, occ.line) if len(receiver) == 1 else None
+            typed = self._instance(path, head, occ.line) if len(receiver) == 1 else (
+                self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and head == "self" else None)
             if typed:
-                return False
+                return False if typed.rule is None else (how, typed.rule)
             if typed is None and self._instance_of(path, receiver):
                 return False
         reached = self._module_reaches(path, head)
@@ -409,11 +412,49 @@ class _BySyntax:
         if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
             return None
         receiver = syntax.receiver
-        if receiver[0] in ("self", "cls") or (len(receiver) == 1 and self._instance(
-                path, receiver[0], lines, occ.line) is not None):
+        typed = self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
+            self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and receiver[0] == "self" else None)
+        if typed:
+            # a fixture, an annotation, an attribute of self: the binding that typed it decides;
+            # a plain assignment, only through a module chain reaching the class
+            if typed.rule is not None:
+                return typed.rule
+            return self._constructed_through(path, typed.callee, receiver[0])
+        if receiver[0] in ("self", "cls") or typed is not None:
             return None  # typed where it stands: not by what an import reaches
         found = self._instance_of(path, receiver)
         return f"instance `{'.'.join(receiver)}` of {found}" if found else None
+
+    def _constructed_through(self, path: str, callee: str, name: str) -> str | None:
+        """The rule typing `name` when the call assigned to it is written through modules a
+        file's import reaches, the class's own file at the end (`requests.cookies.RequestsCookieJar()`
+        after `import requests`: a package's submodule, once anything imports it, is its
+        attribute); None otherwise."""
+        parts = callee.split(".")
+        if len(parts) < 2 or "" in parts:
+            return None
+        found = self._module_chain(path, parts[:-1])
+        return f"instance `{name}` of `{callee}(...)`, module `{'.'.join(parts[:-1])}`" if found in self.reaching else None
+
+    def _module_chain(self, path: str, parts: list[str]) -> str | None:
+        """The file a dotted module path in code names: its head a module an import of the file
+        binds (`import requests`), each further part a submodule of the package before it."""
+        facts = self.snap.import_facts(path)
+        heads = sorted({e.target for spec in (facts.imports if facts else ())
+                        if not spec.names and not spec.aliases and spec.spec.split(".")[0] == parts[0]
+                        for e in self.snap.imports(path) if same_import(spec, e) and e.target
+                        and module_parts(e.target)[-1:] == [parts[0]]})
+        python = of_language("python")
+        for current in heads:
+            for part in parts[1:]:
+                nxt = python.submodule(self.snap, current, part)
+                if not nxt:
+                    current = ""
+                    break
+                current = nxt[0]
+            if current:
+                return current
+        return None
 
     def _instance_of(self, path: str, receiver: tuple[str, ...]) -> str | None:
         """The method's class whose module-level instance the receiver is, reached through the
@@ -451,13 +492,11 @@ class _BySyntax:
         `RELAY_HOPS` files away; None otherwise."""
         if depth > RELAY_HOPS or self.snap.file(path) is None:
             return None
-        pattern = re.compile(rb"(?:" + re.escape(name.encode()) + rb")\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
-                             rb"([A-Za-z_]\w*)\s*\(")
-        for text in self.snap.blob_bytes(path).splitlines():
-            m = pattern.match(text) if text.startswith(name.encode()) else None
-            if m is not None:
-                cls = m.group(1).decode()
-                return cls if self._makes_instance(cls) else None
+        assignment = re.compile(re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)")
+        lines = self.receivers.lines(path)
+        for i, text in enumerate(lines):
+            if text.startswith(name.encode()) and assignment.match(text):
+                return self.receivers.assigned_class(lines, i, name)
         facts = self.snap.import_facts(path)
         for spec in facts.imports if facts else ():
             for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
@@ -470,22 +509,31 @@ class _BySyntax:
         return None
 
     def _makes_instance(self, callee: str) -> bool:
-        """Does a call of `callee` make an instance of the method's class: the class itself, or
-        a top-level function of the tree of that name whose return annotation names it or whose
-        every `return` calls it (`def session(): return Session()`)?"""
+        """Does a call of `callee` make an instance of the method's class: the class itself, a
+        top-level function of the tree of that name whose return annotation names it or whose
+        every `return` calls it (`def session(): return Session()`), or a Python method of that
+        name whose every definition in the tree is annotated to return it (`def load_app(self)
+        -> Flask:`, then `app = info.load_app()`)?"""
         if callee in self.classes:
             return True
         found = self.factories.get(callee)
         if found is None:
+            defined = self.snap.definitions(callee)
+            methods = [(p, s) for p, s in defined if s.kind == "method" and p.endswith((".py", ".pyi"))]
             found = self.factories[callee] = any(
-                self._returns_instance(p, sym) for p, sym in self.snap.definitions(callee)
-                if sym.kind == "function" and not sym.container)
+                self._returns_instance(p, sym) for p, sym in defined if sym.kind == "function" and not sym.container
+            ) or (bool(methods) and all(self.receivers.annotated_return(p, s) for p, s in methods))
         return found
 
     def _returns_instance(self, path: str, sym: Symbol) -> bool:
-        annotated = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
-        if annotated:
-            return annotated.group(1) in self.classes
+        if path.endswith((".py", ".pyi")):
+            annotated = self.receivers.annotated_return(path, sym)
+            if annotated is not None:
+                return annotated
+        else:
+            signed = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
+            if signed:
+                return signed.group(1) in self.classes
         body = self.snap.blob_bytes(path)[sym.start_byte:sym.end_byte]
         returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
         return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
@@ -615,50 +663,28 @@ class _BySyntax:
 
     def _class_at(self, path: str, line: int) -> str | None:
         """The name of the innermost class of the file whose body holds the line, None outside any."""
+        found = self._class_symbol_at(path, line)
+        return found.name if found is not None else None
+
+    def _class_symbol_at(self, path: str, line: int) -> Symbol | None:
         classes = self.enclosing.get(path)
         if classes is None:
             facts = self.snap.core_facts(path)
             classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
         inside = [s for s in classes if s.line <= line <= s.end_line]
-        return max(inside, key=lambda s: s.line).name if inside else None
+        return max(inside, key=lambda s: s.line) if inside else None
 
-    def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool | None:
-        """Is `name` assigned an instance of a method's class where the site sees it (`app =
-        Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
-        makes, read from the file's lines as written: in the function holding the site, above
-        it, or at module level (an unindented line) unless the function takes `name` as a
-        parameter (a pytest fixture's `app` is whatever the fixture returns). False when the
-        function binds it otherwise (assigned something else, a parameter), None when nothing
-        in the file types it."""
+    def _instance(self, path: str, name: str, line: int) -> Typing:
+        """What `name` is where the site on `line` sees it (`PythonReceivers.variable`)."""
+        return self.receivers.variable(path, name, line) if self.classes else False
+
+    def _self_attribute(self, path: str, line: int, attribute: str) -> Typing:
+        """What `self.attribute` is in the class whose body holds the line, when that class
+        is no method's class itself (`PythonReceivers.self_attribute`)."""
         if not self.classes:
             return False
-        facts = self.snap.core_facts(path)
-        around = [s for s in (facts.symbols if facts else ()) if s.kind in ("function", "method")
-                  and s.line <= line <= s.end_line]
-        holder = max(around, key=lambda s: s.line) if around else None
-        # `name = ...`, `name: T = ...`, and `with Class(...) as name:` (what the class's
-        # `__enter__` returns: itself, for the context managers a Repo Map names)
-        assignment = re.compile(rb"\s*(?:" + re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)|(?:async\s+)?with\s"
-                                rb"(?=.*\bas\s+" + re.escape(name.encode()) + rb"\s*:))")
-        instance = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")
-
-        def typed(text: bytes) -> bool:
-            bound = assignment.match(text)
-            m = instance.match(text, bound.end()) if bound else None
-            return m is not None and self._makes_instance(m.group(1).decode())
-
-        if holder is not None:
-            # the function's own last assignment above the site decides, whatever it assigns
-            last = next((t for t in reversed(lines[holder.line:line - 1]) if assignment.match(t)), None)
-            if last is not None:
-                return typed(last)
-            if re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", holder.signature.encode()):
-                return False
-        key = (path, "=" + name)
-        if key not in self.modules:
-            assigned = [t for t in lines if t[:1] not in (b" ", b"\t") and assignment.match(t)]
-            self.modules[key] = any(typed(t) for t in assigned) if assigned else None
-        return self.modules[key]
+        owner = self._class_symbol_at(path, line)
+        return self.receivers.self_attribute(path, owner, attribute) if owner is not None else None
 
     def _declared_lines(self, path: str, lines: list[bytes]) -> frozenset[int]:
         """The lines of the file's import declarations (a `use` from its first line to the one
