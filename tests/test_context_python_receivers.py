@@ -22,13 +22,13 @@ def _rules(app, name: str) -> dict[tuple[str, int], str]:
 
 
 @pytest.mark.parametrize(("name", "path", "line", "rule"), [
-    ("Scaffold.route", "tests/test_x.py", 8, "pytest fixture `app` of tests/conftest.py"),
-    ("Scaffold.route", "tests/test_x.py", 9, "pytest fixture `made` of tests/conftest.py"),
-    ("Scaffold.title", "tests/test_x.py", 17, "pytest fixture `app` of tests/conftest.py"),
+    ("Scaffold.route", "tests/test_x.py", 10, "pytest fixture `app` of tests/conftest.py"),
+    ("Scaffold.route", "tests/test_x.py", 11, "pytest fixture `made` of tests/conftest.py"),
+    ("Scaffold.title", "tests/test_x.py", 19, "pytest fixture `app` of tests/conftest.py"),
     ("Scaffold.title", "pkg/logs.py", 5, "annotation `Flask` of parameter `app`"),
     ("Scaffold.title", "pkg/logs.py", 23, "`self.app` an instance in Ctx's methods"),
-    ("Jar.take", "tests/test_x.py", 42, "instance `jar` of `pkg.jar.Jar(...)`, module `pkg.jar`"),
-    ("Lookup.find", "tests/test_x.py", 50, "`self.lookup` an instance in TestLookup's methods"),
+    ("Jar.take", "tests/test_x.py", 44, "instance `jar` of `pkg.jar.Jar(...)`, module `pkg.jar`"),
+    ("Lookup.find", "tests/test_x.py", 52, "`self.lookup` an instance in TestLookup's methods"),
 ])
 def test_each_typed_site_names_the_binding_that_typed_it(app, name, path, line, rule):
     assert _rules(app, name)[(path, line)] == rule
@@ -38,5 +38,6 @@ def test_an_untyped_receiver_stays_a_name_match(app):
     # asked by the simple name, the sites the qualified query leaves out are name matches
     r = app.call("context.references", name="route")
     unresolved = {(s.path, s.line) for s in r.data.sites if s.resolution == "name_match"}
-    assert {("tests/test_x.py", 10), ("tests/test_x.py", 11), ("tests/test_x.py", 13), ("tests/test_x.py", 21), ("tests/inner/test_z.py", 2),
+    assert {("tests/test_x.py", 12), ("tests/test_x.py", 13), ("tests/test_x.py", 15), ("tests/test_x.py", 23),
+            ("tests/test_x.py", 61), ("tests/test_cli.py", 11), ("tests/inner/test_z.py", 2),
             ("other/test_y.py", 2)} <= unresolved

@@ -53,6 +53,7 @@ class PythonReceivers:
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
+        self._functions: dict[str, list[Symbol]] = {}
 
     def lines(self, path: str) -> list[bytes]:
         found = self._lines.get(path)
@@ -61,8 +62,11 @@ class PythonReceivers:
         return found
 
     def functions(self, path: str) -> list[Symbol]:
-        facts = self.snap.core_facts(path)
-        return [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
+        found = self._functions.get(path)
+        if found is None:
+            facts = self.snap.core_facts(path)
+            found = self._functions[path] = [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
+        return found
 
     def variable(self, path: str, name: str, line: int, depth: int = 0) -> Typing:
         """What `name` is where the site on `line` sees it: the functions holding the site,
@@ -133,6 +137,11 @@ class PythonReceivers:
         own = self.fixture_name(lines, holder)
         if not holder.name.startswith("test") and own is None:
             return False
+        if holder.container and own != name:  # a fixture of the test's own class comes first
+            inner = next((f for f in self.functions(path) if f.container == holder.container
+                          and self.fixture_name(lines, f) == name), None)
+            if inner is not None:
+                return Typed(f"pytest fixture `{name}` of {path}") if self._gives(path, inner, depth) else False
         # a fixture asking for the fixture of its own name gets the one it overrides, further out
         return self.fixture(path, name, depth, skip_own=own == name)
 
