@@ -212,8 +212,9 @@ class Bindings:
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` a type, the type's name their one
-        group that matched (Python: `app = Flask(...)`, `app: Flask = pkg.Flask(...)`; JS/TS:
-        `const app = new App()`)."""
+        group that matched (JS/TS: `const app = new App()`, `app: App = make()`). Python's
+        receivers are typed by the scope a site sees instead
+        (context_tools/query/symbols/receivers.py)."""
         return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
                            + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
 
