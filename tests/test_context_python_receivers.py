@@ -41,3 +41,20 @@ def test_an_untyped_receiver_stays_a_name_match(app):
     assert {("tests/test_x.py", 12), ("tests/test_x.py", 13), ("tests/test_x.py", 15), ("tests/test_x.py", 23),
             ("tests/test_x.py", 61), ("tests/test_cli.py", 11), ("tests/inner/test_z.py", 2),
             ("other/test_y.py", 2)} <= unresolved
+
+
+def test_a_dotted_import_binds_its_package_for_qualified_sites(indexed_files):
+    # `import pkg.views` runs pkg/__init__.py and binds `pkg`: `pkg.Flask` is what it re-exports
+    asked = indexed_files({
+        "pkg/__init__.py": "from .app import Flask\n",
+        "pkg/app.py": "class Flask:\n    pass\n",
+        "pkg/views.py": "",
+        "other/__init__.py": "",
+        "other/views.py": "",
+        "use.py": "import pkg.views\n\npkg.Flask()\n",
+        "elsewhere.py": "import other.views\n\nother.Flask()\n",
+    })
+    r = asked.call("context.references", name="Flask")
+    found = {(s.path, s.line): (s.resolution, s.rule) for s in r.data.sites}
+    assert found[("use.py", 3)] == ("import", "attribute of module `pkg`, which an import binds")
+    assert found[("elsewhere.py", 3)][0] == "name_match"

@@ -205,7 +205,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members,
+                          bound)
     sites: list[Site] = []
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in snap.occurrences(simple)
                                         ] + aliased + spelled:
@@ -230,7 +231,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         elif not through and not is_def and how == "name_match":
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
-            promoted = by_syntax.imported_instance(path, occ)
+            promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ)
             if promoted:
                 how, rule = "import", promoted
         if len(parts) > 1 and how in ("name_match", "text"):
@@ -256,8 +257,11 @@ class _BySyntax:
     bare name no site of a method (a method is reached through its class or an instance)."""
 
     def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
-                 crossing: set[str] | frozenset[str] = frozenset()) -> None:
+                 crossing: set[str] | frozenset[str] = frozenset(), offers: dict[str, set[str]] | None = None) -> None:
         self.snap = snap
+        # the files defining or re-exporting the name, a method's class or a class it is reached
+        # through, each with the names it offers them under
+        self.offers = offers or {}
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
@@ -434,18 +438,27 @@ class _BySyntax:
         if len(parts) < 2 or "" in parts:
             return None
         found = self._module_chain(path, parts[:-1])
-        return f"instance `{name}` of `{callee}(...)`, module `{'.'.join(parts[:-1])}`" if found in self.reaching else None
+        offered = found is not None and parts[-1] in self.offers.get(found, ())
+        return f"instance `{name}` of `{callee}(...)`, module `{'.'.join(parts[:-1])}`" if offered else None
 
     def _module_chain(self, path: str, parts: list[str]) -> str | None:
         """The file a dotted module path in code names: its head a module an import of the file
-        binds (`import requests`), each further part a submodule of the package before it."""
+        binds (`import requests`, or the package `import flask.views` binds to `flask`, whose
+        __init__ it runs), each further part a submodule of the package before it."""
         facts = self.snap.import_facts(path)
-        heads = sorted({e.target for spec in (facts.imports if facts else ())
-                        if not spec.names and not spec.aliases and spec.spec.split(".")[0] == parts[0]
-                        for e in self.snap.imports(path) if same_import(spec, e) and e.target
-                        and module_parts(e.target)[-1:] == [parts[0]]})
+        heads: set[str] = set()
+        for spec in facts.imports if facts else ():
+            dotted = spec.spec.split(".")
+            if spec.names or spec.aliases or dotted[0] != parts[0]:
+                continue
+            for e in self.snap.imports(path):
+                if same_import(spec, e) and e.target:
+                    if len(dotted) == 1:
+                        heads.update([e.target] if module_parts(e.target)[-1:] == [parts[0]] else [])
+                    else:
+                        heads.update(_package_above(self.snap, e.target, len(dotted) - 1, parts[0]))
         python = of_language("python")
-        for current in heads:
+        for current in sorted(heads):
             for part in parts[1:]:
                 nxt = python.submodule(self.snap, current, part)
                 if not nxt:
@@ -455,6 +468,25 @@ class _BySyntax:
             if current:
                 return current
         return None
+
+    def package_attribute(self, path: str, occ: Occurrence) -> str | None:
+        """For a Python site its file does not tie, not a method's: the rule that makes it the
+        definition's when it is an attribute of a module path the file's imports bind that
+        ends in a file reaching the definition (`flask.Flask` after `import flask.views`, which
+        binds `flask`, the package whose __init__ re-exports Flask); None otherwise."""
+        if self.methods_only or _rules_of(self.snap, path).language != "python":
+            return None
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = self.snap.blob_bytes(path).splitlines()
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = _rules_of(self.snap, path).site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+            return None
+        found = self._module_chain(path, list(syntax.receiver))
+        offered = found is not None and self.simple in self.offers.get(found, ())
+        return f"attribute of module `{'.'.join(syntax.receiver)}`, which an import binds" if offered else None
 
     def _instance_of(self, path: str, receiver: tuple[str, ...]) -> str | None:
         """The method's class whose module-level instance the receiver is, reached through the
@@ -761,6 +793,20 @@ def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:
     GuzzleHttp\\Psr7\\Utils.php), a Ruby file's outermost module. Its first part is its
     language's name. None for other files and for a file that declares no package."""
     return of_path(path).package_of(snap, path)
+
+
+def _package_above(snap: Snapshot, target: str, levels: int, head: str) -> tuple[str, ...]:
+    """The __init__ of the package `levels` folders above a module file (a package's own
+    __init__ counting as its folder), when that folder is named `head`: `import flask.views`
+    reaches src/flask/views.py and binds `flask`, src/flask/__init__.py."""
+    folder = target.rsplit("/", 1)[0] if "/" in target else ""
+    if target.endswith(("/__init__.py", "/__init__.pyi")):
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    for _ in range(levels - 1):
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    if folder.rsplit("/", 1)[-1] != head:
+        return ()
+    return tuple(p for p in (f"{folder}/__init__.py", f"{folder}/__init__.pyi") if snap.file(p) is not None)[:1]
 
 
 def _is_text(snap: Snapshot, path: str) -> bool:
