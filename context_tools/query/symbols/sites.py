@@ -279,7 +279,6 @@ class _BySyntax:
         self.def_sites = {(p, s.line) for p, s, _ in defs}
         self.lines: dict[str, list[bytes]] = {}
         self.modules: dict[tuple[str, str], bool | None] = {}
-        self.bare: dict[str, bool] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self.factories: dict[str, bool] = {}
         self.enclosing: dict[str, list[Symbol]] = {}
@@ -364,14 +363,15 @@ class _BySyntax:
         return "name_match", f"attribute of module `{head}`, which does not reach it"
 
     def _import_reaches(self, path: str) -> bool | None:
-        """Does an import of the file binding the name itself reach a defining or re-exporting
-        file? None when no import binds it."""
+        """Does an import of the file binding the name itself as a bare name (`Bindings.binds_bare`:
+        `from .api import get`, a Python `*`; `import { get } from`) reach a defining or
+        re-exporting file, binding a name there rather than a module of the name (Python's
+        `from . import cli`)? None when no import binds it."""
         key = (path, ":" + self.simple)
         if key not in self.modules:
             facts = self.snap.import_facts(path)
-            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, self.simple)]
-            self.modules[key] = any(same_import(spec, e) and e.target in self.reaching
-                                    for spec in specs for e in self.snap.imports(path)) if specs else None
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_bare(spec, self.simple)]
+            self.modules[key] = any(self._spec_reaches(path, spec) for spec in specs) if specs else None
         return self.modules[key]
 
     def _line_reaches(self, path: str, line: int) -> bool:
@@ -595,7 +595,7 @@ class _BySyntax:
                 return "name_match", "import of another module's name"
             return False
         if how == "import":
-            if not self._binds_name(path):
+            if not self._import_reaches(path):
                 return "name_match", "bare name no import binds"
             if self._own_definition_around(path, occ.line):
                 return "name_match", "bare name of the file's own definition"
@@ -635,26 +635,11 @@ class _BySyntax:
         return any(s.name == self.simple and (path, s.line) not in self.def_sites and self._in_scope(path, s, line)
                    for s in (facts.symbols if facts else ()))
 
-    def _binds_name(self, path: str) -> bool:
-        """Does an import of the file bind the name itself (`from .api import get`, a `*`) from
-        a file reaching the definition, not only a module (`import api`, `from . import cli`
-        for a variable `cli`), nor the name under another (`from .api import get as fetch`)?"""
-        found = self.bare.get(path)
-        if found is None:
-            facts = self.snap.import_facts(path)
-            found = self.bare[path] = any(
-                (local == self.simple or inner == "*") and self._spec_reaches(path, spec)
-                for spec in (facts.imports if facts else ()) if spec.names
-                for inner, local in of_import(spec.kind).binds(spec))
-        return found
-
     def _spec_reaches(self, path: str, spec: ImportSpec) -> bool:
         """Does the import resolve to a file reaching the definition, binding a name there
-        rather than a module of the name (`from . import cli` binds the module cli.py)?"""
-        # `from . import cli` resolves to cli.py and binds it; `from .cli import cli` binds a name in it
-        of_module = [p for p in spec.spec.split(".") if p][-1:] == [self.simple]
-        return any(same_import(spec, e) and e.target in self.reaching
-                   and not (self.simple in spec.names and not of_module and module_parts(e.target)[-1:] == [self.simple])
+        rather than a module of the name (`Bindings.binds_module_of`)?"""
+        rules = of_import(spec.kind)
+        return any(same_import(spec, e) and e.target in self.reaching and not rules.binds_module_of(spec, e.target, self.simple)
                    for e in self.snap.imports(path))
 
     def _names_owner(self, last: str) -> bool:
