@@ -34,6 +34,7 @@ class Typed(NamedTuple):
 
     rule: str | None
     callee: str = ""  # a plain assignment's call as written (`requests.cookies.RequestsCookieJar`)
+    cls: str = ""  # the class an assignment's annotation or call names, as written
 
 
 Typing = Typed | Literal[False] | None  # typed; bound to something else; nothing in the file binds it
@@ -103,30 +104,20 @@ class PythonReceivers:
         if bound.group(1):  # `name: T = ...`: the annotation decides, when it names a class asked
             cls = re.match(rb"\s*" + _CLASS + rb"$", bound.group(1))
             if cls is not None and self.is_class(cls.group(1).decode()):
-                return Typed(f"annotation `{cls.group(1).decode()}`")
+                return Typed(f"annotation `{cls.group(1).decode()}`", cls=cls.group(1).decode())
         m = _CALL.match(text, bound.end())
         with_as = text.lstrip().startswith((b"with", b"async"))
         if m is None or not self.makes(m.group(1).decode()) or not _call_alone(lines, i, m.end() - 1, with_as):
             return False
-        return Typed(None, text[bound.end():m.end()].rstrip(b"( \t").strip().decode())
+        return Typed(None, text[bound.end():m.end()].rstrip(b"( \t").strip().decode(), m.group(1).decode())
 
     def assigned_class(self, lines: list[bytes], i: int, name: str) -> str | None:
         """The class asked about that the module-level line `i` (from 0) assigning `name`
-        types it as: its annotation (`current_app: Flask = LocalProxy(...)`), else the class
-        its whole value, a call, makes an instance of (`codes = LookupDict(...)`); None when
-        the line is no such assignment."""
-        text = lines[i]
-        bound = re.match(re.escape(name.encode()) + rb"\s*(?::([^=]*))?=(?!=)", text)
-        if bound is None:
-            return None
-        if bound.group(1):
-            cls = re.match(rb"\s*" + _CLASS + rb"$", bound.group(1))
-            if cls is not None and self.is_class(cls.group(1).decode()):
-                return cls.group(1).decode()
-        m = _CALL.match(text, bound.end())
-        if m is None or not self.makes(m.group(1).decode()) or not _call_alone(lines, i, m.end() - 1):
-            return None
-        return m.group(1).decode()
+        types it as (`_assigned`): its annotation (`current_app: Flask = LocalProxy(...)`), else
+        the class its whole value, a call, makes an instance of (`codes = LookupDict(...)`);
+        None when the line is no such assignment."""
+        typed = self._assigned(lines, i, re.compile(re.escape(name.encode()) + rb"\s*(?::([^=]*))?=(?!=)"))
+        return typed.cls if typed else None
 
     def _parameter(self, path: str, holder: Symbol, name: str, header: bytes, depth: int) -> Typing:
         annotated = re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*:\s*" + _CLASS + rb"[,=)]", header)
