@@ -19,7 +19,9 @@ matching several definitions is answered per definition, and only this one's sit
 
 Jedi (a benchmark dependency: the `bench` extra) searches the checked-out tree with its own
 module path (the tree and its `src/`) and the standard library, never the environment's
-site-packages, so a corpus' imports of itself are read from the tree.
+site-packages, so a corpus' imports of itself are read from the tree; pytest's own packages
+alone are on its path too (`pytest_alone`), so its pytest plugin types a test's parameter as the
+fixture of its name, as it does in an editor.
 
     python -m benchmarks.precision --corpus /tmp/corp/requests.git --corpus /tmp/corp/flask.git
 """
@@ -130,13 +132,33 @@ def rennet_sites(client, repo: str, rev: str, query: str, path: str, line: int) 
             return out
 
 
-def jedi_project(tree: Path):
+def jedi_project(tree: Path, work: Path | None = None):
     import jedi
 
     roots = [str(tree / "src")] if (tree / "src").is_dir() else []
     stdlib = sysconfig.get_paths()["stdlib"]
-    return jedi.Project(str(tree), sys_path=[*roots, str(tree), stdlib], load_unsafe_extensions=False,
+    framework = [str(pytest_alone(work))] if work is not None else []
+    return jedi.Project(str(tree), sys_path=[*roots, str(tree), stdlib, *framework], load_unsafe_extensions=False,
                         smart_sys_path=False)
+
+
+def pytest_alone(work: Path) -> Path:
+    """A folder holding links to the installed `pytest` and `_pytest` packages and nothing else:
+    Jedi's pytest plugin types a test's parameter as the fixture of its name only where it can
+    read `@pytest.fixture` as pytest's own `fixture` (both corpora test with pytest), while the
+    rest of the environment's site-packages stays off Jedi's path."""
+    import _pytest
+    import pytest
+
+    folder = work / "jedi-path"
+    folder.mkdir(parents=True, exist_ok=True)
+    for module in (pytest, _pytest):
+        source = Path(module.__file__).parent
+        link = folder / source.name
+        if not link.is_symlink() or link.resolve() != source.resolve():
+            link.unlink(missing_ok=True)
+            link.symlink_to(source, target_is_directory=True)
+    return folder
 
 
 def lift_jedi_limits() -> None:
@@ -208,7 +230,7 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Mea
     store = api.open_store(str(store_home))
     snap = api.snapshot(str(repo), rev, store=store)
     client = Client(store=str(store_home))
-    project = jedi_project(tree)
+    project = jedi_project(tree, work)
     lines: dict[str, list[bytes]] = {}
     out = []
     for kind, path, sym in sample(snap, per_kind):

@@ -21,15 +21,17 @@ def test_python_import_of_other_names_does_not_reach_a_method(indexed_files):
         "app.py": "from pkg.models import Request\n\n\ndef f(d):\n    return d.get('a')\n",
         "user.py": "from pkg.models import Headers\n\n\ndef g(h):\n    return Headers(h).get('a')\n",
         "star.py": "from pkg.models import *\n\n\ndef s(h):\n    return Headers(h).get('a')\n",
-        # a parameter is typed by nothing the index knows: its attribute is a name match
+        # a parameter is typed by its annotation alone: unannotated, its attribute is a name match
         "param.py": "from pkg.models import Headers\n\n\ndef g(h: Headers):\n    return h.get('a')\n",
+        "bare.py": "from pkg.models import Headers\n\n\ndef g(h):\n    return h.get('a')\n",
         "whole.py": "import pkg\n\n\ndef k():\n    return pkg.Headers().get('a')\n",
         "unnamed.py": "import pkg\n\n\ndef u(d):\n    return d.get('a')\n",
     }), "get")
     assert found[("app.py", 5)] == "name_match"  # imports Request only: a dict's get
     assert found[("user.py", 5)] == "import"
     assert found[("star.py", 5)] == "import"
-    assert found[("param.py", 5)] == "name_match"
+    assert found[("param.py", 5)] == "import"
+    assert found[("bare.py", 5)] == "name_match"
     # the package re-exports the class: importing it reaches the methods of the class the file names
     assert found[("whole.py", 5)] == "import"
     assert found[("unnamed.py", 5)] == "name_match"

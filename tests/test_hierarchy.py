@@ -192,3 +192,27 @@ def test_js_references_qualified_through_a_class_or_a_known_subclass(name):
     assert sorted(sites(JS_REPO.asked(), name)) == noted_sites(JS)[name]
     subclass = name.replace("Handler.", "Sub.")
     assert sorted(sites(JS_REPO.asked(), subclass)) == noted_sites(JS)[name]
+
+
+# --- a base a package re-exports ----------------------------------------------------------------
+
+REEXPORTED = {
+    "pkg/__init__.py": "from .base import Base\n",
+    "pkg/base.py": "class Base:\n    def handle(self):\n        return 1\n",
+    "app.py": ("import pkg\n\n\nclass Mine(pkg.Base):\n    pass\n\n\n"
+               "def make():\n    class Local(pkg.Base):\n        pass\n\n    return Local().handle()\n"),
+}
+
+
+def test_a_base_a_package_re_exports_is_the_class_it_leads_to(indexed_files):
+    # `pkg.Base` lands on pkg/__init__.py, which only passes pkg/base.py's Base on
+    app = indexed_files(REEXPORTED)
+    d, = app.call("context.symbol", name="Mine.handle", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.match) == ("pkg/base.py", "Base.handle", "inherited")
+    assert [c.qualified for c in d.chain] == ["Mine", "Base"]
+    r = app.call("context.symbol", name="Base", hierarchy=True)
+    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [
+        ("subclass", "Mine", "app.py"), ("subclass", "make.Local", "app.py")]
+    # a class defined in a function is a subclass its sites are qualified through
+    r = app.call("context.references", name="Base.handle")
+    assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [("app.py", 12, "import")]

@@ -212,10 +212,21 @@ class Bindings:
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` a type, the type's name their one
-        group that matched (Python: `app = Flask(...)`, `app: Flask = pkg.Flask(...)`; JS/TS:
-        `const app = new App()`)."""
+        group that matched (JS/TS: `const app = new App()`, `app: App = make()`). Python's
+        receivers are typed by the scope a site sees instead
+        (context_tools/query/symbols/receivers.py)."""
         return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
                            + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
+
+    def binds_bare(self, spec: ImportSpec, name: str) -> bool:
+        """Does the import bind `name` as a bare name of its file sees it: by default, as it
+        binds it locally (`binds_local`)."""
+        return self.binds_local(spec, name)
+
+    def binds_module_of(self, spec: ImportSpec, target: str, name: str) -> bool:
+        """Does the import bind, under `name`, the module at `target` rather than a name that
+        module defines? By default never (Python's `from . import cli`)."""
+        return False
 
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """Does the import bind `local` in its file: a name it lists (`binds`), or a module bound

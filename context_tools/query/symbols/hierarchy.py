@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.answers import ClassRef, Relative
+from context_tools.query.symbols.walks import reexport_walk
 from indexer.extract.tags import METHOD_HOSTS
+from indexer.lang.bindings import PathView, Scopes
 from indexer.lang.declared_bases import CLASS_KINDS
 from indexer.resolve.hierarchy import Inherits, resolve_bases
 
@@ -79,6 +81,8 @@ class Hierarchy:
         self._package: dict[str, tuple[str, ...]] = {}
         self._go_folders: dict[str, list[str]] | None = None
         self._impl_files: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._landing: dict[tuple[str, str], Cls | None] = {}
+        self._view: PathView | None = None
 
     def edges_of(self, path: str) -> list[Inherits]:
         """The `inherits` edges of the file's classes."""
@@ -156,11 +160,30 @@ class Hierarchy:
         if found is None:
             found = []
             for e in self.declared(c):
-                sym = self.top_class(e.target, e.base) if e.status == "resolved" else None
-                if sym is not None:
-                    found.append((Cls(e.target, sym), e.relation))
+                base = self.landing(e)
+                if base is not None:
+                    found.append((base, e.relation))
             self._bases[c.key] = found
         return found
+
+    def landing(self, e: Inherits) -> Cls | None:
+        """The class a resolved base names: the class of its file, or, where that file only
+        re-exports it (`class MyFlask(flask.Flask)` lands on flask/__init__.py, whose `from
+        .app import Flask` passes it on), the class the re-exports lead to."""
+        if e.status != "resolved":
+            return None
+        key = (e.target, e.base)
+        if key not in self._landing:
+            sym = self.top_class(e.target, e.base)
+            found = Cls(e.target, sym) if sym is not None else None
+            if found is None and "." not in e.base:
+                if self._view is None:
+                    self._view = Scopes(self.snap).path_view()
+                reached = reexport_walk(self.snap, [e.target], e.base, [e.base], self._view)
+                found = next((Cls(p, s) for (p, name), _ in sorted(reached.items())
+                              if (s := self.top_class(p, name)) is not None), None)
+            self._landing[key] = found
+        return self._landing[key]
 
     def top_class(self, path: str, qualified: str) -> Symbol | None:
         """The class of that qualified name in the file (a top-level one for Python and JS)."""
@@ -305,7 +328,8 @@ class Hierarchy:
         out = []
         for path in files:
             for e in self.edges_of(path):
-                if e.status == "resolved" and e.target == c.path and e.base == c.sym.qualified:
+                if e.status == "resolved" and (e.target == c.path and e.base == c.sym.qualified or (
+                        e.target != c.path and e.base == c.sym.name and self.landing(e) == c)):
                     sub = next((s for p, s in self.snap.definitions(e.cls.rsplit(".", 1)[-1])
                                 if p == path and s.qualified == e.cls and is_class(s)), None)
                     if sub is not None:

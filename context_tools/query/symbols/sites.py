@@ -16,6 +16,7 @@ from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
+from context_tools.query.symbols.receivers import PythonReceivers, Typing
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -206,7 +207,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         return "same_package" if packages and sees_package(path) else "name_match"
 
     spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
-    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members, reading)
+    by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members,
+                          reading, bound)
     sites: list[Site] = []
     for path, occ, through, binding in [(p, o, False, (p, o.line) in import_bound) for p, o in reading.occurrences()
                                         ] + aliased + spelled:
@@ -231,7 +233,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         elif not through and not is_def and how == "name_match":
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
-            promoted = by_syntax.imported_instance(path, occ)
+            promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ)
             if promoted:
                 how, rule = "import", promoted
         if len(parts) > 1 and how in ("name_match", "text"):
@@ -257,9 +259,12 @@ class _BySyntax:
     bare name no site of a method (a method is reached through its class or an instance)."""
 
     def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, reaching: set[str], classes: set[str],
-                 crossing: set[str] | frozenset[str], reading: _Reading) -> None:
+                 crossing: set[str] | frozenset[str], reading: _Reading, offers: dict[str, set[str]] | None = None) -> None:
         self.snap = snap
         self.reading = reading
+        # the files defining or re-exporting the name, a method's class or a class it is reached
+        # through, each with the names it offers them under
+        self.offers = offers or {}
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
@@ -277,12 +282,12 @@ class _BySyntax:
         self.def_sites = {(p, s.line) for p, s, _ in defs}
         self.lines = reading.lines
         self.modules: dict[tuple[str, str], bool | None] = {}
-        self.bare: dict[str, bool] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self.factories: dict[str, bool] = {}
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
+        self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines)
 
     def through_classes(self, path: str) -> bool:
         """Does the class hierarchy decide the file's sites of the members asked, also where
@@ -342,9 +347,10 @@ class _BySyntax:
             if len(receiver) == 1 and self._typed_by_line(path, head, lines):
                 return False
         else:
-            typed = self._instance(path, head, lines, occ.line) if len(receiver) == 1 else None
+            typed = self._instance(path, head, occ.line) if len(receiver) == 1 else (
+                self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and head == "self" else None)
             if typed:
-                return False
+                return False if typed.rule is None else (how, typed.rule)
             if typed is None and self._instance_of(path, receiver):
                 return False
         reached = self._module_reaches(path, head)
@@ -360,14 +366,15 @@ class _BySyntax:
         return "name_match", f"attribute of module `{head}`, which does not reach it"
 
     def _import_reaches(self, path: str) -> bool | None:
-        """Does an import of the file binding the name itself reach a defining or re-exporting
-        file? None when no import binds it."""
+        """Does an import of the file binding the name itself as a bare name (`Bindings.binds_bare`:
+        `from .api import get`, a Python `*`; `import { get } from`) reach a defining or
+        re-exporting file, binding a name there rather than a module of the name (Python's
+        `from . import cli`)? None when no import binds it."""
         key = (path, ":" + self.simple)
         if key not in self.modules:
             facts = self.snap.import_facts(path)
-            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, self.simple)]
-            self.modules[key] = any(same_import(spec, e) and e.target in self.reaching
-                                    for spec in specs for e in self.snap.imports(path)) if specs else None
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_bare(spec, self.simple)]
+            self.modules[key] = any(self._spec_reaches(path, spec) for spec in specs) if specs else None
         return self.modules[key]
 
     def _line_reaches(self, path: str, line: int) -> bool:
@@ -412,11 +419,77 @@ class _BySyntax:
         if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
             return None
         receiver = syntax.receiver
-        if receiver[0] in ("self", "cls") or (len(receiver) == 1 and self._instance(
-                path, receiver[0], lines, occ.line) is not None):
+        typed = self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
+            self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and receiver[0] == "self" else None)
+        if typed:
+            # a fixture, an annotation, an attribute of self: the binding that typed it decides;
+            # a plain assignment, only through a module chain reaching the class
+            if typed.rule is not None:
+                return typed.rule
+            return self._constructed_through(path, typed.callee, receiver[0])
+        if receiver[0] in ("self", "cls") or typed is not None:
             return None  # typed where it stands: not by what an import reaches
         found = self._instance_of(path, receiver)
         return f"instance `{'.'.join(receiver)}` of {found}" if found else None
+
+    def _constructed_through(self, path: str, callee: str, name: str) -> str | None:
+        """The rule typing `name` when the call assigned to it is written through modules a
+        file's import reaches, the class's own file at the end (`requests.cookies.RequestsCookieJar()`
+        after `import requests`: a package's submodule, once anything imports it, is its
+        attribute); None otherwise."""
+        parts = callee.split(".")
+        if len(parts) < 2 or "" in parts:
+            return None
+        found = self._module_chain(path, parts[:-1])
+        offered = found is not None and parts[-1] in self.offers.get(found, ())
+        return f"instance `{name}` of `{callee}(...)`, module `{'.'.join(parts[:-1])}`" if offered else None
+
+    def _module_chain(self, path: str, parts: list[str]) -> str | None:
+        """The file a dotted module path in code names: its head a module an import of the file
+        binds (`import requests`, or the package `import flask.views` binds to `flask`, whose
+        __init__ it runs), each further part a submodule of the package before it."""
+        facts = self.snap.import_facts(path)
+        heads: set[str] = set()
+        for spec in facts.imports if facts else ():
+            dotted = spec.spec.split(".")
+            if spec.names or spec.aliases or dotted[0] != parts[0]:
+                continue
+            for e in self.snap.imports(path):
+                if same_import(spec, e) and e.target:
+                    if len(dotted) == 1:
+                        heads.update([e.target] if module_parts(e.target)[-1:] == [parts[0]] else [])
+                    else:
+                        heads.update(_package_above(self.snap, e.target, len(dotted) - 1, parts[0]))
+        python = of_language("python")
+        for current in sorted(heads):
+            for part in parts[1:]:
+                nxt = python.submodule(self.snap, current, part)
+                if not nxt:
+                    current = ""
+                    break
+                current = nxt[0]
+            if current:
+                return current
+        return None
+
+    def package_attribute(self, path: str, occ: Occurrence) -> str | None:
+        """For a Python site its file does not tie, not a method's: the rule that makes it the
+        definition's when it is an attribute of a module path the file's imports bind that
+        ends in a file reaching the definition (`flask.Flask` after `import flask.views`, which
+        binds `flask`, the package whose __init__ re-exports Flask); None otherwise."""
+        if self.methods_only or _rules_of(self.snap, path).language != "python":
+            return None
+        lines = self.lines.get(path)
+        if lines is None:
+            lines = self.lines[path] = self.reading.source_lines(path)
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = _rules_of(self.snap, path).site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+            return None
+        found = self._module_chain(path, list(syntax.receiver))
+        offered = found is not None and self.simple in self.offers.get(found, ())
+        return f"attribute of module `{'.'.join(syntax.receiver)}`, which an import binds" if offered else None
 
     def _instance_of(self, path: str, receiver: tuple[str, ...]) -> str | None:
         """The method's class whose module-level instance the receiver is, reached through the
@@ -454,13 +527,11 @@ class _BySyntax:
         `RELAY_HOPS` files away; None otherwise."""
         if depth > RELAY_HOPS or self.snap.file(path) is None:
             return None
-        pattern = re.compile(rb"(?:" + re.escape(name.encode()) + rb")\s*(?::[^=]*)?=\s*(?:[A-Za-z_][\w.]*\.)?"
-                             rb"([A-Za-z_]\w*)\s*\(")
-        for text in self.reading.source_lines(path):
-            m = pattern.match(text) if text.startswith(name.encode()) else None
-            if m is not None:
-                cls = m.group(1).decode()
-                return cls if self._makes_instance(cls) else None
+        assignment = re.compile(re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)")
+        lines = self.receivers.lines(path)
+        for i, text in enumerate(lines):
+            if text.startswith(name.encode()) and assignment.match(text):
+                return self.receivers.assigned_class(lines, i, name)
         facts = self.snap.import_facts(path)
         for spec in facts.imports if facts else ():
             for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
@@ -473,22 +544,31 @@ class _BySyntax:
         return None
 
     def _makes_instance(self, callee: str) -> bool:
-        """Does a call of `callee` make an instance of the method's class: the class itself, or
-        a top-level function of the tree of that name whose return annotation names it or whose
-        every `return` calls it (`def session(): return Session()`)?"""
+        """Does a call of `callee` make an instance of the method's class: the class itself, a
+        top-level function of the tree of that name whose return annotation names it or whose
+        every `return` calls it (`def session(): return Session()`), or a Python method of that
+        name whose every definition in the tree is annotated to return it (`def load_app(self)
+        -> Flask:`, then `app = info.load_app()`)?"""
         if callee in self.classes:
             return True
         found = self.factories.get(callee)
         if found is None:
+            defined = self.snap.definitions(callee)
+            methods = [(p, s) for p, s in defined if s.kind == "method" and p.endswith((".py", ".pyi"))]
             found = self.factories[callee] = any(
-                self._returns_instance(p, sym) for p, sym in self.snap.definitions(callee)
-                if sym.kind == "function" and not sym.container)
+                self._returns_instance(p, sym) for p, sym in defined if sym.kind == "function" and not sym.container
+            ) or (bool(methods) and all(self.receivers.annotated_return(p, s) for p, s in methods))
         return found
 
     def _returns_instance(self, path: str, sym: Symbol) -> bool:
-        annotated = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
-        if annotated:
-            return annotated.group(1) in self.classes
+        if path.endswith((".py", ".pyi")):
+            annotated = self.receivers.annotated_return(path, sym)
+            if annotated is not None:
+                return annotated
+        else:
+            signed = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
+            if signed:
+                return signed.group(1) in self.classes
         body = self.reading.source(path)[sym.start_byte:sym.end_byte]
         returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
         return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
@@ -518,7 +598,7 @@ class _BySyntax:
                 return "name_match", "import of another module's name"
             return False
         if how == "import":
-            if not self._binds_name(path):
+            if not self._import_reaches(path):
                 return "name_match", "bare name no import binds"
             if self._own_definition_around(path, occ.line):
                 return "name_match", "bare name of the file's own definition"
@@ -558,26 +638,11 @@ class _BySyntax:
         return any(s.name == self.simple and (path, s.line) not in self.def_sites and self._in_scope(path, s, line)
                    for s in (facts.symbols if facts else ()))
 
-    def _binds_name(self, path: str) -> bool:
-        """Does an import of the file bind the name itself (`from .api import get`, a `*`) from
-        a file reaching the definition, not only a module (`import api`, `from . import cli`
-        for a variable `cli`), nor the name under another (`from .api import get as fetch`)?"""
-        found = self.bare.get(path)
-        if found is None:
-            facts = self.snap.import_facts(path)
-            found = self.bare[path] = any(
-                (local == self.simple or inner == "*") and self._spec_reaches(path, spec)
-                for spec in (facts.imports if facts else ()) if spec.names
-                for inner, local in of_import(spec.kind).binds(spec))
-        return found
-
     def _spec_reaches(self, path: str, spec: ImportSpec) -> bool:
         """Does the import resolve to a file reaching the definition, binding a name there
-        rather than a module of the name (`from . import cli` binds the module cli.py)?"""
-        # `from . import cli` resolves to cli.py and binds it; `from .cli import cli` binds a name in it
-        of_module = [p for p in spec.spec.split(".") if p][-1:] == [self.simple]
-        return any(same_import(spec, e) and e.target in self.reaching
-                   and not (self.simple in spec.names and not of_module and module_parts(e.target)[-1:] == [self.simple])
+        rather than a module of the name (`Bindings.binds_module_of`)?"""
+        rules = of_import(spec.kind)
+        return any(same_import(spec, e) and e.target in self.reaching and not rules.binds_module_of(spec, e.target, self.simple)
                    for e in self.snap.imports(path))
 
     def _names_owner(self, last: str) -> bool:
@@ -618,43 +683,28 @@ class _BySyntax:
 
     def _class_at(self, path: str, line: int) -> str | None:
         """The name of the innermost class of the file whose body holds the line, None outside any."""
+        found = self._class_symbol_at(path, line)
+        return found.name if found is not None else None
+
+    def _class_symbol_at(self, path: str, line: int) -> Symbol | None:
         classes = self.enclosing.get(path)
         if classes is None:
             facts = self.snap.core_facts(path)
             classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
         inside = [s for s in classes if s.line <= line <= s.end_line]
-        return max(inside, key=lambda s: s.line).name if inside else None
+        return max(inside, key=lambda s: s.line) if inside else None
 
-    def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool | None:
-        """Is `name` assigned an instance of a method's class where the site sees it (`app =
-        Flask(...)`, `app: Flask = pkg.Flask(...)`)? The one typing of a variable the index
-        makes, read from the file's lines as written: in the function holding the site, above
-        it, or at module level (an unindented line) unless the function takes `name` as a
-        parameter (a pytest fixture's `app` is whatever the fixture returns). False when the
-        function binds it otherwise (assigned something else, a parameter), None when nothing
-        in the file types it."""
+    def _instance(self, path: str, name: str, line: int) -> Typing:
+        """What `name` is where the site on `line` sees it (`PythonReceivers.variable`)."""
+        return self.receivers.variable(path, name, line) if self.classes else False
+
+    def _self_attribute(self, path: str, line: int, attribute: str) -> Typing:
+        """What `self.attribute` is in the class whose body holds the line, when that class
+        is no method's class itself (`PythonReceivers.self_attribute`)."""
         if not self.classes:
             return False
-        holder = self.reading.holder(path, line)
-        assignment = self.reading.assignment(name)
-
-        def typed(text: bytes) -> bool:
-            bound = assignment.match(text)
-            m = _INSTANCE.match(text, bound.end()) if bound else None
-            return m is not None and self._makes_instance(m.group(1).decode())
-
-        if holder is not None:
-            # the function's own last assignment above the site decides, whatever it assigns
-            last = self.reading.last_assignment(path, holder, line, name, lines)
-            if last is not None:
-                return typed(last)
-            if self.reading.takes(holder, name):
-                return False
-        key = (path, "=" + name)
-        if key not in self.modules:
-            assigned = self.reading.module_assignments(path, name, lines)
-            self.modules[key] = any(typed(t) for t in assigned) if assigned else None
-        return self.modules[key]
+        owner = self._class_symbol_at(path, line)
+        return self.receivers.self_attribute(path, owner, attribute) if owner is not None else None
 
     def _declared_lines(self, path: str, lines: list[bytes]) -> frozenset[int]:
         """The lines of the file's import declarations (a `use` from its first line to the one
@@ -720,14 +770,12 @@ class _BySyntax:
         return self.modules[key]
 
 
-_INSTANCE = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")  # a call, maybe of a dotted name
 
 
 class _Reading:
     """What the files hold that every definition's pass over the sites reads alike, read once
     for all of them (a name with many definitions is resolved against each on its own): the
-    name's occurrences, each file's bytes, each file's lines, classes and the function holding a line, the lines assigning a name
-    (at module level, or last above a site in its function) and the functions taking it."""
+    name's occurrences, each file's bytes, lines, classes, binding rules and site syntax."""
 
     def __init__(self, snap: Snapshot, simple: str) -> None:
         self.snap = snap
@@ -735,12 +783,6 @@ class _Reading:
         self._occurrences: list[tuple[str, Occurrence]] | None = None
         self.lines: dict[str, list[bytes]] = {}
         self.classes: dict[str, list[Symbol]] = {}
-        self._functions: dict[str, list[Symbol]] = {}
-        self._holders: dict[tuple[str, int], Symbol | None] = {}
-        self._assignments: dict[str, re.Pattern[bytes]] = {}
-        self._module_assigned: dict[tuple[str, str], list[bytes]] = {}
-        self._last_assigned: dict[tuple[str, int, int, str], bytes | None] = {}
-        self._takes: dict[tuple[str, str], bool] = {}
         self._rules: dict[str, Bindings] = {}
         self._source: dict[str, bytes] = {}
         self._source_lines: dict[str, list[bytes]] = {}
@@ -778,58 +820,6 @@ class _Reading:
             self._occurrences = list(self.snap.occurrences(self.simple))
         return self._occurrences
 
-    def holder(self, path: str, line: int) -> Symbol | None:
-        """The innermost function or method of the file holding the line, None outside any."""
-        key = (path, line)
-        if key in self._holders:
-            return self._holders[key]
-        functions = self._functions.get(path)
-        if functions is None:
-            facts = self.snap.core_facts(path)
-            functions = self._functions[path] = [s for s in (facts.symbols if facts else ())
-                                                 if s.kind in ("function", "method")]
-        around = [s for s in functions if s.line <= line <= s.end_line]
-        found = self._holders[key] = max(around, key=lambda s: s.line) if around else None
-        return found
-
-    def assignment(self, name: str) -> re.Pattern[bytes]:
-        """A line binding `name`: `name = ...`, `name: T = ...`, and `with Class(...) as name:`
-        (what the class's `__enter__` returns: itself, for the context managers a Repo Map names)."""
-        found = self._assignments.get(name)
-        if found is None:
-            escaped = re.escape(name.encode())
-            found = self._assignments[name] = re.compile(
-                rb"\s*(?:" + escaped + rb"\s*(?::[^=]*)?=(?!=)|(?:async\s+)?with\s(?=.*\bas\s+" + escaped + rb"\s*:))")
-        return found
-
-    def last_assignment(self, path: str, holder: Symbol, line: int, name: str, lines: list[bytes]) -> bytes | None:
-        """The last line of the function `holder` above `line` binding `name` (`assignment`)."""
-        key = (path, holder.line, line, name)
-        if key in self._last_assigned:
-            return self._last_assigned[key]
-        assignment = self.assignment(name)
-        found = self._last_assigned[key] = next(
-            (t for t in reversed(lines[holder.line:line - 1]) if assignment.match(t)), None)
-        return found
-
-    def takes(self, holder: Symbol, name: str) -> bool:
-        """Does the function's signature take `name` as a parameter?"""
-        key = (holder.signature, name)
-        found = self._takes.get(key)
-        if found is None:
-            found = self._takes[key] = re.search(
-                rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", holder.signature.encode()) is not None
-        return found
-
-    def module_assignments(self, path: str, name: str, lines: list[bytes]) -> list[bytes]:
-        """The file's unindented lines binding `name` (`assignment`)."""
-        key = (path, name)
-        found = self._module_assigned.get(key)
-        if found is None:
-            assignment = self.assignment(name)
-            found = self._module_assigned[key] = [t for t in lines if t[:1] not in (b" ", b"\t") and assignment.match(t)]
-        return found
-
 
 _NAME_LIST = re.compile(rb"\s*\(?\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*(?:,\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*)*,?\s*\)?\s*(?:#.*)?$")
 
@@ -842,6 +832,20 @@ def _package_of(snap: Snapshot, path: str) -> tuple[str, ...] | None:
     GuzzleHttp\\Psr7\\Utils.php), a Ruby file's outermost module. Its first part is its
     language's name. None for other files and for a file that declares no package."""
     return of_path(path).package_of(snap, path)
+
+
+def _package_above(snap: Snapshot, target: str, levels: int, head: str) -> tuple[str, ...]:
+    """The __init__ of the package `levels` folders above a module file (a package's own
+    __init__ counting as its folder), when that folder is named `head`: `import flask.views`
+    reaches src/flask/views.py and binds `flask`, src/flask/__init__.py."""
+    folder = target.rsplit("/", 1)[0] if "/" in target else ""
+    if target.endswith(("/__init__.py", "/__init__.pyi")):
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    for _ in range(levels - 1):
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    if folder.rsplit("/", 1)[-1] != head:
+        return ()
+    return tuple(p for p in (f"{folder}/__init__.py", f"{folder}/__init__.pyi") if snap.file(p) is not None)[:1]
 
 
 def _is_text(snap: Snapshot, path: str) -> bool:

@@ -64,6 +64,17 @@ class PythonBindings(Bindings):
     def binds_whole(self, spec: ImportSpec) -> bool:
         return True
 
+    def binds_bare(self, spec: ImportSpec, name: str) -> bool:
+        """A bare name is bound by a from-import listing it (`from .api import get`) or a `*`;
+        `import api` binds a module, and `from .api import get as fetch` the name `fetch`."""
+        return bool(spec.names) and any(local == name or inner == "*" for inner, local in self.binds(spec))
+
+    def binds_module_of(self, spec: ImportSpec, target: str, name: str) -> bool:
+        """`from . import cli` resolves to cli.py and binds that module as `cli`; `from .cli
+        import cli` binds the name cli.py defines."""
+        of_module = [p for p in spec.spec.split(".") if p][-1:] == [name]
+        return name in spec.names and not of_module and module_stem(target).rpartition("/")[2] == name
+
     def binds_module(self, spec: ImportSpec, target: str) -> bool:
         """`from . import tools`, `from lib import tools as t`, `import lib.tools as t` bind the
         module at `target`; `from .tools import helper` binds a name it defines."""

@@ -1,0 +1,313 @@
+"""What a Python receiver is an instance of, read from the lines of its file as written: the
+one typing of a variable the references query makes (`sites._BySyntax`). A name is typed where
+the site sees it: by the innermost function binding it (its last assignment above the site, a
+parameter's annotation, a pytest fixture of the parameter's name), else at module level; an
+attribute of `self` by the assignments of its class's methods. Each typing says which binding
+decided it (`Typed.rule`); anything else is untyped, and its site stays a name match."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from indexer.model import Symbol
+    from indexer.store.snapshot import Snapshot
+
+HEADER_LINES = 30  # the lines a `def` header (its parameters, its return annotation) is read over
+DECORATOR_LINES = 12  # the lines above a `def` its decorators are read over
+FIXTURE_DEPTH = 3  # fixtures returning other fixtures' values, followed this far
+_FUNCTIONS = ("function", "method")
+# a class named as written in an annotation: `Flask`, `"Flask"`, `flask.Flask`, `Flask | None`
+_CLASS = rb"['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*(?:\|\s*None\s*)?"
+_CALL = re.compile(rb"\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)\s*\(")
+_RETURNS = re.compile(rb"->\s*" + _CLASS + rb":")
+# `Iterator[Flask]`, `Generator[Flask, None, None]`: what a yield fixture gives its tests
+_YIELDS = re.compile(rb"->\s*(?:[A-Za-z_][\w.]*\.)?(?:Iterator|Generator|Iterable)\[\s*" + _CLASS + rb"[,\]]")
+_FIXTURE = re.compile(rb"@\s*(?:[A-Za-z_][\w.]*\.)?fixture\b")
+_FIXTURE_NAME = re.compile(rb"\bname\s*=\s*['\"]([A-Za-z_]\w*)['\"]")
+
+
+class Typed(NamedTuple):
+    """A receiver typed as an instance of a class asked about; `rule`: the binding that decided
+    it, None for a plain assignment of an instance (`app = Flask(...)`: the file's rule stands)."""
+
+    rule: str | None
+    callee: str = ""  # a plain assignment's call as written (`requests.cookies.RequestsCookieJar`)
+    cls: str = ""  # the class an assignment's annotation or call names, as written
+
+
+Typing = Typed | Literal[False] | None  # typed; bound to something else; nothing in the file binds it
+
+
+class PythonReceivers:
+    """The receivers of one query's sites: `is_class(name)` says whether a name is one of the
+    classes asked about (the method's class and those it is reached through), `makes(callee)`
+    whether calling it makes an instance of one."""
+
+    def __init__(self, snap: Snapshot, is_class: Callable[[str], bool], makes: Callable[[str], bool],
+                 read_lines: Callable[[str], list[bytes]]) -> None:
+        self.snap = snap
+        self.is_class = is_class
+        self.makes = makes
+        self._read_lines = read_lines  # a file's lines, read once a query (`sites._Reading`)
+        self._module: dict[tuple[str, str], Typing] = {}
+        self._fixtures: dict[tuple[str, str], Typing] = {}
+        self._attributes: dict[tuple[str, str, str], Typing] = {}
+        self._functions: dict[str, list[Symbol]] = {}
+
+    def lines(self, path: str) -> list[bytes]:
+        return self._read_lines(path)
+
+    def functions(self, path: str) -> list[Symbol]:
+        found = self._functions.get(path)
+        if found is None:
+            facts = self.snap.core_facts(path)
+            found = self._functions[path] = [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
+        return found
+
+    def variable(self, path: str, name: str, line: int, depth: int = 0) -> Typing:
+        """What `name` is where the site on `line` sees it: the functions holding the site,
+        innermost first (a closure sees its function's names), decide by the first that binds
+        it: its last assignment above the site (`app = Flask(...)`; an annotation naming a
+        class, `app: Flask = LocalProxy(...)`, first), or its parameter (typed by an annotation
+        naming a class, or, in a test function or a fixture, as the pytest fixture of its name
+        visible there); else a module-level (unindented) assignment."""
+        lines = self.lines(path)
+        around = sorted((s for s in self.functions(path) if s.line <= line <= s.end_line), key=lambda s: -s.line)
+        assignment = _assignment(name)
+        for holder in around:
+            last = next((i for i in range(line - 2, holder.line - 1, -1) if assignment.match(lines[i])), None)
+            if last is not None:
+                return self._assigned(lines, last, assignment)
+            header = _header(lines, holder)
+            if re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", header):
+                return self._parameter(path, holder, name, header, depth)
+        key = (path, name)
+        if key not in self._module:
+            assigned = [i for i, t in enumerate(lines) if t[:1] not in (b" ", b"\t") and assignment.match(t)]
+            self._module[key] = next((t for t in (self._assigned(lines, i, assignment) for i in assigned) if t),
+                                     False) if assigned else None
+        return self._module[key]
+
+    def _assigned(self, lines: list[bytes], i: int, assignment: re.Pattern[bytes]) -> Typing:
+        """What the assignment on line `i` (from 0) gives: its annotation when it names a class
+        asked (`app: Flask = LocalProxy(...)`), else an instance when its whole value is a call
+        making one (`Flask(...)`, not `Flask(...).test_client()`)."""
+        text = lines[i]
+        bound = assignment.match(text)
+        if bound is None:
+            return None
+        if bound.group(1):  # `name: T = ...`: the annotation decides, when it names a class asked
+            cls = re.match(rb"\s*" + _CLASS + rb"$", bound.group(1))
+            if cls is not None and self.is_class(cls.group(1).decode()):
+                return Typed(f"annotation `{cls.group(1).decode()}`", cls=cls.group(1).decode())
+        m = _CALL.match(text, bound.end())
+        with_as = text.lstrip().startswith((b"with", b"async"))
+        if m is None or not self.makes(m.group(1).decode()) or not _call_alone(lines, i, m.end() - 1, with_as):
+            return False
+        return Typed(None, text[bound.end():m.end()].rstrip(b"( \t").strip().decode(), m.group(1).decode())
+
+    def assigned_class(self, lines: list[bytes], i: int, name: str) -> str | None:
+        """The class asked about that the module-level line `i` (from 0) assigning `name`
+        types it as (`_assigned`): its annotation (`current_app: Flask = LocalProxy(...)`), else
+        the class its whole value, a call, makes an instance of (`codes = LookupDict(...)`);
+        None when the line is no such assignment."""
+        typed = self._assigned(lines, i, re.compile(re.escape(name.encode()) + rb"\s*(?::([^=]*))?=(?!=)"))
+        return typed.cls if typed else None
+
+    def _parameter(self, path: str, holder: Symbol, name: str, header: bytes, depth: int) -> Typing:
+        annotated = re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*:\s*" + _CLASS + rb"[,=)]", header)
+        if annotated is not None:
+            cls = annotated.group(1).decode()
+            return Typed(f"annotation `{cls}` of parameter `{name}`") if self.is_class(cls) else False
+        lines = self.lines(path)
+        own = self.fixture_name(lines, holder)
+        if not holder.name.startswith("test") and own is None:
+            return False
+        if holder.container and own != name:  # a fixture of the test's own class comes first
+            inner = next((f for f in self.functions(path) if f.container == holder.container
+                          and self.fixture_name(lines, f) == name), None)
+            if inner is not None:
+                return Typed(f"pytest fixture `{name}` of {path}") if self._gives(path, inner, depth) else False
+        # a fixture asking for the fixture of its own name gets the one it overrides, further out
+        return self.fixture(path, name, depth, skip_own=own == name)
+
+    def annotated_return(self, path: str, sym: Symbol) -> bool | None:
+        """Does the function's return annotation name a class asked (`-> Flask:`, `-> Flask |
+        None:`, over a header of several lines)? None when it has none."""
+        header = _header(self.lines(path), sym)
+        if b"->" not in header:
+            return None
+        found = _RETURNS.search(header)
+        return found is not None and self.is_class(found.group(1).decode())
+
+    def fixture(self, path: str, name: str, depth: int, skip_own: bool = False) -> Typing:
+        """The type of the pytest fixture `name` as a test or fixture of the file sees it: the
+        closest definition of it, in the file itself (at its top level), then in conftest.py of
+        its folder and of each folder above. False when none is typed, or none is visible."""
+        if depth >= FIXTURE_DEPTH:
+            return False
+        folder = path.rpartition("/")[0]
+        places = [] if skip_own else [path]
+        while True:
+            conftest = f"{folder}/conftest.py" if folder else "conftest.py"
+            if conftest != path and self.snap.file(conftest) is not None:
+                places.append(conftest)
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+        for place in places:
+            found = self._fixture_in(place, name, depth)
+            if found is not None:
+                return found
+        return False
+
+    def _fixture_in(self, path: str, name: str, depth: int) -> Typing:
+        """The type of the file's own top-level fixture `name` (by its function's name, or the
+        `name=` its decorator gives), None when the file defines no such fixture."""
+        key = (path, name)
+        if key in self._fixtures:
+            return self._fixtures[key]
+        self._fixtures[key] = False  # a fixture asking for itself ends here
+        lines = self.lines(path)
+        found: Typing = None
+        for sym in self.functions(path):
+            if not sym.container and self.fixture_name(lines, sym) == name:
+                found = self._gives(path, sym, depth)
+                if found:
+                    found = Typed(f"pytest fixture `{name}` of {path}")
+                break
+        self._fixtures[key] = found
+        return found
+
+    def _gives(self, path: str, sym: Symbol, depth: int) -> Typing:
+        """What a fixture gives its tests: its return annotation (`Iterator[T]` for one that
+        yields), else what every `return` or `yield` of its body gives (a call making an
+        instance, or a name typed where it is returned)."""
+        lines = self.lines(path)
+        header = _header(lines, sym)
+        annotated = _YIELDS.search(header) or _RETURNS.search(header)
+        if annotated is not None:
+            return Typed(None) if self.is_class(annotated.group(1).decode()) else False
+        body = lines[sym.line:sym.end_line]
+        indent = next((len(t) - len(t.lstrip()) for t in body if t.strip() and not t.lstrip().startswith(b"#")), 0)
+        gives = [(sym.line + i, m) for i, t in enumerate(body) if len(t) - len(t.lstrip()) == indent
+                 and (m := re.match(rb"\s*(?:return|yield)\s+((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)\s*(\(|(?:#.*)?$)", t))]
+        if not gives:
+            return False
+        for i, m in gives:
+            given = m.group(2).decode()
+            if m.group(3) == b"(":  # a call, the whole value given (not `app.test_client()`)
+                if not self.makes(given) or not _call_alone(lines, i, m.end() - 1):
+                    return False
+            elif m.group(1) or not self.variable(path, given, i + 1, depth + 1):
+                return False
+        return Typed(None)
+
+    def fixture_name(self, lines: list[bytes], sym: Symbol) -> str | None:
+        """The name pytest knows the function by as a fixture (`@pytest.fixture`, `@fixture`,
+        `@pytest.fixture(name="x")`), None when it is no fixture."""
+        above: list[bytes] = []
+        for t in reversed(lines[max(0, sym.line - 1 - DECORATOR_LINES):sym.line - 1]):
+            if not t.strip():
+                break
+            above.append(t)
+            if t.lstrip().startswith(b"@") and _FIXTURE.search(t):
+                text = b" ".join(reversed(above))
+                named = _FIXTURE_NAME.search(text)
+                return named.group(1).decode() if named else sym.name
+        return None
+
+    def self_attribute(self, path: str, cls: Symbol, attribute: str) -> Typing:
+        """What `self.attribute` is in the class: typed when the class's body annotates it
+        (`attribute: Flask`) or every assignment of it in the class's methods gives an instance
+        of a class asked (`self.app = Flask(...)`, `self.app = app` of a parameter `app:
+        Flask`); None when the class never binds it."""
+        key = (path, cls.qualified, attribute)
+        if key in self._attributes:
+            return self._attributes[key]
+        lines = self.lines(path)
+        body = range(cls.line, min(cls.end_line, len(lines)))
+        indent = next((t[:len(t) - len(t.lstrip())] for t in lines[cls.line:cls.end_line] if t.strip()), b"")
+        # a declaration of the class body itself, not a parameter of a method's header
+        declared = re.compile(re.escape(indent) + re.escape(attribute.encode()) + rb"\s*:\s*" + _CLASS + rb"(?:=|$)")
+        assigned = _assignment(b"self." + attribute.encode())
+        found: Typing = None
+        for i in body:
+            text = lines[i]
+            d = declared.match(text)
+            if d is not None and self.is_class(d.group(1).decode()):
+                found = Typed(f"annotation `{d.group(1).decode()}` of `self.{attribute}` in {cls.name}")
+                break
+            if assigned.match(text) is None:
+                continue
+            typed = self._assigned(lines, i, assigned)
+            if not typed:
+                given = re.match(rb"\s*\S+\s*=\s*([A-Za-z_]\w*)\s*$", text)
+                typed = self.variable(path, given.group(1).decode(), i + 1) if given else False
+            if not typed:
+                found = False
+                break
+            found = Typed(f"`self.{attribute}` an instance in {cls.name}'s methods")
+        self._attributes[key] = found
+        return found
+
+
+def _assignment(name: str | bytes) -> re.Pattern[bytes]:
+    """`name = ...`, `name: T = ...` (group 1 the annotation), and `with Class(...) as name:`
+    (what the class's `__enter__` returns: itself, for the context managers a Repo Map names)."""
+    spelled = re.escape(name if isinstance(name, bytes) else name.encode())
+    return re.compile(rb"\s*(?:" + spelled + rb"\s*(?::([^=]*))?=(?!=)|(?:async\s+)?with\s(?=.*\bas\s+" + spelled
+                      + rb"\s*:))")
+
+
+def _call_alone(lines: list[bytes], i: int, opened: int, with_as: bool = False) -> bool:
+    """Is the call whose parenthesis opens at byte `opened` of line `i` (from 0) the whole
+    value: closed (on that line or one of the next `HEADER_LINES`) with nothing after it but a
+    comment (or, in a `with` statement, `as name:`)? Strings are skipped as they are quoted."""
+    depth = 0
+    quote = b""
+    for n in range(i, min(i + HEADER_LINES, len(lines))):
+        text = lines[n]
+        j = opened if n == i else 0
+        while j < len(text):
+            ch = text[j:j + 1]
+            if quote:
+                if ch == b"\\":
+                    j += 1
+                elif ch == quote:
+                    quote = b""
+            elif ch in (b"'", b'"'):
+                quote = ch
+            elif ch == b"#":
+                break
+            elif ch in (b"(", b"[", b"{"):
+                depth += 1
+            elif ch in (b")", b"]", b"}"):
+                depth -= 1
+                if depth == 0:
+                    rest = text[j + 1:].split(b"#", 1)[0].strip()
+                    return not rest or (with_as and re.fullmatch(rb"as\s+[A-Za-z_]\w*\s*:", rest) is not None)
+            j += 1
+        quote = b""  # a string does not run on past its line (triple quotes aside)
+    return False
+
+
+def _header(lines: list[bytes], sym: Symbol) -> bytes:
+    """The `def` header of a function, its parameters and return annotation, over as many lines
+    as it takes (at most `HEADER_LINES`), up to the colon closing it (`def f() -> T: ...` too)."""
+    out = []
+    depth = 0
+    for t in lines[sym.line - 1:sym.line - 1 + HEADER_LINES]:
+        code = t.split(b"#", 1)[0]
+        for j, ch in enumerate(code):
+            if ch in b"([{":
+                depth += 1
+            elif ch in b")]}":
+                depth -= 1
+            elif ch == ord(":") and depth <= 0:
+                out.append(code[:j + 1].strip())
+                return b" ".join(out)
+        out.append(code.strip())
+    return b" ".join(out)
