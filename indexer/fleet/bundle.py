@@ -99,6 +99,11 @@ class FingerprintConflict(RennetError):
     code = "fingerprint_conflict"
 
 
+class LackingFacts(BadBundle):
+    """A partial bundle leaves out facts the store does not hold (its maker believed wrongly
+    that they were imported): refused as any bad bundle, but a batch driver may ask again."""
+
+
 class FactsEntry(msgspec.Struct, array_like=True):
     key: bytes  # facts key: "<blob>|<language>|<extractor version>"
     facts: bytes  # msgpack of the complete BlobFacts (occurrences included); the store's split
@@ -143,21 +148,21 @@ class ExportReport:
 
 
 def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
-         level: int = 6) -> tuple[list[bytes], dict]:
+         level: int = 6, keys: AbstractSet[bytes] | None = None) -> tuple[list[bytes], dict]:
     """The bundle of a loaded snapshot (indexer.store.snapshot.Snapshot) as the byte pieces of
     its file, and its header; signed with `key` when one is given. Facts whose key is in `held`
     are left out: a partial bundle, for an importer whose store holds them (a batch driver
-    names what its store holds; `check` with that store fills them in)."""
-    from indexer.store.records import entry_facts_key, full_facts
+    names what its store holds; `check` with that store fills them in). `keys`: the snapshot's
+    `facts_keys`, when the caller has them already."""
+    from indexer.store.records import full_facts
 
     store = snap.store
     record = snap.record
     version = record.extractor_version
-    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS}
-                  .difference(held))
+    wanted = sorted((facts_keys(record) if keys is None else keys).difference(held))
     entries: list[FactsEntry] = []
     with store.env.begin() as txn:
-        for key_ in keys:
+        for key_ in wanted:
             facts = full_facts(txn, store, key_)
             if facts is None:
                 raise RennetError(f"facts {key_.decode()} of snapshot {record.oid[:12]} are missing from the store; "
@@ -176,6 +181,14 @@ def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
     header["digest"] = _digest(header, body)
     head = MAGIC + _header_line(header) + b"\n"
     return ([head, body] if key is None else [head, body, signing.trailer(head + body, key)]), header
+
+
+def facts_keys(record: SnapshotRecord) -> frozenset[bytes]:
+    """The keys of every blob fact a snapshot's files use: all a whole bundle of it carries."""
+    from indexer.store.records import entry_facts_key
+
+    version = record.extractor_version
+    return frozenset(entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS)
 
 
 def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
@@ -388,8 +401,8 @@ def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lac
                 continue
             raw = txn.get(key)
             if raw is None:
-                raise BadBundle(f"bundle lacks the facts of {path}, and this store does not hold them either; "
-                                f"nothing imported")
+                raise LackingFacts(f"bundle lacks the facts of {path}, and this store does not hold them "
+                                   f"either; nothing imported")
             summaries[path] = decode_summary(unpack(raw))
     with core_reader(store) as read_core:
         return fingerprint(record, FactsTable(summaries, keys, {}, read_core))
@@ -538,7 +551,7 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
                         f"nothing imported")
 
     def lacking(key: bytes) -> None:
-        raise BadBundle(f"bundle lacks the facts of blob {key[:12].decode()}, which this store no longer "
+        raise LackingFacts(f"bundle lacks the facts of blob {key[:12].decode()}, which this store no longer "
                         f"holds; nothing imported")
 
     with WriteLock(store.home):
