@@ -408,23 +408,27 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                     send(stream_tasks[r], chain=True, worker=workers[s])
         arrived: dict[int, Shipped | TaskFailure | JobResult] = {}
         cursor = [0] * len(streams)
+        again: set[int] = set()  # jobs asked again after their stream went past them: imported on arrival
 
         def drain(s: int) -> None:
             """Import the stream's bundles that have come, in the stream's order (each may leave out
-            the facts of the one before it) up to the first still out."""
-            stream = streams[s]
+            the facts of the one before it), up to the first still out, in one transaction."""
+            stream, ready = streams[s], []
             while cursor[s] < len(stream) and (got := arrived.pop(stream[cursor[s]].index, None)) is not None:
-                job = stream[cursor[s]]
-                result = got if isinstance(got, JobResult) else _accept(store, job, got, key,
-                                                                          ask_again=not job.asked_again)
+                ready.append((stream[cursor[s]], got))
+                cursor[s] += 1
+            settle(ready)
+
+        def settle(ready: list[tuple[_Job, Shipped | TaskFailure | JobResult]]) -> None:
+            for (job, _), result in zip(ready, _accept(store, ready, key)):
                 if result is None:  # it left out facts its worker wrongly believed imported: ask again
                     job.asked_again = True
+                    again.add(job.index)
                     send([job], chain=False)
-                    return
+                    continue
                 if result.ok and result.oid is not None:
                     held.last[job.spec.repo] = result.oid
                 emitter.put(job.index, result)
-                cursor[s] += 1
 
         for future in queue:
             sent = tasks.pop(future)
@@ -435,15 +439,24 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                     if job.attempts < retries:
                         job.attempts += 1
                         send([job], chain=sent.chain)  # alone: a job that kills its worker takes no other along
+                        continue
+                    lost = failed_result(job.spec, job.display, job.oid, JobError(
+                        "worker_lost", f"the worker running it was lost {job.attempts + 1} times "
+                        f"({type(exc).__name__})"), 0.0)
+                    if job.index in again:
+                        again.discard(job.index)
+                        settle([(job, lost)])
                     else:
-                        arrived[job.index] = failed_result(job.spec, job.display, job.oid, JobError(
-                            "worker_lost", f"the worker running it was lost {job.attempts + 1} times "
-                            f"({type(exc).__name__})"), 0.0)
+                        arrived[job.index] = lost
                 drain(sent.jobs[0].stream)
                 continue
             if not isinstance(shipped, list) or len(shipped) != len(sent.jobs):
                 shipped = [TaskFailure("bad_bundle", f"a worker returned {type(shipped).__name__}, not "
                                        f"{len(sent.jobs)} bundles; nothing imported", None)] * len(sent.jobs)
+            if sent.jobs[0].index in again:
+                again.discard(sent.jobs[0].index)
+                settle(list(zip(sent.jobs, shipped)))
+                continue
             for job, one in zip(sent.jobs, shipped):
                 arrived[job.index] = one
             drain(sent.jobs[0].stream)
@@ -454,34 +467,49 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
 
 
-def _accept(store: Store, job: _Job, shipped: Shipped | TaskFailure, key: bytes,
-            ask_again: bool = False) -> JobResult | None:
-    """Verify a task's bundle and import it; any failure is this job's, typed. None, with
-    `ask_again`, when the bundle left out facts the store does not hold: the job is worth one
-    more try, alone."""
-    from indexer.fleet.bundle import LackingFacts, import_data
+def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobResult]],
+            key: bytes) -> list[JobResult | None]:
+    """Verify the bundles of consecutive jobs and import them in one transaction (each may need
+    facts the one before it carries); any failure is its job's, typed. None for a job whose
+    bundle left out facts the store does not hold and that was not asked again yet: it is worth
+    one more try, alone."""
+    from indexer.fleet.bundle import LackingFacts, import_signed
 
-    if isinstance(shipped, TaskFailure):
-        return failed_result(job.spec, job.display, shipped.oid or job.oid, JobError(shipped.code, shipped.message),
-                             0.0)
-    if not isinstance(shipped, Shipped):
-        return failed_result(job.spec, job.display, job.oid, JobError(
-            "bad_bundle", f"a worker returned {type(shipped).__name__}, not a bundle; nothing imported"), 0.0)
+    results: list[JobResult | None] = []
+    bundles: list[tuple[bytes, str | None, str | None]] = []
+    at: list[int] = []  # the results the imports fill
+    for job, got in arrived:
+        if isinstance(got, JobResult):
+            results.append(got)
+        elif isinstance(got, TaskFailure):
+            results.append(failed_result(job.spec, job.display, got.oid or job.oid, JobError(got.code, got.message),
+                                         0.0))
+        elif not isinstance(got, Shipped) or not isinstance(got.bundle, bytes):
+            results.append(failed_result(job.spec, job.display, job.oid, JobError(
+                "bad_bundle", f"a worker returned {type(got).__name__}, not a bundle; nothing imported"), 0.0))
+        else:
+            at.append(len(results))
+            results.append(None)
+            # The run's key proves the bundle is the one a task of this run signed, made by this
+            # code at this version: its facts of a key held here are these, and are not compared;
+            # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
+            bundles.append((got.bundle, job.local, job.spec.rev if job.spec.pin and job.local else None))
     t0 = time.perf_counter()
-    try:
-        # The run's key proves the bundle is the one a task of this run signed, made by this
-        # code at this version: its facts of a key held here are these, and are not compared;
-        # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
-        report = import_data(store, shipped.bundle, repo_path=job.local,
-                             rev=job.spec.rev if job.spec.pin and job.local else None, key=key,
-                             compare_held=False, partial=True)
-    except LackingFacts as exc:
-        return None if ask_again else failed_result(job.spec, job.display, shipped.oid, exc, 0.0)
-    except RennetError as exc:
-        return failed_result(job.spec, job.display, shipped.oid, exc, 0.0)
-    return JobResult(job.display, job.spec.rev, shipped.oid, True, "indexed" if report.snapshot_new
-                     else "skipped_existing", report.fingerprint, None,
-                     round(shipped.seconds + time.perf_counter() - t0, 3), shipped.parsed_blobs, shipped.reused_blobs)
+    reports = import_signed(store, bundles, key) if bundles else []
+    each = (time.perf_counter() - t0) / max(1, len(bundles))
+    for i, report in zip(at, reports):
+        job, shipped = arrived[i]
+        assert isinstance(shipped, Shipped)
+        if isinstance(report, LackingFacts) and not job.asked_again:
+            continue  # None: ask again
+        if isinstance(report, RennetError):
+            results[i] = failed_result(job.spec, job.display, shipped.oid, report, 0.0)
+        else:
+            results[i] = JobResult(job.display, job.spec.rev, shipped.oid, True,
+                                   "indexed" if report.snapshot_new else "skipped_existing", report.fingerprint,
+                                   None, round(shipped.seconds + each, 3), shipped.parsed_blobs,
+                                   shipped.reused_blobs)
+    return results
 
 
 __all__ = ["DEFAULT_RETRIES", "EngineUnavailable", "RepositoryUnreachable", "index_task", "parse_scheduler",
