@@ -80,3 +80,15 @@ def records_carried(log: str):
                     fh.write(f"{header.oid} {header.facts} {listed} {revs[0]}\n")
         return out
     return task
+
+
+def records_workers(log: str):
+    """Index as usual, and write a line per task to `log`: the worker that ran it and its revs."""
+    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+        from distributed import get_worker
+
+        out = index_task(repo, revs, key, held, chain)
+        with open(log, "a") as fh:
+            fh.write(f"{get_worker().address} {' '.join(revs)}\n")
+        return out
+    return task

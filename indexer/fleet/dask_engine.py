@@ -166,11 +166,11 @@ def index_task(repo: str, revs: list[str], key: bytes, held: bytes = b"",
     the bundle before it, which the driver imports first. `chain` is (stream, position of the
     first rev in it): when this process shipped the stream's previous job, the first bundle
     leaves that one's facts out as well."""
-    from indexer.api import index, snapshot
+    from indexer.api import snapshot
+    from indexer.fleet import batch
     from indexer.fleet.bundle import TRANSPORT_LEVEL, facts_keys, make
     from indexer.store.database import Store
 
-    started = time.perf_counter()
     home = _worker_home()
     tag = hashlib.sha256(key).digest()[:16]
     leave_out = frozenset(held.split(b"\n")) if held else frozenset()
@@ -181,23 +181,28 @@ def index_task(repo: str, revs: list[str], key: bytes, held: bytes = b"",
         store = Store.open(home, durable=False)  # a cache in the worker's scratch folder, gone with it
     except RennetError as exc:
         return [TaskFailure(exc.code, exc.message, None) for _ in revs]
+    # The local engine's batch, in this process: the same snapshots, each blob parsed once
+    # across the task's commits, each commit assembled from the one before it.
+    report = batch.run(store, [batch.JobSpec(path, rev) for rev in revs], workers=1)
     shipped: list[Shipped | TaskFailure] = []
-    for n, rev in enumerate(revs):
+    for n, job in enumerate(report.jobs):
+        if not job.ok or job.oid is None:
+            error = job.error or batch.JobError("internal_error", "the job left no snapshot")
+            shipped.append(TaskFailure(error.code, error.message, job.oid))
+            continue
+        started = time.perf_counter()
         try:
-            report = index(path, rev, store=store, workers=1)
-            snap = snapshot(path, report.oid, store=store, index_if_absent=False)
+            snap = snapshot(path, job.oid, store=store, index_if_absent=False)
             keys = facts_keys(snap.record)
             chunks, _ = make(snap, key, leave_out, TRANSPORT_LEVEL, keys)
-            now = time.perf_counter()
-            shipped.append(Shipped(report.oid, b"".join(chunks), report.parsed_blobs, report.reused_blobs,
-                                   now - started))
-            leave_out = keys
-            if chain is not None:
-                _remember(tag, chain[0], chain[1] + n, leave_out)
         except RennetError as exc:
-            now = time.perf_counter()
-            shipped.append(TaskFailure(exc.code, exc.message, None))
-        started = now
+            shipped.append(TaskFailure(exc.code, exc.message, job.oid))
+            continue
+        shipped.append(Shipped(job.oid, b"".join(chunks), job.parsed_blobs, job.reused_blobs,
+                               job.seconds + time.perf_counter() - started))
+        leave_out = keys
+        if chain is not None:
+            _remember(tag, chain[0], chain[1] + n, leave_out)
     return shipped
 
 
