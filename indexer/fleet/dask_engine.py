@@ -1,16 +1,19 @@
-"""Batch indexing on a Dask cluster: each job indexed on a worker, moved back as a signed bundle.
+"""Batch indexing on a Dask cluster: jobs indexed on workers, moved back as signed bundles.
 
-A task runs on a worker: it opens the repository the job names (a path the worker can read,
-or a URL it clones into its own folder), indexes the rev into the worker's own store (content
-addressed, so a worker reuses the blob facts it already has), exports the snapshot as a
-bundle and signs it with the key the driver passed with the task. The driver checks the
-signature of every bundle as it arrives and imports it into the central store, one
-transaction a bundle; the snapshot and its fingerprint are those a local batch writes.
+The jobs go out as streams (`split_streams`): runs of consecutive jobs of one repository,
+each placed on one worker as a preference Dask's work stealing may override, and cut in
+tasks of a few jobs. A task runs on a worker: it opens the repository its jobs name (a path
+the worker can read, or a URL it clones into its own folder), indexes the revs in turn with
+the local engine's batch into the worker's own store (content addressed, so each commit
+reuses the blob facts of the one before it), exports each snapshot as a bundle and signs it
+with the key the driver passed with the task. The driver checks the signature of every
+bundle and imports a stream's bundles in order, those that have come in one transaction;
+the snapshots and their fingerprints are those a local batch writes.
 
 The contract is the local batch's (`indexer.fleet.batch`): the same job specs, one
 `JobResult` per job in job order, jobs whose snapshot the central store holds skipped before
-any work is sent, a failed job never stopping the others. A job whose worker died is
-retried by the scheduler (`retries` times), then fails with `worker_lost`.
+any work is sent, a failed job never stopping the others. The jobs of a task whose worker
+died are retried one by one (`retries` times each), then fail with `worker_lost`.
 """
 
 from __future__ import annotations
@@ -330,7 +333,7 @@ class _Held:
     """The facts keys a job's bundle may leave out, because the central store holds them: those
     of the snapshot nearest the job's commit up its first-parent line, when the driver reads
     the repository, else those of the last snapshot of the same repository imported in this
-    run. Computed as the job is sent, so a range's later commits find the earlier ones in."""
+    run. Computed as a task is sent, for its first job (its worker chains the others)."""
 
     def __init__(self, store: Store) -> None:
         from indexer.build import extractor_version
