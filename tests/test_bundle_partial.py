@@ -12,7 +12,7 @@ import pytest
 from corpora.gitbuild import RepoBuilder
 from indexer.api import index, snapshot
 from indexer.fleet import bundle
-from indexer.fleet.signing import split
+from indexer.fleet.signing import TRAILER_BYTES, split
 from indexer.store.database import Store
 from indexer.store.records import NO_FACTS, entry_facts_key
 
@@ -122,3 +122,34 @@ def test_the_fingerprint_is_recomputed_over_the_facts_the_store_holds(history, t
     with pytest.raises(bundle.BadBundle, match="fingerprint recomputed"):
         bundle.import_data(central, data, key=KEY, compare_held=False, partial=True)
     assert _snapshots(central) == 1
+
+
+def test_bundles_imported_together_may_leave_out_what_an_earlier_one_carries(history, tmp_path):
+    """A batch driver's transaction of a stream's bundles: the second leaves out the facts of the
+    first, which the store does not hold yet; both go in, as the whole bundles would."""
+    repo, first, second, worker = history
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    central = Store.open(tmp_path / "central")
+    reports = bundle.import_signed(central, [(_bundle(worker, repo, first), None, None),
+                                             (_bundle(worker, repo, second, held), None, None)], KEY)
+    assert [type(r) for r in reports] == [bundle.ImportReport, bundle.ImportReport]
+    assert [r.provenance for r in reports] == ["signed", "signed"]  # type: ignore[union-attr]
+    for oid in (first, second):
+        ours = b"".join(snapshot(str(repo), oid, store=central, index_if_absent=False).canonical_lines())
+        assert ours == b"".join(snapshot(str(repo), oid, store=worker, index_if_absent=False).canonical_lines())
+
+
+def test_a_refused_bundle_fails_alone_and_one_that_needed_its_facts_fails_too(history, tmp_path):
+    repo, first, second, worker = history
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    tampered = bytearray(_bundle(worker, repo, first))
+    tampered[-TRAILER_BYTES - 1] ^= 0x01  # the body's last byte, under the signature
+    central = Store.open(tmp_path / "central")
+    reports = bundle.import_signed(central, [(bytes(tampered), None, None),
+                                             (_bundle(worker, repo, second, held), None, None)], KEY)
+    assert isinstance(reports[0], bundle.BadBundle) and not isinstance(reports[0], bundle.LackingFacts)
+    assert isinstance(reports[1], bundle.LackingFacts) and reports[1].code == "bad_bundle"
+    assert _snapshots(central) == 0
+    # the second alone, whole, goes in: a refused one takes nothing else along
+    [report] = bundle.import_signed(central, [(_bundle(worker, repo, second), None, None)], KEY)
+    assert isinstance(report, bundle.ImportReport) and _snapshots(central) == 1

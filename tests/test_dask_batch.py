@@ -35,7 +35,8 @@ def repos(tmp_path_factory):
     history = build_history(root / "history")
     polyglot = build_polyglot(root / "polyglot")
     generate(root / "synthetic", files=120, seed=3, follow_ups=2)
-    return {"history": history, "polyglot": polyglot, "synthetic": str(root / "synthetic")}
+    generate(root / "long", files=40, seed=5, follow_ups=11)  # 12 commits: two streams of six
+    return {"history": history, "polyglot": polyglot, "synthetic": str(root / "synthetic"), "long": str(root / "long")}
 
 
 def _jobs(repos) -> list[JobSpec]:
@@ -75,11 +76,63 @@ def test_bundles_leave_out_the_facts_the_central_store_holds(cluster, repos, tmp
     local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)
     assert [(j.oid, j.fingerprint) for j in remote.jobs] == [(j.oid, j.fingerprint) for j in local.jobs]
     assert [j.status for j in remote.jobs] == ["skipped_existing", "indexed", "indexed"]
-    carried = [tuple(map(int, line.split())) for line in log.read_text().splitlines()]
+    carried = [tuple(map(int, line.split()[1:3])) for line in log.read_text().splitlines()]
     # the later commits move a module (same blob, same key) and change the README: each bundle
     # carries at most that one blob's facts, and the driver listed the ~100 others as held
     assert len(carried) == 2 and sorted(facts for facts, _ in carried) == [0, 1]
     assert all(held >= 100 for _, held in carried)
+
+
+def test_a_range_goes_to_both_workers_in_runs_of_consecutive_commits(cluster, repos, tmp_path):
+    specs = batch.range_jobs(repos["long"], "HEAD")
+    local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)
+    ran, carried = tmp_path / "ran.log", tmp_path / "carried.log"
+    lines = []
+    remote = dask_engine.run(Store.open(tmp_path / "central"), specs, cluster, on_result=lines.append,
+                             task=dask_tasks.records_workers(str(ran)))
+    assert [(j.oid, j.fingerprint) for j in remote.jobs] == [(j.oid, j.fingerprint) for j in local.jobs]
+    assert [j.oid for j in lines] == [s.rev for s in specs]  # each job's line once, in job order
+    tasks = [line.split() for line in ran.read_text().splitlines()]
+    assert len({worker for worker, *_ in tasks}) == 2
+    order = [s.rev for s in specs]
+    for _, *revs in tasks:  # a task is a run of consecutive commits
+        first = order.index(revs[0])
+        assert revs == order[first:first + len(revs)] and len(revs) > 1
+    # Each bundle after a task's first leaves out the facts of the one before it: it carries the
+    # few blobs its commit changed, not the tree.
+    dask_engine.run(Store.open(tmp_path / "again"), specs, cluster, task=dask_tasks.records_carried(str(carried)))
+    rows = [line.split() for line in carried.read_text().splitlines()]
+    later = [int(facts) for oid, facts, _, first in rows if oid != first]
+    assert later and max(later) <= 5
+    assert sum(int(facts) for oid, facts, _, first in rows if oid == first) >= 40  # a stream's start: whole
+
+
+def test_a_killed_workers_task_is_retried_job_by_job(cluster, repos, tmp_path):
+    specs = batch.range_jobs(repos["long"], "HEAD")
+    local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)
+    lines = []
+    marker = dask_tasks.marker_path(tmp_path)
+    remote = dask_engine.run(Store.open(tmp_path / "central"), specs, cluster, retries=1, on_result=lines.append,
+                             task=dask_tasks.dies_at(specs[4].rev, marker))
+    assert os.path.exists(marker)  # the worker died with the job in hand
+    assert [(j.oid, j.fingerprint) for j in remote.jobs] == [(j.oid, j.fingerprint) for j in local.jobs]
+    assert [j.oid for j in lines] == [s.rev for s in specs] and all(j.status == "indexed" for j in lines)
+
+
+def test_streams_are_contiguous_runs_balanced_over_the_workers():
+    jobs = [dask_engine._Job(i, JobSpec("r", f"c{i}", pin=False), "r", "r", None) for i in range(10)]
+    streams = dask_engine.split_streams(jobs, 2)
+    assert [[j.index for j in s] for s in streams] == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
+    assert [j.position for j in streams[1]] == [0, 1, 2, 3, 4] and {j.stream for j in streams[1]} == {1}
+    assert len(dask_engine.split_streams(jobs[:7], 2)) == 1  # too short to split: one worker parses the tree
+    assert [len(t) for t in dask_engine.split_tasks(streams[0])] == [2, 2, 1]
+    many = [dask_engine._Job(i, JobSpec(f"repo{i % 5}", "HEAD"), "", None, None) for i in range(5 * (1 + 5))]
+    many = many[:5] + [j for j in many[5:] if j.spec.repo in ("repo0", "repo1")]  # two long, three short
+    streams = dask_engine.split_streams(many, 2)
+    assert len(streams) == 5  # one per repository: enough to keep every thread busy
+    placed = dask_engine.place_streams(streams, {"tcp://a": 1, "tcp://b": 1})
+    load = {w: sum(len(s) for s, p in zip(streams, placed) if p == w) for w in ("tcp://a", "tcp://b")}
+    assert sorted(load.values()) == [7, 8]
 
 
 def test_a_job_whose_worker_died_is_retried(cluster, repos, tmp_path):
@@ -156,15 +209,17 @@ def test_scheduler_syntax():
 def test_a_killed_driver_leaves_the_store_consistent_and_a_rerun_completes(cluster, repos, tmp_path):
     env = dict(os.environ, RENNET_HOME=str(tmp_path / "home"))
     args = [sys.executable, "-m", "context_tools.faces.cli", "batch", "--engine", "dask", "--scheduler", cluster,
-            "--repo", repos["synthetic"], "--range", "HEAD", "--json"]
+            "--repo", repos["long"], "--range", "HEAD", "--json"]
     driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    first = json.loads(driver.stdout.readline())  # one job imported: kill the driver now
+    # the first job's line comes once its transaction (with the jobs that came with it) is committed
+    first = json.loads(driver.stdout.readline())  # kill the driver now
     driver.kill()
     driver.wait(timeout=30)
     assert first["ok"]
     done = subprocess.run(args, capture_output=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     lines = [json.loads(line) for line in done.stdout.decode().splitlines()[:-1]]
-    local = batch.run(Store.open(tmp_path / "local"), batch.range_jobs(repos["synthetic"], "HEAD"), workers=1)
+    local = batch.run(Store.open(tmp_path / "local"), batch.range_jobs(repos["long"], "HEAD"), workers=1)
     assert [(j["oid"], j["fingerprint"]) for j in lines] == [(j.oid, j.fingerprint) for j in local.jobs]
-    assert lines[0]["status"] == "skipped_existing"
+    # the first task's two jobs went in in one transaction, before the first line came out
+    assert [line["status"] for line in lines[:2]] == ["skipped_existing"] * 2

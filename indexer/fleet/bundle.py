@@ -35,7 +35,7 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Annotated
+from typing import TYPE_CHECKING, AbstractSet, Annotated, Mapping, Sequence
 
 import msgspec
 
@@ -99,6 +99,11 @@ class FingerprintConflict(RennetError):
     code = "fingerprint_conflict"
 
 
+class LackingFacts(BadBundle):
+    """A partial bundle leaves out facts the store does not hold (its maker believed wrongly
+    that they were imported): refused as any bad bundle, but a batch driver may ask again."""
+
+
 class FactsEntry(msgspec.Struct, array_like=True):
     key: bytes  # facts key: "<blob>|<language>|<extractor version>"
     facts: bytes  # msgpack of the complete BlobFacts (occurrences included); the store's split
@@ -143,21 +148,21 @@ class ExportReport:
 
 
 def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
-         level: int = 6) -> tuple[list[bytes], dict]:
+         level: int = 6, keys: AbstractSet[bytes] | None = None) -> tuple[list[bytes], dict]:
     """The bundle of a loaded snapshot (indexer.store.snapshot.Snapshot) as the byte pieces of
     its file, and its header; signed with `key` when one is given. Facts whose key is in `held`
     are left out: a partial bundle, for an importer whose store holds them (a batch driver
-    names what its store holds; `check` with that store fills them in)."""
-    from indexer.store.records import entry_facts_key, full_facts
+    names what its store holds; `check` with that store fills them in). `keys`: the snapshot's
+    `facts_keys`, when the caller has them already."""
+    from indexer.store.records import full_facts
 
     store = snap.store
     record = snap.record
     version = record.extractor_version
-    keys = sorted({entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS}
-                  .difference(held))
+    wanted = sorted((facts_keys(record) if keys is None else keys) - held)
     entries: list[FactsEntry] = []
     with store.env.begin() as txn:
-        for key_ in keys:
+        for key_ in wanted:
             facts = full_facts(txn, store, key_)
             if facts is None:
                 raise RennetError(f"facts {key_.decode()} of snapshot {record.oid[:12]} are missing from the store; "
@@ -176,6 +181,14 @@ def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
     header["digest"] = _digest(header, body)
     head = MAGIC + _header_line(header) + b"\n"
     return ([head, body] if key is None else [head, body, signing.trailer(head + body, key)]), header
+
+
+def facts_keys(record: SnapshotRecord) -> frozenset[bytes]:
+    """The keys of every blob fact a snapshot's files use: all a whole bundle of it carries."""
+    from indexer.store.records import entry_facts_key
+
+    version = record.extractor_version
+    return frozenset(entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS)
 
 
 def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
@@ -302,11 +315,12 @@ _IN_SLICE = 1 << 16
 _OUT_PIECE = 1 << 22
 
 
-def check(data: bytes, store=None) -> Verified:
+def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = None) -> Verified:
     """Every check of the bundle bytes `data` (without a signature trailer) short of provenance;
     raises BadBundle naming the first one that fails. With `store`, the bundle may be partial:
     a fact its body leaves out must be one `store` holds (and so verified when it was written),
-    and the fingerprint is recomputed from those and the body's."""
+    or one `pending` holds (carried by a bundle verified before it, to be written in the same
+    transaction), and the fingerprint is recomputed from those and the body's."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
     from indexer.store.records import decode_facts as _decode_facts
@@ -364,14 +378,14 @@ def check(data: bytes, store=None) -> Verified:
     if not lacking:
         recomputed = fingerprint(record, {path: decoded_facts[key] for path, key in keys.items()})
     else:
-        recomputed = _fingerprint_over(store, record, keys, lacking, decoded_facts)
+        recomputed = _fingerprint_over(store, record, keys, lacking, decoded_facts, pending or {})
     if recomputed != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
     return Verified(header, record, decoded.record, decoded_facts, sorted(set(lacking.values())))
 
 
 def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lacking: dict[str, bytes],
-                      carried: dict[bytes, BlobFacts]) -> str:
+                      carried: dict[bytes, BlobFacts], pending: Mapping[bytes, BlobFacts]) -> str:
     """The fingerprint of a partial bundle's snapshot: the body's facts where it carries them,
     the store's where it leaves them out (read as assembly reads them: summaries, and the full
     core only of files that ask for it); `bad_bundle` when the store lacks one of those too."""
@@ -386,10 +400,13 @@ def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lac
             if path not in lacking:
                 summaries[path] = carried[key]
                 continue
+            if (facts := pending.get(key)) is not None:
+                summaries[path] = facts
+                continue
             raw = txn.get(key)
             if raw is None:
-                raise BadBundle(f"bundle lacks the facts of {path}, and this store does not hold them either; "
-                                f"nothing imported")
+                raise LackingFacts(f"bundle lacks the facts of {path}, and this store does not hold them "
+                                   f"either; nothing imported")
             summaries[path] = decode_summary(unpack(raw))
     with core_reader(store) as read_core:
         return fingerprint(record, FactsTable(summaries, keys, {}, read_core))
@@ -518,41 +535,130 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
     """Write a verified bundle in one transaction (the store's one snapshot commit). Facts
     already stored under a key are never overwritten: should the bundle's differ from them,
     nothing is written."""
-    from indexer.store.commit import PackedSnapshot, Pin, commit_snapshot
     from indexer.store.database import WriteLock
+
+    with WriteLock(store.home):
+        return _load_many(store, [_Loading(bundle, repo_id, display, rev)], compare_held)[0]
+
+
+@dataclass
+class _Loading:
+    """A verified bundle and where to pin it."""
+
+    bundle: Verified
+    repo_id: str | None
+    display: str | None
+    rev: str | None
+
+
+def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> list[ImportReport]:
+    """Write verified bundles in one transaction, in order (a later one may need facts an
+    earlier one carries); any refusal writes none of them. The caller holds the write lock."""
+    from indexer.store.commit import PackedSnapshot, Pin, SnapshotWrite, commit_snapshots
     from indexer.store.records import pack_record, stored_facts, unpack_record
 
-    record = bundle.record
-    version = record.extractor_version
-    pin_rev = rev or bundle.header.rev
-
-    def existing(packed: bytes) -> None:
-        stored = unpack_record(packed).record()
-        if stored.fingerprint != record.fingerprint:
-            raise FingerprintConflict(
-                f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
-                f"the bundle {record.fingerprint[:16]}; nothing imported")
+    def existing_for(record: SnapshotRecord):
+        def existing(packed: bytes) -> None:
+            stored = unpack_record(packed).record()
+            if stored.fingerprint != record.fingerprint:
+                raise FingerprintConflict(
+                    f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
+                    f"the bundle {record.fingerprint[:16]}; nothing imported")
+        return existing
 
     def differs(key: bytes) -> None:
         raise BadBundle(f"bundle's facts of blob {key[:12].decode()} differ from the ones this store holds; "
                         f"nothing imported")
 
     def lacking(key: bytes) -> None:
-        raise BadBundle(f"bundle lacks the facts of blob {key[:12].decode()}, which this store no longer "
-                        f"holds; nothing imported")
+        raise LackingFacts(f"bundle lacks the facts of blob {key[:12].decode()}, which this store no longer "
+                           f"holds; nothing imported")
 
-    with WriteLock(store.home):
-        wanted = sorted(bundle.facts.items())
-        if not compare_held:  # only what the store lacks is made ready (the commit checks again)
-            with store.env.begin(db=store.facts) as txn:
+    writes = []
+    with store.env.begin(db=store.facts) as txn:
+        for load in loads:
+            record = load.bundle.record
+            wanted = sorted(load.bundle.facts.items())
+            if not compare_held:  # only what the store lacks is made ready (the commit checks again)
                 wanted = [(key, facts) for key, facts in wanted if txn.get(key) is None]
-        committed = commit_snapshot(
-            store, PackedSnapshot(record.oid, version, pack_record(record), None, record.indexed_at),
-            Pin(repo_id, pin_rev) if repo_id is not None else None,
-            facts=[stored_facts(key, facts) for key, facts in wanted],
-            existing=existing, differs=differs if compare_held else None, held=bundle.held, lacking=lacking)
-    return ImportReport(oid=record.oid, fingerprint=record.fingerprint, extractor_version=version,
-                        rev=bundle.header.rev, files=len(record.files),
-                        facts_total=len(bundle.facts) + len(bundle.held),
-                        facts_new=committed.facts_new, snapshot_new=committed.snapshot_new, pinned_repo=display,
-                        pinned_rev=pin_rev if repo_id is not None else None, missing_objects=_missing(record))
+            writes.append(SnapshotWrite(
+                PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
+                Pin(load.repo_id, load.rev or load.bundle.header.rev) if load.repo_id is not None else None,
+                facts=[stored_facts(key, facts) for key, facts in wanted], existing=existing_for(record),
+                differs=differs if compare_held else None, held=load.bundle.held, lacking=lacking))
+    committed = commit_snapshots(store, writes)
+    reports = []
+    for load, done in zip(loads, committed):
+        bundle, record = load.bundle, load.bundle.record
+        pin_rev = load.rev or bundle.header.rev
+        reports.append(ImportReport(
+            oid=record.oid, fingerprint=record.fingerprint, extractor_version=record.extractor_version,
+            rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts) + len(bundle.held),
+            facts_new=done.facts_new, snapshot_new=done.snapshot_new, pinned_repo=load.display,
+            pinned_rev=pin_rev if load.repo_id is not None else None, missing_objects=_missing(record)))
+    return reports
+
+
+def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]],
+                  key: bytes) -> list[ImportReport | RennetError]:
+    """Bundles a batch's workers signed with the run's `key`, each (bytes, repository path to
+    pin it in or None, rev), verified as `import_data(..., key=key, compare_held=False,
+    partial=True)` verifies one, and imported in one transaction: one flush to disk for all,
+    and a killed importer leaves all or none of them. Each may leave out facts the store holds
+    or that a bundle before it carries. A bundle that fails a check gets its error and the
+    others go in without it (one that needed its facts fails `LackingFacts` in turn); should
+    the commit refuse one (a conflict with the store), each is committed alone instead, so
+    only that one fails."""
+    from indexer.store.database import WriteLock
+
+    results: list[ImportReport | RennetError | None] = [None] * len(bundles)
+    pending: dict[bytes, BlobFacts] = {}
+    ready: list[tuple[int, _Loading]] = []
+    for i, (data, repo_path, rev) in enumerate(bundles):
+        try:
+            if len(data) > MAX_BUNDLE_BYTES:
+                raise BadBundle(f"bundle is {len(data)} bytes, over the cap of {MAX_BUNDLE_BYTES}")
+            try:
+                unsigned = signing.verify(data, key)
+            except signing.BadSignature as exc:
+                raise BadBundle(f"bundle {exc.message}; nothing imported") from None
+            bundle = check(unsigned, store, pending)
+            repo_id, display = _pin_target(repo_path, bundle.record.oid)
+        except RennetError as exc:
+            results[i] = exc
+            continue
+        pending.update(bundle.facts)
+        ready.append((i, _Loading(bundle, repo_id, display, rev)))
+    with WriteLock(store.home):
+        try:
+            for (i, _), report in zip(ready, _load_many(store, [load for _, load in ready], False)):
+                results[i] = report
+        except RennetError:
+            for i, load in ready:
+                try:
+                    results[i] = _load_many(store, [load], False)[0]
+                except RennetError as exc:
+                    results[i] = exc
+    done = [r for r in results if r is not None]
+    for one in done:
+        if isinstance(one, ImportReport):
+            one.provenance = "signed"
+    return done
+
+
+def _pin_target(repo_path: str | None, oid: str) -> tuple[str | None, str | None]:
+    """(identity, display path) of the repository a snapshot is pinned in; the commit must be
+    in it."""
+    import pygit2
+
+    from indexer.git import read as gitread
+
+    if repo_path is None:
+        return None, None
+    repo = gitread.open_repo(repo_path)
+    try:
+        repo[oid].peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        raise MissingObjects(f"commit {oid[:12]} is not in {gitread.repo_display_path(repo)}; "
+                             f"fetch it first (the tools read file content from Git)") from None
+    return gitread.repo_identity(repo), gitread.repo_display_path(repo)

@@ -1,24 +1,29 @@
-"""Batch indexing on a Dask cluster: each job indexed on a worker, moved back as a signed bundle.
+"""Batch indexing on a Dask cluster: jobs indexed on workers, moved back as signed bundles.
 
-A task runs on a worker: it opens the repository the job names (a path the worker can read,
-or a URL it clones into its own folder), indexes the rev into the worker's own store (content
-addressed, so a worker reuses the blob facts it already has), exports the snapshot as a
-bundle and signs it with the key the driver passed with the task. The driver checks the
-signature of every bundle as it arrives and imports it into the central store, one
-transaction a bundle; the snapshot and its fingerprint are those a local batch writes.
+The jobs go out as streams (`split_streams`): runs of consecutive jobs of one repository,
+each placed on one worker as a preference Dask's work stealing may override, and cut in
+tasks of a few jobs. A task runs on a worker: it opens the repository its jobs name (a path
+the worker can read, or a URL it clones into its own folder), indexes the revs in turn with
+the local engine's batch into the worker's own store (content addressed, so each commit
+reuses the blob facts of the one before it), exports each snapshot as a bundle and signs it
+with the key the driver passed with the task. The driver checks the signature of every
+bundle and imports a stream's bundles in order, those that have come in one transaction;
+the snapshots and their fingerprints are those a local batch writes.
 
 The contract is the local batch's (`indexer.fleet.batch`): the same job specs, one
 `JobResult` per job in job order, jobs whose snapshot the central store holds skipped before
-any work is sent, a failed job never stopping the others. A job whose worker died is
-retried by the scheduler (`retries` times), then fails with `worker_lost`.
+any work is sent, a failed job never stopping the others. The jobs of a task whose worker
+died are retried one by one (`retries` times each), then fail with `worker_lost`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import tempfile
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -140,26 +145,68 @@ def _worker_name() -> str:
         return "local"
 
 
-def index_task(repo: str, rev: str, key: bytes, held: bytes = b"") -> Shipped | TaskFailure:
-    """Index `repo` at `rev` in this worker's store and return the snapshot as a signed
-    bundle, partial: without the facts whose keys `held` lists (one a line), which the
-    driver's store holds."""
-    from indexer.api import index, snapshot
-    from indexer.fleet.bundle import TRANSPORT_LEVEL, make
+# The keys of the blob facts in the last bundle a worker process shipped for each stream of a
+# run: the next job of the stream leaves them out too, since the driver imports a stream's
+# bundles in order. Keyed by a digest of the run's key (never the key) and bounded: a worker
+# serves many runs.
+_SHIPPED: OrderedDict[tuple[bytes, int], tuple[int, frozenset[bytes]]] = OrderedDict()
+_SHIPPED_MAX = 256
+
+
+def _remember(tag: bytes, stream: int, position: int, keys: frozenset[bytes]) -> None:
+    _SHIPPED[(tag, stream)] = (position, keys)
+    _SHIPPED.move_to_end((tag, stream))
+    while len(_SHIPPED) > _SHIPPED_MAX:
+        _SHIPPED.popitem(last=False)
+
+
+def index_task(repo: str, revs: list[str], key: bytes, held: bytes = b"",
+               chain: tuple[int, int] | None = None) -> list[Shipped | TaskFailure]:
+    """Index `repo` at each of `revs` in turn in this worker's store (consecutive commits reuse
+    each other's blob facts there) and return each snapshot as a signed bundle, or the job's
+    typed failure, one per rev. Bundles are partial: the first leaves out the facts whose keys
+    `held` lists (one a line), which the driver's store holds, and each later one the facts of
+    the bundle before it, which the driver imports first. `chain` is (stream, position of the
+    first rev in it): when this process shipped the stream's previous job, the first bundle
+    leaves that one's facts out as well."""
+    from indexer.api import snapshot
+    from indexer.fleet import batch
+    from indexer.fleet.bundle import TRANSPORT_LEVEL, facts_keys, make
     from indexer.store.database import Store
 
-    started = time.perf_counter()
     home = _worker_home()
+    tag = hashlib.sha256(key).digest()[:16]
+    leave_out = frozenset(held.split(b"\n")) if held else frozenset()
+    if chain is not None and (last := _SHIPPED.get((tag, chain[0]))) is not None and last[0] == chain[1] - 1:
+        leave_out |= last[1]
     try:
         path = _open_repository(repo, home)
         store = Store.open(home, durable=False)  # a cache in the worker's scratch folder, gone with it
-        report = index(path, rev, store=store, workers=1)
-        snap = snapshot(path, report.oid, store=store, index_if_absent=False)
-        chunks, _ = make(snap, key, frozenset(held.split(b"\n")) if held else frozenset(), TRANSPORT_LEVEL)
-        return Shipped(report.oid, b"".join(chunks), report.parsed_blobs, report.reused_blobs,
-                       time.perf_counter() - started)
     except RennetError as exc:
-        return TaskFailure(exc.code, exc.message, None)
+        return [TaskFailure(exc.code, exc.message, None) for _ in revs]
+    # The local engine's batch, in this process: the same snapshots, each blob parsed once
+    # across the task's commits, each commit assembled from the one before it.
+    report = batch.run(store, [batch.JobSpec(path, rev) for rev in revs], workers=1)
+    shipped: list[Shipped | TaskFailure] = []
+    for n, job in enumerate(report.jobs):
+        if not job.ok or job.oid is None:
+            error = job.error or batch.JobError("internal_error", "the job left no snapshot")
+            shipped.append(TaskFailure(error.code, error.message, job.oid))
+            continue
+        started = time.perf_counter()
+        try:
+            snap = snapshot(path, job.oid, store=store, index_if_absent=False)
+            keys = facts_keys(snap.record)
+            chunks, _ = make(snap, key, leave_out, TRANSPORT_LEVEL, keys)
+        except RennetError as exc:
+            shipped.append(TaskFailure(exc.code, exc.message, job.oid))
+            continue
+        shipped.append(Shipped(job.oid, b"".join(chunks), job.parsed_blobs, job.reused_blobs,
+                               job.seconds + time.perf_counter() - started))
+        leave_out = keys
+        if chain is not None:
+            _remember(tag, chain[0], chain[1] + n, leave_out)
+    return shipped
 
 
 # --- driver side ---------------------------------------------------------------------------
@@ -172,6 +219,68 @@ class _Job:
     local: str | None  # the repository as the driver reaches it, for the pin and the skip check
     oid: str | None
     attempts: int = 0  # runs lost with their worker so far
+    asked_again: bool = False  # sent once more, alone, after its bundle left out facts the store lacked
+    stream: int = 0  # the run of consecutive jobs it belongs to, and its place there
+    position: int = 0
+
+
+@dataclass
+class _Task:
+    jobs: list[_Job]  # consecutive jobs of one stream
+    chain: bool  # the worker may leave out the facts of the stream's job before the first
+
+
+MIN_STREAM = 4  # a repository's jobs are split across workers only into runs at least this long
+MAX_TASK = 16  # jobs a task runs at most: a task's results come back together
+
+
+def split_streams(jobs: list[_Job], slots: int) -> list[list[_Job]]:
+    """The jobs in streams, each of consecutive jobs of one repository in job order, indexed in
+    turn by one worker thread so that its store holds the previous commit's blob facts: one
+    stream a repository, and while there are fewer streams than `slots` (the cluster's worker
+    threads), the repository with the longest streams split into one more, contiguous, as long
+    as each stays MIN_STREAM jobs long (a stream's first commit is parsed whole on its
+    worker)."""
+    by_repo: dict[str, list[_Job]] = {}
+    for job in jobs:
+        by_repo.setdefault(job.spec.repo, []).append(job)
+    parts = dict.fromkeys(by_repo, 1)
+    while by_repo and sum(parts.values()) < slots:
+        repo = max(by_repo, key=lambda r: len(by_repo[r]) / parts[r])
+        if len(by_repo[repo]) < MIN_STREAM * (parts[repo] + 1):
+            break
+        parts[repo] += 1
+    streams = []
+    for repo, group in by_repo.items():
+        n, k = len(group), parts[repo]
+        streams += [group[n * i // k:n * (i + 1) // k] for i in range(k)]
+    for s, stream in enumerate(streams):
+        for position, job in enumerate(stream):
+            job.stream, job.position = s, position
+    return streams
+
+
+def split_tasks(stream: list[_Job]) -> list[list[_Job]]:
+    """A stream in tasks of consecutive jobs: at least four where it is long enough, so the
+    driver imports one task's bundles while the worker indexes the next, and at most MAX_TASK
+    jobs each."""
+    size = max(1, min(MAX_TASK, -(-len(stream) // 4)))
+    return [stream[i:i + size] for i in range(0, len(stream), size)]
+
+
+def place_streams(streams: list[list[_Job]], nthreads: dict[str, int]) -> list[str | None]:
+    """A worker for each stream: the longest streams first, each to the worker with the fewest
+    jobs a thread so far. Given to Dask as a preference (`allow_other_workers`): its own work
+    stealing still moves a task to a worker left idle, and a lost worker's tasks go elsewhere."""
+    if not nthreads:
+        return [None] * len(streams)
+    load = dict.fromkeys(sorted(nthreads), 0)
+    placed: list[str | None] = [None] * len(streams)
+    for s in sorted(range(len(streams)), key=lambda s: (-len(streams[s]), s)):
+        worker = min(load, key=lambda w: (load[w] / nthreads[w], w))
+        placed[s] = worker
+        load[worker] += len(streams[s])
+    return placed
 
 
 _QUIET = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-monitor.interval": "1s",
@@ -224,7 +333,7 @@ class _Held:
     """The facts keys a job's bundle may leave out, because the central store holds them: those
     of the snapshot nearest the job's commit up its first-parent line, when the driver reads
     the repository, else those of the last snapshot of the same repository imported in this
-    run. Computed as the job is sent, so a range's later commits find the earlier ones in."""
+    run. Computed as a task is sent, for its first job (its worker chains the others)."""
 
     def __init__(self, store: Store) -> None:
         from indexer.build import extractor_version
@@ -257,31 +366,11 @@ class _Held:
                                   if f.language not in NO_FACTS}))
 
 
-class _Window:
-    """How many tasks to keep sent: twice the cluster's worker threads, asked of the scheduler
-    at most once a second (an adaptive cluster grows with the work it sees waiting), so a job
-    is sent late enough to find its neighbours' facts in the central store."""
-
-    def __init__(self, client) -> None:
-        self.client = client
-        self.size = 2
-        self.asked = float("-inf")
-
-    def __call__(self) -> int:
-        now = time.monotonic()
-        if now - self.asked >= 1.0:
-            self.asked = now
-            self.size = max(2, 2 * sum(self.client.nthreads().values()))
-        return self.size
-
-
 def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = DEFAULT_RETRIES,
         on_result: Callable[[JobResult], None] | None = None,
         progress: Callable[[str, int, int], None] | None = None,
-        task: Callable[[str, str, bytes, bytes], Shipped | TaskFailure] = index_task) -> BatchReport:
+        task: Callable[..., list[Shipped | TaskFailure]] = index_task) -> BatchReport:
     """Index every job on the cluster and import each into `store` as it arrives."""
-    from collections import deque
-
     from indexer.fleet.batch import Emitter
 
     require_distributed()
@@ -293,53 +382,92 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     specs = list(specs)
     emitter = Emitter(len(specs), on_result, progress)
     key = secrets.token_bytes(32)  # this run's: a bundle signed with it came from a task of this run
-    jobs: dict[object, _Job] = {}
-    waiting: deque[_Job] = deque()
+    tasks: dict[object, _Task] = {}
     held = _Held(store)
     client, cluster = _client(scheduler)
-    window = _Window(client)
+    queue = as_completed()
 
-    def submit(job: _Job) -> None:
-        future = client.submit(task, job.spec.repo, job.spec.rev, key, held.of(job), pure=False,
-                               key=f"rennet-index-{job.index}-{secrets.token_hex(8)}")
-        jobs[future] = job
+    def send(jobs: list[_Job], chain: bool, worker: str | None = None) -> None:
+        future = client.submit(task, jobs[0].spec.repo, [j.spec.rev for j in jobs], key, held.of(jobs[0]),
+                               (jobs[0].stream, jobs[0].position) if chain else None, pure=False,
+                               key=f"rennet-index-{jobs[0].index}-{secrets.token_hex(8)}",
+                               **({"workers": [worker], "allow_other_workers": True} if worker else {}))
+        tasks[future] = _Task(jobs, chain)
         queue.add(future)
 
-    def fill() -> None:
-        while waiting and len(jobs) < window():
-            submit(waiting.popleft())
-
     try:
-        queue = as_completed()
+        pending: list[_Job] = []
         for i, spec in enumerate(specs):
             job, fingerprint = _locate(spec, i, store, held.repos)
             if fingerprint is not None:
                 emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", fingerprint,
                                          None, 0.0, 0, 0))
-                continue
-            waiting.append(job)
-        fill()
+            else:
+                pending.append(job)
+        nthreads = client.nthreads()
+        streams = split_streams(pending, sum(nthreads.values()))
+        workers = place_streams(streams, nthreads)
+        runs = [split_tasks(stream) for stream in streams]
+        # Every task goes out now, each stream's in order (Dask runs a worker's tasks in the order
+        # they were sent): a worker indexes its streams' commits in turn, one after another.
+        for r in range(max((len(x) for x in runs), default=0)):
+            for s, stream_tasks in enumerate(runs):
+                if r < len(stream_tasks):
+                    send(stream_tasks[r], chain=True, worker=workers[s])
+        arrived: dict[int, Shipped | TaskFailure | JobResult] = {}
+        cursor = [0] * len(streams)
+        again: set[int] = set()  # jobs asked again after their stream went past them: imported on arrival
+
+        def drain(s: int) -> None:
+            """Import the stream's bundles that have come, in the stream's order (each may leave out
+            the facts of the one before it), up to the first still out, in one transaction."""
+            stream, ready = streams[s], []
+            while cursor[s] < len(stream) and (got := arrived.pop(stream[cursor[s]].index, None)) is not None:
+                ready.append((stream[cursor[s]], got))
+                cursor[s] += 1
+            settle(ready)
+
+        def settle(ready: list[tuple[_Job, Shipped | TaskFailure | JobResult]]) -> None:
+            for (job, _), result in zip(ready, _accept(store, ready, key)):
+                if result is None:  # it left out facts its worker wrongly believed imported: ask again
+                    job.asked_again = True
+                    again.add(job.index)
+                    send([job], chain=False)
+                    continue
+                if result.ok and result.oid is not None:
+                    held.last[job.spec.repo] = result.oid
+                emitter.put(job.index, result)
+
         for future in queue:
-            job = jobs.pop(future)
+            sent = tasks.pop(future)
             try:
                 shipped = future.result()
             except (KilledWorker, FutureCancelledError) as exc:
-                if job.attempts < retries:
-                    job.attempts += 1
-                    submit(job)
-                    continue
-                emitter.put(job.index, failed_result(job.spec, job.display, job.oid, JobError(
-                    "worker_lost", f"the worker running it was lost {job.attempts + 1} times ({type(exc).__name__})"),
-                    0.0))
-                fill()
+                for job in sent.jobs:
+                    if job.attempts < retries:
+                        job.attempts += 1
+                        send([job], chain=sent.chain)  # alone: a job that kills its worker takes no other along
+                        continue
+                    lost = failed_result(job.spec, job.display, job.oid, JobError(
+                        "worker_lost", f"the worker running it was lost {job.attempts + 1} times "
+                        f"({type(exc).__name__})"), 0.0)
+                    if job.index in again:
+                        again.discard(job.index)
+                        settle([(job, lost)])
+                    else:
+                        arrived[job.index] = lost
+                drain(sent.jobs[0].stream)
                 continue
-            result = _accept(store, job, shipped, key)
-            if result.ok and result.oid is not None:
-                held.last[job.spec.repo] = result.oid
-            emitter.put(job.index, result)
-            # Sent after the import, so the next job finds this one's facts held; the window keeps a
-            # task queued on each worker meanwhile.
-            fill()
+            if not isinstance(shipped, list) or len(shipped) != len(sent.jobs):
+                shipped = [TaskFailure("bad_bundle", f"a worker returned {type(shipped).__name__}, not "
+                                       f"{len(sent.jobs)} bundles; nothing imported", None)] * len(sent.jobs)
+            if sent.jobs[0].index in again:
+                again.discard(sent.jobs[0].index)
+                settle(list(zip(sent.jobs, shipped)))
+                continue
+            for job, one in zip(sent.jobs, shipped):
+                arrived[job.index] = one
+            drain(sent.jobs[0].stream)
     finally:
         client.close()
         if cluster is not None:
@@ -347,29 +475,49 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
 
 
-def _accept(store: Store, job: _Job, shipped: Shipped | TaskFailure, key: bytes) -> JobResult:
-    """Verify a task's bundle and import it; any failure is this job's, typed."""
-    from indexer.fleet.bundle import import_data
+def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobResult]],
+            key: bytes) -> list[JobResult | None]:
+    """Verify the bundles of consecutive jobs and import them in one transaction (each may need
+    facts the one before it carries); any failure is its job's, typed. None for a job whose
+    bundle left out facts the store does not hold and that was not asked again yet: it is worth
+    one more try, alone."""
+    from indexer.fleet.bundle import LackingFacts, import_signed
 
-    if isinstance(shipped, TaskFailure):
-        return failed_result(job.spec, job.display, shipped.oid or job.oid, JobError(shipped.code, shipped.message),
-                             0.0)
-    if not isinstance(shipped, Shipped):
-        return failed_result(job.spec, job.display, job.oid, JobError(
-            "bad_bundle", f"a worker returned {type(shipped).__name__}, not a bundle; nothing imported"), 0.0)
+    results: list[JobResult | None] = []
+    bundles: list[tuple[bytes, str | None, str | None]] = []
+    at: list[int] = []  # the results the imports fill
+    for job, got in arrived:
+        if isinstance(got, JobResult):
+            results.append(got)
+        elif isinstance(got, TaskFailure):
+            results.append(failed_result(job.spec, job.display, got.oid or job.oid, JobError(got.code, got.message),
+                                         0.0))
+        elif not isinstance(got, Shipped) or not isinstance(got.bundle, bytes):
+            results.append(failed_result(job.spec, job.display, job.oid, JobError(
+                "bad_bundle", f"a worker returned {type(got).__name__}, not a bundle; nothing imported"), 0.0))
+        else:
+            at.append(len(results))
+            results.append(None)
+            # The run's key proves the bundle is the one a task of this run signed, made by this
+            # code at this version: its facts of a key held here are these, and are not compared;
+            # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
+            bundles.append((got.bundle, job.local, job.spec.rev if job.spec.pin and job.local else None))
     t0 = time.perf_counter()
-    try:
-        # The run's key proves the bundle is the one a task of this run signed, made by this
-        # code at this version: its facts of a key held here are these, and are not compared;
-        # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
-        report = import_data(store, shipped.bundle, repo_path=job.local,
-                             rev=job.spec.rev if job.spec.pin and job.local else None, key=key,
-                             compare_held=False, partial=True)
-    except RennetError as exc:
-        return failed_result(job.spec, job.display, shipped.oid, exc, 0.0)
-    return JobResult(job.display, job.spec.rev, shipped.oid, True, "indexed" if report.snapshot_new
-                     else "skipped_existing", report.fingerprint, None,
-                     round(shipped.seconds + time.perf_counter() - t0, 3), shipped.parsed_blobs, shipped.reused_blobs)
+    reports = import_signed(store, bundles, key) if bundles else []
+    each = (time.perf_counter() - t0) / max(1, len(bundles))
+    for i, report in zip(at, reports):
+        job, shipped = arrived[i]
+        assert isinstance(shipped, Shipped)
+        if isinstance(report, LackingFacts) and not job.asked_again:
+            continue  # None: ask again
+        if isinstance(report, RennetError):
+            results[i] = failed_result(job.spec, job.display, shipped.oid, report, 0.0)
+        else:
+            results[i] = JobResult(job.display, job.spec.rev, shipped.oid, True,
+                                   "indexed" if report.snapshot_new else "skipped_existing", report.fingerprint,
+                                   None, round(shipped.seconds + each, 3), shipped.parsed_blobs,
+                                   shipped.reused_blobs)
+    return results
 
 
 __all__ = ["DEFAULT_RETRIES", "EngineUnavailable", "RepositoryUnreachable", "index_task", "parse_scheduler",

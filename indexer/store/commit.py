@@ -63,33 +63,59 @@ def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = No
     the same commit's built once they are at hand. `held` are keys of facts the snapshot needs
     that the caller did not give, believing the store holds them (a partial bundle): one the
     store lacks is handed to `lacking`, which raises, and nothing is written."""
-    key = snapshot_key(snapshot.oid, snapshot.version)
+    return commit_snapshots(store, [SnapshotWrite(snapshot, pin, facts, existing, differs, replace, held,
+                                                  lacking)])[0]
+
+
+@dataclass(frozen=True)
+class SnapshotWrite:
+    """The arguments of one `commit_snapshot`."""
+
+    snapshot: PackedSnapshot
+    pin: Pin | None = None
+    facts: Sequence[StoredFacts] = ()
+    existing: Callable[[bytes], None] | None = None
+    differs: Callable[[bytes], None] | None = None
+    replace: bool = False
+    held: Sequence[bytes] = ()
+    lacking: Callable[[bytes], None] | None = None
+
+
+def commit_snapshots(store: Store, writes: Sequence[SnapshotWrite]) -> list[Committed]:
+    """`commit_snapshot` of each write, in order, all in one transaction (one flush to disk):
+    a later one sees the facts an earlier one put, and a raise in any writes none of them."""
     with store.env.begin(write=True) as txn:
-        stored = txn.get(key, db=store.snapshots)
-        if stored is not None and existing is not None:
-            existing(bytes(stored))
-        for k in held:
-            if txn.get(k, db=store.facts) is None:
-                (lacking or _lacking)(k)
-        new = []
-        for x in facts:
-            present = txn.get(x.key, db=store.facts)
-            if present is None:
-                new.append(x)
-            elif differs is not None and (bytes(present) != x.packed_core or bytes(
-                    txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
-                differs(x.key)
-        if new:
-            put_stored_many(txn, store, new)
-        if replace and stored is not None:
-            stored = None  # the partial record is overwritten
-        if stored is None:
-            txn.put(key, snapshot.record, db=store.snapshots)
-            if snapshot.arcs is not None:
-                put_rank_arcs(txn, store, snapshot.oid, snapshot.version, snapshot.arcs)
-        if pin is not None:
-            # a new snapshot's link says when it was indexed; an older link is kept otherwise
-            _pin(txn, store, pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
+        return [_commit(txn, store, w) for w in writes]
+
+
+def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
+    snapshot = w.snapshot
+    key = snapshot_key(snapshot.oid, snapshot.version)
+    stored = txn.get(key, db=store.snapshots)
+    if stored is not None and w.existing is not None:
+        w.existing(bytes(stored))
+    for k in w.held:
+        if txn.get(k, db=store.facts) is None:
+            (w.lacking or _lacking)(k)
+    new = []
+    for x in w.facts:
+        present = txn.get(x.key, db=store.facts)
+        if present is None:
+            new.append(x)
+        elif w.differs is not None and (bytes(present) != x.packed_core or bytes(
+                txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
+            w.differs(x.key)
+    if new:
+        put_stored_many(txn, store, new)
+    if w.replace and stored is not None:
+        stored = None  # the partial record is overwritten
+    if stored is None:
+        txn.put(key, snapshot.record, db=store.snapshots)
+        if snapshot.arcs is not None:
+            put_rank_arcs(txn, store, snapshot.oid, snapshot.version, snapshot.arcs)
+    if w.pin is not None:
+        # a new snapshot's link says when it was indexed; an older link is kept otherwise
+        _pin(txn, store, w.pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
     return Committed(stored is None, len(new))
 
 
