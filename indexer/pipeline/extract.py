@@ -279,10 +279,13 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Po
     parsing.total = len(jobs)
 
     def load_the_rest() -> dict[str, FactsSummary]:
-        # assembly's modules, imported meanwhile too (numpy for the rank above all)
+        # assembly's modules, imported meanwhile too (numpy for the rank above all), and the
+        # earlier snapshot's import resolution decoded
         import numpy  # noqa: F401
 
         import indexer.resolve.imports as resolve  # noqa: F401
+        if plan.earlier is not None:
+            plan.earlier.decode()
         # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in plan.keys.items() if key not in missing})
 
