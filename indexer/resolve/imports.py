@@ -94,7 +94,8 @@ ChangesOthers = Callable[[str, Callable[[], BlobFacts | None], BlobFacts | None]
 
 
 @cache
-def _changes_others() -> dict[str, ChangesOthers]:
+def changes_others() -> dict[str, ChangesOthers]:
+    """family -> its `changes_others`, every language's resolver module imported."""
     out = {}
     for language in LANGUAGES.values():
         if language.resolver:
@@ -118,12 +119,12 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()
-    families = _changes_others()
+    families = changes_others()
     for path in changed:
         name = path.rsplit("/", 1)[-1]
         earlier = partial(prior.facts, path)
-        for family, changes_others in families.items():
-            if family not in dirty and changes_others(name, earlier, facts.get(path)):
+        for family, reaches in families.items():
+            if family not in dirty and reaches(name, earlier, facts.get(path)):
                 dirty.add(family)
     if dirty:
         # full facts (their imports) only of files whose language can import from those families
