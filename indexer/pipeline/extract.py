@@ -174,6 +174,8 @@ def early_pool(workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool |
     if workers <= 1:
         yield None
         return
+    import importlib.resources.readers  # noqa: F401  (the grammar wheels read their queries through it)
+
     import indexer.extract.blob as extract  # noqa: F401  (imported once here, inherited by every worker)
 
     with fork_pool(workers, lock, repo_path) as pool:
