@@ -79,6 +79,7 @@ def install(directory: str) -> None:
     import indexer.pipeline.commit as commit
     import indexer.pipeline.extract as extract
     import indexer.rank.arcs as rank_arcs
+    import indexer.rank.boilerplate as boilerplate
     import indexer.rank.graph as graph
     import indexer.resolve.imports as resolve
     import indexer.store.canonical as canonical
@@ -145,6 +146,8 @@ def install(directory: str) -> None:
     _patch(rank_arcs, "from_weights", "rank")
     _patch(graph, "pagerank", "rank")
     _patch(graph, "rounded", "rank")
+    _patch(rank_arcs, "update", "rank")
+    _patch(boilerplate, "below_definers", "rank")
     _patch(graph, "fan_in", "fan-in")
     _patch(entrypoints, "find_entry_points", "entry points")
     _patch(canonical, "fingerprint", "fingerprint")

@@ -331,17 +331,29 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
     for i, rev in enumerate(follow):
         print(f"[{label}] re-index {rev}", file=sys.stderr)
         again = []
+        scratch = store.with_name(store.name + "-again")
         for _ in range(repeat - 1 if i == 0 else 0):  # the first re-index again, from a copy of the store
-            scratch = store.with_name(store.name + "-again")
             settled_copy(store, scratch)
-            again.append(run_index(repo, rev, scratch, workers)[0].wall)
+            again.append(run_index(repo, rev, scratch, workers)[0])
+            shutil.rmtree(scratch, ignore_errors=True)
+        phased_re = None
+        if i == 0:  # and once more with its CPU time by phase
+            print(f"[{label}] re-index {rev}, CPU time by phase", file=sys.stderr)
+            settled_copy(store, scratch)
+            shutil.rmtree(phases_dir, ignore_errors=True)
+            phased_re = run_index(repo, rev, scratch, workers, phases=phases_dir)
+            shutil.rmtree(phases_dir, ignore_errors=True)
             shutil.rmtree(scratch, ignore_errors=True)
         m, rep = run_index(repo, rev, store, workers)
         sizes.append(store_bytes(store))
-        walls = [m.wall, *again]
+        walls = [m.wall, *(a.wall for a in again)]
+        cpus = [m.cpu, *(a.cpu for a in again)]
         reindex.append({"rev": rev, "wall": statistics.median(walls), "walls": walls, "seconds": rep["seconds"],
+                        "cpu": statistics.median(cpus), "cpus": cpus,
                         "parsed_blobs": rep["parsed_blobs"], "reused_blobs": rep["reused_blobs"],
                         "max_rss": m.max_rss, "peak_pss": m.peak_pss, "peak_anon": m.peak_anon})
+        if phased_re is not None:
+            reindex[-1]["phases"] = {**phased_re[1]["phases"], "wall": phased_re[0].wall, "cpu": phased_re[0].cpu}
     head = follow[-1] if follow else base
     print(f"[{label}] no-op index of {head}", file=sys.stderr)
     noop = median_run([run_index(repo, head, store, workers)[0] for _ in range(max(repeat, CTAGS_RUNS))])
@@ -490,6 +502,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
                 f"| {left} | {'no' if floor_x > limit else 'not excluded'} "
                 f"| {fmt_s(f['noop_index_wall'])} | {x['noop_vs_cold']:.3f} "
                 f"| {reindex_reachable} |")
+    lines += reindex_cpu(results)
     lines += three_floors(results)
     lines += phase_table(results)
     releases = [r for r in results if "size" not in r and r["reindex"]]
@@ -539,6 +552,23 @@ def three_floors(results: list[dict]) -> list[str]:
     return lines
 
 
+def reindex_cpu(results: list[dict]) -> list[str]:
+    """The first re-index against the cold index in CPU seconds, which move less than wall
+    seconds when other work shares the cores (and do not favour the cold index's two workers)."""
+    rows = [r for r in results if "size" in r and r.get("reindex") and "cpu" in r["reindex"][0] and r["cold"].get("cpu")]
+    if not rows:
+        return []
+    lines = ["", "The 1% re-index in CPU seconds (user + system of the process and its children, median of the "
+             "runs; wall in brackets) against the cold index's:", "",
+             "| corpus | cold CPU s (wall) | 1% re-index CPU s (wall) | re-index / cold CPU | the same in wall |",
+             "|---|---:|---:|---:|---:|"]
+    for r in rows:
+        re_, cold = r["reindex"][0], r["cold"]
+        lines.append(f"| {r['label']} | {cold['cpu']:.2f} ({fmt_s(cold['wall'])}) | {re_['cpu']:.2f} "
+                     f"({fmt_s(re_['wall'])}) | {re_['cpu'] / cold['cpu']:.3f} | {re_['wall'] / cold['wall']:.3f} |")
+    return lines
+
+
 # The phases of `benchmarks/phases.py`, in the order of the table: first the work the Python
 # floor also does (read, parse, query), then the extraction's own Python, then the main side.
 PHASE_ORDER = [
@@ -555,18 +585,31 @@ PHASE_ORDER = [
 
 
 def phase_table(results: list[dict]) -> list[str]:
-    """Where the cold index spends its CPU time, by phase (an extra cold run, benchmarks/phases.py)."""
-    rows = [r for r in results if r.get("phases", {}).get("phases")]
+    """Where the cold index spends its CPU time, by phase (an extra cold run, benchmarks/phases.py),
+    and the first re-index."""
+    cold = [r for r in results if r.get("phases", {}).get("phases")]
+    lines = _phase_rows(cold, "Where the cold index spends its CPU time, by phase: one more cold run with "
+                        "`RENNET_PHASES` set (benchmarks/phases.py wraps each phase's functions in a per-thread "
+                        "CPU clock, inner phases subtracted; the clocks cost that run a little). Seconds summed "
+                        "over the indexer's process and its workers, and the share of the run's CPU time. `floor` "
+                        "rows are the work the Python floor does too (its query is the shipped patterns alone; "
+                        "the index's also matches every identifier leaf and its own patterns); `facts writer "
+                        "process` is the CPU of reaped children beyond the workers' own figures; `rest` is process "
+                        "start, imports, worker start and what no phase covers.", languages=True)
+    again = [{**r, "phases": r["reindex"][0]["phases"]} for r in results
+             if r.get("reindex") and r["reindex"][0].get("phases", {}).get("phases")]
+    lines += _phase_rows(again, "Where the first re-index (the 1% change of a synthetic corpus) spends its CPU "
+                         "time, by phase: one more run of it on a copy of the store, as above. Most of it is "
+                         "the fixed cost of a run: process start and imports (in `rest`), the query compiled "
+                         "for each language met, and assembling the whole snapshot again.")
+    return lines
+
+
+def _phase_rows(rows: list[dict], title: str, languages: bool = False) -> list[str]:
+    """The phase table of runs whose "phases" are benchmarks/phases.py's figures."""
     if not rows:
         return []
-    lines = ["", "Where the cold index spends its CPU time, by phase: one more cold run with `RENNET_PHASES` "
-             "set (benchmarks/phases.py wraps each phase's functions in a per-thread CPU clock, inner phases "
-             "subtracted; the clocks cost that run a little). Seconds summed over the indexer's process and "
-             "its workers, and the share of the run's CPU time. `floor` rows are the work the Python floor "
-             "does too (its query is the shipped patterns alone; the index's also matches every identifier "
-             "leaf and its own patterns); `facts writer process` is the CPU of reaped children beyond the "
-             "workers' own figures; `rest` is process start, imports, worker start and what no phase covers.",
-             "", "| group | phase | " + " | ".join(r["label"] for r in rows) + " |",
+    lines = ["", title, "", "| group | phase | " + " | ".join(r["label"] for r in rows) + " |",
              "|---|---|" + "---:|" * len(rows)]
 
     def cells(values: list[float]) -> str:
@@ -590,12 +633,14 @@ def phase_table(results: list[dict]) -> list[str]:
     lines.append(f"| - | rest | {cells(rest)} |")
     lines.append("| - | the run's CPU s (wall s) | "
                  + " | ".join(f"{r['phases']['cpu']:.2f} ({fmt_s(r['phases']['wall'])})" for r in rows) + " |")
-    languages = sorted({k for r in rows for k in r["phases"].get("languages", {})},
-                       key=lambda k: -sum(r["phases"]["languages"].get(k, 0.0) for r in rows))
+    if not languages:
+        return lines
+    by_language = sorted({k for r in rows for k in r["phases"].get("languages", {})},
+                          key=lambda k: -sum(r["phases"]["languages"].get(k, 0.0) for r in rows))
     lines += ["", "Extraction by language (a blob's whole extraction: content rules, parse, tags, sites; "
               "CPU seconds over the workers, and the share of the run's CPU time):", "",
               "| language | " + " | ".join(r["label"] for r in rows) + " |", "|---|" + "---:|" * len(rows)]
-    for k in languages:
+    for k in by_language:
         values = [r["phases"]["languages"].get(k, 0.0) for r in rows]
         if max(values) >= 0.005:
             lines.append(f"| {k} | {cells(values)} |")

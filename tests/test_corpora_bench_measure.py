@@ -338,6 +338,19 @@ def test_three_floors_and_the_phases_are_reported_in_cpu_time():
     assert "| extraction beyond | facts writer process | 0.50 (8%) |" in lines
     assert "| - | rest | 4.00 (67%) |" in lines  # 6.0 - 1.5 in phases - 0.5 in the writer
     assert "| python | 2.00 (33%) |" in lines
+    assert not any(line.startswith("| corpus | cold CPU s") for line in lines)  # no re-index CPU measured
+    # the first re-index's CPU time, against the cold index's, and its own phase table
+    r["reindex"] = [{**r["reindex"][0], "cpu": 0.75, "cpus": [0.75],
+                     "phases": {"phases": {"grammar setup (query compile)": 0.25, "fingerprint": 0.05},
+                                "languages": {"python": 0.1}, "workers_cpu": 0.3, "main_cpu": 0.45,
+                                "children_cpu": 0.3, "wall": 0.9, "cpu": 1.0}}]
+    lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 |" in lines
+    first, second = [i for i, line in enumerate(lines) if line.startswith("| group | phase |")]
+    assert "| floor | parse | 1.00 (17%) |" in lines[first:second]
+    assert lines[second:].index("| floor | grammar setup (query compile) | 0.25 (25%) |")
+    assert "| - | rest | 0.70 (70%) |" in lines[second:]  # 1.0 - 0.3 in phases, no writer process
+    assert sum(line.startswith("| language |") for line in lines) == 1  # by language for the cold index only
 
 
 def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():

@@ -329,3 +329,29 @@ def test_files_that_define_nothing_rank_below_every_definer_in_their_own_order()
     # a focus decides a personalized rank on its own: the focused boilerplate file leads it
     focused = personalized_rank(files, facts, edges, {"pkg/__init__.py": 1.0})
     assert max(focused, key=focused.get) == "pkg/__init__.py"
+
+
+@pytest.mark.parametrize("language", ["python", "go"])
+def test_whether_a_file_defines_something_reads_the_same_from_stored_symbols_as_from_decoded(language):
+    """Assembly reads `defines_something` from the symbols' stored JSON without decoding them
+    where it can; every mix of module dunders, dunder methods, dunder-like and plain names
+    must answer what the decoded symbols answer (only a Python module dunder is no
+    definition)."""
+    from indexer.rank.boilerplate import defines_something
+    from indexer.store.facts_table import FactsSummary
+    from indexer.store.symbol_lines import symbols_json
+
+    def sym(name: str, container: str = "", kind: str = "variable") -> Symbol:
+        return Symbol(name, kind, container, 1, 1, 0, 1, f'{name} = "name":"x"')
+
+    pool = [sym("__all__"), sym("__version__"), sym("__init__", "Engine", "method"), sym("Engine", kind="class"),
+            sym("__"), sym("___"), sym("__x"), sym("run", kind="function"), sym("__getattr__", kind="function")]
+    rng = random.Random(7)
+    mixes = [[], *([s] for s in pool), *(rng.sample(pool, rng.randint(2, 5)) for _ in range(60))]
+    for symbols in mixes:
+        expected = any(not (language == "python" and not s.container and len(s.name) > 4
+                            and s.name.startswith("__") and s.name.endswith("__")) for s in symbols)
+        stored = FactsSummary(language=language, lines=1, symbols_json=symbols_json(symbols),
+                              symbol_count=len(symbols))
+        assert defines_something(stored) is expected, symbols
+        assert defines_something(BlobFacts(language=language, lines=1, symbols=symbols)) is expected, symbols

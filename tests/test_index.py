@@ -422,6 +422,21 @@ def test_a_re_index_equals_a_cold_index_of_the_same_commit(tmp_path):
     # a path goes, another comes: every import may resolve differently
     commits.append(builder.commit({"pkg/mod7.py": None, "pkg/extra.py": "import pkg.mod8\nimport pkg.mod7\n"},
                                   message="move"))
+    # the same blob under another name: pkg/mod8.py's import of pkg.mod9 no longer resolves
+    commits.append(builder.commit({"pkg/mod9.py": None, "pkg/renamed9.py": _module(9)}, message="rename"))
+    # an import retargeted: pkg/mod21.py loses an importer (its fan-in), pkg/mod30.py gains one
+    commits.append(builder.commit({"pkg/mod20.py": _module(20).replace("import pkg.mod21", "import pkg.mod30")},
+                                  message="retarget"))
+    # changes that reach other files' rank rows: a second definer of a name others use, a
+    # file left defining nothing but a module dunder, a new user of many names, a mode alone
+    commits.append(builder.commit({
+        "pkg/mod35.py": _module(35) + "\n\ndef helper_5(x):\n    return x\n",
+        "pkg/mod36.py": "import pkg.mod37\n\n__all__ = []\n",
+        "pkg/user.py": "".join(f"from pkg.mod{i} import helper_{i}\n" for i in range(10, 16))
+        + "\n\ndef use():\n    return " + " + ".join(f"helper_{i}(1)" for i in range(10, 16)) + "\n",
+        "pkg/mod2.py": Exec(_module(2)),
+        "pyproject.toml": '[project]\nname = "sample"\nversion = "1.1"\ndependencies = ["requests>=2", "attrs"]\n',
+    }, message="reach"))
     reports = reindexed_as_cold(str(builder.path), commits, tmp_path / "incremental", workers=2)
     assert all(warm.parsed_blobs < len(files) for warm in reports[1:])  # re-indexes, not cold ones
     with Store.open(tmp_path / "incremental") as incremental:
@@ -433,6 +448,16 @@ def test_a_re_index_equals_a_cold_index_of_the_same_commit(tmp_path):
         assert api.snapshot(str(builder.path), commits[1], store=incremental).file("pkg/mod1.py").mark == ""
         moved = api.snapshot(str(builder.path), commits[3], store=incremental)
         assert [e.target for e in moved.imports("pkg/extra.py")] == ["pkg/mod8.py"]
+        # each change did what it was made for (or the comparison above proves less)
+        renamed = api.snapshot(str(builder.path), commits[4], store=incremental)
+        assert renamed.imports("pkg/mod8.py") == [] and renamed.file("pkg/renamed9.py") is not None
+        before, after = moved, api.snapshot(str(builder.path), commits[5], store=incremental)
+        assert after.fan_in("pkg/mod21.py") == before.fan_in("pkg/mod21.py") - 1
+        assert after.fan_in("pkg/mod30.py") == before.fan_in("pkg/mod30.py") + 1
+        reached = api.snapshot(str(builder.path), commits[6], store=incremental)
+        assert reached.rank_of("pkg/mod36.py") < reached.rank_of("pkg/mod37.py")
+        assert reached.rank_of("pkg/mod12.py") > after.rank_of("pkg/mod12.py")
+        assert reached.file("pkg/mod2.py").mode == 0o100755
 
 
 def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_path):

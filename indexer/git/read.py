@@ -173,6 +173,10 @@ def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: l
         if delta.status != _DELETED:
             new = delta.new_file
             added.append(TreeEntry(text_path(new.path), new.mode, str(new.id)))
+    in_place = {e.path: e for e in added}
+    if gone and gone == in_place.keys() and sum(1 for e in base if e.path in gone) == len(gone):
+        # every change in place (the common re-index): the paths stay base's, in its order
+        return TreeSince(str(root.id), [in_place.get(e.path, e) for e in base], added)
     entries = [e for e in base if e.path not in gone] if gone else list(base)
     entries.extend(added)
     entries.sort(key=_PATH)

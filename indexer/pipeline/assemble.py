@@ -128,7 +128,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             oid=oid, tree=tree_oid, extractor_version=version, files=files, edges=edges, unresolved=unresolved,
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
-            fan_in=graph.fan_in(files, edges, pairs), rank=rank,
+            fan_in=graph.fan_in(files, edges, pairs, nodes), rank=rank,
             symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
         )
         with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:

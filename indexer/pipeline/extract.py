@@ -174,6 +174,8 @@ def early_pool(workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool |
     if workers <= 1:
         yield None
         return
+    import importlib.resources.readers  # noqa: F401  (the grammar wheels read their queries through it)
+
     import indexer.extract.blob as extract  # noqa: F401  (imported once here, inherited by every worker)
 
     with fork_pool(workers, lock, repo_path) as pool:
@@ -279,10 +281,19 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Po
     parsing.total = len(jobs)
 
     def load_the_rest() -> dict[str, FactsSummary]:
-        # assembly's modules, imported meanwhile too (numpy for the rank above all)
+        # assembly's modules, imported meanwhile too (numpy for the rank above all, and every
+        # language's resolver a re-index asks whether a change reaches other files), and the
+        # earlier snapshot's import resolution decoded
         import numpy  # noqa: F401
 
-        import indexer.resolve.imports as resolve  # noqa: F401
+        import indexer.git.attributes
+        import indexer.manifests.entrypoints
+        import indexer.rank.boilerplate
+        import indexer.rank.graph  # noqa: F401
+        import indexer.resolve.imports as resolve
+        if plan.earlier is not None:
+            resolve.changes_others()
+            plan.earlier.decode()
         # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in plan.keys.items() if key not in missing})
 

@@ -62,12 +62,16 @@ class Plan:
         version = self.version
         languages: dict[str, str] = {}
         keys: dict[str, bytes] = {}
+        tails: dict[str, bytes] = {}  # language -> what its facts keys end with (records.facts_key)
         for e in self.tree:  # one pass: at 100,000 files each one costs
             if e.mode in NOT_BLOBS:
                 continue
             path = e.path
             language = languages[path] = name_language(path)
-            keys[path] = facts_key(e.oid, language, version)
+            tail = tails.get(language)
+            if tail is None:
+                tail = tails[language] = facts_key("", language, version)
+            keys[path] = e.oid.encode() + tail
         if self.earlier is None:
             return languages, keys, frozenset()
         if self.changed is not None:

@@ -27,7 +27,8 @@ from typing import Mapping
 from indexer.model import BlobFacts, Symbol, decode_symbols
 from indexer.store.facts_table import Summary, summaries_of
 
-_DUNDER_NAME = b'"name":"__'  # how a dunder's name opens in a symbols_json line
+_NAME = b'"name":"'  # how a name opens in a symbols_json line (a quote inside a string is escaped)
+_DUNDER_NAME = b'"name":"__'  # how a dunder's name opens there
 
 
 def _module_dunder(s: Symbol, language: str) -> bool:
@@ -41,8 +42,10 @@ def defines_something(facts: Summary | None) -> bool:
     if facts is None:
         return False
     raw = facts.symbols_json
-    if raw and _DUNDER_NAME not in raw:
-        return True  # a symbol, and none a dunder: nothing to decode
+    if facts.language != "python":
+        return bool(raw or facts.symbols)  # only Python has module dunders
+    if raw and (_DUNDER_NAME not in raw or raw.count(_NAME) != raw.count(_DUNDER_NAME)):
+        return True  # a name that does not open with `__`: no module dunder, nothing to decode
     symbols = decode_symbols(raw) if raw else facts.symbols
     return any(not _module_dunder(s, facts.language) for s in symbols)
 

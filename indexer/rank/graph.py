@@ -73,12 +73,14 @@ def import_pairs(edges: list[Edge]) -> list[tuple[str, str]]:
     return pairs
 
 
-def fan_in(files: list[FileEntry], edges: list[Edge], pairs: list[tuple[str, str]] | None = None) -> dict[str, int]:
+def fan_in(files: list[FileEntry], edges: list[Edge], pairs: list[tuple[str, str]] | None = None,
+           nodes: list[str] | None = None) -> dict[str, int]:
     """path -> number of distinct other files whose imports resolve to it (0 when none); every file
     present. This is the in-degree of each node of `import_graph`, counted without building
     the graph: assembly needs only the counts, and the networkx import alone costs a re-index
-    a tenth of its time. `pairs`: `import_pairs(edges)` when the caller has them already."""
-    counts = dict.fromkeys(sorted(f.path for f in files), 0)
+    a tenth of its time. `pairs`: `import_pairs(edges)` and `nodes`: the files' paths sorted,
+    when the caller has them already."""
+    counts = dict.fromkeys(sorted(f.path for f in files) if nodes is None else nodes, 0)
     for source, target in import_pairs(edges) if pairs is None else pairs:
         if source in counts and target in counts:
             counts[target] += 1

@@ -15,7 +15,7 @@ Re-indexing after a small change starts from an earlier snapshot with the same p
 from __future__ import annotations
 
 import importlib
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Callable, Mapping, NamedTuple, Protocol
@@ -94,7 +94,8 @@ ChangesOthers = Callable[[str, Callable[[], BlobFacts | None], BlobFacts | None]
 
 
 @cache
-def _changes_others() -> dict[str, ChangesOthers]:
+def changes_others() -> dict[str, ChangesOthers]:
+    """family -> its `changes_others`, every language's resolver module imported."""
     out = {}
     for language in LANGUAGES.values():
         if language.resolver:
@@ -118,12 +119,12 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()
-    families = _changes_others()
+    families = changes_others()
     for path in changed:
         name = path.rsplit("/", 1)[-1]
         earlier = partial(prior.facts, path)
-        for family, changes_others in families.items():
-            if family not in dirty and changes_others(name, earlier, facts.get(path)):
+        for family, reaches in families.items():
+            if family not in dirty and reaches(name, earlier, facts.get(path)):
                 dirty.add(family)
     if dirty:
         # full facts (their imports) only of files whose language can import from those families
@@ -190,27 +191,28 @@ def resolve_since(
     # The earlier outcome of every other file, sorted and free of duplicates as this function
     # returned it: each resolved file's lines go in as one block where its path sorts.
     return Resolution(
-        _merge_by_file([e for e in prior.edges if e.source not in todo], fresh_edges, lambda e: e.source),
-        _merge_by_file([u for u in prior.unresolved if u.path not in todo], fresh_unresolved, lambda u: u.path),
+        _replace_by_file(prior.edges, [e.source for e in prior.edges], todo, fresh_edges,
+                         [e.source for e in fresh_edges]),
+        _replace_by_file(prior.unresolved, [u.path for u in prior.unresolved], todo, fresh_unresolved,
+                         [u.path for u in fresh_unresolved]),
         todo)
 
 
-def _merge_by_file(kept: list, fresh: list, path_of: Callable) -> list:
-    """Two lists sorted by file path first, no path in both: one sorted list, without a sort."""
-    if not fresh:
-        return kept
-    kept_paths = [path_of(x) for x in kept]
+def _replace_by_file(earlier: list, earlier_paths: list[str], todo: set[str], fresh: list,
+                     fresh_paths: list[str]) -> list:
+    """`earlier` (sorted by file path first, its paths `earlier_paths`) without the lines of the
+    files in `todo`, and `fresh` (the same order, paths `fresh_paths`, all in `todo`) in
+    their place: one sorted list, without a sort, each file's lines a block where its path
+    sorts. Only the files in `todo` are looked up, not every line."""
     out: list = []
-    start = 0
-    i = 0
-    while i < len(fresh):
-        path = path_of(fresh[i])
-        j = i
-        while j < len(fresh) and path_of(fresh[j]) == path:
-            j += 1
-        at = bisect_left(kept_paths, path, lo=start)
-        out.extend(kept[start:at])
+    start = 0  # the next line of `earlier` not yet in `out`
+    i = 0  # the next line of `fresh` not yet in `out`
+    for path in sorted(todo):
+        at = bisect_left(earlier_paths, path, lo=start)
+        end = bisect_right(earlier_paths, path, lo=at)
+        out.extend(earlier[start:at])
+        j = bisect_right(fresh_paths, path, lo=i)
         out.extend(fresh[i:j])
-        start, i = at, j
-    out.extend(kept[start:])
+        start, i = end, j
+    out.extend(earlier[start:])
     return out

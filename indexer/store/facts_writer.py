@@ -7,8 +7,9 @@ writer's time at 10,000 blobs).
 An indexer's batches go to a writer process while it goes on. Written from a thread of the
 indexer instead, each put let go of the interpreter lock and then waited to take it back from
 assembly: a 100,000-file re-index's 933 blobs took 2.3 s of puts beside it against 0.13 s
-alone, and slowed assembly by about 0.15 s. A batch of a few blobs is not worth a process
-and is written in passing.
+alone, and slowed assembly by about 0.15 s. A batch of up to a few hundred blobs (a small
+re-index's) is not worth a process: starting an interpreter that imports the store costs
+more than writing them here, and is written in passing.
 
 The process (`serve`) reads frames from its standard input and writes frames to its standard
 output; a frame is an 8-byte big-endian length and that many bytes. Its first frame says it
@@ -39,7 +40,7 @@ class FactsWriter:
 
     BLOBS = 8192
     BYTES = 32 << 20
-    IN_PASSING = 64  # blobs a batch may hold and be written here all the same
+    IN_PASSING = 256  # blobs a batch may hold and be written here all the same (see the module's docstring)
 
     def __init__(self, store: Store, flushed: Callable[[list[StoredFacts]], None] | None = None,
                  background: bool = False) -> None:

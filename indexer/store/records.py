@@ -115,6 +115,11 @@ class PriorRecord:
     def _tail(self) -> SnapshotTail:
         return decode_tail(self._unpacked.result())
 
+    def decode(self) -> None:
+        """Decode the import resolution now (a re-index does, while its workers parse) rather
+        than when first read."""
+        self._tail  # noqa: B018
+
     @property
     def edges(self) -> list[Edge]:
         return self._tail.edges
