@@ -18,13 +18,8 @@ def dies_once(marker: str):
     """A task that kills its own worker the first time any worker runs it (the marker file says
     it happened), then indexes as usual."""
     def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
-        try:
-            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            return index_task(repo, revs, key, held, chain)
-        os.close(fd)
-        os.kill(os.getpid(), signal.SIGKILL)
-        raise AssertionError("unreachable")
+        _die_the_first_time(marker)
+        return index_task(repo, revs, key, held, chain)
     return task
 
 
@@ -34,14 +29,19 @@ def dies_at(rev: str, marker: str):
     def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
         if rev in revs:
             index_task(repo, revs[:revs.index(rev)], key, held, chain)
-            try:
-                fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                return index_task(repo, revs, key, held, chain)
-            os.close(fd)
-            os.kill(os.getpid(), signal.SIGKILL)
+            _die_the_first_time(marker)
         return index_task(repo, revs, key, held, chain)
     return task
+
+
+def _die_the_first_time(marker: str) -> None:
+    """Kill this worker process if no worker has been here before (the marker file says so)."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def always_dies(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:

@@ -280,7 +280,6 @@ class _BySyntax:
         self.owners = classes | {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.container}
         self.defs = defs
         self.def_sites = {(p, s.line) for p, s, _ in defs}
-        self.lines = reading.lines
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self.factories: dict[str, bool] = {}
@@ -300,10 +299,8 @@ class _BySyntax:
         file (which resolved it `how`; `across`: by an import from another workspace member),
         None when it is no site."""
         rules = self.reading.rules(path)
-        lines = self.lines.get(path)
-        if lines is None:
-            lines = self.lines[path] = self.reading.source_lines(path) if rules.site_syntax(
-                b"", 0, "") is not None else []
+        # a language with no site syntax leaves every site to its file: its lines are not read
+        lines = self.reading.source_lines(path) if rules.site_syntax(b"", 0, "") is not None else []
         if not 0 < occ.line <= len(lines):
             return False
         syntax = self.reading.syntax(rules, path, occ, lines)
@@ -410,9 +407,7 @@ class _BySyntax:
         rules = self.reading.rules(path)
         if rules.site_syntax(b"", 0, "") is None:
             return None
-        lines = self.lines.get(path)
-        if lines is None:
-            lines = self.lines[path] = self.reading.source_lines(path)
+        lines = self.reading.source_lines(path)
         if not 0 < occ.line <= len(lines):
             return None
         syntax = self.reading.syntax(rules, path, occ, lines)
@@ -479,9 +474,7 @@ class _BySyntax:
         binds `flask`, the package whose __init__ re-exports Flask); None otherwise."""
         if self.methods_only or _rules_of(self.snap, path).language != "python":
             return None
-        lines = self.lines.get(path)
-        if lines is None:
-            lines = self.lines[path] = self.reading.source_lines(path)
+        lines = self.reading.source_lines(path)
         if not 0 < occ.line <= len(lines):
             return None
         syntax = _rules_of(self.snap, path).site_syntax(lines[occ.line - 1], occ.col, self.simple)
@@ -503,7 +496,7 @@ class _BySyntax:
         found = None
         facts = self.snap.import_facts(path)
         head = receiver[0]
-        lines = self.lines.get(path) or self.reading.source_lines(path)
+        lines = self.reading.source_lines(path)
         for spec in facts.imports if facts else ():
             if not 0 < spec.line <= len(lines) or lines[spec.line - 1][:1] in (b" ", b"\t"):
                 continue  # a function's own import binds the name in that function alone
@@ -781,7 +774,6 @@ class _Reading:
         self.snap = snap
         self.simple = simple
         self._occurrences: list[tuple[str, Occurrence]] | None = None
-        self.lines: dict[str, list[bytes]] = {}
         self.classes: dict[str, list[Symbol]] = {}
         self._rules: dict[str, Bindings] = {}
         self._source: dict[str, bytes] = {}
