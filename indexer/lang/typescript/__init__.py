@@ -31,6 +31,7 @@ LANGUAGE = Language(
     imports="indexer.lang.javascript.imports",
     hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
+    retry="indexer.lang.typescript.retry",
 )
 
 TSX = Language(
@@ -46,5 +47,6 @@ TSX = Language(
     imports="indexer.lang.javascript.imports",
     hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
+    retry="indexer.lang.typescript.retry",
 )
 LANGUAGES = (LANGUAGE, TSX)
