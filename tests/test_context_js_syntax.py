@@ -59,3 +59,17 @@ def test_a_qualified_query_lists_no_bare_call(app):
 def test_the_form_of_a_site_read_from_its_line(language, line, col, name, form, receiver):
     found = of_language(language).site_syntax(line.encode(), col, name)
     assert found is not None and (found.form, found.receiver) == (form, receiver)
+
+
+def test_this_in_a_class_declaring_the_member_is_that_class_s_not_its_interface_s(app):
+    """`this.get()` in Store, which implements IStore and declares its own `get`, is Store.get:
+    never IStore.get's (mobx's `this.get()` in ComputedValue was listed for IComputedValue.get)."""
+    r = app.call("context.references", name="get")
+    owners = {(s.path, s.line): r.data.definitions[s.definition] for s in r.data.sites if s.definition is not None}
+    assert (owners[("src/store.ts", 12)].path, owners[("src/store.ts", 12)].line) == ("src/store.ts", 7)
+    assert [(s.path, s.line) for s in app.call("context.references", name="IStore.get").data.sites] == []
+    assert [(s.path, s.line) for s in app.call("context.references", name="IStore.size").data.sites] == []
+    assert [(s.path, s.line) for s in app.call("context.references", name="Store.size").data.sites] == [
+        ("src/store.ts", 12)]
+    # a class inheriting the member without declaring it still reaches the base's: Sub's `this.fetch`
+    assert ("src/sub.ts", 9) in [(s.path, s.line) for s in app.call("context.references", name="Client.fetch").data.sites]

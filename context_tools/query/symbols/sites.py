@@ -330,6 +330,10 @@ class _BySyntax:
                 if owner is None or owner not in self.owners:
                     return "name_match", f"attribute of {head} in another class" if owner else (
                         f"attribute of {head} outside a class")
+            else:  # `this.get()` in a class declaring its own `get` is that one, not a base's or interface's
+                owner = self._class_at(path, occ.line)
+                if owner is not None and owner not in self.owners and self._declares(path, owner):
+                    return "name_match", f"attribute of {head} in another class, {owner}, which declares it"
             return False
         if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
             return False if path in self.reaching else ("name_match", "a name of the file's own exports")
@@ -621,6 +625,12 @@ class _BySyntax:
             classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
         inside = [s for s in classes if s.line <= line <= s.end_line]
         return max(inside, key=lambda s: s.line).name if inside else None
+
+    def _declares(self, path: str, owner: str) -> bool:
+        """Does the file's class `owner` declare a member of the name itself?"""
+        facts = self.snap.core_facts(path)
+        return any(s.name == self.simple and s.container.rsplit(".", 1)[-1] == owner
+                   for s in (facts.symbols if facts else ()))
 
     def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool | None:
         """Is `name` assigned an instance of a method's class where the site sees it (`app =
