@@ -73,3 +73,13 @@ def test_this_in_a_class_declaring_the_member_is_that_class_s_not_its_interface_
         ("src/store.ts", 12)]
     # a class inheriting the member without declaring it still reaches the base's: Sub's `this.fetch`
     assert ("src/sub.ts", 9) in [(s.path, s.line) for s in app.call("context.references", name="Client.fetch").data.sites]
+
+
+def test_a_definition_a_function_holds_is_reached_by_no_import(app):
+    """`get: function () {}` in the object describe() returns is describe's own: main.js's `export
+    { get } from "./lib/index"` (whose `export *` of desc.js passes only what desc.js exports)
+    is api.js's `get`, never it (mobx's `export { get } from "./internal"` went to such a `get`)."""
+    assert app.call("context.references", name="describe.get").data.sites == []
+    r = app.call("context.references", name="get")
+    [site] = [s for s in r.data.sites if s.path == "main.js"]
+    assert (r.data.definitions[site.definition].path, site.resolution) == ("lib/api.js", "import")

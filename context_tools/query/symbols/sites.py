@@ -114,7 +114,10 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     """The sites of the name resolved against `defs` taken together, every resolution kept."""
     parts = name_parts(input.name)
     simple = parts[-1]
-    starts = sorted({(p, s.name) for p, s, _ in defs})
+    # a definition a function holds (`get: function () {}` in the object a function returns, a
+    # nested function) is that function's own: no import, `*` or re-export reaches it
+    offered_defs = [(p, s) for p, s, _ in defs if not _held_by_function(snap, p, s)]
+    starts = sorted({(p, s.name) for p, s in offered_defs})
     exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
     # the files defining it as the name, or exporting their definition as it (`lib.Implement`
     # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the
@@ -151,7 +154,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # What a file must import to reach a definition: the name it is bound by at the top (a
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
-    anchors = sorted({(p, anchor(s)) for p, s, _ in defs} | set(exported) | set(via))
+    anchors = sorted({(p, anchor(s)) for p, s in offered_defs} | set(exported) | set(via))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -244,6 +247,15 @@ USE_LINES = 200  # the lines one import declaration is read over, at most
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
           "text": "text file"}
 _BOUND = frozenset({"same_file", "same_package", "import"})
+
+
+def _held_by_function(snap: Snapshot, path: str, sym: Symbol) -> bool:
+    """Is the definition inside a function or method of its file (its container one)?"""
+    if not sym.container:
+        return False
+    facts = snap.core_facts(path)
+    return any(s.qualified == sym.container and s.kind in ("function", "method")
+               for s in (facts.symbols if facts else ()))
 
 
 class _BySyntax:
