@@ -83,3 +83,14 @@ def test_a_definition_a_function_holds_is_reached_by_no_import(app):
     r = app.call("context.references", name="get")
     [site] = [s for s in r.data.sites if s.path == "main.js"]
     assert (r.data.definitions[site.definition].path, site.resolution) == ("lib/api.js", "import")
+
+
+def test_an_object_s_function_is_reached_through_its_object_only(app):
+    """`measure` in `const table = { measure: function () {} }` is table's: main.js's `export {
+    measure } from "./lib/index"` names nothing desc.js exports (mobx's `export { set }` went to
+    the `set:` of a descriptor object), while `t.measure()` after an import of table is it."""
+    assert [(s.path, s.line, s.resolution) for s in app.call("context.references", name="table.measure").data.sites
+            ] == [("main.js", 4, "import")]
+    r = app.call("context.references", name="measure")
+    assert {(s.line, s.rule) for s in r.data.sites if s.path == "main.js"} == {
+        (2, "bare name, not a method's"), (4, "import")}

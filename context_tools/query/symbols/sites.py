@@ -115,9 +115,12 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     parts = name_parts(input.name)
     simple = parts[-1]
     # a definition a function holds (`get: function () {}` in the object a function returns, a
-    # nested function) is that function's own: no import, `*` or re-export reaches it
-    offered_defs = [(p, s) for p, s, _ in defs if not _held_by_function(snap, p, s)]
-    starts = sorted({(p, s.name) for p, s in offered_defs})
+    # nested function) is that function's own: no import, `*` or re-export reaches it; one an
+    # object holds (`const table = { size() {} }`, `obj.run = function () {}`) is reached
+    # through its object only, never imported by its own name
+    holders = [(p, s, _holder_kind(snap, p, s)) for p, s, _ in defs]
+    offered_defs = [(p, s) for p, s, kind in holders if kind not in ("function", "method")]
+    starts = sorted({(p, s.name) for p, s, kind in holders if kind not in ("function", "method", "variable", "constant")})
     exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
     # the files defining it as the name, or exporting their definition as it (`lib.Implement`
     # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the
@@ -249,13 +252,13 @@ _RULES = {"same_file": "defining file", "same_package": "package", "import": "im
 _BOUND = frozenset({"same_file", "same_package", "import"})
 
 
-def _held_by_function(snap: Snapshot, path: str, sym: Symbol) -> bool:
-    """Is the definition inside a function or method of its file (its container one)?"""
+def _holder_kind(snap: Snapshot, path: str, sym: Symbol) -> str | None:
+    """The kind of the definition's container in its file (`function` for a nested function,
+    `variable` for an object's member, `class`), None at the top of the file."""
     if not sym.container:
-        return False
+        return None
     facts = snap.core_facts(path)
-    return any(s.qualified == sym.container and s.kind in ("function", "method")
-               for s in (facts.symbols if facts else ()))
+    return next((s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
 
 
 class _BySyntax:
@@ -272,10 +275,13 @@ class _BySyntax:
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
-        # a member of a class (a function nested in a function is no member: its kind says so);
-        # an enum's variant is named bare once a glob brings it in (Rust's `use Mode::*;`)
+        # a member of a class or an object (a function nested in a function is no member: its
+        # kind says so, and an object's function its holder's); an enum's variant is named bare
+        # once a glob brings it in (Rust's `use Mode::*;`)
         self.methods_only = bool(defs) and all(
-            s.container and s.kind not in ("enumerator", "function") for _, s, _ in defs)
+            s.container and (s.kind not in ("enumerator", "function")
+                             or s.kind == "function" and _holder_kind(snap, p, s) in ("variable", "constant"))
+            for p, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.defining = {p for p, _, _ in defs}
         self.declared: dict[str, frozenset[int]] = {}
