@@ -61,6 +61,16 @@ def test_the_form_of_a_site_read_from_its_line(language, line, col, name, form, 
     assert found is not None and (found.form, found.receiver) == (form, receiver)
 
 
+def test_this_in_a_class_is_the_member_the_class_has(app):
+    """`this.set` in Parser, which has no `set` (its subclass DateParser declares one), is no
+    site of DateParser.set nor of setter.js's ValueSetter.set that parser.js imports (date-fns'
+    Parser went to ValueSetter.set)."""
+    r = app.call("context.references", name="set")
+    assert [(s.path, s.line, s.resolution, s.rule) for s in r.data.sites] == [
+        ("lib/parser.js", 4, "name_match", "attribute of this in Parser, which has no member set")]
+    assert app.call("context.references", name="ValueSetter.set").data.sites == []
+
+
 def test_this_in_a_class_declaring_the_member_is_that_class_s_not_its_interface_s(app):
     """`this.get()` in Store, which implements IStore and declares its own `get`, is Store.get:
     never IStore.get's (mobx's `this.get()` in ComputedValue was listed for IComputedValue.get)."""

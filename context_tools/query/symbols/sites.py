@@ -348,10 +348,10 @@ class _BySyntax:
                 if owner is None or owner not in self.owners:
                     return "name_match", f"attribute of {head} in another class" if owner else (
                         f"attribute of {head} outside a class")
-            else:  # `this.get()` in a class declaring its own `get` is that one, not a base's or interface's
-                owner = self._class_at(path, occ.line)
-                if owner is not None and owner not in self.owners and self._declares(path, owner):
-                    return "name_match", f"attribute of {head} in another class, {owner}, which declares it"
+            else:  # `this.get()` in a class is the `get` that class has, its own or a base's
+                ruled = self._this_member(path, occ.line, head)
+                if ruled is not None:
+                    return ruled
             return False
         if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
             return False if path in self.reaching else ("name_match", "a name of the file's own exports")
@@ -644,11 +644,21 @@ class _BySyntax:
         inside = [s for s in classes if s.line <= line <= s.end_line]
         return max(inside, key=lambda s: s.line).name if inside else None
 
-    def _declares(self, path: str, owner: str) -> bool:
-        """Does the file's class `owner` declare a member of the name itself?"""
-        facts = self.snap.core_facts(path)
-        return any(s.name == self.simple and s.container.rsplit(".", 1)[-1] == owner
-                   for s in (facts.symbols if facts else ()))
+    def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
+        """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
+        member the class has of the name, its own or one it inherits as the hierarchy knows
+        it, is a definition asked (an interface's `get` is not the `get` of a class declaring
+        its own; a base class's `this.set` is no subclass's `set`); None outside a class (a
+        function assigned to an object's property: the file decides)."""
+        cls = self.members.enclosing(path, line)
+        if cls is None:
+            return None
+        found = self.members.member(cls, self.simple)
+        if found is None:
+            return "name_match", f"attribute of {head} in {cls.sym.qualified}, which has no member {self.simple}"
+        if (found[0], found[1].line, found[1].start_byte) not in self.members.keys:
+            return "name_match", f"attribute of {head} in {cls.sym.qualified} is {found[1].qualified}"
+        return None
 
     def _instance(self, path: str, name: str, lines: list[bytes], line: int) -> bool | None:
         """Is `name` assigned an instance of a method's class where the site sees it (`app =
