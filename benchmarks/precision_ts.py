@@ -23,7 +23,9 @@ The service (TypeScript `TS_VERSION`, the JavaScript API; TypeScript 7 is a port
 reads every JavaScript and TypeScript file of the checked-out tree as one program, `allowJs`
 and `checkJs` on, CommonJS `require` and Node's resolution, the ES2022 and DOM libraries and no
 `@types`: a package's imports of itself are read from the tree, its dependencies are absent.
-It runs in Node (`benchmarks/ts_references.cjs`, one JSON request, one answer). Node and the
+A declaration file beside the JavaScript it declares is left out (the service would
+read it for the code), and so is a reference in a comment (a JSDoc `{@link name}`). It runs in
+Node (`benchmarks/ts_references.cjs`, one JSON request, one answer). Node and the
 TypeScript package are benchmark dependencies, never runtime ones: TypeScript is fetched once
 with `npm pack` into the corpora cache (`$RENNET_CORPORA_CACHE`) and unpacked there (it has no
 dependencies of its own), then the benchmark runs offline.
@@ -53,6 +55,7 @@ TS_VERSION = "5.9.3"
 DRIVER = Path(__file__).resolve().parent / "ts_references.cjs"
 CODE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")  # what the program reads
 ANALYZER = f"TypeScript {TS_VERSION} language service"
+DECLARED = ((".d.ts", ".js"), (".d.mts", ".mjs"), (".d.cts", ".cjs"))  # a declaration and its code
 DRIVER_TIMEOUT = 3600
 
 
@@ -115,9 +118,13 @@ def ask(lib: Path, tree: Path, files: list[str], references: list[Spot], goto: l
 
 
 def program_files(tree: Path) -> list[str]:
-    """Every JavaScript and TypeScript file of the tree, relative, sorted."""
-    return sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*")
-                  if p.is_file() and p.name.endswith(CODE) and "node_modules" not in p.parts)
+    """Every JavaScript and TypeScript file of the tree, relative, sorted, but a declaration
+    beside the JavaScript it declares (date-fns' addDays.d.ts by addDays.js): the service would
+    read it for the code (`require("./addDays.js")` finds addDays.d.ts first), Node runs the code."""
+    found = {p.relative_to(tree).as_posix() for p in tree.rglob("*")
+             if p.is_file() and p.name.endswith(CODE) and "node_modules" not in p.parts}
+    return sorted(f for f in found if not any(
+        f.endswith(d) and f[: -len(d)] + js in found for d, js in DECLARED))
 
 
 def name_col(line: bytes, name: str) -> int:

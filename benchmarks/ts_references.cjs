@@ -18,10 +18,17 @@ function main() {
   const ts = require(request.typescript);
   const root = path.resolve(request.root);
   const files = request.files.map((f) => path.join(root, f));
+  // The program is the files asked and the default libraries: module resolution sees no other
+  // file of the tree (a declaration beside the JavaScript it declares, left out by the caller,
+  // would otherwise stand for it, as `require("./a.js")` finds a.d.ts first).
+  const allowed = new Set(files);
   const texts = new Map();
   const read = (file) => {
     if (!texts.has(file)) {
-      texts.set(file, fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
+      const rel = path.relative(root, file);
+      const outside = rel.startsWith("..") || path.isAbsolute(rel); // the default libraries
+      const known = allowed.has(file) || outside || path.basename(file) === "package.json";
+      texts.set(file, known && fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
     }
     return texts.get(file);
   };
@@ -73,6 +80,13 @@ function main() {
     return [rel.split(path.sep).join("/"), lc.line + 1, lc.character];
   };
 
+  const inComment = (fileName, start) => {
+    const source = program.getSourceFile(fileName);
+    if (!source) return false;
+    if (ts.isInComment(source, start) !== undefined) return true;
+    return ts.findAncestor(ts.getTokenAtPosition(source, start), (n) => ts.isJSDoc(n)) !== undefined;
+  };
+
   const references = request.references.map(([rel, line, col]) => {
     try {
       const [file, pos] = offset(rel, line, col);
@@ -94,6 +108,7 @@ function main() {
         }
         for (const ref of group.references) {
           if (own && ref.isDefinition) continue;
+          if (inComment(ref.fileName, ref.textSpan.start)) continue; // a JSDoc `{@link name}`: no code
           const s = spot(ref.fileName, ref.textSpan.start);
           if (s) found.set(s.join("\0"), s);
         }

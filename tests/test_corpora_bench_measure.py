@@ -445,6 +445,9 @@ TS_TREE = {
     "src/index.ts": "export { get as load } from './api'\nimport { get } from './api'\nget('a')\n",
     "src/desc.ts": "export const d = { get() { return 1 } }\nObject.defineProperty({}, 'x', { get: () => 2 })\n",
     "src/use.ts": "import { load } from './index'\nload('x')\n",
+    "lib/cjs.js": "exports.twice = twice;\n/** Like {@link twice}. */\nfunction twice(x) { return 2 * x }\n",
+    "lib/cjs.d.ts": "export declare function twice(x: number): number;\n",
+    "lib/use.js": "const c = require('./cjs.js');\nc.twice(1);\n",
 }
 
 
@@ -464,15 +467,21 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text)
     files = precision_ts.program_files(tmp_path)
-    assert files == ["src/api.ts", "src/desc.ts", "src/index.ts", "src/use.ts"]
-    answer = precision_ts.ask(lib, tmp_path, files, [("src/api.ts", 1, 16), ("src/desc.ts", 1, 19)],
-                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0)])
+    # a declaration beside its JavaScript is left out: the service reads the code Node runs
+    assert files == ["lib/cjs.js", "lib/use.js", "src/api.ts", "src/desc.ts", "src/index.ts", "src/use.ts"]
+    answer = precision_ts.ask(lib, tmp_path, files, [("src/api.ts", 1, 16), ("src/desc.ts", 1, 19),
+                                                     ("lib/cjs.js", 3, 9)],
+                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0), ("lib/use.js", 2, 2)])
     assert answer["errors"] == []
-    get, desc = ({tuple(s) for s in refs} for refs in answer["references"])
+    get, desc, twice = ({tuple(s) for s in refs} for refs in answer["references"])
     # the overloads are the definition's own declarations; the import, the re-export under
     # another name and the uses through it are its references
     assert ("src/api.ts", 2, 16) not in get and ("src/api.ts", 3, 16) not in get
     assert {("src/index.ts", 1, 9), ("src/index.ts", 2, 9), ("src/index.ts", 3, 0), ("src/use.ts", 2, 0)} <= get
     # a descriptor's `get:` key is `PropertyDescriptor.get`'s (a default library's), not d.get's
     assert ("src/desc.ts", 2, 33) not in desc
-    assert answer["goto"] == [[["src/api.ts", 1]], []]  # `Object` is the default library's: none of the tree
+    # a JSDoc link is no code; `c.twice` through `require("./cjs.js")` goes to the code, not
+    # its declaration (the service's references from a CommonJS export stop at its file)
+    assert twice == {("lib/cjs.js", 1, 16)}
+    # `Object` is the default library's: none of the tree
+    assert answer["goto"] == [[["src/api.ts", 1]], [], [["lib/cjs.js", 3]]]
