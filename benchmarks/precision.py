@@ -119,13 +119,19 @@ def _char_col(lines: dict[str, list[bytes]], tree: Path, path: str, line: int, c
 
 def rennet_sites(client, repo: str, rev: str, query: str, path: str, line: int) -> list[tuple[str, int, int, str]]:
     """(path, line, byte col, rule) of the resolved sites attributed to the definition at
-    (path, line): every page of the answer read."""
+    (path, line): every page of the answer read. A definition past the answer's cap of
+    definitions (a name defined in every locale of date-fns) is asked with its file (`--path`),
+    which the answer then lists."""
     out = []
     cursor = None
+    narrow: dict[str, str] = {}
     while True:
-        res = client.call("context.references", repo=repo, rev=rev, name=query, cursor=cursor)
+        res = client.call("context.references", repo=repo, rev=rev, name=query, cursor=cursor, **narrow)
         data = res.data
         mine = {i for i, d in enumerate(data.definitions) if d.path == path and d.line == line}
+        if not mine and not narrow and data.definitions_total > len(data.definitions):
+            narrow, cursor, out = {"path": path}, None, []
+            continue
         for s in data.sites:
             if s.rule in UNRESOLVED_RULES or s.resolution in ("name_match", "text"):
                 continue
