@@ -35,6 +35,7 @@ import sys
 import sysconfig
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -42,7 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 PER_KIND = 4
 KINDS = {"class": ("class",), "function": ("function",), "method": ("method",), "variable": ("variable", "constant")}
-NOT_PACKAGE = ("tests/", "test/", "docs/", "examples/", "example/", "benchmarks/")
+NOT_PACKAGE = ("tests/", "test/", "docs/", "examples/", "example/", "benchmarks/", "dist/", "build/")
+DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # TypeScript declarations: a build's output, not the sources
 UNRESOLVED_RULES = frozenset({"name", "text file"})  # the rules of name_match and text sites
 GOAL_PRECISION = 0.95
 GOAL_RECALL = 0.97
@@ -58,33 +60,36 @@ class Measured:
     path: str
     line: int
     rennet: int  # resolved sites attributed to the definition
-    jedi: int  # Jedi's references, the definition aside
-    confirmed: int  # Rennet's sites Jedi lists
-    listed: int  # Jedi's references Rennet lists as resolved
+    theirs: int  # the analyzer's references, the definition aside
+    confirmed: int  # Rennet's sites the analyzer confirms
+    listed: int  # the analyzer's references Rennet lists as resolved
     wrong: list[tuple[str, int, int, str]] = field(default_factory=list)  # (path, line, col, rule)
     missed: list[Spot] = field(default_factory=list)
     seconds: float = 0.0
-    tree: str = ""  # the checked-out tree Jedi read
+    tree: str = ""  # the checked-out tree the analyzer read
+    analyzer: str = "Jedi"
 
 
-def _package_file(path: str) -> bool:
-    return path.endswith(".py") and not path.startswith(NOT_PACKAGE) and "/tests/" not in path
+def _package_file(path: str, suffixes: tuple[str, ...] = (".py",)) -> bool:
+    return (path.endswith(suffixes) and not path.endswith(DECLARATIONS) and not path.startswith(NOT_PACKAGE)
+            and "/tests/" not in path and "/__tests__/" not in path)
 
 
-def sample(snap, per_kind: int = PER_KIND) -> list[tuple[str, str, object]]:
-    """(kind, path, symbol) of the symbols measured: the fixed rule of the module's docstring."""
+def sample(snap, per_kind: int = PER_KIND, suffixes: tuple[str, ...] = (".py",)) -> list[tuple[str, str, object]]:
+    """(kind, path, symbol) of the symbols measured: the fixed rule of the module's docstring,
+    over the files whose names end in one of `suffixes` (the language the analyzer reads)."""
     counts: dict[str, int] = {}
 
     def written(name: str) -> int:
         if name not in counts:
-            counts[name] = sum(1 for p, _ in snap.occurrences(name) if p.endswith(".py"))
+            counts[name] = sum(1 for p, _ in snap.occurrences(name) if p.endswith(suffixes))
         return counts[name]
 
     chosen = []
     for kind, kinds in KINDS.items():
         found = []
         for path, sym in snap.symbols():
-            if sym.kind not in kinds or not _package_file(path) or sym.name.startswith("_"):
+            if sym.kind not in kinds or not _package_file(path, suffixes) or sym.name.startswith("_"):
                 continue
             if (kind == "method") != bool(sym.container) or sym.container.startswith("_"):
                 continue
@@ -102,25 +107,33 @@ def sample(snap, per_kind: int = PER_KIND) -> list[tuple[str, str, object]]:
     return chosen
 
 
-def _char_col(lines: dict[str, list[bytes]], tree: Path, path: str, line: int, col: int) -> int:
-    """A byte column (Rennet's) as a character column (Jedi's)."""
+def _char_col(lines: dict[str, list[bytes]], tree: Path, path: str, line: int, col: int, utf16: bool = False) -> int:
+    """A byte column (Rennet's) as a character column (Jedi's), or in UTF-16 code units (the
+    TypeScript language service's)."""
     text = lines.get(path)
     if text is None:
         text = lines[path] = (tree / path).read_bytes().splitlines()
     if 0 < line <= len(text):
-        return len(text[line - 1][:col].decode("utf-8", "replace"))
+        chars = text[line - 1][:col].decode("utf-8", "replace")
+        return len(chars.encode("utf-16-le")) // 2 if utf16 else len(chars)
     return col
 
 
 def rennet_sites(client, repo: str, rev: str, query: str, path: str, line: int) -> list[tuple[str, int, int, str]]:
     """(path, line, byte col, rule) of the resolved sites attributed to the definition at
-    (path, line): every page of the answer read."""
+    (path, line): every page of the answer read. A definition past the answer's cap of
+    definitions (a name defined in every locale of date-fns) is asked with its file (`--path`),
+    which the answer then lists."""
     out = []
     cursor = None
+    narrow: dict[str, str] = {}
     while True:
-        res = client.call("context.references", repo=repo, rev=rev, name=query, cursor=cursor)
+        res = client.call("context.references", repo=repo, rev=rev, name=query, cursor=cursor, **narrow)
         data = res.data
         mine = {i for i, d in enumerate(data.definitions) if d.path == path and d.line == line}
+        if not mine and not narrow and data.definitions_total > len(data.definitions):
+            narrow, cursor, out = {"path": path}, None, []
+            continue
         for s in data.sites:
             if s.rule in UNRESOLVED_RULES or s.resolution in ("name_match", "text"):
                 continue
@@ -239,15 +252,25 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Mea
         def_col = _char_col(lines, tree, path, sym.line, _name_col(tree, path, sym))
         theirs = jedi_references(project, tree, path, sym.line, def_col)
         spots = {(p, ln, _char_col(lines, tree, p, ln, c)): rule for p, ln, c, rule in ours}
-        wrong = [(p, ln, c, rule) for (p, ln, c), rule in sorted(spots.items())
-                 if (p, ln, c) not in theirs and not jedi_goes_to(project, tree, (p, ln, c), (path, sym.line))]
-        missed = sorted(s for s in theirs if s not in spots)
-        m = Measured(label, kind, sym.qualified, path, sym.line, len(spots), len(theirs), len(spots) - len(wrong),
-                     len(theirs) - len(missed), wrong, missed, time.perf_counter() - started, str(tree))
-        log(f"[{label}] {kind} {sym.qualified} ({path}:{sym.line}): rennet {m.rennet}, jedi {m.jedi}, "
+        m = compare(label, kind, sym.qualified, path, sym.line, spots, theirs,
+                    lambda site: jedi_goes_to(project, tree, site, (path, sym.line)))
+        m.seconds, m.tree = time.perf_counter() - started, str(tree)
+        log(f"[{label}] {kind} {sym.qualified} ({path}:{sym.line}): rennet {m.rennet}, jedi {m.theirs}, "
             f"confirmed {m.confirmed}, listed {m.listed}")
         out.append(m)
     return out
+
+
+def compare(corpus: str, kind: str, query: str, path: str, line: int, ours: dict[Spot, str], theirs: set[Spot],
+            confirms: Callable[[Spot], bool], analyzer: str = "Jedi") -> Measured:
+    """One symbol's figures: Rennet's resolved sites (spot -> rule, in the analyzer's columns)
+    against the analyzer's references; a site the references leave out is still confirmed when
+    `confirms` (the analyzer's goto from it) says it reaches the definition."""
+    wrong = [(p, ln, c, rule) for (p, ln, c), rule in sorted(ours.items())
+             if (p, ln, c) not in theirs and not confirms((p, ln, c))]
+    missed = sorted(s for s in theirs if s not in ours)
+    return Measured(corpus, kind, query, path, line, len(ours), len(theirs), len(ours) - len(wrong),
+                    len(theirs) - len(missed), wrong, missed, analyzer=analyzer)
 
 
 def _name_col(tree: Path, path: str, sym) -> int:
@@ -271,11 +294,11 @@ def summary(rows: list[Measured]) -> dict:
     for key in [*KINDS, "all"]:
         mine = [r for r in rows if key in (r.kind, "all")]
         rennet = sum(r.rennet for r in mine)
-        jedi = sum(r.jedi for r in mine)
+        theirs = sum(r.theirs for r in mine)
         by_kind[key] = {"symbols": len(mine), "rennet": rennet, "confirmed": sum(r.confirmed for r in mine),
-                        "jedi": jedi, "listed": sum(r.listed for r in mine),
+                        "theirs": theirs, "listed": sum(r.listed for r in mine),
                         "precision": share(sum(r.confirmed for r in mine), rennet),
-                        "recall": share(sum(r.listed for r in mine), jedi)}
+                        "recall": share(sum(r.listed for r in mine), theirs)}
     wrong = Counter(rule for r in rows for *_, rule in r.wrong)
     return {"by_kind": by_kind, "wrong_by_rule": wrong.most_common()}
 
@@ -290,26 +313,29 @@ def table(rows: list[Measured]) -> list[str]:
         return []
     s = summary(rows)
     corpora = sorted({r.corpus for r in rows})
-    lines = ["", f"Precision of `context.references` against Jedi (its file limits lifted), on {', '.join(corpora)}: "
+    them = rows[0].analyzer
+    how = ("Jedi (its file limits lifted)", "benchmarks/precision.py") if them == "Jedi" else \
+        (f"the {them}", "benchmarks/precision_ts.py")
+    lines = ["", f"Precision of `context.references` against {how[0]}, on {', '.join(corpora)}: "
              f"{len(rows)} symbols, the {PER_KIND} per kind and corpus whose name is written most often "
-             "(benchmarks/precision.py). Resolved sites are those whose rule is neither `name` nor `text file`.", "",
-             f"| kind | symbols | rennet resolved | of them Jedi's | precision (goal {GOAL_PRECISION}) "
-             f"| Jedi's references | of them rennet's | recall (goal {GOAL_RECALL}) |",
+             f"({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`.", "",
+             f"| kind | symbols | rennet resolved | of them the analyzer's | precision (goal {GOAL_PRECISION}) "
+             f"| the analyzer's references | of them rennet's | recall (goal {GOAL_RECALL}) |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for kind, k in s["by_kind"].items():
         p, r = k["precision"], k["recall"]
         pv = "" if p is None else (" PASS" if p >= GOAL_PRECISION else " FAIL")
         rv = "" if r is None else (" PASS" if r >= GOAL_RECALL else " FAIL")
-        lines.append(f"| {kind} | {k['symbols']} | {k['rennet']} | {k['confirmed']} | {_pct(p)}{pv} | {k['jedi']} "
+        lines.append(f"| {kind} | {k['symbols']} | {k['rennet']} | {k['confirmed']} | {_pct(p)}{pv} | {k['theirs']} "
                      f"| {k['listed']} | {_pct(r)}{rv} |")
     if s["wrong_by_rule"]:
-        lines += ["", "Resolved sites Jedi does not confirm, by the rule that resolved them: " + "; ".join(
+        lines += ["", "Resolved sites the analyzer does not confirm, by the rule that resolved them: " + "; ".join(
             f"`{rule}` {n}" for rule, n in s["wrong_by_rule"]) + "."]
-    lines += ["", "| corpus | kind | query | defined at | rennet | confirmed | jedi | listed |",
+    lines += ["", "| corpus | kind | query | defined at | rennet | confirmed | analyzer | listed |",
               "|---|---|---|---|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(f"| {r.corpus} | {r.kind} | `{r.query}` | {r.path}:{r.line} | {r.rennet} | {r.confirmed} "
-                     f"| {r.jedi} | {r.listed} |")
+                     f"| {r.theirs} | {r.listed} |")
     return lines
 
 
@@ -328,6 +354,17 @@ def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND) -> 
 def rows_of(data: list[dict]) -> list[Measured]:
     return [Measured(**{**d, "wrong": [tuple(w) for w in d["wrong"]], "missed": [tuple(m) for m in d["missed"]]})
             for d in data]
+
+
+def listing(rows: list[Measured], per_symbol: int) -> list[str]:
+    """Each symbol's first wrong and missed sites with their source lines (for reading them)."""
+    lines = ["", "Sites:"]
+    for r in rows:
+        for w in r.wrong[:per_symbol]:
+            lines.append(f"- wrong `{r.query}`: {w[0]}:{w[1]}:{w[2]} ({w[3]}) {_line(r.tree, w[0], w[1])}")
+        for m in r.missed[:per_symbol]:
+            lines.append(f"- missed `{r.query}`: {m[0]}:{m[1]}:{m[2]} {_line(r.tree, m[0], m[1])}")
+    return lines
 
 
 def _line(tree: str, path: str, line: int) -> str:
@@ -356,12 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = rows_of(data)
     lines = table(rows)
     if args.wrong:
-        lines += ["", "Sites:"]
-        for r in rows:
-            for w in r.wrong[: args.wrong]:
-                lines.append(f"- wrong `{r.query}`: {w[0]}:{w[1]}:{w[2]} ({w[3]}) {_line(r.tree, w[0], w[1])}")
-            for m in r.missed[: args.wrong]:
-                lines.append(f"- missed `{r.query}`: {m[0]}:{m[1]}:{m[2]} {_line(r.tree, m[0], m[1])}")
+        lines += listing(rows, args.wrong)
     print("\n".join(lines))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"machine": info, "started": started, "rows": data,

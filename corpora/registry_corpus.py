@@ -11,6 +11,8 @@ Nothing is extracted to disk and no working tree is written.
     python -m corpora.registry_corpus date-fns --out DIR     # date-fns 3.0.0 .. 3.0.5 (alias: npm-pkg)
     python -m corpora.registry_corpus requests --out DIR     # requests 2.31.0, 2.32.3
     python -m corpora.registry_corpus flask --out DIR        # Flask 3.0.2, 3.0.3
+    python -m corpora.registry_corpus mobx --out DIR         # mobx 6.13.4, 6.13.5 (TypeScript src/)
+    python -m corpora.registry_corpus express --out DIR      # express 4.21.1, 4.21.2 (CommonJS)
 
 With an empty cache and the registry out of reach, building fails with `registry_unavailable`.
 """
@@ -55,6 +57,9 @@ SPECS = {
     # small, well-known Python libraries: the precision benchmark's corpora (benchmarks/precision.py)
     "requests": CorpusSpec("requests", "pypi", "requests", ("2.31.0", "2.32.3")),
     "flask": CorpusSpec("flask", "pypi", "Flask", ("3.0.2", "3.0.3")),
+    # npm packages shipping their own sources: TypeScript (mobx's src/) and CommonJS (express 4)
+    "mobx": CorpusSpec("mobx", "npm", "mobx", ("6.13.4", "6.13.5")),
+    "express": CorpusSpec("express", "npm", "express", ("4.21.1", "4.21.2")),
 }
 ALIASES = {"npm-pkg": "date-fns"}
 BRANCH = "releases"

@@ -59,3 +59,48 @@ def test_a_qualified_query_lists_no_bare_call(app):
 def test_the_form_of_a_site_read_from_its_line(language, line, col, name, form, receiver):
     found = of_language(language).site_syntax(line.encode(), col, name)
     assert found is not None and (found.form, found.receiver) == (form, receiver)
+
+
+def test_this_in_a_class_is_the_member_the_class_has(app):
+    """`this.set` in Parser, which has no `set` (its subclass DateParser declares one), is no
+    site of DateParser.set nor of setter.js's ValueSetter.set that parser.js imports (date-fns'
+    Parser went to ValueSetter.set)."""
+    r = app.call("context.references", name="set")
+    assert [(s.path, s.line, s.resolution, s.rule) for s in r.data.sites] == [
+        ("lib/parser.js", 4, "name_match", "attribute of this in Parser, which has no member set")]
+    assert app.call("context.references", name="ValueSetter.set").data.sites == []
+
+
+def test_this_in_a_class_declaring_the_member_is_that_class_s_not_its_interface_s(app):
+    """`this.get()` in Store, which implements IStore and declares its own `get`, is Store.get:
+    never IStore.get's (mobx's `this.get()` in ComputedValue was listed for IComputedValue.get)."""
+    r = app.call("context.references", name="get")
+    owners = {(s.path, s.line): r.data.definitions[s.definition] for s in r.data.sites if s.definition is not None}
+    assert (owners[("src/store.ts", 12)].path, owners[("src/store.ts", 12)].line) == ("src/store.ts", 7)
+    assert [(s.path, s.line) for s in app.call("context.references", name="IStore.get").data.sites] == []
+    assert [(s.path, s.line) for s in app.call("context.references", name="IStore.size").data.sites] == []
+    assert [(s.path, s.line) for s in app.call("context.references", name="Store.size").data.sites] == [
+        ("src/store.ts", 12)]
+    # a class inheriting the member without declaring it still reaches the base's: Sub's `this.fetch`
+    assert ("src/sub.ts", 9) in [(s.path, s.line) for s in app.call("context.references", name="Client.fetch").data.sites]
+
+
+def test_a_definition_a_function_holds_is_reached_by_no_import(app):
+    """`get: function () {}` in the object describe() returns is describe's own: main.js's `export
+    { get } from "./lib/index"` (whose `export *` of desc.js passes only what desc.js exports)
+    is api.js's `get`, never it (mobx's `export { get } from "./internal"` went to such a `get`)."""
+    assert app.call("context.references", name="describe.get").data.sites == []
+    r = app.call("context.references", name="get")
+    [site] = [s for s in r.data.sites if s.path == "main.js"]
+    assert (r.data.definitions[site.definition].path, site.resolution) == ("lib/api.js", "import")
+
+
+def test_an_object_s_function_is_reached_through_its_object_only(app):
+    """`measure` in `const table = { measure: function () {} }` is table's: main.js's `export {
+    measure } from "./lib/index"` names nothing desc.js exports (mobx's `export { set }` went to
+    the `set:` of a descriptor object), while `t.measure()` after an import of table is it."""
+    assert [(s.path, s.line, s.resolution) for s in app.call("context.references", name="table.measure").data.sites
+            ] == [("main.js", 4, "import")]
+    r = app.call("context.references", name="measure")
+    assert {(s.line, s.rule) for s in r.data.sites if s.path == "main.js"} == {
+        (2, "bare name, not a method's"), (4, "import")}

@@ -359,9 +359,9 @@ def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():
     from benchmarks import precision
     from benchmarks.run import precision_table
 
-    rows = [precision.Measured("lib 1.0", "method", "A.get", "lib/a.py", 3, rennet=4, jedi=5, confirmed=3,
+    rows = [precision.Measured("lib 1.0", "method", "A.get", "lib/a.py", 3, rennet=4, theirs=5, confirmed=3,
                                listed=3, wrong=[("t.py", 9, 4, "import")], missed=[("t.py", 1, 0), ("t.py", 2, 0)]),
-            precision.Measured("lib 1.0", "class", "A", "lib/a.py", 1, rennet=10, jedi=10, confirmed=10, listed=10)]
+            precision.Measured("lib 1.0", "class", "A", "lib/a.py", 1, rennet=10, theirs=10, confirmed=10, listed=10)]
     by_kind = precision.summary(rows)["by_kind"]
     assert (by_kind["method"]["precision"], by_kind["method"]["recall"]) == (0.75, 0.6)
     assert (by_kind["all"]["precision"], by_kind["all"]["recall"]) == (13 / 14, 13 / 15)
@@ -397,3 +397,104 @@ def test_shell_lines_inside_a_quoted_string_are_known():
     lines = ["found=\"$(awk '", "function prefix(f) {", "}", "' \"$@\")\"", "f() { echo 'it''s'; }  # it's",
              "g() { :; }"]
     assert quoted_lines(lines) == [False, True, True, True, False, False]
+
+
+def test_precision_compares_sites_by_the_analyzers_references_and_its_goto():
+    from benchmarks.precision import compare
+
+    ours = {("a.ts", 3, 4): "import", ("a.ts", 9, 0): "defining file", ("b.ts", 2, 7): "import"}
+    theirs = {("a.ts", 3, 4), ("c.ts", 1, 0), ("c.ts", 5, 2)}
+    asked = []
+
+    def confirms(site):
+        asked.append(site)
+        return site == ("b.ts", 2, 7)  # the analyzer's goto from it lands on the definition
+
+    m = compare("lib 1.0", "method", "A.get", "a.ts", 1, ours, theirs, confirms, "TS")
+    assert (m.rennet, m.theirs, m.confirmed, m.listed) == (3, 3, 2, 1)
+    assert m.wrong == [("a.ts", 9, 0, "defining file")]
+    assert m.missed == [("c.ts", 1, 0), ("c.ts", 5, 2)]
+    assert sorted(asked) == [("a.ts", 9, 0), ("b.ts", 2, 7)]  # a listed site needs no goto
+    assert m.analyzer == "TS"
+
+
+def test_precision_columns_of_a_byte_offset_in_characters_and_utf16_units(tmp_path):
+    from benchmarks.precision import _char_col
+
+    (tmp_path / "a.ts").write_bytes("const s = 'é😀'; get()\n".encode())
+    at = "const s = 'é😀'; ".encode().__len__()
+    assert _char_col({}, tmp_path, "a.ts", 1, at) == 16  # é and 😀: one character each
+    assert _char_col({}, tmp_path, "a.ts", 1, at, utf16=True) == 17  # 😀: two UTF-16 units
+
+
+def test_typescript_sample_and_definition_columns():
+    from benchmarks.precision import _package_file
+    from benchmarks.precision_ts import CODE, name_col
+
+    assert _package_file("src/core/atom.ts", CODE) and _package_file("lib/app.js", CODE)
+    assert not _package_file("dist/mobx.d.ts", CODE) and not _package_file("src/types.d.ts", CODE)
+    assert not _package_file("src/__tests__/a.ts", CODE) and not _package_file("src/a.py", CODE)
+    assert name_col(b"app.use = function use(fn) {", "use") == 4  # the property: the symbol
+    assert name_col(b"export class $mobx extends X {", "$mobx") == 13
+    assert name_col(b"  get$(key) { return get(key) }", "get") == 21
+
+
+def test_the_typescript_benchmark_says_what_is_missing(monkeypatch, tmp_path):
+    from benchmarks import precision_ts
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # neither node nor npm
+    with pytest.raises(precision_ts.AnalyzerUnavailable, match="node is not on PATH"):
+        precision_ts.node()
+    with pytest.raises(precision_ts.AnalyzerUnavailable, match="npm is not on PATH"):
+        precision_ts.typescript(tmp_path)
+    code = precision_ts.main(["--corpus", str(tmp_path), "--work", str(tmp_path), "--out", str(tmp_path / "o.json")])
+    assert code == 1
+
+
+TS_TREE = {
+    "src/api.ts": ("export function get(k: string): number\n"
+                   "export function get(k: number): number\n"
+                   "export function get(k: any): number { return 1 }\n"),
+    "src/index.ts": "export { get as load } from './api'\nimport { get } from './api'\nget('a')\n",
+    "src/desc.ts": "export const d = { get() { return 1 } }\nObject.defineProperty({}, 'x', { get: () => 2 })\n",
+    "src/use.ts": "import { load } from './index'\nload('x')\n",
+    "lib/cjs.js": "exports.twice = twice;\n/** Like {@link twice}. */\nfunction twice(x) { return 2 * x }\n",
+    "lib/cjs.d.ts": "export declare function twice(x: number): number;\n",
+    "lib/use.js": "const c = require('./cjs.js');\nc.twice(1);\n",
+}
+
+
+def test_the_typescript_driver_answers_references_without_related_symbols(tmp_path):
+    """Runs Node only when it is here and TypeScript is already in the corpora cache (never fetched by a test)."""
+    import shutil
+
+    from benchmarks import precision_ts
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    try:
+        lib = precision_ts.typescript(fetch_missing=False)
+    except precision_ts.AnalyzerUnavailable:
+        pytest.skip("TypeScript is not in the corpora cache (python -m benchmarks.precision_ts fetches it)")
+    for path, text in TS_TREE.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    files = precision_ts.program_files(tmp_path)
+    # a declaration beside its JavaScript is left out: the service reads the code Node runs
+    assert files == ["lib/cjs.js", "lib/use.js", "src/api.ts", "src/desc.ts", "src/index.ts", "src/use.ts"]
+    answer = precision_ts.ask(lib, tmp_path, files, [("src/api.ts", 1, 16), ("src/desc.ts", 1, 19),
+                                                     ("lib/cjs.js", 3, 9)],
+                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0), ("lib/use.js", 2, 2)])
+    assert answer["errors"] == []
+    get, desc, twice = ({tuple(s) for s in refs} for refs in answer["references"])
+    # the overloads are the definition's own declarations; the import, the re-export under
+    # another name and the uses through it are its references
+    assert ("src/api.ts", 2, 16) not in get and ("src/api.ts", 3, 16) not in get
+    assert {("src/index.ts", 1, 9), ("src/index.ts", 2, 9), ("src/index.ts", 3, 0), ("src/use.ts", 2, 0)} <= get
+    # a descriptor's `get:` key is `PropertyDescriptor.get`'s (a default library's), not d.get's
+    assert ("src/desc.ts", 2, 33) not in desc
+    # a JSDoc link is no code; `c.twice` through `require("./cjs.js")` goes to the code, not
+    # its declaration (the service's references from a CommonJS export stop at its file)
+    assert twice == {("lib/cjs.js", 1, 16)}
+    # `Object` is the default library's: none of the tree
+    assert answer["goto"] == [[["src/api.ts", 1]], [], [["lib/cjs.js", 3]]]

@@ -1964,3 +1964,54 @@ def test_bash_pattern_view_expansion_patterns():
     assert view == (b"a=${o%%[<x().[]*}\nb=\"${h%xxxxx}\"\nc=${w[0]}${d:-${e}}${f%[[:alpha:]]}\n"
                     b"g=${x%\"{\"}\nh=${y#[}\n")
     assert bash_pattern_view(b"c=${w[0]}${d:-${e}}\n", None) is None
+
+
+TS_CALL_SIGNATURES_SOURCE = """export interface BoxFactory {
+    <T>(value: T): Box<T>
+    <T>(value?: T, options?: Options): Box<T | undefined>
+}
+
+export interface Factory {
+    <K = any, V = any>(value: Map<K, V>): Map<K, V>
+    <T extends Base<X>>(
+        value: T
+    ): T
+    box: BoxFactory
+}
+
+const factories: Factory = {
+    box<T = any>(value: T, options?: Options): Box<T> {
+        const o = options
+        return new Box(value, o)
+    },
+}
+
+export function observable(v: any) {
+    return factories.box(v)
+}
+"""
+
+
+@pytest.mark.parametrize("language, path", [("typescript", "src/observable.ts"), ("tsx", "src/observable.tsx")])
+def test_typescript_call_signatures_on_their_own_lines_do_not_swallow_the_file(language, path):
+    """tree-sitter-typescript reads a generic call signature starting its own line (`<T>(v: T)`
+    after `): Box<T>`, no `;` between, as the compiler allows) as a comparison going on from the
+    member above: the ERROR ran to the end of mobx's observable.ts, whose object-literal methods
+    were lost and whose method-local `const o` became a module variable."""
+    facts = extract_blob(TS_CALL_SIGNATURES_SOURCE.encode(), path, language)
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("BoxFactory", "interface", "", 1, 4), ("Factory", "interface", "", 6, 12),
+        ("box", "field", "Factory", 11, 11), ("factories", "variable", "", 14, 19),
+        ("box", "method", "factories", 15, 18), ("observable", "function", "", 21, 23)]
+    assert {(o.line, o.role) for o in facts.occurrences if o.name == "o"} == {(16, "local"), (17, "local")}
+
+
+def test_typescript_signature_view_puts_a_semicolon_only_where_the_parse_failed():
+    from indexer.lang import grammars
+    from indexer.lang.typescript.retry import signature_view
+
+    src = b"interface A {\n    <T>(v: T): B<T>\n    <T>(v?: T): B<T>\n}\n"
+    view = signature_view(src, grammars.parser("typescript").parse(src).root_node)  # the first parse's errors
+    assert view == src.replace(b"    <T>(v?", b"   ;<T>(v?")
+    clean = b"interface A {\n    <T>(v: T): B<T>;\n    <T>(v?: T): B<T>\n}\nconst x =\n    <T>(y: T) => y\n"
+    assert signature_view(clean, grammars.parser("typescript").parse(clean).root_node) is None

@@ -117,7 +117,13 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     """The sites of the name resolved against `defs` taken together, every resolution kept."""
     parts = name_parts(input.name)
     simple = parts[-1]
-    starts = sorted({(p, s.name) for p, s, _ in defs})
+    # a definition a function holds (`get: function () {}` in the object a function returns, a
+    # nested function) is that function's own: no import, `*` or re-export reaches it; one an
+    # object holds (`const table = { size() {} }`, `obj.run = function () {}`) is reached
+    # through its object only, never imported by its own name
+    holders = [(p, s, _holder_kind(snap, p, s)) for p, s, _ in defs]
+    offered_defs = [(p, s) for p, s, kind in holders if kind not in ("function", "method")]
+    starts = sorted({(p, s.name) for p, s, kind in holders if kind not in ("function", "method", "variable", "constant")})
     exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
     # the files defining it as the name, or exporting their definition as it (`lib.Implement`
     # over tool.js's `export { Tool as Implement }`); not a definition re-exported under the
@@ -154,7 +160,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # What a file must import to reach a definition: the name it is bound by at the top (a
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
-    anchors = sorted({(p, anchor(s)) for p, s, _ in defs} | set(exported) | set(via))
+    anchors = sorted({(p, anchor(s)) for p, s in offered_defs} | set(exported) | set(via))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -250,6 +256,15 @@ _RULES = {"same_file": "defining file", "same_package": "package", "import": "im
 _BOUND = frozenset({"same_file", "same_package", "import"})
 
 
+def _holder_kind(snap: Snapshot, path: str, sym: Symbol) -> str | None:
+    """The kind of the definition's container in its file (`function` for a nested function,
+    `variable` for an object's member, `class`), None at the top of the file."""
+    if not sym.container:
+        return None
+    facts = snap.core_facts(path)
+    return next((s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
+
+
 class _BySyntax:
     """A site resolved by its own syntax where its language says how it is written
     (`Bindings.site_syntax`): an attribute `x.name` by what `x` is (a module an import binds
@@ -268,10 +283,13 @@ class _BySyntax:
         self.crossing = crossing  # files importing the definition's package from another workspace member
         self.simple = simple
         self.reaching = reaching  # files whose import makes a module's `name` this definition
-        # a member of a class (a function nested in a function is no member: its kind says so);
-        # an enum's variant is named bare once a glob brings it in (Rust's `use Mode::*;`)
+        # a member of a class or an object (a function nested in a function is no member: its
+        # kind says so, and an object's function its holder's); an enum's variant is named bare
+        # once a glob brings it in (Rust's `use Mode::*;`)
         self.methods_only = bool(defs) and all(
-            s.container and s.kind not in ("enumerator", "function") for _, s, _ in defs)
+            s.container and (s.kind not in ("enumerator", "function")
+                             or s.kind == "function" and _holder_kind(snap, p, s) in ("variable", "constant"))
+            for p, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.defining = {p for p, _, _ in defs}
         self.declared: dict[str, frozenset[int]] = {}
@@ -335,6 +353,10 @@ class _BySyntax:
                 if owner is None or owner not in self.owners:
                     return "name_match", f"attribute of {head} in another class" if owner else (
                         f"attribute of {head} outside a class")
+            else:  # `this.get()` in a class is the `get` that class has, its own or a base's
+                ruled = self._this_member(path, occ.line, head)
+                if ruled is not None:
+                    return ruled
             return False
         if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
             return False if path in self.reaching else ("name_match", "a name of the file's own exports")
@@ -686,6 +708,22 @@ class _BySyntax:
             classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
         inside = [s for s in classes if s.line <= line <= s.end_line]
         return max(inside, key=lambda s: s.line) if inside else None
+
+    def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
+        """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
+        member the class has of the name, its own or one it inherits as the hierarchy knows
+        it, is a definition asked (an interface's `get` is not the `get` of a class declaring
+        its own; a base class's `this.set` is no subclass's `set`); None outside a class (a
+        function assigned to an object's property: the file decides)."""
+        cls = self.members.enclosing(path, line)
+        if cls is None:
+            return None
+        found = self.members.member(cls, self.simple)
+        if found is None:
+            return "name_match", f"attribute of {head} in {cls.sym.qualified}, which has no member {self.simple}"
+        if (found[0], found[1].line, found[1].start_byte) not in self.members.keys:
+            return "name_match", f"attribute of {head} in {cls.sym.qualified} is {found[1].qualified}"
+        return None
 
     def _instance(self, path: str, name: str, line: int) -> Typing:
         """What `name` is where the site on `line` sees it (`PythonReceivers.variable`)."""

@@ -14,7 +14,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #    and a namespace's variables
 # 4: a property-assigned function is one symbol held by its object, CommonJS re-exports
 #    (as JavaScript's 3)
-VERSION = "4"
+# 5: a generic call signature starting its own line no longer swallows the rest of the file
+#    (the retry view, typescript/retry.py)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="typescript",
@@ -31,6 +33,7 @@ LANGUAGE = Language(
     imports="indexer.lang.javascript.imports",
     hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
+    retry="indexer.lang.typescript.retry",
 )
 
 TSX = Language(
@@ -46,5 +49,6 @@ TSX = Language(
     imports="indexer.lang.javascript.imports",
     hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
+    retry="indexer.lang.typescript.retry",
 )
 LANGUAGES = (LANGUAGE, TSX)
