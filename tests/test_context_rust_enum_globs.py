@@ -12,7 +12,8 @@ from tests.indexed import Asked, Indexed, definitions, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
-    "src/lib.rs": "pub mod kind;\npub mod variants;\npub mod everything;\npub mod user;\npub mod wide;\n",
+    "src/lib.rs": "pub mod kind;\npub mod variants;\npub mod everything;\npub mod user;\npub mod wide;\n"
+                  "pub mod mode;\npub mod quiet;\n\npub use variants::*;\n",
     "src/kind.rs": "pub enum Kind {\n    Small,\n    Large,\n}\n\npub fn helper() {}\n",
     # a glob of the enum, re-exported: its variants, not `helper`
     "src/variants.rs": "pub use crate::kind::Kind::*;\n",
@@ -22,6 +23,10 @@ FILES = {
     "src/user.rs": "use crate::variants::*;\n\npub fn go() {\n    helper();\n    let _ = Large;\n}\n",
     # through the module glob's re-export: both are kind.rs's
     "src/wide.rs": "use crate::everything::*;\n\npub fn go() {\n    helper();\n    let _ = Large;\n}\n",
+    # the enum's own file re-exporting its variants, by the enum's name and through `self`
+    "src/mode.rs": "pub enum Mode {\n    On,\n}\n\npub enum Tone {\n    Loud,\n}\n\npub use Mode::*;\npub use self::Tone::*;\n",
+    # a private glob of the file's own enum: seen inside the module only
+    "src/quiet.rs": "pub enum Level {\n    Low,\n}\n\nuse Level::*;\n\npub fn low() -> Level { Low }\n",
 }
 
 
@@ -39,6 +44,23 @@ def test_a_glob_of_an_enum_re_exports_no_other_item_of_its_file(app):
     assert definitions(app, "demo::everything::helper") == helper
     assert definitions(app, "demo::variants::Kind") == [] and definitions(app, "demo::everything::Kind") == [
         ("src/kind.rs", "Kind", 1, "qualified")]
+
+
+def test_a_variant_is_found_through_a_re_exported_glob_of_its_enum(app):
+    # `use demo::variants::Small;` brings in kind.rs's Kind::Small, as `demo::Small` does
+    # through lib.rs's glob of variants
+    assert definitions(app, "demo::variants::Small") == [("src/kind.rs", "Kind.Small", 2, "qualified")]
+    assert definitions(app, "demo::variants::Large") == [("src/kind.rs", "Kind.Large", 3, "qualified")]
+    assert definitions(app, "demo::Large") == [("src/kind.rs", "Kind.Large", 3, "qualified")]
+    assert definitions(app, "demo::everything::Small") == []  # a glob of kind.rs re-exports its top level only
+    assert ("src/user.rs", 5, "import") in sites(app, "demo::variants::Large")
+
+
+def test_a_variant_is_found_through_its_own_file_s_glob_of_its_enum(app):
+    assert definitions(app, "demo::mode::On") == [("src/mode.rs", "Mode.On", 2, "qualified")]
+    assert definitions(app, "demo::mode::Loud") == [("src/mode.rs", "Tone.Loud", 6, "qualified")]
+    assert definitions(app, "demo::quiet::Low") == []  # a private `use` is no path from outside
+    assert definitions(app, "demo::quiet::Level::Low") == [("src/quiet.rs", "Level.Low", 2, "qualified")]
 
 
 def test_sites_through_a_re_exported_enum_glob_are_its_variants_only(app):

@@ -177,6 +177,12 @@ class Bindings:
         as `wanted`: none by default."""
         return []
 
+    def star_items(self, snap: Snapshot, spec: ImportSpec, target: str, wanted: str) -> list[str]:
+        """The qualified names of definitions below the top of the file at `target` that a `*`
+        import of it brings in as `wanted` (a Rust glob of an enum: its variants): none by
+        default, a `*` passing on the file's top-level names."""
+        return []
+
     def path_head(self, spec: ImportSpec) -> str:
         """The first segment of the import's path, as a path's visibility is judged by."""
         return ""

@@ -104,7 +104,8 @@ def reexport_walk(snap: Snapshot, starts: list[str], name: str, module: list[str
     hop what the previous file's `use` path sees. A `use` of an item of one of the file's own
     inline modules (`pub use self::content::Content;` beside `mod content { pub enum Content
     }`) reaches that item, under its qualified name in the file (`content.Content`,
-    `Bindings.inline_items`)."""
+    `Bindings.inline_items`), and a Rust glob of an enum its variant (`Kind.Small` over `pub use
+    crate::kind::Kind::*;`, or kind.rs's own `pub use Kind::*;`: `Bindings.star_items`)."""
     # the query's own path: from inside no module, or from the whole crate for `crate::X`
     def viewer(p: str) -> str:
         return p if module == ["crate"] else ""
@@ -130,7 +131,13 @@ def reexport_walk(snap: Snapshot, starts: list[str], name: str, module: list[str
                 for qualified in of_import(spec.kind).inline_items(snap, path, spec, wanted):
                     reached.setdefault((path, qualified), renamed or qualified.rpartition(".")[2] != wanted)
                 for e in edges:
-                    if same_import(spec, e) and (inner != "*" or star_passes(snap, spec, e.target)(wanted)):
+                    if not same_import(spec, e):
+                        continue
+                    # an enum's variant a glob of the enum brings in: the chain ends at it
+                    items = of_import(spec.kind).star_items(snap, spec, e.target, wanted) if inner == "*" else []
+                    for qualified in items:
+                        reached.setdefault((e.target, qualified), renamed)
+                    if not items and (inner != "*" or star_passes(snap, spec, e.target)(wanted)):
                         key = (e.target, before)
                         was = found.get(key)
                         way = (path, of_import(spec.kind).path_head(spec)) if was is None else was[1:]

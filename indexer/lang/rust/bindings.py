@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from indexer.contract.decode import Undecodable, decode_toml
 from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax, every_name
+from indexer.lang.rust.globs import is_variant_of
 from indexer.lang.rust.visibility import CrateView, head_of
 from indexer.lang.site_lines import c_like
 from indexer.resolve.tree import join, parent
@@ -87,25 +88,44 @@ class RustBindings(Bindings):
     def path_head(self, spec: ImportSpec) -> str:
         return head_of(spec.spec, spec.names)
 
+    def star_items(self, snap: Snapshot, spec: ImportSpec, target: str, wanted: str) -> list[str]:
+        """A glob of an enum the file at `target` defines brings in its variants, which are no
+        top-level items of that file (`Kind.Small` through `pub use crate::kind::Kind::*;`)."""
+        if spec.kind != "rust_use":
+            return []
+        from indexer.lang.rust.globs import glob_paths, globbed_variants
+
+        facts = snap.core_facts(target) if glob_paths(spec) else None
+        return globbed_variants(spec, facts.symbols, wanted) if facts is not None else []
+
     def inline_items(self, snap: Snapshot, path: str, spec: ImportSpec, wanted: str) -> list[str]:
         """The qualified names (`content.Content`) of the items of the file's own inline modules
         that the `use` brings in as `wanted`: `use self::content::Content;` (or, from 2018, `use
-        content::Content;`) in the file that holds `mod content { pub enum Content ... }`. The
-        resolver reaches no other file for them (an edge to the importer itself is dropped)."""
+        content::Content;`) in the file that holds `mod content { pub enum Content ... }`; and
+        the variants of the file's own enums that a glob of one brings in (`Kind.Small` through
+        `use Kind::*;` or `use self::inner::Mode::*;`). The resolver reaches no other file for
+        them (an edge to the importer itself is dropped)."""
         if spec.kind != "rust_use":
             return []
         from indexer.lang.rust.resolve import use_leaves
 
-        wanted_paths = []
+        wanted_paths, globbed = [], []
         for segments, alias in use_leaves(spec.spec, spec.names, spec.aliases):
             inside = segments[1:] if segments[0] == "self" else segments
-            if (alias or segments[-1]) == wanted and len(inside) > 1 and not spec.level and inside[0] not in ("crate", "super"):
+            if len(inside) < 2 or spec.level or inside[0] in ("crate", "super"):
+                continue
+            if inside[-1] == "*":
+                globbed.append(".".join(inside[:-1]))
+            elif (alias or segments[-1]) == wanted:
                 wanted_paths.append(".".join(inside))
-        if not wanted_paths:
+        if not wanted_paths and not globbed:
             return []
         facts = snap.core_facts(path)
-        defined = {s.qualified for s in facts.symbols} if facts else set()
-        return [q for q in wanted_paths if q in defined]
+        symbols = facts.symbols if facts else ()
+        defined = {s.qualified for s in symbols}
+        enums = {s.qualified for s in symbols if s.kind == "enum"}.intersection(globbed)
+        return [q for q in wanted_paths if q in defined] + sorted(
+            s.qualified for s in symbols if s.name == wanted and is_variant_of(s, frozenset(enums)))
 
 
 class RustCrates:
