@@ -62,6 +62,11 @@ class Bindings:
     # a bare name in a method is a member of its class when the class has one, as `this.name`
     # is (Java, C#, C++, Ruby; a PHP bare name is a function's, a Python one a variable's)
     implicit_self = False
+    # a bare name in an importing file is a definition's only where an import binds that very
+    # name (`binds_bare`; a `*` only as it passes the name on, `star_passes`), not wherever an
+    # import reaches its file (Rust: a `use` naming it, under its alias, or a glob; not a C
+    # `#include`, which brings in the whole header)
+    bare_needs_import = False
 
     def file_own(self, spec: ImportSpec) -> bool:
         """Are the import's names the importing file's own, re-exported to no importer of it?"""

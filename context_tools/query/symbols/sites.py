@@ -600,13 +600,19 @@ class _BySyntax:
             return "name_match", "bare name, not a method's"
         if path in self.crossing or across:  # what another member's package binds: the workspace's resolution
             return False
-        if self.reading.rules(path).language != "python":
+        rules = self.reading.rules(path)
+        if rules.language != "python":
             # the binding visible there: an import of the name from a module that does not reach
-            # the definition (`import { get } from "axios"`) makes it another's
+            # the definition (`import { get } from "axios"`) makes it another's; where only an
+            # import of the name binds it (Rust), one of its file alone does not (`use
+            # crate::kind::Kind;` brings in no `helper` of kind.rs), bar the import's own line
             if how == "same_file":
                 return False
-            return False if self._import_reaches(path) is not False else (
-                "name_match", "bare name an import of another module binds")
+            reached = self._import_reaches(path)
+            if reached is None and how == "import" and rules.bare_needs_import and (
+                    occ.line not in self._declared_lines(path, lines)):
+                return "name_match", "bare name no import binds"
+            return False if reached is not False else ("name_match", "bare name an import of another module binds")
         spec = self._import_at(path, occ.line, lines)
         if spec is not None:
             if not self._spec_reaches(path, spec):
@@ -657,7 +663,10 @@ class _BySyntax:
         """Does the import resolve to a file reaching the definition, binding a name there
         rather than a module of the name (`Bindings.binds_module_of`)?"""
         rules = of_import(spec.kind)
+        # a Rust glob binds the name only as it passes it on (a glob of an enum its variants)
+        starred = rules.bare_needs_import and not rules.binds_local(spec, self.simple)
         return any(same_import(spec, e) and e.target in self.reaching and not rules.binds_module_of(spec, e.target, self.simple)
+                   and (not starred or rules.star_passes(self.snap, spec, e.target)(self.simple))
                    for e in self.snap.imports(path))
 
     def _names_owner(self, last: str) -> bool:

@@ -31,6 +31,7 @@ class RustBindings(Bindings):
     language = "rust"
     modules_from_crates = True
     instance_names = frozenset({"self"})
+    bare_needs_import = True
 
     def binds(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         if spec.kind != "rust_use":
@@ -72,6 +73,12 @@ class RustBindings(Bindings):
         """A `use` lands on the module its path walks to: what it binds is that module or an
         item of it, reached through it either way."""
         return True
+
+    def binds_bare(self, spec: ImportSpec, name: str) -> bool:
+        """A `use` binds a bare name by naming it (or its alias) or through a glob, which
+        passes on what `star_passes` says; `mod m;` and `extern crate x as y` bind theirs."""
+        return self.binds_local(spec, name) or spec.kind == "rust_use" and any(
+            inner == "*" for inner, _ in self.binds(spec))
 
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """A `use` binds the last segment of each path (or its alias), `extern crate x as y` y,
