@@ -495,7 +495,7 @@ TS_TREE = {
     "src/use.ts": "import { load } from './index'\nload('x')\n",
     "lib/cjs.js": "exports.twice = twice;\n/** Like {@link twice}. */\nfunction twice(x) { return 2 * x }\n",
     "lib/cjs.d.ts": "export declare function twice(x: number): number;\n",
-    "lib/use.js": "const c = require('./cjs.js');\nc.twice(1);\n",
+    "lib/use.js": "const c = require('./cjs.js');\nc.twice(1);\nfunction f(o) { return o.twice(); }\n",
 }
 
 
@@ -503,7 +503,7 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     """Runs Node only when it is here and TypeScript is already in the corpora cache (never fetched by a test)."""
     import shutil
 
-    from benchmarks import precision_ts
+    from benchmarks import precision, precision_ts
 
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
@@ -519,7 +519,7 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     assert files == ["lib/cjs.js", "lib/use.js", "src/api.ts", "src/desc.ts", "src/index.ts", "src/use.ts"]
     answer = precision_ts.ask(lib, tmp_path, files, [("src/api.ts", 1, 16), ("src/desc.ts", 1, 19),
                                                      ("lib/cjs.js", 3, 9)],
-                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0), ("lib/use.js", 2, 2)])
+                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0), ("lib/use.js", 2, 2), ("lib/use.js", 3, 25)])
     assert answer["errors"] == []
     get, desc, twice = ({tuple(s) for s in refs} for refs in answer["references"])
     # the overloads are the definition's own declarations; the import, the re-export under
@@ -531,5 +531,10 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     # a JSDoc link is no code; `c.twice` through `require("./cjs.js")` goes to the code, not
     # its declaration (the service's references from a CommonJS export stop at its file)
     assert twice == {("lib/cjs.js", 1, 16)}
-    # `Object` is the default library's: none of the tree
-    assert answer["goto"] == [[["src/api.ts", 1]], [], [["lib/cjs.js", 3]]]
+    # `Object` is the default library's, named outside the tree: another definition; `o.twice`
+    # on a parameter the service types `any` names none at all: a site it cannot judge
+    assert answer["goto"][:3:2] == [[["src/api.ts", 1]], [["lib/cjs.js", 3]]]
+    assert answer["goto"][1] and all(p.startswith("(default library) lib.") for p, _ in answer["goto"][1])
+    assert answer["goto"][3] == []
+    verdicts = [precision.verdict([tuple(d) for d in named], ("lib/cjs.js", 3)) for named in answer["goto"]]
+    assert verdicts == [precision.CONTRADICTED, precision.CONTRADICTED, precision.CONFIRMED, precision.UNDECIDED]
