@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
-from context_tools.query.symbols.hierarchy import is_class
 from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
@@ -346,7 +345,7 @@ class _BySyntax:
             return False if self._makes_instance(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
-        if len(receiver) == 1 and (head in rules.instance_names or self._instance_alias(path, occ.line, head, lines)):
+        if len(receiver) == 1 and (head in rules.instance_names or self._instance_alias(path, occ, head, lines)):
             if not self.classes:
                 return "name_match", f"attribute of {head}, not a function"
             if rules.language == "python":  # a class body holds its methods: `self` is that class's
@@ -726,40 +725,34 @@ class _BySyntax:
             return "name_match", f"attribute of {head} in {cls.sym.qualified} is {found[1].qualified}"
         return None
 
-    def _instance_alias(self, path: str, line: int, name: str, lines: list[bytes]) -> bool:
-        """Is `name` on the line an alias of the instance (`const self = this`, JavaScript,
-        TypeScript) in a method of a class: the method holding the line declares it so, and no
-        nearer declaration of the name before the line (a callback's parameter `self`) says
-        otherwise? Then `self.name` is `this.name` of that class."""
+    def _instance_alias(self, path: str, occ: Occurrence, name: str, lines: list[bytes]) -> bool:
+        """Is `name` at the site an alias of the instance (`const self = this`, JavaScript,
+        TypeScript) in a class: the nearest declaration of the name the site sees, back to the
+        class's first line, declares it so? A declaration the site sees is one outside every
+        block closed between them (another method's `self` is not), read by braces line by line;
+        a callback's parameter `self` or `const self = other` says otherwise. Then `self.name` is
+        `this.name` of that class."""
         if not self.classes:
             return False
         rules = self.reading.rules(path)
         key = (path, "this=" + name)
         if key not in self.modules:  # most files alias no `this` by the name: one pass over them
             self.modules[key] = any(rules.instance_alias(text, name) for text in lines if name.encode() in text)
-        if not self.modules[key] or self.members.enclosing(path, line) is None:
+        cls = self._class_symbol_at(path, occ.line) if self.modules[key] else None
+        if cls is None or self.members.enclosing(path, occ.line) is None:
             return False
-        owner = self._function_at(path, line)
-        if owner is None:
-            return False
-        for n in range(min(line, len(lines)), owner.line - 1, -1):
-            said = rules.instance_alias(lines[n - 1], name) if name.encode() in lines[n - 1] else None
+        depth = 0  # blocks closed between the line and the site
+        for n in range(min(occ.line, len(lines)), cls.line - 1, -1):
+            text = lines[n - 1][:occ.col] if n == occ.line else lines[n - 1]
+            for char in reversed(text):
+                if char == 0x7D:  # `}`: a block the site is not in
+                    depth += 1
+                elif char == 0x7B:  # `{`: that block's start, or one holding the site
+                    depth = max(depth - 1, 0)
+            said = rules.instance_alias(text, name) if depth == 0 and name.encode() in text else None
             if said is not None:
                 return said
         return False
-
-    def _function_at(self, path: str, line: int) -> Symbol | None:
-        """The outermost function or method of the file holding the line inside its innermost
-        class (the method, a function it holds being within it), None when the line is in the
-        class's own body (an alias there would span its methods)."""
-        facts = self.snap.core_facts(path)
-        inside = sorted((s for s in (facts.symbols if facts else ()) if s.line <= line <= s.end_line),
-                        key=lambda s: s.start_byte)
-        within: list[Symbol] = []
-        for sym in inside:
-            within = [] if is_class(sym) else [*within, sym]
-        functions = [s for s in within if s.kind in ("function", "method")]
-        return functions[0] if functions and functions[0] is within[0] else None
 
     def _instance(self, path: str, name: str, line: int) -> Typing:
         """What `name` is where the site on `line` sees it (`PythonReceivers.variable`)."""
