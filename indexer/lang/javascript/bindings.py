@@ -57,11 +57,11 @@ class JavaScriptBindings(Bindings):
         return SiteSyntax("bare")
 
     def instance_alias(self, line: bytes, name: str) -> bool | None:
-        """`const self = this` (`let`, `var`, `var that = this`) declares an alias of `this`;
-        another declaration of the name on the line (`const self = other`, `let self;`, a
-        parameter `function (self)`, `self =>`) declares something else."""
+        """`const self = this` (`let`, `var`, `var that = this`, `const self: C = this`)
+        declares an alias of `this`; another declaration of the name on the line (`const self =
+        other`, `let self;`, a parameter `function (self)`, `self =>`) declares something else."""
         word = re.escape(name.encode())
-        declared = re.search(rb"\b(?:const|let|var)\s+" + word + rb"\b\s*(=?)", line)
+        declared = re.search(rb"\b(?:const|let|var)\s+" + word + rb"(?![\w$])\s*(?::[^=]*)?(=?)", line)
         if declared is not None:
             return bool(declared.group(1)) and _THIS.match(line, declared.end()) is not None
         alone = rb"(?<![\w$.])" + word + rb"(?![\w$.])"
