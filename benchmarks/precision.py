@@ -6,7 +6,10 @@ attributed to that definition) are compared with the references Jedi finds from 
 definition, its per-search file limits lifted:
 
 - precision: the share of Rennet's resolved sites that Jedi confirms: listed among its
-  references, or resolved by its goto (imports followed) to the definition;
+  references, or resolved by its goto (imports followed) to the definition. A site neither
+  listed nor confirmed from which Jedi's goto names no definition at all is undecided (the
+  analyzer's silence is no verdict) and counted apart: precision is over the decided sites
+  (confirmed / (confirmed + contradicted)), the strict figure (confirmed / all resolved) beside it;
 - recall: the share of Jedi's references (the definition itself aside) that Rennet lists as
   resolved.
 
@@ -50,6 +53,12 @@ GOAL_PRECISION = 0.95
 GOAL_RECALL = 0.97
 
 Spot = tuple[str, int, int]  # (path, line, column in characters from 0)
+Site = tuple[str, int, int, str]  # a spot and the rule that resolved it
+
+# The analyzer's verdict on one of Rennet's sites its references leave out (`compare`).
+CONFIRMED = "confirmed"  # its goto from the site lands on the definition
+CONTRADICTED = "contradicted"  # its goto names another definition
+UNDECIDED = "undecided"  # its goto names no definition at all: it cannot judge the site
 
 
 @dataclass
@@ -63,11 +72,12 @@ class Measured:
     theirs: int  # the analyzer's references, the definition aside
     confirmed: int  # Rennet's sites the analyzer confirms
     listed: int  # the analyzer's references Rennet lists as resolved
-    wrong: list[tuple[str, int, int, str]] = field(default_factory=list)  # (path, line, col, rule)
+    wrong: list[Site] = field(default_factory=list)  # contradicted: the analyzer names another definition
     missed: list[Spot] = field(default_factory=list)
     seconds: float = 0.0
     tree: str = ""  # the checked-out tree the analyzer read
     analyzer: str = "Jedi"
+    undecided: list[Site] = field(default_factory=list)  # the analyzer names no definition from them
 
 
 def _package_file(path: str, suffixes: tuple[str, ...] = (".py",)) -> bool:
@@ -207,27 +217,37 @@ def jedi_references(project, tree: Path, path: str, line: int, col: int) -> set[
     return found
 
 
-def jedi_goes_to(project, tree: Path, site: Spot, definition: tuple[str, int]) -> bool:
-    """Does Jedi's goto from the site (imports followed) land on the definition? Its project-wide
-    reference search passes over some sites its own goto resolves (`s.get` after `s =
-    requests.session()`, a function returning a Session): a site either finds is confirmed."""
+def jedi_judges(project, tree: Path, site: Spot, definition: tuple[str, int]) -> str:
+    """Jedi's verdict on a site from its goto (imports followed): confirmed when it lands on the
+    definition (its project-wide reference search passes over some sites its own goto resolves,
+    `s.get` after `s = requests.session()`, a function returning a Session), contradicted when it
+    names only other definitions (the standard library's too), undecided when it names none or
+    fails: an analyzer that cannot answer judges nothing."""
     import jedi
 
     try:
         script = jedi.Script(path=str(tree / site[0]), project=project)
         names = script.goto(site[1], site[2], follow_imports=True)
-    except Exception:  # an analyzer failure confirms nothing
-        return False
+    except Exception:
+        return UNDECIDED
+    named = []
     for name in names:
         if name.module_path is None or name.line is None:
+            named.append(("", 0))  # a builtin's: a definition, not the tree's
             continue
         try:
-            rel = Path(name.module_path).resolve().relative_to(tree.resolve()).as_posix()
+            named.append((Path(name.module_path).resolve().relative_to(tree.resolve()).as_posix(), name.line))
         except ValueError:
-            continue
-        if (rel, name.line) == definition:
-            return True
-    return False
+            named.append(("", 0))
+    return verdict(named, definition)
+
+
+def verdict(named: list[tuple[str, int]], definition: tuple[str, int]) -> str:
+    """The verdict of an analyzer's goto that names these definitions ((path, line), a library's
+    with a path outside the tree) on a site of `definition`."""
+    if not named:
+        return UNDECIDED
+    return CONFIRMED if tuple(definition) in {tuple(n) for n in named} else CONTRADICTED
 
 
 def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Measured]:
@@ -253,24 +273,26 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Mea
         theirs = jedi_references(project, tree, path, sym.line, def_col)
         spots = {(p, ln, _char_col(lines, tree, p, ln, c)): rule for p, ln, c, rule in ours}
         m = compare(label, kind, sym.qualified, path, sym.line, spots, theirs,
-                    lambda site: jedi_goes_to(project, tree, site, (path, sym.line)))
+                    lambda site: jedi_judges(project, tree, site, (path, sym.line)))
         m.seconds, m.tree = time.perf_counter() - started, str(tree)
         log(f"[{label}] {kind} {sym.qualified} ({path}:{sym.line}): rennet {m.rennet}, jedi {m.theirs}, "
-            f"confirmed {m.confirmed}, listed {m.listed}")
+            f"confirmed {m.confirmed}, undecided {len(m.undecided)}, listed {m.listed}")
         out.append(m)
     return out
 
 
 def compare(corpus: str, kind: str, query: str, path: str, line: int, ours: dict[Spot, str], theirs: set[Spot],
-            confirms: Callable[[Spot], bool], analyzer: str = "Jedi") -> Measured:
+            judge: Callable[[Spot], str], analyzer: str = "Jedi") -> Measured:
     """One symbol's figures: Rennet's resolved sites (spot -> rule, in the analyzer's columns)
-    against the analyzer's references; a site the references leave out is still confirmed when
-    `confirms` (the analyzer's goto from it) says it reaches the definition."""
-    wrong = [(p, ln, c, rule) for (p, ln, c), rule in sorted(ours.items())
-             if (p, ln, c) not in theirs and not confirms((p, ln, c))]
+    against the analyzer's references; a site the references leave out is judged by `judge`
+    (the analyzer's goto from it): confirmed, contradicted (wrong) or undecided."""
+    judged: dict[str, list[Site]] = {CONFIRMED: [], CONTRADICTED: [], UNDECIDED: []}
+    for (p, ln, c), rule in sorted(ours.items()):
+        judged[CONFIRMED if (p, ln, c) in theirs else judge((p, ln, c))].append((p, ln, c, rule))
     missed = sorted(s for s in theirs if s not in ours)
-    return Measured(corpus, kind, query, path, line, len(ours), len(theirs), len(ours) - len(wrong),
-                    len(theirs) - len(missed), wrong, missed, analyzer=analyzer)
+    return Measured(corpus, kind, query, path, line, len(ours), len(theirs), len(judged[CONFIRMED]),
+                    len(theirs) - len(missed), judged[CONTRADICTED], missed, analyzer=analyzer,
+                    undecided=judged[UNDECIDED])
 
 
 def _name_col(tree: Path, path: str, sym) -> int:
@@ -295,12 +317,16 @@ def summary(rows: list[Measured]) -> dict:
         mine = [r for r in rows if key in (r.kind, "all")]
         rennet = sum(r.rennet for r in mine)
         theirs = sum(r.theirs for r in mine)
-        by_kind[key] = {"symbols": len(mine), "rennet": rennet, "confirmed": sum(r.confirmed for r in mine),
-                        "theirs": theirs, "listed": sum(r.listed for r in mine),
-                        "precision": share(sum(r.confirmed for r in mine), rennet),
+        confirmed = sum(r.confirmed for r in mine)
+        wrong = sum(len(r.wrong) for r in mine)
+        by_kind[key] = {"symbols": len(mine), "rennet": rennet, "confirmed": confirmed, "contradicted": wrong,
+                        "undecided": sum(len(r.undecided) for r in mine), "theirs": theirs,
+                        "listed": sum(r.listed for r in mine),
+                        "precision": share(confirmed, confirmed + wrong),  # over the decided sites
+                        "precision_strict": share(confirmed, rennet),  # over every resolved site
                         "recall": share(sum(r.listed for r in mine), theirs)}
-    wrong = Counter(rule for r in rows for *_, rule in r.wrong)
-    return {"by_kind": by_kind, "wrong_by_rule": wrong.most_common()}
+    return {"by_kind": by_kind, "wrong_by_rule": Counter(rule for r in rows for *_, rule in r.wrong).most_common(),
+            "undecided_by_rule": Counter(rule for r in rows for *_, rule in r.undecided).most_common()}
 
 
 def _pct(v: float | None) -> str:
@@ -318,25 +344,33 @@ def table(rows: list[Measured]) -> list[str]:
         (f"the {them}", "benchmarks/precision_ts.py")
     lines = ["", f"Precision of `context.references` against {how[0]}, on {', '.join(corpora)}: "
              f"{len(rows)} symbols, the {PER_KIND} per kind and corpus whose name is written most often "
-             f"({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`.", "",
-             f"| kind | symbols | rennet resolved | of them the analyzer's | precision (goal {GOAL_PRECISION}) "
+             f"({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`; a site "
+             f"from which the analyzer names no definition at all is undecided, and precision is over the "
+             f"decided sites (confirmed / (confirmed + contradicted)), the strict figure over all.", "",
+             f"| kind | symbols | rennet resolved | confirmed | contradicted | undecided "
+             f"| precision, decided (goal {GOAL_PRECISION}) | precision, strict "
              f"| the analyzer's references | of them rennet's | recall (goal {GOAL_RECALL}) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for kind, k in s["by_kind"].items():
-        p, r = k["precision"], k["recall"]
-        pv = "" if p is None else (" PASS" if p >= GOAL_PRECISION else " FAIL")
-        rv = "" if r is None else (" PASS" if r >= GOAL_RECALL else " FAIL")
-        lines.append(f"| {kind} | {k['symbols']} | {k['rennet']} | {k['confirmed']} | {_pct(p)}{pv} | {k['theirs']} "
-                     f"| {k['listed']} | {_pct(r)}{rv} |")
-    if s["wrong_by_rule"]:
-        lines += ["", "Resolved sites the analyzer does not confirm, by the rule that resolved them: " + "; ".join(
-            f"`{rule}` {n}" for rule, n in s["wrong_by_rule"]) + "."]
-    lines += ["", "| corpus | kind | query | defined at | rennet | confirmed | analyzer | listed |",
-              "|---|---|---|---|---:|---:|---:|---:|"]
+        p, strict, r = k["precision"], k["precision_strict"], k["recall"]
+        lines.append(f"| {kind} | {k['symbols']} | {k['rennet']} | {k['confirmed']} | {k['contradicted']} "
+                     f"| {k['undecided']} | {_pct(p)}{_goal(p, GOAL_PRECISION)} | {_pct(strict)}"
+                     f"{_goal(strict, GOAL_PRECISION)} | {k['theirs']} | {k['listed']} | {_pct(r)}{_goal(r, GOAL_RECALL)} |")
+    for key, what in (("wrong_by_rule", "Resolved sites the analyzer contradicts"),
+                      ("undecided_by_rule", "Resolved sites the analyzer cannot judge (undecided)")):
+        if s[key]:
+            lines += ["", f"{what}, by the rule that resolved them: " + "; ".join(
+                f"`{rule}` {n}" for rule, n in s[key]) + "."]
+    lines += ["", "| corpus | kind | query | defined at | rennet | confirmed | contradicted | undecided | analyzer "
+              "| listed |", "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(f"| {r.corpus} | {r.kind} | `{r.query}` | {r.path}:{r.line} | {r.rennet} | {r.confirmed} "
-                     f"| {r.theirs} | {r.listed} |")
+                     f"| {len(r.wrong)} | {len(r.undecided)} | {r.theirs} | {r.listed} |")
     return lines
+
+
+def _goal(v: float | None, goal: float) -> str:
+    return "" if v is None else (" PASS" if v >= goal else " FAIL")
 
 
 def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND) -> list[dict]:
@@ -352,7 +386,8 @@ def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND) -> 
 
 
 def rows_of(data: list[dict]) -> list[Measured]:
-    return [Measured(**{**d, "wrong": [tuple(w) for w in d["wrong"]], "missed": [tuple(m) for m in d["missed"]]})
+    return [Measured(**{**d, "wrong": [tuple(w) for w in d["wrong"]], "missed": [tuple(m) for m in d["missed"]],
+                        "undecided": [tuple(u) for u in d.get("undecided", [])]})
             for d in data]
 
 
@@ -362,6 +397,8 @@ def listing(rows: list[Measured], per_symbol: int) -> list[str]:
     for r in rows:
         for w in r.wrong[:per_symbol]:
             lines.append(f"- wrong `{r.query}`: {w[0]}:{w[1]}:{w[2]} ({w[3]}) {_line(r.tree, w[0], w[1])}")
+        for u in r.undecided[:per_symbol]:
+            lines.append(f"- undecided `{r.query}`: {u[0]}:{u[1]}:{u[2]} ({u[3]}) {_line(r.tree, u[0], u[1])}")
         for m in r.missed[:per_symbol]:
             lines.append(f"- missed `{r.query}`: {m[0]}:{m[1]}:{m[2]} {_line(r.tree, m[0], m[1])}")
     return lines

@@ -7,6 +7,7 @@
 // Lines count from 1, columns from 0 in UTF-16 code units (the language service's own).
 // Answer:  {"references": [[[path, line, col], ...] per entry of "references"],
 //           "goto": [[[path, line], ...] per entry of "goto"], "version": ts.version}
+// A goto's definition in a default library is named "(default library) lib.x.d.ts", line 0.
 // A position the service cannot answer for gets an empty list (and its error in "errors").
 "use strict";
 
@@ -124,8 +125,10 @@ function main() {
       const [file, pos] = offset(rel, line, col);
       const out = [];
       for (const d of service.getDefinitionAtPosition(file, pos) || []) {
+        // A default library's definition (`Map.prototype.get`) is named too, outside the tree:
+        // the site then goes to another definition, where no definition at all leaves it undecided.
         const s = spot(d.fileName, d.textSpan.start);
-        if (s) out.push([s[0], s[1]]);
+        out.push(s ? [s[0], s[1]] : [`(default library) ${path.basename(d.fileName)}`, 0]);
       }
       return out;
     } catch (exc) {

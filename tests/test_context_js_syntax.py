@@ -104,3 +104,24 @@ def test_an_object_s_function_is_reached_through_its_object_only(app):
     r = app.call("context.references", name="measure")
     assert {(s.line, s.rule) for s in r.data.sites if s.path == "main.js"} == {
         (2, "bare name, not a method's"), (4, "import")}
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("const self = this;", True),
+    ("  var self = this", True),
+    ("let self = this, other = 1;", True),
+    ("const self: Counter = this;", True),
+    ("const $self = this;", None),
+    ("const self$ = this;", None),
+    ("const self = this.parent;", False),
+    ("const self = other;", False),
+    ("let self;", False),
+    ("items.map((self) => self.total())", False),
+    ("items.map(self => self.total())", False),
+    ("items.forEach(function (a, self) {", False),
+    ("return self.total();", None),
+    ("if (self.size) {", None),
+    ("const selfish = this;", None),
+])
+def test_a_line_declaring_an_alias_of_this(line, said):
+    assert of_language("typescript").instance_alias(line.encode(), "self") is said

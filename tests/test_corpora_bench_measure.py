@@ -359,19 +359,54 @@ def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():
     from benchmarks import precision
     from benchmarks.run import precision_table
 
-    rows = [precision.Measured("lib 1.0", "method", "A.get", "lib/a.py", 3, rennet=4, theirs=5, confirmed=3,
-                               listed=3, wrong=[("t.py", 9, 4, "import")], missed=[("t.py", 1, 0), ("t.py", 2, 0)]),
+    rows = [precision.Measured("lib 1.0", "method", "A.get", "lib/a.py", 3, rennet=5, theirs=5, confirmed=3,
+                               listed=3, wrong=[("t.py", 9, 4, "import")], missed=[("t.py", 1, 0), ("t.py", 2, 0)],
+                               undecided=[("t.py", 7, 2, "defining file")]),
             precision.Measured("lib 1.0", "class", "A", "lib/a.py", 1, rennet=10, theirs=10, confirmed=10, listed=10)]
     by_kind = precision.summary(rows)["by_kind"]
-    assert (by_kind["method"]["precision"], by_kind["method"]["recall"]) == (0.75, 0.6)
-    assert (by_kind["all"]["precision"], by_kind["all"]["recall"]) == (13 / 14, 13 / 15)
+    assert (by_kind["method"]["precision"], by_kind["method"]["precision_strict"]) == (0.75, 0.6)
+    assert (by_kind["method"]["undecided"], by_kind["method"]["recall"]) == (1, 0.6)
+    assert (by_kind["all"]["precision"], by_kind["all"]["precision_strict"]) == (13 / 14, 13 / 15)
     assert by_kind["function"]["precision"] is None  # no symbol of the kind: no figure, no verdict
     lines = precision_table([{"label": "lib 1.0", "precision": [asdict(r) for r in rows]}])
-    assert "| method | 1 | 4 | 3 | 0.750 FAIL | 5 | 3 | 0.600 FAIL |" in lines
-    assert "| class | 1 | 10 | 10 | 1.000 PASS | 10 | 10 | 1.000 PASS |" in lines
-    assert "| function | 0 | 0 | 0 | - | 0 | 0 | - |" in lines
-    assert any(line.endswith("by the rule that resolved them: `import` 1.") for line in lines)
+    assert "| method | 1 | 5 | 3 | 1 | 1 | 0.750 FAIL | 0.600 FAIL | 5 | 3 | 0.600 FAIL |" in lines
+    assert "| class | 1 | 10 | 10 | 0 | 0 | 1.000 PASS | 1.000 PASS | 10 | 10 | 1.000 PASS |" in lines
+    assert "| function | 0 | 0 | 0 | 0 | 0 | - | - | 0 | 0 | - |" in lines
+    assert any(line.endswith("contradicts, by the rule that resolved them: `import` 1.") for line in lines)
+    assert any(line.endswith("(undecided), by the rule that resolved them: `defining file` 1.") for line in lines)
+    assert "| lib 1.0 | method | `A.get` | lib/a.py:3 | 5 | 3 | 1 | 1 | 5 | 3 |" in lines
     assert precision_table([{"label": "x"}]) == []  # no Python corpus measured: no table
+
+
+def test_a_site_the_analyzer_names_no_definition_from_is_undecided_not_wrong():
+    from benchmarks import precision
+
+    definition = ("lib/a.js", 10)
+    # Goto's answers from three sites the references leave out: the definition, another one (a
+    # default library's, outside the tree), nothing at all; and a fourth site the references list.
+    gotos = {("x.js", 1, 0): [("lib/a.js", 10), ("lib/b.js", 4)], ("x.js", 2, 0): [("(default library) lib.es5.d.ts", 0)],
+             ("x.js", 3, 0): []}
+    ours = {("x.js", 1, 0): "import", ("x.js", 2, 0): "defining file", ("x.js", 3, 0): "defining file",
+            ("x.js", 4, 0): "import"}
+    asked = []
+
+    def judge(site):
+        asked.append(site)
+        return precision.verdict(gotos[site], definition)
+
+    m = precision.compare("lib 1.0", "method", "A.get", *definition, ours, {("x.js", 4, 0), ("y.js", 1, 0)}, judge)
+    assert (m.rennet, m.confirmed, m.theirs, m.listed) == (4, 2, 2, 1)
+    assert m.wrong == [("x.js", 2, 0, "defining file")]
+    assert m.undecided == [("x.js", 3, 0, "defining file")]
+    assert m.missed == [("y.js", 1, 0)]
+    assert ("x.js", 4, 0) not in asked  # a listed site needs no goto
+    k = precision.summary([m])["by_kind"]["method"]
+    assert (k["confirmed"], k["contradicted"], k["undecided"]) == (2, 1, 1)
+    assert (k["precision"], k["precision_strict"]) == (2 / 3, 2 / 4)
+    # Every site silent: nothing decided, no figure over the decided sites; the strict one stays.
+    silent = precision.compare("lib 1.0", "method", "A.get", *definition, {("x.js", 3, 0): "import"}, set(), judge)
+    k = precision.summary([silent])["by_kind"]["method"]
+    assert (k["precision"], k["precision_strict"], k["undecided"]) == (None, 0.0, 1)
 
 
 @pytest.mark.parametrize("language, kind, name, line, why", [
@@ -400,7 +435,7 @@ def test_shell_lines_inside_a_quoted_string_are_known():
 
 
 def test_precision_compares_sites_by_the_analyzers_references_and_its_goto():
-    from benchmarks.precision import compare
+    from benchmarks.precision import CONFIRMED, CONTRADICTED, compare
 
     ours = {("a.ts", 3, 4): "import", ("a.ts", 9, 0): "defining file", ("b.ts", 2, 7): "import"}
     theirs = {("a.ts", 3, 4), ("c.ts", 1, 0), ("c.ts", 5, 2)}
@@ -408,7 +443,7 @@ def test_precision_compares_sites_by_the_analyzers_references_and_its_goto():
 
     def confirms(site):
         asked.append(site)
-        return site == ("b.ts", 2, 7)  # the analyzer's goto from it lands on the definition
+        return CONFIRMED if site == ("b.ts", 2, 7) else CONTRADICTED  # where the analyzer's goto lands
 
     m = compare("lib 1.0", "method", "A.get", "a.ts", 1, ours, theirs, confirms, "TS")
     assert (m.rennet, m.theirs, m.confirmed, m.listed) == (3, 3, 2, 1)
@@ -460,7 +495,7 @@ TS_TREE = {
     "src/use.ts": "import { load } from './index'\nload('x')\n",
     "lib/cjs.js": "exports.twice = twice;\n/** Like {@link twice}. */\nfunction twice(x) { return 2 * x }\n",
     "lib/cjs.d.ts": "export declare function twice(x: number): number;\n",
-    "lib/use.js": "const c = require('./cjs.js');\nc.twice(1);\n",
+    "lib/use.js": "const c = require('./cjs.js');\nc.twice(1);\nfunction f(o) { return o.twice(); }\n",
 }
 
 
@@ -468,7 +503,7 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     """Runs Node only when it is here and TypeScript is already in the corpora cache (never fetched by a test)."""
     import shutil
 
-    from benchmarks import precision_ts
+    from benchmarks import precision, precision_ts
 
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
@@ -484,7 +519,7 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     assert files == ["lib/cjs.js", "lib/use.js", "src/api.ts", "src/desc.ts", "src/index.ts", "src/use.ts"]
     answer = precision_ts.ask(lib, tmp_path, files, [("src/api.ts", 1, 16), ("src/desc.ts", 1, 19),
                                                      ("lib/cjs.js", 3, 9)],
-                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0), ("lib/use.js", 2, 2)])
+                              [("src/use.ts", 2, 0), ("src/desc.ts", 2, 0), ("lib/use.js", 2, 2), ("lib/use.js", 3, 25)])
     assert answer["errors"] == []
     get, desc, twice = ({tuple(s) for s in refs} for refs in answer["references"])
     # the overloads are the definition's own declarations; the import, the re-export under
@@ -496,5 +531,10 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     # a JSDoc link is no code; `c.twice` through `require("./cjs.js")` goes to the code, not
     # its declaration (the service's references from a CommonJS export stop at its file)
     assert twice == {("lib/cjs.js", 1, 16)}
-    # `Object` is the default library's: none of the tree
-    assert answer["goto"] == [[["src/api.ts", 1]], [], [["lib/cjs.js", 3]]]
+    # `Object` is the default library's, named outside the tree: another definition; `o.twice`
+    # on a parameter the service types `any` names none at all: a site it cannot judge
+    assert answer["goto"][:3:2] == [[["src/api.ts", 1]], [["lib/cjs.js", 3]]]
+    assert answer["goto"][1] and all(p.startswith("(default library) lib.") for p, _ in answer["goto"][1])
+    assert answer["goto"][3] == []
+    verdicts = [precision.verdict([tuple(d) for d in named], ("lib/cjs.js", 3)) for named in answer["goto"]]
+    assert verdicts == [precision.CONTRADICTED, precision.CONTRADICTED, precision.CONFIRMED, precision.UNDECIDED]

@@ -215,6 +215,12 @@ class Bindings:
         """The sites spelled in another case that may name a definition matched in any case."""
         return sites
 
+    def instance_alias(self, line: bytes, name: str) -> bool | None:
+        """Does the source line declare the variable `name` as an alias of the instance
+        (`const self = this`): True; as anything else (another value, a parameter): False;
+        not at all: None. No language has such aliases by default."""
+        return None
+
     def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
         """What a site of `name` at byte `col` of its source line is written as, for the
         references query to resolve it by: None where the language has no such rules yet (the

@@ -345,7 +345,7 @@ class _BySyntax:
             return False if self._makes_instance(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
-        if len(receiver) == 1 and head in rules.instance_names:
+        if len(receiver) == 1 and (head in rules.instance_names or self._instance_alias(path, occ, head, lines)):
             if not self.classes:
                 return "name_match", f"attribute of {head}, not a function"
             if rules.language == "python":  # a class body holds its methods: `self` is that class's
@@ -733,6 +733,35 @@ class _BySyntax:
         if (found[0], found[1].line, found[1].start_byte) not in self.members.keys:
             return "name_match", f"attribute of {head} in {cls.sym.qualified} is {found[1].qualified}"
         return None
+
+    def _instance_alias(self, path: str, occ: Occurrence, name: str, lines: list[bytes]) -> bool:
+        """Is `name` at the site an alias of the instance (`const self = this`, JavaScript,
+        TypeScript) in a class: the nearest declaration of the name the site sees, back to the
+        class's first line, declares it so? A declaration the site sees is one outside every
+        block closed between them (another method's `self` is not), read by braces line by line;
+        a callback's parameter `self` or `const self = other` says otherwise. Then `self.name` is
+        `this.name` of that class."""
+        if not self.classes:
+            return False
+        rules = self.reading.rules(path)
+        key = (path, "this=" + name)
+        if key not in self.modules:  # most files alias no `this` by the name: one pass over them
+            self.modules[key] = any(rules.instance_alias(text, name) for text in lines if name.encode() in text)
+        cls = self._class_symbol_at(path, occ.line) if self.modules[key] else None
+        if cls is None or self.members.enclosing(path, occ.line) is None:
+            return False
+        depth = 0  # blocks closed between the line and the site
+        for n in range(min(occ.line, len(lines)), cls.line - 1, -1):
+            text = lines[n - 1][:occ.col] if n == occ.line else lines[n - 1]
+            for char in reversed(text):
+                if char == 0x7D:  # `}`: a block the site is not in
+                    depth += 1
+                elif char == 0x7B:  # `{`: that block's start, or one holding the site
+                    depth = max(depth - 1, 0)
+            said = rules.instance_alias(text, name) if depth == 0 and name.encode() in text else None
+            if said is not None:
+                return said
+        return False
 
     def _instance(self, path: str, name: str, line: int) -> Typing:
         """What `name` is where the site on `line` sees it (`PythonReceivers.variable`)."""

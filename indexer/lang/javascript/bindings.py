@@ -27,6 +27,7 @@ _RECEIVER = re.compile(rb"(" + _IDENT + rb"(?:[ \t]*\.[ \t]*" + _IDENT + rb")*)[
 # name: v`, a key alone on its line), or a TypeScript member's or parameter's name (`name?: T`)
 _KEY_BEFORE = (b"{", b",", b"(")
 _EXPORTS = (("exports",), ("module", "exports"))
+_THIS = re.compile(rb"\s*this\s*(?:;|,|$)")  # the whole value of a declaration: `this`, no `this.x`
 
 
 class JavaScriptBindings(Bindings):
@@ -54,6 +55,20 @@ class JavaScriptBindings(Bindings):
         if after.startswith(b":") and (not before or before.endswith(_KEY_BEFORE)):
             return SiteSyntax("keyword")
         return SiteSyntax("bare")
+
+    def instance_alias(self, line: bytes, name: str) -> bool | None:
+        """`const self = this` (`let`, `var`, `var that = this`, `const self: C = this`)
+        declares an alias of `this`; another declaration of the name on the line (`const self =
+        other`, `let self;`, a parameter `function (self)`, `self =>`) declares something else."""
+        word = re.escape(name.encode())
+        declared = re.search(rb"\b(?:const|let|var)\s+" + word + rb"(?![\w$])\s*(?::[^=]*)?(=?)", line)
+        if declared is not None:
+            return bool(declared.group(1)) and _THIS.match(line, declared.end()) is not None
+        alone = rb"(?<![\w$.])" + word + rb"(?![\w$.])"
+        if re.search(rb"\bfunction\b[^(]*\([^()]*" + alone, line) or \
+                re.search(rb"\([^()]*" + alone + rb"[^()]*\)\s*(?::[^=]*)?=>", line) or re.search(alone + rb"\s*=>", line):
+            return False  # a parameter of a function or an arrow
+        return None
 
     def binds_namespace(self, spec: ImportSpec, local: str) -> bool:
         """`import * as ns`, `import m from` and `const m = require(...)` bind an object whose
