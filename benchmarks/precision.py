@@ -41,6 +41,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from context_tools import Client
+    from indexer.store.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -250,7 +255,9 @@ def verdict(named: list[tuple[str, int]], definition: tuple[str, int]) -> str:
     return CONFIRMED if tuple(definition) in {tuple(n) for n in named} else CONTRADICTED
 
 
-def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Measured]:
+def open_corpus(repo: Path, work: Path, name: str) -> tuple[str, str, Path, Snapshot, Client]:
+    """A registry corpus' newest version: its label, its rev, its checked-out tree, its snapshot and a
+    client of a store of its own (`name` tells the halves' stores apart)."""
     from benchmarks.host import checkout
     from context_tools import Client
     from indexer import api
@@ -259,10 +266,14 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Mea
     rev = meta["tags"][-1]
     label = f"{meta['package']} {meta['versions'][-1]}"
     tree = checkout(repo, rev, work / "checkouts" / f"{repo.name}-{rev}") / "tree"
-    store_home = work / "stores" / f"precision-{os.getpid()}"
-    store = api.open_store(str(store_home))
-    snap = api.snapshot(str(repo), rev, store=store)
-    client = Client(store=str(store_home))
+    store_home = work / "stores" / f"{name}-{os.getpid()}"
+    snap = api.snapshot(str(repo), rev, store=api.open_store(str(store_home)))
+    return label, rev, tree, snap, Client(store=str(store_home))
+
+
+def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Measured]:
+
+    label, rev, tree, snap, client = open_corpus(repo, work, "precision")
     project = jedi_project(tree, work)
     lines: dict[str, list[bytes]] = {}
     out = []

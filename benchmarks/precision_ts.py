@@ -138,18 +138,8 @@ def name_col(line: bytes, name: str) -> int:
 
 
 def measure_corpus(repo: Path, work: Path, per_kind: int, lib: Path, log=print) -> list[Measured]:
-    from benchmarks.host import checkout
-    from context_tools import Client
-    from indexer import api
 
-    meta = json.loads((repo / "corpus.json").read_text())
-    rev = meta["tags"][-1]
-    label = f"{meta['package']} {meta['versions'][-1]}"
-    tree = checkout(repo, rev, work / "checkouts" / f"{repo.name}-{rev}") / "tree"
-    store_home = work / "stores" / f"precision-ts-{os.getpid()}"
-    store = api.open_store(str(store_home))
-    snap = api.snapshot(str(repo), rev, store=store)
-    client = Client(store=str(store_home))
+    label, rev, tree, snap, client = precision.open_corpus(repo, work, "precision-ts")
     lines: dict[str, list[bytes]] = {}
     chosen = precision.sample(snap, per_kind, CODE)
     files = program_files(tree)
