@@ -13,15 +13,17 @@ from tests.indexed import Asked, Indexed, definitions, sites
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": "pub mod kind;\npub mod variants;\npub mod everything;\npub mod user;\npub mod wide;\n"
-                  "pub mod mode;\npub mod quiet;\n\npub use variants::*;\n",
+                  "pub mod mode;\npub mod quiet;\npub mod loud;\n\npub use variants::*;\n",
     "src/kind.rs": "pub enum Kind {\n    Small,\n    Large,\n}\n\npub fn helper() {}\n",
     # a glob of the enum, re-exported: its variants, not `helper`
     "src/variants.rs": "pub use crate::kind::Kind::*;\n",
-    # a glob of the module, re-exported: every item
+    # a glob of the module, re-exported: its items (`Kind`, `helper`), not the enum's variants
     "src/everything.rs": "pub use crate::kind::*;\n",
+    # a glob of a module that re-exports its enum's variants itself: those too
+    "src/loud.rs": "use crate::mode::*;\n\npub fn go() {\n    let _ = On;\n}\n",
     # through the enum glob's re-export: `Large` is kind.rs's, `helper` some other one
     "src/user.rs": "use crate::variants::*;\n\npub fn go() {\n    helper();\n    let _ = Large;\n}\n",
-    # through the module glob's re-export: both are kind.rs's
+    # through the module glob's re-export: `helper` is kind.rs's, a bare `Large` no name it brings in
     "src/wide.rs": "use crate::everything::*;\n\npub fn go() {\n    helper();\n    let _ = Large;\n}\n",
     # the enum's own file re-exporting its variants, by the enum's name and through `self`
     "src/mode.rs": "pub enum Mode {\n    On,\n}\n\npub enum Tone {\n    Loud,\n}\n\npub use Mode::*;\npub use self::Tone::*;\n",
@@ -65,7 +67,11 @@ def test_a_variant_is_found_through_its_own_file_s_glob_of_its_enum(app):
 
 def test_sites_through_a_re_exported_enum_glob_are_its_variants_only(app):
     assert sites(app, "helper") == [("src/wide.rs", 4, "import"), ("src/user.rs", 4, "name_match")]
-    assert sites(app, "Large") == [("src/user.rs", 5, "import"), ("src/wide.rs", 5, "import")]
+    assert sites(app, "Large") == [("src/user.rs", 5, "import"), ("src/wide.rs", 5, "name_match")]
+
+
+def test_a_module_glob_passes_on_the_variants_the_module_re_exports(app):
+    assert ("src/loud.rs", 4, "import") in sites(app, "On")
 
 
 @pytest.mark.parametrize(("use", "names"), [

@@ -41,15 +41,32 @@ class RustBindings(Bindings):
         return use_bindings(spec.spec, spec.names, spec.aliases)
 
     def star_passes(self, snap: Snapshot, spec: ImportSpec, target: str) -> Callable[[str], bool]:
-        """A glob of a module passes on every name; one of an enum the file at `target` defines
-        (`use crate::kind::Kind::*;`) its variants alone (`rust.globs`)."""
+        """A glob of an enum the file at `target` defines (`use crate::kind::Kind::*;`) passes on
+        its variants alone (`rust.globs`); a glob of a module its items, not what they hold (an
+        enum's variants, a type's methods), unless the module itself brings such a name in."""
         if spec.kind != "rust_use":
             return every_name
         from indexer.lang.rust.globs import glob_paths, globbed_names
 
         facts = snap.core_facts(target) if glob_paths(spec) else None
-        names = globbed_names(spec, facts.symbols) if facts is not None else None
-        return every_name if names is None else names.__contains__
+        if facts is None:
+            return every_name
+        names = globbed_names(spec, facts.symbols)
+        if names is not None:
+            return names.__contains__
+        held = {s.name for s in facts.symbols if s.container} - {s.name for s in facts.symbols if not s.container}
+        if not held:
+            return every_name
+        brought: set[str] = set()
+        imports = snap.import_facts(target)
+        for own in imports.imports if imports is not None else ():
+            if own.kind != "rust_use":
+                continue
+            bound = [local for _, local in self.binds(own)]
+            if "*" in bound:  # the module passes on a glob of its own: what it brings is not read here
+                return every_name
+            brought.update(bound)
+        return lambda name: name not in held or name in brought
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return "rust:pub" if signature.lstrip().startswith("pub") else None
