@@ -121,7 +121,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # nested function) is that function's own: no import, `*` or re-export reaches it; one an
     # object holds (`const table = { size() {} }`, `obj.run = function () {}`) is reached
     # through its object only, never imported by its own name
-    holders = [(p, s, _holder_kind(snap, p, s)) for p, s, _ in defs]
+    holders = [(p, s, reading.holder_kind(p, s)) for p, s, _ in defs]
     offered_defs = [(p, s) for p, s, kind in holders if kind not in ("function", "method")]
     starts = sorted({(p, s.name) for p, s, kind in holders if kind not in ("function", "method", "variable", "constant")})
     exported = _exported_as(snap, defs)  # a JS/TS file's own export of it as `default`, or renamed
@@ -256,15 +256,6 @@ _RULES = {"same_file": "defining file", "same_package": "package", "import": "im
 _BOUND = frozenset({"same_file", "same_package", "import"})
 
 
-def _holder_kind(snap: Snapshot, path: str, sym: Symbol) -> str | None:
-    """The kind of the definition's container in its file (`function` for a nested function,
-    `variable` for an object's member, `class`), None at the top of the file."""
-    if not sym.container:
-        return None
-    facts = snap.core_facts(path)
-    return next((s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
-
-
 class _BySyntax:
     """A site resolved by its own syntax where its language says how it is written
     (`Bindings.site_syntax`): an attribute `x.name` by what `x` is (a module an import binds
@@ -288,7 +279,7 @@ class _BySyntax:
         # once a glob brings it in (Rust's `use Mode::*;`)
         self.methods_only = bool(defs) and all(
             s.container and (s.kind not in ("enumerator", "function")
-                             or s.kind == "function" and _holder_kind(snap, p, s) in ("variable", "constant"))
+                             or s.kind == "function" and reading.holder_kind(p, s) in ("variable", "constant"))
             for p, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.defining = {p for p, _, _ in defs}
@@ -418,14 +409,9 @@ class _BySyntax:
                 for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
         return bool(self.modules[key])
 
-    def imported_instance(self, path: str, occ: Occurrence) -> str | None:
-        """For a site its file does not tie: the rule that makes it a method's, when its
-        receiver is a module-level instance of the method's class that an import reaches
-        (`from js_example import app` where js_example/__init__.py has `app = Flask(...)`;
-        `requests.codes.get` where requests/__init__.py imports `codes = LookupDict(...)`);
-        None otherwise."""
-        if not self.classes:
-            return None
+    def _uncalled_attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
+        """The site's syntax when it is an attribute of a receiver, not called (`app.name`,
+        `flask.Flask`); None otherwise or where the language has no site syntax."""
         rules = self.reading.rules(path)
         if rules.site_syntax(b"", 0, "") is None:
             return None
@@ -434,6 +420,19 @@ class _BySyntax:
             return None
         syntax = self.reading.syntax(rules, path, occ, lines)
         if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+            return None
+        return syntax
+
+    def imported_instance(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule that makes it a method's, when its
+        receiver is a module-level instance of the method's class that an import reaches
+        (`from js_example import app` where js_example/__init__.py has `app = Flask(...)`;
+        `requests.codes.get` where requests/__init__.py imports `codes = LookupDict(...)`);
+        None otherwise."""
+        if not self.classes:
+            return None
+        syntax = self._uncalled_attribute(path, occ)
+        if syntax is None:
             return None
         receiver = syntax.receiver
         typed = self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
@@ -494,13 +493,10 @@ class _BySyntax:
         definition's when it is an attribute of a module path the file's imports bind that
         ends in a file reaching the definition (`flask.Flask` after `import flask.views`, which
         binds `flask`, the package whose __init__ re-exports Flask); None otherwise."""
-        if self.methods_only or _rules_of(self.snap, path).language != "python":
+        if self.methods_only or self.reading.rules(path).language != "python":
             return None
-        lines = self.reading.source_lines(path)
-        if not 0 < occ.line <= len(lines):
-            return None
-        syntax = _rules_of(self.snap, path).site_syntax(lines[occ.line - 1], occ.col, self.simple)
-        if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+        syntax = self._uncalled_attribute(path, occ)
+        if syntax is None:
             return None
         found = self._module_chain(path, list(syntax.receiver))
         offered = found is not None and self.simple in self.offers.get(found, ())
@@ -839,8 +835,6 @@ class _BySyntax:
         return self.modules[key]
 
 
-
-
 class _Reading:
     """What the files hold that every definition's pass over the sites reads alike, read once
     for all of them (a name with many definitions is resolved against each on its own): the
@@ -855,6 +849,7 @@ class _Reading:
         self._source: dict[str, bytes] = {}
         self._source_lines: dict[str, list[bytes]] = {}
         self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
+        self._holders: dict[tuple[str, str], str | None] = {}
 
     def source(self, path: str) -> bytes:
         found = self._source.get(path)
@@ -882,6 +877,18 @@ class _Reading:
             return self._syntax[key]
         found = self._syntax[key] = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
         return found
+
+    def holder_kind(self, path: str, sym: Symbol) -> str | None:
+        """The kind of the definition's container in its file (`function` for a nested function,
+        `variable` for an object's member, `class`), None at the top of the file."""
+        if not sym.container:
+            return None
+        key = (path, sym.container)
+        if key not in self._holders:
+            facts = self.snap.core_facts(path)
+            self._holders[key] = next(
+                (s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
+        return self._holders[key]
 
     def occurrences(self) -> list[tuple[str, Occurrence]]:
         if self._occurrences is None:
