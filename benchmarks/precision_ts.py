@@ -73,20 +73,24 @@ def node() -> str:
 
 
 def typescript(cache: Path | None = None, fetch_missing: bool = True) -> Path:
-    """typescript.js of the pinned release, unpacked once in the corpora cache from its npm tarball."""
-    from corpora.registry_corpus import CorpusSpec, RegistryUnavailable, cache_dir, fetch
+    """typescript.js of the pinned release, unpacked once in the corpora cache from its npm
+    tarball. Without `fetch_missing`, from the cache alone (unpacked, or its tarball there): the
+    registry is never asked."""
+    from corpora.registry_corpus import CorpusSpec, RegistryUnavailable, cache_dir, cached_archive, fetch
 
     cache = cache or cache_dir()
     home = cache / "precision-ts" / f"typescript-{TS_VERSION}"
     lib = home / "package" / "lib" / "typescript.js"
     if lib.is_file():
         return lib
-    if not fetch_missing:
-        raise AnalyzerUnavailable(f"TypeScript {TS_VERSION} is not in the cache ({home})")
+    spec = CorpusSpec("typescript", "npm", "typescript", (TS_VERSION,))
+    if not fetch_missing and cached_archive(spec, TS_VERSION, cache) is None:
+        raise AnalyzerUnavailable(f"TypeScript {TS_VERSION} is not in the cache ({home}); "
+                                  f"python -m benchmarks.precision_ts fetches it")
     if shutil.which("npm") is None and not any((cache / "npm" / "typescript").glob(f"typescript-{TS_VERSION}.*")):
         raise AnalyzerUnavailable(f"npm is not on PATH and TypeScript {TS_VERSION} is not in the cache ({cache})")
     try:
-        tarball = fetch(CorpusSpec("typescript", "npm", "typescript", (TS_VERSION,)), TS_VERSION, cache)
+        tarball = fetch(spec, TS_VERSION, cache)
     except RegistryUnavailable as exc:
         raise AnalyzerUnavailable(str(exc)) from None
     partial = home.with_name(home.name + ".partial")
@@ -173,10 +177,12 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, lib: Path, log=print) 
     return out
 
 
-def run_precision(corpora: list[Path], work: Path, per_kind: int = precision.PER_KIND) -> list[dict]:
-    """Every npm corpus measured: rows as plain data."""
+def run_precision(corpora: list[Path], work: Path, per_kind: int = precision.PER_KIND,
+                  fetch_missing: bool = True) -> list[dict]:
+    """Every npm corpus measured (benchmarks.run calls this for its report, `fetch_missing`
+    False: offline): rows as plain data."""
     node()
-    lib = typescript()
+    lib = typescript(fetch_missing=fetch_missing)
     rows = []
     for repo in corpora:
         meta = json.loads((repo / "corpus.json").read_text())

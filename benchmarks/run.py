@@ -10,7 +10,9 @@ checked-out tree; the cold index (`indexer.api.index`, 2 workers); the re-index 
 follow-up commit that changes 1% of the files, against the same store; warm in-process
 `context.symbol` / `context.references` latency through `context_tools.call`; a fresh-process
 `rennet context symbol NAME --json`, of a defined name and of a miss answered by near names;
-peak RSS; store bytes after the first snapshot and what the second adds. It prints a
+peak RSS; store bytes after the first snapshot and what the second adds; on a registry corpus,
+the references' precision (against Jedi on a PyPI one, the TypeScript language service on an
+npm one: `--precision`, each half where its analyzer is at hand offline). It prints a
 markdown table plus the targets as pass/fail and writes `benchmarks/results/latest.json` and the
 run's page `benchmarks/results/<date>-<commit>.md` (the one to commit).
 Not part of the test suite.
@@ -673,23 +675,51 @@ def agreement_table(results: list[dict]) -> list[str]:
 
 
 def precision_table(results: list[dict]) -> list[str]:
-    """The references' precision against Jedi on the Python registry corpora (benchmarks.precision)."""
+    """The references' precision, a table for each analyzer: Jedi on the Python registry
+    corpora (benchmarks.precision), the TypeScript language service on the npm ones
+    (benchmarks.precision_ts); a corpus whose half could not run, the one line saying why."""
     from benchmarks import precision
 
-    rows = [row for r in results for row in r.get("precision", [])]
-    return precision.table(precision.rows_of(rows)) if rows else []
+    rows = precision.rows_of([row for r in results for row in r.get("precision", [])])
+    lines = []
+    for analyzer in dict.fromkeys(row.analyzer for row in rows):
+        lines += precision.table([row for row in rows if row.analyzer == analyzer])
+    for r in results:
+        if r.get("precision_note"):
+            lines += ["", f"Precision of `context.references` on {r['label']}: not measured, {r['precision_note']}"]
+    return lines
 
 
-def run_precision(repo: Path, work: Path) -> list[dict] | None:
-    """The precision rows of a PyPI corpus, None when Jedi (the `bench` extra) is not installed."""
-    from benchmarks import precision
+PRECISION_HALVES = {"pypi": "python", "npm": "ts"}  # a registry corpus's ecosystem -> the half measuring it
 
-    try:
-        import jedi  # noqa: F401 - the independent analyzer
-    except ImportError:
-        print("[precision] jedi is not installed (pip install .[bench]): left out", file=sys.stderr)
-        return None
-    return precision.run_precision([repo], work)
+
+def run_precision(repo: Path, work: Path, ecosystem: str, halves: str = "both") -> tuple[list[dict], str | None]:
+    """The precision rows of a registry corpus, by the half of its ecosystem when `halves`
+    ("both", "python", "ts", "none") asks for it, and why none were measured when its analyzer
+    is not at hand: Jedi (the `bench` extra) for PyPI; Node and TypeScript in the corpora cache
+    for npm, nothing fetched (the run stays offline: `python -m benchmarks.precision_ts` fetches it)."""
+    half = PRECISION_HALVES.get(ecosystem)
+    if half is None or halves not in ("both", half):
+        return [], None
+    why = None
+    if half == "python":
+        from benchmarks import precision
+
+        try:
+            import jedi  # noqa: F401 - the independent analyzer
+        except ImportError:
+            why = "jedi is not installed (pip install .[bench])"
+        else:
+            return precision.run_precision([repo], work), None
+    else:
+        from benchmarks import precision_ts
+
+        try:
+            return precision_ts.run_precision([repo], work, fetch_missing=False), None
+        except precision_ts.AnalyzerUnavailable as exc:
+            why = str(exc)
+    print(f"[precision] {repo.name}: left out, {why}", file=sys.stderr)
+    return [], why
 
 
 def scaling_steps(results: list[dict]) -> list[dict]:
@@ -746,6 +776,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="cache of generated corpora, checkouts and scratch stores")
     ap.add_argument("--out", default=str(RESULTS / "latest.json"))
     ap.add_argument("--from-json", help="re-render the report of an earlier results file (measures nothing)")
+    ap.add_argument("--precision", choices=("both", "python", "ts", "none"), default="both",
+                    help="the references' precision on the registry corpora: against Jedi on PyPI ones, the "
+                         "TypeScript language service on npm ones (each when its analyzer is at hand offline)")
     args = ap.parse_args(argv)
     if args.from_json:
         old = json.loads(Path(args.from_json).read_text())
@@ -792,10 +825,11 @@ def main(argv: list[str] | None = None) -> int:
             failed.append({"label": label, "error": str(exc)})
             continue
         r["ratios"] = ratios(r)
-        if meta.get("ecosystem") == "pypi":
-            found = run_precision(repo, work)
-            if found is not None:
-                r["precision"] = found
+        found, why = run_precision(repo, work, meta.get("ecosystem", ""), args.precision)
+        if found:
+            r["precision"] = found
+        if why:
+            r["precision_note"] = why
         results.append(r)
     info["calibration_end_s"] = calibration_loop()
     if Path("/proc/loadavg").exists():

@@ -77,7 +77,7 @@ class ImportSpec(Struct, frozen=True, gc=False, omit_defaults=True):
     # JS/TS: the names the file exports them under (`export { a as b } from` -> ("b",); an
     # imported binding a later `export { x }` names); () when none is exported
     exports: tuple[str, ...] = ()
-    # Rust `use`: its visibility as written, compact ("pub", "pub(crate)", "pub(super)",
+    # Rust `use` and `extern crate`: its visibility as written, compact ("pub", "pub(crate)", "pub(super)",
     # "pub(in crate::a)"); "" for a private one (and `pub(self)`), which re-exports nothing
     # outside its module (context_tools.rust_reexports)
     visibility: str = ""

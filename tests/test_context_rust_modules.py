@@ -192,6 +192,41 @@ def test_a_qualified_name_through_an_extern_crate_alias():
                                                    ("app/src/main.rs", 3, "import")]
 
 
+# facade binds facade_inner as `inner` for every crate and as `hidden` for itself alone; its
+# module m binds it as `deep` for m and the modules inside m alone
+PRIVATE_EXTERN = dict(EXTERN, **{
+    "facade/src/lib.rs": "pub extern crate facade_inner as inner;\nextern crate facade_inner as hidden;\n"
+                         "pub mod m;\npub mod other;\npub mod elsewhere;\n",
+    "facade/src/m.rs": "extern crate facade_inner as deep;\npub mod sub;\n",
+    "facade/src/m/sub.rs": "use super::deep::Thing;\n",
+    "facade/src/other.rs": "use crate::hidden::Thing;\n",
+    "facade/src/elsewhere.rs": "use crate::m::deep::Thing;\n",
+    "app/src/main.rs": "mod hidden;\nuse facade::inner::Thing;\n\nfn main() { let _t: Thing = Thing; }\n",
+    "app/src/hidden.rs": "use facade::hidden::Thing;\n",
+})
+
+PRIVATE_EXTERN_REPO = Indexed(PRIVATE_EXTERN, "rennet-ctx-rust-private-extern-", message="rust private extern crate")
+
+
+def test_a_private_extern_crate_alias_is_seen_inside_its_module_alone():
+    asked = PRIVATE_EXTERN_REPO.asked()
+    thing = [("facade_inner/src/lib.rs", "Thing", 3, "qualified")]
+    # `pub extern crate` re-exports the crate under its alias; a private one binds it in facade alone
+    assert definitions(asked, "facade::inner::Thing") == thing
+    assert definitions(asked, "facade::hidden::Thing") == [] and definitions(asked, "facade::m::deep::Thing") == []
+    assert definitions(asked, "crate::hidden::Thing") == thing  # from a crate root: inside facade
+    edges = {(e.source, e.line): e.target for e in PRIVATE_EXTERN_REPO.record().edges}
+    # another crate's path stops at the module whose private alias it cannot see
+    assert edges[("app/src/main.rs", 2)] == "facade_inner/src/lib.rs"
+    assert edges[("app/src/hidden.rs", 1)] == "facade/src/lib.rs"
+    # inside facade: the root's alias from every module, m's from m's own modules alone
+    assert [edges[(p, 1)] for p in ("facade/src/other.rs", "facade/src/m/sub.rs", "facade/src/elsewhere.rs")] == [
+        "facade_inner/src/lib.rs", "facade_inner/src/lib.rs", "facade/src/m.rs"]
+    assert sites(asked, "facade::inner::Thing") == [
+        ("app/src/main.rs", 2, "import"), ("app/src/main.rs", 4, "import"), ("app/src/main.rs", 4, "import"),
+        ("facade/src/m/sub.rs", 1, "import"), ("facade/src/other.rs", 1, "import")]  # not hidden.rs, elsewhere.rs
+
+
 def test_a_re_index_follows_changed_mod_declarations_as_a_cold_index_does(tmp_path):
     """user.rs does not change, the `#[path]` that places `crate::net` does (and, next, a
     `mod` of main.rs that makes src/extra.rs the binary's): a re-index must resolve user.rs

@@ -378,6 +378,62 @@ def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():
     assert precision_table([{"label": "x"}]) == []  # no Python corpus measured: no table
 
 
+def test_the_report_gives_a_precision_table_for_each_analyzer():
+    from dataclasses import asdict
+
+    from benchmarks import precision
+    from benchmarks.run import precision_table
+
+    jedi = precision.Measured("lib 1.0", "class", "A", "lib/a.py", 1, rennet=2, theirs=2, confirmed=2, listed=2)
+    ts = precision.Measured("pkg 2.0", "function", "get", "src/a.ts", 1, rennet=4, theirs=4, confirmed=3, listed=4,
+                            wrong=[("src/b.ts", 2, 0, "import")], analyzer="TS service")
+    lines = precision_table([{"label": "lib 1.0", "precision": [asdict(jedi)]},
+                             {"label": "pkg 2.0", "precision": [asdict(ts)]}])
+    heads = [line for line in lines if line.startswith("Precision of `context.references` against")]
+    assert [h.split(",")[0] for h in heads] == ["Precision of `context.references` against Jedi (its file limits lifted)",
+                                                "Precision of `context.references` against the TS service"]
+    first, second = (lines.index(h) for h in heads)
+    assert "| class | 1 | 2 | 2 | 0 | 0 | 1.000 PASS | 1.000 PASS | 2 | 2 | 1.000 PASS |" in lines[first:second]
+    assert "| function | 1 | 4 | 3 | 1 | 0 | 0.750 FAIL | 0.750 FAIL | 4 | 4 | 1.000 PASS |" in lines[second:]
+    assert "| function | 0 | 0 | 0 | 0 | 0 | - | - | 0 | 0 | - |" in lines[first:second]  # Jedi's: no TS row
+
+
+def test_the_typescript_half_runs_offline_or_says_in_one_line_why_not(monkeypatch, tmp_path, capsys):
+    from benchmarks.run import precision_table, run_precision
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no node, no npm: nothing can be fetched either
+    corpus = tmp_path / "express.git"
+    assert run_precision(corpus, tmp_path, "npm", "python") == ([], None)  # not asked for
+    assert run_precision(corpus, tmp_path, "pypi", "ts") == ([], None)
+    rows, why = run_precision(corpus, tmp_path, "npm")
+    assert rows == [] and why == "analyzer_unavailable: node is not on PATH: the TypeScript precision benchmark needs Node.js"
+    assert capsys.readouterr().err == f"[precision] express.git: left out, {why}\n"
+    assert precision_table([{"label": "express 4.21.1..4.21.2", "precision_note": why}]) == [
+        "", f"Precision of `context.references` on express 4.21.1..4.21.2: not measured, {why}"]
+
+
+def test_typescript_from_the_cache_alone_never_asks_the_registry(monkeypatch, tmp_path):
+    from benchmarks import precision_ts
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(precision_ts.AnalyzerUnavailable, match="is not in the cache"):
+        precision_ts.typescript(tmp_path, fetch_missing=False)
+    # its tarball in the cache: unpacked offline
+    import io
+    import tarfile
+
+    folder = tmp_path / "npm" / "typescript"
+    folder.mkdir(parents=True)
+    with tarfile.open(folder / f"typescript-{precision_ts.TS_VERSION}.tgz", "w:gz") as tar:
+        data = b"module.exports = {};\n"
+        info = tarfile.TarInfo("package/lib/typescript.js")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    lib = precision_ts.typescript(tmp_path, fetch_missing=False)
+    assert lib == tmp_path / "precision-ts" / f"typescript-{precision_ts.TS_VERSION}" / "package/lib/typescript.js"
+    assert lib.read_bytes() == b"module.exports = {};\n"
+
+
 def test_a_site_the_analyzer_names_no_definition_from_is_undecided_not_wrong():
     from benchmarks import precision
 

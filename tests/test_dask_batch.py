@@ -107,6 +107,31 @@ def test_a_range_goes_to_both_workers_in_runs_of_consecutive_commits(cluster, re
     assert sum(int(facts) for oid, facts, _, first in rows if oid == first) >= 40  # a stream's start: whole
 
 
+def _holds(store: Store) -> tuple[set[str], dict[str, str]]:
+    """The commits the store links its repositories to, and each pinned rev's commit."""
+    from indexer.store.records import PIN_PREFIX, pin_parts, repo_key_parts
+
+    with store.env.begin(db=store.repos) as txn:
+        keys = [(bytes(k), bytes(v)) for k, v in txn.cursor()]
+    return ({repo_key_parts(k)[1] for k, _ in keys if not k.startswith(PIN_PREFIX)},
+            {pin_parts(k)[1]: v.decode() for k, v in keys if k.startswith(PIN_PREFIX)})
+
+
+def test_both_engines_pin_the_same_revs(cluster, repos, tmp_path):
+    """A range's jobs name their commits by OID: either engine links the repository to their
+    snapshots and pins no rev; a job naming a rev pins it, built now or stored already."""
+    path, commits = str(repos["history"].path), repos["history"].commits
+    built = batch.range_jobs(path, "HEAD~2..HEAD") + [JobSpec(path, "HEAD~1")]
+    stored = [JobSpec(path, "main"), JobSpec(path, "HEAD~1")]  # their snapshots are stored: skipped, pinned
+    local, central = Store.open(tmp_path / "local"), Store.open(tmp_path / "central")
+    for specs in (built, stored):
+        batch.run(local, specs, workers=1)
+        dask_engine.run(central, specs, cluster)
+    expected = ({commits[-2], commits[-1]}, {"HEAD~1": commits[-2], "main": commits[-1]})
+    assert _holds(local) == expected
+    assert _holds(central) == expected
+
+
 def test_a_killed_workers_task_is_retried_job_by_job(cluster, repos, tmp_path):
     specs = batch.range_jobs(repos["long"], "HEAD")
     local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)

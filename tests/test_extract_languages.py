@@ -911,6 +911,8 @@ mod tests {
 use crate::de;
 extern crate serde_json as json;
 #[macro_use] extern crate log;
+pub extern crate facade_inner as inner;
+pub(crate) extern crate facade_inner;
 '''
     facts = extract_blob(src, "src/lib.rs", "rust")
     assert [(i.kind, i.spec, i.line, i.level, i.names) for i in facts.imports] == [
@@ -924,8 +926,12 @@ extern crate serde_json as json;
         ("rust_use", "crate::de", 18, 0, ()),
         ("rust_extern", "serde_json", 19, 0, ()),
         ("rust_extern", "log", 20, 0, ()),
+        ("rust_extern", "facade_inner", 21, 0, ()),
+        ("rust_extern", "facade_inner", 22, 0, ()),
     ]
-    assert [i.aliases for i in facts.imports if i.kind == "rust_extern"] == [("json",), ()]  # `as json`
+    assert [i.aliases for i in facts.imports if i.kind == "rust_extern"] == [("json",), (), ("inner",), ()]  # `as json`
+    # its visibility says who walks through it: `pub` re-exports the alias, a private one binds it here
+    assert [i.visibility for i in facts.imports if i.kind == "rust_extern"] == ["", "", "pub", "pub(crate)"]
 
 
 def test_rust_use_groups_without_aliases_or_comments():

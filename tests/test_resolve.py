@@ -160,6 +160,19 @@ def test_rust_extern_crate_of_the_workspace_is_an_edge():
     assert statuses(unresolved) == [("src/main.rs", "serde", "external")]
 
 
+def test_rust_extern_crate_visibility_changes_how_other_files_resolve():
+    # `use facade::inner::Thing` of another file walks through facade's alias only when it is `pub`
+    from indexer.lang.rust.resolve import changes_others
+
+    def facts(visibility: str) -> BlobFacts:
+        return BlobFacts(language="rust", lines=1, imports=[
+            ImportSpec("rust_extern", "facade_inner", 1, aliases=("inner",), visibility=visibility)])
+
+    assert changes_others("facade/src/lib.rs", lambda: facts(""), facts("pub"))
+    assert changes_others("facade/src/lib.rs", lambda: facts("pub"), facts("pub(crate)"))
+    assert not changes_others("facade/src/lib.rs", lambda: facts("pub"), facts("pub"))
+
+
 def test_rust_edition_inherited_from_the_workspace():
     # a member with `edition.workspace = true` takes the workspace's: 2021, where a bare
     # path that is not a child module names another crate; an explicit 2015 member starts

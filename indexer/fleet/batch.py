@@ -48,6 +48,12 @@ class JobSpec:
     rev: str
     pin: bool = True  # a job from a range names a commit by OID: no pin for it
 
+    @property
+    def pinned_rev(self) -> str | None:
+        """The rev the job pins to its snapshot: its own, none for a range's job. Either engine
+        pins so, whether it builds the snapshot or finds it stored."""
+        return self.rev if self.pin else None
+
 
 @dataclass
 class JobError:
@@ -236,7 +242,7 @@ class _Pending:
 
     @property
     def pin(self) -> Pin:
-        return Pin(self.repo_id, self.spec.rev if self.spec.pin else None)
+        return Pin(self.repo_id, self.spec.pinned_rev)
 
 
 class _LazyPool:

@@ -538,7 +538,7 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
     from indexer.store.database import WriteLock
 
     with WriteLock(store.home):
-        return _load_many(store, [_Loading(bundle, repo_id, display, rev)], compare_held)[0]
+        return _load_many(store, [_Loading(bundle, repo_id, display, rev or bundle.header.rev)], compare_held)[0]
 
 
 @dataclass
@@ -548,7 +548,7 @@ class _Loading:
     bundle: Verified
     repo_id: str | None
     display: str | None
-    rev: str | None
+    rev: str | None  # None: the repository is linked to the snapshot, no rev pinned
 
 
 def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> list[ImportReport]:
@@ -583,14 +583,14 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
                 wanted = [(key, facts) for key, facts in wanted if txn.get(key) is None]
             writes.append(SnapshotWrite(
                 PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
-                Pin(load.repo_id, load.rev or load.bundle.header.rev) if load.repo_id is not None else None,
+                Pin(load.repo_id, load.rev) if load.repo_id is not None else None,
                 facts=[stored_facts(key, facts) for key, facts in wanted], existing=existing_for(record),
                 differs=differs if compare_held else None, held=load.bundle.held, lacking=lacking))
     committed = commit_snapshots(store, writes)
     reports = []
     for load, done in zip(loads, committed):
         bundle, record = load.bundle, load.bundle.record
-        pin_rev = load.rev or bundle.header.rev
+        pin_rev = load.rev
         reports.append(ImportReport(
             oid=record.oid, fingerprint=record.fingerprint, extractor_version=record.extractor_version,
             rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts) + len(bundle.held),
@@ -602,7 +602,7 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
 def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]],
                   key: bytes) -> list[ImportReport | RennetError]:
     """Bundles a batch's workers signed with the run's `key`, each (bytes, repository path to
-    pin it in or None, rev), verified as `import_data(..., key=key, compare_held=False,
+    link it to or None, rev to pin there or None), verified as `import_data(..., key=key, compare_held=False,
     partial=True)` verifies one, and imported in one transaction: one flush to disk for all,
     and a killed importer leaves all or none of them. Each may leave out facts the store holds
     or that a bundle before it carries. A bundle that fails a check gets its error and the

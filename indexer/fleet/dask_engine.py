@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import pygit2
 
     from indexer.store.database import Store
+    from indexer.store.records import SnapshotHead
 
 DEFAULT_RETRIES = 2
 _URL_PREFIXES = ("http://", "https://", "ssh://", "git://", "file://", "git@")
@@ -222,6 +223,7 @@ class _Job:
     asked_again: bool = False  # sent once more, alone, after its bundle left out facts the store lacked
     stream: int = 0  # the run of consecutive jobs it belongs to, and its place there
     position: int = 0
+    repo_id: str | None = None  # the identity of `local`, where the driver reads it
 
 
 @dataclass
@@ -309,9 +311,10 @@ def _client(scheduler: str):
         raise EngineUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Repository]) -> tuple[_Job, str | None]:
-    """The job as the driver sees it; the fingerprint of its snapshot when the central store has
-    it. `repos`: the repositories opened so far, by path (a range's jobs share one)."""
+def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Repository]
+            ) -> tuple[_Job, SnapshotHead | None]:
+    """The job as the driver sees it; the head of its snapshot when the central store has it.
+    `repos`: the repositories opened so far, by path (a range's jobs share one)."""
     from indexer.git import read as gitread
     from indexer.store.records import decode_head, load_stored_record
 
@@ -324,9 +327,9 @@ def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Rep
         oid = gitread.resolve_rev(repo, spec.rev)
     except RennetError:
         return _Job(index, spec, spec.repo, None, None), None  # the worker reports it, typed
-    job = _Job(index, spec, gitread.repo_display_path(repo), spec.repo, oid)
+    job = _Job(index, spec, gitread.repo_display_path(repo), spec.repo, oid, repo_id=gitread.repo_identity(repo))
     stored = load_stored_record(store, oid)
-    return job, decode_head(stored.head).fingerprint if stored is not None else None
+    return job, decode_head(stored.head) if stored is not None else None
 
 
 class _Held:
@@ -372,6 +375,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
         task: Callable[..., list[Shipped | TaskFailure]] = index_task) -> BatchReport:
     """Index every job on the cluster and import each into `store` as it arrives."""
     from indexer.fleet.batch import Emitter
+    from indexer.store.commit import Pin, pin_snapshot
 
     require_distributed()
     from distributed import as_completed
@@ -398,9 +402,11 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     try:
         pending: list[_Job] = []
         for i, spec in enumerate(specs):
-            job, fingerprint = _locate(spec, i, store, held.repos)
-            if fingerprint is not None:
-                emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", fingerprint,
+            job, head = _locate(spec, i, store, held.repos)
+            if head is not None and job.repo_id is not None and job.oid is not None:
+                # stored already: pinning it is the whole job, as in the local engine
+                pin_snapshot(store, Pin(job.repo_id, spec.pinned_rev), job.oid, head.indexed_at)
+                emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", head.fingerprint,
                                          None, 0.0, 0, 0))
             else:
                 pending.append(job)
@@ -501,7 +507,7 @@ def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobR
             # The run's key proves the bundle is the one a task of this run signed, made by this
             # code at this version: its facts of a key held here are these, and are not compared;
             # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
-            bundles.append((got.bundle, job.local, job.spec.rev if job.spec.pin and job.local else None))
+            bundles.append((got.bundle, job.local, job.spec.pinned_rev))
     t0 = time.perf_counter()
     reports = import_signed(store, bundles, key) if bundles else []
     each = (time.perf_counter() - t0) / max(1, len(bundles))

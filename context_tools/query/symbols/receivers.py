@@ -46,25 +46,22 @@ class PythonReceivers:
     whether calling it makes an instance of one."""
 
     def __init__(self, snap: Snapshot, is_class: Callable[[str], bool], makes: Callable[[str], bool],
-                 read_lines: Callable[[str], list[bytes]]) -> None:
+                 read_lines: Callable[[str], list[bytes]], read_functions: Callable[[str], list[Symbol]]) -> None:
         self.snap = snap
         self.is_class = is_class
         self.makes = makes
-        self._read_lines = read_lines  # a file's lines, read once a query (`sites._Reading`)
+        # a file's lines and its functions (`functions_in`), read once a query (`sites._Reading`)
+        self._read_lines = read_lines
+        self._read_functions = read_functions
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
-        self._functions: dict[str, list[Symbol]] = {}
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
 
     def functions(self, path: str) -> list[Symbol]:
-        found = self._functions.get(path)
-        if found is None:
-            facts = self.snap.core_facts(path)
-            found = self._functions[path] = [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
-        return found
+        return self._read_functions(path)
 
     def variable(self, path: str, name: str, line: int, depth: int = 0) -> Typing:
         """What `name` is where the site on `line` sees it: the functions holding the site,
@@ -91,13 +88,15 @@ class PythonReceivers:
         return self._module[key]
 
     def _assigned(self, lines: list[bytes], i: int, assignment: re.Pattern[bytes]) -> Typing:
-        """What the assignment on line `i` (from 0) gives: its annotation when it names a class
-        asked (`app: Flask = LocalProxy(...)`), else an instance when its whole value is a call
-        making one (`Flask(...)`, not `Flask(...).test_client()`)."""
+        """What the assignment on line `i` (from 0) gives (`_typed`); None when it is none."""
+        bound = assignment.match(lines[i])
+        return self._typed(lines, i, bound) if bound is not None else None
+
+    def _typed(self, lines: list[bytes], i: int, bound: re.Match[bytes]) -> Typing:
+        """What the assignment `bound` matched on line `i` (from 0) gives: its annotation (group
+        1) when it names a class asked (`app: Flask = LocalProxy(...)`), else an instance when its
+        whole value is a call making one (`Flask(...)`, not `Flask(...).test_client()`)."""
         text = lines[i]
-        bound = assignment.match(text)
-        if bound is None:
-            return None
         if bound.group(1):  # `name: T = ...`: the annotation decides, when it names a class asked
             cls = re.match(rb"\s*" + _CLASS + rb"$", bound.group(1))
             if cls is not None and self.is_class(cls.group(1).decode()):
@@ -108,13 +107,19 @@ class PythonReceivers:
             return False
         return Typed(None, text[bound.end():m.end()].rstrip(b"( \t").strip().decode(), m.group(1).decode())
 
-    def assigned_class(self, lines: list[bytes], i: int, name: str) -> str | None:
-        """The class asked about that the module-level line `i` (from 0) assigning `name`
-        types it as (`_assigned`): its annotation (`current_app: Flask = LocalProxy(...)`), else
-        the class its whole value, a call, makes an instance of (`codes = LookupDict(...)`);
-        None when the line is no such assignment."""
-        typed = self._assigned(lines, i, re.compile(re.escape(name.encode()) + rb"\s*(?::([^=]*))?=(?!=)"))
-        return typed.cls if typed else None
+    def assigned_class(self, path: str, name: str) -> str | Literal[False] | None:
+        """The class asked about that the file's first module-level (unindented) assignment of
+        `name` types it as (`_typed`): its annotation (`current_app: Flask = LocalProxy(...)`),
+        else the class its whole value, a call, makes an instance of (`codes =
+        LookupDict(...)`); False when that assignment gives none, None when no line assigns it."""
+        spelled = name.encode()
+        assignment = re.compile(re.escape(spelled) + rb"\s*(?::([^=]*))?=(?!=)")
+        lines = self.lines(path)
+        for i, text in enumerate(lines):
+            if text.startswith(spelled) and (bound := assignment.match(text)) is not None:
+                typed = self._typed(lines, i, bound)
+                return typed.cls if typed else False
+        return None
 
     def _parameter(self, path: str, holder: Symbol, name: str, header: bytes, depth: int) -> Typing:
         annotated = re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*:\s*" + _CLASS + rb"[,=)]", header)
@@ -252,6 +257,12 @@ class PythonReceivers:
             found = Typed(f"`self.{attribute}` an instance in {cls.name}'s methods")
         self._attributes[key] = found
         return found
+
+
+def functions_in(snap: Snapshot, path: str) -> list[Symbol]:
+    """The file's functions and methods, which hold the names its sites see."""
+    facts = snap.core_facts(path)
+    return [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
 
 
 def _assignment(name: str | bytes) -> re.Pattern[bytes]:

@@ -16,7 +16,7 @@ from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
-from context_tools.query.symbols.receivers import PythonReceivers, Typing
+from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -295,7 +295,8 @@ class _BySyntax:
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
-        self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines)
+        self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
+                                         reading.functions)
 
     def through_classes(self, path: str) -> bool:
         """Does the class hierarchy decide the file's sites of the members asked, also where
@@ -538,11 +539,9 @@ class _BySyntax:
         `RELAY_HOPS` files away; None otherwise."""
         if depth > RELAY_HOPS or self.snap.file(path) is None:
             return None
-        assignment = re.compile(re.escape(name.encode()) + rb"\s*(?::[^=]*)?=(?!=)")
-        lines = self.receivers.lines(path)
-        for i, text in enumerate(lines):
-            if text.startswith(name.encode()) and assignment.match(text):
-                return self.receivers.assigned_class(lines, i, name)
+        assigned = self.receivers.assigned_class(path, name)
+        if assigned is not None:  # a module-level assignment decides, an instance of a class asked or not
+            return assigned or None
         facts = self.snap.import_facts(path)
         for spec in facts.imports if facts else ():
             for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
@@ -838,7 +837,7 @@ class _BySyntax:
 class _Reading:
     """What the files hold that every definition's pass over the sites reads alike, read once
     for all of them (a name with many definitions is resolved against each on its own): the
-    name's occurrences, each file's bytes, lines, classes, binding rules and site syntax."""
+    name's occurrences, each file's bytes, lines, functions, classes, binding rules and site syntax."""
 
     def __init__(self, snap: Snapshot, simple: str) -> None:
         self.snap = snap
@@ -850,6 +849,7 @@ class _Reading:
         self._source_lines: dict[str, list[bytes]] = {}
         self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
         self._holders: dict[tuple[str, str], str | None] = {}
+        self._functions: dict[str, list[Symbol]] = {}
 
     def source(self, path: str) -> bytes:
         found = self._source.get(path)
@@ -861,6 +861,13 @@ class _Reading:
         found = self._source_lines.get(path)
         if found is None:
             found = self._source_lines[path] = self.source(path).splitlines()
+        return found
+
+    def functions(self, path: str) -> list[Symbol]:
+        """The file's functions and methods (`receivers.functions_in`)."""
+        found = self._functions.get(path)
+        if found is None:
+            found = self._functions[path] = functions_in(self.snap, path)
         return found
 
     def rules(self, path: str) -> Bindings:

@@ -7,7 +7,8 @@ from indexer.lang.language import Language
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: crate-qualified paths in code (`other::Builder::new()`) as `rust_path` imports
 # 3: the traits an impl or a trait's bounds name, as bases (`BlobFacts.bases`)
-VERSION = "3"
+# 4: an `extern crate`'s visibility (`pub extern crate x as y;`), which says who walks through it
+VERSION = "4"
 
 LANGUAGE = Language(
     name="rust",

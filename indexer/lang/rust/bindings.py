@@ -172,8 +172,8 @@ class RustCrates:
         walks it (rust.resolve.ModuleTree: a `#[path]` file, else src/net.rs or src/net/mod.rs,
         through inline modules that declare file modules), and on through a module's `extern
         crate` aliases as `use` resolution follows them (`facade::inner` is the root of
-        facade_inner after facade's `pub extern crate facade_inner as inner;`). `crate` is
-        every crate's root.
+        facade_inner after facade's `pub extern crate facade_inner as inner;`; a private one
+        is seen from inside its module alone: by `crate::` here). `crate` is every crate's root.
         Empty when no crate is so named, or the query is not written with `::`."""
         roots = self.crate_roots(module[0]) if self._wanted else []
         if not roots:
@@ -181,10 +181,15 @@ class RustCrates:
         from indexer.lang.rust.resolve import Module
 
         tree = self.module_tree()
+        view = self.crate_view()
         found = []
         for root in roots:
+            viewer = root if module[0] == "crate" else ""  # the query's path: from the crate root or no module
+
+            def sees(visibility: str, module_file: str) -> bool:
+                return view.sees(visibility, module_file, viewer, module[0])
             at, taken = tree.walk(Module(root, parent(root)), module[1:])  # a root's children are beside it
-            for end, left in tree.through_externs(at, module[1 + taken:], self.crate_roots):
+            for end, left in tree.through_externs(at, module[1 + taken:], self.crate_roots, sees):
                 if not left and not end.inline:
                     found.append(end.file)
         return sorted(set(found))

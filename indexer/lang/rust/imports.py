@@ -14,7 +14,9 @@
   before it k); `x as x` is no alias. `level` is the number of inline `mod m { ... }` blocks
   around the `use` (what `self::` and `super::` start from). `visibility` is the `use`'s
   modifier, compact (`pub`, `pub(crate)`, `pub(in crate::a)`), "" when private.
-- rust_extern: `extern crate serde_json as json;` -> spec "serde_json", aliases ("json",).
+- rust_extern: `extern crate serde_json as json;` -> spec "serde_json", aliases ("json",);
+  `visibility` as a `use`'s (`pub extern crate x as y;` re-exports y, a private one binds it
+  in its own module).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
   `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
 - rust_path: a path in code (an expression, a type, an attribute) that starts at a name which
@@ -150,7 +152,8 @@ def _rust_use_spec(arg: Node, line: int, depth: int, data: bytes) -> ImportSpec:
 def _rust_extern(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     alias = node.child_by_field_name("alias")
     aliases = (node_text(alias, data),) if alias is not None else ()
-    return [ImportSpec("rust_extern", node_text(caps["spec"][0], data), line_of(node), aliases=aliases)]
+    return [ImportSpec("rust_extern", node_text(caps["spec"][0], data), line_of(node), aliases=aliases,
+                       visibility=_rust_visibility(node, data))]
 
 
 _PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})

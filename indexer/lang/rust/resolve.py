@@ -22,7 +22,9 @@ The edition decides what a bare path means: from 2018 on, a child module of the 
 module or else another crate; in 2015 (a Cargo.toml without `edition`), a path from the
 crate root unless it names a crate the package depends on, an `extern crate` of the root
 or the standard library. `extern crate x;` itself is an edge to x's root when x is a crate
-of the tree's workspace, else external.
+of the tree's workspace, else external. A path walks on through a module's `extern crate x
+as y;` into x when it sees it: a `pub` one from anywhere, a private one from inside that
+module, a restricted one (`pub(crate)`) from inside its crate.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import posixpath
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from indexer.contract.decode import Undecodable, decode_toml
+from indexer.lang.rust.visibility import CrateView
 from indexer.manifests.cargo import TABLES, bin_targets, lib_crate
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
@@ -39,6 +42,13 @@ DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
 TARGET_DIRS = ("tests", "examples", "benches")
 STANDARD_CRATES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 _EXTERN_HOPS = 4  # `extern crate` re-exports followed along one path
+
+Sees = Callable[[str, str], bool]  # (an `extern crate`'s visibility, its module file) -> seen by the path walking
+
+
+def _pub_only(visibility: str, module_file: str) -> bool:
+    """What a path sees of another crate's modules: what they re-export with `pub`."""
+    return visibility == "pub"
 
 
 def _segments(path: str) -> list[str]:
@@ -218,36 +228,43 @@ class ModuleTree:
             at, taken = hit, taken + 1
         return at, taken
 
-    def extern_crate(self, module_file: str, name: str) -> str | None:
+    def extern_crate(self, module_file: str, name: str, sees: Sees | None = None) -> str | None:
         """The crate (its name as code writes it) that an `extern crate` of the module file
-        binds to `name`: `facade_inner` for `inner` after `pub extern crate facade_inner as inner;`."""
+        binds to `name`: `facade_inner` for `inner` after `pub extern crate facade_inner as inner;`.
+        `sees` (visibility, module file) says which of them the path asking sees; None, all
+        (a crate root's own, which bind into every module of the crate)."""
         for imp in self.imports_of(module_file):
-            if imp.kind == "rust_extern" and name in (imp.aliases or (imp.spec,)):
+            if imp.kind == "rust_extern" and name in (imp.aliases or (imp.spec,)) and (
+                    sees is None or sees(imp.visibility, module_file)):
                 return imp.spec.replace("-", "_")
         return None
 
-    def through_externs(self, end: Module, rest: list[str], roots: Callable[[str], Iterable[str]]
+    def through_externs(self, end: Module, rest: list[str], roots: Callable[[str], Iterable[str]], sees: Sees
                         ) -> list[tuple[Module, list[str]]]:
         """Past a module, on along the `extern crate`s it declares: `facade::inner::Thing`
         where facade's root says `pub extern crate facade_inner as inner;` walks on in
         facade_inner, from each root `roots` gives the crate (a crate of the tree), a few
-        crates deep at most. Each module reached, with the segments left after it."""
-        ends = [(end, rest)]
+        crates deep at most. A private `extern crate` binds its name in its own module alone:
+        `sees` (visibility, module file) says which the path sees in the crate it starts in,
+        and in every crate past it only a `pub` one is seen. Each module reached, with the
+        segments left after it."""
+        ends = [(end, rest, False)]  # the module, the segments left, whether a hop left the first crate
         for _ in range(_EXTERN_HOPS):
             moved, after = False, []
-            for at, left in ends:
-                crate = self.extern_crate(at.file, left[0]) if left and not at.inline else None
+            for at, left, hopped in ends:
+                crate = self.extern_crate(at.file, left[0], _pub_only if hopped else sees) if (
+                    left and not at.inline) else None
                 libs = list(roots(crate)) if crate is not None else []
                 for lib in libs:
                     deeper, taken = self.walk(Module(lib, parent(lib)), left[1:])
-                    after.append((deeper, left[1 + taken:]))
+                    after.append((deeper, left[1 + taken:], True))
                 moved = moved or bool(libs)
                 if not libs:
-                    after.append((at, left))
+                    after.append((at, left, hopped))
             ends = after
             if not moved:
                 break
-        return ends
+        return [(at, left) for at, left, _ in ends]
 
     def path_to(self, root: str, file: str, depth: int = 12) -> list[str] | None:
         """The module path from the crate root `root` to the module file `file` (`["net",
@@ -389,6 +406,7 @@ class RustResolver:
         self._manifest_dirs: dict[str, str | None] = {}
         self._path_loaded: dict[str, tuple[str, str]] | None = None
         self._roots: dict[str, str | None] = {}
+        self._view = CrateView(self.crates.__contains__)  # which paths stay in their crate
 
     def _imports_of(self, path: str) -> Iterable[ImportSpec]:
         facts = self.facts.get(path)
@@ -577,11 +595,14 @@ class RustResolver:
         if not taken and rest and at.file == importer and not at.inline and (beside := self._beside(importer, rest[0])):
             end = self.modules.walk(beside, rest)[0]  # `self::pool` in a `#[path]` file
             return (end.file,)
-        return (self._through_externs(end, rest[taken:]).file,)
+        return (self._through_externs(end, rest[taken:], importer, segments[0]).file,)
 
-    def _through_externs(self, end: Module, rest: list[str]) -> Module:
-        """Past a module, on along an `extern crate` it declares (`ModuleTree.through_externs`)."""
-        return self.modules.through_externs(end, rest, self._library)[0][0]
+    def _through_externs(self, end: Module, rest: list[str], importer: str, head: str) -> Module:
+        """Past a module, on along an `extern crate` it declares that the importer's path
+        (starting at `head`) sees (`ModuleTree.through_externs`, `CrateView.sees`)."""
+        def sees(visibility: str, module_file: str) -> bool:
+            return self._view.sees(visibility, module_file, importer, head)
+        return self.modules.through_externs(end, rest, self._library, sees)[0][0]
 
     def _library(self, crate: str) -> tuple[str, ...]:
         lib = self.crates.get(crate)
@@ -607,7 +628,7 @@ class RustResolver:
         if lib is None:
             return ()
         end, taken = self.modules.walk(Module(lib, parent(lib)), segments[1:])
-        return (self._through_externs(end, segments[1 + taken:]).file,)
+        return (self._through_externs(end, segments[1 + taken:], importer, segments[0]).file,)
 
     def _start(self, importer: str, segments: list[str], level: int) -> Outcome | _Start:
         """Where a path begins: (module, segments left), or (importer,) for an inline module
@@ -661,7 +682,7 @@ def changes_others(name: str, before: Callable[[], BlobFacts | None], after: Blo
     paths resolve (resolve.imports.to_resolve): a 2015 crate's bare paths start at its root
     unless an `extern crate` there names them; paths walk through a module's `mod` declarations
     (`#[path]`), and those of src/main.rs say whether a file beside it is the binary's or the
-    library's."""
+    library's; they walk on through an `extern crate` their visibility sees."""
     if name == "Cargo.toml":
         return True
     if not name.endswith(".rs"):
@@ -670,5 +691,9 @@ def changes_others(name: str, before: Callable[[], BlobFacts | None], after: Blo
     return old is None or old != _read_by_others(after)
 
 
-def _read_by_others(facts: BlobFacts | None) -> tuple[frozenset[str], frozenset[tuple[str, tuple[str, ...]]]] | None:
-    return None if facts is None else (extern_crates(facts), module_declarations(facts))
+def _read_by_others(facts: BlobFacts | None) -> tuple[frozenset[tuple[str, tuple[str, ...], str]],
+                                                      frozenset[tuple[str, tuple[str, ...]]]] | None:
+    if facts is None:
+        return None
+    externs = frozenset((imp.spec, imp.aliases, imp.visibility) for imp in facts.imports if imp.kind == "rust_extern")
+    return externs, module_declarations(facts)
