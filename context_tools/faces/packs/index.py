@@ -61,7 +61,7 @@ class DumpData(msgspec.Struct, omit_defaults=True):
 
 def index_handler(input: IndexInput, ctx) -> Result:
     from context_tools.faces.progress import stage_bar
-    from indexer.build import index
+    from indexer.api import index
     from indexer.store.snapshot import load
     from indexer.store.writer_wait import waiting
 
