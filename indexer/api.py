@@ -26,7 +26,11 @@ def open_store(home: str | os.PathLike[str] | None = None) -> Store:
 
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
           progress=None, require_complete: bool = False) -> "IndexReport":
-    from indexer.build import index as _index
+    """Index `rev` (indexer.build.index); every face indexes a rev through here."""
+    from indexer.pipeline.collector import collector_paused
+
+    with collector_paused():  # the build's modules are imported for good: nothing to collect
+        from indexer.build import index as _index
     return _index(repo_path, rev, store=store, workers=workers, progress=progress, require_complete=require_complete)
 
 
@@ -48,7 +52,6 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
             if not writer_wait.wait_for_writer(store.home):
                 raise writer_wait.busy(store.home, f"{rev} of {repo_path}", writer_wait.WAIT_SECONDS) from None
             return load(store, repo_path, rev)
-    from indexer.build import index as _index
     from indexer.git import read as gitread
     from indexer.store.snapshot import pinned_oid
 
@@ -59,8 +62,8 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
             pass
         pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
         with announced(repo_path, rev) as progress:
-            _index(repo_path, pinned or rev, store=store, workers=workers, progress=progress,
-                   require_complete=require_complete)
+            index(repo_path, pinned or rev, store=store, workers=workers, progress=progress,
+                  require_complete=require_complete)
         return load(store, repo_path, rev)
 
     return writer_wait.waiting(store.home, attempt, f"{rev} of {repo_path}")

@@ -20,7 +20,8 @@ from indexer.contract.errors import MissingObjects
 from indexer.git import read as gitread
 from indexer.lang.registry import name_language
 from indexer.model import BlobFacts, Skipped, SnapshotRecord
-from indexer.pipeline.assemble import Assembled, assemble, assemble_plan, collector_paused, file_entries
+from indexer.pipeline.assemble import Assembled, assemble, assemble_plan, file_entries
+from indexer.pipeline.collector import collector_paused
 from indexer.pipeline.commit import commit
 from indexer.pipeline.extract import MISSING_OBJECT, ParseProgress, early_pool, extract, extract_facts
 from indexer.pipeline.plan import NOT_BLOBS, BlobJob, existing_head, plan
@@ -153,7 +154,7 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
            progress: Callable[[str, int, int], None] | None, lock: WriteLock,
            earlier: Sequence[str] | None = None, require_complete: bool = False) -> tuple[Assembled, int]:
     """The snapshot at `oid`, assembled, and how many blobs were parsed for it. Runs with the
-    collector paused (see collector_paused); extraction workers have it on. `earlier`: the
+    collector paused (pipeline/collector.py); extraction workers have it on. `earlier`: the
     snapshots to start from (see `plan`)."""
     workers = workers or os.cpu_count() or 1
     with early_pool(workers, lock, repo.path) as pool:

@@ -345,12 +345,49 @@ def test_three_floors_and_the_phases_are_reported_in_cpu_time():
                                 "languages": {"python": 0.1}, "workers_cpu": 0.3, "main_cpu": 0.45,
                                 "children_cpu": 0.3, "wall": 0.9, "cpu": 1.0}}]
     lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
-    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 |" in lines
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | - | - | - |" in lines
     first, second = [i for i, line in enumerate(lines) if line.startswith("| group | phase |")]
     assert "| floor | parse | 1.00 (17%) |" in lines[first:second]
     assert lines[second:].index("| floor | grammar setup (query compile) | 0.25 (25%) |")
     assert "| - | rest | 0.70 (70%) |" in lines[second:]  # 1.0 - 0.3 in phases, no writer process
     assert sum(line.startswith("| language |") for line in lines) == 1  # by language for the cold index only
+
+
+def test_the_re_index_table_gives_its_floor_with_nothing_to_parse():
+    r = {**_synthetic_result(reindex_wall=0.3), "label": "syn"}
+    r["cold"] = {**r["cold"], "cpu": 6.0}
+    r["reindex"] = [{**r["reindex"][0], "cpu": 0.75, "cpus": [0.75],
+                     "nothing_parsed": {"wall": 0.2, "cpu": 0.3, "parsed_blobs": 0, "same_fingerprint": True}}]
+    r["ratios"] = ratios(r)
+    info = {"nproc": 2, "cpu": "x", "memory_gib": 1, "python": "3", "ctags": "c", "rennet_commit": "r"}
+    lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | yes |" in lines
+    r["reindex"][0]["nothing_parsed"] = {"wall": 0.2, "cpu": 0.3, "parsed_blobs": 2, "same_fingerprint": False}
+    lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | NO, 2 parsed! |" in lines
+
+
+def test_a_commit_of_the_same_tree_re_indexes_with_nothing_parsed_and_the_same_fingerprint(tmp_path):
+    import pygit2
+
+    from benchmarks.run import same_tree_commit
+    from corpora.gitbuild import RepoBuilder
+    from indexer import api
+
+    builder = RepoBuilder(tmp_path / "repo")
+    base = builder.commit({"a.py": "def a():\n    return 1\n", "b.py": "from a import a\n\nB = a()\n"})
+    head = builder.commit({"a.py": "def a():\n    return 2\n\n\ndef c():\n    return 3\n"})
+    twin = same_tree_commit(tmp_path / "repo", "main", base)  # a rev by name, or by OID
+    assert same_tree_commit(tmp_path / "repo", head, base) == twin not in (base, head)  # the same OID again
+    git = pygit2.Repository(str(tmp_path / "repo"))
+    commit = git[twin].peel(pygit2.Commit)
+    assert commit.tree_id == git[head].peel(pygit2.Commit).tree_id and [str(p) for p in commit.parent_ids] == [base]
+    store = api.open_store(tmp_path / "store")
+    api.index(str(tmp_path / "repo"), rev=base, store=store, workers=1)
+    changed = api.index(str(tmp_path / "repo"), rev=head, store=store, workers=1)
+    again = api.index(str(tmp_path / "repo"), rev=twin, store=store, workers=1)
+    assert (changed.parsed_blobs, again.parsed_blobs, again.snapshot_reused) == (1, 0, False)
+    assert again.fingerprint == changed.fingerprint and again.oid == twin
 
 
 def test_the_precision_table_gives_each_kind_and_the_rules_of_the_wrong_sites():

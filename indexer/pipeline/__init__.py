@@ -5,6 +5,7 @@
     assemble  the tree's facts -> the snapshot record (marks, imports, manifests, rank, fingerprint)
     commit    the record -> the store, in the one snapshot-commit transaction (indexer/store/commit.py)
 
-`indexer.build.index` drives them for one rev, `indexer.fleet.batch` for many, and the
-benchmark probes call the stages they time.
+`collector` pauses the cyclic garbage collector while they run. `indexer.build.index` drives
+them for one rev, `indexer.fleet.batch` for many, and the benchmark probes call the stages
+they time.
 """

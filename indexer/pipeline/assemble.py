@@ -7,11 +7,9 @@ nothing here writes to the store.
 
 from __future__ import annotations
 
-import gc
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Callable, ContextManager, Mapping, NamedTuple
 
 import msgspec
 import pygit2
@@ -19,6 +17,7 @@ import pygit2
 from indexer.contract.errors import RennetError
 from indexer.git import read as gitread
 from indexer.model import BlobFacts, FileEntry, SnapshotRecord
+from indexer.pipeline.collector import collector_paused
 from indexer.store import canonical
 from indexer.store.facts_table import Summary, summaries_of
 from indexer.store.records import pack_tail
@@ -136,21 +135,3 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             tail = side.submit(pack_tail, record)
             record.fingerprint = canonical.fingerprint(record, facts)
         return Assembled(record, arcs, tail.result())
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Indexing makes many small acyclic records (tree entries, decoded facts, the earlier and
-    the new snapshot record): the cyclic collector's repeated passes over them would cost a
-    good share of a re-index. Survivors then go to the oldest generation unscanned, rather
-    than into one first young collection over all of them."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            if not gc.get_freeze_count():
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()

@@ -61,8 +61,7 @@ class DumpData(msgspec.Struct, omit_defaults=True):
 
 def index_handler(input: IndexInput, ctx) -> Result:
     from context_tools.faces.progress import stage_bar
-    from indexer.build import index
-    from indexer.store.snapshot import load
+    from indexer.api import index
     from indexer.store.writer_wait import waiting
 
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
@@ -76,6 +75,8 @@ def index_handler(input: IndexInput, ctx) -> Result:
         report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
                                                        workers=input.workers,
                                                        require_complete=input.require_complete), what)
+    from indexer.store.snapshot import load  # after the index, whose imports it shares (api.index)
+
     snap = load(ctx.store, input.repo, input.rev)
     return Result(data=report, freshness=freshness_of(snap))
 
