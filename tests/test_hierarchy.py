@@ -65,9 +65,26 @@ def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
     ("class A: pass\n", []),
     ("class A:\n    class B(A): pass\n", [("A.B", "A")]),
     ("@d\nclass A(B): pass\n", [("A", "B")]),
+    # the walk enters only what holds a class the tags found: nested in blocks and functions too
+    ("def f():\n    if x:\n        class A(B): pass\n", [("f.A", "B")]),
+    ("x = [1]\nclass A(B):\n    def m(self):\n        y = 2\n        class C(D): pass\n\nclass E(F): pass\n",
+     [("A", "B"), ("A.m.C", "D"), ("E", "F")]),
 ])
 def test_the_bases_read_from_the_tree(source, bases):
     facts = extract_blob(source.encode(), "m.py", "python")
+    assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+@pytest.mark.parametrize(("path", "language", "source", "bases"), [
+    ("a.js", "javascript", "class A extends B {}\n", [("A", "B")]),
+    ("a.js", "javascript", "describe(() => {\n  const x = 1;\n  class A extends m.B {}\n});\nclass C extends D {}\n",
+     [("A", "m.B"), ("C", "D")]),
+    ("a.js", "javascript", "function f() {\n  if (x) {\n    class A extends B {}\n  }\n}\n", [("f.A", "B")]),
+    ("a.ts", "typescript", "namespace N {\n  export abstract class A extends B implements I {}\n}\n"
+     "interface K extends L {}\nconst v = 1;\n", [("N.A", "B"), ("N.A", "I"), ("K", "L")]),
+])
+def test_the_js_and_ts_bases_read_from_the_tree(path, language, source, bases):
+    facts = extract_blob(source.encode(), path, language)
     assert [(b.cls, b.base) for b in facts.bases] == bases
 
 

@@ -107,6 +107,9 @@ class TreeFacts:
     symbol_sites: list[Occurrence] = field(default_factory=list)
     symbols_capped: bool = False  # definitions past NESTING_CAP or SYMBOL_CAP were not recorded
     match_limit_hit: bool = False  # the query cursor dropped matches in progress (MATCH_LIMIT)
+    # where the definitions of the hooks' `class_types` start, sorted (TagsHooks.class_types);
+    # None when not known (no such types, or the query dropped matches)
+    class_starts: list[int] | None = None
 
 
 def _text(data: bytes, start: int, end: int) -> str:
@@ -221,6 +224,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     hooks = tags_hooks.of(language)
     qualified, maker, spelled = hooks.qualified_name, hooks.maker, hooks.spelled
     name_rules, scope_rules = hooks.name_rules, hooks.scope_rules
+    class_types = hooks.class_types
+    class_starts: list[int] = []
     first_id = grammars.first_identifier_pattern(language)
     type_checks = grammars.type_checks(language)
     add_id = ids.append
@@ -257,6 +262,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 name_node, name_type = segment, segment.type
             def_node = caps[key][0]
             def_type = def_node.type
+            if def_type in class_types:
+                class_starts.append(def_node.start_byte)
             if def_type in hooks.scope_openers:
                 # `class << Benchmark` (the shipped tags say a class) opens the singleton of a
                 # class or module defined elsewhere: a scope for its defs, and a use of the name
@@ -349,6 +356,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 facts.package_name = "".join(_text(data, node.start_byte, node.end_byte).split())
     imports.sort(key=import_order)
     facts.imports = imports
+    if class_types and not facts.match_limit_hit:
+        class_starts.sort()
+        facts.class_starts = class_starts
     definitions = [d for _, _, d in defs.values()]
     if hooks.finish_definitions is not None:
         hooks.finish_definitions(definitions, len(data))

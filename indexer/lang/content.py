@@ -117,6 +117,9 @@ def generated_rule(data: bytes) -> str:
             break
     if cut >= 0:
         head = head[:cut]
+    lowered = head.lower()
+    if b"generated" not in lowered and b"do not edit" not in lowered:
+        return ""  # every rule's marker holds one of the two: no pattern can match
     for rule, pattern in _GENERATED_RULES:
         if pattern.search(head):
             return rule

@@ -7,6 +7,7 @@ Each language's package supplies its `TagsHooks` as `HOOKS` in its `tags.py`
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cache
 from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
 
@@ -39,6 +40,7 @@ class Facts(Protocol):
     dunder_all: list[str] | None
     bases: list[Base]
     build_ignored: bool
+    class_starts: list[int] | None
 
 
 # (definition node, the kind its capture says) -> its kind, "" to leave it to `kinds`, or None
@@ -80,11 +82,23 @@ class TagsHooks(NamedTuple):
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
     # and a function inside is `obj.start.inner`)
     named_holders: bool = False
+    # definition node types whose start bytes the tags pass on to `finish` (Facts.class_starts),
+    # so that a walk looking for them enters only the subtrees that hold one (`holds_one`)
+    class_types: frozenset[str] = frozenset()
     finish: Finish | None = None
     finish_definitions: Definitions | None = None
 
 
 NO_HOOKS = TagsHooks()
+
+
+def holds_one(node: Node, starts: list[int] | None) -> bool:
+    """Whether one of the sorted `starts` lies in `node`; always, when they are not known
+    (None: the tags may have dropped matches, so a walk must look everywhere)."""
+    if starts is None:
+        return True
+    i = bisect_left(starts, node.start_byte)
+    return i < len(starts) and starts[i] < node.end_byte
 
 
 @cache

@@ -249,6 +249,12 @@ def name_key(name: str) -> bytes:
     return name.encode()[:NAME_KEY_MAX]
 
 
+def name_keys(names: set[str]) -> list[bytes]:
+    """The name index's keys of `names` (the empty name has none), sorted."""
+    names.discard("")
+    return sorted({name.encode()[:NAME_KEY_MAX] for name in names})
+
+
 def name_blobs(cursor, name: str) -> Iterator[bytes]:
     """The raw blob OIDs the name index lists under `name`, read with a cursor of its `defs`
     or `occ` table (consumed before the cursor moves again)."""
@@ -348,8 +354,7 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     # Plain-tokenizer sites are not stored: a reader makes them again from the blob.
     return StoredFacts(key, pack(encode(core), compress=False),
                        b"" if facts.plain_sites else pack(encode(facts.occurrences)),
-                       sorted({name_key(s.name) for s in facts.symbols if s.name}),
-                       sorted({name_key(n) for n in names if n}))
+                       name_keys({s.name for s in facts.symbols}), name_keys(names))
 
 
 def _raw_blob(key: bytes) -> bytes:

@@ -7,24 +7,31 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.tags_hooks import holds_one
 from indexer.model import Base
 
-_CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "interface_declaration"})
-_SCOPES = _CLASSES | {"function_declaration", "generator_function_declaration", "internal_module", "module"}
+CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "interface_declaration"})
+_SCOPES = CLASSES | {"function_declaration", "generator_function_declaration", "internal_module", "module"}
 _NAMES = frozenset({"identifier", "type_identifier", "member_expression", "nested_type_identifier"})
 _CLAUSES = frozenset({"class_heritage", "extends_clause", "implements_clause", "extends_type_clause"})
 
 
-def bases(root: Node, data: bytes) -> list[Base]:
-    """The declared bases of every named class and interface of the tree, in document order."""
+def bases(root: Node, data: bytes, class_starts: list[int] | None = None) -> list[Base]:
+    """The declared bases of every named class and interface of the tree, in document order.
+    With `class_starts` (where every class and interface declaration starts, sorted), only the
+    subtrees holding one are walked."""
     found: list[Base] = []
+    if class_starts is not None and not class_starts:
+        return found
     stack: list[tuple[Node, str]] = [(root, "")]
     while stack:
         node, container = stack.pop()
         for child in reversed(node.children):
+            if not holds_one(child, class_starts):
+                continue
             if child.type in _SCOPES and (name := child.child_by_field_name("name")) is not None:
                 qualified = f"{container}.{_text(name, data)}" if container else _text(name, data)
-                if child.type in _CLASSES:
+                if child.type in CLASSES:
                     found += [Base(qualified, b, line) for b, line in _declared(child, data)]
                 body = child.child_by_field_name("body")
                 if body is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.lang.javascript.assigned import assigned_scope, exports_property, expression_name
-from indexer.lang.javascript.bases import bases
+from indexer.lang.javascript.bases import CLASSES, bases
 from indexer.lang.javascript.imports import es_module, js_exports
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
@@ -20,10 +20,11 @@ KINDS: dict[str, str | None] = {
 def _exports(root: Node, data: bytes, facts: Facts) -> None:
     facts.imports, facts.exported_as = js_exports(root, data, facts.imports)
     facts.es_module = es_module(root, data)
-    facts.bases = bases(root, data)
+    facts.bases = bases(root, data, facts.class_starts)
 
 
 HOOKS = TagsHooks(kinds=KINDS, finish=_exports,
                   # property-assigned functions (indexer/lang/javascript/assigned.py)
                   name_rules={"identifier": expression_name, "property_identifier": exports_property},
-                  scope_rules={"property_identifier": assigned_scope}, named_holders=True)
+                  scope_rules={"property_identifier": assigned_scope}, named_holders=True,
+                  class_types=CLASSES)

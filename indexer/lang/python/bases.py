@@ -7,22 +7,29 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.tags_hooks import holds_one
 from indexer.model import Base
 
 _SCOPES = frozenset({"class_definition", "function_definition"})
 
 
-def bases(root: Node, data: bytes) -> list[Base]:
-    """The declared bases of every class of the tree, in document order."""
-    return [b for node, qualified in _classes(root, data) for b in _declared(node, qualified, data)]
+def bases(root: Node, data: bytes, class_starts: list[int] | None = None) -> list[Base]:
+    """The declared bases of every class of the tree, in document order. With `class_starts`
+    (where every class definition starts, sorted), only the subtrees holding one are walked."""
+    if class_starts is not None and not class_starts:
+        return []
+    return [b for node, qualified in _classes(root, data, class_starts)
+            for b in _declared(node, qualified, data)]
 
 
-def _classes(root: Node, data: bytes) -> list[tuple[Node, str]]:
+def _classes(root: Node, data: bytes, class_starts: list[int] | None) -> list[tuple[Node, str]]:
     found: list[tuple[Node, str]] = []
     stack: list[tuple[Node, str]] = [(root, "")]
     while stack:
         node, container = stack.pop()
         for child in reversed(node.children):
+            if not holds_one(child, class_starts):
+                continue
             inner = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
             if inner is None:
                 continue

@@ -11,10 +11,11 @@ from indexer.lang.tags_hooks import Facts, TagsHooks
 
 def _finish(root: Node, data: bytes, facts: Facts) -> None:
     facts.dunder_all = dunder_all(root, data)
-    facts.bases = bases(root, data)
+    facts.bases = bases(root, data, facts.class_starts)
 
 
 HOOKS = TagsHooks(
     kinds={"class_definition": "class", "function_definition": "function", "assignment": "variable"},
+    class_types=frozenset({"class_definition"}),
     finish=_finish,
 )
