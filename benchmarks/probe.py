@@ -28,6 +28,9 @@ def index(repo: str, rev: str, store_home: str, workers: int) -> dict:
     if phases_dir:
         from benchmarks import phases
         phases.install(phases_dir)
+    from indexer.rank import hold_blas_pool
+
+    hold_blas_pool()  # as the `rennet` script does
     from indexer import api
 
     imported = time.perf_counter() - started

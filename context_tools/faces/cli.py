@@ -450,6 +450,9 @@ def _command_named(argv: Sequence[str]) -> str:
 def run() -> NoReturn:
     """The `rennet` console script."""
     from context_tools.faces.quick_exit import quick_exit
+    from indexer.rank import hold_blas_pool
+
+    hold_blas_pool()
 
     quick_exit(main())
 
