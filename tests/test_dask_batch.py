@@ -132,6 +132,53 @@ def test_both_engines_pin_the_same_revs(cluster, repos, tmp_path):
     assert _holds(central) == expected
 
 
+def _partial_clone(root) -> tuple[str, str, str]:
+    """(source repository, a blobless clone of it lacking all but one blob, the commit)."""
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(root / "src")
+    oid = builder.commit({"pkg/a.py": "def alpha():\n    return 1\n",
+                          "pkg/b.py": "from pkg.a import alpha\n\n\ndef beta():\n    return alpha()\n",
+                          "README.md": "# demo\n"})
+    subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
+    part = root / "part"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
+                    str(part)], check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(part), "cat-file", "-p", f"{oid}:pkg/a.py"], check=True, capture_output=True)
+    return str(builder.path), str(part), oid
+
+
+def test_both_engines_build_a_stored_partial_snapshot_again_once_its_blobs_are_at_hand(cluster, tmp_path):
+    """The rule of `indexer.build.complete_enough` serves both engines: a stored partial snapshot
+    is skipped while its missing blobs are missing, and built again, complete, in its place once
+    they are in the object database."""
+    from indexer import api
+
+    src, part, oid = _partial_clone(tmp_path)
+    with Store.open(tmp_path / "cold") as cold:
+        complete = api.index(src, store=cold, workers=1).fingerprint
+    stores = {"local": Store.open(tmp_path / "local"), "dask": Store.open(tmp_path / "central")}
+    partial = {name: api.index(part, store=store, workers=1).fingerprint for name, store in stores.items()}
+    assert partial["local"] == partial["dask"] != complete
+    specs = [JobSpec(part, "HEAD")]
+
+    def both() -> dict[str, batch.JobResult]:
+        [local] = batch.run(stores["local"], specs, workers=1).jobs
+        [remote] = dask_engine.run(stores["dask"], specs, cluster).jobs
+        return {"local": local, "dask": remote}
+
+    for job in both().values():  # its blobs still missing: it serves as it is
+        assert (job.status, job.fingerprint, job.missing_objects) == ("skipped_existing", partial["local"], 2)
+    subprocess.run(["git", "-C", part, "reset", "-q", "--hard"], check=True, capture_output=True)  # fetches them
+    for name, job in both().items():
+        assert (job.ok, job.status, job.oid, job.fingerprint, job.missing_objects) == (
+            True, "indexed", oid, complete, 0), name
+        snap = api.snapshot(part, "HEAD", store=stores[name], index_if_absent=False)
+        assert snap.record.fingerprint == complete and snap.missing_objects == 0, name
+        assert [s.name for s in snap.facts("pkg/b.py").symbols] == ["beta"], name
+    assert {job.status for job in both().values()} == {"skipped_existing"}  # complete now: skipped
+
+
 def test_a_killed_workers_task_is_retried_job_by_job(cluster, repos, tmp_path):
     specs = batch.range_jobs(repos["long"], "HEAD")
     local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from indexer.pipeline.plan import Plan
     from indexer.store.commit import PackedSnapshot
     from indexer.store.database import WriteLock
+    from indexer.store.records import LazyHead, SnapshotHead
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -356,7 +357,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             if existing is not None:
                 _pin(store, job, existing.indexed_at)
                 emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
-                                        time.perf_counter() - t0, _missing_in(existing)))
+                                        time.perf_counter() - t0, missing_in(existing)))
                 continue
             if oid in building:
                 duplicates.append((job, building[oid]))
@@ -382,7 +383,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
         existing = existing_head(store, job.oid, version)
         if existing is not None:
             _pin(store, job, existing.indexed_at)
-            emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0, _missing_in(existing)))
+            emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0, missing_in(existing)))
         else:
             first = emitter.results[original.index]
             error = first.error if first is not None and first.error else JobError("internal_error", "job lost")
@@ -395,7 +396,7 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float, missi
                      reused_blobs=reused, missing_objects=missing)
 
 
-def _missing_in(head) -> int:
+def missing_in(head: SnapshotHead | LazyHead) -> int:
     """How many blobs a stored snapshot lists as missing (`missing_object`): 0 for a complete one."""
     from indexer.pipeline.extract import MISSING_OBJECT
 
@@ -503,4 +504,4 @@ def result_line(result: JobResult) -> dict:
     }
 
 
-__all__ = ["BatchReport", "JobResult", "JobSpec", "parse_pair", "range_jobs", "read_pairs", "result_line", "run"]
+__all__ = ["BatchReport", "JobResult", "JobSpec", "missing_in", "parse_pair", "range_jobs", "read_pairs", "result_line", "run"]

@@ -549,6 +549,7 @@ class _Loading:
     repo_id: str | None
     display: str | None
     rev: str | None  # None: the repository is linked to the snapshot, no rev pinned
+    replace: bool = False  # it takes the place of a stored partial snapshot of its commit
 
 
 def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> list[ImportReport]:
@@ -557,9 +558,11 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
     from indexer.store.commit import PackedSnapshot, Pin, SnapshotWrite, commit_snapshots
     from indexer.store.records import pack_record, stored_facts, unpack_record
 
-    def existing_for(record: SnapshotRecord):
+    def existing_for(record: SnapshotRecord, replace: bool):
         def existing(packed: bytes) -> None:
             stored = unpack_record(packed).record()
+            if replace and _missing(stored):
+                return  # a partial snapshot gives way (`commit_snapshot`'s `replace`)
             if stored.fingerprint != record.fingerprint:
                 raise FingerprintConflict(
                     f"the store holds snapshot {record.oid[:12]} with fingerprint {stored.fingerprint[:16]}, "
@@ -584,8 +587,9 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
             writes.append(SnapshotWrite(
                 PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
                 Pin(load.repo_id, load.rev) if load.repo_id is not None else None,
-                facts=[stored_facts(key, facts) for key, facts in wanted], existing=existing_for(record),
-                differs=differs if compare_held else None, held=load.bundle.held, lacking=lacking))
+                facts=[stored_facts(key, facts) for key, facts in wanted],
+                existing=existing_for(record, load.replace), differs=differs if compare_held else None,
+                replace=load.replace, held=load.bundle.held, lacking=lacking))
     committed = commit_snapshots(store, writes)
     reports = []
     for load, done in zip(loads, committed):
@@ -600,7 +604,7 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
 
 
 def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]],
-                  key: bytes) -> list[ImportReport | RennetError]:
+                  key: bytes, replace: AbstractSet[int] = frozenset()) -> list[ImportReport | RennetError]:
     """Bundles a batch's workers signed with the run's `key`, each (bytes, repository path to
     link it to or None, rev to pin there or None), verified as `import_data(..., key=key, compare_held=False,
     partial=True)` verifies one, and imported in one transaction: one flush to disk for all,
@@ -608,7 +612,9 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
     or that a bundle before it carries. A bundle that fails a check gets its error and the
     others go in without it (one that needed its facts fails `LackingFacts` in turn); should
     the commit refuse one (a conflict with the store), each is committed alone instead, so
-    only that one fails."""
+    only that one fails. `replace`: the positions of the bundles whose commit's stored snapshot
+    the caller found partial with missing blobs now at hand (`build.complete_enough`): each
+    takes its place, as a local batch's rebuild does."""
     from indexer.store.database import WriteLock
 
     results: list[ImportReport | RennetError | None] = [None] * len(bundles)
@@ -628,7 +634,7 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
             results[i] = exc
             continue
         pending.update(bundle.facts)
-        ready.append((i, _Loading(bundle, repo_id, display, rev)))
+        ready.append((i, _Loading(bundle, repo_id, display, rev, i in replace)))
     with WriteLock(store.home):
         try:
             for (i, _), report in zip(ready, _load_many(store, [load for _, load in ready], False)):

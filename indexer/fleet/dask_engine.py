@@ -12,7 +12,8 @@ the snapshots and their fingerprints are those a local batch writes.
 
 The contract is the local batch's (`indexer.fleet.batch`): the same job specs, one
 `JobResult` per job in job order, jobs whose snapshot the central store holds skipped before
-any work is sent, a failed job never stopping the others. The jobs of a task whose worker
+any work is sent (but for a partial one whose missing blobs are at hand now: built again, and
+imported in its place, as the local engine does), a failed job never stopping the others. The jobs of a task whose worker
 died are retried one by one (`retries` times each), then fail with `worker_lost`.
 """
 
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from indexer.contract.errors import BadInput, RennetError
-from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result
+from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result, missing_in
 
 if TYPE_CHECKING:
     import pygit2
@@ -224,6 +225,7 @@ class _Job:
     stream: int = 0  # the run of consecutive jobs it belongs to, and its place there
     position: int = 0
     repo_id: str | None = None  # the identity of `local`, where the driver reads it
+    replace: bool = False  # a stored partial snapshot of its commit, built again now its blobs are at hand
 
 
 @dataclass
@@ -313,8 +315,11 @@ def _client(scheduler: str):
 
 def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Repository]
             ) -> tuple[_Job, SnapshotHead | None]:
-    """The job as the driver sees it; the head of its snapshot when the central store has it.
+    """The job as the driver sees it; the head of its snapshot when the central store has it and
+    it serves as it is (`complete_enough`, the local engine's rule: a partial snapshot some of
+    whose missing blobs are at hand now is built again, and the job marked to replace it).
     `repos`: the repositories opened so far, by path (a range's jobs share one)."""
+    from indexer.build import complete_enough
     from indexer.git import read as gitread
     from indexer.store.records import decode_head, load_stored_record
 
@@ -329,7 +334,13 @@ def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Rep
         return _Job(index, spec, spec.repo, None, None), None  # the worker reports it, typed
     job = _Job(index, spec, gitread.repo_display_path(repo), spec.repo, oid, repo_id=gitread.repo_identity(repo))
     stored = load_stored_record(store, oid)
-    return job, decode_head(stored.head) if stored is not None else None
+    if stored is None:
+        return job, None
+    head = decode_head(stored.head)
+    if not complete_enough(repo, head, require_complete=False):
+        job.replace = True
+        return job, None
+    return job, head
 
 
 class _Held:
@@ -407,7 +418,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                 # stored already: pinning it is the whole job, as in the local engine
                 pin_snapshot(store, Pin(job.repo_id, spec.pinned_rev), job.oid, head.indexed_at)
                 emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", head.fingerprint,
-                                         None, 0.0, 0, 0))
+                                         None, 0.0, 0, 0, missing_in(head)))
             else:
                 pending.append(job)
         nthreads = client.nthreads()
@@ -491,6 +502,7 @@ def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobR
 
     results: list[JobResult | None] = []
     bundles: list[tuple[bytes, str | None, str | None]] = []
+    replace: set[int] = set()  # the bundles that take the place of a stored partial snapshot
     at: list[int] = []  # the results the imports fill
     for job, got in arrived:
         if isinstance(got, JobResult):
@@ -507,9 +519,11 @@ def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobR
             # The run's key proves the bundle is the one a task of this run signed, made by this
             # code at this version: its facts of a key held here are these, and are not compared;
             # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
+            if job.replace:
+                replace.add(len(bundles))
             bundles.append((got.bundle, job.local, job.spec.pinned_rev))
     t0 = time.perf_counter()
-    reports = import_signed(store, bundles, key) if bundles else []
+    reports = import_signed(store, bundles, key, replace) if bundles else []
     each = (time.perf_counter() - t0) / max(1, len(bundles))
     for i, report in zip(at, reports):
         job, shipped = arrived[i]
@@ -522,7 +536,7 @@ def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobR
             results[i] = JobResult(job.display, job.spec.rev, shipped.oid, True,
                                    "indexed" if report.snapshot_new else "skipped_existing", report.fingerprint,
                                    None, round(shipped.seconds + each, 3), shipped.parsed_blobs,
-                                   shipped.reused_blobs)
+                                   shipped.reused_blobs, report.missing_objects)
     return results
 
 
