@@ -24,6 +24,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.hierarchy import Cls, is_class
+from indexer.lang.bindings import of_import
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.members import MemberSites
@@ -304,17 +305,19 @@ class ScriptTypes:
         return None
 
     def classes(self, declared: Declared, path: str) -> list[Cls]:
-        """The classes of the map a declared type names, seen from the file: its own class of
-        the name, else those of the tree's code (a `.d.ts` a build wrote beside it aside), else
-        the declarations'."""
+        """The classes of the map a declared type names, seen from the file: where the file
+        defines the name itself, its own class of it (none when that definition is no class: a
+        bundle's `var Reaction = function () {...}()`), else those of the tree's code (a `.d.ts`
+        a build wrote beside it aside), else the declarations'."""
         if declared.cls is not None:
             return [declared.cls]
         found = self._classes.get(declared.type)
         if found is None:
             found = self._classes[declared.type] = [Cls(p, s) for p, s in self.snap.definitions(declared.type)
                                                     if is_class(s) or _object_type(s) or self._constructor(p, s)]
-        return ([c for c in found if c.path == path] or [c for c in found if not c.path.endswith(_DECLARATIONS)]
-                or found)
+        if self._defines(path, declared.type):
+            return [c for c in found if c.path == path]  # the file's own binding of the name, whatever it is
+        return [c for c in found if not c.path.endswith(_DECLARATIONS)] or found
 
     def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...]) -> Declared | None:
         """The declared type of a dotted receiver at the line: its head's, then each further
@@ -322,6 +325,8 @@ class ScriptTypes:
         head = receiver[0]
         if head == "this":
             cls = self.members.enclosing(path, line)
+            if cls is not None and cls.path != path:
+                return None  # a class of another file named as the container: no class the file writes
             declared = Declared(cls.sym.name, f"this in {cls.sym.qualified}", cls) if cls is not None else \
                 self._this_parameter(path, line)
         else:
@@ -560,9 +565,22 @@ class ScriptTypes:
             self._predicates[key] = said.pop() if len(said) == 1 else None
         return self._predicates[key]
 
+    def _defines(self, path: str, name: str) -> bool:
+        """Does the file define the name itself, at any depth: not a variable an import binds on
+        its line (`var Layer = require('./layer')` is the import's binding of another file's)?"""
+        lines = [s.line for p, s in self.snap.definitions(name) if p == path]
+        if not lines:
+            return False
+        facts = self.snap.import_facts(path)
+        bound = {spec.line for spec in (facts.imports if facts else ())
+                 if any(local == name for _, local in of_import(spec.kind).binds(spec))}
+        return any(line not in bound for line in lines)
+
     def _seen(self, name: str, site: str, kinds: tuple[str, ...]) -> list[tuple[str, Symbol]]:
-        """The top-level definitions of the name the site's file sees: its own, else those of
-        the tree's TypeScript files (the one syntax declaring a type; a bundle a build wrote,
-        JavaScript, declares none)."""
-        found = [(p, s) for p, s in self.snap.definitions(name) if s.kind in kinds and not s.container]
-        return [(p, s) for p, s in found if p == site] or [(p, s) for p, s in found if p.endswith(_TYPESCRIPT)]
+        """The definitions of the name the site's file sees: its own (any of them, at any
+        depth), else the top-level ones of the tree's TypeScript files (the one syntax declaring
+        a type; a bundle a build wrote, JavaScript, declares none)."""
+        found = self.snap.definitions(name)
+        if self._defines(site, name):  # its own, at any depth (a bundle's, inside its wrapper)
+            return [(p, s) for p, s in found if p == site and s.kind in kinds]
+        return [(p, s) for p, s in found if s.kind in kinds and not s.container and p.endswith(_TYPESCRIPT)]

@@ -365,7 +365,9 @@ class _BySyntax:
                     return ruled
             return False
         if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
-            return False if path in self.reaching else ("name_match", "a name of the file's own exports")
+            # (a file defining or re-exporting it; one offering only a method's class offers no name of it)
+            return False if path in self.reaching and (path in self.defining or self.simple in self.offers.get(
+                path, ())) else ("name_match", "a name of the file's own exports")
         if len(receiver) == 1 and head in self.classes:
             return False
         if rules.language != "python":  # typed by a line of the file, as the language writes it
@@ -474,8 +476,10 @@ class _BySyntax:
         if syntax is None:
             return None
         receiver = syntax.receiver
-        typed = self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
+        python = self.reading.rules(path).language == "python"  # its receivers are read as Python's
+        typed = (self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
             self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and receiver[0] == "self" else None)
+                 ) if python else None
         if typed:
             # a fixture, an annotation, an attribute of self: the binding that typed it decides;
             # a plain assignment, only through a module chain reaching the class
