@@ -32,6 +32,7 @@ fixture of its name, as it does in an editor.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -55,6 +56,7 @@ NOT_PACKAGE = ("tests/", "test/", "docs/", "examples/", "example/", "benchmarks/
 DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # TypeScript declarations: a build's output, not the sources
 UNRESOLVED_RULES = frozenset({"name", "text file"})  # the rules of name_match and text sites
 GOAL_PRECISION = 0.95
+CONSTRUCTORS = frozenset({"constructor", "__init__"})  # a class's constructor, as JS/TS and Python name it
 GOAL_RECALL = 0.97
 
 Spot = tuple[str, int, int]  # (path, line, column in characters from 0)
@@ -90,9 +92,11 @@ def _package_file(path: str, suffixes: tuple[str, ...] = (".py",)) -> bool:
             and "/tests/" not in path and "/__tests__/" not in path)
 
 
-def sample(snap, per_kind: int = PER_KIND, suffixes: tuple[str, ...] = (".py",)) -> list[tuple[str, str, object]]:
+def sample(snap, per_kind: int = PER_KIND, suffixes: tuple[str, ...] = (".py",),
+           methods: int | None = None) -> list[tuple[str, str, object]]:
     """(kind, path, symbol) of the symbols measured: the fixed rule of the module's docstring,
-    over the files whose names end in one of `suffixes` (the language the analyzer reads)."""
+    over the files whose names end in one of `suffixes` (the language the analyzer reads).
+    With `methods` (0 for no cap), the methods are `every_method`'s instead of the most written."""
     counts: dict[str, int] = {}
 
     def written(name: str) -> int:
@@ -101,25 +105,50 @@ def sample(snap, per_kind: int = PER_KIND, suffixes: tuple[str, ...] = (".py",))
         return counts[name]
 
     chosen = []
-    for kind, kinds in KINDS.items():
-        found = []
-        for path, sym in snap.symbols():
-            if sym.kind not in kinds or not _package_file(path, suffixes) or sym.name.startswith("_"):
-                continue
-            if (kind == "method") != bool(sym.container) or sym.container.startswith("_"):
-                continue
-            if kind != "method" and sym.container:
-                continue
-            found.append((-written(sym.name), path, sym.qualified, sym))
-        seen: set[str] = set()  # one definition a query: the same name twice would measure it twice
-        for _, path, qualified, sym in sorted(found, key=lambda t: t[:3]):
-            if qualified in seen:
-                continue
-            seen.add(qualified)
+    for kind in KINDS:
+        if kind == "method" and methods is not None:
+            chosen += [("method", path, sym) for path, sym in every_method(snap, suffixes, methods)]
+            continue
+        found = [(-written(sym.name), path, sym.qualified, sym) for path, sym in _eligible(snap, kind, suffixes)]
+        for path, sym in _first_of_each(sorted(found, key=lambda t: t[:3]))[:per_kind]:
             chosen.append((kind, path, sym))
-            if len(seen) == per_kind:
-                break
     return chosen
+
+
+def every_method(snap, suffixes: tuple[str, ...], cap: int = 0) -> list[tuple[str, object]]:
+    """(path, symbol) of the methods measured by the larger rule: every method the kind's rule
+    admits (a member of a named container, neither private, in the package's own files) but a
+    constructor (`CONSTRUCTORS`: its references are its class's `new C(...)`, no site of its
+    own name), one definition a qualified name (the first by path and line), ordered by the
+    SHA-256 of the qualified name (an order blind to the name's spelling and to any result),
+    the first `cap` of them (all with 0)."""
+    found = [(hashlib.sha256(sym.qualified.encode()).hexdigest(), path, sym.line, sym.qualified, sym)
+             for path, sym in _eligible(snap, "method", suffixes) if sym.name not in CONSTRUCTORS]
+    chosen = _first_of_each([(h, p, q, sym) for h, p, _, q, sym in sorted(found, key=lambda t: t[:3])])
+    return chosen[:cap] if cap else chosen
+
+
+def _eligible(snap, kind: str, suffixes: tuple[str, ...]):
+    """(path, symbol) of the definitions of a kind the sample may take: in the package's own files,
+    not private; a method has a container, the other kinds none."""
+    for path, sym in snap.symbols():
+        if sym.kind not in KINDS[kind] or not _package_file(path, suffixes) or sym.name.startswith("_"):
+            continue
+        if (kind == "method") != bool(sym.container) or sym.container.startswith("_"):
+            continue
+        yield path, sym
+
+
+def _first_of_each(ordered: list[tuple]) -> list[tuple[str, object]]:
+    """(path, symbol) of the first definition of each qualified name, in order: the same query
+    twice would measure it twice. Each entry is (key, path, qualified, symbol)."""
+    seen: set[str] = set()
+    out = []
+    for _, path, qualified, sym in ordered:
+        if qualified not in seen:
+            seen.add(qualified)
+            out.append((path, sym))
+    return out
 
 
 def _char_col(lines: dict[str, list[bytes]], tree: Path, path: str, line: int, col: int, utf16: bool = False) -> int:
@@ -344,8 +373,9 @@ def _pct(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}"
 
 
-def table(rows: list[Measured]) -> list[str]:
-    """The table by kind, the goals' verdicts and the wrong sites by rule (also in benchmarks.run's report)."""
+def table(rows: list[Measured], methods: str = "") -> list[str]:
+    """The table by kind, the goals' verdicts and the wrong sites by rule (also in benchmarks.run's report);
+    `methods` says how the methods were chosen when not as the other kinds."""
     if not rows:
         return []
     s = summary(rows)
@@ -354,8 +384,8 @@ def table(rows: list[Measured]) -> list[str]:
     how = ("Jedi (its file limits lifted)", "benchmarks/precision.py") if them == "Jedi" else \
         (f"the {them}", "benchmarks/precision_ts.py")
     lines = ["", f"Precision of `context.references` against {how[0]}, on {', '.join(corpora)}: "
-             f"{len(rows)} symbols, the {PER_KIND} per kind and corpus whose name is written most often "
-             f"({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`; a site "
+             f"{len(rows)} symbols, the {PER_KIND} per kind and corpus whose name is written most often"
+             f"{methods} ({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`; a site "
              f"from which the analyzer names no definition at all is undecided, and precision is over the "
              f"decided sites (confirmed / (confirmed + contradicted)), the strict figure over all.", "",
              f"| kind | symbols | rennet resolved | confirmed | contradicted | undecided "

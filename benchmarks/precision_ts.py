@@ -4,7 +4,12 @@ language service (issue 26, item 5; the Python half, against Jedi, is benchmarks
 The same measure as the Python half, on npm registry corpora: for a sample of symbols of each
 kind (class, function, method, variable) chosen by the same fixed rule over the tree's
 JavaScript and TypeScript files (the package's own sources: not `dist/`, `build/`, tests, nor
-`.d.ts` declarations), Rennet's resolved sites (rule neither `name` nor `text file`, attributed
+`.d.ts` declarations), but for methods, of which the most written four are too few to judge
+(a method's name is written mostly on receivers, and most of the four had no reference at all):
+every method of those files (`precision.every_method`: a member of a named container, neither
+private nor a constructor, one definition a qualified name), whatever its references, in the
+order of the SHA-256 of its qualified name, the first `--methods N` when capped; `--methods
+written` measures the methods of the earlier pages (the four most written). Rennet's resolved sites (rule neither `name` nor `text file`, attributed
 to the definition) are compared with what the language service's `findReferences` answers from
 the definition's name:
 
@@ -141,11 +146,12 @@ def name_col(line: bytes, name: str) -> int:
     return found.start() if found else 0
 
 
-def measure_corpus(repo: Path, work: Path, per_kind: int, lib: Path, log=print) -> list[Measured]:
-
+def measure_corpus(repo: Path, work: Path, per_kind: int, lib: Path, log=print,
+                   methods: int | None = 0) -> list[Measured]:
+    """One corpus' rows; `methods` as `precision.sample`'s (None: the methods most written)."""
     label, rev, tree, snap, client = precision.open_corpus(repo, work, "precision-ts")
     lines: dict[str, list[bytes]] = {}
-    chosen = precision.sample(snap, per_kind, CODE)
+    chosen = precision.sample(snap, per_kind, CODE, methods)
     files = program_files(tree)
     ours: list[dict[Spot, str]] = []
     defs: list[Spot] = []
@@ -178,7 +184,7 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, lib: Path, log=print) 
 
 
 def run_precision(corpora: list[Path], work: Path, per_kind: int = precision.PER_KIND,
-                  fetch_missing: bool = True) -> list[dict]:
+                  fetch_missing: bool = True, methods: int | None = 0) -> list[dict]:
     """Every npm corpus measured (benchmarks.run calls this for its report, `fetch_missing`
     False: offline): rows as plain data."""
     node()
@@ -189,14 +195,32 @@ def run_precision(corpora: list[Path], work: Path, per_kind: int = precision.PER
         if meta.get("ecosystem") != "npm":
             continue
         rows += [asdict(m) for m in measure_corpus(repo, work, per_kind, lib,
-                                                   log=lambda s: print(s, file=sys.stderr))]
+                                                   log=lambda s: print(s, file=sys.stderr), methods=methods)]
     return rows
+
+
+def method_sample(value: str) -> int | None:
+    """`--methods`: every (0, no cap), a cap N, or written (None: the methods most written)."""
+    if value == "every":
+        return 0
+    if value == "written":
+        return None
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    raise BadMethodSample(f"--methods takes every, written or a positive number, not {value!r}")
+
+
+class BadMethodSample(RennetError):
+    code = "bad_argument"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.precision_ts", description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", action="append", required=True, help="an npm registry corpus repository; repeatable")
     ap.add_argument("--per-kind", type=int, default=precision.PER_KIND)
+    ap.add_argument("--methods", default="every", metavar="every|N|written",
+                    help="the methods measured: every method (the default), the first N by the hash of the "
+                         "qualified name, or the --per-kind most written (the sample of the earlier pages)")
     ap.add_argument("--work", default=os.environ.get("RENNET_BENCH_WORK", "/tmp/rennet-bench"))
     ap.add_argument("--out", default=str(precision.RESULTS / "precision-ts-latest.json"))
     ap.add_argument("--wrong", type=int, default=0, help="list this many wrong and missed sites per symbol")
@@ -205,19 +229,22 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     try:
-        data = run_precision([Path(c) for c in args.corpus], Path(args.work), args.per_kind)
+        methods = method_sample(args.methods)
+        data = run_precision([Path(c) for c in args.corpus], Path(args.work), args.per_kind, methods)
     except RennetError as exc:
         print(str(exc), file=sys.stderr)
         return 1
     info = machine()
     rows = precision.rows_of(data)
-    lines = precision.table(rows)
+    how = "" if methods is None else (" (methods: every method of the package's own files" + (
+        f", the first {methods} by the SHA-256 of the qualified name)" if methods else ")"))
+    lines = precision.table(rows, how)
     if args.wrong:
         lines += precision.listing(rows, args.wrong)
     print("\n".join(lines))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"machine": info, "started": started, "typescript": TS_VERSION,
-                                          "rows": data, "summary": precision.summary(rows)}, indent=1))
+                                          "methods": args.methods, "rows": data, "summary": precision.summary(rows)}, indent=1))
     return 0
 
 

@@ -631,3 +631,34 @@ def test_the_typescript_driver_answers_references_without_related_symbols(tmp_pa
     assert answer["goto"][3] == []
     verdicts = [precision.verdict([tuple(d) for d in named], ("lib/cjs.js", 3)) for named in answer["goto"]]
     assert verdicts == [precision.CONTRADICTED, precision.CONTRADICTED, precision.CONFIRMED, precision.UNDECIDED]
+
+
+def test_the_typescript_method_sample_is_every_method_in_hash_order():
+    """Every method of the package's own files, but private ones and constructors, one definition
+    a qualified name, ordered by the SHA-256 of the qualified name; a cap takes the first N."""
+    import hashlib
+
+    from benchmarks.precision import every_method, sample
+    from benchmarks.precision_ts import CODE, BadMethodSample, method_sample
+    from indexer.api import open_store, snapshot
+    from tests.indexed import Indexed
+
+    files = {"src/a.ts": ("export class A {\n  constructor() {}\n  run(): number { return 1 }\n"
+                          "  _hidden(): number { return 2 }\n  stop(): number { return 3 }\n}\n"
+                          "export const table = { size() { return 1 } }\n"),
+             "src/b.ts": "export class B {\n  run(): number { return 1 }\n}\n",
+             "src/b.d.ts": "export declare class B {\n  run(): number\n}\n",
+             "src/__tests__/t.ts": "export class T {\n  go(): number { return 1 }\n}\n"}
+    repo, store = Indexed(files, "rennet-bench-methods-").paths
+    with open_store(store) as opened:
+        snap = snapshot(repo, "main", store=opened)
+        every = [(p, s.qualified) for p, s in every_method(snap, CODE)]
+        expected = sorted([("src/a.ts", "A.run"), ("src/a.ts", "A.stop"), ("src/a.ts", "table.size"),
+                           ("src/b.ts", "B.run")], key=lambda t: hashlib.sha256(t[1].encode()).hexdigest())
+        assert every == expected
+        assert [(p, s.qualified) for p, s in every_method(snap, CODE, 2)] == expected[:2]
+        methods = [(p, s.qualified) for kind, p, s in sample(snap, 4, CODE, 0) if kind == "method"]
+        assert methods == expected  # the other kinds keep their rule
+    assert (method_sample("every"), method_sample("written"), method_sample("3")) == (0, None, 3)
+    with pytest.raises(BadMethodSample):
+        method_sample("0")

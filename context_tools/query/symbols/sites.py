@@ -17,6 +17,7 @@ from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
+from context_tools.query.symbols.script_types import ScriptTypes, cast_before, named_type
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -160,7 +161,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # What a file must import to reach a definition: the name it is bound by at the top (a
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
-    anchors = sorted({(p, anchor(s)) for p, s in offered_defs} | set(exported) | set(via))
+    anchors = sorted({(p, anchor(s)) for p, s in offered_defs} | set(exported) | set(via)
+                     | set(_exported_as(snap, [(p, s, h) for p, s, h in defs if s.container], holders=True)))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -239,7 +241,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
         elif not through and not is_def and how == "name_match":
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
-            promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ)
+            promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ) or \
+                by_syntax.declared_receiver(path, occ)
             if promoted:
                 how, rule = "import", promoted
         if len(parts) > 1 and how in ("name_match", "text"):
@@ -295,6 +298,7 @@ class _BySyntax:
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
+        self.scripts = ScriptTypes(snap, self.members, reading.source_lines)  # JS, TS: declared types
         self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
                                          reading.functions)
 
@@ -318,6 +322,11 @@ class _BySyntax:
             return False
         if rules.language in MEMBER_LANGUAGES:
             return self.members.decide(path, occ, syntax, how, rules.implicit_self)
+        if rules.language == "javascript" and self.classes and syntax.form in ("keyword", "bare"):
+            # a key of an object literal whose type is declared: the member it implements
+            keyed = self.scripts.object_key(path, occ.line, occ.col, self.simple)
+            if keyed is not None and keyed[0]:
+                return how, keyed[1]
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
@@ -328,6 +337,12 @@ class _BySyntax:
         if syntax.form == "bare":
             return self._bare(path, occ, how, lines, across)
         receiver = syntax.receiver
+        if rules.language == "javascript" and self.classes and (
+                receiver != ("this",) or self.members.enclosing(path, occ.line) is None):
+            declared = self.scripts.decide(path, occ.line, occ.col, () if syntax.called else receiver,
+                                           cast_before(lines, occ.line, occ.col), self.simple)
+            if declared is not None:
+                return (how, declared[1]) if declared[0] else ("name_match", declared[1])
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
         if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
@@ -351,7 +366,9 @@ class _BySyntax:
                     return ruled
             return False
         if rules.own_module(receiver):  # `exports.name`: the file's own export of the name
-            return False if path in self.reaching else ("name_match", "a name of the file's own exports")
+            # (a file defining or re-exporting it; one offering only a method's class offers no name of it)
+            return False if path in self.reaching and (path in self.defining or self.simple in self.offers.get(
+                path, ())) else ("name_match", "a name of the file's own exports")
         if len(receiver) == 1 and head in self.classes:
             return False
         if rules.language != "python":  # typed by a line of the file, as the language writes it
@@ -424,6 +441,30 @@ class _BySyntax:
             return None
         return syntax
 
+    def declared_receiver(self, path: str, occ: Occurrence) -> str | None:
+        """For a JavaScript or TypeScript site its file does not tie (it imports no name of the
+        method's class, only what is declared with it: `isObservableSet`): the rule that makes
+        it the method's when a declaration types its receiver as the class (`ScriptTypes`);
+        None otherwise."""
+        rules = self.reading.rules(path)
+        if rules.language != "javascript" or not self.classes:
+            return None
+        lines = self.reading.source_lines(path)
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = self.reading.syntax(rules, path, occ, lines)
+        if syntax is None:
+            return None
+        if syntax.form in ("keyword", "bare"):
+            typed = self.scripts.object_key(path, occ.line, occ.col, self.simple)
+        elif syntax.form == "attribute" and (syntax.receiver != ("this",) or self.members.enclosing(
+                path, occ.line) is None):
+            typed = self.scripts.decide(path, occ.line, occ.col, () if syntax.called else syntax.receiver,
+                                        cast_before(lines, occ.line, occ.col), self.simple)
+        else:
+            typed = None
+        return typed[1] if typed is not None and typed[0] else None
+
     def imported_instance(self, path: str, occ: Occurrence) -> str | None:
         """For a site its file does not tie: the rule that makes it a method's, when its
         receiver is a module-level instance of the method's class that an import reaches
@@ -436,8 +477,10 @@ class _BySyntax:
         if syntax is None:
             return None
         receiver = syntax.receiver
-        typed = self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
+        python = self.reading.rules(path).language == "python"  # its receivers are read as Python's
+        typed = (self._instance(path, receiver[0], occ.line) if len(receiver) == 1 else (
             self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and receiver[0] == "self" else None)
+                 ) if python else None
         if typed:
             # a fixture, an annotation, an attribute of self: the binding that typed it decides;
             # a plain assignment, only through a module chain reaching the class
@@ -579,6 +622,12 @@ class _BySyntax:
             signed = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
             if signed:
                 return signed.group(1) in self.classes
+            if self.reading.rules(path).language == "javascript":  # `function f(x): T {`: its declared type
+                header = sym.signature.encode()
+                closed = header.rfind(b")")
+                typed = re.match(rb"\)\s*:\s*", header[closed:]) if closed >= 0 else None
+                if typed is not None:
+                    return named_type(header[closed + typed.end():]) in self.classes
         body = self.reading.source(path)[sym.start_byte:sym.end_byte]
         returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
         return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
@@ -717,10 +766,22 @@ class _BySyntax:
         """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
         member the class has of the name, its own or one it inherits as the hierarchy knows
         it, is a definition asked (an interface's `get` is not the `get` of a class declaring
-        its own; a base class's `this.set` is no subclass's `set`); None outside a class (a
-        function assigned to an object's property: the file decides)."""
+        its own; a base class's `this.set` is no subclass's `set`). In a function assigned to
+        an object's property (`app.init = function () { this.set(...) }`), the member that
+        object has in the file: None (the file decides) when it is a definition asked, else a
+        `name_match`. None elsewhere outside a class."""
         cls = self.members.enclosing(path, line)
         if cls is None:
+            holder = self._property_function_at(path, line)
+            if holder is None:
+                return None
+            facts = self.snap.core_facts(path)
+            member = next((s for s in (facts.symbols if facts else ()) if s.container == holder.container
+                           and s.name == self.simple), None)
+            if member is None:
+                return "name_match", f"attribute of {head} in a function of {holder.container}, which has no member {self.simple}"
+            if (path, member.line) not in self.def_sites:
+                return "name_match", f"attribute of {head} in a function of {holder.container} is {member.qualified}"
             return None
         found = self.members.member(cls, self.simple)
         if found is None:
@@ -744,7 +805,11 @@ class _BySyntax:
             self.modules[key] = any(rules.instance_alias(text, name) for text in lines if name.encode() in text)
         cls = self._class_symbol_at(path, occ.line) if self.modules[key] else None
         if cls is None or self.members.enclosing(path, occ.line) is None:
-            return False
+            # outside a class, in a function assigned to an object's property (`proto.handle =
+            # function () { var self = this; ... }`), whose `this` its file decides
+            cls = self._property_function_at(path, occ.line) if self.modules[key] else None
+            if cls is None:
+                return False
         depth = 0  # blocks closed between the line and the site
         for n in range(min(occ.line, len(lines)), cls.line - 1, -1):
             text = lines[n - 1][:occ.col] if n == occ.line else lines[n - 1]
@@ -757,6 +822,20 @@ class _BySyntax:
             if said is not None:
                 return said
         return False
+
+    def _property_function_at(self, path: str, line: int) -> Symbol | None:
+        """The method of an object of the file's top holding the line, outermost: a function
+        assigned to an object's property (`proto.handle = function handle() {}`) or a method of
+        an object literal (`const arrayExtensions = { clear() {} }`), whose `this` is that object."""
+        facts = self.snap.core_facts(path)
+        around = sorted((s for s in (facts.symbols if facts else ()) if s.line <= line <= s.end_line),
+                        key=lambda s: s.start_byte)
+        if around and around[0].kind in ("variable", "constant") and not around[0].container:
+            around = around[1:]  # the object literal itself, its methods within
+        outer = around[0] if around else None
+        if outer is None or outer.kind != "method" or not outer.container or "." in outer.container:
+            return None
+        return outer if self.reading.holder_kind(path, outer) in ("variable", "constant") else None
 
     def _instance(self, path: str, name: str, line: int) -> Typing:
         """What `name` is where the site on `line` sees it (`PythonReceivers.variable`)."""
@@ -971,17 +1050,20 @@ def _import_bound(snap: Snapshot, defs: list[Hit]) -> set[tuple[str, int]]:
                    for spec in specs for e in snap.imports(path))}
 
 
-def _exported_as(snap: Snapshot, defs: list[Hit]) -> list[tuple[str, str]]:
+def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list[tuple[str, str]]:
     """(file, name) for each name a file exports one of its top-level definitions `defs` under,
     other than its own (`BlobFacts.exported_as`): `export default class Bar`, `class Bar {};
     export default Bar;` and `export { Bar as default }` offer Bar as `default`, which `import
-    Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. Only the import facts of
-    the defining files of a language that exports so (JS, TS) are read."""
+    Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. With `holders`, the
+    names each member's outermost container is exported under (`module.exports = Route` offers
+    `Route.prototype.dispatch` through `default`). Only the import facts of the defining files
+    of a language that exports so (JS, TS) are read."""
     found: set[tuple[str, str]] = set()
     for path, sym, _ in defs:
-        entry = snap.file(path) if not sym.container else None
+        entry = snap.file(path) if holders or not sym.container else None
         facts = snap.import_facts(path) if entry is not None and of_language(entry.language).renames_exports else None
-        found.update((path, name) for local, name in (facts.exported_as if facts else ()) if local == sym.name)
+        top = anchor(sym) if holders else sym.name
+        found.update((path, name) for local, name in (facts.exported_as if facts else ()) if local == top)
     return sorted(found)
 
 

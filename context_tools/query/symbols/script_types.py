@@ -1,0 +1,586 @@
+"""What a JavaScript or TypeScript receiver is, by what the code around it declares: the one
+typing of a receiver the references query makes for these languages beyond `this` and a
+line assigning an instance (`sites._BySyntax`). A receiver is typed only where a declaration
+decides it:
+
+- a cast, `(expr as T).name`;
+- a narrowing of the innermost block holding the site (or of the site's own line):
+  `if (x instanceof T) {`, or `if (isT(x)) {` where `isT` is declared a type predicate
+  (`(x: any) => x is T`, `function isT(x): x is T`);
+- the function holding the site declaring it: a parameter `x: T`, `this: T`, or a
+  `const`/`let`/`var x: T` between the function's first line and the site; any other
+  declaration of the name on the way (an arrow's parameter, `const x = ...`) leaves it untyped;
+- then each further part of a dotted receiver (`this.atom_`, `adm.values_`) a field of that
+  class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`).
+
+T must name a class or interface of the map (`Foo<K, V>`, `Foo | undefined` and `Foo |
+boolean` are Foo: a member is read only where the other types have none); the site is then
+the definition's when the member the class has of the name, its own or a base's, is one asked,
+and a `name_match` when it is another. Anything else is left to the rules before."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from context_tools.query.symbols.hierarchy import Cls, is_class
+from indexer.lang.bindings import of_import
+
+if TYPE_CHECKING:
+    from context_tools.query.symbols.members import MemberSites
+    from indexer.model import Symbol
+    from indexer.store.snapshot import Snapshot
+
+HEADER_LINES = 30  # the lines a function's parameters are read over, at most
+NARROWING_LINES = 200  # the lines read back from a site for the block holding it, at most
+_IDENT = rb"[A-Za-z_$][\w$]*"
+# types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
+# a union of a class with them is the class where it has a member of the name
+_NO_MEMBERS = frozenset({b"undefined", b"null", b"void", b"never", b"boolean", b"true", b"false"})
+_KEYWORD_TYPES = frozenset({b"any", b"unknown", b"object", b"string", b"number", b"bigint", b"symbol", b"this",
+                            b"typeof", b"keyof"})
+# the words after which a parenthesis opens an expression, not a call's arguments (`return (x as T).m`)
+_BEFORE_EXPRESSION = frozenset({b"return", b"await", b"typeof", b"void", b"yield", b"case", b"in", b"of", b"else",
+                                b"do", b"throw", b"delete"})
+# what every object has from Object.prototype: a member no declared type decides
+OBJECT = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
+                    "toString", "valueOf"})
+_OPEN = b"([{<"
+_CLOSE = b")]}>"
+_FUNCTIONS = frozenset({"function", "method"})
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+_TYPESCRIPT = (".ts", ".tsx", ".mts", ".cts")
+
+
+class Declared(NamedTuple):
+    """A receiver's type as the code declares it: the type's name, the binding that said so and,
+    where the binding names the very class (`this`), that class."""
+
+    type: str
+    rule: str
+    cls: Cls | None = None
+
+
+def named_type(text: bytes) -> str | None:
+    """The one class a type annotation names (`Foo`, `ns.Foo<K, V>`, `Foo | undefined`,
+    `Foo | boolean`), the text starting at the type and running on past it; None for any other
+    type (`any`, `Foo[]`, `A | B`, an object or function type)."""
+    end = _type_end(text)
+    names = []
+    for part in _split_union(text[:end]):
+        part = part.strip()
+        if not part or part in _NO_MEMBERS or part[:1] in (b"'", b'"', b"`") or part[:1].isdigit():
+            continue
+        m = re.fullmatch(rb"(?:" + _IDENT + rb"\s*\.\s*)*(" + _IDENT + rb")\s*(?:<.*>)?", part, re.S)
+        if m is None or m.group(1) in _KEYWORD_TYPES:
+            return None
+        names.append(m.group(1).decode())
+    return names[0] if len(names) == 1 else None
+
+
+def _type_end(text: bytes) -> int:
+    """Where a type written at the start of `text` ends: the first `,`, `)`, `;`, `=` (not
+    `=>`) or `{` outside brackets, or a closing bracket it did not open."""
+    depth = 0
+    for i, ch in enumerate(text):
+        c = bytes([ch])
+        if c in (b"(", b"[", b"<") or (c == b"{" and depth):
+            depth += 1
+        elif c in (b")", b"]", b">", b"}") and not (c == b">" and text[i - 1:i] == b"="):
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0 and (c in (b",", b";", b"{") or (c == b"=" and text[i + 1:i + 2] != b">")):
+            return i
+    return len(text)
+
+
+def _split_union(text: bytes) -> list[bytes]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        c = bytes([ch])
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE and not (c == b">" and text[i - 1:i] == b"="):
+            depth -= 1
+        elif c == b"|" and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _object_type(sym: Symbol) -> bool:
+    """A type alias of an object type (`type Annotation = { make_(...): R }`): its members are
+    a class's."""
+    return sym.kind == "type" and re.search(r"=\s*\{\s*$", sym.signature) is not None
+
+
+def cast_before(lines: list[bytes], line: int, col: int) -> str | None:
+    """The class of a cast ending right before a site's dot (`cast_type`), read over the lines
+    above too where the site's line starts with the cast's closing parenthesis (`(\n x as T\n).m`)."""
+    before = lines[line - 1][:col].rstrip() if 0 < line <= len(lines) else b""
+    if before.lstrip().startswith(b")"):
+        before = b" ".join(t.strip() for t in lines[max(0, line - 1 - HEADER_LINES):line - 1]) + b" " + before.lstrip()
+    return cast_type(before)
+
+
+def cast_type(before: bytes) -> str | None:
+    """The class of a cast the text before a site's dot ends with: `(expr as T).` (also
+    `(expr as unknown as T).`); None otherwise."""
+    if not before.endswith(b")."):
+        return None
+    depth = 0
+    for i in range(len(before) - 2, -1, -1):
+        ch = before[i:i + 1]
+        if ch == b")":
+            depth += 1
+        elif ch == b"(":
+            depth -= 1
+            if depth == 0:
+                lead = re.search(rb"([\w$]+|[)\]])\s*$", before[:i])
+                if lead is not None and lead.group(1) not in _BEFORE_EXPRESSION:
+                    return None  # a call's arguments (`f(x as T).m`)
+                inner = before[i + 1:len(before) - 2]
+                found = list(re.finditer(rb"\bas\s+", inner))
+                if not found:
+                    return None
+                tail = inner[found[-1].end():]
+                return named_type(tail) if _type_end(tail) == len(tail) else None
+    return None
+
+
+_PLAIN_BLOCK = re.compile(rb"(?:\belse|\btry|\bfinally|\bdo|[=(,:?\[]|\breturn)\s*$")
+_PLAIN_HEAD = re.compile(rb"\b(?:if|for|while|switch|catch|with)\s*$")
+
+
+def _in_inner_function(text: bytes) -> bool:
+    """Does the code `text` (from inside a function's body to a point of it) leave that point
+    inside an inner function's body: a block left open whose head is no statement's (`if (...)
+    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)?"""
+    stack: list[bool] = []
+    for i, ch in enumerate(text):
+        if ch == 0x7B:  # `{`
+            before = text[:i].rstrip()
+            plain = _PLAIN_BLOCK.search(before) is not None
+            if not plain and before.endswith(b")"):
+                opened = _open_paren(before, len(before) - 1)
+                plain = opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
+            stack.append(not plain)
+        elif ch == 0x7D and stack:  # `}`
+            stack.pop()
+    return any(stack)
+
+
+def _open_paren(text: bytes, closed: int) -> int | None:
+    depth = 0
+    for i in range(closed, -1, -1):
+        if text[i] == 0x29:
+            depth += 1
+        elif text[i] == 0x28:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _declared(name: str) -> re.Pattern[bytes]:
+    """`const name`, `let name`, `var name` (`export` before them), group 1 the colon of an annotation."""
+    return re.compile(rb"(?:^\s*export\s+|\b)(?:const|let|var)\s+" + re.escape(name.encode()) + rb"(?![\w$])\s*(:?)\s*")
+
+
+def _call_alone(lines: list[bytes], n: int, opened: int) -> bool:
+    """Is the call whose parenthesis opens at byte `opened` of line `n` the whole value: closed,
+    on that line or within `HEADER_LINES`, with nothing after it but `;` or a comment?"""
+    depth = 0
+    for m in range(n, min(n + HEADER_LINES, len(lines) + 1)):
+        text = lines[m - 1]
+        for i in range(opened if m == n else 0, len(text)):
+            ch = text[i:i + 1]
+            if ch in (b"(", b"[", b"{"):
+                depth += 1
+            elif ch in (b")", b"]", b"}"):
+                depth -= 1
+                if depth == 0:
+                    rest = text[i + 1:].strip().removeprefix(b";").strip()
+                    return not rest or rest.startswith(b"//")
+    return False
+
+
+class ScriptTypes:
+    """The declared types of one query's receivers, for its JavaScript and TypeScript sites."""
+
+    def __init__(self, snap: Snapshot, members: MemberSites, read_lines) -> None:
+        self.snap = snap
+        self.members = members
+        self.lines = read_lines
+        self._functions: dict[str, list[Symbol]] = {}
+        self._classes: dict[str, list[Cls]] = {}
+        self._predicates: dict[tuple[str, str], str | None] = {}
+        self._returns: dict[tuple[str, str], str | None] = {}
+        self._tops: dict[tuple[str, str], Declared | None] = {}
+
+    def decide(self, path: str, line: int, col: int, receiver: tuple[str, ...], cast: str | None,
+               simple: str) -> tuple[bool, str] | None:
+        """(the site is the definition's, the rule) when a declaration types the receiver as
+        classes of the map that all have a member `simple`; None when none does."""
+        if simple in OBJECT:
+            return None
+        declared = Declared(cast, f"cast to `{cast}`") if cast else (
+            self.receiver(path, line, col, receiver) if receiver else None)
+        if declared is None:
+            return None
+        return self._judged(declared, path, simple)
+
+    def _judged(self, declared: Declared, path: str, simple: str) -> tuple[bool, str] | None:
+        """Is the member `simple` that the declared type's classes have one asked (with the rule)?
+        None when they have none or disagree."""
+        classes = self.classes(declared, path)
+        if not classes:
+            return None
+        verdicts = set()
+        for c in classes:
+            found = self.members.member(c, simple)
+            if found is None:
+                return None
+            verdicts.add(((found[0], found[1].line, found[1].start_byte) in self.members.keys, found[1].qualified))
+        if len(verdicts) != 1:
+            return None
+        mine, qualified = verdicts.pop()
+        return (True, declared.rule) if mine else (False, f"{declared.rule}: {qualified}")
+
+    def object_key(self, path: str, line: int, col: int, simple: str) -> tuple[bool, str] | None:
+        """A key of an object literal (`make_,`, `make_: f`) whose type is declared: the object a
+        function returns whose declared return type is a class of the map (`function f(): T {
+        ... return { make_ } }`), or the value of a declaration annotated with one (`const o: T
+        = { make_ }`): that class's member of the name, as `decide` says; None otherwise."""
+        if simple in OBJECT:
+            return None
+        lines = self.lines(path)
+        text = lines[line - 1] if 0 < line <= len(lines) else b""
+        after = text[col + len(simple.encode()):].lstrip()
+        if not text[:col].rstrip().endswith((b"{", b",")) and text[:col].strip() or not (
+                after[:1] in (b",", b"}", b":", b"") or after.startswith(b"//")):
+            return None  # a value, not a key (`{ turn: turn }`'s second)
+        opened = self._opening(lines, line, col)
+        if opened is None:
+            return None
+        n, i = opened
+        before = lines[n - 1][:i].rstrip()
+        declared = None
+        annotated = re.search(rb"\b(?:const|let|var)\s+(" + _IDENT + rb")\s*:\s*(.*?)=\s*$", before)
+        if annotated is not None:
+            typed = named_type(annotated.group(2))
+            declared = Declared(typed, f"an object declared `{typed}`") if typed else None
+        elif re.search(rb"(?:^|[;{}]|\s)return$", before):
+            holder = self._holder(path, n)
+            if holder is None:
+                return None
+            _, body, start = self._parameters(path, holder)
+            between = b"\n".join([lines[body - 1][start:], *lines[body:n - 1], lines[n - 1][:i]]) if body < n else \
+                lines[n - 1][start:i]
+            head = re.match(rb"\s*:\s*", between)
+            typed = named_type(between[head.end():]) if head else None
+            body_at = between.find(b"{", head.end()) if head else -1
+            if typed is None or body_at < 0 or _in_inner_function(between[body_at + 1:]):
+                return None  # no declared return type, or the object an inner function returns
+            declared = Declared(typed, f"an object {holder.qualified} returns, declared `{typed}`")
+        if declared is None:
+            return None
+        return self._judged(declared, path, simple)
+
+    def _opening(self, lines: list[bytes], line: int, col: int) -> tuple[int, int] | None:
+        """(line, byte) of the innermost `{` holding the site, read back by braces."""
+        depth = 0
+        for n in range(line, max(0, line - NARROWING_LINES), -1):
+            text = lines[n - 1] if n < line else lines[n - 1][:col]
+            for i in range(len(text) - 1, -1, -1):
+                ch = text[i:i + 1]
+                if ch == b"}":
+                    depth += 1
+                elif ch == b"{":
+                    if depth == 0:
+                        return n, i
+                    depth -= 1
+        return None
+
+    def classes(self, declared: Declared, path: str) -> list[Cls]:
+        """The classes of the map a declared type names, seen from the file: where the file
+        defines the name itself, its own class of it (none when that definition is no class: a
+        bundle's `var Reaction = function () {...}()`), else those of the tree's code (a `.d.ts`
+        a build wrote beside it aside), else the declarations'."""
+        if declared.cls is not None:
+            return [declared.cls]
+        found = self._classes.get(declared.type)
+        if found is None:
+            found = self._classes[declared.type] = [Cls(p, s) for p, s in self.snap.definitions(declared.type)
+                                                    if is_class(s) or _object_type(s) or self._constructor(p, s)]
+        if self._defines(path, declared.type):
+            return [c for c in found if c.path == path]  # the file's own binding of the name, whatever it is
+        return [c for c in found if not c.path.endswith(_DECLARATIONS)] or found
+
+    def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...]) -> Declared | None:
+        """The declared type of a dotted receiver at the line: its head's, then each further
+        part a field of the class before it whose declaration names its type."""
+        head = receiver[0]
+        if head == "this":
+            cls = self.members.enclosing(path, line)
+            if cls is not None and cls.path != path:
+                return None  # a class of another file named as the container: no class the file writes
+            declared = Declared(cls.sym.name, f"this in {cls.sym.qualified}", cls) if cls is not None else \
+                self._this_parameter(path, line)
+        else:
+            declared = self._narrowed(path, line, col, head) or self._declaration(path, line, head)
+        for part in receiver[1:]:
+            if declared is None:
+                return None
+            declared = self._field(declared, part, path)
+        return declared
+
+    def _field(self, declared: Declared, name: str, path: str) -> Declared | None:
+        """The declared type of a field of the class (`atom_: IAtom`, `keysAtom_!: IAtom`,
+        `public enhancer_: IEnhancer<V> = e`), its own or a base's, when every class the
+        declaration may name declares the same."""
+        said = set()
+        for c in self.classes(declared, path):
+            found = self.members.member(c, name)
+            if found is None or found[1].kind != "field":
+                return None
+            text = found[1].signature.encode()
+            m = re.match(rb"\s*(?:(?:public|private|protected|readonly|static|declare|override)\s+)*"
+                         + re.escape(name.encode()) + rb"\s*[!?]?\s*:\s*", text)
+            said.add(named_type(text[m.end():]) if m else None)
+        typed = said.pop() if len(said) == 1 else None
+        return Declared(typed, f"{declared.rule}, field `{name}: {typed}`") if typed else None
+
+    def functions(self, path: str) -> list[Symbol]:
+        found = self._functions.get(path)
+        if found is None:
+            facts = self.snap.core_facts(path)
+            found = self._functions[path] = [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
+        return found
+
+    def _holder(self, path: str, line: int) -> Symbol | None:
+        """The innermost function or method of the file holding the line."""
+        around = [s for s in self.functions(path) if s.line <= line <= s.end_line]
+        return max(around, key=lambda s: s.line) if around else None
+
+    def _holders(self, path: str, line: int) -> list[Symbol]:
+        """The functions and methods of the file holding the line, innermost first."""
+        return sorted((s for s in self.functions(path) if s.line <= line <= s.end_line), key=lambda s: -s.start_byte)
+
+    def _parameters(self, path: str, holder: Symbol) -> tuple[bytes, int, int]:
+        """The text of the function's parameter list, and the line (from 1) and byte its body
+        starts at: past the parenthesis closing the list."""
+        lines = self.lines(path)
+        text = b"\n".join(lines[holder.line - 1:holder.line - 1 + HEADER_LINES])
+        opened = text.find(b"(")
+        depth = 0
+        for i in range(max(opened, 0), len(text) if opened >= 0 else 0):
+            ch = text[i:i + 1]
+            if ch in (b"(", b"[", b"{", b"<"):
+                depth += 1
+            elif ch in (b")", b"]", b"}", b">") and not (ch == b">" and text[i - 1:i] == b"="):
+                depth -= 1
+                if depth == 0:
+                    return text[opened + 1:i], holder.line + text.count(b"\n", 0, i), i - text.rfind(b"\n", 0, i)
+        return b"", holder.line, 0
+
+    def _constructor(self, path: str, sym: Symbol) -> bool:
+        """A function of its file's top whose prototype holds methods (`Layer.prototype.match =
+        function () {}`): a class written the older way."""
+        if sym.kind != "function" or sym.container:
+            return False
+        facts = self.snap.core_facts(path)
+        return any(s.kind == "method" and s.container == sym.name for s in (facts.symbols if facts else ()))
+
+    def _documented(self, path: str, holder: Symbol, name: str) -> str | None:
+        """The class a JSDoc comment above the function (blank lines between) gives its parameter
+        (`@param {Layer} layer`), which the TypeScript checker reads as the parameter's type."""
+        lines = self.lines(path)
+        n = holder.line - 1
+        while 0 < n <= len(lines) and not lines[n - 1].strip():  # blank lines between: still its comment
+            n -= 1
+        if not (0 < n <= len(lines)) or not lines[n - 1].rstrip().endswith(b"*/"):
+            return None
+        block: list[bytes] = []
+        while n > 0 and len(block) < HEADER_LINES:
+            block.append(lines[n - 1])
+            if b"/**" in lines[n - 1]:
+                break
+            n -= 1
+        m = re.search(rb"@param\s*\{([^}]*)\}\s*\[?" + re.escape(name.encode()) + rb"(?![\w$])", b"\n".join(block))
+        return named_type(m.group(1)) if m else None
+
+    def _this_parameter(self, path: str, line: int) -> Declared | None:
+        """`this` in a function declaring its type (`function make_(this: Annotation, ...)`)."""
+        holder = self._holder(path, line)
+        if holder is None:
+            return None
+        params, _, _ = self._parameters(path, holder)
+        m = re.match(rb"\s*this\s*:\s*", params)
+        typed = named_type(params[m.end():]) if m else None
+        return Declared(typed, f"`this: {typed}` of {holder.qualified}") if typed else None
+
+    def _declaration(self, path: str, line: int, name: str) -> Declared | None:
+        """The type the function holding the line declares the name of: a parameter `name: T`
+        (or `@param {T} name` in its JSDoc), or the last `const`/`let`/`var name` between its
+        header and the line (`: T`, or a value that is an instance or a call of a function
+        declared to return one: `valueDeclared`). Another declaration of the name on the way
+        (an inner function's parameter) leaves it untyped. Where no function holding the line
+        binds it, the one declaration of the file's top level."""
+        for holder in self._holders(path, line):  # innermost first: a closure sees its function's names
+            found, bound = self._bound_in(path, holder, line, name)
+            if bound:
+                return found
+        return self._top_level(path, name)
+
+    def _bound_in(self, path: str, holder: Symbol, line: int, name: str) -> tuple[Declared | None, bool]:
+        """(its type, whether the function binds the name at all) for the name at the line."""
+        word = re.escape(name.encode())
+        params, body, start = self._parameters(path, holder)
+        found = None
+        bound = False
+        m = re.search(rb"(?:^|[,(])\s*(?:(?:public|private|protected|readonly)\s+)*" + word + rb"\s*\??\s*:\s*", params)
+        if m is not None:
+            typed = named_type(params[m.end():])
+            found, bound = (Declared(typed, f"annotation `{typed}` of parameter `{name}`") if typed else None), True
+        elif re.search(rb"(?<![\w$.])" + word + rb"(?![\w$])", params):
+            documented = self._documented(path, holder, name)
+            if documented is None:
+                return None, True  # a parameter without a type, or one inside a pattern
+            found, bound = Declared(documented, f"JSDoc `@param {{{documented}}} {name}`"), True
+        lines = self.lines(path)
+        declared = _declared(name)
+        other = re.compile(rb"(?:\b(?:const|let|var)\s*[{\[][^=]*(?<![\w$.])" + word + rb"(?![\w$])"
+                           rb"|(?<![\w$.])" + word + rb"\s*\)?\s*=>|\([^()]*(?<![\w$.])" + word
+                           + rb"(?![\w$])[^()]*\)\s*(?::[^=]*)?=>|\bfunction\b[^(]*\([^)]*(?<![\w$.])" + word
+                           + rb"(?![\w$])|\bcatch\s*\(\s*" + word + rb"(?![\w$]))")
+        for n in range(body, line + 1):
+            text = lines[n - 1] if 0 < n <= len(lines) else b""
+            text = text[start:] if n == body else text
+            if name.encode() not in text:
+                continue
+            d = declared.search(text)
+            if d is not None:
+                found, bound = self._declared_at(path, lines, n, text, d, name), True
+                if found is None:
+                    return None, True
+            elif other.search(text):
+                return None, True
+        return found, bound
+
+    def _declared_at(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str) -> Declared | None:
+        """What a declaration `const name ...` (matched by `d` in `text`, line `n`) types the
+        name as: its annotation, else its value's type (`value_type`)."""
+        if d.group(1):
+            typed = named_type(text[d.end():])
+            return Declared(typed, f"annotation `{typed}` of `{name}`") if typed else None
+        return self.value_type(path, lines, n, text, d.end(), name)
+
+    def value_type(self, path: str, lines: list[bytes], n: int, text: bytes, at: int, name: str) -> Declared | None:
+        """The type of a declaration's value, the whole of it (from byte `at` of `text`, line
+        `n`): `new T(...)`, or a call of a top-level function every definition of which declares
+        it returns T (`createAtom(...)` for `function createAtom(...): IAtom`)."""
+        m = re.match(rb"\s*=\s*(new\s+)?(?:" + _IDENT + rb"\.)*(" + _IDENT + rb")\s*(?:<[^()]*>)?\s*\(", text[at:])
+        # `text` is the line's end from some byte on: the parenthesis' byte in the whole line
+        if m is None or not _call_alone(lines, n, len(lines[n - 1]) - len(text) + at + m.end() - 1):
+            return None
+        callee = m.group(2).decode()
+        if m.group(1):
+            return Declared(callee, f"`{name} = new {callee}(...)`")
+        typed = self.returns(callee, path)
+        return Declared(typed, f"`{name} = {callee}(...)`, declared to return {typed}") if typed else None
+
+    def returns(self, callee: str, site: str) -> str | None:
+        """The class every top-level function of the name the site's file sees (`_seen`)
+        declares it returns (`): T {`)."""
+        key = (callee, site)
+        if key not in self._returns:
+            said = set()
+            for path, sym in self._seen(callee, site, ("function",)):
+                lines = self.lines(path)
+                _, body, start = self._parameters(path, sym)
+                after = lines[body - 1][start:] if 0 < body <= len(lines) else b""
+                m = re.match(rb"\s*:\s*", after)
+                said.add(named_type(after[m.end():]) if m else None)
+            self._returns[key] = said.pop() if len(said) == 1 else None
+        return self._returns[key]
+
+    def _top_level(self, path: str, name: str) -> Declared | None:
+        """The type the file's one top-level declaration of the name gives it (`export const
+        flowAnnotation = createFlowAnnotation("flow")`, `const app: App = ...`)."""
+        key = (path, name)
+        if key not in self._tops:
+            lines = self.lines(path)
+            declared = _declared(name)
+            found = [(n, d) for n, text in enumerate(lines, 1) if text[:1] not in (b" ", b"\t", b"}", b")")
+                     and name.encode() in text and (d := declared.match(text)) is not None]
+            self._tops[key] = self._declared_at(path, lines, found[0][0], lines[found[0][0] - 1], found[0][1], name) if len(
+                found) == 1 else None
+        return self._tops[key]
+
+    def _narrowed(self, path: str, line: int, col: int, name: str) -> Declared | None:
+        """The class a narrowing of the site's own line or of the innermost block holding it
+        makes the name: `if (name instanceof T)`, `if (isT(name))` with `isT` a declared type
+        predicate."""
+        lines = self.lines(path)
+        if not 0 < line <= len(lines):
+            return None
+        found = self._narrowing(lines[line - 1][:col], name, path)
+        if found is not None:
+            return found
+        opened = self._opening(lines, line, col)
+        if opened is None:
+            return None
+        m = re.search(rb"\bif\s*\((.*)\)\s*$", lines[opened[0] - 1][:opened[1]])
+        return self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
+
+    def _narrowing(self, text: bytes, name: str, path: str) -> Declared | None:
+        """A narrowing `if (name instanceof T)` or `if (isT(name))` written on the text, the
+        whole condition of its `if` (or `cond && ...` before the site)."""
+        word = re.escape(name.encode())
+        m = re.search(rb"\bif\s*\(\s*" + word + rb"\s+instanceof\s+(?:" + _IDENT + rb"\.)*(" + _IDENT + rb")\s*\)", text)
+        if m is not None:
+            return Declared(m.group(1).decode(), f"`{name} instanceof {m.group(1).decode()}`")
+        m = re.search(rb"\bif\s*\(\s*(" + _IDENT + rb")\s*\(\s*" + word + rb"\s*\)\s*\)", text)
+        if m is not None:
+            guard = m.group(1).decode()
+            typed = self.predicate(guard, path)
+            return Declared(typed, f"`{guard}({name})`, a type predicate of {typed}") if typed else None
+        return None
+
+    def predicate(self, name: str, site: str) -> str | None:
+        """The class a function of the map is declared a type predicate of (`function isT(x):
+        x is T`, `const isT = f(...) as (x: any) => x is T`), when every definition of the name
+        the site's file sees says the same one (`_seen`)."""
+        key = (name, site)
+        if key not in self._predicates:
+            said = set()
+            for path, sym in self._seen(name, site, ("function", "variable", "constant")):
+                text = b"\n".join(self.lines(path)[sym.line - 1:min(sym.end_line, sym.line - 1 + HEADER_LINES)])
+                end = text.find(b"{") if sym.kind == "function" else -1
+                m = re.search(rb"(?:\)\s*:|=>)\s*" + _IDENT + rb"\s+is\s+", text[:end] if end >= 0 else text)
+                said.add(named_type(text[m.end():]) if m else None)
+            self._predicates[key] = said.pop() if len(said) == 1 else None
+        return self._predicates[key]
+
+    def _defines(self, path: str, name: str) -> bool:
+        """Does the file define the name itself, at any depth: not a variable an import binds on
+        its line (`var Layer = require('./layer')` is the import's binding of another file's)?"""
+        lines = [s.line for p, s in self.snap.definitions(name) if p == path]
+        if not lines:
+            return False
+        facts = self.snap.import_facts(path)
+        bound = {spec.line for spec in (facts.imports if facts else ())
+                 if any(local == name for _, local in of_import(spec.kind).binds(spec))}
+        return any(line not in bound for line in lines)
+
+    def _seen(self, name: str, site: str, kinds: tuple[str, ...]) -> list[tuple[str, Symbol]]:
+        """The definitions of the name the site's file sees: its own (any of them, at any
+        depth), else the top-level ones of the tree's TypeScript files (the one syntax declaring
+        a type; a bundle a build wrote, JavaScript, declares none)."""
+        found = self.snap.definitions(name)
+        if self._defines(site, name):  # its own, at any depth (a bundle's, inside its wrapper)
+            return [(p, s) for p, s in found if p == site and s.kind in kinds]
+        return [(p, s) for p, s in found if s.kind in kinds and not s.container and p.endswith(_TYPESCRIPT)]
