@@ -274,7 +274,7 @@ def attribute_syntax(before: bytes, receiver: re.Pattern[bytes]) -> SiteSyntax:
     text), of what a call of a dotted name returns (`Headers(...).get`), or of nothing known
     (another call's result, a subscript, a literal)."""
     if before.endswith(b")."):
-        opened = _opening(before, len(before) - 2)
+        opened = opening_paren(before, len(before) - 2)
         callee = receiver.search(before[:opened] + b".") if opened is not None else None
         if callee is not None and not before[:callee.start()].rstrip().endswith((b")", b"]", b".", b"}")):
             return SiteSyntax("attribute", _names(callee.group(1)), True)
@@ -291,8 +291,8 @@ def _names(dotted: bytes) -> tuple[str, ...]:
     return tuple(p.strip().decode() for p in dotted.split(b"."))
 
 
-def _opening(text: bytes, close: int) -> int | None:
-    """Where the parenthesis closing at `close` opens, on the same line; None if it does not."""
+def opening_paren(text: bytes, close: int) -> int | None:
+    """Where the parenthesis closing at `close` opens in `text`; None if it does not."""
     depth = 0
     for i in range(close, -1, -1):
         c = text[i:i + 1]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.hierarchy import Cls, is_class
 from indexer.lang.bindings import of_import
+from indexer.lang.bindings_base import opening_paren
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.members import MemberSites
@@ -130,24 +131,18 @@ def cast_type(before: bytes) -> str | None:
     `(expr as unknown as T).`); None otherwise."""
     if not before.endswith(b")."):
         return None
-    depth = 0
-    for i in range(len(before) - 2, -1, -1):
-        ch = before[i:i + 1]
-        if ch == b")":
-            depth += 1
-        elif ch == b"(":
-            depth -= 1
-            if depth == 0:
-                lead = re.search(rb"([\w$]+|[)\]])\s*$", before[:i])
-                if lead is not None and lead.group(1) not in _BEFORE_EXPRESSION:
-                    return None  # a call's arguments (`f(x as T).m`)
-                inner = before[i + 1:len(before) - 2]
-                found = list(re.finditer(rb"\bas\s+", inner))
-                if not found:
-                    return None
-                tail = inner[found[-1].end():]
-                return named_type(tail) if _type_end(tail) == len(tail) else None
-    return None
+    i = opening_paren(before, len(before) - 2)
+    if i is None:
+        return None
+    lead = re.search(rb"([\w$]+|[)\]])\s*$", before[:i])
+    if lead is not None and lead.group(1) not in _BEFORE_EXPRESSION:
+        return None  # a call's arguments (`f(x as T).m`)
+    inner = before[i + 1:len(before) - 2]
+    found = list(re.finditer(rb"\bas\s+", inner))
+    if not found:
+        return None
+    tail = inner[found[-1].end():]
+    return named_type(tail) if _type_end(tail) == len(tail) else None
 
 
 _PLAIN_BLOCK = re.compile(rb"(?:\belse|\btry|\bfinally|\bdo|[=(,:?\[]|\breturn)\s*$")
