@@ -286,7 +286,7 @@ class _BySyntax:
             for p, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
         self.defining = {p for p, _, _ in defs}
-        self.declared: dict[str, frozenset[int]] = {}
+        self.declared: dict[str, dict[int, list[ImportSpec]]] = {}
         self.classes = classes  # the methods' classes, and those they are reached through
         # the classes whose bodies' `self` and `cls` are theirs: the innermost containers too
         self.owners = classes | {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.container}
@@ -331,6 +331,11 @@ class _BySyntax:
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
             return False if self.fields else None
+        if rules.bare_needs_import and syntax.form in ("path", "bare") and not (path in self.crossing or across):
+            # a name a `use` brings in: that `use`'s own path decides it, not the file's imports
+            ruled = self._use_line(path, occ.line, lines)
+            if ruled is not None:
+                return ruled
         if syntax.form == "path":
             # a `use` declaration's own path is the import's binding: its file decides
             return False if occ.line in self._declared_lines(path, lines) else self._path(path, syntax.receiver)
@@ -849,22 +854,39 @@ class _BySyntax:
         owner = self._class_symbol_at(path, line)
         return self.receivers.self_attribute(path, owner, attribute) if owner is not None else None
 
-    def _declared_lines(self, path: str, lines: list[bytes]) -> frozenset[int]:
+    def _declared_lines(self, path: str, lines: list[bytes]) -> dict[int, list[ImportSpec]]:
         """The lines of the file's import declarations (a `use` from its first line to the one
-        ending it with `;`, as far as `USE_LINES` on): paths there are no uses in code."""
+        ending it with `;`, as far as `USE_LINES` on), each with the imports declared over it:
+        paths there are no uses in code."""
         found = self.declared.get(path)
         if found is None:
             facts = self.snap.import_facts(path)
-            covered: set[int] = set()
+            found = self.declared[path] = {}
             for spec in facts.imports if facts else ():
-                if spec.kind == "rust_path" or spec.line in covered:
+                if spec.kind == "rust_path":
                     continue
                 for n in range(spec.line, min(spec.line + USE_LINES, len(lines) + 1)):
-                    covered.add(n)
+                    found.setdefault(n, []).append(spec)
                     if b";" in lines[n - 1]:
                         break
-            found = self.declared[path] = frozenset(covered)
         return found
+
+    def _use_line(self, path: str, line: int, lines: list[bytes]) -> tuple[str, str] | Literal[False] | None:
+        """A name a `use` on the line brings in (`use a::b::Thing;`, `use b::Thing as Other;`,
+        an item of its group) is the definition's when that `use`'s own path reaches a defining
+        or re-exporting file, as the resolver recorded its edges: the file's other imports of
+        the name do not decide it. False when it does, or (no edge) the file defines it in an
+        inline module; None when no `use` there brings in the name (a segment of its path:
+        the file decides)."""
+        bringing = [spec for spec in self._declared_lines(path, lines).get(line, ())
+                    if spec.kind == "rust_use" and any(inner == self.simple for inner, _ in of_import(spec.kind).binds(spec))]
+        if not bringing:
+            return None
+        targets = {e.target for spec in bringing for e in self.snap.imports(path) if same_import(spec, e)}
+        spelled = bringing[0].spec
+        if not targets:
+            return False if path in self.defining else ("name_match", f"`use` of `{spelled}`, which reaches no file of the tree")
+        return False if targets & self.reaching else ("name_match", f"`use` of `{spelled}`, which does not reach it")
 
     def _path(self, path: str, receiver: tuple[str, ...]) -> tuple[str, str] | Literal[False]:
         """A Rust path `a::b::name`: through the method's type (or `Self`), the file decides;
