@@ -36,6 +36,8 @@ def test_each_site_says_which_binding_decided_it(app):
         (28, 15): "`b` of `list.forEach(...)`, annotation `Array<Box>` of parameter `list`",
         (30, 39): "`b` of `list.reduce(...)`, annotation `Array<Box>` of parameter `list`",
         (31, 30): "`b` of `list.filter(...)`, annotation `Array<Box>` of parameter `list`",
+        (67, 36): "`this.pending.get(...)`, this in Pending, field `pending: undefined | Map<string, Box>`",
+        (67, 71): "`this.waiting.get(...)`, this in Pending, field `waiting: Map<string, Box> | null`",
     }
     runs = {(s.line, s.col): s.rule for s in app.call("context.references", name="Runner.run").data.sites}
     assert runs == {
@@ -70,6 +72,7 @@ def test_an_untyped_container_or_element_leaves_the_receiver_untyped(app):
     (b"  return this.byName.get(name)!.", (("this", "byName"), ".get(...)", MAP_VALUE)),
     (b"x = map.get(k)?.", (("map",), ".get(...)", MAP_VALUE)),
     (b"list[i + 1].", (("list",), "[...]", INDEXED)),
+    (b"this.items_![i]!.", (("this", "items_"), "[...]", INDEXED)),
     (b"f().list[0].", None), (b"list[0][1].", None), (b"map.got(k).", None), (b"[a, b][0].", None),
     (b"new Map().get(k).", None), (b"list[0]", None),
 ])
@@ -100,3 +103,6 @@ def test_what_a_for_of_iterates():
     assert INDEXED(b"Box[][]") is None and INDEXED(b"(Box | Crate)[]") is None and INDEXED(b"any[]") is None
     assert MAP_VALUE(b"Map<string, Box | undefined>;") == ("Box", "Map<string, Box | undefined>")
     assert MAP_VALUE(b"Map<Box>") is None and MAP_VALUE(b"WeakMap<K, Box>") is None
+    assert MAP_VALUE(b"Map<K, Box> // keyed by name") == ("Box", "Map<K, Box>")
+    assert MAP_VALUE(b"undefined | Map<K, Box>") == ("Box", "undefined | Map<K, Box>")
+    assert MAP_VALUE(b"Map<K, Box> | Map<K, Crate>") is None and INDEXED(b"Box[] | Crate") is None

@@ -105,13 +105,16 @@ def _container(written: bytes) -> tuple[str, list[bytes]] | None:
 @dataclass(frozen=True)
 class Elements:
     """The receiver is an element of the container the annotation declares, when the
-    container is one of `kinds` and its element (its last type argument) names one class."""
+    container is one of `kinds` (or it with `undefined`, `null`: `undefined | Map<K, V>`) and
+    its element (its last type argument) names one class."""
 
     kinds: frozenset[str]
 
     def __call__(self, text: bytes) -> tuple[str, str] | None:
+        text = re.sub(rb"//[^\n]*", b"", text)  # a field's comment after its type
         written = text[:type_end(text)].strip()
-        found = _container(written)
+        parts = [p.strip() for p in _split(written, b"|") if p.strip() not in (b"undefined", b"null")]
+        found = _container(parts[0]) if len(parts) == 1 else None
         if found is None or found[0] not in self.kinds or len(found[1]) != _ARITY[found[0]]:
             return None
         typed = named_type(found[1][-1])
@@ -176,9 +179,10 @@ def element_before(before: bytes) -> Taken | None:
         get = re.search(rb"\??\.\s*get\s*$", text[:opened])
         if get is None:
             return None
-        names, how, read = _dotted_at_end(text[:get.start()]), ".get(...)", MAP_VALUE
+        held, how, read = text[:get.start()], ".get(...)", MAP_VALUE
     else:
-        names, how, read = _dotted_at_end(text[:opened]), "[...]", INDEXED
+        held, how, read = text[:opened], "[...]", INDEXED
+    names = _dotted_at_end(held.rstrip().removesuffix(b"!"))  # `this.map_!.get(k)`: the container all the same
     return Taken(names, how, read) if names else None
 
 
