@@ -11,7 +11,13 @@ decides it:
   `const`/`let`/`var x: T` between the function's first line and the site; any other
   declaration of the name on the way (an arrow's parameter, `const x = ...`) leaves it untyped;
 - then each further part of a dotted receiver (`this.atom_`, `adm.values_`) a field of that
-  class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`).
+  class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`);
+- an element taken out of a standard container whose type those bindings declare
+  (`script_annotations`): `map.get(k)!.m` of `Map<K, T>`; `arr[i].m` of `T[]`, `Array<T>` or
+  `ReadonlyArray<T>`; the parameter of a callback passed directly to `arr.forEach(...)` (`map`,
+  `filter`, ...: the first, `reduce`'s second) of those or of `Set<T>`, `ReadonlySet<T>`
+  (`Map<K, T>`'s `forEach`: T); `for (const x of arr)`. An annotated callback parameter, a
+  callback passed by name or an element type that is no one class leave it untyped.
 
 T must name a class or interface of the map (`Foo<K, V>`, `Foo | undefined` and `Foo |
 boolean` are Foo: a member is read only where the other types have none); the site is then
@@ -24,6 +30,17 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.hierarchy import Cls, is_class
+from context_tools.query.symbols.script_annotations import (
+    IDENT,
+    ITERATED,
+    Reader,
+    callback_of,
+    element_before,
+    iterated_by,
+    named,
+    named_type,
+    type_end,
+)
 from indexer.lang.bindings import of_import
 from indexer.lang.bindings_base import opening_paren
 
@@ -34,20 +51,12 @@ if TYPE_CHECKING:
 
 HEADER_LINES = 30  # the lines a function's parameters are read over, at most
 NARROWING_LINES = 200  # the lines read back from a site for the block holding it, at most
-_IDENT = rb"[A-Za-z_$][\w$]*"
-# types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
-# a union of a class with them is the class where it has a member of the name
-_NO_MEMBERS = frozenset({b"undefined", b"null", b"void", b"never", b"boolean", b"true", b"false"})
-_KEYWORD_TYPES = frozenset({b"any", b"unknown", b"object", b"string", b"number", b"bigint", b"symbol", b"this",
-                            b"typeof", b"keyof"})
 # the words after which a parenthesis opens an expression, not a call's arguments (`return (x as T).m`)
 _BEFORE_EXPRESSION = frozenset({b"return", b"await", b"typeof", b"void", b"yield", b"case", b"in", b"of", b"else",
                                 b"do", b"throw", b"delete"})
 # what every object has from Object.prototype: a member no declared type decides
 OBJECT = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
                     "toString", "valueOf"})
-_OPEN = b"([{<"
-_CLOSE = b")]}>"
 _FUNCTIONS = frozenset({"function", "method"})
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _TYPESCRIPT = (".ts", ".tsx", ".mts", ".cts")
@@ -60,55 +69,6 @@ class Declared(NamedTuple):
     type: str
     rule: str
     cls: Cls | None = None
-
-
-def named_type(text: bytes) -> str | None:
-    """The one class a type annotation names (`Foo`, `ns.Foo<K, V>`, `Foo | undefined`,
-    `Foo | boolean`), the text starting at the type and running on past it; None for any other
-    type (`any`, `Foo[]`, `A | B`, an object or function type)."""
-    end = _type_end(text)
-    names = []
-    for part in _split_union(text[:end]):
-        part = part.strip()
-        if not part or part in _NO_MEMBERS or part[:1] in (b"'", b'"', b"`") or part[:1].isdigit():
-            continue
-        m = re.fullmatch(rb"(?:" + _IDENT + rb"\s*\.\s*)*(" + _IDENT + rb")\s*(?:<.*>)?", part, re.S)
-        if m is None or m.group(1) in _KEYWORD_TYPES:
-            return None
-        names.append(m.group(1).decode())
-    return names[0] if len(names) == 1 else None
-
-
-def _type_end(text: bytes) -> int:
-    """Where a type written at the start of `text` ends: the first `,`, `)`, `;`, `=` (not
-    `=>`) or `{` outside brackets, or a closing bracket it did not open."""
-    depth = 0
-    for i, ch in enumerate(text):
-        c = bytes([ch])
-        if c in (b"(", b"[", b"<") or (c == b"{" and depth):
-            depth += 1
-        elif c in (b")", b"]", b">", b"}") and not (c == b">" and text[i - 1:i] == b"="):
-            if depth == 0:
-                return i
-            depth -= 1
-        elif depth == 0 and (c in (b",", b";", b"{") or (c == b"=" and text[i + 1:i + 2] != b">")):
-            return i
-    return len(text)
-
-
-def _split_union(text: bytes) -> list[bytes]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        c = bytes([ch])
-        if c in _OPEN:
-            depth += 1
-        elif c in _CLOSE and not (c == b">" and text[i - 1:i] == b"="):
-            depth -= 1
-        elif c == b"|" and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
 
 
 def _object_type(sym: Symbol) -> bool:
@@ -142,7 +102,7 @@ def cast_type(before: bytes) -> str | None:
     if not found:
         return None
     tail = inner[found[-1].end():]
-    return named_type(tail) if _type_end(tail) == len(tail) else None
+    return named_type(tail) if type_end(tail) == len(tail) else None
 
 
 _PLAIN_BLOCK = re.compile(rb"(?:\belse|\btry|\bfinally|\bdo|[=(,:?\[]|\breturn)\s*$")
@@ -213,7 +173,7 @@ class ScriptTypes:
         self._classes: dict[str, list[Cls]] = {}
         self._predicates: dict[tuple[str, str], str | None] = {}
         self._returns: dict[tuple[str, str], str | None] = {}
-        self._tops: dict[tuple[str, str], Declared | None] = {}
+        self._tops: dict[tuple[str, str, Reader], Declared | None] = {}
 
     def decide(self, path: str, line: int, col: int, receiver: tuple[str, ...], cast: str | None,
                simple: str) -> tuple[bool, str] | None:
@@ -222,7 +182,7 @@ class ScriptTypes:
         if simple in OBJECT:
             return None
         declared = Declared(cast, f"cast to `{cast}`") if cast else (
-            self.receiver(path, line, col, receiver) if receiver else None)
+            self.receiver(path, line, col, receiver) if receiver else self._element(path, line, col))
         if declared is None:
             return None
         return self._judged(declared, path, simple)
@@ -263,7 +223,7 @@ class ScriptTypes:
         n, i = opened
         before = lines[n - 1][:i].rstrip()
         declared = None
-        annotated = re.search(rb"\b(?:const|let|var)\s+(" + _IDENT + rb")\s*:\s*(.*?)=\s*$", before)
+        annotated = re.search(rb"\b(?:const|let|var)\s+(" + IDENT + rb")\s*:\s*(.*?)=\s*$", before)
         if annotated is not None:
             typed = named_type(annotated.group(2))
             declared = Declared(typed, f"an object declared `{typed}`") if typed else None
@@ -314,25 +274,41 @@ class ScriptTypes:
             return [c for c in found if c.path == path]  # the file's own binding of the name, whatever it is
         return [c for c in found if not c.path.endswith(_DECLARATIONS)] or found
 
-    def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...]) -> Declared | None:
+    def _element(self, path: str, line: int, col: int) -> Declared | None:
+        """The class of the element a site's receiver takes out of a container of dotted names
+        (`map.get(k)!.`, `arr[i].`) whose declared type says it."""
+        lines = self.lines(path)
+        taken = element_before(lines[line - 1][:col]) if 0 < line <= len(lines) else None
+        if taken is None:
+            return None
+        declared = self.receiver(path, line, col, taken.container, taken.read)
+        return Declared(declared.type, f"`{'.'.join(taken.container)}{taken.how}`, {declared.rule}") if declared else None
+
+    def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...], read: Reader = named) -> Declared | None:
         """The declared type of a dotted receiver at the line: its head's, then each further
-        part a field of the class before it whose declaration names its type."""
+        part a field of the class before it whose declaration names its type; the last one's
+        declaration read by `read` (an element of the container it declares)."""
         head = receiver[0]
+        last = len(receiver) - 1
         if head == "this":
+            if last == 0 and read is not named:
+                return None
             cls = self.members.enclosing(path, line)
             if cls is not None and cls.path != path:
                 return None  # a class of another file named as the container: no class the file writes
             declared = Declared(cls.sym.name, f"this in {cls.sym.qualified}", cls) if cls is not None else \
                 self._this_parameter(path, line)
         else:
-            declared = self._narrowed(path, line, col, head) or self._declaration(path, line, head)
-        for part in receiver[1:]:
+            first = read if last == 0 else named
+            declared = (self._narrowed(path, line, col, head) if first is named else None) or self._declaration(
+                path, line, head, first)
+        for i, part in enumerate(receiver[1:], 1):
             if declared is None:
                 return None
-            declared = self._field(declared, part, path)
+            declared = self._field(declared, part, path, read if i == last else named)
         return declared
 
-    def _field(self, declared: Declared, name: str, path: str) -> Declared | None:
+    def _field(self, declared: Declared, name: str, path: str, read: Reader = named) -> Declared | None:
         """The declared type of a field of the class (`atom_: IAtom`, `keysAtom_!: IAtom`,
         `public enhancer_: IEnhancer<V> = e`), its own or a base's, when every class the
         declaration may name declares the same."""
@@ -344,9 +320,9 @@ class ScriptTypes:
             text = found[1].signature.encode()
             m = re.match(rb"\s*(?:(?:public|private|protected|readonly|static|declare|override)\s+)*"
                          + re.escape(name.encode()) + rb"\s*[!?]?\s*:\s*", text)
-            said.add(named_type(text[m.end():]) if m else None)
+            said.add(read(text[m.end():]) if m else None)
         typed = said.pop() if len(said) == 1 else None
-        return Declared(typed, f"{declared.rule}, field `{name}: {typed}`") if typed else None
+        return Declared(typed[0], f"{declared.rule}, field `{name}: {typed[1]}`") if typed else None
 
     def functions(self, path: str) -> list[Symbol]:
         found = self._functions.get(path)
@@ -389,7 +365,7 @@ class ScriptTypes:
         facts = self.snap.core_facts(path)
         return any(s.kind == "method" and s.container == sym.name for s in (facts.symbols if facts else ()))
 
-    def _documented(self, path: str, holder: Symbol, name: str) -> str | None:
+    def _documented(self, path: str, holder: Symbol, name: str, read: Reader) -> tuple[str, str] | None:
         """The class a JSDoc comment above the function (blank lines between) gives its parameter
         (`@param {Layer} layer`), which the TypeScript checker reads as the parameter's type."""
         lines = self.lines(path)
@@ -405,7 +381,7 @@ class ScriptTypes:
                 break
             n -= 1
         m = re.search(rb"@param\s*\{([^}]*)\}\s*\[?" + re.escape(name.encode()) + rb"(?![\w$])", b"\n".join(block))
-        return named_type(m.group(1)) if m else None
+        return read(m.group(1)) if m else None
 
     def _this_parameter(self, path: str, line: int) -> Declared | None:
         """`this` in a function declaring its type (`function make_(this: Annotation, ...)`)."""
@@ -417,20 +393,22 @@ class ScriptTypes:
         typed = named_type(params[m.end():]) if m else None
         return Declared(typed, f"`this: {typed}` of {holder.qualified}") if typed else None
 
-    def _declaration(self, path: str, line: int, name: str) -> Declared | None:
+    def _declaration(self, path: str, line: int, name: str, read: Reader = named) -> Declared | None:
         """The type the function holding the line declares the name of: a parameter `name: T`
         (or `@param {T} name` in its JSDoc), or the last `const`/`let`/`var name` between its
         header and the line (`: T`, or a value that is an instance or a call of a function
         declared to return one: `valueDeclared`). Another declaration of the name on the way
         (an inner function's parameter) leaves it untyped. Where no function holding the line
-        binds it, the one declaration of the file's top level."""
+        binds it, the one declaration of the file's top level. The annotations are read by
+        `read`: the class they name, or an element of the container they declare."""
         for holder in self._holders(path, line):  # innermost first: a closure sees its function's names
-            found, bound = self._bound_in(path, holder, line, name)
+            found, bound = self._bound_in(path, holder, line, name, read)
             if bound:
                 return found
-        return self._top_level(path, name)
+        return self._top_level(path, name, read)
 
-    def _bound_in(self, path: str, holder: Symbol, line: int, name: str) -> tuple[Declared | None, bool]:
+    def _bound_in(self, path: str, holder: Symbol, line: int, name: str,
+                  read: Reader) -> tuple[Declared | None, bool]:
         """(its type, whether the function binds the name at all) for the name at the line."""
         word = re.escape(name.encode())
         params, body, start = self._parameters(path, holder)
@@ -438,13 +416,13 @@ class ScriptTypes:
         bound = False
         m = re.search(rb"(?:^|[,(])\s*(?:(?:public|private|protected|readonly)\s+)*" + word + rb"\s*\??\s*:\s*", params)
         if m is not None:
-            typed = named_type(params[m.end():])
-            found, bound = (Declared(typed, f"annotation `{typed}` of parameter `{name}`") if typed else None), True
+            typed = read(params[m.end():])
+            found, bound = (Declared(typed[0], f"annotation `{typed[1]}` of parameter `{name}`") if typed else None), True
         elif re.search(rb"(?<![\w$.])" + word + rb"(?![\w$])", params):
-            documented = self._documented(path, holder, name)
+            documented = self._documented(path, holder, name, read)
             if documented is None:
                 return None, True  # a parameter without a type, or one inside a pattern
-            found, bound = Declared(documented, f"JSDoc `@param {{{documented}}} {name}`"), True
+            found, bound = Declared(documented[0], f"JSDoc `@param {{{documented[1]}}} {name}`"), True
         lines = self.lines(path)
         declared = _declared(name)
         other = re.compile(rb"(?:\b(?:const|let|var)\s*[{\[][^=]*(?<![\w$.])" + word + rb"(?![\w$])"
@@ -458,26 +436,46 @@ class ScriptTypes:
                 continue
             d = declared.search(text)
             if d is not None:
-                found, bound = self._declared_at(path, lines, n, text, d, name), True
+                found, bound = self._declared_at(path, lines, n, text, d, name, read), True
                 if found is None:
                     return None, True
             elif other.search(text):
-                return None, True
+                # an arrow's or function's parameter: an element where the callback is passed
+                # directly to a declared container's method, and binds the name once on the line
+                taken = callback_of(text, name) if read is named and len(other.findall(text)) == 1 else None
+                found = self._element_of(path, n, taken.container, taken.read, taken.how) if taken else None
+                if found is None:
+                    return None, True
+                bound = True
         return found, bound
 
-    def _declared_at(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str) -> Declared | None:
+    def _element_of(self, path: str, line: int, container: tuple[str, ...], read: Reader, how: str) -> Declared | None:
+        """The class of an element of the container of dotted names at the line, its declared
+        type read by `read`; `how` says how the element was taken, for the rule."""
+        declared = self.receiver(path, line, 0, container, read)
+        return Declared(declared.type, f"{how}, {declared.rule}") if declared else None
+
+    def _declared_at(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str,
+                     read: Reader = named) -> Declared | None:
         """What a declaration `const name ...` (matched by `d` in `text`, line `n`) types the
-        name as: its annotation, else its value's type (`value_type`)."""
+        name as: its annotation (read by `read`), else, for a class, the element of what a
+        `for (const name of c)` iterates or its value's type (`value_type`)."""
         if d.group(1):
-            typed = named_type(text[d.end():])
-            return Declared(typed, f"annotation `{typed}` of `{name}`") if typed else None
+            typed = read(text[d.end():])
+            return Declared(typed[0], f"annotation `{typed[1]}` of `{name}`") if typed else None
+        if read is not named:
+            return None
+        if re.search(rb"\bfor\s*\(\s*$", text[:d.start()]):
+            iterated = iterated_by(text[d.end():])
+            return self._element_of(path, n, iterated, ITERATED, f"`for ({text[d.start():d.end()].decode().strip()} of "
+                                    f"{'.'.join(iterated)})`") if iterated else None
         return self.value_type(path, lines, n, text, d.end(), name)
 
     def value_type(self, path: str, lines: list[bytes], n: int, text: bytes, at: int, name: str) -> Declared | None:
         """The type of a declaration's value, the whole of it (from byte `at` of `text`, line
         `n`): `new T(...)`, or a call of a top-level function every definition of which declares
         it returns T (`createAtom(...)` for `function createAtom(...): IAtom`)."""
-        m = re.match(rb"\s*=\s*(new\s+)?(?:" + _IDENT + rb"\.)*(" + _IDENT + rb")\s*(?:<[^()]*>)?\s*\(", text[at:])
+        m = re.match(rb"\s*=\s*(new\s+)?(?:" + IDENT + rb"\.)*(" + IDENT + rb")\s*(?:<[^()]*>)?\s*\(", text[at:])
         # `text` is the line's end from some byte on: the parenthesis' byte in the whole line
         if m is None or not _call_alone(lines, n, len(lines[n - 1]) - len(text) + at + m.end() - 1):
             return None
@@ -502,16 +500,16 @@ class ScriptTypes:
             self._returns[key] = said.pop() if len(said) == 1 else None
         return self._returns[key]
 
-    def _top_level(self, path: str, name: str) -> Declared | None:
+    def _top_level(self, path: str, name: str, read: Reader = named) -> Declared | None:
         """The type the file's one top-level declaration of the name gives it (`export const
         flowAnnotation = createFlowAnnotation("flow")`, `const app: App = ...`)."""
-        key = (path, name)
+        key = (path, name, read)
         if key not in self._tops:
             lines = self.lines(path)
             declared = _declared(name)
             found = [(n, d) for n, text in enumerate(lines, 1) if text[:1] not in (b" ", b"\t", b"}", b")")
                      and name.encode() in text and (d := declared.match(text)) is not None]
-            self._tops[key] = self._declared_at(path, lines, found[0][0], lines[found[0][0] - 1], found[0][1], name) if len(
+            self._tops[key] = self._declared_at(path, lines, found[0][0], lines[found[0][0] - 1], found[0][1], name, read) if len(
                 found) == 1 else None
         return self._tops[key]
 
@@ -535,10 +533,10 @@ class ScriptTypes:
         """A narrowing `if (name instanceof T)` or `if (isT(name))` written on the text, the
         whole condition of its `if` (or `cond && ...` before the site)."""
         word = re.escape(name.encode())
-        m = re.search(rb"\bif\s*\(\s*" + word + rb"\s+instanceof\s+(?:" + _IDENT + rb"\.)*(" + _IDENT + rb")\s*\)", text)
+        m = re.search(rb"\bif\s*\(\s*" + word + rb"\s+instanceof\s+(?:" + IDENT + rb"\.)*(" + IDENT + rb")\s*\)", text)
         if m is not None:
             return Declared(m.group(1).decode(), f"`{name} instanceof {m.group(1).decode()}`")
-        m = re.search(rb"\bif\s*\(\s*(" + _IDENT + rb")\s*\(\s*" + word + rb"\s*\)\s*\)", text)
+        m = re.search(rb"\bif\s*\(\s*(" + IDENT + rb")\s*\(\s*" + word + rb"\s*\)\s*\)", text)
         if m is not None:
             guard = m.group(1).decode()
             typed = self.predicate(guard, path)
@@ -555,7 +553,7 @@ class ScriptTypes:
             for path, sym in self._seen(name, site, ("function", "variable", "constant")):
                 text = b"\n".join(self.lines(path)[sym.line - 1:min(sym.end_line, sym.line - 1 + HEADER_LINES)])
                 end = text.find(b"{") if sym.kind == "function" else -1
-                m = re.search(rb"(?:\)\s*:|=>)\s*" + _IDENT + rb"\s+is\s+", text[:end] if end >= 0 else text)
+                m = re.search(rb"(?:\)\s*:|=>)\s*" + IDENT + rb"\s+is\s+", text[:end] if end >= 0 else text)
                 said.add(named_type(text[m.end():]) if m else None)
             self._predicates[key] = said.pop() if len(said) == 1 else None
         return self._predicates[key]

@@ -17,7 +17,8 @@ from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
-from context_tools.query.symbols.script_types import ScriptTypes, cast_before, named_type
+from context_tools.query.symbols.script_annotations import named_type
+from context_tools.query.symbols.script_types import ScriptTypes, cast_before
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 

@@ -1,0 +1,217 @@
+"""What a JavaScript or TypeScript type annotation names: the one class it is (`named_type`),
+or the element of a standard container it declares (`Map<K, V>`, `T[]`, `Array<T>`,
+`ReadonlyArray<T>`, `Set<T>`, `ReadonlySet<T>`), and the syntax that takes an element out
+of a container: `map.get(k)!.`, `arr[i].`, a callback passed directly to `arr.forEach(...)`.
+The element is read only where the container's type is written: the type arguments say
+what `get`, a subscript or a callback's parameter is, and nothing else is inferred."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+IDENT = rb"[A-Za-z_$][\w$]*"
+# types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
+# a union of a class with them is the class where it has a member of the name
+_NO_MEMBERS = frozenset({b"undefined", b"null", b"void", b"never", b"boolean", b"true", b"false"})
+_KEYWORD_TYPES = frozenset({b"any", b"unknown", b"object", b"string", b"number", b"bigint", b"symbol", b"this",
+                            b"typeof", b"keyof"})
+_OPEN = b"([{<"
+_CLOSE = b")]}>"
+# the standard containers and the number of their type arguments: the element is the last
+_ARITY = {"Array": 1, "ReadonlyArray": 1, "Set": 1, "ReadonlySet": 1, "Map": 2}
+_ARRAYS = frozenset({"Array", "ReadonlyArray"})
+_SETS = frozenset({"Set", "ReadonlySet"})
+# the array methods whose callback's first parameter (`reduce`'s second) is an element
+_ARRAY_CALLBACKS = ("forEach", "map", "filter", "some", "every", "find", "findIndex", "flatMap", "reduce")
+
+
+def named_type(text: bytes) -> str | None:
+    """The one class a type annotation names (`Foo`, `ns.Foo<K, V>`, `Foo | undefined`,
+    `Foo | boolean`), the text starting at the type and running on past it; None for any other
+    type (`any`, `Foo[]`, `A | B`, an object or function type)."""
+    end = type_end(text)
+    names = []
+    for part in _split(text[:end], b"|"):
+        part = part.strip()
+        if not part or part in _NO_MEMBERS or part[:1] in (b"'", b'"', b"`") or part[:1].isdigit():
+            continue
+        m = re.fullmatch(rb"(?:" + IDENT + rb"\s*\.\s*)*(" + IDENT + rb")\s*(?:<.*>)?", part, re.S)
+        if m is None or m.group(1) in _KEYWORD_TYPES:
+            return None
+        names.append(m.group(1).decode())
+    return names[0] if len(names) == 1 else None
+
+
+def type_end(text: bytes) -> int:
+    """Where a type written at the start of `text` ends: the first `,`, `)`, `;`, `=` (not
+    `=>`) or `{` outside brackets, or a closing bracket it did not open."""
+    depth = 0
+    for i, ch in enumerate(text):
+        c = bytes([ch])
+        if c in (b"(", b"[", b"<") or (c == b"{" and depth):
+            depth += 1
+        elif c in (b")", b"]", b">", b"}") and not (c == b">" and text[i - 1:i] == b"="):
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0 and (c in (b",", b";", b"{") or (c == b"=" and text[i + 1:i + 2] != b">")):
+            return i
+    return len(text)
+
+
+def _split(text: bytes, sep: bytes) -> list[bytes]:
+    """`text` split at each `sep` outside brackets (a union's `|`, a list's `,`)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        c = bytes([ch])
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE and not (c == b">" and text[i - 1:i] == b"="):
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+# What a binding's annotation gives a receiver: (the class, the type as written), or None.
+Reader = Callable[[bytes], tuple[str, str] | None]
+
+
+def named(text: bytes) -> tuple[str, str] | None:
+    """The receiver is the one class the annotation names (`named_type`)."""
+    typed = named_type(text)
+    return (typed, typed) if typed else None
+
+
+def _container(written: bytes) -> tuple[str, list[bytes]] | None:
+    """(the standard container, its type arguments) a type is: `T[]` an Array of T,
+    `readonly T[]` a ReadonlyArray, `Map<K, V>` a Map of K and V."""
+    readonly = re.match(rb"readonly\s+", written)
+    text = written[readonly.end():] if readonly else written
+    if text.endswith(b"]"):
+        m = re.fullmatch(rb"(.+)\[\s*\]", text, re.S)
+        return ("ReadonlyArray" if readonly else "Array", [m.group(1)]) if m else None
+    m = re.fullmatch(rb"(" + IDENT + rb")\s*<(.*)>", text, re.S)
+    if readonly or m is None:
+        return None
+    return m.group(1).decode(), _split(m.group(2), b",")
+
+
+@dataclass(frozen=True)
+class Elements:
+    """The receiver is an element of the container the annotation declares, when the
+    container is one of `kinds` (or it with `undefined`, `null`: `undefined | Map<K, V>`) and
+    its element (its last type argument) names one class."""
+
+    kinds: frozenset[str]
+
+    def __call__(self, text: bytes) -> tuple[str, str] | None:
+        text = re.sub(rb"//[^\n]*", b"", text)  # a field's comment after its type
+        written = text[:type_end(text)].strip()
+        parts = [p.strip() for p in _split(written, b"|") if p.strip() not in (b"undefined", b"null")]
+        found = _container(parts[0]) if len(parts) == 1 else None
+        if found is None or found[0] not in self.kinds or len(found[1]) != _ARITY[found[0]]:
+            return None
+        typed = named_type(found[1][-1])
+        return (typed, written.decode()) if typed else None
+
+
+MAP_VALUE = Elements(frozenset({"Map"}))
+INDEXED = Elements(_ARRAYS)
+ITERATED = Elements(_ARRAYS | _SETS)  # `for (const x of c)`: a Map's would be its [K, V] pairs
+CALLBACKS: dict[str, Elements] = {m: INDEXED for m in _ARRAY_CALLBACKS} | {
+    "forEach": Elements(_ARRAYS | _SETS | {"Map"})}  # a Set's and a Map's callbacks: forEach's only
+
+
+def _dotted_at_end(text: bytes) -> tuple[str, ...] | None:
+    """The dotted names `text` ends with (`this.data_`, `observers`) when they are the whole
+    expression there, not a part of a call's result or a subscript's (`f().data_`)."""
+    m = re.search(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*$", text)
+    if m is None:
+        return None
+    before = text[:m.start()].rstrip()
+    if before.endswith((b".", b")", b"]", b"}", b"!", b"'", b'"', b"`")) or re.search(rb"\bnew$", before):
+        return None
+    return tuple(p.strip().decode() for p in m.group(1).split(b"."))
+
+
+def _opening(text: bytes, close: int) -> int | None:
+    """Where the bracket closing at `close` opens in `text`; None if it does not."""
+    depth = 0
+    for i in range(close, -1, -1):
+        c = text[i:i + 1]
+        if c in (b")", b"]", b"}"):
+            depth += 1
+        elif c in (b"(", b"[", b"{"):
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+class Taken(NamedTuple):
+    """An element taken out of a container the dotted names hold: how (`get(...)`, `[...]`,
+    a callback's parameter) and the reader of the container's declared type."""
+
+    container: tuple[str, ...]
+    how: str
+    read: Elements
+
+
+def element_before(before: bytes) -> Taken | None:
+    """The element a site's receiver is, from the text before the site on its line: a Map's
+    value `map.get(k).`, `map.get(k)!.`, `map.get(k)?.`, or an array's `arr[i].`, of dotted
+    names; None for any other receiver."""
+    text = before.rstrip()
+    text = text[:-2] if text.endswith(b"?.") else text[:-1] if text.endswith(b".") else b""
+    text = text.rstrip().removesuffix(b"!").rstrip()
+    if not text.endswith((b")", b"]")):
+        return None
+    opened = _opening(text, len(text) - 1)
+    if opened is None:
+        return None
+    if text.endswith(b")"):
+        get = re.search(rb"\??\.\s*get\s*$", text[:opened])
+        if get is None:
+            return None
+        held, how, read = text[:get.start()], ".get(...)", MAP_VALUE
+    else:
+        held, how, read = text[:opened], "[...]", INDEXED
+    names = _dotted_at_end(held.rstrip().removesuffix(b"!"))  # `this.map_!.get(k)`: the container all the same
+    return Taken(names, how, read) if names else None
+
+
+_CALLBACK = re.compile(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*\??\.\s*(" + "|".join(
+    _ARRAY_CALLBACKS).encode() + rb")\s*\(\s*(?:async\s+)?(?:function\b\s*[\w$]*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::[^=]*)?=>|("
+                       + IDENT + rb")\s*=>)")
+
+
+def callback_of(text: bytes, name: str) -> Taken | None:
+    """The container whose element the name is on this line: the parameter `name`, the
+    element's place (`reduce`'s second, any other method's first) and unannotated, of an arrow
+    or function passed directly to `c.forEach(...)` (`map`, `filter`, ...) of dotted names
+    `c`; None when the line's callback binds it otherwise or no callback binds it."""
+    for m in _CALLBACK.finditer(text):
+        params = next(g for g in (m.group(3), m.group(4), m.group(5)) if g is not None)
+        parts = [p.strip() for p in _split(params, b",")]
+        binding = [i for i, p in enumerate(parts) if re.match(re.escape(name.encode()) + rb"(?![\w$])", p)]
+        if not binding:
+            continue
+        method = m.group(2).decode()
+        at = 1 if method == "reduce" else 0
+        names = _dotted_at_end(text[:m.end(1)])
+        if binding != [at] or parts[at] != name.encode() or not names:
+            return None  # another parameter, one annotated or with a default, or of no dotted names
+        return Taken(names, f"`{name}` of `{'.'.join(names)}.{method}(...)`", CALLBACKS[method])
+    return None
+
+
+def iterated_by(after: bytes) -> tuple[str, ...] | None:
+    """The dotted names a `for (const x of c)` iterates, from the text after `x`."""
+    m = re.match(rb"\s*of\s+(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*\)", after)
+    return tuple(p.strip().decode() for p in m.group(1).split(b".")) if m else None
