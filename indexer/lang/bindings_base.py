@@ -274,7 +274,7 @@ def attribute_syntax(before: bytes, receiver: re.Pattern[bytes]) -> SiteSyntax:
     text), of what a call of a dotted name returns (`Headers(...).get`), or of nothing known
     (another call's result, a subscript, a literal)."""
     if before.endswith(b")."):
-        opened = opening_paren(before, len(before) - 2)
+        opened = opening_bracket(before, len(before) - 2)
         callee = receiver.search(before[:opened] + b".") if opened is not None else None
         if callee is not None and not before[:callee.start()].rstrip().endswith((b")", b"]", b".", b"}")):
             return SiteSyntax("attribute", _names(callee.group(1)), True)
@@ -291,14 +291,16 @@ def _names(dotted: bytes) -> tuple[str, ...]:
     return tuple(p.strip().decode() for p in dotted.split(b"."))
 
 
-def opening_paren(text: bytes, close: int) -> int | None:
-    """Where the parenthesis closing at `close` opens in `text`; None if it does not."""
+def opening_bracket(text: bytes, close: int, kinds: bytes = b"()") -> int | None:
+    """Where the bracket closing at `close` opens in `text`, counting the pairs `kinds` names
+    (each opener then its closer: `b"()[]{}"`); None if it does not."""
+    openers, closers = kinds[0::2], kinds[1::2]
     depth = 0
     for i in range(close, -1, -1):
         c = text[i:i + 1]
-        if c == b")":
+        if c in closers:
             depth += 1
-        elif c == b"(":
+        elif c in openers:
             depth -= 1
             if depth == 0:
                 return i

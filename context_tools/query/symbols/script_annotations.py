@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from indexer.lang.bindings_base import opening_bracket
+
 IDENT = rb"[A-Za-z_$][\w$]*"
 # types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
 # a union of a class with them is the class where it has a member of the name
@@ -140,20 +142,6 @@ def _dotted_at_end(text: bytes) -> tuple[str, ...] | None:
     return tuple(p.strip().decode() for p in m.group(1).split(b"."))
 
 
-def _opening(text: bytes, close: int) -> int | None:
-    """Where the bracket closing at `close` opens in `text`; None if it does not."""
-    depth = 0
-    for i in range(close, -1, -1):
-        c = text[i:i + 1]
-        if c in (b")", b"]", b"}"):
-            depth += 1
-        elif c in (b"(", b"[", b"{"):
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
-
-
 class Taken(NamedTuple):
     """An element taken out of a container the dotted names hold: how (`get(...)`, `[...]`,
     a callback's parameter) and the reader of the container's declared type."""
@@ -172,7 +160,7 @@ def element_before(before: bytes) -> Taken | None:
     text = text.rstrip().removesuffix(b"!").rstrip()
     if not text.endswith((b")", b"]")):
         return None
-    opened = _opening(text, len(text) - 1)
+    opened = opening_bracket(text, len(text) - 1, b"()[]{}")
     if opened is None:
         return None
     if text.endswith(b")"):

@@ -42,7 +42,7 @@ from context_tools.query.symbols.script_annotations import (
     type_end,
 )
 from indexer.lang.bindings import of_import
-from indexer.lang.bindings_base import opening_paren
+from indexer.lang.bindings_base import opening_bracket
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.members import MemberSites
@@ -91,7 +91,7 @@ def cast_type(before: bytes) -> str | None:
     `(expr as unknown as T).`); None otherwise."""
     if not before.endswith(b")."):
         return None
-    i = opening_paren(before, len(before) - 2)
+    i = opening_bracket(before, len(before) - 2)
     if i is None:
         return None
     lead = re.search(rb"([\w$]+|[)\]])\s*$", before[:i])
