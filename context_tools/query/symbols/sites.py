@@ -323,11 +323,12 @@ class _BySyntax:
             return False
         if rules.language in MEMBER_LANGUAGES:
             return self.members.decide(path, occ, syntax, how, rules.implicit_self)
-        if rules.language == "javascript" and self.classes and syntax.form in ("keyword", "bare"):
-            # a key of an object literal whose type is declared: the member it implements
-            keyed = self.scripts.object_key(path, occ.line, occ.col, self.simple)
-            if keyed is not None and keyed[0]:
-                return how, keyed[1]
+        if rules.language == "javascript" and self.classes:
+            # a declared type decides: an object literal's key is the member it implements where
+            # it is one, and an attribute of a typed receiver is the member's or another's
+            declared = self._script_declared(path, occ, syntax, lines)
+            if declared is not None and (declared[0] or syntax.form == "attribute"):
+                return (how if declared[0] else "name_match"), declared[1]
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
@@ -343,12 +344,6 @@ class _BySyntax:
         if syntax.form == "bare":
             return self._bare(path, occ, how, lines, across)
         receiver = syntax.receiver
-        if rules.language == "javascript" and self.classes and (
-                receiver != ("this",) or self.members.enclosing(path, occ.line) is None):
-            declared = self.scripts.decide(path, occ.line, occ.col, () if syntax.called else receiver,
-                                           cast_before(lines, occ.line, occ.col), self.simple)
-            if declared is not None:
-                return (how, declared[1]) if declared[0] else ("name_match", declared[1])
         if not receiver:
             return "name_match", "attribute of an untyped receiver"
         if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
@@ -459,17 +454,22 @@ class _BySyntax:
         if not 0 < occ.line <= len(lines):
             return None
         syntax = self.reading.syntax(rules, path, occ, lines)
-        if syntax is None:
-            return None
+        declared = self._script_declared(path, occ, syntax, lines) if syntax is not None else None
+        return declared[1] if declared is not None and declared[0] else None
+
+    def _script_declared(self, path: str, occ: Occurrence, syntax: SiteSyntax, lines: list[bytes]
+                         ) -> tuple[bool, str] | None:
+        """What a declared type says of a JavaScript or TypeScript site (`ScriptTypes`): of a
+        bare name or key, whether it is an object literal's key implementing the member; of an
+        attribute (but `this.` in a class, which the hierarchy decides), whether its typed
+        receiver's member is one asked; with the rule. None where no declaration decides."""
         if syntax.form in ("keyword", "bare"):
-            typed = self.scripts.object_key(path, occ.line, occ.col, self.simple)
-        elif syntax.form == "attribute" and (syntax.receiver != ("this",) or self.members.enclosing(
+            return self.scripts.object_key(path, occ.line, occ.col, self.simple)
+        if syntax.form == "attribute" and (syntax.receiver != ("this",) or self.members.enclosing(
                 path, occ.line) is None):
-            typed = self.scripts.decide(path, occ.line, occ.col, () if syntax.called else syntax.receiver,
-                                        cast_before(lines, occ.line, occ.col), self.simple)
-        else:
-            typed = None
-        return typed[1] if typed is not None and typed[0] else None
+            return self.scripts.decide(path, occ.line, occ.col, () if syntax.called else syntax.receiver,
+                                       cast_before(lines, occ.line, occ.col), self.simple)
+        return None
 
     def imported_instance(self, path: str, occ: Occurrence) -> str | None:
         """For a site its file does not tie: the rule that makes it a method's, when its
