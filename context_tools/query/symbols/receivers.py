@@ -113,7 +113,7 @@ class PythonReceivers:
         else the class its whole value, a call, makes an instance of (`codes =
         LookupDict(...)`); False when that assignment gives none, None when no line assigns it."""
         spelled = name.encode()
-        assignment = re.compile(re.escape(spelled) + rb"\s*(?::([^=]*))?=(?!=)")
+        assignment = _assignment(spelled)  # on a line starting with the name: `name = ...`, `name: T = ...`
         lines = self.lines(path)
         for i, text in enumerate(lines):
             if text.startswith(spelled) and (bound := assignment.match(text)) is not None:
