@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
-from typing import Callable, Iterator, Mapping, NamedTuple, TypeVar
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
 
@@ -249,10 +249,12 @@ def name_key(name: str) -> bytes:
     return name.encode()[:NAME_KEY_MAX]
 
 
-def name_keys(names: set[str]) -> list[bytes]:
-    """The name index's keys of `names` (the empty name has none), sorted."""
-    names.discard("")
-    return sorted({name.encode()[:NAME_KEY_MAX] for name in names})
+def name_keys(names: Iterable[str]) -> list[bytes]:
+    """The name index's keys (`name_key`) of `names`, sorted; the empty name has none. Each key
+    is made inline, not by a call: this runs over every name of every blob indexed."""
+    keys = {name.encode()[:NAME_KEY_MAX] for name in names}
+    keys.discard(b"")
+    return sorted(keys)
 
 
 def name_blobs(cursor, name: str) -> Iterator[bytes]:
@@ -354,7 +356,7 @@ def stored_facts(key: bytes, facts: BlobFacts) -> StoredFacts:
     # Plain-tokenizer sites are not stored: a reader makes them again from the blob.
     return StoredFacts(key, pack(encode(core), compress=False),
                        b"" if facts.plain_sites else pack(encode(facts.occurrences)),
-                       name_keys({s.name for s in facts.symbols}), name_keys(names))
+                       name_keys(s.name for s in facts.symbols), name_keys(names))
 
 
 def _raw_blob(key: bytes) -> bytes:
