@@ -27,7 +27,7 @@ and a `name_match` when it is another. Anything else is left to the rules before
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from context_tools.query.symbols.hierarchy import Cls, is_class
 from context_tools.query.symbols.script_annotations import (
@@ -57,7 +57,6 @@ _BEFORE_EXPRESSION = frozenset({b"return", b"await", b"typeof", b"void", b"yield
 # what every object has from Object.prototype: a member no declared type decides
 OBJECT = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
                     "toString", "valueOf"})
-_FUNCTIONS = frozenset({"function", "method"})
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _TYPESCRIPT = (".ts", ".tsx", ".mts", ".cts")
 
@@ -165,11 +164,13 @@ def _call_alone(lines: list[bytes], n: int, opened: int) -> bool:
 class ScriptTypes:
     """The declared types of one query's receivers, for its JavaScript and TypeScript sites."""
 
-    def __init__(self, snap: Snapshot, members: MemberSites, read_lines) -> None:
+    def __init__(self, snap: Snapshot, members: MemberSites, read_lines: Callable[[str], list[bytes]],
+                 read_functions: Callable[[str], list[Symbol]]) -> None:
         self.snap = snap
         self.members = members
+        # a file's lines and its functions and methods, read once a query (`sites._Reading`)
         self.lines = read_lines
-        self._functions: dict[str, list[Symbol]] = {}
+        self.functions = read_functions
         self._classes: dict[str, list[Cls]] = {}
         self._predicates: dict[tuple[str, str], str | None] = {}
         self._returns: dict[tuple[str, str], str | None] = {}
@@ -323,13 +324,6 @@ class ScriptTypes:
             said.add(read(text[m.end():]) if m else None)
         typed = said.pop() if len(said) == 1 else None
         return Declared(typed[0], f"{declared.rule}, field `{name}: {typed[1]}`") if typed else None
-
-    def functions(self, path: str) -> list[Symbol]:
-        found = self._functions.get(path)
-        if found is None:
-            facts = self.snap.core_facts(path)
-            found = self._functions[path] = [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
-        return found
 
     def _holder(self, path: str, line: int) -> Symbol | None:
         """The innermost function or method of the file holding the line."""

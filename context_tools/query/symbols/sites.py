@@ -299,7 +299,8 @@ class _BySyntax:
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
-        self.scripts = ScriptTypes(snap, self.members, reading.source_lines)  # JS, TS: declared types
+        # JS, TS: receivers by their declared types
+        self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions)
         self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
                                          reading.functions)
 
