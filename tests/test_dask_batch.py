@@ -65,6 +65,10 @@ def test_dask_gives_the_local_engines_snapshots(cluster, repos, tmp_path):
     # A rerun is a resume: every job's snapshot is in the central store, nothing is sent.
     again = dask_engine.run(central, specs, cluster, task=dask_tasks.always_dies)
     assert {j.status for j in again.jobs} == {"skipped_existing"}
+    # and counts the blob facts it reuses as the local engine counts a skipped job's
+    local_again = batch.run(Store.open(tmp_path / "local"), specs, workers=1)
+    assert [j.reused_blobs for j in again.jobs] == [j.reused_blobs for j in local_again.jobs]
+    assert all(j.reused_blobs > 0 for j in again.jobs)
 
 
 def test_bundles_leave_out_the_facts_the_central_store_holds(cluster, repos, tmp_path):

@@ -418,7 +418,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                 # stored already: pinning it is the whole job, as in the local engine
                 pin_snapshot(store, Pin(job.repo_id, spec.pinned_rev), job.oid, head.indexed_at)
                 emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", head.fingerprint,
-                                         None, 0.0, 0, 0, missing_in(head)))
+                                         None, 0.0, 0, head.blob_facts, missing_in(head)))
             else:
                 pending.append(job)
         nthreads = client.nthreads()
