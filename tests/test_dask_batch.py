@@ -183,6 +183,27 @@ def test_both_engines_build_a_stored_partial_snapshot_again_once_its_blobs_are_a
     assert {job.status for job in both().values()} == {"skipped_existing"}  # complete now: skipped
 
 
+def test_a_url_job_completes_a_stored_partial_snapshot_of_its_commit(cluster, tmp_path):
+    """The driver reads no object of a commit named by URL, so it cannot apply `complete_enough`:
+    the worker's bundle, built from a full clone, takes the place of the stored partial snapshot
+    because every blob it lacks the stored one lacks too, and the stored one lacks more."""
+    from indexer import api
+
+    src, part, oid = _partial_clone(tmp_path)
+    with Store.open(tmp_path / "cold") as cold:
+        complete = api.index(src, store=cold, workers=1).fingerprint
+    central = Store.open(tmp_path / "central")
+    partial = api.index(part, store=central, workers=1).fingerprint
+    assert partial != complete
+    [job] = dask_engine.run(central, [JobSpec(f"file://{src}", oid, pin=False)], cluster).jobs
+    assert (job.ok, job.status, job.oid, job.fingerprint, job.missing_objects) == (True, "indexed", oid, complete, 0)
+    snap = api.snapshot(src, oid, store=central, index_if_absent=False)
+    assert snap.record.fingerprint == complete and snap.missing_objects == 0
+    # the complete snapshot does not give way to the partial one a later local index builds
+    [again] = dask_engine.run(central, [JobSpec(part, "HEAD")], cluster).jobs
+    assert (again.status, again.fingerprint) == ("skipped_existing", complete)
+
+
 def test_a_killed_workers_task_is_retried_job_by_job(cluster, repos, tmp_path):
     specs = batch.range_jobs(repos["long"], "HEAD")
     local = batch.run(Store.open(tmp_path / "local"), specs, workers=1)

@@ -209,6 +209,16 @@ def _missing(record: SnapshotRecord) -> int:
     return sum(1 for f in record.files if f.skipped == MISSING_OBJECT)
 
 
+def _missing_blobs(record: SnapshotRecord) -> frozenset[tuple[str, str]]:
+    return frozenset((f.path, f.blob) for f in record.files if f.skipped == MISSING_OBJECT)
+
+
+def completes(stored: SnapshotRecord, record: SnapshotRecord) -> bool:
+    """Whether `record` is the same commit's snapshot built with more of its blobs at hand than
+    `stored`: every blob it lacks the stored one lacks too, and the stored one lacks more."""
+    return _missing_blobs(record) < _missing_blobs(stored)
+
+
 def _remote_url(repo) -> str | None:
     from indexer.fleet.workspace import _remote_url as remote
 
@@ -550,13 +560,16 @@ class _Loading:
     display: str | None
     rev: str | None  # None: the repository is linked to the snapshot, no rev pinned
     replace: bool = False  # it takes the place of a stored partial snapshot of its commit
+    # The caller could not look at the commit's objects (a URL it does not read): the bundle takes
+    # the place of a stored partial snapshot only where it `completes` it.
+    unchecked: bool = False
 
 
 def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> list[ImportReport]:
     """Write verified bundles in one transaction, in order (a later one may need facts an
     earlier one carries); any refusal writes none of them. The caller holds the write lock."""
     from indexer.store.commit import PackedSnapshot, Pin, SnapshotWrite, commit_snapshots
-    from indexer.store.records import pack_record, stored_facts, unpack_record
+    from indexer.store.records import pack_record, snapshot_key, stored_facts, unpack_record
 
     def existing_for(record: SnapshotRecord, replace: bool):
         def existing(packed: bytes) -> None:
@@ -581,6 +594,10 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
     with store.env.begin(db=store.facts) as txn:
         for load in loads:
             record = load.bundle.record
+            replace = load.replace
+            if load.unchecked and not replace:  # the write lock is held: what is read here stays
+                stored = txn.get(snapshot_key(record.oid, record.extractor_version), db=store.snapshots)
+                replace = stored is not None and completes(unpack_record(bytes(stored)).record(), record)
             wanted = sorted(load.bundle.facts.items())
             if not compare_held:  # only what the store lacks is made ready (the commit checks again)
                 wanted = [(key, facts) for key, facts in wanted if txn.get(key) is None]
@@ -588,8 +605,8 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
                 PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
                 Pin(load.repo_id, load.rev) if load.repo_id is not None else None,
                 facts=[stored_facts(key, facts) for key, facts in wanted],
-                existing=existing_for(record, load.replace), differs=differs if compare_held else None,
-                replace=load.replace, held=load.bundle.held, lacking=lacking))
+                existing=existing_for(record, replace), differs=differs if compare_held else None,
+                replace=replace, held=load.bundle.held, lacking=lacking))
     committed = commit_snapshots(store, writes)
     reports = []
     for load, done in zip(loads, committed):
@@ -604,7 +621,8 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
 
 
 def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]],
-                  key: bytes, replace: AbstractSet[int] = frozenset()) -> list[ImportReport | RennetError]:
+                  key: bytes, replace: AbstractSet[int] = frozenset(),
+                  unchecked: AbstractSet[int] = frozenset()) -> list[ImportReport | RennetError]:
     """Bundles a batch's workers signed with the run's `key`, each (bytes, repository path to
     link it to or None, rev to pin there or None), verified as `import_data(..., key=key, compare_held=False,
     partial=True)` verifies one, and imported in one transaction: one flush to disk for all,
@@ -614,7 +632,9 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
     the commit refuse one (a conflict with the store), each is committed alone instead, so
     only that one fails. `replace`: the positions of the bundles whose commit's stored snapshot
     the caller found partial with missing blobs now at hand (`build.complete_enough`): each
-    takes its place, as a local batch's rebuild does."""
+    takes its place, as a local batch's rebuild does. `unchecked`: the positions of the bundles
+    whose commit the caller could not look at (a URL it does not read): each takes the place of
+    a stored partial snapshot only where it `completes` it."""
     from indexer.store.database import WriteLock
 
     results: list[ImportReport | RennetError | None] = [None] * len(bundles)
@@ -634,7 +654,7 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
             results[i] = exc
             continue
         pending.update(bundle.facts)
-        ready.append((i, _Loading(bundle, repo_id, display, rev, i in replace)))
+        ready.append((i, _Loading(bundle, repo_id, display, rev, i in replace, i in unchecked)))
     with WriteLock(store.home):
         try:
             for (i, _), report in zip(ready, _load_many(store, [load for _, load in ready], False)):

@@ -503,6 +503,7 @@ def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobR
     results: list[JobResult | None] = []
     bundles: list[tuple[bytes, str | None, str | None]] = []
     replace: set[int] = set()  # the bundles that take the place of a stored partial snapshot
+    unchecked: set[int] = set()  # the bundles of a URL: the driver read no object of their commit
     at: list[int] = []  # the results the imports fill
     for job, got in arrived:
         if isinstance(got, JobResult):
@@ -521,9 +522,11 @@ def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobR
             # the facts it leaves out must be held here, and the fingerprint is recomputed over them.
             if job.replace:
                 replace.add(len(bundles))
+            if job.local is None:
+                unchecked.add(len(bundles))
             bundles.append((got.bundle, job.local, job.spec.pinned_rev))
     t0 = time.perf_counter()
-    reports = import_signed(store, bundles, key, replace) if bundles else []
+    reports = import_signed(store, bundles, key, replace, unchecked) if bundles else []
     each = (time.perf_counter() - t0) / max(1, len(bundles))
     for i, report in zip(at, reports):
         job, shipped = arrived[i]
