@@ -1,7 +1,7 @@
 """TypeScript receivers typed by a declaration of a value (context_tools/query/symbols/script_types.py):
 an imported `const`'s declaration in the file the import reaches, a conditional of typed names,
 an intersection's member, an interface extending an object type alias, an object literal passed
-to a declared parameter. Exact sites, from a real index of
+to a declared parameter, a predicate a generic function builds narrowing the blocks its `if` holds. Exact sites, from a real index of
 tests/fixtures/sites/ts_declared_values.txt, where a comment beside each line says which sites it
 holds; each says which declaration decided it (`rule`)."""
 
@@ -50,6 +50,19 @@ def test_an_untyped_or_split_receiver_is_a_name_match(app):
         13: "name_match",  # `mixed`: Annotation's or Other's
         15: "name_match",  # `nested`: a nested conditional
         17: "name_match",  # `(bound ? annotation : other)`
+    }
+
+
+def test_a_predicate_a_generic_function_builds_narrows_the_blocks_its_if_holds(app):
+    rules = {s.line: (s.resolution, s.rule) for s in app.call("context.references", name="make_").data.sites
+             if s.path == "src/narrow.ts"}
+    assert rules == {
+        6: ("import", "`isOther(thing)`, a type predicate of Other"),
+        9: ("import", "`isOther(thing)`, a type predicate of Other"),  # through `else {` and `try {`
+        16: ("name_match", "name"),  # `createCheck` returns no predicate
+        26: ("name_match", "name"),  # `thing = next` inside the narrowing block
+        34: ("name_match", "name"),  # inside a function's body the block holds
+        44: ("name_match", "name"),  # `const thing` again inside the narrowing block
     }
 
 

@@ -4,9 +4,12 @@ line assigning an instance (`sites._BySyntax`). A receiver is typed only where a
 decides it:
 
 - a cast, `(expr as T).name`;
-- a narrowing of the innermost block holding the site (or of the site's own line):
-  `if (x instanceof T) {`, or `if (isT(x)) {` where `isT` is declared a type predicate
-  (`(x: any) => x is T`, `function isT(x): x is T`);
+- a narrowing of a block holding the site (or of the site's own line), read outwards through
+  the blocks of statements (`if`, `else`, `try`, `case`), never past a function's body, and
+  where the name is not assigned inside: `if (x instanceof T) {`, or `if (isT(x)) {` where
+  `isT` is declared a type predicate (`(x: any) => x is T`, `function isT(x): x is T`) or is
+  a `const` a generic function builds of a class it is passed (`createPredicate("T", T)` of
+  `<P>(name, c: new (...args: any[]) => P): (x: any) => x is P`);
 - the function holding the site declaring it: a parameter `x: T`, `this: T`, or a
   `const`/`let`/`var x: T` between the function's first line and the site; any other
   declaration of the name on the way (an arrow's parameter, `const x = ...`) leaves it untyped;
@@ -201,6 +204,59 @@ def _continued(lines: list[bytes], n: int) -> bool:
             return text.lstrip()[:1] in (b".", b"?", b":", b"[", b"(", b"+", b"-", b"*", b"/", b"%", b"&", b"|",
                                          b"^", b"<", b">", b"=", b",", b"`")
     return False
+
+
+_ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
+
+
+def _plain(head: bytes) -> bool:
+    """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
+    `try {`, `case k: {`, `= {`), no function's or class's body, so that a narrowing holds
+    through it?"""
+    before = head.rstrip()
+    if _PLAIN_BLOCK.search(before) is not None:
+        return True
+    opened = _open_paren(before, len(before) - 1) if before.endswith(b")") else None
+    return opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
+
+
+def _bound_otherwise(name: str) -> re.Pattern[bytes]:
+    """A binding of the name other than `const`/`let`/`var name`: in a destructuring pattern,
+    an arrow's or a function's parameter, a `catch`'s."""
+    word = re.escape(name.encode())
+    return re.compile(rb"(?:\b(?:const|let|var)\s*[{\[][^=]*(?<![\w$.])" + word + rb"(?![\w$])"
+                      rb"|(?<![\w$.])" + word + rb"\s*\)?\s*=>|\([^()]*(?<![\w$.])" + word
+                      + rb"(?![\w$])[^()]*\)\s*(?::[^=]*)?=>|\bfunction\b[^(]*\([^)]*(?<![\w$.])" + word
+                      + rb"(?![\w$])|\bcatch\s*\(\s*" + word + rb"(?![\w$]))")
+
+
+def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
+    """Is the name assigned (`name = ...`, `name ??= ...`) or declared again (`const name`, a
+    parameter `name`) inside the block opening at byte `i` of line `n`, up to where it closes?"""
+    bound = (re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + _ASSIGNED), _declared(name),
+             _bound_otherwise(name))
+    depth = 0
+    for m in range(n, min(n + NARROWING_LINES, len(lines) + 1)):
+        text = lines[m - 1][i:] if m == n else lines[m - 1]
+        if any(b.search(text) for b in bound):
+            return True
+        depth += text.count(b"{") - text.count(b"}")
+        if depth <= 0:
+            return False
+    return True
+
+
+def _closing(text: bytes, opened: int) -> int | None:
+    """Where the bracket opening at byte `opened` closes in `text`."""
+    depth = 0
+    for i in range(opened, len(text)):
+        if text[i] in b"([{":
+            depth += 1
+        elif text[i] in b")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 class ScriptTypes:
@@ -551,10 +607,7 @@ class ScriptTypes:
             found, bound = Declared(documented[0], f"JSDoc `@param {{{documented[1]}}} {name}`"), True
         lines = self.lines(path)
         declared = _declared(name)
-        other = re.compile(rb"(?:\b(?:const|let|var)\s*[{\[][^=]*(?<![\w$.])" + word + rb"(?![\w$])"
-                           rb"|(?<![\w$.])" + word + rb"\s*\)?\s*=>|\([^()]*(?<![\w$.])" + word
-                           + rb"(?![\w$])[^()]*\)\s*(?::[^=]*)?=>|\bfunction\b[^(]*\([^)]*(?<![\w$.])" + word
-                           + rb"(?![\w$])|\bcatch\s*\(\s*" + word + rb"(?![\w$]))")
+        other = _bound_otherwise(name)
         for n in range(body, line + 1):
             text = lines[n - 1] if 0 < n <= len(lines) else b""
             text = text[start:] if n == body else text
@@ -654,20 +707,29 @@ class ScriptTypes:
         return self._tops[key]
 
     def _narrowed(self, path: str, line: int, col: int, name: str) -> Declared | None:
-        """The class a narrowing of the site's own line or of the innermost block holding it
-        makes the name: `if (name instanceof T)`, `if (isT(name))` with `isT` a declared type
-        predicate."""
+        """The class a narrowing of the site's own line or of a block holding it makes the
+        name: `if (name instanceof T)`, `if (isT(name))` with `isT` a declared type predicate.
+        The blocks are read outwards from the innermost through those of statements and
+        literals (`if (...) {`, `else {`, `try {`, `case k: {`: `_plain`), never out of a
+        function's body; the name must not be assigned or declared again inside the narrowing
+        block."""
         lines = self.lines(path)
         if not 0 < line <= len(lines):
             return None
         found = self._narrowing(lines[line - 1][:col], name, path)
         if found is not None:
             return found
-        opened = self._opening(lines, line, col)
-        if opened is None:
-            return None
-        m = re.search(rb"\bif\s*\((.*)\)\s*$", lines[opened[0] - 1][:opened[1]])
-        return self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
+        at = (line, col)
+        while (opened := self._opening(lines, *at)) is not None:
+            head = lines[opened[0] - 1][:opened[1]]
+            m = re.search(rb"\bif\s*\((.*)\)\s*$", head)
+            found = self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
+            if found is not None:
+                return None if _rebound_in_block(lines, *opened, name) else found
+            if not _plain(head):
+                return None
+            at = opened
+        return None
 
     def _narrowing(self, text: bytes, name: str, path: str) -> Declared | None:
         """A narrowing `if (name instanceof T)` or `if (isT(name))` written on the text, the
@@ -694,9 +756,50 @@ class ScriptTypes:
                 text = b"\n".join(self.lines(path)[sym.line - 1:min(sym.end_line, sym.line - 1 + HEADER_LINES)])
                 end = text.find(b"{") if sym.kind == "function" else -1
                 m = re.search(rb"(?:\)\s*:|=>)\s*" + IDENT + rb"\s+is\s+", text[:end] if end >= 0 else text)
-                said.add(named_type(text[m.end():]) if m else None)
+                said.add(named_type(text[m.end():]) if m else self._built_predicate(path, sym, text))
             self._predicates[key] = said.pop() if len(said) == 1 else None
         return self._predicates[key]
+
+    def _built_predicate(self, path: str, sym: Symbol, text: bytes) -> str | None:
+        """The class a `const` is a type predicate of when its whole value (`text` its
+        declaration) is a call of a generic function declared to return a predicate of its type
+        parameter and to take a constructor of it where the call passes a class by name: `const
+        isT = createPredicate("T", T)` for `function createPredicate<P>(name: string, c: new
+        (...args: any[]) => P): (x: any) => x is P`."""
+        if sym.kind == "function":
+            return None
+        m = re.search(rb"=\s*(" + IDENT + rb")\s*\(", text)
+        closed = _closing(text, m.end() - 1) if m else None
+        if m is None or closed is None or re.match(rb"\s*;?\s*(?://.*)?$", text[closed + 1:].split(b"\n")[0]) is None:
+            return None
+        arguments = [a.strip() for a in parameters(text[m.end():closed])]
+        said = set()
+        for fpath, fsym in self._seen(m.group(1).decode(), path, ("function",)):
+            said.add(self._predicate_of_parameter(fpath, fsym, arguments))
+        return said.pop() if len(said) == 1 else None
+
+    def _predicate_of_parameter(self, path: str, sym: Symbol, arguments: list[bytes]) -> str | None:
+        """The class a call of the generic function with `arguments` returns a predicate of:
+        the class named by the argument its parameter `c: new (...) => P` takes, P the type
+        parameter of its declared return `(x: any) => x is P`."""
+        lines = self.lines(path)
+        params, body, start = self._parameters(path, sym)
+        after = lines[body - 1][start:] if 0 < body <= len(lines) else b""
+        returned = re.match(rb"\s*:\s*\([^()]*\)\s*=>\s*" + IDENT + rb"\s+is\s+(" + IDENT + rb")\s*[{;]", after)
+        header = lines[sym.line - 1]
+        generic = re.search(rb"\bfunction\s*" + re.escape(sym.name.encode()) + rb"\s*<([^<>()]*)>", header)
+        if returned is None or generic is None:
+            return None
+        parameter = returned.group(1)
+        if parameter not in {m.group(1) for p in parameters(generic.group(1))
+                             if (m := re.match(rb"\s*(" + IDENT + rb")", p)) is not None}:
+            return None  # a class of that name, no type parameter
+        constructs = re.compile(rb"\s*" + IDENT + rb"\s*:\s*new\s*\([^()]*\)\s*=>\s*" + re.escape(parameter) + rb"\s*$")
+        taking = [i for i, p in enumerate(parameters(params)) if constructs.match(p)]
+        if len(taking) != 1 or taking[0] >= len(arguments):
+            return None
+        passed = re.fullmatch(IDENT, arguments[taking[0]])
+        return passed.group(0).decode() if passed else None
 
     def _defines(self, path: str, name: str) -> bool:
         """Does the file define the name itself, at any depth: not a variable an import binds on
