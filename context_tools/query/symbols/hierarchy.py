@@ -11,6 +11,7 @@ C#'s class, its superclass chain, then the interfaces (default methods), depth f
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.answers import ClassRef, Relative
@@ -45,6 +46,12 @@ def is_class(sym: Symbol) -> bool:
     """A class-like definition: what holds methods, and a Ruby module (a mixin)."""
     return (sym.kind in METHOD_HOSTS and sym.kind != "impl") or (
         sym.kind == "module" and sym.signature.startswith("module "))
+
+
+def object_type(sym: Symbol) -> bool:
+    """A TypeScript type alias of an object type (`type Annotation = { make_(...): R }`): its
+    members are a class's, and an interface extending it inherits them."""
+    return sym.kind == "type" and re.search(r"=\s*\{\s*$", sym.signature) is not None
 
 
 class _Classes:
@@ -190,7 +197,7 @@ class Hierarchy:
         key = (path, qualified)
         if key not in self._top:
             self._top[key] = next((s for p, s in self.snap.definitions(qualified.rsplit(".", 1)[-1])
-                                   if p == path and s.qualified == qualified and is_class(s)), None)
+                                   if p == path and s.qualified == qualified and (is_class(s) or object_type(s))), None)
         return self._top[key]
 
     def mro(self, c: Cls) -> list[Cls]:

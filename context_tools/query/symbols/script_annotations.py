@@ -1,9 +1,12 @@
 """What a JavaScript or TypeScript type annotation names: the one class it is (`named_type`),
-or the element of a standard container it declares (`Map<K, V>`, `T[]`, `Array<T>`,
-`ReadonlyArray<T>`, `Set<T>`, `ReadonlySet<T>`), and the syntax that takes an element out
-of a container: `map.get(k)!.`, `arr[i].`, a callback passed directly to `arr.forEach(...)`.
-The element is read only where the container's type is written: the type arguments say
-what `get`, a subscript or a callback's parameter is, and nothing else is inferred."""
+the named types of an intersection (`intersected`), or the element of a standard container
+it declares (`Map<K, V>`, `T[]`, `Array<T>`, `ReadonlyArray<T>`, `Set<T>`, `ReadonlySet<T>`),
+and the syntax that takes an element out of a container: `map.get(k)!.`, `arr[i].`, a
+callback passed directly to `arr.forEach(...)`. The element is read only where the
+container's type is written: the type arguments say what `get`, a subscript or a callback's
+parameter is, and nothing else is inferred. Also the syntax of the values whose types those
+annotations decide: a conditional of dotted names (`branches`), the call an object literal is
+an argument of (`argument_of`)."""
 
 from __future__ import annotations
 
@@ -80,14 +83,38 @@ def _split(text: bytes, sep: bytes) -> list[bytes]:
     return parts
 
 
+def intersected(text: bytes) -> tuple[str, ...] | None:
+    """The named types of an intersection (`A & B<T> & ns.C`), the text starting at the type
+    and running on past it; None for any other type, or one with a part no name (`{ m(): void }
+    & A`, `A[] & B`), whose members a class's could be."""
+    end = type_end(text)
+    parts = _split(text[:end], b"&")
+    if len(parts) < 2:
+        return None
+    names = []
+    for part in parts:
+        m = re.fullmatch(rb"\s*(?:" + IDENT + rb"\s*\.\s*)*(" + IDENT + rb")\s*(?:<.*>)?\s*", part, re.S)
+        if m is None or m.group(1) in _KEYWORD_TYPES or m.group(1) in _NO_MEMBERS:
+            return None
+        names.append(m.group(1).decode())
+    return tuple(names)
+
+
+INTERSECTION = " & "  # how a `Declared` type names an intersection's parts
+
+
 # What a binding's annotation gives a receiver: (the class, the type as written), or None.
 Reader = Callable[[bytes], tuple[str, str] | None]
 
 
 def named(text: bytes) -> tuple[str, str] | None:
-    """The receiver is the one class the annotation names (`named_type`)."""
+    """The receiver is the one class the annotation names (`named_type`), or the intersection
+    of named types it is (`A & B`: `intersected`)."""
     typed = named_type(text)
-    return (typed, typed) if typed else None
+    if typed:
+        return typed, typed
+    parts = intersected(text)
+    return (INTERSECTION.join(parts), INTERSECTION.join(parts)) if parts else None
 
 
 def _container(written: bytes) -> tuple[str, list[bytes]] | None:
@@ -203,3 +230,76 @@ def iterated_by(after: bytes) -> tuple[str, ...] | None:
     """The dotted names a `for (const x of c)` iterates, from the text after `x`."""
     m = re.match(rb"\s*of\s+(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*\)", after)
     return tuple(p.strip().decode() for p in m.group(1).split(b".")) if m else None
+
+
+_DOTTED = re.compile(rb"\s*(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*")
+
+
+def branches(text: bytes) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The dotted names of the two values of the conditional expression that is the whole of
+    `text` (`c ? flow.bound : flow`); None for any other expression (a nested conditional, a
+    string in it), or a value that is no dotted names."""
+    depth = 0
+    asked = colon = None
+    i = 0
+    while i < len(text):
+        c = text[i:i + 1]
+        if c in (b"'", b'"', b"`"):
+            return None  # a string's `?` or `:` would be read as the operator's
+        if c in (b"(", b"[", b"{"):
+            depth += 1
+        elif c in (b")", b"]", b"}"):
+            depth -= 1
+        elif depth == 0 and c == b"?":
+            if text[i + 1:i + 2] in (b".", b"?"):  # `a?.b`, `a ?? b`
+                i += 2
+                continue
+            if asked is not None:
+                return None
+            asked = i
+        elif depth == 0 and c == b":":
+            if asked is None or colon is not None:
+                return None  # no conditional's, or a nested one's
+            colon = i
+        i += 1
+    if asked is None or colon is None or depth != 0:
+        return None
+    values = []
+    for value in (text[asked + 1:colon], text[colon + 1:]):
+        m = _DOTTED.fullmatch(value)
+        if m is None:
+            return None
+        values.append(tuple(p.strip().decode() for p in m.group(1).split(b".")))
+    return values[0], values[1]
+
+
+def parameters(text: bytes) -> list[bytes]:
+    """A parameter list's parameters (or an argument list's arguments), split at the commas
+    outside brackets; none for an empty list."""
+    return [] if not text.strip() else _split(text, b",")
+
+
+# the words before a parenthesis that opens no call's arguments
+_NO_CALL = frozenset({b"if", b"for", b"while", b"switch", b"catch", b"with", b"function", b"return", b"typeof", b"await",
+                      b"void", b"yield", b"case", b"in", b"of", b"new", b"delete", b"throw", b"else", b"do"})
+
+
+def argument_of(before: bytes) -> tuple[str, int] | None:
+    """(the function, the argument's place from 0) where an object literal opening after the
+    text `before` on its line is an argument of a call of a bare name (`wrap({`, `wrap(a, {`,
+    `wrap<T>({`); None otherwise (a method's call, `new`, an argument list begun on a line
+    above)."""
+    text = before.rstrip()
+    if not text.endswith((b"(", b",")):
+        return None
+    opened = opening_bracket(text + b")", len(text), b"()[]{}")
+    if opened is None:
+        return None
+    head = text[:opened].rstrip()
+    if head.endswith(b">"):  # type arguments: `wrap<T>(`
+        lt = opening_bracket(head, len(head) - 1, b"<>")
+        head = head[:lt].rstrip() if lt is not None else b""
+    m = re.search(rb"(?<![\w$.])(" + IDENT + rb")$", head)
+    if m is None or m.group(1) in _NO_CALL or re.search(rb"\b(?:new|function)\s*\*?\s*$", head[:m.start()]):
+        return None
+    return m.group(1).decode(), len(parameters(text[opened + 1:] + b"x")) - 1

@@ -4,12 +4,23 @@ line assigning an instance (`sites._BySyntax`). A receiver is typed only where a
 decides it:
 
 - a cast, `(expr as T).name`;
-- a narrowing of the innermost block holding the site (or of the site's own line):
-  `if (x instanceof T) {`, or `if (isT(x)) {` where `isT` is declared a type predicate
-  (`(x: any) => x is T`, `function isT(x): x is T`);
+- a narrowing of a block holding the site (or of the site's own line), read outwards through
+  the blocks of statements (`if`, `else`, `try`, `case`), never past a function's body, and
+  where the name is not assigned inside: `if (x instanceof T) {`, or `if (isT(x)) {` where
+  `isT` is declared a type predicate (`(x: any) => x is T`, `function isT(x): x is T`) or is
+  a `const` a generic function builds of a class it is passed (`createPredicate("T", T)` of
+  `<P>(name, c: new (...args: any[]) => P): (x: any) => x is P`);
 - the function holding the site declaring it: a parameter `x: T`, `this: T`, or a
   `const`/`let`/`var x: T` between the function's first line and the site; any other
   declaration of the name on the way (an arrow's parameter, `const x = ...`) leaves it untyped;
+  where no function binds it, the file's one top-level declaration of it, else, for a name an
+  import binds, the top-level `const`/`let`/`var` the import reaches through re-exports
+  (`script_imports`), read in its own file (`export const computed: IComputedFactory = ...`,
+  `export const annotation = createAnnotation(...)` of a function declared `: Annotation`);
+- a declaration's value: `new T(...)`, a call of a function declared to return T, or a
+  conditional of dotted names (`const a = c ? flow.bound : flow`), as is a parenthesized
+  conditional right before the dot (`(c ? a : b).m`): each value typed as a receiver is, the
+  site decided only where every value's type has the same member;
 - then each further part of a dotted receiver (`this.atom_`, `adm.values_`) a field of that
   class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`);
 - an element taken out of a standard container whose type those bindings declare
@@ -19,9 +30,15 @@ decides it:
   (`Map<K, T>`'s `forEach`: T); `for (const x of arr)`. An annotated callback parameter, a
   callback passed by name or an element type that is no one class leave it untyped.
 
-T must name a class or interface of the map (`Foo<K, V>`, `Foo | undefined` and `Foo |
-boolean` are Foo: a member is read only where the other types have none); the site is then
-the definition's when the member the class has of the name, its own or a base's, is one asked,
+A key of an object literal (`make_,`, `make_: f`) is the member it implements where the
+literal's type is declared: returned by a function declared `: T`, the value of `const o: T =`,
+or an argument of a call of a function declaring that parameter `: T` (`wrap({ make_ })`).
+
+T must name a class or interface of the map, or an object type alias (`Foo<K, V>`, `Foo |
+undefined` and `Foo | boolean` are Foo: a member is read only where the other types have
+none; an intersection `A & B`'s member is the one its parts of the map that have one agree
+on, a part the map lacks passed over as an unresolved base is); the site is then the
+definition's when the member the class has of the name, its own or a base's, is one asked,
 and a `name_match` when it is another. Anything else is left to the rules before."""
 
 from __future__ import annotations
@@ -29,18 +46,23 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-from context_tools.query.symbols.hierarchy import Cls, is_class
+from context_tools.query.symbols.hierarchy import Cls, is_class, object_type
 from context_tools.query.symbols.script_annotations import (
     IDENT,
+    INTERSECTION,
     ITERATED,
     Reader,
+    argument_of,
+    branches,
     callback_of,
     element_before,
     iterated_by,
     named,
     named_type,
+    parameters,
     type_end,
 )
+from context_tools.query.symbols.script_imports import imported_definition
 from indexer.lang.bindings import of_import
 from indexer.lang.bindings_base import opening_bracket
 
@@ -62,32 +84,37 @@ _TYPESCRIPT = (".ts", ".tsx", ".mts", ".cts")
 
 
 class Declared(NamedTuple):
-    """A receiver's type as the code declares it: the type's name, the binding that said so and,
-    where the binding names the very class (`this`), that class."""
+    """A receiver's type as the code declares it: the type's name (`A & B` an intersection),
+    the binding that said so and, where the binding names the very class (`this`), that class;
+    `seen_from` the file whose names the type is written with, where another file's declaration
+    said it (an imported `const`'s), `alternatives` the types of the values a conditional may
+    take (`c ? a : b`), where there are several."""
 
     type: str
     rule: str
     cls: Cls | None = None
-
-
-def _object_type(sym: Symbol) -> bool:
-    """A type alias of an object type (`type Annotation = { make_(...): R }`): its members are
-    a class's."""
-    return sym.kind == "type" and re.search(r"=\s*\{\s*$", sym.signature) is not None
+    seen_from: str | None = None
+    alternatives: tuple[Declared, ...] = ()
 
 
 def cast_before(lines: list[bytes], line: int, col: int) -> str | None:
     """The class of a cast ending right before a site's dot (`cast_type`), read over the lines
     above too where the site's line starts with the cast's closing parenthesis (`(\n x as T\n).m`)."""
+    return cast_type(_before(lines, line, col))
+
+
+def _before(lines: list[bytes], line: int, col: int) -> bytes:
+    """The text before a site on its line, with the lines above where the line starts with a
+    parenthesis closing there."""
     before = lines[line - 1][:col].rstrip() if 0 < line <= len(lines) else b""
     if before.lstrip().startswith(b")"):
         before = b" ".join(t.strip() for t in lines[max(0, line - 1 - HEADER_LINES):line - 1]) + b" " + before.lstrip()
-    return cast_type(before)
+    return before
 
 
-def cast_type(before: bytes) -> str | None:
-    """The class of a cast the text before a site's dot ends with: `(expr as T).` (also
-    `(expr as unknown as T).`); None otherwise."""
+def parenthesized(before: bytes) -> bytes | None:
+    """What the parentheses of an expression hold when the text before a site's dot ends with
+    them (`(expr).`, `return (expr).`); None otherwise, or for a call's arguments (`f(x).`)."""
     if not before.endswith(b")."):
         return None
     i = opening_bracket(before, len(before) - 2)
@@ -96,7 +123,15 @@ def cast_type(before: bytes) -> str | None:
     lead = re.search(rb"([\w$]+|[)\]])\s*$", before[:i])
     if lead is not None and lead.group(1) not in _BEFORE_EXPRESSION:
         return None  # a call's arguments (`f(x as T).m`)
-    inner = before[i + 1:len(before) - 2]
+    return before[i + 1:len(before) - 2]
+
+
+def cast_type(before: bytes) -> str | None:
+    """The class of a cast the text before a site's dot ends with: `(expr as T).` (also
+    `(expr as unknown as T).`); None otherwise."""
+    inner = parenthesized(before)
+    if inner is None:
+        return None
     found = list(re.finditer(rb"\bas\s+", inner))
     if not found:
         return None
@@ -161,6 +196,69 @@ def _call_alone(lines: list[bytes], n: int, opened: int) -> bool:
     return False
 
 
+def _continued(lines: list[bytes], n: int) -> bool:
+    """Does the statement on line `n` run on to the next line that is not blank (an operator,
+    a dot, a bracket or a comma begins it; comment lines between)?"""
+    for text in lines[n:n + HEADER_LINES]:
+        if text.strip() and not text.lstrip().startswith((b"//", b"/*")):
+            return text.lstrip()[:1] in (b".", b"?", b":", b"[", b"(", b"+", b"-", b"*", b"/", b"%", b"&", b"|",
+                                         b"^", b"<", b">", b"=", b",", b"`")
+    return False
+
+
+_ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
+
+
+def _plain(head: bytes) -> bool:
+    """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
+    `try {`, `case k: {`, `= {`), no function's or class's body, so that a narrowing holds
+    through it?"""
+    before = head.rstrip()
+    if _PLAIN_BLOCK.search(before) is not None:
+        return True
+    opened = _open_paren(before, len(before) - 1) if before.endswith(b")") else None
+    return opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
+
+
+def _bound_otherwise(name: str) -> re.Pattern[bytes]:
+    """A binding of the name other than `const`/`let`/`var name`: in a destructuring pattern,
+    an arrow's or a function's parameter, a `catch`'s."""
+    word = re.escape(name.encode())
+    return re.compile(rb"(?:\b(?:const|let|var)\s*[{\[][^=]*(?<![\w$.])" + word + rb"(?![\w$])"
+                      rb"|(?<![\w$.])" + word + rb"\s*\)?\s*=>|\([^()]*(?<![\w$.])" + word
+                      + rb"(?![\w$])[^()]*\)\s*(?::[^=]*)?=>|\bfunction\b[^(]*\([^)]*(?<![\w$.])" + word
+                      + rb"(?![\w$])|\bcatch\s*\(\s*" + word + rb"(?![\w$]))")
+
+
+def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
+    """Is the name assigned (`name = ...`, `name ??= ...`) or declared again (`const name`, a
+    parameter `name`) inside the block opening at byte `i` of line `n`, up to where it closes?"""
+    bound = (re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + _ASSIGNED), _declared(name),
+             _bound_otherwise(name))
+    depth = 0
+    for m in range(n, min(n + NARROWING_LINES, len(lines) + 1)):
+        text = lines[m - 1][i:] if m == n else lines[m - 1]
+        if any(b.search(text) for b in bound):
+            return True
+        depth += text.count(b"{") - text.count(b"}")
+        if depth <= 0:
+            return False
+    return True
+
+
+def _closing(text: bytes, opened: int) -> int | None:
+    """Where the bracket opening at byte `opened` closes in `text`."""
+    depth = 0
+    for i in range(opened, len(text)):
+        if text[i] in b"([{":
+            depth += 1
+        elif text[i] in b")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
 class ScriptTypes:
     """The declared types of one query's receivers, for its JavaScript and TypeScript sites."""
 
@@ -175,6 +273,7 @@ class ScriptTypes:
         self._predicates: dict[tuple[str, str], str | None] = {}
         self._returns: dict[tuple[str, str], str | None] = {}
         self._tops: dict[tuple[str, str, Reader], Declared | None] = {}
+        self._imports: dict[tuple[str, str], tuple[str, Symbol] | None] = {}
 
     def decide(self, path: str, line: int, col: int, receiver: tuple[str, ...], cast: str | None,
                simple: str) -> tuple[bool, str] | None:
@@ -183,7 +282,8 @@ class ScriptTypes:
         if simple in OBJECT:
             return None
         declared = Declared(cast, f"cast to `{cast}`") if cast else (
-            self.receiver(path, line, col, receiver) if receiver else self._element(path, line, col))
+            self.receiver(path, line, col, receiver) if receiver else
+            self._element(path, line, col) or self._conditional(path, line, col))
         if declared is None:
             return None
         return self._judged(declared, path, simple)
@@ -191,25 +291,50 @@ class ScriptTypes:
     def _judged(self, declared: Declared, path: str, simple: str) -> tuple[bool, str] | None:
         """Is the member `simple` that the declared type's classes have one asked (with the rule)?
         None when they have none or disagree."""
-        classes = self.classes(declared, path)
-        if not classes:
+        verdict = self._member(declared, path, simple)
+        if verdict is None:
             return None
-        verdicts = set()
+        mine, qualified = verdict
+        return (True, declared.rule) if mine else (False, f"{declared.rule}: {qualified}")
+
+    def _member(self, declared: Declared, path: str, simple: str) -> tuple[bool, str] | None:
+        """(it is one asked, its qualified name) of the member `simple` a declared type has:
+        the one every class the type may name has; of a conditional's alternatives, the one
+        each has; of an intersection, the one its parts of the map having one have (a part the
+        map lacks, `PropertyDecorator`, is passed over as a base the map lacks is). None when
+        they have none or disagree."""
+        if declared.alternatives:
+            said = {self._member(d, path, simple) for d in declared.alternatives}
+            return said.pop() if len(said) == 1 else None
+        if INTERSECTION in declared.type:
+            verdicts: set[tuple[bool, str] | None] = set()
+            for part in declared.type.split(INTERSECTION):
+                found = self._verdicts(self.classes(declared._replace(type=part), path), simple)
+                if len(found) > 1:
+                    return None  # a part naming classes that disagree
+                verdicts |= found - {None}
+            return verdicts.pop() if len(verdicts) == 1 else None
+        classes = self.classes(declared, path)
+        found = self._verdicts(classes, simple)
+        return found.pop() if classes and len(found) == 1 else None
+
+    def _verdicts(self, classes: list[Cls], simple: str) -> set[tuple[bool, str] | None]:
+        """(one asked, its qualified name) of each class's member `simple`, None for a class
+        without one."""
+        verdicts: set[tuple[bool, str] | None] = set()
         for c in classes:
             found = self.members.member(c, simple)
-            if found is None:
-                return None
-            verdicts.add(((found[0], found[1].line, found[1].start_byte) in self.members.keys, found[1].qualified))
-        if len(verdicts) != 1:
-            return None
-        mine, qualified = verdicts.pop()
-        return (True, declared.rule) if mine else (False, f"{declared.rule}: {qualified}")
+            verdicts.add(None if found is None else (
+                (found[0], found[1].line, found[1].start_byte) in self.members.keys, found[1].qualified))
+        return verdicts
 
     def object_key(self, path: str, line: int, col: int, simple: str) -> tuple[bool, str] | None:
         """A key of an object literal (`make_,`, `make_: f`) whose type is declared: the object a
         function returns whose declared return type is a class of the map (`function f(): T {
-        ... return { make_ } }`), or the value of a declaration annotated with one (`const o: T
-        = { make_ }`): that class's member of the name, as `decide` says; None otherwise."""
+        ... return { make_ } }`), the value of a declaration annotated with one (`const o: T
+        = { make_ }`), or an argument of a call of a function declaring its parameter there
+        one (`wrap({ make_ })` for `function wrap(a: T)`: `_parameter_type`): that class's
+        member of the name, as `decide` says; None otherwise."""
         if simple in OBJECT:
             return None
         lines = self.lines(path)
@@ -241,9 +366,32 @@ class ScriptTypes:
             if typed is None or body_at < 0 or _in_inner_function(between[body_at + 1:]):
                 return None  # no declared return type, or the object an inner function returns
             declared = Declared(typed, f"an object {holder.qualified} returns, declared `{typed}`")
+        elif (argument := argument_of(before)) is not None and not any(
+                s.line == n and s.name == argument[0] for s in self.functions(path)):  # no method's own pattern
+            declared = self._parameter_type(argument[0], argument[1], path)
         if declared is None:
             return None
         return self._judged(declared, path, simple)
+
+    def _parameter_type(self, callee: str, index: int, site: str) -> Declared | None:
+        """The type every top-level function of the name the site's file sees (`_seen`)
+        declares its parameter at `index` (counting from 0, a `this` parameter aside) to be,
+        as its file names it; None where one declares none there, or they disagree."""
+        said: set[str | None] = set()
+        files = set()
+        for path, sym in self._seen(callee, site, ("function",)):
+            params, _, _ = self._parameters(path, sym)
+            parts = [p for p in parameters(params) if not re.match(rb"\s*this\s*:", p)]
+            m = re.match(rb"\s*(?:(?:public|private|protected|readonly)\s+)*" + IDENT + rb"\s*\??\s*:\s*",
+                         parts[index]) if index < len(parts) else None
+            read = named(parts[index][m.end():]) if m else None
+            said.add(read[0] if read else None)
+            files.add(path)
+        typed = said.pop() if len(said) == 1 else None
+        if typed is None:
+            return None
+        return Declared(typed, f"an argument of {callee}(...), its parameter declared `{typed}`",
+                        seen_from=files.pop() if len(files) == 1 else None)
 
     def _opening(self, lines: list[bytes], line: int, col: int) -> tuple[int, int] | None:
         """(line, byte) of the innermost `{` holding the site, read back by braces."""
@@ -267,10 +415,11 @@ class ScriptTypes:
         a build wrote beside it aside), else the declarations'."""
         if declared.cls is not None:
             return [declared.cls]
+        path = declared.seen_from or path
         found = self._classes.get(declared.type)
         if found is None:
             found = self._classes[declared.type] = [Cls(p, s) for p, s in self.snap.definitions(declared.type)
-                                                    if is_class(s) or _object_type(s) or self._constructor(p, s)]
+                                                    if is_class(s) or object_type(s) or self._constructor(p, s)]
         if self._defines(path, declared.type):
             return [c for c in found if c.path == path]  # the file's own binding of the name, whatever it is
         return [c for c in found if not c.path.endswith(_DECLARATIONS)] or found
@@ -284,6 +433,26 @@ class ScriptTypes:
             return None
         declared = self.receiver(path, line, col, taken.container, taken.read)
         return Declared(declared.type, f"`{'.'.join(taken.container)}{taken.how}`, {declared.rule}") if declared else None
+
+    def _conditional(self, path: str, line: int, col: int) -> Declared | None:
+        """The types of a parenthesized conditional of dotted names right before a site's dot
+        (`(auto ? autoAnnotation : annotation).`), each value's as declared (`_either`)."""
+        inner = parenthesized(_before(self.lines(path), line, col))
+        values = branches(inner) if inner is not None else None
+        return self._either(path, line, col, values) if values else None
+
+    def _either(self, path: str, line: int, col: int, values: tuple[tuple[str, ...], ...]) -> Declared | None:
+        """The types of the values a conditional of dotted names may take, each typed at the
+        line as a receiver is: decided where each value's type decides alike (`_member`);
+        None when a value's type is not declared."""
+        said = []
+        for value in values:
+            declared = self.receiver(path, line, col, value)
+            if declared is None:
+                return None
+            said.append(declared)
+        rule = " or ".join(f"`{'.'.join(v)}` ({d.rule})" for v, d in zip(values, said))
+        return Declared(" | ".join(d.type for d in said), f"a conditional of {rule}", alternatives=tuple(said))
 
     def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...], read: Reader = named) -> Declared | None:
         """The declared type of a dotted receiver at the line: its head's, then each further
@@ -393,13 +562,32 @@ class ScriptTypes:
         header and the line (`: T`, or a value that is an instance or a call of a function
         declared to return one: `valueDeclared`). Another declaration of the name on the way
         (an inner function's parameter) leaves it untyped. Where no function holding the line
-        binds it, the one declaration of the file's top level. The annotations are read by
-        `read`: the class they name, or an element of the container they declare."""
+        binds it, the one declaration of the file's top level, else that of the file an import
+        of the name reaches (`_imported`). The annotations are read by `read`: the class they
+        name, or an element of the container they declare."""
         for holder in self._holders(path, line):  # innermost first: a closure sees its function's names
             found, bound = self._bound_in(path, holder, line, name, read)
             if bound:
                 return found
-        return self._top_level(path, name, read)
+        return self._top_level(path, name, read) or self._imported(path, name, read)
+
+    def _imported(self, path: str, name: str, read: Reader = named) -> Declared | None:
+        """The type a name the file imports has: what the top-level `const`, `let` or `var`
+        the import reaches (`script_imports`) is declared, read in its own file as
+        `_top_level` reads it there (`export const computed: IComputedFactory = ...`, `export
+        const actionAnnotation = createActionAnnotation(...)`), its type named as that file
+        names it."""
+        key = (path, name)
+        if key not in self._imports:
+            self._imports[key] = imported_definition(self.snap, path, name, ("variable", "constant"))
+        found = self._imports[key]
+        if found is None or found[0] == path:
+            return None
+        declared = self._top_level(found[0], found[1].name, read)
+        if declared is None:
+            return None
+        return declared._replace(rule=f"`{name}` imported from {found[0]}, {declared.rule}",
+                                 seen_from=declared.seen_from or found[0])
 
     def _bound_in(self, path: str, holder: Symbol, line: int, name: str,
                   read: Reader) -> tuple[Declared | None, bool]:
@@ -419,10 +607,7 @@ class ScriptTypes:
             found, bound = Declared(documented[0], f"JSDoc `@param {{{documented[1]}}} {name}`"), True
         lines = self.lines(path)
         declared = _declared(name)
-        other = re.compile(rb"(?:\b(?:const|let|var)\s*[{\[][^=]*(?<![\w$.])" + word + rb"(?![\w$])"
-                           rb"|(?<![\w$.])" + word + rb"\s*\)?\s*=>|\([^()]*(?<![\w$.])" + word
-                           + rb"(?![\w$])[^()]*\)\s*(?::[^=]*)?=>|\bfunction\b[^(]*\([^)]*(?<![\w$.])" + word
-                           + rb"(?![\w$])|\bcatch\s*\(\s*" + word + rb"(?![\w$]))")
+        other = _bound_otherwise(name)
         for n in range(body, line + 1):
             text = lines[n - 1] if 0 < n <= len(lines) else b""
             text = text[start:] if n == body else text
@@ -463,7 +648,21 @@ class ScriptTypes:
             iterated = iterated_by(text[d.end():])
             return self._element_of(path, n, iterated, ITERATED, f"`for ({text[d.start():d.end()].decode().strip()} of "
                                     f"{'.'.join(iterated)})`") if iterated else None
-        return self.value_type(path, lines, n, text, d.end(), name)
+        return self.value_type(path, lines, n, text, d.end(), name) or self._conditional_value(
+            path, lines, n, text, d.end(), name)
+
+    def _conditional_value(self, path: str, lines: list[bytes], n: int, text: bytes, at: int,
+                           name: str) -> Declared | None:
+        """The types of a declaration's value, the whole of it (from byte `at` of `text`, line
+        `n`), when it is a conditional of dotted names (`= bound ? flow.bound : flow`): each
+        value's as declared (`_either`)."""
+        m = re.match(rb"\s*=\s*", text[at:])
+        if m is None or _continued(lines, n):
+            return None
+        value = re.sub(rb"\s*(?://.*)?$", b"", text[at + m.end():]).removesuffix(b";")
+        values = branches(value)
+        either = self._either(path, n, len(lines[n - 1]) - len(text) + at + m.end(), values) if values else None
+        return either._replace(rule=f"`{name}` = {either.rule}") if either else None
 
     def value_type(self, path: str, lines: list[bytes], n: int, text: bytes, at: int, name: str) -> Declared | None:
         """The type of a declaration's value, the whole of it (from byte `at` of `text`, line
@@ -508,20 +707,29 @@ class ScriptTypes:
         return self._tops[key]
 
     def _narrowed(self, path: str, line: int, col: int, name: str) -> Declared | None:
-        """The class a narrowing of the site's own line or of the innermost block holding it
-        makes the name: `if (name instanceof T)`, `if (isT(name))` with `isT` a declared type
-        predicate."""
+        """The class a narrowing of the site's own line or of a block holding it makes the
+        name: `if (name instanceof T)`, `if (isT(name))` with `isT` a declared type predicate.
+        The blocks are read outwards from the innermost through those of statements and
+        literals (`if (...) {`, `else {`, `try {`, `case k: {`: `_plain`), never out of a
+        function's body; the name must not be assigned or declared again inside the narrowing
+        block."""
         lines = self.lines(path)
         if not 0 < line <= len(lines):
             return None
         found = self._narrowing(lines[line - 1][:col], name, path)
         if found is not None:
             return found
-        opened = self._opening(lines, line, col)
-        if opened is None:
-            return None
-        m = re.search(rb"\bif\s*\((.*)\)\s*$", lines[opened[0] - 1][:opened[1]])
-        return self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
+        at = (line, col)
+        while (opened := self._opening(lines, *at)) is not None:
+            head = lines[opened[0] - 1][:opened[1]]
+            m = re.search(rb"\bif\s*\((.*)\)\s*$", head)
+            found = self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
+            if found is not None:
+                return None if _rebound_in_block(lines, *opened, name) else found
+            if not _plain(head):
+                return None
+            at = opened
+        return None
 
     def _narrowing(self, text: bytes, name: str, path: str) -> Declared | None:
         """A narrowing `if (name instanceof T)` or `if (isT(name))` written on the text, the
@@ -548,9 +756,50 @@ class ScriptTypes:
                 text = b"\n".join(self.lines(path)[sym.line - 1:min(sym.end_line, sym.line - 1 + HEADER_LINES)])
                 end = text.find(b"{") if sym.kind == "function" else -1
                 m = re.search(rb"(?:\)\s*:|=>)\s*" + IDENT + rb"\s+is\s+", text[:end] if end >= 0 else text)
-                said.add(named_type(text[m.end():]) if m else None)
+                said.add(named_type(text[m.end():]) if m else self._built_predicate(path, sym, text))
             self._predicates[key] = said.pop() if len(said) == 1 else None
         return self._predicates[key]
+
+    def _built_predicate(self, path: str, sym: Symbol, text: bytes) -> str | None:
+        """The class a `const` is a type predicate of when its whole value (`text` its
+        declaration) is a call of a generic function declared to return a predicate of its type
+        parameter and to take a constructor of it where the call passes a class by name: `const
+        isT = createPredicate("T", T)` for `function createPredicate<P>(name: string, c: new
+        (...args: any[]) => P): (x: any) => x is P`."""
+        if sym.kind == "function":
+            return None
+        m = re.search(rb"=\s*(" + IDENT + rb")\s*\(", text)
+        closed = _closing(text, m.end() - 1) if m else None
+        if m is None or closed is None or re.match(rb"\s*;?\s*(?://.*)?$", text[closed + 1:].split(b"\n")[0]) is None:
+            return None
+        arguments = [a.strip() for a in parameters(text[m.end():closed])]
+        said = set()
+        for fpath, fsym in self._seen(m.group(1).decode(), path, ("function",)):
+            said.add(self._predicate_of_parameter(fpath, fsym, arguments))
+        return said.pop() if len(said) == 1 else None
+
+    def _predicate_of_parameter(self, path: str, sym: Symbol, arguments: list[bytes]) -> str | None:
+        """The class a call of the generic function with `arguments` returns a predicate of:
+        the class named by the argument its parameter `c: new (...) => P` takes, P the type
+        parameter of its declared return `(x: any) => x is P`."""
+        lines = self.lines(path)
+        params, body, start = self._parameters(path, sym)
+        after = lines[body - 1][start:] if 0 < body <= len(lines) else b""
+        returned = re.match(rb"\s*:\s*\([^()]*\)\s*=>\s*" + IDENT + rb"\s+is\s+(" + IDENT + rb")\s*[{;]", after)
+        header = lines[sym.line - 1]
+        generic = re.search(rb"\bfunction\s*" + re.escape(sym.name.encode()) + rb"\s*<([^<>()]*)>", header)
+        if returned is None or generic is None:
+            return None
+        parameter = returned.group(1)
+        if parameter not in {m.group(1) for p in parameters(generic.group(1))
+                             if (m := re.match(rb"\s*(" + IDENT + rb")", p)) is not None}:
+            return None  # a class of that name, no type parameter
+        constructs = re.compile(rb"\s*" + IDENT + rb"\s*:\s*new\s*\([^()]*\)\s*=>\s*" + re.escape(parameter) + rb"\s*$")
+        taking = [i for i, p in enumerate(parameters(params)) if constructs.match(p)]
+        if len(taking) != 1 or taking[0] >= len(arguments):
+            return None
+        passed = re.fullmatch(IDENT, arguments[taking[0]])
+        return passed.group(0).decode() if passed else None
 
     def _defines(self, path: str, name: str) -> bool:
         """Does the file define the name itself, at any depth: not a variable an import binds on
