@@ -14,6 +14,7 @@ from context_tools.query.symbols.script_chains import (
     assignments,
     callback_parameter,
     chain_before,
+    continued,
     copied_array,
     keyed_member,
     passed_to,
@@ -127,10 +128,12 @@ def test_the_assignments_of_a_name():
     text = b"let e = a\nconst n = (e = new Admin());\ne += 1; e++; [a, e] = p; ({ e } = q); e == 2; x.e = 3; e === e"
     assert assignments(text, "e") == [b" new Admin());\ne += 1; e++; [a, e] = p; ({ e } = q); e == 2; x.e = 3; e === e",
                                       None, None, None, None]
-    lines = [b"  let rest = all.splice(0)", b"    .filter((x) => x)", b"  const b = c[0] // c", b"  (f)()"]
+    lines = [b"  let rest = all.splice(0)", b"    .filter((x) => x)", b"  const b = c[0] // c", b"", b"  // f", b"  (f)()"]
     assert value_alone(lines, 1, b" all.splice(0)") is None and value_alone(lines, 3, b" c[0] // c") is None
     assert value_alone([b"x", b"  if (y) {"], 1, b" c.get(k); // c") == b"c.get(k)"
     assert value_alone([b"x"], 1, b" c.get(k") is None
+    assert continued([b"x", b"  as Admin"], 1) and continued([b"x", b"  ? a", b"  : b"], 2)
+    assert not continued([b"x", b"  if (y) {"], 1) and not continued([b"x"], 1)
 
 
 @pytest.mark.parametrize(("text", "passed"), [
@@ -144,12 +147,11 @@ def test_the_call_a_callback_is_passed_to(text, passed):
     assert passed_to(text, "r") == passed
 
 
-@pytest.mark.parametrize(("params", "argument", "parameter", "typed"), [
-    (b"view: (r: IReactionPublic) => any, opts: X = E", 0, 0, b"IReactionPublic"),
-    (b"this: Y, a: number, view?: (this: Z, v: V, r: Public) => (q: Q) => any", 1, 1, b"Public"),
-    (b"view: (r) => any", 0, 0, None), (b"view: any", 0, 0, None), (b"...views: ((r: R) => any)[]", 0, 0, None),
-    (b"view: (...rs: R[]) => any", 0, 0, None), (b"view: (r: R) => any", 1, 0, None), (b"view: (r: R) => any", 0, 1, None),
-    (b"view: ((r: R) => any) | undefined", 0, 0, None),
+@pytest.mark.parametrize(("written", "parameter", "typed"), [
+    (b"(r: IReactionPublic) => any", 0, b"IReactionPublic"),
+    (b"(this: Z, v: V, r: Public) => (q: Q) => any", 1, b"Public"),
+    (b"(r) => any", 0, None), (b"any", 0, None), (b"((r: R) => any)[]", 0, None), (b"(...rs: R[]) => any", 0, None),
+    (b"(r: R) => any", 1, None), (b"((r: R) => any) | undefined", 0, None), (b"(r: R)", 0, None),
 ])
-def test_the_type_a_function_declares_for_its_callback_parameter(params, argument, parameter, typed):
-    assert callback_parameter(params, argument, parameter) == typed
+def test_the_type_a_callback_type_declares_for_its_parameter(written, parameter, typed):
+    assert callback_parameter(written, parameter) == typed

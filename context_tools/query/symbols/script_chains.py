@@ -12,19 +12,18 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-from context_tools.query.symbols.script_annotations import IDENT, type_end
-from context_tools.query.symbols.script_annotations import _split as split_outside  # commas outside brackets
+from context_tools.query.symbols.script_annotations import IDENT, argument_of, parameters, type_end
 from indexer.lang.bindings_base import opening_bracket
 
 # the array methods that return an array of the same elements (`filter` only with a callback
 # written in place, which is no type predicate: `filter(isSub)` may narrow the element)
 SAME_ELEMENTS = frozenset({"splice", "slice", "filter", "concat", "reverse", "sort"})
-# what a line starting the next statement may not start with: the value would run on
-_CONTINUES = re.compile(rb"\s*(?:[.?\[(+\-*/%&|^<>=,`]|(?:as|satisfies|instanceof|in)\b)")
+# what the line after a statement starts with where the statement runs on to it
+_CONTINUES = re.compile(rb"\s*(?:[.?:\[(+\-*/%&|^<>=,`]|(?:as|satisfies|instanceof|in)\b)")
+# an assignment's operator after a name: `=`, `+=`, `??=`, ... (not `==`, `=>`)
+ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
+LOOKAHEAD = 30  # the lines read past a statement for what carries it on, at most
 _MODIFIERS = rb"(?:(?:public|private|protected|readonly|declare|override|abstract|get|set|async)\s+)*"
-# the words before a parenthesis that make it no call (`if (`, `while (`)
-_NOT_CALLEES = frozenset({b"if", b"for", b"while", b"switch", b"catch", b"with", b"return", b"typeof", b"void",
-                          b"await", b"yield", b"new", b"function", b"in", b"of", b"case", b"delete", b"throw"})
 
 
 class Step(NamedTuple):
@@ -124,15 +123,23 @@ def blanked(text: bytes) -> bytes:
                        m.group()[:1] + b" " * (len(m.group()) - 1), text)
 
 
+def continued(lines: list[bytes], n: int) -> bool:
+    """Does the statement on line `n` (from 1) run on to the next line that is not blank or a
+    comment's: one an operator, a dot, a bracket, a comma or `as` begins?"""
+    for text in lines[n:n + LOOKAHEAD]:
+        if text.strip() and not text.lstrip().startswith((b"//", b"/*")):
+            return _CONTINUES.match(text) is not None
+    return False
+
+
 def value_alone(lines: list[bytes], n: int, value: bytes) -> bytes | None:
     """A declaration's value written whole on its line (`value`: the text after its `=`),
     without its `;` or a comment after it, when its brackets close there and the next line
-    does not carry it on (`.filter(...)` on a line of its own); None otherwise."""
+    does not carry it on (`.filter(...)` on a line of its own: `continued`); None otherwise."""
     text = re.sub(rb"\s*//.*$", b"", value).strip().removesuffix(b";").rstrip()
     if not text or any(text.count(a) != text.count(b) for a, b in (b"()", b"[]", b"{}")):
         return None
-    following = next((t for t in lines[n:] if t.strip() and not t.strip().startswith((b"//", b"/*", b"*"))), b"")
-    return None if _CONTINUES.match(following) else text
+    return None if continued(lines, n) else text
 
 
 def copied_array(value: bytes) -> tuple[str, ...] | None:
@@ -158,10 +165,11 @@ def assignments(text: bytes, name: str) -> list[bytes | None]:
     `name++`, `[a, name] = pair`)."""
     word = re.escape(name.encode())
     found: list[bytes | None] = []
-    for m in re.finditer(rb"(?<![\w$.])" + word + rb"\s*(\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])", text):
+    for m in re.finditer(rb"(?<![\w$.])" + word + ASSIGNED, text):
         declared = re.search(rb"\b(?:const|let|var)\s*$", text[:m.start()])
         if declared is None:
-            found.append(None if m.group(1) else text[m.end():])
+            operator = m.group()[len(name.encode()):].strip()
+            found.append(text[m.end():] if operator == b"=" else None)
     found += [None] * len(re.findall(rb"(?:\+\+|--)\s*" + word + rb"(?![\w$])|(?<![\w$.])" + word + rb"\s*(?:\+\+|--)",
                                      text))
     # a destructuring assignment: the name inside brackets closed before a plain `=`
@@ -188,57 +196,27 @@ def passed_to(text: bytes, name: str) -> Passed | None:
     (`autorun(r => ...)`, `reaction(() => x, (v, r) => ...)`); None otherwise."""
     for m in _ARROW.finditer(text):
         params = next(g for g in m.groups() if g is not None)
-        parts = [p.strip() for p in split_outside(params, b",")]
+        parts = [p.strip() for p in parameters(params)]
         binding = [i for i, p in enumerate(parts) if re.match(re.escape(name.encode()) + rb"(?![\w$])", p)]
         if not binding:
             continue
         if len(binding) != 1 or parts[binding[0]] != name.encode():
             return None  # annotated, with a default, or in a pattern
-        opened, argument = _argument_of(text, m.start())
-        if opened is None:
-            return None
-        callee = re.search(rb"(?<![\w$.])(" + IDENT + rb")\s*(?:<[^()]*>)?\s*$", text[:opened])
-        if callee is None or callee.group(1) in _NOT_CALLEES or re.search(rb"\bnew\s*$", text[:callee.start()]):
-            return None
-        return Passed(callee.group(1).decode(), argument, binding[0])
+        called = argument_of(text[:m.start()])
+        return Passed(called[0], called[1], binding[0]) if called else None
     return None
 
 
-def _argument_of(text: bytes, at: int) -> tuple[int | None, int]:
-    """(the parenthesis opening the argument list `at` is written in, the argument's place)."""
-    depth, commas = 0, 0
-    for i in range(at - 1, -1, -1):
-        c = text[i:i + 1]
-        if c in (b")", b"]", b"}"):
-            depth += 1
-        elif c in (b"(", b"[", b"{"):
-            if depth == 0:
-                return (i, commas) if c == b"(" else (None, 0)
-            depth -= 1
-        elif c == b"," and depth == 0:
-            commas += 1
-    return None, 0
-
-
-def callback_parameter(params: bytes, argument: int, parameter: int) -> bytes | None:
-    """The type a function's parameter list (`params`, the text between its parentheses)
-    declares for a parameter of the callback it takes at the argument's place: `view: (r:
-    IReactionPublic) => any` gives `IReactionPublic` for the argument 0, parameter 0; None
-    where the parameter is no function type, its parameter has no annotation, or a rest
-    parameter comes first."""
-    parts = [p.strip() for p in split_outside(params, b",") if p.strip()]
-    if parts and re.match(rb"this\s*:", parts[0]):
-        parts = parts[1:]  # TypeScript's `this` parameter takes no argument
-    if argument >= len(parts) or any(p.startswith(b"...") for p in parts[:argument + 1]):
-        return None
-    m = re.match(IDENT + rb"\s*\??\s*:\s*", parts[argument])
-    if m is None:
-        return None
-    written = parts[argument][m.end():].strip()
+def callback_parameter(written: bytes, parameter: int) -> bytes | None:
+    """The type a parameter's annotation (`written`) declares for the parameter at that
+    place of the callback it takes: `(r: IReactionPublic) => any` gives `IReactionPublic` for
+    0 (a `this` parameter aside); None where it is no function type, that parameter has no
+    annotation, or a rest parameter comes first."""
+    written = written.strip()
     closed = _closing(written) if written.startswith(b"(") else None
     if closed is None or not re.match(rb"\s*=>", written[closed + 1:]):
         return None
-    inner = [p.strip() for p in split_outside(written[1:closed], b",") if p.strip()]
+    inner = [p.strip() for p in parameters(written[1:closed]) if p.strip()]
     if inner and re.match(rb"this\s*:", inner[0]):
         inner = inner[1:]
     if parameter >= len(inner) or any(p.startswith(b"...") for p in inner[:parameter + 1]):
@@ -246,8 +224,8 @@ def callback_parameter(params: bytes, argument: int, parameter: int) -> bytes | 
     annotated = re.match(IDENT + rb"\s*:\s*", inner[parameter])
     if annotated is None:
         return None
-    written = inner[parameter][annotated.end():]
-    return written if type_end(written) == len(written) else None
+    typed = inner[parameter][annotated.end():]
+    return typed if type_end(typed) == len(typed) else None
 
 
 def _closing(text: bytes) -> int | None:

@@ -79,11 +79,13 @@ from context_tools.query.symbols.script_annotations import (
     type_end,
 )
 from context_tools.query.symbols.script_chains import (
+    ASSIGNED,
     Passed,
     assignments,
     blanked,
     callback_parameter,
     chain_before,
+    continued,
     copied_array,
     keyed_member,
     passed_to,
@@ -231,19 +233,6 @@ def _takes_whole(value: bytes, container: tuple[str, ...]) -> bool:
     return m is not None and tuple(p.strip().decode() for p in m.group(1).split(b".")) == container and \
         opening_bracket(text, len(text) - 1, b"()[]{}") == m.end() - 1
 
-def _continued(lines: list[bytes], n: int) -> bool:
-    """Does the statement on line `n` run on to the next line that is not blank (an operator,
-    a dot, a bracket or a comma begins it; comment lines between)?"""
-    for text in lines[n:n + HEADER_LINES]:
-        if text.strip() and not text.lstrip().startswith((b"//", b"/*")):
-            return text.lstrip()[:1] in (b".", b"?", b":", b"[", b"(", b"+", b"-", b"*", b"/", b"%", b"&", b"|",
-                                         b"^", b"<", b">", b"=", b",", b"`")
-    return False
-
-
-_ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
-
-
 def _plain(head: bytes) -> bool:
     """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
     `try {`, `case k: {`, `= {`), no function's or class's body, so that a narrowing holds
@@ -268,7 +257,7 @@ def _bound_otherwise(name: str) -> re.Pattern[bytes]:
 def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
     """Is the name assigned (`name = ...`, `name ??= ...`) or declared again (`const name`, a
     parameter `name`) inside the block opening at byte `i` of line `n`, up to where it closes?"""
-    bound = (re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + _ASSIGNED), _declared(name),
+    bound = (re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + ASSIGNED), _declared(name),
              _bound_otherwise(name))
     depth = 0
     for m in range(n, min(n + NARROWING_LINES, len(lines) + 1)):
@@ -309,7 +298,7 @@ class ScriptTypes:
         self._returns: dict[tuple[str, str], str | None] = {}
         self._tops: dict[tuple[str, str, Reader], Declared | None] = {}
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
-        self._callbacks: dict[tuple[Passed, str], tuple[str, str] | None] = {}
+        self._callbacks: dict[tuple[Passed, str], tuple[str, str, str | None] | None] = {}
         self._imports: dict[tuple[str, str], tuple[str, Symbol] | None] = {}
 
     def decide(self, path: str, line: int, col: int, receiver: tuple[str, ...], cast: str | None,
@@ -417,11 +406,8 @@ class ScriptTypes:
         said: set[str | None] = set()
         files = set()
         for path, sym in self._seen(callee, site, ("function",)):
-            params, _, _ = self._parameters(path, sym)
-            parts = [p for p in parameters(params) if not re.match(rb"\s*this\s*:", p)]
-            m = re.match(rb"\s*(?:(?:public|private|protected|readonly)\s+)*" + IDENT + rb"\s*\??\s*:\s*",
-                         parts[index]) if index < len(parts) else None
-            read = named(parts[index][m.end():]) if m else None
+            written = self._parameter_at(path, sym, index)
+            read = named(written) if written is not None else None
             said.add(read[0] if read else None)
             files.add(path)
         typed = said.pop() if len(said) == 1 else None
@@ -429,6 +415,15 @@ class ScriptTypes:
             return None
         return Declared(typed, f"an argument of {callee}(...), its parameter declared `{typed}`",
                         seen_from=files.pop() if len(files) == 1 else None)
+
+    def _parameter_at(self, path: str, sym: Symbol, index: int) -> bytes | None:
+        """The annotation of the function's parameter at `index` (counting from 0, a `this`
+        parameter aside), the text after its colon; None where it has none there."""
+        params, _, _ = self._parameters(path, sym)
+        parts = [p for p in parameters(params) if not re.match(rb"\s*this\s*:", p)]
+        m = re.match(rb"\s*(?:(?:public|private|protected|readonly)\s+)*" + IDENT + rb"\s*\??\s*:\s*",
+                     parts[index]) if index < len(parts) else None
+        return parts[index][m.end():] if m else None
 
     def _opening(self, lines: list[bytes], line: int, col: int) -> tuple[int, int] | None:
         """(line, byte) of the innermost `{` holding the site, read back by braces."""
@@ -502,16 +497,20 @@ class ScriptTypes:
         value), its own or the nearest base's, when every class the declaration may name says
         the same; None where one declares it otherwise (a method, an untyped field) or none does."""
         said = set()
+        files = set()
         for c in self.classes(declared, path):
             typed = None
             for k in self.members.h.mro(c):
                 written = keyed_member(self.lines(k.path)[k.sym.line - 1:k.sym.end_line], key)
                 if written is not None:
                     typed = named(written) if written else None
+                    files.add(k.path)
                     break
             said.add(typed)
         typed = said.pop() if len(said) == 1 else None
-        return Declared(typed[0], f"{declared.rule}, `[{key}]: {typed[1]}`") if typed else None
+        # the type as the declaring class's file names it
+        return Declared(typed[0], f"{declared.rule}, `[{key}]: {typed[1]}`",
+                        seen_from=files.pop() if len(files) == 1 else None) if typed else None
 
     def _copied(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str,
                 read: Reader) -> Declared | None:
@@ -598,29 +597,34 @@ class ScriptTypes:
         parameter of the function declares nothing."""
         passed = passed_to(text, name)
         typed = self._callback_type(passed, path) if passed is not None else None
-        return Declared(typed[0], f"`{name}` of a callback passed to {passed.callee}, declared `{typed[1]}`"
-                        ) if typed and passed else None
+        if typed is None or passed is None:
+            return None
+        return Declared(typed[0], f"`{name}` of a callback passed to {passed.callee}, declared `{typed[1]}`",
+                        seen_from=typed[2])
 
-    def _callback_type(self, passed: Passed, site: str) -> tuple[str, str] | None:
-        """(the class, as written) every definition of the callee the site's file sees declares
-        the callback's parameter (`_passed`)."""
+    def _callback_type(self, passed: Passed, site: str) -> tuple[str, str, str | None] | None:
+        """(the class, as written, the one file declaring it) every definition of the callee
+        the site's file sees declares the callback's parameter (`_passed`)."""
         key = (passed, site)
         if key not in self._callbacks:
             said: set[tuple[str, str] | None] = set()
+            files = set()
             for p, sym in self._seen(passed.callee, site, ("function",)):
                 header = re.compile(rb"\bfunction\s*" + re.escape(passed.callee.encode()) + rb"\s*(<[^()]*>)?\s*\(")
                 if sum(1 for t in self.lines(p) if header.search(t)) != 1:
                     said.add(None)  # overloads: the call picks one
                     continue
-                params, _, _ = self._parameters(p, sym)
                 generics = header.search(b"\n".join(self.lines(p)[sym.line - 1:sym.line - 1 + HEADER_LINES]))
-                written = callback_parameter(params, passed.argument, passed.parameter)
+                annotated = self._parameter_at(p, sym, passed.argument)
+                written = callback_parameter(annotated, passed.parameter) if annotated is not None else None
                 typed = named(written) if written is not None else None
                 if typed and generics and generics.group(1) and re.search(
                         rb"[<,]\s*" + re.escape(typed[0].encode()) + rb"(?![\w$])", generics.group(1)):
                     typed = None  # a type parameter of the function
                 said.add(typed)
-            self._callbacks[key] = said.pop() if len(said) == 1 else None
+                files.add(p)
+            typed = said.pop() if len(said) == 1 else None
+            self._callbacks[key] = (*typed, files.pop() if len(files) == 1 else None) if typed else None
         return self._callbacks[key]
 
     def _conditional(self, path: str, line: int, col: int) -> Declared | None:
@@ -849,7 +853,7 @@ class ScriptTypes:
         `n`), when it is a conditional of dotted names (`= bound ? flow.bound : flow`): each
         value's as declared (`_either`)."""
         m = re.match(rb"\s*=\s*", text[at:])
-        if m is None or _continued(lines, n):
+        if m is None or continued(lines, n):
             return None
         value = re.sub(rb"\s*(?://.*)?$", b"", text[at + m.end():]).removesuffix(b";")
         values = branches(value)
