@@ -28,7 +28,23 @@ decides it:
   `ReadonlyArray<T>`; the parameter of a callback passed directly to `arr.forEach(...)` (`map`,
   `filter`, ...: the first, `reduce`'s second) of those or of `Set<T>`, `ReadonlySet<T>`
   (`Map<K, T>`'s `forEach`: T); `for (const x of arr)`. An annotated callback parameter, a
-  callback passed by name or an element type that is no one class leave it untyped.
+  callback passed by name or an element type that is no one class leave it untyped;
+- a computed key a class or interface declares (`script_chains`): `x[K].m` where `x`'s class,
+  or its nearest base declaring one, declares `[K]: T` (K the same identifier, not its value):
+  T; and a chain of fields and such keys after a cast or a typed name (`(x as T)[$mobx].m`,
+  `(x as T).atom_.m`). A key declared as a method or without a type, or by no class, leaves it
+  untyped;
+- a `const`/`let` without annotation whose whole value takes an element out of a container
+  so declared (`let e = this.map_.get(k)`, `const x = xs[i]`), when every assignment of the
+  name in its function makes that very class (`e = new T(...)`); and, read as a container, one
+  copying an array of the same elements (`const all = this.xs_`, `let rest = all.splice(0)`:
+  `slice`, `concat`, `reverse`, `sort`, `filter` with a callback written in place) never
+  assigned again;
+- a declaration the function holding the site makes below it at its body's own level (`var d
+  = f()` below a closure reading `d`), where it is the function's one declaration of the name;
+- the parameter of a callback passed directly to a call of a top-level function declaring the
+  callback's type (`autorun(r => ...)` for `autorun(view: (r: T) => any)`), one definition
+  of it, not overloaded, T none of its type parameters.
 
 A key of an object literal (`make_,`, `make_: f`) is the member it implements where the
 literal's type is declared: returned by a function declared `: T`, the value of `const o: T =`,
@@ -61,6 +77,19 @@ from context_tools.query.symbols.script_annotations import (
     named_type,
     parameters,
     type_end,
+)
+from context_tools.query.symbols.script_chains import (
+    ASSIGNED,
+    Passed,
+    assignments,
+    blanked,
+    callback_parameter,
+    chain_before,
+    continued,
+    copied_array,
+    keyed_member,
+    passed_to,
+    value_alone,
 )
 from context_tools.query.symbols.script_imports import imported_definition
 from indexer.lang.bindings import of_import
@@ -196,18 +225,13 @@ def _call_alone(lines: list[bytes], n: int, opened: int) -> bool:
     return False
 
 
-def _continued(lines: list[bytes], n: int) -> bool:
-    """Does the statement on line `n` run on to the next line that is not blank (an operator,
-    a dot, a bracket or a comma begins it; comment lines between)?"""
-    for text in lines[n:n + HEADER_LINES]:
-        if text.strip() and not text.lstrip().startswith((b"//", b"/*")):
-            return text.lstrip()[:1] in (b".", b"?", b":", b"[", b"(", b"+", b"-", b"*", b"/", b"%", b"&", b"|",
-                                         b"^", b"<", b">", b"=", b",", b"`")
-    return False
-
-
-_ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
-
+def _takes_whole(value: bytes, container: tuple[str, ...]) -> bool:
+    """Is the value, all of it, an element taken out of the container of dotted names
+    (`this.map_.get(k)`, `xs[i]!`), not a larger expression ending with one (`c ? a : xs[i]`)?"""
+    m = re.match(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*!?\s*(?:\??\.\s*get\s*\(|\[)", value)
+    text = value.rstrip().removesuffix(b"!").rstrip()
+    return m is not None and tuple(p.strip().decode() for p in m.group(1).split(b".")) == container and \
+        opening_bracket(text, len(text) - 1, b"()[]{}") == m.end() - 1
 
 def _plain(head: bytes) -> bool:
     """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
@@ -233,7 +257,7 @@ def _bound_otherwise(name: str) -> re.Pattern[bytes]:
 def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
     """Is the name assigned (`name = ...`, `name ??= ...`) or declared again (`const name`, a
     parameter `name`) inside the block opening at byte `i` of line `n`, up to where it closes?"""
-    bound = (re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + _ASSIGNED), _declared(name),
+    bound = (re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + ASSIGNED), _declared(name),
              _bound_otherwise(name))
     depth = 0
     for m in range(n, min(n + NARROWING_LINES, len(lines) + 1)):
@@ -273,6 +297,8 @@ class ScriptTypes:
         self._predicates: dict[tuple[str, str], str | None] = {}
         self._returns: dict[tuple[str, str], str | None] = {}
         self._tops: dict[tuple[str, str, Reader], Declared | None] = {}
+        self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
+        self._callbacks: dict[tuple[Passed, str], tuple[str, str, str | None] | None] = {}
         self._imports: dict[tuple[str, str], tuple[str, Symbol] | None] = {}
 
     def decide(self, path: str, line: int, col: int, receiver: tuple[str, ...], cast: str | None,
@@ -282,8 +308,8 @@ class ScriptTypes:
         if simple in OBJECT:
             return None
         declared = Declared(cast, f"cast to `{cast}`") if cast else (
-            self.receiver(path, line, col, receiver) if receiver else
-            self._element(path, line, col) or self._conditional(path, line, col))
+            self.receiver(path, line, col, receiver) if receiver else (
+                self._element(path, line, col) or self._chained(path, line, col) or self._conditional(path, line, col)))
         if declared is None:
             return None
         return self._judged(declared, path, simple)
@@ -380,11 +406,8 @@ class ScriptTypes:
         said: set[str | None] = set()
         files = set()
         for path, sym in self._seen(callee, site, ("function",)):
-            params, _, _ = self._parameters(path, sym)
-            parts = [p for p in parameters(params) if not re.match(rb"\s*this\s*:", p)]
-            m = re.match(rb"\s*(?:(?:public|private|protected|readonly)\s+)*" + IDENT + rb"\s*\??\s*:\s*",
-                         parts[index]) if index < len(parts) else None
-            read = named(parts[index][m.end():]) if m else None
+            written = self._parameter_at(path, sym, index)
+            read = named(written) if written is not None else None
             said.add(read[0] if read else None)
             files.add(path)
         typed = said.pop() if len(said) == 1 else None
@@ -392,6 +415,15 @@ class ScriptTypes:
             return None
         return Declared(typed, f"an argument of {callee}(...), its parameter declared `{typed}`",
                         seen_from=files.pop() if len(files) == 1 else None)
+
+    def _parameter_at(self, path: str, sym: Symbol, index: int) -> bytes | None:
+        """The annotation of the function's parameter at `index` (counting from 0, a `this`
+        parameter aside), the text after its colon; None where it has none there."""
+        params, _, _ = self._parameters(path, sym)
+        parts = [p for p in parameters(params) if not re.match(rb"\s*this\s*:", p)]
+        m = re.match(rb"\s*(?:(?:public|private|protected|readonly)\s+)*" + IDENT + rb"\s*\??\s*:\s*",
+                     parts[index]) if index < len(parts) else None
+        return parts[index][m.end():] if m else None
 
     def _opening(self, lines: list[bytes], line: int, col: int) -> tuple[int, int] | None:
         """(line, byte) of the innermost `{` holding the site, read back by braces."""
@@ -433,6 +465,167 @@ class ScriptTypes:
             return None
         declared = self.receiver(path, line, col, taken.container, taken.read)
         return Declared(declared.type, f"`{'.'.join(taken.container)}{taken.how}`, {declared.rule}") if declared else None
+
+    def _chained(self, path: str, line: int, col: int) -> Declared | None:
+        """A receiver reached from a cast or a typed name through fields and computed keys
+        (`(x as T)[$mobx].`, `(x as T).atom_.`, `disposer[$mobx].`: `chain_before`): each
+        field's declared type (`_field`), each key's the member the class declares under it
+        (`_keyed`)."""
+        lines = self.lines(path)
+        if not 0 < line <= len(lines):
+            return None
+        before = lines[line - 1][:col]
+        if before.lstrip().startswith(b")"):  # `(\n x as T\n)[k].`: the cast opens above
+            before = b" ".join(t.strip() for t in lines[max(0, line - 1 - HEADER_LINES):line - 1]) + b" " + before.lstrip()
+        chain = chain_before(before)
+        if chain is None:
+            return None
+        if chain.names:
+            declared = self.receiver(path, line, col, chain.names)
+        else:
+            cast = cast_type(chain.cast + b".")
+            declared = Declared(cast, f"cast to `{cast}`") if cast else None
+        for step in chain.steps:
+            if declared is None:
+                return None
+            declared = self._keyed(declared, step.name, path) if step.keyed else self._field(declared, step.name, path)
+        return declared
+
+    def _keyed(self, declared: Declared, key: str, path: str) -> Declared | None:
+        """The declared type of the member a class declares under a computed key of the
+        identifier (`[$mobx]: Reaction`, matched by the identifier as written, not by its
+        value), its own or the nearest base's, when every class the declaration may name says
+        the same; None where one declares it otherwise (a method, an untyped field) or none does."""
+        said = set()
+        files = set()
+        for c in self.classes(declared, path):
+            typed = None
+            for k in self.members.h.mro(c):
+                written = keyed_member(self.lines(k.path)[k.sym.line - 1:k.sym.end_line], key)
+                if written is not None:
+                    typed = named(written) if written else None
+                    files.add(k.path)
+                    break
+            said.add(typed)
+        typed = said.pop() if len(said) == 1 else None
+        # the type as the declaring class's file names it
+        return Declared(typed[0], f"{declared.rule}, `[{key}]: {typed[1]}`",
+                        seen_from=files.pop() if len(files) == 1 else None) if typed else None
+
+    def _copied(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str,
+                read: Reader) -> Declared | None:
+        """What a declaration without an annotation types the name as when its whole value
+        takes it out of a container the code declares: an element (`let e = this.map_.get(k)`,
+        `const x = xs[i]`: the element's class, where every assignment of the name in its
+        function makes an instance of that very class), or, for a container's own reading, an
+        array of the same elements (`const all = this.xs_`, `let rest = all.splice(0)`, where the
+        name is never assigned again). None otherwise."""
+        m = re.match(rb"\s*=(?![=>])", text[d.end():])
+        value = value_alone(lines, n, text[d.end() + m.end():]) if m else None
+        if value is None:
+            return None
+        if read is named:
+            taken = element_before(value + b".")
+            if taken is None or not _takes_whole(value, taken.container):
+                return None
+            found = self._element_of(path, n, taken.container, taken.read,
+                                     f"`{name} = {'.'.join(taken.container)}{taken.how}`")
+            if found is None:
+                return None
+            new = re.compile(rb"\s*new\s+(?:" + IDENT + rb"\.)*" + re.escape(found.type.encode()) + rb"\s*[<(]")
+            return found if all(v is not None and new.match(v) for v in self._assigned(path, n, name)) else None
+        copied = copied_array(value)
+        if copied is None or copied[0] == name or self._assigned(path, n, name):
+            return None
+        declared = self.receiver(path, n, 0, copied, read)
+        return Declared(declared.type, f"`{name} = {value.decode()}`, {declared.rule}") if declared else None
+
+    def _assigned(self, path: str, n: int, name: str) -> list[bytes | None]:
+        """The assignments of the name in the function holding its declaration at line `n`
+        (the file, at its top level), after `script_chains.assignments`."""
+        lines = self.lines(path)
+        holder = self._holder(path, n)
+        first, last = (holder.line, holder.end_line) if holder else (1, len(lines))
+        text = b"\n".join(t for t in lines[first - 1:last] if name.encode() in t)
+        return assignments(text, name)
+
+    def _later(self, path: str, holder: Symbol, line: int, name: str, read: Reader) -> tuple[Declared | None, bool]:
+        """(its type, whether the function binds the name) where the function declares it
+        after the line, at its body's own level, visible to the whole body (`var d = f()`
+        below a closure reading `d`): the one such declaration's type; untyped when it declares
+        it otherwise there (`function d() {}`) or more than once."""
+        lines = self.lines(path)
+        body, start, depths = self._depths(path, holder)
+        declared = _declared(name)
+        other = re.compile(rb"\b(?:function\s*\*?|class)\s+" + re.escape(name.encode()) + rb"(?![\w$])")
+        found: list[tuple[int, re.Match[bytes] | None]] = []
+        for n in range(max(line + 1, body), body + len(depths)):
+            if name.encode() not in lines[n - 1]:
+                continue
+            text = blanked(lines[n - 1][start:] if n == body else lines[n - 1])
+            for m in (*declared.finditer(text), *other.finditer(text)):
+                if depths[n - body] + text.count(b"{", 0, m.start()) - text.count(b"}", 0, m.start()) == 1:
+                    found.append((n, m if m.re is declared else None))
+        if not found:
+            return None, False
+        n, d = found[0]
+        if len(found) > 1 or d is None:
+            return None, True
+        written = lines[n - 1][start:] if n == body else lines[n - 1]  # the value as written, strings and all
+        return self._declared_at(path, lines, n, written, d, name, read), True
+
+    def _depths(self, path: str, holder: Symbol) -> tuple[int, int, list[int]]:
+        """(the line its body starts on, the byte there, the braces' depth at the start of each
+        line from it to its last) of a function, read once a query."""
+        key = (path, holder.start_byte)
+        if key not in self._body_depths:
+            lines = self.lines(path)
+            _, body, start = self._parameters(path, holder)
+            depths, depth = [], 0
+            for n in range(body, min(holder.end_line, len(lines)) + 1):
+                depths.append(depth)
+                text = blanked(lines[n - 1][start:] if n == body else lines[n - 1])
+                depth += text.count(b"{") - text.count(b"}")
+            self._body_depths[key] = body, start, depths
+        return self._body_depths[key]
+
+    def _passed(self, path: str, text: bytes, name: str) -> Declared | None:
+        """The class of a callback's parameter the line binds, where the callback is passed
+        directly to a call of a top-level function every definition of which the file sees
+        (`_seen`, once each: no overloads) declares the callback's type with that parameter's
+        (`autorun(r => ...)` for `autorun(view: (r: IReactionPublic) => any)`); a type
+        parameter of the function declares nothing."""
+        passed = passed_to(text, name)
+        typed = self._callback_type(passed, path) if passed is not None else None
+        if typed is None or passed is None:
+            return None
+        return Declared(typed[0], f"`{name}` of a callback passed to {passed.callee}, declared `{typed[1]}`",
+                        seen_from=typed[2])
+
+    def _callback_type(self, passed: Passed, site: str) -> tuple[str, str, str | None] | None:
+        """(the class, as written, the one file declaring it) every definition of the callee
+        the site's file sees declares the callback's parameter (`_passed`)."""
+        key = (passed, site)
+        if key not in self._callbacks:
+            said: set[tuple[str, str] | None] = set()
+            files = set()
+            for p, sym in self._seen(passed.callee, site, ("function",)):
+                header = re.compile(rb"\bfunction\s*" + re.escape(passed.callee.encode()) + rb"\s*(<[^()]*>)?\s*\(")
+                if sum(1 for t in self.lines(p) if header.search(t)) != 1:
+                    said.add(None)  # overloads: the call picks one
+                    continue
+                generics = header.search(b"\n".join(self.lines(p)[sym.line - 1:sym.line - 1 + HEADER_LINES]))
+                annotated = self._parameter_at(p, sym, passed.argument)
+                written = callback_parameter(annotated, passed.parameter) if annotated is not None else None
+                typed = named(written) if written is not None else None
+                if typed and generics and generics.group(1) and re.search(
+                        rb"[<,]\s*" + re.escape(typed[0].encode()) + rb"(?![\w$])", generics.group(1)):
+                    typed = None  # a type parameter of the function
+                said.add(typed)
+                files.add(p)
+            typed = said.pop() if len(said) == 1 else None
+            self._callbacks[key] = (*typed, files.pop() if len(files) == 1 else None) if typed else None
+        return self._callbacks[key]
 
     def _conditional(self, path: str, line: int, col: int) -> Declared | None:
         """The types of a parenthesized conditional of dotted names right before a site's dot
@@ -621,12 +814,14 @@ class ScriptTypes:
             elif other.search(text):
                 # an arrow's or function's parameter: an element where the callback is passed
                 # directly to a declared container's method, and binds the name once on the line
-                taken = callback_of(text, name) if read is named and len(other.findall(text)) == 1 else None
-                found = self._element_of(path, n, taken.container, taken.read, taken.how) if taken else None
+                alone = read is named and len(other.findall(text)) == 1
+                taken = callback_of(text, name) if alone else None
+                found = self._element_of(path, n, taken.container, taken.read, taken.how) if taken else (
+                    self._passed(path, text, name) if alone else None)
                 if found is None:
                     return None, True
                 bound = True
-        return found, bound
+        return (found, bound) if bound else self._later(path, holder, line, name, read)
 
     def _element_of(self, path: str, line: int, container: tuple[str, ...], read: Reader, how: str) -> Declared | None:
         """The class of an element of the container of dotted names at the line, its declared
@@ -642,8 +837,9 @@ class ScriptTypes:
         if d.group(1):
             typed = read(text[d.end():])
             return Declared(typed[0], f"annotation `{typed[1]}` of `{name}`") if typed else None
-        if read is not named:
-            return None
+        copied = self._copied(path, lines, n, text, d, name, read)
+        if copied is not None or read is not named:
+            return copied
         if re.search(rb"\bfor\s*\(\s*$", text[:d.start()]):
             iterated = iterated_by(text[d.end():])
             return self._element_of(path, n, iterated, ITERATED, f"`for ({text[d.start():d.end()].decode().strip()} of "
@@ -657,7 +853,7 @@ class ScriptTypes:
         `n`), when it is a conditional of dotted names (`= bound ? flow.bound : flow`): each
         value's as declared (`_either`)."""
         m = re.match(rb"\s*=\s*", text[at:])
-        if m is None or _continued(lines, n):
+        if m is None or continued(lines, n):
             return None
         value = re.sub(rb"\s*(?://.*)?$", b"", text[at + m.end():]).removesuffix(b";")
         values = branches(value)
