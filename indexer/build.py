@@ -23,7 +23,7 @@ from indexer.model import BlobFacts, Skipped, SnapshotRecord
 from indexer.pipeline.assemble import Assembled, assemble, assemble_plan, file_entries
 from indexer.pipeline.collector import collector_paused
 from indexer.pipeline.commit import commit
-from indexer.pipeline.extract import MISSING_OBJECT, ParseProgress, early_pool, extract, extract_facts
+from indexer.pipeline.extract import MISSING_OBJECT, ParseProgress, extract, extract_facts
 from indexer.pipeline.plan import NOT_BLOBS, BlobJob, existing_head, plan
 from indexer.rank.arcs import load_rank_arcs
 from indexer.store.commit import Pin, pin_snapshot
@@ -157,9 +157,8 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     collector paused (pipeline/collector.py); extraction workers have it on. `earlier`: the
     snapshots to start from (see `plan`)."""
     workers = workers or os.cpu_count() or 1
-    with early_pool(workers, lock, repo.path) as pool:
-        start = plan(store, repo, oid, version, earlier)
-        extracted = extract(store, repo, start, pool, workers, ParseProgress(progress), require_complete)
+    start = plan(store, repo, oid, version, earlier)
+    extracted = extract(store, repo, start, workers, lock, ParseProgress(progress), require_complete)
     try:
         if progress:
             progress("assemble", 0, 1)

@@ -296,8 +296,11 @@ def test_python_floor_runs_the_shipped_query_over_the_trees_the_index_parses(tmp
 
 def test_phases_of_a_cold_index_change_nothing_it_writes(tmp_path):
     from corpora.gitbuild import make_repo
+    from indexer.pipeline.extract import IN_PROCESS_MAX
 
-    make_repo(tmp_path / "r", [_POLY])
+    # more blobs than the indexer parses in its own process: workers parse them and report
+    more = {f"more/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(IN_PROCESS_MAX)}
+    make_repo(tmp_path / "r", [{**_POLY, **more}])
     plain = _probe("index", str(tmp_path / "r"), "HEAD", str(tmp_path / "s1"), "2")
     timed = _probe("index", str(tmp_path / "r"), "HEAD", str(tmp_path / "s2"), "2",
                    env={"RENNET_PHASES": str(tmp_path / "phases")})

@@ -591,3 +591,47 @@ def test_extraction_chunks_hold_one_language_each_and_every_blob_once():
     assert max(sizes) == 256 and sum(sizes) == 100_000
     few = [BlobJob(f"{i:02d}", f"py/{i}", "python", "v") for i in range(10)]
     assert [len(c) for c in chunks(few, chunk_size(len(few), 2))] == [10]
+
+
+_FEW = {
+    "app/main.py": "from app import util\n\n\nclass Runner:\n    def run(self):\n        return util.helper(1)\n",
+    "app/util.py": "def helper(x):\n    return x + 1\n",
+    "web/index.ts": "import { shout } from './shout';\n\nexport class Page {\n  title(): string {\n"
+                    "    return shout('hi');\n  }\n}\n",
+    "web/shout.ts": "export function shout(s: string): string {\n  return s.toUpperCase();\n}\n",
+    "cmd/main.go": "package main\n\nfunc main() {\n\trun()\n}\n\nfunc run() int {\n\treturn 1\n}\n",
+    "src/lib.rs": "pub struct Store {\n    n: u32,\n}\n\nimpl Store {\n    pub fn get(&self) -> u32 {\n"
+                  "        self.n\n    }\n}\n",
+}
+
+
+def test_a_few_blobs_are_parsed_in_process_with_the_facts_workers_give(tmp_path, monkeypatch):
+    """Up to IN_PROCESS_MAX blobs to parse are parsed in the indexer's process, whatever the
+    workers asked for; the snapshot is byte for byte the one forked workers give. A commit
+    whose blobs are all stored starts no worker at all."""
+    from indexer.pipeline import extract
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit(_FEW)
+    same_tree = builder.commit({})  # another commit of the very same tree
+    repo = str(builder.path)
+    forked: list[int] = []
+    real = extract.fork_pool
+
+    def counted(workers, lock, repo_path=None):
+        forked.append(workers)
+        return real(workers, lock, repo_path)
+
+    monkeypatch.setattr(extract, "fork_pool", counted)
+    assert len(_FEW) <= extract.IN_PROCESS_MAX
+    with Store.open(tmp_path / "here") as here, Store.open(tmp_path / "pooled") as pooled:
+        mine = api.index(repo, first, store=here, workers=2)
+        assert forked == [] and mine.parsed_blobs == len(_FEW)
+        again = api.index(repo, same_tree, store=here, workers=2)
+        assert forked == [] and again.parsed_blobs == 0 and again.fingerprint == mine.fingerprint
+        monkeypatch.setattr(extract, "IN_PROCESS_MAX", 0)
+        theirs = api.index(repo, first, store=pooled, workers=2)
+        assert forked == [2] and theirs.parsed_blobs == len(_FEW)
+        assert mine.fingerprint == theirs.fingerprint
+        assert _dump(repo, first, here) == _dump(repo, first, pooled)
+        assert mine.symbols == theirs.symbols > 0 and mine.edges == theirs.edges > 0

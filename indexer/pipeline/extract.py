@@ -8,7 +8,6 @@ name-index rows in one transaction each.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,6 +41,8 @@ _worker_repo: pygit2.Repository | None = None
 def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None) -> Pool:
     """Extraction workers forked from the indexer. A worker must not outlive a killed indexer,
     nor keep its write lock alive; with `repo_path` each opens that repository once."""
+    import multiprocessing  # here: a run that parses in its own process never needs it
+
     method = worker_start.method()
     # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
     inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()
@@ -166,12 +167,19 @@ def extract_missing(store: Store, repo: pygit2.Repository, jobs: list[BlobJob], 
     return Extracted(new, done, writer.wait, names)
 
 
+# Up to this many blobs to parse are parsed in the indexer's process: a change made between two
+# indexes (a few files, of a language or two) costs its queries' compile and the parse about
+# what forking the workers, importing the pool and stopping it cost, and with no workers alive
+# the main side's writes to its heap are not copied for them.
+IN_PROCESS_MAX = 8
+
+
 @contextmanager
-def early_pool(workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool | None]:
-    """The extraction workers, forked before the plan while the heap is still small. Forked
-    after it, the larger page tables were copied, and then every page the main side wrote
-    while they lived (~0.1 s of a 100,000-file re-index). None for a single worker."""
-    if workers <= 1:
+def pool_for(jobs: int, workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool | None]:
+    """The extraction workers for `jobs` blobs to parse, forked once the plan says how many:
+    none for a single worker, or for IN_PROCESS_MAX blobs or fewer (a tree whose blobs are all
+    stored forks nothing and imports no extraction)."""
+    if workers <= 1 or jobs <= IN_PROCESS_MAX:
         yield None
         return
     import importlib.resources.readers  # noqa: F401  (the grammar wheels read their queries through it)
@@ -231,12 +239,12 @@ def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool
     return absent
 
 
-def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
+def extract(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, lock: WriteLock,
             parsing: ParseProgress, require_complete: bool = False) -> Extraction:
-    """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
-    the others meanwhile. A blob the object database lacks is listed as skipped
-    (`missing_object`), or refused with `require_complete`."""
-    extracted, jobs, absent = _extract_planned(store, repo, plan, pool, workers, parsing, require_complete)
+    """Extract the blobs of the plan's tree that the store lacks (on `workers` workers, see
+    `pool_for`), loading the summaries of the others meanwhile. A blob the object database
+    lacks is listed as skipped (`missing_object`), or refused with `require_complete`."""
+    extracted, jobs, absent = _extract_planned(store, repo, plan, workers, lock, parsing, require_complete)
     try:
         new, stored = extracted.facts, extracted.meanwhile
         # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
@@ -266,7 +274,7 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None
     return Extraction(new, summaries, len(jobs), extracted.names, extracted.stored, missing)
 
 
-def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Pool | None, workers: int,
+def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, lock: WriteLock,
                      parsing: ParseProgress, require_complete: bool,
                      ) -> tuple[Extracted[dict[str, FactsSummary]], list[BlobJob], dict[bytes, BlobJob]]:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
@@ -297,5 +305,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, pool: Po
         # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in plan.keys.items() if key not in missing})
 
-    return extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest,
-                           keep_names=plan.earlier is not None), jobs, absent
+    with pool_for(len(jobs), workers, lock, repo.path) as pool:
+        extracted = extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest,
+                                    keep_names=plan.earlier is not None)
+    return extracted, jobs, absent
