@@ -28,7 +28,8 @@ Rennet answers for such a member on its own.
 
 The service (TypeScript `TS_VERSION`, the JavaScript API; TypeScript 7 is a port without it)
 reads every JavaScript and TypeScript file of the checked-out tree as one program, `allowJs`
-and `checkJs` on, CommonJS `require` and Node's resolution, the ES2022 and DOM libraries and no
+and `checkJs` on, `noImplicitThis` on (part of the `strict` that `tsc --init` writes: `this` in an object
+literal's methods is then the literal's type, so the service can judge a `this.m()` there), CommonJS `require` and Node's resolution, the ES2022 and DOM libraries and no
 `@types`: a package's imports of itself are read from the tree, its dependencies are absent.
 A declaration file beside the JavaScript it declares is left out (the service would
 read it for the code), and so is a reference in a comment (a JSDoc `{@link name}`). It runs in

@@ -36,6 +36,7 @@ function main() {
   const options = {
     allowJs: true,
     checkJs: true,
+    noImplicitThis: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.CommonJS,
