@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Literal, NamedTuple
 
+from context_tools.query.symbols.call_close import PYTHON, after_call
+
 if TYPE_CHECKING:
     from indexer.model import Symbol
     from indexer.store.snapshot import Snapshot
@@ -276,33 +278,9 @@ def _assignment(name: str | bytes) -> re.Pattern[bytes]:
 def _call_alone(lines: list[bytes], i: int, opened: int, with_as: bool = False) -> bool:
     """Is the call whose parenthesis opens at byte `opened` of line `i` (from 0) the whole
     value: closed (on that line or one of the next `HEADER_LINES`) with nothing after it but a
-    comment (or, in a `with` statement, `as name:`)? Strings are skipped as they are quoted."""
-    depth = 0
-    quote = b""
-    for n in range(i, min(i + HEADER_LINES, len(lines))):
-        text = lines[n]
-        j = opened if n == i else 0
-        while j < len(text):
-            ch = text[j:j + 1]
-            if quote:
-                if ch == b"\\":
-                    j += 1
-                elif ch == quote:
-                    quote = b""
-            elif ch in (b"'", b'"'):
-                quote = ch
-            elif ch == b"#":
-                break
-            elif ch in (b"(", b"[", b"{"):
-                depth += 1
-            elif ch in (b")", b"]", b"}"):
-                depth -= 1
-                if depth == 0:
-                    rest = text[j + 1:].split(b"#", 1)[0].strip()
-                    return not rest or (with_as and re.fullmatch(rb"as\s+[A-Za-z_]\w*\s*:", rest) is not None)
-            j += 1
-        quote = b""  # a string does not run on past its line (triple quotes aside)
-    return False
+    comment (or, in a `with` statement, `as name:`)?"""
+    rest = after_call(lines, i, opened, PYTHON, HEADER_LINES)
+    return rest is not None and (not rest or (with_as and re.fullmatch(rb"as\s+[A-Za-z_]\w*\s*:", rest) is not None))
 
 
 def _header(lines: list[bytes], sym: Symbol) -> bytes:

@@ -62,6 +62,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
+from context_tools.query.symbols.call_close import SCRIPT, after_call
 from context_tools.query.symbols.hierarchy import Cls, is_class, object_type
 from context_tools.query.symbols.script_annotations import (
     IDENT,
@@ -210,19 +211,8 @@ def _declared(name: str) -> re.Pattern[bytes]:
 def _call_alone(lines: list[bytes], n: int, opened: int) -> bool:
     """Is the call whose parenthesis opens at byte `opened` of line `n` the whole value: closed,
     on that line or within `HEADER_LINES`, with nothing after it but `;` or a comment?"""
-    depth = 0
-    for m in range(n, min(n + HEADER_LINES, len(lines) + 1)):
-        text = lines[m - 1]
-        for i in range(opened if m == n else 0, len(text)):
-            ch = text[i:i + 1]
-            if ch in (b"(", b"[", b"{"):
-                depth += 1
-            elif ch in (b")", b"]", b"}"):
-                depth -= 1
-                if depth == 0:
-                    rest = text[i + 1:].strip().removeprefix(b";").strip()
-                    return not rest or rest.startswith(b"//")
-    return False
+    rest = after_call(lines, n - 1, opened, SCRIPT, HEADER_LINES)
+    return rest is not None and not rest.removeprefix(b";").strip()
 
 
 def _takes_whole(value: bytes, container: tuple[str, ...]) -> bool:

@@ -1,0 +1,49 @@
+"""Where a call written in source closes, and what follows it there: the one bracket walk the
+receiver rules of Python (`receivers`) and of JavaScript/TypeScript (`script_types`) make to
+know whether a call is the whole value assigned (`x = Foo(...)`, not `x = Foo(...).bar()`),
+each with its language's strings and comments."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Spelling(NamedTuple):
+    quotes: bytes  # the characters that open a string; each closes it, on its line at the latest
+    comment: bytes  # what opens a comment running to the end of its line
+
+
+PYTHON = Spelling(b"'\"", b"#")
+SCRIPT = Spelling(b"'\"`", b"//")
+
+
+def after_call(lines: list[bytes], first: int, opened: int, spelling: Spelling, most: int) -> bytes | None:
+    """The code after the call whose parenthesis opens at byte `opened` of line `first` (from
+    0), on the line where it closes, its comment cut and white space stripped; None when it
+    does not close within `most` lines. Brackets inside strings are not counted; a string
+    does not run on past its line (a triple-quoted or template string spanning lines is read
+    as code from the next line on)."""
+    depth = 0
+    for n in range(first, min(first + most, len(lines))):
+        text = lines[n]
+        quote = b""
+        j = opened if n == first else 0
+        while j < len(text):
+            ch = text[j:j + 1]
+            if quote:
+                if ch == b"\\":
+                    j += 1
+                elif ch == quote:
+                    quote = b""
+            elif ch in spelling.quotes:
+                quote = ch
+            elif text.startswith(spelling.comment, j):
+                break
+            elif ch in b"([{":
+                depth += 1
+            elif ch in b")]}":
+                depth -= 1
+                if depth == 0:
+                    return text[j + 1:].split(spelling.comment, 1)[0].strip()
+            j += 1
+    return None
