@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 
 import lmdb
 import pytest
 
 from benchmarks import measure
-from benchmarks.run import markdown, ratios, store_bytes, verdicts
+from benchmarks.run import leftover_stores, markdown, ratios, store_bytes, verdicts
 
 
 def test_measure_reports_exit_code_wall_and_peak_memory():
@@ -665,3 +667,21 @@ def test_the_typescript_method_sample_is_every_method_in_hash_order():
     assert (method_sample("every"), method_sample("written"), method_sample("3")) == (0, None, 3)
     with pytest.raises(BadMethodSample):
         method_sample("0")
+
+
+def test_leftover_stores_are_only_those_of_runs_that_are_gone(tmp_path):
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        ended = subprocess.Popen(["true"])
+        ended.wait()  # reaped: no process has its id now
+        stores = tmp_path / "stores"
+        mine = [stores / f"synthetic-10000-s0.git-{os.getpid()}", stores / f"demo.git-{child.pid}-again"]
+        theirs = [stores / f"synthetic-10000-s0.git-{ended.pid}", stores / f"demo.git-{ended.pid}-again"]
+        for folder in mine + theirs:
+            folder.mkdir(parents=True)
+        leftover_stores(stores)
+        assert [f.exists() for f in mine + theirs] == [True, True, False, False]
+    finally:
+        child.kill()
+        child.wait()
+    leftover_stores(tmp_path / "absent")  # no stores folder: nothing to do
