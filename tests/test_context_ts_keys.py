@@ -49,6 +49,11 @@ def test_each_site_says_which_binding_decided_it(app):
         ("src/store.ts", 32, 14): "`rest[...]`, `rest = all.splice(0)`, `all = this.all`, this in Store, field "
                                   "`all: Admin[]`",
         ("src/store.ts", 34, 37): "`a` of `all.filter(...)`, `all = this.all`, this in Store, field `all: Admin[]`",
+        # a `let` every assignment of which makes an Admin (`a = make()`, make declared `: Admin`)
+        ("src/reassigned.ts", 20, 11): "`a = new Admin(...)`",
+        # a `let` made a Local, then an Admin: no one class; a line of the file makes an Admin
+        ("src/reassigned.ts", 28, 11): "import",
+        ("src/reassigned.ts", 39, 11): "`d = make(...)`, declared to return Admin",  # a `const`
     }
     assert _rules(app, "Reaction.dispose") == {
         ("src/core.ts", 51, 38): "`reaction = new Reaction(...)`",
@@ -61,6 +66,8 @@ def test_each_site_says_which_binding_decided_it(app):
     assert _rules(app, "Atom.reportObserved") == {
         ("src/keys.ts", 7, 30): "cast to `Held`, `[$mobx]: Admin`, field `atom_: Atom`",
         ("src/keys.ts", 8, 29): "cast to `Admin`, field `atom_: Atom`",
+        # `Atom` as core.ts, declaring the field, names it: not the site's file's own `const Atom`
+        ("src/reassigned.ts", 43, 21): "annotation `Admin` of parameter `admin`, field `atom_: Atom`",
     }
 
 
@@ -77,6 +84,7 @@ def test_what_no_declaration_decides_stays_untyped(app):
     assert _rules(app, "has_", resolved=False) == {
         ("src/keys.ts", 9, 11): untyped,  # `[$mobx]` is a method of Other
         ("src/store.ts", 25, 37): untyped,  # the element is one branch of a conditional
+        ("src/reassigned.ts", 34, 11): f"{untyped} `c`",  # a `var` of make()'s Admin assigned a parameter
     }
     assert _rules(app, "dispose", resolved=False) == {
         ("src/keys.ts", 10, 12): "name",  # Disposer declares no `[$other]`

@@ -20,9 +20,12 @@ decides it:
 - a declaration's value: `new T(...)`, a call of a function declared to return T, or a
   conditional of dotted names (`const a = c ? flow.bound : flow`), as is a parenthesized
   conditional right before the dot (`(c ? a : b).m`): each value typed as a receiver is, the
-  site decided only where every value's type has the same member;
+  site decided only where every value's type has the same member; a `let` or `var` so typed
+  only where every assignment of the name in its function makes that class too (`x = new
+  T(...)`, `x = createT()`; `x = other` leaves it untyped);
 - then each further part of a dotted receiver (`this.atom_`, `adm.values_`) a field of that
-  class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`);
+  class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`), the type
+  named as the field's own file names it;
 - an element taken out of a standard container whose type those bindings declare
   (`script_annotations`): `map.get(k)!.m` of `Map<K, T>`; `arr[i].m` of `T[]`, `Array<T>` or
   `ReadonlyArray<T>`; the parameter of a callback passed directly to `arr.forEach(...)` (`map`,
@@ -36,10 +39,10 @@ decides it:
   untyped;
 - a `const`/`let` without annotation whose whole value takes an element out of a container
   so declared (`let e = this.map_.get(k)`, `const x = xs[i]`), when every assignment of the
-  name in its function makes that very class (`e = new T(...)`); and, read as a container, one
-  copying an array of the same elements (`const all = this.xs_`, `let rest = all.splice(0)`:
-  `slice`, `concat`, `reverse`, `sort`, `filter` with a callback written in place) never
-  assigned again;
+  name in its function makes that very class (`e = new T(...)`, as for a `let` above); and,
+  read as a container, one copying an array of the same elements (`const all = this.xs_`,
+  `let rest = all.splice(0)`: `slice`, `concat`, `reverse`, `sort`, `filter` with a callback
+  written in place) never assigned again;
 - a declaration the function holding the site makes below it at its body's own level (`var d
   = f()` below a closure reading `d`), where it is the function's one declaration of the name;
 - the parameter of a callback passed directly to a call of a top-level function declaring the
@@ -127,6 +130,11 @@ class Declared(NamedTuple):
     alternatives: tuple[Declared, ...] = ()
 
 
+# the declared type of each receiver asked (file, line, byte, dotted receiver, cast): what the
+# code says of it, whichever definition a query weighs it against
+Typed = dict[tuple[str, int, int, tuple[str, ...], "str | None"], "Declared | None"]
+
+
 def cast_before(lines: list[bytes], line: int, col: int) -> str | None:
     """The class of a cast ending right before a site's dot (`cast_type`), read over the lines
     above too where the site's line starts with the cast's closing parenthesis (`(\n x as T\n).m`)."""
@@ -208,6 +216,11 @@ def _declared(name: str) -> re.Pattern[bytes]:
     return re.compile(rb"(?:^\s*export\s+|\b)(?:const|let|var)\s+" + re.escape(name.encode()) + rb"(?![\w$])\s*(:?)\s*")
 
 
+_CONSTANT = re.compile(rb"\bconst\b")
+# a value made by a call: `new T(...)` (group 1 `new`), `f(...)`, `ns.f<A>(...)` (group 2 the name called)
+_MADE = re.compile(rb"\s*(new\s+)?(?:" + IDENT + rb"\s*\.\s*)*(" + IDENT + rb")\s*(?:<[^()]*>)?\s*\(")
+
+
 def _call_alone(lines: list[bytes], n: int, opened: int) -> bool:
     """Is the call whose parenthesis opens at byte `opened` of line `n` the whole value: closed,
     on that line or within `HEADER_LINES`, with nothing after it but `;` or a comment?"""
@@ -277,7 +290,7 @@ class ScriptTypes:
     """The declared types of one query's receivers, for its JavaScript and TypeScript sites."""
 
     def __init__(self, snap: Snapshot, members: MemberSites, read_lines: Callable[[str], list[bytes]],
-                 read_functions: Callable[[str], list[Symbol]]) -> None:
+                 read_functions: Callable[[str], list[Symbol]], typed: Typed | None = None) -> None:
         self.snap = snap
         self.members = members
         # a file's lines and its functions and methods, read once a query (`sites._Reading`)
@@ -290,6 +303,8 @@ class ScriptTypes:
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
         self._callbacks: dict[tuple[Passed, str], tuple[str, str, str | None] | None] = {}
         self._imports: dict[tuple[str, str], tuple[str, Symbol] | None] = {}
+        # the receivers typed so far: shared by the passes of one query, one a definition
+        self._typed: Typed = {} if typed is None else typed
 
     def decide(self, path: str, line: int, col: int, receiver: tuple[str, ...], cast: str | None,
                simple: str) -> tuple[bool, str] | None:
@@ -297,9 +312,14 @@ class ScriptTypes:
         classes of the map that all have a member `simple`; None when none does."""
         if simple in OBJECT:
             return None
-        declared = Declared(cast, f"cast to `{cast}`") if cast else (
-            self.receiver(path, line, col, receiver) if receiver else (
-                self._element(path, line, col) or self._chained(path, line, col) or self._conditional(path, line, col)))
+        key = (path, line, col, receiver, cast)
+        if key in self._typed:
+            declared = self._typed[key]
+        else:
+            declared = self._typed[key] = Declared(cast, f"cast to `{cast}`") if cast else (
+                self.receiver(path, line, col, receiver) if receiver else (
+                    self._element(path, line, col) or self._chained(path, line, col) or self._conditional(
+                        path, line, col)))
         if declared is None:
             return None
         return self._judged(declared, path, simple)
@@ -454,7 +474,7 @@ class ScriptTypes:
         if taken is None:
             return None
         declared = self.receiver(path, line, col, taken.container, taken.read)
-        return Declared(declared.type, f"`{'.'.join(taken.container)}{taken.how}`, {declared.rule}") if declared else None
+        return declared._replace(rule=f"`{'.'.join(taken.container)}{taken.how}`, {declared.rule}") if declared else None
 
     def _chained(self, path: str, line: int, col: int) -> Declared | None:
         """A receiver reached from a cast or a typed name through fields and computed keys
@@ -522,13 +542,33 @@ class ScriptTypes:
                                      f"`{name} = {'.'.join(taken.container)}{taken.how}`")
             if found is None:
                 return None
-            new = re.compile(rb"\s*new\s+(?:" + IDENT + rb"\.)*" + re.escape(found.type.encode()) + rb"\s*[<(]")
-            return found if all(v is not None and new.match(v) for v in self._assigned(path, n, name)) else None
+            return found if self._made_alike(path, n, name, found.type) else None
         copied = copied_array(value)
         if copied is None or copied[0] == name or self._assigned(path, n, name):
             return None
         declared = self.receiver(path, n, 0, copied, read)
-        return Declared(declared.type, f"`{name} = {value.decode()}`, {declared.rule}") if declared else None
+        return declared._replace(rule=f"`{name} = {value.decode()}`, {declared.rule}") if declared else None
+
+    def _made_alike(self, path: str, n: int, name: str, typed: str) -> bool:
+        """Does every assignment of the name in the function holding its declaration at line
+        `n` (`_assigned`) make an instance of that very class (`name = new T(...)`, or a call,
+        the whole value, of a function declared to return it: `name = createT()`), so that the
+        name holds one wherever it is read? True where nothing assigns it again."""
+        return all(v is not None and self._makes(v, typed, path) for v in self._assigned(path, n, name))
+
+    def _makes(self, value: bytes, typed: str, path: str) -> bool:
+        """Does the assigned value (the text after `=`, to the end of the code read) make an
+        instance of the class: `new T(...)`, or a call alone on its line of a function every
+        definition the file sees declares it returns T (`returns`)?"""
+        m = _MADE.match(value)
+        if m is None:
+            return False
+        if m.group(1):
+            return m.group(2).decode() == typed
+        line = value.split(b"\n", 1)[0]
+        closed = _closing(line, m.end() - 1)
+        rest = line[closed + 1:].strip().removeprefix(b";").strip() if closed is not None else b"?"
+        return (not rest or rest.startswith(b"//")) and self.returns(m.group(2).decode(), path) == typed
 
     def _assigned(self, path: str, n: int, name: str) -> list[bytes | None]:
         """The assignments of the name in the function holding its declaration at line `n`
@@ -664,8 +704,9 @@ class ScriptTypes:
     def _field(self, declared: Declared, name: str, path: str, read: Reader = named) -> Declared | None:
         """The declared type of a field of the class (`atom_: IAtom`, `keysAtom_!: IAtom`,
         `public enhancer_: IEnhancer<V> = e`), its own or a base's, when every class the
-        declaration may name declares the same."""
+        declaration may name declares the same; seen from the file declaring the field."""
         said = set()
+        files = set()
         for c in self.classes(declared, path):
             found = self.members.member(c, name)
             if found is None or found[1].kind != "field":
@@ -674,8 +715,11 @@ class ScriptTypes:
             m = re.match(rb"\s*(?:(?:public|private|protected|readonly|static|declare|override)\s+)*"
                          + re.escape(name.encode()) + rb"\s*[!?]?\s*:\s*", text)
             said.add(read(text[m.end():]) if m else None)
+            files.add(found[0])
         typed = said.pop() if len(said) == 1 else None
-        return Declared(typed[0], f"{declared.rule}, field `{name}: {typed[1]}`") if typed else None
+        # the type as the declaring class's file names it, as `_keyed` reads a key's
+        return Declared(typed[0], f"{declared.rule}, field `{name}: {typed[1]}`",
+                        seen_from=files.pop() if len(files) == 1 else None) if typed else None
 
     def _holder(self, path: str, line: int) -> Symbol | None:
         """The innermost function or method of the file holding the line."""
@@ -817,7 +861,7 @@ class ScriptTypes:
         """The class of an element of the container of dotted names at the line, its declared
         type read by `read`; `how` says how the element was taken, for the rule."""
         declared = self.receiver(path, line, 0, container, read)
-        return Declared(declared.type, f"{how}, {declared.rule}") if declared else None
+        return declared._replace(rule=f"{how}, {declared.rule}") if declared else None
 
     def _declared_at(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str,
                      read: Reader = named) -> Declared | None:
@@ -832,10 +876,15 @@ class ScriptTypes:
             return copied
         if re.search(rb"\bfor\s*\(\s*$", text[:d.start()]):
             iterated = iterated_by(text[d.end():])
-            return self._element_of(path, n, iterated, ITERATED, f"`for ({text[d.start():d.end()].decode().strip()} of "
-                                    f"{'.'.join(iterated)})`") if iterated else None
-        return self.value_type(path, lines, n, text, d.end(), name) or self._conditional_value(
-            path, lines, n, text, d.end(), name)
+            found = self._element_of(path, n, iterated, ITERATED, f"`for ({text[d.start():d.end()].decode().strip()} of "
+                                     f"{'.'.join(iterated)})`") if iterated else None
+        else:
+            found = self.value_type(path, lines, n, text, d.end(), name) or self._conditional_value(
+                path, lines, n, text, d.end(), name)
+        # a `let` or `var` holds what its value makes only where every assignment makes the same
+        if found is None or _CONSTANT.search(d.group()) or self._made_alike(path, n, name, found.type):
+            return found
+        return None
 
     def _conditional_value(self, path: str, lines: list[bytes], n: int, text: bytes, at: int,
                            name: str) -> Declared | None:

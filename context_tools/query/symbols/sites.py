@@ -18,7 +18,7 @@ from context_tools.query.symbols.members import MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.script_annotations import named_type
-from context_tools.query.symbols.script_types import ScriptTypes, cast_before
+from context_tools.query.symbols.script_types import ScriptTypes, Typed, cast_before
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -300,7 +300,9 @@ class _BySyntax:
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes)
         # JS, TS: receivers by their declared types
-        self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions)
+        self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions, reading.typed)
+        # what a declared type says of each JS/TS site (`_script_declared`)
+        self.script_sites: dict[tuple[str, int, int], tuple[bool, str] | None] = {}
         self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
                                          reading.functions)
 
@@ -463,7 +465,16 @@ class _BySyntax:
         """What a declared type says of a JavaScript or TypeScript site (`ScriptTypes`): of a
         bare name or key, whether it is an object literal's key implementing the member; of an
         attribute (but `this.` in a class, which the hierarchy decides), whether its typed
-        receiver's member is one asked; with the rule. None where no declaration decides."""
+        receiver's member is one asked; with the rule. None where no declaration decides. Read
+        once a site (`decide` asks, then `declared_receiver`)."""
+        key = (path, occ.line, occ.col)
+        if key not in self.script_sites:
+            self.script_sites[key] = self._script_said(path, occ, syntax, lines)
+        return self.script_sites[key]
+
+    def _script_said(self, path: str, occ: Occurrence, syntax: SiteSyntax, lines: list[bytes]
+                     ) -> tuple[bool, str] | None:
+        """`_script_declared`, read."""
         if syntax.form in ("keyword", "bare"):
             return self.scripts.object_key(path, occ.line, occ.col, self.simple)
         if syntax.form == "attribute" and (syntax.receiver != ("this",) or self.members.enclosing(
@@ -953,6 +964,7 @@ class _Reading:
         self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
         self._holders: dict[tuple[str, str], str | None] = {}
         self._functions: dict[str, list[Symbol]] = {}
+        self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
 
     def source(self, path: str) -> bytes:
         found = self._source.get(path)
