@@ -41,3 +41,15 @@ def test_script_calls():
 def test_any_source_gives_none_or_the_text_after_a_close(lines, opened, most, spelling):
     rest = after_call(lines, 0, opened, spelling, most)
     assert rest is None or any(rest in line for line in lines[:most])
+
+
+def test_brackets_found_from_either_end():
+    from indexer.lang.bindings_base import closing_bracket, dotted_names, opening_bracket
+
+    text = b"f(a[1], {b: (c)}) + g(d"
+    assert closing_bracket(text, 1) == 16 and opening_bracket(text, 16) == 1
+    assert closing_bracket(text, 1, b"()[]{}") == 16 and closing_bracket(text, 8, b"()[]{}") == 15
+    assert closing_bracket(text, 3, b"[]") == 5 and closing_bracket(text, 12) == 14
+    assert closing_bracket(b"f({)", 1) == 3 and closing_bracket(b"f({)", 1, b"(){}") is None  # the kinds asked
+    assert closing_bracket(text, 21) is None  # `g(d` never closes
+    assert dotted_names(b"this . map_") == ("this", "map_")

@@ -277,17 +277,18 @@ def attribute_syntax(before: bytes, receiver: re.Pattern[bytes]) -> SiteSyntax:
         opened = opening_bracket(before, len(before) - 2)
         callee = receiver.search(before[:opened] + b".") if opened is not None else None
         if callee is not None and not before[:callee.start()].rstrip().endswith((b")", b"]", b".", b"}")):
-            return SiteSyntax("attribute", _names(callee.group(1)), True)
+            return SiteSyntax("attribute", dotted_names(callee.group(1)), True)
         return SiteSyntax("attribute")
     found = receiver.search(before)
     start = found.start() if found else len(before)
     if found is None or before[:start].rstrip().endswith((b")", b"]", b".", b"}")) or (
             start and before[start - 1:start] in (b'"', b"'", b"`")):
         return SiteSyntax("attribute")
-    return SiteSyntax("attribute", _names(found.group(1)))
+    return SiteSyntax("attribute", dotted_names(found.group(1)))
 
 
-def _names(dotted: bytes) -> tuple[str, ...]:
+def dotted_names(dotted: bytes) -> tuple[str, ...]:
+    """The names of a dotted name as written (`this . map_` -> `this`, `map_`)."""
     return tuple(p.strip().decode() for p in dotted.split(b"."))
 
 
@@ -301,6 +302,22 @@ def opening_bracket(text: bytes, close: int, kinds: bytes = b"()") -> int | None
         if c in closers:
             depth += 1
         elif c in openers:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def closing_bracket(text: bytes, opened: int, kinds: bytes = b"()") -> int | None:
+    """Where the bracket opening at `opened` closes in `text`, counting the pairs `kinds` names
+    (as `opening_bracket`); None if it does not."""
+    openers, closers = kinds[0::2], kinds[1::2]
+    depth = 0
+    for i in range(opened, len(text)):
+        c = text[i:i + 1]
+        if c in openers:
+            depth += 1
+        elif c in closers:
             depth -= 1
             if depth == 0:
                 return i

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from indexer.lang.bindings_base import opening_bracket
+from indexer.lang.bindings_base import dotted_names, opening_bracket
 
 IDENT = rb"[A-Za-z_$][\w$]*"
 # types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
@@ -166,7 +166,7 @@ def _dotted_at_end(text: bytes) -> tuple[str, ...] | None:
     before = text[:m.start()].rstrip()
     if before.endswith((b".", b")", b"]", b"}", b"!", b"'", b'"', b"`")) or re.search(rb"\bnew$", before):
         return None
-    return tuple(p.strip().decode() for p in m.group(1).split(b"."))
+    return dotted_names(m.group(1))
 
 
 class Taken(NamedTuple):
@@ -229,7 +229,7 @@ def callback_of(text: bytes, name: str) -> Taken | None:
 def iterated_by(after: bytes) -> tuple[str, ...] | None:
     """The dotted names a `for (const x of c)` iterates, from the text after `x`."""
     m = re.match(rb"\s*of\s+(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*\)", after)
-    return tuple(p.strip().decode() for p in m.group(1).split(b".")) if m else None
+    return dotted_names(m.group(1)) if m else None
 
 
 _DOTTED = re.compile(rb"\s*(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*")
@@ -269,7 +269,7 @@ def branches(text: bytes) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         m = _DOTTED.fullmatch(value)
         if m is None:
             return None
-        values.append(tuple(p.strip().decode() for p in m.group(1).split(b".")))
+        values.append(dotted_names(m.group(1)))
     return values[0], values[1]
 
 

@@ -13,7 +13,7 @@ import re
 from typing import Literal, NamedTuple
 
 from context_tools.query.symbols.script_annotations import IDENT, argument_of, parameters, type_end
-from indexer.lang.bindings_base import opening_bracket
+from indexer.lang.bindings_base import closing_bracket, dotted_names, opening_bracket
 
 # the array methods that return an array of the same elements (`filter` only with a callback
 # written in place, which is no type predicate: `filter(isSub)` may narrow the element)
@@ -156,7 +156,7 @@ def copied_array(value: bytes) -> tuple[str, ...] | None:
         if method == "filter" and not (re.match(rb"\s*(?:\([^()]*\)|" + IDENT + rb")\s*=>", arguments)
                                        and not re.search(rb"\)\s*:", arguments)):
             return None  # a type predicate may narrow the elements
-    return tuple(p.strip().decode() for p in m.group(1).split(b"."))
+    return dotted_names(m.group(1))
 
 
 def assignments(text: bytes, name: str) -> list[bytes | None]:
@@ -213,7 +213,7 @@ def callback_parameter(written: bytes, parameter: int) -> bytes | None:
     0 (a `this` parameter aside); None where it is no function type, that parameter has no
     annotation, or a rest parameter comes first."""
     written = written.strip()
-    closed = _closing(written) if written.startswith(b"(") else None
+    closed = closing_bracket(written, 0) if written.startswith(b"(") else None
     if closed is None or not re.match(rb"\s*=>", written[closed + 1:]):
         return None
     inner = [p.strip() for p in parameters(written[1:closed]) if p.strip()]
@@ -226,16 +226,3 @@ def callback_parameter(written: bytes, parameter: int) -> bytes | None:
         return None
     typed = inner[parameter][annotated.end():]
     return typed if type_end(typed) == len(typed) else None
-
-
-def _closing(text: bytes) -> int | None:
-    """Where the parenthesis opening `text` closes."""
-    depth = 0
-    for i, ch in enumerate(text):
-        if ch == 0x28:
-            depth += 1
-        elif ch == 0x29:
-            depth -= 1
-            if depth == 0:
-                return i
-    return None

@@ -97,7 +97,7 @@ from context_tools.query.symbols.script_chains import (
 )
 from context_tools.query.symbols.script_imports import imported_definition
 from indexer.lang.bindings import of_import
-from indexer.lang.bindings_base import opening_bracket
+from indexer.lang.bindings_base import closing_bracket, dotted_names, opening_bracket
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.members import MemberSites
@@ -188,27 +188,10 @@ def _in_inner_function(text: bytes) -> bool:
     stack: list[bool] = []
     for i, ch in enumerate(text):
         if ch == 0x7B:  # `{`
-            before = text[:i].rstrip()
-            plain = _PLAIN_BLOCK.search(before) is not None
-            if not plain and before.endswith(b")"):
-                opened = _open_paren(before, len(before) - 1)
-                plain = opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
-            stack.append(not plain)
+            stack.append(not _plain(text[:i]))
         elif ch == 0x7D and stack:  # `}`
             stack.pop()
     return any(stack)
-
-
-def _open_paren(text: bytes, closed: int) -> int | None:
-    depth = 0
-    for i in range(closed, -1, -1):
-        if text[i] == 0x29:
-            depth += 1
-        elif text[i] == 0x28:
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
 
 
 def _declared(name: str) -> re.Pattern[bytes]:
@@ -233,8 +216,9 @@ def _takes_whole(value: bytes, container: tuple[str, ...]) -> bool:
     (`this.map_.get(k)`, `xs[i]!`), not a larger expression ending with one (`c ? a : xs[i]`)?"""
     m = re.match(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*!?\s*(?:\??\.\s*get\s*\(|\[)", value)
     text = value.rstrip().removesuffix(b"!").rstrip()
-    return m is not None and tuple(p.strip().decode() for p in m.group(1).split(b".")) == container and \
+    return m is not None and dotted_names(m.group(1)) == container and \
         opening_bracket(text, len(text) - 1, b"()[]{}") == m.end() - 1
+
 
 def _plain(head: bytes) -> bool:
     """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
@@ -243,7 +227,7 @@ def _plain(head: bytes) -> bool:
     before = head.rstrip()
     if _PLAIN_BLOCK.search(before) is not None:
         return True
-    opened = _open_paren(before, len(before) - 1) if before.endswith(b")") else None
+    opened = opening_bracket(before, len(before) - 1) if before.endswith(b")") else None
     return opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
 
 
@@ -271,19 +255,6 @@ def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
         if depth <= 0:
             return False
     return True
-
-
-def _closing(text: bytes, opened: int) -> int | None:
-    """Where the bracket opening at byte `opened` closes in `text`."""
-    depth = 0
-    for i in range(opened, len(text)):
-        if text[i] in b"([{":
-            depth += 1
-        elif text[i] in b")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
 
 
 class ScriptTypes:
@@ -566,7 +537,7 @@ class ScriptTypes:
         if m.group(1):
             return m.group(2).decode() == typed
         line = value.split(b"\n", 1)[0]
-        closed = _closing(line, m.end() - 1)
+        closed = closing_bracket(line, m.end() - 1, b"()[]{}")
         rest = line[closed + 1:].strip().removeprefix(b";").strip() if closed is not None else b"?"
         return (not rest or rest.startswith(b"//")) and self.returns(m.group(2).decode(), path) == typed
 
@@ -1004,7 +975,7 @@ class ScriptTypes:
         if sym.kind == "function":
             return None
         m = re.search(rb"=\s*(" + IDENT + rb")\s*\(", text)
-        closed = _closing(text, m.end() - 1) if m else None
+        closed = closing_bracket(text, m.end() - 1, b"()[]{}") if m else None
         if m is None or closed is None or re.match(rb"\s*;?\s*(?://.*)?$", text[closed + 1:].split(b"\n")[0]) is None:
             return None
         arguments = [a.strip() for a in parameters(text[m.end():closed])]
