@@ -229,6 +229,8 @@ EXPORT Extraction *compile_extraction(const TSLanguage *language, const char *so
   return extraction;
 }
 
+EXPORT uint32_t extraction_patterns(const Extraction *extraction) { return ts_query_pattern_count(extraction->query); }
+
 /* The binding hands #match? a node's text as a C string: up to its first NUL byte. */
 static char *text_buffer;
 static size_t text_capacity;

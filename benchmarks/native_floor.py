@@ -123,6 +123,8 @@ def _load(library: Path) -> ctypes.PyDLL:
     lib.compile_extraction.restype = ctypes.c_void_p
     lib.compile_extraction.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
                                        ctypes.POINTER(ctypes.c_uint32), ctypes.c_uint32]
+    lib.extraction_patterns.restype = ctypes.c_uint32
+    lib.extraction_patterns.argtypes = [ctypes.c_void_p]
     lib.delete_extraction.restype = None
     lib.delete_extraction.argtypes = [ctypes.c_void_p]
     lib.parse_and_extract.restype = ctypes.c_int
@@ -179,19 +181,32 @@ class NativeExtraction:
     def _language(self, name: str) -> tuple[int, int]:
         found = self._languages.get(name)
         if found is None:
-            from indexer.extract.tags import MATCH_LIMIT
             from indexer.lang import grammars
 
             pointer = _grammar(name)
-            text = grammars.tags_text(name)
-            off = grammars.unsupported_patterns(grammars.tags_query(name), text)
-            encoded = text.encode()
-            extraction = self._lib.compile_extraction(pointer, encoded, len(encoded), MATCH_LIMIT,
-                                                      (ctypes.c_uint32 * len(off))(*off), len(off))
+            # as grammars._tags decides, without compiling the query in Python too: its compact
+            # form when that compiles whole, else its whole source with the unsupported patterns off
+            compact = grammars.compact_patterns(grammars.tags_source(name), grammars.language(name))
+            extraction = None
+            if compact is not None:
+                extraction = self._compile(pointer, "\n".join(compact[0]), [])
+                if extraction and self._lib.extraction_patterns(extraction) != len(compact[0]):
+                    self._lib.delete_extraction(extraction)
+                    extraction = None
+            if not extraction:
+                text = grammars.tags_text(name)
+                extraction = self._compile(pointer, text, grammars.unsupported_patterns(grammars.tags_query(name), text))
             if not extraction:
                 raise NativeUnavailable(f"the tags query of {name} does not compile natively")
             found = self._languages[name] = (pointer, extraction)
         return found
+
+    def _compile(self, pointer: int, text: str, off: list[int]) -> int | None:
+        from indexer.extract.tags import MATCH_LIMIT
+
+        encoded = text.encode()
+        return self._lib.compile_extraction(pointer, encoded, len(encoded), MATCH_LIMIT,
+                                            (ctypes.c_uint32 * len(off))(*off), len(off))
 
     def parse_and_extract(self, language: str, data: bytes) -> tuple[int, int, int] | None:
         """(nodes of the tree, matches of the whole query, their captures), None when no tree came."""

@@ -71,6 +71,11 @@ def type_checks(name: str) -> TypeChecks:
     return _tags(name)[1]
 
 
+def tags_source(name: str) -> str:
+    """The tags query's whole source, before `compact_patterns` keeps what the extraction reads."""
+    return "\n".join(p for p in (shipped_source(name), own_query(name), LANGUAGES[name].identifiers) if p)
+
+
 def tags_text(name: str) -> str:
     """The source `tags_query(name)` was compiled from (its patterns off are
     `unsupported_patterns` of it): what another runtime compiles to run the same query."""
@@ -79,7 +84,7 @@ def tags_text(name: str) -> str:
 
 @cache
 def _tags(name: str) -> tuple[Query, TypeChecks, str]:
-    source = "\n".join(p for p in (shipped_source(name), own_query(name), LANGUAGES[name].identifiers) if p)
+    source = tags_source(name)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
     compact = compact_patterns(source, language(name))
