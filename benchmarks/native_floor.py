@@ -5,7 +5,10 @@ that query, run by tree-sitter's own C runtime over tree-sitter's own parse, wit
 built for Python (no node objects, no captures handed over, no text predicate evaluated),
 is less work than any indexer reading those tags must do. `probe tags` times it over every
 blob the cold index parses, on the same workers, to say what of the cold-index budget is
-left for everything else.
+left for everything else. `probe compiled` times a compiled extraction's floor the same way:
+the indexer's own whole tags query (identifier leaves included) in C, every match and
+capture visited, the text predicates evaluated, no Python object made (`NativeExtraction`):
+the least an extraction path compiled to C would still do.
 
 The library is `benchmarks/native_floor.c` compiled with the runtime source of the installed
 tree-sitter release (its PyPI sdist, fetched once into the corpora cache by pip), with the
@@ -98,18 +101,43 @@ def _unpack_runtime(sdist: Path, dest: Path) -> None:
     partial.rename(dest)
 
 
+def _grammar(name: str) -> int:
+    """The address of the language's TSLanguage, as the indexer loads its grammar."""
+    from indexer.lang.registry import LANGUAGES
+
+    module, factory = LANGUAGES[name].grammar
+    capsule = getattr(importlib.import_module(module), factory)()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return get(capsule, b"tree_sitter.Language")
+
+
+def _load(library: Path) -> ctypes.PyDLL:
+    # PyDLL: calls keep the interpreter lock, which pymalloc (the binding's allocator) needs
+    lib = ctypes.PyDLL(str(library))
+    counts = [ctypes.POINTER(ctypes.c_uint64)]
+    lib.compile_query.restype = ctypes.c_void_p
+    lib.compile_query.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32]
+    lib.parse_and_match.restype = ctypes.c_int
+    lib.parse_and_match.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_void_p, *counts * 2]
+    lib.compile_extraction.restype = ctypes.c_void_p
+    lib.compile_extraction.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint32,
+                                       ctypes.POINTER(ctypes.c_uint32), ctypes.c_uint32]
+    lib.extraction_patterns.restype = ctypes.c_uint32
+    lib.extraction_patterns.argtypes = [ctypes.c_void_p]
+    lib.delete_extraction.restype = None
+    lib.delete_extraction.argtypes = [ctypes.c_void_p]
+    lib.parse_and_extract.restype = ctypes.c_int
+    lib.parse_and_extract.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_void_p, *counts * 3]
+    lib.use_python_allocator()
+    return lib
+
+
 class NativeTags:
     """The loaded library: per language its grammar and compiled shipped tags query."""
 
     def __init__(self, library: Path) -> None:
-        # PyDLL: calls keep the interpreter lock, which pymalloc (the binding's allocator) needs
-        self._lib = lib = ctypes.PyDLL(str(library))
-        lib.compile_query.restype = ctypes.c_void_p
-        lib.compile_query.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32]
-        lib.parse_and_match.restype = ctypes.c_int
-        lib.parse_and_match.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_void_p,
-                                        ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]
-        lib.use_python_allocator()
+        self._lib = _load(library)
         self._languages: dict[str, tuple[int, int | None]] = {}
         self._nodes, self._matches = ctypes.c_uint64(), ctypes.c_uint64()
 
@@ -117,13 +145,8 @@ class NativeTags:
         found = self._languages.get(name)
         if found is None:
             from indexer.lang import grammars
-            from indexer.lang.registry import LANGUAGES
 
-            module, factory = LANGUAGES[name].grammar
-            capsule = getattr(importlib.import_module(module), factory)()
-            get = ctypes.pythonapi.PyCapsule_GetPointer
-            get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-            pointer = get(capsule, b"tree_sitter.Language")
+            pointer = _grammar(name)
             # the shipped patterns the extraction reads, compiled in the indexer's cheaper form
             shipped = grammars.shipped_source(name)
             compact = grammars.compact_patterns(shipped, grammars.language(name))
@@ -141,6 +164,57 @@ class NativeTags:
                                      ctypes.byref(self._matches)) != 0:
             return None
         return self._nodes.value, self._matches.value
+
+
+class NativeExtraction:
+    """The loaded library: per language its grammar and the indexer's whole tags query
+    (`grammars.tags_query`: its own patterns and identifier leaves too), compiled in C from
+    the same text with the same patterns off, run with the indexer's match limit and its
+    text predicates evaluated as the binding evaluates them: the floor of an extraction
+    compiled to C, which must visit every match and capture the indexer's extraction reads."""
+
+    def __init__(self, library: Path) -> None:
+        self._lib = _load(library)
+        self._languages: dict[str, tuple[int, int]] = {}
+        self._nodes, self._matches, self._captures = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
+
+    def _language(self, name: str) -> tuple[int, int]:
+        found = self._languages.get(name)
+        if found is None:
+            from indexer.lang import grammars
+
+            pointer = _grammar(name)
+            # as grammars._tags decides, without compiling the query in Python too: its compact
+            # form when that compiles whole, else its whole source with the unsupported patterns off
+            compact = grammars.compact_patterns(grammars.tags_source(name), grammars.language(name))
+            extraction = None
+            if compact is not None:
+                extraction = self._compile(pointer, "\n".join(compact[0]), [])
+                if extraction and self._lib.extraction_patterns(extraction) != len(compact[0]):
+                    self._lib.delete_extraction(extraction)
+                    extraction = None
+            if not extraction:
+                text = grammars.tags_text(name)
+                extraction = self._compile(pointer, text, grammars.unsupported_patterns(grammars.tags_query(name), text))
+            if not extraction:
+                raise NativeUnavailable(f"the tags query of {name} does not compile natively")
+            found = self._languages[name] = (pointer, extraction)
+        return found
+
+    def _compile(self, pointer: int, text: str, off: list[int]) -> int | None:
+        from indexer.extract.tags import MATCH_LIMIT
+
+        encoded = text.encode()
+        return self._lib.compile_extraction(pointer, encoded, len(encoded), MATCH_LIMIT,
+                                            (ctypes.c_uint32 * len(off))(*off), len(off))
+
+    def parse_and_extract(self, language: str, data: bytes) -> tuple[int, int, int] | None:
+        """(nodes of the tree, matches of the whole query, their captures), None when no tree came."""
+        pointer, extraction = self._language(language)
+        if self._lib.parse_and_extract(pointer, data, len(data), extraction, ctypes.byref(self._nodes),
+                                       ctypes.byref(self._matches), ctypes.byref(self._captures)) != 0:
+            return None
+        return self._nodes.value, self._matches.value, self._captures.value
 
 
 if __name__ == "__main__":  # build it ahead: python -m benchmarks.native_floor

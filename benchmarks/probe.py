@@ -8,6 +8,7 @@
     python -m benchmarks.probe query REPO REV WORKERS       (the Python floor: the same query from Python)
     python -m benchmarks.probe query-all REPO REV WORKERS   (the same with the indexer's whole tags query)
     python -m benchmarks.probe query-own REPO REV WORKERS   (the indexer's query without its identifier leaves)
+    python -m benchmarks.probe compiled REPO REV WORKERS    (a compiled extraction's floor: query-all's query in C)
     python -m benchmarks.probe agreement REPO REV STORE CTAGS.json
 """
 
@@ -61,31 +62,35 @@ def fan_in(repo: str, rev: str, store_home: str, expect: str) -> dict:
 
 _parse_repo = None
 _native = None  # benchmarks.native_floor.NativeTags in a worker of the native floor
+_compiled = None  # benchmarks.native_floor.NativeExtraction in a worker of a compiled extraction's floor
 # a worker of the Python floor: "shipped" (the native floor's query), "all" (the indexer's) or "own"
 # (the indexer's without the identifier leaves)
 _python_query = ""
 _queries: dict = {}  # language -> its compiled query, in a worker of the Python floor
 
 
-def _parse_init(repo: str, library: str | None, python_query: str = "") -> None:
-    global _parse_repo, _native, _python_query
+def _parse_init(repo: str, library: str | None, python_query: str = "", compiled: bool = False) -> None:
+    global _parse_repo, _native, _compiled, _python_query
     import pygit2
     _parse_repo = pygit2.Repository(repo)
     if library is not None:
-        from benchmarks.native_floor import NativeTags
-        _native = NativeTags(Path(library))
+        from benchmarks.native_floor import NativeExtraction, NativeTags
+        if compiled:
+            _compiled = NativeExtraction(Path(library))
+        else:
+            _native = NativeTags(Path(library))
     _python_query = python_query
     if python_query:  # as the indexer's extraction runs: its match objects are acyclic
         import gc
         gc.disable()
 
 
-def _python_matches(language: str, root) -> int:
+def _python_matches(language: str, root) -> tuple[int, int]:
     """The native floor's query (the shipped patterns in the indexer's compact form), or with
     "all" the indexer's whole tags query (its own patterns and every identifier leaf too), with
     "own" the same without the identifier leaves (what the leaves add to the query is the most
     reading the sites some other way could save of it), run from Python: every match and every
-    capture node handed over, and nothing done with them."""
+    capture node handed over, and nothing done with them but counting. (matches, captures)."""
     from tree_sitter import Query, QueryCursor
 
     from indexer.extract.tags import MATCH_LIMIT
@@ -102,30 +107,33 @@ def _python_matches(language: str, root) -> int:
         text = "\n".join(compact[0] if compact is not None else [source])
         query = _queries[language] = Query(grammars.language(language), text) if text else False
     if query is False:
-        return 0
+        return 0, 0
     return _iterate(QueryCursor(query).matches(root))
 
 
-def _iterate(matches: list) -> int:
-    found = 0
+def _iterate(matches: list) -> tuple[int, int]:
+    found = captured = 0
     for _pattern, caps in matches:
         found += 1
         for nodes in caps.values():
+            captured += len(nodes)
             for _node in nodes:
                 pass
-    return found
+    return found, captured
 
 
-def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
-    """(blobs of a grammar language, of them parsed, their trees' nodes, tags matches), as
-    the index would choose them: where the name leaves the language open, the blob's head
-    decides. The native floor also runs the shipped tags query; the other parses alone."""
+def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int, int]:
+    """(blobs of a grammar language, of them parsed, their trees' nodes, tags matches, their
+    captures), as the index would choose them: where the name leaves the language open, the
+    blob's head decides. The native floor also runs the shipped tags query (its captures not
+    counted), a compiled extraction's floor the indexer's whole query in C, the Python floors
+    their query from Python; the other parses alone."""
     from indexer.git import read as gitread
     from indexer.lang import grammars
     from indexer.lang.content import is_binary
     from indexer.lang.registry import CONTENT_DECIDES, GRAMMAR_LANGUAGES, detect_language
     from indexer.pipeline.extract import SIZE_CAP
-    blobs = parsed = nodes = matches = 0
+    blobs = parsed = nodes = matches = captures = 0
     for blob, path, language in jobs:
         data = gitread.read_blob(_parse_repo, blob)  # read as the index reads it
         if language in CONTENT_DECIDES:
@@ -135,31 +143,42 @@ def _parse_chunk(jobs: list[tuple[str, str, str]]) -> tuple[int, int, int, int]:
         blobs += 1
         if len(data) > SIZE_CAP:
             continue
-        if _native is not None:
-            found = _native.parse_and_match(language, data)
+        if _native is not None or _compiled is not None:
+            if _compiled is not None:
+                found = _compiled.parse_and_extract(language, data)
+            else:
+                tags = _native.parse_and_match(language, data)
+                found = None if tags is None else (*tags, 0)
             if found is not None:
                 parsed += 1
                 nodes += found[0]
                 matches += found[1]
+                captures += found[2]
             continue
         tree = grammars.parse(language, data)
         if tree is not None:
             parsed += 1
             nodes += tree.root_node.descendant_count
             if _python_query:
-                matches += _python_matches(language, tree.root_node)
-    return blobs, parsed, nodes, matches
+                found_matches, found_captures = _python_matches(language, tree.root_node)
+                matches += found_matches
+                captures += found_captures
+    return blobs, parsed, nodes, matches, captures
 
 
-def parse_only(repo: str, rev: str, workers: int, native: bool = False, python_query: str = "") -> dict:
+def parse_only(repo: str, rev: str, workers: int, native: bool = False, python_query: str = "",
+               compiled: bool = False) -> dict:
     """The floor under any tree-sitter indexer: read every blob the index would parse and
     parse it with the same parsers and workers, nothing else (no query, no facts, no store).
     `native`: the floor under one that reads the shipped tags, the parse and that query in C
-    (benchmarks/native_floor.py). `python_query`: the same query run from Python after the
-    parse, every match and capture iterated (the floor under a pure-Python extraction of those
-    tags, with the indexer's collector off as its extraction has it): "shipped", the native
-    floor's query; "all", the indexer's whole query. The benchmark times the whole process, as it times ctags and
-    the cold index."""
+    (benchmarks/native_floor.py). `compiled`: a compiled extraction's floor, the parse and the
+    indexer's whole query in C, every match and capture visited there (with "tags_captures").
+    `python_query`: a query run from Python after the parse, every match and capture iterated
+    (the floor under a pure-Python extraction of those tags, with the indexer's collector off
+    as its extraction has it): "shipped", the native floor's query; "all", the indexer's whole
+    query (with "tags_captures", to hold against the compiled floor's); "own", that without
+    its identifier leaves. The benchmark times the whole process, as it times ctags and the
+    cold index."""
     import multiprocessing
 
     from indexer.git import read as gitread
@@ -169,7 +188,7 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False, python_q
     from indexer.store.versions import snapshot_version
 
     library = None
-    if native:
+    if native or compiled:
         from benchmarks.native_floor import build
         library = str(build())  # built ahead by the benchmark: found in the cache here
     r = gitread.open_repo(repo)
@@ -183,12 +202,14 @@ def parse_only(repo: str, rev: str, workers: int, native: bool = False, python_q
             jobs.append(job)
     tasks = [[(j.blob, j.path, j.language) for j in chunk] for chunk in chunks(jobs, 64)]
     with multiprocessing.get_context("fork").Pool(workers, initializer=_parse_init,
-                                                  initargs=(r.path, library, python_query)) as pool:
+                                                  initargs=(r.path, library, python_query, compiled)) as pool:
         counts = list(pool.imap_unordered(_parse_chunk, tasks))
-    blobs, parsed, nodes, matches = (sum(c[i] for c in counts) for i in range(4))
+    blobs, parsed, nodes, matches, captures = (sum(c[i] for c in counts) for i in range(5))
     out = {"blobs": blobs, "parsed": parsed, "nodes": nodes}
-    if native or python_query:
+    if native or compiled or python_query:
         out["tags_matches"] = matches
+    if compiled or python_query == "all":
+        out["tags_captures"] = captures
     return out
 
 
@@ -278,10 +299,11 @@ def main(argv: list[str]) -> int:
         repo, rev, store, iterations, *names = rest
         print(json.dumps(queries(repo, rev, store, int(iterations), names, refs)))
         return 0
-    if verb in ("parse", "tags", "query", "query-all", "query-own"):
+    if verb in ("parse", "tags", "compiled", "query", "query-all", "query-own"):
         repo, rev, workers = rest
         python_query = {"query": "shipped", "query-all": "all", "query-own": "own"}.get(verb, "")
-        print(json.dumps(parse_only(repo, rev, int(workers), native=verb == "tags", python_query=python_query)))
+        print(json.dumps(parse_only(repo, rev, int(workers), native=verb == "tags", python_query=python_query,
+                                    compiled=verb == "compiled")))
         return 0
     if verb == "agreement":
         repo, rev, store, tags_json = rest

@@ -254,15 +254,18 @@ def median_cpu(runs: list[measure.Measured]) -> float:
 
 
 def run_parse_only(repo: Path, rev: str, workers: int, repeat: int, native: bool = False,
-                   python_query: str = "") -> tuple[measure.Measured, dict, float]:
+                   python_query: str = "", compiled: bool = False) -> tuple[measure.Measured, dict, float]:
     """tree-sitter's parse of every blob the index parses, alone, on the same workers (median
     of `repeat` runs): the floor of any tree-sitter indexer's cold time on this machine. With
     `native`, the parse and the shipped tags query in C (benchmarks/native_floor.py): the floor
     of any indexer reading those tags. With `python_query` "shipped", the same query run from
     Python (tree-sitter's binding), every match and capture iterated: the floor of a pure-Python
     extraction of those tags; "all", the indexer's whole query so (identifier leaves too); "own",
-    the indexer's query without its identifier leaves. Returns the run, what the probe counted and the runs' median CPU seconds."""
-    verb = "tags" if native else {"shipped": "query", "all": "query-all", "own": "query-own"}.get(python_query, "parse")
+    the indexer's query without its identifier leaves. With `compiled`, the parse and the
+    indexer's whole query in C, every match and capture visited there: the floor of an
+    extraction compiled to C. Returns the run, what the probe counted and the runs' median CPU seconds."""
+    verb = ("tags" if native else "compiled" if compiled else
+            {"shipped": "query", "all": "query-all", "own": "query-own"}.get(python_query, "parse"))
     cmd = [python(), "-m", "benchmarks.probe", verb, str(repo), rev, str(workers)]
     runs = []
     for _ in range(repeat):
@@ -330,13 +333,20 @@ def bench_repo(label: str, repo: Path, base: str, follow: list[str], work: Path,
         # the same blobs parsed into the same trees, or the floor measures something else
         floors.update(native_tags_wall=tags_floor.wall, native_tags_cpu=tags_cpu, tags_matches=matched["tags_matches"],
                       native_trees_agree=(matched["parsed"], matched["nodes"]) == (parsed["parsed"], parsed["nodes"]))
+        print(f"[{label}] parse and the indexer's whole tags query in C (a compiled extraction's floor)", file=sys.stderr)
+        comp_floor, comp_matched, comp_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), compiled=True)
+        floors.update(compiled_wall=comp_floor.wall, compiled_cpu=comp_cpu, compiled_matches=comp_matched["tags_matches"],
+                      compiled_captures=comp_matched["tags_captures"],
+                      compiled_trees_agree=(comp_matched["parsed"], comp_matched["nodes"]) == (parsed["parsed"],
+                                                                                             parsed["nodes"]))
     print(f"[{label}] parse and the same query from Python", file=sys.stderr)
     py_floor, py_matched, py_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="shipped")
     floors.update(python_tags_wall=py_floor.wall, python_tags_cpu=py_cpu, python_tags_matches=py_matched["tags_matches"],
                   python_trees_agree=(py_matched["parsed"], py_matched["nodes"]) == (parsed["parsed"], parsed["nodes"]))
     print(f"[{label}] parse and the indexer's whole tags query from Python", file=sys.stderr)
     all_floor, all_matched, all_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="all")
-    floors.update(python_all_wall=all_floor.wall, python_all_cpu=all_cpu, python_all_matches=all_matched["tags_matches"])
+    floors.update(python_all_wall=all_floor.wall, python_all_cpu=all_cpu, python_all_matches=all_matched["tags_matches"],
+                  python_all_captures=all_matched["tags_captures"])
     print(f"[{label}] parse and the indexer's tags query without its identifier leaves, from Python", file=sys.stderr)
     own_floor, own_matched, own_cpu = run_parse_only(repo, base, workers, max(repeat, CTAGS_RUNS), python_query="own")
     floors.update(python_own_wall=own_floor.wall, python_own_cpu=own_cpu, python_own_matches=own_matched["tags_matches"])
@@ -556,6 +566,7 @@ def markdown(results: list[dict], rows: list[dict], info: dict, command: str) ->
                 f"| {reindex_reachable} |")
     lines += reindex_cpu(results)
     lines += three_floors(results)
+    lines += compiled_best_case(results)
     lines += phase_table(results)
     releases = [r for r in results if "size" not in r and r["reindex"]]
     if releases:
@@ -583,16 +594,23 @@ def three_floors(results: list[dict]) -> list[str]:
              "the Python floor: the same parse and the same query from tree-sitter's Python binding, every "
              "match and capture handed to Python and nothing done with them (`probe query`); the cold index "
              "as in the first table. Python / native is the share of the cold time no pure-Python extraction "
-             "of those tags can avoid on this machine:", "",
+             "of those tags can avoid on this machine. A compiled extraction's floor: the same parse and the "
+             "indexer's own whole tags query (`probe query-all`'s, identifier leaves included) run in C, every "
+             "match and capture visited there, its text predicates evaluated as the binding evaluates them, "
+             "no Python object made (`probe compiled`): the least an extraction compiled to C would do; its "
+             "matches and captures must be Python's for the same query (the column before it), or it says "
+             "`differ!`:", "",
              "| corpus | native floor CPU s (wall) | Python floor CPU s (wall) | cold index CPU s (wall) "
              "| Python / native | cold / native | cold / Python | matches C / Python "
-             "| the indexer's whole query from Python: CPU s (wall), matches "
+             "| the indexer's whole query from Python: CPU s (wall), matches / captures "
+             "| a compiled extraction's floor, that query in C: CPU s (wall), / native, matches / captures "
              "| the same without its identifier leaves: CPU s (wall), matches |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         f, x = r["floors"], r["ratios"]
         agree = "" if f.get("python_trees_agree") else " trees differ!"
         whole = (f"{f['python_all_cpu']:.2f} ({fmt_s(f['python_all_wall'])}), {f['python_all_matches']}"
+                 + (f" / {f['python_all_captures']}" if "python_all_captures" in f else "")
                  if "python_all_cpu" in f else "-")
         own = (f"{f['python_own_cpu']:.2f} ({fmt_s(f['python_own_wall'])}), {f['python_own_matches']}"
                if "python_own_cpu" in f else "-")
@@ -600,7 +618,69 @@ def three_floors(results: list[dict]) -> list[str]:
                      f"| {f['python_tags_cpu']:.2f} ({fmt_s(f['python_tags_wall'])}) "
                      f"| {r['cold']['cpu']:.2f} ({fmt_s(r['cold']['wall'])}) "
                      f"| {x['python_vs_native_cpu']:.2f} | {x['cold_vs_native_cpu']:.2f} | {x['cold_vs_python_cpu']:.2f} "
-                     f"| {f['tags_matches']} / {f['python_tags_matches']}{agree} | {whole} | {own} |")
+                     f"| {f['tags_matches']} / {f['python_tags_matches']}{agree} | {whole} | {_compiled_cell(f)} "
+                     f"| {own} |")
+    return lines
+
+
+def _compiled_cell(f: dict) -> str:
+    """A compiled extraction's floor, held against the same query's counts from Python."""
+    if "compiled_cpu" not in f:
+        return "-"
+    cell = (f"{f['compiled_cpu']:.2f} ({fmt_s(f['compiled_wall'])}), {f['compiled_cpu'] / f['native_tags_cpu']:.2f}x, "
+            f"{f['compiled_matches']} / {f['compiled_captures']}")
+    python = (f.get("python_all_matches"), f.get("python_all_captures"))
+    if python != (f["compiled_matches"], f["compiled_captures"]):
+        cell += f" differ! (Python: {python[0] if python[0] is not None else '-'} / "
+        cell += f"{python[1] if python[1] is not None else '-'})"
+    return cell + ("" if f.get("compiled_trees_agree") else " trees differ!")
+
+
+# The phase rows a compiled extraction would not remove ("main side": the whole group): the
+# facts still go to the store and the snapshot is still assembled from them, whoever extracts them.
+KEPT_BY_COMPILED = ["encode facts for the store", "facts writer process", "main side", "rest"]
+# The cold index's CPU time the issue allows, in native floors (parse + shipped tags query in C).
+COLD_VS_NATIVE = 2.0
+
+
+def compiled_best_case(results: list[dict]) -> list[str]:
+    """A compiled extraction's floor plus the measured phase rows it would not remove,
+    against the cold target of 2 x the native floor: whether compiling extraction alone can
+    meet it (arithmetic on the figures of the same run, an estimate)."""
+    rows = [r for r in results if "compiled_cpu" in r.get("floors", {}) and r["floors"].get("native_tags_cpu")
+            and r.get("phases", {}).get("phases")]
+    if not rows:
+        return []
+    main_side = next(names for group, names in PHASE_ORDER if group == "main side")
+    lines = ["", "Best case of a compiled extraction path, an estimate (arithmetic on measured rows, not a run of "
+             "one): a compiled extraction's floor plus the rows of the cold index's phase table below, from "
+             "the same run, that compiling the extraction would not remove: `encode facts for the store` and "
+             "`facts writer process` (the facts still go to the store), every `main side` row (the plan, "
+             "resolution, rank, fingerprint and the rest of assembly work on the facts whoever extracts them) "
+             "and `rest` (process start, imports, worker start). Not counted, taken as gone: the `floor` rows "
+             "(the compiled floor does that work itself) and the other `extraction beyond` rows (the Python "
+             "per match, local scopes, symbols, identifier sites, hooks, the per-blob rest), as if the "
+             "extraction cost no more than visiting its captures. The floor's own figure holds its process "
+             "start and imports, which `rest` holds too: the sum is also given without `rest`. Against the "
+             "cold target, 2 x the native floor:", ""]
+    limit = COLD_VS_NATIVE
+    for r in rows:
+        f, p = r["floors"], r["phases"]
+        values = phase_values(p)
+        kept = {name: sum(values.get(n, 0.0) for n in main_side) if name == "main side" else values.get(name, 0.0)
+                for name in KEPT_BY_COMPILED}
+        total = f["compiled_cpu"] + sum(kept.values())
+        bare = total - kept["rest"]
+        target = limit * f["native_tags_cpu"]
+        verdict = ("not reachable by compiling extraction alone" if bare > target else
+                   "reachable on these figures" if total <= target else
+                   "undecided: within what `rest` counts twice")
+        lines.append(f"- Best case of a compiled extraction path, {r['label']}: {f['compiled_cpu']:.2f} (compiled "
+                     f"extraction's floor) + " + " + ".join(f"{v:.2f} ({k})" for k, v in kept.items())
+                     + f" = {total:.2f} CPU s, {total / f['native_tags_cpu']:.2f}x the native floor "
+                     f"({f['native_tags_cpu']:.2f}); without `rest` {bare:.2f}, "
+                     f"{bare / f['native_tags_cpu']:.2f}x. Target {limit:g} x native = {target:.2f} CPU s: "
+                     f"{verdict}" + (f", over by {bare - target:.2f} s at the least" if bare > target else "") + ".")
     return lines
 
 
@@ -670,6 +750,14 @@ def phase_table(results: list[dict]) -> list[str]:
     return lines
 
 
+def phase_values(p: dict) -> dict[str, float]:
+    """The CPU seconds of each row of a phase table (benchmarks/phases.py's figures of one run):
+    its phases, the facts writer process (the CPU of reaped children beyond the workers' own
+    figures) and the rest (what none of them covers)."""
+    writer = max(0.0, p["children_cpu"] - p["workers_cpu"])
+    return {**p["phases"], "facts writer process": writer, "rest": p["cpu"] - sum(p["phases"].values()) - writer}
+
+
 def _phase_rows(rows: list[dict], title: str, languages: bool = False) -> list[str]:
     """The phase table of runs whose "phases" are benchmarks/phases.py's figures."""
     if not rows:
@@ -682,20 +770,18 @@ def _phase_rows(rows: list[dict], title: str, languages: bool = False) -> list[s
                           for v, r in zip(values, rows))
 
     known: set[str] = set()
+    values_of = [phase_values(r["phases"]) for r in rows]
     for group, names in PHASE_ORDER:
         for name in names:
             known.add(name)
-            values = [r["phases"]["phases"].get(name, 0.0) for r in rows]
+            values = [v.get(name, 0.0) for v in values_of]
             if any(values):
                 lines.append(f"| {group} | {name} | {cells(values)} |")
         if group == "extraction beyond":
-            lines.append(f"| {group} | facts writer process | "
-                         f"{cells([max(0.0, r['phases']['children_cpu'] - r['phases']['workers_cpu']) for r in rows])} |")
+            lines.append(f"| {group} | facts writer process | {cells([v['facts writer process'] for v in values_of])} |")
     for name in sorted({n for r in rows for n in r["phases"]["phases"]} - known):
         lines.append(f"| other | {name} | {cells([r['phases']['phases'].get(name, 0.0) for r in rows])} |")
-    rest = [r["phases"]["cpu"] - sum(r["phases"]["phases"].values())
-            - max(0.0, r["phases"]["children_cpu"] - r["phases"]["workers_cpu"]) for r in rows]
-    lines.append(f"| - | rest | {cells(rest)} |")
+    lines.append(f"| - | rest | {cells([v['rest'] for v in values_of])} |")
     lines.append("| - | the run's CPU s (wall s) | "
                  + " | ".join(f"{r['phases']['cpu']:.2f} ({fmt_s(r['phases']['wall'])})" for r in rows) + " |")
     if not languages:

@@ -71,23 +71,36 @@ def type_checks(name: str) -> TypeChecks:
     return _tags(name)[1]
 
 
+def tags_source(name: str) -> str:
+    """The tags query's whole source, before `compact_patterns` keeps what the extraction reads."""
+    return "\n".join(p for p in (shipped_source(name), own_query(name), LANGUAGES[name].identifiers) if p)
+
+
+def tags_text(name: str) -> str:
+    """The source `tags_query(name)` was compiled from (its patterns off are
+    `unsupported_patterns` of it): what another runtime compiles to run the same query."""
+    return _tags(name)[2]
+
+
 @cache
-def _tags(name: str) -> tuple[Query, TypeChecks]:
-    source = "\n".join(p for p in (shipped_source(name), own_query(name), LANGUAGES[name].identifiers) if p)
+def _tags(name: str) -> tuple[Query, TypeChecks, str]:
+    source = tags_source(name)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
     compact = compact_patterns(source, language(name))
     if compact is not None:
         texts, checks = compact
         try:
-            query = Query(language(name), "\n".join(texts))
+            text = "\n".join(texts)
+            query = Query(language(name), text)
             if query.pattern_count == len(texts):
-                return query, checks
+                return query, checks, text
         except Exception:
             pass
     query = Query(language(name), source)
-    _disable_unsupported(query, source)
-    return query, {}
+    for index in unsupported_patterns(query, source):
+        query.disable_pattern(index)
+    return query, {}, source
 
 
 def shipped_source(name: str) -> str:
@@ -158,15 +171,14 @@ def first_identifier_pattern(name: str) -> int:
     return tags_query(name).pattern_count - len(patterns)
 
 
-def _disable_unsupported(query: Query, source: str) -> None:
+def unsupported_patterns(query: Query, source: str) -> list[int]:
+    """The patterns of `query` (compiled from `source`) the tags query disables."""
     # Ruby's tags mark every identifier not a local as a call via `#is-not? local`, a
     # predicate needing scope analysis that py-tree-sitter does not evaluate; kept, it
     # would call every variable a call. `call` nodes still give real calls.
     encoded = source.encode("utf-8")
-    for index in range(query.pattern_count):
-        text = encoded[query.start_byte_for_pattern(index):query.end_byte_for_pattern(index)]
-        if b"#is-not? local" in text:
-            query.disable_pattern(index)
+    return [index for index in range(query.pattern_count)
+            if b"#is-not? local" in encoded[query.start_byte_for_pattern(index):query.end_byte_for_pattern(index)]]
 
 
 # Captures that give a match a role in indexer/extract/tags.py; a pattern with none of them
@@ -181,7 +193,7 @@ _DOC_DIRECTIVE = re.compile(r'\(#[\w!?-]+(?:\s+(?:@[\w.]+|"(?:[^"\\]|\\.)*"))*\s
 
 def _used_patterns(source: str) -> list[str] | None:
     """The top-level patterns of `source` the extraction can read, in order: those with a
-    role capture, without `#is-not? local` (unsupported, see `_disable_unsupported`), and
+    role capture, without `#is-not? local` (unsupported, see `unsupported_patterns`), and
     without a doc-comment prefix. None when the source does not split cleanly."""
     split = _split_patterns(source)
     if split is None:
