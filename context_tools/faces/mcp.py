@@ -164,6 +164,10 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         if executor.roots is not None and any(
                 isinstance(arguments.get(f), str) and not executor.roots.admits(arguments[f]) for f in PATH_FIELDS):
             declared = await client_roots(ctx)
+        if row.authority != "read" or executor.worktree:
+            from indexer import worker_start
+
+            worker_start.start_soon()  # the call may index: its workers' forkserver gets going beside it
         answered = await on_reader(row, arguments, declared)
         if answered is not None:
             return answered
