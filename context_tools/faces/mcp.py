@@ -253,8 +253,10 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     from indexer import worker_start
+    from indexer.store import resident
 
     worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
+    resident.keep()  # each index keeps the facts summaries it loaded for the next one
     share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree)
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
