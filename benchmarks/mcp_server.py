@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.mcp_server start [--repeat 7]
     .venv/bin/python -m benchmarks.mcp_server load [--files 300] [--calls 200]
+    .venv/bin/python -m benchmarks.mcp_server reindex REPO STORE REV... [--repeat 3]
 
 `start`: the floor is the wall time of `python -c "import mcp.server.lowlevel"` (the SDK's
 server module, what any server on the SDK must load); `initialize` is the wall time from
@@ -413,6 +414,81 @@ def bench_indexing(files: int, fresh_files: int, others: int, drivers: int, repe
             "target_p99_ratio": 2.0}
 
 
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of `pid` and its waited-for children, and of its live children and theirs
+    (the forkserver, which reaps the extraction workers it forks)."""
+    def used(stat: Path) -> float:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+    total = used(Path(f"/proc/{pid}/stat"))
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        if _ppid(stat) == pid:
+            try:
+                total += used(stat)
+            except (OSError, ValueError, IndexError):
+                continue
+    return total
+
+
+def _server_pid() -> int:
+    """The `rennet mcp` process this one spawned (the SDK's stdio client does not say)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        if _ppid(stat) == os.getpid():
+            cmdline = (stat.parent / "cmdline").read_bytes().split(b"\0")
+            if b"mcp" in cmdline:
+                return int(stat.parent.name)
+    raise RuntimeError("no rennet mcp child")
+
+
+def bench_reindex(repo: str, store: str, revs: list[str], repeat: int) -> dict:
+    """Each of `revs` indexed in turn, from a copy of `store` each run: by one `rennet mcp`
+    over stdio (`repo_index` calls: the resident host), and by a fresh `rennet index` process
+    per rev. Per rev, the median wall and CPU (the server's: its process, forkserver and
+    workers) of `repeat` runs."""
+    import shutil
+
+    import anyio
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    served: dict[str, list[tuple[float, float]]] = {rev: [] for rev in revs}
+    fresh: dict[str, list[tuple[float, float]]] = {rev: [] for rev in revs}
+    for _ in range(repeat):
+        home = tempfile.mkdtemp(prefix="rennet-mcp-reindex-")
+        shutil.rmtree(home)
+        shutil.copytree(store, home)
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "context_tools.faces.cli", "mcp", "--root", str(Path(repo).parent)],
+                                       env=_env(home), cwd=str(ROOT))
+
+        async def run() -> None:
+            async with Client(params) as c:
+                pid = _server_pid()
+                for rev in revs:
+                    t, cpu = time.perf_counter(), _tree_cpu(pid)
+                    reply = await c.call_tool("repo_index", {"repo": repo, "rev": rev})
+                    assert not reply.is_error, reply
+                    served[rev].append((time.perf_counter() - t, _tree_cpu(pid) - cpu))
+
+        anyio.run(run)
+        shutil.rmtree(home)
+        shutil.copytree(store, home)
+        for rev in revs:
+            t, cpu = time.perf_counter(), _children_cpu_used()
+            subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "index", "--repo", repo, "--rev", rev,
+                            "--quiet"], env=_env(home), cwd=str(ROOT), check=True, stdout=subprocess.DEVNULL)
+            fresh[rev].append((time.perf_counter() - t, _children_cpu_used() - cpu))
+        shutil.rmtree(home)
+
+    def medians(runs: dict[str, list[tuple[float, float]]]) -> list[dict]:
+        return [{"rev": rev, "wall_s": round(statistics.median(w for w, _ in xs), 3),
+                 "cpu_s": round(statistics.median(c for _, c in xs), 3)} for rev, xs in runs.items()]
+
+    return {"row": "re-index in a resident host", "repeat": repeat, "mcp_server": medians(served),
+            "fresh_process": medians(fresh), "loadavg": _load_avg()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks.mcp_server")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -430,8 +506,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--others", type=int, default=4)
     p.add_argument("--drivers", type=int, default=2)
     p.add_argument("--repeat", type=int, default=3)
+    p = sub.add_parser("reindex")
+    p.add_argument("repo")
+    p.add_argument("store", help="a store to start each run from (copied)")
+    p.add_argument("revs", nargs="+")
+    p.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    if args.what == "start":
+    if args.what == "reindex":
+        row = bench_reindex(args.repo, args.store, args.revs, args.repeat)
+    elif args.what == "start":
         row = bench_start(args.repeat)
     elif args.what == "load":
         row = bench_load(args.files, args.calls, args.repeat, args.drivers, tuple(args.tools.split(",")))

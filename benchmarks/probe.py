@@ -10,6 +10,7 @@
     python -m benchmarks.probe query-own REPO REV WORKERS   (the indexer's query without its identifier leaves)
     python -m benchmarks.probe compiled REPO REV WORKERS    (a compiled extraction's floor: query-all's query in C)
     python -m benchmarks.probe agreement REPO REV STORE CTAGS.json
+    python -m benchmarks.probe resident REPO STORE WORKERS REV... [--fresh] [--fork]
 """
 
 from __future__ import annotations
@@ -280,6 +281,53 @@ def agreement(repo: str, rev: str, store_home: str, tags_json: str) -> dict:
     return compare(ctags_tags(Path(tags_json)), parsed, symbols)
 
 
+def _tree_cpu() -> float:
+    """CPU seconds of this process, its waited-for children and the forkserver's (which
+    reaps the extraction workers it forks)."""
+    import resource
+
+    used = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+               for f in ("ru_utime", "ru_stime"))
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            used += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+        except (OSError, ValueError):
+            pass
+    return used
+
+
+def resident(repo: str, store_home: str, workers: int, revs: list[str], fresh: bool = False,
+             fork: bool = False) -> dict:
+    """Index each rev in turn in this one process, as a resident host does (the MCP server:
+    workers from a forkserver, summaries kept between indexes; `fork`: workers forked from
+    here, as a batch's are); `fresh`: keep nothing, as one-off processes would not. Per rev:
+    wall and CPU seconds (this process, its children and the forkserver's)."""
+    from indexer.rank import hold_blas_pool
+
+    hold_blas_pool()
+    from indexer import api, worker_start
+    from indexer.store import resident as kept
+
+    if not fork:
+        worker_start.from_forkserver()
+    if not fresh:
+        kept.keep()
+    store = api.open_store(store_home)
+    out = []
+    for rev in revs:
+        started, cpu = time.perf_counter(), _tree_cpu()
+        report = api.index(repo, rev=rev, store=store, workers=workers)
+        out.append({"rev": rev, "wall": round(time.perf_counter() - started, 3), "cpu": round(_tree_cpu() - cpu, 3),
+                    "parsed_blobs": report.parsed_blobs, "fingerprint": report.fingerprint})
+    summaries = kept.kept()
+    return {"indexes": out, "kept_summaries": len(summaries) if summaries else 0,
+            "kept_bytes": summaries.bytes if summaries else 0}
+
+
 def main(argv: list[str]) -> int:
     verb, rest = argv[0], argv[1:]
     if verb == "index":
@@ -308,6 +356,11 @@ def main(argv: list[str]) -> int:
     if verb == "agreement":
         repo, rev, store, tags_json = rest
         print(json.dumps(agreement(repo, rev, store, tags_json)))
+        return 0
+    if verb == "resident":
+        flags = {"--fresh", "--fork"}
+        repo, store, workers, *revs = [a for a in rest if a not in flags]
+        print(json.dumps(resident(repo, store, int(workers), revs, fresh="--fresh" in rest, fork="--fork" in rest)))
         return 0
     print(f"bad_input: unknown probe {verb!r}", file=sys.stderr)
     return 2

@@ -164,6 +164,10 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         if executor.roots is not None and any(
                 isinstance(arguments.get(f), str) and not executor.roots.admits(arguments[f]) for f in PATH_FIELDS):
             declared = await client_roots(ctx)
+        if row.authority != "read" or executor.worktree:
+            from indexer import worker_start
+
+            worker_start.start_soon()  # the call may index: its workers' forkserver gets going beside it
         answered = await on_reader(row, arguments, declared)
         if answered is not None:
             return answered
@@ -249,8 +253,10 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     from indexer import worker_start
+    from indexer.store import resident
 
     worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
+    resident.keep()  # each index keeps the facts summaries it loaded for the next one
     share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree)
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))

@@ -263,6 +263,18 @@ class _LazyPool:
             self._pool = fork_pool(self.workers, self.lock)
         return self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items)
 
+    def prepare(self, languages: Iterable[str]) -> None:
+        """Set the languages' extraction up here before the workers are forked: each then
+        starts with their queries compiled instead of compiling every language it meets, and
+        a process that runs batch after batch compiles each language once."""
+        from indexer import worker_start
+
+        if self.workers > 1 and self._pool is None and worker_start.method() == "fork":  # a forkserver's have them
+            from indexer.extract.blob import prepare
+            from indexer.lang.registry import GRAMMAR_LANGUAGES
+
+            prepare(sorted(GRAMMAR_LANGUAGES.intersection(languages)))
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
@@ -436,6 +448,8 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     broken: dict[bytes, JobError] = {}
     done = 0
     writer = FactsWriter(store)
+    if len(tasks) > 1:
+        pool.prepare({j.language for _, j in missing.values()})
     results = pool.map(_extract, tasks, ordered=False, enough=len(tasks) > 1)
     for ok, failed in results:
         writer.add(ok)

@@ -20,10 +20,12 @@ from indexer.contract.errors import MissingObjects, RennetError
 from indexer.extract.child_process import die_with_parent
 from indexer.git import read as gitread
 from indexer.pipeline.plan import BlobJob, Plan
+from indexer.store import resident
 from indexer.store.database import Store, WriteLock, unpack
-from indexer.store.facts_table import FactsSummary, Summary, load_summaries
+from indexer.store.facts_table import FactsSummary, Summary
 from indexer.store.facts_writer import FactsWriter
 from indexer.store.records import PendingNames, StoredFacts, decode_core, facts_key, stored_facts
+from indexer.store.resident import load_summaries  # the facts table's, from memory where the host keeps them
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -143,6 +145,7 @@ def extract_missing(store: Store, repo: pygit2.Repository, jobs: list[BlobJob], 
 
     def flushed(stored: list[StoredFacts]) -> None:
         new.update((x.key, decode_core(unpack(x.packed_core))) for x in stored)
+        resident.parsed(store, stored)
         if keep_names:
             names.add(stored)
 

@@ -1,0 +1,223 @@
+"""A resident host (one that indexes more than once in its process): what it keeps from one
+index for the next (facts summaries, indexer/store/resident.py; every language's compiled
+query in the forkserver its workers come from, indexer/extract/prepared.py) changes no
+snapshot byte, and is dropped where the store no longer backs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from corpora.synthetic import generate
+from indexer import api
+from indexer.store import resident
+from indexer.store.database import Store
+from indexer.store.records import facts_key
+from indexer.store.resident import KeptSummaries
+from tests.test_context_world import PY, ROOT, cli_env
+from tests.test_index import _many_files, _module
+from tests.test_mcp import run_stdio, text_of
+
+
+@pytest.fixture
+def keeping():
+    """This test's process keeps summaries, as the MCP server does; nothing kept after it."""
+    resident.keep()
+    yield resident.kept()
+    resident.stop()
+
+
+def dump(repo: str, oid: str, home: Path) -> tuple[bytes, str]:
+    with Store.open(home) as store:
+        snap = api.snapshot(repo, oid, store=store, index_if_absent=False)
+        return b"".join(snap.canonical_lines()), snap.fingerprint
+
+
+def fresh_process_index(repo: str, oid: str, home: Path) -> None:
+    """`rennet index` of `oid` in a process of its own, into a store of its own."""
+    done = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", "--repo", repo, "--rev", oid, "--quiet"],
+                          env=cli_env(str(home)), cwd=str(ROOT), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_mcp_server_indexes_a_series_as_fresh_processes_do(tmp_path):
+    """The server (workers from its forkserver, summaries kept) indexes a base commit and two
+    follow-ups, each changing enough files to fork workers; each follow-up's snapshot is byte
+    for byte the one a fresh process writes into a fresh store."""
+    corpus = generate(tmp_path / "repo", files=150, seed=3, change_share=0.2, follow_ups=2)
+    repo = str(corpus.path)
+    assert all(len(changed) > 8 for changed in corpus.changed)  # each re-index parses in workers
+    served = tmp_path / "served"
+
+    async def work(client):
+        return [text_of(await client.call_tool("repo_index", {"repo": repo, "rev": oid})) for oid in corpus.commits]
+
+    replies = run_stdio(str(served), work, root=str(tmp_path))
+    assert [r["ok"] for r in replies] == [True, True, True]
+    assert [r["data"]["parsed_blobs"] > 8 for r in replies] == [True, True, True]
+    for oid in corpus.commits[1:]:
+        fresh = tmp_path / f"fresh-{oid[:8]}"
+        fresh_process_index(repo, oid, fresh)
+        assert dump(repo, oid, served) == dump(repo, oid, fresh)
+
+
+def test_kept_summaries_serve_the_next_index_and_change_no_byte(tmp_path, keeping):
+    corpus = generate(tmp_path / "repo", files=120, seed=5, change_share=0.1, follow_ups=1)
+    repo = str(corpus.path)
+    base, head = corpus.commits
+    with Store.open(tmp_path / "store") as store:
+        first = api.index(repo, base, store=store, workers=2)
+        assert len(keeping) == first.parsed_blobs and keeping.served == 0  # a cold index parses all it keeps
+        second = api.index(repo, head, store=store, workers=2)
+        # every blob the follow-up did not change comes from memory, not from the store
+        assert keeping.served == second.reused_blobs
+        assert len(keeping) == first.parsed_blobs + second.parsed_blobs
+    resident.stop()
+    with Store.open(tmp_path / "cold") as cold:
+        api.index(repo, head, store=cold, workers=2)
+    assert dump(repo, head, tmp_path / "store") == dump(repo, head, tmp_path / "cold")
+
+
+def test_a_kept_summary_is_never_claimed_for_facts_the_store_lost(tmp_path, keeping):
+    """As tests/test_index.py's lost facts, in a host that keeps summaries: the lost blob is
+    parsed again rather than served from memory (and its kept summary dropped)."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(_many_files(10))
+    store = Store.open(tmp_path / "store")
+    try:
+        first = api.index(str(builder.path), "main", store=store, workers=1)
+        lost = api.snapshot(str(builder.path), first.oid, store=store).file("pkg/mod4.py")
+        key = f"{lost.blob}|{lost.language}|".encode()
+        with store.env.begin(write=True) as txn:
+            for db in (store.facts, store.occurrences):
+                cursor = txn.cursor(db=db)
+                assert cursor.set_range(key) and bytes(cursor.key()).startswith(key)
+                cursor.delete()
+        kept_before = len(keeping)
+        second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
+        second = api.index(str(builder.path), second_oid, store=store, workers=1)
+        assert second.parsed_blobs == 2  # the changed file, and the one whose facts were lost
+        assert len(keeping) == kept_before + 1  # the lost one dropped and kept again, the changed one added
+        with Store.open(tmp_path / "cold") as cold_store:
+            assert second.fingerprint == api.index(str(builder.path), second_oid, store=cold_store,
+                                                   workers=1).fingerprint
+    finally:
+        store.close()
+
+
+def _stored(tmp_path: Path, files: int) -> tuple[Store, dict[str, bytes]]:
+    """A store holding the facts of a commit of `files` Python modules, and path -> facts key."""
+    builder = RepoBuilder(tmp_path / "repo")
+    oid = builder.commit({f"pkg/mod{i}.py": _module(i) for i in range(files)})
+    store = Store.open(tmp_path / "store")
+    api.index(str(builder.path), oid, store=store, workers=1)
+    snap = api.snapshot(str(builder.path), oid, store=store)
+    keys = {path: facts_key(snap.file(path).blob, "python", snap.extractor_version) for path in snap.paths}
+    return store, keys
+
+
+def test_kept_summaries_stay_under_their_ceiling_the_least_recently_used_dropped(tmp_path):
+    from indexer.store.facts_table import load_summaries
+
+    store, keys = _stored(tmp_path, 12)
+    try:
+        stored = load_summaries(store, keys)
+        assert len(stored) == 12
+        sizes = {keys[path]: resident.estimate(s) for path, s in stored.items()}
+        paths = sorted(keys)
+        first, second = paths[:6], paths[6:]
+        ceiling = sum(sizes[keys[p]] for p in second) + 1  # room for the second half, not for a seventh
+        kept = KeptSummaries(ceiling)
+        assert kept.load(store, {p: keys[p] for p in first}) == {p: stored[p] for p in first}
+        assert kept.load(store, {p: keys[p] for p in second}) == {p: stored[p] for p in second}
+        assert kept.bytes <= ceiling and len(kept) == 6
+        # the second half stayed, so asking for it again is served from memory
+        served = kept.served
+        kept.load(store, {p: keys[p] for p in second})
+        assert kept.served == served + 6
+        # and the first half comes from the store again, whole
+        assert kept.load(store, {p: keys[p] for p in first}) == {p: stored[p] for p in first}
+        assert kept.served == served + 6 and kept.bytes <= ceiling
+    finally:
+        store.close()
+
+
+def test_another_store_starts_the_kept_summaries_afresh(tmp_path):
+    store, keys = _stored(tmp_path / "one", 3)
+    other, other_keys = _stored(tmp_path / "two", 3)
+    try:
+        kept = KeptSummaries()
+        kept.load(store, keys)
+        assert len(kept) == 3
+        kept.load(other, other_keys)  # the same blobs: still read from the other store, not served
+        assert kept.served == 0 and len(kept) == 3
+        kept.load(other, other_keys)
+        assert kept.served == 3
+    finally:
+        store.close()
+        other.close()
+
+
+WORKER_CHECK = """
+import json, sys
+from indexer import worker_start
+from indexer.lang.registry import GRAMMAR_LANGUAGES
+from indexer.pipeline.extract import fork_pool
+from tests.test_resident import compiled_in_worker
+
+worker_start.from_forkserver()
+with fork_pool(2, None, sys.argv[1]) as pool:
+    before, facts, after = pool.apply(compiled_in_worker, (sys.argv[2],))
+print(json.dumps({"languages": len(GRAMMAR_LANGUAGES), "before": before, "after": after, "facts": facts}))
+"""
+
+
+def compiled_in_worker(blob: str) -> tuple[int, str, int]:
+    """In an extraction worker: the languages whose tags query this process compiled itself
+    (not inherited) before and after extracting `blob`, a Python module, and its facts."""
+    from indexer.lang import grammars
+    from indexer.pipeline.extract import extract_facts
+    from indexer.pipeline.plan import BlobJob
+
+    before = grammars._tags.cache_info()
+    facts = extract_facts(BlobJob(blob, "pkg/mod1.py", "python", "v"))
+    after = grammars._tags.cache_info()
+    return before.currsize, repr(facts), after.currsize - before.currsize
+
+
+def test_forkserver_workers_start_with_every_language_query_compiled(tmp_path):
+    """The MCP server's workers come from its forkserver, which compiled every language's
+    query before forking them: a worker compiles none, and the inherited queries give the
+    facts a process that compiled its own gives."""
+    from indexer.pipeline.extract import extract_facts
+    from indexer.pipeline.plan import BlobJob
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"pkg/mod1.py": _module(1)})
+    import pygit2
+
+    repo = pygit2.Repository(str(builder.path))
+    blob = str(repo.revparse_single("HEAD:pkg/mod1.py").id)
+    done = subprocess.run([PY, "-c", WORKER_CHECK, str(builder.path), blob], env=cli_env(),
+                          cwd=str(ROOT), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["before"] == out["languages"] and out["after"] == 0
+    assert out["facts"] == repr(extract_facts(BlobJob(blob, "pkg/mod1.py", "python", "v"), repo))
+
+
+def test_prepare_sets_a_language_up_without_a_failed_extraction():
+    """`prepare`'s one-line blob parses in every grammar language (a failure would leave the
+    setup half done and say nothing)."""
+    from indexer.extract.blob import extract_blob
+    from indexer.lang import grammars
+    from indexer.lang.registry import GRAMMAR_LANGUAGES
+
+    for language in sorted(GRAMMAR_LANGUAGES):
+        assert extract_blob(b"x\n", "prepared", language, sites=False).skipped == "", language
+    assert grammars._tags.cache_info().currsize == len(GRAMMAR_LANGUAGES)
+
