@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from context_tools.query.symbols.script_casts import cast_type
 from context_tools.query.symbols.script_chains import (
     Step,
     assignments,
@@ -20,7 +21,6 @@ from context_tools.query.symbols.script_chains import (
     passed_to,
     value_alone,
 )
-from context_tools.query.symbols.script_types import cast_type
 from tests.indexed import NotedSites
 
 SITES = NotedSites("ts_keys.txt", "rennet-ctx-ts-keys-", "ts keys")

@@ -18,7 +18,9 @@ from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.script_annotations import named_type
-from context_tools.query.symbols.script_types import ScriptTypes, Typed, cast_before
+from context_tools.query.symbols.script_casts import cast_before
+from context_tools.query.symbols.script_declared import Typed
+from context_tools.query.symbols.script_types import ScriptTypes
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
