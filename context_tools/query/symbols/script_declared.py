@@ -13,7 +13,8 @@ class Declared(NamedTuple):
     """A receiver's type as the code declares it: the type's name (`A & B` an intersection),
     the binding that said so and, where the binding names the very class (`this`), that class;
     `seen_from` the file whose names the type is written with, where another file's declaration
-    said it (an imported `const`'s), `alternatives` the types of the values a conditional may
+    said it (an imported `const`'s, a field's, a function's declared return or predicate: the
+    site's file may bind the name to something else), `alternatives` the types of the values a conditional may
     take (`c ? a : b`), where there are several."""
 
     type: str

@@ -78,6 +78,7 @@ class Narrowing:
         m = re.search(rb"\bif\s*\(\s*(" + IDENT + rb")\s*\(\s*" + word + rb"\s*\)\s*\)", text)
         if m is not None:
             guard = m.group(1).decode()
-            typed = self.signatures.predicate(guard, path)
-            return Declared(typed, f"`{guard}({name})`, a type predicate of {typed}") if typed else None
+            said = self.signatures.predicate(guard, path)
+            return Declared(said.type, f"`{guard}({name})`, a type predicate of {said.type}",
+                            seen_from=said.seen_from) if said else None
         return None

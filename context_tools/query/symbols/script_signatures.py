@@ -9,17 +9,27 @@ parameter (`autorun(view: (r: T) => any)`) to be."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.script_annotations import IDENT, named, named_type, parameters
 from context_tools.query.symbols.script_blocks import HEADER_LINES
 from context_tools.query.symbols.script_chains import Passed, callback_parameter
 from context_tools.query.symbols.script_declared import Declared
+from context_tools.query.symbols.script_imports import imported_definition
 from indexer.lang.bindings_base import closing_bracket
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.script_functions import ScriptFunctions
     from indexer.model import Symbol
+
+
+class Said(NamedTuple):
+    """The class the definitions of a function agree they declare, and the one file declaring
+    it, whose names it is written with (`Declared.seen_from`): None where the site's own names
+    say it (`Signatures._seen_from`)."""
+
+    type: str
+    seen_from: str | None
 
 
 class Signatures:
@@ -28,39 +38,66 @@ class Signatures:
 
     def __init__(self, read: ScriptFunctions) -> None:
         self.read = read
-        self._predicates: dict[tuple[str, str], str | None] = {}
-        self._returns: dict[tuple[str, str], str | None] = {}
+        self._predicates: dict[tuple[str, str], Said | None] = {}
+        self._returns: dict[tuple[str, str], Said | None] = {}
         self._callbacks: dict[tuple[Passed, str], tuple[str, str, str | None] | None] = {}
 
-    def returns(self, callee: str, site: str) -> str | None:
+    def returns(self, callee: str, site: str) -> Said | None:
         """The class every top-level function of the name the site's file sees (`seen`)
-        declares it returns (`): T {`)."""
+        declares it returns (`): T {`), named as their file names it."""
         key = (callee, site)
         if key not in self._returns:
-            said = set()
+            said: set[str | None] = set()
+            files = set()
             for path, sym in self.read.seen(callee, site, ("function",)):
+                files.add(path)
                 lines = self.read.lines(path)
                 _, body, start = self.read.parameters(path, sym)
                 after = lines[body - 1][start:] if 0 < body <= len(lines) else b""
                 m = re.match(rb"\s*:\s*", after)
                 said.add(named_type(after[m.end():]) if m else None)
-            self._returns[key] = said.pop() if len(said) == 1 else None
+            self._returns[key] = self._agreed(said, files, callee, site, ("function",))
         return self._returns[key]
 
-    def predicate(self, name: str, site: str) -> str | None:
+    def predicate(self, name: str, site: str) -> Said | None:
         """The class a function of the map is declared a type predicate of (`function isT(x):
         x is T`, `const isT = f(...) as (x: any) => x is T`), when every definition of the name
-        the site's file sees says the same one (`seen`)."""
+        the site's file sees says the same one (`seen`), named as their file names it (a
+        predicate built of a class names it where the `const` passes it)."""
         key = (name, site)
         if key not in self._predicates:
-            said = set()
+            said: set[str | None] = set()
+            files = set()
             for path, sym in self.read.seen(name, site, ("function", "variable", "constant")):
+                files.add(path)
                 text = b"\n".join(self.read.lines(path)[sym.line - 1:min(sym.end_line, sym.line - 1 + HEADER_LINES)])
                 end = text.find(b"{") if sym.kind == "function" else -1
                 m = re.search(rb"(?:\)\s*:|=>)\s*" + IDENT + rb"\s+is\s+", text[:end] if end >= 0 else text)
                 said.add(named_type(text[m.end():]) if m else self._built_predicate(path, sym, text))
-            self._predicates[key] = said.pop() if len(said) == 1 else None
+            self._predicates[key] = self._agreed(said, files, name, site, ("function", "variable", "constant"))
         return self._predicates[key]
+
+    def _agreed(self, said: set[str | None], files: set[str], name: str, site: str,
+                kinds: tuple[str, ...]) -> Said | None:
+        """What every definition of the function said, where all said the same class, seen
+        from their file (`_seen_from`)."""
+        typed = said.pop() if len(said) == 1 else None
+        return Said(typed, self._seen_from(files, name, site, kinds)) if typed else None
+
+    def _seen_from(self, files: set[str], name: str, site: str, kinds: tuple[str, ...]) -> str | None:
+        """The file the definitions of the name are declared in, whose names their types are
+        written with, where it is one and the site's file sees that very file's: its own, or
+        the one its import of the name reaches (`script_imports`). None otherwise: where the
+        file neither defines nor imports the name as the map knows (a bundle's function nested
+        in its wrapper, no symbol), what it binds the name to is not known, and a type is named
+        as the site's own names name it."""
+        if len(files) != 1:
+            return None
+        (declaring,) = files
+        if declaring == site:
+            return declaring
+        reached = imported_definition(self.read.snap, site, name, kinds)
+        return declaring if reached is not None and reached[0] == declaring else None
 
     def _built_predicate(self, path: str, sym: Symbol, text: bytes) -> str | None:
         """The class a `const` is a type predicate of when its whole value (`text` its
@@ -118,10 +155,10 @@ class Signatures:
         if typed is None:
             return None
         return Declared(typed, f"an argument of {callee}(...), its parameter declared `{typed}`",
-                        seen_from=files.pop() if len(files) == 1 else None)
+                        seen_from=self._seen_from(files, callee, site, ("function",)))
 
     def callback_type(self, passed: Passed, site: str) -> tuple[str, str, str | None] | None:
-        """(the class, as written, the one file declaring it) every definition of the callee
+        """(the class, as written, the file it is seen from: `_seen_from`) every definition of the callee
         the site's file sees declares the parameter of the callback passed to it, where none is
         overloaded and the class is none of its type parameters."""
         key = (passed, site)
@@ -143,5 +180,5 @@ class Signatures:
                 said.add(typed)
                 files.add(p)
             typed = said.pop() if len(said) == 1 else None
-            self._callbacks[key] = (*typed, files.pop() if len(files) == 1 else None) if typed else None
+            self._callbacks[key] = (*typed, self._seen_from(files, passed.callee, site, ("function",))) if typed else None
         return self._callbacks[key]

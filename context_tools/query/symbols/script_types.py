@@ -9,7 +9,8 @@ decides it:
   where the name is not assigned inside: `if (x instanceof T) {`, or `if (isT(x)) {` where
   `isT` is declared a type predicate (`(x: any) => x is T`, `function isT(x): x is T`) or is
   a `const` a generic function builds of a class it is passed (`createPredicate("T", T)` of
-  `<P>(name, c: new (...args: any[]) => P): (x: any) => x is P`);
+  `<P>(name, c: new (...args: any[]) => P): (x: any) => x is P`), T named as the predicate's
+  file names it where the site's file defines or imports the predicate;
 - the function holding the site declaring it: a parameter `x: T`, `this: T`, or a
   `const`/`let`/`var x: T` between the function's first line and the site; any other
   declaration of the name on the way (an arrow's parameter, `const x = ...`) leaves it untyped;
@@ -17,7 +18,8 @@ decides it:
   import binds, the top-level `const`/`let`/`var` the import reaches through re-exports
   (`script_imports`), read in its own file (`export const computed: IComputedFactory = ...`,
   `export const annotation = createAnnotation(...)` of a function declared `: Annotation`);
-- a declaration's value: `new T(...)`, a call of a function declared to return T, or a
+- a declaration's value: `new T(...)`, a call of a function declared to return T (named as
+  the function's file names it, where the site's file defines or imports it), or a
   conditional of dotted names (`const a = c ? flow.bound : flow`), as is a parenthesized
   conditional right before the dot (`(c ? a : b).m`): each value typed as a receiver is, the
   site decided only where every value's type has the same member; a `let` or `var` so typed

@@ -133,8 +133,9 @@ class DeclaredValues:
         callee = m.group(2).decode()
         if m.group(1):
             return Declared(callee, f"`{name} = new {callee}(...)`")
-        typed = self.signatures.returns(callee, path)
-        return Declared(typed, f"`{name} = {callee}(...)`, declared to return {typed}") if typed else None
+        said = self.signatures.returns(callee, path)
+        return Declared(said.type, f"`{name} = {callee}(...)`, declared to return {said.type}",
+                        seen_from=said.seen_from) if said else None
 
     def _copied(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str,
                 read: Reader) -> Declared | None:
@@ -182,7 +183,8 @@ class DeclaredValues:
         line = value.split(b"\n", 1)[0]
         closed = closing_bracket(line, m.end() - 1, b"()[]{}")
         rest = line[closed + 1:].strip().removeprefix(b";").strip() if closed is not None else b"?"
-        return (not rest or rest.startswith(b"//")) and self.signatures.returns(m.group(2).decode(), path) == typed
+        said = self.signatures.returns(m.group(2).decode(), path) if not rest or rest.startswith(b"//") else None
+        return said is not None and said.type == typed
 
     def _assigned(self, path: str, n: int, name: str) -> list[bytes | None]:
         """The assignments of the name in the function holding its declaration at line `n`
