@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from context_tools.query.symbols.script_types import cast_type, named_type
+from context_tools.query.symbols.script_annotations import named_type
+from context_tools.query.symbols.script_casts import cast_type
 from tests.indexed import NotedSites
 
 SITES = NotedSites("ts_declared.txt", "rennet-ctx-ts-declared-", "ts declared")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from context_tools.query.symbols.script_casts import cast_type
 from context_tools.query.symbols.script_chains import (
     Step,
     assignments,
@@ -20,7 +21,6 @@ from context_tools.query.symbols.script_chains import (
     passed_to,
     value_alone,
 )
-from context_tools.query.symbols.script_types import cast_type
 from tests.indexed import NotedSites
 
 SITES = NotedSites("ts_keys.txt", "rennet-ctx-ts-keys-", "ts keys")
@@ -68,6 +68,9 @@ def test_each_site_says_which_binding_decided_it(app):
         ("src/keys.ts", 8, 29): "cast to `Admin`, field `atom_: Atom`",
         # `Atom` as core.ts, declaring the field, names it: not the site's file's own `const Atom`
         ("src/reassigned.ts", 43, 21): "annotation `Admin` of parameter `admin`, field `atom_: Atom`",
+        # so too a function's declared return type and a type predicate's class
+        ("src/reassigned.ts", 48, 11): "`m = makeAtom(...)`, declared to return Atom",
+        ("src/reassigned.ts", 53, 13): "`isAtom(x)`, a type predicate of Atom",
     }
 
 
@@ -94,6 +97,9 @@ def test_what_no_declaration_decides_stays_untyped(app):
         ("src/when.ts", 20, 15): f"{untyped} `r`",  # overloads
         ("src/when.ts", 21, 30): f"{untyped} `extra`",  # the callback type has no second parameter
     }
+    # a predicate of the tree's isAtom read where no import binds the name (a bundle's own,
+    # nested in its wrapper): its class named as the bundle names it, a function, no class
+    assert _rules(app, "reportObserved", resolved=False) == {("dist/bundle.js", 9, 15): "name"}
 
 
 @pytest.mark.parametrize(("before", "chain"), [

@@ -32,10 +32,29 @@ _MEMBERS = frozenset({"method", "field"})
 Decision = tuple[str, str] | None | Literal[False]
 
 
+class ClassReading:
+    """What the classes are, whichever definitions a query weighs its sites against: the
+    snapshot's hierarchy, each class's member of a name, each file's symbols in order. One a
+    query, shared by the `MemberSites` of its definitions (a name may have many)."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._h: Hierarchy | None = None
+        self.members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
+        self.symbols: dict[str, list[Symbol]] = {}
+
+    @property
+    def h(self) -> Hierarchy:
+        if self._h is None:
+            self._h = Hierarchy(self.snap)
+        return self._h
+
+
 class MemberSites:
     """One query's definitions, asked of each site whose syntax names a class."""
 
-    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, classes: set[str]) -> None:
+    def __init__(self, snap: Snapshot, defs: list[Hit], simple: str, classes: set[str],
+                 read: ClassReading | None = None) -> None:
         self.snap = snap
         self.simple = simple
         self.classes = classes  # the methods' classes, and those they are reached through
@@ -48,16 +67,14 @@ class MemberSites:
         self.scopes = {part for _, s, _ in defs for part in s.container.replace("\\", ".").split(".") if part}
         self.packages = {facts.package_name for p, _, _ in defs
                          if (facts := snap.core_facts(p)) is not None and facts.package_name}
-        self._h: Hierarchy | None = None
-        self._symbols: dict[str, list[Symbol]] = {}
-        self._members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
+        self.read = read if read is not None else ClassReading(snap)
+        self._symbols = self.read.symbols
+        self._members = self.read.members
         self._aliases: dict[tuple[str, str], bool] = {}
 
     @property
     def h(self) -> Hierarchy:
-        if self._h is None:
-            self._h = Hierarchy(self.snap)
-        return self._h
+        return self.read.h
 
     def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool) -> Decision:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the

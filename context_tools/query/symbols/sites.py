@@ -14,11 +14,13 @@ import msgspec
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, specs_of, target_binds
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
-from context_tools.query.symbols.members import MemberSites
+from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.script_annotations import named_type
-from context_tools.query.symbols.script_types import ScriptTypes, Typed, cast_before
+from context_tools.query.symbols.script_casts import cast_before
+from context_tools.query.symbols.script_declared import Typed
+from context_tools.query.symbols.script_types import ScriptTypes
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -298,7 +300,7 @@ class _BySyntax:
         self.factories: dict[str, bool] = {}
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
-        self.members = MemberSites(snap, defs, simple, classes)
+        self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
         # JS, TS: receivers by their declared types
         self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions, reading.typed)
         # what a declared type says of each JS/TS site (`_script_declared`)
@@ -423,13 +425,7 @@ class _BySyntax:
         language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
         the index makes: the file's own lines, read as written, whatever scope they are in."""
-        key = (path, "=" + name)
-        if key not in self.modules:
-            patterns = self.reading.rules(path).typings(name) if self.classes else []
-            self.modules[key] = any(
-                m is not None and any(t is not None and t.decode() in self.classes for t in m.groups())
-                for line in lines if name.encode() in line for pattern in patterns for m in [pattern.search(line)])
-        return bool(self.modules[key])
+        return bool(self.classes) and not self.classes.isdisjoint(self.reading.line_types(path, name, lines))
 
     def _uncalled_attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
         """The site's syntax when it is an attribute of a receiver, not called (`app.name`,
@@ -818,14 +814,12 @@ class _BySyntax:
         if not self.classes:
             return False
         rules = self.reading.rules(path)
-        key = (path, "this=" + name)
-        if key not in self.modules:  # most files alias no `this` by the name: one pass over them
-            self.modules[key] = any(rules.instance_alias(text, name) for text in lines if name.encode() in text)
-        cls = self._class_symbol_at(path, occ.line) if self.modules[key] else None
+        aliased = self.reading.aliases_this(path, name, lines)  # most files alias no `this` by the name
+        cls = self._class_symbol_at(path, occ.line) if aliased else None
         if cls is None or self.members.enclosing(path, occ.line) is None:
             # outside a class, in a function assigned to an object's property (`proto.handle =
             # function () { var self = this; ... }`), whose `this` its file decides
-            cls = self._property_function_at(path, occ.line) if self.modules[key] else None
+            cls = self._property_function_at(path, occ.line) if aliased else None
             if cls is None:
                 return False
         depth = 0  # blocks closed between the line and the site
@@ -965,6 +959,9 @@ class _Reading:
         self._holders: dict[tuple[str, str], str | None] = {}
         self._functions: dict[str, list[Symbol]] = {}
         self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
+        self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
+        self._line_types: dict[tuple[str, str], frozenset[str]] = {}
+        self._this_aliases: dict[tuple[str, str], bool] = {}
 
     def source(self, path: str) -> bytes:
         found = self._source.get(path)
@@ -1011,6 +1008,30 @@ class _Reading:
             self._holders[key] = next(
                 (s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
         return self._holders[key]
+
+    def line_types(self, path: str, name: str, lines: list[bytes]) -> frozenset[str]:
+        """The types a line of the file gives `name` an instance of, as its language writes
+        that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in: each
+        pass weighs them against its own classes (`_BySyntax._typed_by_line`)."""
+        key = (path, name)
+        found = self._line_types.get(key)
+        if found is None:
+            patterns = self.rules(path).typings(name)
+            found = self._line_types[key] = frozenset(
+                t.decode() for line in lines if name.encode() in line for pattern in patterns
+                if (m := pattern.search(line)) is not None for t in m.groups() if t is not None)
+        return found
+
+    def aliases_this(self, path: str, name: str, lines: list[bytes]) -> bool:
+        """Does a line of the file declare `name` an alias of `this` (`Bindings.instance_alias`:
+        `const self = this`), anywhere in it? Where none does, no site of the name is read as one
+        (`_BySyntax._instance_alias`)."""
+        key = (path, name)
+        found = self._this_aliases.get(key)
+        if found is None:
+            rules = self.rules(path)
+            found = self._this_aliases[key] = any(rules.instance_alias(text, name) for text in lines if name.encode() in text)
+        return found
 
     def occurrences(self) -> list[tuple[str, Occurrence]]:
         if self._occurrences is None:
