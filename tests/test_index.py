@@ -488,6 +488,18 @@ def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_p
     assert gitread.tree_since(repo, commits[-1], "0" * 40, []).changed is None
 
 
+def lose_facts(store: Store, repo: str, oid: str, path: str) -> None:
+    """Delete the stored facts (and occurrence rows) of the blob at `path` in snapshot `oid`,
+    as a store that lost them would be."""
+    lost = api.snapshot(repo, oid, store=store).file(path)
+    key = f"{lost.blob}|{lost.language}|".encode()
+    with store.env.begin(write=True) as txn:
+        for db in (store.facts, store.occurrences):
+            cursor = txn.cursor(db=db)
+            assert cursor.set_range(key) and bytes(cursor.key()).startswith(key)
+            cursor.delete()
+
+
 def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
     """A re-index does not look up blobs its earlier snapshot had at the same path; should the
     store have lost one's facts all the same, it is parsed again, never a failure."""
@@ -496,13 +508,7 @@ def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
     store = Store.open(tmp_path / "store")
     try:
         first = api.index(str(builder.path), "main", store=store, workers=1)
-        lost = api.snapshot(str(builder.path), first.oid, store=store).file("pkg/mod4.py")
-        key = f"{lost.blob}|{lost.language}|".encode()
-        with store.env.begin(write=True) as txn:
-            for db in (store.facts, store.occurrences):
-                cursor = txn.cursor(db=db)
-                assert cursor.set_range(key) and bytes(cursor.key()).startswith(key)
-                cursor.delete()
+        lose_facts(store, str(builder.path), first.oid, "pkg/mod4.py")
         second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
         told: list[tuple[str, int, int]] = []
         second = api.index(str(builder.path), second_oid, store=store, workers=1,

@@ -19,7 +19,7 @@ from indexer.store.database import Store
 from indexer.store.records import facts_key
 from indexer.store.resident import KeptSummaries
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_index import _many_files, _module
+from tests.test_index import _many_files, _module, lose_facts
 from tests.test_mcp import run_stdio, text_of
 
 
@@ -90,13 +90,7 @@ def test_a_kept_summary_is_never_claimed_for_facts_the_store_lost(tmp_path, keep
     store = Store.open(tmp_path / "store")
     try:
         first = api.index(str(builder.path), "main", store=store, workers=1)
-        lost = api.snapshot(str(builder.path), first.oid, store=store).file("pkg/mod4.py")
-        key = f"{lost.blob}|{lost.language}|".encode()
-        with store.env.begin(write=True) as txn:
-            for db in (store.facts, store.occurrences):
-                cursor = txn.cursor(db=db)
-                assert cursor.set_range(key) and bytes(cursor.key()).startswith(key)
-                cursor.delete()
+        lose_facts(store, str(builder.path), first.oid, "pkg/mod4.py")
         kept_before = len(keeping)
         second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
         second = api.index(str(builder.path), second_oid, store=store, workers=1)
