@@ -49,15 +49,18 @@ class RankArcs(NamedTuple):
 
 def from_weights(nodes: list[str], weights: Mapping[str, dict[str, float]]) -> RankArcs:
     """`arcs_of` output (referencer -> {definer: weight}) as arrays over `nodes`."""
+    return _rows_of(nodes, {p: i for i, p in enumerate(nodes)}, weights)
+
+
+def _rows_of(rows: list[str], index: Mapping[str, int], weights: Mapping[str, dict[str, float]]) -> RankArcs:
+    """The arcs of `rows` (in that order) as arrays, their targets numbered by `index`."""
     import numpy as np
 
-
-    index = {p: i for i, p in enumerate(nodes)}
-    lengths = [0] * len(nodes)
-    totals = [0.0] * len(nodes)
+    lengths = [0] * len(rows)
+    totals = [0.0] * len(rows)
     targets: list[int] = []
     values: list[float] = []
-    for i, p in enumerate(nodes):  # arcs in row order
+    for i, p in enumerate(rows):  # arcs in row order
         arcs = weights.get(p)
         if arcs:
             lengths[i] = len(arcs)
@@ -118,17 +121,16 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     if earlier.arcs.rows() != len(old_nodes):
         return None
     changed = _changed(files, earlier.files, [f.path for f in files] == old_nodes)
-    blob_paths: dict[str, list[str]] = {}  # by hex OID: the name index's are turned to hex when read
     with_facts = summaries_of(facts)  # a plain dict to ask: nothing decoded
-    marked = set()
-    blob_now = {}  # of the changed paths
-    for f in files:
-        if f.blob and f.path in with_facts:
+    owned = [f for f in files if f.blob and f.path in with_facts]
+    marked = {f.path for f in owned if f.mark}
+    blob_now = {f.path: f.blob for f in files if f.path in changed}
+    # by hex OID (the name index's are turned to hex when read): a blob at one path mostly
+    blob_path = {f.blob: f.path for f in owned}
+    blob_paths: dict[str, list[str]] = {}  # the blobs at more than one path
+    if len(blob_path) != len(owned):
+        for f in owned:
             blob_paths.setdefault(f.blob, []).append(f.path)
-            if f.mark:
-                marked.add(f.path)
-        if f.path in changed:
-            blob_now[f.path] = f.blob
 
     before: dict[str, Mapping[str, float]] = {}  # what the changed files defined for the rank
     for f in earlier.files:
@@ -141,7 +143,11 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
 
     def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:
         for raw in blobs:
-            yield from blob_paths.get(raw.hex(), ())
+            blob = raw.hex()
+            if blob in blob_paths:
+                yield from blob_paths[blob]
+            elif blob in blob_path:
+                yield blob_path[blob]
 
     def definers(name: str, limit: int) -> dict[str, float] | None:
         """path -> definition weight for each unmarked file of this snapshot defining `name`
@@ -242,9 +248,11 @@ def _merge(nodes: list[str], position: Mapping[str, int], old_nodes: list[str], 
     if len(carried_targets) and int(carried_targets.min()) < 0:
         rows = np.repeat(carried, carried_lengths)[carried_targets < 0]
         return {old_nodes[r] for r in rows.tolist()}
-    fresh = from_weights(nodes, computed)
-    fresh_rows = np.array(sorted(position[p] for p in dirty if p in position), dtype=np.int64)
-    fresh_at, fresh_lengths = _segments(fresh.lengths, fresh_rows)
+    # only the rows computed anew are made into arrays: every other row is carried
+    fresh_paths = sorted((p for p in dirty if p in position), key=position.__getitem__)
+    fresh = _rows_of(fresh_paths, position, computed)
+    fresh_rows = np.array([position[p] for p in fresh_paths], dtype=np.int64)
+    fresh_lengths = fresh.lengths
     carried_rows = old_to_new[carried]
     # each row comes whole from one side; a stable sort by row puts them in order
     arc_rows = np.concatenate((np.repeat(carried_rows, carried_lengths), np.repeat(fresh_rows, fresh_lengths)))
@@ -254,9 +262,9 @@ def _merge(nodes: list[str], position: Mapping[str, int], old_nodes: list[str], 
     lengths[fresh_rows] = fresh_lengths
     totals = np.zeros(len(nodes), dtype=np.float64)
     totals[carried_rows] = old.totals[carried]
-    totals[fresh_rows] = fresh.totals[fresh_rows]
-    targets = np.concatenate((carried_targets, fresh.targets[fresh_at]))[order]
-    weights = np.concatenate((old.weights[at], fresh.weights[fresh_at]))[order]
+    totals[fresh_rows] = fresh.totals
+    targets = np.concatenate((carried_targets, fresh.targets))[order]
+    weights = np.concatenate((old.weights[at], fresh.weights))[order]
     return RankArcs(lengths, targets, weights, totals)
 
 

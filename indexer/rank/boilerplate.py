@@ -55,14 +55,16 @@ def below_definers(nodes: list[str], x: list[float], facts: Mapping[str, BlobFac
     files that define something (the module's rule)."""
     summary = summaries_of(facts).get
     defining = [defines_something(summary(p)) for p in nodes]
-    if all(defining) or not any(defining):
+    with_definitions = [v for v, d in zip(x, defining) if d]
+    without = [v for v, d in zip(x, defining) if not d]
+    if not with_definitions or not without:
         return x
-    lowest = min(v for v, d in zip(x, defining) if d)
-    highest = max(v for v, d in zip(x, defining) if not d)
+    lowest = min(with_definitions)
+    highest = max(without)
     if highest <= 0.0 or highest * 2.0 <= lowest:
         return x  # below already
     scale = lowest / (2.0 * highest)
-    kept = fsum(v for v, d in zip(x, defining) if d)
-    given = fsum(v for v, d in zip(x, defining) if not d) * (1.0 - scale)
+    kept = fsum(with_definitions)
+    given = fsum(without) * (1.0 - scale)
     gain = 1.0 + given / kept
     return [v * gain if d else v * scale for v, d in zip(x, defining)]

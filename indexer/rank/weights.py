@@ -90,7 +90,10 @@ def arcs_of(rows: Container[str], facts: Mapping[str, BlobFacts], pairs: list[tu
     entries: dict[str, NameEntry | None] = {}
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
-    for path in sorted(p for p in facts if p in rows and p in known):
+    # the rows asked for when they are a few (a re-index's), else the facts' paths: the same set
+    few = rows if isinstance(rows, (set, frozenset)) and len(rows) < len(facts) else None
+    for path in sorted(p for p in few if p in facts and p in known) if few is not None else \
+            sorted(p for p in facts if p in rows and p in known):
         blob = facts[path]
         if blob.language in PROSE_AND_DATA:
             continue
