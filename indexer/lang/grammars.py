@@ -5,7 +5,8 @@ are not thread-safe) and reused for every blob. The tags query of a language is 
 grammar wheel's shipped `queries/tags.scm` (TypeScript's adds to JavaScript's, as the
 grammar intends) followed by ours from the language's package (`Language.queries`) and its
 identifier leaves (`Language.identifiers`), compiled in a form
-that is cheaper to compile and gives the same facts (`_used_patterns`, `_narrowed`):
+that is cheaper to compile and gives the same facts (`_used_patterns`, `_narrowed`,
+`_open_parents`):
 compiling is most of a worker's setup, paid again by every forked worker.
 """
 
@@ -111,8 +112,8 @@ def shipped_source(name: str) -> str:
 
 def compact_patterns(source: str, lang: Language) -> tuple[list[str], TypeChecks] | None:
     """The patterns of `source` the extraction reads, in the form cheaper to compile
-    (`_used_patterns`, `_narrowed`), and the type checks their matches must pass; None when
-    the source does not split into patterns."""
+    (`_used_patterns`, `_narrowed`, `_open_parents`), and the type checks their matches must
+    pass; None when the source does not split into patterns."""
     patterns = _used_patterns(source)
     if patterns is None:
         return None
@@ -120,8 +121,9 @@ def compact_patterns(source: str, lang: Language) -> tuple[list[str], TypeChecks
     texts = []
     for index, text in enumerate(patterns):
         text, pattern_checks = _narrowed(text, lang)
-        if pattern_checks:
-            checks[index] = pattern_checks
+        text, parent_checks = _open_parents(text, lang, len(pattern_checks))
+        if pattern_checks or parent_checks:
+            checks[index] = pattern_checks + parent_checks
         texts.append(text)
     return texts, checks
 
@@ -161,6 +163,69 @@ def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozense
         return f"{match.group(1)}(_) @{capture}"
 
     return _ALTERNATION.sub(narrow, text), tuple(checks)
+
+
+_KIND = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _open_parents(text: str, lang: Language, taken: int) -> tuple[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """`text` with each step two levels or more below the pattern's root that has children
+    of its own turned from `(kind ...)` into `(_ ...)` plus a capture whose type tags.py
+    checks. tree-sitter analyses every parent step of a concrete kind against the parse
+    table as it compiles (a deep pattern pays it at each level: Python's module-level
+    assignments in `if` and `try` bodies, most of its setup) and skips a wildcard's; the node
+    a step matches has one kind, so the matches that pass the check are the same. The root
+    and the step right under it stay kinds, so a match starts only where two kinds line up
+    and the wildcards cost the matching next to nothing (opened right under the root, every
+    child of every root node is tried, and deep nesting keeps more matches in progress, up
+    to the cursor's match limit). Only in patterns without quantifiers or predicates, for
+    steps outside alternations (a capture there would be missing from the other branches'
+    matches) and for concrete kinds; `taken`: checks `_narrowed` added."""
+    if _QUANTIFIER.search(_STRING.sub("", text)) or "#" in _STRING.sub("", text) or text[:1] != "(":
+        return text, ()
+    opens: list[tuple[int, str, bool]] = []  # per open step: where its kind starts, the kind, has children
+    alternation = 0
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in text order of their ends
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "[":
+            alternation += 1
+        elif c == "]":
+            alternation -= 1
+        elif c == "(":
+            if opens:
+                opens[-1] = (opens[-1][0], opens[-1][1], True)
+            found = _KIND.match(text, i + 1)
+            opens.append((i + 1, found.group() if found and alternation == 0 else "", False))
+        elif c == ")":
+            start, kind, children = opens.pop()
+            if len(opens) >= 2 and kind and kind != "_" and children:
+                edits.append((start, start + len(kind), kind))
+                edits.append((i + 1, i + 1, kind))
+        i += 1
+    checks: list[tuple[str, frozenset[str]]] = []
+    out, at = [], 0
+    for start, end, kind in sorted(edits):
+        kind_id = lang.id_for_node_kind(kind, True)
+        if kind_id is None or kind_id in lang.supertypes:
+            continue
+        out.append(text[at:start])
+        if end > start:
+            out.append("_")
+        else:
+            capture = f"rennet.type.{taken + len(checks)}"
+            checks.append((capture, frozenset((kind,))))
+            out.append(f" @{capture}")
+        at = end
+    out.append(text[at:])
+    return "".join(out), tuple(checks)
 
 
 @cache
