@@ -324,3 +324,13 @@ def test_blob_lines_are_the_files_lines_cut_where_they_are_long(data, start, siz
         assert got[:LINE_CHARS] == want[:LINE_CHARS]
         assert (len(got) > LINE_CHARS) == (len(want) > LINE_CHARS)  # a cut line is marked as cut
     assert [line[:LINE_CHARS] for line in lazy] == [line[:LINE_CHARS] for line in whole]  # read one by one too
+
+
+def test_a_quoted_string_ends_past_its_closing_quote_never_at_an_escaped_one():
+    from indexer.contract.decode import string_end
+
+    assert string_end('"ab" x', 0) == 4
+    assert string_end('x "a\\"b" y', 2) == 8  # the escaped quote does not close it
+    assert string_end('"a\\\\" y', 0) == 5  # an escaped backslash does not escape the quote
+    assert string_end('"never closed', 0) == 13
+    assert string_end('"ends in a backslash\\', 0) == 21  # never past the text

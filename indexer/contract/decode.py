@@ -34,6 +34,16 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _OPEN = frozenset(b"[{")
 
 
+def string_end(text: str, opened: int) -> int:
+    """Just past the double-quoted string whose quote is at `opened` (a backslash escapes the
+    character after it), or `len(text)` when it is never closed: how JSON and tree-sitter's
+    query syntax both quote."""
+    j, n = opened + 1, len(text)
+    while j < n and text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, n)
+
+
 def _deepest(brackets: bytes, stop: int) -> int:
     """The deepest nesting of a run of brackets, counted up to `stop` (past it, `stop + 1`)."""
     depth = deepest = 0

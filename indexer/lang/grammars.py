@@ -22,6 +22,7 @@ from typing import Callable
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
+from indexer.contract.decode import string_end
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
 
@@ -190,10 +191,7 @@ def _open_parents(text: str, lang: Language, taken: int) -> tuple[str, tuple[tup
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
+            i = string_end(text, i)
             continue
         if c == "[":
             alternation += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 from typing import Callable, Mapping
 
-from indexer.contract.decode import decode_json
+from indexer.contract.decode import decode_json, string_end
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
 
@@ -41,11 +41,9 @@ def loads_lenient(text: str) -> object:
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            i = j + 1
+            j = string_end(text, i)
+            out.append(text[i:j])
+            i = j
         elif text.startswith("//", i):
             j = text.find("\n", i)
             i = n if j < 0 else j
