@@ -250,6 +250,29 @@ def test_a_job_that_keeps_losing_its_worker_fails_typed_and_the_others_go_on(clu
     assert ok.jobs[0].ok
 
 
+def test_jobs_fail_typed_once_the_cluster_has_had_no_worker_for_the_patience(repos, tmp_path):
+    """A cluster with no worker (none ever joined: as one whose workers all died for good) holds
+    the run for `patience` seconds, not forever: every job still out fails `worker_lost`, and
+    nothing is imported."""
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        empty = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None)
+    try:
+        specs = batch.range_jobs(str(repos["history"].path), "HEAD~1..HEAD") + [
+            JobSpec(str(repos["polyglot"].path), "v1")]
+        store = Store.open(tmp_path / "s")
+        report = dask_engine.run(store, specs, empty.scheduler_address, patience=1.0)
+    finally:
+        empty.close()
+    assert len(specs) == 2
+    assert [(j.status, j.error.code if j.error else None) for j in report.jobs] == [("failed", "worker_lost")] * 2
+    assert all("no worker for 1 s" in j.error.message for j in report.jobs if j.error)
+    from indexer.api import snapshot
+    from indexer.contract.errors import NotIndexed
+
+    with pytest.raises(NotIndexed):
+        snapshot(specs[-1].repo, specs[-1].rev, store=store, index_if_absent=False)
+
+
 def test_an_unreachable_repository_is_a_typed_failure(cluster, repos, tmp_path):
     specs = [JobSpec(str(tmp_path / "not-here"), "HEAD"), JobSpec(str(repos["polyglot"].path), "v1")]
     report = dask_engine.run(Store.open(tmp_path / "s"), specs, cluster)

@@ -14,7 +14,8 @@ The contract is the local batch's (`indexer.fleet.batch`): the same job specs, o
 `JobResult` per job in job order, jobs whose snapshot the central store holds skipped before
 any work is sent (but for a partial one whose missing blobs are at hand now: built again, and
 imported in its place, as the local engine does), a failed job never stopping the others. The jobs of a task whose worker
-died are retried one by one (`retries` times each), then fail with `worker_lost`.
+died are retried one by one (`retries` times each), then fail with `worker_lost`; so do the
+jobs still out once the cluster has had no worker for `patience` seconds.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from indexer.contract.errors import BadInput, RennetError
 from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result, missing_in
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
     from indexer.store.records import SnapshotHead
 
 DEFAULT_RETRIES = 2
+# How long a run waits while the cluster has no worker at all (every one lost and none back,
+# or none ever joined) before the jobs still out fail: a dead cluster must not hold it forever.
+NO_WORKER_PATIENCE = 120.0
 _URL_PREFIXES = ("http://", "https://", "ssh://", "git://", "file://", "git@")
 
 
@@ -383,7 +387,8 @@ class _Held:
 def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = DEFAULT_RETRIES,
         on_result: Callable[[JobResult], None] | None = None,
         progress: Callable[[str, int, int], None] | None = None,
-        task: Callable[..., list[Shipped | TaskFailure]] = index_task) -> BatchReport:
+        task: Callable[..., list[Shipped | TaskFailure]] = index_task,
+        patience: float = NO_WORKER_PATIENCE) -> BatchReport:
     """Index every job on the cluster and import each into `store` as it arrives."""
     from indexer.fleet.batch import Emitter
     from indexer.store.commit import Pin, pin_snapshot
@@ -455,7 +460,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                     held.last[job.spec.repo] = result.oid
                 emitter.put(job.index, result)
 
-        for future in queue:
+        for future in _arrivals(queue, client, patience):
             sent = tasks.pop(future)
             try:
                 shipped = future.result()
@@ -485,11 +490,54 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
             for job, one in zip(sent.jobs, shipped):
                 arrived[job.index] = one
             drain(sent.jobs[0].stream)
+        if tasks:  # the cluster has had no worker for `patience` seconds: what is still out fails
+            queue.clear()
+            client.cancel(list(tasks))
+            streams_out = set()
+            for sent in tasks.values():
+                for job in sent.jobs:
+                    lost = failed_result(job.spec, job.display, job.oid, JobError(
+                        "worker_lost", f"the cluster had no worker for {patience:g} s"), 0.0)
+                    if job.index in again:
+                        again.discard(job.index)
+                        settle([(job, lost)])
+                    else:
+                        arrived[job.index] = lost
+                        streams_out.add(job.stream)
+            tasks.clear()
+            for s in sorted(streams_out):
+                drain(s)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
+
+
+def _arrivals(queue, client, patience: float) -> Iterator:
+    """The futures of `queue` as each completes; it stops early, leaving the others in it, once
+    the cluster has had no worker for `patience` seconds."""
+    idle_since: float | None = None
+    asked = float("-inf")
+    while not queue.is_empty():
+        if queue.has_ready():
+            idle_since = None
+            yield next(queue)
+            continue
+        now = time.monotonic()
+        if now - asked >= min(1.0, patience / 4):  # the scheduler asked at most once a second
+            asked = now
+            try:
+                workers = bool(client.nthreads())
+            except (OSError, TimeoutError):  # the scheduler itself out of reach: no worker either
+                workers = False
+            if workers:
+                idle_since = None
+            elif idle_since is None:
+                idle_since = now
+            elif now - idle_since >= patience:
+                return
+        time.sleep(0.05)
 
 
 def _accept(store: Store, arrived: list[tuple[_Job, Shipped | TaskFailure | JobResult]],
