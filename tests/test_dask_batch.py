@@ -24,7 +24,7 @@ from tests import dask_tasks
 def cluster():
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                         dashboard_address=None)
+                                         dashboard_address="127.0.0.1:0")  # any free port: xdist runs two
     yield local.scheduler_address
     local.close()
 
@@ -255,7 +255,8 @@ def test_jobs_fail_typed_once_the_cluster_has_had_no_worker_for_the_patience(rep
     the run for `patience` seconds, not forever: every job still out fails `worker_lost`, and
     nothing is imported."""
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        empty = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None)
+        empty = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                                         dashboard_address="127.0.0.1:0")
     try:
         specs = batch.range_jobs(str(repos["history"].path), "HEAD~1..HEAD") + [
             JobSpec(str(repos["polyglot"].path), "v1")]
