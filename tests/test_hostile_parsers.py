@@ -334,3 +334,12 @@ def test_a_quoted_string_ends_past_its_closing_quote_never_at_an_escaped_one():
     assert string_end('"a\\\\" y', 0) == 5  # an escaped backslash does not escape the quote
     assert string_end('"never closed', 0) == 13
     assert string_end('"ends in a backslash\\', 0) == 21  # never past the text
+
+
+def test_an_integer_too_long_to_convert_is_undecodable_toml_and_json():
+    digits = "1" * 5000  # over the interpreter's limit on integer string conversion
+    with pytest.raises(Undecodable, match="^not TOML: Exceeds the limit"):
+        decode_toml("[dossier]\nx = " + digits)
+    with pytest.raises(Undecodable, match="^not JSON: Exceeds the limit"):
+        decode_json("[" + digits + "]")
+    assert decode_toml("x = " + "1" * 4000) == {"x": int("1" * 4000)}

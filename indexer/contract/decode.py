@@ -108,6 +108,8 @@ def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes
         raise Undecodable(f"not TOML: {str(exc).splitlines()[0][:200]}") from None
     except RecursionError:
         raise Undecodable(f"nested more than {max_depth} levels deep") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise Undecodable(f"not TOML: {str(exc).splitlines()[0][:120]}") from None
     if nested_deeper(doc, max_depth):
         raise Undecodable(f"nested more than {max_depth} levels deep")
     return doc
