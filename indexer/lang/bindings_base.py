@@ -295,29 +295,24 @@ def dotted_names(dotted: bytes) -> tuple[str, ...]:
 def opening_bracket(text: bytes, close: int, kinds: bytes = b"()") -> int | None:
     """Where the bracket closing at `close` opens in `text`, counting the pairs `kinds` names
     (each opener then its closer: `b"()[]{}"`); None if it does not."""
-    openers, closers = kinds[0::2], kinds[1::2]
-    depth = 0
-    for i in range(close, -1, -1):
-        c = text[i:i + 1]
-        if c in closers:
-            depth += 1
-        elif c in openers:
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
+    return _matching(text, range(close, -1, -1), kinds[1::2], kinds[0::2])
 
 
 def closing_bracket(text: bytes, opened: int, kinds: bytes = b"()") -> int | None:
     """Where the bracket opening at `opened` closes in `text`, counting the pairs `kinds` names
     (as `opening_bracket`); None if it does not."""
-    openers, closers = kinds[0::2], kinds[1::2]
+    return _matching(text, range(opened, len(text)), kinds[0::2], kinds[1::2])
+
+
+def _matching(text: bytes, walk: range, deeper: bytes, shallower: bytes) -> int | None:
+    """The first place along `walk` where the brackets met come back to the depth before the
+    first: `deeper` ones are those the walk starts on, `shallower` their partners."""
     depth = 0
-    for i in range(opened, len(text)):
+    for i in walk:
         c = text[i:i + 1]
-        if c in openers:
+        if c in deeper:
             depth += 1
-        elif c in closers:
+        elif c in shallower:
             depth -= 1
             if depth == 0:
                 return i
