@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.measure import process_cpu
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -133,19 +135,13 @@ def _load_avg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-def _cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, every thread of it (not its children)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _children_cpu(pid: int) -> float:
     """CPU seconds of the live children of `pid` (the server's reader processes)."""
     total = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         if _ppid(stat) == pid:
             try:
-                total += _cpu_seconds(int(stat.parent.name))
+                total += process_cpu(int(stat.parent.name))
             except (OSError, ValueError, IndexError):
                 continue
     return total
@@ -261,9 +257,9 @@ def sessions(server: Server, repo: Path, files: int, n: int, calls: int, tool: s
         w.start()
     load = _load_avg()
     barrier.wait()
-    cpu0, kids0 = _cpu_seconds(server.proc.pid), _children_cpu(server.proc.pid)
+    cpu0, kids0 = process_cpu(server.proc.pid), _children_cpu(server.proc.pid)
     got = [out.get(timeout=600) for _ in workers]
-    server_cpu = _cpu_seconds(server.proc.pid) - cpu0
+    server_cpu = process_cpu(server.proc.pid) - cpu0
     readers_cpu = _children_cpu(server.proc.pid) - kids0
     for w in workers:
         w.join()
@@ -417,15 +413,11 @@ def bench_indexing(files: int, fresh_files: int, others: int, drivers: int, repe
 def _tree_cpu(pid: int) -> float:
     """CPU seconds of `pid` and its waited-for children, and of its live children and theirs
     (the forkserver, which reaps the extraction workers it forks)."""
-    def used(stat: Path) -> float:
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-    total = used(Path(f"/proc/{pid}/stat"))
+    total = process_cpu(pid, reaped=True)
     for stat in Path("/proc").glob("[0-9]*/stat"):
         if _ppid(stat) == pid:
             try:
-                total += used(stat)
+                total += process_cpu(int(stat.parent.name), reaped=True)
             except (OSError, ValueError, IndexError):
                 continue
     return total

@@ -43,6 +43,14 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
+def process_cpu(pid: int, reaped: bool = False) -> float:
+    """User + system CPU seconds of a process, every thread of it, as /proc says; with
+    `reaped`, those of the children it waited for too. OSError or ValueError where the
+    process is gone or its line unreadable."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15 if reaped else 13]) / os.sysconf("SC_CLK_TCK")
+
+
 def _pss(pid: int) -> tuple[int, int]:
     """The process's PSS and its anonymous part, in bytes; zeros when /proc does not say."""
     total = anon = 0

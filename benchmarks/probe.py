@@ -290,11 +290,12 @@ def _tree_cpu() -> float:
                for f in ("ru_utime", "ru_stime"))
     from multiprocessing import forkserver
 
+    from benchmarks.measure import process_cpu
+
     pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
     if pid:
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            used += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+            used += process_cpu(pid, reaped=True)
         except (OSError, ValueError):
             pass
     return used
