@@ -182,7 +182,8 @@ def _open_parents(text: str, lang: Language, taken: int) -> tuple[str, tuple[tup
     to the cursor's match limit). Only in patterns without quantifiers or predicates, for
     steps outside alternations (a capture there would be missing from the other branches'
     matches) and for concrete kinds; `taken`: checks `_narrowed` added."""
-    if _QUANTIFIER.search(_STRING.sub("", text)) or "#" in _STRING.sub("", text) or text[:1] != "(":
+    outside_strings = _STRING.sub("", text)
+    if _QUANTIFIER.search(outside_strings) or "#" in outside_strings or text[:1] != "(":
         return text, ()
     opens: list[tuple[int, str, bool]] = []  # per open step: where its kind starts, the kind, has children
     alternation = 0
