@@ -641,3 +641,61 @@ def test_a_few_blobs_are_parsed_in_process_with_the_facts_workers_give(tmp_path,
         assert mine.fingerprint == theirs.fingerprint
         assert _dump(repo, first, here) == _dump(repo, first, pooled)
         assert mine.symbols == theirs.symbols > 0 and mine.edges == theirs.edges > 0
+
+
+_WATCH = """
+import sys, time
+from pathlib import Path
+from indexer.store.database import Store
+home, released, keys = sys.argv[1], Path(sys.argv[2]), [bytes.fromhex(k) for k in sys.argv[3:]]
+deadline = time.monotonic() + 20
+found = False
+with Store.open(home) as store:
+    while time.monotonic() < deadline and not found:
+        with store.env.begin(db=store.facts) as txn:
+            found = all(txn.get(k) is not None for k in keys)
+        time.sleep(0.01)
+print(found)
+released.touch()
+"""
+
+
+def test_a_small_extraction_writes_what_came_in_while_the_workers_finish_the_rest(tmp_path, monkeypatch):
+    """A small extraction's facts are written in the indexer's process: those whose chunk came
+    in are in the store before the last chunk is parsed, not all after it. One language's
+    blobs are held in their worker until another process reads the other language's facts
+    from the store (or gives up, which fails the test); the snapshot is the usual one."""
+    from indexer.build import extractor_version
+    from indexer.pipeline import extract
+    from indexer.store.records import facts_key
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit(_FEW)
+    repo = str(builder.path)
+    released = tmp_path / "released"
+    real_job = extract.extract_job
+
+    def held(job, source=None):
+        # in a worker (forked after this patch): Go waits for the watcher's word
+        if job.language == "go":
+            deadline = time.monotonic() + 30
+            while not released.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return real_job(job, source)
+
+    monkeypatch.setattr(extract, "extract_job", held)
+    monkeypatch.setattr(extract, "IN_PROCESS_MAX", 0)
+    odb = pygit2.Repository(repo)
+    python_keys = [facts_key(str(odb.revparse_single(f"{first}:{p}").id), "python", extractor_version())
+                   for p in _FEW if p.endswith(".py")]
+    home = tmp_path / "store"
+    Store.open(home).close()  # the watcher opens it as it is
+    watcher = subprocess.Popen([sys.executable, "-c", _WATCH, str(home), str(released), *(k.hex() for k in python_keys)],
+                               stdout=subprocess.PIPE, text=True, cwd=str(Path(__file__).resolve().parent.parent))
+    with Store.open(home) as store:
+        report = api.index(repo, first, store=store, workers=2)
+    out, _ = watcher.communicate(timeout=60)
+    assert out.strip() == "True"
+    monkeypatch.setattr(extract, "extract_job", real_job)
+    with Store.open(tmp_path / "plain") as plain:
+        assert api.index(repo, first, store=plain, workers=2).fingerprint == report.fingerprint

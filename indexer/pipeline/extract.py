@@ -28,7 +28,7 @@ from indexer.store.records import PendingNames, StoredFacts, decode_core, facts_
 from indexer.store.resident import load_summaries  # the facts table's, from memory where the host keeps them
 
 if TYPE_CHECKING:
-    from multiprocessing.pool import Pool
+    from multiprocessing.pool import IMapIterator, Pool
 
     from indexer.model import BlobFacts
 
@@ -166,8 +166,28 @@ def extract_missing(store: Store, repo: pygit2.Repository, jobs: list[BlobJob], 
         return Extracted(new, meanwhile(), writer.wait, names)
     results = pool.imap_unordered(_extract_chunk, chunks(jobs, chunk_size(len(jobs), workers)))
     done = meanwhile()
-    drain(results)
+    # A small extraction's facts are written here, in passing (FactsWriter.IN_PASSING): those
+    # that came in while `meanwhile` ran are written while the last chunks are still parsed,
+    # rather than all of them after, when assembly waits on nothing else.
+    drain(_arriving(results, writer.flush) if len(jobs) <= FactsWriter.IN_PASSING else results)
     return Extracted(new, done, writer.wait, names)
+
+
+def _arriving(results: IMapIterator[list[StoredFacts]], before_waiting: Callable[[], None],
+              ) -> Iterator[list[StoredFacts]]:
+    """The chunks of `results` as they come; `before_waiting` runs whenever none has come yet."""
+    from multiprocessing import TimeoutError as NotYet
+
+    while True:
+        try:
+            try:
+                chunk = results.next(timeout=0)
+            except NotYet:
+                before_waiting()
+                chunk = results.next()
+        except StopIteration:
+            return
+        yield chunk
 
 
 # Up to this many blobs to parse are parsed in the indexer's process: a change made between two
