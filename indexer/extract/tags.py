@@ -207,11 +207,17 @@ def _pattern_classes(language: str) -> dict[int, tuple[int, str, local_scopes.Ha
 
 def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
               scopes: local_scopes.Collector | None = None) -> tuple[list[_Def], dict[int, str], list[Node]]:
-    query = grammars.tags_query(language)
+    level = grammars.form(language)
     # No progress callback here: py-tree-sitter 0.26.1 crashes when one is passed to a
     # QueryCursor. A query costs what the tree costs, and the parse budget bounds the tree.
-    cursor = QueryCursor(query, match_limit=MATCH_LIMIT)
+    cursor = QueryCursor(grammars.tags_query(language, level), match_limit=MATCH_LIMIT)
     matches = cursor.matches(tree_root)
+    if cursor.did_exceed_match_limit and level != grammars.MATCHING_FORM:
+        # The form that compiles cheapest keeps more matches in progress: where it ran out,
+        # the other form decides, so that a blob's facts never depend on the run it is in.
+        level = grammars.MATCHING_FORM
+        cursor = QueryCursor(grammars.tags_query(language, level), match_limit=MATCH_LIMIT)
+        matches = cursor.matches(tree_root)
     facts.match_limit_hit = bool(cursor.did_exceed_match_limit)
     defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
     roles: dict[int, str] = {}
@@ -227,7 +233,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     class_types = hooks.class_types
     class_starts: list[int] = []
     first_id = grammars.first_identifier_pattern(language)
-    type_checks = grammars.type_checks(language)
+    type_checks = grammars.type_checks(language, level)
     add_id = ids.append
     scoping = scopes.rules.seen if scopes is not None else ()
     for pattern, caps in matches:

@@ -18,7 +18,7 @@ import threading
 import time
 from functools import cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
@@ -62,15 +62,39 @@ def own_query(name: str) -> str:
 TypeChecks = dict[int, tuple[tuple[str, frozenset[str]], ...]]
 
 
-def tags_query(name: str) -> Query:
+# The level below a pattern's root from which `_open_parents` opens parent steps: the form
+# that matches cheapest, and the one that compiles cheapest (see `compile_quickly`).
+MATCHING_FORM = 2
+COMPILING_FORM = 1
+_quick: frozenset[str] = frozenset()
+
+
+def compile_quickly(languages: Iterable[str]) -> None:
+    """From now on this process, and those forked from it, compile the tags queries of
+    `languages` in the form that compiles cheapest: parent steps opened from right under
+    the root. For a run that parses few blobs of a language, where compiling its query
+    costs more than matching it; every other language keeps the form that matches
+    cheapest. The two forms give the same facts (`tags._run_tags` turns to the matching
+    form where the other ran out of matches in progress)."""
+    global _quick
+    _quick = frozenset(languages)
+
+
+def form(name: str) -> int:
+    """The form `tags_query(name)` is compiled in here, now."""
+    return COMPILING_FORM if name in _quick else MATCHING_FORM
+
+
+def tags_query(name: str, level: int | None = None) -> Query:
     """Shipped tags (+ base grammar's), our own definitions, imports and facts, and the
     identifier leaves (`@id`), as one query: one pass over the tree instead of two. A
-    match counts only when it passes `type_checks(name)`."""
-    return _tags(name)[0]
+    match counts only when it passes `type_checks(name)`. `level`: the form (default:
+    `form(name)`)."""
+    return _tags(name, form(name) if level is None else level)[0]
 
 
-def type_checks(name: str) -> TypeChecks:
-    return _tags(name)[1]
+def type_checks(name: str, level: int | None = None) -> TypeChecks:
+    return _tags(name, form(name) if level is None else level)[1]
 
 
 def tags_source(name: str) -> str:
@@ -79,17 +103,18 @@ def tags_source(name: str) -> str:
 
 
 def tags_text(name: str) -> str:
-    """The source `tags_query(name)` was compiled from (its patterns off are
-    `unsupported_patterns` of it): what another runtime compiles to run the same query."""
-    return _tags(name)[2]
+    """The source `tags_query(name)` was compiled from in the form that matches cheapest (its
+    patterns off are `unsupported_patterns` of it): what another runtime compiles to run the
+    same query."""
+    return _tags(name, MATCHING_FORM)[2]
 
 
 @cache
-def _tags(name: str) -> tuple[Query, TypeChecks, str]:
+def _tags(name: str, level: int) -> tuple[Query, TypeChecks, str]:
     source = tags_source(name)
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
-    compact = compact_patterns(source, language(name))
+    compact = compact_patterns(source, language(name), level)
     if compact is not None:
         texts, checks = compact
         try:
@@ -111,10 +136,10 @@ def shipped_source(name: str) -> str:
     return "\n".join(p for p in (shipped_tags(base) if base else "", shipped_tags(name)) if p)
 
 
-def compact_patterns(source: str, lang: Language) -> tuple[list[str], TypeChecks] | None:
+def compact_patterns(source: str, lang: Language, level: int = MATCHING_FORM) -> tuple[list[str], TypeChecks] | None:
     """The patterns of `source` the extraction reads, in the form cheaper to compile
-    (`_used_patterns`, `_narrowed`, `_open_parents`), and the type checks their matches must
-    pass; None when the source does not split into patterns."""
+    (`_used_patterns`, `_narrowed`, `_open_parents` from `level` below the root), and the
+    type checks their matches must pass; None when the source does not split into patterns."""
     patterns = _used_patterns(source)
     if patterns is None:
         return None
@@ -122,7 +147,7 @@ def compact_patterns(source: str, lang: Language) -> tuple[list[str], TypeChecks
     texts = []
     for index, text in enumerate(patterns):
         text, pattern_checks = _narrowed(text, lang)
-        text, parent_checks = _open_parents(text, lang, len(pattern_checks))
+        text, parent_checks = _open_parents(text, lang, len(pattern_checks), level)
         if pattern_checks or parent_checks:
             checks[index] = pattern_checks + parent_checks
         texts.append(text)
@@ -169,17 +194,19 @@ def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozense
 _KIND = re.compile(r"[a-z_][a-z0-9_]*")
 
 
-def _open_parents(text: str, lang: Language, taken: int) -> tuple[str, tuple[tuple[str, frozenset[str]], ...]]:
-    """`text` with each step two levels or more below the pattern's root that has children
+def _open_parents(text: str, lang: Language, taken: int, level: int = MATCHING_FORM,
+                  ) -> tuple[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """`text` with each step `level` levels or more below the pattern's root that has children
     of its own turned from `(kind ...)` into `(_ ...)` plus a capture whose type tags.py
     checks. tree-sitter analyses every parent step of a concrete kind against the parse
     table as it compiles (a deep pattern pays it at each level: Python's module-level
     assignments in `if` and `try` bodies, most of its setup) and skips a wildcard's; the node
-    a step matches has one kind, so the matches that pass the check are the same. The root
-    and the step right under it stay kinds, so a match starts only where two kinds line up
-    and the wildcards cost the matching next to nothing (opened right under the root, every
+    a step matches has one kind, so the matches that pass the check are the same. In the
+    form that matches cheapest (level 2) the root and the step right under it stay kinds, so
+    a match starts only where two kinds line up and the wildcards cost the matching next to
+    nothing; opened right under the root (level 1, the form that compiles cheapest) every
     child of every root node is tried, and deep nesting keeps more matches in progress, up
-    to the cursor's match limit). Only in patterns without quantifiers or predicates, for
+    to the cursor's match limit. Only in patterns without quantifiers or predicates, for
     steps outside alternations (a capture there would be missing from the other branches'
     matches) and for concrete kinds; `taken`: checks `_narrowed` added."""
     outside_strings = _STRING.sub("", text)
@@ -205,7 +232,7 @@ def _open_parents(text: str, lang: Language, taken: int) -> tuple[str, tuple[tup
             opens.append((i + 1, found.group() if found and alternation == 0 else "", False))
         elif c == ")":
             start, kind, children = opens.pop()
-            if len(opens) >= 2 and kind and kind != "_" and children:
+            if len(opens) >= level and kind and kind != "_" and children:
                 edits.append((start, start + len(kind), kind))
                 edits.append((i + 1, i + 1, kind))
         i += 1
@@ -229,8 +256,8 @@ def _open_parents(text: str, lang: Language, taken: int) -> tuple[str, tuple[tup
 
 @cache
 def first_identifier_pattern(name: str) -> int:
-    """Index of the first `@id` pattern in `tags_query(name)`: they come last, and every
-    match from there on is an occurrence site."""
+    """Index of the first `@id` pattern in `tags_query(name)` (either form: they hold the same
+    patterns): they come last, and every match from there on is an occurrence site."""
     patterns = _split_patterns(LANGUAGES[name].identifiers) or []
     return tags_query(name).pattern_count - len(patterns)
 

@@ -197,6 +197,24 @@ def _arriving(results: IMapIterator[list[StoredFacts]], before_waiting: Callable
 IN_PROCESS_MAX = 8
 
 
+# A language with at most this many blobs to parse in a run has its tags query compiled in the
+# form that compiles cheapest (grammars.compile_quickly): far below where the other form's
+# cheaper matching would make up for its dearer compile.
+QUICK_COMPILE_MAX = 256
+
+
+def compile_forms(jobs: list[BlobJob]) -> None:
+    """Choose, for this run, the form each language's tags query is compiled in (before the
+    workers are forked, which inherit it): the one that compiles cheapest for the languages
+    with few blobs to parse."""
+    from indexer.lang import grammars
+
+    counts: dict[str, int] = {}
+    for job in jobs:
+        counts[job.language] = counts.get(job.language, 0) + 1
+    grammars.compile_quickly(language for language, n in counts.items() if n <= QUICK_COMPILE_MAX)
+
+
 @contextmanager
 def pool_for(jobs: int, workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool | None]:
     """The extraction workers for `jobs` blobs to parse, forked once the plan says how many:
@@ -328,6 +346,8 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers:
         # the whole tree keyed now (Plan.fresh left it), while the workers parse
         return load_summaries(store, {path: key for path, key in plan.keys.items() if key not in missing})
 
+    if jobs:
+        compile_forms(jobs)
     with pool_for(len(jobs), workers, lock, repo.path) as pool:
         extracted = extract_missing(store, repo, jobs, pool, workers, parsing.step, load_the_rest,
                                     keep_names=plan.earlier is not None)
