@@ -282,7 +282,9 @@ def ordered_verbs(rows: Sequence[Any]) -> list[Any]:
 
 def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the whole registry. Given argv, only the verb it names gets its options
-    built (reading a Struct's fields costs time a fresh process should not spend on every verb)."""
+    built (reading a Struct's fields costs time a fresh process should not spend on every verb),
+    and when it names a whole verb path, no other verb gets a parser at all: the verb's own parser
+    alone reads the rest of argv, and every parser made costs a fresh process time."""
     words = _verb_words(argv) if argv is not None else None
     root = _Parser(prog="rennet", description="Rennet Context: Repo Map, Delta packets, context tools.",
                    usage="rennet [--version] [--store DIR] COMMAND ...", formatter_class=HelpFormat,
@@ -298,9 +300,12 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
 
     groups: dict[tuple[str, ...], Any] = {(): subs}
     rows = ordered_verbs(table.cli_verbs())
+    named = [r for r in rows if words is not None and tuple(words[: len(r.cli_path)]) == r.cli_path]
+    if named:
+        rows = named
     firsts = [r.cli_path[0] for r in rows]
-    for name in ("commands", "call", "mcp", "completion"):
-        firsts.append(name)
+    if not named:
+        firsts += ["commands", "call", "mcp", "completion"]
     for first in dict.fromkeys(firsts):
         if first == "commands":
             p = builtin("commands", "List the command registry.")
