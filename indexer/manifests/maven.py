@@ -4,9 +4,12 @@ refused before parsing (no entity expansion, no external fetches)."""
 
 from __future__ import annotations
 
-from xml.etree import ElementTree as ET
+from typing import TYPE_CHECKING
 
 from indexer.manifests.base import Collector, ManifestError
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 SCOPES = {"": "runtime", "compile": "runtime", "runtime": "runtime", "test": "test", "provided": "provided",
           "system": "system", "import": "import"}
@@ -16,7 +19,7 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _child(el: ET.Element | None, name: str) -> ET.Element | None:
+def _child(el: Element | None, name: str) -> Element | None:
     if el is None:
         return None
     for ch in el:
@@ -25,12 +28,15 @@ def _child(el: ET.Element | None, name: str) -> ET.Element | None:
     return None
 
 
-def _text(el: ET.Element | None, name: str) -> str:
+def _text(el: Element | None, name: str) -> str:
     ch = _child(el, name)
     return (ch.text or "").strip() if ch is not None else ""
 
 
 def read_pom(c: Collector, data: bytes) -> None:
+    # imported here: the XML parser is for a tree with a pom.xml, not every index that reads manifests
+    from xml.etree import ElementTree as ET
+
     if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
         raise ManifestError("DTD or entity declarations are refused")
     try:

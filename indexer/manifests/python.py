@@ -5,7 +5,6 @@ arguments of the `setup(...)` call only; the file is never executed)."""
 from __future__ import annotations
 
 import ast
-import configparser
 
 from indexer.manifests.base import Collector, ManifestError, split_requirement, table_or_none, toml_manifest
 
@@ -85,6 +84,8 @@ def _literal_or_empty(value: str) -> str:
 
 
 def read_setup_cfg(c: Collector, data: bytes) -> None:
+    import configparser  # here: only a tree with a setup.cfg reads one
+
     cfg = configparser.ConfigParser(interpolation=None)
     try:
         cfg.read_string(data.decode("utf-8"))
