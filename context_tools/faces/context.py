@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+
+import msgspec
 
 from context_tools.faces.registry import Command
 from indexer.contract.result import Page
@@ -156,15 +157,16 @@ def _shared_store(home: Path) -> Store:
         return store
 
 
-@dataclass
-class CallContext:
+# a msgspec Struct, not a dataclass: a fresh process makes this class at start, and a Struct
+# class is many times cheaper to make
+class CallContext(msgspec.Struct):
     command: Command
     surface: str  # "cli" | "mcp" | "python"
     handle: StoreHandle
     input_digest: str  # of the input without its cursor: binds cursors to the query
     ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
     input: Struct | None = None  # the decoded input
-    extras: dict[str, Any] = field(default_factory=dict)
+    extras: dict[str, Any] = msgspec.field(default_factory=dict)
     roots: Any = None  # context_tools.faces.roots.Roots on an agent face, else None
     worktree: bool = False  # the face reads working trees by default (`rennet mcp --worktree`)
 

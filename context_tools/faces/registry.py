@@ -55,7 +55,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Literal, Mapping
 
@@ -75,16 +74,16 @@ def wire_name(command_id: str) -> str:
     return command_id.replace(".", "_")
 
 
-@dataclass(frozen=True)
-class Exposure:
+# msgspec Structs, not dataclasses: a fresh process makes these classes at start, and a Struct
+# class is many times cheaper to make (a frozen dataclass compiles six methods)
+class Exposure(msgspec.Struct, frozen=True):
     """Decided per row: does the CLI grow a verb for it, is it an MCP tool for agents."""
 
     cli: bool = True
     agent: bool = False
 
 
-@dataclass(frozen=True)
-class CliShape:
+class CliShape(msgspec.Struct, frozen=True):
     """How the command looks on the command line.
 
     `path` is the verb path (`("context", "symbol")` -> `rennet context symbol`);
@@ -97,8 +96,7 @@ class CliShape:
     flags: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(msgspec.Struct, frozen=True):
     id: str
     summary: str
     input: type[msgspec.Struct]
@@ -107,7 +105,7 @@ class Command:
     exposure: Exposure = Exposure()
     maturity: Literal["stable", "experimental", "planned"] = "stable"
     surfaces: tuple[str, ...] = SURFACES  # where a backend exists to run it
-    caps: Mapping[str, int] = field(default_factory=dict)
+    caps: Mapping[str, int] = msgspec.field(default_factory=dict)
     cli: CliShape = CliShape()
     render: Callable[[Any], str] | None = None  # human rendering of a Result for the CLI
     description: str = ""  # longer help; the summary is one line
@@ -336,7 +334,7 @@ def _validate(row: Command) -> None:
     path = row.cli_path
     if not path or path[0] in _RESERVED_VERBS:
         raise RegistryError(f"{row.id}: CLI path {path!r} is empty or reserved")
-    object.__setattr__(row, "caps", MappingProxyType(dict(row.caps)))
+    msgspec.structs.force_setattr(row, "caps", MappingProxyType(dict(row.caps)))
 
 
 def _check_prefix_clashes(cli_paths: dict[tuple[str, ...], str]) -> None:

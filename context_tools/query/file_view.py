@@ -13,7 +13,6 @@ read from its pinned snapshot; the freshness is that member's, tagged with it.""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence, TypeVar, overload
 
 import msgspec
@@ -162,7 +161,7 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
         items = _outline(snap, f) if input.section == "outline" else neighbours[input.section]
         if isinstance(items, Unknown):
             raise BadInput(f"{f.path} has no outline to page: {items.reason}")
-        bound = replace(ctx, input_digest=input_digest(_section_query(input, input.section)))
+        bound = msgspec.structs.replace(ctx, input_digest=input_digest(_section_query(input, input.section)))
         chunk, section_page = bound.page(items, cap=CAP_OF[input.section], limit=input.limit, cursor=input.cursor,
                                          binding=snap.fingerprint)
         return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=section_page)
