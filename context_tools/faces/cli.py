@@ -464,21 +464,27 @@ def run() -> NoReturn:
 
 def _main(argv: list[str]) -> int:
     from context_tools.faces.errors import RegistryError
-    from context_tools.faces.registry import registry
+    from indexer.pipeline.collector import collector_paused
 
-    try:
-        table = registry()
-    except RegistryError as exc:
-        print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
-        words = _verb_words(argv)
-        if words[:1] == ["call"]:
-            _write_call_envelope(words[1] if len(words) > 1 else "call", exc.code, exc.message)
-        return EXIT_ERROR
-    parser = build_parser(table, argv)
-    if not argv:
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
-    args = parser.parse_args(argv)
+    # The start makes many objects that live as long as the process (the packs' modules, the
+    # registry's rows) and next to no garbage: the cyclic collector's young passes over them
+    # would only cost time (indexer/pipeline/collector.py).
+    with collector_paused():
+        from context_tools.faces.registry import registry
+
+        try:
+            table = registry()
+        except RegistryError as exc:
+            print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
+            words = _verb_words(argv)
+            if words[:1] == ["call"]:
+                _write_call_envelope(words[1] if len(words) > 1 else "call", exc.code, exc.message)
+            return EXIT_ERROR
+        parser = build_parser(table, argv)
+        if not argv:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+        args = parser.parse_args(argv)
     ns = vars(args)
     store = ns.get("store")
     builtin = ns.get("_builtin")
@@ -501,9 +507,10 @@ def _main(argv: list[str]) -> int:
     _merge_positionals(ns, ns.get("_positional", ()), ns.get("_required", ()),
                        " ".join(table.get(command).cli_path))
     raw = {k: v for k, v in ns.items() if k not in _SKIP and not k.startswith("verb")}
-    from context_tools.faces.dispatch import Executor
-    from context_tools.faces.progress import on_the_way
-    from indexer.api import show_indexing
+    with collector_paused():  # modules imported for good, as above
+        from context_tools.faces.dispatch import Executor
+        from context_tools.faces.progress import on_the_way
+        from indexer.api import show_indexing
 
     show_indexing(on_the_way)  # a read that indexes first says so: a bar on a terminal, else one line
 
