@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from itertools import repeat
 from typing import Callable, Iterable, Mapping
 
 from indexer.model import BlobFacts, FileEntry
@@ -246,14 +247,22 @@ def mark_files(
     `earlier` (an earlier snapshot's marked file table) gives its marks to the files whose path
     and blob it shares, when the two trees' `.gitattributes` files are the same: a mark is a
     function of the path, the blob's facts and those files alone."""
-    attrs = GitAttributes.from_files(files, read)
-    reuse: dict[str, FileEntry] = {}
-    if earlier is not None and _attribute_files(earlier) == _attribute_files(files):
-        reuse = {f.path: f for f in earlier}
+    attribute_files = _attribute_entries(files)
+    attrs = GitAttributes.from_files(attribute_files, read)
+    same_attributes = earlier is not None and _pairs(_attribute_entries(earlier)) == _pairs(attribute_files)
+    # an earlier table of the same paths comes in the same order: rows are matched by position,
+    # and by path only where they are not
+    aligned = earlier if same_attributes and earlier is not None and len(earlier) == len(files) else None
+    by_path: dict[str, FileEntry] | None = None
     out: dict[str, tuple[str, str]] = {}
     summaries = summaries_of(facts)  # only `generated` is read
-    for f in files:
-        before = reuse.get(f.path)
+    for f, before in zip(files, aligned) if aligned is not None else zip(files, repeat(None)):
+        if before is None or before.path != f.path:
+            before = None
+            if same_attributes and earlier is not None:
+                if by_path is None:
+                    by_path = {e.path: e for e in earlier}
+                before = by_path.get(f.path)
         if before is not None and before.blob == f.blob and before.mode == f.mode:
             if before.mark:
                 out[f.path] = (before.mark, before.mark_rule)
@@ -264,8 +273,13 @@ def mark_files(
     return out
 
 
-def _attribute_files(files: list[FileEntry]) -> list[tuple[str, str]]:
-    return [(f.path, f.blob) for f in files if is_attributes_file(f)]
+def _attribute_entries(files: list[FileEntry]) -> list[FileEntry]:
+    # the name's test first, as a method call: most files fail it
+    return [f for f in files if f.path.endswith(".gitattributes") and is_attributes_file(f)]
+
+
+def _pairs(files: list[FileEntry]) -> list[tuple[str, str]]:
+    return [(f.path, f.blob) for f in files]
 
 
 def _mark(f: FileEntry, attrs: GitAttributes, facts: Summary | None) -> tuple[str, str] | None:
