@@ -75,12 +75,18 @@ def _cargo_auto_bins(m: Manifest, tree: TreePaths, declared_paths: set[str]) -> 
     return out
 
 
-def _from_sources(files: list[FileEntry], facts: Mapping[str, BlobFacts]) -> list[EntryPoint]:
+def _from_sources(files: list[FileEntry], facts: Mapping[str, BlobFacts],
+                  tree: TreePaths | None = None) -> list[EntryPoint]:
+    """The files' entry points, of those in `tree` when given."""
     out = []
     summaries = summaries_of(facts)  # every file's markers; symbols decoded for Go `package main` only
     for f in files:
+        if tree is not None and f.path not in tree:
+            continue
         bf = summaries.get(f.path)
-        name = f.path.rpartition("/")[2]  # asked of every file: no posixpath.basename call
+        if (bf is None or not (bf.main_block or bf.package_name == "main")) and not f.path.endswith("__main__.py"):
+            continue  # most files: neither marker, nor the name (asked first without splitting the path)
+        name = f.path.rpartition("/")[2]  # no posixpath.basename call
         if name == "__main__.py":
             out.append(EntryPoint(posixpath.basename(parent(f.path)) or "__main__", "python_main_file", f.path, "", ""))
         if bf is None:
@@ -115,5 +121,5 @@ def find_entry_points(
         declared = _declared(m, tree, modules, js)
         out.extend(declared)
         out.extend(_cargo_auto_bins(m, tree, {e.path for e in declared if e.kind == "rust_bin"}))
-    out.extend(_from_sources([f for f in files if f.path in tree], facts))
+    out.extend(_from_sources(files, facts, tree))
     return sorted(set(out), key=lambda e: (e.path, e.kind, e.name, e.target, e.manifest))
