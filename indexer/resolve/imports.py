@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from bisect import bisect_left, bisect_right
 from functools import cache, partial
+from itertools import repeat
 from typing import Callable, Mapping, NamedTuple, Protocol
 
 import msgspec
@@ -114,10 +115,15 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
     paths differ (any path can be a target or change a lookup)."""
     if tree.paths != {f.path for f in prior.files if f.mode in REGULAR_MODES}:
         return None
-    before = {f.path: f for f in prior.files}
     changed = set()
-    for f in files:
-        b = before.get(f.path)
+    before: dict[str, FileEntry] | None = None
+    # an earlier table of the same paths lists them in the same order: rows are matched by
+    # position, and by path only where they are not
+    for f, b in zip(files, prior.files) if len(files) == len(prior.files) else zip(files, repeat(None)):
+        if b is None or b.path != f.path:
+            if before is None:
+                before = {e.path: e for e in prior.files}
+            b = before.get(f.path)
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()

@@ -71,15 +71,20 @@ class TreePaths:
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.dirs: set[str] = {""}
         by_dir, by_name, dirs = self.by_dir, self.by_name, self.dirs
+        last: str | None = None  # the folder part of the path before, whose files are `here`
+        here: list[str] = []
         for p in ordered:
-            d, _, name = p.rpartition("/")
-            if d.endswith("/"):  # not a tree's path (`a//b`): as posixpath reads it
-                d = parent(p)
-            by_dir[d].append(p)
+            head, _, name = p.rpartition("/")
+            if head != last:  # sorted: a folder's files mostly come one after another
+                last = d = head
+                if d.endswith("/"):  # not a tree's path (`a//b`): as posixpath reads it
+                    d = parent(p)
+                here = by_dir[d]
+                while d and d not in dirs:
+                    dirs.add(d)
+                    d = parent(d)
+            here.append(p)
             by_name[name].append(p)
-            while d and d not in dirs:
-                dirs.add(d)
-                d = parent(d)
 
     def __contains__(self, path: str) -> bool:
         return path in self.paths
