@@ -21,7 +21,9 @@ any order.
 
 from __future__ import annotations
 
+from itertools import compress
 from math import fsum
+from operator import not_
 from typing import Mapping
 
 from indexer.model import BlobFacts, Symbol, decode_symbols
@@ -44,8 +46,13 @@ def defines_something(facts: Summary | None) -> bool:
     raw = facts.symbols_json
     if facts.language != "python":
         return bool(raw or facts.symbols)  # only Python has module dunders
-    if raw and (_DUNDER_NAME not in raw or raw.count(_NAME) != raw.count(_DUNDER_NAME)):
-        return True  # a name that does not open with `__`: no module dunder, nothing to decode
+    if raw:
+        # A name that does not open with `__`: no module dunder, nothing to decode. The first
+        # name mostly tells (a class or function of the module's own); else count them all.
+        first = raw.find(_NAME) + len(_NAME)
+        if raw[first:first + 2] != b"__" or _DUNDER_NAME not in raw \
+                or raw.count(_NAME) != raw.count(_DUNDER_NAME):
+            return True
     symbols = decode_symbols(raw) if raw else facts.symbols
     return any(not _module_dunder(s, facts.language) for s in symbols)
 
@@ -53,10 +60,12 @@ def defines_something(facts: Summary | None) -> bool:
 def below_definers(nodes: list[str], x: list[float], facts: Mapping[str, BlobFacts]) -> list[float]:
     """The ranks `x` (in `nodes` order) with every file that defines nothing scaled below the
     files that define something (the module's rule)."""
-    summary = summaries_of(facts).get
-    defining = [defines_something(summary(p)) for p in nodes]
-    with_definitions = [v for v, d in zip(x, defining) if d]
-    without = [v for v, d in zip(x, defining) if not d]
+    # the common answer asked inline, without a call: a file of another language than Python
+    # with stored symbols defines something
+    defining = [(f is not None and f.symbols_json and f.language != "python") or defines_something(f)
+                for f in map(summaries_of(facts).get, nodes)]
+    with_definitions = list(compress(x, defining))
+    without = list(compress(x, map(not_, defining)))
     if not with_definitions or not without:
         return x
     lowest = min(with_definitions)
