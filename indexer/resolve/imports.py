@@ -18,7 +18,8 @@ import importlib
 from bisect import bisect_left, bisect_right
 from functools import cache, partial
 from itertools import repeat
-from typing import Callable, Mapping, NamedTuple, Protocol
+from operator import attrgetter
+from typing import Callable, Mapping, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -199,27 +200,30 @@ def resolve_since(
     # The earlier outcome of every other file, sorted and free of duplicates as this function
     # returned it: each resolved file's lines go in as one block where its path sorts.
     return Resolution(
-        _replace_by_file(prior.edges, [e.source for e in prior.edges], todo, fresh_edges,
-                         [e.source for e in fresh_edges]),
-        _replace_by_file(prior.unresolved, [u.path for u in prior.unresolved], todo, fresh_unresolved,
-                         [u.path for u in fresh_unresolved]),
+        _replace_by_file(prior.edges, todo, fresh_edges, _source),
+        _replace_by_file(prior.unresolved, todo, fresh_unresolved, _path),
         todo)
 
 
-def _replace_by_file(earlier: list, earlier_paths: list[str], todo: set[str], fresh: list,
-                     fresh_paths: list[str]) -> list:
-    """`earlier` (sorted by file path first, its paths `earlier_paths`) without the lines of the
-    files in `todo`, and `fresh` (the same order, paths `fresh_paths`, all in `todo`) in
-    their place: one sorted list, without a sort, each file's lines a block where its path
-    sorts. Only the files in `todo` are looked up, not every line."""
-    out: list = []
+_source = attrgetter("source")
+_path = attrgetter("path")
+Line = TypeVar("Line", Edge, UnresolvedImport)
+
+
+def _replace_by_file(earlier: list[Line], todo: set[str], fresh: list[Line], path_of: Callable[[Line], str]
+                     ) -> list[Line]:
+    """`earlier` (sorted by file path first, `path_of` each line) without the lines of the
+    files in `todo`, and `fresh` (the same order, all in `todo`) in their place: one sorted
+    list, without a sort, each file's lines a block where its path sorts. Only the files in
+    `todo` are looked up, not every line (nor is a list of every line's path made)."""
+    out: list[Line] = []
     start = 0  # the next line of `earlier` not yet in `out`
     i = 0  # the next line of `fresh` not yet in `out`
     for path in sorted(todo):
-        at = bisect_left(earlier_paths, path, lo=start)
-        end = bisect_right(earlier_paths, path, lo=at)
+        at = bisect_left(earlier, path, lo=start, key=path_of)
+        end = bisect_right(earlier, path, lo=at, key=path_of)
         out.extend(earlier[start:at])
-        j = bisect_right(fresh_paths, path, lo=i)
+        j = bisect_right(fresh, path, lo=i, key=path_of)
         out.extend(fresh[i:j])
         start, i = end, j
     out.extend(earlier[start:])
