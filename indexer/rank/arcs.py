@@ -120,21 +120,29 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
     old_nodes = [f.path for f in earlier.files]
     if earlier.arcs.rows() != len(old_nodes):
         return None
-    changed = _changed(files, earlier.files, [f.path for f in files] == old_nodes)
+    same_paths = [f.path for f in files] == old_nodes
+    changed = _changed(files, earlier.files, same_paths)
     with_facts = summaries_of(facts)  # a plain dict to ask: nothing decoded
     owned = [f for f in files if f.blob and f.path in with_facts]
     marked = {f.path for f in owned if f.mark}
-    blob_now = {f.path: f.blob for f in files if f.path in changed}
-    # by hex OID (the name index's are turned to hex when read): a blob at one path mostly
-    blob_path = {f.blob: f.path for f in owned}
+    # the rows of the changed paths in both tables: by position when the paths are the same
+    rows_changed = [(f, o) for f, o in zip(files, earlier.files) if f.path in changed] if same_paths else \
+        [(f, None) for f in files if f.path in changed] + [(None, o) for o in earlier.files if o.path in changed]
+    blob_now = {f.path: f.blob for f, _ in rows_changed if f is not None}
+    # by hex OID (the name index's are turned to hex when read): a blob at one path mostly;
+    # made when the name index is first asked, which a change reaching no name never does
+    blob_path: dict[str, str] = {}
     blob_paths: dict[str, list[str]] = {}  # the blobs at more than one path
-    if len(blob_path) != len(owned):
-        for f in owned:
-            blob_paths.setdefault(f.blob, []).append(f.path)
+
+    def by_blob() -> None:
+        blob_path.update((f.blob, f.path) for f in owned)
+        if len(blob_path) != len(owned):
+            for f in owned:
+                blob_paths.setdefault(f.blob, []).append(f.path)
 
     before: dict[str, Mapping[str, float]] = {}  # what the changed files defined for the rank
-    for f in earlier.files:
-        if f.path in changed and f.language not in NO_FACTS and not f.mark:
+    for f in (o for _, o in rows_changed if o is not None):  # in the earlier table's order
+        if f.language not in NO_FACTS and not f.mark:
             # the same blob at the same path has the same facts: only its mark changed
             old = facts[f.path] if blob_now.get(f.path) == f.blob and f.path in with_facts else earlier.facts(f.path)
             if old is None:
@@ -142,6 +150,8 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
             before[f.path] = definitions_for(old)
 
     def paths_of(blobs: Iterable[bytes]) -> Iterator[str]:
+        if not blob_path and owned:
+            by_blob()
         for raw in blobs:
             blob = raw.hex()
             if blob in blob_paths:
@@ -201,8 +211,9 @@ def update(nodes: list[str], files: list[FileEntry], facts: Mapping[str, BlobFac
         found = definers(name, MAX_DEFINERS)
         return name_entry(name, found) if found is not None else None
 
-    old_set = set(old_nodes)
-    dirty.update(p for p in nodes if p not in old_set)
+    if not same_paths:  # the same paths: none is new
+        old_set = set(old_nodes)
+        dirty.update(p for p in nodes if p not in old_set)
     while True:
         merged = _merge(nodes, position, old_nodes, earlier.arcs, dirty,
                         arcs_of(dirty, facts, pairs, position, entry))
@@ -241,8 +252,15 @@ def _merge(nodes: list[str], position: Mapping[str, int], old_nodes: list[str], 
     (as the set of such paths) instead, to be computed."""
     import numpy as np
 
-    old_to_new = np.array([position.get(p, -1) for p in old_nodes], dtype=np.int64)
-    carried = np.array([r for r, p in enumerate(old_nodes) if p in position and p not in dirty], dtype=np.int64)
+    if nodes == old_nodes:  # the same rows in the same order: every one is carried but the dirty
+        old_to_new = np.arange(len(old_nodes), dtype=np.int64)
+        keep = np.ones(len(old_nodes), dtype=bool)
+        keep[[position[p] for p in dirty if p in position]] = False
+        carried = np.flatnonzero(keep).astype(np.int64)
+    else:
+        old_to_new = np.array([position.get(p, -1) for p in old_nodes], dtype=np.int64)
+        carried = np.array([r for r, p in enumerate(old_nodes) if p in position and p not in dirty],
+                           dtype=np.int64)
     at, carried_lengths = _segments(old.lengths, carried)
     carried_targets = old_to_new[old.targets[at]]
     if len(carried_targets) and int(carried_targets.min()) < 0:

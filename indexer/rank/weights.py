@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections import Counter
 from typing import Callable, Container, Iterable, Mapping
 
@@ -84,9 +85,10 @@ def name_entry(name: str, definers: Mapping[str, float]) -> NameEntry | None:
 def arcs_of(rows: Container[str], facts: Mapping[str, BlobFacts], pairs: list[tuple[str, str]],
             known: Container[str], entry: Callable[[str], NameEntry | None]) -> dict[str, dict[str, float]]:
     """The arcs of the files in `rows` (those among the facts' paths and `known`), each name's
-    entry asked of `entry` once. A file's arcs: per name it uses (in name order) a share for
-    each other file defining it, then its import targets (in pair order), then only its
-    MAX_OUT strongest. Prose and data files (languages.PROSE_AND_DATA) have none."""
+    entry asked of `entry` once; `pairs` sorted, as `graph.import_pairs` gives them. A file's
+    arcs: per name it uses (in name order) a share for each other file defining it, then its
+    import targets (in pair order), then only its MAX_OUT strongest. Prose and data files
+    (languages.PROSE_AND_DATA) have none."""
     entries: dict[str, NameEntry | None] = {}
     out: dict[str, dict[str, float]] = {}
     sqrt = math.sqrt
@@ -112,10 +114,24 @@ def arcs_of(rows: Container[str], facts: Mapping[str, BlobFacts], pairs: list[tu
                     arcs[d] = arcs.get(d, 0.0) + w * dw
         if arcs:
             out[path] = arcs
-    for source, target in pairs:
-        if source in rows and source in known and target in known:
-            arcs = out.setdefault(source, {})
-            arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
+    if few is not None:
+        # a few rows: each one's pairs found by bisection (they come sorted), not by a pass
+        # over all of them; rows and their pairs in the same order as that pass's
+        for source in sorted(few):
+            if source not in known:
+                continue
+            i = bisect_left(pairs, (source,))
+            while i < len(pairs) and pairs[i][0] == source:
+                target = pairs[i][1]
+                if target in known:
+                    arcs = out.setdefault(source, {})
+                    arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
+                i += 1
+    else:
+        for source, target in pairs:
+            if source in rows and source in known and target in known:
+                arcs = out.setdefault(source, {})
+                arcs[target] = arcs.get(target, 0.0) + IMPORT_WEIGHT
     for source, arcs in out.items():
         if len(arcs) > MAX_OUT:
             keep = sorted(arcs.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_OUT]
