@@ -198,8 +198,8 @@ IN_PROCESS_MAX = 8
 
 
 # A language with at most this many blobs to parse in a run has its tags query compiled in the
-# form that compiles cheapest (grammars.compile_quickly): far below where the other form's
-# cheaper matching would make up for its dearer compile.
+# form that compiles cheapest (grammars.compile_quickly): below where, for any language, the
+# other form's cheaper matching would make up for its dearer compile.
 QUICK_COMPILE_MAX = 256
 
 
