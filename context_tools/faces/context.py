@@ -157,8 +157,6 @@ def _shared_store(home: Path) -> Store:
         return store
 
 
-# a msgspec Struct, not a dataclass: a fresh process makes this class at start, and a Struct
-# class is many times cheaper to make
 class CallContext(msgspec.Struct):
     command: Command
     surface: str  # "cli" | "mcp" | "python"

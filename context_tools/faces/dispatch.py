@@ -22,8 +22,6 @@ from indexer.contract.result import Result, error_envelope, ok_envelope
 _encoder = msgspec.json.Encoder()
 
 
-# a msgspec Struct, not a dataclass: a fresh process makes this class at start, and a Struct
-# class is many times cheaper to make
 class Reply(msgspec.Struct):
     command: str
     envelope: dict[str, Any]  # the complete result contract

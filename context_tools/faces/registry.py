@@ -74,8 +74,6 @@ def wire_name(command_id: str) -> str:
     return command_id.replace(".", "_")
 
 
-# msgspec Structs, not dataclasses: a fresh process makes these classes at start, and a Struct
-# class is many times cheaper to make (a frozen dataclass compiles six methods)
 class Exposure(msgspec.Struct, frozen=True):
     """Decided per row: does the CLI grow a verb for it, is it an MCP tool for agents."""
 

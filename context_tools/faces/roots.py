@@ -27,8 +27,6 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-# a msgspec Struct, not a dataclass: a fresh process makes this class at start, and a Struct
-# class is many times cheaper to make
 class Roots(msgspec.Struct, frozen=True):
     dirs: tuple[str, ...]
 

@@ -28,8 +28,6 @@ class ManifestError(ValueError):
     """A manifest that cannot be read as its format; the message says why."""
 
 
-# msgspec Structs, not dataclasses: a fresh process makes these classes at start, and a Struct
-# class is many times cheaper to make (a frozen dataclass compiles six methods)
 class Declared(msgspec.Struct, frozen=True):
     """An entry point as a manifest declares it, before it is resolved to a file."""
 

@@ -10,8 +10,6 @@ import msgspec
 from indexer.manifests.base import Collector, ManifestError
 
 
-# msgspec Structs, not dataclasses: a fresh process makes these classes at start, and a Struct
-# class is many times cheaper to make (a frozen dataclass compiles six methods)
 class Replacement(msgspec.Struct, frozen=True):
     """`replace <module> [version] => <target> [version]`."""
 

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from indexer.store.database import Store
 
 
-# a msgspec Struct, not a dataclass: a fresh process makes this class at start, and a Struct
-# class is many times cheaper to make
 class BlobJob(msgspec.Struct, frozen=True):
     """One blob to extract: its OID, a path it has in the tree, and what that name says of its
     language (the facts key's; extraction detects it from the content where the name leaves

@@ -78,8 +78,6 @@ def forgiving(read: Callable[[str], bytes]) -> Callable[[str], bytes]:
     return safe
 
 
-# a msgspec Struct, not a dataclass: a fresh process makes this class at start, and a Struct
-# class is many times cheaper to make
 class Prior(msgspec.Struct, frozen=True):
     """The resolution of an earlier snapshot, to start from: its file table, edges and
     unresolved imports, and a way to its blob facts by path (None when not at hand)."""

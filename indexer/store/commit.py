@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from indexer.store.records import StoredFacts
 
 
-# msgspec Structs, not dataclasses: a fresh process makes these classes at start, and a Struct
-# class is many times cheaper to make (a frozen dataclass compiles six methods)
 class Pin(msgspec.Struct, frozen=True):
     """A repository's hold on a snapshot: its link (repository, commit OID), which carries when
     the snapshot was indexed, and the rev pinned to the commit; `rev` None links without
