@@ -151,6 +151,11 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
     async def list_tools(ctx: Any, params: Any) -> Any:
         import mcp_types as types
 
+        from indexer import worker_start
+
+        # A client lists the tools before its first call, and an agent thinks between the two:
+        # the forkserver's preload runs then, not on the first index's clock.
+        worker_start.start_soon()
         return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
