@@ -12,6 +12,9 @@ canonical serialization deterministic.
 
 from __future__ import annotations
 
+from itertools import repeat
+from typing import Iterator
+
 import msgspec
 from msgspec import Struct, field
 
@@ -175,6 +178,19 @@ class FileEntry(Struct, frozen=True, gc=False):
     mark_rule: str = ""  # the rule that set the mark
     skipped: str = ""  # reason the file was not parsed (or, for a manifest, not understood), "" if parsed
     target: str = ""  # symlink target path or submodule commit
+
+
+def earlier_rows(files: list[FileEntry], earlier: list[FileEntry]) -> Iterator[tuple[FileEntry, FileEntry | None]]:
+    """Each file with the earlier table's row of the same path (None where it has none). An
+    earlier table of the same paths lists them in the same order: rows are matched by
+    position, and by path only where they are not."""
+    by_path: dict[str, FileEntry] | None = None
+    for f, before in zip(files, earlier) if len(files) == len(earlier) else zip(files, repeat(None)):
+        if before is None or before.path != f.path:
+            if by_path is None:
+                by_path = {e.path: e for e in earlier}
+            before = by_path.get(f.path)
+        yield f, before
 
 
 class Edge(Struct, frozen=True, gc=False, rename={"source": "from", "target": "to"}):

@@ -20,7 +20,7 @@ import re
 from itertools import repeat
 from typing import Callable, Iterable, Mapping
 
-from indexer.model import BlobFacts, FileEntry
+from indexer.model import BlobFacts, FileEntry, earlier_rows
 from indexer.store.facts_table import Summary, summaries_of
 
 GENERATED = "generated"
@@ -250,19 +250,10 @@ def mark_files(
     attribute_files = _attribute_entries(files)
     attrs = GitAttributes.from_files(attribute_files, read)
     same_attributes = earlier is not None and _pairs(_attribute_entries(earlier)) == _pairs(attribute_files)
-    # an earlier table of the same paths comes in the same order: rows are matched by position,
-    # and by path only where they are not
-    aligned = earlier if same_attributes and earlier is not None and len(earlier) == len(files) else None
-    by_path: dict[str, FileEntry] | None = None
     out: dict[str, tuple[str, str]] = {}
     summaries = summaries_of(facts)  # only `generated` is read
-    for f, before in zip(files, aligned) if aligned is not None else zip(files, repeat(None)):
-        if before is None or before.path != f.path:
-            before = None
-            if same_attributes and earlier is not None:
-                if by_path is None:
-                    by_path = {e.path: e for e in earlier}
-                before = by_path.get(f.path)
+    rows = earlier_rows(files, earlier) if same_attributes and earlier is not None else zip(files, repeat(None))
+    for f, before in rows:
         if before is not None and before.blob == f.blob and before.mode == f.mode:
             if before.mark:
                 out[f.path] = (before.mark, before.mark_rule)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 from bisect import bisect_left, bisect_right
 from functools import cache, partial
-from itertools import repeat
 from operator import attrgetter
 from typing import Callable, Mapping, NamedTuple, Protocol, TypeVar
 
@@ -26,7 +25,7 @@ import msgspec
 from indexer.contract.errors import RennetError
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
-from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport
+from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport, earlier_rows
 from indexer.resolve.tree import UNRESOLVED, Outcome, TreePaths
 from indexer.store.facts_table import summaries_of
 
@@ -115,14 +114,7 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
     if tree.paths != {f.path for f in prior.files if f.mode in REGULAR_MODES}:
         return None
     changed = set()
-    before: dict[str, FileEntry] | None = None
-    # an earlier table of the same paths lists them in the same order: rows are matched by
-    # position, and by path only where they are not
-    for f, b in zip(files, prior.files) if len(files) == len(prior.files) else zip(files, repeat(None)):
-        if b is None or b.path != f.path:
-            if before is None:
-                before = {e.path: e for e in prior.files}
-            b = before.get(f.path)
+    for f, b in earlier_rows(files, prior.files):
         if b is None or b.blob != f.blob or b.language != f.language:
             changed.add(f.path)
     dirty: set[str] = set()
