@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.measure import process_cpu
+from benchmarks.measure import children_of, command_line, process_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -138,12 +138,11 @@ def _load_avg() -> str:
 def _children_cpu(pid: int) -> float:
     """CPU seconds of the live children of `pid` (the server's reader processes)."""
     total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        if _ppid(stat) == pid:
-            try:
-                total += process_cpu(int(stat.parent.name))
-            except (OSError, ValueError, IndexError):
-                continue
+    for child in children_of(pid):
+        try:
+            total += process_cpu(child)
+        except (OSError, ValueError, IndexError):
+            continue
     return total
 
 
@@ -329,8 +328,7 @@ def bench_load(files: int, calls: int, repeat: int, drivers: int, tools: tuple[s
 
         anyio.run(serve_revisions)
         memory = _rss(server.proc.pid)
-        kids = [_rss(int(stat.parent.name)) for stat in Path("/proc").glob("[0-9]*/stat")
-                if _ppid(stat) == server.proc.pid]
+        kids = [_rss(child) for child in children_of(server.proc.pid)]
     finally:
         server.close()
     ours = handler_cpu(home, repo, files, 200)
@@ -341,13 +339,6 @@ def bench_load(files: int, calls: int, repeat: int, drivers: int, tools: tuple[s
             "handler_cpu_ms_per_call_in_process": ours,
             "rss_after_32_revisions_bytes": memory.get("VmRSS"), "peak_rss_bytes": memory.get("VmHWM"),
             "readers_rss_bytes": sum(k.get("VmRSS", 0) for k in kids)}
-
-
-def _ppid(stat: Path) -> int:
-    try:
-        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return -1
 
 
 def bench_indexing(files: int, fresh_files: int, others: int, drivers: int, repeat: int) -> dict:
@@ -414,22 +405,19 @@ def _tree_cpu(pid: int) -> float:
     """CPU seconds of `pid` and its waited-for children, and of its live children and theirs
     (the forkserver, which reaps the extraction workers it forks)."""
     total = process_cpu(pid, reaped=True)
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        if _ppid(stat) == pid:
-            try:
-                total += process_cpu(int(stat.parent.name), reaped=True)
-            except (OSError, ValueError, IndexError):
-                continue
+    for child in children_of(pid):
+        try:
+            total += process_cpu(child, reaped=True)
+        except (OSError, ValueError, IndexError):
+            continue
     return total
 
 
 def _server_pid() -> int:
     """The `rennet mcp` process this one spawned (the SDK's stdio client does not say)."""
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        if _ppid(stat) == os.getpid():
-            cmdline = (stat.parent / "cmdline").read_bytes().split(b"\0")
-            if b"mcp" in cmdline:
-                return int(stat.parent.name)
+    for child in children_of(os.getpid()):
+        if b"mcp" in command_line(child).split(b"\0"):
+            return child
     raise RuntimeError("no rennet mcp child")
 
 

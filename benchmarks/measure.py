@@ -51,6 +51,19 @@ def process_cpu(pid: int, reaped: bool = False) -> float:
     return sum(int(x) for x in fields[11:15 if reaped else 13]) / os.sysconf("SC_CLK_TCK")
 
 
+def children_of(pid: int) -> list[int]:
+    """The live children of `pid`, as /proc lists them now."""
+    return _children().get(pid, [])
+
+
+def command_line(pid: int) -> bytes:
+    """The process's command line, its arguments NUL-separated; b"" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def _pss(pid: int) -> tuple[int, int]:
     """The process's PSS and its anonymous part, in bytes; zeros when /proc does not say."""
     total = anon = 0

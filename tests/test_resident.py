@@ -219,19 +219,6 @@ def test_prepare_sets_a_language_up_without_a_failed_extraction():
 
 
 
-def _children(pid: int) -> list[tuple[int, bytes]]:
-    """(pid, command line) of each live child of `pid`."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            if ppid == pid:
-                found.append((int(stat.parent.name), (stat.parent / "cmdline").read_bytes()))
-        except (OSError, ValueError, IndexError):
-            continue  # gone meanwhile
-    return found
-
-
 def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_path):
     """`initialize` starts no forkserver (a client waits on it); listing the tools does, so the
     preload runs while an agent thinks before its first call rather than on that call's clock."""
@@ -240,10 +227,12 @@ def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_p
 
     import anyio
 
+    from benchmarks.measure import children_of, command_line
+
     def forkservers() -> list[int]:
-        servers = [pid for pid, cmd in _children(os.getpid()) if b"mcp" in cmd]
+        servers = [pid for pid in children_of(os.getpid()) if b"mcp" in command_line(pid)]
         assert len(servers) == 1
-        return [pid for pid, cmd in _children(servers[0]) if b"forkserver" in cmd]
+        return [pid for pid in children_of(servers[0]) if b"forkserver" in command_line(pid)]
 
     async def work(client):
         await anyio.sleep(1.0)  # time enough for a forkserver to show, were one started
