@@ -10,7 +10,14 @@ Kept apart from `indexer.build` so the host can choose at start without loading 
 
 from __future__ import annotations
 
+import os
+from typing import Callable, Iterable
+
 _method = "fork"
+
+# Names the languages the forkserver's preload sets up, comma-separated (unset: every
+# language): the forkserver is a new interpreter, and its environment is what reaches it.
+PREPARE_ENV = "RENNET_PREPARE_LANGUAGES"
 
 
 def method() -> str:
@@ -32,10 +39,12 @@ def from_forkserver() -> None:
 _starting = False
 
 
-def start_soon() -> None:
+def start_soon(languages: Callable[[], Iterable[str] | None] | None = None) -> None:
     """Start the forkserver now, in the background, rather than with the first workers (once;
     for a forkserver host): a call about to index has its preload run beside its own first
-    steps. Not at the host's start: the preload's CPU would slow the client's handshake."""
+    steps. Not at the host's start: the preload's CPU would slow the client's handshake.
+    `languages`, called in the background first: the languages the preload sets up (None
+    from it: every one); a language left out is compiled by each worker that meets it."""
     global _starting
     if _method != "forkserver" or _starting:
         return
@@ -45,6 +54,9 @@ def start_soon() -> None:
     def start() -> None:
         from multiprocessing import forkserver
 
+        named = languages() if languages is not None else None
+        if named is not None:
+            os.environ[PREPARE_ENV] = ",".join(sorted(named))
         forkserver.ensure_running()
 
     threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()

@@ -183,12 +183,15 @@ def compiled_in_worker(blob: str) -> tuple[int, str, int]:
     return before.currsize, repr(facts), after.currsize - before.currsize
 
 
-def test_forkserver_workers_start_with_every_language_query_compiled(tmp_path):
+@pytest.mark.parametrize("prepared", [None, "go,typescript"])
+def test_forkserver_workers_start_with_the_prepared_language_queries_compiled(tmp_path, prepared):
     """The MCP server's workers come from its forkserver, which compiled every language's
-    query before forking them: a worker compiles none, and the inherited queries give the
-    facts a process that compiled its own gives."""
+    query before forking them (or those `PREPARE_ENV` names): a worker compiles none of
+    them, a language left out is compiled where it is met, and the facts are those of a
+    process that compiled its own."""
     from indexer.pipeline.extract import extract_facts
     from indexer.pipeline.plan import BlobJob
+    from indexer.worker_start import PREPARE_ENV
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"pkg/mod1.py": _module(1)})
@@ -196,11 +199,17 @@ def test_forkserver_workers_start_with_every_language_query_compiled(tmp_path):
 
     repo = pygit2.Repository(str(builder.path))
     blob = str(repo.revparse_single("HEAD:pkg/mod1.py").id)
-    done = subprocess.run([PY, "-c", WORKER_CHECK, str(builder.path), blob], env=cli_env(),
+    env = cli_env()
+    if prepared is not None:
+        env[PREPARE_ENV] = prepared
+    done = subprocess.run([PY, "-c", WORKER_CHECK, str(builder.path), blob], env=env,
                           cwd=str(ROOT), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["before"] == out["languages"] and out["after"] == 0
+    if prepared is None:
+        assert out["before"] == out["languages"] and out["after"] == 0
+    else:
+        assert out["before"] == 2 and out["after"] == 1  # Python's, compiled by the worker meeting it
     assert out["facts"] == repr(extract_facts(BlobJob(blob, "pkg/mod1.py", "python", "v"), repo))
 
 
@@ -221,13 +230,18 @@ def test_prepare_sets_a_language_up_without_a_failed_extraction():
 
 def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_path):
     """`initialize` starts no forkserver (a client waits on it); listing the tools does, so the
-    preload runs while an agent thinks before its first call rather than on that call's clock."""
+    preload runs while an agent thinks before its first call rather than on that call's clock.
+    It prepares the languages the served repository's HEAD names (by its files' names)."""
     import os
     import time
 
     import anyio
 
     from benchmarks.measure import children_of, command_line
+    from indexer.worker_start import PREPARE_ENV
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"pkg/mod1.py": _module(1), "include/api.h": "int api(void);\n", "README": "text\n"})
 
     def forkservers() -> list[int]:
         servers = [pid for pid in children_of(os.getpid()) if b"mcp" in command_line(pid)]
@@ -243,5 +257,7 @@ def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_p
             await anyio.sleep(0.05)
         return before, forkservers()
 
-    before, after = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    before, after = run_stdio(str(tmp_path / "store"), work, root=str(builder.path))
     assert before == [] and len(after) == 1
+    environment = Path(f"/proc/{after[0]}/environ").read_bytes().split(b"\0")
+    assert f"{PREPARE_ENV}=c,cpp,python".encode() in environment

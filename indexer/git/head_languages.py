@@ -1,0 +1,59 @@
+"""The grammar languages the names in a repository's HEAD tree say it holds: what a resident
+host sets up before its first index (indexer/worker_start.py, `start_soon`).
+
+A guess from names alone, read without opening a blob: a language only the content names (a
+shebang, a mode line) is left out, and a worker compiles its query when it first meets it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import pygit2
+
+from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE
+from indexer.lang.registry import CONTENT_H, GRAMMAR_LANGUAGES, name_language
+
+# A `.h` header is C, or C++ when its head shows a C++ construct.
+_HEADER_LANGUAGES = frozenset({"c", "cpp"})
+
+# Names read before giving up on a guess: the walk runs on a server's thread, and a tree of
+# any size must not choose how long that is.
+ENTRY_LIMIT = 250_000
+
+
+def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT) -> frozenset[str] | None:
+    """The grammar languages named in the HEAD trees of the repositories holding `dirs`; None
+    when that is not known (a folder in no repository, a tree of over `limit` entries, objects
+    that do not read), which means every language. An unborn HEAD names none."""
+    found: set[str] = set()
+    seen = 0
+    for folder in dirs:
+        try:
+            git_dir = pygit2.discover_repository(folder)
+            if git_dir is None:
+                return None
+            repo = pygit2.Repository(git_dir)
+            if repo.head_is_unborn:
+                continue
+            stack = [repo.head.peel(pygit2.Tree)]
+            while stack:
+                for entry in stack.pop():
+                    seen += 1
+                    if seen > limit:
+                        return None
+                    mode = entry.filemode
+                    if mode == MODE_TREE:
+                        tree = repo[entry.id]
+                        if not isinstance(tree, pygit2.Tree):
+                            return None
+                        stack.append(tree)
+                    elif mode not in (MODE_COMMIT, MODE_LINK) and entry.name is not None:
+                        language = name_language(entry.name)
+                        if language == CONTENT_H:
+                            found.update(_HEADER_LANGUAGES)
+                        elif language in GRAMMAR_LANGUAGES:
+                            found.add(language)
+        except (pygit2.GitError, KeyError, ValueError, OSError):
+            return None
+    return frozenset(found)

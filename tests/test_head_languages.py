@@ -1,0 +1,45 @@
+"""What a resident host prepares before its first index: the grammar languages the names in
+its roots' HEAD trees say (indexer/git/head_languages.py), or every one where that is not
+known."""
+
+from __future__ import annotations
+
+from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule
+from indexer.git.head_languages import head_languages
+
+
+def test_the_names_of_the_head_tree_say_which_languages(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"old.rs": "fn main() {}\n"})
+    builder.commit({
+        "old.rs": None,  # gone at HEAD: not a language it holds
+        "src/app.ts": "export const a = 1;\n",
+        "src/deep/er/mod.py": "x = 1\n",
+        "include/api.h": "int api(void);\n",  # C or C++ by its content: both
+        "bin/tool": Exec(b"#!/bin/sh\necho\n"),  # only the content names it: left to the workers
+        "notes.txt": "prose\n",
+        "link.go": Link("src/app.ts"),  # a symlink's name says nothing of a blob
+        "vendor/lib": Submodule("a" * 40),
+    })
+    assert head_languages([str(builder.path)]) == frozenset({"typescript", "python", "c", "cpp"})
+    # a folder inside the work tree is served from its repository's HEAD
+    (builder.path / "src").mkdir(exist_ok=True)
+    assert head_languages([str(builder.path / "src")]) == frozenset({"typescript", "python", "c", "cpp"})
+
+
+def test_not_knowing_means_every_language(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({f"pkg/m{i}.py": "x = 1\n" for i in range(20)})
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    assert head_languages([str(outside)]) is None  # a folder in no repository
+    assert head_languages([str(builder.path), str(outside)]) is None
+    assert head_languages([str(builder.path)], limit=10) is None  # a tree past the limit is not walked to its end
+    assert head_languages([str(builder.path)], limit=30) == frozenset({"python"})
+
+
+def test_an_unborn_head_names_none(tmp_path):
+    import pygit2
+
+    pygit2.init_repository(str(tmp_path / "empty"))
+    assert head_languages([str(tmp_path / "empty")]) == frozenset()
