@@ -92,3 +92,22 @@ def test_a_run_compiles_quickly_only_the_languages_it_parses_few_blobs_of():
         assert grammars.form("rust") == grammars.MATCHING_FORM  # not in the run
     finally:
         grammars.compile_quickly(())
+
+
+def test_a_few_headers_compile_both_languages_a_header_may_be_quickly():
+    """A `.h` blob's language is C or C++ by its content, read in the worker: a run parsing a
+    few headers (and few other C or C++ blobs) compiles both in the form that compiles cheapest,
+    and a run parsing many counts them against both."""
+    from indexer.lang.registry import CONTENT_H
+    from indexer.pipeline import extract
+    from indexer.pipeline.plan import BlobJob
+
+    headers = [BlobJob(f"{i:040x}", f"h{i}.h", CONTENT_H, "v") for i in range(3)]
+    try:
+        extract.compile_forms(headers)
+        assert grammars.form("c") == grammars.form("cpp") == grammars.COMPILING_FORM
+        many = [BlobJob(f"{i:040x}", f"m{i}.cpp", "cpp", "v") for i in range(extract.QUICK_COMPILE_MAX - 2)]
+        extract.compile_forms(headers + many)
+        assert grammars.form("cpp") == grammars.MATCHING_FORM and grammars.form("c") == grammars.COMPILING_FORM
+    finally:
+        grammars.compile_quickly(())

@@ -12,10 +12,7 @@ from typing import Iterable
 import pygit2
 
 from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE
-from indexer.lang.registry import CONTENT_H, GRAMMAR_LANGUAGES, name_language
-
-# A `.h` header is C, or C++ when its head shows a C++ construct.
-_HEADER_LANGUAGES = frozenset({"c", "cpp"})
+from indexer.lang.registry import CONTENT_H, GRAMMAR_LANGUAGES, HEADER_LANGUAGES, name_language
 
 # Names read before giving up on a guess: the walk runs on a server's thread, and a tree of
 # any size must not choose how long that is.
@@ -51,7 +48,7 @@ def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT) -> frozenset[s
                     elif mode not in (MODE_COMMIT, MODE_LINK) and entry.name is not None:
                         language = name_language(entry.name)
                         if language == CONTENT_H:
-                            found.update(_HEADER_LANGUAGES)
+                            found.update(HEADER_LANGUAGES)
                         elif language in GRAMMAR_LANGUAGES:
                             found.add(language)
         except (pygit2.GitError, KeyError, ValueError, OSError):

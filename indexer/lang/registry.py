@@ -160,6 +160,7 @@ def _mode_line_language(head: bytes) -> str:
 CONTENT_H = "?h"  # a `.h` header: C, or C++ when its head shows a C++ construct (rule 3)
 CONTENT = "?"  # no name rule applies: a shebang or a mode line may name one (rules 4-5), else text
 CONTENT_DECIDES = frozenset({CONTENT_H, CONTENT})
+HEADER_LANGUAGES = ("c", "cpp")  # what CONTENT_H turns out to be
 
 
 def name_language(path: str) -> str:

@@ -208,11 +208,15 @@ def compile_forms(jobs: list[BlobJob]) -> None:
     workers are forked, which inherit it): the one that compiles cheapest for the languages
     with few blobs to parse."""
     from indexer.lang import grammars
+    from indexer.lang.registry import CONTENT_H, HEADER_LANGUAGES
 
     counts: dict[str, int] = {}
     for job in jobs:
-        counts[job.language] = counts.get(job.language, 0) + 1
+        # a header is C or C++ by its content, known only in the worker: it counts for both
+        for language in HEADER_LANGUAGES if job.language == CONTENT_H else (job.language,):
+            counts[language] = counts.get(language, 0) + 1
     grammars.compile_quickly(language for language, n in counts.items() if n <= QUICK_COMPILE_MAX)
+
 
 
 @contextmanager
