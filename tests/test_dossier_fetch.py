@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import logging
 import socket
+import time
 
 import msgspec
 import pytest
 
 from delta.dossier import build_dossier
 from delta.dossier.persist import read_payload
+from delta.dossier.transport import TrackerFailure, exchange
 from indexer.store.database import Store
-from tests.fakes.trackers import FakeJira, FakeLinear
+from tests.fakes.trackers import FakeJira, FakeLinear, Scripted
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
 
 JIRA_TOKEN = "jira-SECRET-7f3a9c1e5b"
@@ -166,6 +168,57 @@ def test_slow_server_past_the_timeout_is_a_timeout_fact(tmp_path, jira, store):
     assert facts["PROJ-2"].code == "timeout" and jira.hits_for("PROJ-2") == 0
     # the dossier was built while the server still held its answer: the client did not wait for it
     assert jira.hits_for("PROJ-1") >= 1 and jira.slow_answered == 0
+
+
+def trickle(head: bytes, byte: bytes, seconds: float = 3.0):
+    """A script sending `head`, then `byte` every 50 ms for `seconds`: every read gets a byte
+    long before a socket timeout, so only a deadline on the whole exchange ends it."""
+    def script(server, conn, line):
+        server.send(conn, head)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            server.send(conn, byte)
+            time.sleep(0.05)
+    return script
+
+
+@pytest.mark.parametrize("head, byte", [
+    (b"HTTP/1.1 200 OK\r\nX-Slow: ", b"x"),  # a header line that never ends
+    (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n", b" "),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1", b"0"),  # a chunk-size line
+], ids=["headers", "body", "chunk_size"])
+def test_an_answer_trickled_a_byte_at_a_time_is_a_timeout_at_the_deadline(head, byte):
+    server = Scripted(trickle(head, byte)).start()
+    try:
+        started = time.monotonic()
+        with pytest.raises(TrackerFailure) as failure:
+            exchange("GET", server.url + "/rest", auth="Bearer t0ken", timeout=0.5, tracker="jira", secret="t0ken")
+        assert failure.value.code == "timeout"
+        assert time.monotonic() - started < 1.5
+    finally:
+        server.stop()
+
+
+def test_the_body_of_a_redirect_is_not_read():
+    """A 302 whose body never ends: the client follows the Location without reading it."""
+    def script(server, conn, line):
+        if line.startswith("GET /moved "):
+            server.send(conn, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n"
+                              b"Connection: close\r\n\r\n{\"ok\":true}")
+            return
+        server.send(conn, b"HTTP/1.1 302 Found\r\nLocation: /moved\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunk = b"100000\r\n" + b"x" * 0x100000 + b"\r\n"
+        end = time.monotonic() + 3.0
+        while time.monotonic() < end:
+            server.send(conn, chunk)
+
+    server = Scripted(script).start()
+    try:
+        status, payload = exchange("GET", server.url + "/start", auth=None, timeout=2.0, tracker="jira", secret=None)
+        assert (status, payload) == (200, {"ok": True})
+        assert server.sent < 64 << 20  # what the socket buffers took before the client hung up
+    finally:
+        server.stop()
 
 
 def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):

@@ -18,6 +18,7 @@ import http.client
 import ipaddress
 import json
 import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -88,7 +89,83 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         if new is not None and self.auth and _origin(newurl) == _origin(req.full_url):
             new.add_unredirected_header("Authorization", self.auth)
+        # urllib reads a redirect's body whole before following it, however long it runs:
+        # closed here, it reads as empty
+        fp.close()
         return new
+
+
+class _Deadline:
+    """Ends an exchange's connections when its time is spent. A socket timeout bounds each
+    read, not their sum: a server sending a byte at a time would otherwise hold the
+    exchange for as long as it likes, in its headers, a chunk's size line or the body."""
+
+    def __init__(self, seconds: float) -> None:
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def watch(self, sock: socket.socket | None) -> None:
+        with self._lock:
+            if sock is not None:
+                self._sockets.append(sock)
+            if self.expired:
+                self._shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._sockets:
+                self._shut(sock)
+
+    @staticmethod
+    def _shut(sock: socket.socket | None) -> None:
+        # the socket's own shutdown, below TLS: a blocked read returns at once, whoever holds it
+        try:
+            if sock is not None:
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+        except OSError:
+            pass  # closed already
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+class _Watched:
+    """A handler whose connections `_Deadline` watches from the moment they connect."""
+
+    deadline: _Deadline
+
+    def do_open(self, http_class, req, **kwargs):
+        deadline = self.deadline
+
+        def connection(host, **args):
+            conn = http_class(host, **args)
+            connect = conn.connect
+
+            def watched_connect() -> None:
+                connect()
+                deadline.watch(conn.sock)
+
+            conn.connect = watched_connect
+            return conn
+
+        return super().do_open(connection, req, **kwargs)  # type: ignore[misc]
+
+
+class _HTTP(_Watched, urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+
+class _HTTPS(_Watched, urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self.deadline = deadline
 
 
 def _fail(code: str, message: str, secret: str | None) -> TrackerFailure:
@@ -109,8 +186,9 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
     answer whose status is in `accept` (GraphQL servers explain errors in a 400 body).
 
     `auth` is the Authorization header value, sent only where `check_url` allows and never
-    across a redirect to another origin. The whole exchange, connect to last byte, must
-    finish within `timeout` seconds.
+    across a redirect to another origin. The whole exchange, from the first connection to
+    the last byte, must finish within `timeout` seconds; setting up a connection (its TLS
+    handshake included) is bounded by `timeout` a read.
     """
     who = f"{tracker} at {host_of(url)}"
     check_url(url, tracker)
@@ -132,7 +210,7 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
         size = 0
         while True:
             if time.monotonic() > deadline:
-                raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret)
+                raise timed_out()
             chunk = resp.read(65536)
             if not chunk:
                 # read(n) reports a connection closed before Content-Length as a plain end
@@ -146,7 +224,7 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
 
     def send() -> int:
         try:
-            opener = urllib.request.build_opener(_Redirects(tracker, auth))
+            opener = urllib.request.build_opener(_Redirects(tracker, auth), _HTTP(watch), _HTTPS(watch))
             with opener.open(req, timeout=timeout) as resp:
                 read_all(resp)
                 return resp.status
@@ -159,20 +237,30 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
             finally:
                 exc.close()
 
+    def timed_out() -> TrackerFailure:
+        return _fail("timeout", f"{who} did not answer within {timeout:g}s", secret)
+
+    watch = _Deadline(timeout)
     try:
         status = send()
-    except TrackerFailure:
+    except TrackerFailure as failure:
+        if watch.expired and failure.code == "tracker_unavailable":  # the deadline cut it short
+            raise timed_out() from None
         raise
     except urllib.error.URLError as exc:
-        if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-            raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret) from None
+        if watch.expired or isinstance(exc.reason, (TimeoutError, socket.timeout)):
+            raise timed_out() from None
         raise _fail("tracker_unavailable", f"{who} is unreachable", secret) from None
     except TimeoutError:
-        raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret) from None
+        raise timed_out() from None
     except (http.client.HTTPException, ConnectionError, OSError):
+        if watch.expired:
+            raise timed_out() from None
         raise _fail("tracker_unavailable", f"{who} dropped the connection", secret) from None
-    if time.monotonic() > deadline:
-        raise _fail("timeout", f"{who} did not answer within {timeout:g}s", secret)
+    finally:
+        watch.cancel()
+    if watch.expired or time.monotonic() > deadline:
+        raise timed_out()
     if not 200 <= status < 300 and status not in accept:
         raise _status_failure(status, who, secret)
     try:

@@ -249,3 +249,57 @@ class Redirector:
         if self.server is not None:
             self.server.shutdown()
             self.server.server_close()
+
+
+@dataclass
+class Scripted:
+    """A loopback TCP server that reads each request's head and hands the connection to
+    `script(conn, request_line)`, which writes whatever bytes it likes, as slowly as it likes:
+    for answers no well-behaved HTTP server gives. `sent` counts the bytes scripts wrote."""
+
+    script: Any
+    sent: int = 0
+    requests: list[str] = field(default_factory=list)
+    listener: Any = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.listener.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> "Scripted":
+        import socket
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: Any) -> None:
+        head = b""
+        with conn:
+            try:
+                while b"\r\n\r\n" not in head:
+                    got = conn.recv(65536)
+                    if not got:
+                        return
+                    head += got
+                line = head.split(b"\r\n", 1)[0].decode("latin-1")
+                self.requests.append(line)
+                self.script(self, conn, line)
+            except OSError:
+                pass
+
+    def send(self, conn: Any, data: bytes) -> None:
+        conn.sendall(data)
+        self.sent += len(data)
+
+    def stop(self) -> None:
+        self.listener.close()
