@@ -81,6 +81,17 @@ def test_any_digit_count():
         assert [r.id for r in refs] == [f"#{digits}", f"PROJ-{digits}"]
 
 
+def test_a_number_too_long_for_any_issue_is_no_reference():
+    """A commit under review writes a run of digits no tracker numbers an issue with (past 4,300
+    digits `int` refuses it): that run is no reference, and the others are still found."""
+    long = "9" * 5000
+    text = (f"#{long} GH-{long} acme/x#{long} PROJ-{long} https://github.com/a/b/issues/{long} "
+            f"https://jira.example.org/browse/PROJ-{long} #{'1' * 19} then #5 and PROJ-6")
+    refs = extract_references([Source(COMMIT_SUBJECT, "c", text), Source(BRANCH, "b", f"fix/{long}-x/proj-{long}")],
+                              ["PROJ"])
+    assert [r.id for r in refs] == ["#5", "PROJ-6"]
+
+
 def test_deterministic_whatever_the_run():
     texts = ["Fix #1 (PROJ-2)", "closes acme/x#3", "https://github.com/a/b/pull/4", "ENG-5 ENG-6", "#1 again"]
     sources = [Source(COMMIT_SUBJECT, f"c{i}", t) for i, t in enumerate(texts)]

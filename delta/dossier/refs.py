@@ -70,6 +70,7 @@ NOT_TRACKER_PREFIXES = frozenset("""
 """.split())
 
 # Branch segment words whose numbered children are releases, not issues (`release/123`).
+MAX_DIGITS = 18  # a longer number is no issue's (and past 4,300 digits `int` refuses to read it)
 RELEASE_WORDS = frozenset({"release", "releases", "rel", "version", "versions", "v", "tag", "tags", "stable"})
 
 _CLOSING = re.compile(r"(?i)\b(?:fix|fixes|fixed|close|closes|closed|resolve|resolves|resolved)\s*:?\s+$")
@@ -105,6 +106,11 @@ class _Candidate(Struct):
     provenance: Provenance | None = None
 
 
+def _number(digits: str) -> int | None:
+    """The issue number `digits` spell, or None when they are too many to be one."""
+    return int(digits) if len(digits) <= MAX_DIGITS else None
+
+
 def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
@@ -135,27 +141,34 @@ def _scan_text(source: Source) -> list[_Candidate]:
         url = m.group(0).rstrip(_URL_TRAIL)
         closing = _is_closing(base, m.start())
         if g := _GITHUB_URL.match(url):
-            repo = f"{g.group(1)}/{g.group(2)}"
-            add(m.start(), url, _Candidate("github", number=int(g.group(4)), repo=repo, url=url, closing=closing))
+            if (number := _number(g.group(4))) is not None:
+                add(m.start(), url, _Candidate("github", number=number, repo=f"{g.group(1)}/{g.group(2)}", url=url,
+                                               closing=closing))
         elif g := _LINEAR_URL.match(url):
-            add(m.start(), url, _Candidate("linear", key=f"{g.group(1).upper()}-{int(g.group(2))}", url=url,
-                                           closing=closing))
+            if (number := _number(g.group(2))) is not None:
+                add(m.start(), url, _Candidate("linear", key=f"{g.group(1).upper()}-{number}", url=url,
+                                               closing=closing))
         elif g := _JIRA_URL.match(url):
-            add(m.start(), url, _Candidate("jira", key=f"{g.group(1)}-{int(g.group(2))}", url=url, closing=closing))
+            if (number := _number(g.group(2))) is not None:
+                add(m.start(), url, _Candidate("jira", key=f"{g.group(1)}-{number}", url=url, closing=closing))
         text = _blank(text, m.start(), m.end())
 
     for m in list(_OWNER_REPO.finditer(text)):
-        add(m.start(), m.group(0), _Candidate("github", number=int(m.group(3)), repo=f"{m.group(1)}/{m.group(2)}",
-                                              closing=_is_closing(base, m.start())))
+        if (number := _number(m.group(3))) is not None:
+            add(m.start(), m.group(0), _Candidate("github", number=number, repo=f"{m.group(1)}/{m.group(2)}",
+                                                  closing=_is_closing(base, m.start())))
         text = _blank(text, m.start(), m.end())
     for m in list(_GH_KEY.finditer(text)):
-        add(m.start(), m.group(0), _Candidate("github", number=int(m.group(1)), closing=_is_closing(base, m.start())))
+        if (number := _number(m.group(1))) is not None:
+            add(m.start(), m.group(0), _Candidate("github", number=number, closing=_is_closing(base, m.start())))
         text = _blank(text, m.start(), m.end())
     for m in _HASH.finditer(text):
-        add(m.start(), m.group(0), _Candidate("github", number=int(m.group(1)), closing=_is_closing(base, m.start())))
+        if (number := _number(m.group(1))) is not None:
+            add(m.start(), m.group(0), _Candidate("github", number=number, closing=_is_closing(base, m.start())))
     for m in _TEXT_KEY.finditer(text):
-        add(m.start(), m.group(0), _Candidate("tracker", key=f"{m.group(1)}-{int(m.group(2))}",
-                                              closing=_is_closing(base, m.start()), gated=True))
+        if (number := _number(m.group(2))) is not None:
+            add(m.start(), m.group(0), _Candidate("tracker", key=f"{m.group(1)}-{number}",
+                                                  closing=_is_closing(base, m.start()), gated=True))
     found.sort(key=lambda pc: pc[0])
     return [c for _, c in found]
 
@@ -173,12 +186,14 @@ def _scan_branch(source: Source) -> list[_Candidate]:
             numbers.extend((m.start(1), m.group(1)) for m in pattern.finditer(seg))
         seen: set[int] = set()
         for pos, digits in sorted(numbers):
-            if pos in seen:
+            if pos in seen or (number := _number(digits)) is None:
                 continue
             seen.add(pos)
-            out.append(_Candidate("github", number=int(digits), provenance=Provenance(source.kind, source.where, seg)))
+            out.append(_Candidate("github", number=number, provenance=Provenance(source.kind, source.where, seg)))
         for m in _BRANCH_KEY.finditer(seg):
-            key = f"{m.group(1).upper()}-{int(m.group(2))}"
+            if (number := _number(m.group(2))) is None:
+                continue
+            key = f"{m.group(1).upper()}-{number}"
             out.append(_Candidate("tracker", key=key, gated=True,
                                   provenance=Provenance(source.kind, source.where, m.group(0))))
     return out
