@@ -357,6 +357,18 @@ def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
     assert gh_calls(log) and not answered.exists()
 
 
+def test_gh_output_past_the_cap_is_malformed_at_once(tmp_path, store, monkeypatch):
+    """gh floods stdout and stderr, then holds them open: the answer is refused as soon as it
+    passes the response cap, not collected whole until the timeout."""
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "flood", "acme/widgets#2": {"title": "two"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    started = time.monotonic()
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 3.0})
+    assert facts_by_ref(d)["#1"].code == "malformed_response"
+    assert [i.id for i in d.items] == ["#2"]
+    assert time.monotonic() - started < 2.5
+
+
 def test_missing_gh_is_a_fact(tmp_path, store, monkeypatch):
     empty = tmp_path / "empty-bin"
     empty.mkdir()

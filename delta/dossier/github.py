@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 import time
 from typing import Any, Mapping
 
@@ -34,24 +35,65 @@ def _classify(returncode: int, stderr: str, what: str) -> TrackerFailure:
     return TrackerFailure("tracker_unavailable", f"gh failed to read {what} (exit {returncode})")
 
 
+STDERR_BYTES = 64 * 1024  # of gh's error text; only its status line is looked at
+
+
+def _run_gh(argv: list[str], timeout: float, what: str, cwd: str | None) -> tuple[int, bytes, str]:
+    """(exit status, stdout, the start of stderr) of gh, read as it writes: refused
+    (`malformed_response`) once stdout passes MAX_RESPONSE_BYTES and stopped at `timeout`,
+    however much or however slowly it writes."""
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                env=_gh_env(), cwd=cwd)
+    except OSError:
+        raise TrackerFailure("tracker_unavailable", "the gh CLI could not be started") from None
+    assert proc.stdout is not None and proc.stderr is not None
+    errors = bytearray()
+    expired = threading.Event()
+
+    def read_errors(fd: int) -> None:  # drained to the end, so gh never blocks on a full pipe
+        while chunk := os.read(fd, 65536):
+            errors.extend(chunk[:max(0, STDERR_BYTES - len(errors))])
+
+    def expire() -> None:
+        expired.set()
+        proc.kill()
+
+    timer = threading.Timer(timeout, expire)
+    timer.daemon = True
+    reader = threading.Thread(target=read_errors, args=(proc.stderr.fileno(),), daemon=True)
+    out = bytearray()
+    with proc:
+        timer.start()
+        reader.start()
+        try:
+            while chunk := os.read(proc.stdout.fileno(), 65536):
+                out += chunk
+                if len(out) > MAX_RESPONSE_BYTES:
+                    raise TrackerFailure("malformed_response",
+                                         f"gh sent more than {MAX_RESPONSE_BYTES} bytes for {what}")
+        except BaseException:
+            proc.kill()
+            raise
+        finally:
+            returncode = proc.wait()  # the timer ends a gh that holds on past the deadline
+            timer.cancel()
+            reader.join()
+    if expired.is_set():
+        raise TrackerFailure("timeout", f"gh did not answer for {what} in time")
+    return returncode, bytes(out), errors.decode("utf-8", "replace")
+
+
 def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> Any:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise TrackerFailure("timeout", f"gh did not answer for {what} in time")
+    returncode, stdout, stderr = _run_gh([gh, "api", "-H", "Accept: application/vnd.github+json", path],
+                                         remaining, what, cwd)
+    if returncode != 0:
+        raise _classify(returncode, stderr, what)
     try:
-        proc = subprocess.run([gh, "api", "-H", "Accept: application/vnd.github+json", path],
-                              capture_output=True, timeout=remaining, env=_gh_env(), cwd=cwd,
-                              stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise TrackerFailure("timeout", f"gh did not answer for {what} in time") from None
-    except OSError:
-        raise TrackerFailure("tracker_unavailable", "the gh CLI could not be started") from None
-    if proc.returncode != 0:
-        raise _classify(proc.returncode, proc.stderr.decode("utf-8", "replace"), what)
-    if len(proc.stdout) > MAX_RESPONSE_BYTES:
-        raise TrackerFailure("malformed_response", f"gh sent more than {MAX_RESPONSE_BYTES} bytes for {what}")
-    try:
-        return decode_json(proc.stdout, max_bytes=MAX_RESPONSE_BYTES)
+        return decode_json(stdout, max_bytes=MAX_RESPONSE_BYTES)
     except Undecodable as exc:
         raise TrackerFailure("malformed_response", f"gh sent output that is not usable JSON for {what} ({exc})") from None
 
