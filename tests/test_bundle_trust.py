@@ -17,6 +17,7 @@ import zlib
 from pathlib import Path
 
 import msgspec
+import pygit2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -139,6 +140,28 @@ def test_an_honest_unsigned_bundle_is_made_again_from_its_repository(world, tmp_
     done = reply(rennet(tmp_path / "store", "import", str(world["plain"]), "--repo", str(clone)))["data"]
     assert done["provenance"] == "rederived" and done["fingerprint"] == world["fingerprint"]
     assert done["pinned_repo"] == str(clone.resolve())
+
+
+def test_a_rederived_bundle_cannot_name_another_tree(tmp_path):
+    """The record's fields outside the fingerprint are held against the repository too: a
+    bundle naming the tree of the next commit would have that commit's index diff from the
+    wrong tree and keep the file it changed as it was."""
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"a.py": "def old():\n    return 1\n"})
+    second = builder.commit({"a.py": "def new():\n    return 2\n"})
+    origin, plain = tmp_path / "origin", tmp_path / "plain.rnb"
+    reply(rennet(origin, "index", str(builder.path), "--rev", first))
+    reply(rennet(origin, "export", "--repo", str(builder.path), "--rev", first, "--out", str(plain)))
+    clean = reply(rennet(tmp_path / "clean", "index", str(builder.path), "--rev", second))["data"]["fingerprint"]
+    header, body = _parts(plain.read_bytes())
+    record = decode_record(body.record)
+    record.tree = str(builder.repo[second].peel(pygit2.Tree).id)
+    forged = write(tmp_path, "tree.rnb", _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts)))
+    home = tmp_path / "store"
+    error = reply(rennet(home, "import", str(forged), "--repo", str(builder.path)), 1)["error"]
+    assert error["code"] == "bad_bundle"
+    assert_empty(home)
+    assert reply(rennet(home, "index", str(builder.path), "--rev", second))["data"]["fingerprint"] == clean
 
 
 def test_trust_unsigned_keeps_the_facts_apart_from_the_shared_store(world, tmp_path):

@@ -424,8 +424,9 @@ def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lac
 
 def rederive(bundle: Verified, repo) -> None:
     """Hold the bundle against its repository: the snapshot made again from the commit's blobs
-    must have the bundle's fingerprint and every blob the bundle's facts, in the very form
-    the store would keep them. Refuses (`bad_bundle`) on any difference."""
+    must have the bundle's record (all but its time of indexing and count of blob facts) and
+    every blob the bundle's facts, in the very form the store would keep them. Refuses
+    (`bad_bundle`) on any difference."""
     from indexer.build import derive
     from indexer.store.records import stored_facts
 
@@ -440,6 +441,13 @@ def rederive(bundle: Verified, repo) -> None:
                             f"nothing imported")
     if record.fingerprint != bundle.record.fingerprint:
         raise BadBundle("bundle's snapshot differs from the one its commit gives (fingerprint); nothing imported")
+    # what the fingerprint leaves out is stored too, and read: the tree a later index diffs
+    # from, the symbol count. The bundle's own are the time of indexing and `blob_facts`, a
+    # count of what its store parsed or reused (for a partial snapshot, how it was built).
+    if msgspec.structs.replace(record, indexed_at=bundle.record.indexed_at,
+                               blob_facts=bundle.record.blob_facts) != bundle.record:
+        raise BadBundle("bundle's snapshot record differs from the one its commit gives (its tree or symbol "
+                        "count); nothing imported")
 
 
 def quarantine_home(home: str | os.PathLike[str], header: Header) -> Path:
