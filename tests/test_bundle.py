@@ -234,6 +234,22 @@ def test_export_of_an_unindexed_rev_and_bad_paths(exported, tmp_path):
     assert missing.returncode == 1 and json.loads(missing.stdout)["error"]["code"] == "bad_input"
 
 
+def test_export_never_writes_through_a_planted_partial_file(exported, tmp_path):
+    """In a folder others may write (a shared /tmp), `<out>.partial` is planted as a link to a
+    file of the user's: the export writes its bundle at `--out`, never through the link."""
+    victim = tmp_path / "victim"
+    victim.write_text("keep me\n")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    out = shared / "map.rnb"
+    (shared / "map.rnb.partial").symlink_to(victim)
+    _ok(rennet(exported["home_a"], "export", "--repo", str(exported["builder"].path), "--rev", "main",
+               "--out", str(out), "--json"))
+    assert victim.read_bytes() == b"keep me\n"
+    assert not out.is_symlink() and not (shared / "map.rnb.partial").exists()
+    bundle.check(out.read_bytes())
+
+
 def test_export_and_import_summaries_keep_an_odd_path_on_its_line(tmp_path):
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"a.py": "def f():\n    return 1\n"})

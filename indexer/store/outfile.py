@@ -1,7 +1,8 @@
 """Writing a file the user named with `--out`: whole or not at all.
 
-A regular file (or a new one) is written beside its target and renamed over it, so a
-reader never sees half of it and a failed write leaves the old one as it was. A target
+A regular file (or a new one) is written beside its target, as a new file that is never
+opened through a link, and renamed over it, so a reader never sees half of it and a failed
+write leaves the old one as it was. A target
 that exists and is not a regular file (`/dev/stdout`, a named pipe, `/dev/null`) is
 written in place: renaming over it would replace the device or pipe with a plain file.
 Any failure, a full disk included, is `bad_input` naming the path and the reason.
@@ -36,7 +37,7 @@ def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes]) -> int:
             raise BadInput(f"cannot write {out}: {exc.strerror}") from None
     tmp = target.with_name(target.name + ".partial")
     try:
-        with open(tmp, "wb") as fh:
+        with open(_create(tmp), "wb") as fh:
             count = _write(fh, chunks)
         tmp.replace(target)
         return count
@@ -46,6 +47,18 @@ def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes]) -> int:
         except OSError:
             pass
         raise BadInput(f"cannot write {out}: {exc.strerror}") from None
+
+
+def _create(tmp: Path) -> int:
+    """A file descriptor of a new file at `tmp`. Whatever is there already (a killed writer's
+    file, or a link someone planted in a folder others may write) is removed, never opened:
+    writing through a link would overwrite the file it points to."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(tmp, flags, 0o666)
+    except FileExistsError:
+        os.unlink(tmp)
+        return os.open(tmp, flags, 0o666)
 
 
 def _write(fh, chunks: Iterable[bytes]) -> int:
