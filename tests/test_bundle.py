@@ -234,6 +234,21 @@ def test_export_of_an_unindexed_rev_and_bad_paths(exported, tmp_path):
     assert missing.returncode == 1 and json.loads(missing.stdout)["error"]["code"] == "bad_input"
 
 
+def test_export_never_carries_the_remotes_credentials(tmp_path):
+    """CI checkouts often hold a token in the remote URL (GitLab's `gitlab-ci-token:...@`): the
+    bundle, an artifact others download, names where it came from without it."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "x = 1\n"})
+    secret = "glcbt-64_SECRETjobtoken0123"
+    builder.repo.remotes.create("origin", f"https://gitlab-ci-token:{secret}@gitlab.example.invalid/g/p.git")
+    home, out = tmp_path / "store", tmp_path / "p.rnb"
+    _ok(rennet(home, "index", str(builder.path), "--json"))
+    _ok(rennet(home, "export", "--repo", str(builder.path), "--out", str(out), "--json"))
+    header, _ = _parts(out.read_bytes())
+    assert header["remote_url"] == "https://gitlab.example.invalid/g/p.git"
+    assert secret.encode() not in out.read_bytes()
+
+
 def test_export_never_writes_through_a_planted_partial_file(exported, tmp_path):
     """In a folder others may write (a shared /tmp), `<out>.partial` is planted as a link to a
     file of the user's: the export writes its bundle at `--out`, never through the link."""

@@ -308,14 +308,20 @@ def _default_member_name(path: str) -> str:
     return cleaned or "repo"
 
 
+# The user info of a URL's authority: a CI checkout's remote often carries a token there
+# (`https://gitlab-ci-token:TOKEN@host/...`), and the URL is stored, shown and put in bundles.
+_USER_INFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@")
+
+
 def _remote_url(repo) -> str | None:
+    """The URL of origin (or the first remote), without any user info."""
     try:
         remotes = list(repo.remotes)
     except Exception:  # a broken config must not stop a member being recorded
         return None
     by_name = {r.name: r for r in remotes}
     chosen = by_name.get("origin") or (remotes[0] if remotes else None)
-    return chosen.url if chosen is not None and chosen.url else None
+    return _USER_INFO.sub(r"\1", chosen.url) if chosen is not None and chosen.url else None
 
 
 # --- freshness and overview ------------------------------------------------------------------
