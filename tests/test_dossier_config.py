@@ -134,6 +134,8 @@ def test_explicit_config_overrides_the_repository(tmp_path):
     ("[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'T'\napi_version = 4\n", "api_version"),
     ("[dossier]\ngithub_repo = 'not a repo'\n", "owner/repo"),
     ("[dossier]\ntimeout_seconds = 0\n", "positive"),
+    ("[dossier]\ntimeout_seconds = inf\n", "finite"),
+    ("[dossier]\ntimeout_seconds = nan\n", "finite"),
 ])
 def test_bad_repository_settings_are_a_fact_and_the_review_goes_on(tmp_path, text, fragment):
     repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": text})

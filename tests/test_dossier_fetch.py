@@ -221,6 +221,23 @@ def test_the_body_of_a_redirect_is_not_read():
         server.stop()
 
 
+@pytest.mark.parametrize("timeout", [1e300, 1e9])
+def test_the_retrieval_budget_bounds_an_exchange_whatever_the_timeout(tmp_path, jira, store, monkeypatch, timeout):
+    """The reviewed commit's `.rennet.toml` may set the timeout: however long it says, one
+    exchange ends with the retrieval's time budget, and a huge one is no crash."""
+    from delta.dossier import build
+
+    monkeypatch.setattr(build, "TOTAL_SECONDS", 0.5)
+    jira.behaviours["PROJ-1"] = "slow"
+    make_change(tmp_path / "r", ["PROJ-1"], files={
+        ".rennet.toml": f"[dossier]\ntimeout_seconds = {timeout!r}\n[dossier.jira]\nprojects = ['PROJ']\n"})
+    started = time.monotonic()
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      flags={"jira.base_url": jira.url, "jira.token_env": "JIRA_TOKEN"})
+    assert facts_by_ref(d)["PROJ-1"].code == "timeout"
+    assert time.monotonic() - started < 2.0
+
+
 def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

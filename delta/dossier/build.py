@@ -140,15 +140,14 @@ def sources_of(branch: str, title: str | None, body: str | None, commits: list[p
     return sources
 
 
-Fetcher = Callable[[Reference], Fetched]
+Fetcher = Callable[[Reference, float], Fetched]  # the reference, and the seconds its exchange may take
 
 
 def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | None,
                  environ: Mapping[str, str] | None) -> tuple[str, Fetcher]:
     """(tracker name, fetch function) for a reference; raises TrackerFailure(missing_config) when unroutable."""
-    timeout = cfg.timeout_seconds
     if ref.tracker == "github":
-        return "github", lambda r: github.fetch(r, this_repo, timeout, cwd)
+        return "github", lambda r, timeout: github.fetch(r, this_repo, timeout, cwd)
     key = ref.key or ref.id  # a tracker reference's id is its key
     tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(key)
     section = {"jira": cfg.jira, "linear": cfg.linear}.get(tracker or "")
@@ -160,10 +159,10 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
                              f" (a repository's .rennet.toml may not name them)")
     if tracker == "jira" and cfg.jira is not None:
         jcfg = cfg.jira
-        return "jira", lambda r: jira.fetch(r.key or r.id, jcfg, timeout, environ)
+        return "jira", lambda r, timeout: jira.fetch(r.key or r.id, jcfg, timeout, environ)
     if tracker == "linear" and cfg.linear is not None:
         lcfg = cfg.linear
-        return "linear", lambda r: linear.fetch(r.key or r.id, lcfg, timeout, environ)
+        return "linear", lambda r, timeout: linear.fetch(r.key or r.id, lcfg, timeout, environ)
     name = tracker or "tracker"
     raise TrackerFailure("missing_config",
                          f"no {name if tracker else 'Jira or Linear'} settings claim {key}; add "
@@ -266,12 +265,14 @@ class _Retrieval:
             ref.tracker = tracker  # a bare key now names the tracker the settings route it to
             if tracker in self.timed_out:
                 raise TrackerFailure("timeout", f"{tracker} timed out earlier in this retrieval; {ref.id} not asked")
-            if time.monotonic() > self.deadline:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
                 raise TrackerFailure("timeout", f"retrieval time budget of {TOTAL_SECONDS:g}s spent; "
                                                 f"{ref.id} not asked")
             log.debug("fetching %s %s", tracker, ref.id)
             try:
-                got, redacted = redact_fetched(fetch(ref), self.secrets)
+                # no exchange outlasts the retrieval's budget, whatever timeout the settings give
+                got, redacted = redact_fetched(fetch(ref, min(self.cfg.timeout_seconds, left)), self.secrets)
                 if redacted:
                     self.redactions.append(Fact("redacted", tracker, ref.id,
                                                 f"{tracker} echoed a configured token in {ref.id}; it is replaced "

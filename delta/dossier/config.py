@@ -39,6 +39,7 @@ call time by the tracker client.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from pathlib import Path
@@ -132,8 +133,9 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
             raise BadInput(f"{origin}: token_env must be an environment variable name")
     if cfg.linear and not re.fullmatch(r"[A-Za-z]*", cfg.linear.auth_scheme):
         raise BadInput(f"{origin}: dossier.linear.auth_scheme must be a word such as Bearer, or empty")
-    if cfg.timeout_seconds <= 0 or cfg.item_body_chars <= 0 or cfg.dossier_bytes <= 0 or cfg.item_bytes <= 0:
-        raise BadInput(f"{origin}: dossier timeouts and bounds must be positive")
+    if not 0 < cfg.timeout_seconds < math.inf or cfg.item_body_chars <= 0 or cfg.dossier_bytes <= 0 \
+            or cfg.item_bytes <= 0:
+        raise BadInput(f"{origin}: dossier timeouts and bounds must be positive and finite")
     cfg.origin = origin
     return cfg
 
