@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from delta.dossier.refs import (
     BRANCH,
     COMMIT_BODY,
@@ -90,6 +93,20 @@ def test_a_number_too_long_for_any_issue_is_no_reference():
     refs = extract_references([Source(COMMIT_SUBJECT, "c", text), Source(BRANCH, "b", f"fix/{long}-x/proj-{long}")],
                               ["PROJ"])
     assert [r.id for r in refs] == ["#5", "PROJ-6"]
+
+
+pieces = st.sampled_from(["#", "GH-", "acme/x#", "PROJ-", "fix/", "issue-", "https://github.com/a/b/issues/",
+                          "https://jira.example.org/browse/PROJ-", "https://linear.app/t/issue/ENG-", "closes ", " ",
+                          "\n", "/", "`", "1", "12", "9" * 19, "9" * 5000, "x"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(pieces, max_size=12).map("".join))
+def test_any_text_gives_references_of_issue_sized_numbers(text):
+    for kind in (COMMIT_BODY, BRANCH):
+        for ref in extract_references([Source(kind, "w", text)], ["PROJ"], "acme/widgets"):
+            assert ref.number is None or 0 <= ref.number < 10 ** 18
+            assert len(ref.id) < 200
 
 
 def test_deterministic_whatever_the_run():
