@@ -136,6 +136,7 @@ def test_explicit_config_overrides_the_repository(tmp_path):
     ("[dossier]\ntimeout_seconds = 0\n", "positive"),
     ("[dossier]\ntimeout_seconds = inf\n", "finite"),
     ("[dossier]\ntimeout_seconds = nan\n", "finite"),
+    ("[dossier]\nmax_references = -1\n", "negative"),
 ])
 def test_bad_repository_settings_are_a_fact_and_the_review_goes_on(tmp_path, text, fragment):
     repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": text})
@@ -143,6 +144,26 @@ def test_bad_repository_settings_are_a_fact_and_the_review_goes_on(tmp_path, tex
     assert [f.code for f in cfg.refused] == ["bad_config"]
     assert fragment in cfg.refused[0].message and "\n" not in cfg.refused[0].message
     assert cfg.prefixes() == DossierConfig().prefixes()  # nothing of the repository's is kept
+
+
+def test_the_repository_may_lower_bounds_but_not_raise_them(tmp_path, own_config):
+    """The code under review never chooses to spend more than the user would: a bound above
+    the user's own (or the default) is an `untrusted_config` fact and the user's holds; one
+    below it is taken."""
+    text = ("[dossier]\nmax_references = 1000000000\ndossier_bytes = 1e12\nitem_bytes = 100\n"
+            "timeout_seconds = 60\n")
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": text})
+    cfg = load_config(repo, head)
+    defaults = DossierConfig()
+    assert (cfg.max_references, cfg.dossier_bytes, cfg.timeout_seconds) == (
+        defaults.max_references, defaults.dossier_bytes, defaults.timeout_seconds)
+    assert cfg.item_bytes == 100
+    assert sorted((f.code, f.ref) for f in cfg.refused) == [
+        ("untrusted_config", "dossier.dossier_bytes"), ("untrusted_config", "dossier.max_references"),
+        ("untrusted_config", "dossier.timeout_seconds")]
+    write_user_config(own_config, "[dossier]\ntimeout_seconds = 90\n")  # the user's own bound is the ceiling
+    cfg = load_config(repo, head)
+    assert cfg.timeout_seconds == 60 and "dossier.timeout_seconds" not in {f.ref for f in cfg.refused}
 
 
 def test_a_token_written_into_the_config_is_refused_without_echoing_it(tmp_path):

@@ -11,7 +11,9 @@ else an uncommitted `.rennet.toml` in the work directory (a checkout of the revi
 A setting that names a credential or where it is sent (`base_url`, `token_env` of a tracker)
 is taken only from a trusted source; a repository that names one is not obeyed, and the
 dossier carries an `untrusted_config` fact saying so. A repository may still give the
-non-secret settings (tracker prefixes, projects, teams, `github_repo`, bounds). A token is
+non-secret settings (tracker prefixes, projects, teams, `github_repo`, and bounds, which it
+may lower but not raise above the user's own or the defaults: an `untrusted_config` fact
+names a bound it would raise). A token is
 never part of any config: only the NAME of the environment variable that holds it, read at
 call time by the tracker client.
 
@@ -136,6 +138,8 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
     if not 0 < cfg.timeout_seconds < math.inf or cfg.item_body_chars <= 0 or cfg.dossier_bytes <= 0 \
             or cfg.item_bytes <= 0:
         raise BadInput(f"{origin}: dossier timeouts and bounds must be positive and finite")
+    if cfg.max_references < 0:
+        raise BadInput(f"{origin}: dossier.max_references must not be negative")
     cfg.origin = origin
     return cfg
 
@@ -164,6 +168,8 @@ def _blob_at(repo: pygit2.Repository, commit_oid: str, path: str) -> bytes | Non
 
 TRACKERS = ("jira", "linear")
 TRUSTED_ONLY = ("base_url", "token_env")  # where a token goes, and which variable holds it
+# What the dossier may spend: the time an exchange takes, what it keeps and how many it asks.
+BOUNDS = ("timeout_seconds", "item_body_chars", "item_bytes", "dossier_bytes", "max_references")
 # Trusted overrides by environment variable, and the flag names of the dossier command.
 ENV_OVERRIDES = {"jira.base_url": "RENNET_JIRA_URL", "jira.token_env": "RENNET_JIRA_TOKEN_ENV",
                  "linear.base_url": "RENNET_LINEAR_URL", "linear.token_env": "RENNET_LINEAR_TOKEN_ENV"}
@@ -232,6 +238,18 @@ def _overlay(base: dict[str, Any], extra: Mapping[str, Any]) -> None:
             base[key] = value
 
 
+def _raises(value: Any, bound: float) -> bool:
+    """Whether a repository's `value` for a bound is a finite number above the trusted `bound`
+    (any other value is left to `parse_config` to refuse)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > bound
+
+
+def _raised(name: str, bound: float, origin: str, user_path: str) -> Fact:
+    return Fact("untrusted_config", "repository", f"dossier.{name}",
+                f"{origin} raises dossier.{name} above {bound:g}; not obeyed: the code under review may "
+                f"lower what the dossier spends, not raise it (yours are set in {user_path})")
+
+
 def _untrusted(tracker: str, name: str, origin: str, user_path: str) -> Fact:
     return Fact("untrusted_config", tracker, f"dossier.{tracker}.{name}",
                 f"{origin} names dossier.{tracker}.{name}; not obeyed: where a token is sent and which "
@@ -292,6 +310,8 @@ def load_config(repo: pygit2.Repository, head_oid: str,
                         continue
                     _overlay(section, {name: setting})
                 merged[key] = section
+            elif key in BOUNDS and _raises(value, getattr(trusted, key)):
+                refused.append(_raised(key, getattr(trusted, key), repo_origin, user_path))
             else:
                 _overlay(merged, {key: value})
         if repo_origin:
