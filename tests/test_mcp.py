@@ -288,8 +288,9 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
 class HttpServer:
     def __init__(self, bind: str, port: int, store: str, root: str, env: dict | None = None, *extra: str) -> None:
         args = [PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"{bind}:{port}", "--root", root, *extra]
+        # stdin open and never written, as the terminal of a server started by hand
         self.proc = subprocess.Popen(args, cwd=ROOT, env={**cli_env(store), **(env or {})},
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.token = ""
         for raw in self.proc.stderr:  # the address line, then the token line (unless taken from the env)
             line = raw.decode()
@@ -411,6 +412,80 @@ def test_a_token_env_that_is_unset_is_refused_before_serving(tmp_path):
     p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:8765", "--token-env",
                         "RENNET_NO_SUCH_TOKEN"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and p.stderr.startswith("rennet: bad_input: --token-env RENNET_NO_SUCH_TOKEN")
+
+
+class Tracker:
+    """A Jira on loopback that answers every issue and notes the Authorization each request sent."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        seen = self.seen = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                seen.append(self.headers.get("Authorization"))
+                body = json.dumps({"key": "ABC-1", "fields": {"summary": "an issue"}}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="module")
+def dossier_http(world: World):
+    """`dossier_build` over HTTP from a server started by hand in ROOT (stdin its terminal, ROOT
+    among its roots) holding a secret in its environment, with a tracker on loopback."""
+    secret = "s3cret-the-client-must-never-see"
+    env = {"RENNET_TEST_TOKEN": "a-token-from-the-environment-0123456789", "RENNET_TEST_SECRET": secret}
+    tracker = Tracker()
+    server = HttpServer("127.0.0.1", _free_port(), world.store, str(Path(world.repo).parent), env,
+                        "--token-env", "RENNET_TEST_TOKEN", "--root", str(ROOT))
+    range_ = {"repo": world.repo, "base": "v1", "head": "main"}
+
+    async def work(client):
+        routed = await client.call_tool("dossier_build", {**range_, "title": "Fixes https://jira.example/browse/ABC-1", "refresh": True,
+                                                          "jira_url": tracker.url,
+                                                          "jira_token_env": "RENNET_TEST_SECRET"})
+        with anyio.move_on_after(30):
+            return routed, await client.call_tool("dossier_build", {**range_, "body_file": "-", "refresh": True})
+        return routed, None
+
+    try:
+        routed, body = anyio.run(_session, client_with(server.url, env["RENNET_TEST_TOKEN"]), work)
+    finally:
+        server.proc.stdin.close()  # the terminal closes: a call still reading it ends
+        server.close()
+        tracker.close()
+    return routed, body, tracker.seen, secret
+
+
+def test_a_client_cannot_send_a_token_to_a_tracker_of_its_choosing(dossier_http):
+    """Where a token goes and which variable holds it come from the user's own settings, never
+    from a tool call: else any client reads any variable of the server's environment."""
+    routed, _, seen, secret = dossier_http
+    assert not any(secret in (auth or "") for auth in seen), "the server sent its secret to the client's URL"
+    assert routed.is_error is True and text_of(routed)["error"]["code"] == "forbidden", text_of(routed)
+
+
+def test_a_tool_never_waits_on_the_stdin_of_an_http_server(dossier_http):
+    """`body_file: "-"` reads stdin: the server's terminal, not the client's, which no call may wait on."""
+    _, body, _, _ = dossier_http
+    assert body is not None, "the call waited on the server's stdin"
+    assert body.is_error is False, text_of(body)
 
 
 def test_depth_scan_ignores_brackets_inside_strings():

@@ -301,6 +301,11 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     app = server.streamable_http_app(
         host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         session_idle_timeout=SESSION_IDLE_SECONDS, max_sessions=MAX_SESSIONS)
+    # A handler (or a library, a subprocess) reading stdin would wait on the terminal the server
+    # was started from, holding its call slot for good: stdin reads the null device, as on stdio.
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     value, generated = token
     shown = f"[{host}]" if ":" in host else host
     print(f"rennet: MCP over streamable HTTP at http://{shown}:{port}/mcp", file=sys.stderr)

@@ -28,10 +28,14 @@ class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True
     body_file: Annotated[str | None, msgspec.Meta(description="file on the machine running Rennet holding the PR body ('-' for stdin)")] = None
     refresh: Annotated[bool, msgspec.Meta(description="retrieve again even when this patchset was already retrieved")] = False
     # Trusted settings: where a token goes and which variable holds it (never from the reviewed commit)
-    jira_url: Annotated[str | None, msgspec.Meta(description="Jira base URL (overrides your config and RENNET_JIRA_URL)")] = None
-    jira_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Jira token")] = None
-    linear_url: Annotated[str | None, msgspec.Meta(description="Linear GraphQL URL (overrides your config and RENNET_LINEAR_URL)")] = None
-    linear_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Linear key")] = None
+    # (and never from an agent: over MCP they are `forbidden`)
+    jira_url: Annotated[str | None, msgspec.Meta(description="Jira base URL (overrides your config and RENNET_JIRA_URL; not over MCP)")] = None
+    jira_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Jira token (not over MCP)")] = None
+    linear_url: Annotated[str | None, msgspec.Meta(description="Linear GraphQL URL (overrides your config and RENNET_LINEAR_URL; not over MCP)")] = None
+    linear_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Linear key (not over MCP)")] = None
+
+
+TRUSTED_FLAGS = ("jira_url", "jira_token_env", "linear_url", "linear_token_env")
 
 
 def _read_body(input: DossierBuildInput) -> str | None:
@@ -56,6 +60,13 @@ def _read_body(input: DossierBuildInput) -> str | None:
 def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
     from delta.dossier.build import build_dossier
 
+    given = [name for name in TRUSTED_FLAGS if getattr(input, name) is not None]
+    if given and ctx.roots is not None:  # an agent face: the client is not the machine's user
+        from context_tools.faces.errors import Forbidden
+
+        raise Forbidden(f"dossier.build: `{given[0]}` is not taken from an agent: where a tracker token is sent and "
+                        "which variable holds it come only from the user's config or environment "
+                        "(RENNET_JIRA_URL, RENNET_JIRA_TOKEN_ENV, ...)")
     flags = {"jira.base_url": input.jira_url, "jira.token_env": input.jira_token_env,
              "linear.base_url": input.linear_url, "linear.token_env": input.linear_token_env}
     dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input),
