@@ -83,6 +83,15 @@ def job_session(world: World, request):
     outside = str(ROOT)
 
     async def work(client):
+        from mcp.shared.exceptions import MCPError
+
+        async def answer(name: str, args: dict):
+            """The tool's result, or the JSON-RPC error the SDK raised instead of one."""
+            try:
+                return await client.call_tool(name, args)
+            except MCPError as exc:
+                return exc
+
         tools = (await client.list_tools()).tools
         replies = {name: await client.call_tool(wire_name(name), args) for name, args in tool_calls(world).items()}
         errors = {
@@ -94,6 +103,10 @@ def job_session(world: World, request):
             "forbidden": await client.call_tool("context_symbol", {"repo": outside, "name": "Flask"}),
             "not_a_repository": await client.call_tool("context_symbol", {"repo": world.store, "name": "Flask"}),
             "workspace_not_found": await client.call_tool("workspace_status", {"name": "nope"}),
+            # the server runs in ROOT, outside its roots: an omitted repo is that folder
+            "forbidden:default_repo": await client.call_tool("context_symbol", {"name": "Flask"}),
+            "bad_input:nul_in_path": await answer("context_symbol", {"repo": world.repo + "\x00", "name": "Flask"}),
+            "bad_input:long_name": await answer("context_references", {"repo": world.repo, "name": "a." * 1000 + "a"}),
         }
         return tools, replies, errors
 
@@ -145,7 +158,7 @@ def test_each_result_is_structured_content_and_text_valid_against_its_output_sch
         jsonschema.validate(body, schemas[wire_name(name)])
         assert body["ok"] is True and body["command"] == name
     for code, result in errors.items():
-        if code != "unknown_command":
+        if code != "unknown_command" and not isinstance(result, Exception):
             tool = "workspace_status" if code.startswith("workspace") else "context_symbol"
             tool = "context_file" if code == "bad_cursor" else tool
             jsonschema.validate(result.structured_content, schemas[tool])
@@ -158,12 +171,32 @@ def test_each_result_is_structured_content_and_text_valid_against_its_output_sch
     assert revs["feature"]["status"] == "stale" and revs["gone"]["status"] == "unknown"
 
 
+def test_an_omitted_repo_is_the_servers_folder_and_kept_to_the_roots(job_session):
+    _, _, errors = job_session
+    body = text_of(errors["forbidden:default_repo"])
+    assert body["error"]["code"] == "forbidden" and "outside the roots" in body["error"]["message"], body
+
+
+def test_a_nul_in_a_path_is_bad_input_not_a_json_rpc_error(job_session):
+    _, _, errors = job_session
+    result = errors["bad_input:nul_in_path"]
+    assert not isinstance(result, Exception), result  # was: -32603 Internal server error, a traceback on stderr
+    assert text_of(result)["error"]["code"] == "bad_input"
+
+
+def test_a_name_of_a_thousand_parts_is_bad_input_not_an_internal_error(job_session):
+    _, _, errors = job_session
+    error = text_of(errors["bad_input:long_name"])["error"]
+    assert error["code"] == "bad_input" and "name" in error["message"], error  # was: internal_error, RecursionError
+
+
 def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: World):
     _, _, errors = job_session
-    for code, result in errors.items():
-        assert result.is_error is True, code
+    for case, result in errors.items():
+        assert not isinstance(result, Exception), f"{case}: a JSON-RPC error, not a tool error: {result}"
+        assert result.is_error is True, case
         body = text_of(result)
-        assert body["ok"] is False and body["error"]["code"] == code.replace("workspace_", ""), body
+        assert body["ok"] is False and body["error"]["code"] == case.split(":")[0].replace("workspace_", ""), body
     assert "list the tools" in text_of(errors["unknown_command"])["error"]["message"]
     forbidden = text_of(errors["forbidden"])["error"]["message"]
     assert str(Path(world.repo).parent) in forbidden and "outside the roots" in forbidden

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 from context_tools.faces.dispatch import Executor, encode_wire
 from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
-from context_tools.faces.roots import PATH_FIELDS, Roots, file_uri_path
+from context_tools.faces.roots import Roots, file_uri_path, named_paths
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
 
@@ -173,7 +173,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         arguments = params.arguments or {}
         declared: list[str] = []
         if executor.roots is not None and any(
-                isinstance(arguments.get(f), str) and not executor.roots.admits(arguments[f]) for f in PATH_FIELDS):
+                not executor.roots.admits(path) for _, path in named_paths(row.input.__struct_fields__, arguments.get)):
             declared = await client_roots(ctx)
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start

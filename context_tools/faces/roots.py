@@ -9,7 +9,7 @@ resolving symlinks and `..`, so neither can step outside.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 import msgspec
 
@@ -35,17 +35,16 @@ class Roots(msgspec.Struct, frozen=True):
         return cls(tuple(dict.fromkeys(_real(d) for d in dirs)))
 
     def admits(self, path: str, extra: Iterable[str] = ()) -> bool:
-        real = _real(path)
+        try:
+            real = _real(path)
+        except ValueError:  # a NUL: no path at all (decoding the input refuses it as bad_input)
+            return False
         return any(_under(real, root) for root in (*self.dirs, *(_real(e) for e in extra)))
 
     def outside(self, value: Any) -> list[tuple[str, str]]:
-        """(field, path) of every path field of a decoded input that no server root admits."""
-        found = []
-        for name in PATH_FIELDS:
-            path = getattr(value, name, None)
-            if isinstance(path, str) and path and not self.admits(path):
-                found.append((name, path))
-        return found
+        """(field, path) of every place a decoded input names that no server root admits."""
+        named = named_paths(type(value).__struct_fields__, lambda name: getattr(value, name, None))
+        return [(name, path) for name, path in named if not self.admits(path)]
 
     def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
         extra = tuple(extra)
@@ -56,6 +55,21 @@ class Roots(msgspec.Struct, frozen=True):
 
     def describe(self) -> str:
         return ", ".join(self.dirs)
+
+
+def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:
+    """(field, path) of each place an input with these fields names; `get` reads a field. A
+    `repo` left out is the current folder (`workspace_scope.repo_of`) unless a workspace is named."""
+    found = []
+    for name in PATH_FIELDS:
+        if name not in fields:
+            continue
+        path = get(name)
+        if name == "repo" and path is None and get("workspace") is None:
+            path = "."
+        if isinstance(path, str) and path:
+            found.append((name, path))
+    return found
 
 
 def file_uri_path(uri: str) -> str | None:

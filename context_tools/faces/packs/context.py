@@ -94,8 +94,13 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
         Meta(description="page through one collection of the file instead of its lines")] | None = None
 
 
+# No qualified name comes near it; a longer one, walked part by part as a module path, is refused.
+NAME_MAX = 1024
+
+
 class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    name: Annotated[str, Meta(min_length=1, description="name or qualified name: Flask, Flask.route, app.Flask.route")]
+    name: Annotated[str, Meta(min_length=1, max_length=NAME_MAX,
+                              description="name or qualified name: Flask, Flask.route, app.Flask.route")]
     repo: Target | None = None
     rev: TargetRev | None = None
     worktree: Worktree = False
@@ -109,7 +114,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    name: Annotated[str, Meta(min_length=1, description="name or qualified name of the symbol")]
+    name: Annotated[str, Meta(min_length=1, max_length=NAME_MAX, description="name or qualified name of the symbol")]
     repo: Target | None = None
     rev: TargetRev | None = None
     worktree: Worktree = False
