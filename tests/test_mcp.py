@@ -287,6 +287,29 @@ def test_a_spill_on_a_full_disk_is_a_typed_error(world: World, tmp_path, monkeyp
     assert "free space" in reply.wire["error"]["message"]
 
 
+def test_a_client_asks_for_at_most_a_process_a_core(world: World, monkeypatch):
+    """`workers` is the CLI user's to spend; from an agent it is capped at the cores (64 asked
+    on 2 cores forked 66 processes, 2.4 GB, against 317 MB by default)."""
+    import os
+
+    import indexer.api
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+
+    asked = []
+    real = indexer.api.index
+
+    def index(*args, workers=None, **kwargs):
+        asked.append(workers)
+        return real(*args, workers=workers, **kwargs)
+
+    monkeypatch.setattr(indexer.api, "index", index)
+    executor = Executor("mcp", store=world.store, roots=Roots.of([world.repo]), receipts=False)
+    reply = executor.run("repo.index", {"repo": world.repo, "rev": "main", "workers": 64})
+    assert reply.ok, reply.wire
+    assert asked == [min(64, os.cpu_count() or 1)]
+
+
 # --- the stdio wire itself ---------------------------------------------------------------
 
 def raw_stdio(lines: list[bytes], store: str) -> list[dict]:

@@ -17,7 +17,8 @@ class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         "repository path on the machine running Rennet (a work tree, a folder in one, or a bare repository; over "
         "MCP, under one of the server's roots); default: the current folder"))] = "."
     rev: Annotated[str, msgspec.Meta(min_length=1, description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
-    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core)")] | None = None
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core; over MCP, "
+                                                                  "at most one a core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
     require_complete: Annotated[bool, msgspec.Meta(description=(
         "refuse a commit whose blobs are not all in the object database (missing_objects) rather than list "
@@ -66,14 +67,19 @@ def index_handler(input: IndexInput, ctx) -> Result:
 
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
     what = f"{input.rev} of {input.repo}"  # another indexer at work is waited for, bounded, then `busy`
+    workers = input.workers
+    if workers is not None and ctx.roots is not None:  # an agent face: the client does not choose what it spends
+        import os
+
+        workers = min(workers, os.cpu_count() or 1)
     if bar is not None:
         with bar:
             report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
-                                                           workers=input.workers, progress=update,
+                                                           workers=workers, progress=update,
                                                            require_complete=input.require_complete), what)
     else:
         report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
-                                                       workers=input.workers,
+                                                       workers=workers,
                                                        require_complete=input.require_complete), what)
     from indexer.store.snapshot import load  # after the index, whose imports it shares (api.index)
 
