@@ -339,6 +339,17 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
     assert len(answers) == 6
 
 
+def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
+    """A client that closes its end (quit mid-call) is no error of ours: exit 0, nothing on stderr."""
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # nobody reads the answers any more
+    p.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    p.stdin.close()
+    assert p.wait(timeout=60) == 0
+    assert p.stderr.read() == b""  # was: "rennet: internal_error: ExceptionGroup: ..." and exit 1
+
+
 # --- streamable HTTP on loopback ------------------------------------------------------------
 
 class HttpServer:

@@ -182,6 +182,8 @@ async def stdio_transport():
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
                         pending.discard(message.id)
                         answered.set()
+        except (BrokenPipeError, ConnectionResetError):  # the client closed its end: no answer reaches it now
+            tg.cancel_scope.cancel()
         finally:
             drained.set()
 
