@@ -571,8 +571,8 @@ def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: Worl
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    async def roots(context):
-        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri())])
+    async def roots(context):  # beside the repository, a root no file system holds: it widens nothing
+        return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/%00"), types.Root(uri=Path(world.repo).as_uri())])
 
     params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
                                    env=cli_env(world.store), cwd=str(ROOT))

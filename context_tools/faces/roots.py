@@ -73,10 +73,12 @@ def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tupl
 
 
 def file_uri_path(uri: str) -> str | None:
-    """The local path of a `file://` root a client declared, or None for any other scheme."""
+    """The local path of a `file://` root a client declared, or None for any other scheme or a
+    path no file system holds (a NUL, `%00`)."""
     from urllib.parse import unquote, urlparse
 
     parsed = urlparse(uri)
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
-    return unquote(parsed.path) or None
+    path = unquote(parsed.path)
+    return path if path and "\x00" not in path else None
