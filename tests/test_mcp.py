@@ -350,6 +350,22 @@ def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
     assert p.stderr.read() == b""  # was: "rennet: internal_error: ExceptionGroup: ..." and exit 1
 
 
+def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
+    """The name is the client's string, lone surrogates and megabytes included: the reply names it
+    escaped and cut, as a tool error within the ceiling."""
+    call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":{}}}'
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+    answers = raw_stdio([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                         (call % (1, "\\ud800")).encode(), (call % (2, "x" * 100_000)).encode()], str(tmp_path / "home"))
+    by_id = {a["id"]: a for a in answers}
+    for rid in (1, 2):
+        assert "result" in by_id[rid], by_id[rid]  # was, for the surrogate: JSON-RPC error 0, "'utf-8' codec can't ..."
+        result = by_id[rid]["result"]
+        assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "unknown_command"
+        assert len(result["content"][0]["text"]) < 1024
+
+
 # --- streamable HTTP on loopback ------------------------------------------------------------
 
 class HttpServer:

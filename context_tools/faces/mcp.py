@@ -168,7 +168,9 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         name = params.name
         row = tools.table.by_wire_name(name)
         if row is None:
-            payload = error_envelope(name, "unknown_command", f"no tool {name!r}; list the tools first")
+            # the client's string, which may hold anything (a lone surrogate, megabytes): escaped and cut
+            shown = name[:80].encode("utf-8", "backslashreplace").decode()
+            payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
             return reply_of(payload, ok=False)
         arguments = params.arguments or {}
         declared: list[str] = []
