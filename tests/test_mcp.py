@@ -339,6 +339,13 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
     assert len(answers) == 6
 
 
+def test_a_cancel_naming_no_request_leaves_the_server_serving(tmp_path):
+    cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}'
+    answers = raw_stdio([cancel % b"[1]", cancel % b'{"a":1}', cancel % b"null", b'{"jsonrpc":"2.0","id":1,"method":"ping"}'],
+                        str(tmp_path / "home"))  # was: exit 1 at the first, "internal_error: ExceptionGroup"
+    assert answers == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+
+
 def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
     """A client that closes its end (quit mid-call) is no error of ours: exit 0, nothing on stderr."""
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),

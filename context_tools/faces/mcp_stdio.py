@@ -154,7 +154,9 @@ async def stdio_transport():
                     if isinstance(message, types.JSONRPCRequest):
                         pending.add(message.id)
                     elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
-                        pending.discard((message.params or {}).get("requestId"))  # a cancelled request gets no answer
+                        cancelled = (message.params or {}).get("requestId")
+                        if isinstance(cancelled, (str, int)):  # the client's value: a list or an object is no id
+                            pending.discard(cancelled)  # a cancelled request gets no answer
                         answered.set()
                     await read_writer.send(SessionMessage(message))
                     continue
