@@ -231,6 +231,24 @@ def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, f
     assert run("context.file", workspace="fleet", path="go.mod", member="gokit")["error"]["code"] == "not_a_repository"
 
 
+def test_an_agent_face_reads_no_member_outside_its_roots(run, fleet):
+    """The user registers a workspace; an agent's client only names it. A member outside the
+    server's roots (and the folders the client declared) is not read: unknown, saying why, and
+    the members inside answer."""
+    from context_tools.faces.roots import Roots
+
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    out = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    assert out["ok"], out
+    assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib"]
+    members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
+    assert members["gokit"]["status"] == "unknown" and "outside the folders this server serves" in members["gokit"]["reason"]
+    assert members["acme-lib"]["status"] == "current"
+    declared = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"},
+                          client_roots=[str(fleet["gokit"].path)]).envelope
+    assert [d["member"] for d in declared["data"]["definitions"]] == ["acme-lib", "gokit"]
+
+
 def test_target_errors_are_typed(run, fleet):
     both = run("context.symbol", workspace="fleet", repo=str(fleet["gokit"].path), name="slugify")
     assert both["error"]["code"] == "bad_input" and "not both" in both["error"]["message"]

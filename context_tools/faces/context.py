@@ -166,6 +166,7 @@ class CallContext(msgspec.Struct):
     input: Struct | None = None  # the decoded input
     extras: dict[str, Any] = msgspec.field(default_factory=dict)
     roots: Any = None  # context_tools.faces.roots.Roots on an agent face, else None
+    declared: tuple[str, ...] = ()  # folders the agent's client declared, served beside `roots`
     worktree: bool = False  # the face reads working trees by default (`rennet mcp --worktree`)
 
     @property

@@ -143,12 +143,13 @@ class Executor:
             if self.worktree:
                 raw_input = worktree_default(row, raw_input)
             value = decode_input(row, raw_input)
+            declared = tuple(client_roots)
             if self.roots is not None:
-                self.roots.check(command_id, value, client_roots)
+                self.roots.check(command_id, value, declared)
             digest = input_digest(value)
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
                               input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}),
-                              roots=self.roots, worktree=self.worktree)
+                              roots=self.roots, declared=declared, worktree=self.worktree)
             result = handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")

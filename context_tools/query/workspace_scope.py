@@ -162,6 +162,7 @@ def open_workspace(ctx: CallContext, name: str) -> Scope:
 
 
 def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenMember:
+    from context_tools.faces.errors import Forbidden
     from context_tools.query.pinned import freshness_of
     from indexer.fleet import workspace
 
@@ -169,6 +170,9 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
     snap = ctx.handle.memo.get(key)
     if snap is None:
         try:
+            if ctx.roots is not None and not ctx.roots.admits(member.path, ctx.declared):
+                # an agent face serves its roots only, whatever workspace the client names
+                raise Forbidden(f"{member.path} is outside the folders this server serves ({ctx.roots.describe()})")
             snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)
         except RennetError as exc:  # the repository or its snapshot is gone: say so, answer from the rest
             now = workspace.freshness(member)
