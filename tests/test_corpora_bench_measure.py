@@ -438,7 +438,7 @@ def test_three_floors_and_the_phases_are_reported_in_cpu_time():
                                 "languages": {"python": 0.1}, "workers_cpu": 0.3, "main_cpu": 0.45,
                                 "children_cpu": 0.3, "wall": 0.9, "cpu": 1.0}}]
     lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
-    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | - | - | - |" in lines
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | - | - | - | - | - |" in lines
     first, second = [i for i, line in enumerate(lines) if line.startswith("| group | phase |")]
     assert "| floor | parse | 1.00 (17%) |" in lines[first:second]
     assert lines[second:].index("| floor | grammar setup (query compile) | 0.25 (25%) |")
@@ -508,10 +508,19 @@ def test_the_re_index_table_gives_its_floor_with_nothing_to_parse():
     r["ratios"] = ratios(r)
     info = {"nproc": 2, "cpu": "x", "memory_gib": 1, "python": "3", "ctags": "c", "rennet_commit": "r"}
     lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
-    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | yes |" in lines
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | yes | - | - |" in lines
     r["reindex"][0]["nothing_parsed"] = {"wall": 0.2, "cpu": 0.3, "parsed_blobs": 2, "same_fingerprint": False}
     lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
-    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | NO, 2 parsed! |" in lines
+    assert ("| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | NO, 2 parsed! | - | - |"
+            in lines)
+    # the same re-index with its changed languages' queries compiled before the clock
+    r["reindex"][0]["nothing_parsed"] = {"wall": 0.2, "cpu": 0.3, "parsed_blobs": 0, "same_fingerprint": True,
+                                         "compiled_before": {"wall": 0.25, "cpu": 0.6, "same_fingerprint": True}}
+    lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
+    assert "| syn | 6.00 (4.00) | 0.75 (0.30) | 0.125 | 0.075 | 0.30 (0.20) | 0.050 (0.050) | yes | 0.60 (0.25) | 0.100 (0.062) |" in lines
+    r["reindex"][0]["nothing_parsed"]["compiled_before"]["same_fingerprint"] = False
+    lines = markdown([r], verdicts([r]), info, "cmd").splitlines()
+    assert any("| 0.60 (0.25), NOT the same fingerprint! | 0.100 (0.062) |" in line for line in lines)
 
 
 def test_a_commit_of_the_same_tree_re_indexes_with_nothing_parsed_and_the_same_fingerprint(tmp_path):
