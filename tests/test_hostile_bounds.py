@@ -70,6 +70,20 @@ def test_a_deep_manifest_is_bad_manifest_and_the_index_is_ok(tmp_path):
     assert meta["skipped"] == "bad_manifest"
 
 
+def test_a_hostile_gitattributes_leaves_the_index_ok_and_quick(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({".gitattributes": "[z-a].py linguist-vendored\n*a*a*a*a*a*a*a*a*a*a*b linguist-generated\n",
+              "z.py": "def z():\n    pass\n", "a" * 200 + ".py": "def a():\n    pass\n"})
+    start = time.monotonic()
+    out = rennet("index", str(tmp_path / "repo"), "--json", home=tmp_path / "home")
+    assert out.returncode == 0  # was: internal_error (re.error), then 100 s for a name of 43 characters
+    assert time.monotonic() - start < 60
+    files = {f["path"]: f for f in map(json.loads, rennet("snapshot", "dump", str(tmp_path / "repo"),
+                                                          home=tmp_path / "home").stdout.splitlines())
+             if f["type"] == "file"}
+    assert files["z.py"]["mark"] == "vendored" and files["a" * 200 + ".py"]["mark"] is None
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("small")

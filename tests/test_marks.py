@@ -161,3 +161,40 @@ def test_gitattributes_from_a_file_table():
     assert ga.value("a.snap", "linguist-generated") is True
     assert ga.value("sub/b.snap", "linguist-generated") is False
     assert not GitAttributes.from_files([entry("x.py")], lambda p: b"")
+
+
+ODD_CLASSES = b"[z-a]x.txt linguist-vendored\n[z-ab]y.txt linguist-vendored\n[a&&b]z.txt linguist-vendored\n" \
+              b"a[!x]b linguist-generated\n[[:alpha:]]w.txt linguist-vendored\n"
+
+
+def test_odd_character_classes_match_as_git_does(tmp_path):
+    """A reversed range matches its first character (was: re.error, the whole index
+    internal_error), a class
+    never matches a slash, and set-operator look-alikes are plain characters, as in git (a POSIX class is read
+    as it was, without the warning Python's regex compiler printed for it)."""
+    ga = GitAttributes([(".gitattributes", ODD_CLASSES)])
+    paths = ["zx.txt", "ax.txt", "by.txt", "zy.txt", "&z.txt", "az.txt", "a/b", "aab"]
+    make_repo(tmp_path / "r", [{".gitattributes": ODD_CLASSES, **{p: "x" for p in paths}}])
+    subprocess.run(["git", "-C", str(tmp_path / "r"), "read-tree", "HEAD"], check=True)
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "check-attr", "--cached", "linguist-generated",
+                          "linguist-vendored", "--", *paths], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        path, attr, value = line.rsplit(": ", 2)
+        assert ga.value(path, attr) == {"set": True, "unspecified": None}[value], (path, attr)
+
+
+@pytest.mark.parametrize("pattern, path", [
+    ("*a*a*a*a*a*a*a*a*a*a*b", "a" * 3000),
+    ("**/a*a*a*a/**/a*a*a*a/**/a*a*a*a/**/b", "aaaa/" * 1500 + "c"),
+    ("*a*/*a*/*a*/*a*/*a*/*a*/b", ("a" * 400 + "/") * 6 + "c"),
+], ids=["stars", "double-stars", "components"])
+def test_matching_a_pattern_costs_polynomial_time(pattern, path):
+    """A hostile pattern against a long name: was exponential in its stars (backtracking), so a
+    one-line .gitattributes and a 43-character name held an index for 100 s."""
+    import time
+
+    ga = GitAttributes([(".gitattributes", f"{pattern} linguist-vendored\n".encode())])
+    start = time.process_time()
+    assert ga.value(path, "linguist-vendored") is None
+    assert ga.value(path[:-1] + "b", "linguist-vendored") is True
+    assert time.process_time() - start < 1.0

@@ -46,8 +46,21 @@ GENERATED_SUFFIXES = (
 
 # --- gitattributes ---------------------------------------------------------------------
 
+# A translated pattern is a list of units: a regex piece matching a fixed number of characters
+# ("/" for a slash), or one of these three wildcards.
+_STAR = "*"  # `*`, or `**` not between slashes: any characters but a slash
+_DIRS = "**/"  # `**/` at the start or after a slash: zero or more whole folders
+_REST = "**"  # a trailing `/**` (or the whole pattern `**`): everything inside
+
+
 def wildmatch_regex(pattern: str) -> str:
-    """Translate one git wildmatch pattern (already anchored) into a regex body."""
+    """Translate one git wildmatch pattern (already anchored) into a regex body. The regex
+    never backtracks over a choice that cannot change the answer (see `_join`), so matching
+    costs time polynomial in the path whatever the pattern: a name is untrusted input."""
+    return _join(_units(pattern))
+
+
+def _units(pattern: str) -> list[str]:
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -57,18 +70,20 @@ def wildmatch_regex(pattern: str) -> str:
                 before_ok = i == 0 or pattern[i - 1] == "/"
                 after = i + 2
                 if before_ok and after == n:
-                    out.append(".*")  # trailing /** : everything inside
+                    out.append(_REST)
                     i = after
                     continue
                 if before_ok and pattern.startswith("/", after):
-                    out.append("(?:.*/)?")  # **/ : zero or more directories
+                    out.append(_DIRS)
                     i = after + 1
                     continue
-                out.append("[^/]*")  # ** not between slashes is a plain *
-                i = after
-                continue
-            out.append("[^/]*")
-        elif c == "?":
+                i = after  # ** not between slashes is a plain *
+            else:
+                i += 1
+            if not out or out[-1] != _STAR:  # stars in a row are one
+                out.append(_STAR)
+            continue
+        if c == "?":
             out.append("[^/]")
         elif c == "[":
             j = i + 1
@@ -81,10 +96,7 @@ def wildmatch_regex(pattern: str) -> str:
             if j >= n:
                 out.append(re.escape(c))
             else:
-                body = pattern[i + 1 : j]
-                if body[:1] in ("!", "^"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
+                out.append(_char_class(pattern[i + 1 : j]))
                 i = j + 1
                 continue
         elif c == "\\" and i + 1 < n:
@@ -94,6 +106,83 @@ def wildmatch_regex(pattern: str) -> str:
         else:
             out.append(re.escape(c))
         i += 1
+    return out
+
+
+def _char_class(body: str) -> str:
+    """A bracket expression, as git reads one: a backslash escapes the next character, a
+    reversed range (`z-a`) matches its first character only, and no class matches a slash.
+    Every character is escaped, so none is read as regex syntax (`&&`, a nested `[`)."""
+    negated = body[:1] in ("!", "^")
+    if negated:
+        body = body[1:]
+    chars: list[tuple[str, bool]] = []  # (character, escaped)
+    k = 0
+    while k < len(body):
+        escaped = body[k] == "\\" and k + 1 < len(body)
+        if escaped:
+            k += 1
+        chars.append((body[k], escaped))
+        k += 1
+    items: list[str] = []
+    slash = False
+    k = 0
+    while k < len(chars):
+        lo = chars[k][0]
+        if k + 2 < len(chars) and chars[k + 1] == ("-", False):
+            hi = chars[k + 2][0]
+            # git tries the first character alone before the range: a reversed one adds no other
+            items.append(f"{re.escape(lo)}-{re.escape(hi)}" if lo <= hi else re.escape(lo))
+            slash = slash or lo <= "/" <= hi or lo == "/"
+            k += 3
+        else:
+            items.append(re.escape(lo))
+            slash = slash or lo == "/"
+            k += 1
+    if negated:
+        return "[^/" + "".join(items) + "]"
+    if not items:
+        return "(?!)"
+    return ("(?!/)[" if slash else "[") + "".join(items) + "]"
+
+
+def _join(units: list[str]) -> str:
+    """The regex of a unit list. Where several wildcards could share the same characters, a
+    backtracking matcher tries every split between them, exponential in their number; here
+    each wildcard followed by another takes the earliest place the fixed run between them
+    matches, inside an atomic group. That is as good as any later place: the next wildcard
+    can take the characters in between (a `*` in the same name, whose run holds no slash and
+    whose classes match none; `**/` whole folders, the run between two `**/` spanning whole
+    folders). A `*` whose run holds a slash ends at that slash, the only place it can."""
+    out: list[str] = []
+    i, n = 0, len(units)
+    while i < n:
+        unit = units[i]
+        i += 1
+        if unit == _REST:
+            out.append(".*")
+        elif unit == _STAR:
+            j = i
+            while j < n and units[j] not in (_STAR, _DIRS, _REST):
+                j += 1
+            fixed = units[i:j]
+            if j < n and units[j] == _STAR and "/" not in fixed:
+                out.append("(?>[^/]*?" + "".join(fixed) + ")")
+            else:
+                out.append("[^/]*" + "".join(fixed))
+            i = j
+        elif unit == _DIRS:
+            j = i
+            while j < n and units[j] not in (_DIRS, _REST):
+                j += 1
+            run = _join(units[i:j])
+            if j == n:
+                out.append("(?:.*/)?" + run)
+            elif run:  # between `**/` and another wildcard of folders: the earliest folder it fits
+                out.append("(?>(?:.*?/)??" + run + ")")
+            i = j
+        else:
+            out.append(unit)
     return "".join(out)
 
 
