@@ -123,6 +123,17 @@ def test_tsconfig_extends_and_nearest_config():
     assert pairs(edges) == [("apps/web/page.ts", "core/db.ts")] and unresolved == []
 
 
+def test_a_long_or_cyclic_tsconfig_extends_chain_is_followed_without_recursion():
+    depth = 3000  # was: RecursionError, the whole index internal_error
+    tree = {f"c{i}/tsconfig.json": f'{{"extends": "../c{i + 1}/tsconfig.json"}}' for i in range(depth)}
+    tree |= {f"c{depth}/tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"~/*": ["lib/*"]}}}',
+             f"c{depth}/lib/db.ts": "", "c0/page.ts": "",
+             "x/tsconfig.json": '{"extends": "../y/tsconfig.json"}', "x/a.ts": "",
+             "y/tsconfig.json": '{"extends": "../x/tsconfig.json", "compilerOptions": {"baseUrl": "."}}', "y/b.ts": ""}
+    edges, _ = run(tree, {"c0/page.ts": [js("~/db")], "x/a.ts": [js("b")]})
+    assert pairs(edges) == [("c0/page.ts", f"c{depth}/lib/db.ts"), ("x/a.ts", "y/b.ts")]
+
+
 def test_broken_tsconfig_does_not_crash():
     tree = {"tsconfig.json": "{ this is not json", "a.ts": "", "b.ts": ""}
     edges, unresolved = run(tree, {"a.ts": [js("./b"), js("b")]})

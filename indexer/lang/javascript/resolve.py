@@ -133,43 +133,59 @@ class JsResolver:
         return None
 
     # -- tsconfig ------------------------------------------------------------------------
-    def _load(self, path: str, seen: frozenset[str] = frozenset()) -> TsConfig | None:
-        if path in self._configs:
-            return self._configs[path]
-        self._configs[path] = None  # guards `extends` cycles
-        cfg = None
-        try:
-            data = loads_lenient(self.read(path).decode("utf-8", "replace"))
-        except (ValueError, KeyError, OSError):
-            data = None
-        if isinstance(data, dict):
-            here = parent(path)
-            inherited = None
-            ext = data.get("extends")
-            if isinstance(ext, str) and ext.startswith("."):
-                target = normalize(join(here, ext))
-                if target and not target.endswith(".json"):
-                    target += ".json"
-                if target is not None and target in self.tree and target not in seen:
-                    inherited = self._load(target, seen | {path})
-            opts = data.get("compilerOptions")
-            opts = opts if isinstance(opts, dict) else {}
-            base_dir = inherited.base_dir if inherited else None
-            paths = inherited.paths if inherited else {}
-            paths_dir = inherited.paths_dir if inherited else here
-            if isinstance(opts.get("baseUrl"), str):
-                base_dir = normalize(join(here, opts["baseUrl"]))
-                paths_dir = base_dir if base_dir is not None else here
-            if isinstance(opts.get("paths"), dict):
-                paths = {
-                    k: [t for t in v if isinstance(t, str)]
-                    for k, v in opts["paths"].items()
-                    if isinstance(k, str) and isinstance(v, list)
-                }
-                paths_dir = base_dir if base_dir is not None else here
-            cfg = TsConfig(base_dir, paths, paths_dir)
-        self._configs[path] = cfg
-        return cfg
+    def _load(self, path: str) -> TsConfig | None:
+        """The config at `path`, its `extends` chain followed inside the tree. The chain is the
+        tree's to make as long as it likes: it is walked in a loop, then each config is made on
+        the one it extends, the last first."""
+        chain: list[tuple[str, dict]] = []
+        inherited: TsConfig | None = None
+        at: str | None = path
+        while at is not None:
+            if at in self._configs:  # made before, or on this chain: an `extends` cycle
+                inherited = self._configs[at]
+                break
+            self._configs[at] = None
+            try:
+                data = loads_lenient(self.read(at).decode("utf-8", "replace"))
+            except (ValueError, KeyError, OSError):
+                data = None
+            if not isinstance(data, dict):
+                break
+            chain.append((at, data))
+            at = self._extends(at, data)
+        for at, data in reversed(chain):
+            inherited = self._configs[at] = self._config(at, data, inherited)
+        return self._configs[path]
+
+    def _extends(self, path: str, data: dict) -> str | None:
+        """The config of the tree that `path` (read as `data`) extends, if any."""
+        ext = data.get("extends")
+        if not isinstance(ext, str) or not ext.startswith("."):
+            return None
+        target = normalize(join(parent(path), ext))
+        if target and not target.endswith(".json"):
+            target += ".json"
+        return target if target is not None and target in self.tree else None
+
+    @staticmethod
+    def _config(path: str, data: dict, inherited: TsConfig | None) -> TsConfig:
+        here = parent(path)
+        opts = data.get("compilerOptions")
+        opts = opts if isinstance(opts, dict) else {}
+        base_dir = inherited.base_dir if inherited else None
+        paths = inherited.paths if inherited else {}
+        paths_dir = inherited.paths_dir if inherited else here
+        if isinstance(opts.get("baseUrl"), str):
+            base_dir = normalize(join(here, opts["baseUrl"]))
+            paths_dir = base_dir if base_dir is not None else here
+        if isinstance(opts.get("paths"), dict):
+            paths = {
+                k: [t for t in v if isinstance(t, str)]
+                for k, v in opts["paths"].items()
+                if isinstance(k, str) and isinstance(v, list)
+            }
+            paths_dir = base_dir if base_dir is not None else here
+        return TsConfig(base_dir, paths, paths_dir)
 
     def config_for(self, importer: str) -> TsConfig | None:
         d = parent(importer)
