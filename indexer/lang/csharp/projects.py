@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from indexer.resolve.tree import normalize, parent
 
-_REFERENCE = re.compile(rb"""<ProjectReference\s[^>]*?Include\s*=\s*["']([^"']+)["']""", re.S)
+_REFERENCE = re.compile(rb"""<ProjectReference\s[^<>]*?Include\s*=\s*["']([^"']+)["']""", re.S)
 _OWN_FOLDER = re.compile(r"^\$\(MSBuild(?:ThisFileDirectory|ProjectDirectory)\)/?")
 
 
