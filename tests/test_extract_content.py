@@ -107,6 +107,20 @@ def test_pathological_nesting_does_not_crash(language):
         assert facts.lines == data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
+@pytest.mark.parametrize("language", ["c", "java", "go", "csharp", "php"])
+def test_unclosed_block_comments_are_unparseable_in_bounded_time(language):
+    """Each `/*` that never closes was lexed to the end of the file again, every chunk handed
+    over kept by py-tree-sitter: 60 kB of them took 15-30 s and up to 1.6 GB (a 1 MB file,
+    about 12 GB). The bytes handed to the parser are budgeted, far above what any real file
+    reads (under twice its size)."""
+    import time
+
+    data = (b"<?php\n" if language == "php" else b"") + b"#if X\n" + b"/* " * 20_000
+    start = time.process_time()
+    facts = extract_blob(data, "x", language)
+    assert facts.skipped == "unparseable" and time.process_time() - start < 3.0
+
+
 def test_deep_python_nesting_keeps_symbols_and_containers():
     depth = 200
     data = b"".join(b"    " * i + b"class C%d:\n" % i for i in range(depth)) + b"    " * depth + b"pass\n"

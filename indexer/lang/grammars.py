@@ -371,19 +371,38 @@ PARSE_STEPS_PER_KIB = 100
 # a parse into `unparseable`: facts are cached by content and must not depend on the load.
 WALL_SECONDS_BASE = 30.0
 WALL_SECONDS_PER_MIB = 60.0
+# Bytes handed to the parser. A real file is read less than twice over; a token that never
+# ends (an unclosed `/*` again and again) is lexed to the end of the file from each start,
+# quadratic work between two progress calls, and py-tree-sitter keeps every chunk it was
+# handed. Past this budget the parse is cut short, so both stay linear in the file.
+HANDED_BYTES_BASE = 4 << 20
+HANDED_BYTES_PER_BYTE = 64
 _CHUNK = 1 << 16
 
 
 class Budget:
     """A step budget for one parse, with a wall-clock deadline as a last resort."""
 
-    __slots__ = ("limit", "steps", "deadline", "exceeded")
+    __slots__ = ("limit", "steps", "deadline", "exceeded", "handed")
 
     def __init__(self, size: int) -> None:
         self.limit = PARSE_STEPS_BASE + PARSE_STEPS_PER_KIB * (size >> 10)
         self.steps = 0
         self.deadline = time.monotonic() + WALL_SECONDS_BASE + WALL_SECONDS_PER_MIB * size / (1 << 20)
         self.exceeded = False
+        self.handed: int | None = HANDED_BYTES_BASE + HANDED_BYTES_PER_BYTE * size  # bytes the parser may still be handed
+
+    def chunk(self, source: bytes, offset: int) -> bytes:
+        """What the parser reads from `offset`, and its end once over budget. The tree keeps
+        this reader to give its nodes' text: once the parse is over (`handed` None), it reads
+        without a budget."""
+        piece = source[offset:offset + _CHUNK]
+        if self.handed is not None:
+            self.handed -= len(piece)
+            if self.handed < 0:
+                self.exceeded = True
+                return b""
+        return piece
 
     def tick(self, *_: object) -> bool:
         self.steps += 1
@@ -431,10 +450,13 @@ def _parse(name: str, data: bytes) -> Tree | None:
     p = parser(name)
     budget = Budget(len(data))
     try:
-        return p.parse(lambda offset, _point: data[offset:offset + _CHUNK], progress_callback=budget.tick)
+        tree = p.parse(lambda offset, _point: budget.chunk(data, offset), progress_callback=budget.tick)
     except ValueError:  # py-tree-sitter raises "Parsing failed" when the callback cancels
         p.reset()
         return None
+    finally:
+        budget.handed = None
+    return None if budget.exceeded else tree
 
 
 def error_bytes(root: Node) -> int:
