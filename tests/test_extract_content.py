@@ -108,17 +108,31 @@ def test_pathological_nesting_does_not_crash(language):
 
 
 @pytest.mark.parametrize("language", ["c", "java", "go", "csharp", "php"])
-def test_unclosed_block_comments_are_unparseable_in_bounded_time(language):
+def test_unclosed_block_comments_are_unparseable_with_bounded_bytes_handed(language, monkeypatch):
     """Each `/*` that never closes was lexed to the end of the file again, every chunk handed
-    over kept by py-tree-sitter: 60 kB of them took 15-30 s and up to 1.6 GB (a 1 MB file,
-    about 12 GB). The bytes handed to the parser are budgeted, far above what any real file
-    reads (under twice its size)."""
-    import time
+    over kept by py-tree-sitter: time and memory quadratic in the file. The bytes handed to the
+    parser are budgeted, far above what a real file reads (under twice its size)."""
+    from indexer.lang import grammars
 
+    handed: list[int] = []
+    chunk = grammars.Budget.chunk
+
+    def counted(self: grammars.Budget, source: bytes, offset: int) -> bytes:
+        piece = chunk(self, source, offset)
+        if self.handed is not None:  # during the parse, not the tree's later reads of node text
+            handed.append(len(piece))
+        return piece
+
+    monkeypatch.setattr(grammars.Budget, "chunk", counted)
     data = (b"<?php\n" if language == "php" else b"") + b"#if X\n" + b"/* " * 20_000
-    start = time.process_time()
     facts = extract_blob(data, "x", language)
-    assert facts.skipped == "unparseable" and time.process_time() - start < 3.0
+    assert facts.skipped == "unparseable"
+    assert sum(handed) <= grammars.HANDED_BYTES_BASE + grammars.HANDED_BYTES_PER_BYTE * len(data)
+    # an ordinary file of the same language is read under twice over, and parsed
+    handed.clear()
+    ordinary = (b"<?php\n" if language == "php" else b"") + b"/* a closed comment */\n" * 2_000
+    assert extract_blob(ordinary, "y", language).skipped == ""
+    assert 0 < sum(handed) <= 2 * len(ordinary)
 
 
 def test_deep_python_nesting_keeps_symbols_and_containers():
