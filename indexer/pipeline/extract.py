@@ -218,7 +218,6 @@ def compile_forms(jobs: list[BlobJob]) -> None:
     grammars.compile_quickly(language for language, n in counts.items() if n <= QUICK_COMPILE_MAX)
 
 
-
 @contextmanager
 def pool_for(jobs: int, workers: int, lock: WriteLock, repo_path: str) -> Iterator[Pool | None]:
     """The extraction workers for `jobs` blobs to parse, forked once the plan says how many:
