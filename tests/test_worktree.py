@@ -414,3 +414,31 @@ def test_a_file_over_the_cap_is_not_hashed_but_listed(edited, tmp_path, monkeypa
     assert [(s.path, s.reason.split(":")[0]) for s in tree.skipped] == [("data.bin", "too_large")]
     (edited / "data.bin").unlink()
     assert tree.tree_oid == written_tree(edited, tmp_path / "scratch")
+
+
+def test_a_working_tree_of_names_differing_in_case_is_two_files(tmp_path):
+    """On a case-sensitive file system `A.py` and `a.py` are two files: the working tree's
+    snapshot holds both, as git writes them, and each path finds its own."""
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    repo = tmp_path / "checkout"
+    repo.mkdir()
+    (repo / "A.py").write_text("def upper():\n    return 1\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "core.ignorecase", "false")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    (repo / "a.py").write_text("def lower():\n    return 2\n")
+    (repo / "A.py").write_text("def upper_edited():\n    return 1\n")
+    before = state_of(repo)
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch") and tree.changed == ["A.py", "a.py"]
+    assert state_of(repo) == before
+    home = tmp_path / "home"
+    for path, name in (("A.py", "upper_edited"), ("a.py", "lower")):
+        out = rennet("context", "file", path, "--repo", str(repo), "--worktree", "--json", home=home)
+        assert out.returncode == 0, out.stderr
+        data = json.loads(out.stdout)["data"]
+        assert data["meta"]["path"] == path and [o["name"] for o in data["outline"]["items"]] == [name]

@@ -38,6 +38,14 @@ class MissingObjects(RennetError):
     code = "missing_objects"
 
 
+class BadTree(RennetError):
+    """A tree object of the commit names a file in a way git refuses (twice, out of order,
+    `.`, `..`, empty, holding a `/`, past the path cap): the snapshot could not name each
+    file once, so the commit is refused whole, before anything is stored."""
+
+    code = "bad_tree"
+
+
 class StoreLocked(RennetError):
     code = "store_locked"
 

@@ -13,11 +13,13 @@ from typing import NamedTuple
 import msgspec
 import pygit2
 
-from indexer.contract.errors import EmptyRepository, MissingObjects, NotARepository, UnknownRev
+from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
+from indexer.git.tree_names import checked_entries, shown
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
 MODE_LINK = pygit2.GIT_FILEMODE_LINK
 MODE_COMMIT = pygit2.GIT_FILEMODE_COMMIT
+_TREE = int(pygit2.enums.ObjectType.TREE)
 
 
 class TreeEntry(msgspec.Struct, frozen=True, gc=False):
@@ -111,30 +113,77 @@ def text_path(name: str) -> str:
 def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
     """The tree OID and every non-tree entry of the commit's tree (or of the tree itself, a
     working-tree snapshot's), sorted by path."""
-    try:
-        root = repo[commit_oid].peel(pygit2.Tree)
-    except (KeyError, ValueError, pygit2.GitError) as exc:
-        raise MissingObjects(f"objects of commit {commit_oid[:12]} are missing ({exc})") from None
+    root = root_tree(repo, commit_oid)
     entries: list[TreeEntry] = []
     stack: list[tuple[pygit2.Tree, str]] = [(root, "")]
     while stack:
         tree, prefix = stack.pop()
-        for entry in tree:
-            assert entry.name is not None, "a tree's entries are named"
-            path = prefix + text_path(entry.name)
-            mode = entry.filemode
-            if mode == MODE_TREE:
-                try:
-                    sub = repo[entry.id]
-                except KeyError:
-                    raise MissingObjects(f"tree {path}/ ({entry.id}) is missing from the object database") from None
-                if not isinstance(sub, pygit2.Tree):
-                    raise MissingObjects(f"tree {path}/ ({entry.id}) is a {sub.type_str} in the object database")
-                stack.append((sub, path + "/"))
+        for path, entry, is_tree in checked_entries(tree, prefix):
+            if is_tree:
+                stack.append((_subtree(repo, entry, path), path + "/"))
             else:
-                entries.append(TreeEntry(path, mode, str(entry.id)))
+                entries.append(TreeEntry(path, entry.filemode, str(entry.id)))
     entries.sort(key=_PATH)
     return str(root.id), entries
+
+
+def root_tree(repo: pygit2.Repository, oid: str) -> pygit2.Tree:
+    """The tree of commit `oid` (or the tree `oid`): `missing_objects` when the object
+    database lacks it, `bad_tree` when it holds a tree that does not parse (an entry named
+    by no bytes, say)."""
+    try:
+        return repo[oid].peel(pygit2.Tree)
+    except (KeyError, ValueError, pygit2.GitError) as exc:
+        try:
+            obj = repo[oid]
+            tree_id = obj.tree_id if isinstance(obj, pygit2.Commit) else obj.id
+        except (KeyError, ValueError, pygit2.GitError):
+            tree_id = None
+        if tree_id is not None and tree_id in repo.odb:
+            complaint = _first_line(exc)
+            try:
+                repo[tree_id]
+            except (KeyError, ValueError, pygit2.GitError) as why:
+                complaint = _first_line(why)  # the tree's own, not the peel's
+            raise BadTree(f"the tree of {oid[:12]} ({str(tree_id)[:12]}) does not parse: {complaint}") from None
+        raise MissingObjects(f"objects of commit {oid[:12]} are missing ({exc})") from None
+
+
+def _subtree(repo: pygit2.Repository, entry: pygit2.Object, path: str) -> pygit2.Tree:
+    try:
+        sub = repo[entry.id]
+    except KeyError:
+        raise MissingObjects(f"tree {shown(path)}/ ({entry.id}) is missing from the object database") from None
+    except (ValueError, pygit2.GitError) as exc:
+        raise BadTree(f"tree {shown(path)}/ ({str(entry.id)[:12]}) does not parse: {_first_line(exc)}") from None
+    if not isinstance(sub, pygit2.Tree):
+        raise MissingObjects(f"tree {shown(path)}/ ({entry.id}) is a {sub.type_str} in the object database")
+    return sub
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__
+
+
+def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pygit2.Tree) -> None:
+    """Check the names of every tree of `root` that `base_root` (a tree already walked) does
+    not hold at the same place, as `walk_tree` checks them all: a tree git's fsck refuses is
+    refused whether or not an earlier snapshot is at hand. Reads the trees a diff of the two
+    would, before the diff spells out any path."""
+    stack: list[tuple[pygit2.Tree, pygit2.Tree | None, str]] = [(root, base_root, "")]
+    while stack:
+        tree, base, prefix = stack.pop()
+        if base is not None and base.id == tree.id:
+            continue
+        before = {e.raw_name: e for e in base if e.type == _TREE} if base is not None else {}
+        for path, entry, is_tree in checked_entries(tree, prefix):
+            if not is_tree:
+                continue
+            was = before.get(entry.raw_name)
+            if was is None or was.id != entry.id:
+                sub = _subtree(repo, entry, path)
+                stack.append((sub, _subtree(repo, was, path) if was is not None else None, path + "/"))
 
 
 _ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
@@ -160,8 +209,13 @@ def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: l
     answer (a missing object, an unexpected kind of change) falls back to the whole walk."""
     try:
         root = repo[commit_oid].peel(pygit2.Tree)
-        deltas = list(repo[base_tree].peel(pygit2.Tree).diff_to_tree(root).deltas)
+        base_root = repo[base_tree].peel(pygit2.Tree)
     except (KeyError, ValueError, pygit2.GitError):
+        return TreeSince(*walk_tree(repo, commit_oid), None)
+    try:
+        check_trees_since(repo, root, base_root)
+        deltas = list(base_root.diff_to_tree(root).deltas)
+    except (KeyError, ValueError, pygit2.GitError, MissingObjects):
         return TreeSince(*walk_tree(repo, commit_oid), None)
     gone: set[str] = set()
     added: list[TreeEntry] = []

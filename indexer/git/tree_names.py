@@ -1,0 +1,94 @@
+"""What a tree object may name, for a snapshot to name each of its files by one path.
+
+A snapshot keys every file by its path and finds one by bisecting the sorted paths, so two
+files read as one path would make one of them unreachable or a lookup answer the other.
+Git's fsck refuses a tree whose entries repeat a name (two `a.py`, or a file and a folder
+`a`), are out of git's order, or are named ``, `.`, `..` or with a `/` in them; hosts that
+check what is pushed refuse them and no checkout has them, but an object database may hold
+one written by hand. Such a tree cannot be described truthfully (which `a.py` is the file?),
+so it is refused whole with `bad_tree`, as fsck refuses it, before anything is stored.
+
+Names git allows are kept, byte for byte where they are UTF-8 and with their other bytes
+written as `\\xff` escapes (`text_name`). Two names of one tree that read the same after
+that (the byte 0xff beside the four characters `\\xff`) are refused the same way: the
+escape must not let one file stand for another.
+"""
+
+from __future__ import annotations
+
+import pygit2
+
+from indexer.contract.errors import BadTree
+
+_TREE = int(pygit2.enums.ObjectType.TREE)  # an entry's type: cheaper to read than its file mode
+
+# Past this many characters a path is refused: no file system git checks out to takes it
+# (PATH_MAX), and paths repeating a long folder name at every level of a deep tree would
+# otherwise cost memory quadratic in the size of the trees that hold them.
+PATH_CHARS = 4096
+
+_NOT_NAMES = frozenset({b"", b".", b".."})
+
+
+def text_name(raw: bytes) -> str:
+    """A name as paths take it: its UTF-8 as is, any other byte as a `\\xff` escape (what
+    `read.text_path` makes of pygit2's surrogate-escaped name)."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def checked_entries(tree: pygit2.Tree, folder: str) -> list[tuple[str, pygit2.Object, bool]]:
+    """(path, entry, is it a tree) for each entry of `tree`, the tree at `folder` ("" or
+    ending in "/"), once its names are checked: `BadTree` for a name git's fsck refuses, a
+    name read twice, entries out of git's order, or a path over `PATH_CHARS`. The checks run
+    on the whole listing at once, so a tree costs little more than reading its entries."""
+    raws: list[bytes] = []
+    names: list[str] = []
+    keys: list[bytes] = []  # git orders a tree's entries by name, a folder's name with a "/" after it
+    out: list[tuple[str, pygit2.Object, bool]] = []
+    for entry in tree:
+        raw = entry.raw_name
+        assert raw is not None, "a tree's entries are named"
+        name = raw.decode("utf-8", "backslashreplace")
+        is_tree = entry.type == _TREE
+        raws.append(raw)
+        names.append(name)
+        keys.append(raw + b"/" if is_tree else raw)
+        out.append((folder + name, entry, is_tree))
+    if not (_NOT_NAMES.isdisjoint(raws) and b"/" not in b"\0".join(raws) and len(set(names)) == len(names)
+            and keys == sorted(keys) and len(folder) + max(map(len, names), default=0) <= PATH_CHARS):
+        raise _fault(tree, folder)
+    return out
+
+
+def _fault(tree: pygit2.Tree, folder: str) -> BadTree:
+    """What is wrong with a tree `checked_entries` refused, said of the first entry at fault."""
+    seen: dict[str, bytes] = {}
+    last = b""
+    where = f"tree {shown(folder) if folder else '/'} ({str(tree.id)[:12]})"
+    for entry in tree:
+        raw = entry.raw_name
+        assert raw is not None, "a tree's entries are named"
+        if raw in _NOT_NAMES or b"/" in raw:
+            return BadTree(f"{where} has an entry named {shown(raw)}; git's fsck refuses such a name and no "
+                           f"checkout has it")
+        name = text_name(raw)
+        other = seen.get(name)
+        if other is not None:
+            how = "twice" if other == raw else "twice, once with its bytes escaped"
+            return BadTree(f"{where} names {shown(name)} {how}; a snapshot names each file by one path")
+        seen[name] = raw
+        key = raw + b"/" if entry.type == _TREE else raw
+        if key < last:
+            return BadTree(f"{where} lists {shown(name)} out of git's order; git's fsck refuses such a tree")
+        last = key
+        if len(folder + name) > PATH_CHARS:
+            return BadTree(f"path {shown(folder + name)} is over {PATH_CHARS} characters; no checkout has it")
+    return BadTree(f"{where} names its entries as git's fsck does not allow")
+
+
+def shown(text: str | bytes, limit: int = 80) -> str:
+    """A name for a one-line message: quoted with its control characters escaped, and cut."""
+    if isinstance(text, bytes):
+        text = text_name(text)
+    cut = text[:limit]
+    return repr(cut) + (f"... ({len(text)} characters)" if len(text) > limit else "")

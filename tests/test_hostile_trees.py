@@ -1,0 +1,241 @@
+"""Tree objects of a commit under review, written by hand: names git's fsck refuses are a
+one-line `bad_tree` refusal that stores nothing and loses nothing, whether the commit is
+walked whole or from its parent's snapshot; names git allows are each indexed under one
+path that finds that file and no other. Raw tree objects are written to the object database
+as bytes (pygit2's TreeBuilder refuses some of these names; the object database does not)."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from pathlib import Path
+
+import pygit2
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from corpora.gitbuild import RepoBuilder
+from indexer import api
+from indexer.contract.errors import BadTree
+from indexer.git import read as gitread
+from indexer.git.tree_names import PATH_CHARS, text_name
+from indexer.store.database import Store
+from tests.test_hostile_inputs import one_typed_line, rennet
+
+TREE, BLOB = b"40000", b"100644"
+
+
+def raw_tree(repo: pygit2.Repository, entries: list[tuple[bytes, bytes, pygit2.Oid]]) -> pygit2.Oid:
+    """A tree object of exactly these (mode, name, oid) entries, in this order."""
+    raw = b"".join(mode + b" " + name + b"\x00" + oid.raw for mode, name, oid in entries)
+    return repo.odb.write(pygit2.enums.ObjectType.TREE, raw)
+
+
+def raw_commit(repo: pygit2.Repository, tree: pygit2.Oid, parent: pygit2.Oid, branch: str | None = "main") -> str:
+    """A commit of `tree`, on `branch` when one is named, written as bytes: libgit2 will not
+    commit a tree it cannot parse."""
+    body = (b"tree " + str(tree).encode() + b"\nparent " + str(parent).encode()
+            + b"\nauthor t <t@example.invalid> 1700000100 +0000\ncommitter t <t@example.invalid> 1700000100 +0000"
+            + b"\n\nhostile tree\n")
+    oid = repo.odb.write(pygit2.enums.ObjectType.COMMIT, body)
+    if branch is not None:
+        repo.references.create(f"refs/heads/{branch}", oid, force=True)
+    return str(oid)
+
+
+def blob(repo: pygit2.Repository, text: str) -> pygit2.Oid:
+    return repo.create_blob(text.encode())
+
+
+def sub(repo: pygit2.Repository, name: bytes = b"x.py", text: str = "def x():\n    pass\n") -> pygit2.Oid:
+    return raw_tree(repo, [(BLOB, name, blob(repo, text))])
+
+
+def deep(repo: pygit2.Repository, levels: int, name: bytes) -> pygit2.Oid:
+    """A folder `name` in a folder `name` ... `levels` deep, with a file at every level: the
+    paths' lengths add up to the square of the depth, the trees' only to the depth."""
+    leaf = blob(repo, "x = 1\n")
+    tree = raw_tree(repo, [(BLOB, b"f.py", leaf)])
+    for _ in range(levels):
+        tree = raw_tree(repo, [(BLOB, b"f.py", leaf), (TREE, name, tree)])
+    return tree
+
+
+# Each: the root tree's entries besides `ok.py`, which every case keeps.
+HOSTILE = {
+    "two_files_named_alike": lambda r: [(BLOB, b"a.py", blob(r, "def one():\n    pass\n")),
+                                        (BLOB, b"a.py", blob(r, "def two():\n    pass\n"))],
+    "the_same_entry_twice": lambda r: [(BLOB, b"a.py", blob(r, "def one():\n    pass\n"))] * 2,
+    "a_file_and_a_folder_named_alike": lambda r: [(BLOB, b"a", blob(r, "text\n")), (TREE, b"a", sub(r))],
+    "a_slash_in_a_name_aliasing_a_folders_file": lambda r: [(TREE, b"d", sub(r)),
+                                                             (BLOB, b"d/x.py", blob(r, "def alias():\n    pass\n"))],
+    "a_slash_in_a_name_alone": lambda r: [(BLOB, b"e/y.py", blob(r, "def alias():\n    pass\n"))],
+    "a_folder_named_dot_dot": lambda r: [(TREE, b"..", sub(r))],
+    "a_folder_named_dot": lambda r: [(TREE, b".", sub(r))],
+    "a_name_read_as_its_escape": lambda r: [(BLOB, b"bad\\xffname.py", blob(r, "def literal():\n    pass\n")),
+                                            (BLOB, b"bad\xffname.py", blob(r, "def byte():\n    pass\n"))],
+    "a_folder_read_as_a_files_escape": lambda r: [(BLOB, b"q\\xff", blob(r, "text\n")), (TREE, b"q\xff", sub(r))],
+    "entries_out_of_order": lambda r: [(BLOB, b"z.py", blob(r, "z = 1\n")), (BLOB, b"b.py", blob(r, "b = 1\n"))],
+    "an_entry_named_by_no_bytes": lambda r: [(BLOB, b"", blob(r, "x = 1\n"))],
+    "a_path_past_the_cap": lambda r: [(TREE, b"n" * 200, deep(r, 40, b"n" * 200))],
+}
+
+
+def hostile_repo(path: Path, case: str) -> tuple[pygit2.Repository, str]:
+    """A clean first commit (`ok.py`), then a commit whose root tree adds the case's entries,
+    placed in git's order (the order case keeps its own)."""
+    b = RepoBuilder(path)
+    b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    entries = [(BLOB, b"ok.py", blob(repo, "def fine():\n    return 1\n")), *HOSTILE[case](repo)]
+    if case != "entries_out_of_order":
+        entries.sort(key=lambda e: e[1] + (b"/" if e[0] == TREE else b""))
+    return repo, raw_commit(repo, raw_tree(repo, entries), repo.head.target)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_tree_git_refuses_is_bad_tree_walked_whole_or_from_its_parent(tmp_path, case):
+    repo, head = hostile_repo(tmp_path / "repo", case)
+    with Store.open(tmp_path / "cold") as store:  # no snapshot to start from: the whole walk
+        with pytest.raises(BadTree) as cold:
+            api.index(str(tmp_path / "repo"), head, store=store, workers=1)
+        assert "\n" not in str(cold.value)
+    with Store.open(tmp_path / "warm") as store:  # the parent's snapshot: only the trees that differ
+        parent = api.index(str(tmp_path / "repo"), "main~1", store=store, workers=1)
+        with pytest.raises(BadTree):
+            api.index(str(tmp_path / "repo"), head, store=store, workers=1)
+        kept = api.snapshot(str(tmp_path / "repo"), parent.oid, store=store, index_if_absent=False)
+        assert kept.fingerprint == parent.fingerprint and [f.path for f in kept.files] == ["ok.py"]
+
+
+def test_rennet_index_and_delta_refuse_a_duplicate_name_in_one_line(tmp_path):
+    repo, head = hostile_repo(tmp_path / "repo", "two_files_named_alike")
+    home = tmp_path / "home"
+    ok = rennet("index", str(tmp_path / "repo"), "--rev", "main~1", "--json", home=home)
+    assert ok.returncode == 0, ok.stderr
+    out = rennet("index", str(tmp_path / "repo"), "--json", home=home)
+    assert out.returncode == 1 and json.loads(out.stdout)["error"]["code"] == "bad_tree"
+    one_typed_line(rennet("index", str(tmp_path / "repo"), home=home), "bad_tree")
+    one_typed_line(rennet("context", "file", "a.py", "--repo", str(tmp_path / "repo"), home=home), "bad_tree")
+    one_typed_line(rennet("delta", "--repo", str(tmp_path / "repo"), "--base", "main~1", "--head", "main",
+                          "--out", str(tmp_path / "packet"), home=home), "bad_tree")
+    out = rennet("context", "file", "ok.py", "--repo", str(tmp_path / "repo"), "--rev", "main~1", "--json",
+                 home=home)
+    assert out.returncode == 0 and json.loads(out.stdout)["data"]["meta"]["path"] == "ok.py"
+
+
+def test_a_deep_tree_of_long_names_is_refused_before_its_paths_are_spelled_out(tmp_path):
+    """Without the cap, 2,000 levels of 250-character names hold 2,000 files whose paths add
+    up to 500 MB; the walk stops at the first path past it."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    parent = repo.head.peel(pygit2.Commit)
+    head = raw_commit(repo, raw_tree(repo, [(TREE, b"d", deep(repo, 2_000, b"n" * 250))]), parent.id)
+    tracemalloc.start()
+    try:
+        with pytest.raises(BadTree, match=f"over {PATH_CHARS} characters"):
+            gitread.walk_tree(repo, head)
+        base = gitread.walk_tree(repo, str(parent.id))[1]
+        with pytest.raises(BadTree, match=f"over {PATH_CHARS} characters"):
+            gitread.tree_since(repo, head, str(parent.tree_id), base)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20
+
+
+def test_a_path_at_the_cap_is_indexed(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    name = "p" * (PATH_CHARS - len("d/"))
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    head = raw_commit(repo, raw_tree(repo, [(TREE, b"d", sub(repo, name.encode(), "z = 1\n"))]), repo.head.target)
+    assert [e.path for e in gitread.walk_tree(repo, head)[1]] == ["d/" + name]
+
+
+def test_names_that_differ_only_in_case_are_two_files_each_found_by_its_own_path(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"A.py": "def upper():\n    return 1\n", "a.py": "def lower():\n    return 2\n",
+              "Pkg/m.py": "def big():\n    pass\n", "pkg/m.py": "def small():\n    pass\n"})
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(b.path), store=store, workers=1)
+        snap = api.snapshot(str(b.path), store=store)
+        assert [f.path for f in snap.files] == ["A.py", "Pkg/m.py", "a.py", "pkg/m.py"]
+        assert [s.name for s in snap.facts("A.py").symbols] == ["upper"]
+        assert [s.name for s in snap.facts("a.py").symbols] == ["lower"]
+        assert [s.name for s in snap.facts("Pkg/m.py").symbols] == ["big"]
+        assert [s.name for s in snap.facts("pkg/m.py").symbols] == ["small"]
+        assert snap.file("PKG/m.py") is None and snap.file("A.PY") is None
+    home = tmp_path / "home"
+    for path, name in (("A.py", "upper"), ("a.py", "lower")):
+        out = rennet("context", "file", path, "--repo", str(b.path), "--json", home=home)
+        data = json.loads(out.stdout)["data"]
+        assert data["meta"]["path"] == path and [o["name"] for o in data["outline"]["items"]] == [name]
+    out = rennet("context", "file", "A.PY", "--repo", str(b.path), "--json", home=home)
+    assert out.returncode == 1 and json.loads(out.stdout)["error"]["code"] == "not_found"
+
+
+# --- names git allows, of any bytes -----------------------------------------------------
+
+# Bytes that test the escaping: the escape's own characters, a dot, a slash, controls, bytes
+# that are never UTF-8, and the lead bytes of sequences that may or may not complete.
+NAME_BYTES = st.lists(st.sampled_from(b"\\xXfF0.ab/\n\t \x7f\x80\xc3\xa9\xed\xa0\xff\xf0\x9f"), min_size=0, max_size=6)
+NAMES = st.lists(NAME_BYTES.map(bytes), min_size=1, max_size=6)
+
+
+def tree_of(repo: pygit2.Repository, names: list[bytes], folder_too: bool) -> pygit2.Oid:
+    """A tree naming each of `names` (in git's order, repeats kept), a blob each; with
+    `folder_too` the first name is also a folder holding one file."""
+    entries = [(BLOB, name, blob(repo, f"n{i} = {i}\n")) for i, name in enumerate(names)]
+    if folder_too:
+        entries.append((TREE, names[0], sub(repo)))
+    entries.sort(key=lambda e: e[1] + (b"/" if e[0] == TREE else b""))
+    return raw_tree(repo, entries)
+
+
+@pytest.fixture(scope="module")
+def name_repo(tmp_path_factory) -> tuple[pygit2.Repository, str, list[gitread.TreeEntry]]:
+    b = RepoBuilder(tmp_path_factory.mktemp("names") / "repo")
+    b.commit({"ok.py": "x = 1\n", "d/in.py": "y = 2\n"})
+    head = str(b.repo.head.target)
+    return b.repo, head, gitread.walk_tree(b.repo, head)[1]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=NAMES, folder_too=st.booleans())
+def test_any_names_are_one_path_each_or_bad_tree_and_both_walks_agree(name_repo, names, folder_too):
+    repo, base_commit, base = name_repo
+    tree = raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "x = 1\n")), (TREE, b"t", tree_of(repo, names, folder_too))])
+    head = raw_commit(repo, tree, pygit2.Oid(hex=base_commit), branch=None)
+    base_tree = str(repo[base_commit].peel(pygit2.Tree).id)
+    outcomes = []
+    for walk in (lambda: gitread.walk_tree(repo, head), lambda: gitread.tree_since(repo, head, base_tree, base)[:2]):
+        try:
+            outcomes.append(walk()[1])
+        except BadTree as exc:
+            assert "\n" not in str(exc)
+            outcomes.append(None)
+    assert outcomes[0] == outcomes[1]  # refused or walked alike, cold or from the parent's snapshot
+    hostile = (len(set(map(text_name, names))) < len(names) or folder_too
+               or any(not n or n in (b".", b"..") or b"/" in n for n in names))
+    if hostile:
+        assert outcomes[0] is None
+        return
+    paths = [e.path for e in outcomes[0] or []]
+    assert paths == sorted(set(paths))  # unique and sorted: a bisection finds each
+    assert set(paths) == {"ok.py", *("t/" + text_name(n) for n in names)}
+    by_path = {e.path: e.oid for e in outcomes[0] or []}
+    for i, name in enumerate(names):  # each path names its own blob
+        assert repo[by_path["t/" + text_name(name)]].data == f"n{i} = {i}\n".encode()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.binary(min_size=1, max_size=12).filter(lambda b: b"\x00" not in b and b"/" not in b))
+def test_a_name_reads_as_text_path_made_it_of_pygit2s_name(name_repo, raw):
+    """`text_name` of the raw bytes is what `text_path` made of the name pygit2 decodes, so
+    every path a snapshot held before names checked their bytes is the same."""
+    repo = name_repo[0]
+    (entry,) = repo[raw_tree(repo, [(BLOB, raw, blob(repo, "x = 1\n"))])]
+    assert entry.raw_name == raw and text_name(raw) == gitread.text_path(entry.name)
