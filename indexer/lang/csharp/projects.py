@@ -31,38 +31,107 @@ class CSharpProjects:
         for p in sorted(p for p in paths if p.endswith(".csproj")):
             self._manifests.setdefault(parent(p), []).append(p)
         self._read = read
-        # deepest first: the first folder holding a file is its nearest project
+        # the project folders, deepest first
         self.folders = sorted(self._manifests, key=lambda f: (-f.count("/"), f))
-        self._seen: dict[str, frozenset[str]] = {}
         self._of: dict[str, str | None] = {}
         self._referenced: dict[str, list[str]] = {}
+        # What a project sees, as bits (one a project, numbered as first met): a set a
+        # project would hold the whole chain below it, quadratic in a chain's length.
+        self._bit: dict[str, int] = {}
+        self._reach: dict[str, int] = {}
 
     def of(self, path: str) -> str | None:
         """The folder of the file's project; None for a file under no .csproj."""
+        # up from the file's folder to the first that holds a .csproj or whose answer is
+        # known; every folder passed gets that answer too, so each folder is climbed once
         here = parent(path)
-        if here not in self._of:
-            self._of[here] = next((f for f in self.folders if not f or here == f or here.startswith(f + "/")), None)
-        return self._of[here]
+        climbed: list[str] = []
+        while here not in self._of:
+            if here in self._manifests:
+                self._of[here] = here
+                break
+            climbed.append(here)
+            if not here:
+                self._of[here] = None
+                break
+            here = parent(here)
+        found = self._of[here]
+        for folder in climbed:
+            self._of[folder] = found
+        return found
 
     def sees(self, viewer: str, target: str) -> bool:
         """Does the C# file `viewer` see the names of the file `target`?"""
         if not self.folders:
             return True
         mine, theirs = self.of(viewer), self.of(target)
-        return mine is None or theirs is None or theirs in self.visible(mine)
+        if mine is None or theirs is None:
+            return True
+        reach = self._reached(mine)  # numbers the projects it reaches
+        bit = self._bit.get(theirs)
+        return bit is not None and bool(reach >> bit & 1)
 
     def visible(self, project: str) -> frozenset[str]:
         """The project folders `project`'s files see: itself and what its references reach."""
-        seen = self._seen.get(project)
-        if seen is None:
-            found, todo = {project}, [project]
-            while todo:
-                for ref in self._references(todo.pop()):
-                    if ref not in found:
-                        found.add(ref)
-                        todo.append(ref)
-            seen = self._seen[project] = frozenset(found)
-        return seen
+        reach = self._reached(project)
+        return frozenset(p for p, bit in self._bit.items() if reach >> bit & 1)
+
+    def _reached(self, project: str) -> int:
+        """The bits of the projects `project` reaches, itself among them. The projects it
+        reaches are closed strongly connected component by component (Tarjan's order, with
+        a stack of its own: a chain of any length recurses nowhere), each once, so the work
+        is the references read plus one union of bits a reference."""
+        reach = self._reach.get(project)
+        if reach is not None:
+            return reach
+        order: dict[str, int] = {}  # project -> when first met; low: the earliest it reaches back to
+        low: dict[str, int] = {}
+        open_: list[str] = []
+        on_open: set[str] = set()
+        walk = [(project, iter(self._references(project)))]
+        order[project] = low[project] = 0
+        open_.append(project)
+        on_open.add(project)
+        while walk:
+            node, refs = walk[-1]
+            for ref in refs:
+                if ref in self._reach:
+                    continue
+                if ref not in order:
+                    order[ref] = low[ref] = len(order)
+                    open_.append(ref)
+                    on_open.add(ref)
+                    walk.append((ref, iter(self._references(ref))))
+                    break
+                if ref in on_open:
+                    low[node] = min(low[node], order[ref])
+            else:
+                walk.pop()
+                if walk:
+                    above = walk[-1][0]
+                    low[above] = min(low[above], low[node])
+                if low[node] == order[node]:
+                    self._close(open_, on_open, node)
+        return self._reach[project]
+
+    def _close(self, open_: list[str], on_open: set[str], root: str) -> None:
+        """Give every project of the component `root` heads (the top of `open_` down to it)
+        the bits of the component and of all it references, closed before it."""
+        members = []
+        while True:
+            member = open_.pop()
+            on_open.discard(member)
+            members.append(member)
+            if member == root:
+                break
+        reach = 0
+        for member in members:
+            reach |= 1 << self._bit.setdefault(member, len(self._bit))
+        for member in members:
+            for ref in self._references(member):
+                reach |= self._reach.get(ref, 0)  # a member's own bit is in already
+        for member in members:
+            self._reach[member] = reach
 
     def _references(self, project: str) -> list[str]:
         """The project folders the .csproj files of `project` name by `ProjectReference`, each
