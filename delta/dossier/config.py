@@ -13,13 +13,19 @@ is taken only from a trusted source; a repository that names one is not obeyed, 
 dossier carries an `untrusted_config` fact saying so. A repository may still give the
 non-secret settings (tracker prefixes, projects, teams, `github_repo`, and bounds, which it
 may lower but not raise above the user's own or the defaults: an `untrusted_config` fact
-names a bound it would raise). A token is
+names a bound it would raise). Which other GitHub repositories' issues may be read with the
+user's gh credentials though they are not public (`github_allow`) is the user's alone too:
+`RENNET_GITHUB_ALLOW` (comma-separated), the `--github-allow` flag or their config file; every
+trusted source adds to the list. A `github_repo` the repository gives names its `#N`
+references, but is not trusted to be a repository the user may read: unless the user's own
+sources or the git remote name it, it is fetched from only as another repository. A token is
 never part of any config: only the NAME of the environment variable that holds it, read at
 call time by the tracker client.
 
     [dossier]
     tracker_prefixes = ["OPS"]        # extra tracker-key prefixes of this project
     github_repo = "owner/repo"        # default: the github.com remote (origin first)
+    github_allow = ["acme/private-lib", "acme-infra/*"]   # user config, env or flag only
     timeout_seconds = 10
     item_body_chars = 2000
     item_bytes = 8000
@@ -80,8 +86,13 @@ class DossierConfig(Struct, forbid_unknown_fields=True):
     max_references: int = 50
     jira: JiraConfig | None = None
     linear: LinearConfig | None = None
+    # Other repositories whose issues may be read with the user's gh credentials though not public:
+    # "owner/repo" or "owner/*"
+    github_allow: list[str] = field(default_factory=list)
     origin: str = "defaults"  # where the settings were read: "explicit", ".rennet.toml@<oid>", ...
     refused: list[Fact] = field(default_factory=list)  # repository settings not obeyed (untrusted_config)
+    # the github_repo a trusted source gave ("" when none did, or only the repository under review)
+    trusted_github_repo: str = ""
 
     def prefixes(self) -> list[str]:
         out = [p.upper() for p in self.tracker_prefixes]
@@ -104,6 +115,8 @@ class DossierConfig(Struct, forbid_unknown_fields=True):
 
 MAX_CONFIG_BYTES = 1024 * 1024  # settings are a few lines; a larger file is not one
 _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9._-]+$")
+_ALLOWED_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/(?:\*|[A-Za-z0-9._-]+)$")
+_INTERNAL = ("origin", "refused", "trusted_github_repo")  # set here, never read from a table
 _TOKEN_LIKE_KEYS = {"token", "api_key", "apikey", "password", "secret"}
 
 
@@ -120,14 +133,17 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
     if not isinstance(table, Mapping):
         raise BadInput(f"{origin}: [dossier] must be a table")
     _reject_inline_tokens(table, f"{origin} [dossier]")
-    if "origin" in table or "refused" in table:
-        raise BadInput(f"{origin}: invalid dossier setting: unknown field {'origin' if 'origin' in table else 'refused'!r}")
+    if internal := [name for name in _INTERNAL if name in table]:
+        raise BadInput(f"{origin}: invalid dossier setting: unknown field {internal[0]!r}")
     try:
         cfg = msgspec.convert(dict(table), DossierConfig)
     except msgspec.ValidationError as exc:
         raise BadInput(f"{origin}: invalid dossier setting: {exc}") from None
     if cfg.github_repo and not _REPO_NAME.match(cfg.github_repo):
         raise BadInput(f"{origin}: dossier.github_repo must look like owner/repo")
+    if bad := [name for name in cfg.github_allow if not _ALLOWED_REPO.match(name)]:
+        raise BadInput(f"{origin}: dossier.github_allow entries must look like owner/repo or owner/*, "
+                       f"not {bad[0][:80]!r}")
     if cfg.jira and cfg.jira.api_version not in (2, 3):
         raise BadInput(f"{origin}: dossier.jira.api_version must be 2 or 3")
     for tracker in (cfg.jira, cfg.linear):
@@ -173,6 +189,11 @@ BOUNDS = ("timeout_seconds", "item_body_chars", "item_bytes", "dossier_bytes", "
 # Trusted overrides by environment variable, and the flag names of the dossier command.
 ENV_OVERRIDES = {"jira.base_url": "RENNET_JIRA_URL", "jira.token_env": "RENNET_JIRA_TOKEN_ENV",
                  "linear.base_url": "RENNET_LINEAR_URL", "linear.token_env": "RENNET_LINEAR_TOKEN_ENV"}
+# Other repositories the user lets the dossier read with their gh credentials, comma-separated;
+# also the flag "github_allow". Never the repository's: a reference in the change under review
+# would otherwise choose which private repository is read and published.
+ALLOW_ENV = "RENNET_GITHUB_ALLOW"
+ALLOW = "github_allow"
 _KEY_LISTS = ("tracker_prefixes", "projects", "teams")  # a repository's keys add to the user's
 
 
@@ -257,18 +278,29 @@ def _untrusted(tracker: str, name: str, origin: str, user_path: str) -> Fact:
                 f"({ENV_OVERRIDES[f'{tracker}.{name}']}) or a flag")
 
 
+def _allow_list(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def trusted_settings(environ: Mapping[str, str] | None = None,
                      flags: Mapping[str, str | None] | None = None) -> tuple[dict[str, Any], list[str]]:
     """The `[dossier]` table the user's own sources give (config file, environment, flags; later
-    wins), and the names of those sources."""
+    wins, but each adds to `github_allow`, "github_allow" of `flags` being comma-separated), and
+    the names of those sources."""
     env = os.environ if environ is None else environ
     table, path = _user_table(environ)
     sources = [path] if path else []
-    for layer, values in (("environment", {k: env.get(v) for k, v in ENV_OVERRIDES.items()}),
+    for layer, values in (("environment", {**{k: env.get(v) for k, v in ENV_OVERRIDES.items()},
+                                           ALLOW: env.get(ALLOW_ENV)}),
                           ("flags", dict(flags or {}))):
         given = False
         for dotted, value in values.items():
-            if value:
+            if value and dotted == ALLOW:
+                mine = _keys(table.get(ALLOW, []))
+                if mine is not None:  # else the config file's own value is refused by parse_config
+                    table[ALLOW] = mine + [name for name in _allow_list(value) if name not in mine]
+                given = True
+            elif value:
                 tracker, name = dotted.split(".")
                 section = table[tracker] = dict(table.get(tracker) or {})
                 section[name] = value
@@ -292,9 +324,12 @@ def load_config(repo: pygit2.Repository, head_oid: str,
         return explicit
     if explicit is not None:
         table = explicit.get("dossier", explicit) if isinstance(explicit, Mapping) else explicit
-        return parse_config(table, "explicit")
+        cfg = parse_config(table, "explicit")
+        cfg.trusted_github_repo = cfg.github_repo
+        return cfg
     merged, sources = trusted_settings(environ, flags)
     trusted = parse_config(merged, " + ".join(sources)) if sources else DossierConfig()  # yours: errors are yours
+    trusted.trusted_github_repo = trusted.github_repo
     user_path = str(user_config_path(environ))
     repo_origin = ".rennet.toml"
     try:
@@ -312,6 +347,12 @@ def load_config(repo: pygit2.Repository, head_oid: str,
                 merged[key] = section
             elif key in BOUNDS and _raises(value, getattr(trusted, key)):
                 refused.append(_raised(key, getattr(trusted, key), repo_origin, user_path))
+            elif key == ALLOW:
+                if value != merged.get(ALLOW, []):
+                    refused.append(Fact("untrusted_config", "github", f"dossier.{ALLOW}",
+                                        f"{repo_origin} names dossier.{ALLOW}; not obeyed: which private "
+                                        f"repositories your gh credentials read comes only from your own config "
+                                        f"({user_path}), the environment ({ALLOW_ENV}) or --github-allow"))
             else:
                 _overlay(merged, {key: value})
         if repo_origin:
@@ -326,6 +367,7 @@ def load_config(repo: pygit2.Repository, head_oid: str,
                                 f"{exc.message}; the repository's dossier settings are ignored")]
         return trusted
     cfg.refused = refused
+    cfg.trusted_github_repo = trusted.github_repo
     return cfg
 
 
@@ -334,8 +376,17 @@ _REMOTE = re.compile(r"(?i)github\.com[:/]+([A-Za-z0-9][A-Za-z0-9._-]*)/([A-Za-z
 
 def github_repo(repo: pygit2.Repository, cfg: DossierConfig) -> str:
     """"owner/repo" of this repository on GitHub: configured, else the origin (or first) github.com remote."""
-    if cfg.github_repo:
-        return cfg.github_repo
+    return cfg.github_repo or remote_github_repo(repo)
+
+
+def home_github_repo(repo: pygit2.Repository, cfg: DossierConfig) -> str:
+    """The GitHub repository the user vouches for as this one: from their own settings, else the
+    git remote (the clone's own config, not the tree under review); "" when neither names one."""
+    return cfg.trusted_github_repo or remote_github_repo(repo)
+
+
+def remote_github_repo(repo: pygit2.Repository) -> str:
+    """"owner/repo" of the origin (or first) github.com remote, "" when there is none."""
     remotes = sorted(repo.remotes, key=lambda r: (r.name != "origin", r.name))
     for remote in remotes:
         if remote.url and (m := _REMOTE.search(remote.url)):

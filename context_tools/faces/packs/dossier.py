@@ -33,9 +33,14 @@ class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True
     jira_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Jira token (not over MCP)")] = None
     linear_url: Annotated[str | None, msgspec.Meta(description="Linear GraphQL URL (overrides your config and RENNET_LINEAR_URL; not over MCP)")] = None
     linear_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Linear key (not over MCP)")] = None
+    # Which private repositories the user's gh credentials may read: the change under review names
+    # references, and an agent may be driven by it, so neither chooses this
+    github_allow: Annotated[list[str] | None, msgspec.Meta(
+        description="other GitHub repositories (owner/repo or owner/*) whose issues may be read with your gh "
+                    "credentials though not public (adds to your config and RENNET_GITHUB_ALLOW; not over MCP)")] = None
 
 
-TRUSTED_FLAGS = ("jira_url", "jira_token_env", "linear_url", "linear_token_env")
+TRUSTED_FLAGS = ("jira_url", "jira_token_env", "linear_url", "linear_token_env", "github_allow")
 
 
 def _read_body(input: DossierBuildInput) -> str | None:
@@ -64,11 +69,12 @@ def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
     if given and ctx.roots is not None:  # an agent face: the client is not the machine's user
         from context_tools.faces.errors import Forbidden
 
-        raise Forbidden(f"dossier.build: `{given[0]}` is not taken from an agent: where a tracker token is sent and "
-                        "which variable holds it come only from the user's config or environment "
-                        "(RENNET_JIRA_URL, RENNET_JIRA_TOKEN_ENV, ...)")
+        raise Forbidden(f"dossier.build: `{given[0]}` is not taken from an agent: where a tracker token is sent, "
+                        "which variable holds it and which private repositories gh reads come only from the "
+                        "user's config or environment (RENNET_JIRA_URL, RENNET_JIRA_TOKEN_ENV, RENNET_GITHUB_ALLOW, ...)")
     flags = {"jira.base_url": input.jira_url, "jira.token_env": input.jira_token_env,
-             "linear.base_url": input.linear_url, "linear.token_env": input.linear_token_env}
+             "linear.base_url": input.linear_url, "linear.token_env": input.linear_token_env,
+             "github_allow": ",".join(input.github_allow) if input.github_allow else None}
     dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input),
                             store=ctx.store, refresh=input.refresh, flags=flags)
     dropped = sum(1 for o in dossier.omissions if o.reason != "max_references")
