@@ -327,6 +327,7 @@ def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, mo
         "acme/widgets#12": {"title": "Login crashes", "body": "- [ ] no crash\n- [x] test added",
                             "comments": [("ann", "same here")]},
         "other.org/lib_x#5": {"title": "Upstream fix", "pull": True, "merged_at": "2026-01-01T00:00:00Z"},
+        "other.org/lib_x": "public",
     }, GH_TOKEN)
     make_change(tmp_path / "r", ["Fix login crash\n\nFixes #12, needs other.org/lib_x#5"])
     d = build_dossier(tmp_path / "r", "main", "feature", store=store)
@@ -342,6 +343,9 @@ def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, mo
     assert ["api", "-H", "Accept: application/vnd.github+json", "repos/acme/widgets/issues/12"] in calls
     assert any(c[-1].startswith("repos/acme/widgets/issues/12/comments") for c in calls)
     assert ["api", "-H", "Accept: application/vnd.github+json", "repos/other.org/lib_x/issues/5"] in calls
+    # another repository is asked whether it is public first; this one never is
+    assert ["api", "-H", "Accept: application/vnd.github+json", "repos/other.org/lib_x"] in calls
+    assert not any(c[-1] == "repos/acme/widgets" for c in calls)
     assert read_payload(store.home, items["#12"].payload).comments[0].body == "same here"
     assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
 
@@ -397,12 +401,12 @@ def test_missing_gh_is_a_fact(tmp_path, store, monkeypatch):
 
 
 def test_no_github_remote_is_missing_config_for_local_numbers(tmp_path, store, monkeypatch):
-    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#3": {"title": "t"}}, GH_TOKEN)
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#3": {"title": "t"}, "acme/widgets": "public"}, GH_TOKEN)
     make_change(tmp_path / "r", ["fixes #3 (see acme/widgets#3)"], remote=None)
     d = build_dossier(tmp_path / "r", "main", "feature", store=store)
     assert facts_by_ref(d)["#3"].code == "missing_config"
-    assert [i.id for i in d.items] == ["acme/widgets#3"]  # another repository's reference still fetched
-    assert len(gh_calls(log)) == 1
+    assert [i.id for i in d.items] == ["acme/widgets#3"]  # another (public) repository's reference still fetched
+    assert [c[-1] for c in gh_calls(log)] == ["repos/acme/widgets", "repos/acme/widgets/issues/3"]
 
 
 # --- all three at once, and the dossier-wide bound --------------------------------------
@@ -464,6 +468,7 @@ def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_pat
         "up/lib#1": {"title": "upstream", "body": "dup of #2, see acme/widgets#3"},
         "up/lib#2": {"title": "upstream two"},
         "acme/widgets#3": {"title": "ours"},
+        "up/lib": "public",
     }, GH_TOKEN)
     make_change(tmp_path / "r", ["port up/lib#1"])
     d = build_dossier(tmp_path / "r", "main", "feature", store=store)

@@ -20,7 +20,14 @@ import pygit2
 from msgspec import Struct
 
 from delta.dossier import github, jira, linear
-from delta.dossier.config import ENV_OVERRIDES, DossierConfig, github_repo, load_config, user_config_path
+from delta.dossier.config import (
+    ENV_OVERRIDES,
+    DossierConfig,
+    github_repo,
+    home_github_repo,
+    load_config,
+    user_config_path,
+)
 from delta.dossier.items import MAX_PROVENANCE, Bounds, Fact, Fetched, Item, Omission, fit, make_item
 from delta.dossier.persist import (
     Linked,
@@ -144,10 +151,10 @@ Fetcher = Callable[[Reference, float], Fetched]  # the reference, and the second
 
 
 def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | None,
-                 environ: Mapping[str, str] | None) -> tuple[str, Fetcher]:
+                 environ: Mapping[str, str] | None, access: github.RepoAccess) -> tuple[str, Fetcher]:
     """(tracker name, fetch function) for a reference; raises TrackerFailure(missing_config) when unroutable."""
     if ref.tracker == "github":
-        return "github", lambda r, timeout: github.fetch(r, this_repo, timeout, cwd)
+        return "github", lambda r, timeout: github.fetch(r, this_repo, timeout, cwd, access)
     key = ref.key or ref.id  # a tracker reference's id is its key
     tracker = ref.tracker if ref.tracker in ("jira", "linear") else cfg.tracker_for_key(key)
     section = {"jira": cfg.jira, "linear": cfg.linear}.get(tracker or "")
@@ -247,10 +254,11 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
 class _Retrieval:
     """Fetching for one dossier: routes references, keeps the time budget, turns failures into facts."""
 
-    def __init__(self, cfg: DossierConfig, this_repo: str, cwd: str | None,
+    def __init__(self, cfg: DossierConfig, this_repo: str, home: str, cwd: str | None,
                  environ: Mapping[str, str] | None) -> None:
         self.cfg = cfg
         self.this_repo = this_repo
+        self.access = github.RepoAccess(home, cfg.github_allow)  # for direct and linked references alike
         self.cwd = cwd
         self.environ = environ
         self.secrets = _secrets(cfg, environ)
@@ -261,7 +269,7 @@ class _Retrieval:
     def fetch(self, ref: Reference) -> Fetched | Fact:
         tracker = ref.tracker
         try:
-            tracker, fetch = _fetcher_for(ref, self.cfg, self.this_repo, self.cwd, self.environ)
+            tracker, fetch = _fetcher_for(ref, self.cfg, self.this_repo, self.cwd, self.environ, self.access)
             ref.tracker = tracker  # a bare key now names the tracker the settings route it to
             if tracker in self.timed_out:
                 raise TrackerFailure("timeout", f"{tracker} timed out earlier in this retrieval; {ref.id} not asked")
@@ -328,7 +336,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
     bounds = Bounds(cfg.item_body_chars, cfg.item_bytes, cfg.dossier_bytes)
     folder = payload_dir(target.repo_id, key, head_oid)
-    retrieval = _Retrieval(cfg, this_repo, repo.workdir or None, environ)
+    retrieval = _Retrieval(cfg, this_repo, home_github_repo(repo, cfg), repo.workdir or None, environ)
     direct = {r.id for r in kept_refs}
     link_budget = [MAX_LINKED]
 

@@ -3,6 +3,12 @@
 The token stays inside gh: we never read, pass or set it; gh finds its own
 credentials. `gh api repos/O/R/issues/N` answers for issues and pull requests
 alike; the comment thread comes from `.../comments` and is persisted, not inlined.
+
+The references come from the change under review, which is not trusted, and gh reads with the
+user's credentials: an issue of another repository is read only when that repository is public
+(`gh api repos/O/R` says so) or the user allowed it (`dossier.github_allow`), so the change
+cannot choose which private repository ends up in a dossier that may be published. See
+`RepoAccess`.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import shutil
 import subprocess
 import threading
 import time
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from delta.dossier.items import Comment, Fetched, bounded_text
 from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
@@ -105,16 +111,68 @@ def _state(issue: Mapping[str, Any]) -> str:
     return str(issue.get("state", ""))
 
 
-def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None) -> Fetched:
+class RepoAccess:
+    """Which repositories' issues may be read with the user's gh credentials, within one retrieval.
+
+    The home repository (the user's own setting or the clone's github.com remote) and those the
+    user allowed are read as they are; any other only once `gh api repos/O/R` has said it is
+    public, an answer kept per repository for the rest of the retrieval. A repository that is
+    not public and one gh cannot see are refused alike (`other_repository`), so a published
+    dossier does not tell which private repositories exist."""
+
+    def __init__(self, home: str, allow: Iterable[str] = ()) -> None:
+        self.home = home.lower()
+        self.allow = {name.lower() for name in allow}
+        self._answers: dict[str, bool | TrackerFailure] = {}
+
+    def vouched(self, repo: str) -> bool:
+        name = repo.lower()
+        return name == self.home or name in self.allow or f"{name.partition('/')[0]}/*" in self.allow
+
+    def check(self, gh: str, repo: str, deadline: float, cwd: str | None) -> None:
+        """Return when `repo`'s issues may be read; else raise the typed reason they are not."""
+        if self.vouched(repo):
+            return
+        key = repo.lower()
+        if key not in self._answers:
+            try:
+                self._answers[key] = _is_public(gh, repo, deadline, cwd)
+            except TrackerFailure as failure:
+                self._answers[key] = False if failure.code == "not_found" else failure
+        answer = self._answers[key]
+        if isinstance(answer, TrackerFailure):
+            raise answer
+        if not answer:
+            raise TrackerFailure("other_repository",
+                                 f"{repo} is not a public repository gh can read and is not in your "
+                                 f"dossier.github_allow: not read with your gh credentials")
+
+
+def _is_public(gh: str, repo: str, deadline: float, cwd: str | None) -> bool:
+    what = f"repository {repo}"
+    answer = _gh_api(gh, f"repos/{repo}", what, deadline, cwd)
+    if not isinstance(answer, Mapping) or not isinstance(answer.get("private"), bool):
+        raise TrackerFailure("malformed_response", f"gh sent no visibility for {what}")
+    # GitHub Enterprise's "internal" repositories are private to outsiders, whatever `private` says
+    return answer["private"] is False and answer.get("visibility", "public") == "public"
+
+
+def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None,
+          access: RepoAccess | None = None) -> Fetched:
+    """The issue or pull request `ref` names. `access` (default: only `this_repo` is vouched for)
+    decides whether another repository's issue may be read at all."""
     repo = ref.repo or this_repo
     if not repo:
         raise TrackerFailure("missing_config", "github: this repository's owner/repo is unknown; "
                              "set dossier.github_repo or add a github.com remote")
+    if any(part in ("", ".", "..") for part in repo.split("/")) or repo.count("/") != 1:
+        raise TrackerFailure("not_found", f"github: {repo[:100]} is no repository name")
     gh = shutil.which("gh")
     if gh is None:
         raise TrackerFailure("tracker_unavailable", "github: the gh CLI is not on PATH")
     what = f"{repo}#{ref.number}"
     deadline = time.monotonic() + timeout
+    (access or RepoAccess(this_repo)).check(gh, repo, deadline, cwd)
     issue = _gh_api(gh, f"repos/{repo}/issues/{ref.number}", what, deadline, cwd)
     if not isinstance(issue, Mapping) or not isinstance(issue.get("title"), str):
         raise TrackerFailure("malformed_response", f"gh sent no issue title for {what}")

@@ -57,7 +57,8 @@ class Fetched(Struct):
 
 class Fact(Struct, frozen=True):
     """A retrieval outcome that is not an item: missing_config, tracker_unavailable, not_found,
-    unauthorized, malformed_response, timeout."""
+    unauthorized, malformed_response, timeout, other_repository (a GitHub repository neither
+    public nor allowed by the user, not read)."""
 
     code: str
     tracker: str

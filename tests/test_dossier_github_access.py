@@ -1,0 +1,170 @@
+"""Which GitHub repositories the user's gh credentials read for a dossier. The references come
+from the change under review: an issue of another repository is read only when that repository
+is public or the user allowed it outside the repository, so a public pull request cannot have a
+CI job's token copy a private repository's issue into a dossier that is then published. `gh` is
+the fake on PATH (gh itself is the edge); its call log shows what was asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from context_tools.faces.errors import Forbidden
+from context_tools.faces.packs.dossier import DossierBuildInput, build_handler
+from delta.dossier import build_dossier
+from delta.dossier.config import ALLOW_ENV, ENV_OVERRIDES
+from delta.dossier.persist import read_payload
+from indexer.store.database import Store
+from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
+
+ROOT = Path(__file__).resolve().parent.parent
+GH_TOKEN = "ghp_SECRETaccess0123456789"
+PRIVATE_TEXT = "PRIVATE-ROADMAP-TEXT"
+
+WORLD = {
+    "acme/widgets#1": {"title": "ours"},
+    "pub/lib": "public",
+    "pub/lib#2": {"title": "upstream", "body": "see priv/vault#9 and https://github.com/priv/vault/issues/10"},
+    "priv/vault": "private",
+    **{f"priv/vault#{n}": {"title": f"secret {n}", "body": PRIVATE_TEXT} for n in (5, 6, 9, 10)},
+    "corp/inner": "internal",
+    "corp/inner#3": {"title": "internal", "body": PRIVATE_TEXT},
+    "gone/away#4": {"title": "unseen", "body": PRIVATE_TEXT},  # its repository gh cannot see: 404
+}
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path / "home")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def gh_log(tmp_path, monkeypatch):
+    for name in (*ENV_OVERRIDES.values(), ALLOW_ENV):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RENNET_HOME", str(tmp_path / "home"))  # the user's config: none unless a test writes it
+    return install_gh(monkeypatch, tmp_path, WORLD, GH_TOKEN)
+
+
+def asked(log: Path) -> list[str]:
+    return [call[-1] for call in gh_calls(log)]
+
+
+def facts_by_ref(dossier) -> dict[str, tuple[str, str]]:
+    return {f.ref: (f.code, f.message) for f in dossier.facts}
+
+
+def test_another_repository_is_read_only_when_it_is_public(tmp_path, store, gh_log):
+    make_change(tmp_path / "r", ["#1 pub/lib#2 priv/vault#5 priv/vault#6 corp/inner#3",
+                                 "see https://github.com/gone/away/issues/4"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert [i.id for i in d.items] == ["#1", "pub/lib#2"]
+    # the others stay references of the dossier, each with why it was not read
+    assert [r.id for r in d.references] == ["#1", "pub/lib#2", "priv/vault#5", "priv/vault#6", "corp/inner#3",
+                                            "gone/away#4"]
+    facts = facts_by_ref(d)
+    assert {ref: code for ref, (code, _) in facts.items()} == {
+        "priv/vault#5": "other_repository", "priv/vault#6": "other_repository",
+        "corp/inner#3": "other_repository", "gone/away#4": "other_repository"}
+    # a private repository and one gh cannot see read alike: the dossier tells nobody which exists
+    assert facts["priv/vault#5"][1].replace("priv/vault", "R") == facts["gone/away#4"][1].replace("gone/away", "R")
+    assert "github_allow" in facts["priv/vault#5"][1]
+    calls = asked(gh_log)
+    # the issue endpoint of a repository that is not public is never called
+    assert not [c for c in calls if "/issues/" in c and not c.startswith(("repos/acme/widgets/", "repos/pub/lib/"))]
+    # each repository is asked once a retrieval; this one never
+    assert sorted(c for c in calls if "/issues/" not in c) == ["repos/corp/inner", "repos/gone/away",
+                                                               "repos/priv/vault", "repos/pub/lib"]
+    assert PRIVATE_TEXT.encode() not in msgspec.json.encode(d)
+    assert files_containing(tmp_path / "home", PRIVATE_TEXT) == []
+
+
+def test_a_private_repository_the_user_allowed_is_read(tmp_path, store, gh_log, monkeypatch):
+    monkeypatch.setenv(ALLOW_ENV, "corp/*")
+    make_change(tmp_path / "r", ["priv/vault#5 corp/inner#3 gone/away#4"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, flags={"github_allow": "priv/vault"})
+    assert [i.id for i in d.items] == ["priv/vault#5", "corp/inner#3"]
+    assert facts_by_ref(d)["gone/away#4"][0] == "other_repository"
+    calls = asked(gh_log)
+    # an allowed repository is read as this one is, without asking what it is
+    assert "repos/priv/vault" not in calls and "repos/corp/inner" not in calls
+    assert "repos/priv/vault/issues/5" in calls and "repos/gone/away/issues/4" not in calls
+
+
+def test_the_users_config_file_allows_too(tmp_path, store, gh_log):
+    (tmp_path / "home").mkdir(exist_ok=True)
+    (tmp_path / "home" / "config.toml").write_text('[dossier]\ngithub_allow = ["PRIV/Vault"]\n')
+    make_change(tmp_path / "r", ["priv/vault#5"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert [i.id for i in d.items] == ["priv/vault#5"]
+
+
+def test_a_body_link_to_a_private_repository_is_not_followed(tmp_path, store, gh_log):
+    make_change(tmp_path / "r", ["port pub/lib#2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    [item] = d.items
+    assert item.links == ["priv/vault#9", "priv/vault#10"]
+    linked = read_payload(store.home, item.payload).linked
+    assert [(link.id, link.fact.code if link.fact else None) for link in linked] == [
+        ("priv/vault#9", "other_repository"), ("priv/vault#10", "other_repository")]
+    assert not [c for c in asked(gh_log) if c.startswith("repos/priv/vault/")]
+    assert files_containing(tmp_path / "home", PRIVATE_TEXT) == []
+
+
+def test_the_change_under_review_can_neither_allow_nor_claim_a_private_repository(tmp_path, store, gh_log):
+    """Its `.rennet.toml` names a private repository as allowed and as this repository: neither
+    is obeyed for reading. `#5` names priv/vault's issue, read only as another repository's."""
+    hostile = '[dossier]\ngithub_allow = ["priv/vault"]\ngithub_repo = "priv/vault"\n'
+    make_change(tmp_path / "r", ["fixes #5, see priv/vault#6"], files={".rennet.toml": hostile})
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert d.items == []
+    assert d.target.github_repo == "priv/vault"  # it still names the references
+    facts = facts_by_ref(d)
+    # priv/vault#6 is `#6` of the repository the settings claim
+    assert facts["#5"][0] == "other_repository" and facts["#6"][0] == "other_repository"
+    assert facts["dossier.github_allow"][0] == "untrusted_config"
+    assert not [c for c in asked(gh_log) if "/issues/" in c]
+
+
+def test_the_git_remote_is_this_repository_even_when_private(tmp_path, store, gh_log):
+    """The clone's own remote is the user's (or the CI's) choice, not the change's: its issues
+    are read as before, without asking whether it is public."""
+    make_change(tmp_path / "r", ["fixes #5"], remote="https://github.com/priv/vault.git")
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert [i.id for i in d.items] == ["#5"]
+    assert asked(gh_log) == ["repos/priv/vault/issues/5"]
+
+
+def test_a_bad_allow_list_of_the_user_is_bad_input(tmp_path, store, gh_log):
+    from indexer.contract.errors import BadInput
+
+    make_change(tmp_path / "r", ["priv/vault#5"])
+    with pytest.raises(BadInput) as err:
+        build_dossier(tmp_path / "r", "main", "feature", store=store, flags={"github_allow": "priv"})
+    assert "owner/repo" in err.value.message
+
+
+def test_the_cli_flag_allows_and_an_agent_may_not(tmp_path, gh_log):
+    make_change(tmp_path / "r", ["priv/vault#5"])
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    argv = [sys.executable, "-m", "context_tools.faces.cli", "dossier", "--repo", str(tmp_path / "r"),
+            "--base", "main", "--head", "feature", "--json"]
+    refused = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    allowed = subprocess.run([*argv, "--refresh", "--github-allow", "priv/vault"], capture_output=True, text=True,
+                             env=env, cwd=ROOT, timeout=120)
+    assert refused.returncode == 0 and allowed.returncode == 0, refused.stderr + allowed.stderr
+    assert [f["code"] for f in json.loads(refused.stdout)["data"]["facts"]] == ["other_repository"]
+    assert [i["id"] for i in json.loads(allowed.stdout)["data"]["items"]] == ["priv/vault#5"]
+    # over an agent face the same setting is the user's, not the client's
+    ctx = type("AgentCall", (), {"roots": ()})()
+    with pytest.raises(Forbidden):
+        build_handler(DossierBuildInput(base="main", head="feature", repo=str(tmp_path / "r"),
+                                        github_allow=["priv/vault"]), ctx)
