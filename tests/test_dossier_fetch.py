@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 import time
 
 import msgspec
@@ -195,6 +196,80 @@ def test_an_answer_trickled_a_byte_at_a_time_is_a_timeout_at_the_deadline(head, 
             exchange("GET", server.url + "/rest", auth="Bearer t0ken", timeout=0.5, tracker="jira", secret="t0ken")
         assert failure.value.code == "timeout"
         assert time.monotonic() - started < 1.5
+    finally:
+        server.stop()
+
+
+class SetupTrickler:
+    """A loopback TCP server for the steps before an HTTP request: it reads what the client
+    sends first (a TLS ClientHello, a proxy's CONNECT), answers `first` and then one byte every
+    50 ms, up to `bytes_at_most`, so each read gets a byte long before a socket timeout and the
+    answer never completes. `hung_up` is set when a send fails because the client went away;
+    `finished` when every byte was sent without that."""
+
+    def __init__(self, first: bytes, bytes_at_most: int = 400) -> None:
+        self.first = first
+        self.bytes_at_most = bytes_at_most
+        self.hung_up = False
+        self.finished = False
+        self.done = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.listener.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        with conn:
+            try:
+                conn.recv(65536)
+                conn.sendall(self.first)
+                for _ in range(self.bytes_at_most):
+                    time.sleep(0.05)
+                    conn.sendall(b"\x00")
+                self.finished = True
+            except OSError:
+                self.hung_up = True
+            finally:
+                self.done.set()
+
+    def stop(self) -> None:
+        self.listener.close()
+
+
+def assert_cut_at_the_deadline(server: SetupTrickler, url: str) -> None:
+    with pytest.raises(TrackerFailure) as failure:
+        exchange("GET", url, auth="Bearer t0ken", timeout=0.5, tracker="jira", secret="t0ken")
+    assert failure.value.code == "timeout"
+    assert not server.finished  # the exchange ended before the server's trickle did
+    assert server.done.wait(60) and server.hung_up  # the client shut the connection mid-answer
+
+
+def test_a_tls_handshake_trickled_a_byte_at_a_time_is_a_timeout_at_the_deadline():
+    """The header of a 16 KiB handshake record, then its bytes one at a time: the handshake is
+    inside the exchange's deadline."""
+    server = SetupTrickler(b"\x16\x03\x03\x40\x00")
+    try:
+        assert_cut_at_the_deadline(server, f"https://{server.address}/rest")
+    finally:
+        server.stop()
+
+
+def test_a_proxy_tunnel_trickled_a_byte_at_a_time_is_a_timeout_at_the_deadline(monkeypatch):
+    """A proxy answering CONNECT with a status line that never ends: setting up the tunnel
+    comes before the TLS handshake, and is inside the exchange's deadline too."""
+    server = SetupTrickler(b"HTTP/1.1 200 ")
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("https_proxy", "HTTPS_PROXY"):
+        monkeypatch.setenv(name, f"http://{server.address}")
+    try:
+        assert_cut_at_the_deadline(server, "https://tracker.example.invalid/rest")
     finally:
         server.stop()
 

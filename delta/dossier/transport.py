@@ -97,23 +97,82 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
 
 class _Deadline:
     """Ends an exchange's connections when its time is spent. A socket timeout bounds each
-    read, not their sum: a server sending a byte at a time would otherwise hold the
-    exchange for as long as it likes, in its headers, a chunk's size line or the body."""
+    read (or one TLS handshake), not their sum: a server sending a byte at a time would
+    otherwise hold the exchange for as long as it likes, in a proxy's answer to CONNECT, its
+    headers, a chunk's size line or the body, and each step of setting up a connection would
+    get the whole timeout afresh. So every connection is made here (`connect`), its name looked
+    up and its connect given only the time left, and watched from the moment its socket exists:
+    at the deadline a timer shuts it down, whichever step holds it."""
 
     def __init__(self, seconds: float) -> None:
         self.expired = False
+        self._end = time.monotonic() + seconds
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(seconds, self._expire)
         self._timer.daemon = True
         self._timer.start()
 
-    def watch(self, sock: socket.socket | None) -> None:
+    def remaining(self) -> float:
+        return self._end - time.monotonic()
+
+    def watch(self, sock: socket.socket) -> None:
+        # A duplicate of the socket, not the object: TLS takes the object's descriptor over
+        # (detaching the object) while it shakes hands, and a shutdown through the duplicate
+        # still ends the one connection both name.
+        twin = sock.dup()
         with self._lock:
-            if sock is not None:
-                self._sockets.append(sock)
+            self._sockets.append(twin)
             if self.expired:
-                self._shut(sock)
+                self._shut(twin)
+
+    def connect(self, address: tuple[str, int], timeout: object = None,
+                source_address: tuple[str, int] | None = None, **_: object) -> socket.socket:
+        """`socket.create_connection` within the deadline: http.client's hook for making a
+        connection, before any TLS handshake or proxy tunnel is set up on it."""
+        host, port = address
+        error: OSError | None = None
+        for family, kind, proto, _name, addr in self._resolve(host, port):
+            left = self.remaining()
+            if left <= 0 or self.expired:
+                break
+            sock = socket.socket(family, kind, proto)
+            try:
+                self.watch(sock)
+                sock.settimeout(left)  # the connect, and each later read, within what is left
+                if source_address:
+                    sock.bind(source_address)
+                sock.connect(addr)
+                return sock
+            except OSError as exc:
+                error = exc
+                sock.close()
+        if error is None or self.remaining() <= 0 or self.expired:
+            raise TimeoutError("the deadline passed while connecting")
+        raise error
+
+    def _resolve(self, host: str, port: int) -> list[tuple]:
+        """The addresses of `host`, looked up in a thread so a slow resolver costs no more than
+        the time left (the lookup itself cannot be interrupted; its thread ends on its own)."""
+        found: list[list[tuple]] = []
+        failed: list[OSError] = []
+
+        def look() -> None:
+            try:
+                found.append(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
+            except OSError as exc:
+                failed.append(exc)
+
+        lookup = threading.Thread(target=look, daemon=True)
+        lookup.start()
+        lookup.join(max(0.0, self.remaining()))
+        if failed:
+            raise failed[0]
+        if not found:
+            raise TimeoutError("the deadline passed while looking up the name")
+        if not found[0]:
+            raise OSError(f"no address for {host}")
+        return found[0]
 
     def _expire(self) -> None:
         with self._lock:
@@ -122,20 +181,23 @@ class _Deadline:
                 self._shut(sock)
 
     @staticmethod
-    def _shut(sock: socket.socket | None) -> None:
-        # the socket's own shutdown, below TLS: a blocked read returns at once, whoever holds it
+    def _shut(sock: socket.socket) -> None:
+        # below TLS: a blocked read (of the handshake too) returns at once, whoever holds it
         try:
-            if sock is not None:
-                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            sock.shutdown(socket.SHUT_RDWR)
         except OSError:
-            pass  # closed already
+            pass  # not connected yet, or closed already
 
     def cancel(self) -> None:
         self._timer.cancel()
+        with self._lock:
+            for sock in self._sockets:
+                sock.close()
+            self._sockets.clear()
 
 
 class _Watched:
-    """A handler whose connections `_Deadline` watches from the moment they connect."""
+    """A handler whose connections `_Deadline` makes and watches from the moment they exist."""
 
     deadline: _Deadline
 
@@ -144,13 +206,7 @@ class _Watched:
 
         def connection(host, **args):
             conn = http_class(host, **args)
-            connect = conn.connect
-
-            def watched_connect() -> None:
-                connect()
-                deadline.watch(conn.sock)
-
-            conn.connect = watched_connect
+            conn._create_connection = deadline.connect  # TCP connect; TLS and tunnels come after
             return conn
 
         return super().do_open(connection, req, **kwargs)  # type: ignore[misc]
@@ -186,9 +242,8 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
     answer whose status is in `accept` (GraphQL servers explain errors in a 400 body).
 
     `auth` is the Authorization header value, sent only where `check_url` allows and never
-    across a redirect to another origin. The whole exchange, from the first connection to
-    the last byte, must finish within `timeout` seconds; setting up a connection (its TLS
-    handshake included) is bounded by `timeout` a read.
+    across a redirect to another origin. The whole exchange, from the first name lookup,
+    connect and TLS handshake to the last byte, must finish within `timeout` seconds.
     """
     who = f"{tracker} at {host_of(url)}"
     check_url(url, tracker)
