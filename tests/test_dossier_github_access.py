@@ -99,6 +99,16 @@ def test_a_private_repository_the_user_allowed_is_read(tmp_path, store, gh_log, 
     assert "repos/priv/vault/issues/5" in calls and "repos/gone/away/issues/4" not in calls
 
 
+def test_a_dossier_built_with_a_private_repository_allowed_is_not_served_without_it(tmp_path, store, gh_log):
+    make_change(tmp_path / "r", ["priv/vault#5"])
+    allowed = build_dossier(tmp_path / "r", "main", "feature", store=store, flags={"github_allow": "priv/vault"})
+    assert [i.id for i in allowed.items] == ["priv/vault#5"]
+    again = build_dossier(tmp_path / "r", "main", "feature", store=store)  # the same patchset, no allow list
+    assert not again.reused and again.items == []
+    assert facts_by_ref(again)["priv/vault#5"][0] == "other_repository"
+    assert build_dossier(tmp_path / "r", "main", "feature", store=store).reused  # under the same access, reused
+
+
 def test_the_users_config_file_allows_too(tmp_path, store, gh_log):
     (tmp_path / "home").mkdir(exist_ok=True)
     (tmp_path / "home" / "config.toml").write_text('[dossier]\ngithub_allow = ["PRIV/Vault"]\n')

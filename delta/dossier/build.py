@@ -225,7 +225,8 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
     target = ReviewTarget(repo=repo_display_path(repo), repo_id=repo_id, base_ref=base, head_ref=head,
                           branch=branch or None, github_repo=this_repo or Unknown(
                               "not_recorded", "no dossier.github_repo setting and no github.com remote"))
-    key = record_key(repo_id, base, head, base_oid, head_oid)
+    home = home_github_repo(repo, cfg)
+    key = record_key(repo_id, base, head, base_oid, head_oid, github.access_key(home, cfg.github_allow))
 
     own_store = store is None
     if store is None:
@@ -242,7 +243,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
                 log.debug("dossier for %s..%s reused from the store", base_oid[:12], head_oid[:12])
                 dossier.reused = True
                 return dossier
-        dossier = _retrieve(repo, target, base_oid, head_oid, title, body, cfg, store.home, key, environ)
+        dossier = _retrieve(repo, target, base_oid, head_oid, title, body, cfg, home, store.home, key, environ)
         save_record(store, key, msgspec.json.encode(dossier))
         sweep(store, key)
         return dossier
@@ -326,7 +327,7 @@ def _linked(retrieval: _Retrieval, fetched: Fetched, direct: set[str], budget: l
 
 
 def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head_oid: str, title: str | None,
-              body: str | None, cfg: DossierConfig, home: Path, key: bytes,
+              body: str | None, cfg: DossierConfig, github_home: str, home: Path, key: bytes,
               environ: Mapping[str, str] | None) -> Dossier:
     merge_base, commits = _range_commits(repo, base_oid, head_oid)
     this_repo = target.github_repo if isinstance(target.github_repo, str) else ""
@@ -336,7 +337,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
     bounds = Bounds(cfg.item_body_chars, cfg.item_bytes, cfg.dossier_bytes)
     folder = payload_dir(target.repo_id, key, head_oid)
-    retrieval = _Retrieval(cfg, this_repo, home_github_repo(repo, cfg), repo.workdir or None, environ)
+    retrieval = _Retrieval(cfg, this_repo, github_home, repo.workdir or None, environ)
     direct = {r.id for r in kept_refs}
     link_budget = [MAX_LINKED]
 

@@ -148,6 +148,11 @@ class RepoAccess:
                                  f"dossier.github_allow: not read with your gh credentials")
 
 
+def access_key(home: str, allow: Iterable[str]) -> str:
+    """What a `RepoAccess(home, allow)` lets gh read, spelled the same for the same access."""
+    return f"github home={home.lower()} allow={','.join(sorted({name.lower() for name in allow}))}"
+
+
 def _is_public(gh: str, repo: str, deadline: float, cwd: str | None) -> bool:
     what = f"repository {repo}"
     answer = _gh_api(gh, f"repos/{repo}", what, deadline, cwd)
