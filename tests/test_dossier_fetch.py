@@ -171,15 +171,17 @@ def test_slow_server_past_the_timeout_is_a_timeout_fact(tmp_path, jira, store):
     assert jira.hits_for("PROJ-1") >= 1 and jira.slow_answered == 0
 
 
-def trickle(head: bytes, byte: bytes, seconds: float = 3.0):
-    """A script sending `head`, then `byte` every 50 ms for `seconds`: every read gets a byte
-    long before a socket timeout, so only a deadline on the whole exchange ends it."""
+def trickle(head: bytes, byte: bytes, finished: threading.Event, seconds: float = 30.0):
+    """A script sending `head`, then `byte` every 50 ms for `seconds`, then setting `finished`:
+    every read gets a byte long before a socket timeout, so only a deadline on the whole
+    exchange ends it (a send to a client gone ends the script unfinished)."""
     def script(server, conn, line):
         server.send(conn, head)
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             server.send(conn, byte)
             time.sleep(0.05)
+        finished.set()
     return script
 
 
@@ -189,13 +191,13 @@ def trickle(head: bytes, byte: bytes, seconds: float = 3.0):
     (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1", b"0"),  # a chunk-size line
 ], ids=["headers", "body", "chunk_size"])
 def test_an_answer_trickled_a_byte_at_a_time_is_a_timeout_at_the_deadline(head, byte):
-    server = Scripted(trickle(head, byte)).start()
+    finished = threading.Event()
+    server = Scripted(trickle(head, byte, finished)).start()
     try:
-        started = time.monotonic()
         with pytest.raises(TrackerFailure) as failure:
             exchange("GET", server.url + "/rest", auth="Bearer t0ken", timeout=0.5, tracker="jira", secret="t0ken")
         assert failure.value.code == "timeout"
-        assert time.monotonic() - started < 1.5
+        assert not finished.is_set()  # ended by the 0.5 s deadline, not by the trickle's end
     finally:
         server.stop()
 
@@ -306,11 +308,9 @@ def test_the_retrieval_budget_bounds_an_exchange_whatever_the_timeout(tmp_path, 
     jira.behaviours["PROJ-1"] = "slow"
     make_change(tmp_path / "r", ["PROJ-1"], files={
         ".rennet.toml": f"[dossier]\ntimeout_seconds = {timeout!r}\n[dossier.jira]\nprojects = ['PROJ']\n"})
-    started = time.monotonic()
     d = build_dossier(tmp_path / "r", "main", "feature", store=store,
                       flags={"jira.base_url": jira.url, "jira.token_env": "JIRA_TOKEN"})
-    assert facts_by_ref(d)["PROJ-1"].code == "timeout"
-    assert time.monotonic() - started < 2.0
+    assert facts_by_ref(d)["PROJ-1"].code == "timeout"  # without the budget: the answer, a minute later
 
 
 def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):
@@ -458,11 +458,10 @@ def test_gh_output_past_the_cap_is_malformed_at_once(tmp_path, store, monkeypatc
     passes the response cap, not collected whole until the timeout."""
     install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "flood", "acme/widgets#2": {"title": "two"}}, GH_TOKEN)
     make_change(tmp_path / "r", ["#1 and #2"])
-    started = time.monotonic()
     d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 3.0})
+    # collected whole, the answer would have been a timeout: gh holds its output open past it
     assert facts_by_ref(d)["#1"].code == "malformed_response"
     assert [i.id for i in d.items] == ["#2"]
-    assert time.monotonic() - started < 2.5
 
 
 def test_missing_gh_is_a_fact(tmp_path, store, monkeypatch):
