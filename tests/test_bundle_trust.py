@@ -291,3 +291,27 @@ def test_any_header_line_is_parsed_or_refused_as_bad_bundle(line):
         assert exc.code == "bad_bundle"
     else:
         assert header.format == bundle.FORMAT and data[start:] == b"body"
+
+
+@pytest.mark.parametrize("written, key", [
+    (b"K" * 20 + b"\n", b"K" * 20),
+    (b"K" * 20 + b"\r\n", b"K" * 20),
+    (b"K" * 20, b"K" * 20),
+    (b"K" * 20 + b"\n\n", b"K" * 20 + b"\n"),
+    (b"K" * 20 + b"\r\n\r\n", b"K" * 20 + b"\r\n"),
+    (b"K" * 20 + b"\r", b"K" * 20 + b"\r"),
+    (b"K" * 20 + b"\n\r\n", b"K" * 20 + b"\n"),
+])
+def test_a_key_file_loses_exactly_one_line_ending(tmp_path, written, key):
+    """One trailing "\\n" or "\\r\\n" is what an editor or `echo` adds; any more is the key's own,
+    so keys that differ in their bytes stay different keys."""
+    path = write(tmp_path, "key", written)
+    assert signing.load_key(key_file=str(path)) == key
+
+
+def test_a_key_file_of_line_endings_and_a_short_key_is_too_short(tmp_path):
+    path = write(tmp_path, "key", b"K" * 15 + b"\n\n")
+    assert signing.load_key(key_file=str(path)) == b"K" * 15 + b"\n"
+    with pytest.raises(RennetError) as exc:
+        signing.load_key(key_file=str(write(tmp_path, "short", b"K" * 14 + b"\r\n")))
+    assert exc.value.code == "bad_input"

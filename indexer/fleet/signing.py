@@ -64,8 +64,8 @@ def verify(signed: bytes, key: bytes) -> bytes:
 
 def load_key(env_name: str | None = None, key_file: str | None = None,
              environ: Mapping[str, str] | None = None) -> bytes | None:
-    """The signing key named by an environment variable or a key file (its bytes, a trailing
-    newline dropped), or None when neither is named. `bad_input` when both are, or when the
+    """The signing key named by an environment variable or a key file (its bytes, one trailing
+    "\n" or "\r\n" dropped), or None when neither is named. `bad_input` when both are, or when the
     key is missing, unreadable or too short."""
     if env_name and key_file:
         raise BadInput("name the signing key by an environment variable or a file, not both")
@@ -82,10 +82,18 @@ def load_key(env_name: str | None = None, key_file: str | None = None,
             raise BadInput(f"cannot read signing key file {Path(key_file)}: {exc.strerror}") from None
         if len(key) > MAX_KEY_BYTES:
             raise BadInput(f"signing key file {Path(key_file)} is over {MAX_KEY_BYTES} bytes")
-        key = key.rstrip(b"\r\n")
+        key = _drop_newline(key)
     else:
         return None
     if len(key) < MIN_KEY_BYTES:
         raise BadInput(f"signing key is {len(key)} bytes; use at least {MIN_KEY_BYTES} "
                        f"(e.g. `openssl rand -hex 32`)")
     return key
+
+
+def _drop_newline(key: bytes) -> bytes:
+    """`key` without the one line ending an editor or `echo` leaves: only one, so two keys
+    that differ in the bytes the user wrote never become the same key."""
+    if key.endswith(b"\r\n"):
+        return key[:-2]
+    return key.removesuffix(b"\n")
