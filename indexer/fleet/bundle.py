@@ -21,9 +21,10 @@ facts and the fingerprint equal to the bundle's. A bundle proved neither way is 
 of its own under `<home>/untrusted/`, never into the shared store, so no indexing run there
 reuses its facts.
 
-Reading is bounded: the file, the header line (size, and a flat object of known fields), and
-the inflated body (by the size the header declares, a ratio to the compressed size and a
-hard cap, inflated as a stream) each have a limit, and a bundle past one is `bad_bundle`.
+Reading is bounded: the file, the header line (size, and a flat object of known fields), the
+inflated body (by the size the header declares, a ratio to the compressed size, an allowance
+a file and a hard cap, inflated as a stream) and every list decoded from it (its length read
+before its items are made) each have a limit, and a bundle past one is `bad_bundle`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import os
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, AbstractSet, Annotated, Mapping, Sequence
 
@@ -51,7 +53,15 @@ MAGIC = b"RENNET-BUNDLE\n"
 FORMAT = 2  # 2: raw_bytes in the header, the optional signature trailer
 MAX_HEADER_BYTES = 16 << 10
 MAX_BUNDLE_BYTES = 1 << 30  # the file, compressed
-MAX_RAW_BYTES = 1 << 30  # the body, inflated
+MAX_RAW_BYTES = 512 << 20  # the body, inflated, whatever its file count
+RAW_BASE = 16 << 20  # the body may inflate to this much, and RAW_PER_FILE more a file of its record
+RAW_PER_FILE = 32 << 10
+MAX_FILES = 1 << 20  # files of the record; its facts are at most one a file
+LIST_BASE = 1 << 16  # a record's other lists (edges, unresolved imports, manifests' packages,
+LIST_PER_FILE = 64  # dependencies, entry points) each hold at most this many, and so many more a file
+# Any list of one blob's facts: above the extractor's own caps (SYMBOL_CAP, OCCURRENCE_CAP), so
+# that honest facts always pass and a list a bundle inflates past any blob's is refused.
+MAX_FACTS_LIST = 1 << 17
 MAX_RATIO = 100  # inflated / compressed; honest bundles come to a few times
 TRANSPORT_LEVEL = 1  # zlib level of a batch worker's bundle: sent once, read at once, never kept
 MIN_RATIO_ALLOWANCE = 1 << 20  # a small body may inflate to this much whatever its ratio
@@ -117,6 +127,107 @@ class Body(msgspec.Struct, array_like=True):
 
 _encode = msgspec.msgpack.Encoder().encode
 _decode_body = msgspec.msgpack.Decoder(Body).decode
+
+_NIL = msgspec.Raw(b"\xc0")
+
+
+class _BodyShape(msgspec.Struct, array_like=True):
+    """A body read without making its facts: the record's bytes, and the facts list undecoded."""
+
+    record: bytes
+    facts: msgspec.Raw
+
+
+class _EntryShape(msgspec.Struct, array_like=True):
+    key: bytes
+    facts: bytes  # msgpack of a BlobFacts, decoded once its lists' lengths pass
+
+
+class _RecordShape(msgspec.Struct):
+    """A SnapshotRecord's lists and maps, undecoded: their lengths are read before their items
+    are made (a field missing here is refused by the typed decode after)."""
+
+    files: msgspec.Raw = _NIL
+    edges: msgspec.Raw = _NIL
+    unresolved: msgspec.Raw = _NIL
+    packages: msgspec.Raw = _NIL
+    dependencies: msgspec.Raw = _NIL
+    entry_points: msgspec.Raw = _NIL
+    fan_in: msgspec.Raw = _NIL
+    rank: msgspec.Raw = _NIL
+
+
+class _FactsShape(msgspec.Struct):
+    """A BlobFacts' lists and maps, undecoded (`model.BlobFacts`)."""
+
+    symbols: msgspec.Raw = _NIL
+    occurrences: msgspec.Raw = _NIL
+    imports: msgspec.Raw = _NIL
+    dunder_all: msgspec.Raw = _NIL
+    bases: msgspec.Raw = _NIL
+    exported_as: msgspec.Raw = _NIL
+    uses: msgspec.Raw = _NIL
+    local_names: msgspec.Raw = _NIL
+    definitions: msgspec.Raw = _NIL
+
+
+_decode_body_shape = msgspec.msgpack.Decoder(_BodyShape).decode
+_decode_entries = msgspec.msgpack.Decoder(list[_EntryShape]).decode
+_decode_record_shape = msgspec.msgpack.Decoder(_RecordShape).decode
+_decode_facts_shape = msgspec.msgpack.Decoder(_FactsShape).decode
+_FACTS_LISTS = _FactsShape.__struct_fields__
+_facts_lists = attrgetter(*_FACTS_LISTS)
+
+
+def _length(raw: msgspec.Raw) -> int:
+    """The length of the msgpack array or map `raw`, read from its head; 0 for nil or any other
+    value (the typed decode after refuses what is not a container)."""
+    view = memoryview(raw)
+    kind = view[0] if view else 0xC0
+    if 0x80 <= kind <= 0x9F:
+        return kind & 0x0F
+    if kind == 0xDC or kind == 0xDE:
+        return int.from_bytes(view[1:3], "big")
+    if kind == 0xDD or kind == 0xDF:
+        return int.from_bytes(view[1:5], "big")
+    return 0
+
+
+def _count(raw: msgspec.Raw, what: str, cap: int) -> int:
+    """`_length(raw)`; `bad_bundle` past `cap`."""
+    n = _length(raw)
+    if n > cap:
+        raise BadBundle(f"bundle's {what} holds {n} entries, over the cap of {cap}")
+    return n
+
+
+def _check_record_counts(shape: _RecordShape, files: int) -> None:
+    if _count(shape.files, "file list", files) != files:
+        raise BadBundle("bundle counts disagree with its content (files)")
+    _count(shape.fan_in, "fan-in map", files)
+    _count(shape.rank, "rank map", files)
+    cap = LIST_BASE + LIST_PER_FILE * files
+    for name in ("edges", "unresolved", "packages", "dependencies", "entry_points"):
+        _count(getattr(shape, name), f"record's {name} list", cap)
+
+
+def _decode_bounded_facts(key: bytes, raw: bytes) -> BlobFacts:
+    """One blob's facts, each list's length held to MAX_FACTS_LIST before it is made (facts of
+    fewer bytes than that cannot hold a longer list: each item takes a byte at least). Symbols
+    travel decoded (`make` writes them so): a stored form's `symbols_json`, whose lines would be
+    decoded uncounted, is refused."""
+    from indexer.store.records import decode_core
+
+    if len(raw) > MAX_FACTS_LIST:
+        shape = _decode_facts_shape(raw)
+        if max(map(_length, _facts_lists(shape))) > MAX_FACTS_LIST:
+            for name in _FACTS_LISTS:
+                _count(getattr(shape, name), f"facts of blob {key[:12].decode(errors='replace')}: {name}",
+                       MAX_FACTS_LIST)
+    facts = decode_core(raw)
+    if facts.symbols_json:
+        raise BadBundle(f"bundle's facts of blob {key[:12].decode(errors='replace')} carry symbols in stored form")
+    return facts
 
 
 def _header_line(header: dict) -> bytes:
@@ -282,10 +393,26 @@ def _first_line(exc: Exception) -> str:
     return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
 
 
+def check_counts(header: Header) -> None:
+    """The counts the header declares, held to their caps before anything is inflated; the body
+    must then hold just as many."""
+    if header.files > MAX_FILES:
+        raise BadBundle(f"bundle declares {header.files} files, over the cap of {MAX_FILES}")
+    if header.facts > header.files:
+        raise BadBundle(f"bundle declares {header.facts} blob facts for {header.files} files: at most one a file")
+
+
+def raw_allowance(header: Header) -> int:
+    """The most bytes a body of this header may inflate to: the ratio allowed to its compressed
+    size, the allowance of its file count and the hard cap, whichever is least."""
+    return min(MAX_RAW_BYTES, max(header.body_bytes * MAX_RATIO, MIN_RATIO_ALLOWANCE),
+               RAW_BASE + RAW_PER_FILE * header.files)
+
+
 def raw_limit(header: Header) -> int:
-    """The most bytes the body may inflate to: what the header declares, if that is within the
-    ratio allowed to its compressed size and the hard cap."""
-    allowed = min(MAX_RAW_BYTES, max(header.body_bytes * MAX_RATIO, MIN_RATIO_ALLOWANCE))
+    """The most bytes the body may inflate to: what the header declares, if that is within
+    `raw_allowance`."""
+    allowed = raw_allowance(header)
     if header.raw_bytes > allowed:
         raise BadBundle(f"bundle body claims to inflate to {header.raw_bytes} bytes from {header.body_bytes}, "
                         f"over the {allowed} allowed")
@@ -333,7 +460,6 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
     transaction), and the fingerprint is recomputed from those and the body's."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
-    from indexer.store.records import decode_facts as _decode_facts
     from indexer.store.records import decode_record as _decode_record
     from indexer.store.records import entry_facts_key, is_facts_key
 
@@ -348,20 +474,27 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
         # before the body: another extractor's records and facts need not even decode here
         raise ExtractorMismatch(f"bundle was made by extractor {header.extractor_version}, this rennet runs "
                                 f"{current}; re-export it with this version or index the repository here")
+    check_counts(header)
     raw = inflate(body, raw_limit(header))
+    # Decoded in stages, each container's length read from its msgpack head and held to its cap
+    # before its items are made: what a bundle makes us hold is bounded by counts, not only by
+    # bytes (a byte of msgpack can become tens of bytes of objects).
     try:
-        decoded = _decode_body(raw)
-        del raw
-        record = _decode_record(decoded.record)
-        facts_by_key = {bytes(e.key): e for e in decoded.facts}
-        decoded_facts = {k: _decode_facts(e.facts) for k, e in facts_by_key.items()}
+        shape = _decode_body_shape(raw)
+        if _count(shape.facts, "facts list", header.facts) != header.facts:
+            raise BadBundle("bundle counts disagree with its content (facts)")
+        _check_record_counts(_decode_record_shape(shape.record), header.files)
+        entries = _decode_entries(shape.facts)  # copies: the inflated body is let go here
+        record_bytes = shape.record
+        del shape, raw
+        record = _decode_record(record_bytes)
     except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     if (record.oid, record.fingerprint, record.extractor_version) != (
             header.oid, header.fingerprint, header.extractor_version):
         raise BadBundle("bundle header and snapshot record disagree")
-    if len(record.files) != header.files or len(facts_by_key) != header.facts or \
-            len(facts_by_key) != len(decoded.facts):
+    facts_raw = {bytes(e.key): e.facts for e in entries}
+    if len(record.files) != header.files or len(facts_raw) != len(entries):
         raise BadBundle("bundle counts disagree with its content")
     version = record.extractor_version
     keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
@@ -376,22 +509,27 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
         if f.language in NO_FACTS:
             continue
         key = keys[f.path] = entry_facts_key(f, version)
-        if key not in decoded_facts:
+        if key not in facts_raw:
             if store is None:
                 raise BadBundle(f"bundle lacks the facts of {f.path}")
             lacking[f.path] = key
-    if not facts_by_key.keys() <= set(keys.values()):
+    if not facts_raw.keys() <= set(keys.values()):
         raise BadBundle("bundle holds facts no file of its snapshot uses")
-    for key in facts_by_key:
+    for key in facts_raw:
         if not is_facts_key(key, version):
             raise BadBundle("bundle holds a facts key of another shape")
+    try:
+        decoded_facts = {key: _decode_bounded_facts(key, raw_facts) for key, raw_facts in facts_raw.items()}
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
+    del entries, facts_raw
     if not lacking:
         recomputed = fingerprint(record, {path: decoded_facts[key] for path, key in keys.items()})
     else:
         recomputed = _fingerprint_over(store, record, keys, lacking, decoded_facts, pending or {})
     if recomputed != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
-    return Verified(header, record, decoded.record, decoded_facts, sorted(set(lacking.values())))
+    return Verified(header, record, record_bytes, decoded_facts, sorted(set(lacking.values())))
 
 
 def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lacking: dict[str, bytes],

@@ -1,0 +1,164 @@
+"""What a bundle can make an importer hold, and the orders its record must keep.
+
+A bundle is untrusted until proved, and checked before anything proves it: its counts are held
+to their caps before the items they count are made (tracemalloc peaks, not times), its record
+keeps the orders the store's readers bisect on, and a rev name it carries is pinned only where
+it names the bundle's commit in the user's repository."""
+
+from __future__ import annotations
+
+import tracemalloc
+import zlib
+
+import msgspec
+import pytest
+
+from indexer.api import index
+from indexer.build import extractor_version
+from indexer.extract.tags import SYMBOL_CAP
+from indexer.extract.tokens import OCCURRENCE_CAP
+from indexer.fleet import bundle
+from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord
+from indexer.store.database import Store
+from indexer.store.records import entry_facts_key
+from indexer.store.snapshot import load
+
+_enc = msgspec.msgpack.encode
+
+
+def seal(record: SnapshotRecord, entries: list[bundle.FactsEntry], **declared: int) -> tuple[bytes, int]:
+    """A bundle of `record` and `entries` with a valid digest, its header declaring what
+    `declared` says (else the true counts); and its inflated size."""
+    raw = _enc(bundle.Body(_enc(record), entries))
+    body = zlib.compress(raw, 1)
+    header = {"format": bundle.FORMAT, "oid": record.oid, "fingerprint": record.fingerprint,
+              "extractor_version": record.extractor_version, "rev": "main", "repo_name": "x", "remote_url": None,
+              "files": len(record.files), "facts": len(entries), "body_bytes": len(body), "raw_bytes": len(raw),
+              "created_at": "2026-01-01T00:00:00Z", "digest": ""}
+    header.update(declared)
+    header["digest"] = bundle._digest(header, body)
+    return bundle.MAGIC + bundle._header_line(header) + b"\n" + body, len(raw)
+
+
+def record_of(files: list[FileEntry], edges: list[Edge] | None = None) -> SnapshotRecord:
+    return SnapshotRecord("a" * 40, "b" * 40, extractor_version(), files, edges or [], [], [], [], [], {}, {}, "f" * 64)
+
+
+def python_files(n: int) -> list[FileEntry]:
+    return [FileEntry(f"f{i:07d}.py", f"{i:040x}", 0o100644, 10, 1, "python") for i in range(n)]
+
+
+def with_facts(files: list[FileEntry], facts: BlobFacts) -> list[bundle.FactsEntry]:
+    version = extractor_version()
+    return [bundle.FactsEntry(entry_facts_key(f, version), _enc(facts)) for f in files]
+
+
+def names(n: int) -> list[str]:
+    """Two-character names that do not repeat in a short run: what deflate cannot squeeze."""
+    return [f"{(i * 7919 + (i >> 8) * 31) % 256:02x}" for i in range(n)]
+
+
+def peak_of_check(data: bytes) -> tuple[str, int]:
+    """The code `check` refuses `data` with, and the peak of memory allocated while it ran."""
+    tracemalloc.start()
+    try:
+        bundle.check(data)
+    except bundle.BadBundle as exc:
+        code = exc.code
+    else:
+        code = "ok"
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return code, peak
+
+
+def hostile(shape: str) -> tuple[bytes, int]:
+    one = python_files(1)
+    if shape == "400k facts entries, files declared as many, none listed":
+        entries = [bundle.FactsEntry(b"%07d" % i, _enc(BlobFacts("python", 1))) for i in range(400_000)]
+        return seal(record_of([]), entries, files=400_000)
+    if shape == "more facts than files":
+        return seal(record_of([]), with_facts(python_files(1000), BlobFacts("python", 1)), files=0)
+    if shape == "occurrences past the cap":
+        occ = [Occurrence(n, i, i % 90, "r") for i, n in enumerate(names(bundle.MAX_FACTS_LIST + 1))]
+        return seal(record_of(one), with_facts(one, BlobFacts("python", 1, occurrences=occ)))
+    if shape == "local names past the cap":
+        return seal(record_of(one), with_facts(one, BlobFacts("python", 1, local_names=names(bundle.MAX_FACTS_LIST + 1))))
+    if shape == "edges past the cap":
+        count = bundle.LIST_BASE + bundle.LIST_PER_FILE + 1
+        edges = [Edge(one[0].path, f"t{i:07d}", i, "python", "") for i in range(count)]
+        return seal(record_of(one, edges), with_facts(one, BlobFacts("python", 1)))
+    if shape == "files listed past the declared count":
+        files = python_files(50_000)
+        return seal(record_of(files), with_facts(files, BlobFacts("python", 1)), files=1, facts=1)
+    if shape == "symbols in stored form":
+        lines = b"".join(b'\t{"name":"%s","kind":"function"}\n' % n.encode() for n in names(100_000))
+        return seal(record_of(one), with_facts(one, BlobFacts("python", 1, symbols_json=lines)))
+    raise AssertionError(shape)
+
+
+@pytest.mark.parametrize("shape", [
+    "400k facts entries, files declared as many, none listed", "more facts than files", "occurrences past the cap",
+    "local names past the cap", "edges past the cap", "files listed past the declared count",
+    "symbols in stored form"])
+def test_a_hostile_count_is_refused_before_its_items_are_made(shape):
+    """Each is refused while at most the inflated body, a copy of the record's bytes and the
+    inflater's pieces are held: under twice its inflated size and two pieces. Decoded, the
+    same bytes come to 4 to 27 times it."""
+    data, raw = hostile(shape)
+    code, peak = peak_of_check(data)
+    assert code == "bad_bundle"
+    assert peak < 2 * raw + 2 * bundle._OUT_PIECE, (peak, raw)
+
+
+def test_the_caps_are_above_what_the_extractor_writes():
+    assert bundle.MAX_FACTS_LIST > 2 * max(SYMBOL_CAP, OCCURRENCE_CAP)
+
+
+def test_the_inflated_size_is_bounded_by_the_file_count_before_inflating():
+    files = python_files(2)
+    data, raw = seal(record_of(files), with_facts(files, BlobFacts("python", 1)),
+                     raw_bytes=bundle.RAW_BASE + 2 * bundle.RAW_PER_FILE + 1)
+    code, peak = peak_of_check(data)
+    assert code == "bad_bundle" and peak < 1 << 20
+    with pytest.raises(bundle.BadBundle, match="files, over the cap"):
+        bundle.check(seal(record_of([]), [], files=bundle.MAX_FILES + 1)[0])
+
+
+@pytest.mark.parametrize("shape", ["local names", "occurrences", "bare files"])
+def test_within_the_caps_decoding_holds_a_bounded_multiple_of_the_inflated_body(shape):
+    """The worst shapes measured (lists of two-character names: a 3-byte item becomes a
+    50-byte string and a pointer) stay under 24 times the inflated body, which the caps bound."""
+    if shape == "bare files":
+        files = python_files(20_000)
+        data, raw = seal(record_of(files), with_facts(files, BlobFacts("python", 1)))
+    else:
+        files = python_files(3)
+        many = names(bundle.MAX_FACTS_LIST // 2)
+        facts = BlobFacts("python", 1, local_names=many) if shape == "local names" else BlobFacts(
+            "python", 1, occurrences=[Occurrence(n, i, i % 90, "r") for i, n in enumerate(many)])
+        data, raw = seal(record_of(files), with_facts(files, facts))
+    code, peak = peak_of_check(data)
+    assert code == "bad_bundle"  # the record's fingerprint is made up: refused once all is decoded
+    assert peak < 24 * raw, (peak, raw, peak / raw)
+
+
+def test_a_synthetic_corpus_bundle_imports_within_its_allowance(tmp_path):
+    """A generated corpus (the benchmarks' generator) exports a bundle well inside every cap, and
+    it imports; checking it holds under 10 times its inflated body."""
+    from corpora.synthetic import generate
+
+    repo = tmp_path / "syn.git"
+    generate(repo, files=1000, seed=0)
+    with Store.open(tmp_path / "origin") as store:
+        index(str(repo), "HEAD", store)
+        bundle.export(load(store, str(repo), "HEAD"), tmp_path / "s.rnb")
+    data = (tmp_path / "s.rnb").read_bytes()
+    header, _ = bundle.parse_header(data)
+    assert header.raw_bytes * 4 < bundle.raw_allowance(header) and header.files >= 900
+    code, peak = peak_of_check(data)
+    assert code == "ok" and peak < 10 * header.raw_bytes, (peak, header.raw_bytes)
+    with Store.open(tmp_path / "store") as store:
+        report = bundle.import_bundle(store, tmp_path / "s.rnb", trust_unsigned=True)
+    assert report.files == header.files and report.snapshot_new
