@@ -12,7 +12,10 @@ import zlib
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from corpora.gitbuild import RepoBuilder
 from indexer.api import index
 from indexer.build import extractor_version
 from indexer.extract.tags import SYMBOL_CAP
@@ -20,7 +23,7 @@ from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.fleet import bundle
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord
 from indexer.store.database import Store
-from indexer.store.records import entry_facts_key
+from indexer.store.records import decode_record, entry_facts_key
 from indexer.store.snapshot import load
 
 _enc = msgspec.msgpack.encode
@@ -162,3 +165,86 @@ def test_a_synthetic_corpus_bundle_imports_within_its_allowance(tmp_path):
     with Store.open(tmp_path / "store") as store:
         report = bundle.import_bundle(store, tmp_path / "s.rnb", trust_unsigned=True)
     assert report.files == header.files and report.snapshot_new
+
+
+# --- an honest bundle -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory):
+    """A repository of a few files, with edges, external imports and a manifest; indexed and
+    exported."""
+    tmp = tmp_path_factory.mktemp("honest")
+    builder = RepoBuilder(tmp / "repo")
+    builder.commit({
+        "pyproject.toml": '[project]\nname = "ledgerly"\nversion = "0.3.0"\ndependencies = ["attrs"]\n',
+        "ledgerly/__init__.py": "import os\nimport attrs\nfrom ledgerly.books import Ledger\n",
+        "ledgerly/books.py": "import json\nfrom ledgerly import cli\n\n\nclass Ledger:\n    def post(self, e):\n"
+                             "        return balance(e)\n\n\ndef balance(e):\n    return sum(e)\n",
+        "ledgerly/cli.py": "import sys\nfrom ledgerly.books import Ledger, balance\nfrom ledgerly import books\n\n\n"
+                           "def main():\n    Ledger().post([1])\n",
+        "ledgerly/zz.py": "from ledgerly import books, cli\nimport missing_mod\n",
+    })
+    main = builder.repo.head.target
+    store = Store.open(tmp / "origin")
+    index(str(builder.path), "main", store)
+    out = tmp / "b.rnb"
+    bundle.export(load(store, str(builder.path), "main"), out)
+    store.close()
+    return {"tmp": tmp, "builder": builder, "data": out.read_bytes(), "path": out, "oid": str(main)}
+
+
+def test_an_honest_bundle_passes_and_keeps_its_orders(honest):
+    verified = bundle.check(honest["data"])
+    record = verified.record
+    assert len(record.edges) >= 4 and len(record.unresolved) >= 3
+    bundle.check_order(record)
+
+
+def _resealed(data: bytes, record: SnapshotRecord) -> bytes:
+    from tests.test_bundle import _parts, _seal
+
+    header, body = _parts(data)
+    header.update(files=len(record.files))
+    return _seal(header, bundle.Body(_enc(record), body.facts))
+
+
+def _strictly_increasing(keys: list) -> bool:
+    return all(a < b for a, b in zip(keys, keys[1:]))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(data=st.data(), which=st.sampled_from(["files", "edges", "unresolved"]))
+def test_a_record_out_of_order_or_with_repeats_is_refused_whatever_its_provenance(honest, data, which):
+    """A reordered or repeated list keeps the fingerprint (it sorts) yet breaks every lookup
+    that bisects: refused as `bad_bundle` by the checks every import runs, signed, made
+    again or --trust-unsigned; the record as exported passes."""
+    from tests.test_bundle import _parts
+
+    record = decode_record(_parts(honest["data"])[1].record)
+    items = list(getattr(record, which))
+    extra = data.draw(st.lists(st.integers(0, len(items) - 1), max_size=3))  # repeats
+    changed = data.draw(st.permutations(items + [items[i] for i in extra]))
+    setattr(record, which, changed)
+    key = {"files": lambda f: f.path, "edges": lambda e: (e.source, e.target, e.line, e.kind, e.spec),
+           "unresolved": lambda u: (u.path, u.line, u.kind, u.spec, u.status)}[which]
+    sealed = _resealed(honest["data"], record)
+    if _strictly_increasing([key(x) for x in changed]):
+        assert changed == items
+        assert bundle.check(sealed).record.fingerprint == record.fingerprint
+        return
+    with pytest.raises(bundle.BadBundle, match="not sorted"):
+        bundle.check(sealed)
+
+
+def test_a_trusted_unsigned_bundle_with_unsorted_files_writes_nothing(honest, tmp_path):
+    from tests.test_bundle import _parts
+
+    record = decode_record(_parts(honest["data"])[1].record)
+    record.files = record.files[::-1]
+    path = tmp_path / "r.rnb"
+    path.write_bytes(_resealed(honest["data"], record))
+    with Store.open(tmp_path / "store") as store:
+        with pytest.raises(bundle.BadBundle, match="file list is not sorted"):
+            bundle.import_bundle(store, path, trust_unsigned=True)
+    assert not (tmp_path / "store" / "untrusted").exists()

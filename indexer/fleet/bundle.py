@@ -496,6 +496,7 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
     facts_raw = {bytes(e.key): e.facts for e in entries}
     if len(record.files) != header.files or len(facts_raw) != len(entries):
         raise BadBundle("bundle counts disagree with its content")
+    check_order(record)
     version = record.extractor_version
     keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
     lacking: dict[str, bytes] = {}  # those the body leaves to the store
@@ -530,6 +531,24 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
     if recomputed != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
     return Verified(header, record, record_bytes, decoded_facts, sorted(set(lacking.values())))
+
+
+def check_order(record: SnapshotRecord) -> None:
+    """`bad_bundle` unless the record keeps the orders a store's readers rely on: its files by
+    path, its edges and unresolved imports as resolution writes them (model.SnapshotRecord),
+    each strictly increasing, so without repeats. Lookups bisect these lists (a file by path, a
+    reindex's lines of a file), and the fingerprint, which sorts, cannot tell a shuffled list."""
+    from operator import lt
+
+    paths = [f.path for f in record.files]
+    if not all(map(lt, paths, paths[1:])):
+        raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")
+    edges = [(e.source, e.target, e.line, e.kind, e.spec) for e in record.edges]
+    if not all(map(lt, edges, edges[1:])):
+        raise BadBundle("bundle's import edges are not sorted, or list an edge twice")
+    unresolved = [(u.path, u.line, u.kind, u.spec, u.status) for u in record.unresolved]
+    if not all(map(lt, unresolved, unresolved[1:])):
+        raise BadBundle("bundle's unresolved imports are not sorted, or list one twice")
 
 
 def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lacking: dict[str, bytes],
