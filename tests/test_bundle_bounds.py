@@ -7,10 +7,13 @@ it names the bundle's commit in the user's repository."""
 
 from __future__ import annotations
 
+import shutil
 import tracemalloc
 import zlib
+from pathlib import Path
 
 import msgspec
+import pygit2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +26,7 @@ from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.fleet import bundle
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord
 from indexer.store.database import Store
-from indexer.store.records import decode_record, entry_facts_key
+from indexer.store.records import decode_record, entry_facts_key, pin_key
 from indexer.store.snapshot import load
 
 _enc = msgspec.msgpack.encode
@@ -248,3 +251,51 @@ def test_a_trusted_unsigned_bundle_with_unsorted_files_writes_nothing(honest, tm
         with pytest.raises(bundle.BadBundle, match="file list is not sorted"):
             bundle.import_bundle(store, path, trust_unsigned=True)
     assert not (tmp_path / "store" / "untrusted").exists()
+
+
+# --- the rev a bundle names -------------------------------------------------------------------
+
+def _pinned(store: Store, repo_path: Path, rev: str) -> str | None:
+    from indexer.git import read as gitread
+
+    repo_id = gitread.repo_identity(gitread.open_repo(str(repo_path)))
+    with store.env.begin(db=store.repos) as txn:
+        found = txn.get(pin_key(repo_id, rev))
+    return bytes(found).decode() if found is not None else None
+
+
+def test_the_bundles_rev_is_pinned_only_where_it_names_the_bundles_commit(honest, tmp_path):
+    """The header says `main`; in a clone whose `main` has moved on, importing without --rev
+    links the snapshot and pins nothing (a note says why); where `main` is the bundle's commit,
+    it is pinned; a --rev the user names is pinned as before."""
+    moved = tmp_path / "moved"
+    shutil.copytree(honest["builder"].path, moved)
+    RepoBuilder(moved).commit({"ledgerly/new.py": "x = 1\n"})
+    assert str(pygit2.Repository(str(moved)).head.target) != honest["oid"]
+    with Store.open(tmp_path / "store") as store:
+        report = bundle.import_bundle(store, honest["path"], str(moved))
+        assert report.provenance == "rederived" and report.pinned_repo is not None
+        assert report.pinned_rev is None and "'main'" in (report.note or "") and "--rev" in report.note
+        assert _pinned(store, moved, "main") is None
+        assert "pinned_rev" not in msgspec.json.decode(msgspec.json.encode(report))
+        # where the bundle's rev is the bundle's commit, it is pinned
+        named = bundle.import_bundle(store, honest["path"], str(honest["builder"].path))
+        assert named.pinned_rev == "main" and named.note is None
+        assert _pinned(store, honest["builder"].path, "main") == honest["oid"]
+        explicit = bundle.import_bundle(store, honest["path"], str(moved), "release")
+        assert explicit.pinned_rev == "release" and explicit.note is None
+        assert _pinned(store, moved, "release") == honest["oid"] and _pinned(store, moved, "main") is None
+
+
+def test_a_bundle_rev_that_resolves_nowhere_pins_nothing(honest, tmp_path):
+    from tests.test_bundle import _parts, _seal
+
+    header, body = _parts(honest["data"])
+    header.update(rev="no-such-branch")
+    path = tmp_path / "r.rnb"
+    path.write_bytes(_seal(header, body))
+    with Store.open(tmp_path / "store") as store:
+        report = bundle.import_bundle(store, path, str(honest["builder"].path))
+        assert report.pinned_rev is None and "does not resolve" in (report.note or "")
+        assert report.rev == "no-such-branch"
+        assert _pinned(store, honest["builder"].path, "no-such-branch") is None

@@ -631,13 +631,18 @@ class ImportReport(msgspec.Struct, kw_only=True, omit_defaults=True):
     provenance: str = ""  # "signed" (HMAC checked), "rederived" (made again from the repository),
     #                       "untrusted" (--trust-unsigned: loaded into a store of its own); set once known
     store: str | None = None  # that store's folder, for an untrusted bundle
+    # why no rev was pinned though a repository was given: the bundle's rev, the default when the
+    # user names none, does not name the bundle's commit there
+    note: str | None = None
 
 
 def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = None,
                   rev: str | None = None, *, key: bytes | None = None,
                   trust_unsigned: bool = False, compare_held: bool = True) -> ImportReport:
     """Verify the bundle at `path` and load it into `store` in one transaction; with
-    `repo_path`, pin it as `rev` (default: the rev it was exported as) of that repository.
+    `repo_path`, pin it as `rev` of that repository (default: the rev it was exported as, only
+    where that rev names the bundle's commit there; else linked with no rev pinned, and the
+    report's `note` says so).
 
     Provenance first: with `key`, the signature must hold; else with `repo_path`, the snapshot
     made again from the repository must equal the bundle's; else, only with `trust_unsigned`,
@@ -694,6 +699,9 @@ def import_data(store, data: bytes, repo_path: str | None = None, rev: str | Non
         raise UntrustedBundle(f"bundle is {how}, and its repository is not at hand: give the signing key "
                               f"(--sign-key-env/--sign-key-file), the repository (--repo) to make it again "
                               f"from, or --trust-unsigned to load it into a store of its own")
+    note = None
+    if repo is not None and rev is None:
+        rev, note = _header_rev(repo, bundle)
     if provenance == "untrusted":
         home = quarantine_home(store.home, bundle.header)
         with Store.open(home) as apart:
@@ -702,7 +710,26 @@ def import_data(store, data: bytes, repo_path: str | None = None, rev: str | Non
     else:
         report = _load(store, bundle, repo_id, display, rev, compare_held)
     report.provenance = provenance
+    report.note = note
     return report
+
+
+def _header_rev(repo, bundle: Verified) -> tuple[str | None, str | None]:
+    """The rev to pin when the user names none: the bundle's own only where it names the
+    bundle's commit in `repo`, since what a rev name points at is the repository's to say, not
+    the bundle's. Else None (the snapshot is linked, no rev pinned) and a note saying why."""
+    from indexer.git import read as gitread
+
+    name, oid = bundle.header.rev, bundle.record.oid
+    try:
+        found = gitread.resolve_rev(repo, name)
+    except RennetError:
+        found = None
+    if found == oid:
+        return name, None
+    where = f"names {found[:12]}" if found is not None else "does not resolve"
+    return None, (f"the bundle's rev {name!r} {where} in this repository, not the bundle's commit {oid[:12]}: "
+                  f"linked without a rev pinned (name one with --rev)")
 
 
 def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev: str | None,
@@ -713,7 +740,7 @@ def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev
     from indexer.store.database import WriteLock
 
     with WriteLock(store.home):
-        return _load_many(store, [_Loading(bundle, repo_id, display, rev or bundle.header.rev)], compare_held)[0]
+        return _load_many(store, [_Loading(bundle, repo_id, display, rev)], compare_held)[0]
 
 
 @dataclass

@@ -457,7 +457,9 @@ class ImportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Annotated[str | None, msgspec.Meta(description="pin the snapshot for this repository (it must hold the "
                                                          "commit); without a key, the bundle is made again from it "
                                                          "and refused on any difference")] = None
-    rev: Annotated[str | None, msgspec.Meta(description="rev to pin it as (default: the rev it was exported as)")] = None
+    rev: Annotated[str | None, msgspec.Meta(description="rev to pin it as (default: the rev it was exported as, "
+                                                                  "only if it names the bundle's commit in `repo`; "
+                                                                  "else no rev is pinned)")] = None
     sign_key_env: SignKeyEnv = None
     sign_key_file: SignKeyFile = None
     trust_unsigned: Annotated[bool, msgspec.Meta(description="load a bundle proved neither by key nor by "
@@ -502,8 +504,12 @@ def render_import(result: Result) -> str:
            "untrusted": "NOT verified (--trust-unsigned)"}.get(d.provenance, d.provenance)
     lines = [f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
              f"{d.facts_new} of {d.facts_total} blob facts new", f"  fingerprint {d.fingerprint} ({how})"]
-    if d.pinned_repo:
+    if d.pinned_repo and d.pinned_rev:
         lines.append(f"  pinned as {d.pinned_rev} of {d.pinned_repo}")
+    elif d.pinned_repo:
+        lines.append(f"  linked to {d.pinned_repo}, no rev pinned")
+    if d.note:
+        lines.append(f"  note: {d.note}")
     if d.store:
         lines.append(f"  kept apart in its own store {d.store} (read it with --store)")
     return shown_lines(lines)
