@@ -550,3 +550,25 @@ def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_pat
     assert item.links == ["up/lib#2", "#3"]
     assert [(l.id, l.title) for l in read_payload(store.home, item.payload).linked] == [
         ("up/lib#2", "upstream two"), ("#3", "ours")]
+
+
+@pytest.mark.parametrize("timeout, code", [(1e300, None), (float("inf"), None), (float("nan"), "timeout"),
+                                           (-1.0, "timeout")])
+def test_an_exchange_takes_any_timeout_a_caller_gives(timeout, code):
+    """A timeout past what the platform's clocks hold is held to an hour, not an
+    OverflowError from a timer or a socket; one that is no positive number is spent at once."""
+    def script(server, conn, line):
+        server.send(conn, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n"
+                          b"Connection: close\r\n\r\n{\"ok\":true}")
+
+    server = Scripted(script).start()
+    try:
+        if code is None:
+            assert exchange("GET", server.url + "/rest", auth=None, timeout=timeout, tracker="jira",
+                            secret=None) == (200, {"ok": True})
+        else:
+            with pytest.raises(TrackerFailure) as failure:
+                exchange("GET", server.url + "/rest", auth=None, timeout=timeout, tracker="jira", secret=None)
+            assert failure.value.code == code
+    finally:
+        server.stop()

@@ -28,6 +28,9 @@ from typing import Any
 from indexer.contract.decode import Undecodable, decode_json
 
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+# No exchange waits longer, whatever its caller asks: a timer, a socket and a lookup each
+# refuse a wait past what the platform's clocks hold, and a dossier's budget is far below it.
+MAX_SECONDS = 3600.0
 
 
 class TrackerFailure(Exception):
@@ -247,6 +250,7 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
     """
     who = f"{tracker} at {host_of(url)}"
     check_url(url, tracker)
+    timeout = min(timeout, MAX_SECONDS) if timeout > 0 else 0.0  # NaN, zero or less: spent at once
     deadline = time.monotonic() + timeout
     data = json.dumps(body).encode() if body is not None else None
     try:
