@@ -32,22 +32,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import types
+import typing
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, AbstractSet, Annotated, Mapping, Sequence
+from typing import AbstractSet, Annotated, Mapping, Sequence
 
 import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import signing
+from indexer.model import BlobFacts, SnapshotRecord
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
 from indexer.store.records import NO_FACTS
-
-if TYPE_CHECKING:
-    from indexer.model import BlobFacts, SnapshotRecord
 
 MAGIC = b"RENNET-BUNDLE\n"
 FORMAT = 2  # 2: raw_bytes in the header, the optional signature trailer
@@ -143,39 +143,32 @@ class _EntryShape(msgspec.Struct, array_like=True):
     facts: bytes  # msgpack of a BlobFacts, decoded once its lists' lengths pass
 
 
-class _RecordShape(msgspec.Struct):
-    """A SnapshotRecord's lists and maps, undecoded: their lengths are read before their items
-    are made (a field missing here is refused by the typed decode after)."""
-
-    files: msgspec.Raw = _NIL
-    edges: msgspec.Raw = _NIL
-    unresolved: msgspec.Raw = _NIL
-    packages: msgspec.Raw = _NIL
-    dependencies: msgspec.Raw = _NIL
-    entry_points: msgspec.Raw = _NIL
-    fan_in: msgspec.Raw = _NIL
-    rank: msgspec.Raw = _NIL
+def _containers(cls: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The fields of `cls` that hold a list or a map (or may: `list | None`), by encoded name."""
+    found = []
+    for f in msgspec.structs.fields(cls):
+        kinds = typing.get_args(f.type) if typing.get_origin(f.type) in (types.UnionType, typing.Union) else (f.type,)
+        if any(typing.get_origin(k) in (list, dict) for k in kinds):
+            found.append(f.encode_name)
+    return tuple(found)
 
 
-class _FactsShape(msgspec.Struct):
-    """A BlobFacts' lists and maps, undecoded (`model.BlobFacts`)."""
+def _shape(name: str, cls: type[msgspec.Struct]) -> tuple[type[msgspec.Struct], tuple[str, ...]]:
+    """A struct decoding `cls`'s lists and maps undecoded, their lengths to be read before their
+    items are made (a field of another kind is skipped here and refused, if it must be, by the
+    typed decode after); and their names. Made from `cls`, so a list it gains is counted too."""
+    fields = _containers(cls)
+    return msgspec.defstruct(name, [(f, msgspec.Raw, _NIL) for f in fields]), fields
 
-    symbols: msgspec.Raw = _NIL
-    occurrences: msgspec.Raw = _NIL
-    imports: msgspec.Raw = _NIL
-    dunder_all: msgspec.Raw = _NIL
-    bases: msgspec.Raw = _NIL
-    exported_as: msgspec.Raw = _NIL
-    uses: msgspec.Raw = _NIL
-    local_names: msgspec.Raw = _NIL
-    definitions: msgspec.Raw = _NIL
+
+_RecordShape, _RECORD_LISTS = _shape("_RecordShape", SnapshotRecord)
+_FactsShape, _FACTS_LISTS = _shape("_FactsShape", BlobFacts)
 
 
 _decode_body_shape = msgspec.msgpack.Decoder(_BodyShape).decode
 _decode_entries = msgspec.msgpack.Decoder(list[_EntryShape]).decode
 _decode_record_shape = msgspec.msgpack.Decoder(_RecordShape).decode
 _decode_facts_shape = msgspec.msgpack.Decoder(_FactsShape).decode
-_FACTS_LISTS = _FactsShape.__struct_fields__
 _facts_lists = attrgetter(*_FACTS_LISTS)
 
 
@@ -201,14 +194,17 @@ def _count(raw: msgspec.Raw, what: str, cap: int) -> int:
     return n
 
 
-def _check_record_counts(shape: _RecordShape, files: int) -> None:
-    if _count(shape.files, "file list", files) != files:
-        raise BadBundle("bundle counts disagree with its content (files)")
-    _count(shape.fan_in, "fan-in map", files)
-    _count(shape.rank, "rank map", files)
+# The record's lists and maps held to the file count; any other is held to LIST_BASE + LIST_PER_FILE a file.
+_PER_FILE = {"files": "file list", "fan_in": "fan-in map", "rank": "rank map"}
+
+
+def _check_record_counts(shape: msgspec.Struct, files: int) -> None:
     cap = LIST_BASE + LIST_PER_FILE * files
-    for name in ("edges", "unresolved", "packages", "dependencies", "entry_points"):
-        _count(getattr(shape, name), f"record's {name} list", cap)
+    for name in _RECORD_LISTS:
+        if name not in _PER_FILE:
+            _count(getattr(shape, name), f"record's {name} list", cap)
+        elif _count(getattr(shape, name), _PER_FILE[name], files) != files and name == "files":
+            raise BadBundle("bundle counts disagree with its content (files)")
 
 
 def _decode_bounded_facts(key: bytes, raw: bytes) -> BlobFacts:
