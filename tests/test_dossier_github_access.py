@@ -20,8 +20,8 @@ from context_tools.faces.packs.dossier import DossierBuildInput, build_handler
 from delta.dossier import build_dossier
 from delta.dossier.config import ALLOW_ENV, ENV_OVERRIDES
 from delta.dossier.persist import read_payload
-from indexer.store.database import Store
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
+from tests.test_dossier_fetch import store  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 GH_TOKEN = "ghp_SECRETaccess0123456789"
@@ -37,13 +37,6 @@ WORLD = {
     "corp/inner#3": {"title": "internal", "body": PRIVATE_TEXT},
     "gone/away#4": {"title": "unseen", "body": PRIVATE_TEXT},  # its repository gh cannot see: 404
 }
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "home")
-    yield s
-    s.close()
 
 
 @pytest.fixture
