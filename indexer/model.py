@@ -13,6 +13,7 @@ canonical serialization deterministic.
 from __future__ import annotations
 
 from itertools import repeat
+from operator import attrgetter
 from typing import Iterator
 
 import msgspec
@@ -210,6 +211,12 @@ class UnresolvedImport(Struct, frozen=True, gc=False):
     kind: str
     line: int
     status: str  # "external" (a package outside the tree) | "unresolved" (should be in the tree, is not)
+
+
+# The orders a snapshot keeps its edges and unresolved imports in: resolution writes them so, a
+# re-index bisects them by file, and an imported bundle's are held to them.
+edge_order = attrgetter("source", "target", "line", "kind", "spec")
+unresolved_order = attrgetter("path", "line", "kind", "spec", "status")
 
 
 class Package(Struct, frozen=True, gc=False):

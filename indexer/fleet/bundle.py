@@ -45,7 +45,7 @@ import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import signing
-from indexer.model import BlobFacts, SnapshotRecord
+from indexer.model import BlobFacts, SnapshotRecord, edge_order, unresolved_order
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
 from indexer.store.records import NO_FACTS
 
@@ -539,10 +539,10 @@ def check_order(record: SnapshotRecord) -> None:
     paths = [f.path for f in record.files]
     if not all(map(lt, paths, paths[1:])):
         raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")
-    edges = [(e.source, e.target, e.line, e.kind, e.spec) for e in record.edges]
+    edges = list(map(edge_order, record.edges))
     if not all(map(lt, edges, edges[1:])):
         raise BadBundle("bundle's import edges are not sorted, or list an edge twice")
-    unresolved = [(u.path, u.line, u.kind, u.spec, u.status) for u in record.unresolved]
+    unresolved = list(map(unresolved_order, record.unresolved))
     if not all(map(lt, unresolved, unresolved[1:])):
         raise BadBundle("bundle's unresolved imports are not sorted, or list one twice")
 

@@ -25,7 +25,16 @@ import msgspec
 from indexer.contract.errors import RennetError
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
-from indexer.model import BlobFacts, Edge, FileEntry, ImportSpec, UnresolvedImport, earlier_rows
+from indexer.model import (
+    BlobFacts,
+    Edge,
+    FileEntry,
+    ImportSpec,
+    UnresolvedImport,
+    earlier_rows,
+    edge_order,
+    unresolved_order,
+)
 from indexer.resolve.tree import UNRESOLVED, Outcome, TreePaths
 from indexer.store.facts_table import summaries_of
 
@@ -183,8 +192,8 @@ def resolve_since(
             for target in outcome:
                 if target != path:
                     edges[Edge(path, target, imp.kind, imp.line, imp.spec)] = None
-    fresh_edges = sorted(edges, key=lambda e: (e.source, e.target, e.line, e.kind, e.spec))
-    fresh_unresolved = sorted(unresolved, key=lambda u: (u.path, u.line, u.kind, u.spec, u.status))
+    fresh_edges = sorted(edges, key=edge_order)
+    fresh_unresolved = sorted(unresolved, key=unresolved_order)
     if todo is None or prior is None:
         return Resolution(fresh_edges, fresh_unresolved, None)
     # The earlier outcome of every other file, sorted and free of duplicates as this function
