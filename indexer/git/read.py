@@ -14,7 +14,7 @@ import msgspec
 import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
-from indexer.git.tree_names import checked_entries, shown
+from indexer.git.tree_names import checked_entries, shown, text_name
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
 MODE_LINK = pygit2.GIT_FILEMODE_LINK
@@ -107,7 +107,7 @@ def text_path(name: str) -> str:
         name.encode("utf-8")
         return name
     except UnicodeEncodeError:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return text_name(name.encode("utf-8", "surrogateescape"))
 
 
 def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeEntry]]:
