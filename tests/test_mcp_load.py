@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from context_tools.faces.context import Memo, cache_budget
@@ -46,6 +47,33 @@ def test_a_value_larger_than_the_budget_is_not_kept():
     memo["huge"] = blob(100)
     memo.settle()
     assert len(memo) == 0 and memo.bytes == 0
+
+
+def test_a_raw_column_weighs_its_bytes():
+    from context_tools.faces.weigh import RAW_OVERHEAD, approx_bytes
+
+    class Columns(msgspec.Struct):
+        paths: msgspec.Raw
+        sizes: msgspec.Raw
+
+    packed = msgspec.msgpack.encode({"paths": [f"src/m{i}.py" for i in range(1000)], "sizes": list(range(1000))})
+    columns = msgspec.msgpack.decode(packed, type=Columns)
+    held = len(columns.paths) + len(columns.sizes)
+    assert held <= approx_bytes(columns) <= held + 2 * RAW_OVERHEAD + 1024  # sys.getsizeof gives an address
+
+
+def test_a_warm_call_reads_the_snapshot_the_cache_kept(world, monkeypatch):
+    import context_tools
+    from indexer import api
+
+    opened = []
+    open_snapshot = api.snapshot
+    monkeypatch.setattr(api, "snapshot", lambda *a, **k: opened.append(a) or open_snapshot(*a, **k))
+    client = context_tools.Client(store=world.store)
+    for _ in range(3):
+        client.call("context.symbol", repo=world.repo, rev="main", name="Flask")
+        client.call("context.references", repo=world.repo, rev="main", name="Flask")
+    assert len(opened) == 1  # a snapshot's lazily decoded head once weighed petabytes and was dropped each call
 
 
 @pytest.mark.parametrize("text, value", [("512M", 512 << 20), ("64k", 64 << 10), ("1G", 1 << 30), ("4096", 4096)])

@@ -13,9 +13,12 @@ import sys
 import types
 from typing import Any
 
+from msgspec import Raw
+
 SAMPLE = 64
 MAX_DEPTH = 8
 _ATOMS = (str, bytes, bytearray, int, float, bool, complex, type(None), memoryview)
+RAW_OVERHEAD = 48  # a Raw's own object: a header and a pointer into the buffer it slices
 _SHARED_MODULES = ("lmdb", "pygit2", "indexer.store.database", "threading", "networkx.classes.reportviews")
 
 
@@ -40,6 +43,11 @@ def approx_bytes(obj: Any) -> int:
         if id(o) in seen or _shared(o):
             return 0
         seen.add(id(o))
+        if isinstance(o, Raw):
+            # msgspec's Raw answers sys.getsizeof with an address, not a size: a snapshot's lazily
+            # decoded columns would weigh petabytes and be dropped after every call. What a Raw
+            # holds is its slice of the decoded message (the columns of one head share it).
+            return RAW_OVERHEAD + len(o)
         try:
             size: float = sys.getsizeof(o)
         except TypeError:
