@@ -182,7 +182,9 @@ def rennet_sites(client, repo: str, rev: str, query: str, path: str, line: int) 
             if s.rule in UNRESOLVED_RULES or s.resolution in ("name_match", "text"):
                 continue
             owner = getattr(s, "definition", None)
-            if owner is None or owner in mine:  # an answer without attribution counts every site
+            # an answer without attribution counts every site; one attributing its first
+            # definitions leaves the sites of later ones without
+            if owner in mine or (owner is None and not getattr(data, "definitions_attributed", 0)):
                 out.append((s.path, s.line, s.col, s.rule))
         cursor = res.page.cursor if res.page is not None else None
         if not cursor:

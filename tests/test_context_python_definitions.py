@@ -102,7 +102,7 @@ def _snapshot_sites(name: str, keep: Callable[[list], list] = lambda defs: defs)
 
         snap.blob_bytes = counted  # type: ignore[method-assign]
         defs = keep(find_exact(snap, name))
-        sites, _ = sites_of(snap, ReferencesInput(name=name), defs)
+        sites, _ = sites_of(snap, ReferencesInput(name=name), defs, one_by_one=len(defs))
     return defs, sites, reads
 
 
@@ -120,3 +120,30 @@ def test_a_site_attributed_to_a_definition_is_one_it_reaches_alone():
         _, alone, _ = _snapshot_sites("get", lambda found: [f for f in found if f[0] == d[0] and f[1].line == d[1].line])
         reached = {(s.path, s.line, s.col) for s in alone if s.definition is not None}
         assert {key for key, owner in owned.items() if owner == i} <= reached, d[1].qualified
+
+
+MANY = 30  # definitions of one name: more than the references answer shows (20)
+MANY_REPO = Indexed({**{f"pkg/m{i:02d}.py": "def tally(x):\n    return x\n" for i in range(MANY)},
+                     **{f"use/u{i:02d}.py": f"from pkg.m{i:02d} import tally\n\ntally({i})\n" for i in range(MANY)}},
+                    "rennet-ctx-many-definitions-", message="many definitions")
+
+
+def test_a_name_defined_many_times_is_told_apart_for_the_definitions_shown(monkeypatch):
+    from context_tools.query.symbols import sites as site_module
+
+    passes = []
+    one = site_module._sites_one
+    monkeypatch.setattr(site_module, "_sites_one", lambda *a: passes.append(a) or one(*a))
+    r = MANY_REPO.asked().call("context.references", name="tally")
+    shown = {d.path for d in r.data.definitions}
+    assert r.data.definitions_total == MANY and len(shown) == r.data.definitions_attributed == 20
+    # a pass over the sites for each definition shown, and one for the others together: a pass
+    # for each definition would make a name defined thousands of times cost thousands of passes
+    assert len(passes) == 21
+    for i in range(MANY):
+        (site,) = [s for s in r.data.sites if s.path == f"use/u{i:02d}.py" and s.line == 3]
+        assert site.resolution == "import"
+        if f"pkg/m{i:02d}.py" in shown:
+            assert r.data.definitions[site.definition].path == f"pkg/m{i:02d}.py"
+        else:
+            assert site.definition is None

@@ -137,8 +137,10 @@ def references(result: Result) -> str:
     d = result.data
     # the code's classes, then the text's count apart
     counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items() if k != "text")
+    apart = (f"; sites told apart for the first {d.definitions_attributed}"
+             if d.definitions_attributed < d.definitions_total else "")
     out = [_shown(f"{d.definitions_total} definition(s) of {d.query}; sites by resolution: {counts}; "
-                  f"text {d.text_sites}")]
+                  f"text {d.text_sites}{apart}")]
     for s in d.sites:
         out.append(_shown(f"{_at(s)}{s.path}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
                    + (f"  {_s(s.text, 160)}" if s.text else ""))

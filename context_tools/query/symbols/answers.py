@@ -78,6 +78,9 @@ class ReferencesAnswer(Struct):
     # the sites in code and in prose, markup or data (`text`), over every site, filter or not
     code_sites: int = 0
     text_sites: int = 0
+    # the definitions, first in order (of each member's, in a workspace), whose resolved sites
+    # carry their `definition`: a later one's are resolved with the rest together and carry none
+    definitions_attributed: int = 0
 
 
 class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):

@@ -46,7 +46,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
            input.resolution)
     found = ctx.handle.memo.get(key)
     if found is None:
-        found = ctx.handle.memo[key] = sites_of(snap, input, defs, via=via)
+        found = ctx.handle.memo[key] = sites_of(snap, input, defs, via=via, one_by_one=ctx.cap("definitions"))
     sites, counts = found
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
@@ -55,7 +55,8 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     reached = _per_definition(sites, len(defs)) if input.resolution is None else None
     shown = [definition(*d, modules, sites=reached[i] if reached else None)
              for i, d in enumerate(defs[: ctx.cap("definitions")])]
-    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts)),
+    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts),
+                                   definitions_attributed=min(ctx.cap("definitions"), len(defs))),
                   freshness=fresh, page=page)
 
 
@@ -103,7 +104,8 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     counts = dict.fromkeys(RESOLUTIONS, 0)
     offset = 0  # a site's definition, an index into its member's, is one into all members' in order
     for i, m in enumerate(members):
-        sites, found = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()))
+        sites, found = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
+                                one_by_one=ctx.cap("definitions"))
         merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
                    for n, s in enumerate(sites)]
         offset += len(defs[m.member.name])
@@ -124,8 +126,10 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     reached = _per_definition([s for _, _, s in merged], len(every)) if input.resolution is None else None
     all_defs = [tag(definition(*d, named[m.member.name], sites=reached[i] if reached else None), m.member.name)
                 for i, (m, d) in enumerate(every)]
+    attributed = min(ctx.cap("definitions"), max((len(d) for d in defs.values()), default=0))
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
-                                     *code_and_text(counts), workspace=name, member_freshness=scope.member_freshness)
+                                     *code_and_text(counts), definitions_attributed=attributed, workspace=name,
+                                     member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
 
 

@@ -48,7 +48,7 @@ class SiteQuery(Protocol):
 
 
 def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
-             via: list[list[tuple[str, str]]] | None = None) -> tuple[list[Site], dict[str, int]]:
+             via: list[list[tuple[str, str]]] | None = None, *, one_by_one: int) -> tuple[list[Site], dict[str, int]]:
     """Reference sites of the name in one snapshot, each resolved site attributed to the one of
     `defs` (its own definitions) its binding reaches (`Site.definition`, an index into `defs`),
     grouped by definition in `defs`' order, then the sites no definition reaches (`name_match`,
@@ -61,14 +61,17 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     reaches it: `get()` after `from .api import get` is api.py's, `s.get()` after `s =
     Session()` is Session's, `self.get()` in class A is A's. A site two of them reach (a file
     importing both modules' `get` by `*`) goes to the first by resolution, then in `defs`'
-    order; a definition's own site is always its own."""
+    order; a definition's own site is always its own. Only the first `one_by_one` definitions
+    (those an answer shows) are resolved each on its own: each costs a pass over every site,
+    so a name defined thousands of times would cost thousands of passes. The others are
+    resolved together in one more pass, and a site that goes to them carries no definition."""
     vias = via if via is not None else [[] for _ in defs]
     reading = _Reading(snap, name_parts(input.name)[-1])
     if len(defs) <= 1:
         found = [(s, 0 if defs and s.resolution in _BOUND else None)
                  for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [], reading)]
     else:
-        found = _attributed(snap, input, defs, imported_from_members, vias, reading)
+        found = _attributed(snap, input, defs, imported_from_members, vias, reading, one_by_one)
     counts = dict.fromkeys(RESOLUTIONS, 0)
     sites = []
     for site, owner in found:
@@ -86,24 +89,34 @@ def site_order(s: Site) -> tuple[bool, int, int, str, int, int]:
 
 
 def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
-                vias: list[list[tuple[str, str]]], reading: _Reading) -> list[tuple[Site, int | None]]:
-    """Each definition's sites resolved on its own, each site kept once: under the definition
-    whose own site it is, else the first that resolves it (by resolution, then `defs`' order),
-    else unattributed."""
+                vias: list[list[tuple[str, str]]], reading: _Reading, one_by_one: int) -> list[tuple[Site, int | None]]:
+    """Each of the first `one_by_one` definitions' sites resolved on its own, the other
+    definitions' together, each site kept once: under the definition (or the others) whose own
+    site it is, else the first that resolves it (by resolution, then `defs`' order, the others
+    last), else unattributed. A site that goes to the others is unattributed too."""
     # a variable an import binds to another of them (`const W = require("./engine")`) is that
     # one's name, resolved with each of the others, never on its own
     tied = _import_bound(snap, defs)
     alone = [i for i, (p, s, _) in enumerate(defs) if (p, s.line) not in tied] or [0]
     with_them = [d for d in defs if (d[0], d[1].line) in tied]
-    own = {(defs[i][0], defs[i][1].line): i for i in alone}
+    rest = alone[max(1, one_by_one):]
+    alone = alone[:max(1, one_by_one)]
+    others = len(defs)  # the owner standing for the definitions resolved together
+    own = {(p, s.line): i for i, (p, s, _) in enumerate(defs) if (p, s.line) not in tied}
+    owner_of = {i: i for i in alone} | dict.fromkeys(rest, others)
+    groups = [(i, [defs[i]] + [d for d in with_them if d is not defs[i] and _import_bound(snap, [defs[i], d])],
+               vias[i] if i < len(vias) else []) for i in alone]
+    if rest:
+        together = [defs[i] for i in rest]
+        groups.append((others, together + [d for d in with_them if (d[0], d[1].line) in _import_bound(snap, [*together, d])],
+                       sorted({v for i in rest if i < len(vias) for v in vias[i]})))
     best: dict[tuple[str, int, int], tuple[Site, int | None]] = {}
-    for i in alone:
-        group = [defs[i]] + [d for d in with_them if d is not defs[i] and _import_bound(snap, [defs[i], d])]
-        for site in _sites_one(snap, input, group, imported_from_members, vias[i] if i < len(vias) else [], reading):
+    for i, group, via in groups:
+        for site in _sites_one(snap, input, group, imported_from_members, via, reading):
             key = (site.path, site.line, site.col)
             owner = i if site.resolution in _BOUND else None
             if site.role == "definition" and (site.path, site.line) in own:
-                owner = own[(site.path, site.line)]
+                owner = owner_of[own[(site.path, site.line)]]
                 if owner != i:
                     continue
             held = best.get(key)
@@ -113,7 +126,7 @@ def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from
             if held is None or plainer or (owner is not None and (held[1] is None or ORDER[site.resolution] < ORDER[
                     held[0].resolution])):
                 best[key] = (site, owner)
-    return list(best.values())
+    return [(site, None if owner == others else owner) for site, owner in best.values()]
 
 
 def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
