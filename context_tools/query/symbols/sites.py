@@ -99,10 +99,10 @@ def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from
     tied = _import_bound(snap, defs)
     alone = [i for i, (p, s, _) in enumerate(defs) if (p, s.line) not in tied] or [0]
     with_them = [d for d in defs if (d[0], d[1].line) in tied]
+    own = {(defs[i][0], defs[i][1].line): i for i in alone}
     rest = alone[max(1, one_by_one):]
     alone = alone[:max(1, one_by_one)]
     others = len(defs)  # the owner standing for the definitions resolved together
-    own = {(p, s.line): i for i, (p, s, _) in enumerate(defs) if (p, s.line) not in tied}
     owner_of = {i: i for i in alone} | dict.fromkeys(rest, others)
     groups = [(i, [defs[i]] + [d for d in with_them if d is not defs[i] and _import_bound(snap, [defs[i], d])],
                vias[i] if i < len(vias) else []) for i in alone]
