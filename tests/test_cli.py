@@ -283,3 +283,23 @@ def test_tables_have_a_header_row(tmp_path, world: World):
     ledger = rennet("ledger", "--store", home).stdout.splitlines()
     assert ledger[0].split()[:4] == ["at", "surface", "command", "outcome"]
     assert any("context.symbol" in line and "ok" in line.split() for line in ledger[2:])
+
+
+# What a fresh `rennet context symbol` must not import: the extraction (tree-sitter, its
+# grammars and the tags query), which only indexing runs.
+EXTRACTION = ("tree_sitter", "indexer.extract.tags", "indexer.lang.grammars", "indexer.lang.declared_bases")
+
+
+@pytest.mark.parametrize("name", ["Flask", "Flask.route", "Flsk"])  # a class, a method, near names
+def test_a_fresh_symbol_lookup_imports_no_extraction(tmp_path, name, world: World):
+    modules = tmp_path / "modules.json"
+    script = ("import json, sys\nfrom context_tools.faces.cli import main\n"
+              f"code = main(['context', 'symbol', {name!r}, '--repo', {world.repo!r}, '--json'])\n"
+              f"open({str(modules)!r}, 'w').write(json.dumps(sorted(sys.modules)))\nsys.exit(code)\n")
+    p = subprocess.run([PY, "-c", script], cwd=ROOT, env=cli_env(world.store), capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["data"]["definitions"]
+    loaded = set(json.loads(modules.read_text()))
+    assert "indexer.store.snapshot" in loaded  # it did read the snapshot
+    assert not loaded & set(EXTRACTION)

@@ -15,7 +15,7 @@ from indexer.contract.errors import NotFound, NotIndexed
 from indexer.extract.tokens import plain_occurrences, plain_sites_of
 from indexer.git import read as gitread
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
-from indexer.store import canonical, name_runs
+from indexer.store import name_runs
 from indexer.store.database import Store, unpack
 from indexer.store.name_runs import NameRun
 from indexer.store.records import (
@@ -471,6 +471,10 @@ class Snapshot:
             return None
 
     def canonical_lines(self) -> Iterator[bytes]:
+        # The dump resolves the hierarchy over every file: a read that never dumps does not
+        # import it.
+        from indexer.store import canonical
+
         return canonical.lines(self.record, self.all_facts())
 
 
