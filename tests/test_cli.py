@@ -283,3 +283,27 @@ def test_tables_have_a_header_row(tmp_path, world: World):
     ledger = rennet("ledger", "--store", home).stdout.splitlines()
     assert ledger[0].split()[:4] == ["at", "surface", "command", "outcome"]
     assert any("context.symbol" in line and "ok" in line.split() for line in ledger[2:])
+
+
+# What a fresh `rennet context symbol` must not import: the extraction (tree-sitter and its
+# language bindings, indexer.extract: the tags query, the plain tokenizer), the grammars and
+# the declared-bases reader, which only indexing runs.
+EXTRACTION = ("tree_sitter", "indexer.extract", "indexer.lang.grammars", "indexer.lang.declared_bases")
+
+
+@pytest.mark.parametrize("args", [
+    ["symbol", "Flask"], ["symbol", "Flask.route"], ["symbol", "Flsk"],  # a class, a method, near names
+    ["references", "Flask"], ["file", "src/webapp/app.py"], ["map"],  # the reads sharing its start
+])
+def test_a_fresh_symbol_lookup_imports_no_extraction(tmp_path, args, world: World):
+    modules = tmp_path / "modules.json"
+    script = ("import json, sys\nfrom context_tools.faces.cli import main\n"
+              f"code = main(['context', *{args!r}, '--repo', {world.repo!r}, '--json'])\n"
+              f"open({str(modules)!r}, 'w').write(json.dumps(sorted(sys.modules)))\nsys.exit(code)\n")
+    p = subprocess.run([PY, "-c", script], cwd=ROOT, env=cli_env(world.store), capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["ok"] is True
+    loaded = json.loads(modules.read_text())
+    assert "indexer.store.snapshot" in loaded  # it did read the snapshot
+    assert [m for m in loaded if m.startswith(EXTRACTION)] == []

@@ -108,8 +108,11 @@ class Executor:
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
                  table: Registry | None = None, receipts: bool = True, roots: Roots | None = None,
-                 cache_bytes: int | None = None, worktree: bool = False) -> None:
+                 cache_bytes: int | None = None, worktree: bool = False, one_call: bool = False) -> None:
         self.surface = surface
+        # A face that answers one call and exits (the CLI) leaves its cache to no later call:
+        # weighing what the call put there would be work whose answer no one reads.
+        self.one_call = one_call
         self.worktree = worktree  # `rennet mcp --worktree`: commands that read a rev read the working tree
         self.roots = roots  # an agent face serves only paths under these (None: the user's own face)
         self.handle = StoreHandle(store, cache_bytes=cache_bytes)
@@ -163,7 +166,8 @@ class Executor:
 
                 traceback.print_exc(file=sys.stderr)
             reply = self._failure(command_id, _typed(exc, self.handle.home))
-        self.handle.memo.settle()  # what the call left in the cache is weighed, the cache kept to its budget
+        if not self.one_call:  # what the call left in the cache is weighed, the cache kept to its budget
+            self.handle.memo.settle()
         if reply.ok and self.ceiling is not None:
             try:
                 self._apply_ceiling(reply, self.ceiling)

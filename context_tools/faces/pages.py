@@ -10,9 +10,7 @@ issues the same cursor for the same page.
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import json
 from typing import Sequence, TypeVar
 
 import msgspec
@@ -41,7 +39,12 @@ def _mac(payload: str, command: str, input_digest: str, binding: str) -> str:
     return h.hexdigest()[:_MAC_CHARS]
 
 
+# A cursor's base64 and JSON are imported where a cursor is made or read: a reply of one page
+# (most lookups) needs neither.
 def encode_cursor(offset: int, *, command: str, input_digest: str, binding: str) -> str:
+    import base64
+    import json
+
     body = json.dumps({"o": offset, "s": binding[:12], "d": input_digest[:12]}, separators=(",", ":"))
     payload = base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
     return f"{payload}.{_mac(payload, command, input_digest, binding)}"
@@ -49,6 +52,8 @@ def encode_cursor(offset: int, *, command: str, input_digest: str, binding: str)
 
 def decode_cursor(cursor: str, *, command: str, input_digest: str, binding: str) -> int:
     """The offset a cursor points at, or BadCursor saying why it cannot be used here."""
+    import base64
+
     try:
         if len(cursor) > MAX_CURSOR_CHARS:
             raise ValueError

@@ -11,9 +11,7 @@ RecursionError that still escapes a decoder is reported the same way.
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from typing import Any, Iterable
 
 JSON_MAX_DEPTH = 128  # a Jira answer's rich text nests four levels per list level
@@ -70,8 +68,12 @@ def _check_size(size: int, max_bytes: int) -> None:
         raise Undecodable(f"larger than {max_bytes} bytes ({size})")
 
 
+# Each decoder imports its parser when it first runs: a process that decodes no outside
+# text (a CLI lookup imports this module for its limits) loads neither.
 def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes: int = MAX_BYTES) -> Any:
     """The value of a JSON text (UTF-8 bytes or str), or Undecodable."""
+    import json
+
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     _check_size(len(raw), max_bytes)
     if json_depth(raw, max_depth) > max_depth:
@@ -91,6 +93,8 @@ def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes
 def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
     """The table of a TOML document (UTF-8 bytes or str), or Undecodable. Depth counts inline
     arrays and tables before decoding and, after it, tables made by dotted keys and headers."""
+    import tomllib
+
     if isinstance(data, str):
         text = data
         _check_size(len(text), max_bytes)

@@ -25,6 +25,7 @@ from tree_sitter import Node, QueryCursor
 
 from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.lang import grammars, local_scopes, tags_hooks
+from indexer.lang.class_kinds import METHOD_HOSTS
 from indexer.lang.import_specs import handlers, import_order
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Base, ImportSpec, Occurrence, Symbol
@@ -55,7 +56,6 @@ _C_DECLARATION_HOSTS = frozenset({"function_definition", "declaration", "field_d
 # A conversion operator is its own declarator, under its qualified name when out of line.
 _CONVERSION_WRAPPERS = _C_DECLARATOR_WRAPPERS | {"qualified_identifier"}
 
-METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl"})
 # Definitions written inside something that is not their container (tree-sitter node type ->
 # how far out the container is). A PHP promoted constructor parameter is a property of the
 # class ("member": up to the innermost class-like holder, past the constructor); a PHP

@@ -12,7 +12,7 @@ projects) is held by `Scopes`, read on first need.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from indexer.lang.bindings_base import Bindings, PathView, Projects, same_import
 from indexer.lang.python.resolve import is_python
@@ -74,26 +74,72 @@ class Scopes:
         return self._projects
 
 
-def _table() -> dict[str, Bindings]:
-    from indexer.lang.c.bindings import CBindings, CppBindings
-    from indexer.lang.csharp.bindings import CSharpBindings
-    from indexer.lang.go.bindings import GoBindings
-    from indexer.lang.java.bindings import JavaBindings
-    from indexer.lang.javascript.bindings import JavaScriptBindings
-    from indexer.lang.php.bindings import PhpBindings
+# Each language's rules are imported when the language is first asked: a query meeting only
+# Python files (or files of no language with rules of its own) loads no other language's.
+def _python() -> Bindings:
     from indexer.lang.python.bindings import PythonBindings
-    from indexer.lang.ruby.bindings import RubyBindings
+
+    return PythonBindings()
+
+
+def _javascript() -> Bindings:  # JavaScript's, TypeScript's and TSX's: one object
+    from indexer.lang.javascript.bindings import JavaScriptBindings
+
+    return JavaScriptBindings()
+
+
+def _go() -> Bindings:
+    from indexer.lang.go.bindings import GoBindings
+
+    return GoBindings()
+
+
+def _rust() -> Bindings:
     from indexer.lang.rust.bindings import RustBindings
 
-    js = JavaScriptBindings()
-    c = CBindings()
-    return {"python": PythonBindings(), "javascript": js, "typescript": js, "tsx": js, "go": GoBindings(),
-            "rust": RustBindings(), "php": PhpBindings(), "csharp": CSharpBindings(), "ruby": RubyBindings(),
-            "java": JavaBindings(), "c": c, "cpp": CppBindings()}
+    return RustBindings()
 
 
-_TABLE: dict[str, Bindings] = {}
-_BY_KIND: dict[str, Bindings] = {}  # an import kind's, once asked
+def _php() -> Bindings:
+    from indexer.lang.php.bindings import PhpBindings
+
+    return PhpBindings()
+
+
+def _csharp() -> Bindings:
+    from indexer.lang.csharp.bindings import CSharpBindings
+
+    return CSharpBindings()
+
+
+def _ruby() -> Bindings:
+    from indexer.lang.ruby.bindings import RubyBindings
+
+    return RubyBindings()
+
+
+def _java() -> Bindings:
+    from indexer.lang.java.bindings import JavaBindings
+
+    return JavaBindings()
+
+
+def _c() -> Bindings:
+    from indexer.lang.c.bindings import CBindings
+
+    return CBindings()
+
+
+def _cpp() -> Bindings:
+    from indexer.lang.c.bindings import CppBindings
+
+    return CppBindings()
+
+
+_MAKERS: dict[str, Callable[[], Bindings]] = {
+    "python": _python, "javascript": _javascript, "typescript": _javascript, "tsx": _javascript, "go": _go,
+    "rust": _rust, "php": _php, "csharp": _csharp, "ruby": _ruby, "java": _java, "c": _c, "cpp": _cpp}
+_MADE: dict[Callable[[], Bindings], Bindings] = {}  # by maker: the languages sharing one share its object
 _DEFAULT = Bindings()
 # an import's kind names its language by its first word (`rust_use`, `php_use_function`);
 # these are the ones that do not
@@ -101,13 +147,18 @@ _KIND_LANGUAGES = {"js": "javascript"}
 # the suffixes of the files whose package and module rules the queries apply, by language
 # (Python's files are those `is_python` names, stubs included)
 _SUFFIX_LANGUAGES = {"go": "go", "rs": "rust", "java": "java", "php": "php", "cs": "csharp", "rb": "ruby"}
+_BY_KIND: dict[str, Bindings] = {}  # an import kind's, once asked
 
 
 def of_language(language: str) -> Bindings:
     """The binding rules of `language` (the defaults for a language without its own)."""
-    if not _TABLE:
-        _TABLE.update(_table())
-    return _TABLE.get(language, _DEFAULT)
+    make = _MAKERS.get(language)
+    if make is None:
+        return _DEFAULT
+    found = _MADE.get(make)
+    if found is None:  # two threads may both make one (they hold no state): one is kept
+        found = _MADE.setdefault(make, make())
+    return found
 
 
 def of_import(kind: str) -> Bindings:

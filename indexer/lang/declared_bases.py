@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from tree_sitter import Node, Query, QueryCursor
 
+from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.model import Base, Symbol
 
 if TYPE_CHECKING:
     from indexer.lang.tags_hooks import Facts, Finish
-
-# definition kinds a base may belong to: what holds methods, and a Ruby module
-CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module"})
 
 # (class node, source) -> (base as written, its line, relation) in declaration order
 Declared = Callable[[Node, bytes], list[tuple[str, int, str]]]

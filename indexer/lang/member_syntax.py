@@ -8,21 +8,42 @@ name is taken for them."""
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import NamedTuple
 
 from indexer.lang.bindings_base import SiteSyntax
 
 THIS = "<this>"
 SUPER = "<super>"
 
-_DOTTED = re.compile(rb"([A-Za-z_$][\w$]*(?:[ \t]*\.[ \t]*[A-Za-z_$][\w$]*)*)[ \t]*(?:\?)?\.$")
-# `new a.b.Type<T>(...).`, its arguments on the line with no parenthesis inside
-_NEW = re.compile(rb"(?<![\w.])new[ \t]+([A-Za-z_][\w]*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*(?:<[^()]*>)?[ \t]*\([^()]*\)[ \t]*\??\.$")
-_PHP_VARIABLE = re.compile(rb"\$([A-Za-z_]\w*)[ \t]*\??->$")
-_PHP_SCOPE = re.compile(rb"(\\?[A-Za-z_][\w\\]*)[ \t]*::$")
-_RUBY_RECEIVER = re.compile(rb"((?:::)?[A-Za-z_]\w*(?:::[A-Z]\w*)*)[ \t]*&?\.$")
-_RUBY_SCOPE = re.compile(rb"((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)[ \t]*::$")
-_CPP_SCOPE = re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:<[^<>;]*>)?[ \t]*::$")
-_CPP_MEMBER = re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:->|\.)$")
+class _Patterns(NamedTuple):
+    dotted: re.Pattern[bytes]
+    new: re.Pattern[bytes]
+    php_variable: re.Pattern[bytes]
+    php_scope: re.Pattern[bytes]
+    ruby_receiver: re.Pattern[bytes]
+    ruby_scope: re.Pattern[bytes]
+    cpp_scope: re.Pattern[bytes]
+    cpp_member: re.Pattern[bytes]
+
+
+# Compiled when a site is first read: a lookup that shows a definition of these languages
+# loads their binding rules (and this module) without reading any site.
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns(
+        dotted=re.compile(rb"([A-Za-z_$][\w$]*(?:[ \t]*\.[ \t]*[A-Za-z_$][\w$]*)*)[ \t]*(?:\?)?\.$"),
+        # `new a.b.Type<T>(...).`, its arguments on the line with no parenthesis inside
+        new=re.compile(rb"(?<![\w.])new[ \t]+([A-Za-z_][\w]*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*(?:<[^()]*>)?[ \t]*"
+                       rb"\([^()]*\)[ \t]*\??\.$"),
+        php_variable=re.compile(rb"\$([A-Za-z_]\w*)[ \t]*\??->$"),
+        php_scope=re.compile(rb"(\\?[A-Za-z_][\w\\]*)[ \t]*::$"),
+        ruby_receiver=re.compile(rb"((?:::)?[A-Za-z_]\w*(?:::[A-Z]\w*)*)[ \t]*&?\.$"),
+        ruby_scope=re.compile(rb"((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)[ \t]*::$"),
+        cpp_scope=re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:<[^<>;]*>)?[ \t]*::$"),
+        cpp_member=re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:->|\.)$"),
+    )
+
 
 _SPECIAL = {b"this": THIS, b"super": SUPER}
 
@@ -44,12 +65,12 @@ def dotted(line: bytes, col: int, name: str, specials: dict[bytes, str], named_a
     known after another call; a named argument no site."""
     before = line[:col].rstrip()
     if before.endswith(b"."):
-        made = _NEW.search(before)
+        made = _patterns().new.search(before)
         if made is not None:  # `new Till().open()`: an instance of the class
             return SiteSyntax("attribute", tuple(p.strip().decode() for p in made.group(1).split(b".")), True)
         if _untyped_call(before):
             return SiteSyntax("attribute")
-        found = _DOTTED.search(before)
+        found = _patterns().dotted.search(before)
         if found is None or before[:found.start()].rstrip().endswith((b".", b")", b"]")):
             return SiteSyntax("attribute")
         parts = [p.strip() for p in found.group(1).split(b".")]
@@ -69,12 +90,12 @@ def php(line: bytes, col: int, name: str) -> SiteSyntax:
     if line[:col].endswith(b"$"):
         return SiteSyntax("keyword")
     if before.endswith(b"->"):
-        found = _PHP_VARIABLE.search(before)
+        found = _patterns().php_variable.search(before)
         if found is not None and found.group(1) == b"this" and not before[:found.start()].rstrip().endswith(b"->"):
             return SiteSyntax("attribute", (THIS,))
         return SiteSyntax("attribute")
     if before.endswith(b"::"):
-        found = _PHP_SCOPE.search(before)
+        found = _patterns().php_scope.search(before)
         if found is None or before[:found.start()].endswith(b"$"):
             return SiteSyntax("attribute")
         scope = found.group(1).lower()
@@ -93,13 +114,13 @@ def ruby(line: bytes, col: int, name: str) -> SiteSyntax:
     constant path's last part); `x.name` on a variable of an untyped receiver."""
     before = line[:col].rstrip()
     if before.endswith(b"::"):
-        found = _RUBY_SCOPE.search(before)
+        found = _patterns().ruby_scope.search(before)
         return SiteSyntax("attribute", (found.group(1).rsplit(b"::", 1)[-1].decode(),)) if found else SiteSyntax(
             "attribute")
     if before.endswith(b"."):
         if _untyped_call(before):
             return SiteSyntax("attribute")
-        found = _RUBY_RECEIVER.search(before)
+        found = _patterns().ruby_receiver.search(before)
         if found is None or before[:found.start()].rstrip().endswith((b".", b")", b"]")):
             return SiteSyntax("attribute")
         receiver = found.group(1)
@@ -114,10 +135,10 @@ def cpp(line: bytes, col: int, name: str) -> SiteSyntax:
     namespace `Type`'s; `x.name` and `x->name` of an untyped receiver."""
     before = line[:col].rstrip()
     if before.endswith(b"::"):
-        found = _CPP_SCOPE.search(before)
+        found = _patterns().cpp_scope.search(before)
         return SiteSyntax("attribute", (found.group(1).decode(),)) if found else SiteSyntax("bare")
     if before.endswith((b"->", b".")) and not before.endswith(b"..."):
-        found = _CPP_MEMBER.search(before)
+        found = _patterns().cpp_member.search(before)
         if found is not None and found.group(1) == b"this" and before.endswith(b"->"):
             return SiteSyntax("attribute", (THIS,))
         return SiteSyntax("attribute")

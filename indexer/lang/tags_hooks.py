@@ -76,7 +76,7 @@ class TagsHooks(NamedTuple):
     hoisting: bool = False  # definitions written inside what is not their container (tags._HOISTED)
     bodiless_namespaces: bool = False  # `namespace A;` holds what follows it, up to the next
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
-    method_hosts: frozenset[str] = frozenset()  # kinds beyond tags.METHOD_HOSTS whose functions are methods
+    method_hosts: frozenset[str] = frozenset()  # kinds beyond class_kinds.METHOD_HOSTS whose functions are methods
     body_fields_are_locals: bool = False  # a field of a struct in a function body is a local
     # a definition's explicit container names its holder from the top of the file, and is part
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,

@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Mapping
 
 from msgspec import Struct
 
+from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.resolve.scoped_bases import LANGUAGES as SCOPED
 from indexer.resolve.scoped_bases import ClassIndex, resolve_scoped
@@ -140,8 +141,6 @@ class _Classes:
 
     def named(self, name: str) -> list[tuple[str, str]]:
         if self._named is None:
-            from indexer.lang.declared_bases import CLASS_KINDS
-
             found: dict[str, list[tuple[str, str]]] = {}
             for f in self.record.files:
                 s = self.summary(f.path)

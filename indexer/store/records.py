@@ -6,11 +6,10 @@ this, never the extraction machinery.
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
-from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
 
@@ -35,6 +34,9 @@ from indexer.store import name_runs
 from indexer.store.database import Store, pack, unpack
 from indexer.store.symbol_lines import symbols_json
 from indexer.store.versions import facts_version, snapshot_version
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 class SnapshotHead(msgspec.Struct):
@@ -107,6 +109,9 @@ class PriorRecord:
         if tail is not None:
             self._tail = tail
             return
+        # the thread pool (and the logging it brings) only where a re-index reads a prior record
+        from concurrent.futures import ThreadPoolExecutor
+
         unpacker = ThreadPoolExecutor(1, thread_name_prefix="rennet-unpack")  # its own: no thread outlives it
         self._unpacked: Future[bytes] = unpacker.submit(unpack, packed_tail)
         unpacker.shutdown(wait=False)

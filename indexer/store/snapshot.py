@@ -12,10 +12,9 @@ import msgspec
 import pygit2
 
 from indexer.contract.errors import NotFound, NotIndexed
-from indexer.extract.tokens import plain_occurrences, plain_sites_of
 from indexer.git import read as gitread
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
-from indexer.store import canonical, name_runs
+from indexer.store import name_runs
 from indexer.store.database import Store, unpack
 from indexer.store.name_runs import NameRun
 from indexer.store.records import (
@@ -193,7 +192,10 @@ class Snapshot:
         with self.store.env.begin() as txn:
             facts = full_facts(txn, self.store, key)
         if facts is not None and facts.plain_sites:
-            # the plain tokenizer's sites, made again from the blob (the store keeps their sums)
+            # the plain tokenizer's sites, made again from the blob (the store keeps their sums);
+            # the tokenizer is imported here, so a reader that meets no text file loads no extraction
+            from indexer.extract.tokens import plain_occurrences
+
             facts = msgspec.structs.replace(facts, occurrences=plain_occurrences(self._blob_of_key(key)), uses={},
                                             occurrence_count=0)
         if facts is not None:
@@ -383,6 +385,8 @@ class Snapshot:
             if core is not None and core.plain_sites:
                 if name not in core.uses:
                     return []
+                from indexer.extract.tokens import plain_sites_of
+
                 key = self._key(path)
                 return plain_sites_of(self._blob_of_key(key), name, core.occurrences_capped) if key else []
         return self._sites_by_name(path).get(name, [])
@@ -471,6 +475,10 @@ class Snapshot:
             return None
 
     def canonical_lines(self) -> Iterator[bytes]:
+        # The dump resolves the hierarchy over every file: a read that never dumps does not
+        # import it.
+        from indexer.store import canonical
+
         return canonical.lines(self.record, self.all_facts())
 
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.faces.sanitize import shown_lines
 from indexer.contract.result import Freshness, Page, Result
 
 if TYPE_CHECKING:
@@ -86,6 +85,9 @@ def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
 
 
 def render_dossier(result: Result) -> str:
+    # the sanitizer's patterns are compiled when a human reply is drawn, not at every start
+    from context_tools.faces.sanitize import shown_lines
+
     d = result.data
     lines = [f"dossier {d.patchset.base_oid[:12]}..{d.patchset.head_oid[:12]}"
              f"{' (reused)' if d.reused else ''}  references {d.references_total}  items {len(d.items)}"

@@ -20,7 +20,6 @@ from typing import Annotated, Literal
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.result import Freshness, Result, Unknown, current_or_gone, remote_of
@@ -252,6 +251,9 @@ def _digest(text: str) -> str:
 
 
 def render_workspace(result: Result) -> str:
+    # the sanitizer's patterns are compiled when a human reply is drawn, not at every start
+    from context_tools.faces.sanitize import shown_lines
+
     d = result.data
     if isinstance(d, StatusData):
         lines = [f"workspace {d.name}: {sum(d.counts.values())} members "
@@ -281,6 +283,8 @@ def render_workspace(result: Result) -> str:
 
 
 def render_list(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
     d: ListData = result.data
     if not d.workspaces:
         return "no workspaces (create one with `rennet workspace create NAME`)"
@@ -493,12 +497,16 @@ def import_handler(input: ImportInput, ctx) -> Result:
 
 
 def render_export(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
     d = result.data  # indexer.fleet.bundle.ExportReport
     return shown_lines([f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes",
                         f"  fingerprint {d.fingerprint}", f"  digest {d.digest}{' (signed)' if d.signed else ''}"])
 
 
 def render_import(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
     d = result.data  # indexer.fleet.bundle.ImportReport
     how = {"signed": "signature checked", "rederived": "made again from the repository",
            "untrusted": "NOT verified (--trust-unsigned)"}.get(d.provenance, d.provenance)

@@ -7,7 +7,6 @@ from typing import Annotated
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.faces.sanitize import shown_lines
 from context_tools.query.pinned import freshness_of
 from indexer.contract.result import Result, Unknown, current_or_gone
 
@@ -125,6 +124,9 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
 
 
 def render_snapshots(result: Result) -> str:
+    # the sanitizer's patterns are compiled when a human reply is drawn, not at every start
+    from context_tools.faces.sanitize import shown_lines
+
     d: SnapshotsData = result.data
     lines = [f"{d.repo}: {result.page.total if result.page is not None else len(d.revs)} revs indexed"]
     lines += [f"  {r.rev:<24} {r.pinned_oid[:12]}  {r.status:<8} {r.indexed_at if isinstance(r.indexed_at, str) else '?'}"
@@ -133,6 +135,8 @@ def render_snapshots(result: Result) -> str:
 
 
 def render_index(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
     d = result.data  # indexer.build.IndexReport
     langs = ", ".join(f"{k} {v}" for k, v in sorted(d.languages.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
     return shown_lines([f"indexed {d.repo} at {d.rev} ({d.oid[:12]}) in {d.seconds:.2f}s",
@@ -159,6 +163,8 @@ def dump_handler(input: DumpInput, ctx) -> Result:
 
 
 def render_dump(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
     d: DumpData = result.data
     if d.jsonl is not None:
         return d.jsonl  # JSON Lines: every string in it escaped already

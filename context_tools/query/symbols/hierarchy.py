@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from context_tools.query.symbols.answers import ClassRef, Relative
 from context_tools.query.symbols.walks import reexport_walk
-from indexer.extract.tags import METHOD_HOSTS
 from indexer.lang.bindings import PathView, Scopes
-from indexer.lang.declared_bases import CLASS_KINDS
-from indexer.resolve.hierarchy import Inherits, resolve_bases
+from indexer.lang.class_kinds import CLASS_KINDS, METHOD_HOSTS
 
 if TYPE_CHECKING:
-    from indexer.model import Edge, Symbol
+    from indexer.model import BlobFacts, Edge, Symbol
+    from indexer.resolve.hierarchy import Inherits
+    from indexer.store.records import ImportFacts
     from indexer.store.snapshot import Snapshot
 
 MRO_CAP = 64  # classes in one linearization: a bound on what a hierarchy walk reads
@@ -96,13 +96,19 @@ class Hierarchy:
         found = self._edges.get(path)
         if found is None:
             facts = self.snap.import_facts(path)
-            bases = facts.bases if facts is not None else []
-            entry = self.snap.file(path)
-            found = self._edges[path] = resolve_bases(
-                path, entry.language if entry is not None else "", bases, facts.imports if facts is not None else [], self.snap.imports(path),
-                self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None,
-                self._classes, self.package, self.package_name, self._symbols) if bases else []
+            found = self._edges[path] = self._resolved(path, facts) if facts is not None and facts.bases else []
         return found
+
+    def _resolved(self, path: str, facts: ImportFacts | BlobFacts) -> list[Inherits]:
+        # Base resolution (and the facts table it reads) is imported only once a file that
+        # declares bases is asked: a lookup that never meets one does not load it.
+        from indexer.resolve.hierarchy import resolve_bases
+
+        entry = self.snap.file(path)
+        return resolve_bases(
+            path, entry.language if entry is not None else "", facts.bases, facts.imports, self.snap.imports(path),
+            self.snap.unresolved_of(path), lambda p, n: self.top_class(p, n) is not None,
+            self._classes, self.package, self.package_name, self._symbols)
 
     def _symbols(self, path: str) -> list[Symbol]:
         facts = self.snap.core_facts(path)

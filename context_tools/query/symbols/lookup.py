@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from context_tools.query.near_names import NearNames
 from context_tools.query.symbols.answers import Definition
 from context_tools.query.symbols.names import ends_with, module_name, module_parts, name_parts, path_ok
 from context_tools.query.symbols.walks import Walks
@@ -14,6 +13,7 @@ from indexer.lang.bindings import Scopes, of_path
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
+    from context_tools.query.near_names import NearNames
     from indexer.model import Symbol
     from indexer.store.snapshot import Snapshot
 
@@ -138,6 +138,9 @@ def _near_names(ctx: CallContext, snap: Snapshot) -> NearNames:
     key = ("near names", snap.fingerprint)
     found = ctx.handle.memo.get(key)
     if found is None:
+        # the near-name table (and difflib) only for a name nothing defines exactly
+        from context_tools.query.near_names import NearNames
+
         found = ctx.handle.memo[key] = NearNames.of_snapshot(snap)
     return found
 

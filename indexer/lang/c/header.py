@@ -14,42 +14,59 @@ leading comments (`std::` in a licence or an overview) decide nothing."""
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import NamedTuple
 
 HEAD_BYTES = 64 << 10  # the most of a blob read to decide: leading comments, then its code
 CODE_BYTES = 8 << 10  # the code read for a C++ construct, after the leading comments
 
-_CPP_CODE = re.compile(
-    rb"^\s*(?:class\s+\w+[^;\n]*\{|namespace\s*\w*\s*\{|template\s*<|(?:public|private|protected)\s*:)"
-    rb"|std::|^\s*#\s*include\s*<(?:iostream|string|vector|memory|map|algorithm|utility|cstdint|cstddef)>"
-    rb"|\bextern\s+\"C\+\+\"|^\s*enum\s+(?:class|struct)\b|\b(?:constexpr|noexcept)\b"
-    rb"|^\s*using\s+namespace\b",
-    re.MULTILINE,
-)
-# blank space and comments, as many as lead the file (an unclosed `/*` ends them)
-_LEADING = re.compile(rb"(?:[ \t\r\n\f\v]+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
-_COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL)
-_EXTERN_C = re.compile(rb'\bextern[ \t]+"C"')
-_CONDITION = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.MULTILINE)
+class _Patterns(NamedTuple):
+    cpp_code: re.Pattern[bytes]
+    leading: re.Pattern[bytes]
+    comment: re.Pattern[bytes]
+    extern_c: re.Pattern[bytes]
+    condition: re.Pattern[bytes]
+
+
+# Compiled when a header is first read: the language registry imports this module wherever
+# a store is read, and only indexing decides a header's language.
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns(
+        cpp_code=re.compile(
+            rb"^\s*(?:class\s+\w+[^;\n]*\{|namespace\s*\w*\s*\{|template\s*<|(?:public|private|protected)\s*:)"
+            rb"|std::|^\s*#\s*include\s*<(?:iostream|string|vector|memory|map|algorithm|utility|cstdint|cstddef)>"
+            rb"|\bextern\s+\"C\+\+\"|^\s*enum\s+(?:class|struct)\b|\b(?:constexpr|noexcept)\b"
+            rb"|^\s*using\s+namespace\b",
+            re.MULTILINE,
+        ),
+        # blank space and comments, as many as lead the file (an unclosed `/*` ends them)
+        leading=re.compile(rb"(?:[ \t\r\n\f\v]+|//[^\n]*|/\*.*?\*/)*", re.DOTALL),
+        comment=re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL),
+        extern_c=re.compile(rb'\bextern[ \t]+"C"'),
+        condition=re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.MULTILINE),
+    )
 
 
 def header_language(head: bytes) -> str:
     """"cpp" or "c" for a `.h` whose first bytes are `head`."""
     head = head[:HEAD_BYTES]
-    leading = _LEADING.match(head)
+    patterns = _patterns()
+    leading = patterns.leading.match(head)
     start = leading.end() if leading is not None else 0
     code = head[start:start + CODE_BYTES]
-    return "cpp" if _CPP_CODE.search(code) or _unguarded_extern_c(code) else "c"
+    return "cpp" if patterns.cpp_code.search(code) or _unguarded_extern_c(code, patterns) else "c"
 
 
-def _unguarded_extern_c(code: bytes) -> bool:
+def _unguarded_extern_c(code: bytes, patterns: _Patterns) -> bool:
     """Does an `extern "C"` stand outside every `#if` group whose conditions name
     `__cplusplus` (comments aside, a `#define`'s body not code)?"""
-    text = _COMMENT.sub(lambda m: b" " * len(m.group(0)), code) if b"/" in code else code
-    externs = [m.start() for m in _EXTERN_C.finditer(text) if _in_code(text, m.start())]
+    text = patterns.comment.sub(lambda m: b" " * len(m.group(0)), code) if b"/" in code else code
+    externs = [m.start() for m in patterns.extern_c.finditer(text) if _in_code(text, m.start())]
     if not externs:
         return False
     guarded: list[bool] = []  # each open #if group: whether a condition of it names __cplusplus
-    directives = _CONDITION.finditer(text)
+    directives = patterns.condition.finditer(text)
     directive = next(directives, None)
     for at in externs:
         while directive is not None and directive.start() < at:
