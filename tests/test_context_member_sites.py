@@ -86,3 +86,13 @@ def test_a_php_variable_is_no_site():
 def test_the_form_of_a_site_read_from_its_line(lang, line, col, name, form, receiver):
     found = of_language(lang).site_syntax(line.encode(), col, name)
     assert found is not None and (found.form, found.receiver) == (form, receiver)
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "typescript", "tsx", "go", "rust", "php", "csharp",
+                                      "ruby", "java", "c", "cpp"])
+def test_every_language_with_rules_of_its_own_loads_them(language):
+    from indexer.lang.bindings_base import Bindings
+
+    rules = of_language(language)
+    assert isinstance(rules, Bindings) and type(rules) is not Bindings and rules is of_language(language)
+    assert (of_language("typescript") is of_language("javascript")) and of_language("c") is not of_language("cpp")

@@ -12,7 +12,8 @@ projects) is held by `Scopes`, read on first need.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from indexer.lang.bindings_base import Bindings, PathView, Projects, same_import
 from indexer.lang.python.resolve import is_python
@@ -76,70 +77,22 @@ class Scopes:
 
 # Each language's rules are imported when the language is first asked: a query meeting only
 # Python files (or files of no language with rules of its own) loads no other language's.
-def _python() -> Bindings:
-    from indexer.lang.python.bindings import PythonBindings
-
-    return PythonBindings()
-
-
-def _javascript() -> Bindings:  # JavaScript's, TypeScript's and TSX's: one object
-    from indexer.lang.javascript.bindings import JavaScriptBindings
-
-    return JavaScriptBindings()
-
-
-def _go() -> Bindings:
-    from indexer.lang.go.bindings import GoBindings
-
-    return GoBindings()
-
-
-def _rust() -> Bindings:
-    from indexer.lang.rust.bindings import RustBindings
-
-    return RustBindings()
-
-
-def _php() -> Bindings:
-    from indexer.lang.php.bindings import PhpBindings
-
-    return PhpBindings()
-
-
-def _csharp() -> Bindings:
-    from indexer.lang.csharp.bindings import CSharpBindings
-
-    return CSharpBindings()
-
-
-def _ruby() -> Bindings:
-    from indexer.lang.ruby.bindings import RubyBindings
-
-    return RubyBindings()
-
-
-def _java() -> Bindings:
-    from indexer.lang.java.bindings import JavaBindings
-
-    return JavaBindings()
-
-
-def _c() -> Bindings:
-    from indexer.lang.c.bindings import CBindings
-
-    return CBindings()
-
-
-def _cpp() -> Bindings:
-    from indexer.lang.c.bindings import CppBindings
-
-    return CppBindings()
-
-
-_MAKERS: dict[str, Callable[[], Bindings]] = {
-    "python": _python, "javascript": _javascript, "typescript": _javascript, "tsx": _javascript, "go": _go,
-    "rust": _rust, "php": _php, "csharp": _csharp, "ruby": _ruby, "java": _java, "c": _c, "cpp": _cpp}
-_MADE: dict[Callable[[], Bindings], Bindings] = {}  # by maker: the languages sharing one share its object
+# (module, class) by language; the languages naming one pair share its object.
+_RULES: dict[str, tuple[str, str]] = {
+    "python": ("indexer.lang.python.bindings", "PythonBindings"),
+    "javascript": ("indexer.lang.javascript.bindings", "JavaScriptBindings"),
+    "typescript": ("indexer.lang.javascript.bindings", "JavaScriptBindings"),
+    "tsx": ("indexer.lang.javascript.bindings", "JavaScriptBindings"),
+    "go": ("indexer.lang.go.bindings", "GoBindings"),
+    "rust": ("indexer.lang.rust.bindings", "RustBindings"),
+    "php": ("indexer.lang.php.bindings", "PhpBindings"),
+    "csharp": ("indexer.lang.csharp.bindings", "CSharpBindings"),
+    "ruby": ("indexer.lang.ruby.bindings", "RubyBindings"),
+    "java": ("indexer.lang.java.bindings", "JavaBindings"),
+    "c": ("indexer.lang.c.bindings", "CBindings"),
+    "cpp": ("indexer.lang.c.bindings", "CppBindings"),
+}
+_MADE: dict[tuple[str, str], Bindings] = {}
 _DEFAULT = Bindings()
 # an import's kind names its language by its first word (`rust_use`, `php_use_function`);
 # these are the ones that do not
@@ -152,12 +105,13 @@ _BY_KIND: dict[str, Bindings] = {}  # an import kind's, once asked
 
 def of_language(language: str) -> Bindings:
     """The binding rules of `language` (the defaults for a language without its own)."""
-    make = _MAKERS.get(language)
-    if make is None:
+    where = _RULES.get(language)
+    if where is None:
         return _DEFAULT
-    found = _MADE.get(make)
+    found = _MADE.get(where)
     if found is None:  # two threads may both make one (they hold no state): one is kept
-        found = _MADE.setdefault(make, make())
+        made: Bindings = getattr(import_module(where[0]), where[1])()
+        found = _MADE.setdefault(where, made)
     return found
 
 
