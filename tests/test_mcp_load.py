@@ -49,6 +49,15 @@ def test_a_value_larger_than_the_budget_is_not_kept():
     assert len(memo) == 0 and memo.bytes == 0
 
 
+def test_a_value_larger_than_the_budget_pushes_out_no_other():
+    memo = Memo(budget=64 * 1024)
+    memo["a"], memo["b"] = blob(10), blob(10)
+    memo.settle()
+    memo["huge"] = blob(100)
+    memo.settle()
+    assert memo.get("huge") is None and memo.get("a") is not None and memo.get("b") is not None
+
+
 def test_a_raw_column_weighs_its_bytes():
     from context_tools.faces.weigh import RAW_OVERHEAD, approx_bytes
 

@@ -53,7 +53,7 @@ class Memo:
     the most recent. Values grow while they are used (a snapshot fills its own caches), so each
     is weighed again when the call that touched it settles (`settle`), and the least recently
     used are dropped until the whole fits the budget; one value larger than the budget is not
-    kept at all. Safe to use from several threads."""
+    kept at all, and pushes out no other. Safe to use from several threads."""
 
     def __init__(self, limit: int = 64, budget: int | None = None) -> None:
         from collections import OrderedDict
@@ -108,11 +108,16 @@ class Memo:
             for key, weight in weights.items():
                 if self._items.get(key) is values[key]:
                     self._weights[key] = weight
+                    if weight > self.budget:  # kept, it would push out every other value, then go itself
+                        self._drop(key)
             while self._items and sum(self._weights.values()) > self.budget:
                 self._drop_oldest()
 
     def _drop_oldest(self) -> None:
-        key, _ = self._items.popitem(last=False)
+        self._drop(next(iter(self._items)))
+
+    def _drop(self, key: Any) -> None:
+        del self._items[key]
         self._weights.pop(key, None)
         self._touches.pop(key, None)
         self._touched.discard(key)
