@@ -134,9 +134,10 @@ _decode_body = msgspec.msgpack.Decoder(Body).decode
 
 
 class _BodyShape(msgspec.Struct, array_like=True):
-    """A body read without making its facts: the record's bytes, and the facts list undecoded."""
+    """A body read without making its facts: the record's bytes and the facts list, views of
+    the inflated body."""
 
-    record: bytes
+    record: msgspec.Raw
     facts: msgspec.Raw
 
 
@@ -148,13 +149,14 @@ class _EntryShape(msgspec.Struct, array_like=True):
 _BIN_HEAD = {0xC4: 2, 0xC5: 3, 0xC6: 5}  # msgpack bin 8, 16, 32: bytes of head before the content
 
 
-def _bin_content(raw: msgspec.Raw) -> memoryview:
-    """The content of the msgpack bin `raw`, a view, not a copy: a bundle's facts are kept in
-    the inflated body they came in (alive as long as a view of it is), never held twice."""
+def _bin_content(raw: msgspec.Raw, what: str) -> memoryview:
+    """The content of the msgpack bin `raw`, a view, not a copy: a bundle's record and facts
+    are kept in the inflated body they came in (alive as long as a view of it is), never held
+    twice."""
     view = memoryview(raw)
     head = _BIN_HEAD.get(view[0]) if view else None
     if head is None or int.from_bytes(view[1:head], "big") != len(view) - head:
-        raise BadBundle("bundle body does not decode (a facts entry is not bytes)")
+        raise BadBundle(f"bundle body does not decode ({what} is not bytes)")
     return view[head:]
 
 
@@ -330,7 +332,7 @@ class Verified:
 
     header: Header
     record: SnapshotRecord
-    record_bytes: bytes
+    record_bytes: memoryview  # a view of the inflated body
     facts: CarriedFacts  # facts key -> complete BlobFacts, decoded on each ask
     held: list[bytes] = field(default_factory=list)  # keys of a partial bundle's facts left to the store
 
@@ -469,9 +471,9 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         body_shape = _decode_body_shape(raw)
         if _count(body_shape.facts, "facts list", header.facts) != header.facts:
             raise BadBundle("bundle counts disagree with its content (facts)")
-        _check_record_counts(_decode_record_shape(body_shape.record), header.files)
+        record_bytes = _bin_content(body_shape.record, "the record")
+        _check_record_counts(_decode_record_shape(record_bytes), header.files)
         entries = _decode_entries(body_shape.facts)  # each blob's facts a view of the inflated body
-        record_bytes = body_shape.record
         del body_shape, raw
         record = _decode_record(record_bytes)
     except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
@@ -479,7 +481,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     if (record.oid, record.fingerprint, record.extractor_version) != (
             header.oid, header.fingerprint, header.extractor_version):
         raise BadBundle("bundle header and snapshot record disagree")
-    facts_raw = {bytes(e.key): _bin_content(e.facts) for e in entries}
+    facts_raw = {bytes(e.key): _bin_content(e.facts, "a facts entry") for e in entries}
     if len(record.files) != header.files or len(facts_raw) != len(entries):
         raise BadBundle("bundle counts disagree with its content")
     check_order(record)
@@ -528,16 +530,18 @@ def check_order(record: SnapshotRecord) -> None:
     path, its edges and unresolved imports as resolution writes them (model.SnapshotRecord),
     each strictly increasing, so without repeats. Lookups bisect these lists (a file by path, a
     reindex's lines of a file), and the fingerprint, which sorts, cannot tell a shuffled list."""
+    from itertools import islice
     from operator import lt
 
-    paths = [f.path for f in record.files]
-    if not all(map(lt, paths, paths[1:])):
+    def increasing(items: list, key) -> bool:
+        # each item's key made as it is compared, never all of them at once
+        return all(map(lt, map(key, items), map(key, islice(items, 1, None))))
+
+    if not increasing(record.files, attrgetter("path")):
         raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")
-    edges = list(map(edge_order, record.edges))
-    if not all(map(lt, edges, edges[1:])):
+    if not increasing(record.edges, edge_order):
         raise BadBundle("bundle's import edges are not sorted, or list an edge twice")
-    unresolved = list(map(unresolved_order, record.unresolved))
-    if not all(map(lt, unresolved, unresolved[1:])):
+    if not increasing(record.unresolved, unresolved_order):
         raise BadBundle("bundle's unresolved imports are not sorted, or list one twice")
 
 
