@@ -24,7 +24,11 @@ reuses its facts.
 Reading is bounded: the file, the header line (size, and a flat object of known fields), the
 inflated body (by the size the header declares, a ratio to the compressed size, an allowance
 a file and a hard cap, inflated as a stream) and every list decoded from it (its length read
-before its items are made) each have a limit, and a bundle past one is `bad_bundle`.
+before its items are made) each have a limit, and a bundle past one is `bad_bundle`. The
+blobs' facts are kept as the bytes they came in and decoded a blob at a time
+(indexer/fleet/carried_facts.py), each held to a decoded weight read from its heads first
+(indexer/fleet/facts_weight.py): what a bundle holds chooses no more than a small multiple of
+its inflated size.
 """
 
 from __future__ import annotations
@@ -32,22 +36,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import types
-import typing
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
-from typing import AbstractSet, Annotated, Mapping, Sequence
+from typing import AbstractSet, Annotated, Iterator, Sequence
 
 import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
-from indexer.fleet import signing
-from indexer.model import BlobFacts, SnapshotRecord, edge_order, unresolved_order
+from indexer.fleet import facts_weight, signing
+from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
+from indexer.fleet.msgpack_heads import length, shape
+from indexer.model import SnapshotRecord, edge_order, unresolved_order
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
-from indexer.store.records import NO_FACTS
+from indexer.store.records import NO_FACTS, StoredFacts
 
 MAGIC = b"RENNET-BUNDLE\n"
 FORMAT = 2  # 2: raw_bytes in the header, the optional signature trailer
@@ -128,67 +132,46 @@ class Body(msgspec.Struct, array_like=True):
 _encode = msgspec.msgpack.Encoder().encode
 _decode_body = msgspec.msgpack.Decoder(Body).decode
 
-_NIL = msgspec.Raw(b"\xc0")
-
 
 class _BodyShape(msgspec.Struct, array_like=True):
-    """A body read without making its facts: the record's bytes, and the facts list undecoded."""
+    """A body read without making its facts: the record's bytes and the facts list, views of
+    the inflated body."""
 
-    record: bytes
+    record: msgspec.Raw
     facts: msgspec.Raw
 
 
 class _EntryShape(msgspec.Struct, array_like=True):
     key: bytes
-    facts: bytes  # msgpack of a BlobFacts, decoded once its lists' lengths pass
+    facts: msgspec.Raw  # `FactsEntry.facts` as a view of the inflated body, its msgpack bin head included
 
 
-def _containers(cls: type[msgspec.Struct]) -> tuple[str, ...]:
-    """The fields of `cls` that hold a list or a map (or may: `list | None`), by encoded name."""
-    found = []
-    for f in msgspec.structs.fields(cls):
-        kinds = typing.get_args(f.type) if typing.get_origin(f.type) in (types.UnionType, typing.Union) else (f.type,)
-        if any(typing.get_origin(k) in (list, dict) for k in kinds):
-            found.append(f.encode_name)
-    return tuple(found)
+_BIN_HEAD = {0xC4: 2, 0xC5: 3, 0xC6: 5}  # msgpack bin 8, 16, 32: bytes of head before the content
 
 
-def _shape(name: str, cls: type[msgspec.Struct]) -> tuple[type[msgspec.Struct], tuple[str, ...]]:
-    """A struct decoding `cls`'s lists and maps undecoded, their lengths to be read before their
-    items are made (a field of another kind is skipped here and refused, if it must be, by the
-    typed decode after); and their names. Made from `cls`, so a list it gains is counted too."""
-    fields = _containers(cls)
-    return msgspec.defstruct(name, [(f, msgspec.Raw, _NIL) for f in fields]), fields
+def _bin_content(raw: msgspec.Raw, what: str) -> memoryview:
+    """The content of the msgpack bin `raw`, a view, not a copy: a bundle's record and facts
+    are kept in the inflated body they came in (alive as long as a view of it is), never held
+    twice."""
+    view = memoryview(raw)
+    head = _BIN_HEAD.get(view[0]) if view else None
+    if head is None or int.from_bytes(view[1:head], "big") != len(view) - head:
+        raise BadBundle(f"bundle body does not decode ({what} is not bytes)")
+    return view[head:]
 
 
-_RecordShape, _RECORD_LISTS = _shape("_RecordShape", SnapshotRecord)
-_FactsShape, _FACTS_LISTS = _shape("_FactsShape", BlobFacts)
+_RecordShape, _RECORD_LISTS = shape("_RecordShape", SnapshotRecord)
 
 
 _decode_body_shape = msgspec.msgpack.Decoder(_BodyShape).decode
 _decode_entries = msgspec.msgpack.Decoder(list[_EntryShape]).decode
 _decode_record_shape = msgspec.msgpack.Decoder(_RecordShape).decode
-_decode_facts_shape = msgspec.msgpack.Decoder(_FactsShape).decode
-_facts_lists = attrgetter(*_FACTS_LISTS)
-
-
-def _length(raw: msgspec.Raw) -> int:
-    """The length of the msgpack array or map `raw`, read from its head; 0 for nil or any other
-    value (the typed decode after refuses what is not a container)."""
-    view = memoryview(raw)
-    kind = view[0] if view else 0xC0
-    if 0x80 <= kind <= 0x9F:
-        return kind & 0x0F
-    if kind == 0xDC or kind == 0xDE:
-        return int.from_bytes(view[1:3], "big")
-    if kind == 0xDD or kind == 0xDF:
-        return int.from_bytes(view[1:5], "big")
-    return 0
+_facts_lists = attrgetter(*facts_weight.FACTS_CONTAINERS)
 
 
 def _count(raw: msgspec.Raw, what: str, cap: int) -> int:
-    """`_length(raw)`; `bad_bundle` past `cap`."""
-    n = _length(raw)
+    """`length(raw)`; `bad_bundle` past `cap`."""
+    n = length(raw)
     if n > cap:
         raise BadBundle(f"bundle's {what} holds {n} entries, over the cap of {cap}")
     return n
@@ -207,23 +190,32 @@ def _check_record_counts(shape: msgspec.Struct, files: int) -> None:
             raise BadBundle("bundle counts disagree with its content (files)")
 
 
-def _decode_bounded_facts(key: bytes, raw: bytes) -> BlobFacts:
-    """One blob's facts, each list's length held to MAX_FACTS_LIST before it is made (facts of
-    fewer bytes than that cannot hold a longer list: each item takes a byte at least). Symbols
-    travel decoded (`make` writes them so): a stored form's `symbols_json`, whose lines would be
-    decoded uncounted, is refused."""
+def _check_facts(key: bytes, raw: memoryview) -> None:
+    """One blob's facts, checked by decoding them (then let go) once what they would come to
+    passes: each list's length held to MAX_FACTS_LIST and their weight decoded
+    (`facts_weight.weigh`) to its MAX_WEIGHT before any item is made (facts too few bytes to
+    pass either cannot: each item takes a byte at least). Symbols travel decoded (`make` writes
+    them so): a stored form's `symbols_json`, whose lines would be decoded uncounted, is
+    refused."""
     from indexer.store.records import decode_core
 
-    if len(raw) > MAX_FACTS_LIST:
-        shape = _decode_facts_shape(raw)
-        if max(map(_length, _facts_lists(shape))) > MAX_FACTS_LIST:
-            for name in _FACTS_LISTS:
-                _count(getattr(shape, name), f"facts of blob {key[:12].decode(errors='replace')}: {name}",
-                       MAX_FACTS_LIST)
-    facts = decode_core(raw)
-    if facts.symbols_json:
-        raise BadBundle(f"bundle's facts of blob {key[:12].decode(errors='replace')} carry symbols in stored form")
-    return facts
+    blob = key[:12].decode(errors="replace")
+    if len(raw) > _WEIGH_PAST:
+        heads = facts_weight.decode_shape(raw)
+        if max(map(length, _facts_lists(heads))) > MAX_FACTS_LIST:
+            for name in facts_weight.FACTS_CONTAINERS:
+                _count(getattr(heads, name), f"facts of blob {blob}: {name}", MAX_FACTS_LIST)
+        weight = facts_weight.weigh(heads, len(raw))
+        if weight > facts_weight.MAX_WEIGHT:
+            raise BadBundle(f"bundle's facts of blob {blob} would come to {weight} bytes decoded, over the cap of "
+                            f"{facts_weight.MAX_WEIGHT}")
+    if decode_core(raw).symbols_json:
+        raise BadBundle(f"bundle's facts of blob {blob} carry symbols in stored form")
+
+
+# Facts of at most this many bytes need no counting: no list of them can pass MAX_FACTS_LIST,
+# nor can they come to more than facts_weight.MAX_WEIGHT decoded.
+_WEIGH_PAST = min(MAX_FACTS_LIST, facts_weight.MAX_WEIGHT // facts_weight.WORST_PER_BYTE)
 
 
 def _header_line(header: dict) -> bytes:
@@ -340,8 +332,8 @@ class Verified:
 
     header: Header
     record: SnapshotRecord
-    record_bytes: bytes
-    facts: dict[bytes, BlobFacts]  # facts key -> complete BlobFacts
+    record_bytes: memoryview  # a view of the inflated body
+    facts: CarriedFacts  # facts key -> complete BlobFacts, decoded on each ask
     held: list[bytes] = field(default_factory=list)  # keys of a partial bundle's facts left to the store
 
 
@@ -448,7 +440,7 @@ _IN_SLICE = 1 << 16
 _OUT_PIECE = 1 << 22
 
 
-def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = None) -> Verified:
+def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verified:
     """Every check of the bundle bytes `data` (without a signature trailer) short of provenance;
     raises BadBundle naming the first one that fails. With `store`, the bundle may be partial:
     a fact its body leaves out must be one `store` holds (and so verified when it was written),
@@ -476,20 +468,20 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
     # before its items are made: what a bundle makes us hold is bounded by counts, not only by
     # bytes (a byte of msgpack can become tens of bytes of objects).
     try:
-        shape = _decode_body_shape(raw)
-        if _count(shape.facts, "facts list", header.facts) != header.facts:
+        body_shape = _decode_body_shape(raw)
+        if _count(body_shape.facts, "facts list", header.facts) != header.facts:
             raise BadBundle("bundle counts disagree with its content (facts)")
-        _check_record_counts(_decode_record_shape(shape.record), header.files)
-        entries = _decode_entries(shape.facts)  # copies: the inflated body is let go here
-        record_bytes = shape.record
-        del shape, raw
+        record_bytes = _bin_content(body_shape.record, "the record")
+        _check_record_counts(_decode_record_shape(record_bytes), header.files)
+        entries = _decode_entries(body_shape.facts)  # each blob's facts a view of the inflated body
+        del body_shape, raw
         record = _decode_record(record_bytes)
     except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     if (record.oid, record.fingerprint, record.extractor_version) != (
             header.oid, header.fingerprint, header.extractor_version):
         raise BadBundle("bundle header and snapshot record disagree")
-    facts_raw = {bytes(e.key): e.facts for e in entries}
+    facts_raw = {bytes(e.key): _bin_content(e.facts, "a facts entry") for e in entries}
     if len(record.files) != header.files or len(facts_raw) != len(entries):
         raise BadBundle("bundle counts disagree with its content")
     check_order(record)
@@ -515,18 +507,22 @@ def check(data: bytes, store=None, pending: Mapping[bytes, BlobFacts] | None = N
     for key in facts_raw:
         if not is_facts_key(key, version):
             raise BadBundle("bundle holds a facts key of another shape")
+    del entries
+    # Each blob's facts are decoded once here to be checked, then let go: they stay the bytes
+    # they came in, decoded again a blob at a time where the fingerprint and the write read them.
     try:
-        decoded_facts = {key: _decode_bounded_facts(key, raw_facts) for key, raw_facts in facts_raw.items()}
+        for key, raw_facts in facts_raw.items():
+            _check_facts(key, raw_facts)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
-    del entries, facts_raw
+    carried = CarriedFacts(facts_raw)
     if not lacking:
-        recomputed = fingerprint(record, {path: decoded_facts[key] for path, key in keys.items()})
+        recomputed = fingerprint(record, fingerprint_table(keys, [carried]))
     else:
-        recomputed = _fingerprint_over(store, record, keys, lacking, decoded_facts, pending or {})
+        recomputed = _fingerprint_over(store, record, keys, lacking, carried, pending or CarriedFacts())
     if recomputed != record.fingerprint:
         raise BadBundle("fingerprint recomputed from the bundle's record and facts does not match")
-    return Verified(header, record, record_bytes, decoded_facts, sorted(set(lacking.values())))
+    return Verified(header, record, record_bytes, carried, sorted(set(lacking.values())))
 
 
 def check_order(record: SnapshotRecord) -> None:
@@ -534,45 +530,44 @@ def check_order(record: SnapshotRecord) -> None:
     path, its edges and unresolved imports as resolution writes them (model.SnapshotRecord),
     each strictly increasing, so without repeats. Lookups bisect these lists (a file by path, a
     reindex's lines of a file), and the fingerprint, which sorts, cannot tell a shuffled list."""
+    from itertools import islice
     from operator import lt
 
-    paths = [f.path for f in record.files]
-    if not all(map(lt, paths, paths[1:])):
+    def increasing(items: list, key) -> bool:
+        # each item's key made as it is compared, never all of them at once
+        return all(map(lt, map(key, items), map(key, islice(items, 1, None))))
+
+    if not increasing(record.files, attrgetter("path")):
         raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")
-    edges = list(map(edge_order, record.edges))
-    if not all(map(lt, edges, edges[1:])):
+    if not increasing(record.edges, edge_order):
         raise BadBundle("bundle's import edges are not sorted, or list an edge twice")
-    unresolved = list(map(unresolved_order, record.unresolved))
-    if not all(map(lt, unresolved, unresolved[1:])):
+    if not increasing(record.unresolved, unresolved_order):
         raise BadBundle("bundle's unresolved imports are not sorted, or list one twice")
 
 
 def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lacking: dict[str, bytes],
-                      carried: dict[bytes, BlobFacts], pending: Mapping[bytes, BlobFacts]) -> str:
-    """The fingerprint of a partial bundle's snapshot: the body's facts where it carries them,
-    the store's where it leaves them out (read as assembly reads them: summaries, and the full
-    core only of files that ask for it); `bad_bundle` when the store lacks one of those too."""
+                      carried: CarriedFacts, pending: CarriedFacts) -> str:
+    """The fingerprint of a partial bundle's snapshot: the body's facts where it carries them
+    (or a bundle before it in the same import, `pending`), the store's where it leaves them out
+    (read as assembly reads them: summaries, and the full core only of files that ask for it);
+    `bad_bundle` when the store lacks one of those too. The carried ones are decoded as read."""
     from indexer.store.canonical import fingerprint
     from indexer.store.database import unpack
-    from indexer.store.facts_table import FactsTable, Summary, decode_summary
+    from indexer.store.facts_table import FactsSummary, decode_summary
     from indexer.store.records import core_reader
 
-    summaries: dict[str, Summary] = {}
+    stored: dict[bytes, FactsSummary] = {}
     with store.env.begin(db=store.facts, buffers=True) as txn:
-        for path, key in keys.items():
-            if path not in lacking:
-                summaries[path] = carried[key]
-                continue
-            if (facts := pending.get(key)) is not None:
-                summaries[path] = facts
+        for path, key in lacking.items():
+            if key in pending or key in stored:
                 continue
             raw = txn.get(key)
             if raw is None:
                 raise LackingFacts(f"bundle lacks the facts of {path}, and this store does not hold them "
                                    f"either; nothing imported")
-            summaries[path] = decode_summary(unpack(raw))
+            stored[key] = decode_summary(unpack(raw))
     with core_reader(store) as read_core:
-        return fingerprint(record, FactsTable(summaries, keys, {}, read_core))
+        return fingerprint(record, fingerprint_table(keys, [carried, pending], stored, read_core))
 
 
 def rederive(bundle: Verified, repo) -> None:
@@ -587,9 +582,9 @@ def rederive(bundle: Verified, repo) -> None:
     # held against the same partial snapshot, whether or not this repository has them
     missing = frozenset(f.blob for f in bundle.record.files if f.skipped == MISSING_OBJECT)
     record, facts = derive(repo, bundle.record.oid, missing)
-    for key, theirs in sorted(bundle.facts.items()):
+    for key in sorted(bundle.facts):
         ours = facts.get(key)
-        if ours is None or stored_facts(key, ours) != stored_facts(key, theirs):
+        if ours is None or stored_facts(key, ours) != stored_facts(key, bundle.facts[key]):
             raise BadBundle(f"bundle's facts of blob {key[:12].decode()} differ from the ones its blob gives; "
                             f"nothing imported")
     if record.fingerprint != bundle.record.fingerprint:
@@ -757,7 +752,7 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
     """Write verified bundles in one transaction, in order (a later one may need facts an
     earlier one carries); any refusal writes none of them. The caller holds the write lock."""
     from indexer.store.commit import PackedSnapshot, Pin, SnapshotWrite, commit_snapshots
-    from indexer.store.records import pack_record, snapshot_key, stored_facts, unpack_record
+    from indexer.store.records import pack_record, snapshot_key, unpack_record
 
     def existing_for(record: SnapshotRecord, replace: bool):
         def existing(packed: bytes) -> None:
@@ -786,13 +781,13 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
             if load.unchecked and not replace:  # the write lock is held: what is read here stays
                 stored = txn.get(snapshot_key(record.oid, record.extractor_version), db=store.snapshots)
                 replace = stored is not None and completes(unpack_record(bytes(stored)).record(), record)
-            wanted = sorted(load.bundle.facts.items())
+            wanted = sorted(load.bundle.facts)
             if not compare_held:  # only what the store lacks is made ready (the commit checks again)
-                wanted = [(key, facts) for key, facts in wanted if txn.get(key) is None]
+                wanted = [key for key in wanted if txn.get(key) is None]
             writes.append(SnapshotWrite(
                 PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
                 Pin(load.repo_id, load.rev) if load.repo_id is not None else None,
-                facts=[stored_facts(key, facts) for key, facts in wanted],
+                facts=_stored_forms(load.bundle.facts, wanted),
                 existing=existing_for(record, replace), differs=differs if compare_held else None,
                 replace=replace, held=load.bundle.held, lacking=lacking))
     committed = commit_snapshots(store, writes)
@@ -806,6 +801,15 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
             facts_new=done.facts_new, snapshot_new=done.snapshot_new, pinned_repo=load.display,
             pinned_rev=pin_rev if load.repo_id is not None else None, missing_objects=_missing(record)))
     return reports
+
+
+def _stored_forms(carried: CarriedFacts, keys: Sequence[bytes]) -> Iterator[StoredFacts]:
+    """The stored form of each of `keys`' facts, made as the commit reads it: one blob decoded
+    at a time and let go once put, never all held at once."""
+    from indexer.store.records import stored_facts
+
+    for key in keys:
+        yield stored_facts(key, carried[key])
 
 
 def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]],
@@ -826,7 +830,7 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
     from indexer.store.database import WriteLock
 
     results: list[ImportReport | RennetError | None] = [None] * len(bundles)
-    pending: dict[bytes, BlobFacts] = {}
+    pending = CarriedFacts()
     ready: list[tuple[int, _Loading]] = []
     for i, (data, repo_path, rev) in enumerate(bundles):
         try:
@@ -841,7 +845,7 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
         except RennetError as exc:
             results[i] = exc
             continue
-        pending.update(bundle.facts)
+        pending.add(bundle.facts)
         ready.append((i, _Loading(bundle, repo_id, display, rev, i in replace, i in unchecked)))
     with WriteLock(store.home):
         try:

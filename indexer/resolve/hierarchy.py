@@ -24,7 +24,7 @@ own rules: `indexer/lang/rust/bases.py`, `indexer/lang/go/bases.py`.
 from __future__ import annotations
 
 import builtins
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from msgspec import Struct
 
@@ -73,10 +73,17 @@ def _no_symbols(path: str) -> list[Symbol]:
 def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[Inherits]:
     """The `inherits` edges of a snapshot, by file (in the file table's order), then in each
     file's declaration order. Only the files declaring bases are read in full."""
+    return [edge for found in inherits_by_file(record, facts) for edge in found]
+
+
+def inherits_by_file(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[list[Inherits]]:
+    """`hierarchy`, a declaring file's edges at a time: a reader that writes them as they come
+    holds one file's, never all (a map of many bases, as a bundle may carry, would come to
+    many times its facts), nor the symbol lists of the files it looked names up in."""
     summary = summaries_of(facts).get
     declaring = [f.path for f in record.files if (s := summary(f.path)) is not None and s.bases]
     if not declaring:
-        return []
+        return
     wanted = set(declaring)
     edges: dict[str, list[Edge]] = {}
     for e in record.edges:
@@ -100,7 +107,8 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
     def defines(path: str, name: str) -> bool:
         names = top.get(path)
         if names is None:
-            names = top[path] = frozenset(x.name for x in symbols(path) if not x.container)
+            s = summary(path)
+            names = top[path] = frozenset(x.name for x in (s.symbol_list() if s is not None else []) if not x.container)
         return name in names
 
     scoped = any((s := summary(p)) is not None and s.language in SCOPED for p in declaring)
@@ -119,12 +127,10 @@ def hierarchy(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> list[In
         return tuple(p for p in folders.get(path.rpartition("/")[0], ()) if p != path and name
                      and p.endswith(".go") and package_name(p) == name)
 
-    out: list[Inherits] = []
     for path in declaring:
         full = facts[path]
-        out += resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []), unresolved.get(path, []),
-                             defines, index, package, package_name, symbols)
-    return out
+        yield resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []),
+                            unresolved.get(path, []), defines, index, package, package_name, symbols)
 
 
 class _Classes:

@@ -19,7 +19,7 @@ from typing import Iterator, Mapping
 import msgspec
 
 from indexer.model import BlobFacts, Edge, SnapshotRecord
-from indexer.resolve.hierarchy import hierarchy
+from indexer.resolve.hierarchy import inherits_by_file
 from indexer.store.facts_table import summaries_of
 from indexer.store.symbol_lines import symbol_lines, symbols_json
 
@@ -159,8 +159,9 @@ def _rest_section(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Ite
     for start in range(0, len(unresolved), _BLOCK):
         yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
                          for u in unresolved[start:start + _BLOCK]])
-    yield _lines_of([_InheritsLine(i.source, i.target or None, "inherits", i.line, i.spec, i.status, i.cls,
-                                   i.base or None) for i in hierarchy(record, facts)])
+    for found in inherits_by_file(record, facts):  # a file's at a time: a map may hold many bases
+        yield _lines_of([_InheritsLine(i.source, i.target or None, "inherits", i.line, i.spec, i.status, i.cls,
+                                       i.base or None) for i in found])
     yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
                      for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
     yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)

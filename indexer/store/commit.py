@@ -9,7 +9,7 @@ commits no reader sees the snapshot, and a killed writer leaves none half writte
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
@@ -46,7 +46,7 @@ class Committed(msgspec.Struct, frozen=True):
 
 
 def commit_snapshot(store: Store, snapshot: PackedSnapshot, pin: Pin | None = None,
-                    facts: Sequence[StoredFacts] = (),
+                    facts: Iterable[StoredFacts] = (),
                     existing: Callable[[bytes], None] | None = None,
                     differs: Callable[[bytes], None] | None = None, replace: bool = False,
                     held: Sequence[bytes] = (), lacking: Callable[[bytes], None] | None = None) -> Committed:
@@ -70,7 +70,7 @@ class SnapshotWrite(msgspec.Struct, frozen=True):
 
     snapshot: PackedSnapshot
     pin: Pin | None = None
-    facts: Sequence[StoredFacts] = ()
+    facts: Iterable[StoredFacts] = ()  # read once, in the commit: may be made as they are read
     existing: Callable[[bytes], None] | None = None
     differs: Callable[[bytes], None] | None = None
     replace: bool = False
@@ -94,16 +94,19 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
     for k in w.held:
         if txn.get(k, db=store.facts) is None:
             (w.lacking or _lacking)(k)
-    new = []
-    for x in w.facts:
-        present = txn.get(x.key, db=store.facts)
-        if present is None:
-            new.append(x)
-        elif w.differs is not None and (bytes(present) != x.packed_core or bytes(
-                txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
-            w.differs(x.key)
-    if new:
-        put_stored_many(txn, store, new)
+
+    def lacked() -> Iterator[StoredFacts]:
+        """The given facts the store lacks, each put before the next is made; the others
+        compared with the stored ones (a raise there aborts the transaction: none is kept)."""
+        for x in w.facts:
+            present = txn.get(x.key, db=store.facts)
+            if present is None:
+                yield x
+            elif w.differs is not None and (bytes(present) != x.packed_core or bytes(
+                    txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
+                w.differs(x.key)
+
+    new = put_stored_many(txn, store, lacked())
     if w.replace and stored is not None:
         stored = None  # the partial record is overwritten
     if stored is None:
@@ -113,7 +116,7 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
     if w.pin is not None:
         # a new snapshot's link says when it was indexed; an older link is kept otherwise
         _pin(txn, store, w.pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
-    return Committed(stored is None, len(new))
+    return Committed(stored is None, new)
 
 
 def _lacking(key: bytes) -> None:

@@ -69,14 +69,16 @@ class FactsTable(Mapping[str, BlobFacts]):
     """path -> full core facts (as `records.load_facts(symbols=False)` gives them), in the
     order of `summaries`, which holds every path: those already decoded in full (`full`, by
     facts key) serve as their own summary; the others are read from the store on first ask
-    and kept."""
+    and kept (with `keep` False, read again on every ask: what they are read from may be
+    facts no one vouches for, whose decoded size must not add up)."""
 
-    def __init__(self, summaries: dict[str, Summary], keys: Mapping[str, bytes], full: dict[bytes, BlobFacts],
-                 read: Callable[[bytes], BlobFacts | None]) -> None:
+    def __init__(self, summaries: Mapping[str, Summary], keys: Mapping[str, bytes], full: dict[bytes, BlobFacts],
+                 read: Callable[[bytes], BlobFacts | None], keep: bool = True) -> None:
         self.summaries = summaries
         self._keys = keys
         self._full = full
         self._read = read
+        self._keep = keep
 
     def __getitem__(self, path: str) -> BlobFacts:
         summary = self.summaries[path]
@@ -88,7 +90,8 @@ class FactsTable(Mapping[str, BlobFacts]):
             facts = self._read(key)
             if facts is None:
                 raise KeyError(path)  # the store lost them since the summary was read
-            self._full[key] = facts
+            if self._keep:
+                self._full[key] = facts
         return facts
 
     def __contains__(self, path: object) -> bool:

@@ -386,14 +386,23 @@ class PendingNames:
                 self.uses.setdefault(n, []).append(raw)
 
 
-def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
+def put_stored_many(txn, store: Store, items: Iterable[StoredFacts]) -> int:
     """Write blobs' facts and the name-index rows they imply, inside the caller's transaction
     (one cursor per table for all of them: measured faster than one sorted run of all rows),
-    and the defined names new to the index as a run of `names` (indexer/store/name_runs.py)."""
+    and the defined names new to the index as a run of `names` (indexer/store/name_runs.py);
+    how many. Each is put as it comes: a caller may make them one at a time, never holding all."""
     facts, occurrences = txn.cursor(db=store.facts), txn.cursor(db=store.occurrences)
     defs, names = txn.cursor(db=store.defs), txn.cursor(db=store.occ)
-    new = [n for n in {n for x in items for n in x.defs} if not defs.set_key(n)]  # before they are put
+    seen: set[bytes] = set()
+    new: list[bytes] = []  # defined names the index lacked before any of these was put
+    count = 0
     for x in items:
+        count += 1
+        for n in x.defs:
+            if n not in seen:
+                seen.add(n)
+                if not defs.set_key(n):
+                    new.append(n)
         facts.put(x.key, x.packed_core)
         if x.packed_occurrences:
             occurrences.put(x.key, x.packed_occurrences)
@@ -403,6 +412,7 @@ def put_stored_many(txn, store: Store, items: list[StoredFacts]) -> None:
         if x.names:
             names.putmulti([(n, raw) for n in x.names], dupdata=True)
     name_runs.add(txn, store, new)
+    return count
 
 
 def full_facts(txn, store: Store, key: bytes) -> BlobFacts | None:

@@ -1,0 +1,55 @@
+"""Containers read from their msgpack heads: a list's or map's length before its items are
+made, and structs that decode a model type with its containers left undecoded.
+
+A bundle is untrusted input, and a byte of msgpack can become tens of bytes of Python
+objects: these let a reader count what a value holds before it decodes it."""
+
+from __future__ import annotations
+
+import types
+import typing
+
+import msgspec
+
+NIL = msgspec.Raw(b"\xc0")
+
+
+def length(raw: msgspec.Raw | bytes | memoryview) -> int:
+    """The length of the msgpack array or map `raw`, read from its head; 0 for nil or any other
+    value (the typed decode after refuses what is not a container)."""
+    view = memoryview(raw)
+    kind = view[0] if view else 0xC0
+    if 0x80 <= kind <= 0x9F:
+        return kind & 0x0F
+    if kind == 0xDC or kind == 0xDE:
+        return int.from_bytes(view[1:3], "big")
+    if kind == 0xDD or kind == 0xDF:
+        return int.from_bytes(view[1:5], "big")
+    return 0
+
+
+def _holds_items(kind: object) -> bool:
+    """A list, a map or a tuple of any length (`tuple[str, ...]`): a container whose length
+    the value chooses."""
+    origin = typing.get_origin(kind)
+    return origin in (list, dict) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
+
+
+def containers(cls: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The fields of `cls` that hold a list, a map or a tuple of any length (or may: `list |
+    None`), by encoded name."""
+    found = []
+    for f in msgspec.structs.fields(cls):
+        kinds = typing.get_args(f.type) if typing.get_origin(f.type) in (types.UnionType, typing.Union) else (f.type,)
+        if any(_holds_items(k) for k in kinds):
+            found.append(f.encode_name)
+    return tuple(found)
+
+
+def shape(name: str, cls: type[msgspec.Struct]) -> tuple[type[msgspec.Struct], tuple[str, ...]]:
+    """A struct decoding `cls`'s containers undecoded, their lengths to be read before their
+    items are made (a field of another kind is skipped here and refused, if it must be, by the
+    typed decode after); and their names. Made from `cls`, so a container it gains is counted
+    too."""
+    fields = containers(cls)
+    return msgspec.defstruct(name, [(f, msgspec.Raw, NIL) for f in fields]), fields

@@ -1,0 +1,217 @@
+"""What importing a bundle holds at once, whatever it holds: its facts stay the bytes they came
+in and are decoded a blob at a time, each blob's decoded weight bounded from its msgpack heads
+before it is made (indexer/fleet/carried_facts.py, indexer/fleet/facts_weight.py). Peaks are
+tracemalloc's, in process: deterministic, no timings."""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import random
+import string
+import tracemalloc
+from pathlib import Path
+from typing import Callable
+
+import msgspec
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from indexer.api import index
+from indexer.fleet import bundle, facts_weight
+from indexer.model import Base, BlobFacts, ImportSpec, Occurrence, Symbol
+from indexer.store.canonical import fingerprint
+from indexer.store.database import Store
+from indexer.store.records import decode_core, full_facts
+from indexer.store.snapshot import load
+from tests.test_bundle_bounds import names, python_files, record_of, seal, with_facts
+
+_enc = msgspec.msgpack.encode
+
+
+def peak_of(run: Callable[[], object]) -> tuple[object, int]:
+    """What `run` returns (or the code it is refused with), and the peak allocated meanwhile."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result: object = run()
+    except bundle.BadBundle as exc:
+        result = exc.code
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return result, peak
+
+
+def _wide(n: int) -> list[str]:
+    """One-character strings outside Latin-1: three bytes of msgpack, each its own 76-byte
+    object (CPython shares only Latin-1's), the most objects a byte makes in any field; drawn
+    at random, so that deflate cannot squeeze them past the bundle's ratio."""
+    draw = random.Random(n).randrange
+    return [chr(0x100 + draw(4000)) for _ in range(n)]
+
+
+def sealed(files, facts: BlobFacts) -> tuple[bytes, int]:
+    """A bundle of `files`, each with `facts`, whose fingerprint is the true one: it passes
+    every check and is written."""
+    record = record_of(files)
+    record.fingerprint = fingerprint(record, {f.path: facts for f in files})
+    return seal(record, with_facts(files, facts))
+
+
+def _distinct(n: int) -> list[str]:
+    """Three-character names, none repeated: each is a key of the name index once written."""
+    alphabet = string.ascii_letters + string.digits + "_$"
+    return ["".join(t) for t in itertools.islice(itertools.product(alphabet, repeat=3), n)]
+
+
+_HOSTILE = {
+    # decoded, the costliest items a byte can make
+    "one-character names outside Latin-1": lambda: BlobFacts("python", 1, local_names=_wide(20_000)),
+    # written, a name-index key for every occurrence
+    "occurrences of distinct names": lambda: BlobFacts("python", 1, occurrences=[
+        Occurrence(n, 1, 1, "r") for n in _distinct(6_500)]),
+    # fingerprinted, an `inherits` edge and its line for every base
+    "bases of one-character names": lambda: BlobFacts("python", 1, bases=[Base(c, c, 300) for c in _wide(6_000)]),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_HOSTILE))
+def test_a_hostile_bundle_imports_holding_under_four_times_its_inflated_body(tmp_path, shape):
+    """Files whose facts are all of the costliest items, as many as their allowance of bytes
+    takes, fingerprint true: imported (checked, then written) while every blob's facts were
+    decoded at once, their stored forms all made before the commit and every `inherits` edge
+    held until all were made, the peak came to 25 times the inflated body (names outside
+    Latin-1), 18 times (distinct names) and 61 times (bases); now under 4 times."""
+    files = python_files(64)
+    data, raw = sealed(files, _HOSTILE[shape]())
+    assert raw > 3 << 20
+    assert len(data) * bundle.MAX_RATIO > raw and raw < bundle.raw_allowance(bundle.parse_header(data)[0])
+    with Store.open(tmp_path / "store") as store:
+        report, peak = peak_of(lambda: bundle.import_data(store, data, trust_unsigned=True))
+    assert isinstance(report, bundle.ImportReport) and report.facts_new == 64, report
+    assert peak < 4 * raw, (peak, raw, peak / raw)
+
+
+def test_one_blob_past_its_decoded_weight_is_refused_before_it_is_made():
+    """A single import naming a million one-character names: its list holds one item, its
+    tuple is counted from its head, and the blob would come to over MAX_WEIGHT: `bad_bundle`,
+    while at most the inflated body and its shapes are held."""
+    files = python_files(1)
+    n = facts_weight.MAX_WEIGHT // 80
+    facts = BlobFacts("python", 1, imports=[ImportSpec("python", "m", 1, names=tuple(_wide(n)))])
+    data, raw = sealed(files, facts)
+    code, peak = peak_of(lambda: bundle.check(data))
+    assert code == "bad_bundle"
+    assert peak < 2 * raw + 2 * bundle._OUT_PIECE, (peak, raw)
+    with pytest.raises(bundle.BadBundle, match="would come to .* bytes decoded"):
+        bundle.check(data)
+
+
+# One blob's facts of each container field, of tiny items: the costliest per byte that field
+# can hold.
+_N = 20_000
+_TINY: dict[str, Callable[[], BlobFacts]] = {
+    "symbols": lambda: BlobFacts("python", 1, symbols=[Symbol(c, "", "", 300, 300, 300, 300, "")
+                                                       for c in _wide(_N)]),
+    "occurrences": lambda: BlobFacts("python", 1, occurrences=[Occurrence(c, 300, 300, c) for c in _wide(_N)]),
+    "imports": lambda: BlobFacts("python", 1, imports=[ImportSpec(c, c, 300, names=(c, c), aliases=(c,),
+                                                                  exports=(c,), visibility=c) for c in _wide(_N)]),
+    "dunder_all": lambda: BlobFacts("python", 1, dunder_all=_wide(_N)),
+    "bases": lambda: BlobFacts("python", 1, bases=[Base(c, c, 300, c) for c in _wide(_N)]),
+    "exported_as": lambda: BlobFacts("python", 1, exported_as=[(c, c) for c in _wide(_N)]),
+    "uses": lambda: BlobFacts("python", 1, uses={f"{i:x}": 300 for i in range(_N)}),
+    "local_names": lambda: BlobFacts("python", 1, local_names=_wide(_N)),
+    "definitions": lambda: BlobFacts("python", 1, definitions={f"{i:x}": 0.5 for i in range(_N)}),
+}
+
+
+def test_every_container_of_blob_facts_is_weighed_here():
+    assert set(_TINY) == set(facts_weight.FACTS_CONTAINERS)
+
+
+@pytest.mark.parametrize("field", sorted(_TINY))
+def test_the_weight_bounds_what_decoding_makes(field):
+    """For tiny items of every field, what decoding makes is at most `weigh`'s estimate and at
+    most WORST_PER_BYTE a byte (which lets small blobs go unweighed)."""
+    raw = _enc(_TINY[field]())
+    estimate = facts_weight.weigh(facts_weight.decode_shape(raw), len(raw))
+    facts, peak = peak_of(lambda: decode_core(raw))
+    assert isinstance(facts, BlobFacts)
+    assert peak <= estimate, (peak, estimate)
+    assert peak <= facts_weight.WORST_PER_BYTE * len(raw), (peak, len(raw), peak / len(raw))
+
+
+def test_an_honest_blob_at_the_extractors_caps_weighs_under_the_cap():
+    """Symbols to the extractor's cap, each with a base, and occurrences and local names to
+    theirs: what a 1 MiB source could give at most, well within MAX_WEIGHT."""
+    from indexer.extract.tags import SYMBOL_CAP
+    from indexer.extract.tokens import OCCURRENCE_CAP
+
+    many = names(SYMBOL_CAP)
+    facts = BlobFacts(
+        "python", 20_000,
+        symbols=[Symbol(f"Name{i}", "class", "Outer.Inner", i, i + 3, i * 20, i * 20 + 60,
+                        f"class Name{i}(Base{i}, metaclass=Meta):") for i in range(SYMBOL_CAP)],
+        bases=[Base(f"Outer.Inner.Name{i}", f"pkg.Base{i}", i) for i in range(SYMBOL_CAP)],
+        occurrences=[Occurrence(n, i, 4, "reference") for i, n in enumerate(many[:OCCURRENCE_CAP])],
+        local_names=many[:OCCURRENCE_CAP])
+    raw = _enc(facts)
+    assert facts_weight.weigh(facts_weight.decode_shape(raw), len(raw)) < facts_weight.MAX_WEIGHT
+
+
+# --- honest bundles -----------------------------------------------------------------------------
+
+def _stored(store: Store, keys: list[bytes]) -> dict[bytes, BlobFacts | None]:
+    with store.env.begin() as txn:
+        return {key: full_facts(txn, store, key) for key in keys}
+
+
+def test_an_honest_bundle_round_trips_with_the_same_fingerprint_and_facts(tmp_path):
+    """A small repository indexed, exported and imported into an empty store: the snapshot's
+    fingerprint and every blob's stored facts are the origin's."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({
+        "pkg/__init__.py": "from pkg.core import Engine\n__all__ = ['Engine']\n",
+        "pkg/core.py": "import os\n\n\nclass Base:\n    pass\n\n\nclass Engine(Base):\n"
+                       "    def run(self, x):\n        return os.path.join(x, helper(x))\n\n\n"
+                       "def helper(x):\n    return x\n",
+        "pkg/cli.py": "from pkg.core import Engine, helper\nimport missing\n\n\ndef main():\n    Engine().run('a')\n",
+        "web/app.js": "import {render} from './view.js';\nexport class App extends Object {}\nrender();\n",
+        "web/view.js": "export function render() { return 1; }\n",
+        "README.md": "# pkg\n",
+    })
+    with Store.open(tmp_path / "origin") as origin:
+        index(str(builder.path), "main", origin)
+        snap = load(origin, str(builder.path), "main")
+        bundle.export(snap, tmp_path / "b.rnb")
+        keys = sorted(bundle.facts_keys(snap.record))
+        theirs = _stored(origin, keys)
+        expected = snap.record.fingerprint
+    assert len(keys) >= 5 and all(theirs.values())
+    with Store.open(tmp_path / "store") as store:
+        report = bundle.import_bundle(store, tmp_path / "b.rnb", str(builder.path))
+        assert report.provenance == "rederived" and report.fingerprint == expected
+        assert report.facts_new == len(keys) and report.snapshot_new
+        assert load(store, str(builder.path), "main").record.fingerprint == expected
+        assert _stored(store, keys) == theirs
+
+
+def test_an_honest_corpus_bundle_imports_holding_under_four_times_its_inflated_body(tmp_path):
+    """The benchmarks' generated corpus: its import (checked, then written) held 7 times the
+    inflated body while every blob's facts were decoded at once; now under 4 times, and it
+    imports with the origin's fingerprint."""
+    from corpora.synthetic import generate
+
+    repo = tmp_path / "syn.git"
+    generate(repo, files=1000, seed=0)
+    with Store.open(tmp_path / "origin") as store:
+        index(str(repo), "HEAD", store)
+        bundle.export(load(store, str(repo), "HEAD"), tmp_path / "s.rnb")
+    data = Path(tmp_path / "s.rnb").read_bytes()
+    header, _ = bundle.parse_header(data)
+    with Store.open(tmp_path / "store") as store:
+        report, peak = peak_of(lambda: bundle.import_data(store, data, trust_unsigned=True))
+    assert isinstance(report, bundle.ImportReport) and report.fingerprint == header.fingerprint
+    assert report.facts_new == header.facts and report.snapshot_new
+    assert peak < 4 * header.raw_bytes, (peak, header.raw_bytes, peak / header.raw_bytes)
