@@ -16,6 +16,7 @@ from indexer.lang.bindings_base import SiteSyntax
 THIS = "<this>"
 SUPER = "<super>"
 
+
 class _Patterns(NamedTuple):
     dotted: re.Pattern[bytes]
     new: re.Pattern[bytes]

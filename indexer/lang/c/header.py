@@ -20,6 +20,7 @@ from typing import NamedTuple
 HEAD_BYTES = 64 << 10  # the most of a blob read to decide: leading comments, then its code
 CODE_BYTES = 8 << 10  # the code read for a C++ construct, after the leading comments
 
+
 class _Patterns(NamedTuple):
     cpp_code: re.Pattern[bytes]
     leading: re.Pattern[bytes]
