@@ -85,6 +85,37 @@ def test_a_warm_call_reads_the_snapshot_the_cache_kept(world, monkeypatch):
     assert len(opened) == 1  # a snapshot's lazily decoded head once weighed petabytes and was dropped each call
 
 
+def test_a_server_replies_before_it_weighs_what_the_call_cached(world, monkeypatch):
+    from context_tools.faces import weigh
+    from context_tools.faces.dispatch import Executor
+
+    weighing, release = threading.Event(), threading.Event()
+    real = weigh.approx_bytes
+
+    def held(value):
+        weighing.set()
+        release.wait(60)
+        return real(value)
+
+    monkeypatch.setattr(weigh, "approx_bytes", held)
+    executor = Executor("mcp", store=world.store, settle="later")
+    replies = []
+    call = threading.Thread(target=lambda: replies.append(
+        executor.run("context.symbol", {"repo": world.repo, "rev": "main", "name": "Flask"})))
+    call.start()
+    call.join(30)
+    try:
+        assert not call.is_alive() and replies[0].ok  # the reply did not wait on the weighing
+        assert weighing.wait(30) and executor.handle.memo.bytes == 0  # which runs after it
+    finally:
+        release.set()
+    for _ in range(3000):
+        if executor.handle.memo.bytes:
+            break
+        time.sleep(0.01)
+    assert executor.handle.memo.bytes > 0
+
+
 @pytest.mark.parametrize("text, value", [("512M", 512 << 20), ("64k", 64 << 10), ("1G", 1 << 30), ("4096", 4096)])
 def test_cache_budgets_take_bytes_or_a_suffix(text, value):
     assert cache_budget(text) == value

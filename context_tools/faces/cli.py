@@ -514,7 +514,7 @@ def _main(argv: list[str]) -> int:
 
     show_indexing(on_the_way)  # a read that indexes first says so: a bar on a terminal, else one line
 
-    reply = Executor("cli", store=store, one_call=True).run(command, raw, extras={"json": bool(ns.get("json"))})
+    reply = Executor("cli", store=store, settle="never").run(command, raw, extras={"json": bool(ns.get("json"))})
     return _print_reply(reply, table.get(command), bool(ns.get("json")))
 
 
@@ -546,7 +546,7 @@ def _call(command_id: str, text: str, store: str | None) -> int:
         _write_call_envelope(command_id, "bad_input", message)
         print(f"rennet: bad_input: {message}", file=sys.stderr)
         return EXIT_ERROR
-    reply = Executor("cli", store=store, one_call=True).run(command_id, raw)
+    reply = Executor("cli", store=store, settle="never").run(command_id, raw)
     sys.stdout.buffer.write(encode_wire(reply.wire) + b"\n")
     _CALL_ANSWERED.append(True)
     if not reply.ok:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 import msgspec
 
@@ -103,16 +103,21 @@ def _unfit_string(value: Any, where: str) -> tuple[str, str] | None:
     return None
 
 
+Settle = Literal["now", "later", "never"]
+
+
 class Executor:
     """One face's executor: a surface, a store handle and (for agent faces) a ceiling."""
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
                  table: Registry | None = None, receipts: bool = True, roots: Roots | None = None,
-                 cache_bytes: int | None = None, worktree: bool = False, one_call: bool = False) -> None:
+                 cache_bytes: int | None = None, worktree: bool = False, settle: Settle = "now") -> None:
         self.surface = surface
-        # A face that answers one call and exits (the CLI) leaves its cache to no later call:
-        # weighing what the call put there would be work whose answer no one reads.
-        self.one_call = one_call
+        # When what a call left in the answer cache is weighed: "now", before the reply (a
+        # Python caller's next call finds the cache within budget); "later", beside the next
+        # calls (a server's reply does not wait on it); "never" for a face that answers one
+        # call and exits (the CLI), whose cache no later call reads.
+        self.settle = settle
         self.worktree = worktree  # `rennet mcp --worktree`: commands that read a rev read the working tree
         self.roots = roots  # an agent face serves only paths under these (None: the user's own face)
         self.handle = StoreHandle(store, cache_bytes=cache_bytes)
@@ -166,8 +171,10 @@ class Executor:
 
                 traceback.print_exc(file=sys.stderr)
             reply = self._failure(command_id, _typed(exc, self.handle.home))
-        if not self.one_call:  # what the call left in the cache is weighed, the cache kept to its budget
+        if self.settle == "now":  # what the call left in the cache is weighed, the cache kept to its budget
             self.handle.memo.settle()
+        elif self.settle == "later":
+            self.handle.memo.settle_soon()
         if reply.ok and self.ceiling is not None:
             try:
                 self._apply_ceiling(reply, self.ceiling)

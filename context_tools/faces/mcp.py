@@ -271,7 +271,8 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
     resident.keep()  # each index keeps the facts summaries it loaded for the next one
     share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
-    executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree)
+    executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree,
+                        settle="later")
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
     server = build_server(executor, readers=pool if count else None)
     if bind is None or token is None:  # one without the other: stdio has no token
