@@ -50,15 +50,18 @@ def carried_summary(raw: memoryview) -> CarriedSummary:
     return summary
 
 
-class CarriedFacts(Mapping[bytes, BlobFacts]):
-    """facts key -> a blob's complete facts, decoded from `raw` (msgpack of BlobFacts, each
-    checked to decode within bounds before: views of the bundle's inflated body) on every ask."""
+T = TypeVar("T", covariant=True)
 
-    def __init__(self, raw: dict[bytes, memoryview] | None = None) -> None:
-        self.raw = raw if raw is not None else {}
 
-    def __getitem__(self, key: bytes) -> BlobFacts:
-        return decode_core(self.raw[key])
+class _Decoded(Mapping[bytes, T]):
+    """facts key -> what `decode` makes of its bytes in `raw`, made anew on every ask."""
+
+    def __init__(self, raw: dict[bytes, memoryview], decode: Callable[[memoryview], T]) -> None:
+        self.raw = raw
+        self._decode = decode
+
+    def __getitem__(self, key: bytes) -> T:
+        return self._decode(self.raw[key])
 
     def __contains__(self, key: object) -> bool:
         return key in self.raw
@@ -69,30 +72,21 @@ class CarriedFacts(Mapping[bytes, BlobFacts]):
     def __len__(self) -> int:
         return len(self.raw)
 
+
+class CarriedFacts(_Decoded[BlobFacts]):
+    """facts key -> a blob's complete facts, decoded from `raw` (msgpack of BlobFacts, each
+    checked to decode within bounds before: views of the bundle's inflated body) on every ask."""
+
+    def __init__(self, raw: dict[bytes, memoryview] | None = None) -> None:
+        super().__init__(raw if raw is not None else {}, decode_core)
+
     def add(self, other: CarriedFacts) -> None:
         """Hold `other`'s facts too (their bytes, not a copy)."""
         self.raw.update(other.raw)
 
     @property
     def summaries(self) -> Mapping[bytes, CarriedSummary]:
-        return _Summaries(self.raw)
-
-
-class _Summaries(Mapping[bytes, CarriedSummary]):
-    def __init__(self, raw: dict[bytes, memoryview]) -> None:
-        self._raw = raw
-
-    def __getitem__(self, key: bytes) -> CarriedSummary:
-        return carried_summary(self._raw[key])
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._raw
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self._raw)
-
-    def __len__(self) -> int:
-        return len(self._raw)
+        return _Decoded(self.raw, carried_summary)
 
 
 S = TypeVar("S", bound=Summary, covariant=True)
