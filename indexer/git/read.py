@@ -14,12 +14,11 @@ import msgspec
 import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
-from indexer.git.tree_names import checked_entries, shown, text_name
+from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
 MODE_LINK = pygit2.GIT_FILEMODE_LINK
 MODE_COMMIT = pygit2.GIT_FILEMODE_COMMIT
-_TREE = int(pygit2.enums.ObjectType.TREE)
 
 
 class TreeEntry(msgspec.Struct, frozen=True, gc=False):
@@ -176,7 +175,7 @@ def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pyg
         tree, base, prefix = stack.pop()
         if base is not None and base.id == tree.id:
             continue
-        before = {e.raw_name: e for e in base if e.type == _TREE} if base is not None else {}
+        before = {e.raw_name: e for e in base if e.type == TREE_TYPE} if base is not None else {}
         for path, entry, is_tree in checked_entries(tree, prefix):
             if not is_tree:
                 continue

@@ -20,7 +20,7 @@ import pygit2
 
 from indexer.contract.errors import BadTree
 
-_TREE = int(pygit2.enums.ObjectType.TREE)  # an entry's type: cheaper to read than its file mode
+TREE_TYPE = int(pygit2.enums.ObjectType.TREE)  # an entry's type: cheaper to read than its file mode
 
 # Past this many characters a path is refused: no file system git checks out to takes it
 # (PATH_MAX), and paths repeating a long folder name at every level of a deep tree would
@@ -48,8 +48,8 @@ def checked_entries(tree: pygit2.Tree, folder: str) -> list[tuple[str, pygit2.Ob
     for entry in tree:
         raw = entry.raw_name
         assert raw is not None, "a tree's entries are named"
-        name = raw.decode("utf-8", "backslashreplace")
-        is_tree = entry.type == _TREE
+        name = text_name(raw)
+        is_tree = entry.type == TREE_TYPE
         raws.append(raw)
         names.append(name)
         keys.append(raw + b"/" if is_tree else raw)
@@ -77,7 +77,7 @@ def _fault(tree: pygit2.Tree, folder: str) -> BadTree:
             how = "twice" if other == raw else "twice, once with its bytes escaped"
             return BadTree(f"{where} names {shown(name)} {how}; a snapshot names each file by one path")
         seen[name] = raw
-        key = raw + b"/" if entry.type == _TREE else raw
+        key = raw + b"/" if entry.type == TREE_TYPE else raw
         if key < last:
             return BadTree(f"{where} lists {shown(name)} out of git's order; git's fsck refuses such a tree")
         last = key
