@@ -11,27 +11,35 @@ Kept apart from `indexer.build` so the host can choose at start without loading 
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable
+from typing import Sequence
 
 _method = "fork"
 
-# Names the languages the forkserver's preload sets up, comma-separated (unset: every
-# language): the forkserver is a new interpreter, and its environment is what reaches it.
+# What the forkserver's preload sets up, told through its environment (it is a new
+# interpreter): the languages named, comma-separated; else those the HEAD trees of the
+# repositories holding the folders of ROOTS_ENV name (a JSON list); else every language.
 PREPARE_ENV = "RENNET_PREPARE_LANGUAGES"
+ROOTS_ENV = "RENNET_PREPARE_ROOTS"
 
 
 def method() -> str:
     return _method
 
 
-def from_forkserver() -> None:
-    """Workers from a forkserver from now on. The host's main module must import without side
-    effects (`python -m context_tools.faces.cli`, the `rennet` script): every child imports it.
-    The forkserver starts with the first workers, not here: its preload (every language's
-    tags query compiled) costs the host's start nothing."""
+def from_forkserver(roots: Sequence[str] = ()) -> None:
+    """Workers from a forkserver from now on; its preload sets up the languages the HEAD trees
+    of the repositories holding `roots` name (none given: every language). The host calls
+    this at its start, before it runs other threads: the roots reach the forkserver in this
+    process's environment, which must not change while another thread may read it. The host's
+    main module must import without side effects (`python -m context_tools.faces.cli`, the
+    `rennet` script): every child imports it. The forkserver starts with the first workers or
+    `start_soon`, not here: its preload costs the host's start nothing."""
     global _method
+    import json
     import multiprocessing
 
+    if roots:
+        os.environ[ROOTS_ENV] = json.dumps(list(roots))  # ASCII: a name's lone surrogates escaped
     multiprocessing.get_context("forkserver").set_forkserver_preload(["indexer.build", "indexer.extract.prepared"])
     _method = "forkserver"
 
@@ -39,24 +47,15 @@ def from_forkserver() -> None:
 _starting = False
 
 
-def start_soon(languages: Callable[[], Iterable[str] | None] | None = None) -> None:
+def start_soon() -> None:
     """Start the forkserver now, in the background, rather than with the first workers (once;
     for a forkserver host): a call about to index has its preload run beside its own first
-    steps. Not at the host's start: the preload's CPU would slow the client's handshake.
-    `languages`, called in the background first: the languages the preload sets up (None
-    from it: every one); a language left out is compiled by each worker that meets it."""
+    steps. Not at the host's start: the preload's CPU would slow the client's handshake."""
     global _starting
     if _method != "forkserver" or _starting:
         return
     _starting = True
     import threading
+    from multiprocessing import forkserver
 
-    def start() -> None:
-        from multiprocessing import forkserver
-
-        named = languages() if languages is not None else None
-        if named is not None:
-            os.environ[PREPARE_ENV] = ",".join(sorted(named))
-        forkserver.ensure_running()
-
-    threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()
+    threading.Thread(target=forkserver.ensure_running, name="rennet-forkserver", daemon=True).start()

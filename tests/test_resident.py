@@ -183,33 +183,45 @@ def compiled_in_worker(blob: str) -> tuple[int, str, int]:
     return before.currsize, repr(facts), after.currsize - before.currsize
 
 
-@pytest.mark.parametrize("prepared", [None, "go,typescript"])
+@pytest.mark.parametrize("prepared", [None, "languages", "roots", "roots of no repository"])
 def test_forkserver_workers_start_with_the_prepared_language_queries_compiled(tmp_path, prepared):
     """The MCP server's workers come from its forkserver, which compiled every language's
-    query before forking them (or those `PREPARE_ENV` names): a worker compiles none of
-    them, a language left out is compiled where it is met, and the facts are those of a
-    process that compiled its own."""
+    query before forking them, or those `PREPARE_ENV` names, or those the HEAD trees of the
+    `ROOTS_ENV` repositories name: a worker compiles none of them, a language left out is
+    compiled where it is met, and the facts are those of a process that compiled its own."""
+    from indexer.lang.registry import GRAMMAR_LANGUAGES
     from indexer.pipeline.extract import extract_facts
     from indexer.pipeline.plan import BlobJob
-    from indexer.worker_start import PREPARE_ENV
+    from indexer.worker_start import PREPARE_ENV, ROOTS_ENV
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"pkg/mod1.py": _module(1)})
+    other = RepoBuilder(tmp_path / "other")
+    other.commit({"include/api.h": "int api(void);\n", "src/main.go": "package main\n", "README": "text\n"})
+    (tmp_path / "plain").mkdir()
     import pygit2
 
     repo = pygit2.Repository(str(builder.path))
     blob = str(repo.revparse_single("HEAD:pkg/mod1.py").id)
     env = cli_env()
-    if prepared is not None:
-        env[PREPARE_ENV] = prepared
+    env.pop(PREPARE_ENV, None)
+    env.pop(ROOTS_ENV, None)
+    if prepared == "languages":
+        env[PREPARE_ENV] = "go,typescript"
+    elif prepared == "roots":
+        env[ROOTS_ENV] = json.dumps([str(other.path)])
+    elif prepared == "roots of no repository":
+        env[ROOTS_ENV] = json.dumps([str(tmp_path / "plain")])
     done = subprocess.run([PY, "-c", WORKER_CHECK, str(builder.path), blob], env=env,
                           cwd=str(ROOT), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    if prepared is None:
-        assert out["before"] == out["languages"] and out["after"] == 0
-    else:
+    if prepared in (None, "roots of no repository"):  # not known: every language
+        assert out["before"] == out["languages"] == len(GRAMMAR_LANGUAGES) and out["after"] == 0
+    elif prepared == "languages":
         assert out["before"] == 2 and out["after"] == 1  # Python's, compiled by the worker meeting it
+    else:  # the header counts for C and C++, the Go file for Go; the text file names none
+        assert out["before"] == 3 and out["after"] == 1
     assert out["facts"] == repr(extract_facts(BlobJob(blob, "pkg/mod1.py", "python", "v"), repo))
 
 
@@ -231,14 +243,15 @@ def test_prepare_sets_a_language_up_without_a_failed_extraction():
 def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_path):
     """`initialize` starts no forkserver (a client waits on it); listing the tools does, so the
     preload runs while an agent thinks before its first call rather than on that call's clock.
-    It prepares the languages the served repository's HEAD names (by its files' names)."""
+    It is told the served roots, to prepare the languages their HEAD trees name (the test
+    above checks what a forkserver makes of them), and no list of languages."""
     import os
     import time
 
     import anyio
 
     from benchmarks.measure import children_of, command_line
-    from indexer.worker_start import PREPARE_ENV
+    from indexer.worker_start import PREPARE_ENV, ROOTS_ENV
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"pkg/mod1.py": _module(1), "include/api.h": "int api(void);\n", "README": "text\n"})
@@ -260,4 +273,6 @@ def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_p
     before, after = run_stdio(str(tmp_path / "store"), work, root=str(builder.path))
     assert before == [] and len(after) == 1
     environment = Path(f"/proc/{after[0]}/environ").read_bytes().split(b"\0")
-    assert f"{PREPARE_ENV}=c,cpp,python".encode() in environment
+    told = {k: v for k, _, v in (e.partition(b"=") for e in environment)}
+    assert json.loads(told[ROOTS_ENV.encode()]) == [os.path.realpath(builder.path)]
+    assert PREPARE_ENV.encode() not in told

@@ -148,12 +148,6 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         answer = await anyio.to_thread.run_sync(call, limiter=waiting)
         return None if answer is None else reply_of_encoded(answer[1], answer[0])
 
-    def served_languages() -> frozenset[str] | None:
-        # what the roots' HEAD trees name: the preload sets those up rather than every language
-        from indexer.git.head_languages import head_languages
-
-        return head_languages(executor.roots.dirs) if executor.roots is not None else None
-
     async def list_tools(ctx: Any, params: Any) -> Any:
         import mcp_types as types
 
@@ -161,7 +155,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
 
         # A client lists the tools before its first call, and an agent thinks between the two:
         # the forkserver's preload runs then, not on the first index's clock.
-        worker_start.start_soon(served_languages)
+        worker_start.start_soon()
         return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
@@ -180,7 +174,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start
 
-            worker_start.start_soon(served_languages)  # the call may index: its workers' forkserver gets going
+            worker_start.start_soon()  # the call may index: its workers' forkserver gets going
         answered = await on_reader(row, arguments, declared)
         if answered is not None:
             return answered
@@ -268,7 +262,8 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     from indexer import worker_start
     from indexer.store import resident
 
-    worker_start.from_forkserver()  # calls run in threads: an index must not fork from them
+    # calls run in threads: an index must not fork from them; its preload sets up what the roots hold
+    worker_start.from_forkserver(served.dirs)
     resident.keep()  # each index keeps the facts summaries it loaded for the next one
     share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree,

@@ -1,5 +1,5 @@
 """The grammar languages the names in a repository's HEAD tree say it holds: what a resident
-host sets up before its first index (indexer/worker_start.py, `start_soon`).
+host's forkserver sets up before its first index (indexer/extract/prepared.py).
 
 A guess from names alone, read without opening a blob: a language only the content names (a
 shebang, a mode line) is left out, and a worker compiles its query when it first meets it.
@@ -14,8 +14,8 @@ import pygit2
 from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE
 from indexer.lang.registry import CONTENT_H, GRAMMAR_LANGUAGES, HEADER_LANGUAGES, name_language
 
-# Names read before giving up on a guess: the walk runs on a server's thread, and a tree of
-# any size must not choose how long that is.
+# Names read before giving up on a guess: the walk delays the preload of the forkserver every
+# index waits on, and a tree of any size must not choose how long that is.
 ENTRY_LIMIT = 250_000
 
 
