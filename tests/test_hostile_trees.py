@@ -14,6 +14,7 @@ import subprocess
 import tracemalloc
 from pathlib import Path
 
+import msgspec
 import pygit2
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,8 +24,11 @@ from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.contract.errors import BadTree
 from indexer.git import read as gitread
-from indexer.git.tree_names import PATH_CHARS, is_dot_git, text_name
+from indexer.git.tree_names import PATH_CHARS, TREE_RULES, is_dot_git, text_name
+from indexer.pipeline.plan import earlier_record
 from indexer.store.database import Store
+from indexer.store.records import LazyHead, SnapshotHead, decode_head, load_stored_record
+from indexer.store.versions import snapshot_version
 from tests.test_hostile_inputs import one_typed_line, rennet
 
 TREE, BLOB, LINK, GITLINK = b"40000", b"100644", b"120000", b"160000"
@@ -306,7 +310,8 @@ def test_a_tree_naming_dot_git_anywhere_is_bad_tree_walked_whole_or_from_its_par
     head = raw_commit(repo, raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "x = 1\n")), (TREE, b"t", tree)]),
                       pygit2.Oid(hex=base_commit), branch=None)
     base_tree = str(repo[base_commit].peel(pygit2.Tree).id)
-    for walk in (lambda: gitread.walk_tree(repo, head), lambda: gitread.tree_since(repo, head, base_tree, base)):
+    for walk in (lambda: gitread.walk_tree(repo, head), lambda: gitread.tree_since(repo, head, base_tree, base),
+                 lambda: gitread.check_tree(repo, head)):
         if git_reads_as_dot_git(raw):
             with pytest.raises(BadTree, match="reads as .git") as refused:
                 walk()
@@ -360,3 +365,83 @@ def test_gitmodules_as_a_link_is_indexed_as_a_link(tmp_path):
         snap = api.snapshot(str(tmp_path / "repo"), head, store=store, index_if_absent=False)
         link = snap.file(".gitmodules")
         assert link is not None and link.language == "symlink" and link.target == "/etc/passwd"
+
+
+# --- snapshots stored under older tree rules ----------------------------------------------
+
+def stale_parent(tmp_path: Path) -> tuple[str, str, str, str]:
+    """A history whose parent commit holds `d/.git/config` (a name the rules now refuse), with
+    children that keep `d` as it is: one of the very same tree, one adding a file at the root.
+    Returns (repository path, parent, same-tree child, grown child)."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    ok = (BLOB, b"ok.py", blob(repo, "x = 1\n"))
+    d = (TREE, b"d", raw_tree(repo, [(TREE, b".git", sub(repo, b"config", "[core]\n")), (BLOB, b"m.py", blob(
+        repo, "def m():\n    pass\n"))]))
+    parent = raw_commit(repo, raw_tree(repo, [d, ok]), repo.head.target)
+    same = raw_commit(repo, repo[parent].tree_id, pygit2.Oid(hex=parent), branch=None)
+    grown = raw_commit(repo, raw_tree(repo, [d, (BLOB, b"new.py", blob(repo, "def n():\n    pass\n")), ok]),
+                       pygit2.Oid(hex=parent), branch=None)
+    return str(tmp_path / "repo"), parent, same, grown
+
+
+def index_under_older_rules(monkeypatch, path: str, oid: str, store: Store, rules: str) -> None:
+    """Index `oid` as an indexer of older tree rules did (`rules`; "" for one that recorded
+    none): names read as `.git` pass."""
+    from indexer.git import tree_names
+    from indexer.pipeline import assemble
+
+    with monkeypatch.context() as m:
+        m.setattr(tree_names, "is_dot_git", lambda raw: False)
+        m.setattr(assemble, "TREE_RULES", rules)
+        api.index(path, oid, store=store, workers=1)
+
+
+@pytest.mark.parametrize("rules", ["", "1"])
+def test_a_snapshot_stored_under_older_tree_rules_lets_no_commit_of_its_trees_pass(tmp_path, monkeypatch, rules):
+    path, parent, same, grown = stale_parent(tmp_path)
+    with Store.open(tmp_path / "store") as store:
+        index_under_older_rules(monkeypatch, path, parent, store, rules)
+        stored = load_stored_record(store, parent)
+        assert stored is not None and stored.prior().tree_rules == rules
+        before = api.snapshot(path, parent, store=store, index_if_absent=False)
+        for child in (same, grown):  # the parent's snapshot is the one to start from
+            assert earlier_record(store, gitread.open_repo(path), child, snapshot_version()) is not None
+            with pytest.raises(BadTree, match="'.git'.*reads as .git"):
+                api.index(path, child, store=store, workers=1)
+        with pytest.raises(BadTree, match="reads as .git"):  # its own snapshot is checked again when reused
+            api.index(path, parent, store=store, workers=1)
+        kept = api.snapshot(path, parent, store=store, index_if_absent=False)  # and kept: nothing stored is lost
+        assert kept.fingerprint == before.fingerprint and "d/.git/config" in [f.path for f in kept.files]
+
+
+def test_a_snapshot_under_these_rules_is_trusted_and_one_under_older_rules_is_checked_whole(tmp_path, monkeypatch):
+    """From a parent checked under these rules a child's walk checks the trees that differ
+    (here the root alone); from one checked under older rules, every tree of the child."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n", "a/b/c.py": "c = 1\n", "a/d.py": "d = 1\n", "e/f.py": "f = 1\n"})
+    parent = str(b.repo.head.target)
+    child = b.commit({"new.py": "n = 1\n"})
+    checked: list[str] = []
+    real = gitread.checked_entries
+
+    def counted(tree, folder):
+        checked.append(folder)
+        return real(tree, folder)
+
+    for rules, expected in ((TREE_RULES, [""]), ("1", ["", "a/", "a/b/", "e/"])):
+        with Store.open(tmp_path / f"store{rules}") as store:
+            index_under_older_rules(monkeypatch, str(b.path), parent, store, rules)
+            checked.clear()
+            with monkeypatch.context() as m:
+                m.setattr(gitread, "checked_entries", counted)
+                report = api.index(str(b.path), child, store=store, workers=1)
+            assert sorted(checked) == expected and report.files == 5
+
+
+def test_a_record_stored_before_the_rules_were_recorded_reads_as_unchecked():
+    head = SnapshotHead("c" * 40, "t" * 40, "v", [], [], [], [], [], [], [], [], [], [], [], [])
+    old = msgspec.msgpack.encode({k: v for k, v in msgspec.structs.asdict(head).items() if k != "tree_rules"})
+    assert decode_head(old).tree_rules == "" and LazyHead(old).tree_rules == ""
+    assert decode_head(msgspec.msgpack.encode(head)) == head

@@ -35,6 +35,14 @@ PATH_CHARS = 4096
 
 _NOT_NAMES = frozenset({b"", b".", b".."})
 
+# The version of the rules above, recorded with each snapshot (`SnapshotRecord.tree_rules`):
+# a snapshot's trees are trusted as checked only under the rules of this code, so a re-index
+# from a snapshot stored under older rules (or before they were recorded: "") checks every
+# tree of the commit again. Bump it whenever a rule is added.
+# 1: names fsck refuses (``, `.`, `..`, a `/`), a name read twice, git's order, PATH_CHARS
+# 2: names git reads as `.git` (`is_dot_git`)
+TREE_RULES = "2"
+
 # The code points HFS+ ignores in a name, which git skips when it asks whether a name is
 # `.git` there (ZERO WIDTH NON-JOINER and JOINER, the direction marks and embeddings, the
 # deprecated shaping controls, ZERO WIDTH NO-BREAK SPACE).
