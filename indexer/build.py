@@ -82,7 +82,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 
         def reused() -> IndexReport | None:
             # A stored snapshot is complete: pinning the rev to it needs no indexer's lock.
-            existing = existing_head(store, oid, version)
+            existing = existing_head(store, oid, version, repo)
             if existing is None:
                 return None
             if not complete_enough(repo, existing, require_complete):
@@ -126,7 +126,7 @@ def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] =
         version = extractor_version()
 
         def reused() -> IndexReport | None:
-            existing = existing_head(store, tree_oid, version)
+            existing = existing_head(store, tree_oid, version, repo)
             if existing is None:
                 return None
             pin_snapshot(store, pin, tree_oid, existing.indexed_at)

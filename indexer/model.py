@@ -270,3 +270,8 @@ class SnapshotRecord(Struct):
     # index report's parsed plus reused blobs. One blob under two names that say different
     # things of its language (NOTES, notes.txt) is two. Not part of the fingerprint.
     blob_facts: int = 0
+    # The version of the tree rules (indexer/git/tree_names.py TREE_RULES) its tree's names
+    # were checked under: "" for a record stored before they were recorded, or imported
+    # without being checked here. A re-index trusts the trees it shares with this snapshot
+    # only under this code's rules. Not part of the fingerprint.
+    tree_rules: str = ""

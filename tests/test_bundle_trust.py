@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 from corpora.gitbuild import RepoBuilder
 from indexer.contract.errors import RennetError
 from indexer.fleet import bundle, signing
-from indexer.store.records import decode_record
+from indexer.git.tree_names import TREE_RULES
+from indexer.store.database import Store
+from indexer.store.records import decode_record, load_stored_record
 from tests.test_bundle import _counts, _parts, _seal, forge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,3 +317,26 @@ def test_a_key_file_of_line_endings_and_a_short_key_is_too_short(tmp_path):
     with pytest.raises(RennetError) as exc:
         signing.load_key(key_file=str(write(tmp_path, "short", b"K" * 14 + b"\r\n")))
     assert exc.value.code == "bad_input"
+
+
+@pytest.mark.parametrize("claim", ["", TREE_RULES])
+def test_an_import_records_the_tree_rules_it_can_vouch_for(world, tmp_path, claim):
+    """A bundle says which tree rules its store checked the commit's trees under: made again
+    from its repository, the import records this code's (it walked them); signed, the
+    signer's word; loaded with --trust-unsigned, none: a re-index from it checks them all."""
+    header, body = _parts(world["plain"].read_bytes())
+    record = decode_record(body.record)
+    record.tree_rules = claim
+    plain = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    for how, data, kwargs, kept in (
+            ("rederived", plain, {"repo_path": str(clone)}, TREE_RULES),
+            ("signed", signing.sign(plain, KEY.encode()), {"key": KEY.encode()}, claim),
+            ("untrusted", plain, {"trust_unsigned": True}, "")):
+        with Store.open(tmp_path / how) as store:
+            done = bundle.import_data(store, data, **kwargs)
+            assert done.provenance == how
+        with Store.open(done.store or tmp_path / how) as store:
+            stored = load_stored_record(store, record.oid)
+            assert stored is not None and stored.prior().tree_rules == kept

@@ -7,9 +7,14 @@ as bytes (pygit2's TreeBuilder refuses some of these names; the object database 
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
+import subprocess
 import tracemalloc
 from pathlib import Path
 
+import msgspec
 import pygit2
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,11 +24,14 @@ from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.contract.errors import BadTree
 from indexer.git import read as gitread
-from indexer.git.tree_names import PATH_CHARS, text_name
+from indexer.git.tree_names import PATH_CHARS, TREE_RULES, is_dot_git, text_name
+from indexer.pipeline.plan import earlier_record
 from indexer.store.database import Store
+from indexer.store.records import LazyHead, SnapshotHead, decode_head, load_stored_record
+from indexer.store.versions import snapshot_version
 from tests.test_hostile_inputs import one_typed_line, rennet
 
-TREE, BLOB = b"40000", b"100644"
+TREE, BLOB, LINK, GITLINK = b"40000", b"100644", b"120000", b"160000"
 
 
 def raw_tree(repo: pygit2.Repository, entries: list[tuple[bytes, bytes, pygit2.Oid]]) -> pygit2.Oid:
@@ -79,6 +87,15 @@ HOSTILE = {
     "entries_out_of_order": lambda r: [(BLOB, b"z.py", blob(r, "z = 1\n")), (BLOB, b"b.py", blob(r, "b = 1\n"))],
     "an_entry_named_by_no_bytes": lambda r: [(BLOB, b"", blob(r, "x = 1\n"))],
     "a_path_past_the_cap": lambda r: [(TREE, b"n" * 200, deep(r, 40, b"n" * 200))],
+    # names git reads as `.git`, at any depth and of any kind of entry
+    "a_folder_named_dot_git": lambda r: [(TREE, b".git", sub(r, b"config", "[core]\n"))],
+    "a_file_named_dot_git_in_capitals_deep_down": lambda r: [
+        (TREE, b"d", raw_tree(r, [(TREE, b"e", raw_tree(r, [(BLOB, b".GIT", blob(r, "x\n"))]))]))],
+    "a_link_named_dot_git": lambda r: [(LINK, b".git", blob(r, "/etc"))],
+    "a_gitlink_named_dot_git": lambda r: [(GITLINK, b".Git", pygit2.Oid(hex="1" * 40))],
+    "a_folder_named_by_its_ntfs_short_name": lambda r: [(TREE, b"GIT~1", sub(r))],
+    "a_folder_named_dot_git_with_a_stream": lambda r: [(TREE, b".git::$INDEX_ALLOCATION", sub(r))],
+    "a_folder_named_dot_git_with_hfs_ignorables": lambda r: [(TREE, ".g\u200cit\ufeff".encode(), sub(r))],
 }
 
 
@@ -239,3 +256,192 @@ def test_a_name_reads_as_text_path_made_it_of_pygit2s_name(name_repo, raw):
     repo = name_repo[0]
     (entry,) = repo[raw_tree(repo, [(BLOB, raw, blob(repo, "x = 1\n"))])]
     assert entry.raw_name == raw and text_name(raw) == gitread.text_path(entry.name)
+
+
+# --- names git reads as `.git` ------------------------------------------------------------
+
+HFS_IGNORED = "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"
+# git's NTFS reading: a part of the name (between backslashes) that is `.git` or `git~1` in any
+# case, then dots and spaces only, then the part's end or a colon (an alternate data stream)
+NTFS_DOT_GIT = re.compile(rb"(?:\A|\\)(?:\.[gG][iI][tT]|[gG][iI][tT]~1)[. ]*(?::|\\|\Z)")
+
+
+def git_reads_as_dot_git(raw: bytes) -> bool:
+    """git's rule for a tree entry name (fsck's hasDotgit), stated apart from the indexer's:
+    as NTFS reads it (`NTFS_DOT_GIT`), or as HFS+ does: the name up to where git stops
+    reading it as UTF-8 (a byte that starts no valid sequence, or U+FFFE / U+FFFF), less
+    the code points HFS+ ignores, is `.git` in any ASCII case."""
+    if NTFS_DOT_GIT.search(raw):
+        return True
+    end = len(raw)
+    while True:  # the longest prefix that is UTF-8
+        try:
+            text = raw[:end].decode("utf-8")
+            break
+        except UnicodeDecodeError:
+            end -= 1
+    text = re.split("[\ufffe\uffff]", text)[0]
+    return re.fullmatch(r"\.[gG][iI][tT]", "".join(c for c in text if c not in HFS_IGNORED)) is not None
+
+
+# Pieces of names near `.git`: its letters in both cases, what NTFS drops or reads as a
+# separator or a stream, the code points HFS+ ignores and one it does not (U+200B), a
+# dotted capital I, bytes that are not UTF-8 and U+FFFE.
+DOT_GIT_PIECES = [b".", b"g", b"G", b"i", b"I", b"t", b"T", b"~", b"1", b"2", b" ", b":", b"\\", b"x", b"$",
+                  b".git", b".GIT", b"git~1", b"GiT~1", "\u200b".encode(), "\u0130".encode(), b"\xff", b"\xe2\x80",
+                  "\ufffe".encode(), b"\n", *(c.encode() for c in HFS_IGNORED)]
+DOT_GIT_NAMES = st.lists(st.sampled_from(DOT_GIT_PIECES), min_size=1, max_size=7).map(b"".join).filter(
+    lambda n: n not in (b".", b".."))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(raw=DOT_GIT_NAMES)
+def test_a_name_is_read_as_dot_git_exactly_where_gits_rule_says(raw):
+    assert is_dot_git(raw) == git_reads_as_dot_git(raw)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=DOT_GIT_NAMES, kind=st.sampled_from([BLOB, TREE, LINK]), depth=st.integers(0, 2))
+def test_a_tree_naming_dot_git_anywhere_is_bad_tree_walked_whole_or_from_its_parent(name_repo, raw, kind, depth):
+    repo, base_commit, base = name_repo
+    tree = raw_tree(repo, [(kind, raw, sub(repo) if kind == TREE else blob(repo, "x = 1\n"))])
+    for _ in range(depth):
+        tree = raw_tree(repo, [(TREE, b"d", tree)])
+    head = raw_commit(repo, raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "x = 1\n")), (TREE, b"t", tree)]),
+                      pygit2.Oid(hex=base_commit), branch=None)
+    base_tree = str(repo[base_commit].peel(pygit2.Tree).id)
+    for walk in (lambda: gitread.walk_tree(repo, head), lambda: gitread.tree_since(repo, head, base_tree, base),
+                 lambda: gitread.check_tree(repo, head)):
+        if git_reads_as_dot_git(raw):
+            with pytest.raises(BadTree, match="reads as .git") as refused:
+                walk()
+            assert "\n" not in str(refused.value)
+        else:
+            walk()
+
+
+# Spellings held against git's own fsck: each refused or not as hasDotgit says.
+SPELLINGS = [b".git", b".GIT", b".gIt", b"git", b".gitx", b"x.git", b".git.", b".git . .", b".git. x", b"git~1",
+             b"GIT~1", b"git~2", b"git~10", b"git~1.", b"git~1 :", b".git::$INDEX_ALLOCATION", b".git:x",
+             b".git\\x", b"x\\.git", b"x\\git~1 ", b"x\\.gitx", b".gitmodules", b".github", b".git\xff",
+             b".g\xffit", b"\xff.git", b".git\xe2\x80", ".git\ufffe".encode(), ".git\u200b".encode(),
+             ".gi\u200ct".encode(), "\ufeff.git".encode(), ".git\u206f".encode(), ".g\u0130t".encode(),
+             ".git\u200c".encode() + b"\xff", b".git\n", b"\n.git"]
+
+
+def test_the_rule_agrees_with_gits_fsck(tmp_path):
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("no git to hold the rule against")
+    import random
+
+    pick = random.Random(7)
+    starts = [b"", b"", b".git", b"git~1", b"x\\", "\u200c".encode()]  # half of them near `.git` from the start
+    names = {*SPELLINGS, *(pick.choice(starts) + b"".join(pick.choices(DOT_GIT_PIECES, k=pick.randint(1, 5)))
+                           for _ in range(400))} - {b".", b".."}
+    repo = pygit2.init_repository(str(tmp_path / "repo"), bare=True)
+    leaf = blob(repo, "x\n")
+    trees = {str(raw_tree(repo, [(BLOB, name, leaf)])): name for name in names}
+    out = subprocess.run([git, "fsck", "--strict", "--no-dangling"], cwd=tmp_path / "repo", capture_output=True,
+                         text=True, env={"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path)})
+    refused = {trees[line.split()[3].rstrip(":")] for line in out.stderr.splitlines()
+               if line.startswith("error in tree ") and "hasDotgit" in line}
+    assert refused and {n for n in names if is_dot_git(n)} == refused
+    assert {n for n in names if git_reads_as_dot_git(n)} == refused
+
+
+def test_gitmodules_as_a_link_is_indexed_as_a_link(tmp_path):
+    """git's fsck refuses a `.gitmodules` that is a symbolic link (gitmodulesSymlink): a
+    checkout's submodule commands would read it from outside the tree. The indexer runs no
+    submodule command and reads no `.gitmodules`: the link is a link like any other, its
+    target kept as text, never followed."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    head = raw_commit(repo, raw_tree(repo, [(LINK, b".gitmodules", blob(repo, "/etc/passwd")),
+                                            (BLOB, b"ok.py", blob(repo, "x = 1\n"))]), repo.head.target)
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(tmp_path / "repo"), head, store=store, workers=1)
+        snap = api.snapshot(str(tmp_path / "repo"), head, store=store, index_if_absent=False)
+        link = snap.file(".gitmodules")
+        assert link is not None and link.language == "symlink" and link.target == "/etc/passwd"
+
+
+# --- snapshots stored under older tree rules ----------------------------------------------
+
+def stale_parent(tmp_path: Path) -> tuple[str, str, str, str]:
+    """A history whose parent commit holds `d/.git/config` (a name the rules now refuse), with
+    children that keep `d` as it is: one of the very same tree, one adding a file at the root.
+    Returns (repository path, parent, same-tree child, grown child)."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    ok = (BLOB, b"ok.py", blob(repo, "x = 1\n"))
+    d = (TREE, b"d", raw_tree(repo, [(TREE, b".git", sub(repo, b"config", "[core]\n")), (BLOB, b"m.py", blob(
+        repo, "def m():\n    pass\n"))]))
+    parent = raw_commit(repo, raw_tree(repo, [d, ok]), repo.head.target)
+    same = raw_commit(repo, repo[parent].tree_id, pygit2.Oid(hex=parent), branch=None)
+    grown = raw_commit(repo, raw_tree(repo, [d, (BLOB, b"new.py", blob(repo, "def n():\n    pass\n")), ok]),
+                       pygit2.Oid(hex=parent), branch=None)
+    return str(tmp_path / "repo"), parent, same, grown
+
+
+def index_under_older_rules(monkeypatch, path: str, oid: str, store: Store, rules: str) -> None:
+    """Index `oid` as an indexer of older tree rules did (`rules`; "" for one that recorded
+    none): names read as `.git` pass."""
+    from indexer.git import tree_names
+    from indexer.pipeline import assemble
+
+    with monkeypatch.context() as m:
+        m.setattr(tree_names, "is_dot_git", lambda raw: False)
+        m.setattr(assemble, "TREE_RULES", rules)
+        api.index(path, oid, store=store, workers=1)
+
+
+@pytest.mark.parametrize("rules", ["", "1"])
+def test_a_snapshot_stored_under_older_tree_rules_lets_no_commit_of_its_trees_pass(tmp_path, monkeypatch, rules):
+    path, parent, same, grown = stale_parent(tmp_path)
+    with Store.open(tmp_path / "store") as store:
+        index_under_older_rules(monkeypatch, path, parent, store, rules)
+        stored = load_stored_record(store, parent)
+        assert stored is not None and stored.prior().tree_rules == rules
+        before = api.snapshot(path, parent, store=store, index_if_absent=False)
+        for child in (same, grown):  # the parent's snapshot is the one to start from
+            assert earlier_record(store, gitread.open_repo(path), child, snapshot_version()) is not None
+            with pytest.raises(BadTree, match="'.git'.*reads as .git"):
+                api.index(path, child, store=store, workers=1)
+        with pytest.raises(BadTree, match="reads as .git"):  # its own snapshot is checked again when reused
+            api.index(path, parent, store=store, workers=1)
+        kept = api.snapshot(path, parent, store=store, index_if_absent=False)  # and kept: nothing stored is lost
+        assert kept.fingerprint == before.fingerprint and "d/.git/config" in [f.path for f in kept.files]
+
+
+def test_a_snapshot_under_these_rules_is_trusted_and_one_under_older_rules_is_checked_whole(tmp_path, monkeypatch):
+    """From a parent checked under these rules a child's walk checks the trees that differ
+    (here the root alone); from one checked under older rules, every tree of the child."""
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n", "a/b/c.py": "c = 1\n", "a/d.py": "d = 1\n", "e/f.py": "f = 1\n"})
+    parent = str(b.repo.head.target)
+    child = b.commit({"new.py": "n = 1\n"})
+    checked: list[str] = []
+    real = gitread.checked_entries
+
+    def counted(tree, folder):
+        checked.append(folder)
+        return real(tree, folder)
+
+    for rules, expected in ((TREE_RULES, [""]), ("1", ["", "a/", "a/b/", "e/"])):
+        with Store.open(tmp_path / f"store{rules}") as store:
+            index_under_older_rules(monkeypatch, str(b.path), parent, store, rules)
+            checked.clear()
+            with monkeypatch.context() as m:
+                m.setattr(gitread, "checked_entries", counted)
+                report = api.index(str(b.path), child, store=store, workers=1)
+            assert sorted(checked) == expected and report.files == 5
+
+
+def test_a_record_stored_before_the_rules_were_recorded_reads_as_unchecked():
+    head = SnapshotHead("c" * 40, "t" * 40, "v", [], [], [], [], [], [], [], [], [], [], [], [])
+    old = msgspec.msgpack.encode({k: v for k, v in msgspec.structs.asdict(head).items() if k != "tree_rules"})
+    assert decode_head(old).tree_rules == "" and LazyHead(old).tree_rules == ""
+    assert decode_head(msgspec.msgpack.encode(head)) == head

@@ -442,3 +442,36 @@ def test_a_working_tree_of_names_differing_in_case_is_two_files(tmp_path):
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)["data"]
         assert data["meta"]["path"] == path and [o["name"] for o in data["outline"]["items"]] == [name]
+
+
+def test_a_path_git_reads_as_dot_git_is_left_out_and_listed(tmp_path):
+    """A working-tree path with a part git reads as `.git` (NTFS's `git~1` and trailing dots,
+    HFS+'s ignored code points) is left out of the tree and listed, as a commit holding it
+    would be refused (`bad_tree`); the rest is read and indexed as git writes it."""
+    import pygit2
+
+    from indexer import api
+    from indexer.git.worktree import read_worktree
+
+    repo = make_checkout(tmp_path)
+    (repo / ".git.").write_text("def dotted(): pass\n")
+    (repo / "git~1").write_text("def short(): pass\n")
+    (repo / "pkg" / ".g\u200cit").mkdir()
+    (repo / "pkg" / ".g\u200cit" / "x.py").write_text("def hidden(): pass\n")
+    (repo / "fine.py").write_text("def fine(): pass\n")
+    before = state_of(repo)
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert state_of(repo) == before
+    assert [s.path for s in tree.skipped] == [".git.", "git~1", "pkg/.g\u200cit/x.py"]
+    assert all(s.reason.startswith("invalid_path: ") for s in tree.skipped)
+    assert tree.changed == ["fine.py"]
+    store = api.open_store(tmp_path / "home")
+    try:
+        snap = api.worktree_snapshot(pygit2.Repository(str(repo)), tree, store=store, workers=1)
+        assert [f.path for f in snap.files] == [".gitignore", "fine.py", "helpers_link.py", "pkg/gone.py",
+                                                "pkg/helpers.py", "run.sh"]
+    finally:
+        store.close()
+    for name in (".git.", "git~1", "pkg/.g\u200cit"):
+        shutil.rmtree(repo / name) if (repo / name).is_dir() else (repo / name).unlink()
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")

@@ -40,8 +40,9 @@ class MissingObjects(RennetError):
 
 class BadTree(RennetError):
     """A tree object of the commit names a file in a way git refuses (twice, out of order,
-    `.`, `..`, empty, holding a `/`, past the path cap): the snapshot could not name each
-    file once, so the commit is refused whole, before anything is stored."""
+    `.`, `..`, empty, holding a `/`, read as `.git`, past the path cap): the snapshot could
+    not name each file once, or would name the repository's own folder, so the commit is
+    refused whole, before anything is stored."""
 
     code = "bad_tree"
 

@@ -362,7 +362,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             display = gitread.repo_display_path(repo)
             oid = gitread.resolve_rev(repo, spec.rev)
             job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid, odb=repo.odb)
-            existing = existing_head(store, oid, version)
+            existing = existing_head(store, oid, version, repo)
             if existing is not None and not complete_enough(repo, existing, require_complete):
                 job.replace = True  # partial, and some of its missing blobs are at hand now
                 existing = None

@@ -49,6 +49,7 @@ from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import facts_weight, signing
 from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
 from indexer.fleet.msgpack_heads import length, shape
+from indexer.git.tree_names import TREE_RULES
 from indexer.model import SnapshotRecord, edge_order, unresolved_order
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
 from indexer.store.records import NO_FACTS, StoredFacts
@@ -591,9 +592,10 @@ def rederive(bundle: Verified, repo) -> None:
         raise BadBundle("bundle's snapshot differs from the one its commit gives (fingerprint); nothing imported")
     # what the fingerprint leaves out is stored too, and read: the tree a later index diffs
     # from, the symbol count. The bundle's own are the time of indexing and `blob_facts`, a
-    # count of what its store parsed or reused (for a partial snapshot, how it was built).
-    if msgspec.structs.replace(record, indexed_at=bundle.record.indexed_at,
-                               blob_facts=bundle.record.blob_facts) != bundle.record:
+    # count of what its store parsed or reused (for a partial snapshot, how it was built), and
+    # the tree rules its store checked under (the import records its own: `import_data`).
+    if msgspec.structs.replace(record, indexed_at=bundle.record.indexed_at, blob_facts=bundle.record.blob_facts,
+                               tree_rules=bundle.record.tree_rules) != bundle.record:
         raise BadBundle("bundle's snapshot record differs from the one its commit gives (its tree or symbol "
                         "count); nothing imported")
 
@@ -683,8 +685,10 @@ def import_data(store, data: bytes, repo_path: str | None = None, rev: str | Non
     elif repo is not None:
         rederive(bundle, repo)
         provenance = "rederived"
+        bundle.record.tree_rules = TREE_RULES  # its trees were walked here, under this code's rules
     elif trust_unsigned:
         provenance = "untrusted"
+        bundle.record.tree_rules = ""  # its word that its trees were checked is the bundle's alone
     else:
         how = "signed, but no key was given to check it" if mac is not None else "not signed"
         raise UntrustedBundle(f"bundle is {how}, and its repository is not at hand: give the signing key "

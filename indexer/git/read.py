@@ -165,11 +165,12 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
-def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pygit2.Tree) -> None:
-    """Check the names of every tree of `root` that `base_root` (a tree already walked) does
-    not hold at the same place, as `walk_tree` checks them all: a tree git's fsck refuses is
-    refused whether or not an earlier snapshot is at hand. Reads the trees a diff of the two
-    would, before the diff spells out any path."""
+def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pygit2.Tree | None) -> None:
+    """Check the names of every tree of `root` that `base_root` (a tree already walked under
+    these rules, `tree_names.TREE_RULES`) does not hold at the same place, as `walk_tree`
+    checks them all: a tree git's fsck refuses is refused whether or not an earlier snapshot
+    is at hand. Reads the trees a diff of the two would, before the diff spells out any path.
+    Without `base_root` (one checked under older rules, or never), every tree is checked."""
     stack: list[tuple[pygit2.Tree, pygit2.Tree | None, str]] = [(root, base_root, "")]
     while stack:
         tree, base, prefix = stack.pop()
@@ -185,15 +186,21 @@ def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pyg
                 stack.append((sub, _subtree(repo, was, path) if was is not None else None, path + "/"))
 
 
+def check_tree(repo: pygit2.Repository, oid: str) -> None:
+    """Check the names of every tree of commit (or tree) `oid`, as `walk_tree` does, without
+    listing its files: `bad_tree`, `missing_objects` as it gives them."""
+    check_trees_since(repo, root_tree(repo, oid), None)
+
+
 _ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
 _CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit2.enums.DeltaStatus.TYPECHANGE})
 
 
 def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
-                    base: list[TreeEntry]) -> tuple[str, list[TreeEntry]]:
+                    base: list[TreeEntry], base_checked: bool = True) -> tuple[str, list[TreeEntry]]:
     """`walk_tree(repo, commit_oid)`, from the entries of an earlier tree (`base`, those of
     `base_tree`) and the diff of the two trees: only subtrees that differ are read."""
-    since = tree_since(repo, commit_oid, base_tree, base)
+    since = tree_since(repo, commit_oid, base_tree, base, base_checked)
     return since.tree_oid, since.entries
 
 
@@ -203,16 +210,19 @@ class TreeSince(NamedTuple):
     changed: list[TreeEntry] | None  # the entries the diff adds or changes; None: not known (a whole walk)
 
 
-def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: list[TreeEntry]) -> TreeSince:
+def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: list[TreeEntry],
+               base_checked: bool = True) -> TreeSince:
     """`walk_tree_since`, and which of the entries differ from `base`. Anything the diff cannot
-    answer (a missing object, an unexpected kind of change) falls back to the whole walk."""
+    answer (a missing object, an unexpected kind of change) falls back to the whole walk.
+    `base_checked`: `base_tree`'s names were checked under this code's rules; else every tree
+    of the commit is checked, those it shares with `base_tree` too."""
     try:
         root = repo[commit_oid].peel(pygit2.Tree)
         base_root = repo[base_tree].peel(pygit2.Tree)
     except (KeyError, ValueError, pygit2.GitError):
         return TreeSince(*walk_tree(repo, commit_oid), None)
     try:
-        check_trees_since(repo, root, base_root)
+        check_trees_since(repo, root, base_root if base_checked else None)
         deltas = list(base_root.diff_to_tree(root).deltas)
     except (KeyError, ValueError, pygit2.GitError, MissingObjects):
         return TreeSince(*walk_tree(repo, commit_oid), None)

@@ -28,6 +28,7 @@ from pygit2.enums import FileMode
 
 from indexer.contract.errors import BadInput, EmptyRepository
 from indexer.git.read import MODE_COMMIT, MODE_LINK, text_path
+from indexer.git.tree_names import is_dot_git
 from indexer.model import Skipped
 
 WORKTREE = "WORKTREE"  # the rev that names a checkout's working tree (`--rev WORKTREE`, `--head WORKTREE`)
@@ -95,6 +96,12 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
     skipped: list[Skipped] = []
     for path in sorted(listed):
         name = path.rstrip("/")  # an untracked nested repository is listed as a folder
+        if reads_as_dot_git(name):
+            # it would stand for the repository's own folder: git's fsck refuses a tree holding
+            # it, as the indexer does (`bad_tree`), and `git add` refuses most such paths
+            skipped.append(Skipped(text_path(name), "invalid_path: git reads a part of it as .git; its fsck "
+                                                    "refuses a tree holding it"))
+            continue
         full = os.path.join(workdir, name)
         try:
             st = os.lstat(full)
@@ -126,11 +133,23 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
             index.remove(name)
         except (OSError, KeyError, pygit2.GitError):
             pass  # never tracked (an untracked file deleted again, a FIFO)
+    added: list[pygit2.IndexEntry] = []
     for entry in adds:
-        index.add(entry)
+        try:
+            index.add(entry)
+        except (pygit2.GitError, ValueError) as exc:  # a path libgit2 will not put in an index
+            skipped.append(Skipped(text_path(str(entry.path)), f"invalid_path: {_why(exc)}"))
+            continue
+        added.append(entry)
+    adds = added
     tree_oid = str(index.write_tree(repo))
     changed = _changed(base_tree, adds, removes)
     return Worktree(str(base.id), tree_oid, changed, skipped)
+
+
+def reads_as_dot_git(path: str) -> bool:
+    """Does git read a part of the working-tree path `path` as `.git` (`tree_names.is_dot_git`)?"""
+    return any(map(is_dot_git, os.fsencode(path).split(b"/")))
 
 
 def count_changed(repo: pygit2.Repository) -> int:

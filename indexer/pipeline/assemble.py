@@ -16,6 +16,7 @@ import pygit2
 
 from indexer.contract.errors import RennetError
 from indexer.git import read as gitread
+from indexer.git.tree_names import TREE_RULES
 from indexer.model import BlobFacts, FileEntry, SnapshotRecord
 from indexer.pipeline.collector import collector_paused
 from indexer.store import canonical
@@ -129,6 +130,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges, pairs, nodes), rank=rank,
             symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
+            tree_rules=TREE_RULES,  # the plan's walk checked every tree it did not trust under them
         )
         with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:
             # zlib lets go of the interpreter lock: the stored tail is packed beside the fingerprint

@@ -9,6 +9,7 @@ import msgspec
 import pygit2
 
 from indexer.git import read as gitread
+from indexer.git.tree_names import TREE_RULES
 from indexer.lang.registry import name_language
 from indexer.store.records import (
     NO_FACTS,
@@ -160,9 +161,11 @@ def plan(store: Store, repo: pygit2.Repository, oid: str, version: str,
         _first_stored(store, earlier_oids, version)
     if earlier is None:
         return Plan(*gitread.walk_tree(repo, oid), None, version)
+    # the earlier snapshot's trees are trusted as checked only if they were checked under
+    # these rules; else every tree of the commit is, so what the store holds never decides
     since = gitread.tree_since(repo, oid, earlier.tree, [
         gitread.TreeEntry(f.path, f.mode, f.target if f.mode == gitread.MODE_COMMIT else f.blob)
-        for f in earlier.files])
+        for f in earlier.files], base_checked=earlier.tree_rules == TREE_RULES)
     return Plan(since.tree_oid, since.entries, earlier, version, since.changed)
 
 
@@ -190,9 +193,17 @@ def _first_stored(store: Store, oids: Sequence[str], version: str) -> PriorRecor
     return None
 
 
-def existing_head(store: Store, oid: str, version: str) -> LazyHead | None:
+def existing_head(store: Store, oid: str, version: str,
+                  repo: pygit2.Repository | None = None) -> LazyHead | None:
     """The head of the snapshot already stored at `oid`, if any: all that reporting it needs
     (of its columns, the paths, languages and skips). A rev whose snapshot exists needs no
-    plan: pinning it is the whole of indexing it."""
+    plan: pinning it is the whole of indexing it. With `repo`, a snapshot whose trees were
+    checked under older rules than this code's (`TREE_RULES`) has them checked again first:
+    `bad_tree` refuses its commit as an index of it would."""
     stored = load_stored_record(store, oid, version)
-    return LazyHead(stored.head) if stored is not None else None
+    if stored is None:
+        return None
+    head = LazyHead(stored.head)
+    if repo is not None and head.tree_rules != TREE_RULES:
+        gitread.check_tree(repo, oid)
+    return head

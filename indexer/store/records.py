@@ -67,6 +67,7 @@ class SnapshotHead(msgspec.Struct):
     symbols: int = 0
     edges: int = 0  # resolved import edges
     blob_facts: int = 0  # distinct blob facts (facts keys) its files need: SnapshotRecord.blob_facts
+    tree_rules: str = ""  # the tree rules its names were checked under: SnapshotRecord.tree_rules
 
     def entry(self: SnapshotHead | LazyHead, i: int) -> FileEntry:
         return FileEntry(self.paths[i], self.blobs[i], self.modes[i], self.sizes[i], self.lines[i],
@@ -102,10 +103,11 @@ class PriorRecord:
     tree walk), and decoded when first read."""
 
     def __init__(self, oid: str, tree: str, files: list[FileEntry], packed_tail: bytes = b"",
-                 tail: SnapshotTail | None = None) -> None:
+                 tail: SnapshotTail | None = None, tree_rules: str = "") -> None:
         self.oid = oid
         self.tree = tree
         self.files = files
+        self.tree_rules = tree_rules  # what its tree's names were checked under (SnapshotRecord.tree_rules)
         if tail is not None:
             self._tail = tail
             return
@@ -135,7 +137,7 @@ class PriorRecord:
 
     def __reduce__(self):
         # to another process (a batch worker) decoded: a thread's result does not cross
-        return PriorRecord, (self.oid, self.tree, self.files, b"", self._tail)
+        return PriorRecord, (self.oid, self.tree, self.files, b"", self._tail, self.tree_rules)
 
 
 # The head's columns: the fields that hold one value per file.
@@ -479,7 +481,7 @@ def head_of(record: SnapshotRecord) -> SnapshotHead:
                         [f.skipped for f in files], [f.target for f in files],
                         [fan_in.get(p, 0) for p in paths], [rank.get(p, 0.0) for p in paths],
                         record.fingerprint, record.indexed_at, record.symbols, len(record.edges),
-                        record.blob_facts)
+                        record.blob_facts, record.tree_rules)
 
 
 def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None, tail: bytes | None = None) -> bytes:
@@ -514,11 +516,11 @@ class StoredRecord(NamedTuple):
                               t.edges, t.unresolved, t.packages, t.dependencies, t.entry_points,
                               fan_in if fan_in is not None else h.fan_in_map(),
                               rank if rank is not None else h.rank_map(), h.fingerprint, h.indexed_at, h.symbols,
-                              h.blob_facts)
+                              h.blob_facts, h.tree_rules)
 
     def prior(self) -> PriorRecord:
         head = LazyHead(self.head)  # the file table's columns; fan-in and rank stay undecoded
-        return PriorRecord(head.oid, head.tree, head.files(), self.packed_tail())
+        return PriorRecord(head.oid, head.tree, head.files(), self.packed_tail(), tree_rules=head.tree_rules)
 
 
 def _head_size(value) -> int:
