@@ -120,3 +120,18 @@ def test_references_past_the_cap_are_omitted_not_fetched(tmp_path):
     assert ids(d) == ["#1", "#2"] and d.references_total == 4
     assert [(o.id, o.reason) for o in d.omissions] == [("#3", "max_references"), ("#4", "max_references")]
     assert [f.ref for f in d.facts] == ["#1", "#2"]  # only the kept ones were tried (no remote: missing_config)
+
+
+def test_thousands_of_references_are_counted_and_a_bounded_few_named(tmp_path):
+    """A commit naming thousands of issues: the dossier counts them all, fetches `max_references`
+    and names a bounded number of the rest, so its size does not follow the message's."""
+    from delta.dossier.build import MAX_REFERENCE_OMISSIONS
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    b.commit({"a": "1"}, " ".join(f"#{i} #{i}" for i in range(1, 5001)), branch="f", parents=[base])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 2})
+    assert ids(d) == ["#1", "#2"] and d.references_total == 5000
+    assert [o.id for o in d.omissions] == [f"#{i}" for i in range(3, 3 + MAX_REFERENCE_OMISSIONS)]
+    assert {o.reason for o in d.omissions} == {"max_references"}

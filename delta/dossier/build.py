@@ -62,6 +62,9 @@ MAX_COMMITS = 1000  # commits of the range read for references; a longer range i
 TOTAL_SECONDS = 120.0  # the whole retrieval; references left when it is spent become timeout facts
 MAX_LINKS_PER_ITEM = 5  # linked tickets fetched (one hop) per item, for its payload only
 MAX_LINKED = 20  # linked tickets fetched per dossier
+# references past `max_references` named one omission each, up to this many (`references_total`
+# counts them all): the change under review may name thousands, and the dossier stays bounded
+MAX_REFERENCE_OMISSIONS = 100
 
 log = logging.getLogger("rennet.dossier")
 
@@ -360,7 +363,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
 
     facts += retrieval.redactions
     kept_items, omissions = fit(items, bounds)
-    omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over]
+    omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over[:MAX_REFERENCE_OMISSIONS]]
     shown_refs = [msgspec.structs.replace(r, provenance=r.provenance[:MAX_PROVENANCE]) for r in kept_refs]
     return Dossier(schema=SCHEMA, target=target,
                    patchset=Patchset(base_oid, head_oid, merge_base or Unknown(
