@@ -58,6 +58,28 @@ def test_same_patchset_reuses_without_fetching(tmp_path, world, jira):
     assert msgspec.structs.replace(again, reused=False) == first
 
 
+def test_a_dossier_is_served_only_from_the_trackers_it_was_read_from(tmp_path, world, jira, monkeypatch):
+    """Answers one Jira gave (a test server, another site, a hostile one) are not served for the
+    same patchset once the user's settings name another tracker or another token variable."""
+    other = FakeJira(token=TOKEN).start()
+    other.behaviours["PROJ-1"] = {"title": "from the real tracker"}
+    try:
+        with Store.open(tmp_path / "home") as store:
+            first = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+            assert first.items[0].title == "Story one"
+            monkeypatch.setenv("RENNET_JIRA_URL", other.url)
+            moved = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+            assert not moved.reused and moved.items[0].title == "from the real tracker"
+            assert other.hits_for("PROJ-1") == 1
+            assert build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).reused
+            monkeypatch.setenv("OTHER_TOKEN", TOKEN)
+            monkeypatch.setenv("RENNET_JIRA_TOKEN_ENV", "OTHER_TOKEN")
+            assert not build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).reused
+            assert other.hits_for("PROJ-1") == 2
+    finally:
+        other.stop()
+
+
 def test_a_new_patchset_runs_retrieval_again(tmp_path, world, jira):
     builder, log = world
     with Store.open(tmp_path / "home") as store:

@@ -206,6 +206,20 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
     return (msgspec.json.decode(encoded, type=Fetched), True) if found else (fetched, False)
 
 
+def retrieval_key(cfg: DossierConfig, github_home: str) -> str:
+    """What a retrieval under `cfg` read and from where, spelled the same for the same: which
+    repositories gh may read, and each tracker's URL, API and token variable. A stored dossier
+    is served only under the same, so answers one tracker gave (a test server's, another
+    site's) are never served as another's, nor issues read with a token to a run without it."""
+    parts = [github.access_key(github_home, cfg.github_allow)]
+    if cfg.jira is not None and cfg.jira.base_url and cfg.jira.token_env:
+        parts.append(f"jira url={cfg.jira.base_url} api={cfg.jira.api_version} token_env={cfg.jira.token_env}")
+    if cfg.linear is not None and cfg.linear.base_url and cfg.linear.token_env:
+        parts.append(f"linear url={cfg.linear.base_url} token_env={cfg.linear.token_env} "
+                     f"scheme={cfg.linear.auth_scheme}")
+    return "\n".join(parts)
+
+
 def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str, title: str | None = None,
                   body: str | None = None, store: Store | None = None, refresh: bool = False,
                   config: Mapping[str, Any] | DossierConfig | None = None, *,
@@ -229,7 +243,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
                           branch=branch or None, github_repo=this_repo or Unknown(
                               "not_recorded", "no dossier.github_repo setting and no github.com remote"))
     home = home_github_repo(repo, cfg)
-    key = record_key(repo_id, base, head, base_oid, head_oid, github.access_key(home, cfg.github_allow))
+    key = record_key(repo_id, base, head, base_oid, head_oid, retrieval_key(cfg, home))
 
     own_store = store is None
     if store is None:
