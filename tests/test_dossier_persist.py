@@ -182,13 +182,13 @@ def test_cli_human_output(tmp_path, world, cli, capsys):
 def test_cli_human_output_shows_what_a_tracker_sent_escaped(tmp_path, world, cli, capsys, jira):
     """A title is the tracker's text: a control sequence or a line break in it must neither
     reach the terminal nor start a line of its own."""
-    jira.behaviours["PROJ-1"] = {"title": "Story \x1b]0;owned\x07one\nrennet: fake line",
-                                 "body": "Acceptance criteria:\n- works\x1b[2J"}
+    jira.behaviours["PROJ-1"] = {"title": "Story \x1b]0;owned\x07one\nrennet: fake line\u2028rennet: two\x9b2J",
+                                 "body": "Acceptance criteria:\n- works\x1b[2J\u202egnp.exe"}
     assert cli("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1") == 0
     out = capsys.readouterr().out
-    assert "\x1b" not in out and "\x07" not in out
-    assert "PROJ-1 [jira To Do] Story \\x1b]0;owned\\x07one\\nrennet: fake line" in out
-    assert "- works\\x1b[2J" in out
+    assert not {"\x1b", "\x07", "\x9b", "\u2028", "\u202e"} & set(out)
+    assert "PROJ-1 [jira To Do] Story \\x1b]0;owned\\x07one\\nrennet: fake line\\u2028rennet: two\\x9b2J" in out
+    assert "- works\\x1b[2J\\u202egnp.exe" in out
     assert not any(line.startswith("rennet:") for line in out.splitlines())
 
 
