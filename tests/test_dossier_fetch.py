@@ -537,6 +537,40 @@ def test_linked_tickets_are_fetched_one_hop_into_the_payload_only(tmp_path, jira
     assert [i.id for i in d.items] == ["PROJ-1", "PROJ-2"] and d.facts == []
 
 
+def test_a_linked_ticket_of_no_key_shape_is_never_asked_for(tmp_path, jira, store):
+    """A Jira answer names the tickets an item links to and the key it answers under: neither may
+    make a request with the token climb to another endpoint of the API, nor point an item's URL
+    elsewhere."""
+    jira.behaviours["PROJ-1"] = dict(STORY, links=["../../../../rest/api/2/myself", "PROJ-2?fields=x", "a/b#1",
+                                                   "PROJ-9", "PROJ-" + "9" * 19])
+    jira.behaviours["PROJ-9"] = {"title": "Linked epic"}
+    make_change(tmp_path / "r", ["PROJ-1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    [item] = d.items
+    linked = read_payload(store.home, item.payload).linked
+    assert [(l.id, l.title) for l in linked] == [("PROJ-9", "Linked epic")]
+    assert [h.key for h in jira.hits] == ["PROJ-1", "PROJ-9"]
+    assert not any(".." in h.path or "myself" in h.path for h in jira.hits)
+
+
+def test_a_key_is_one_path_segment_and_a_stated_key_of_no_key_shape_is_not_believed():
+    from delta.dossier.jira import parse_issue
+
+    payload = {"key": "x/../../evil?", "fields": {"summary": "s"}}
+    assert parse_issue("PROJ-1", payload, "https://j.example").url == "https://j.example/browse/PROJ-1"
+    payload["key"] = "MOVED-7"
+    assert parse_issue("PROJ-1", payload, "https://j.example").url == "https://j.example/browse/MOVED-7"
+
+
+def test_jira_asks_for_a_key_as_one_path_segment(jira):
+    from delta.dossier.config import JiraConfig
+    from delta.dossier.jira import fetch
+
+    with pytest.raises(TrackerFailure):
+        fetch("A/../../x?y", JiraConfig(base_url=jira.url, token_env="JIRA_TOKEN"), 5.0)
+    assert [h.path.split("?")[0] for h in jira.hits] == ["/rest/api/2/issue/A%2F..%2F..%2Fx%3Fy"]
+
+
 def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_path, store, monkeypatch):
     install_gh(monkeypatch, tmp_path, {
         "up/lib#1": {"title": "upstream", "body": "dup of #2, see acme/widgets#3"},

@@ -43,8 +43,10 @@ from delta.dossier.refs import (
     BRANCH,
     COMMIT_BODY,
     COMMIT_SUBJECT,
+    MAX_DIGITS,
     PR_BODY,
     PR_TITLE,
+    TRACKER_KEY,
     Reference,
     Source,
     extract_references,
@@ -317,12 +319,16 @@ class _Retrieval:
 
 
 def _link_reference(link: str, tracker: str) -> Reference | None:
-    """A reference for a linked ticket id as a tracker lists it (`ABC-1`, `#5`, `owner/repo#5`)."""
+    """A reference for a linked ticket id as a tracker lists it (`ABC-1`, `#5`, `owner/repo#5`),
+    or None for a link of no such shape: the tracker's answer names it, and its id becomes a
+    request path sent with the token (`../../myself` would be another endpoint of the API)."""
     if tracker == "github":
         repo, _, number = link.rpartition("#")
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit() and len(number) <= MAX_DIGITS):
             return None
         return Reference(id=link, tracker="github", number=int(number), repo=repo)
+    if not TRACKER_KEY.fullmatch(link):
+        return None
     return Reference(id=link, tracker=tracker, key=link)
 
 

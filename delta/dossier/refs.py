@@ -76,6 +76,9 @@ MAX_DIGITS = 18  # a longer number is no issue's (and past 4,300 digits `int` re
 PROVENANCE_CHARS = 512
 MAX_KEPT_PROVENANCE = 100
 URL_CHARS = 2048  # a longer URL is no reference's `url` (the reference is still found)
+# The shape of a Jira or Linear key wherever one comes from (the change, or a tracker's answer
+# naming a linked ticket): a prefix as long as the trackers allow and an issue-sized number
+TRACKER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}-[0-9]{1,18}")
 RELEASE_WORDS = frozenset({"release", "releases", "rel", "version", "versions", "v", "tag", "tags", "stable"})
 
 _CLOSING = re.compile(r"(?i)\b(?:fix|fixes|fixed|close|closes|closed|resolve|resolves|resolved)\s*:?\s+$")
