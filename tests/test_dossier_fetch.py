@@ -4,6 +4,7 @@ on, and the token never shows up in the store, the logs or any output."""
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import threading
@@ -569,6 +570,61 @@ def test_jira_asks_for_a_key_as_one_path_segment(jira):
     with pytest.raises(TrackerFailure):
         fetch("A/../../x?y", JiraConfig(base_url=jira.url, token_env="JIRA_TOKEN"), 5.0)
     assert [h.path.split("?")[0] for h in jira.hits] == ["/rest/api/2/issue/A%2F..%2F..%2Fx%3Fy"]
+
+
+def test_an_item_and_its_linked_tickets_hold_one_decoded_answer_at_a_time(tmp_path, store, monkeypatch):
+    """A tracker answering an item and each of its linked tickets with millions of empty objects:
+    decoded, each answer holds tens of times its size, and the payload kept all of them (1.2 GB
+    traced for 8 MB answers). Kept as its JSON once read, the whole build holds about one
+    decoded answer."""
+    import tracemalloc
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from indexer.contract.decode import decode_json
+
+    units = 700_000
+    links = [f"PROJ-{i}" for i in range(2, 7)]
+
+    def answer(key: str, linked: list[str]) -> bytes:
+        head = {"key": key, "fields": {"summary": "s", "issuelinks": [{"outwardIssue": {"key": k}} for k in linked]}}
+        return json.dumps(head).encode()[:-2] + b',"junk":[' + b"{}," * units + b"{}]}}"
+
+    answers = {"PROJ-1": answer("PROJ-1", links), **{k: answer(k, []) for k in links}}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            data = answers[self.path.split("?")[0].rsplit("/", 1)[-1]]
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+        make_change(tmp_path / "r", ["PROJ-1"])
+        cfg = {"jira": {"base_url": f"http://127.0.0.1:{server.server_address[1]}", "token_env": "JIRA_TOKEN",
+                        "projects": ["PROJ"]}, "timeout_seconds": 60}
+        tracemalloc.start()
+        try:
+            decode_json(answers["PROJ-2"])
+            one = tracemalloc.get_traced_memory()[1]
+            tracemalloc.reset_peak()
+            d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=cfg)
+            whole = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [i.id for i in d.items] == ["PROJ-1"] and d.facts == []
+    linked = read_payload(store.home, d.items[0].payload).linked
+    assert [(l.id, len(l.raw["fields"]["junk"])) for l in linked] == [(k, units + 1) for k in links]
+    assert whole < 2 * one
 
 
 def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_path, store, monkeypatch):

@@ -205,15 +205,22 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
     """The ticket with every configured token a tracker echoed back (in its title, body, thread
     or raw answer, at any depth) replaced by `[redacted]`, and whether any was. Done on the
     ticket's JSON form, where each secret appears in one escaped spelling, so nesting costs
-    no recursion here."""
-    encoded = msgspec.json.encode(fetched)
+    no recursion here.
+
+    The raw answer comes back as that JSON (`msgspec.Raw`), written into the payload as it is:
+    decoded, an answer of millions of small values holds tens of times its size, and an item's
+    payload holds its own answer and those of up to `MAX_LINKS_PER_ITEM` linked tickets at once."""
+    raw = msgspec.json.encode(fetched.raw)
+    rest = msgspec.json.encode(msgspec.structs.replace(fetched, raw=None))
     found = False
     for secret in secrets:
         spelled = msgspec.json.encode(secret)[1:-1]
-        if spelled and spelled in encoded:
-            encoded = encoded.replace(spelled, b"[redacted]")
+        if spelled and (spelled in raw or spelled in rest):
+            raw, rest = raw.replace(spelled, b"[redacted]"), rest.replace(spelled, b"[redacted]")
             found = True
-    return (msgspec.json.decode(encoded, type=Fetched), True) if found else (fetched, False)
+    kept = msgspec.json.decode(rest, type=Fetched) if found else msgspec.structs.replace(fetched, raw=None)
+    kept.raw = msgspec.Raw(raw)
+    return kept, found
 
 
 def retrieval_key(cfg: DossierConfig, github_home: str) -> str:
