@@ -64,6 +64,10 @@ MAX_COMMITS = 1000  # commits of the range read for references; a longer range i
 TOTAL_SECONDS = 120.0  # the whole retrieval; references left when it is spent become timeout facts
 MAX_LINKS_PER_ITEM = 5  # linked tickets fetched (one hop) per item, for its payload only
 MAX_LINKED = 20  # linked tickets fetched per dossier
+# How much of the change's text is read for references: a commit message or a PR body can be any
+# size, and finding references costs work and memory in proportion to what is read
+SOURCE_CHARS = 1024 * 1024  # of one text (branch name, PR title or body, commit subject or body)
+TOTAL_SOURCE_CHARS = 8 * 1024 * 1024  # of all of them, read in order
 # references past `max_references` named one omission each, up to this many (`references_total`
 # counts them all): the change under review may name thousands, and the dossier stays bounded
 MAX_REFERENCE_OMISSIONS = 100
@@ -158,6 +162,25 @@ def sources_of(branch: str, title: str | None, body: str | None, commits: list[p
         if rest.strip():
             sources.append(Source(COMMIT_BODY, oid, rest.strip("\n")))
     return sources
+
+
+def bounded_sources(sources: list[Source]) -> tuple[list[Source], Fact | None]:
+    """The sources as far as they are read (SOURCE_CHARS each, TOTAL_SOURCE_CHARS in all), and a
+    `source_truncated` fact when any was cut: its references past the cut are not found."""
+    out: list[Source] = []
+    left, cut = TOTAL_SOURCE_CHARS, 0
+    for source in sources:
+        keep = min(len(source.text), SOURCE_CHARS, left)
+        if keep < len(source.text):
+            cut += 1
+            source = Source(source.kind, source.where, source.text[:keep])
+        left -= keep
+        out.append(source)
+    if not cut:
+        return out, None
+    return out, Fact("source_truncated", "change", "",
+                     f"{cut} text(s) of the change were read in part for references ({SOURCE_CHARS} characters "
+                     f"each, {TOTAL_SOURCE_CHARS} in all); references past the cut were not found")
 
 
 Fetcher = Callable[[Reference, float], Fetched]  # the reference, and the seconds its exchange may take
@@ -369,7 +392,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
               environ: Mapping[str, str] | None) -> Dossier:
     merge_base, commits = _range_commits(repo, base_oid, head_oid)
     this_repo = target.github_repo if isinstance(target.github_repo, str) else ""
-    sources = sources_of(target.branch or "", title, body, commits)
+    sources, truncated = bounded_sources(sources_of(target.branch or "", title, body, commits))
     refs = extract_references(sources, cfg.prefixes(), this_repo)
     total = len(refs)
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
@@ -380,7 +403,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     link_budget = [MAX_LINKED]
 
     items: list[Item] = []
-    facts: list[Fact] = list(cfg.refused)
+    facts: list[Fact] = list(cfg.refused) + ([truncated] if truncated else [])
     for ref in kept_refs:
         got = retrieval.fetch(ref)
         if isinstance(got, Fact):
