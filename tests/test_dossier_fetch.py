@@ -443,6 +443,18 @@ def test_gh_failures_are_typed_facts_without_gh_stderr(tmp_path, store, monkeypa
     assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
 
 
+@pytest.mark.parametrize("count", [float("inf"), float("-inf"), float("nan"), "9" * 5000, [], {"a": 1}, 1e300, True])
+def test_an_issue_whose_comment_count_is_no_count_is_malformed_and_the_rest_go_on(tmp_path, store, monkeypatch,
+                                                                                   count):
+    """JSON as Python reads it has Infinity and NaN: a comment count `int` cannot take is a
+    `malformed_response` fact for that issue, never a traceback."""
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "fields": {"comments": count}},
+                                       "acme/widgets#2": {"title": "fine"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
 def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
     log = install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "slow"}, GH_TOKEN)
     answered = tmp_path / "gh-answered"

@@ -344,7 +344,7 @@ class _Retrieval:
                                                 f"{tracker} echoed a configured token in {ref.id}; it is replaced "
                                                 f"by [redacted] everywhere it was stored"))
                 return got
-            except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as exc:
                 # a payload of a shape the parser did not foresee: this reference fails, the rest go on
                 raise TrackerFailure("malformed_response",
                                      f"{tracker} answered {ref.id} in an unexpected shape ({type(exc).__name__})")
