@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from context_tools.faces.dispatch import Executor
 from context_tools.faces.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown
@@ -91,6 +93,28 @@ def test_a_store_that_cannot_be_made_is_one_line_with_no_ledger_warning(tmp_path
 def test_a_shown_line_keeps_its_spacing_and_escapes_control_characters():
     assert sanitize_shown("a/b\nc.py  python\tx\x00y\x7f") == "a/b\\nc.py  python\\tx\\x00y\\x7f"
     assert REDACTED in sanitize_shown("token=abc in a/b.py") and len(sanitize_shown("x" * 500, 40)) == 40
+
+
+_UNSHOWN = set("\u061c\u200e\u200f\u2028\u2029") | {chr(c) for c in range(0x202a, 0x202f)} | {
+    chr(c) for c in range(0x2066, 0x206a)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from(sorted(_UNSHOWN) + ["\x85", "\x9b", "\x1b"])),
+               max_size=60))
+def test_a_shown_line_is_one_line_of_no_control_or_reordering_character(text):
+    """Whatever a repository, a user or a tracker wrote: no C0 or C1 control (U+009B is CSI to a
+    terminal, U+0085 a line break), no line or paragraph separator and no bidirectional mark
+    reaches a rendering, and the line stays one line however it is split."""
+    import unicodedata
+
+    for shown in (sanitize_shown(text), sanitize_line(text)):
+        assert not any(unicodedata.category(ch) == "Cc" or ch in _UNSHOWN for ch in shown)
+        assert len(shown.splitlines()) <= 1
+
+
+def test_c1_controls_separators_and_bidi_marks_are_escaped():
+    assert sanitize_shown("a\x9b2Jb\x85c\u2028d\u202eevil") == "a\\x9b2Jb\\x85c\\u2028d\\u202eevil"
 
 
 def test_an_error_line_escapes_a_control_sequence_git_echoes_back(tmp_path):

@@ -120,3 +120,38 @@ def test_references_past_the_cap_are_omitted_not_fetched(tmp_path):
     assert ids(d) == ["#1", "#2"] and d.references_total == 4
     assert [(o.id, o.reason) for o in d.omissions] == [("#3", "max_references"), ("#4", "max_references")]
     assert [f.ref for f in d.facts] == ["#1", "#2"]  # only the kept ones were tried (no remote: missing_config)
+
+
+def test_thousands_of_references_are_counted_and_a_bounded_few_named(tmp_path):
+    """A commit naming thousands of issues: the dossier counts them all, fetches `max_references`
+    and names a bounded number of the rest, so its size does not follow the message's."""
+    from delta.dossier.build import MAX_REFERENCE_OMISSIONS
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    b.commit({"a": "1"}, " ".join(f"#{i} #{i}" for i in range(1, 5001)), branch="f", parents=[base])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 2})
+    assert ids(d) == ["#1", "#2"] and d.references_total == 5000
+    assert [o.id for o in d.omissions] == [f"#{i}" for i in range(3, 3 + MAX_REFERENCE_OMISSIONS)]
+    assert {o.reason for o in d.omissions} == {"max_references"}
+
+
+def test_a_huge_message_is_read_in_part_and_says_so(tmp_path):
+    """A commit message or PR body of any size: each is read up to SOURCE_CHARS and all of them
+    up to TOTAL_SOURCE_CHARS; a reference past the cut is not found, and one fact says so."""
+    from delta.dossier.build import SOURCE_CHARS, TOTAL_SOURCE_CHARS, bounded_sources
+    from delta.dossier.refs import COMMIT_BODY, PR_BODY, Source
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    b.commit({"a": "1"}, "subject #1\n\n" + "x " * SOURCE_CHARS + "#2", branch="f", parents=[base])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, body="#3 " + "y" * SOURCE_CHARS + " #4", config={})
+    assert ids(d) == ["#3", "#1"]
+    [fact] = [f for f in d.facts if f.code == "source_truncated"]
+    assert fact.message.startswith("2 text(s) of the change were read in part")
+    many = [Source(COMMIT_BODY, str(i), "z" * SOURCE_CHARS) for i in range(20)] + [Source(PR_BODY, "pr.body", "#5")]
+    read, fact = bounded_sources(many)
+    assert sum(len(s.text) for s in read) == TOTAL_SOURCE_CHARS and read[-1].text == "" and fact is not None
+    assert bounded_sources(many[-1:]) == (many[-1:], None)

@@ -4,6 +4,7 @@ on, and the token never shows up in the store, the logs or any output."""
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import threading
@@ -442,6 +443,18 @@ def test_gh_failures_are_typed_facts_without_gh_stderr(tmp_path, store, monkeypa
     assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
 
 
+@pytest.mark.parametrize("count", [float("inf"), float("-inf"), float("nan"), "9" * 5000, [], {"a": 1}, 1e300, True])
+def test_an_issue_whose_comment_count_is_no_count_is_malformed_and_the_rest_go_on(tmp_path, store, monkeypatch,
+                                                                                   count):
+    """JSON as Python reads it has Infinity and NaN: a comment count `int` cannot take is a
+    `malformed_response` fact for that issue, never a traceback."""
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "fields": {"comments": count}},
+                                       "acme/widgets#2": {"title": "fine"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
 def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
     log = install_gh(monkeypatch, tmp_path, {"acme/widgets#1": "slow"}, GH_TOKEN)
     answered = tmp_path / "gh-answered"
@@ -535,6 +548,95 @@ def test_linked_tickets_are_fetched_one_hop_into_the_payload_only(tmp_path, jira
     assert linked[0].body == "LINKED-BODY" and "LINKED-BODY" not in msgspec.json.encode(d).decode()
     assert jira.hits_for("PROJ-2") == 1 and jira.hits_for("PROJ-10") == 0  # one hop only
     assert [i.id for i in d.items] == ["PROJ-1", "PROJ-2"] and d.facts == []
+
+
+def test_a_linked_ticket_of_no_key_shape_is_never_asked_for(tmp_path, jira, store):
+    """A Jira answer names the tickets an item links to and the key it answers under: neither may
+    make a request with the token climb to another endpoint of the API, nor point an item's URL
+    elsewhere."""
+    jira.behaviours["PROJ-1"] = dict(STORY, links=["../../../../rest/api/2/myself", "PROJ-2?fields=x", "a/b#1",
+                                                   "PROJ-9", "PROJ-" + "9" * 19])
+    jira.behaviours["PROJ-9"] = {"title": "Linked epic"}
+    make_change(tmp_path / "r", ["PROJ-1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    [item] = d.items
+    linked = read_payload(store.home, item.payload).linked
+    assert [(l.id, l.title) for l in linked] == [("PROJ-9", "Linked epic")]
+    assert [h.key for h in jira.hits] == ["PROJ-1", "PROJ-9"]
+    assert not any(".." in h.path or "myself" in h.path for h in jira.hits)
+
+
+def test_a_key_is_one_path_segment_and_a_stated_key_of_no_key_shape_is_not_believed():
+    from delta.dossier.jira import parse_issue
+
+    payload = {"key": "x/../../evil?", "fields": {"summary": "s"}}
+    assert parse_issue("PROJ-1", payload, "https://j.example").url == "https://j.example/browse/PROJ-1"
+    payload["key"] = "MOVED-7"
+    assert parse_issue("PROJ-1", payload, "https://j.example").url == "https://j.example/browse/MOVED-7"
+
+
+def test_jira_asks_for_a_key_as_one_path_segment(jira):
+    from delta.dossier.config import JiraConfig
+    from delta.dossier.jira import fetch
+
+    with pytest.raises(TrackerFailure):
+        fetch("A/../../x?y", JiraConfig(base_url=jira.url, token_env="JIRA_TOKEN"), 5.0)
+    assert [h.path.split("?")[0] for h in jira.hits] == ["/rest/api/2/issue/A%2F..%2F..%2Fx%3Fy"]
+
+
+def test_an_item_and_its_linked_tickets_hold_one_decoded_answer_at_a_time(tmp_path, store, monkeypatch):
+    """A tracker answering an item and each of its linked tickets with millions of empty objects:
+    decoded, each answer holds tens of times its size, and the payload kept all of them (1.2 GB
+    traced for 8 MB answers). Kept as its JSON once read, the whole build holds about one
+    decoded answer."""
+    import tracemalloc
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from indexer.contract.decode import decode_json
+
+    units = 700_000
+    links = [f"PROJ-{i}" for i in range(2, 7)]
+
+    def answer(key: str, linked: list[str]) -> bytes:
+        head = {"key": key, "fields": {"summary": "s", "issuelinks": [{"outwardIssue": {"key": k}} for k in linked]}}
+        return json.dumps(head).encode()[:-2] + b',"junk":[' + b"{}," * units + b"{}]}}"
+
+    answers = {"PROJ-1": answer("PROJ-1", links), **{k: answer(k, []) for k in links}}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            data = answers[self.path.split("?")[0].rsplit("/", 1)[-1]]
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+        make_change(tmp_path / "r", ["PROJ-1"])
+        cfg = {"jira": {"base_url": f"http://127.0.0.1:{server.server_address[1]}", "token_env": "JIRA_TOKEN",
+                        "projects": ["PROJ"]}, "timeout_seconds": 60}
+        tracemalloc.start()
+        try:
+            decode_json(answers["PROJ-2"])
+            one = tracemalloc.get_traced_memory()[1]
+            tracemalloc.reset_peak()
+            d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=cfg)
+            whole = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [i.id for i in d.items] == ["PROJ-1"] and d.facts == []
+    linked = read_payload(store.home, d.items[0].payload).linked
+    assert [(l.id, len(l.raw["fields"]["junk"])) for l in linked] == [(k, units + 1) for k in links]
+    assert whole < 2 * one
 
 
 def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_path, store, monkeypatch):

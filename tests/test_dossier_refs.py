@@ -11,8 +11,10 @@ from delta.dossier.refs import (
     BRANCH,
     COMMIT_BODY,
     COMMIT_SUBJECT,
+    MAX_KEPT_PROVENANCE,
     PR_BODY,
     PR_TITLE,
+    PROVENANCE_CHARS,
     Provenance,
     Source,
     extract_references,
@@ -97,16 +99,60 @@ def test_a_number_too_long_for_any_issue_is_no_reference():
 
 pieces = st.sampled_from(["#", "GH-", "acme/x#", "PROJ-", "fix/", "issue-", "https://github.com/a/b/issues/",
                           "https://jira.example.org/browse/PROJ-", "https://linear.app/t/issue/ENG-", "closes ", " ",
-                          "\n", "/", "`", "1", "12", "9" * 19, "9" * 5000, "x"])
+                          "\n", "/", "`", "1", "12", "9" * 19, "9" * 5000, "x", "r" * 101, "P" * 70, "?q=" + "u" * 600,
+                          "\u0663", "\uff13", "https://github.com/", "https://linear.app/t/issue/"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(pieces, max_size=12).map("".join))
 def test_any_text_gives_references_of_issue_sized_numbers(text):
+    """Whatever the change writes, a reference is short: an issue-sized number in ASCII digits,
+    names no longer than the trackers allow, provenance and URL bounded."""
     for kind in (COMMIT_BODY, BRANCH):
         for ref in extract_references([Source(kind, "w", text)], ["PROJ"], "acme/widgets"):
             assert ref.number is None or 0 <= ref.number < 10 ** 18
-            assert len(ref.id) < 200
+            assert len(ref.id) <= 160 and ref.id.isascii()
+            assert all(len(p.text) <= PROVENANCE_CHARS for p in ref.provenance)
+            assert ref.url is None or len(ref.url) <= 2048
+
+
+def test_digits_of_other_scripts_and_overlong_names_are_no_reference():
+    """`int` reads Arabic-Indic and full-width digits, and no tracker numbers an issue in them;
+    an owner, repository or key longer than GitHub, Jira or Linear allow names no issue."""
+    text = ("#\u0663 #\uff11\uff12 GH-\uff13 acme/x#\u0664 PROJ-\uff15 https://github.com/a/b/issues/\uff16 "
+            f"{'o' * 40}/x#7 acme/{'r' * 101}#8 https://github.com/{'o' * 40}/x/issues/9 "
+            f"https://jira.example.org/browse/{'P' * 65}-10 https://linear.app/t/issue/{'E' * 65}-11 "
+            f"{'o' * 39}/{'r' * 100}#12 fixes #13")
+    refs = extract_references([Source(COMMIT_SUBJECT, "c", text),
+                               Source(BRANCH, "b", "fix/pro\u017f-14-x/\u0663-y")], ["PROJ", "PROS"])
+    assert [r.id for r in refs] == [f"{'o' * 39}/{'r' * 100}#12", "#13"]
+
+
+def test_a_long_message_costs_work_linear_in_it():
+    """A commit message of many links and many mentions of one issue: the masking spells the text
+    out a bounded number of times (not once a link), and a reference keeps its first provenances
+    while counting all."""
+    import delta.dossier.refs as refs
+
+    n = 20_000
+    text = "".join(f"https://github.com/acme/x/issues/1#c{i} `code{i}` see acme/y#{i} GH-{i} " for i in range(n))
+    spelled: list[int] = []
+    blank = refs._blank
+
+    def counting(text_: str, *rest: object) -> str:
+        spelled.append(len(text_))
+        return blank(text_, *rest)  # type: ignore[arg-type]
+
+    refs._blank = counting  # type: ignore[assignment]
+    try:
+        found = extract_references([Source(COMMIT_BODY, "c", text)])
+    finally:
+        refs._blank = blank  # type: ignore[assignment]
+    assert sum(spelled) <= 8 * len(text)
+    by_id = {r.id: r for r in found}
+    assert by_id["acme/x#1"].provenance_total == n
+    assert len(by_id["acme/x#1"].provenance) == MAX_KEPT_PROVENANCE
+    assert len(found) == 2 * n + 1  # acme/x#1, and acme/y#i and #i for each i
 
 
 def test_deterministic_whatever_the_run():

@@ -5,6 +5,7 @@ servers on 127.0.0.1."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -134,6 +135,32 @@ def test_a_redirect_to_plain_http_off_the_machine_is_not_followed(tmp_path):
         assert [f["code"] for f in reply["data"]["facts"]] == ["insecure_url"] and len(mover.hits) == 1
     finally:
         mover.stop()
+
+
+@pytest.mark.parametrize("to", [
+    "http://127.0.0.1:9/x", "https://127.0.0.2/x", "http://localhost:8080/x", "https://admin.localhost/x",
+    "http://[::1]:9/x", "https://[::ffff:127.0.0.1]/x", "https://0.0.0.0:8443/x", "https://169.254.169.254/x",
+    "http://127.1/x", "https://2130706433/x", "https://0x7f000001/x", "https://LOCALHOST./x",
+])
+def test_a_tracker_elsewhere_cannot_redirect_to_this_machine(to):
+    """A tracker off this machine answering with a redirect to a local address (in any spelling
+    the resolver reads) is refused before it is followed; among local origins and to other
+    hosts a redirect is followed as before."""
+    import urllib.request
+
+    from delta.dossier.transport import _Redirects
+
+    def follow(start: str, to: str) -> urllib.request.Request | None:
+        req = urllib.request.Request(start, headers={"Accept": "application/json"})
+        return _Redirects("jira", "Bearer t").redirect_request(req, io.BytesIO(), 302, "Found", {}, to)
+
+    with pytest.raises(TrackerFailure) as err:
+        follow("https://tracker.example/rest/api/2/issue/PROJ-1", to)
+    assert err.value.code == "insecure_url"
+    if to.startswith(("http://127.0.0.1", "http://localhost", "http://[::1]")):
+        assert follow("http://127.0.0.1:5/rest", to) is not None  # a local tracker moving locally
+    moved = follow("https://tracker.example/rest", "https://elsewhere.example/rest")
+    assert moved is not None and moved.get_header("Authorization") is None
 
 
 def test_a_redirect_within_the_same_origin_keeps_the_token(tmp_path, jira):

@@ -57,13 +57,17 @@ def sanitize(text: str) -> str:
     return text
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# C0 and C1 controls (a terminal reads U+009B as CSI, U+0085 as a line break), the line and
+# paragraph separators that split a line wherever text is read by lines, and the marks that
+# reorder text as it is drawn (what a title shows need not be what it says)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def sanitize_shown(text: str, limit: int = 400) -> str:
     """Sanitized for one line of a terminal rendering: its spacing kept, control characters
-    escaped as git quotes them (a line break in a path shows as `\\n`), at most `limit`
+    escaped as git quotes them (a line break in a path shows as `\\n`; C1 controls, line
+    separators and bidirectional marks as `\\x9b`, `\\u2028`, `\\u202e`), at most `limit`
     characters."""
     return _bounded(_escaped(sanitize(text)), limit)
 
@@ -82,7 +86,11 @@ def sanitize_line(text: str, limit: int = 240) -> str:
 
 
 def _escaped(text: str) -> str:
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(ord(m.group()))), text)
+
+
+def _code(point: int) -> str:
+    return f"\\x{point:02x}" if point < 0x100 else f"\\u{point:04x}"
 
 
 def _bounded(line: str, limit: int) -> str:

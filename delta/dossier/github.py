@@ -182,7 +182,11 @@ def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None
     if not isinstance(issue, Mapping) or not isinstance(issue.get("title"), str):
         raise TrackerFailure("malformed_response", f"gh sent no issue title for {what}")
     comments: list[Comment] = []
-    if int(issue.get("comments") or 0) > 0:
+    count = issue.get("comments")
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+        # JSON as Python reads it has Infinity and NaN too, which `int` refuses or overflows on
+        raise TrackerFailure("malformed_response", f"gh sent no comment count for {what}")
+    if count:
         thread = _gh_api(gh, f"repos/{repo}/issues/{ref.number}/comments?per_page=100", what, deadline, cwd)
         if not isinstance(thread, list):
             raise TrackerFailure("malformed_response", f"gh sent no comment list for {what}")

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from delta.dossier.config import JiraConfig
 from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, Comment, Fetched, bounded_text
+from delta.dossier.refs import TRACKER_KEY
 from delta.dossier.transport import TrackerFailure, exchange
 
 FIELDS = "summary,status,description,comment,issuelinks"
@@ -116,8 +117,8 @@ def parse_issue(key: str, payload: Any, browse_base: str) -> Fetched:
                 other = link.get(side)
                 if isinstance(other, Mapping) and isinstance(other.get("key"), str):
                     links.append(other["key"])
-    stated = payload.get("key")
-    real_key = stated if isinstance(stated, str) else key
+    stated = payload.get("key")  # a moved issue answers under its new key
+    real_key = stated if isinstance(stated, str) and TRACKER_KEY.fullmatch(stated) else key
     return Fetched(id=real_key, tracker="jira", title=title, state=state, body=_text(fields.get("description")),
                    url=f"{browse_base}/browse/{real_key}", comments=comments, links=links, raw=payload)
 
@@ -128,6 +129,7 @@ def fetch(key: str, cfg: JiraConfig, timeout: float, environ: Mapping[str, str] 
     if not token:
         raise TrackerFailure("missing_config", f"jira: environment variable {cfg.token_env} is not set")
     base = cfg.base_url.rstrip("/")
-    url = f"{base}/rest/api/{cfg.api_version}/issue/{urllib.parse.quote(key)}?fields={FIELDS}"
+    # one path segment whatever the key holds: a `/` left as it is would climb to another endpoint
+    url = f"{base}/rest/api/{cfg.api_version}/issue/{urllib.parse.quote(key, safe='')}?fields={FIELDS}"
     _, payload = exchange("GET", url, auth=f"Bearer {token}", timeout=timeout, tracker="jira", secret=token)
     return parse_issue(key, payload, base)

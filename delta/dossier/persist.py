@@ -4,7 +4,7 @@ files under `<store home>/projects/<repo id>/dossiers/`, for depth on demand.
 
 A review target is the repository identity with the base ref and head ref as given; a
 patchset is base OID..head OID, retrieved under given access settings (which GitHub
-repositories gh may read). Sweep rule: a review target keeps its newest
+repositories gh may read; each tracker's URL and token variable). Sweep rule: a review target keeps its newest
 `KEEP_PATCHSETS` dossiers (by build time); older records and their payload folders are
 removed when a new one is saved. Payload files are written (atomically) before the record,
 so a record never names a file that is not there; a crash between the two leaves only
@@ -59,8 +59,9 @@ class Payload(msgspec.Struct):
 
 def record_key(repo_id: str, base_ref: str, head_ref: str, base_oid: str, head_oid: str, access: str = "") -> bytes:
     """The record of one patchset of a review target, retrieved under `access`: what the user's
-    credentials were allowed to read. A dossier is served again only under the same, so one
-    built with a private repository allowed is not handed to a run that does not allow it."""
+    credentials were allowed to read, and from which trackers. A dossier is served again only
+    under the same, so one built with a private repository allowed is not handed to a run that
+    does not allow it, nor one a tracker answered served as another tracker's."""
     digest = hashlib.sha256(access.encode()).hexdigest()[:16]
     return "\x00".join((repo_id, base_ref, head_ref, f"{base_oid}..{head_oid}@{digest}")).encode()
 

@@ -71,6 +71,14 @@ NOT_TRACKER_PREFIXES = frozenset("""
 
 # Branch segment words whose numbered children are releases, not issues (`release/123`).
 MAX_DIGITS = 18  # a longer number is no issue's (and past 4,300 digits `int` refuses to read it)
+# What one reference keeps of the text that named it: the reviewed change writes that text, and
+# a dossier echoes it; a reference found more often keeps its first provenances and counts all.
+PROVENANCE_CHARS = 512
+MAX_KEPT_PROVENANCE = 100
+URL_CHARS = 2048  # a longer URL is no reference's `url` (the reference is still found)
+# The shape of a Jira or Linear key wherever one comes from (the change, or a tracker's answer
+# naming a linked ticket): a prefix as long as the trackers allow and an issue-sized number
+TRACKER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}-[0-9]{1,18}")
 RELEASE_WORDS = frozenset({"release", "releases", "rel", "version", "versions", "v", "tag", "tags", "stable"})
 
 _CLOSING = re.compile(r"(?i)\b(?:fix|fixes|fixed|close|closes|closed|resolve|resolves|resolved)\s*:?\s+$")
@@ -78,21 +86,24 @@ _FENCE = re.compile(r"(?ms)^[ \t]*(```+|~~~+)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"
 _INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 _URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s<>\"'`]+")
 _URL_TRAIL = ".,;:!?)]}>*_'\""
+# Names as long as the trackers allow at most (GitHub: owner 39, repository 100 characters), so
+# an id the change writes stays short wherever it is spelled (a payload file is named by it).
 _GITHUB_URL = re.compile(
-    r"(?i)^(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9._-]*)/([A-Za-z0-9._-]+)"
-    r"/(issues|pull|pulls)/(\d+)(?:[/#?].*)?$")
-_JIRA_URL = re.compile(r"^(?:https?://)?[^/\s]+(?:/[^\s]*)?/browse/([A-Z][A-Z0-9_]+)-(\d+)(?:[/#?].*)?$")
-_LINEAR_URL = re.compile(r"(?i)^(?:https?://)?(?:www\.)?linear\.app/[\w.-]+/issue/([A-Za-z][A-Za-z0-9]*)-(\d+)(?:[/#?].*)?$")
+    r"(?i)^(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9._-]{0,38})/([A-Za-z0-9._-]{1,100})"
+    r"/(issues|pull|pulls)/([0-9]+)(?:[/#?].*)?$")
+_JIRA_URL = re.compile(r"^(?:https?://)?[^/\s]+(?:/[^\s]*)?/browse/([A-Z][A-Z0-9_]{1,63})-([0-9]+)(?:[/#?].*)?$")
+_LINEAR_URL = re.compile(r"(?i)^(?:https?://)?(?:www\.)?linear\.app/[\w.-]+/issue/([A-Za-z][A-Za-z0-9]{0,63})-([0-9]+)(?:[/#?].*)?$")
 _OWNER_REPO = re.compile(
-    r"(?<![\w.\-/@#])([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)/([A-Za-z0-9._-]*[A-Za-z0-9_])#(\d+)(?!\w)")
-_GH_KEY = re.compile(r"(?i)(?<![\w\-/#])GH-(\d+)(?![\w]|-\d|\.\d)")
-_HASH = re.compile(r"(?<![\w&#/\\])#(\d+)(?!\w)")
-_TEXT_KEY = re.compile(r"(?<![\w\-/.#])([A-Z][A-Z0-9]{1,9})-(\d+)(?!\w|-\d|\.\d)")
+    r"(?<![\w.\-/@#])([A-Za-z0-9](?:[A-Za-z0-9._-]{0,37}[A-Za-z0-9_])?)/([A-Za-z0-9._-]{0,99}[A-Za-z0-9_])#([0-9]+)"
+    r"(?!\w)")
+_GH_KEY = re.compile(r"(?i)(?<![\w\-/#])GH-([0-9]+)(?![\w]|-[0-9]|\.[0-9])")
+_HASH = re.compile(r"(?<![\w&#/\\])#([0-9]+)(?!\w)")
+_TEXT_KEY = re.compile(r"(?<![\w\-/.#])([A-Z][A-Z0-9]{1,9})-([0-9]+)(?!\w|-[0-9]|\.[0-9])")
 
-_BRANCH_KEY = re.compile(r"(?i)(?<![a-z0-9])([a-z][a-z0-9]{1,9})-(\d+)(?![0-9]|\.\d)")
-_BRANCH_LEADING_NUMBER = re.compile(r"^#?(\d+)(?:[-_]+[A-Za-z]|$)")
-_BRANCH_ISSUE_WORD = re.compile(r"(?i)(?:^|[-_])(?:issue|issues|gh|bug|pr|pull|fix)[-_#](\d+)(?=$|[-_])")
-_BRANCH_HASH = re.compile(r"(?:^|[-_])#(\d+)(?=$|[-_])")
+_BRANCH_KEY = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9]{1,9})-([0-9]+)(?![0-9]|\.[0-9])")
+_BRANCH_LEADING_NUMBER = re.compile(r"^#?([0-9]+)(?:[-_]+[A-Za-z]|$)")
+_BRANCH_ISSUE_WORD = re.compile(r"(?i)(?:^|[-_])(?:issue|issues|gh|bug|pr|pull|fix)[-_#]([0-9]+)(?=$|[-_])")
+_BRANCH_HASH = re.compile(r"(?:^|[-_])#([0-9]+)(?=$|[-_])")
 
 
 class _Candidate(Struct):
@@ -111,17 +122,26 @@ def _number(digits: str) -> int | None:
     return int(digits) if len(digits) <= MAX_DIGITS else None
 
 
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each of the (start, end) spans, in order and apart, made blanks: spelled out
+    once for all of them, as a copy a span would cost a commit of many links their square."""
+    pieces: list[str] = []
+    at = 0
+    for start, end in spans:
+        pieces += (text[at:start], " " * (end - start))
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+def _spans(matches: Iterable[re.Match[str]]) -> list[tuple[int, int]]:
+    return [m.span() for m in matches]
 
 
 def _mask_code(text: str) -> str:
     """Blank out fenced blocks and inline code spans, keeping offsets."""
-    for m in list(_FENCE.finditer(text)):
-        text = _blank(text, m.start(), m.end())
-    for m in list(_INLINE_CODE.finditer(text)):
-        text = _blank(text, m.start(), m.end())
-    return text
+    text = _blank(text, _spans(_FENCE.finditer(text)))
+    return _blank(text, _spans(_INLINE_CODE.finditer(text)))
 
 
 def _is_closing(text: str, start: int) -> bool:
@@ -133,11 +153,12 @@ def _scan_text(source: Source) -> list[_Candidate]:
     found: list[tuple[int, _Candidate]] = []
 
     def add(pos: int, written: str, cand: _Candidate) -> None:
-        cand.provenance = Provenance(source.kind, source.where, written)
+        cand.provenance = Provenance(source.kind, source.where, written[:PROVENANCE_CHARS])
         found.append((pos, cand))
 
     # URLs first: issue URLs are references, every URL is then masked.
-    for m in list(_URL.finditer(text)):
+    urls = list(_URL.finditer(text))
+    for m in urls:
         url = m.group(0).rstrip(_URL_TRAIL)
         closing = _is_closing(base, m.start())
         if g := _GITHUB_URL.match(url):
@@ -151,17 +172,19 @@ def _scan_text(source: Source) -> list[_Candidate]:
         elif g := _JIRA_URL.match(url):
             if (number := _number(g.group(2))) is not None:
                 add(m.start(), url, _Candidate("jira", key=f"{g.group(1)}-{number}", url=url, closing=closing))
-        text = _blank(text, m.start(), m.end())
+    text = _blank(text, _spans(urls))
 
-    for m in list(_OWNER_REPO.finditer(text)):
+    owner_repos = list(_OWNER_REPO.finditer(text))
+    for m in owner_repos:
         if (number := _number(m.group(3))) is not None:
             add(m.start(), m.group(0), _Candidate("github", number=number, repo=f"{m.group(1)}/{m.group(2)}",
                                                   closing=_is_closing(base, m.start())))
-        text = _blank(text, m.start(), m.end())
-    for m in list(_GH_KEY.finditer(text)):
+    text = _blank(text, _spans(owner_repos))
+    gh_keys = list(_GH_KEY.finditer(text))
+    for m in gh_keys:
         if (number := _number(m.group(1))) is not None:
             add(m.start(), m.group(0), _Candidate("github", number=number, closing=_is_closing(base, m.start())))
-        text = _blank(text, m.start(), m.end())
+    text = _blank(text, _spans(gh_keys))
     for m in _HASH.finditer(text):
         if (number := _number(m.group(1))) is not None:
             add(m.start(), m.group(0), _Candidate("github", number=number, closing=_is_closing(base, m.start())))
@@ -235,6 +258,7 @@ def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
         return prefix not in NOT_TRACKER_PREFIXES and prefix_counts.get(prefix, 0) >= 2
 
     refs: dict[str, Reference] = {}
+    seen: dict[str, set[Provenance]] = {}  # every provenance of a reference, however many it keeps
     for c in candidates:
         if not admitted(c):
             continue
@@ -244,12 +268,15 @@ def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
             repo = c.repo if rid != f"#{c.number}" else ""
             ref = refs[rid] = Reference(id=rid, tracker=c.tracker, number=c.number or None, repo=repo or None,
                                         key=c.key or None)
+            seen[rid] = set()
         if ref.tracker == "tracker" and c.tracker in ("jira", "linear"):
             ref.tracker = c.tracker  # a URL says which tracker the key lives in
-        if c.url and not ref.url:
+        if c.url and not ref.url and len(c.url) <= URL_CHARS:
             ref.url = c.url
         ref.closing = ref.closing or c.closing
-        if c.provenance is not None and c.provenance not in ref.provenance:
-            ref.provenance.append(c.provenance)
-            ref.provenance_total = len(ref.provenance)
+        if c.provenance is not None and c.provenance not in seen[rid]:
+            seen[rid].add(c.provenance)
+            if len(ref.provenance) < MAX_KEPT_PROVENANCE:
+                ref.provenance.append(c.provenance)
+            ref.provenance_total = len(seen[rid])
     return list(refs.values())

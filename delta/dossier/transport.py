@@ -5,8 +5,8 @@ Failures come back as `TrackerFailure(code, message)` with a code of `timeout`,
 
 Where a token may travel: only over https, or plain http to a loopback address (tests,
 a tracker on this machine); any other URL is refused before a connection is made. A
-redirect is followed only to a URL that passes the same rule, and carries the token only
-when it stays on the same origin (scheme, host and port). Messages
+redirect is followed only to a URL that passes the same rule, never from another host to this
+machine, and carries the token only when it stays on the same origin (scheme, host and port). Messages
 are composed here from the status and host only, never from an exception's text or a
 response body (either may echo the request URL or headers), and the caller's secret
 is scrubbed from them once more before they leave.
@@ -60,6 +60,25 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def is_local(host: str) -> bool:
+    """Whether `host` names this machine or its link: `localhost` (and names under it), or an
+    address, in any spelling the resolver reads (`127.1`, `2130706433`, `::ffff:127.0.0.1`),
+    that is loopback, unspecified (`0.0.0.0` reaches this machine) or link-local."""
+    name = host.strip("[]").lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(name)
+    except ValueError:
+        try:
+            address = ipaddress.IPv4Address(socket.inet_aton(name))
+        except (OSError, ValueError):
+            return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback or address.is_unspecified or address.is_link_local
+
+
 def check_url(url: str, tracker: str) -> None:
     """Refuse (`insecure_url`) a URL a token must not be sent to: anything but https, or http to
     a loopback address."""
@@ -89,6 +108,12 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         newurl = urllib.parse.urljoin(req.full_url, newurl)
         check_url(newurl, self.tracker)
+        # a tracker elsewhere cannot send us to a service of this machine (a local admin port,
+        # a debugger) and have its answer read into a dossier that may be published
+        to, at = urllib.parse.urlsplit(newurl).hostname or "", urllib.parse.urlsplit(req.full_url).hostname or ""
+        if is_local(to) and not is_local(at):
+            raise TrackerFailure("insecure_url", f"{self.tracker}: a redirect from {at} to this machine ({to}) "
+                                                 f"refused")
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         if new is not None and self.auth and _origin(newurl) == _origin(req.full_url):
             new.add_unredirected_header("Authorization", self.auth)
