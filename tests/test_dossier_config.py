@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from corpora.gitbuild import RepoBuilder
-from delta.dossier.config import ENV_OVERRIDES, DossierConfig, github_repo, load_config, parse_config, user_config_path
+from delta.dossier.config import (
+    ENV_OVERRIDES,
+    READ_ENV,
+    DossierConfig,
+    github_repo,
+    load_config,
+    parse_config,
+    user_config_path,
+)
 from indexer.contract.errors import BadInput
 
 RENNET = """
@@ -36,7 +44,7 @@ def own_config(tmp_path, monkeypatch):
     """The user's own config folder, empty unless a test writes to it; no trusted overrides."""
     monkeypatch.delenv("RENNET_HOME", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-    for name in ENV_OVERRIDES.values():
+    for name in (*ENV_OVERRIDES.values(), *READ_ENV.values()):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "xdg" / "rennet" / "config.toml"
 

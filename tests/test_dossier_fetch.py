@@ -307,6 +307,7 @@ def test_the_retrieval_budget_bounds_an_exchange_whatever_the_timeout(tmp_path, 
 
     monkeypatch.setattr(build, "TOTAL_SECONDS", 0.5)
     jira.behaviours["PROJ-1"] = "slow"
+    monkeypatch.setenv("RENNET_JIRA_PROJECTS", "PROJ")
     make_change(tmp_path / "r", ["PROJ-1"], files={
         ".rennet.toml": f"[dossier]\ntimeout_seconds = {timeout!r}\n[dossier.jira]\nprojects = ['PROJ']\n"})
     d = build_dossier(tmp_path / "r", "main", "feature", store=store,

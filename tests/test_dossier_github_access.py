@@ -18,7 +18,7 @@ import pytest
 from context_tools.faces.errors import Forbidden
 from context_tools.faces.packs.dossier import DossierBuildInput, build_handler
 from delta.dossier import build_dossier
-from delta.dossier.config import ALLOW_ENV, ENV_OVERRIDES
+from delta.dossier.config import ALLOW_ENV, ENV_OVERRIDES, READ_ENV
 from delta.dossier.persist import read_payload
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
 from tests.test_dossier_fetch import store  # noqa: F401 - fixture
@@ -41,7 +41,7 @@ WORLD = {
 
 @pytest.fixture
 def gh_log(tmp_path, monkeypatch):
-    for name in (*ENV_OVERRIDES.values(), ALLOW_ENV):
+    for name in (*ENV_OVERRIDES.values(), *READ_ENV.values(), ALLOW_ENV):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RENNET_HOME", str(tmp_path / "home"))  # the user's config: none unless a test writes it
     return install_gh(monkeypatch, tmp_path, WORLD, GH_TOKEN)

@@ -40,6 +40,7 @@ def world(tmp_path, jira, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("RENNET_JIRA_URL", jira.url)
     monkeypatch.setenv("RENNET_JIRA_TOKEN_ENV", "JIRA_TOKEN")
+    monkeypatch.setenv("RENNET_JIRA_PROJECTS", "PROJ")  # the projects read with the token: the user's too
     builder, base, head = make_change(tmp_path / "r", ["PROJ-1: first (#7)"], branch="feature/proj-1",
                                       files={".rennet.toml": rennet})
     return builder, log

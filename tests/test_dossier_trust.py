@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from delta.dossier.config import ENV_OVERRIDES
+from delta.dossier.config import ENV_OVERRIDES, READ_ENV
 from delta.dossier.transport import TrackerFailure, check_url
 from tests.fakes.trackers import FakeJira, Redirector
 from tests.fakes.world import files_containing, make_change
@@ -31,13 +31,18 @@ def jira():
     server.stop()
 
 
-def dossier(tmp_path: Path, *args: str, user_config: str | None = None) -> tuple[subprocess.CompletedProcess, dict]:
+def dossier(tmp_path: Path, *args: str, user_config: str | None = None,
+            reads: str | None = "PROJ") -> tuple[subprocess.CompletedProcess, dict]:
+    """`rennet dossier` of the change in `tmp_path`; the user's environment lists the Jira
+    projects `reads` (comma-separated), whose keys may be read with their token."""
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     if user_config is not None:
         (home / "config.toml").write_text(user_config)
-    env = {k: v for k, v in os.environ.items() if k not in ENV_OVERRIDES.values()}
+    env = {k: v for k, v in os.environ.items() if k not in (*ENV_OVERRIDES.values(), *READ_ENV.values())}
     env.update(RENNET_HOME=str(home), PYTHONPATH=str(ROOT), JIRA_TOKEN=TOKEN, AWS_SECRET_ACCESS_KEY=STOLEN)
+    if reads is not None:
+        env[READ_ENV["jira.projects"]] = reads
     done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "dossier", "--repo", str(tmp_path / "r"),
                            "--base", "main", "--head", "feature/proj-1", *args],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
@@ -83,6 +88,53 @@ def test_the_users_own_config_sends_the_token_and_the_head_cannot_redirect_it(tm
         assert [f["ref"] for f in facts(reply)["untrusted_config"]] == ["dossier.jira.base_url"]
     finally:
         elsewhere.stop()
+
+
+def test_the_change_under_review_never_chooses_which_projects_the_token_reads(tmp_path, jira):
+    """A public change names a confidential ticket (`HR-12`), and its `.rennet.toml` lists the
+    HR project: only the projects the user lists are read with their token. The key stays a
+    reference, with an `other_project` fact; the tracker is never asked for it, nor for a
+    ticket of another project that a ticket read links to."""
+    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["HR-9"]}
+    jira.behaviours["HR-12"] = {"title": "CONFIDENTIAL-TITLE", "body": "CONFIDENTIAL-BODY"}
+    jira.behaviours["HR-9"] = {"title": "CONFIDENTIAL-LINKED"}
+    make_change(tmp_path / "r", ["PROJ-1: change, see HR-12"], branch="feature/proj-1",
+                files={".rennet.toml": '[dossier.jira]\nprojects = ["PROJ", "HR"]\n'})
+    done, reply = dossier(tmp_path, "--json", "--jira-url", jira.url, "--jira-token-env", "JIRA_TOKEN")
+    assert [i["id"] for i in reply["data"]["items"]] == ["PROJ-1"]
+    assert "HR-12" in [r["id"] for r in reply["data"]["references"]]
+    [fact] = facts(reply)["other_project"]
+    assert fact["ref"] == "HR-12" and "RENNET_JIRA_PROJECTS" in fact["message"]
+    assert [h.key for h in jira.hits] == ["PROJ-1"]
+    assert "CONFIDENTIAL" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("reads, read", [(None, []), ("", []), ("OPS,PROJ", ["PROJ-1", "PROJ-2"]),
+                                         ("*", ["PROJ-1", "PROJ-2"]), ("proj", ["PROJ-1", "PROJ-2"])])
+def test_a_lone_tracker_reads_only_the_projects_the_user_lists(tmp_path, jira, reads, read):
+    """With one tracker configured, every key the change names is routed to it; it is read
+    only when the user lists its project (any case), or `*`."""
+    jira.behaviours["PROJ-1"] = {"title": "one"}
+    jira.behaviours["PROJ-2"] = {"title": "two"}
+    make_change(tmp_path / "r", ["PROJ-1: change", "PROJ-2: more"], branch="feature/proj-1")
+    _, reply = dossier(tmp_path, "--json", "--jira-url", jira.url, "--jira-token-env", "JIRA_TOKEN", reads=reads)
+    assert [i["id"] for i in reply["data"]["items"]] == read
+    assert sorted(h.key for h in jira.hits) == read
+    assert sorted(f["ref"] for f in facts(reply).get("other_project", [])) == sorted({"PROJ-1", "PROJ-2"} - set(read))
+
+
+def test_a_dossier_read_under_more_projects_is_not_served_under_fewer(tmp_path, jira):
+    """A stored dossier holds what the token read: one built while the user read every project
+    is built again, not served, once they read fewer."""
+    jira.behaviours["PROJ-1"] = {"title": "ours"}
+    jira.behaviours["HR-12"] = {"title": "CONFIDENTIAL-TITLE"}
+    make_change(tmp_path / "r", ["PROJ-1: change, see HR-12 and HR-13"], branch="feature/proj-1")
+    flags = ("--json", "--jira-url", jira.url, "--jira-token-env", "JIRA_TOKEN")
+    _, first = dossier(tmp_path, *flags, reads="*")
+    assert "HR-12" in [i["id"] for i in first["data"]["items"]]
+    done, second = dossier(tmp_path, *flags, reads="PROJ")
+    assert second["data"]["reused"] is False and [i["id"] for i in second["data"]["items"]] == ["PROJ-1"]
+    assert "CONFIDENTIAL" not in done.stdout
 
 
 def test_plain_http_to_a_host_off_the_machine_is_refused_before_connecting(tmp_path):

@@ -22,6 +22,7 @@ from msgspec import Struct
 from delta.dossier import github, jira, linear
 from delta.dossier.config import (
     ENV_OVERRIDES,
+    READ_ENV,
     DossierConfig,
     github_repo,
     home_github_repo,
@@ -200,6 +201,12 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
                              f"[dossier.{tracker}] base_url and token_env in {user_config_path(environ)} or "
                              f"{ENV_OVERRIDES[f'{tracker}.base_url']} and {ENV_OVERRIDES[f'{tracker}.token_env']}"
                              f" (a repository's .rennet.toml may not name them)")
+    if tracker in ("jira", "linear") and not cfg.reads_key(tracker, key):
+        listed = "projects" if tracker == "jira" else "teams"
+        raise TrackerFailure("other_project",
+                             f"{key}: not among the {listed} of your own dossier.{tracker} settings "
+                             f"({user_config_path(environ)}, {READ_ENV[f'{tracker}.{listed}']}); not read with "
+                             f"your token: the change under review names it (list it there, or \"*\" for any)")
     if tracker == "jira" and cfg.jira is not None:
         jcfg = cfg.jira
         return "jira", lambda r, timeout: jira.fetch(r.key or r.id, jcfg, timeout, environ)
@@ -248,16 +255,22 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
 
 def retrieval_key(cfg: DossierConfig, github_home: str) -> str:
     """What a retrieval under `cfg` read and from where, spelled the same for the same: which
-    repositories gh may read, and each tracker's URL, API and token variable. A stored dossier
-    is served only under the same, so answers one tracker gave (a test server's, another
-    site's) are never served as another's, nor issues read with a token to a run without it."""
+    repositories gh may read, and each tracker's URL, API, token variable and the projects or
+    teams read with it. A stored dossier is served only under the same, so answers one tracker
+    gave (a test server's, another site's) are never served as another's, nor issues read with
+    a token to a run without it."""
     parts = [github.access_key(github_home, cfg.github_allow)]
     if cfg.jira is not None and cfg.jira.base_url and cfg.jira.token_env:
-        parts.append(f"jira url={cfg.jira.base_url} api={cfg.jira.api_version} token_env={cfg.jira.token_env}")
+        parts.append(f"jira url={cfg.jira.base_url} api={cfg.jira.api_version} token_env={cfg.jira.token_env} "
+                     f"read={_listed(cfg.trusted_projects)}")
     if cfg.linear is not None and cfg.linear.base_url and cfg.linear.token_env:
         parts.append(f"linear url={cfg.linear.base_url} token_env={cfg.linear.token_env} "
-                     f"scheme={cfg.linear.auth_scheme}")
+                     f"scheme={cfg.linear.auth_scheme} read={_listed(cfg.trusted_teams)}")
     return "\n".join(parts)
+
+
+def _listed(names: list[str]) -> str:
+    return ",".join(sorted({n.upper() for n in names}))
 
 
 def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str, title: str | None = None,

@@ -3,7 +3,8 @@
 Two kinds of source. TRUSTED sources are the user's own: their config file
 (`$RENNET_HOME/config.toml` when RENNET_HOME is set, else `$XDG_CONFIG_HOME/rennet/config.toml`,
 default `~/.config/rennet/config.toml`), the environment (`RENNET_JIRA_URL`,
-`RENNET_JIRA_TOKEN_ENV`, `RENNET_LINEAR_URL`, `RENNET_LINEAR_TOKEN_ENV`), command-line flags,
+`RENNET_JIRA_TOKEN_ENV`, `RENNET_JIRA_PROJECTS`, `RENNET_LINEAR_URL`, `RENNET_LINEAR_TOKEN_ENV`,
+`RENNET_LINEAR_TEAMS`), command-line flags,
 and a mapping a Python caller passes. REPOSITORY sources travel with the code under review:
 `.rennet.toml` in the tree at the head OID, else `[tool.rennet]` of `pyproject.toml` there,
 else an uncommitted `.rennet.toml` in the work directory (a checkout of the reviewed branch).
@@ -20,7 +21,9 @@ trusted source adds to the list. A `github_repo` the repository gives names its 
 references, but is not trusted to be a repository the user may read: unless the user's own
 sources or the git remote name it, it is fetched from only as another repository. A token is
 never part of any config: only the NAME of the environment variable that holds it, read at
-call time by the tracker client.
+call time by the tracker client. Which Jira projects and Linear teams are read with the user's
+token is the user's alone too: a repository's `projects` and `teams` add keys to recognise in
+the change, and a key of a project or team only the repository lists is not read.
 
     [dossier]
     tracker_prefixes = ["OPS"]        # extra tracker-key prefixes of this project
@@ -35,13 +38,13 @@ call time by the tracker client.
     [dossier.jira]
     base_url = "https://acme.atlassian.net"   # user config, env or flag only
     token_env = "JIRA_TOKEN"                  # user config, env or flag only
-    projects = ["ABC"]
+    projects = ["ABC"]                # keys read: only of the projects your own config lists ("*": any)
     api_version = 2                   # 2 or 3
 
     [dossier.linear]
     base_url = "https://api.linear.app/graphql"   # user config, env or flag only
     token_env = "LINEAR_API_KEY"                  # user config, env or flag only
-    teams = ["ENG"]
+    teams = ["ENG"]                   # keys read: only of the teams your own config lists ("*": any)
     auth_scheme = ""                  # "" for a personal API key, "Bearer" for an OAuth token
 """
 
@@ -93,6 +96,9 @@ class DossierConfig(Struct, forbid_unknown_fields=True):
     refused: list[Fact] = field(default_factory=list)  # repository settings not obeyed (untrusted_config)
     # the github_repo a trusted source gave ("" when none did, or only the repository under review)
     trusted_github_repo: str = ""
+    # the Jira projects and Linear teams the user's own sources list: keys of others are not read
+    trusted_projects: list[str] = field(default_factory=list)
+    trusted_teams: list[str] = field(default_factory=list)
 
     def prefixes(self) -> list[str]:
         out = [p.upper() for p in self.tracker_prefixes]
@@ -112,11 +118,20 @@ class DossierConfig(Struct, forbid_unknown_fields=True):
         configured = [name for name, c in (("jira", self.jira), ("linear", self.linear)) if c is not None]
         return configured[0] if len(configured) == 1 else None
 
+    def reads_key(self, tracker: str, key: str) -> bool:
+        """Whether `key` may be read from `tracker` with the user's token: its project (Jira) or
+        team (Linear) is one the user's own settings list, or they list `*`. The change under
+        review names the keys, and its settings may add projects to recognise, not to read."""
+        listed = {p.upper() for p in (self.trusted_projects if tracker == "jira" else self.trusted_teams)}
+        return ANY_PROJECT in listed or key.rsplit("-", 1)[0].upper() in listed
+
 
 MAX_CONFIG_BYTES = 1024 * 1024  # settings are a few lines; a larger file is not one
 _REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9._-]+$")
 _ALLOWED_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/(?:\*|[A-Za-z0-9._-]+)$")
-_INTERNAL = ("origin", "refused", "trusted_github_repo")  # set here, never read from a table
+_INTERNAL = ("origin", "refused", "trusted_github_repo", "trusted_projects",
+             "trusted_teams")  # set here, never read from a table
+ANY_PROJECT = "*"  # in the user's own projects or teams: a key of any project or team is read
 _TOKEN_LIKE_KEYS = {"token", "api_key", "apikey", "password", "secret"}
 
 
@@ -189,6 +204,9 @@ BOUNDS = ("timeout_seconds", "item_body_chars", "item_bytes", "dossier_bytes", "
 # Trusted overrides by environment variable, and the flag names of the dossier command.
 ENV_OVERRIDES = {"jira.base_url": "RENNET_JIRA_URL", "jira.token_env": "RENNET_JIRA_TOKEN_ENV",
                  "linear.base_url": "RENNET_LINEAR_URL", "linear.token_env": "RENNET_LINEAR_TOKEN_ENV"}
+# The Jira projects and Linear teams read with the user's token, comma-separated: they add to
+# the config file's lists (a CI job sets them beside its URL and token variable).
+READ_ENV = {"jira.projects": "RENNET_JIRA_PROJECTS", "linear.teams": "RENNET_LINEAR_TEAMS"}
 # Other repositories the user lets the dossier read with their gh credentials, comma-separated;
 # also the flag "github_allow". Never the repository's: a reference in the change under review
 # would otherwise choose which private repository is read and published.
@@ -290,7 +308,7 @@ def trusted_settings(environ: Mapping[str, str] | None = None,
     env = os.environ if environ is None else environ
     table, path = _user_table(environ)
     sources = [path] if path else []
-    for layer, values in (("environment", {**{k: env.get(v) for k, v in ENV_OVERRIDES.items()},
+    for layer, values in (("environment", {**{k: env.get(v) for k, v in (*ENV_OVERRIDES.items(), *READ_ENV.items())},
                                            ALLOW: env.get(ALLOW_ENV)}),
                           ("flags", dict(flags or {}))):
         given = False
@@ -303,7 +321,12 @@ def trusted_settings(environ: Mapping[str, str] | None = None,
             elif value:
                 tracker, name = dotted.split(".")
                 section = table[tracker] = dict(table.get(tracker) or {})
-                section[name] = value
+                if dotted in READ_ENV:
+                    mine = _keys(section.get(name, []))
+                    if mine is not None:  # else the config file's own value is refused by parse_config
+                        section[name] = mine + [key for key in _allow_list(value) if key not in mine]
+                else:
+                    section[name] = value
                 given = True
         if given:
             sources.append(layer)
@@ -325,11 +348,10 @@ def load_config(repo: pygit2.Repository, head_oid: str,
     if explicit is not None:
         table = explicit.get("dossier", explicit) if isinstance(explicit, Mapping) else explicit
         cfg = parse_config(table, "explicit")
-        cfg.trusted_github_repo = cfg.github_repo
-        return cfg
+        return _vouched(cfg, cfg)
     merged, sources = trusted_settings(environ, flags)
     trusted = parse_config(merged, " + ".join(sources)) if sources else DossierConfig()  # yours: errors are yours
-    trusted.trusted_github_repo = trusted.github_repo
+    _vouched(trusted, trusted)
     user_path = str(user_config_path(environ))
     repo_origin = ".rennet.toml"
     try:
@@ -367,7 +389,15 @@ def load_config(repo: pygit2.Repository, head_oid: str,
                                 f"{exc.message}; the repository's dossier settings are ignored")]
         return trusted
     cfg.refused = refused
+    return _vouched(cfg, trusted)
+
+
+def _vouched(cfg: DossierConfig, trusted: DossierConfig) -> DossierConfig:
+    """`cfg`, told what the user's own settings (`trusted`) vouch for: their `github_repo`, and
+    the projects and teams whose keys may be read with their tokens."""
     cfg.trusted_github_repo = trusted.github_repo
+    cfg.trusted_projects = list(trusted.jira.projects) if trusted.jira is not None else []
+    cfg.trusted_teams = list(trusted.linear.teams) if trusted.linear is not None else []
     return cfg
 
 

@@ -58,7 +58,8 @@ class Fetched(Struct):
 class Fact(Struct, frozen=True):
     """A retrieval outcome that is not an item: missing_config, tracker_unavailable, not_found,
     unauthorized, malformed_response, timeout, other_repository (a GitHub repository neither
-    public nor allowed by the user, not read), source_truncated (the change's text read in part)."""
+    public nor allowed by the user, not read), other_project (a Jira project or Linear team the
+    user's own settings do not list, not read), source_truncated (the change's text read in part)."""
 
     code: str
     tracker: str
