@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Callable, Iterable, Sequence, TypeAlias
 
 from indexer.resolve.tree import normalize, parent
@@ -59,6 +59,8 @@ _NOTHING: array[int] = array("i")
 # The rest of what a project sees: interval bounds [start, end) in pairs, sorted; bits from a
 # lowest number; or every project.
 Rest: TypeAlias = "array[int] | tuple[int, int] | _Every"
+# Projects asked about at once: their numbers, sorted, and the same as bits.
+Among: TypeAlias = "tuple[array[int], int]"
 
 
 class CSharpProjects:
@@ -123,6 +125,51 @@ class CSharpProjects:
         return frozenset(folder for number, members in enumerate(self._members)
                          if self._first[component] <= number <= component or _holds(rest, number)
                          for folder in members)
+
+    def numbered(self, projects: Iterable[str]) -> Among:
+        """Project folders as `seen_among` asks about them: their numbers, sorted, and as bits."""
+        self._close_all()
+        numbers = sorted({self._number[p] for p in projects})
+        bits = bytearray(numbers[-1] // 8 + 1 if numbers else 0)
+        for n in numbers:
+            bits[n >> 3] |= 1 << (n & 7)
+        return array("i", numbers), int.from_bytes(bits, "little")
+
+    def number(self, project: str) -> int:
+        """The number of a project folder (its component's), as `numbered` gives them."""
+        self._close_all()
+        return self._number[project]
+
+    def seen_among(self, viewer: str, among: Among, first: bool = False) -> list[int]:
+        """Which of the projects `among` (from `numbered`) the C# file `viewer` sees, as
+        positions in their numbers; only the first with `first`. The work is the intervals or
+        bits of what the viewer sees, or the projects asked about when they are fewer, not a
+        question a project."""
+        numbers, mask = among
+        mine = self.of(viewer)
+        if mine is None or not numbers:
+            return list(range(min(len(numbers), 1) if first else len(numbers)))
+        component = self._number[mine]
+        rest = self._rest[component]
+        if type(rest) is array and len(rest) > len(numbers):  # more intervals than projects asked
+            found = [i for i, n in enumerate(numbers)
+                     if self._first[component] <= n <= component or bisect_right(rest, n) & 1]
+            return found[:1] if first else found
+        spans = [0, _TOP] if rest is _EVERY else [self._first[component], component + 1]
+        if type(rest) is array:
+            spans += rest
+        out: list[int] = []
+        for start, end in zip(spans[::2], spans[1::2]):
+            out.extend(range(bisect_left(numbers, start), bisect_left(numbers, end)))
+        if type(rest) is tuple:
+            low, bits = rest
+            common = mask >> low & bits
+            if first and common and not out:
+                return [bisect_left(numbers, low + (common & -common).bit_length() - 1)]
+            out.extend(bisect_left(numbers, low + run) for found in _RUN.finditer(format(common, "b")[::-1])
+                       for run in range(found.start(), found.end()))
+        out = sorted(set(out))
+        return out[:1] if first else out
 
     def _close_all(self) -> None:
         """Number every project and find what it sees, searching from each folder in sorted
