@@ -273,3 +273,53 @@ def test_a_replacement_is_what_the_merged_tables_give(mine, theirs, spec):
     merged = {**mine, **theirs}
     longest = next((m for m in go_resolve.prefixes(spec) if m in merged), None)
     assert resolver.replaced("m", spec) == (None if longest is None else (longest, merged[longest]))
+
+
+def test_many_tsconfig_path_patterns_and_imports_cost_work_linear_in_them():
+    """Each bare import was matched against every `paths` pattern of its tsconfig (n patterns
+    and n imports: 2.1 s at 2,000, 7.0 s at 4,000); now the patterns are kept by what comes
+    before their `*`, and an import asks the parts of its own length."""
+    import json
+
+    from indexer.lang.javascript import resolve as js_resolve
+
+    def run(n: int) -> int:
+        config = {"compilerOptions": {"baseUrl": ".", "paths": {f"@a{i}/*": [f"src/a{i}/*"] for i in range(n)}}}
+        files = {"tsconfig.json": json.dumps(config).encode(), "src/m.ts": b"", "src/a7/x.ts": b""}
+        resolver = js_resolve.JsResolver(TreePaths(files), files.__getitem__)
+        imports = [ImportSpec("es_import", f"lib{i}/x", 1) for i in range(n)] + [ImportSpec("es_import", "@a7/x", 1)]
+        outcomes, lines = lines_run(js_resolve.__file__, lambda: [resolver.resolve("src/m.ts", imp) for imp in imports])
+        assert outcomes == [EXTERNAL] * n + [("src/a7/x.ts",)]
+        return lines
+
+    assert run(400) <= 2.2 * run(200)
+
+
+def _matched_by_scan(paths: dict[str, list[str]], spec: str) -> tuple[str, str] | None:
+    """TypeScript's reading, a pattern at a time: the exact pattern, else the wildcard one with
+    the longest part before its `*` (the first of those), and what the `*` stands for."""
+    best: tuple[int, str, str] | None = None
+    for pattern in paths:
+        if "*" in pattern:
+            pre, _, post = pattern.partition("*")
+            if spec.startswith(pre) and spec.endswith(post) and len(spec) >= len(pre) + len(post):
+                if best is None or len(pre) > best[0]:
+                    best = (len(pre), pattern, spec[len(pre) : len(spec) - len(post)])
+        elif pattern == spec:
+            return pattern, ""
+    return None if best is None else (best[1], best[2])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text("ab*/", max_size=5), max_size=8, unique=True), st.lists(st.text("ab*/", max_size=6), max_size=6))
+def test_a_specifier_takes_the_pattern_a_scan_of_the_patterns_gives(patterns, specs):
+    from indexer.lang.javascript.resolve import TsConfig
+    from indexer.resolve.tree import normalize
+
+    paths = {p: [f"t{i}/*"] for i, p in enumerate(patterns)}
+    config = TsConfig(None, paths, "")
+    for spec in specs:
+        found = _matched_by_scan(paths, spec)
+        expected = None if found is None else [
+            t for t in (normalize(target.replace("*", found[1], 1)) for target in paths[found[0]]) if t is not None]
+        assert config.path_candidates(spec) == expected
