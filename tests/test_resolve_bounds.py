@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from indexer.lang.python import resolve as python_resolve
 from indexer.lang.python.stdlib import STDLIB_MODULES
 from indexer.model import BlobFacts, ImportSpec
-from indexer.resolve.tree import EXTERNAL, TreePaths, join
+from indexer.resolve.tree import EXTERNAL, TreePaths, join, parent
 from tests.test_context_csharp_projects import lines_run
 
 
@@ -323,3 +323,46 @@ def test_a_specifier_takes_the_pattern_a_scan_of_the_patterns_gives(patterns, sp
         expected = None if found is None else [
             t for t in (normalize(target.replace("*", found[1], 1)) for target in paths[found[0]]) if t is not None]
         assert config.path_candidates(spec) == expected
+
+
+def _bins_crate(n: int) -> dict[str, bytes]:
+    """A Cargo.toml placing n binaries, each in its folder under bins/, and n modules under
+    a binary's folder."""
+    manifest = '[package]\nname = "p"\nversion = "0.1.0"\n' + "".join(
+        f'[[bin]]\nname = "b{i}"\npath = "bins/b{i}/main.rs"\n' for i in range(n))
+    files = {"Cargo.toml": manifest.encode(), "src/lib.rs": b""}
+    files.update({f"bins/b{i}/main.rs": b"" for i in range(n)})
+    files.update({f"bins/b0/m{i}.rs": b"" for i in range(n)})
+    return files
+
+
+def test_a_crate_of_many_binaries_finds_each_files_root_from_the_folders_above_it():
+    """A file's `[[bin]]` root was looked for among every binary its manifest lists (n
+    binaries and n files: n^2 path comparisons); now among those of the folders above it."""
+    from indexer.lang.rust import resolve as rust_resolve
+
+    def run(n: int) -> int:
+        files = _bins_crate(n)
+        resolver = rust_resolve.RustResolver(TreePaths(files), {}, files.__getitem__)
+        paths = sorted(p for p in files if p.endswith(".rs"))
+        roots, lines = lines_run(rust_resolve.__file__, lambda: [resolver.crate_root(p) for p in paths])
+        expected = {p: "src/lib.rs" if p == "src/lib.rs" else p if p.endswith("main.rs") else "bins/b0/main.rs"
+                    for p in paths}
+        assert dict(zip(paths, roots)) == expected
+        return lines
+
+    assert run(400) <= 2.2 * run(200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a/m.rs", "a/long.rs", "a/b/m.rs", "b/m.rs", "m.rs", "src/x.rs", "ab/m.rs"]),
+                unique=True, max_size=5),
+       st.sampled_from(["a/b/c/f.rs", "a/f.rs", "ab/f.rs", "b/f.rs", "f.rs", "src/f.rs"]))
+def test_a_files_binary_root_is_the_one_a_scan_of_the_binaries_finds(bins, path):
+    from indexer.lang.rust import resolve as rust_resolve
+
+    resolver = rust_resolve.RustResolver(TreePaths([]), {}, lambda p: b"")
+    lib = "src/lib.rs"
+    scanned = max((b for b in bins if parent(b) != parent(lib) and path.startswith(parent(b) + "/")),
+                  key=len, default=None)
+    assert resolver._bin_owner("", tuple(bins), lib, path) == scanned
