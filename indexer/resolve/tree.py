@@ -4,8 +4,11 @@ directory, files by basename, and path arithmetic that never leaves the tree."""
 from __future__ import annotations
 
 import posixpath
+from bisect import bisect_left
 from collections import defaultdict
-from typing import Iterable
+from typing import Iterable, Sequence
+
+_SCANNED = 32  # files of one name scanned for a suffix; more are searched
 
 EXTERNAL = "external"  # a package outside the tree (stdlib, third-party, system header)
 UNRESOLVED = "unresolved"  # looks like it belongs to the tree, but no file of the tree matches
@@ -57,6 +60,22 @@ def nearest(importer: str, candidates: Iterable[str]) -> str:
     return min(candidates, key=lambda c: (-common_prefix_len(importer, c), c))
 
 
+def nearest_sorted(importer: str, candidates: Sequence[str], skip: str | None = None) -> str | None:
+    """`nearest` of candidates in path order, without `skip`; None when none is left. The
+    candidates sharing the importer's first k folders are one run of the order, so the
+    answer is the first of the longest such run: a search a folder of the importer, however
+    many candidates there are (those asked again and again: an include many files name)."""
+    folders = importer.split("/")[:-1]
+    for k in range(len(folders), -1, -1):
+        prefix = "".join(f + "/" for f in folders[:k])
+        i = bisect_left(candidates, prefix)
+        while i < len(candidates) and candidates[i] == skip:
+            i += 1
+        if i < len(candidates) and candidates[i].startswith(prefix):
+            return candidates[i]
+    return None
+
+
 class TreePaths:
     """Read-only lookups over the paths of one snapshot."""
 
@@ -70,6 +89,7 @@ class TreePaths:
         self.by_dir: dict[str, list[str]] = defaultdict(list)
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.dirs: set[str] = {""}
+        self._backwards: dict[str, list[str]] = {}  # a name of many files -> their paths reversed, sorted
         by_dir, by_name, dirs = self.by_dir, self.by_name, self.dirs
         last: str | None = None  # the folder part of the path before, whose files are `here`
         here: list[str] = []
@@ -98,7 +118,21 @@ class TreePaths:
     def ending_with(self, suffix: str) -> list[str]:
         """Paths equal to `suffix` or ending in `/suffix` (segment-aligned), sorted."""
         name = posixpath.basename(suffix)
-        return [p for p in self.by_name.get(name, []) if p == suffix or p.endswith("/" + suffix)]
+        same = self.by_name.get(name, [])
+        if len(same) <= _SCANNED:
+            return [p for p in same if p == suffix or p.endswith("/" + suffix)]
+        # Many files of one name: those ending so are one run of their reversed paths, so
+        # each question costs a search and its answer, not the files of that name.
+        backwards = self._backwards.get(name)
+        if backwards is None:
+            backwards = self._backwards[name] = sorted(p[::-1] for p in same)
+        out = [suffix] if suffix in self.paths else []
+        key = ("/" + suffix)[::-1]
+        i = bisect_left(backwards, key)
+        while i < len(backwards) and backwards[i].startswith(key):
+            out.append(backwards[i][::-1])
+            i += 1
+        return sorted(out)
 
     def first_existing(self, candidates: Iterable[str]) -> str | None:
         for c in candidates:

@@ -17,7 +17,7 @@ import posixpath
 from typing import Callable, Iterator, Mapping
 
 from indexer.model import BlobFacts, ImportSpec
-from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest_sorted, normalize, parent
 
 # Headers of the C standard (to C23), POSIX (those without a directory) and the C++ standard
 # library, and a few platform ones: a bare `<name>` of these is never guessed by suffix.
@@ -59,6 +59,11 @@ class CResolver:
     def __init__(self, tree: TreePaths) -> None:
         self.tree = tree
         self.include_dirs = sorted(d for d in tree.dirs if posixpath.basename(d) == "include")
+        self._include_dirs = frozenset(self.include_dirs)
+        # spec -> the files it names under an include dir, and anywhere, in path order: found
+        # once a spec from the files of its name, not once an include from every include dir
+        self._under_include: dict[str, list[str]] = {}
+        self._anywhere: dict[str, list[str]] = {}
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         spec = imp.spec.strip().strip('"<>').strip()
@@ -78,17 +83,20 @@ class CResolver:
     def _find(self, importer: str, spec: str, system: bool) -> str | None:
         """The include roots in order: include dirs, ancestors, then (not for a bare
         `<name>` of the system's) any path ending in the spec; never the importer itself."""
-        hits = [p for p in (join(d, spec) for d in self.include_dirs) if p in self.tree and p != importer]
-        if hits:
-            return nearest(importer, hits)
+        anywhere = self._anywhere.get(spec)
+        if anywhere is None:
+            anywhere = self._anywhere[spec] = self.tree.ending_with(spec)
+            self._under_include[spec] = [p for p in anywhere if p[: -len(spec) - 1] in self._include_dirs]
+        hit = nearest_sorted(importer, self._under_include[spec], importer)
+        if hit is not None:
+            return hit
         for d in ancestors(importer):
             p = join(d, spec)
             if p in self.tree and p != importer:
                 return p
         if system and spec in SYSTEM_HEADERS:
             return None
-        hits = [p for p in self.tree.ending_with(spec) if p != importer]
-        return nearest(importer, hits) if hits else None
+        return nearest_sorted(importer, anywhere, importer)
 
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> CResolver:

@@ -11,18 +11,56 @@ tree does not hold, or built from any other MSBuild property (`$(Root)\\x.csproj
 nothing.
 
 What the C# resolver (indexer.lang.csharp.resolve) and the references' C# rules
-(context_tools/query/symbols.py) both ask: the .csproj files are read once each, on first need.
+(context_tools/query/symbols.py) both ask: the .csproj files are read once each, all of them
+when a file's visibility is first asked.
+
+What a project sees is what a search of the references closes while it is open (the projects
+closed then are numbered in a row, one interval) and what else the projects it references
+see: that rest is shared with a referenced project when it adds nothing, else kept as
+intervals of numbers or as bits, whichever is smaller. A chain or a tree of references
+costs a few numbers a project. A tree's references can still be drawn so that what the
+projects see, however kept, grows as the square of their number: past REACH_BYTES kept or
+REACH_WORK spent over the whole tree, a project whose rest would not fit sees every
+project, as a file under no .csproj does, and `capped` says so. The projects are closed in one
+order, the sorted folders', whatever is asked first, so which ones that is depends on the
+tree alone.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from array import array
+from bisect import bisect_left, bisect_right
+from typing import Callable, Iterable, Sequence, TypeAlias
 
 from indexer.resolve.tree import normalize, parent
 
 _REFERENCE = re.compile(rb"""<ProjectReference\s[^<>]*?Include\s*=\s*["']([^"']+)["']""", re.S)
 _OWN_FOLDER = re.compile(r"^\$\(MSBuild(?:ThisFileDirectory|ProjectDirectory)\)/?")
+
+# What finding what a tree's projects see beyond their own rows may keep, in bytes, and
+# spend, in work (a byte of bits read or made, or an interval bound read or made at
+# _BOUND_COST: Python handles each), before a project's would be read as every project:
+# far above what real trees of thousands of projects take.
+REACH_BYTES = 64 << 20
+REACH_WORK = 512 << 20
+_BOUND_COST = 32
+_BOUND_BYTES = 4  # an interval bound, in an array of C ints
+_RUN = re.compile("1+")
+
+
+class _Every:
+    """What a project sees whose rest would not fit under the ceiling: every project."""
+
+
+_EVERY = _Every()
+_TOP = 2**31 - 1  # above any project's number
+_NOTHING: array[int] = array("i")
+# The rest of what a project sees: interval bounds [start, end) in pairs, sorted; bits from a
+# lowest number; or every project.
+Rest: TypeAlias = "array[int] | tuple[int, int] | _Every"
+# Projects asked about at once: their numbers, sorted, and the same as bits.
+Among: TypeAlias = "tuple[array[int], int]"
 
 
 class CSharpProjects:
@@ -35,10 +73,17 @@ class CSharpProjects:
         self.folders = sorted(self._manifests, key=lambda f: (-f.count("/"), f))
         self._of: dict[str, str | None] = {}
         self._referenced: dict[str, list[str]] = {}
-        # What a project sees, as bits (one a project, numbered as first met): a set a
-        # project would hold the whole chain below it, quadratic in a chain's length.
-        self._bit: dict[str, int] = {}
-        self._reach: dict[str, int] = {}
+        # Each project's number (its strongly connected component's, in the order they are
+        # closed); the number each component's row starts at (those closed while it was
+        # open, all reached from it); and the rest of what it sees.
+        self._number: dict[str, int] = {}
+        self._members: list[list[str]] = []  # component number -> its project folders
+        self._first: list[int] = []
+        self._rest: list[Rest] = []
+        self._wholes: dict[int, Rest] = {}
+        self.kept = 0  # bytes of the rests kept so far, at most REACH_BYTES
+        self.spent = 0  # the work of the rests so far, at most REACH_WORK
+        self.capped = False  # a project sees every project because its rest would not fit
 
     def of(self, path: str) -> str | None:
         """The folder of the file's project; None for a file under no .csproj."""
@@ -67,38 +112,96 @@ class CSharpProjects:
         mine, theirs = self.of(viewer), self.of(target)
         if mine is None or theirs is None:
             return True
-        reach = self._reached(mine)  # numbers the projects it reaches
-        bit = self._bit.get(theirs)
-        return bit is not None and bool(reach >> bit & 1)
+        if not self._members:
+            self._close_all()
+        component, other = self._number[mine], self._number[theirs]
+        return self._first[component] <= other <= component or _holds(self._rest[component], other)
 
     def visible(self, project: str) -> frozenset[str]:
         """The project folders `project`'s files see: itself and what its references reach."""
-        reach = self._reached(project)
-        return frozenset(p for p, bit in self._bit.items() if reach >> bit & 1)
+        self._close_all()
+        component = self._number[project]
+        rest = self._rest[component]
+        return frozenset(folder for number, members in enumerate(self._members)
+                         if self._first[component] <= number <= component or _holds(rest, number)
+                         for folder in members)
 
-    def _reached(self, project: str) -> int:
-        """The bits of the projects `project` reaches, itself among them. The projects it
-        reaches are closed strongly connected component by component (Tarjan's order, with
-        a stack of its own: a chain of any length recurses nowhere), each once, so the work
-        is the references read plus one union of bits a reference."""
-        reach = self._reach.get(project)
-        if reach is not None:
-            return reach
+    def numbered(self, projects: Iterable[str]) -> Among:
+        """Project folders as `seen_among` asks about them: their numbers, sorted, and as bits."""
+        self._close_all()
+        numbers = sorted({self._number[p] for p in projects})
+        bits = bytearray(numbers[-1] // 8 + 1 if numbers else 0)
+        for n in numbers:
+            bits[n >> 3] |= 1 << (n & 7)
+        return array("i", numbers), int.from_bytes(bits, "little")
+
+    def number(self, project: str) -> int:
+        """The number of a project folder (its component's), as `numbered` gives them."""
+        self._close_all()
+        return self._number[project]
+
+    def seen_among(self, viewer: str, among: Among, first: bool = False) -> list[int]:
+        """Which of the projects `among` (from `numbered`) the C# file `viewer` sees, as
+        positions in their numbers; only the first with `first`. The work is the intervals or
+        bits of what the viewer sees, or the projects asked about when they are fewer, not a
+        question a project."""
+        numbers, mask = among
+        mine = self.of(viewer)
+        if mine is None or not numbers:
+            return list(range(min(len(numbers), 1) if first else len(numbers)))
+        component = self._number[mine]
+        rest = self._rest[component]
+        if type(rest) is array and len(rest) > len(numbers):  # more intervals than projects asked
+            found = [i for i, n in enumerate(numbers)
+                     if self._first[component] <= n <= component or bisect_right(rest, n) & 1]
+            return found[:1] if first else found
+        spans = [0, _TOP] if rest is _EVERY else [self._first[component], component + 1]
+        if type(rest) is array:
+            spans += rest
+        out: list[int] = []
+        for start, end in zip(spans[::2], spans[1::2]):
+            out.extend(range(bisect_left(numbers, start), bisect_left(numbers, end)))
+        if type(rest) is tuple:
+            low, bits = rest
+            common = mask >> low & bits
+            if first and common and not out:
+                return [bisect_left(numbers, low + (common & -common).bit_length() - 1)]
+            out.extend(bisect_left(numbers, low + run) for found in _RUN.finditer(format(common, "b")[::-1])
+                       for run in range(found.start(), found.end()))
+        out = sorted(set(out))
+        return out[:1] if first else out
+
+    def _close_all(self) -> None:
+        """Number every project and find what it sees, searching from each folder in sorted
+        order: the same numbers and intervals whichever file is asked about first."""
+        if self._members or not self._manifests:
+            return
+        for project in sorted(self._manifests):
+            if project not in self._number:
+                self._search(project)
+
+    def _search(self, project: str) -> None:
+        """Close the projects `project` reaches that are not closed yet, strongly connected
+        component by component (Tarjan's order, with a stack of its own: a chain of any length
+        recurses nowhere)."""
         order: dict[str, int] = {}  # project -> when first met; low: the earliest it reaches back to
         low: dict[str, int] = {}
+        first: dict[str, int] = {}  # project -> the component number next to be given when it was met
         open_: list[str] = []
         on_open: set[str] = set()
         walk = [(project, iter(self._references(project)))]
         order[project] = low[project] = 0
+        first[project] = len(self._members)
         open_.append(project)
         on_open.add(project)
         while walk:
             node, refs = walk[-1]
             for ref in refs:
-                if ref in self._reach:
+                if ref in self._number:
                     continue
                 if ref not in order:
                     order[ref] = low[ref] = len(order)
+                    first[ref] = len(self._members)
                     open_.append(ref)
                     on_open.add(ref)
                     walk.append((ref, iter(self._references(ref))))
@@ -111,12 +214,11 @@ class CSharpProjects:
                     above = walk[-1][0]
                     low[above] = min(low[above], low[node])
                 if low[node] == order[node]:
-                    self._close(open_, on_open, node)
-        return self._reach[project]
+                    self._close(open_, on_open, node, first[node])
 
-    def _close(self, open_: list[str], on_open: set[str], root: str) -> None:
-        """Give every project of the component `root` heads (the top of `open_` down to it)
-        the bits of the component and of all it references, closed before it."""
+    def _close(self, open_: list[str], on_open: set[str], root: str, first: int) -> None:
+        """Number the component `root` heads (the top of `open_` down to it); its row starts
+        at `first`; its rest is what the projects its members reference see beyond the row."""
         members = []
         while True:
             member = open_.pop()
@@ -124,14 +226,68 @@ class CSharpProjects:
             members.append(member)
             if member == root:
                 break
-        reach = 0
+        number = len(self._members)
         for member in members:
-            reach |= 1 << self._bit.setdefault(member, len(self._bit))
-        for member in members:
-            for ref in self._references(member):
-                reach |= self._reach.get(ref, 0)  # a member's own bit is in already
-        for member in members:
-            self._reach[member] = reach
+            self._number[member] = number
+        self._members.append(members)
+        self._first.append(first)
+        referenced = {self._number[ref] for member in members for ref in self._references(member)}
+        referenced.discard(number)
+        # what a referenced component closed before this one was met sees, whole; of one closed
+        # since, the rest (its row is in this one's); each distinct one once
+        parts: dict[int, Rest] = {}
+        for ref in referenced:
+            part = self._whole(ref) if ref < first else self._rest[ref]
+            if part is not _NOTHING:
+                parts[id(part)] = part
+        self._rest.append(self._rest_of([], list(parts.values())))
+
+    def _whole(self, component: int) -> Rest:
+        """What the component sees, its row and its rest in one, made once for all that
+        reference it."""
+        whole = self._wholes.get(component)
+        if whole is None:
+            rest = self._rest[component]
+            whole = self._wholes[component] = self._rest_of([self._first[component], component + 1],
+                                                             [] if rest is _NOTHING else [rest])
+        return whole
+
+    def _rest_of(self, bounds: list[int], rests: list[Rest]) -> Rest:
+        """The union of interval bounds `bounds` and of `rests`: one of them when it holds the
+        others, else intervals or bits, whichever is smaller; every project past the ceiling."""
+        if not bounds and len(rests) <= 1:
+            return rests[0] if rests else _NOTHING
+        bits: list[tuple[int, int]] = []
+        for rest in rests:
+            if type(rest) is array:
+                bounds += rest
+            elif type(rest) is tuple:
+                bits.append(rest)
+            else:
+                return _EVERY
+        read, ones = _BOUND_COST * len(bounds), 0
+        low, high = (min(bounds[::2]), max(bounds[1::2])) if bounds else (_TOP, 0)
+        for lo, b in bits:
+            length = b.bit_length()
+            read += (length + 7) // 8
+            ones += b.bit_count()
+            low, high = min(low, lo), max(high, lo + length)
+        # what the union takes kept as intervals (a run of bits at most every other bit) and as bits
+        as_intervals = _BOUND_BYTES * (len(bounds) + 2 * ones)
+        as_bits = (high - low + 7) // 8
+        kept = min(as_intervals, as_bits)
+        work = read + (as_intervals // _BOUND_BYTES * _BOUND_COST if as_intervals <= as_bits else as_bits)
+        if self.kept + kept > REACH_BYTES or self.spent + work > REACH_WORK:
+            self.capped = True
+            return _EVERY
+        self.kept += kept
+        self.spent += work
+        if as_intervals <= as_bits:
+            for lo, b in bits:
+                for run in _RUN.finditer(format(b, "b")[::-1]):
+                    bounds += (lo + run.start(), lo + run.end())
+            return _merged(bounds)
+        return _bits(bounds, bits, low)
 
     def _references(self, project: str) -> list[str]:
         """The project folders the .csproj files of `project` name by `ProjectReference`, each
@@ -146,3 +302,44 @@ class CSharpProjects:
                     if target is not None and target in self._manifests.get(parent(target), ()):
                         found.append(parent(target))
         return found
+
+
+def _holds(rest: Rest, number: int) -> bool:
+    """Does the rest of what a project sees hold the project numbered `number`?"""
+    if type(rest) is tuple:
+        low, bits = rest
+        return number >= low and bits >> (number - low) & 1 == 1
+    if type(rest) is array:
+        return bisect_right(rest, number) & 1 == 1
+    return True
+
+
+def _bits(bounds: Sequence[int], bits: list[tuple[int, int]], low: int) -> tuple[int, int]:
+    """Interval bounds and bits from their lowest numbers, as bits from `low` (below them all)."""
+    union = 0
+    for lo, b in bits:
+        union |= b << (lo - low)
+    for start, end in zip(bounds[::2], bounds[1::2]):
+        union |= (1 << (end - low)) - (1 << (start - low))
+    return (low, union)
+
+
+def _bytes_of(bits: tuple[int, int]) -> int:
+    return (bits[1].bit_length() + 7) // 8
+
+
+def _merged(bounds: list[int]) -> array[int]:
+    """Interval bounds [start, end) in pairs, in any order, as sorted bounds of disjoint
+    intervals none of which touches the next."""
+    if len(bounds) == 2:
+        return array("i", bounds)
+    pairs = sorted(zip(bounds[::2], bounds[1::2]))
+    out = array("i", pairs[0])
+    for start, end in pairs[1:]:
+        if start <= out[-1]:
+            if end > out[-1]:
+                out[-1] = end
+        else:
+            out.append(start)
+            out.append(end)
+    return out

@@ -32,7 +32,7 @@ a module path another declares; a go.mod under vendor/ is a vendored copy's, no 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterator, Mapping, NamedTuple
+from typing import Callable, Container, Iterator, Mapping, NamedTuple
 
 from indexer.manifests.go import GoMod, parse_go_mod
 from indexer.model import BlobFacts, ImportSpec
@@ -60,12 +60,25 @@ def package_name_of(names: Counter[str], directory: str) -> str:
     return min(names, key=lambda n: (n == "main", -names[n], n != base, n))
 
 
-def prefixes(spec: str) -> Iterator[str]:
-    """`a/b/c`, `a/b`, `a`: the import paths a module path could be, longest first."""
+def prefixes(spec: str, lengths: Container[int] | None = None) -> Iterator[str]:
+    """`a/b/c`, `a/b`, `a`: the import paths a module path could be, longest first; only
+    those of `lengths` when given (the lengths of the paths looked for: a path of many
+    segments is not copied out once a segment)."""
     end = len(spec)
     while end > 0:
-        yield spec[:end]
+        if lengths is None or end in lengths:
+            yield spec[:end]
         end = spec.rfind("/", 0, end)
+
+
+class _Either:
+    """Lengths in either of two sets, without making their union."""
+
+    def __init__(self, first: frozenset[int], second: frozenset[int]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, length: object) -> bool:
+        return length in self.first or length in self.second
 
 
 def below(spec: str, module: str) -> str:
@@ -107,7 +120,6 @@ class GoResolver:
                            for p in tree.by_name.get("go.work", [])}
         self.root_of: dict[str, str | None] = {}  # directory -> its nearest module root; memoized
         self.workspace_memo: dict[str, Workspace | None] = {}  # module root -> its go.work's workspace
-        self.effective: dict[str, dict[str, str]] = {}  # module root -> its replacements with go.work's
         self.outcomes: dict[tuple, Outcome] = {}  # see resolve
         # directory -> its GOPATH vendor dirs, src dirs and both (see gopath_roots)
         self.gopath: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
@@ -121,6 +133,9 @@ class GoResolver:
             self.roots[directory] = Module(module, self._replaced(directory, parsed))
             if module and module not in self.modules:
                 self.modules[module] = directory
+
+        self._module_lengths = frozenset(len(m) for m in self.modules)
+        self._table_lengths: dict[tuple[str, str], frozenset[int]] = {}
 
     def _replaced(self, directory: str, parsed: GoMod) -> dict[str, str]:
         """A file's `replace` directives: the directory of the tree each names, or "" when it
@@ -156,12 +171,31 @@ class GoResolver:
             self.workspace_memo[root] = found
         return self.workspace_memo[root]
 
-    def replacements(self, root: str) -> dict[str, str]:
-        """The go.mod's replacements of the module at `root`, overridden by its workspace's."""
-        if root not in self.effective:
-            workspace = self.workspace_of(root)
-            self.effective[root] = {**self.roots[root].replaced, **(workspace.replaced if workspace else {})}
-        return self.effective[root]
+    def replaced(self, root: str, spec: str) -> tuple[str, str] | None:
+        """The longest prefix of `spec` the module at `root` replaces, with its directory (""
+        for none of the tree): its go.mod's replacements, overridden by its workspace's. The
+        two tables are asked as they are, not copied into one a module: a go.work's many
+        replacements for its many modules would be as many copies."""
+        workspace = self.workspace_of(root)
+        mine = self.roots[root].replaced
+        theirs = workspace.replaced if workspace is not None else {}
+        if not mine and not theirs:
+            return None
+        lengths = _Either(self._lengths(("mod", root), mine), self._lengths(("work", workspace.directory), theirs)
+                          if workspace is not None else frozenset())
+        for m in prefixes(spec, lengths):
+            if m in theirs:
+                return m, theirs[m]
+            if m in mine:
+                return m, mine[m]
+        return None
+
+    def _lengths(self, key: tuple[str, str], table: dict[str, str]) -> frozenset[int]:
+        """The lengths of a replacement table's module paths, made once a table."""
+        lengths = self._table_lengths.get(key)
+        if lengths is None:
+            lengths = self._table_lengths[key] = frozenset(len(m) for m in table)
+        return lengths
 
     def package_files(self, directory: str) -> tuple[str, ...]:
         """The files of the package in `directory` (see the module docstring); memoized."""
@@ -195,7 +229,7 @@ class GoResolver:
         # import path): many files import the same path, each answer is looked up once
         key = (root, spec) if root is not None else (self.gopath_roots(directory), spec)
         if key not in self.outcomes:
-            owner = next((m for m in prefixes(spec) if m in self.modules), None)
+            owner = next((m for m in prefixes(spec, self._module_lengths) if m in self.modules), None)
             found = self._from_module(root, spec, owner) if root is not None else \
                 next(filter(None, (self._package_at(r, spec) for r in key[0])), None)
             if found is None and owner is not None:  # another module of the tree
@@ -216,11 +250,10 @@ class GoResolver:
         vendored = self._package_at(join(workspace.directory if workspace else root, "vendor"), spec)
         if vendored:
             return vendored
-        table = self.replacements(root)
-        replaced = next((m for m in prefixes(spec) if m in table), None) if table else None
-        if replaced is None:
+        found = self.replaced(root, spec)
+        if found is None:
             return None
-        target = table[replaced]
+        replaced, target = found
         return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
 
     def _root_tail(self, spec: str) -> tuple[str, ...]:

@@ -7,11 +7,12 @@ project may own one (JNA's com.sun.jna, the JDK's own sources)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from typing import Callable, Mapping
 
 from indexer.model import BlobFacts, ImportSpec
-from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, nearest, parent
+from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, nearest_sorted, parent
 from indexer.store.facts_table import summaries_of
 
 SOURCE_SUFFIXES = (".java", ".kt")
@@ -28,16 +29,44 @@ class JavaResolver:
             if path.endswith(".java") and f is not None and f.package_name:
                 self.by_package[f.package_name].append(path)
         self.java_dirs = sorted({parent(p) for p in sources})
+        # the source folders' paths reversed, sorted: the folders ending in a package's path
+        # are one run of them, found by a search rather than a scan of every folder
+        self._backwards = sorted(d[::-1] for d in self.java_dirs)
+        self._java_dir_set = frozenset(self.java_dirs)
+        # the most segments a class's spelling can have and name a file: a path's, or a
+        # declared package's and the class's
+        self._deepest = max([p.count("/") + 1 for p in sources] + [pkg.count(".") + 2 for pkg in self.by_package],
+                            default=0)
         self._packages: dict[str, list[str]] = {}
+        self._classes: dict[str, list[str]] = {}
+        self._by_stem: dict[str, dict[str, list[str]]] = {}  # package -> file name -> its files declaring it
 
     def _class_files(self, segments: list[str]) -> list[str]:
+        """The files a class's spelling may name, in path order: found once a spelling, as
+        many files may ask for a class that many roots hold."""
+        key = "/".join(segments)
+        hits = self._classes.get(key)
+        if hits is None:
+            hits = self._classes[key] = self._find_class(segments)
+        return hits
+
+    def _find_class(self, segments: list[str]) -> list[str]:
         hits = self.tree.ending_with("/".join(segments) + ".java")
         if not hits:
             pkg, stem = ".".join(segments[:-1]), segments[-1] + ".java"
-            hits = [p for p in self.by_package.get(pkg, []) if p.rsplit("/", 1)[-1] == stem]
+            hits = self._declared(pkg).get(stem, [])
         if not hits:  # by path alone: Kotlin files have no package facts here
             hits = self.tree.ending_with("/".join(segments) + ".kt")
         return hits
+
+    def _declared(self, pkg: str) -> dict[str, list[str]]:
+        """The files declaring package `pkg`, by file name (in path order)."""
+        by_stem = self._by_stem.get(pkg)
+        if by_stem is None:
+            by_stem = self._by_stem[pkg] = {}
+            for p in self.by_package.get(pkg, []):
+                by_stem.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+        return by_stem
 
     def _package_files(self, segments: list[str]) -> list[str]:
         key = ".".join(segments)
@@ -48,9 +77,14 @@ class JavaResolver:
     def _scan_package(self, segments: list[str]) -> list[str]:
         pkg_path = "/".join(segments)
         files: set[str] = set(self.by_package.get(".".join(segments), []))
-        for d in self.java_dirs:
-            if d == pkg_path or d.endswith("/" + pkg_path):
-                files.update(p for p in self.tree.files_in(d) if p.endswith(SOURCE_SUFFIXES))
+        folders = [pkg_path] if pkg_path in self._java_dir_set else []
+        key = ("/" + pkg_path)[::-1]
+        i = bisect_left(self._backwards, key)
+        while i < len(self._backwards) and self._backwards[i].startswith(key):
+            folders.append(self._backwards[i][::-1])
+            i += 1
+        for d in folders:
+            files.update(p for p in self.tree.files_in(d) if p.endswith(SOURCE_SUFFIXES))
         return sorted(files)
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
@@ -65,11 +99,14 @@ class JavaResolver:
             if files:
                 return tuple(files)
             segments = segments[:-1]  # `import static a.b.C.*`: the class itself
-        # a.b.C, a.b.C.Inner and static a.b.C.member all live in a/b/C.java: deepest match wins
-        for k in range(len(segments), 1, -1):
+        # a.b.C, a.b.C.Inner and static a.b.C.member all live in a/b/C.java: deepest match wins;
+        # no spelling longer than `_deepest` names a file
+        for k in range(min(len(segments), self._deepest), 1, -1):
             hits = self._class_files(segments[:k])
             if hits:
-                return (nearest(importer, hits),)
+                found = nearest_sorted(importer, hits)
+                assert found is not None
+                return (found,)
         return EXTERNAL
 
 

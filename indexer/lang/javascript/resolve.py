@@ -72,30 +72,53 @@ class TsConfig:
         self.base_dir = base_dir  # directory baseUrl points at, None when unset
         self.paths = paths
         self.paths_dir = paths_dir  # where `paths` targets are relative to
+        # the wildcard patterns by what comes before their `*`: that part's lengths, longest
+        # first, and for each such part the patterns' rest -> its place in `paths`; made on
+        # first need, so a specifier costs its own length, not every pattern
+        self._wild: dict[str, dict[str, int]] | None = None
+        self._patterns: list[str] = []
+        self._wild_lengths: list[int] = []
+        self._rest_lengths: dict[str, list[int]] = {}
 
     def path_candidates(self, spec: str) -> list[str] | None:
         """Paths that `paths` maps a specifier to, or None when no pattern matches.
-        The longest matching prefix wins, as in TypeScript."""
-        best: tuple[int, str, str] | None = None
-        for pattern in self.paths:
-            if "*" in pattern:
-                pre, _, post = pattern.partition("*")
-                if spec.startswith(pre) and spec.endswith(post) and len(spec) >= len(pre) + len(post):
-                    star = spec[len(pre) : len(spec) - len(post)]
-                    if best is None or len(pre) > best[0]:
-                        best = (len(pre), pattern, star)
-            elif pattern == spec:
-                best = (len(pattern) + 1_000_000, pattern, "")
-                break
-        if best is None:
+        The longest matching prefix wins, as in TypeScript (of patterns with the same, the
+        first); a pattern without `*` equal to the specifier wins over all."""
+        found = (spec, "") if "*" not in spec and spec in self.paths else self._wildcard(spec)
+        if found is None:
             return None
-        _, pattern, star = best
+        pattern, star = found
         out = []
         for target in self.paths[pattern]:
             joined = normalize(join(self.paths_dir, target.replace("*", star, 1)))
             if joined is not None:
                 out.append(joined)
         return out
+
+    def _wildcard(self, spec: str) -> tuple[str, str] | None:
+        """The wildcard pattern matching `spec` with the longest part before its `*`, and
+        what its `*` stands for."""
+        if self._wild is None:
+            self._patterns = list(self.paths)
+            self._wild = {}
+            for place, pattern in enumerate(self.paths):
+                if "*" in pattern:
+                    pre, _, post = pattern.partition("*")
+                    self._wild.setdefault(pre, {}).setdefault(post, place)
+            self._wild_lengths = sorted({len(pre) for pre in self._wild}, reverse=True)
+            self._rest_lengths = {pre: sorted({len(post) for post in rests}) for pre, rests in self._wild.items()}
+        for length in self._wild_lengths:
+            if length > len(spec) or spec[:length] not in self._wild:
+                continue
+            pre = spec[:length]
+            rests = self._wild[pre]
+            places = [rests[spec[len(spec) - n:] if n else ""] for n in self._rest_lengths[pre]
+                      if n <= len(spec) - length and (spec[len(spec) - n:] if n else "") in rests]
+            if places:
+                pattern = self._patterns[min(places)]
+                post = pattern.partition("*")[2]
+                return pattern, spec[length : len(spec) - len(post)]
+        return None
 
 
 class JsResolver:

@@ -94,6 +94,10 @@ class PhpResolver:
         self._of: dict[str, frozenset[Declaration] | None] = {}  # path -> its declarations, decoded once
         self._declared: dict[Declaration, list[str]] | None = None  # built on first need
         self._namespaces: dict[str, list[str]] = defaultdict(list)
+        self._psr4_by_prefix: dict[str, list[Psr4]] | None = None  # made on first need
+        self._psr4_lengths: list[int] = []
+        self._owned_prefixes: frozenset[str] = frozenset()  # the non-empty prefixes, lower case
+        self._owned_lengths: list[int] = []
 
     def _declared_in(self, path: str) -> frozenset[Declaration] | None:
         if path not in self._of:
@@ -138,18 +142,32 @@ class PhpResolver:
 
     def _by_psr4(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
         """The file of the longest matching PSR-4 prefix that holds the class (a file not
-        parsed is taken on the path's word)."""
+        parsed is taken on the path's word). The prefixes are kept by length: a name asks
+        its own beginnings of those lengths, longest first, not every prefix of the tree."""
         full = f"{namespace}\\{name}" if namespace else name
         hits: list[str] = []
-        for i, root in enumerate(self.psr4):
-            if hits and len(root.prefix) < len(self.psr4[i - 1].prefix):
-                break  # a shorter prefix is tried only when the longer ones hold nothing
-            if not full.startswith(root.prefix):
+        by_prefix, lengths = self._psr4_index()
+        for length in lengths:
+            if length > len(full):
                 continue
-            path = join(root.directory, full[len(root.prefix):].replace("\\", "/") + ".php")
-            if path in self.tree and self._holds(path, namespace, name):
-                hits.append(path)
+            for root in by_prefix.get(full[:length], ()):
+                path = join(root.directory, full[len(root.prefix):].replace("\\", "/") + ".php")
+                if path in self.tree and self._holds(path, namespace, name):
+                    hits.append(path)
+            if hits:
+                break  # a shorter prefix is tried only when the longer ones hold nothing
         return (nearest(importer, hits),) if hits else ()
+
+    def _psr4_index(self) -> tuple[dict[str, list[Psr4]], list[int]]:
+        """The PSR-4 roots by prefix (in their order), and the prefixes' lengths, longest first."""
+        if self._psr4_by_prefix is None:
+            self._psr4_by_prefix = {}
+            for root in self.psr4:
+                self._psr4_by_prefix.setdefault(root.prefix, []).append(root)
+            self._psr4_lengths = sorted({len(p) for p in self._psr4_by_prefix}, reverse=True)
+            self._owned_prefixes = frozenset(r.prefix.lower() for r in self.psr4 if r.prefix)
+            self._owned_lengths = sorted({len(p) for p in self._owned_prefixes})
+        return self._psr4_by_prefix, self._psr4_lengths
 
     def _holds(self, path: str, namespace: str, name: str) -> bool:
         found = self._declared_in(path)
@@ -159,7 +177,8 @@ class PhpResolver:
         """A name under a PSR-4 prefix of the tree belongs to it: missing, not external (in any
         case: `app\\models\\Gone` is App\\Models\\Gone to PHP)."""
         full = full.lower()
-        return any(r.prefix and full.startswith(r.prefix.lower()) for r in self.psr4)
+        self._psr4_index()
+        return any(full[:length] in self._owned_prefixes for length in self._owned_lengths if length <= len(full))
 
     def _index(self) -> dict[Declaration, list[str]]:
         if self._declared is None:

@@ -66,6 +66,8 @@ class PythonModules:
                 roots.add(parent(top))
         # Shallow roots first: the repository root wins over a nested copy of a name.
         self.roots = sorted(roots, key=lambda r: (r.count("/") + (1 if r else 0), r))
+        self._root_order = {root: i for i, root in enumerate(self.roots)}
+        self._dirs_named: dict[str, list[str]] | None = None  # a directory's own name -> those so named
         self._local_tops: dict[str, bool] = {}
         self._roots_for: dict[str, list[str]] = {}
         self._found: dict[tuple[str | None, tuple[str, ...]], tuple[str, str] | None] = {}
@@ -101,10 +103,24 @@ class PythonModules:
         if name not in self._roots_for:
             namespace_counts = name not in STDLIB_MODULES
             self._roots_for[name] = [
-                root for root in self.roots
+                root for root in self._roots_near(name)
                 if self.module_file(root, [name]) or (namespace_counts and self.tree.is_dir(join(root, name)))
             ]
         return self._roots_for[name]
+
+    def _roots_near(self, name: str) -> list[str]:
+        """The roots, in root order, that hold a file or a directory named for `name`: the
+        only ones that can hold its module. Found from the files and directories of that
+        name, so a tree of many roots importing many names costs what those names hold."""
+        if "/" in name or name in (".", ".."):
+            return self.roots
+        if self._dirs_named is None:
+            self._dirs_named = {}
+            for d in self.tree.dirs:
+                self._dirs_named.setdefault(d.rpartition("/")[2], []).append(d)
+        near = {parent(p) for suffix in SUFFIXES for p in self.tree.by_name.get(name + suffix, ())}
+        near.update(parent(d) for d in self._dirs_named.get(name, ()))
+        return sorted((root for root in near if root in self._root_order), key=self._root_order.__getitem__)
 
     def is_local_top(self, name: str) -> bool:
         """A top-level name the tree provides under some root (module, package or namespace dir)."""

@@ -406,6 +406,9 @@ class RustResolver:
         self._manifest_dirs: dict[str, str | None] = {}
         self._path_loaded: dict[str, tuple[str, str]] | None = None
         self._roots: dict[str, str | None] = {}
+        # package folder -> folder -> its binary root (its length, minus its place, itself)
+        self._bins_by_folder: dict[str, dict[str, tuple[int, int, str]]] = {}
+        self._bin_roots: dict[str, frozenset[str]] = {}  # package folder -> its binary roots
         self._view = CrateView(self.crates.__contains__)  # which paths stay in their crate
 
     def _imports_of(self, path: str) -> Iterable[ImportSpec]:
@@ -459,10 +462,7 @@ class RustResolver:
         lib = package.lib if package is not None else join(crate_dir, "src/lib.rs")
         # a `[[bin]] path` root, and the files in its folder or below it (not the library's folder)
         bins = package.bins if package is not None else ()
-        if path in bins:
-            return path
-        owner = max((b for b in bins if parent(b) != parent(lib) and path.startswith(parent(b) + "/")),
-                    key=len, default=None)
+        owner = self._bin_owner(crate_dir, bins, lib, path) if bins else None
         if owner is not None:
             return owner
         main = join(crate_dir, "src/main.rs")
@@ -472,6 +472,29 @@ class RustResolver:
             return main
         # a `[lib] path` root (lib/wire.rs) keeps its children beside it, as src/lib.rs does
         return self.tree.first_existing((lib, main))
+
+    def _bin_owner(self, crate_dir: str, bins: tuple[str, ...], lib: str, path: str) -> str | None:
+        """`path` when it is a `[[bin]] path` root, else the root whose folder holds it at some
+        depth (not the library's folder, nor the root): of several, the longest path, the
+        first listed of those. Each
+        folder's own candidate is found once a package, so a file asks the folders above it,
+        not every binary of a manifest that lists many."""
+        best = self._bins_by_folder.get(crate_dir)
+        if best is None:
+            best = self._bins_by_folder[crate_dir] = {}
+            for place, b in enumerate(bins):
+                folder = parent(b)
+                if folder and folder != parent(lib):
+                    best[folder] = max(best.get(folder, (-1, 0, "")), (len(b), -place, b))
+            self._bin_roots[crate_dir] = frozenset(bins)
+        if path in self._bin_roots[crate_dir]:  # a root is its own, whatever holds it
+            return path
+        owner = (-1, 0, "")
+        d = parent(path)
+        while d:
+            owner = max(owner, best.get(d, owner))
+            d = parent(d)
+        return owner[2] or None
 
     def _binarys(self, lib: str, main: str, name: str) -> bool:
         """Is src/<name>(.rs), and what is under src/<name>/, the binary src/main.rs's module,
