@@ -626,3 +626,30 @@ def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_error
         server.close()
     assert [a.status_code for a in answers] == [400, 400, 400]
     assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]
+
+
+def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
+    """Git finds the repository holding a folder by climbing from it: a root inside a repository
+    (a home folder kept in git) must not serve the files of that repository, which lie outside."""
+    from corpora.gitbuild import RepoBuilder
+
+    outer = tmp_path / "home"
+    RepoBuilder(outer).commit({"secrets.py": "def outer_secret():\n    return 'key'\n", "projects/README": "hi\n"})
+    inner = outer / "projects"
+    inner.mkdir()
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        return [await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"}),
+                await client.call_tool("context_file", {"repo": str(inner), "path": "secrets.py"}),
+                await client.call_tool("context_symbol", {"repo": str(inner / "."), "name": "outer_secret"})]
+
+    for reply in run_stdio(store, work, root=str(inner)):
+        error = reply.structured_content["error"]
+        assert error["code"] == "forbidden", error  # was: the whole repository indexed and served
+        assert f"inside the repository at {str(outer.resolve())!r}" in error["message"], error
+
+    async def served(client):
+        return await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"})
+
+    assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True

@@ -175,7 +175,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         arguments = params.arguments or {}
         declared: list[str] = []
         if executor.roots is not None and any(
-                not executor.roots.admits(path) for _, path in named_paths(row.input.__struct_fields__, arguments.get)):
+                not executor.roots.admits_field(field, path)
+                for field, path in named_paths(row.input.__struct_fields__, arguments.get)):
             declared = await client_roots(ctx)
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start

@@ -3,7 +3,10 @@ folder, a file to read) must lie under one of them, or the call is a typed `forb
 
 Roots are the folders the server was started with (`rennet mcp --root DIR...`, default the
 current folder) and the ones the client declared as MCP roots. A path is compared after
-resolving symlinks and `..`, so neither can step outside.
+resolving symlinks and `..`, so neither can step outside. A `repo` is served only when the
+repository it opens lies under a root too: git finds the repository holding a folder by
+climbing from it, so a root inside a repository (a home folder kept in git, one folder of a
+monorepo) would otherwise serve every file of that repository.
 """
 
 from __future__ import annotations
@@ -41,20 +44,54 @@ class Roots(msgspec.Struct, frozen=True):
             return False
         return any(_under(real, root) for root in (*self.dirs, *(_real(e) for e in extra)))
 
-    def outside(self, value: Any) -> list[tuple[str, str]]:
-        """(field, path) of every place a decoded input names that no server root admits."""
-        named = named_paths(type(value).__struct_fields__, lambda name: getattr(value, name, None))
-        return [(name, path) for name, path in named if not self.admits(path)]
+    def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
+        """Is the place an input field names served: the path, and for `repo` the repository it opens?"""
+        return self.refusal(name, path, tuple(extra)) is None
+
+    def refusal(self, name: str, path: str, extra: tuple[str, ...] = ()) -> str | None:
+        """Why the place a field names is not served, or None when it is."""
+        if not self.admits(path, extra):
+            return f"`{name}` {path!r} is outside the roots this server serves ({self.describe()}); pass a path under one of them"
+        if name != "repo":
+            return None
+        folder = repository_of(path)
+        if folder is None or self.admits(folder, extra):  # no repository: opening it says so
+            return None
+        return (f"`repo` {path!r} is inside the repository at {folder!r}, which is not under the roots this "
+                f"server serves ({self.describe()}); start the server with `--root {folder}` to serve it")
 
     def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
         extra = tuple(extra)
-        for name, path in self.outside(value):
-            if not self.admits(path, extra):
-                raise Forbidden(f"{command_id}: `{name}` {path!r} is outside the roots this server serves "
-                                f"({', '.join(self.dirs)}); pass a path under one of them")
+        for name, path in named_paths(type(value).__struct_fields__, lambda name: getattr(value, name, None)):
+            why = self.refusal(name, path, extra)
+            if why is not None:
+                raise Forbidden(f"{command_id}: {why}")
 
     def describe(self) -> str:
         return ", ".join(self.dirs)
+
+
+# path -> (repository folder, git directory) found from it; kept while that git directory is
+# there, as the snapshots a server keeps open hold the repository they opened.
+_FOUND: dict[str, tuple[str, str]] = {}
+_FOUND_PATHS = 4096
+
+
+def repository_of(path: str) -> str | None:
+    """The resolved folder of the repository a `repo` path opens, or None when it opens none."""
+    from indexer.git.read import repository_folder
+
+    real = _real(path)
+    found = _FOUND.get(real)
+    if found is not None and os.path.isdir(found[1]):
+        return found[0]
+    found = repository_folder(real)
+    if found is None:
+        return None
+    if len(_FOUND) >= _FOUND_PATHS:
+        _FOUND.clear()
+    _FOUND[real] = found
+    return found[0]
 
 
 def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:

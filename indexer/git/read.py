@@ -44,6 +44,21 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
         raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
 
 
+def repository_folder(path: str | os.PathLike[str]) -> tuple[str, str] | None:
+    """(folder, git directory) of the repository `open_repo(path)` opens, resolved: the folder
+    is its working tree, or a bare repository's git directory. Discovery climbs from `path` to
+    the nearest repository, which may hold `path` from far above it. None when `path` opens no
+    repository."""
+    try:
+        found = pygit2.discover_repository(os.fspath(path))
+        if found is None:
+            return None
+        repo = pygit2.Repository(found)
+    except (pygit2.GitError, KeyError, ValueError, OSError):
+        return None
+    return os.path.realpath(repo.workdir or repo.path), found
+
+
 def repo_identity(repo: pygit2.Repository) -> str:
     """A stable identity for a repository on this machine: a digest of its git directory's real path."""
     return hashlib.sha256(os.path.realpath(repo.path).encode()).hexdigest()[:16]
