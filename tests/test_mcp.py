@@ -653,3 +653,31 @@ def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
         return await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"})
 
     assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True
+
+
+def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
+    """`body_file` names a file under the roots: a FIFO there is refused at once, not waited on
+    for a writer (a call slot held for good), and a file larger than any PR body is refused
+    after reading one byte past the bound, not read whole."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    with open(tmp_path / "huge.md", "wb") as f:
+        f.truncate(1 << 30)  # sparse
+    (tmp_path / "body.md").write_text("Fixes ABC-1\r\n")
+    range_ = {"repo": world.repo, "base": "v1", "head": "main", "refresh": True}
+
+    async def work(client):
+        answers = []
+        for name in ("pipe", "huge.md", "body.md"):
+            with anyio.move_on_after(60):  # a call that waits for good fails the test, not the run
+                answers.append(await client.call_tool("dossier_build", {**range_, "body_file": str(tmp_path / name)}))
+                continue
+            answers.append(None)
+        return answers
+
+    pipe, huge, body = run_stdio(world.store, work)
+    assert pipe is not None, "the call waited on the FIFO for a writer"
+    assert text_of(pipe)["error"]["code"] == "bad_input" and "not a regular file" in text_of(pipe)["error"]["message"]
+    assert text_of(huge)["error"]["code"] == "bad_input" and "longer than any PR body" in text_of(huge)["error"]["message"]
+    assert body.is_error is False, text_of(body)

@@ -42,6 +42,10 @@ class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True
 TRUSTED_FLAGS = ("jira_url", "jira_token_env", "linear_url", "linear_token_env", "github_allow")
 
 
+# A PR body is at most 65,536 characters on GitHub: a larger file is no PR body.
+BODY_FILE_BYTES = 1 << 20
+
+
 def _read_body(input: DossierBuildInput) -> str | None:
     from indexer.contract.errors import BadInput
 
@@ -54,11 +58,33 @@ def _read_body(input: DossierBuildInput) -> str | None:
             import sys
 
             return sys.stdin.read()
-        with open(input.body_file, encoding="utf-8") as fh:
-            return fh.read()
+        data = _body_file_bytes(input.body_file)
+        # as a file opened for text reads it: universal newlines
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         raise BadInput(f"cannot read body file {input.body_file}: {reason}") from None
+
+
+def _body_file_bytes(path: str) -> bytes:
+    """A body file's bytes: only a regular file's (a FIFO is not waited on, a device not read
+    without end), and at most BODY_FILE_BYTES of them."""
+    import os
+    import stat
+
+    from indexer.contract.errors import BadInput
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise BadInput(f"cannot read body file {path}: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(BODY_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > BODY_FILE_BYTES:
+        raise BadInput(f"cannot read body file {path}: over {BODY_FILE_BYTES} bytes, longer than any PR body")
+    return data
 
 
 def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
