@@ -681,3 +681,141 @@ def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
     assert text_of(pipe)["error"]["code"] == "bad_input" and "not a regular file" in text_of(pipe)["error"]["message"]
     assert text_of(huge)["error"]["code"] == "bad_input" and "longer than any PR body" in text_of(huge)["error"]["message"]
     assert body.is_error is False, text_of(body)
+
+
+def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(tmp_path):
+    """Requests are read only while the server holds fewer than `in_flight.MAX_REQUESTS`
+    unanswered: a client writing without reading fills the pipes and waits, where the server used
+    to read every request it was sent and hold each (was: 2,000 requests of 200 kB took the
+    server from 68 MB to 482 MB). Read at last, every request is answered once."""
+    import threading
+    import time
+
+    from context_tools.faces.in_flight import MAX_REQUESTS
+
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}\n'
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    total, pad = 800, "x" * 50_000
+    sent = [0]
+
+    def write() -> None:
+        try:
+            p.stdin.write(init)
+            for i in range(1, total + 1):  # each answered at once with a short bad_input error
+                line = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                        "params": {"name": "context_symbol", "arguments": {"name": "x", "pad": pad}}}
+                p.stdin.write(json.dumps(line).encode() + b"\n")
+                p.stdin.flush()
+                sent[0] = i
+            p.stdin.close()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        # wait for the writer to finish or stall: no count of ours depends on how long that takes
+        seen, still = -1, 0
+        while sent[0] < total and still < 3:
+            time.sleep(1)
+            still = still + 1 if sent[0] == seen else 0
+            seen = sent[0]
+        # what the pipes and buffers hold besides: answers to stdout's pipe (64 kB), lines in
+        # stdin's pipe and the reader's buffer
+        assert sent[0] < MAX_REQUESTS + 300 < total, sent[0]
+        answers = [json.loads(line) for line in p.stdout]  # now read: the rest goes through
+        writer.join(timeout=60)
+    finally:
+        p.kill()
+        p.wait()
+    ids = sorted(a["id"] for a in answers if a.get("id"))
+    assert ids == list(range(1, total + 1))
+    assert all(a["result"]["structuredContent"]["error"]["code"] == "bad_input" for a in answers if a.get("id"))
+
+
+def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
+    """Each POST is held, its body read, from its first byte to its answer: past
+    `in_flight.MAX_REQUESTS` a POST is 503 before its body is read, and once those held are
+    gone the server answers again (was: 100 stalled 3 MB bodies took the server from 68 MB to
+    384 MB, and on without end)."""
+    import socket
+    import time
+
+    import httpx2
+
+    from context_tools.faces.in_flight import MAX_REQUESTS
+
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    stalled = []
+
+    def statuses_until(wanted: int) -> list[int]:
+        seen: list[int] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and wanted not in seen:
+            seen.append(httpx2.post(server.url, json=init, headers=headers, timeout=30).status_code)
+            if seen[-1] != wanted:
+                time.sleep(0.2)
+        return seen
+
+    try:
+        for _ in range(MAX_REQUESTS):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall((f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {server.token}\r\n"
+                       "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n").encode() + b'{"jsonrpc":')
+            stalled.append(s)
+        busy = statuses_until(503)
+        assert busy[-1] == 503, busy  # was: every POST taken, its body held
+        refused = httpx2.post(server.url, json=init, headers=headers, timeout=30)
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+        assert refused.json()["error"]["code"] == -32000 and "busy" in refused.json()["error"]["message"]
+        for s in stalled:
+            s.close()
+        stalled.clear()
+        assert statuses_until(200)[-1] == 200  # the held requests went with their clients
+    finally:
+        for s in stalled:
+            s.close()
+        server.close()
+
+
+def test_in_flight_accounts_every_request_taken_until_answered():
+    """Whatever a client does with its ids (reuse one, cancel one never sent, answer twice), the
+    count and bytes held are those of the requests taken and not yet answered, and no request is
+    taken past the bound while another is in flight."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from context_tools.faces.in_flight import InFlight
+
+    ops = st.lists(st.tuples(st.sampled_from(["take", "done"]), st.sampled_from([1, 2, "1", "x"]),
+                             st.integers(0, 50)), max_size=60)
+
+    @settings(max_examples=300, deadline=None)
+    @given(ops)
+    def check(steps):
+        held = InFlight(requests=5, max_bytes=100)
+        model: dict[object, list[int]] = {}
+        for op, key, size in steps:
+            if op == "take":
+                if not held.fits(size):
+                    assert held.count >= 5 or held.bytes + size > 100
+                    continue
+                assert held.count == 0 or (held.count < 5 and held.bytes + size <= 100)
+                held.take(key, size)
+                model.setdefault(key, []).append(size)
+            else:
+                held.done(key)
+                if model.get(key):
+                    model[key].pop(0)
+            assert held.count == sum(map(len, model.values())) <= 5
+            assert held.bytes == sum(map(sum, model.values()))
+
+    check()

@@ -10,6 +10,10 @@
 4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
    or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
    with its JSON-RPC error (-32600, -32700) and status 400.
+5. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
+   from the first byte of the body read to the last of the answer sent: one past the bound is
+   answered 503 (`Retry-After`), so clients that send and stall cannot make the server hold
+   their bodies without end.
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -22,6 +26,8 @@ import ipaddress
 import secrets
 from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
+
+from context_tools.faces.in_flight import InFlight
 
 Scope = dict[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -57,6 +63,7 @@ class Guard:
         self.address = ipaddress.ip_address(bind_host) if bind_host != "localhost" else ipaddress.ip_address("127.0.0.1")
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
+        self.held = InFlight()  # POSTs from their body's first byte to their answer's last
 
     def host_ok(self, value: str) -> bool:
         host, port = _split_host(value.strip().lower())
@@ -98,10 +105,20 @@ class Guard:
             await self.app(scope, receive, send)
 
     async def _checked_post(self, scope: Scope, receive: Any, send: Any) -> None:
-        """A POST body is framed as on stdio: bounded, depth-scanned, and answered with its
-        JSON-RPC error (-32700, -32600) here when it is not a request the server can take."""
-        import json
+        """A POST is held within the in-flight bound, its body framed as on stdio: bounded,
+        depth-scanned, and answered with its JSON-RPC error (-32700, -32600) here when it is
+        not a request the server can take."""
+        if not self.held.fits(0):
+            await _busy(send, self.held)
+            return
+        key = object()
+        self.held.take(key, 0)
+        try:
+            await self._framed_post(scope, receive, send, key)
+        finally:
+            self.held.done(key)
 
+    async def _framed_post(self, scope: Scope, receive: Any, send: Any, key: object) -> None:
         from context_tools.faces.mcp_stdio import MAX_LINE_BYTES, check_line
 
         body = bytearray()
@@ -110,17 +127,18 @@ class Guard:
             message = await receive()
             if message["type"] != "http.request":
                 return  # the client went away
-            body.extend(message.get("body", b""))
+            chunk = message.get("body", b"")
+            body.extend(chunk)
+            self.held.grow(key, len(chunk))
+            if self.held.over():
+                await _busy(send, self.held)
+                return
             more = message.get("more_body", False)
             if len(body) > MAX_LINE_BYTES:
                 break
         _, error = check_line(bytes(body))
         if error is not None:
-            rid, code, text = error
-            reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
-            await send({"type": "http.response.start", "status": 400, "headers": headers})
-            await send({"type": "http.response.body", "body": reply})
+            await _json_rpc_error(send, 400, *error)
             return
         replayed = False
 
@@ -132,6 +150,25 @@ class Guard:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str,
+                          extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    import json
+
+    reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
+    await send({"type": "http.response.body", "body": reply})
+
+
+SERVER_BUSY = -32000  # JSON-RPC's range for a server's own errors
+
+
+async def _busy(send: Any, held: InFlight) -> None:
+    await _json_rpc_error(send, 503, None, SERVER_BUSY,
+                          f"Server busy: {held.count} requests ({held.bytes} bytes) are in flight, the most it "
+                          "holds at once; retry when one is answered", [(b"retry-after", b"1")])
 
 
 async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
