@@ -819,3 +819,45 @@ def test_in_flight_accounts_every_request_taken_until_answered():
             assert held.bytes == sum(map(sum, model.values()))
 
     check()
+
+
+def _unbounded(schema: dict, where: str) -> list[str]:
+    """Places of a JSON Schema where a string has no maxLength (nor a pattern or enum that
+    bounds it) or an array no maxItems."""
+    found = []
+    for i, branch in enumerate(schema.get("anyOf", [])):
+        found += _unbounded(branch, f"{where}|{i}")
+    kind = schema.get("type")
+    if kind == "string" and not ({"maxLength", "enum", "const"} & schema.keys()) and "{1," not in schema.get("pattern", ""):
+        found.append(where)
+    if kind == "array":
+        if "maxItems" not in schema:
+            found.append(where)
+        found += _unbounded(schema.get("items", {}), f"{where}[]")
+    for name, prop in schema.get("properties", {}).items():
+        found += _unbounded(prop, f"{where}.{name}")
+    return found
+
+
+def test_every_string_and_list_argument_of_every_tool_is_bounded(job_session):
+    """A 4 MiB message must not choose the work: a rev libgit2 parses in quadratic time, a glob
+    compiled to a regular expression as long, a focus list each matched against the snapshot.
+    A cursor is bounded where it is read (`bad_cursor` past 256 characters)."""
+    tools, _, _ = job_session
+    loose = [place for tool in tools for place in _unbounded(tool.input_schema, tool.name)
+             if not place.endswith(".cursor") and not place.endswith(".cursor|0")]
+    assert loose == []  # was: 49 places, every rev, path, glob, kind, title, body and list among them
+
+
+def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, tmp_path):
+    """A rev of 200,000 `~0` took libgit2 0.6 s (four times that per doubling: a 4 MiB one,
+    about a minute of a call slot); a 200,000-character glob 3 s to compile."""
+    async def work(client):
+        return [await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask", "rev": "main" + "~0" * 200_000}),
+                await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask", "path": "*a" * 100_000}),
+                await client.call_tool("context_map", {"repo": world.repo, "focus": ["src"] * 100_000}),
+                await client.call_tool("context_novelty", {"repo": world.repo, "base": ":/" + "x" * 10_000, "head": "main"})]
+
+    for reply, field in zip(run_stdio(world.store, work), ("rev", "path", "focus", "base")):
+        error = reply.structured_content["error"]
+        assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
