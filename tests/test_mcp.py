@@ -861,3 +861,95 @@ def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, t
     for reply, field in zip(run_stdio(world.store, work), ("rev", "path", "focus", "base")):
         error = reply.structured_content["error"]
         assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
+
+
+def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
+    """uvicorn arms no timer on a new connection and disarms its keep-alive timer at any byte:
+    connections that send nothing, or trickle headers a byte at a time, were kept open for good
+    (300 of them were all still open after 40 s). The server's protocol closes each at its
+    deadline (here 0.5 s), and a connection that sends its request is answered."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from context_tools.faces.mcp_http import header_deadline_protocol
+
+    async def app(scope, receive, send):
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
+                                           http=header_deadline_protocol(0.5)))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+
+        def closed(s: socket.socket) -> bool:
+            s.settimeout(60)  # a connection left open fails the test here, not the run
+            try:
+                while s.recv(1024):
+                    pass
+                return True
+            except TimeoutError:
+                return False
+
+        silent = socket.create_connection(("127.0.0.1", port))
+        trickling = socket.create_connection(("127.0.0.1", port))
+        trickled = b"GET / HTTP/1.1\r\n" + b"X: y\r\n" * 200  # a byte at a time, never the blank line
+        try:
+            for byte in trickled:
+                trickling.sendall(bytes([byte]))
+                time.sleep(0.05)
+            cut = False  # was: every byte taken, the connection open for good
+        except OSError:
+            cut = True
+        assert cut
+        answered = socket.create_connection(("127.0.0.1", port))
+        answered.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        answered.settimeout(60)
+        assert answered.recv(1024).startswith(b"HTTP/1.1 200")
+        assert closed(silent) and closed(trickling)  # was: open for good
+        assert closed(answered)  # idle after its answer: the deadline runs again
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
+    """A POST held for its body counts against the bound of requests in flight: one whose body
+    never comes is answered 408 at the deadline and its place freed."""
+    from context_tools.faces.mcp_http import Guard
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app saw a request whose body never came")
+
+    guard = Guard(app, "127.0.0.1", 8765, "t" * 32, body_seconds=0.3)
+    sent = []
+
+    async def run():
+        first = True
+
+        async def receive():
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": b'{"jsonrpc":', "more_body": True}
+            await anyio.sleep_forever()
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/mcp",
+                 "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+        with anyio.fail_after(60):
+            await guard(scope, receive, send)
+
+    anyio.run(run)
+    assert sent[0]["status"] == 408 and json.loads(sent[1]["body"])["error"]["code"] == -32600
+    assert guard.held.count == 0 and guard.held.bytes == 0

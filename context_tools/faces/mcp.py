@@ -298,7 +298,7 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from context_tools.faces.mcp_http import MAX_SESSIONS, SESSION_IDLE_SECONDS, Guard
+    from context_tools.faces.mcp_http import MAX_SESSIONS, SESSION_IDLE_SECONDS, Guard, header_deadline_protocol
 
     # The guard checks Host and Origin for whatever loopback address is bound; the SDK's own
     # check knows only three literal hosts, so it stays off rather than half on.
@@ -316,5 +316,6 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     if generated:
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()
-    uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning")).run()
+    uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
+                                  http=header_deadline_protocol())).run()
     return 0
