@@ -339,6 +339,15 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
     assert len(answers) == 6
 
 
+def test_a_request_whose_id_is_no_id_is_answered_invalid_not_dropped(tmp_path):
+    """MCP ids are strings or integers: a request with a null, fractional, boolean or list id was
+    read as a notification and never answered, its client left waiting."""
+    ping = b'{"jsonrpc":"2.0","id":%s,"method":"ping"}'
+    answers = raw_stdio([ping % b"null", ping % b"1.5", ping % b"true", ping % b"[1]", ping % b"6"], str(tmp_path / "home"))
+    assert {"jsonrpc": "2.0", "id": 6, "result": {}} in answers and len(answers) == 5
+    assert [a["error"]["code"] for a in answers if a["id"] is None] == [-32600] * 4
+
+
 def test_a_cancel_naming_no_request_leaves_the_server_serving(tmp_path):
     cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}'
     answers = raw_stdio([cancel % b"[1]", cancel % b'{"a":1}', cancel % b"null", b'{"jsonrpc":"2.0","id":1,"method":"ping"}'],

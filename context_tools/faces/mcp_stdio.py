@@ -91,6 +91,10 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         doc = json.loads(line)
     except (ValueError, RecursionError):
         return None, (None, PARSE_ERROR, "Parse error: the message is not JSON")
+    if isinstance(doc, dict) and "method" in doc and "id" in doc and _id_of(doc) is None:
+        # a request whose id is null, a float, a boolean or a list: read as a notification it
+        # would get no answer, and its client would wait for one for good
+        return None, (None, INVALID_REQUEST, "Invalid Request: a request's id is a string or an integer")
     try:
         return types.jsonrpc_message_adapter.validate_python(doc, by_name=False), None
     except Exception:  # pydantic's ValidationError: not a JSON-RPC message
