@@ -962,3 +962,50 @@ def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
     anyio.run(run)
     assert sent[0]["status"] == 408 and json.loads(sent[1]["body"])["error"]["code"] == -32600
     assert guard.held.count == 0 and guard.held.bytes == 0
+
+
+def test_any_line_is_a_message_or_one_json_rpc_error():
+    """The stdio framing (and the HTTP guard's, which is the same check) reads any bytes: a line
+    is a message for the server or one JSON-RPC error (-32700, -32600) carrying an id only when
+    the id is one, never an exception; the depth it measures is the JSON's own."""
+    import mcp_types as types
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from context_tools.faces.mcp_stdio import check_line, depth_and_shallow
+
+    def depth(v) -> int:
+        if isinstance(v, list):
+            return 1 + max((depth(x) for x in v), default=0)
+        if isinstance(v, dict):
+            return 1 + max((depth(x) for x in v.values()), default=0)
+        return 0
+
+    leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                     st.text(alphabet=st.sampled_from('ab"\\[]{}\n\u2028'), max_size=6))
+    values = st.recursive(leaf, lambda c: st.one_of(st.lists(c, max_size=3),
+                                                    st.dictionaries(st.text(alphabet='ab"[{', max_size=3), c, max_size=3)),
+                          max_leaves=30)
+    ids = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(), st.text(max_size=5),
+                    st.lists(st.integers(), max_size=2), st.just("omitted"))
+    messages = st.builds(
+        lambda rid, method, params: {"jsonrpc": "2.0", **({} if rid == "omitted" else {"id": rid}), "method": method,
+                                     **({} if params is None else {"params": params})},
+        ids, st.sampled_from(["ping", "tools/call", "notifications/cancelled", "initialize"]), values)
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.one_of(values, messages), st.binary(max_size=40))
+    def check(value, noise):
+        line = json.dumps(value).encode()
+        assert depth_and_shallow(line)[0] == depth(value)
+        for text in (line, noise, line[: len(noise)]):
+            message, error = check_line(text)
+            assert (message is None) != (error is None)
+            if error is not None:
+                rid, code, said = error
+                assert code in (-32700, -32600) and "\n" not in said
+                assert rid is None or (isinstance(rid, (str, int)) and not isinstance(rid, bool))
+            elif text is line and isinstance(message, types.JSONRPCRequest):
+                assert message.id == value["id"] and not isinstance(value["id"], bool)
+
+    check()
