@@ -620,6 +620,35 @@ def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: Worl
     assert other.structured_content["error"]["code"] == "forbidden"
 
 
+def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path):
+    """Every path a call names is resolved against every declared root: a client declaring a
+    hundred thousand (4 MB of answer) had each call spend seconds (100,000 roots: 3 s to admit
+    one path, 1.3 s to read them). Roots past `MAX_DECLARED_ROOTS` are not read."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from context_tools.faces.mcp import MAX_DECLARED_ROOTS
+
+    filler = [types.Root(uri=(tmp_path / f"r{i}").as_uri()) for i in range(MAX_DECLARED_ROOTS)]
+
+    async def first(context):
+        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri()), *filler])
+
+    async def last(context):
+        return types.ListRootsResult(roots=[*filler, types.Root(uri=Path(world.repo).as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work(roots):
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            return await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+
+    assert anyio.run(work, first).is_error is False
+    assert anyio.run(work, last).structured_content["error"]["code"] == "forbidden"  # was: served
+
+
 def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
     import httpx2
 

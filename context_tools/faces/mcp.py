@@ -40,6 +40,9 @@ SERVER_NAME = "rennet-context"
 # Calls served at once, each in its own thread (a read's thread waits on a reader process, or
 # runs the read itself until the readers are up); a call that must index runs beside the others.
 CONCURRENT_CALLS = 8
+# Roots a client declares that are read: each path a call names is resolved against every one,
+# so a client answering with a hundred thousand would choose seconds of work a call.
+MAX_DECLARED_ROOTS = 64
 
 
 def tool_of(row: Command, worktree: bool = False) -> Any:
@@ -110,7 +113,7 @@ async def client_roots(ctx: Any) -> list[str]:
             listed = await ctx.session.list_roots()
     except Exception:  # a client that cannot answer (no back-channel on 2026-07-28+) declared nothing usable
         return []
-    found = (file_uri_path(str(root.uri)) for root in listed.roots)
+    found = (file_uri_path(str(root.uri)) for root in listed.roots[:MAX_DECLARED_ROOTS])
     return [path for path in found if path]
 
 
