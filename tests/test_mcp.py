@@ -1038,3 +1038,43 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
                 assert message.id == value["id"] and not isinstance(value["id"], bool)
 
     check()
+
+
+def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
+    """Whoever may write under a root (an agent sandboxed to its workspace, the server not) can
+    point a repository there at another: a `.git` file naming a git directory whose `commondir`
+    is another repository's, or `objects/info/alternates` naming its objects. Either gave the
+    whole repository (its refs too, by `commondir`) to the server's tools; now each is
+    `forbidden`, also when the redirection is written after a first call was answered."""
+    import pygit2
+
+    from corpora.gitbuild import RepoBuilder
+
+    secret = tmp_path / "secret"
+    RepoBuilder(secret).commit({"secret.py": "def outside_secret():\n    return 'key'\n"})
+    head = str(pygit2.Repository(str(secret)).head.target)
+    ws = tmp_path / "ws"
+    (ws / "fake").mkdir(parents=True)
+    (ws / "evil").mkdir()
+    (ws / "fake" / "commondir").write_text(f"{secret / '.git'}\n")
+    (ws / "fake" / "HEAD").write_text("ref: refs/heads/main\n")
+    (ws / "fake" / "gitdir").write_text(f"{ws / 'evil' / '.git'}\n")
+    (ws / "evil" / ".git").write_text(f"gitdir: {ws / 'fake'}\n")
+    RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})
+    alternates = ws / "own" / ".git" / "objects" / "info" / "alternates"
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        redirected = [await client.call_tool("repo_index", {"repo": str(ws / "evil"), "rev": "HEAD"}),
+                      await client.call_tool("context_file", {"repo": str(ws / "evil"), "path": "secret.py"})]
+        own = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": "HEAD"})
+        alternates.parent.mkdir(parents=True, exist_ok=True)
+        alternates.write_text(f"{secret / '.git' / 'objects'}\n")
+        borrowed = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": head})
+        return redirected, own, borrowed
+
+    redirected, own, borrowed = run_stdio(store, work, root=str(ws))
+    assert own.structured_content["ok"] is True
+    for reply in (*redirected, borrowed):  # was: indexed and served
+        error = reply.structured_content["error"]
+        assert error["code"] == "forbidden" and str((secret / ".git").resolve()) in error["message"], error

@@ -6,17 +6,22 @@ current folder) and the ones the client declared as MCP roots. A path is compare
 resolving symlinks and `..`, so neither can step outside. A `repo` is served only when the
 repository it opens lies under a root too: git finds the repository holding a folder by
 climbing from it, so a root inside a repository (a home folder kept in git, one folder of a
-monorepo) would otherwise serve every file of that repository.
+monorepo) would otherwise serve every file of that repository. So must every place that
+repository is read from (its git directory, `commondir`, objects, refs, alternates): whoever
+may write under a root could otherwise point a repository there at any other.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable
 
 import msgspec
 
 from context_tools.faces.errors import Forbidden
+
+if TYPE_CHECKING:
+    from indexer.git.read import RepositoryPlaces
 
 # Input fields that name a place on the server's machine, in any command's input.
 PATH_FIELDS = ("repo", "out", "file", "body_file")
@@ -42,6 +47,10 @@ class Roots(msgspec.Struct, frozen=True):
             real = _real(path)
         except ValueError:  # a NUL: no path at all (decoding the input refuses it as bad_input)
             return False
+        return self._holds(real, extra)
+
+    def _holds(self, real: str, extra: Iterable[str] = ()) -> bool:
+        """Does a root hold `real`, a path already resolved?"""
         return any(_under(real, root) for root in (*self.dirs, *(_real(e) for e in extra)))
 
     def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
@@ -54,11 +63,17 @@ class Roots(msgspec.Struct, frozen=True):
             return f"`{name}` {path!r} is outside the roots this server serves ({self.describe()}); pass a path under one of them"
         if name != "repo":
             return None
-        folder = repository_of(path)
-        if folder is None or self.admits(folder, extra):  # no repository: opening it says so
+        places = repository_of(path)
+        if places is None:  # no repository: opening it says so
             return None
-        return (f"`repo` {path!r} is inside the repository at {folder!r}, which is not under the roots this "
-                f"server serves ({self.describe()}); start the server with `--root {folder}` to serve it")
+        if not self._holds(places.folder, extra):
+            return (f"`repo` {path!r} is inside the repository at {places.folder!r}, which is not under the roots "
+                    f"this server serves ({self.describe()}); start the server with `--root {places.folder}` to serve it")
+        outside = next((place for place in places.reads if not self._holds(place, extra)), None)
+        if outside is not None:  # a `.git` file, `commondir`, alternates or a link inside the git directory
+            return (f"`repo` {path!r} is a repository read from {outside!r}, which is not under the roots this "
+                    f"server serves ({self.describe()}); add `--root` for it to serve this repository")
+        return None
 
     def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
         extra = tuple(extra)
@@ -71,27 +86,38 @@ class Roots(msgspec.Struct, frozen=True):
         return ", ".join(self.dirs)
 
 
-# path -> (repository folder, git directory) found from it; kept while that git directory is
-# there, as the snapshots a server keeps open hold the repository they opened.
-_FOUND: dict[str, tuple[str, str]] = {}
+# path -> the places of the repository found from it, and the state of the entries that name them
+# (`RepositoryPlaces.watched`): kept while none of those changes.
+_FOUND: dict[str, tuple[RepositoryPlaces, tuple[tuple[int, int] | None, ...]]] = {}
 _FOUND_PATHS = 4096
 
 
-def repository_of(path: str) -> str | None:
-    """The resolved folder of the repository a `repo` path opens, or None when it opens none."""
-    from indexer.git.read import repository_folder
+def _stamp(paths: tuple[str, ...]) -> tuple[tuple[int, int] | None, ...]:
+    def one(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns
+
+    return tuple(one(path) for path in paths)
+
+
+def repository_of(path: str) -> RepositoryPlaces | None:
+    """Where the repository a `repo` path opens is read from, or None when it opens none."""
+    from indexer.git.read import repository_places
 
     real = _real(path)
     found = _FOUND.get(real)
-    if found is not None and os.path.isdir(found[1]):
+    if found is not None and _stamp(found[0].watched) == found[1]:
         return found[0]
-    found = repository_folder(real)
-    if found is None:
+    places = repository_places(real)
+    if places is None:
         return None
     if len(_FOUND) >= _FOUND_PATHS:
         _FOUND.clear()
-    _FOUND[real] = found
-    return found[0]
+    _FOUND[real] = (places, _stamp(places.watched))
+    return places
 
 
 def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:
