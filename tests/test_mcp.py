@@ -1078,3 +1078,19 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
     for reply in (*redirected, borrowed):  # was: indexed and served
         error = reply.structured_content["error"]
         assert error["code"] == "forbidden" and str((secret / ".git").resolve()) in error["message"], error
+
+
+def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
+    """Resolving a path costs time quadratic in its parts (`a/` 100,000 times: 3.9 s), and the
+    MCP face resolved the paths a call names before decoding its input, on the event loop every
+    session shares: a 2 MB `repo` held the whole server for minutes. Now the call is `bad_input`
+    and the server answers the next one."""
+    async def work(client):
+        with anyio.fail_after(120):  # a server held for minutes fails the test, not the run
+            refused = await client.call_tool("context_symbol", {"repo": "/tmp/" + "a/" * 1_000_000, "name": "x"})
+            return refused, await client.call_tool("context_symbol", {"name": "x", "bogus": 1})
+
+    refused, after = run_stdio(str(tmp_path / "home"), work)
+    error = refused.structured_content["error"]
+    assert error["code"] == "bad_input" and "`$.repo`" in error["message"], error
+    assert after.structured_content["error"]["code"] == "bad_input"

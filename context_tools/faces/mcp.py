@@ -258,7 +258,10 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     try:
         bind = parse_loopback(http) if http else None
         limit = configured_ceiling(ceiling)
-        served = Roots.of(roots or ["."])
+        try:
+            served = Roots.of(roots or ["."])
+        except ValueError as exc:
+            raise BadInput(f"--root: {exc}") from None
         missing = [d for d in served.dirs if not os.path.isdir(d)]
         if missing:
             raise BadInput(f"--root {missing[0]}: not a folder")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable
 
 import msgspec
 
+from context_tools.faces.argument_bounds import PATH_CHARS
 from context_tools.faces.errors import Forbidden
 
 if TYPE_CHECKING:
@@ -28,7 +29,19 @@ PATH_FIELDS = ("repo", "out", "file", "body_file")
 
 
 def _real(path: str | os.PathLike[str]) -> str:
-    return os.path.realpath(os.path.abspath(os.fspath(path)))
+    """`path` resolved; ValueError for one longer than any path (resolving costs time quadratic in
+    its parts: a client's 2 MB `a/a/...` would hold the server's event loop for minutes)."""
+    text = os.fspath(path)
+    if len(text) > PATH_CHARS:
+        raise ValueError(f"a path over {PATH_CHARS} characters")
+    return os.path.realpath(os.path.abspath(text))
+
+
+def _real_or_none(path: str) -> str | None:
+    try:
+        return _real(path)
+    except ValueError:  # a NUL, an overlong path: no folder at all
+        return None
 
 
 def _under(path: str, root: str) -> bool:
@@ -45,13 +58,14 @@ class Roots(msgspec.Struct, frozen=True):
     def admits(self, path: str, extra: Iterable[str] = ()) -> bool:
         try:
             real = _real(path)
-        except ValueError:  # a NUL: no path at all (decoding the input refuses it as bad_input)
+        except ValueError:  # a NUL, an overlong path: no path at all (decoding the input refuses it as bad_input)
             return False
         return self._holds(real, extra)
 
     def _holds(self, real: str, extra: Iterable[str] = ()) -> bool:
         """Does a root hold `real`, a path already resolved?"""
-        return any(_under(real, root) for root in (*self.dirs, *(_real(e) for e in extra)))
+        declared = (real for real in map(_real_or_none, extra) if real is not None)
+        return any(_under(real, root) for root in (*self.dirs, *declared))
 
     def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
         """Is the place an input field names served: the path, and for `repo` the repository it opens?"""
@@ -144,4 +158,4 @@ def file_uri_path(uri: str) -> str | None:
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
     path = unquote(parsed.path)
-    return path if path and "\x00" not in path else None
+    return path if path and "\x00" not in path and len(path) <= PATH_CHARS else None
