@@ -1061,6 +1061,7 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
     (ws / "fake" / "gitdir").write_text(f"{ws / 'evil' / '.git'}\n")
     (ws / "evil" / ".git").write_text(f"gitdir: {ws / 'fake'}\n")
     RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})
+    (ws / "own" / "sub").mkdir()
     alternates = ws / "own" / ".git" / "objects" / "info" / "alternates"
     store = str(tmp_path / "store")
 
@@ -1068,13 +1069,16 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
         redirected = [await client.call_tool("repo_index", {"repo": str(ws / "evil"), "rev": "HEAD"}),
                       await client.call_tool("context_file", {"repo": str(ws / "evil"), "path": "secret.py"})]
         own = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": "HEAD"})
+        own_sub = await client.call_tool("repo_index", {"repo": str(ws / "own" / "sub"), "rev": "HEAD"})
+        (ws / "own" / "sub" / ".git").write_text(f"gitdir: {ws / 'fake'}\n")  # found first from `sub` now
+        redirected.append(await client.call_tool("repo_index", {"repo": str(ws / "own" / "sub"), "rev": "HEAD"}))
         alternates.parent.mkdir(parents=True, exist_ok=True)
         alternates.write_text(f"{secret / '.git' / 'objects'}\n")
         borrowed = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": head})
-        return redirected, own, borrowed
+        return redirected, (own, own_sub), borrowed
 
     redirected, own, borrowed = run_stdio(store, work, root=str(ws))
-    assert own.structured_content["ok"] is True
+    assert [reply.structured_content["ok"] for reply in own] == [True, True]
     for reply in (*redirected, borrowed):  # was: indexed and served
         error = reply.structured_content["error"]
         assert error["code"] == "forbidden" and str((secret / ".git").resolve()) in error["message"], error

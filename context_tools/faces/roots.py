@@ -64,7 +64,7 @@ class Roots(msgspec.Struct, frozen=True):
 
     def _holds(self, real: str, extra: Iterable[str] = ()) -> bool:
         """Does a root hold `real`, a path already resolved?"""
-        declared = (real for real in map(_real_or_none, extra) if real is not None)
+        declared = (root for root in map(_real_or_none, extra) if root is not None)
         return any(_under(real, root) for root in (*self.dirs, *declared))
 
     def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
@@ -101,7 +101,8 @@ class Roots(msgspec.Struct, frozen=True):
 
 
 # path -> the places of the repository found from it, and the state of the entries that name them
-# (`RepositoryPlaces.watched`): kept while none of those changes.
+# (`RepositoryPlaces.watched`) and of the folders discovery climbed (a `.git` made in one of them
+# is found first): kept while none of those changes.
 _FOUND: dict[str, tuple[RepositoryPlaces, tuple[tuple[int, int] | None, ...]]] = {}
 _FOUND_PATHS = 4096
 
@@ -123,15 +124,22 @@ def repository_of(path: str) -> RepositoryPlaces | None:
 
     real = _real(path)
     found = _FOUND.get(real)
-    if found is not None and _stamp(found[0].watched) == found[1]:
+    if found is not None and _stamp(_watched(real, found[0])) == found[1]:
         return found[0]
     places = repository_places(real)
     if places is None:
         return None
     if len(_FOUND) >= _FOUND_PATHS:
         _FOUND.clear()
-    _FOUND[real] = (places, _stamp(places.watched))
+    _FOUND[real] = (places, _stamp(_watched(real, places)))
     return places
+
+
+def _watched(real: str, places: RepositoryPlaces) -> tuple[str, ...]:
+    climbed = [real]
+    while _under(climbed[-1], places.folder) and climbed[-1] != places.folder:
+        climbed.append(os.path.dirname(climbed[-1]))
+    return (*places.watched, *climbed)
 
 
 def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:
