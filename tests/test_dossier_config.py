@@ -209,3 +209,36 @@ def test_a_bad_token_env_in_the_users_config_is_one_line_bad_input(tmp_path, own
     with pytest.raises(BadInput) as err:
         load_config(repo, head)
     assert "environment variable name" in err.value.message and str(own_config) in err.value.message
+
+
+def test_a_local_settings_file_is_read_bounded_and_never_through_a_link(tmp_path):
+    """The checkout's uncommitted `.rennet.toml` is read only as a regular file of the checkout:
+    a link to a file outside (here settings that would apply) is a `bad_config` fact and not
+    read, a FIFO is no settings (opening it never waits on a writer), and of a huge file no more
+    is read than a config may hold."""
+    import os
+    import tracemalloc
+
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    local = tmp_path / "r" / ".rennet.toml"
+    outside = tmp_path / "outside.toml"
+    outside.write_text('[dossier]\ntracker_prefixes = ["OUTSIDE"]\n')
+    os.symlink(outside, local)
+    cfg = load_config(repo, head)
+    assert [f.code for f in cfg.refused] == ["bad_config"] and "symbolic link" in cfg.refused[0].message
+    assert "OUTSIDE" not in cfg.prefixes()  # was: the outside file's settings applied
+    local.unlink()
+    os.mkfifo(local)
+    cfg = load_config(repo, head)  # was: blocked for good in open(), waiting on a writer
+    assert cfg.refused == [] and cfg.prefixes() == DossierConfig().prefixes()
+    local.unlink()
+    with open(local, "wb") as f:
+        f.truncate(1 << 30)  # sparse: a gigabyte of NULs
+    tracemalloc.start()
+    try:
+        cfg = load_config(repo, head)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [f.code for f in cfg.refused] == ["bad_config"]
+    assert peak < 16 << 20, peak  # was: the whole file read before its size was checked

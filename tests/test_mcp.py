@@ -339,6 +339,15 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
     assert len(answers) == 6
 
 
+def test_a_request_whose_id_is_no_id_is_answered_invalid_not_dropped(tmp_path):
+    """MCP ids are strings or integers: a request with a null, fractional, boolean or list id was
+    read as a notification and never answered, its client left waiting."""
+    ping = b'{"jsonrpc":"2.0","id":%s,"method":"ping"}'
+    answers = raw_stdio([ping % b"null", ping % b"1.5", ping % b"true", ping % b"[1]", ping % b"6"], str(tmp_path / "home"))
+    assert {"jsonrpc": "2.0", "id": 6, "result": {}} in answers and len(answers) == 5
+    assert [a["error"]["code"] for a in answers if a["id"] is None] == [-32600] * 4
+
+
 def test_a_cancel_naming_no_request_leaves_the_server_serving(tmp_path):
     cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}'
     answers = raw_stdio([cancel % b"[1]", cancel % b'{"a":1}', cancel % b"null", b'{"jsonrpc":"2.0","id":1,"method":"ping"}'],
@@ -611,6 +620,35 @@ def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: Worl
     assert other.structured_content["error"]["code"] == "forbidden"
 
 
+def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path):
+    """Every path a call names is resolved against every declared root: a client declaring a
+    hundred thousand (4 MB of answer) had each call spend seconds (100,000 roots: 3 s to admit
+    one path, 1.3 s to read them). Roots past `MAX_DECLARED_ROOTS` are not read."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from context_tools.faces.mcp import MAX_DECLARED_ROOTS
+
+    filler = [types.Root(uri=(tmp_path / f"r{i}").as_uri()) for i in range(MAX_DECLARED_ROOTS)]
+
+    async def first(context):
+        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri()), *filler])
+
+    async def last(context):
+        return types.ListRootsResult(roots=[*filler, types.Root(uri=Path(world.repo).as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work(roots):
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            return await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+
+    assert anyio.run(work, first).is_error is False
+    assert anyio.run(work, last).structured_content["error"]["code"] == "forbidden"  # was: served
+
+
 def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
     import httpx2
 
@@ -626,3 +664,437 @@ def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_error
         server.close()
     assert [a.status_code for a in answers] == [400, 400, 400]
     assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]
+
+
+def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
+    """Git finds the repository holding a folder by climbing from it: a root inside a repository
+    (a home folder kept in git) must not serve the files of that repository, which lie outside."""
+    from corpora.gitbuild import RepoBuilder
+
+    outer = tmp_path / "home"
+    RepoBuilder(outer).commit({"secrets.py": "def outer_secret():\n    return 'key'\n", "projects/README": "hi\n"})
+    inner = outer / "projects"
+    inner.mkdir()
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        return [await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"}),
+                await client.call_tool("context_file", {"repo": str(inner), "path": "secrets.py"}),
+                await client.call_tool("context_symbol", {"repo": str(inner / "."), "name": "outer_secret"})]
+
+    for reply in run_stdio(store, work, root=str(inner)):
+        error = reply.structured_content["error"]
+        assert error["code"] == "forbidden", error  # was: the whole repository indexed and served
+        assert f"inside the repository at {str(outer.resolve())!r}" in error["message"], error
+
+    async def served(client):
+        return await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"})
+
+    assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True
+
+
+def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
+    """`body_file` names a file under the roots: a FIFO there is refused at once, not waited on
+    for a writer (a call slot held for good), and a file larger than any PR body is refused
+    after reading one byte past the bound, not read whole."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    with open(tmp_path / "huge.md", "wb") as f:
+        f.truncate(1 << 30)  # sparse
+    (tmp_path / "body.md").write_text("Fixes ABC-1\r\n")
+    range_ = {"repo": world.repo, "base": "v1", "head": "main", "refresh": True}
+
+    async def work(client):
+        answers = []
+        for name in ("pipe", "huge.md", "body.md"):
+            with anyio.move_on_after(60):  # a call that waits for good fails the test, not the run
+                answers.append(await client.call_tool("dossier_build", {**range_, "body_file": str(tmp_path / name)}))
+                continue
+            answers.append(None)
+        return answers
+
+    pipe, huge, body = run_stdio(world.store, work)
+    assert pipe is not None, "the call waited on the FIFO for a writer"
+    assert text_of(pipe)["error"]["code"] == "bad_input" and "not a regular file" in text_of(pipe)["error"]["message"]
+    assert text_of(huge)["error"]["code"] == "bad_input" and "longer than any PR body" in text_of(huge)["error"]["message"]
+    assert body.is_error is False, text_of(body)
+
+
+def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(tmp_path):
+    """Requests are read only while the server holds fewer than `in_flight.MAX_REQUESTS`
+    unanswered: a client writing without reading fills the pipes and waits, where the server used
+    to read every request it was sent and hold each (was: 2,000 requests of 200 kB took the
+    server from 68 MB to 482 MB). Read at last, every request is answered once."""
+    import threading
+    import time
+
+    from context_tools.faces.in_flight import MAX_REQUESTS
+
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}\n'
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    total, pad = 800, "x" * 50_000
+    sent = [0]
+
+    def write() -> None:
+        try:
+            p.stdin.write(init)
+            for i in range(1, total + 1):  # each answered at once with a short bad_input error
+                line = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                        "params": {"name": "context_symbol", "arguments": {"name": "x", "pad": pad}}}
+                p.stdin.write(json.dumps(line).encode() + b"\n")
+                p.stdin.flush()
+                sent[0] = i
+            p.stdin.close()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        # wait for the writer to finish or stall: no count of ours depends on how long that takes
+        seen, still = -1, 0
+        while sent[0] < total and still < 3:
+            time.sleep(1)
+            still = still + 1 if sent[0] == seen else 0
+            seen = sent[0]
+        # what the pipes and buffers hold besides: answers to stdout's pipe (64 kB), lines in
+        # stdin's pipe and the reader's buffer
+        assert sent[0] < MAX_REQUESTS + 300 < total, sent[0]
+        answers = [json.loads(line) for line in p.stdout]  # now read: the rest goes through
+        writer.join(timeout=60)
+    finally:
+        p.kill()
+        p.wait()
+    ids = sorted(a["id"] for a in answers if a.get("id"))
+    assert ids == list(range(1, total + 1))
+    assert all(a["result"]["structuredContent"]["error"]["code"] == "bad_input" for a in answers if a.get("id"))
+
+
+def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
+    """Each POST is held, its body read, from its first byte to its answer: past
+    `in_flight.MAX_REQUESTS` a POST is 503 before its body is read, and once those held are
+    gone the server answers again (was: 100 stalled 3 MB bodies took the server from 68 MB to
+    384 MB, and on without end)."""
+    import socket
+    import time
+
+    import httpx2
+
+    from context_tools.faces.in_flight import MAX_REQUESTS
+
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    stalled = []
+
+    def statuses_until(wanted: int) -> list[int]:
+        seen: list[int] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and wanted not in seen:
+            seen.append(httpx2.post(server.url, json=init, headers=headers, timeout=30).status_code)
+            if seen[-1] != wanted:
+                time.sleep(0.2)
+        return seen
+
+    try:
+        for _ in range(MAX_REQUESTS):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall((f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {server.token}\r\n"
+                       "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n").encode() + b'{"jsonrpc":')
+            stalled.append(s)
+        busy = statuses_until(503)
+        assert busy[-1] == 503, busy  # was: every POST taken, its body held
+        refused = httpx2.post(server.url, json=init, headers=headers, timeout=30)
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+        assert refused.json()["error"]["code"] == -32000 and "busy" in refused.json()["error"]["message"]
+        for s in stalled:
+            s.close()
+        stalled.clear()
+        assert statuses_until(200)[-1] == 200  # the held requests went with their clients
+    finally:
+        for s in stalled:
+            s.close()
+        server.close()
+
+
+def test_in_flight_accounts_every_request_taken_until_answered():
+    """Whatever a client does with its ids (reuse one, cancel one never sent, answer twice), the
+    count and bytes held are those of the requests taken and not yet answered, and no request is
+    taken past the bound while another is in flight."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from context_tools.faces.in_flight import InFlight
+
+    ops = st.lists(st.tuples(st.sampled_from(["take", "done"]), st.sampled_from([1, 2, "1", "x"]),
+                             st.integers(0, 50)), max_size=60)
+
+    @settings(max_examples=300, deadline=None)
+    @given(ops)
+    def check(steps):
+        held = InFlight(requests=5, max_bytes=100)
+        model: dict[object, list[int]] = {}
+        for op, key, size in steps:
+            if op == "take":
+                if not held.fits(size):
+                    assert held.count >= 5 or held.bytes + size > 100
+                    continue
+                assert held.count == 0 or (held.count < 5 and held.bytes + size <= 100)
+                held.take(key, size)
+                model.setdefault(key, []).append(size)
+            else:
+                held.done(key)
+                if model.get(key):
+                    model[key].pop(0)
+            assert held.count == sum(map(len, model.values())) <= 5
+            assert held.bytes == sum(map(sum, model.values()))
+
+    check()
+
+
+def _unbounded(schema: dict, where: str) -> list[str]:
+    """Places of a JSON Schema where a string has no maxLength (nor a pattern or enum that
+    bounds it) or an array no maxItems."""
+    found = []
+    for i, branch in enumerate(schema.get("anyOf", [])):
+        found += _unbounded(branch, f"{where}|{i}")
+    kind = schema.get("type")
+    if kind == "string" and not ({"maxLength", "enum", "const"} & schema.keys()) and "{1," not in schema.get("pattern", ""):
+        found.append(where)
+    if kind == "array":
+        if "maxItems" not in schema:
+            found.append(where)
+        found += _unbounded(schema.get("items", {}), f"{where}[]")
+    for name, prop in schema.get("properties", {}).items():
+        found += _unbounded(prop, f"{where}.{name}")
+    return found
+
+
+def test_every_string_and_list_argument_of_every_tool_is_bounded(job_session):
+    """A 4 MiB message must not choose the work: a rev libgit2 parses in quadratic time, a glob
+    compiled to a regular expression as long, a focus list each matched against the snapshot.
+    A cursor is bounded where it is read (`bad_cursor` past 256 characters)."""
+    tools, _, _ = job_session
+    loose = [place for tool in tools for place in _unbounded(tool.input_schema, tool.name)
+             if not place.endswith(".cursor") and not place.endswith(".cursor|0")]
+    assert loose == []  # was: 49 places, every rev, path, glob, kind, title, body and list among them
+
+
+def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, tmp_path):
+    """A rev of 200,000 `~0` took libgit2 0.6 s (four times that per doubling: a 4 MiB one,
+    about a minute of a call slot); a 200,000-character glob 3 s to compile."""
+    async def work(client):
+        return [await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask", "rev": "main" + "~0" * 200_000}),
+                await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask", "path": "*a" * 100_000}),
+                await client.call_tool("context_map", {"repo": world.repo, "focus": ["src"] * 100_000}),
+                await client.call_tool("context_novelty", {"repo": world.repo, "base": ":/" + "x" * 10_000, "head": "main"})]
+
+    for reply, field in zip(run_stdio(world.store, work), ("rev", "path", "focus", "base")):
+        error = reply.structured_content["error"]
+        assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
+
+
+def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
+    """uvicorn arms no timer on a new connection and disarms its keep-alive timer at any byte:
+    connections that send nothing, or trickle headers a byte at a time, were kept open for good
+    (300 of them were all still open after 40 s). The server's protocol closes each at its
+    deadline (here 0.5 s), and a connection that sends its request is answered."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from context_tools.faces.mcp_http import header_deadline_protocol
+
+    async def app(scope, receive, send):
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
+                                           http=header_deadline_protocol(0.5)))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+
+        def closed(s: socket.socket) -> bool:
+            s.settimeout(60)  # a connection left open fails the test here, not the run
+            try:
+                while s.recv(1024):
+                    pass
+                return True
+            except TimeoutError:
+                return False
+
+        silent = socket.create_connection(("127.0.0.1", port))
+        trickling = socket.create_connection(("127.0.0.1", port))
+        trickled = b"GET / HTTP/1.1\r\n" + b"X: y\r\n" * 200  # a byte at a time, never the blank line
+        try:
+            for byte in trickled:
+                trickling.sendall(bytes([byte]))
+                time.sleep(0.05)
+            cut = False  # was: every byte taken, the connection open for good
+        except OSError:
+            cut = True
+        assert cut
+        answered = socket.create_connection(("127.0.0.1", port))
+        answered.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        answered.settimeout(60)
+        assert answered.recv(1024).startswith(b"HTTP/1.1 200")
+        assert closed(silent) and closed(trickling)  # was: open for good
+        assert closed(answered)  # idle after its answer: the deadline runs again
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
+    """A POST held for its body counts against the bound of requests in flight: one whose body
+    never comes is answered 408 at the deadline and its place freed."""
+    from context_tools.faces.mcp_http import Guard
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app saw a request whose body never came")
+
+    guard = Guard(app, "127.0.0.1", 8765, "t" * 32, body_seconds=0.3)
+    sent = []
+
+    async def run():
+        first = True
+
+        async def receive():
+            nonlocal first
+            if first:
+                first = False
+                return {"type": "http.request", "body": b'{"jsonrpc":', "more_body": True}
+            await anyio.sleep_forever()
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/mcp",
+                 "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+        with anyio.fail_after(60):
+            await guard(scope, receive, send)
+
+    anyio.run(run)
+    assert sent[0]["status"] == 408 and json.loads(sent[1]["body"])["error"]["code"] == -32600
+    assert guard.held.count == 0 and guard.held.bytes == 0
+
+
+def test_any_line_is_a_message_or_one_json_rpc_error():
+    """The stdio framing (and the HTTP guard's, which is the same check) reads any bytes: a line
+    is a message for the server or one JSON-RPC error (-32700, -32600) carrying an id only when
+    the id is one, never an exception; the depth it measures is the JSON's own."""
+    import mcp_types as types
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from context_tools.faces.mcp_stdio import check_line, depth_and_shallow
+
+    def depth(v) -> int:
+        if isinstance(v, list):
+            return 1 + max((depth(x) for x in v), default=0)
+        if isinstance(v, dict):
+            return 1 + max((depth(x) for x in v.values()), default=0)
+        return 0
+
+    leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                     st.text(alphabet=st.sampled_from('ab"\\[]{}\n\u2028'), max_size=6))
+    values = st.recursive(leaf, lambda c: st.one_of(st.lists(c, max_size=3),
+                                                    st.dictionaries(st.text(alphabet='ab"[{', max_size=3), c, max_size=3)),
+                          max_leaves=30)
+    ids = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(), st.text(max_size=5),
+                    st.lists(st.integers(), max_size=2), st.just("omitted"))
+    messages = st.builds(
+        lambda rid, method, params: {"jsonrpc": "2.0", **({} if rid == "omitted" else {"id": rid}), "method": method,
+                                     **({} if params is None else {"params": params})},
+        ids, st.sampled_from(["ping", "tools/call", "notifications/cancelled", "initialize"]), values)
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.one_of(values, messages), st.binary(max_size=40))
+    def check(value, noise):
+        line = json.dumps(value).encode()
+        assert depth_and_shallow(line)[0] == depth(value)
+        for text in (line, noise, line[: len(noise)]):
+            message, error = check_line(text)
+            assert (message is None) != (error is None)
+            if error is not None:
+                rid, code, said = error
+                assert code in (-32700, -32600) and "\n" not in said
+                assert rid is None or (isinstance(rid, (str, int)) and not isinstance(rid, bool))
+            elif text is line and isinstance(message, types.JSONRPCRequest):
+                assert message.id == value["id"] and not isinstance(value["id"], bool)
+
+    check()
+
+
+def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
+    """Whoever may write under a root (an agent sandboxed to its workspace, the server not) can
+    point a repository there at another: a `.git` file naming a git directory whose `commondir`
+    is another repository's, or `objects/info/alternates` naming its objects. Either gave the
+    whole repository (its refs too, by `commondir`) to the server's tools; now each is
+    `forbidden`, also when the redirection is written after a first call was answered."""
+    import pygit2
+
+    from corpora.gitbuild import RepoBuilder
+
+    secret = tmp_path / "secret"
+    RepoBuilder(secret).commit({"secret.py": "def outside_secret():\n    return 'key'\n"})
+    head = str(pygit2.Repository(str(secret)).head.target)
+    ws = tmp_path / "ws"
+    (ws / "fake").mkdir(parents=True)
+    (ws / "evil").mkdir()
+    (ws / "fake" / "commondir").write_text(f"{secret / '.git'}\n")
+    (ws / "fake" / "HEAD").write_text("ref: refs/heads/main\n")
+    (ws / "fake" / "gitdir").write_text(f"{ws / 'evil' / '.git'}\n")
+    (ws / "evil" / ".git").write_text(f"gitdir: {ws / 'fake'}\n")
+    RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})
+    (ws / "own" / "sub").mkdir()
+    alternates = ws / "own" / ".git" / "objects" / "info" / "alternates"
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        redirected = [await client.call_tool("repo_index", {"repo": str(ws / "evil"), "rev": "HEAD"}),
+                      await client.call_tool("context_file", {"repo": str(ws / "evil"), "path": "secret.py"})]
+        own = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": "HEAD"})
+        own_sub = await client.call_tool("repo_index", {"repo": str(ws / "own" / "sub"), "rev": "HEAD"})
+        (ws / "own" / "sub" / ".git").write_text(f"gitdir: {ws / 'fake'}\n")  # found first from `sub` now
+        redirected.append(await client.call_tool("repo_index", {"repo": str(ws / "own" / "sub"), "rev": "HEAD"}))
+        alternates.parent.mkdir(parents=True, exist_ok=True)
+        alternates.write_text(f"{secret / '.git' / 'objects'}\n")
+        borrowed = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": head})
+        return redirected, (own, own_sub), borrowed
+
+    redirected, own, borrowed = run_stdio(store, work, root=str(ws))
+    assert [reply.structured_content["ok"] for reply in own] == [True, True]
+    for reply in (*redirected, borrowed):  # was: indexed and served
+        error = reply.structured_content["error"]
+        assert error["code"] == "forbidden" and str((secret / ".git").resolve()) in error["message"], error
+
+
+def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
+    """Resolving a path costs time quadratic in its parts (`a/` 100,000 times: 3.9 s), and the
+    MCP face resolved the paths a call names before decoding its input, on the event loop every
+    session shares: a 2 MB `repo` held the whole server for minutes. Now the call is `bad_input`
+    and the server answers the next one."""
+    async def work(client):
+        with anyio.fail_after(120):  # a server held for minutes fails the test, not the run
+            refused = await client.call_tool("context_symbol", {"repo": "/tmp/" + "a/" * 1_000_000, "name": "x"})
+            return refused, await client.call_tool("context_symbol", {"name": "x", "bogus": 1})
+
+    refused, after = run_stdio(str(tmp_path / "home"), work)
+    error = refused.structured_content["error"]
+    assert error["code"] == "bad_input" and "`$.repo`" in error["message"], error
+    assert after.structured_content["error"]["code"] == "bad_input"

@@ -475,3 +475,53 @@ def test_a_path_git_reads_as_dot_git_is_left_out_and_listed(tmp_path):
     for name in (".git.", "git~1", "pkg/.g\u200cit"):
         shutil.rmtree(repo / name) if (repo / name).is_dir() else (repo / name).unlink()
     assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+
+
+def test_nothing_beyond_a_symlinked_folder_is_read_from_outside_the_checkout(tmp_path):
+    """A tracked `conf/id_rsa` whose folder became a link to a folder outside the checkout is
+    listed as changed; git adds nothing beyond a link, so the file is gone from the tree, never
+    the outside file read in its place. FIFOs and links to devices are no files to read."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "id_rsa").write_text("OUTSIDE-PRIVATE-KEY\n")
+    repo = tmp_path / "checkout"
+    (repo / "conf").mkdir(parents=True)
+    (repo / "conf" / "id_rsa").write_text("placeholder\n")
+    (repo / "conf" / "deep").mkdir()
+    (repo / "conf" / "deep" / "id_rsa").write_text("placeholder\n")
+    (repo / "main.py").write_text("def main():\n    return 0\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    shutil.rmtree(repo / "conf")
+    os.symlink(outside, repo / "conf")
+    os.mkfifo(repo / "pipe")
+    os.symlink("/dev/zero", repo / "zero")
+    (repo / "main.py").write_text("def main():\n    return 10\n")
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    result = client.call("context.file", repo=str(repo), path="main.py", worktree=True)
+    # what git writes, from a copy of the index (a copy of the checkout cannot hold the FIFO)
+    shutil.copy(repo / ".git" / "index", tmp_path / "index")
+    env = {**os.environ, **GIT_ENV, "GIT_INDEX_FILE": str(tmp_path / "index")}
+    subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True, capture_output=True)
+    tree = subprocess.run(["git", "write-tree"], cwd=repo, env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+    assert result.freshness.pinned_oid == tree
+    import pygit2
+
+    git_repo = pygit2.Repository(str(repo))
+    blobs = []
+    stack = [("", git_repo[tree])]
+    while stack:
+        prefix, folder = stack.pop()
+        for entry in folder:
+            if entry.type_str == "tree":
+                stack.append((f"{prefix}{entry.name}/", git_repo[entry.id]))
+            else:
+                blobs.append((f"{prefix}{entry.name}", oct(entry.filemode), git_repo[entry.id].data))
+    assert sorted(blobs) == [("conf", "0o120000", str(outside).encode()), ("main.py", "0o100644", b"def main():\n    return 10\n"),
+                             ("zero", "0o120000", b"/dev/zero")]
+    for path in ("conf/id_rsa", "conf/deep/id_rsa"):
+        with pytest.raises(RennetError) as err:
+            client.call("context.file", repo=str(repo), path=path, worktree=True)
+        assert err.value.code == "not_found"

@@ -40,6 +40,9 @@ SERVER_NAME = "rennet-context"
 # Calls served at once, each in its own thread (a read's thread waits on a reader process, or
 # runs the read itself until the readers are up); a call that must index runs beside the others.
 CONCURRENT_CALLS = 8
+# Roots a client declares that are read: each path a call names is resolved against every one,
+# so a client answering with a hundred thousand would choose seconds of work a call.
+MAX_DECLARED_ROOTS = 64
 
 
 def tool_of(row: Command, worktree: bool = False) -> Any:
@@ -110,7 +113,7 @@ async def client_roots(ctx: Any) -> list[str]:
             listed = await ctx.session.list_roots()
     except Exception:  # a client that cannot answer (no back-channel on 2026-07-28+) declared nothing usable
         return []
-    found = (file_uri_path(str(root.uri)) for root in listed.roots)
+    found = (file_uri_path(str(root.uri)) for root in listed.roots[:MAX_DECLARED_ROOTS])
     return [path for path in found if path]
 
 
@@ -169,7 +172,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         arguments = params.arguments or {}
         declared: list[str] = []
         if executor.roots is not None and any(
-                not executor.roots.admits(path) for _, path in named_paths(row.input.__struct_fields__, arguments.get)):
+                not executor.roots.admits_field(field, path)
+                for field, path in named_paths(row.input.__struct_fields__, arguments.get)):
             declared = await client_roots(ctx)
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start
@@ -248,7 +252,10 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     try:
         bind = parse_loopback(http) if http else None
         limit = configured_ceiling(ceiling)
-        served = Roots.of(roots or ["."])
+        try:
+            served = Roots.of(roots or ["."])
+        except ValueError as exc:
+            raise BadInput(f"--root: {exc}") from None
         missing = [d for d in served.dirs if not os.path.isdir(d)]
         if missing:
             raise BadInput(f"--root {missing[0]}: not a folder")
@@ -292,7 +299,7 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from context_tools.faces.mcp_http import MAX_SESSIONS, SESSION_IDLE_SECONDS, Guard
+    from context_tools.faces.mcp_http import MAX_SESSIONS, SESSION_IDLE_SECONDS, Guard, header_deadline_protocol
 
     # The guard checks Host and Origin for whatever loopback address is bound; the SDK's own
     # check knows only three literal hosts, so it stays off rather than half on.
@@ -310,5 +317,6 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     if generated:
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()
-    uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning")).run()
+    uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
+                                  http=header_deadline_protocol())).run()
     return 0

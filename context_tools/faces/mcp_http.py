@@ -10,6 +10,15 @@
 4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
    or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
    with its JSON-RPC error (-32600, -32700) and status 400.
+5. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
+   from the first byte of the body read to the last of the answer sent: one past the bound is
+   answered 503 (`Retry-After`), so clients that send and stall cannot make the server hold
+   their bodies without end.
+
+6. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
+   answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
+   uvicorn waits for either without end, so connections that trickle a byte at a time, or
+   send nothing, were kept open for good (`HeaderDeadline`).
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -23,6 +32,8 @@ import secrets
 from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
 
+from context_tools.faces.in_flight import InFlight
+
 Scope = dict[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
@@ -30,6 +41,10 @@ ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[
 # request, and at most this many live at once (a new one beyond is refused).
 SESSION_IDLE_SECONDS = 10 * 60
 MAX_SESSIONS = 256
+# A request's headers, from the connection opening (or its last answer) to their blank line,
+# and a POST's body, from its first byte to its last: a loopback client sends either at once.
+HEADER_SECONDS = 30.0
+BODY_SECONDS = 60.0
 
 
 def new_token() -> str:
@@ -51,12 +66,14 @@ def _split_host(value: str) -> tuple[str, str]:
 class Guard:
     """ASGI middleware in front of the MCP app; lifespan and other scopes pass through."""
 
-    def __init__(self, app: ASGI, bind_host: str, port: int, token: str) -> None:
+    def __init__(self, app: ASGI, bind_host: str, port: int, token: str, body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
+        self.body_seconds = body_seconds
         self.port = str(port)
         self.address = ipaddress.ip_address(bind_host) if bind_host != "localhost" else ipaddress.ip_address("127.0.0.1")
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
+        self.held = InFlight()  # POSTs from their body's first byte to their answer's last
 
     def host_ok(self, value: str) -> bool:
         host, port = _split_host(value.strip().lower())
@@ -98,29 +115,48 @@ class Guard:
             await self.app(scope, receive, send)
 
     async def _checked_post(self, scope: Scope, receive: Any, send: Any) -> None:
-        """A POST body is framed as on stdio: bounded, depth-scanned, and answered with its
-        JSON-RPC error (-32700, -32600) here when it is not a request the server can take."""
-        import json
+        """A POST is held within the in-flight bound, its body framed as on stdio: bounded,
+        depth-scanned, and answered with its JSON-RPC error (-32700, -32600) here when it is
+        not a request the server can take."""
+        if not self.held.fits(0):
+            await _busy(send, self.held)
+            return
+        key = object()
+        self.held.take(key, 0)
+        try:
+            await self._framed_post(scope, receive, send, key)
+        finally:
+            self.held.done(key)
+
+    async def _framed_post(self, scope: Scope, receive: Any, send: Any, key: object) -> None:
+        import anyio
 
         from context_tools.faces.mcp_stdio import MAX_LINE_BYTES, check_line
 
         body = bytearray()
         more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body.extend(message.get("body", b""))
-            more = message.get("more_body", False)
-            if len(body) > MAX_LINE_BYTES:
-                break
+        with anyio.move_on_after(self.body_seconds):
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                chunk = message.get("body", b"")
+                body.extend(chunk)
+                self.held.grow(key, len(chunk))
+                if self.held.over():
+                    await _busy(send, self.held)
+                    return
+                more = message.get("more_body", False)
+                if len(body) > MAX_LINE_BYTES:
+                    break
+        if more and len(body) <= MAX_LINE_BYTES:  # the deadline came first
+            await _json_rpc_error(send, 408, None, INVALID_REQUEST,
+                                  f"Request Timeout: the body was not sent within {self.body_seconds:g} seconds",
+                                  [(b"connection", b"close")])
+            return
         _, error = check_line(bytes(body))
         if error is not None:
-            rid, code, text = error
-            reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
-            await send({"type": "http.response.start", "status": 400, "headers": headers})
-            await send({"type": "http.response.body", "body": reply})
+            await _json_rpc_error(send, 400, *error)
             return
         replayed = False
 
@@ -134,8 +170,78 @@ class Guard:
         await self.app(scope, replay, send)
 
 
+async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str,
+                          extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    import json
+
+    reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
+    await send({"type": "http.response.body", "body": reply})
+
+
+SERVER_BUSY = -32000  # JSON-RPC's range for a server's own errors
+INVALID_REQUEST = -32600
+
+
+async def _busy(send: Any, held: InFlight) -> None:
+    await _json_rpc_error(send, 503, None, SERVER_BUSY,
+                          f"Server busy: {held.count} requests ({held.bytes} bytes) are in flight, the most it "
+                          "holds at once; retry when one is answered", [(b"retry-after", b"1")])
+
+
 async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     body = text.encode()
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
     await send({"type": "http.response.body", "body": body})
+
+
+def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
+    """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request's
+    headers `seconds` after it opened or after its last answer. uvicorn itself arms no timer
+    until a first answer, and disarms its keep-alive timer at any byte received."""
+    import asyncio
+
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadline(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+        _waiting: object = None  # the request cycle current when the deadline was armed
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._waiting = self.cycle
+            self._deadline = self.loop.call_later(seconds, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            # no request came since the deadline was armed, and none is being answered
+            idle = self.cycle is self._waiting and (self.cycle is None or self.cycle.response_complete)
+            if idle and not self.transport.is_closing():
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.cycle is not self._waiting:  # a whole request's headers came
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeaderDeadline

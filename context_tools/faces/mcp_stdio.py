@@ -8,6 +8,10 @@ JSON that is not a JSON-RPC message an Invalid Request; each error reply carries
 request's id when one can be read, else null. Depth is measured by a linear scan before
 any recursive parser sees the line.
 
+At most `in_flight.MAX_REQUESTS` requests (and `MAX_BYTES` of them) are handed to the server
+unanswered: past that the reader waits for answers to go out before it reads on, so a client
+that never reads its answers holds the server to bounded memory.
+
 While serving, fd 0 reads the null device and fd 1 writes to stderr, so a handler (or a
 library it calls) can neither read the protocol's input nor write into its output.
 """
@@ -87,6 +91,10 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         doc = json.loads(line)
     except (ValueError, RecursionError):
         return None, (None, PARSE_ERROR, "Parse error: the message is not JSON")
+    if isinstance(doc, dict) and "method" in doc and "id" in doc and _id_of(doc) is None:
+        # a request whose id is null, a float, a boolean or a list: read as a notification it
+        # would get no answer, and its client would wait for one for good
+        return None, (None, INVALID_REQUEST, "Invalid Request: a request's id is a string or an integer")
     try:
         return types.jsonrpc_message_adapter.validate_python(doc, by_name=False), None
     except Exception:  # pydantic's ValidationError: not a JSON-RPC message
@@ -130,7 +138,10 @@ async def stdio_transport():
     import anyio
     import mcp_types as types
     from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.dispatcher import as_request_id, coerce_request_id
     from mcp.shared.message import SessionMessage
+
+    from context_tools.faces.in_flight import InFlight
 
     sys.stdout.flush()
     in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
@@ -142,7 +153,7 @@ async def stdio_transport():
 
     drained = anyio.Event()
 
-    pending: set[Any] = set()  # ids of requests handed to the server and not answered yet
+    pending = InFlight()  # requests handed to the server and not answered yet
     answered = anyio.Event()
 
     async def reader() -> None:
@@ -152,11 +163,15 @@ async def stdio_transport():
                 message, error = check_line(line)
                 if error is None:
                     if isinstance(message, types.JSONRPCRequest):
-                        pending.add(message.id)
+                        # a client that sends and never reads would have the server hold every request
+                        while not pending.fits(len(line)):
+                            answered = anyio.Event()
+                            await answered.wait()
+                        pending.take(coerce_request_id(message.id), len(line))
                     elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
-                        cancelled = (message.params or {}).get("requestId")
-                        if isinstance(cancelled, (str, int)):  # the client's value: a list or an object is no id
-                            pending.discard(cancelled)  # a cancelled request gets no answer
+                        cancelled = as_request_id((message.params or {}).get("requestId"))
+                        if cancelled is not None:  # the client's value: a list or an object is no id
+                            pending.done(coerce_request_id(cancelled))  # a cancelled request gets no answer
                         answered.set()
                     await read_writer.send(SessionMessage(message))
                     continue
@@ -169,7 +184,7 @@ async def stdio_transport():
             # End of input: the server stops when its read side closes, so first let every request
             # already handed to it be answered (a client may write and close without waiting).
             with anyio.move_on_after(DRAIN_SECONDS):
-                while pending:
+                while pending.count:
                     answered = anyio.Event()
                     await answered.wait()
 
@@ -181,8 +196,8 @@ async def stdio_transport():
                     data = message.model_dump_json(by_alias=True, exclude_unset=True)
                     await stdout.write(data.encode("utf-8") + b"\n")
                     await stdout.flush()
-                    if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
-                        pending.discard(message.id)
+                    if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
+                        pending.done(coerce_request_id(message.id))
                         answered.set()
         except (BrokenPipeError, ConnectionResetError):  # the client closed its end: no answer reaches it now
             tg.cancel_scope.cancel()

@@ -3,24 +3,45 @@ folder, a file to read) must lie under one of them, or the call is a typed `forb
 
 Roots are the folders the server was started with (`rennet mcp --root DIR...`, default the
 current folder) and the ones the client declared as MCP roots. A path is compared after
-resolving symlinks and `..`, so neither can step outside.
+resolving symlinks and `..`, so neither can step outside. A `repo` is served only when the
+repository it opens lies under a root too: git finds the repository holding a folder by
+climbing from it, so a root inside a repository (a home folder kept in git, one folder of a
+monorepo) would otherwise serve every file of that repository. So must every place that
+repository is read from (its git directory, `commondir`, objects, refs, alternates): whoever
+may write under a root could otherwise point a repository there at any other.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable
 
 import msgspec
 
+from context_tools.faces.argument_bounds import PATH_CHARS
 from context_tools.faces.errors import Forbidden
+
+if TYPE_CHECKING:
+    from indexer.git.read import RepositoryPlaces
 
 # Input fields that name a place on the server's machine, in any command's input.
 PATH_FIELDS = ("repo", "out", "file", "body_file")
 
 
 def _real(path: str | os.PathLike[str]) -> str:
-    return os.path.realpath(os.path.abspath(os.fspath(path)))
+    """`path` resolved; ValueError for one longer than any path (resolving costs time quadratic in
+    its parts: a client's 2 MB `a/a/...` would hold the server's event loop for minutes)."""
+    text = os.fspath(path)
+    if len(text) > PATH_CHARS:
+        raise ValueError(f"a path over {PATH_CHARS} characters")
+    return os.path.realpath(os.path.abspath(text))
+
+
+def _real_or_none(path: str) -> str | None:
+    try:
+        return _real(path)
+    except ValueError:  # a NUL, an overlong path: no folder at all
+        return None
 
 
 def _under(path: str, root: str) -> bool:
@@ -37,24 +58,88 @@ class Roots(msgspec.Struct, frozen=True):
     def admits(self, path: str, extra: Iterable[str] = ()) -> bool:
         try:
             real = _real(path)
-        except ValueError:  # a NUL: no path at all (decoding the input refuses it as bad_input)
+        except ValueError:  # a NUL, an overlong path: no path at all (decoding the input refuses it as bad_input)
             return False
-        return any(_under(real, root) for root in (*self.dirs, *(_real(e) for e in extra)))
+        return self._holds(real, extra)
 
-    def outside(self, value: Any) -> list[tuple[str, str]]:
-        """(field, path) of every place a decoded input names that no server root admits."""
-        named = named_paths(type(value).__struct_fields__, lambda name: getattr(value, name, None))
-        return [(name, path) for name, path in named if not self.admits(path)]
+    def _holds(self, real: str, extra: Iterable[str] = ()) -> bool:
+        """Does a root hold `real`, a path already resolved?"""
+        declared = (root for root in map(_real_or_none, extra) if root is not None)
+        return any(_under(real, root) for root in (*self.dirs, *declared))
+
+    def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
+        """Is the place an input field names served: the path, and for `repo` the repository it opens?"""
+        return self.refusal(name, path, tuple(extra)) is None
+
+    def refusal(self, name: str, path: str, extra: tuple[str, ...] = ()) -> str | None:
+        """Why the place a field names is not served, or None when it is."""
+        if not self.admits(path, extra):
+            return f"`{name}` {path!r} is outside the roots this server serves ({self.describe()}); pass a path under one of them"
+        if name != "repo":
+            return None
+        places = repository_of(path)
+        if places is None:  # no repository: opening it says so
+            return None
+        if not self._holds(places.folder, extra):
+            return (f"`repo` {path!r} is inside the repository at {places.folder!r}, which is not under the roots "
+                    f"this server serves ({self.describe()}); start the server with `--root {places.folder}` to serve it")
+        outside = next((place for place in places.reads if not self._holds(place, extra)), None)
+        if outside is not None:  # a `.git` file, `commondir`, alternates or a link inside the git directory
+            return (f"`repo` {path!r} is a repository read from {outside!r}, which is not under the roots this "
+                    f"server serves ({self.describe()}); add `--root` for it to serve this repository")
+        return None
 
     def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
         extra = tuple(extra)
-        for name, path in self.outside(value):
-            if not self.admits(path, extra):
-                raise Forbidden(f"{command_id}: `{name}` {path!r} is outside the roots this server serves "
-                                f"({', '.join(self.dirs)}); pass a path under one of them")
+        for name, path in named_paths(type(value).__struct_fields__, lambda name: getattr(value, name, None)):
+            why = self.refusal(name, path, extra)
+            if why is not None:
+                raise Forbidden(f"{command_id}: {why}")
 
     def describe(self) -> str:
         return ", ".join(self.dirs)
+
+
+# path -> the places of the repository found from it, and the state of the entries that name them
+# (`RepositoryPlaces.watched`) and of the folders discovery climbed (a `.git` made in one of them
+# is found first): kept while none of those changes.
+_FOUND: dict[str, tuple[RepositoryPlaces, tuple[tuple[int, int] | None, ...]]] = {}
+_FOUND_PATHS = 4096
+
+
+def _stamp(paths: tuple[str, ...]) -> tuple[tuple[int, int] | None, ...]:
+    def one(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns
+
+    return tuple(one(path) for path in paths)
+
+
+def repository_of(path: str) -> RepositoryPlaces | None:
+    """Where the repository a `repo` path opens is read from, or None when it opens none."""
+    from indexer.git.read import repository_places
+
+    real = _real(path)
+    found = _FOUND.get(real)
+    if found is not None and _stamp(_watched(real, found[0])) == found[1]:
+        return found[0]
+    places = repository_places(real)
+    if places is None:
+        return None
+    if len(_FOUND) >= _FOUND_PATHS:
+        _FOUND.clear()
+    _FOUND[real] = (places, _stamp(_watched(real, places)))
+    return places
+
+
+def _watched(real: str, places: RepositoryPlaces) -> tuple[str, ...]:
+    climbed = [real]
+    while _under(climbed[-1], places.folder) and climbed[-1] != places.folder:
+        climbed.append(os.path.dirname(climbed[-1]))
+    return (*places.watched, *climbed)
 
 
 def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:
@@ -81,4 +166,4 @@ def file_uri_path(uri: str) -> str | None:
     if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
         return None
     path = unquote(parsed.path)
-    return path if path and "\x00" not in path else None
+    return path if path and "\x00" not in path and len(path) <= PATH_CHARS else None

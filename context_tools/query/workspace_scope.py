@@ -170,7 +170,7 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
     snap = ctx.handle.memo.get(key)
     if snap is None:
         try:
-            if ctx.roots is not None and not ctx.roots.admits(member.path, ctx.declared):
+            if ctx.roots is not None and not ctx.roots.admits_field("repo", member.path, ctx.declared):
                 # an agent face serves its roots only, whatever workspace the client names
                 raise Forbidden(f"{member.path} is outside the folders this server serves ({ctx.roots.describe()})")
             snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)

@@ -53,6 +53,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -251,10 +252,31 @@ def _repository_table(repo: pygit2.Repository, head_oid: str) -> tuple[dict[str,
         if isinstance(rennet, Mapping) and "dossier" in rennet:
             return _table(rennet["dossier"], origin + " [tool.rennet]"), origin + " [tool.rennet]"
     if repo.workdir:
-        local = Path(repo.workdir) / ".rennet.toml"
-        if local.is_file():
-            return _table(_toml(local.read_bytes(), str(local)).get("dossier", {}), str(local)), str(local)
+        local = os.path.join(repo.workdir, ".rennet.toml")
+        if (data := _checkout_file(local)) is not None:
+            return _table(_toml(data, local).get("dossier", {}), local), local
     return {}, ""
+
+
+def _checkout_file(path: str) -> bytes | None:
+    """A file of the checkout under review, None when there is none or it is no regular file.
+    It is never read through a link (`.rennet.toml -> /proc/self/environ`, or any file outside
+    the repository: `BadInput`), nor a FIFO opened to block on, nor more of it than a config
+    may hold."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        why = "a symbolic link" if os.path.islink(path) else (exc.strerror or type(exc).__name__)
+        raise BadInput(f"{path}: not read ({why})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a FIFO, a device: no settings
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            return file.read(MAX_CONFIG_BYTES + 1)  # one byte over: the decoder refuses it as too large
+    finally:
+        os.close(fd)
 
 
 def _table(value: Any, origin: str) -> dict[str, Any]:

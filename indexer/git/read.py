@@ -44,6 +44,71 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
         raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
 
 
+class RepositoryPlaces(NamedTuple):
+    """Where on disk a repository is read from, each resolved."""
+
+    folder: str  # its working tree, or a bare repository's git directory
+    reads: tuple[str, ...]  # every place its objects and refs are read from, the folder first
+    watched: tuple[str, ...]  # the entries that name those places: a change to any changes them
+
+
+# git follows a chain of alternates this deep
+ALTERNATES_DEPTH = 5
+
+
+def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
+    """The places the repository `open_repo(path)` opens is read from: its folder (discovery
+    climbs from `path` to the nearest repository, which may hold it from far above), its git
+    directory (a `.git` file may name one anywhere), the common directory a linked worktree
+    shares (`commondir`), its objects and refs (either may be a link), and the object
+    directories `objects/info/alternates` names, followed as git follows them. None when
+    `path` opens no repository."""
+    try:
+        found = pygit2.discover_repository(os.fspath(path))
+        if found is None:
+            return None
+        repo = pygit2.Repository(found)
+    except (pygit2.GitError, KeyError, ValueError, OSError):
+        return None
+    git_dir = os.path.realpath(repo.path)
+    common = git_dir
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
+            common = os.path.realpath(os.path.join(git_dir, f.read(4096).strip()))
+    except OSError:
+        pass
+    objects = os.path.join(common, "objects")
+    reads = [os.path.realpath(repo.workdir or repo.path), git_dir, common,
+             os.path.realpath(os.path.join(common, "refs")), os.path.realpath(os.path.join(common, "packed-refs"))]
+    watched = [found, os.path.join(git_dir, "commondir"), objects, os.path.join(common, "refs"),
+               os.path.join(common, "packed-refs")]
+    level, seen = [objects], set()
+    for depth in range(ALTERNATES_DEPTH + 1):
+        following: list[str] = []
+        for folder in level:
+            real = os.path.realpath(folder)
+            if real in seen:
+                continue
+            seen.add(real)
+            reads.append(real)
+            if depth < ALTERNATES_DEPTH:
+                listed = os.path.join(real, "info", "alternates")
+                watched.append(listed)
+                following += _alternates(listed, real)
+        level = following
+    return RepositoryPlaces(reads[0], tuple(dict.fromkeys(reads)), tuple(watched))
+
+
+def _alternates(listed: str, objects: str) -> list[str]:
+    """The object directories an alternates file names (a relative one from `objects`)."""
+    try:
+        with open(listed, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return []
+    return [os.path.join(objects, line.strip()) for line in lines if line.strip() and not line.startswith("#")]
+
+
 def repo_identity(repo: pygit2.Repository) -> str:
     """A stable identity for a repository on this machine: a digest of its git directory's real path."""
     return hashlib.sha256(os.path.realpath(repo.path).encode()).hexdigest()[:16]

@@ -94,6 +94,7 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
     adds: list[pygit2.IndexEntry] = []
     removes: list[str] = []
     skipped: list[Skipped] = []
+    folders: dict[str, bool] = {}
     for path in sorted(listed):
         name = path.rstrip("/")  # an untracked nested repository is listed as a folder
         if reads_as_dot_git(name):
@@ -103,6 +104,9 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
                                                     "refuses a tree holding it"))
             continue
         full = os.path.join(workdir, name)
+        if _beyond_link(workdir, name, folders):  # git adds nothing there: the file is gone
+            removes.append(name)
+            continue
         try:
             st = os.lstat(full)
         except (FileNotFoundError, NotADirectoryError):  # deleted, or its folder is a file now
@@ -150,6 +154,27 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
 def reads_as_dot_git(path: str) -> bool:
     """Does git read a part of the working-tree path `path` as `.git` (`tree_names.is_dot_git`)?"""
     return any(map(is_dot_git, os.fsencode(path).split(b"/")))
+
+
+def _beyond_link(workdir: str, name: str, folders: dict[str, bool]) -> bool:
+    """Does `name` lie beyond a symlink (or anything but a folder) of the working tree? A
+    tracked `dir/passwd` whose `dir` became a link to `/etc` is listed as changed, and reading
+    it would read `/etc/passwd`: git adds nothing beyond a link (`has_symlink_leading_path`),
+    and neither does this. `folders` keeps each leading folder's answer for one read."""
+    end = name.find("/")
+    while end >= 0:
+        prefix = name[:end]
+        is_folder = folders.get(prefix)
+        if is_folder is None:
+            try:
+                is_folder = stat.S_ISDIR(os.lstat(os.path.join(workdir, prefix)).st_mode)
+            except OSError:
+                is_folder = False
+            folders[prefix] = is_folder
+        if not is_folder:
+            return True
+        end = name.find("/", end + 1)
+    return False
 
 
 def count_changed(repo: pygit2.Repository) -> int:

@@ -15,16 +15,17 @@ from typing import Annotated, Literal
 
 from msgspec import Meta, Struct
 
+from context_tools.faces.argument_bounds import LIST_ITEMS, NAME_CHARS, PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.faces.sizes import SIZE_PATTERN, parse_size, show
 from indexer.contract.errors import BadInput
 
-Target = Annotated[str, Meta(min_length=1, description="repository path on the machine running Rennet (work tree, folder "
+Target = Annotated[str, Meta(min_length=1, max_length=PATH_CHARS, description="repository path on the machine running Rennet (work tree, folder "
                                          "in one, or bare repository; over MCP, under one of the server's roots); "
                                          "default: the current folder. Not with workspace")]
-TargetRev = Annotated[str, Meta(min_length=1, description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
+TargetRev = Annotated[str, Meta(min_length=1, max_length=REV_CHARS, description="branch, tag, sha or any rev; its pinned snapshot is read (default HEAD). "
                                             "Not with workspace")]
-Workspace = Annotated[str, Meta(min_length=1, description="workspace name: answer across its members' pinned snapshots, each item "
+Workspace = Annotated[str, Meta(min_length=1, max_length=NAME_CHARS, description="workspace name: answer across its members' pinned snapshots, each item "
                                             "tagged with its member (instead of repo/rev)")]
 Cursor = Annotated[str, Meta(description="cursor from the previous page of the same query")]
 Worktree = Annotated[bool, Meta(description="answer from the checkout's working tree as it is now (uncommitted edits, "
@@ -59,7 +60,8 @@ class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
     rev: TargetRev | None = None
     worktree: Worktree = False
     workspace: Workspace | None = None
-    focus: Annotated[list[str], Meta(description="paths, folders or symbol names to personalize the ranking to")] = []
+    focus: Annotated[list[Annotated[str, Meta(max_length=PATH_CHARS)]], Meta(
+        max_length=LIST_ITEMS, description="paths, folders or symbol names to personalize the ranking to")] = []
     budget: Annotated[MapBudget, Meta(description=(
         f"size of the map in bytes of text, {show(MAP_BUDGET[0])} to {show(MAP_BUDGET[1])} (default 4096): "
         "a whole number, or a string with a k suffix in powers of 1024 (\"16k\" is 16384 bytes)"))] | None = None
@@ -78,12 +80,12 @@ class MapInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    path: Annotated[str, Meta(min_length=1, description="path of the file in the tree")]
+    path: Annotated[str, Meta(min_length=1, max_length=PATH_CHARS, description="path of the file in the tree")]
     repo: Target | None = None
     rev: TargetRev | None = None
     worktree: Worktree = False
     workspace: Workspace | None = None
-    member: Annotated[str, Meta(description="the workspace member holding the file (needed when more than one has the path)")] | None = None
+    member: Annotated[str, Meta(max_length=NAME_CHARS, description="the workspace member holding the file (needed when more than one has the path)")] | None = None
     start_line: Annotated[int, Meta(ge=1, description="first line of the content page (1-based)")] = 1
     limit: Annotated[int, page_limit(400, "lines")] | None = None
     cursor: Cursor | None = None
@@ -95,7 +97,7 @@ class FileInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 # No qualified name comes near it; a longer one, walked part by part as a module path, is refused.
-NAME_MAX = 1024
+NAME_MAX = NAME_CHARS
 
 
 class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -105,8 +107,10 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     rev: TargetRev | None = None
     worktree: Worktree = False
     workspace: Workspace | None = None
-    kind: Annotated[str, Meta(description="only definitions of this kind (class, function, method, ...)")] | None = None
-    path: Annotated[str, Meta(description="only definitions under this path prefix or glob")] | None = None
+    kind: Annotated[str, Meta(max_length=NAME_CHARS,
+                              description="only definitions of this kind (class, function, method, ...)")] | None = None
+    path: Annotated[str, Meta(max_length=PATH_CHARS,
+                              description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
     hierarchy: Annotated[bool, Meta(description="list the class's bases and known subclasses (paged) instead")] = False
     limit: Annotated[int, page_limit(50, "definitions")] | None = None
@@ -119,8 +123,9 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
     rev: TargetRev | None = None
     worktree: Worktree = False
     workspace: Workspace | None = None
-    kind: Annotated[str, Meta(description="resolve against definitions of this kind only")] | None = None
-    path: Annotated[str, Meta(description="resolve against definitions under this path prefix or glob only")] | None = None
+    kind: Annotated[str, Meta(max_length=NAME_CHARS, description="resolve against definitions of this kind only")] | None = None
+    path: Annotated[str, Meta(max_length=PATH_CHARS,
+                              description="resolve against definitions under this path prefix or glob only")] | None = None
     include_definitions: Annotated[bool, Meta(description="also list the definition sites")] = False
     resolution: Annotated[Literal["import", "same_file", "same_package", "name_match", "text"],
                           Meta(description="only sites resolved this way")] | None = None
@@ -130,9 +135,11 @@ class ReferencesInput(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
-    base: Annotated[str, Meta(min_length=1, description="the rev compared against")]
-    head: Annotated[str, Meta(min_length=1, description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
-    repo: Annotated[str, Meta(min_length=1, description="repository path on the machine running Rennet (work tree, "
+    base: Annotated[str, Meta(min_length=1, max_length=REV_CHARS, description="the rev compared against")]
+    head: Annotated[str, Meta(min_length=1, max_length=REV_CHARS,
+                              description="the rev whose novelty is reported (default HEAD)")] = "HEAD"
+    repo: Annotated[str, Meta(min_length=1, max_length=PATH_CHARS,
+                              description="repository path on the machine running Rennet (work tree, "
                                                        "folder in one, or bare repository; over MCP, under one of "
                                                        "the server's roots); default: the current folder")] = "."
     worktree: Annotated[bool, Meta(description="the head is the checkout's working tree as it is now (same as head "

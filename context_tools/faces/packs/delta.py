@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
+from context_tools.faces.argument_bounds import LIST_ITEMS, PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
 from indexer.contract.result import Freshness, Page, Result, WorktreeState, not_assessed
 
@@ -90,17 +91,20 @@ def _result(p: "DeltaPacket", head: str) -> Result:
 
 
 class DeltaPacketInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    base: Annotated[str, msgspec.Meta(min_length=1, description="base of the reviewed range (branch, tag or sha)")]
-    head: Annotated[str, msgspec.Meta(description="head of the reviewed range; reviewed as merge-base..head "
-                                                  "(omit it with worktree)")] = ""
-    repo: Annotated[str, msgspec.Meta(min_length=1, description=(
+    base: Annotated[str, msgspec.Meta(min_length=1, max_length=REV_CHARS,
+                                      description="base of the reviewed range (branch, tag or sha)")]
+    head: Annotated[str, msgspec.Meta(max_length=REV_CHARS, description="head of the reviewed range; reviewed as "
+                                                                       "merge-base..head (omit it with worktree)")] = ""
+    repo: Annotated[str, msgspec.Meta(min_length=1, max_length=PATH_CHARS, description=(
         "repository path on the machine running Rennet (over MCP, under one of the server's roots); "
         "default: the current folder"))] = "."
     previous_base: Annotated[str, msgspec.Meta(
-        min_length=1, description="base of the previous patchset, for the successor account")] | None = None
+        min_length=1, max_length=REV_CHARS, description="base of the previous patchset, for the successor account")] | None = None
     previous_head: Annotated[str, msgspec.Meta(
-        min_length=1, description="head of the previous patchset (e.g. the branch before a force-push)")] | None = None
-    paths: Annotated[list[str], msgspec.Meta(
+        min_length=1, max_length=REV_CHARS,
+        description="head of the previous patchset (e.g. the branch before a force-push)")] | None = None
+    paths: Annotated[list[Annotated[str, msgspec.Meta(max_length=PATH_CHARS)]], msgspec.Meta(
+        max_length=LIST_ITEMS,
         description="limit the packet to these paths (files or folders inside the repository)")] | None = None
     worktree: Annotated[bool, msgspec.Meta(description="the head is the checkout's working tree as it is now "
                                                        "(same as head WORKTREE): review an uncommitted change")] = False

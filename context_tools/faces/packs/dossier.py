@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
+from context_tools.faces.argument_bounds import BODY_CHARS, LIST_ITEMS, NAME_CHARS, PATH_CHARS, REV_CHARS, TITLE_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
 from indexer.contract.result import Freshness, Page, Result
 
@@ -18,28 +19,33 @@ if TYPE_CHECKING:
 
 
 class DossierBuildInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    base: Annotated[str, msgspec.Meta(description="base of the reviewed range (branch, tag or sha)")]
-    head: Annotated[str, msgspec.Meta(description="head of the reviewed range; a branch name is also read for references")]
-    repo: Annotated[str, msgspec.Meta(description="repository path on the machine running Rennet (over MCP, under one "
+    base: Annotated[str, msgspec.Meta(max_length=REV_CHARS, description="base of the reviewed range (branch, tag or sha)")]
+    head: Annotated[str, msgspec.Meta(max_length=REV_CHARS,
+                                      description="head of the reviewed range; a branch name is also read for references")]
+    repo: Annotated[str, msgspec.Meta(max_length=PATH_CHARS, description="repository path on the machine running Rennet (over MCP, under one "
                                                   "of the server's roots); default: the current folder")] = "."
-    title: Annotated[str | None, msgspec.Meta(description="PR title, read for references")] = None
-    body: Annotated[str | None, msgspec.Meta(description="PR body text, read for references")] = None
-    body_file: Annotated[str | None, msgspec.Meta(description="file on the machine running Rennet holding the PR body ('-' for stdin)")] = None
+    title: Annotated[str, msgspec.Meta(max_length=TITLE_CHARS, description="PR title, read for references")] | None = None
+    body: Annotated[str, msgspec.Meta(max_length=BODY_CHARS, description="PR body text, read for references")] | None = None
+    body_file: Annotated[str, msgspec.Meta(max_length=PATH_CHARS, description="file on the machine running Rennet holding the PR body ('-' for stdin)")] | None = None
     refresh: Annotated[bool, msgspec.Meta(description="retrieve again even when this patchset was already retrieved")] = False
     # Trusted settings: where a token goes and which variable holds it (never from the reviewed commit)
     # (and never from an agent: over MCP they are `forbidden`)
-    jira_url: Annotated[str | None, msgspec.Meta(description="Jira base URL (overrides your config and RENNET_JIRA_URL; not over MCP)")] = None
-    jira_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Jira token (not over MCP)")] = None
-    linear_url: Annotated[str | None, msgspec.Meta(description="Linear GraphQL URL (overrides your config and RENNET_LINEAR_URL; not over MCP)")] = None
-    linear_token_env: Annotated[str | None, msgspec.Meta(description="environment variable holding the Linear key (not over MCP)")] = None
+    jira_url: Annotated[str, msgspec.Meta(max_length=PATH_CHARS, description="Jira base URL (overrides your config and RENNET_JIRA_URL; not over MCP)")] | None = None
+    jira_token_env: Annotated[str, msgspec.Meta(max_length=NAME_CHARS, description="environment variable holding the Jira token (not over MCP)")] | None = None
+    linear_url: Annotated[str, msgspec.Meta(max_length=PATH_CHARS, description="Linear GraphQL URL (overrides your config and RENNET_LINEAR_URL; not over MCP)")] | None = None
+    linear_token_env: Annotated[str, msgspec.Meta(max_length=NAME_CHARS, description="environment variable holding the Linear key (not over MCP)")] | None = None
     # Which private repositories the user's gh credentials may read: the change under review names
     # references, and an agent may be driven by it, so neither chooses this
-    github_allow: Annotated[list[str] | None, msgspec.Meta(
+    github_allow: Annotated[list[Annotated[str, msgspec.Meta(max_length=NAME_CHARS)]], msgspec.Meta(max_length=LIST_ITEMS,
         description="other GitHub repositories (owner/repo or owner/*) whose issues may be read with your gh "
-                    "credentials though not public (adds to your config and RENNET_GITHUB_ALLOW; not over MCP)")] = None
+                    "credentials though not public (adds to your config and RENNET_GITHUB_ALLOW; not over MCP)")] | None = None
 
 
 TRUSTED_FLAGS = ("jira_url", "jira_token_env", "linear_url", "linear_token_env", "github_allow")
+
+
+# A PR body is at most 65,536 characters on GitHub: a larger file is no PR body.
+BODY_FILE_BYTES = 1 << 20
 
 
 def _read_body(input: DossierBuildInput) -> str | None:
@@ -54,11 +60,33 @@ def _read_body(input: DossierBuildInput) -> str | None:
             import sys
 
             return sys.stdin.read()
-        with open(input.body_file, encoding="utf-8") as fh:
-            return fh.read()
+        data = _body_file_bytes(input.body_file)
+        # as a file opened for text reads it: universal newlines
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         raise BadInput(f"cannot read body file {input.body_file}: {reason}") from None
+
+
+def _body_file_bytes(path: str) -> bytes:
+    """A body file's bytes: only a regular file's (a FIFO is not waited on, a device not read
+    without end), and at most BODY_FILE_BYTES of them."""
+    import os
+    import stat
+
+    from indexer.contract.errors import BadInput
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise BadInput(f"cannot read body file {path}: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(BODY_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > BODY_FILE_BYTES:
+        raise BadInput(f"cannot read body file {path}: over {BODY_FILE_BYTES} bytes, longer than any PR body")
+    return data
 
 
 def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:

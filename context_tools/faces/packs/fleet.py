@@ -19,6 +19,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from context_tools.faces.argument_bounds import NAME_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.query.pinned import freshness_of
 from indexer.contract.errors import BadInput, RennetError
@@ -31,7 +32,7 @@ class BatchFailed(RennetError):
 
 # --- workspace rows ------------------------------------------------------------------------
 
-WorkspaceName = Annotated[str, msgspec.Meta(description="workspace name (letters, digits, '.', '_', '-')")]
+WorkspaceName = Annotated[str, msgspec.Meta(max_length=NAME_CHARS, description="workspace name (letters, digits, '.', '_', '-')")]
 
 
 class CreateInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -6,16 +6,18 @@ from typing import Annotated
 
 import msgspec
 
+from context_tools.faces.argument_bounds import PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.query.pinned import freshness_of
 from indexer.contract.result import Result, Unknown, current_or_gone
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Annotated[str, msgspec.Meta(min_length=1, description=(
+    repo: Annotated[str, msgspec.Meta(min_length=1, max_length=PATH_CHARS, description=(
         "repository path on the machine running Rennet (a work tree, a folder in one, or a bare repository; over "
         "MCP, under one of the server's roots); default: the current folder"))] = "."
-    rev: Annotated[str, msgspec.Meta(min_length=1, description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
+    rev: Annotated[str, msgspec.Meta(min_length=1, max_length=REV_CHARS,
+                                     description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
     workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core; over MCP, "
                                                                   "at most one a core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
@@ -31,7 +33,7 @@ class DumpInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class SnapshotsInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    repo: Annotated[str, msgspec.Meta(min_length=1, description=(
+    repo: Annotated[str, msgspec.Meta(min_length=1, max_length=PATH_CHARS, description=(
         "repository path on the machine running Rennet (over MCP, under one of the server's roots); "
         "default: the current folder"))] = "."
     limit: Annotated[int, msgspec.Meta(ge=1, le=200, description="revisions per page (at most 200)")] | None = None
