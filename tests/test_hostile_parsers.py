@@ -131,13 +131,15 @@ def test_the_streamed_depth_is_the_depth_counted_whole(text):
 
 @pytest.mark.parametrize("unit", [b'"",', b"{},", b'"\\n",', b"[],"])
 def test_counting_the_depth_holds_no_copy_of_the_input(unit):
-    """An 8 MB tracker answer of millions of short strings or brackets: counting its depth held
-    476 to 572 MB at once (a piece of what was left each); streamed, it holds next to nothing."""
+    """A tracker answer of many short strings or brackets: counting its depth held about 60
+    times its size at once (a piece of what was left each: 476 to 572 MB for 8 MB); streamed,
+    it holds next to nothing. Twice the pieces that turn counting to the stream: past them, a
+    copy of the input would pass the bound many times over."""
     import tracemalloc
 
-    from indexer.contract.decode import json_depth, toml_depth
+    from indexer.contract.decode import _FEW_PIECES, json_depth, toml_depth
 
-    data = b"[" + unit * ((8 * 1024 * 1024) // len(unit)) + b"0]"
+    data = b"[" + unit * (2 * _FEW_PIECES) + b"0]"
     text = "x = " + data.decode()
     tracemalloc.start()
     try:
