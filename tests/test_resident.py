@@ -257,7 +257,9 @@ def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_p
     builder.commit({"pkg/mod1.py": _module(1), "include/api.h": "int api(void);\n", "README": "text\n"})
 
     def forkservers() -> list[int]:
-        servers = [pid for pid in children_of(os.getpid()) if b"mcp" in command_line(pid)]
+        # this test's server, by its root: another test's may still be leaving under load
+        root = str(builder.path).encode()
+        servers = [pid for pid in children_of(os.getpid()) if b"mcp" in (line := command_line(pid)) and root in line]
         assert len(servers) == 1
         return [pid for pid in children_of(servers[0]) if b"forkserver" in command_line(pid)]
 
