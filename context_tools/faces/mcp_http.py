@@ -175,9 +175,7 @@ async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str
     import json
 
     reply = json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
-    await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
-    await send({"type": "http.response.body", "body": reply})
+    await _respond(send, status, b"application/json", reply, extra)
 
 
 SERVER_BUSY = -32000  # JSON-RPC's range for a server's own errors
@@ -191,8 +189,12 @@ async def _busy(send: Any, held: InFlight) -> None:
 
 
 async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = text.encode()
-    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await _respond(send, status, b"text/plain; charset=utf-8", text.encode(), extra)
+
+
+async def _respond(send: Any, status: int, content_type: bytes, body: bytes,
+                   extra: list[tuple[bytes, bytes]] | None) -> None:
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
     await send({"type": "http.response.body", "body": body})
 

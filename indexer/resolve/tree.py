@@ -76,6 +76,23 @@ def nearest_sorted(importer: str, candidates: Sequence[str], skip: str | None = 
     return None
 
 
+def backwards(paths: Iterable[str]) -> list[str]:
+    """`paths` spelled backwards, sorted: what `ending_in` searches."""
+    return sorted(p[::-1] for p in paths)
+
+
+def ending_in(reversed_sorted: Sequence[str], suffix: str) -> list[str]:
+    """The paths of `reversed_sorted` (`backwards` of them) that end in `/suffix`, spelled
+    forwards again: one run of the reversed order, found by a search rather than a scan."""
+    key = ("/" + suffix)[::-1]
+    i = bisect_left(reversed_sorted, key)
+    out = []
+    while i < len(reversed_sorted) and reversed_sorted[i].startswith(key):
+        out.append(reversed_sorted[i][::-1])
+        i += 1
+    return out
+
+
 class TreePaths:
     """Read-only lookups over the paths of one snapshot."""
 
@@ -123,16 +140,10 @@ class TreePaths:
             return [p for p in same if p == suffix or p.endswith("/" + suffix)]
         # Many files of one name: those ending so are one run of their reversed paths, so
         # each question costs a search and its answer, not the files of that name.
-        backwards = self._backwards.get(name)
-        if backwards is None:
-            backwards = self._backwards[name] = sorted(p[::-1] for p in same)
-        out = [suffix] if suffix in self.paths else []
-        key = ("/" + suffix)[::-1]
-        i = bisect_left(backwards, key)
-        while i < len(backwards) and backwards[i].startswith(key):
-            out.append(backwards[i][::-1])
-            i += 1
-        return sorted(out)
+        reversed_sorted = self._backwards.get(name)
+        if reversed_sorted is None:
+            reversed_sorted = self._backwards[name] = backwards(same)
+        return sorted(([suffix] if suffix in self.paths else []) + ending_in(reversed_sorted, suffix))
 
     def first_existing(self, candidates: Iterable[str]) -> str | None:
         for c in candidates:

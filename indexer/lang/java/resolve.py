@@ -7,12 +7,11 @@ project may own one (JNA's com.sun.jna, the JDK's own sources)."""
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import defaultdict
 from typing import Callable, Mapping
 
 from indexer.model import BlobFacts, ImportSpec
-from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, nearest_sorted, parent
+from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths, backwards, ending_in, nearest_sorted, parent
 from indexer.store.facts_table import summaries_of
 
 SOURCE_SUFFIXES = (".java", ".kt")
@@ -31,7 +30,7 @@ class JavaResolver:
         self.java_dirs = sorted({parent(p) for p in sources})
         # the source folders' paths reversed, sorted: the folders ending in a package's path
         # are one run of them, found by a search rather than a scan of every folder
-        self._backwards = sorted(d[::-1] for d in self.java_dirs)
+        self._backwards = backwards(self.java_dirs)
         self._java_dir_set = frozenset(self.java_dirs)
         # the most segments a class's spelling can have and name a file: a path's, or a
         # declared package's and the class's
@@ -77,12 +76,7 @@ class JavaResolver:
     def _scan_package(self, segments: list[str]) -> list[str]:
         pkg_path = "/".join(segments)
         files: set[str] = set(self.by_package.get(".".join(segments), []))
-        folders = [pkg_path] if pkg_path in self._java_dir_set else []
-        key = ("/" + pkg_path)[::-1]
-        i = bisect_left(self._backwards, key)
-        while i < len(self._backwards) and self._backwards[i].startswith(key):
-            folders.append(self._backwards[i][::-1])
-            i += 1
+        folders = ([pkg_path] if pkg_path in self._java_dir_set else []) + ending_in(self._backwards, pkg_path)
         for d in folders:
             files.update(p for p in self.tree.files_in(d) if p.endswith(SOURCE_SUFFIXES))
         return sorted(files)
