@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -233,8 +234,8 @@ def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, f
 
 def test_an_agent_face_reads_no_member_outside_its_roots(run, fleet):
     """The user registers a workspace; an agent's client only names it. A member outside the
-    server's roots (and the folders the client declared) is not read: unknown, saying why, and
-    the members inside answer."""
+    server's roots, or outside the roots the client declared, is not read: unknown, saying why,
+    and the members inside answer. A member another call read stays refused."""
     from context_tools.faces.roots import Roots
 
     served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
@@ -242,11 +243,21 @@ def test_an_agent_face_reads_no_member_outside_its_roots(run, fleet):
     assert out["ok"], out
     assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib"]
     members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
-    assert members["gokit"]["status"] == "unknown" and "outside the folders this server serves" in members["gokit"]["reason"]
+    assert members["gokit"]["status"] == "unknown" and "outside the roots this server serves" in members["gokit"]["reason"]
     assert members["acme-lib"]["status"] == "current"
+    # a client declaring gokit's folder does not widen the server's roots to it
     declared = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"},
                           client_roots=[str(fleet["gokit"].path)]).envelope
-    assert [d["member"] for d in declared["data"]["definitions"]] == ["acme-lib", "gokit"]
+    assert declared["error"]["code"] == "not_found", declared  # no member lies under both
+
+    wide = Executor("mcp", store=run.home, roots=Roots.of([Path(fleet["gokit"].path).parent]))
+    everyone = wide.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    assert [d["member"] for d in everyone["data"]["definitions"]] == ["acme-lib", "gokit"]
+    narrowed = wide.run("context.symbol", {"workspace": "fleet", "name": "slugify"},
+                        client_roots=[str(fleet["gokit"].path)]).envelope  # acme-lib is in the memo now
+    assert [d["member"] for d in narrowed["data"]["definitions"]] == ["gokit"]
+    members = {m["member"]: m for m in narrowed["data"]["member_freshness"]["items"]}
+    assert members["acme-lib"]["status"] == "unknown" and "the roots the client declared" in members["acme-lib"]["reason"]
 
 
 def test_target_errors_are_typed(run, fleet):

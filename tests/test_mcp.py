@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 import anyio
@@ -596,9 +597,10 @@ def test_depth_scan_ignores_brackets_inside_strings():
     assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
 
 
-def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: World, tmp_path):
-    """Roots are a handshake-era capability (deprecated from protocol 2026-07-28, where a server
-    has no back-channel to ask): a client on the handshake protocol declares them."""
+def test_the_roots_a_client_declares_narrow_the_servers_and_never_widen_them(world: World, tmp_path):
+    """The user grants the server's roots; a client is untrusted, so the roots it declares only
+    narrow them. Roots are a handshake-era capability (deprecated from protocol 2026-07-28, where
+    a server has no back-channel to ask): a client on the handshake protocol declares them."""
     import mcp_types as types
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
@@ -606,18 +608,60 @@ def test_a_root_the_client_declares_is_served_beside_the_servers_own(world: Worl
     async def roots(context):  # beside the repository, a root no file system holds: it widens nothing
         return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/%00"), types.Root(uri=Path(world.repo).as_uri())])
 
-    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                                   env=cli_env(world.store), cwd=str(ROOT))
+    def params(root: Path) -> StdioServerParameters:
+        return StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(root)],
+                                     env=cli_env(world.store), cwd=str(ROOT))
 
-    async def work():
-        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+    async def work(root: Path):
+        async with Client(params(root), list_roots_callback=roots, mode="legacy") as client:
             served = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
             other = await client.call_tool("context_symbol", {"repo": str(ROOT), "name": "Flask"})
             return served, other
 
-    served, other = anyio.run(work)
+    # the server serves every folder; the client declared the repository alone
+    served, other = anyio.run(work, Path("/"))
     assert served.is_error is False and served.structured_content["data"]["definitions"][0]["qualified"] == "Flask"
+    error = other.structured_content["error"]
+    assert error["code"] == "forbidden" and "the roots the client declared" in error["message"]
+    # the server serves tmp_path alone: the client declaring the repository does not add it
+    served, other = anyio.run(work, tmp_path)
+    assert served.structured_content["error"]["code"] == "forbidden"
+    assert "the roots this server serves" in served.structured_content["error"]["message"]
     assert other.structured_content["error"]["code"] == "forbidden"
+
+
+def test_the_declared_roots_are_asked_once_a_session_until_they_change(world: World):
+    """Every call that names a path needs the client's roots; they are asked once, and again
+    after the client says they changed."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    asked = []
+    declared = [Path(world.repo)]
+
+    async def roots(context):
+        asked.append(1)
+        return types.ListRootsResult(roots=[types.Root(uri=path.as_uri()) for path in declared])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            first = [await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"}) for _ in range(3)]
+            declared[:] = [ROOT]
+            first.append(await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"}))
+            with warnings.catch_warnings():  # deprecated from protocol 2026-07-28, still what handshake clients send
+                warnings.simplefilter("ignore")
+                await client.send_roots_list_changed()
+            after = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            return first, after
+
+    first, after = anyio.run(work)
+    assert len(first) == 4 and all(reply.is_error is False for reply in first[:3])
+    assert after.structured_content["error"]["code"] == "forbidden"
+    assert len(asked) == 2
 
 
 def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path):
@@ -628,7 +672,7 @@ def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path)
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    from context_tools.faces.mcp import MAX_DECLARED_ROOTS
+    from context_tools.faces.declared_roots import MAX_DECLARED_ROOTS
 
     filler = [types.Root(uri=(tmp_path / f"r{i}").as_uri()) for i in range(MAX_DECLARED_ROOTS)]
 
@@ -638,7 +682,7 @@ def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path)
     async def last(context):
         return types.ListRootsResult(roots=[*filler, types.Root(uri=Path(world.repo).as_uri())])
 
-    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
                                    env=cli_env(world.store), cwd=str(ROOT))
 
     async def work(roots):
@@ -646,7 +690,7 @@ def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path)
             return await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
 
     assert anyio.run(work, first).is_error is False
-    assert anyio.run(work, last).structured_content["error"]["code"] == "forbidden"  # was: served
+    assert anyio.run(work, last).structured_content["error"]["code"] == "forbidden"  # the repository's root is not read
 
 
 def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):

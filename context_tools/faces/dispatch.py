@@ -137,7 +137,7 @@ class Executor:
     def run(self, command_id: str, raw_input: Any = None, extras: dict[str, Any] | None = None,
             client_roots: Iterable[str] = ()) -> Reply:
         """Run one command. `extras` carries face-level settings a handler may read (the CLI's `json`);
-        `client_roots` are folders the client declared, admitted beside the face's own roots."""
+        `client_roots` are folders the client declared, which narrow the face's own roots."""
         started = time.perf_counter()
         digest = ""
         try:

@@ -17,7 +17,8 @@ started in the background on the first read call, so reads use every core; the p
 write tools and a `--worktree` server's calls stay in this process.
 
 Paths a client names must lie under the server's roots (`--root DIR...`, default the
-current folder) or a root the client declared; anything else is a typed `forbidden`.
+current folder) and, when the client declares MCP roots, under one of those too; anything
+else is a typed `forbidden`.
 Nothing but the SDK's server module loads before the first call needs it: the tool list
 and its schemas are derived on the first `tools/list`.
 """
@@ -29,10 +30,11 @@ import os
 import sys
 from typing import Any, Sequence
 
+from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
 from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
-from context_tools.faces.roots import Roots, file_uri_path, named_paths
+from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
 
@@ -40,9 +42,6 @@ SERVER_NAME = "rennet-context"
 # Calls served at once, each in its own thread (a read's thread waits on a reader process, or
 # runs the read itself until the readers are up); a call that must index runs beside the others.
 CONCURRENT_CALLS = 8
-# Roots a client declares that are read: each path a call names is resolved against every one,
-# so a client answering with a hundred thousand would choose seconds of work a call.
-MAX_DECLARED_ROOTS = 64
 
 
 def tool_of(row: Command, worktree: bool = False) -> Any:
@@ -97,26 +96,6 @@ def reply_of(wire: dict[str, Any], ok: bool) -> Any:
                                 structured_content=wire, is_error=not ok)
 
 
-async def client_roots(ctx: Any) -> list[str]:
-    """The local folders the client declared as MCP roots; none when it declares no roots
-    capability or does not answer."""
-    import warnings
-
-    import anyio
-
-    caps = getattr(ctx.session, "client_capabilities", None)
-    if caps is None or getattr(caps, "roots", None) is None:
-        return []
-    try:
-        with warnings.catch_warnings(), anyio.fail_after(10):
-            warnings.simplefilter("ignore")
-            listed = await ctx.session.list_roots()
-    except Exception:  # a client that cannot answer (no back-channel on 2026-07-28+) declared nothing usable
-        return []
-    found = (file_uri_path(str(root.uri)) for root in listed.roots[:MAX_DECLARED_ROOTS])
-    return [path for path in found if path]
-
-
 def reply_of_encoded(wire: bytes, ok: bool) -> Any:
     """A reply a reader process encoded: decoded once for `structuredContent`, its text as it came."""
     import mcp_types as types
@@ -132,10 +111,11 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
     from mcp.server.lowlevel import Server
 
     tools = Tools(table, executor.worktree)
+    client_roots = DeclaredRoots()
     calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
     waiting = anyio.CapacityLimiter(CONCURRENT_CALLS)
 
-    async def on_reader(row: Command, arguments: dict[str, Any], declared: list[str]) -> Any:
+    async def on_reader(row: Command, arguments: dict[str, Any], declared: tuple[str, ...]) -> Any:
         """The call answered by a reader process, or None when no reader is up (yet)."""
         if readers is None or row.authority != "read" or executor.worktree:
             return None
@@ -170,11 +150,9 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
             return reply_of(payload, ok=False)
         arguments = params.arguments or {}
-        declared: list[str] = []
-        if executor.roots is not None and any(
-                not executor.roots.admits_field(field, path)
-                for field, path in named_paths(row.input.__struct_fields__, arguments.get)):
-            declared = await client_roots(ctx)
+        declared: tuple[str, ...] = ()
+        if executor.roots is not None and named_paths(row.input.__struct_fields__, arguments.get):
+            declared = await client_roots.of(ctx)
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start
 
@@ -186,8 +164,16 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                                                limiter=calls)
         return reply_of(reply.wire, reply.ok)
 
-    return Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
-                  get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool)
+    async def roots_changed(ctx: Any, params: Any) -> None:
+        client_roots.changed(ctx)
+
+    import warnings
+
+    with warnings.catch_warnings():  # roots are deprecated from protocol 2026-07-28; older clients still send them
+        warnings.simplefilter("ignore")
+        return Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
+                      get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
+                      on_roots_list_changed=roots_changed)
 
 
 _INSTRUCTIONS = (

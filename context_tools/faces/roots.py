@@ -2,8 +2,10 @@
 folder, a file to read) must lie under one of them, or the call is a typed `forbidden`.
 
 Roots are the folders the server was started with (`rennet mcp --root DIR...`, default the
-current folder) and the ones the client declared as MCP roots. A path is compared after
-resolving symlinks and `..`, so neither can step outside. A `repo` is served only when the
+current folder). The user grants those; a client is not trusted to grant more, so the MCP
+roots a client declares only narrow them: a path must then lie under one of the client's
+roots as well. A path is compared after resolving symlinks and `..`, so neither can step
+outside. A `repo` is served only when the
 repository it opens lies under a root too: git finds the repository holding a folder by
 climbing from it, so a root inside a repository (a home folder kept in git, one folder of a
 monorepo) would otherwise serve every file of that repository. So must every place that
@@ -63,9 +65,20 @@ class Roots(msgspec.Struct, frozen=True):
         return self._holds(real, extra)
 
     def _holds(self, real: str, extra: Iterable[str] = ()) -> bool:
-        """Does a root hold `real`, a path already resolved?"""
+        """Does a root hold `real`, a path already resolved, and, when the client declared
+        roots (`extra`), one of those too?"""
+        return self._why_not(real, tuple(extra)) is None
+
+    def _why_not(self, real: str, extra: tuple[str, ...]) -> str | None:
+        """Whose roots leave `real` out ("server" or "client"), or None when it is served. A
+        declared root no file system holds narrows to nothing it names: it is still a root the
+        client declared, so it does not lift the narrowing."""
+        if not any(_under(real, root) for root in self.dirs):
+            return "server"
+        if not extra:
+            return None
         declared = (root for root in map(_real_or_none, extra) if root is not None)
-        return any(_under(real, root) for root in (*self.dirs, *declared))
+        return None if any(_under(real, root) for root in declared) else "client"
 
     def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
         """Is the place an input field names served: the path, and for `repo` the repository it opens?"""
@@ -73,21 +86,36 @@ class Roots(msgspec.Struct, frozen=True):
 
     def refusal(self, name: str, path: str, extra: tuple[str, ...] = ()) -> str | None:
         """Why the place a field names is not served, or None when it is."""
-        if not self.admits(path, extra):
-            return f"`{name}` {path!r} is outside the roots this server serves ({self.describe()}); pass a path under one of them"
+        try:
+            real = _real(path)
+        except ValueError:  # a NUL, an overlong path: no path at all (decoding the input refuses it as bad_input)
+            return f"`{name}` is no path on this machine"
+        whose = self._why_not(real, extra)
+        if whose is not None:
+            return f"`{name}` {path!r} is outside {self._describe(whose, extra)}; pass a path under one of them"
         if name != "repo":
             return None
         places = repository_of(path)
         if places is None:  # no repository: opening it says so
             return None
-        if not self._holds(places.folder, extra):
-            return (f"`repo` {path!r} is inside the repository at {places.folder!r}, which is not under the roots "
-                    f"this server serves ({self.describe()}); start the server with `--root {places.folder}` to serve it")
-        outside = next((place for place in places.reads if not self._holds(place, extra)), None)
-        if outside is not None:  # a `.git` file, `commondir`, alternates or a link inside the git directory
-            return (f"`repo` {path!r} is a repository read from {outside!r}, which is not under the roots this "
-                    f"server serves ({self.describe()}); add `--root` for it to serve this repository")
+        whose = self._why_not(places.folder, extra)
+        if whose is not None:
+            fix = (f"start the server with `--root {places.folder}` to serve it" if whose == "server" else
+                   "the client must declare a root that holds it")
+            return (f"`repo` {path!r} is inside the repository at {places.folder!r}, which is not under "
+                    f"{self._describe(whose, extra)}; {fix}")
+        for place in places.reads:  # a `.git` file, `commondir`, alternates or a link inside the git directory
+            whose = self._why_not(place, extra)
+            if whose is not None:
+                return (f"`repo` {path!r} is a repository read from {place!r}, which is not under "
+                        f"{self._describe(whose, extra)}; that place must be under a root too")
         return None
+
+    def _describe(self, whose: str, extra: tuple[str, ...]) -> str:
+        if whose == "server":
+            return f"the roots this server serves ({self.describe()})"
+        shown = ", ".join(extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
+        return f"the roots the client declared ({shown}), which narrow the server's"
 
     def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
         extra = tuple(extra)

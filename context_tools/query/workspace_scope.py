@@ -168,11 +168,12 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
 
     key = ("member_snapshot", member.path, member.rev, member.oid, member.fingerprint)
     snap = ctx.handle.memo.get(key)
-    if snap is None:
+    # asked of every call, kept or not: another client's call may have left the member in the memo
+    refused = None if ctx.roots is None else ctx.roots.refusal("repo", member.path, ctx.declared)
+    if snap is None or refused is not None:
         try:
-            if ctx.roots is not None and not ctx.roots.admits_field("repo", member.path, ctx.declared):
-                # an agent face serves its roots only, whatever workspace the client names
-                raise Forbidden(f"{member.path} is outside the folders this server serves ({ctx.roots.describe()})")
+            if refused is not None:  # an agent face serves its roots only, whatever workspace the client names
+                raise Forbidden(refused)
             snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)
         except RennetError as exc:  # the repository or its snapshot is gone: say so, answer from the rest
             now = workspace.freshness(member)
