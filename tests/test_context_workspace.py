@@ -248,7 +248,9 @@ def test_an_agent_face_reads_no_member_outside_its_roots(run, fleet):
     # a client declaring gokit's folder does not widen the server's roots to it
     declared = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"},
                           client_roots=[str(fleet["gokit"].path)]).envelope
-    assert declared["error"]["code"] == "not_found", declared  # no member lies under both
+    error = declared["error"]  # no member lies under both: none was looked in, and it says so
+    assert error["code"] == "not_found" and "acme-lib (not read: forbidden)" in error["message"], error
+    assert "gokit (not read: forbidden)" in error["message"] and "webapp (not read: forbidden)" in error["message"]
 
     wide = Executor("mcp", store=run.home, roots=Roots.of([Path(fleet["gokit"].path).parent]))
     everyone = wide.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope

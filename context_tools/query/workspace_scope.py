@@ -101,7 +101,14 @@ class Scope:
         return MemberFreshnessPage(ordered[:MEMBER_FRESHNESS_CAP], len(ordered), len(ordered) > MEMBER_FRESHNESS_CAP)
 
     def names(self) -> str:
-        return ", ".join(m.member.name for m in self.members) or "none"
+        """The members, each not read marked with why: a name found nowhere was looked for only
+        in the others."""
+        return ", ".join(m.member.name + ("" if m.snap is not None else f" (not read: {_code(m)})")
+                         for m in self.members) or "none"
+
+
+def _code(member: OpenMember) -> str:
+    return member.error.code if member.error is not None else member.freshness.status
 
 
 # --- choosing the target -----------------------------------------------------------------
