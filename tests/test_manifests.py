@@ -3,6 +3,9 @@ malformed ones are reported, never fatal."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from indexer.manifests.base import Declared
 from indexer.manifests.read import parse_manifests, read_manifests
 from indexer.model import Dependency, FileEntry, Package, Skipped
@@ -270,6 +273,71 @@ def test_pom_with_entities_is_refused():
 <project><artifactId>&lol2;</artifactId></project>"""
     found = parse({"pom.xml": evil})
     assert found.packages == [] and found.problems == [Skipped("pom.xml", "bad_manifest")]
+
+
+def test_a_pom_with_a_dtd_in_any_encoding_is_refused():
+    """The DTD is refused as the parser meets it: a byte search for `<!DOCTYPE` missed one
+    spelled in UTF-16, and its entities were expanded into the package's name."""
+    dtd = ('<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE project [<!ENTITY a "from-the-dtd">]>'
+           "<project><artifactId>&a;</artifactId></project>")
+    plain = '<?xml version="1.0" encoding="UTF-16"?><project><artifactId>plain</artifactId></project>'
+    files = [entry("a/pom.xml"), entry("b/pom.xml")]
+    blobs = {"a/pom.xml": dtd.encode("utf-16"), "b/pom.xml": plain.encode("utf-16")}
+    found = parse_manifests(files, blobs.__getitem__)
+    assert found.problems == [Skipped("a/pom.xml", "bad_manifest")]
+    assert found.packages == [Package("plain", "", "maven", "b/pom.xml")]
+
+
+def test_a_pom_nested_deeper_than_any_is_bad_manifest():
+    from indexer.manifests.maven import MAX_DEPTH
+
+    def nested(depth: int) -> str:  # the project element is the first level
+        inner = depth - 1
+        return "<project><artifactId>x</artifactId>" + "<a>" * inner + "</a>" * inner + "</project>"
+
+    found = parse({"a/pom.xml": nested(MAX_DEPTH), "b/pom.xml": nested(MAX_DEPTH + 1)})
+    assert found.packages == [Package("x", "", "maven", "a/pom.xml")]
+    assert found.problems == [Skipped("b/pom.xml", "bad_manifest")]
+
+
+_TAGS = st.sampled_from(["project", "parent", "groupId", "artifactId", "version", "dependencies", "dependency",
+                         "scope", "optional", "modules", "module", "other"])
+_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8)
+
+
+@st.composite
+def _element(draw, depth: int = 0):
+    from xml.etree.ElementTree import Element
+
+    el = Element(draw(_TAGS) if depth else "project")
+    el.text = draw(_TEXT)
+    el.tail = draw(_TEXT) if depth else None
+    if depth < 4:
+        el.extend(draw(st.lists(_element(depth + 1), max_size=4)))
+    return el
+
+
+@settings(max_examples=200, deadline=None)
+@given(_element(), st.sampled_from(["", "http://maven.apache.org/POM/4.0.0"]), st.sampled_from(["utf-8", "utf-16"]))
+def test_a_pom_reads_as_elementtree_reads_it(root, namespace, encoding):
+    """Whatever the document holds, what it declares is what ElementTree's own parse of it
+    declares (the reader before DTDs and depth were refused as parsed)."""
+    from xml.etree import ElementTree as ET
+
+    from indexer.manifests import maven
+    from indexer.manifests.base import Collector, ManifestError
+
+    if namespace:
+        root.set("xmlns", namespace)
+    data = ET.tostring(root, encoding=encoding)
+    ours = parse_manifests([entry("pom.xml")], lambda _: data)
+    theirs = Collector("pom.xml", "maven")
+    try:
+        maven.read_project(theirs, ET.fromstring(data))
+    except (ET.ParseError, ManifestError):
+        assert ours.problems == [Skipped("pom.xml", "bad_manifest")]
+    else:
+        assert ours.manifests == [theirs.m]
 
 
 def test_malformed_manifests_are_reported_and_the_rest_still_read():

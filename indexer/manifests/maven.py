@@ -1,6 +1,7 @@
 """pom.xml: groupId:artifactId, version (inherited from <parent> when absent) and
-<dependencies> with their scope. Documents with a DTD or entity declarations are
-refused before parsing (no entity expansion, no external fetches)."""
+<dependencies> with their scope. A document with a DTD is refused as the parser meets it,
+in whatever encoding it is spelled (no entity expansion, no external fetches), and so is
+one nested deeper than `MAX_DEPTH`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from indexer.manifests.base import Collector, ManifestError
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
+
+# A POM nests a handful of elements deep; the commit under review chooses the file, and each
+# level costs an element kept in memory.
+MAX_DEPTH = 64
 
 SCOPES = {"": "runtime", "compile": "runtime", "runtime": "runtime", "test": "test", "provided": "provided",
           "system": "system", "import": "import"}
@@ -33,16 +38,51 @@ def _text(el: Element | None, name: str) -> str:
     return (ch.text or "").strip() if ch is not None else ""
 
 
-def read_pom(c: Collector, data: bytes) -> None:
+def _document(data: bytes) -> Element:
+    """The element tree of `data`, built from expat's events so a DTD and depth are refused as
+    they come. Tags keep their namespace as `ns}tag` (`_local` reads past the `}`)."""
     # imported here: the XML parser is for a tree with a pom.xml, not every index that reads manifests
-    from xml.etree import ElementTree as ET
+    from xml.etree.ElementTree import TreeBuilder
+    from xml.parsers import expat
 
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        raise ManifestError("DTD or entity declarations are refused")
+    builder = TreeBuilder()
+    depth = 0
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise ManifestError(f"elements nested over {MAX_DEPTH} deep")
+        builder.start(tag, attrs)
+
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        builder.end(tag)
+
+    def doctype(*_: object) -> None:
+        raise ManifestError("a DTD is refused")
+
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartDoctypeDeclHandler = doctype
+    parser.EntityDeclHandler = doctype
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = builder.data
     try:
-        root = ET.fromstring(data)
-    except ET.ParseError as e:
+        parser.Parse(data, True)
+    except expat.ExpatError as e:
         raise ManifestError(str(e)) from e
+    return builder.close()
+
+
+def read_pom(c: Collector, data: bytes) -> None:
+    read_project(c, _document(data))
+
+
+def read_project(c: Collector, root: Element) -> None:
+    """What a POM's root element declares."""
     if _local(root.tag) != "project":
         raise ManifestError("root element is not <project>")
     parent = _child(root, "parent")
