@@ -228,7 +228,7 @@ class FakeLinear(FakeServer):
             "identifier": key,
             "title": issue.get("title", ""),
             "description": issue.get("body", ""),
-            "url": f"https://linear.app/{team}/issue/{key}/slug",
+            "url": issue.get("url", f"https://linear.app/{team}/issue/{key}/slug"),
             "state": {"name": issue.get("state", "Todo")},
             "comments": {"nodes": [{"body": b, "createdAt": "2026-01-01T00:00:00.000Z", "user": {"name": a}}
                                    for a, b in issue.get("comments", [])]},
