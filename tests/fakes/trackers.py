@@ -9,7 +9,8 @@ is recorded (path, key, whether it carried the expected credentials).
 
 Given `tls` (an `ssl.SSLContext`, `tls_context()`), a server speaks https, and its `url` names it
 by `name` (a host name the test's resolver answers) instead of its address. tls/ holds a test CA
-and a certificate for rennet.test and *.rennet.test signed by it, valid for a hundred years.
+and a certificate for rennet.test and *.rennet.test signed by it, valid from 2000 to 2125
+(whatever a machine's clock says).
 """
 
 from __future__ import annotations
