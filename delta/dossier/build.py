@@ -30,6 +30,7 @@ from delta.dossier.config import (
     user_config_path,
 )
 from delta.dossier.items import MAX_PROVENANCE, Bounds, Fact, Fetched, Item, Omission, fit, make_item
+from delta.dossier.links import shown_links
 from delta.dossier.persist import (
     Linked,
     Payload,
@@ -334,7 +335,7 @@ class _Retrieval:
         self.environ = environ
         self.secrets = _secrets(cfg, environ)
         self.timed_out: set[str] = set()
-        self.redactions: list[Fact] = []
+        self.notes: list[Fact] = []  # about tickets that were read: a token redacted, a link dropped
         self.deadline = time.monotonic() + TOTAL_SECONDS
 
     def fetch(self, ref: Reference) -> Fetched | Fact:
@@ -353,9 +354,11 @@ class _Retrieval:
                 # no exchange outlasts the retrieval's budget, whatever timeout the settings give
                 got, redacted = redact_fetched(fetch(ref, min(self.cfg.timeout_seconds, left)), self.secrets)
                 if redacted:
-                    self.redactions.append(Fact("redacted", tracker, ref.id,
-                                                f"{tracker} echoed a configured token in {ref.id}; it is replaced "
-                                                f"by [redacted] everywhere it was stored"))
+                    self.notes.append(Fact("redacted", tracker, ref.id,
+                                           f"{tracker} echoed a configured token in {ref.id}; it is replaced "
+                                           f"by [redacted] everywhere it was stored"))
+                got, dropped = shown_links(got, ref.id)
+                self.notes += dropped
                 return got
             except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as exc:
                 # a payload of a shape the parser did not foresee: this reference fails, the rest go on
@@ -432,7 +435,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
                 from None
         items.append(make_item(got, ref, fetched_at, bounds, rel))
 
-    facts += retrieval.redactions
+    facts += retrieval.notes
     kept_items, omissions = fit(items, bounds)
     omissions += [Omission(r.id, r.tracker, "max_references", 0) for r in over[:MAX_REFERENCE_OMISSIONS]]
     shown_refs = [msgspec.structs.replace(r, provenance=r.provenance[:MAX_PROVENANCE]) for r in kept_refs]

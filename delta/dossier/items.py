@@ -59,7 +59,9 @@ class Fact(Struct, frozen=True):
     """A retrieval outcome that is not an item: missing_config, tracker_unavailable, not_found,
     unauthorized, malformed_response, timeout, other_repository (a GitHub repository neither
     public nor allowed by the user, not read), other_project (a Jira project or Linear team the
-    user's own settings do not list, not read), source_truncated (the change's text read in part)."""
+    user's own settings do not list, not read), source_truncated (the change's text read in part),
+    insecure_url (a tracker URL or a redirect refused, not read; or a link a ticket's answer gave
+    that may not be shown, dropped from the item), redacted (a token a tracker echoed, replaced)."""
 
     code: str
     tracker: str

@@ -5,11 +5,15 @@ Failures come back as `TrackerFailure(code, message)` with a code of `timeout`,
 
 Where a token may travel: only over https, or plain http to a loopback address (tests,
 a tracker on this machine); any other URL is refused before a connection is made. A
-redirect is followed only to a URL that passes the same rule, never from another host to this
-machine, and carries the token only when it stays on the same origin (scheme, host and port). Messages
-are composed here from the status and host only, never from an exception's text or a
-response body (either may echo the request URL or headers), and the caller's secret
-is scrubbed from them once more before they leave.
+redirect is followed only to a URL that passes the same rule, and carries the token only when
+it stays on the same origin (scheme, host and port). Where a redirect may lead is decided by
+the address each connection is made to, not by the URL: a request a redirect chose goes no
+nearer (`reach.Reach`: this machine, a private network, the internet) than every connection
+before it in the exchange, so a name that resolves to 127.0.0.1 or 10.0.0.1, or resolves
+elsewhere when checked and here when connected, cannot carry a remote tracker's request to
+this machine or its network. Messages are composed here from the status and host only, never
+from an exception's text or a response body (either may echo the request URL or headers), and
+the caller's secret is scrubbed from them once more before they leave.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from delta.dossier.reach import WHERE, Reach, address_reach, spelled_reach
 from indexer.contract.decode import Undecodable, decode_json
 
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -60,25 +65,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def is_local(host: str) -> bool:
-    """Whether `host` names this machine or its link: `localhost` (and names under it), or an
-    address, in any spelling the resolver reads (`127.1`, `2130706433`, `::ffff:127.0.0.1`),
-    that is loopback, unspecified (`0.0.0.0` reaches this machine) or link-local."""
-    name = host.strip("[]").lower().rstrip(".")
-    if name == "localhost" or name.endswith(".localhost"):
-        return True
-    try:
-        address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(name)
-    except ValueError:
-        try:
-            address = ipaddress.IPv4Address(socket.inet_aton(name))
-        except (OSError, ValueError):
-            return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_loopback or address.is_unspecified or address.is_link_local
-
-
 def check_url(url: str, tracker: str) -> None:
     """Refuse (`insecure_url`) a URL a token must not be sent to: anything but https, or http to
     a loopback address."""
@@ -97,23 +83,61 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port or default
 
 
+class _Route:
+    """Where one exchange's connections went, and so how near a redirect may still lead it.
+
+    The first request is the user's and may go anywhere. Each connection made directly records
+    the reach of the address it was made to; a request a redirect chose may then connect only to
+    an address no nearer than the farthest of those, checked on the very address connected to
+    (no second lookup to race). Through a proxy the proxy looks the name up and connects, so only
+    the URL's spelling can be checked there, and a name counts as the internet."""
+
+    def __init__(self, tracker: str, url: str, secret: str | None) -> None:
+        self.tracker = tracker
+        self.secret = secret
+        self.first: urllib.request.Request | None = None
+        self.origin = urllib.parse.urlsplit(url).hostname or ""
+        self.reached: Reach | None = None  # the farthest reach connected to so far
+
+    @property
+    def farthest(self) -> Reach:
+        """How far the exchange has been; before any connection, what the origin's URL spells."""
+        if self.reached is not None:
+            return self.reached
+        spelled = spelled_reach(self.origin)
+        return Reach.INTERNET if spelled is None else spelled
+
+    def went(self, reach: Reach) -> None:
+        self.reached = reach if self.reached is None else max(self.reached, reach)
+
+    def admits(self, reach: Reach, redirected: bool) -> bool:
+        return not redirected or reach >= self.farthest
+
+    def refusal(self, host: str, address: str, reach: Reach) -> TrackerFailure:
+        shown = host if host == address else f"{host} ({address})"
+        return _fail("insecure_url", f"{self.tracker}: a redirect to {shown} {WHERE[reach]} refused: a tracker "
+                                     f"{WHERE[self.farthest]} may not send a request there", self.secret)
+
+
 class _Redirects(urllib.request.HTTPRedirectHandler):
     """urllib's redirects, with the URL rule checked on every hop and the token kept only on
     the origin it was configured for (urllib drops an unredirected header on every hop)."""
 
-    def __init__(self, tracker: str, auth: str | None) -> None:
+    def __init__(self, tracker: str, auth: str | None, route: _Route | None = None) -> None:
         self.tracker = tracker
         self.auth = auth
+        self.route = route
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         newurl = urllib.parse.urljoin(req.full_url, newurl)
         check_url(newurl, self.tracker)
-        # a tracker elsewhere cannot send us to a service of this machine (a local admin port,
-        # a debugger) and have its answer read into a dossier that may be published
-        to, at = urllib.parse.urlsplit(newurl).hostname or "", urllib.parse.urlsplit(req.full_url).hostname or ""
-        if is_local(to) and not is_local(at):
-            raise TrackerFailure("insecure_url", f"{self.tracker}: a redirect from {at} to this machine ({to}) "
-                                                 f"refused")
+        # an address written in the URL is refused here, before any lookup; a name is checked
+        # on the address it is connected at (`_Deadline.connect`)
+        route = self.route if self.route is not None else _Route(self.tracker, req.full_url, None)
+        to = urllib.parse.urlsplit(newurl).hostname or ""
+        spelled = spelled_reach(to)
+        if spelled is not None and not route.admits(spelled, redirected=True):
+            raise route.refusal(to, to, spelled)
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         if new is not None and self.auth and _origin(newurl) == _origin(req.full_url):
             new.add_unredirected_header("Authorization", self.auth)
@@ -155,12 +179,20 @@ class _Deadline:
                 self._shut(twin)
 
     def connect(self, address: tuple[str, int], timeout: object = None,
-                source_address: tuple[str, int] | None = None, **_: object) -> socket.socket:
+                source_address: tuple[str, int] | None = None, *, route: _Route | None = None,
+                redirected: bool = False, **_: object) -> socket.socket:
         """`socket.create_connection` within the deadline: http.client's hook for making a
-        connection, before any TLS handshake or proxy tunnel is set up on it."""
+        connection, before any TLS handshake or proxy tunnel is set up on it. With a `route`, an
+        address it does not admit is skipped before anything is sent to it, and when it admits
+        none of the name's addresses the connection is refused (`insecure_url`)."""
         host, port = address
         error: OSError | None = None
+        refused: tuple[str, Reach] | None = None
         for family, kind, proto, _name, addr in self._resolve(host, port):
+            reach = address_reach(str(addr[0]))
+            if route is not None and not route.admits(reach, redirected):
+                refused = refused or (str(addr[0]), reach)
+                continue
             left = self.remaining()
             if left <= 0 or self.expired:
                 break
@@ -171,10 +203,15 @@ class _Deadline:
                 if source_address:
                     sock.bind(source_address)
                 sock.connect(addr)
-                return sock
             except OSError as exc:
                 error = exc
                 sock.close()
+                continue
+            if route is not None:
+                route.went(reach)
+            return sock
+        if route is not None and refused is not None and not self.expired:
+            raise route.refusal(host, *refused)
         if error is None or self.remaining() <= 0 or self.expired:
             raise TimeoutError("the deadline passed while connecting")
         raise error
@@ -225,31 +262,48 @@ class _Deadline:
 
 
 class _Watched:
-    """A handler whose connections `_Deadline` makes and watches from the moment they exist."""
+    """A handler whose connections `_Deadline` makes and watches from the moment they exist, each
+    admitted by the exchange's `_Route`."""
 
     deadline: _Deadline
+    route: _Route
 
     def do_open(self, http_class, req, **kwargs):
-        deadline = self.deadline
+        deadline, route = self.deadline, self.route
+        redirected = req is not route.first
+        if req.has_proxy() or getattr(req, "_tunnel_host", None):
+            # the proxy is the user's and connects for us: only the URL's spelling can be checked
+            # (`_Redirects`), and a name counts as the internet for the hops after it
+            spelled = spelled_reach(urllib.parse.urlsplit(req.full_url).hostname or "")
+            route.went(Reach.INTERNET if spelled is None else spelled)
+            checked = None
+        else:
+            checked = route
 
         def connection(host, **args):
             conn = http_class(host, **args)
-            conn._create_connection = deadline.connect  # TCP connect; TLS and tunnels come after
+
+            def connect(address, timeout=None, source_address=None, **more):
+                return deadline.connect(address, timeout, source_address, route=checked, redirected=redirected)
+
+            conn._create_connection = connect  # TCP connect; TLS and tunnels come after
             return conn
 
         return super().do_open(connection, req, **kwargs)  # type: ignore[misc]
 
 
 class _HTTP(_Watched, urllib.request.HTTPHandler):
-    def __init__(self, deadline: _Deadline) -> None:
+    def __init__(self, deadline: _Deadline, route: _Route) -> None:
         super().__init__()
         self.deadline = deadline
+        self.route = route
 
 
 class _HTTPS(_Watched, urllib.request.HTTPSHandler):
-    def __init__(self, deadline: _Deadline) -> None:
+    def __init__(self, deadline: _Deadline, route: _Route) -> None:
         super().__init__()
         self.deadline = deadline
+        self.route = route
 
 
 def _fail(code: str, message: str, secret: str | None) -> TrackerFailure:
@@ -288,6 +342,8 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
         req.add_header("Content-Type", "application/json")
     if auth:
         req.add_unredirected_header("Authorization", auth)
+    route = _Route(tracker, url, secret)
+    route.first = req
     chunks: list[bytes] = []
 
     def read_all(resp: Any) -> None:
@@ -308,7 +364,8 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
 
     def send() -> int:
         try:
-            opener = urllib.request.build_opener(_Redirects(tracker, auth), _HTTP(watch), _HTTPS(watch))
+            opener = urllib.request.build_opener(_Redirects(tracker, auth, route), _HTTP(watch, route),
+                                                 _HTTPS(watch, route))
             with opener.open(req, timeout=timeout) as resp:
                 read_all(resp)
                 return resp.status

@@ -6,15 +6,45 @@ Each server holds a table of behaviours per issue key: an issue to serve (200), 
 connection closed early), "moved:KEY" (a 301 to the same path for another key). Error bodies echo the Authorization header they received, so
 a client that copied a response body into a message would leak the token. Every request
 is recorded (path, key, whether it carried the expected credentials).
+
+Given `tls` (an `ssl.SSLContext`, `tls_context()`), a server speaks https, and its `url` names it
+by `name` (a host name the test's resolver answers) instead of its address. tls/ holds a test CA
+and a certificate for rennet.test and *.rennet.test signed by it, valid from 2000 to 2125
+(whatever a machine's clock says).
 """
 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+TLS = Path(__file__).with_name("tls")
+TEST_CA = TLS / "ca.pem"
+
+
+def tls_context() -> ssl.SSLContext:
+    """A server context holding the certificate of rennet.test and *.rennet.test."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(TLS / "tracker.pem", TLS / "tracker.key")
+    return context
+
+
+def _url(server: ThreadingHTTPServer, tls: ssl.SSLContext | None, name: str | None) -> str:
+    host, port = server.server_address[:2]
+    return f"{'https' if tls else 'http'}://{name or host}:{port}"
+
+
+def _serve(server: ThreadingHTTPServer, tls: ssl.SSLContext | None) -> None:
+    if tls is not None:
+        # the handshake is made in the thread that handles the connection, not in accept
+        server.socket = tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
 
 
 @dataclass
@@ -37,12 +67,13 @@ class FakeServer:
     hits: list[Hit] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
     auth_scheme: str = "Bearer"
+    tls: ssl.SSLContext | None = None
+    name: str | None = None
 
     @property
     def url(self) -> str:
         assert self.server is not None
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        return _url(self.server, self.tls, self.name)
 
     def hits_for(self, key: str) -> int:
         return sum(1 for h in self.hits if h.key == key)
@@ -68,8 +99,7 @@ class FakeServer:
                 owner.handle(self, "POST", self.rfile.read(length))
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        _serve(self.server, self.tls)
         return self
 
     def stop(self) -> None:
@@ -199,7 +229,7 @@ class FakeLinear(FakeServer):
             "identifier": key,
             "title": issue.get("title", ""),
             "description": issue.get("body", ""),
-            "url": f"https://linear.app/{team}/issue/{key}/slug",
+            "url": issue.get("url", f"https://linear.app/{team}/issue/{key}/slug"),
             "state": {"name": issue.get("state", "Todo")},
             "comments": {"nodes": [{"body": b, "createdAt": "2026-01-01T00:00:00.000Z", "user": {"name": a}}
                                    for a, b in issue.get("comments", [])]},
@@ -217,12 +247,13 @@ class Redirector:
     status: int = 302
     hits: list[Hit] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
+    tls: ssl.SSLContext | None = None
+    name: str | None = None
 
     @property
     def url(self) -> str:
         assert self.server is not None
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        return _url(self.server, self.tls, self.name)
 
     def start(self) -> "Redirector":
         owner = self
@@ -241,8 +272,7 @@ class Redirector:
                 self.end_headers()
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        _serve(self.server, self.tls)
         return self
 
     def stop(self) -> None:
