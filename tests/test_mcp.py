@@ -1084,6 +1084,62 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
         assert error["code"] == "forbidden" and str((secret / ".git").resolve()) in error["message"], error
 
 
+def _packed(path: Path, files: dict[str, str]) -> Path:
+    """A repository at `path` whose objects are all in one pack; its git directory."""
+    from corpora.gitbuild import RepoBuilder
+
+    RepoBuilder(path).commit(files)
+    subprocess.run(["git", "-C", str(path), "repack", "-adq"], check=True)
+    return path / ".git"
+
+
+def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(tmp_path):
+    """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, or as a pack
+    file, wherever it leads: whoever may write under a root could link another repository's
+    objects in. Each such repository is `forbidden` naming where its link leads, also when the
+    link is made after a first call was answered; a repository of no links is served."""
+    import os
+    import shutil
+
+    import pygit2
+
+    from corpora.gitbuild import RepoBuilder
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ws = tmp_path / "ws"
+    secret = {"secret.py": "def outside_secret():\n    return 'key'\n"}
+    linked_pack = _packed(ws / "linked_pack", secret)
+    shutil.move(linked_pack / "objects" / "pack", outside / "pack")
+    os.symlink(outside / "pack", linked_pack / "objects" / "pack")
+    linked_file = _packed(ws / "linked_file", secret)
+    (pack_file,) = (linked_file / "objects" / "pack").glob("*.pack")
+    shutil.move(pack_file, outside / pack_file.name)
+    os.symlink(outside / pack_file.name, pack_file)
+    _packed(ws / "plain", {"plain.py": "def plain():\n    return 1\n"})
+    RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})  # loose objects
+    fan_out = ws / "own" / ".git" / "objects" / str(pygit2.Repository(str(ws / "own")).head.target)[:2]
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        async def index(name: str):
+            return await client.call_tool("repo_index", {"repo": str(ws / name), "rev": "HEAD"})
+
+        served = [await index("plain"), await index("own")]
+        shutil.move(fan_out, outside / fan_out.name)  # after a first answer: the stamps kept must see it
+        os.symlink(outside / fan_out.name, fan_out)
+        refused = [await index("linked_pack"), await index("linked_file"), await index("own")]
+        return served, refused, await index("plain")
+
+    served, refused, still = run_stdio(store, work, root=str(ws))
+    assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True]
+    places = [outside / "pack", outside / pack_file.name, outside / fan_out.name]
+    for reply, place in zip(refused, places):
+        assert reply.structured_content["ok"] is False, place  # was: indexed and served
+        error = reply.structured_content["error"]
+        assert error["code"] == "forbidden" and f"read from {str(place.resolve())!r}" in error["message"], error
+
+
 def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
     """Resolving a path costs time quadratic in its parts (`a/` 100,000 times: 3.9 s), and the
     MCP face resolved the paths a call names before decoding its input, on the event loop every
