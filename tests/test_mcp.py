@@ -818,54 +818,121 @@ def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(
     assert all(a["result"]["structuredContent"]["error"]["code"] == "bad_input" for a in answers if a.get("id"))
 
 
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+
+
+def _stalled_post(port: int, token: str, session: str | None = None):
+    """A connection that sent a POST's headers and the first bytes of its 100 kB body, and waits."""
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", port))
+    sid = f"Mcp-Session-Id: {session}\r\n" if session is not None else ""
+    s.sendall((f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n{sid}"
+               "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n").encode() + b'{"jsonrpc":')
+    return s
+
+
+def _statuses_until(server: "HttpServer", wanted: int, body: dict = INIT, session: str | None = None) -> list:
+    """Answers to `body` sent again and again until one has status `wanted` (or a minute passed)."""
+    import time
+
+    import httpx2
+
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}", **({"Mcp-Session-Id": session} if session else {})}
+    seen: list = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not seen or seen[-1].status_code != wanted):
+        if seen:
+            time.sleep(0.2)
+        seen.append(httpx2.post(server.url, json=body, headers=headers, timeout=30))
+    return seen
+
+
 def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
     """Each POST is held, its body read, from its first byte to its answer: past
     `in_flight.MAX_REQUESTS` a POST is 503 before its body is read, and once those held are
     gone the server answers again (was: 100 stalled 3 MB bodies took the server from 68 MB to
     384 MB, and on without end)."""
-    import socket
-    import time
-
-    import httpx2
-
-    from context_tools.faces.in_flight import MAX_REQUESTS
+    from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS
 
     port = _free_port()
     server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
-               "Authorization": f"Bearer {server.token}"}
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    sessions = MAX_REQUESTS // SESSION_REQUESTS * 2  # each holding half its share: only the whole bound is met
     stalled = []
-
-    def statuses_until(wanted: int) -> list[int]:
-        seen: list[int] = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and wanted not in seen:
-            seen.append(httpx2.post(server.url, json=init, headers=headers, timeout=30).status_code)
-            if seen[-1] != wanted:
-                time.sleep(0.2)
-        return seen
-
     try:
-        for _ in range(MAX_REQUESTS):
-            s = socket.create_connection(("127.0.0.1", port))
-            s.sendall((f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {server.token}\r\n"
-                       "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n").encode() + b'{"jsonrpc":')
-            stalled.append(s)
-        busy = statuses_until(503)
-        assert busy[-1] == 503, busy  # was: every POST taken, its body held
-        refused = httpx2.post(server.url, json=init, headers=headers, timeout=30)
-        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
-        assert refused.json()["error"]["code"] == -32000 and "busy" in refused.json()["error"]["message"]
+        stalled = [_stalled_post(port, server.token, f"s{i % sessions}") for i in range(MAX_REQUESTS)]
+        busy = _statuses_until(server, 503)
+        assert busy[-1].status_code == 503, [a.status_code for a in busy]  # was: every POST taken, its body held
+        refused = busy[-1]
+        assert refused.headers["retry-after"] == "1" and refused.json()["error"]["code"] == -32000
+        assert f"{MAX_REQUESTS} requests" in refused.json()["error"]["message"], refused.json()
         for s in stalled:
             s.close()
         stalled.clear()
-        assert statuses_until(200)[-1] == 200  # the held requests went with their clients
+        assert _statuses_until(server, 200)[-1].status_code == 200  # the held requests went with their clients
     finally:
         for s in stalled:
             s.close()
         server.close()
+
+
+def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
+    """One session holds at most `in_flight.SESSION_REQUESTS` POSTs, and requests of no session
+    (an `initialize`, any request of the 2026 protocol, which has no sessions) together hold at
+    most `UNNAMED_REQUESTS`: a session or a client sending without end gets the 503 a full
+    server gives, and other clients' calls are still answered (was: one session took all 64
+    places, and every other client got 503 until it let go)."""
+    from mcp import Client
+
+    from context_tools.faces.in_flight import SESSION_REQUESTS, UNNAMED_REQUESTS
+
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    call = ("context_symbol", {"repo": world.repo, "name": "Flask"})
+    stalled = []
+
+    def hold(session: str | None, probe: dict):
+        """As many stalled POSTs in `session` as the whole bound, then the answer to `probe` once
+        refused: what `session` may hold is held."""
+        from context_tools.faces.in_flight import MAX_REQUESTS
+
+        stalled.extend(_stalled_post(port, server.token, session) for _ in range(MAX_REQUESTS))
+        return _statuses_until(server, 503, probe, session)[-1]
+
+    async def modern(work):
+        async with Client(client_with(server.url, server.token)) as client:  # the 2026 protocol: no session
+            return await work(client)
+
+    async def work(legacy):
+        greedy = await anyio.to_thread.run_sync(hold, "greedy", ping)
+        served = [await legacy.call_tool(*call), await modern(lambda client: client.call_tool(*call))]
+        unnamed = await anyio.to_thread.run_sync(hold, None, INIT)
+        served.append(await legacy.call_tool(*call))
+        return greedy, unnamed, served
+
+    try:
+        greedy, unnamed, served = anyio.run(_legacy_session, client_with(server.url, server.token), work)
+    finally:
+        for s in stalled:
+            s.close()
+        server.close()
+    assert greedy.status_code == 503 and greedy.headers["retry-after"] == "1", greedy.text
+    assert greedy.json()["error"]["code"] == -32000
+    assert f"this session has {SESSION_REQUESTS} requests" in greedy.json()["error"]["message"], greedy.json()
+    assert unnamed.status_code == 503
+    assert f"no session have {UNNAMED_REQUESTS} requests" in unnamed.json()["error"]["message"], unnamed.json()
+    assert [reply.structured_content["ok"] for reply in served] == [True, True, True]
+
+
+async def _legacy_session(url_or_transport, work) -> object:
+    """`work(client)` in a session of the 2025 protocol: an `initialize`, then an `Mcp-Session-Id`."""
+    from mcp import Client
+
+    async with Client(url_or_transport, mode="legacy") as client:
+        return await work(client)
 
 
 def test_in_flight_accounts_every_request_taken_until_answered():
@@ -899,6 +966,58 @@ def test_in_flight_accounts_every_request_taken_until_answered():
                     model[key].pop(0)
             assert held.count == sum(map(len, model.values())) <= 5
             assert held.bytes == sum(map(sum, model.values()))
+
+    check()
+
+
+def test_each_session_is_held_to_its_share_of_the_requests_in_flight():
+    """Whatever the order sessions take and answer requests in, each holds at most its share
+    (requests of no session theirs), all of them at most the whole bound, and a request is
+    refused only past one of those: a session holding none is refused only when all are full."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from context_tools.faces.in_flight import Shared
+
+    ops = st.lists(st.tuples(st.sampled_from(["take", "grow", "done"]), st.sampled_from(["a", "b", "c", None]),
+                             st.integers(0, 3), st.integers(0, 40)), max_size=80)
+
+    @settings(max_examples=300, deadline=None)
+    @given(ops)
+    def check(steps):
+        held = Shared(requests=6, max_bytes=100, session=(2, 30), unnamed=(3, 50))
+        model: dict[object, list[tuple[object, int]]] = {}  # session -> (key, size) taken
+        for op, session, key, size in steps:
+            mine = model.setdefault(session, [])
+            share, share_bytes = (3, 50) if session is None else (2, 30)
+            if op == "grow":  # a body read in chunks: the newest request under the key grew
+                newest = max((i for i, (k, _) in enumerate(mine) if k == key), default=None)
+                if newest is None:
+                    continue
+                held.grow(session, key, size)
+                mine[newest] = (key, mine[newest][1] + size)
+                count, used = sum(map(len, model.values())), sum(n for m in model.values() for _, n in m)
+                over_mine = len(mine) > 1 and sum(n for _, n in mine) > share_bytes
+                assert held.over(session) == ("all" if count > 1 and used > 100 else "session" if over_mine else None)
+            elif op == "done":
+                held.done(session, key)
+                taken = next((i for i, (k, _) in enumerate(mine) if k == key), None)
+                if taken is not None:
+                    mine.pop(taken)
+            else:
+                count, used = sum(map(len, model.values())), sum(n for m in model.values() for _, n in m)
+                fits_all = count == 0 or (count < 6 and used + size <= 100)
+                fits_mine = not mine or (len(mine) < share and sum(n for _, n in mine) + size <= share_bytes)
+                past = held.past(session, size)
+                assert past == (None if fits_all and fits_mine else "all" if not fits_all else "session")
+                if past is None:
+                    held.take(session, key, size)
+                    mine.append((key, size))
+            assert held.all.count == sum(map(len, model.values())) <= 6
+            assert held.all.bytes == sum(n for m in model.values() for _, n in m)
+            for name, taken in model.items():
+                assert held.part(name).count == len(taken) <= (3 if name is None else 2)
+            assert set(held.sessions) == {name for name, taken in model.items() if taken}
 
     check()
 
@@ -1034,7 +1153,7 @@ def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
 
     anyio.run(run)
     assert sent[0]["status"] == 408 and json.loads(sent[1]["body"])["error"]["code"] == -32600
-    assert guard.held.count == 0 and guard.held.bytes == 0
+    assert guard.held.all.count == 0 and guard.held.all.bytes == 0 and guard.held.sessions == {}
 
 
 def test_any_line_is_a_message_or_one_json_rpc_error():
@@ -1126,6 +1245,62 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
     for reply in (*redirected, borrowed):  # was: indexed and served
         error = reply.structured_content["error"]
         assert error["code"] == "forbidden" and str((secret / ".git").resolve()) in error["message"], error
+
+
+def _packed(path: Path, files: dict[str, str]) -> Path:
+    """A repository at `path` whose objects are all in one pack; its git directory."""
+    from corpora.gitbuild import RepoBuilder
+
+    RepoBuilder(path).commit(files)
+    subprocess.run(["git", "-C", str(path), "repack", "-adq"], check=True)
+    return path / ".git"
+
+
+def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(tmp_path):
+    """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, or as a pack
+    file, wherever it leads: whoever may write under a root could link another repository's
+    objects in. Each such repository is `forbidden` naming where its link leads, also when the
+    link is made after a first call was answered; a repository of no links is served."""
+    import os
+    import shutil
+
+    import pygit2
+
+    from corpora.gitbuild import RepoBuilder
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ws = tmp_path / "ws"
+    secret = {"secret.py": "def outside_secret():\n    return 'key'\n"}
+    linked_pack = _packed(ws / "linked_pack", secret)
+    shutil.move(linked_pack / "objects" / "pack", outside / "pack")
+    os.symlink(outside / "pack", linked_pack / "objects" / "pack")
+    linked_file = _packed(ws / "linked_file", secret)
+    (pack_file,) = (linked_file / "objects" / "pack").glob("*.pack")
+    shutil.move(pack_file, outside / pack_file.name)
+    os.symlink(outside / pack_file.name, pack_file)
+    _packed(ws / "plain", {"plain.py": "def plain():\n    return 1\n"})
+    RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})  # loose objects
+    fan_out = ws / "own" / ".git" / "objects" / str(pygit2.Repository(str(ws / "own")).head.target)[:2]
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        async def index(name: str):
+            return await client.call_tool("repo_index", {"repo": str(ws / name), "rev": "HEAD"})
+
+        served = [await index("plain"), await index("own")]
+        shutil.move(fan_out, outside / fan_out.name)  # after a first answer: the stamps kept must see it
+        os.symlink(outside / fan_out.name, fan_out)
+        refused = [await index("linked_pack"), await index("linked_file"), await index("own")]
+        return served, refused, await index("plain")
+
+    served, refused, still = run_stdio(store, work, root=str(ws))
+    assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True]
+    places = [outside / "pack", outside / pack_file.name, outside / fan_out.name]
+    for reply, place in zip(refused, places):
+        assert reply.structured_content["ok"] is False, place  # was: indexed and served
+        error = reply.structured_content["error"]
+        assert error["code"] == "forbidden" and f"read from {str(place.resolve())!r}" in error["message"], error
 
 
 def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):

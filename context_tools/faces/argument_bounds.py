@@ -8,7 +8,8 @@ glob filter compiles to a regular expression as long as itself, and each name of
 list is matched against the whole snapshot.
 """
 
-PATH_CHARS = 4096  # a path on the machine or in a tree (as `indexer.git.tree_names.PATH_CHARS`)
+from indexer.contract.paths import PATH_CHARS as PATH_CHARS  # a path on the machine or in a tree
+
 REV_CHARS = 4096  # a rev: a ref's name is a path under the git directory
 NAME_CHARS = 1024  # a name: a symbol's, a kind's, a workspace's or member's
 TITLE_CHARS = 4096  # a PR title (GitHub holds one to 256 characters)

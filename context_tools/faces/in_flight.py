@@ -5,15 +5,25 @@ The SDK's server starts a task for every request it reads, and a task holds its 
 its answer is sent. A client that sends without reading its answers (or faster than calls are
 answered) would otherwise make the server hold every request it ever sent. On stdio the reader
 stops reading once the bound is met and goes on as answers go out; over HTTP a request past it
-is answered 503 before its body is read.
+is answered 503 before its body is read. Over HTTP, where clients share one server, each
+session is held to a share of the bound (`Shared`), so a session that sends without end is
+refused while the others are still taken.
 """
 
 from __future__ import annotations
 
-from typing import Hashable
+from typing import Hashable, Literal
 
 MAX_REQUESTS = 64  # calls run 8 at a time (`mcp.CONCURRENT_CALLS`): the rest wait their turn
 MAX_BYTES = 64 * 1024 * 1024  # sixteen requests at the 4 MiB a message may hold
+# What one HTTP session (`Mcp-Session-Id`) may hold of those: eight calls running and as many
+# waiting, at most four of the largest messages.
+SESSION_REQUESTS = MAX_REQUESTS // 4
+SESSION_BYTES = MAX_BYTES // 4
+# What requests of no session may hold together: an `initialize`, and every request of the
+# 2026 protocol, which has no sessions, so all its clients share this part.
+UNNAMED_REQUESTS = MAX_REQUESTS // 2
+UNNAMED_BYTES = MAX_BYTES // 2
 
 
 class InFlight:
@@ -57,3 +67,50 @@ class InFlight:
             del self._sizes[key]
         self.count -= 1
         self.bytes -= size
+
+
+class Shared:
+    """Requests taken and not answered over HTTP, by the session each was sent in (None for a
+    request of no session): within the bound of all, and each session within its share."""
+
+    def __init__(self, requests: int = MAX_REQUESTS, max_bytes: int = MAX_BYTES,
+                 session: tuple[int, int] = (SESSION_REQUESTS, SESSION_BYTES),
+                 unnamed: tuple[int, int] = (UNNAMED_REQUESTS, UNNAMED_BYTES)) -> None:
+        self.all = InFlight(requests, max_bytes)
+        self.shares = session, unnamed  # (requests, bytes) of a session, and of no session
+        self.sessions: dict[str | None, InFlight] = {}  # only those holding a request
+
+    def part(self, session: str | None) -> InFlight:
+        """What `session` holds, within its share (none held: an empty part, not kept)."""
+        part = self.sessions.get(session)
+        return part if part is not None else InFlight(*self.shares[session is None])
+
+    def past(self, session: str | None, size: int) -> Literal["all", "session"] | None:
+        """Which bound one more request of `session`, of `size` bytes, would be past, or None."""
+        if not self.all.fits(size):
+            return "all"
+        return None if self.part(session).fits(size) else "session"
+
+    def take(self, session: str | None, key: Hashable, size: int) -> None:
+        self.all.take((session, key), size)  # a key is a session's own: another may use it too
+        self.sessions[session] = part = self.part(session)
+        part.take(key, size)
+
+    def grow(self, session: str | None, key: Hashable, size: int) -> None:
+        self.all.grow((session, key), size)
+        self.sessions[session].grow(key, size)
+
+    def over(self, session: str | None) -> Literal["all", "session"] | None:
+        """Which bound the bytes held are past, or None."""
+        if self.all.over():
+            return "all"
+        return "session" if self.part(session).over() else None
+
+    def done(self, session: str | None, key: Hashable) -> None:
+        """The request `key` names, taken in `session`, was answered or let go."""
+        self.all.done((session, key))
+        part = self.sessions.get(session)
+        if part is not None:
+            part.done(key)
+            if part.count == 0:
+                del self.sessions[session]

@@ -11,9 +11,10 @@
    or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
    with its JSON-RPC error (-32600, -32700) and status 400.
 5. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
-   from the first byte of the body read to the last of the answer sent: one past the bound is
-   answered 503 (`Retry-After`), so clients that send and stall cannot make the server hold
-   their bodies without end.
+   from the first byte of the body read to the last of the answer sent; of those at most
+   `SESSION_REQUESTS` (and `SESSION_BYTES`) with one `Mcp-Session-Id`, and `UNNAMED_REQUESTS`
+   with none. One past a bound is answered 503 (`Retry-After`), so clients that send and stall
+   cannot make the server hold their bodies without end, nor one session take every place.
 
 6. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
@@ -29,10 +30,10 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Literal
 from urllib.parse import urlsplit
 
-from context_tools.faces.in_flight import InFlight
+from context_tools.faces.in_flight import Shared
 
 Scope = dict[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -73,7 +74,7 @@ class Guard:
         self.address = ipaddress.ip_address(bind_host) if bind_host != "localhost" else ipaddress.ip_address("127.0.0.1")
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
-        self.held = InFlight()  # POSTs from their body's first byte to their answer's last
+        self.held = Shared()  # POSTs from their body's first byte to their answer's last
 
     def host_ok(self, value: str) -> bool:
         host, port = _split_host(value.strip().lower())
@@ -110,25 +111,26 @@ class Guard:
             await _refuse(send, 401, "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
                           [(b"www-authenticate", b'Bearer realm="rennet"')])
         elif scope.get("method") == "POST":
-            await self._checked_post(scope, receive, send)
+            await self._checked_post(scope, receive, send, headers.get("mcp-session-id"))
         else:
             await self.app(scope, receive, send)
 
-    async def _checked_post(self, scope: Scope, receive: Any, send: Any) -> None:
-        """A POST is held within the in-flight bound, its body framed as on stdio: bounded,
+    async def _checked_post(self, scope: Scope, receive: Any, send: Any, session: str | None) -> None:
+        """A POST is held within the in-flight bounds, its body framed as on stdio: bounded,
         depth-scanned, and answered with its JSON-RPC error (-32700, -32600) here when it is
         not a request the server can take."""
-        if not self.held.fits(0):
-            await _busy(send, self.held)
+        past = self.held.past(session, 0)
+        if past is not None:
+            await _busy(send, self.held, session, past)
             return
         key = object()
-        self.held.take(key, 0)
+        self.held.take(session, key, 0)
         try:
-            await self._framed_post(scope, receive, send, key)
+            await self._framed_post(scope, receive, send, session, key)
         finally:
-            self.held.done(key)
+            self.held.done(session, key)
 
-    async def _framed_post(self, scope: Scope, receive: Any, send: Any, key: object) -> None:
+    async def _framed_post(self, scope: Scope, receive: Any, send: Any, session: str | None, key: object) -> None:
         import anyio
 
         from context_tools.faces.mcp_stdio import MAX_LINE_BYTES, check_line
@@ -142,9 +144,10 @@ class Guard:
                     return  # the client went away
                 chunk = message.get("body", b"")
                 body.extend(chunk)
-                self.held.grow(key, len(chunk))
-                if self.held.over():
-                    await _busy(send, self.held)
+                self.held.grow(session, key, len(chunk))
+                past = self.held.over(session)
+                if past is not None:
+                    await _busy(send, self.held, session, past)
                     return
                 more = message.get("more_body", False)
                 if len(body) > MAX_LINE_BYTES:
@@ -182,10 +185,17 @@ SERVER_BUSY = -32000  # JSON-RPC's range for a server's own errors
 INVALID_REQUEST = -32600
 
 
-async def _busy(send: Any, held: InFlight) -> None:
-    await _json_rpc_error(send, 503, None, SERVER_BUSY,
-                          f"Server busy: {held.count} requests ({held.bytes} bytes) are in flight, the most it "
-                          "holds at once; retry when one is answered", [(b"retry-after", b"1")])
+async def _busy(send: Any, held: Shared, session: str | None, past: Literal["all", "session"]) -> None:
+    if past == "all":
+        text = (f"Server busy: {held.all.count} requests ({held.all.bytes} bytes) are in flight, the most it "
+                "holds at once; retry when one is answered")
+    else:
+        part = held.part(session)
+        who, most = ("this session has", "one session") if session is not None else ("requests of no session have",
+                                                                                   "they")
+        text = (f"Server busy: {who} {part.count} requests ({part.bytes} bytes) in flight, the most {most} may "
+                "hold at once while others are served; retry when one is answered")
+    await _json_rpc_error(send, 503, None, SERVER_BUSY, text, [(b"retry-after", b"1")])
 
 
 async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:

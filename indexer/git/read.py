@@ -60,9 +60,10 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
     """The places the repository `open_repo(path)` opens is read from: its folder (discovery
     climbs from `path` to the nearest repository, which may hold it from far above), its git
     directory (a `.git` file may name one anywhere), the common directory a linked worktree
-    shares (`commondir`), its objects and refs (either may be a link), and the object
-    directories `objects/info/alternates` names, followed as git follows them. None when
-    `path` opens no repository."""
+    shares (`commondir`), its objects and refs (either may be a link), the object
+    directories `objects/info/alternates` names, followed as git follows them, and where the
+    links among the entries of each object directory and of its `pack` folder lead
+    (`linked_entries`). None when `path` opens no repository."""
     try:
         found = pygit2.discover_repository(os.fspath(path))
         if found is None:
@@ -80,9 +81,10 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
     objects = os.path.join(common, "objects")
     reads = [os.path.realpath(repo.workdir or repo.path), git_dir, common,
              os.path.realpath(os.path.join(common, "refs")), os.path.realpath(os.path.join(common, "packed-refs"))]
-    watched = [found, os.path.join(git_dir, "commondir"), objects, os.path.join(common, "refs"),
+    watched = [found, os.path.join(git_dir, "commondir"), common, objects, os.path.join(common, "refs"),
                os.path.join(common, "packed-refs")]
     level, seen = [objects], set()
+    links: list[str] = []
     for depth in range(ALTERNATES_DEPTH + 1):
         following: list[str] = []
         for folder in level:
@@ -91,12 +93,61 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
                 continue
             seen.add(real)
             reads.append(real)
+            pack = os.path.join(real, "pack")
+            watched += [folder, pack]  # an entry made, removed or replaced changes its folder's stamp
+            links += linked_entries(real) + linked_entries(os.path.realpath(pack))
             if depth < ALTERNATES_DEPTH:
                 listed = os.path.join(real, "info", "alternates")
                 watched.append(listed)
                 following += _alternates(listed, real)
         level = following
-    return RepositoryPlaces(reads[0], tuple(dict.fromkeys(reads)), tuple(watched))
+    if len(links) > OBJECT_LINKS:
+        reads.append(UNCHECKED)
+    else:
+        # each link watched as itself: a link in the chain it starts replaced changes where it leads
+        reads += map(os.path.realpath, links)
+        watched += links
+    return RepositoryPlaces(reads[0], tuple(dict.fromkeys(reads)), tuple(dict.fromkeys(watched)))
+
+
+# Links among the entries of a repository's object directories that are followed and watched;
+# past them the repository is read from places not looked for (`UNCHECKED`). Git makes none.
+OBJECT_LINKS = 1024
+# The place a repository whose links were not all followed is read from: any, as far as is known.
+UNCHECKED = os.path.abspath(os.sep)
+
+# folder -> its stamp and the links among its entries (at most OBJECT_LINKS + 1), when last listed
+_LINKED: dict[str, tuple[tuple[int, int, int], list[str]]] = {}
+_LINKED_FOLDERS = 1024
+
+
+def linked_entries(folder: str) -> list[str]:
+    """The entries of `folder` that are links (at most `OBJECT_LINKS + 1`): libgit2 follows a link
+    as an object directory's `pack`, `info` or fan-out folder, or as a pack or index file,
+    wherever it leads. A folder is listed again only once its stamp changed, so one of many
+    entries costs a `stat` a call, not a listing."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return []
+    stamp = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    known = _LINKED.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    links: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():  # the type the listing gave: no stat
+                    links.append(entry.path)
+                    if len(links) > OBJECT_LINKS:
+                        break
+    except OSError:
+        return []
+    if len(_LINKED) >= _LINKED_FOLDERS:
+        _LINKED.clear()
+    _LINKED[folder] = (stamp, links)
+    return links
 
 
 def _alternates(listed: str, objects: str) -> list[str]:

@@ -25,13 +25,9 @@ import re
 import pygit2
 
 from indexer.contract.errors import BadTree
+from indexer.contract.paths import PATH_CHARS
 
 TREE_TYPE = int(pygit2.enums.ObjectType.TREE)  # an entry's type: cheaper to read than its file mode
-
-# Past this many characters a path is refused: no file system git checks out to takes it
-# (PATH_MAX), and paths repeating a long folder name at every level of a deep tree would
-# otherwise cost memory quadratic in the size of the trees that hold them.
-PATH_CHARS = 4096
 
 _NOT_NAMES = frozenset({b"", b".", b".."})
 

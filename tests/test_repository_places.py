@@ -1,0 +1,92 @@
+"""Where a repository is read from (`indexer.git.read.repository_places`), as the MCP face's
+roots check sees it (`context_tools.faces.roots`): links among its objects, followed to where
+they lead, at a cost that does not grow with the entries of its object folders."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from context_tools.faces.roots import Roots
+from corpora.gitbuild import RepoBuilder
+from indexer.git import read
+from indexer.git.read import OBJECT_LINKS, UNCHECKED, repository_places
+
+
+def _packed(path: Path) -> Path:
+    RepoBuilder(path).commit({"a.py": "def a():\n    return 1\n"})
+    subprocess.run(["git", "-C", str(path), "repack", "-adq"], check=True)
+    return path / ".git" / "objects"
+
+
+@pytest.fixture
+def listings(monkeypatch) -> list[str]:
+    """The folders `os.scandir` lists from here on."""
+    listed: list[str] = []
+    scandir = os.scandir
+
+    def counted(path):
+        listed.append(os.fspath(path))
+        return scandir(path)
+
+    monkeypatch.setattr(read.os, "scandir", counted)
+    return listed
+
+
+def test_an_object_folder_of_many_entries_is_listed_again_only_once_it_changed(tmp_path, listings):
+    objects = _packed(tmp_path / "r")
+    for i in range(3000):  # kept as git keeps none: a folder a writer under a root filled
+        (objects / "pack" / f"junk-{i}").touch()
+    first = repository_places(tmp_path / "r")
+    assert first is not None and str(objects / "pack") in listings
+    listings.clear()
+    for _ in range(5):
+        assert repository_places(tmp_path / "r") == first
+    assert listings == []  # was listed (each entry looked at) on every call
+    (tmp_path / "outside").mkdir()
+    os.symlink(tmp_path / "outside", objects / "pack" / "linked.pack")
+    again = repository_places(tmp_path / "r")
+    assert listings == [str(objects / "pack")]
+    assert again is not None and str((tmp_path / "outside").resolve()) in again.reads
+
+
+def test_a_link_replaced_along_the_chain_it_starts_is_seen(tmp_path):
+    """A pack file links to a link under the root, which links to a file under the root: served.
+    The middle link is then pointed at another repository's pack, outside: nothing in the
+    repository changed, yet it is now read from there, and the roots check says so."""
+    ws = tmp_path / "ws"
+    objects = _packed(ws / "r")
+    (secret,) = (_packed(tmp_path / "secret") / "pack").glob("*.pack")
+    (pack,) = (objects / "pack").glob("*.pack")
+    os.rename(pack, ws / "kept.pack")
+    os.symlink(ws / "kept.pack", ws / "hop")
+    os.symlink(ws / "hop", pack)
+    roots = Roots.of([ws])
+    assert roots.refusal("repo", str(ws / "r")) is None
+    os.unlink(ws / "hop")
+    os.symlink(secret, ws / "hop")
+    why = roots.refusal("repo", str(ws / "r"))
+    assert why is not None and f"read from {str(secret.resolve())!r}" in why
+
+
+def test_past_its_bound_of_links_a_repository_is_read_from_anywhere(tmp_path):
+    """Each link is watched on every call, so they are bounded: past `OBJECT_LINKS` the links
+    are not followed and the repository is refused as read from places not looked for, even
+    when every link leads under the root."""
+    ws = tmp_path / "ws"
+    objects = _packed(ws / "r")
+    (ws / "elsewhere").mkdir()
+    for i in range(OBJECT_LINKS):
+        os.symlink(ws / "elsewhere", objects / "pack" / f"link-{i}")
+    places = repository_places(ws / "r")
+    assert places is not None and UNCHECKED not in places.reads
+    assert Roots.of([ws]).refusal("repo", str(ws / "r")) is None
+    os.symlink(ws / "elsewhere", objects / "one-more")
+    places = repository_places(ws / "r")
+    assert places is not None and UNCHECKED in places.reads
+    assert len(places.watched) < 16  # not one a link
+    why = Roots.of([ws]).refusal("repo", str(ws / "r"))
+    assert why is not None and f"read from {UNCHECKED!r}" in why
