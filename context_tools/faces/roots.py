@@ -5,11 +5,11 @@ Roots are the folders the server was started with (`rennet mcp --root DIR...`, d
 current folder). The user grants those; a client is not trusted to grant more, so the MCP
 roots a client declares only narrow them: a path must then lie under one of the client's
 roots as well. A path is compared after resolving symlinks and `..`, so neither can step
-outside. A `repo` is served only when the
-repository it opens lies under a root too: git finds the repository holding a folder by
-climbing from it, so a root inside a repository (a home folder kept in git, one folder of a
-monorepo) would otherwise serve every file of that repository. So must every place that
-repository is read from (its git directory, `commondir`, objects, refs, alternates): whoever
+outside. A `repo` is served only when the repository it opens lies under a root too: git
+finds the repository holding a folder by climbing from it, so a root inside a repository (a
+home folder kept in git, one folder of a monorepo) would otherwise serve every file of that
+repository. So must every place that repository is read from (its git directory,
+`commondir`, objects, refs, alternates, and where links among its objects lead): whoever
 may write under a root could otherwise point a repository there at any other.
 """
 
