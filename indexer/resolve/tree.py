@@ -12,6 +12,14 @@ _SCANNED = 32  # files of one name scanned for a suffix; more are searched
 
 EXTERNAL = "external"  # a package outside the tree (stdlib, third-party, system header)
 UNRESOLVED = "unresolved"  # looks like it belongs to the tree, but no file of the tree matches
+# Resolved, but not as far as the tree would take it, and so marked beside its edges (an
+# UnresolvedImport of these statuses is a caveat on the import's edges, never its outcome):
+# files past the caps of indexer.resolve.imports were left out of its edges,
+TARGETS_CAPPED = "targets_capped"
+# or what the importer sees was past a ceiling of its language and read as everything
+# (C#: indexer/lang/csharp/projects.py REACH_BYTES), so its edges may reach files it does not see.
+VISIBILITY_CAPPED = "visibility_capped"
+CAVEATS = frozenset({TARGETS_CAPPED, VISIBILITY_CAPPED})
 
 # A resolver answers with the files an import resolves to, or with one of the statuses above.
 Outcome = tuple[str, ...] | str

@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 from indexer.lang.csharp.projects import Among, CSharpProjects
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
-from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths
+from indexer.resolve.tree import EXTERNAL, VISIBILITY_CAPPED, Outcome, TreePaths
 from indexer.store.facts_table import Summary, summaries_of
 
 
@@ -57,6 +57,12 @@ class CSharpResolver:
         bound = {spec.rpartition(".")[2], *imp.aliases} if imp.aliases else set()
         used = set(uses_of(own)) - bound if own else set()
         return tuple(p for p in sorted(space.defining(used)) if self.projects.sees(importer, p))
+
+    def caveat(self, importer: str) -> str:
+        """VISIBILITY_CAPPED when what `importer`'s project sees was past the ceiling of
+        indexer/lang/csharp/projects.py and read as every project (resolve.imports marks its
+        edges so), else ""."""
+        return VISIBILITY_CAPPED if self.projects.sees_every(importer) else ""
 
     def _namespace(self, name: str) -> _Namespace | None:
         space = self._namespaces.get(name)
