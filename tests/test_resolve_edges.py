@@ -270,3 +270,50 @@ def test_a_snapshot_keeps_to_the_caps_as_counting_every_file_and_import_finds(dr
         imports = Counter((e.source, e.line) for e in edges)
         counted = max(files.values(), default=0) <= 7 and max(imports.values(), default=0) <= 3
         assert resolve_module._within_caps(edges) == counted
+
+
+def _reaching(language: str, definers: int, importers: int) -> tuple[dict[str, str], dict[str, BlobFacts], list]:
+    """`definers` files a namespace (package) is made of, each defining `Foo`, and `importers`
+    files each importing it: the files, their facts, and (importer, import) to resolve."""
+    from indexer.model import ImportSpec, Symbol
+
+    foo = Symbol("Foo", "class", "B", 1, 1, 0, 10, "class Foo")
+    if language == "php":
+        files = {f"lib/s{i:05d}/Foo.php": f"<?php\nnamespace B\\S{i};\nclass Foo {{}}\n" for i in range(definers)}
+        files.update({f"app/U{i:05d}.php": "<?php\nnamespace A;\nuse B;\nnew Foo();\n" for i in range(importers)})
+        facts = extracted(files)
+        return files, facts, [(p, f.imports[0]) for p, f in facts.items() if f.imports]
+    suffix, package, kind, spec = {"csharp": (".cs", "B", "csharp_using", "B"),
+                                   "csharp_global": (".cs", "B", "csharp_global_using", "B"),
+                                   "java": (".java", "p", "java", "p.*")}[language]
+    files = {f"src/p/D{i:05d}{suffix}": "" for i in range(definers)}
+    files.update({f"src/q/U{i:05d}{suffix}": "" for i in range(importers)})
+    facts = {p: BlobFacts(language.split("_")[0], 1, symbols=[foo], package_name=package) for p in files if "/p/" in p}
+    imp = ImportSpec(kind, spec, 1)
+    facts.update({p: BlobFacts(language.split("_")[0], 1, imports=[imp], uses={"Foo": 1}, package_name="A")
+                  for p in files if "/q/" in p})
+    return files, facts, [(p, imp) for p in files if "/q/" in p]
+
+
+@pytest.mark.parametrize("language", ["csharp", "csharp_global", "java", "php"])
+def test_an_import_reaching_past_the_cap_costs_the_files_it_keeps_not_all_it_reaches(language):
+    """Each import listed every file it reached before the cap applied (C# and PHP made the
+    list, Java copied its package's): importers times the namespace's files. Now the files
+    come in path order as they are taken, one past the cap: the lines run double with both."""
+    from indexer.resolve import tree as tree_module
+    from indexer.resolve.imports import FACTORIES, FAMILY
+    from indexer.resolve.tree import TARGETS_CAP, TreePaths
+    from tests.test_context_csharp_projects import lines_run
+
+    def run(definers: int, importers: int) -> int:
+        files, facts, asked = _reaching(language, definers, importers)
+        resolver = FACTORIES[FAMILY[asked[0][1].kind]](TreePaths(files), facts, lambda p: b"")
+        module = __import__(type(resolver).__module__, fromlist=["_"])
+        outcomes, lines = lines_run((module.__file__, tree_module.__file__),
+                                    lambda: [resolver.resolve(path, imp) for path, imp in asked])
+        # one past the cap, or (Java) the package's one tuple, which resolve_since reads to the cap
+        assert all(len(o) == (definers if language == "java" else TARGETS_CAP + 1) and list(o) == sorted(o)
+                   for o in outcomes)
+        return lines
+
+    assert run(2 * TARGETS_CAP, 100) <= 2.2 * run(TARGETS_CAP + 100, 50)

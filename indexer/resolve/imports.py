@@ -38,7 +38,7 @@ from indexer.model import (
     edge_order,
     unresolved_order,
 )
-from indexer.resolve.tree import TARGETS_CAPPED, UNRESOLVED, Outcome, TreePaths
+from indexer.resolve.tree import TARGETS_CAP, TARGETS_CAPPED, UNRESOLVED, Outcome, TreePaths
 from indexer.store.facts_table import summaries_of
 
 REGULAR_MODES = (0o100644, 0o100755, 0o100664)
@@ -49,8 +49,8 @@ REGULAR_MODES = (0o100644, 0o100755, 0o100664)
 # import. An import keeps at most TARGETS_CAP of its files (the first its resolver gives: in
 # path order for packages and namespaces), and a file at most FILE_EDGES edges over all its
 # imports, in the order they are written; an import that lost any is marked TARGETS_CAPPED
-# beside the edges it kept. Both caps are far above what the largest honest packages reach.
-TARGETS_CAP = 1024
+# beside the edges it kept. Both caps are far above what the largest honest packages reach
+# (TARGETS_CAP is resolve.tree's, where resolvers read it).
 FILE_EDGES = 4096
 
 

@@ -15,12 +15,24 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from typing import Callable, Mapping, NamedTuple
+from itertools import islice
+from typing import Callable, Iterator, Mapping, NamedTuple
 
 from indexer.contract.decode import decode_json
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
-from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+from indexer.resolve.tree import (
+    EXTERNAL,
+    TARGETS_CAP,
+    UNRESOLVED,
+    Outcome,
+    TreePaths,
+    in_order,
+    join,
+    nearest,
+    normalize,
+    parent,
+)
 from indexer.store.facts_table import Summary, summaries_of
 
 QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
@@ -225,7 +237,9 @@ class PhpResolver:
         if self._used[0] != importer:  # a file's `use`s come one after another: its names read once
             own = self.facts.get(importer)
             self._used = importer, frozenset(n.lower() for n in uses_of(own)) if own else frozenset()
-        return tuple(p for p in sorted(space.defining(self._used[1], {b.lower() for b in bound})) if p != importer)
+        # in path order, one past the cap at most: the rest would be left out of the edges
+        return tuple(islice((p for p in space.defining(self._used[1], {b.lower() for b in bound}) if p != importer),
+                            TARGETS_CAP + 1))
 
 
 class _Subtree:
@@ -238,19 +252,15 @@ class _Subtree:
         self._names_in = names_in
         self._definers: dict[str, list[str]] | None = None
 
-    def defining(self, names: frozenset[str], but: set[str]) -> set[str]:
-        """The files declaring one of `names` other than those of `but` (lower case)."""
+    def defining(self, names: frozenset[str], but: set[str]) -> Iterator[str]:
+        """The files declaring one of `names` other than those of `but` (lower case), in path
+        order, each once, as they are taken."""
         if self._definers is None:
             self._definers = defaultdict(list)
             for path in self.files:
                 for name in self._names_in(path):
                     self._definers[name].append(path)
-        definers = self._definers
-        out: set[str] = set()
-        for name in names if len(names) <= len(definers) else [n for n in definers if n in names]:
-            if name not in but:
-                out.update(definers.get(name, ()))
-        return out
+        return in_order(self._definers, names, but)
 
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> PhpResolver:
