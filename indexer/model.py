@@ -210,7 +210,9 @@ class UnresolvedImport(Struct, frozen=True, gc=False):
     spec: str
     kind: str
     line: int
-    status: str  # "external" (a package outside the tree) | "unresolved" (should be in the tree, is not)
+    # "external" (a package outside the tree) | "unresolved" (should be in the tree, is not); or a mark
+    # beside the import's edges, resolve.tree.CAVEATS: "targets_capped" | "visibility_capped"
+    status: str
 
 
 # The orders a snapshot keeps its edges and unresolved imports in: resolution writes them so, a

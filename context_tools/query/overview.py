@@ -27,6 +27,7 @@ from indexer.contract.errors import BadInput
 from indexer.contract.result import Listed, Result, Unknown, remote_of
 from indexer.fleet.workspace import CrossEdge
 from indexer.model import NOT_TEXT, Dependency, EntryPoint, Package
+from indexer.resolve.tree import CAVEATS
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -62,7 +63,7 @@ class Totals(Struct):
     text_lines: int
     symbols: int
     edges: int
-    unresolved_imports: int
+    unresolved_imports: int  # imports reaching no file of the tree (external or unresolved)
     packages: int
     dependencies: int
     entry_points: int
@@ -70,6 +71,10 @@ class Totals(Struct):
     skipped: int
     generated: int
     vendored: int
+    # imports resolved short of what the tree holds, marked in the snapshot beside their edges:
+    # files past the caps left out (`targets_capped`), or resolved as if their C# project saw
+    # every project (`visibility_capped`); docs/store.md
+    capped_imports: int
 
 
 class Overview(Struct):
@@ -114,13 +119,14 @@ def _sections(snap: Snapshot) -> dict[str, list]:
 
 def _totals(ctx: CallContext, snap: Snapshot, sections: dict[str, list]) -> Totals:
     record = snap.record
+    capped = sum(1 for u in record.unresolved if u.status in CAVEATS)
     return Totals(
         files=len(snap.files), text_lines=sum(max(f.lines, 0) for f in snap.files), symbols=snap.symbol_count,
-        edges=len(record.edges), unresolved_imports=len(record.unresolved), packages=len(record.packages),
+        edges=len(record.edges), unresolved_imports=len(record.unresolved) - capped, packages=len(record.packages),
         dependencies=len(record.dependencies), entry_points=len(record.entry_points),
         languages=len(sections["languages"]), skipped=sum(1 for f in snap.files if f.skipped),
         generated=sum(1 for f in snap.files if f.mark == "generated"),
-        vendored=sum(1 for f in snap.files if f.mark == "vendored"))
+        vendored=sum(1 for f in snap.files if f.mark == "vendored"), capped_imports=capped)
 
 
 def overview(input: OverviewInput, ctx: CallContext) -> Result:

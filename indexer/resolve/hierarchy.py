@@ -32,6 +32,7 @@ from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.resolve.scoped_bases import LANGUAGES as SCOPED
 from indexer.resolve.scoped_bases import ClassIndex, resolve_scoped
+from indexer.resolve.tree import CAVEATS
 from indexer.store.facts_table import Summary, summaries_of
 
 
@@ -179,6 +180,7 @@ def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list
     resolve through its scopes (indexer/resolve/scoped_bases.py) asks `index` of the map's
     classes; `package` and `package_name` say what a Go file's package is, `symbols` what a Rust
     file a glob `use` reaches defines."""
+    unresolved = [u for u in unresolved if u.status not in CAVEATS]  # marks beside edges say no status
     if language in SCOPED:
         return [Inherits(path, b.cls, b.base, b.line, status, target, qualified, b.relation) for b, (status, target, qualified)
                 in resolve_scoped(path, language, bases, imports, edges, unresolved, index)] if index is not None else []

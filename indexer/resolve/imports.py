@@ -1,6 +1,8 @@
 """Import resolution at snapshot assembly: every ImportSpec of the blob facts becomes
 edges to files of the tree, or one UnresolvedImport marked "external" (outside the
-tree) or "unresolved" (should be in the tree, is not).
+tree) or "unresolved" (should be in the tree, is not). Edges are capped an import and a
+file (TARGETS_CAP, FILE_EDGES); an import resolved short of the tree also has an
+UnresolvedImport beside its edges, marked with one of resolve.tree.CAVEATS.
 
 A pure function of the file table, the blob facts and the bytes of configuration files
 (go.mod, go.work, tsconfig.json, package.json, Cargo.toml, composer.json). Each language
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from functools import cache, partial
 from operator import attrgetter
 from typing import Callable, Mapping, NamedTuple, Protocol, TypeVar
@@ -35,13 +38,27 @@ from indexer.model import (
     edge_order,
     unresolved_order,
 )
-from indexer.resolve.tree import UNRESOLVED, Outcome, TreePaths
+from indexer.resolve.tree import TARGETS_CAP, TARGETS_CAPPED, UNRESOLVED, Outcome, TreePaths
 from indexer.store.facts_table import summaries_of
 
 REGULAR_MODES = (0o100644, 0o100755, 0o100664)
 
 
+# An import reaches many files when it names a package or namespace (Go, Java `.*`, C#, PHP):
+# a tree can be drawn so that n files each reach n, n² edges where honest trees hold a few per
+# import. An import keeps at most TARGETS_CAP of its files (the first its resolver gives: in
+# path order for packages and namespaces), and a file at most FILE_EDGES edges over all its
+# imports, in the order they are written; an import that lost any is marked TARGETS_CAPPED
+# beside the edges it kept. Both caps are far above what the largest honest packages reach
+# (TARGETS_CAP is resolve.tree's, where resolvers read it).
+FILE_EDGES = 4096
+
+
 class Resolver(Protocol):
+    """Resolves a family's imports. One whose answers for a file can be approximate also has
+    `caveat(importer) -> str`: a status of resolve.tree (VISIBILITY_CAPPED) marking the edges of
+    `importer`'s imports, "" when they are exact."""
+
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome: ...
 
 
@@ -120,7 +137,7 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
     """The files whose imports must be resolved anew when starting from `prior`; every other
     file resolves exactly as it did there. None when a full resolution is needed: the tree's
     paths differ (any path can be a target or change a lookup)."""
-    if tree.paths != {f.path for f in prior.files if f.mode in REGULAR_MODES}:
+    if tree.paths != {f.path for f in prior.files if f.mode in REGULAR_MODES} or not _within_caps(prior.edges):
         return None
     changed = set()
     for f, b in earlier_rows(files, prior.files):
@@ -142,6 +159,29 @@ def to_resolve(files: list[FileEntry], facts: Mapping[str, BlobFacts], tree: Tre
                     and any(FAMILY.get(imp.kind) in dirty for imp in facts[path].imports)):
                 changed.add(path)
     return changed
+
+
+def _within_caps(edges: list[Edge]) -> bool:
+    """Does an earlier snapshot's resolution keep to TARGETS_CAP and FILE_EDGES? One made
+    before them may hold more edges a file or an import: its files' outcomes cannot be kept
+    as they are, so all are resolved anew, as a cold index resolves them. A file's edges are
+    one run of the sorted edges, and a run longer than TARGETS_CAP holds one of every
+    TARGETS_CAP-th edge: only the runs found from those are measured, and only a run longer
+    than an import may be counted a import at a time."""
+    at = 0
+    while at < len(edges):
+        source = edges[at].source
+        start = bisect_left(edges, source, hi=at, key=_source)
+        end = bisect_right(edges, source, lo=at, key=_source)
+        if end - start > FILE_EDGES:
+            return False
+        if end - start > TARGETS_CAP and max(Counter(map(_import_of, edges[start:end])).values()) > TARGETS_CAP:
+            return False
+        at = max(at + TARGETS_CAP, end)
+    return True
+
+
+_import_of = attrgetter("line", "kind", "spec")
 
 
 class Resolution(NamedTuple):
@@ -175,9 +215,11 @@ def resolve_since(
     edges: dict[Edge, None] = {}
     unresolved: dict[UnresolvedImport, None] = {}
     todo = to_resolve(files, facts, tree, prior) if prior is not None else None
+    caveats: dict[str, Callable[[str], str] | None] = {}  # family -> its resolver's `caveat`, if any
     for path in sorted(facts) if todo is None else sorted(todo):
         if path not in tree or path not in facts:
             continue
+        budget = FILE_EDGES
         for imp in facts[path].imports:
             family = FAMILY.get(imp.kind)
             if family is None:
@@ -185,13 +227,27 @@ def resolve_since(
                 continue
             if family not in resolvers:
                 resolvers[family] = FACTORIES[family](tree, facts, read)
+                caveats[family] = getattr(resolvers[family], "caveat", None)
             outcome = resolvers[family].resolve(path, imp)
             if isinstance(outcome, str):
                 unresolved[UnresolvedImport(path, imp.spec, imp.kind, imp.line, outcome)] = None
                 continue
+            taken = 0
             for target in outcome:
-                if target != path:
-                    edges[Edge(path, target, imp.kind, imp.line, imp.spec)] = None
+                if target == path:
+                    continue
+                if taken == TARGETS_CAP or budget == 0:
+                    unresolved[UnresolvedImport(path, imp.spec, imp.kind, imp.line, TARGETS_CAPPED)] = None
+                    break
+                edge = Edge(path, target, imp.kind, imp.line, imp.spec)
+                if edge not in edges:
+                    edges[edge] = None
+                    budget -= 1
+                taken += 1
+            caveat = caveats[family]
+            status = caveat(path) if caveat is not None and taken else ""
+            if status:
+                unresolved[UnresolvedImport(path, imp.spec, imp.kind, imp.line, status)] = None
     fresh_edges = sorted(edges, key=edge_order)
     fresh_unresolved = sorted(unresolved, key=unresolved_order)
     if todo is None or prior is None:

@@ -6,12 +6,25 @@ from __future__ import annotations
 import posixpath
 from bisect import bisect_left
 from collections import defaultdict
-from typing import Iterable, Sequence
+from heapq import merge
+from typing import Collection, Container, Iterable, Iterator, Mapping, Sequence
 
 _SCANNED = 32  # files of one name scanned for a suffix; more are searched
 
 EXTERNAL = "external"  # a package outside the tree (stdlib, third-party, system header)
 UNRESOLVED = "unresolved"  # looks like it belongs to the tree, but no file of the tree matches
+# Resolved, but not as far as the tree would take it, and so marked beside its edges (an
+# UnresolvedImport of these statuses is a caveat on the import's edges, never its outcome):
+# files past the caps of indexer.resolve.imports were left out of its edges,
+TARGETS_CAPPED = "targets_capped"
+# or what the importer sees was past a ceiling of its language and read as everything
+# (C#: indexer/lang/csharp/projects.py REACH_BYTES), so its edges may reach files it does not see.
+VISIBILITY_CAPPED = "visibility_capped"
+CAVEATS = frozenset({TARGETS_CAPPED, VISIBILITY_CAPPED})
+
+# The most files one import's edges go to (resolve.imports, which also caps a file's edges):
+# a resolver that lists an import's files lazily may stop one past it, the importer left out.
+TARGETS_CAP = 1024
 
 # A resolver answers with the files an import resolves to, or with one of the statuses above.
 Outcome = tuple[str, ...] | str
@@ -150,3 +163,20 @@ class TreePaths:
             if c in self.paths:
                 return c
         return None
+
+
+def in_order(definers: Mapping[str, list[str]], names: Collection[str], but: Container[str] = frozenset()
+             ) -> Iterator[str]:
+    """The paths `definers` lists (each name's in path order) for the names of `names` not in
+    `but`, merged into path order, each once, as they are taken. The lists asked are those of
+    the names or of the definers, whichever are fewer."""
+    asked = names if len(names) <= len(definers) else [n for n in definers if n in names]
+    runs = [definers[n] for n in asked if n in definers and n not in but]
+    if len(runs) == 1:
+        yield from runs[0]
+        return
+    last = None
+    for path in merge(*runs):
+        if path != last:
+            yield path
+            last = path

@@ -440,7 +440,8 @@ class Snapshot:
         return self._edges_of("_edges_by_source", path, lambda e: e.source == path)
 
     def unresolved_of(self, path: str) -> list[UnresolvedImport]:
-        """The file's imports that reach no file of the tree, as the record marks them."""
+        """The file's imports that reach no file of the tree, as the record marks them, and the
+        marks beside the edges of imports resolved short of the tree (resolve.tree.CAVEATS)."""
         return [u for u in self._tail.unresolved if u.path == path]
 
     def _edges_of(self, index: str, path: str, wanted: Callable[[Edge], bool]) -> list[Edge]:

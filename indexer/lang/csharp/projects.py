@@ -117,6 +117,15 @@ class CSharpProjects:
         component, other = self._number[mine], self._number[theirs]
         return self._first[component] <= other <= component or _holds(self._rest[component], other)
 
+    def sees_every(self, viewer: str) -> bool:
+        """Is what the C# file `viewer`'s project sees read as every project, past the ceiling
+        (REACH_BYTES, REACH_WORK)? Its imports may then reach files it does not see."""
+        mine = self.of(viewer) if self.folders else None
+        if mine is None:
+            return False
+        self._close_all()
+        return self._rest[self._number[mine]] is _EVERY
+
     def visible(self, project: str) -> frozenset[str]:
         """The project folders `project`'s files see: itself and what its references reach."""
         self._close_all()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import defaultdict
-from typing import Callable, Mapping
+from itertools import islice
+from typing import Callable, Iterator, Mapping
 
 from indexer.lang.csharp.projects import Among, CSharpProjects
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
-from indexer.resolve.tree import EXTERNAL, Outcome, TreePaths
+from indexer.resolve.tree import EXTERNAL, TARGETS_CAP, VISIBILITY_CAPPED, Outcome, TreePaths, in_order
 from indexer.store.facts_table import Summary, summaries_of
 
 
@@ -51,12 +52,20 @@ class CSharpResolver:
         if space is None or not self._sees_any(importer, spec, space):
             return tuple(p for p in self._type(spec) if self.projects.sees(importer, p)) or EXTERNAL
         if imp.kind == "csharp_global_using":
-            return tuple(p for p in self._visible(importer, space) if p != importer)
+            return tuple(islice((p for p in self._visible(importer, space) if p != importer), TARGETS_CAP + 1))
         own = self.facts.get(importer)
         # `using M = App.Models;` binds M, written `M.User`: neither `M` nor `Models` is a use of a class
         bound = {spec.rpartition(".")[2], *imp.aliases} if imp.aliases else set()
         used = set(uses_of(own)) - bound if own else set()
-        return tuple(p for p in sorted(space.defining(used)) if self.projects.sees(importer, p))
+        # in path order, one past the cap at most: the rest would be left out of the edges
+        return tuple(islice((p for p in space.defining(used) if p != importer and self.projects.sees(importer, p)),
+                            TARGETS_CAP + 1))
+
+    def caveat(self, importer: str) -> str:
+        """VISIBILITY_CAPPED when what `importer`'s project sees was past the ceiling of
+        indexer/lang/csharp/projects.py and read as every project (resolve.imports marks its
+        edges so), else ""."""
+        return VISIBILITY_CAPPED if self.projects.sees_every(importer) else ""
 
     def _namespace(self, name: str) -> _Namespace | None:
         space = self._namespaces.get(name)
@@ -127,18 +136,15 @@ class _Namespace:
             self._among = among, files
         return self._among
 
-    def defining(self, names: set[str]) -> set[str]:
-        """The files with a symbol of one of `names`."""
+    def defining(self, names: set[str]) -> Iterator[str]:
+        """The files with a symbol of one of `names`, in path order, each once: as they are
+        taken, so a `using` reaching many costs only those it keeps."""
         if self._definers is None:
             self._definers = defaultdict(list)
             for path in self.files:
                 for name in {s.name for s in self.summaries[path].symbol_list()}:
                     self._definers[name].append(path)
-        definers = self._definers
-        out: set[str] = set()
-        for name in names if len(names) <= len(definers) else [n for n in definers if n in names]:
-            out.update(definers.get(name, ()))
-        return out
+        return in_order(self._definers, names)
 
     def named(self, basename: str) -> tuple[str, ...]:
         if self._named is None:

@@ -36,7 +36,7 @@ class JavaResolver:
         # declared package's and the class's
         self._deepest = max([p.count("/") + 1 for p in sources] + [pkg.count(".") + 2 for pkg in self.by_package],
                             default=0)
-        self._packages: dict[str, list[str]] = {}
+        self._packages: dict[str, tuple[str, ...]] = {}  # a package -> its files, the outcome of its `.*`
         self._classes: dict[str, list[str]] = {}
         self._by_stem: dict[str, dict[str, list[str]]] = {}  # package -> file name -> its files declaring it
 
@@ -67,19 +67,19 @@ class JavaResolver:
                 by_stem.setdefault(p.rsplit("/", 1)[-1], []).append(p)
         return by_stem
 
-    def _package_files(self, segments: list[str]) -> list[str]:
+    def _package_files(self, segments: list[str]) -> tuple[str, ...]:
         key = ".".join(segments)
         if key not in self._packages:
             self._packages[key] = self._scan_package(segments)
         return self._packages[key]
 
-    def _scan_package(self, segments: list[str]) -> list[str]:
+    def _scan_package(self, segments: list[str]) -> tuple[str, ...]:
         pkg_path = "/".join(segments)
         files: set[str] = set(self.by_package.get(".".join(segments), []))
         folders = ([pkg_path] if pkg_path in self._java_dir_set else []) + ending_in(self._backwards, pkg_path)
         for d in folders:
             files.update(p for p in self.tree.files_in(d) if p.endswith(SOURCE_SUFFIXES))
-        return sorted(files)
+        return tuple(sorted(files))
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         spec = imp.spec.strip().rstrip(";")
@@ -91,7 +91,7 @@ class JavaResolver:
         if segments[-1] == "*":
             files = self._package_files(segments[:-1])
             if files:
-                return tuple(files)
+                return files  # one tuple a package, however many import it
             segments = segments[:-1]  # `import static a.b.C.*`: the class itself
         # a.b.C, a.b.C.Inner and static a.b.C.member all live in a/b/C.java: deepest match wins;
         # no spelling longer than `_deepest` names a file

@@ -13,13 +13,26 @@ name only as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
-from typing import Callable, Mapping, NamedTuple
+from itertools import islice
+from typing import Callable, Iterator, Mapping, NamedTuple
 
 from indexer.contract.decode import decode_json
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
-from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, nearest, normalize, parent
+from indexer.resolve.tree import (
+    EXTERNAL,
+    TARGETS_CAP,
+    UNRESOLVED,
+    Outcome,
+    TreePaths,
+    in_order,
+    join,
+    nearest,
+    normalize,
+    parent,
+)
 from indexer.store.facts_table import Summary, summaries_of
 
 QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
@@ -93,7 +106,12 @@ class PhpResolver:
         self.psr4 = psr4_roots(tree, read)
         self._of: dict[str, frozenset[Declaration] | None] = {}  # path -> its declarations, decoded once
         self._declared: dict[Declaration, list[str]] | None = None  # built on first need
-        self._namespaces: dict[str, list[str]] = defaultdict(list)
+        # (a declared namespace's parts, lower case; a file declaring in it), sorted: a namespace
+        # and those below it are one run, found by a search
+        self._spaces: list[tuple[tuple[str, ...], str]] = []
+        self._subtrees: dict[str, _Subtree] = {}  # a namespace `use`d (lower case) -> its files, once
+        self._names: dict[str, frozenset[str]] = {}  # path -> what it declares, names in lower case
+        self._used: tuple[str, frozenset[str]] = ("", frozenset())  # the last importer, the names it uses
         self._psr4_by_prefix: dict[str, list[Psr4]] | None = None  # made on first need
         self._psr4_lengths: list[int] = []
         self._owned_prefixes: frozenset[str] = frozenset()  # the non-empty prefixes, lower case
@@ -135,9 +153,9 @@ class PhpResolver:
         if declared:
             return (nearest(importer, declared),)
         if kind == "class":  # `use A\B;` may import a namespace, to write `B\C` later
-            files = self._under("\\".join(segments).lower())
-            if files:
-                return self._defining_used(importer, files, {name, alias} - {""})
+            space = self._under("\\".join(segments).lower())
+            if space.files:
+                return self._defining_used(importer, space, {name, alias} - {""})
         return UNRESOLVED if self._owned("\\".join(segments)) else EXTERNAL
 
     def _by_psr4(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
@@ -187,26 +205,62 @@ class PhpResolver:
                 found = self._declared_in(path) if path.endswith(PHP_SOURCES) else None
                 for d in sorted(found or ()):
                     self._declared[_key(*d)].append(path)
-                for namespace in sorted({d[1].lower() for d in found or ()}):
-                    self._namespaces[namespace].append(path)
+                self._spaces.extend((tuple(n.split("\\")), path) for n in {d[1].lower() for d in found or ()})
+            self._spaces.sort()
         return self._declared
 
-    def _under(self, namespace: str) -> list[str]:
-        """The files declaring things in a namespace or one below it, sorted."""
-        self._index()  # fills _namespaces
-        below = namespace + "\\"
-        return sorted({p for n, paths in self._namespaces.items() if n == namespace or n.startswith(below)
-                       for p in paths})
+    def _under(self, namespace: str) -> _Subtree:
+        """The files declaring things in a namespace (lower case) or one below it: one run of
+        the sorted namespaces' parts, found by a search and kept for the next `use` of it."""
+        found = self._subtrees.get(namespace)
+        if found is None:
+            self._index()  # fills _spaces
+            parts = tuple(namespace.split("\\"))
+            # every part list starting with `parts` sorts from it and before this one
+            beyond = (*parts[:-1], parts[-1] + "\0")
+            run = self._spaces[bisect_left(self._spaces, (parts,)):bisect_left(self._spaces, (beyond,))]
+            found = self._subtrees[namespace] = _Subtree(sorted({p for _, p in run}), self._names_in)
+        return found
 
-    def _defining_used(self, importer: str, files: list[str], bound: set[str]) -> tuple[str, ...]:
+    def _names_in(self, path: str) -> frozenset[str]:
+        """The names a file declares (in any namespace), lower case; read once a file."""
+        names = self._names.get(path)
+        if names is None:
+            names = self._names[path] = frozenset(d[2].lower() for d in self._declared_in(path) or ())
+        return names
+
+    def _defining_used(self, importer: str, space: _Subtree, bound: set[str]) -> tuple[str, ...]:
         """Of a namespace's files, those declaring a name the importer uses (as C# `using`);
         the names the import binds are no uses of classes so named: `Node` of `use
         League\\CommonMark\\Node;` written as `Node\\Block\\Document`, and `Models` and `M` of
         `use App\\Models as M;`, where `M\\User` is written."""
-        own = self.facts.get(importer)
-        used = {n.lower() for n in uses_of(own)} - {b.lower() for b in bound} if own else set()
-        return tuple(p for p in files if p != importer
-                     and any(d[2].lower() in used for d in self._declared_in(p) or ()))
+        if self._used[0] != importer:  # a file's `use`s come one after another: its names read once
+            own = self.facts.get(importer)
+            self._used = importer, frozenset(n.lower() for n in uses_of(own)) if own else frozenset()
+        # in path order, one past the cap at most: the rest would be left out of the edges
+        return tuple(islice((p for p in space.defining(self._used[1], {b.lower() for b in bound}) if p != importer),
+                            TARGETS_CAP + 1))
+
+
+class _Subtree:
+    """The files of a namespace and those below it (sorted), and which of them declare each
+    name, read once, when a `use` first asks: a `use` costs the names it uses or the names
+    the files declare, whichever are fewer, and the files it reaches."""
+
+    def __init__(self, files: list[str], names_in: Callable[[str], frozenset[str]]) -> None:
+        self.files = files
+        self._names_in = names_in
+        self._definers: dict[str, list[str]] | None = None
+
+    def defining(self, names: frozenset[str], but: set[str]) -> Iterator[str]:
+        """The files declaring one of `names` other than those of `but` (lower case), in path
+        order, each once, as they are taken."""
+        if self._definers is None:
+            self._definers = defaultdict(list)
+            for path in self.files:
+                for name in self._names_in(path):
+                    self._definers[name].append(path)
+        return in_order(self._definers, names, but)
 
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> PhpResolver:

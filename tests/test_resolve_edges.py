@@ -1,0 +1,319 @@
+"""How many edges imports can make. An import of a package or namespace reaches its files, so
+n files each importing a package of n files would make n² edges (Go, Java `.*`, C# `using`
+and `global using`, PHP `use` of a namespace): an import keeps at most TARGETS_CAP files and
+a file at most FILE_EDGES edges, and an import that lost any says so beside its edges
+(`targets_capped`). A C# file whose project's visibility was past its ceiling says that its
+edges may reach files it does not see (`visibility_capped`). Counted: edges and the memory
+traced, never time."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from indexer.extract.blob import extract_blob
+from indexer.lang.registry import detect_language
+from indexer.model import BlobFacts
+from indexer.resolve import imports as resolve_module
+from indexer.resolve.imports import resolve_since
+from indexer.resolve.tree import CAVEATS, TARGETS_CAPPED, VISIBILITY_CAPPED
+from tests.test_context_csharp_projects import _stair
+from tests.test_resolve import entry
+
+
+def go(n: int) -> dict[str, str]:
+    """A package of n files, and n files of another each importing it."""
+    files = {"go.mod": "module m\n\ngo 1.21\n"}
+    for i in range(n):
+        files[f"b/f{i:05d}.go"] = f"package b\n\nfunc F{i}() {{}}\n"
+        files[f"a/g{i:05d}.go"] = f'package a\n\nimport "m/b"\n\nfunc G{i}() {{ b.F0() }}\n'
+    return files
+
+
+def java(n: int) -> dict[str, str]:
+    """A package of n classes, and n classes of another each importing it by `.*`."""
+    files = {}
+    for i in range(n):
+        files[f"src/p/C{i:05d}.java"] = f"package p;\n\npublic class C{i:05d} {{}}\n"
+        files[f"src/q/D{i:05d}.java"] = f"package q;\n\nimport p.*;\n\npublic class D{i:05d} {{ C00000 c; }}\n"
+    return files
+
+
+def csharp(n: int) -> dict[str, str]:
+    """A namespace of n files each declaring a part of one class, and n files using it."""
+    files = {}
+    for i in range(n):
+        files[f"B/Foo{i:05d}.cs"] = f"namespace B {{ public partial class Foo {{ public int X{i}; }} }}\n"
+        files[f"A/U{i:05d}.cs"] = f"using B;\nnamespace A {{ class U{i} {{ Foo f; }} }}\n"
+    return files
+
+
+def csharp_global(n: int) -> dict[str, str]:
+    """A namespace of n files, and n files each with a `global using` of it."""
+    files = {}
+    for i in range(n):
+        files[f"B/K{i:05d}.cs"] = f"namespace B {{ public class K{i} {{ }} }}\n"
+        files[f"A/U{i:05d}.cs"] = f"global using B;\nnamespace A {{ class U{i} {{ }} }}\n"
+    return files
+
+
+def php(n: int) -> dict[str, str]:
+    """n namespaces under one, each with a file declaring the same class, and n files with a
+    `use` of the one above them all, using the class."""
+    files = {}
+    for i in range(n):
+        files[f"lib/s{i:05d}/Foo.php"] = f"<?php\nnamespace B\\S{i};\nclass Foo {{}}\n"
+        files[f"app/U{i:05d}.php"] = f"<?php\nnamespace A;\nuse B;\nclass U{i} {{ function f() {{ return new Foo(); }} }}\n"
+    return files
+
+
+SHAPES = {"go": go, "java": java, "csharp": csharp, "csharp_global": csharp_global, "php": php}
+
+
+def extracted(files: dict[str, str]) -> dict[str, BlobFacts]:
+    return {p: extract_blob(t.encode(), p, detect_language(p, t.encode()[:512])) for p, t in files.items()}
+
+
+def resolved(files: dict[str, str], facts: dict[str, BlobFacts] | None = None) -> resolve_module.Resolution:
+    facts = extracted(files) if facts is None else facts
+    return resolve_since([entry(p) for p in sorted(files)], facts, lambda p: files[p].encode())
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_n_files_each_reaching_n_make_edges_linear_in_them_and_say_what_was_left_out(monkeypatch, shape):
+    """Without the cap the edges were n² (90,000 at 300 files a side, 360,000 at 600, in each
+    shape); with it an import keeps the first of its files, in path order, and is marked."""
+    monkeypatch.setattr(resolve_module, "TARGETS_CAP", 8)
+
+    def run(n: int) -> tuple[int, int]:
+        files = SHAPES[shape](n)
+        facts = extracted(files)
+        tracemalloc.start()
+        try:
+            found = resolved(files, facts)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        importers = {p for p, f in facts.items() if f.imports}
+        assert len(importers) == n
+        for path in importers:
+            targets = [e.target for e in found.edges if e.source == path]
+            assert len(targets) == 8 and targets == sorted(targets)  # the first, in path order
+        assert {(u.path, u.status) for u in found.unresolved} == {(p, TARGETS_CAPPED) for p in importers}
+        return len(found.edges), peak
+
+    (small, small_peak), (large, large_peak) = run(40), run(80)
+    assert (small, large) == (8 * 40, 8 * 80)
+    assert large_peak <= 2.5 * small_peak
+
+
+def test_a_package_past_the_cap_keeps_its_first_files_and_the_dump_says_so():
+    """At the real caps: an import of a package of TARGETS_CAP + 100 files keeps TARGETS_CAP
+    edges, and the canonical dump carries a `targets_capped` line for it beside them."""
+    from indexer.store.canonical import lines
+
+    n = resolve_module.TARGETS_CAP + 100
+    files = {"go.mod": "module m\n\ngo 1.21\n", "a/main.go": 'package a\n\nimport "m/b"\n'}
+    files.update({f"b/f{i:05d}.go": f"package b\n\nfunc F{i}() {{}}\n" for i in range(n)})
+    facts = extracted(files)
+    found = resolved(files, facts)
+    assert [e.target for e in found.edges] == [f"b/f{i:05d}.go" for i in range(resolve_module.TARGETS_CAP)]
+    assert [(u.path, u.spec, u.status) for u in found.unresolved] == [("a/main.go", "m/b", TARGETS_CAPPED)]
+
+    from indexer.model import SnapshotRecord
+
+    record = SnapshotRecord("0" * 40, "0" * 40, "v", [entry(p) for p in sorted(files)], found.edges,
+                            found.unresolved, [], [], [], {}, {})
+    dumped = [line for line in lines(record, facts) if b'"type":"edge"' in line]
+    assert dumped[-1] == (b'{"type":"edge","from":"a/main.go","to":null,"kind":"go","line":3,"spec":"m/b",'
+                          b'"status":"targets_capped"}\n')
+
+
+def test_a_file_keeps_at_most_its_edge_budget_over_all_its_imports():
+    """A file of many imports each reaching the cap: its edges stop at FILE_EDGES, in the
+    order the imports are written, and each import past it is marked."""
+    cap, budget = resolve_module.TARGETS_CAP, resolve_module.FILE_EDGES
+    packages = budget // cap + 2
+    files = {"go.mod": "module m\n\ngo 1.21\n",
+             "a/main.go": "package a\n\nimport (\n" + "".join(f'\t"m/p{k}"\n' for k in range(packages)) + ")\n"}
+    for k in range(packages):
+        files.update({f"p{k}/f{i:05d}.go": f"package p{k}\n\nfunc F{i}() {{}}\n" for i in range(cap + 1)})
+    found = resolved(files)
+    assert len(found.edges) == budget
+    assert sorted({e.spec for e in found.edges}) == sorted(f"m/p{k}" for k in range(budget // cap))
+    assert [u.spec for u in found.unresolved] == sorted(f"m/p{k}" for k in range(packages))
+    assert {u.status for u in found.unresolved} == {TARGETS_CAPPED}
+
+
+def test_a_file_of_many_lines_importing_one_package_is_held_to_its_budget():
+    """The same `import p.*;` on every line of a file: each line is an import of its own, and
+    the file's edges still stop at FILE_EDGES."""
+    lines_ = resolve_module.FILE_EDGES // 100 + 5
+    files = {f"src/p/C{i:03d}.java": f"package p;\n\npublic class C{i:03d} {{}}\n" for i in range(100)}
+    files["src/q/D.java"] = "package q;\n" + "import p.*;\n" * lines_ + "public class D {}\n"
+    found = resolved(files)
+    assert len(found.edges) == resolve_module.FILE_EDGES
+    assert len(found.unresolved) == lines_ - resolve_module.FILE_EDGES // 100
+
+
+def test_honest_imports_below_the_caps_are_not_marked():
+    """An import reaching fewer files than the cap keeps all of them, unmarked."""
+    found = resolved(go(50))
+    assert len(found.edges) == 50 * 50 and not found.unresolved
+
+
+def _csharp_over_stair(n: int) -> dict[str, str]:
+    """The stair of projects (what they see is quadratic), a namespace in the library of the
+    chain's head, and a file using it in the head, in the next link (which does not see it)
+    and in the chain's end."""
+    files = _stair(n)
+    files["a00000/Lib.cs"] = "namespace N { public class Foo { } }\n"
+    for project in ("c00000", "c00001", f"c{n // 3 - 1:05d}"):
+        files[f"{project}/Use.cs"] = "using N;\nnamespace U { class Use { Foo f; } }\n"
+    return files
+
+
+def test_a_csharp_project_past_the_visibility_ceiling_marks_its_edges(monkeypatch):
+    """Past REACH_BYTES a project sees every project, and its files' imports may reach files
+    they do not see: those imports are marked `visibility_capped` beside their edges; the
+    files of projects under the ceiling, and every file without it, are not."""
+    from indexer.lang.csharp import projects as module
+
+    files = _csharp_over_stair(600)
+    facts = extracted(files)
+    exact = resolved(files, facts)
+    assert [(e.source, e.target) for e in exact.edges] == [("c00000/Use.cs", "a00000/Lib.cs")]
+    assert [(u.path, u.status) for u in exact.unresolved] == [("c00001/Use.cs", "external"),
+                                                              ("c00199/Use.cs", "external")]
+    monkeypatch.setattr(module, "REACH_BYTES", 2_000)
+    capped = resolved(files, facts)
+    # the head and the next link see every project, the end as before
+    assert [(e.source, e.target) for e in capped.edges] == [("c00000/Use.cs", "a00000/Lib.cs"),
+                                                            ("c00001/Use.cs", "a00000/Lib.cs")]
+    assert [(u.path, u.status) for u in capped.unresolved] == [("c00000/Use.cs", VISIBILITY_CAPPED),
+                                                               ("c00001/Use.cs", VISIBILITY_CAPPED),
+                                                               ("c00199/Use.cs", "external")]
+
+
+def test_a_reindex_keeps_the_marks_as_a_cold_index_makes_them(tmp_path, monkeypatch):
+    """The marks are a file's own, as its edges are: a re-index that resolves some files anew
+    keeps the others' marks, and equals a cold index."""
+    from corpora.gitbuild import RepoBuilder
+    from indexer.api import open_store
+    from indexer.build import index
+    from indexer.store.records import load_record
+
+    monkeypatch.setattr(resolve_module, "TARGETS_CAP", 8)
+    files = go(20)
+    builder = RepoBuilder(tmp_path / "r")
+    first = builder.commit(files, "first")
+    second = builder.commit({"a/g00003.go": files["a/g00003.go"] + "\nfunc Extra() {}\n"}, "second")
+    with open_store(tmp_path / "warm") as store:
+        index(str(builder.path), first, store=store)
+        index(str(builder.path), second, store=store)
+        warm = load_record(store, second)
+    with open_store(tmp_path / "cold") as store:
+        index(str(builder.path), second, store=store)
+        cold = load_record(store, second)
+    assert warm is not None and cold is not None
+    assert warm.fingerprint == cold.fingerprint and warm.unresolved == cold.unresolved
+    assert len(cold.unresolved) == 20 and {u.status for u in cold.unresolved} <= CAVEATS
+    import context_tools
+
+    totals = context_tools.Client(store=tmp_path / "cold").call(
+        "context.overview", repo=str(builder.path), rev=second).data.totals
+    assert (totals.capped_imports, totals.unresolved_imports, totals.edges) == (20, 0, 20 * 8)
+
+
+def test_a_reindex_from_a_snapshot_made_before_the_caps_resolves_every_file_anew(tmp_path, monkeypatch):
+    """A snapshot stored by code without the caps holds more edges an import than they allow:
+    a re-index from it keeps none of its files' outcomes, and equals a cold index."""
+    from corpora.gitbuild import RepoBuilder
+    from indexer.api import open_store
+    from indexer.build import index
+    from indexer.store.records import load_record
+
+    files = go(20)
+    builder = RepoBuilder(tmp_path / "r")
+    first = builder.commit(files, "first")
+    second = builder.commit({"a/g00003.go": files["a/g00003.go"] + "\nfunc Extra() {}\n"}, "second")
+    with open_store(tmp_path / "warm") as store:
+        index(str(builder.path), first, store=store)  # no import reaches past the cap as it is
+        stored = load_record(store, first)
+        assert stored is not None and len(stored.edges) == 400 and not stored.unresolved
+        monkeypatch.setattr(resolve_module, "TARGETS_CAP", 8)
+        index(str(builder.path), second, store=store)
+        warm = load_record(store, second)
+    with open_store(tmp_path / "cold") as store:
+        index(str(builder.path), second, store=store)
+        cold = load_record(store, second)
+    assert warm is not None and cold is not None
+    assert len(cold.edges) == 160 and warm.fingerprint == cold.fingerprint
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcd"), st.integers(0, 30), st.integers(1, 3)), max_size=60, unique=True))
+def test_a_snapshot_keeps_to_the_caps_as_counting_every_file_and_import_finds(drawn):
+    """The runs measured from every TARGETS_CAP-th edge find what counting them all finds."""
+    from collections import Counter
+
+    from indexer.model import Edge, edge_order
+
+    edges = sorted((Edge(s, f"t{t:02d}", "go", line, "x") for s, t, line in drawn), key=edge_order)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(resolve_module, "TARGETS_CAP", 3)
+        mp.setattr(resolve_module, "FILE_EDGES", 7)
+        files = Counter(e.source for e in edges)
+        imports = Counter((e.source, e.line) for e in edges)
+        counted = max(files.values(), default=0) <= 7 and max(imports.values(), default=0) <= 3
+        assert resolve_module._within_caps(edges) == counted
+
+
+def _reaching(language: str, definers: int, importers: int) -> tuple[dict[str, str], dict[str, BlobFacts], list]:
+    """`definers` files a namespace (package) is made of, each defining `Foo`, and `importers`
+    files each importing it: the files, their facts, and (importer, import) to resolve."""
+    from indexer.model import ImportSpec, Symbol
+
+    foo = Symbol("Foo", "class", "B", 1, 1, 0, 10, "class Foo")
+    if language == "php":
+        files = {f"lib/s{i:05d}/Foo.php": f"<?php\nnamespace B\\S{i};\nclass Foo {{}}\n" for i in range(definers)}
+        files.update({f"app/U{i:05d}.php": "<?php\nnamespace A;\nuse B;\nnew Foo();\n" for i in range(importers)})
+        facts = extracted(files)
+        return files, facts, [(p, f.imports[0]) for p, f in facts.items() if f.imports]
+    suffix, package, kind, spec = {"csharp": (".cs", "B", "csharp_using", "B"),
+                                   "csharp_global": (".cs", "B", "csharp_global_using", "B"),
+                                   "java": (".java", "p", "java", "p.*")}[language]
+    files = {f"src/p/D{i:05d}{suffix}": "" for i in range(definers)}
+    files.update({f"src/q/U{i:05d}{suffix}": "" for i in range(importers)})
+    facts = {p: BlobFacts(language.split("_")[0], 1, symbols=[foo], package_name=package) for p in files if "/p/" in p}
+    imp = ImportSpec(kind, spec, 1)
+    facts.update({p: BlobFacts(language.split("_")[0], 1, imports=[imp], uses={"Foo": 1}, package_name="A")
+                  for p in files if "/q/" in p})
+    return files, facts, [(p, imp) for p in files if "/q/" in p]
+
+
+@pytest.mark.parametrize("language", ["csharp", "csharp_global", "java", "php"])
+def test_an_import_reaching_past_the_cap_costs_the_files_it_keeps_not_all_it_reaches(language):
+    """Each import listed every file it reached before the cap applied (C# and PHP made the
+    list, Java copied its package's): importers times the namespace's files. Now the files
+    come in path order as they are taken, one past the cap: the lines run double with both."""
+    from indexer.resolve import tree as tree_module
+    from indexer.resolve.imports import FACTORIES, FAMILY
+    from indexer.resolve.tree import TARGETS_CAP, TreePaths
+    from tests.test_context_csharp_projects import lines_run
+
+    def run(definers: int, importers: int) -> int:
+        files, facts, asked = _reaching(language, definers, importers)
+        resolver = FACTORIES[FAMILY[asked[0][1].kind]](TreePaths(files), facts, lambda p: b"")
+        module = __import__(type(resolver).__module__, fromlist=["_"])
+        outcomes, lines = lines_run((module.__file__, tree_module.__file__),
+                                    lambda: [resolver.resolve(path, imp) for path, imp in asked])
+        # one past the cap, or (Java) the package's one tuple, which resolve_since reads to the cap
+        assert all(len(o) == (definers if language == "java" else TARGETS_CAP + 1) and list(o) == sorted(o)
+                   for o in outcomes)
+        return lines
+
+    assert run(2 * TARGETS_CAP, 100) <= 2.2 * run(TARGETS_CAP + 100, 50)
