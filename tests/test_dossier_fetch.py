@@ -461,7 +461,9 @@ def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
     answered = tmp_path / "gh-answered"
     monkeypatch.setenv("FAKE_GH_ANSWERED", str(answered))
     make_change(tmp_path / "r", ["#1"])
-    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 0.7})
+    # long enough for the fake gh (a Python process) to start and log the call on a busy host;
+    # it sleeps a minute before answering
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 3.0})
     assert facts_by_ref(d)["#1"].code == "timeout"
     # gh was asked and stopped before it could answer
     assert gh_calls(log) and not answered.exists()

@@ -270,11 +270,14 @@ def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_p
         deadline = time.monotonic() + 30
         while not forkservers() and time.monotonic() < deadline:
             await anyio.sleep(0.05)
-        return before, forkservers()
+        after = forkservers()
+        # read while the server lives: the forkserver leaves with it
+        environ = Path(f"/proc/{after[0]}/environ").read_bytes() if len(after) == 1 else b""
+        return before, after, environ
 
-    before, after = run_stdio(str(tmp_path / "store"), work, root=str(builder.path))
+    before, after, environ = run_stdio(str(tmp_path / "store"), work, root=str(builder.path))
     assert before == [] and len(after) == 1
-    environment = Path(f"/proc/{after[0]}/environ").read_bytes().split(b"\0")
+    environment = environ.split(b"\0")
     told = {k: v for k, _, v in (e.partition(b"=") for e in environment)}
     assert json.loads(told[ROOTS_ENV.encode()]) == [os.path.realpath(builder.path)]
     assert PREPARE_ENV.encode() not in told
