@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import attrgetter
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import msgspec
 from msgspec import Struct, field
@@ -256,8 +256,8 @@ class SnapshotRecord(Struct):
     tree: str
     extractor_version: str
     files: list[FileEntry]
-    edges: list[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
-    unresolved: list[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
+    edges: Sequence[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
+    unresolved: Sequence[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
     packages: list[Package]
     dependencies: list[Dependency]
     entry_points: list[EntryPoint]

@@ -14,7 +14,7 @@ speed where a longer pattern's search takes ~7x as long (~0.2 s at 100,000 files
 from __future__ import annotations
 
 import hashlib
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -88,6 +88,9 @@ class _EntryPointLine(msgspec.Struct, tag_field="type", tag="entry_point"):
 
 
 _BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
+# Edges and unresolved imports per piece: a bundle's are decoded from its bytes a piece at a time
+# (indexer/fleet/carried_list.py), and a smaller piece holds fewer of them decoded at once.
+_LIST_BLOCK = 1024
 
 
 def _lines_of(items: list[msgspec.Struct]) -> bytes:
@@ -139,13 +142,13 @@ def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[b
 _EDGE_BOUNDARY = b'},{"from":'
 
 
-def _resolved_lines(edges: list[Edge]) -> Iterator[bytes]:
+def _resolved_lines(edges: Sequence[Edge]) -> Iterator[bytes]:
     """`{"type":"edge","from":...,"to":...,"kind":...,"line":...,"spec":...,"status":"resolved"}`
     per edge, in the record's order: the Edge fields in declared order, encoded a block per
     call. Like a symbol line's, the boundary replaced holds quotes, so it is only ever one."""
     head = b'{"type":"edge","from":'
-    for start in range(0, len(edges), _BLOCK):
-        body = _encode(edges[start:start + _BLOCK])
+    for start in range(0, len(edges), _LIST_BLOCK):
+        body = _encode(edges[start:start + _LIST_BLOCK])
         yield head + body[len(b'[{"from":'):-2].replace(_EDGE_BOUNDARY, b',"status":"resolved"}\n' + head) \
             + b',"status":"resolved"}\n'
 
@@ -156,9 +159,9 @@ def _rest_section(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Ite
     packages, dependencies and entry points: the lines after the symbols."""
     yield from _resolved_lines(record.edges)
     unresolved = record.unresolved
-    for start in range(0, len(unresolved), _BLOCK):
+    for start in range(0, len(unresolved), _LIST_BLOCK):
         yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
-                         for u in unresolved[start:start + _BLOCK]])
+                         for u in unresolved[start:start + _LIST_BLOCK]])
     for found in inherits_by_file(record, facts):  # a file's at a time: a map may hold many bases
         yield _lines_of([_InheritsLine(i.source, i.target or None, "inherits", i.line, i.spec, i.status, i.cls,
                                        i.base or None) for i in found])
