@@ -258,9 +258,9 @@ class SnapshotRecord(Struct):
     files: list[FileEntry]
     edges: Sequence[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
     unresolved: Sequence[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
-    packages: list[Package]
-    dependencies: list[Dependency]
-    entry_points: list[EntryPoint]
+    packages: Sequence[Package]
+    dependencies: Sequence[Dependency]
+    entry_points: Sequence[EntryPoint]
     fan_in: dict[str, int]  # path -> number of distinct other files importing it (every indexed file present)
     rank: dict[str, float]  # path -> PageRank over the definition/reference graph, rounded
     fingerprint: str = ""  # sha256 of the canonical serialization

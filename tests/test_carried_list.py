@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer.fleet.carried_list import CarriedList
-from indexer.model import Edge, UnresolvedImport
+from indexer.model import Dependency, Edge, EntryPoint, Package, UnresolvedImport
 from indexer.store.database import pack, pack_pieces
 from tests.test_bundle_bounds import python_files, record_of
 
@@ -22,8 +22,8 @@ _text = st.text(max_size=6)
 _edges = st.lists(st.builds(Edge, _text, _text, _text, st.integers(0, 1 << 40), _text), max_size=40)
 
 
-def _carried(items: list) -> CarriedList:
-    return CarriedList(msgspec.Raw(_enc(items)), _EDGES if not items or isinstance(items[0], Edge) else _UNRESOLVED, 1)
+def _carried(items: list, kind: type = Edge) -> CarriedList:
+    return CarriedList(msgspec.Raw(_enc(items)), msgspec.msgpack.Decoder(list[kind]), 1)
 
 
 @settings(max_examples=150, deadline=None)
@@ -61,7 +61,7 @@ def test_a_tail_of_carried_lists_packs_to_the_bytes_of_the_lists(n):
     record = record_of(python_files(3), edges)
     record.unresolved = unresolved
     listed = pack_record(record)
-    record.edges, record.unresolved = _carried(edges), _carried(unresolved)
+    record.edges, record.unresolved = _carried(edges), _carried(unresolved, UnresolvedImport)
     assert pack_record(record) == listed
 
 
@@ -87,3 +87,29 @@ def test_an_array_too_few_bytes_for_its_count_is_refused_before_its_bounds_are_r
         tracemalloc.stop()
     assert peak < len(raw), (peak, len(raw))
     assert smallest == 29 and len(CarriedList(msgspec.Raw(_enc([Edge("", "", "", 0, "")])), _EDGES, smallest)) == 1
+
+
+# Strings that share prefixes and hold zero bytes and characters past the Basic Multilingual
+# Plane: where an order of bytes could part from the order of strings.
+_name = st.lists(st.sampled_from(["a", "b", "\x00", "\x01", "\xff", "\u0100", "\U0001f600"]), max_size=3).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(packages=st.lists(st.builds(Package, _name, _name, _name, _name), max_size=12),
+       dependencies=st.lists(st.builds(Dependency, _name, _name, _name, _name, _name, _name), max_size=12),
+       entry_points=st.lists(st.builds(EntryPoint, _name, _name, _name, _name, _name), max_size=12))
+def test_carried_manifest_lists_fingerprint_and_pack_as_the_lists(packages, dependencies, entry_points):
+    """The fingerprint sorts packages, dependencies and entry points; carried, they are ordered
+    by their keys as bytes: the same lines, ties kept in the record's order."""
+    from indexer.model import BlobFacts
+    from indexer.store.canonical import fingerprint
+    from indexer.store.records import pack_record
+
+    files = python_files(2)
+    record = record_of(files)
+    record.packages, record.dependencies, record.entry_points = packages, dependencies, entry_points
+    facts = {f.path: BlobFacts("python", 1) for f in files}
+    listed, packed = fingerprint(record, facts), pack_record(record)
+    record.packages, record.dependencies, record.entry_points = (
+        _carried(packages, Package), _carried(dependencies, Dependency), _carried(entry_points, EntryPoint))
+    assert fingerprint(record, facts) == listed and pack_record(record) == packed

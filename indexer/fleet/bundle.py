@@ -51,7 +51,16 @@ from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
 from indexer.fleet.carried_list import CarriedList
 from indexer.fleet.msgpack_heads import length, shape
 from indexer.git.tree_names import TREE_RULES
-from indexer.model import Edge, SnapshotRecord, UnresolvedImport, edge_order, unresolved_order
+from indexer.model import (
+    Dependency,
+    Edge,
+    EntryPoint,
+    Package,
+    SnapshotRecord,
+    UnresolvedImport,
+    edge_order,
+    unresolved_order,
+)
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
 from indexer.store.records import NO_FACTS, StoredFacts
 
@@ -167,9 +176,15 @@ _RecordShape, _RECORD_LISTS = shape("_RecordShape", SnapshotRecord)
 # The record's lists kept as their bytes (indexer/fleet/carried_list.py): read in order, a block
 # at a time, by the checks, the fingerprint and the stored form alike. Each with the fewest bytes
 # one of its items takes: every field of theirs is required.
-_CARRIED: dict[str, tuple[msgspec.msgpack.Decoder[list[Edge]] | msgspec.msgpack.Decoder[list[UnresolvedImport]], int]] = {
+_ListDecoder = (msgspec.msgpack.Decoder[list[Edge]] | msgspec.msgpack.Decoder[list[UnresolvedImport]]
+                | msgspec.msgpack.Decoder[list[Package]] | msgspec.msgpack.Decoder[list[Dependency]]
+                | msgspec.msgpack.Decoder[list[EntryPoint]])
+_CARRIED: dict[str, tuple[_ListDecoder, int]] = {
     "edges": (msgspec.msgpack.Decoder(list[Edge]), len(_encode(Edge("", "", "", 0, "")))),
     "unresolved": (msgspec.msgpack.Decoder(list[UnresolvedImport]), len(_encode(UnresolvedImport("", "", "", 0, "")))),
+    "packages": (msgspec.msgpack.Decoder(list[Package]), len(_encode(Package("", "", "", "")))),
+    "dependencies": (msgspec.msgpack.Decoder(list[Dependency]), len(_encode(Dependency("", "", "", "", "", "")))),
+    "entry_points": (msgspec.msgpack.Decoder(list[EntryPoint]), len(_encode(EntryPoint("", "", "", "", "")))),
 }
 _RecordCarrying = msgspec.defstruct("_RecordCarrying", [
     (f.name, msgspec.Raw if f.name in _CARRIED else f.type, *(() if f.required else (f.default,)))
@@ -178,8 +193,8 @@ _decode_record_carrying = msgspec.msgpack.Decoder(_RecordCarrying).decode
 
 
 def _carried_record(raw: memoryview) -> SnapshotRecord:
-    """The record of `raw` (a view of the inflated body), its edges and unresolved imports
-    carried: kept as their bytes, decoded as read (`check_order` reads each once)."""
+    """The record of `raw` (a view of the inflated body), its lists but the files carried:
+    kept as their bytes, decoded as read (`check` reads each item once)."""
     found = _decode_record_carrying(raw)
     fields = msgspec.structs.asdict(found)
     for name, (decoder, smallest) in _CARRIED.items():
@@ -499,7 +514,10 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         entries = _decode_entries(body_shape.facts)  # each blob's facts a view of the inflated body
         del body_shape, raw
         record = _carried_record(record_bytes)
-        check_order(record)  # every carried item read once, so any that does not decode is refused here
+        check_order(record)  # every edge and unresolved import read once: one that does not decode is refused here
+        for name in ("packages", "dependencies", "entry_points"):
+            for _ in getattr(record, name):  # so is every other carried item
+                pass
     except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     if (record.oid, record.fingerprint, record.extractor_version) != (

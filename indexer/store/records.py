@@ -496,10 +496,11 @@ def pack_tail(record: SnapshotRecord) -> bytes:
     dependencies, entry points. A list held as another kind of sequence (a bundle's, decoded a
     block at a time: indexer/fleet/carried_list.py) is encoded and compressed a block at a
     time, to the same bytes, never decoded whole."""
-    edges, unresolved = record.edges, record.unresolved
-    if isinstance(edges, list) and isinstance(unresolved, list):
-        return pack(encode(SnapshotTail(edges, unresolved, record.packages, record.dependencies,
-                                        record.entry_points)))
+    edges, unresolved, packages, dependencies, entry_points = (
+        record.edges, record.unresolved, record.packages, record.dependencies, record.entry_points)
+    if (isinstance(edges, list) and isinstance(unresolved, list) and isinstance(packages, list)
+            and isinstance(dependencies, list) and isinstance(entry_points, list)):
+        return pack(encode(SnapshotTail(edges, unresolved, packages, dependencies, entry_points)))
     return pack_pieces(_tail_pieces(record))
 
 
