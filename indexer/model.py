@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import attrgetter
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import msgspec
 from msgspec import Struct, field
@@ -258,11 +258,11 @@ class SnapshotRecord(Struct):
     tree: str
     extractor_version: str
     files: list[FileEntry]
-    edges: list[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
-    unresolved: list[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
-    packages: list[Package]
-    dependencies: list[Dependency]
-    entry_points: list[EntryPoint]
+    edges: Sequence[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
+    unresolved: Sequence[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
+    packages: Sequence[Package]
+    dependencies: Sequence[Dependency]
+    entry_points: Sequence[EntryPoint]
     fan_in: dict[str, int]  # path -> number of distinct other files importing it (every indexed file present)
     rank: dict[str, float]  # path -> PageRank over the definition/reference graph, rounded
     fingerprint: str = ""  # sha256 of the canonical serialization

@@ -48,9 +48,19 @@ import msgspec
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import facts_weight, signing
 from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
+from indexer.fleet.carried_list import CarriedList
 from indexer.fleet.msgpack_heads import length, shape
 from indexer.git.tree_names import TREE_RULES
-from indexer.model import SnapshotRecord, edge_order, unresolved_order
+from indexer.model import (
+    Dependency,
+    Edge,
+    EntryPoint,
+    Package,
+    SnapshotRecord,
+    UnresolvedImport,
+    edge_order,
+    unresolved_order,
+)
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
 from indexer.store.records import NO_FACTS, StoredFacts
 
@@ -163,6 +173,34 @@ def _bin_content(raw: msgspec.Raw, what: str) -> memoryview:
 
 _RecordShape, _RECORD_LISTS = shape("_RecordShape", SnapshotRecord)
 
+# The record's lists kept as their bytes (indexer/fleet/carried_list.py): read in order, a block
+# at a time, by the checks, the fingerprint and the stored form alike. Each with the fewest bytes
+# one of its items takes: every field of theirs is required.
+_ListDecoder = (msgspec.msgpack.Decoder[list[Edge]] | msgspec.msgpack.Decoder[list[UnresolvedImport]]
+                | msgspec.msgpack.Decoder[list[Package]] | msgspec.msgpack.Decoder[list[Dependency]]
+                | msgspec.msgpack.Decoder[list[EntryPoint]])
+_CARRIED: dict[str, tuple[_ListDecoder, int]] = {
+    "edges": (msgspec.msgpack.Decoder(list[Edge]), len(_encode(Edge("", "", "", 0, "")))),
+    "unresolved": (msgspec.msgpack.Decoder(list[UnresolvedImport]), len(_encode(UnresolvedImport("", "", "", 0, "")))),
+    "packages": (msgspec.msgpack.Decoder(list[Package]), len(_encode(Package("", "", "", "")))),
+    "dependencies": (msgspec.msgpack.Decoder(list[Dependency]), len(_encode(Dependency("", "", "", "", "", "")))),
+    "entry_points": (msgspec.msgpack.Decoder(list[EntryPoint]), len(_encode(EntryPoint("", "", "", "", "")))),
+}
+_RecordCarrying = msgspec.defstruct("_RecordCarrying", [
+    (f.name, msgspec.Raw if f.name in _CARRIED else f.type, *(() if f.required else (f.default,)))
+    for f in msgspec.structs.fields(SnapshotRecord)])
+_decode_record_carrying = msgspec.msgpack.Decoder(_RecordCarrying).decode
+
+
+def _carried_record(raw: memoryview) -> SnapshotRecord:
+    """The record of `raw` (a view of the inflated body), its lists but the files carried:
+    kept as their bytes, decoded as read (`check` reads each item once)."""
+    found = _decode_record_carrying(raw)
+    fields = msgspec.structs.asdict(found)
+    for name, (decoder, smallest) in _CARRIED.items():
+        fields[name] = CarriedList(fields[name], decoder, smallest)
+    return SnapshotRecord(**fields)
+
 
 _decode_body_shape = msgspec.msgpack.Decoder(_BodyShape).decode
 _decode_entries = msgspec.msgpack.Decoder(list[_EntryShape]).decode
@@ -223,7 +261,7 @@ def _header_line(header: dict) -> bytes:
     return json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
-def _digest(header: dict, body: bytes) -> str:
+def _digest(header: dict, body: bytes | memoryview) -> str:
     blank = dict(header, digest="")
     h = hashlib.sha256(_header_line(blank))
     h.update(b"\n")
@@ -408,7 +446,7 @@ def raw_limit(header: Header) -> int:
     return header.raw_bytes
 
 
-def inflate(body: bytes, limit: int) -> bytearray:
+def inflate(body: bytes | memoryview, limit: int) -> bytearray:
     """`body` inflated as a stream into a buffer of `limit` bytes, refused as soon as it would
     pass it: a bomb costs `limit`, no more. Input goes in small slices and output comes out in
     bounded pieces, so nothing is held twice."""
@@ -449,11 +487,10 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     transaction), and the fingerprint is recomputed from those and the body's."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
-    from indexer.store.records import decode_record as _decode_record
     from indexer.store.records import entry_facts_key, is_facts_key
 
     header, start = parse_header(data)
-    body = data[start:]
+    body = memoryview(data)[start:]  # not a copy: the bundle's bytes are held while it is checked
     if len(body) != header.body_bytes:
         raise BadBundle(f"bundle body is {len(body)} bytes, the header says {header.body_bytes} (truncated?)")
     if _digest(msgspec.structs.asdict(header), body) != header.digest:
@@ -476,7 +513,11 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         _check_record_counts(_decode_record_shape(record_bytes), header.files)
         entries = _decode_entries(body_shape.facts)  # each blob's facts a view of the inflated body
         del body_shape, raw
-        record = _decode_record(record_bytes)
+        record = _carried_record(record_bytes)
+        check_order(record)  # every edge and unresolved import read once: one that does not decode is refused here
+        for name in ("packages", "dependencies", "entry_points"):
+            for _ in getattr(record, name):  # so is every other carried item
+                pass
     except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     if (record.oid, record.fingerprint, record.extractor_version) != (
@@ -485,7 +526,6 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     facts_raw = {bytes(e.key): _bin_content(e.facts, "a facts entry") for e in entries}
     if len(record.files) != header.files or len(facts_raw) != len(entries):
         raise BadBundle("bundle counts disagree with its content")
-    check_order(record)
     version = record.extractor_version
     keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
     lacking: dict[str, bytes] = {}  # those the body leaves to the store
@@ -531,12 +571,14 @@ def check_order(record: SnapshotRecord) -> None:
     path, its edges and unresolved imports as resolution writes them (model.SnapshotRecord),
     each strictly increasing, so without repeats. Lookups bisect these lists (a file by path, a
     reindex's lines of a file), and the fingerprint, which sorts, cannot tell a shuffled list."""
-    from itertools import islice
+    from itertools import tee
     from operator import lt
 
-    def increasing(items: list, key) -> bool:
-        # each item's key made as it is compared, never all of them at once
-        return all(map(lt, map(key, items), map(key, islice(items, 1, None))))
+    def increasing(items: Sequence, key) -> bool:
+        # each item's key made as it is compared, never all of them at once; the items read once
+        keys, following = tee(map(key, items))
+        next(following, None)
+        return all(map(lt, keys, following))
 
     if not increasing(record.files, attrgetter("path")):
         raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")

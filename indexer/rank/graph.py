@@ -25,7 +25,7 @@ snapshot (indexer/rank/arcs.py), so a re-index computes again only the rows a ch
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -43,7 +43,7 @@ TOL = 1e-10  # per node, on the L1 change between iterations
 DIGITS = 9
 
 
-def import_graph(files: Iterable[FileEntry], edges: list[Edge]) -> nx.DiGraph:
+def import_graph(files: Iterable[FileEntry], edges: Sequence[Edge]) -> nx.DiGraph:
     """Files as nodes, one arc per (importer, imported) pair of distinct files of the snapshot."""
     import networkx as nx  # here, not at the top: only a caller asking for the graph pays its import
 
@@ -55,7 +55,7 @@ def import_graph(files: Iterable[FileEntry], edges: list[Edge]) -> nx.DiGraph:
     return g
 
 
-def import_pairs(edges: list[Edge]) -> list[tuple[str, str]]:
+def import_pairs(edges: Sequence[Edge]) -> list[tuple[str, str]]:
     """The distinct (importer, imported) pairs of distinct files, sorted. A snapshot's edges
     come sorted by (source, target), so repeats are adjacent and one pass in list order does
     (a set of pairs would hop across the heap); other input is sorted first."""

@@ -24,7 +24,9 @@ own rules: `indexer/lang/rust/bases.py`, `indexer/lang/go/bases.py`.
 from __future__ import annotations
 
 import builtins
-from typing import Callable, Iterable, Iterator, Mapping
+from bisect import bisect_left, bisect_right
+from operator import attrgetter
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from msgspec import Struct
 
@@ -85,15 +87,6 @@ def inherits_by_file(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> 
     declaring = [f.path for f in record.files if (s := summary(f.path)) is not None and s.bases]
     if not declaring:
         return
-    wanted = set(declaring)
-    edges: dict[str, list[Edge]] = {}
-    for e in record.edges:
-        if e.source in wanted:
-            edges.setdefault(e.source, []).append(e)
-    unresolved: dict[str, list[UnresolvedImport]] = {}
-    for u in record.unresolved:
-        if u.path in wanted:
-            unresolved.setdefault(u.path, []).append(u)
     top: dict[str, frozenset[str]] = {}
     listed: dict[str, list[Symbol]] = {}
 
@@ -130,8 +123,23 @@ def inherits_by_file(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> 
 
     for path in declaring:
         full = facts[path]
-        yield resolve_bases(path, full.language, full.bases, full.imports, edges.get(path, []),
-                            unresolved.get(path, []), defines, index, package, package_name, symbols)
+        yield resolve_bases(path, full.language, full.bases, full.imports, _of_file(record.edges, path, _source),
+                            _of_file(record.unresolved, path, _path), defines, index, package, package_name,
+                            symbols)
+
+
+_source = attrgetter("source")
+_path = attrgetter("path")
+Line = TypeVar("Line", Edge, UnresolvedImport)
+
+
+def _of_file(lines: Sequence[Line], path: str, path_of: Callable[[Line], str]) -> list[Line]:
+    """The lines of `path`: a run of a record's edges or unresolved imports, which are sorted
+    by file path first (model.SnapshotRecord), found by bisecting. One declaring file's lines
+    are made at a time, never every declaring file's at once (a bundle's record may hold many,
+    each read from its bytes)."""
+    at = bisect_left(lines, path, key=path_of)
+    return list(lines[at:bisect_right(lines, path, lo=at, key=path_of)])
 
 
 class _Classes:
@@ -144,7 +152,6 @@ class _Classes:
         self.record = record
         self.summary = summary
         self._named: dict[str, list[tuple[str, str]]] | None = None
-        self._edges: dict[str, list[Edge]] | None = None
 
     def named(self, name: str) -> list[tuple[str, str]]:
         if self._named is None:
@@ -164,11 +171,7 @@ class _Classes:
         return s.package_name if s is not None else ""
 
     def edges(self, path: str) -> list[Edge]:
-        if self._edges is None:
-            self._edges = {}
-            for e in self.record.edges:
-                self._edges.setdefault(e.source, []).append(e)
-        return self._edges.get(path, [])
+        return _of_file(self.record.edges, path, _source)
 
 
 def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],

@@ -14,7 +14,7 @@ speed where a longer pattern's search takes ~7x as long (~0.2 s at 100,000 files
 from __future__ import annotations
 
 import hashlib
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping, Sequence, TypeVar
 
 import msgspec
 
@@ -88,6 +88,9 @@ class _EntryPointLine(msgspec.Struct, tag_field="type", tag="entry_point"):
 
 
 _BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
+# Edges and unresolved imports per piece: a bundle's are decoded from its bytes a piece at a time
+# (indexer/fleet/carried_list.py), and a smaller piece holds fewer of them decoded at once.
+_LIST_BLOCK = 1024
 
 
 def _lines_of(items: list[msgspec.Struct]) -> bytes:
@@ -139,13 +142,13 @@ def chunks(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[b
 _EDGE_BOUNDARY = b'},{"from":'
 
 
-def _resolved_lines(edges: list[Edge]) -> Iterator[bytes]:
+def _resolved_lines(edges: Sequence[Edge]) -> Iterator[bytes]:
     """`{"type":"edge","from":...,"to":...,"kind":...,"line":...,"spec":...,"status":"resolved"}`
     per edge, in the record's order: the Edge fields in declared order, encoded a block per
     call. Like a symbol line's, the boundary replaced holds quotes, so it is only ever one."""
     head = b'{"type":"edge","from":'
-    for start in range(0, len(edges), _BLOCK):
-        body = _encode(edges[start:start + _BLOCK])
+    for start in range(0, len(edges), _LIST_BLOCK):
+        body = _encode(edges[start:start + _LIST_BLOCK])
         yield head + body[len(b'[{"from":'):-2].replace(_EDGE_BOUNDARY, b',"status":"resolved"}\n' + head) \
             + b',"status":"resolved"}\n'
 
@@ -156,18 +159,45 @@ def _rest_section(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Ite
     packages, dependencies and entry points: the lines after the symbols."""
     yield from _resolved_lines(record.edges)
     unresolved = record.unresolved
-    for start in range(0, len(unresolved), _BLOCK):
+    for start in range(0, len(unresolved), _LIST_BLOCK):
         yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
-                         for u in unresolved[start:start + _BLOCK]])
+                         for u in unresolved[start:start + _LIST_BLOCK]])
     for found in inherits_by_file(record, facts):  # a file's at a time: a map may hold many bases
         yield _lines_of([_InheritsLine(i.source, i.target or None, "inherits", i.line, i.spec, i.status, i.cls,
                                        i.base or None) for i in found])
-    yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest)
-                     for p in sorted(record.packages, key=lambda p: (p.manifest, p.name))])
-    yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
-                     for d in sorted(record.dependencies, key=lambda d: (d.manifest, d.scope, d.name, d.spec))])
-    yield _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
-                     for ep in sorted(record.entry_points, key=lambda e: (e.kind, e.name, e.path, e.target))])
+    for packages in _in_order(record.packages, lambda p: (p.manifest, p.name)):
+        yield _lines_of([_PackageLine(p.name, p.version, p.ecosystem, p.manifest) for p in packages])
+    for dependencies in _in_order(record.dependencies, lambda d: (d.manifest, d.scope, d.name, d.spec)):
+        yield _lines_of([_DependencyLine(d.name, d.spec, d.scope, d.ecosystem, d.manifest, d.package or None)
+                         for d in dependencies])
+    for entry_points in _in_order(record.entry_points, lambda e: (e.kind, e.name, e.path, e.target)):
+        yield _lines_of([_EntryPointLine(ep.name, ep.kind, ep.path or None, ep.target or None, ep.manifest or None)
+                         for ep in entry_points])
+
+
+T = TypeVar("T")
+
+
+def _in_order(items: Sequence[T], key: Callable[[T], tuple[str, ...]]) -> Iterator[list[T]]:
+    """`sorted(items, key=key)`, a block at a time. A list is sorted at once; another sequence
+    (a bundle's, decoded from its bytes on each read: indexer/fleet/carried_list.py) is
+    ordered by each item's key as one bytes that sorts as the tuple does, and its items read in
+    that order a block at a time, so that only their keys are held, never all of them decoded."""
+    if isinstance(items, list):
+        yield sorted(items, key=key)
+        return
+    keys = [_sortable(key(item)) for item in items]
+    order = sorted(range(len(keys)), key=keys.__getitem__)  # stable, as `sorted` of the items is
+    del keys
+    for start in range(0, len(order), _LIST_BLOCK):
+        yield [items[i] for i in order[start:start + _LIST_BLOCK]]
+
+
+def _sortable(fields: tuple[str, ...]) -> bytes:
+    """Bytes that compare as the tuple of strings does: UTF-8 keeps the order of code points,
+    and each string ends in a zero byte, one inside it escaped as zero and 0xFF (a byte UTF-8
+    never holds), so that a string sorts before any it is a prefix of."""
+    return b"".join(f.encode("utf-8", "surrogatepass").replace(b"\x00", b"\x00\xff") + b"\x00" for f in fields)
 
 
 def lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:

@@ -71,6 +71,26 @@ def pack(data: bytes, compress: bool = True) -> bytes:
     return _PLAIN + data
 
 
+def pack_pieces(pieces: Iterable[bytes]) -> bytes:
+    """`pack` of the pieces' concatenation, compressed as they come, never joined: zlib's
+    stream gives the bytes of one `zlib.compress` however its input is cut."""
+    held: list[bytes] = []
+    size = 0
+    rest = iter(pieces)
+    for piece in rest:
+        held.append(piece)
+        size += len(piece)
+        if size > 256:
+            break
+    else:
+        return pack(b"".join(held))
+    compressor = zlib.compressobj(1)
+    out = [_COMPRESSED, *map(compressor.compress, held)]
+    out.extend(map(compressor.compress, rest))
+    out.append(compressor.flush())
+    return b"".join(out)
+
+
 @overload
 def unpack(data: bytes) -> bytes: ...
 @overload

@@ -31,7 +31,7 @@ from indexer.model import (
 )
 from indexer.rank.weights import definitions_of
 from indexer.store import name_runs
-from indexer.store.database import Store, pack, unpack
+from indexer.store.database import Store, pack, pack_pieces, unpack
 from indexer.store.symbol_lines import symbols_json
 from indexer.store.versions import facts_version, snapshot_version
 
@@ -493,9 +493,51 @@ def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None, tail: 
 
 def pack_tail(record: SnapshotRecord) -> bytes:
     """The stored form of the record's tail: edges, unresolved imports, manifests' packages and
-    dependencies, entry points."""
-    return pack(encode(SnapshotTail(record.edges, record.unresolved, record.packages, record.dependencies,
-                                    record.entry_points)))
+    dependencies, entry points. A list held as another kind of sequence (a bundle's, decoded a
+    block at a time: indexer/fleet/carried_list.py) is encoded and compressed a block at a
+    time, to the same bytes, never decoded whole."""
+    edges, unresolved, packages, dependencies, entry_points = (
+        record.edges, record.unresolved, record.packages, record.dependencies, record.entry_points)
+    if (isinstance(edges, list) and isinstance(unresolved, list) and isinstance(packages, list)
+            and isinstance(dependencies, list) and isinstance(entry_points, list)):
+        return pack(encode(SnapshotTail(edges, unresolved, packages, dependencies, entry_points)))
+    return pack_pieces(_tail_pieces(record))
+
+
+_TAIL_FIELDS = tuple(f.encode_name for f in msgspec.structs.fields(SnapshotTail))  # as SnapshotRecord names them
+_BLOCK = 1024  # items of a sequence decoded and encoded at once
+
+
+def array_head(n: int) -> bytes:
+    """The msgpack head of an array of `n` items, as msgspec writes it."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 1 << 16:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+ARRAY_HEAD_BYTES = {0xDC: 3, 0xDD: 5}  # bytes of an array 16's and 32's head; a fixarray's is its one byte
+
+
+def _tail_pieces(record: SnapshotRecord) -> Iterator[bytes]:
+    """`encode(SnapshotTail(...))` of the record's lists, in pieces: the struct is a map of its
+    fields in order, a list an array head and its items' encodings one after another."""
+    yield bytes((0x80 | len(_TAIL_FIELDS),))
+    for name in _TAIL_FIELDS:
+        yield encode(name)
+        items = getattr(record, name)
+        if isinstance(items, list):
+            yield encode(items)
+            continue
+        yield array_head(len(items))
+        for start in range(0, len(items), _BLOCK):
+            yield _items_of(encode(list(items[start:start + _BLOCK])))  # one block decoded at a time
+
+
+def _items_of(array: bytes) -> bytes:
+    """The encoded items of the msgpack array `array`, its head (`array_head`) left out."""
+    return array[ARRAY_HEAD_BYTES.get(array[0], 1):]
 
 
 class StoredRecord(NamedTuple):
