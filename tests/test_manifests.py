@@ -317,7 +317,7 @@ def _element(draw, depth: int = 0):
     return el
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_element(), st.sampled_from(["", "http://maven.apache.org/POM/4.0.0"]), st.sampled_from(["utf-8", "utf-16"]))
 def test_a_pom_reads_as_elementtree_reads_it(root, namespace, encoding):
     """Whatever the document holds, what it declares is what ElementTree's own parse of it
