@@ -91,11 +91,12 @@ _HOSTILE: dict[str, tuple[int, Callable[[], BlobFacts]]] = {
 
 @pytest.mark.parametrize("shape", sorted(_HOSTILE))
 def test_a_hostile_bundle_imports_holding_under_four_times_its_inflated_body(tmp_path, shape):
-    """Files whose facts are all of the costliest items, over a MiB of them in all (the peak
-    grows with them; tracemalloc makes each cost much time), fingerprint true: imported (checked, then written) while every blob's facts were
-    decoded at once, their stored forms all made before the commit and every `inherits` edge
-    held until all were made, the peak came to 25 times the inflated body (names outside
-    Latin-1), 18 times (distinct names) and 61 times (bases); now under 4 times."""
+    """Files whose facts are all of the costliest items, over a MiB of them in all (the old
+    peak grew with them; under tracemalloc each costs much time), fingerprint true: imported
+    (checked, then written) while every blob's facts were decoded at once, their stored forms
+    all made before the commit and every `inherits` edge held until all were made, the peak
+    came to 25 times the inflated body (names outside Latin-1), 18 times (distinct names) and
+    61 times (bases); now under 4 times."""
     count, facts = _HOSTILE[shape]
     files = python_files(count)
     data, raw = sealed(files, facts())
