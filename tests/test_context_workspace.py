@@ -262,6 +262,30 @@ def test_an_agent_face_reads_no_member_outside_its_roots(run, fleet):
     assert members["acme-lib"]["status"] == "unknown" and "the roots the client declared" in members["acme-lib"]["reason"]
 
 
+def test_the_roots_an_mcp_client_declares_narrow_a_workspaces_members(run, fleet):
+    """A workspace call names no path, yet each member it reads is one: the server asks the
+    client's roots for it too, and reads only the members under them."""
+    import anyio
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=Path(fleet["gokit"].path).as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
+                                   env=cli_env(run.home), cwd=str(ROOT))
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            return text_of(await client.call_tool("context_symbol", {"workspace": "fleet", "name": "slugify"}))
+
+    out = anyio.run(work)
+    assert [d["member"] for d in out["data"]["definitions"]] == ["gokit"], out
+    members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
+    assert members["acme-lib"]["status"] == "unknown" and "the roots the client declared" in members["acme-lib"]["reason"]
+
+
 def test_target_errors_are_typed(run, fleet):
     both = run("context.symbol", workspace="fleet", repo=str(fleet["gokit"].path), name="slugify")
     assert both["error"]["code"] == "bad_input" and "not both" in both["error"]["message"]

@@ -151,7 +151,9 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             return reply_of(payload, ok=False)
         arguments = params.arguments or {}
         declared: tuple[str, ...] = ()
-        if executor.roots is not None and named_paths(row.input.__struct_fields__, arguments.get):
+        # a workspace's members are paths too, each held to the roots when it is read
+        if executor.roots is not None and (named_paths(row.input.__struct_fields__, arguments.get)
+                                           or arguments.get("workspace") is not None):
             declared = await client_roots.of(ctx)
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start
