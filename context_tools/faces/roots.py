@@ -57,18 +57,6 @@ class Roots(msgspec.Struct, frozen=True):
     def of(cls, dirs: Iterable[str | os.PathLike[str]]) -> "Roots":
         return cls(tuple(dict.fromkeys(_real(d) for d in dirs)))
 
-    def admits(self, path: str, extra: Iterable[str] = ()) -> bool:
-        try:
-            real = _real(path)
-        except ValueError:  # a NUL, an overlong path: no path at all (decoding the input refuses it as bad_input)
-            return False
-        return self._holds(real, extra)
-
-    def _holds(self, real: str, extra: Iterable[str] = ()) -> bool:
-        """Does a root hold `real`, a path already resolved, and, when the client declared
-        roots (`extra`), one of those too?"""
-        return self._why_not(real, tuple(extra)) is None
-
     def _why_not(self, real: str, extra: tuple[str, ...]) -> str | None:
         """Whose roots leave `real` out ("server" or "client"), or None when it is served. A
         declared root no file system holds narrows to nothing it names: it is still a root the
@@ -80,12 +68,9 @@ class Roots(msgspec.Struct, frozen=True):
         declared = (root for root in map(_real_or_none, extra) if root is not None)
         return None if any(_under(real, root) for root in declared) else "client"
 
-    def admits_field(self, name: str, path: str, extra: Iterable[str] = ()) -> bool:
-        """Is the place an input field names served: the path, and for `repo` the repository it opens?"""
-        return self.refusal(name, path, tuple(extra)) is None
-
     def refusal(self, name: str, path: str, extra: tuple[str, ...] = ()) -> str | None:
-        """Why the place a field names is not served, or None when it is."""
+        """Why the place a field names is not served (the path, and for `repo` the repository
+        it opens), or None when it is."""
         try:
             real = _real(path)
         except ValueError:  # a NUL, an overlong path: no path at all (decoding the input refuses it as bad_input)
