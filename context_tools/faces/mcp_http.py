@@ -133,7 +133,7 @@ class Guard:
     async def _framed_post(self, scope: Scope, receive: Any, send: Any, session: str | None, key: object) -> None:
         import anyio
 
-        from context_tools.faces.mcp_stdio import MAX_LINE_BYTES, check_line
+        from context_tools.faces.mcp_stdio import INVALID_REQUEST, MAX_LINE_BYTES, check_line
 
         body = bytearray()
         more = True
@@ -182,7 +182,6 @@ async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str
 
 
 SERVER_BUSY = -32000  # JSON-RPC's range for a server's own errors
-INVALID_REQUEST = -32600
 
 
 async def _busy(send: Any, held: Shared, session: str | None, past: Literal["all", "session"]) -> None:
