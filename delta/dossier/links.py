@@ -14,9 +14,9 @@ from __future__ import annotations
 import urllib.parse
 
 from delta.dossier.items import Fact, Fetched
-from delta.dossier.refs import MAX_DIGITS, TRACKER_KEY
+from delta.dossier.refs import MAX_DIGITS, TRACKER_KEY, URL_CHARS
 
-URL_CHARS = 2048  # as a reference's `url` (refs.URL_CHARS): no tracker's issue URL comes near it
+# URL_CHARS: a link shown is held to what a reference's `url` may be (no issue URL comes near it)
 SCHEMES = ("http", "https")
 # printable ASCII, less what RFC 3986 never allows unescaped (space, `"<>\^`{|}`)
 _URL_CHARACTERS = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset('"<>\\^`{|}')
