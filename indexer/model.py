@@ -250,6 +250,13 @@ class Skipped(Struct, frozen=True, gc=False):
     reason: str  # binary too_large lfs_pointer undecodable minified submodule symlink bad_manifest
 
 
+# Items of a record's list (its edges, unresolved imports, packages, dependencies, entry points)
+# read at once where it may be a bundle's, decoded from its bytes a block per read
+# (indexer/fleet/carried_list.py): the fingerprint, the stored form and the carried list read
+# the same blocks, so each is decoded once.
+LIST_BLOCK = 1024
+
+
 class SnapshotRecord(Struct):
     """Everything a snapshot holds beyond its blob facts. Symbols and occurrences stay in the
     content-addressed blob facts and are joined through `files[].blob`."""

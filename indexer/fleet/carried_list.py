@@ -18,16 +18,13 @@ from typing import Generic, Iterator, Sequence, TypeVar, overload
 import msgspec
 
 from indexer.fleet.msgpack_heads import length
+from indexer.model import LIST_BLOCK
 from indexer.store.records import ARRAY_HEAD_BYTES as _ARRAY_HEAD
 from indexer.store.records import array_head
 
 T = TypeVar("T")
 
-BLOCK = 1024  # items decoded at once: the fingerprint's block (canonical._LIST_BLOCK), so its slices decode once each
-
 _decode_raws = msgspec.msgpack.Decoder(list[msgspec.Raw]).decode
-
-
 
 
 class CarriedList(Sequence[T], Generic[T]):
@@ -81,13 +78,13 @@ class CarriedList(Sequence[T], Generic[T]):
         return self._decode(array_head(stop - start) + self._items[self._ends[start]:self._ends[stop]])
 
     def __iter__(self) -> Iterator[T]:
-        for start in range(0, len(self), BLOCK):
-            yield from self[start:start + BLOCK]
+        for start in range(0, len(self), LIST_BLOCK):
+            yield from self[start:start + LIST_BLOCK]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)) or len(other) != len(self):
             return False
-        return all(self[i:i + BLOCK] == list(other[i:i + BLOCK]) for i in range(0, len(self), BLOCK))
+        return all(self[i:i + LIST_BLOCK] == list(other[i:i + LIST_BLOCK]) for i in range(0, len(self), LIST_BLOCK))
 
     __hash__ = None  # type: ignore[assignment]  # compared by its items, as a list is
 

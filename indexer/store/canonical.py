@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Mapping, Sequence, TypeVar
 
 import msgspec
 
-from indexer.model import BlobFacts, Edge, SnapshotRecord
+from indexer.model import LIST_BLOCK, BlobFacts, Edge, SnapshotRecord
 from indexer.resolve.hierarchy import inherits_by_file
 from indexer.store.facts_table import summaries_of
 from indexer.store.symbol_lines import symbol_lines, symbols_json
@@ -88,9 +88,6 @@ class _EntryPointLine(msgspec.Struct, tag_field="type", tag="entry_point"):
 
 
 _BLOCK = 4096  # records per piece: bounded pieces reuse the allocator's memory instead of new pages
-# Edges and unresolved imports per piece: a bundle's are decoded from its bytes a piece at a time
-# (indexer/fleet/carried_list.py), and a smaller piece holds fewer of them decoded at once.
-_LIST_BLOCK = 1024
 
 
 def _lines_of(items: list[msgspec.Struct]) -> bytes:
@@ -147,8 +144,8 @@ def _resolved_lines(edges: Sequence[Edge]) -> Iterator[bytes]:
     per edge, in the record's order: the Edge fields in declared order, encoded a block per
     call. Like a symbol line's, the boundary replaced holds quotes, so it is only ever one."""
     head = b'{"type":"edge","from":'
-    for start in range(0, len(edges), _LIST_BLOCK):
-        body = _encode(edges[start:start + _LIST_BLOCK])
+    for start in range(0, len(edges), LIST_BLOCK):
+        body = _encode(edges[start:start + LIST_BLOCK])
         yield head + body[len(b'[{"from":'):-2].replace(_EDGE_BOUNDARY, b',"status":"resolved"}\n' + head) \
             + b',"status":"resolved"}\n'
 
@@ -159,9 +156,9 @@ def _rest_section(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Ite
     packages, dependencies and entry points: the lines after the symbols."""
     yield from _resolved_lines(record.edges)
     unresolved = record.unresolved
-    for start in range(0, len(unresolved), _LIST_BLOCK):
+    for start in range(0, len(unresolved), LIST_BLOCK):
         yield _lines_of([_EdgeLine(u.path, None, u.kind, u.line, u.spec, u.status)
-                         for u in unresolved[start:start + _LIST_BLOCK]])
+                         for u in unresolved[start:start + LIST_BLOCK]])
     for found in inherits_by_file(record, facts):  # a file's at a time: a map may hold many bases
         yield _lines_of([_InheritsLine(i.source, i.target or None, "inherits", i.line, i.spec, i.status, i.cls,
                                        i.base or None) for i in found])
@@ -189,8 +186,8 @@ def _in_order(items: Sequence[T], key: Callable[[T], tuple[str, ...]]) -> Iterat
     keys = [_sortable(key(item)) for item in items]
     order = sorted(range(len(keys)), key=keys.__getitem__)  # stable, as `sorted` of the items is
     del keys
-    for start in range(0, len(order), _LIST_BLOCK):
-        yield [items[i] for i in order[start:start + _LIST_BLOCK]]
+    for start in range(0, len(order), LIST_BLOCK):
+        yield [items[i] for i in order[start:start + LIST_BLOCK]]
 
 
 def _sortable(fields: tuple[str, ...]) -> bytes:

@@ -16,6 +16,7 @@ import msgspec
 from indexer.contract.errors import StoreError
 from indexer.lang.registry import name_language
 from indexer.model import (
+    LIST_BLOCK,
     NOT_USES,
     Base,
     BlobFacts,
@@ -505,7 +506,6 @@ def pack_tail(record: SnapshotRecord) -> bytes:
 
 
 _TAIL_FIELDS = tuple(f.encode_name for f in msgspec.structs.fields(SnapshotTail))  # as SnapshotRecord names them
-_BLOCK = 1024  # items of a sequence decoded and encoded at once
 
 
 def array_head(n: int) -> bytes:
@@ -531,8 +531,8 @@ def _tail_pieces(record: SnapshotRecord) -> Iterator[bytes]:
             yield encode(items)
             continue
         yield array_head(len(items))
-        for start in range(0, len(items), _BLOCK):
-            yield _items_of(encode(list(items[start:start + _BLOCK])))  # one block decoded at a time
+        for start in range(0, len(items), LIST_BLOCK):
+            yield _items_of(encode(list(items[start:start + LIST_BLOCK])))  # one block decoded at a time
 
 
 def _items_of(array: bytes) -> bytes:
