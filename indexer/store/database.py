@@ -58,6 +58,8 @@ NEARLY_FULL = 1 << 20  # free bytes under which an I/O error of a write is taken
 MAX_READERS = 256  # reader slots of a new store's lock file (a store keeps the count it was made with)
 _COMPRESSED = b"z"
 _PLAIN = b"p"
+_COMPRESS_OVER = 256  # bytes: a value no longer is stored as it is
+_LEVEL = 1  # zlib's fastest: values are compressed on every index
 
 
 def default_home() -> Path:
@@ -66,8 +68,8 @@ def default_home() -> Path:
 
 
 def pack(data: bytes, compress: bool = True) -> bytes:
-    if compress and len(data) > 256:
-        return _COMPRESSED + zlib.compress(data, 1)
+    if compress and len(data) > _COMPRESS_OVER:
+        return _COMPRESSED + zlib.compress(data, _LEVEL)
     return _PLAIN + data
 
 
@@ -80,11 +82,11 @@ def pack_pieces(pieces: Iterable[bytes]) -> bytes:
     for piece in rest:
         held.append(piece)
         size += len(piece)
-        if size > 256:
+        if size > _COMPRESS_OVER:
             break
     else:
         return pack(b"".join(held))
-    compressor = zlib.compressobj(1)
+    compressor = zlib.compressobj(_LEVEL)
     out = [_COMPRESSED, *map(compressor.compress, held)]
     out.extend(map(compressor.compress, rest))
     out.append(compressor.flush())
