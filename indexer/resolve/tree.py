@@ -7,7 +7,7 @@ import posixpath
 from bisect import bisect_left
 from collections import defaultdict
 from heapq import merge
-from typing import Collection, Container, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Collection, Container, Iterable, Iterator, Mapping, Sequence
 
 _SCANNED = 32  # files of one name scanned for a suffix; more are searched
 
@@ -163,6 +163,16 @@ class TreePaths:
             if c in self.paths:
                 return c
         return None
+
+
+def definers_of(files: Iterable[str], names_of: Callable[[str], Iterable[str]]) -> dict[str, list[str]]:
+    """Each name -> the files of `files` declaring it (`names_of` a file), in the order of
+    `files`, each once: what `in_order` merges."""
+    found: defaultdict[str, list[str]] = defaultdict(list)
+    for path in files:
+        for name in set(names_of(path)):
+            found[name].append(path)
+    return found
 
 
 def in_order(definers: Mapping[str, list[str]], names: Collection[str], but: Container[str] = frozenset()

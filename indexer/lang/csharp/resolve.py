@@ -10,7 +10,15 @@ from typing import Callable, Iterator, Mapping
 from indexer.lang.csharp.projects import Among, CSharpProjects
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
-from indexer.resolve.tree import EXTERNAL, TARGETS_CAP, VISIBILITY_CAPPED, Outcome, TreePaths, in_order
+from indexer.resolve.tree import (
+    EXTERNAL,
+    TARGETS_CAP,
+    VISIBILITY_CAPPED,
+    Outcome,
+    TreePaths,
+    definers_of,
+    in_order,
+)
 from indexer.store.facts_table import Summary, summaries_of
 
 
@@ -140,10 +148,7 @@ class _Namespace:
         """The files with a symbol of one of `names`, in path order, each once: as they are
         taken, so a `using` reaching many costs only those it keeps."""
         if self._definers is None:
-            self._definers = defaultdict(list)
-            for path in self.files:
-                for name in {s.name for s in self.summaries[path].symbol_list()}:
-                    self._definers[name].append(path)
+            self._definers = definers_of(self.files, lambda path: (s.name for s in self.summaries[path].symbol_list()))
         return in_order(self._definers, names)
 
     def named(self, basename: str) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from indexer.resolve.tree import (
     UNRESOLVED,
     Outcome,
     TreePaths,
+    definers_of,
     in_order,
     join,
     nearest,
@@ -256,10 +257,7 @@ class _Subtree:
         """The files declaring one of `names` other than those of `but` (lower case), in path
         order, each once, as they are taken."""
         if self._definers is None:
-            self._definers = defaultdict(list)
-            for path in self.files:
-                for name in self._names_in(path):
-                    self._definers[name].append(path)
+            self._definers = definers_of(self.files, self._names_in)
         return in_order(self._definers, names, but)
 
 
