@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from delta.dossier import build_dossier
-from delta.dossier.links import URL_CHARS, is_ticket_id, link_refusal
+from delta.dossier.links import is_ticket_id
 from delta.dossier.persist import read_payload
+from delta.dossier.web_link import URL_CHARS, link_refusal
 from indexer.store.database import Store
 from tests.fakes.trackers import FakeJira, FakeLinear
 from tests.fakes.world import install_gh, make_change

@@ -19,6 +19,7 @@ from delta.dossier.refs import (
     Source,
     extract_references,
 )
+from delta.dossier.web_link import link_refusal
 
 
 def test_every_provenance_is_kept_and_the_reference_deduplicated():
@@ -100,7 +101,9 @@ def test_a_number_too_long_for_any_issue_is_no_reference():
 pieces = st.sampled_from(["#", "GH-", "acme/x#", "PROJ-", "fix/", "issue-", "https://github.com/a/b/issues/",
                           "https://jira.example.org/browse/PROJ-", "https://linear.app/t/issue/ENG-", "closes ", " ",
                           "\n", "/", "`", "1", "12", "9" * 19, "9" * 5000, "x", "r" * 101, "P" * 70, "?q=" + "u" * 600,
-                          "\u0663", "\uff13", "https://github.com/", "https://linear.app/t/issue/"])
+                          "\u0663", "\uff13", "https://github.com/", "https://linear.app/t/issue/",
+                          "https://x@jira.example.org/browse/PROJ-", "\u202e", "\x07", "www.github.com/a/b/issues/",
+                          "{", "|"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -114,6 +117,25 @@ def test_any_text_gives_references_of_issue_sized_numbers(text):
             assert len(ref.id) <= 160 and ref.id.isascii()
             assert all(len(p.text) <= PROVENANCE_CHARS for p in ref.provenance)
             assert ref.url is None or len(ref.url) <= 2048
+            shown = ref.url and ("http://" + ref.url if ref.url[:4].lower() == "www." else ref.url)
+            assert not shown or link_refusal(shown) is None  # a link the dossier shows is a plain web link
+
+
+def test_a_url_the_change_writes_is_shown_only_as_a_plain_web_link():
+    """The change under review is untrusted and the dossier shows a reference's `url` as a link:
+    one with user info before its host, a control, bidi or zero-width character, or a character
+    a URL never holds unescaped is not kept (the reference is still found); a later plain
+    spelling of the same reference gives its `url`; a `www.` link is kept as written."""
+    hostile = ["https://github.com@evil.example/browse/PROJ-1", "https://jira.example.org/browse/PROJ-2/\u202egpj.exe",
+               "https://jira.example.org/browse/PROJ-3?\x07", "https://linear.app/t/issue/ENG-4/\u200b",
+               "https://u:p@jira.example.org/browse/PROJ-5", "https://jira.example.org/browse/PROJ-6?{x}"]
+    refs = extract_references([Source(COMMIT_BODY, "c", " ".join(hostile))], ["PROJ", "ENG"])
+    assert sorted((r.id, r.url) for r in refs) == [("ENG-4", None), *((f"PROJ-{n}", None) for n in (1, 2, 3, 5, 6))]
+    refs = extract_references([Source(COMMIT_BODY, "c", "https://x@jira.example.org/browse/PROJ-7 and "
+                                      "https://jira.example.org/browse/PROJ-7 and www.github.com/acme/w/issues/8")],
+                              ["PROJ"])
+    assert sorted((r.id, r.url) for r in refs) == [("PROJ-7", "https://jira.example.org/browse/PROJ-7"),
+                                                   ("acme/w#8", "www.github.com/acme/w/issues/8")]
 
 
 def test_digits_of_other_scripts_and_overlong_names_are_no_reference():

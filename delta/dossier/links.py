@@ -1,47 +1,14 @@
 """Which links a tracker's answer may put in a dossier.
 
-A dossier is rendered as Markdown by reviewers' tools, and an item's `url` and `links` are what
-a tracker sent: a `javascript:`, `data:` or `file:` URL there would be a link that runs script or
-reads the reviewer's files when clicked. Only plain web links are kept: http or https (an
-intranet tracker may have no https; neither scheme runs anything), a host, no user info (the
-`https://github.com@evil.example/` disguise), printable ASCII without a character a URL may
-not hold unescaped (no control character, whitespace or invisible format character to hide
-or reorder what is shown), at most `URL_CHARS`. Anything else is dropped and said in a fact.
+An item's `url` and `links` are what a tracker sent. Only plain web links are kept
+(`delta/dossier/web_link.py`); anything else is dropped and said in a fact.
 """
 
 from __future__ import annotations
 
-import urllib.parse
-
 from delta.dossier.items import Fact, Fetched
-from delta.dossier.refs import MAX_DIGITS, TRACKER_KEY, URL_CHARS
-
-# URL_CHARS: a link shown is held to what a reference's `url` may be (no issue URL comes near it)
-SCHEMES = ("http", "https")
-# printable ASCII, less what RFC 3986 never allows unescaped (space, `"<>\^`{|}`)
-_URL_CHARACTERS = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset('"<>\\^`{|}')
-
-
-def link_refusal(url: str) -> str | None:
-    """None when `url` may be shown as a link; else why not, in a phrase that never quotes it."""
-    if len(url) > URL_CHARS:
-        return f"is longer than {URL_CHARS} characters"
-    if not _URL_CHARACTERS.issuperset(url):
-        return "holds a control character, whitespace or another character a URL may not hold"
-    try:
-        parts = urllib.parse.urlsplit(url)
-        port_ok = parts.port is None or parts.port > 0
-    except ValueError:
-        return "is no well-formed URL"
-    if parts.scheme.lower() not in SCHEMES:
-        return "is no http or https link"
-    if not parts.hostname:
-        return "names no host"
-    if "@" in parts.netloc:
-        return "holds user info before its host"
-    if not port_ok:
-        return "has no usable port"
-    return None
+from delta.dossier.refs import MAX_DIGITS, TRACKER_KEY
+from delta.dossier.web_link import URL_CHARACTERS, link_refusal
 
 
 def is_ticket_id(link: str, tracker: str) -> bool:
@@ -49,7 +16,7 @@ def is_ticket_id(link: str, tracker: str) -> bool:
     if tracker == "github":
         repo, hash_, number = link.rpartition("#")
         return (bool(hash_) and number.isascii() and number.isdigit() and len(number) <= MAX_DIGITS
-                and (not repo or (repo.count("/") == 1 and _URL_CHARACTERS.issuperset(repo))))
+                and (not repo or (repo.count("/") == 1 and URL_CHARACTERS.issuperset(repo))))
     return TRACKER_KEY.fullmatch(link) is not None
 
 

@@ -20,6 +20,8 @@ from typing import Iterable
 
 from msgspec import Struct, field
 
+from delta.dossier.web_link import link_refusal
+
 # Source kinds, in the order sources are read.
 BRANCH = "branch"
 PR_TITLE = "pr_title"
@@ -75,7 +77,6 @@ MAX_DIGITS = 18  # a longer number is no issue's (and past 4,300 digits `int` re
 # a dossier echoes it; a reference found more often keeps its first provenances and counts all.
 PROVENANCE_CHARS = 512
 MAX_KEPT_PROVENANCE = 100
-URL_CHARS = 2048  # a longer URL is no reference's `url` (the reference is still found)
 # The shape of a Jira or Linear key wherever one comes from (the change, or a tracker's answer
 # naming a linked ticket): a prefix as long as the trackers allow and an issue-sized number
 TRACKER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}-[0-9]{1,18}")
@@ -115,6 +116,14 @@ class _Candidate(Struct):
     closing: bool = False
     gated: bool = False  # a bare tracker key: admitted only by prefix rules
     provenance: Provenance | None = None
+
+
+def _may_show(url: str) -> bool:
+    """Whether a URL the change wrote may be a reference's `url`: the change under review is
+    as untrusted as a tracker's answer, and the dossier shows the URL as a link (a `www.` one
+    is read as the http link a renderer makes of it). A reference whose URL may not be shown
+    is still found, with no `url`."""
+    return link_refusal("http://" + url if url[:4].lower() == "www." else url) is None
 
 
 def _number(digits: str) -> int | None:
@@ -271,7 +280,7 @@ def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
             seen[rid] = set()
         if ref.tracker == "tracker" and c.tracker in ("jira", "linear"):
             ref.tracker = c.tracker  # a URL says which tracker the key lives in
-        if c.url and not ref.url and len(c.url) <= URL_CHARS:
+        if c.url and not ref.url and _may_show(c.url):
             ref.url = c.url
         ref.closing = ref.closing or c.closing
         if c.provenance is not None and c.provenance not in seen[rid]:
