@@ -1,24 +1,21 @@
 """Where a tracker's redirect may lead, decided on the address each connection is made to.
 
 Every server here is real (https, on 127.0.0.1); what the tests fake is the world we cannot
-reach: the resolver (names under rennet.test answer what a test says) and the routing of a few
-addresses off this machine (a connection to one of `Internet.forwarded` lands on the loopback
-server of the same port, as if that host served it). No connection leaves this machine: one to
-any other address off it is refused."""
+reach (`tests/fakes/internet.py`): the resolver and the routing of a few addresses off this
+machine."""
 
 from __future__ import annotations
 
-import socket
-import ssl
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
 from delta.dossier import build_dossier
-from delta.dossier.reach import Reach, address_reach, spelled_reach
+from delta.dossier.reach import Reach, address_reach, spelled_loopback, spelled_reach
 from delta.dossier.transport import TrackerFailure, exchange
 from indexer.store.database import Store
-from tests.fakes.trackers import TEST_CA, FakeJira, Redirector, tls_context
+from tests.fakes.internet import Internet, fake_internet
+from tests.fakes.trackers import FakeJira, Redirector, tls_context
 from tests.fakes.world import make_change
 
 TOKEN = "jira-SECRET-reach-5521"
@@ -29,49 +26,9 @@ PRIVATE = "10.1.1.1"  # a self-hosted tracker on the site's network
 PRIVATE_OTHER = "10.0.0.8"
 
 
-class Internet:
-    """The resolver and routes of the test's world: `names` maps a host name to its addresses
-    (or to a function giving them at each lookup); a connection to an address in `forwarded`
-    reaches 127.0.0.1 at the same port; `connected` lists every address connected to."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, list[str] | Callable[[], list[str]]] = {}
-        self.forwarded: set[str] = set()
-        self.connected: list[str] = []
-
-
 @pytest.fixture
 def internet(monkeypatch) -> Iterator[Internet]:
-    world = Internet()
-    real_lookup = socket.getaddrinfo
-
-    def getaddrinfo(host, port, *args, **kwargs):
-        name = host.decode() if isinstance(host, bytes) else str(host)
-        if name in world.names:
-            given = world.names[name]
-            addresses = given() if callable(given) else given
-            return [(socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "",
-                     (a, int(port), 0, 0) if ":" in a else (a, int(port))) for a in addresses]
-        if name.endswith("rennet.test"):
-            raise socket.gaierror(socket.EAI_NONAME, "unknown name")
-        return real_lookup(host, port, *args, **kwargs)
-
-    class Routed(socket.socket):
-        def connect(self, address):  # type: ignore[override]
-            world.connected.append(address[0])
-            if address[0] in world.forwarded:
-                return super().connect(("127.0.0.1", address[1]))
-            if address_reach(address[0]) != Reach.MACHINE:
-                raise ConnectionRefusedError("no route off this machine in the tests")
-            return super().connect(address)
-
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    monkeypatch.setattr(socket, "socket", Routed)
-    # the client trusts the test CA: the trust store is the edge too
-    monkeypatch.setattr(ssl, "_create_default_https_context", lambda: ssl.create_default_context(cafile=TEST_CA))
-    for name in ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-    yield world
+    yield fake_internet(monkeypatch)
 
 
 @pytest.fixture
@@ -237,3 +194,15 @@ def test_the_reach_of_an_address(address, reach):
 ])
 def test_the_reach_a_host_spells(host, reach):
     assert spelled_reach(host) == reach
+
+
+@pytest.mark.parametrize("host, loopback", [
+    ("localhost", True), ("Admin.LOCALHOST.", True), ("127.0.0.1", True), ("127.1", True), ("2130706433", True),
+    ("[::1]", True), ("[::ffff:127.0.0.1]", True), ("0.0.0.0", True), ("[::]", True),
+    ("169.254.169.254", False), ("[fe80::1]", False), ("10.0.0.1", False), ("8.8.8.8", False),
+    ("tracker.example", False), ("localhost.example", False), ("", False),
+])
+def test_a_host_spelled_as_this_machine_goes_to_no_proxy(host, loopback):
+    """What `transport._Proxies` connects to directly, never through a proxy: a link-local
+    address is a host of a link (the proxy's, through it), not this machine."""
+    assert spelled_loopback(host) is loopback

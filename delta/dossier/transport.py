@@ -11,7 +11,10 @@ the address each connection is made to, not by the URL: a request a redirect cho
 nearer (`reach.Reach`: this machine, a private network, the internet) than every connection
 before it in the exchange, so a name that resolves to 127.0.0.1 or 10.0.0.1, or resolves
 elsewhere when checked and here when connected, cannot carry a remote tracker's request to
-this machine or its network. Messages are composed here from the status and host only, never
+this machine or its network. Through a proxy of the environment (`https_proxy`, `no_proxy`, as
+urllib reads them) the token travels only inside TLS past the proxy: a URL naming this machine
+goes to no proxy, plain http never does, and the proxy's credentials go only to the proxy
+(`_Proxies`). Messages are composed here from the status and host only, never
 from an exception's text or a response body (either may echo the request URL or headers), and
 the caller's secret is scrubbed from them once more before they leave.
 """
@@ -29,7 +32,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from delta.dossier.reach import WHERE, Reach, address_reach, spelled_reach
+from delta.dossier.reach import WHERE, Reach, address_reach, spelled_loopback, spelled_reach
 from indexer.contract.decode import Undecodable, decode_json
 
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -139,12 +142,43 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         if spelled is not None and not route.admits(spelled, redirected=True):
             raise route.refusal(to, to, spelled)
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None:
+            # urllib copies a request's headers onto the redirected one, the proxy's credentials
+            # (`ProxyHandler` adds them as a header) among them: sent directly (`no_proxy`), the new
+            # request would hand them to its host. `_Proxies` adds them again if it goes through.
+            for name in [name for name in new.headers if name.lower() == "proxy-authorization"]:
+                del new.headers[name]
         if new is not None and self.auth and _origin(newurl) == _origin(req.full_url):
             new.add_unredirected_header("Authorization", self.auth)
         # urllib reads a redirect's body whole before following it, however long it runs:
         # closed here, it reads as empty
         fp.close()
         return new
+
+
+class _Proxies(urllib.request.ProxyHandler):
+    """The proxies of the environment (`https_proxy`, `http_proxy`, `no_proxy`, as urllib reads
+    them), less what must not go through one, whatever `no_proxy` says. A URL naming this machine
+    (`reach.spelled_loopback`) is connected to directly: the proxy's loopback is not this
+    machine's, and a plain-http tracker here would have its token sent in clear to the proxy.
+    Plain http goes through no proxy at all: `check_url` lets it only to this machine, and any
+    other plain-http request reaching here is refused rather than sent in clear. Through the proxy,
+    https is tunnelled: the CONNECT carries the host and port and the proxy's own credentials
+    (from the proxy URL's user info), never the token, which travels inside TLS."""
+
+    def __init__(self, tracker: str, secret: str | None) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.secret = secret
+
+    def proxy_open(self, req, proxy, type):
+        host = urllib.parse.urlsplit(req.full_url).hostname or ""
+        if spelled_loopback(host):
+            return None  # the next handler connects directly
+        if req.type == "http":
+            raise _fail("insecure_url", f"{self.tracker}: http://{host} refused: plain http goes through no "
+                                        f"proxy (a token travels in clear only to this machine)", self.secret)
+        return super().proxy_open(req, proxy, type)
 
 
 class _Deadline:
@@ -273,7 +307,8 @@ class _Watched:
         redirected = req is not route.first
         if req.has_proxy() or getattr(req, "_tunnel_host", None):
             # the proxy is the user's and connects for us: only the URL's spelling can be checked
-            # (`_Redirects`), and a name counts as the internet for the hops after it
+            # (`_Redirects`), and a name counts as the internet for the hops after it (a URL naming
+            # this machine never gets here: `_Proxies`)
             spelled = spelled_reach(urllib.parse.urlsplit(req.full_url).hostname or "")
             route.went(Reach.INTERNET if spelled is None else spelled)
             checked = None
@@ -364,8 +399,8 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
 
     def send() -> int:
         try:
-            opener = urllib.request.build_opener(_Redirects(tracker, auth, route), _HTTP(watch, route),
-                                                 _HTTPS(watch, route))
+            opener = urllib.request.build_opener(_Proxies(tracker, secret), _Redirects(tracker, auth, route),
+                                                 _HTTP(watch, route), _HTTPS(watch, route))
             with opener.open(req, timeout=timeout) as resp:
                 read_all(resp)
                 return resp.status

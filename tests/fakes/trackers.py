@@ -44,7 +44,8 @@ def _serve(server: ThreadingHTTPServer, tls: ssl.SSLContext | None) -> None:
         # the handshake is made in the thread that handles the connection, not in accept
         server.socket = tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # stop() waits for the loop to see its shutdown: polled often, so a test does not wait on it
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
 
 @dataclass
@@ -53,6 +54,7 @@ class Hit:
     path: str
     key: str
     authorization: str
+    headers: dict[str, str] = field(default_factory=dict)  # every header, names in lower case
 
 
 @dataclass
@@ -124,7 +126,7 @@ class FakeServer:
     def handle(self, req: BaseHTTPRequestHandler, method: str, body: bytes | None) -> None:
         auth = req.headers.get("Authorization") or ""
         key = self.key_of(method, req.path, body)
-        self.hits.append(Hit(method, req.path, key, auth))
+        self.hits.append(Hit(method, req.path, key, auth, {k.lower(): v for k, v in req.headers.items()}))
         behaviour = self.behaviours.get(key, "404")
         if isinstance(behaviour, str) and behaviour.startswith("moved:"):  # a redirect on this same origin
             req.send_response(301)
@@ -265,7 +267,8 @@ class Redirector:
                 pass
 
             def do_GET(self) -> None:
-                owner.hits.append(Hit("GET", self.path, "", self.headers.get("Authorization") or ""))
+                owner.hits.append(Hit("GET", self.path, "", self.headers.get("Authorization") or "",
+                                      {k.lower(): v for k, v in self.headers.items()}))
                 self.send_response(owner.status)
                 self.send_header("Location", owner.target + self.path)
                 self.send_header("Content-Length", "0")
