@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Sequence
 
 import msgspec
 
@@ -29,10 +30,10 @@ def length(raw: msgspec.Raw | bytes | memoryview) -> int:
 
 
 def _holds_items(kind: object) -> bool:
-    """A list, a map or a tuple of any length (`tuple[str, ...]`): a container whose length
-    the value chooses."""
+    """A list (or a sequence: a record's list a bundle may keep as its bytes), a map or a tuple
+    of any length (`tuple[str, ...]`): a container whose length the value chooses."""
     origin = typing.get_origin(kind)
-    return origin in (list, dict) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
+    return origin in (list, dict, Sequence) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
 
 
 def containers(cls: type[msgspec.Struct]) -> tuple[str, ...]:
