@@ -415,6 +415,7 @@ def put_stored_many(txn, store: Store, items: Iterable[StoredFacts]) -> int:
             defs.putmulti([(n, raw) for n in x.defs], dupdata=True)
         if x.names:
             names.putmulti([(n, raw) for n in x.names], dupdata=True)
+        del x  # put: let go before the next is made (a bundle's are made as they are read)
     name_runs.add(txn, store, new)
     return count
 
