@@ -250,8 +250,8 @@ class Skipped(Struct, frozen=True, gc=False):
     reason: str  # binary too_large lfs_pointer undecodable minified submodule symlink bad_manifest
 
 
-# Items of a record's list (its edges, unresolved imports, packages, dependencies, entry points)
-# read at once where it may be a bundle's, decoded from its bytes a block per read
+# Items of a record's list (its files, edges, unresolved imports, packages, dependencies, entry
+# points) read at once where it may be a bundle's, decoded from its bytes a block per read
 # (indexer/fleet/carried_list.py): the fingerprint, the stored form and the carried list read
 # the same blocks, so each is decoded once.
 LIST_BLOCK = 1024
@@ -264,7 +264,7 @@ class SnapshotRecord(Struct):
     oid: str
     tree: str
     extractor_version: str
-    files: list[FileEntry]
+    files: Sequence[FileEntry]  # sorted by path, no repeats
     edges: Sequence[Edge]  # sorted by (source, target, line, kind, spec), no repeats (as resolution returns them)
     unresolved: Sequence[UnresolvedImport]  # sorted by (path, line, kind, spec, status), no repeats
     packages: Sequence[Package]

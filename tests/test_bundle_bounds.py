@@ -93,7 +93,7 @@ def hostile(shape: str) -> tuple[bytes, int]:
         return seal(record_of(one), with_facts(one, BlobFacts("python", 1, local_names=names(bundle.MAX_FACTS_LIST + 1))))
     if shape == "edges past the cap":
         count = bundle.LIST_BASE + bundle.LIST_PER_FILE + 1
-        edges = [Edge(one[0].path, f"t{i:07d}", i, "python", "") for i in range(count)]
+        edges = [Edge(one[0].path, f"t{i:07d}", "python", i, "") for i in range(count)]
         return seal(record_of(one, edges), with_facts(one, BlobFacts("python", 1)))
     if shape == "files listed past the declared count":
         files = python_files(50_000)
@@ -104,10 +104,19 @@ def hostile(shape: str) -> tuple[bytes, int]:
     raise AssertionError(shape)
 
 
-@pytest.mark.parametrize("shape", [
-    "400k facts entries, files declared as many, none listed", "more facts than files", "occurrences past the cap",
-    "local names past the cap", "edges past the cap", "files listed past the declared count",
-    "symbols in stored form"])
+# shape -> what its refusal says: each is refused for its count, not for anything after
+_REFUSED = {
+    "400k facts entries, files declared as many, none listed": "disagree with its content",
+    "more facts than files": "at most one a file",
+    "occurrences past the cap": "occurrences holds 131073 entries, over the cap",
+    "local names past the cap": "local_names holds 131073 entries, over the cap",
+    "edges past the cap": "edges list holds 65601 entries, over the cap",
+    "files listed past the declared count": "facts list holds 50000 entries, over the cap of 1",
+    "symbols in stored form": "carry symbols in stored form",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_REFUSED))
 def test_a_hostile_count_is_refused_before_its_items_are_made(shape):
     """Each is refused while at most the inflated body, a copy of the record's bytes and the
     inflater's pieces are held: under twice its inflated size and two pieces. Decoded, the
@@ -116,6 +125,8 @@ def test_a_hostile_count_is_refused_before_its_items_are_made(shape):
     code, peak = peak_of_check(data)
     assert code == "bad_bundle"
     assert peak < 2 * raw + 2 * bundle._OUT_PIECE, (peak, raw)
+    with pytest.raises(bundle.BadBundle, match=_REFUSED[shape]):
+        bundle.check(data)
 
 
 def test_the_caps_are_above_what_the_extractor_writes():

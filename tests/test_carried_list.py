@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer.fleet.carried_list import CarriedList
-from indexer.model import Dependency, Edge, EntryPoint, Package, UnresolvedImport
+from indexer.model import Dependency, Edge, EntryPoint, FileEntry, Package, UnresolvedImport
 from indexer.store.database import pack, pack_pieces
 from tests.test_bundle_bounds import python_files, record_of
 
@@ -113,3 +113,39 @@ def test_carried_manifest_lists_fingerprint_and_pack_as_the_lists(packages, depe
     record.packages, record.dependencies, record.entry_points = (
         _carried(packages, Package), _carried(dependencies, Dependency), _carried(entry_points, EntryPoint))
     assert fingerprint(record, facts) == listed and pack_record(record) == packed
+
+
+_files = st.lists(st.builds(FileEntry, _name, _name, st.integers(0, 1 << 20), st.integers(0, 1 << 40),
+                            st.integers(-1, 1 << 20), _name, _name, _name, _name, _name), max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(files=_files, fan_in=st.dictionaries(_name, st.integers(0, 1 << 20), max_size=8),
+       rank=st.dictionaries(_name, st.floats(0, 1), max_size=8))
+def test_a_carried_file_table_fingerprints_and_packs_as_the_list(files, fan_in, rank):
+    """The stored head keeps the file table by column, fan-in and rank by each file's path: a
+    carried table makes them a block of files at a time, to the bytes `head_of` makes; and the
+    file lines fingerprint the same."""
+    from indexer.model import BlobFacts
+    from indexer.store.canonical import fingerprint
+    from indexer.store.records import pack_record
+
+    files = sorted({f.path: f for f in files}.values(), key=lambda f: f.path)
+    record = record_of(files)
+    record.fan_in, record.rank = fan_in, rank
+    facts = {f.path: BlobFacts("python", 1) for f in files[::2]}
+    listed, packed = fingerprint(record, facts), pack_record(record)
+    record.files = _carried(files, FileEntry)
+    assert fingerprint(record, facts) == listed and pack_record(record) == packed
+
+
+@pytest.mark.parametrize("n", [0, 15, 16, 1025, (1 << 16) + 1])
+def test_a_carried_file_table_packs_across_every_array_head(n):
+    from indexer.store.records import pack_record
+
+    files = python_files(n)
+    record = record_of(files)
+    record.rank = {f.path: i / 7 for i, f in enumerate(files[::3])}
+    listed = pack_record(record)
+    record.files = _carried(files, FileEntry)
+    assert pack_record(record) == listed

@@ -47,14 +47,15 @@ import msgspec
 
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import facts_weight, signing
-from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
+from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
 from indexer.fleet.carried_list import CarriedList
-from indexer.fleet.msgpack_heads import length, shape
+from indexer.fleet.msgpack_heads import bin_content, length, shape
 from indexer.git.tree_names import TREE_RULES
 from indexer.model import (
     Dependency,
     Edge,
     EntryPoint,
+    FileEntry,
     Package,
     SnapshotRecord,
     UnresolvedImport,
@@ -154,32 +155,31 @@ class _BodyShape(msgspec.Struct, array_like=True):
 
 class _EntryShape(msgspec.Struct, array_like=True):
     key: bytes
-    facts: msgspec.Raw  # `FactsEntry.facts` as a view of the inflated body, its msgpack bin head included
-
-
-_BIN_HEAD = {0xC4: 2, 0xC5: 3, 0xC6: 5}  # msgpack bin 8, 16, 32: bytes of head before the content
+    facts: msgspec.Raw  # `FactsEntry.facts` over the inflated body, its msgpack bin head included
 
 
 def _bin_content(raw: msgspec.Raw, what: str) -> memoryview:
     """The content of the msgpack bin `raw`, a view, not a copy: a bundle's record and facts
     are kept in the inflated body they came in (alive as long as a view of it is), never held
     twice."""
-    view = memoryview(raw)
-    head = _BIN_HEAD.get(view[0]) if view else None
-    if head is None or int.from_bytes(view[1:head], "big") != len(view) - head:
+    found = bin_content(raw)
+    if found is None:
         raise BadBundle(f"bundle body does not decode ({what} is not bytes)")
-    return view[head:]
+    return found
 
 
 _RecordShape, _RECORD_LISTS = shape("_RecordShape", SnapshotRecord)
 
 # The record's lists kept as their bytes (indexer/fleet/carried_list.py): read in order, a block
 # at a time, by the checks, the fingerprint and the stored form alike. Each with the fewest bytes
-# one of its items takes: every field of theirs is required.
-_ListDecoder = (msgspec.msgpack.Decoder[list[Edge]] | msgspec.msgpack.Decoder[list[UnresolvedImport]]
-                | msgspec.msgpack.Decoder[list[Package]] | msgspec.msgpack.Decoder[list[Dependency]]
-                | msgspec.msgpack.Decoder[list[EntryPoint]])
+# one of its items takes: every field of theirs is required, but a file's mark, mark rule, reason
+# skipped and target, which it may leave out.
+_ListDecoder = (msgspec.msgpack.Decoder[list[FileEntry]] | msgspec.msgpack.Decoder[list[Edge]]
+                | msgspec.msgpack.Decoder[list[UnresolvedImport]] | msgspec.msgpack.Decoder[list[Package]]
+                | msgspec.msgpack.Decoder[list[Dependency]] | msgspec.msgpack.Decoder[list[EntryPoint]])
 _CARRIED: dict[str, tuple[_ListDecoder, int]] = {
+    "files": (msgspec.msgpack.Decoder(list[FileEntry]),
+              len(_encode({f.encode_name: f.type() for f in msgspec.structs.fields(FileEntry) if f.required}))),
     "edges": (msgspec.msgpack.Decoder(list[Edge]), len(_encode(Edge("", "", "", 0, "")))),
     "unresolved": (msgspec.msgpack.Decoder(list[UnresolvedImport]), len(_encode(UnresolvedImport("", "", "", 0, "")))),
     "packages": (msgspec.msgpack.Decoder(list[Package]), len(_encode(Package("", "", "", "")))),
@@ -193,8 +193,8 @@ _decode_record_carrying = msgspec.msgpack.Decoder(_RecordCarrying).decode
 
 
 def _carried_record(raw: memoryview) -> SnapshotRecord:
-    """The record of `raw` (a view of the inflated body), its lists but the files carried:
-    kept as their bytes, decoded as read (`check` reads each item once)."""
+    """The record of `raw` (a view of the inflated body), its lists carried: kept as their
+    bytes, decoded as read (`check` reads each item once)."""
     found = _decode_record_carrying(raw)
     fields = msgspec.structs.asdict(found)
     for name, (decoder, smallest) in _CARRIED.items():
@@ -511,10 +511,16 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
             raise BadBundle("bundle counts disagree with its content (facts)")
         record_bytes = _bin_content(body_shape.record, "the record")
         _check_record_counts(_decode_record_shape(record_bytes), header.files)
-        entries = _decode_entries(body_shape.facts)  # each blob's facts a view of the inflated body
+        # each blob's facts the msgpack bin they came in, the small object msgspec made over the
+        # inflated body (a view of it would take over three times as much, and a bundle of many
+        # tiny files holds one a file)
+        facts_raw: dict[bytes, msgspec.Raw] = {}
+        for e in _decode_entries(body_shape.facts):
+            _bin_content(e.facts, "a facts entry")
+            facts_raw[e.key] = e.facts
         del body_shape, raw
         record = _carried_record(record_bytes)
-        check_order(record)  # every edge and unresolved import read once: one that does not decode is refused here
+        check_order(record)  # every file, edge and unresolved import read once: one that does not decode is refused
         for name in ("packages", "dependencies", "entry_points"):
             for _ in getattr(record, name):  # so is every other carried item
                 pass
@@ -523,8 +529,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     if (record.oid, record.fingerprint, record.extractor_version) != (
             header.oid, header.fingerprint, header.extractor_version):
         raise BadBundle("bundle header and snapshot record disagree")
-    facts_raw = {bytes(e.key): _bin_content(e.facts, "a facts entry") for e in entries}
-    if len(record.files) != header.files or len(facts_raw) != len(entries):
+    if len(record.files) != header.files or len(facts_raw) != header.facts:
         raise BadBundle("bundle counts disagree with its content")
     version = record.extractor_version
     keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
@@ -548,12 +553,11 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     for key in facts_raw:
         if not is_facts_key(key, version):
             raise BadBundle("bundle holds a facts key of another shape")
-    del entries
     # Each blob's facts are decoded once here to be checked, then let go: they stay the bytes
     # they came in, decoded again a blob at a time where the fingerprint and the write read them.
     try:
         for key, raw_facts in facts_raw.items():
-            _check_facts(key, raw_facts)
+            _check_facts(key, content(raw_facts))
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     carried = CarriedFacts(facts_raw)

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Mapping, Sequence, TypeVar
 
 import msgspec
 
-from indexer.fleet.msgpack_heads import NIL, length
+from indexer.fleet.msgpack_heads import BIN_HEAD, NIL, length
 from indexer.model import BlobFacts, Symbol
 from indexer.store.facts_table import FactsSummary, FactsTable, Summary
 from indexer.store.records import decode_core
@@ -54,14 +54,15 @@ T = TypeVar("T", covariant=True)
 
 
 class _Decoded(Mapping[bytes, T]):
-    """facts key -> what `decode` makes of its bytes in `raw`, made anew on every ask."""
+    """facts key -> what `decode` makes of its bytes in `raw` (a msgpack bin each, its head
+    checked before), made anew on every ask."""
 
-    def __init__(self, raw: dict[bytes, memoryview], decode: Callable[[memoryview], T]) -> None:
+    def __init__(self, raw: dict[bytes, msgspec.Raw], decode: Callable[[memoryview], T]) -> None:
         self.raw = raw
         self._decode = decode
 
     def __getitem__(self, key: bytes) -> T:
-        return self._decode(self.raw[key])
+        return self._decode(content(self.raw[key]))
 
     def __contains__(self, key: object) -> bool:
         return key in self.raw
@@ -73,11 +74,20 @@ class _Decoded(Mapping[bytes, T]):
         return len(self.raw)
 
 
-class CarriedFacts(_Decoded[BlobFacts]):
-    """facts key -> a blob's complete facts, decoded from `raw` (msgpack of BlobFacts, each
-    checked to decode within bounds before: views of the bundle's inflated body) on every ask."""
+def content(raw: msgspec.Raw) -> memoryview:
+    """The bytes a facts entry's bin `raw` holds: read on every ask, so only its head's size is
+    read here (`msgpack_heads.bin_content` checked the head where the bundle was read)."""
+    view = memoryview(raw)
+    return view[BIN_HEAD[view[0]]:]
 
-    def __init__(self, raw: dict[bytes, memoryview] | None = None) -> None:
+
+class CarriedFacts(_Decoded[BlobFacts]):
+    """facts key -> a blob's complete facts, decoded on every ask from `raw`: each the msgpack
+    bin the bundle carries them in (msgpack of BlobFacts, checked to decode within bounds
+    before), kept as msgspec made it, a small object over the inflated body (a view of it would
+    take three times as much a blob: a bundle of many tiny files holds one a file)."""
+
+    def __init__(self, raw: dict[bytes, msgspec.Raw] | None = None) -> None:
         super().__init__(raw if raw is not None else {}, decode_core)
 
     def add(self, other: CarriedFacts) -> None:

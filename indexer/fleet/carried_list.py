@@ -1,8 +1,8 @@
 """A list of a bundle's record kept as the msgpack it came in, decoded a block at a time.
 
-Decoded whole, a record's edges (unresolved imports, packages, dependencies, entry points)
-come to several times their bytes (a struct, a slot and a string object a field, where the
-bytes hold a few characters), and how many a record holds is its maker's choice within the
+Decoded whole, a record's files (edges, unresolved imports, packages, dependencies, entry
+points) come to several times their bytes (a struct, a slot and a string object a field, where
+the bytes hold a few characters), and how many a record holds is its maker's choice within the
 caps. Kept as a view of the inflated body and the offset of each item (four bytes an item),
 what an import holds of them is their bytes and one block decoded: the checks, the fingerprint
 and the stored form each read them a block at a time (the fingerprint orders the manifests'

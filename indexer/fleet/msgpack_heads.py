@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Sequence
 
 import msgspec
 
@@ -28,11 +29,24 @@ def length(raw: msgspec.Raw | bytes | memoryview) -> int:
     return 0
 
 
+BIN_HEAD = {0xC4: 2, 0xC5: 3, 0xC6: 5}  # msgpack bin 8, 16, 32: bytes of head before the content
+
+
+def bin_content(raw: msgspec.Raw | bytes | memoryview) -> memoryview | None:
+    """The content of the msgpack bin `raw`, a view, not a copy; None unless `raw` is one bin,
+    its head and the bytes it says."""
+    view = memoryview(raw)
+    head = BIN_HEAD.get(view[0]) if view else None
+    if head is None or int.from_bytes(view[1:head], "big") != len(view) - head:
+        return None
+    return view[head:]
+
+
 def _holds_items(kind: object) -> bool:
-    """A list, a map or a tuple of any length (`tuple[str, ...]`): a container whose length
-    the value chooses."""
+    """A list (or a sequence: a record's list a bundle may keep as its bytes), a map or a tuple
+    of any length (`tuple[str, ...]`): a container whose length the value chooses."""
     origin = typing.get_origin(kind)
-    return origin in (list, dict) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
+    return origin in (list, dict, Sequence) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
 
 
 def containers(cls: type[msgspec.Struct]) -> tuple[str, ...]:

@@ -100,14 +100,16 @@ def _lines_of(items: list[msgspec.Struct]) -> bytes:
 def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Iterator[bytes]:
     """`{"type":"file",...}` per file, encoded a block of files per call: the tagged struct's
     boundary `},{"type":"file",` holds an unescaped quote after a brace, so it is only ever a
-    boundary. (At 100,000 files every step per file counts: modes are formatted once each.)"""
+    boundary. (At 100,000 files every step per file counts: modes are formatted once each.) A
+    bundle's files, decoded from its bytes a block per read, are read a smaller block at a time."""
     fan_in, rank = record.fan_in.get, record.rank.get
     files = record.files
     summary = summaries_of(facts).get
     modes: dict[int, str] = {}
-    for start in range(0, len(files), _BLOCK):
+    size = _BLOCK if isinstance(files, list) else LIST_BLOCK
+    for start in range(0, len(files), size):
         block = []
-        for f in files[start:start + _BLOCK]:
+        for f in files[start:start + size]:
             path = f.path
             mode = modes.get(f.mode)
             if mode is None:

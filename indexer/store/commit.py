@@ -105,6 +105,7 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
             elif w.differs is not None and (bytes(present) != x.packed_core or bytes(
                     txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
                 w.differs(x.key)
+            del x, present  # one blob's stored form let go before the next is made
 
     new = put_stored_many(txn, store, lacked())
     if w.replace and stored is not None:

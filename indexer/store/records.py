@@ -9,6 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
@@ -414,6 +415,7 @@ def put_stored_many(txn, store: Store, items: Iterable[StoredFacts]) -> int:
             defs.putmulti([(n, raw) for n in x.defs], dupdata=True)
         if x.names:
             names.putmulti([(n, raw) for n in x.names], dupdata=True)
+        del x  # put: let go before the next is made (a bundle's are made as they are read)
     name_runs.add(txn, store, new)
     return count
 
@@ -487,9 +489,49 @@ def head_of(record: SnapshotRecord) -> SnapshotHead:
 
 def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None, tail: bytes | None = None) -> bytes:
     """The stored form of a record (`head`: `head_of(record)`, `tail`: `pack_tail(record)`, when
-    the caller has them)."""
-    packed = pack(encode(head if head is not None else head_of(record)), compress=False)
-    return len(packed).to_bytes(4, "big") + packed + (tail if tail is not None else pack_tail(record))
+    the caller has them). A file table held as another kind of sequence (a bundle's, decoded a
+    block at a time: indexer/fleet/carried_list.py) is made into its columns and encoded a
+    block of files at a time, to the same bytes, never decoded whole."""
+    tail = tail if tail is not None else pack_tail(record)
+    if head is not None or isinstance(record.files, list):
+        packed = pack(encode(head if head is not None else head_of(record)), compress=False)
+        return len(packed).to_bytes(4, "big") + packed + tail
+    pieces = [pack(b"", compress=False), *_head_pieces(record)]  # the plain mark, then the head's bytes
+    return b"".join([sum(map(len, pieces)).to_bytes(4, "big"), *pieces, tail])
+
+
+_HEAD_FIELDS = tuple((f.name, f.encode_name) for f in msgspec.structs.fields(SnapshotHead))
+# The head's columns, one item a file (fan-in and rank by its path), as head_of makes them.
+_COLUMNS: dict[str, Callable[[FileEntry], object]] = {
+    "paths": attrgetter("path"), "blobs": attrgetter("blob"), "modes": attrgetter("mode"),
+    "sizes": attrgetter("size"), "lines": attrgetter("lines"), "languages": attrgetter("language"),
+    "marks": attrgetter("mark"), "mark_rules": attrgetter("mark_rule"), "skipped": attrgetter("skipped"),
+    "targets": attrgetter("target"),
+}
+
+
+def _head_pieces(record: SnapshotRecord) -> Iterator[bytes]:
+    """`encode(head_of(record))` in pieces: the struct is a map of its fields in order, each
+    column an array head and its items' encodings, made from one block of files at a time (the
+    columns' encoded bytes are held until written, a block of files decoded at once)."""
+    files, fan_in, rank = record.files, record.fan_in, record.rank
+    columns: dict[str, list[bytes]] = {name: [] for name in (*_COLUMNS, "fan_in", "rank")}
+    for start in range(0, len(files), LIST_BLOCK):
+        block = files[start:start + LIST_BLOCK]
+        for name, column in _COLUMNS.items():
+            columns[name].append(_items_of(encode(list(map(column, block)))))
+        columns["fan_in"].append(_items_of(encode([fan_in.get(f.path, 0) for f in block])))
+        columns["rank"].append(_items_of(encode([rank.get(f.path, 0.0) for f in block])))
+    # every other field as head_of gives it: the head of a record with no files
+    rest = head_of(msgspec.structs.replace(record, files=[]))
+    yield map_head(len(_HEAD_FIELDS))
+    for name, encoded in _HEAD_FIELDS:
+        yield encode(encoded)
+        if name in columns:
+            yield array_head(len(files))
+            yield from columns.pop(name)
+        else:
+            yield encode(getattr(rest, name))
 
 
 def pack_tail(record: SnapshotRecord) -> bytes:
@@ -520,10 +562,19 @@ def array_head(n: int) -> bytes:
 ARRAY_HEAD_BYTES = {0xDC: 3, 0xDD: 5}  # bytes of an array 16's and 32's head; a fixarray's is its one byte
 
 
+def map_head(n: int) -> bytes:
+    """The msgpack head of a map of `n` pairs, as msgspec writes it."""
+    if n < 16:
+        return bytes((0x80 | n,))
+    if n < 1 << 16:
+        return b"\xde" + n.to_bytes(2, "big")
+    return b"\xdf" + n.to_bytes(4, "big")
+
+
 def _tail_pieces(record: SnapshotRecord) -> Iterator[bytes]:
     """`encode(SnapshotTail(...))` of the record's lists, in pieces: the struct is a map of its
     fields in order, a list an array head and its items' encodings one after another."""
-    yield bytes((0x80 | len(_TAIL_FIELDS),))
+    yield map_head(len(_TAIL_FIELDS))
     for name in _TAIL_FIELDS:
         yield encode(name)
         items = getattr(record, name)
