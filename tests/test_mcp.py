@@ -1352,10 +1352,12 @@ def _packed(path: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(tmp_path):
-    """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, or as a pack
-    file, wherever it leads: whoever may write under a root could link another repository's
-    objects in. Each such repository is `forbidden` naming where its link leads, also when the
-    link is made after a first call was answered; a repository of no links is served."""
+    """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, as a pack
+    file, or as a loose object in a fan-out folder, wherever it leads: whoever may write under
+    a root could link another repository's objects in. Each such repository is `forbidden`
+    naming where its link leads, also when the link is made after a first call was answered
+    (a loose object linked changes no stamp but its fan-out folder's); a repository of no links
+    is served."""
     import os
     import shutil
 
@@ -1377,21 +1379,28 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
     _packed(ws / "plain", {"plain.py": "def plain():\n    return 1\n"})
     RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})  # loose objects
     fan_out = ws / "own" / ".git" / "objects" / str(pygit2.Repository(str(ws / "own")).head.target)[:2]
+    RepoBuilder(ws / "loose").commit({"loose.py": "def loose():\n    return 1\n"})
+    head = str(pygit2.Repository(str(ws / "loose")).head.target)
+    loose = ws / "loose" / ".git" / "objects" / head[:2] / head[2:]
     store = str(tmp_path / "store")
 
     async def work(client):
         async def index(name: str):
             return await client.call_tool("repo_index", {"repo": str(ws / name), "rev": "HEAD"})
 
-        served = [await index("plain"), await index("own")]
+        served = [await index("plain"), await index("own"), await index("loose")]
         shutil.move(fan_out, outside / fan_out.name)  # after a first answer: the stamps kept must see it
         os.symlink(outside / fan_out.name, fan_out)
-        refused = [await index("linked_pack"), await index("linked_file"), await index("own")]
+        # a loose object in a fan-out folder that is no link, linked to the same object outside:
+        # libgit2 reads it there as gladly
+        shutil.move(loose, outside / loose.name)
+        os.symlink(outside / loose.name, loose)
+        refused = [await index("linked_pack"), await index("linked_file"), await index("own"), await index("loose")]
         return served, refused, await index("plain")
 
     served, refused, still = run_stdio(store, work, root=str(ws))
-    assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True]
-    places = [outside / "pack", outside / pack_file.name, outside / fan_out.name]
+    assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True, True]
+    places = [outside / "pack", outside / pack_file.name, outside / fan_out.name, outside / loose.name]
     for reply, place in zip(refused, places):
         assert reply.structured_content["ok"] is False, place  # was: indexed and served
         error = reply.structured_content["error"]
