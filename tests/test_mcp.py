@@ -833,6 +833,31 @@ def _stalled_post(port: int, token: str, session: str | None = None):
     return s
 
 
+def _answer(s) -> bytes:
+    """The whole answer a socket is sent, read by its `Content-Length`."""
+    data = b""
+    while b"\r\n\r\n" not in data or len(data.partition(b"\r\n\r\n")[2]) < int(
+            re.search(rb"(?i)content-length: *(\d+)", data.partition(b"\r\n\r\n")[0])[1]):
+        more = s.recv(4096)
+        if not more:
+            break
+        data += more
+    return data
+
+
+def _open_sessions(server: "HttpServer", count: int = 1) -> list[str]:
+    """The ids of `count` new sessions of the 2025 protocol, each opened by an `initialize` sent
+    with none."""
+    import httpx2
+
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    with httpx2.Client(timeout=30) as client:
+        answers = [client.post(server.url, json=INIT, headers=headers) for _ in range(count)]
+    assert all(answer.status_code == 200 for answer in answers), [answer.text for answer in answers]
+    return [answer.headers["mcp-session-id"] for answer in answers]
+
+
 def _statuses_until(server: "HttpServer", wanted: int, body: dict = INIT, session: str | None = None) -> list:
     """Answers to `body` sent again and again until one has status `wanted` (or a minute passed)."""
     import time
@@ -859,10 +884,11 @@ def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
 
     port = _free_port()
     server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
-    sessions = MAX_REQUESTS // SESSION_REQUESTS * 2  # each holding half its share: only the whole bound is met
     stalled = []
     try:
-        stalled = [_stalled_post(port, server.token, f"s{i % sessions}") for i in range(MAX_REQUESTS)]
+        # sessions the server issued, each holding half its share: only the whole bound is met
+        sessions = _open_sessions(server, MAX_REQUESTS // SESSION_REQUESTS * 2)
+        stalled = [_stalled_post(port, server.token, sessions[i % len(sessions)]) for i in range(MAX_REQUESTS)]
         busy = _statuses_until(server, 503)
         assert busy[-1].status_code == 503, [a.status_code for a in busy]  # was: every POST taken, its body held
         refused = busy[-1]
@@ -883,48 +909,85 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     (an `initialize`, any request of the 2026 protocol, which has no sessions) together hold at
     most `UNNAMED_REQUESTS`: a session or a client sending without end gets the 503 a full
     server gives, and other clients' calls are still answered (was: one session took all 64
-    places, and every other client got 503 until it let go)."""
+    places, and every other client got 503 until it let go).
+
+    A session is one the server issued: a POST naming any other `Mcp-Session-Id` is answered
+    404 (JSON-RPC -32600, as the MCP spec asks of an unknown session) before its body is read,
+    and takes no place (was: 64 stalled POSTs under 64 invented ids took every place, and a real
+    session's call was 503). A session its client deleted is closed alike."""
+    import socket
+
+    import httpx2
     from mcp import Client
 
-    from context_tools.faces.in_flight import SESSION_REQUESTS, UNNAMED_REQUESTS
+    from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS, UNNAMED_REQUESTS
 
     port = _free_port()
     server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
     ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
     call = ("context_symbol", {"repo": world.repo, "name": "Flask"})
-    stalled = []
+    stalled: list[socket.socket] = []
 
     def hold(session: str | None, probe: dict):
         """As many stalled POSTs in `session` as the whole bound, then the answer to `probe` once
         refused: what `session` may hold is held."""
-        from context_tools.faces.in_flight import MAX_REQUESTS
-
         stalled.extend(_stalled_post(port, server.token, session) for _ in range(MAX_REQUESTS))
         return _statuses_until(server, 503, probe, session)[-1]
+
+    def invent() -> list[bytes]:
+        """As many POSTs as the whole bound, stalled in their body, each naming a session of its
+        own invention (left open); what each was answered."""
+        invented = [_stalled_post(port, server.token, f"invented-{i}") for i in range(MAX_REQUESTS)]
+        stalled.extend(invented)
+        answers = []
+        for s in invented:
+            s.settimeout(10)
+            try:
+                answers.append(_answer(s))
+            except TimeoutError:
+                return [*answers, b"no answer: its body is awaited, its place held"]
+        return answers
+
+    def deleted() -> list:
+        named = {**headers, "Mcp-Session-Id": _open_sessions(server)[0]}
+        return [httpx2.request("DELETE", server.url, headers=named, timeout=30),
+                httpx2.post(server.url, json=ping, headers=named, timeout=30)]
 
     async def modern(work):
         async with Client(client_with(server.url, server.token)) as client:  # the 2026 protocol: no session
             return await work(client)
 
     async def work(legacy):
-        greedy = await anyio.to_thread.run_sync(hold, "greedy", ping)
+        invented = await anyio.to_thread.run_sync(invent)
+        closed = await anyio.to_thread.run_sync(deleted)
+        (session,) = await anyio.to_thread.run_sync(_open_sessions, server)
+        greedy = await anyio.to_thread.run_sync(hold, session, ping)
         served = [await legacy.call_tool(*call), await modern(lambda client: client.call_tool(*call))]
         unnamed = await anyio.to_thread.run_sync(hold, None, INIT)
         served.append(await legacy.call_tool(*call))
-        return greedy, unnamed, served
+        return invented, closed, greedy, unnamed, served
 
     try:
-        greedy, unnamed, served = anyio.run(_legacy_session, client_with(server.url, server.token), work)
+        invented, (deleting, after), greedy, unnamed, served = anyio.run(
+            _legacy_session, client_with(server.url, server.token), work)
     finally:
         for s in stalled:
             s.close()
         server.close()
+    assert all(a.startswith(b"HTTP/1.1 404 ") for a in invented), {a[:48] for a in invented}
+    body = json.loads(invented[0].partition(b"\r\n\r\n")[2])
+    assert body["error"]["code"] == -32600 and "did not issue" in body["error"]["message"], body
     assert greedy.status_code == 503 and greedy.headers["retry-after"] == "1", greedy.text
     assert greedy.json()["error"]["code"] == -32000
     assert f"this session has {SESSION_REQUESTS} requests" in greedy.json()["error"]["message"], greedy.json()
     assert unnamed.status_code == 503
     assert f"no session have {UNNAMED_REQUESTS} requests" in unnamed.json()["error"]["message"], unnamed.json()
+    # was: 503, every place held by the invented sessions
     assert [reply.structured_content["ok"] for reply in served] == [True, True, True]
+    assert deleting.status_code == 200 and after.status_code == 404, (deleting.text, after.text)
+    assert "did not issue" in after.json()["error"]["message"], after.json()
 
 
 async def _legacy_session(url_or_transport, work) -> object:
@@ -933,6 +996,38 @@ async def _legacy_session(url_or_transport, work) -> object:
 
     async with Client(url_or_transport, mode="legacy") as client:
         return await work(client)
+
+
+def test_a_session_is_live_from_its_issue_until_deleted_or_idle():
+    """The guard's table of sessions: an id is live once issued, while a request is in flight
+    however long, and until its client deletes it or it has been idle past the SDK's timeout;
+    past its bound the one idle longest goes, never one in flight."""
+    from context_tools.faces.http_sessions import Issued
+
+    now = [0.0]
+    sessions = Issued(idle_seconds=10, most=3, clock=lambda: now[0])
+    assert not sessions.live("a")
+    sessions.issue("a")  # its opening request still in flight
+    now[0] = 100
+    assert sessions.live("a")
+    sessions.end("a")
+    now[0] = 110
+    assert sessions.live("a")
+    sessions.begin("a")  # a long GET stream holds it open
+    now[0] = 1000
+    assert sessions.live("a")
+    sessions.end("a")
+    now[0] = 1010.5
+    assert not sessions.live("a") and len(sessions) == 0  # idle past the timeout: gone
+    for name in "bcd":
+        sessions.issue(name)
+        sessions.end(name)
+        now[0] += 1
+    sessions.begin("b")
+    sessions.issue("e")  # past its bound: "c" idle longest ("b" is in flight)
+    assert [sessions.live(name) for name in "bcde"] == [True, False, True, True]
+    sessions.close("d")
+    assert not sessions.live("d") and len(sessions) == 2
 
 
 def test_in_flight_accounts_every_request_taken_until_answered():
@@ -1257,10 +1352,12 @@ def _packed(path: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(tmp_path):
-    """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, or as a pack
-    file, wherever it leads: whoever may write under a root could link another repository's
-    objects in. Each such repository is `forbidden` naming where its link leads, also when the
-    link is made after a first call was answered; a repository of no links is served."""
+    """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, as a pack
+    file, or as a loose object in a fan-out folder, wherever it leads: whoever may write under
+    a root could link another repository's objects in. Each such repository is `forbidden`
+    naming where its link leads, also when the link is made after a first call was answered
+    (a loose object linked changes no stamp but its fan-out folder's); a repository of no links
+    is served."""
     import os
     import shutil
 
@@ -1282,21 +1379,28 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
     _packed(ws / "plain", {"plain.py": "def plain():\n    return 1\n"})
     RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})  # loose objects
     fan_out = ws / "own" / ".git" / "objects" / str(pygit2.Repository(str(ws / "own")).head.target)[:2]
+    RepoBuilder(ws / "loose").commit({"loose.py": "def loose():\n    return 1\n"})
+    head = str(pygit2.Repository(str(ws / "loose")).head.target)
+    loose = ws / "loose" / ".git" / "objects" / head[:2] / head[2:]
     store = str(tmp_path / "store")
 
     async def work(client):
         async def index(name: str):
             return await client.call_tool("repo_index", {"repo": str(ws / name), "rev": "HEAD"})
 
-        served = [await index("plain"), await index("own")]
+        served = [await index("plain"), await index("own"), await index("loose")]
         shutil.move(fan_out, outside / fan_out.name)  # after a first answer: the stamps kept must see it
         os.symlink(outside / fan_out.name, fan_out)
-        refused = [await index("linked_pack"), await index("linked_file"), await index("own")]
+        # a loose object in a fan-out folder that is no link, linked to the same object outside:
+        # libgit2 reads it there as gladly
+        shutil.move(loose, outside / loose.name)
+        os.symlink(outside / loose.name, loose)
+        refused = [await index("linked_pack"), await index("linked_file"), await index("own"), await index("loose")]
         return served, refused, await index("plain")
 
     served, refused, still = run_stdio(store, work, root=str(ws))
-    assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True]
-    places = [outside / "pack", outside / pack_file.name, outside / fan_out.name]
+    assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True, True]
+    places = [outside / "pack", outside / pack_file.name, outside / fan_out.name, outside / loose.name]
     for reply, place in zip(refused, places):
         assert reply.structured_content["ok"] is False, place  # was: indexed and served
         error = reply.structured_content["error"]

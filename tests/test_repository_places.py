@@ -53,6 +53,41 @@ def test_an_object_folder_of_many_entries_is_listed_again_only_once_it_changed(t
     assert again is not None and str((tmp_path / "outside").resolve()) in again.reads
 
 
+def test_a_loose_object_linked_from_a_fan_out_folder_is_seen_listing_that_folder_alone(tmp_path, listings):
+    """libgit2 reads a loose object through a link wherever it leads: a link inside a fan-out
+    folder that is itself no link is followed, and the roots check names where it leads. Each
+    fan-out folder is listed once, then again only once its own stamp changed: a call after a
+    loose object was linked lists that folder, not the others nor their objects."""
+    import pygit2
+
+    ws = tmp_path / "ws"
+    RepoBuilder(ws / "r").commit({"a.py": "def a():\n    return 1\n"})
+    repo = pygit2.Repository(str(ws / "r"))
+    oids = [str(repo.create_blob(f"blob {i}\n".encode())) for i in range(600)]  # loose, over most fan-out folders
+    objects = ws / "r" / ".git" / "objects"
+    fan_outs = {str(p) for p in objects.iterdir() if len(p.name) == 2}
+    first = repository_places(ws / "r")
+    assert first is not None and fan_outs <= set(listings) and len(fan_outs) > 200
+    assert first.loose == ((str(objects), max(read._LINKED[f].serial for f in fan_outs)),)
+    listings.clear()
+    for _ in range(3):
+        assert repository_places(ws / "r") == first
+    assert listings == []  # a stat of each fan-out folder, no listing
+    roots = Roots.of([ws])
+    assert roots.refusal("repo", str(ws / "r")) is None
+    (tmp_path / "outside").mkdir()
+    loose = objects / oids[0][:2] / oids[0][2:]
+    copy = tmp_path / "outside" / loose.name
+    os.rename(loose, copy)  # the same object: libgit2 reads it there as gladly
+    os.symlink(copy, loose)
+    assert pygit2.Repository(str(ws / "r")).get(oids[0]).data == b"blob 0\n"
+    again = repository_places(ws / "r")
+    assert listings == [str(loose.parent)]
+    assert again is not None and str(copy.resolve()) in again.reads
+    why = roots.refusal("repo", str(ws / "r"))  # was: None, the object read from outside
+    assert why is not None and f"read from {str(copy.resolve())!r}" in why
+
+
 def test_a_link_replaced_along_the_chain_it_starts_is_seen(tmp_path):
     """A pack file links to a link under the root, which links to a file under the root: served.
     The middle link is then pointed at another repository's pack, outside: nothing in the

@@ -7,7 +7,8 @@ answered) would otherwise make the server hold every request it ever sent. On st
 stops reading once the bound is met and goes on as answers go out; over HTTP a request past it
 is answered 503 before its body is read. Over HTTP, where clients share one server, each
 session is held to a share of the bound (`Shared`), so a session that sends without end is
-refused while the others are still taken.
+refused while the others are still taken; a session is one the server issued, as the guard
+checks before a request is counted (`http_sessions.Issued`).
 """
 
 from __future__ import annotations

@@ -10,13 +10,16 @@
 4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
    or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
    with its JSON-RPC error (-32600, -32700) and status 400.
-5. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
+5. `Mcp-Session-Id`, when sent, names a session the server issued and has not closed
+   (`http_sessions.Issued`): any other is answered 404 with JSON-RPC error -32600, as the MCP
+   spec asks of an unknown or expired session, before a body is read or a place taken, so a
+   client cannot name sessions of its own to hold more than one session's share below.
+6. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
    from the first byte of the body read to the last of the answer sent; of those at most
    `SESSION_REQUESTS` (and `SESSION_BYTES`) with one `Mcp-Session-Id`, and `UNNAMED_REQUESTS`
    with none. One past a bound is answered 503 (`Retry-After`), so clients that send and stall
    cannot make the server hold their bodies without end, nor one session take every place.
-
-6. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
+7. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
    send nothing, were kept open for good (`HeaderDeadline`).
@@ -33,6 +36,7 @@ import secrets
 from typing import Any, Awaitable, Callable, Literal
 from urllib.parse import urlsplit
 
+from context_tools.faces.http_sessions import Issued
 from context_tools.faces.in_flight import Shared
 
 Scope = dict[str, Any]
@@ -75,6 +79,8 @@ class Guard:
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
         self.held = Shared()  # POSTs from their body's first byte to their answer's last
+        # the SDK keeps MAX_SESSIONS live; ids it dropped unseen (a failed session) wait here
+        self.sessions = Issued(SESSION_IDLE_SECONDS, 2 * MAX_SESSIONS)
 
     def host_ok(self, value: str) -> bool:
         host, port = _split_host(value.strip().lower())
@@ -110,10 +116,57 @@ class Guard:
         elif not self.token_ok(headers.get("authorization", "")):
             await _refuse(send, 401, "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
                           [(b"www-authenticate", b'Bearer realm="rennet"')])
-        elif scope.get("method") == "POST":
-            await self._checked_post(scope, receive, send, headers.get("mcp-session-id"))
+        elif "mcp-session-id" not in headers:
+            await self._unnamed(scope, receive, send)
+        elif not self.sessions.live(session := headers["mcp-session-id"]):
+            from context_tools.faces.mcp_stdio import INVALID_REQUEST
+
+            await _json_rpc_error(send, 404, None, INVALID_REQUEST,
+                                  "Session not found: this server did not issue that Mcp-Session-Id, or the session "
+                                  "has closed; send an initialize without one to open a new session")
+        else:
+            await self._named(scope, receive, send, session)
+
+    async def _route(self, scope: Scope, receive: Any, send: Any, session: str | None) -> None:
+        if scope.get("method") == "POST":
+            await self._checked_post(scope, receive, send, session)
         else:
             await self.app(scope, receive, send)
+
+    async def _unnamed(self, scope: Scope, receive: Any, send: Any) -> None:
+        """A request of no session: the id the server gives in its answer (to an initialize) is
+        issued from then on, recorded before the client can read it."""
+        issued: list[str] = []
+
+        async def watched(message: Any) -> None:
+            if message["type"] == "http.response.start" and message["status"] < 400:
+                for key, value in message.get("headers", []):
+                    if key.lower() == b"mcp-session-id" and not issued:
+                        issued.append(value.decode("latin-1"))
+                        self.sessions.issue(issued[0])
+            await send(message)
+
+        try:
+            await self._route(scope, receive, watched, None)
+        finally:
+            if issued:
+                self.sessions.end(issued[0])
+
+    async def _named(self, scope: Scope, receive: Any, send: Any, session: str) -> None:
+        """A request of a session the server issued, which it holds open while in flight; one
+        deleting it closes it."""
+        delete = scope.get("method") == "DELETE"
+
+        async def watched(message: Any) -> None:
+            if delete and message["type"] == "http.response.start" and message["status"] < 400:
+                self.sessions.close(session)
+            await send(message)
+
+        self.sessions.begin(session)
+        try:
+            await self._route(scope, receive, watched, session)
+        finally:
+            self.sessions.end(session)
 
     async def _checked_post(self, scope: Scope, receive: Any, send: Any, session: str | None) -> None:
         """A POST is held within the in-flight bounds, its body framed as on stdio: bounded,

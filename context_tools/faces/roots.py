@@ -133,11 +133,11 @@ def _stamp(paths: tuple[str, ...]) -> tuple[tuple[int, int] | None, ...]:
 
 def repository_of(path: str) -> RepositoryPlaces | None:
     """Where the repository a `repo` path opens is read from, or None when it opens none."""
-    from indexer.git.read import repository_places
+    from indexer.git.read import loose_unchanged, repository_places
 
     real = _real(path)
     found = _FOUND.get(real)
-    if found is not None and _stamp(_watched(real, found[0])) == found[1]:
+    if found is not None and _stamp(_watched(real, found[0])) == found[1] and loose_unchanged(found[0]):
         return found[0]
     places = repository_places(real)
     if places is None:

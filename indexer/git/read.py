@@ -6,6 +6,7 @@ Nothing here touches a working tree, so bare repositories work the same.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 from operator import attrgetter
 from typing import NamedTuple
@@ -50,6 +51,10 @@ class RepositoryPlaces(NamedTuple):
     folder: str  # its working tree, or a bare repository's git directory
     reads: tuple[str, ...]  # every place its objects and refs are read from, the folder first
     watched: tuple[str, ...]  # the entries that name those places: a change to any changes them
+    # each object directory, with the serial of the newest listing of its fan-out folders that
+    # the links found were taken from (`loose_unchanged`): stamps of hundreds of folders are
+    # not kept for every path that finds the repository
+    loose: tuple[tuple[str, int], ...] = ()
 
 
 # git follows a chain of alternates this deep
@@ -62,8 +67,8 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
     directory (a `.git` file may name one anywhere), the common directory a linked worktree
     shares (`commondir`), its objects and refs (either may be a link), the object
     directories `objects/info/alternates` names, followed as git follows them, and where the
-    links among the entries of each object directory and of its `pack` folder lead
-    (`linked_entries`). None when `path` opens no repository."""
+    links among the entries of each object directory, of its `pack` folder and of its fan-out
+    folders lead (`linked_entries`). None when `path` opens no repository."""
     try:
         found = pygit2.discover_repository(os.fspath(path))
         if found is None:
@@ -85,6 +90,7 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
                os.path.join(common, "packed-refs")]
     level, seen = [objects], set()
     links: list[str] = []
+    loose: list[tuple[str, int]] = []
     for depth in range(ALTERNATES_DEPTH + 1):
         following: list[str] = []
         for folder in level:
@@ -96,6 +102,9 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
             pack = os.path.join(real, "pack")
             watched += [folder, pack]  # an entry made, removed or replaced changes its folder's stamp
             links += linked_entries(real) + linked_entries(os.path.realpath(pack))
+            linked_loose, serial = _loose(real)
+            links += linked_loose
+            loose.append((real, serial))
             if depth < ALTERNATES_DEPTH:
                 listed = os.path.join(real, "info", "alternates")
                 watched.append(listed)
@@ -107,7 +116,7 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
         # each link watched as itself: a link in the chain it starts replaced changes where it leads
         reads += map(os.path.realpath, links)
         watched += links
-    return RepositoryPlaces(reads[0], tuple(dict.fromkeys(reads)), tuple(dict.fromkeys(watched)))
+    return RepositoryPlaces(reads[0], tuple(dict.fromkeys(reads)), tuple(dict.fromkeys(watched)), tuple(loose))
 
 
 # Links among the entries of a repository's object directories that are followed and watched;
@@ -116,38 +125,84 @@ OBJECT_LINKS = 1024
 # The place a repository whose links were not all followed is read from: any, as far as is known.
 UNCHECKED = os.path.abspath(os.sep)
 
-# folder -> its stamp and the links among its entries (at most OBJECT_LINKS + 1), when last listed
-_LINKED: dict[str, tuple[tuple[int, int, int], list[str]]] = {}
-_LINKED_FOLDERS = 1024
+
+class _Listed(NamedTuple):
+    """What a folder held when last listed, kept while its stamp is the same."""
+
+    stamp: tuple[int, int, int]  # device, inode, modification time
+    links: tuple[str, ...]  # the entries that are links, at most OBJECT_LINKS + 1
+    fan_outs: tuple[str, ...]  # the folders (no links) named as an object directory's fan-out folders
+    serial: int  # greater than that of every listing before it
+
+
+# folder -> what it held when last listed. An object directory has up to 256 fan-out folders,
+# each kept: this many is 64 object directories with all of theirs.
+_LINKED: dict[str, _Listed] = {}
+_LINKED_FOLDERS = 64 * 258
+_FAN_OUT_NAMES = frozenset(f"{i:02x}" for i in range(256))
+_SERIALS = itertools.count()
+
+
+def _listed(folder: str) -> _Listed | None:
+    """The links and fan-out folders among the entries of `folder`, listed again only once its
+    stamp changed, so one of many entries costs a `stat` a call, not a listing; None when it
+    cannot be listed."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    stamp = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    known = _LINKED.get(folder)
+    if known is not None and known.stamp == stamp:
+        return known
+    links: list[str] = []
+    fan_outs: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:  # the type the listing gave: no stat
+                if entry.is_symlink():
+                    links.append(entry.path)
+                    if len(links) > OBJECT_LINKS:
+                        break
+                elif entry.name in _FAN_OUT_NAMES and entry.is_dir(follow_symlinks=False):
+                    fan_outs.append(entry.path)
+    except OSError:
+        return None
+    if len(_LINKED) >= _LINKED_FOLDERS:
+        _LINKED.clear()
+    listed = _LINKED[folder] = _Listed(stamp, tuple(links), tuple(sorted(fan_outs)), next(_SERIALS))
+    return listed
 
 
 def linked_entries(folder: str) -> list[str]:
     """The entries of `folder` that are links (at most `OBJECT_LINKS + 1`): libgit2 follows a link
-    as an object directory's `pack`, `info` or fan-out folder, or as a pack or index file,
-    wherever it leads. A folder is listed again only once its stamp changed, so one of many
-    entries costs a `stat` a call, not a listing."""
-    try:
-        st = os.stat(folder)
-    except OSError:
-        return []
-    stamp = (st.st_dev, st.st_ino, st.st_mtime_ns)
-    known = _LINKED.get(folder)
-    if known is not None and known[0] == stamp:
-        return known[1]
+    as an object directory's `pack`, `info` or fan-out folder, as a pack or index file, or as a
+    loose object in a fan-out folder, wherever it leads."""
+    listed = _listed(folder)
+    return list(listed.links) if listed is not None else []
+
+
+def _loose(objects: str) -> tuple[list[str], int]:
+    """The links among the loose objects of the object directory `objects` (at most
+    `OBJECT_LINKS + 1`), each fan-out folder listed again only once its stamp changed, and the
+    newest serial of those listings: greater than before once any of them was listed again.
+    A fan-out folder made or removed changes the stamp of `objects`, watched as itself."""
+    listed = _listed(objects)
     links: list[str] = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_symlink():  # the type the listing gave: no stat
-                    links.append(entry.path)
-                    if len(links) > OBJECT_LINKS:
-                        break
-    except OSError:
-        return []
-    if len(_LINKED) >= _LINKED_FOLDERS:
-        _LINKED.clear()
-    _LINKED[folder] = (stamp, links)
-    return links
+    serial = -1
+    for fan_out in listed.fan_outs if listed is not None else ():
+        one = _listed(fan_out)
+        if one is not None:
+            serial = max(serial, one.serial)
+            if len(links) <= OBJECT_LINKS:
+                links += one.links
+    return links[:OBJECT_LINKS + 1], serial
+
+
+def loose_unchanged(places: RepositoryPlaces) -> bool:
+    """Were the loose objects of `places` listed as they are now, no fan-out folder of its object
+    directories changed since? Each is `stat`ed; one that changed is listed again."""
+    return all(_loose(objects)[1] == serial for objects, serial in places.loose)
 
 
 def _alternates(listed: str, objects: str) -> list[str]:
