@@ -317,3 +317,173 @@ def test_an_import_reaching_past_the_cap_costs_the_files_it_keeps_not_all_it_rea
         return lines
 
     assert run(2 * TARGETS_CAP, 100) <= 2.2 * run(TARGETS_CAP + 100, 50)
+
+
+def _many_reach(shape: str, definers: int) -> tuple[dict[str, str], dict[str, BlobFacts], list]:
+    """Trees where an import reaches `definers` files, or passes over them, made of facts
+    (no parse): the files (what a .csproj holds), their facts, and (importer, import) for
+    three importers. `csharp_unseen`: a namespace's files all in a project the importers'
+    does not see, but one; `csharp_global_projects`: a `global using` of a namespace spread
+    over two projects the importers see; `csharp_static`: `using static` of a type every
+    file of its namespace declares a part of; `php_class`: a `use` of a class each file
+    declares in the same namespace; `php`: a `use` of a namespace below which each file
+    declares the class the importers use; and the C# shapes of `_reaching`."""
+    from indexer.model import ImportSpec, Symbol
+    from tests.test_context_csharp_projects import _csproj
+
+    if shape in ("csharp", "csharp_global"):
+        return _reaching(shape, definers, 3)
+
+    def symbol(name: str, kind: str, container: str) -> Symbol:
+        return Symbol(name, kind, container, 1, 1, 0, 10, f"{kind} {name}")
+
+    files: dict[str, str] = {}
+    facts: dict[str, BlobFacts] = {}
+    if shape in ("php", "php_class"):  # below B or in it
+        for i in range(definers):
+            space = f"B\\S{i}" if shape == "php" else "B"
+            files[f"lib/s{i:05d}/Foo.php"] = ""
+            facts[f"lib/s{i:05d}/Foo.php"] = BlobFacts("php", 3, symbols=[symbol(space, "namespace", ""),
+                                                                           symbol("Foo", "class", space)])
+        imp = ImportSpec("php_use", "B" if shape == "php" else "B\\Foo", 2)
+        importers = [f"app/m{i}/U.php" for i in range(3)]
+        facts.update({p: BlobFacts("php", 3, imports=[imp], uses={"Foo": 1}) for p in importers})
+        files.update({p: "" for p in importers})
+        return files, facts, [(p, imp) for p in importers]
+    definer = BlobFacts("csharp", 1, symbols=[symbol("Foo", "class", "B")], package_name="B")
+    if shape == "csharp_unseen":
+        files.update({"P/P.csproj": _csproj(), "Q/Q.csproj": _csproj(), "Q/B/Foo.cs": ""})
+        files.update({f"P/B/F{i:05d}.cs": "" for i in range(definers)})
+        imp, importers = ImportSpec("csharp_using", "B", 1), [f"Q/A/U{i}.cs" for i in range(3)]
+    elif shape == "csharp_global_projects":
+        files.update({"P/P.csproj": _csproj(), "Q/Q.csproj": _csproj("../P/P.csproj")})
+        files.update({f"{p}/B/F{i:05d}.cs": "" for p in "PQ" for i in range(definers // 2)})
+        imp, importers = ImportSpec("csharp_global_using", "B", 1), [f"Q/A/U{i}.cs" for i in range(3)]
+    else:
+        files.update({f"B/F{i:05d}.cs": "" for i in range(definers)})
+        imp, importers = ImportSpec("csharp_using", "B.Foo", 1, names=("*",)), [f"A/U{i}.cs" for i in range(3)]
+    facts.update({p: definer for p in files if p.endswith(".cs")})
+    files.update({p: "" for p in importers})
+    facts.update({p: BlobFacts("csharp", 1, imports=[imp], uses={"Foo": 1}, package_name="A") for p in importers})
+    return files, facts, [(p, imp) for p in importers]
+
+
+@pytest.mark.parametrize("shape", ["csharp", "csharp_global", "php", "csharp_unseen", "csharp_global_projects",
+                                   "csharp_static", "php_class"])
+def test_an_import_reads_no_more_of_what_it_reaches_than_it_keeps(monkeypatch, shape):
+    """An import is resolved with work bounded by TARGETS_CAP, not by the files it reaches:
+    the lines one import runs (once the namespace's index is made) are the same whether it
+    reaches 64 files or 512. A C# `using` passed over every file of a project its importer
+    does not see, a `global using` of a namespace over two projects sorted all its files, a
+    `using static` of a type listed all its files, a PHP `use` of a class compared every
+    file declaring it: the lines grew with the files (4 to 8 times here)."""
+    import heapq
+
+    from indexer.lang.csharp import projects as projects_module
+    from indexer.lang.csharp import resolve as csharp_resolve
+    from indexer.lang.php import resolve as php_resolve
+    from indexer.resolve import tree as tree_module
+    from indexer.resolve.imports import FACTORIES, FAMILY
+    from indexer.resolve.tree import TreePaths
+    from tests.test_context_csharp_projects import lines_run
+
+    for module in (csharp_resolve, php_resolve):
+        monkeypatch.setattr(module, "TARGETS_CAP", 8)
+    counted = (csharp_resolve.__file__, php_resolve.__file__, projects_module.__file__, tree_module.__file__,
+               heapq.__file__)
+
+    def per_import(definers: int) -> int:
+        files, facts, asked = _many_reach(shape, definers)
+        resolver = FACTORIES[FAMILY[asked[0][1].kind]](TreePaths(files), facts, lambda p: files[p].encode())
+        first = resolver.resolve(*asked[0])  # makes what the resolver keeps of the namespace
+        outcome, lines = lines_run(counted, lambda: resolver.resolve(*asked[1]))
+        assert len(outcome) == len(first) <= 10 and list(outcome) == sorted(outcome)
+        return lines
+
+    small, large = per_import(64), per_import(512)
+    assert large <= 1.1 * small + 20
+
+
+_CS_TYPES = ("class", "interface", "struct", "enum", "type")
+
+
+def _listed(resolver, importer: str, imp) -> tuple[str, ...] | str:
+    """What the C# resolver answered before it stopped at the cap: every file the import
+    reaches, listed, and asked one by one whether the importer sees it."""
+    from indexer.rank.weights import uses_of
+    from indexer.resolve.tree import EXTERNAL
+
+    sees = resolver.projects.sees
+    spec = imp.spec.strip().rstrip(";").removeprefix("static ").strip()
+    spec = spec.split("=", 1)[1].strip() if "=" in spec else spec
+    space = [] if imp.names == ("*",) else resolver.by_namespace.get(spec, [])
+    if any(sees(importer, p) for p in space):
+        if imp.kind == "csharp_global_using":
+            return tuple(p for p in space if p != importer and sees(importer, p))
+        own = resolver.facts[importer]
+        used = set(uses_of(own)) - ({spec.rpartition(".")[2], *imp.aliases} if imp.aliases else set())
+        return tuple(p for p in space if p != importer and sees(importer, p)
+                     and used & {s.name for s in resolver.facts[p].symbols})
+    head, _, last = spec.rpartition(".")
+    files = resolver.by_namespace.get(head, [])
+    named = [p for p in files if p.rsplit("/", 1)[-1] == last + ".cs"]
+    declaring = [p for p in files if any(s.name == last and s.container == head and s.kind in _CS_TYPES
+                                         for s in resolver.facts[p].symbols)]
+    return tuple(p for p in named or declaring if sees(importer, p)) or EXTERNAL
+
+
+def _kept(outcome: tuple[str, ...] | str, importer: str, cap: int) -> tuple[list[str], bool] | str:
+    """What resolve_since makes of an outcome: the edges' targets, and whether it is marked."""
+    if isinstance(outcome, str):
+        return outcome
+    targets = [p for p in outcome if p != importer]
+    return targets[:cap], len(targets) > cap
+
+
+_CS_FILE = st.tuples(st.integers(-1, 3), st.sampled_from(["N", "N", "M"]),
+                     st.sets(st.sampled_from(["Foo", "Bar"]), max_size=2), st.booleans())
+_CS_IMPORT = st.tuples(st.integers(-1, 3), st.sampled_from(["using", "global", "static", "alias"]),
+                       st.sampled_from(["N", "M", "N.Foo", "M.Bar"]), st.sets(st.sampled_from(["Foo", "Bar"])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 3), max_size=2), min_size=4, max_size=4),
+       st.lists(_CS_FILE, min_size=1, max_size=14), st.lists(_CS_IMPORT, min_size=1, max_size=4),
+       st.integers(1, 3))
+def test_a_csharp_import_keeps_what_listing_every_file_it_reaches_kept(references, drawn, importing, cap):
+    """Over the cap or under it, with files in projects the importer does and does not see
+    and under none: a `using`, `global using`, `using static` and alias keep the files and
+    the mark that listing every file reached, asked one by one, kept."""
+    from unittest import mock
+
+    from indexer.lang.csharp import resolve as csharp_resolve
+    from indexer.model import ImportSpec, Symbol
+    from indexer.resolve.tree import TreePaths
+    from tests.test_context_csharp_projects import _csproj
+
+    def folder(owner: int) -> str:
+        return f"P{owner}" if owner >= 0 else "loose"
+
+    files = {f"P{k}/P{k}.csproj": _csproj(*(f"../P{r}/P{r}.csproj" for r in refs if r != k))
+             for k, refs in enumerate(references)}
+    facts: dict[str, BlobFacts] = {}
+    for i, (owner, namespace, names, named) in enumerate(drawn):
+        path = f"{folder(owner)}/{namespace}/{'Foo' if named else f'F{i}'}.cs"
+        files[path] = ""
+        facts[path] = BlobFacts("csharp", 1, package_name=namespace, symbols=[
+            Symbol(name, "class", namespace, 1, 1, 0, 1, "class") for name in sorted(names)])
+    asked = []
+    for i, (owner, kind, spec, used) in enumerate(importing):
+        path = f"{folder(owner)}/U{i}.cs"
+        imp = ImportSpec("csharp_global_using" if kind == "global" else "csharp_using", spec, 1,
+                         names=("*",) if kind == "static" else (), aliases=("X",) if kind == "alias" else ())
+        files[path] = ""
+        facts[path] = BlobFacts("csharp", 1, imports=[imp], uses={name: 1 for name in sorted(used)},
+                                package_name="N" if i % 2 else "Other")
+        asked.append((path, imp))
+    asked += [(p, ImportSpec("csharp_using", "N", 1)) for p in sorted(facts) if facts[p].package_name == "N"][:3]
+    with mock.patch.object(csharp_resolve, "TARGETS_CAP", cap):
+        resolver = csharp_resolve.CSharpResolver(TreePaths(files), facts, lambda p: files[p].encode())
+        for importer, imp in asked:
+            assert (_kept(resolver.resolve(importer, imp), importer, cap)
+                    == _kept(_listed(resolver, importer, imp), importer, cap))

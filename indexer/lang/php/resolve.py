@@ -31,6 +31,7 @@ from indexer.resolve.tree import (
     in_order,
     join,
     nearest,
+    nearest_sorted,
     normalize,
     parent,
 )
@@ -106,7 +107,7 @@ class PhpResolver:
         self.summaries = summaries_of(facts)
         self.psr4 = psr4_roots(tree, read)
         self._of: dict[str, frozenset[Declaration] | None] = {}  # path -> its declarations, decoded once
-        self._declared: dict[Declaration, list[str]] | None = None  # built on first need
+        self._declared: dict[Declaration, list[str]] | None = None  # each in path order; built on first need
         # (a declared namespace's parts, lower case; a file declaring in it), sorted: a namespace
         # and those below it are one run, found by a search
         self._spaces: list[tuple[tuple[str, ...], str]] = []
@@ -151,8 +152,12 @@ class PhpResolver:
             if hits:
                 return hits
         declared = self._index().get(_key(kind, namespace, name))
-        if declared:
-            return (nearest(importer, declared),)
+        if declared and len(declared) == 1:
+            return (declared[0],)
+        # in path order: the nearest is found by a search, however many files declare the name
+        nearest_declaring = nearest_sorted(importer, declared) if declared else None
+        if nearest_declaring is not None:
+            return (nearest_declaring,)
         if kind == "class":  # `use A\B;` may import a namespace, to write `B\C` later
             space = self._under("\\".join(segments).lower())
             if space.files:
