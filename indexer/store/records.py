@@ -550,13 +550,19 @@ def pack_tail(record: SnapshotRecord) -> bytes:
 _TAIL_FIELDS = tuple(f.encode_name for f in msgspec.structs.fields(SnapshotTail))  # as SnapshotRecord names them
 
 
+def _container_head(n: int, fixed: int, wide: int) -> bytes:
+    """The msgpack head of a container of `n` items, as msgspec writes it: the fixed form's
+    byte below 16, else the 16-bit form's (`wide`) or the 32-bit form's, the byte after it."""
+    if n < 16:
+        return bytes((fixed | n,))
+    if n < 1 << 16:
+        return bytes((wide,)) + n.to_bytes(2, "big")
+    return bytes((wide + 1,)) + n.to_bytes(4, "big")
+
+
 def array_head(n: int) -> bytes:
     """The msgpack head of an array of `n` items, as msgspec writes it."""
-    if n < 16:
-        return bytes((0x90 | n,))
-    if n < 1 << 16:
-        return b"\xdc" + n.to_bytes(2, "big")
-    return b"\xdd" + n.to_bytes(4, "big")
+    return _container_head(n, 0x90, 0xDC)
 
 
 ARRAY_HEAD_BYTES = {0xDC: 3, 0xDD: 5}  # bytes of an array 16's and 32's head; a fixarray's is its one byte
@@ -564,11 +570,7 @@ ARRAY_HEAD_BYTES = {0xDC: 3, 0xDD: 5}  # bytes of an array 16's and 32's head; a
 
 def map_head(n: int) -> bytes:
     """The msgpack head of a map of `n` pairs, as msgspec writes it."""
-    if n < 16:
-        return bytes((0x80 | n,))
-    if n < 1 << 16:
-        return b"\xde" + n.to_bytes(2, "big")
-    return b"\xdf" + n.to_bytes(4, "big")
+    return _container_head(n, 0x80, 0xDE)
 
 
 def _tail_pieces(record: SnapshotRecord) -> Iterator[bytes]:
