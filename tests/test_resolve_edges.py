@@ -8,10 +8,11 @@ traced, never time."""
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from indexer.extract.blob import extract_blob
@@ -327,7 +328,10 @@ def _many_reach(shape: str, definers: int) -> tuple[dict[str, str], dict[str, Bl
     over two projects the importers see; `csharp_static`: `using static` of a type every
     file of its namespace declares a part of; `php_class`: a `use` of a class each file
     declares in the same namespace; `php`: a `use` of a namespace below which each file
-    declares the class the importers use; and the C# shapes of `_reaching`."""
+    declares the class the importers use; `php_include`: an include of a name each file
+    bears (found by suffix); `php_psr4`: a `use` of a class each root of one PSR-4 prefix
+    holds; `php_psr4_classes`: `use`s of classes each held by one of the prefix's roots;
+    and the C# shapes of `_reaching`."""
     from indexer.model import ImportSpec, Symbol
     from tests.test_context_csharp_projects import _csproj
 
@@ -339,6 +343,21 @@ def _many_reach(shape: str, definers: int) -> tuple[dict[str, str], dict[str, Bl
 
     files: dict[str, str] = {}
     facts: dict[str, BlobFacts] = {}
+    if shape.startswith(("php_include", "php_psr4")):
+        roots = [f"r{i:05d}" for i in range(definers)]
+        files["composer.json"] = json.dumps({"autoload": {"psr-4": {"B\\": [f"{r}/" for r in roots]}}})
+        for i, root in enumerate(roots):
+            name = f"C{i}" if shape == "php_psr4_classes" else "Foo"
+            files[f"{root}/{name}.php"] = ""
+            facts[f"{root}/{name}.php"] = BlobFacts("php", 3, symbols=[symbol("B", "namespace", ""),
+                                                                       symbol(name, "class", "B")])
+        importers = [f"app/m{i}/U.php" for i in range(3)]
+        files.update({p: "" for p in importers})
+        asked = [(p, ImportSpec("php_require", "Foo.php", 2) if shape == "php_include"
+                  else ImportSpec("php_use", f"B\\C{i}" if shape == "php_psr4_classes" else "B\\Foo", 2))
+                 for i, p in enumerate(importers)]
+        facts.update({p: BlobFacts("php", 3, imports=[imp], uses={"Foo": 1}) for p, imp in asked})
+        return files, facts, asked
     if shape in ("php", "php_class"):  # below B or in it
         for i in range(definers):
             space = f"B\\S{i}" if shape == "php" else "B"
@@ -369,14 +388,16 @@ def _many_reach(shape: str, definers: int) -> tuple[dict[str, str], dict[str, Bl
 
 
 @pytest.mark.parametrize("shape", ["csharp", "csharp_global", "php", "csharp_unseen", "csharp_global_projects",
-                                   "csharp_static", "php_class"])
+                                   "csharp_static", "php_class", "php_include", "php_psr4", "php_psr4_classes"])
 def test_an_import_reads_no_more_of_what_it_reaches_than_it_keeps(monkeypatch, shape):
     """An import is resolved with work bounded by TARGETS_CAP, not by the files it reaches:
     the lines one import runs (once the namespace's index is made) are the same whether it
     reaches 64 files or 512. A C# `using` passed over every file of a project its importer
     does not see, a `global using` of a namespace over two projects sorted all its files, a
     `using static` of a type listed all its files, a PHP `use` of a class compared every
-    file declaring it: the lines grew with the files (4 to 8 times here)."""
+    file declaring it, a PHP include found by suffix listed and compared every file of its
+    name, a PHP `use` under a PSR-4 prefix asked each root of the prefix: the lines grew
+    with the files (4 to 8 times here)."""
     import heapq
 
     from indexer.lang.csharp import projects as projects_module
@@ -487,3 +508,85 @@ def test_a_csharp_import_keeps_what_listing_every_file_it_reaches_kept(reference
         for importer, imp in asked:
             assert (_kept(resolver.resolve(importer, imp), importer, cap)
                     == _kept(_listed(resolver, importer, imp), importer, cap))
+
+
+def _php_old(base):
+    """The PHP resolver as it was: an include by suffix listed every path ending so and
+    compared each with the importer; a `use` under a PSR-4 prefix asked each of its roots."""
+    from indexer.resolve.tree import UNRESOLVED, join, nearest, normalize, parent
+
+    class Old(base):
+        def _include(self, importer, raw, quoted):
+            spec = quoted[-1] if quoted else raw
+            rel = spec.lstrip("/") if "__DIR__" in raw or "__FILE__" in raw else spec
+            for at in (parent(importer), ""):
+                cand = normalize(join(at, rel))
+                if cand is not None and cand in self.tree:
+                    return (cand,)
+            clean = normalize(rel)
+            hits = self.tree.ending_with(clean) if clean else []
+            return (nearest(importer, hits),) if hits else UNRESOLVED
+
+        def _by_psr4(self, importer, namespace, name):
+            full = f"{namespace}\\{name}" if namespace else name
+            by_prefix: dict = {}
+            for root in self.psr4:
+                by_prefix.setdefault(root.prefix, []).append(root)
+            hits: list[str] = []
+            for length in sorted({len(p) for p in by_prefix}, reverse=True):
+                if length > len(full):
+                    continue
+                for root in by_prefix.get(full[:length], ()):
+                    path = join(root.directory, full[len(root.prefix):].replace("\\", "/") + ".php")
+                    if path in self.tree and self._holds(path, namespace, name):
+                        hits.append(path)
+                if hits:
+                    break
+            return (nearest(importer, hits),) if hits else ()
+
+    return Old
+
+
+_PHP_DIRS = ("", "/", "a", "a/b", "a-b", "b", "r", "r/s", "r/s/B")
+_PHP_FILE = st.tuples(st.sampled_from(_PHP_DIRS), st.sampled_from(["x.php", "C.php", "B/C.php", "b/C.php", "D.php"]),
+                      st.sampled_from([None, "A", "A\\B", "a\\b", "Other"]), st.sampled_from(["C", "c", "D"]))
+_PHP_IMPORT = st.tuples(st.sampled_from(["a/b/m.php", "a/m.php", "r/s/m.php", "m.php", "b/c/m.php"]), st.sampled_from(
+    ["x.php", "'b/x.php'", "a/b/x.php", "../x.php", "./C.php", "__DIR__ . '/C.php'", "B/C.php", "A\\C", "A\\B\\C",
+     "a\\b\\C", "C", "A\\B\\D", "Other\\C", "\\A\\B\\C"]))
+
+
+@settings(max_examples=150, deadline=None)
+@example([("/", "C.php", None, "C")], [("A", ""), ("A", "a"), ("A", "b")], [("m.php", "A\\C")], 0)  # `//C.php`
+@given(st.lists(_PHP_FILE, max_size=12),
+       st.lists(st.tuples(st.sampled_from(["", "A\\", "A\\B\\", "a\\", "A"]), st.sampled_from(_PHP_DIRS)), max_size=8),
+       st.lists(_PHP_IMPORT, min_size=1, max_size=8), st.integers(0, 3))
+def test_php_includes_and_psr4_uses_resolve_as_asking_every_match_did(drawn, roots, importing, scanned):
+    """Whichever of the many files of an include's name, and of the many roots of a PSR-4
+    prefix, are in the tree, parsed or not, declaring the class or another, a file's includes
+    and `use`s resolve to what listing every path ending so, and asking every root of the
+    prefix, resolved them to (the suffix search past `scanned` files of one name)."""
+    from unittest import mock
+
+    from indexer.lang.php import resolve as php_resolve
+    from indexer.model import ImportSpec, Symbol
+    from indexer.resolve import tree as tree_module
+
+    composer = {"autoload": {"psr-4": {}}, "autoload-dev": {"psr-4": {}}}
+    for i, (prefix, directory) in enumerate(roots):  # a prefix's roots in either section
+        composer["autoload" if i % 2 else "autoload-dev"]["psr-4"].setdefault(prefix, []).append(directory)
+    files = {"composer.json": json.dumps(composer)}
+    facts: dict[str, BlobFacts] = {}
+    for directory, name, namespace, declared in drawn:
+        path = tree_module.join(directory, name)
+        files[path] = ""
+        if namespace is not None:  # else not parsed: taken on the path's word
+            facts[path] = BlobFacts("php", 3, symbols=[Symbol(namespace, "namespace", "", 1, 1, 0, 1, "namespace"),
+                                                       Symbol(declared, "class", namespace, 1, 1, 0, 1, "class")])
+    asked = [(importer, ImportSpec("php_use" if "\\" in spec or spec == "C" else "php_require", spec, 1))
+             for importer, spec in importing]
+    files.update({importer: "" for importer, _ in importing})
+    with mock.patch.object(tree_module, "_SCANNED", scanned):
+        new = php_resolve.PhpResolver(tree_module.TreePaths(files), facts, lambda p: files[p].encode())
+        old = _php_old(php_resolve.PhpResolver)(tree_module.TreePaths(files), facts, lambda p: files[p].encode())
+        for importer, imp in asked + asked[::-1]:  # asked again, once found
+            assert new.resolve(importer, imp) == old.resolve(importer, imp)

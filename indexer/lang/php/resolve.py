@@ -12,6 +12,7 @@ name only as written.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_left
 from collections import defaultdict
@@ -30,7 +31,6 @@ from indexer.resolve.tree import (
     definers_of,
     in_order,
     join,
-    nearest,
     nearest_sorted,
     normalize,
     parent,
@@ -114,8 +114,14 @@ class PhpResolver:
         self._subtrees: dict[str, _Subtree] = {}  # a namespace `use`d (lower case) -> its files, once
         self._names: dict[str, frozenset[str]] = {}  # path -> what it declares, names in lower case
         self._used: tuple[str, frozenset[str]] = ("", frozenset())  # the last importer, the names it uses
-        self._psr4_by_prefix: dict[str, list[Psr4]] | None = None  # made on first need
+        self._psr4_dirs: dict[str, frozenset[str]] | None = None  # a prefix -> its roots' directories
         self._psr4_lengths: list[int] = []
+        # (namespace, name) of a class -> the files PSR-4 maps it to, in path order: found once a
+        # class, and the nearest to each importer by a search
+        self._psr4_files: dict[tuple[str, str], list[str]] = {}
+        # an include's spelling -> the paths ending so, in path order: listed once a spelling,
+        # not once an include
+        self._ending: dict[str, list[str]] = {}
         self._owned_prefixes: frozenset[str] = frozenset()  # the non-empty prefixes, lower case
         self._owned_lengths: list[int] = []
 
@@ -142,8 +148,13 @@ class PhpResolver:
             if cand is not None and cand in self.tree:
                 return (cand,)
         clean = normalize(rel)
-        hits = self.tree.ending_with(clean) if clean else []
-        return (nearest(importer, hits),) if hits else UNRESOLVED
+        if not clean:
+            return UNRESOLVED
+        hits = self._ending.get(clean)
+        if hits is None:
+            hits = self._ending[clean] = self.tree.ending_with(clean)
+        found = nearest_sorted(importer, hits)
+        return (found,) if found is not None else UNRESOLVED
 
     def _use(self, importer: str, kind: str, segments: list[str], alias: str) -> Outcome:
         namespace, name = "\\".join(segments[:-1]), segments[-1]
@@ -166,32 +177,53 @@ class PhpResolver:
 
     def _by_psr4(self, importer: str, namespace: str, name: str) -> tuple[str, ...]:
         """The file of the longest matching PSR-4 prefix that holds the class (a file not
-        parsed is taken on the path's word). The prefixes are kept by length: a name asks
-        its own beginnings of those lengths, longest first, not every prefix of the tree."""
-        full = f"{namespace}\\{name}" if namespace else name
-        hits: list[str] = []
-        by_prefix, lengths = self._psr4_index()
-        for length in lengths:
-            if length > len(full):
-                continue
-            for root in by_prefix.get(full[:length], ()):
-                path = join(root.directory, full[len(root.prefix):].replace("\\", "/") + ".php")
-                if path in self.tree and self._holds(path, namespace, name):
-                    hits.append(path)
-            if hits:
-                break  # a shorter prefix is tried only when the longer ones hold nothing
-        return (nearest(importer, hits),) if hits else ()
+        parsed is taken on the path's word), nearest the importer. The files a class maps to
+        are found once a class; the nearest to each importer by a search of them."""
+        hits = self._psr4_files.get((namespace, name))
+        if hits is None:
+            hits = self._psr4_files[namespace, name] = self._psr4_holding(namespace, name)
+        found = nearest_sorted(importer, hits) if hits else None
+        return (found,) if found is not None else ()
 
-    def _psr4_index(self) -> tuple[dict[str, list[Psr4]], list[int]]:
-        """The PSR-4 roots by prefix (in their order), and the prefixes' lengths, longest first."""
-        if self._psr4_by_prefix is None:
-            self._psr4_by_prefix = {}
+    def _psr4_holding(self, namespace: str, name: str) -> list[str]:
+        """The files of the longest matching PSR-4 prefix that hold the class, in path order.
+        The prefixes are kept by length: a name asks its own beginnings of those lengths,
+        longest first, not every prefix of the tree."""
+        full = f"{namespace}\\{name}" if namespace else name
+        dirs, lengths = self._psr4_index()
+        for length in lengths:
+            if length > len(full) or full[:length] not in dirs:
+                continue
+            rel = full[length:].replace("\\", "/") + ".php"
+            hits = sorted(p for p in self._under_roots(dirs[full[:length]], rel) if self._holds(p, namespace, name))
+            if hits:
+                return hits  # a shorter prefix is tried only when the longer ones hold nothing
+        return []
+
+    def _under_roots(self, dirs: frozenset[str], rel: str) -> list[str]:
+        """The paths of the tree that are `rel` under one of the root directories `dirs`: each
+        root asked, or each file named as `rel` is asked whether it sits so, whichever are
+        fewer (a prefix of many roots, or a name many files bear)."""
+        if len(dirs) <= len(self.tree.by_name.get(posixpath.basename(rel), ())):
+            return [path for path in (join(d, rel) for d in dirs) if path in self.tree]
+        found = []
+        for path in self.tree.ending_with(rel):
+            directory = path[:-len(rel) - 1] if path != rel else ""
+            if directory in dirs and join(directory, rel) == path:  # as the root would spell it
+                found.append(path)
+        return found
+
+    def _psr4_index(self) -> tuple[dict[str, frozenset[str]], list[int]]:
+        """The PSR-4 roots' directories by prefix, and the prefixes' lengths, longest first."""
+        if self._psr4_dirs is None:
+            by_prefix: dict[str, set[str]] = {}
             for root in self.psr4:
-                self._psr4_by_prefix.setdefault(root.prefix, []).append(root)
-            self._psr4_lengths = sorted({len(p) for p in self._psr4_by_prefix}, reverse=True)
+                by_prefix.setdefault(root.prefix, set()).add(root.directory)
+            self._psr4_dirs = {prefix: frozenset(dirs) for prefix, dirs in by_prefix.items()}
+            self._psr4_lengths = sorted({len(p) for p in self._psr4_dirs}, reverse=True)
             self._owned_prefixes = frozenset(r.prefix.lower() for r in self.psr4 if r.prefix)
             self._owned_lengths = sorted({len(p) for p in self._owned_prefixes})
-        return self._psr4_by_prefix, self._psr4_lengths
+        return self._psr4_dirs, self._psr4_lengths
 
     def _holds(self, path: str, namespace: str, name: str) -> bool:
         found = self._declared_in(path)
