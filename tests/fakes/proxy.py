@@ -15,6 +15,8 @@ import socket
 import threading
 from dataclasses import dataclass, field
 
+from tests.fakes.loopback import read_head, serve_each
+
 
 @dataclass
 class Seen:
@@ -38,8 +40,7 @@ class FakeProxy:
         return f"http://{userinfo + '@' if userinfo else ''}127.0.0.1:{port}"
 
     def start(self) -> "FakeProxy":
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.listener = serve_each(self._serve)
         return self
 
     def stop(self) -> None:
@@ -47,32 +48,19 @@ class FakeProxy:
         if self.listener is not None:
             self.listener.close()
 
-    def _accept(self) -> None:
-        assert self.listener is not None
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
     def _hear(self, data: bytes) -> None:
         with self._lock:
             self.heard += data
 
     def _serve(self, client: socket.socket) -> None:
         with client:
-            head = b""
             try:
-                while b"\r\n\r\n" not in head:
-                    got = client.recv(65536)
-                    if not got:
-                        return
-                    self._hear(got)
-                    head += got
+                received = read_head(client, self._hear)
             except OSError:
                 return
-            head, _, rest = head.partition(b"\r\n\r\n")
+            if received is None:
+                return
+            head, _, rest = received.partition(b"\r\n\r\n")
             line, *lines = head.decode("latin-1").split("\r\n")
             headers = dict(h.split(":", 1) for h in lines if ":" in h)
             self.seen.append(Seen(line, {k.strip().lower(): v.strip() for k, v in headers.items()}))

@@ -23,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from tests.fakes.loopback import read_head, serve_each
+
 TLS = Path(__file__).with_name("tls")
 TEST_CA = TLS / "ca.pem"
 
@@ -301,29 +303,15 @@ class Scripted:
         return f"http://{host}:{port}"
 
     def start(self) -> "Scripted":
-        import socket
-
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.listener = serve_each(self._serve)
         return self
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
     def _serve(self, conn: Any) -> None:
-        head = b""
         with conn:
             try:
-                while b"\r\n\r\n" not in head:
-                    got = conn.recv(65536)
-                    if not got:
-                        return
-                    head += got
+                head = read_head(conn)
+                if head is None:
+                    return
                 line = head.split(b"\r\n", 1)[0].decode("latin-1")
                 self.requests.append(line)
                 self.script(self, conn, line)
