@@ -148,8 +148,8 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
             # request would hand them to its host. `_Proxies` adds them again if it goes through.
             for name in [name for name in new.headers if name.lower() == "proxy-authorization"]:
                 del new.headers[name]
-        if new is not None and self.auth and _origin(newurl) == _origin(req.full_url):
-            new.add_unredirected_header("Authorization", self.auth)
+            if self.auth and _origin(newurl) == _origin(req.full_url):
+                new.add_unredirected_header("Authorization", self.auth)
         # urllib reads a redirect's body whole before following it, however long it runs:
         # closed here, it reads as empty
         fp.close()
