@@ -120,6 +120,7 @@ class TreePaths:
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.dirs: set[str] = {""}
         self._backwards: dict[str, list[str]] = {}  # a name of many files -> their paths reversed, sorted
+        self._ending: dict[str, list[str]] = {}  # a suffix asked -> `ending_with`'s answer
         by_dir, by_name, dirs = self.by_dir, self.by_name, self.dirs
         last: str | None = None  # the folder part of the path before, whose files are `here`
         here: list[str] = []
@@ -146,7 +147,14 @@ class TreePaths:
         return directory in self.dirs
 
     def ending_with(self, suffix: str) -> list[str]:
-        """Paths equal to `suffix` or ending in `/suffix` (segment-aligned), sorted."""
+        """Paths equal to `suffix` or ending in `/suffix` (segment-aligned), sorted: found once a
+        suffix, as many importers may ask the same (the same list each time, not to be changed)."""
+        found = self._ending.get(suffix)
+        if found is None:
+            found = self._ending[suffix] = self._ending_with(suffix)
+        return found
+
+    def _ending_with(self, suffix: str) -> list[str]:
         name = posixpath.basename(suffix)
         same = self.by_name.get(name, [])
         if len(same) <= _SCANNED:

@@ -60,10 +60,10 @@ class CResolver:
         self.tree = tree
         self.include_dirs = sorted(d for d in tree.dirs if posixpath.basename(d) == "include")
         self._include_dirs = frozenset(self.include_dirs)
-        # spec -> the files it names under an include dir, and anywhere, in path order: found
-        # once a spec from the files of its name, not once an include from every include dir
+        # spec -> the files it names under an include dir, in path order: found once a spec from
+        # the files ending so (TreePaths.ending_with, also listed once), not once an include
+        # from every include dir
         self._under_include: dict[str, list[str]] = {}
-        self._anywhere: dict[str, list[str]] = {}
 
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
         spec = imp.spec.strip().strip('"<>').strip()
@@ -83,9 +83,8 @@ class CResolver:
     def _find(self, importer: str, spec: str, system: bool) -> str | None:
         """The include roots in order: include dirs, ancestors, then (not for a bare
         `<name>` of the system's) any path ending in the spec; never the importer itself."""
-        anywhere = self._anywhere.get(spec)
-        if anywhere is None:
-            anywhere = self._anywhere[spec] = self.tree.ending_with(spec)
+        anywhere = self.tree.ending_with(spec)
+        if spec not in self._under_include:
             self._under_include[spec] = [p for p in anywhere if p[: -len(spec) - 1] in self._include_dirs]
         hit = nearest_sorted(importer, self._under_include[spec], importer)
         if hit is not None:

@@ -119,9 +119,6 @@ class PhpResolver:
         # (namespace, name) of a class -> the files PSR-4 maps it to, in path order: found once a
         # class, and the nearest to each importer by a search
         self._psr4_files: dict[tuple[str, str], list[str]] = {}
-        # an include's spelling -> the paths ending so, in path order: listed once a spelling,
-        # not once an include
-        self._ending: dict[str, list[str]] = {}
         self._owned_prefixes: frozenset[str] = frozenset()  # the non-empty prefixes, lower case
         self._owned_lengths: list[int] = []
 
@@ -150,10 +147,7 @@ class PhpResolver:
         clean = normalize(rel)
         if not clean:
             return UNRESOLVED
-        hits = self._ending.get(clean)
-        if hits is None:
-            hits = self._ending[clean] = self.tree.ending_with(clean)
-        found = nearest_sorted(importer, hits)
+        found = nearest_sorted(importer, self.tree.ending_with(clean))  # listed once a spelling
         return (found,) if found is not None else UNRESOLVED
 
     def _use(self, importer: str, kind: str, segments: list[str], alias: str) -> Outcome:
