@@ -1030,6 +1030,57 @@ def test_a_session_is_live_from_its_issue_until_deleted_or_idle():
     assert not sessions.live("d") and len(sessions) == 2
 
 
+def test_a_session_the_sdk_answers_not_found_is_closed_in_the_guard_too():
+    """When the SDK drops a session the guard did not see end (its server task failed), the
+    SDK answers its next request 404: the guard closes the id then, and answers any later
+    request naming it itself, taking no place (was: the id held its share until the idle
+    timeout). A 404 at another path says nothing of the session and closes nothing."""
+    from context_tools.faces.mcp_http import Guard
+
+    seen: list[tuple[str, str | None]] = []
+
+    async def sdk(scope, receive, send):
+        """Stands in for the SDK's app: opens session `s1`, then has dropped it."""
+        while (await receive()).get("more_body"):
+            pass
+        named = dict(scope["headers"]).get(b"mcp-session-id")
+        seen.append((scope["path"], named and named.decode()))
+        headers = [(b"content-type", b"application/json")]
+        if named is None:
+            status, body = 200, b'{"jsonrpc":"2.0","id":1,"result":{}}'
+            headers.append((b"mcp-session-id", b"s1"))
+        else:
+            status, body = 404, b'{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Session not found"}}'
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+
+    def post(path: str, session: str | None) -> int:
+        sent = []
+        body = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
+
+        async def receive():
+            return body.pop() if body else {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        headers = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+        if session is not None:
+            headers.append((b"mcp-session-id", session.encode()))
+        scope = {"type": "http", "method": "POST", "path": path, "headers": headers}
+        anyio.run(guard, scope, receive, send)
+        return sent[0]["status"]
+
+    assert post("/mcp", None) == 200 and guard.sessions.live("s1")
+    assert post("/elsewhere", "s1") == 404 and guard.sessions.live("s1")  # not the SDK's word on it
+    assert post("/mcp", "s1") == 404 and not guard.sessions.live("s1")  # the SDK's: dropped
+    assert post("/mcp", "s1") == 404
+    assert seen == [("/mcp", None), ("/elsewhere", "s1"), ("/mcp", "s1")]  # the last answered by the guard
+    assert guard.held.all.count == 0 and guard.held.sessions == {}
+
+
 def test_in_flight_accounts_every_request_taken_until_answered():
     """Whatever a client does with its ids (reuse one, cancel one never sent, answer twice), the
     count and bytes held are those of the requests taken and not yet answered, and no request is

@@ -7,7 +7,7 @@ The SDK's session manager keeps its own table of live sessions, but privately: t
 this one from what passes through it. A session ends in the SDK when its client deletes it
 (seen here), when it has had no request in flight for its idle timeout (kept here alike, from
 stamps taken after the SDK's own, so it never ends here first), or when its server task fails
-(not seen: the id then lives here until its idle timeout, and the SDK answers it 404).
+(not seen as it happens: the guard closes the id here on the SDK's 404 to its next request).
 """
 
 from __future__ import annotations

@@ -287,12 +287,19 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from context_tools.faces.mcp_http import MAX_SESSIONS, SESSION_IDLE_SECONDS, Guard, header_deadline_protocol
+    from context_tools.faces.mcp_http import (
+        MAX_SESSIONS,
+        MCP_PATH,
+        SESSION_IDLE_SECONDS,
+        Guard,
+        header_deadline_protocol,
+    )
 
     # The guard checks Host and Origin for whatever loopback address is bound; the SDK's own
     # check knows only three literal hosts, so it stays off rather than half on.
     app = server.streamable_http_app(
-        host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        host=host, streamable_http_path=MCP_PATH,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         session_idle_timeout=SESSION_IDLE_SECONDS, max_sessions=MAX_SESSIONS)
     # A handler (or a library, a subprocess) reading stdin would wait on the terminal the server
     # was started from, holding its call slot for good: stdin reads the null device, as on stdio.
@@ -301,7 +308,7 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     os.close(null)
     value, generated = token
     shown = f"[{host}]" if ":" in host else host
-    print(f"rennet: MCP over streamable HTTP at http://{shown}:{port}/mcp", file=sys.stderr)
+    print(f"rennet: MCP over streamable HTTP at http://{shown}:{port}{MCP_PATH}", file=sys.stderr)
     if generated:
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()

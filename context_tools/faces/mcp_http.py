@@ -50,6 +50,7 @@ MAX_SESSIONS = 256
 # and a POST's body, from its first byte to its last: a loopback client sends either at once.
 HEADER_SECONDS = 30.0
 BODY_SECONDS = 60.0
+MCP_PATH = "/mcp"  # where the SDK's app answers
 
 
 def new_token() -> str:
@@ -71,15 +72,17 @@ def _split_host(value: str) -> tuple[str, str]:
 class Guard:
     """ASGI middleware in front of the MCP app; lifespan and other scopes pass through."""
 
-    def __init__(self, app: ASGI, bind_host: str, port: int, token: str, body_seconds: float = BODY_SECONDS) -> None:
+    def __init__(self, app: ASGI, bind_host: str, port: int, token: str, body_seconds: float = BODY_SECONDS,
+                 mcp_path: str = MCP_PATH) -> None:
         self.app = app
+        self.mcp_path = mcp_path  # where the SDK's app answers MCP (`streamable_http_path`)
         self.body_seconds = body_seconds
         self.port = str(port)
         self.address = ipaddress.ip_address(bind_host) if bind_host != "localhost" else ipaddress.ip_address("127.0.0.1")
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
         self.held = Shared()  # POSTs from their body's first byte to their answer's last
-        # the SDK keeps MAX_SESSIONS live; ids it dropped unseen (a failed session) wait here
+        # the SDK keeps MAX_SESSIONS live; past that, ids it dropped unseen wait here until idle
         self.sessions = Issued(SESSION_IDLE_SECONDS, 2 * MAX_SESSIONS)
 
     def host_ok(self, value: str) -> bool:
@@ -154,11 +157,14 @@ class Guard:
 
     async def _named(self, scope: Scope, receive: Any, send: Any, session: str) -> None:
         """A request of a session the server issued, which it holds open while in flight; one
-        deleting it closes it."""
+        deleting it closes it, and so does the SDK's 404 at the MCP path: the SDK has dropped
+        the session unseen here (its server task failed), and asks the client for a new one."""
         delete = scope.get("method") == "DELETE"
+        at_mcp = scope.get("path") == self.mcp_path
 
         async def watched(message: Any) -> None:
-            if delete and message["type"] == "http.response.start" and message["status"] < 400:
+            if message["type"] == "http.response.start" and (
+                    (delete and message["status"] < 400) or (at_mcp and message["status"] == 404)):
                 self.sessions.close(session)
             await send(message)
 
