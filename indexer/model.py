@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import attrgetter
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import msgspec
 from msgspec import Struct, field
@@ -270,8 +270,8 @@ class SnapshotRecord(Struct):
     packages: Sequence[Package]
     dependencies: Sequence[Dependency]
     entry_points: Sequence[EntryPoint]
-    fan_in: dict[str, int]  # path -> number of distinct other files importing it (every indexed file present)
-    rank: dict[str, float]  # path -> PageRank over the definition/reference graph, rounded
+    fan_in: Mapping[str, int]  # path -> number of distinct other files importing it (every indexed file present)
+    rank: Mapping[str, float]  # path -> PageRank over the definition/reference graph, rounded
     fingerprint: str = ""  # sha256 of the canonical serialization
     indexed_at: str = ""  # UTC ISO-8601; not part of the fingerprint
     symbols: int = 0  # symbols across the files (their count is in each file's canonical line)

@@ -25,8 +25,9 @@ from indexer.extract.tags import SYMBOL_CAP
 from indexer.extract.tokens import OCCURRENCE_CAP
 from indexer.fleet import bundle
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord
+from indexer.store.canonical import fingerprint
 from indexer.store.database import Store
-from indexer.store.records import decode_record, entry_facts_key, pin_key
+from indexer.store.records import decode_record, entry_facts_key, map_head, pin_key
 from indexer.store.snapshot import load
 
 _enc = msgspec.msgpack.encode
@@ -249,6 +250,67 @@ def test_a_record_out_of_order_or_with_repeats_is_refused_whatever_its_provenanc
         return
     with pytest.raises(bundle.BadBundle, match="not sorted"):
         bundle.check(sealed)
+
+
+def _with_map(data: bytes, name: str, pairs: list[tuple[str, object]]) -> tuple[bytes, SnapshotRecord]:
+    """The bundle `data` with its record's map `name` made of `pairs` as they come (a key
+    repeated is repeated in the msgpack), fingerprint made again for the map they come to, so
+    that only the map's own checks can refuse it; and the record as decoded before."""
+    from indexer.store.records import NO_FACTS
+    from tests.test_bundle import _parts, _seal
+
+    header, body = _parts(data)
+    record = decode_record(body.record)
+    blobs = {e.key: msgspec.msgpack.decode(e.facts, type=BlobFacts) for e in body.facts}
+    facts = {f.path: blobs[entry_facts_key(f, record.extractor_version)] for f in record.files
+             if f.language not in NO_FACTS}
+    fields = msgspec.structs.asdict(record)
+    fields[name] = msgspec.Raw(map_head(len(pairs)) + b"".join(_enc(k) + _enc(v) for k, v in pairs))
+    try:
+        fields["fingerprint"] = header["fingerprint"] = fingerprint(
+            msgspec.structs.replace(record, **{name: dict(pairs)}), facts)
+    except (TypeError, ValueError):
+        pass  # a value of a wrong type: refused before the fingerprint is made
+    return _seal(header, bundle.Body(_enc(fields), body.facts)), record
+
+
+_VALUES = {"fan_in": st.integers(0, 1 << 20), "rank": st.floats(0, 1, allow_subnormal=False)}
+_WRONG = st.sampled_from([None, "1", [1], 0.5, True])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(data=st.data(), name=st.sampled_from(["fan_in", "rank"]))
+def test_a_fan_in_or_rank_map_of_other_paths_or_order_is_refused(honest, data, name):
+    """Fan-in and rank name files' paths in the files' order, at most once each: a map that
+    names another path, repeats one, strays from that order, holds more entries than there
+    are files or a value of another type is `bad_bundle`, with a line saying which; one that
+    keeps to them imports with the map it came with (read in step with the files: indexer/
+    fleet/carried_list.py `CarriedMap`)."""
+    from tests.test_bundle import _parts
+
+    paths = [f.path for f in decode_record(_parts(honest["data"])[1].record).files]
+    keys = data.draw(st.lists(st.sampled_from([*paths, "zz/other.py", "", "ledgerly"]), max_size=len(paths) + 2))
+    if data.draw(st.booleans()):  # most such maps are out of order: these keep to it more often
+        keys = sorted(set(keys) & set(paths))
+    values = data.draw(st.lists(_VALUES[name] | _WRONG if data.draw(st.booleans()) else _VALUES[name],
+                                min_size=len(keys), max_size=len(keys)))
+    sealed, _ = _with_map(honest["data"], name, list(zip(keys, values)))
+    wrong = [v for v in values if not isinstance(v, int if name == "fan_in" else (int, float)) or v is True]
+    in_order = [k for k in paths if k in keys] == keys
+    if len(keys) > len(paths):
+        refusal = "map holds .* entries, over the cap"
+    elif wrong:
+        refusal = "does not decode"
+    elif not in_order:
+        refusal = "map names a path its file list lacks, or names paths out of the files' order or twice"
+    else:
+        verified = bundle.check(sealed)
+        assert getattr(verified.record, name) == dict(zip(keys, values))
+        return
+    with pytest.raises(bundle.BadBundle, match=refusal) as refused:
+        bundle.check(sealed)
+    assert refused.value.code == "bad_bundle" and "\n" not in refused.value.message
 
 
 def test_a_trusted_unsigned_bundle_with_unsorted_files_writes_nothing(honest, tmp_path):

@@ -48,7 +48,7 @@ import msgspec
 from indexer.contract.errors import BadInput, MissingObjects, RennetError
 from indexer.fleet import facts_weight, signing
 from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
-from indexer.fleet.carried_list import CarriedList
+from indexer.fleet.carried_list import CarriedList, CarriedMap
 from indexer.fleet.msgpack_heads import bin_content, length, shape
 from indexer.git.tree_names import TREE_RULES
 from indexer.model import (
@@ -186,8 +186,13 @@ _CARRIED: dict[str, tuple[_ListDecoder, int]] = {
     "dependencies": (msgspec.msgpack.Decoder(list[Dependency]), len(_encode(Dependency("", "", "", "", "", "")))),
     "entry_points": (msgspec.msgpack.Decoder(list[EntryPoint]), len(_encode(EntryPoint("", "", "", "", "")))),
 }
+# The record's maps of paths, fan-in and rank, kept as their bytes too: read in their keys'
+# order, the files' (which the checks hold them to), a block at a time.
+_CARRIED_MAPS: dict[str, msgspec.msgpack.Decoder[dict[str, int]] | msgspec.msgpack.Decoder[dict[str, float]]] = {
+    "fan_in": msgspec.msgpack.Decoder(dict[str, int]), "rank": msgspec.msgpack.Decoder(dict[str, float])}
 _RecordCarrying = msgspec.defstruct("_RecordCarrying", [
-    (f.name, msgspec.Raw if f.name in _CARRIED else f.type, *(() if f.required else (f.default,)))
+    (f.name, msgspec.Raw if f.name in _CARRIED or f.name in _CARRIED_MAPS else f.type,
+     *(() if f.required else (f.default,)))
     for f in msgspec.structs.fields(SnapshotRecord)])
 _decode_record_carrying = msgspec.msgpack.Decoder(_RecordCarrying).decode
 
@@ -199,6 +204,8 @@ def _carried_record(raw: memoryview) -> SnapshotRecord:
     fields = msgspec.structs.asdict(found)
     for name, (decoder, smallest) in _CARRIED.items():
         fields[name] = CarriedList(fields[name], decoder, smallest)
+    for name, map_decoder in _CARRIED_MAPS.items():
+        fields[name] = CarriedMap(fields[name], map_decoder)
     return SnapshotRecord(**fields)
 
 
@@ -574,7 +581,10 @@ def check_order(record: SnapshotRecord) -> None:
     """`bad_bundle` unless the record keeps the orders a store's readers rely on: its files by
     path, its edges and unresolved imports as resolution writes them (model.SnapshotRecord),
     each strictly increasing, so without repeats. Lookups bisect these lists (a file by path, a
-    reindex's lines of a file), and the fingerprint, which sorts, cannot tell a shuffled list."""
+    reindex's lines of a file), and the fingerprint, which sorts, cannot tell a shuffled list.
+    The fan-in and rank maps name files' paths in the files' order, each at most once: so
+    they are read a block at a time in step with the files (indexer/fleet/carried_list.py
+    `CarriedMap`), and a path no file has, which nothing would read, is refused too."""
     from itertools import tee
     from operator import lt
 
@@ -584,12 +594,35 @@ def check_order(record: SnapshotRecord) -> None:
         next(following, None)
         return all(map(lt, keys, following))
 
-    if not increasing(record.files, attrgetter("path")):
-        raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")
+    _files_in_order(record)
     if not increasing(record.edges, edge_order):
         raise BadBundle("bundle's import edges are not sorted, or list an edge twice")
     if not increasing(record.unresolved, unresolved_order):
         raise BadBundle("bundle's unresolved imports are not sorted, or list one twice")
+
+
+def _files_in_order(record: SnapshotRecord) -> None:
+    """The files strictly increasing by path, and the keys of the fan-in and rank maps each a
+    part of their paths in order: walked together, the files and each map read once."""
+    fan_in, rank = iter(record.fan_in), iter(record.rank)
+    fan_in_at, rank_at = next(fan_in, None), next(rank, None)
+    fan_in_seen = rank_seen = 0
+    last = None
+    for path in map(attrgetter("path"), record.files):
+        if last is not None and not last < path:
+            raise BadBundle("bundle's file list is not sorted by path, or lists a path twice")
+        last = path
+        if path == fan_in_at:
+            fan_in_at, fan_in_seen = next(fan_in, None), fan_in_seen + 1
+        if path == rank_at:
+            rank_at, rank_seen = next(rank, None), rank_seen + 1
+    # a key left over was not met in the files' order (one they lack, or out of order); a
+    # map read whole but counted short repeated a key
+    for name, at, seen, entries in (("fan-in", fan_in_at, fan_in_seen, record.fan_in),
+                                    ("rank", rank_at, rank_seen, record.rank)):
+        if at is not None or seen != len(entries):
+            raise BadBundle(f"bundle's {name} map names a path its file list lacks, or names paths out of "
+                            f"the files' order or twice")
 
 
 def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lacking: dict[str, bytes],

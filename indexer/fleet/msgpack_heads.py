@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -43,10 +43,11 @@ def bin_content(raw: msgspec.Raw | bytes | memoryview) -> memoryview | None:
 
 
 def _holds_items(kind: object) -> bool:
-    """A list (or a sequence: a record's list a bundle may keep as its bytes), a map or a tuple
-    of any length (`tuple[str, ...]`): a container whose length the value chooses."""
+    """A list or a map (or a sequence or a mapping: a record's list or map a bundle may keep as
+    its bytes), or a tuple of any length (`tuple[str, ...]`): a container whose length the value
+    chooses."""
     origin = typing.get_origin(kind)
-    return origin in (list, dict, Sequence) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
+    return origin in (list, dict, Sequence, Mapping) or (origin is tuple and typing.get_args(kind)[-1:] == (Ellipsis,))
 
 
 def containers(cls: type[msgspec.Struct]) -> tuple[str, ...]:

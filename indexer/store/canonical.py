@@ -101,7 +101,8 @@ def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Itera
     """`{"type":"file",...}` per file, encoded a block of files per call: the tagged struct's
     boundary `},{"type":"file",` holds an unescaped quote after a brace, so it is only ever a
     boundary. (At 100,000 files every step per file counts: modes are formatted once each.) A
-    bundle's files, decoded from its bytes a block per read, are read a smaller block at a time."""
+    bundle's files, decoded from its bytes a block per read, are read a smaller block at a time;
+    its fan-in and rank, looked up in the files' order, decode each block of theirs once."""
     fan_in, rank = record.fan_in.get, record.rank.get
     files = record.files
     summary = summaries_of(facts).get
