@@ -427,7 +427,7 @@ def _parser_view(name: str) -> Callable[[str, bytes], bytes] | None:
 
 def parse(name: str, data: bytes) -> Tree | None:
     """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget.
-    A tree with errors, of a language that has a retry view (`Language.retry`: C#, Bash), is
+    A tree with errors, of a language that has a retry view (`Language.retry`), is
     parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
     tree = _parse(name, parser_view(name, data))
     retry = _retry_view(name)
