@@ -186,8 +186,8 @@ def test_what_many_projects_see_is_what_a_plain_search_finds_or_past_the_ceiling
     """Up to 60 projects with any references among them, kept as intervals, bits or shared
     with a referenced project's: each sees what a plain search of the references finds.
     Under a ceiling small enough to be reached, a project sees that or every project, the
-    same ones whichever project is asked about first. Which of some projects a file sees,
-    asked at once, is which it sees asked one by one."""
+    same ones whichever project is asked about first. The numbers between two that a file
+    sees, asked at once as intervals, are those it sees asked one by one."""
     from unittest import mock
 
     from indexer.lang.csharp import projects as module
@@ -202,14 +202,20 @@ def test_what_many_projects_see_is_what_a_plain_search_finds_or_past_the_ceiling
         seen = {name: projects.visible(name) for name in data.draw(st.permutations(names))}
         again = CSharpProjects(files, lambda p: files[p].encode())
         assert {name: again.visible(name) for name in reversed(names)} == seen
-        asked = data.draw(st.lists(st.sampled_from(names), unique=True))
-        among = projects.numbered(asked)
+        top = max(projects.number(name) for name in names)
         for viewer in data.draw(st.lists(st.sampled_from(names), max_size=5)):
-            # the positions of the numbers whose projects the viewer sees
-            expected = [i for i, n in enumerate(among[0])
-                        if any(projects.number(p) == n and p in seen[viewer] for p in asked)]
-            assert projects.seen_among(f"{viewer}/F.cs", among) == expected
-            assert projects.seen_among(f"{viewer}/F.cs", among, first=True) == expected[:1]
+            low = data.draw(st.integers(0, top))
+            high = data.draw(st.integers(low, top))
+            # the numbers from low to high of the projects the viewer sees
+            expected = {projects.number(p) for p in seen[viewer]} & set(range(low, high + 1))
+            bounds = projects.seen_spans(f"{viewer}/F.cs", low, high)
+            if bounds is None:
+                assert seen[viewer] == set(names)
+                continue
+            assert bounds == sorted(bounds) and all(a < b for a, b in zip(bounds[::2], bounds[1::2]))
+            assert all(low <= b <= high + 1 for b in bounds) and len(bounds) % 2 == 0
+            assert all(a < b for a, b in zip(bounds[1::2], bounds[2::2]))  # none overlapping the next
+            assert {n for a, b in zip(bounds[::2], bounds[1::2]) for n in range(a, b)} == expected
     capped = [name for name in names if seen[name] != _naive_visible(files, name)]
     assert all(seen[name] == set(names) for name in capped)
     assert projects.capped == bool(capped) or projects.capped and ceiling < module.REACH_BYTES

@@ -20,7 +20,7 @@ from indexer.lang.registry import detect_language
 from indexer.model import BlobFacts
 from indexer.resolve import imports as resolve_module
 from indexer.resolve.imports import resolve_since
-from indexer.resolve.tree import CAVEATS, TARGETS_CAPPED, VISIBILITY_CAPPED
+from indexer.resolve.tree import CAVEATS, TARGETS_CAPPED, VISIBILITY_CAPPED, TreePaths
 from tests.test_context_csharp_projects import _stair
 from tests.test_resolve import entry
 
@@ -425,6 +425,67 @@ def test_an_import_reads_no_more_of_what_it_reaches_than_it_keeps(monkeypatch, s
     assert large <= 1.1 * small + 20
 
 
+def _seeing_many(shape: str, n: int) -> tuple[dict[str, str], dict[str, BlobFacts], list]:
+    """A namespace over n projects a_i, each holding files of it defining `Foo` (the file
+    `Foo.cs` for `static`; three for `*_3`), and n projects c_i each referencing a_i and
+    c_i+1, each with a file importing the namespace (or the type B.Foo): c_i sees a_j for
+    j >= i, so each importer sees many of the namespace's projects and many files define
+    the name it uses, and those it does not see come first in path order."""
+    from indexer.model import ImportSpec, Symbol
+    from tests.test_context_csharp_projects import _csproj
+
+    kind, _, per = shape.partition("_")
+    imp = {"using": ImportSpec("csharp_using", "B", 1), "global": ImportSpec("csharp_global_using", "B", 1),
+           "static": ImportSpec("csharp_using", "static B.Foo", 1, names=("*",))}[kind]
+    definer = BlobFacts("csharp", 1, symbols=[Symbol("Foo", "class", "B", 1, 1, 0, 10, "class Foo")], package_name="B")
+    files: dict[str, str] = {}
+    facts: dict[str, BlobFacts] = {}
+    for i in range(n):
+        files[f"a{i:05d}/a.csproj"] = _csproj()
+        for k in range(int(per or 1)):
+            files[f"a{i:05d}/{'Foo' if k == 0 and kind == 'static' else f'F{k}'}.cs"] = ""
+        files[f"c{i:05d}/c.csproj"] = _csproj(f"../a{i:05d}/a.csproj", *([f"../c{i + 1:05d}/c.csproj"] if i + 1 < n else []))
+        files[f"c{i:05d}/U.cs"] = ""
+    facts.update({p: definer for p in files if p.endswith(".cs")})
+    facts.update({p: BlobFacts("csharp", 1, imports=[imp], uses={"Foo": 1}, package_name="A") for p in files
+                  if p.endswith("/U.cs")})
+    return files, facts, [(p, imp) for p in sorted(files) if p.endswith("/U.cs")]
+
+
+@pytest.mark.parametrize("shape", ["using", "using_3", "global", "global_3", "static"])
+def test_importers_each_seeing_many_projects_of_a_namespace_cost_work_linear_in_them(monkeypatch, shape):
+    """n importers each seeing most of n projects of a namespace, many files defining the name
+    each uses: an import asked each of those files whether its importer saw it when they
+    were no more than the namespace's projects (passing over every one it did not see), else
+    merged the files of every project it saw; n times the smaller of n projects and n files.
+    Now each reads a span of what its project sees at a time: the lines run double with n
+    (were 3.0 to 3.4 times here)."""
+    import heapq
+
+    from indexer.lang.csharp import numbered as numbered_module
+    from indexer.lang.csharp import projects as projects_module
+    from indexer.lang.csharp import resolve as csharp_resolve
+    from indexer.resolve import tree as tree_module
+    from tests.test_context_csharp_projects import lines_run
+
+    monkeypatch.setattr(csharp_resolve, "TARGETS_CAP", 8)
+    counted = (csharp_resolve.__file__, projects_module.__file__, numbered_module.__file__, tree_module.__file__,
+               heapq.__file__)
+
+    def run(n: int) -> int:
+        files, facts, asked = _seeing_many(shape, n)
+        resolver = csharp_resolve.CSharpResolver(TreePaths(files), facts, lambda p: files[p].encode())
+        outcomes, lines = lines_run(counted, lambda: [resolver.resolve(path, imp) for path, imp in asked])
+        for (path, _), outcome in zip(asked, outcomes):
+            seen = n - int(path[1:6])  # c_i sees the files of a_j, j >= i
+            # one past the cap (a type: two, the importer kept in)
+            kept = min(seen * (3 if shape.endswith("_3") else 1), 10 if shape == "static" else 9)
+            assert len(outcome) == kept and list(outcome) == sorted(outcome)
+        return lines
+
+    assert run(200) <= 2.2 * run(100)
+
+
 _CS_TYPES = ("class", "interface", "struct", "enum", "type")
 
 
@@ -467,16 +528,22 @@ _CS_IMPORT = st.tuples(st.integers(-1, 3), st.sampled_from(["using", "global", "
                        st.sampled_from(["N", "M", "N.Foo", "M.Bar"]), st.sets(st.sampled_from(["Foo", "Bar"])))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 3), max_size=2), min_size=4, max_size=4),
        st.lists(_CS_FILE, min_size=1, max_size=14), st.lists(_CS_IMPORT, min_size=1, max_size=4),
-       st.integers(1, 3))
-def test_a_csharp_import_keeps_what_listing_every_file_it_reaches_kept(references, drawn, importing, cap):
+       st.integers(1, 3), st.sampled_from([0, 1, 32]), st.booleans())
+@example([[1], [2], [3], []], [(k, "N", {"Foo"}, False) for k in (0, 1, 2, 3, 3, 0, -1)],
+         [(1, "using", "N", {"Foo"}), (2, "global", "N", set())], 2, 0, False)
+def test_a_csharp_import_keeps_what_listing_every_file_it_reaches_kept(references, drawn, importing, cap,
+                                                                       one_by_one, ceiling):
     """Over the cap or under it, with files in projects the importer does and does not see
-    and under none: a `using`, `global using`, `using static` and alias keep the files and
-    the mark that listing every file reached, asked one by one, kept."""
+    and under none, read file by file or a span of what the importer's project sees at a
+    time (NumberedPaths), past the visibility ceiling or not: a `using`, `global using`,
+    `using static` and alias keep the files and the mark that listing every file reached,
+    asked one by one, kept."""
     from unittest import mock
 
+    from indexer.lang.csharp import projects as projects_module
     from indexer.lang.csharp import resolve as csharp_resolve
     from indexer.model import ImportSpec, Symbol
     from indexer.resolve.tree import TreePaths
@@ -503,7 +570,8 @@ def test_a_csharp_import_keeps_what_listing_every_file_it_reaches_kept(reference
                                 package_name="N" if i % 2 else "Other")
         asked.append((path, imp))
     asked += [(p, ImportSpec("csharp_using", "N", 1)) for p in sorted(facts) if facts[p].package_name == "N"][:3]
-    with mock.patch.object(csharp_resolve, "TARGETS_CAP", cap):
+    with (mock.patch.object(csharp_resolve, "TARGETS_CAP", cap), mock.patch.object(csharp_resolve, "_ASKED", one_by_one),
+          mock.patch.object(projects_module, "REACH_BYTES", 0 if ceiling else projects_module.REACH_BYTES)):
         resolver = csharp_resolve.CSharpResolver(TreePaths(files), facts, lambda p: files[p].encode())
         for importer, imp in asked:
             assert (_kept(resolver.resolve(importer, imp), importer, cap)
@@ -590,3 +658,30 @@ def test_php_includes_and_psr4_uses_resolve_as_asking_every_match_did(drawn, roo
         old = _php_old(php_resolve.PhpResolver)(tree_module.TreePaths(files), facts, lambda p: files[p].encode())
         for importer, imp in asked + asked[::-1]:  # asked again, once found
             assert new.resolve(importer, imp) == old.resolve(importer, imp)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 6), max_size=40), st.lists(st.tuples(st.integers(0, 2), st.integers(1, 3)), max_size=5),
+       st.booleans())
+@example([0, 2, 1, 1, 3], [(2, 3), (0, 1)], False)  # a later run first in path order; intervals touching
+@example([4, 0, 3], [(2, 1), (1, 1), (1, 1)], False)  # more intervals than runs
+@example([1] * 150 + [0] * 70 + [2, 3, 4] + [1] * 80, [(3, 1)], False)  # long runs, copied out a part at a time
+def test_numbered_paths_seen_are_those_a_filter_of_each_finds(numbers, spans, every):
+    """The paths whose project number lies in some intervals, found an interval of the numbers
+    at a time (runs of one number, the heap of intervals, the runs that follow at once; or
+    each run asked, with many intervals), in path order: those a filter of every path by its
+    number keeps."""
+    from bisect import bisect_right
+
+    from indexer.lang.csharp.numbered import NumberedPaths
+
+    paths = [f"p{i:03d}" for i in range(len(numbers))]
+    bounds: list[int] = []  # [start, end) in pairs, sorted, none overlapping the next (some touching it)
+    for gap, length in spans:
+        start = (bounds[-1] if bounds else -2) + gap
+        bounds += (start, start + length)
+    numbered = NumberedPaths(paths, numbers)
+    if every:
+        assert list(numbered.seen(None)) == paths
+    else:
+        assert list(numbered.seen(bounds)) == [p for p, n in zip(paths, numbers) if bisect_right(bounds, n) & 1]

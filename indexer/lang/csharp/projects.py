@@ -59,8 +59,6 @@ _NOTHING: array[int] = array("i")
 # The rest of what a project sees: interval bounds [start, end) in pairs, sorted; bits from a
 # lowest number; or every project.
 Rest: TypeAlias = "array[int] | tuple[int, int] | _Every"
-# Projects asked about at once: their numbers, sorted, and the same as bits.
-Among: TypeAlias = "tuple[array[int], int]"
 
 
 class CSharpProjects:
@@ -135,50 +133,45 @@ class CSharpProjects:
                          if self._first[component] <= number <= component or _holds(rest, number)
                          for folder in members)
 
-    def numbered(self, projects: Iterable[str]) -> Among:
-        """Project folders as `seen_among` asks about them: their numbers, sorted, and as bits."""
-        self._close_all()
-        numbers = sorted({self._number[p] for p in projects})
-        bits = bytearray(numbers[-1] // 8 + 1 if numbers else 0)
-        for n in numbers:
-            bits[n >> 3] |= 1 << (n & 7)
-        return array("i", numbers), int.from_bytes(bits, "little")
-
     def number(self, project: str) -> int:
-        """The number of a project folder (its component's), as `numbered` gives them."""
+        """The number of a project folder (its component's), as `seen_spans` gives them."""
         self._close_all()
         return self._number[project]
 
-    def seen_among(self, viewer: str, among: Among, first: bool = False) -> list[int]:
-        """Which of the projects `among` (from `numbered`) the C# file `viewer` sees, as
-        positions in their numbers; only the first with `first`. The work is the intervals or
-        bits of what the viewer sees, or the projects asked about when they are fewer, not a
-        question a project."""
-        numbers, mask = among
-        mine = self.of(viewer)
-        if mine is None or not numbers:
-            return list(range(min(len(numbers), 1) if first else len(numbers)))
+    def seen_spans(self, viewer: str, low: int, high: int) -> list[int] | None:
+        """The numbers from `low` to `high` of the projects the C# file `viewer` sees, as
+        bounds [start, end) of intervals in pairs, sorted, none overlapping the next; None when
+        it sees every project (a file under none, or past the ceiling). The work is the
+        intervals or bits of what the viewer sees between them, not a question a number."""
+        mine = self.of(viewer) if self.folders else None
+        if mine is None:
+            return None
+        self._close_all()
         component = self._number[mine]
         rest = self._rest[component]
-        if type(rest) is array and len(rest) > len(numbers):  # more intervals than projects asked
-            found = [i for i, n in enumerate(numbers)
-                     if self._first[component] <= n <= component or bisect_right(rest, n) & 1]
-            return found[:1] if first else found
-        spans = [0, _TOP] if rest is _EVERY else [self._first[component], component + 1]
+        if rest is _EVERY:
+            return None
+        high += 1
+        bounds: list[int] = []
         if type(rest) is array:
-            spans += rest
-        out: list[int] = []
-        for start, end in zip(spans[::2], spans[1::2]):
-            out.extend(range(bisect_left(numbers, start), bisect_left(numbers, end)))
-        if type(rest) is tuple:
-            low, bits = rest
-            common = mask >> low & bits
-            if first and common and not out:
-                return [bisect_left(numbers, low + (common & -common).bit_length() - 1)]
-            out.extend(bisect_left(numbers, low + run) for found in _RUN.finditer(format(common, "b")[::-1])
-                       for run in range(found.start(), found.end()))
-        out = sorted(set(out))
-        return out[:1] if first else out
+            start = bisect_right(rest, low)
+            end = bisect_left(rest, high)
+            bounds = rest[start - (start & 1):end + (end & 1)].tolist()
+            if bounds:
+                bounds[0], bounds[-1] = max(bounds[0], low), min(bounds[-1], high)
+        elif type(rest) is tuple:
+            base, bits = rest
+            start = max(low, base)
+            if start < high:
+                window = bits >> (start - base) & ((1 << (high - start)) - 1)
+                for run in _RUN.finditer(format(window, "b")[::-1]):
+                    bounds += (start + run.start(), start + run.end())
+        start, end = max(self._first[component], low), min(component + 1, high)
+        if start < end:  # the row, which what the projects it references see may overlap
+            at, past = bisect_left(bounds, start), bisect_right(bounds, end)
+            bounds[at - (at & 1):past + (past & 1)] = [bounds[at - 1] if at & 1 else start,
+                                                       bounds[past] if past & 1 else end]
+        return bounds
 
     def _close_all(self) -> None:
         """Number every project and find what it sees, searching from each folder in sorted

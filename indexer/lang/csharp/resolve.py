@@ -5,11 +5,11 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import defaultdict
 from heapq import merge
-from itertools import chain, islice
-from operator import attrgetter
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import Callable, Hashable, Iterable, Iterator, Mapping
 
-from indexer.lang.csharp.projects import Among, CSharpProjects
+from indexer.lang.csharp.numbered import NumberedPaths
+from indexer.lang.csharp.projects import CSharpProjects
 from indexer.model import BlobFacts, ImportSpec
 from indexer.rank.weights import uses_of
 from indexer.resolve.tree import (
@@ -35,12 +35,13 @@ class CSharpResolver:
     (indexer/lang/csharp/projects.py: its own, and those its .csproj reaches by ProjectReference);
     a namespace the importer sees no file of is external.
 
-    What each namespace's files define is read once, when the namespace is first named, also
-    a project number at a time. A `using` takes the files it reaches in path order, as they
-    are taken, one past TARGETS_CAP at most: asking of each whether the importer sees it
-    when they are no more than the namespace's project numbers, else merging those of the
-    projects it sees. It costs the names it uses, the files it keeps and the smaller of the
-    two, not every file of a namespace that many files use."""
+    What each namespace's files define is read once, when the namespace is first named. A
+    `using` takes the files it reaches in path order, as they are taken, one past TARGETS_CAP
+    at most: asking of each whether the importer sees it when they are few, else reading each
+    list it takes from (a used name's definers, the namespace's files, a type's) a span of
+    the project numbers the importer's project sees at a time (NumberedPaths, made once a
+    list). It costs the names it uses, the spans of what its project sees among the list's
+    projects and the files it keeps, not the namespace's files nor its projects."""
 
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.projects = CSharpProjects((p for name, paths in tree.by_name.items() if name.endswith(".csproj")
@@ -67,14 +68,14 @@ class CSharpResolver:
             # two past the cap: one past it besides the importer
             return tuple(islice(self._type(importer, spec), TARGETS_CAP + 2)) or EXTERNAL
         if imp.kind == "csharp_global_using":
-            files = self._visible(importer, space, space.files, len(space.files), attrgetter("files"))
+            files = self._visible(importer, space, space.files, len(space.files), lambda: [(("all",), space.files)])
         else:
             own = self.facts.get(importer)
             # `using M = App.Models;` binds M, written `M.User`: neither `M` nor `Models` is a use of a class
             bound = {spec.rpartition(".")[2], *imp.aliases} if imp.aliases else set()
             used = set(uses_of(own)) - bound if own else set()
             files = self._visible(importer, space, space.defining(used), space.defined(used),
-                                  lambda part: part.defining(used), len(used) + 1)
+                                  lambda: space.definers(used))
         # in path order, one past the cap at most: the rest would be left out of the edges
         return tuple(islice((p for p in files if p != importer), TARGETS_CAP + 1))
 
@@ -95,32 +96,40 @@ class CSharpResolver:
 
     def _sees_any(self, importer: str, name: str, space: _Namespace) -> bool:
         """Does `importer` see any file of the namespace? Asked once a project."""
-        if not self.projects.folders or None in space.groups:
+        if not self.projects.folders or space.numbers[0] < 0:
             return True
         key = (self.projects.of(importer), name)
         seen = self._seen.get(key)
         if seen is None:
-            seen = self._seen[key] = bool(self.projects.seen_among(importer, space.among()[0], first=True))
+            numbers = space.numbers
+            bounds = self.projects.seen_spans(importer, numbers[0], numbers[-1])
+            seen = self._seen[key] = bounds is None or any(
+                bisect_left(numbers, start) < bisect_left(numbers, end) for start, end in zip(bounds[::2], bounds[1::2]))
         return seen
 
     def _visible(self, importer: str, space: _Namespace, whole: Iterable[str], passed: int,
-                 of_part: Callable[[_Files], Iterable[str]], part_cost: int = 1) -> Iterable[str]:
+                 lists: Callable[[], Iterable[tuple[Hashable, list[str]]]]) -> Iterable[str]:
         """Of `whole` (files of the namespace in path order, `passed` of them at most), those
-        `importer` sees, in path order, as they are taken. Asked file by file when they are
-        no more than the namespace's project numbers times what `of_part` costs a part (a
-        file asked costing one), else read only from the parts it sees, `of_part` of each:
-        the smaller work, so a `using` neither passes over every file of a project it does
-        not see nor asks after every project of a namespace of few files."""
+        `importer` sees, in path order, as they are taken: asked file by file when they are
+        few, else from `lists` (the lists of paths whose union `whole` is, each with a key
+        to keep what is made of it by), each read a span of what the importer's project sees
+        at a time (NumberedPaths), so a `using` neither passes over files it does not see
+        nor asks after every project of the namespace that it sees."""
         if not self.projects.folders:
             return whole
-        among, _ = space.among()
-        if passed <= len(among[0]) * part_cost:
+        if passed <= _ASKED:
             return (p for p in whole if self.projects.sees(importer, p))
-        parts = space.parts()
-        seen = [of_part(parts[i]) for i in self.projects.seen_among(importer, among)]
-        if space.unowned is not None:
-            seen.append(of_part(space.unowned))
-        return _merged(seen)
+        runs = []
+        for key, paths in lists():
+            if not paths:
+                continue
+            numbered = space.numbered(key, paths)
+            low, high = max(numbered.numbers[0], 0), numbered.numbers[-1]
+            bounds = self.projects.seen_spans(importer, low, high) if high >= 0 else []
+            if bounds is not None and numbered.numbers[0] < 0:  # files under no project: seen by all
+                bounds = [-1, 0, *bounds]
+            runs.append(numbered.seen(bounds))
+        return _merged(runs)
 
     def _type(self, importer: str, spec: str) -> Iterable[str]:
         """The files of the type `spec` names that `importer` sees, in path order: its
@@ -131,37 +140,57 @@ class CSharpResolver:
         if space is None:
             return ()
         basename = last + ".cs"
-        if space.named(basename):
-            return self._visible(importer, space, space.named(basename), len(space.named(basename)),
-                                 lambda part: part.named(basename))
-        return self._visible(importer, space, space.declaring(last), len(space.declaring(last)),
-                             lambda part: part.declaring(last))
+        named = space.named(basename)
+        if named:
+            return self._visible(importer, space, named, len(named), lambda: [(("named", basename), named)])
+        declaring = space.declaring(last)
+        return self._visible(importer, space, declaring, len(declaring), lambda: [(("declaring", last), declaring)])
 
 
-def _merged(runs: Sequence[Iterable[str]]) -> Iterable[str]:
-    """Runs of paths in path order, no path in two of them, as one run in path order, taken
-    as they are asked for. Lists are merged by sorting their beginnings, as many as a
-    resolver takes (C work), when those are few enough; more, or runs made as they are
-    taken, by a heap."""
+def _merged(runs: list[Iterator[str]]) -> Iterable[str]:
+    """Runs of paths each in path order as one run in path order, each path once, taken as
+    they are asked for."""
     if len(runs) == 1:
         return runs[0]
-    taken = TARGETS_CAP + 2
-    lists = [run for run in runs if isinstance(run, list)]
-    if len(lists) == len(runs) and sum(min(len(run), taken) for run in lists) <= _SORTED_RUNS * taken:
-        return sorted(chain.from_iterable(run[:taken] for run in lists))
-    return merge(*runs)
+    return _unique(merge(*runs))
 
 
-class _Files:
-    """Some files of one namespace (in path order) and what they define: each file's symbols
-    read once, when first asked."""
+def _unique(paths: Iterable[str]) -> Iterator[str]:
+    last = None
+    for path in paths:
+        if path != last:
+            yield path
+            last = path
 
-    def __init__(self, files: list[str], summaries: Mapping[str, Summary]) -> None:
+
+class _Namespace:
+    """The files of one namespace (in path order) and what they define: each file's symbols
+    read once, when first asked; and each list of them asked a project number at a time,
+    made once (NumberedPaths)."""
+
+    def __init__(self, files: list[str], summaries: Mapping[str, Summary], projects: CSharpProjects) -> None:
         self.files = files
         self.summaries = summaries
         self._definers: dict[str, list[str]] | None = None
         self._types: dict[str, list[str]] | None = None
         self._named: dict[str, list[str]] | None = None
+        self._projects = projects
+        # each file's project number (-1: under none), and those of the namespace, sorted
+        self._number: dict[str, int] = {}
+        if projects.folders:
+            for path in files:
+                project = projects.of(path)
+                self._number[path] = -1 if project is None else projects.number(project)
+        self.numbers = sorted(set(self._number.values())) or [-1]
+        self._numbered: dict[Hashable, NumberedPaths] = {}
+
+    def numbered(self, key: Hashable, paths: list[str]) -> NumberedPaths:
+        """`paths` (some of the files, in path order) with their project numbers, kept by `key`."""
+        found = self._numbered.get(key)
+        if found is None:
+            number = self._number
+            found = self._numbered[key] = NumberedPaths(paths, [number[p] for p in paths])
+        return found
 
     def defining(self, names: set[str]) -> Iterator[str]:
         """The files with a symbol of one of `names`, in path order, each once: as they are
@@ -170,9 +199,14 @@ class _Files:
 
     def defined(self, names: set[str]) -> int:
         """How many files `defining(names)` may read: each name's definers, summed."""
+        return sum(len(paths) for _, paths in self.definers(names))
+
+    def definers(self, names: set[str]) -> list[tuple[Hashable, list[str]]]:
+        """The files defining each of `names` that any file does, in path order, keyed by name.
+        The names asked are those of `names` or of the namespace's, whichever are fewer."""
         definers = self._definers_by_name()
         asked = names if len(names) <= len(definers) else [n for n in definers if n in names]
-        return sum(len(definers.get(name, ())) for name in asked)
+        return [(("name", name), definers[name]) for name in asked if name in definers]
 
     def _definers_by_name(self) -> dict[str, list[str]]:
         if self._definers is None:
@@ -200,44 +234,9 @@ class _Files:
         return self._types.get(name, [])
 
 
-class _Namespace(_Files):
-    """The files of one namespace (in path order), what they define, and the same of its
-    files a project number at a time (projects that reference one another alike share one)
-    and of those under no project: what a file sees of it is some of those parts."""
-
-    def __init__(self, files: list[str], summaries: Mapping[str, Summary], projects: CSharpProjects) -> None:
-        super().__init__(files, summaries)
-        self.groups: dict[str | None, list[str]] = {}  # project folder (None: under none) -> its files
-        for path in files:
-            self.groups.setdefault(projects.of(path) if projects.folders else None, []).append(path)
-        self._projects = projects
-        self._among: tuple[Among, list[list[str]]] | None = None
-        self._parts: list[_Files] | None = None
-        unowned = self.groups.get(None)
-        self.unowned = _Files(unowned, summaries) if unowned is not None else None
-
-    def among(self) -> tuple[Among, list[list[str]]]:
-        """The namespace's projects as CSharpProjects.seen_among asks about them, and the
-        files of each of their numbers (projects that reference one another alike share one)."""
-        if self._among is None:
-            owned = [project for project in self.groups if project is not None]
-            among = self._projects.numbered(owned)
-            files: list[list[str]] = [[] for _ in among[0]]
-            for project in owned:
-                files[bisect_left(among[0], self._projects.number(project))] += self.groups[project]
-            if len(files) < len(owned):
-                files = [sorted(group) for group in files]
-            self._among = among, files
-        return self._among
-
-    def parts(self) -> list[_Files]:
-        """The files of each of `among`'s numbers, with what they define."""
-        if self._parts is None:
-            self._parts = [_Files(files, self.summaries) for files in self.among()[1]]
-        return self._parts
-
-
-_SORTED_RUNS = 4  # _merged sorts the beginnings of lists as long as this many runs of the cap, at most
+# Files of an import asked one by one whether the importer sees them, at most: more are read
+# from what its project sees.
+_ASKED = 32
 _CSHARP_TYPES = frozenset({"class", "interface", "struct", "enum", "type"})
 
 
