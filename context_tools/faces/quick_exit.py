@@ -1,7 +1,7 @@
 """Leaving a process without tearing the interpreter down.
 
-A normal exit frees every module and object one by one: after indexing 10,000 files that is
-about 50 ms and after 100,000 over 0.1 s, work no one waits for. The exit handlers still
+A normal exit frees every module and object one by one, which grows with what the process
+held (a large index's objects): work no one waits for. The exit handlers still
 run and the standard streams are flushed, as at a normal exit; with other threads alive
 the exit stays normal, since it would wait for them.
 """

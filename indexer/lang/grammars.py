@@ -517,8 +517,8 @@ def has_wide_error(root: Node) -> bool:
 
 # tree-sitter's query cursor keeps the depth at which a match started in 16 bits: a node
 # deeper than this below the queried root wraps it, so matches from there are lost and their
-# states pile up unfinished (50,000 nested calls, 100 kB of Python, took 40 s to yield 65,535
-# of their 100,002 matches). Such a tree is not usefully queryable.
+# states pile up unfinished, slowing the cursor while it still loses matches. Such a tree is
+# not usefully queryable.
 QUERY_MAX_DEPTH = 0xFFFF
 
 

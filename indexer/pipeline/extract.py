@@ -105,14 +105,14 @@ def _extract_chunk(jobs: list[BlobJob]) -> list[StoredFacts]:
 def chunk_size(jobs: int, workers: int) -> int:
     """Blobs per chunk: half a worker's share, from 64 to 256. A language's blobs then come in
     as few chunks as keep the workers even (each worker meeting a language sets its grammar
-    up: ~20-120 ms), and the last chunk ends within about 0.1 s of the others."""
+    up, a query compiled), and the last chunk ends soon after the others."""
     return max(64, min(256, -(-jobs // (2 * workers))))
 
 
 def chunks(jobs: list[BlobJob], size: int) -> list[list[BlobJob]]:
     """Chunks of one language each, largest first. A worker sets a grammar up (its tags query
-    compiled: up to ~120 ms) the first time it meets the language; chunks of one language keep
-    a small re-index from paying that in every worker for a handful of blobs."""
+    compiled, dearer than parsing a few blobs) the first time it meets the language; chunks of
+    one language keep a small re-index from paying that in every worker for a handful of blobs."""
     by_language: dict[str, list[BlobJob]] = {}
     for job in jobs:
         by_language.setdefault(job.language, []).append(job)

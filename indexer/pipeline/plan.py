@@ -63,7 +63,7 @@ class Plan:
         languages: dict[str, str] = {}
         keys: dict[str, bytes] = {}
         tails: dict[str, bytes] = {}  # language -> what its facts keys end with (records.facts_key)
-        for e in self.tree:  # one pass: at 100,000 files each one costs
+        for e in self.tree:  # one pass: on a large tree each pass over it shows
             if e.mode in NOT_BLOBS:
                 continue
             path = e.path

@@ -1,12 +1,12 @@
 """The name index's defined names as a few sorted runs of text: what a near-name search reads.
 
 The `defs` table lists, under each name, the blobs that define it. A search for names close
-to one that is not defined wants every name; reading `defs` key by key costs ~0.1 s at
-300,000 names, and filtering its rows by a snapshot's blobs ~0.5 s. The `names` table holds
-the same keys, each once, written in the transaction that first puts the key in `defs`: a
-run per transaction, its names sorted, the plain ones (ASCII, no line break: a name is its
-key's bytes) joined by line breaks into one string that a reader searches in C and slices,
-never making an object per name; the others (rare) kept as their keys. Which of them a
+to one that is not defined wants every name; reading `defs` key by key, and filtering its
+rows by a snapshot's blobs, costs a fresh process more than the rest of its answer. The
+`names` table holds the same keys, each once, written in the transaction that first puts the
+key in `defs`: a run per transaction, its names sorted, the plain ones (ASCII, no line break:
+a name is its key's bytes) joined by line breaks into one string that a reader searches in C
+and slices, never making an object per name; the others (rare) kept as their keys. Which of them a
 snapshot defines the reader asks `defs` for the few names it keeps.
 
 Runs are merged as they are written, so that each is at least twice the size of the next

@@ -101,8 +101,8 @@ class SnapshotTail(msgspec.Struct):
 class PriorRecord:
     """What a re-index reads of an earlier snapshot: its commit and tree, file table and import
     resolution. The import resolution (the record's tail) is unpacked on a thread from the
-    start, as zlib lets go of the interpreter lock (0.08 s at 100,000 files, beside the plan's
-    tree walk), and decoded when first read."""
+    start, as zlib lets go of the interpreter lock (so it runs beside the plan's tree walk),
+    and decoded when first read."""
 
     def __init__(self, oid: str, tree: str, files: list[FileEntry], packed_tail: bytes = b"",
                  tail: SnapshotTail | None = None, tree_rules: str = "") -> None:
@@ -147,7 +147,7 @@ HEAD_COLUMNS = ("paths", "blobs", "modes", "sizes", "lines", "languages", "marks
                 "targets", "fan_in", "rank")
 
 # The same stored head with its columns left as their msgpack bytes: decoding it only steps
-# over them (3 ms for 100,000 files, where the whole head takes 60 ms).
+# over them, a small part of what decoding every column costs.
 _HeadColumns = msgspec.defstruct("_HeadColumns", [
     (f.name, msgspec.Raw if f.name in HEAD_COLUMNS else f.type,
      *(() if f.required else (f.default,)))
@@ -449,8 +449,7 @@ def load_cores(store: Store, keys: Mapping[str, bytes],
     """path -> `decode` of the stored core facts, for the given path -> facts key, each blob
     decoded once; paths whose facts the store lacks are left out."""
     decoded: dict[bytes, T] = {}
-    # In key order the B-tree's pages are visited in turn, not at random (100,000 blobs:
-    # 0.37 -> 0.22 s).
+    # In key order the B-tree's pages are visited in turn, not at random.
     with store.env.begin(db=store.facts, buffers=True) as txn:  # decoded in place, never copied out
         for key in sorted(set(keys.values())):
             raw = txn.get(key)

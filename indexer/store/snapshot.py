@@ -41,8 +41,8 @@ from indexer.store.records import (
 # Lookups answered without an index before a snapshot builds one: a fresh process asking
 # once must not pay for an index; a snapshot asked often must not pay a scan each time.
 _UNINDEXED_LOOKUPS = {"_index": 64, "_paths_by_blob": 2, "_edges_by_target": 8, "_edges_by_source": 8}
-# A one-off lookup of at most this many blobs searches the blob column for each (a pass in C,
-# under 1 ms at 100,000 files); more of them are found in one pass that asks a set (~3 ms).
+# A one-off lookup of at most this many blobs searches the blob column for each (a pass in C);
+# more of them are found in one pass that asks a set, which costs a few such searches.
 _FEW_BLOBS = 4
 _NO_FACTS = frozenset(NO_FACTS)
 T = TypeVar("T")
@@ -160,8 +160,8 @@ class Snapshot:
         return self._head.paths
 
     def holds_language(self, language: str) -> bool:
-        """Is any file of the snapshot in `language`? A pass over a column, in C (at 100,000
-        files 6 ms the first time, the column decoded, then under 1 ms)."""
+        """Is any file of the snapshot in `language`? A pass over a column, in C (decoded the
+        first time)."""
         return language in self._head.languages
 
     def file(self, path: str) -> FileEntry | None:
@@ -445,8 +445,8 @@ class Snapshot:
         return [u for u in self._tail.unresolved if u.path == path]
 
     def _edges_of(self, index: str, path: str, wanted: Callable[[Edge], bool]) -> list[Edge]:
-        """The edges `index` holds under `path`: found by a pass over the edges (15 ms at
-        100,000 files, where the index takes 0.2 s) while the snapshot has been asked few such
+        """The edges `index` holds under `path`: found by a pass over the edges (far cheaper
+        than building the index) while the snapshot has been asked few such
         lookups, each pass's answer kept (a references query asks the same file twice)."""
         passed = self._passed.get((index, path))
         if passed is not None:
