@@ -50,6 +50,49 @@ def test_typed_error_is_one_line_and_exit_1(world: World):
     assert "Traceback" not in p.stderr
 
 
+def test_a_closed_stdout_drops_the_answer_not_the_command(world: World):
+    """Started with its standard output closed (`rennet ... >&-`), a command runs as with it
+    sent to the null device (as git does): exit 0, nothing on stderr (was: internal_error and
+    a traceback, the answer written to no stream)."""
+    import os
+
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "context", "symbol", "Flask.route", "--repo", world.repo,
+                        "--store", world.store], cwd=ROOT, env=cli_env(None), stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=120, preexec_fn=lambda: os.close(1))
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+
+
+def test_no_store_file_takes_the_place_of_a_closed_standard_stream(tmp_path, world: World):
+    """A process started with descriptors 1 and 2 closed: the next file opened would take
+    descriptor 1, and the store's lock file did, where a write to standard output at the C level,
+    or from a child inheriting it, would land in the store. They are the null device before
+    anything is opened: after an index into a new store, descriptors 0 to 2 hold no file of it."""
+    import os
+
+    report, store = tmp_path / "fds.json", tmp_path / "store"
+    probe = (
+        "import atexit, json, os, sys\n"
+        "def fds():\n"
+        f"    with open({str(report)!r}, 'w') as out:\n"
+        "        json.dump({fd: os.readlink(f'/proc/self/fd/{fd}') for fd in (0, 1, 2)}, out)\n"
+        "atexit.register(fds)\n"
+        f"sys.argv = ['rennet', 'index', '--repo', {world.repo!r}, '--store', {str(store)!r}]\n"
+        "from context_tools.faces.cli import run\n"
+        "run()\n")
+
+    def closed() -> None:
+        os.close(1)
+        os.close(2)
+
+    p = subprocess.run([PY, "-c", probe], cwd=ROOT, env=cli_env(None), stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, preexec_fn=closed)
+    held = json.loads(report.read_text())
+    assert held["1"] == held["2"] == os.devnull, held  # was: 1 the store's lock file
+    assert not any(target.startswith(str(store)) for target in held.values()), held
+    assert p.returncode == 0
+    assert rennet("context", "symbol", "Flask.route", "--repo", world.repo, "--store", str(store)).returncode == 0
+
+
 def test_bad_repo_is_typed_not_a_traceback(tmp_path, world: World):
     p = rennet("context", "overview", "--repo", str(tmp_path / "nowhere"), "--store", world.store)
     assert p.returncode == 1

@@ -455,8 +455,10 @@ def _command_named(argv: Sequence[str]) -> str:
 def run() -> NoReturn:
     """The `rennet` console script."""
     from context_tools.faces.quick_exit import quick_exit
+    from context_tools.faces.standard_streams import reopen_closed
     from indexer.rank import hold_blas_pool
 
+    reopen_closed()  # before any file is opened, so none takes a standard descriptor's place
     hold_blas_pool()
 
     quick_exit(main())
