@@ -62,6 +62,23 @@ def test_a_closed_stdout_drops_the_answer_not_the_command(world: World):
     assert p.returncode == 0 and p.stderr == "", p.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ("context", "symbol", "Flask.route"),  # human lines
+    ("context", "symbol", "Flask.route", "--json"),
+    ("context", "map", "--json"),  # an answer larger than the stream's buffer
+    ("context", "symbol", "--help"),  # argparse's text, then its exit
+])
+def test_an_answer_standard_output_cannot_take_is_output_error(args, world: World):
+    """Standard output on a full device: the command's answer cannot be written, which the
+    user chose, so it is `output_error` on one line and exit 1 (was: internal_error)."""
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([PY, "-m", "context_tools.faces.cli", *args, "--repo", world.repo, "--store", world.store],
+                           cwd=ROOT, env=cli_env(None), stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert p.stderr.startswith("rennet: output_error: ") and p.stderr.count("\n") == 1, p.stderr
+    assert "No space left on device" in p.stderr
+
+
 def test_no_store_file_takes_the_place_of_a_closed_standard_stream(tmp_path, world: World):
     """A process started with descriptors 1 and 2 closed: the next file opened would take
     descriptor 1, and the store's lock file did, where a write to standard output at the C level,

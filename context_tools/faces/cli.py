@@ -14,6 +14,8 @@ from typing import Any, NoReturn, Sequence
 
 from msgspec import inspect as mi
 
+from context_tools.faces.errors import OutputFailed
+
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # JSON input of one command
 
@@ -413,6 +415,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = 130
     except BrokenPipeError:
         code = EXIT_OK
+    except OutputFailed as exc:
+        print(f"rennet: {exc}", file=sys.stderr)
+        code = EXIT_ERROR
     except Exception as exc:  # the last net: one typed line, never a traceback
         from context_tools.faces.sanitize import sanitize_line
 
@@ -421,7 +426,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if words[:1] == ["call"] and not _CALL_ANSWERED:
             _write_call_envelope(words[1] if len(words) > 1 else "call", "internal_error", message)
         code = EXIT_ERROR
-    sys.stdout.flush()
+    return _flushed(code)
+
+
+def _flushed(code: int) -> int:
+    """`code` once standard output is flushed, or EXIT_ERROR when it could not be written."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    except OutputFailed as exc:
+        print(f"rennet: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     return code
 
 
@@ -455,13 +471,17 @@ def _command_named(argv: Sequence[str]) -> str:
 def run() -> NoReturn:
     """The `rennet` console script."""
     from context_tools.faces.quick_exit import quick_exit
-    from context_tools.faces.standard_streams import reopen_closed
+    from context_tools.faces.standard_streams import reopen_closed, typed_output
     from indexer.rank import hold_blas_pool
 
     reopen_closed()  # before any file is opened, so none takes a standard descriptor's place
+    typed_output()
     hold_blas_pool()
-
-    quick_exit(main())
+    try:
+        code = main()
+    except SystemExit as exc:  # argparse's after --help or --version: its text flushed here too
+        code = _flushed(exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_ERROR)
+    quick_exit(code)
 
 
 def _main(argv: list[str]) -> int:

@@ -39,3 +39,10 @@ class Forbidden(RennetError):
     """A path outside the roots the server was given (or the client declared)."""
 
     code = "forbidden"
+
+
+class OutputFailed(RennetError):
+    """The answer could not be written to standard output (a full device, a quota, an I/O
+    error): the command ran, its answer is lost."""
+
+    code = "output_error"

@@ -1,4 +1,5 @@
-"""Standard streams the process was started without, opened on the null device.
+"""The console script's standard streams: those it was started without, opened on the null
+device; and standard output's failures typed.
 
 A process started with a standard descriptor closed (`rennet index >&-`, a service manager, a
 careless parent) has no stream there: Python sets `sys.stdout` (or stdin, stderr) to None, so
@@ -7,12 +8,22 @@ lowest free descriptor: the store's lock or data file became descriptor 1 or 2, 
 anything writing to the standard stream at the C level, or a child inheriting it, would write
 into the store. As git does at its start, each closed one is opened on the null device first,
 so no file of ours ever lands there, and what would be written to it is dropped.
+
+Standard output that fails (a full device, a quota, an I/O error) is `output_error`, one line
+on stderr, rather than an internal error: the user chose where the answer goes.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import sys
+from typing import TYPE_CHECKING
+
+from context_tools.faces.errors import OutputFailed
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 _STREAMS = ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_WRONLY, "w"), (2, "stderr", os.O_WRONLY, "w"))
 
@@ -32,3 +43,44 @@ def reopen_closed() -> None:
             os.close(null)
         errors = "backslashreplace" if fd == 2 else "strict"
         setattr(sys, name, open(fd, mode, encoding="utf-8", errors=errors, closefd=False))
+
+
+class _Output(io.RawIOBase):
+    """Standard output's descriptor, each write's failure raised as OutputFailed once; after
+    it, what is written is dropped, so the streams' last flush at exit does not fail again."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: ReadableBuffer) -> int:
+        if self._failed:
+            return len(memoryview(data))
+        try:
+            return os.write(self._fd, data)
+        except BrokenPipeError:
+            raise  # a reader that stopped reading: the CLI ends quietly
+        except OSError as exc:
+            self._failed = True
+            raise OutputFailed(f"the answer could not be written to standard output: {exc.strerror or exc}") from None
+
+
+def typed_output() -> None:
+    """Standard output written through `_Output`, with the encoding, error handling and line
+    buffering Python gave it."""
+    old = sys.stdout
+    if old is None or not isinstance(old, io.TextIOWrapper):
+        return
+    old.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Output(old.fileno())), encoding=old.encoding,
+                                  errors=old.errors, line_buffering=old.line_buffering)
