@@ -110,6 +110,24 @@ def test_no_store_file_takes_the_place_of_a_closed_standard_stream(tmp_path, wor
     assert rennet("context", "symbol", "Flask.route", "--repo", world.repo, "--store", str(store)).returncode == 0
 
 
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_setting_of_no_meaning_is_bad_input_not_an_internal_error(json_out, world: World):
+    """A variable the CLI reads before the command runs (the answer cache's budget) holding
+    no size: `bad_input`, one line, exit 1, and with --json the error envelope (was:
+    internal_error, the typed error caught by the last net)."""
+    env = {**cli_env(world.store), "RENNET_CACHE_BYTES": "lots"}
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "context", "symbol", "Flask.route", "--repo", world.repo,
+                        *(["--json"] if json_out else [])], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 1
+    assert p.stderr.startswith("rennet: bad_input: $RENNET_CACHE_BYTES 'lots'") and p.stderr.count("\n") == 1, p.stderr
+    if json_out:
+        assert json.loads(p.stdout) == {"ok": False, "command": "context.symbol", "error": {
+            "code": "bad_input", "message": p.stderr.strip().removeprefix("rennet: bad_input: ")}}
+    else:
+        assert p.stdout == ""
+
+
 def test_bad_repo_is_typed_not_a_traceback(tmp_path, world: World):
     p = rennet("context", "overview", "--repo", str(tmp_path / "nowhere"), "--store", world.store)
     assert p.returncode == 1

@@ -15,6 +15,7 @@ from typing import Any, NoReturn, Sequence
 from msgspec import inspect as mi
 
 from context_tools.faces.errors import OutputFailed
+from indexer.contract.errors import RennetError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # JSON input of one command
@@ -404,11 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if words[:1] == ["call"]:  # `call` answers in its envelope, a usage error too
             _write_call_envelope(words[1] if len(words) > 1 else "call", "bad_input", str(exc))
         elif "--json" in argv:  # like every other error: the envelope on stdout, the line on stderr
-            from context_tools.faces.dispatch import encode_wire
-            from indexer.contract.result import error_envelope
-
-            envelope = error_envelope(_command_named(argv), "usage_error", str(exc))
-            sys.stdout.buffer.write(encode_wire(envelope) + b"\n")
+            _write_error_envelope(argv, "usage_error", str(exc))
         print(f"{exc} (see --help)", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt:
@@ -417,6 +414,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = EXIT_OK
     except OutputFailed as exc:
         print(f"rennet: {exc}", file=sys.stderr)
+        code = EXIT_ERROR
+    except RennetError as exc:  # typed, raised around a command rather than in it (a setting's value)
+        from context_tools.faces.sanitize import sanitize_line
+
+        message = sanitize_line(exc.message)
+        if words[:1] == ["call"] and not _CALL_ANSWERED:
+            _write_call_envelope(words[1] if len(words) > 1 else "call", exc.code, message)
+        elif "--json" in argv and words[:1] != ["call"]:
+            _write_error_envelope(argv, exc.code, message)
+        print(f"rennet: {exc.code}: {message}", file=sys.stderr)
         code = EXIT_ERROR
     except Exception as exc:  # the last net: one typed line, never a traceback
         from context_tools.faces.sanitize import sanitize_line
@@ -450,6 +457,13 @@ def _write_call_envelope(command_id: str, code: str, message: str) -> None:
 
     sys.stdout.buffer.write(encode_wire(error_envelope(command_id, code, message)) + b"\n")
     _CALL_ANSWERED.append(True)
+
+
+def _write_error_envelope(argv: Sequence[str], code: str, message: str) -> None:
+    from context_tools.faces.dispatch import encode_wire
+    from indexer.contract.result import error_envelope
+
+    sys.stdout.buffer.write(encode_wire(error_envelope(_command_named(argv), code, message)) + b"\n")
 
 
 def _command_named(argv: Sequence[str]) -> str:
