@@ -1030,6 +1030,26 @@ def test_a_session_is_live_from_its_issue_until_deleted_or_idle():
     assert not sessions.live("d") and len(sessions) == 2
 
 
+def test_an_http_address_in_use_is_bad_input_before_the_server_says_it_listens(tmp_path):
+    """`--http` naming a port another process holds: `bad_input` on one line, exit 1, and no
+    line saying where the server listens (was: that line, then uvicorn's own error log line
+    and its exit status 3)."""
+    import socket
+
+    held = socket.create_server(("127.0.0.1", 0))
+    port = held.getsockname()[1]
+    try:
+        p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}",
+                            "--token-env", "RENNET_TEST_TOKEN", "--root", str(tmp_path)], cwd=ROOT,
+                           env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": "t" * 32},
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    finally:
+        held.close()
+    assert p.returncode == 1, p.stderr
+    assert p.stderr.startswith(f"rennet: bad_input: --http 127.0.0.1:{port}: cannot listen there"), p.stderr
+    assert p.stderr.count("\n") == 1, p.stderr
+
+
 def test_a_session_the_sdk_answers_not_found_is_closed_in_the_guard_too():
     """When the SDK drops a session the guard did not see end (its server task failed), the
     SDK answers its next request 404: the guard closes the id then, and answers any later

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 import sys
 from typing import Any, Sequence
 
@@ -307,11 +308,43 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     os.dup2(null, 0)
     os.close(null)
     value, generated = token
+    listening = _listening(host, port)
     shown = f"[{host}]" if ":" in host else host
     print(f"rennet: MCP over streamable HTTP at http://{shown}:{port}{MCP_PATH}", file=sys.stderr)
     if generated:
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()
     uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
-                                  http=header_deadline_protocol())).run()
+                                  http=header_deadline_protocol())).run(sockets=listening)
     return 0
+
+
+def _listening(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to the loopback address `host` names (`localhost`: 127.0.0.1, and ::1
+    where this machine has it, as uvicorn bound it), before the server says where it
+    listens: an address in use is `bad_input` on one line, not uvicorn's log line and exit
+    status."""
+    import errno
+
+    from indexer.contract.errors import BadInput
+
+    addresses = ["127.0.0.1", "::1"] if host == "localhost" else [host]
+    bound: list[socket.socket] = []
+    for address in addresses:
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own bind does
+            if family == socket.AF_INET6:
+                listening.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            listening.bind((address, port))
+        except OSError as exc:
+            listening.close()
+            if bound and exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+                continue  # localhost's ::1 on a machine without IPv6: 127.0.0.1 serves alone
+            for other in bound:
+                other.close()
+            raise BadInput(f"--http {host}:{port}: cannot listen there ({exc.strerror or exc}); "
+                           "another process may hold the port: choose another") from None
+        bound.append(listening)
+    return bound
