@@ -79,6 +79,31 @@ def test_an_answer_standard_output_cannot_take_is_output_error(args, world: Worl
     assert "No space left on device" in p.stderr
 
 
+def test_a_non_blocking_stdout_gets_the_whole_answer(world: World):
+    """Standard output a parent left non-blocking (as some runtimes leave their pipes), read
+    only after a pause: the pipe fills, a write would block, and the answer still arrives
+    whole, as through an ordinary pipe (was: cut at the pipe's capacity, exit 0)."""
+    import fcntl
+    import os
+    import time
+
+    args = [PY, "-m", "context_tools.faces.cli", "snapshot", "dump", "--repo", world.repo, "--store", world.store]
+    whole = subprocess.run(args, cwd=ROOT, env=cli_env(None), capture_output=True, timeout=120)
+    assert whole.returncode == 0 and len(whole.stdout) > 4096, whole.stderr
+    read, write = os.pipe()
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)  # filled by a few kB of the answer
+    fcntl.fcntl(write, fcntl.F_SETFL, fcntl.fcntl(write, fcntl.F_GETFL) | os.O_NONBLOCK)
+    p = subprocess.Popen(args, cwd=ROOT, env=cli_env(None), stdout=write, stderr=subprocess.PIPE)
+    os.close(write)
+    time.sleep(1)  # nothing read meanwhile: the writer meets a full pipe
+    got = bytearray()
+    with os.fdopen(read, "rb") as answer:
+        while chunk := answer.read(65536):
+            got += chunk
+    assert p.wait(timeout=120) == 0, p.stderr.read()
+    assert bytes(got) == whole.stdout
+
+
 def test_no_store_file_takes_the_place_of_a_closed_standard_stream(tmp_path, world: World):
     """A process started with descriptors 1 and 2 closed: the next file opened would take
     descriptor 1, and the store's lock file did, where a write to standard output at the C level,

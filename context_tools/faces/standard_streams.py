@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+import select
 import sys
 from typing import TYPE_CHECKING
 
@@ -67,7 +68,11 @@ class _Output(io.RawIOBase):
         if self._failed:
             return len(memoryview(data))
         try:
-            return os.write(self._fd, data)
+            while True:
+                try:
+                    return os.write(self._fd, data)
+                except BlockingIOError:  # a parent left it non-blocking: wait until it takes more
+                    select.select([], [self._fd], [])
         except BrokenPipeError:
             raise  # a reader that stopped reading: the CLI ends quietly
         except OSError as exc:
