@@ -1030,6 +1030,44 @@ def test_a_session_is_live_from_its_issue_until_deleted_or_idle():
     assert not sessions.live("d") and len(sessions) == 2
 
 
+def test_stdio_pipes_left_non_blocking_still_carry_every_message(tmp_path):
+    """A client whose pipes to the server are non-blocking (the server's ends too): the server
+    meets an empty stdin and a full stdout, waits on each, and every answer arrives whole
+    (was: the list of tools cut where the pipe was full, and the server ended with
+    internal_error)."""
+    import fcntl
+    import os
+    import time
+
+    def non_blocking(fd: int) -> None:
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+
+    to_server, from_client = os.pipe()
+    to_client, from_server = os.pipe()
+    fcntl.fcntl(from_server, fcntl.F_SETPIPE_SZ, 4096)  # the list of tools is many times that
+    non_blocking(to_server)
+    non_blocking(from_server)
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
+                         env=cli_env(str(tmp_path / "home")), stdin=to_server, stdout=from_server,
+                         stderr=subprocess.PIPE)
+    os.close(to_server)
+    os.close(from_server)
+    time.sleep(1)  # nothing to read yet: the server's read would block
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    os.write(from_client, b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    time.sleep(1)  # nothing read meanwhile: the server's write meets a full pipe
+    os.close(from_client)
+    with os.fdopen(to_client, "rb") as answers:
+        lines = answers.read().splitlines()
+    assert p.wait(timeout=120) == 0, p.stderr.read()
+    replies = {m["id"]: m for m in map(json.loads, lines)}
+    assert replies[1]["result"]["serverInfo"]["name"] and "context_symbol" in {
+        t["name"] for t in replies[2]["result"]["tools"]}, replies
+
+
 def test_an_http_address_in_use_is_bad_input_before_the_server_says_it_listens(tmp_path):
     """`--http` naming a port another process holds: `bad_input` on one line, exit 1, and no
     line saying where the server listens (was: that line, then uvicorn's own error log line

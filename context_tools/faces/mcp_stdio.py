@@ -18,12 +18,15 @@ library it calls) can neither read the protocol's input nor write into its outpu
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import sys
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
+
+from context_tools.faces.standard_streams import Waiting
 
 MAX_LINE_BYTES = 4 * 1024 * 1024  # as the HTTP face's body limit
 MAX_DEPTH = 64  # no MCP request we serve nests deeper than a handful of levels
@@ -145,8 +148,9 @@ async def stdio_transport():
 
     sys.stdout.flush()
     in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
-    stdin = os.fdopen(in_fd, "rb", buffering=1 << 16)
-    stdout = anyio.wrap_file(os.fdopen(out_fd, "wb"))
+    # read and written as blocking whatever flags the client left on its pipes (Waiting)
+    stdin = io.BufferedReader(Waiting(in_fd, owned=True), 1 << 16)
+    stdout = anyio.wrap_file(io.BufferedWriter(Waiting(out_fd, owned=True)))
     read_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
     write_stream, write_reader = create_context_streams[SessionMessage](0)
     replies = write_stream.clone()  # the reader answers what it refuses on the server's own wire

@@ -10,7 +10,8 @@ into the store. As git does at its start, each closed one is opened on the null 
 so no file of ours ever lands there, and what would be written to it is dropped.
 
 Standard output that fails (a full device, a quota, an I/O error) is `output_error`, one line
-on stderr, rather than an internal error: the user chose where the answer goes.
+on stderr, rather than an internal error: the user chose where the answer goes. One a parent
+left non-blocking is waited on (`Waiting`), as the MCP face's stdio is.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 from context_tools.faces.errors import OutputFailed
 
 if TYPE_CHECKING:
-    from _typeshed import ReadableBuffer
+    from _typeshed import ReadableBuffer, WriteableBuffer
 
 _STREAMS = ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_WRONLY, "w"), (2, "stderr", os.O_WRONLY, "w"))
 
@@ -46,14 +47,19 @@ def reopen_closed() -> None:
         setattr(sys, name, open(fd, mode, encoding="utf-8", errors=errors, closefd=False))
 
 
-class _Output(io.RawIOBase):
-    """Standard output's descriptor, each write's failure raised as OutputFailed once; after
-    it, what is written is dropped, so the streams' last flush at exit does not fail again."""
+class Waiting(io.RawIOBase):
+    """Descriptor `fd` read and written as a blocking one, whatever flags another process left
+    on it (some runtimes leave their pipes non-blocking, and a child shares them): a read or
+    write that would block waits until the descriptor is ready, rather than failing or
+    ending the stream early. Closes `fd` when it is `owned`."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, owned: bool = False) -> None:
         super().__init__()
         self._fd = fd
-        self._failed = False
+        self._owned = owned
+
+    def readable(self) -> bool:
+        return True
 
     def writable(self) -> bool:
         return True
@@ -64,15 +70,39 @@ class _Output(io.RawIOBase):
     def isatty(self) -> bool:
         return os.isatty(self._fd)
 
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        while True:
+            try:
+                return os.readv(self._fd, [buffer])
+            except BlockingIOError:
+                select.select([self._fd], [], [])
+
+    def write(self, data: ReadableBuffer) -> int:
+        while True:
+            try:
+                return os.write(self._fd, data)
+            except BlockingIOError:
+                select.select([], [self._fd], [])
+
+    def close(self) -> None:
+        if not self.closed and self._owned:
+            os.close(self._fd)
+        super().close()
+
+
+class _Output(Waiting):
+    """Standard output, each write's failure raised as OutputFailed once; after it, what is
+    written is dropped, so the streams' last flush at exit does not fail again."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__(fd)
+        self._failed = False
+
     def write(self, data: ReadableBuffer) -> int:
         if self._failed:
             return len(memoryview(data))
         try:
-            while True:
-                try:
-                    return os.write(self._fd, data)
-                except BlockingIOError:  # a parent left it non-blocking: wait until it takes more
-                    select.select([], [self._fd], [])
+            return super().write(data)
         except BrokenPipeError:
             raise  # a reader that stopped reading: the CLI ends quietly
         except OSError as exc:
