@@ -409,7 +409,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{exc} (see --help)", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt:
-        code = 130
+        from context_tools.faces.standard_streams import interrupted
+
+        code = interrupted()
     except BrokenPipeError:
         code = EXIT_OK
     except OutputFailed as exc:

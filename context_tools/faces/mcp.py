@@ -266,9 +266,16 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
                         settle="later")
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
     server = build_server(executor, readers=pool if count else None)
-    if bind is None or token is None:  # one without the other: stdio has no token
-        return _serve_stdio(server)
-    return _serve_http(server, *bind, token=token)
+    try:
+        if bind is None or token is None:  # one without the other: stdio has no token
+            return _serve_stdio(server)
+        return _serve_http(server, *bind, token=token)
+    except KeyboardInterrupt:
+        from context_tools.faces.standard_streams import interrupted
+
+        # Calls in flight run in threads the interpreter would wait for at exit (an index, a
+        # read of a client that writes nothing more): a server told to stop stops now.
+        os._exit(interrupted())
 
 
 def _serve_stdio(server: Any) -> int:

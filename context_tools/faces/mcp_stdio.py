@@ -213,7 +213,9 @@ async def stdio_transport():
         tg.start_soon(writer)
         try:
             yield read_stream, write_stream
-        finally:
-            with anyio.move_on_after(5):  # let the last replies out, then stop the blocked reader
-                await drained.wait()
+        except BaseException:  # cancelled (a Ctrl-C) or failed: no reply is waited for
             tg.cancel_scope.cancel()
+            raise
+        with anyio.move_on_after(5):  # let the last replies out, then stop the blocked reader
+            await drained.wait()
+        tg.cancel_scope.cancel()

@@ -12,6 +12,9 @@ so no file of ours ever lands there, and what would be written to it is dropped.
 Standard output that fails (a full device, a quota, an I/O error) is `output_error`, one line
 on stderr, rather than an internal error: the user chose where the answer goes. One a parent
 left non-blocking is waited on (`Waiting`), as the MCP face's stdio is.
+
+A Ctrl-C is one line on stderr and exit status 130 (`interrupted`), never a traceback; what
+was stored stays, every write being a whole transaction or none.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from context_tools.faces.errors import OutputFailed
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process a Ctrl-C stopped
 
 _STREAMS = ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_WRONLY, "w"), (2, "stderr", os.O_WRONLY, "w"))
 
@@ -119,3 +124,12 @@ def typed_output() -> None:
     old.flush()
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Output(old.fileno())), encoding=old.encoding,
                                   errors=old.errors, line_buffering=old.line_buffering)
+
+
+def interrupted() -> int:
+    """Say that a Ctrl-C stopped the command; the exit status to end with."""
+    try:
+        print("rennet: interrupted", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr gone too: the status says it
+        pass
+    return EXIT_INTERRUPTED

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, NamedTuple, TypeVar
@@ -17,7 +18,7 @@ import pygit2
 
 from indexer import worker_start
 from indexer.contract.errors import MissingObjects, RennetError
-from indexer.extract.child_process import die_with_parent
+from indexer.extract.child_process import start_as_child
 from indexer.git import read as gitread
 from indexer.pipeline.plan import BlobJob, Plan
 from indexer.store import resident
@@ -48,13 +49,19 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     method = worker_start.method()
     # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
     inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()
-    return multiprocessing.get_context(method).Pool(workers, initializer=_worker_init,
-                                                    initargs=(repo_path, inherited))
+    # A Ctrl-C reaching a worker before its first line would print its traceback: the workers
+    # start with it blocked, until they ignore it (`start_as_child`); ours is raised here after.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return multiprocessing.get_context(method).Pool(workers, initializer=_worker_init,
+                                                        initargs=(repo_path, inherited))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
     global _worker_repo
-    die_with_parent()
+    start_as_child()
     for fd in inherited_fds:
         try:
             os.close(fd)

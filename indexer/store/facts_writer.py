@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from indexer.contract.errors import RennetError, StoreError
-from indexer.extract.child_process import die_with_parent
+from indexer.extract.child_process import start_as_child
 from indexer.store.database import Store
 from indexer.store.records import StoredFacts, put_stored_many
 
@@ -179,7 +179,7 @@ def _read_frame(pipe: IO[bytes]) -> bytes | None:
 def serve(home: str) -> None:
     """The writer process: write each batch read, answer each (see the module's docstring),
     until the input ends."""
-    die_with_parent()
+    start_as_child()
     source, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing printed may land among the answers
     try:

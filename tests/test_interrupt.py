@@ -1,0 +1,126 @@
+"""A Ctrl-C, as a terminal sends it: SIGINT to every process of the foreground group.
+
+The command stops with one line on stderr and exit status 130, no process of it is left, no
+child prints a traceback, and what the store held stays usable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_context_world import PY, ROOT, cli_env
+
+INTERRUPTED = "rennet: interrupted\n"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """A generated repository large enough that its index runs workers for a while."""
+    from corpora.synthetic import generate
+
+    repo = tmp_path_factory.mktemp("interrupt") / "syn.git"
+    generate(repo, files=2000, seed=0)
+    return repo
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(c) for c in text.split()]
+
+
+def _wait_for_children(p: subprocess.Popen, count: int) -> None:
+    """Until `p` has `count` children (its workers forked), or it ended."""
+    deadline = time.monotonic() + 60
+    while len(_children(p.pid)) < count and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _group_gone(pgid: int) -> bool:
+    """True once no process of the group is left (waited for up to 10 s: a killed worker's
+    parent-death signal is asynchronous)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _fingerprint(repo: Path, store: Path) -> str:
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(repo), "--store", str(store),
+                        "--json", "--quiet"], cwd=ROOT, env=cli_env(None), capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)["data"]["fingerprint"]
+
+
+@pytest.mark.parametrize("after", ["workers", "a moment of work"])
+def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, corpus, tmp_path):
+    """Interrupted once its workers are forked, or a moment into their work: exit 130 with
+    `rennet: interrupted` alone on stderr (was: a worker's `Process ForkPoolWorker-2:` and
+    its traceback), every process of the command gone, and the next index into that store
+    gives the snapshot a fresh store gets."""
+    store = tmp_path / "store"
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(corpus), "--store",
+                          str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for_children(p, 2)
+    if after != "workers":
+        time.sleep(0.4)
+    assert p.poll() is None, "the index ended before it could be interrupted"
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert (p.returncode, err, out) == (130, INTERRUPTED, "")
+    assert _group_gone(p.pid)
+    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+
+
+def _initialize(p: subprocess.Popen) -> None:
+    assert p.stdin is not None and p.stdout is not None
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+    p.stdin.write(json.dumps(hello).encode() + b"\n" + b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+    p.stdin.flush()
+    assert json.loads(p.stdout.readline())["id"] == 1
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, corpus, tmp_path):
+    """A server started by hand and stopped with Ctrl-C while its stdin stays open, idle or
+    with an index in flight: it ends at once, exit 130, `rennet: interrupted` last on stderr,
+    and no process of it is left (was: the line, then the process waited for its stdin to
+    end, held by the thread reading it)."""
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(corpus.parent)], cwd=ROOT,
+                         env=cli_env(str(tmp_path / "home")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    _initialize(p)
+    if busy:
+        assert p.stdin is not None
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
+        p.stdin.write(json.dumps(call).encode() + b"\n")
+        p.stdin.flush()
+        _wait_for_children(p, 1)  # the forkserver its index's workers come from
+        time.sleep(0.5)
+    assert p.poll() is None
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail("the server did not stop on Ctrl-C")
+    assert p.stderr is not None
+    assert p.returncode == 130 and p.stderr.read().decode().endswith(INTERRUPTED)
+    assert _group_gone(p.pid)
