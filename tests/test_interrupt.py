@@ -31,11 +31,14 @@ def corpus(tmp_path_factory) -> Path:
 
 
 def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(c) for c in text.split()]
+    """The process's children, whichever of its threads started them."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            pass
+    return found
 
 
 def _wait_for_children(p: subprocess.Popen, count: int) -> None:
@@ -123,4 +126,52 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
         pytest.fail("the server did not stop on Ctrl-C")
     assert p.stderr is not None
     assert p.returncode == 130 and p.stderr.read().decode().endswith(INTERRUPTED)
+    assert _group_gone(p.pid)
+
+
+def _ignores_ctrl_c(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    ignored = next(line for line in status.splitlines() if line.startswith("SigIgn:")).split()[1]
+    return bool(int(ignored, 16) & (1 << (signal.SIGINT - 1)))
+
+
+def _dask_batch(corpus: Path, store: Path) -> subprocess.Popen:
+    return subprocess.Popen([PY, "-m", "context_tools.faces.cli", "batch", "--engine", "dask", "--scheduler", "local:2",
+                             "--store", str(store), f"{corpus}@HEAD~1", f"{corpus}@HEAD", "--quiet"],
+                            cwd=ROOT, env=cli_env(None), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def test_a_ctrl_c_during_a_dask_batch_closes_the_cluster_quietly(corpus, tmp_path):
+    """`rennet batch --engine dask` on a LocalCluster it started, interrupted once its workers
+    are up: exit 130, `rennet: interrupted` alone on stderr (was: each worker's traceback and
+    the cluster's warnings of tasks cancelled and workers killed), no process left."""
+    p = _dask_batch(corpus, tmp_path / "store")
+    deadline = time.monotonic() + 120
+    while p.poll() is None and time.monotonic() < deadline:  # both workers started: they ignore it
+        workers = [c for c in _children(p.pid) if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text()]
+        if len(workers) == 2 and all(map(_ignores_ctrl_c, workers)):
+            break
+        time.sleep(0.01)
+    assert p.poll() is None, "the batch ended, its workers never ignoring a Ctrl-C"
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert (p.returncode, err) == (130, INTERRUPTED)
+    assert _group_gone(p.pid)
+
+
+def test_a_ctrl_c_while_the_dask_cluster_starts_still_stops_the_batch(corpus, tmp_path):
+    """Interrupted as the cluster's first worker process starts, before it could ignore a
+    Ctrl-C: the batch stops, exit 130, `rennet: interrupted` the last line (a worker still
+    starting may print its own traceback first), no process left (was, at times: the
+    cluster's failed start as `internal_error`)."""
+    p = _dask_batch(corpus, tmp_path / "store")
+    _wait_for_children(p, 2)  # multiprocessing's resource tracker, then the first worker
+    assert p.poll() is None
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130 and err.endswith(INTERRUPTED), err[-2000:]
     assert _group_gone(p.pid)

@@ -21,9 +21,12 @@ jobs still out once the cluster has had no worker for `patience` seconds.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import secrets
+import signal
 import tempfile
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -35,6 +38,7 @@ from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, faile
 
 if TYPE_CHECKING:
     import pygit2
+    from distributed import LocalCluster
 
     from indexer.store.database import Store
     from indexer.store.records import SnapshotHead
@@ -298,7 +302,7 @@ _QUIET = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-mon
 def _client(scheduler: str):
     """A Dask client on an existing scheduler, or on a LocalCluster of N processes on loopback."""
     import dask
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     address, count = parse_scheduler(scheduler)
     if address == "local":
@@ -308,13 +312,49 @@ def _client(scheduler: str):
         # monitors) wake every process many times a second, working or not, on the cores the
         # jobs need: here they wake at most once a second, and the profiler is off.
         with dask.config.set({"distributed.scheduler.allowed-failures": 0, **_QUIET}):
-            cluster = LocalCluster(n_workers=count or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None)
+            cluster = _local_cluster(count or os.cpu_count() or 1)
         return Client(cluster), cluster
     try:
         return Client(address, timeout="10s"), None
     except (OSError, TimeoutError, ValueError) as exc:
         raise EngineUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def _local_cluster(workers: int) -> LocalCluster:
+    """A LocalCluster of `workers` processes of one thread each, on loopback, each of which
+    runs `dask_setup` as it starts."""
+    from distributed import LocalCluster
+
+    # A Ctrl-C while the cluster starts would leave it half built, to be torn down noisily at
+    # exit: it is held until the cluster is up, which is then closed. Only the main thread may
+    # set a handler; a caller's other thread gets no Ctrl-C anyway.
+    held: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum)) if main else None
+    try:
+        try:
+            # The cluster's warnings (a task cancelled, a worker killed on close) are not the
+            # user's to read: the jobs' results say what failed, typed.
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None, silence_logs=logging.ERROR, preload=[__name__])
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+    except Exception:
+        if held:  # the Ctrl-C reached a worker still starting, which failed its start
+            raise KeyboardInterrupt from None
+        raise
+    if held:
+        cluster.close()
+        raise KeyboardInterrupt
+    return cluster
+
+
+def dask_setup(worker: object) -> None:
+    """Run in each worker process of a LocalCluster this engine starts (its preload). A Ctrl-C
+    reaches every process of the terminal's group: the driver alone takes it and closes the
+    cluster, where each worker would print its traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Repository]
