@@ -135,6 +135,30 @@ def test_no_store_file_takes_the_place_of_a_closed_standard_stream(tmp_path, wor
     assert rennet("context", "symbol", "Flask.route", "--repo", world.repo, "--store", str(store)).returncode == 0
 
 
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_names_the_output_encoding_lacks_are_escaped_not_an_internal_error(encoding, tmp_path):
+    """The commit names its files and symbols; the user's locale (or PYTHONIOENCODING) picks
+    standard output's encoding. A character it lacks is written as its escape, as on stderr
+    (was: `internal_error: UnicodeEncodeError`, exit 1); `--json` stays UTF-8."""
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"pkg/modül_→.py": "def größe():\n    return 1\n"})
+    env = {**cli_env(str(tmp_path / "store")), "PYTHONIOENCODING": encoding}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([PY, "-m", "context_tools.faces.cli", *args, "--repo", str(builder.path)], cwd=ROOT,
+                              env=env, capture_output=True, timeout=120)
+
+    shown = run("context", "symbol", "größe")
+    assert shown.returncode == 0, shown.stderr
+    line = "pkg/modül_→.py:1  function größe".encode(encoding, errors="backslashreplace")
+    assert line in shown.stdout.splitlines()
+    assert run("context", "map").returncode == 0
+    as_json = run("context", "symbol", "größe", "--json")
+    assert json.loads(as_json.stdout.decode("utf-8"))["data"]["definitions"][0]["path"] == "pkg/modül_→.py"
+
+
 @pytest.mark.parametrize("json_out", [False, True])
 def test_a_setting_of_no_meaning_is_bad_input_not_an_internal_error(json_out, world: World):
     """A variable the CLI reads before the command runs (the answer cache's budget) holding

@@ -116,14 +116,17 @@ class _Output(Waiting):
 
 
 def typed_output() -> None:
-    """Standard output written through `_Output`, with the encoding, error handling and line
-    buffering Python gave it."""
+    """Standard output written through `_Output`, with the encoding and line buffering Python
+    gave it. A character that encoding lacks is written as its escape (`\\xfc`), as stderr's
+    are: the commit under review names its files and symbols, the user's locale or
+    `PYTHONIOENCODING` picks the encoding, and neither should make an answer fail."""
     old = sys.stdout
     if old is None or not isinstance(old, io.TextIOWrapper):
         return
     old.flush()
+    errors = "backslashreplace" if old.errors == "strict" else old.errors
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Output(old.fileno())), encoding=old.encoding,
-                                  errors=old.errors, line_buffering=old.line_buffering)
+                                  errors=errors, line_buffering=old.line_buffering)
 
 
 def interrupted() -> int:
