@@ -174,6 +174,41 @@ def test_cli_json_prints_the_result_contract(tmp_path, world, cli, capsys, jira)
     assert jira.hits_for("PROJ-1") == 2
 
 
+def test_a_body_on_stdin_is_read_as_utf8_and_to_the_bound(tmp_path, world, cli, capsys, jira, monkeypatch):
+    """`--body-file -` reads stdin as a body file is read: UTF-8 whatever the locale names (was:
+    the locale's codec, `bad_input` for an ASCII one), and one byte past BODY_FILE_BYTES at
+    most, so a pipe that never ends is `bad_input` (was: read whole, without end)."""
+    import io
+    import sys
+
+    from context_tools.faces.packs.dossier import BODY_FILE_BYTES
+
+    args = ("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1", "--body-file", "-", "--json")
+    text = "Größe — closes #7, see PROJ-2\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="ascii"))
+    assert cli(*args) == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)["data"]["references"]] == ["PROJ-1", "#7", "PROJ-2"]
+
+    class Endless(io.RawIOBase):
+        given = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:
+            assert self.given <= 4 * BODY_FILE_BYTES, "read on past the bound"
+            buffer[:] = b"x" * len(buffer)
+            self.given += len(buffer)
+            return len(buffer)
+
+    endless = Endless()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(endless), encoding="utf-8"))
+    assert cli(*args) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["error"]["code"] == "bad_input" and f"over {BODY_FILE_BYTES} bytes" in err
+    assert endless.given <= BODY_FILE_BYTES + (1 << 16)
+
+
 def test_every_dossier_says_its_text_is_the_trackers_and_the_changes_to_quote(tmp_path, world):
     """A dossier is handed to reviewers, often models: it says in itself that what trackers and
     the change wrote is data to quote, never instructions; one stored before it said so says it

@@ -6,7 +6,7 @@ tracker clients load inside the handler.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, BinaryIO
 
 import msgspec
 
@@ -59,8 +59,9 @@ def _read_body(input: DossierBuildInput) -> str | None:
         if input.body_file == "-":
             import sys
 
-            return sys.stdin.read()
-        data = _body_file_bytes(input.body_file)
+            data = _at_most(sys.stdin.buffer, "-")  # UTF-8 as a file's, whatever the locale says
+        else:
+            data = _body_file_bytes(input.body_file)
         # as a file opened for text reads it: universal newlines
         return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except (OSError, UnicodeDecodeError) as exc:
@@ -81,9 +82,17 @@ def _body_file_bytes(path: str) -> bytes:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise BadInput(f"cannot read body file {path}: not a regular file")
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(BODY_FILE_BYTES + 1)
+            return _at_most(fh, path)
     finally:
         os.close(fd)
+
+
+def _at_most(stream: BinaryIO, path: str) -> bytes:
+    """A body's bytes read from `stream`, refused one byte past BODY_FILE_BYTES: a pipe that never
+    ends (`yes | rennet dossier --body-file -`) is read no further."""
+    from indexer.contract.errors import BadInput
+
+    data = stream.read(BODY_FILE_BYTES + 1)
     if len(data) > BODY_FILE_BYTES:
         raise BadInput(f"cannot read body file {path}: over {BODY_FILE_BYTES} bytes, longer than any PR body")
     return data
