@@ -270,11 +270,16 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         if bind is None or token is None:  # one without the other: stdio has no token
             return _serve_stdio(server)
         return _serve_http(server, *bind, token=token)
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
+        # exception group.
+        if not isinstance(exc, KeyboardInterrupt) and not (
+                isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None):
+            raise
         from context_tools.faces.standard_streams import interrupted
 
-        # Calls in flight run in threads the interpreter would wait for at exit (an index, a
-        # read of a client that writes nothing more): a server told to stop stops now.
+        # Calls in flight run in threads the interpreter would wait for at exit (an index):
+        # a server told to stop stops now.
         os._exit(interrupted())
 
 

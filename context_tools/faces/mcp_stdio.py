@@ -104,13 +104,44 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
+async def _readline(stream: Any, size: int) -> bytes:
+    """`stream.readline(size)` on a daemon thread of its own: a read waiting on a client that
+    writes nothing more must not hold the process at exit, as one of anyio's worker threads
+    would (they are waited for). Cancelled, the wait ends and the line, if one comes, is
+    dropped."""
+    import threading
+
+    import anyio
+    import anyio.from_thread
+    import anyio.lowlevel
+
+    token = anyio.lowlevel.current_token()
+    done = anyio.Event()
+    got: list[bytes | BaseException] = []
+
+    def read() -> None:
+        try:
+            got.append(stream.readline(size))
+        except BaseException as exc:  # handed to the waiting task, raised there
+            got.append(exc)
+        try:
+            anyio.from_thread.run_sync(done.set, token=token)
+        except RuntimeError:  # the loop has ended: no one waits for this line
+            pass
+
+    threading.Thread(target=read, name="rennet-mcp-stdin", daemon=True).start()
+    await done.wait()
+    if isinstance(got[0], BaseException):
+        raise got[0]
+    return got[0]
+
+
 async def _lines(stream: Any) -> AsyncIterator[bytes]:
     """Lines of at most MAX_LINE_BYTES (+1, to tell an overlong one); the rest of an overlong
     line is read and dropped in bounded chunks, never held."""
-    import anyio.to_thread
 
     async def readline(size: int) -> bytes:
-        return await anyio.to_thread.run_sync(stream.readline, size, abandon_on_cancel=True)
+        return await _readline(stream, size)
 
     while True:
         line = await readline(MAX_LINE_BYTES + 1)
