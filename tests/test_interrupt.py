@@ -175,3 +175,47 @@ def test_a_ctrl_c_while_the_dask_cluster_starts_still_stops_the_batch(corpus, tm
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130 and err.endswith(INTERRUPTED), err[-2000:]
     assert _group_gone(p.pid)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
+    """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
+    Ctrl-C or SIGTERM: it leaves once `SHUTDOWN_SECONDS` have passed, exit 130 (with its line)
+    or 143 (was: uvicorn waited for the request without end, here until the body's own
+    deadline a minute later; a call running in a thread, such as an index, held it longer)."""
+    import socket
+
+    from context_tools.faces.mcp_http import BODY_SECONDS, SHUTDOWN_SECONDS
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token = "t" * 40
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}", "--token-env",
+                          "RENNET_TEST_TOKEN", "--root", str(tmp_path)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            client = socket.create_connection(("127.0.0.1", port))
+            break
+        except OSError:
+            assert p.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+    with client:
+        client.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+                       "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                       "Content-Length: 1000\r\n\r\n{".encode())
+        time.sleep(0.5)
+        os.killpg(p.pid, sig)
+        try:
+            p.wait(timeout=(SHUTDOWN_SECONDS + BODY_SECONDS) / 2)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            pytest.fail("the server waited on the request in flight")
+    assert p.stderr is not None
+    err = p.stderr.read()
+    assert p.returncode == code and err.endswith(INTERRUPTED if sig == signal.SIGINT else "/mcp\n"), err

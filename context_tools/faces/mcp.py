@@ -305,6 +305,7 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
         MCP_PATH,
         SESSION_IDLE_SECONDS,
         Guard,
+        bounded_shutdown_server,
         header_deadline_protocol,
     )
 
@@ -326,8 +327,8 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     if generated:
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()
-    uvicorn.Server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
-                                  http=header_deadline_protocol())).run(sockets=listening)
+    bounded_shutdown_server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
+                                           http=header_deadline_protocol())).run(sockets=listening)
     return 0
 
 

@@ -23,6 +23,8 @@
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
    send nothing, were kept open for good (`HeaderDeadline`).
+8. Told to stop (a Ctrl-C, SIGTERM), the server lets requests in flight finish for
+   SHUTDOWN_SECONDS, then leaves (`bounded_shutdown_server`).
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -50,6 +52,7 @@ MAX_SESSIONS = 256
 # and a POST's body, from its first byte to its last: a loopback client sends either at once.
 HEADER_SECONDS = 30.0
 BODY_SECONDS = 60.0
+SHUTDOWN_SECONDS = 5.0  # after a Ctrl-C or SIGTERM, how long calls in flight may still take
 MCP_PATH = "/mcp"  # where the SDK's app answers
 
 
@@ -315,3 +318,31 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
             super().connection_lost(exc)
 
     return HeaderDeadline
+
+
+def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS) -> Any:
+    """A uvicorn server that, told to stop (SIGINT, SIGTERM), lets calls in flight finish for
+    `grace` seconds and then leaves. uvicorn waits for them without end, and a call runs in a
+    thread no cancel reaches: a server stopped during an index stayed up until it ended.
+    It leaves as a shell reports the signal: a Ctrl-C says so and exits 130 (as the CLI does),
+    SIGTERM exits 143. What was stored stays: every write is a whole transaction or none."""
+    import os
+    import signal
+    import threading
+
+    import uvicorn
+
+    from context_tools.faces.standard_streams import interrupted
+
+    def leave(sig: int) -> None:
+        os._exit(interrupted() if sig == signal.SIGINT else 128 + sig)
+
+    class BoundedShutdown(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if not self.should_exit:
+                timer = threading.Timer(grace, leave, args=(sig,))
+                timer.daemon = True
+                timer.start()
+            super().handle_exit(sig, frame)
+
+    return BoundedShutdown(config)
