@@ -85,6 +85,46 @@ def indexed_home(repo: Path, home: Path) -> Path:
     return home / "lmdb" / "data.mdb"
 
 
+@pytest.mark.parametrize("case", ["current folder", "subfolder", "link to it", "store by variable", "mcp root",
+                                  "mcp store"])
+def test_a_folder_not_named_in_utf8_is_bad_input_not_an_internal_error(case, tmp_path):
+    """A repository, the store or a served root in a folder whose name is not UTF-8 (Linux
+    allows any bytes): Rennet keeps those paths as text, so each is one `bad_input` line, exit
+    1, naming the folder with its bytes escaped, and no store folder is made (was:
+    `internal_error: UnicodeEncodeError` from the repository's identity or from LMDB, and a
+    store folder under that name; an argument naming it was already `bad_input`)."""
+    odd = os.fsencode(tmp_path) + b"/r\xffx"
+    builder = RepoBuilder(os.fsdecode(odd))
+    builder.commit({"a.py": "def a():\n    return 1\n", "sub/b.py": "B = 1\n"})
+    home, cwd, args = tmp_path / "home", os.fsdecode(odd), ["context", "overview"]
+    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env.pop("RENNET_DEBUG", None)
+    if case == "subfolder":
+        os.makedirs(odd + b"/sub", exist_ok=True)
+        cwd = os.fsdecode(odd + b"/sub")
+    elif case == "link to it":
+        (tmp_path / "link").symlink_to(os.fsdecode(odd))
+        cwd, args = str(tmp_path), ["index", str(tmp_path / "link")]
+    elif case == "store by variable":
+        home = Path(os.fsdecode(os.fsencode(tmp_path) + b"/h\xffome"))
+        env["RENNET_HOME"], cwd = os.fsdecode(os.fsencode(home)), str(tmp_path)
+        (tmp_path / "plain").mkdir()
+        RepoBuilder(tmp_path / "plain").commit({"a.py": "A = 1\n"})
+        args = ["index", str(tmp_path / "plain")]
+    elif case == "mcp root":
+        cwd, args = str(tmp_path), ["mcp", "--root", os.fsdecode(odd)]
+    elif case == "mcp store":
+        home = Path(os.fsdecode(os.fsencode(tmp_path) + b"/h\xffome"))
+        cwd, args = str(tmp_path), ["mcp", "--store", os.fsdecode(os.fsencode(home))]
+    out = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=cwd,
+                         capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    err = out.stderr.decode("utf-8", "backslashreplace")
+    assert out.returncode == 1 and err.count("\n") == 1 and err.startswith("rennet: bad_input: "), err
+    assert "\\xff" in err and "not UTF-8" in err and "Traceback" not in err
+    if case in ("store by variable", "mcp store"):
+        assert not os.path.exists(os.fsencode(home))
+
+
 @pytest.mark.parametrize("args", [("index", "{repo}"), ("context", "symbol", "A", "--repo", "{repo}"), ("ledger",)])
 def test_a_truncated_store_file_is_store_corrupt_not_a_crash(small_repo, tmp_path, args):
     data = indexed_home(small_repo, tmp_path / "home")

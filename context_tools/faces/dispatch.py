@@ -228,8 +228,8 @@ class Executor:
         try:
             self.ledger.append(receipt)
         except Exception as exc:  # a ledger that cannot be written must not eat the answer
-            if reply.error is not None and reply.error.code in _STORE_CODES:
-                return  # the store's own error says it all, on its one line
+            if reply.error is not None and (reply.error.code in _STORE_CODES or str(exc) == str(reply.error)):
+                return  # the store's own error (or the same one) says it all, on its one line
             from context_tools.faces.sanitize import sanitize_line
             from indexer.store.database import fault
 

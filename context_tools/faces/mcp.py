@@ -237,6 +237,8 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     from context_tools.faces.context import cache_budget
     from context_tools.faces.readers import Settings, reader_count
     from indexer.contract.errors import BadInput, RennetError
+    from indexer.contract.local_paths import utf8_folder
+    from indexer.store.database import checked_home
 
     try:
         bind = parse_loopback(http) if http else None
@@ -248,6 +250,9 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         missing = [d for d in served.dirs if not os.path.isdir(d)]
         if missing:
             raise BadInput(f"--root {missing[0]}: not a folder")
+        for d in served.dirs:  # told at start, not as every call's error
+            utf8_folder(d, "--root", "serve a folder whose path is UTF-8")
+        checked_home(store)
         token = http_token(token_env) if bind is not None else None
         budget = cache_budget(cache_bytes)
         # a --worktree server's reads write: they stay here

@@ -15,6 +15,7 @@ import msgspec
 import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
+from indexer.contract.local_paths import utf8_folder
 from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
@@ -40,9 +41,14 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     if found is None:
         raise NotARepository(f"{path} is not a git repository")
     try:
-        return pygit2.Repository(found)
+        repo = pygit2.Repository(found)
     except (pygit2.GitError, KeyError) as exc:
         raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
+    # Its folders are kept as text (`local_paths`): refused however they were reached (the
+    # current folder, a subfolder, a link), as such a `--repo` is.
+    for place in (repo.workdir or repo.path, repo.path):
+        utf8_folder(os.path.realpath(place), "the repository's folder", "rename it to index the repository")
+    return repo
 
 
 class RepositoryPlaces(NamedTuple):

@@ -46,6 +46,7 @@ from typing import Iterable, Iterator, overload
 import lmdb
 
 from indexer.contract.errors import RennetError, SchemaMismatch, StoreError, StoreFull, StoreLocked
+from indexer.contract.local_paths import utf8_folder
 
 # The store's layout: its tables and the shapes of their keys; a store of another layout is
 # refused (SchemaMismatch names the fix). What each version changed:
@@ -65,6 +66,13 @@ _LEVEL = 1  # zlib's fastest: values are compressed on every index
 def default_home() -> Path:
     env = os.environ.get("RENNET_HOME")
     return Path(env).expanduser() if env else Path.home() / ".rennet"
+
+
+def checked_home(home: str | os.PathLike[str] | None) -> str:
+    """The real path of the store home `home` names (None: the default), refused (BadInput)
+    when it is not UTF-8 text: the store's path is shown in replies and spill paths."""
+    path = Path(home).expanduser() if home is not None else default_home()
+    return utf8_folder(os.path.realpath(path), "the store's folder", "give --store (or $RENNET_HOME) a UTF-8 path")
 
 
 def pack(data: bytes, compress: bool = True) -> bytes:
@@ -247,7 +255,7 @@ class Store:
         for a cache that may be lost whole (a batch worker's store in its scratch folder); a
         killed process still loses nothing committed, a crash of the machine may."""
         home_path = Path(home).expanduser() if home is not None else default_home()
-        key = os.path.realpath(home_path)
+        key = checked_home(home_path)
         shared = _OPEN.get(key)
         if shared is not None:
             shared._openers += 1
