@@ -171,3 +171,24 @@ def test_a_store_this_user_may_only_read_answers_reads(tmp_path, two_revs):
             f.chmod(0o755 if f.is_dir() else 0o644)
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
+
+
+def test_a_key_too_long_for_lmdb_is_bad_input_not_store_corrupt(tmp_path):
+    """LMDB refuses a key over 511 bytes (MDB_BAD_VALSIZE). Nothing read back wrong: a key was
+    made of a value given too long that nothing checked first. Should one reach the faces'
+    last net, it is `bad_input` (was: `store_corrupt`, telling the user to move a sound store
+    aside, as a rev of 600 characters that resolves did until pins were bounded)."""
+    import lmdb
+
+    from context_tools.faces.dispatch import _typed
+    from indexer.store.database import Store
+
+    store = Store.open(tmp_path / "home")
+    try:
+        with pytest.raises(lmdb.BadValsizeError) as refused:
+            with store.env.begin(write=True) as txn:
+                txn.put(b"k" * 600, b"v")
+    finally:
+        store.close()
+    typed = _typed(refused.value, tmp_path / "home")
+    assert typed.code == "bad_input" and "too long" in typed.message

@@ -259,13 +259,14 @@ def _typed(exc: Exception, home: Path) -> RennetError:
     `indexer.store.database.fault` names (a full disk `store_full`, a read-only file system
     `store_error`); a store whose pages or records do not read back (LMDB's MDB_CORRUPTED,
     a record that does not decompress or decode) is `store_corrupt`;
-    anything else is our bug, `internal_error`. (Input and bundles are decoded where they
+    a key too long for LMDB is `bad_input` (made of a value given too long, which nothing
+    checked first); anything else is our bug, `internal_error`. (Input and bundles are decoded where they
     enter, with their own codes: a msgspec error that reaches here read something stored.)"""
     import zlib
 
     import lmdb
 
-    from indexer.contract.errors import StoreError
+    from indexer.contract.errors import BadInput, StoreError
     from indexer.store.database import fault
 
     what = f"{type(exc).__name__}: {exc}"
@@ -273,6 +274,9 @@ def _typed(exc: Exception, home: Path) -> RennetError:
         return typed
     if isinstance(exc, lmdb.DiskError):
         return StoreError(f"store at {home} cannot be written ({what})")
+    if isinstance(exc, lmdb.BadValsizeError):  # nothing read back wrong: a key was made of a value given too long
+        return BadInput(f"a name or rev given is too long to be a key of the store (LMDB takes at most 511 bytes); "
+                        f"its write was not committed ({what})")
     if isinstance(exc, (lmdb.Error, zlib.error, msgspec.DecodeError)):
         return StoreError(f"store at {home} is corrupt ({what}); move it aside and re-index", code="store_corrupt")
     return InternalError(what)
