@@ -89,7 +89,7 @@ class Shop:
     shas: tuple[str, ...]  # base, head, feature, merge
     blob: str  # a blob's oid: a rev naming no commit
     cursors: tuple[str, ...]  # cursors real replies gave
-    executors: dict[bool, Executor]  # of a server started without `--worktree` (False) and with it (True)
+    executors: dict[str, Executor]  # of the servers `_executors` names
 
 
 def _build(root: Path) -> tuple[str, tuple[str, ...], str]:
@@ -185,18 +185,21 @@ def shop(tmp_path_factory) -> Any:
 
         assert shutil.which("gh") is None
         executors = _executors(store, str(root))
-        yield Shop(str(root), repo, store, shas, blob, _cursors(executors[False], repo), executors)
+        yield Shop(str(root), repo, store, shas, blob, _cursors(executors["plain"], repo), executors)
         null.close()
 
 
-def _executors(store: str, root: str) -> dict[bool, Executor]:
-    """The executors `rennet mcp --root ROOT` and `rennet mcp --root ROOT --worktree` run calls through."""
+def _executors(store: str, root: str) -> dict[str, Executor]:
+    """The executors `rennet mcp --root ROOT` runs calls through, as started plainly, with
+    `--worktree`, and with the least `--ceiling` (most replies spilled to a file)."""
     from context_tools.faces.context import cache_budget
-    from context_tools.faces.spill import configured_ceiling
+    from context_tools.faces.spill import MIN_CEILING, configured_ceiling
 
-    return {worktree: Executor("mcp", store=store, ceiling=configured_ceiling(None), roots=Roots.of([root]),
-                               cache_bytes=cache_budget(None), worktree=worktree, settle="later")
-            for worktree in (False, True)}
+    def served(worktree: bool = False, ceiling: int | None = None) -> Executor:
+        return Executor("mcp", store=store, ceiling=configured_ceiling(ceiling), roots=Roots.of([root]),
+                        cache_bytes=cache_budget(None), worktree=worktree, settle="later")
+
+    return {"plain": served(), "--worktree": served(worktree=True), "--ceiling": served(ceiling=MIN_CEILING)}
 
 
 ODD = ("..", ".", "^{}", "@{-1}", "@{u}", ":/x", ":/", "HEAD^{tree}", "HEAD:src", "main..feature", "main...feature",
@@ -298,8 +301,8 @@ def test_any_arguments_the_schema_admits_get_a_result_or_a_typed_error(shop: Sho
         arguments = {k: v for k, v in arguments.items() if k not in TRUSTED_FLAGS}
     jsonschema.validate(arguments, schema)  # the SDK would have sent it on
     client_roots = data.draw(declared_roots(fixture), label="client_roots")
-    worktree = data.draw(st.booleans(), label="--worktree") if row.id != "dossier.build" else False
-    reply = executors[worktree].run(row.id, arguments, client_roots=client_roots)
+    server = data.draw(st.sampled_from(sorted(executors)), label="server")
+    reply = executors[server].run(row.id, arguments, client_roots=client_roots)
     event(reply.envelope["error"]["code"] if not reply.ok else "ok")
     assert_typed(row, reply)
     cursor = (reply.envelope.get("page") or {}).get("cursor") if reply.ok else None
@@ -308,7 +311,7 @@ def test_any_arguments_the_schema_admits_get_a_result_or_a_typed_error(shop: Sho
         changed = data.draw(values_of(schema, _hints(fixture, row)), label="changed")
         again = {**arguments, **data.draw(st.sampled_from([{}, changed]), label="next arguments"), "cursor": cursor}
         jsonschema.validate(again, schema)
-        reply = executors[worktree].run(row.id, again, client_roots=client_roots)
+        reply = executors[server].run(row.id, again, client_roots=client_roots)
         event("next page: " + (reply.envelope["error"]["code"] if not reply.ok else "ok"))
         assert_typed(row, reply)
 
@@ -369,7 +372,7 @@ def test_arguments_the_schema_refuses_are_bad_input_sent_straight_to_the_executo
                                   st.booleans()), label="not an object")
     if jsonschema.Draft202012Validator(schema).is_valid(bad):
         return  # the value drawn happens to fit (a text where a text may be): nothing to refuse
-    reply = executors[False].run(row.id, bad)
+    reply = executors["plain"].run(row.id, bad)
     assert not reply.ok and reply.envelope["error"]["code"] == "bad_input", reply.envelope
     message = reply.envelope["error"]["message"]
     assert len(message.splitlines()) == 1 and not any(unicodedata.category(c) == "Cc" for c in message)
