@@ -118,6 +118,19 @@ def test_another_review_target_of_the_same_commits_is_its_own_record(tmp_path, w
         assert jira.hits_for("PROJ-1") == 2
 
 
+def test_a_dossier_of_revs_longer_than_a_store_key_is_kept_and_served_again(tmp_path, world, jira):
+    """The record key spells a long rev as its digest: LMDB holds a key to 511 bytes (was:
+    `store_corrupt` for a `main~0~0...` any client may send, the store named as damaged)."""
+    base, head = "main" + "^{}" * 200, "feature/proj-1" + "~0" * 300
+    with Store.open(tmp_path / "home") as store:
+        first = build_dossier(tmp_path / "r", base, head, store=store)
+        again = build_dossier(tmp_path / "r", base, head, store=store)
+        other = build_dossier(tmp_path / "r", base, head + "~0", store=store)  # another review target
+    assert not first.reused and again.reused and not other.reused
+    assert first.target.base_ref == base and first.target.head_ref == head
+    assert jira.hits_for("PROJ-1") == 2
+
+
 def test_threads_live_in_payload_files_not_in_the_record_and_no_token_anywhere(tmp_path, world, caplog):
     caplog.set_level(logging.DEBUG, logger="rennet.dossier")
     with Store.open(tmp_path / "home") as store:

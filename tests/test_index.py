@@ -266,6 +266,25 @@ def test_readers_keep_working_while_a_writer_indexes(tmp_path):
     assert distinct == 1 and reads > 10
 
 
+def test_a_rev_too_long_to_pin_is_bad_input_before_anything_is_indexed(tmp_path, sample):
+    """A rev is pinned under its name, in a key LMDB holds to 511 bytes (was: `store_corrupt` for a
+    `HEAD~0~0...` that resolves, the store named as damaged); a shorter spelling is pinned, and a
+    read of the long one finds the commit unpinned."""
+    from indexer.contract.errors import BadInput, NotIndexed
+    from indexer.store.records import PIN_REV_BYTES
+
+    builder, first, second = sample
+    long = "HEAD~1" + "~0" * 300
+    with Store.open(tmp_path / "s") as store:
+        with pytest.raises(BadInput, match="pinned"):
+            api.index(str(builder.path), long, store=store)
+        with pytest.raises(NotIndexed):  # refused before anything was stored
+            api.snapshot(str(builder.path), first, store=store, index_if_absent=False)
+        at_bound = "HEAD~1" + "~0" * ((PIN_REV_BYTES - len("HEAD~1")) // 2)
+        assert api.index(str(builder.path), at_bound, store=store).oid == first
+        assert api.snapshot(str(builder.path), long, store=store, index_if_absent=False).oid == first
+
+
 def test_bad_input_is_typed(tmp_path, sample):
     builder, first, second = sample
     (tmp_path / "plain").mkdir()

@@ -63,7 +63,17 @@ def record_key(repo_id: str, base_ref: str, head_ref: str, base_oid: str, head_o
     under the same, so one built with a private repository allowed is not handed to a run that
     does not allow it, nor one a tracker answered served as another tracker's."""
     digest = hashlib.sha256(access.encode()).hexdigest()[:16]
-    return "\x00".join((repo_id, base_ref, head_ref, f"{base_oid}..{head_oid}@{digest}")).encode()
+    return "\x00".join((repo_id, _keyed(base_ref), _keyed(head_ref), f"{base_oid}..{head_oid}@{digest}")).encode()
+
+
+# A rev as the record key spells it: LMDB takes keys of at most 511 bytes, so a long rev (a
+# `HEAD~0~0...` any client may send) is its digest, after a byte no rev that resolves begins with.
+REF_KEY_BYTES = 160
+
+
+def _keyed(ref: str) -> str:
+    raw = ref.encode("utf-8", "surrogateescape")
+    return ref if len(raw) <= REF_KEY_BYTES else "\x01" + hashlib.sha256(raw).hexdigest()
 
 
 def payload_dir(repo_id: str, key: bytes, head_oid: str) -> str:

@@ -285,6 +285,10 @@ def pin_key(repo_id: str, rev: str) -> bytes:
     return f"pin|{repo_id}|{rev}".encode()
 
 
+# LMDB takes keys of at most 511 bytes; a pin's key is `pin|`, a 16-character identity, `|` and the rev.
+PIN_REV_BYTES = 511 - len("pin||") - 16
+
+
 PIN_PREFIX = b"pin|"  # every `pin_key` starts with it; no `repo_key` does (an identity is hex)
 
 
