@@ -68,6 +68,22 @@ def _distinct_blobs(repo: pygit2.Repository, oids: list[str]) -> int:
     return len(blobs)
 
 
+def test_a_rev_too_long_to_pin_fails_its_job_alone(tmp_path):
+    """A job whose rev resolves but is too long to pin (`main~0~0...`): that job fails with
+    `bad_input`, before any work; the batch's other jobs are indexed (was: the whole batch
+    ended with the error once the first job was indexed and pinned)."""
+    from indexer.store.records import PIN_REV_BYTES
+
+    builder, oids = _history(tmp_path / "repo", commits=2, files=2)
+    repo, long_rev = str(builder.path), "main" + "~0" * (PIN_REV_BYTES // 2)
+    done = rennet(tmp_path / "store", "batch", f"{repo}@{long_rev}", f"{repo}@{oids[0]}", "--json")
+    assert done.returncode == 1, done.stderr
+    jobs, contract = _lines(done.stdout)
+    assert contract["error"]["code"] == "batch_failed" and "1 of 2 jobs failed" in contract["error"]["message"]
+    assert jobs[0]["status"] == "failed" and jobs[0]["error"]["code"] == "bad_input"
+    assert jobs[1]["ok"] and jobs[1]["status"] == "indexed" and jobs[1]["oid"] == oids[0]
+
+
 def test_range_with_a_failing_job(tmp_path):
     builder, oids = _history(tmp_path / "repo", commits=5, files=4)
     home = tmp_path / "store"

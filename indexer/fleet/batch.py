@@ -234,16 +234,17 @@ class _Pending:
     odb: object = None  # its repository's object database, asked which blobs it lacks
     absent: dict[str, bytes] = field(default_factory=dict)  # path -> facts key of each blob it lacks
     replace: bool = False  # a stored partial snapshot of its commit, built again now its blobs are at hand
+    # made with the job, so a rev too long to pin fails its own job before any work, not the batch
+    pin: Pin = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pin = Pin(self.repo_id, self.spec.pinned_rev)
 
     @property
     def planned(self) -> Plan:
         """Its plan: every job a wave goes on with (`pending`) was walked."""
         assert self.plan is not None, "a job not walked yet"
         return self.plan
-
-    @property
-    def pin(self) -> Pin:
-        return Pin(self.repo_id, self.spec.pinned_rev)
 
 
 class _LazyPool:
