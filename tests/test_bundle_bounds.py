@@ -372,3 +372,22 @@ def test_a_bundle_rev_that_resolves_nowhere_pins_nothing(honest, tmp_path):
         assert report.pinned_rev is None and "does not resolve" in (report.note or "")
         assert report.rev == "no-such-branch"
         assert _pinned(store, honest["builder"].path, "no-such-branch") is None
+
+
+def test_a_bundle_rev_too_long_to_pin_links_the_snapshot_and_pins_nothing(honest, tmp_path):
+    """The header's rev resolves to the bundle's commit but is longer than a pin's key holds
+    (`main~0~0...`): the snapshot is imported and linked, nothing pinned, a note says why
+    (was: the import refused as `bad_input`, telling the user to pass a shorter rev they never
+    gave)."""
+    from indexer.store.records import PIN_REV_BYTES
+    from tests.test_bundle import _parts, _seal
+
+    header, body = _parts(honest["data"])
+    long_rev = "main" + "~0" * (PIN_REV_BYTES // 2)
+    header.update(rev=long_rev)
+    path = tmp_path / "r.rnb"
+    path.write_bytes(_seal(header, body))
+    with Store.open(tmp_path / "store") as store:
+        report = bundle.import_bundle(store, path, str(honest["builder"].path))
+        assert report.snapshot_new and report.pinned_repo is not None and report.pinned_rev is None
+        assert "longer than a rev that can be pinned" in (report.note or "")

@@ -793,8 +793,12 @@ def _header_rev(repo, bundle: Verified) -> tuple[str | None, str | None]:
     bundle's commit in `repo`, since what a rev name points at is the repository's to say, not
     the bundle's. Else None (the snapshot is linked, no rev pinned) and a note saying why."""
     from indexer.git import read as gitread
+    from indexer.store.records import PIN_REV_BYTES
 
     name, oid = bundle.header.rev, bundle.record.oid
+    if len(name.encode("utf-8", "surrogateescape")) > PIN_REV_BYTES:
+        return None, (f"the bundle's rev {name[:40]!r}... is longer than a rev that can be pinned: linked without "
+                      f"a rev pinned (name one with --rev)")
     try:
         found = gitread.resolve_rev(repo, name)
     except RennetError:
