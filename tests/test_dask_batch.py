@@ -295,6 +295,21 @@ def test_an_unreachable_repository_is_a_typed_failure(cluster, repos, tmp_path):
     assert report.jobs[1].ok
 
 
+def test_a_rev_too_long_to_pin_fails_its_job_alone_built_or_stored(cluster, repos, tmp_path):
+    """A job whose rev resolves but is too long to pin fails with `bad_input`, alone, whether
+    its commit is built on a worker or stored already (was, stored: the driver's pin raised,
+    and the whole run ended with the error)."""
+    from indexer.store.records import PIN_REV_BYTES
+
+    path = str(repos["history"].path)
+    long_rev = "HEAD" + "~0" * (PIN_REV_BYTES // 2)
+    store = Store.open(tmp_path / "central")
+    for _ in ("built", "stored"):
+        report = dask_engine.run(store, [JobSpec(path, long_rev), JobSpec(path, "HEAD")], cluster)
+        assert report.jobs[0].status == "failed" and report.jobs[0].error.code == "bad_input"
+        assert report.jobs[1].ok
+
+
 def test_a_tampered_bundle_from_a_worker_is_refused(cluster, repos, tmp_path):
     spec = JobSpec(str(repos["polyglot"].path), "v1")
     store = Store.open(tmp_path / "s")

@@ -461,7 +461,12 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
             job, head = _locate(spec, i, store, held.repos)
             if head is not None and job.repo_id is not None and job.oid is not None:
                 # stored already: pinning it is the whole job, as in the local engine
-                pin_snapshot(store, Pin(job.repo_id, spec.pinned_rev), job.oid, head.indexed_at)
+                try:
+                    pin = Pin(job.repo_id, spec.pinned_rev)
+                except RennetError as exc:  # a rev too long to pin fails its own job
+                    emitter.put(i, failed_result(spec, job.display, job.oid, exc, 0.0))
+                    continue
+                pin_snapshot(store, pin, job.oid, head.indexed_at)
                 emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", head.fingerprint,
                                          None, 0.0, 0, head.blob_facts, missing_in(head)))
             else:
