@@ -793,10 +793,10 @@ def _header_rev(repo, bundle: Verified) -> tuple[str | None, str | None]:
     bundle's commit in `repo`, since what a rev name points at is the repository's to say, not
     the bundle's. Else None (the snapshot is linked, no rev pinned) and a note saying why."""
     from indexer.git import read as gitread
-    from indexer.store.records import PIN_REV_BYTES
+    from indexer.store.records import pinnable
 
     name, oid = bundle.header.rev, bundle.record.oid
-    if len(name.encode("utf-8", "surrogateescape")) > PIN_REV_BYTES:
+    if not pinnable(name):
         return None, (f"the bundle's rev {name[:40]!r}... is longer than a rev that can be pinned: linked without "
                       f"a rev pinned (name one with --rev)")
     try:

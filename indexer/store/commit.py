@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from indexer.contract.errors import BadInput, StoreError
-from indexer.store.records import PIN_REV_BYTES, encode, pin_key, put_rank_arcs, put_stored_many, repo_key, snapshot_key
+from indexer.store.records import (
+    PIN_REV_BYTES,
+    encode,
+    pin_key,
+    pinnable,
+    put_rank_arcs,
+    put_stored_many,
+    repo_key,
+    snapshot_key,
+)
 
 if TYPE_CHECKING:
     from indexer.store.database import Store
@@ -32,7 +41,7 @@ class Pin(msgspec.Struct, frozen=True):
     def __post_init__(self) -> None:
         # A rev is pinned under its name, which LMDB holds to a key's size: a longer one (a rev
         # such as `HEAD~0~0...`) is refused here, before anything is indexed, not when stored.
-        if self.rev is not None and len(self.rev.encode("utf-8", "surrogateescape")) > PIN_REV_BYTES:
+        if self.rev is not None and not pinnable(self.rev):
             raise BadInput(f"the rev {self.rev[:40]!r}... is over {PIN_REV_BYTES} bytes, longer than a rev that can be "
                            "pinned: pass its commit's sha or a shorter name")
 

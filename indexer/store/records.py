@@ -289,6 +289,11 @@ def pin_key(repo_id: str, rev: str) -> bytes:
 PIN_REV_BYTES = 511 - len("pin||") - 16
 
 
+def pinnable(rev: str) -> bool:
+    """Whether `rev` fits a pin's key (PIN_REV_BYTES)."""
+    return len(rev.encode("utf-8", "surrogateescape")) <= PIN_REV_BYTES
+
+
 PIN_PREFIX = b"pin|"  # every `pin_key` starts with it; no `repo_key` does (an identity is hex)
 
 
