@@ -336,14 +336,15 @@ def facts_keys(record: SnapshotRecord) -> frozenset[bytes]:
     return frozenset(entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS)
 
 
-def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
+def export(snap, out: str | os.PathLike[str], key: bytes | None = None,
+           store: str | os.PathLike[str] | None = None) -> ExportReport:
     """Write the bundle of a loaded snapshot to `out`, atomically, with every blob fact it
-    needs; signed with `key` when one is given."""
+    needs; signed with `key` when one is given; never inside the store's folder `store`."""
     from indexer.store.outfile import write_out
 
     chunks, header = make(snap, key)
     target = Path(out)
-    write_out(target, chunks)
+    write_out(target, chunks, store=store)
     size = sum(len(c) for c in chunks)
     return ExportReport(str(target), header["oid"], header["fingerprint"], header["extractor_version"],
                         header["files"], header["facts"], size, header["digest"], signed=key is not None,
