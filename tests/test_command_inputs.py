@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from context_tools.faces.dispatch import Executor, Reply
 from context_tools.faces.registry import Command, registry
+from indexer.contract.errors import RennetError
 from tests.schema_strategies import values_of
 from tests.shop_repo import ODD, index_shop, offline
 
@@ -41,7 +42,7 @@ TYPED = frozenset({
     "not_a_checkout", "unavailable", "already_exists", "bad_bundle", "untrusted_bundle", "bad_signature",
     "extractor_mismatch", "fingerprint_conflict", "batch_failed", "output_error",
 })
-FUZZ_EXAMPLES = int(os.environ.get("RENNET_FUZZ_EXAMPLES", "12"))
+FUZZ_EXAMPLES = int(os.environ.get("RENNET_FUZZ_EXAMPLES", "25"))
 FRESH = "RENNET_FUZZ_EXAMPLES" in os.environ
 KEY_ENV = "RENNET_TEST_BUNDLE_KEY"
 
@@ -179,6 +180,27 @@ def _state(python: Executor) -> tuple[Any, ...]:
     return data, _held(python)
 
 
+def _called(row: Command, store: str, arguments: dict[str, Any]) -> Reply:
+    """`rennet call ID 'JSON' --store STORE`, in process: its one envelope as a Reply."""
+    import contextlib
+    import io
+    import json
+
+    from context_tools.faces.cli import main
+
+    out, err = io.BytesIO(), io.StringIO()
+    text = io.TextIOWrapper(out, encoding="utf-8")
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(err):
+        code = main(["call", "--store", store, row.id, json.dumps(arguments)])
+        text.flush()
+    lines = out.getvalue().splitlines()
+    assert "Traceback" not in err.getvalue() and len(lines) == 1, (out.getvalue()[-500:], err.getvalue()[-500:])
+    envelope = json.loads(lines[0])
+    assert code == (0 if envelope["ok"] else 1) or code == 2 and not envelope["ok"], (code, envelope)
+    error = None if envelope["ok"] else RennetError(envelope["error"]["message"])
+    return Reply(row.id, envelope, envelope, error=error)
+
+
 def assert_typed(row: Command, reply: Reply) -> None:
     envelope = reply.envelope
     assert envelope["command"] == row.id
@@ -221,17 +243,14 @@ def test_any_input_the_schema_admits_gets_a_result_or_a_typed_error(shop: Shop, 
     python = Executor("python", store=store)
     try:
         before = _state(python) if copied else None
-        reply = python.run(row.id, arguments)
+        face = data.draw(st.sampled_from(("python", "python", "rennet call")), label="face")
+        if face == "python":
+            reply = python.run(row.id, arguments)
+        else:
+            _close(python)  # the CLI opens the store itself, as another process would
+            reply = _called(row, store, arguments)
         event(reply.envelope["error"]["code"] if not reply.ok else "ok")
         assert_typed(row, reply)
-        if row.id == "store.gc" and before is not None:
-            after = _held(python)
-            assert after == before[1], "gc dropped or released a held snapshot"
-            for rev in ("main", "v1", "feature"):  # what the shop pinned still reads
-                got = python.run("context.file", {"repo": shop.repo, "rev": rev, "path": "go.mod"})
-                assert got.ok, got.envelope
-        if row.id == "bundle.import" and before is not None and not reply.ok:
-            assert _state(python) == before, "a refused bundle changed the store"
     finally:
         _close(python)
     if before is not None:  # opened afresh, as a later process does: every held snapshot still there
@@ -241,5 +260,12 @@ def test_any_input_the_schema_admits_gets_a_result_or_a_typed_error(shop: Shop, 
             if row.authority == "read" or row.id == "store.gc":  # a dump may index and pin what it dumps
                 assert all(set(pins) <= set(after[1].get(key, ())) for key, pins in before[1].items()), \
                     "a held snapshot was lost or released"
+            if row.id == "store.gc":
+                assert after[1] == before[1], "gc dropped or released a held snapshot"
+                for rev in ("main", "v1", "feature"):  # what the shop pinned still reads
+                    got = again.run("context.file", {"repo": shop.repo, "rev": rev, "path": "go.mod"})
+                    assert got.ok, got.envelope
+            if row.id == "bundle.import" and not reply.ok:
+                assert after == before, "a refused bundle changed the store"
         finally:
             _close(again)
