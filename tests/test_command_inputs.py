@@ -45,6 +45,7 @@ TYPED = frozenset({
 FUZZ_EXAMPLES = int(os.environ.get("RENNET_FUZZ_EXAMPLES", "25"))
 FRESH = "RENNET_FUZZ_EXAMPLES" in os.environ
 KEY_ENV = "RENNET_TEST_BUNDLE_KEY"
+ODD_KEY_ENV = "RENNET_TEST_ODD_KEY"  # bytes that are not UTF-8, as an environment may hold
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ def shop(tmp_path_factory) -> Any:
     scratch.mkdir()
     with offline(root, store, cwd=str(scratch)) as mp:
         mp.setenv(KEY_ENV, "s" * 32)
+        mp.setenv(ODD_KEY_ENV, os.fsdecode(b"s" * 30 + b"\xff\xfe"))
         python = Executor("python", store=store)
         assert python.run("workspace.create", {"name": "ws"}).ok
         assert python.run("workspace.add", {"name": "ws", "repo": repo, "rev": "main"}).ok
@@ -146,7 +148,7 @@ def _hints(shop: Shop, row: Command, here: Path) -> Any:
         "out": _outputs(shop, here), "file": inputs,
         "from_file": st.one_of(st.just(str(jobs_file)), inputs),
         "sign_key_file": st.one_of(st.just(shop.key_file), inputs),
-        "sign_key_env": st.one_of(st.just(KEY_ENV), st.just("PATH"), st.just("NOPE"), st.text(max_size=8)),
+        "sign_key_env": st.one_of(st.just(KEY_ENV), st.just(ODD_KEY_ENV), st.just("PATH"), st.just("NOPE"), st.text(max_size=8)),
         "range": st.one_of(st.tuples(revs, revs).map(lambda t: f"{t[0]}..{t[1]}"), revs),
         "pairs": pairs, "paths": st.sampled_from(("src", "src/shop/cart.py", "*.py", "../x", "/etc", "")),
         "command": st.one_of(st.sampled_from([r.id for r in registry().rows]), st.text(max_size=8)),
