@@ -35,7 +35,8 @@ def indexed(tmp_path_factory):
 
 
 @pytest.mark.parametrize("verb", ["dump", "export"])
-@pytest.mark.parametrize("where", ["lmdb/data.mdb", "lmdb/lock.mdb", "write.lock", "new-file", "../link/data.mdb"])
+@pytest.mark.parametrize("where", ["lmdb/data.mdb", "lmdb/lock.mdb", "lmdb/new-file", "write.lock", "../link/data.mdb",
+                                   "untrusted/x/lmdb/data.mdb"])
 def test_an_out_inside_the_store_is_bad_input_and_the_store_is_kept(indexed, verb, where):
     root, repo, home = indexed
     out = str(home / where)
@@ -48,4 +49,16 @@ def test_an_out_inside_the_store_is_bad_input_and_the_store_is_kept(indexed, ver
     listed = rennet(home, "store", "list")  # a later process reads every snapshot as before
     assert listed.returncode == 0, listed.stdout + listed.stderr
     assert len(json.loads(listed.stdout)["data"]["snapshots"]) == 1
-    assert not (home / "new-file").exists()
+    assert not (home / "lmdb" / "new-file").exists()
+
+
+@pytest.mark.parametrize("verb", ["dump", "export"])
+def test_an_out_beside_the_stores_own_files_is_written(indexed, verb):
+    """The store's folder may be a home a user chose: a file beside the store's own is theirs."""
+    root, repo, home = indexed
+    out = home / f"beside.{verb}"
+    args = ("snapshot", "dump", "--repo", str(repo), "--out", str(out)) if verb == "dump" else \
+        ("export", "--repo", str(repo), "--out", str(out))
+    done = rennet(home, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert out.stat().st_size > 0
