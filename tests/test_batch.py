@@ -233,3 +233,15 @@ def test_later_waves_start_from_earlier_snapshots_and_match_clean_indexes(tmp_pa
         marked = api.snapshot(str(builder.path), oids[2], store=store, index_if_absent=False).file("pkg/c0_1.py")
         assert (marked.mark, marked.mark_rule) == ("generated", "gitattributes:linguist-generated")
     assert {r.oid: r.fingerprint for r in report.jobs} == _clean_fingerprints(tmp_path, builder.path, oids)
+
+
+def test_a_job_file_that_never_ends_is_bad_input_within_a_bounded_read():
+    """`--from /dev/zero` (or any file past `JOB_FILE_BYTES`) is refused after reading one past
+    the bound: a process held to 1 GiB of address space says so, never runs out of memory."""
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+            "from indexer.contract.errors import BadInput\nfrom indexer.fleet import batch\n"
+            "try:\n    batch.read_pairs('/dev/zero')\nexcept BadInput as exc:\n    print(exc.code, exc.message)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr.decode()[-300:]
+    assert done.stdout.decode().startswith("bad_input job file /dev/zero is over 64 MiB")

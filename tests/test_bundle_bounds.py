@@ -326,6 +326,29 @@ def test_a_trusted_unsigned_bundle_with_unsorted_files_writes_nothing(honest, tm
     assert not (tmp_path / "store" / "untrusted").exists()
 
 
+def test_text_that_is_not_utf8_in_a_header_or_body_is_bad_bundle(honest, tmp_path):
+    """msgspec says a string that is not UTF-8 with a UnicodeDecodeError, not a DecodeError: a
+    byte flipped in the header's text, or such a string in the record sealed with a valid
+    digest, is `bad_bundle` (was: `internal_error`), and the store is left as it was."""
+    from tests.test_bundle import _parts, _seal
+
+    data = honest["data"]
+    in_header = data.replace(b'"created_at":"2', b'"created_at":"\xce', 1)
+    header, body = _parts(data)
+    assert b"ledgerly/zz.py" in body.record
+    in_record = _seal(header, bundle.Body(body.record.replace(b"ledgerly/zz.py", b"ledgerly/z\xce.py"), body.facts))
+    for name, bad in (("record", in_record), ("header", in_header)):
+        assert bad != data
+        with pytest.raises(bundle.BadBundle):
+            bundle.check(bad)
+        path = tmp_path / f"{name}.rnb"
+        path.write_bytes(bad)
+        with Store.open(tmp_path / "store") as store:
+            with pytest.raises(bundle.BadBundle):
+                bundle.import_bundle(store, path, trust_unsigned=True)
+        assert not (tmp_path / "store" / "untrusted").exists()
+
+
 # --- the rev a bundle names -------------------------------------------------------------------
 
 def _pinned(store: Store, repo_path: Path, rev: str) -> str | None:

@@ -319,6 +319,21 @@ def test_a_key_file_of_line_endings_and_a_short_key_is_too_short(tmp_path):
     assert exc.value.code == "bad_input"
 
 
+def test_a_key_in_the_environment_is_its_bytes_utf8_or_not(world, tmp_path):
+    """An environment variable is bytes; one that is not UTF-8 is the key its bytes are, the same
+    as a key file of them (was: `internal_error`, a UnicodeEncodeError of the decoded text)."""
+    raw = b"K" * 20 + b"\xff\xfe"
+    assert signing.load_key(env_name="K", environ={"K": os.fsdecode(raw)}) == raw
+    key_file = write(tmp_path, "key", raw)
+    out = tmp_path / "odd.rnb"
+    made = reply(rennet(world["tmp"] / "origin", "export", "--repo", str(world["repo"]), "--out", str(out),
+                        "--sign-key-env", "BUNDLE_KEY", key=os.fsdecode(raw)))["data"]
+    assert made["signed"] is True
+    home = tmp_path / "store"
+    imported = reply(rennet(home, "import", str(out), "--sign-key-file", str(key_file)))["data"]
+    assert imported["fingerprint"] == world["fingerprint"]
+
+
 @pytest.mark.parametrize("claim", ["", TREE_RULES])
 def test_an_import_records_the_tree_rules_it_can_vouch_for(world, tmp_path, claim):
     """A bundle says which tree rules its store checked the commit's trees under: made again

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
+# A job file is read whole: one past this many bytes is refused, so a device or a file that
+# never ends (`--from /dev/zero`) is not read into memory without bound.
+JOB_FILE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -114,11 +117,14 @@ def read_pairs(path: str) -> list[JobSpec]:
     """One job per line, `REPO[@REV]` or `REPO REV`; blank lines and `#` comments are skipped."""
     try:
         with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
+            text = fh.read(JOB_FILE_BYTES + 1)  # characters: at least as many bytes
     except FileNotFoundError:
         raise BadInput(f"no job file {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"cannot read job file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(text) > JOB_FILE_BYTES:
+        raise BadInput(f"job file {path} is over {JOB_FILE_BYTES // (1024 * 1024)} MiB; split it")
+    lines = text.splitlines()
     jobs = []
     for line in lines:
         line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()

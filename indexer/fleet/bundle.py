@@ -336,14 +336,15 @@ def facts_keys(record: SnapshotRecord) -> frozenset[bytes]:
     return frozenset(entry_facts_key(f, version) for f in record.files if f.language not in NO_FACTS)
 
 
-def export(snap, out: str | os.PathLike[str], key: bytes | None = None) -> ExportReport:
+def export(snap, out: str | os.PathLike[str], key: bytes | None = None,
+           store: str | os.PathLike[str] | None = None) -> ExportReport:
     """Write the bundle of a loaded snapshot to `out`, atomically, with every blob fact it
-    needs; signed with `key` when one is given."""
+    needs; signed with `key` when one is given; never inside the store's folder `store`."""
     from indexer.store.outfile import write_out
 
     chunks, header = make(snap, key)
     target = Path(out)
-    write_out(target, chunks)
+    write_out(target, chunks, store=store)
     size = sum(len(c) for c in chunks)
     return ExportReport(str(target), header["oid"], header["fingerprint"], header["extractor_version"],
                         header["files"], header["facts"], size, header["digest"], signed=key is not None,
@@ -408,15 +409,17 @@ def parse_header(data: bytes) -> tuple[Header, int]:
     if end < 0:
         raise BadBundle(f"bundle header is truncated or over {MAX_HEADER_BYTES} bytes")
     raw_header = data[len(MAGIC):end]
+    # msgspec says a string that is not UTF-8 with a UnicodeDecodeError, not a DecodeError: both
+    # are a bundle that does not decode, here and in the body
     try:
         found = _decode_format(raw_header).format
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         raise BadBundle("bundle header is not a JSON object") from None
     if found != FORMAT:
         raise BadBundle(f"bundle format {found!r} is not supported (this rennet reads format {FORMAT})")
     try:
         header = _decode_header(raw_header)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError) as exc:
         raise BadBundle(f"bundle header does not have the fields of format {FORMAT} ({_first_line(exc)})") from None
     if _header_line(msgspec.structs.asdict(header)) != raw_header:
         raise BadBundle("bundle header bytes are not canonical (edited?)")
@@ -531,7 +534,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         for name in ("packages", "dependencies", "entry_points"):
             for _ in getattr(record, name):  # so is every other carried item
                 pass
-    except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, zlib.error, RecursionError, UnicodeDecodeError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     if (record.oid, record.fingerprint, record.extractor_version) != (
             header.oid, header.fingerprint, header.extractor_version):
@@ -565,7 +568,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     try:
         for key, raw_facts in facts_raw.items():
             _check_facts(key, content(raw_facts))
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError) as exc:
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     carried = CarriedFacts(facts_raw)
     if not lacking:

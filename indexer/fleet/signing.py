@@ -73,7 +73,7 @@ def load_key(env_name: str | None = None, key_file: str | None = None,
         value = (os.environ if environ is None else environ).get(env_name)
         if not value:
             raise BadInput(f"environment variable {env_name} (the signing key) is not set")
-        key = value.encode()
+        key = os.fsencode(value)  # the variable's own bytes: Python decoded them with surrogateescape
     elif key_file:
         try:
             with open(key_file, "rb") as fh:

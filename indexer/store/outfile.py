@@ -5,7 +5,9 @@ opened through a link, and renamed over it, so a reader never sees half of it an
 write leaves the old one as it was. A target
 that exists and is not a regular file (`/dev/stdout`, a named pipe, `/dev/null`) is
 written in place: renaming over it would replace the device or pipe with a plain file.
-Any failure, a full disk included, is `bad_input` naming the path and the reason.
+Any failure, a full disk included, is `bad_input` naming the path and the reason. A path
+among the store's own files is refused before anything is read or written: the new file would
+be renamed over one (its LMDB data file), and every snapshot in it lost.
 """
 
 from __future__ import annotations
@@ -17,10 +19,32 @@ from typing import Iterable
 
 from indexer.contract.errors import BadInput
 
+# What a store keeps at the top of its folder whose replacement loses or endangers what it holds:
+# its LMDB folder, the lock writers take, the stores of unsigned bundles. The rest of the folder
+# (spill files, Delta packets) and the folder around it (a home a user chose) may be written.
+STORE_ENTRIES = frozenset({"lmdb", "write.lock", "untrusted"})
 
-def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes]) -> int:
-    """Write `chunks` to `out`; the number of chunks written."""
+
+def outside_store(out: str | os.PathLike[str], home: str | os.PathLike[str]) -> None:
+    """`bad_input` when `out` is the store's folder `home` or one of its `STORE_ENTRIES` or
+    anything under them, through links in any folder of either path (the file itself is
+    renamed over, never written through)."""
     target = Path(out)
+    try:
+        where = target.parent.resolve() / target.name
+        store = Path(home).resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links
+        raise BadInput(f"cannot write {out}: {exc}") from None
+    if where == store or (store in where.parents and where.relative_to(store).parts[0] in STORE_ENTRIES):
+        raise BadInput(f"cannot write {out}: it is inside the store at {home}, whose files it would replace; "
+                       "write it elsewhere")
+
+
+def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes], store: str | os.PathLike[str] | None = None) -> int:
+    """Write `chunks` to `out`, never over the files of the store at `store`; the number of chunks written."""
+    target = Path(out)
+    if store is not None:
+        outside_store(out, store)
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:

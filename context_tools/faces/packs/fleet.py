@@ -478,7 +478,7 @@ def export_handler(input: ExportInput, ctx) -> Result:
 
     key = load_key(input.sign_key_env, input.sign_key_file)
     snap = load(ctx.store, input.repo, input.rev)
-    r = bundle.export(snap, input.out, key)
+    r = bundle.export(snap, input.out, key, store=ctx.handle.home)
     return Result(data=r, freshness=freshness_of(snap))
 
 

@@ -152,11 +152,15 @@ def dump_handler(input: DumpInput, ctx) -> Result:
 
     from indexer import api
 
+    if input.out:  # refused before anything is indexed
+        from indexer.store.outfile import outside_store
+
+        outside_store(input.out, ctx.handle.home)
     snap = api.snapshot(input.repo, input.rev, store=ctx.store)  # indexed first when absent
     if input.out:
         from indexer.store.outfile import write_out
 
-        count = write_out(input.out, snap.canonical_lines())
+        count = write_out(input.out, snap.canonical_lines(), store=ctx.handle.home)
         data = DumpData(snap.oid, snap.fingerprint, count, path=str(Path(input.out)))
     else:
         lines = list(snap.canonical_lines())
