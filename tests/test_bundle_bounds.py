@@ -414,3 +414,11 @@ def test_a_bundle_rev_too_long_to_pin_links_the_snapshot_and_pins_nothing(honest
         report = bundle.import_bundle(store, path, str(honest["builder"].path))
         assert report.snapshot_new and report.pinned_repo is not None and report.pinned_rev is None
         assert "longer than a rev that can be pinned" in (report.note or "")
+
+
+def test_an_empty_bundle_path_says_so():
+    """`rennet import ''`: `bad_input` saying the path is empty (was: "no bundle at", naming nothing)."""
+    from indexer.contract.errors import BadInput
+
+    with pytest.raises(BadInput, match="the path is empty"):
+        bundle.read("")

@@ -386,6 +386,8 @@ class Verified:
 
 def read(path: str | os.PathLike[str]) -> bytes:
     """The bytes of the bundle file at `path`, refused past MAX_BUNDLE_BYTES before reading."""
+    if not os.fspath(path):
+        raise BadInput("no bundle named: the path is empty")
     try:
         with open(path, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size
