@@ -139,17 +139,13 @@ async def _readline(stream: Any, size: int) -> bytes:
 async def _lines(stream: Any) -> AsyncIterator[bytes]:
     """Lines of at most MAX_LINE_BYTES (+1, to tell an overlong one); the rest of an overlong
     line is read and dropped in bounded chunks, never held."""
-
-    async def readline(size: int) -> bytes:
-        return await _readline(stream, size)
-
     while True:
-        line = await readline(MAX_LINE_BYTES + 1)
+        line = await _readline(stream, MAX_LINE_BYTES + 1)
         if not line:
             return
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
             while True:
-                rest = await readline(MAX_LINE_BYTES)
+                rest = await _readline(stream, MAX_LINE_BYTES)
                 if not rest or rest.endswith(b"\n"):
                     break
         if line.strip():
