@@ -160,7 +160,7 @@ def dump_handler(input: DumpInput, ctx) -> Result:
     if input.out:
         from indexer.store.outfile import write_out
 
-        count = write_out(input.out, snap.canonical_lines(), store=ctx.handle.home)
+        count = write_out(input.out, snap.canonical_lines())  # checked outside the store above
         data = DumpData(snap.oid, snap.fingerprint, count, path=str(Path(input.out)))
     else:
         lines = list(snap.canonical_lines())
