@@ -40,8 +40,22 @@ def from_forkserver(roots: Sequence[str] = ()) -> None:
 
     if roots:
         os.environ[ROOTS_ENV] = json.dumps(list(roots))  # ASCII: a name's lone surrogates escaped
-    multiprocessing.get_context("forkserver").set_forkserver_preload(["indexer.build", "indexer.extract.prepared"])
+    multiprocessing.get_context("forkserver").set_forkserver_preload(
+        ["indexer.forkserver_first", "indexer.build", "indexer.extract.prepared"])
     _method = "forkserver"
+
+
+def quiet_tracker() -> None:
+    """Keep multiprocessing's resource tracker from warning, at the host's end, of the
+    semaphores a killed host's pool leaves: it removes them all the same, and the warning
+    reached the terminal, or the log of the agent that ran the server, for nothing anyone did
+    wrong. Called before the tracker starts: it takes its warning filters from this
+    process's options."""
+    import sys
+
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    if quiet not in sys.warnoptions:
+        sys.warnoptions.append(quiet)
 
 
 _starting = False
@@ -55,6 +69,7 @@ def start_soon() -> None:
     if _method != "forkserver" or _starting:
         return
     _starting = True
+    quiet_tracker()
     import threading
     from multiprocessing import forkserver
 

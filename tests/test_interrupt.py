@@ -129,6 +129,92 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
     assert _group_gone(p.pid)
 
 
+def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
+    """A call in flight that would take a minute (`dossier_build` waiting on a tracker that
+    accepted and never answers, the user's timeout 60 s): the Ctrl-C ends the server at once,
+    exit 130 (was: asyncio's handler cancelled the server's tasks and waited for the call,
+    which runs in a thread no cancel reaches, so the server stayed until the call ended: an
+    index in flight was finished and stored first)."""
+    import socket
+    import threading
+
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"app.py": "def main():\n    return 1\n"}, message="base")
+    builder.commit({"app.py": "def main():\n    return 2\n"}, message="Fixes ABC-1")
+    tracker = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    accepted = threading.Event()
+
+    def hold() -> None:  # accept and keep the connection, answering nothing
+        try:
+            held.append(tracker.accept()[0])
+            accepted.set()
+        except OSError:
+            pass
+
+    threading.Thread(target=hold, daemon=True).start()
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        f'[dossier]\ntimeout_seconds = 60\n[dossier.jira]\nbase_url = "http://127.0.0.1:{tracker.getsockname()[1]}"\n'
+        'token_env = "RENNET_TEST_JIRA"\nprojects = ["ABC"]\n')
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
+                         env={**cli_env(str(home)), "RENNET_TEST_JIRA": "t"}, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _initialize(p)
+        assert p.stdin is not None
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "dossier_build", "arguments": {"repo": str(tmp_path / "repo"), "base": "HEAD~1", "head": "HEAD"}}}
+        p.stdin.write(json.dumps(call).encode() + b"\n")
+        p.stdin.flush()
+        assert accepted.wait(60), "the call never reached the tracker"
+        os.killpg(p.pid, signal.SIGINT)
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            pytest.fail("the server waited for the call in flight")
+        assert p.stderr is not None
+        assert p.returncode == 130 and p.stderr.read().decode().endswith(INTERRUPTED)
+        assert _group_gone(p.pid)
+    finally:
+        tracker.close()
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(sig, corpus, tmp_path):
+    """A client ends its server with SIGTERM, then SIGKILL, whatever it is doing: with an index
+    in flight, its workers find the pipe for their answers closed. Nothing of it reaches
+    stderr, the client's log (was: each busy worker's `BrokenPipeError` traceback, and the
+    resource tracker's warning of leaked semaphores), and no process of it is left."""
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(corpus.parent)], cwd=ROOT,
+                         env=cli_env(str(tmp_path / "home")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    _initialize(p)
+    assert p.stdin is not None
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
+    p.stdin.write(json.dumps(call).encode() + b"\n")
+    p.stdin.flush()
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and p.poll() is None and time.monotonic() < deadline:  # the forkserver's
+        workers = [w for c in _children(p.pid) for w in _children(c)]
+        time.sleep(0.005)
+    time.sleep(0.3)  # into their work
+    assert p.poll() is None, "the index ended before the server could be killed"
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
+    assert p.returncode == -sig and err.decode() == ""
+    assert _group_gone(p.pid)
+
+
 def _ignores_ctrl_c(pid: int) -> bool:
     try:
         status = Path(f"/proc/{pid}/status").read_text()

@@ -289,9 +289,17 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
 
 
 def _serve_stdio(server: Any) -> int:
+    import signal
+
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport
+    from context_tools.faces.standard_streams import interrupted
+
+    # asyncio's own handler would cancel the server's tasks and wait for each call in flight,
+    # which runs in a thread no cancel reaches: an index held a Ctrl-C until it ended. One
+    # client, one user: a Ctrl-C leaves now, as the CLI's does; every write is whole or none.
+    signal.signal(signal.SIGINT, lambda sig, frame: os._exit(interrupted()))
 
     async def run() -> None:
         async with stdio_transport() as (read_stream, write_stream):

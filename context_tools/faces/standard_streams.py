@@ -133,6 +133,6 @@ def interrupted() -> int:
     """Say that a Ctrl-C stopped the command; the exit status to end with."""
     try:
         print("rennet: interrupted", file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # stderr gone too: the status says it
+    except (OSError, ValueError, RuntimeError):  # stderr gone (or mid-write, for a signal's handler): the status says it
         pass
     return EXIT_INTERRUPTED

@@ -12,7 +12,8 @@ import os
 import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, NamedTuple, TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, NamedTuple, TypeVar
 
 import pygit2
 
@@ -52,11 +53,37 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     # A Ctrl-C reaching a worker before its first line would print its traceback: the workers
     # start with it blocked, until they ignore it (`start_as_child`); ours is raised here after.
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    worker_start.quiet_tracker()
     try:
-        return multiprocessing.get_context(method).Pool(workers, initializer=_worker_init,
-                                                        initargs=(repo_path, inherited))
+        return _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited),
+                             context=multiprocessing.get_context(method))
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+@cache
+def _quiet_pool() -> type[Pool]:
+    """A pool whose workers run `_quiet_worker`; made on first use, as multiprocessing is imported."""
+    from multiprocessing.pool import Pool
+
+    class QuietPool(Pool):
+        @staticmethod
+        def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
+            return ctx.Process(*args, **{**kwds, "target": _quiet_worker})
+
+    return QuietPool
+
+
+def _quiet_worker(*args: Any) -> None:
+    """The pool's own worker loop. A worker whose indexer was killed (SIGKILL, SIGTERM, a
+    server's Ctrl-C) finds the pipe for its answer closed: the loop's traceback would reach
+    the terminal, or the log of the agent that ran the server, for nothing anyone did wrong."""
+    from multiprocessing.pool import worker  # type: ignore[attr-defined]  # the loop Pool runs, untyped
+
+    try:
+        worker(*args)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
 
 
 def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
