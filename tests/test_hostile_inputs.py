@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -123,6 +124,27 @@ def test_a_folder_not_named_in_utf8_is_bad_input_not_an_internal_error(case, tmp
     assert "\\xff" in err and "not UTF-8" in err and "Traceback" not in err
     if case in ("store by variable", "mcp store"):
         assert not os.path.exists(os.fsencode(home))
+
+
+@pytest.mark.parametrize("args", [["index"], ["--store", "relative", "store", "info"], ["mcp"],
+                                  ["call", "store.info", "{}", "--store", "relative"]])
+def test_a_current_folder_deleted_under_the_shell_is_bad_input(args, tmp_path):
+    """Run from a folder deleted (or moved) after the shell entered it: what needs the current
+    folder (the default repository `.`, a relative store, the MCP server's default root) is
+    one `bad_input` line saying so, exit 1, and `call` answers it in its envelope (was:
+    `internal_error: FileNotFoundError`, or `not_a_repository: .` for `rennet index`)."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    env = {**os.environ, "RENNET_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    env.pop("RENNET_DEBUG", None)
+    line = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "context_tools.faces.cli", *args])
+    out = subprocess.run(["sh", "-c", f'cd "$1" && rmdir "$1" && exec {line}', "sh", str(gone)], env=env,
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert out.returncode == 1 and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith("rennet: bad_input: the current folder no longer exists"), out.stderr
+    if args[0] == "call":
+        assert json.loads(out.stdout)["error"]["code"] == "bad_input"
+    assert not (tmp_path / "home").exists() or args == ["index"]
 
 
 @pytest.mark.parametrize("args", [("index", "{repo}"), ("context", "symbol", "A", "--repo", "{repo}"), ("ledger",)])

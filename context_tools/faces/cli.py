@@ -429,11 +429,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = EXIT_ERROR
     except Exception as exc:  # the last net: one typed line, never a traceback
         from context_tools.faces.sanitize import sanitize_line
+        from indexer.contract.local_paths import folder_gone
 
-        message = sanitize_line(f"{type(exc).__name__}: {exc}")
-        print(f"rennet: internal_error: {message}", file=sys.stderr)
+        gone = folder_gone(exc)  # taken before any command ran: the store's folder, the MCP roots
+        kind, message = (gone.code, gone.message) if gone else ("internal_error", f"{type(exc).__name__}: {exc}")
+        message = sanitize_line(message)
+        print(f"rennet: {kind}: {message}", file=sys.stderr)
         if words[:1] == ["call"] and not _CALL_ANSWERED:
-            _write_call_envelope(words[1] if len(words) > 1 else "call", "internal_error", message)
+            _write_call_envelope(words[1] if len(words) > 1 else "call", kind, message)
+        elif gone and "--json" in argv and words[:1] != ["call"]:
+            _write_error_envelope(argv, kind, message)
         code = EXIT_ERROR
     return _flushed(code)
 

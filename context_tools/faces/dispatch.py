@@ -267,11 +267,14 @@ def _typed(exc: Exception, home: Path) -> RennetError:
     import lmdb
 
     from indexer.contract.errors import BadInput, StoreError
+    from indexer.contract.local_paths import folder_gone
     from indexer.store.database import fault
 
     what = f"{type(exc).__name__}: {exc}"
     if (typed := fault(exc, home)) is not None:
         return typed
+    if (gone := folder_gone(exc)) is not None:
+        return gone
     if isinstance(exc, lmdb.DiskError):
         return StoreError(f"store at {home} cannot be written ({what})")
     if isinstance(exc, lmdb.BadValsizeError):  # nothing read back wrong: a key was made of a value given too long

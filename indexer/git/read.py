@@ -15,7 +15,7 @@ import msgspec
 import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
-from indexer.contract.local_paths import utf8_folder
+from indexer.contract.local_paths import current_folder_gone, utf8_folder
 from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
@@ -32,6 +32,8 @@ class TreeEntry(msgspec.Struct, frozen=True, gc=False):
 def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     """Open the repository containing `path` (a work tree, a subfolder of one, or a bare repository)."""
     path = os.fspath(path)
+    if not os.path.isabs(path) and (gone := current_folder_gone()) is not None:  # `.` still stats
+        raise gone
     if not os.path.exists(path):
         raise NotARepository(f"{path} does not exist")
     try:
