@@ -19,10 +19,15 @@ from corpora.gitbuild import RepoBuilder
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def rennet(home: Path, *args: str) -> tuple[int, dict, str]:
+def rennet(home: Path, *args: str, limit: tuple[int, int] | None = None) -> tuple[int, dict, str]:
+    """Run a command on the store at `home`; with `limit` (a resource, a value) under that
+    resource limit, as `ulimit` sets it."""
+    import resource
+
     done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home), "--json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=None if limit is None else lambda: resource.setrlimit(limit[0], (limit[1],) * 2))
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, json.loads(done.stdout), done.stderr
 
@@ -84,6 +89,46 @@ def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, tmp_path)
     assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
     assert said.strip() == "" or "receipt not recorded: store_full: " in said
     filler.unlink()
+    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
+    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+
+
+def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, tmp_path):
+    """Under `ulimit -v` (here 2 GiB, room enough for the interpreter and its libraries) the
+    store maps what the limit allows: the index and a read work, with the snapshot an
+    unlimited run makes (was: `store_corrupt` at every open, advising to move a sound store
+    aside: LMDB could not reserve its 256 GiB map)."""
+    import resource
+
+    two_gib = (resource.RLIMIT_AS, 2 << 30)
+    code, limited, said = rennet(tmp_path / "limited", "index", str(two_revs), "--rev", "main", limit=two_gib)
+    assert code == 0, said
+    code, free, _ = rennet(tmp_path / "free", "index", str(two_revs), "--rev", "main")
+    assert code == 0 and limited["data"]["fingerprint"] == free["data"]["fingerprint"]
+    code, answer, said = rennet(tmp_path / "limited", "context", "symbol", "first", "--repo", str(two_revs),
+                                "--rev", "main", limit=two_gib)
+    assert code == 0 and answer["data"]["definitions"], said
+
+
+def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, tmp_path):
+    """Under `ulimit -f` the store's file stops at the limit: `store_full` naming the limit
+    and saying to raise it, what was stored still answers, and the index succeeds once the
+    limit is gone (was: `store_error`, an I/O error of the device to check: LMDB reports the
+    write cut short as EIO)."""
+    import resource
+
+    home = tmp_path / "home"
+    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    data = home / "lmdb" / "data.mdb"
+    cap = data.stat().st_size + (64 << 10)  # far less than the second rev adds
+    code, reply, _ = rennet(home, "index", str(two_revs), "--rev", "main", limit=(resource.RLIMIT_FSIZE, cap))
+    assert code == 1 and reply["error"]["code"] == "store_full", reply
+    assert "ulimit -f" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
+    assert data.stat().st_size <= cap
+    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
     code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
     code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
     assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]

@@ -125,20 +125,48 @@ def _errno_of(exc: BaseException) -> int | None:
     return None
 
 
+def map_size() -> int:
+    """The store's map: MAP_SIZE, or half this process's address-space limit (`ulimit -v`)
+    when that is lower. LMDB reserves its whole map when it opens, so under such a limit the
+    store failed to open at all (ENOMEM); the other half is left to the rest of the process.
+    A map smaller than the store's file is taken as the file's size by LMDB."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if soft == resource.RLIM_INFINITY:
+        return MAP_SIZE
+    return min(MAP_SIZE, max(soft // 2 // (1 << 20), 1) << 20)  # whole MiB, as LMDB rounds to pages
+
+
+def _at_size_limit(home: str | os.PathLike[str]) -> bool:
+    """Has the store's file reached this process's file size limit (`ulimit -f`)?"""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return False
+    try:
+        return os.stat(Path(home) / "lmdb" / "data.mdb").st_size + NEARLY_FULL >= soft
+    except OSError:
+        return False
+
+
 def fault(exc: BaseException, home: str | os.PathLike[str]) -> RennetError | None:
     """The typed error an environment fault of the store at `home` truly is, or None when `exc`
     is not one: no space is `store_full`, a read-only file system or a permission is
     `store_error`, as are a map or reader table that is full. None of these damaged any data."""
     code = _errno_of(exc)
-    if code == errno.EIO and _nearly_full(home):
+    if code == errno.EIO and _at_size_limit(home):
+        code = errno.EFBIG  # a write cut short by the file size limit, which LMDB reports as EIO
+    elif code == errno.EIO and _nearly_full(home):
         code = errno.ENOSPC  # LMDB reports a write cut short by a full device as EIO
     if isinstance(exc, OSError) and code not in _FULL and not _under(exc.filename, home):
         return None  # a file elsewhere (a repository, an --out path): not the store's fault
     if code in _FULL:
-        why = "the store's file may not grow (file size limit)" if code == errno.EFBIG else \
-            "no space is left on the device holding it"
+        why, fix = ("its file may grow no further (this process's file size limit, `ulimit -f`)", "raise the limit") \
+            if code == errno.EFBIG else ("no space is left on the device holding it", "free space")
         return StoreFull(f"store at {home} cannot be written: {why}; nothing stored was lost "
-                         f"(the write that did not fit was not committed): free space and retry")
+                         f"(the write that did not fit was not committed): {fix} and retry")
     if code == errno.EROFS or isinstance(exc, lmdb.ReadonlyError):
         return StoreError(f"store at {home} is read-only (its file system or folder cannot be written); "
                           f"reads work, this command needs a writable store")
@@ -146,7 +174,14 @@ def fault(exc: BaseException, home: str | os.PathLike[str]) -> RennetError | Non
         return StoreError(f"store at {home} cannot be written ({os.strerror(code)}); check the permissions "
                           f"of {home} and the files in it")
     if isinstance(exc, lmdb.MapFullError):
+        if map_size() < MAP_SIZE:
+            return StoreFull(f"store at {home} cannot be written: it fills the map this process's address-space "
+                             f"limit allows ({map_size()} bytes, half of `ulimit -v`); nothing stored was lost: "
+                             f"raise the limit and retry")
         return StoreError(f"store at {home} reached its map size ({MAP_SIZE} bytes); move it aside and re-index")
+    if isinstance(exc, lmdb.MemoryError) and map_size() < MAP_SIZE:
+        return StoreError(f"store at {home} cannot be mapped within this process's address-space limit "
+                          f"(`ulimit -v`); nothing stored was lost: raise the limit and retry")
     if isinstance(exc, lmdb.ReadersFullError):
         return StoreError(f"store at {home} has no free reader slot (more than its readers read at once); "
                           f"retry when some finish")
@@ -278,7 +313,7 @@ class Store:
         # is safe only where no one else can write either (file modes, a read-only mount).
         lock = not readonly or os.access(db_path / "lock.mdb", os.W_OK)
         try:
-            env = lmdb.open(str(db_path), map_size=MAP_SIZE, max_dbs=32, subdir=True, readahead=False,
+            env = lmdb.open(str(db_path), map_size=map_size(), max_dbs=32, subdir=True, readahead=False,
                             max_readers=MAX_READERS, readonly=readonly, lock=lock, sync=durable,
                             metasync=durable)
             if lock:
