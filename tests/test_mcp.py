@@ -597,6 +597,23 @@ def test_depth_scan_ignores_brackets_inside_strings():
     assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
 
 
+def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(tmp_path):
+    """A message of `MAX_LINE_BYTES` is the server's, its newline no part of it, as an HTTP body
+    of that size is (was: -32600 "over 4194304 bytes", with no id). A longer line is read to its
+    end in bounded chunks and answered once, -32600; what follows the bound on that line is
+    dropped, never read as a message of its own."""
+    from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
+
+    head, tail = b'{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"', b'"}}'
+    exact = head + b"x" * (MAX_LINE_BYTES - len(head) - len(tail)) + tail
+    smuggled = b'{"jsonrpc":"2.0","id":7,"method":"ping"}'  # just past the bound
+    overlong = head + b"x" * (MAX_LINE_BYTES + 1 - len(head)) + smuggled
+    answers = raw_stdio([exact, overlong, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], str(tmp_path / "home"))
+    assert [a.get("id") for a in answers] == [5, None, 6], [(a.get("id"), a.get("error")) for a in answers]
+    assert answers[0]["result"] == {}
+    assert answers[1]["error"]["code"] == -32600 and "over" in answers[1]["error"]["message"]
+
+
 def test_the_roots_a_client_declares_narrow_the_servers_and_never_widen_them(world: World, tmp_path):
     """The user grants the server's roots; a client is untrusted, so the roots it declares only
     narrow them. Roots are a handshake-era capability (deprecated from protocol 2026-07-28, where
