@@ -135,9 +135,15 @@ def test_the_caps_are_above_what_the_extractor_writes():
 
 
 def test_the_inflated_size_is_bounded_by_the_file_count_before_inflating():
+    """Two files may inflate to `RAW_BASE` and `RAW_PER_FILE` twice, however large a body the
+    ratio to its compressed size would allow: one byte more is refused before any is inflated."""
+    import secrets
+
     files = python_files(2)
-    data, raw = seal(record_of(files), with_facts(files, BlobFacts("python", 1)),
-                     raw_bytes=bundle.RAW_BASE + 2 * bundle.RAW_PER_FILE + 1)
+    noise = BlobFacts("python", 1, local_names=[secrets.token_hex(8) for _ in range(20_000)])  # deflate keeps it large
+    claimed = bundle.RAW_BASE + 2 * bundle.RAW_PER_FILE + 1
+    data, raw = seal(record_of(files), with_facts(files, noise), raw_bytes=claimed)
+    assert bundle.parse_header(data)[0].body_bytes * bundle.MAX_RATIO > claimed  # the ratio alone admits it
     code, peak = peak_of_check(data)
     assert code == "bad_bundle" and peak < 1 << 20
     with pytest.raises(bundle.BadBundle, match="files, over the cap"):

@@ -153,3 +153,15 @@ def test_a_refused_bundle_fails_alone_and_one_that_needed_its_facts_fails_too(hi
     # the second alone, whole, goes in: a refused one takes nothing else along
     [report] = bundle.import_signed(central, [(_bundle(worker, repo, second), None, None)], KEY)
     assert isinstance(report, bundle.ImportReport) and _snapshots(central) == 1
+
+
+def test_a_batch_bundle_signed_with_another_key_or_none_is_refused(history, tmp_path):
+    """What a batch's workers send is believed only under the run's key: a whole, self-consistent
+    bundle signed with another key, or not signed, is `bad_bundle` and nothing is written."""
+    repo, first, _, worker = history
+    central = Store.open(tmp_path / "central")
+    reports = bundle.import_signed(central, [(_bundle(worker, repo, first, key=secrets.token_bytes(32)), None, None),
+                                             (_bundle(worker, repo, first, key=None), None, None)], KEY)
+    assert [type(r) for r in reports] == [bundle.BadBundle, bundle.BadBundle], reports
+    assert "signature does not match" in reports[0].message and "not signed" in reports[1].message
+    assert _snapshots(central) == 0

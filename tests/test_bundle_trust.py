@@ -319,6 +319,17 @@ def test_a_key_file_of_line_endings_and_a_short_key_is_too_short(tmp_path):
     assert exc.value.code == "bad_input"
 
 
+def test_a_key_is_at_least_16_bytes_from_a_file_or_the_environment(tmp_path):
+    """`MIN_KEY_BYTES` is the least a key may be: 16 bytes are a key, 15 are `bad_input`,
+    named by a variable or in a file whose line ending is no part of the key."""
+    assert signing.load_key("K", environ={"K": "k" * 16}) == b"k" * 16
+    assert signing.load_key(key_file=str(write(tmp_path, "key", b"k" * 16 + b"\n"))) == b"k" * 16
+    for named in ({"env_name": "K", "environ": {"K": "k" * 15}}, {"key_file": str(write(tmp_path, "short", b"k" * 15 + b"\n"))}):
+        with pytest.raises(RennetError) as exc:
+            signing.load_key(**named)
+        assert exc.value.code == "bad_input" and "use at least 16" in exc.value.message
+
+
 def test_a_key_in_the_environment_is_its_bytes_utf8_or_not(world, tmp_path):
     """An environment variable is bytes; one that is not UTF-8 is the key its bytes are, the same
     as a key file of them (was: `internal_error`, a UnicodeEncodeError of the decoded text)."""

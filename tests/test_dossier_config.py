@@ -174,6 +174,20 @@ def test_the_repository_may_lower_bounds_but_not_raise_them(tmp_path, own_config
     assert cfg.timeout_seconds == 60 and "dossier.timeout_seconds" not in {f.ref for f in cfg.refused}
 
 
+@pytest.mark.parametrize("bound", ["timeout_seconds", "item_body_chars", "item_bytes", "dossier_bytes",
+                                   "max_references"])
+def test_every_bound_is_held_to_the_users_by_the_least_step(tmp_path, bound):
+    """Each of the bounds the dossier spends is held to the user's own: one more than the
+    default is an `untrusted_config` fact and the default holds; the default itself is taken."""
+    default = getattr(DossierConfig(), bound)
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": f"[dossier]\n{bound} = {default + 1}\n"})
+    cfg = load_config(repo, head)
+    assert getattr(cfg, bound) == default
+    assert [(f.code, f.ref) for f in cfg.refused] == [("untrusted_config", f"dossier.{bound}")]
+    repo, _, head = repo_with(tmp_path / "same", {"a": "1"}, {".rennet.toml": f"[dossier]\n{bound} = {default}\n"})
+    assert load_config(repo, head).refused == []
+
+
 def test_a_token_written_into_the_config_is_refused_without_echoing_it(tmp_path):
     text = "[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'T'\ntoken = 'sk-live-SECRET'\n"
     repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": text})

@@ -301,6 +301,29 @@ def test_the_body_of_a_redirect_is_not_read():
         server.stop()
 
 
+def test_an_answer_past_the_response_bound_is_malformed_once_the_bound_is_read():
+    """A 200 whose body runs on: the exchange stops reading one chunk past `MAX_RESPONSE_BYTES`
+    and says so, `malformed_response`, whatever the tracker would still send."""
+    from delta.dossier.transport import MAX_RESPONSE_BYTES
+
+    def script(server, conn, line):
+        server.send(conn, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunk = b"100000\r\n" + b" " * 0x100000 + b"\r\n"
+        for _ in range(64):  # 64 MiB at most, then the end
+            server.send(conn, chunk)
+        server.send(conn, b"0\r\n\r\n")
+
+    server = Scripted(script).start()
+    try:
+        with pytest.raises(TrackerFailure) as failure:
+            exchange("GET", server.url + "/rest", auth=None, timeout=30.0, tracker="jira", secret=None)
+        assert failure.value.code == "malformed_response"
+        assert f"more than {MAX_RESPONSE_BYTES} bytes" in failure.value.message  # not read whole, then refused
+        assert server.sent < 4 * MAX_RESPONSE_BYTES  # what the socket buffers took before the client hung up
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("timeout", [1e300, 1e9])
 def test_the_retrieval_budget_bounds_an_exchange_whatever_the_timeout(tmp_path, jira, store, monkeypatch, timeout):
     """The reviewed commit's `.rennet.toml` may set the timeout: however long it says, one

@@ -203,3 +203,26 @@ def test_the_proxys_credentials_never_follow_a_redirect_past_the_proxy(internet,
     finally:
         tracker.stop()
         other.stop()
+
+
+def test_a_hop_through_the_proxy_counts_as_the_internet_for_the_hops_after_it(internet, proxy, monkeypatch):
+    """A tracker on the site's network (reached directly, `no_proxy`) redirecting to a name the
+    proxy connects to has sent the exchange to the internet: a redirect from there back into the
+    site's network is refused, though the first hop's own reach would admit it."""
+    internet.names["tracker.rennet.test"] = ["10.1.1.1"]
+    internet.names["wiki.rennet.test"] = ["10.0.0.8"]
+    internet.forwarded |= {"10.1.1.1", "10.0.0.8"}
+    proxy.names["far.rennet.test"] = "127.0.0.1"
+    through(monkeypatch, proxy, no_proxy="tracker.rennet.test,wiki.rennet.test")
+    wiki = jira(tls=tls_context(), name="wiki.rennet.test")
+    far = Redirector(wiki.url, tls=tls_context(), name="far.rennet.test").start()
+    tracker = Redirector(far.url, tls=tls_context(), name="tracker.rennet.test").start()
+    try:
+        with pytest.raises(TrackerFailure) as refused:
+            fetch(tracker.url)
+        assert refused.value.code == "insecure_url" and "on a private network" in refused.value.message
+        assert len(tracker.hits) == len(far.hits) == 1 and wiki.hits == []  # the site's wiki never asked
+    finally:
+        tracker.stop()
+        far.stop()
+        wiki.stop()

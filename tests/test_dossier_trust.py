@@ -215,6 +215,23 @@ def test_a_tracker_elsewhere_cannot_redirect_to_this_machine(to):
     assert moved is not None and moved.get_header("Authorization") is None
 
 
+def test_a_redirect_to_another_scheme_of_the_same_host_and_port_drops_the_token():
+    """An origin is its scheme, host and port: https to plain http on the same loopback port is
+    another origin, and the token stays behind."""
+    import urllib.request
+
+    from delta.dossier.transport import _Redirects
+
+    def follow(start: str, to: str) -> urllib.request.Request:
+        req = urllib.request.Request(start)
+        moved = _Redirects("jira", "Bearer t").redirect_request(req, io.BytesIO(), 302, "Found", {}, to)
+        assert moved is not None
+        return moved
+
+    assert follow("https://127.0.0.1:8443/a", "https://127.0.0.1:8443/b").get_header("Authorization") == "Bearer t"
+    assert follow("https://127.0.0.1:8443/a", "http://127.0.0.1:8443/b").get_header("Authorization") is None
+
+
 def test_a_redirect_within_the_same_origin_keeps_the_token(tmp_path, jira):
     jira.behaviours["PROJ-1"] = "moved:PROJ-2"
     jira.behaviours["PROJ-2"] = {"title": "moved here"}

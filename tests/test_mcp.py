@@ -499,12 +499,87 @@ def test_http_on_ipv6_loopback_in_its_long_spelling_checks_host_and_token(world:
         server.close()
 
 
-@pytest.mark.parametrize("bind", ["0.0.0.0:8765", "192.168.1.5:8765", "example.com:80", "127.0.0.1", "[::]:8765"])
+async def _ok_app(scope, receive, send):
+    """Stands in for the SDK's app behind the guard: reads the body, answers 200."""
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"{}"})
+
+
+def _guarded(bind: str, headers: dict[str, str]) -> int:
+    """The status the guard in front of an app answering 200 gives a POST with these headers."""
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, bind, 8765, "t" * 43)
+    sent = []
+    pending = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
+
+    async def receive():
+        return pending.pop() if pending else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]}
+    anyio.run(guard, scope, receive, send)
+    return sent[0]["status"]
+
+
+@pytest.mark.parametrize("bind, headers, status", [
+    ("127.0.0.2", {"Host": "127.0.0.2:8765"}, 200),
+    ("127.0.0.2", {"Host": "127.0.0.2:8766"}, 421),  # another port of the same address
+    ("127.0.0.2", {"Host": "127.0.0.2"}, 421),
+    ("127.0.0.2", {"Host": "127.0.0.1:8765"}, 421),  # another loopback address than the bound one
+    ("127.0.0.2", {"Host": "[::1]:8765"}, 421),
+    ("127.0.0.2", {"Host": "localhost:8765"}, 421),
+    ("127.0.0.1", {"Host": "localhost:8765", "Origin": "http://localhost:8765"}, 200),
+    ("::1", {"Host": "localhost:8765"}, 200),
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "http://127.0.0.2:8765"}, 200),
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "https://127.0.0.2:8765"}, 403),  # http only
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "http://127.0.0.2:8766"}, 403),
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "null"}, 403),
+], ids=lambda v: " ".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else str(v))
+def test_the_guard_answers_only_at_its_bound_address_and_port(bind, headers, status):
+    """Host and Origin name the bound address and port, compared as addresses: any other port,
+    any other loopback address, `localhost` unless bound to 127.0.0.1 or ::1, an https origin."""
+    assert _guarded(bind, {**headers, "Authorization": "Bearer " + "t" * 43}) == status
+
+
+@pytest.mark.parametrize("authorization, status", [
+    ("Bearer " + "t" * 43, 200), ("bearer " + "t" * 43, 200),
+    ("Bearer ", 401), ("Bearer", 401), ("", 401),  # no token at all
+    ("Bearer " + "t" * 42, 401), ("Bearer " + "t" * 44, 401), ("Bearer t", 401),  # a prefix, or more
+    ("Basic " + "t" * 43, 401), ("t" * 43, 401),  # the token under another scheme, or none
+])
+def test_the_guard_wants_the_whole_token_as_a_bearer(authorization, status, monkeypatch):
+    """`Authorization: Bearer <token>` and nothing else, compared in constant time."""
+    import hmac
+
+    from context_tools.faces import mcp_http
+
+    compared = []
+    real = hmac.compare_digest
+
+    def compare_digest(a, b):
+        compared.append(b)
+        return real(a, b)
+
+    monkeypatch.setattr(mcp_http.hmac, "compare_digest", compare_digest)
+    assert _guarded("127.0.0.1", {"Host": "127.0.0.1:8765", "Authorization": authorization}) == status
+    if status == 200:
+        assert compared == [b"t" * 43]  # the token was compared by hmac.compare_digest
+
+
+@pytest.mark.parametrize("bind", ["0.0.0.0:8765", "192.168.1.5:8765", "example.com:80", "127.0.0.1", "[::]:8765",
+                                  "localhost.example.com:8765"])
 def test_non_loopback_binds_are_refused(bind):
     p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", bind], cwd=ROOT, env=cli_env(),
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
     assert p.stderr.startswith("rennet: bad_input:") and "Traceback" not in p.stderr
+    assert "loopback" in p.stderr, p.stderr  # refused for what it names, not for failing to bind it
 
 
 def test_a_token_env_that_is_unset_is_refused_before_serving(tmp_path):
@@ -595,6 +670,38 @@ def test_depth_scan_ignores_brackets_inside_strings():
     assert depth_and_shallow(b'{"a":"\\"[["}')[0] == 1
     depth, shallow = depth_and_shallow(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
     assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
+
+
+def test_a_line_nested_to_the_bound_is_a_message_and_one_level_more_is_not():
+    """"Nested deeper than 64 levels": a request of 64 levels is the server's, one of 65 is
+    -32600 with its id."""
+    from context_tools.faces.mcp_stdio import INVALID_REQUEST, MAX_DEPTH, check_line
+
+    def nested(depth: int) -> bytes:  # the request itself is the first level
+        return (b'{"jsonrpc":"2.0","id":3,"method":"ping","params":' + b'{"a":' * (depth - 2) + b"{}"
+                + b"}" * (depth - 2) + b"}")
+
+    message, error = check_line(nested(MAX_DEPTH))
+    assert error is None and message.id == 3
+    message, error = check_line(nested(MAX_DEPTH + 1))
+    assert message is None and error[:2] == (3, INVALID_REQUEST)
+
+
+def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(tmp_path):
+    """A message of `MAX_LINE_BYTES` is the server's, its newline no part of it, as an HTTP body
+    of that size is (was: -32600 "over 4194304 bytes", with no id). A longer line is read to its
+    end in bounded chunks and answered once, -32600; what follows the bound on that line is
+    dropped, never read as a message of its own."""
+    from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
+
+    head, tail = b'{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"', b'"}}'
+    exact = head + b"x" * (MAX_LINE_BYTES - len(head) - len(tail)) + tail
+    smuggled = b'{"jsonrpc":"2.0","id":7,"method":"ping"}'  # just past the bound
+    overlong = head + b"x" * (MAX_LINE_BYTES + 1 - len(head)) + smuggled
+    answers = raw_stdio([exact, overlong, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], str(tmp_path / "home"))
+    assert [a.get("id") for a in answers] == [5, None, 6], [(a.get("id"), a.get("error")) for a in answers]
+    assert answers[0]["result"] == {}
+    assert answers[1]["error"]["code"] == -32600 and "over" in answers[1]["error"]["message"]
 
 
 def test_the_roots_a_client_declares_narrow_the_servers_and_never_widen_them(world: World, tmp_path):
@@ -990,6 +1097,32 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     assert "did not issue" in after.json()["error"]["message"], after.json()
 
 
+def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World):
+    """The SDK names a new session in its answer to an opening request it refuses (a 406 for an
+    `Accept` header lacking the event stream) and then discards it: the guard issues only a
+    session named in an answer under 400, so a POST naming the discarded one is 404 before its
+    body is read and takes no place (else refused openings would mint sessions, each with its
+    share of the requests in flight)."""
+    import httpx2
+
+    port = _free_port()
+    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    try:
+        refused = httpx2.post(server.url, json=INIT, timeout=30, headers={
+            "content-type": "application/json", "accept": "application/json",
+            "Authorization": f"Bearer {server.token}"})
+        assert refused.status_code == 406 and refused.headers.get("mcp-session-id"), refused.headers
+        s = _stalled_post(port, server.token, refused.headers["mcp-session-id"])
+        s.settimeout(10)
+        try:
+            answer = _answer(s)  # not its body awaited, its place held
+        finally:
+            s.close()
+    finally:
+        server.close()
+    assert answer.startswith(b"HTTP/1.1 404 ") and b"did not issue" in answer, answer[:200]
+
+
 async def _legacy_session(url_or_transport, work) -> object:
     """`work(client)` in a session of the 2025 protocol: an `initialize`, then an `Mcp-Session-Id`."""
     from mcp import Client
@@ -1256,14 +1389,21 @@ def test_every_string_and_list_argument_of_every_tool_is_bounded(job_session):
 
 def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, tmp_path):
     """A rev of 200,000 `~0` took libgit2 0.6 s (four times that per doubling: a 4 MiB one,
-    about a minute of a call slot); a 200,000-character glob 3 s to compile."""
+    about a minute of a call slot); a 200,000-character glob 3 s to compile. A PR title and
+    body one character past their bounds (4,096 and 1 MiB) are refused alike."""
+    pr = {"repo": world.repo, "base": "v1", "head": "main"}
+
     async def work(client):
         return [await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask", "rev": "main" + "~0" * 200_000}),
                 await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask", "path": "*a" * 100_000}),
                 await client.call_tool("context_map", {"repo": world.repo, "focus": ["src"] * 100_000}),
-                await client.call_tool("context_novelty", {"repo": world.repo, "base": ":/" + "x" * 10_000, "head": "main"})]
+                await client.call_tool("context_novelty", {"repo": world.repo, "base": ":/" + "x" * 10_000, "head": "main"}),
+                await client.call_tool("dossier_build", {**pr, "title": "x" * 4097}),
+                await client.call_tool("dossier_build", {**pr, "body": "x" * ((1 << 20) + 1)})]
 
-    for reply, field in zip(run_stdio(world.store, work), ("rev", "path", "focus", "base")):
+    replies = run_stdio(world.store, work)
+    assert len(replies) == 6
+    for reply, field in zip(replies, ("rev", "path", "focus", "base", "title", "body")):
         error = reply.structured_content["error"]
         assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
 
@@ -1358,6 +1498,81 @@ def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
     anyio.run(run)
     assert sent[0]["status"] == 408 and json.loads(sent[1]["body"])["error"]["code"] == -32600
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0 and guard.held.sessions == {}
+
+
+def test_a_post_body_past_the_line_bound_is_refused_once_the_bound_is_read():
+    """A POST body is framed as a stdio line: one over `MAX_LINE_BYTES` is answered 400,
+    -32600, once a chunk past the bound has come, never read on to its end nor handed to the app."""
+    from context_tools.faces.mcp_http import Guard
+    from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app saw a body past the bound")
+
+    guard = Guard(app, "127.0.0.1", 8765, "t" * 32)
+    chunk, chunks = 1 << 20, [0]
+    sent = []
+
+    async def receive():  # 64 MiB, a MiB at a time, as fast as they are asked for
+        chunks[0] += 1
+        return {"type": "http.request", "body": b" " * chunk, "more_body": chunks[0] < 64}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+    anyio.run(guard, scope, receive, send)
+    assert sent[0]["status"] == 400 and json.loads(sent[1]["body"])["error"]["code"] == -32600
+    assert chunks[0] == MAX_LINE_BYTES // chunk + 1  # not read on while the client sends
+    assert guard.held.all.count == 0 and guard.held.all.bytes == 0
+
+
+def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
+    """Over HTTP the requests in flight are bounded in bytes as well as in number: a POST whose
+    body takes the bytes held past the bound (`MAX_BYTES`, here 1,000), while another is held,
+    is 503 as that chunk comes, and never handed to the app."""
+    from context_tools.faces.in_flight import Shared
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(max_bytes=1000)
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+    sent: list = []
+
+    async def run():
+        held, release = anyio.Event(), anyio.Event()
+        first = [{"type": "http.request", "body": b" " * 600, "more_body": True}]
+        second = [{"type": "http.request", "body": b" " * 600, "more_body": True},
+                  {"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
+
+        async def stalled():  # its first 600 bytes, then nothing until its client goes
+            if first:
+                held.set()
+                return first.pop()
+            await release.wait()
+            return {"type": "http.disconnect"}
+
+        async def receive():
+            return second.pop(0)
+
+        async def send(message):
+            sent.append(message)
+
+        async def ignore(message):
+            pass
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(guard, scope, stalled, ignore)
+            await held.wait()
+            with anyio.fail_after(60):
+                await guard(scope, receive, send)
+            release.set()
+
+    anyio.run(run)
+    assert sent[0]["status"] == 503 and json.loads(sent[1]["body"])["error"]["code"] == -32000
+    assert guard.held.all.count == 0 and guard.held.all.bytes == 0
 
 
 def test_any_line_is_a_message_or_one_json_rpc_error():
@@ -1530,3 +1745,21 @@ def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
     error = refused.structured_content["error"]
     assert error["code"] == "bad_input" and "`$.repo`" in error["message"], error
     assert after.structured_content["error"]["code"] == "bad_input"
+
+
+def test_a_root_holds_a_path_as_a_folder_after_links_are_resolved(tmp_path):
+    """A root is a folder, not a string prefix: `/x/ws-other` is not under `/x/ws`; and a path is
+    compared once its links are resolved, so a link under the root leading out does not serve
+    what it leads to."""
+    import os
+
+    from context_tools.faces.roots import Roots
+
+    for name in ("ws", "ws-other", "outside"):
+        (tmp_path / name).mkdir()
+    os.symlink(tmp_path / "outside", tmp_path / "ws" / "out")
+    roots = Roots.of([tmp_path / "ws"])
+    assert roots.refusal("body_file", str(tmp_path / "ws" / "a.md")) is None
+    for beside in (tmp_path / "ws-other" / "a.md", tmp_path / "ws" / "out" / "a.md"):
+        why = roots.refusal("body_file", str(beside))
+        assert why is not None and "outside the roots this server serves" in why, why

@@ -125,3 +125,24 @@ def test_past_its_bound_of_links_a_repository_is_read_from_anywhere(tmp_path):
     assert len(places.watched) < 16  # not one a link
     why = Roots.of([ws]).refusal("repo", str(ws / "r"))
     assert why is not None and f"read from {UNCHECKED!r}" in why
+
+
+def test_alternates_are_followed_as_deep_as_git_follows_them(tmp_path):
+    """`objects/info/alternates` naming an object directory under the root whose own alternates
+    name one outside it: libgit2 reads the objects two hops away, and so the roots check looks
+    there too (five deep, as git follows them), not only at the first hop."""
+    import pygit2
+
+    secret = tmp_path / "secret"
+    RepoBuilder(secret).commit({"secret.py": "def outside_secret():\n    return 'key'\n"})
+    head = str(pygit2.Repository(str(secret)).head.target)
+    ws = tmp_path / "ws"
+    RepoBuilder(ws / "r").commit({"a.py": "def a():\n    return 1\n"})
+    hop = ws / "hop" / "objects"
+    (hop / "info").mkdir(parents=True)
+    (hop / "info" / "alternates").write_text(f"{secret / '.git' / 'objects'}\n")
+    (ws / "r" / ".git" / "objects" / "info").mkdir(exist_ok=True)
+    (ws / "r" / ".git" / "objects" / "info" / "alternates").write_text(f"{hop}\n")
+    assert pygit2.Repository(str(ws / "r"))[head].peel(pygit2.Commit)  # read through both hops
+    why = Roots.of([ws]).refusal("repo", str(ws / "r"))
+    assert why is not None and f"read from {str((secret / '.git' / 'objects').resolve())!r}" in why, why

@@ -137,10 +137,11 @@ async def _readline(stream: Any, size: int) -> bytes:
 
 
 async def _lines(stream: Any) -> AsyncIterator[bytes]:
-    """Lines of at most MAX_LINE_BYTES (+1, to tell an overlong one); the rest of an overlong
-    line is read and dropped in bounded chunks, never held."""
+    """Each line's message, without its newline: at most MAX_LINE_BYTES, or one byte more to
+    tell an overlong one, whose rest is read and dropped in bounded chunks, never held. The
+    newline is no part of the message, so one of MAX_LINE_BYTES is taken, as over HTTP."""
     while True:
-        line = await _readline(stream, MAX_LINE_BYTES + 1)
+        line = await _readline(stream, MAX_LINE_BYTES + 2)  # the bound, a byte past it, or its newline
         if not line:
             return
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
@@ -149,7 +150,7 @@ async def _lines(stream: Any) -> AsyncIterator[bytes]:
                 if not rest or rest.endswith(b"\n"):
                     break
         if line.strip():
-            yield line
+            yield line.removesuffix(b"\n")
 
 
 def _divert(fd: int, flags: int) -> int:
