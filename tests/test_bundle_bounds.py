@@ -428,3 +428,20 @@ def test_an_empty_bundle_path_says_so():
 
     with pytest.raises(BadInput, match="the path is empty"):
         bundle.read("")
+
+
+def test_a_file_without_a_bundles_magic_is_refused_at_its_first_bytes(tmp_path):
+    """A device or a stream has no size to refuse it by: `/dev/zero` is `bad_bundle` for its
+    magic, read from its first bytes, and a file of the right magic still reads whole (was:
+    read to the 1 GiB cap, all of it held, then refused for its size)."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(bundle.BadBundle, match="bad magic"):
+            bundle.read("/dev/zero")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
+    good = tmp_path / "b"
+    good.write_bytes(bundle.MAGIC + b"rest")
+    assert bundle.read(good) == bundle.MAGIC + b"rest"

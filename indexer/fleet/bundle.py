@@ -385,7 +385,10 @@ class Verified:
 
 
 def read(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the bundle file at `path`, refused past MAX_BUNDLE_BYTES before reading."""
+    """The bytes of the bundle file at `path`, refused past MAX_BUNDLE_BYTES before reading,
+    and refused at its first bytes when they are not a bundle's (a device or a stream has no
+    size to refuse it by: `/dev/zero` was read to the cap, a gibibyte held, before its magic
+    was looked at)."""
     if not os.fspath(path):
         raise BadInput("no bundle named: the path is empty")
     try:
@@ -393,7 +396,10 @@ def read(path: str | os.PathLike[str]) -> bytes:
             size = os.fstat(fh.fileno()).st_size
             if size > MAX_BUNDLE_BYTES:
                 raise BadBundle(f"bundle is {size} bytes, over the cap of {MAX_BUNDLE_BYTES}")
-            return fh.read(MAX_BUNDLE_BYTES + 1)
+            head = fh.read(len(MAGIC))
+            if head != MAGIC:
+                raise BadBundle("not a rennet bundle (bad magic)")
+            return head + fh.read(MAX_BUNDLE_BYTES + 1 - len(head))
     except FileNotFoundError:
         raise BadInput(f"no bundle at {path}") from None
     except IsADirectoryError:
