@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import time
 
 import msgspec
 import pytest
@@ -220,6 +222,44 @@ def test_a_body_on_stdin_is_read_as_utf8_and_to_the_bound(tmp_path, world, cli, 
     out, err = capsys.readouterr()
     assert json.loads(out)["error"]["code"] == "bad_input" and f"over {BODY_FILE_BYTES} bytes" in err
     assert endless.given <= BODY_FILE_BYTES + (1 << 16)
+
+
+def test_the_users_own_body_file_may_be_a_pipe_read_to_the_bound(tmp_path, world, cli, capsys, jira):
+    """On the CLI the body file is the user's: a pipe (`--body-file <(gh pr view ...)`, a named
+    one whose writer comes later) is read as a shell reads one (was: `bad_input: not a regular
+    file`, the rule an agent's `body_file` keeps); a device is read to the bound at most, a
+    folder is `bad_input`."""
+    import threading
+
+    from context_tools.faces.packs.dossier import BODY_FILE_BYTES
+
+    args = ("--repo", str(tmp_path / "r"), "--base", "main", "--head", "feature/proj-1", "--json", "--body-file")
+    fifo = tmp_path / "body.fifo"
+    os.mkfifo(fifo)
+
+    def write_later() -> None:  # once a reader has opened the pipe, for at most 20 s
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # ENXIO: no reader yet
+                time.sleep(0.05)
+                continue
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(b"closes #7, see PROJ-2\n")
+            return
+
+    writer = threading.Thread(target=write_later)
+    writer.start()
+    code = cli(*args, str(fifo))
+    writer.join()
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert [r["id"] for r in json.loads(out)["data"]["references"]] == ["PROJ-1", "#7", "PROJ-2"]
+    assert cli(*args, "/dev/zero") == 1
+    assert f"over {BODY_FILE_BYTES} bytes" in capsys.readouterr().err
+    assert cli(*args, str(tmp_path)) == 1
+    assert "a folder" in capsys.readouterr().err
 
 
 def test_every_dossier_says_its_text_is_the_trackers_and_the_changes_to_quote(tmp_path, world):

@@ -48,7 +48,9 @@ TRUSTED_FLAGS = ("jira_url", "jira_token_env", "linear_url", "linear_token_env",
 BODY_FILE_BYTES = 1 << 20
 
 
-def _read_body(input: DossierBuildInput) -> str | None:
+def _read_body(input: DossierBuildInput, agent: bool) -> str | None:
+    """The PR body given, read from `body_file` when named: on an agent face a regular file
+    only; the machine's own user may also name a pipe (`--body-file <(gh pr view ...)`)."""
     from indexer.contract.errors import BadInput
 
     if input.body_file is None:
@@ -61,7 +63,7 @@ def _read_body(input: DossierBuildInput) -> str | None:
 
             data = _at_most(sys.stdin.buffer, "-")  # UTF-8 as a file's, whatever the locale says
         else:
-            data = _body_file_bytes(input.body_file)
+            data = _body_file_bytes(input.body_file, regular_only=agent)
         # as a file opened for text reads it: universal newlines
         return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except (OSError, UnicodeDecodeError) as exc:
@@ -69,18 +71,22 @@ def _read_body(input: DossierBuildInput) -> str | None:
         raise BadInput(f"cannot read body file {input.body_file}: {reason}") from None
 
 
-def _body_file_bytes(path: str) -> bytes:
-    """A body file's bytes: only a regular file's (a FIFO is not waited on, a device not read
-    without end), and at most BODY_FILE_BYTES of them."""
+def _body_file_bytes(path: str, regular_only: bool) -> bytes:
+    """A body file's bytes, at most BODY_FILE_BYTES of them (a device is not read without end).
+    `regular_only`: a regular file's alone, opened without waiting (an agent's FIFO would hold
+    its call slot for good); else a pipe too, waited on as any reader of one waits."""
     import os
     import stat
 
     from indexer.contract.errors import BadInput
 
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | (os.O_NONBLOCK if regular_only else 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if regular_only and not stat.S_ISREG(mode):
             raise BadInput(f"cannot read body file {path}: not a regular file")
+        if stat.S_ISDIR(mode):
+            raise BadInput(f"cannot read body file {path}: a folder")
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return _at_most(fh, path)
     finally:
@@ -111,7 +117,7 @@ def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
     flags = {"jira.base_url": input.jira_url, "jira.token_env": input.jira_token_env,
              "linear.base_url": input.linear_url, "linear.token_env": input.linear_token_env,
              "github_allow": ",".join(input.github_allow) if input.github_allow else None}
-    dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input),
+    dossier = build_dossier(input.repo, input.base, input.head, title=input.title, body=_read_body(input, agent=ctx.roots is not None),
                             store=ctx.store, refresh=input.refresh, flags=flags)
     dropped = sum(1 for o in dossier.omissions if o.reason != "max_references")
     freshness = Freshness(repo=dossier.target.repo, rev=input.head, pinned_oid=dossier.patchset.head_oid,
