@@ -19,6 +19,8 @@ from typing import Iterator, Mapping, Sequence
 import msgspec
 from msgspec import Struct, field
 
+from indexer.contract.read_back import read_back
+
 # --- blob facts: what one blob's bytes prove -------------------------------------------
 
 class Symbol(Struct, frozen=True, gc=False, omit_defaults=True):
@@ -40,7 +42,7 @@ class Symbol(Struct, frozen=True, gc=False, omit_defaults=True):
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
-decode_symbols = msgspec.json.Decoder(Symbol).decode_lines  # `canonical.symbols_json`'s lines
+decode_symbols = read_back(msgspec.json.Decoder(Symbol).decode_lines)  # `canonical.symbols_json`'s lines, as stored
 
 
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):

@@ -79,7 +79,7 @@ def test_a_lazy_head_answers_as_the_head_and_decodes_only_the_columns_read(tmp_p
         record = load_record(store, report.oid)
         raw = encode(head_of(record))
         full = decode_head(raw)
-        lazy = LazyHead(raw)
+        lazy = LazyHead(raw, store.home)
         assert not set(HEAD_COLUMNS) & set(vars(lazy))  # nothing decoded yet
         assert (lazy.oid, lazy.tree, lazy.fingerprint, lazy.symbols, lazy.edges, lazy.blob_facts) == (
             full.oid, full.tree, full.fingerprint, full.symbols, full.edges, full.blob_facts)

@@ -216,7 +216,7 @@ def test_gc_keeps_the_working_tree_snapshots_a_checkout_lists(repinned, tmp_path
 
     with store.env.begin(db=store.repos) as txn:  # the checkout's list of its working-tree snapshots stays
         row = txn.get(LIST_PREFIX + gitread.repo_identity(checkout).encode())
-    assert row is not None and listed(LIST_PREFIX, bytes(row))[1][0] == snap.oid
+    assert row is not None and listed(LIST_PREFIX, bytes(row), store.home)[1][0] == snap.oid
     again = api.worktree_snapshot(checkout, read_worktree(checkout), store=store)
     assert again.oid == snap.oid and again.record.fingerprint == snap.record.fingerprint
     assert sorted(p for p, _ in again.definitions("edited")) == ["app/util.py"]

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Iterator
 
 import msgspec
 
+from indexer.contract.read_back import read_back
+
 if TYPE_CHECKING:
     import weakref
 
@@ -55,7 +57,7 @@ class Receipt(msgspec.Struct, frozen=True):
 
 _seq = itertools.count()
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(Receipt)
+_decode = read_back(msgspec.json.Decoder(Receipt).decode)  # of receipts the store holds
 
 
 def _key() -> bytes:
@@ -132,4 +134,4 @@ def trim(store: Store, keep: int = MAX_RECEIPTS) -> None:
 def receipts(store: Store) -> Iterator[Receipt]:
     """Oldest first."""
     for _, value in store.kv(KV_NAME).items():
-        yield _decoder.decode(value)
+        yield _decode(value)

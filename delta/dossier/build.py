@@ -55,6 +55,7 @@ from delta.dossier.refs import (
 )
 from delta.dossier.transport import TrackerFailure, redact
 from indexer.contract.errors import StoreError
+from indexer.contract.read_back import read_back
 from indexer.contract.result import Unknown
 from indexer.git.read import open_repo, repo_display_path, repo_identity, resolve_rev
 
@@ -117,6 +118,9 @@ class Dossier(Struct):
     payload_dir: str  # relative to the store home; holds one payload file per fetched item
     reused: bool = False  # served from the store without fetching
     untrusted: str = UNTRUSTED
+
+
+_decode_stored = read_back(msgspec.json.Decoder(Dossier).decode)  # a dossier the store holds
 
 
 def _now() -> str:
@@ -307,7 +311,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
     try:
         if not refresh and (stored := load_record(store, key)) is not None:
             try:
-                dossier = msgspec.json.decode(stored, type=Dossier)
+                dossier = _decode_stored(stored)
             except msgspec.DecodeError:
                 dossier = None  # an older shape: retrieve again
             if dossier is not None and dossier.schema == SCHEMA:

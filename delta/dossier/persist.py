@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from delta.dossier.items import Comment, Fact
+from indexer.contract.read_back import read_back
 
 if TYPE_CHECKING:
     from indexer.store.database import Store
@@ -55,6 +56,9 @@ class Payload(msgspec.Struct):
     links: list[str]
     raw: Any
     linked: list[Linked] = msgspec.field(default_factory=list)
+
+
+_decode_payload = read_back(msgspec.json.Decoder(Payload).decode)  # a payload file under the store's home
 
 
 def record_key(repo_id: str, base_ref: str, head_ref: str, base_oid: str, head_oid: str, access: str = "") -> bytes:
@@ -98,7 +102,7 @@ def write_payload(home: Path, folder: str, payload: Payload) -> str:
 
 
 def read_payload(home: Path, rel: str) -> Payload:
-    return msgspec.json.decode((home / rel).read_bytes(), type=Payload)
+    return _decode_payload((home / rel).read_bytes())
 
 
 def load_record(store: Store, key: bytes) -> bytes | None:
@@ -119,6 +123,9 @@ class _Stamp(msgspec.Struct):
     payload_dir: str
 
 
+_decode_stamp = read_back(msgspec.json.Decoder(_Stamp).decode)
+
+
 def sweep(store: Store, key: bytes, keep: int | None = None) -> list[bytes]:
     """Drop all but the newest `keep` (default KEEP_PATCHSETS) dossiers of the review target of `key`
     (never `key` itself); return the keys removed."""
@@ -127,7 +134,7 @@ def sweep(store: Store, key: bytes, keep: int | None = None) -> list[bytes]:
     stamps = []
     for k, value in table.items(target_prefix(key)):
         try:
-            stamp = msgspec.json.decode(value, type=_Stamp)
+            stamp = _decode_stamp(value)
         except msgspec.DecodeError:
             stamp = _Stamp("", "")
         stamps.append((stamp.built_at, k, stamp.payload_dir))

@@ -299,6 +299,7 @@ def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
     are left out: a partial bundle, for an importer whose store holds them (a batch driver
     names what its store holds; `check` with that store fills them in). `keys`: the snapshot's
     `facts_keys`, when the caller has them already."""
+    from indexer.store.database import corrupt
     from indexer.store.records import full_facts
 
     store = snap.store
@@ -309,9 +310,9 @@ def make(snap, key: bytes | None = None, held: AbstractSet[bytes] = frozenset(),
     with store.env.begin() as txn:
         for key_ in wanted:
             facts = full_facts(txn, store, key_)
-            if facts is None:
-                raise RennetError(f"facts {key_.decode()} of snapshot {record.oid[:12]} are missing from the store; "
-                                  f"re-index the rev", code="store_error")
+            if facts is None:  # the snapshot was written with them: they were lost, or its file table was damaged
+                raise corrupt(store.home, f"the blob facts {key_.decode(errors='replace')} snapshot "
+                                          f"{record.oid[:12]} reads are not in it")
             entries.append(FactsEntry(key_, _encode(facts)))
     raw = _encode(Body(_encode(record), entries))
     body = zlib.compress(raw, level)
@@ -854,7 +855,7 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
 
     def existing_for(record: SnapshotRecord, replace: bool):
         def existing(packed: bytes) -> None:
-            stored = unpack_record(packed).record()
+            stored = unpack_record(packed, store.home).record()
             if replace and _missing(stored):
                 return  # a partial snapshot gives way (`commit_snapshot`'s `replace`)
             if stored.fingerprint != record.fingerprint:
@@ -878,7 +879,7 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
             replace = load.replace
             if load.unchecked and not replace:  # the write lock is held: what is read here stays
                 stored = txn.get(snapshot_key(record.oid, record.extractor_version), db=store.snapshots)
-                replace = stored is not None and completes(unpack_record(bytes(stored)).record(), record)
+                replace = stored is not None and completes(unpack_record(bytes(stored), store.home).record(), record)
             wanted = sorted(load.bundle.facts)
             if not compare_held:  # only what the store lacks is made ready (the commit checks again)
                 wanted = [key for key in wanted if txn.get(key) is None]

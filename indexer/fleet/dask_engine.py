@@ -365,7 +365,7 @@ def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Rep
     `repos`: the repositories opened so far, by path (a range's jobs share one)."""
     from indexer.build import complete_enough
     from indexer.git import read as gitread
-    from indexer.store.records import decode_head, load_stored_record
+    from indexer.store.records import load_stored_record
 
     if spec.repo.startswith(_URL_PREFIXES) or not os.path.exists(spec.repo):
         return _Job(index, spec, spec.repo, None, None), None
@@ -380,7 +380,7 @@ def _locate(spec: JobSpec, index: int, store: Store, repos: dict[str, pygit2.Rep
     stored = load_stored_record(store, oid)
     if stored is None:
         return job, None
-    head = decode_head(stored.head)
+    head = stored.full_head()
     if not complete_enough(repo, head, require_complete=False):
         job.replace = True
         return job, None

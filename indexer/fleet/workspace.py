@@ -22,6 +22,7 @@ from typing import Iterable, Literal
 import msgspec
 
 from indexer.contract.errors import BadInput, NotFound, RennetError
+from indexer.contract.read_back import read_back
 
 TABLE = "workspaces"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -73,7 +74,7 @@ class WorkspaceRecord(msgspec.Struct, kw_only=True):
 
 
 _encode = msgspec.msgpack.Encoder().encode
-_decode = msgspec.msgpack.Decoder(WorkspaceRecord).decode
+_decode = read_back(msgspec.msgpack.Decoder(WorkspaceRecord).decode)
 
 
 # --- what callers read -------------------------------------------------------------------
@@ -141,29 +142,44 @@ def _member(m: MemberRecord) -> Member:
 
 # --- reading and writing the table ---------------------------------------------------------
 
+def _read(raw: bytes, key: bytes, home) -> WorkspaceRecord:
+    """The workspace stored under `key` (its stored `raw` bytes); `store_corrupt` when it does
+    not decode or pins a member to no commit OID (the snapshot it pinned would be held by
+    nothing)."""
+    from indexer.store.database import corrupt
+    from indexer.store.records import is_oid
+
+    try:
+        ws = _decode(raw)
+    except msgspec.DecodeError:
+        ws = None
+    if ws is None or not all(is_oid(m.oid) for m in ws.members):
+        name = key[len(b"ws|"):].decode(errors="replace")
+        raise corrupt(home, f"workspace {name!r} does not read back")
+    return ws
+
+
 def load(store, name: str) -> WorkspaceRecord:
-    raw = store.kv(TABLE).get(_key(check_name(name)))
+    key = _key(check_name(name))
+    raw = store.kv(TABLE).get(key)
     if raw is None:
         raise NotFound(f"no workspace {name!r} (see `rennet workspace list`)")
-    try:
-        return _decode(raw)
-    except msgspec.DecodeError:
-        raise RennetError(f"workspace {name!r} is unreadable in the store; remove and create it again",
-                          code="store_corrupt") from None
+    return _read(raw, key, store.home)
 
 
 def all_workspaces(store) -> list[WorkspaceRecord]:
     out = []
-    for _, raw in store.kv(TABLE).items(b"ws|"):
+    for key, raw in store.kv(TABLE).items(b"ws|"):
         try:
-            out.append(_decode(raw))
-        except msgspec.DecodeError:
+            out.append(_read(raw, key, store.home))
+        except RennetError:
             continue  # one unreadable row must not hide the others
     return out
 
 
 def records_in(store, txn) -> list[WorkspaceRecord]:
-    """Every readable workspace, read inside the caller's transaction (`store.kv_in`)."""
+    """Every workspace, read inside the caller's transaction (`store.kv_in`); one that does not
+    read back is `store_corrupt`: what it holds would be taken for held by nothing."""
     db = store.kv_in(txn, TABLE)
     if db is None:
         return []
@@ -173,10 +189,7 @@ def records_in(store, txn) -> list[WorkspaceRecord]:
         for key, raw in cursor:
             if not bytes(key).startswith(b"ws|"):
                 break
-            try:
-                out.append(_decode(bytes(raw)))
-            except msgspec.DecodeError:
-                continue  # one unreadable row must not hide the others
+            out.append(_read(bytes(raw), bytes(key), store.home))
     return out
 
 

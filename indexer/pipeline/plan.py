@@ -203,7 +203,7 @@ def existing_head(store: Store, oid: str, version: str,
     stored = load_stored_record(store, oid, version)
     if stored is None:
         return None
-    head = LazyHead(stored.head)
+    head = stored.lazy_head()
     if repo is not None and head.tree_rules != TREE_RULES:
         gitread.check_tree(repo, oid)
     return head

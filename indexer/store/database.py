@@ -190,6 +190,12 @@ def fault(exc: BaseException, home: str | os.PathLike[str]) -> RennetError | Non
     return None
 
 
+def corrupt(home: str | os.PathLike[str], what: str) -> StoreError:
+    """The error of a stored record that does not read back as what was written (`what` says
+    which, and how): damaged data, `store_corrupt`, as LMDB's own damage is told."""
+    return StoreError(f"store at {home} is corrupt ({what}); move it aside and re-index", code="store_corrupt")
+
+
 def _nearly_full(home: str | os.PathLike[str]) -> bool:
     try:
         st = os.statvfs(home)

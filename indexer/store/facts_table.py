@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Mapping
 
 import msgspec
 
+from indexer.contract.read_back import read_back
 from indexer.model import Base, BlobFacts, Symbol, decode_symbols
 from indexer.store.database import Store
 from indexer.store.records import load_cores
@@ -56,7 +57,7 @@ class FactsSummary(msgspec.Struct):
 
 Summary = FactsSummary | BlobFacts
 
-decode_summary = msgspec.msgpack.Decoder(FactsSummary).decode  # the other fields are skipped, never built
+decode_summary = read_back(msgspec.msgpack.Decoder(FactsSummary).decode)  # the other fields are skipped, never built
 
 
 def load_summaries(store: Store, keys: Mapping[str, bytes]) -> dict[str, FactsSummary]:

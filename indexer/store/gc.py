@@ -20,6 +20,7 @@ from typing import Callable
 from indexer.store.database import Store, WriteLock
 from indexer.store.inventory import Inventory, SnapshotEntry, inventory
 from indexer.store.records import facts_key_parts
+from indexer.store.versions import facts_versions
 
 
 @dataclass
@@ -39,15 +40,16 @@ class Plan:
 
 
 def _keep_facts(inv: Inventory) -> tuple[set[bytes], set[str]]:
-    """(facts keys kept snapshots need, extractor versions whose facts are all kept): a kept
-    snapshot whose head does not decode keeps every facts key of its version."""
+    """(facts keys kept snapshots need, facts versions whose keys are all kept): a kept
+    snapshot whose head does not read back keeps every facts key of its version, whatever
+    language's (the version a facts key carries is its language's, not the snapshot's)."""
     keys: set[bytes] = set()
     versions: set[str] = set()
     for s in inv.snapshots:
         if not s.held:
             continue
         if s.facts_keys is None:
-            versions.add(s.extractor_version)
+            versions.update(facts_versions(s.extractor_version))
         else:
             keys.update(s.facts_keys)
     return keys, versions

@@ -17,13 +17,16 @@ from pathlib import Path
 
 import msgspec
 
+from indexer.contract.read_back import read_back
 from indexer.store import worktrees
 from indexer.store.database import SCHEMA_VERSION, Store, unpack
 from indexer.store.records import (
     NO_FACTS,
     PIN_PREFIX,
+    is_oid,
     path_facts_key,
     pin_parts,
+    pinned_in,
     repo_key_parts,
     snapshot_key_parts,
 )
@@ -44,7 +47,7 @@ class _HeadKeys(msgspec.Struct):
     indexed_at: str = ""
 
 
-_decode_head = msgspec.msgpack.Decoder(_HeadKeys).decode
+_decode_head = read_back(msgspec.msgpack.Decoder(_HeadKeys).decode)
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,9 @@ class Inventory:
 
 
 def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dict[str, str], list, list]:
-    """((OID, extractor version) -> holders, repository paths, pins, indexed stamps)."""
+    """((OID, extractor version) -> holders, repository paths, pins, indexed stamps).
+    A holder that does not read back is `store_corrupt`, never passed over: what it holds
+    would be listed as held by nothing, and `store gc` would drop it."""
     from indexer.fleet.workspace import records_in
 
     held: dict[tuple[str, str], list[Holder]] = {}
@@ -104,11 +109,11 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
         key = bytes(key)
         if key.startswith(PIN_PREFIX):
             repo_id, rev = pin_parts(key)
-            oid = bytes(value).decode()
+            oid = pinned_in(bytes(value), key, store.home)
             pins.append((key, oid))
             held.setdefault((oid, snapshot_version()), []).append(Holder("rev", repo_id, rev))
         elif key.startswith(worktrees.LIST_PREFIX):
-            repo_id, trees = worktrees.listed(key, bytes(value))
+            repo_id, trees = worktrees.listed(key, bytes(value), store.home)
             for n, oid in enumerate(trees):
                 held.setdefault((oid, snapshot_version()), []).append(
                     Holder("worktree", repo_id, "newest" if n == 0 else f"{n + 1} back"))
@@ -123,16 +128,21 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
     return held, paths, pins, stamps
 
 
-def facts_keys_of(raw_head: bytes) -> tuple[_HeadKeys | None, frozenset[bytes] | None]:
+def facts_keys_of(raw_head: bytes, version: str) -> tuple[_HeadKeys | None, frozenset[bytes] | None]:
     """A stored head's identity and the facts keys its files are read under (None, None when
-    it does not decode)."""
+    it does not decode, or does not read back whole: columns of unequal length, another
+    extractor version than its key's `version`, a blob that is no OID, where the keys made
+    would miss some its files are read under)."""
     try:
         head = _decode_head(raw_head)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except msgspec.DecodeError:
         return None, None
-    keys = frozenset(path_facts_key(p, b, head.extractor_version)
-                     for p, b, lang in zip(head.paths, head.blobs, head.languages) if lang not in NO_FACTS)
-    return head, keys
+    if not len(head.paths) == len(head.blobs) == len(head.languages) or head.extractor_version != version:
+        return None, None
+    facts = [(p, b) for p, b, lang in zip(head.paths, head.blobs, head.languages) if lang not in NO_FACTS]
+    if not all(is_oid(b) for _, b in facts):
+        return None, None
+    return head, frozenset(path_facts_key(p, b, version) for p, b in facts)
 
 
 def inventory(store: Store, txn) -> Inventory:
@@ -150,7 +160,7 @@ def inventory(store: Store, txn) -> Inventory:
             raw_head = unpack(value[4:4 + size])
         except Exception:  # zlib.error: a head that does not inflate keeps what it holds unknown
             raw_head = b""
-        head, keys = facts_keys_of(raw_head)
+        head, keys = facts_keys_of(raw_head, version)
         arcs = rank.get(key)
         out.append(SnapshotEntry(
             key=key, oid=oid, extractor_version=version, fingerprint=head.fingerprint if head else "",

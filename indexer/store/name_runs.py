@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from indexer.contract.read_back import read_back
+
 if TYPE_CHECKING:
     from indexer.store.database import Store
 
@@ -37,7 +39,7 @@ class NameRun(msgspec.Struct, array_like=True):
 
 
 _encode = encode_run = msgspec.msgpack.Encoder().encode
-decode_run = msgspec.msgpack.Decoder(NameRun).decode
+decode_run = read_back(msgspec.msgpack.Decoder(NameRun).decode)
 
 
 def name_of(key: bytes) -> str:

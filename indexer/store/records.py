@@ -6,6 +6,8 @@ this, never the extraction machinery.
 
 from __future__ import annotations
 
+import os
+import re
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTu
 import msgspec
 
 from indexer.contract.errors import StoreError
+from indexer.contract.read_back import read_back
 from indexer.lang.registry import name_language
 from indexer.model import (
     LIST_BLOCK,
@@ -33,7 +36,7 @@ from indexer.model import (
 )
 from indexer.rank.weights import definitions_of
 from indexer.store import name_runs
-from indexer.store.database import Store, pack, pack_pieces, unpack
+from indexer.store.database import Store, corrupt, pack, pack_pieces, unpack
 from indexer.store.symbol_lines import symbols_json
 from indexer.store.versions import facts_version, snapshot_version
 
@@ -152,20 +155,25 @@ _HeadColumns = msgspec.defstruct("_HeadColumns", [
     (f.name, msgspec.Raw if f.name in HEAD_COLUMNS else f.type,
      *(() if f.required else (f.default,)))
     for f in msgspec.structs.fields(SnapshotHead)])
-_COLUMN_DECODERS = {f.name: msgspec.msgpack.Decoder(f.type).decode
+_decode_columns = read_back(msgspec.msgpack.Decoder(_HeadColumns).decode)
+_COLUMN_DECODERS = {f.name: read_back(msgspec.msgpack.Decoder(f.type).decode)
                     for f in msgspec.structs.fields(SnapshotHead) if f.name in HEAD_COLUMNS}
 
 
 class LazyHead:
     """A stored head whose columns are decoded one by one when first read: a one-off lookup
     (a fresh `rennet context symbol`, a no-op `rennet index`) reads three of the twelve.
-    Answers as a SnapshotHead does."""
+    Answers as a SnapshotHead does. `home`: the store it was read from, named when the
+    columns do not agree (`store_corrupt`)."""
 
-    def __init__(self, raw: bytes) -> None:
-        self._columns = msgspec.msgpack.decode(raw, type=_HeadColumns)
+    def __init__(self, raw: bytes, home: str | os.PathLike[str]) -> None:
+        self._columns = columns = _decode_columns(raw)
         for f in msgspec.structs.fields(SnapshotHead):
             if f.name not in HEAD_COLUMNS:
-                setattr(self, f.name, getattr(self._columns, f.name))
+                setattr(self, f.name, getattr(columns, f.name))
+        # Every column holds one item a file: a lookup by position reads several of them. The
+        # counts their heads declare are compared here; decoding a column checks its items.
+        _check_columns(self.oid, [_items_declared(getattr(columns, name)) for name in HEAD_COLUMNS], home)
 
     def __getattr__(self, name: str):  # reached only for a column not decoded yet
         decode = _COLUMN_DECODERS.get(name)
@@ -181,9 +189,47 @@ class LazyHead:
     rank_map = SnapshotHead.rank_map
 
 
+def _items_declared(raw: msgspec.Raw) -> int | None:
+    """How many items the msgpack array `raw` says it holds (its head), None when it is no array."""
+    head = bytes(memoryview(raw)[:5])
+    if head and 0x90 <= head[0] <= 0x9F:
+        return head[0] & 0x0F
+    width = ARRAY_HEAD_BYTES.get(head[0]) if head else None
+    return int.from_bytes(head[1:width], "big") if width is not None and len(head) >= width else None
+
+
+def _check_columns(oid: str, counts: list[int | None], home: str | os.PathLike[str]) -> None:
+    """`store_corrupt` unless a stored head's columns (`HEAD_COLUMNS`, counted) are lists of as
+    many items as it has paths."""
+    if any(n is None or n != counts[0] for n in counts):
+        shown = ", ".join(f"{name} {'?' if n is None else n}" for name, n in zip(HEAD_COLUMNS, counts))
+        raise corrupt(home, f"the file table of snapshot {oid[:12]} has columns of unequal length: {shown}")
+
+
+def checked_head(head: SnapshotHead, home: str | os.PathLike[str]) -> SnapshotHead:
+    """A decoded stored head, its columns checked as LazyHead checks them, and its blobs."""
+    _check_columns(head.oid, [len(getattr(head, name)) for name in HEAD_COLUMNS], home)
+    return _check_blobs(head, home)
+
+
+_BLOB = re.compile(r"[0-9a-f]{40}|")  # a file's blob OID; "" for a submodule, whose commit is its target
+
+
+H = TypeVar("H", "SnapshotHead", "LazyHead")
+
+
+def _check_blobs(head: H, home: str | os.PathLike[str]) -> H:
+    """`head`, when every blob its file table names is an OID; else `store_corrupt`: a blob
+    that is no OID is asked of the repository's object database by whoever reads it."""
+    if not all(map(_BLOB.fullmatch, head.blobs)):
+        raise corrupt(home, f"the file table of snapshot {head.oid[:12]} names a blob that is no OID")
+    return head
+
+
 encode = msgspec.msgpack.Encoder().encode
-decode_head = msgspec.msgpack.Decoder(SnapshotHead).decode
-decode_core = msgspec.msgpack.Decoder(BlobFacts).decode  # symbols left in `symbols_json`, for assembly
+# Decoders of what the store holds: damage, a string that is not UTF-8 included, is a DecodeError.
+decode_head = read_back(msgspec.msgpack.Decoder(SnapshotHead).decode)
+decode_core = read_back(msgspec.msgpack.Decoder(BlobFacts).decode)  # symbols left in `symbols_json`, for assembly
 
 
 class ImportFacts(msgspec.Struct):
@@ -197,7 +243,7 @@ class ImportFacts(msgspec.Struct):
     bases: list[Base] = msgspec.field(default_factory=list)  # the classes' declared bases
 
 
-decode_imports = msgspec.msgpack.Decoder(ImportFacts).decode
+decode_imports = read_back(msgspec.msgpack.Decoder(ImportFacts).decode)
 
 
 class UseFacts(msgspec.Struct):
@@ -206,11 +252,11 @@ class UseFacts(msgspec.Struct):
     uses: dict[str, int] = msgspec.field(default_factory=dict)
 
 
-decode_uses = msgspec.msgpack.Decoder(UseFacts).decode
+decode_uses = read_back(msgspec.msgpack.Decoder(UseFacts).decode)
 
 decode_record = msgspec.msgpack.Decoder(SnapshotRecord).decode  # a whole record as one msgpack (bundles)
-decode_tail = msgspec.msgpack.Decoder(SnapshotTail).decode
-decode_occurrences = msgspec.msgpack.Decoder(list[Occurrence]).decode
+decode_tail = read_back(msgspec.msgpack.Decoder(SnapshotTail).decode)
+decode_occurrences = read_back(msgspec.msgpack.Decoder(list[Occurrence]).decode)
 
 NO_FACTS = ("submodule", "symlink", "binary", "missing")  # file entries whose blob facts are never read
 # ("missing": a blob the object database lacks, as in a partial clone; never stored)
@@ -295,6 +341,43 @@ def pinnable(rev: str) -> bool:
 
 
 PIN_PREFIX = b"pin|"  # every `pin_key` starts with it; no `repo_key` does (an identity is hex)
+
+
+_OID = re.compile(r"[0-9a-f]{40}")
+
+
+def is_oid(text: str) -> bool:
+    """Is `text` an object's OID (a commit, tree or blob) as the store writes them: 40 lowercase
+    hex digits?"""
+    return _OID.fullmatch(text) is not None
+
+
+def pinned_in(value: bytes, key: bytes, home: str | os.PathLike[str]) -> str:
+    """The commit OID the rev pin `key` holds (its stored `value`); `store_corrupt` when the
+    value is no OID: a pin that reads as something else would hold no snapshot, and a `store gc`
+    would drop the one it held."""
+    oid = value.decode("ascii", "replace")
+    if not is_oid(oid):
+        raise corrupt(home, f"the pin of rev {pin_parts(key)[1]!r} holds no commit OID")
+    return oid
+
+
+class _Stamp(msgspec.Struct):
+    """A `repo_key` row's value: when its snapshot was indexed."""
+
+    indexed_at: str = ""
+
+
+_decode_stamp = read_back(msgspec.msgpack.Decoder(_Stamp).decode)
+
+
+def indexed_at_in(value: bytes, oid: str, home: str | os.PathLike[str]) -> str:
+    """When the snapshot of `oid` was indexed, as its `repo_key` row's stored `value` says;
+    `store_corrupt` when the value does not decode."""
+    try:
+        return _decode_stamp(value).indexed_at
+    except msgspec.DecodeError:
+        raise corrupt(home, f"the indexing stamp of {oid[:12]} does not decode") from None
 
 
 def pin_parts(key: bytes) -> tuple[str, str]:
@@ -604,16 +687,24 @@ def _items_of(array: bytes) -> bytes:
 class StoredRecord(NamedTuple):
     head: bytes  # msgpack of SnapshotHead
     packed_tail: Callable[[], bytes]  # reads the packed tail
+    home: str | os.PathLike[str]  # the store it was read from: named when it does not read back
 
     def tail(self) -> SnapshotTail:
         return decode_tail(unpack(self.packed_tail()))
+
+    def lazy_head(self) -> LazyHead:
+        return LazyHead(self.head, self.home)
+
+    def full_head(self) -> SnapshotHead:
+        """The head decoded whole, its columns and blobs checked (`checked_head`)."""
+        return checked_head(decode_head(self.head), self.home)
 
     def record(self, head: SnapshotHead | LazyHead | None = None, fan_in: dict[str, int] | None = None,
                rank: dict[str, float] | None = None, files: list[FileEntry] | None = None,
                tail: SnapshotTail | None = None) -> SnapshotRecord:
         """The whole record; `head`, `fan_in`, `rank`, `files` and `tail` when the caller has them
         already."""
-        h = head if head is not None else decode_head(self.head)
+        h = head if head is not None else self.full_head()
         t = tail if tail is not None else self.tail()
         return SnapshotRecord(h.oid, h.tree, h.extractor_version, files if files is not None else h.files(),
                               t.edges, t.unresolved, t.packages, t.dependencies, t.entry_points,
@@ -622,7 +713,7 @@ class StoredRecord(NamedTuple):
                               h.blob_facts, h.tree_rules)
 
     def prior(self) -> PriorRecord:
-        head = LazyHead(self.head)  # the file table's columns; fan-in and rank stay undecoded
+        head = _check_blobs(self.lazy_head(), self.home)  # the file table's columns; fan-in and rank stay undecoded
         return PriorRecord(head.oid, head.tree, head.files(), self.packed_tail(), tree_rules=head.tree_rules)
 
 
@@ -630,10 +721,11 @@ def _head_size(value) -> int:
     return int.from_bytes(value[:4], "big")
 
 
-def unpack_record(value: bytes) -> StoredRecord:
+def unpack_record(value: bytes, home: str | os.PathLike[str]) -> StoredRecord:
+    """A record as the store at `home` holds it."""
     size = _head_size(value)
     tail = bytes(value[4 + size:])
-    return StoredRecord(bytes(unpack(value[4:4 + size])), lambda: tail)
+    return StoredRecord(bytes(unpack(value[4:4 + size])), lambda: tail, home)
 
 
 def load_stored_record(store: Store, oid: str, version: str | None = None) -> StoredRecord | None:
@@ -653,7 +745,7 @@ def load_stored_record(store: Store, oid: str, version: str | None = None) -> St
                 raise StoreError(f"the snapshot record of {oid[:12]} left the store while it was read")
             return bytes(raw[4 + size:])
 
-    return StoredRecord(head, packed_tail)
+    return StoredRecord(head, packed_tail, store.home)
 
 
 def load_record(store: Store, oid: str, version: str | None = None) -> SnapshotRecord | None:

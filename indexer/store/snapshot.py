@@ -15,12 +15,11 @@ from indexer.contract.errors import NotFound, NotIndexed
 from indexer.git import read as gitread
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.store import name_runs
-from indexer.store.database import Store, unpack
+from indexer.store.database import Store, corrupt, unpack
 from indexer.store.name_runs import NameRun
 from indexer.store.records import (
     NO_FACTS,
     ImportFacts,
-    LazyHead,
     SnapshotTail,
     StoredRecord,
     UseFacts,
@@ -29,12 +28,15 @@ from indexer.store.records import (
     decode_uses,
     entry_facts_key,
     full_facts,
+    indexed_at_in,
+    is_oid,
     load_facts,
     load_stored_record,
     name_blobs,
     name_key,
     path_facts_key,
     pin_key,
+    pinned_in,
     repo_key,
 )
 
@@ -68,7 +70,7 @@ class Snapshot:
 
     def __init__(self, store: Store, repo: pygit2.Repository, rev: str, stored: StoredRecord,
                  indexed_at: str) -> None:
-        head = self._head = LazyHead(stored.head)  # columns decoded as lookups read them
+        head = self._head = stored.lazy_head()  # columns decoded as lookups read them
         self.store = store
         self.repo = repo
         self.repo_path = gitread.repo_display_path(repo)
@@ -203,7 +205,14 @@ class Snapshot:
         return facts
 
     def _blob_of_key(self, key: bytes) -> bytes:
-        return gitread.read_blob(self.repo, key[:40].decode())
+        return self._read_blob(key[:40].decode("ascii", "replace"))
+
+    def _read_blob(self, blob: str) -> bytes:
+        """The bytes of a blob the file table names: a name that is no OID is damage to the
+        stored record, not a blob the repository lacks."""
+        if not is_oid(blob):
+            raise corrupt(self.store.home, f"the file table of snapshot {self.oid[:12]} names a blob {blob[:40]!r}")
+        return gitread.read_blob(self.repo, blob)
 
     def core_facts(self, path: str) -> BlobFacts | None:
         """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read."""
@@ -259,7 +268,7 @@ class Snapshot:
             raise NotFound(f"{path} is not a file of snapshot {self.oid[:12]}")
         if f.language == "submodule":
             raise NotFound(f"{path} is a submodule at {f.target[:12]}; its content is in another repository")
-        return gitread.read_blob(self.repo, f.blob)
+        return self._read_blob(f.blob)
 
     # --- symbols and names ---------------------------------------------------------------
 
@@ -296,8 +305,12 @@ class Snapshot:
     def defined_names(self) -> list[str]:
         """Every name some symbol of this snapshot has, sorted: read off the name index, without
         decoding a single file's facts."""
-        blobs = {bytes.fromhex(blob) for blob, language in zip(self._head.blobs, self._head.languages)
-                 if language not in NO_FACTS}
+        try:
+            blobs = {bytes.fromhex(blob) for blob, language in zip(self._head.blobs, self._head.languages)
+                     if language not in NO_FACTS}
+        except ValueError:
+            raise corrupt(self.store.home, f"the file table of snapshot {self.oid[:12]} names a blob that is "
+                                           f"no OID") from None
         names: list[str] = []
         with self.store.env.begin(db=self.store.defs) as txn:
             cursor = txn.cursor()
@@ -485,9 +498,10 @@ class Snapshot:
 
 def pinned_oid(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
     """The OID a rev was pinned to when it was last indexed, if ever."""
+    key = pin_key(gitread.repo_identity(repo), rev)
     with store.env.begin(db=store.repos) as txn:
-        raw = txn.get(pin_key(gitread.repo_identity(repo), rev))
-    return bytes(raw).decode() if raw is not None else None
+        raw = txn.get(key)
+        return pinned_in(bytes(raw), key, store.home) if raw is not None else None
 
 
 def load(store: Store, repo_path: str, rev: str = "HEAD") -> Snapshot:
@@ -502,7 +516,7 @@ def load(store: Store, repo_path: str, rev: str = "HEAD") -> Snapshot:
         raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
     with store.env.begin(db=store.repos) as txn:
         stamp = txn.get(repo_key(gitread.repo_identity(repo), oid))
-    indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at", "") if stamp is not None else ""
+    indexed_at = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
     return Snapshot(store, repo, rev, stored, indexed_at)
 
 

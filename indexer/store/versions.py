@@ -66,6 +66,12 @@ def facts_version(snapshot: str, language: str) -> str:
     return found if found is not None else table[_PLAIN]
 
 
+def facts_versions(snapshot: str) -> frozenset[str]:
+    """Every version the facts keys a snapshot of version `snapshot` reads may carry."""
+    table = _facts_versions(snapshot)
+    return frozenset(table.values()) if table is not None else frozenset((snapshot,))
+
+
 @cache
 def _facts_versions(snapshot: str) -> dict[str, str] | None:
     if "=" not in snapshot:

@@ -8,10 +8,13 @@ Blob facts stay: they are content-addressed and shared with every other snapshot
 
 from __future__ import annotations
 
+import os
+
 import msgspec
 
-from indexer.store.database import Store
-from indexer.store.records import repo_key, snapshot_key
+from indexer.contract.read_back import read_back
+from indexer.store.database import Store, corrupt
+from indexer.store.records import is_oid, repo_key, snapshot_key
 
 KEEP = 8
 
@@ -23,17 +26,30 @@ def _list_key(repo_id: str) -> bytes:
     return LIST_PREFIX + repo_id.encode()
 
 
-def listed(key: bytes, value: bytes) -> tuple[str, list[str]]:
-    """(repository identity, tree OIDs newest first) of a list row (its key starts with LIST_PREFIX)."""
-    return key[len(LIST_PREFIX):].decode(errors="replace"), msgspec.msgpack.decode(value, type=list[str])
+_decode_list = read_back(msgspec.msgpack.Decoder(list[str]).decode)
+
+
+def listed(key: bytes, value: bytes, home: str | os.PathLike[str]) -> tuple[str, list[str]]:
+    """(repository identity, tree OIDs newest first) of a list row (its key starts with LIST_PREFIX)
+    of the store at `home`; `store_corrupt` when its value is no list of OIDs: the snapshots it
+    holds would be held by nothing."""
+    repo_id = key[len(LIST_PREFIX):].decode(errors="replace")
+    try:
+        trees = _decode_list(value)
+    except msgspec.DecodeError:
+        trees = None
+    if trees is None or not all(map(is_oid, trees)):
+        raise corrupt(home, f"the list of working-tree snapshots of {repo_id} is no list of tree OIDs")
+    return repo_id, trees
 
 
 def remember(store: Store, repo_id: str, tree_oid: str, version: str, keep: int = KEEP) -> list[str]:
     """Put `tree_oid` first among the checkout's working-tree snapshots and delete those past
     the newest `keep`. Returns the tree OIDs deleted."""
     with store.env.begin(write=True) as txn:
-        raw = txn.get(_list_key(repo_id), db=store.repos)
-        known: list[str] = msgspec.msgpack.decode(bytes(raw), type=list[str]) if raw is not None else []
+        key = _list_key(repo_id)
+        raw = txn.get(key, db=store.repos)
+        known = listed(key, bytes(raw), store.home)[1] if raw is not None else []
         kept = [tree_oid, *(oid for oid in known if oid != tree_oid)]
         dropped = kept[keep:]
         kept = kept[:keep]

@@ -93,7 +93,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
     import hashlib
 
     from indexer.git import read as gitread
-    from indexer.store.records import pin_key, repo_key
+    from indexer.store.records import indexed_at_in, pin_key, pinned_in, repo_key
 
     repo = gitread.open_repo(input.repo)
     repo_id = gitread.repo_identity(repo)
@@ -106,7 +106,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
             for k, v in cursor.iternext():
                 if not bytes(k).startswith(prefix):
                     break
-                pins.append((bytes(k)[len(prefix):].decode(), bytes(v).decode()))
+                pins.append((bytes(k)[len(prefix):].decode(), pinned_in(bytes(v), bytes(k), store.home)))
         stamps = {oid: txn.get(repo_key(repo_id, oid)) for _, oid in pins}
     revs = []
     for rev, oid in sorted(pins):
@@ -116,9 +116,8 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
             current = None
         status = "unknown" if current is None else ("current" if current == oid else "stale")
         stamp = stamps.get(oid)
-        indexed_at = msgspec.msgpack.decode(bytes(stamp)).get("indexed_at") if stamp is not None else None
-        if not isinstance(indexed_at, str) or not indexed_at:
-            indexed_at = Unknown("not_recorded", "the store holds no indexing time for this snapshot")
+        stamped = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
+        indexed_at = stamped or Unknown("not_recorded", "the store holds no indexing time for this snapshot")
         revs.append(IndexedRev(rev, oid, current_or_gone(current, rev), status, indexed_at))
     binding = hashlib.sha256(repr([(r.rev, r.pinned_oid) for r in revs]).encode()).hexdigest()
     items, page = ctx.page(revs, cap="revs", limit=input.limit, cursor=input.cursor, binding=binding)
