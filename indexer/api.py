@@ -39,7 +39,7 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
     """The pinned snapshot of `rev`. With `index_if_absent`, a rev with no snapshot is indexed
     first: the OID its pin names, or the rev itself (which pins it). This is the one place a
     read asks for a build; `indexer.store.snapshot.load` never does."""
-    from indexer.contract.errors import NotIndexed
+    from indexer.contract.errors import NotIndexed, UnknownRev
     from indexer.store import writer_wait
     from indexer.store.snapshot import load
 
@@ -60,7 +60,12 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
             return load(store, repo_path, rev)  # the indexer we waited for may have written it
         except NotIndexed:
             pass
-        pinned = pinned_oid(store, gitread.open_repo(repo_path), rev)
+        repo = gitread.open_repo(repo_path)
+        pinned = pinned_oid(store, repo, rev)
+        if pinned is not None and pinned not in repo:  # else "unknown revision <an OID never typed>"
+            raise UnknownRev(f"{rev} of {gitread.repo_display_path(repo)} is pinned to commit {pinned[:12]}, whose "
+                             f"snapshot is not in the store and which the repository does not hold (history "
+                             f"rewritten, or a damaged store): `rennet index --rev {rev}` pins it anew")
         with announced(repo_path, rev) as progress:
             index(repo_path, pinned or rev, store=store, workers=workers, progress=progress,
                   require_complete=require_complete)

@@ -106,7 +106,9 @@ def test_n_files_each_reaching_n_make_edges_linear_in_them_and_say_what_was_left
         assert {(u.path, u.status) for u in found.unresolved} == {(p, TARGETS_CAPPED) for p in importers}
         return len(found.edges), peak
 
-    (small, small_peak), (large, large_peak) = run(40), run(80)
+    # Each size's lower peak of two runs: what the process allocates once, whichever run it
+    # falls in (a cache filled, a table grown by earlier tests), is not the edges' memory.
+    (small, small_peak), (large, large_peak) = (min(run(n) for _ in range(2)) for n in (40, 80))
     assert (small, large) == (8 * 40, 8 * 80)
     assert large_peak <= 2.5 * small_peak
 

@@ -39,12 +39,14 @@ from corpora.gitbuild import RepoBuilder
 from tests.shop_repo import offline
 from tests.test_command_inputs import _close
 
-FUZZ_EXAMPLES = int(os.environ.get("RENNET_FUZZ_EXAMPLES", "40"))
+FUZZ_EXAMPLES = int(os.environ.get("RENNET_FUZZ_EXAMPLES", "25"))
 FRESH = "RENNET_FUZZ_EXAMPLES" in os.environ
 # What a damaged store may answer: damage found (`store_corrupt`; a schema version that reads
 # as another is `schema_mismatch`), or what the damaged record now says: a pin or name index
 # row naming what is not stored (`not_indexed`, `not_found`), a blob the repository lacks.
-DAMAGED = frozenset({"store_corrupt", "schema_mismatch", "not_indexed", "not_found", "missing_objects"})
+# `unknown_rev`: a pin flipped into another commit OID, which damage of the right form cannot be
+# told from a pin whose commit a rewritten history dropped
+DAMAGED = frozenset({"store_corrupt", "schema_mismatch", "not_indexed", "not_found", "missing_objects", "unknown_rev"})
 DUPSORT = ("defs", "occ")  # tables holding many values a key
 KEPT = ("snapshots", "facts", "occurrences", "rank", "repos", "defs", "occ", "names", "kv:workspaces")
 
@@ -433,6 +435,20 @@ def test_a_pin_that_holds_no_oid_is_store_corrupt(made: Made, tmp_path, value: b
     for reply in run(made, home, [("context.symbol", {"repo": made.repo, "rev": "main~1", "name": "helper"}),
                                   ("context.novelty", {"repo": made.repo, "base": "main~1", "head": "main"})]):
         assert error_of(reply)[0] == "store_corrupt"
+
+
+def test_a_pin_to_a_commit_neither_stored_nor_in_the_repository_says_so(made: Made, tmp_path) -> None:
+    """A pin holding a commit OID whose snapshot the store lacks and the repository does not
+    hold (a flipped hex digit, or a history rewritten after an upgrade): `unknown_rev` saying the
+    rev is pinned there and how to pin it anew (was: `unknown revision '<OID>'`, naming an OID
+    the user never gave as if they had)."""
+    pin = pin_of(made, "main")
+    gone = "0" * 39 + "1"
+    home = copy_damaged(made, tmp_path, "repos", pin, gone.encode())
+    [reply] = run(made, home, [("context.symbol", {"repo": made.repo, "rev": "main", "name": "helper"})])
+    code, message = error_of(reply)
+    assert code == "unknown_rev" and "main of " in message and f"pinned to commit {gone[:12]}" in message
+    assert "rennet index --rev main" in message
 
 
 def test_an_indexing_stamp_of_another_shape_is_store_corrupt(made: Made, tmp_path) -> None:
