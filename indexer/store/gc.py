@@ -19,7 +19,7 @@ from typing import Callable
 
 from indexer.store.database import Store, WriteLock
 from indexer.store.inventory import Inventory, SnapshotEntry, inventory
-from indexer.store.records import facts_key_parts
+from indexer.store.records import facts_key_parts, is_facts_key
 
 
 @dataclass
@@ -39,8 +39,8 @@ class Plan:
 
 
 def _keep_facts(inv: Inventory) -> tuple[set[bytes], set[str]]:
-    """(facts keys kept snapshots need, extractor versions whose facts are all kept): a kept
-    snapshot whose head does not decode keeps every facts key of its version."""
+    """(facts keys kept snapshots need, snapshot extractor versions whose facts are all kept): a
+    kept snapshot whose head does not decode keeps every facts key of its version."""
     keys: set[bytes] = set()
     versions: set[str] = set()
     for s in inv.snapshots:
@@ -51,10 +51,6 @@ def _keep_facts(inv: Inventory) -> tuple[set[bytes], set[str]]:
         else:
             keys.update(s.facts_keys)
     return keys, versions
-
-
-def _facts_version(key: bytes) -> str:
-    return facts_key_parts(key)[2]
 
 
 def _raw_blob(key: bytes) -> bytes:
@@ -79,7 +75,8 @@ def plan(store: Store, txn) -> tuple[Plan, list[bytes], set[bytes], list[bytes]]
     occurrences = txn.cursor(db=store.occurrences)
     for key, value in txn.cursor(db=store.facts):
         key = bytes(key)
-        if key in keep or (keep_versions and _facts_version(key) in keep_versions):
+        # a facts key holds its language's facts version, not the snapshot's: asked of each kept version
+        if key in keep or any(is_facts_key(key, version) for version in keep_versions):
             kept_raw.add(_raw_blob(key))
             continue
         drop.append(key)
