@@ -236,6 +236,30 @@ def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkey
     assert sp.spill(big, command="demo", home=tmp_path, ceiling=1024)["path"]["unknown"] == "not_recorded"
 
 
+
+def test_a_reply_over_the_file_cap_is_not_written_to_an_empty_folder(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    monkeypatch.setattr(sp, "MAX_FILE_BYTES", 6_000)  # the folder's own bounds are far off
+    big = json.dumps({"data": "z" * 7000}).encode()
+    reply = sp.spill(big, command="demo", home=tmp_path, ceiling=1024)
+    assert reply["path"]["unknown"] == "not_recorded" and "6000-byte cap" in reply["note"]
+    assert list(sp.spill_dir(tmp_path).iterdir()) == []
+
+
+def test_a_folder_of_the_most_young_files_takes_no_other(tmp_path):
+    """KEEP_NEWEST files, all younger than 15 minutes: one more would be over the count."""
+    from context_tools.faces import spill as sp
+
+    folder = sp.spill_dir(tmp_path)
+    folder.mkdir()
+    for i in range(sp.KEEP_NEWEST):
+        (folder / f"f{i:04d}.json").write_text("{}")
+    assert not sp.sweep(folder, incoming=10)
+    (folder / "f0000.json").unlink()
+    assert sp.sweep(folder, incoming=10)
+
+
 def test_spill_files_are_never_swept_by_count_alone_within_15_minutes(tmp_path):
     from context_tools.faces import spill as sp
 
