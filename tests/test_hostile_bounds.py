@@ -247,6 +247,28 @@ def test_a_reply_over_the_file_cap_is_not_written_to_an_empty_folder(tmp_path, m
     assert list(sp.spill_dir(tmp_path).iterdir()) == []
 
 
+
+def test_a_write_in_progress_takes_room_in_the_folder(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    monkeypatch.setattr(sp, "MAX_FOLDER_BYTES", 10_000)
+    folder = sp.spill_dir(tmp_path)
+    folder.mkdir()
+    (folder / "w.123.tmp").write_bytes(b"x" * 8000)  # another writer's, seconds old
+    assert not sp.sweep(folder, incoming=4000) and (folder / "w.123.tmp").exists()
+    assert sp.sweep(folder, incoming=2000)
+
+
+def test_two_replies_spilled_in_the_same_second_are_two_files(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    second = time.gmtime()
+    monkeypatch.setattr(sp.time, "gmtime", lambda *_: second)
+    wires = [json.dumps({"data": letter * 3000}).encode() for letter in "ab"]
+    paths = [sp.spill(w, command="demo", home=tmp_path, ceiling=1024)["path"] for w in wires]
+    assert paths[0] != paths[1] and [Path(p).read_bytes() for p in paths] == wires
+
+
 def test_a_folder_of_the_most_young_files_takes_no_other(tmp_path):
     """KEEP_NEWEST files, all younger than 15 minutes: one more would be over the count."""
     from context_tools.faces import spill as sp

@@ -311,3 +311,23 @@ def test_a_held_snapshot_whose_head_does_not_decode_keeps_every_facts_key_of_its
         txn.put(snapshot_key(main.oid, main.extractor_version), (5).to_bytes(4, "big") + b"junk!", db=store.snapshots)
     plan = collect(store)
     assert [s.oid for s in plan.snapshots] == [first] and plan.facts == 0 and _facts_keys(store) == before
+
+
+def test_gc_drops_every_name_only_the_dropped_blob_defined(tmp_path):
+    """Names next to each other in the name index, and a name that is not plain ASCII (kept
+    apart in the runs), all go when the one blob defining them goes."""
+    from indexer.store import name_runs
+
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "def zz_one():\n    pass\n\n\ndef zz_two():\n    pass\n\n\ndef grüße():\n    pass\n"})
+    with api.open_store(tmp_path / "store") as store:
+        api.index(str(repo.path), "main", store=store)
+        repo.commit({"a.py": "def kept():\n    pass\n"})
+        api.index(str(repo.path), "main", store=store)
+        assert "grüße".encode() in {k for r in name_runs.load(store) for k in r.others}
+        plan = collect(store)
+        assert plan.names == 3
+        with store.env.begin(db=store.defs) as txn:
+            assert [name for name in ("zz_one", "zz_two", "grüße", "kept") if txn.get(name.encode())] == ["kept"]
+        runs = name_runs.load(store)
+        assert {n for r in runs for n in r.plain()} == {"kept"} and not any(r.others for r in runs)
