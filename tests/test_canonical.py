@@ -102,3 +102,20 @@ def test_lines_encoded_a_block_at_a_time_are_the_records_one_by_one(monkeypatch)
     whole = b"".join(canonical.chunks(record, {}))
     monkeypatch.setattr(canonical, "_BLOCK", 4096)
     assert b"".join(canonical.chunks(record, {})) == whole  # the block size never shows in the bytes
+
+
+def test_the_fingerprint_holds_the_extractor_version_and_the_capped_marks():
+    """docs/store.md: the fingerprint is of the extractor version line and the lines; a file
+    line says `occurrences_capped`, and `symbols_capped` when true: each changes the fingerprint."""
+    path = "pkg/m.py"
+    files = [FileEntry(path, "4" * 40, 0o100644, 12, 12, "python")]
+    record = _record(files, [], [])
+    plain = BlobFacts("python", 12, symbols=_symbols()[:2])
+    prints = {canonical.fingerprint(record, {path: plain})}
+    prints.add(canonical.fingerprint(msgspec.structs.replace(record, extractor_version="y"), {path: plain}))
+    for mark in ("occurrences_capped", "symbols_capped"):
+        capped = msgspec.structs.replace(plain, **{mark: True})
+        line = json.loads(next(canonical.lines(record, {path: capped})))
+        assert line[mark] is True
+        prints.add(canonical.fingerprint(record, {path: capped}))
+    assert len(prints) == 4

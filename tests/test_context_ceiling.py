@@ -161,3 +161,22 @@ def test_a_spill_file_an_agent_was_handed_outlives_the_count_rule(tmp_path):
     assert len(list(folder.iterdir())) == KEEP_NEWEST + 5  # none is yet 15 minutes old
     sweep(folder, now=now + MIN_AGE_SECONDS)
     assert len(list(folder.iterdir())) == KEEP_NEWEST  # past its minimum age, the count rule applies
+
+
+def test_the_cursors_of_a_spilled_reply_are_found_wherever_an_object_holds_them():
+    """spill.py: `cursors` names each next-page cursor by the dotted place of the object holding
+    it (`page`, `data.meta.imports`); a list's items are not searched."""
+    wire = json.dumps({"ok": True, "data": {"meta": {"imports": {"cursor": "B"}, "outline": {"cursor": None}},
+                                            "items": [{"cursor": "X"}]},
+                       "page": {"cursor": "A"}}).encode()
+    assert next_cursors(wire) == {"data.meta.imports": "B", "page": "A"}
+
+
+def test_a_reply_of_exactly_the_ceiling_is_inline_and_one_byte_more_is_spilled(big: Big):
+    args = {"repo": big.repo, "rev": big.head, "name": "handler_1"}
+    size = len(msgspec.json.encode(Executor("python", store=big.store).run("context.symbol", args).envelope))
+    assert size > 512
+    exact = Executor("mcp", store=big.store, ceiling=size).run("context.symbol", args)
+    assert exact.wire == exact.envelope and not exact.spill_path
+    over = Executor("mcp", store=big.store, ceiling=size - 1).run("context.symbol", args)
+    assert over.spill_path and len(msgspec.json.encode(over.wire)) <= size - 1

@@ -360,6 +360,40 @@ def test_cursor_walks_every_site_once(big):
     assert len(seen) == len(set(seen)) == r.page.total
 
 
+def test_a_page_size_may_change_between_pages_and_never_passes_the_cap(big):
+    """pages.py: the query binds a cursor, its page size does not; a section's page is held to
+    the section's own cap whatever `limit` the file call allows."""
+    c = context_tools.Client(store=big.store)
+    seen, cursor, sizes = [], None, iter([150, 60])
+    while True:
+        r = c.call("context.references", repo=big.repo, rev=big.head, name="handle", limit=next(sizes, 200),
+                   cursor=cursor)
+        seen += [(s.path, s.line, s.col) for s in r.data.sites]
+        cursor = r.page.cursor
+        if not cursor:
+            break
+    assert len(seen) == len(set(seen)) == r.page.total
+    section = c.call("context.file", repo=big.repo, rev=big.head, path="src/bigpkg/core.py", section="importers",
+                     limit=400)
+    assert (section.page.total, section.page.returned, section.page.truncated) == (100, 20, True)
+
+
+def test_a_warm_client_answers_from_the_new_pin_once_the_rev_is_indexed_again(tmp_path):
+    from corpora.gitbuild import RepoBuilder
+
+    repo = RepoBuilder(tmp_path / "repo")
+    first = repo.commit({"m.py": "def before():\n    return 1\n"})
+    c = context_tools.Client(store=str(tmp_path / "store"))
+    c.call("repo.index", repo=str(repo.path), rev="main")
+    assert c.call("context.symbol", repo=str(repo.path), rev="main", name="before").freshness.pinned_oid == first
+    moved = repo.commit({"m.py": "def after():\n    return 2\n"})
+    assert c.call("context.symbol", repo=str(repo.path), rev="main", name="before").freshness.status == "stale"
+    c.call("repo.index", repo=str(repo.path), rev="main")
+    r = c.call("context.symbol", repo=str(repo.path), rev="main", name="after")
+    assert (r.freshness.pinned_oid, r.freshness.status) == (moved, "current")
+    assert [d.path for d in r.data.definitions] == ["m.py"]
+
+
 def test_tampered_cursor_is_bad_cursor(client, world):
     r = client.call("context.file", repo=world.repo, path="src/webapp/app.py", limit=2)
     payload, mac = r.page.cursor.split(".")

@@ -171,6 +171,10 @@ def test_file_and_hunk_caps_drop_whole_entries_and_keep_totals(tmp_path):
     assert ("m10.py", "file", "file_cap", 2) in reasons and ("m11.py", "file", "file_cap", 2) in reasons
     assert ("m04.py", "hunks", "hunk_cap", 2) in reasons
     assert len(reasons) == 8
+    assert p.truncated
+    one = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, max_files=11).packet
+    assert [(d.path, d.reason) for d in one.drops] == [("m11.py", "file_cap")] and one.truncated  # one drop is enough
+    assert not build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.truncated
 
 
 def test_dossier_seam(branchy):

@@ -58,6 +58,18 @@ def test_an_item_is_bounded_on_its_own():
     assert len(item.provenance) == 10 and item.provenance_total == 15
 
 
+
+def test_a_bound_met_exactly_is_within_it():
+    """A body of exactly item_body_chars is whole; an item of exactly item_bytes, and items
+    filling dossier_bytes exactly, are kept."""
+    item = _item("A-1", "y" * 100)
+    assert item.body == "y" * 100 and not item.body_truncated and item.body_chars == 100
+    items = [_item(f"A-{n}", "x" * 90) for n in (1, 2)]
+    size = len(msgspec.json.encode(items[0]))
+    kept, omitted = fit(items, Bounds(100, size, 2 * size))
+    assert [i.id for i in kept] == ["A-1", "A-2"] and omitted == []
+
+
 def test_fit_drops_whole_items_closing_first_and_records_each_omission():
     items = [_item(f"A-{n}", "x" * 90, closing=(n == 4)) for n in range(1, 5)]
     size = len(msgspec.json.encode(items[0]))

@@ -236,6 +236,52 @@ def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkey
     assert sp.spill(big, command="demo", home=tmp_path, ceiling=1024)["path"]["unknown"] == "not_recorded"
 
 
+
+def test_a_reply_over_the_file_cap_is_not_written_to_an_empty_folder(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    monkeypatch.setattr(sp, "MAX_FILE_BYTES", 6_000)  # the folder's own bounds are far off
+    big = json.dumps({"data": "z" * 7000}).encode()
+    reply = sp.spill(big, command="demo", home=tmp_path, ceiling=1024)
+    assert reply["path"]["unknown"] == "not_recorded" and "6000-byte cap" in reply["note"]
+    assert list(sp.spill_dir(tmp_path).iterdir()) == []
+
+
+
+def test_a_write_in_progress_takes_room_in_the_folder(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    monkeypatch.setattr(sp, "MAX_FOLDER_BYTES", 10_000)
+    folder = sp.spill_dir(tmp_path)
+    folder.mkdir()
+    (folder / "w.123.tmp").write_bytes(b"x" * 8000)  # another writer's, seconds old
+    assert not sp.sweep(folder, incoming=4000) and (folder / "w.123.tmp").exists()
+    assert sp.sweep(folder, incoming=2000)
+
+
+def test_two_replies_spilled_in_the_same_second_are_two_files(tmp_path, monkeypatch):
+    from context_tools.faces import spill as sp
+
+    second = time.gmtime()
+    monkeypatch.setattr(sp.time, "gmtime", lambda *_: second)
+    wires = [json.dumps({"data": letter * 3000}).encode() for letter in "ab"]
+    paths = [sp.spill(w, command="demo", home=tmp_path, ceiling=1024)["path"] for w in wires]
+    assert paths[0] != paths[1] and [Path(p).read_bytes() for p in paths] == wires
+
+
+def test_a_folder_of_the_most_young_files_takes_no_other(tmp_path):
+    """KEEP_NEWEST files, all younger than 15 minutes: one more would be over the count."""
+    from context_tools.faces import spill as sp
+
+    folder = sp.spill_dir(tmp_path)
+    folder.mkdir()
+    for i in range(sp.KEEP_NEWEST):
+        (folder / f"f{i:04d}.json").write_text("{}")
+    assert not sp.sweep(folder, incoming=10)
+    (folder / "f0000.json").unlink()
+    assert sp.sweep(folder, incoming=10)
+
+
 def test_spill_files_are_never_swept_by_count_alone_within_15_minutes(tmp_path):
     from context_tools.faces import spill as sp
 

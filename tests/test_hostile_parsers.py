@@ -218,6 +218,13 @@ def test_a_cursor_issued_here_still_decodes():
     assert decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING) == 400
 
 
+def test_a_cursor_of_another_command_is_bad_cursor_even_for_the_same_query_and_snapshot():
+    """Two commands may take inputs that digest alike: the command is in the mac."""
+    cursor = encode_cursor(40, command="context.references", input_digest=DIGEST, binding=BINDING)
+    with pytest.raises(BadCursor, match="another command"):
+        decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING)
+
+
 # --- rennet call: exactly one envelope, never internal_error -------------------------------
 
 def run_call(argv: list[str]) -> tuple[int, bytes, str]:

@@ -214,3 +214,21 @@ def test_a_bundle_cannot_list_a_file_as_missing_inconsistently(clones, tmp_path)
         with Store.open(tmp_path / "victim") as store:
             with pytest.raises(bundle.BadBundle, match="missing inconsistently"):
                 bundle.import_bundle(store, forged, trust_unsigned=True)
+
+
+def test_a_partial_snapshot_whose_rev_moved_is_stale_not_partial(clones, tmp_path):
+    """`partial` is a current pin's word: once the rev moves, the answer is `stale` (the missing
+    count still travels with it)."""
+    import context_tools
+
+    _, part, oid = clones
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    client.call("repo.index", repo=str(part))
+    before = client.call("context.symbol", repo=str(part), name="alpha").freshness
+    assert (before.status, before.missing_objects) == ("partial", 3)
+    repo = pygit2.Repository(str(part))
+    sig = pygit2.Signature("t", "t@example.invalid")
+    moved = repo.create_commit(None, sig, sig, "moved", repo[oid].peel(pygit2.Tree).id, [pygit2.Oid(hex=oid)])
+    repo.references[repo.head.name].set_target(moved)
+    after = client.call("context.symbol", repo=str(part), name="alpha").freshness
+    assert (after.status, after.pinned_oid, after.current_oid, after.missing_objects) == ("stale", oid, str(moved), 3)

@@ -140,6 +140,23 @@ def test_kept_summaries_stay_under_their_ceiling_the_least_recently_used_dropped
         store.close()
 
 
+
+def test_facts_parsed_twice_are_kept_and_counted_once(tmp_path):
+    """Two indexes of one host may parse the same new blob: its summary is kept once, and the
+    bytes the ceiling is held to count it once."""
+    from indexer.model import BlobFacts, Symbol
+    from indexer.store.records import stored_facts
+
+    facts = BlobFacts("python", 3, symbols=[Symbol("f", "function", "", 1, 2, 0, 10, "def f():")])
+    x = stored_facts(b"a" * 40 + b"|python|1", facts)
+    kept = KeptSummaries()
+    with Store.open(tmp_path / "store") as store:
+        kept.add_stored(store, [x])
+        once = kept.bytes
+        kept.add_stored(store, [x])
+    assert len(kept) == 1 and kept.bytes == once > 0
+
+
 def test_another_store_starts_the_kept_summaries_afresh(tmp_path):
     store, keys = _stored(tmp_path / "one", 3)
     other, other_keys = _stored(tmp_path / "two", 3)

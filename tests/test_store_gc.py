@@ -234,3 +234,100 @@ def test_store_list_names_a_repository_by_its_path_where_a_receipt_says_it(repin
                                      capture_output=True, text=True, timeout=120).stdout)["data"]["snapshots"]
     paths = [r["repos"][0]["path"] for r in rows]
     assert paths.count(os.path.realpath(other)) == 1 and paths.count(None) == 2
+
+
+def test_gc_leaves_no_row_of_what_it_dropped_and_every_row_of_what_it_kept(repinned):
+    """The dropped snapshot's rank arcs, `repos` stamp, occurrence list and name-index rows go
+    with it; the kept snapshots' stamps (when they were indexed) stay as they were."""
+    from indexer.store.records import PIN_PREFIX, repo_key_parts
+    from indexer.store.worktrees import LIST_PREFIX
+
+    store, repo, other, first = repinned
+    old_key = _old_only_key(store, first)
+    old_blob = bytes.fromhex(old_key[:40].decode())
+
+    def rows():
+        with store.env.begin() as txn:
+            stamps = {repo_key_parts(bytes(k))[1]: bytes(v) for k, v in txn.cursor(db=store.repos)
+                      if not bytes(k).startswith((PIN_PREFIX, LIST_PREFIX))}
+            ranked = {bytes(k).split(b"|")[0].decode() for k, _ in txn.cursor(db=store.rank)}
+            named = {bytes(v) for db in (store.defs, store.occ) for _, v in txn.cursor(db=db)}
+            return stamps, ranked, named, txn.get(old_key, db=store.occurrences) is not None
+
+    stamps, ranked, named, listed = rows()
+    assert first in stamps and first in ranked and old_blob in named and listed  # each had a row to drop
+    indexed_at = (api.snapshot(repo, "main", store=store).indexed_at, api.snapshot(other, "main", store=store).indexed_at)
+    collect(store)
+    after, ranked, named, listed = rows()
+    assert after == {oid: raw for oid, raw in stamps.items() if oid != first}
+    assert first not in ranked and old_blob not in named and not listed
+    assert (api.snapshot(repo, "main", store=store).indexed_at,
+            api.snapshot(other, "main", store=store).indexed_at) == indexed_at
+
+
+def test_gc_keeps_the_name_rows_of_a_blob_a_kept_snapshot_reads_under_another_language(tmp_path):
+    """A blob renamed from .js to .ts is read under another facts key: the dropped snapshot's
+    key goes, but the name index still lists the blob for the kept one."""
+    code = "export function sharedName() {\n  return 1;\n}\n"
+    repo = RepoBuilder(tmp_path / "repo")
+    first = repo.commit({"web/a.js": code, "web/b.js": "export const other = 2;\n"}, message="js")
+    with api.open_store(tmp_path / "store") as store:
+        api.index(str(repo.path), "main", store=store)
+        repo.commit({"web/a.ts": code, "web/a.js": None}, message="ts")
+        api.index(str(repo.path), "main", store=store)
+        plan = collect(store)
+        assert [s.oid for s in plan.snapshots] == [first] and plan.facts == 1
+        snap = api.snapshot(str(repo.path), "main", store=store, index_if_absent=False)
+        assert [p for p, _ in snap.definitions("sharedName")] == ["web/a.ts"]
+        assert "sharedName" in snap.defined_names() and snap.defines(b"sharedName")
+
+
+def test_gc_keeps_every_working_tree_snapshot_a_checkout_lists(repinned):
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    store, repo, _other, first = repinned
+    checkout = pygit2.Repository(repo)
+    checkout.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
+    trees = []
+    for n in range(3):
+        (Path(repo) / "app" / "util.py").write_text(f"def edited_{n}():\n    return {n}\n")
+        trees.append(api.worktree_snapshot(checkout, read_worktree(checkout), store=store).oid)
+    plan = collect(store)
+    assert [s.oid for s in plan.snapshots] == [first]
+    with store.env.begin() as txn:
+        assert {s.oid for s in inventory(store, txn).snapshots} >= set(trees)
+
+
+def test_a_held_snapshot_whose_head_does_not_decode_keeps_every_facts_key_of_its_version(repinned):
+    """What such a snapshot reads cannot be told, so no facts key of its version is dropped."""
+    from indexer.store.records import snapshot_key
+
+    store, repo, _other, first = repinned
+    main = api.snapshot(repo, "main", store=store, index_if_absent=False)
+    before = _facts_keys(store)
+    with store.env.begin(write=True) as txn:
+        txn.put(snapshot_key(main.oid, main.extractor_version), (5).to_bytes(4, "big") + b"junk!", db=store.snapshots)
+    plan = collect(store)
+    assert [s.oid for s in plan.snapshots] == [first] and plan.facts == 0 and _facts_keys(store) == before
+
+
+def test_gc_drops_every_name_only_the_dropped_blob_defined(tmp_path):
+    """Names next to each other in the name index, and a name that is not plain ASCII (kept
+    apart in the runs), all go when the one blob defining them goes."""
+    from indexer.store import name_runs
+
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "def zz_one():\n    pass\n\n\ndef zz_two():\n    pass\n\n\ndef grüße():\n    pass\n"})
+    with api.open_store(tmp_path / "store") as store:
+        api.index(str(repo.path), "main", store=store)
+        repo.commit({"a.py": "def kept():\n    pass\n"})
+        api.index(str(repo.path), "main", store=store)
+        assert "grüße".encode() in {k for r in name_runs.load(store) for k in r.others}
+        plan = collect(store)
+        assert plan.names == 3
+        with store.env.begin(db=store.defs) as txn:
+            assert [name for name in ("zz_one", "zz_two", "grüße", "kept") if txn.get(name.encode())] == ["kept"]
+        runs = name_runs.load(store)
+        assert {n for r in runs for n in r.plain()} == {"kept"} and not any(r.others for r in runs)

@@ -172,6 +172,35 @@ def test_staleness_after_a_member_branch_moves_and_re_pin(fleet, run):
     assert members["acme-lib"]["current_oid"]["unknown"] == "not_applicable"
 
 
+
+def test_sync_leaves_an_unknown_member_as_it_is_and_remove_keeps_the_snapshot(fleet, run):
+    """`workspace sync` re-pins stale members only; `workspace remove` drops the member, never
+    its snapshot; a member whose pinned snapshot the store lacks is unknown, not current."""
+    from indexer.store.records import load_stored_record, snapshot_key
+
+    lib = fleet["acme-lib"]
+    lib.commit({"acme_utils/extra.py": "x = 1\n"}, branch="topic")
+    run("workspace.create", name="fleet")
+    run("workspace.add", name="fleet", repo=str(lib.path), rev="topic")
+    for name in ("gokit", "webapp"):
+        run("workspace.add", name="fleet", repo=str(fleet[name].path), rev="main")
+    store = run.store()
+    pinned = {m.name: m for m in workspace.members(store, "fleet")}
+    lib.repo.references.delete("refs/heads/topic")  # acme-lib's rev no longer resolves: unknown
+    moved = fleet["gokit"].commit({"log/extra.go": "package log\n\nvar Extra = 2\n"})
+    synced = run("workspace.sync", name="fleet")
+    assert synced["ok"], synced
+    assert [(m["member"], m["new_oid"]) for m in synced["data"]["repinned"]] == [("gokit", moved)]
+    assert workspace.members(store, "fleet")[0] == pinned["acme-lib"]
+    out = run("workspace.remove", name="fleet", repo="acme-lib")
+    assert out["ok"] and load_stored_record(store, pinned["acme-lib"].oid) is not None
+    web = pinned["webapp"]
+    with store.env.begin(write=True) as txn:  # the store lost the member's snapshot
+        txn.delete(snapshot_key(web.oid, web.extractor_version), db=store.snapshots)
+    members = {m["name"]: m for m in run("workspace.status", name="fleet")["data"]["members"]}
+    assert members["webapp"]["freshness"] == "unknown" and members["gokit"]["freshness"] == "current"
+
+
 def test_add_remove_list(fleet, run):
     run("workspace.create", name="fleet")
     run("workspace.create", name="other")

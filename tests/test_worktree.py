@@ -140,6 +140,22 @@ def test_dirty_checkout_is_never_current_and_a_clean_one_is(tmp_path):
     assert dirty.freshness.pinned_oid == git(repo, "rev-parse", "HEAD")
 
 
+def test_one_edited_path_is_dirty_and_a_rev_not_checked_out_stays_current(tmp_path):
+    """`dirty` is for the commit the checkout is on, whatever the number of paths that differ."""
+    repo = make_checkout(tmp_path)
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "pkg" / "other.py").write_text("def on_other():\n    return 3\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "other")
+    git(repo, "checkout", "-q", "main")
+    (repo / "pkg" / "helpers.py").write_text("def old_helper():\n    return 2\n")
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    on_main = client.call("context.symbol", repo=str(repo), rev="main", name="old_helper").freshness
+    assert on_main.status == "dirty" and on_main.worktree.changed == 1
+    elsewhere = client.call("context.symbol", repo=str(repo), rev="other", name="on_other").freshness
+    assert elsewhere.status == "current" and elsewhere.worktree is None
+
+
 def test_a_second_edit_in_a_warm_process_is_seen(edited, tmp_path):
     client = context_tools.Client(store=str(tmp_path / "home"))
     first = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
