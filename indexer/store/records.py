@@ -212,7 +212,7 @@ def checked_head(head: SnapshotHead, home: str | os.PathLike[str]) -> SnapshotHe
     return _check_blobs(head, home)
 
 
-_BLOB = re.compile(r"[0-9a-f]{40}|")  # a file's blob OID; "" for a submodule, whose commit is its target
+_HEX = re.compile(r"[0-9a-f]*")
 
 
 H = TypeVar("H", "SnapshotHead", "LazyHead")
@@ -221,7 +221,8 @@ H = TypeVar("H", "SnapshotHead", "LazyHead")
 def _check_blobs(head: H, home: str | os.PathLike[str]) -> H:
     """`head`, when every blob its file table names is an OID; else `store_corrupt`: a blob
     that is no OID is asked of the repository's object database by whoever reads it."""
-    if not all(map(_BLOB.fullmatch, head.blobs)):
+    blobs = head.blobs  # each a blob OID, or "" for a submodule (its commit is its target)
+    if not set(map(len, blobs)) <= {0, 40} or _HEX.fullmatch("".join(blobs)) is None:  # one scan, not one a file
         raise corrupt(home, f"the file table of snapshot {head.oid[:12]} names a blob that is no OID")
     return head
 
