@@ -196,3 +196,11 @@ def test_a_reference_omits_what_does_not_apply_to_its_kind():
     assert wire["#7"]["number"] == 7 and not {"key", "repo", "url"} & set(wire["#7"])
     assert wire["ABC-12"]["key"] == "ABC-12" and not {"number", "repo", "url"} & set(wire["ABC-12"])
     assert "" not in [v for r in wire.values() for v in r.values()]
+
+
+def test_a_long_branch_segment_is_cut_in_its_provenance():
+    """A branch names its issue in one segment however long; the provenance keeps 512
+    characters of it, as of any text (was: the whole segment)."""
+    segment = "x" * 600 + "-#12"
+    [ref] = extract_references([Source(BRANCH, "b", f"fix/{segment}")])
+    assert ref.id == "#12" and ref.provenance == [Provenance(BRANCH, "b", segment[:PROVENANCE_CHARS])]
