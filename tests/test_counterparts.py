@@ -386,3 +386,18 @@ def test_packet_counterparts_follow_the_repository_layout(tmp_path):
         "django/utils/html.py": [("tests/utils_tests/test_html.py", False,
                                   "python:layout of django/utils/text.py -> tests/utils_tests/test_text.py")],
     }
+
+
+def test_up_to_three_counterparts_closest_first():
+    index = CounterpartIndex(["pkg/foo.py", "pkg/test_foo.py", "pkg/foo_test.py", "tests/pkg/test_foo.py",
+                              "tests/test_foo.py"], {"tests/test_foo.py"})
+    # beside it first (same folder, by path), then the mirrored tree; the bare tests/ is the fourth
+    assert [c.path for c in index.counterparts("pkg/foo.py")] == [
+        "pkg/foo_test.py", "pkg/test_foo.py", "tests/pkg/test_foo.py"]
+
+
+def test_a_test_module_attribute_however_spaced_holds_the_files_tests():
+    index = CounterpartIndex(["src/scan.rs"], set(),
+                             read_head=lambda p: b"pub fn scan() {}\n\n#[cfg( test )]\nmod t {}\n")
+    assert [(c.path, c.rule) for c in index.counterparts("src/scan.rs")] == [
+        ("src/scan.rs", "rust:#[cfg(test)] in the file")]

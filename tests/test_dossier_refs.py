@@ -196,3 +196,64 @@ def test_a_reference_omits_what_does_not_apply_to_its_kind():
     assert wire["#7"]["number"] == 7 and not {"key", "repo", "url"} & set(wire["#7"])
     assert wire["ABC-12"]["key"] == "ABC-12" and not {"number", "repo", "url"} & set(wire["ABC-12"])
     assert "" not in [v for r in wire.values() for v in r.values()]
+
+
+def _ids(text: str, kind: str = COMMIT_BODY, prefixes: tuple[str, ...] = (), this_repo: str = "") -> list[str]:
+    return [r.id for r in extract_references([Source(kind, "w", text)], prefixes, this_repo)]
+
+
+def test_each_form_is_found_and_its_near_misses_are_not():
+    found = {
+        "gh-12 fixed upstream": ["#12"],  # GH-123 in any case
+        "(see https://github.com/acme/widgets/pull/5).": ["#5"],  # punctuation ends the URL
+        "https://linear.app/acme/issue/eng-12/title": ["ENG-12"],  # a Linear key is upper case
+        "Acme/Widgets#3 and #4": ["#3", "#4"],  # GitHub names are case-blind: this repository
+    }
+    for text, ids in found.items():
+        assert _ids(text, this_repo="acme/widgets") == ids, text
+    [ref] = extract_references([Source(COMMIT_BODY, "w", "(see https://github.com/acme/widgets/pull/5).")])
+    assert ref.url == "https://github.com/acme/widgets/pull/5"
+    none = [
+        "colour &#123; and #123abc in the stylesheet",  # an HTML entity, a hex colour
+        "see src/app/main#12 for the anchor",  # a path's anchor names no repository
+        "https://example.com/search?q=GH-5&n=#6",  # inside a URL that is no issue URL
+        "run `git log #3` and `GH-4`",  # code spans
+        "```\nfixes #8\n```",  # a fenced block
+        "ISO-8601 and ISO-8601 again",  # a standard, however often
+        "bump MYLIB-1.2 to MYLIB-1.3",  # versions
+    ]
+    for text in none:
+        assert _ids(text) == [], text
+
+
+def test_closing_keywords_and_their_spellings():
+    for text in ("Resolves #7", "resolved #7", "Fixes: #7", "closes acme/widgets#7",
+                 "fixes https://github.com/acme/widgets/issues/7"):
+        [ref] = extract_references([Source(COMMIT_SUBJECT, "c", text)], (), "acme/widgets")
+        assert ref.closing, text
+    for text in ("fixes the crash reported in #7", "fixes a typo, see #7", "#7 fixes it", "prefixes #7"):
+        [ref] = extract_references([Source(COMMIT_SUBJECT, "c", text)])
+        assert not ref.closing, text
+
+
+def test_a_configured_prefix_is_read_in_any_case():
+    assert _ids("PROJ-5 once", prefixes=("proj",)) == ["PROJ-5"]
+
+
+def test_branch_numbers_count_only_in_issue_like_positions():
+    for branch, ids in {"release/123": [], "v/2": [], "fix-2fa-login": [], "feature/issue-42-login": ["#42"],
+                        "fix/123": ["#123"], "123-fix-x": ["#123"]}.items():
+        assert _ids(branch, kind=BRANCH) == ids, branch
+
+
+def test_one_place_named_twice_is_one_provenance():
+    [ref] = extract_references([Source(COMMIT_SUBJECT, "c", "#4, and again #4")])
+    assert ref.provenance == [Provenance(COMMIT_SUBJECT, "c", "#4")] and ref.provenance_total == 1
+
+
+def test_a_long_branch_segment_is_cut_in_its_provenance():
+    """A branch names its issue in one segment however long; the provenance keeps 512
+    characters of it, as of any text (was: the whole segment)."""
+    segment = "x" * 600 + "-#12"
+    [ref] = extract_references([Source(BRANCH, "b", f"fix/{segment}")])
+    assert ref.id == "#12" and ref.provenance == [Provenance(BRANCH, "b", segment[:PROVENANCE_CHARS])]

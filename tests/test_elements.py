@@ -79,3 +79,57 @@ def test_a_function_moved_within_its_file(tmp_path):
     assert {(c.change, c.qualified) for c in fe.changes.items} == {("moved", "a"), ("modified", "c")}
     moved = [c for c in fe.changes.items if c.change == "moved"][0]
     assert (moved.old_line, moved.line, moved.from_path) == (1, 13, None)
+
+
+def _elements(tmp_path, base_files, head_files):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit(base_files)
+    head = b.commit(head_files)
+    store = open_store(tmp_path / "home")
+    try:
+        p = build_delta_packet(tmp_path / "r", base, head, store=store, write=False).packet
+    finally:
+        store.close()
+    return {fe.path: {(c.change, c.qualified) for c in fe.changes.items} for fe in p.elements.items}
+
+
+PROP = '''class Box:
+    @property
+    def size(self):
+        return self._size
+
+    @size.setter
+    def size(self, value):
+        self._size = value
+
+    def label(self):
+        return "box"
+
+
+def first(x):
+    return x + 1
+
+
+def second(x):
+    return x + 2
+
+
+def third(x):
+    return x + 3
+'''
+
+
+def test_namesakes_reformatting_copies_and_a_moved_edit(tmp_path):
+    """Symbols are keyed by name, kind and their order among namesakes, and their bodies read
+    without whitespace: the getter of a property is told from its setter, a reformatted body
+    is no change, a copied file's symbols are all added, and a symbol moved and edited is
+    modified (moved is for a body kept as it was)."""
+    head = (PROP.replace("return self._size", "return self._size or 0")  # the getter only
+            .replace('return "box"', 'return  "box"')  # whitespace only
+            .replace("def first(x):\n    return x + 1\n\n\n", "")
+            + "\n\ndef first(x):\n    return x + 100\n")  # moved to the end and edited
+    got = _elements(tmp_path, {"box.py": PROP, "util.py": "def helper(a):\n    return a\n"},
+                    {"box.py": head, "util.py": "def helper(a):\n    return a * 2\n",
+                     "copy.py": "def helper(a):\n    return a\n"})
+    assert got["box.py"] == {("modified", "Box.size"), ("modified", "Box"), ("modified", "first")}
+    assert got["copy.py"] == {("added", "helper")}

@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from corpora.gitbuild import RepoBuilder
-from delta.hunks import index_hunks
+from delta.hunks import hunk_id, index_hunks
 from delta.inventory import inventory
 from delta.range import open_repository, resolve_range
 
@@ -171,3 +171,43 @@ def test_header_of_a_long_function_line_is_what_git_prints(tmp_path):
     ours = hunks_of(tmp_path / "r", base, head)
     assert [h.header for h in ours] == theirs
     assert ours[0].section == signature[:79]
+
+
+def test_the_same_edit_under_another_function_of_the_same_file_has_another_id(tmp_path):
+    body = "    a = 1\n    b = 2\n    c = 3\n    d = 4\n    return 0\n"
+    src = f"def alpha():\n{body}\n\ndef beta():\n{body}"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"s.py": src})
+    in_alpha = b.commit({"s.py": src.replace("return 0", "return 1", 1)}, branch="a", parents=[base])
+    in_beta = b.commit({"s.py": src[::-1].replace("0 nruter", "1 nruter", 1)[::-1]}, branch="b", parents=[base])
+    [a] = hunks_of(tmp_path / "r", base, in_alpha)
+    [z] = hunks_of(tmp_path / "r", base, in_beta)
+    assert (a.path, a.body) == (z.path, z.body)
+    assert (a.section, z.section) == ("def alpha():", "def beta():")
+    assert a.id != z.id
+
+
+def test_identical_hunks_keep_their_distinct_ids_across_a_rebase(tmp_path):
+    # no line starts a function context, so both hunks have the same path, section and body:
+    # only their order tells them apart, and it survives lines shifting above them
+    block = "".join(f" filler {i}\n" for i in range(20))
+    b = RepoBuilder(tmp_path / "r")
+    fork = b.commit({"f.txt": " a = 1\n" + block + " a = 1\n" + block})
+    v1 = b.commit({"f.txt": " a = 2\n" + block + " a = 2\n" + block}, branch="feature", parents=[fork])
+    top = "".join(f" header {i}\n" for i in range(10))
+    b.checkout(fork)
+    main2 = b.commit({"f.txt": top + " a = 1\n" + block + " a = 1\n" + block}, branch="main", parents=[fork])
+    rebased = b.commit({"f.txt": top + " a = 2\n" + block + " a = 2\n" + block}, branch="feature",
+                       parents=[main2])
+    before = hunks_of(tmp_path / "r", fork, v1)
+    after = hunks_of(tmp_path / "r", main2, rebased)
+    assert [h.section for h in before] == ["", ""] and before[0].body == before[1].body
+    assert before[0].id != before[1].id
+    assert [h.id for h in before] == [h.id for h in after]
+    assert before[1].new_start + 10 == after[1].new_start  # the lines did shift
+
+
+def test_an_id_reads_path_and_function_context_apart():
+    body = (b"-x=1", b"+x=2")
+    assert hunk_id("src/ab", "c", body) != hunk_id("src/a", "bc", body)
+    assert hunk_id("p.py", "def f():", body) != hunk_id("p.py", "def f():" + "\n".join(x.decode() for x in body), ())

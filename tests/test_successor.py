@@ -120,3 +120,40 @@ def test_previous_files_over_the_capture_cap_are_listed_as_unread_not_silently_s
     # big.txt's previous hunks were not read either: the account says so instead of leaving them out
     [unread] = acc.unread
     assert (unread.path, unread.reason, unread.hunks) == ("big.txt", "capture_cap", 1) and unread.bytes > 2048
+
+
+RNG = RangeIdentity("r", "b", "h", "1" * 40, "2" * 40, "1" * 40, "x")
+TEN = tuple(f"+line{i}".encode() for i in range(10))
+
+
+def test_changed_needs_a_body_at_least_half_alike():
+    prev = [_rec("a.py", "s", TEN)]
+    four = [_rec("a.py", "t", TEN[:4] + tuple(f"+other{i}".encode() for i in range(6)))]  # ratio 0.4
+    six = [_rec("a.py", "t", TEN[:6] + tuple(f"+other{i}".encode() for i in range(4)))]  # ratio 0.6
+    assert account(RNG, prev, four).counts == {"carried": 0, "moved": 0, "changed": 0, "dropped": 1, "new": 1}
+    acc = account(RNG, prev, six)
+    assert acc.counts["changed"] == 1 and acc.changed[0].similarity == 0.6
+
+
+def test_a_hunk_changed_into_another_file_is_matched_at_a_cost():
+    prev = [_rec("a.py", "s", TEN)]
+    # equally alike in another file (listed first) and in its own: its own file wins
+    cur = [_rec("b.py", "s", TEN[:9] + (b"+x",)), _rec("a.py", "s", TEN[:9] + (b"+y",))]
+    acc = account(RNG, prev, cur)
+    assert [(c.previous.id, c.current.id) for c in acc.changed] == [(prev[0].id, cur[1].id)]
+    assert acc.changed[0].similarity == 0.9
+    # alone in another file, it is still the same hunk changed, less the other-file penalty
+    acc = account(RNG, prev, cur[:1])
+    assert [(c.current.path, c.similarity) for c in acc.changed] == [("b.py", 0.75)]
+    # a pair only as alike as the penalty allows is no pair across files
+    cur = [_rec("b.py", "s", TEN[:6] + tuple(f"+other{i}".encode() for i in range(4)))]
+    assert account(RNG, prev, cur).counts["changed"] == 0
+
+
+def test_a_body_found_in_its_own_file_and_another_moves_within_its_file():
+    body = (b"-old", b"+new")
+    prev = [_rec("a.py", "f", body)]
+    cur = [_rec("b.py", "f", body), _rec("a.py", "g", body)]
+    acc = account(RNG, prev, cur)
+    assert [(m.previous.id, m.current.id) for m in acc.moved] == [(prev[0].id, cur[1].id)]
+    assert [n.id for n in acc.new] == [cur[0].id]

@@ -221,7 +221,8 @@ def _scan_branch(source: Source) -> list[_Candidate]:
             if pos in seen or (number := _number(digits)) is None:
                 continue
             seen.add(pos)
-            out.append(_Candidate("github", number=number, provenance=Provenance(source.kind, source.where, seg)))
+            out.append(_Candidate("github", number=number,
+                                  provenance=Provenance(source.kind, source.where, seg[:PROVENANCE_CHARS])))
         for m in _BRANCH_KEY.finditer(seg):
             if (number := _number(m.group(2))) is None:
                 continue
