@@ -79,6 +79,15 @@ def test_an_answer_standard_output_cannot_take_is_output_error(args, world: Worl
     assert "No space left on device" in p.stderr
 
 
+def test_an_answer_past_the_output_buffer_on_a_full_device_is_output_error():
+    """The registry's catalog is larger than the stream's buffer: its write fails before the last
+    flush, and still ends `output_error`, exit 1, not a quiet success."""
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([PY, "-m", "context_tools.faces.cli", "commands", "--json"], cwd=ROOT, env=cli_env(None),
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 1 and p.stderr.startswith("rennet: output_error: ") and p.stderr.count("\n") == 1, p.stderr
+
+
 def test_a_non_blocking_stdout_gets_the_whole_answer(world: World):
     """Standard output a parent left non-blocking (as some runtimes leave their pipes), read
     only after a pause: the pipe fills, a write would block, and the answer still arrives
@@ -163,13 +172,15 @@ def test_names_the_output_encoding_lacks_are_escaped_not_an_internal_error(encod
 def test_a_setting_of_no_meaning_is_bad_input_not_an_internal_error(json_out, world: World):
     """A variable the CLI reads before the command runs (the answer cache's budget) holding
     no size: `bad_input`, one line, exit 1, and with --json the error envelope (was:
-    internal_error, the typed error caught by the last net)."""
-    env = {**cli_env(world.store), "RENNET_CACHE_BYTES": "lots"}
+    internal_error, the typed error caught by the last net). The value is shown sanitized: a token
+    pasted into the wrong variable is not echoed."""
+    env = {**cli_env(world.store), "RENNET_CACHE_BYTES": "token=abc123456"}
     p = subprocess.run([PY, "-m", "context_tools.faces.cli", "context", "symbol", "Flask.route", "--repo", world.repo,
                         *(["--json"] if json_out else [])], cwd=ROOT, env=env, capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 1
-    assert p.stderr.startswith("rennet: bad_input: $RENNET_CACHE_BYTES 'lots'") and p.stderr.count("\n") == 1, p.stderr
+    assert p.stderr.startswith("rennet: bad_input: $RENNET_CACHE_BYTES 'token=[redacted]'"), p.stderr
+    assert p.stderr.count("\n") == 1 and "abc123456" not in p.stderr + p.stdout
     if json_out:
         assert json.loads(p.stdout) == {"ok": False, "command": "context.symbol", "error": {
             "code": "bad_input", "message": p.stderr.strip().removeprefix("rennet: bad_input: ")}}
@@ -189,6 +200,7 @@ def test_bad_repo_is_typed_not_a_traceback(tmp_path, world: World):
     ("context", "symbol", "X", "--bogus"),
     ("context", "file", "a.py", "--limit", "many"),
     ("context", "novelty", "v1", "--section", "nonsense"),
+    ("dossier", "--base", "v1"),  # a required option missing (--head)
     ("context",),
     ("nosuchverb",),
 ])
@@ -222,6 +234,15 @@ def test_call_rejects_bad_input_with_a_typed_error(payload, code, world: World):
     p = rennet("call", "context.file", payload, "--store", world.store)
     assert p.returncode == 1
     assert json.loads(p.stdout)["error"]["code"] == code
+
+
+def test_a_usage_error_of_call_is_its_envelope_with_bad_input_and_exit_2(world: World):
+    """`rennet call` answers in its envelope on every path (docs/security.md), a usage error too:
+    the input it was given is what is wrong, so its code is `bad_input`; the exit stays 2."""
+    p = rennet("call", "context.file", "{}", "one too many", "--store", world.store)
+    assert p.returncode == 2 and len(p.stdout.splitlines()) == 1
+    envelope = json.loads(p.stdout)
+    assert envelope["command"] == "context.file" and envelope["error"]["code"] == "bad_input"
 
 
 def test_call_unknown_command(world: World):
@@ -280,18 +301,21 @@ def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys)
     from corpora.gitbuild import RepoBuilder
 
     builder = RepoBuilder(tmp_path / "repo")
-    builder.commit({"odd/na\nme.py": "def strange_name():\n    return 1\n",
+    builder.commit({"odd/na\nme.py": 'def strange_name(x="\x1b[2J"):\n    return 1\n\n\nstrange_name()\n',
                     "use.py": "from odd import strange_name\n\nstrange_name()\n"})
     repo, store = str(builder.path), str(tmp_path / "store")
     shown = {}
     for verb, args in (("file", ["odd/na\nme.py"]), ("symbol", ["strange_name"]), ("references", ["strange_name"]),
-                       ("map", [])):
+                       ("map", []), ("overview", [])):
         assert main(["context", verb, *args, "--repo", repo, "--store", store]) == 0
         shown[verb] = capsys.readouterr().out.splitlines()
     odd = "odd/na\\nme.py"  # escaped as git quotes it
     assert shown["file"][0].startswith(f"{odd}  python  mode 100644")
     assert f"{odd}:1  function strange_name" in shown["symbol"]
     assert any(line.startswith("use.py:3:1  ") for line in shown["references"])
+    assert any(line.startswith(f"{odd}:5:1  ") for line in shown["references"])
+    # the signature's default escaped (a file's content lines alone are shown as they are)
+    assert not any("\x1b" in line for verb, lines in shown.items() if verb != "file" for line in lines)
     assert any(line.startswith(f"{odd}  (python, rank ") for line in shown["map"])
     assert not any(line.startswith("me.py") for lines in shown.values() for line in lines)
 
@@ -308,12 +332,15 @@ def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_pa
     out_file = tmp_path / "out\n.jsonl"
     assert main(["snapshot", "dump", str(builder.path), "--out", str(out_file), "--store", store]) == 0
     dump_lines = capsys.readouterr().out.splitlines()
+    assert main(["context", "overview", "--repo", str(builder.path), "--store", store]) == 0
+    overview_lines = capsys.readouterr().out.splitlines()
     shown = "re\\npo\\x1b[2J"  # escaped as git quotes it
+    assert overview_lines[0].startswith(f"{tmp_path}/re po\\x1b[2J @ HEAD")  # its spacing folded: one line
     assert len(index_lines) == 4 and index_lines[0].startswith("indexed ") and shown in index_lines[0]
     assert dump_lines == [f"wrote {len(out_file.read_bytes().splitlines())} records to "
                           f"{str(out_file).replace(chr(10), chr(92) + 'n')} (fingerprint "
                           f"{index_lines[3].split()[-1]})"]
-    assert "\x1b" not in "".join(index_lines + dump_lines)
+    assert "\x1b" not in "".join(index_lines + dump_lines + overview_lines)
 
 
 def test_map_lines_show_members_under_their_class(tmp_path, capsys):

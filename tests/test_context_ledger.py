@@ -32,6 +32,18 @@ def test_every_call_leaves_a_receipt_with_its_snapshot_and_outcome(world: World,
     assert "unknown field" in bad.message and bad.oid == ""
 
 
+def test_a_receipt_keeps_the_sanitized_message_never_a_secret_or_an_escape(tmp_path):
+    """The ledger stores what the caller was told: a token a caller sent (here as a field's name)
+    is redacted and a control character escaped before the receipt is written (docs/security.md)."""
+    home = str(tmp_path / "home")
+    token = "ghp_" + "A1b2C3d4" * 4
+    reply = Executor("mcp", store=home).run("context.symbol", {"name": "X", token + "\x1b[2J": 1})
+    assert reply.envelope["error"]["code"] == "bad_input"
+    (bad,) = receipts(home)
+    assert bad.outcome == "bad_input" and token not in bad.message and "\x1b" not in bad.message
+    assert bad.message == reply.envelope["error"]["message"]
+
+
 def test_the_ledger_reply_has_typed_unknowns_not_blanks(world: World, tmp_path):
     home = str(tmp_path / "home")
     ex = Executor("cli", store=home)

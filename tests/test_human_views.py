@@ -113,3 +113,21 @@ def test_workspace_add_that_indexes_says_so_on_one_stderr_line(tmp_path):
     repo.commit({"b.py": "def g():\n    return 2\n"})
     moved = rennet(tmp_path / "repo", home, "workspace", "sync", "team", "--json")
     assert moved.returncode == 0 and moved.stderr.startswith("rennet: indexing HEAD of ")
+
+
+def test_the_plain_rendering_escapes_a_name_in_a_key_or_an_unknowns_reason():
+    """What a repository names reaches the generic rendering as a mapping's key (a symbol name
+    counted) or inside an unknown's reason (a ref that no longer resolves): neither reaches the
+    terminal as a control sequence or a reordering mark."""
+    from context_tools.faces.render import render_result
+    from indexer.contract.result import Freshness, Result, current_or_gone
+
+    rev = "v\u202e1\x1b]0;owned\x07"
+    gone = current_or_gone(None, rev)
+    fresh = Freshness(repo="/r\x1b[2J", rev=rev, pinned_oid="a" * 40, current_oid=gone, status="unknown",
+                      reason=f"{rev} no longer resolves", indexed_at="2026-01-01T00:00:00Z")
+    data = {"uses": {"run\x1b[2J": 3}, "title": "t\x9b31m", "revs": [{"rev": "v1", "current": gone}]}
+    text = render_result(Result(data=data, freshness=fresh))
+    assert not set(text) & {"\x1b", "\x07", "\x9b", "\u202e"}
+    assert "run\\x1b[2J: 3" in text and "v\\u202e1\\x1b]0;owned\\x07 no longer resolves" in text
+    assert text.splitlines()[-1].startswith("[unknown] /r\\x1b[2J v\\u202e1\\x1b]0;owned\\x07 @ aaaaaaaaaaaa")

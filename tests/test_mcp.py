@@ -108,6 +108,8 @@ def job_session(world: World, request):
             "forbidden:default_repo": await client.call_tool("context_symbol", {"name": "Flask"}),
             "bad_input:nul_in_path": await answer("context_symbol", {"repo": world.repo + "\x00", "name": "Flask"}),
             "bad_input:long_name": await answer("context_references", {"repo": world.repo, "name": "a." * 1000 + "a"}),
+            # a CLI-only row has a wire name too, but only advertised tools are callable
+            "unknown_command:cli_only": await client.call_tool("ledger_read", {}),
         }
         return tools, replies, errors
 
@@ -122,6 +124,8 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         assert WIRE.match(tool.name), tool.name
         row = table.by_wire_name(tool.name)
         assert tool.title and tool.title == row.title
+        # the longer help (what a tool writes, where it reaches) travels with the one-line summary
+        assert tool.description.startswith(row.summary) and row.description in tool.description
         assert tool.input_schema == row.input_schema()
         assert tool.output_schema == row.output_schema()
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
@@ -146,6 +150,11 @@ def test_write_tools_are_not_read_only(job_session):
     flags = {t.name: t.annotations.read_only_hint for t in tools}
     assert flags["repo_index"] is False and flags["delta_packet"] is False and flags["dossier_build"] is False
     assert flags["context_symbol"] is True and flags["repo_snapshots"] is True
+    # only dossier_build reaches beyond the machine (a tracker's API): docs/security.md
+    assert {t.name for t in tools if t.annotations.open_world_hint} == {"dossier_build"}
+    assert all(t.annotations.open_world_hint is False for t in tools if t.name != "dossier_build")
+    # a tool that writes claims no idempotence: dossier_build asks trackers whose answers change
+    assert all(t.annotations.idempotent_hint is not True for t in tools if not t.annotations.read_only_hint)
 
 
 def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(job_session, world: World):

@@ -39,6 +39,10 @@ class EchoInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     times: int = 1
 
 
+class JsonInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    json: bool = False
+
+
 class Echo(msgspec.Struct):
     text: str
 
@@ -61,6 +65,8 @@ def test_agent_exposure_equals_the_inventory():
     exposed = {r.id for r in registry().rows if r.exposure.agent}
     assert exposed == AGENT_INVENTORY
     assert {r.id for r in registry().agent_tools()} == AGENT_INVENTORY
+    # `rennet commands` names an MCP tool for exactly these rows; a CLI-only row names none
+    assert {r.id for r in registry().rows if r.describe()["mcp"] is not None} == AGENT_INVENTORY
 
 
 def test_every_row_is_keyed_domain_verb_with_an_object_schema_that_forbids_unknown_fields():
@@ -113,6 +119,7 @@ def test_duplicate_or_prefix_cli_verbs_are_rejected():
     (dict(cli=CliShape(positional=("text",), flags=(("text", "--words"),))), "not an option field"),
     (dict(cli=CliShape(flags=(("times", "--text"),))), "not a long option of its own"),
     (dict(cli=CliShape(flags=(("times", "-t"),))), "not a long option of its own"),
+    (dict(input=JsonInput), "clash with global CLI options"),
 ])
 def test_malformed_rows_are_refused_at_load(bad, message):
     with pytest.raises(RegistryError, match=message):
@@ -161,6 +168,37 @@ def test_a_command_with_no_arguments_rejects_one(tmp_path):
     reply = ex.run("demo.ping", {"anything": 1})
     assert reply.envelope["error"]["code"] == "bad_input"
     assert ex.run("demo.ping", [1]).envelope["error"]["code"] == "bad_input"
+
+
+def test_input_is_held_to_its_schema_types_without_coercion(tmp_path):
+    """The input schema says `times` is an integer: a string of digits, or a boolean, is not one
+    (what a client validated against the schema is what runs)."""
+    ex = Executor("python", store=str(tmp_path), table=Registry([row()]))
+    assert ex.run("demo.echo", {"text": "a", "times": 2}).ok
+    for times in ("2", 2.0, True):
+        reply = ex.run("demo.echo", {"text": "a", "times": times})
+        assert reply.envelope["error"]["code"] == "bad_input", times
+        assert "`$.times`" in reply.envelope["error"]["message"]
+
+def test_input_nested_past_the_bound_is_bad_input_whatever_decoded_it(tmp_path):
+    """A Python caller's input is decoded by no JSON parser with a depth bound: the executor's own
+    bound answers it, before anything recursing over it could run out of stack."""
+    from indexer.contract.decode import JSON_MAX_DEPTH
+
+    deep: object = []
+    for _ in range(5000):
+        deep = [deep]
+    ex = Executor("python", store=str(tmp_path), table=Registry([row()]))
+    err = ex.run("demo.echo", {"text": "a", "x": deep}).envelope["error"]
+    assert err["code"] == "bad_input" and f"nested more than {JSON_MAX_DEPTH} levels" in err["message"]
+
+
+def test_a_key_no_utf_8_encoder_takes_is_bad_input_not_an_internal_error(tmp_path):
+    """A lone surrogate escape is valid JSON in a key as in a value; the key is refused as such."""
+    ex = Executor("python", store=str(tmp_path), table=Registry([row()]))
+    for raw in ({"text": "a", "\ud800": 1}, {"text": "a", "x": {"\udfff": 1}}):
+        err = ex.run("demo.echo", raw).envelope["error"]
+        assert err["code"] == "bad_input" and "lone surrogate" in err["message"], raw
 
 
 def test_planned_rows_are_listed_but_run_nowhere(tmp_path):

@@ -104,7 +104,7 @@ def test_cli_budget_takes_k_and_refuses_bad_sizes_as_usage_errors(world: World):
     ok = _cli(world.store, "context", "map", "--repo", world.repo, "--budget", "2K", "--json")
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["data"]["budget"] == 2048
-    for bad in ("12x", "-5", "65k", "99999999999999999999"):
+    for bad in ("12x", "-5", "1", "65k", "99999999999999999999"):  # "1": below the floor
         p = _cli(world.store, "context", "map", "--repo", world.repo, f"--budget={bad}", "--json")
         assert p.returncode == 2, (bad, p.stderr)
         assert json.loads(p.stdout)["error"]["code"] == "usage_error"

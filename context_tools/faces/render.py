@@ -19,8 +19,13 @@ def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict) and set(value) == {"unknown", "reason"}:
-        return f"<{value['unknown']}: {value['reason']}>"
+        return sanitize_line(f"<{value['unknown']}: {value['reason']}>", 200)
     return sanitize_line(str(value), 200)
+
+
+def _key(key: Any) -> str:
+    """A mapping's key, which may be a name the repository chose (a path, a ref) as well as a field's."""
+    return sanitize_line(str(key), 200)
 
 
 def _lines(value: Any, indent: int, out: list[str]) -> None:
@@ -28,10 +33,10 @@ def _lines(value: Any, indent: int, out: list[str]) -> None:
     if isinstance(value, dict) and not (set(value) == {"unknown", "reason"}):
         for key, item in value.items():
             if isinstance(item, (dict, list)) and item and not (isinstance(item, dict) and set(item) == {"unknown", "reason"}):
-                out.append(f"{pad}{key}:")
+                out.append(f"{pad}{_key(key)}:")
                 _lines(item, indent + 1, out)
             else:
-                out.append(f"{pad}{key}: {_scalar(item) if item != [] and item != {} else '(none)'}")
+                out.append(f"{pad}{_key(key)}: {_scalar(item) if item != [] and item != {} else '(none)'}")
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, dict) and item and not set(item) == {"unknown", "reason"}:
@@ -40,10 +45,10 @@ def _lines(value: Any, indent: int, out: list[str]) -> None:
                     lead = "- " if first else "  "
                     first = False
                     if isinstance(sub, (dict, list)) and sub:
-                        out.append(f"{pad}{lead}{key}:")
+                        out.append(f"{pad}{lead}{_key(key)}:")
                         _lines(sub, indent + 2, out)
                     else:
-                        out.append(f"{pad}{lead}{key}: {_scalar(sub)}")
+                        out.append(f"{pad}{lead}{_key(key)}: {_scalar(sub)}")
             else:
                 out.append(f"{pad}- {_scalar(item)}")
     else:
@@ -65,6 +70,6 @@ def footer(result: Result) -> list[str]:
         out.append(f"[{page.returned} of {page.total}{', truncated' if page.truncated else ''}]{more}")
     f = result.freshness
     if f is not None:
-        out.append(f"[{f.status}] {sanitize_line(f.repo)} {f.rev} @ {f.pinned_oid[:12]}"
+        out.append(f"[{f.status}] {sanitize_line(f.repo)} {sanitize_line(f.rev)} @ {f.pinned_oid[:12]}"
                    + ("" if f.status == "current" else f" — {sanitize_line(f.reason)}"))
     return out
