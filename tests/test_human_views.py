@@ -74,6 +74,19 @@ def test_overview_groups_dependencies_by_manifest_root_first(tmp_path):
     assert block[3] == "  web/package.json (web-ui):" and block[4].split()[0] == "left-pad"
 
 
+def test_the_overview_escapes_a_rev_that_names_a_reordering_mark(tmp_path):
+    """A branch may be named with a bidi mark or a C1 control (git refuses only ASCII ones): the
+    overview's first line shows the rev escaped, as it shows the repository (was: raw)."""
+    repo = RepoBuilder(tmp_path / "repo")
+    head = repo.commit({"a.py": "x = 1\n"})
+    rev = "v\u202e1\u009b2J"
+    repo.repo.branches.local.create(rev, repo.repo.get(head))
+    p = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview", "--rev", rev)
+    assert p.returncode == 0, p.stderr
+    first = p.stdout.splitlines()[0]
+    assert "@ v\\u202e1\\x9b2J (" in first and not set(first) & {"\u202e", "\u009b"}, first
+
+
 def test_dossier_collapses_repeated_facts_into_one_line():
     from context_tools.faces.packs.dossier import _facts
     from delta.dossier.items import Fact

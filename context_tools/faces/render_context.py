@@ -36,7 +36,7 @@ def overview(result: Result) -> str:
     if hasattr(d, "workspace"):
         return _workspace_overview(result)
     t = d.totals
-    out = [f"{_s(d.identity.repo)} @ {d.identity.rev} ({d.identity.oid[:12]})",
+    out = [f"{_s(d.identity.repo)} @ {_s(d.identity.rev)} ({d.identity.oid[:12]})",
            f"files {t.files}  lines {t.text_lines}  symbols {t.symbols}  edges {t.edges}  "
            f"packages {t.packages}  dependencies {t.dependencies}  entry points {t.entry_points}"]
     out += _section("languages", d.languages, lambda x: f"{x.language}: {x.files} files, "
