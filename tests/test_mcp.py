@@ -516,11 +516,8 @@ async def _ok_app(scope, receive, send):
     await send({"type": "http.response.body", "body": b"{}"})
 
 
-def _guarded(bind: str, headers: dict[str, str]) -> int:
-    """The status the guard in front of an app answering 200 gives a POST with these headers."""
-    from context_tools.faces.mcp_http import Guard
-
-    guard = Guard(_ok_app, bind, 8765, "t" * 43)
+def _posted(guard, path: str, headers: list[tuple[bytes, bytes]]) -> int:
+    """The status `guard` answers a ping POSTed to `path` with these headers."""
     sent = []
     pending = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
 
@@ -530,10 +527,16 @@ def _guarded(bind: str, headers: dict[str, str]) -> int:
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": "/mcp",
-             "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]}
-    anyio.run(guard, scope, receive, send)
+    anyio.run(guard, {"type": "http", "method": "POST", "path": path, "headers": headers}, receive, send)
     return sent[0]["status"]
+
+
+def _guarded(bind: str, headers: dict[str, str]) -> int:
+    """The status the guard in front of an app answering 200 gives a POST with these headers."""
+    from context_tools.faces.mcp_http import Guard
+
+    return _posted(Guard(_ok_app, bind, 8765, "t" * 43), "/mcp",
+                   [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()])
 
 
 @pytest.mark.parametrize("bind, headers, status", [
@@ -1257,21 +1260,10 @@ def test_a_session_the_sdk_answers_not_found_is_closed_in_the_guard_too():
     guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
 
     def post(path: str, session: str | None) -> int:
-        sent = []
-        body = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
-
-        async def receive():
-            return body.pop() if body else {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message)
-
         headers = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
         if session is not None:
             headers.append((b"mcp-session-id", session.encode()))
-        scope = {"type": "http", "method": "POST", "path": path, "headers": headers}
-        anyio.run(guard, scope, receive, send)
-        return sent[0]["status"]
+        return _posted(guard, path, headers)
 
     assert post("/mcp", None) == 200 and guard.sessions.live("s1")
     assert post("/elsewhere", "s1") == 404 and guard.sessions.live("s1")  # not the SDK's word on it
