@@ -281,11 +281,9 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         if not isinstance(exc, KeyboardInterrupt) and not (
                 isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None):
             raise
-        from context_tools.faces.standard_streams import interrupted
+        from context_tools.faces.standard_streams import leave_now
 
-        # Calls in flight run in threads the interpreter would wait for at exit (an index):
-        # a server told to stop stops now.
-        os._exit(interrupted())
+        leave_now()  # a server told to stop stops now, calls in flight or not
 
 
 def _serve_stdio(server: Any) -> int:
@@ -294,12 +292,12 @@ def _serve_stdio(server: Any) -> int:
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport
-    from context_tools.faces.standard_streams import interrupted
+    from context_tools.faces.standard_streams import leave_now
 
     # asyncio's own handler would cancel the server's tasks and wait for each call in flight,
     # which runs in a thread no cancel reaches: an index held a Ctrl-C until it ended. One
     # client, one user: a Ctrl-C leaves now, as the CLI's does; every write is whole or none.
-    signal.signal(signal.SIGINT, lambda sig, frame: os._exit(interrupted()))
+    signal.signal(signal.SIGINT, lambda sig, frame: leave_now(sig))
 
     async def run() -> None:
         async with stdio_transport() as (read_stream, write_stream):

@@ -326,21 +326,16 @@ def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS) -> Any
     thread no cancel reaches: a server stopped during an index stayed up until it ended.
     It leaves as a shell reports the signal: a Ctrl-C says so and exits 130 (as the CLI does),
     SIGTERM exits 143. What was stored stays: every write is a whole transaction or none."""
-    import os
-    import signal
     import threading
 
     import uvicorn
 
-    from context_tools.faces.standard_streams import interrupted
-
-    def leave(sig: int) -> None:
-        os._exit(interrupted() if sig == signal.SIGINT else 128 + sig)
+    from context_tools.faces.standard_streams import leave_now
 
     class BoundedShutdown(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             if not self.should_exit:
-                timer = threading.Timer(grace, leave, args=(sig,))
+                timer = threading.Timer(grace, leave_now, args=(sig,))
                 timer.daemon = True
                 timer.start()
             super().handle_exit(sig, frame)

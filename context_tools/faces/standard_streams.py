@@ -22,8 +22,9 @@ from __future__ import annotations
 import io
 import os
 import select
+import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from context_tools.faces.errors import OutputFailed
 
@@ -127,6 +128,14 @@ def typed_output() -> None:
     errors = "backslashreplace" if old.errors == "strict" else old.errors
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Output(old.fileno())), encoding=old.encoding,
                                   errors=errors, line_buffering=old.line_buffering)
+
+
+def leave_now(sig: int = signal.SIGINT) -> NoReturn:
+    """End the process at once, as a shell reports `sig`: a Ctrl-C (SIGINT, the default) with
+    its line and status 130, another signal 128 + its number. The MCP server's calls run in
+    threads the interpreter would wait for at exit (an index); what was stored stays, every
+    write being a whole transaction or none."""
+    os._exit(interrupted() if sig == signal.SIGINT else 128 + sig)
 
 
 def interrupted() -> int:
