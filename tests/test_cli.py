@@ -144,26 +144,42 @@ def test_no_store_file_takes_the_place_of_a_closed_standard_stream(tmp_path, wor
     assert rennet("context", "symbol", "Flask.route", "--repo", world.repo, "--store", str(store)).returncode == 0
 
 
-@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
-def test_names_the_output_encoding_lacks_are_escaped_not_an_internal_error(encoding, tmp_path):
+@pytest.mark.parametrize(("encoding", "chosen"), [
+    ("ascii", {"PYTHONIOENCODING": "ascii"}),
+    ("latin-1", {"PYTHONIOENCODING": "latin-1"}),
+    # the C locale without UTF-8 mode: Python gives stdout `surrogateescape`, not `strict`
+    ("ascii", {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}),
+])
+def test_names_the_output_encoding_lacks_are_escaped_not_an_internal_error(encoding, chosen, tmp_path):
     """The commit names its files and symbols; the user's locale (or PYTHONIOENCODING) picks
     standard output's encoding. A character it lacks is written as its escape, as on stderr
-    (was: `internal_error: UnicodeEncodeError`, exit 1); `--json` stays UTF-8."""
+    (was: `internal_error: UnicodeEncodeError`, exit 1; under `LC_ALL=C` with UTF-8 mode off
+    it still was, for every text answer naming such a file); `--json` stays UTF-8."""
     from corpora.gitbuild import RepoBuilder
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"pkg/modül_→.py": "def größe():\n    return 1\n"})
-    env = {**cli_env(str(tmp_path / "store")), "PYTHONIOENCODING": encoding}
+    env = {**cli_env(str(tmp_path / "store")), **chosen}
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([PY, "-m", "context_tools.faces.cli", *args, "--repo", str(builder.path)], cwd=ROOT,
                               env=env, capture_output=True, timeout=120)
 
+    for command in (("context", "map"), ("context", "overview")):
+        answer = run(*command)
+        assert answer.returncode == 0, answer.stderr
+        assert "pkg/modül_→.py".encode(encoding, errors="backslashreplace") in answer.stdout
+    if "LC_ALL" in chosen:
+        # the locale reads the typed name's UTF-8 bytes as no text: said so, one line
+        refused = run("context", "symbol", "größe")
+        assert refused.returncode == 1 and refused.stdout == b""
+        assert refused.stderr.startswith(b"rennet: bad_input: ") and refused.stderr.count(b"\n") == 1
+        return
     shown = run("context", "symbol", "größe")
     assert shown.returncode == 0, shown.stderr
     line = "pkg/modül_→.py:1  function größe".encode(encoding, errors="backslashreplace")
     assert line in shown.stdout.splitlines()
-    assert run("context", "map").returncode == 0
+    assert "function größe".encode(encoding, errors="backslashreplace") in run("context", "file", "pkg/modül_→.py").stdout
     as_json = run("context", "symbol", "größe", "--json")
     assert json.loads(as_json.stdout.decode("utf-8"))["data"]["definitions"][0]["path"] == "pkg/modül_→.py"
 

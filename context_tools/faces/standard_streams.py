@@ -125,7 +125,9 @@ def typed_output() -> None:
     if old is None or not isinstance(old, io.TextIOWrapper):
         return
     old.flush()
-    errors = "backslashreplace" if old.errors == "strict" else old.errors
+    # `strict`, and the C locale's `surrogateescape` (which mends only undecoded bytes), would
+    # fail on the first name that encoding lacks; an error handler the user chose stays
+    errors = "backslashreplace" if old.errors in ("strict", "surrogateescape") else old.errors
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Output(old.fileno())), encoding=old.encoding,
                                   errors=errors, line_buffering=old.line_buffering)
 
