@@ -70,7 +70,7 @@ def run_session(transport: str, store: str, work, *extra: str, root: str | None 
     child) or streamable HTTP on loopback (spawned, then reached with its token)."""
     if transport == "stdio":
         return run_stdio(store, work, *extra, root=root)
-    server = HttpServer("127.0.0.1", _free_port(), store, root or tempfile.gettempdir(), None, *extra)
+    server = HttpServer("127.0.0.1", 0, store, root or tempfile.gettempdir(), None, *extra)
     try:
         return anyio.run(_session, client_with(server.url, server.token), work)
     finally:
@@ -401,14 +401,18 @@ class HttpServer:
         self.proc = subprocess.Popen(args, cwd=ROOT, env={**cli_env(store), **(env or {})},
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.token = ""
+        self.url = ""
         for raw in self.proc.stderr:  # the address line, then the token line (unless taken from the env)
             line = raw.decode()
+            if "MCP over" in line:  # the port it listens on, the one asked for or, for 0, a free one
+                self.url = line.split(" at ", 1)[1].strip()
             if "token" in line:
                 self.token = line.rsplit(" ", 1)[-1].strip()
             if "token" in line or (env and "MCP over" in line):
                 break
-        self.url = f"http://{bind}:{port}/mcp"
-        self._wait(bind, port)
+        self.port = int(self.url.rsplit(":", 1)[1].split("/", 1)[0])
+        assert port in (0, self.port), self.url
+        self._wait(bind, self.port)
 
     def _wait(self, bind: str, port: int) -> None:
         import socket
@@ -463,8 +467,8 @@ def client_with(url: str, token: str):
 
 
 def test_http_on_127_0_0_2_wants_the_token_its_own_host_and_origin(world: World):
-    port = _free_port("127.0.0.2")
-    server = HttpServer("127.0.0.2", port, world.store, str(Path(world.repo).parent))
+    server = HttpServer("127.0.0.2", 0, world.store, str(Path(world.repo).parent))
+    port = server.port
     try:
         auth = {"Authorization": f"Bearer {server.token}"}
         assert len(server.token) >= 32
@@ -584,6 +588,48 @@ def test_the_guard_wants_the_whole_token_as_a_bearer(authorization, status, monk
         assert compared == [b"t" * 43]  # the token was compared by hmac.compare_digest
 
 
+@pytest.mark.parametrize("bind", ["127.0.0.1", "localhost"])
+def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World):
+    """`--http 127.0.0.1:0` asks for a free port, as a test harness or a launcher does to
+    avoid racing for one (was: refused as no HOST:PORT). The server names the port it
+    got, the guard checks Host against that port, and `localhost` listens on the same port
+    on each of its addresses."""
+    import socket
+
+    server = HttpServer(bind, 0, world.store, str(Path(world.repo).parent))
+    try:
+        assert server.url == f"http://{bind}:{server.port}/mcp" and server.port > 0
+        auth = {"Authorization": f"Bearer {server.token}"}
+        assert post(server.url, {**auth, "Host": f"{bind}:{server.port}"}) == 200
+        assert post(server.url, {**auth, "Host": f"{bind}:0"}) == 421  # the port asked for is no Host of it
+        if bind == "localhost" and _has_ipv6_loopback():
+            with socket.create_connection(("::1", server.port), timeout=10):
+                pass
+    finally:
+        server.close()
+
+
+def _has_ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("bind", ["127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:\u0668\u0667\u0666\u0665",
+                                  "127.0.0.1:"])
+def test_ports_out_of_range_or_not_ascii_digits_are_refused(bind):
+    from context_tools.faces.mcp import parse_loopback
+    from indexer.contract.errors import BadInput
+
+    with pytest.raises(BadInput, match="--http wants HOST:PORT"):
+        parse_loopback(bind)  # was, for Arabic-Indic digits: accepted as port 8765
+
+
 @pytest.mark.parametrize("bind", ["0.0.0.0:8765", "192.168.1.5:8765", "example.com:80", "127.0.0.1", "[::]:8765",
                                   "localhost.example.com:8765"])
 def test_non_loopback_binds_are_refused(bind):
@@ -639,7 +685,7 @@ def dossier_http(world: World):
     secret = "s3cret-the-client-must-never-see"
     env = {"RENNET_TEST_TOKEN": "a-token-from-the-environment-0123456789", "RENNET_TEST_SECRET": secret}
     tracker = Tracker()
-    server = HttpServer("127.0.0.1", _free_port(), world.store, str(Path(world.repo).parent), env,
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent), env,
                         "--token-env", "RENNET_TEST_TOKEN", "--root", str(ROOT))
     range_ = {"repo": world.repo, "base": "v1", "head": "main"}
 
@@ -815,8 +861,7 @@ def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path)
 def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
     import httpx2
 
-    port = _free_port()
-    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     deep = b'{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":' + b"[" * 1000 + b"]" * 1000 + b"}}"
@@ -1001,8 +1046,8 @@ def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
     384 MB, and on without end)."""
     from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS
 
-    port = _free_port()
-    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    port = server.port
     stalled = []
     try:
         # sessions the server issued, each holding half its share: only the whole bound is met
@@ -1041,8 +1086,8 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
 
     from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS, UNNAMED_REQUESTS
 
-    port = _free_port()
-    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    port = server.port
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
@@ -1117,8 +1162,8 @@ def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World)
     share of the requests in flight)."""
     import httpx2
 
-    port = _free_port()
-    server = HttpServer("127.0.0.1", port, world.store, str(Path(world.repo).parent))
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    port = server.port
     try:
         refused = httpx2.post(server.url, json=INIT, timeout=30, headers={
             "content-type": "application/json", "accept": "application/json",

@@ -16,7 +16,7 @@ import pytest
 from context_tools.faces.context import Memo, cache_budget
 from indexer.contract.errors import BadInput, Busy
 from tests.test_context_world import World, world  # noqa: F401 - fixture
-from tests.test_mcp import HttpServer, _free_port, _session, client_with
+from tests.test_mcp import HttpServer, _session, client_with
 
 
 def blob(n: int) -> list[bytes]:
@@ -171,8 +171,7 @@ def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp
 
     fresh = tmp_path / "fresh"
     RepoBuilder(fresh).commit({f"m{i}.py": f"def fn{i}():\n    return {i}\n" for i in range(40)})
-    port = _free_port()
-    server = HttpServer("127.0.0.1", port, world.store, tempfile.gettempdir())  # holds both repositories
+    server = HttpServer("127.0.0.1", 0, world.store, tempfile.gettempdir())  # holds both repositories
     names = ["Flask", "Router", "route", "main"]
     try:
         async def one(k: int, out: dict) -> None:

@@ -324,7 +324,8 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
             p = builtin("mcp", "Serve the agent-exposed commands over MCP (stdio by default).")
             _common(p, json_flag=False)
             p.add_argument("--http", metavar="127.0.0.1:PORT", default=None,
-                           help="serve streamable HTTP on a loopback address instead of stdio (a token is required)")
+                           help="serve streamable HTTP on a loopback address instead of stdio (a token is required; "
+                                "port 0 takes a free port, named on stderr at start)")
             p.add_argument("--ceiling", metavar="BYTES", default=None,
                            help="reply ceiling in bytes, k/M/G suffix accepted in powers of 1024 (default 8k, "
                                 "$RENNET_CEILING)")

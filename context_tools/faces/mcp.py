@@ -200,11 +200,12 @@ def _version() -> str:
 
 def parse_loopback(address: str) -> tuple[str, int]:
     """`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT` or any other loopback address
-    (127.0.0.0/8, ::1 in any spelling); anything else is refused."""
+    (127.0.0.0/8, ::1 in any spelling); anything else is refused. Port 0 asks for a free port,
+    which the server names when it starts."""
     from indexer.contract.errors import BadInput
 
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit() or not (0 < int(port) < 65536):
+    if not sep or not port.isascii() or not port.isdigit() or not (0 <= int(port) < 65536):
         raise BadInput(f"--http wants HOST:PORT on loopback (e.g. 127.0.0.1:8765), got {address!r}")
     host = host.strip("[]")
     if host != "localhost":
@@ -333,6 +334,7 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
     os.close(null)
     value, generated = token
     listening = _listening(host, port)
+    port = listening[0].getsockname()[1]  # the one the system chose, for port 0
     shown = f"[{host}]" if ":" in host else host
     print(f"rennet: MCP over streamable HTTP at http://{shown}:{port}{MCP_PATH}", file=sys.stderr)
     if generated:
@@ -347,12 +349,32 @@ def _listening(host: str, port: int) -> list[socket.socket]:
     """Sockets bound to the loopback address `host` names (`localhost`: 127.0.0.1, and ::1
     where this machine has it, as uvicorn bound it), before the server says where it
     listens: an address in use is `bad_input` on one line, not uvicorn's log line and exit
-    status."""
+    status. Port 0: a free port, the same on each address."""
+    from indexer.contract.errors import BadInput
+
+    addresses = ["127.0.0.1", "::1"] if host == "localhost" else [host]
+    for _ in range(_FREE_PORT_TRIES if port == 0 else 1):
+        try:
+            return _bound(host, addresses, port)
+        except _Taken:
+            continue  # localhost's ::1 held the port 127.0.0.1 was given: ask again
+    raise BadInput(f"--http {host}:{port}: found no port free on both of localhost's addresses") from None
+
+
+# For `localhost:0`, how many free ports of 127.0.0.1 to try before giving up on finding one
+# ::1 has free too.
+_FREE_PORT_TRIES = 8
+
+
+class _Taken(Exception):
+    """A free port of the first address is held on another."""
+
+
+def _bound(host: str, addresses: list[str], port: int) -> list[socket.socket]:
     import errno
 
     from indexer.contract.errors import BadInput
 
-    addresses = ["127.0.0.1", "::1"] if host == "localhost" else [host]
     bound: list[socket.socket] = []
     for address in addresses:
         family = socket.AF_INET6 if ":" in address else socket.AF_INET
@@ -361,13 +383,16 @@ def _listening(host: str, port: int) -> list[socket.socket]:
             listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own bind does
             if family == socket.AF_INET6:
                 listening.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            listening.bind((address, port))
+            # port 0 takes a free one for the first address, and the same one for the others
+            listening.bind((address, bound[0].getsockname()[1] if bound else port))
         except OSError as exc:
             listening.close()
             if bound and exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
                 continue  # localhost's ::1 on a machine without IPv6: 127.0.0.1 serves alone
             for other in bound:
                 other.close()
+            if bound and port == 0 and exc.errno == errno.EADDRINUSE:
+                raise _Taken() from None
             raise BadInput(f"--http {host}:{port}: cannot listen there ({exc.strerror or exc}); "
                            "another process may hold the port: choose another") from None
         bound.append(listening)
