@@ -126,11 +126,45 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         assert tool.title and tool.title == row.title
         # the longer help (what a tool writes, where it reaches) travels with the one-line summary
         assert tool.description.startswith(row.summary) and row.description in tool.description
-        assert tool.input_schema == row.input_schema()
+        assert tool.input_schema == row.agent_schema()
         assert tool.output_schema == row.output_schema()
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
         assert tool.annotations.read_only_hint is (row.authority == "read"), tool.name
         assert tool.annotations.destructive_hint is False
+
+
+def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: World):
+    """Where a tracker token goes, which variable holds it, which private repositories gh
+    reads, a terminal's progress bar and (on a server without `--worktree`) a read from the
+    working tree are not an agent's to choose: the tool's schema leaves them out (was: listed,
+    each described "not over MCP", and refused when sent). Every other field is there, the
+    CLI still has them all, and one sent anyway is still refused."""
+    from context_tools.faces.packs.dossier import TRUSTED_FLAGS
+
+    tools, _, _ = job_session
+    table = registry()
+    hidden = {"dossier_build": set(TRUSTED_FLAGS), "repo_index": {"quiet"}}
+    for tool in tools:
+        row = table.by_wire_name(tool.name)
+        fields = set(row.input.__struct_fields__)
+        expected = hidden.get(tool.name, set()) | ({"worktree"} & fields if row.authority == "read" else set())
+        assert set(tool.input_schema["properties"]) == fields - expected, tool.name
+        assert set(row.input_schema()["properties"]) == fields  # the CLI's and `rennet commands`'
+    assert "worktree" in next(t for t in tools if t.name == "delta_packet").input_schema["properties"]
+
+    async def work(client):
+        listed = (await client.list_tools()).tools
+        sent = await client.call_tool("dossier_build", {"repo": world.repo, "base": "v1", "head": "main",
+                                                        "jira_token_env": "HOME"})
+        return listed, sent
+
+    listed, sent = run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+    for tool in listed:  # a --worktree server's reads take it
+        row = table.by_wire_name(tool.name)
+        if "worktree" in row.input.__struct_fields__:
+            assert "worktree" in tool.input_schema["properties"], tool.name
+            assert tool.input_schema == row.agent_schema(worktree=True)
+    assert text_of(sent)["error"]["code"] == "forbidden"
 
 
 def test_every_property_carries_its_description_at_its_own_top_level(job_session):

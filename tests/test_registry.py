@@ -120,6 +120,10 @@ def test_duplicate_or_prefix_cli_verbs_are_rejected():
     (dict(cli=CliShape(flags=(("times", "--text"),))), "not a long option of its own"),
     (dict(cli=CliShape(flags=(("times", "-t"),))), "not a long option of its own"),
     (dict(input=JsonInput), "clash with global CLI options"),
+    # a field hidden from agents must exist, and be one they can do without
+    (dict(exposure=Exposure(agent=True), title="Echo", agent_omits=("nope",)), "agent_omits names 'nope'"),
+    (dict(exposure=Exposure(agent=True), title="Echo", agent_omits=("text",)), "agent_omits names 'text'"),
+    (dict(agent_omits=("times",)), "agent_omits names 'times'"),
 ])
 def test_malformed_rows_are_refused_at_load(bad, message):
     with pytest.raises(RegistryError, match=message):

@@ -55,7 +55,7 @@ def tool_of(row: Command, worktree: bool = False) -> Any:
         name=row.wire_name,
         title=row.title,
         description=row.summary + (f"\n\n{row.description}" if row.description else ""),
-        input_schema=row.input_schema(),
+        input_schema=row.agent_schema(worktree),
         output_schema=row.output_schema(),
         annotations=types.ToolAnnotations(
             title=row.title, read_only_hint=read, destructive_hint=False,
@@ -87,7 +87,7 @@ class Tools:
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
         row = self.table.by_wire_name(name)
-        return row.input_schema() if row is not None else None
+        return row.agent_schema(self._worktree) if row is not None else None
 
 
 def reply_of(wire: dict[str, Any], ok: bool) -> Any:

@@ -112,6 +112,10 @@ class Command(msgspec.Struct, frozen=True):
     # is derived, so loading the registry stays cheap); one schema serves MCP and the shipped files.
     output: tuple[type | str, ...] = ()
     open_world: bool = False  # reaches beyond the machine (a tracker's API): MCP's openWorldHint
+    # Input fields left out of the MCP tool's input schema: the user's own settings an agent may
+    # not set, or the terminal's (a progress bar). Sent anyway, the handler decides (refused, or
+    # of no effect there); an agent is not shown what it cannot use.
+    agent_omits: tuple[str, ...] = ()
     # Two command lines that run on any repository (from its folder), shown at the end of the
     # verb's help and in docs/cli.md; a test runs each against a fixture repository.
     examples: tuple[str, ...] = ()
@@ -139,8 +143,9 @@ class Command(msgspec.Struct, frozen=True):
                                reason="surface_not_supported", available_on=works)
         return None
 
-    def input_schema(self) -> dict[str, Any]:
-        """The JSON Schema of the input, with the top-level object inlined (MCP wants `type: object`).
+    def input_schema(self, omit: Iterable[str] = ()) -> dict[str, Any]:
+        """The JSON Schema of the input, with the top-level object inlined (MCP wants `type: object`),
+        less the fields in `omit` (see `agent_schema`).
         Derived on demand (not at load, to keep a CLI start cheap); `rennet commands`, the MCP face
         and the registry tests derive every row's, so a malformed input type cannot go unnoticed."""
         try:
@@ -153,10 +158,23 @@ class Command(msgspec.Struct, frozen=True):
         top = defs.pop(ref.rsplit("/", 1)[-1]) if ref.startswith("#/$defs/") else raw
         schema = dict(top)
         schema.pop("title", None)
-        schema["properties"] = {name: _hoisted(prop) for name, prop in schema.get("properties", {}).items()}
+        left = set(omit)
+        schema["properties"] = {name: _hoisted(prop) for name, prop in schema.get("properties", {}).items()
+                                if name not in left}
+        if left and "required" in schema:
+            schema["required"] = [name for name in schema["required"] if name not in left]
         if defs:
             schema["$defs"] = defs
         return schema
+
+    def agent_schema(self, worktree: bool = False) -> dict[str, Any]:
+        """The input schema an MCP client is shown: less `agent_omits`, and less `worktree` for a
+        read tool unless the server was started with `--worktree` (a read there writes nothing,
+        and a working-tree answer would index)."""
+        omit = set(self.agent_omits)
+        if self.authority == "read" and not worktree:
+            omit.add("worktree")
+        return self.input_schema(omit)
 
     def output_schema(self) -> dict[str, Any]:
         """The JSON Schema of what a face sends back: the result contract, its error form, or
@@ -317,6 +335,11 @@ def _validate(row: Command) -> None:
     if row.exposure.cli and "cli" not in row.surfaces:
         raise RegistryError(f"{row.id}: cli-exposed but the cli surface is not supported")
     fields = set(row.input.__struct_fields__)
+    optional = {f.name for f in msgspec.structs.fields(row.input) if not f.required}
+    for name in row.agent_omits:
+        if name not in optional or not row.exposure.agent:
+            raise RegistryError(f"{row.id}: agent_omits names {name!r}, which is no optional input field of an "
+                                "agent tool (a client shown no such field could not give a required one)")
     for name in row.cli.positional:
         if name not in fields:
             raise RegistryError(f"{row.id}: positional {name!r} is not an input field")

@@ -178,6 +178,7 @@ ROWS = (
         maturity="stable",
         title="Dossier of a range",
         open_world=True,  # asks the trackers the user configured (gh, Jira, Linear)
+        agent_omits=TRUSTED_FLAGS,
         cli=CliShape(path=("dossier",)),
         render=render_dossier,
     ),

@@ -182,6 +182,7 @@ ROWS = (
         examples=("rennet index", "rennet index --rev HEAD~1 --json"),
         summary="Index a repository at a rev into the store (parses only blobs never seen).",
         input=IndexInput, handler=index_handler, authority="write", title="Index a repository",
+        agent_omits=("quiet",),  # a terminal's progress bar: an agent's call draws none
         exposure=Exposure(cli=True, agent=True), maturity="stable",
         cli=CliShape(path=("index",), positional=("repo",)), render=render_index,
     ),
