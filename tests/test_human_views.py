@@ -76,7 +76,7 @@ def test_overview_groups_dependencies_by_manifest_root_first(tmp_path):
 
 def test_the_overview_escapes_a_rev_that_names_a_reordering_mark(tmp_path):
     """A branch may be named with a bidi mark or a C1 control (git refuses only ASCII ones): the
-    overview's first line shows the rev escaped, as it shows the repository (was: raw)."""
+    overview's first line shows the rev quoted and escaped, as it shows the repository (was: raw)."""
     repo = RepoBuilder(tmp_path / "repo")
     head = repo.commit({"a.py": "x = 1\n"})
     rev = "v\u202e1\u009b2J"
@@ -84,7 +84,7 @@ def test_the_overview_escapes_a_rev_that_names_a_reordering_mark(tmp_path):
     p = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview", "--rev", rev)
     assert p.returncode == 0, p.stderr
     first = p.stdout.splitlines()[0]
-    assert "@ v\\u202e1\\x9b2J (" in first and not set(first) & {"\u202e", "\u009b"}, first
+    assert '@ "v\\u202e1\\x9b2J" (' in first and not set(first) & {"\u202e", "\u009b"}, first
 
 
 def test_dossier_collapses_repeated_facts_into_one_line():
@@ -142,5 +142,5 @@ def test_the_plain_rendering_escapes_a_name_in_a_key_or_an_unknowns_reason():
     data = {"uses": {"run\x1b[2J": 3}, "title": "t\x9b31m", "revs": [{"rev": "v1", "current": gone}]}
     text = render_result(Result(data=data, freshness=fresh))
     assert not set(text) & {"\x1b", "\x07", "\x9b", "\u202e"}
-    assert "run\\x1b[2J: 3" in text and "v\\u202e1\\x1b]0;owned\\x07 no longer resolves" in text
-    assert text.splitlines()[-1].startswith("[unknown] /r\\x1b[2J v\\u202e1\\x1b]0;owned\\x07 @ aaaaaaaaaaaa")
+    assert '"run\\x1b[2J": 3' in text and "v\\u202e1\\x1b]0;owned\\x07 no longer resolves" in text
+    assert text.splitlines()[-1].startswith('[unknown] "/r\\x1b[2J" "v\\u202e1\\x1b]0;owned\\x07" @ aaaaaaaaaaaa')

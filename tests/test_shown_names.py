@@ -5,13 +5,21 @@ lines)."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import unicodedata
+from pathlib import Path
+from typing import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_tools.faces.sanitize import shown_name
+
+ROOT = Path(__file__).resolve().parent.parent
 
 _ESCAPE = re.compile(r'\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|(.))', re.S)
 _SIMPLE = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
@@ -83,3 +91,102 @@ def test_a_long_name_is_cut_inside_its_quotes_and_never_inside_an_escape():
     assert shown_name("ab\x1bcdef", 9) == '"ab\\x1b"…'
     assert shown_name("ab\x1bcdef", 8) == '"ab"…'  # `\x1b` whole or not at all
     assert shown_name("ab\x1bcd", 10) == '"ab\\x1bcd"'
+
+
+# --- through the CLI -----------------------------------------------------------------------
+
+_FILES = ("a\nb.py", "a b.py", "a\\nb.py", "a  b.py")
+# as `git -c core.quotePath=true ls-files` shows them
+_AS_GIT = {"a\nb.py": '"a\\nb.py"', "a b.py": "a b.py", "a\\nb.py": '"a\\\\nb.py"', "a  b.py": '"a  b.py"'}
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory):
+    from corpora.gitbuild import RepoBuilder
+
+    root = tmp_path_factory.mktemp("names")
+    repo = RepoBuilder(root / "repo")
+    repo.commit({"main.py": "def helper():\n    return 0\n"})
+    repo.commit({path: "from main import helper\n\n\ndef twin():\n    return helper()\n" for path in _FILES})
+    return root / "repo", root / "home"
+
+
+def _rennet(repo: Path, home: Path, *args: str, encoding: str = "utf-8") -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(home), "PYTHONIOENCODING": encoding}
+    env.pop("RENNET_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], cwd=repo, env=env,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode(encoding)
+
+
+def _top_files(lines: list[str]) -> list[str]:
+    top = lines[lines.index("top files (5):") + 1:][:5]
+    return [line.removeprefix("  ").rsplit(" rank ", 1)[0] for line in top]
+
+
+def _after(lead: str, end: str = "") -> Callable[[list[str]], list[str]]:
+    """The paths of the lines starting with `lead`, each up to `end`."""
+    return lambda lines: [line.removeprefix(lead).split(end)[0] if end else line.removeprefix(lead)
+                          for line in lines if line.startswith(lead)]
+
+
+# each rendering, and how to read the paths of the changed files off it
+_RENDERINGS = {
+    "map": (("context", "map"), lambda lines: [line.split("  (python")[0] for line in lines if "  (python" in line]),
+    "overview": (("context", "overview"), _top_files),
+    "delta": (("delta", "--base", "HEAD~1", "--head", "HEAD"), _after("  added        ", "  hunks ")),
+    "references": (("context", "references", "helper"),
+                   lambda lines: [line.split(":5:12  call")[0] for line in lines if ":5:12  call" in line]),
+    "novelty": (("context", "novelty", "HEAD~1"), lambda lines: [  # its symbols' lines, not its public API's
+        line.removeprefix("  added function twin ").removesuffix(":4") for line in lines
+        if line.startswith("  added function twin ") and line.endswith(":4")]),
+    "novelty section": (("context", "novelty", "HEAD~1", "--section", "files"), _after("  - path: ")),
+    "symbol": (("context", "symbol", "twin"), lambda lines: [line.split(":4  function twin")[0] for line in lines
+                                                             if ":4  function twin" in line]),
+}
+
+
+@pytest.mark.parametrize("rendering", sorted(_RENDERINGS))
+def test_every_text_rendering_tells_the_files_apart_as_git_does(named, rendering):
+    """Four files whose names differ only by a line feed, a backslash and spacing: each text
+    rendering names each as git quotes it, and no two the same (was: map showed `a\\nb.py` for
+    two of them, overview `a b.py` for three, delta `a\\nb.py` for two)."""
+    repo, home = named
+    args, read = _RENDERINGS[rendering]
+    shown = [p for p in read(_rennet(repo, home, *args).splitlines()) if p != "main.py"]
+    assert sorted(shown) == sorted(_AS_GIT.values())
+
+
+@pytest.mark.parametrize("path", sorted(_FILES))
+def test_a_files_first_line_names_it_as_git_does(named, path):
+    repo, home = named
+    first = _rennet(repo, home, "context", "file", path).splitlines()[0]
+    assert first.startswith(f"{_AS_GIT[path]}  python  mode 100644"), first
+
+
+def test_a_name_the_output_encoding_lacks_is_not_read_as_a_name_holding_its_escape(tmp_path):
+    """Standard output in ASCII writes `ü` as `\\xfc`: a file `ü.py` shows bare as `\\xfc.py`,
+    one named `\\xfc.py` (a backslash, then x, f, c) quoted, so still two names (was: both
+    `\\xfc.py`)."""
+    from corpora.gitbuild import RepoBuilder
+
+    RepoBuilder(tmp_path / "repo").commit({"\u00fc.py": "x = 1\n", "\\xfc.py": "y = 2\n"})
+    lines = _rennet(tmp_path / "repo", tmp_path / "home", "context", "map", encoding="ascii").splitlines()
+    assert sorted(line.split("  (python")[0] for line in lines if "  (python" in line) == ['"\\\\xfc.py"', "\\xfc.py"]
+
+
+def test_a_path_is_shown_exactly_neither_redacted_nor_put_under_home(tmp_path):
+    """A tree's path is no operator's secret or place: it is shown as it is (was: with `$HOME`
+    at /srv, `app/srv/x.py` shown as `app~/x.py`; `docs/sk-learn-compatibility.py` as
+    `docs/[redacted].py`, a redaction `--json` undid anyway)."""
+    from corpora.gitbuild import RepoBuilder
+
+    paths = ["app/srv/x.py", "docs/sk-learn-compatibility.py", "notes/Bearer tokens.py"]
+    RepoBuilder(tmp_path / "repo").commit({p: "x = 1\n" for p in paths})
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(tmp_path / "home"), "HOME": "/srv"}
+    env.pop("RENNET_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "context", "map"], cwd=tmp_path / "repo",
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(line.split("  (python")[0] for line in done.stdout.splitlines() if "  (python" in line) == paths
