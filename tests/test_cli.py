@@ -325,7 +325,7 @@ def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys)
                        ("map", []), ("overview", [])):
         assert main(["context", verb, *args, "--repo", repo, "--store", store]) == 0
         shown[verb] = capsys.readouterr().out.splitlines()
-    odd = "odd/na\\nme.py"  # escaped as git quotes it
+    odd = '"odd/na\\nme.py"'  # quoted as git quotes it
     assert shown["file"][0].startswith(f"{odd}  python  mode 100644")
     assert f"{odd}:1  function strange_name" in shown["symbol"]
     assert any(line.startswith("use.py:3:1  ") for line in shown["references"])
@@ -351,10 +351,10 @@ def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_pa
     assert main(["context", "overview", "--repo", str(builder.path), "--store", store]) == 0
     overview_lines = capsys.readouterr().out.splitlines()
     shown = "re\\npo\\x1b[2J"  # escaped as git quotes it
-    assert overview_lines[0].startswith(f"{tmp_path}/re po\\x1b[2J @ HEAD")  # its spacing folded: one line
+    assert overview_lines[0].startswith(f'"{tmp_path}/{shown}" @ HEAD')  # quoted: one line, and no other folder's
     assert len(index_lines) == 4 and index_lines[0].startswith("indexed ") and shown in index_lines[0]
     assert dump_lines == [f"wrote {len(out_file.read_bytes().splitlines())} records to "
-                          f"{str(out_file).replace(chr(10), chr(92) + 'n')} (fingerprint "
+                          f'"{str(out_file).replace(chr(10), chr(92) + "n")}" (fingerprint '
                           f"{index_lines[3].split()[-1]})"]
     assert "\x1b" not in "".join(index_lines + dump_lines + overview_lines)
 

@@ -89,7 +89,7 @@ def test_the_text_rendering_keeps_a_path_with_a_line_break_on_its_line(tmp_path)
     built = build_delta_packet(tmp_path / "r", base, head, index=False, out=tmp_path / "out")
     assert "odd/na\nme.py" in [f.path for f in built.packet.files]  # the packet holds it exactly
     lines = render_packet(Result(data=built.packet)).splitlines()
-    assert any(line.split()[:2] == ["added", "odd/na\\nme.py"] for line in lines)
+    assert any(line.split()[:2] == ["added", '"odd/na\\nme.py"'] for line in lines)  # quoted as git quotes it
     assert not any(line.startswith("me.py") for line in lines)
 
 

@@ -76,7 +76,7 @@ def test_overview_groups_dependencies_by_manifest_root_first(tmp_path):
 
 def test_the_overview_escapes_a_rev_that_names_a_reordering_mark(tmp_path):
     """A branch may be named with a bidi mark or a C1 control (git refuses only ASCII ones): the
-    overview's first line shows the rev escaped, as it shows the repository (was: raw)."""
+    overview's first line shows the rev quoted and escaped, as it shows the repository (was: raw)."""
     repo = RepoBuilder(tmp_path / "repo")
     head = repo.commit({"a.py": "x = 1\n"})
     rev = "v\u202e1\u009b2J"
@@ -84,7 +84,7 @@ def test_the_overview_escapes_a_rev_that_names_a_reordering_mark(tmp_path):
     p = rennet(tmp_path / "repo", tmp_path / "home", "context", "overview", "--rev", rev)
     assert p.returncode == 0, p.stderr
     first = p.stdout.splitlines()[0]
-    assert "@ v\\u202e1\\x9b2J (" in first and not set(first) & {"\u202e", "\u009b"}, first
+    assert '@ "v\\u202e1\\x9b2J" (' in first and not set(first) & {"\u202e", "\u009b"}, first
 
 
 def test_dossier_collapses_repeated_facts_into_one_line():
@@ -142,5 +142,36 @@ def test_the_plain_rendering_escapes_a_name_in_a_key_or_an_unknowns_reason():
     data = {"uses": {"run\x1b[2J": 3}, "title": "t\x9b31m", "revs": [{"rev": "v1", "current": gone}]}
     text = render_result(Result(data=data, freshness=fresh))
     assert not set(text) & {"\x1b", "\x07", "\x9b", "\u202e"}
-    assert "run\\x1b[2J: 3" in text and "v\\u202e1\\x1b]0;owned\\x07 no longer resolves" in text
-    assert text.splitlines()[-1].startswith("[unknown] /r\\x1b[2J v\\u202e1\\x1b]0;owned\\x07 @ aaaaaaaaaaaa")
+    assert '"run\\x1b[2J": 3' in text and "v\\u202e1\\x1b]0;owned\\x07 no longer resolves" in text
+    assert text.splitlines()[-1].startswith('[unknown] "/r\\x1b[2J" "v\\u202e1\\x1b]0;owned\\x07" @ aaaaaaaaaaaa')
+
+
+def test_the_line_a_read_that_indexes_first_prints_on_a_terminal_escapes_the_rev(tmp_path):
+    """On a terminal the progress bar comes with a line naming the rev and the repository; a
+    branch named with a bidi mark or a C1 control reaches it escaped (was: written raw, where
+    the line without a terminal was sanitized)."""
+    import pty
+
+    repo = RepoBuilder(tmp_path / "repo")
+    head = repo.commit({"a.py": "x = 1\n"})
+    rev = "v\u202e1\u009b2J"
+    repo.repo.branches.local.create(rev, repo.repo.get(head))
+    parent, child = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(tmp_path / "home"), "PYTHONIOENCODING": "utf-8"}
+    env.pop("RENNET_DEBUG", None)
+    with subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "context", "overview", "--rev", rev,
+                           "--json"], cwd=tmp_path / "repo", env=env, stdout=subprocess.DEVNULL, stderr=child) as p:
+        os.close(child)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(parent, 65536)
+            except OSError:  # the child closed its end
+                break
+            if not chunk:
+                break
+            seen += chunk
+        assert p.wait(timeout=120) == 0, seen
+    os.close(parent)
+    text = seen.decode("utf-8", "replace")
+    assert "indexing v\\u202e1\\x9b2J of " in text and not set(text) & {"\u202e", "\u009b"}, text

@@ -39,15 +39,14 @@ def stage_bar(enabled: bool, labels: dict[str, str] | None = None):
 def on_the_way(repo: str, rev: str) -> Iterator[Update | None]:
     """While a command indexes a rev that has no snapshot yet: the progress bar on a terminal,
     one line on stderr otherwise (stdout stays the answer's)."""
-    bar, update = stage_bar(True, {"parse": "parsing", "assemble": "assembling"})
-    if bar is None:
-        from context_tools.faces.sanitize import sanitize_line
+    from context_tools.faces.sanitize import sanitize_line
 
-        print(f"rennet: indexing {sanitize_line(rev)} of {sanitize_line(os.path.realpath(repo))} first "
-              "(no snapshot of it yet)",
-              file=sys.stderr, flush=True)
+    bar, update = stage_bar(True, {"parse": "parsing", "assemble": "assembling"})
+    rev_shown, repo_shown = sanitize_line(rev), sanitize_line(os.path.realpath(repo))
+    if bar is None:
+        print(f"rennet: indexing {rev_shown} of {repo_shown} first (no snapshot of it yet)", file=sys.stderr, flush=True)
         yield None
         return
-    sys.stderr.write(f"indexing {rev} of {os.path.realpath(repo)} first\n")
+    sys.stderr.write(f"indexing {rev_shown} of {repo_shown} first\n")
     with bar:
         yield update

@@ -1,5 +1,7 @@
 """Plain-text rendering of a Result for people at a terminal (`--json` is for programs).
-Every string shown passes the sanitizer."""
+A name the repository chose (a path, a symbol) shows as git quotes a path; what the operator
+named (the repository's folder, a rev) is sanitized, then shown so; every other string passes
+the sanitizer."""
 
 from __future__ import annotations
 
@@ -7,36 +9,51 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from context_tools.faces.sanitize import sanitize_line
+from context_tools.faces.sanitize import sanitize_line, shown_name, shown_own
 
 if TYPE_CHECKING:
     from indexer.contract.result import Result
 
 
-def _scalar(value: Any) -> str:
+# The fields (and the sections of names) whose strings the repository chose, and those the
+# operator's machine or command line gave
+_NAMES = frozenset({"path", "previous_path", "old_path", "qualified", "name", "manifest", "package", "target",
+                    "source", "member", "identifiers"})
+_OWN = frozenset({"repo", "rev", "workspace"})
+
+
+def _scalar(value: Any, field: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict) and set(value) == {"unknown", "reason"}:
         return sanitize_line(f"<{value['unknown']}: {value['reason']}>", 200)
+    if isinstance(value, str) and field in _NAMES:
+        return shown_name(value)
+    if isinstance(value, str) and field in _OWN:
+        return shown_own(value)
     return sanitize_line(str(value), 200)
 
 
 def _key(key: Any) -> str:
     """A mapping's key, which may be a name the repository chose (a path, a ref) as well as a field's."""
-    return sanitize_line(str(key), 200)
+    return shown_name(str(key))
 
 
-def _lines(value: Any, indent: int, out: list[str]) -> None:
+def _lines(value: Any, indent: int, out: list[str], field: str = "") -> None:
+    """`value` drawn at `indent`; `field` is the key it is under (a section's items are under
+    the section's name), which says whether its strings are names."""
     pad = "  " * indent
     if isinstance(value, dict) and not (set(value) == {"unknown", "reason"}):
+        section = value.get("section") if isinstance(value.get("section"), str) else None
         for key, item in value.items():
+            under = section if key == "items" and section else str(key)
             if isinstance(item, (dict, list)) and item and not (isinstance(item, dict) and set(item) == {"unknown", "reason"}):
                 out.append(f"{pad}{_key(key)}:")
-                _lines(item, indent + 1, out)
+                _lines(item, indent + 1, out, under)
             else:
-                out.append(f"{pad}{_key(key)}: {_scalar(item) if item != [] and item != {} else '(none)'}")
+                out.append(f"{pad}{_key(key)}: {_scalar(item, under) if item != [] and item != {} else '(none)'}")
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, dict) and item and not set(item) == {"unknown", "reason"}:
@@ -46,13 +63,13 @@ def _lines(value: Any, indent: int, out: list[str]) -> None:
                     first = False
                     if isinstance(sub, (dict, list)) and sub:
                         out.append(f"{pad}{lead}{_key(key)}:")
-                        _lines(sub, indent + 2, out)
+                        _lines(sub, indent + 2, out, str(key))
                     else:
-                        out.append(f"{pad}{lead}{_key(key)}: {_scalar(sub)}")
+                        out.append(f"{pad}{lead}{_key(key)}: {_scalar(sub, str(key))}")
             else:
-                out.append(f"{pad}- {_scalar(item)}")
+                out.append(f"{pad}- {_scalar(item, field)}")
     else:
-        out.append(pad + _scalar(value))
+        out.append(pad + _scalar(value, field))
 
 
 def render_result(result: Result) -> str:
@@ -70,6 +87,6 @@ def footer(result: Result) -> list[str]:
         out.append(f"[{page.returned} of {page.total}{', truncated' if page.truncated else ''}]{more}")
     f = result.freshness
     if f is not None:
-        out.append(f"[{f.status}] {sanitize_line(f.repo)} {sanitize_line(f.rev)} @ {f.pinned_oid[:12]}"
+        out.append(f"[{f.status}] {shown_own(f.repo)} {shown_own(f.rev)} @ {f.pinned_oid[:12]}"
                    + ("" if f.status == "current" else f" — {sanitize_line(f.reason)}"))
     return out

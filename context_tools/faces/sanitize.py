@@ -92,6 +92,61 @@ def sanitize_line(text: str, limit: int = 240) -> str:
     return _bounded(_escaped(" ".join(sanitize(text).split())), limit)
 
 
+# What makes a name quoted, beside a control character: a backslash or a double quote (which
+# the quoted form escapes), no name at all, spacing at either end or a run of it (which a
+# reader of words, or a fold of spacing, would lose).
+_QUOTED = re.compile(r'[\\"]|\A\s|\s\Z|\s\s|\A\Z|' + _CONTROL.pattern)
+_NAME_ESCAPES = {"\\": "\\\\", '"': '\\"', **_ESCAPES}
+
+
+def shown_name(name: str, limit: int = 240) -> str:
+    """A name the repository chose (a path, a symbol, a ref, a package) for one line of a text
+    rendering, as git quotes a path: bare when it holds nothing that needs it, else in double
+    quotes with `\\\\`, `\\"`, `\\n`, `\\t`, `\\r` and the escapes of `sanitize_shown`, so two
+    names never show the same and a bare one never starts with a quote or holds a backslash.
+    Shown exactly: neither redacted nor with `~` for the home folder, which a path in a tree is
+    no operator's secret or place of (`--json` shows it as it is anyway). A name longer than
+    `limit` shows quoted, cut between two characters, with `…` after its closing quote: no whole
+    name shows so."""
+    if len(name) <= limit and not _QUOTED.search(name):
+        return name
+    room = limit - 2  # the quotes
+    pieces = []
+    for ch in name[:limit]:  # every character shows as one at least
+        piece = _NAME_ESCAPES.get(ch) or (_code(ord(ch)) if _CONTROL.match(ch) else ch)
+        room -= len(piece)
+        pieces.append(piece)
+    if room >= 0 and len(name) <= limit:
+        return '"' + "".join(pieces) + '"'
+    room = limit - 3  # the quotes and the `…`
+    kept = []
+    for piece in pieces:
+        room -= len(piece)
+        if room < 0:
+            break
+        kept.append(piece)
+    return '"' + "".join(kept) + '"…'
+
+
+def shown_own(text: str, limit: int = 240) -> str:
+    """A name the operator's machine or command line gave (the repository's folder, a rev, a
+    workspace or its member, the store's files), sanitized as a message is (`~` for the home
+    folder, credentials redacted), then shown as a name."""
+    return shown_name(sanitize(text), limit)
+
+
+def escaped_line(line: str) -> str:
+    """A line of names `shown_name` drew and fields `sanitize_line` drew, with any control
+    character left escaped: it holds none, unless a field was drawn as it came. No spacing is
+    folded and nothing redacted, so a name's stays as it shows."""
+    return _escaped(line)
+
+
+def drawn_lines(lines: Iterable[str]) -> str:
+    """A terminal rendering made of these lines, each passed through `escaped_line`."""
+    return "\n".join(_escaped(line) for line in lines)
+
+
 def _escaped(text: str) -> str:
     return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(ord(m.group()))), text)
 

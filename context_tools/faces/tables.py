@@ -1,18 +1,21 @@
 """Human tables with a header row, drawn by rich in plain text (no colour, no box lines), so a
-table reads the same in a terminal, a pipe and a test. Every cell passes the sanitizer."""
+table reads the same in a terminal, a pipe and a test. Every cell passes the sanitizer, but
+those of the columns already drawn (names shown as git quotes a path), which keep their spacing."""
 
 from __future__ import annotations
 
 import io
 from typing import Sequence
 
-from context_tools.faces.sanitize import sanitize_line
+from context_tools.faces.sanitize import escaped_line, sanitize_line
 
 WIDTH = 200  # wide enough that rows are never wrapped: a pipe gets one line per row
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: Sequence[str] = ()) -> str:
-    """The rows under their headers, columns aligned; `right` names the columns aligned right."""
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: Sequence[str] = (),
+          drawn: Sequence[str] = ()) -> str:
+    """The rows under their headers, columns aligned; `right` names the columns aligned right,
+    `drawn` those whose cells are drawn already (`shown_name`, `shown_own`)."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -21,7 +24,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: Seque
     for name in headers:
         grid.add_column(name, justify="right" if name in right else "left", no_wrap=True, overflow="ellipsis")
     for row in rows:
-        grid.add_row(*(sanitize_line(str(cell), 120) for cell in row))
+        grid.add_row(*(escaped_line(str(cell)) if name in drawn else sanitize_line(str(cell), 120)
+                       for name, cell in zip(headers, row)))
     out = io.StringIO()
     Console(file=out, width=WIDTH, color_system=None, highlight=False, markup=False, emoji=False,
             soft_wrap=False).print(grid)

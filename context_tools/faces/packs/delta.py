@@ -130,22 +130,26 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
 
 
 def render_packet(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    """The packet in lines: a path shows as git quotes it (`shown_name`), the base's rev and the
+    store's files as the operator named them (`shown_own`), reasons as messages."""
+    from context_tools.faces.sanitize import escaped_line, sanitize_shown, shown_own
+    from context_tools.faces.sanitize import shown_name as name
     from delta.successor import SuccessorAccount
 
     p = result.data
     t = p.totals
     r = p.range
-    lines = [f"delta {r.merge_base_oid[:12]}..{r.head_oid[:12]}  (base {r.base_ref} {r.base_oid[:12]})",
+    lines = [f"delta {r.merge_base_oid[:12]}..{r.head_oid[:12]}  (base {shown_own(r.base_ref)} {r.base_oid[:12]})",
              f"  files {t.files_listed}/{t.files}  hunks {t.hunks_listed}/{t.hunks}  +{t.additions} -{t.deletions}"
              f"  noise files {t.noise_files}  diff {t.diff_bytes_captured}/{t.diff_bytes} bytes captured"]
     for f in p.files:
-        noise = f"  [{f.noise.cls}: {f.noise.rule}]" if f.noise else ""
+        noise = f"  [{f.noise.cls}: {sanitize_shown(f.noise.rule)}]" if f.noise else ""
         fan = f.fan_in if isinstance(f.fan_in, int) else "?"
-        moved = f" <- {f.old_path}" if f.status in ("renamed", "copied") else ""
-        lines.append(f"  {f.status:<12} {f.path}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
+        moved = f" <- {name(f.old_path)}" if f.status in ("renamed", "copied") else ""
+        lines.append(f"  {f.status:<12} {name(f.path)}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
     for d in p.drops:
-        lines.append(f"  dropped {d.what} of {d.path}: {d.reason} ({d.hunks} hunks, {d.bytes} bytes)")
+        lines.append(f"  dropped {d.what} of {name(d.path)}: {sanitize_shown(d.reason)} ({d.hunks} hunks, "
+                     f"{d.bytes} bytes)")
     successor = p.successor
     if isinstance(successor, SuccessorAccount):
         prev = successor.previous
@@ -153,13 +157,14 @@ def render_packet(result: Result) -> str:
                            for k in ("carried", "moved", "changed", "dropped", "new"))
         lines.append(f"  successor of {prev.merge_base_oid[:12]}..{prev.head_oid[:12]}: {counts}")
         for u in successor.unread:
-            lines.append(f"  unread in the previous patchset: {u.path} ({u.reason})")
-    lines += _unassessed(p) + _summary(p)
+            lines.append(f"  unread in the previous patchset: {name(u.path)} ({sanitize_shown(u.reason)})")
+    lines += [sanitize_shown(line) for line in _unassessed(p)] + _summary(p)
     if p.offer:  # the packet is written beside its noise offer
         from pathlib import Path
 
-        lines += [f"packet: {Path(p.offer).with_name('packet.json')}", f"noise offer: {p.offer}"]
-    return shown_lines(lines)
+        lines += [f"packet: {shown_own(str(Path(p.offer).with_name('packet.json')))}",
+                  f"noise offer: {shown_own(p.offer)}"]
+    return "\n".join(escaped_line(line) for line in lines)
 
 
 def _unassessed(p: DeltaPacket) -> list[str]:
@@ -189,7 +194,9 @@ def _summary(p: DeltaPacket) -> list[str]:
     assessed = [f for f in p.files if isinstance(f.fan_in, int)]
     if assessed:
         top = max(assessed, key=lambda f: (f.fan_in, f.path))
-        out.append(f"  largest blast radius: {top.path} (fan-in {top.fan_in}: files of the base importing it)")
+        from context_tools.faces.sanitize import shown_name
+
+        out.append(f"  largest blast radius: {shown_name(top.path)} (fan-in {top.fan_in}: files of the base importing it)")
     else:
         out.append("  largest blast radius: not assessed (no changed file has a fan-in)")
     return out

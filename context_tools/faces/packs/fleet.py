@@ -253,43 +253,45 @@ def _digest(text: str) -> str:
 
 def render_workspace(result: Result) -> str:
     # the sanitizer's patterns are compiled when a human reply is drawn, not at every start
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, sanitize_shown, shown_name, shown_own
 
     d = result.data
     if isinstance(d, StatusData):
-        lines = [f"workspace {d.name}: {sum(d.counts.values())} members "
+        lines = [f"workspace {shown_own(d.name)}: {sum(d.counts.values())} members "
                  f"({d.counts['current']} current, {d.counts['stale']} stale, {d.counts['unknown']} unknown)"]
         for m in d.members:
-            lines.append(f"  {m.name:<20} {m.freshness:<8} {m.rev} @ {m.pinned_oid[:12]}  {m.path}")
+            lines.append(f"  {shown_own(m.name):<20} {m.freshness:<8} {shown_own(m.rev)} @ {m.pinned_oid[:12]}  "
+                         f"{shown_own(m.path)}")
             if m.freshness != "current":
-                lines.append(f"  {'':<20} {m.reason}")
+                lines.append(f"  {'':<20} {sanitize_shown(m.reason)}")
     else:
-        lines = [f"workspace {d.workspace if hasattr(d, 'workspace') else d.name}"]
+        lines = [f"workspace {shown_own(d.workspace if hasattr(d, 'workspace') else d.name)}"]
         if isinstance(d, AddData):
-            lines[0] += f": {'re-pinned' if d.replaced else 'added'} {d.member.name} ({d.member.rev} @ " \
-                        f"{d.member.pinned_oid[:12]}), {d.members} members"
+            lines[0] += f": {'re-pinned' if d.replaced else 'added'} {shown_own(d.member.name)} " \
+                        f"({shown_own(d.member.rev)} @ {d.member.pinned_oid[:12]}), {d.members} members"
         elif isinstance(d, RemoveData):
-            lines[0] += f": removed {d.removed.name}, {d.members} members"
+            lines[0] += f": removed {shown_own(d.removed.name)}, {d.members} members"
         elif isinstance(d, SyncData):
             lines[0] += f": re-pinned {len(d.repinned)} of {d.members} members"
-            lines += [f"  {m.member}: {m.old_oid[:12]} -> {m.new_oid[:12]}" for m in d.repinned]
+            lines += [f"  {shown_own(m.member)}: {m.old_oid[:12]} -> {m.new_oid[:12]}" for m in d.repinned]
         else:
             lines[0] += " created"
     edges = getattr(d, "edges", [])
     if edges:
         lines.append("cross-repository edges:")
         for e in edges:
-            lines.append(f"  {e.source} -> {e.target}  {e.ecosystem}:{e.package} ({', '.join(e.kinds)}; {e.count} sites)")
-    return shown_lines(lines)
+            lines.append(f"  {shown_own(e.source)} -> {shown_own(e.target)}  {e.ecosystem}:{shown_name(e.package)} "
+                         f"({', '.join(e.kinds)}; {e.count} sites)")
+    return drawn_lines(lines)
 
 
 def render_list(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, shown_own
 
     d: ListData = result.data
     if not d.workspaces:
         return "no workspaces (create one with `rennet workspace create NAME`)"
-    return shown_lines(f"{w.name:<24} {w.members} members  {w.edges} cross edges  updated {w.updated_at}"
+    return drawn_lines(f"{shown_own(w.name):<24} {w.members} members  {w.edges} cross edges  updated {w.updated_at}"
                        for w in d.workspaces)
 
 
@@ -362,17 +364,19 @@ def _job_data(r) -> JobData:
 
 
 def _human_line(r) -> str:
-    from context_tools.faces.sanitize import sanitize_line
+    """A job's line: the repository's folder and the rev shown as names (`shown_own`), the
+    error's message as a message."""
+    from context_tools.faces.sanitize import escaped_line, sanitize_line, shown_own
 
-    where = f"{r.repo}@{r.rev}"
+    repo = shown_own(r.repo)
+    where = f"{repo}@{shown_own(r.rev)}"
     if not r.ok:
-        return sanitize_line(f"failed   {where}: {r.error.code}: {r.error.message}", 400)
-    where = f"{r.repo}@{r.oid[:12]}" if r.rev == r.oid else f"{where} {r.oid[:12]}"  # a range job's rev is its OID
+        return escaped_line(f"failed {where}: {sanitize_line(r.error.code)}: {sanitize_line(r.error.message, 400)}")
+    where = f"{repo}@{r.oid[:12]}" if r.rev == r.oid else f"{where} {r.oid[:12]}"  # a range job's rev is its OID
     detail = f"parsed {r.parsed_blobs}, reused {r.reused_blobs}" if r.status == "indexed" else "snapshot exists"
     if r.missing_objects:
         detail += f", partial: {r.missing_objects} missing"
-    return sanitize_line(f"{'indexed' if r.status == 'indexed' else 'skipped':<8} {where} ({detail}) "
-                         f"{r.seconds:.2f}s", 400)
+    return escaped_line(f"{'indexed' if r.status == 'indexed' else 'skipped'} {where} ({detail}) {r.seconds:.2f}s")
 
 
 def batch_handler(input: BatchInput, ctx) -> Result:
@@ -498,15 +502,15 @@ def import_handler(input: ImportInput, ctx) -> Result:
 
 
 def render_export(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, shown_own
 
     d = result.data  # indexer.fleet.bundle.ExportReport
-    return shown_lines([f"wrote {d.path}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes",
+    return drawn_lines([f"wrote {shown_own(d.path)}: snapshot {d.oid[:12]}, {d.files} files, {d.facts} blob facts, {d.bytes} bytes",
                         f"  fingerprint {d.fingerprint}", f"  digest {d.digest}{' (signed)' if d.signed else ''}"])
 
 
 def render_import(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, sanitize_shown, shown_own
 
     d = result.data  # indexer.fleet.bundle.ImportReport
     how = {"signed": "signature checked", "rederived": "made again from the repository",
@@ -514,14 +518,14 @@ def render_import(result: Result) -> str:
     lines = [f"imported snapshot {d.oid[:12]} ({'new' if d.snapshot_new else 'already present'}), "
              f"{d.facts_new} of {d.facts_total} blob facts new", f"  fingerprint {d.fingerprint} ({how})"]
     if d.pinned_repo and d.pinned_rev:
-        lines.append(f"  pinned as {d.pinned_rev} of {d.pinned_repo}")
+        lines.append(f"  pinned as {shown_own(d.pinned_rev)} of {shown_own(d.pinned_repo)}")
     elif d.pinned_repo:
-        lines.append(f"  linked to {d.pinned_repo}, no rev pinned")
+        lines.append(f"  linked to {shown_own(d.pinned_repo)}, no rev pinned")
     if d.note:
-        lines.append(f"  note: {d.note}")
+        lines.append(f"  note: {sanitize_shown(d.note)}")
     if d.store:
-        lines.append(f"  kept apart in its own store {d.store} (read it with --store)")
-    return shown_lines(lines)
+        lines.append(f"  kept apart in its own store {shown_own(d.store)} (read it with --store)")
+    return drawn_lines(lines)
 
 
 ROWS = (

@@ -126,21 +126,21 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
 
 def render_snapshots(result: Result) -> str:
     # the sanitizer's patterns are compiled when a human reply is drawn, not at every start
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, sanitize_shown, shown_own
 
     d: SnapshotsData = result.data
-    lines = [f"{d.repo}: {result.page.total if result.page is not None else len(d.revs)} revs indexed"]
-    lines += [f"  {r.rev:<24} {r.pinned_oid[:12]}  {r.status:<8} {r.indexed_at if isinstance(r.indexed_at, str) else '?'}"
-              for r in d.revs]
-    return shown_lines(lines)
+    lines = [f"{shown_own(d.repo)}: {result.page.total if result.page is not None else len(d.revs)} revs indexed"]
+    lines += [f"  {shown_own(r.rev):<24} {r.pinned_oid[:12]}  {r.status:<8} "
+              f"{sanitize_shown(r.indexed_at) if isinstance(r.indexed_at, str) else '?'}" for r in d.revs]
+    return drawn_lines(lines)
 
 
 def render_index(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, shown_own
 
     d = result.data  # indexer.build.IndexReport
     langs = ", ".join(f"{k} {v}" for k, v in sorted(d.languages.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
-    return shown_lines([f"indexed {d.repo} at {d.rev} ({d.oid[:12]}) in {d.seconds:.2f}s",
+    return drawn_lines([f"indexed {shown_own(d.repo)} at {shown_own(d.rev)} ({d.oid[:12]}) in {d.seconds:.2f}s",
                         f"  files {d.files}  symbols {d.symbols}  edges {d.edges}  parsed {d.parsed_blobs}  "
                         f"reused {d.reused_blobs}  skipped {len(d.skipped)}",
                         f"  languages: {langs}", f"  fingerprint {d.fingerprint}"])
@@ -168,12 +168,12 @@ def dump_handler(input: DumpInput, ctx) -> Result:
 
 
 def render_dump(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, shown_own
 
     d: DumpData = result.data
     if d.jsonl is not None:
         return d.jsonl  # JSON Lines: every string in it escaped already
-    return shown_lines([f"wrote {d.records} records to {d.path} (fingerprint {d.fingerprint})"])
+    return drawn_lines([f"wrote {d.records} records to {shown_own(d.path or '')} (fingerprint {d.fingerprint})"])
 
 
 ROWS = (

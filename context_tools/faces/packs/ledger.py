@@ -91,18 +91,19 @@ def read_ledger(input: LedgerInput, ctx: CallContext) -> Result:
 
 
 def render_ledger(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_own
     from context_tools.faces.tables import table
 
     rows = []
     for r in result.data.receipts:
         read, p = r.snapshot, r.page
-        where = f"{read.repo}@{read.oid[:12]}" if isinstance(read, ReceiptSnapshot) else "-"
+        where = f"{shown_own(read.repo, 120)}@{read.oid[:12]}" if isinstance(read, ReceiptSnapshot) else "-"
         counts = f"{p.returned}/{p.total}{'+' if p.truncated else ''}" if isinstance(p, ReceiptPage) else "-"
         notes = "; ".join(x for x in (f"spilled: {r.spill}" if r.spill else "", r.message or "") if x)
         rows.append([r.at, r.surface, r.command, r.outcome, counts, f"{r.duration_ms:.1f}", where, notes or "-"])
     page = result.page
     head = ["at", "surface", "command", "outcome", "items", "ms", "repository", "notes"]
-    return "\n".join([table(head, rows, right=("items", "ms")) if rows else "no receipts",
+    return "\n".join([table(head, rows, right=("items", "ms"), drawn=("repository",)) if rows else "no receipts",
                       f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else "")
                       if page is not None else f"[{len(rows)}]"])
 

@@ -153,11 +153,11 @@ def _ago(seconds: int | None) -> str:
 
 
 def render_info(result: Result) -> str:
-    from context_tools.faces.sanitize import shown_lines
+    from context_tools.faces.sanitize import drawn_lines, shown_own
 
     d = result.data
-    return shown_lines([
-        f"store {d.path}",
+    return drawn_lines([
+        f"store {shown_own(d.path)}",
         f"  schema {d.schema}  extractor version {d.extractor_version}",
         f"  size {_size(d.file_bytes)} on disk, {_size(d.used_bytes)} in use (freed pages are reused; the file never shrinks)",
         f"  repositories {d.repositories}  rev pins {d.pins}  workspaces {d.workspaces}",
@@ -168,17 +168,31 @@ def render_info(result: Result) -> str:
 
 def render_list(result: Result) -> str:
     from context_tools.faces.render import footer
+    from context_tools.faces.sanitize import shown_own
     from context_tools.faces.tables import table
 
     rows = []
     for s in result.data.snapshots:
-        repos = ", ".join(r.path or r.id for r in s.repos) or "-"
+        repos = ", ".join(shown_own(r.path or r.id, 120) for r in s.repos) or "-"
         # the full snapshot version names every language's: --json has it; here, whether it is this code's
         version = "current" if s.current_version else "other"
+        held = "; ".join(_holder(h) for h in s.pinned_by) or "nothing (gc drops it)"
         rows.append([s.oid[:12], s.fingerprint[:12] or "?", _ago(s.age_seconds), s.files, _size(s.bytes), version,
-                     repos, "; ".join(s.pinned_by) or "nothing (gc drops it)"])
+                     repos, held])
     head = ["OID", "fingerprint", "indexed", "files", "size", "version", "repositories", "pinned by"]
-    return "\n".join([table(head, rows, right=("files", "size")) if rows else "no snapshots"] + footer(result))
+    return "\n".join([table(head, rows, right=("files", "size"), drawn=("repositories", "pinned by"))
+                      if rows else "no snapshots"] + footer(result))
+
+
+def _holder(held: str) -> str:
+    """What holds a snapshot (`Holder.describe`), its rev shown as a name: a rev may be typed
+    with spacing (`main@{2 days ago}`), and the repository's identity is a digest."""
+    from context_tools.faces.sanitize import sanitize_line, shown_own
+
+    rev, of, repo_id = held.removeprefix("rev ").rpartition(" of ")
+    if held.startswith("rev ") and of:
+        return f"rev {shown_own(rev, 120)} of {sanitize_line(repo_id, 120)}"
+    return sanitize_line(held, 120)
 
 
 def render_gc(result: Result) -> str:

@@ -1,0 +1,192 @@
+"""A name a repository chose (a path, a symbol, a ref) shows in a text rendering as git quotes a
+path: bare when nothing in it needs escaping, else quoted with C escapes, so two names never
+show the same (`a<LF>b.py`, `a b.py` and the literal `a\\nb.py` are three files, and three
+lines)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from context_tools.faces.sanitize import shown_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_ESCAPE = re.compile(r'\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|(.))', re.S)
+_SIMPLE = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
+_UNSHOWN = set("\u061c\u200e\u200f\u2028\u2029") | {chr(c) for c in range(0x202a, 0x202f)} | {
+    chr(c) for c in range(0x2066, 0x206a)}
+
+
+def _read(shown: str) -> tuple[str, bool]:
+    """The name a rendering shows (a reader's side of the rule) and whether it was cut."""
+    if not shown.startswith('"'):
+        assert "\\" not in shown and shown == shown.strip() and "  " not in shown and shown
+        return shown, False
+    cut = shown.endswith('"…')
+    body = shown[1:-2] if cut else shown[1:-1]
+    assert shown.endswith('"…' if cut else '"') and not re.search(r'(?<!\\)(?:\\\\)*"', body), shown
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(3) is not None:
+            assert m.group(3) in _SIMPLE, shown  # no escape but these
+            return _SIMPLE[m.group(3)]
+        return chr(int(m.group(1) or m.group(2), 16))
+
+    return _ESCAPE.sub(one, body), cut
+
+
+_NAMES = st.text(alphabet=st.one_of(st.characters(), st.sampled_from(
+    sorted(_UNSHOWN) + ["\x85", "\x9b", "\x1b", "\n", "\\", '"', " ", "\t", "\u3000", "n", "x", "…"])), max_size=40)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_NAMES, _NAMES)
+def test_two_names_never_show_the_same_and_no_rendering_breaks_a_line(a, b):
+    for name in (a, b):
+        shown = shown_name(name)
+        assert not any(unicodedata.category(ch) == "Cc" or ch in _UNSHOWN for ch in shown), shown
+        assert len(shown.splitlines()) == 1
+        assert _read(shown) == (name, False)  # what is shown reads back as the name, whole
+    if a != b:
+        assert shown_name(a) != shown_name(b)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_NAMES, st.integers(min_value=8, max_value=30))
+def test_a_cut_name_says_it_is_cut_and_shows_what_it_starts_with(name, limit):
+    shown = shown_name(name, limit)
+    assert len(shown) <= limit
+    start, cut = _read(shown)
+    assert name.startswith(start)
+    assert cut == (start != name)  # a cut never reads as a whole name, and a whole name is never marked cut
+
+
+def test_the_three_files_of_the_fault_show_as_git_shows_them():
+    assert [shown_name(n) for n in ("a\nb.py", "a b.py", "a\\nb.py")] == ['"a\\nb.py"', "a b.py", '"a\\\\nb.py"']
+
+
+def test_an_ordinary_name_shows_bare():
+    for name in ("src/app.py", "a b.py", "Foo.bar", "café/naïve.py", "x…", "docs/sk-learn-compatibility.md",
+                 "notes/Bearer tokens.md", "config/token=abc.py"):
+        assert shown_name(name) == name
+
+
+def test_spacing_at_an_end_or_in_a_run_is_kept_in_quotes():
+    assert [shown_name(n) for n in (" a.py", "a.py ", "a  b.py", "", '"a".py')] == [
+        '" a.py"', '"a.py "', '"a  b.py"', '""', '"\\"a\\".py"']
+
+
+def test_a_long_name_is_cut_inside_its_quotes_and_never_inside_an_escape():
+    assert shown_name("a" * 30, 12) == '"aaaaaaaaa"…'
+    assert shown_name("ab\x1bcdef", 9) == '"ab\\x1b"…'
+    assert shown_name("ab\x1bcdef", 8) == '"ab"…'  # `\x1b` whole or not at all
+    assert shown_name("ab\x1bcd", 10) == '"ab\\x1bcd"'
+
+
+# --- through the CLI -----------------------------------------------------------------------
+
+_FILES = ("a\nb.py", "a b.py", "a\\nb.py", "a  b.py")
+# as `git -c core.quotePath=true ls-files` shows them
+_AS_GIT = {"a\nb.py": '"a\\nb.py"', "a b.py": "a b.py", "a\\nb.py": '"a\\\\nb.py"', "a  b.py": '"a  b.py"'}
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory):
+    from corpora.gitbuild import RepoBuilder
+
+    root = tmp_path_factory.mktemp("names")
+    repo = RepoBuilder(root / "repo")
+    repo.commit({"main.py": "def helper():\n    return 0\n"})
+    repo.commit({path: "from main import helper\n\n\ndef twin():\n    return helper()\n" for path in _FILES})
+    return root / "repo", root / "home"
+
+
+def _rennet(repo: Path, home: Path, *args: str, encoding: str = "utf-8") -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(home), "PYTHONIOENCODING": encoding}
+    env.pop("RENNET_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], cwd=repo, env=env,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode(encoding)
+
+
+def _top_files(lines: list[str]) -> list[str]:
+    top = lines[lines.index("top files (5):") + 1:][:5]
+    return [line.removeprefix("  ").rsplit(" rank ", 1)[0] for line in top]
+
+
+def _after(lead: str, end: str = "") -> Callable[[list[str]], list[str]]:
+    """The paths of the lines starting with `lead`, each up to `end`."""
+    return lambda lines: [line.removeprefix(lead).split(end)[0] if end else line.removeprefix(lead)
+                          for line in lines if line.startswith(lead)]
+
+
+# each rendering, and how to read the paths of the changed files off it
+_RENDERINGS = {
+    "map": (("context", "map"), lambda lines: [line.split("  (python")[0] for line in lines if "  (python" in line]),
+    "overview": (("context", "overview"), _top_files),
+    "delta": (("delta", "--base", "HEAD~1", "--head", "HEAD"), _after("  added        ", "  hunks ")),
+    "references": (("context", "references", "helper"),
+                   lambda lines: [line.split(":5:12  call")[0] for line in lines if ":5:12  call" in line]),
+    "novelty": (("context", "novelty", "HEAD~1"), lambda lines: [  # its symbols' lines, not its public API's
+        line.removeprefix("  added function twin ").removesuffix(":4") for line in lines
+        if line.startswith("  added function twin ") and line.endswith(":4")]),
+    "novelty section": (("context", "novelty", "HEAD~1", "--section", "files"), _after("  - path: ")),
+    "symbol": (("context", "symbol", "twin"), lambda lines: [line.split(":4  function twin")[0] for line in lines
+                                                             if ":4  function twin" in line]),
+}
+
+
+@pytest.mark.parametrize("rendering", sorted(_RENDERINGS))
+def test_every_text_rendering_tells_the_files_apart_as_git_does(named, rendering):
+    """Four files whose names differ only by a line feed, a backslash and spacing: each text
+    rendering names each as git quotes it, and no two the same (was: map showed `a\\nb.py` for
+    two of them, overview `a b.py` for three, delta `a\\nb.py` for two)."""
+    repo, home = named
+    args, read = _RENDERINGS[rendering]
+    shown = [p for p in read(_rennet(repo, home, *args).splitlines()) if p != "main.py"]
+    assert sorted(shown) == sorted(_AS_GIT.values())
+
+
+@pytest.mark.parametrize("path", sorted(_FILES))
+def test_a_files_first_line_names_it_as_git_does(named, path):
+    repo, home = named
+    first = _rennet(repo, home, "context", "file", path).splitlines()[0]
+    assert first.startswith(f"{_AS_GIT[path]}  python  mode 100644"), first
+
+
+def test_a_name_the_output_encoding_lacks_is_not_read_as_a_name_holding_its_escape(tmp_path):
+    """Standard output in ASCII writes `ü` as `\\xfc`: a file `ü.py` shows bare as `\\xfc.py`,
+    one named `\\xfc.py` (a backslash, then x, f, c) quoted, so still two names (was: both
+    `\\xfc.py`)."""
+    from corpora.gitbuild import RepoBuilder
+
+    RepoBuilder(tmp_path / "repo").commit({"\u00fc.py": "x = 1\n", "\\xfc.py": "y = 2\n"})
+    lines = _rennet(tmp_path / "repo", tmp_path / "home", "context", "map", encoding="ascii").splitlines()
+    assert sorted(line.split("  (python")[0] for line in lines if "  (python" in line) == ['"\\\\xfc.py"', "\\xfc.py"]
+
+
+def test_a_path_is_shown_exactly_neither_redacted_nor_put_under_home(tmp_path):
+    """A tree's path is no operator's secret or place: it is shown as it is (was: with `$HOME`
+    at /srv, `app/srv/x.py` shown as `app~/x.py`; `docs/sk-learn-compatibility.py` as
+    `docs/[redacted].py`, a redaction `--json` undid anyway)."""
+    from corpora.gitbuild import RepoBuilder
+
+    paths = ["app/srv/x.py", "docs/sk-learn-compatibility.py", "notes/Bearer tokens.py"]
+    RepoBuilder(tmp_path / "repo").commit({p: "x = 1\n" for p in paths})
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(tmp_path / "home"), "HOME": "/srv"}
+    env.pop("RENNET_DEBUG", None)
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "context", "map"], cwd=tmp_path / "repo",
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(line.split("  (python")[0] for line in done.stdout.splitlines() if "  (python" in line) == paths
