@@ -25,6 +25,9 @@ _ESCAPE = re.compile(r'\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|(.))', re.S)
 _SIMPLE = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
 _UNSHOWN = set("\u061c\u200e\u200f\u2028\u2029") | {chr(c) for c in range(0x202a, 0x202f)} | {
     chr(c) for c in range(0x2066, 0x206a)}
+# what draws as a space, or as nothing, unlike what it is: never shown as itself in a name
+_LOOKALIKES = set("\u00a0\u00ad\u1680\u180e\u202f\u205f\u3000\ufeff") | {chr(c) for c in range(0x2000, 0x200e)} | {
+    chr(c) for c in range(0x2060, 0x2065)}
 
 
 def _read(shown: str) -> tuple[str, bool]:
@@ -46,7 +49,7 @@ def _read(shown: str) -> tuple[str, bool]:
 
 
 _NAMES = st.text(alphabet=st.one_of(st.characters(), st.sampled_from(
-    sorted(_UNSHOWN) + ["\x85", "\x9b", "\x1b", "\n", "\\", '"', " ", "\t", "\u3000", "n", "x", "…"])), max_size=40)
+    sorted(_UNSHOWN | _LOOKALIKES) + ["\x85", "\x9b", "\x1b", "\n", "\\", '"', " ", "\t", "\u3000", "n", "x", "…"])), max_size=40)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -54,7 +57,7 @@ _NAMES = st.text(alphabet=st.one_of(st.characters(), st.sampled_from(
 def test_two_names_never_show_the_same_and_no_rendering_breaks_a_line(a, b):
     for name in (a, b):
         shown = shown_name(name)
-        assert not any(unicodedata.category(ch) == "Cc" or ch in _UNSHOWN for ch in shown), shown
+        assert not any(unicodedata.category(ch) == "Cc" or ch in _UNSHOWN | _LOOKALIKES for ch in shown), shown
         assert len(shown.splitlines()) == 1
         assert _read(shown) == (name, False)  # what is shown reads back as the name, whole
     if a != b:
@@ -73,6 +76,13 @@ def test_a_cut_name_says_it_is_cut_and_shows_what_it_starts_with(name, limit):
 
 def test_the_three_files_of_the_fault_show_as_git_shows_them():
     assert [shown_name(n) for n in ("a\nb.py", "a b.py", "a\\nb.py")] == ['"a\\nb.py"', "a b.py", '"a\\\\nb.py"']
+
+
+def test_a_name_that_draws_like_another_is_quoted_with_its_escape():
+    """A no-break space draws as a space, a zero-width space or a byte order mark as nothing
+    (was: shown as they are, `a\u00a0b.py` drawn as `a b.py`)."""
+    assert [shown_name(n) for n in ("a\u00a0b.py", "a\u200bb.py", "\ufeffa.py", "a b.py")] == [
+        '"a\\xa0b.py"', '"a\\u200bb.py"', '"\\ufeffa.py"', "a b.py"]
 
 
 def test_an_ordinary_name_shows_bare():

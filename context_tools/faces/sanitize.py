@@ -95,15 +95,20 @@ def sanitize_line(text: str, limit: int = 240) -> str:
 # What makes a name quoted, beside a control character: a backslash or a double quote (which
 # the quoted form escapes), no name at all, spacing at either end or a run of it (which a
 # reader of words, or a fold of spacing, would lose).
-_QUOTED = re.compile(r'[\\"]|\A\s|\s\Z|\s\s|\A\Z|' + _CONTROL.pattern)
+# Beside them, a name's spacing other than the space and its invisible format characters (a
+# no-break or ideographic space, a zero-width space or joiner, a soft hyphen, a byte order
+# mark) are escaped: `a\u00a0b.py` and `a b.py` are two files that would draw alike.
+_LOOKALIKE = re.compile("[\u00a0\u00ad\u1680\u180e\u2000-\u200d\u202f\u205f\u2060-\u2064\u3000\ufeff]")
+_QUOTED = re.compile(r'[\\"]|\A\s|\s\Z|\s\s|\A\Z|' + _CONTROL.pattern + "|" + _LOOKALIKE.pattern)
 _NAME_ESCAPES = {"\\": "\\\\", '"': '\\"', **_ESCAPES}
 
 
 def shown_name(name: str, limit: int = 240) -> str:
     """A name the repository chose (a path, a symbol, a ref, a package) for one line of a text
     rendering, as git quotes a path: bare when it holds nothing that needs it, else in double
-    quotes with `\\\\`, `\\"`, `\\n`, `\\t`, `\\r` and the escapes of `sanitize_shown`, so two
-    names never show the same and a bare one never starts with a quote or holds a backslash.
+    quotes with `\\\\`, `\\"`, `\\n`, `\\t`, `\\r` and the escapes of `sanitize_shown` (spacing
+    other than the space and invisible format characters too), so two names never show the same,
+    nor alike, and a bare one never starts with a quote or holds a backslash.
     Shown exactly: neither redacted nor with `~` for the home folder, which a path in a tree is
     no operator's secret or place of (`--json` shows it as it is anyway). A name longer than
     `limit` shows quoted, cut between two characters, with `…` after its closing quote: no whole
@@ -113,7 +118,7 @@ def shown_name(name: str, limit: int = 240) -> str:
     room = limit - 2  # the quotes
     pieces = []
     for ch in name[:limit]:  # every character shows as one at least
-        piece = _NAME_ESCAPES.get(ch) or (_code(ord(ch)) if _CONTROL.match(ch) else ch)
+        piece = _NAME_ESCAPES.get(ch) or (_code(ord(ch)) if _CONTROL.match(ch) or _LOOKALIKE.match(ch) else ch)
         room -= len(piece)
         pieces.append(piece)
     if room >= 0 and len(name) <= limit:
