@@ -192,6 +192,21 @@ def test_file_start_line_and_binary(client, world):
         client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=99)
 
 
+@pytest.mark.parametrize("path", ["src/webapp", "src/webapp/", "src"])
+def test_a_folder_asked_for_as_a_file_is_named_a_folder_with_its_first_files(client, world, path):
+    """An agent that asks for a folder learns it is one and which files to ask for (was: only
+    `not a file`, with no hint)."""
+    with pytest.raises(NotFound) as caught:
+        client.call("context.file", repo=world.repo, path=path)
+    message = caught.value.message
+    # the world at main holds five files under src/webapp, all of src: named in path order
+    assert message.endswith("it is a folder holding 5 files: src/webapp/__init__.py, src/webapp/app.py, "
+                            "src/webapp/auth.py, src/webapp/cli.py, src/webapp/views.py"), message
+    with pytest.raises(NotFound) as caught:
+        client.call("context.file", repo=world.repo, path="src/web")  # a prefix of a folder's name is none
+    assert "folder" not in caught.value.message
+
+
 def test_file_neighbours_and_outline_over_their_cap_page_through_a_section(big):
     # django/utils/text.py at 5.0.2 has 23 importers: 20 were shown, truncated, with no cursor
     c = context_tools.Client(store=big.store)
