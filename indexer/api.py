@@ -7,8 +7,9 @@ extraction machinery (tree-sitter, multiprocessing) that only indexing needs.
 from __future__ import annotations
 
 import os
-from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING, Callable
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
 from indexer.store.database import Store
 
@@ -31,7 +32,9 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
 
     with collector_paused():  # the build's modules are imported for good: nothing to collect
         from indexer.build import index as _index
-    return _index(repo_path, rev, store=store, workers=workers, progress=progress, require_complete=require_complete)
+    with (nullcontext(progress) if progress is not None else reported()) as told:
+        return _index(repo_path, rev, store=store, workers=workers, progress=told,
+                      require_complete=require_complete)
 
 
 def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, index_if_absent: bool = True,
@@ -80,8 +83,38 @@ Progress = Callable[[str, int, int], None]
 _on_the_way: Callable[[str, str], AbstractContextManager[Progress | None]] | None = None
 
 
+class ProgressSink(Protocol):
+    """Where one call's indexing reports its progress (an MCP client that asked for it): each
+    index the call runs is one `run`, whose value is the build's progress callback."""
+
+    def run(self) -> AbstractContextManager[Progress]: ...
+
+
+# The sink of the call this thread serves; calls run side by side, each in a thread of its own.
+_sink: ContextVar[ProgressSink | None] = ContextVar("rennet_progress_sink", default=None)
+
+
+@contextmanager
+def reporting_to(sink: ProgressSink | None) -> Iterator[None]:
+    """Every index run within (in this thread) reports to `sink`."""
+    token = _sink.set(sink)
+    try:
+        yield
+    finally:
+        _sink.reset(token)
+
+
+def reported() -> AbstractContextManager[Progress | None]:
+    """The progress callback of an index run, from the call's sink (None when it has none)."""
+    sink = _sink.get()
+    return sink.run() if sink is not None else nullcontext()
+
+
 def announced(repo_path: str, rev: str) -> AbstractContextManager[Progress | None]:
-    """What the face shows while a command indexes `rev` on the way (nothing when no face set it)."""
+    """What the face shows while a command indexes `rev` on the way: the call's sink when it
+    has one, else the face's own (nothing when no face set it)."""
+    if _sink.get() is not None:
+        return reported()
     return _on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()
 
 

@@ -163,8 +163,15 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         answered = await on_reader(row, arguments, declared)
         if answered is not None:
             return answered
-        reply = await anyio.to_thread.run_sync(lambda: executor.run(row.id, arguments, client_roots=declared),
-                                               limiter=calls)
+        sink = _progress_of(ctx)
+
+        def run() -> Any:
+            from indexer.api import reporting_to
+
+            with reporting_to(sink):  # an index the call runs tells the client how far it is
+                return executor.run(row.id, arguments, client_roots=declared)
+
+        reply = await anyio.to_thread.run_sync(run, limiter=calls)
         return reply_of(reply.wire, reply.ok)
 
     async def roots_changed(ctx: Any, params: Any) -> None:
@@ -177,6 +184,21 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         return Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
                       get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
                       on_roots_list_changed=roots_changed)
+
+
+def _progress_of(ctx: Any) -> Any:
+    """The call's progress sink when its client asked for progress (`_meta.progressToken`),
+    else None. Its notifications are sent from the call's thread through the event loop."""
+    if (ctx.meta or {}).get("progress_token") is None:
+        return None
+    import anyio.from_thread
+
+    from context_tools.faces.mcp_progress import CallProgress
+
+    def send(progress: float, total: float, message: str) -> None:
+        anyio.from_thread.run(ctx.session.report_progress, progress, total, message)
+
+    return CallProgress(send)
 
 
 _INSTRUCTIONS = (

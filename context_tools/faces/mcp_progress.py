@@ -1,0 +1,68 @@
+"""Progress notifications of a tool call that indexes, for an MCP client that asked for them
+(`_meta.progressToken`).
+
+An index of a large repository outlasts the request timeout many clients keep (the SDKs'
+default is a minute), and several reset that timeout on each progress notification. A call
+that indexes (`repo_index`, `delta_packet` and `dossier_build` on the way, any call of a
+`--worktree` server) tells its blobs parsed of the whole, then the assembly. MCP wants the
+value to grow with each notification, over the whole call: a call that indexes two revs (a
+packet's base and head) counts on from the first run's end.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from indexer.api import Progress
+
+# The least time between two notifications of one stage: a parse told every few blobs would
+# flood the client's pipe with lines nobody reads.
+MIN_GAP_SECONDS = 0.25
+
+Send = Callable[[float, float, str], None]
+
+
+class CallProgress:
+    """One call's progress, told through `send(progress, total, message)`; a send that fails
+    (the client gone) is dropped, never the index's failure."""
+
+    def __init__(self, send: Send, clock: Callable[[], float] = time.monotonic) -> None:
+        self._send = send
+        self._clock = clock
+        self._base = 0.0  # what the call's earlier index runs counted
+        self._last = -1.0
+        self._stage = ""
+        self._when = 0.0
+
+    @contextmanager
+    def run(self) -> Iterator[Progress]:
+        """One index run: blobs parsed count one each, the assembly one more."""
+        base = self._base
+        whole = [1.0]  # this run's units: its blobs to parse and the assembly
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage == "parse":
+                whole[0] = total + 1.0
+                self._tell(stage, base + done, base + whole[0], f"parsing: {done} of {total} blobs", done >= total)
+            else:  # the assembly: every blob is parsed by now
+                self._tell(stage, base + whole[0] - 0.5, base + whole[0], "assembling the snapshot", True)
+
+        try:
+            yield update
+        finally:
+            self._base = base + whole[0]  # a later run of the call counts on from here, failed or not
+        self._tell("indexed", self._base, self._base, "indexed", True)
+
+    def _tell(self, stage: str, value: float, total: float, message: str, last_of_stage: bool) -> None:
+        now = self._clock()
+        if value <= self._last:
+            return
+        if stage == self._stage and not last_of_stage and now - self._when < MIN_GAP_SECONDS:
+            return
+        self._last, self._stage, self._when = value, stage, now
+        try:
+            self._send(value, total, message)
+        except Exception:  # a client gone mid-call: the index goes on, its answer is dropped later
+            pass

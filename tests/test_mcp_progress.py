@@ -1,0 +1,160 @@
+"""Progress notifications of MCP tool calls that index (`_meta.progressToken`), through the
+MCP SDK's own client over stdio and HTTP, and `CallProgress`'s rules alone."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import anyio
+import pytest
+
+from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
+from tests.test_context_world import PY, ROOT, cli_env
+from tests.test_mcp import HttpServer, _session, client_with, run_stdio, text_of
+
+
+def _repo(path: Path, files: int) -> Path:
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(path)
+    builder.commit({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(files)})
+    builder.commit({"pkg/m0.py": "def f0():\n    return 'changed'\n", "pkg/new.py": "X = 1\n"})
+    return builder.path
+
+
+def _strictly_growing(seen: list[tuple[float, float | None, str | None]]) -> None:
+    values = [p for p, _, _ in seen]
+    assert values == sorted(set(values)), values  # MCP: progress grows with each notification
+    assert all(t is not None and p <= t for p, t, _ in seen), seen
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
+    """A client that passes a progress callback (the SDK sends `_meta.progressToken`) hears the
+    blobs parsed of the whole, the assembly, and the end, each later value above the one before,
+    the last equal to its total (was: nothing until the answer, which a large repository's
+    index brings after many clients' request timeout). A packet that indexes its base and head
+    counts on across both runs."""
+    repo = _repo(tmp_path / "repo", 40)
+    store = str(tmp_path / "store")
+    indexed: list[tuple[float, float | None, str | None]] = []
+    packet: list[tuple[float, float | None, str | None]] = []
+
+    async def work(client):
+        async def heard(into, progress, total, message):
+            into.append((progress, total, message))
+
+        first = await client.call_tool("repo_index", {"repo": str(repo), "rev": "HEAD~1"},
+                                       progress_callback=lambda *a: heard(indexed, *a))
+        delta = await client.call_tool("delta_packet", {"repo": str(repo), "base": "HEAD~1", "head": "HEAD"},
+                                       progress_callback=lambda *a: heard(packet, *a))
+        again = await client.call_tool("repo_index", {"repo": str(repo), "rev": "HEAD"})
+        return first, delta, again
+
+    if transport == "stdio":
+        first, delta, again = run_stdio(store, work, root=str(tmp_path))
+    else:
+        server = HttpServer("127.0.0.1", 0, store, str(tmp_path))
+        try:
+            first, delta, again = anyio.run(_session, client_with(server.url, server.token), work)
+        finally:
+            server.close()
+    assert not first.is_error and not delta.is_error and not again.is_error, text_of(first)
+    parsed = text_of(first)["data"]["parsed_blobs"]
+    assert parsed == 40
+    _strictly_growing(indexed)
+    assert indexed[-1] == (parsed + 1, parsed + 1, "indexed")
+    assert f"parsing: {parsed} of {parsed} blobs" in [m for _, _, m in indexed]
+    assert "assembling the snapshot" in [m for _, _, m in indexed]
+    # the base is indexed already (nothing to parse), the head parses its two changed blobs
+    _strictly_growing(packet)
+    assert [m for _, _, m in packet].count("indexed") == 1 and packet[-1][2] == "indexed"
+    assert "parsing: 2 of 2 blobs" in [m for _, _, m in packet]
+
+
+def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(tmp_path):
+    """On the wire: `notifications/progress` carries the client's own token, each before the
+    answer; a call that sent none gets none."""
+    repo = _repo(tmp_path / "repo", 12)
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD~1"},
+                       "_meta": {"progressToken": "tok-7"}}}
+    bare = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"}}}
+    lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', json.dumps(call).encode()]
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                       input=b"\n".join(lines) + b"\n", cwd=ROOT, env=cli_env(str(tmp_path / "store")),
+                       capture_output=True, timeout=120)
+    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    told = [a for a in answers if a.get("method") == "notifications/progress"]
+    assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
+    assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                       input=b"\n".join([*lines[:2], json.dumps(bare).encode()]) + b"\n", cwd=ROOT,
+                       env=cli_env(str(tmp_path / "store")), capture_output=True, timeout=120)
+    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    assert any(a.get("id") == 2 and "result" in a for a in answers), answers
+    assert not any(a.get("method") == "notifications/progress" for a in answers), answers
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_parse_is_told_at_most_every_gap_but_its_end_always():
+    clock, sent = _Clock(), []
+    progress = CallProgress(lambda *a: sent.append(a), clock)
+    with progress.run() as update:
+        for done in range(0, 101, 10):
+            update("parse", done, 100)
+            clock.now += MIN_GAP_SECONDS / 4
+        update("assemble", 0, 1)
+    values = [v for v, _, _ in sent]
+    assert values == sorted(set(values))
+    assert values[-3:] == [100, 100.5, 101] and sent[-1] == (101, 101, "indexed")
+    assert len([m for _, _, m in sent if m.startswith("parsing")]) < 11  # told less often than updated
+    assert sent[0] == (0, 101, "parsing: 0 of 100 blobs")  # the first of a stage is told at once
+
+
+def test_a_second_run_counts_on_and_a_failed_run_neither_ends_the_count_nor_says_indexed():
+    sent: list[tuple[float, float, str]] = []
+    progress = CallProgress(lambda *a: sent.append(a), _Clock())
+    with pytest.raises(RuntimeError):
+        with progress.run() as update:
+            update("parse", 3, 5)
+            raise RuntimeError("the index failed")
+    assert sent == [(3, 6, "parsing: 3 of 5 blobs")]
+    with progress.run() as update:
+        update("assemble", 0, 1)  # nothing to parse
+    assert sent[1:] == [(6.5, 7, "assembling the snapshot"), (7, 7, "indexed")]
+
+
+def test_a_client_gone_does_not_fail_the_index():
+    def gone(*_):
+        raise BrokenPipeError("the client left")
+
+    with CallProgress(gone).run() as update:
+        update("parse", 1, 2)
+        update("assemble", 0, 1)  # reached: the failed sends were dropped
+
+
+def test_no_sink_is_set_but_by_a_call_that_asked():
+    """The Python face and the CLI never set a sink: `reported` is nothing there."""
+    from indexer.api import reported, reporting_to
+
+    with reported() as told:
+        assert told is None
+    sink = CallProgress(lambda *a: None)
+    with reporting_to(sink):
+        with reported() as told:
+            assert callable(told)
+    with reported() as told:
+        assert told is None
