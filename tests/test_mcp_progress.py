@@ -121,7 +121,9 @@ def test_a_parse_is_told_at_most_every_gap_but_its_end_always():
     assert values == sorted(set(values))
     assert values[-3:] == [100, 100.5, 101] and sent[-1] == (101, 101, "indexed")
     assert len([m for _, _, m in sent if m.startswith("parsing")]) < 11  # told less often than updated
-    assert sent[0] == (0, 101, "parsing: 0 of 100 blobs")  # the first of a stage is told at once
+    # the start at once, before the tree is planned; then the parse's first step that grows
+    # the value (0 of 100 does not), told at once as the first of its stage
+    assert sent[:2] == [(0.25, 1, "reading the tree"), (10, 101, "parsing: 10 of 100 blobs")]
 
 
 def test_a_second_run_counts_on_and_a_failed_run_neither_ends_the_count_nor_says_indexed():
@@ -131,10 +133,10 @@ def test_a_second_run_counts_on_and_a_failed_run_neither_ends_the_count_nor_says
         with progress.run() as update:
             update("parse", 3, 5)
             raise RuntimeError("the index failed")
-    assert sent == [(3, 6, "parsing: 3 of 5 blobs")]
+    assert sent == [(0.25, 1, "reading the tree"), (3, 6, "parsing: 3 of 5 blobs")]
     with progress.run() as update:
         update("assemble", 0, 1)  # nothing to parse
-    assert sent[1:] == [(6.5, 7, "assembling the snapshot"), (7, 7, "indexed")]
+    assert sent[2:] == [(6.25, 7, "reading the tree"), (6.5, 7, "assembling the snapshot"), (7, 7, "indexed")]
 
 
 def test_a_client_gone_does_not_fail_the_index():

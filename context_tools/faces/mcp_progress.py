@@ -4,7 +4,7 @@
 An index of a large repository outlasts the request timeout many clients keep (the SDKs'
 default is a minute), and several reset that timeout on each progress notification. A call
 that indexes (`repo_index`, `delta_packet` and `dossier_build` on the way, any call of a
-`--worktree` server) tells its blobs parsed of the whole, then the assembly. MCP wants the
+`--worktree` server) tells its start, its blobs parsed of the whole, then the assembly. MCP wants the
 value to grow with each notification, over the whole call: a call that indexes two revs (a
 packet's base and head) counts on from the first run's end.
 """
@@ -49,6 +49,8 @@ class CallProgress:
             else:  # the assembly: every blob is parsed by now
                 self._tell(stage, base + whole[0] - 0.5, base + whole[0], "assembling the snapshot", True)
 
+        # at once: planning a large tree takes a while before the first blob is parsed
+        self._tell("plan", base + 0.25, base + whole[0], "reading the tree", True)
         try:
             yield update
         finally:
