@@ -674,6 +674,22 @@ def test_non_loopback_binds_are_refused(bind):
     assert "loopback" in p.stderr, p.stderr  # refused for what it names, not for failing to bind it
 
 
+@pytest.mark.parametrize(("cwd", "roots"), [("/", []), ("/", ["."]), ("/tmp", [".."]), ("/", ["tmp/.."])])
+def test_a_relative_root_that_is_the_whole_machine_is_refused(cwd, roots, tmp_path):
+    """Claude Desktop starts its servers in `/`: there the usual `--root .` (or none) served
+    every repository on the machine to the agent (was: served). Refused at start, one line,
+    naming what to pass; `--root /` written so stands."""
+    args = [PY, "-m", "context_tools.faces.cli", "mcp", *[a for r in roots for a in ("--root", r)]]
+    env = {**cli_env(str(tmp_path / "store")), "PYTHONPATH": str(ROOT)}
+    p = subprocess.run(args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr.startswith("rennet: bad_input: ") and p.stderr.count("\n") == 1, p.stderr
+    assert "serve every repository on this machine" in p.stderr and "--root /" in p.stderr
+    stands = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", "/"], cwd=cwd, env=env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert stands.returncode == 0, stands.stderr  # served, then ended by the end of its input
+
+
 def test_a_token_env_that_is_unset_is_refused_before_serving(tmp_path):
     env = {k: v for k, v in cli_env(str(tmp_path)).items() if k != "RENNET_NO_SUCH_TOKEN"}
     p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:8765", "--token-env",

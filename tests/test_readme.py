@@ -181,7 +181,7 @@ def test_agent_snippets_are_the_documented_ones():
     assert "claude mcp add rennet -- rennet mcp --root .\n" in text
     snippet = next(b for b in readme_blocks() if b.info[:1] == ["json"])
     assert json.loads(snippet.body) == {"mcpServers": {"rennet": {"command": "rennet",
-                                                                  "args": ["mcp", "--root", "."]}}}
+                                                                  "args": ["mcp", "--root", "${workspaceFolder}"]}}}
 
 
 def _anchors(text: str) -> set[str]:

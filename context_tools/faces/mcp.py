@@ -241,6 +241,20 @@ def parse_loopback(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def _whole_machine_by_accident(roots: Sequence[str]) -> None:
+    """Refuse a relative root that names the file system's top: some clients (Claude Desktop)
+    start their servers in `/`, where the usual `--root .` would serve every repository on the
+    machine to the agent. Written as `/`, it is the user's choice and stands."""
+    from indexer.contract.errors import BadInput
+
+    for root in roots or ["."]:
+        if not os.path.isabs(root) and os.path.dirname(os.path.realpath(root)) == os.path.realpath(root):
+            given = f"--root {root}" if roots else "the default root (the current folder)"
+            raise BadInput(f"{given} is / from the folder the server started in, so it would serve every "
+                           "repository on this machine (some clients start their servers in /); name the folder "
+                           "to serve, such as --root ~/src/project, or write --root / to mean it")
+
+
 def http_token(token_env: str | None) -> tuple[str, bool]:
     """(token, generated): from the environment variable `token_env` names, else a new one."""
     from context_tools.faces.mcp_http import new_token
@@ -270,6 +284,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             served = Roots.of(roots or ["."])
         except ValueError as exc:
             raise BadInput(f"--root: {exc}") from None
+        _whole_machine_by_accident(roots)
         missing = [d for d in served.dirs if not os.path.isdir(d)]
         if missing:
             raise BadInput(f"--root {missing[0]}: not a folder")
