@@ -111,6 +111,71 @@ def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, tmp_
     assert code == 0 and answer["data"]["definitions"], said
 
 
+@pytest.mark.parametrize("mib", [200, 250])
+def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mib, two_revs, tmp_path):
+    """Under a `ulimit -v` too small for numpy's import (a store maps half the limit; the
+    rest is the interpreter's, its threads' and its libraries'), the index is `out_of_memory`
+    on one line naming the limit; what was stored still answers, and the index succeeds once
+    the limit is gone (was: `internal_error: ImportError`, numpy's C extensions not loaded;
+    at other limits OpenBLAS's own `Memory allocation still failed` line and exit 1, or
+    `internal_error: RuntimeError: can't start new thread`)."""
+    import resource
+
+    home = tmp_path / "home"
+    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    code, reply, said = rennet(home, "index", str(two_revs), "--rev", "main", limit=(resource.RLIMIT_AS, mib << 20))
+    assert code == 1 and reply["error"]["code"] == "out_of_memory", reply
+    assert f"(`ulimit -v` is {mib} MiB)" in reply["error"]["message"] and "nothing stored was lost" in said
+    assert said.startswith("rennet: out_of_memory: ") and said.count("\n") == 1, said
+    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
+    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+
+
+def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
+    """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
+    loader could not map (through the ImportError numpy raises from it), a thread with no room
+    for its stack; a module missing, a thread refused with room to spare, or any failure
+    without a limit stays as it was. The limit set here is far above what the test uses."""
+    import errno
+    import resource
+
+    from indexer.contract.memory_limit import memory_fault, room_for
+
+    def raised_from(cause: BaseException) -> ImportError:
+        try:
+            try:
+                raise cause
+            except BaseException as inner:
+                raise ImportError("Importing the numpy C-extensions failed.") from inner
+        except ImportError as outer:
+            return outer
+
+    unmapped = ImportError("libscipy_openblas64_.so: failed to map segment from shared object")
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    assert memory_fault(MemoryError()) is None or soft != resource.RLIM_INFINITY
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 40, hard))
+    try:
+        for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped)):
+            typed = memory_fault(exc, "the test")
+            assert typed is not None and typed.code == "out_of_memory", exc
+            assert "(`ulimit -v` is 1048576 MiB) is too small for the test" in typed.message
+        for exc in (ImportError("No module named 'numpy'"), raised_from(ModuleNotFoundError("No module named 'x'")),
+                    RuntimeError("can't start new thread"), OSError(errno.EACCES, "Permission denied"),
+                    ValueError("a bug")):
+            assert memory_fault(exc) is None, exc
+        with pytest.raises(Exception) as caught:
+            room_for(2 << 40, "a map larger than the limit")
+        assert getattr(caught.value, "code", None) == "out_of_memory"
+        room_for(1 << 20, "one MiB")
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    assert memory_fault(MemoryError()) is None
+
+
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, tmp_path):
     """Under `ulimit -f` the store's file stops at the limit: `store_full` naming the limit
     and saying to raise it, what was stored still answers, and the index succeeds once the

@@ -430,8 +430,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last net: one typed line, never a traceback
         from context_tools.faces.sanitize import sanitize_line
         from indexer.contract.local_paths import folder_gone
+        from indexer.contract.memory_limit import memory_fault
 
-        gone = folder_gone(exc)  # taken before any command ran: the store's folder, the MCP roots
+        # taken before any command ran: the store's folder, the MCP roots; or the interpreter's
+        # own start, its imports, under a `ulimit -v` too small for them
+        gone = folder_gone(exc) or memory_fault(exc)
         kind, message = (gone.code, gone.message) if gone else ("internal_error", f"{type(exc).__name__}: {exc}")
         message = sanitize_line(message)
         print(f"rennet: {kind}: {message}", file=sys.stderr)

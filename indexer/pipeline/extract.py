@@ -370,13 +370,14 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers:
         # assembly's modules, imported meanwhile too (numpy for the rank above all, and every
         # language's resolver a re-index asks whether a change reaches other files), and the
         # earlier snapshot's import resolution decoded
-        import numpy  # noqa: F401
-
         import indexer.git.attributes
         import indexer.manifests.entrypoints
         import indexer.rank.boilerplate
         import indexer.rank.graph  # noqa: F401
         import indexer.resolve.imports as resolve
+        from indexer.rank import load_numpy
+
+        load_numpy()
         if plan.earlier is not None:
             resolve.changes_others()
             plan.earlier.decode()
