@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -135,11 +136,61 @@ def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mi
     assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
 
 
+@pytest.fixture(scope="module")
+def many_files(tmp_path_factory) -> Path:
+    """Two commits of 2,000 files: a batch of them parses in its worker pool."""
+    from corpora.synthetic import generate
+
+    repo = tmp_path_factory.mktemp("many") / "syn.git"
+    generate(repo, files=2000, seed=0)
+    return repo
+
+
+@pytest.mark.parametrize("mib", [200, 300])
+def test_a_batch_under_a_limit_too_small_ends_typed_and_never_hangs(mib, many_files, tmp_path):
+    """`rennet batch` whose pool runs short under `ulimit -v`: it ends within a minute, each line
+    on stderr typed, `out_of_memory` naming the limit, no traceback, no process left (was: it
+    hung for good: at 300 MiB OpenBLAS ended each pool worker mid-task, whose task the pool
+    then awaited without end; at 200 MiB the pool's thread receiving results died of a
+    MemoryError, its traceback on the terminal, and its terminate then waited on a lock the
+    blocked workers held)."""
+    import resource
+
+    limit = mib << 20
+    p = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "batch", f"{many_files}@HEAD~1",
+                          f"{many_files}@HEAD", "--store", str(tmp_path / "store"), "--quiet"], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail("the batch hung under the limit")
+    lines = err.splitlines()
+    assert p.returncode == 1 and lines and f"out_of_memory: this process's address-space limit (`ulimit -v` is " \
+        f"{mib} MiB)" in err, err
+    assert all(line.startswith(("rennet: ", "failed ")) for line in lines), err
+    deadline = time.monotonic() + 10  # a worker's parent-death signal is asynchronous
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(p.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("a process of the batch was left")
+    code, info, _ = rennet(tmp_path / "store", "store", "info")
+    assert code == 0 and info["ok"]
+
+
 def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
     loader could not map (through the ImportError numpy raises from it), a thread with no room
     for its stack; a module missing, a thread refused with room to spare, or any failure
-    without a limit stays as it was. The limit set here is far above what the test uses."""
+    without a limit stays as it was. The limit set here leaves a GiB above what this process
+    maps (an in-process store maps 256 GiB)."""
     import errno
     import resource
 
@@ -157,18 +208,20 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     unmapped = ImportError("libscipy_openblas64_.so: failed to map segment from shared object")
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     assert memory_fault(MemoryError()) is None or soft != resource.RLIM_INFINITY
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 40, hard))
+    mapped = int(Path("/proc/self/status").read_text().split("VmSize:")[1].split()[0]) << 10
+    limit = (mapped >> 20) + 1024 << 20  # whole MiB, as the message names it
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     try:
         for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped)):
             typed = memory_fault(exc, "the test")
             assert typed is not None and typed.code == "out_of_memory", exc
-            assert "(`ulimit -v` is 1048576 MiB) is too small for the test" in typed.message
+            assert f"(`ulimit -v` is {limit >> 20} MiB) is too small for the test" in typed.message
         for exc in (ImportError("No module named 'numpy'"), raised_from(ModuleNotFoundError("No module named 'x'")),
                     RuntimeError("can't start new thread"), OSError(errno.EACCES, "Permission denied"),
                     ValueError("a bug")):
             assert memory_fault(exc) is None, exc
         with pytest.raises(Exception) as caught:
-            room_for(2 << 40, "a map larger than the limit")
+            room_for(limit, "a map as large as the limit")
         assert getattr(caught.value, "code", None) == "out_of_memory"
         room_for(1 << 20, "one MiB")
     finally:

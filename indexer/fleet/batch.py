@@ -274,7 +274,9 @@ class _LazyPool:
             from indexer.pipeline.extract import fork_pool
 
             self._pool = fork_pool(self.workers, self.lock)
-        return self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items)
+        from indexer.pipeline.pool_watch import Watched
+
+        return Watched(self._pool, self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items))
 
     def prepare(self, languages: Iterable[str]) -> None:
         """Set the languages' extraction up here before the workers are forked: each then

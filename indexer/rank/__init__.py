@@ -31,7 +31,7 @@ def load_numpy() -> None:
         return
     from indexer.contract.memory_limit import memory_fault, room_for
 
-    doing = "numpy's import (the rank's arithmetic)"
+    doing = "numpy's import, for the rank"
     room_for(NUMPY_ROOM, doing)
     try:
         import numpy  # noqa: F401
