@@ -91,6 +91,31 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
     assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
 
 
+def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, tmp_path):
+    """A worker of the index's pool killed mid-task (SIGKILL, as the kernel's OOM killer sends):
+    `worker_lost` on one line naming the signal, exit 1, within seconds, no process left, and
+    the next index gives the fresh store's snapshot (was: the pool started another worker and
+    awaited the lost task's result for good)."""
+    store = tmp_path / "store"
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(corpus), "--store",
+                          str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for_children(p, 2)
+    time.sleep(0.3)  # into their work
+    assert p.poll() is None, "the index ended before a worker could be killed"
+    os.kill(_children(p.pid)[0], signal.SIGKILL)
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail("the index waited for good on the killed worker's task")
+    assert (p.returncode, out) == (1, "")
+    assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
+    assert _group_gone(p.pid)
+    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+
+
 def _initialize(p: subprocess.Popen) -> None:
     assert p.stdin is not None and p.stdout is not None
     hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
