@@ -229,6 +229,18 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     assert memory_fault(MemoryError()) is None
 
 
+def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
+    """The CLI and the dispatcher load `memory_limit` (and the mmap module it probes with) as
+    they start: loaded when a MemoryError is being typed, under a limit that left no room,
+    its own load failed and the MemoryError reached the terminal bare (was: `MemoryError`
+    alone on stderr, `rennet context overview` under `ulimit -v` 100 MiB)."""
+    code = ("import sys, context_tools.faces.cli, context_tools.faces.dispatch; "
+            "print(all(m in sys.modules for m in ('indexer.contract.memory_limit', 'mmap', 'resource')))")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "True"
+
+
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, tmp_path):
     """Under `ulimit -f` the store's file stops at the limit: `store_full` naming the limit
     and saying to raise it, what was stored still answers, and the index succeeds once the

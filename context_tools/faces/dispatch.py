@@ -17,6 +17,7 @@ from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
 from indexer.contract.result import Result, error_envelope, ok_envelope
 
 _encoder = msgspec.json.Encoder()
@@ -269,7 +270,6 @@ def _typed(exc: Exception, home: Path) -> RennetError:
 
     from indexer.contract.errors import BadInput, StoreError
     from indexer.contract.local_paths import folder_gone
-    from indexer.contract.memory_limit import memory_fault
     from indexer.store.database import fault
 
     what = f"{type(exc).__name__}: {exc}"
