@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -61,10 +62,10 @@ def _group_gone(pgid: int) -> bool:
     return False
 
 
-def _fingerprint(repo: Path, store: Path) -> str:
+def _fingerprint(repo: Path, store: Path, rev: str = "HEAD") -> str:
     p = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(repo), "--store", str(store),
-                        "--json", "--quiet"], cwd=ROOT, env=cli_env(None), capture_output=True, text=True,
-                       timeout=300)
+                        "--rev", rev, "--json", "--quiet"], cwd=ROOT, env=cli_env(None), capture_output=True,
+                       text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)["data"]["fingerprint"]
 
@@ -86,6 +87,31 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
+    assert _group_gone(p.pid)
+    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+
+
+def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, tmp_path):
+    """A worker of the index's pool killed mid-task (SIGKILL, as the kernel's OOM killer sends):
+    `worker_lost` on one line naming the signal, exit 1, within seconds, no process left, and
+    the next index gives the fresh store's snapshot (was: the pool started another worker and
+    awaited the lost task's result for good)."""
+    store = tmp_path / "store"
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(corpus), "--store",
+                          str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for_children(p, 2)
+    time.sleep(0.3)  # into their work
+    assert p.poll() is None, "the index ended before a worker could be killed"
+    os.kill(_children(p.pid)[0], signal.SIGKILL)
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail("the index waited for good on the killed worker's task")
+    assert (p.returncode, out) == (1, "")
+    assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
     assert _group_gone(p.pid)
     assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
 
@@ -215,6 +241,19 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
     assert _group_gone(p.pid)
 
 
+def _importing(pid: int) -> bool:
+    """A worker process's own interpreter is up (the spawned one, not the fork before it) and
+    catches SIGINT: Python's own handler, the one raising KeyboardInterrupt, is set, and the
+    worker has not ignored it yet."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        spawned = b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1]
+    return spawned and bool(int(caught, 16) & (1 << (signal.SIGINT - 1)))
+
+
 def _ignores_ctrl_c(pid: int) -> bool:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -231,36 +270,64 @@ def _dask_batch(corpus: Path, store: Path) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def test_a_ctrl_c_during_a_dask_batch_closes_the_cluster_quietly(corpus, tmp_path):
-    """`rennet batch --engine dask` on a LocalCluster it started, interrupted once its workers
-    are up: exit 130, `rennet: interrupted` alone on stderr (was: each worker's traceback and
-    the cluster's warnings of tasks cancelled and workers killed), no process left."""
-    p = _dask_batch(corpus, tmp_path / "store")
+def _dask_workers(pid: int) -> list[int]:
+    """The batch's worker processes started so far (its children but multiprocessing's
+    resource tracker)."""
+    found = []
+    for child in _children(pid):
+        try:
+            if "resource_tracker import main" not in Path(f"/proc/{child}/cmdline").read_text():
+                found.append(child)
+        except OSError:  # ended meanwhile
+            pass
+    return found
+
+
+@pytest.fixture(scope="module")
+def stored_first(corpus, tmp_path_factory) -> tuple[Path, str, str]:
+    """A store holding the corpus's HEAD~1 snapshot; its fingerprint, and HEAD's in a fresh store."""
+    store = tmp_path_factory.mktemp("stored-first") / "store"
+    return store, _fingerprint(corpus, store, "HEAD~1"), _fingerprint(corpus, tmp_path_factory.mktemp("fresh"))
+
+
+@pytest.mark.parametrize("moment", ["a worker importing", 0.2, 0.5, 1.0, 1.5, 2.0, 3.0,
+                                    "both workers up", "a moment of their work"])
+def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(moment, corpus, stored_first,
+                                                                              tmp_path):
+    """`rennet batch --engine dask` on a LocalCluster it starts, into a store holding one of its
+    two snapshots, interrupted as a worker's interpreter imports what it runs (it has Python's
+    own Ctrl-C handler, not yet told to ignore it), some moments after the start, once both
+    workers are up, or into their work:
+    exit 130, `rennet: interrupted` alone on stderr, no process of it left; the snapshot
+    stored before is there unchanged, and the store indexes on as a fresh one does (was: a
+    worker still importing printed its traceback, `Fatal Python error: init_import_site` or
+    an AssertionError of its queue; one busy logged its failed heartbeat to the closed
+    scheduler, seconds after the Ctrl-C)."""
+    template, first, fresh = stored_first
+    store = tmp_path / "store"
+    shutil.copytree(template, store)
+    p = _dask_batch(corpus, store)
     deadline = time.monotonic() + 120
-    while p.poll() is None and time.monotonic() < deadline:  # both workers started: they ignore it
-        workers = [c for c in _children(p.pid) if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text()]
-        if len(workers) == 2 and all(map(_ignores_ctrl_c, workers)):
-            break
-        time.sleep(0.01)
-    assert p.poll() is None, "the batch ended, its workers never ignoring a Ctrl-C"
+    if moment == "a worker importing":
+        while not any(map(_importing, _dask_workers(p.pid))) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+    elif isinstance(moment, float):
+        time.sleep(moment)
+    else:
+        while p.poll() is None and time.monotonic() < deadline:
+            workers = _dask_workers(p.pid)
+            if len(workers) == 2 and all(map(_ignores_ctrl_c, workers)):
+                break
+            time.sleep(0.01)
+        if moment == "a moment of their work":
+            time.sleep(1.0)
+    assert p.poll() is None, "the batch ended before it could be interrupted"
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=120)
-    assert (p.returncode, err) == (130, INTERRUPTED)
+    assert (p.returncode, err, out) == (130, INTERRUPTED, "")
     assert _group_gone(p.pid)
-
-
-def test_a_ctrl_c_while_the_dask_cluster_starts_still_stops_the_batch(corpus, tmp_path):
-    """Interrupted as the cluster's first worker process starts, before it could ignore a
-    Ctrl-C: the batch stops, exit 130, `rennet: interrupted` the last line (a worker still
-    starting may print its own traceback first), no process left (was, at times: the
-    cluster's failed start as `internal_error`)."""
-    p = _dask_batch(corpus, tmp_path / "store")
-    _wait_for_children(p, 2)  # multiprocessing's resource tracker, then the first worker
-    assert p.poll() is None
-    os.killpg(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=120)
-    assert p.returncode == 130 and err.endswith(INTERRUPTED), err[-2000:]
-    assert _group_gone(p.pid)
+    assert _fingerprint(corpus, store, "HEAD~1") == first
+    assert _fingerprint(corpus, store) == fresh
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,135 @@ def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, tmp_
     code, answer, said = rennet(tmp_path / "limited", "context", "symbol", "first", "--repo", str(two_revs),
                                 "--rev", "main", limit=two_gib)
     assert code == 0 and answer["data"]["definitions"], said
+
+
+@pytest.mark.parametrize("mib", [200, 250])
+def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mib, two_revs, tmp_path):
+    """Under a `ulimit -v` too small for numpy's import (a store maps half the limit; the
+    rest is the interpreter's, its threads' and its libraries'), the index is `out_of_memory`
+    on one line naming the limit; what was stored still answers, and the index succeeds once
+    the limit is gone (was: `internal_error: ImportError`, numpy's C extensions not loaded;
+    at other limits OpenBLAS's own `Memory allocation still failed` line and exit 1, or
+    `internal_error: RuntimeError: can't start new thread`)."""
+    import resource
+
+    home = tmp_path / "home"
+    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    code, reply, said = rennet(home, "index", str(two_revs), "--rev", "main", limit=(resource.RLIMIT_AS, mib << 20))
+    assert code == 1 and reply["error"]["code"] == "out_of_memory", reply
+    assert f"(`ulimit -v` is {mib} MiB)" in reply["error"]["message"] and "nothing stored was lost" in said
+    assert said.startswith("rennet: out_of_memory: ") and said.count("\n") == 1, said
+    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
+    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+
+
+@pytest.fixture(scope="module")
+def many_files(tmp_path_factory) -> Path:
+    """Two commits of 2,000 files: a batch of them parses in its worker pool."""
+    from corpora.synthetic import generate
+
+    repo = tmp_path_factory.mktemp("many") / "syn.git"
+    generate(repo, files=2000, seed=0)
+    return repo
+
+
+@pytest.mark.parametrize("mib", [200, 300])
+def test_a_batch_under_a_limit_too_small_ends_typed_and_never_hangs(mib, many_files, tmp_path):
+    """`rennet batch` whose pool runs short under `ulimit -v`: it ends within a minute, each line
+    on stderr typed, `out_of_memory` naming the limit, no traceback, no process left (was: it
+    hung for good: at 300 MiB OpenBLAS ended each pool worker mid-task, whose task the pool
+    then awaited without end; at 200 MiB the pool's thread receiving results died of a
+    MemoryError, its traceback on the terminal, and its terminate then waited on a lock the
+    blocked workers held)."""
+    import resource
+
+    limit = mib << 20
+    p = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "batch", f"{many_files}@HEAD~1",
+                          f"{many_files}@HEAD", "--store", str(tmp_path / "store"), "--quiet"], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail("the batch hung under the limit")
+    lines = err.splitlines()
+    assert p.returncode == 1 and lines and f"out_of_memory: this process's address-space limit (`ulimit -v` is " \
+        f"{mib} MiB)" in err, err
+    assert all(line.startswith(("rennet: ", "failed ")) for line in lines), err
+    deadline = time.monotonic() + 10  # a worker's parent-death signal is asynchronous
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(p.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("a process of the batch was left")
+    code, info, _ = rennet(tmp_path / "store", "store", "info")
+    assert code == 0 and info["ok"]
+
+
+def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
+    """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
+    loader could not map (through the ImportError numpy raises from it), a thread with no room
+    for its stack; a module missing, a thread refused with room to spare, or any failure
+    without a limit stays as it was. The limit set here leaves a GiB above what this process
+    maps (an in-process store maps 256 GiB)."""
+    import errno
+    import resource
+
+    from indexer.contract.memory_limit import memory_fault, room_for
+
+    def raised_from(cause: BaseException) -> ImportError:
+        try:
+            try:
+                raise cause
+            except BaseException as inner:
+                raise ImportError("Importing the numpy C-extensions failed.") from inner
+        except ImportError as outer:
+            return outer
+
+    unmapped = ImportError("libscipy_openblas64_.so: failed to map segment from shared object")
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    assert memory_fault(MemoryError()) is None or soft != resource.RLIM_INFINITY
+    mapped = int(Path("/proc/self/status").read_text().split("VmSize:")[1].split()[0]) << 10
+    limit = (mapped >> 20) + 1024 << 20  # whole MiB, as the message names it
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped)):
+            typed = memory_fault(exc, "the test")
+            assert typed is not None and typed.code == "out_of_memory", exc
+            assert f"(`ulimit -v` is {limit >> 20} MiB) is too small for the test" in typed.message
+        for exc in (ImportError("No module named 'numpy'"), raised_from(ModuleNotFoundError("No module named 'x'")),
+                    RuntimeError("can't start new thread"), OSError(errno.EACCES, "Permission denied"),
+                    ValueError("a bug")):
+            assert memory_fault(exc) is None, exc
+        with pytest.raises(Exception) as caught:
+            room_for(limit, "a map as large as the limit")
+        assert getattr(caught.value, "code", None) == "out_of_memory"
+        room_for(1 << 20, "one MiB")
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    assert memory_fault(MemoryError()) is None
+
+
+def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
+    """The CLI and the dispatcher load `memory_limit` (and the mmap module it probes with) as
+    they start: loaded when a MemoryError is being typed, under a limit that left no room,
+    its own load failed and the MemoryError reached the terminal bare (was: `MemoryError`
+    alone on stderr, `rennet context overview` under `ulimit -v` 100 MiB)."""
+    code = ("import sys, context_tools.faces.cli, context_tools.faces.dispatch; "
+            "print(all(m in sys.modules for m in ('indexer.contract.memory_limit', 'mmap', 'resource')))")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "True"
 
 
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, tmp_path):

@@ -16,6 +16,7 @@ from msgspec import inspect as mi
 
 from context_tools.faces.errors import OutputFailed
 from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # JSON input of one command
@@ -432,7 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from context_tools.faces.sanitize import sanitize_line
         from indexer.contract.local_paths import folder_gone
 
-        gone = folder_gone(exc)  # taken before any command ran: the store's folder, the MCP roots
+        # taken before any command ran: the store's folder, the MCP roots; or the interpreter's
+        # own start, its imports, under a `ulimit -v` too small for them
+        gone = folder_gone(exc) or memory_fault(exc)
         kind, message = (gone.code, gone.message) if gone else ("internal_error", f"{type(exc).__name__}: {exc}")
         message = sanitize_line(message)
         print(f"rennet: {kind}: {message}", file=sys.stderr)

@@ -17,6 +17,7 @@ from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
 from indexer.contract.result import Result, error_envelope, ok_envelope
 
 _encoder = msgspec.json.Encoder()
@@ -260,7 +261,8 @@ def _typed(exc: Exception, home: Path) -> RennetError:
     `store_error`); a store whose pages or records do not read back (LMDB's MDB_CORRUPTED,
     a record that does not decompress or decode) is `store_corrupt`;
     a key too long for LMDB is `bad_input` (made of a value given too long, which nothing
-    checked first); anything else is our bug, `internal_error`. (Input and bundles are decoded where they
+    checked first); memory the address-space limit (`ulimit -v`) refused is `out_of_memory`;
+    anything else is our bug, `internal_error`. (Input and bundles are decoded where they
     enter, with their own codes: a msgspec error that reaches here read something stored.)"""
     import zlib
 
@@ -273,6 +275,8 @@ def _typed(exc: Exception, home: Path) -> RennetError:
     what = f"{type(exc).__name__}: {exc}"
     if (typed := fault(exc, home)) is not None:
         return typed
+    if (short := memory_fault(exc)) is not None:
+        return short
     if (gone := folder_gone(exc)) is not None:
         return gone
     if isinstance(exc, lmdb.DiskError):

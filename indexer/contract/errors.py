@@ -82,3 +82,10 @@ class Busy(RennetError):
     """Another indexer held the store's write lock for longer than a read waits; retry later."""
 
     code = "busy"
+
+
+class OutOfMemory(RennetError):
+    """The address-space limit set on this process (`ulimit -v`) is too small for what the
+    command had to load or build: a limit the user chose, not a bug; nothing stored was lost."""
+
+    code = "out_of_memory"

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.memory_limit import memory_fault
 from indexer.git import read as gitread
 from indexer.store.commit import Pin
 
@@ -180,6 +181,9 @@ def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]
         try:
             done.append(extract_job(job, repo))
         except Exception as exc:  # one blob that cannot be read fails the jobs needing it, not the batch
+            if (short := memory_fault(exc, f"parsing {job.path}")) is not None:
+                failed.append((facts_key(job.blob, job.language, job.version), short.code, short.message))
+                continue
             code = exc.code if isinstance(exc, RennetError) else "extract_error"
             failed.append((facts_key(job.blob, job.language, job.version), code,
                            f"{job.path}: {type(exc).__name__}: {exc}"))
@@ -221,6 +225,8 @@ def _assemble(task: _AssembleTask) -> tuple[int, PackedSnapshot | None, str, str
     except RennetError as exc:
         return task.index, None, exc.code, exc.message, time.perf_counter() - started
     except Exception as exc:  # an assembly bug fails this job, not the batch
+        if (short := memory_fault(exc, "assembling the snapshot")) is not None:
+            return task.index, None, short.code, short.message, time.perf_counter() - started
         return task.index, None, "internal_error", f"{type(exc).__name__}: {exc}", time.perf_counter() - started
 
 
@@ -268,7 +274,9 @@ class _LazyPool:
             from indexer.pipeline.extract import fork_pool
 
             self._pool = fork_pool(self.workers, self.lock)
-        return self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items)
+        from indexer.pipeline.pool_watch import Watched
+
+        return Watched(self._pool, self._pool.imap(fn, items) if ordered else self._pool.imap_unordered(fn, items))
 
     def prepare(self, languages: Iterable[str]) -> None:
         """Set the languages' extraction up here before the workers are forked: each then
@@ -388,8 +396,8 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
         except RennetError as exc:
             emitter.put(i, failed_result(spec, display, oid, exc, time.perf_counter() - t0))
         except Exception as exc:  # a repository pygit2 cannot read fails its job, not the batch
-            emitter.put(i, failed_result(spec, display, oid, JobError("internal_error", f"{type(exc).__name__}: {exc}"),
-                                   time.perf_counter() - t0))
+            error = memory_fault(exc, "planning the job") or JobError("internal_error", f"{type(exc).__name__}: {exc}")
+            emitter.put(i, failed_result(spec, display, oid, error, time.perf_counter() - t0))
     broken = _extract_missing(store, pending, version, pool, progress)
     if require_complete:  # the job whose commit has blobs its object database lacks fails, alone
         for job in [j for j in pending if j.absent]:

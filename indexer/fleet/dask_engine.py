@@ -29,6 +29,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
@@ -313,7 +314,12 @@ def _client(scheduler: str):
         # jobs need: here they wake at most once a second, and the profiler is off.
         with dask.config.set({"distributed.scheduler.allowed-failures": 0, **_QUIET}):
             cluster = _local_cluster(count or os.cpu_count() or 1)
-        return Client(cluster), cluster
+        try:
+            return Client(cluster), cluster
+        except BaseException:  # a Ctrl-C before the caller holds the cluster: closed here, not at exit
+            with _hushed():
+                cluster.close()
+            raise
     try:
         return Client(address, timeout="10s"), None
     except (OSError, TimeoutError, ValueError) as exc:
@@ -331,6 +337,20 @@ def _local_cluster(workers: int) -> LocalCluster:
     held: list[int] = []
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum)) if main else None
+    # A worker process is a new interpreter: a Ctrl-C reaching it before its preload ignores it
+    # (in its imports, a second or more) printed its traceback. Blocked in this thread while the
+    # cluster starts, it is blocked in every thread the cluster starts, so in every worker
+    # process they spawn, now or to replace a lost one: the mask outlives exec, the handler
+    # does not. A Ctrl-C meanwhile waits, and is `held` as the mask is restored. The resource
+    # tracker starts first, here: starting it unblocks SIGINT in the thread that does, which
+    # would be the cluster's event loop, the one that spawns the workers.
+    from multiprocessing import resource_tracker
+
+    from indexer import worker_start
+
+    worker_start.quiet_tracker()
+    resource_tracker.ensure_running()
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         try:
             # The cluster's warnings (a task cancelled, a worker killed on close) are not the
@@ -338,6 +358,7 @@ def _local_cluster(workers: int) -> LocalCluster:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                    dashboard_address=None, silence_logs=logging.ERROR, preload=[__name__])
         finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             if main:
                 signal.signal(signal.SIGINT, previous)
     except Exception:
@@ -345,15 +366,33 @@ def _local_cluster(workers: int) -> LocalCluster:
             raise KeyboardInterrupt from None
         raise
     if held:
-        cluster.close()
+        with _hushed():
+            cluster.close()
         raise KeyboardInterrupt
     return cluster
+
+
+@contextmanager
+def _hushed() -> Iterator[None]:
+    """No logger's record reaches a handler meanwhile: while an interrupted run's cluster is
+    torn down, its scheduler logs each task a killed worker took with it, and its comms
+    their closing, on stderr (its loop runs on until the cluster is closed, after the
+    cluster's own silencing of them has ended). None of it is the user's to read after a
+    Ctrl-C: its one line says it."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(previous)
 
 
 def dask_setup(worker: object) -> None:
     """Run in each worker process of a LocalCluster this engine starts (its preload). A Ctrl-C
     reaches every process of the terminal's group: the driver alone takes it and closes the
-    cluster, where each worker would print its traceback."""
+    cluster, where each worker would print its traceback. The worker starts with it blocked
+    (`_local_cluster`); ignored from here, it stays without effect should anything in the
+    worker unblock it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -446,6 +485,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     held = _Held(store)
     client, cluster = _client(scheduler)
     queue = as_completed()
+    interrupted = False
 
     def send(jobs: list[_Job], chain: bool, worker: str | None = None) -> None:
         future = client.submit(task, jobs[0].spec.repo, [j.spec.rev for j in jobs], key, held.of(jobs[0]),
@@ -552,11 +592,36 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
             tasks.clear()
             for s in sorted(streams_out):
                 drain(s)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        with _hushed() if interrupted else nullcontext():
+            if interrupted and cluster is not None:
+                _drop_workers(cluster)
+            client.close()
+            if cluster is not None:
+                cluster.close()
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
+
+
+def _drop_workers(cluster: LocalCluster) -> None:
+    """Kill the worker processes of a LocalCluster this engine started, for an interrupted run:
+    nothing they do now is wanted, and what was imported is stored. Closed gracefully, a busy
+    worker finished its task first, seconds on, and meanwhile logged its failed heartbeat to
+    the closed scheduler on the terminal: a worker process's logs are its own, out of
+    `_hushed`'s reach. Each nanny is told first not to start its worker again."""
+    for nanny in list(cluster.workers.values()):
+        close_gracefully = getattr(nanny, "close_gracefully", None)
+        if close_gracefully is None:  # not a nanny: a worker in this process
+            continue
+        close_gracefully(reason="rennet-interrupted")
+        pid = nanny.pid
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def _arrivals(queue, client, patience: float) -> Iterator:

@@ -69,6 +69,9 @@ def assemble_plan(repo: pygit2.Repository, oid: str, plan: Plan, summaries: Mapp
     table, `facts` for the rest: one mapping may serve both), stamped with when it was
     indexed and how many blob facts it needs; `prior`, `earlier_arcs` and `names` as for
     `assemble`."""
+    from indexer.rank import load_numpy
+
+    load_numpy()  # before any work: the rank needs it, and a limit too small for it is said first
     files = file_entries(repo, plan.tree, summaries)
     record, arcs, tail = assemble(repo, oid, plan.tree_oid, files, facts, plan.version, prior=prior,
                                   earlier_arcs=earlier_arcs, names=names)

@@ -30,9 +30,10 @@ from indexer.store.records import PendingNames, StoredFacts, decode_core, facts_
 from indexer.store.resident import load_summaries  # the facts table's, from memory where the host keeps them
 
 if TYPE_CHECKING:
-    from multiprocessing.pool import IMapIterator, Pool
+    from multiprocessing.pool import Pool
 
     from indexer.model import BlobFacts
+    from indexer.pipeline.pool_watch import Watched
 
 SIZE_CAP = 1 << 20  # a blob larger than this is listed, not parsed
 
@@ -52,6 +53,9 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()
     # A Ctrl-C reaching a worker before its first line would print its traceback: the workers
     # start with it blocked, until they ignore it (`start_as_child`); ours is raised here after.
+    from indexer.pipeline.pool_watch import hold_unwinder
+
+    hold_unwinder()
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     worker_start.quiet_tracker()
     try:
@@ -66,10 +70,19 @@ def _quiet_pool() -> type[Pool]:
     """A pool whose workers run `_quiet_worker`; made on first use, as multiprocessing is imported."""
     from multiprocessing.pool import Pool
 
+    from indexer.pipeline.pool_watch import abandon, broken
+
     class QuietPool(Pool):
         @staticmethod
         def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
             return ctx.Process(*args, **{**kwds, "target": _quiet_worker})
+
+        def terminate(self) -> None:  # a broken pool's own would wait for good (pool_watch)
+            abandon(self) if broken(self) else super().terminate()
+
+        def join(self) -> None:
+            if not broken(self):
+                super().join()
 
     return QuietPool
 
@@ -198,7 +211,9 @@ def extract_missing(store: Store, repo: pygit2.Repository, jobs: list[BlobJob], 
     if pool is None or not jobs:
         drain([extract_job(job, repo) for job in chunk] for chunk in chunks(jobs, 64))
         return Extracted(new, meanwhile(), writer.wait, names)
-    results = pool.imap_unordered(_extract_chunk, chunks(jobs, chunk_size(len(jobs), workers)))
+    from indexer.pipeline.pool_watch import Watched
+
+    results = Watched(pool, pool.imap_unordered(_extract_chunk, chunks(jobs, chunk_size(len(jobs), workers))))
     done = meanwhile()
     # A small extraction's facts are written here, in passing (FactsWriter.IN_PASSING): those
     # that came in while `meanwhile` ran are written while the last chunks are still parsed,
@@ -207,7 +222,7 @@ def extract_missing(store: Store, repo: pygit2.Repository, jobs: list[BlobJob], 
     return Extracted(new, done, writer.wait, names)
 
 
-def _arriving(results: IMapIterator[list[StoredFacts]], before_waiting: Callable[[], None],
+def _arriving(results: Watched[list[StoredFacts]], before_waiting: Callable[[], None],
               ) -> Iterator[list[StoredFacts]]:
     """The chunks of `results` as they come; `before_waiting` runs whenever none has come yet."""
     from multiprocessing import TimeoutError as NotYet
@@ -370,13 +385,14 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers:
         # assembly's modules, imported meanwhile too (numpy for the rank above all, and every
         # language's resolver a re-index asks whether a change reaches other files), and the
         # earlier snapshot's import resolution decoded
-        import numpy  # noqa: F401
-
         import indexer.git.attributes
         import indexer.manifests.entrypoints
         import indexer.rank.boilerplate
         import indexer.rank.graph  # noqa: F401
         import indexer.resolve.imports as resolve
+        from indexer.rank import load_numpy
+
+        load_numpy()
         if plan.earlier is not None:
             resolve.changes_others()
             plan.earlier.decode()

@@ -5,6 +5,8 @@ import os
 import sys
 
 _SIZES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+# The address space numpy's import maps (its libraries and OpenBLAS's buffer), with a margin.
+NUMPY_ROOM = 96 << 20
 
 
 def hold_blas_pool() -> None:
@@ -18,3 +20,22 @@ def hold_blas_pool() -> None:
     """
     if "numpy" not in sys.modules and not any(name in os.environ for name in _SIZES):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
+def load_numpy() -> None:
+    """Import numpy, for the rank, once the address space it maps is there. Under a `ulimit -v`
+    too small for it, the OpenBLAS numpy loads ends the process when its buffer cannot be
+    mapped (`exit(1)` after a line of its own, out of Python's reach): the room is asked for
+    first, and its lack is `out_of_memory`, as a library the loader could not map is."""
+    if "numpy" in sys.modules:
+        return
+    from indexer.contract.memory_limit import memory_fault, room_for
+
+    doing = "numpy's import, for the rank"
+    room_for(NUMPY_ROOM, doing)
+    try:
+        import numpy  # noqa: F401
+    except ImportError as exc:
+        if (short := memory_fault(exc, doing)) is not None:
+            raise short from None
+        raise

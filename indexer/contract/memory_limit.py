@@ -1,0 +1,97 @@
+"""An address-space limit (`ulimit -v`, RLIMIT_AS) too small for a command, told as what it is.
+
+Under such a limit a library fails to load (the dynamic loader cannot map its segments), an
+allocation raises MemoryError, a thread cannot get its stack: each is the limit the user set,
+`out_of_memory` naming it, never `internal_error`. Only so when a limit is set and the
+failure is one of memory: a module missing, or any other failure, is left as it was.
+
+Some libraries end the process themselves when an allocation fails (numpy's OpenBLAS, as it
+maps its buffer on import): `room_for` asks the kernel for the room first, so its lack is
+raised here, typed, rather than met there.
+"""
+
+from __future__ import annotations
+
+import errno
+import mmap
+import resource
+
+from indexer.contract.errors import OutOfMemory
+
+# The dynamic loader's words for a segment it could not map: an ImportError of a library that
+# did not fit (dlopen gives no errno).
+_MAP_FAILED = "failed to map segment from shared object"
+_NO_THREAD = "can't start new thread"
+_DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
+
+
+def address_space_limit() -> int | None:
+    """This process's address-space limit in bytes (`ulimit -v`), or None when there is none."""
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def has_room(nbytes: int) -> bool:
+    """Would `nbytes` more of address space fit under the limit now? A mapping of that size,
+    never touched (no memory behind it), is asked for and given back."""
+    try:
+        probe = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=getattr(mmap, "PROT_NONE", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENOMEM:
+            return False
+        raise
+    probe.close()
+    return True
+
+
+def room_for(nbytes: int, doing: str) -> None:
+    """Raise `out_of_memory` when the limit leaves less than `nbytes` of address space for
+    `doing`; nothing without a limit."""
+    limit = address_space_limit()
+    if limit is not None and not has_room(nbytes):
+        raise _error(limit, doing, f"it needs about {nbytes >> 20} MiB more")
+
+
+def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory | None:
+    """`out_of_memory` when `exc` (or an exception it was raised from) is a failure of memory
+    under a set address-space limit: a MemoryError, an OSError ENOMEM, a library the loader
+    could not map, a thread that got no stack (confirmed by asking for one's room now);
+    else None."""
+    limit = address_space_limit()
+    if limit is None:
+        return None
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen and len(seen) < 16:
+        seen.add(id(link))
+        if _of_memory(link):
+            return _error(limit, doing, f"{type(link).__name__}: {_first_line(link)}".rstrip(": "))
+        link = link.__cause__ or link.__context__
+    return None
+
+
+def _of_memory(exc: BaseException) -> bool:
+    if isinstance(exc, MemoryError):
+        return True
+    if isinstance(exc, ImportError):
+        return _MAP_FAILED in str(exc)
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOMEM
+    if isinstance(exc, RuntimeError) and str(exc) == _NO_THREAD:  # also a process-count limit: asked
+        return not has_room(_thread_stack())
+    return False
+
+
+def _thread_stack() -> int:
+    soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    return _DEFAULT_STACK if soft == resource.RLIM_INFINITY or soft <= 0 else soft
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else ""
+
+
+def _error(limit: int, doing: str, why: str) -> OutOfMemory:
+    return OutOfMemory(f"this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) is too small for "
+                       f"{doing} ({why}); nothing stored was lost: raise the limit and retry")
