@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -16,6 +17,7 @@ import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
 from indexer.contract.local_paths import current_folder_gone, utf8_folder
+from indexer.git.loose import ALTERNATES_DEPTH, Damaged, alternates_of, check_intact, loose_size, read_loose
 from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
@@ -65,8 +67,6 @@ class RepositoryPlaces(NamedTuple):
     loose: tuple[tuple[str, int], ...] = ()
 
 
-# git follows a chain of alternates this deep
-ALTERNATES_DEPTH = 5
 
 
 def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
@@ -116,7 +116,7 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
             if depth < ALTERNATES_DEPTH:
                 listed = os.path.join(real, "info", "alternates")
                 watched.append(listed)
-                following += _alternates(listed, real)
+                following += alternates_of(listed, real)
         level = following
     if len(links) > OBJECT_LINKS:
         reads.append(UNCHECKED)
@@ -213,16 +213,6 @@ def loose_unchanged(places: RepositoryPlaces) -> bool:
     return all(_loose(objects)[1] == serial for objects, serial in places.loose)
 
 
-def _alternates(listed: str, objects: str) -> list[str]:
-    """The object directories an alternates file names (a relative one from `objects`)."""
-    try:
-        with open(listed, encoding="utf-8", errors="replace") as f:
-            lines = f.read(1 << 20).splitlines()
-    except OSError:
-        return []
-    return [os.path.join(objects, line.strip()) for line in lines if line.strip() and not line.startswith("#")]
-
-
 def repo_identity(repo: pygit2.Repository) -> str:
     """A stable identity for a repository on this machine: a digest of its git directory's real path."""
     return hashlib.sha256(os.path.realpath(repo.path).encode()).hexdigest()[:16]
@@ -244,6 +234,10 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:  # libgit2 would read up to a NUL
         raise UnknownRev(f"{rev!r} is not a revision")
     try:
+        _check_commits_of(repo, rev)
+    except Damaged as exc:
+        raise MissingObjects(f"{rev} reads a damaged object: {exc}") from None
+    try:
         obj = repo.revparse_single(rev)
     except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
         if repo.is_shallow and ("~" in rev or "^" in rev):
@@ -256,6 +250,49 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         return str(obj.peel(pygit2.Commit).id)
     except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError):
         raise UnknownRev(f"{rev!r} names {_kind_of(obj)}, not a commit") from None
+
+
+_STEPS = re.compile(r"(.+?)((?:[~^][0-9]*)*)")
+
+
+def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
+    """Before libgit2 resolves `rev`: `Damaged` when an object its resolution reads is a loose
+    one that does not read back (see `indexer.git.loose`): what its name (a ref, a full OID)
+    names, the tags peeled on the way, and the commits its `~N` and `^N` steps pass. A rev of
+    another form is left to libgit2 as it is."""
+    match = _STEPS.fullmatch(rev)
+    if match is None:
+        return
+    name, steps = match.groups()
+    try:
+        oid = str(repo.lookup_reference_dwim(name).resolve().target)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        if not re.fullmatch(r"[0-9a-f]{40}", name):
+            return
+        oid = name
+    current = _commit_under(repo, oid)
+    for step in re.findall(r"[~^][0-9]*", steps):
+        if len(step) > 10:  # a count past any history: libgit2 says so
+            return
+        count = int(step[1:]) if len(step) > 1 else 1
+        hops = itertools.repeat(0, count) if step[0] == "~" else iter([count - 1] if count else [])
+        for pick in hops:  # as long as the history is, at most: no parent left ends it
+            obj = repo.get(current) if current is not None else None
+            if not isinstance(obj, pygit2.Commit) or pick >= len(obj.parent_ids):
+                return  # libgit2 says what is wrong with the rev
+            current = _commit_under(repo, str(obj.parent_ids[pick]))
+
+
+def _commit_under(repo: pygit2.Repository, oid: str) -> str | None:
+    """`oid`, each tag on the way to what it names peeled, every object checked before libgit2
+    reads it; None when it names no object."""
+    for _ in range(16):  # tags of tags, as deep as anyone makes them
+        check_intact(repo, oid)
+        obj = repo.get(oid)
+        if not isinstance(obj, pygit2.Tag):
+            return oid if obj is not None else None
+        oid = str(obj.target)
+    return None
 
 
 def _kind_of(obj: pygit2.Object) -> str:
@@ -310,7 +347,10 @@ def root_tree(repo: pygit2.Repository, oid: str) -> pygit2.Tree:
     database lacks it, `bad_tree` when it holds a tree that does not parse (an entry named
     by no bytes, say)."""
     try:
+        intact_tree_of(repo, oid)
         return repo[oid].peel(pygit2.Tree)
+    except Damaged as exc:
+        raise BadTree(f"the tree of {oid[:12]} is damaged in the object database: {exc}") from None
     except (KeyError, ValueError, pygit2.GitError) as exc:
         try:
             obj = repo[oid]
@@ -327,9 +367,20 @@ def root_tree(repo: pygit2.Repository, oid: str) -> pygit2.Tree:
         raise MissingObjects(f"objects of commit {oid[:12]} are missing ({exc})") from None
 
 
+def intact_tree_of(repo: pygit2.Repository, oid: str) -> None:
+    """`Damaged` when commit (or tree) `oid`, or the tree a commit names, is a loose object that
+    does not read back: checked before libgit2 reads either."""
+    loose = read_loose(repo, oid)
+    if loose is not None and loose.kind == _COMMIT and loose.data.startswith(b"tree "):
+        check_intact(repo, loose.data[5:45].decode("ascii", "replace"))
+
+
 def _subtree(repo: pygit2.Repository, entry: pygit2.Object, path: str) -> pygit2.Tree:
     try:
+        check_intact(repo, str(entry.id))
         sub = repo[entry.id]
+    except Damaged as exc:
+        raise BadTree(f"tree {shown(path)}/ ({str(entry.id)[:12]}) is damaged: {exc}") from None
     except KeyError:
         raise MissingObjects(f"tree {shown(path)}/ ({entry.id}) is missing from the object database") from None
     except (ValueError, pygit2.GitError) as exc:
@@ -396,9 +447,10 @@ def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: l
     `base_checked`: `base_tree`'s names were checked under this code's rules; else every tree
     of the commit is checked, those it shares with `base_tree` too."""
     try:
+        intact_tree_of(repo, commit_oid)
         root = repo[commit_oid].peel(pygit2.Tree)
         base_root = repo[base_tree].peel(pygit2.Tree)
-    except (KeyError, ValueError, pygit2.GitError):
+    except (KeyError, ValueError, pygit2.GitError, Damaged):  # the whole walk says what it is
         return TreeSince(*walk_tree(repo, commit_oid), None)
     try:
         check_trees_since(repo, root, base_root if base_checked else None)
@@ -426,13 +478,17 @@ def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: l
 
 
 _BLOB = int(pygit2.enums.ObjectType.BLOB)
+_COMMIT = int(pygit2.enums.ObjectType.COMMIT)
 
 
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     """The blob's bytes, read from the object database as they are (no Blob object is made:
-    about half the cost of `repo[oid].data`)."""
+    about half the cost of `repo[oid].data`); a loose one read here (`indexer.git.loose`)."""
     try:
-        kind, data = repo.odb.read(oid)
+        loose = read_loose(repo, oid)
+        kind, data = loose if loose is not None else repo.odb.read(oid)
+    except Damaged as exc:
+        raise MissingObjects(f"blob {oid[:12]} is damaged in the object database: {exc}") from None
     except (KeyError, ValueError, pygit2.GitError):  # a GitError's class does not pickle out of a worker
         raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
     if kind != _BLOB:
@@ -442,6 +498,9 @@ def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
 
 def blob_size(repo: pygit2.Repository, oid: str) -> int:
     try:
-        return repo.odb.read_header(oid)[1]
+        loose = loose_size(repo, oid)
+        return loose[1] if loose is not None else repo.odb.read_header(oid)[1]
+    except Damaged as exc:
+        raise MissingObjects(f"blob {oid[:12]} is damaged in the object database: {exc}") from None
     except (KeyError, ValueError, pygit2.GitError):
         raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None

@@ -1,0 +1,166 @@
+"""Loose objects read and checked here, before libgit2 meets them.
+
+libgit2 (as pygit2 bundles it) loops without end, at full CPU, reading a loose object whose
+compressed stream ends early (libgit2 issue 7342, fixed after the release we pin): the
+inflate reports that it wants more input, and its drain loop asks again forever. A
+repository under review, or one an agent may write into, can hold such a file, and a blob,
+a tree or a commit read through libgit2 would then hold its process for good. Each object
+Rennet asks libgit2 for by its OID is looked for here first, in the repository's object
+directories (its own, a linked worktree's common one, the alternates git follows): a loose
+one is inflated here, where a stream that ends early is an error, and checked against its
+OID. A packed object is left to libgit2, whose pack reads do not loop so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zlib
+from functools import lru_cache
+from typing import BinaryIO, NamedTuple
+
+import pygit2
+
+# git follows a chain of alternates this deep
+ALTERNATES_DEPTH = 5
+# How much of a loose file is read at once: most objects are smaller
+_CHUNK = 1 << 16
+_KINDS = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
+
+
+class Damaged(Exception):
+    """A loose object that does not read back: its stream ends early or is no zlib, its header
+    is none, or its bytes hash to another OID."""
+
+
+class Loose(NamedTuple):
+    kind: int  # pygit2's object type number
+    data: bytes
+
+
+def object_dirs(repo: pygit2.Repository) -> tuple[str, ...]:
+    """The object directories `repo` reads from, in git's order."""
+    return _dirs(os.path.realpath(repo.path))
+
+
+@lru_cache(maxsize=64)
+def _dirs(git_dir: str) -> tuple[str, ...]:
+    common = git_dir
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
+            common = os.path.realpath(os.path.join(git_dir, f.read(4096).strip()))
+    except OSError:
+        pass
+    found: list[str] = []
+    level = [os.path.join(common, "objects")]
+    for depth in range(ALTERNATES_DEPTH + 1):
+        following: list[str] = []
+        for folder in level:
+            real = os.path.realpath(folder)
+            if real in found:
+                continue
+            found.append(real)
+            if depth < ALTERNATES_DEPTH:
+                following += alternates_of(os.path.join(real, "info", "alternates"), real)
+        level = following
+    return tuple(found)
+
+
+def alternates_of(listed: str, objects: str) -> list[str]:
+    """The object directories an alternates file names (a relative one from `objects`)."""
+    try:
+        with open(listed, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return []
+    return [os.path.join(objects, line.strip()) for line in lines if line.strip() and not line.startswith("#")]
+
+
+def read_loose(repo: pygit2.Repository, oid: str) -> Loose | None:
+    """The object `oid` when it is stored loose (its kind and bytes), None when it is not;
+    `Damaged` when it is and does not read back."""
+    f = _opened(repo, oid)
+    if f is None:
+        return None
+    with f:
+        return _inflated(f, oid)
+
+
+def loose_size(repo: pygit2.Repository, oid: str) -> tuple[int, int] | None:
+    """(kind, size) of a loose object from its header alone, None when it is not loose: the
+    rest is checked when the object is read."""
+    f = _opened(repo, oid)
+    if f is None:
+        return None
+    with f:
+        z = zlib.decompressobj()
+        head = b""
+        try:
+            while b"\0" not in head and len(head) < _HEADER_MAX and not z.eof:
+                chunk = z.unconsumed_tail or f.read(256)
+                if not chunk:
+                    raise Damaged(f"loose object {oid[:12]} ends before its header does")
+                head += z.decompress(chunk, _HEADER_MAX - len(head))
+        except zlib.error as exc:
+            raise Damaged(f"loose object {oid[:12]} is not a zlib stream ({exc})") from None
+    return _header(head, oid)[:2]
+
+
+def check_intact(repo: pygit2.Repository, oid: str) -> None:
+    """`Damaged` when `oid` is a loose object that does not read back: called before libgit2
+    reads it."""
+    read_loose(repo, oid)
+
+
+def _opened(repo: pygit2.Repository, oid: str) -> BinaryIO | None:
+    for folder in object_dirs(repo):
+        try:
+            return open(os.path.join(folder, oid[:2], oid[2:]), "rb")
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            raise Damaged(f"loose object {oid[:12]} cannot be read ({exc.strerror or exc})") from None
+    return None
+
+
+# An object header (`blob 1234\0`) is shorter than this
+_HEADER_MAX = 64
+
+
+def _header(out: bytes | bytearray, oid: str) -> tuple[int, int, int]:
+    """(kind, size, where the body starts) of an object's inflated bytes."""
+    nul = out.find(b"\0", 0, _HEADER_MAX)
+    name, _, size = bytes(out[:nul]).partition(b" ") if nul >= 0 else (b"", b"", b"")
+    kind = _KINDS.get(name)
+    if kind is None or not size.isdigit() or len(size) > 20:
+        raise Damaged(f"loose object {oid[:12]} has no object header")
+    return kind, int(size), nul + 1
+
+
+def _inflated(f: BinaryIO, oid: str) -> Loose:
+    """The object in `f`, inflated no further than its header says (a small file inflating
+    to gigabytes is refused as it passes its size), its stream ending where it should."""
+    z = zlib.decompressobj()
+    out = bytearray()
+    whole: int | None = None  # header and body, once the header is read
+    kind = start = 0
+    try:
+        while not z.eof:
+            pending = z.unconsumed_tail or f.read(_CHUNK)
+            if not pending:
+                raise Damaged(f"loose object {oid[:12]} ends before its compressed stream does")
+            room = _HEADER_MAX if whole is None else whole - len(out) + 1  # one past: longer is damage
+            out += z.decompress(pending, max(room, 1))
+            if whole is None and (b"\0" in out or len(out) >= _HEADER_MAX):
+                kind, size, start = _header(out, oid)
+                whole = start + size
+            if whole is not None and len(out) > whole:
+                raise Damaged(f"loose object {oid[:12]} is longer than its header says")
+    except zlib.error as exc:
+        raise Damaged(f"loose object {oid[:12]} is not a zlib stream ({exc})") from None
+    if whole is None:
+        kind, size, start = _header(out, oid)
+        whole = start + size
+    if len(out) != whole or hashlib.sha1(out).hexdigest() != oid:
+        raise Damaged(f"loose object {oid[:12]} does not hash to its name")
+    return Loose(kind, bytes(out[start:]))

@@ -1,0 +1,127 @@
+"""A loose object whose compressed stream ends early: libgit2 (as pygit2 bundles it) loops on
+it without end at full CPU. Each is read and checked before libgit2 meets it
+(`indexer/git/loose.py`): a typed error in time, whether it is a blob, a tree or a commit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pygit2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpora.gitbuild import RepoBuilder
+from indexer.git.loose import Damaged, _inflated, read_loose
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _repo(path: Path, seed: int = 7) -> tuple[RepoBuilder, str, str]:
+    """A repository of two commits whose files are written loose; (builder, base, head)."""
+    rng = random.Random(seed)
+    noise = "\n".join(f"x{i} = {''.join(rng.choice('abcdefghij') for _ in range(40))!r}" for i in range(200))
+    builder = RepoBuilder(path)
+    base = builder.commit({"pkg/big.py": noise + "\n", "pkg/small.py": f"def f():\n    return {seed}\n"})
+    head = builder.commit({"pkg/small.py": "def f():\n    return 2\n", "pkg/more.py": f"Y = {seed}\n"})
+    return builder, base, head
+
+
+def _cut(repo: pygit2.Repository, oid: str, keep: float = 0.5) -> None:
+    """Cut the loose file of `oid` short, well before its stream's end (not just its checksum)."""
+    place = Path(repo.path) / "objects" / oid[:2] / oid[2:]
+    data = place.read_bytes()
+    place.chmod(0o644)
+    place.write_bytes(data[: max(2, int(len(data) * keep))])
+
+
+def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "index", "--repo", str(repo), "--rev", rev,
+                           "--store", str(store), "--json"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("what", ["blob", "tree", "subtree", "head commit", "parent commit"])
+def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, tmp_path):
+    """Was: the index never returned (libgit2 spinning in its inflate); now one typed error
+    naming the object, at once. Another repository's snapshot in the same store still answers."""
+    builder, base, head = _repo(tmp_path / "repo")
+    other, _, other_head = _repo(tmp_path / "other", seed=8)  # no object in common
+    store = tmp_path / "store"
+    assert _index(store, other.path, "HEAD").returncode == 0
+    repo = builder.repo
+    commit = repo[head]
+    damaged = {
+        "blob": str(commit.tree["pkg/big.py"].id),
+        "tree": str(commit.tree_id),
+        "subtree": str(commit.tree["pkg"].id),
+        "head commit": head,
+        "parent commit": base,
+    }[what]
+    _cut(repo, damaged)
+    done = _index(store, builder.path, "HEAD~1" if what == "parent commit" else "HEAD")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] in ("missing_objects", "bad_tree"), error
+    assert "damaged" in error["message"] and damaged[:12] in error["message"], error
+    listed = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "store", "list", "--store", str(store),
+                             "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert other_head in listed.stdout
+
+
+def _loose_bytes(kind: bytes, body: bytes) -> tuple[str, bytes]:
+    raw = kind + b" " + str(len(body)).encode() + b"\0" + body
+    return hashlib.sha1(raw).hexdigest(), zlib.compress(raw)
+
+
+class _File:
+    def __init__(self, data: bytes) -> None:
+        self._data, self._at = data, 0
+
+    def read(self, n: int) -> bytes:
+        piece = self._data[self._at:self._at + n]
+        self._at += len(piece)
+        return piece
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.binary(max_size=3000), kind=st.sampled_from([b"blob", b"tree", b"commit"]),
+       cut=st.integers(min_value=0, max_value=4000), tail=st.binary(max_size=8), flip=st.integers(0, 4000))
+def test_a_loose_file_reads_back_whole_or_is_damaged(body, kind, cut, tail, flip):
+    """Whatever a loose file holds (a whole object, cut anywhere, extended, a byte flipped),
+    it reads back as exactly its object or is `Damaged`: no other exception, no loop."""
+    oid, data = _loose_bytes(kind, body)
+    assert _inflated(_File(data), oid).data == body  # whole, as git writes it
+    for damaged in (data[:cut], data + tail if tail else data[:-1],
+                    data[:flip % len(data)] + bytes([data[flip % len(data)] ^ 0x55]) + data[flip % len(data) + 1:]):
+        if damaged == data:
+            continue
+        try:
+            read = _inflated(_File(damaged), oid)
+        except Damaged:
+            continue
+        # a byte past the stream's end is not its object's: only the object itself may come back
+        assert read.data == body and damaged.startswith(data), damaged
+
+
+def test_a_small_file_inflating_past_its_header_is_damaged_before_it_is_inflated_whole():
+    """A loose file whose header says 10 bytes and whose stream holds 64 MiB is refused as it
+    passes its size: its stream is not inflated whole into memory."""
+    raw = b"blob 10\0" + b"\0" * (64 << 20)
+    with pytest.raises(Damaged, match="longer than its header says"):
+        _inflated(_File(zlib.compress(raw, 9)), hashlib.sha1(raw).hexdigest())
+
+
+def test_an_object_not_stored_loose_is_left_to_libgit2(tmp_path):
+    builder, _, head = _repo(tmp_path / "repo")
+    assert read_loose(builder.repo, head) is not None  # written loose
+    subprocess.run(["git", "-C", str(builder.path), "gc", "-q"], check=True)
+    assert read_loose(builder.repo, head) is None  # packed now: libgit2 reads it
