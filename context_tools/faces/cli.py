@@ -430,9 +430,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rennet: {exc.code}: {message}", file=sys.stderr)
         code = EXIT_ERROR
     except Exception as exc:  # the last net: one typed line, never a traceback
-        from context_tools.faces.sanitize import sanitize_line
-        from indexer.contract.local_paths import folder_gone
-
+        try:
+            from context_tools.faces.sanitize import sanitize_line
+            from indexer.contract.local_paths import folder_gone
+        except MemoryError:  # no room left to load them: the limit's own line, in our words
+            short = memory_fault(exc)
+            print(f"rennet: {short.code}: {short.message}" if short else "rennet: internal_error: MemoryError",
+                  file=sys.stderr)
+            return _flushed(EXIT_ERROR)
         # taken before any command ran: the store's folder, the MCP roots; or the interpreter's
         # own start, its imports, under a `ulimit -v` too small for them
         gone = folder_gone(exc) or memory_fault(exc)
