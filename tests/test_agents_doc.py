@@ -34,7 +34,10 @@ def test_the_claude_line_and_the_json_snippet_run_the_same_command():
     line = next(x for x in DOC.read_text().splitlines() if x.startswith("claude mcp add rennet"))
     words = shlex.split(line)
     entry = snippet()
-    assert words[words.index("--") + 1:] == [entry["command"], *entry["args"]]
+    # Claude Code starts its server in the project; VS Code and Cursor fill in the folder they have open
+    assert words[words.index("--") + 1:] == [entry["command"], *(
+        "." if arg == "${workspaceFolder}" else arg for arg in entry["args"])]
+    assert "${workspaceFolder}" in entry["args"]
 
 
 def test_the_pasted_snippet_starts_a_server_that_lists_and_answers(tmp_path):
@@ -46,15 +49,15 @@ def test_the_pasted_snippet_starts_a_server_that_lists_and_answers(tmp_path):
     repo = tmp_path / "project"
     RepoBuilder(repo).commit({"app.py": "def pasted():\n    return 1\n"})
     entry = snippet()
-    argv = resolve(entry["command"]) + entry["args"]
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=cli_env(str(tmp_path / "home")),
-                                   cwd=str(repo))  # the client starts it in the project, as the docs say
+    # the client fills in the folder it has open, and may start the server anywhere (in /, even)
+    argv = resolve(entry["command"]) + [str(repo) if a == "${workspaceFolder}" else a for a in entry["args"]]
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=cli_env(str(tmp_path / "home")), cwd="/")
 
     async def work():
         async with Client(params) as client:
             tools = (await client.list_tools()).tools
-            await client.call_tool("repo_index", {})
-            return tools, await client.call_tool("context_symbol", {"name": "pasted"})
+            await client.call_tool("repo_index", {"repo": str(repo)})
+            return tools, await client.call_tool("context_symbol", {"repo": str(repo), "name": "pasted"})
 
     tools, reply = anyio.run(work)
     assert {t.name for t in tools} == {r.wire_name for r in registry().agent_tools()}
