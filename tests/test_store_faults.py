@@ -139,9 +139,10 @@ def test_a_store_on_a_read_only_file_system_answers_reads(device, two_revs):
     code, indexed, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
     assert code == 0
     mount("-o", "remount,ro", str(device))
-    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
     assert code == 0 and answer["data"]["definitions"][0]["path"] == "a.py"
     assert answer["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
+    assert said == ""  # a read-only store keeps no receipt, and says nothing of it (was never held)
     code, refused, _ = rennet(home, "index", str(two_revs), "--rev", "main")
     assert code == 1 and refused["error"]["code"] == "store_error" and "read-only" in refused["error"]["message"]
 
