@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pygit2
+import pytest
 
 from corpora.gitbuild import RepoBuilder
 from indexer import api
@@ -245,3 +246,46 @@ def test_a_job_file_that_never_ends_is_bad_input_within_a_bounded_read():
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr.decode()[-300:]
     assert done.stdout.decode().startswith("bad_input job file /dev/zero is over 64 MiB")
+
+
+def test_a_blob_that_does_not_read_fails_its_jobs_alone_with_why(tmp_path):
+    """A loose blob whose checksum is cut off: the commit needing it fails with the read's own
+    code (twice in one wave, both jobs say so, not `job lost`); the commit before it is indexed.
+    Its header still reads, so the job is planned and fails at extraction."""
+    import zlib
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"ok.py": "x = 1\n"})
+    second = builder.commit({"big.py": "".join(f"def f{i}():\n    return {i}\n" for i in range(50))})
+    blob = str(builder.repo.revparse_single(f"{second}:big.py").id)
+    loose = Path(builder.repo.path) / "objects" / blob[:2] / blob[2:]
+    whole = zlib.compress(zlib.decompress(loose.read_bytes()))
+    loose.chmod(0o644)
+    loose.write_bytes(whole[:-4])
+    repo = str(builder.path)
+    with Store.open(tmp_path / "store") as store:
+        report = batch.run(store, [batch.JobSpec(repo, second), batch.JobSpec(repo, first), batch.JobSpec(repo, second)],
+                           workers=1)
+    assert [(r.oid, r.status) for r in report.jobs] == [(second, "failed"), (first, "indexed"), (second, "failed")]
+    assert [r.error.code for r in report.jobs if r.error] == ["missing_objects", "missing_objects"]
+    assert blob[:12] in report.jobs[0].error.message and report.jobs[2].error.message == report.jobs[0].error.message
+
+
+def test_job_lines_and_ranges_are_read_as_documented(tmp_path):
+    """A job line that is itself an existing path (a space in it) is a repository at HEAD;
+    `REPO@` is HEAD; with no prefix an existing path, the first '@' splits; a range is `A..B`
+    or one rev, whose whole history is its jobs, however far from HEAD."""
+    from indexer.contract.errors import BadInput
+
+    spaced = tmp_path / "my repo"
+    builder, oids = _history(spaced, commits=3, files=1)
+    jobs_file = tmp_path / "jobs.txt"
+    jobs_file.write_text(f"{spaced}\n/nowhere/repo main\n")
+    assert batch.read_pairs(str(jobs_file)) == [batch.JobSpec(str(spaced), "HEAD"), batch.JobSpec("/nowhere/repo", "main")]
+    assert batch.parse_pair(f"{spaced}@") == batch.JobSpec(str(spaced), "HEAD")
+    assert batch.parse_pair("/nowhere/repo@HEAD@{1}") == batch.JobSpec("/nowhere/repo", "HEAD@{1}")
+    for spec in ("a..b..c", "..", ".", "a...b"):
+        with pytest.raises(BadInput):
+            batch.range_jobs(str(spaced), spec)
+    assert [j.rev for j in batch.range_jobs(str(spaced), oids[1])] == oids[:2]
+    assert [j.rev for j in batch.range_jobs(str(spaced), f"{oids[0]}..")] == oids[1:]

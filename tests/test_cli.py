@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -477,3 +478,25 @@ def test_a_fresh_symbol_lookup_imports_no_extraction(tmp_path, args, world: Worl
     loaded = json.loads(modules.read_text())
     assert "indexer.store.snapshot" in loaded  # it did read the snapshot
     assert [m for m in loaded if m.startswith(EXTRACTION)] == []
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_reader_that_stops_after_the_first_line_ends_the_cli_quietly(json_out):
+    """`rennet context map | head -1`: the reader closes the pipe after a line; the CLI's
+    next write meets a closed pipe, and it ends at once, exit 0, nothing on stderr (neither
+    output_error nor Python's note about a flush at exit). The pipe is made as small as the
+    OS allows, and the answer (the command catalog) is larger than it and its first line."""
+    import fcntl
+
+    args = [PY, "-m", "context_tools.faces.cli", "commands", *(["--json"] if json_out else [])]
+    whole = subprocess.run(args, cwd=ROOT, env=cli_env(None), capture_output=True, timeout=120)
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ
+    p = subprocess.Popen(args, cwd=ROOT, env=cli_env(None), stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        first = reader.read(1) if json_out else reader.readline()  # the JSON answer is one line
+    assert whole.returncode == 0 and len(whole.stdout) > 4096 + len(first)  # a write is still to come
+    assert p.wait(timeout=120) == 0
+    assert p.stderr.read() == b""
+    p.stderr.close()

@@ -401,3 +401,59 @@ def test_member_freshness_is_bounded_and_puts_moved_members_first(tmp_path):
     assert [(m["member"], m["status"]) for m in fresh["items"][:2]] == [("m07", "stale"), ("m00", "current")]
     assert out["freshness"]["status"] == "stale"
     assert out["page"]["total"] == MEMBER_FRESHNESS_CAP + 2  # every member's definition is still counted
+
+
+def test_a_site_is_import_resolved_across_members_only_through_a_package_defining_it(tmp_path):
+    """A member's site counts as import-resolved when its file's external import names a
+    package another member declares and defines the symbol in, under that manifest's folder:
+    not when the symbol lives elsewhere in that member, nor through an import its own
+    resolution calls unresolved (its own module path's prefix naming another member)."""
+    RepoBuilder(tmp_path / "root").commit({"go.mod": "module github.com/acme\n\ngo 1.21\n",
+                                           "root.go": "package acme\n\nfunc Helper() {}\n"})
+    RepoBuilder(tmp_path / "lib").commit({"py/pyproject.toml": '[project]\nname = "libpkg"\n',
+                                          "py/libpkg/__init__.py": "X = 1\n",
+                                          "other/tools.py": "def helper():\n    return 1\n"})
+    RepoBuilder(tmp_path / "app").commit({
+        "go.mod": "module github.com/acme/app\n\ngo 1.21\n",
+        "main.go": 'package main\n\nimport "github.com/acme/app/gone"\n\nfunc main() { gone.Helper() }\n',
+        "app/__init__.py": "", "app/use.py": "import libpkg\n\nlibpkg.helper()\n"})
+    executor = Executor("python", store=str(tmp_path / "store"))
+
+    def call(command: str, **input):
+        return executor.run(command, input).envelope
+
+    assert call("workspace.create", name="w")["ok"]
+    for name in ("root", "lib", "app"):
+        assert call("workspace.add", name="w", repo=str(tmp_path / name))["ok"]
+
+    def sites(name: str) -> list[tuple]:
+        out = call("context.references", workspace="w", name=name)
+        return [(s["member"], s["path"], s["line"], s["resolution"]) for s in out["data"]["sites"]]
+
+    assert sites("helper") == [("app", "app/use.py", 3, "name_match")]  # libpkg defines no helper under py/
+    assert sites("Helper") == [("app", "main.go", 5, "name_match")]  # github.com/acme/app/gone is unresolved
+
+
+def test_workspace_freshness_takes_the_newest_index_time_and_binds_fingerprints():
+    """The envelope's `indexed_at` is the newest member's; the cursor binding changes with a
+    member's fingerprint though its OID stays (a re-index at another extractor version); the
+    member freshness page is truncated only past its cap."""
+    from context_tools.query import workspace_scope as scope
+    from indexer.fleet.workspace import Member
+
+    def opened(name: str, indexed_at: str) -> scope.OpenMember:
+        fresh = scope.MemberFreshness(repo=f"/r/{name}", rev="main", pinned_oid="a" * 40, current_oid="a" * 40,
+                                      status="current", reason="", indexed_at=indexed_at, fingerprint="f" * 64,
+                                      member=name)
+        member = Member(name, f"/r/{name}", "id", None, "main", "a" * 40, "f" * 64, "v", indexed_at)
+        return scope.OpenMember(member, None, fresh)
+
+    members = [opened("a", "2026-01-02T00:00:00Z"), opened("b", "2026-03-01T00:00:00Z"),
+               opened("c", "2026-02-01T00:00:00Z")]
+    assert scope._overall("w", members).indexed_at == "2026-03-01T00:00:00Z"
+    one = [m.member for m in members]
+    other = one[:2] + [Member(**{**one[2].__dict__, "fingerprint": "e" * 64})]
+    assert scope.binding("w", one) != scope.binding("w", other)
+    at_cap = [opened(f"m{i}", "2026-01-01T00:00:00Z") for i in range(scope.MEMBER_FRESHNESS_CAP)]
+    page = scope.Scope("w", at_cap, "b", scope._overall("w", at_cap)).member_freshness
+    assert (page.total, len(page.items), page.truncated) == (scope.MEMBER_FRESHNESS_CAP,) * 2 + (False,)

@@ -129,3 +129,35 @@ def test_composer_bin():
         EntryPoint("gone", "composer_bin", "", "bin/gone", "composer.json"),
         EntryPoint("blog", "composer_bin", "bin/blog", "bin/blog", "composer.json"),
     ]
+
+
+def test_rust_bins_declared_at_an_automatic_path_are_listed_once():
+    tree = {
+        "Cargo.toml": '[package]\nname = "eng"\n[[bin]]\nname = "eng-main"\npath = "src/main.rs"\n'
+                      '[[bin]]\nname = "tool"\npath = "src/bin/t.rs"\n',
+        "src/main.rs": "", "src/bin/t.rs": "", "src/bin/README.md": "", "src/bin/deep/inner/main.rs": "",
+        "ws/Cargo.toml": '[workspace]\nmembers = ["x"]\n', "ws/src/main.rs": "",  # a virtual workspace: no crate
+    }
+    assert run(tree) == [
+        EntryPoint("tool", "rust_bin", "src/bin/t.rs", "src/bin/t.rs", "Cargo.toml"),
+        EntryPoint("eng-main", "rust_bin", "src/main.rs", "src/main.rs", "Cargo.toml"),
+    ]
+
+
+def test_a_script_resolves_beside_its_manifest_first_and_extras_without_a_colon():
+    tree = {
+        "tools/pyproject.toml": '[project]\nname = "t"\n[project.scripts]\nt = "app.cli:main"\nm = "app.cli [fast]"\n',
+        "tools/src/app/__init__.py": "", "tools/src/app/cli.py": "",
+        "app/__init__.py": "", "app/cli.py": "",  # another package of the same name, elsewhere in the tree
+    }
+    assert run(tree) == [
+        EntryPoint("m", "console_script", "tools/src/app/cli.py", "app.cli [fast]", "tools/pyproject.toml"),
+        EntryPoint("t", "console_script", "tools/src/app/cli.py", "app.cli:main", "tools/pyproject.toml"),
+    ]
+
+
+def test_a_symlink_named_main_is_no_entry_point():
+    files = [entry("pkg/__init__.py"),
+             FileEntry(path="pkg/__main__.py", blob="1" * 40, mode=0o120000, size=9, lines=-1, language="symlink",
+                       skipped="symlink")]
+    assert find_entry_points(files, {}, lambda p: b"") == []

@@ -355,3 +355,49 @@ def test_whether_a_file_defines_something_reads_the_same_from_stored_symbols_as_
                               symbol_count=len(symbols))
         assert defines_something(stored) is expected, symbols
         assert defines_something(BlobFacts(language=language, lines=1, symbols=symbols)) is expected, symbols
+
+
+def test_arc_weights_are_the_documented_ones():
+    """A name of 8 or more characters with a compound shape weighs 10, one starting with `_` a
+    tenth, shared out among its definers; one-character names say nothing; a file's strongest
+    definition of a name counts; a constant weighs 0.5; uses count by their square root; a
+    file draws no arc to itself; an import edge to a file outside the snapshot draws none; a
+    name with exactly MAX_DEFINERS definers still counts; a file keeps exactly MAX_OUT arcs."""
+    from indexer.rank.weights import arcs_of, definitions_of, name_entry, name_weight
+
+    assert (name_weight("parseArgs", 1), name_weight("parseArg", 2), name_weight("parsearg", 1)) == (10.0, 5.0, 1.0)
+    assert name_weight("_private", 1) == pytest.approx(1.0) and name_weight("_hidden", 1) == pytest.approx(0.1)
+    syms = [Symbol("x", "function", "", 1, 1, 0, 1, "def x():"), Symbol("LIMIT", "constant", "", 2, 2, 0, 1, "LIMIT = 1"),
+            Symbol("LIMIT", "function", "", 3, 3, 0, 1, "def LIMIT():"), Symbol("RATE", "constant", "", 4, 4, 0, 1, "")]
+    assert definitions_of(syms) == {"LIMIT": 1.0, "RATE": 0.5}
+    assert name_entry("n", {f"d{i}.py": 1.0 for i in range(MAX_DEFINERS)}) is not None
+    facts = {"a.py": facts_of(["helper"], ["helper"] * 4 + ["shared"]), "b.py": facts_of(["helper", "shared"])}
+
+    def entry_of(name: str):
+        return name_entry(name, {p: 1.0 for p in sorted(facts) if name in definitions_of(facts[p].symbols)})
+
+    arcs = arcs_of({"a.py", "b.py"}, facts, [("a.py", "gone.py")], {"a.py", "b.py"}, entry_of)
+    assert arcs == {"a.py": {"b.py": 0.5 * 2 + 1.0}}  # helper: half (two definers) times sqrt(4); shared: 1
+    many = {"hub.py": facts_of([], [f"name{i:03d}" for i in range(MAX_OUT + 1)])}
+    many.update({f"d{i:03d}.py": facts_of([f"name{i:03d}"]) for i in range(MAX_OUT + 1)})
+    weights = rank_weights([entry(p) for p in sorted(many)], many, [])
+    assert len(weights["hub.py"]) == MAX_OUT
+
+
+def test_a_file_defining_nothing_ends_at_most_half_the_least_definer():
+    """boilerplate's rule: a file with no definition ranked between half the least definer and
+    the least is scaled below half of it, and the ranks still sum to one."""
+    from indexer.rank.boilerplate import below_definers
+
+    facts = {"a.go": BlobFacts(language="go", lines=1, symbols=[Symbol("A", "function", "", 1, 1, 0, 1, "func A()")]),
+             "b.go": BlobFacts(language="go", lines=1, symbols=[Symbol("B", "function", "", 1, 1, 0, 1, "func B()")]),
+             "doc.go": BlobFacts(language="go", lines=1)}
+    x = below_definers(["a.go", "b.go", "doc.go"], [0.35, 0.4, 0.25], facts)
+    assert x[2] <= min(x[:2]) / 2 and x[0] < x[1] and sum(x) == pytest.approx(1.0)
+
+
+def test_a_focus_of_no_weight_is_no_focus():
+    from indexer.rank.graph import teleport_to
+
+    assert teleport_to(["a", "b"], {"a": 0.0, "b": -1.0}) == [0.5, 0.5]
+    assert teleport_to(["a", "b"], {"a": 0.0, "b": 2.0}) == [0.0, 1.0]

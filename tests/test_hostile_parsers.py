@@ -89,6 +89,33 @@ def test_the_depth_limit_is_the_same_wherever_the_call_is_made(frames):
         decode_toml("[" + ".".join(["a"] * (TOML_MAX_DEPTH + 1)) + "]")  # tables of dotted keys count too
 
 
+def test_the_limits_are_the_documented_ones_to_the_level_and_the_byte():
+    """docs/security.md: JSON 128 levels, TOML 32, 16 MB unless the boundary sets less; a
+    manifest one level or one byte past is bad_manifest, one at the limit is read."""
+    from indexer.contract.decode import MAX_BYTES
+
+    assert (JSON_MAX_DEPTH, TOML_MAX_DEPTH, MAX_BYTES) == (128, 32, 16 * 1024 * 1024)
+    # the document's own table is the first level: 31 arrays below it make 32
+    at_limit, over = ("x = " + "[" * n + "]" * n + "\n" for n in (TOML_MAX_DEPTH - 1, TOML_MAX_DEPTH))
+    assert decode_toml(at_limit)["x"] is not None
+    with pytest.raises(Undecodable, match="more than 32 levels"):
+        decode_toml(over)
+    files = [FileEntry(f"{d}/Cargo.toml", "0" * 40, 0o100644, 9, 1, "toml") for d in ("at", "over")]
+    blobs = {"at/Cargo.toml": (at_limit + "[package]\nname = 'a'\n").encode(),
+             "over/Cargo.toml": (over + "[package]\nname = 'o'\n").encode()}
+    found = parse_manifests(files, blobs.__getitem__)
+    assert [m.path for m in found.manifests] == ["at/Cargo.toml"]
+    assert [(p.path, p.reason) for p in found.problems] == [("over/Cargo.toml", "bad_manifest")]
+    text = b'"' + b"a" * (MAX_BYTES - 2) + b'"'
+    assert len(decode_json(text)) == MAX_BYTES - 2
+    with pytest.raises(Undecodable, match=f"larger than {MAX_BYTES} bytes"):
+        decode_json(text + b" ")
+    toml = "x = '" + "a" * (MAX_BYTES - 6) + "'"
+    assert len(decode_toml(toml)["x"]) == MAX_BYTES - 6
+    with pytest.raises(Undecodable, match=f"larger than {MAX_BYTES} bytes"):
+        decode_toml(toml + " ")
+
+
 def test_brackets_inside_strings_and_comments_are_text():
     assert decode_json('{"a": "' + "[" * 10_000 + '"}') == {"a": "[" * 10_000}
     assert decode_toml("a = '" + "[" * 500 + "' # " + "{" * 500 + "\n") == {"a": "[" * 500}

@@ -436,3 +436,149 @@ def test_composer_json():
     assert by_path["tools/composer.json"].declared == [Declared("run.php", "composer_bin", "run.php")]
     assert found.problems == [Skipped(p, "bad_manifest") for p in
                               ["bad/a/composer.json", "bad/b/composer.json", "bad/c/composer.json"]]
+
+
+def test_a_name_or_version_there_but_not_text_is_bad_manifest_and_a_blank_name_declares_none():
+    """A falsy value of the wrong type (0, false) is still there: as for the ecosystem's tools,
+    the manifest is bad, not a package without a version. A blank name declares no package;
+    specs are kept as written, less surrounding blanks."""
+    found = parse({
+        "a/package.json": '{"name": "x", "version": 0}',
+        "b/package.json": '{"name": false}',
+        "c/package.json": '{"name": "   ", "dependencies": {"left-pad": "  ^1.0 "}}',
+    })
+    assert found.problems == [Skipped("a/package.json", "bad_manifest"), Skipped("b/package.json", "bad_manifest")]
+    assert found.packages == []
+    assert found.dependencies == [Dependency("left-pad", "^1.0", "runtime", "npm", "c/package.json", "")]
+
+
+def test_cargo_workspace_inherited_and_target_tables():
+    cargo = """
+[package]
+name = "eng"
+version.workspace = true
+
+[dependencies]
+serde = { workspace = true }
+libc = "0.2"
+
+[target.'cfg(unix)'.dependencies]
+libc = "0.2"
+
+[target.'cfg(windows)'.dev-dependencies]
+wintest = "1"
+
+[target.'cfg(windows)'.build-dependencies]
+winres = "0.1"
+
+[workspace]
+members = ["a", 1]
+"""
+    found = parse({"Cargo.toml": cargo})
+    assert found.problems == []
+    assert found.packages == [Package("eng", "", "cargo", "Cargo.toml")]
+    # the same dependency in two tables is one fact; an inherited one says where its version is
+    assert deps(found, "Cargo.toml") == [("winres", "0.1", "build"), ("wintest", "1", "dev"),
+                                         ("libc", "0.2", "runtime"), ("serde", "workspace", "runtime")]
+    assert found.manifests[0].members == ["a"]
+
+
+def test_lib_crate_and_bin_targets_are_lenient_about_types():
+    from indexer.manifests.cargo import bin_targets, lib_crate
+
+    assert lib_crate({"package": {"name": "my-crate"}}) == ("my_crate", "src/lib.rs")
+    assert lib_crate({"package": {"name": "x"}, "lib": {"name": "core_lib", "path": "lib.rs"}}) == ("core_lib", "lib.rs")
+    assert lib_crate({"package": {"name": "x"}, "lib": {"name": 5, "path": 6}}) == ("x", "src/lib.rs")
+    assert lib_crate({"workspace": {"members": ["a"]}, "lib": {"name": "stray"}}) is None  # no package: virtual
+    assert bin_targets({"bin": [{"name": "a", "path": "src/a.rs"}, {"name": "b"}, {"name": "c", "path": 3},
+                                {"path": "nameless.rs"}, "x"]}) == [("a", "src/a.rs"), ("b", ""), ("c", "")]
+
+
+def test_package_json_workspaces_in_either_form():
+    found = parse({"a/package.json": '{"name": "a", "workspaces": ["packages/*", 3]}',
+                   "b/package.json": '{"name": "b", "workspaces": {"packages": ["libs/*"], "nohoist": ["x"]}}'})
+    assert {m.path: m.members for m in found.manifests} == {"a/package.json": ["packages/*"],
+                                                            "b/package.json": ["libs/*"]}
+
+
+def test_composer_platform_constraints_are_toolchain():
+    found = parse({"composer.json": '{"name": "a/b", "require": {"PHP": "^8.2", "composer-runtime-api": "^2.2", '
+                                    '"composer-plugin-api": "^2", "ext-mbstring": "*"}}'})
+    assert deps(found, "composer.json") == [("ext-mbstring", "*", "runtime"), ("PHP", "^8.2", "toolchain"),
+                                            ("composer-plugin-api", "^2", "toolchain"),
+                                            ("composer-runtime-api", "^2.2", "toolchain")]
+
+
+def test_go_mod_comments_after_a_block_and_local_replacements():
+    from indexer.manifests.go import parse_go_mod
+
+    gomod = "module m\n\nrequire (\n\ta v1.0.0\n) // end of requires\n\nrequire b v2.0.0\n"
+    found = parse({"go.mod": gomod})
+    assert found.problems == [] and deps(found, "go.mod") == [("a", "v1.0.0", "runtime"), ("b", "v2.0.0", "runtime")]
+    parsed = parse_go_mod("module m\nreplace x => ..\nreplace y v1.0.0 => ./y\nreplace z => .\n"
+                          "replace w => example.com/w v1.2.0\nreplace v => ../v\n")
+    assert [(r.module, r.target, r.local) for r in parsed.replacements()] == [
+        ("x", "..", True), ("y", "./y", True), ("z", ".", True), ("w", "example.com/w", False), ("v", "../v", True)]
+
+
+def test_poetry_beside_project_and_its_long_forms():
+    """[project] names the package when both tables do (Poetry 2 reads it so); Poetry's
+    multiple-constraint dependencies keep every version, and a script's long form its reference."""
+    doc = """
+[project]
+name = "real"
+version = "2.0"
+[tool.poetry]
+name = "old-name"
+version = "1.0"
+[tool.poetry.dependencies]
+numpy = [{version = "<2", python = "<3.9"}, {version = ">=2", python = ">=3.9"}]
+[tool.poetry.scripts]
+long = {reference = "real.cli:main", type = "console"}
+"""
+    found = parse({"pyproject.toml": doc})
+    assert found.packages == [Package("real", "2.0", "pypi", "pyproject.toml")]
+    assert deps(found, "pyproject.toml") == [("numpy", "<2 || >=2", "runtime")]
+    assert found.manifests[0].declared == [Declared("long", "console_script", "real.cli:main")]
+
+
+def test_setup_cfg_and_setup_py_corners():
+    cfg = """
+[metadata]
+name = corner
+version = file: VERSION
+[options]
+setup_requires = wheel
+[options.entry_points]
+console_scripts =
+    lonely
+    ok = corner.cli:main
+"""
+    found = parse({"setup.cfg": cfg, "py/setup.py": "from setuptools import setup\nsetup(name='num', version=1.0)\n",
+                   "deep/setup.py": "-" * 100_000 + "1\n"})
+    assert found.packages == [Package("num", "", "pypi", "py/setup.py"), Package("corner", "", "pypi", "setup.cfg")]
+    assert deps(found, "setup.cfg") == [("wheel", "", "build")]
+    assert found.manifests[1].declared == [Declared("ok", "console_script", "corner.cli:main")]  # no "=": nothing
+    # CPython's parser gives up on such nesting with MemoryError, which nothing else would catch
+    assert found.problems == [Skipped("deep/setup.py", "bad_manifest")]
+
+
+def test_dependency_group_names_are_read_without_case():
+    found = parse({"pyproject.toml": '[dependency-groups]\nTests = ["pytest"]\nDocs = ["sphinx"]\n'})
+    assert deps(found, "pyproject.toml") == [("sphinx", "", "dev"), ("pytest", "", "test")]
+
+
+def test_pom_scopes_optional_and_stray_elements():
+    pom = """<project>
+  <artifactId>p</artifactId>
+  <dependencies>
+    <dependency><groupId>g</groupId><artifactId>opt</artifactId><optional>true</optional></dependency>
+    <dependency><groupId>g</groupId><artifactId>odd</artifactId><scope>custom</scope></dependency>
+    <dependency><groupId>g</groupId><artifactId>bom</artifactId><scope>import</scope></dependency>
+    <dependency><groupId>no-artifact</groupId></dependency>
+    <exclusion><groupId>g</groupId><artifactId>not-a-dependency</artifactId></exclusion>
+  </dependencies>
+</project>"""
+    found = parse({"pom.xml": pom, "other/pom.xml": "<settings><artifactId>s</artifactId></settings>"})
+    assert deps(found, "pom.xml") == [("g:odd", "", "custom"), ("g:bom", "", "import"), ("g:opt", "", "optional")]
+    assert found.problems == [Skipped("other/pom.xml", "bad_manifest")]  # the root is not <project>

@@ -282,6 +282,41 @@ def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: 
     assert later[-1].is_error is True and later[-1].structured_content["error"]["code"] == "not_found"
 
 
+def test_a_write_tool_runs_in_the_server_never_in_a_reader(world: World):
+    """With a reader up and answering reads, `repo_index` (a write tool) is still run by the
+    server's own process: its receipt in the ledger carries the server's pid (a receipt's key
+    holds the pid of the process that wrote it), a read's carries the reader's."""
+    from mcp import Client
+
+    from context_tools.faces.ledger import KV_NAME, _decode
+    from indexer.store.database import Store
+
+    read = ("context_symbol", {"repo": world.repo, "name": "Flask.route"})
+
+    async def work():
+        async with Client(_stdio_server(world.store, "1")) as client:
+            server = next(p for p in _children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+            readers: list[int] = []
+            for _ in range(400):  # bounded: until the reader is up and has answered from the store
+                await client.call_tool(*read)
+                readers = [p for p in _children(server) if "spawn_main" in _cmdline(p) and _maps_store(p, world.store)]
+                if readers:
+                    break
+                await anyio.sleep(0.05)
+            await client.call_tool(*read)
+            written = await client.call_tool("repo_index", {"repo": world.repo})
+            assert written.is_error is False, written.content[0].text
+            return server, readers
+
+    server, readers = anyio.run(work)
+    assert readers, "no reader process answered from the store"
+    with Store.open(world.store) as store:
+        by = [(int.from_bytes(bytes(k)[8:12], "big"), _decode(v).command) for k, v in store.kv(KV_NAME).items()]
+    mine = [(pid, command) for pid, command in by if pid in (server, *readers)]
+    assert {pid for pid, command in mine if command == "repo.index"} == {server}
+    assert any(pid in readers for pid, command in mine if command == "context.symbol")
+
+
 @pytest.mark.parametrize("value", ["17", "-1", "two"])
 def test_a_reader_count_out_of_range_is_refused_before_serving(value, tmp_path):
     import subprocess

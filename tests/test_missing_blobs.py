@@ -123,6 +123,8 @@ def test_batch_lists_missing_blobs_as_index_does_and_require_complete_fails_the_
         done = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1)
         [job] = done.jobs
         assert job.ok and job.status == "indexed" and job.missing_objects == 3
+        # the refused run parsed the one blob at hand; the three missing are neither parsed nor reused
+        assert (job.parsed_blobs, job.reused_blobs) == (0, 1)
         assert job.fingerprint == partial_print  # the same partial snapshot `rennet index` makes
         snap = api.snapshot(str(part), oid, store=store, index_if_absent=False)
         assert snap.missing_objects == 3 and snap.facts("pkg/a.py").symbols[0].name == "alpha"
@@ -136,6 +138,7 @@ def test_batch_lists_missing_blobs_as_index_does_and_require_complete_fails_the_
         subprocess.run(["git", "-C", str(part), "reset", "-q", "--hard"], check=True, capture_output=True)
         [full] = batch.run(store, [batch.JobSpec(str(part), oid)], workers=1).jobs
         assert full.status == "indexed" and full.missing_objects == 0
+        assert "missing_objects" not in batch.result_line(full)  # said only of a partial snapshot
         assert api.snapshot(str(part), oid, store=store, index_if_absent=False).missing_objects == 0
     with Store.open(tmp_path / "whole") as store:
         assert api.index(str(src), store=store, workers=1).fingerprint == full.fingerprint

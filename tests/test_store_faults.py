@@ -269,11 +269,30 @@ def test_a_store_on_a_read_only_file_system_answers_reads(device, two_revs):
     code, indexed, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
     assert code == 0
     mount("-o", "remount,ro", str(device))
-    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
+    code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
     assert code == 0 and answer["data"]["definitions"][0]["path"] == "a.py"
     assert answer["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
+    assert said == ""  # a read-only store keeps no receipt, and says nothing of it (was never held)
     code, refused, _ = rennet(home, "index", str(two_revs), "--rev", "main")
     assert code == 1 and refused["error"]["code"] == "store_error" and "read-only" in refused["error"]["message"]
+
+
+def test_a_spill_on_a_read_only_file_system_is_store_error(device, two_revs):
+    """An answer over the agent face's ceiling is spilled under the store's home; on a
+    read-only file system the spill cannot be written: `store_error` naming why, not
+    `store_full` (freeing space would not help) and not an internal error."""
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+
+    home = device / "home"
+    code, _, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    assert code == 0
+    mount("-o", "remount,ro", str(device))
+    executor = Executor("mcp", store=str(home), ceiling=600, roots=Roots.of([str(two_revs)]))
+    reply = executor.run("context.file", {"repo": str(two_revs), "path": "m0.py", "rev": "main"})
+    assert reply.ok is False and reply.wire["error"]["code"] == "store_error", reply.wire
+    assert "spill file cannot be written" in reply.wire["error"]["message"]
+    assert "Read-only file system" in reply.wire["error"]["message"]
 
 
 # A reader of the store made with `slots` reader slots (a store keeps the count it was made with).

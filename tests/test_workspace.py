@@ -258,3 +258,75 @@ def test_cli_verbs_and_exit_codes(fleet, tmp_path):
     failed = rennet("workspace", "remove", "fleet", "nobody")
     assert failed.returncode == 1 and "not_found" in failed.stderr
     assert rennet("workspace", "list", "--json").returncode == 0
+
+
+def test_cross_edges_take_the_longest_module_cap_their_evidence_and_never_loop(tmp_path, run):
+    """A Go import is claimed by the longest module path a member declares, an import the
+    member's own resolution calls unresolved is no edge, a member depending on its own
+    package (`pkg[extra]`) has no edge to itself, the first manifest in path order names the
+    package, and evidence is the first EVIDENCE_CAP sites in order with the count of all."""
+    RepoBuilder(tmp_path / "root").commit({"go.mod": "module github.com/acme\n\ngo 1.21\n", "root.go": "package acme\n"})
+    RepoBuilder(tmp_path / "kit").commit({
+        "go.mod": "module github.com/acme/kit\n\ngo 1.21\n", "log/log.go": "package log\n\nvar Level = 1\n",
+        "pyproject.toml": '[project]\nname = "acme-utils"\n[project.optional-dependencies]\nall = ["acme-utils[fast]"]\n',
+        "a/setup.cfg": "[metadata]\nname = acme_utils\n",
+        "acme_utils/__init__.py": "X = 1\n",
+    })
+    RepoBuilder(tmp_path / "app").commit({
+        "go.mod": "module github.com/acme/app\n\ngo 1.21\n\nrequire github.com/acme/kit v1.0.0\n",
+        "main.go": 'package main\n\nimport (\n\t"github.com/acme/kit/log"\n\t"github.com/acme/app/gone"\n)\n\n'
+                   "func main() { _ = log.Level; gone.X() }\n",
+        "pyproject.toml": '[project]\nname = "app"\ndependencies = ["acme-utils"]\n',
+        "app/__init__.py": "", "app/uses.py": "".join(f"import acme_utils  # {i}\n" for i in range(7)),
+    })
+    assert run("workspace.create", name="w")["ok"]
+    for name in ("root", "kit", "app"):
+        assert run("workspace.add", name="w", repo=str(tmp_path / name))["ok"]
+    edges = {(e["source"], e["target"], e["ecosystem"]): e for e in run("workspace.status", name="w")["data"]["edges"]}
+    assert set(edges) == {("app", "kit", "go"), ("app", "kit", "pypi")}
+    assert edges[("app", "kit", "go")]["kinds"] == ["dependency", "import"]
+    py = edges[("app", "kit", "pypi")]
+    assert (py["package"], py["manifest"], py["count"]) == ("acme_utils", "a/setup.cfg", 8)
+    assert [(v["path"], v["line"]) for v in py["evidence"]] == [("app/uses.py", n) for n in range(1, 6)]
+
+
+def test_member_names_order_and_removal_of_a_member_whose_repository_is_gone(fleet, run):
+    from indexer.store.records import load_stored_record
+
+    assert run("workspace.create", name="w" * 64)["ok"]
+    assert run("workspace.create", name="w" * 65)["error"]["code"] == "bad_input"
+    run("workspace.create", name="fleet")
+    kit = fleet["gokit"]
+    # a workspace that does not exist fails the add before anything is indexed
+    assert run("workspace.add", name="nope", repo=str(kit.path))["error"]["code"] == "not_found"
+    head = str(kit.repo.references["refs/heads/main"].target)
+    assert load_stored_record(run.store(), head) is None
+    assert run("workspace.add", name="fleet", repo=str(kit.path), member="no spaces")["error"]["code"] == "bad_input"
+    kit.repo.remotes.create("a-mirror", "https://mirror.example.invalid/gokit.git")
+    assert run("workspace.add", name="fleet", repo=str(kit.path), member="kit")["ok"]
+    for name in ("webapp", "acme-lib"):
+        assert run("workspace.add", name="fleet", repo=str(fleet[name].path))["ok"]
+    again = run("workspace.add", name="fleet", repo=str(kit.path))  # re-pinned: it keeps the name it was given
+    assert again["data"]["replaced"] is True and again["data"]["member"]["name"] == "kit"
+    assert again["data"]["member"]["remote_url"] == "https://git.example.invalid/acme/gokit.git"  # origin first
+    assert [m.name for m in workspace.members(run.store(), "fleet")] == ["acme-lib", "kit", "webapp"]
+    shutil.rmtree(fleet["webapp"].path)  # removed by the path it was recorded at, though no repository is there
+    out = run("workspace.remove", name="fleet", repo=str(fleet["webapp"].path))
+    assert out["ok"] and out["data"]["removed"]["name"] == "webapp"
+    assert workspace._default_member_name("/srv/git/lib.git") == "lib"
+    assert workspace._default_member_name("/srv/git/.hidden repo") == "hidden-repo"
+    assert workspace._default_member_name("/srv/.git") == "git"
+
+
+def test_an_unreadable_workspace_row_is_store_corrupt_and_hides_no_other(fleet, run):
+    run("workspace.create", name="fleet")
+    run("workspace.add", name="fleet", repo=str(fleet["gokit"].path))
+    store = run.store()
+    raw = msgspec.msgpack.decode(store.kv("workspaces").get(b"ws|fleet"))
+    raw["name"] = "pinless"
+    raw["members"][0]["oid"] = "main"  # a member pinned to no commit OID
+    store.kv("workspaces").put(b"ws|pinless", msgspec.msgpack.encode(raw))
+    store.kv("workspaces").put(b"ws|garbled", b"\xc1 not msgpack")
+    assert run("workspace.status", name="pinless")["error"]["code"] == "store_corrupt"
+    assert run("workspace.status", name="garbled")["error"]["code"] == "store_corrupt"
+    assert [w["name"] for w in run("workspace.list")["data"]["workspaces"]] == ["fleet"]
