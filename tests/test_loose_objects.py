@@ -48,8 +48,11 @@ def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-@pytest.mark.parametrize("what", ["blob", "tree", "subtree", "head commit", "parent commit"])
-def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, tmp_path):
+@pytest.mark.parametrize(("what", "rev"), [("blob", "HEAD"), ("tree", "HEAD"), ("subtree", "HEAD"),
+                                          ("head commit", "HEAD"), ("head commit", "its OID"),
+                                          ("head commit", "its OID's start"), ("parent commit", "HEAD~1"),
+                                          ("parent commit", "HEAD^")])
+def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, rev, tmp_path):
     """Was: the index never returned (libgit2 spinning in its inflate); now one typed error
     naming the object, at once. Another repository's snapshot in the same store still answers."""
     builder, base, head = _repo(tmp_path / "repo")
@@ -66,7 +69,7 @@ def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, 
         "parent commit": base,
     }[what]
     _cut(repo, damaged)
-    done = _index(store, builder.path, "HEAD~1" if what == "parent commit" else "HEAD")
+    done = _index(store, builder.path, {"its OID": head, "its OID's start": head[:9]}.get(rev, rev))
     assert done.returncode == 1, (done.stdout, done.stderr)
     error = json.loads(done.stdout)["error"]
     assert error["code"] in ("missing_objects", "bad_tree"), error

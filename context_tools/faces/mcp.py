@@ -29,7 +29,7 @@ import ipaddress
 import os
 import socket
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
@@ -38,6 +38,9 @@ from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
+
+if TYPE_CHECKING:
+    from context_tools.faces.mcp_progress import CallProgress
 
 SERVER_NAME = "rennet-context"
 # Calls served at once, each in its own thread (a read's thread waits on a reader process, or
@@ -186,7 +189,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                       on_roots_list_changed=roots_changed)
 
 
-def _progress_of(ctx: Any) -> Any:
+def _progress_of(ctx: Any) -> CallProgress | None:
     """The call's progress sink when its client asked for progress (`_meta.progressToken`),
     else None. Its notifications are sent from the call's thread through the event loop."""
     if (ctx.meta or {}).get("progress_token") is None:

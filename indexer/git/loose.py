@@ -106,6 +106,21 @@ def loose_size(repo: pygit2.Repository, oid: str) -> tuple[int, int] | None:
     return _header(head, oid)[:2]
 
 
+def loose_named(repo: pygit2.Repository, start: str) -> list[str]:
+    """The loose objects whose OIDs begin with `start` (a hex OID, whole or its first four or
+    more digits), at most 16: a start that many share is refused by libgit2 as ambiguous."""
+    found: list[str] = []
+    for folder in object_dirs(repo):
+        try:
+            names = os.listdir(os.path.join(folder, start[:2]))
+        except OSError:
+            continue
+        found += [start[:2] + n for n in names if n.startswith(start[2:]) and len(n) == 38][:16 - len(found)]
+        if len(found) >= 16:
+            break
+    return found
+
+
 def check_intact(repo: pygit2.Repository, oid: str) -> None:
     """`Damaged` when `oid` is a loose object that does not read back: called before libgit2
     reads it."""

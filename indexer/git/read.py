@@ -17,7 +17,15 @@ import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
 from indexer.contract.local_paths import current_folder_gone, utf8_folder
-from indexer.git.loose import ALTERNATES_DEPTH, Damaged, alternates_of, check_intact, loose_size, read_loose
+from indexer.git.loose import (
+    ALTERNATES_DEPTH,
+    Damaged,
+    alternates_of,
+    check_intact,
+    loose_named,
+    loose_size,
+    read_loose,
+)
 from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
 
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
@@ -65,8 +73,6 @@ class RepositoryPlaces(NamedTuple):
     # the links found were taken from (`loose_unchanged`): stamps of hundreds of folders are
     # not kept for every path that finds the repository
     loose: tuple[tuple[str, int], ...] = ()
-
-
 
 
 def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
@@ -267,9 +273,14 @@ def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
     try:
         oid = str(repo.lookup_reference_dwim(name).resolve().target)
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
-        if not re.fullmatch(r"[0-9a-f]{40}", name):
+        if not re.fullmatch(r"[0-9a-f]{4,40}", name):
             return
-        oid = name
+        for candidate in loose_named(repo, name):  # an OID or its start: each loose one it may name
+            check_intact(repo, candidate)
+        try:
+            oid = str(repo.revparse_single(name).id)  # a loose one checked, a packed one safe
+        except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+            return  # libgit2 says what is wrong with the rev
     current = _commit_under(repo, oid)
     for step in re.findall(r"[~^][0-9]*", steps):
         if len(step) > 10:  # a count past any history: libgit2 says so
@@ -371,8 +382,13 @@ def intact_tree_of(repo: pygit2.Repository, oid: str) -> None:
     """`Damaged` when commit (or tree) `oid`, or the tree a commit names, is a loose object that
     does not read back: checked before libgit2 reads either."""
     loose = read_loose(repo, oid)
-    if loose is not None and loose.kind == _COMMIT and loose.data.startswith(b"tree "):
-        check_intact(repo, loose.data[5:45].decode("ascii", "replace"))
+    if loose is None:  # packed, which libgit2 reads safely: its tree may still be loose
+        obj = repo.get(oid)
+        tree = str(obj.tree_id) if isinstance(obj, pygit2.Commit) else None
+    else:
+        tree = loose.data[5:45].decode("ascii", "replace") if loose.kind == _COMMIT else None
+    if tree is not None:
+        check_intact(repo, tree)
 
 
 def _subtree(repo: pygit2.Repository, entry: pygit2.Object, path: str) -> pygit2.Tree:
