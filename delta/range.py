@@ -15,7 +15,7 @@ import pygit2
 from msgspec import Struct
 
 from indexer.contract.errors import RennetError
-from indexer.git.read import open_repo, resolve_rev
+from indexer.git.read import check_history, open_repo, resolve_rev
 
 
 class NoMergeBase(RennetError):
@@ -68,6 +68,7 @@ def resolve_range(repo: pygit2.Repository, base: str, head: str) -> RangeIdentit
     if base_oid == tip:
         merge_base = tip
     else:
+        check_history(repo)
         found = repo.merge_base(base_oid, tip)
         if found is None:
             raise NoMergeBase(f"{base} and {head} share no history (no merge base); "

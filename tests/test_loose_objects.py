@@ -128,3 +128,33 @@ def test_an_object_not_stored_loose_is_left_to_libgit2(tmp_path):
     assert read_loose(builder.repo, head) is not None  # written loose
     subprocess.run(["git", "-C", str(builder.path), "gc", "-q"], check=True)
     assert read_loose(builder.repo, head) is None  # packed now: libgit2 reads it
+
+
+def _run(store: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(store), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(tmp_path):
+    """A damaged loose commit no rev names, which libgit2 reads only walking history: the
+    merge base of a Delta packet and a batch's range answer `missing_objects` naming it, in
+    time (was: both never returned); an index of the head, which needs none of it, is made
+    as a fresh store's (its search for an earlier snapshot stops there)."""
+    builder, first, second = _repo(tmp_path / "repo")
+    third = builder.commit({"pkg/third.py": "Z = 3\n"})
+    builder.checkout(first)
+    builder.commit({"pkg/side.py": "S = 1\n"}, branch="side", parents=[first])
+    store = tmp_path / "store"
+    assert _run(store, "index", "--repo", str(builder.path), "--rev", "side").returncode == 0
+    _cut(builder.repo, second)  # on main's line only: HEAD~1
+    for args in (("delta", "--repo", str(builder.path), "--base", "side", "--head", "main"),
+                 ("batch", "--repo", str(builder.path), "--range", "side..main")):
+        done = _run(store, *args)
+        assert done.returncode == 1, (args, done.stdout, done.stderr)
+        assert "damaged" in done.stdout + done.stderr and second[:12] in done.stdout + done.stderr, done
+        assert "Traceback" not in done.stderr
+    indexed = _run(store, "index", "--repo", str(builder.path), "--rev", "main")
+    assert indexed.returncode == 0, indexed.stdout + indexed.stderr
+    fresh = _run(tmp_path / "fresh", "index", "--repo", str(builder.path), "--rev", third)
+    assert json.loads(indexed.stdout)["data"]["fingerprint"] == json.loads(fresh.stdout)["data"]["fingerprint"]

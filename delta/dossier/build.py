@@ -139,6 +139,9 @@ def head_branch(repo: pygit2.Repository, head: str) -> str:
 
 
 def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tuple[str, list[pygit2.Commit]]:
+    from indexer.git.read import check_history
+
+    check_history(repo)
     merge_base = repo.merge_base(base_oid, head_oid)
     walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
     if merge_base is not None:

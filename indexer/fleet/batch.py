@@ -149,6 +149,7 @@ def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
     repo = gitread.open_repo(repo_path)
     left, sep, right = spec.partition("..")
     head = gitread.resolve_rev(repo, (right if sep else left) or "HEAD")
+    gitread.check_history(repo)
     walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
     if sep:
         walker.hide(pygit2.Oid(hex=gitread.resolve_rev(repo, left or "HEAD")))

@@ -93,16 +93,20 @@ def loose_size(repo: pygit2.Repository, oid: str) -> tuple[int, int] | None:
     if f is None:
         return None
     with f:
-        z = zlib.decompressobj()
-        head = b""
-        try:
-            while b"\0" not in head and len(head) < _HEADER_MAX and not z.eof:
-                chunk = z.unconsumed_tail or f.read(256)
-                if not chunk:
-                    raise Damaged(f"loose object {oid[:12]} ends before its header does")
-                head += z.decompress(chunk, _HEADER_MAX - len(head))
-        except zlib.error as exc:
-            raise Damaged(f"loose object {oid[:12]} is not a zlib stream ({exc})") from None
+        return _sized(f, oid)
+
+
+def _sized(f: BinaryIO, oid: str) -> tuple[int, int]:
+    z = zlib.decompressobj()
+    head = b""
+    try:
+        while b"\0" not in head and len(head) < _HEADER_MAX and not z.eof:
+            chunk = z.unconsumed_tail or f.read(256)
+            if not chunk:
+                raise Damaged(f"loose object {oid[:12]} ends before its header does")
+            head += z.decompress(chunk, _HEADER_MAX - len(head))
+    except zlib.error as exc:
+        raise Damaged(f"loose object {oid[:12]} is not a zlib stream ({exc})") from None
     return _header(head, oid)[:2]
 
 
@@ -119,6 +123,49 @@ def loose_named(repo: pygit2.Repository, start: str) -> list[str]:
         if len(found) >= 16:
             break
     return found
+
+
+def check_loose_commits(repo: pygit2.Repository) -> None:
+    """`Damaged` when any loose commit of the repository does not read back: called before
+    libgit2 walks history (a merge base, a log), which reads commits no rev names. Each loose
+    object's header tells the commits from the rest; a file checked before, unchanged since
+    (its size, time and inode), is not read again in this process."""
+    for folder in object_dirs(repo):
+        try:
+            fans = [f for f in os.listdir(folder) if len(f) == 2]
+        except OSError:
+            continue
+        for fan in fans:
+            where = os.path.join(folder, fan)
+            try:
+                names = [n for n in os.listdir(where) if len(n) == 38]
+            except OSError:
+                continue
+            for name in names:
+                path = os.path.join(where, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                stamp = (path, st.st_size, st.st_mtime_ns, st.st_ino)
+                if stamp in _CHECKED:
+                    continue
+                try:
+                    with open(path, "rb") as f:
+                        kind = _sized(f, fan + name)[0]
+                    if kind == _KINDS[b"commit"]:
+                        with open(path, "rb") as f:
+                            _inflated(f, fan + name)
+                except OSError:  # unreadable: libgit2 fails on it too, at once
+                    continue
+                if len(_CHECKED) >= _CHECKED_MAX:
+                    _CHECKED.clear()
+                _CHECKED.add(stamp)
+
+
+# Loose files found whole (commits) or of another kind, by their stamps; cleared when this full
+_CHECKED: set[tuple[str, int, int, int]] = set()
+_CHECKED_MAX = 1 << 20
 
 
 def check_intact(repo: pygit2.Repository, oid: str) -> None:

@@ -22,6 +22,7 @@ from indexer.git.loose import (
     Damaged,
     alternates_of,
     check_intact,
+    check_loose_commits,
     loose_named,
     loose_size,
     read_loose,
@@ -304,6 +305,16 @@ def _commit_under(repo: pygit2.Repository, oid: str) -> str | None:
             return oid if obj is not None else None
         oid = str(obj.target)
     return None
+
+
+def check_history(repo: pygit2.Repository) -> None:
+    """Before libgit2 walks history (a merge base, a log): `missing_objects` when a loose
+    commit it could read does not read back, where libgit2 would loop on it without end
+    (`indexer.git.loose`)."""
+    try:
+        check_loose_commits(repo)
+    except Damaged as exc:
+        raise MissingObjects(f"the history of {repo_display_path(repo)} holds a damaged object: {exc}") from None
 
 
 def _kind_of(obj: pygit2.Object) -> str:

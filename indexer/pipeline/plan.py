@@ -9,6 +9,7 @@ import msgspec
 import pygit2
 
 from indexer.git import read as gitread
+from indexer.git.loose import Damaged, check_intact
 from indexer.git.tree_names import TREE_RULES
 from indexer.lang.registry import name_language
 from indexer.store.records import (
@@ -179,9 +180,10 @@ def earlier_record(store: Store, repo: pygit2.Repository, oid: str, version: str
             stored = load_stored_record(store, str(commit.parent_ids[0]), version)
             if stored is not None:
                 return stored.prior()
+            check_intact(repo, str(commit.parent_ids[0]))  # a damaged loose one would hold libgit2 for good
             commit = repo[commit.parent_ids[0]].peel(pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError):
-        pass  # a shallow history ends the search, nothing else
+    except (KeyError, ValueError, pygit2.GitError, Damaged):
+        pass  # a shallow or damaged history ends the search, nothing else
     return None
 
 
