@@ -104,16 +104,22 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     time.sleep(0.3)  # into their work
     assert p.poll() is None, "the index ended before a worker could be killed"
     os.kill(_children(p.pid)[0], signal.SIGKILL)
-    try:
-        out, err = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        pytest.fail("the index waited for good on the killed worker's task")
+    out, err = ended_within(p, 30, "the index waited for good on the killed worker's task")
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
     assert _group_gone(p.pid)
     assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+
+
+def ended_within(p: subprocess.Popen, seconds: float, hung: str) -> tuple[str, str]:
+    """(stdout, stderr) of `p` (started in a session of its own) once it ends; past `seconds`
+    its whole group is killed and the test fails, saying `hung`."""
+    try:
+        return p.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(hung)
 
 
 def _initialize(p: subprocess.Popen) -> None:

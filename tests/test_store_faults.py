@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.test_interrupt import ended_within
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,12 +163,7 @@ def test_a_batch_under_a_limit_too_small_ends_typed_and_never_hangs(mib, many_fi
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True,
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        pytest.fail("the batch hung under the limit")
+    _, err = ended_within(p, 60, "the batch hung under the limit")
     lines = err.splitlines()
     assert p.returncode == 1 and lines and f"out_of_memory: this process's address-space limit (`ulimit -v` is " \
         f"{mib} MiB)" in err, err

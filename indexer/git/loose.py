@@ -17,7 +17,7 @@ import hashlib
 import os
 import zlib
 from functools import lru_cache
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO, Iterator, NamedTuple
 
 import pygit2
 
@@ -39,31 +39,45 @@ class Loose(NamedTuple):
 
 
 def object_dirs(repo: pygit2.Repository) -> tuple[str, ...]:
-    """The object directories `repo` reads from, in git's order."""
-    return _dirs(os.path.realpath(repo.path))
+    """The object directories `repo` reads from, in git's order (kept by its git directory as
+    pygit2 names it: each read asks, and resolving the path again would cost every read)."""
+    return _dirs(repo.path)
 
 
 @lru_cache(maxsize=64)
 def _dirs(git_dir: str) -> tuple[str, ...]:
-    common = git_dir
+    objects = os.path.join(common_dir(os.path.realpath(git_dir)), "objects")
+    return tuple(real for _, real, _ in object_dir_chain(objects))
+
+
+def common_dir(git_dir: str) -> str:
+    """The directory a linked worktree's git directory shares with its main one (`commondir`),
+    resolved; `git_dir` itself for any other."""
     try:
         with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
-            common = os.path.realpath(os.path.join(git_dir, f.read(4096).strip()))
+            return os.path.realpath(os.path.join(git_dir, f.read(4096).strip()))
     except OSError:
-        pass
-    found: list[str] = []
-    level = [os.path.join(common, "objects")]
+        return git_dir
+
+
+def object_dir_chain(objects: str) -> Iterator[tuple[str, str, str | None]]:
+    """Each object directory read from, `objects` first, then those its alternates name, as
+    deep as git follows them, each once: (as named, resolved, the alternates file read for the
+    next, or None at the last depth)."""
+    seen: set[str] = set()
+    level = [objects]
     for depth in range(ALTERNATES_DEPTH + 1):
         following: list[str] = []
         for folder in level:
             real = os.path.realpath(folder)
-            if real in found:
+            if real in seen:
                 continue
-            found.append(real)
-            if depth < ALTERNATES_DEPTH:
-                following += alternates_of(os.path.join(real, "info", "alternates"), real)
+            seen.add(real)
+            listed = os.path.join(real, "info", "alternates") if depth < ALTERNATES_DEPTH else None
+            yield folder, real, listed
+            if listed is not None:
+                following += alternates_of(listed, real)
         level = following
-    return tuple(found)
 
 
 def alternates_of(listed: str, objects: str) -> list[str]:
@@ -115,11 +129,8 @@ def loose_named(repo: pygit2.Repository, start: str) -> list[str]:
     more digits), at most 16: a start that many share is refused by libgit2 as ambiguous."""
     found: list[str] = []
     for folder in object_dirs(repo):
-        try:
-            names = os.listdir(os.path.join(folder, start[:2]))
-        except OSError:
-            continue
-        found += [start[:2] + n for n in names if n.startswith(start[2:]) and len(n) == 38][:16 - len(found)]
+        names = _named(os.path.join(folder, start[:2]), 38)
+        found += [start[:2] + n for n in names if n.startswith(start[2:])][:16 - len(found)]
         if len(found) >= 16:
             break
     return found
@@ -131,36 +142,33 @@ def check_loose_commits(repo: pygit2.Repository) -> None:
     object's header tells the commits from the rest; a file checked before, unchanged since
     (its size, time and inode), is not read again in this process."""
     for folder in object_dirs(repo):
-        try:
-            fans = [f for f in os.listdir(folder) if len(f) == 2]
-        except OSError:
-            continue
-        for fan in fans:
+        for fan in _named(folder, 2):
             where = os.path.join(folder, fan)
-            try:
-                names = [n for n in os.listdir(where) if len(n) == 38]
-            except OSError:
-                continue
-            for name in names:
+            for name in _named(where, 38):
                 path = os.path.join(where, name)
                 try:
                     st = os.stat(path)
-                except OSError:
-                    continue
-                stamp = (path, st.st_size, st.st_mtime_ns, st.st_ino)
-                if stamp in _CHECKED:
-                    continue
-                try:
+                    stamp = (path, st.st_size, st.st_mtime_ns, st.st_ino)
+                    if stamp in _CHECKED:
+                        continue
                     with open(path, "rb") as f:
-                        kind = _sized(f, fan + name)[0]
-                    if kind == _KINDS[b"commit"]:
-                        with open(path, "rb") as f:
+                        if _sized(f, fan + name)[0] == _KINDS[b"commit"]:
+                            f.seek(0)  # the header told a commit: the whole of it now
                             _inflated(f, fan + name)
-                except OSError:  # unreadable: libgit2 fails on it too, at once
+                except OSError:  # gone, or unreadable: libgit2 fails on it too, at once
                     continue
                 if len(_CHECKED) >= _CHECKED_MAX:
                     _CHECKED.clear()
                 _CHECKED.add(stamp)
+
+
+def _named(folder: str, length: int) -> list[str]:
+    """The entries of `folder` whose names are `length` long (a fan-out folder's two hex
+    digits, a loose object's other 38); none when it cannot be listed."""
+    try:
+        return [n for n in os.listdir(folder) if len(n) == length]
+    except OSError:
+        return []
 
 
 # Loose files found whole (commits) or of another kind, by their stamps; cleared when this full

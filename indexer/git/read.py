@@ -18,13 +18,13 @@ import pygit2
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
 from indexer.contract.local_paths import current_folder_gone, utf8_folder
 from indexer.git.loose import (
-    ALTERNATES_DEPTH,
     Damaged,
-    alternates_of,
     check_intact,
     check_loose_commits,
+    common_dir,
     loose_named,
     loose_size,
+    object_dir_chain,
     read_loose,
 )
 from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
@@ -92,39 +92,24 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
     except (pygit2.GitError, KeyError, ValueError, OSError):
         return None
     git_dir = os.path.realpath(repo.path)
-    common = git_dir
-    try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8", errors="replace") as f:
-            common = os.path.realpath(os.path.join(git_dir, f.read(4096).strip()))
-    except OSError:
-        pass
+    common = common_dir(git_dir)
     objects = os.path.join(common, "objects")
     reads = [os.path.realpath(repo.workdir or repo.path), git_dir, common,
              os.path.realpath(os.path.join(common, "refs")), os.path.realpath(os.path.join(common, "packed-refs"))]
     watched = [found, os.path.join(git_dir, "commondir"), common, objects, os.path.join(common, "refs"),
                os.path.join(common, "packed-refs")]
-    level, seen = [objects], set()
     links: list[str] = []
     loose: list[tuple[str, int]] = []
-    for depth in range(ALTERNATES_DEPTH + 1):
-        following: list[str] = []
-        for folder in level:
-            real = os.path.realpath(folder)
-            if real in seen:
-                continue
-            seen.add(real)
-            reads.append(real)
-            pack = os.path.join(real, "pack")
-            watched += [folder, pack]  # an entry made, removed or replaced changes its folder's stamp
-            links += linked_entries(real) + linked_entries(os.path.realpath(pack))
-            linked_loose, serial = _loose(real)
-            links += linked_loose
-            loose.append((real, serial))
-            if depth < ALTERNATES_DEPTH:
-                listed = os.path.join(real, "info", "alternates")
-                watched.append(listed)
-                following += alternates_of(listed, real)
-        level = following
+    for folder, real, listed in object_dir_chain(objects):
+        reads.append(real)
+        pack = os.path.join(real, "pack")
+        watched += [folder, pack]  # an entry made, removed or replaced changes its folder's stamp
+        links += linked_entries(real) + linked_entries(os.path.realpath(pack))
+        linked_loose, serial = _loose(real)
+        links += linked_loose
+        loose.append((real, serial))
+        if listed is not None:
+            watched.append(listed)
     if len(links) > OBJECT_LINKS:
         reads.append(UNCHECKED)
     else:
@@ -264,7 +249,7 @@ _STEPS = re.compile(r"(.+?)((?:[~^][0-9]*)*)")
 
 def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
     """Before libgit2 resolves `rev`: `Damaged` when an object its resolution reads is a loose
-    one that does not read back (see `indexer.git.loose`): what its name (a ref, a full OID)
+    one that does not read back (see `indexer.git.loose`): what its name (a ref, an OID or its start)
     names, the tags peeled on the way, and the commits its `~N` and `^N` steps pass. A rev of
     another form is left to libgit2 as it is."""
     match = _STEPS.fullmatch(rev)
@@ -289,20 +274,19 @@ def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
         count = int(step[1:]) if len(step) > 1 else 1
         hops = itertools.repeat(0, count) if step[0] == "~" else iter([count - 1] if count else [])
         for pick in hops:  # as long as the history is, at most: no parent left ends it
-            obj = repo.get(current) if current is not None else None
-            if not isinstance(obj, pygit2.Commit) or pick >= len(obj.parent_ids):
+            if not isinstance(current, pygit2.Commit) or pick >= len(current.parent_ids):
                 return  # libgit2 says what is wrong with the rev
-            current = _commit_under(repo, str(obj.parent_ids[pick]))
+            current = _commit_under(repo, str(current.parent_ids[pick]))
 
 
-def _commit_under(repo: pygit2.Repository, oid: str) -> str | None:
-    """`oid`, each tag on the way to what it names peeled, every object checked before libgit2
+def _commit_under(repo: pygit2.Repository, oid: str) -> pygit2.Object | None:
+    """What `oid` names, each tag on the way peeled, every object checked before libgit2
     reads it; None when it names no object."""
     for _ in range(16):  # tags of tags, as deep as anyone makes them
         check_intact(repo, oid)
         obj = repo.get(oid)
         if not isinstance(obj, pygit2.Tag):
-            return oid if obj is not None else None
+            return obj
         oid = str(obj.target)
     return None
 
