@@ -158,3 +158,54 @@ def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(
     assert indexed.returncode == 0, indexed.stdout + indexed.stderr
     fresh = _run(tmp_path / "fresh", "index", "--repo", str(builder.path), "--rev", third)
     assert json.loads(indexed.stdout)["data"]["fingerprint"] == json.loads(fresh.stdout)["data"]["fingerprint"]
+
+
+@pytest.mark.parametrize(("damaged", "rev"), [("parent commit", ":/no such message"),
+                                              ("parent commit", "HEAD^{/no such message}"),
+                                              ("parent commit", "main@{1}"), ("parent commit", "@{-1}"),
+                                              ("tag", "v1^{}"), ("tag", "v1^{commit}~1"),
+                                              ("tag", "v1^{tree}")])
+def test_a_rev_libgit2_resolves_alone_checks_history_first(damaged, rev, tmp_path):
+    """A rev whose resolution reads a reflog, searches messages or peels a tag: libgit2 reads
+    commits and tags no name of it gives. Was: each of these never returned; now
+    `missing_objects` naming the damaged object."""
+    builder, base, head = _repo(tmp_path / "repo")
+    repo = builder.repo
+    tag = str(repo.create_tag("v1", pygit2.Oid(hex=head), pygit2.enums.ObjectType.COMMIT,
+                              repo[head].author, "release\n"))
+    repo.references.create("refs/heads/other", pygit2.Oid(hex=head))
+    subprocess.run(["git", "-C", str(builder.path), "checkout", "-q", "other"], check=True)
+    subprocess.run(["git", "-C", str(builder.path), "checkout", "-q", "main"], check=True)  # a reflog, @{-1}
+    target = {"parent commit": base, "tag": tag}[damaged]
+    _cut(repo, target)
+    done = _index(tmp_path / "store", builder.path, rev)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "missing_objects" and target[:12] in error["message"], error
+
+
+@pytest.mark.parametrize("rev", ["HEAD:pkg", "HEAD:pkg/more.py", ":pkg/more.py", "main~0:pkg"])
+def test_a_rev_naming_a_path_is_refused_before_its_trees_are_read(rev, tmp_path):
+    """`rev:path` names a file or folder, never a commit: refused as such (was: libgit2 read the
+    trees on the way first, and a damaged one held the index for good)."""
+    builder, _, head = _repo(tmp_path / "repo")
+    subprocess.run(["git", "-C", str(builder.path), "reset", "-q", "--mixed"], check=True)  # an index for `:path`
+    _cut(builder.repo, str(builder.repo[head].tree["pkg"].id))
+    done = _index(tmp_path / "store", builder.path, rev)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error == {"code": "unknown_rev", "message": f"{rev!r} names a file or folder by its path, not a commit"}
+
+
+@pytest.mark.parametrize("rev", ["HEAD^{/fix: the parser}", ":/fix: the parser", "main@{2126-12-01 10:00:00}"])
+def test_a_colon_inside_a_search_or_a_date_is_no_path(rev, tmp_path):
+    """A colon in a message searched for or a reflog's date does not make the rev a path: each
+    names the commit git names."""
+    builder, _, _ = _repo(tmp_path / "repo")
+    builder.commit({"pkg/fix.py": "F = 1\n"}, message="fix: the parser")
+    builder.commit({"pkg/later.py": "L = 1\n"}, message="later")
+    git = subprocess.run(["git", "-C", str(builder.path), "rev-parse", "--verify", "-q", rev],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    done = _index(tmp_path / "store", builder.path, rev)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert json.loads(done.stdout)["data"]["oid"] == git

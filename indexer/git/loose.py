@@ -26,6 +26,8 @@ ALTERNATES_DEPTH = 5
 # How much of a loose file is read at once: most objects are smaller
 _CHUNK = 1 << 16
 _KINDS = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
+# The kinds a walk of history or a peel reads without naming them
+_HISTORY = frozenset({_KINDS[b"commit"], _KINDS[b"tag"]})
 
 
 class Damaged(Exception):
@@ -137,10 +139,11 @@ def loose_named(repo: pygit2.Repository, start: str) -> list[str]:
 
 
 def check_loose_commits(repo: pygit2.Repository) -> None:
-    """`Damaged` when any loose commit of the repository does not read back: called before
-    libgit2 walks history (a merge base, a log), which reads commits no rev names. Each loose
-    object's header tells the commits from the rest; a file checked before, unchanged since
-    (its size, time and inode), is not read again in this process."""
+    """`Damaged` when any loose commit or tag of the repository does not read back: called
+    before libgit2 walks history (a merge base, a log, a search of messages) or peels a rev
+    Rennet does not follow itself, reading objects no rev names. Each loose object's header
+    tells these from the rest; a file checked before, unchanged since (its size, time and
+    inode), is not read again in this process."""
     for folder in object_dirs(repo):
         for fan in _named(folder, 2):
             where = os.path.join(folder, fan)
@@ -152,8 +155,8 @@ def check_loose_commits(repo: pygit2.Repository) -> None:
                     if stamp in _CHECKED:
                         continue
                     with open(path, "rb") as f:
-                        if _sized(f, fan + name)[0] == _KINDS[b"commit"]:
-                            f.seek(0)  # the header told a commit: the whole of it now
+                        if _sized(f, fan + name)[0] in _HISTORY:
+                            f.seek(0)  # the header told a commit or a tag: the whole of it now
                             _inflated(f, fan + name)
                 except OSError:  # gone, or unreadable: libgit2 fails on it too, at once
                     continue

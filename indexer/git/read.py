@@ -225,6 +225,9 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
             raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
     if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:  # libgit2 would read up to a NUL
         raise UnknownRev(f"{rev!r} is not a revision")
+    if ":" in re.sub(r"\{[^}]*\}", "", rev) and not rev.startswith(":/"):
+        # `rev:path`, `:path`: a file or folder, never a commit; libgit2 would read its trees first
+        raise UnknownRev(f"{rev!r} names a file or folder by its path, not a commit")
     try:
         _check_commits_of(repo, rev)
     except Damaged as exc:
@@ -244,23 +247,29 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         raise UnknownRev(f"{rev!r} names {_kind_of(obj)}, not a commit") from None
 
 
-_STEPS = re.compile(r"(.+?)((?:[~^][0-9]*)*)")
+# The steps of a rev Rennet follows itself: `~N`, `^N`, and a peel to a commit (`^{}`, `^{commit}`)
+_STEP = r"\^\{(?:commit)?\}|[~^][0-9]*"
+_STEPS = re.compile(rf"(.+?)((?:{_STEP})*)")
 
 
 def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
     """Before libgit2 resolves `rev`: `Damaged` when an object its resolution reads is a loose
     one that does not read back (see `indexer.git.loose`): what its name (a ref, an OID or its start)
     names, the tags peeled on the way, and the commits its `~N` and `^N` steps pass. A rev of
-    another form is left to libgit2 as it is."""
+    another form (`@{upstream}`, `:/message`, `^{/message}`) has libgit2 read a reflog or walk
+    history: every loose commit and tag is checked before it does."""
     match = _STEPS.fullmatch(rev)
     if match is None:
         return
     name, steps = match.groups()
     try:
-        oid = str(repo.lookup_reference_dwim(name).resolve().target)
+        oid = str(repo.lookup_reference_dwim("HEAD" if name == "@" else name).resolve().target)
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
-        if not re.fullmatch(r"[0-9a-f]{4,40}", name):
+        if "{" in name or name.startswith(":/"):
+            check_loose_commits(repo)
             return
+        if not re.fullmatch(r"[0-9a-f]{4,40}", name):
+            return  # a name of no ref, read by no object: libgit2 says so
         for candidate in loose_named(repo, name):  # an OID or its start: each loose one it may name
             check_intact(repo, candidate)
         try:
@@ -268,7 +277,9 @@ def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
         except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
             return  # libgit2 says what is wrong with the rev
     current = _commit_under(repo, oid)
-    for step in re.findall(r"[~^][0-9]*", steps):
+    for step in re.findall(_STEP, steps):
+        if step.startswith("^{"):
+            continue  # tags are peeled already; libgit2 says so if what is left is no commit
         if len(step) > 10:  # a count past any history: libgit2 says so
             return
         count = int(step[1:]) if len(step) > 1 else 1
