@@ -11,6 +11,7 @@ from typing import Iterable
 import pygit2
 
 from indexer.git.attributes import GitAttributes
+from indexer.git.read import blob_oid_at, read_blob
 
 Value = bool | str | None
 
@@ -24,17 +25,11 @@ class TreeAttributes:
     """Attributes of the given paths in one commit's tree."""
 
     def __init__(self, repo: pygit2.Repository, commit_oid: str, paths: Iterable[str]) -> None:
-        tree = repo[commit_oid].peel(pygit2.Tree)
         sources: list[tuple[str, bytes]] = []
         for folder in sorted({f for p in paths for f in _folders(p)}):
             name = f"{folder}/.gitattributes" if folder else ".gitattributes"
-            try:
-                entry = tree[name]
-            except KeyError:
-                continue
-            if isinstance(entry, pygit2.Blob) and entry.filemode in (pygit2.GIT_FILEMODE_BLOB,
-                                                                     pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
-                sources.append((name, entry.data))
+            if (oid := blob_oid_at(repo, commit_oid, name)) is not None:
+                sources.append((name, read_blob(repo, oid)))
         self._attrs = GitAttributes(sources)
 
     def value(self, path: str, name: str) -> Value:

@@ -18,7 +18,7 @@ from pygit2.enums import DeltaStatus, DiffOption
 
 from delta.range import RangeIdentity, path_selected
 from indexer.git import renames
-from indexer.git.read import read_blob, text_path
+from indexer.git.read import blob_size, check_diff_reads, read_blob, text_path
 from indexer.git.renames import Candidate
 
 MODE_ABSENT = 0
@@ -128,6 +128,7 @@ def _trees(repo: pygit2.Repository, old: str, new: str) -> tuple[pygit2.Tree, py
 
 def tree_diff(repo: pygit2.Repository, old: str, new: str) -> pygit2.Diff:
     """The plain tree diff (no rename detection: `indexer.git.renames` pairs the way git does)."""
+    check_diff_reads(repo, old, new)
     a, b = _trees(repo, old, new)
     return a.diff_to_tree(b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
 
@@ -197,7 +198,7 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
     pairs = renames.pair(sources, dests, read=lambda oid: read_blob(repo, oid),
-                         size=lambda oid: repo.odb.read_header(oid)[1])
+                         size=lambda oid: blob_size(repo, oid))
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}
 

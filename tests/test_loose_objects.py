@@ -209,3 +209,52 @@ def test_a_colon_inside_a_search_or_a_date_is_no_path(rev, tmp_path):
     done = _index(tmp_path / "store", builder.path, rev)
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert json.loads(done.stdout)["data"]["oid"] == git
+
+
+def _range(path: Path) -> tuple[RepoBuilder, str, str]:
+    """A base and a head: a binary file changed (the index never parses it), a folder deleted,
+    a changed file under a folder whose `.gitattributes` stays as it was."""
+    builder = RepoBuilder(path)
+    base = builder.commit({"data.bin": bytes(range(256)) * 40, "old/gone.py": "G = 1\n" * 300,
+                           "docs/.gitattributes": "*.md linguist-documentation\n" * 200,
+                           "docs/guide.md": "one\n", "a.py": "def f():\n    return 1\n"})
+    head = builder.commit({"data.bin": bytes(range(255, -1, -1)) * 40, "old/gone.py": None,
+                           "docs/guide.md": "two\n", "a.py": "def f():\n    return 2\n"})
+    return builder, base, head
+
+
+@pytest.mark.parametrize("what", ["a changed binary blob", "a deleted folder's tree", "an unchanged .gitattributes"])
+def test_a_delta_packet_checks_what_its_diff_reads(what, tmp_path):
+    """A Delta packet diffs the trees and reads `.gitattributes` before any snapshot is indexed:
+    those reads go through libgit2 too. Was: over a loose object cut short each never returned;
+    now a typed error naming it, at once."""
+    builder, base, head = _range(tmp_path / "repo")
+    repo = builder.repo
+    damaged = {"a changed binary blob": str(repo[head].tree["data.bin"].id),
+               "a deleted folder's tree": str(repo[base].tree["old"].id),
+               "an unchanged .gitattributes": str(repo[head].tree["docs/.gitattributes"].id)}[what]
+    _cut(repo, damaged, keep=0.8)  # the header whole: only a read of the object itself finds it
+    done = _run(tmp_path / "store", "delta", "--repo", str(builder.path), "--base", base, "--head", head)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] in ("missing_objects", "bad_tree") and damaged[:12] in error["message"], error
+    assert "damaged" in error["message"], error
+
+
+def test_a_dossier_config_file_is_checked_and_bounded_before_it_is_read(tmp_path):
+    """The commit under review's `.rennet.toml`: a damaged loose one is `missing_objects` (was:
+    never returned); one over the bound is a `bad_config` fact naming its size, and the
+    dossier goes on with the user's own settings."""
+    builder = RepoBuilder(tmp_path / "repo")
+    base = builder.commit({"a.py": "A = 1\n"})
+    head = builder.commit({".rennet.toml": "[dossier]\n" + "# x\n" * 400})
+    big = builder.commit({".rennet.toml": "#" * (2 << 20)})
+    _cut(builder.repo, str(builder.repo[head].tree[".rennet.toml"].id), keep=0.8)
+    done = _run(tmp_path / "store", "dossier", "--repo", str(builder.path), "--base", base, "--head", head)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "missing_objects" and "damaged" in error["message"], error
+    done = _run(tmp_path / "store", "dossier", "--repo", str(builder.path), "--base", base, "--head", big)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    facts = [f for f in json.loads(done.stdout)["data"]["facts"] if f["code"] == "bad_config"]
+    assert len(facts) == 1 and f"larger than 1048576 bytes ({2 << 20})" in facts[0]["message"], facts

@@ -64,6 +64,7 @@ from msgspec import Struct, field
 from delta.dossier.items import Fact
 from indexer.contract.decode import Undecodable, decode_toml
 from indexer.contract.errors import BadInput
+from indexer.git.read import blob_oid_at, blob_size, read_blob
 
 
 class JiraConfig(Struct, forbid_unknown_fields=True):
@@ -187,13 +188,12 @@ def _toml(data: bytes, origin: str) -> dict[str, Any]:
 
 
 def _blob_at(repo: pygit2.Repository, commit_oid: str, path: str) -> bytes | None:
-    tree = repo[commit_oid].peel(pygit2.Tree)
-    try:
-        entry = tree[path]
-    except KeyError:
+    """The file at `path` in the commit under review, its size checked before it is read."""
+    if (oid := blob_oid_at(repo, commit_oid, path)) is None:
         return None
-    obj = repo[entry.id]
-    return obj.data if isinstance(obj, pygit2.Blob) else None
+    if (size := blob_size(repo, oid)) > MAX_CONFIG_BYTES:
+        raise BadInput(f"{path}@{commit_oid[:12]}: not valid TOML (larger than {MAX_CONFIG_BYTES} bytes ({size}))")
+    return read_blob(repo, oid)
 
 
 # --- where settings may come from ---------------------------------------------------------

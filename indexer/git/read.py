@@ -444,6 +444,63 @@ def check_tree(repo: pygit2.Repository, oid: str) -> None:
     check_trees_since(repo, root_tree(repo, oid), None)
 
 
+def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
+    """Before libgit2 diffs the trees of `old` and `new` (commits or trees) and spells out its
+    patches: `bad_tree` or `missing_objects` when a tree or blob it would read is a loose object
+    that does not read back (`indexer.git.loose`). Only what differs is read, as the diff reads it."""
+    stack: list[tuple[pygit2.Tree | None, pygit2.Tree | None, str]] = [
+        (root_tree(repo, old), root_tree(repo, new), "")]
+    while stack:
+        a, b, prefix = stack.pop()
+        if a is not None and b is not None and a.id == b.id:
+            continue
+        olds = {e.raw_name: e for e in a} if a is not None else {}
+        news = {e.raw_name: e for e in b} if b is not None else {}
+        for name in olds.keys() | news.keys():
+            x, y = olds.get(name), news.get(name)
+            if x is not None and y is not None and x.id == y.id and x.filemode == y.filemode:
+                continue
+            path = prefix + text_name(name or b"")
+            sides = [_subtree(repo, e, path) if e is not None and e.type == TREE_TYPE else None for e in (x, y)]
+            if sides != [None, None]:
+                stack.append((sides[0], sides[1], path + "/"))
+            for e in (x, y):
+                if e is not None and e.filemode in _BLOB_MODES:
+                    _intact_blob(repo, str(e.id), path)
+
+
+def blob_oid_at(repo: pygit2.Repository, oid: str, path: str) -> str | None:
+    """The OID of the regular file at `path` in the tree of commit (or tree) `oid`; None when
+    nothing is there, or a folder, a link or a submodule is. Each tree on the way and the blob
+    are checked before libgit2 reads them (`indexer.git.loose`)."""
+    tree: pygit2.Tree = root_tree(repo, oid)
+    parts = path.split("/")
+    for depth, part in enumerate(parts):
+        try:
+            entry = tree[part]
+        except (KeyError, ValueError):  # no such name, or none at all (`a//b`)
+            return None
+        at = "/".join(parts[:depth + 1])
+        if depth < len(parts) - 1:
+            if entry.type != TREE_TYPE:
+                return None
+            tree = _subtree(repo, entry, at)
+        elif entry.filemode in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
+            _intact_blob(repo, str(entry.id), at)
+            return str(entry.id)
+    return None
+
+
+_BLOB_MODES = frozenset({pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE, MODE_LINK})
+
+
+def _intact_blob(repo: pygit2.Repository, oid: str, path: str) -> None:
+    try:
+        check_intact(repo, oid)
+    except Damaged as exc:
+        raise MissingObjects(f"blob {shown(path)} ({oid[:12]}) is damaged in the object database: {exc}") from None
+
+
 _ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
 _CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit2.enums.DeltaStatus.TYPECHANGE})
 
