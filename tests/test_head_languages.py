@@ -43,3 +43,22 @@ def test_an_unborn_head_names_none(tmp_path):
 
     pygit2.init_repository(str(tmp_path / "empty"))
     assert head_languages([str(tmp_path / "empty")]) == frozenset()
+
+
+def test_a_damaged_tree_means_every_language_at_once(tmp_path):
+    """A loose tree cut short under a root: the forkserver's preload walks it before any index,
+    so a walk that never returned held every index of the server. Now it is not known: every
+    language, at once."""
+    import subprocess
+    import sys
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"src/deep/mod.py": "x = 1\n" * 400, "app.ts": "export const a = 1;\n"})
+    sub = builder.repo[builder.repo.head.target].tree["src"].id
+    place = builder.path / ".git" / "objects" / str(sub)[:2] / str(sub)[2:]
+    data = place.read_bytes()
+    place.chmod(0o644)
+    place.write_bytes(data[:len(data) * 4 // 5])
+    code = f"from indexer.git.head_languages import head_languages; print(head_languages([{str(builder.path)!r}]))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "None", (done.stdout, done.stderr)

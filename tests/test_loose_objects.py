@@ -258,3 +258,27 @@ def test_a_dossier_config_file_is_checked_and_bounded_before_it_is_read(tmp_path
     assert done.returncode == 0, (done.stdout, done.stderr)
     facts = [f for f in json.loads(done.stdout)["data"]["facts"] if f["code"] == "bad_config"]
     assert len(facts) == 1 and f"larger than 1048576 bytes ({2 << 20})" in facts[0]["message"], facts
+
+
+def test_a_checkouts_status_checks_heads_trees_first(tmp_path):
+    """libgit2's status reads every tree of HEAD (git's own uses the index's tree cache and reads
+    none). Was: with one of them a loose object cut short, `--worktree` and the dirty check of
+    any answer about the checked-out commit never returned. Now `--worktree` is `bad_tree`
+    naming it, and an answer from a snapshot stored before is given with the commit's freshness."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"src/deep/mod.py": "def helper():\n    return 1\n" * 200, "app.py": "A = 1\n"})
+    for args in (["checkout", "-q", "-f", "main"], ["reset", "-q", "--hard"]):  # an index: a checkout
+        subprocess.run(["git", "-C", str(builder.path), *args], check=True)
+    store = tmp_path / "store"
+    assert _run(store, "index", "--repo", str(builder.path)).returncode == 0
+    (builder.path / "app.py").write_text("A = 2\n")
+    src = str(builder.repo[builder.repo.head.target].tree["src"].id)
+    _cut(builder.repo, src, keep=0.8)
+    done = _run(store, "context", "map", "--repo", str(builder.path), "--worktree")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "bad_tree" and src[:12] in error["message"], error
+    done = _run(store, "context", "symbol", "helper", "--repo", str(builder.path))
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    answer = json.loads(done.stdout)
+    assert answer["freshness"]["status"] == "current" and answer["data"]["definitions"], answer

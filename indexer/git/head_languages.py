@@ -11,7 +11,8 @@ from typing import Iterable
 
 import pygit2
 
-from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE
+from indexer.git.loose import Damaged, check_intact
+from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE, intact_tree_of
 from indexer.lang.registry import CONTENT_H, GRAMMAR_LANGUAGES, HEADER_LANGUAGES, name_language
 
 # Names read before giving up on a guess: the walk delays the preload of the forkserver every
@@ -22,7 +23,7 @@ ENTRY_LIMIT = 250_000
 def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT) -> frozenset[str] | None:
     """The grammar languages named in the HEAD trees of the repositories holding `dirs`; None
     when that is not known (a folder in no repository, a tree of over `limit` entries, objects
-    that do not read), which means every language. An unborn HEAD names none."""
+    that do not read or are damaged), which means every language. An unborn HEAD names none."""
     found: set[str] = set()
     seen = 0
     for folder in dirs:
@@ -33,6 +34,7 @@ def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT) -> frozenset[s
             repo = pygit2.Repository(git_dir)
             if repo.head_is_unborn:
                 continue
+            intact_tree_of(repo, str(repo.head.target))  # a damaged loose one would hold libgit2 for good
             stack = [repo.head.peel(pygit2.Tree)]
             while stack:
                 for entry in stack.pop():
@@ -41,6 +43,7 @@ def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT) -> frozenset[s
                         return None
                     mode = entry.filemode
                     if mode == MODE_TREE:
+                        check_intact(repo, str(entry.id))
                         tree = repo[entry.id]
                         if not isinstance(tree, pygit2.Tree):
                             return None
@@ -51,6 +54,6 @@ def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT) -> frozenset[s
                             found.update(HEADER_LANGUAGES)
                         elif language in GRAMMAR_LANGUAGES:
                             found.add(language)
-        except (pygit2.GitError, KeyError, ValueError, OSError):
+        except (pygit2.GitError, KeyError, ValueError, OSError, Damaged):
             return None
     return frozenset(found)

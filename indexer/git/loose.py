@@ -138,6 +138,19 @@ def loose_named(repo: pygit2.Repository, start: str) -> list[str]:
     return found
 
 
+def any_loose(repo: pygit2.Repository) -> bool:
+    """May the repository hold a loose object: has one of its object directories a fan-out
+    folder? A clone, or a repository after `git gc`, has none, so reads of it need no check."""
+    for folder in object_dirs(repo):
+        try:
+            with os.scandir(folder) as entries:
+                if any(len(e.name) == 2 and e.is_dir() for e in entries):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
 def check_loose_commits(repo: pygit2.Repository) -> None:
     """`Damaged` when any loose commit or tag of the repository does not read back: called
     before libgit2 walks history (a merge base, a log, a search of messages) or peels a rev

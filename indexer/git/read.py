@@ -19,6 +19,7 @@ from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, No
 from indexer.contract.local_paths import current_folder_gone, utf8_folder
 from indexer.git.loose import (
     Damaged,
+    any_loose,
     check_intact,
     check_loose_commits,
     common_dir,
@@ -467,6 +468,34 @@ def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
             for e in (x, y):
                 if e is not None and e.filemode in _BLOB_MODES:
                     _intact_blob(repo, str(e.id), path)
+
+
+def check_trees_intact(repo: pygit2.Repository, oid: str) -> None:
+    """Before libgit2 reads every tree of commit (or tree) `oid` (a status, an index read from
+    it): `bad_tree` or `missing_objects` when the commit or one of those trees is a loose object
+    that does not read back (`indexer.git.loose`). A tree checked before in this process is not
+    checked again, nor what it holds: a new HEAD costs the trees it changed."""
+    if not any_loose(repo):
+        return
+    seen = _INTACT_TREES.setdefault(common_dir(os.path.realpath(repo.path)), set())
+    root = root_tree(repo, oid)
+    stack = [(root, "")] if root.id not in seen else []
+    walked = []
+    while stack:
+        tree, prefix = stack.pop()
+        walked.append(tree.id)
+        for entry in tree:
+            if entry.type == TREE_TYPE and entry.id not in seen:
+                path = prefix + text_name(entry.raw_name or b"")
+                stack.append((_subtree(repo, entry, path), path + "/"))
+    if len(seen) + len(walked) > _INTACT_MAX:
+        seen.clear()
+    seen.update(walked)  # only once the whole walk is through: each holds only trees found intact
+
+
+# Trees found intact, by the common git directory of their repository; cleared when this full
+_INTACT_TREES: dict[str, set[pygit2.Oid]] = {}
+_INTACT_MAX = 1 << 18
 
 
 def blob_oid_at(repo: pygit2.Repository, oid: str, path: str) -> str | None:

@@ -27,7 +27,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from indexer.contract.errors import BadInput, EmptyRepository
-from indexer.git.read import MODE_COMMIT, MODE_LINK, text_path
+from indexer.git.read import MODE_COMMIT, MODE_LINK, check_trees_intact, text_path
 from indexer.git.tree_names import is_dot_git
 from indexer.model import Skipped
 
@@ -70,6 +70,7 @@ def base_commit(repo: pygit2.Repository) -> pygit2.Commit:
     if repo.head_is_unborn:
         raise EmptyRepository(f"{repo.workdir} has no commit yet: a working-tree snapshot is read against HEAD's "
                               "commit; commit once first")
+    check_trees_intact(repo, str(repo.head.target))  # before libgit2 reads the commit and its trees
     return repo.head.peel(pygit2.Commit)
 
 
@@ -77,6 +78,8 @@ def status_paths(repo: pygit2.Repository) -> dict[str, int]:
     """path -> git status flags, for every path whose index or working-tree state differs from
     HEAD (untracked files that are not ignored included, ignored ones not): `git status`.
     Unchanged files are judged by the index's stat data, so they are not read."""
+    if not repo.head_is_unborn:
+        check_trees_intact(repo, str(repo.head.target))  # libgit2's status reads them all
     return {path: int(flags) for path, flags in repo.status(untracked_files="all").items()
             if flags and not int(flags) & _IGNORED}
 
