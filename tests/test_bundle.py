@@ -224,6 +224,26 @@ def test_import_for_a_repository_without_the_commit_is_refused(exported, tmp_pat
     assert _counts(home)["facts"] == 0
 
 
+def test_import_for_a_repository_whose_commit_is_damaged_is_refused_in_time(exported, tmp_path):
+    """The bundle's commit is a loose object cut short in the repository named: `missing_objects`
+    saying so, nothing imported (was: libgit2 read it and never returned)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(exported["builder"].path, copy, symlinks=True)
+    oid = exported["indexed"]["oid"]
+    place = copy / ".git" / "objects" / oid[:2] / oid[2:]
+    data = place.read_bytes()
+    place.chmod(0o644)
+    place.write_bytes(data[:len(data) * 4 // 5])
+    home = tmp_path / "store-damaged"
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "import", str(exported["bundle"]),
+                           "--repo", str(copy), "--store", str(home), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "missing_objects" and "damaged" in error["message"] and oid[:12] in error["message"]
+    assert _counts(home)["facts"] == 0
+
+
 def test_export_of_an_unindexed_rev_and_bad_paths(exported, tmp_path):
     home = tmp_path / "store-empty"
     done = rennet(home, "export", "--repo", str(exported["builder"].path), "--rev", "main",

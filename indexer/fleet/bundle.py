@@ -45,7 +45,7 @@ from typing import AbstractSet, Annotated, Iterator, Sequence
 
 import msgspec
 
-from indexer.contract.errors import BadInput, MissingObjects, RennetError
+from indexer.contract.errors import BadInput, RennetError
 from indexer.fleet import facts_weight, signing
 from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
 from indexer.fleet.carried_list import CarriedList, CarriedMap
@@ -746,7 +746,6 @@ def import_data(store, data: bytes, repo_path: str | None = None, rev: str | Non
     """`import_bundle` of bundle bytes already in memory (at most MAX_BUNDLE_BYTES). With
     `partial` (a signed bundle only: a batch worker's, made for this store), the bundle may
     leave out facts `store` holds; they must still be there when the snapshot is committed."""
-    import pygit2
 
     from indexer.git import read as gitread
     from indexer.store.database import Store
@@ -764,11 +763,7 @@ def import_data(store, data: bytes, repo_path: str | None = None, rev: str | Non
     repo = repo_id = display = None
     if repo_path is not None:
         repo = gitread.open_repo(repo_path)
-        try:
-            repo[record.oid].peel(pygit2.Commit)
-        except (KeyError, ValueError, pygit2.GitError):
-            raise MissingObjects(f"commit {record.oid[:12]} is not in {gitread.repo_display_path(repo)}; "
-                                 f"fetch it first (the tools read file content from Git)") from None
+        gitread.require_commit(repo, record.oid)
         repo_id = gitread.repo_identity(repo)
         display = gitread.repo_display_path(repo)
     if key is not None:
@@ -966,16 +961,11 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
 def _pin_target(repo_path: str | None, oid: str) -> tuple[str | None, str | None]:
     """(identity, display path) of the repository a snapshot is pinned in; the commit must be
     in it."""
-    import pygit2
 
     from indexer.git import read as gitread
 
     if repo_path is None:
         return None, None
     repo = gitread.open_repo(repo_path)
-    try:
-        repo[oid].peel(pygit2.Commit)
-    except (KeyError, ValueError, pygit2.GitError):
-        raise MissingObjects(f"commit {oid[:12]} is not in {gitread.repo_display_path(repo)}; "
-                             f"fetch it first (the tools read file content from Git)") from None
+    gitread.require_commit(repo, oid)
     return gitread.repo_identity(repo), gitread.repo_display_path(repo)

@@ -291,6 +291,20 @@ def _check_commits_of(repo: pygit2.Repository, rev: str) -> None:
             current = _commit_under(repo, str(current.parent_ids[pick]))
 
 
+def require_commit(repo: pygit2.Repository, oid: str) -> None:
+    """`missing_objects` unless the full OID `oid` (a bundle's, say) names a commit of `repo`
+    that reads back; each object on the way is checked before libgit2 reads it."""
+    try:
+        found = _commit_under(repo, oid) if re.fullmatch(r"[0-9a-f]{40}", oid) else None
+    except Damaged as exc:
+        raise MissingObjects(f"commit {oid[:12]} is damaged in {repo_display_path(repo)}: {exc}") from None
+    except (KeyError, ValueError, pygit2.GitError):
+        found = None
+    if not isinstance(found, pygit2.Commit):
+        raise MissingObjects(f"commit {oid[:12]} is not in {repo_display_path(repo)}; "
+                             f"fetch it first (the tools read file content from Git)")
+
+
 def _commit_under(repo: pygit2.Repository, oid: str) -> pygit2.Object | None:
     """What `oid` names, each tag on the way peeled, every object checked before libgit2
     reads it; None when it names no object."""
