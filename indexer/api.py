@@ -52,7 +52,7 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
     except NotIndexed:
         if not index_if_absent:
             # Another indexer may be writing this very revision: wait for it, then look again.
-            if not writer_wait.wait_for_writer(store.home):
+            if not writer_wait.wait_for_writer(store.home, tick=waited()):
                 raise writer_wait.busy(store.home, f"{rev} of {repo_path}", writer_wait.WAIT_SECONDS) from None
             return load(store, repo_path, rev)
     from indexer.git import read as gitread
@@ -74,7 +74,7 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
                   require_complete=require_complete)
         return load(store, repo_path, rev)
 
-    return writer_wait.waiting(store.home, attempt, f"{rev} of {repo_path}")
+    return writer_wait.waiting(store.home, attempt, f"{rev} of {repo_path}", tick=waited())
 
 
 # What a face shows while a read indexes on the way: given (repository, rev), a context whose
@@ -88,6 +88,9 @@ class ProgressSink(Protocol):
     index the call runs is one `run`, whose value is the build's progress callback."""
 
     def run(self) -> AbstractContextManager[Progress]: ...
+
+    def waiting(self, seconds: float) -> None:
+        """The call waits for another indexer of the store to finish, `seconds` so far."""
 
 
 # The sink of the call this thread serves; calls run side by side, each in a thread of its own.
@@ -108,6 +111,12 @@ def reported() -> AbstractContextManager[Progress | None]:
     """The progress callback of an index run, from the call's sink (None when it has none)."""
     sink = _sink.get()
     return sink.run() if sink is not None else nullcontext()
+
+
+def waited() -> Callable[[float], None] | None:
+    """What a wait for another indexer tells: the call's sink (None when it has none)."""
+    sink = _sink.get()
+    return sink.waiting if sink is not None else None
 
 
 def announced(repo_path: str, rev: str) -> AbstractContextManager[Progress | None]:

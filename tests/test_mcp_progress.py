@@ -74,6 +74,66 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
     assert "parsing: 2 of 2 blobs" in [m for _, _, m in packet]
 
 
+def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
+    """Another indexer holds the store (another call, another process): a `repo_index` and a read
+    of a rev not yet indexed wait for it. Was: nothing told while waiting, so a client that resets
+    its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
+    it waits, at once and again every few seconds, the values growing with the wait and on
+    through the index that follows."""
+    import threading
+    import time
+
+    from indexer.store.database import Store, WriteLock
+    from indexer.store.writer_wait import TICK_SECONDS
+
+    repo = _repo(tmp_path / "repo", 6)
+    store = tmp_path / "store"
+    Store.open(store).close()
+    held = threading.Event()
+    released: list[float] = []
+
+    def hold() -> None:
+        with WriteLock(store):
+            held.set()
+            time.sleep(2.5 * TICK_SECONDS)
+            released.append(time.monotonic())
+
+    indexed: list[tuple[float, float | None, str | None]] = []
+    read: list[tuple[float, float | None, str | None]] = []
+
+    async def work(client):
+        async def heard(into, progress, total, message):
+            into.append((progress, total, message))
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(10)
+        async with anyio.create_task_group() as tasks:
+            async def call(name, args, into, out):
+                out.append(await client.call_tool(name, args, progress_callback=lambda *a: heard(into, *a)))
+
+            answers: list = []
+            tasks.start_soon(call, "repo_index", {"repo": str(repo), "rev": "HEAD"}, indexed, answers)
+            await anyio.sleep(0.5)  # the index waits first; the read then waits for it or the holder
+            # a read never indexes: it waits for whoever writes, then answers from what is stored
+            tasks.start_soon(call, "context_symbol", {"repo": str(repo), "rev": "HEAD~1", "name": "f1"}, read,
+                             answers)
+        holder.join()
+        return answers
+
+    answers = run_stdio(str(store), work, root=str(tmp_path))
+    by_command = {text_of(a)["command"]: text_of(a) for a in answers}
+    assert by_command["repo.index"]["ok"], by_command
+    assert by_command["context.symbol"]["error"]["code"] == "not_indexed", by_command
+    for told in (indexed, read):
+        _strictly_growing(told)
+        waits = [(p, m) for p, _, m in told if m and m.startswith("waiting for another index of this store")]
+        assert waits[0][1] == "waiting for another index of this store to finish (0 s)", told  # at once
+        assert len(waits) >= 2, told  # and again while the store is held
+    assert indexed[-1][2] == "indexed"
+    assert released
+
+
 def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(tmp_path):
     """On the wire: `notifications/progress` carries the client's own token, each before the
     answer; a call that sent none gets none."""
@@ -160,3 +220,17 @@ def test_no_sink_is_set_but_by_a_call_that_asked():
             assert callable(told)
     with reported() as told:
         assert told is None
+
+
+def test_a_wait_is_told_growing_and_below_the_run_that_follows():
+    sent: list[tuple[float, float, str]] = []
+    progress = CallProgress(lambda *a: sent.append(a), _Clock())
+    for seconds in (0.0, 2.0, 4.0, 3600.0):
+        progress.waiting(seconds)
+    with progress.run() as update:
+        update("assemble", 0, 1)
+    values = [v for v, _, _ in sent]
+    assert values == sorted(set(values)) and all(v < 0.25 for v in values[:4]), sent
+    assert [m for _, _, m in sent[:4]] == [f"waiting for another index of this store to finish ({s} s)"
+                                           for s in (0, 2, 4, 3600)]
+    assert sent[4:] == [(0.25, 1, "reading the tree"), (0.5, 1, "assembling the snapshot"), (1, 1, "indexed")]

@@ -57,6 +57,13 @@ class CallProgress:
             self._base = base + whole[0]  # a later run of the call counts on from here, failed or not
         self._tell("indexed", self._base, self._base, "indexed", True)
 
+    def waiting(self, seconds: float) -> None:
+        """The call waits for another indexer of the store (`seconds` so far): told below where
+        the next run starts, growing with the wait."""
+        value = self._base + 0.25 * (seconds + 1) / (seconds + 31)
+        self._tell("wait", value, self._base + 1.0,
+                   f"waiting for another index of this store to finish ({seconds:.0f} s)", True)
+
     def _tell(self, stage: str, value: float, total: float, message: str, last_of_stage: bool) -> None:
         now = self._clock()
         if value <= self._last:

@@ -18,6 +18,11 @@ from indexer.contract.errors import Busy, StoreLocked
 T = TypeVar("T")
 WAIT_SECONDS = 120.0
 _POLL = 0.1
+# How often a wait tells its caller it still waits: an MCP client resets its request timeout
+# on each progress notification, and a wait can outlast that timeout.
+TICK_SECONDS = 2.0
+# Told the seconds waited so far: at once, then every TICK_SECONDS
+Tick = Callable[[float], None]
 
 
 def writer_active(home: Path) -> bool:
@@ -37,13 +42,19 @@ def writer_active(home: Path) -> bool:
         os.close(fd)
 
 
-def wait_for_writer(home: Path, seconds: float | None = None) -> bool:
+def wait_for_writer(home: Path, seconds: float | None = None, tick: Tick | None = None) -> bool:
     """True once no indexer holds the write lock (at once when none does), False after `seconds`
-    (default WAIT_SECONDS)."""
-    deadline = time.monotonic() + (WAIT_SECONDS if seconds is None else seconds)
+    (default WAIT_SECONDS); `tick` is told how long it has waited while it waits."""
+    start = time.monotonic()
+    deadline = start + (WAIT_SECONDS if seconds is None else seconds)
+    told = None
     while writer_active(home):
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if now >= deadline:
             return False
+        if tick is not None and (told is None or now - told >= TICK_SECONDS):
+            told = now
+            tick(now - start)
         time.sleep(_POLL)
     return True
 
@@ -53,14 +64,16 @@ def busy(home: Path, what: str, seconds: float) -> Busy:
                 f"{seconds:.0f} s; retry in a minute")
 
 
-def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | None = None) -> T:
+def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | None = None,
+            tick: Tick | None = None) -> T:
     """`attempt()`, and again each time it met another indexer's write lock and that indexer
-    finished within `seconds` (default WAIT_SECONDS) in all; `busy` when one is still writing after them."""
+    finished within `seconds` (default WAIT_SECONDS) in all; `busy` when one is still writing
+    after them. `tick`: as `wait_for_writer` tells it."""
     seconds = WAIT_SECONDS if seconds is None else seconds
     deadline = time.monotonic() + seconds
     while True:
         try:
             return attempt()
         except StoreLocked:
-            if not wait_for_writer(home, max(deadline - time.monotonic(), 0.0)):
+            if not wait_for_writer(home, max(deadline - time.monotonic(), 0.0), tick):
                 raise busy(home, what, seconds) from None

@@ -63,7 +63,7 @@ class DumpData(msgspec.Struct, omit_defaults=True):
 
 def index_handler(input: IndexInput, ctx) -> Result:
     from context_tools.faces.progress import stage_bar
-    from indexer.api import index
+    from indexer.api import index, waited
     from indexer.store.writer_wait import waiting
 
     bar, update = stage_bar(ctx.surface == "cli" and not input.quiet, {"parse": "parsing", "assemble": "assembling"})
@@ -81,7 +81,8 @@ def index_handler(input: IndexInput, ctx) -> Result:
     else:
         report = waiting(ctx.store.home, lambda: index(input.repo, input.rev, store=ctx.store,
                                                        workers=workers,
-                                                       require_complete=input.require_complete), what)
+                                                       require_complete=input.require_complete), what,
+                         tick=waited())
     from indexer.store.snapshot import load  # after the index, whose imports it shares (api.index)
 
     snap = load(ctx.store, input.repo, input.rev)
