@@ -141,31 +141,37 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
     from indexer.build import extractor_version, index_tree
     from indexer.git import read as gitread
     from indexer.git.worktree import WORKTREE
+    from indexer.store import writer_wait
     from indexer.store.records import load_stored_record
     from indexer.store.snapshot import open_at, pinned_oid
     from indexer.store.worktrees import remember
 
     store = store or Store.open()
     path = gitread.repo_display_path(repo)
-    previous = pinned_oid(store, repo, WORKTREE)
-    if previous == tree.tree_oid:
-        snap = open_at(store, path, tree.tree_oid, WORKTREE)
-        if snap is not None:
-            return snap
-    earlier = [oid for oid in (previous, tree.base_oid) if oid]
-    if workers is None and any(load_stored_record(store, oid) is not None for oid in earlier):
-        # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
-        workers = 1 if len(tree.changed) <= _FEW_CHANGES else None
-    with announced(path, WORKTREE) as progress:
-        index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=workers,
-                   skipped=tree.skipped, progress=progress)
-    remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())
-    snap = open_at(store, path, tree.tree_oid, WORKTREE)
-    if snap is None:
-        from indexer.contract.errors import StoreError
 
-        raise StoreError(f"the working-tree snapshot {tree.tree_oid[:12]} was indexed but does not read back")
-    return snap
+    def attempt() -> "Snapshot":
+        previous = pinned_oid(store, repo, WORKTREE)
+        if previous == tree.tree_oid:  # the indexer waited for may have written this very tree
+            snap = open_at(store, path, tree.tree_oid, WORKTREE)
+            if snap is not None:
+                return snap
+        earlier = [oid for oid in (previous, tree.base_oid) if oid]
+        few = workers
+        if few is None and any(load_stored_record(store, oid) is not None for oid in earlier):
+            # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
+            few = 1 if len(tree.changed) <= _FEW_CHANGES else None
+        with announced(path, WORKTREE) as progress:
+            index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=few,
+                       skipped=tree.skipped, progress=progress)
+        remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())
+        snap = open_at(store, path, tree.tree_oid, WORKTREE)
+        if snap is None:
+            from indexer.contract.errors import StoreError
+
+            raise StoreError(f"the working-tree snapshot {tree.tree_oid[:12]} was indexed but does not read back")
+        return snap
+
+    return writer_wait.waiting(store.home, attempt, f"{WORKTREE} of {path}", tick=waited())
 
 
 _FEW_CHANGES = 64

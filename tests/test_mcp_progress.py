@@ -134,6 +134,67 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
     assert released
 
 
+def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_so(tmp_path):
+    """A `--worktree` server indexes the working tree on each call. Was: a call meeting another
+    indexer of the store failed at once with `store_locked` (a commit's index waits for it), and
+    a call waiting for another call on the same checkout was silent. Now both wait, and a client
+    that asked for progress hears that they do."""
+    import threading
+    import time
+
+    from indexer.store.database import Store, WriteLock
+    from indexer.store.writer_wait import TICK_SECONDS
+    from tests.test_worktree import git, make_checkout
+
+    checkout = make_checkout(tmp_path)
+    for i in range(300):  # enough that the first call's index outlasts the second call's start
+        (checkout / "pkg" / f"gen{i}.py").write_text(f"def g{i}():\n    return {i}\n")
+    git(checkout, "add", "-A")
+    git(checkout, "commit", "-q", "-m", "more")
+    (checkout / "pkg" / "gen0.py").write_text("def fresh_helper():\n    return 0\n")
+    store = tmp_path / "store"
+    Store.open(store).close()
+    held = threading.Event()
+
+    def hold() -> None:
+        with WriteLock(store):
+            held.set()
+            time.sleep(1.5 * TICK_SECONDS)
+
+    heard: list[list[tuple[float, float | None, str | None]]] = [[], []]
+
+    async def work(client):
+        async def told(into, progress, total, message):
+            into.append((progress, total, message))
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(10)
+        answers: list = []
+        async with anyio.create_task_group() as tasks:
+            async def call(n):
+                args = {"repo": str(checkout), "name": "fresh_helper"}
+                answers.append(await client.call_tool("context_symbol", args,
+                                                      progress_callback=lambda *a: told(heard[n], *a)))
+
+            tasks.start_soon(call, 0)
+            await anyio.sleep(0.3)
+            tasks.start_soon(call, 1)  # waits on the first, which waits on the holder
+        holder.join()
+        return answers
+
+    answers = run_stdio(str(store), work, "--worktree", root=str(tmp_path))
+    for answer in answers:
+        body = text_of(answer)
+        assert body["ok"] and body["data"]["definitions"][0]["path"] == "pkg/gen0.py", body
+        assert body["freshness"]["status"] == "worktree"
+    for told in heard:
+        _strictly_growing(told)
+        waits = [m for _, _, m in told if m and m.startswith("waiting for another index of this store")]
+        assert waits and waits[0].endswith("(0 s)"), told
+    assert heard[0][-1][2] == "indexed", heard[0]
+
+
 def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(tmp_path):
     """On the wire: `notifications/progress` carries the client's own token, each before the
     answer; a call that sent none gets none."""

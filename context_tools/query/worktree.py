@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from indexer.contract.result import Freshness, WorktreeState, not_assessed, not_recorded
 
@@ -45,7 +47,7 @@ def open_worktree(ctx: Any, repo: str) -> tuple[Any, Freshness]:
         raise Forbidden("an answer from the working tree indexes it into the store, and this server's read "
                         "tools write nothing: start it with `rennet mcp --worktree` to allow working-tree answers")
     where = os.path.realpath(repo)
-    with _lock_of(where):  # one reader of a checkout's repository object at a time
+    with _held(_lock_of(where), api.waited()):  # one reader of a checkout's repository object at a time
         checkout = _checkout(ctx, repo)
         tree = read_worktree(checkout)
         key = ("worktree", where, tree.tree_oid)
@@ -61,6 +63,25 @@ def open_worktree(ctx: Any, repo: str) -> tuple[Any, Freshness]:
 
 _LOCKS: dict[str, threading.Lock] = {}
 _LOCKS_GUARD = threading.Lock()
+
+
+@contextmanager
+def _held(lock: threading.Lock, tick: Callable[[float], None] | None) -> Iterator[None]:
+    """`lock` held; while another call holds it (its index of the same checkout on the way),
+    `tick` is told how long this one has waited, as a wait for another indexer is told."""
+    from indexer.store.writer_wait import TICK_SECONDS
+
+    if not lock.acquire(blocking=False):
+        start = time.monotonic()
+        if tick is not None:
+            tick(0.0)
+        while not lock.acquire(timeout=TICK_SECONDS):
+            if tick is not None:
+                tick(time.monotonic() - start)
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _lock_of(where: str) -> threading.Lock:
