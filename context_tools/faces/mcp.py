@@ -31,6 +31,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
+from context_tools.faces.argument_types import as_declared
 from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
 from context_tools.faces.readers import ReaderPool
@@ -153,7 +154,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             shown = name[:80].encode("utf-8", "backslashreplace").decode()
             payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
             return reply_of(payload, ok=False)
-        arguments = params.arguments or {}
+        # as the schema declares them: several clients send `"5"` for 5, or 1234567 for "1234567"
+        arguments = as_declared(tools.input_schema(name), params.arguments or {})
         declared: tuple[str, ...] = ()
         # a workspace's members are paths too, each held to the roots when it is read
         if executor.roots is not None and (named_paths(row.input.__struct_fields__, arguments.get)

@@ -1,0 +1,111 @@
+"""Arguments whose JSON type a client lost on the way (`"5"` for 5, 1234567 for "1234567",
+`"null"`, an array as its text) are read as the tool's schema declares them where the reading
+is exact (context_tools/faces/argument_types.py); anything else is still `bad_input`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from context_tools.faces.argument_types import as_declared
+from context_tools.faces.mcp import tool_list
+from context_tools.faces.registry import registry
+from tests.test_mcp import run_stdio, text_of
+
+SCHEMAS = {tool.name: tool.input_schema for tool in tool_list(registry())}
+
+
+def _repo(path: Path) -> Path:
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(path)
+    builder.commit({"pkg/a.py": "".join(f"def f{i}():\n    return {i}\n" for i in range(30)),
+                    "pkg/b.py": "from pkg.a import f1\n\nf1()\n"})
+    builder.repo.references.create("refs/tags/2024", builder.repo.head.target)
+    builder.commit({"pkg/c.py": "C = 1\n"})
+    return builder.path
+
+
+def test_values_of_a_lost_type_answer_as_the_declared_ones_do(tmp_path):
+    """Was: each quirky call below was `bad_input` ("Expected `int | null`, got `str`"). Now it
+    answers exactly as its well-typed twin."""
+    repo = str(_repo(tmp_path / "repo"))
+    pairs = [
+        ("context_file", {"path": "pkg/a.py", "limit": "5"}, {"path": "pkg/a.py", "limit": 5}),
+        ("context_file", {"path": "pkg/a.py", "limit": 5.0}, {"path": "pkg/a.py", "limit": 5}),
+        ("context_file", {"path": "pkg/a.py", "limit": "null"}, {"path": "pkg/a.py", "limit": None}),
+        ("context_symbol", {"name": "f1", "rev": 2024}, {"name": "f1", "rev": "2024"}),
+        ("context_map", {"focus": '["pkg/b.py"]', "budget": 1024}, {"focus": ["pkg/b.py"], "budget": "1024"}),
+        ("context_references", {"name": "f1", "limit": "1"}, {"name": "f1", "limit": 1}),
+    ]
+    refused = [
+        ("context_file", {"path": "pkg/a.py", "limit": "5.5"}),
+        ("context_file", {"path": "pkg/a.py", "limit": " 5"}),
+        ("context_file", {"path": "pkg/a.py", "limit": 5.5}),
+        ("context_file", {"path": "pkg/a.py", "limit": "0"}),  # read as 0, then held to its minimum
+        ("context_map", {"focus": '["pkg/b.py"'}),
+        ("context_symbol", {"name": "f1", "rev": True}),
+    ]
+
+    async def work(client):
+        indexed = []
+        for rev in ("HEAD", "2024"):
+            indexed.append(await client.call_tool("repo_index", {"repo": repo, "rev": rev}))
+        answers = []
+        for name, quirky, typed in pairs:
+            answers.append((await client.call_tool(name, {"repo": repo, **quirky}),
+                            await client.call_tool(name, {"repo": repo, **typed})))
+        refusals = [await client.call_tool(name, {"repo": repo, **args}) for name, args in refused]
+        return indexed, answers, refusals
+
+    indexed, answers, refusals = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    assert all(not r.is_error for r in indexed)
+    for (name, quirky, _), (got, want) in zip(pairs, answers):
+        got_body, want_body = text_of(got), text_of(want)
+        assert want_body["ok"], want_body
+        for body in (got_body, want_body):
+            body.get("freshness", {}).pop("indexed_at", None)
+        assert got_body == want_body, (name, quirky)
+    for (name, args), reply in zip(refused, refusals):
+        body = text_of(reply)
+        assert body["error"]["code"] == "bad_input", (name, args, body)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                     max_leaves=12)
+_QUIRKY = st.one_of(_JSON, st.from_regex(r"-?[0-9]{1,20}", fullmatch=True), st.sampled_from(
+    ["null", "true", "false", "[]", '["a", 1]', "{}", " 5", "5e3", "0x10", "[", "007"]))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.sampled_from(sorted(SCHEMAS)), st.dictionaries(st.sampled_from(
+    ["limit", "rev", "path", "name", "focus", "budget", "cursor", "worktree", "start_line", "other"]), _QUIRKY,
+    max_size=5))
+def test_a_value_is_read_only_where_the_reading_is_exact(tool, arguments):
+    """Any value: kept as it came, or read as a declared type that gives it back exactly."""
+    schema = SCHEMAS[tool]
+    read = as_declared(schema, arguments)
+    assert read.keys() == arguments.keys()
+    for name, before in arguments.items():
+        after = read[name]
+        if after is before or after == before and type(after) is type(before):
+            continue
+        assert name in schema["properties"], (name, before, after)
+        if isinstance(before, str) and after is None:
+            assert before == "null"
+        elif isinstance(before, str) and isinstance(after, bool):
+            assert before == ("true" if after else "false")
+        elif isinstance(before, str) and isinstance(after, int):
+            assert int(before) == after and before.lstrip("-").isdigit()
+        elif isinstance(before, str):
+            assert json.loads(before) == after
+        elif isinstance(before, float):
+            assert before.is_integer() and after == int(before)
+        elif isinstance(before, int) and isinstance(after, str):
+            assert after == str(before)
+        else:
+            assert isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
