@@ -81,6 +81,8 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
 # value is the build's progress callback (or None). A face that talks to a person sets it.
 Progress = Callable[[str, int, int], None]
 _on_the_way: Callable[[str, str], AbstractContextManager[Progress | None]] | None = None
+# What a face shows while a command waits for another indexer of the store (seconds so far)
+_on_wait: Callable[[float], None] | None = None
 
 
 class ProgressSink(Protocol):
@@ -114,9 +116,10 @@ def reported() -> AbstractContextManager[Progress | None]:
 
 
 def waited() -> Callable[[float], None] | None:
-    """What a wait for another indexer tells: the call's sink (None when it has none)."""
+    """What a wait for another indexer tells: the call's sink when it has one, else the face's
+    own (None when no face set it)."""
     sink = _sink.get()
-    return sink.waiting if sink is not None else None
+    return sink.waiting if sink is not None else _on_wait
 
 
 def announced(repo_path: str, rev: str) -> AbstractContextManager[Progress | None]:
@@ -127,10 +130,12 @@ def announced(repo_path: str, rev: str) -> AbstractContextManager[Progress | Non
     return _on_the_way(repo_path, rev) if _on_the_way is not None else nullcontext()
 
 
-def show_indexing(factory: Callable[[str, str], AbstractContextManager[Progress | None]] | None) -> None:
-    """Set what `snapshot` shows while it indexes a rev that has no snapshot yet."""
-    global _on_the_way
-    _on_the_way = factory
+def show_indexing(factory: Callable[[str, str], AbstractContextManager[Progress | None]] | None,
+                  waiting: Callable[[float], None] | None = None) -> None:
+    """Set what `snapshot` shows while it indexes a rev that has no snapshot yet, and while a
+    command waits for another indexer of the store."""
+    global _on_the_way, _on_wait
+    _on_the_way, _on_wait = factory, waiting
 
 
 def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store | None = None,

@@ -561,10 +561,11 @@ def _main(argv: list[str]) -> int:
     raw = {k: v for k, v in ns.items() if k not in _SKIP and not k.startswith("verb")}
     with collector_paused():  # modules imported for good, as above
         from context_tools.faces.dispatch import Executor
-        from context_tools.faces.progress import on_the_way
+        from context_tools.faces.progress import on_the_way, waiting_once
         from indexer.api import show_indexing
 
-    show_indexing(on_the_way)  # a read that indexes first says so: a bar on a terminal, else one line
+    # a read that indexes first says so (a bar on a terminal, else one line), and so does a wait
+    show_indexing(on_the_way, waiting_once())
 
     reply = Executor("cli", store=store, settle="never").run(command, raw, extras={"json": bool(ns.get("json"))})
     return _print_reply(reply, table.get(command), bool(ns.get("json")))

@@ -8,6 +8,8 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
+from indexer.store.writer_wait import WAIT_SECONDS
+
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
@@ -33,6 +35,18 @@ def stage_bar(enabled: bool, labels: dict[str, str] | None = None):
         bar.update(rows[stage], completed=done, total=total)
 
     return bar, update
+
+
+def waiting_once() -> Callable[[float], None]:
+    """A line on stderr the first time a command waits for another indexer of the store."""
+    told: list[bool] = []
+
+    def tell(seconds: float) -> None:
+        if not told:
+            told.append(True)
+            print(f"rennet: waiting for another indexer of the store to finish (at most {WAIT_SECONDS:.0f} s)",
+                  file=sys.stderr, flush=True)
+    return tell
 
 
 @contextmanager
