@@ -131,6 +131,12 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
         assert tool.annotations.read_only_hint is (row.authority == "read"), tool.name
         assert tool.annotations.destructive_hint is False
+        # OpenAI's function calling refuses a description over 1,024 characters; Claude Code cuts
+        # descriptions and the server's instructions at 2,048
+        assert len(tool.description) <= 1024, (tool.name, len(tool.description))
+    from context_tools.faces.mcp import _INSTRUCTIONS
+
+    assert len(_INSTRUCTIONS) <= 2048
 
 
 def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: World):
