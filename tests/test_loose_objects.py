@@ -185,16 +185,22 @@ def test_a_rev_libgit2_resolves_alone_checks_history_first(damaged, rev, tmp_pat
 
 
 @pytest.mark.parametrize("rev", ["HEAD:pkg", "HEAD:pkg/more.py", ":pkg/more.py", "main~0:pkg"])
-def test_a_rev_naming_a_path_is_refused_before_its_trees_are_read(rev, tmp_path):
-    """`rev:path` names a file or folder, never a commit: refused as such (was: libgit2 read the
-    trees on the way first, and a damaged one held the index for good)."""
+def test_a_rev_naming_a_path_reads_its_trees_checked(rev, tmp_path):
+    """`rev:path` names a file or folder, never a commit: what it names is read here, each tree
+    on the way checked, and the index's entry for `:path` (was: libgit2 read the trees on the
+    way, and a damaged one held the index for good)."""
     builder, _, head = _repo(tmp_path / "repo")
     subprocess.run(["git", "-C", str(builder.path), "reset", "-q", "--mixed"], check=True)  # an index for `:path`
-    _cut(builder.repo, str(builder.repo[head].tree["pkg"].id))
+    pkg = str(builder.repo[head].tree["pkg"].id)
+    blob = str(builder.repo[head].tree["pkg/more.py"].id)
+    _cut(builder.repo, pkg)
     done = _index(tmp_path / "store", builder.path, rev)
     assert done.returncode == 1, (done.stdout, done.stderr)
     error = json.loads(done.stdout)["error"]
-    assert error == {"code": "unknown_rev", "message": f"{rev!r} names a file or folder by its path, not a commit"}
+    if rev.startswith(":"):
+        assert error == {"code": "unknown_rev", "message": f"{rev!r} names a blob ({blob[:12]}), not a commit"}
+    else:
+        assert error["code"] == "bad_tree" and pkg[:12] in error["message"] and "damaged" in error["message"]
 
 
 @pytest.mark.parametrize("rev", ["HEAD^{/fix: the parser}", ":/fix: the parser", "main@{2126-12-01 10:00:00}"])

@@ -227,8 +227,9 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:  # libgit2 would read up to a NUL
         raise UnknownRev(f"{rev!r} is not a revision")
     if ":" in re.sub(r"\{[^}]*\}", "", rev) and not rev.startswith(":/"):
-        # `rev:path`, `:path`: a file or folder, never a commit; libgit2 would read its trees first
-        raise UnknownRev(f"{rev!r} names a file or folder by its path, not a commit")
+        # `rev:path`, `:path`: a file or folder, never a commit; read here, where libgit2 would read
+        # the trees on the way unchecked
+        raise UnknownRev(f"{rev!r} names {_named_by_path(repo, rev)}, not a commit")
     try:
         _check_commits_of(repo, rev)
     except Damaged as exc:
@@ -325,6 +326,38 @@ def check_history(repo: pygit2.Repository) -> None:
         check_loose_commits(repo)
     except Damaged as exc:
         raise MissingObjects(f"the history of {repo_display_path(repo)} holds a damaged object: {exc}") from None
+
+
+def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
+    """What `rev:path` (or `:path`, `:N:path`, of the index) names, as `_kind_of` says it: the
+    commit `rev` names and each tree on the way read checked; `unknown_rev` when nothing is there."""
+    braces = re.sub(r"\{[^}]*\}", lambda m: "x" * len(m.group()), rev)
+    head, path = rev[:braces.index(":")], rev[braces.index(":") + 1:]
+    if not head:  # the index: its entry names the object, none is read
+        path = re.sub(r"^[0-3]:", "", path)
+        try:
+            entry = repo.index[path]
+        except (KeyError, ValueError, pygit2.GitError):
+            raise UnknownRev(f"unknown revision {rev!r} (no {path!r} in the index)") from None
+        kind = "tree" if entry.mode == MODE_TREE else "commit" if entry.mode == MODE_COMMIT else "blob"
+        return f"a {kind} ({str(entry.id)[:12]})"
+    tree = root_tree(repo, resolve_rev(repo, head))
+    parts = [p for p in path.split("/") if p]
+    if not parts:
+        return f"a tree ({str(tree.id)[:12]})"
+    for depth, part in enumerate(parts):
+        try:
+            entry = tree[part]
+        except (KeyError, ValueError):
+            raise UnknownRev(f"unknown revision {rev!r} (no {'/'.join(parts[:depth + 1])!r} in "
+                             f"{head})") from None
+        at = "/".join(parts[:depth + 1])
+        if entry.type == TREE_TYPE:
+            tree = _subtree(repo, entry, at)
+        elif depth < len(parts) - 1:
+            raise UnknownRev(f"unknown revision {rev!r} ({at!r} is not a folder in {head})")
+    kind = "tree" if entry.type == TREE_TYPE else "commit" if entry.filemode == MODE_COMMIT else "blob"
+    return f"a {kind} ({str(entry.id)[:12]})"
 
 
 def _kind_of(obj: pygit2.Object) -> str:
@@ -502,14 +535,16 @@ def check_trees_intact(repo: pygit2.Repository, oid: str) -> None:
             if entry.type == TREE_TYPE and entry.id not in seen:
                 path = prefix + text_name(entry.raw_name or b"")
                 stack.append((_subtree(repo, entry, path), path + "/"))
-    if len(seen) + len(walked) > _INTACT_MAX:
-        seen.clear()
+    if sum(map(len, _INTACT_TREES.values())) + len(walked) > _INTACT_MAX:
+        for held in _INTACT_TREES.values():
+            held.clear()
     seen.update(walked)  # only once the whole walk is through: each holds only trees found intact
 
 
-# Trees found intact, by the common git directory of their repository; cleared when this full
+# Trees found intact, by the common git directory of their repository; all cleared when they
+# hold this many together
 _INTACT_TREES: dict[str, set[pygit2.Oid]] = {}
-_INTACT_MAX = 1 << 18
+_INTACT_MAX = 1 << 17
 
 
 def blob_oid_at(repo: pygit2.Repository, oid: str, path: str) -> str | None:
