@@ -148,6 +148,35 @@ def test_a_read_waits_for_another_indexer_then_indexes(tmp_path):
     assert snap.oid == second
 
 
+def test_a_read_beside_an_index_of_this_process_waits_for_it_before_it_holds_the_lock(tmp_path):
+    """An agent's parallel calls: `repo_index` and a read of the same rev. The index has not
+    taken the write lock yet (it imports, resolves, plans first). Was: the read found no writer
+    and answered `not_indexed` at once, beside the index that was about to write it. Now it
+    waits for the index this process runs, then answers from what it wrote."""
+    from indexer import api
+    from indexer.store.database import Store
+    from indexer.store.writer_wait import writing
+
+    repo, _, second = _repo_with_two_revs(tmp_path)
+    store = Store.open(tmp_path / "home")
+    got: list = []
+
+    def read() -> None:
+        try:
+            got.append(api.snapshot(str(repo), "main", store=store, index_if_absent=False))
+        except Exception as exc:  # noqa: BLE001 - the assertion below says what came
+            got.append(exc)
+
+    with writing(store.home):  # an index of this process on its way, no lock held yet
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(0.5)
+        assert reader.is_alive() and not got  # it waits
+        api.index(str(repo), "main", store=store, workers=1)
+    reader.join(30)
+    assert len(got) == 1 and getattr(got[0], "oid", None) == second, got
+
+
 def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkeypatch):
     from indexer import api
     from indexer.store import writer_wait
