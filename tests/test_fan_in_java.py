@@ -42,3 +42,17 @@ def test_a_class_whose_package_clause_is_unread_is_found_by_its_path_at_the_root
     })
     assert graph.edges == {("com/acme/App.java", "com/acme/gen/Parser.java")}
     assert graph.fan_in == {"com/acme/gen/Parser.java": 1}
+
+
+def test_a_kotlin_file_named_like_a_package_is_no_class_of_it(tmp_path):
+    # util.kt (class UtilKt to Java) beside the package com.acme.util: a class of that
+    # package the tree does not hold (one generated at build time) is no import of util.kt
+    graph = import_graph(tmp_path, {
+        "src/main/java/com/acme/App.java": "package com.acme;\n\nimport com.acme.util.Generated;\n"
+                                           "import com.acme.util.Helper;\n\nclass App { Helper h; Generated g; }\n",
+        "src/main/java/com/acme/util/Helper.java": "package com.acme.util;\n\npublic class Helper {}\n",
+        "src/main/java/com/acme/util.kt": "package com.acme\n\nfun twice(x: Int) = 2 * x\n",
+    })
+    assert graph.edges == {("src/main/java/com/acme/App.java", "src/main/java/com/acme/util/Helper.java")}
+    assert graph.fan_in == {"src/main/java/com/acme/util/Helper.java": 1}
+    assert graph.unresolved == {("src/main/java/com/acme/App.java", "com.acme.util.Generated", "external")}
