@@ -152,3 +152,24 @@ def test_a_javascript_importer_gets_a_packages_main_as_node_loads_it(tmp_path):
     })
     assert graph.edges == {("apps/web/main.js", "packages/ui/lib/index.js")}
     assert graph.fan_in == {"packages/ui/lib/index.js": 1}
+
+
+def test_a_packages_types_are_its_entry_for_typescript_and_main_for_javascript(tmp_path):
+    # Node runs `main` (node's require.resolve: lib/index.js) whatever `types` says; TypeScript
+    # takes `types`, and for `main` lib/index.js the declaration beside it
+    graph = import_graph(tmp_path, {
+        "packages/ui/package.json": json.dumps({"name": "@acme/ui", "main": "lib/index.js",
+                                                "types": "lib/index.d.ts"}),
+        "packages/ui/lib/index.js": "exports.x = 'js';\n",
+        "packages/ui/lib/index.d.ts": "export declare const x: string;\n",
+        "packages/kit/package.json": json.dumps({"name": "@acme/kit", "main": "lib/index.js"}),
+        "packages/kit/lib/index.js": "exports.y = 'js';\n",
+        "packages/kit/lib/index.d.ts": "export declare const y: string;\n",
+        "apps/web/main.js": "const { x } = require('@acme/ui');\nconst { y } = require('@acme/kit');\n",
+        "apps/web/main.ts": "import { x } from '@acme/ui';\nimport { y } from '@acme/kit';\n",
+    })
+    assert graph.edges == {
+        ("apps/web/main.js", "packages/ui/lib/index.js"), ("apps/web/main.js", "packages/kit/lib/index.js"),
+        ("apps/web/main.ts", "packages/ui/lib/index.d.ts"), ("apps/web/main.ts", "packages/kit/lib/index.d.ts")}
+    assert graph.fan_in == {"packages/ui/lib/index.js": 1, "packages/kit/lib/index.js": 1,
+                            "packages/ui/lib/index.d.ts": 1, "packages/kit/lib/index.d.ts": 1}
