@@ -126,3 +126,14 @@ def test_a_namespace_import_from_inside_the_namespace_says_when_it_lost_files(tm
     })
     assert graph.edges == {("src/Models/All.php", "src/Models/B.php"), ("src/Models/All.php", "src/Models/C.php")}
     assert graph.unresolved == {("src/Models/All.php", "App\\Models", "targets_capped")}
+
+
+def test_an_include_from_dirname_file_levels_up(tmp_path):
+    # dirname(__FILE__, 2) of app/src/boot.php is app/: its vendor/autoload.php, not the root's
+    graph = import_graph(tmp_path, {
+        "app/src/boot.php": '<?php\nrequire dirname(__FILE__, 2) . "/vendor/autoload.php";\n',
+        "app/vendor/autoload.php": "<?php\n",
+        "vendor/autoload.php": "<?php\n",
+    })
+    assert graph.edges == {("app/src/boot.php", "app/vendor/autoload.php")}
+    assert graph.fan_in == {"app/vendor/autoload.php": 1}
