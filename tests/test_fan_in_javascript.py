@@ -173,3 +173,29 @@ def test_a_packages_types_are_its_entry_for_typescript_and_main_for_javascript(t
         ("apps/web/main.ts", "packages/ui/lib/index.d.ts"), ("apps/web/main.ts", "packages/kit/lib/index.d.ts")}
     assert graph.fan_in == {"packages/ui/lib/index.js": 1, "packages/kit/lib/index.js": 1,
                             "packages/ui/lib/index.d.ts": 1, "packages/kit/lib/index.d.ts": 1}
+
+
+def test_a_typescript_importer_takes_the_declaration_a_package_names(tmp_path):
+    # tsc with no outDir writes index.js and index.d.ts beside index.ts: `types` names the
+    # declaration, which TypeScript takes as written; Node runs `main`
+    graph = import_graph(tmp_path, {
+        "packages/ui/package.json": json.dumps({"name": "@acme/ui", "main": "index.js", "types": "index.d.ts"}),
+        "packages/ui/index.ts": "export const x = 'ts';\n",
+        "packages/ui/index.js": "exports.x = 'ts';\n",
+        "packages/ui/index.d.ts": "export declare const x: string;\n",
+        "apps/web/main.ts": "import { x } from '@acme/ui';\n",
+        "apps/web/main.js": "const { x } = require('@acme/ui');\n",
+    })
+    assert graph.edges == {("apps/web/main.ts", "packages/ui/index.d.ts"), ("apps/web/main.js", "packages/ui/index.js")}
+
+
+def test_a_typescript_importer_finds_a_packages_subpath_in_typescripts_order(tmp_path):
+    # '@acme/ui/button.js' from TypeScript is button.ts, from JavaScript the button.js beside it
+    graph = import_graph(tmp_path, {
+        "packages/ui/package.json": json.dumps({"name": "@acme/ui"}),
+        "packages/ui/button.ts": "export const Button = 1;\n",
+        "packages/ui/button.js": "export const Button = 1;\n",
+        "apps/web/main.ts": "import { Button } from '@acme/ui/button.js';\n",
+        "apps/web/main.js": "import { Button } from '@acme/ui/button.js';\n",
+    })
+    assert graph.edges == {("apps/web/main.ts", "packages/ui/button.ts"), ("apps/web/main.js", "packages/ui/button.js")}
