@@ -83,3 +83,20 @@ def test_no_importable_package_under_testdata_in_a_vendor_copy_or_a_gopath(tmp_p
     assert graph.fan_in == {}
     assert graph.unresolved == {("mod/main.go", "example.com/dep/testdata", "external"),
                                 ("gopath/src/app/main.go", "example.com/lib/_old", "external")}
+
+
+def test_a_go_mod_in_a_nested_modules_vendor_copy_claims_no_module_path(tmp_path):
+    # app/'s hand-vendored example.com/lib carries its go.mod: it serves app's build alone,
+    # so tools/, which neither vendors nor replaces example.com/lib, finds it outside the tree
+    graph = import_graph(tmp_path, {
+        "app/go.mod": "module example.com/app\n\ngo 1.22\n",
+        "app/main.go": MAIN.format("example.com/lib"),
+        "app/vendor/modules.txt": "# example.com/lib v1.0.0\nexample.com/lib\n",
+        "app/vendor/example.com/lib/go.mod": "module example.com/lib\n",
+        "app/vendor/example.com/lib/l.go": "package lib\n\nfunc L() {}\n",
+        "tools/go.mod": "module example.com/tools\n\ngo 1.22\n",
+        "tools/main.go": MAIN.format("example.com/lib"),
+    })
+    assert graph.edges == {("app/main.go", "app/vendor/example.com/lib/l.go")}
+    assert graph.fan_in == {"app/vendor/example.com/lib/l.go": 1}
+    assert graph.unresolved == {("tools/main.go", "example.com/lib", "external")}
