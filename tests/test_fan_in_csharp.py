@@ -95,3 +95,20 @@ def test_a_project_of_a_big_solution_sees_the_projects_at_the_edges_of_what_it_k
     graph = import_graph(tmp_path, files)
     assert graph.edges == {("zapp/Page.cs", "p000/First.cs"), ("zapp/Page.cs", "p139/Last.cs")}
     assert graph.fan_in == {"p000/First.cs": 1, "p139/Last.cs": 1}
+
+
+def test_every_csproj_of_a_folder_and_every_form_of_a_reference_count(tmp_path):
+    # Core/ holds two projects' files (Core.Legacy.csproj sorts first, Core.csproj names
+    # Util); Web's reference carries a Condition before its Include
+    graph = import_graph(tmp_path, {
+        "Util/Util.csproj": CSPROJ.format(""),
+        "Util/Text.cs": "namespace Util.Text\n{\n    public class Slug {}\n}\n",
+        "Core/Core.Legacy.csproj": CSPROJ.format(""),
+        "Core/Core.csproj": CSPROJ.format('    <ProjectReference Include="..\\Util\\Util.csproj" />\n'),
+        "Core/Use.cs": "using Util.Text;\n\nclass Use { Slug s; }\n",
+        "Web/Web.csproj": CSPROJ.format("    <ProjectReference Condition=\"'$(TargetFramework)' == 'net8.0'\" "
+                                        'Include="..\\Util\\Util.csproj" />\n'),
+        "Web/Page.cs": "using Util.Text;\n\nclass Page { Slug s; }\n",
+    })
+    assert graph.edges == {("Core/Use.cs", "Util/Text.cs"), ("Web/Page.cs", "Util/Text.cs")}
+    assert graph.fan_in == {"Util/Text.cs": 2}
