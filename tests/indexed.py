@@ -128,3 +128,24 @@ class NotedSites:
             assert sorted(sites(app, name)) == noted[name]
 
         return test_each_site_is_where_its_comment_says
+
+
+class ImportGraph(NamedTuple):
+    """What a snapshot says of its imports: the edges as (source, target), the imports that
+    landed nowhere as (path, spec, status), and each file's fan-in, files with none left out."""
+
+    edges: set[tuple[str, str]]
+    unresolved: set[tuple[str, str, str]]
+    fan_in: dict[str, int]
+
+
+def import_graph(root: Path, files: dict[str, Any]) -> ImportGraph:
+    """`files` committed and indexed in `root` (index_files), and its snapshot's imports."""
+    from indexer.api import open_store, snapshot
+
+    asked = index_files(root, files)
+    with open_store(root / "store") as store:
+        record = snapshot(asked.repo, "main", store=store, index_if_absent=False).record
+    return ImportGraph({(e.source, e.target) for e in record.edges},
+                       {(u.path, u.spec, u.status) for u in record.unresolved},
+                       {path: n for path, n in record.fan_in.items() if n})

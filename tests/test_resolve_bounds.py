@@ -150,7 +150,7 @@ def test_many_java_packages_folders_and_spellings_cost_work_linear_in_them():
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.lists(st.sampled_from(["a", "b", "x"]), max_size=3),
-                          st.sampled_from(["C.java", "D.java", "E.kt"]),
+                          st.sampled_from(["C.java", "D.java", "E.kt", "b.kt"]),
                           st.sampled_from(["", "a", "a.b", "x.a.b.c"])), max_size=12),
        st.lists(st.sampled_from(["a.b.C", "a.C", "b.*", "a.b.*", "C", "x.a.b.c.D", "a.b.C.Inner", "a.*", "*"]),
                 max_size=5),
@@ -166,15 +166,18 @@ def test_java_imports_resolve_as_a_scan_of_the_tree_finds(files, specs, importer
     facts = {p: BlobFacts(language="java", lines=1, package_name=pkg) for p, pkg in paths.items() if pkg}
     resolver = java_resolve.JavaResolver(tree, facts)
 
+    def package(segments: list[str]) -> set[str]:
+        pkg_path = "/".join(segments)
+        found = {p for p in tree.paths if p.endswith((".java", ".kt"))
+                 and (p.rpartition("/")[0] == pkg_path or p.rpartition("/")[0].endswith("/" + pkg_path))}
+        return found | {p for p, pkg in paths.items() if pkg and pkg == ".".join(segments) and p.endswith(".java")}
+
     def scanned(spec: str) -> object:
         segments = [s for s in spec.split(".") if s]
         if not segments:
             return EXTERNAL
         if segments[-1] == "*":
-            pkg_path = "/".join(segments[:-1])
-            found = {p for p in tree.paths if p.endswith((".java", ".kt"))
-                     and (p.rpartition("/")[0] == pkg_path or p.rpartition("/")[0].endswith("/" + pkg_path))}
-            found |= {p for p, pkg in paths.items() if pkg and pkg == ".".join(segments[:-1]) and p.endswith(".java")}
+            found = package(segments[:-1])
             if found:
                 return tuple(sorted(found))
             segments = segments[:-1]
@@ -183,7 +186,9 @@ def test_java_imports_resolve_as_a_scan_of_the_tree_finds(files, specs, importer
             hits = [p for p in sorted(tree.paths) if p == suffix + ".java" or p.endswith("/" + suffix + ".java")]
             hits = hits or [p for p in sorted(paths) if p.endswith(".java") and paths[p] == ".".join(segments[:k - 1])
                             and p.rsplit("/", 1)[-1] == segments[k - 1] + ".java"]
-            hits = hits or [p for p in sorted(tree.paths) if p == suffix + ".kt" or p.endswith("/" + suffix + ".kt")]
+            # a Kotlin file by its path, unless the spelling is a package of the tree
+            hits = hits or ([] if package(segments[:k]) else
+                            [p for p in sorted(tree.paths) if p == suffix + ".kt" or p.endswith("/" + suffix + ".kt")])
             if hits:
                 return (nearest(importer, hits),)
         return EXTERNAL

@@ -42,7 +42,9 @@ PLAIN_VERSION = "1"
 # 57: the classes' `inherits` edges in the canonical serialization (indexer/resolve/hierarchy.py)
 # 58: files that define nothing rank below every file that defines something (indexer/rank/boilerplate.py)
 # 59: a Rust glob of an enum (`use a::Kind::*;`) resolves no trait base (indexer/lang/rust/globs.py)
-ASSEMBLY_VERSION = "59"
+# 60: a Java import never lands on a Kotlin file named like a package of the tree (indexer/lang/java/resolve.py)
+# 61: a workspace package's entry as the importer's language finds it (indexer/lang/javascript/resolve.py)
+ASSEMBLY_VERSION = "61"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

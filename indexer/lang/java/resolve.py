@@ -1,9 +1,10 @@
 """Java imports -> source files, found by package path rather than by configured
 source roots: `import a.b.C` names any file ending in a/b/C.java (src/main/java, module
 subdirectories and other roots match by suffix) or declaring `package a.b` in C.java,
-else a Kotlin a/b/C.kt (Java calling Kotlin in a mixed module). Not found, an import is
-external. Platform packages (java., javax., jdk., sun., com.sun.) get no exception: a
-project may own one (JNA's com.sun.jna, the JDK's own sources)."""
+else a Kotlin a/b/C.kt (Java calling Kotlin in a mixed module) unless a.b.C is a package
+of the tree. Not found, an import is external. Platform packages (java., javax., jdk.,
+sun., com.sun.) get no exception: a project may own one (JNA's com.sun.jna, the JDK's own
+sources)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,10 @@ class JavaResolver:
         if not hits:
             pkg, stem = ".".join(segments[:-1]), segments[-1] + ".java"
             hits = self._declared(pkg).get(stem, [])
-        if not hits:  # by path alone: Kotlin files have no package facts here
+        # by path alone (Kotlin files have no package facts here), and never a spelling that
+        # names a package of the tree: a Kotlin file's name declares no class, so util.kt
+        # beside the package com.acme.util is no class com.acme.util
+        if not hits and not self._package_files(segments):
             hits = self.tree.ending_with("/".join(segments) + ".kt")
         return hits
 

@@ -31,7 +31,10 @@ TYPESCRIPT_ORDER = {
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _TYPESCRIPT_FILES = (".ts", ".tsx", ".mts", ".cts")  # declaration files included
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
+# A package's entry is the first of these package.json fields naming a file: a TypeScript
+# importer's, and a JavaScript importer's, which Node runs and so never takes a declaration.
 ENTRY_FIELDS = ("source", "types", "typings", "module", "main")
+SCRIPT_ENTRY_FIELDS = ("source", "module", "main")
 
 
 def loads_lenient(text: str) -> object:
@@ -246,21 +249,29 @@ class JsResolver:
                 out[name] = parent(path)
         return out
 
-    def _workspace_entry(self, directory: str) -> str | None:
+    def _workspace_entry(self, directory: str, typescript: bool) -> str | None:
+        """The file a package of the tree is imported as, as the importer's language finds it:
+        the first entry field naming a file (a TypeScript file's field naming a TypeScript file
+        as written, any other in TypeScript's order, so `main` lib/index.js is the
+        lib/index.d.ts beside it), else its index or src/index."""
         try:
             data = decode_json(self.read(join(directory, "package.json")))
         except (ValueError, OSError):
             data = {}
-        for field in ENTRY_FIELDS:
+        for field in ENTRY_FIELDS if typescript else SCRIPT_ENTRY_FIELDS:
             value = data.get(field) if isinstance(data, dict) else None
             if isinstance(value, str):
                 stem = normalize(join(directory, value))
-                hit = stem is not None and self.probe(stem)
+                if stem is None:
+                    continue
+                if typescript and stem.endswith(_TYPESCRIPT_FILES) and stem in self.tree:
+                    return stem
+                hit = self.probe(stem, typescript)
                 if hit:
                     return hit
-        return self.probe(join(directory, "index")) or self.probe(join(directory, "src/index"))
+        return self.probe(join(directory, "index"), typescript) or self.probe(join(directory, "src/index"), typescript)
 
-    def _workspace(self, spec: str) -> str | None | bool:
+    def _workspace(self, spec: str, typescript: bool) -> str | None | bool:
         parts = spec.split("/")
         n = 2 if spec.startswith("@") else 1
         name, rest = "/".join(parts[:n]), "/".join(parts[n:])
@@ -268,8 +279,8 @@ class JsResolver:
         if directory is None:
             return False
         if not rest:
-            return self._workspace_entry(directory)
-        return self.probe(join(directory, rest)) or self.probe(join(directory, "src", rest))
+            return self._workspace_entry(directory, typescript)
+        return self.probe(join(directory, rest), typescript) or self.probe(join(directory, "src", rest), typescript)
 
     # -- resolution ----------------------------------------------------------------------
     def resolve(self, importer: str, imp: ImportSpec) -> Outcome:
@@ -295,9 +306,9 @@ class JsResolver:
                     return (hit,)
             if mapped:
                 # a `paths` pattern claimed it (an alias of this project): missing, not external
-                ws = self._workspace(spec)
+                ws = self._workspace(spec, typescript)
                 return (ws,) if isinstance(ws, str) else UNRESOLVED
-        ws = self._workspace(spec)
+        ws = self._workspace(spec, typescript)
         if isinstance(ws, str):
             return (ws,)
         return UNRESOLVED if ws is None else EXTERNAL
