@@ -20,6 +20,18 @@ def test_require_loads_the_rb_file_not_an_extensionless_one(tmp_path):
     assert graph.fan_in == {"lib/shop/cart.rb": 1}
 
 
+def test_require_never_loads_a_file_named_exactly_as_written(tmp_path):
+    # Ruby tries `shop/tool.rb` (and shared libraries), never `shop/tool` itself: with no
+    # `.rb` beside it the require is a gem's; `tasks.rake` is required as `tasks.rake.rb`
+    graph = import_graph(tmp_path, {
+        "lib/shop.rb": 'require "shop/tool"\nrequire "tasks.rake"\n',
+        "lib/shop/tool": "#!/usr/bin/env ruby\nputs 1\n",
+        "lib/tasks.rake": "task :x do\nend\n",
+    })
+    assert graph.edges == set()
+    assert graph.unresolved == {("lib/shop.rb", "shop/tool", "external"), ("lib/shop.rb", "tasks.rake", "external")}
+
+
 def test_a_dot_slash_require_not_beside_the_file_is_from_the_root(tmp_path):
     # `require "./app"` in a spec helper is relative to where the suite runs, the root
     graph = import_graph(tmp_path, {

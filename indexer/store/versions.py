@@ -44,7 +44,8 @@ PLAIN_VERSION = "1"
 # 59: a Rust glob of an enum (`use a::Kind::*;`) resolves no trait base (indexer/lang/rust/globs.py)
 # 60: a Java import never lands on a Kotlin file named like a package of the tree (indexer/lang/java/resolve.py)
 # 61: a workspace package's entry as the importer's language finds it (indexer/lang/javascript/resolve.py)
-ASSEMBLY_VERSION = "61"
+# 62: a Ruby require names a file with `.rb` added, never one named exactly as written (indexer/lang/ruby/resolve.py)
+ASSEMBLY_VERSION = "62"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -34,7 +34,9 @@ class RubyResolver:
         spec = imp.spec.strip()
         if not spec or "#{" in spec:
             return UNRESOLVED  # empty or interpolated: a path only known when it runs
-        names = [spec] if spec.endswith(".rb") else [spec + ".rb", spec]
+        # Ruby's require adds `.rb` to any other name: a file named exactly as written (a
+        # script without an extension, `x.rake`) is never what it loads
+        names = [spec] if spec.endswith(".rb") else [spec + ".rb"]
         beside = spec.startswith(("./", "../"))
         for base in [parent(importer), ""] if beside else self.load_path(importer):
             for name in names:
