@@ -399,6 +399,22 @@ def test_a_cancel_naming_no_request_leaves_the_server_serving(tmp_path):
     assert answers == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
 
 
+def test_a_lone_surrogate_the_client_sent_comes_back_escaped_and_the_server_serves_on(tmp_path):
+    """A request's id and its method name are echoed in the answer; JSON may spell a lone
+    surrogate (`"\\ud800"`), which UTF-8 cannot encode: it comes back escaped as it came (was:
+    exit 1, `internal_error: ExceptionGroup`, at the first such answer, every later request
+    unanswered)."""
+    answers = raw_stdio([
+        b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+        b'{"jsonrpc":"2.0","id":2,"method":"ping\\udfff"}',
+        b'{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    ], str(tmp_path / "home"))
+    assert answers == [{"jsonrpc": "2.0", "id": "\ud800", "result": {}},
+                       {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "Method not found",
+                                                             "data": "ping\udfff"}},
+                       {"jsonrpc": "2.0", "id": 3, "result": {}}]
+
+
 def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
     """A client that closes its end (quit mid-call) is no error of ours: exit 0, nothing on stderr."""
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),

@@ -104,6 +104,17 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
+def wire_line(message: Any) -> bytes:
+    """A message as one line of UTF-8 JSON. A string the client sent may come back in it (a
+    request's id, a method name, a progress token) holding a lone surrogate, which `json.loads`
+    reads from an escape and UTF-8 cannot encode: such a one is written escaped, as it came."""
+    try:
+        data = message.model_dump_json(by_alias=True, exclude_unset=True)
+    except ValueError:  # pydantic's PydanticSerializationError, for the surrogate
+        data = json.dumps(message.model_dump(mode="json", by_alias=True, exclude_unset=True))
+    return data.encode("utf-8") + b"\n"
+
+
 async def _readline(stream: Any, size: int) -> bytes:
     """`stream.readline(size)` on a daemon thread of its own: a read waiting on a client that
     writes nothing more must not hold the process at exit, as one of anyio's worker threads
@@ -225,8 +236,7 @@ async def stdio_transport():
             async with write_reader:
                 async for session_message in write_reader:
                     message = session_message.message
-                    data = message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await stdout.write(data.encode("utf-8") + b"\n")
+                    await stdout.write(wire_line(message))
                     await stdout.flush()
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
                         pending.done(coerce_request_id(message.id))
