@@ -788,12 +788,14 @@ def test_a_tool_never_waits_on_the_stdin_of_an_http_server(dossier_http):
 
 
 def test_depth_scan_ignores_brackets_inside_strings():
-    from context_tools.faces.mcp_stdio import depth_and_shallow
+    from context_tools.faces.mcp_stdio import Shape
 
-    assert depth_and_shallow(b'{"a":"[[[[{{{{"}')[0] == 1
-    assert depth_and_shallow(b'{"a":"\\"[["}')[0] == 1
-    depth, shallow = depth_and_shallow(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
-    assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
+    assert Shape(b'{"a":"[[[[{{{{"}').deepest == 1
+    assert Shape(b'{"a":"\\"[["}').deepest == 1
+    assert Shape(b'{"a":"\\\\","b":[]}').deepest == 2  # an escaped backslash, then the string's end
+    shape = Shape(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
+    assert shape.deepest == 4 and shape.containers == 4
+    assert json.loads(shape.shallow()) == {"id": 3, "p": {}, "s": "]"}
 
 
 def test_a_line_nested_to_the_bound_is_a_message_and_one_level_more_is_not():
@@ -809,6 +811,51 @@ def test_a_line_nested_to_the_bound_is_a_message_and_one_level_more_is_not():
     assert error is None and message.id == 3
     message, error = check_line(nested(MAX_DEPTH + 1))
     assert message is None and error[:2] == (3, INVALID_REQUEST)
+
+
+def test_a_message_of_the_most_arrays_and_objects_is_a_message_and_one_more_is_not():
+    """"Holds over 65,536 arrays and objects": parsing a message of millions of empty ones took
+    seconds, on the event loop every HTTP session shares. A message of the bound is the
+    server's, one more container is -32600 with its id, however wide or shallow."""
+    from context_tools.faces.mcp_stdio import INVALID_REQUEST, MAX_CONTAINERS, check_line
+
+    def holding(containers: int) -> bytes:  # the request and its params are two
+        return (b'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":['
+                + b",".join([b"[]"] * (containers - 3)) + b"]}}")
+
+    message, error = check_line(holding(MAX_CONTAINERS))
+    assert error is None and message.id == 3
+    message, error = check_line(holding(MAX_CONTAINERS + 1))
+    assert message is None and error[:2] == (3, INVALID_REQUEST) and "arrays and objects" in error[2]
+
+
+def test_an_http_body_of_millions_of_arrays_is_refused_by_the_guard_with_its_id():
+    """Over HTTP the guard reads a body, then the SDK parses it again, both on the event loop:
+    a 4 MiB ping of empty arrays held every other session's requests for seconds (was: answered,
+    three such bodies kept another session's pings waiting 8 s). The guard answers it 400,
+    -32600, with its id, and the SDK never sees it."""
+    from context_tools.faces.mcp_http import Guard
+    from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app saw a body of millions of arrays")
+
+    guard = Guard(app, "127.0.0.1", 8765, "t" * 32)
+    head, tail = b'{"jsonrpc":"2.0","id":"wide","method":"ping","params":{"a":[', b"[]]}}"
+    body = head + b"[]," * ((MAX_LINE_BYTES - len(head) - len(tail)) // 3) + tail
+    sent: list = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+    anyio.run(guard, scope, receive, send)
+    answer = json.loads(sent[1]["body"])
+    assert sent[0]["status"] == 400 and answer["id"] == "wide" and answer["error"]["code"] == -32600
 
 
 def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(tmp_path):
@@ -1695,7 +1742,7 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from context_tools.faces.mcp_stdio import check_line, depth_and_shallow
+    from context_tools.faces.mcp_stdio import Shape, check_line
 
     def depth(v) -> int:
         if isinstance(v, list):
@@ -1703,6 +1750,21 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
         if isinstance(v, dict):
             return 1 + max((depth(x) for x in v.values()), default=0)
         return 0
+
+    def containers(v) -> int:
+        if isinstance(v, list):
+            return 1 + sum(containers(x) for x in v)
+        if isinstance(v, dict):
+            return 1 + sum(containers(x) for x in v.values())
+        return 0
+
+    def emptied(v):
+        """`v` with every array and object below the top level emptied."""
+        if isinstance(v, dict):
+            return {k: type(x)() if isinstance(x, (list, dict)) else x for k, x in v.items()}
+        if isinstance(v, list):
+            return [type(x)() if isinstance(x, (list, dict)) else x for x in v]
+        return v
 
     leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
                      st.text(alphabet=st.sampled_from('ab"\\[]{}\n\u2028'), max_size=6))
@@ -1720,7 +1782,9 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
     @given(st.one_of(values, messages), st.binary(max_size=40))
     def check(value, noise):
         line = json.dumps(value).encode()
-        assert depth_and_shallow(line)[0] == depth(value)
+        shape = Shape(line)
+        assert shape.deepest == depth(value) and shape.containers == containers(value)
+        assert json.dumps(json.loads(shape.shallow())) == json.dumps(emptied(value))  # NaN is no NaN
         for text in (line, noise, line[: len(noise)]):
             message, error = check_line(text)
             assert (message is None) != (error is None)

@@ -8,8 +8,9 @@
    refused (403).
 3. `Authorization: Bearer <token>` with the server's token: anything else is 401.
 4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
-   or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
-   with its JSON-RPC error (-32600, -32700) and status 400.
+   nested deeper than 64 levels or holding over 65,536 arrays and objects, not JSON, or not a
+   JSON-RPC message, it is answered here with its JSON-RPC error (-32600, -32700) and status
+   400, before the SDK parses it again on the event loop.
 5. `Mcp-Session-Id`, when sent, names a session the server issued and has not closed
    (`http_sessions.Issued`): any other is answered 404 with JSON-RPC error -32600, as the MCP
    spec asks of an unknown or expired session, before a body is read or a place taken, so a
