@@ -1267,6 +1267,52 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     assert "did not issue" in after.json()["error"]["message"], after.json()
 
 
+def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_answered(tmp_path):
+    """The SDK routes a session's answers by the text of their request's id: while a call of id 5
+    was in flight, a ping of id "5" (a distinct id in JSON-RPC) took its route, and the call's
+    answer went nowhere, its client waiting for good. The second is refused, 409 with -32600,
+    and the first is answered. The call is held in flight, deterministically, by the server's
+    `roots/list` request (sent on the session's GET stream), which the client answers only
+    after the ping."""
+    import threading
+
+    import httpx2
+
+    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
+    call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "repo_snapshots", "arguments": {"repo": str(tmp_path)}}}
+    answered: list = []
+    try:
+        with httpx2.Client(timeout=60) as client:
+            opened = client.post(server.url, json=opening, headers=headers)
+            session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"],
+                       "mcp-protocol-version": "2025-06-18"}
+            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            with httpx2.Client(timeout=60) as listening, listening.stream("GET", server.url, headers=session) as got:
+                def first() -> None:
+                    with httpx2.Client(timeout=60) as caller:
+                        answered.append(caller.post(server.url, json=call, headers=session))
+
+                calling = threading.Thread(target=first, daemon=True)
+                calling.start()
+                events = (json.loads(line[5:]) for line in got.iter_lines() if line.startswith("data:"))
+                asked = next(e for e in events if e.get("method") == "roots/list")  # the call waits on it
+                twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+                client.post(server.url, json={"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": []}},
+                            headers=session)
+                calling.join(timeout=60)  # was: waited for good
+            again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+    finally:
+        server.close()
+    assert twin.status_code == 409 and twin.json()["id"] == "5", twin.text  # was: 200, its ping answered
+    assert twin.json()["error"]["code"] == -32600
+    assert answered and '"id":5,' in answered[0].text and "not_a_repository" in answered[0].text
+    assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
+
+
 def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World):
     """The SDK names a new session in its answer to an opening request it refuses (a 406 for an
     `Accept` header lacking the event stream) and then discards it: the guard issues only a
