@@ -405,6 +405,22 @@ def test_a_cancel_naming_no_request_leaves_the_server_serving(tmp_path):
     assert answers == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
 
 
+def test_a_lone_surrogate_the_client_sent_comes_back_escaped_and_the_server_serves_on(tmp_path):
+    """A request's id and its method name are echoed in the answer; JSON may spell a lone
+    surrogate (`"\\ud800"`), which UTF-8 cannot encode: it comes back escaped as it came (was:
+    exit 1, `internal_error: ExceptionGroup`, at the first such answer, every later request
+    unanswered)."""
+    answers = raw_stdio([
+        b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+        b'{"jsonrpc":"2.0","id":2,"method":"ping\\udfff"}',
+        b'{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    ], str(tmp_path / "home"))
+    assert answers == [{"jsonrpc": "2.0", "id": "\ud800", "result": {}},
+                       {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "Method not found",
+                                                             "data": "ping\udfff"}},
+                       {"jsonrpc": "2.0", "id": 3, "result": {}}]
+
+
 def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
     """A client that closes its end (quit mid-call) is no error of ours: exit 0, nothing on stderr."""
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
@@ -778,12 +794,14 @@ def test_a_tool_never_waits_on_the_stdin_of_an_http_server(dossier_http):
 
 
 def test_depth_scan_ignores_brackets_inside_strings():
-    from context_tools.faces.mcp_stdio import depth_and_shallow
+    from context_tools.faces.mcp_stdio import Shape
 
-    assert depth_and_shallow(b'{"a":"[[[[{{{{"}')[0] == 1
-    assert depth_and_shallow(b'{"a":"\\"[["}')[0] == 1
-    depth, shallow = depth_and_shallow(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
-    assert depth == 4 and json.loads(shallow) == {"id": 3, "p": None, "s": "]"}
+    assert Shape(b'{"a":"[[[[{{{{"}').deepest == 1
+    assert Shape(b'{"a":"\\"[["}').deepest == 1
+    assert Shape(b'{"a":"\\\\","b":[]}').deepest == 2  # an escaped backslash, then the string's end
+    shape = Shape(b'{"id":3,"p":{"q":[1,[2]]},"s":"]"}')
+    assert shape.deepest == 4 and shape.containers == 4
+    assert json.loads(shape.shallow()) == {"id": 3, "p": {}, "s": "]"}
 
 
 def test_a_line_nested_to_the_bound_is_a_message_and_one_level_more_is_not():
@@ -799,6 +817,51 @@ def test_a_line_nested_to_the_bound_is_a_message_and_one_level_more_is_not():
     assert error is None and message.id == 3
     message, error = check_line(nested(MAX_DEPTH + 1))
     assert message is None and error[:2] == (3, INVALID_REQUEST)
+
+
+def test_a_message_of_the_most_arrays_and_objects_is_a_message_and_one_more_is_not():
+    """"Holds over 65,536 arrays and objects": parsing a message of millions of empty ones took
+    seconds, on the event loop every HTTP session shares. A message of the bound is the
+    server's, one more container is -32600 with its id, however wide or shallow."""
+    from context_tools.faces.mcp_stdio import INVALID_REQUEST, MAX_CONTAINERS, check_line
+
+    def holding(containers: int) -> bytes:  # the request and its params are two
+        return (b'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":['
+                + b",".join([b"[]"] * (containers - 3)) + b"]}}")
+
+    message, error = check_line(holding(MAX_CONTAINERS))
+    assert error is None and message.id == 3
+    message, error = check_line(holding(MAX_CONTAINERS + 1))
+    assert message is None and error[:2] == (3, INVALID_REQUEST) and "arrays and objects" in error[2]
+
+
+def test_an_http_body_of_millions_of_arrays_is_refused_by_the_guard_with_its_id():
+    """Over HTTP the guard reads a body, then the SDK parses it again, both on the event loop:
+    a 4 MiB ping of empty arrays held every other session's requests for seconds (was: answered,
+    three such bodies kept another session's pings waiting 8 s). The guard answers it 400,
+    -32600, with its id, and the SDK never sees it."""
+    from context_tools.faces.mcp_http import Guard
+    from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app saw a body of millions of arrays")
+
+    guard = Guard(app, "127.0.0.1", 8765, "t" * 32)
+    head, tail = b'{"jsonrpc":"2.0","id":"wide","method":"ping","params":{"a":[', b"[]]}}"
+    body = head + b"[]," * ((MAX_LINE_BYTES - len(head) - len(tail)) // 3) + tail
+    sent: list = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+    anyio.run(guard, scope, receive, send)
+    answer = json.loads(sent[1]["body"])
+    assert sent[0]["status"] == 400 and answer["id"] == "wide" and answer["error"]["code"] == -32600
 
 
 def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(tmp_path):
@@ -1208,6 +1271,52 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     assert [reply.structured_content["ok"] for reply in served] == [True, True, True]
     assert deleting.status_code == 200 and after.status_code == 404, (deleting.text, after.text)
     assert "did not issue" in after.json()["error"]["message"], after.json()
+
+
+def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_answered(tmp_path):
+    """The SDK routes a session's answers by the text of their request's id: while a call of id 5
+    was in flight, a ping of id "5" (a distinct id in JSON-RPC) took its route, and the call's
+    answer went nowhere, its client waiting for good. The second is refused, 409 with -32600,
+    and the first is answered. The call is held in flight, deterministically, by the server's
+    `roots/list` request (sent on the session's GET stream), which the client answers only
+    after the ping."""
+    import threading
+
+    import httpx2
+
+    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
+    call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "repo_snapshots", "arguments": {"repo": str(tmp_path)}}}
+    answered: list = []
+    try:
+        with httpx2.Client(timeout=60) as client:
+            opened = client.post(server.url, json=opening, headers=headers)
+            session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"],
+                       "mcp-protocol-version": "2025-06-18"}
+            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            with httpx2.Client(timeout=60) as listening, listening.stream("GET", server.url, headers=session) as got:
+                def first() -> None:
+                    with httpx2.Client(timeout=60) as caller:
+                        answered.append(caller.post(server.url, json=call, headers=session))
+
+                calling = threading.Thread(target=first, daemon=True)
+                calling.start()
+                events = (json.loads(line[5:]) for line in got.iter_lines() if line.startswith("data:"))
+                asked = next(e for e in events if e.get("method") == "roots/list")  # the call waits on it
+                twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+                client.post(server.url, json={"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": []}},
+                            headers=session)
+                calling.join(timeout=60)  # was: waited for good
+            again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+    finally:
+        server.close()
+    assert twin.status_code == 409 and twin.json()["id"] == "5", twin.text  # was: 200, its ping answered
+    assert twin.json()["error"]["code"] == -32600
+    assert answered and '"id":5,' in answered[0].text and "not_a_repository" in answered[0].text
+    assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
 
 
 def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World):
@@ -1685,7 +1794,7 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from context_tools.faces.mcp_stdio import check_line, depth_and_shallow
+    from context_tools.faces.mcp_stdio import Shape, check_line
 
     def depth(v) -> int:
         if isinstance(v, list):
@@ -1693,6 +1802,21 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
         if isinstance(v, dict):
             return 1 + max((depth(x) for x in v.values()), default=0)
         return 0
+
+    def containers(v) -> int:
+        if isinstance(v, list):
+            return 1 + sum(containers(x) for x in v)
+        if isinstance(v, dict):
+            return 1 + sum(containers(x) for x in v.values())
+        return 0
+
+    def emptied(v):
+        """`v` with every array and object below the top level emptied."""
+        if isinstance(v, dict):
+            return {k: type(x)() if isinstance(x, (list, dict)) else x for k, x in v.items()}
+        if isinstance(v, list):
+            return [type(x)() if isinstance(x, (list, dict)) else x for x in v]
+        return v
 
     leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
                      st.text(alphabet=st.sampled_from('ab"\\[]{}\n\u2028'), max_size=6))
@@ -1710,7 +1834,9 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
     @given(st.one_of(values, messages), st.binary(max_size=40))
     def check(value, noise):
         line = json.dumps(value).encode()
-        assert depth_and_shallow(line)[0] == depth(value)
+        shape = Shape(line)
+        assert shape.deepest == depth(value) and shape.containers == containers(value)
+        assert json.dumps(json.loads(shape.shallow())) == json.dumps(emptied(value))  # NaN is no NaN
         for text in (line, noise, line[: len(noise)]):
             message, error = check_line(text)
             assert (message is None) != (error is None)

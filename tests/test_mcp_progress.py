@@ -295,3 +295,36 @@ def test_a_wait_is_told_growing_and_below_the_run_that_follows():
     assert [m for _, _, m in sent[:4]] == [f"waiting for another index of this store to finish ({s} s)"
                                            for s in (0, 2, 4, 3600)]
     assert sent[4:] == [(0.25, 1, "reading the tree"), (0.5, 1, "assembling the snapshot"), (1, 1, "indexed")]
+
+
+def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(tmp_path):
+    """The token comes back on each notification of its call: one of megabytes, from a client
+    that does not read them, made the server hold a serialized copy per notification (15 calls
+    with 3.9 MB tokens, never read, held 460 MB over HTTP where the same bodies held 93 MB). A
+    token over `MAX_TOKEN_CHARS` is refused, JSON-RPC -32602, before any work; one at the bound
+    is echoed as sent, and the server serves on."""
+    from context_tools.faces.mcp_progress import MAX_TOKEN_CHARS
+
+    repo = _repo(tmp_path / "repo", 3)
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+
+    def call(rid: int, token: str) -> bytes:
+        return json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                           "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"},
+                                      "_meta": {"progressToken": token}}}).encode()
+
+    at, past = "a" * MAX_TOKEN_CHARS, "b" * (MAX_TOKEN_CHARS + 1)
+    lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', call(1, past), call(2, at),
+             b'{"jsonrpc":"2.0","id":3,"method":"ping"}']
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
+                       input=b"\n".join(lines) + b"\n", cwd=ROOT, env=cli_env(str(tmp_path / "store")),
+                       capture_output=True, timeout=120)
+    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    by_id = {a["id"]: a for a in answers if "id" in a}
+    refused = by_id[1]["error"]
+    assert refused["code"] == -32602 and f"over the {MAX_TOKEN_CHARS}" in refused["message"], by_id[1]
+    assert len(refused["message"]) < 200
+    told = [a["params"]["progressToken"] for a in answers if a.get("method") == "notifications/progress"]
+    assert told and set(told) == {at}, told  # was: the long one echoed too
+    assert not by_id[2]["result"]["isError"] and by_id[3] == {"jsonrpc": "2.0", "id": 3, "result": {}}

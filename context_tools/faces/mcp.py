@@ -147,6 +147,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
+        _bounded_progress_token(ctx)
         name = params.name
         row = tools.table.by_wire_name(name)
         if row is None:
@@ -189,6 +190,22 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         return Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
                       get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
                       on_roots_list_changed=roots_changed)
+
+
+def _bounded_progress_token(ctx: Any) -> None:
+    """A progress token is echoed on every notification of its call, and a client not reading
+    them makes the server hold each serialized: one of megabytes multiplied the memory a call
+    holds past the bound of the requests in flight. A longer one is refused, Invalid params."""
+    from context_tools.faces.mcp_progress import MAX_TOKEN_CHARS
+
+    token = (ctx.meta or {}).get("progress_token")
+    if isinstance(token, str) and len(token) > MAX_TOKEN_CHARS:
+        import mcp_types as types
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(code=types.INVALID_PARAMS,
+                       message=f"Invalid params: _meta.progressToken holds {len(token)} characters, over the "
+                               f"{MAX_TOKEN_CHARS} this server echoes on each progress notification")
 
 
 def _progress_of(ctx: Any) -> CallProgress | None:

@@ -8,22 +8,26 @@
    refused (403).
 3. `Authorization: Bearer <token>` with the server's token: anything else is 401.
 4. A POST body is framed as on stdio (`context_tools.faces.mcp_stdio.check_line`): over 4 MiB
-   or nested deeper than 64 levels, not JSON, or not a JSON-RPC message, it is answered here
-   with its JSON-RPC error (-32600, -32700) and status 400.
+   nested deeper than 64 levels or holding over 65,536 arrays and objects, not JSON, or not a
+   JSON-RPC message, it is answered here with its JSON-RPC error (-32600, -32700) and status
+   400, before the SDK parses it again on the event loop.
 5. `Mcp-Session-Id`, when sent, names a session the server issued and has not closed
    (`http_sessions.Issued`): any other is answered 404 with JSON-RPC error -32600, as the MCP
    spec asks of an unknown or expired session, before a body is read or a place taken, so a
    client cannot name sessions of its own to hold more than one session's share below.
-6. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
+6. A request whose id reads, as text, as that of a request of its session still in flight (5
+   again, or 5 and "5") is answered 409 with JSON-RPC error -32600: the SDK routes a
+   session's answers by that text, and the first request's answer went nowhere.
+7. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
    from the first byte of the body read to the last of the answer sent; of those at most
    `SESSION_REQUESTS` (and `SESSION_BYTES`) with one `Mcp-Session-Id`, and `UNNAMED_REQUESTS`
    with none. One past a bound is answered 503 (`Retry-After`), so clients that send and stall
    cannot make the server hold their bodies without end, nor one session take every place.
-7. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
+8. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
    send nothing, were kept open for good (`HeaderDeadline`).
-8. Told to stop (a Ctrl-C, SIGTERM), the server lets requests in flight finish for
+9. Told to stop (a Ctrl-C, SIGTERM), the server lets requests in flight finish for
    SHUTDOWN_SECONDS, then leaves (`bounded_shutdown_server`).
 
 The token is generated at start and printed once to stderr, or read from the environment
@@ -85,6 +89,7 @@ class Guard:
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
         self.held = Shared()  # POSTs from their body's first byte to their answer's last
+        self.routes: set[tuple[str, str]] = set()  # (session, id as text) of the requests in flight
         # the SDK keeps MAX_SESSIONS live; past that, ids it dropped unseen wait here until idle
         self.sessions = Issued(SESSION_IDLE_SECONDS, 2 * MAX_SESSIONS)
 
@@ -193,7 +198,10 @@ class Guard:
             self.held.done(session, key)
 
     async def _framed_post(self, scope: Scope, receive: Any, send: Any, session: str | None, key: object) -> None:
+        import json
+
         import anyio
+        import mcp_types as types
 
         from context_tools.faces.mcp_stdio import INVALID_REQUEST, MAX_LINE_BYTES, check_line
 
@@ -219,7 +227,7 @@ class Guard:
                                   f"Request Timeout: the body was not sent within {self.body_seconds:g} seconds",
                                   [(b"connection", b"close")])
             return
-        _, error = check_line(bytes(body))
+        message, error = check_line(bytes(body))
         if error is not None:
             await _json_rpc_error(send, 400, *error)
             return
@@ -232,7 +240,25 @@ class Guard:
                 return {"type": "http.request", "body": bytes(body), "more_body": False}
             return await receive()
 
-        await self.app(scope, replay, send)
+        # The SDK routes a session's answers by the text of their request's id: a second
+        # request whose id reads the same while the first is in flight (5 and "5", distinct in
+        # JSON-RPC, or 5 again) took the first one's route, which then waited for good.
+        rid = message.id if isinstance(message, types.JSONRPCRequest) else None
+        if session is None or rid is None:
+            await self.app(scope, replay, send)
+            return
+        routed = (session, str(rid))
+        if routed in self.routes:
+            shown = json.dumps(rid)[:80]
+            await _json_rpc_error(send, 409, rid, INVALID_REQUEST,
+                                  f"Invalid Request: a request of this session whose id reads {shown} is in flight; "
+                                  "the server tells a session's requests apart by their id's text: send another id")
+            return
+        self.routes.add(routed)
+        try:
+            await self.app(scope, replay, send)
+        finally:
+            self.routes.discard(routed)
 
 
 async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str,

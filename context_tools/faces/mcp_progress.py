@@ -21,6 +21,10 @@ from indexer.api import Progress
 # flood the client's pipe with lines nobody reads.
 MIN_GAP_SECONDS = 0.25
 
+# The longest `progressToken` a call may send: the token comes back on each notification, and
+# the SDKs use a request's id (an integer or a short string).
+MAX_TOKEN_CHARS = 1024
+
 Send = Callable[[float, float, str], None]
 
 

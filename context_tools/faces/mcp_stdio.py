@@ -3,10 +3,10 @@
 The SDK's own stdio transport hands a line it cannot parse to the server as an exception,
 which answers nothing, and its JSON parser gives up on deep nesting: the client then waits
 forever. Here every line gets an answer. A line over MAX_LINE_BYTES or nested deeper than
-MAX_DEPTH is an Invalid Request (-32600), text that is not JSON a Parse error (-32700),
-JSON that is not a JSON-RPC message an Invalid Request; each error reply carries the
-request's id when one can be read, else null. Depth is measured by a linear scan before
-any recursive parser sees the line.
+MAX_DEPTH or holding over MAX_CONTAINERS arrays and objects is an Invalid Request (-32600),
+text that is not JSON a Parse error (-32700), JSON that is not a JSON-RPC message an Invalid
+Request; each error reply carries the request's id when one can be read, else null. Depth and
+containers are counted by a linear scan (`Shape`) before any parser sees the line.
 
 At most `in_flight.MAX_REQUESTS` requests (and `MAX_BYTES` of them) are handed to the server
 unanswered: past that the reader waits for answers to go out before it reads on, so a client
@@ -21,7 +21,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import sys
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
@@ -30,42 +29,60 @@ from context_tools.faces.standard_streams import Waiting
 
 MAX_LINE_BYTES = 4 * 1024 * 1024  # as the HTTP face's body limit
 MAX_DEPTH = 64  # no MCP request we serve nests deeper than a handful of levels
+# Arrays and objects a message may hold: a tool's arguments hold a few lists of strings, and
+# parsing millions of empty ones took seconds, twice over HTTP (the guard, then the SDK).
+MAX_CONTAINERS = 65_536
 DRAIN_SECONDS = 300  # at end of input, how long requests in flight may still take to answer
 
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
-_OPEN, _CLOSE = frozenset(b"[{"), frozenset(b"]}")
 
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 
 
-def depth_and_shallow(line: bytes) -> tuple[int, bytes]:
-    """The greatest nesting depth of a JSON text, and the text with every value nested below
-    the top-level object replaced by null, so the request's id can be read however deep its
-    params go. Strings are skipped whole, so a bracket inside one never counts."""
-    depth = deepest = 0
-    out: list[bytes] = []
-    kept = 0  # end of the last span copied into `out`
-    cut_from = -1  # where the value now being dropped began
-    for m in _TOKEN.finditer(line):
-        tok = m.group()
-        if len(tok) != 1 or tok[0] not in _OPEN | _CLOSE:
-            continue
-        if tok[0] in _OPEN:
-            depth += 1
-            deepest = max(deepest, depth)
-            if depth == 2:
-                out.append(line[kept:m.start()])
-                cut_from = m.start()
-        else:
-            if depth == 2 and cut_from >= 0:
-                out.append(b"null")
-                kept = m.end()
-                cut_from = -1
-            depth -= 1
-    if cut_from >= 0:  # an unclosed value: the text is not JSON anyway
-        return deepest, b""
-    out.append(line[kept:])
-    return deepest, b"".join(out)
+class Shape:
+    """What a JSON text's brackets say, read before any parser sees it: its greatest nesting
+    depth and how many arrays and objects it opens. Strings are skipped whole, so a bracket
+    inside one never counts.
+
+    Each byte is looked at by numpy, not by a Python loop: the guard of the HTTP face reads a
+    body on the event loop every session shares, and a loop over the four million brackets a
+    body may hold kept it from every other request for seconds."""
+
+    def __init__(self, line: bytes) -> None:
+        import numpy as np
+
+        self._line = line
+        text = np.frombuffer(line, dtype=np.uint8)
+        quote = text == ord('"')
+        backslash = text == ord("\\")
+        if backslash.any():  # a quote after an odd run of backslashes is inside its string
+            at = np.arange(len(text), dtype=np.int32)  # a message is at most MAX_LINE_BYTES
+            run = at - np.maximum.accumulate(np.where(backslash, np.int32(-1), at))  # backslashes ending here
+            quote[1:] &= run[:-1] % 2 == 0
+        outside = np.cumsum(quote, dtype=np.int32) % 2 == 0  # the closing quote itself counts as outside: no bracket
+        self._opens = ((text == ord("[")) | (text == ord("{"))) & outside
+        self._closes = ((text == ord("]")) | (text == ord("}"))) & outside
+        self._depth = np.cumsum(self._opens, dtype=np.int32)
+        self._depth -= np.cumsum(self._closes, dtype=np.int32)
+        self.deepest = max(0, int(self._depth.max())) if len(text) else 0
+        self.containers = int(self._opens.sum())
+
+    def shallow(self) -> bytes:
+        """The text with every array and object nested below the top level emptied, so the
+        request's id can be read however deep or wide its params go; b"" for a text whose
+        brackets do not close."""
+        import numpy as np
+
+        # a value below the top level opens at depth 2 and closes back to depth 1; each that
+        # opens is closed before the next opens
+        starts = np.flatnonzero(self._opens & (self._depth == 2))
+        ends = np.flatnonzero(self._closes & (self._depth == 1))
+        if len(starts) != len(ends):  # an unclosed value: the text is not JSON anyway
+            return b""
+        cut = np.zeros(len(self._line) + 1, dtype=np.int32)
+        np.add.at(cut, starts + 1, 1)
+        np.add.at(cut, ends, -1)
+        emptied = np.cumsum(cut[:-1], dtype=np.int32) > 0  # what lies between each value's brackets
+        return np.frombuffer(self._line, dtype=np.uint8)[~emptied].tobytes()
 
 
 def _id_of(doc: Any) -> Any:
@@ -83,13 +100,15 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
 
     if len(line) > MAX_LINE_BYTES:
         return None, (None, INVALID_REQUEST, f"Invalid Request: message over {MAX_LINE_BYTES} bytes")
-    deepest, shallow = depth_and_shallow(line)
-    if deepest > MAX_DEPTH:
+    shape = Shape(line)
+    if shape.deepest > MAX_DEPTH or shape.containers > MAX_CONTAINERS:
         try:
-            rid = _id_of(json.loads(shallow))
-        except ValueError:
+            rid = _id_of(json.loads(shape.shallow()))
+        except (ValueError, RecursionError):
             rid = None
-        return None, (rid, INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
+        said = (f"nested deeper than {MAX_DEPTH} levels" if shape.deepest > MAX_DEPTH
+                else f"holds over {MAX_CONTAINERS} arrays and objects")
+        return None, (rid, INVALID_REQUEST, f"Invalid Request: {said}")
     try:
         doc = json.loads(line)
     except (ValueError, RecursionError):
@@ -102,6 +121,17 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         return types.jsonrpc_message_adapter.validate_python(doc, by_name=False), None
     except Exception:  # pydantic's ValidationError: not a JSON-RPC message
         return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+def wire_line(message: Any) -> bytes:
+    """A message as one line of UTF-8 JSON. A string the client sent may come back in it (a
+    request's id, a method name, a progress token) holding a lone surrogate, which `json.loads`
+    reads from an escape and UTF-8 cannot encode: such a one is written escaped, as it came."""
+    try:
+        data = message.model_dump_json(by_alias=True, exclude_unset=True)
+    except ValueError:  # pydantic's PydanticSerializationError, for the surrogate
+        data = json.dumps(message.model_dump(mode="json", by_alias=True, exclude_unset=True))
+    return data.encode("utf-8") + b"\n"
 
 
 async def _readline(stream: Any, size: int) -> bytes:
@@ -225,8 +255,7 @@ async def stdio_transport():
             async with write_reader:
                 async for session_message in write_reader:
                     message = session_message.message
-                    data = message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await stdout.write(data.encode("utf-8") + b"\n")
+                    await stdout.write(wire_line(message))
                     await stdout.flush()
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
                         pending.done(coerce_request_id(message.id))
