@@ -254,9 +254,16 @@ class Guard:
                                   f"Invalid Request: a request of this session whose id reads {shown} is in flight; "
                                   "the server tells a session's requests apart by their id's text: send another id")
             return
+        async def answering(event: Any) -> None:
+            if event["type"] == "http.response.body" and not event.get("more_body", False):
+                # free before the answer's last bytes go out: a client that reads it may send the
+                # id again at once, before this coroutine runs on
+                self.routes.discard(routed)
+            await send(event)
+
         self.routes.add(routed)
         try:
-            await self.app(scope, replay, send)
+            await self.app(scope, replay, answering)
         finally:
             self.routes.discard(routed)
 
