@@ -1319,6 +1319,42 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
 
 
+def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
+    """Two `Mcp-Session-Id` headers: the SDK reads the first, the guard the last. Was: naming an
+    unknown id first and session A last, the SDK answered 404 and the guard then closed A, a
+    session the sender did not hold the place of. Now the request is 400 and A serves on."""
+    import http.client
+
+    import httpx2
+
+    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    ping = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"})
+    try:
+        with httpx2.Client(timeout=60) as client:
+            opened = client.post(server.url, json=INIT, headers=headers)
+            a = opened.headers["mcp-session-id"]
+            session = {**headers, "mcp-session-id": a, "mcp-protocol-version": "2025-06-18"}
+            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+            conn.putrequest("POST", "/mcp", skip_accept_encoding=True)
+            for key, value in {**headers, "mcp-protocol-version": "2025-06-18",
+                               "content-length": str(len(ping))}.items():
+                conn.putheader(key, value)
+            conn.putheader("mcp-session-id", "f" * 32)
+            conn.putheader("mcp-session-id", a)
+            conn.endheaders(ping.encode())
+            both = conn.getresponse()
+            refused = (both.status, both.read())
+            conn.close()
+            after = client.post(server.url, content=ping, headers=session)
+    finally:
+        server.close()
+    assert refused[0] == 400 and b"more than one Mcp-Session-Id" in refused[1], refused
+    assert after.status_code == 200 and '"id":7,"result":{}' in after.text, after.text  # was: 404, A closed
+
+
 def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World):
     """The SDK names a new session in its answer to an opening request it refuses (a 406 for an
     `Accept` header lacking the event stream) and then discards it: the guard issues only a

@@ -127,6 +127,13 @@ class Guard:
         elif not self.token_ok(headers.get("authorization", "")):
             await _refuse(send, 401, "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
                           [(b"www-authenticate", b'Bearer realm="rennet"')])
+        elif sum(k.lower() == b"mcp-session-id" for k, _ in scope.get("headers", [])) > 1:
+            # the SDK reads the first, this guard the last: two could set one session's place
+            # against another's, so a request naming more than one is none of theirs
+            from context_tools.faces.mcp_stdio import INVALID_REQUEST
+
+            await _json_rpc_error(send, 400, None, INVALID_REQUEST,
+                                  "Bad Request: more than one Mcp-Session-Id header; send the one session's id once")
         elif "mcp-session-id" not in headers:
             await self._unnamed(scope, receive, send)
         elif not self.sessions.live(session := headers["mcp-session-id"]):
