@@ -28,17 +28,13 @@ def open_store(home: str | os.PathLike[str] | None = None) -> Store:
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
           progress=None, require_complete: bool = False) -> "IndexReport":
     """Index `rev` (indexer.build.index); every face indexes a rev through here."""
-    from indexer.store.writer_wait import writing
+    from indexer.pipeline.collector import collector_paused
 
-    # a writer from here on, its imports included: a read beside it waits for it (writer_wait)
-    with writing(store.home) if store is not None else nullcontext():
-        from indexer.pipeline.collector import collector_paused
-
-        with collector_paused():  # the build's modules are imported for good: nothing to collect
-            from indexer.build import index as _index
-        with nullcontext(progress) if progress is not None else reported() as told:
-            return _index(repo_path, rev, store=store, workers=workers, progress=told,
-                          require_complete=require_complete)
+    with collector_paused():  # the build's modules are imported for good: nothing to collect
+        from indexer.build import index as _index
+    with (nullcontext(progress) if progress is not None else reported()) as told:
+        return _index(repo_path, rev, store=store, workers=workers, progress=told,
+                      require_complete=require_complete)
 
 
 def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, index_if_absent: bool = True,
@@ -169,7 +165,7 @@ def worktree_snapshot(repo: "pygit2.Repository", tree: "Worktree", store: Store 
         if few is None and any(load_stored_record(store, oid) is not None for oid in earlier):
             # a few edits from a stored snapshot: forking extraction workers would cost more than it saves
             few = 1 if len(tree.changed) <= _FEW_CHANGES else None
-        with announced(path, WORKTREE) as progress, writer_wait.writing(store.home):
+        with announced(path, WORKTREE) as progress:
             index_tree(path, tree.tree_oid, WORKTREE, earlier=earlier, store=store, workers=few,
                        skipped=tree.skipped, progress=progress)
         remember(store, gitread.repo_identity(repo), tree.tree_oid, extractor_version())

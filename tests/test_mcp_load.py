@@ -148,33 +148,48 @@ def test_a_read_waits_for_another_indexer_then_indexes(tmp_path):
     assert snap.oid == second
 
 
-def test_a_read_beside_an_index_of_this_process_waits_for_it_before_it_holds_the_lock(tmp_path):
-    """An agent's parallel calls: `repo_index` and a read of the same rev. The index has not
-    taken the write lock yet (it imports, resolves, plans first). Was: the read found no writer
-    and answered `not_indexed` at once, beside the index that was about to write it. Now it
-    waits for the index this process runs, then answers from what it wrote."""
-    from indexer import api
-    from indexer.store.database import Store
-    from indexer.store.writer_wait import writing
+def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp_path):
+    """An agent's `repo_index` and a read of the same rev, sent together, while another process
+    holds the store: the index call waits for it, then writes. Was: the read waited for the same
+    lock, and when it was free before the index took it (about one time in two) found nothing
+    and answered `not_indexed`. Now the server, which counted the index call as it came, has the
+    read wait for that call and ask again. Three rounds, each a repository of its own."""
+    from indexer.store.database import Store, WriteLock
+    from tests.test_mcp import run_stdio, text_of
 
-    repo, _, second = _repo_with_two_revs(tmp_path)
-    store = Store.open(tmp_path / "home")
-    got: list = []
+    repos = [_repo_with_two_revs(tmp_path / f"r{k}") for k in range(3)]
+    store = tmp_path / "home"
+    Store.open(store).close()
 
-    def read() -> None:
-        try:
-            got.append(api.snapshot(str(repo), "main", store=store, index_if_absent=False))
-        except Exception as exc:  # the assertion below says what came
-            got.append(exc)
+    async def work(client):
+        rounds = []
+        for repo, _, _ in repos:
+            held = threading.Event()
 
-    with writing(store.home):  # an index of this process on its way, no lock held yet
-        reader = threading.Thread(target=read)
-        reader.start()
-        reader.join(0.5)
-        assert reader.is_alive() and not got  # it waits
-        api.index(str(repo), "main", store=store, workers=1)
-    reader.join(30)
-    assert len(got) == 1 and getattr(got[0], "oid", None) == second, got
+            def hold() -> None:
+                with WriteLock(store):
+                    held.set()
+                    time.sleep(1.2)
+
+            holder = threading.Thread(target=hold)
+            holder.start()
+            held.wait(10)
+            answers: dict = {}
+            async with anyio.create_task_group() as tasks:
+                async def call(name, args, repo=repo):
+                    answers[name] = await client.call_tool(name, {"repo": str(repo), **args})
+
+                tasks.start_soon(call, "repo_index", {})
+                await anyio.sleep(0.4)  # the index call waits on the holder by now
+                tasks.start_soon(call, "context_symbol", {"name": "two"})
+            holder.join()
+            rounds.append(answers)
+        return rounds
+
+    for (_, _, second), answers in zip(repos, run_stdio(str(store), work, root=str(tmp_path))):
+        index, read = text_of(answers["repo_index"]), text_of(answers["context_symbol"])
+        assert index["ok"] and index["data"]["oid"] == second, index
+        assert read["ok"] and read["data"]["definitions"][0]["path"] == "b.py", read  # was: not_indexed
 
 
 def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkeypatch):
@@ -368,3 +383,18 @@ def test_readers_default_to_one_a_core_for_many_sessions_and_none_for_stdio(monk
     assert reader_count(0, many_sessions=True) == 0 and reader_count(3) == 3
     monkeypatch.setenv("RENNET_MCP_READERS", "1")
     assert reader_count(None, many_sessions=True) == 1
+
+
+def test_a_wait_for_index_calls_ends_with_them_or_at_its_bound_and_is_told():
+    from context_tools.faces.index_calls import IndexCalls, wait_for
+
+    calls = IndexCalls()
+    first, second = calls.begin(), calls.begin()
+    told: list[float] = []
+    threading.Timer(0.3, calls.end, (first,)).start()
+    assert not wait_for(calls.in_flight(), told.append, seconds=0.6)  # the second never ends
+    assert told[0] == 0.0 and calls.in_flight() == [second] and calls.ended == 1
+    threading.Timer(0.2, calls.end, (second,)).start()
+    assert wait_for(calls.in_flight(), None, seconds=5)
+    assert calls.in_flight() == [] and calls.ended == 2
+    assert wait_for([], told.append) and len(told) == 1  # nothing to wait for: nothing told

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
+from context_tools.faces.index_calls import IndexCalls, wait_for
 from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
@@ -116,6 +117,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
     from mcp.server.lowlevel import Server
 
     tools = Tools(table, executor.worktree)
+    index_calls = IndexCalls()
     client_roots = DeclaredRoots()
     calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
     waiting = anyio.CapacityLimiter(CONCURRENT_CALLS)
@@ -155,8 +157,17 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             shown = name[:80].encode("utf-8", "backslashreplace").decode()
             payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
             return reply_of(payload, ok=False)
+        # counted before this coroutine first awaits: in the order requests came (index_calls)
+        indexing = index_calls.begin() if row.authority != "read" else None
+        try:
+            return await answer(ctx, row, params)
+        finally:
+            if indexing is not None:
+                index_calls.end(indexing)
+
+    async def answer(ctx: Any, row: Command, params: Any) -> Any:
         # as the schema declares them: several clients send `"5"` for 5, or 1234567 for "1234567"
-        arguments = as_declared(tools.input_schema(name), params.arguments or {})
+        arguments = as_declared(tools.input_schema(params.name), params.arguments or {})
         declared: tuple[str, ...] = ()
         # a workspace's members are paths too, each held to the roots when it is read
         if executor.roots is not None and (named_paths(row.input.__struct_fields__, arguments.get)
@@ -166,9 +177,6 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             from indexer import worker_start
 
             worker_start.start_soon()  # the call may index: its workers' forkserver gets going
-        answered = await on_reader(row, arguments, declared)
-        if answered is not None:
-            return answered
         sink = _progress_of(ctx)
 
         def run() -> Any:
@@ -177,8 +185,23 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             with reporting_to(sink):  # an index the call runs tells the client how far it is
                 return executor.run(row.id, arguments, client_roots=declared)
 
-        reply = await anyio.to_thread.run_sync(run, limiter=calls)
-        return reply_of(reply.wire, reply.ok)
+        async def once() -> Any:
+            answered = await on_reader(row, arguments, declared)
+            if answered is not None:
+                return answered
+            reply = await anyio.to_thread.run_sync(run, limiter=calls)
+            return reply_of(reply.wire, reply.ok)
+
+        ended = index_calls.ended
+        result = await once()
+        if row.authority != "read" or not _not_indexed(result):
+            return result
+        pending = index_calls.in_flight()
+        if pending or index_calls.ended != ended:  # sent beside an index call, which may write what it asked for
+            tick = sink.waiting if sink is not None else None
+            if await anyio.to_thread.run_sync(lambda: wait_for(pending, tick), limiter=waiting):
+                result = await once()
+        return result
 
     async def roots_changed(ctx: Any, params: Any) -> None:
         client_roots.changed(ctx)
@@ -206,6 +229,11 @@ def _bounded_progress_token(ctx: Any) -> None:
         raise MCPError(code=types.INVALID_PARAMS,
                        message=f"Invalid params: _meta.progressToken holds {len(token)} characters, over the "
                                f"{MAX_TOKEN_CHARS} this server echoes on each progress notification")
+
+
+def _not_indexed(result: Any) -> bool:
+    body = result.structured_content
+    return bool(result.is_error) and isinstance(body, dict) and (body.get("error") or {}).get("code") == "not_indexed"
 
 
 def _progress_of(ctx: Any) -> CallProgress | None:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import fcntl
 import os
-import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, TypeVar
 
 from indexer.contract.errors import Busy, StoreLocked
 
@@ -27,33 +25,8 @@ TICK_SECONDS = 2.0
 Tick = Callable[[float], None]
 
 
-# Indexes this process runs, by store home. Each counts as a writer from its start, before it
-# takes the write lock: a read this process serves beside it (an agent's parallel calls) waits
-# for it instead of finding nothing yet.
-_RUNNING: dict[str, int] = {}
-_RUNNING_GUARD = threading.Lock()
-
-
-@contextmanager
-def writing(home: Path) -> Iterator[None]:
-    """An index of the store at `home` runs in this process within."""
-    key = os.path.realpath(home)
-    with _RUNNING_GUARD:
-        _RUNNING[key] = _RUNNING.get(key, 0) + 1
-    try:
-        yield
-    finally:
-        with _RUNNING_GUARD:
-            _RUNNING[key] -= 1
-            if not _RUNNING[key]:
-                del _RUNNING[key]
-
-
 def writer_active(home: Path) -> bool:
-    """Does an indexer hold the write lock of the store at `home` now, or is one of this
-    process's on its way to it?"""
-    if _RUNNING and _RUNNING.get(os.path.realpath(home)):
-        return True
+    """Does an indexer hold the write lock of the store at `home` now?"""
     try:
         fd = os.open(home / "write.lock", os.O_RDONLY)
     except OSError:

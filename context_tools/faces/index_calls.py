@@ -1,0 +1,58 @@
+"""The calls that may index which an MCP server has in flight, counted as they arrive, so a read
+sent beside one (an agent's parallel calls) waits for it instead of answering `not_indexed`.
+
+A read that finds no snapshot waits for an indexer at work (indexer.store.writer_wait), but an
+index call is seen as one only once its thread reaches the indexer, after imports a first call
+pays; a read sent in the same breath can get there first. The server counts an index call from
+the moment it reads the request, in the order requests come, so a read that found nothing
+waits for every index call that was in flight then, and asks once more.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from indexer.store.writer_wait import TICK_SECONDS, WAIT_SECONDS
+
+
+class IndexCalls:
+    """Calls in flight that may index, each an event set when it ends."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._open: set[threading.Event] = set()
+        self.ended = 0  # how many have ended: one that ended while a read looked may have written it
+
+    def begin(self) -> threading.Event:
+        ended = threading.Event()
+        with self._guard:
+            self._open.add(ended)
+        return ended
+
+    def end(self, ended: threading.Event) -> None:
+        with self._guard:
+            self._open.discard(ended)
+            self.ended += 1
+        ended.set()
+
+    def in_flight(self) -> list[threading.Event]:
+        with self._guard:
+            return list(self._open)
+
+
+def wait_for(calls: list[threading.Event], tick: Callable[[float], None] | None,
+             seconds: float = WAIT_SECONDS) -> bool:
+    """True once every one of `calls` ended, False after `seconds`; `tick` is told how long
+    this has waited, at once and every TICK_SECONDS, as a wait for an indexer is told."""
+    start = time.monotonic()
+    if tick is not None and calls:
+        tick(0.0)
+    for ended in calls:
+        while not ended.wait(min(TICK_SECONDS, max(start + seconds - time.monotonic(), 0.0))):
+            if time.monotonic() >= start + seconds:
+                return False
+            if tick is not None:
+                tick(time.monotonic() - start)
+    return True
