@@ -389,12 +389,12 @@ def test_a_wait_for_index_calls_ends_with_them_or_at_its_bound_and_is_told():
     from context_tools.faces.index_calls import IndexCalls, wait_for
 
     calls = IndexCalls()
-    first, second = calls.begin(), calls.begin()
+    first, second, elsewhere = calls.begin("/r"), calls.begin("/r"), calls.begin("/other")
     told: list[float] = []
     threading.Timer(0.3, calls.end, (first,)).start()
-    assert not wait_for(calls.in_flight(), told.append, seconds=0.6)  # the second never ends
-    assert told[0] == 0.0 and calls.in_flight() == [second] and calls.ended == 1
+    assert not wait_for(calls.in_flight("/r"), told.append, seconds=0.6)  # the second never ends
+    assert told[0] == 0.0 and calls.in_flight("/r") == [second] and calls.ended == 1
     threading.Timer(0.2, calls.end, (second,)).start()
-    assert wait_for(calls.in_flight(), None, seconds=5)
-    assert calls.in_flight() == [] and calls.ended == 2
+    assert wait_for(calls.in_flight("/r"), None, seconds=5)
+    assert calls.in_flight("/r") == [] and calls.in_flight("/other") == [elsewhere] and calls.ended == 2
     assert wait_for([], told.append) and len(told) == 1  # nothing to wait for: nothing told

@@ -18,28 +18,41 @@ from indexer.store.writer_wait import TICK_SECONDS, WAIT_SECONDS
 
 
 class IndexCalls:
-    """Calls in flight that may index, each an event set when it ends."""
+    """Calls in flight that may index, by the repository they name (a path as the client gave
+    it, resolved), each an event set when it ends: a read waits only for those of its own."""
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._open: set[threading.Event] = set()
+        self._open: dict[threading.Event, str] = {}
         self.ended = 0  # how many have ended: one that ended while a read looked may have written it
 
-    def begin(self) -> threading.Event:
+    def begin(self, repo: str) -> threading.Event:
         ended = threading.Event()
         with self._guard:
-            self._open.add(ended)
+            self._open[ended] = repo
         return ended
 
     def end(self, ended: threading.Event) -> None:
         with self._guard:
-            self._open.discard(ended)
+            self._open.pop(ended, None)
             self.ended += 1
         ended.set()
 
-    def in_flight(self) -> list[threading.Event]:
+    def in_flight(self, repo: str) -> list[threading.Event]:
         with self._guard:
-            return list(self._open)
+            return [ended for ended, named in self._open.items() if named == repo]
+
+
+def repository_named(arguments: object) -> str:
+    """The repository a call's arguments name, as a key of `IndexCalls`: its path resolved
+    (the server's folder when none is named); a workspace by its name."""
+    import os
+
+    given = arguments.get("repo") if isinstance(arguments, dict) else None
+    workspace = arguments.get("workspace") if isinstance(arguments, dict) else None
+    if isinstance(workspace, str) and given is None:
+        return "workspace:" + workspace
+    return os.path.realpath(given if isinstance(given, str) and given and "\x00" not in given else ".")
 
 
 def wait_for(calls: list[threading.Event], tick: Callable[[float], None] | None,

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
-from context_tools.faces.index_calls import IndexCalls, wait_for
+from context_tools.faces.index_calls import IndexCalls, repository_named, wait_for
 from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
@@ -158,14 +158,15 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
             return reply_of(payload, ok=False)
         # counted before this coroutine first awaits: in the order requests came (index_calls)
-        indexing = index_calls.begin() if row.authority != "read" else None
+        repository = repository_named(params.arguments)
+        indexing = index_calls.begin(repository) if row.authority != "read" else None
         try:
-            return await answer(ctx, row, params)
+            return await answer(ctx, row, params, repository)
         finally:
             if indexing is not None:
                 index_calls.end(indexing)
 
-    async def answer(ctx: Any, row: Command, params: Any) -> Any:
+    async def answer(ctx: Any, row: Command, params: Any, repository: str) -> Any:
         # as the schema declares them: several clients send `"5"` for 5, or 1234567 for "1234567"
         arguments = as_declared(tools.input_schema(params.name), params.arguments or {})
         declared: tuple[str, ...] = ()
@@ -196,7 +197,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         result = await once()
         if row.authority != "read" or not _not_indexed(result):
             return result
-        pending = index_calls.in_flight()
+        pending = index_calls.in_flight(repository)
         if pending or index_calls.ended != ended:  # sent beside an index call, which may write what it asked for
             tick = sink.waiting if sink is not None else None
             if await anyio.to_thread.run_sync(lambda: wait_for(pending, tick), limiter=waiting):
