@@ -14,6 +14,7 @@ import threading
 import time
 from typing import Callable
 
+from context_tools.faces.argument_bounds import PATH_CHARS
 from indexer.store.writer_wait import TICK_SECONDS, WAIT_SECONDS
 
 
@@ -52,7 +53,11 @@ def repository_named(arguments: object) -> str:
     workspace = arguments.get("workspace") if isinstance(arguments, dict) else None
     if isinstance(workspace, str) and given is None:
         return "workspace:" + workspace
-    return os.path.realpath(given if isinstance(given, str) and given and "\x00" not in given else ".")
+    if not isinstance(given, str) or not given:
+        return os.path.realpath(".")
+    if len(given) > PATH_CHARS or "\x00" in given:  # refused as input later: not resolved on the event loop
+        return given[:PATH_CHARS]
+    return os.path.realpath(given)
 
 
 def wait_for(calls: list[threading.Event], tick: Callable[[float], None] | None,
