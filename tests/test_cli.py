@@ -505,27 +505,14 @@ def test_a_reader_that_stops_after_the_first_line_ends_the_cli_quietly(json_out)
 def test_a_command_waiting_for_another_indexer_says_so_once(tmp_path):
     """Was: a person saw `indexing ... first` and then nothing while another indexer held the
     store (up to two minutes), then the same line again. Now one line says it waits."""
-    import threading
-    import time
-
     from corpora.gitbuild import RepoBuilder
-    from indexer.store.database import Store, WriteLock
     from indexer.store.writer_wait import TICK_SECONDS
+    from tests.held_store import hold_store
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"a.py": "def f():\n    return 1\n"})
     store = tmp_path / "store"
-    Store.open(store).close()
-    held = threading.Event()
-
-    def hold() -> None:
-        with WriteLock(store):
-            held.set()
-            time.sleep(2 * TICK_SECONDS)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    held.wait(10)
+    holder = hold_store(store, 2 * TICK_SECONDS)
     for args in (("index", "--repo", str(builder.path)), ("context", "symbol", "f", "--repo", str(builder.path))):
         done = rennet(*args, store=str(store))
         assert done.returncode == 0, done.stderr

@@ -154,26 +154,16 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
     lock, and when it was free before the index took it (about one time in two) found nothing
     and answered `not_indexed`. Now the server, which counted the index call as it came, has the
     read wait for that call and ask again. Three rounds, each a repository of its own."""
-    from indexer.store.database import Store, WriteLock
+    from tests.held_store import hold_store
     from tests.test_mcp import run_stdio, text_of
 
     repos = [_repo_with_two_revs(tmp_path / f"r{k}") for k in range(3)]
     store = tmp_path / "home"
-    Store.open(store).close()
 
     async def work(client):
         rounds = []
         for repo, _, _ in repos:
-            held = threading.Event()
-
-            def hold() -> None:
-                with WriteLock(store):
-                    held.set()
-                    time.sleep(1.2)
-
-            holder = threading.Thread(target=hold)
-            holder.start()
-            held.wait(10)
+            holder = hold_store(store, 1.2)
             answers: dict = {}
             async with anyio.create_task_group() as tasks:
                 async def call(name, args, repo=repo):

@@ -80,24 +80,11 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
     its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
     it waits, at once and again every few seconds, the values growing with the wait and on
     through the index that follows."""
-    import threading
-    import time
-
-    from indexer.store.database import Store, WriteLock
     from indexer.store.writer_wait import TICK_SECONDS
+    from tests.held_store import hold_store
 
     repo = _repo(tmp_path / "repo", 6)
     store = tmp_path / "store"
-    Store.open(store).close()
-    held = threading.Event()
-    released: list[float] = []
-
-    def hold() -> None:
-        with WriteLock(store):
-            held.set()
-            time.sleep(2.5 * TICK_SECONDS)
-            released.append(time.monotonic())
-
     indexed: list[tuple[float, float | None, str | None]] = []
     read: list[tuple[float, float | None, str | None]] = []
 
@@ -105,9 +92,7 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
         async def heard(into, progress, total, message):
             into.append((progress, total, message))
 
-        holder = threading.Thread(target=hold)
-        holder.start()
-        held.wait(10)
+        holder = hold_store(store, 2.5 * TICK_SECONDS)
         async with anyio.create_task_group() as tasks:
             async def call(name, args, into, out):
                 out.append(await client.call_tool(name, args, progress_callback=lambda *a: heard(into, *a)))
@@ -131,7 +116,6 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
         assert waits[0][1] == "waiting for another index of this store to finish (0 s)", told  # at once
         assert len(waits) >= 2, told  # and again while the store is held
     assert indexed[-1][2] == "indexed"
-    assert released
 
 
 def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_so(tmp_path):
@@ -139,11 +123,8 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     indexer of the store failed at once with `store_locked` (a commit's index waits for it), and
     a call waiting for another call on the same checkout was silent. Now both wait, and a client
     that asked for progress hears that they do."""
-    import threading
-    import time
-
-    from indexer.store.database import Store, WriteLock
     from indexer.store.writer_wait import TICK_SECONDS
+    from tests.held_store import hold_store
     from tests.test_worktree import git, make_checkout
 
     checkout = make_checkout(tmp_path)
@@ -153,23 +134,13 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     git(checkout, "commit", "-q", "-m", "more")
     (checkout / "pkg" / "gen0.py").write_text("def fresh_helper():\n    return 0\n")
     store = tmp_path / "store"
-    Store.open(store).close()
-    held = threading.Event()
-
-    def hold() -> None:
-        with WriteLock(store):
-            held.set()
-            time.sleep(1.5 * TICK_SECONDS)
-
     heard: list[list[tuple[float, float | None, str | None]]] = [[], []]
 
     async def work(client):
         async def told(into, progress, total, message):
             into.append((progress, total, message))
 
-        holder = threading.Thread(target=hold)
-        holder.start()
-        held.wait(10)
+        holder = hold_store(store, 1.5 * TICK_SECONDS)
         answers: list = []
         async with anyio.create_task_group() as tasks:
             async def call(n):

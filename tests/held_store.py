@@ -1,0 +1,28 @@
+"""Another indexer at work: the write lock of a store held from a thread of the test's process
+(flock locks are per open file, so the code under test sees it as another process's)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from indexer.store.database import Store, WriteLock
+
+
+def hold_store(home: Path, seconds: float) -> threading.Thread:
+    """The store at `home` (made when absent) held for `seconds` from now; the thread holding it,
+    to join. Returns once the lock is held."""
+    Store.open(home).close()
+    held = threading.Event()
+
+    def hold() -> None:
+        with WriteLock(home):
+            held.set()
+            time.sleep(seconds)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    if not held.wait(30):
+        raise RuntimeError(f"the write lock of {home} was not taken")
+    return holder
