@@ -231,13 +231,23 @@ def test_a_second_run_counts_on_and_a_failed_run_neither_ends_the_count_nor_says
     assert sent[2:] == [(6.25, 7, "reading the tree"), (6.5, 7, "assembling the snapshot"), (7, 7, "indexed")]
 
 
-def test_a_client_gone_does_not_fail_the_index():
-    def gone(*_):
-        raise BrokenPipeError("the client left")
+def test_a_client_gone_does_not_fail_the_index_nor_is_sent_to_again():
+    """A send that fails: the client left, or never read its stream and the send timed out
+    (`SEND_SECONDS`). Was: each later notification was tried again, each waiting out its own
+    timeout on the index's thread. Now nothing more is sent."""
+    tried: list[str] = []
 
-    with CallProgress(gone).run() as update:
-        update("parse", 1, 2)
-        update("assemble", 0, 1)  # reached: the failed sends were dropped
+    def gone(*told):
+        tried.append(told[2])
+        raise TimeoutError("the client reads nothing")
+
+    clock = _Clock()
+    with CallProgress(gone, clock).run() as update:
+        for done in range(1, 11):
+            clock.now += 1
+            update("parse", done, 10)
+        update("assemble", 0, 1)  # reached: the failed send was dropped
+    assert tried == ["reading the tree"]
 
 
 def test_no_sink_is_set_but_by_a_call_that_asked():

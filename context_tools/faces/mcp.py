@@ -242,12 +242,17 @@ def _progress_of(ctx: Any) -> CallProgress | None:
     else None. Its notifications are sent from the call's thread through the event loop."""
     if (ctx.meta or {}).get("progress_token") is None:
         return None
+    import anyio
     import anyio.from_thread
 
-    from context_tools.faces.mcp_progress import CallProgress
+    from context_tools.faces.mcp_progress import SEND_SECONDS, CallProgress
+
+    async def told(progress: float, total: float, message: str) -> None:
+        with anyio.fail_after(SEND_SECONDS):
+            await ctx.session.report_progress(progress, total, message)
 
     def send(progress: float, total: float, message: str) -> None:
-        anyio.from_thread.run(ctx.session.report_progress, progress, total, message)
+        anyio.from_thread.run(told, progress, total, message)
 
     return CallProgress(send)
 

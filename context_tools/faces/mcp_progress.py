@@ -26,6 +26,9 @@ MIN_GAP_SECONDS = 0.25
 MAX_TOKEN_CHARS = 1024
 
 Send = Callable[[float, float, str], None]
+# The longest one notification may wait to be taken: over HTTP a client that never reads its
+# stream fills it, and the call's index would wait on it holding one of the server's call slots
+SEND_SECONDS = 5.0
 
 
 class CallProgress:
@@ -33,7 +36,7 @@ class CallProgress:
     (the client gone) is dropped, never the index's failure."""
 
     def __init__(self, send: Send, clock: Callable[[], float] = time.monotonic) -> None:
-        self._send = send
+        self._send: Send | None = send
         self._clock = clock
         self._base = 0.0  # what the call's earlier index runs counted
         self._last = -1.0
@@ -75,7 +78,11 @@ class CallProgress:
         if stage == self._stage and not last_of_stage and now - self._when < MIN_GAP_SECONDS:
             return
         self._last, self._stage, self._when = value, stage, now
+        if self._send is None:
+            return
         try:
             self._send(value, total, message)
-        except Exception:  # a client gone mid-call: the index goes on, its answer is dropped later
-            pass
+        except Exception:
+            # a client gone mid-call, or one not reading what it asked for (its send timed out):
+            # nothing more is sent to it, and the index goes on, its answer dropped later if so
+            self._send = None
