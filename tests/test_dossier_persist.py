@@ -337,6 +337,29 @@ def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads
     assert (tmp_path / "home" / other.items[0].payload).is_file()
 
 
+@pytest.mark.parametrize("bad", ["projects/../outside", "projects/r/../../outside", "../outside", "outside",
+                                 "/OUTSIDE"])
+def test_a_swept_record_naming_a_folder_outside_the_dossiers_removes_no_folder(tmp_path, bad):
+    """A damaged record may name any folder as its payloads': sweeping drops the record and
+    removes only a folder of the shape dossiers' payloads have (was: any path starting
+    `projects/`, so `projects/../outside` was removed)."""
+    from delta.dossier.persist import record_key, save_record, sweep
+
+    home = tmp_path / "home"
+    outside = home / "outside"
+    (outside / "keep").mkdir(parents=True)
+    old = home / "projects" / "r" / "dossiers" / "old"
+    old.mkdir(parents=True)
+    bad = bad.replace("/OUTSIDE", str(outside))
+    with Store.open(home) as store:
+        keys = [record_key("r", "main", "f", "b" * 40, str(n) * 40) for n in range(3)]
+        for n, (key, folder) in enumerate(zip(keys, [bad, "projects/r/dossiers/old", "projects/r/dossiers/new"])):
+            save_record(store, key, msgspec.json.encode({"built_at": f"2026-01-0{n + 1}", "payload_dir": folder}))
+        removed = sweep(store, keys[2], keep=1)
+    assert sorted(removed) == sorted(keys[:2])
+    assert (outside / "keep").is_dir() and not old.exists()
+
+
 def test_rennet_dossier_as_a_separate_process_over_the_full_registry(tmp_path, world, jira):
     import os
     import subprocess
