@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
 import threading
 import time
 
@@ -14,8 +15,9 @@ import msgspec
 import pytest
 
 from delta.dossier import build_dossier
+from delta.dossier.items import RICH_TEXT_CHARS, TRUNCATED
 from delta.dossier.persist import read_payload
-from delta.dossier.transport import TrackerFailure, exchange
+from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure, exchange
 from indexer.store.database import Store
 from tests.fakes.trackers import FakeJira, FakeLinear, Scripted
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
@@ -454,8 +456,10 @@ def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, mo
 
 @pytest.mark.parametrize("behaviour, code", [
     ("404", "not_found"),
+    ("410", "not_found"),  # a deleted issue
     ("401", "unauthorized"),
     ("unauthenticated", "unauthorized"),
+    ("exit4", "unauthorized"),  # gh's exit status for credentials, whatever it prints
     ("500", "tracker_unavailable"),
     ("malformed", "malformed_response"),
 ])
@@ -479,6 +483,54 @@ def test_an_issue_whose_comment_count_is_no_count_is_malformed_and_the_rest_go_o
     make_change(tmp_path / "r", ["#1 and #2"])
     d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
     assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
+@pytest.mark.parametrize("fields", [{"title": 5}, {"title": None}, {"title": ["t"]}, {"title": {"t": 1}}])
+def test_an_issue_whose_title_is_no_text_is_malformed_and_the_rest_go_on(tmp_path, store, monkeypatch, fields):
+    """A title is text: any other value is a `malformed_response` fact for that issue, never an
+    item built on it (bounding one of another type failed outside the reader)."""
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "fields": fields},
+                                       "acme/widgets#2": {"title": "fine"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
+def test_an_issue_body_and_comment_past_the_rich_text_bound_are_cut_and_marked(tmp_path, store, monkeypatch):
+    long = "b" * (RICH_TEXT_CHARS + 1)
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "t", "body": long, "comments": [("ann", long)]}},
+               GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 20.0})
+    [item] = d.items
+    marked = "b" * RICH_TEXT_CHARS + TRUNCATED.format(chars=RICH_TEXT_CHARS)
+    assert item.body_chars == len(marked)
+    assert [c.body for c in read_payload(store.home, item.payload).comments] == [marked]
+
+
+def test_gh_error_text_is_drained_and_only_its_start_is_kept():
+    """gh writing far more error text than is looked at is read to its end (never blocked on a
+    full pipe) and only the first STDERR_BYTES of it kept."""
+    from delta.dossier.github import STDERR_BYTES, _run_gh
+
+    script = ("import sys\n"
+              "for _ in range(64): sys.stderr.write('e' * 65536)\n"
+              "sys.stderr.flush(); print('done')\n")
+    code, out, err = _run_gh([sys.executable, "-c", script], 30.0, "a test", None)
+    assert (code, out) == (0, b"done\n")
+    assert err == "e" * STDERR_BYTES
+
+
+@pytest.mark.parametrize("extra, code", [(0, None), (1, "malformed_response")])
+def test_gh_output_of_the_cap_is_read_and_a_byte_more_is_not(tmp_path, store, monkeypatch, extra, code):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "big", "body": "",
+                                                          "pad_to": MAX_RESPONSE_BYTES + extra}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 20.0})
+    if code is None:
+        assert [i.id for i in d.items] == ["#1"] and d.facts == []
+    else:
+        assert d.items == [] and facts_by_ref(d)["#1"].code == code
 
 
 def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
@@ -680,6 +732,16 @@ def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_pat
     assert item.links == ["up/lib#2", "#3"]
     assert [(l.id, l.title) for l in read_payload(store.home, item.payload).linked] == [
         ("up/lib#2", "upstream two"), ("#3", "ours")]
+
+
+def test_an_issue_bodys_links_are_its_github_references_only():
+    """Keys of other trackers in an issue body are no links of a GitHub issue; `#N` is of the
+    issue's own repository, named `#N` only when that is this one (in any case)."""
+    from delta.dossier.github import body_links
+
+    body = "Blocked by PROJ-1 and PROJ-2, see #3, Other/Lib#4 and https://github.com/acme/widgets/issues/5"
+    assert body_links(body, "acme/widgets", "Acme/Widgets") == ["#3", "Other/Lib#4", "#5"]
+    assert body_links(body, "up/stream", "acme/widgets") == ["up/stream#3", "Other/Lib#4", "#5"]
 
 
 @pytest.mark.parametrize("timeout, code", [(1e300, None), (float("inf"), None), (float("nan"), "timeout"),
