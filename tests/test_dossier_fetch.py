@@ -161,6 +161,30 @@ def test_token_is_read_at_call_time_and_missing_env_var_is_missing_config(tmp_pa
     assert [i.id for i in d.items] == ["PROJ-1"]
 
 
+@pytest.mark.parametrize("variable, key", [("JIRA_TOKEN", "PROJ-1"), ("LINEAR_API_KEY", "ENG-1")])
+def test_a_token_variable_set_empty_is_missing_config_and_nothing_is_sent(tmp_path, jira, linear, store,
+                                                                         monkeypatch, variable, key):
+    jira.behaviours["PROJ-1"] = linear.behaviours["ENG-1"] = {"title": "t"}
+    monkeypatch.setenv(variable, "")
+    make_change(tmp_path / "r", [f"{key}: one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, linear))
+    fact = facts_by_ref(d)[key]
+    assert fact.code == "missing_config" and variable in fact.message
+    assert jira.hits == [] and linear.hits == []
+
+
+def test_a_token_variable_without_a_url_is_missing_config_naming_both(tmp_path, jira, store):
+    """The user named where the token is but not where it goes: nothing is asked, and the fact
+    says which settings to give (not an `insecure_url` of a blank URL)."""
+    jira.behaviours["PROJ-1"] = {"title": "t"}
+    make_change(tmp_path / "r", ["PROJ-1 one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      config={"jira": {"token_env": "JIRA_TOKEN", "projects": ["PROJ"]}})
+    fact = facts_by_ref(d)["PROJ-1"]
+    assert fact.code == "missing_config" and "base_url" in fact.message and "token_env" in fact.message
+    assert jira.hits == []
+
+
 def test_slow_server_past_the_timeout_is_a_timeout_fact(tmp_path, jira, store):
     jira.behaviours["PROJ-1"] = "slow"
     jira.behaviours["PROJ-2"] = STORY
