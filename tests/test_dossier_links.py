@@ -28,7 +28,8 @@ HOSTILE = [
     "https://", "https:///path", "https://user:pw@linear.app/x", "https://linear.app@evil.example/x",
     "https://linear.app/x\x00y", "https://linear.app/x\ny", "https://linear.app/a b", "https://linear.app/x\u202egpj.exe",
     "https://linear.app/\u200bx", "https://lin\u0435ar.app/x", "https://linear.app/x\x7f", "https://linear.app/<x>",
-    "https:\\\\evil.example\\x", "https://linear.app:99999/x", "https://linear.app:0/x", "https://[::1/x",
+    "https:\\\\evil.example\\x", "https://evil.example\\linear.app/x", "https://linear.app:99999/x",
+    "https://linear.app:0/x", "https://[::1/x",
     "https://linear.app/" + "a" * URL_CHARS,
 ]
 GOOD = ["https://linear.app/acme/issue/ENG-1/slug", "HTTPS://GitHub.com/acme/widgets/issues/5",
@@ -85,6 +86,17 @@ def test_a_ticket_id_is_told_from_anything_else(link, tracker, kept):
     assert is_ticket_id(link, tracker) is kept
 
 
+def test_a_link_of_exactly_the_url_bound_is_kept_and_one_longer_is_not():
+    head = "https://jira.example/browse/PROJ-1?q="
+    assert link_refusal(head + "a" * (URL_CHARS - len(head))) is None
+    assert link_refusal(head + "a" * (URL_CHARS + 1 - len(head))) == f"is longer than {URL_CHARS} characters"
+
+
+def test_a_github_ticket_id_holds_a_number_of_at_most_18_ascii_digits():
+    assert is_ticket_id("#" + "9" * 18, "github") and is_ticket_id("a/b#" + "9" * 18, "github")
+    assert not is_ticket_id("#" + "9" * 19, "github") and not is_ticket_id("a/b#" + "9" * 19, "github")
+
+
 @pytest.fixture
 def store(tmp_path):
     s = Store.open(tmp_path / "home")
@@ -116,6 +128,14 @@ def test_a_hostile_url_is_dropped_from_the_item_with_a_fact_and_the_item_kept(tm
     [fact] = d.facts
     assert (fact.code, fact.tracker, fact.ref) == ("insecure_url", "linear", "ENG-12")
     assert url not in fact.message and "\n" not in fact.message
+
+
+def test_an_item_a_tracker_sends_without_a_url_is_kept_blank_without_a_fact(tmp_path, store, linear):
+    linear.behaviours["ENG-12"] = {"title": "no url", "url": ""}
+    make_change(tmp_path / "r", ["ENG-12: rate limit"], branch="eng-12")
+    d = build_dossier(tmp_path / "r", "main", "eng-12", store=store, config=linear_config(linear))
+    [item] = d.items
+    assert item.url == "" and d.facts == []
 
 
 def test_a_linked_tickets_hostile_url_is_dropped_from_the_payload(tmp_path, store, linear):

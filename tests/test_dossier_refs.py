@@ -257,3 +257,27 @@ def test_a_long_branch_segment_is_cut_in_its_provenance():
     segment = "x" * 600 + "-#12"
     [ref] = extract_references([Source(BRANCH, "b", f"fix/{segment}")])
     assert ref.id == "#12" and ref.provenance == [Provenance(BRANCH, "b", segment[:PROVENANCE_CHARS])]
+
+
+def test_a_long_url_reference_is_cut_in_its_provenance_and_kept_whole_as_its_url():
+    url = "https://github.com/acme/widgets/issues/7?q=" + "u" * 1000
+    [ref] = extract_references([Source(COMMIT_BODY, "c", f"see {url} please")], (), "acme/widgets")
+    assert ref.id == "#7" and ref.url == url
+    assert ref.provenance == [Provenance(COMMIT_BODY, "c", url[:PROVENANCE_CHARS])]
+
+
+def test_a_number_of_eighteen_digits_is_a_reference_in_every_form():
+    n = "9" * 18
+    text = f"#{n} acme/x#{n} PROJ-{n} https://linear.app/t/issue/ENG-{n}"
+    refs = extract_references([Source(COMMIT_BODY, "c", text)], ["PROJ"])
+    assert [r.id for r in refs] == [f"#{n}", f"acme/x#{n}", f"PROJ-{n}", f"ENG-{n}"]
+    assert refs[0].number == 10 ** 18 - 1
+
+
+def test_a_key_shape_holds_a_prefix_of_at_most_64_characters():
+    """The shape a linked ticket's id must have before it is asked for with the token."""
+    from delta.dossier.links import is_ticket_id
+    from delta.dossier.refs import TRACKER_KEY
+
+    assert TRACKER_KEY.fullmatch("P" * 64 + "-1") and not TRACKER_KEY.fullmatch("P" * 65 + "-1")
+    assert is_ticket_id("P" * 64 + "-1", "jira") and not is_ticket_id("P" * 65 + "-1", "linear")
