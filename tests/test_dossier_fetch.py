@@ -366,6 +366,19 @@ def test_the_retrieval_budget_bounds_an_exchange_whatever_the_timeout(tmp_path, 
     assert facts_by_ref(d)["PROJ-1"].code == "timeout"  # without the budget: the answer, a minute later
 
 
+def test_the_retrieval_budget_bounds_an_exchange_under_the_users_own_timeout(tmp_path, jira, store, monkeypatch):
+    """The user's own timeout may be long: one exchange still ends with the retrieval's budget.
+    The slow answer comes after 3 s, inside the user's 30 s and past the 0.5 s budget."""
+    from delta.dossier import build
+
+    monkeypatch.setattr(build, "TOTAL_SECONDS", 0.5)
+    jira.slow_seconds = 3.0
+    jira.behaviours["PROJ-1"] = "slow"
+    make_change(tmp_path / "r", ["PROJ-1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, timeout_seconds=30.0))
+    assert facts_by_ref(d)["PROJ-1"].code == "timeout" and d.items == []
+
+
 def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -654,6 +667,21 @@ def test_linked_tickets_are_fetched_one_hop_into_the_payload_only(tmp_path, jira
     assert [i.id for i in d.items] == ["PROJ-1", "PROJ-2"] and d.facts == []
 
 
+def test_a_dossier_fetches_at_most_its_bound_of_linked_tickets(tmp_path, jira, store):
+    from delta.dossier.build import MAX_LINKED, MAX_LINKS_PER_ITEM
+
+    items = MAX_LINKED // MAX_LINKS_PER_ITEM + 1
+    for n in range(1, items + 1):
+        jira.behaviours[f"PROJ-{n}"] = {"title": f"item {n}",
+                                        "links": [f"PROJ-{100 * n + k}" for k in range(MAX_LINKS_PER_ITEM + 2)]}
+    make_change(tmp_path / "r", [" ".join(f"PROJ-{n}" for n in range(1, items + 1))])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    assert len(d.items) == items
+    linked = [read_payload(store.home, i.payload).linked for i in d.items]
+    assert [len(one) for one in linked] == [MAX_LINKS_PER_ITEM] * (items - 1) + [MAX_LINKED % MAX_LINKS_PER_ITEM]
+    assert len(jira.hits) == items + MAX_LINKED
+
+
 def test_a_linked_ticket_of_no_key_shape_is_never_asked_for(tmp_path, jira, store):
     """A Jira answer names the tickets an item links to and the key it answers under: neither may
     make a request with the token climb to another endpoint of the API, nor point an item's URL
@@ -788,3 +816,60 @@ def test_an_exchange_takes_any_timeout_a_caller_gives(timeout, code):
             assert failure.value.code == code
     finally:
         server.stop()
+
+
+# --- a token a tracker echoes ------------------------------------------------------------
+
+def test_a_token_linear_echoes_is_redacted_as_jiras_is(tmp_path, linear, store):
+    linear.behaviours["ENG-1"] = {"title": f"echo {LINEAR_TOKEN}", "body": f"key: {LINEAR_TOKEN}"}
+    make_change(tmp_path / "r", ["ENG-1 first"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(linear=linear))
+    [item] = d.items
+    assert (item.title, item.body) == ("echo [redacted]", "key: [redacted]")
+    assert [(f.code, f.ref) for f in d.facts] == [("redacted", "ENG-1")]
+    assert files_containing(store.home, LINEAR_TOKEN) == []
+
+
+class SplitEcho(FakeJira):
+    """Answers with a v3 description whose two text nodes each hold half of the token: the
+    answer never holds it whole, the flattened body does."""
+
+    def ok_body(self, key, issue):
+        half = len(JIRA_TOKEN) // 2
+        return {"key": key, "fields": {"summary": "split", "description": {"type": "doc", "content": [
+            {"type": "paragraph", "content": [{"type": "text", "text": "seen " + JIRA_TOKEN[:half]},
+                                              {"type": "text", "text": JIRA_TOKEN[half:] + " here"}]}]}}}
+
+
+def test_a_token_put_together_only_in_the_flattened_text_is_redacted(tmp_path, store, monkeypatch):
+    server = SplitEcho(token=JIRA_TOKEN).start()
+    monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+    try:
+        server.behaviours["PROJ-1"] = {"title": "split"}
+        make_change(tmp_path / "r", ["PROJ-1 one"])
+        d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                          config=config(server, jira_extra={"api_version": 3}))
+    finally:
+        server.stop()
+    [item] = d.items
+    assert item.body == "seen [redacted] here\n"
+    assert [f.code for f in d.facts] == ["redacted"]
+    assert JIRA_TOKEN not in msgspec.json.encode(d).decode()
+    assert files_containing(store.home, JIRA_TOKEN) == []
+
+
+def test_a_token_holding_characters_json_escapes_is_redacted(tmp_path, store, monkeypatch):
+    """A token is looked for as JSON spells it: a quote or backslash in it is escaped there."""
+    token = 'jira-SECRET\\back"quote\u00e9'
+    server = FakeJira(token=token).start()
+    monkeypatch.setenv("JIRA_TOKEN", token)
+    try:
+        server.behaviours["PROJ-1"] = {"title": f"echo {token}", "comments": [("bot", token)]}
+        make_change(tmp_path / "r", ["PROJ-1 one"])
+        d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(server))
+    finally:
+        server.stop()
+    [item] = d.items
+    assert item.title == "echo [redacted]" and [f.code for f in d.facts] == ["redacted"]
+    assert token not in msgspec.json.encode(d).decode()
+    assert files_containing(store.home, msgspec.json.encode(token).decode()[1:-1]) == []

@@ -360,6 +360,58 @@ def test_a_swept_record_naming_a_folder_outside_the_dossiers_removes_no_folder(t
     assert (outside / "keep").is_dir() and not old.exists()
 
 
+
+@pytest.mark.parametrize("rid", ["owner/repo#5", "../../../x#1", "a/../../b#2", "PROJ-1/../..", "#7"])
+def test_a_payload_is_one_file_in_its_dossiers_folder_whatever_the_id(tmp_path, rid):
+    from delta.dossier.persist import Payload, write_payload
+
+    folder = "projects/r/dossiers/abc"
+    rel = write_payload(tmp_path, folder, Payload(id=rid, tracker="github", fetched_at="", comments=[], links=[],
+                                                  raw=None))
+    target = (tmp_path / rel).resolve()
+    assert target.parent == (tmp_path / folder).resolve() and target.is_file()
+    assert "/" not in rel.removeprefix(folder + "/")
+
+
+def test_a_stored_dossier_of_another_schema_is_retrieved_again(tmp_path):
+    from delta.dossier.build import SCHEMA
+
+    make_change(tmp_path / "r", ["no reference here"])
+    with Store.open(tmp_path / "home") as store:
+        first = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        [(key, value)] = list(store.kv(TABLE).items(b""))
+        older = msgspec.structs.replace(msgspec.json.decode(value, type=Dossier), schema=SCHEMA - 1)
+        store.kv(TABLE).put(key, msgspec.json.encode(older))
+        again = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        assert not first.reused and not again.reused and again.schema == SCHEMA
+        assert build_dossier(tmp_path / "r", "main", "feature", store=store, config={}).reused
+
+
+def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_path, monkeypatch):
+    """As for Jira's projects: a stored dossier holds what the token read, and one built while
+    the user read more teams is built again, not served, once they read fewer."""
+    from tests.fakes.trackers import FakeLinear
+
+    linear = FakeLinear(token="lin_api_SECRET-teams", auth_scheme="").start()
+    monkeypatch.setenv("LINEAR_API_KEY", "lin_api_SECRET-teams")
+    linear.behaviours["ENG-1"] = {"title": "ours"}
+    linear.behaviours["HR-2"] = {"title": "CONFIDENTIAL-TITLE"}
+    make_change(tmp_path / "r", ["ENG-1: change, see HR-2", "ENG-1 and HR-2 again"])
+
+    def reading(teams):
+        return {"timeout_seconds": 5.0, "linear": {"base_url": linear.url + "/graphql",
+                                                   "token_env": "LINEAR_API_KEY", "teams": teams}}
+
+    try:
+        with Store.open(tmp_path / "home") as store:
+            first = build_dossier(tmp_path / "r", "main", "feature", store=store, config=reading(["ENG", "HR"]))
+            second = build_dossier(tmp_path / "r", "main", "feature", store=store, config=reading(["ENG"]))
+    finally:
+        linear.stop()
+    assert [i.id for i in first.items] == ["ENG-1", "HR-2"]
+    assert not second.reused and [i.id for i in second.items] == ["ENG-1"]
+    assert {f.ref: f.code for f in second.facts}["HR-2"] == "other_project"
+
 def test_rennet_dossier_as_a_separate_process_over_the_full_registry(tmp_path, world, jira):
     import os
     import subprocess
