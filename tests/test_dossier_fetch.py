@@ -873,3 +873,17 @@ def test_a_token_holding_characters_json_escapes_is_redacted(tmp_path, store, mo
     assert item.title == "echo [redacted]" and [f.code for f in d.facts] == ["redacted"]
     assert token not in msgspec.json.encode(d).decode()
     assert files_containing(store.home, msgspec.json.encode(token).decode()[1:-1]) == []
+
+
+def test_a_token_cut_by_the_rich_text_bound_leaves_none_of_it(tmp_path, jira, store):
+    """A tracker echoing the token where a body is cut: the part of it before the cut is
+    redacted too (was: kept in the linked ticket's payload, the token less its last characters)."""
+    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["PROJ-2"]}
+    jira.behaviours["PROJ-2"] = {"title": "linked", "body": "x" * (RICH_TEXT_CHARS - 12) + JIRA_TOKEN + " tail"}
+    make_change(tmp_path / "r", ["PROJ-1 one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, timeout_seconds=20.0))
+    [item] = d.items
+    [linked] = read_payload(store.home, item.payload).linked
+    assert linked.body == "x" * (RICH_TEXT_CHARS - 12) + "[redacted]" + TRUNCATED.format(chars=RICH_TEXT_CHARS)
+    assert [(f.code, f.ref) for f in d.facts] == [("redacted", "PROJ-2")]
+    assert files_containing(store.home, JIRA_TOKEN[:12]) == []
