@@ -57,6 +57,14 @@ def test_a_task_list_gives_checkboxes_with_their_state():
     assert [(c.text, c.done) for c in acceptance_criteria(body)] == [("exports csv", True), ("keeps columns", False)]
 
 
+def test_a_hard_break_is_a_new_line_of_the_text():
+    doc = {"type": "doc", "content": [{"type": "paragraph", "content": [
+        text("Acceptance criteria"), {"type": "hardBreak"}, text("- [ ] one"), {"type": "hardBreak"}, text("- [x] two")]}]}
+    body = adf_text(doc)
+    assert body == "Acceptance criteria\n- [ ] one\n- [x] two\n"
+    assert [(c.text, c.done) for c in acceptance_criteria(body)] == [("one", False), ("two", True)]
+
+
 @pytest.mark.parametrize("level", ["2", 2.5, None, [2], -1, 0, 7])
 def test_a_heading_level_outside_one_to_six_or_of_no_number_is_one(level):
     assert adf_text({"type": "heading", "attrs": {"level": level}, "content": [text("t")]}) == "# t\n"

@@ -545,6 +545,25 @@ def test_an_issue_body_and_comment_past_the_rich_text_bound_are_cut_and_marked(t
     assert [c.body for c in read_payload(store.home, item.payload).comments] == [marked]
 
 
+def test_an_open_pull_request_is_open_and_kept_as_a_pull(tmp_path, store, monkeypatch):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#3": {"title": "WIP", "pull": True, "merged_at": None}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    [item] = d.items
+    assert item.state == "open" and item.url == "https://github.com/acme/widgets/pull/3"
+    assert read_payload(store.home, item.payload).raw["kind"] == "pull"
+
+
+@pytest.mark.parametrize("thread", [{"message": "Not Found"}, "comments", 3])
+def test_a_comment_thread_that_is_no_list_is_malformed_and_the_rest_go_on(tmp_path, store, monkeypatch, thread):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "comments": [("ann", "hi")],
+                                                          "comments_answer": thread},
+                                       "acme/widgets#2": {"title": "fine"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
 def test_gh_error_text_is_drained_and_only_its_start_is_kept():
     """gh writing far more error text than is looked at is read to its end (never blocked on a
     full pipe) and only the first STDERR_BYTES of it kept."""

@@ -29,7 +29,7 @@ HOSTILE = [
     "https://linear.app/x\x00y", "https://linear.app/x\ny", "https://linear.app/a b", "https://linear.app/x\u202egpj.exe",
     "https://linear.app/\u200bx", "https://lin\u0435ar.app/x", "https://linear.app/x\x7f", "https://linear.app/<x>",
     "https:\\\\evil.example\\x", "https://evil.example\\linear.app/x", "https://linear.app:99999/x",
-    "https://linear.app:0/x", "https://[::1/x",
+    "https://linear.app:0/x", "https://[::1/x", "https://linear.app/a|b",
     "https://linear.app/" + "a" * URL_CHARS,
 ]
 GOOD = ["https://linear.app/acme/issue/ENG-1/slug", "HTTPS://GitHub.com/acme/widgets/issues/5",
@@ -95,6 +95,8 @@ def test_a_link_of_exactly_the_url_bound_is_kept_and_one_longer_is_not():
 def test_a_github_ticket_id_holds_a_number_of_at_most_18_ascii_digits():
     assert is_ticket_id("#" + "9" * 18, "github") and is_ticket_id("a/b#" + "9" * 18, "github")
     assert not is_ticket_id("#" + "9" * 19, "github") and not is_ticket_id("a/b#" + "9" * 19, "github")
+    assert not is_ticket_id("#\u0663", "github") and not is_ticket_id("a/b#\uff11", "github")
+    assert not any(is_ticket_id(link, "github") for link in ("12", "a/b", "a/b#", "#"))
 
 
 @pytest.fixture
@@ -164,7 +166,8 @@ def test_a_github_html_url_of_another_scheme_is_dropped(tmp_path, store, monkeyp
 def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, store, monkeypatch):
     jira = FakeJira(token="jira-SECRET-links").start()
     monkeypatch.setenv("JIRA_TOKEN", "jira-SECRET-links")
-    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["PROJ-2", "javascript:alert(1)", "PROJ-3\u202e", "x y"]}
+    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["PROJ-2", "javascript:alert(1)", "PROJ-3\u202e", "x y",
+                                                           "javascript://x/%0aalert(1)", "../../rest/api/2/myself"]}
     jira.behaviours["PROJ-2"] = {"title": "linked"}
     try:
         make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
@@ -174,6 +177,6 @@ def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, sto
         assert item.links == ["PROJ-2"] and item.url == f"{jira.url}/browse/PROJ-1"
         assert read_payload(store.home, item.payload).links == ["PROJ-2"]
         [fact] = d.facts
-        assert (fact.code, fact.ref) == ("insecure_url", "PROJ-1") and "3 of the links" in fact.message
+        assert (fact.code, fact.ref) == ("insecure_url", "PROJ-1") and "5 of the links" in fact.message
     finally:
         jira.stop()

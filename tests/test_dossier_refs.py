@@ -281,3 +281,14 @@ def test_a_key_shape_holds_a_prefix_of_at_most_64_characters():
 
     assert TRACKER_KEY.fullmatch("P" * 64 + "-1") and not TRACKER_KEY.fullmatch("P" * 65 + "-1")
     assert is_ticket_id("P" * 64 + "-1", "jira") and not is_ticket_id("P" * 65 + "-1", "linear")
+
+
+def test_a_reference_keeps_the_url_it_was_first_written_as():
+    text = "see https://github.com/acme/widgets/pull/7, then https://github.com/acme/widgets/issues/7"
+    [ref] = extract_references([Source(COMMIT_BODY, "c", text)], (), "acme/widgets")
+    assert ref.url == "https://github.com/acme/widgets/pull/7" and ref.provenance_total == 2
+
+
+def test_a_github_url_naming_a_repository_longer_than_github_allows_is_no_reference():
+    text = f"https://github.com/acme/{'r' * 101}/issues/9 and https://github.com/acme/{'r' * 100}/issues/10"
+    assert [r.id for r in extract_references([Source(COMMIT_BODY, "c", text)])] == [f"acme/{'r' * 100}#10"]
