@@ -89,12 +89,26 @@ def test_a_plain_jira_description_and_comment_are_cut_and_marked():
     assert [c.body for c in got.comments] == ["d" * RICH_TEXT_CHARS + MARKED]
 
 
+@pytest.mark.parametrize("answer", [[], {"fields": []}, {"fields": "x"}, {"fields": {"summary": 5}}, {"key": "PROJ-1"}])
+def test_a_jira_answer_without_a_fields_object_or_summary_is_malformed(answer):
+    with pytest.raises(TrackerFailure) as failure:
+        parse_jira("PROJ-1", answer, "https://jira.example")
+    assert failure.value.code == "malformed_response"
+
+
 def test_a_linear_body_and_comment_are_cut_and_marked():
     long = "d" * (RICH_TEXT_CHARS + 1)
     got = parse_linear("ENG-1", {"data": {"issue": {"identifier": "ENG-1", "title": "t", "description": long,
                                                     "comments": {"nodes": [{"body": long}]}}}})
     assert got.body == "d" * RICH_TEXT_CHARS + MARKED
     assert [c.body for c in got.comments] == ["d" * RICH_TEXT_CHARS + MARKED]
+
+
+def test_a_linear_relation_without_an_identifier_is_no_link():
+    relations = [{"relatedIssue": {"identifier": 5}}, {"relatedIssue": {}}, {"relatedIssue": None},
+                 {"relatedIssue": {"identifier": None}}, {"relatedIssue": {"identifier": "ENG-2"}}]
+    got = parse_linear("ENG-1", {"data": {"issue": {"title": "t", "relations": {"nodes": relations}}}})
+    assert got.links == ["ENG-2"]
 
 
 @pytest.mark.parametrize("answer, code", [

@@ -292,3 +292,29 @@ def test_a_reference_keeps_the_url_it_was_first_written_as():
 def test_a_github_url_naming_a_repository_longer_than_github_allows_is_no_reference():
     text = f"https://github.com/acme/{'r' * 101}/issues/9 and https://github.com/acme/{'r' * 100}/issues/10"
     assert [r.id for r in extract_references([Source(COMMIT_BODY, "c", text)])] == [f"acme/{'r' * 100}#10"]
+
+
+def test_a_reference_after_a_masked_url_or_code_span_is_read_where_it_was_written():
+    """URLs and code spans are blanked before the short forms are matched, keeping offsets: a
+    closing keyword before a later reference is read there, and references keep their order."""
+    text = "see https://example.com/a/long/path and `code span`, then fixes #12 after acme/x#3"
+    refs = extract_references([Source(COMMIT_BODY, "c", text)])
+    assert [(r.id, r.closing) for r in refs] == [("#12", True), ("acme/x#3", False)]
+
+
+def test_an_owner_spelled_like_a_key_names_no_key():
+    """`owner/repo#N` is blanked once read: an owner that looks like a key (`ABC-1`) is no key."""
+    text = "port ABC-1/lib#3 and ABC-2"
+    assert [r.id for r in extract_references([Source(COMMIT_BODY, "c", text)], ["ABC"])] == ["ABC-1/lib#3", "ABC-2"]
+
+
+def test_a_key_followed_by_more_numbers_is_a_date_or_version_not_a_key():
+    assert _ids("released PROJ-2024-01-05, see PROJ-7-2", prefixes=("PROJ",)) == []
+    assert _ids("released PROJ-2024 and PROJ-7", prefixes=("PROJ",)) == ["PROJ-2024", "PROJ-7"]
+
+
+def test_this_repositorys_reference_has_no_repo_however_it_was_first_written():
+    import msgspec
+
+    [ref] = extract_references([Source(COMMIT_BODY, "c", "Acme/Widgets#3, then #3")], (), "acme/widgets")
+    assert (ref.id, ref.repo) == ("#3", None) and "repo" not in msgspec.to_builtins(ref)
