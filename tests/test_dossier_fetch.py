@@ -90,6 +90,7 @@ def test_jira_200_gives_a_bounded_item_with_criteria_and_persisted_thread(tmp_pa
     assert d.facts == []
     [item] = d.items
     assert (item.id, item.tracker, item.title, item.state) == ("PROJ-1", "jira", "Export reports as CSV", "In Progress")
+    assert [(r.id, r.tracker) for r in d.references] == [("PROJ-1", "jira")]  # a bare key names its tracker
     assert item.url == f"{jira.url}/browse/PROJ-1"
     assert [c.text for c in item.acceptance_criteria] == ["the export button downloads a .csv", "columns match the table"]
     assert [(p.source, p.where) for p in item.provenance] == [("branch", "feature/proj-1-export"), ("commit_subject", head)]

@@ -79,6 +79,11 @@ def test_a_dossier_is_served_only_from_the_trackers_it_was_read_from(tmp_path, w
             monkeypatch.setenv("RENNET_JIRA_TOKEN_ENV", "OTHER_TOKEN")
             assert not build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).reused
             assert other.hits_for("PROJ-1") == 2
+            user_config = tmp_path / "xdg" / "rennet" / "config.toml"
+            user_config.parent.mkdir(parents=True)
+            user_config.write_text("[dossier.jira]\napi_version = 3\n")  # another API of the same tracker
+            assert not build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).reused
+            assert other.hits_for("PROJ-1") == 3 and other.hits[-1].path.startswith("/rest/api/3/")
     finally:
         other.stop()
 
@@ -411,6 +416,21 @@ def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_pa
     assert [i.id for i in first.items] == ["ENG-1", "HR-2"]
     assert not second.reused and [i.id for i in second.items] == ["ENG-1"]
     assert {f.ref: f.code for f in second.facts}["HR-2"] == "other_project"
+
+
+def test_a_review_target_keeps_its_newest_ten_and_never_the_one_just_saved(tmp_path):
+    """The default keeps the newest 10; the record just saved stays even when the clock put an
+    older stamp on it than on another."""
+    from delta.dossier.persist import KEEP_PATCHSETS, record_key, save_record, sweep
+
+    assert KEEP_PATCHSETS == 10
+    with Store.open(tmp_path / "home") as store:
+        keys = [record_key("r", "main", "f", "b" * 40, f"{n:040d}") for n in range(12)]
+        for n, key in enumerate(keys):
+            stamp = {"built_at": f"2026-01-01T00:00:{n:02d}Z", "payload_dir": f"projects/r/dossiers/{n}"}
+            save_record(store, key, msgspec.json.encode(stamp))
+        assert sorted(sweep(store, keys[-1])) == sorted(keys[:2])
+        assert sorted(sweep(store, keys[2], keep=1)) == sorted(keys[3:11])  # the newest and the one just saved stay
 
 def test_rennet_dossier_as_a_separate_process_over_the_full_registry(tmp_path, world, jira):
     import os
