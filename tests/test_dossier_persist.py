@@ -394,7 +394,8 @@ def test_a_stored_dossier_of_another_schema_is_retrieved_again(tmp_path):
 
 def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_path, monkeypatch):
     """As for Jira's projects: a stored dossier holds what the token read, and one built while
-    the user read more teams is built again, not served, once they read fewer."""
+    the user read more teams is built again, not served, once they read fewer or read with
+    another token variable."""
     from tests.fakes.trackers import FakeLinear
 
     linear = FakeLinear(token="lin_api_SECRET-teams", auth_scheme="").start()
@@ -403,14 +404,19 @@ def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_pa
     linear.behaviours["HR-2"] = {"title": "CONFIDENTIAL-TITLE"}
     make_change(tmp_path / "r", ["ENG-1: change, see HR-2", "ENG-1 and HR-2 again"])
 
-    def reading(teams):
+    def reading(teams, token_env="LINEAR_API_KEY"):
         return {"timeout_seconds": 5.0, "linear": {"base_url": linear.url + "/graphql",
-                                                   "token_env": "LINEAR_API_KEY", "teams": teams}}
+                                                   "token_env": token_env, "teams": teams}}
 
+    monkeypatch.setenv("OTHER_KEY", "lin_api_SECRET-teams")
     try:
         with Store.open(tmp_path / "home") as store:
             first = build_dossier(tmp_path / "r", "main", "feature", store=store, config=reading(["ENG", "HR"]))
             second = build_dossier(tmp_path / "r", "main", "feature", store=store, config=reading(["ENG"]))
+            # nor is one read with one token variable served under another
+            other = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                                  config=reading(["ENG"], token_env="OTHER_KEY"))
+            assert not other.reused and [i.id for i in other.items] == ["ENG-1"]
     finally:
         linear.stop()
     assert [i.id for i in first.items] == ["ENG-1", "HR-2"]
