@@ -155,3 +155,30 @@ def test_a_huge_message_is_read_in_part_and_says_so(tmp_path):
     read, fact = bounded_sources(many)
     assert sum(len(s.text) for s in read) == TOTAL_SOURCE_CHARS and read[-1].text == "" and fact is not None
     assert bounded_sources(many[-1:]) == (many[-1:], None)
+
+
+def test_a_range_longer_than_the_commit_bound_is_read_from_its_newest_end(tmp_path):
+    from delta.dossier.build import MAX_COMMITS
+
+    b = RepoBuilder(tmp_path / "r")
+    head = b.commit({"a": "0"}, "init")
+    for n in range(1, MAX_COMMITS + 2):
+        head = b.commit({"a": f"{n}"}, f"step #{n}", branch="f", parents=[head])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 0})
+    assert d.patchset.commits == MAX_COMMITS and d.references_total == MAX_COMMITS
+    assert d.omissions[0].id == "#2"  # the oldest commit's #1 is past the bound
+
+
+def test_a_reference_shows_its_first_provenances_and_counts_all(tmp_path):
+    from delta.dossier.items import MAX_PROVENANCE
+
+    b = RepoBuilder(tmp_path / "r")
+    head = b.commit({"a": "0"}, "init")
+    for n in range(MAX_PROVENANCE + 5):
+        head = b.commit({"a": f"{n}"}, f"step {n} of #7", branch="f", parents=[head])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={})
+    [ref] = d.references
+    assert ref.id == "#7" and ref.provenance_total == MAX_PROVENANCE + 5
+    assert [p.text for p in ref.provenance] == ["#7"] * MAX_PROVENANCE

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
 import threading
 import time
 
@@ -14,8 +15,9 @@ import msgspec
 import pytest
 
 from delta.dossier import build_dossier
+from delta.dossier.items import RICH_TEXT_CHARS, TRUNCATED
 from delta.dossier.persist import read_payload
-from delta.dossier.transport import TrackerFailure, exchange
+from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure, exchange
 from indexer.store.database import Store
 from tests.fakes.trackers import FakeJira, FakeLinear, Scripted
 from tests.fakes.world import files_containing, gh_calls, install_gh, make_change
@@ -88,6 +90,7 @@ def test_jira_200_gives_a_bounded_item_with_criteria_and_persisted_thread(tmp_pa
     assert d.facts == []
     [item] = d.items
     assert (item.id, item.tracker, item.title, item.state) == ("PROJ-1", "jira", "Export reports as CSV", "In Progress")
+    assert [(r.id, r.tracker) for r in d.references] == [("PROJ-1", "jira")]  # a bare key names its tracker
     assert item.url == f"{jira.url}/browse/PROJ-1"
     assert [c.text for c in item.acceptance_criteria] == ["the export button downloads a .csv", "columns match the table"]
     assert [(p.source, p.where) for p in item.provenance] == [("branch", "feature/proj-1-export"), ("commit_subject", head)]
@@ -157,6 +160,30 @@ def test_token_is_read_at_call_time_and_missing_env_var_is_missing_config(tmp_pa
     monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
     d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira), refresh=True)
     assert [i.id for i in d.items] == ["PROJ-1"]
+
+
+@pytest.mark.parametrize("variable, key", [("JIRA_TOKEN", "PROJ-1"), ("LINEAR_API_KEY", "ENG-1")])
+def test_a_token_variable_set_empty_is_missing_config_and_nothing_is_sent(tmp_path, jira, linear, store,
+                                                                         monkeypatch, variable, key):
+    jira.behaviours["PROJ-1"] = linear.behaviours["ENG-1"] = {"title": "t"}
+    monkeypatch.setenv(variable, "")
+    make_change(tmp_path / "r", [f"{key}: one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, linear))
+    fact = facts_by_ref(d)[key]
+    assert fact.code == "missing_config" and variable in fact.message
+    assert jira.hits == [] and linear.hits == []
+
+
+def test_a_token_variable_without_a_url_is_missing_config_naming_both(tmp_path, jira, store):
+    """The user named where the token is but not where it goes: nothing is asked, and the fact
+    says which settings to give (not an `insecure_url` of a blank URL)."""
+    jira.behaviours["PROJ-1"] = {"title": "t"}
+    make_change(tmp_path / "r", ["PROJ-1 one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                      config={"jira": {"token_env": "JIRA_TOKEN", "projects": ["PROJ"]}})
+    fact = facts_by_ref(d)["PROJ-1"]
+    assert fact.code == "missing_config" and "base_url" in fact.message and "token_env" in fact.message
+    assert jira.hits == []
 
 
 def test_slow_server_past_the_timeout_is_a_timeout_fact(tmp_path, jira, store):
@@ -340,6 +367,19 @@ def test_the_retrieval_budget_bounds_an_exchange_whatever_the_timeout(tmp_path, 
     assert facts_by_ref(d)["PROJ-1"].code == "timeout"  # without the budget: the answer, a minute later
 
 
+def test_the_retrieval_budget_bounds_an_exchange_under_the_users_own_timeout(tmp_path, jira, store, monkeypatch):
+    """The user's own timeout may be long: one exchange still ends with the retrieval's budget.
+    The slow answer comes after 3 s, inside the user's 30 s and past the 0.5 s budget."""
+    from delta.dossier import build
+
+    monkeypatch.setattr(build, "TOTAL_SECONDS", 0.5)
+    jira.slow_seconds = 3.0
+    jira.behaviours["PROJ-1"] = "slow"
+    make_change(tmp_path / "r", ["PROJ-1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, timeout_seconds=30.0))
+    assert facts_by_ref(d)["PROJ-1"].code == "timeout" and d.items == []
+
+
 def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -454,8 +494,10 @@ def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, mo
 
 @pytest.mark.parametrize("behaviour, code", [
     ("404", "not_found"),
+    ("410", "not_found"),  # a deleted issue
     ("401", "unauthorized"),
     ("unauthenticated", "unauthorized"),
+    ("exit4", "unauthorized"),  # gh's exit status for credentials, whatever it prints
     ("500", "tracker_unavailable"),
     ("malformed", "malformed_response"),
 ])
@@ -479,6 +521,73 @@ def test_an_issue_whose_comment_count_is_no_count_is_malformed_and_the_rest_go_o
     make_change(tmp_path / "r", ["#1 and #2"])
     d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
     assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
+@pytest.mark.parametrize("fields", [{"title": 5}, {"title": None}, {"title": ["t"]}, {"title": {"t": 1}}])
+def test_an_issue_whose_title_is_no_text_is_malformed_and_the_rest_go_on(tmp_path, store, monkeypatch, fields):
+    """A title is text: any other value is a `malformed_response` fact for that issue, never an
+    item built on it (bounding one of another type failed outside the reader)."""
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "fields": fields},
+                                       "acme/widgets#2": {"title": "fine"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
+def test_an_issue_body_and_comment_past_the_rich_text_bound_are_cut_and_marked(tmp_path, store, monkeypatch):
+    long = "b" * (RICH_TEXT_CHARS + 1)
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "t", "body": long, "comments": [("ann", long)]}},
+               GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 20.0})
+    [item] = d.items
+    marked = "b" * RICH_TEXT_CHARS + TRUNCATED.format(chars=RICH_TEXT_CHARS)
+    assert item.body_chars == len(marked)
+    assert [c.body for c in read_payload(store.home, item.payload).comments] == [marked]
+
+
+def test_an_open_pull_request_is_open_and_kept_as_a_pull(tmp_path, store, monkeypatch):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#3": {"title": "WIP", "pull": True, "merged_at": None}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    [item] = d.items
+    assert item.state == "open" and item.url == "https://github.com/acme/widgets/pull/3"
+    assert read_payload(store.home, item.payload).raw["kind"] == "pull"
+
+
+@pytest.mark.parametrize("thread", [{"message": "Not Found"}, "comments", 3])
+def test_a_comment_thread_that_is_no_list_is_malformed_and_the_rest_go_on(tmp_path, store, monkeypatch, thread):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "comments": [("ann", "hi")],
+                                                          "comments_answer": thread},
+                                       "acme/widgets#2": {"title": "fine"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1 and #2"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
+
+
+def test_gh_error_text_is_drained_and_only_its_start_is_kept():
+    """gh writing far more error text than is looked at is read to its end (never blocked on a
+    full pipe) and only the first STDERR_BYTES of it kept."""
+    from delta.dossier.github import STDERR_BYTES, _run_gh
+
+    script = ("import sys\n"
+              "for _ in range(64): sys.stderr.write('e' * 65536)\n"
+              "sys.stderr.flush(); print('done')\n")
+    code, out, err = _run_gh([sys.executable, "-c", script], 30.0, "a test", None)
+    assert (code, out) == (0, b"done\n")
+    assert err == "e" * STDERR_BYTES
+
+
+@pytest.mark.parametrize("extra, code", [(0, None), (1, "malformed_response")])
+def test_gh_output_of_the_cap_is_read_and_a_byte_more_is_not(tmp_path, store, monkeypatch, extra, code):
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "big", "body": "",
+                                                          "pad_to": MAX_RESPONSE_BYTES + extra}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={"timeout_seconds": 20.0})
+    if code is None:
+        assert [i.id for i in d.items] == ["#1"] and d.facts == []
+    else:
+        assert d.items == [] and facts_by_ref(d)["#1"].code == code
 
 
 def test_gh_slow_is_timeout(tmp_path, store, monkeypatch):
@@ -576,6 +685,21 @@ def test_linked_tickets_are_fetched_one_hop_into_the_payload_only(tmp_path, jira
     assert linked[0].body == "LINKED-BODY" and "LINKED-BODY" not in msgspec.json.encode(d).decode()
     assert jira.hits_for("PROJ-2") == 1 and jira.hits_for("PROJ-10") == 0  # one hop only
     assert [i.id for i in d.items] == ["PROJ-1", "PROJ-2"] and d.facts == []
+
+
+def test_a_dossier_fetches_at_most_its_bound_of_linked_tickets(tmp_path, jira, store):
+    from delta.dossier.build import MAX_LINKED, MAX_LINKS_PER_ITEM
+
+    items = MAX_LINKED // MAX_LINKS_PER_ITEM + 1
+    for n in range(1, items + 1):
+        jira.behaviours[f"PROJ-{n}"] = {"title": f"item {n}",
+                                        "links": [f"PROJ-{100 * n + k}" for k in range(MAX_LINKS_PER_ITEM + 2)]}
+    make_change(tmp_path / "r", [" ".join(f"PROJ-{n}" for n in range(1, items + 1))])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira))
+    assert len(d.items) == items
+    linked = [read_payload(store.home, i.payload).linked for i in d.items]
+    assert [len(one) for one in linked] == [MAX_LINKS_PER_ITEM] * (items - 1) + [MAX_LINKED % MAX_LINKS_PER_ITEM]
+    assert len(jira.hits) == items + MAX_LINKED
 
 
 def test_a_linked_ticket_of_no_key_shape_is_never_asked_for(tmp_path, jira, store):
@@ -682,6 +806,16 @@ def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_pat
         ("up/lib#2", "upstream two"), ("#3", "ours")]
 
 
+def test_an_issue_bodys_links_are_its_github_references_only():
+    """Keys of other trackers in an issue body are no links of a GitHub issue; `#N` is of the
+    issue's own repository, named `#N` only when that is this one (in any case)."""
+    from delta.dossier.github import body_links
+
+    body = "Blocked by PROJ-1 and PROJ-2, see #3, Other/Lib#4 and https://github.com/acme/widgets/issues/5"
+    assert body_links(body, "acme/widgets", "Acme/Widgets") == ["#3", "Other/Lib#4", "#5"]
+    assert body_links(body, "up/stream", "acme/widgets") == ["up/stream#3", "Other/Lib#4", "#5"]
+
+
 @pytest.mark.parametrize("timeout, code", [(1e300, None), (float("inf"), None), (float("nan"), "timeout"),
                                            (-1.0, "timeout")])
 def test_an_exchange_takes_any_timeout_a_caller_gives(timeout, code):
@@ -702,3 +836,74 @@ def test_an_exchange_takes_any_timeout_a_caller_gives(timeout, code):
             assert failure.value.code == code
     finally:
         server.stop()
+
+
+# --- a token a tracker echoes ------------------------------------------------------------
+
+def test_a_token_linear_echoes_is_redacted_as_jiras_is(tmp_path, linear, store):
+    linear.behaviours["ENG-1"] = {"title": f"echo {LINEAR_TOKEN}", "body": f"key: {LINEAR_TOKEN}"}
+    make_change(tmp_path / "r", ["ENG-1 first"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(linear=linear))
+    [item] = d.items
+    assert (item.title, item.body) == ("echo [redacted]", "key: [redacted]")
+    assert [(f.code, f.ref) for f in d.facts] == [("redacted", "ENG-1")]
+    assert files_containing(store.home, LINEAR_TOKEN) == []
+
+
+class SplitEcho(FakeJira):
+    """Answers with a v3 description whose two text nodes each hold half of the token: the
+    answer never holds it whole, the flattened body does."""
+
+    def ok_body(self, key, issue):
+        half = len(JIRA_TOKEN) // 2
+        return {"key": key, "fields": {"summary": "split", "description": {"type": "doc", "content": [
+            {"type": "paragraph", "content": [{"type": "text", "text": "seen " + JIRA_TOKEN[:half]},
+                                              {"type": "text", "text": JIRA_TOKEN[half:] + " here"}]}]}}}
+
+
+def test_a_token_put_together_only_in_the_flattened_text_is_redacted(tmp_path, store, monkeypatch):
+    server = SplitEcho(token=JIRA_TOKEN).start()
+    monkeypatch.setenv("JIRA_TOKEN", JIRA_TOKEN)
+    try:
+        server.behaviours["PROJ-1"] = {"title": "split"}
+        make_change(tmp_path / "r", ["PROJ-1 one"])
+        d = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                          config=config(server, jira_extra={"api_version": 3}))
+    finally:
+        server.stop()
+    [item] = d.items
+    assert item.body == "seen [redacted] here\n"
+    assert [f.code for f in d.facts] == ["redacted"]
+    assert JIRA_TOKEN not in msgspec.json.encode(d).decode()
+    assert files_containing(store.home, JIRA_TOKEN) == []
+
+
+def test_a_token_holding_characters_json_escapes_is_redacted(tmp_path, store, monkeypatch):
+    """A token is looked for as JSON spells it: a quote or backslash in it is escaped there."""
+    token = 'jira-SECRET\\back"quote\u00e9'
+    server = FakeJira(token=token).start()
+    monkeypatch.setenv("JIRA_TOKEN", token)
+    try:
+        server.behaviours["PROJ-1"] = {"title": f"echo {token}", "comments": [("bot", token)]}
+        make_change(tmp_path / "r", ["PROJ-1 one"])
+        d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(server))
+    finally:
+        server.stop()
+    [item] = d.items
+    assert item.title == "echo [redacted]" and [f.code for f in d.facts] == ["redacted"]
+    assert token not in msgspec.json.encode(d).decode()
+    assert files_containing(store.home, msgspec.json.encode(token).decode()[1:-1]) == []
+
+
+def test_a_token_cut_by_the_rich_text_bound_leaves_none_of_it(tmp_path, jira, store):
+    """A tracker echoing the token where a body is cut: the part of it before the cut is
+    redacted too (was: kept in the linked ticket's payload, the token less its last characters)."""
+    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["PROJ-2"]}
+    jira.behaviours["PROJ-2"] = {"title": "linked", "body": "x" * (RICH_TEXT_CHARS - 12) + JIRA_TOKEN + " tail"}
+    make_change(tmp_path / "r", ["PROJ-1 one"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(jira, timeout_seconds=20.0))
+    [item] = d.items
+    [linked] = read_payload(store.home, item.payload).linked
+    assert linked.body == "x" * (RICH_TEXT_CHARS - 12) + "[redacted]" + TRUNCATED.format(chars=RICH_TEXT_CHARS)
+    assert [(f.code, f.ref) for f in d.facts] == [("redacted", "PROJ-2")]
+    assert files_containing(store.home, JIRA_TOKEN[:12]) == []

@@ -80,6 +80,53 @@ def test_another_repository_is_read_only_when_it_is_public(tmp_path, store, gh_l
     assert files_containing(tmp_path / "home", PRIVATE_TEXT) == []
 
 
+def test_the_repositories_vouched_for_are_named_whole_in_any_case():
+    """This repository and those the user allowed are named whole: a name they begin is another
+    repository, and `owner/*` allows that owner's alone."""
+    from delta.dossier.github import RepoAccess
+
+    access = RepoAccess("acme/widgets", ["Corp/*", "pub/lib"])
+    assert all(access.vouched(name) for name in ("acme/widgets", "ACME/Widgets", "corp/x", "Pub/Lib"))
+    assert not any(access.vouched(name) for name in ("acme/widgets-private", "acme/widget", "corpx/y",
+                                                     "pub/lib2", "other/corp"))
+
+
+@pytest.mark.parametrize("answer", [{"private": False, "visibility": "internal"}, {"private": True},
+                                    {"private": True, "visibility": "public"}, {"private": "false"}])
+def test_a_repository_is_public_only_when_it_says_so_both_ways(tmp_path, store, gh_log, monkeypatch, answer):
+    """An Enterprise `internal` repository may say `private: false`, and an older server may send
+    no visibility: only `private: false` with visibility public (or none) reads as public."""
+    log = install_gh(monkeypatch, tmp_path, {**WORLD, "corp/inner": answer}, GH_TOKEN)
+    make_change(tmp_path / "r", ["corp/inner#3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert d.items == []
+    assert facts_by_ref(d)["corp/inner#3"][0] in ("other_repository", "malformed_response")
+    assert "repos/corp/inner/issues/3" not in asked(log)
+
+
+def test_a_visibility_answer_without_a_private_flag_is_malformed_once_a_retrieval(tmp_path, store, gh_log,
+                                                                                   monkeypatch):
+    log = install_gh(monkeypatch, tmp_path, {**WORLD, "corp/inner": {"visibility": "public"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["corp/inner#3 and corp/inner#4"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert d.items == []
+    assert {ref: code for ref, (code, _) in facts_by_ref(d).items()} == {"corp/inner#3": "malformed_response",
+                                                                       "corp/inner#4": "malformed_response"}
+    assert asked(log) == ["repos/corp/inner"]
+
+
+@pytest.mark.parametrize("url", ["https://github.com/acme/../issues/5", "https://github.com/acme/./issues/5"])
+def test_a_repository_named_by_dot_segments_is_never_asked_for(tmp_path, store, gh_log, monkeypatch, url):
+    """Even where the user allowed every repository of its owner, a repository named `.` or
+    `..` would climb in the API path gh asks with the user's credentials: no repository."""
+    monkeypatch.setenv(ALLOW_ENV, "acme/*")
+    make_change(tmp_path / "r", [f"see {url}"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    [ref] = d.references
+    assert d.items == [] and facts_by_ref(d)[ref.id][0] == "not_found"
+    assert not any(".." in c or "/./" in c for c in asked(gh_log))
+
+
 def test_a_private_repository_the_user_allowed_is_read(tmp_path, store, gh_log, monkeypatch):
     monkeypatch.setenv(ALLOW_ENV, "corp/*")
     make_change(tmp_path / "r", ["priv/vault#5 corp/inner#3 gone/away#4"])

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import msgspec
 
-from delta.dossier.items import Bounds, Fetched, acceptance_criteria, fit, make_item
+from delta.dossier.items import (
+    CRITERIA_LINE_CHARS,
+    MAX_CRITERIA,
+    RICH_TEXT_CHARS,
+    TRUNCATED,
+    Bounds,
+    Fetched,
+    acceptance_criteria,
+    bounded_text,
+    fit,
+    make_item,
+)
 from delta.dossier.refs import Provenance, Reference
 
 
@@ -80,3 +91,24 @@ def test_fit_drops_whole_items_closing_first_and_records_each_omission():
     smallest = min(len(msgspec.json.encode(i)) for i in items)
     kept, omitted = fit(items, Bounds(100, smallest - 1, 10_000_000))
     assert kept == [] and {o.reason for o in omitted} == {"item_bytes"}
+
+
+def test_a_text_of_exactly_the_rich_text_bound_is_whole_and_one_more_is_cut():
+    assert bounded_text("r" * RICH_TEXT_CHARS) == "r" * RICH_TEXT_CHARS
+    assert bounded_text("r" * (RICH_TEXT_CHARS + 1)) == "r" * RICH_TEXT_CHARS + TRUNCATED.format(chars=RICH_TEXT_CHARS)
+
+
+def test_a_long_line_is_looked_at_up_to_its_bound():
+    [criterion] = acceptance_criteria("Acceptance criteria\n- " + "a" * (3 * CRITERIA_LINE_CHARS) + "\n")
+    assert criterion.text == "a" * (CRITERIA_LINE_CHARS - 2)
+
+
+def test_an_item_keeps_the_first_criteria_and_links_and_counts_every_criterion():
+    body = "\n".join(f"- [ ] criterion {n}" for n in range(MAX_CRITERIA + 10))
+    fetched = Fetched(id="A-1", tracker="jira", title="t", state="Open", body=body, url="",
+                      links=[f"A-{n}" for n in range(2, 40)])
+    item = make_item(fetched, Reference(id="A-1", tracker="jira", key="A-1"), "2026-01-01T00:00:00Z",
+                     Bounds(100_000, 100_000, 100_000), "p")
+    assert [c.text for c in item.acceptance_criteria] == [f"criterion {n}" for n in range(MAX_CRITERIA)]
+    assert item.criteria_total == MAX_CRITERIA + 10
+    assert item.links == [f"A-{n}" for n in range(2, 22)]

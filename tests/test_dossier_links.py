@@ -28,7 +28,8 @@ HOSTILE = [
     "https://", "https:///path", "https://user:pw@linear.app/x", "https://linear.app@evil.example/x",
     "https://linear.app/x\x00y", "https://linear.app/x\ny", "https://linear.app/a b", "https://linear.app/x\u202egpj.exe",
     "https://linear.app/\u200bx", "https://lin\u0435ar.app/x", "https://linear.app/x\x7f", "https://linear.app/<x>",
-    "https:\\\\evil.example\\x", "https://linear.app:99999/x", "https://linear.app:0/x", "https://[::1/x",
+    "https:\\\\evil.example\\x", "https://evil.example\\linear.app/x", "https://linear.app:99999/x",
+    "https://linear.app:0/x", "https://[::1/x", "https://linear.app/a|b",
     "https://linear.app/" + "a" * URL_CHARS,
 ]
 GOOD = ["https://linear.app/acme/issue/ENG-1/slug", "HTTPS://GitHub.com/acme/widgets/issues/5",
@@ -85,6 +86,19 @@ def test_a_ticket_id_is_told_from_anything_else(link, tracker, kept):
     assert is_ticket_id(link, tracker) is kept
 
 
+def test_a_link_of_exactly_the_url_bound_is_kept_and_one_longer_is_not():
+    head = "https://jira.example/browse/PROJ-1?q="
+    assert link_refusal(head + "a" * (URL_CHARS - len(head))) is None
+    assert link_refusal(head + "a" * (URL_CHARS + 1 - len(head))) == f"is longer than {URL_CHARS} characters"
+
+
+def test_a_github_ticket_id_holds_a_number_of_at_most_18_ascii_digits():
+    assert is_ticket_id("#" + "9" * 18, "github") and is_ticket_id("a/b#" + "9" * 18, "github")
+    assert not is_ticket_id("#" + "9" * 19, "github") and not is_ticket_id("a/b#" + "9" * 19, "github")
+    assert not is_ticket_id("#\u0663", "github") and not is_ticket_id("a/b#\uff11", "github")
+    assert not any(is_ticket_id(link, "github") for link in ("12", "a/b", "a/b#", "#"))
+
+
 @pytest.fixture
 def store(tmp_path):
     s = Store.open(tmp_path / "home")
@@ -118,6 +132,14 @@ def test_a_hostile_url_is_dropped_from_the_item_with_a_fact_and_the_item_kept(tm
     assert url not in fact.message and "\n" not in fact.message
 
 
+def test_an_item_a_tracker_sends_without_a_url_is_kept_blank_without_a_fact(tmp_path, store, linear):
+    linear.behaviours["ENG-12"] = {"title": "no url", "url": ""}
+    make_change(tmp_path / "r", ["ENG-12: rate limit"], branch="eng-12")
+    d = build_dossier(tmp_path / "r", "main", "eng-12", store=store, config=linear_config(linear))
+    [item] = d.items
+    assert item.url == "" and d.facts == []
+
+
 def test_a_linked_tickets_hostile_url_is_dropped_from_the_payload(tmp_path, store, linear):
     linear.behaviours["ENG-12"] = {"title": "ours", "links": ["ENG-3"]}
     linear.behaviours["ENG-3"] = {"title": "linked", "url": "javascript:alert(1)"}
@@ -144,7 +166,8 @@ def test_a_github_html_url_of_another_scheme_is_dropped(tmp_path, store, monkeyp
 def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, store, monkeypatch):
     jira = FakeJira(token="jira-SECRET-links").start()
     monkeypatch.setenv("JIRA_TOKEN", "jira-SECRET-links")
-    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["PROJ-2", "javascript:alert(1)", "PROJ-3\u202e", "x y"]}
+    jira.behaviours["PROJ-1"] = {"title": "ours", "links": ["PROJ-2", "javascript:alert(1)", "PROJ-3\u202e", "x y",
+                                                           "javascript://x/%0aalert(1)", "../../rest/api/2/myself"]}
     jira.behaviours["PROJ-2"] = {"title": "linked"}
     try:
         make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
@@ -154,6 +177,6 @@ def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, sto
         assert item.links == ["PROJ-2"] and item.url == f"{jira.url}/browse/PROJ-1"
         assert read_payload(store.home, item.payload).links == ["PROJ-2"]
         [fact] = d.facts
-        assert (fact.code, fact.ref) == ("insecure_url", "PROJ-1") and "3 of the links" in fact.message
+        assert (fact.code, fact.ref) == ("insecure_url", "PROJ-1") and "5 of the links" in fact.message
     finally:
         jira.stop()

@@ -79,6 +79,11 @@ def test_a_dossier_is_served_only_from_the_trackers_it_was_read_from(tmp_path, w
             monkeypatch.setenv("RENNET_JIRA_TOKEN_ENV", "OTHER_TOKEN")
             assert not build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).reused
             assert other.hits_for("PROJ-1") == 2
+            user_config = tmp_path / "xdg" / "rennet" / "config.toml"
+            user_config.parent.mkdir(parents=True)
+            user_config.write_text("[dossier.jira]\napi_version = 3\n")  # another API of the same tracker
+            assert not build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store).reused
+            assert other.hits_for("PROJ-1") == 3 and other.hits[-1].path.startswith("/rest/api/3/")
     finally:
         other.stop()
 
@@ -336,6 +341,102 @@ def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads
     assert (tmp_path / "home" / built[2].items[0].payload).is_file()
     assert (tmp_path / "home" / other.items[0].payload).is_file()
 
+
+@pytest.mark.parametrize("bad", ["projects/../outside", "projects/r/../../outside", "../outside", "outside",
+                                 "/OUTSIDE"])
+def test_a_swept_record_naming_a_folder_outside_the_dossiers_removes_no_folder(tmp_path, bad):
+    """A damaged record may name any folder as its payloads': sweeping drops the record and
+    removes only a folder of the shape dossiers' payloads have (was: any path starting
+    `projects/`, so `projects/../outside` was removed)."""
+    from delta.dossier.persist import record_key, save_record, sweep
+
+    home = tmp_path / "home"
+    outside = home / "outside"
+    (outside / "keep").mkdir(parents=True)
+    old = home / "projects" / "r" / "dossiers" / "old"
+    old.mkdir(parents=True)
+    bad = bad.replace("/OUTSIDE", str(outside))
+    with Store.open(home) as store:
+        keys = [record_key("r", "main", "f", "b" * 40, str(n) * 40) for n in range(3)]
+        for n, (key, folder) in enumerate(zip(keys, [bad, "projects/r/dossiers/old", "projects/r/dossiers/new"])):
+            save_record(store, key, msgspec.json.encode({"built_at": f"2026-01-0{n + 1}", "payload_dir": folder}))
+        removed = sweep(store, keys[2], keep=1)
+    assert sorted(removed) == sorted(keys[:2])
+    assert (outside / "keep").is_dir() and not old.exists()
+
+
+
+@pytest.mark.parametrize("rid", ["owner/repo#5", "../../../x#1", "a/../../b#2", "PROJ-1/../..", "#7"])
+def test_a_payload_is_one_file_in_its_dossiers_folder_whatever_the_id(tmp_path, rid):
+    from delta.dossier.persist import Payload, write_payload
+
+    folder = "projects/r/dossiers/abc"
+    rel = write_payload(tmp_path, folder, Payload(id=rid, tracker="github", fetched_at="", comments=[], links=[],
+                                                  raw=None))
+    target = (tmp_path / rel).resolve()
+    assert target.parent == (tmp_path / folder).resolve() and target.is_file()
+    assert "/" not in rel.removeprefix(folder + "/")
+
+
+def test_a_stored_dossier_of_another_schema_is_retrieved_again(tmp_path):
+    from delta.dossier.build import SCHEMA
+
+    make_change(tmp_path / "r", ["no reference here"])
+    with Store.open(tmp_path / "home") as store:
+        first = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        [(key, value)] = list(store.kv(TABLE).items(b""))
+        older = msgspec.structs.replace(msgspec.json.decode(value, type=Dossier), schema=SCHEMA - 1)
+        store.kv(TABLE).put(key, msgspec.json.encode(older))
+        again = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        assert not first.reused and not again.reused and again.schema == SCHEMA
+        assert build_dossier(tmp_path / "r", "main", "feature", store=store, config={}).reused
+
+
+def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_path, monkeypatch):
+    """As for Jira's projects: a stored dossier holds what the token read, and one built while
+    the user read more teams is built again, not served, once they read fewer or read with
+    another token variable."""
+    from tests.fakes.trackers import FakeLinear
+
+    linear = FakeLinear(token="lin_api_SECRET-teams", auth_scheme="").start()
+    monkeypatch.setenv("LINEAR_API_KEY", "lin_api_SECRET-teams")
+    linear.behaviours["ENG-1"] = {"title": "ours"}
+    linear.behaviours["HR-2"] = {"title": "CONFIDENTIAL-TITLE"}
+    make_change(tmp_path / "r", ["ENG-1: change, see HR-2", "ENG-1 and HR-2 again"])
+
+    def reading(teams, token_env="LINEAR_API_KEY"):
+        return {"timeout_seconds": 5.0, "linear": {"base_url": linear.url + "/graphql",
+                                                   "token_env": token_env, "teams": teams}}
+
+    monkeypatch.setenv("OTHER_KEY", "lin_api_SECRET-teams")
+    try:
+        with Store.open(tmp_path / "home") as store:
+            first = build_dossier(tmp_path / "r", "main", "feature", store=store, config=reading(["ENG", "HR"]))
+            second = build_dossier(tmp_path / "r", "main", "feature", store=store, config=reading(["ENG"]))
+            # nor is one read with one token variable served under another
+            other = build_dossier(tmp_path / "r", "main", "feature", store=store,
+                                  config=reading(["ENG"], token_env="OTHER_KEY"))
+            assert not other.reused and [i.id for i in other.items] == ["ENG-1"]
+    finally:
+        linear.stop()
+    assert [i.id for i in first.items] == ["ENG-1", "HR-2"]
+    assert not second.reused and [i.id for i in second.items] == ["ENG-1"]
+    assert {f.ref: f.code for f in second.facts}["HR-2"] == "other_project"
+
+
+def test_a_review_target_keeps_its_newest_ten_and_never_the_one_just_saved(tmp_path):
+    """The default keeps the newest 10; the record just saved stays even when the clock put an
+    older stamp on it than on another."""
+    from delta.dossier.persist import KEEP_PATCHSETS, record_key, save_record, sweep
+
+    assert KEEP_PATCHSETS == 10
+    with Store.open(tmp_path / "home") as store:
+        keys = [record_key("r", "main", "f", "b" * 40, f"{n:040d}") for n in range(12)]
+        for n, key in enumerate(keys):
+            stamp = {"built_at": f"2026-01-01T00:00:{n:02d}Z", "payload_dir": f"projects/r/dossiers/{n}"}
+            save_record(store, key, msgspec.json.encode(stamp))
+        assert sorted(sweep(store, keys[-1])) == sorted(keys[:2])
+        assert sorted(sweep(store, keys[2], keep=1)) == sorted(keys[3:11])  # the newest and the one just saved stay
 
 def test_rennet_dossier_as_a_separate_process_over_the_full_registry(tmp_path, world, jira):
     import os

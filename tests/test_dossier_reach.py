@@ -179,7 +179,8 @@ def test_a_refused_redirect_is_an_insecure_url_fact_and_the_dossier_goes_on(inte
     ("64:ff9b::a00:1", Reach.NETWORK), ("64:ff9b::5db8:d822", Reach.INTERNET),
     ("10.0.0.1", Reach.NETWORK), ("172.16.0.1", Reach.NETWORK), ("192.168.0.1", Reach.NETWORK),
     ("100.64.0.1", Reach.NETWORK), ("fd00::2", Reach.NETWORK), ("192.0.2.2", Reach.NETWORK),
-    ("224.0.0.1", Reach.NETWORK), ("255.255.255.255", Reach.NETWORK),
+    ("224.0.0.1", Reach.NETWORK), ("255.255.255.255", Reach.NETWORK), ("4000::1", Reach.NETWORK),
+    ("fec0::1", Reach.NETWORK),
     ("93.184.216.34", Reach.INTERNET), ("2606:4700::1", Reach.INTERNET), ("not an address", Reach.MACHINE),
 ])
 def test_the_reach_of_an_address(address, reach):

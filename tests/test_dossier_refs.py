@@ -257,3 +257,64 @@ def test_a_long_branch_segment_is_cut_in_its_provenance():
     segment = "x" * 600 + "-#12"
     [ref] = extract_references([Source(BRANCH, "b", f"fix/{segment}")])
     assert ref.id == "#12" and ref.provenance == [Provenance(BRANCH, "b", segment[:PROVENANCE_CHARS])]
+
+
+def test_a_long_url_reference_is_cut_in_its_provenance_and_kept_whole_as_its_url():
+    url = "https://github.com/acme/widgets/issues/7?q=" + "u" * 1000
+    [ref] = extract_references([Source(COMMIT_BODY, "c", f"see {url} please")], (), "acme/widgets")
+    assert ref.id == "#7" and ref.url == url
+    assert ref.provenance == [Provenance(COMMIT_BODY, "c", url[:PROVENANCE_CHARS])]
+
+
+def test_a_number_of_eighteen_digits_is_a_reference_in_every_form():
+    n = "9" * 18
+    text = f"#{n} acme/x#{n} PROJ-{n} https://linear.app/t/issue/ENG-{n}"
+    refs = extract_references([Source(COMMIT_BODY, "c", text)], ["PROJ"])
+    assert [r.id for r in refs] == [f"#{n}", f"acme/x#{n}", f"PROJ-{n}", f"ENG-{n}"]
+    assert refs[0].number == 10 ** 18 - 1
+
+
+def test_a_key_shape_holds_a_prefix_of_at_most_64_characters():
+    """The shape a linked ticket's id must have before it is asked for with the token."""
+    from delta.dossier.links import is_ticket_id
+    from delta.dossier.refs import TRACKER_KEY
+
+    assert TRACKER_KEY.fullmatch("P" * 64 + "-1") and not TRACKER_KEY.fullmatch("P" * 65 + "-1")
+    assert is_ticket_id("P" * 64 + "-1", "jira") and not is_ticket_id("P" * 65 + "-1", "linear")
+
+
+def test_a_reference_keeps_the_url_it_was_first_written_as():
+    text = "see https://github.com/acme/widgets/pull/7, then https://github.com/acme/widgets/issues/7"
+    [ref] = extract_references([Source(COMMIT_BODY, "c", text)], (), "acme/widgets")
+    assert ref.url == "https://github.com/acme/widgets/pull/7" and ref.provenance_total == 2
+
+
+def test_a_github_url_naming_a_repository_longer_than_github_allows_is_no_reference():
+    text = f"https://github.com/acme/{'r' * 101}/issues/9 and https://github.com/acme/{'r' * 100}/issues/10"
+    assert [r.id for r in extract_references([Source(COMMIT_BODY, "c", text)])] == [f"acme/{'r' * 100}#10"]
+
+
+def test_a_reference_after_a_masked_url_or_code_span_is_read_where_it_was_written():
+    """URLs and code spans are blanked before the short forms are matched, keeping offsets: a
+    closing keyword before a later reference is read there, and references keep their order."""
+    text = "see https://example.com/a/long/path and `code span`, then fixes #12 after acme/x#3"
+    refs = extract_references([Source(COMMIT_BODY, "c", text)])
+    assert [(r.id, r.closing) for r in refs] == [("#12", True), ("acme/x#3", False)]
+
+
+def test_an_owner_spelled_like_a_key_names_no_key():
+    """`owner/repo#N` is blanked once read: an owner that looks like a key (`ABC-1`) is no key."""
+    text = "port ABC-1/lib#3 and ABC-2"
+    assert [r.id for r in extract_references([Source(COMMIT_BODY, "c", text)], ["ABC"])] == ["ABC-1/lib#3", "ABC-2"]
+
+
+def test_a_key_followed_by_more_numbers_is_a_date_or_version_not_a_key():
+    assert _ids("released PROJ-2024-01-05, see PROJ-7-2", prefixes=("PROJ",)) == []
+    assert _ids("released PROJ-2024 and PROJ-7", prefixes=("PROJ",)) == ["PROJ-2024", "PROJ-7"]
+
+
+def test_this_repositorys_reference_has_no_repo_however_it_was_first_written():
+    import msgspec
+
+    [ref] = extract_references([Source(COMMIT_BODY, "c", "Acme/Widgets#3, then #3")], (), "acme/widgets")
+    assert (ref.id, ref.repo) == ("#3", None) and "repo" not in msgspec.to_builtins(ref)

@@ -29,7 +29,18 @@ from delta.dossier.config import (
     load_config,
     user_config_path,
 )
-from delta.dossier.items import MAX_PROVENANCE, Bounds, Fact, Fetched, Item, Omission, fit, make_item
+from delta.dossier.items import (
+    MAX_PROVENANCE,
+    RICH_TEXT_CHARS,
+    TRUNCATED,
+    Bounds,
+    Fact,
+    Fetched,
+    Item,
+    Omission,
+    fit,
+    make_item,
+)
 from delta.dossier.links import shown_links
 from delta.dossier.persist import (
     Linked,
@@ -243,7 +254,8 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
     """The ticket with every configured token a tracker echoed back (in its title, body, thread
     or raw answer, at any depth) replaced by `[redacted]`, and whether any was. Done on the
     ticket's JSON form, where each secret appears in one escaped spelling, so nesting costs
-    no recursion here.
+    no recursion here. The start of a token that a reader's cut at RICH_TEXT_CHARS left is
+    replaced too (`_redact_at_cuts`).
 
     The raw answer comes back as that JSON (`msgspec.Raw`), written into the payload as it is:
     decoded, an answer of millions of small values holds tens of times its size, and an item's
@@ -256,9 +268,35 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
         if spelled and (spelled in raw or spelled in rest):
             raw, rest = raw.replace(spelled, b"[redacted]"), rest.replace(spelled, b"[redacted]")
             found = True
+        if spelled:
+            rest, cut = _redact_at_cuts(rest, spelled)
+            found = found or cut
     kept = msgspec.json.decode(rest, type=Fetched) if found else msgspec.structs.replace(fetched, raw=None)
     kept.raw = msgspec.Raw(raw)
     return kept, found
+
+
+# A body or comment cut at RICH_TEXT_CHARS by its reader, as its JSON spells the mark of the cut
+_CUT = msgspec.json.encode(TRUNCATED.format(chars=RICH_TEXT_CHARS))[1:-1]
+CUT_PREFIX_CHARS = 4  # a shorter start of a token before a cut is left: it tells nothing of it
+
+
+def _redact_at_cuts(text: bytes, spelled: bytes) -> tuple[bytes, bool]:
+    """`text` with the start of a token that runs into the mark of a cut replaced by `[redacted]`:
+    a reader cut the text there, before the token could be looked for whole."""
+    pieces: list[bytes] = []
+    at = 0
+    found = False
+    while (mark := text.find(_CUT, at)) != -1:
+        for k in range(min(len(spelled) - 1, mark - at), CUT_PREFIX_CHARS - 1, -1):
+            if text[mark - k:mark] == spelled[:k]:
+                pieces += (text[at:mark - k], b"[redacted]")
+                at, found = mark, True
+                break
+        pieces.append(text[at:mark + len(_CUT)])
+        at = mark + len(_CUT)
+    pieces.append(text[at:])
+    return b"".join(pieces), found
 
 
 def retrieval_key(cfg: DossierConfig, github_home: str) -> str:

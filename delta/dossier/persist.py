@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -126,6 +126,15 @@ class _Stamp(msgspec.Struct):
 _decode_stamp = read_back(msgspec.json.Decoder(_Stamp).decode)
 
 
+def _payload_folder(home: Path, folder: str) -> Path | None:
+    """The folder a record names when it has the shape `payload_dir` gives, else None: a damaged
+    record may name any path (`projects/../..`), and sweeping removes the folder it names."""
+    parts = PurePosixPath(folder).parts
+    if len(parts) != 4 or parts[0] != "projects" or parts[2] != "dossiers" or {".", ".."} & set(parts):
+        return None
+    return home.joinpath(*parts)
+
+
 def sweep(store: Store, key: bytes, keep: int | None = None) -> list[bytes]:
     """Drop all but the newest `keep` (default KEEP_PATCHSETS) dossiers of the review target of `key`
     (never `key` itself); return the keys removed."""
@@ -144,7 +153,7 @@ def sweep(store: Store, key: bytes, keep: int | None = None) -> list[bytes]:
         if k == key:
             continue
         table.delete(k)
-        if folder.startswith("projects/"):
-            shutil.rmtree(Path(store.home) / folder, ignore_errors=True)
+        if (path := _payload_folder(Path(store.home), folder)) is not None:
+            shutil.rmtree(path, ignore_errors=True)
         removed.append(k)
     return removed

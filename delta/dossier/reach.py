@@ -25,7 +25,7 @@ class Reach(IntEnum):
     no reach reads as false.)"""
 
     MACHINE = 1  # loopback, unspecified (0.0.0.0 reaches this machine) or link-local
-    NETWORK = 2  # private, shared, unique-local, reserved or documentation ranges: a site's own network
+    NETWORK = 2  # private, shared, unique- or site-local, reserved or documentation ranges: a site's own network
     INTERNET = 3  # a global unicast address
 
 
@@ -57,7 +57,9 @@ def address_reach(text: str) -> Reach:
         return Reach.MACHINE
     if address.is_loopback or address.is_unspecified or address.is_link_local:
         return Reach.MACHINE
-    if address.is_global and not address.is_multicast and not address.is_reserved:
+    # fec0::/10, site-local: deprecated, yet a site's own network where it is still in use
+    site_local = isinstance(address, ipaddress.IPv6Address) and address.is_site_local
+    if address.is_global and not address.is_multicast and not address.is_reserved and not site_local:
         return Reach.INTERNET
     return Reach.NETWORK
 
