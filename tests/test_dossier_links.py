@@ -29,7 +29,8 @@ HOSTILE = [
     "https://linear.app/x\x00y", "https://linear.app/x\ny", "https://linear.app/a b", "https://linear.app/x\u202egpj.exe",
     "https://linear.app/\u200bx", "https://lin\u0435ar.app/x", "https://linear.app/x\x7f", "https://linear.app/<x>",
     "https:\\\\evil.example\\x", "https://evil.example\\linear.app/x", "https://linear.app:99999/x",
-    "https://linear.app:0/x", "https://[::1/x", "https://linear.app/a|b",
+    "https://linear.app:0/x", "https://[::1/x", "https://[::1]x/", "https://[::1]]/", "https://[::1]a:80/",
+    "https://linear.app/a|b",
     "https://linear.app/" + "a" * URL_CHARS,
 ]
 GOOD = ["https://linear.app/acme/issue/ENG-1/slug", "HTTPS://GitHub.com/acme/widgets/issues/5",

@@ -12,12 +12,15 @@ or reorder what is shown), at most `URL_CHARS`.
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 
 URL_CHARS = 2048  # no issue URL comes near it
 SCHEMES = ("http", "https")
 # printable ASCII, less what RFC 3986 never allows unescaped (space, `"<>\^`{|}`)
 URL_CHARACTERS = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset('"<>\\^`{|}')
+# an IPv6 host and, after it, nothing or a port
+_BRACKETED = re.compile(r"\[[0-9A-Fa-f:.]+\](?::[0-9]*)?")
 
 
 def link_refusal(url: str) -> str | None:
@@ -37,6 +40,8 @@ def link_refusal(url: str) -> str | None:
         return "names no host"
     if "@" in parts.netloc:
         return "holds user info before its host"
+    if parts.netloc.startswith("[") and not _BRACKETED.fullmatch(parts.netloc):
+        return "is no well-formed URL"  # `[::1]x`, `[::1]]`: what follows the address is no port
     if not port_ok:
         return "has no usable port"
     return None
