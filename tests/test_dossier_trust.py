@@ -72,6 +72,7 @@ def test_a_head_only_rennet_toml_cannot_send_any_token_to_its_listener(tmp_path,
     found = facts(reply)
     assert {f["ref"] for f in found["untrusted_config"]} == {"dossier.jira.base_url", "dossier.jira.token_env"}
     assert [f["ref"] for f in found["missing_config"]] == ["PROJ-1"]  # the key was recognized, not fetched
+    assert [f["tracker"] for f in found["missing_config"]] == ["jira"]  # the tracker the key is routed to
     assert STOLEN not in done.stdout + done.stderr
 
 
@@ -105,6 +106,7 @@ def test_the_change_under_review_never_chooses_which_projects_the_token_reads(tm
     assert "HR-12" in [r["id"] for r in reply["data"]["references"]]
     [fact] = facts(reply)["other_project"]
     assert fact["ref"] == "HR-12" and "RENNET_JIRA_PROJECTS" in fact["message"]
+    assert fact["tracker"] == "jira"  # was: "tracker", though the settings route the key to Jira
     assert [h.key for h in jira.hits] == ["PROJ-1"]
     assert "CONFIDENTIAL" not in done.stdout + done.stderr
 

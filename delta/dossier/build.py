@@ -219,13 +219,14 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
                              f"{tracker}: no base_url and token_env from a trusted source for {key}; set "
                              f"[dossier.{tracker}] base_url and token_env in {user_config_path(environ)} or "
                              f"{ENV_OVERRIDES[f'{tracker}.base_url']} and {ENV_OVERRIDES[f'{tracker}.token_env']}"
-                             f" (a repository's .rennet.toml may not name them)")
+                             f" (a repository's .rennet.toml may not name them)", tracker)
     if tracker in ("jira", "linear") and not cfg.reads_key(tracker, key):
         listed = "projects" if tracker == "jira" else "teams"
         raise TrackerFailure("other_project",
                              f"{key}: not among the {listed} of your own dossier.{tracker} settings "
                              f"({user_config_path(environ)}, {READ_ENV[f'{tracker}.{listed}']}); not read with "
-                             f"your token: the change under review names it (list it there, or \"*\" for any)")
+                             f"your token: the change under review names it (list it there, or \"*\" for any)",
+                             tracker)
     if tracker == "jira" and cfg.jira is not None:
         jcfg = cfg.jira
         return "jira", lambda r, timeout: jira.fetch(r.key or r.id, jcfg, timeout, environ)
@@ -236,7 +237,7 @@ def _fetcher_for(ref: Reference, cfg: DossierConfig, this_repo: str, cwd: str | 
     raise TrackerFailure("missing_config",
                          f"no {name if tracker else 'Jira or Linear'} settings claim {key}; add "
                          f"[dossier.{tracker or 'jira'}] projects/teams to .rennet.toml, and base_url and "
-                         f"token_env to your own config ({user_config_path(environ)})")
+                         f"token_env to your own config ({user_config_path(environ)})", tracker or None)
 
 
 def _secrets(cfg: DossierConfig, environ: Mapping[str, str] | None) -> list[str]:
@@ -410,6 +411,7 @@ class _Retrieval:
                 raise TrackerFailure("malformed_response",
                                      f"{tracker} answered {ref.id} in an unexpected shape ({type(exc).__name__})")
         except TrackerFailure as failure:
+            tracker = failure.tracker or tracker  # a bare key: the tracker its settings route it to, if any
             if failure.code == "timeout":
                 self.timed_out.add(tracker)
             message = _scrub(failure.message, self.secrets)

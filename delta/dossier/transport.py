@@ -42,10 +42,11 @@ MAX_SECONDS = 3600.0
 
 
 class TrackerFailure(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, tracker: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.tracker = tracker  # the tracker it is of, where the one failing knows it better than its caller
 
 
 def redact(text: str, secret: str | None) -> str:
