@@ -504,7 +504,8 @@ def test_a_reader_that_stops_after_the_first_line_ends_the_cli_quietly(json_out)
 
 def test_a_command_waiting_for_another_indexer_says_so_once(tmp_path):
     """Was: a person saw `indexing ... first` and then nothing while another indexer held the
-    store (up to two minutes), then the same line again. Now one line says it waits."""
+    store (up to two minutes), then the same line again. Now one line says it waits, and the
+    first is said once."""
     from corpora.gitbuild import RepoBuilder
     from indexer.store.writer_wait import TICK_SECONDS
     from tests.held_store import hold_store
@@ -513,9 +514,11 @@ def test_a_command_waiting_for_another_indexer_says_so_once(tmp_path):
     builder.commit({"a.py": "def f():\n    return 1\n"})
     store = tmp_path / "store"
     holder = hold_store(store, 2 * TICK_SECONDS)
-    for args in (("index", "--repo", str(builder.path)), ("context", "symbol", "f", "--repo", str(builder.path))):
+    # a read that indexes first waits for the holder, then indexes; an index after it waits for none
+    for args, waits in ((("context", "symbol", "f", "--repo", str(builder.path)), 1),
+                        (("index", "--repo", str(builder.path), "--rev", "HEAD"), 0)):
         done = rennet(*args, store=str(store))
         assert done.returncode == 0, done.stderr
-        assert done.stderr.count("rennet: waiting for another indexer of the store to finish") == (
-            1 if args[0] == "index" else 0), done.stderr
+        assert done.stderr.count("rennet: waiting for another indexer of the store to finish") == waits, done.stderr
+        assert done.stderr.count("rennet: indexing ") == waits, done.stderr  # was: twice, again after the wait
     holder.join()

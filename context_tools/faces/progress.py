@@ -57,10 +57,19 @@ def on_the_way(repo: str, rev: str) -> Iterator[Update | None]:
 
     bar, update = stage_bar(True, {"parse": "parsing", "assemble": "assembling"})
     rev_shown, repo_shown = sanitize_line(rev), sanitize_line(os.path.realpath(repo))
+    said = (rev_shown, repo_shown) in _ANNOUNCED  # tried before this wait for another indexer: said once
+    _ANNOUNCED.add((rev_shown, repo_shown))
     if bar is None:
-        print(f"rennet: indexing {rev_shown} of {repo_shown} first (no snapshot of it yet)", file=sys.stderr, flush=True)
+        if not said:
+            print(f"rennet: indexing {rev_shown} of {repo_shown} first (no snapshot of it yet)", file=sys.stderr,
+                  flush=True)
         yield None
         return
-    sys.stderr.write(f"indexing {rev_shown} of {repo_shown} first\n")
+    if not said:
+        sys.stderr.write(f"indexing {rev_shown} of {repo_shown} first\n")
     with bar:
         yield update
+
+
+# What this process said it indexes first: a command retries after waiting for another indexer
+_ANNOUNCED: set[tuple[str, str]] = set()
