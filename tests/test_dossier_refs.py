@@ -46,6 +46,15 @@ def test_without_this_repo_a_full_reference_stays_apart_from_a_local_number():
     assert [r.id for r in refs] == ["#3", "acme/widgets#3"]
 
 
+def test_another_repositorys_reference_is_one_in_any_case_and_kept_as_first_written():
+    """GitHub reads owner and repository names in any case. Was: `Up/Lib#1` and `up/lib#1` were
+    two references, each asked of GitHub."""
+    refs = extract_references([Source(COMMIT_SUBJECT, "c", "see Up/Lib#1"),
+                               Source(COMMIT_BODY, "c", "and up/lib#1, https://github.com/UP/LIB/issues/1, up/lib#2")],
+                              (), "acme/widgets")
+    assert [(r.id, r.repo, r.provenance_total) for r in refs] == [("Up/Lib#1", "Up/Lib", 3), ("up/lib#2", "up/lib", 1)]
+
+
 def test_order_is_first_appearance_in_source_order():
     sources = [Source(COMMIT_SUBJECT, "a", "#9 then #2"), Source(COMMIT_SUBJECT, "b", "#1 and #9")]
     assert [r.id for r in extract_references(sources)] == ["#9", "#2", "#1"]

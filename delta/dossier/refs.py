@@ -273,20 +273,23 @@ def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
         if not admitted(c):
             continue
         rid = _canonical_id(c, this_repo)
-        ref = refs.get(rid)
+        # GitHub's owner and repository names are one in any case: `Up/Lib#1` is `up/lib#1`,
+        # kept as it was first written
+        same = rid.lower() if c.tracker == "github" else rid
+        ref = refs.get(same)
         if ref is None:
             repo = c.repo if rid != f"#{c.number}" else ""
-            ref = refs[rid] = Reference(id=rid, tracker=c.tracker, number=c.number or None, repo=repo or None,
-                                        key=c.key or None)
-            seen[rid] = set()
+            ref = refs[same] = Reference(id=rid, tracker=c.tracker, number=c.number or None, repo=repo or None,
+                                         key=c.key or None)
+            seen[same] = set()
         if ref.tracker == "tracker" and c.tracker in ("jira", "linear"):
             ref.tracker = c.tracker  # a URL says which tracker the key lives in
         if c.url and not ref.url and _may_show(c.url):
             ref.url = c.url
         ref.closing = ref.closing or c.closing
-        if c.provenance is not None and c.provenance not in seen[rid]:
-            seen[rid].add(c.provenance)
+        if c.provenance is not None and c.provenance not in seen[same]:
+            seen[same].add(c.provenance)
             if len(ref.provenance) < MAX_KEPT_PROVENANCE:
                 ref.provenance.append(c.provenance)
-            ref.provenance_total = len(seen[rid])
+            ref.provenance_total = len(seen[same])
     return list(refs.values())
