@@ -1713,6 +1713,61 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
         thread.join(timeout=30)
 
 
+def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
+    """A process opening idle connections: each held a file descriptor until its header deadline,
+    and with enough of them the server had none left for its store or repositories. Past
+    MAX_CONNECTIONS a new one is answered 503 and closed at once; those within are served."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from context_tools.faces.mcp_http import MAX_CONNECTIONS, header_deadline_protocol
+
+    async def app(scope, receive, send):
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
+                                           http=header_deadline_protocol(60)))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    idle: list[socket.socket] = []
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        for _ in range(MAX_CONNECTIONS - 1):
+            idle.append(socket.create_connection(("127.0.0.1", port)))
+        last = socket.create_connection(("127.0.0.1", port))  # the bound's own: served
+        last.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        last.settimeout(30)
+        assert last.recv(1024).startswith(b"HTTP/1.1 200")
+        past = socket.create_connection(("127.0.0.1", port))
+        past.settimeout(30)
+        got = b""
+        while chunk := past.recv(4096):  # answered, then closed: not held to a deadline
+            got += chunk
+        assert got.startswith(b"HTTP/1.1 503") and b"connections are open" in got, got[:200]
+        for s in idle:
+            s.close()
+        time.sleep(0.5)
+        again = socket.create_connection(("127.0.0.1", port))
+        again.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        again.settimeout(30)
+        assert again.recv(1024).startswith(b"HTTP/1.1 200")  # room again once they closed
+        again.close()
+        last.close()
+        past.close()
+    finally:
+        for s in idle:
+            s.close()
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
 def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
     """A POST held for its body counts against the bound of requests in flight: one whose body
     never comes is answered 408 at the deadline and its place freed."""

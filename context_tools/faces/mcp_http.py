@@ -55,6 +55,9 @@ MAX_SESSIONS = 256
 # A request's headers, from the connection opening (or its last answer) to their blank line,
 # and a POST's body, from its first byte to its last: a loopback client sends either at once.
 HEADER_SECONDS = 30.0
+# Connections open at once: a session's event stream and its requests in flight need far fewer,
+# while a process opening idle ones could otherwise spend every file descriptor the server has
+MAX_CONNECTIONS = 512
 BODY_SECONDS = 60.0
 SHUTDOWN_SECONDS = 5.0  # after a Ctrl-C or SIGTERM, how long calls in flight may still take
 MCP_PATH = "/mcp"  # where the SDK's app answers
@@ -310,6 +313,12 @@ async def _respond(send: Any, status: int, content_type: bytes, body: bytes,
     await send({"type": "http.response.body", "body": body})
 
 
+_TOO_MANY_TEXT = (f"Server busy: {MAX_CONNECTIONS} connections are open, the most it keeps; retry when one "
+                  f"closes\n").encode()
+_TOO_MANY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: "
+             + str(len(_TOO_MANY_TEXT)).encode() + b"\r\nconnection: close\r\nretry-after: 1\r\n\r\n" + _TOO_MANY_TEXT)
+
+
 def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
     """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request's
     headers `seconds` after it opened or after its last answer. uvicorn itself arms no timer
@@ -324,6 +333,10 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if len(self.server_state.connections) > MAX_CONNECTIONS:
+                transport.write(_TOO_MANY)
+                transport.close()
+                return
             self._arm()
 
         def _arm(self) -> None:
