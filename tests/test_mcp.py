@@ -8,7 +8,9 @@ import re
 import subprocess
 import tempfile
 import warnings
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import anyio
 import jsonschema
@@ -1655,12 +1657,10 @@ def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, t
         assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
 
 
-def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
-    """uvicorn arms no timer on a new connection and disarms its keep-alive timer at any byte:
-    connections that send nothing, or trickle headers a byte at a time, were kept open for good
-    (300 of them were all still open after 40 s). The server's protocol closes each at its
-    deadline (here 0.5 s), and a connection that sends its request is answered."""
-    import socket
+@contextmanager
+def _answering_ok(header_seconds: float) -> Iterator[int]:
+    """A uvicorn server on a free loopback port, answering "ok" to any request, speaking the MCP
+    server's HTTP protocol with its header deadline at `header_seconds`; its port."""
     import threading
     import time
 
@@ -1675,13 +1675,27 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
 
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
-                                           http=header_deadline_protocol(0.5)))
+                                           http=header_deadline_protocol(header_seconds)))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
         while not server.started:
             time.sleep(0.05)
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
 
+
+def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
+    """uvicorn arms no timer on a new connection and disarms its keep-alive timer at any byte:
+    connections that send nothing, or trickle headers a byte at a time, were kept open for good
+    (300 of them were all still open after 40 s). The server's protocol closes each at its
+    deadline (here 0.5 s), and a connection that sends its request is answered."""
+    import socket
+    import time
+
+    with _answering_ok(0.5) as port:
         def closed(s: socket.socket) -> bool:
             s.settimeout(60)  # a connection left open fails the test here, not the run
             try:
@@ -1708,9 +1722,6 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
         assert answered.recv(1024).startswith(b"HTTP/1.1 200")
         assert closed(silent) and closed(trickling)  # was: open for good
         assert closed(answered)  # idle after its answer: the deadline runs again
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
@@ -1718,29 +1729,13 @@ def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
     and with enough of them the server had none left for its store or repositories. Past
     MAX_CONNECTIONS a new one is answered 503 and closed at once; those within are served."""
     import socket
-    import threading
     import time
 
-    import uvicorn
+    from context_tools.faces.mcp_http import MAX_CONNECTIONS
 
-    from context_tools.faces.mcp_http import MAX_CONNECTIONS, header_deadline_protocol
-
-    async def app(scope, receive, send):
-        if scope["type"] == "http":
-            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
-            await send({"type": "http.response.body", "body": b"ok"})
-
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
-                                           http=header_deadline_protocol(60)))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    idle: list[socket.socket] = []
-    try:
-        while not server.started:
-            time.sleep(0.05)
+    with _answering_ok(60) as port, ExitStack() as idle:
         for _ in range(MAX_CONNECTIONS - 1):
-            idle.append(socket.create_connection(("127.0.0.1", port)))
+            idle.enter_context(socket.create_connection(("127.0.0.1", port)))
         last = socket.create_connection(("127.0.0.1", port))  # the bound's own: served
         last.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         last.settimeout(30)
@@ -1751,8 +1746,7 @@ def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
         while chunk := past.recv(4096):  # answered, then closed: not held to a deadline
             got += chunk
         assert got.startswith(b"HTTP/1.1 503") and b"connections are open" in got, got[:200]
-        for s in idle:
-            s.close()
+        idle.close()
         time.sleep(0.5)
         again = socket.create_connection(("127.0.0.1", port))
         again.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -1761,11 +1755,6 @@ def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
         again.close()
         last.close()
         past.close()
-    finally:
-        for s in idle:
-            s.close()
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def test_a_post_body_not_sent_by_its_deadline_is_408_and_let_go():
