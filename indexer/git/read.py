@@ -226,7 +226,7 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
             raise EmptyRepository(f"{repo_display_path(repo)} has no commits yet")
     if not rev or rev.startswith("-") or "\n" in rev or "\x00" in rev:  # libgit2 would read up to a NUL
         raise UnknownRev(f"{rev!r} is not a revision")
-    if ":" in re.sub(r"\{[^}]*\}", "", rev) and not rev.startswith(":/"):
+    if ":" in _BRACES.sub("", rev) and not rev.startswith(":/"):
         # `rev:path`, `:path`: a file or folder, never a commit; read here, where libgit2 would read
         # the trees on the way unchecked
         raise UnknownRev(f"{rev!r} names {_named_by_path(repo, rev)}, not a commit")
@@ -249,6 +249,8 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         raise UnknownRev(f"{rev!r} names {_kind_of(obj)}, not a commit") from None
 
 
+# What a rev holds in braces (`@{2026-12-01 10:00}`, `^{/fix: x}`): no colon there names a path
+_BRACES = re.compile(r"\{[^}]*\}")
 # The steps of a rev Rennet follows itself: `~N`, `^N`, and a peel to a commit (`^{}`, `^{commit}`)
 _STEP = r"\^\{(?:commit)?\}|[~^][0-9]*"
 _STEPS = re.compile(rf"(.+?)((?:{_STEP})*)")
@@ -331,33 +333,46 @@ def check_history(repo: pygit2.Repository) -> None:
 def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
     """What `rev:path` (or `:path`, `:N:path`, of the index) names, as `_kind_of` says it: the
     commit `rev` names and each tree on the way read checked; `unknown_rev` when nothing is there."""
-    braces = re.sub(r"\{[^}]*\}", lambda m: "x" * len(m.group()), rev)
-    head, path = rev[:braces.index(":")], rev[braces.index(":") + 1:]
+    colon = _BRACES.sub(lambda m: "x" * len(m.group()), rev).index(":")
+    head, path = rev[:colon], rev[colon + 1:]
     if not head:  # the index: its entry names the object, none is read
         path = re.sub(r"^[0-3]:", "", path)
         try:
             entry = repo.index[path]
         except (KeyError, ValueError, pygit2.GitError):
             raise UnknownRev(f"unknown revision {rev!r} (no {path!r} in the index)") from None
-        kind = "tree" if entry.mode == MODE_TREE else "commit" if entry.mode == MODE_COMMIT else "blob"
-        return f"a {kind} ({str(entry.id)[:12]})"
+        return f"a {_kind_by_mode(entry.mode)} ({str(entry.id)[:12]})"
     tree = root_tree(repo, resolve_rev(repo, head))
     parts = [p for p in path.split("/") if p]
     if not parts:
         return f"a tree ({str(tree.id)[:12]})"
+    found, why = _entry_at(repo, tree, parts)
+    if found is None:
+        raise UnknownRev(f"unknown revision {rev!r} ({why} in {head})")
+    if found.type == TREE_TYPE:
+        _subtree(repo, found, "/".join(parts))  # what it names, read checked as the trees above it
+    return f"a {_kind_by_mode(found.filemode)} ({str(found.id)[:12]})"
+
+
+def _kind_by_mode(mode: int) -> str:
+    return "tree" if mode == MODE_TREE else "commit" if mode == MODE_COMMIT else "blob"
+
+
+def _entry_at(repo: pygit2.Repository, tree: pygit2.Tree, parts: list[str]) -> tuple[pygit2.Object | None, str]:
+    """The entry at the path `parts` below `tree`, each tree on the way read checked
+    (`_subtree`); else None and why: the first part missing, or a file where a folder was to be."""
+    entry: pygit2.Object | None = None
     for depth, part in enumerate(parts):
+        if entry is not None:
+            above = "/".join(parts[:depth])
+            if entry.type != TREE_TYPE:
+                return None, f"{above!r} is not a folder"
+            tree = _subtree(repo, entry, above)
         try:
             entry = tree[part]
-        except (KeyError, ValueError):
-            raise UnknownRev(f"unknown revision {rev!r} (no {'/'.join(parts[:depth + 1])!r} in "
-                             f"{head})") from None
-        at = "/".join(parts[:depth + 1])
-        if entry.type == TREE_TYPE:
-            tree = _subtree(repo, entry, at)
-        elif depth < len(parts) - 1:
-            raise UnknownRev(f"unknown revision {rev!r} ({at!r} is not a folder in {head})")
-    kind = "tree" if entry.type == TREE_TYPE else "commit" if entry.filemode == MODE_COMMIT else "blob"
-    return f"a {kind} ({str(entry.id)[:12]})"
+        except (KeyError, ValueError):  # no such name, or none at all (`a//b`)
+            return None, f"no {'/'.join(parts[:depth + 1])!r}"
+    return entry, ""
 
 
 def _kind_of(obj: pygit2.Object) -> str:
@@ -551,22 +566,11 @@ def blob_oid_at(repo: pygit2.Repository, oid: str, path: str) -> str | None:
     """The OID of the regular file at `path` in the tree of commit (or tree) `oid`; None when
     nothing is there, or a folder, a link or a submodule is. Each tree on the way and the blob
     are checked before libgit2 reads them (`indexer.git.loose`)."""
-    tree: pygit2.Tree = root_tree(repo, oid)
-    parts = path.split("/")
-    for depth, part in enumerate(parts):
-        try:
-            entry = tree[part]
-        except (KeyError, ValueError):  # no such name, or none at all (`a//b`)
-            return None
-        at = "/".join(parts[:depth + 1])
-        if depth < len(parts) - 1:
-            if entry.type != TREE_TYPE:
-                return None
-            tree = _subtree(repo, entry, at)
-        elif entry.filemode in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
-            _intact_blob(repo, str(entry.id), at)
-            return str(entry.id)
-    return None
+    entry, _ = _entry_at(repo, root_tree(repo, oid), path.split("/"))
+    if entry is None or entry.filemode not in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
+        return None
+    _intact_blob(repo, str(entry.id), path)
+    return str(entry.id)
 
 
 _BLOB_MODES = frozenset({pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE, MODE_LINK})
