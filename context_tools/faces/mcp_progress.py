@@ -33,7 +33,7 @@ SEND_SECONDS = 5.0
 
 class CallProgress:
     """One call's progress, told through `send(progress, total, message)`; a send that fails
-    (the client gone) is dropped, never the index's failure."""
+    (the client gone, or not reading) ends the call's notifications, never the index."""
 
     def __init__(self, send: Send, clock: Callable[[], float] = time.monotonic) -> None:
         self._send: Send | None = send

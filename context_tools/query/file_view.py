@@ -153,11 +153,11 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
         base = path.rsplit("/", 1)[-1]
         folder = path.rstrip("/") + "/"
         inside = [e.path for e in snap.files if e.path.startswith(folder)]
-        near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
         if inside:  # an agent asking for a folder learns it is one, and what to ask for instead
             hint = f"; it is a folder holding {len(inside)} file{'' if len(inside) == 1 else 's'}: {', '.join(inside[:5])}" + (
                 ", ..." if len(inside) > 5 else "")
         else:
+            near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
             hint = f"; files with that name: {', '.join(near)}" if near else ""
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
     textual = f.lines >= 0 and f.language not in NOT_TEXT
