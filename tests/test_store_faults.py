@@ -137,6 +137,24 @@ def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mi
     assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
 
 
+def test_an_mcp_server_under_a_limit_too_small_to_read_a_message_says_so_on_one_line(tmp_path):
+    """The MCP faces scan each message with numpy before parsing it. Under a `ulimit -v` the
+    server starts in but numpy does not fit, the first message ended it with OpenBLAS's own
+    `Memory allocation still failed` line. Now it is `out_of_memory`, on one line naming the
+    limit and what did not fit."""
+    import resource
+
+    init = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+    done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path),
+                           "--store", str(tmp_path / "home")], input=init + "\n", cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (120 << 20,) * 2))
+    assert done.returncode == 1 and done.stdout == "", (done.stdout, done.stderr)
+    assert done.stderr.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is 120 MiB)")
+    assert "to read the client's messages" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
 @pytest.fixture(scope="module")
 def many_files(tmp_path_factory) -> Path:
     """Two commits of 2,000 files: a batch of them parses in its worker pool."""

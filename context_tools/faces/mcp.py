@@ -371,7 +371,14 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         return _serve_http(server, *bind, token=token)
     except BaseException as exc:
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
-        # exception group.
+        # exception group; so does a typed error that ends the server (`out_of_memory` under a
+        # `ulimit -v` too small to read a message), said as itself.
+        if isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is None and (
+                typed := exc.subgroup(RennetError)) is not None:
+            first: BaseException = typed
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            raise first from None
         if not isinstance(exc, KeyboardInterrupt) and not (
                 isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None):
             raise

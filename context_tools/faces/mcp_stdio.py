@@ -48,6 +48,10 @@ class Shape:
     body may hold kept it from every other request for seconds."""
 
     def __init__(self, line: bytes) -> None:
+        from indexer.rank import load_numpy
+
+        # under a `ulimit -v` too small for it: `out_of_memory`, not OpenBLAS's own exit
+        load_numpy("numpy's import, to read the client's messages")
         import numpy as np
 
         self._line = line

@@ -22,8 +22,9 @@ def hold_blas_pool() -> None:
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
-def load_numpy() -> None:
-    """Import numpy, for the rank, once the address space it maps is there. Under a `ulimit -v`
+def load_numpy(doing: str = "numpy's import, for the rank") -> None:
+    """Import numpy (for the rank, or `doing` whatever else needs it) once the address space it
+    maps is there. Under a `ulimit -v`
     too small for it, the OpenBLAS numpy loads ends the process when its buffer cannot be
     mapped (`exit(1)` after a line of its own, out of Python's reach): the room is asked for
     first, and its lack is `out_of_memory`, as a library the loader could not map is."""
@@ -31,7 +32,6 @@ def load_numpy() -> None:
         return
     from indexer.contract.memory_limit import memory_fault, room_for
 
-    doing = "numpy's import, for the rank"
     room_for(NUMPY_ROOM, doing)
     try:
         import numpy  # noqa: F401
