@@ -332,6 +332,29 @@ def test_the_cli_runs_on_a_cluster_and_prints_json_lines(cluster, repos, tmp_pat
     assert lines[0]["ok"] and lines[0]["status"] == "indexed" and lines[-1]["data"]["indexed"] == 1
 
 
+def test_a_local_cluster_takes_no_well_known_port_and_says_nothing_of_one(repos, tmp_path):
+    """`--scheduler local:N` starts a LocalCluster whose scheduler served HTTP on 8787 by default,
+    and warned on stderr (`Port 8787 is already in use`) when another cluster or notebook held
+    it. Now it takes a free loopback port, and stderr holds nothing of it."""
+    import socket
+
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8787))
+        held.listen()
+    except OSError:
+        pass  # something holds it already: the condition this test is about
+    try:
+        env = dict(os.environ, RENNET_HOME=str(tmp_path / "home"))
+        done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "batch", "--engine", "dask",
+                               "--scheduler", "local:1", "--repo", str(repos["history"].path), "--range",
+                               "HEAD~1..HEAD", "--json"], capture_output=True, env=env, timeout=180)
+    finally:
+        held.close()
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"8787" not in done.stderr and b"Warning" not in done.stderr, done.stderr.decode()
+
+
 def test_without_the_extra_the_engine_is_a_typed_error_naming_it(repos, tmp_path):
     code = ("import sys; sys.modules['distributed'] = None\n"
             "from context_tools.faces.cli import run\n"

@@ -355,8 +355,11 @@ def _local_cluster(workers: int) -> LocalCluster:
         try:
             # The cluster's warnings (a task cancelled, a worker killed on close) are not the
             # user's to read: the jobs' results say what failed, typed.
+            # No dashboard; the scheduler's own HTTP server (health routes) on a free loopback
+            # port, where by default it takes 8787 and warns on stderr when something holds it
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=None, silence_logs=logging.ERROR, preload=[__name__])
+                                   dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                   silence_logs=logging.ERROR, preload=[__name__])
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             if main:
