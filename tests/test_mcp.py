@@ -979,6 +979,43 @@ def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path)
     assert anyio.run(work, last).structured_content["error"]["code"] == "forbidden"  # the repository's root is not read
 
 
+def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: World, tmp_path):
+    """A client need not open the session's GET stream: the roots a call needs are asked on the
+    stream of that call's POST, where the client reads them (was: sent to a GET stream nobody
+    held, the call waited 10 s and went on as if the client had declared none)."""
+    import httpx2
+
+    server = HttpServer("127.0.0.1", 0, world.store, "/")
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {"roots": {"listChanged": True}},
+             "clientInfo": {"name": "t", "version": "0"}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "context_symbol", "arguments": {"repo": world.repo, "name": "Flask"}}}
+    seen: list[dict] = []
+    try:
+        opened = httpx2.post(server.url, headers=headers, timeout=30,
+                             json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+        headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+        httpx2.post(server.url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    timeout=30)
+        with httpx2.stream("POST", server.url, headers=headers, json=call, timeout=60) as stream:
+            for line in stream.iter_lines():
+                if not line.startswith("data:"):
+                    continue
+                seen.append(json.loads(line[5:]))
+                if seen[-1].get("method") == "roots/list":  # a folder beside the repository, not it
+                    answer = {"jsonrpc": "2.0", "id": seen[-1]["id"], "result": {"roots": [{"uri": tmp_path.as_uri()}]}}
+                    httpx2.post(server.url, headers=headers, json=answer, timeout=30)
+                if seen[-1].get("id") == 2 and "method" not in seen[-1]:
+                    break
+    finally:
+        server.close()
+    assert [message.get("method") for message in seen] == ["roots/list", None], seen
+    error = json.loads(seen[-1]["result"]["content"][0]["text"])["error"]
+    assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
+
+
 def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
     import httpx2
 

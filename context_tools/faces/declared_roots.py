@@ -33,12 +33,12 @@ class DeclaredRoots:
         capability or does not answer."""
         connection = _connection(ctx)
         if connection is None:  # nothing to keep them by: asked every call
-            return await _listed(ctx.session)
+            return await _listed(ctx)
         kept = self._kept.get(connection)
         if kept is not None:
             return kept
         changes = self._changes.get(connection, 0)
-        found = await _listed(ctx.session)
+        found = await _listed(ctx)
         if self._changes.get(connection, 0) == changes:
             self._kept[connection] = found
         return found
@@ -56,18 +56,24 @@ def _connection(ctx: Any) -> Any:
     return getattr(ctx.session, "_connection", None)
 
 
-async def _listed(session: Any) -> tuple[str, ...]:
+async def _listed(ctx: Any) -> tuple[str, ...]:
     import warnings
 
     import anyio
+    import mcp_types as types
+    from mcp.shared.message import ServerMessageMetadata
 
+    session = ctx.session
     caps = getattr(session, "client_capabilities", None)
     if caps is None or getattr(caps, "roots", None) is None:
         return ()
+    # Asked on the stream of the call that needs them: over HTTP, a request sent apart from any
+    # call goes to the session's GET stream, which a client need not open, and waited unanswered.
+    related = ServerMessageMetadata(related_request_id=ctx.request_id)
     try:
         with warnings.catch_warnings(), anyio.fail_after(LIST_SECONDS):
             warnings.simplefilter("ignore")
-            listed = await session.list_roots()
+            listed = await session.send_request(types.ListRootsRequest(), types.ListRootsResult, metadata=related)
     except Exception:  # a client that cannot answer (no back-channel on 2026-07-28+) declared nothing usable
         return ()
     found = (file_uri_path(str(root.uri)) for root in listed.roots[:MAX_DECLARED_ROOTS])
