@@ -128,7 +128,7 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         assert tool.title and tool.title == row.title
         # the longer help (what a tool writes, where it reaches) travels with the one-line summary
         assert tool.description.startswith(row.summary) and row.description in tool.description
-        assert tool.input_schema == row.agent_schema()
+        assert tool.input_schema == row.listed_schema()
         assert tool.output_schema == row.output_schema()
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
         assert tool.annotations.read_only_hint is (row.authority == "read"), tool.name
@@ -171,7 +171,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
         row = table.by_wire_name(tool.name)
         if "worktree" in row.input.__struct_fields__:
             assert "worktree" in tool.input_schema["properties"], tool.name
-            assert tool.input_schema == row.agent_schema(worktree=True)
+            assert tool.input_schema == row.listed_schema(worktree=True)
     assert text_of(sent)["error"]["code"] == "forbidden"
 
 
@@ -185,6 +185,42 @@ def test_every_property_carries_its_description_at_its_own_top_level(job_session
             assert "server's roots" in repo["description"], tool.name
     budget = next(t for t in tools if t.name == "context_map").input_schema["properties"]["budget"]
     assert "bytes" in budget["description"]
+
+
+def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_left_out(job_session, world: World):
+    """Codex, Copilot's language server and other clients flatten an `anyOf` to a string
+    before their model sees it: `limit: int | None` showed as text (was: every optional field
+    listed as `anyOf: [T, {type: null}]`, default null). The list shows `T`, left out of
+    `required`; a call that sends null anyway is answered as one that leaves the field out."""
+    tools, _, _ = job_session
+    table = registry()
+    optional = 0
+    for tool in tools:
+        full = table.by_wire_name(tool.name).agent_schema()
+        assert tool.input_schema["required"] == full["required"], tool.name
+        for name, prop in tool.input_schema["properties"].items():
+            assert {"type": "null"} not in prop.get("anyOf", []) and prop.get("type") != "null", (tool.name, name)
+            was = full["properties"][name]
+            if was.get("default", ...) is None and {"type": "null"} in was.get("anyOf", []):
+                optional += 1
+                assert "default" not in prop and name not in full["required"], (tool.name, name)
+                listed = jsonschema.Draft202012Validator({"type": "object", "properties": {name: prop}})
+                whole = jsonschema.Draft202012Validator({"type": "object", "properties": {name: was}})
+                for value in (None, 0, 3, 300, "", "x", "16k", [], ["a"], True):  # all the server reads but null
+                    assert listed.is_valid({name: value}) is (whole.is_valid({name: value}) and value is not None)
+            else:
+                assert prop == was, (tool.name, name)
+    assert optional >= 20
+    symbol = next(t for t in tools if t.name == "context_symbol").input_schema["properties"]["limit"]
+    assert symbol["type"] == "integer" and symbol["maximum"] == 50
+
+    async def work(client):
+        sent = {"repo": world.repo, "name": "Flask"}
+        nulls = {"rev": None, "kind": None, "path": None, "limit": None, "cursor": None}
+        return [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
+
+    left_out, null = run_stdio(world.store, work, root=str(Path(world.repo).parent))
+    assert left_out.is_error is False and text_of(null)["data"] == text_of(left_out)["data"]
 
 
 def test_write_tools_are_not_read_only(job_session):

@@ -15,7 +15,8 @@ from context_tools.faces.mcp import tool_list
 from context_tools.faces.registry import registry
 from tests.test_mcp import run_stdio, text_of
 
-SCHEMAS = {tool.name: tool.input_schema for tool in tool_list(registry())}
+# what the server reads a call by: the listed schema, and null for an optional field
+SCHEMAS = {tool.name: registry().by_wire_name(tool.name).agent_schema() for tool in tool_list(registry())}
 
 
 def _repo(path: Path) -> Path:

@@ -136,7 +136,7 @@ def test_mcp_budget_and_ceiling_take_k_over_the_sdk_client(world: World):
 
     tools, spelled, bad, big = run_stdio(world.store, work, "--ceiling", "1k", root=str(Path(world.repo).parent))
     prop = tools["context_map"].input_schema["properties"]["budget"]
-    assert prop == registry().get("context.map").input_schema()["properties"]["budget"]
+    assert prop == registry().get("context.map").listed_schema()["properties"]["budget"]
     envelope = text_of(spelled)  # over the 1k ceiling: spilled whole to the file it names
     assert spelled.is_error is False and len(spelled.content[0].text.encode()) <= 1024
     jsonschema.validate(envelope, tools["context_map"].output_schema)

@@ -60,7 +60,7 @@ def tool_of(row: Command, worktree: bool = False) -> Any:
         name=row.wire_name,
         title=row.title,
         description=row.summary + (f"\n\n{row.description}" if row.description else ""),
-        input_schema=row.agent_schema(worktree),
+        input_schema=row.listed_schema(worktree),
         output_schema=row.output_schema(),
         annotations=types.ToolAnnotations(
             title=row.title, read_only_hint=read, destructive_hint=False,

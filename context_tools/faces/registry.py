@@ -176,6 +176,14 @@ class Command(msgspec.Struct, frozen=True):
             omit.add("worktree")
         return self.input_schema(omit)
 
+    def listed_schema(self, worktree: bool = False) -> dict[str, Any]:
+        """The input schema `tools/list` shows: `agent_schema` with each optional field as its own
+        type. Several clients flatten an `anyOf` to a string before their model sees it, so
+        `limit` showed as text; null still reads as omitted where a call is checked."""
+        schema = self.agent_schema(worktree)
+        schema["properties"] = {name: _without_null(prop) for name, prop in schema["properties"].items()}
+        return schema
+
     def output_schema(self) -> dict[str, Any]:
         """The JSON Schema of what a face sends back: the result contract, its error form, or
         the spill envelope a reply over the ceiling becomes (see `context_tools.faces.wire_schema`).
@@ -227,6 +235,21 @@ def _hoisted(prop: dict[str, Any]) -> dict[str, Any]:
             new_branches.append(branch)
     out["anyOf"] = new_branches
     return {k: out[k] for k in sorted(out, key=lambda k: k != "description")}  # description first, as elsewhere
+
+
+def _without_null(prop: dict[str, Any]) -> dict[str, Any]:
+    """An optional field (`T | None`, default null) as `T` and no default: leaving it out is
+    how a call says null."""
+    branches = prop.get("anyOf")
+    if not branches or prop.get("default", ...) is not None or {"type": "null"} not in branches:
+        return prop
+    kept = [branch for branch in branches if branch != {"type": "null"}]
+    out = {key: value for key, value in prop.items() if key not in ("anyOf", "default")}
+    if len(kept) == 1:
+        out.update(kept[0])
+    else:
+        out["anyOf"] = kept
+    return out
 
 
 def _resolve(ref: type | str) -> type:
