@@ -309,3 +309,91 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     told = [a["params"]["progressToken"] for a in answers if a.get("method") == "notifications/progress"]
     assert told and set(told) == {at}, told  # was: the long one echoed too
     assert not by_id[2]["result"]["isError"] and by_id[3] == {"jsonrpc": "2.0", "id": 3, "result": {}}
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, tmp_path):
+    """A client cancels a call (Esc in an agent, its request timeout: the SDKs send
+    `notifications/cancelled`) while it indexes: the index ends at its next report of progress,
+    before it writes the snapshot, and the call's slot and the store's lock are let go (was: it
+    ran on to its end, every core busy for an answer nobody would read). The next `repo_index`
+    finds no snapshot, parses what the cancelled one had not stored, and gives the fingerprint
+    of an index never cancelled."""
+    files = 3000
+    repo = _repo(tmp_path / "repo", files)
+    store = str(tmp_path / "store")
+
+    async def work(client):
+        parsing = anyio.Event()
+
+        async def heard(progress, total, message):
+            if message and message.startswith("parsing:"):
+                parsing.set()
+
+        async def index():
+            await client.call_tool("repo_index", {"repo": str(repo)}, progress_callback=heard)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(index)
+            with anyio.fail_after(120):
+                await parsing.wait()
+            group.cancel_scope.cancel()  # the SDK sends notifications/cancelled for the call
+        return await client.call_tool("repo_index", {"repo": str(repo)})
+
+    if transport == "stdio":
+        again = run_stdio(store, work, root=str(tmp_path))
+    else:
+        server = HttpServer("127.0.0.1", 0, store, str(tmp_path))
+        try:
+            again = anyio.run(_session, client_with(server.url, server.token), work)
+        finally:
+            server.close()
+    assert not again.is_error, text_of(again)
+    data = text_of(again)["data"]
+    # the cancelled call wrote no snapshot (run to its end, it had: this call, waiting for it,
+    # then parsed nothing), and this one's is a fresh store's
+    assert 0 < data["parsed_blobs"] <= files + 1, data
+    fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
+                           env=cli_env(str(tmp_path / "fresh")), capture_output=True, text=True, timeout=300)
+    assert json.loads(fresh.stdout)["data"]["fingerprint"] == data["fingerprint"]
+
+
+def test_a_cancelled_call_holds_its_slot_until_its_thread_ends_and_is_told_to_stop():
+    """Cancelling a call sets its stop at once, yet its slot is let go only when its thread
+    ends: a client cancelling every call it sends starts no more threads than the slots allow."""
+    import threading
+
+    from context_tools.faces.mcp import _to_its_end
+
+    stop, release = threading.Event(), threading.Event()
+    seen: dict[str, object] = {}
+
+    def run() -> str:
+        release.wait(30)
+        return "ran"
+
+    async def main() -> None:
+        slots = anyio.CapacityLimiter(1)
+        scope = anyio.CancelScope()
+
+        async def call() -> None:
+            with scope:
+                seen["reply"] = await _to_its_end(run, slots, stop)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(call)
+            while slots.borrowed_tokens == 0:
+                await anyio.sleep(0.01)
+            scope.cancel()  # as the SDK does on notifications/cancelled
+            with anyio.fail_after(10):
+                while not stop.is_set():
+                    await anyio.sleep(0.01)
+            await anyio.sleep(0.1)
+            seen["held"] = slots.borrowed_tokens
+            release.set()
+        seen["after"] = slots.borrowed_tokens
+
+    anyio.run(main)
+    assert seen == {"held": 1, "after": 0}, seen  # and no reply: the call was cancelled
+    stop.clear()
+    assert anyio.run(_to_its_end, lambda: "ran", anyio.CapacityLimiter(1), stop) == "ran" and not stop.is_set()

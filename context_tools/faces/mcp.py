@@ -29,7 +29,8 @@ import ipaddress
 import os
 import socket
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.declared_roots import DeclaredRoots
@@ -40,6 +41,8 @@ from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.result import error_envelope
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from context_tools.faces.mcp_progress import CallProgress
@@ -178,7 +181,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             from indexer import worker_start
 
             worker_start.start_soon()  # the call may index: its workers' forkserver gets going
-        sink = _progress_of(ctx)
+        stop = threading.Event()  # set when the call is cancelled: an index it runs ends there
+        sink = _progress_of(ctx, stop)
 
         def run() -> Any:
             from indexer.api import reporting_to
@@ -190,7 +194,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             answered = await on_reader(row, arguments, declared)
             if answered is not None:
                 return answered
-            reply = await anyio.to_thread.run_sync(run, limiter=calls)
+            reply = await _to_its_end(run, calls, stop)
             return reply_of(reply.wire, reply.ok)
 
         ended = index_calls.ended
@@ -237,15 +241,43 @@ def _not_indexed(result: Any) -> bool:
     return bool(result.is_error) and isinstance(body, dict) and (body.get("error") or {}).get("code") == "not_indexed"
 
 
-def _progress_of(ctx: Any) -> CallProgress | None:
-    """The call's progress sink when its client asked for progress (`_meta.progressToken`),
-    else None. Its notifications are sent from the call's thread through the event loop."""
+async def _to_its_end(run: Callable[[], T], limiter: Any, stop: threading.Event) -> T:
+    """`run` in a thread of `limiter`, waited for to its end even once the call is cancelled, so
+    its slot is held until then (a client cancelling each call at once starts no more work than
+    the slots allow); a cancel sets `stop`, and an index in `run` ends at its next report."""
+    import anyio
+    import anyio.lowlevel
+    import anyio.to_thread
+
+    finished = False
+
+    async def watch() -> None:
+        try:
+            await anyio.sleep_forever()
+        finally:
+            if not finished:
+                stop.set()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        with anyio.CancelScope(shield=True):
+            reply = await anyio.to_thread.run_sync(run, limiter=limiter)
+        finished = True
+        group.cancel_scope.cancel()
+    await anyio.lowlevel.checkpoint()  # a cancelled call ends here, its reply unsent
+    return reply
+
+
+def _progress_of(ctx: Any, stop: threading.Event) -> CallProgress:
+    """The call's progress sink: it sends notifications when its client asked for them
+    (`_meta.progressToken`), from the call's thread through the event loop, and ends an index
+    once `stop` is set."""
+    from context_tools.faces.mcp_progress import SEND_SECONDS, CallProgress
+
     if (ctx.meta or {}).get("progress_token") is None:
-        return None
+        return CallProgress(None, stop=stop)
     import anyio
     import anyio.from_thread
-
-    from context_tools.faces.mcp_progress import SEND_SECONDS, CallProgress
 
     async def told(progress: float, total: float, message: str) -> None:
         with anyio.fail_after(SEND_SECONDS):
@@ -254,7 +286,7 @@ def _progress_of(ctx: Any) -> CallProgress | None:
     def send(progress: float, total: float, message: str) -> None:
         anyio.from_thread.run(told, progress, total, message)
 
-    return CallProgress(send)
+    return CallProgress(send, stop=stop)
 
 
 _INSTRUCTIONS = (

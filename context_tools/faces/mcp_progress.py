@@ -11,11 +11,13 @@ packet's base and head) counts on from the first run's end.
 
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from indexer.api import Progress
+from indexer.contract.errors import Cancelled
 
 # The least time between two notifications of one stage: a parse told every few blobs would
 # flood the client's pipe with lines nobody reads.
@@ -32,11 +34,15 @@ SEND_SECONDS = 5.0
 
 
 class CallProgress:
-    """One call's progress, told through `send(progress, total, message)`; a send that fails
-    (the client gone, or not reading) ends the call's notifications, never the index."""
+    """One call's progress, told through `send(progress, total, message)` (None: the client asked
+    for none); a send that fails (the client gone, or not reading) ends the call's
+    notifications, never the index. Once `stop` is set (the client cancelled the call), the next
+    point that reports raises `Cancelled`, which ends the index there."""
 
-    def __init__(self, send: Send, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, send: Send | None, clock: Callable[[], float] = time.monotonic,
+                 stop: threading.Event | None = None) -> None:
         self._send: Send | None = send
+        self._stop = stop
         self._clock = clock
         self._base = 0.0  # what the call's earlier index runs counted
         self._last = -1.0
@@ -72,6 +78,8 @@ class CallProgress:
                    f"waiting for another index of this store to finish ({seconds:.0f} s)", True)
 
     def _tell(self, stage: str, value: float, total: float, message: str, last_of_stage: bool) -> None:
+        if self._stop is not None and self._stop.is_set():
+            raise Cancelled("the client cancelled this call; what was stored before stays whole")
         now = self._clock()
         if value <= self._last:
             return

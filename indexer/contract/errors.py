@@ -84,6 +84,13 @@ class Busy(RennetError):
     code = "busy"
 
 
+class Cancelled(RennetError):
+    """The caller withdrew the call (an MCP client's `notifications/cancelled`): its index
+    stopped at the next point it reports progress; what was stored stays whole."""
+
+    code = "cancelled"
+
+
 class OutOfMemory(RennetError):
     """The address-space limit set on this process (`ulimit -v`) is too small for what the
     command had to load or build: a limit the user chose, not a bug; nothing stored was lost."""
