@@ -1353,8 +1353,8 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     was in flight, a ping of id "5" (a distinct id in JSON-RPC) took its route, and the call's
     answer went nowhere, its client waiting for good. The second is refused, 409 with -32600,
     and the first is answered. The call is held in flight, deterministically, by the server's
-    `roots/list` request (sent on the session's GET stream), which the client answers only
-    after the ping."""
+    `roots/list` request (sent on the call's own stream), which the client answers only after
+    the ping."""
     import threading
 
     import httpx2
@@ -1365,32 +1365,41 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
             "params": {"name": "repo_snapshots", "arguments": {"repo": str(tmp_path)}}}
-    answered: list = []
+    asked: list[dict] = []
+    answered: list[dict] = []
+    roots_asked = threading.Event()
     try:
         with httpx2.Client(timeout=60) as client:
             opened = client.post(server.url, json=opening, headers=headers)
             session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"],
                        "mcp-protocol-version": "2025-06-18"}
             client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
-            with httpx2.Client(timeout=60) as listening, listening.stream("GET", server.url, headers=session) as got:
-                def first() -> None:
-                    with httpx2.Client(timeout=60) as caller:
-                        answered.append(caller.post(server.url, json=call, headers=session))
 
-                calling = threading.Thread(target=first, daemon=True)
-                calling.start()
-                events = (json.loads(line[5:]) for line in got.iter_lines() if line.startswith("data:"))
-                asked = next(e for e in events if e.get("method") == "roots/list")  # the call waits on it
-                twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
-                client.post(server.url, json={"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": []}},
-                            headers=session)
-                calling.join(timeout=60)  # was: waited for good
+            def first() -> None:
+                with httpx2.Client(timeout=60) as caller, caller.stream("POST", server.url, json=call,
+                                                                        headers=session) as stream:
+                    for line in stream.iter_lines():
+                        message = json.loads(line[5:]) if line.startswith("data:") else {}
+                        if message.get("method") == "roots/list":  # the call waits on it
+                            asked.append(message)
+                            roots_asked.set()
+                        elif message.get("id") == 5:
+                            answered.append(message)
+                            return
+
+            calling = threading.Thread(target=first, daemon=True)
+            calling.start()
+            assert roots_asked.wait(60)
+            twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+            client.post(server.url, json={"jsonrpc": "2.0", "id": asked[0]["id"], "result": {"roots": []}},
+                        headers=session)
+            calling.join(timeout=60)  # was: waited for good
             again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
     finally:
         server.close()
     assert twin.status_code == 409 and twin.json()["id"] == "5", twin.text  # was: 200, its ping answered
     assert twin.json()["error"]["code"] == -32600
-    assert answered and '"id":5,' in answered[0].text and "not_a_repository" in answered[0].text
+    assert answered and "not_a_repository" in json.dumps(answered[0])
     assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
 
 
