@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 import socket
 import sys
 import threading
@@ -386,9 +387,15 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
+    from context_tools.faces.standard_streams import STOPS, leave_server
     from indexer import worker_start
     from indexer.store import resident
 
+    # A server told to stop by SIGTERM or SIGHUP stops now, calls in flight or not, as on a
+    # Ctrl-C (below): a handler that raised, as a command's does, would reach only the thread
+    # that takes it. Over HTTP uvicorn takes them while it serves (`bounded_shutdown_server`).
+    for sig in STOPS:
+        signal.signal(sig, lambda sig, frame: leave_server(sig))
     # calls run in threads: an index must not fork from them; its preload sets up what the roots hold
     worker_start.from_forkserver(served.dirs)
     resident.keep()  # each index keeps the facts summaries it loaded for the next one
@@ -411,17 +418,18 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             while isinstance(first, BaseExceptionGroup):
                 first = first.exceptions[0]
             raise first from None
-        if not isinstance(exc, KeyboardInterrupt) and not (
-                isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None):
+        stop: BaseException | None = exc
+        while isinstance(stop, BaseExceptionGroup):
+            inner = stop.subgroup(KeyboardInterrupt)
+            stop = inner.exceptions[0] if inner is not None else None
+        if not isinstance(stop, KeyboardInterrupt):
             raise
-        from context_tools.faces.standard_streams import leave_now
+        from context_tools.faces.standard_streams import stopped_by
 
-        leave_now()  # a server told to stop stops now, calls in flight or not
+        leave_server(stopped_by(stop))  # a server told to stop stops now, calls in flight or not
 
 
 def _serve_stdio(server: Any) -> int:
-    import signal
-
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport

@@ -105,7 +105,15 @@ class ReaderPool:
 
     def _spawn(self) -> None:
         import multiprocessing
+        import signal
 
+        from indexer.extract.child_process import HELD
+
+        # The readers (and the resource tracker, should this start it) are born with a Ctrl-C,
+        # SIGTERM and SIGHUP blocked, the mask being this thread's: sent to the server's whole
+        # group, they are the server's to act on. A reader ends when the server goes; one that
+        # took them died, or printed its traceback mid-call.
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
         ctx = multiprocessing.get_context("spawn")  # a fork of a threaded server is not safe
         for _ in range(self.size):
             parent, child = ctx.Pipe()
