@@ -84,4 +84,7 @@ def start_soon() -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
         forkserver.ensure_running()
 
-    threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()
+    try:
+        threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()
+    except RuntimeError:  # no room for its stack (a `ulimit -v`): the first pool starts it, or says why not
+        _starting = False

@@ -41,6 +41,7 @@ from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
+from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
 from indexer.contract.result import error_envelope
 
 T = TypeVar("T")
@@ -166,6 +167,15 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         indexing = index_calls.begin(repository) if row.authority != "read" else None
         try:
             return await answer(ctx, row, params, repository)
+        except Exception as exc:
+            # Under a `ulimit -v`, what the call needs around the command (a thread to run it
+            # in, the readers' thread) may find no room: `out_of_memory` as the command's own
+            # would be, where the SDK answered JSON-RPC's bare internal error, its traceback
+            # on stderr. The server serves on.
+            fault = memory_fault(exc, "this call")
+            if fault is None:
+                raise
+            return reply_of(error_envelope(row.id, fault.code, fault.message), ok=False)
         finally:
             if indexing is not None:
                 index_calls.end(indexing)

@@ -406,9 +406,16 @@ def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS) -> Any
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if not self.should_exit:
+                # A thread leaves even while the event loop's thread is held in C code; under a
+                # `ulimit -v` the server may have no room for its stack (`can't start new
+                # thread`: the server never left), and the kernel's timer serves instead.
                 timer = threading.Timer(grace, leave_server, args=(sig,))
                 timer.daemon = True
-                timer.start()
+                try:
+                    timer.start()
+                except RuntimeError:
+                    signal.signal(signal.SIGALRM, lambda alarm, frame: leave_server(sig))
+                    signal.setitimer(signal.ITIMER_REAL, grace)
             super().handle_exit(sig, frame)
 
     return BoundedShutdown(config)
