@@ -488,18 +488,23 @@ def _http_server(tmp_path: Path, root: Path, token: str) -> tuple[subprocess.Pop
                          env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
-    assert p.stderr is not None
-    line = p.stderr.readline()  # the address line, once it listens
-    assert "MCP over streamable HTTP at " in line, line
-    port = int(line.rsplit(":", 1)[1].split("/", 1)[0])
-    deadline = time.monotonic() + 60
-    while True:  # bound before it says where, it listens once uvicorn is up
-        try:
-            socket.create_connection(("127.0.0.1", port)).close()
-            return p, port
-        except OSError:
-            assert p.poll() is None and time.monotonic() < deadline, "the server did not listen"
-            time.sleep(0.02)
+    try:
+        assert p.stderr is not None
+        line = p.stderr.readline()  # the address line, once it listens
+        assert "MCP over streamable HTTP at " in line, line
+        port = int(line.rsplit(":", 1)[1].split("/", 1)[0])
+        deadline = time.monotonic() + 60
+        while True:  # bound before it says where, it listens once uvicorn is up
+            try:
+                socket.create_connection(("127.0.0.1", port)).close()
+                return p, port
+            except OSError:
+                assert p.poll() is None and time.monotonic() < deadline, "the server did not listen"
+                time.sleep(0.02)
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
@@ -509,8 +514,13 @@ def test_an_idle_http_server_stopped_by_sigterm_or_sighup_ends_with_its_status(s
     process the signal killed, since uvicorn raised it again once it had shut down; SIGHUP,
     which uvicorn does not take, killed it at once, -1)."""
     p, _ = _http_server(tmp_path, tmp_path, "t" * 40)
-    os.killpg(p.pid, sig)
-    out, err = ended_within(p, 20, "the server did not stop")
+    try:
+        os.killpg(p.pid, sig)
+        out, err = ended_within(p, 20, "the server did not stop")
+    finally:
+        if p.poll() is None:  # a failed wait for it to listen leaves no server behind
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
     assert (p.returncode, err) == (128 + sig, "" if sig == signal.SIGTERM else _stopped_line(sig))
     assert _none_live(p.pid), _live(p.pid)
 
