@@ -70,7 +70,21 @@ def start_soon() -> None:
         return
     _starting = True
     quiet_tracker()
+    import signal
     import threading
     from multiprocessing import forkserver
 
-    threading.Thread(target=forkserver.ensure_running, name="rennet-forkserver", daemon=True).start()
+    from indexer.extract.child_process import HELD
+
+    def start() -> None:
+        # Born with what `fork_pool` holds blocked, as the forkserver and the resource tracker
+        # are when a pool starts them: a SIGHUP to the host's group ended the tracker (which
+        # ignores SIGINT and SIGTERM only), and the host's next use of it relaunched it with
+        # a warning on stderr. The mask is this thread's, which ends here.
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+        forkserver.ensure_running()
+
+    try:
+        threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()
+    except RuntimeError:  # no room for its stack (a `ulimit -v`): the first pool starts it, or says why not
+        _starting = False

@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import subprocess
+import textwrap
 import time
 from pathlib import Path
 
@@ -219,12 +220,15 @@ def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
             conn.close()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
-def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(sig, corpus, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
+def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(sig, corpus, fresh_head, tmp_path):
     """A client ends its server with SIGTERM, then SIGKILL, whatever it is doing: with an index
     in flight, its workers find the pipe for their answers closed. Nothing of it reaches
     stderr, the client's log (was: each busy worker's `BrokenPipeError` traceback, and the
-    resource tracker's warning of leaked semaphores), and no process of it is left."""
+    resource tracker's warning of leaked semaphores), and no process of it is left. SIGTERM,
+    the client's ordinary stop, ends it at once with exit 143 and not a word (was: -15, the
+    status of a process the signal killed); SIGHUP (its terminal closed) with its line and
+    129. What was stored stays: the next index of the store gives a fresh store's snapshot."""
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(corpus.parent)], cwd=ROOT,
                          env=cli_env(str(tmp_path / "home")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, start_new_session=True)
@@ -243,8 +247,10 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
     assert p.poll() is None, "the index ended before the server could be killed"
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
-    assert p.returncode == -sig and err.decode() == ""
+    said = _stopped_line(sig) if sig == signal.SIGHUP else ""
+    assert (p.returncode, err.decode()) == (-sig if sig == signal.SIGKILL else 128 + sig, said)
     assert _group_gone(p.pid)
+    assert _fingerprint(corpus, tmp_path / "home") == fresh_head
 
 
 def _importing(pid: int) -> bool:
@@ -336,12 +342,13 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
     assert _fingerprint(corpus, store) == fresh
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
     """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
-    Ctrl-C or SIGTERM: it leaves once `SHUTDOWN_SECONDS` have passed, exit 130 (with its line)
-    or 143 (was: uvicorn waited for the request without end, here until the body's own
-    deadline a minute later; a call running in a thread, such as an index, held it longer)."""
+    Ctrl-C, SIGTERM or SIGHUP: it leaves once `SHUTDOWN_SECONDS` have passed, exit 130 or 129
+    (with its line) or 143 (was: uvicorn waited for the request without end, here until the
+    body's own deadline a minute later; a call running in a thread, such as an index, held it
+    longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
     import socket
 
     from context_tools.faces.mcp_http import BODY_SECONDS, SHUTDOWN_SECONDS
@@ -377,4 +384,173 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
             pytest.fail("the server waited on the request in flight")
     assert p.stderr is not None
     err = p.stderr.read()
-    assert p.returncode == code and err.endswith(INTERRUPTED if sig == signal.SIGINT else "/mcp\n"), err
+    said = {signal.SIGINT: INTERRUPTED, signal.SIGTERM: "/mcp\n"}.get(sig) or _stopped_line(sig)
+    assert p.returncode == code and err.endswith(said), err
+
+
+# --- SIGTERM and SIGHUP: a `kill`, a service manager, a terminal closed -----------------------
+
+def _stopped_line(sig: int) -> str:
+    return f"rennet: interrupted: stopped by {signal.Signals(sig).name}\n"
+
+
+def _live(pgid: int) -> list[str]:
+    """The processes of group `pgid` still running (a zombie the system has yet to reap, its
+    parent gone, is not running)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(stat.parent.name)
+    return found
+
+
+def _none_live(pgid: int) -> bool:
+    deadline = time.monotonic() + 10
+    while _live(pgid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _live(pgid)
+
+
+@pytest.fixture(scope="module")
+def fresh_head(corpus, tmp_path_factory) -> str:
+    """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
+    return _fingerprint(corpus, tmp_path_factory.mktemp("fresh-head") / "store")
+
+
+@pytest.mark.parametrize("verb, sig, whole_group", [
+    ("index", signal.SIGTERM, True), ("index", signal.SIGHUP, True), ("index", signal.SIGTERM, False),
+    ("delta", signal.SIGTERM, True), ("batch", signal.SIGHUP, True), ("batch", signal.SIGTERM, False)])
+def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, sig, whole_group, corpus,
+                                                                          fresh_head, tmp_path):
+    """`rennet index`, `delta` (which indexes its range first) and `batch` (local engine),
+    stopped by SIGTERM or SIGHUP once their extraction workers are forked, sent to the whole
+    group (as a service manager or a closed terminal does) or to the command alone (`kill
+    PID`): one line naming the signal, exit 128 + its number, no process of the command left,
+    and the next index into that store gives the snapshot a fresh store gets (was: no line at
+    all, the status of a process the signal killed, -15 or -1)."""
+    store = tmp_path / "store"
+    argv = {"index": ["index", "--repo", str(corpus), "--workers", "2"],
+            "delta": ["delta", "--repo", str(corpus), "--base", "HEAD~1", "--head", "HEAD", "--out",
+                      str(tmp_path / "packet")],
+            "batch": ["batch", "--engine", "local", "--jobs", "2", f"{corpus}@HEAD~1", f"{corpus}@HEAD"]}[verb]
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", *argv, "--store", str(store)]
+                         + (["--quiet"] if verb != "delta" else []), cwd=ROOT, env=cli_env(None),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for_children(p, 2)
+    assert p.poll() is None, "the command ended before it could be stopped"
+    (os.killpg if whole_group else os.kill)(p.pid, sig)
+    out, err = ended_within(p, 30, "the command did not end on the signal")
+    said = err.splitlines(keepends=True)
+    if verb == "delta":  # it says first that it indexes the rev the store lacks
+        assert said[0].startswith("rennet: indexing ") and said[0].endswith(" first (no snapshot of it yet)\n")
+        said = said[1:]
+    assert (p.returncode, said, out) == (128 + sig, [_stopped_line(sig)], "")
+    assert _none_live(p.pid), _live(p.pid)
+    assert _fingerprint(corpus, store) == fresh_head
+
+
+def test_a_pool_stopped_after_its_workers_died_holding_its_locks_ends_at_once(tmp_path):
+    """A SIGTERM or SIGHUP sent to the whole group ends the extraction workers at once, idle
+    ones included, and an idle worker holds the lock of the pool's task queue while it waits:
+    the pool's own terminate waits for that lock for good, so the command stopped by the
+    signal never ended (seen once in twenty stops). The pool left by the interrupt is ended
+    without it."""
+    script = textwrap.dedent("""
+        import os, signal, time
+        from indexer.pipeline.extract import fork_pool
+        pool = fork_pool(2, None)
+        assert pool.apply(os.getpid) > 0  # the workers are up, and now idle
+        for process in pool._pool:
+            os.kill(process.pid, signal.SIGTERM)
+            process.join()
+        try:
+            with pool:
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            print("ended")
+    """)
+    p = subprocess.Popen([PY, "-c", script], cwd=ROOT, env=cli_env(None), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    out, err = ended_within(p, 30, "the pool's exit waited for good on a lock a dead worker held")
+    assert (p.returncode, out, err) == (0, "ended\n", "")
+
+
+def _http_server(tmp_path: Path, root: Path, token: str) -> tuple[subprocess.Popen, int]:
+    """`rennet mcp --http` on a free port serving `root`, once it listens."""
+    import socket
+
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
+                          "RENNET_TEST_TOKEN", "--root", str(root)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        assert p.stderr is not None
+        line = p.stderr.readline()  # the address line, once it listens
+        assert "MCP over streamable HTTP at " in line, line
+        port = int(line.rsplit(":", 1)[1].split("/", 1)[0])
+        deadline = time.monotonic() + 60
+        while True:  # bound before it says where, it listens once uvicorn is up
+            try:
+                socket.create_connection(("127.0.0.1", port)).close()
+                return p, port
+            except OSError:
+                assert p.poll() is None and time.monotonic() < deadline, "the server did not listen"
+                time.sleep(0.02)
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_an_idle_http_server_stopped_by_sigterm_or_sighup_ends_with_its_status(sig, tmp_path):
+    """`rennet mcp --http` with nothing in flight: SIGTERM ends it without a word, exit 143,
+    as a service manager stops it; SIGHUP with its line, exit 129 (was: -15, the status of a
+    process the signal killed, since uvicorn raised it again once it had shut down; SIGHUP,
+    which uvicorn does not take, killed it at once, -1)."""
+    p, _ = _http_server(tmp_path, tmp_path, "t" * 40)
+    try:
+        os.killpg(p.pid, sig)
+        out, err = ended_within(p, 20, "the server did not stop")
+    finally:
+        if p.poll() is None:  # a failed wait for it to listen leaves no server behind
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert (p.returncode, err) == (128 + sig, "" if sig == signal.SIGTERM else _stopped_line(sig))
+    assert _none_live(p.pid), _live(p.pid)
+
+
+@pytest.mark.parametrize("sig, moment", [(signal.SIGTERM, "a worker starting"), (signal.SIGHUP, "a worker starting"),
+                                        (signal.SIGHUP, "both workers up")])
+def test_sigterm_or_sighup_during_a_dask_batch_is_one_line_and_keeps_the_store(sig, moment, corpus, stored_first,
+                                                                             tmp_path):
+    """`rennet batch --engine dask` on a LocalCluster it starts, its whole group sent SIGTERM or
+    SIGHUP as its first worker process starts or once both are up: its line, exit 128 + the signal,
+    stderr holding nothing else, no process left, the snapshot stored before kept and the
+    next index a fresh store's (was: SIGHUP ended multiprocessing's resource tracker, whose
+    relaunch printed a KeyError traceback for each semaphore it had lost; and a SIGTERM a
+    second into the start, before any worker, raised inside the cluster's start, whose close
+    then failed with its AssertionError traceback: the signal is now held until the cluster
+    is up, as a Ctrl-C is)."""
+    template, first, fresh = stored_first
+    store = tmp_path / "store"
+    shutil.copytree(template, store)
+    p = _dask_batch(corpus, store)
+    deadline = time.monotonic() + 120
+    while p.poll() is None and time.monotonic() < deadline:
+        workers = _dask_workers(p.pid)
+        if workers if moment == "a worker starting" else len(workers) == 2 and all(map(_ignores_ctrl_c, workers)):
+            break
+        time.sleep(0.005)
+    assert p.poll() is None, "the batch ended before it could be stopped"
+    os.killpg(p.pid, sig)
+    out, err = ended_within(p, 120, "the batch did not end on the signal")
+    assert (p.returncode, err, out) == (128 + sig, _stopped_line(sig), "")
+    assert _none_live(p.pid), _live(p.pid)
+    assert _fingerprint(corpus, store, "HEAD~1") == first
+    assert _fingerprint(corpus, store) == fresh

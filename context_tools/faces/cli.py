@@ -3,7 +3,8 @@
 Built-in verbs: `rennet commands [--json]`, `rennet call COMMAND_ID 'JSON'`,
 `rennet mcp [--http 127.0.0.1:PORT]`. Every runnable CLI-exposed row adds its own
 verb path with one option per input field. `--json` prints exactly the result
-contract on stdout; logs go to stderr. Exit 0 ok, 1 typed error, 2 usage error.
+contract on stdout; logs go to stderr. Exit 0 ok, 1 typed error, 2 usage error, 128 + the
+signal's number when a Ctrl-C, SIGTERM or SIGHUP stopped it.
 """
 
 from __future__ import annotations
@@ -410,10 +411,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _write_error_envelope(argv, "usage_error", str(exc))
         print(f"{exc} (see --help)", file=sys.stderr)
         code = EXIT_USAGE
-    except KeyboardInterrupt:
-        from context_tools.faces.standard_streams import interrupted
+    except KeyboardInterrupt as exc:  # a Ctrl-C, or SIGTERM or SIGHUP (`stop_on_signals`)
+        from context_tools.faces.standard_streams import interrupted, stopped_by
 
-        code = interrupted()
+        code = interrupted(stopped_by(exc))
     except BrokenPipeError:
         code = EXIT_OK
     except OutputFailed as exc:
@@ -501,9 +502,10 @@ def _command_named(argv: Sequence[str]) -> str:
 def run() -> NoReturn:
     """The `rennet` console script."""
     from context_tools.faces.quick_exit import quick_exit
-    from context_tools.faces.standard_streams import reopen_closed, typed_output
+    from context_tools.faces.standard_streams import reopen_closed, stop_on_signals, typed_output
     from indexer.rank import hold_blas_pool
 
+    stop_on_signals()  # SIGTERM and SIGHUP end a command as a Ctrl-C does
     reopen_closed()  # before any file is opened, so none takes a standard descriptor's place
     typed_output()
     hold_blas_pool()

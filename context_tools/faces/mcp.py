@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 import socket
 import sys
 import threading
@@ -40,6 +41,7 @@ from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
+from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
 from indexer.contract.result import error_envelope
 
 T = TypeVar("T")
@@ -165,6 +167,15 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         indexing = index_calls.begin(repository) if row.authority != "read" else None
         try:
             return await answer(ctx, row, params, repository)
+        except Exception as exc:
+            # Under a `ulimit -v`, what the call needs around the command (a thread to run it
+            # in, the readers' thread) may find no room: `out_of_memory` as the command's own
+            # would be, where the SDK answered JSON-RPC's bare internal error, its traceback
+            # on stderr. The server serves on.
+            fault = memory_fault(exc, "this call")
+            if fault is None:
+                raise
+            return reply_of(error_envelope(row.id, fault.code, fault.message), ok=False)
         finally:
             if indexing is not None:
                 index_calls.end(indexing)
@@ -386,9 +397,15 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
+    from context_tools.faces.standard_streams import STOPS, leave_server
     from indexer import worker_start
     from indexer.store import resident
 
+    # A server told to stop by SIGTERM or SIGHUP stops now, calls in flight or not, as on a
+    # Ctrl-C (below): a handler that raised, as a command's does, would reach only the thread
+    # that takes it. Over HTTP uvicorn takes them while it serves (`bounded_shutdown_server`).
+    for sig in STOPS:
+        signal.signal(sig, lambda sig, frame: leave_server(sig))
     # calls run in threads: an index must not fork from them; its preload sets up what the roots hold
     worker_start.from_forkserver(served.dirs)
     resident.keep()  # each index keeps the facts summaries it loaded for the next one
@@ -411,17 +428,18 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             while isinstance(first, BaseExceptionGroup):
                 first = first.exceptions[0]
             raise first from None
-        if not isinstance(exc, KeyboardInterrupt) and not (
-                isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is not None):
+        stop: BaseException | None = exc
+        while isinstance(stop, BaseExceptionGroup):
+            inner = stop.subgroup(KeyboardInterrupt)
+            stop = inner.exceptions[0] if inner is not None else None
+        if not isinstance(stop, KeyboardInterrupt):
             raise
-        from context_tools.faces.standard_streams import leave_now
+        from context_tools.faces.standard_streams import stopped_by
 
-        leave_now()  # a server told to stop stops now, calls in flight or not
+        leave_server(stopped_by(stop))  # a server told to stop stops now, calls in flight or not
 
 
 def _serve_stdio(server: Any) -> int:
-    import signal
-
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport

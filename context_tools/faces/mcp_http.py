@@ -27,7 +27,7 @@
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
    send nothing, were kept open for good (`HeaderDeadline`).
-9. Told to stop (a Ctrl-C, SIGTERM), the server lets requests in flight finish for
+9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server lets requests in flight finish for
    SHUTDOWN_SECONDS, then leaves (`bounded_shutdown_server`).
 
 The token is generated at start and printed once to stderr, or read from the environment
@@ -39,7 +39,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
-from typing import Any, Awaitable, Callable, Literal
+from typing import Any, Awaitable, Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
 from context_tools.faces.http_sessions import Issued
@@ -59,7 +59,7 @@ HEADER_SECONDS = 30.0
 # while a process opening idle ones could otherwise spend every file descriptor the server has
 MAX_CONNECTIONS = 512
 BODY_SECONDS = 60.0
-SHUTDOWN_SECONDS = 5.0  # after a Ctrl-C or SIGTERM, how long calls in flight may still take
+SHUTDOWN_SECONDS = 5.0  # after a Ctrl-C, SIGTERM or SIGHUP, how long calls in flight may still take
 MCP_PATH = "/mcp"  # where the SDK's app answers
 
 
@@ -374,23 +374,48 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
 
 
 def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS) -> Any:
-    """A uvicorn server that, told to stop (SIGINT, SIGTERM), lets calls in flight finish for
-    `grace` seconds and then leaves. uvicorn waits for them without end, and a call runs in a
-    thread no cancel reaches: a server stopped during an index stayed up until it ended.
-    It leaves as a shell reports the signal: a Ctrl-C says so and exits 130 (as the CLI does),
-    SIGTERM exits 143. What was stored stays: every write is a whole transaction or none."""
+    """A uvicorn server that, told to stop (SIGINT, SIGTERM, SIGHUP), lets calls in flight
+    finish for `grace` seconds and then leaves. uvicorn waits for them without end, and a
+    call runs in a thread no cancel reaches: a server stopped during an index stayed up until
+    it ended. It leaves as a shell reports the signal, with the server's words
+    (`leave_server`): a Ctrl-C says so and exits 130 (as the CLI does), SIGHUP says it and
+    exits 129, SIGTERM exits 143 without a word. What was stored stays: every write is a
+    whole transaction or none."""
+    import contextlib
+    import signal
     import threading
 
     import uvicorn
 
-    from context_tools.faces.standard_streams import leave_now
+    from context_tools.faces.standard_streams import STOPS, leave_server
 
     class BoundedShutdown(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # uvicorn's own takes SIGINT and SIGTERM only (SIGHUP ended the server at once, no
+            # word, status -1), and at the end raises what it took again, for the handler it
+            # replaced: the one this server leaves by, below, whichever it was
+            taken = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, *STOPS)}
+            try:
+                yield
+            finally:
+                for sig, handler in taken.items():
+                    signal.signal(sig, handler)
+            if self._captured_signals:
+                leave_server(self._captured_signals[0])
+
         def handle_exit(self, sig: int, frame: Any) -> None:
             if not self.should_exit:
-                timer = threading.Timer(grace, leave_now, args=(sig,))
+                # A thread leaves even while the event loop's thread is held in C code; under a
+                # `ulimit -v` the server may have no room for its stack (`can't start new
+                # thread`: the server never left), and the kernel's timer serves instead.
+                timer = threading.Timer(grace, leave_server, args=(sig,))
                 timer.daemon = True
-                timer.start()
+                try:
+                    timer.start()
+                except RuntimeError:
+                    signal.signal(signal.SIGALRM, lambda alarm, frame: leave_server(sig))
+                    signal.setitimer(signal.ITIMER_REAL, grace)
             super().handle_exit(sig, frame)
 
     return BoundedShutdown(config)

@@ -70,7 +70,10 @@ def serve_reads(conn: Connection, settings: Settings) -> None:
     roots = Roots(settings.roots) if settings.roots is not None else None
     executor = Executor("mcp", store=settings.store, ceiling=settings.ceiling, roots=roots,
                         cache_bytes=settings.cache_bytes, settle="later")
-    conn.send(b"ready")
+    try:
+        conn.send(b"ready")
+    except OSError:  # the server went while this reader started
+        return
     while True:
         try:
             command_id, raw, declared = conn.recv()
@@ -101,11 +104,23 @@ class ReaderPool:
             if self._started or self.size <= 0:
                 return
             self._started = True
-        threading.Thread(target=self._spawn, name="rennet-readers", daemon=True).start()
+        try:
+            threading.Thread(target=self._spawn, name="rennet-readers", daemon=True).start()
+        except RuntimeError:  # no room for its stack (a `ulimit -v`): reads run in threads, and a later one tries again
+            with self._lock:
+                self._started = False
 
     def _spawn(self) -> None:
         import multiprocessing
+        import signal
 
+        from indexer.extract.child_process import HELD
+
+        # The readers (and the resource tracker, should this start it) are born with a Ctrl-C,
+        # SIGTERM and SIGHUP blocked, the mask being this thread's: sent to the server's whole
+        # group, they are the server's to act on. A reader ends when the server goes; one that
+        # took them died, or printed its traceback mid-call.
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
         ctx = multiprocessing.get_context("spawn")  # a fork of a threaded server is not safe
         for _ in range(self.size):
             parent, child = ctx.Pipe()

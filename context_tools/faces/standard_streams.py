@@ -14,7 +14,9 @@ on stderr, rather than an internal error: the user chose where the answer goes. 
 left non-blocking is waited on (`Waiting`), as the MCP face's stdio is.
 
 A Ctrl-C is one line on stderr and exit status 130 (`interrupted`), never a traceback; what
-was stored stays, every write being a whole transaction or none.
+was stored stays, every write being a whole transaction or none. SIGTERM and SIGHUP (a
+`kill`, a service manager, a terminal closed) stop a command the same way, their line naming
+the signal and the status 128 + its number (`stop_on_signals`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from context_tools.faces.errors import OutputFailed
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a process a Ctrl-C stopped
 
 _STREAMS = ((0, "stdin", os.O_RDONLY, "r"), (1, "stdout", os.O_WRONLY, "w"), (2, "stderr", os.O_WRONLY, "w"))
 
@@ -132,18 +133,74 @@ def typed_output() -> None:
                                   errors=errors, line_buffering=old.line_buffering)
 
 
+# What stops a command as a Ctrl-C does: `kill`'s default, and a terminal (or ssh session) closed
+STOPS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where a Ctrl-C raises KeyboardInterrupt: every path that ends a
+    command on a Ctrl-C (its pools stopped, its transactions left whole, its one line) ends it
+    on these too."""
+
+    def __init__(self, sig: int) -> None:
+        super().__init__(sig)
+        self.signal = sig
+
+
+def stop_on_signals() -> None:
+    """From now on SIGTERM and SIGHUP raise `Stopped` in the main thread (without a handler
+    they ended the process at once, with no line and no status of ours). A second one, the
+    command still unwinding from the first, leaves at once."""
+    for sig in STOPS:
+        signal.signal(sig, _stop)
+
+
+def _stop(sig: int, frame: object) -> None:
+    for other in STOPS:
+        signal.signal(other, _leave)
+    raise Stopped(sig)
+
+
+def _leave(sig: int, frame: object) -> None:
+    leave_now(sig)
+
+
+def stopped_by(exc: BaseException) -> int:
+    """The signal a KeyboardInterrupt stands for: `Stopped`'s own, else a Ctrl-C's SIGINT."""
+    return exc.signal if isinstance(exc, Stopped) else signal.SIGINT
+
+
 def leave_now(sig: int = signal.SIGINT) -> NoReturn:
-    """End the process at once, as a shell reports `sig`: a Ctrl-C (SIGINT, the default) with
-    its line and status 130, another signal 128 + its number. The MCP server's calls run in
-    threads the interpreter would wait for at exit (an index); what was stored stays, every
-    write being a whole transaction or none."""
-    os._exit(interrupted() if sig == signal.SIGINT else 128 + sig)
+    """End the process at once with `sig`'s line and status (`interrupted`). The MCP server's
+    calls run in threads the interpreter would wait for at exit (an index); what was stored
+    stays, every write being a whole transaction or none."""
+    os._exit(interrupted(sig))
 
 
-def interrupted() -> int:
-    """Say that a Ctrl-C stopped the command; the exit status to end with."""
+def leave_server(sig: int) -> NoReturn:
+    """End an MCP server at once on `sig`, as `leave_now`, but without a line for SIGTERM:
+    that is how a client ends its stdio server (after closing its stdin, by the MCP spec), or
+    a service manager its HTTP one, the ordinary end of its work; the client shows the
+    server's stderr to its user."""
+    if sig == signal.SIGTERM:
+        os._exit(128 + sig)
+    leave_now(sig)
+
+
+def interrupted(sig: int = signal.SIGINT) -> int:
+    """Say that a Ctrl-C (`rennet: interrupted`), or another signal (`rennet: interrupted:
+    stopped by SIGTERM`), stopped the command; the exit status to end with, 128 + the
+    signal's number as a shell reports a process it stopped."""
+    said = "rennet: interrupted" if sig == signal.SIGINT else f"rennet: interrupted: stopped by {_name(sig)}"
     try:
-        print("rennet: interrupted", file=sys.stderr, flush=True)
+        print(said, file=sys.stderr, flush=True)
     except (OSError, ValueError, RuntimeError):  # stderr gone (or mid-write, for a signal's handler): the status says it
         pass
-    return EXIT_INTERRUPTED
+    return 128 + sig
+
+
+def _name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"

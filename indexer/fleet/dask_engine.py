@@ -32,9 +32,10 @@ from collections import OrderedDict
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn
 
 from indexer.contract.errors import BadInput, RennetError
+from indexer.extract.child_process import HELD
 from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result, missing_in
 
 if TYPE_CHECKING:
@@ -334,9 +335,10 @@ def _local_cluster(workers: int) -> LocalCluster:
     # A Ctrl-C while the cluster starts would leave it half built, to be torn down noisily at
     # exit: it is held until the cluster is up, which is then closed. Only the main thread may
     # set a handler; a caller's other thread gets no Ctrl-C anyway.
+    # SIGTERM and SIGHUP too, which the CLI takes as a Ctrl-C (`HELD`)
     held: list[int] = []
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum)) if main else None
+    previous = {sig: signal.signal(sig, lambda signum, frame: held.append(signum)) for sig in HELD} if main else {}
     # A worker process is a new interpreter: a Ctrl-C reaching it before its preload ignores it
     # (in its imports, a second or more) printed its traceback. Blocked in this thread while the
     # cluster starts, it is blocked in every thread the cluster starts, so in every worker
@@ -349,8 +351,12 @@ def _local_cluster(workers: int) -> LocalCluster:
     from indexer import worker_start
 
     worker_start.quiet_tracker()
+    # the tracker ignores SIGINT and SIGTERM, not SIGHUP: born with it blocked, a SIGHUP to the
+    # group does not end it (its relaunch printed a traceback for each semaphore it lost)
+    hup = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
     resource_tracker.ensure_running()
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_SETMASK, hup)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     try:
         try:
             # The cluster's warnings (a task cancelled, a worker killed on close) are not the
@@ -362,17 +368,24 @@ def _local_cluster(workers: int) -> LocalCluster:
                                    silence_logs=logging.ERROR, preload=[__name__])
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            if main:
-                signal.signal(signal.SIGINT, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
     except Exception:
         if held:  # the Ctrl-C reached a worker still starting, which failed its start
-            raise KeyboardInterrupt from None
+            _raise_held(held[0])
         raise
     if held:
         with _hushed():
             cluster.close()
-        raise KeyboardInterrupt
+        _raise_held(held[0])
     return cluster
+
+
+def _raise_held(sig: int) -> NoReturn:
+    """Raise the signal held while the cluster started, to the handler it was held from (a
+    Ctrl-C's KeyboardInterrupt, the CLI's `Stopped` for SIGTERM and SIGHUP)."""
+    signal.raise_signal(sig)
+    raise KeyboardInterrupt  # a handler that did not raise: stopped all the same
 
 
 @contextmanager

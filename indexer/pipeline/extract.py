@@ -19,7 +19,7 @@ import pygit2
 
 from indexer import worker_start
 from indexer.contract.errors import MissingObjects, RennetError
-from indexer.extract.child_process import start_as_child
+from indexer.extract.child_process import HELD, start_as_child
 from indexer.git import read as gitread
 from indexer.pipeline.plan import BlobJob, Plan
 from indexer.store import resident
@@ -51,18 +51,30 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     method = worker_start.method()
     # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
     inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()
-    # A Ctrl-C reaching a worker before its first line would print its traceback: the workers
-    # start with it blocked, until they ignore it (`start_as_child`); ours is raised here after.
+    # A Ctrl-C (or a SIGTERM, SIGHUP a CLI host takes as one) reaching a worker before its
+    # first line would print its traceback: the workers start with them blocked, until they
+    # ignore or default them (`start_as_child`); ours is raised here after.
     from indexer.pipeline.pool_watch import hold_unwinder
 
     hold_unwinder()
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     worker_start.quiet_tracker()
     try:
-        return _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited),
+        pool = _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited),
                              context=multiprocessing.get_context(method))
-    finally:
+    except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # raises what came meanwhile
+    except KeyboardInterrupt:
+        # the pool dropped would be terminated, and a SIGTERM or SIGHUP to the group may have
+        # ended a worker holding one of its locks (`QuietPool.__exit__`)
+        from indexer.pipeline.pool_watch import abandon
+
+        abandon(pool)
+        raise
+    return pool
 
 
 @cache
@@ -79,6 +91,12 @@ def _quiet_pool() -> type[Pool]:
 
         def terminate(self) -> None:  # a broken pool's own would wait for good (pool_watch)
             abandon(self) if broken(self) else super().terminate()
+
+        def __exit__(self, kind: type[BaseException] | None, *rest: Any) -> None:
+            # Stopped by a Ctrl-C, SIGTERM or SIGHUP: the latter two reach every process of
+            # the group, and a worker they ended holding one of the pool's locks would hold
+            # its terminate for good; nothing the workers do is waited for any more.
+            abandon(self) if kind is not None and issubclass(kind, KeyboardInterrupt) else self.terminate()
 
         def join(self) -> None:
             if not broken(self):
@@ -101,7 +119,7 @@ def _quiet_worker(*args: Any) -> None:
 
 def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
     global _worker_repo
-    start_as_child()
+    start_as_child(pool_worker=True)
     for fd in inherited_fds:
         try:
             os.close(fd)

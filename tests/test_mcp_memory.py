@@ -1,0 +1,148 @@
+"""The HTTP MCP face under a tight `ulimit -v`: a call that needs more memory than the limit
+leaves answers `out_of_memory`, typed, and the server serves on, its store intact. Driven
+through the real server (its address-space limit set as it starts) and the MCP SDK's own
+streamable HTTP client."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from tests.test_context_world import PY, ROOT, cli_env
+from tests.test_interrupt import ended_within
+from tests.test_mcp import client_with
+
+# Room for the server, its store's map (half the limit) and a small repository's calls, and
+# well short of what a cold index of a 5,000-file one holds (its pool's threads, its facts)
+LIMIT_MIB = 800
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory) -> tuple[Path, Path]:
+    """(a one-file repository, a 5,000-file one), side by side under one root."""
+    from corpora.synthetic import generate
+
+    root = tmp_path_factory.mktemp("limited")
+    builder = RepoBuilder(root / "small")
+    builder.commit({"a.py": "def first():\n    return 1\n"}, "one")
+    generate(root / "large.git", files=5000, seed=0)
+    return builder.path, root / "large.git"
+
+
+async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dict]:
+    from mcp import Client
+
+    async with Client(client_with(url, token)) as client:
+        return [json.loads((await client.call_tool(name, args)).content[0].text) for name, args in plan]
+
+
+def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_serves_on(repos, tmp_path):
+    """`rennet mcp --http` under `ulimit -v` 800 MiB: a small repository indexes; the index of
+    one too large for the limit answers `out_of_memory` naming it; the next calls (a read, an
+    index) are answered; a SIGTERM ends the server at once, exit 143, stderr holding only its
+    address line; the store opens and holds the small snapshot as it was (was: the read after
+    the failed index answered JSON-RPC's bare `Internal server error`, the readers' thread
+    finding no room for its stack, its traceback on stderr; and the SIGTERM's grace timer, a
+    thread too, could not start: a traceback, and the server never left)."""
+    small, large = repos
+    token = "t" * 40
+    limit = LIMIT_MIB << 20
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
+                          "RENNET_TEST_TOKEN", "--root", str(small.parent)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit,) * 2))
+    try:
+        assert p.stderr is not None
+        address = p.stderr.readline()
+        assert address.startswith("rennet: MCP over streamable HTTP at "), address
+        url = address.rsplit(" ", 1)[1].strip()
+        port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+        _listening(p, port)
+        first, too_large, read, again = anyio.run(_calls, url, token, [
+            ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(large)}),
+            ("context_overview", {"repo": str(small)}), ("repo_index", {"repo": str(small)})])
+        assert first["ok"], first
+        assert too_large["error"]["code"] == "out_of_memory", too_large
+        assert f"(`ulimit -v` is {LIMIT_MIB} MiB)" in too_large["error"]["message"]
+        assert read["ok"] and read["data"]["identity"]["fingerprint"] == first["data"]["fingerprint"], read
+        assert again["ok"] and again["data"]["fingerprint"] == first["data"]["fingerprint"], again
+        p.send_signal(signal.SIGTERM)
+        _, err = ended_within(p, 30, "the server under the limit did not leave on SIGTERM")
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert (p.returncode, err) == (143, "")
+    done = subprocess.run([PY, "-m", "context_tools.faces.cli", "context", "overview", "--repo", str(small), "--store",
+                           str(tmp_path / "home"), "--json"], cwd=ROOT, env=cli_env(None), capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+
+
+def _listening(p: subprocess.Popen, port: int) -> None:
+    import socket
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port)).close()
+            return
+        except OSError:
+            assert p.poll() is None and time.monotonic() < deadline, "the server did not listen"
+            time.sleep(0.02)
+
+
+def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sigterm(repos, tmp_path):
+    """`rennet mcp --http` whose address space is all but used (its limit lowered, as it runs,
+    to a few MiB above what it maps: no room for another thread's stack, as after an index
+    that ran short): each read is answered, or is `out_of_memory`, and a SIGTERM ends it, exit
+    143, nothing on stderr but its address (was: the read answered JSON-RPC's bare `Internal
+    server error`, the readers' thread failing to start, its traceback on stderr; the
+    SIGTERM's grace timer, a thread, failed to start too: a traceback, and the server never
+    left)."""
+    from mcp import Client
+
+    small, _ = repos
+    token = "t" * 40
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
+                          "RENNET_TEST_TOKEN", "--root", str(small.parent)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+
+    async def work(url: str) -> list[dict]:
+        async with Client(client_with(url, token)) as client:
+            first = json.loads((await client.call_tool("repo_index", {"repo": str(small)})).content[0].text)
+            mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+            resource.prlimit(p.pid, resource.RLIMIT_AS, (mapped + (4 << 20),) * 2)
+            reads = [json.loads((await client.call_tool("context_overview", {"repo": str(small)})).content[0].text)
+                     for _ in range(2)]
+            return [first, *reads]
+
+    try:
+        assert p.stderr is not None
+        address = p.stderr.readline()
+        url = address.rsplit(" ", 1)[1].strip()
+        _listening(p, int(url.rsplit(":", 1)[1].split("/", 1)[0]))
+        first, *reads = anyio.run(work, url)
+        assert first["ok"], first
+        for read in reads:
+            assert read["ok"] or read["error"]["code"] == "out_of_memory", read
+        p.send_signal(signal.SIGTERM)
+        _, err = ended_within(p, 30, "the server with no room for a thread did not leave on SIGTERM")
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert (p.returncode, err) == (143, "")
