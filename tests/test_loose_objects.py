@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+import tracemalloc
 import zlib
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
-from indexer.git.loose import Damaged, _inflated, read_loose
+from indexer.git.loose import Damaged, _inflated, check_intact, check_loose_commits, read_loose
+from indexer.git.read import intact_tree_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,6 +82,9 @@ def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, 
     assert other_head in listed.stdout
 
 
+_KIND = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}  # pygit2's object type numbers
+
+
 def _loose_bytes(kind: bytes, body: bytes) -> tuple[str, bytes]:
     raw = kind + b" " + str(len(body)).encode() + b"\0" + body
     return hashlib.sha1(raw).hexdigest(), zlib.compress(raw)
@@ -100,9 +105,12 @@ class _File:
        cut=st.integers(min_value=0, max_value=4000), tail=st.binary(max_size=8), flip=st.integers(0, 4000))
 def test_a_loose_file_reads_back_whole_or_is_damaged(body, kind, cut, tail, flip):
     """Whatever a loose file holds (a whole object, cut anywhere, extended, a byte flipped),
-    it reads back as exactly its object or is `Damaged`: no other exception, no loop."""
+    it reads back as exactly its object or is `Damaged`: no other exception, no loop. The
+    check that keeps none of the body (or part of it) gives the same verdict."""
     oid, data = _loose_bytes(kind, body)
     assert _inflated(_File(data), oid).data == body  # whole, as git writes it
+    assert _inflated(_File(data), oid, keep=0) == (_KIND[kind], b"")  # checked a chunk at a time
+    assert _inflated(_File(data), oid, keep=cut).data == body[:cut]
     for damaged in (data[:cut], data + tail if tail else data[:-1],
                     data[:flip % len(data)] + bytes([data[flip % len(data)] ^ 0x55]) + data[flip % len(data) + 1:]):
         if damaged == data:
@@ -110,9 +118,13 @@ def test_a_loose_file_reads_back_whole_or_is_damaged(body, kind, cut, tail, flip
         try:
             read = _inflated(_File(damaged), oid)
         except Damaged:
+            # the check that keeps none of the body says the same
+            with pytest.raises(Damaged):
+                _inflated(_File(damaged), oid, keep=0)
             continue
         # a byte past the stream's end is not its object's: only the object itself may come back
         assert read.data == body and damaged.startswith(data), damaged
+        assert _inflated(_File(damaged), oid, keep=0).kind == _KIND[kind]
 
 
 def test_a_small_file_inflating_past_its_header_is_damaged_before_it_is_inflated_whole():
@@ -288,3 +300,76 @@ def test_a_checkouts_status_checks_heads_trees_first(tmp_path):
     assert done.returncode == 0, (done.stdout, done.stderr)
     answer = json.loads(done.stdout)
     assert answer["freshness"]["status"] == "current" and answer["data"]["definitions"], answer
+
+
+def test_a_huge_loose_commit_is_checked_in_bounded_memory(tmp_path):
+    """A loose commit of 32 MiB (a huge message): the check before a history walk, the check
+    before libgit2 reads it and the read of its tree line each hold a chunk of it at a time,
+    not the whole (was: each inflated it whole, so the repository chose the memory spent).
+    The verdicts are the same: whole, it passes; cut short, it is `Damaged`."""
+    builder, _, head = _repo(tmp_path / "repo")
+    repo = builder.repo
+    header = f"tree {repo[head].tree_id}\nparent {head}\nauthor A <a@x> 0 +0000\ncommitter A <a@x> 0 +0000\n\n"
+    raw = b"commit %d\0" % (len(header) + (32 << 20)) + header.encode() + b"m" * (32 << 20)
+    oid = hashlib.sha1(raw).hexdigest()
+    place = Path(repo.path) / "objects" / oid[:2] / oid[2:]
+    place.parent.mkdir(exist_ok=True)
+    place.write_bytes(zlib.compress(raw, 1))
+    del raw
+    for check in (check_loose_commits, lambda r: check_intact(r, oid), lambda r: intact_tree_of(r, oid)):
+        tracemalloc.start()
+        try:
+            check(repo)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 4 << 20, (check, peak)
+    data = place.read_bytes()
+    place.write_bytes(data[: len(data) * 3 // 4])
+    for check in (check_loose_commits, lambda r: check_intact(r, oid)):
+        with pytest.raises(Damaged, match="cut short"):
+            check(repo)
+
+
+def _history(path: Path) -> tuple[RepoBuilder, str]:
+    """main: three commits; side: one off the first. The second commit's OID is given."""
+    builder, first, second = _repo(path)
+    builder.commit({"pkg/third.py": "Z = 3\n"})
+    builder.checkout(first)
+    builder.commit({"pkg/side.py": "S = 1\n"}, branch="side", parents=[first])
+    return builder, second
+
+
+@pytest.mark.parametrize("keep", [0.0, 0.5])
+@pytest.mark.parametrize("command", ["index", "delta", "batch"])
+def test_a_damaged_commit_is_one_line_naming_it_and_what_shows_it(command, keep, tmp_path):
+    """A commit whose loose file is cut before its header ends (its kind unknown) or after:
+    an index of a rev passing it, a Delta packet and a batch range over it each say, on one
+    line, `missing_objects` naming the object, that it is cut short and that `git fsck`
+    shows it. Was: "the history of ... holds a damaged object: loose object X ends before
+    its header does", and for an index "... ends before its compressed stream does"."""
+    builder, second = _history(tmp_path / "repo")
+    _cut(builder.repo, second, keep=keep)
+    args = {"index": ("index", "--rev", "main~1"), "delta": ("delta", "--base", "side", "--head", "main"),
+            "batch": ("batch", "--range", "side..main")}[command]
+    done = _run(tmp_path / "store", args[0], "--repo", str(builder.path), *args[1:])
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout.splitlines()[-1])["error"]
+    message = error["message"]
+    assert error["code"] == "missing_objects" and "\n" not in message, error
+    assert f"loose object {second[:12]} is cut short" in message and "`git fsck` shows it" in message, error
+
+
+def test_a_batch_job_on_a_damaged_blob_says_its_code_once(tmp_path):
+    """A job of a batch that fails on a typed error says the error's own message after the
+    path (was: "b.py: MissingObjects: missing_objects: blob ...", the code twice)."""
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"a.py": "A = 1\n" * 50})
+    second = builder.commit({"b.py": "B = 1\n" * 50})
+    blob = str(builder.repo[second].tree["b.py"].id)
+    _cut(builder.repo, blob, keep=0.8)
+    done = _run(tmp_path / "store", "batch", "--repo", str(builder.path), "--range", f"{first}..{second}")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    job = json.loads(done.stdout.splitlines()[0])
+    assert job["error"]["code"] == "missing_objects", job
+    assert job["error"]["message"].startswith(f"b.py: blob {blob[:12]} is damaged"), job

@@ -327,7 +327,9 @@ def check_history(repo: pygit2.Repository) -> None:
     try:
         check_loose_commits(repo)
     except Damaged as exc:
-        raise MissingObjects(f"the history of {repo_display_path(repo)} holds a damaged object: {exc}") from None
+        # a file cut before its header may be of any kind: the walk may or may not read it
+        raise MissingObjects(f"the history of {repo_display_path(repo)} is not walked, as a damaged object "
+                             f"may be read on the way: {exc}") from None
 
 
 def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
@@ -450,7 +452,7 @@ def root_tree(repo: pygit2.Repository, oid: str) -> pygit2.Tree:
 def intact_tree_of(repo: pygit2.Repository, oid: str) -> None:
     """`Damaged` when commit (or tree) `oid`, or the tree a commit names, is a loose object that
     does not read back: checked before libgit2 reads either."""
-    loose = read_loose(repo, oid)
+    loose = read_loose(repo, oid, keep=45)  # `tree <hex>`: a commit's message may be of any size
     if loose is None:  # packed, which libgit2 reads safely: its tree may still be loose
         obj = repo.get(oid)
         tree = str(obj.tree_id) if isinstance(obj, pygit2.Commit) else None
