@@ -331,6 +331,48 @@ def test_a_huge_loose_commit_is_checked_in_bounded_memory(tmp_path):
             check(repo)
 
 
+def _shared(path: Path) -> tuple[RepoBuilder, str, str]:
+    """A base and a head sharing the folder `lib/` (and its `lib/deep/`), one file changed, the
+    folder `old/` deleted."""
+    builder = RepoBuilder(path)
+    base = builder.commit({"lib/keep.py": "K = 1\n" * 300, "lib/deep/more.py": "M = 1\n" * 300,
+                           "old/gone.py": "G = 1\n" * 300, "a.py": "def f():\n    return 1\n"})
+    head = builder.commit({"a.py": "def f():\n    return 2\n", "old/gone.py": None})
+    return builder, base, head
+
+
+@pytest.mark.parametrize("what", ["lib", "lib/deep"])
+def test_a_tree_both_sides_share_is_checked_before_libgit2_diffs_them(what, tmp_path):
+    """libgit2's tree diff reads every tree of both sides, those the two share too. Was: with
+    such a tree a loose object cut short, a Delta packet never returned; now `bad_tree`
+    naming it, at once."""
+    builder, base, head = _shared(tmp_path / "repo")
+    damaged = str(builder.repo[head].tree[what].id)
+    _cut(builder.repo, damaged, keep=0.8)
+    done = _run(tmp_path / "store", "delta", "--repo", str(builder.path), "--base", base, "--head", head)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "bad_tree" and damaged[:12] in error["message"] and "damaged" in error["message"], error
+
+
+@pytest.mark.parametrize("what", ["lib/deep", "old"])
+def test_an_index_from_an_earlier_snapshot_reads_only_the_trees_that_differ(what, tmp_path):
+    """An index from an earlier snapshot reads the diff of the two trees itself: only the trees
+    that differ, each checked, as git's diff-tree reads them. Was: libgit2's tree diff read
+    every tree of both sides, and with one of them a loose object cut short after the earlier
+    snapshot was made, the index never returned. Now a tree the two share (`lib/deep`) is not
+    read, and a damaged one only the earlier commit holds (`old`, deleted since) gives the
+    diff up for the whole walk: either way the snapshot is the one made before the damage."""
+    builder, base, head = _shared(tmp_path / "repo")
+    store = tmp_path / "store"
+    assert _run(store, "index", "--repo", str(builder.path), "--rev", base).returncode == 0
+    before = _run(tmp_path / "before", "index", "--repo", str(builder.path), "--rev", head)
+    _cut(builder.repo, str(builder.repo[base].tree[what].id), keep=0.8)
+    done = _run(store, "index", "--repo", str(builder.path), "--rev", head)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert json.loads(done.stdout)["data"]["fingerprint"] == json.loads(before.stdout)["data"]["fingerprint"]
+
+
 def _history(path: Path) -> tuple[RepoBuilder, str]:
     """main: three commits; side: one off the first. The second commit's OID is given."""
     builder, first, second = _repo(path)

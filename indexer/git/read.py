@@ -10,7 +10,7 @@ import itertools
 import os
 import re
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import msgspec
 import pygit2
@@ -512,9 +512,22 @@ def check_tree(repo: pygit2.Repository, oid: str) -> None:
 def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
     """Before libgit2 diffs the trees of `old` and `new` (commits or trees) and spells out its
     patches: `bad_tree` or `missing_objects` when a tree or blob it would read is a loose object
-    that does not read back (`indexer.git.loose`). Only what differs is read, as the diff reads it."""
-    stack: list[tuple[pygit2.Tree | None, pygit2.Tree | None, str]] = [
-        (root_tree(repo, old), root_tree(repo, new), "")]
+    that does not read back (`indexer.git.loose`). libgit2's tree diff reads every tree of both
+    sides, those the two share too (`check_trees_intact`); of the blobs, only those that differ."""
+    check_trees_intact(repo, old)
+    check_trees_intact(repo, new)
+    for path, x, y in _differences(repo, root_tree(repo, old), root_tree(repo, new)):
+        for e in (x, y):
+            if e is not None and e.filemode in _BLOB_MODES:
+                _intact_blob(repo, str(e.id), path)
+
+
+def _differences(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree
+                 ) -> Iterator[tuple[str, pygit2.Object | None, pygit2.Object | None]]:
+    """(path, its entry in `old`, in `new`; None where absent) for each entry but a tree that
+    differs between the two trees, in no set order. Only the subtrees that differ are read,
+    each checked (`_subtree`); a folder on one side alone gives every entry below it."""
+    stack: list[tuple[pygit2.Tree | None, pygit2.Tree | None, str]] = [(old, new, "")]
     while stack:
         a, b, prefix = stack.pop()
         if a is not None and b is not None and a.id == b.id:
@@ -529,9 +542,9 @@ def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
             sides = [_subtree(repo, e, path) if e is not None and e.type == TREE_TYPE else None for e in (x, y)]
             if sides != [None, None]:
                 stack.append((sides[0], sides[1], path + "/"))
-            for e in (x, y):
-                if e is not None and e.filemode in _BLOB_MODES:
-                    _intact_blob(repo, str(e.id), path)
+            x, y = (None if tree is not None else e for tree, e in zip(sides, (x, y)))  # a folder is no file
+            if x is not None or y is not None:
+                yield path, x, y
 
 
 def check_trees_intact(repo: pygit2.Repository, oid: str) -> None:
@@ -585,10 +598,6 @@ def _intact_blob(repo: pygit2.Repository, oid: str, path: str) -> None:
         raise MissingObjects(f"blob {shown(path)} ({oid[:12]}) is damaged in the object database: {exc}") from None
 
 
-_ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
-_CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit2.enums.DeltaStatus.TYPECHANGE})
-
-
 def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
                     base: list[TreeEntry], base_checked: bool = True) -> tuple[str, list[TreeEntry]]:
     """`walk_tree(repo, commit_oid)`, from the entries of an earlier tree (`base`, those of
@@ -606,30 +615,28 @@ class TreeSince(NamedTuple):
 def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: list[TreeEntry],
                base_checked: bool = True) -> TreeSince:
     """`walk_tree_since`, and which of the entries differ from `base`. Anything the diff cannot
-    answer (a missing object, an unexpected kind of change) falls back to the whole walk.
-    `base_checked`: `base_tree`'s names were checked under this code's rules; else every tree
-    of the commit is checked, those it shares with `base_tree` too."""
+    answer (a missing or damaged object) falls back to the whole walk. `base_checked`:
+    `base_tree`'s names were checked under this code's rules; else every tree of the commit is
+    checked, those it shares with `base_tree` too. The diff is read here, not by libgit2, whose
+    tree diff reads every tree of both sides: only the trees that differ are read, each checked."""
     try:
         intact_tree_of(repo, commit_oid)
         root = repo[commit_oid].peel(pygit2.Tree)
         base_root = repo[base_tree].peel(pygit2.Tree)
     except (KeyError, ValueError, pygit2.GitError, Damaged):  # the whole walk says what it is
         return TreeSince(*walk_tree(repo, commit_oid), None)
-    try:
-        check_trees_since(repo, root, base_root if base_checked else None)
-        deltas = list(base_root.diff_to_tree(root).deltas)
-    except (KeyError, ValueError, pygit2.GitError, MissingObjects):
-        return TreeSince(*walk_tree(repo, commit_oid), None)
     gone: set[str] = set()
     added: list[TreeEntry] = []
-    for delta in deltas:
-        if delta.status not in _CHANGED:
-            return TreeSince(*walk_tree(repo, commit_oid), None)
-        if delta.status != _ADDED:
-            gone.add(text_path(delta.old_file.path))
-        if delta.status != _DELETED:
-            new = delta.new_file
-            added.append(TreeEntry(text_path(new.path), new.mode, str(new.id)))
+    try:
+        check_trees_since(repo, root, base_root if base_checked else None)
+        for path, x, y in _differences(repo, base_root, root):
+            if x is not None:
+                gone.add(path)
+            if y is not None:
+                added.append(TreeEntry(path, y.filemode, str(y.id)))
+    except (KeyError, ValueError, pygit2.GitError, MissingObjects, BadTree):  # the whole walk says what it is
+        return TreeSince(*walk_tree(repo, commit_oid), None)
+    added.sort(key=_PATH)
     in_place = {e.path: e for e in added}
     if gone and gone == in_place.keys() and sum(1 for e in base if e.path in gone) == len(gone):
         # every change in place (the common re-index): the paths stay base's, in its order
