@@ -21,7 +21,8 @@ from typing import BinaryIO, Iterator, NamedTuple
 
 import pygit2
 
-# git follows a chain of alternates this deep
+# git and libgit2 read the alternates of object directories this many hops from a repository's
+# own, so the objects of directories one hop further are read too, and none past them
 ALTERNATES_DEPTH = 5
 # How much of a loose file is read at once: most objects are smaller
 _CHUNK = 1 << 16
@@ -68,14 +69,14 @@ def object_dir_chain(objects: str) -> Iterator[tuple[str, str, str | None]]:
     next, or None at the last depth)."""
     seen: set[str] = set()
     level = [objects]
-    for depth in range(ALTERNATES_DEPTH + 1):
+    for depth in range(ALTERNATES_DEPTH + 2):
         following: list[str] = []
         for folder in level:
             real = os.path.realpath(folder)
             if real in seen:
                 continue
             seen.add(real)
-            listed = os.path.join(real, "info", "alternates") if depth < ALTERNATES_DEPTH else None
+            listed = os.path.join(real, "info", "alternates") if depth <= ALTERNATES_DEPTH else None
             yield folder, real, listed
             if listed is not None:
                 following += alternates_of(listed, real)
