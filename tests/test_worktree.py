@@ -541,3 +541,54 @@ def test_nothing_beyond_a_symlinked_folder_is_read_from_outside_the_checkout(tmp
         with pytest.raises(RennetError) as err:
             client.call("context.file", repo=str(repo), path=path, worktree=True)
         assert err.value.code == "not_found"
+
+
+def test_a_tracked_file_that_became_a_fifo_or_lies_beyond_a_deeper_link_is_gone_from_the_tree(tmp_path):
+    """Tracked files git adds nothing for: one whose folder two levels down (`conf/deep`) became
+    a link to a folder outside the checkout (the tree is the one git writes, the outside file
+    never read in its place), and one replaced by a FIFO (git's `add -A` refuses it; no file
+    to read: gone from the tree, as a deleted one)."""
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "id_rsa").write_text("OUTSIDE-PRIVATE-KEY\n")
+    repo = tmp_path / "checkout"
+    (repo / "conf" / "deep").mkdir(parents=True)
+    (repo / "conf" / "deep" / "id_rsa").write_text("placeholder\n")
+    (repo / "conf" / "keep.txt").write_text("kept\n")
+    (repo / "pipe.txt").write_text("a file for now\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    shutil.rmtree(repo / "conf" / "deep")
+    os.symlink(outside, repo / "conf" / "deep")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+    assert tree.changed == ["conf/deep", "conf/deep/id_rsa"]  # the link added as a link
+    (repo / "pipe.txt").unlink()
+    os.mkfifo(repo / "pipe.txt")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    (repo / "pipe.txt").unlink()
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch2")
+    assert tree.changed == ["conf/deep", "conf/deep/id_rsa", "pipe.txt"]
+
+
+def test_a_tracked_file_grown_over_the_cap_is_left_out_of_the_tree(edited, monkeypatch):
+    """A tracked file over the cap is not hashed: it is left out of the tree (not kept as the
+    commit had it) and listed as skipped."""
+    import pygit2
+
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "FILE_CAP", 1000)
+    repo = pygit2.Repository(str(edited))
+    tracked = next(e.path for e in repo.index if e.mode == pygit2.GIT_FILEMODE_BLOB)
+    (edited / tracked).write_bytes(b"#" * 1001)
+    tree = worktree.read_worktree(repo)
+    assert [(s.path, s.reason.split(":")[0]) for s in tree.skipped] == [(tracked, "too_large")]
+    assert tracked in tree.changed
+    with pytest.raises(KeyError):
+        repo[tree.tree_oid].peel(pygit2.Tree)[tracked]
