@@ -20,8 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
-from indexer.git.loose import Damaged, _inflated, check_intact, check_loose_commits, read_loose
-from indexer.git.read import intact_tree_of
+from indexer.contract.errors import MissingObjects
+from indexer.git.loose import Damaged, _inflated, check_intact, check_loose_commits, object_dirs, read_loose
+from indexer.git.read import blob_size, intact_tree_of, read_blob
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -415,3 +416,32 @@ def test_a_batch_job_on_a_damaged_blob_says_its_code_once(tmp_path):
     job = json.loads(done.stdout.splitlines()[0])
     assert job["error"]["code"] == "missing_objects", job
     assert job["error"]["message"].startswith(f"b.py: blob {blob[:12]} is damaged"), job
+
+
+def test_a_blob_cut_before_its_header_is_damaged_by_its_size_too(tmp_path):
+    """The size of a blob (asked before it is read, to pair renames) of a loose file cut before
+    its header ends: `missing_objects` saying it is damaged and what shows it, as a read of it
+    says (not that it is missing, as libgit2's header read would have it)."""
+    builder, _, head = _repo(tmp_path / "repo")
+    blob = str(builder.repo[head].tree["pkg/big.py"].id)
+    _cut(builder.repo, blob, keep=0.0)
+    for read in (blob_size, read_blob):
+        with pytest.raises(MissingObjects) as raised:
+            read(builder.repo, blob)
+        assert f"blob {blob[:12]} is damaged" in raised.value.message and "`git fsck` shows it" in raised.value.message
+
+
+def test_a_linked_worktrees_loose_objects_are_those_of_its_main_repository(tmp_path):
+    """A linked worktree (`git worktree add`) reads the objects of the repository it was made
+    from (its `commondir`): those are the loose objects checked, so a damaged commit there is
+    `Damaged` read from the linked worktree too."""
+    builder, base, head = _repo(tmp_path / "repo")
+    subprocess.run(["git", "-C", str(builder.path), "worktree", "add", "-q", str(tmp_path / "linked"), base],
+                   check=True)
+    linked = pygit2.Repository(str(tmp_path / "linked"))
+    assert object_dirs(linked) == (str((builder.path / ".git" / "objects").resolve()),)
+    _cut(builder.repo, head)
+    with pytest.raises(Damaged, match=head[:12]):
+        check_intact(linked, head)
+    with pytest.raises(Damaged, match=head[:12]):
+        check_loose_commits(linked)

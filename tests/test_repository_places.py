@@ -165,16 +165,19 @@ def test_the_object_directories_read_are_those_libgit2_and_git_read(tmp_path):
     each: the object directories Rennet checks and the roots check looks at
     (`object_dir_chain`) are exactly those whose objects libgit2 and git read: six hops of
     alternates (was: five, so a loose object six hops away was read by libgit2 unchecked, and
-    from outside the roots), each once though the chain loops back, and a `#` line of an
-    alternates file names none."""
+    from outside the roots), each once though each names the first again, a relative one
+    resolved from the object directory, and a `#` line of an alternates file naming none."""
     import pygit2
 
     RepoBuilder(tmp_path / "r").commit({"a.py": "A = 1\n"})
     own = tmp_path / "r" / ".git" / "objects"
     chain = [tmp_path / f"alt{k}" / "objects" for k in range(1, 9)]
-    for here, there in zip([own] + chain, chain + [own]):  # the last names the first again
-        (here / "info").mkdir(parents=True, exist_ok=True)
-        (here / "info" / "alternates").write_text(f"# {tmp_path / 'nowhere'}\n{there}\n")
+    (own / "info").mkdir(exist_ok=True)
+    # a relative one, from the object directory; a comment
+    (own / "info" / "alternates").write_text(f"# {tmp_path / 'nowhere'}\n../../../alt1/objects\n")
+    for here, there in zip(chain, chain[1:] + [own]):
+        (here / "info").mkdir(parents=True)
+        (here / "info" / "alternates").write_text(f"{there}\n{own}\n")  # each names the first again
     blobs = [_blob_in(objects, f"blob {k}\n") for k, objects in enumerate(chain, 1)]
     repo = pygit2.Repository(str(tmp_path / "r"))
     read_by_git = [subprocess.run(["git", "-C", str(tmp_path / "r"), "cat-file", "-e", oid],
@@ -186,3 +189,6 @@ def test_the_object_directories_read_are_those_libgit2_and_git_read(tmp_path):
     places = repository_places(tmp_path / "r")
     assert places is not None and set(expected) <= set(places.reads)
     assert str(chain[6].resolve()) not in places.reads and str(tmp_path / "nowhere") not in places.reads
+    # each alternates file read names places: a change to it changes them
+    read_files = [str(objects.resolve() / "info" / "alternates") for objects in [own] + chain[:5]]
+    assert set(read_files) <= set(places.watched)
