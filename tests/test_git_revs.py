@@ -38,3 +38,10 @@ def test_a_rev_that_reads_as_an_option_is_not_a_revision(shallow, rev):
 def test_a_repo_that_is_not_there_is_said_to_not_exist(tmp_path):
     with pytest.raises(NotARepository, match=f"{tmp_path / 'gone'} does not exist"):
         open_repo(tmp_path / "gone")
+
+
+def test_a_rev_naming_nothing_is_said_once(shallow):
+    """libgit2's complaint about a name it does not know is the name again: said once."""
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(shallow, "no-such-branch")
+    assert raised.value.message == "unknown revision 'no-such-branch'"

@@ -445,3 +445,16 @@ def test_a_linked_worktrees_loose_objects_are_those_of_its_main_repository(tmp_p
         check_intact(linked, head)
     with pytest.raises(Damaged, match=head[:12]):
         check_loose_commits(linked)
+
+
+def test_a_loose_file_whose_stream_ends_before_a_header_is_damaged(tmp_path):
+    """A loose file that is a whole zlib stream of `blob 12` and no more (no NUL ends the
+    header): no object, by its size as by its bytes."""
+    builder, _, _ = _repo(tmp_path / "repo")
+    oid = "ab" * 20
+    place = Path(builder.repo.path) / "objects" / oid[:2] / oid[2:]
+    place.parent.mkdir(exist_ok=True)
+    place.write_bytes(zlib.compress(b"blob 12"))
+    for read in (blob_size, read_blob):
+        with pytest.raises(MissingObjects, match="has no object header"):
+            read(builder.repo, oid)
