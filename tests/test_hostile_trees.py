@@ -445,3 +445,13 @@ def test_a_record_stored_before_the_rules_were_recorded_reads_as_unchecked():
     old = msgspec.msgpack.encode({k: v for k, v in msgspec.structs.asdict(head).items() if k != "tree_rules"})
     assert decode_head(old).tree_rules == "" and LazyHead(old, "store").tree_rules == ""
     assert decode_head(msgspec.msgpack.encode(head)) == head
+
+
+def test_a_folder_is_ordered_as_its_name_and_a_slash(tmp_path):
+    """git orders a tree's entries by name, a folder's as if a `/` followed it: `a-b.py`,
+    `a.py`, then the folder `a`, then `a0`. Such a tree is in git's order: walked whole."""
+    builder = RepoBuilder(tmp_path / "repo")
+    head = builder.commit({"a-b.py": "x = 1\n", "a.py": "x = 2\n", "a/b.py": "x = 3\n", "a0": "x = 4\n"})
+    assert [e.name for e in builder.repo[head].tree] == ["a-b.py", "a.py", "a", "a0"]  # as git wrote it
+    _, entries = gitread.walk_tree(builder.repo, head)
+    assert [e.path for e in entries] == ["a-b.py", "a.py", "a/b.py", "a0"]

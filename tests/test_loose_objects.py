@@ -54,7 +54,7 @@ def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(("what", "rev"), [("blob", "HEAD"), ("tree", "HEAD"), ("subtree", "HEAD"),
                                           ("head commit", "HEAD"), ("head commit", "its OID"),
                                           ("head commit", "its OID's start"), ("parent commit", "HEAD~1"),
-                                          ("parent commit", "HEAD^")])
+                                          ("parent commit", "HEAD^"), ("parent commit", "@~1")])
 def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, rev, tmp_path):
     """Was: the index never returned (libgit2 spinning in its inflate); now one typed error
     naming the object, at once. Another repository's snapshot in the same store still answers."""
@@ -458,3 +458,17 @@ def test_a_loose_file_whose_stream_ends_before_a_header_is_damaged(tmp_path):
     for read in (blob_size, read_blob):
         with pytest.raises(MissingObjects, match="has no object header"):
             read(builder.repo, oid)
+
+
+def test_a_damaged_commit_in_an_alternate_named_by_its_oids_start_is_typed(tmp_path):
+    """A repository borrowing its objects from another (`objects/info/alternates`), asked for a
+    commit by the start of its OID: the loose objects of every object directory that start may
+    name are checked, not only the repository's own (was: libgit2 read the damaged one there)."""
+    builder, _, head = _repo(tmp_path / "lender")
+    borrower = pygit2.init_repository(str(tmp_path / "borrower"))
+    (Path(borrower.path) / "objects" / "info" / "alternates").write_text(f"{builder.path / '.git' / 'objects'}\n")
+    _cut(builder.repo, head)
+    done = _index(tmp_path / "store", tmp_path / "borrower", head[:9])
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "missing_objects" and head[:12] in error["message"], error
