@@ -9,7 +9,7 @@ import pytest
 
 from corpora.gitbuild import RepoBuilder
 from indexer.contract.errors import MissingObjects, NotARepository, UnknownRev
-from indexer.git.read import open_repo, resolve_rev
+from indexer.git.read import open_repo, require_commit, resolve_rev
 
 
 @pytest.fixture(scope="module")
@@ -45,3 +45,55 @@ def test_a_rev_naming_nothing_is_said_once(shallow):
     with pytest.raises(UnknownRev) as raised:
         resolve_rev(shallow, "no-such-branch")
     assert raised.value.message == "unknown revision 'no-such-branch'"
+
+
+def test_a_second_parent_of_a_commit_with_one_is_an_unknown_rev(tmp_path):
+    builder = RepoBuilder(tmp_path / "r")
+    builder.commit({"a.py": "A = 1\n"})
+    builder.commit({"a.py": "A = 2\n"})
+    with pytest.raises(UnknownRev):
+        resolve_rev(open_repo(tmp_path / "r"), "HEAD^2")
+
+
+def test_a_pinned_commit_is_a_whole_oid_naming_a_commit(tmp_path):
+    """`require_commit` (a bundle's pinned commit): the start of an OID, or the OID of a tree,
+    is no commit of the repository."""
+    builder = RepoBuilder(tmp_path / "r")
+    head = builder.commit({"a.py": "A = 1\n"})
+    repo = open_repo(tmp_path / "r")
+    require_commit(repo, head)
+    for oid in (head[:12], str(repo[head].tree_id), "HEAD"):
+        with pytest.raises(MissingObjects, match="is not in"):
+            require_commit(repo, oid)
+
+
+def test_a_checkout_whose_git_directory_is_elsewhere_is_read_from_its_own_folder(tmp_path):
+    """A checkout made with `git init --separate-git-dir` (its `.git` a file naming the git
+    directory): its work tree is its own folder, from itself or a subfolder, so its working
+    tree is the one read (was: libgit2, opening the git directory found, took that folder's
+    parent for the work tree, and `--worktree` read it). In a folder whose name is not
+    UTF-8, that folder is refused, as a git directory there would be."""
+    import os
+
+    from indexer.contract.errors import BadInput
+    from indexer.git.read import repository_places
+    from indexer.git.worktree import read_worktree
+
+    work = tmp_path / "work"
+    subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "plain.git"), str(work)], check=True)
+    (work / "sub").mkdir()
+    (work / "sub" / "a.py").write_text("A = 1\n")
+    subprocess.run(["git", "-C", str(work), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "one"],
+                   check=True)
+    (work / "sub" / "a.py").write_text("A = 2\n")
+    for where in (work, work / "sub"):
+        repo = open_repo(where)
+        assert repo.workdir == f"{work}/"
+        assert read_worktree(repo).changed == ["sub/a.py"]
+        places = repository_places(where)
+        assert places is not None and places.folder == str(work)
+    odd = os.fsdecode(os.fsencode(tmp_path) + b"/r\xffx")
+    subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "odd.git"), odd], check=True)
+    with pytest.raises(BadInput, match="not UTF-8"):
+        open_repo(odd)

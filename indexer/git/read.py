@@ -55,7 +55,9 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     if found is None:
         raise NotARepository(f"{path} is not a git repository")
     try:
-        repo = pygit2.Repository(found)
+        # opened from `path`, not from the git directory found: a `.git` file naming one
+        # elsewhere (`--separate-git-dir`) leaves no trace there of the work tree it serves
+        repo = pygit2.Repository(path)
     except (pygit2.GitError, KeyError) as exc:
         raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
     # Its folders are kept as text (`local_paths`): refused however they were reached (the
@@ -89,7 +91,7 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
         found = pygit2.discover_repository(os.fspath(path))
         if found is None:
             return None
-        repo = pygit2.Repository(found)
+        repo = pygit2.Repository(os.fspath(path))  # as `open_repo` opens it
     except (pygit2.GitError, KeyError, ValueError, OSError):
         return None
     git_dir = os.path.realpath(repo.path)
