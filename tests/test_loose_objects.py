@@ -21,7 +21,15 @@ from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
 from indexer.contract.errors import MissingObjects
-from indexer.git.loose import Damaged, _inflated, check_intact, check_loose_commits, object_dirs, read_loose
+from indexer.git.loose import (
+    Damaged,
+    _inflated,
+    check_intact,
+    check_loose_commits,
+    loose_size,
+    object_dirs,
+    read_loose,
+)
 from indexer.git.read import blob_size, intact_tree_of, read_blob
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +62,8 @@ def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(("what", "rev"), [("blob", "HEAD"), ("tree", "HEAD"), ("subtree", "HEAD"),
                                           ("head commit", "HEAD"), ("head commit", "its OID"),
                                           ("head commit", "its OID's start"), ("parent commit", "HEAD~1"),
-                                          ("parent commit", "HEAD^"), ("parent commit", "@~1")])
+                                          ("parent commit", "HEAD^"), ("parent commit", "@~1"),
+                                          ("head commit", "its OID's first four")])
 def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, rev, tmp_path):
     """Was: the index never returned (libgit2 spinning in its inflate); now one typed error
     naming the object, at once. Another repository's snapshot in the same store still answers."""
@@ -72,7 +81,8 @@ def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, 
         "parent commit": base,
     }[what]
     _cut(repo, damaged)
-    done = _index(store, builder.path, {"its OID": head, "its OID's start": head[:9]}.get(rev, rev))
+    done = _index(store, builder.path, {"its OID": head, "its OID's start": head[:9],
+                                        "its OID's first four": head[:4]}.get(rev, rev))
     assert done.returncode == 1, (done.stdout, done.stderr)
     error = json.loads(done.stdout)["error"]
     assert error["code"] in ("missing_objects", "bad_tree"), error
@@ -132,8 +142,15 @@ def test_a_small_file_inflating_past_its_header_is_damaged_before_it_is_inflated
     """A loose file whose header says 10 bytes and whose stream holds 64 MiB is refused as it
     passes its size: its stream is not inflated whole into memory."""
     raw = b"blob 10\0" + b"\0" * (64 << 20)
-    with pytest.raises(Damaged, match="longer than its header says"):
-        _inflated(_File(zlib.compress(raw, 9)), hashlib.sha1(raw).hexdigest())
+    data = zlib.compress(raw, 9)
+    tracemalloc.start()
+    try:
+        with pytest.raises(Damaged, match="longer than its header says"):
+            _inflated(_File(data), hashlib.sha1(raw).hexdigest())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20, peak
 
 
 def test_an_object_not_stored_loose_is_left_to_libgit2(tmp_path):
@@ -177,15 +194,17 @@ def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(
                                               ("parent commit", "HEAD^{/no such message}"),
                                               ("parent commit", "main@{1}"), ("parent commit", "@{-1}"),
                                               ("tag", "v1^{}"), ("tag", "v1^{commit}~1"),
-                                              ("tag", "v1^{tree}")])
+                                              ("tag", "v1^{tree}"), ("parent commit", "v1~1"),
+                                              ("parent commit", "v1^{}~1"), ("parent commit", "v2~1")])
 def test_a_rev_libgit2_resolves_alone_checks_history_first(damaged, rev, tmp_path):
-    """A rev whose resolution reads a reflog, searches messages or peels a tag: libgit2 reads
-    commits and tags no name of it gives. Was: each of these never returned; now
-    `missing_objects` naming the damaged object."""
+    """A rev whose resolution reads a reflog, searches messages or peels a tag (`v2` a tag of
+    the tag `v1`): libgit2 reads commits and tags no name of it gives. Was: each of these
+    never returned; now `missing_objects` naming the damaged object."""
     builder, base, head = _repo(tmp_path / "repo")
     repo = builder.repo
     tag = str(repo.create_tag("v1", pygit2.Oid(hex=head), pygit2.enums.ObjectType.COMMIT,
                               repo[head].author, "release\n"))
+    repo.create_tag("v2", pygit2.Oid(hex=tag), pygit2.enums.ObjectType.TAG, repo[head].author, "again\n")
     repo.references.create("refs/heads/other", pygit2.Oid(hex=head))
     subprocess.run(["git", "-C", str(builder.path), "checkout", "-q", "other"], check=True)
     subprocess.run(["git", "-C", str(builder.path), "checkout", "-q", "main"], check=True)  # a reflog, @{-1}
@@ -468,7 +487,89 @@ def test_a_damaged_commit_in_an_alternate_named_by_its_oids_start_is_typed(tmp_p
     borrower = pygit2.init_repository(str(tmp_path / "borrower"))
     (Path(borrower.path) / "objects" / "info" / "alternates").write_text(f"{builder.path / '.git' / 'objects'}\n")
     _cut(builder.repo, head)
+    with pytest.raises(Damaged, match=head[:12]):  # the check before a history walk looks there too
+        check_loose_commits(borrower)
     done = _index(tmp_path / "store", tmp_path / "borrower", head[:9])
     assert done.returncode == 1, (done.stdout, done.stderr)
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "missing_objects" and head[:12] in error["message"], error
+
+
+def _loose_file(repo: pygit2.Repository, raw: bytes, name: str | None = None) -> str:
+    """`raw` (an object's header and body) written loose, under its hash or `name`; the name."""
+    oid = name or hashlib.sha1(raw).hexdigest()
+    place = Path(repo.path) / "objects" / oid[:2] / oid[2:]
+    place.parent.mkdir(exist_ok=True)
+    place.write_bytes(zlib.compress(raw))
+    return oid
+
+
+@pytest.mark.parametrize("raw", [b"blub 5\0hello", b"blob 1x\0a", b"blob \0", b"blob -1\0"])
+def test_a_loose_header_naming_no_kind_or_no_size_is_damaged(raw, tmp_path):
+    """A loose file under its own hash whose header names no kind git has, or no size: `Damaged`
+    (no other error), read whole or by its header."""
+    builder, _, _ = _repo(tmp_path / "repo")
+    oid = _loose_file(builder.repo, raw)
+    for read in (read_loose, loose_size):
+        with pytest.raises(Damaged, match="has no object header"):
+            read(builder.repo, oid)
+
+
+def test_a_loose_file_holding_another_objects_bytes_is_damaged(tmp_path):
+    """A loose file holding a whole, well-formed object that is not the one its name says (a
+    file copied over another): `Damaged`, as its bytes do not hash to its name."""
+    builder, _, head = _repo(tmp_path / "repo")
+    small, more = (str(builder.repo[head].tree[f"pkg/{n}.py"].id) for n in ("small", "more"))
+    place = Path(builder.repo.path) / "objects"
+    (place / more[:2] / more[2:]).chmod(0o644)
+    (place / more[:2] / more[2:]).write_bytes((place / small[:2] / small[2:]).read_bytes())
+    with pytest.raises(MissingObjects, match="does not hash to its name"):
+        read_blob(builder.repo, more)
+
+
+def test_a_loose_file_with_no_header_is_refused_before_it_is_inflated_whole(tmp_path):
+    """A small loose file inflating to 64 MiB with no header (no NUL in its first bytes):
+    refused once its header should have ended, holding a few KiB, not 64 MiB."""
+    builder, _, _ = _repo(tmp_path / "repo")
+    oid = _loose_file(builder.repo, b"x" * (64 << 20))
+    tracemalloc.start()
+    try:
+        with pytest.raises(Damaged, match="has no object header"):
+            check_intact(builder.repo, oid)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20, peak
+
+
+def test_the_history_check_reads_loose_objects_alone(tmp_path):
+    """Beside loose objects, an object directory holds packs, `info` and git's temporary files,
+    and a fan-out folder may hold what no object is (a folder where an object was): the check
+    before a history walk reads the loose objects alone and passes over what it cannot read
+    (libgit2 fails on that at once); a read of such an entry by its OID is `missing_objects`."""
+    builder, _, head = _repo(tmp_path / "repo")
+    subprocess.run(["git", "-C", str(builder.path), "gc", "-q"], check=True)
+    builder.commit({"pkg/later.py": "L = 1\n"})  # loose again, after the packs
+    objects = Path(builder.repo.path) / "objects"
+    fan = next(p for p in objects.iterdir() if len(p.name) == 2)
+    (fan / "tmp_obj_Ab12Cd").write_bytes(b"not zlib")  # as git leaves one while writing
+    odd = fan.name + "e" * 38
+    (fan / odd[2:]).mkdir()
+    check_loose_commits(builder.repo)
+    with pytest.raises(MissingObjects, match=f"blob {odd[:12]} is damaged.*cannot be read"):
+        read_blob(builder.repo, odd)
+
+
+def test_a_merges_damaged_second_parent_named_by_its_step_is_typed(tmp_path):
+    """`HEAD^2` of a merge whose second parent is a loose commit cut short: that parent is the
+    one checked (was: the first parent was, and libgit2 read the damaged one)."""
+    builder, base, head = _repo(tmp_path / "repo")
+    builder.checkout(base)
+    side = builder.commit({"pkg/side.py": "S = 1\n"}, branch="side", parents=[base])
+    builder.checkout(head)
+    builder.commit({"pkg/merged.py": "M = 1\n"}, branch="main", parents=[head, side])
+    _cut(builder.repo, side)
+    done = _index(tmp_path / "store", builder.path, "main^2")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "missing_objects" and side[:12] in error["message"], error
