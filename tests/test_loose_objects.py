@@ -573,3 +573,18 @@ def test_a_merges_damaged_second_parent_named_by_its_step_is_typed(tmp_path):
     assert done.returncode == 1, (done.stdout, done.stderr)
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "missing_objects" and side[:12] in error["message"], error
+
+
+@pytest.mark.parametrize("what", ["head commit", "root tree"])
+def test_a_checkouts_damaged_head_commit_or_root_tree_is_typed_for_its_working_tree(what, tmp_path):
+    """`--worktree` reads HEAD's commit and root tree before its status: each is checked first
+    (was: with either a loose object cut short, it never returned)."""
+    builder = RepoBuilder(tmp_path / "repo")
+    head = builder.commit({"src/mod.py": "def helper():\n    return 1\n" * 50, "app.py": "A = 1\n" * 50})
+    subprocess.run(["git", "-C", str(builder.path), "reset", "-q", "--hard"], check=True)
+    damaged = {"head commit": head, "root tree": str(builder.repo[head].tree_id)}[what]
+    _cut(builder.repo, damaged, keep=0.8)
+    done = _run(tmp_path / "store", "context", "map", "--repo", str(builder.path), "--worktree")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] in ("bad_tree", "missing_objects") and damaged[:12] in error["message"], error
