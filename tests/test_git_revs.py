@@ -97,3 +97,34 @@ def test_a_checkout_whose_git_directory_is_elsewhere_is_read_from_its_own_folder
     subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "odd.git"), odd], check=True)
     with pytest.raises(BadInput, match="not UTF-8"):
         open_repo(odd)
+
+
+@pytest.fixture(scope="module")
+def paths_repo(tmp_path_factory):
+    from corpora.gitbuild import Submodule
+
+    root = tmp_path_factory.mktemp("paths")
+    builder = RepoBuilder(root / "r")
+    head = builder.commit({"a.py": "A = 1\n", "pkg/m.py": "M = 1\n", "sub": Submodule("1" * 40)})
+    subprocess.run(["git", "-C", str(builder.path), "reset", "-q", "--mixed"], check=True)  # an index for `:path`
+    repo = open_repo(builder.path)
+    return repo, head
+
+
+@pytest.mark.parametrize(("rev", "says"), [
+    ("HEAD:", "names a tree ({tree})"), ("HEAD:pkg", "names a tree ({pkg})"), ("HEAD:sub", "names a commit (111111111111)"),
+    ("HEAD:a.py", "names a blob ({a})"), (":a.py", "names a blob ({a})"), (":0:a.py", "names a blob ({a})"),
+    ("HEAD:a.py/x", "unknown revision 'HEAD:a.py/x' ('a.py' is not a folder in HEAD)"),
+    ("HEAD:pkg/none.py", "unknown revision 'HEAD:pkg/none.py' (no 'pkg/none.py' in HEAD)"),
+])
+def test_a_rev_naming_a_path_says_what_is_there(paths_repo, rev, says):
+    """`rev:path` (or `:path`, `:N:path` of the index) names no commit: `unknown_rev` saying
+    what the path names, as git's `cat-file -t` would, or why nothing is there."""
+    repo, head = paths_repo
+    tree = repo[head].tree
+    oids = {"tree": str(tree.id)[:12], "pkg": str(tree["pkg"].id)[:12], "a": str(tree["a.py"].id)[:12]}
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(repo, rev)
+    message = raised.value.message
+    expected = says.format(**oids)
+    assert message == expected if expected.startswith("unknown") else message == f"{rev!r} {expected}, not a commit"
