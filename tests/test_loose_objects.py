@@ -504,6 +504,19 @@ def _loose_file(repo: pygit2.Repository, raw: bytes, name: str | None = None) ->
     return oid
 
 
+def test_a_loose_file_that_is_no_zlib_stream_is_damaged_however_it_is_read(tmp_path):
+    """A loose file of bytes that are no zlib stream: `Damaged` read whole, by its header, and
+    by the check before a history walk (no zlib error escapes)."""
+    builder, _, _ = _repo(tmp_path / "repo")
+    oid = "cd" * 20
+    place = Path(builder.repo.path) / "objects" / oid[:2] / oid[2:]
+    place.parent.mkdir(exist_ok=True)
+    place.write_bytes(b"this is no zlib stream at all")
+    for read in (lambda r: read_loose(r, oid), lambda r: loose_size(r, oid), check_loose_commits):
+        with pytest.raises(Damaged, match="is not a zlib stream"):
+            read(builder.repo)
+
+
 @pytest.mark.parametrize("raw", [b"blub 5\0hello", b"blob 1x\0a", b"blob \0", b"blob -1\0"])
 def test_a_loose_header_naming_no_kind_or_no_size_is_damaged(raw, tmp_path):
     """A loose file under its own hash whose header names no kind git has, or no size: `Damaged`
