@@ -4,6 +4,8 @@ known."""
 
 from __future__ import annotations
 
+import pytest
+
 from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule
 from indexer.git.head_languages import head_languages
 
@@ -36,6 +38,9 @@ def test_not_knowing_means_every_language(tmp_path):
     assert head_languages([str(builder.path), str(outside)]) is None
     assert head_languages([str(builder.path)], limit=10) is None  # a tree past the limit is not walked to its end
     assert head_languages([str(builder.path)], limit=30) == frozenset({"python"})
+    # 21 entries (the folder and its 20 files): past a limit of 20, not past one of 21
+    assert head_languages([str(builder.path)], limit=20) is None
+    assert head_languages([str(builder.path)], limit=21) == frozenset({"python"})
 
 
 def test_an_unborn_head_names_none(tmp_path):
@@ -45,16 +50,18 @@ def test_an_unborn_head_names_none(tmp_path):
     assert head_languages([str(tmp_path / "empty")]) == frozenset()
 
 
-def test_a_damaged_tree_means_every_language_at_once(tmp_path):
-    """A loose tree cut short under a root: the forkserver's preload walks it before any index,
-    so a walk that never returned held every index of the server. Now it is not known: every
-    language, at once."""
+@pytest.mark.parametrize("what", ["a subtree", "the root tree", "the head commit"])
+def test_a_damaged_tree_means_every_language_at_once(what, tmp_path):
+    """A loose tree (or the head commit) cut short under a root: the forkserver's preload walks
+    it before any index, so a walk that never returned held every index of the server. Now it
+    is not known: every language, at once."""
     import subprocess
     import sys
 
     builder = RepoBuilder(tmp_path / "repo")
-    builder.commit({"src/deep/mod.py": "x = 1\n" * 400, "app.ts": "export const a = 1;\n"})
-    sub = builder.repo[builder.repo.head.target].tree["src"].id
+    builder.commit({"src/deep/mod.py": "x = 1\n" * 400, "app.ts": "export const a = 1;\n" * 100})
+    head = builder.repo[builder.repo.head.target]
+    sub = {"a subtree": head.tree["src"].id, "the root tree": head.tree_id, "the head commit": head.id}[what]
     place = builder.path / ".git" / "objects" / str(sub)[:2] / str(sub)[2:]
     data = place.read_bytes()
     place.chmod(0o644)

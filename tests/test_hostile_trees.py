@@ -445,3 +445,27 @@ def test_a_record_stored_before_the_rules_were_recorded_reads_as_unchecked():
     old = msgspec.msgpack.encode({k: v for k, v in msgspec.structs.asdict(head).items() if k != "tree_rules"})
     assert decode_head(old).tree_rules == "" and LazyHead(old, "store").tree_rules == ""
     assert decode_head(msgspec.msgpack.encode(head)) == head
+
+
+def test_a_folder_is_ordered_as_its_name_and_a_slash(tmp_path):
+    """git orders a tree's entries by name, a folder's as if a `/` followed it: `a-b.py`,
+    `a.py`, then the folder `a`, then `a0`. Such a tree is in git's order: walked whole."""
+    builder = RepoBuilder(tmp_path / "repo")
+    head = builder.commit({"a-b.py": "x = 1\n", "a.py": "x = 2\n", "a/b.py": "x = 3\n", "a0": "x = 4\n"})
+    assert [e.name for e in builder.repo[head].tree] == ["a-b.py", "a.py", "a", "a0"]  # as git wrote it
+    _, entries = gitread.walk_tree(builder.repo, head)
+    assert [e.path for e in entries] == ["a-b.py", "a.py", "a/b.py", "a0"]
+
+
+def test_a_path_one_past_the_cap_is_refused_and_said_cut(tmp_path):
+    """One character past the cap: `bad_tree`, the path said by its first 80 characters and
+    its length."""
+    b = RepoBuilder(tmp_path / "repo")
+    name = "p" * (PATH_CHARS + 1 - len("d/"))
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    head = raw_commit(repo, raw_tree(repo, [(TREE, b"d", sub(repo, name.encode(), "z = 1\n"))]), repo.head.target)
+    with pytest.raises(BadTree) as raised:
+        gitread.walk_tree(repo, head)
+    assert raised.value.message == (f"path {('d/' + name)[:80]!r}... ({PATH_CHARS + 1} characters) is over "
+                                    f"{PATH_CHARS} characters; no checkout has it")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import make_repo
 from indexer.git.attributes import GitAttributes, mark_files
@@ -203,3 +205,54 @@ def test_matching_a_pattern_costs_polynomial_time(pattern, path):
     out = subprocess.run([sys.executable, "-c", code, pattern, path], capture_output=True, text=True, timeout=120,
                          cwd=Path(__file__).resolve().parents[1])
     assert out.stdout.split() == ["None", "True"], out.stderr
+
+
+_PIECES = ["a", "b", "ab", ".", "*", "**", "?", "/", "[ab]", "[!a]", "[a-b]", "[b-a]", "[]a]", "\\*", "x"]
+_NAMES = ["a", "b", "ab", "ba", "x", "a.b", "d", "aa"]
+_SAYS = ["linguist-vendored", "-linguist-vendored", "!linguist-vendored", "linguist-vendored=v1",
+         "linguist-vendored=false", "linguist-vendored=true"]
+
+
+def _pattern(pieces: list[str], lead: bool, trail: bool, quoted: bool) -> str:
+    body = ("/" if lead else "") + "".join(pieces) + ("/" if trail else "")
+    return f'"{body.replace(chr(34), chr(92) + chr(34))}"' if quoted else body
+
+
+_rule = st.builds(lambda pieces, lead, trail, quoted, says: f"{_pattern(pieces, lead, trail, quoted)} {says}",
+                  st.lists(st.sampled_from(_PIECES), min_size=1, max_size=5),
+                  st.booleans(), st.booleans(), st.booleans(), st.sampled_from(_SAYS))
+
+
+@pytest.fixture(scope="module")
+def attr_repo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("attrs")
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    (path / "d").mkdir()
+    return path
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(top=st.lists(_rule, min_size=1, max_size=4), deep=st.lists(_rule, max_size=2),
+       paths=st.lists(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=3).map("/".join), min_size=1,
+                      max_size=6, unique=True))
+@example(top=["/a** linguist-vendored", "b**/x -linguist-vendored", "/x/*** linguist-vendored=v"], deep=[],
+         paths=["ab/x", "ab", "a/b", "b/x", "ba/x", "x/y/z"])
+@example(top=["/*a** linguist-vendored", "a/b** -linguist-vendored"], deep=[], paths=["ab/x", "a/bc/d", "a/b"])
+def test_any_rules_read_as_git_check_attr_reads_them(attr_repo, top, deep, paths):
+    """Any `.gitattributes` lines (wildcards, classes, escapes, anchors, folder-only patterns,
+    quoted patterns, set, unset, unspecified and valued attributes, in the root and a folder)
+    give each path the value `git check-attr` gives it. Was: a run of three stars was read as
+    a plain `*` (git reads it as `**`), and a path pattern whose text before its first
+    wildcard is followed by `**` (`/a**`, `src/gen**`) did not match across folders as git's
+    does, git matching what follows that text as a pattern of its own."""
+    files = {".gitattributes": "\n".join(top) + "\n", "d/.gitattributes": "\n".join(deep) + "\n"}
+    for name, text in files.items():
+        (attr_repo / name).write_text(text)
+    out = subprocess.run(["git", "-C", str(attr_repo), "check-attr", "-z", "linguist-vendored", "--", *paths],
+                         capture_output=True, text=True, check=True).stdout.split("\0")
+    said = {out[i]: out[i + 2] for i in range(0, len(out) - 2, 3)}
+    ga = GitAttributes([(name, text.encode()) for name, text in files.items()])
+    for path in paths:
+        want = {"set": True, "unset": False, "unspecified": None}.get(said[path], said[path])
+        want = {"true": True, "false": False}.get(want, want) if isinstance(want, str) else want
+        assert ga.value(path, "linguist-vendored") == want, (path, files)

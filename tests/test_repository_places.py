@@ -4,8 +4,10 @@ they lead, at a cost that does not grow with the entries of its object folders."
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from context_tools.faces.roots import Roots
 from corpora.gitbuild import RepoBuilder
 from indexer.git import read
+from indexer.git.loose import object_dir_chain, object_dirs
 from indexer.git.read import OBJECT_LINKS, UNCHECKED, repository_places
 
 
@@ -130,7 +133,7 @@ def test_past_its_bound_of_links_a_repository_is_read_from_anywhere(tmp_path):
 def test_alternates_are_followed_as_deep_as_git_follows_them(tmp_path):
     """`objects/info/alternates` naming an object directory under the root whose own alternates
     name one outside it: libgit2 reads the objects two hops away, and so the roots check looks
-    there too (five deep, as git follows them), not only at the first hop."""
+    there too (six hops, as git follows them), not only at the first hop."""
     import pygit2
 
     secret = tmp_path / "secret"
@@ -146,3 +149,46 @@ def test_alternates_are_followed_as_deep_as_git_follows_them(tmp_path):
     assert pygit2.Repository(str(ws / "r"))[head].peel(pygit2.Commit)  # read through both hops
     why = Roots.of([ws]).refusal("repo", str(ws / "r"))
     assert why is not None and f"read from {str((secret / '.git' / 'objects').resolve())!r}" in why, why
+
+
+def _blob_in(objects: Path, text: str) -> str:
+    """A loose blob written into the object directory `objects`; its OID."""
+    raw = f"blob {len(text)}\0{text}".encode()
+    oid = hashlib.sha1(raw).hexdigest()
+    (objects / oid[:2]).mkdir(parents=True, exist_ok=True)
+    (objects / oid[:2] / oid[2:]).write_bytes(zlib.compress(raw))
+    return oid
+
+
+def test_the_object_directories_read_are_those_libgit2_and_git_read(tmp_path):
+    """A chain of alternates eight deep, each object directory naming the next, one blob in
+    each: the object directories Rennet checks and the roots check looks at
+    (`object_dir_chain`) are exactly those whose objects libgit2 and git read: six hops of
+    alternates (was: five, so a loose object six hops away was read by libgit2 unchecked, and
+    from outside the roots), each once though each names the first again, a relative one
+    resolved from the object directory, and a `#` line of an alternates file naming none."""
+    import pygit2
+
+    RepoBuilder(tmp_path / "r").commit({"a.py": "A = 1\n"})
+    own = tmp_path / "r" / ".git" / "objects"
+    chain = [tmp_path / f"alt{k}" / "objects" for k in range(1, 9)]
+    (own / "info").mkdir(exist_ok=True)
+    # a relative one, from the object directory; a comment
+    (own / "info" / "alternates").write_text(f"# {tmp_path / 'nowhere'}\n../../../alt1/objects\n")
+    for here, there in zip(chain, chain[1:] + [own]):
+        (here / "info").mkdir(parents=True)
+        (here / "info" / "alternates").write_text(f"{there}\n{own}\n")  # each names the first again
+    blobs = [_blob_in(objects, f"blob {k}\n") for k, objects in enumerate(chain, 1)]
+    repo = pygit2.Repository(str(tmp_path / "r"))
+    read_by_git = [subprocess.run(["git", "-C", str(tmp_path / "r"), "cat-file", "-e", oid],
+                                  capture_output=True).returncode == 0 for oid in blobs]
+    assert read_by_git == [oid in repo.odb for oid in blobs] == [True] * 6 + [False] * 2
+    expected = [str(own.resolve())] + [str(objects.resolve()) for objects in chain[:6]]
+    assert [real for _, real, _ in object_dir_chain(str(own))] == expected
+    assert object_dirs(repo) == tuple(expected)
+    places = repository_places(tmp_path / "r")
+    assert places is not None and set(expected) <= set(places.reads)
+    assert str(chain[6].resolve()) not in places.reads and str(tmp_path / "nowhere") not in places.reads
+    # each alternates file read names places: a change to it changes them
+    read_files = [str(objects.resolve() / "info" / "alternates") for objects in [own] + chain[:5]]
+    assert set(read_files) <= set(places.watched)

@@ -541,3 +541,118 @@ def test_nothing_beyond_a_symlinked_folder_is_read_from_outside_the_checkout(tmp
         with pytest.raises(RennetError) as err:
             client.call("context.file", repo=str(repo), path=path, worktree=True)
         assert err.value.code == "not_found"
+
+
+def test_a_tracked_file_that_became_a_fifo_or_lies_beyond_a_deeper_link_is_gone_from_the_tree(tmp_path):
+    """Tracked files git adds nothing for: one whose folder two levels down (`conf/deep`) became
+    a link to a folder outside the checkout (the tree is the one git writes, the outside file
+    never read in its place), and one replaced by a FIFO (git's `add -A` refuses it; no file
+    to read: gone from the tree, as a deleted one)."""
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "id_rsa").write_text("OUTSIDE-PRIVATE-KEY\n")
+    repo = tmp_path / "checkout"
+    (repo / "conf" / "deep").mkdir(parents=True)
+    (repo / "conf" / "deep" / "id_rsa").write_text("placeholder\n")
+    (repo / "conf" / "keep.txt").write_text("kept\n")
+    (repo / "pipe.txt").write_text("a file for now\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "first")
+    shutil.rmtree(repo / "conf" / "deep")
+    os.symlink(outside, repo / "conf" / "deep")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch")
+    assert tree.changed == ["conf/deep", "conf/deep/id_rsa"]  # the link added as a link
+    (repo / "pipe.txt").unlink()
+    os.mkfifo(repo / "pipe.txt")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    (repo / "pipe.txt").unlink()
+    assert tree.tree_oid == written_tree(repo, tmp_path / "scratch2")
+    assert tree.changed == ["conf/deep", "conf/deep/id_rsa", "pipe.txt"]
+
+
+def test_a_tracked_file_grown_over_the_cap_is_left_out_of_the_tree(edited, monkeypatch):
+    """A tracked file over the cap is not hashed: it is left out of the tree (not kept as the
+    commit had it) and listed as skipped."""
+    import pygit2
+
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "FILE_CAP", 1000)
+    repo = pygit2.Repository(str(edited))
+    tracked = next(e.path for e in repo.index if e.mode == pygit2.GIT_FILEMODE_BLOB)
+    (edited / tracked).write_bytes(b"#" * 1001)
+    tree = worktree.read_worktree(repo)
+    assert [(s.path, s.reason.split(":")[0]) for s in tree.skipped] == [(tracked, "too_large")]
+    assert tracked in tree.changed
+    with pytest.raises(KeyError):
+        repo[tree.tree_oid].peel(pygit2.Tree)[tracked]
+
+
+def test_the_executable_bit_is_read_as_git_reads_it_with_file_mode_on_and_off(tmp_path):
+    """git records a file as executable when its owner may run it (0o744 is, 0o711 too,
+    0o645 is not); with `core.fileMode` off a tracked file keeps the mode its commit has and
+    a new file is not executable. Each tree is the one git writes."""
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    repo = make_checkout(tmp_path)
+    os.chmod(repo / "run.sh", 0o744)
+    (repo / "tool.sh").write_text("echo tool\n")
+    os.chmod(repo / "tool.sh", 0o645)
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "on")
+    assert pygit2.Repository(str(repo))[tree.tree_oid].peel(pygit2.Tree)["run.sh"].filemode == 0o100755
+    git(repo, "config", "core.fileMode", "false")
+    git(repo, "update-index", "--chmod=+x", "run.sh")
+    git(repo, "commit", "-q", "-m", "run.sh executable")
+    os.chmod(repo / "run.sh", 0o644)  # the bit dropped in the checkout: git keeps the commit's
+    os.chmod(repo / "tool.sh", 0o755)  # new and runnable: git records it as a plain file
+    (repo / "run.sh").write_text("echo run again\n")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.tree_oid == written_tree(repo, tmp_path / "off")
+    modes = {e.name: e.filemode for e in pygit2.Repository(str(repo))[tree.tree_oid].peel(pygit2.Tree)}
+    assert (modes["run.sh"], modes["tool.sh"]) == (0o100755, 0o100644)
+
+
+def test_a_file_hashed_before_is_hashed_again_once_it_changed(tmp_path, monkeypatch):
+    """A changed file's blob is kept by its stat data for the next read of the working tree
+    once the file is older than a racy change could be (the clock read as ten seconds on);
+    rewritten, the same size but at another time, it is hashed again."""
+    import time
+
+    import pygit2
+
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "_now_ns", lambda: time.time_ns() + 10 * 10**9)
+    repo = make_checkout(tmp_path)
+    helpers = repo / "pkg" / "helpers.py"
+    for n, stamp in ((1, 1_000_000_000), (2, 1_000_000_100)):
+        helpers.write_text(f"def helper_{n}():\n    return {n}\n")
+        os.utime(helpers, ns=(stamp * 10**9, stamp * 10**9))
+        tree = worktree.read_worktree(pygit2.Repository(str(repo)))
+        blob = pygit2.Repository(str(repo))[tree.tree_oid].peel(pygit2.Tree)["pkg/helpers.py"]
+        assert blob.data == helpers.read_bytes(), n
+
+
+def test_a_nested_repository_with_no_commit_and_an_untracked_fifo_are_not_in_the_tree(tmp_path):
+    """Nothing git could add: an untracked nested repository with no commit yet, and an
+    untracked FIFO, are neither in the tree, nor skipped as unreadable, nor changed."""
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    repo = make_checkout(tmp_path)
+    pygit2.init_repository(str(repo / "nested"))
+    (repo / "nested" / "notes.txt").write_text("not committed\n")  # listed by status as `nested/`
+    os.mkfifo(repo / "pipe")
+    tree = read_worktree(pygit2.Repository(str(repo)))
+    assert tree.skipped == [] and tree.changed == []
+    assert tree.tree_oid == git(repo, "rev-parse", "HEAD^{tree}")

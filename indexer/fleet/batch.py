@@ -185,9 +185,10 @@ def _extract(task: tuple[str, list]) -> tuple[list, list[tuple[bytes, str, str]]
             if (short := memory_fault(exc, f"parsing {job.path}")) is not None:
                 failed.append((facts_key(job.blob, job.language, job.version), short.code, short.message))
                 continue
-            code = exc.code if isinstance(exc, RennetError) else "extract_error"
-            failed.append((facts_key(job.blob, job.language, job.version), code,
-                           f"{job.path}: {type(exc).__name__}: {exc}"))
+            # a typed error's own message (its code is said once, beside it); another's class names it
+            code, why = (exc.code, exc.message) if isinstance(exc, RennetError) else \
+                ("extract_error", f"{type(exc).__name__}: {exc}")
+            failed.append((facts_key(job.blob, job.language, job.version), code, f"{job.path}: {why}"))
     return done, failed
 
 

@@ -66,9 +66,11 @@ def _units(pattern: str) -> list[str]:
     while i < n:
         c = pattern[i]
         if c == "*":
-            if pattern.startswith("**", i):
+            after = i + 1
+            while after < n and pattern[after] == "*":  # a run of stars: git reads three as two
+                after += 1
+            if after - i >= 2:
                 before_ok = i == 0 or pattern[i - 1] == "/"
-                after = i + 2
                 if before_ok and after == n:
                     out.append(_REST)
                     i = after
@@ -77,9 +79,7 @@ def _units(pattern: str) -> list[str]:
                     out.append(_DIRS)
                     i = after + 1
                     continue
-                i = after  # ** not between slashes is a plain *
-            else:
-                i += 1
+            i = after  # one star, or a run not between slashes: a plain *
             if not out or out[-1] != _STAR:  # stars in a row are one
                 out.append(_STAR)
             continue
@@ -193,8 +193,17 @@ class _Rule:
         # A pattern with no slash (a trailing one aside) matches the basename at any depth.
         self.basename = "/" not in pattern.rstrip("/")
         dir_only = pattern.endswith("/")
-        pattern = pattern.rstrip("/").lstrip("/") if not self.basename else pattern.rstrip("/")
-        body = wildmatch_regex(pattern)
+        pattern = pattern.rstrip("/")
+        if not self.basename:
+            pattern = pattern.removeprefix("/")  # one slash anchors; git reads a second as a name's
+        if self.basename:
+            body = wildmatch_regex(pattern)
+        else:
+            # git compares a path pattern's part before its first wildcard as text, and matches
+            # the rest as a pattern of its own: `a**` there starts with `**`, which is `/a**`
+            # matching `a/b` (attr.c match_pathname)
+            plain = next((k for k, ch in enumerate(pattern) if ch in "*?[\\"), len(pattern))
+            body = re.escape(pattern[:plain]) + wildmatch_regex(pattern[plain:])
         # Attributes of a directory do not flow to the files inside it (gitattributes(5)),
         # so a directory-only pattern never matches a file path.
         self.regex = re.compile(r"(?!)" if dir_only else body + r"\Z", re.DOTALL)

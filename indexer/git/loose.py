@@ -21,7 +21,8 @@ from typing import BinaryIO, Iterator, NamedTuple
 
 import pygit2
 
-# git follows a chain of alternates this deep
+# git and libgit2 read the alternates of object directories this many hops from a repository's
+# own, so the objects of directories one hop further are read too, and none past them
 ALTERNATES_DEPTH = 5
 # How much of a loose file is read at once: most objects are smaller
 _CHUNK = 1 << 16
@@ -68,14 +69,14 @@ def object_dir_chain(objects: str) -> Iterator[tuple[str, str, str | None]]:
     next, or None at the last depth)."""
     seen: set[str] = set()
     level = [objects]
-    for depth in range(ALTERNATES_DEPTH + 1):
+    for depth in range(ALTERNATES_DEPTH + 2):
         following: list[str] = []
         for folder in level:
             real = os.path.realpath(folder)
             if real in seen:
                 continue
             seen.add(real)
-            listed = os.path.join(real, "info", "alternates") if depth < ALTERNATES_DEPTH else None
+            listed = os.path.join(real, "info", "alternates") if depth <= ALTERNATES_DEPTH else None
             yield folder, real, listed
             if listed is not None:
                 following += alternates_of(listed, real)
@@ -92,14 +93,15 @@ def alternates_of(listed: str, objects: str) -> list[str]:
     return [os.path.join(objects, line.strip()) for line in lines if line.strip() and not line.startswith("#")]
 
 
-def read_loose(repo: pygit2.Repository, oid: str) -> Loose | None:
-    """The object `oid` when it is stored loose (its kind and bytes), None when it is not;
-    `Damaged` when it is and does not read back."""
+def read_loose(repo: pygit2.Repository, oid: str, keep: int | None = None) -> Loose | None:
+    """The object `oid` when it is stored loose (its kind and bytes, no more than `keep` of
+    them when given, the whole object checked all the same), None when it is not; `Damaged`
+    when it is and does not read back."""
     f = _opened(repo, oid)
     if f is None:
         return None
     with f:
-        return _inflated(f, oid)
+        return _inflated(f, oid, keep)
 
 
 def loose_size(repo: pygit2.Repository, oid: str) -> tuple[int, int] | None:
@@ -119,10 +121,10 @@ def _sized(f: BinaryIO, oid: str) -> tuple[int, int]:
         while b"\0" not in head and len(head) < _HEADER_MAX and not z.eof:
             chunk = z.unconsumed_tail or f.read(256)
             if not chunk:
-                raise Damaged(f"loose object {oid[:12]} ends before its header does")
+                raise _damaged(oid, "is cut short: its compressed stream ends before its header does")
             head += z.decompress(chunk, _HEADER_MAX - len(head))
     except zlib.error as exc:
-        raise Damaged(f"loose object {oid[:12]} is not a zlib stream ({exc})") from None
+        raise _damaged(oid, f"is not a zlib stream ({exc})") from None
     return _header(head, oid)[:2]
 
 
@@ -170,7 +172,7 @@ def check_loose_commits(repo: pygit2.Repository) -> None:
                     with open(path, "rb") as f:
                         if _sized(f, fan + name)[0] in _HISTORY:
                             f.seek(0)  # the header told a commit or a tag: the whole of it now
-                            _inflated(f, fan + name)
+                            _inflated(f, fan + name, keep=0)  # a chunk at a time: a commit may be huge
                 except OSError:  # gone, or unreadable: libgit2 fails on it too, at once
                     continue
                 if len(_CHECKED) >= _CHECKED_MAX:
@@ -194,8 +196,8 @@ _CHECKED_MAX = 1 << 20
 
 def check_intact(repo: pygit2.Repository, oid: str) -> None:
     """`Damaged` when `oid` is a loose object that does not read back: called before libgit2
-    reads it."""
-    read_loose(repo, oid)
+    reads it. Checked a chunk at a time, so the check holds no more than a chunk of it."""
+    read_loose(repo, oid, keep=0)
 
 
 def _opened(repo: pygit2.Repository, oid: str) -> BinaryIO | None:
@@ -219,34 +221,57 @@ def _header(out: bytes | bytearray, oid: str) -> tuple[int, int, int]:
     name, _, size = bytes(out[:nul]).partition(b" ") if nul >= 0 else (b"", b"", b"")
     kind = _KINDS.get(name)
     if kind is None or not size.isdigit() or len(size) > 20:
-        raise Damaged(f"loose object {oid[:12]} has no object header")
+        raise _damaged(oid, "has no object header")
     return kind, int(size), nul + 1
 
 
-def _inflated(f: BinaryIO, oid: str) -> Loose:
+def _inflated(f: BinaryIO, oid: str, keep: int | None = None) -> Loose:
     """The object in `f`, inflated no further than its header says (a small file inflating
-    to gigabytes is refused as it passes its size), its stream ending where it should."""
+    to gigabytes is refused as it passes its size), its stream ending where it should, its
+    bytes hashing to `oid`. `keep`: how much of its body to keep (None: all of it); the rest
+    is inflated a chunk at a time, hashed and let go, so a check of an object of any size
+    holds no more than a chunk of it."""
     z = zlib.decompressobj()
-    out = bytearray()
+    digest = hashlib.sha1()
+    head = bytearray()  # the inflated bytes until the header is read
+    body = bytearray()
+    inflated = 0
     whole: int | None = None  # header and body, once the header is read
     kind = start = 0
     try:
         while not z.eof:
             pending = z.unconsumed_tail or f.read(_CHUNK)
             if not pending:
-                raise Damaged(f"loose object {oid[:12]} ends before its compressed stream does")
-            room = _HEADER_MAX if whole is None else whole - len(out) + 1  # one past: longer is damage
-            out += z.decompress(pending, max(room, 1))
-            if whole is None and (b"\0" in out or len(out) >= _HEADER_MAX):
-                kind, size, start = _header(out, oid)
+                raise _damaged(oid, "is cut short: its compressed stream ends before the object does"
+                               if whole is not None else "is cut short: its compressed stream ends before its header does")
+            room = _HEADER_MAX if whole is None else whole - inflated + 1  # one past: longer is damage
+            if keep is not None:
+                room = min(room, _CHUNK)
+            piece = z.decompress(pending, max(room, 1))
+            inflated += len(piece)
+            digest.update(piece)
+            if whole is None:
+                head += piece
+                if b"\0" not in head and len(head) < _HEADER_MAX:
+                    continue
+                kind, size, start = _header(head, oid)
                 whole = start + size
-            if whole is not None and len(out) > whole:
-                raise Damaged(f"loose object {oid[:12]} is longer than its header says")
+                piece = bytes(head[start:])
+            if keep is None or len(body) < keep:
+                body += piece if keep is None else piece[:keep - len(body)]
+            if inflated > whole:
+                raise _damaged(oid, "is longer than its header says")
     except zlib.error as exc:
-        raise Damaged(f"loose object {oid[:12]} is not a zlib stream ({exc})") from None
+        raise _damaged(oid, f"is not a zlib stream ({exc})") from None
     if whole is None:
-        kind, size, start = _header(out, oid)
+        kind, size, start = _header(head, oid)
         whole = start + size
-    if len(out) != whole or hashlib.sha1(out).hexdigest() != oid:
-        raise Damaged(f"loose object {oid[:12]} does not hash to its name")
-    return Loose(kind, bytes(out[start:]))
+    if inflated != whole or digest.hexdigest() != oid:
+        raise _damaged(oid, "does not hash to its name")
+    return Loose(kind, bytes(body))
+
+
+def _damaged(oid: str, what: str) -> Damaged:
+    """`Damaged`, said of the object and with what shows it: git's own check finds the file."""
+    return Damaged(f"loose object {oid[:12]} {what} (`git fsck` shows it; restore it from another copy "
+                   f"of the repository)")

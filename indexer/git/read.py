@@ -10,7 +10,7 @@ import itertools
 import os
 import re
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import msgspec
 import pygit2
@@ -55,7 +55,9 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     if found is None:
         raise NotARepository(f"{path} is not a git repository")
     try:
-        repo = pygit2.Repository(found)
+        # opened from `path`, not from the git directory found: a `.git` file naming one
+        # elsewhere (`--separate-git-dir`) leaves no trace there of the work tree it serves
+        repo = pygit2.Repository(path)
     except (pygit2.GitError, KeyError) as exc:
         raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
     # Its folders are kept as text (`local_paths`): refused however they were reached (the
@@ -89,7 +91,7 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
         found = pygit2.discover_repository(os.fspath(path))
         if found is None:
             return None
-        repo = pygit2.Repository(found)
+        repo = pygit2.Repository(os.fspath(path))  # as `open_repo` opens it
     except (pygit2.GitError, KeyError, ValueError, OSError):
         return None
     git_dir = os.path.realpath(repo.path)
@@ -327,7 +329,9 @@ def check_history(repo: pygit2.Repository) -> None:
     try:
         check_loose_commits(repo)
     except Damaged as exc:
-        raise MissingObjects(f"the history of {repo_display_path(repo)} holds a damaged object: {exc}") from None
+        # a file cut before its header may be of any kind: the walk may or may not read it
+        raise MissingObjects(f"the history of {repo_display_path(repo)} is not walked, as a damaged object "
+                             f"may be read on the way: {exc}") from None
 
 
 def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
@@ -450,7 +454,7 @@ def root_tree(repo: pygit2.Repository, oid: str) -> pygit2.Tree:
 def intact_tree_of(repo: pygit2.Repository, oid: str) -> None:
     """`Damaged` when commit (or tree) `oid`, or the tree a commit names, is a loose object that
     does not read back: checked before libgit2 reads either."""
-    loose = read_loose(repo, oid)
+    loose = read_loose(repo, oid, keep=45)  # `tree <hex>`: a commit's message may be of any size
     if loose is None:  # packed, which libgit2 reads safely: its tree may still be loose
         obj = repo.get(oid)
         tree = str(obj.tree_id) if isinstance(obj, pygit2.Commit) else None
@@ -510,9 +514,22 @@ def check_tree(repo: pygit2.Repository, oid: str) -> None:
 def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
     """Before libgit2 diffs the trees of `old` and `new` (commits or trees) and spells out its
     patches: `bad_tree` or `missing_objects` when a tree or blob it would read is a loose object
-    that does not read back (`indexer.git.loose`). Only what differs is read, as the diff reads it."""
-    stack: list[tuple[pygit2.Tree | None, pygit2.Tree | None, str]] = [
-        (root_tree(repo, old), root_tree(repo, new), "")]
+    that does not read back (`indexer.git.loose`). libgit2's tree diff reads every tree of both
+    sides, those the two share too (`check_trees_intact`); of the blobs, only those that differ."""
+    check_trees_intact(repo, old)
+    check_trees_intact(repo, new)
+    for path, x, y in _differences(repo, root_tree(repo, old), root_tree(repo, new)):
+        for e in (x, y):
+            if e is not None and e.filemode in _BLOB_MODES:
+                _intact_blob(repo, str(e.id), path)
+
+
+def _differences(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree
+                 ) -> Iterator[tuple[str, pygit2.Object | None, pygit2.Object | None]]:
+    """(path, its entry in `old`, in `new`; None where absent) for each entry but a tree that
+    differs between the two trees, in no set order. Only the subtrees that differ are read,
+    each checked (`_subtree`); a folder on one side alone gives every entry below it."""
+    stack: list[tuple[pygit2.Tree | None, pygit2.Tree | None, str]] = [(old, new, "")]
     while stack:
         a, b, prefix = stack.pop()
         if a is not None and b is not None and a.id == b.id:
@@ -527,9 +544,9 @@ def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
             sides = [_subtree(repo, e, path) if e is not None and e.type == TREE_TYPE else None for e in (x, y)]
             if sides != [None, None]:
                 stack.append((sides[0], sides[1], path + "/"))
-            for e in (x, y):
-                if e is not None and e.filemode in _BLOB_MODES:
-                    _intact_blob(repo, str(e.id), path)
+            x, y = (None if tree is not None else e for tree, e in zip(sides, (x, y)))  # a folder is no file
+            if x is not None or y is not None:
+                yield path, x, y
 
 
 def check_trees_intact(repo: pygit2.Repository, oid: str) -> None:
@@ -583,10 +600,6 @@ def _intact_blob(repo: pygit2.Repository, oid: str, path: str) -> None:
         raise MissingObjects(f"blob {shown(path)} ({oid[:12]}) is damaged in the object database: {exc}") from None
 
 
-_ADDED, _DELETED = pygit2.enums.DeltaStatus.ADDED, pygit2.enums.DeltaStatus.DELETED
-_CHANGED = frozenset({_ADDED, _DELETED, pygit2.enums.DeltaStatus.MODIFIED, pygit2.enums.DeltaStatus.TYPECHANGE})
-
-
 def walk_tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str,
                     base: list[TreeEntry], base_checked: bool = True) -> tuple[str, list[TreeEntry]]:
     """`walk_tree(repo, commit_oid)`, from the entries of an earlier tree (`base`, those of
@@ -604,30 +617,28 @@ class TreeSince(NamedTuple):
 def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: list[TreeEntry],
                base_checked: bool = True) -> TreeSince:
     """`walk_tree_since`, and which of the entries differ from `base`. Anything the diff cannot
-    answer (a missing object, an unexpected kind of change) falls back to the whole walk.
-    `base_checked`: `base_tree`'s names were checked under this code's rules; else every tree
-    of the commit is checked, those it shares with `base_tree` too."""
+    answer (a missing or damaged object) falls back to the whole walk. `base_checked`:
+    `base_tree`'s names were checked under this code's rules; else every tree of the commit is
+    checked, those it shares with `base_tree` too. The diff is read here, not by libgit2, whose
+    tree diff reads every tree of both sides: only the trees that differ are read, each checked."""
     try:
         intact_tree_of(repo, commit_oid)
         root = repo[commit_oid].peel(pygit2.Tree)
         base_root = repo[base_tree].peel(pygit2.Tree)
     except (KeyError, ValueError, pygit2.GitError, Damaged):  # the whole walk says what it is
         return TreeSince(*walk_tree(repo, commit_oid), None)
-    try:
-        check_trees_since(repo, root, base_root if base_checked else None)
-        deltas = list(base_root.diff_to_tree(root).deltas)
-    except (KeyError, ValueError, pygit2.GitError, MissingObjects):
-        return TreeSince(*walk_tree(repo, commit_oid), None)
     gone: set[str] = set()
     added: list[TreeEntry] = []
-    for delta in deltas:
-        if delta.status not in _CHANGED:
-            return TreeSince(*walk_tree(repo, commit_oid), None)
-        if delta.status != _ADDED:
-            gone.add(text_path(delta.old_file.path))
-        if delta.status != _DELETED:
-            new = delta.new_file
-            added.append(TreeEntry(text_path(new.path), new.mode, str(new.id)))
+    try:
+        check_trees_since(repo, root, base_root if base_checked else None)
+        for path, x, y in _differences(repo, base_root, root):
+            if x is not None:
+                gone.add(path)
+            if y is not None:
+                added.append(TreeEntry(path, y.filemode, str(y.id)))
+    except (KeyError, ValueError, pygit2.GitError, MissingObjects, BadTree):  # the whole walk says what it is
+        return TreeSince(*walk_tree(repo, commit_oid), None)
+    added.sort(key=_PATH)
     in_place = {e.path: e for e in added}
     if gone and gone == in_place.keys() and sum(1 for e in base if e.path in gone) == len(gone):
         # every change in place (the common re-index): the paths stay base's, in its order

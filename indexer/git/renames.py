@@ -62,8 +62,9 @@ def _basename(path: str) -> str:
 
 def span_counts(data: bytes, memo: dict[bytes, int] | None = None) -> dict[int, int]:
     """diffcore-delta's fingerprint: hash of each line span (cut at a newline or 64 bytes)
-    -> bytes in spans with that hash. CR of CRLF is ignored in text. `memo` caches span
-    hashes across blobs (lines repeat a lot in code)."""
+    -> bytes in spans with that hash; the bytes after the last newline and the last cut are
+    no span. CR of CRLF is ignored in text. `memo` caches span hashes across blobs (lines
+    repeat a lot in code)."""
     memo = {} if memo is None else memo
     if b"\0" not in data[:FIRST_FEW_BYTES]:
         data = data.replace(b"\r\n", b"\n")
@@ -74,6 +75,8 @@ def span_counts(data: bytes, memo: dict[bytes, int] | None = None) -> dict[int, 
         line = part + b"\n" if i < last else part
         for start in range(0, len(line), 64):
             piece = line[start:start + 64]
+            if i == last and len(piece) < 64:
+                break  # a last line with no newline ends its last span short: git counts none such
             h = memo.get(piece)
             if h is None:
                 a1 = a2 = 0

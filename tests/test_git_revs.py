@@ -1,0 +1,130 @@
+"""What a rev or a `--repo` that names nothing usable is said as (`indexer.git.read`):
+each a typed error saying why, in the user's words."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from corpora.gitbuild import RepoBuilder
+from indexer.contract.errors import MissingObjects, NotARepository, UnknownRev
+from indexer.git.read import open_repo, require_commit, resolve_rev
+
+
+@pytest.fixture(scope="module")
+def shallow(tmp_path_factory):
+    """A clone holding only the last of three commits."""
+    root = tmp_path_factory.mktemp("shallow")
+    builder = RepoBuilder(root / "full")
+    for n in range(3):
+        builder.commit({"a.py": f"A = {n}\n"})
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{builder.path}", str(root / "clone")], check=True)
+    return open_repo(root / "clone")
+
+
+@pytest.mark.parametrize("rev", ["HEAD~1", "HEAD^", "HEAD^1", "main~2", "HEAD^^"])
+def test_a_rev_past_a_shallow_clones_boundary_says_to_fetch_more(shallow, rev):
+    with pytest.raises(MissingObjects, match="reaches past the shallow boundary of this clone; fetch more history"):
+        resolve_rev(shallow, rev)
+
+
+@pytest.mark.parametrize("rev", ["-n", "--all", "-1"])
+def test_a_rev_that_reads_as_an_option_is_not_a_revision(shallow, rev):
+    with pytest.raises(UnknownRev, match="is not a revision"):
+        resolve_rev(shallow, rev)
+
+
+def test_a_repo_that_is_not_there_is_said_to_not_exist(tmp_path):
+    with pytest.raises(NotARepository, match=f"{tmp_path / 'gone'} does not exist"):
+        open_repo(tmp_path / "gone")
+
+
+def test_a_rev_naming_nothing_is_said_once(shallow):
+    """libgit2's complaint about a name it does not know is the name again: said once."""
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(shallow, "no-such-branch")
+    assert raised.value.message == "unknown revision 'no-such-branch'"
+
+
+def test_a_second_parent_of_a_commit_with_one_is_an_unknown_rev(tmp_path):
+    builder = RepoBuilder(tmp_path / "r")
+    builder.commit({"a.py": "A = 1\n"})
+    builder.commit({"a.py": "A = 2\n"})
+    with pytest.raises(UnknownRev):
+        resolve_rev(open_repo(tmp_path / "r"), "HEAD^2")
+
+
+def test_a_pinned_commit_is_a_whole_oid_naming_a_commit(tmp_path):
+    """`require_commit` (a bundle's pinned commit): the start of an OID, or the OID of a tree,
+    is no commit of the repository."""
+    builder = RepoBuilder(tmp_path / "r")
+    head = builder.commit({"a.py": "A = 1\n"})
+    repo = open_repo(tmp_path / "r")
+    require_commit(repo, head)
+    for oid in (head[:12], str(repo[head].tree_id), "HEAD"):
+        with pytest.raises(MissingObjects, match="is not in"):
+            require_commit(repo, oid)
+
+
+def test_a_checkout_whose_git_directory_is_elsewhere_is_read_from_its_own_folder(tmp_path):
+    """A checkout made with `git init --separate-git-dir` (its `.git` a file naming the git
+    directory): its work tree is its own folder, from itself or a subfolder, so its working
+    tree is the one read (was: libgit2, opening the git directory found, took that folder's
+    parent for the work tree, and `--worktree` read it). In a folder whose name is not
+    UTF-8, that folder is refused, as a git directory there would be."""
+    import os
+
+    from indexer.contract.errors import BadInput
+    from indexer.git.read import repository_places
+    from indexer.git.worktree import read_worktree
+
+    work = tmp_path / "work"
+    subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "plain.git"), str(work)], check=True)
+    (work / "sub").mkdir()
+    (work / "sub" / "a.py").write_text("A = 1\n")
+    subprocess.run(["git", "-C", str(work), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "one"],
+                   check=True)
+    (work / "sub" / "a.py").write_text("A = 2\n")
+    for where in (work, work / "sub"):
+        repo = open_repo(where)
+        assert repo.workdir == f"{work}/"
+        assert read_worktree(repo).changed == ["sub/a.py"]
+        places = repository_places(where)
+        assert places is not None and places.folder == str(work)
+    odd = os.fsdecode(os.fsencode(tmp_path) + b"/r\xffx")
+    subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "odd.git"), odd], check=True)
+    with pytest.raises(BadInput, match="not UTF-8"):
+        open_repo(odd)
+
+
+@pytest.fixture(scope="module")
+def paths_repo(tmp_path_factory):
+    from corpora.gitbuild import Submodule
+
+    root = tmp_path_factory.mktemp("paths")
+    builder = RepoBuilder(root / "r")
+    head = builder.commit({"a.py": "A = 1\n", "pkg/m.py": "M = 1\n", "sub": Submodule("1" * 40)})
+    subprocess.run(["git", "-C", str(builder.path), "reset", "-q", "--mixed"], check=True)  # an index for `:path`
+    repo = open_repo(builder.path)
+    return repo, head
+
+
+@pytest.mark.parametrize(("rev", "says"), [
+    ("HEAD:", "names a tree ({tree})"), ("HEAD:pkg", "names a tree ({pkg})"), ("HEAD:sub", "names a commit (111111111111)"),
+    ("HEAD:a.py", "names a blob ({a})"), (":a.py", "names a blob ({a})"), (":0:a.py", "names a blob ({a})"),
+    ("HEAD:a.py/x", "unknown revision 'HEAD:a.py/x' ('a.py' is not a folder in HEAD)"),
+    ("HEAD:pkg/none.py", "unknown revision 'HEAD:pkg/none.py' (no 'pkg/none.py' in HEAD)"),
+])
+def test_a_rev_naming_a_path_says_what_is_there(paths_repo, rev, says):
+    """`rev:path` (or `:path`, `:N:path` of the index) names no commit: `unknown_rev` saying
+    what the path names, as git's `cat-file -t` would, or why nothing is there."""
+    repo, head = paths_repo
+    tree = repo[head].tree
+    oids = {"tree": str(tree.id)[:12], "pkg": str(tree["pkg"].id)[:12], "a": str(tree["a.py"].id)[:12]}
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(repo, rev)
+    message = raised.value.message
+    expected = says.format(**oids)
+    assert message == expected if expected.startswith("unknown") else message == f"{rev!r} {expected}, not a commit"
