@@ -165,7 +165,9 @@ class Command(msgspec.Struct, frozen=True):
             schema["required"] = [name for name in schema["required"] if name not in left]
         if defs:
             schema["$defs"] = defs
-        return schema
+        from context_tools.faces.wire_schema import as_written
+
+        return as_written(schema)
 
     def agent_schema(self, worktree: bool = False) -> dict[str, Any]:
         """The input schema an MCP client is shown: less `agent_omits`, and less `worktree` for a

@@ -9,6 +9,7 @@ the row's declared output types (any object when it declares none).
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Sequence
 
 import msgspec.inspect as mi
@@ -118,4 +119,16 @@ def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[s
     schema: dict[str, Any] = {"type": "object", "anyOf": [ok, error, spill]}
     if defs:
         schema["$defs"] = defs
+    return as_written(schema)
+
+
+def as_written(schema: Any) -> Any:
+    """`schema` with each description cleaned as `inspect.cleandoc` cleans a docstring. A type's
+    docstring is its description, and Python 3.13 strips a docstring's indent as it compiles,
+    where 3.11 keeps it: the schemas a client is shown, and those shipped, read the same on both."""
+    if isinstance(schema, dict):
+        return {key: inspect.cleandoc(value) if key == "description" and isinstance(value, str) else as_written(value)
+                for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [as_written(item) for item in schema]
     return schema

@@ -31,13 +31,13 @@ def generate() -> dict[str, dict[str, Any]]:
 
     from context_tools.faces.packs.fleet import JobData
     from context_tools.faces.registry import registry
-    from context_tools.faces.wire_schema import reply_schema
+    from context_tools.faces.wire_schema import as_written, reply_schema
 
     out = {CONTRACT: _titled(reply_schema(None), "Rennet result contract")}
     for row in registry().rows:
         if row.runnable:
             out[file_name(row.id)] = _titled(row.output_schema(), f"Reply of {row.id}")
-    out[BATCH_JOB] = _titled(msgspec.json.schema(JobData), "A job line of rennet batch --json")
+    out[BATCH_JOB] = _titled(as_written(msgspec.json.schema(JobData)), "A job line of rennet batch --json")
     return out
 
 
