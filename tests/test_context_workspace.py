@@ -42,6 +42,7 @@ def fleet(tmp_path):
                            "def other(t):\n    return slugify(t) + slugify(t)\n",
         "go.mod": "module github.com/acme/webapp\n\ngo 1.21\n\nrequire github.com/acme/gokit v1.0.0\n",
         "cmd/main.go": 'package main\n\nimport "github.com/acme/gokit/log"\n\nfunc main() { log.Log("x") }\n',
+        "webapp/vendor/six.py": "PY3 = True\n",  # vendored: left out of the map
     })
     return {"acme-lib": lib, "gokit": kit, "webapp": app}
 
@@ -161,6 +162,8 @@ def test_map_interleaves_members_by_rank(run):
     assert members[:3] == ["acme-lib", "gokit", "webapp"]  # every member's best file first
     per_member = {m["member"]: m["files"] for m in out["data"]["members"]}
     assert out["page"]["total"] == sum(per_member.values()) == len(files)
+    assert "webapp/vendor/six.py" not in [f["path"] for f in files]
+    assert out["data"]["excluded_marked"] == sum(m["excluded_marked"] for m in out["data"]["members"]) == 1
     for name, count in per_member.items():
         ranks = [f["rank"] for f in files if f["member"] == name]
         assert len(ranks) == count and ranks == sorted(ranks, reverse=True)
