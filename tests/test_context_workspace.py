@@ -83,6 +83,10 @@ def test_symbol_found_in_two_members_is_tagged_with_each(run, fleet):
     assert [(m["member"], m["pinned_oid"], m["status"]) for m in members] == [
         (name, heads[name], "current") for name in ("acme-lib", "gokit", "webapp")]
     # a name defined in one member only: one item, of that member
+    near = run("context.symbol", workspace="fleet", name="slugfy")  # no member defines it: near names
+    assert near["data"]["fuzzy"] is True and {(d["member"], d["match"]) for d in near["data"]["definitions"]} == {
+        ("acme-lib", "fuzzy"), ("gokit", "fuzzy")}
+    assert run("context.symbol", workspace="fleet", name="slugfy", fuzzy=False)["error"]["code"] == "not_found"
     only = run("context.symbol", workspace="fleet", name="Config")
     assert [(d["member"], d["path"]) for d in only["data"]["definitions"]] == [("acme-lib", "acme_utils/__init__.py")]
 
@@ -108,6 +112,13 @@ def test_references_across_members(run):
     assert out["data"]["definitions_total"] == 2
     assert len(out["data"]["sites"]) == 8  # line 9 of views.py has two
     assert out["data"]["by_resolution"] == {"import": 8, "same_file": 0, "same_package": 0, "name_match": 0, "text": 0}
+    # each site carries the index of its member's definition in the answer's definitions, in
+    # order: acme-lib's sites first, then gokit's; webapp's, resolved across members, carry none
+    index = {d["member"]: i for i, d in enumerate(out["data"]["definitions"])}
+    assert [(s["member"], s.get("definition")) for s in out["data"]["sites"]] == [
+        ("acme-lib", index["acme-lib"])] * 2 + [("gokit", index["gokit"])] * 2 + [("webapp", None)] * 4
+    assert [d["sites"] for d in out["data"]["definitions"]] == [2, 2]
+    assert out["data"]["definitions_attributed"] == 1  # each member's one definition told apart
     # across ecosystems too: webapp imports the Go module gokit declares, whose log package defines Log
     log = run("context.references", workspace="fleet", name="Log")
     assert [(s["member"], s["path"], s["resolution"]) for s in log["data"]["sites"]] == [
