@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from indexer.contract.errors import NotFound
 from tests.indexed import Indexed
 
 LONG_LINE = "    total = " + " + ".join(["get(0)"] * 40) + "\n"
@@ -23,6 +24,13 @@ FILES = {
     # 22 definitions of `run`, each called in its file; d00.py's also imported
     **{f"runs/d{i:02}.py": "def run():\n    return 0\n\n\nrun()\n" for i in range(22)},
     "runs/user.py": "from runs.d00 import run\n\nrun()\n",
+    # a site two definitions reach alike goes to the first
+    "t1.py": "def twin():\n    return 1\n",
+    "t2.py": "def twin():\n    return 2\n",
+    "both.py": "from t1 import *\nfrom t2 import *\n\ntwin()\n",
+    # a segment of an import's path is no site of a function of its name
+    "paths.py": "def path():\n    return 0\n\n\npath()\n",
+    "osuser.py": "import os.path\n",
 }
 
 REFS = Indexed(FILES, "rennet-refs-answers-")
@@ -73,3 +81,18 @@ def test_a_sites_text_is_its_line_stripped_and_cut_to_240_characters(app):
     long = [s.text for s in sites if s.path == "long.py" and s.line == 5]
     assert len(long) == 40 and set(long) == {LONG_LINE.strip()[:240]}
     assert next(s.text for s in sites if (s.path, s.line) == ("use_api.py", 4)) == "get(2); get(3)"
+
+
+def test_a_site_two_definitions_reach_alike_goes_to_the_first(app):
+    data = app.call("context.references", name="twin").data
+    assert [d.path for d in data.definitions] == ["t1.py", "t2.py"]
+    assert [(s.path, s.line, s.resolution, s.definition) for s in data.sites] == [("both.py", 4, "import", 0)]
+
+
+def test_a_segment_of_an_import_path_is_no_site_of_a_function(app):
+    assert [(s.path, s.line) for s in app.call("context.references", name="path").data.sites] == [("paths.py", 5)]
+
+
+def test_a_path_filter_that_holds_no_definition_is_not_found(app):
+    with pytest.raises(NotFound):
+        app.call("context.references", name="get", path="nowhere")
