@@ -37,6 +37,9 @@ FILES = {
     # module paths: lib/ dropped as src/ is; a top-level main.py is module `main`
     "lib/tools/fmt.py": "def pretty():\n    return 0\n",
     "main.py": "def entry():\n    return 0\n",
+    # a base imported from a file that does not define it
+    "nobase_lib.py": "X = 1\n",
+    "nobase_app.py": "from nobase_lib import Base\n\n\nclass Orphaned(Base):\n    pass\n",
     # 51 classes of one name
     **{f"many/m{i:02}.py": "class Many:\n    pass\n" for i in range(51)},
 }
@@ -90,3 +93,9 @@ def test_a_hierarchy_lists_at_most_50_classes_of_the_name(app):
     data = app.call("context.symbol", name="Many", hierarchy=True).data
     assert len(data.definitions) == 50 and data.definitions[0].path == "many/m00.py"
     assert data.note == "the hierarchy of Many in many/m00.py; 50 other class(es) of the name"
+
+
+def test_a_base_resolved_to_a_file_not_defining_it_is_listed_with_that_file(app):
+    data = app.call("context.symbol", name="Orphaned", hierarchy=True).data
+    assert [(x.relation, x.spec, x.status, x.path) for x in data.hierarchy] == [
+        ("base", "Base", "resolved", "nobase_lib.py")]
