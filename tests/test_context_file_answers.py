@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from context_tools.query.file_view import BlobLines
 from indexer.contract.errors import NotFound
 from tests.indexed import Indexed
 
@@ -83,3 +84,8 @@ def test_a_page_of_lines_ends_past_256_kb_of_json(app):
     assert len(msgspec.json.encode(lines)) <= 256 * 1024 < len(msgspec.json.encode(lines + [lines[0]]))
     rest = app.call("context.file", path="quotes.txt", cursor=result.page.cursor).data.content
     assert rest.first_line == len(lines) + 1
+
+
+def test_blob_lines_read_back_after_a_later_line():
+    lines = BlobLines(b"a\nb\r\nc\nd")
+    assert (len(lines), lines[3], lines[1], lines[0:2], list(lines)) == (4, "d", "b", ["a", "b"], ["a", "b", "c", "d"])

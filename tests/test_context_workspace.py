@@ -156,6 +156,9 @@ def test_overview_lists_members_and_cross_edges(run, fleet):
     langs = run("context.overview", workspace="fleet", section="languages")
     assert {(i["member"], i["language"]) for i in langs["data"]["items"]} >= {
         ("acme-lib", "python"), ("gokit", "go"), ("gokit", "javascript"), ("webapp", "python")}
+    # ranks are each member's own: top files interleave by rank position, every member's first first
+    top = run("context.overview", workspace="fleet", section="top_files")["data"]["items"]
+    assert [t["member"] for t in top[:3]] == ["acme-lib", "gokit", "webapp"]
     edges_page = run("context.overview", workspace="fleet", section="edges", limit=1)
     assert edges_page["page"]["total"] == 2 and edges_page["page"]["truncated"] is True
     rest = run("context.overview", workspace="fleet", section="edges", limit=1, cursor=edges_page["page"]["cursor"])
