@@ -37,6 +37,9 @@ FILES = {
     # module paths: lib/ dropped as src/ is; a top-level main.py is module `main`
     "lib/tools/fmt.py": "def pretty():\n    return 0\n",
     "main.py": "def entry():\n    return 0\n",
+    # a Python file named as another language's module file is a module of its own
+    "app/main.py": "def launch():\n    return 0\n",
+    "app/mod.py": "def tweak():\n    return 0\n",
     # a base imported from a file that does not define it
     "nobase_lib.py": "X = 1\n",
     "nobase_app.py": "from nobase_lib import Base\n\n\nclass Orphaned(Base):\n    pass\n",
@@ -87,6 +90,11 @@ def test_the_module_a_definition_is_shown_in(app):
     assert module == {"lib/tools/fmt.py": "tools.fmt"}
     entry = app.call("context.symbol", name="main.entry", fuzzy=False).data.definitions
     assert [(d.path, d.module, d.match) for d in entry] == [("main.py", "main", "qualified")]
+    for name, path in (("launch", "app/main.py"), ("tweak", "app/mod.py")):
+        module = path[:-3].replace("/", ".")
+        found = app.call("context.symbol", name=f"{module}.{name}", fuzzy=False).data.definitions
+        assert [(d.path, d.module, d.match) for d in found] == [(path, module, "qualified")]
+        assert definitions(app, f"app.{name}") == []  # the folder's module is app/__init__.py's
 
 
 def test_a_hierarchy_lists_at_most_50_classes_of_the_name(app):

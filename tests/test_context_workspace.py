@@ -474,3 +474,27 @@ def test_workspace_freshness_takes_the_newest_index_time_and_binds_fingerprints(
     at_cap = [opened(f"m{i}", "2026-01-01T00:00:00Z") for i in range(scope.MEMBER_FRESHNESS_CAP)]
     page = scope.Scope("w", at_cap, "b", scope._overall("w", at_cap)).member_freshness
     assert (page.total, len(page.items), page.truncated) == (scope.MEMBER_FRESHNESS_CAP,) * 2 + (False,)
+
+
+def test_across_members_exact_definitions_and_resolved_sites_come_first(tmp_path):
+    """Definitions matched as written before those through a module path, whatever the member;
+    every member's resolved sites before any member's name matches."""
+    RepoBuilder(tmp_path / "alpha").commit({
+        "a/mod.py": "def tool():\n    return 0\n",
+        "caller.py": "def f(x):\n    return x.tool()\n",  # an untyped receiver: a name match
+    })
+    RepoBuilder(tmp_path / "beta").commit({"b.py": "class mod:\n    def tool(self):\n        return 1\n\n\nmod().tool()\n"})
+    executor = Executor("python", store=str(tmp_path / "store"))
+
+    def call(command: str, **input):
+        return executor.run(command, input).envelope
+
+    assert call("workspace.create", name="pair")["ok"]
+    for name in ("alpha", "beta"):
+        assert call("workspace.add", name="pair", repo=str(tmp_path / name), rev="main")["ok"]
+    found = call("context.symbol", workspace="pair", name="mod.tool", fuzzy=False)["data"]["definitions"]
+    assert [(d["member"], d["path"], d["match"]) for d in found] == [
+        ("beta", "b.py", "exact"), ("alpha", "a/mod.py", "qualified")]
+    sites = call("context.references", workspace="pair", name="tool")["data"]["sites"]
+    assert [(s["member"], s["path"], s["resolution"]) for s in sites] == [
+        ("beta", "b.py", "same_file"), ("alpha", "caller.py", "name_match")]
