@@ -38,6 +38,19 @@ FILES = {
     "web/api.ts": "export const api = createApi();\nexport let mutable = 1;\nconst local = 2;\n\n"
                   "export function createApi() { return local; }\n",
     "web/store.js": "export const store = {};\nconst internal = 1;\nexport default store;\n",
+    # `export` begins the declaration, not a string in it
+    "web/note.js": 'const note = "export now";\nexport const shown = 1;\n',
+    # Rust: `pub(crate)` is `pub` too
+    "src/scoped.rs": "pub(crate) const SCOPED: u8 = 1;\nconst HIDDEN: u8 = 2;\n",
+    # C: a file-scope constant is listed, a variable not
+    "c/limits.c": "static const int kLimit = 3;\nint counter = 0;\n",
+    # `__all__` lists an underscored name; a class's `__all__` is no module's
+    "py/under.py": "__all__ = ['_impl']\n\n_impl = 1\nother = 2\n",
+    "py/classall.py": "class K:\n    __all__ = ['nothing']\n\n\npublic_var = 1\n",
+    # a long `__all__`: every name is read, up to 64 kB of it
+    "py/long_all.py": "__all__ = [\n" + "".join(f"    'name_{i:03}',\n" for i in range(120)) + "]\n\n"
+                      + "".join(f"name_{i:03} = {i}\n" for i in (0, 119)),
+    "py/huge_all.py": "__all__ = ['early', " + "'pad_name', " * 7000 + "'late']\n\nearly = 1\nlate = 2\n",
 }
 
 INDEXED = Indexed(FILES, "rennet-map-exports-")
@@ -93,3 +106,17 @@ def test_files_that_define_nothing_rank_below_every_file_that_defines_something(
     assert max(ranks[p] for p in boilerplate) <= min(ranks[p] for p in defining) / 2
     # the ranks still sum to one over every file of the snapshot
     assert abs(sum(INDEXED.record().rank.values()) - 1.0) < 1e-6
+
+
+def test_what_each_language_exports_at_its_edges():
+    assert _symbols("web/note.js") == ["export const shown = 1;"]
+    assert _symbols("src/scoped.rs") == ["pub(crate) const SCOPED: u8 = 1;"]
+    assert _symbols("c/limits.c") == ["static const int kLimit = 3;"]
+
+
+def test_python_all_read_whole_up_to_its_bound():
+    assert _symbols("py/under.py") == ["_impl = 1"]
+    assert _symbols("py/classall.py") == ["class K:", "public_var = 1"]
+    assert _symbols("py/long_all.py") == ["name_000 = 0", "name_119 = 119"]
+    # past the first 64 kB of the assignment a name is not read
+    assert _symbols("py/huge_all.py") == ["early = 1"]

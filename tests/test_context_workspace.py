@@ -42,6 +42,7 @@ def fleet(tmp_path):
                            "def other(t):\n    return slugify(t) + slugify(t)\n",
         "go.mod": "module github.com/acme/webapp\n\ngo 1.21\n\nrequire github.com/acme/gokit v1.0.0\n",
         "cmd/main.go": 'package main\n\nimport "github.com/acme/gokit/log"\n\nfunc main() { log.Log("x") }\n',
+        "webapp/vendor/six.py": "PY3 = True\n",  # vendored: left out of the map
     })
     return {"acme-lib": lib, "gokit": kit, "webapp": app}
 
@@ -82,6 +83,10 @@ def test_symbol_found_in_two_members_is_tagged_with_each(run, fleet):
     assert [(m["member"], m["pinned_oid"], m["status"]) for m in members] == [
         (name, heads[name], "current") for name in ("acme-lib", "gokit", "webapp")]
     # a name defined in one member only: one item, of that member
+    near = run("context.symbol", workspace="fleet", name="slugfy")  # no member defines it: near names
+    assert near["data"]["fuzzy"] is True and {(d["member"], d["match"]) for d in near["data"]["definitions"]} == {
+        ("acme-lib", "fuzzy"), ("gokit", "fuzzy")}
+    assert run("context.symbol", workspace="fleet", name="slugfy", fuzzy=False)["error"]["code"] == "not_found"
     only = run("context.symbol", workspace="fleet", name="Config")
     assert [(d["member"], d["path"]) for d in only["data"]["definitions"]] == [("acme-lib", "acme_utils/__init__.py")]
 
@@ -107,6 +112,13 @@ def test_references_across_members(run):
     assert out["data"]["definitions_total"] == 2
     assert len(out["data"]["sites"]) == 8  # line 9 of views.py has two
     assert out["data"]["by_resolution"] == {"import": 8, "same_file": 0, "same_package": 0, "name_match": 0, "text": 0}
+    # each site carries the index of its member's definition in the answer's definitions, in
+    # order: acme-lib's sites first, then gokit's; webapp's, resolved across members, carry none
+    index = {d["member"]: i for i, d in enumerate(out["data"]["definitions"])}
+    assert [(s["member"], s.get("definition")) for s in out["data"]["sites"]] == [
+        ("acme-lib", index["acme-lib"])] * 2 + [("gokit", index["gokit"])] * 2 + [("webapp", None)] * 4
+    assert [d["sites"] for d in out["data"]["definitions"]] == [2, 2]
+    assert out["data"]["definitions_attributed"] == 1  # each member's one definition told apart
     # across ecosystems too: webapp imports the Go module gokit declares, whose log package defines Log
     log = run("context.references", workspace="fleet", name="Log")
     assert [(s["member"], s["path"], s["resolution"]) for s in log["data"]["sites"]] == [
@@ -144,6 +156,9 @@ def test_overview_lists_members_and_cross_edges(run, fleet):
     langs = run("context.overview", workspace="fleet", section="languages")
     assert {(i["member"], i["language"]) for i in langs["data"]["items"]} >= {
         ("acme-lib", "python"), ("gokit", "go"), ("gokit", "javascript"), ("webapp", "python")}
+    # ranks are each member's own: top files interleave by rank position, every member's first first
+    top = run("context.overview", workspace="fleet", section="top_files")["data"]["items"]
+    assert [t["member"] for t in top[:3]] == ["acme-lib", "gokit", "webapp"]
     edges_page = run("context.overview", workspace="fleet", section="edges", limit=1)
     assert edges_page["page"]["total"] == 2 and edges_page["page"]["truncated"] is True
     rest = run("context.overview", workspace="fleet", section="edges", limit=1, cursor=edges_page["page"]["cursor"])
@@ -161,6 +176,8 @@ def test_map_interleaves_members_by_rank(run):
     assert members[:3] == ["acme-lib", "gokit", "webapp"]  # every member's best file first
     per_member = {m["member"]: m["files"] for m in out["data"]["members"]}
     assert out["page"]["total"] == sum(per_member.values()) == len(files)
+    assert "webapp/vendor/six.py" not in [f["path"] for f in files]
+    assert out["data"]["excluded_marked"] == sum(m["excluded_marked"] for m in out["data"]["members"]) == 1
     for name, count in per_member.items():
         ranks = [f["rank"] for f in files if f["member"] == name]
         assert len(ranks) == count and ranks == sorted(ranks, reverse=True)
@@ -457,3 +474,27 @@ def test_workspace_freshness_takes_the_newest_index_time_and_binds_fingerprints(
     at_cap = [opened(f"m{i}", "2026-01-01T00:00:00Z") for i in range(scope.MEMBER_FRESHNESS_CAP)]
     page = scope.Scope("w", at_cap, "b", scope._overall("w", at_cap)).member_freshness
     assert (page.total, len(page.items), page.truncated) == (scope.MEMBER_FRESHNESS_CAP,) * 2 + (False,)
+
+
+def test_across_members_exact_definitions_and_resolved_sites_come_first(tmp_path):
+    """Definitions matched as written before those through a module path, whatever the member;
+    every member's resolved sites before any member's name matches."""
+    RepoBuilder(tmp_path / "alpha").commit({
+        "a/mod.py": "def tool():\n    return 0\n",
+        "caller.py": "def f(x):\n    return x.tool()\n",  # an untyped receiver: a name match
+    })
+    RepoBuilder(tmp_path / "beta").commit({"b.py": "class mod:\n    def tool(self):\n        return 1\n\n\nmod().tool()\n"})
+    executor = Executor("python", store=str(tmp_path / "store"))
+
+    def call(command: str, **input):
+        return executor.run(command, input).envelope
+
+    assert call("workspace.create", name="pair")["ok"]
+    for name in ("alpha", "beta"):
+        assert call("workspace.add", name="pair", repo=str(tmp_path / name), rev="main")["ok"]
+    found = call("context.symbol", workspace="pair", name="mod.tool", fuzzy=False)["data"]["definitions"]
+    assert [(d["member"], d["path"], d["match"]) for d in found] == [
+        ("beta", "b.py", "exact"), ("alpha", "a/mod.py", "qualified")]
+    sites = call("context.references", workspace="pair", name="tool")["data"]["sites"]
+    assert [(s["member"], s["path"], s["resolution"]) for s in sites] == [
+        ("beta", "b.py", "same_file"), ("alpha", "caller.py", "name_match")]

@@ -131,7 +131,8 @@ def test_a_member_no_ancestor_defines_is_not_found():
 def test_hierarchy_lists_known_subclasses_after_the_bases():
     r = REPOS["ruby"].asked().call("context.symbol", name="Cache", hierarchy=True)
     assert [(x.relation, x.qualified, x.path) for x in r.data.hierarchy] == [
-        ("base", "Shop.Tracing", "lib/shop/mixins.rb"), ("subclass", "Shop.User", "lib/shop/user.rb")]
+        ("base", "Shop.Tracing", "lib/shop/mixins.rb"), ("subclass", "Shop.Multi", "lib/shop/multi.rb"),
+        ("subclass", "Shop.User", "lib/shop/user.rb")]
     r = REPOS["cpp"].asked().call("context.symbol", name="Lost", hierarchy=True)
     assert [(x.relation, x.spec, x.status) for x in r.data.hierarchy] == [("base", "Orphan", "unresolved")]
 

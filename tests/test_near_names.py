@@ -139,3 +139,11 @@ def test_near_names_read_from_the_store_are_those_of_the_snapshots_names(tmp_pat
         for q in queries:
             assert stored.near(q) == in_memory.near(q) == _scan(defined, q), (oid, q)
     store.close()
+
+
+def test_near_names_are_at_most_fifty_with_the_close_spellings():
+    containing = [f"parse{i:02}" for i in range(45)]
+    close = ["pars", "prse", "parze", "pase", "parsy", "paarse"]  # each also as Pars, PARS, ...
+    names = sorted(containing + close + [n.capitalize() for n in close] + [n.upper() for n in close])
+    near = NearNames(names).near("parse")
+    assert near == _scan(names, "parse") and near[:45] == containing and len(near) == 50

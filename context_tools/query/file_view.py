@@ -157,8 +157,9 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             hint = f"; it is a folder holding {len(inside)} file{'' if len(inside) == 1 else 's'}: {', '.join(inside[:5])}" + (
                 ", ..." if len(inside) > 5 else "")
         else:
-            near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:5]
-            hint = f"; files with that name: {', '.join(near)}" if near else ""
+            # the sixth says there are more, as a folder's hint does
+            near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:6]
+            hint = f"; files with that name: {', '.join(near[:5])}" + (", ..." if len(near) > 5 else "") if near else ""
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
     textual = f.lines >= 0 and f.language not in NOT_TEXT
     neighbours = {"imports": sorted({e.target for e in snap.imports(f.path)}),

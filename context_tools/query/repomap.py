@@ -257,12 +257,12 @@ def _fit(ctx: CallContext, entries: Callable[[int], Iterator[MapFile]], total: i
     used = 2  # the enclosing brackets
     end = start
     for entry in entries(start):
-        size = len(msgspec.json.encode(entry)) + 1
+        size = len(msgspec.json.encode(entry)) + (1 if files else 0)  # the comma before all but the first
         while used + size > budget and entry.symbols and not files:
             # the first file always fits: shed its symbols until it does
             entry.more_symbols += 1
             entry.symbols.pop()
-            size = len(msgspec.json.encode(entry)) + 1
+            size = len(msgspec.json.encode(entry))
         if used + size > budget and files:
             break
         files.append(entry)

@@ -11,7 +11,14 @@ from context_tools.query.pinned import tree_path
 if TYPE_CHECKING:
     from indexer.model import Symbol
 
-_MODULE_FILES = {"__init__", "index", "mod", "lib", "main"}
+# the file that stands for its folder's module, by the file's language: a Python package's
+# `__init__`, a JS/TS folder's `index`, a Rust `mod.rs`, `lib.rs` or `main.rs`; a Python
+# `main.py` or `lib.py` is a module of its own (`from app.main import run`)
+_SCRIPT_FILES = frozenset({"index"})
+_MODULE_FILES_OF = {".py": frozenset({"__init__"}), ".pyi": frozenset({"__init__"}),
+                    ".rs": frozenset({"mod", "lib", "main"}),
+                    **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"), _SCRIPT_FILES)}
+_MODULE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})  # a file of any other language
 
 
 def module_name(path: str) -> str:
@@ -31,7 +38,8 @@ def module_parts(path: str) -> list[str]:
     else:
         stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
     parts = [p for p in stem.split("/") if p]
-    if len(parts) > 1 and parts[-1] in _MODULE_FILES:
+    suffix = path[len(stem):] if not path.endswith(_DECLARATION_SUFFIXES) else ".ts"
+    if len(parts) > 1 and parts[-1] in _MODULE_FILES_OF.get(suffix, _MODULE_FILES):
         parts = parts[:-1]
     return parts
 

@@ -18,7 +18,7 @@ from context_tools.query.symbols.answers import (
 from context_tools.query.symbols.hierarchy import Hierarchy, inherited, is_class, reached_through
 from context_tools.query.symbols.lookup import definition, find_exact, modules_of, other_kinds
 from context_tools.query.symbols.names import name_parts, path_ok
-from context_tools.query.symbols.sites import ORDER, sites_of
+from context_tools.query.symbols.sites import ORDER, group_order, sites_of
 from context_tools.query.workspace_scope import cross_importers, open_workspace, repo_of, rev_of, tag, workspace_of
 from indexer.contract.errors import NotFound
 from indexer.contract.result import Result
@@ -111,7 +111,7 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
         offset += len(defs[m.member.name])
         for k, v in found.items():
             counts[k] += v
-    merged.sort(key=lambda t: (ORDER[t[2].resolution] >= ORDER["name_match"], t[2].definition or 0,
+    merged.sort(key=lambda t: (ORDER[t[2].resolution] >= ORDER["name_match"], *group_order(t[2]),
                                ORDER[t[2].resolution], t[0], t[1]))
     items, page = ctx.page(merged, cap="sites", limit=input.limit, cursor=input.cursor, binding=scope.binding)
     tagged = []

@@ -83,9 +83,15 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     return sites, counts
 
 
-def site_order(s: Site) -> tuple[bool, int, int, str, int, int]:
+def site_order(s: Site) -> tuple[bool, bool, int, int, str, int, int]:
     """Resolved sites by definition, then by resolution and place; then name matches and text."""
-    return (ORDER[s.resolution] >= ORDER["name_match"], s.definition or 0, ORDER[s.resolution], s.path, s.line, s.col)
+    return (ORDER[s.resolution] >= ORDER["name_match"], *group_order(s), ORDER[s.resolution], s.path, s.line, s.col)
+
+
+def group_order(s: Site) -> tuple[bool, int]:
+    """A resolved site's group: its definition's, in the definitions' order; one of those
+    resolved together (past the ones told apart) after every definition's, all together."""
+    return s.definition is None, s.definition or 0
 
 
 def _attributed(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str],
