@@ -45,6 +45,7 @@ from indexer.contract.memory_limit import memory_fault  # loaded at start: a fau
 from indexer.contract.result import error_envelope
 
 T = TypeVar("T")
+E = TypeVar("E", bound=BaseException)
 
 if TYPE_CHECKING:
     from context_tools.faces.mcp_progress import CallProgress
@@ -84,6 +85,7 @@ class Tools:
         self._table = table
         self._worktree = worktree
         self._tools: list[Any] | None = None
+        self._schemas: dict[str, dict[str, Any]] = {}
 
     @property
     def table(self) -> Registry:
@@ -96,8 +98,15 @@ class Tools:
         return self._tools
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
-        row = self.table.by_wire_name(name)
-        return row.agent_schema(self._worktree) if row is not None else None
+        """The schema a call of `name` is checked and read by: asked twice a call (the SDK's
+        check, `as_declared`), so each tool's is derived once. An unknown name is not kept."""
+        kept = self._schemas.get(name)
+        if kept is None:
+            row = self.table.by_wire_name(name)
+            if row is None:
+                return None
+            kept = self._schemas[name] = row.agent_schema(self._worktree)
+        return kept
 
 
 def reply_of(wire: dict[str, Any], ok: bool) -> Any:
@@ -214,8 +223,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             return result
         pending = index_calls.in_flight(repository)
         if pending or index_calls.ended != ended:  # sent beside an index call, which may write what it asked for
-            tick = sink.waiting if sink is not None else None
-            if await anyio.to_thread.run_sync(lambda: wait_for(pending, tick), limiter=waiting):
+            if await anyio.to_thread.run_sync(lambda: wait_for(pending, sink.waiting), limiter=waiting):
                 result = await once()
         return result
 
@@ -422,21 +430,25 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
         # exception group; so does a typed error that ends the server (`out_of_memory` under a
         # `ulimit -v` too small to read a message), said as itself.
-        if isinstance(exc, BaseExceptionGroup) and exc.subgroup(KeyboardInterrupt) is None and (
-                typed := exc.subgroup(RennetError)) is not None:
-            first: BaseException = typed
-            while isinstance(first, BaseExceptionGroup):
-                first = first.exceptions[0]
-            raise first from None
-        stop: BaseException | None = exc
-        while isinstance(stop, BaseExceptionGroup):
-            inner = stop.subgroup(KeyboardInterrupt)
-            stop = inner.exceptions[0] if inner is not None else None
-        if not isinstance(stop, KeyboardInterrupt):
+        stop = _first_of(exc, KeyboardInterrupt)
+        if stop is None:
+            typed = _first_of(exc, RennetError) if isinstance(exc, BaseExceptionGroup) else None
+            if typed is not None:
+                raise typed from None
             raise
         from context_tools.faces.standard_streams import stopped_by
 
         leave_server(stopped_by(stop))  # a server told to stop stops now, calls in flight or not
+
+
+def _first_of(exc: BaseException, kind: type[E]) -> E | None:
+    """`exc` when it is a `kind`, else the first `kind` its exception groups hold, if any."""
+    if not isinstance(exc, BaseExceptionGroup):
+        return exc if isinstance(exc, kind) else None
+    held: BaseException | None = exc.subgroup(kind)
+    while isinstance(held, BaseExceptionGroup):
+        held = held.exceptions[0]
+    return held if isinstance(held, kind) else None
 
 
 def _serve_stdio(server: Any) -> int:
