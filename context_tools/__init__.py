@@ -21,8 +21,8 @@ class Client:
     def __init__(self, store: str | None = None, ceiling: int | str | None = None) -> None:
         """`ceiling` (none by default in process): a size, bytes or e.g. "16k", as `rennet mcp --ceiling`."""
         from context_tools.faces.dispatch import Executor
-        from context_tools.faces.sizes import parse_size
         from context_tools.faces.spill import MAX_CEILING, MIN_CEILING
+        from indexer.contract.sizes import parse_size
 
         limit = None if ceiling is None else parse_size(ceiling, what="ceiling", low=MIN_CEILING, high=MAX_CEILING)
         self._executor = Executor("python", store=store, ceiling=limit)

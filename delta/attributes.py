@@ -10,8 +10,8 @@ from typing import Iterable
 
 import pygit2
 
-from indexer.git.attributes import GitAttributes
-from indexer.git.read import blob_oid_at, read_blob
+from indexer.git.attributes import GitAttributes, read_once
+from indexer.git.read import blob_oid_at, blob_size, read_blob
 
 Value = bool | str | None
 
@@ -25,12 +25,15 @@ class TreeAttributes:
     """Attributes of the given paths in one commit's tree."""
 
     def __init__(self, repo: pygit2.Repository, commit_oid: str, paths: Iterable[str]) -> None:
-        sources: list[tuple[str, bytes]] = []
+        paths = list(paths)
+        named = []
         for folder in sorted({f for p in paths for f in _folders(p)}):
             name = f"{folder}/.gitattributes" if folder else ".gitattributes"
             if (oid := blob_oid_at(repo, commit_oid, name)) is not None:
-                sources.append((name, read_blob(repo, oid)))
-        self._attrs = GitAttributes(sources)
+                named.append((name, oid))
+        self._attrs = GitAttributes(read_once(named, lambda _, oid: blob_size(repo, oid),
+                                              lambda _, oid: read_blob(repo, oid)))
+        self._attrs.check_cost(paths)
 
     def value(self, path: str, name: str) -> Value:
         return self._attrs.value(path, name) if self._attrs else None

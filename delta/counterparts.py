@@ -201,10 +201,14 @@ class CounterpartIndex:
     """The head's files (and the range's deleted ones) by (family, role, stem)."""
 
     def __init__(self, head_paths: Iterable[str], changed_paths: set[str], deleted_paths: Iterable[str] = (),
-                 read_head: Callable[[str], bytes | None] | None = None) -> None:
+                 read_head: Callable[[str], bytes | None] | None = None,
+                 blob_of: Callable[[str], str] | None = None) -> None:
         self.head = set(head_paths)
         self.changed = changed_paths
         self._read_head = read_head  # a head file's bytes, for tests a file holds itself
+        # a head file's blob, under which what it holds is kept: a blob at many paths is read once
+        self._blob_of = blob_of
+        self._holds_tests: dict[str, bool] = {}
         self._by_key: dict[tuple[str, str, str], list[str]] = {}
         self._nameless: dict[str, list[str]] = {}  # folder word -> tests.py paths under such a folder
         for path in sorted(self.head | set(deleted_paths)):
@@ -328,8 +332,14 @@ class CounterpartIndex:
         language's own place for unit tests (lib.rs and mod.rs too)."""
         if not path.endswith(".rs") or self._read_head is None or path not in self.head:
             return []
-        data = self._read_head(path)
-        if data is None or not _RUST_INLINE_TESTS.search(data):
+        key = self._blob_of(path) if self._blob_of is not None else None
+        held = self._holds_tests.get(key) if key is not None else None
+        if held is None:
+            data = self._read_head(path)
+            held = data is not None and _RUST_INLINE_TESTS.search(data) is not None
+            if key is not None:
+                self._holds_tests[key] = held
+        if not held:
             return []
         return [Counterpart(path, "test", True, path in self.changed, "rust:#[cfg(test)] in the file")]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from collections import deque
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -48,14 +49,22 @@ class _Side:
         self.symbols: dict[Key, tuple[Symbol, str]] = {}  # key -> (Symbol, body hash)
 
 
+# The element changes a packet lists, and the definitions the differ reads to find them (both
+# sides of each file it assesses): a change of a few kilobytes may name one large blob at
+# thousands of paths, and each path would be read and listed.
+ELEMENT_CAP = 20_000
+DEFINITIONS_CAP = 200_000
+
+
 def _side(snap: Snapshot, path: str | None) -> _Side | Unknown | None:
-    """The symbols of `path` in `snap`; None when the file does not exist on that side."""
+    """The symbols of `path` in `snap`; None when the file does not exist on that side. Its
+    facts are read, not kept by the snapshot: each file is read once."""
     if path is None:
         return None
     entry = snap.file(path)
     if entry is None:
         return not_assessed(f"{path} is not in the snapshot at {snap.oid[:12]}")
-    facts = snap.facts(path)
+    facts = snap.core_facts(path, keep=False)
     if facts is None or entry.skipped or facts.skipped:
         why = entry.skipped or (facts.skipped if facts else "") or entry.language
         return not_assessed(f"no symbols extracted for {path} at {snap.oid[:12]} ({why})")
@@ -72,11 +81,19 @@ def _side(snap: Snapshot, path: str | None) -> _Side | Unknown | None:
 
 
 def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Snapshot) -> list[FileElements]:
+    """The element changes of each file, in the order given (the packet's rank). A file whose
+    changes would take the list past ELEMENT_CAP is not assessed, and says why; once the
+    files read hold over DEFINITIONS_CAP definitions, neither are that file and the rest."""
     results: dict[str, list[ElementChange] | Unknown] = {}
     removed_at: dict[tuple[str, str, str], list[str]] = {}  # (qualified, kind, body) -> files it left
     added_body: dict[tuple[str, int], str] = {}  # (file, index in its list) -> body
+    listed = read = 0
+    capped: Unknown | None = None
     for change in changes:
         if change.binary:
+            continue
+        if capped is not None:
+            results[change.path] = capped
             continue
         old_path = None if change.status in ("added", "copied") else change.old_path
         old = _side(base_snap, old_path)
@@ -86,10 +103,18 @@ def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Sna
             continue
         before = old.symbols if old else {}
         after = new.symbols if new else {}
+        read += len(before) + len(after)
+        if read > DEFINITIONS_CAP:
+            capped = not_assessed(f"the element differ reads at most {DEFINITIONS_CAP:,} definitions a packet; "
+                                  f"this file and those ranked after it would pass them")
+            results[change.path] = capped
+            continue
         out: list[ElementChange] = []
+        bodies: dict[int, str] = {}
+        removed: list[tuple[tuple[str, str, str], str]] = []
         for key, (sym, body) in after.items():
             if key not in before:
-                added_body[(change.path, len(out))] = body
+                bodies[len(out)] = body
                 out.append(ElementChange("added", sym.kind, sym.qualified, line=sym.line))
             elif before[key][1] != body:
                 out.append(ElementChange("modified", sym.kind, sym.qualified, line=sym.line,
@@ -97,12 +122,22 @@ def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Sna
         for key, (sym, body) in before.items():
             if key not in after:
                 out.append(ElementChange("removed", sym.kind, sym.qualified, old_line=sym.line))
-                removed_at.setdefault((sym.qualified, sym.kind, body), []).append(change.path)
+                removed.append(((sym.qualified, sym.kind, body), change.path))
         for key in _reordered(before, after):
             if before[key][1] == after[key][1]:
                 sym = after[key][0]
                 out.append(ElementChange("moved", sym.kind, sym.qualified, line=sym.line,
                                          old_line=before[key][0].line))
+        if listed + len(out) > ELEMENT_CAP:
+            results[change.path] = not_assessed(
+                f"a packet lists at most {ELEMENT_CAP:,} element changes; the {len(out):,} of this file would "
+                f"pass them, with the {listed:,} of the files ranked before it")
+            continue
+        listed += len(out)
+        for i, body in bodies.items():
+            added_body[(change.path, i)] = body
+        for where, path in removed:
+            removed_at.setdefault(where, []).append(path)
         results[change.path] = out
     _pair_moves(results, removed_at, added_body)
     return [FileElements(path, Listed(v) if isinstance(v, list) else Listed([], v))
@@ -128,7 +163,11 @@ def _reordered(before: dict[Key, tuple[Symbol, str]], after: dict[Key, tuple[Sym
 
 def _pair_moves(results: dict[str, list[ElementChange] | Unknown],
                 removed_at: dict[tuple[str, str, str], list[str]], added_body: dict[tuple[str, int], str]) -> None:
-    """Turn a removal from one file plus an identical addition to another into one move."""
+    """Turn a removal from one file plus an identical addition to another into one move. Each
+    addition takes the first removal of its name and kind left in the file it came from."""
+    removals: dict[tuple[str, str, str], deque[int]] = {}  # (file, qualified, kind) -> its removals' places
+    indexed: set[str] = set()  # the files whose removals are in `removals`, indexed on first use
+    taken: dict[str, set[int]] = {}
     for (path, i), body in sorted(added_body.items()):
         items = results[path]
         assert isinstance(items, list)
@@ -140,12 +179,21 @@ def _pair_moves(results: dict[str, list[ElementChange] | Unknown],
         sources.remove(source)
         gone = results[source]
         assert isinstance(gone, list)
-        for j, r in enumerate(gone):
-            if r.change == "removed" and r.qualified == ec.qualified and r.kind == ec.kind:
-                items[i] = ElementChange("moved", ec.kind, ec.qualified, line=ec.line, old_line=r.old_line,
-                                         from_path=source)
-                del gone[j]
-                break
+        if source not in indexed:
+            indexed.add(source)
+            for j, r in enumerate(gone):
+                if r.change == "removed":
+                    removals.setdefault((source, r.qualified, r.kind), deque()).append(j)
+        places = removals.get((source, ec.qualified, ec.kind))
+        if places:
+            j = places.popleft()
+            items[i] = ElementChange("moved", ec.kind, ec.qualified, line=ec.line, old_line=gone[j].old_line,
+                                     from_path=source)
+            taken.setdefault(source, set()).add(j)
+    for source, places_taken in taken.items():
+        gone = results[source]
+        assert isinstance(gone, list)
+        results[source] = [r for j, r in enumerate(gone) if j not in places_taken]
 
 
 def _ordered(v: list[ElementChange] | Unknown) -> list[ElementChange] | Unknown:

@@ -100,9 +100,10 @@ def hunk_id(path: str, section: str, body: tuple[bytes, ...], ordinal: int = 0) 
 
 def index_hunks(change: FileChange) -> list[HunkRecord]:
     """The hunks of one file's patch, in patch order. Binary patches have none."""
-    patch: pygit2.Patch | None = change.patch
-    if patch is None or change.binary:
+    made = None if change.binary else change.patch()
+    if made is None:
         return []
+    patch: pygit2.Patch = made.patch  # `made` holds the bytes its lines point into until we return
     records: list[HunkRecord] = []
     seen: dict[str, int] = {}
     indented = indent_significant(change.path)

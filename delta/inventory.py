@@ -6,11 +6,17 @@ It agrees with `git diff --raw -M -C <merge-base> <head>` on status, paths, mode
 similarity: libgit2 gives the plain tree diff, `indexer.git.renames` pairs renames and copies
 with git's rules and score. Type changes are one `type_changed` entry (git's `T`), not
 split in two. Patches of pairs and type changes are made from the two sides' contents.
+
+A file's patch holds both sides' bytes and every line: the inventory keeps only its counts
+(lines, hunks, bytes of patch text) and makes the patch again for the files whose hunks are
+read (`FileChange.patch`), so what it holds grows with the number of changed files, not with
+their contents.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import pygit2
 from msgspec import Struct
@@ -18,7 +24,7 @@ from pygit2.enums import DeltaStatus, DiffOption
 
 from delta.range import RangeIdentity, path_selected
 from indexer.git import renames
-from indexer.git.read import blob_size, check_diff_reads, read_blob, text_path
+from indexer.git.read import blob_object, blob_size, check_diff_reads, read_blob, text_path
 from indexer.git.renames import Candidate
 
 MODE_ABSENT = 0
@@ -60,9 +66,20 @@ class ModeChange(Struct, frozen=True, omit_defaults=True):
     new_commit: str | None = None
 
 
+@dataclass(frozen=True)
+class Made:
+    """A libgit2 patch and the two sides' bytes it was made from, when made from buffers:
+    libgit2 points into them rather than copying, so they must live as long as the patch, or
+    its lines read freed memory (and hunk ids stop being a function of the content)."""
+
+    patch: pygit2.Patch
+    buffers: tuple[pygit2.Blob | bytes | None, pygit2.Blob | bytes | None] | None = None
+
+
 @dataclass
 class FileChange:
-    """One changed file, with the libgit2 patch that carries its hunks (never serialized)."""
+    """One changed file with its patch's counts; `patch()` makes the patch again when its
+    hunks are read (never serialized)."""
 
     status: str
     similarity: int | None
@@ -76,11 +93,15 @@ class FileChange:
     additions: int
     deletions: int
     mode_change: ModeChange | None
-    patch: pygit2.Patch | None
-    # The two sides' bytes when `patch` was made from buffers: libgit2 points into them
-    # rather than copying, so they must live as long as the patch, or its lines read freed
-    # memory (and hunk ids stop being a function of the content).
-    buffers: tuple[bytes | None, bytes | None] | None = None
+    hunk_count: int = 0  # 0 for a binary file
+    size: int = 0  # bytes of the patch text (as `git diff` prints it); 0 for a binary file
+    # BIG_BLOB_REASON or DIFF_CAP_REASON when no patch was made: counts, hunks and binary unknown
+    not_diffed: str | None = None
+    remake: Callable[[], Made] | None = field(default=None, repr=False, compare=False)
+
+    def patch(self) -> Made | None:
+        """The file's patch, made again: hold the answer only while its hunks are read."""
+        return self.remake() if self.remake is not None and self.not_diffed is None else None
 
     @property
     def path(self) -> str:
@@ -133,6 +154,10 @@ def tree_diff(repo: pygit2.Repository, old: str, new: str) -> pygit2.Diff:
     return a.diff_to_tree(b, flags=DIFF_FLAGS, context_lines=3, interhunk_lines=0)
 
 
+def _regular(mode: int) -> bool:
+    return mode in (MODE_FILE, MODE_EXEC)
+
+
 def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
     if mode == MODE_ABSENT:
         return None
@@ -142,17 +167,150 @@ def _side_content(repo: pygit2.Repository, mode: int, oid: str) -> bytes | None:
 
 
 def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, old_oid: str,
-                new_path: str | None, new_mode: int, new_oid: str
-                ) -> tuple[pygit2.Patch, tuple[bytes | None, bytes | None]]:
+                new_path: str | None, new_mode: int, new_oid: str) -> Made:
     """A patch of two sides given by mode and OID, for pairs libgit2's tree diff does not
-    hand over as one entry (type changes, renames and copies paired here), with the buffers
-    it was made from: the caller keeps them as long as the patch (see `FileChange.buffers`)."""
-    old = _side_content(repo, old_mode, old_oid)
-    new = _side_content(repo, new_mode, new_oid)
-    patch = pygit2.Patch.create_from(old, new, old_as_path=old_path or new_path or "",
-                                     new_as_path=new_path or old_path or "",
+    hand over as one entry (type changes, renames and copies paired here), with the blobs or
+    buffers it was made from.
+
+    Git picks a regular file's diff driver (`binary`, `-diff`, function context) by its path's
+    `diff` attribute, and gives a link or a gitlink none. libgit2 picks one by path for each
+    side only once a side is handed over as a blob, and pygit2 hands over only the old side
+    so: a regular old side is a blob; with only the new side regular, the two are handed over
+    swapped and libgit2 swaps them back (`REVERSE`); with neither, both are buffers."""
+    old_as, new_as = old_path or new_path or "", new_path or old_path or ""
+    old: pygit2.Blob | bytes | None
+    new: pygit2.Blob | bytes | None
+    if _regular(new_mode) and not _regular(old_mode):
+        new, old = blob_object(repo, new_oid), _side_content(repo, old_mode, old_oid)
+        patch = pygit2.Patch.create_from(new, old, old_as_path=new_as, new_as_path=old_as,
+                                         flag=DiffOption.INDENT_HEURISTIC | DiffOption.REVERSE,
+                                         context_lines=3, interhunk_lines=0)
+        return Made(patch, (old, new))
+    old = blob_object(repo, old_oid) if _regular(old_mode) else _side_content(repo, old_mode, old_oid)
+    new = blob_object(repo, new_oid) if _regular(old_mode) and _regular(new_mode) else \
+        _side_content(repo, new_mode, new_oid)
+    patch = pygit2.Patch.create_from(old, new, old_as_path=old_as, new_as_path=new_as,
                                      flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
-    return patch, (old, new)
+    return Made(patch, (old, new))
+
+
+# A blob over BIG_BLOB is not diffed (nor read by the packet's other readers), and no more than
+# DIFF_BYTES of blobs are diffed for one inventory: a small repository can hold a blob of
+# millions of lines (libgit2 keeps a record a line), and many such. Past either, the file's
+# counts are not known, and said so (`FileChange.not_diffed`).
+BIG_BLOB = 4 * 1024 * 1024
+DIFF_BYTES = 64 * 1024 * 1024
+BIG_BLOB_REASON = "big_blob"
+DIFF_CAP_REASON = "diff_cap"
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """What the packet tells of a patch it may not read: made once, kept without the patch."""
+
+    binary: bool
+    additions: int
+    deletions: int
+    hunks: int
+    size: int
+    not_diffed: str | None = None  # BIG_BLOB_REASON or DIFF_CAP_REASON: no patch was made
+
+
+def not_diffed_reason(kind: str) -> str:
+    if kind == BIG_BLOB_REASON:
+        return f"a side is over {BIG_BLOB} bytes: the file was not diffed"
+    return f"the {DIFF_BYTES} bytes of blobs one packet diffs were spent: the file was not diffed"
+
+
+def read_bounded(repo: pygit2.Repository, oid: str) -> bytes | None:
+    """A blob's bytes, or None for one over BIG_BLOB: the packet reads no blob it would not diff."""
+    return None if blob_size(repo, oid) > BIG_BLOB else read_blob(repo, oid)
+
+
+def _side_size(repo: pygit2.Repository, mode: int, oid: str) -> int:
+    return blob_size(repo, oid) if mode not in (MODE_ABSENT, MODE_SUBMODULE) else 0
+
+
+def _counts(made: Made) -> _Counts:
+    patch = made.patch
+    if patch.delta.is_binary:
+        return _Counts(True, 0, 0, 0, 0)
+    _, additions, deletions = patch.line_stats
+    return _Counts(False, additions, deletions, len(patch.hunks), len(patch.data))
+
+
+# One-line sides for `_path_bytes`: a patch of these is all paths but for a fixed body.
+_ONE, _OTHER = b"x\n", b"y\n"
+
+
+def _path_bytes(old_path: str, new_path: str, old: bool, new: bool, same: bool) -> int:
+    """Bytes of the text of a one-line patch between these paths, of the same shape (which
+    sides exist, whether they are equal) as a patch whose counts are known: two patches of one
+    shape and content differ in text by what libgit2 spells of their paths (quoted, escaped)."""
+    patch = pygit2.Patch.create_from(_ONE if old else None, (_ONE if same else _OTHER) if new else None,
+                                     old_as_path=old_path, new_as_path=new_path,
+                                     flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
+    return len(patch.data)
+
+
+def _spellable(path: str) -> bool:
+    try:
+        path.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_BUFFERS = object()  # the driver of a patch with no regular file's side (`_blob_patch`): none, whatever the paths
+
+
+class _Counter:
+    """Counts of patches, made once a pair of sides. Git stores a blob once however many paths
+    hold it, so one change can be presented at thousands of paths: its patch is made for the
+    first, and the others take its counts, their text's size moved by what their paths spell.
+    libgit2's tree diff picks a diff driver (binary or not, function context) by the path's
+    `diff` attribute: a path of the tree diff takes the counts only of a path with the same."""
+
+    def __init__(self, repo: pygit2.Repository) -> None:
+        self._repo = repo
+        # (modes, OIDs, diff driver) -> counts, and the patch text's bytes less what its paths spell
+        self._known: dict[tuple[int, int, str, str, object], tuple[_Counts, int]] = {}
+        self._diffed = 0  # bytes of blobs diffed so far, against DIFF_BYTES
+
+    def _attr(self, path: str) -> object:
+        return self._repo.get_attr(path, "diff")
+
+    def counts(self, tree: bool, old_path: str, new_path: str, old_mode: int, new_mode: int, old_oid: str,
+               new_oid: str, remake: Callable[[], Made]) -> _Counts:
+        """`tree`: the patch is libgit2's tree diff's (`_nth`), else made from the two blobs."""
+        if (tree and old_oid == new_oid) or not (_spellable(old_path) and _spellable(new_path)):
+            # a mode change alone: its text differs from no other's; a name that is not UTF-8
+            # (surrogate escapes) libgit2 is not handed as text, so it is not spelled out here
+            return self._made(old_mode, new_mode, old_oid, new_oid, remake)
+        # the diff driver libgit2 picks by each side's path's `diff` attribute (one path in a tree diff)
+        driver = self._attr(new_path) if tree else (self._attr(old_path), self._attr(new_path)) \
+            if _regular(old_mode) or _regular(new_mode) else _BUFFERS
+        key = (old_mode, new_mode, old_oid, new_oid, driver)
+        shape = (old_mode != MODE_ABSENT, new_mode != MODE_ABSENT, old_oid == new_oid)
+        found = self._known.get(key)
+        if found is None:
+            counts = self._made(old_mode, new_mode, old_oid, new_oid, remake)
+            self._known[key] = (counts, counts.size - _path_bytes(old_path, new_path, *shape))
+            return counts
+        counts, body = found
+        if counts.not_diffed is not None or counts.binary:
+            return counts
+        return replace(counts, size=body + _path_bytes(old_path, new_path, *shape))
+
+    def _made(self, old_mode: int, new_mode: int, old_oid: str, new_oid: str, remake: Callable[[], Made]) -> _Counts:
+        """The counts of a patch made now, unless a side is over BIG_BLOB or DIFF_BYTES are spent."""
+        sizes = (_side_size(self._repo, old_mode, old_oid), _side_size(self._repo, new_mode, new_oid))
+        if max(sizes) > BIG_BLOB:
+            return _Counts(False, 0, 0, 0, 0, BIG_BLOB_REASON)
+        if self._diffed + sum(sizes) > DIFF_BYTES:
+            return _Counts(False, 0, 0, 0, 0, DIFF_CAP_REASON)
+        self._diffed += sum(sizes)
+        return _counts(remake())
 
 
 @dataclass
@@ -165,40 +323,70 @@ class _Raw:
     new_mode: int
     old_oid: str
     new_oid: str
-    patch: pygit2.Patch | None
-    buffers: tuple[bytes | None, bytes | None] | None = None
+    remake: Callable[[], Made]
+    git_path: str  # the path as libgit2 spells it in the patch (`path` is made fit for JSON)
+    tree: bool  # the patch is libgit2's tree diff's (`_nth`), else made by `_blob_patch`
+
+
+def _nth(diff: pygit2.Diff, n: int) -> Callable[[], Made]:
+    def made() -> Made:
+        patch = diff[n]
+        assert patch is not None  # libgit2 makes a patch for every entry of a tree diff
+        return Made(patch)
+    return made
+
+
+def _pair_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, old_oid: str,
+                new_path: str | None, new_mode: int, new_oid: str) -> Callable[[], Made]:
+    return lambda: _blob_patch(repo, old_path, old_mode, old_oid, new_path, new_mode, new_oid)
 
 
 def _raw_entries(repo: pygit2.Repository, rng: RangeIdentity) -> list[_Raw]:
+    """The tree diff's entries, read from its deltas: no patch is made here."""
     out = []
-    for patch in tree_diff(repo, rng.merge_base_oid, rng.head_oid):
-        if patch is None:  # libgit2 hands over a patch for every entry of a tree diff
-            continue
-        delta = patch.delta
+    diff = tree_diff(repo, rng.merge_base_oid, rng.head_oid)
+    for n, delta in enumerate(diff.deltas):
         status = STATUS.get(delta.status)
         if status is None:
             continue
         old_oid = str(delta.old_file.id) if delta.old_file.mode else ZERO_OID
         new_oid = str(delta.new_file.id) if delta.new_file.mode else ZERO_OID
-        buffers = None
-        if status == "type_changed":
-            patch, buffers = _blob_patch(repo, delta.old_file.path, delta.old_file.mode, old_oid,
-                                delta.new_file.path, delta.new_file.mode, new_oid)
-        out.append(_Raw(status, text_path(delta.new_file.path if status != "deleted" else delta.old_file.path),
-                        delta.old_file.mode, delta.new_file.mode, old_oid, new_oid, patch, buffers))
+        # libgit2's tree diff gives a link or a gitlink the diff driver of its path, git none
+        # (a `*.bin binary` link is text to git): a change with no regular file's side is
+        # made from buffers, as type changes are
+        tree = status != "type_changed" and (_regular(delta.old_file.mode) or _regular(delta.new_file.mode))
+        remake = _nth(diff, n) if tree else _pair_patch(repo, text_path(delta.old_file.path), delta.old_file.mode,
+                                                          old_oid, text_path(delta.new_file.path),
+                                                          delta.new_file.mode, new_oid)
+        git_path = delta.new_file.path if status != "deleted" else delta.old_file.path
+        out.append(_Raw(status, text_path(git_path), delta.old_file.mode, delta.new_file.mode, old_oid, new_oid,
+                        remake, git_path, tree))
     return out
+
+
+@dataclass
+class Inventory:
+    changes: list[FileChange]
+    renames_skipped: str | None = None  # why no inexact rename or copy was looked for (`renames.pairing`)
 
 
 def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | None = None) -> list[FileChange]:
     """Every file changed over merge-base..head, sorted by path (then base-side path)."""
+    return inventory_of(repo, rng, paths).changes
+
+
+def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | None = None) -> Inventory:
+    """`inventory`, and whether renames and copies were looked for in full."""
     if rng.empty:
-        return []
+        return Inventory([])
     raw = _raw_entries(repo, rng)
+    counter = _Counter(repo)
     sources = [Candidate(r.path, r.old_mode, r.old_oid, stays=r.status != "deleted")
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
-    pairs = renames.pair(sources, dests, read=lambda oid: read_blob(repo, oid),
-                         size=lambda oid: blob_size(repo, oid))
+    found = renames.pairing(sources, dests, read=lambda oid: read_blob(repo, oid),
+                            size=lambda oid: blob_size(repo, oid))
+    pairs = found.pairs
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}
 
@@ -207,9 +395,11 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
         src, dst = p.source, p.dest
         if not (path_selected(src.path, paths) or path_selected(dst.path, paths)):
             continue
-        patch, buffers = _blob_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
+        remake = _pair_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
         changes.append(_change("renamed" if p.renamed else "copied", p.similarity, src.path, dst.path,
-                               src.mode, dst.mode, src.oid, dst.oid, patch, buffers))
+                               src.mode, dst.mode, src.oid, dst.oid,
+                               counter.counts(False, src.path, dst.path, src.mode, dst.mode, src.oid, dst.oid, remake),
+                               remake))
     for r in raw:
         if (r.status == "added" and r.path in paired_dests) or (r.status == "deleted" and r.path in consumed):
             continue
@@ -217,18 +407,16 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
             continue
         changes.append(_change(r.status, None, None if r.status == "added" else r.path,
                                None if r.status == "deleted" else r.path, r.old_mode, r.new_mode, r.old_oid,
-                               r.new_oid, r.patch, r.buffers))
+                               r.new_oid, counter.counts(r.tree, r.git_path, r.git_path, r.old_mode, r.new_mode,
+                                                         r.old_oid, r.new_oid, r.remake), r.remake))
     changes.sort(key=lambda c: (c.path, c.old_path or ""))
-    return changes
+    return Inventory(changes, found.skipped)
 
 
 def _change(status: str, similarity: int | None, old_path: str | None, new_path: str | None, old_mode: int,
-            new_mode: int, old_oid: str, new_oid: str, patch: pygit2.Patch | None,
-            buffers: tuple[bytes | None, bytes | None] | None = None) -> FileChange:
-    binary = bool(patch is not None and patch.delta.is_binary)
-    _, additions, deletions = patch.line_stats if patch is not None and not binary else (0, 0, 0)
+            new_mode: int, old_oid: str, new_oid: str, counts: _Counts, remake: Callable[[], Made]) -> FileChange:
     return FileChange(status=status, similarity=similarity, old_path=old_path, new_path=new_path,
-                      old_mode=old_mode, new_mode=new_mode, old_oid=old_oid, new_oid=new_oid, binary=binary,
-                      additions=additions, deletions=deletions,
-                      mode_change=mode_change(old_mode, new_mode, old_oid, new_oid), patch=patch,
-                      buffers=buffers)
+                      old_mode=old_mode, new_mode=new_mode, old_oid=old_oid, new_oid=new_oid, binary=counts.binary,
+                      additions=counts.additions, deletions=counts.deletions,
+                      mode_change=mode_change(old_mode, new_mode, old_oid, new_oid), hunk_count=counts.hunks,
+                      size=counts.size, not_diffed=counts.not_diffed, remake=remake)

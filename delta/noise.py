@@ -19,7 +19,7 @@ from typing import Callable
 from msgspec import Struct
 
 from delta.attributes import TreeAttributes, truthy
-from delta.hunks import HunkRecord, same_but_whitespace
+from delta.hunks import HunkRecord, indent_significant, same_but_whitespace
 from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
 from indexer.git import attributes as marks
 
@@ -72,6 +72,38 @@ class Classification:
     hunks: dict[str, str | None] = field(default_factory=dict)  # hunk id -> class
 
 
+class BlobReadings:
+    """What the content rules found in a blob (or a pair of them), once a blob: git stores a
+    blob once however many paths hold it, so one blob may be presented at thousands of paths,
+    and reading it again for each would cost what the change chooses. Keyed by OID; the
+    whitespace comparison also by whether indentation is syntax at the path."""
+
+    def __init__(self) -> None:
+        self._header: dict[str, str | None] = {}
+        self._sample: dict[str, tuple[int, int] | None] = {}
+        self._same: dict[tuple[str, str, bool], bool] = {}
+
+    def header(self, oid: str, content: Callable[[], bytes | None]) -> str | None:
+        if oid not in self._header:
+            data = content()
+            self._header[oid] = _generated_header(data) if data else None
+        return self._header[oid]
+
+    def sample(self, oid: str, content: Callable[[], bytes | None]) -> tuple[int, int] | None:
+        if oid not in self._sample:
+            data = content()
+            self._sample[oid] = _sample(data) if data is not None else None
+        return self._sample[oid]
+
+    def same_but_whitespace(self, old_oid: str, new_oid: str, path: str, old: Callable[[], bytes | None],
+                            new: Callable[[], bytes | None]) -> bool:
+        key = (old_oid, new_oid, indent_significant(path))
+        if key not in self._same:
+            a, b = old(), new()
+            self._same[key] = a is not None and b is not None and same_but_whitespace(a, b, path)
+        return self._same[key]
+
+
 def _generated_header(data: bytes) -> str | None:
     head = b"\n".join(data[:HEADER_BYTES].split(b"\n")[:HEADER_LINES])
     for rule, pattern in GENERATED_HEADERS:
@@ -80,16 +112,22 @@ def _generated_header(data: bytes) -> str | None:
     return None
 
 
-def _minified(path: str, data: bytes | None) -> str | None:
+def _sample(data: bytes) -> tuple[int, int]:
+    """Bytes and lines of the start of a file the minified rule reads."""
+    sample = data[:MINIFIED_SAMPLE]
+    return len(sample), sample.count(b"\n") + 1
+
+
+def _minified(path: str, content: Callable[[], bytes | None] | None, oid: str, readings: BlobReadings) -> str | None:
     low = path.lower()
     for suffix in MINIFIED_SUFFIXES:
         if low.endswith(suffix):
             return f"name:*{suffix}"
-    if data is None or not low.endswith(MINIFIABLE):
+    found = readings.sample(oid, content) if content is not None and low.endswith(MINIFIABLE) else None
+    if found is None:
         return None
-    sample = data[:MINIFIED_SAMPLE]
-    lines = sample.count(b"\n") + 1
-    if len(sample) >= 1024 and len(sample) / lines > MINIFIED_AVG_LINE:
+    size, lines = found
+    if size >= 1024 and size / lines > MINIFIED_AVG_LINE:
         return f"content:average line over {MINIFIED_AVG_LINE} bytes"
     return None
 
@@ -102,12 +140,14 @@ def _vendored_path(path: str) -> str | None:
 
 
 def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], bytes | None],
-             base_content: Callable[[], bytes | None] | None = None) -> Classification:
+             base_content: Callable[[], bytes | None] | None = None,
+             readings: BlobReadings | None = None) -> Classification:
     """The file's noise class, before its hunks are read (see `with_hunks`). `attrs` is the
     tree the file is read from (head, or base for a deletion); `content` lazily gives that
     side's bytes (None for binary / non-blob sides), `base_content` the base side's of a
     modified or renamed file: with both, a file whose change is whitespace only is found
-    whether or not its hunks are captured."""
+    whether or not its hunks are captured. `readings`, shared by the files of one change,
+    keeps what was found in a blob so that a blob at many paths is read once."""
     path = change.path
     cleared: list[NoiseMark] = []
     blocked: set[str] = set()
@@ -120,7 +160,7 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
             blocked.update(CLEARED_BY[attr])
             cleared.extend(NoiseMark(c, f"gitattributes:{attr}=false") for c in CLEARED_BY[attr])
     if mark is None:
-        mark = _content_rules(change, content, base_content, blocked)
+        mark = _content_rules(change, content, base_content, blocked, readings or BlobReadings())
     return Classification(mark, cleared)
 
 
@@ -138,8 +178,10 @@ def with_hunks(pre: Classification, hunks: list[HunkRecord]) -> Classification:
 
 
 def _content_rules(change: FileChange, content: Callable[[], bytes | None],
-                   base_content: Callable[[], bytes | None] | None, blocked: set[str]) -> NoiseMark | None:
+                   base_content: Callable[[], bytes | None] | None, blocked: set[str],
+                   readings: BlobReadings) -> NoiseMark | None:
     path = change.path
+    oid = change.old_oid if change.status == "deleted" else change.new_oid  # the side `content` reads
     name = posixpath.basename(path)
     if LOCKFILE not in blocked and name in LOCKFILES:
         return NoiseMark(LOCKFILE, f"lockfile:{name}")
@@ -152,8 +194,7 @@ def _content_rules(change: FileChange, content: Callable[[], bytes | None],
         for part in path.split("/")[:-1]:
             if part in GENERATED_DIRS:
                 return NoiseMark(GENERATED, f"path:{part}/")
-        data = content() if readable else None
-        rule = _generated_header(data) if data else None
+        rule = readings.header(oid, content) if readable else None
         if rule:
             return NoiseMark(GENERATED, rule)
     if VENDORED not in blocked:
@@ -161,7 +202,7 @@ def _content_rules(change: FileChange, content: Callable[[], bytes | None],
         if rule:
             return NoiseMark(VENDORED, rule)
     if MINIFIED not in blocked:
-        rule = _minified(path, content() if readable else None)
+        rule = _minified(path, content if readable else None, oid, readings)
         if rule:
             return NoiseMark(MINIFIED, rule)
     if change.status == "renamed" and change.old_oid == change.new_oid:
@@ -170,7 +211,6 @@ def _content_rules(change: FileChange, content: Callable[[], bytes | None],
         return NoiseMark(MODE_ONLY, f"mode:{change.old_mode:06o}->{change.new_mode:06o}, content unchanged")
     if base_content is not None and readable and change.status in ("modified", "renamed") \
             and change.old_oid != change.new_oid and change.old_mode not in (MODE_LINK, MODE_SUBMODULE):
-        old, new = base_content(), content()
-        if old is not None and new is not None and same_but_whitespace(old, new, path):
+        if readings.same_but_whitespace(change.old_oid, change.new_oid, path, base_content, content):
             return NoiseMark(WHITESPACE_ONLY, "content:the two sides differ in whitespace only")
     return None

@@ -9,7 +9,8 @@ previous patchset and carries a dossier, then writes `packet.json` and
 Bounds: the diff text captured is capped (2 MB); files are listed up to `max_files` and
 hunks up to `max_hunks`. Past a bound, whole files or a file's whole hunk list are
 dropped, signal before noise is kept, and every drop is listed with its reason. Totals
-always count everything.
+always count everything, but the lines of a file the inventory did not diff (a blob over
+`BIG_BLOB`, or past `DIFF_BYTES`: `delta.inventory`), which is dropped as such.
 """
 
 from __future__ import annotations
@@ -28,13 +29,22 @@ from delta.attributes import TreeAttributes
 from delta.counterparts import Counterpart, CounterpartIndex
 from delta.elements import FileElements, diff_elements
 from delta.hunks import HunkRecord, index_hunks
-from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange, ModeChange, inventory, mode_text
+from delta.inventory import (
+    MODE_LINK,
+    MODE_SUBMODULE,
+    FileChange,
+    ModeChange,
+    inventory_of,
+    mode_text,
+    not_diffed_reason,
+    read_bounded,
+)
 from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import SuccessorAccount, Unread, account
 from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
-from indexer.git.read import read_blob, walk_tree
+from indexer.git.read import walk_tree
 
 if TYPE_CHECKING:
     from indexer.store.database import Store
@@ -100,18 +110,19 @@ class PacketFile(Struct, kw_only=True, omit_defaults=True):
     counterparts: Listed[Counterpart]  # {items, unknown}: unknown when no convention applies to the file
     hunk_count: int
     hunks: list[PacketHunk]
-    hunks_dropped: str | None = None  # why this file's hunks are not listed ("capture_cap", "hunk_cap")
+    # why this file's hunks are not listed ("capture_cap", "hunk_cap"; "big_blob", "diff_cap": not diffed)
+    hunks_dropped: str | None = None
 
 
 class Drop(Struct, frozen=True):
     path: str
     what: str  # "file" (the whole entry) | "hunks" (its hunk list)
-    reason: str  # capture_cap | file_cap | hunk_cap
+    reason: str  # capture_cap | file_cap | hunk_cap | big_blob | diff_cap (the last two: not diffed)
     hunks: int
     bytes: int
 
 
-class Totals(Struct, frozen=True):
+class Totals(Struct, frozen=True, omit_defaults=True):
     files: int
     files_listed: int
     hunks: int
@@ -124,6 +135,7 @@ class Totals(Struct, frozen=True):
     capture_cap: int
     noise_files: int
     noise_hunks: int
+    files_not_diffed: int = 0  # files whose lines and hunks are not counted (big_blob, diff_cap); absent when 0
 
 
 class NoiseClassSummary(Struct, frozen=True, rename={"cls": "class"}):
@@ -149,6 +161,9 @@ class DeltaPacket(Struct, omit_defaults=True):
     successor: SuccessorAccount | NotRequested
     dossier: Any  # the dossier builder's record, or NotRequested
     offer: str | None = None  # path of noise-offer.json; absent when not written
+    # not_assessed when no inexact rename or copy was looked for (a bound: `renames.pairing`);
+    # absent when they were
+    renames: Unknown | None = None
 
 
 @dataclass
@@ -171,8 +186,6 @@ class _Work:
     change: FileChange
     mark: noise.Classification
     hunks: list[HunkRecord]
-    hunk_count: int
-    size: int
     dropped: str | None = None
 
 
@@ -194,15 +207,10 @@ def _content_reader(repo: pygit2.Repository, change: FileChange, base: bool = Fa
 
     def read() -> bytes | None:
         if not cache:
-            cache.append(None if side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary else read_blob(repo, oid))
+            unread = side_mode in (MODE_LINK, MODE_SUBMODULE) or change.binary or change.not_diffed
+            cache.append(None if unread else read_bounded(repo, oid))
         return cache[0]
     return read
-
-
-def _patch_bytes(change: FileChange) -> int:
-    if change.patch is None or change.binary:
-        return 0
-    return len(change.patch.data)
 
 
 def _rank(w: _Work) -> tuple[int, str, str]:
@@ -236,37 +244,43 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
         raise BadInput("the dossier is of a range of commits: it is not with a head of WORKTREE (--worktree)")
 
-    changes = inventory(git, rng, selected)
+    found = inventory_of(git, rng, selected)
+    changes = found.changes
     head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
     base_attrs = TreeAttributes(git, rng.merge_base_oid, [p for p in (c.old_path for c in changes if c.status == "deleted") if p])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
+    readings = noise.BlobReadings()
     for change in changes:
         attrs = base_attrs if change.status == "deleted" else head_attrs
-        pre = noise.classify(change, attrs, _content_reader(git, change), _content_reader(git, change, base=True))
-        work.append(_Work(change, pre, [], 0, _patch_bytes(change)))
+        pre = noise.classify(change, attrs, _content_reader(git, change), _content_reader(git, change, base=True),
+                             readings)
+        work.append(_Work(change, pre, []))
     work.sort(key=_rank)
 
     drops: list[Drop] = []
     captured = 0
     listed_hunks = 0
     for n, w in enumerate(work):
-        w.hunk_count = len(w.change.patch.hunks) if w.change.patch is not None and not w.change.binary else 0
         if n >= max_files:
             w.dropped = "file_cap"
-            drops.append(Drop(w.change.path, "file", "file_cap", w.hunk_count, w.size))
+            drops.append(Drop(w.change.path, "file", "file_cap", w.change.hunk_count, w.change.size))
             continue
-        if w.hunk_count == 0:
+        if w.change.not_diffed:
+            w.dropped = w.change.not_diffed
+            drops.append(Drop(w.change.path, "hunks", w.dropped, 0, 0))
             continue
-        if captured + w.size > capture_cap:
+        if w.change.hunk_count == 0:
+            continue
+        if captured + w.change.size > capture_cap:
             w.dropped = "capture_cap"
-        elif listed_hunks + w.hunk_count > max_hunks:
+        elif listed_hunks + w.change.hunk_count > max_hunks:
             w.dropped = "hunk_cap"
         if w.dropped:
-            drops.append(Drop(w.change.path, "hunks", w.dropped, w.hunk_count, w.size))
+            drops.append(Drop(w.change.path, "hunks", w.dropped, w.change.hunk_count, w.change.size))
             continue
-        captured += w.size
+        captured += w.change.size
         w.hunks = index_hunks(w.change)
         listed_hunks += len(w.hunks)
         w.mark = noise.with_hunks(w.mark, w.hunks)
@@ -279,9 +293,9 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
     def read_head(path: str) -> bytes | None:
         blob = head_blobs.get(path)
-        return read_blob(git, blob) if blob is not None else None
+        return read_bounded(git, blob) if blob is not None else None
 
-    pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head)
+    pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head, head_blobs.__getitem__)
 
     own_store: list[Store] = []
     try:
@@ -309,7 +323,9 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     packet = DeltaPacket(
         schema=SCHEMA, range=rng,
         totals=_totals(work, captured, capture_cap, listed_hunks),
-        truncated=bool(drops), files=files, drops=drops, noise=_noise_summary(work),
+        truncated=bool(drops), files=files,
+        renames=not_assessed(found.renames_skipped) if found.renames_skipped else None,
+        drops=drops, noise=_noise_summary(work),
         blast=blast.source_of(base_snap) if base_snap is not None else (
             blast_absent or not_applicable("no changed files to assess")),
         elements=elements_out, successor=successor,
@@ -391,16 +407,18 @@ def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, base_oid: s
 
 def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, absent: Unknown | None) -> PacketFile:
     c = w.change
-    binary_mark = not_applicable("binary file: git counts no lines")
+    binary_mark = not_applicable("binary file: git counts no lines") if not c.not_diffed else \
+        not_assessed(not_diffed_reason(c.not_diffed))
     return PacketFile(
         path=c.path, status=c.status, similarity=c.similarity, old_path=c.old_path, new_path=c.new_path,
         old_mode=mode_text(c.old_mode), new_mode=mode_text(c.new_mode), old_oid=c.old_oid, new_oid=c.new_oid,
         mode_change=c.mode_change, binary=c.binary,
-        additions=binary_mark if c.binary else c.additions, deletions=binary_mark if c.binary else c.deletions,
+        additions=binary_mark if c.binary or c.not_diffed else c.additions,
+        deletions=binary_mark if c.binary or c.not_diffed else c.deletions,
         noise=w.mark.noise, noise_cleared=w.mark.cleared,
         fan_in=blast.fan_in(c, base_snap, absent),
         counterparts=_listed(pairs.counterparts(c.path)),
-        hunk_count=w.hunk_count,
+        hunk_count=w.change.hunk_count,
         hunks=[PacketHunk(id=h.id, header=h.header, section=h.section, old_start=h.old_start,
                           old_lines=h.old_lines, new_start=h.new_start, new_lines=h.new_lines, additions=h.additions,
                           deletions=h.deletions, size=h.size, noise=w.mark.hunks.get(h.id)) for h in w.hunks],
@@ -411,12 +429,13 @@ def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, 
 def _totals(work: list[_Work], captured: int, cap: int, listed_hunks: int) -> Totals:
     return Totals(
         files=len(work), files_listed=sum(w.dropped != "file_cap" for w in work),
-        hunks=sum(w.hunk_count for w in work), hunks_listed=listed_hunks,
+        hunks=sum(w.change.hunk_count for w in work), hunks_listed=listed_hunks,
         additions=sum(w.change.additions for w in work), deletions=sum(w.change.deletions for w in work),
         binary_files=sum(w.change.binary for w in work),
-        diff_bytes=sum(w.size for w in work), diff_bytes_captured=captured, capture_cap=cap,
+        diff_bytes=sum(w.change.size for w in work), diff_bytes_captured=captured, capture_cap=cap,
         noise_files=sum(w.mark.noise is not None for w in work),
         noise_hunks=sum(1 for w in work for cls in w.mark.hunks.values() if cls),
+        files_not_diffed=sum(w.change.not_diffed is not None for w in work),
     )
 
 
@@ -428,7 +447,7 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
             cls = w.mark.noise.cls
             by_class.setdefault(cls, []).append(w)
             # every hunk of a noise file is of its class, listed or dropped by a cap
-            hunks_by_class[cls] = hunks_by_class.get(cls, 0) + w.hunk_count
+            hunks_by_class[cls] = hunks_by_class.get(cls, 0) + w.change.hunk_count
             continue
         for hunk_cls in w.mark.hunks.values():  # a whitespace-only hunk inside a real change
             if hunk_cls:
@@ -448,14 +467,19 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
     previous: list[HunkRecord] = []
     unread: list[Unread] = []
     captured = 0
-    for change in inventory(git, prev, selected):
-        size = _patch_bytes(change)
+    found = inventory_of(git, prev, selected)
+    for change in found.changes:
+        size = change.size
+        if change.not_diffed:
+            unread.append(Unread(change.path, change.not_diffed, 0, 0))
+            continue
         if captured + size > cap:
-            unread.append(Unread(change.path, "capture_cap", len(change.patch.hunks) if change.patch else 0, size))
+            unread.append(Unread(change.path, "capture_cap", change.hunk_count, size))
             continue
         captured += size
         previous.extend(index_hunks(change))
-    return account(prev, previous, current, unread)
+    return account(prev, previous, current, unread,
+                   not_assessed(found.renames_skipped) if found.renames_skipped else None)
 
 
 def _dossier(dossier: Any, repo: str | os.PathLike[str], base: str, head: str, store: Store | None) -> Any:

@@ -17,6 +17,7 @@ from msgspec import Struct
 
 from delta.hunks import HunkRecord
 from delta.range import RangeIdentity
+from indexer.contract.result import Unknown
 
 CHANGED_THRESHOLD = 0.5
 OTHER_FILE_PENALTY = 0.15
@@ -44,7 +45,7 @@ class Unread(Struct, frozen=True):
     bytes: int
 
 
-class SuccessorAccount(Struct):
+class SuccessorAccount(Struct, omit_defaults=True):
     previous: RangeIdentity
     counts: dict[str, int]  # carried moved changed dropped new
     carried: list[HunkRef]
@@ -52,7 +53,10 @@ class SuccessorAccount(Struct):
     changed: list[Succession]
     dropped: list[HunkRef]
     new: list[HunkRef]
-    unread: list[Unread] = []
+    unread: list[Unread]  # always given, empty or not
+    # not_assessed when no inexact rename or copy was looked for in the previous patchset (a
+    # bound: `renames.pairing`), its renamed files then read as added and deleted; absent when they were
+    renames: Unknown | None = None
 
 
 def _ref(h: HunkRecord) -> HunkRef:
@@ -60,7 +64,7 @@ def _ref(h: HunkRecord) -> HunkRef:
 
 
 def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: list[HunkRecord],
-            unread: list[Unread] | None = None) -> SuccessorAccount:
+            unread: list[Unread] | None = None, renames: Unknown | None = None) -> SuccessorAccount:
     prev_left = list(range(len(previous)))
     cur_left = list(range(len(current)))
 
@@ -96,7 +100,7 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
     new = [_ref(current[j]) for j in cur_left if j not in taken_cur]
     counts = {"carried": len(carried), "moved": len(moved), "changed": len(changed),
               "dropped": len(dropped), "new": len(new)}
-    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [])
+    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [], renames)
 
 
 def _cost_match(previous: list[HunkRecord], current: list[HunkRecord], taken_prev: set[int],

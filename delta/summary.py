@@ -31,3 +31,8 @@ class PacketSummary(msgspec.Struct):
     drops: int
     packet_path: str
     offer_path: str | None
+    # not_assessed when no inexact rename or copy was looked for (a bound): renamed files then
+    # read as added and deleted; absent when they were. `previous_renames`: the same of the
+    # previous patchset's inventory, when the packet compared one
+    renames: Unknown | None = None
+    previous_renames: Unknown | None = None

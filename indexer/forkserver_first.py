@@ -1,11 +1,45 @@
 """The first module of the forkserver's preload (`worker_start.from_forkserver`), imported
-there alone: from here on the forkserver ignores a Ctrl-C.
+there alone: from here on the forkserver ignores a Ctrl-C, and a child it forks for a host
+that has gone says nothing.
 
 The forkserver ignores SIGINT itself only once its preload is imported, a second or more of
 work; a Ctrl-C sent to the terminal's whole group meanwhile printed its traceback beside the
 host's own line. Its workers ignore it too (`start_as_child`); the host decides what stops.
+
+A child the forkserver forks reads what to run from its host; a host stopped meanwhile (a
+signal to the group, a client ending its server) leaves that read at its end, or finds the
+pool's semaphores already unlinked by the host's exit, and multiprocessing hands the error
+to `sys.excepthook`, whose traceback reached the client's log. No one is left to tell, so
+such an error ends the child without a word.
 """
 
+import os
 import signal
+import sys
+from multiprocessing import synchronize
+from types import TracebackType
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+_HOST_GONE = (EOFError, BrokenPipeError, ConnectionResetError)
+_SEMAPHORES = os.path.normcase(synchronize.__file__)
+_default_hook = sys.excepthook
+
+
+def _semaphore_gone(kind: type[BaseException], traceback: TracebackType | None) -> bool:
+    """A semaphore the host named is gone only when the host has ended: it unlinks its
+    semaphores as it exits. Any other missing file is a fault worth its traceback."""
+    if not issubclass(kind, FileNotFoundError) or traceback is None:
+        return False
+    while traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    code = traceback.tb_frame.f_code
+    return code.co_name == "__setstate__" and os.path.normcase(code.co_filename) == _SEMAPHORES
+
+
+def _quiet_when_host_gone(kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:
+    if not issubclass(kind, _HOST_GONE) and not _semaphore_gone(kind, traceback):
+        _default_hook(kind, value, traceback)
+
+
+sys.excepthook = _quiet_when_host_gone

@@ -163,6 +163,10 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
         """How many symbols, whether they are decoded or still in `symbols_json`."""
         return self.symbol_count or len(self.symbols)
 
+    @property
+    def import_total(self) -> int:
+        return len(self.imports)
+
 
 # --- snapshot: the Repo Map at one commit ----------------------------------------------
 

@@ -8,6 +8,7 @@ import os
 import signal
 from pathlib import Path
 
+from indexer.contract.limits import Limits
 from indexer.fleet.dask_engine import Shipped, TaskFailure, index_task
 from indexer.fleet.signing import TRAILER_BYTES
 
@@ -17,20 +18,20 @@ Chain = tuple[int, int] | None
 def dies_once(marker: str):
     """A task that kills its own worker the first time any worker runs it (the marker file says
     it happened), then indexes as usual."""
-    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain, limits: Limits) -> list[Shipped | TaskFailure]:
         _die_the_first_time(marker)
-        return index_task(repo, revs, key, held, chain)
+        return index_task(repo, revs, key, held, chain, limits)
     return task
 
 
 def dies_at(rev: str, marker: str):
     """A task that kills its worker when it reaches `rev`, the first time any worker does (the
     marker file says it happened), having indexed the revs before it; then indexes as usual."""
-    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain, limits: Limits) -> list[Shipped | TaskFailure]:
         if rev in revs:
-            index_task(repo, revs[:revs.index(rev)], key, held, chain)
+            index_task(repo, revs[:revs.index(rev)], key, held, chain, limits)
             _die_the_first_time(marker)
-        return index_task(repo, revs, key, held, chain)
+        return index_task(repo, revs, key, held, chain, limits)
     return task
 
 
@@ -44,16 +45,16 @@ def _die_the_first_time(marker: str) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def always_dies(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+def always_dies(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain, limits: Limits) -> list[Shipped | TaskFailure]:
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")
 
 
-def tampers(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+def tampers(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain, limits: Limits) -> list[Shipped | TaskFailure]:
     """Index honestly, then change one byte of each bundle after it was signed (the last byte
     before its signature trailer)."""
     out: list[Shipped | TaskFailure] = []
-    for shipped in index_task(repo, revs, key, held, chain):
+    for shipped in index_task(repo, revs, key, held, chain, limits):
         assert isinstance(shipped, Shipped)
         data = bytearray(shipped.bundle)
         data[-TRAILER_BYTES - 1] ^= 0x01
@@ -68,10 +69,10 @@ def marker_path(tmp: Path) -> str:
 def records_carried(log: str):
     """Index as usual, and write a line per bundle to `log`: its commit, the facts it carries,
     how many keys the driver listed as held for the task, and the task's first commit."""
-    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain, limits: Limits) -> list[Shipped | TaskFailure]:
         from indexer.fleet.bundle import parse_header
 
-        out = index_task(repo, revs, key, held, chain)
+        out = index_task(repo, revs, key, held, chain, limits)
         listed = len(held.splitlines())
         with open(log, "a") as fh:
             for shipped in out:
@@ -84,10 +85,10 @@ def records_carried(log: str):
 
 def records_workers(log: str):
     """Index as usual, and write a line per task to `log`: the worker that ran it and its revs."""
-    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain) -> list[Shipped | TaskFailure]:
+    def task(repo: str, revs: list[str], key: bytes, held: bytes, chain: Chain, limits: Limits) -> list[Shipped | TaskFailure]:
         from distributed import get_worker
 
-        out = index_task(repo, revs, key, held, chain)
+        out = index_task(repo, revs, key, held, chain, limits)
         with open(log, "a") as fh:
             fh.write(f"{get_worker().address} {' '.join(revs)}\n")
         return out

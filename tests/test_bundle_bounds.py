@@ -146,8 +146,10 @@ def test_the_inflated_size_is_bounded_by_the_file_count_before_inflating():
     assert bundle.parse_header(data)[0].body_bytes * bundle.MAX_RATIO > claimed  # the ratio alone admits it
     code, peak = peak_of_check(data)
     assert code == "bad_bundle" and peak < 1 << 20
-    with pytest.raises(bundle.BadBundle, match="files, over the cap"):
-        bundle.check(seal(record_of([]), [], files=bundle.MAX_FILES + 1)[0])
+    from indexer.contract.limits import limits
+
+    with pytest.raises(bundle.BadBundle, match=f"files, over the {limits().files:,} a snapshot holds"):
+        bundle.check(seal(record_of([]), [], files=limits().files + 1)[0])
 
 
 @pytest.mark.parametrize("shape", ["local names", "occurrences", "bare files"])
@@ -445,3 +447,24 @@ def test_a_file_without_a_bundles_magic_is_refused_at_its_first_bytes(tmp_path):
     good = tmp_path / "b"
     good.write_bytes(bundle.MAGIC + b"rest")
     assert bundle.read(good) == bundle.MAGIC + b"rest"
+
+
+def test_a_bundle_whose_files_define_past_the_symbol_cap_imports_nothing(tmp_path, monkeypatch):
+    """A bundle may name one blob's facts at every path of its record, as a commit may: its
+    fingerprint reads each path's definitions. Past what a snapshot holds (the `symbols`
+    limit, 42 here as a user sets it: 3 definitions at 14 paths and one more), it is `bad_bundle` before the
+    fingerprint is recomputed, and nothing is imported; within it, it imports."""
+    b = RepoBuilder(tmp_path / "repo")
+    module = "def a():\n    pass\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n"
+    b.commit({"ok.py": "def ok():\n    pass\n", **{f"d/m{i:02d}.py": module for i in range(14)}})
+    with Store.open(tmp_path / "origin") as store:
+        assert index(str(b.path), "main", store).symbols == 43
+        bundle.export(load(store, str(b.path), "main"), tmp_path / "b.rnb")
+    monkeypatch.setenv("RENNET_LIMITS", "symbols=42")
+    with Store.open(tmp_path / "store") as store:
+        with pytest.raises(bundle.BadBundle, match="define 43 symbols together, over the 42 a snapshot holds"):
+            bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True)
+        with store.env.begin(db=store.facts) as txn:
+            assert txn.stat(store.facts)["entries"] == 0  # nothing imported
+        monkeypatch.setenv("RENNET_LIMITS", "symbols=43")
+        assert bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True).files == 15

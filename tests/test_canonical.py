@@ -119,3 +119,33 @@ def test_the_fingerprint_holds_the_extractor_version_and_the_capped_marks():
         assert line[mark] is True
         prints.add(canonical.fingerprint(record, {path: capped}))
     assert len(prints) == 4
+
+
+def test_manifest_lines_are_the_same_bytes_in_any_order_they_were_found():
+    """Packages, dependencies and entry points are sorted by every field that tells two apart:
+    two dependencies of one name and scope in one manifest (a spec for each platform), or two
+    entry points differing only in their target, serialize the same whichever came first, as
+    lists and as a bundle's sequences read a block at a time."""
+    from indexer.model import Dependency, EntryPoint, Package
+
+    packages = [Package("p", "2", "pypi", "a/pyproject.toml"), Package("p", "1", "pypi", "pyproject.toml")]
+    dependencies = [Dependency("attrs", ">=2; sys_platform == 'win32'", "runtime", "pypi", "pyproject.toml", "p"),
+                    Dependency("attrs", ">=1", "runtime", "pypi", "pyproject.toml", "p"),
+                    Dependency("attrs", ">=1", "dev", "pypi", "pyproject.toml", "p")]
+    entry_points = [EntryPoint("tool", "console_script", "p/cli.py", "p.cli:main", "pyproject.toml"),
+                    EntryPoint("tool", "console_script", "p/cli.py", "p.cli:app", "pyproject.toml"),
+                    EntryPoint("tool", "console_script", "", "p.old:main", "pyproject.toml")]
+
+    dumps = set()
+    for turn in range(4):
+        order = (lambda items: items) if turn % 2 == 0 else (lambda items: items[::-1])
+        kind = list if turn < 2 else tuple  # a sequence that is no list, as a bundle's is
+        record = msgspec.structs.replace(_record([], [], []), packages=kind(order(packages)),
+                                         dependencies=kind(order(dependencies)),
+                                         entry_points=kind(order(entry_points)))
+        dumps.add(b"".join(canonical.lines(record, {})))
+    assert len(dumps) == 1
+    lines = [json.loads(line) for line in dumps.pop().splitlines()]
+    assert [d["spec"] for d in lines if d["type"] == "dependency"] == [
+        ">=1", ">=1", ">=2; sys_platform == 'win32'"]
+    assert [e["target"] for e in lines if e["type"] == "entry_point"] == ["p.old:main", "p.cli:app", "p.cli:main"]

@@ -41,6 +41,11 @@ def test_require_of_an_es_module_binds_its_module_object(app):
     (b"const y = require('./y');\nexports.X = y.default;\nexports.X = y.default;\n",
      [((), ("y",), ()), (("default",), ("X",), ("X",))]),
     (b"const y = require('./y');\nexports.X = y.other;\nz.X = y.default;\n", [((), ("y",), ())]),
+    # an operand of `||` beside the exports is no assignment to them: nothing re-exported
+    (b"var y = module.exports || require('./y');\n", [((), (), ())]),
+    (b"var y = exports.X || require('./y').default;\n", [((), (), ())]),
+    # a private name is no name a module object offers (reading it throws)
+    (b"class K { #p; f() { exports.X = require('./y').#p; } }\n", [((), (), ())]),
 ])
 def test_what_a_commonjs_re_export_of_a_default_imports(source, imports):
     facts = extract_blob(source, "r.js", "javascript")

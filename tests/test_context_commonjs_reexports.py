@@ -36,6 +36,7 @@ def test_a_name_no_test_uses_has_no_site_there(app):
 def test_each_commonjs_re_export_is_read_as_the_export_from_it_stands_for(source, names, aliases, exports):
     facts = extract_blob(source.encode(), "m.js", "javascript")
     assert (names, aliases, exports) in {(i.names, i.aliases, i.exports) for i in facts.imports}
+    assert {i.level for i in facts.imports} == {0}  # no relative level (Python's) in JavaScript
 
 
 def test_exports_of_a_local_name_are_its_names_out():

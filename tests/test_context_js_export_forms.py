@@ -43,11 +43,27 @@ def test_a_name_qualified_through_a_renamed_export(app):
     ("class A {}\nexport /* c */ { A as B };\n", [("A", "B")]),
     ("export\n  default function () {}\n", []),
     ("const x = 1;\nexport\n", []),  # an `export` alone: nothing
+    ("@dec\nexport default class A {}\n", [("A", "default")]),  # a decorator before `export`
 ])
 @pytest.mark.parametrize("path", ["m.js", "m.ts"])
 def test_the_form_of_an_export_read_from_the_tree(source, exported_as, path):
     facts = extract_blob(source.encode(), path, "javascript" if path.endswith(".js") else "typescript")
     assert facts.exported_as == exported_as
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts"])
+def test_an_export_default_cut_off_at_the_file_s_end_leaves_the_file_read(path):
+    # `export`, then `default` alone on the last line: no default, and the rest still read
+    facts = extract_blob(b"const x = 1;\nexport\ndefault\n", path, "javascript" if path.endswith(".js") else "typescript")
+    assert not facts.skipped
+    assert (facts.exported_as, [s.qualified for s in facts.symbols]) == ([], ["x"])
+
+
+def test_a_re_export_keeps_its_name_beside_an_import_of_it_exported_as_default():
+    # `export { x } from` offers x; the import of x that `export default x` exports is the default
+    facts = extract_blob(b'export { x } from "./a";\nimport { x } from "./a";\nexport default x;\n',
+                         "m.js", "javascript")
+    assert [(i.line, i.names, i.exports) for i in facts.imports] == [(1, ("x",), ("x",)), (2, ("x",), ("default",))]
 
 
 def test_a_require_binding_is_an_import_site_as_an_import_is(app):

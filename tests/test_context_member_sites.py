@@ -75,6 +75,7 @@ def test_a_php_variable_is_no_site():
     ("php", "$repo->save();", 7, "save", "attribute", ()),
     ("php", "f(save: 1);", 2, "save", "keyword", ()),
     ("php", "$save = 1;", 1, "save", "keyword", ()),
+    ("php", "$repo::LIMIT;", 7, "LIMIT", "attribute", ()),  # a variable's class: untyped, not a class `repo`
     ("ruby", "self.trace", 5, "trace", "attribute", (THIS,)),
     ("ruby", "Shop::Base.find", 11, "find", "attribute", ("Base",)),
     ("ruby", "Shop::Base", 6, "Base", "attribute", ("Shop",)),

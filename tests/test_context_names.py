@@ -171,3 +171,5 @@ def test_a_go_name_qualified_by_its_package_as_code_writes_it(shop):
     assert {s.path for s in refs.data.sites} == {"cart/checkout.go", "cart/cart_test.go", "main.go"}
     with pytest.raises(NotFound):
         client.call("context.symbol", repo=repo, name="other.Checkout", fuzzy=False)
+    with pytest.raises(NotFound):  # the package, then a type that is not the method's
+        client.call("context.symbol", repo=repo, name="cart.Wrong.Total", fuzzy=False)

@@ -88,3 +88,22 @@ def test_a_file_moved_and_edited_brings_what_the_edit_added(novelty):
     assert {"quixotic_marker", "frobnicate_external", "fresh"} <= set(identifiers)
     assert "helper_3" not in identifiers and "step_1" not in identifiers  # defined in the base
     assert identifiers == sorted(identifiers)
+
+
+def test_identifiers_against_each_base_are_that_bases_own(tmp_path):
+    """One client asked against two bases: the names a base holds are its own, so `middle`, new
+    against the first commit, is no new identifier against the second, which holds it."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def first():\n    return 1\n"})
+    builder.commit({"b.py": "def middle():\n    return 2\n"})
+    builder.commit({"c.py": "def last():\n    return middle()\n"})
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    for rev in ("main~2", "main~1", "main"):
+        client.call("repo.index", repo=str(tmp_path / "repo"), rev=rev)
+
+    def identifiers(base: str) -> list[str]:
+        return client.call("context.novelty", repo=str(tmp_path / "repo"), base=base, head="main",
+                           section="identifiers").data.items
+
+    assert identifiers("main~2") == ["last", "middle"]
+    assert identifiers("main~1") == ["last"]

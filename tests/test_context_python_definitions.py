@@ -102,7 +102,7 @@ def _snapshot_sites(name: str, keep: Callable[[list], list] = lambda defs: defs)
 
         snap.blob_bytes = counted  # type: ignore[method-assign]
         defs = keep(find_exact(snap, name))
-        sites, _ = sites_of(snap, ReferencesInput(name=name), defs, one_by_one=len(defs))
+        sites = sites_of(snap, ReferencesInput(name=name), defs, one_by_one=len(defs)).sites
     return defs, sites, reads
 
 

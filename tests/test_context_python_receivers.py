@@ -58,3 +58,59 @@ def test_a_dotted_import_binds_its_package_for_qualified_sites(indexed_files):
     found = {(s.path, s.line): (s.resolution, s.rule) for s in r.data.sites}
     assert found[("use.py", 3)] == ("import", "attribute of module `pkg`, which an import binds")
     assert found[("elsewhere.py", 3)][0] == "name_match"
+
+
+def test_super_calls_the_member_the_next_class_of_the_order_has(tmp_path):
+    """`super().name()` in class X's body is the member of the first class after X in X's
+    order that has one, as Python finds it: Base.run from C, A.run (an override between) from
+    B, none of a class whose bases define none, nothing outside a class (was: every
+    `super().run()` an attribute of what `super(...)` returns, a `name_match` a qualified
+    query left out, so `references Base.run` missed each override calling its base)."""
+    import context_tools
+    from corpora.gitbuild import RepoBuilder
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({
+        "m.py": "class Base:\n    def run(self):\n        pass\n",
+        "c.py": ("from m import Base\n\n\n"
+                 "class C(Base):\n    def run(self):\n        super().run()\n\n\n"           # 6
+                 "class A(Base):\n    def run(self):\n        pass\n\n\n"
+                 "class B(A):\n    def run(self):\n        return super().run()\n\n\n"     # 16
+                 "class Lone:\n    def go(self):\n        super().run()\n\n\n"              # 21
+                 "super().run()\n"),                                                        # 24
+    })
+    client = context_tools.Client(store=str(tmp_path / "home"))
+
+    def sites(name: str) -> dict[int, tuple[str, str]]:
+        r = client.call("context.references", repo=str(tmp_path / "repo"), rev="main", name=name)
+        return {s.line: (s.resolution, s.rule) for s in r.data.sites if s.path == "c.py"}
+
+    assert sites("Base.run") == {6: ("import", "super() in C")}
+    assert sites("A.run") == {16: ("same_file", "super() in B")}
+    loose = sites("run")
+    assert loose[21] == ("name_match", "super() in Lone, whose bases the index knows define no run")
+    assert loose[24] == ("name_match", "attribute of super() outside a class")
+
+
+def test_super_skips_a_class_without_the_member_and_names_an_override_it_reaches(tmp_path):
+    """The first class after X that has the member is the one `super().name` reaches: past
+    Mid, which has no `run`, E's reaches Base.run; B's reaches the override A.run between, so
+    for Base's `run` alone it is a `name_match` that names A.run."""
+    from tests.indexed import index_files
+
+    asked = index_files(tmp_path, {
+        "m.py": "class Base:\n    def run(self):\n        pass\n",
+        "c.py": ("from m import Base\n\n\n"
+                 "class Mid(Base):\n    def go(self):\n        pass\n\n\n"
+                 "class E(Mid):\n    def run(self):\n        super().run()\n\n\n"          # 11
+                 "class A(Base):\n    def run(self):\n        pass\n\n\n"
+                 "class B(A):\n    def run(self):\n        return super().run()\n"),      # 21
+    })
+
+    def sites(name: str, **more: str) -> list[tuple[int, str, str]]:
+        r = asked.call("context.references", name=name, **more)
+        return [(s.line, s.resolution, s.rule) for s in r.data.sites if s.path == "c.py"]
+
+    assert sites("Base.run") == [(11, "import", "super() in E")]
+    assert sites("run", path="m.py") == [(11, "import", "super() in E"),
+                                         (21, "name_match", "super() in B reaches A.run")]

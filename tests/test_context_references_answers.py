@@ -31,6 +31,9 @@ FILES = {
     # a segment of an import's path is no site of a function of its name
     "paths.py": "def path():\n    return 0\n\n\npath()\n",
     "osuser.py": "import os.path\n",
+    # a Go package: b.go defines and uses Scale, a.go (before it in path order) sees it unimported
+    "geo/a.go": "package geo\n\nfunc Twice() int { return Scale(2) }\n",
+    "geo/b.go": "package geo\n\nfunc Scale(n int) int { return n }\n\nvar unit = Scale(1)\n",
 }
 
 REFS = Indexed(FILES, "rennet-refs-answers-")
@@ -86,6 +89,7 @@ def test_a_sites_text_is_its_line_stripped_and_cut_to_240_characters(app):
 def test_a_site_two_definitions_reach_alike_goes_to_the_first(app):
     data = app.call("context.references", name="twin").data
     assert [d.path for d in data.definitions] == ["t1.py", "t2.py"]
+    assert data.definitions_attributed == 2  # each told apart: as many as there are, under the 20
     assert [(s.path, s.line, s.resolution, s.definition) for s in data.sites] == [("both.py", 4, "import", 0)]
 
 
@@ -96,3 +100,21 @@ def test_a_segment_of_an_import_path_is_no_site_of_a_function(app):
 def test_a_path_filter_that_holds_no_definition_is_not_found(app):
     with pytest.raises(NotFound):
         app.call("context.references", name="get", path="nowhere")
+
+
+def test_a_definitions_sites_go_by_resolution_before_place(app):
+    """Within a definition's group the defining file's sites come before its package's, though
+    the package's file is first in path order."""
+    data = app.call("context.references", name="Scale").data
+    assert [(s.path, s.line, s.resolution) for s in data.sites] == [
+        ("geo/b.go", 5, "same_file"), ("geo/a.go", 3, "same_package")]
+
+
+def test_a_name_match_of_a_single_definition_carries_none_and_is_not_counted_as_its(app):
+    data = app.call("context.references", name="get", path="api.py").data
+    assert [d.path for d in data.definitions] == ["api.py"] and data.definitions_attributed == 1
+    matched = [s for s in data.sites if s.resolution in ("name_match", "text")]
+    # `d.get(1)`, `Store().get(1)` (Store's, not asked) and the Markdown mention
+    assert [(s.path, s.definition) for s in matched] == [("other.py", None), ("use_store.py", None), ("README.md", None)]
+    assert all(s.definition == 0 for s in data.sites if s not in matched)
+    assert data.definitions[0].sites == len(data.sites) - 3 == 45

@@ -420,6 +420,20 @@ def test_member_freshness_is_bounded_and_puts_moved_members_first(tmp_path):
     assert out["page"]["total"] == MEMBER_FRESHNESS_CAP + 2  # every member's definition is still counted
 
 
+def _workspace_calls(tmp_path: Path, workspace: str, members: tuple[str, ...], **add: str):
+    """A call into an executor whose store (under tmp_path) holds `workspace`, the repositories
+    tmp_path/member added to it (with `add`'s rev, if any)."""
+    executor = Executor("python", store=str(tmp_path / "store"))
+
+    def call(command: str, **input):
+        return executor.run(command, input).envelope
+
+    assert call("workspace.create", name=workspace)["ok"]
+    for name in members:
+        assert call("workspace.add", name=workspace, repo=str(tmp_path / name), **add)["ok"]
+    return call
+
+
 def test_a_site_is_import_resolved_across_members_only_through_a_package_defining_it(tmp_path):
     """A member's site counts as import-resolved when its file's external import names a
     package another member declares and defines the symbol in, under that manifest's folder:
@@ -434,14 +448,7 @@ def test_a_site_is_import_resolved_across_members_only_through_a_package_definin
         "go.mod": "module github.com/acme/app\n\ngo 1.21\n",
         "main.go": 'package main\n\nimport "github.com/acme/app/gone"\n\nfunc main() { gone.Helper() }\n',
         "app/__init__.py": "", "app/use.py": "import libpkg\n\nlibpkg.helper()\n"})
-    executor = Executor("python", store=str(tmp_path / "store"))
-
-    def call(command: str, **input):
-        return executor.run(command, input).envelope
-
-    assert call("workspace.create", name="w")["ok"]
-    for name in ("root", "lib", "app"):
-        assert call("workspace.add", name="w", repo=str(tmp_path / name))["ok"]
+    call = _workspace_calls(tmp_path, "w", ("root", "lib", "app"))
 
     def sites(name: str) -> list[tuple]:
         out = call("context.references", workspace="w", name=name)
@@ -484,17 +491,39 @@ def test_across_members_exact_definitions_and_resolved_sites_come_first(tmp_path
         "caller.py": "def f(x):\n    return x.tool()\n",  # an untyped receiver: a name match
     })
     RepoBuilder(tmp_path / "beta").commit({"b.py": "class mod:\n    def tool(self):\n        return 1\n\n\nmod().tool()\n"})
-    executor = Executor("python", store=str(tmp_path / "store"))
-
-    def call(command: str, **input):
-        return executor.run(command, input).envelope
-
-    assert call("workspace.create", name="pair")["ok"]
-    for name in ("alpha", "beta"):
-        assert call("workspace.add", name="pair", repo=str(tmp_path / name), rev="main")["ok"]
+    call = _workspace_calls(tmp_path, "pair", ("alpha", "beta"), rev="main")
     found = call("context.symbol", workspace="pair", name="mod.tool", fuzzy=False)["data"]["definitions"]
     assert [(d["member"], d["path"], d["match"]) for d in found] == [
         ("beta", "b.py", "exact"), ("alpha", "a/mod.py", "qualified")]
     sites = call("context.references", workspace="pair", name="tool")["data"]["sites"]
     assert [(s["member"], s["path"], s["resolution"]) for s in sites] == [
         ("beta", "b.py", "same_file"), ("alpha", "caller.py", "name_match")]
+
+
+def test_a_workspace_answer_sums_each_members_unread_files_and_keeps_the_most_told_apart(tmp_path, monkeypatch):
+    """Each member's sites are read within REFERENCE_SITES (3 here): alpha leaves ua.py unread,
+    beta uc.py, and the answer counts both. alpha tells its two definitions of `f` apart, beta its
+    one: `definitions_attributed` is the most any member told apart, whichever member is last.
+    A qualified name no member defines is not found, as in one repository; name matches come
+    in member order, each member's in its own order."""
+    from context_tools.query.symbols import sites
+
+    RepoBuilder(tmp_path / "alpha").commit({"a.py": "def f():\n    pass\n", "b.py": "def f():\n    pass\n",
+                                            "ua.py": "from a import f\n\nf()\nf()\n",
+                                            "n.py": "def run(o):\n    return o.g(), o.g()\n"})
+    RepoBuilder(tmp_path / "beta").commit({"c.py": "def f():\n    pass\n", "uc.py": "from c import f\n\nf()\nf()\n",
+                                           "m.py": "def run(o):\n    return o.g()\n"})
+    call = _workspace_calls(tmp_path, "pair", ("alpha", "beta"), rev="main")
+    monkeypatch.setattr(sites, "REFERENCE_SITES", 3)
+    data = call("context.references", workspace="pair", name="f")["data"]
+    assert [d["member"] for d in data["definitions"]] == ["alpha", "alpha", "beta"]
+    assert data["files_unread"] == 2
+    assert data["definitions_attributed"] == 2
+    assert data["sites"] == []  # the definitions' own sites are left out; their users were not read
+    # a qualified name no member defines has nothing to resolve against; a bare one is answered
+    missing = call("context.references", workspace="pair", name="Nowhere.f")
+    assert missing["error"]["code"] == "not_found", missing
+    # name matches in member order, then each member's own order
+    matched = call("context.references", workspace="pair", name="g")["data"]["sites"]
+    assert [(s["member"], s["path"], s["col"], s["resolution"]) for s in matched] == [
+        ("alpha", "n.py", 13, "name_match"), ("alpha", "n.py", 20, "name_match"), ("beta", "m.py", 13, "name_match")]

@@ -295,6 +295,21 @@ def test_an_unreachable_repository_is_a_typed_failure(cluster, repos, tmp_path):
     assert report.jobs[1].ok
 
 
+def test_a_task_holds_the_drivers_limits_whatever_its_workers_environment_says(cluster, repos, tmp_path,
+                                                                               monkeypatch):
+    """The cluster's workers started without `$RENNET_LIMITS`; the driver's setting still
+    decides each job's verdict: with a `files` limit below the polyglot tree's, its job is
+    `bad_tree` naming that limit, and under the defaults the same job is indexed."""
+    spec = [JobSpec(str(repos["polyglot"].path), "v1")]
+    monkeypatch.setenv("RENNET_LIMITS", "files=2")
+    refused = dask_engine.run(Store.open(tmp_path / "s"), spec, cluster)
+    assert refused.jobs[0].status == "failed" and refused.jobs[0].error.code == "bad_tree"
+    assert "over 2 files" in refused.jobs[0].error.message
+    assert "$RENNET_LIMITS=files=4 raises it" in refused.jobs[0].error.message
+    monkeypatch.delenv("RENNET_LIMITS")
+    assert dask_engine.run(Store.open(tmp_path / "s"), spec, cluster).jobs[0].ok
+
+
 def test_a_rev_too_long_to_pin_fails_its_job_alone_built_or_stored(cluster, repos, tmp_path):
     """A job whose rev resolves but is too long to pin fails with `bad_input`, alone, whether
     its commit is built on a worker or stored already (was, stored: the driver's pin raised,

@@ -157,6 +157,54 @@ def test_a_huge_message_is_read_in_part_and_says_so(tmp_path):
     assert bounded_sources(many[-1:]) == (many[-1:], None)
 
 
+def test_long_messages_of_many_commits_are_held_no_more_than_the_read_allows(tmp_path):
+    """Every commit of the range has a long message: the dossier holds what it reads of them
+    (TOTAL_SOURCE_CHARS) and one message at a time, whatever their sum (was: every commit
+    kept with its whole message, and every message made text, before any was cut: 60 commits
+    of 8 MB from a repository of 8 MB took the process to 1 GB, now 99 MB)."""
+    import tracemalloc
+
+    from delta.dossier.build import SOURCE_CHARS, TOTAL_SOURCE_CHARS
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    head, size = base, SOURCE_CHARS + SOURCE_CHARS // 2
+    for n in range(1, 17):
+        head = b.commit({"a": str(n)}, f"step #{n}\n\n" + "." * size + f" #{1000 + n}", branch="f", parents=[head])
+    tracemalloc.start()
+    try:
+        with Store.open(tmp_path / "home") as store:
+            d = build_dossier(tmp_path / "r", "main", "f", store=store, config={})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert d.patchset.commits == 16
+    read = TOTAL_SOURCE_CHARS // SOURCE_CHARS  # commits, oldest first, until the whole read is spent
+    assert ids(d) == [f"#{n}" for n in range(1, read + 1)]  # no body's reference: each past its cut
+    [fact] = [f for f in d.facts if f.code == "source_truncated"]
+    assert fact.message.startswith(f"{16 + 16 - read} text(s) of the change were read in part")
+    # what is read, and a few copies of the one message in hand (16 such messages: 25 MB)
+    assert peak < TOTAL_SOURCE_CHARS + 6 * size, peak  # was 34 MB
+
+
+def test_a_commit_too_large_to_read_is_left_out_and_said(tmp_path):
+    """A commit object past 16 MiB is not read for references, as libgit2 would read it whole:
+    the commits around it are, and the `source_truncated` fact counts it (was: read whole,
+    whatever its size)."""
+    limit = 16 * 1024 * 1024
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    one = b.commit({"a": "1"}, "before (#1)", branch="f", parents=[base])
+    two = b.commit({"a": "2"}, "huge (#2)\n\n" + "z" * limit, branch="f", parents=[one])
+    b.commit({"a": "3"}, "after (#3)", branch="f", parents=[two])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={})
+    assert ids(d) == ["#1", "#3"] and d.patchset.commits == 3
+    [fact] = [f for f in d.facts if f.code == "source_truncated"]
+    assert fact.message == ("1 commit(s) over 16 MiB were not read; "
+                            "references past the cut were not found")
+
+
 def test_a_range_longer_than_the_commit_bound_is_read_from_its_newest_end(tmp_path):
     from delta.dossier.build import MAX_COMMITS
 

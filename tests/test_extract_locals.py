@@ -145,6 +145,13 @@ def test_python_comprehension_variables_are_local_to_the_comprehension():
     ]
 
 
+def test_python_a_walrus_in_the_file_s_first_comprehension_binds_at_module_level():
+    # the comprehension is the file's first scope: `y` is still the module's, never a local
+    src = "[(y := x) for x in xs]\nprint(y)\n"
+    assert sites(src, "m.py", "python", "x", "y") == [
+        ("y", 1, 3, "identifier"), ("x", 1, 8, "local"), ("x", 1, 15, "local"), ("y", 2, 7, "identifier")]
+
+
 def test_python_class_bodies_do_not_enclose_their_methods():
     src = ("from m import Config, load\n"
            "class K:\n"
@@ -259,6 +266,20 @@ def test_js_var_catch_loops_require_and_with():
     ]
 
 
+def test_js_a_name_in_a_with_body_is_no_local_even_where_one_is_bound_outside():
+    # `with (o) { x; }` may read `o.x`: that site keeps its role; outside the body `x` is f's
+    src = "function f(x) {\n  with (o) { x; }\n  return x;\n}\n"
+    assert sites(src, "a.js", "javascript", "x") == [("x", 1, 12, "local"), ("x", 2, 14, "identifier"), ("x", 3, 10, "local")]
+
+
+def test_js_a_var_in_the_file_s_first_block_is_the_module_s():
+    # the block (a scope for its `let`) is the file's first scope: its `var` is still no local
+    src = "{\n  let a = 1;\n  var v = a;\n  use(v);\n}\nfunction f() { return v; }\n"
+    assert sites(src, "a.js", "javascript", "v", "a") == [
+        ("a", 2, 7, "local"), ("v", 3, 7, "identifier"), ("a", 3, 11, "local"), ("v", 4, 7, "identifier"),
+        ("v", 6, 23, "identifier")]
+
+
 def test_js_nested_definitions_and_jsx_keep_their_roles():
     src = ("import { helper, label } from './m';\n"
            "export function App(label) {\n"
@@ -283,6 +304,23 @@ def test_typescript_types_are_not_shadowed_by_a_local_value():
     for language in ("typescript", "tsx"):
         assert roles(src, "a.ts", language, "Config") == [
             (1, "identifier"), (2, "local"), (2, "reference"), (2, "reference"), (3, "reference"), (3, "local")]
+
+
+def test_typescript_a_nested_abstract_class_s_name_is_settled_as_a_class_s():
+    # a class nested in a function binds its name in the block around it, which the scopes leave
+    # unsettled: every site of the name keeps its role, the `let` of it too, abstract or not
+    for head in ("abstract class", "class"):
+        src = ("export function g() {\n"
+               "  let Shape = 1;\n"
+               "  {\n"
+               f"    {head} Shape {{}}\n"
+               "    new Shape();\n"
+               "  }\n"
+               "  return Shape;\n"
+               "}\n")
+        for language in ("typescript", "tsx"):
+            assert roles(src, "a.ts", language, "Shape") == [
+                (2, "identifier"), (4, "definition"), (5, "reference"), (7, "identifier")], (head, language)
 
 
 # --- Go, Java, Rust, C, C++ -------------------------------------------------------------------

@@ -234,6 +234,44 @@ def test_a_dunder_all_union_is_the_same_whatever_the_order_of_the_branches():
     assert found == {("_a", "a", "b", "c")}
 
 
+def test_a_dunder_all_nested_deeper_than_python_indents_is_unknown_and_the_file_read():
+    """The reading of `__all__` recursed a few frames a block, so writes under a few hundred
+    nested `if`s ran past Python's stack: the file's facts were `extract_error`. Past 100
+    blocks (Python refuses a module indented deeper) it is not read."""
+
+    def nested(depth: int) -> bytes:
+        return b'__all__ = ["a"]\n' + b"".join(b" " * i + b"if X:\n" for i in range(depth)) + b" " * depth + b'__all__ += ["b"]\n'
+
+    assert _dunder_all(nested(99)) == ["a", "b"]  # every way binds it: the union
+    deep = extract_blob(nested(250), "m.py", "python")
+    assert deep.skipped == ""  # was: extract_error
+    assert deep.dunder_all is None
+    assert [s.name for s in deep.symbols] == ["__all__"]
+
+
+def test_dunder_all_deep_in_an_expression_is_found_in_steps_linear_in_the_file(monkeypatch):
+    """Each `__all__` was walked up to the module a parent at a time, and tree-sitter finds a
+    node's parent by walking down from the root: the square of its depth each, so 2,000 of
+    them 2,000 brackets deep (a file of 22 kB) took 143 s to extract, 100,000 over 300 s. The
+    module is now walked down once, into the nodes holding one alone: the edges weighed are
+    about the nodes on the way, not their product (was 90,000 here; now under 1,000), and
+    what is read is the same."""
+    from indexer.lang.python import dunder_all
+
+    weighed: list[int] = []
+    real = dunder_all._binds
+    monkeypatch.setattr(dunder_all, "_binds", lambda *a: weighed.append(1) or real(*a))
+    depth = 300
+    source = (b'__all__ = ["a"]\nx = ' + b"[" * depth + b", ".join([b"__all__"] * 300) + b"]" * depth
+              + b'\n__all__ += ["b"]\n')
+    assert _dunder_all(source) == ["a", "b"]  # the reads in the list write nothing
+    assert len(weighed) < 1000
+    weighed.clear()
+    assert _dunder_all(b"def f():\n    __all__ = ['no']\n" + b"x = " + b"(" * depth + b"__all__" + b")" * depth
+                       + b"\n__all__.extend(['c'])\n") is None  # extended where no way bound it
+    assert len(weighed) < 1000
+
+
 def test_occurrence_roles():
     facts = _facts()
     sites = {(o.name, o.line, o.col): o.role for o in facts.occurrences}

@@ -35,7 +35,7 @@ def _stored():
 
 
 def test_a_summary_reads_what_the_full_core_holds():
-    fields = [f.name for f in msgspec.structs.fields(FactsSummary)]
+    fields = [f.name for f in msgspec.structs.fields(FactsSummary) if f.name != "import_specs"]
     for path, (key, facts) in _stored().items():
         packed = unpack(stored_facts(key, facts).packed_core)
         full = decode_core(packed)
@@ -43,10 +43,12 @@ def test_a_summary_reads_what_the_full_core_holds():
         assert {f: getattr(summary, f) for f in fields} == {f: getattr(full, f) for f in fields}, path
         assert summary.symbol_list() == full.symbol_list() == facts.symbols
         assert summary.symbol_total == full.symbol_total == len(facts.symbols)
+        assert summary.import_total == full.import_total == len(facts.imports)  # counted from the list's head
     # the inputs exercise the fields: not all defaults
     stored = _stored()
     assert stored["pkg/app.py"][1].main_block and stored["cmd/main.go"][1].package_name == "main"
     assert stored["gen/x.ts"][1].generated and stored["pkg/app.py"][1].symbols
+    assert any(facts.imports for _, facts in stored.values())
 
 
 def test_the_stored_core_keeps_a_modules_dunder_all():
@@ -106,5 +108,25 @@ def test_facts_the_store_lost_after_the_summary_are_a_key_error(tmp_path):
         with core_reader(store) as read:
             with pytest.raises(KeyError):
                 FactsTable(summaries, {"pkg/app.py": key}, {}, read)["pkg/app.py"]
+    finally:
+        store.close()
+
+
+def test_a_table_that_keeps_nothing_reads_on_every_ask(tmp_path):
+    """`keep=False` (facts no one vouches for): each ask reads the facts anew, and nothing read
+    is added to the full facts the table was given, whose decoded size must not add up."""
+    store = Store.open(tmp_path / "store")
+    try:
+        key, facts = _stored()["pkg/app.py"]
+        with store.env.begin(write=True) as txn:
+            put_stored_many(txn, store, [stored_facts(key, facts)])
+        keys = {"pkg/app.py": key}
+        summaries = load_summaries(store, keys)
+        full: dict = {}
+        asked = []
+        with core_reader(store) as read:
+            table = FactsTable(summaries, keys, full, lambda k: asked.append(k) or read(k), keep=False)
+            assert table["pkg/app.py"] == table["pkg/app.py"] == load_facts(store, keys, symbols=False)["pkg/app.py"]
+        assert asked == [key, key] and full == {}
     finally:
         store.close()

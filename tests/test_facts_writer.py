@@ -105,3 +105,25 @@ def test_a_store_the_process_cannot_open_fails_the_write_with_the_store_s_error(
         with pytest.raises(SchemaMismatch) as raised:
             writer.wait()
         assert raised.value.code == "schema_mismatch" and "999" in raised.value.message
+
+
+def test_a_frame_cut_short_is_the_end_of_the_stream():
+    """A writer process killed while it answers leaves a frame cut short: read as the end of
+    its answers (the indexer's `store_error` saying the process ended), never as the bytes of
+    an answer to unpickle."""
+    import io
+    import pickle
+
+    from indexer.store.facts_writer import _read_frame, _write_frame
+
+    out = io.BytesIO()
+    _write_frame(out, pickle.dumps(None))
+    _write_frame(out, pickle.dumps(StoreError("late")))
+    whole = out.getvalue()
+    stream = io.BytesIO(whole)
+    assert pickle.loads(_read_frame(stream)) is None
+    assert pickle.loads(_read_frame(stream)).message == "late"
+    assert _read_frame(stream) is None
+    for cut in (len(whole) - 1, len(whole) - 5, len(whole) - len(pickle.dumps(StoreError("late"))) - 3):
+        stream = io.BytesIO(whole[:cut])
+        assert _read_frame(stream) is not None and _read_frame(stream) is None

@@ -111,3 +111,21 @@ def test_a_few_headers_compile_both_languages_a_header_may_be_quickly():
         assert grammars.form("cpp") == grammars.MATCHING_FORM and grammars.form("c") == grammars.COMPILING_FORM
     finally:
         grammars.compile_quickly(())
+
+
+def test_a_language_of_at_most_quick_compile_max_blobs_compiles_quickly():
+    """The bound is inclusive: QUICK_COMPILE_MAX blobs of a language still compile cheapest,
+    one more matches cheapest."""
+    from indexer.pipeline import extract
+    from indexer.pipeline.plan import BlobJob
+
+    def jobs(n: int) -> list[BlobJob]:
+        return [BlobJob(f"{i:040x}", f"m{i}.py", "python", "v") for i in range(n)]
+
+    try:
+        extract.compile_forms(jobs(extract.QUICK_COMPILE_MAX))
+        assert grammars.form("python") == grammars.COMPILING_FORM
+        extract.compile_forms(jobs(extract.QUICK_COMPILE_MAX + 1))
+        assert grammars.form("python") == grammars.MATCHING_FORM
+    finally:
+        grammars.compile_quickly(())

@@ -9,8 +9,8 @@ from tree_sitter import Query, QueryCursor
 from indexer.extract.blob import extract_blob
 from indexer.lang import grammars
 
-# Module-level assignments in `if`, `elif`, `else`, `try` and `except` bodies are definitions;
-# the same statements in a `while`, `with` or `for` body, or inside a function, are not.
+# Module-level assignments in `if`, `elif`, `else`, `try`, `except`, `while`, `with` and `for`
+# bodies are definitions; the same statement inside a function is not.
 _SOURCE = b"""\
 if FAST:
     IN_IF = 1
@@ -36,11 +36,13 @@ def run():
 """
 
 
-def test_module_level_definitions_under_if_and_try_are_found_and_no_others():
+def test_module_level_definitions_in_blocks_are_found_and_none_in_a_function():
     facts = extract_blob(_SOURCE, "m.py", "python")
+    # was: not those in the `while`, `with` and `for` bodies
     assert [(s.name, s.kind) for s in facts.symbols] == [
         ("IN_IF", "constant"), ("IN_ELIF", "constant"), ("IN_ELSE", "constant"), ("IN_TRY", "constant"),
-        ("IN_EXCEPT", "constant"), ("run", "function")]
+        ("IN_EXCEPT", "constant"), ("IN_WHILE", "constant"), ("IN_WITH", "constant"), ("IN_FOR", "constant"),
+        ("run", "function")]
 
 
 def test_the_opened_patterns_give_the_matches_of_the_written_ones():

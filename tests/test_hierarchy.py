@@ -88,6 +88,15 @@ def test_the_js_and_ts_bases_read_from_the_tree(path, language, source, bases):
     assert [(b.cls, b.base) for b in facts.bases] == bases
 
 
+@pytest.mark.parametrize(("path", "language"), [("a.js", "javascript"), ("a.ts", "typescript")])
+def test_a_base_spelled_in_bytes_that_are_not_utf8_keeps_the_file_read(path, language):
+    # a Latin-1 file: the base keeps its place, its odd byte replaced; the file is not lost
+    facts = extract_blob(b"class A extends lib.\xc9clair {}\nclass B {}\n", path, language)
+    assert not facts.skipped
+    assert [s.qualified for s in facts.symbols] == ["A", "B"]
+    assert [(b.cls, b.base, b.line) for b in facts.bases] == [("A", "lib.\ufffdclair", 1)]
+
+
 # --- members through the hierarchy (context.symbol) ------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -168,6 +177,12 @@ def test_references_qualified_through_a_class_or_a_known_subclass(app, name):
 def test_references_of_an_inherited_member_resolve_against_the_base(app):
     r = app.call("context.references", name="App.handle")
     assert [(d.path, d.qualified, d.match) for d in r.data.definitions] == [("pkg/base.py", "Base.handle", "inherited")]
+    kept = app.call("context.references", name="App.handle", path="pkg/base.py", kind=r.data.definitions[0].kind)
+    assert [d.path for d in kept.data.definitions] == ["pkg/base.py"]  # the member's own file and kind
+    from indexer.contract.errors import NotFound
+
+    with pytest.raises(NotFound):  # App's file, not that of the member it inherits
+        app.call("context.references", name="App.handle", path="app.py")
 
 
 # --- JavaScript and TypeScript ----------------------------------------------------------------
@@ -233,3 +248,94 @@ def test_a_base_a_package_re_exports_is_the_class_it_leads_to(indexed_files):
     # a class defined in a function is a subclass its sites are qualified through
     r = app.call("context.references", name="Base.handle")
     assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [("app.py", 12, "import")]
+
+
+def test_two_classes_of_one_name_each_have_their_own_subclasses(indexed_files):
+    """`Base.run` of a.py and of b.py: each Base's subclass is its own, so `SA().run()` is a.py's
+    and `SB().run()` b.py's, though one hierarchy answers both (each class's subclasses are
+    kept by the class, never by its name)."""
+    app = indexed_files({
+        "a.py": "class Base:\n    def run(self):\n        return 1\n",
+        "b.py": "class Base:\n    def run(self):\n        return 2\n",
+        "sa.py": "from a import Base\n\n\nclass SA(Base):\n    pass\n",
+        "sb.py": "from b import Base\n\n\nclass SB(Base):\n    pass\n",
+        "use_a.py": "from sa import SA\n\nSA().run()\n",
+        "use_b.py": "from sb import SB\n\nSB().run()\n",
+    })
+    r = app.call("context.references", name="Base.run")
+    assert [(d.path, d.sites) for d in r.data.definitions] == [("a.py", 1), ("b.py", 1)]
+    assert [(s.path, s.line, s.resolution, s.definition) for s in r.data.sites] == [
+        ("use_a.py", 3, "import", 0), ("use_b.py", 3, "import", 1)]
+
+
+def test_a_member_defined_twice_in_its_class_is_found_at_the_first(indexed_files):
+    """A property and its setter are two definitions of `value` in Base: the member a subclass
+    inherits, and the one an override overrides, is the first, the getter on line 3."""
+    app = indexed_files({
+        "m.py": ("class Base:\n    @property\n    def value(self):\n        return self._v\n\n"
+                 "    @value.setter\n    def value(self, v):\n        self._v = v\n\n\n"
+                 "class Sub(Base):\n    pass\n\n\nclass Over(Base):\n    def value(self):\n        return 0\n"),
+    })
+    inherited, = app.call("context.symbol", name="Sub.value", fuzzy=False).data.definitions
+    assert (inherited.path, inherited.line, inherited.match) == ("m.py", 3, "inherited")
+    over, = app.call("context.symbol", name="Over.value", fuzzy=False).data.definitions
+    assert (over.line, over.overrides.qualified, over.overrides.line) == (16, "Base.value", 3)
+
+
+def test_a_member_is_its_own_class_definitions_not_a_same_named_class_elsewhere(indexed_files):
+    """b.py's App has no `run`: a.py's App.run is another class's, so Sub(App) of b inherits none;
+    a Ruby class reopens only in Ruby files, so store.py's Store.run is no member of the Ruby
+    Store; and the subclass found in sub.py is the top-level Sub its edge names, not the class
+    Holder.Sub defined before it."""
+    from indexer.contract.errors import NotFound
+
+    app = indexed_files({
+        "a.py": "class App:\n    def run(self):\n        return 1\n",
+        "b.py": "class App:\n    pass\n",
+        "c.py": "from b import App\n\n\nclass Sub(App):\n    pass\n",
+        "base.py": "class Base:\n    pass\n",
+        "sub.py": "from base import Base\n\n\nclass Holder:\n    class Sub:\n        pass\n\n\nclass Sub(Base):\n    pass\n",
+        "lib/store.rb": "class Store\nend\n",
+        "lib/sub.rb": "class RSub < Store\nend\n",
+        "store.py": "class Store:\n    def run(self):\n        pass\n",
+    })
+    for name in ("Sub.run", "RSub.run"):
+        with pytest.raises(NotFound):
+            app.call("context.symbol", name=name, fuzzy=False)
+    r = app.call("context.symbol", name="Base", hierarchy=True)
+    assert [(x.relation, x.spec, x.path, x.line) for x in r.data.hierarchy] == [("subclass", "Sub", "sub.py", 9)]
+
+
+def test_subclasses_of_names_differing_in_case_are_each_their_own(indexed_files):
+    """ITEM subclasses Item and Sub subclasses ITEM: the files naming each are found for that
+    name as spelled, so `Sub().run()` is a site of Item.run, two subclasses down."""
+    app = indexed_files({
+        "a.py": "class Item:\n    def run(self):\n        return 1\n",
+        "s.py": "from a import Item\n\n\nclass ITEM(Item):\n    pass\n",
+        "t.py": "from s import ITEM\n\n\nclass Sub(ITEM):\n    pass\n",
+        "u.py": "from t import Sub\n\nSub().run()\n",
+    })
+    r = app.call("context.references", name="Item.run")
+    assert [(s.path, s.line, s.resolution) for s in r.data.sites] == [("u.py", 3, "import")]
+
+
+def test_a_member_asked_through_a_reexported_alias_of_its_class_goes_through_the_hierarchy(indexed_files):
+    """pkg re-exports Real as Alias: `pkg.Alias.run` names Real.run as `Real.run` does, so its
+    sites through Real's subclass Sub are its own, and `pkg.Alias.go` is the member Real
+    inherits from Base (was: the hierarchy was asked only when a class was named `Alias`: no
+    site through Sub, and `pkg.Alias.go` not found by context.symbol nor context.references)."""
+    app = indexed_files({
+        "pkg/__init__.py": "from .m import Real as Alias\n",
+        "pkg/base.py": "class Base:\n    def go(self):\n        return 0\n",
+        "pkg/m.py": "from pkg.base import Base\n\n\nclass Real(Base):\n    def run(self):\n        return 1\n",
+        "sub.py": "from pkg.m import Real\n\n\nclass Sub(Real):\n    pass\n",
+        "use.py": "from sub import Sub\n\nSub().run()\nSub().go()\n",
+    })
+    own = app.call("context.references", name="pkg.Alias.run")
+    assert [(d.path, d.qualified, d.match) for d in own.data.definitions] == [("pkg/m.py", "Real.run", "qualified")]
+    assert [(s.path, s.line, s.resolution) for s in own.data.sites] == [("use.py", 3, "import")]
+    found, = app.call("context.symbol", name="pkg.Alias.go", fuzzy=False).data.definitions
+    assert (found.path, found.qualified, found.match) == ("pkg/base.py", "Base.go", "inherited")
+    assert [c.qualified for c in found.chain] == ["Real", "Base"]
+    inherited = app.call("context.references", name="pkg.Alias.go")
+    assert [(s.path, s.line, s.resolution) for s in inherited.data.sites] == [("use.py", 4, "import")]

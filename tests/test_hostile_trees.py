@@ -469,3 +469,224 @@ def test_a_path_one_past_the_cap_is_refused_and_said_cut(tmp_path):
         gitread.walk_tree(repo, head)
     assert raised.value.message == (f"path {('d/' + name)[:80]!r}... ({PATH_CHARS + 1} characters) is over "
                                     f"{PATH_CHARS} characters; no checkout has it")
+
+
+def wide(repo: pygit2.Repository, folders: int, files: int, parent: pygit2.Oid) -> str:
+    """A commit of `ok.py` and `folders` folders, each the one tree of `files` empty files: git
+    stores that folder once, so the repository stays a few kilobytes whatever the product."""
+    empty = blob(repo, "")
+    inner = raw_tree(repo, [(BLOB, f"f{i:07d}".encode(), empty) for i in range(files)]) if files else \
+        raw_tree(repo, [])
+    entries = [(TREE, f"d{i:07d}".encode(), inner) for i in range(folders)]  # before `ok.py` in git's order
+    return raw_commit(repo, raw_tree(repo, [*entries, (BLOB, b"ok.py", blob(repo, "x = 1\n"))]), parent)
+
+
+def test_a_commit_of_more_files_than_a_snapshot_holds_is_refused_and_loses_nothing(tmp_path):
+    """1,025 folders of 1,024 files, from a repository of a few kilobytes: one past the cap of
+    files a snapshot holds (the `files` limit, as a bundle's). `rennet index` refuses it in one
+    line once its walk passes the cap (a Delta packet's diff, below), and the parent's snapshot
+    answers as before (was: 1,000,000 files of such a repository indexed in 24 s and 884 MB, and a Delta
+    packet of them took 3 minutes and 3 GB; any multiple of that was as easy to write)."""
+    from indexer.contract.limits import DEFAULT
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    head = wide(repo, DEFAULT.files // 1024 + 1, 1024, repo.head.target)
+    home = tmp_path / "home"
+    assert rennet("index", str(tmp_path / "repo"), "--rev", "main~1", home=home).returncode == 0
+    out = rennet("index", str(tmp_path / "repo"), "--rev", head, home=home)
+    one_typed_line(out, "bad_tree")
+    assert f"the tree of {head[:12]} holds over {DEFAULT.files:,} files" in out.stderr
+    assert "($RENNET_LIMITS=files=2M raises it)" in out.stderr
+    kept = rennet("context", "file", "ok.py", "--repo", str(tmp_path / "repo"), "--rev", "main~1", "--json",
+                  home=home)
+    assert kept.returncode == 0 and json.loads(kept.stdout)["data"]["meta"]["path"] == "ok.py"
+
+
+@pytest.mark.parametrize("folders,files,what", [(1, 9, "files"), (4, 3, "files"), (9, 0, "folders")])
+def test_a_tree_past_the_cap_is_refused_walked_whole_from_its_parent_or_diffed(tmp_path, monkeypatch, folders,
+                                                                               files, what):
+    """The cap (8 here, as a user sets it) holds for files and for folders (empty ones too), for the whole walk,
+    the walk from an earlier snapshot's tree and the diff a Delta packet reads; a tree at the
+    cap is read. The refusal comes a tree at a time, before any further tree is read: a tree
+    a million times wider costs what one past the cap does. A tree whose folders are all one
+    folder (git stores it once) is read no more than the cap's worth of times."""
+    monkeypatch.setenv("RENNET_LIMITS", "files=8")
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    parent = repo.head.peel(pygit2.Commit)
+    base = gitread.walk_tree(repo, str(parent.id))[1]
+    at_cap = wide(repo, 7, 1, parent.id)  # ok.py and 7 files in 7 folders
+    assert len(gitread.walk_tree(repo, at_cap)[1]) == 8
+    assert len(gitread.tree_since(repo, at_cap, str(parent.tree_id), base).entries) == 8
+    gitread.check_diff_reads(repo, str(parent.id), at_cap)
+    head = wide(repo, folders, files, parent.id)
+    with pytest.raises(BadTree, match=f"over 8 {what}"):
+        gitread.walk_tree(repo, head)
+    with pytest.raises(BadTree, match=f"over 8 {what}"):
+        gitread.tree_since(repo, head, str(parent.tree_id), base)
+    with pytest.raises(BadTree, match=f"over 8 {what}"):
+        gitread.check_tree(repo, head) if what == "folders" else gitread.check_diff_reads(repo, str(parent.id), head)
+    read: list[str] = []
+    real = gitread._subtree
+    monkeypatch.setattr(gitread, "_subtree", lambda r, e, path: read.append(path) or real(r, e, path))
+    huge = wide(repo, 1_000, 1_000, parent.id)
+    for walk in (lambda: gitread.walk_tree(repo, huge), lambda: gitread.check_tree(repo, huge),
+                 lambda: gitread.tree_since(repo, huge, str(parent.tree_id), base),
+                 lambda: gitread.check_diff_reads(repo, str(parent.id), huge)):
+        read.clear()
+        with pytest.raises(BadTree, match="over 8"):
+            walk()
+        assert len(read) <= 2 * 8, len(read)  # the walk from a snapshot falls back to the whole walk
+
+
+def many_paths_of(repo: pygit2.Repository, text: str, paths: int, parent: pygit2.Oid) -> str:
+    """A commit of `ok.py` and a folder of `paths` files, each the one blob of `text`."""
+    one = blob(repo, text)
+    folder = raw_tree(repo, [(BLOB, f"m{i:05d}.py".encode(), one) for i in range(paths)])
+    return raw_commit(repo, raw_tree(repo, [(TREE, b"d", folder), (BLOB, b"ok.py", blob(repo, "x = 1\n"))]), parent,
+                      branch=None)
+
+
+def test_a_commit_defining_more_than_a_snapshot_holds_is_refused_before_assembly(tmp_path):
+    """One module of 50,000 definitions at 336 paths: 16.8 million definitions over the files,
+    past the 16,777,216 a snapshot holds, from a repository of kilobytes. `rennet index`
+    refuses it in one line before assembling it, and the parent's snapshot answers as before
+    (was: 2,000 paths of a module of 34,615 definitions indexed in 120 s and 1.8 GB, as 69
+    million symbols; 20,000 paths were as easy to write)."""
+    from indexer.contract.limits import DEFAULT
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    module = "".join(f"def f{i}(): pass\n" for i in range(50_000))
+    head = many_paths_of(repo, module, DEFAULT.symbols // 50_000 + 1, repo.head.target)
+    home = tmp_path / "home"
+    assert rennet("index", str(tmp_path / "repo"), "--rev", "main", home=home).returncode == 0
+    out = rennet("index", str(tmp_path / "repo"), "--rev", head, home=home)
+    one_typed_line(out, "too_large")
+    assert f"define 16,800,001 symbols together, over the {DEFAULT.symbols:,} a snapshot holds" in out.stderr
+    kept = rennet("context", "file", "ok.py", "--repo", str(tmp_path / "repo"), "--rev", "main", "--json",
+                  home=home)
+    assert kept.returncode == 0 and json.loads(kept.stdout)["data"]["meta"]["path"] == "ok.py"
+
+
+def test_a_snapshot_at_the_symbol_cap_is_indexed_and_one_past_it_refused_cold_or_from_its_parent(tmp_path,
+                                                                                                 monkeypatch):
+    """With a cap of 40 (as a user sets it): 3 definitions at 13 paths and `ok.py`'s one are 40, indexed; at 14
+    paths, 43, refused whether walked whole or from the parent's snapshot, which stays."""
+    from indexer.contract.errors import TooLarge
+
+    monkeypatch.setenv("RENNET_LIMITS", "symbols=40")
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"ok.py": "def ok():\n    pass\n"})
+    repo = b.repo
+    module = "def a():\n    pass\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n"
+    at = many_paths_of(repo, module, 13, repo.head.target)
+    past = many_paths_of(repo, module, 14, repo.head.target)
+    with Store.open(tmp_path / "home") as store:
+        assert api.index(str(tmp_path / "repo"), at, store=store, workers=1).symbols == 40
+        for home in ("cold", "warm"):
+            with Store.open(tmp_path / home) as other:
+                if home == "warm":
+                    parent = api.index(str(tmp_path / "repo"), first, store=other, workers=1)
+                with pytest.raises(TooLarge, match="define 43 symbols together, over the 40"):
+                    api.index(str(tmp_path / "repo"), past, store=other, workers=1)
+                if home == "warm":
+                    kept = api.snapshot(str(tmp_path / "repo"), parent.oid, store=other, index_if_absent=False)
+                    assert kept.fingerprint == parent.fingerprint
+
+
+def test_one_manifest_at_many_folders_past_what_a_tree_may_read_is_refused(tmp_path):
+    """One package.json of 700 kB (under the size cap of a file) at 100 folders: 70 MB of
+    manifests, past the 64 MiB a tree's are read up to, from a repository of kilobytes.
+    `rennet index` refuses it in one line from the file table (was: each parsed and its
+    declarations kept once a folder)."""
+    import json as json_module
+
+    from indexer.contract.limits import DEFAULT
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})
+    repo = b.repo
+    pkg = json_module.dumps({"name": "p", "description": "d" * 700_000}).encode()
+    folder = raw_tree(repo, [(BLOB, b"package.json", repo.create_blob(pkg))])
+    entries = [(TREE, f"p{i:03d}".encode(), folder) for i in range(100)] + [(BLOB, b"x.py", blob(repo, "x = 1\n"))]
+    head = raw_commit(repo, raw_tree(repo, entries), repo.head.target, branch=None)
+    out = rennet("index", str(tmp_path / "repo"), "--rev", head, home=tmp_path / "home")
+    one_typed_line(out, "too_large")
+    assert f"the 100 manifests of this tree hold {100 * len(pkg):,} bytes together, over the {DEFAULT.manifest_bytes:,}" \
+        in out.stderr
+
+
+def test_a_commit_past_the_imports_a_snapshot_resolves_is_refused_cold_or_from_its_parent(tmp_path, monkeypatch):
+    """Each import is resolved at each path that holds its file. With a cap of 30 (4,194,304 in
+    use): 3 imports at 10 paths are 30, indexed; at 11 paths, 33, refused `too_large` whether
+    walked whole or from the parent's snapshot, whose files' imports are counted from their
+    stored summaries (was: 2,000 folders of one file of 1,000 imports, a repository of
+    kilobytes, indexed in 30 s and 1.1 GB as 2 million edges; as many folders as a tree
+    holds were as easy to write)."""
+    from indexer.contract.errors import TooLarge
+
+    monkeypatch.setenv("RENNET_LIMITS", "imports=30")
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"a.py": "x = 1\n", "b.py": "y = 1\n", "c.py": "z = 1\n"})
+    repo = b.repo
+    importer = "import a\nimport b\nimport c\n"
+    one = blob(repo, importer)
+
+    def folders(n: int, parent: str) -> str:
+        inner = raw_tree(repo, [(BLOB, b"m.py", one)])
+        base = repo[first].peel(pygit2.Tree)
+        entries = [(BLOB, e.name.encode(), e.id) for e in base]
+        entries += [(TREE, f"d{i:02d}".encode(), inner) for i in range(n)]
+        return raw_commit(repo, raw_tree(repo, sorted(entries, key=lambda e: e[1])), pygit2.Oid(hex=parent),
+                          branch=None)
+
+    ten = folders(10, first)
+    eleven = folders(11, ten)
+    with Store.open(tmp_path / "home") as store:
+        assert api.index(str(tmp_path / "repo"), ten, store=store, workers=1).edges == 30
+        with pytest.raises(TooLarge, match="write 33 imports together, over the 30"):
+            api.index(str(tmp_path / "repo"), eleven, store=store, workers=1)  # ten's 30 from the store
+        kept = api.snapshot(str(tmp_path / "repo"), ten, store=store, index_if_absent=False)
+        assert kept.record.edges and len(kept.record.edges) == 30
+    with Store.open(tmp_path / "cold") as store:
+        with pytest.raises(TooLarge, match="write 33 imports together, over the 30"):
+            api.index(str(tmp_path / "repo"), eleven, store=store, workers=1)
+
+
+def test_paths_past_the_characters_a_snapshot_holds_are_refused_walked_whole_from_its_parent_or_diffed(
+        tmp_path, monkeypatch):
+    """A deep chain of folders, each stored once, makes every path below it long: the paths of
+    a tree's files are held to the `path_chars` limit together (60 here, as a user sets it) by the whole walk,
+    the walk from an earlier snapshot and a Delta packet's diff; at the cap they are read (was:
+    100,000 files under 1,900 folders, a repository of 8.8 MB, indexed in 34 s and 1.7 GB into
+    a store of 371 MB; now refused in 0.6 s)."""
+    monkeypatch.setenv("RENNET_LIMITS", "path_chars=60")
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "x = 1\n"})  # 5 characters
+    repo = b.repo
+    parent = repo.head.peel(pygit2.Commit)
+    base = gitread.walk_tree(repo, str(parent.id))[1]
+
+    def deep_files(levels: int, files: int) -> str:
+        tree = raw_tree(repo, [(BLOB, f"f{i}".encode(), blob(repo, "")) for i in range(files)])
+        for _ in range(levels):
+            tree = raw_tree(repo, [(TREE, b"d", tree)])
+        return raw_commit(repo, raw_tree(repo, [(TREE, b"d", tree), (BLOB, b"ok.py", blob(repo, "x = 1\n"))]),
+                          parent.id, branch=None)
+
+    within = deep_files(4, 4)  # four paths of 12 characters and ok.py's 5: 53
+    assert sum(len(e.path) for e in gitread.walk_tree(repo, within)[1]) == 53
+    assert len(gitread.tree_since(repo, within, str(parent.tree_id), base).entries) == 5
+    gitread.check_diff_reads(repo, str(parent.id), within)
+    past = deep_files(4, 5)  # 65
+    for walk in (lambda: gitread.walk_tree(repo, past),
+                 lambda: gitread.tree_since(repo, past, str(parent.tree_id), base)):
+        with pytest.raises(BadTree, match="paths of over 60 characters together"):
+            walk()
+    with pytest.raises(BadTree, match="differ in files with paths of over 60 characters together"):
+        gitread.check_diff_reads(repo, str(parent.id), deep_files(4, 6))  # 72 past ok.py, which is no change

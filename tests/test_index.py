@@ -7,7 +7,9 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pygit2
 import pytest
@@ -84,6 +86,15 @@ def test_index_reports_what_it_read(sample, store):
     assert snap.file("link").target == "app/core.py"
     assert snap.file("ext/lib").target == "1" * 40
     assert snap.file("bin/run").mode == pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
+    # the file table's size and lines: the blob's bytes (a link's, its target's), -1 lines where
+    # no text is read (a binary blob, a link, a submodule, which has no blob)
+    rows = {f.path: (f.blob != "", f.size, f.lines, f.language) for f in snap.files}
+    assert rows["logo.png"] == (True, len(b"\x89PNG\r\n\x1a\n\x00\x00\x00binary"), -1, "binary")
+    assert rows["link"] == (True, len("app/core.py"), -1, "symlink")
+    assert rows["ext/lib"] == (False, 0, -1, "submodule")
+    assert time.strptime(snap.indexed_at, "%Y-%m-%dT%H:%M:%SZ")  # when it was indexed, in UTC
+    assert rows["app/cli.py"] == (True, len(b"from app.core import boot, Engine\n\n\ndef main():\n    boot()\n"), 5,
+                                  "python")
 
 
 def test_every_rev_form_resolves_to_its_commit(sample, tmp_path):
@@ -507,6 +518,27 @@ def test_tree_entries_from_an_earlier_tree_and_the_diff_equal_a_whole_walk(tmp_p
     assert gitread.tree_since(repo, commits[-1], "0" * 40, []).changed is None
 
 
+@contextmanager
+def indexed_losing(tmp_path: Path, path: str) -> Iterator[tuple[RepoBuilder, Store]]:
+    """A repository of ten modules indexed into a store that then lost the facts of the blob at
+    `path` (`lose_facts`), and that store, closed after."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(_many_files(10))
+    store = Store.open(tmp_path / "store")
+    try:
+        first = api.index(str(builder.path), "main", store=store, workers=1)
+        lose_facts(store, str(builder.path), first.oid, path)
+        yield builder, store
+    finally:
+        store.close()
+
+
+def assert_as_cold(tmp_path: Path, builder: RepoBuilder, oid: str, fingerprint: str) -> None:
+    """`fingerprint` is the one a fresh store's index of `oid` gives."""
+    with Store.open(tmp_path / "cold") as cold_store:
+        assert fingerprint == api.index(str(builder.path), oid, store=cold_store, workers=1).fingerprint
+
+
 def lose_facts(store: Store, repo: str, oid: str, path: str) -> None:
     """Delete the stored facts (and occurrence rows) of the blob at `path` in snapshot `oid`,
     as a store that lost them would be."""
@@ -522,12 +554,7 @@ def lose_facts(store: Store, repo: str, oid: str, path: str) -> None:
 def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
     """A re-index does not look up blobs its earlier snapshot had at the same path; should the
     store have lost one's facts all the same, it is parsed again, never a failure."""
-    builder = RepoBuilder(tmp_path / "repo")
-    builder.commit(_many_files(10))
-    store = Store.open(tmp_path / "store")
-    try:
-        first = api.index(str(builder.path), "main", store=store, workers=1)
-        lose_facts(store, str(builder.path), first.oid, "pkg/mod4.py")
+    with indexed_losing(tmp_path, "pkg/mod4.py") as (builder, store):
         second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
         told: list[tuple[str, int, int]] = []
         second = api.index(str(builder.path), second_oid, store=store, workers=1,
@@ -535,11 +562,18 @@ def test_facts_lost_from_the_store_are_parsed_again_by_the_next_index(tmp_path):
         assert second.parsed_blobs == 2  # the changed file, and the one whose facts were lost
         # the progress counts the lost blob's parse too, in the same step
         assert [t for t in told if t[0] == "parse"] == [("parse", 1, 1), ("parse", 2, 2)]
-        with Store.open(tmp_path / "cold") as cold_store:
-            assert second.fingerprint == api.index(str(builder.path), second_oid, store=cold_store,
-                                                   workers=1).fingerprint
-    finally:
-        store.close()
+        assert_as_cold(tmp_path, builder, second_oid, second.fingerprint)
+
+
+def test_a_lost_blob_also_new_at_another_path_is_parsed_once(tmp_path):
+    """The blob whose facts the store lost is added at a new path too: the new path's lookup
+    parses it, and the path the earlier snapshot had it at takes those facts rather than
+    parsing it a second time."""
+    with indexed_losing(tmp_path, "pkg/mod4.py") as (builder, store):
+        second_oid = builder.commit({"pkg/copy4.py": _module(4)})
+        second = api.index(str(builder.path), second_oid, store=store, workers=1)
+        assert second.parsed_blobs == 1
+        assert_as_cold(tmp_path, builder, second_oid, second.fingerprint)
 
 
 def test_a_failed_facts_write_fails_the_index_and_writes_no_snapshot(tmp_path, monkeypatch):
@@ -616,6 +650,68 @@ def test_extraction_chunks_hold_one_language_each_and_every_blob_once():
     assert max(sizes) == 256 and sum(sizes) == 100_000
     few = [BlobJob(f"{i:02d}", f"py/{i}", "python", "v") for i in range(10)]
     assert [len(c) for c in chunks(few, chunk_size(len(few), 2))] == [10]
+
+
+def test_a_chunk_is_half_a_workers_share_rounded_up_within_its_bounds():
+    """The size the chunks are cut at: half of each worker's share, rounded up (a share's last
+    blob never makes a chunk of its own), at least 64 and at most 256 blobs."""
+    from indexer.pipeline.extract import chunk_size
+
+    assert chunk_size(1000, 2) == 250
+    assert chunk_size(1001, 2) == 251
+    assert chunk_size(600, 3) == 100
+    assert (chunk_size(10, 2), chunk_size(100_000, 2)) == (64, 256)
+
+
+def test_a_reindex_extraction_hands_over_its_parsed_blobs_name_rows(tmp_path):
+    """A re-index (a plan with an earlier snapshot) reads the name index while the facts
+    writer may still be at work: extraction hands over the parsed blobs' name-index rows, each
+    name defined and each used, under the blob; a cold index keeps none (never read)."""
+    from indexer.pipeline.extract import ParseProgress, extract
+    from indexer.pipeline.plan import plan
+    from indexer.store.versions import snapshot_version
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"a.py": "def alpha():\n    return 1\n"})
+    second = builder.commit({"b.py": "from a import alpha\n\n\ndef gamma():\n    return alpha()\n"})
+    repo = pygit2.Repository(str(builder.path))
+    blob = bytes.fromhex(str(repo.revparse_single(f"{second}:b.py").id))
+    with Store.open(tmp_path / "store") as store, Store.open(tmp_path / "cold") as cold:
+        api.index(str(builder.path), first, store=store, workers=1)
+        got = {}
+        for name, into in (("re-index", store), ("cold", cold)):
+            start = plan(into, repo, second, snapshot_version())
+            with WriteLock(into.home) as lock:
+                got[name] = extract(into, repo, start, 1, lock, ParseProgress(None))
+                got[name].stored()
+    assert got["re-index"].parsed == 1 and got["re-index"].names.defs[b"gamma"] == [blob]
+    assert blob in got["re-index"].names.uses[b"alpha"]
+    assert got["cold"].parsed == 2 and (got["cold"].names.defs, got["cold"].names.uses) == ({}, {})
+
+
+def test_workers_are_forked_for_more_than_in_process_max_blobs_and_more_than_one_worker(tmp_path):
+    """Up to IN_PROCESS_MAX blobs, or one worker, are parsed in the indexer's own process: no
+    pool is forked; one blob more on two workers forks them."""
+    from indexer.pipeline.extract import IN_PROCESS_MAX, pool_for
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "A = 1\n"})
+    with WriteLock(tmp_path) as lock:
+        for jobs, workers in ((IN_PROCESS_MAX, 2), (1000, 1)):
+            with pool_for(jobs, workers, lock, str(builder.path)) as pool:
+                assert pool is None, (jobs, workers)
+        with pool_for(IN_PROCESS_MAX + 1, 2, lock, str(builder.path)) as pool:
+            assert pool is not None and pool.apply(abs, (-3,)) == 3
+
+
+
+def test_a_commit_of_an_empty_tree_indexes_as_a_snapshot_of_no_files(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({}, replace=True)
+    with Store.open(tmp_path / "store") as store:
+        report = api.index(str(builder.path), "main", store=store, workers=1)
+        snap = api.snapshot(str(builder.path), "main", store=store)
+        assert (report.files, snap.files, snap.rank, snap.record.edges) == (0, [], {}, [])
 
 
 _FEW = {

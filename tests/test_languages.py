@@ -38,6 +38,12 @@ def test_by_name_and_extension(path, expected):
     (b"#!/usr/bin/env perl\n", "perl"),
     (b"#!/usr/bin/env\n", "text"),
     (b"no shebang\n", "text"),
+    # a shebang is its first line alone
+    (b"#!/usr/bin/env\npython3 run.py\n", "text"),  # env with no program: the next line is no argument
+    (b"#!/usr/bin/env -S\nnode\n", "text"),
+    (b"#!\npython\n", "text"),
+    (b"#!/usr/bin/env -S PATH=/x python3 -u\n", "python"),
+    (b"#! /usr/bin/python3.11\n", "python"),
 ])
 def test_shebang_without_extension(head, expected):
     assert detect_language("bin/tool", head) == expected

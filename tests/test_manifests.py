@@ -582,3 +582,34 @@ def test_pom_scopes_optional_and_stray_elements():
     found = parse({"pom.xml": pom, "other/pom.xml": "<settings><artifactId>s</artifactId></settings>"})
     assert deps(found, "pom.xml") == [("g:odd", "", "custom"), ("g:bom", "", "import"), ("g:opt", "", "optional")]
     assert found.problems == [Skipped("other/pom.xml", "bad_manifest")]  # the root is not <project>
+
+
+def test_manifests_past_the_bytes_or_declarations_a_tree_may_hold_are_too_large(monkeypatch):
+    """Manifests are read up to the `manifest_bytes` limit together (800 here, set as a user
+    sets it), judged from the file table before any is read, and declare up to `manifest_items`
+    dependencies, entry points and members together (12 here), counted as they are read; past either, `too_large`. At both caps the
+    manifests are read (was: every manifest read and each declaration kept, whatever they came
+    to: 4,001 paths of one package.json of 300 dependencies indexed in 21 s and 936 MB, 10,001
+    paths of one of 2,000 ran out of 7.8 GB)."""
+    import pytest
+
+    from indexer.contract.errors import TooLarge
+    from indexer.manifests import read as manifests
+
+    monkeypatch.setenv("RENNET_LIMITS", "manifest_bytes=800,manifest_items=12")
+    pkg = '{"name": "p", "dependencies": {"a": "1", "b": "1", "c": "1"}, "bin": {"x": "x.js"}}'  # 4 declarations
+    tree = {f"p{i}/package.json": pkg for i in range(3)}
+    read: list[str] = []
+
+    def parsed(tree, size):
+        files = [FileEntry(path=p, blob="0" * 40, mode=0o100644, size=size, lines=1, language="json")
+                 for p in sorted(tree)]
+        return manifests.parse_manifests(files, lambda p: read.append(p) or tree[p].encode())
+
+    assert len(parsed(tree, 800 // 3).dependencies) == 9
+    with pytest.raises(TooLarge, match="declare over 12 dependencies"):
+        parsed({**tree, "p3/package.json": pkg}, 1)
+    read.clear()
+    with pytest.raises(TooLarge, match="the 3 manifests of this tree hold 801 bytes together, over the 800"):
+        parsed(tree, 267)
+    assert read == []  # refused from the file table, before any is read

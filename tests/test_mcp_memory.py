@@ -11,7 +11,9 @@ import resource
 import signal
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import anyio
 import pytest
@@ -24,6 +26,7 @@ from tests.test_mcp import client_with
 # Room for the server, its store's map (half the limit) and a small repository's calls, and
 # well short of what a cold index of a 5,000-file one holds (its pool's threads, its facts)
 LIMIT_MIB = 800
+TOKEN = "t" * 40
 
 
 @pytest.fixture(scope="module")
@@ -54,21 +57,8 @@ def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_s
     finding no room for its stack, its traceback on stderr; and the SIGTERM's grace timer, a
     thread too, could not start: a traceback, and the server never left)."""
     small, large = repos
-    token = "t" * 40
-    limit = LIMIT_MIB << 20
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(small.parent)], cwd=ROOT,
-                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit,) * 2))
-    try:
-        assert p.stderr is not None
-        address = p.stderr.readline()
-        assert address.startswith("rennet: MCP over streamable HTTP at "), address
-        url = address.rsplit(" ", 1)[1].strip()
-        port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
-        _listening(p, port)
-        first, too_large, read, again = anyio.run(_calls, url, token, [
+    with _http_server(tmp_path, small.parent, limit=LIMIT_MIB << 20) as (p, url):
+        first, too_large, read, again = anyio.run(_calls, url, TOKEN, [
             ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(large)}),
             ("context_overview", {"repo": str(small)}), ("repo_index", {"repo": str(small)})])
         assert first["ok"], first
@@ -78,10 +68,6 @@ def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_s
         assert again["ok"] and again["data"]["fingerprint"] == first["data"]["fingerprint"], again
         p.send_signal(signal.SIGTERM)
         _, err = ended_within(p, 30, "the server under the limit did not leave on SIGTERM")
-    finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
     assert (p.returncode, err) == (143, "")
     done = subprocess.run([PY, "-m", "context_tools.faces.cli", "context", "overview", "--repo", str(small), "--store",
                            str(tmp_path / "home"), "--json"], cwd=ROOT, env=cli_env(None), capture_output=True,
@@ -103,6 +89,32 @@ def _listening(p: subprocess.Popen, port: int) -> None:
             time.sleep(0.02)
 
 
+@contextmanager
+def _http_server(tmp_path: Path, root: Path, *options: str, limit: int | None = None
+                 ) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`rennet mcp --http` on a free loopback port serving `root` from a store under
+    `tmp_path`, under `ulimit -v` `limit` from its start when given: the process and its URL
+    once it listens. Its whole group is killed on the way out if it is still running."""
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
+                          "RENNET_TEST_TOKEN", "--root", str(root), *options], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": TOKEN},
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True,
+                         preexec_fn=None if limit is None else lambda: resource.setrlimit(resource.RLIMIT_AS,
+                                                                                          (limit,) * 2))
+    try:
+        assert p.stderr is not None
+        address = p.stderr.readline()
+        assert address.startswith("rennet: MCP over streamable HTTP at "), address
+        url = address.rsplit(" ", 1)[1].strip()
+        _listening(p, int(url.rsplit(":", 1)[1].split("/", 1)[0]))
+        yield p, url
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sigterm(repos, tmp_path):
     """`rennet mcp --http` whose address space is all but used (its limit lowered, as it runs,
     to a few MiB above what it maps: no room for another thread's stack, as after an index
@@ -114,15 +126,9 @@ def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sig
     from mcp import Client
 
     small, _ = repos
-    token = "t" * 40
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(small.parent)], cwd=ROOT,
-                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
 
-    async def work(url: str) -> list[dict]:
-        async with Client(client_with(url, token)) as client:
+    async def work(p: subprocess.Popen, url: str) -> list[dict]:
+        async with Client(client_with(url, TOKEN)) as client:
             first = json.loads((await client.call_tool("repo_index", {"repo": str(small)})).content[0].text)
             mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
             resource.prlimit(p.pid, resource.RLIMIT_AS, (mapped + (4 << 20),) * 2)
@@ -130,19 +136,78 @@ def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sig
                      for _ in range(2)]
             return [first, *reads]
 
-    try:
-        assert p.stderr is not None
-        address = p.stderr.readline()
-        url = address.rsplit(" ", 1)[1].strip()
-        _listening(p, int(url.rsplit(":", 1)[1].split("/", 1)[0]))
-        first, *reads = anyio.run(work, url)
+    with _http_server(tmp_path, small.parent) as (p, url):
+        first, *reads = anyio.run(work, p, url)
         assert first["ok"], first
         for read in reads:
             assert read["ok"] or read["error"]["code"] == "out_of_memory", read
         p.send_signal(signal.SIGTERM)
         _, err = ended_within(p, 30, "the server with no room for a thread did not leave on SIGTERM")
-    finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
     assert (p.returncode, err) == (143, "")
+
+
+def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_memory(repos, tmp_path):
+    """`rennet mcp --http` under `ulimit -v` 400 MiB: it starts and lists its tools, but the
+    store's map (half the limit) does not fit beside what the server maps. Each call answers
+    `out_of_memory` naming the limit and the map, saying nothing is wrong with the store (was:
+    `store_error`, as though the store were at fault); SIGTERM ends it, 143, stderr holding
+    nothing but its address (no `receipt not recorded` line for the same fault)."""
+    small, _ = repos
+    with _http_server(tmp_path, small.parent, "--readers", "0", limit=400 << 20) as (p, url):
+        replies = anyio.run(_calls, url, TOKEN, [("repo_index", {"repo": str(small)}),
+                                                 ("context_overview", {"repo": str(small)})])
+        p.send_signal(signal.SIGTERM)
+        _, err = ended_within(p, 30, "the server did not leave on SIGTERM")
+    for reply in replies:
+        assert reply["error"]["code"] == "out_of_memory", reply
+        message = reply["error"]["message"]
+        assert message.startswith("this process's address-space limit (`ulimit -v` is 400 MiB) leaves no room for "
+                                  f"the map of the store at {tmp_path / 'home'} (200 MiB, half the limit)"), message
+        assert "nothing is wrong with the store" in message
+    assert (p.returncode, err) == (143, "")
+
+
+def test_a_server_short_of_memory_between_requests_answers_typed_or_says_one_line(tmp_path):
+    """`rennet mcp --http` whose limit is lowered, as it runs, to what it maps: with no room, a
+    request's read fails and its connection closes, `rennet: out_of_memory: ...` one line on
+    stderr (was: asyncio's `Fatal read error on socket transport` and its traceback); with 1
+    MiB of room, the first `tools/list` (whose schemas load libraries) answers a JSON-RPC
+    error typed `out_of_memory`, naming the limit and what did not fit (was: `Internal server
+    error`, the SDK's traceback on stderr). Given room again, the server serves on."""
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
+
+    def room(p: subprocess.Popen, nbytes: int | None) -> None:
+        mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+        soft = resource.RLIM_INFINITY if nbytes is None else mapped + nbytes
+        resource.prlimit(p.pid, resource.RLIMIT_AS, (soft, resource.RLIM_INFINITY))
+
+    async def work(p: subprocess.Popen, url: str) -> tuple[str, int]:
+        with anyio.move_on_after(10):
+            try:
+                async with Client(client_with(url, TOKEN)) as client:
+                    room(p, 0)
+                    await client.list_tools()
+            except Exception:
+                pass  # the connection its read failed on is closed
+        room(p, None)
+        async with Client(client_with(url, TOKEN)) as client:
+            room(p, 1 << 20)
+            try:
+                await client.list_tools()
+                short = ""
+            except MCPError as exc:
+                short = exc.message
+            room(p, None)
+            return short, len((await client.list_tools()).tools)
+
+    with _http_server(tmp_path, tmp_path, "--readers", "0") as (p, url):
+        short, listed = anyio.run(work, p, url)
+        p.send_signal(signal.SIGTERM)
+        _, err = ended_within(p, 30, "the server did not leave on SIGTERM")
+    assert short.startswith("out_of_memory: this process's address-space limit (`ulimit -v` is "), short
+    assert "is too small for listing the tools (" in short and short.endswith("raise the limit and retry"), short
+    assert listed > 0
+    assert p.returncode == 143 and err and "Traceback" not in err, err
+    for line in err.splitlines():
+        assert line.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is "), err

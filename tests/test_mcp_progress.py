@@ -163,7 +163,8 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
         _strictly_growing(told)
         waits = [m for _, _, m in told if m and m.startswith("waiting for another index of this store")]
         assert waits and waits[0].endswith("(0 s)"), told
-    assert heard[0][-1][2] == "indexed", heard[0]
+    # both waited on the holder; whichever takes the store first indexes, the other finds its snapshot
+    assert [told[-1][2] for told in heard].count("indexed") >= 1, heard
 
 
 def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(tmp_path):

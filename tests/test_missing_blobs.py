@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import msgspec
 import pygit2
 import pytest
 
-from corpora.gitbuild import RepoBuilder
+from corpora.gitbuild import Link, RepoBuilder
 from indexer import api
 from indexer.contract.errors import MissingObjects, UnknownRev
 from indexer.store.database import Store
@@ -29,8 +30,14 @@ FILES = {
 def clones(tmp_path):
     """The source repository, a blobless partial clone of it with only pkg/a.py's blob
     fetched, and the commit."""
+    builder, part, oid = partial_clone(tmp_path, FILES)
+    return builder.path, part, oid
+
+
+def partial_clone(tmp_path, files) -> tuple[RepoBuilder, Path, str]:
+    """The builder of the source repository (one commit of `files`), its partial clone, the commit."""
     builder = RepoBuilder(tmp_path / "src")
-    oid = builder.commit(FILES)
+    oid = builder.commit(files)
     subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
     part = tmp_path / "part"
     subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
@@ -40,7 +47,7 @@ def clones(tmp_path):
     repo = pygit2.Repository(str(part))
     tree = repo[oid].peel(pygit2.Tree)
     assert tree["pkg"]["a.py"].id in repo.odb and tree["pkg"]["b.py"].id not in repo.odb
-    return builder.path, part, oid
+    return builder, part, oid
 
 
 def test_a_partial_clone_indexes_with_each_missing_blob_skipped(clones, tmp_path):
@@ -73,6 +80,7 @@ def test_the_freshness_says_partial_and_require_complete_refuses(clones, tmp_pat
 
     refused = rennet("index", "--repo", str(part), "--require-complete", "--quiet")
     assert refused.returncode != 0 and refused.stderr.count("\n") == 1 and "missing_objects" in refused.stderr
+    assert "3 blob(s) are missing from the object database (first: README.md, " in refused.stderr  # first by path
     done = rennet("index", "--repo", str(part), "--quiet", "--json")
     assert done.returncode == 0, done.stderr
     fresh = json.loads(done.stdout)["freshness"]
@@ -235,3 +243,74 @@ def test_a_partial_snapshot_whose_rev_moved_is_stale_not_partial(clones, tmp_pat
     repo.references[repo.head.name].set_target(moved)
     after = client.call("context.symbol", repo=str(part), name="alpha").freshness
     assert (after.status, after.pinned_oid, after.current_oid, after.missing_objects) == ("stale", oid, str(moved), 3)
+
+
+def test_a_bundle_that_completes_a_partial_snapshot_leaves_none_of_its_rank_arcs(tmp_path):
+    """A batch's signed bundle takes the place of a stored partial snapshot of its commit; a
+    bundle carries no rank arcs, and the partial snapshot's (made without its missing blobs'
+    facts) were left under the same key, where the next re-index read them as the complete
+    snapshot's (was: a re-index from it a fingerprint other than a cold index's)."""
+    from indexer.fleet import bundle
+    from indexer.rank.arcs import load_rank_arcs
+
+    builder, part, oid = partial_clone(tmp_path, {
+        "pkg/a.py": "def alpha():\n    return 1\n",
+        "pkg/b.py": "from pkg.a import alpha\n\n\ndef beta():\n    return alpha() + alpha()\n",
+        "pkg/c.py": "from pkg.b import beta\n\n\ndef gamma():\n    return beta()\n",
+        "README.md": "# demo\n"})
+    src, key = builder.path, b"k" * 32
+    with Store.open(tmp_path / "whole") as store:
+        api.index(str(src), oid, store=store, workers=1)
+        out = tmp_path / "full.rnb"
+        bundle.export(api.snapshot(str(src), oid, store=store), out, key=key)
+    two = builder.commit({"README.md": "# demo, again\n"}, "two")
+    with Store.open(tmp_path / "store") as store:
+        assert api.index(str(part), store=store, workers=1).skipped  # the partial snapshot, and its arcs
+        assert load_rank_arcs(store, oid) is not None
+        [report] = bundle.import_signed(store, [(out.read_bytes(), str(src), None)], key, replace={0})
+        assert report.missing_objects == 0 and api.snapshot(str(src), oid, store=store).missing_objects == 0
+        assert load_rank_arcs(store, oid) is None  # made again by the next re-index
+        again = api.index(str(src), two, store=store, workers=1)
+    with Store.open(tmp_path / "cold") as store:
+        assert api.index(str(src), two, store=store, workers=1).fingerprint == again.fingerprint
+
+
+def test_a_symbolic_link_whose_blob_a_partial_clone_lacks_is_listed_missing(tmp_path):
+    """A link's target is its blob: where the partial clone lacks it, the link is listed as a
+    missing regular blob is (`missing_object`), never read."""
+    _, part, oid = partial_clone(tmp_path, {**FILES, "docs/link.py": Link("../pkg/b.py")})
+    with Store.open(tmp_path / "store") as store:
+        report = api.index(str(part), store=store, workers=1)
+        assert ("docs/link.py", "missing_object") in {(s.path, s.reason) for s in report.skipped}
+        entry = api.snapshot(str(part), oid, store=store).file("docs/link.py")
+        assert (entry.language, entry.skipped, entry.target) == ("missing", "missing_object", "")
+
+
+def test_a_gitattributes_file_a_partial_clone_lacks_is_listed_missing_and_marks_nothing(tmp_path):
+    """Marking reads each `.gitattributes` blob: one the partial clone lacks is listed as
+    `missing_object` like any other, and read as no attributes, not as the index's failure."""
+    files = {**FILES, ".gitattributes": "*.py linguist-generated\n"}
+    _, part, oid = partial_clone(tmp_path, files)
+    with Store.open(tmp_path / "store") as store:
+        report = api.index(str(part), store=store, workers=1)
+        assert (".gitattributes", "missing_object") in {(s.path, s.reason) for s in report.skipped}
+        assert api.snapshot(str(part), oid, store=store).file("pkg/a.py").mark == ""
+
+
+def test_a_reindex_of_a_partial_clone_keeps_a_blob_still_missing_listed(clones, tmp_path):
+    """The earlier snapshot lists a blob as missing (no facts stored) at a path the next commit
+    keeps: the re-index finds no facts for it, and rather than parsing a blob the clone still
+    lacks, lists it as missing again."""
+    _, part, oid = clones
+    repo = pygit2.Repository(str(part))
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(part), oid, store=store, workers=1)
+        tree = repo[oid].peel(pygit2.Tree)
+        builder = repo.TreeBuilder(tree)
+        builder.insert("added.py", repo.create_blob(b"def added():\n    return 2\n"), pygit2.GIT_FILEMODE_BLOB)
+        sig = pygit2.Signature("t", "t@example.com", 1, 0)
+        second = str(repo.create_commit(None, sig, sig, "second", builder.write(), [repo[oid].id]))
+        report = api.index(str(part), second, store=store, workers=1)
+        assert report.parsed_blobs == 1
+        assert {(s.path, s.reason) for s in report.skipped} == {
+            ("pkg/b.py", "missing_object"), ("pyproject.toml", "missing_object"), ("README.md", "missing_object")}

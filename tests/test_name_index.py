@@ -73,3 +73,19 @@ def test_the_names_runs_list_every_defined_name_once_sorted_each_twice_the_next(
         assert run.size == len(run.plain()) + len(run.others)
     assert all(older.size >= 2 * newer.size for older, newer in zip(runs, runs[1:]))
     assert len(runs) > 1
+
+
+def test_a_write_s_names_beyond_ascii_count_toward_its_run_s_size(tmp_path):
+    """A new run's size is all its names, the plain ones and the others: half of them not ASCII
+    is still a run as large as its count, merged into an older run less than twice its size."""
+    from indexer.store import name_runs
+
+    with Store.open(tmp_path / "store") as store:
+        with store.env.begin(write=True) as txn:
+            name_runs.add(txn, store, [f"plain{i:02d}".encode() for i in range(10)])
+        with store.env.begin(write=True) as txn:
+            name_runs.add(txn, store, [b"b0", b"b1", b"b2", "ß0".encode(), "ß1".encode(), "ß2".encode()])
+        runs = name_runs.load(store)
+    assert [run.size for run in runs] == [16]
+    assert runs[0].plain() == sorted([f"plain{i:02d}" for i in range(10)] + ["b0", "b1", "b2"])
+    assert [name_runs.name_of(k) for k in runs[0].others] == ["ß0", "ß1", "ß2"]

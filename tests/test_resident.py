@@ -19,7 +19,7 @@ from indexer.store.database import Store
 from indexer.store.records import facts_key
 from indexer.store.resident import KeptSummaries
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_index import _many_files, _module, lose_facts
+from tests.test_index import _module, assert_as_cold, indexed_losing
 from tests.test_mcp import run_stdio, text_of
 
 
@@ -85,22 +85,13 @@ def test_kept_summaries_serve_the_next_index_and_change_no_byte(tmp_path, keepin
 def test_a_kept_summary_is_never_claimed_for_facts_the_store_lost(tmp_path, keeping):
     """As tests/test_index.py's lost facts, in a host that keeps summaries: the lost blob is
     parsed again rather than served from memory (and its kept summary dropped)."""
-    builder = RepoBuilder(tmp_path / "repo")
-    builder.commit(_many_files(10))
-    store = Store.open(tmp_path / "store")
-    try:
-        first = api.index(str(builder.path), "main", store=store, workers=1)
-        lose_facts(store, str(builder.path), first.oid, "pkg/mod4.py")
+    with indexed_losing(tmp_path, "pkg/mod4.py") as (builder, store):
         kept_before = len(keeping)
         second_oid = builder.commit({"pkg/mod3.py": _module(3) + "\n\ndef added():\n    return 3\n"})
         second = api.index(str(builder.path), second_oid, store=store, workers=1)
         assert second.parsed_blobs == 2  # the changed file, and the one whose facts were lost
         assert len(keeping) == kept_before + 1  # the lost one dropped and kept again, the changed one added
-        with Store.open(tmp_path / "cold") as cold_store:
-            assert second.fingerprint == api.index(str(builder.path), second_oid, store=cold_store,
-                                                   workers=1).fingerprint
-    finally:
-        store.close()
+        assert_as_cold(tmp_path, builder, second_oid, second.fingerprint)
 
 
 def _stored(tmp_path: Path, files: int) -> tuple[Store, dict[str, bytes]]:
@@ -298,3 +289,99 @@ def test_the_forkserver_starts_once_the_tools_are_listed_not_at_initialize(tmp_p
     told = {k: v for k, _, v in (e.partition(b"=") for e in environment)}
     assert json.loads(told[ROOTS_ENV.encode()]) == [os.path.realpath(builder.path)]
     assert PREPARE_ENV.encode() not in told
+
+
+def _summaries(tmp_path: Path, files: int):
+    """A store of `files` modules, path -> facts key, and path -> its stored summary."""
+    from indexer.store.facts_table import load_summaries
+
+    store, keys = _stored(tmp_path, files)
+    return store, keys, load_summaries(store, keys)
+
+
+def test_a_summary_is_counted_as_its_fixed_cost_and_its_symbols_json():
+    """Every kept summary counts against the ceiling, one without symbols too (none would be
+    free to keep beyond it), and one with symbols by as many bytes more as its JSON holds."""
+    from indexer.model import BlobFacts, Symbol
+    from indexer.store.database import unpack
+    from indexer.store.facts_table import decode_summary
+    from indexer.store.records import stored_facts
+
+    def summary(facts):
+        return decode_summary(unpack(stored_facts(b"a" * 40 + b"|python|1", facts).packed_core))
+
+    bare = summary(BlobFacts("python", 1))
+    rich = summary(BlobFacts("python", 3, symbols=[Symbol("f", "function", "", 1, 2, 0, 10, "def f():")]))
+    assert bare.symbols_json == b"" and rich.symbols_json
+    assert resident.estimate(bare) > 0
+    assert resident.estimate(rich) - resident.estimate(bare) == len(rich.symbols_json)
+
+
+def test_a_ceiling_keeps_what_fits_exactly_and_drops_the_least_recently_used(tmp_path):
+    """Summaries that fill the ceiling to the byte are all kept; one more drops the one asked
+    for least recently, not the first one kept: a summary served from memory is used again."""
+    store, keys, stored = _summaries(tmp_path, 3)
+    try:
+        a, b, c = sorted(keys, key=keys.get)  # in the order their keys are read, and kept
+        size = {p: resident.estimate(stored[p]) for p in keys}
+        kept = KeptSummaries(size[a] + size[b])
+        kept.load(store, {a: keys[a], b: keys[b]})
+        assert len(kept) == 2 and kept.bytes == kept.ceiling  # at the ceiling, not over it
+        kept.load(store, {a: keys[a]})  # served: `a` is now the most recently used
+        assert kept.served == 1 and kept.bytes == size[a] + size[b]  # counted once, not again
+        kept.load(store, {c: keys[c]})  # no room for a third: `b` goes
+        served = kept.served
+        assert kept.load(store, {a: keys[a]}) == {a: stored[a]} and kept.served == served + 1
+        assert kept.load(store, {b: keys[b]}) == {b: stored[b]} and kept.served == served + 1  # read again
+    finally:
+        store.close()
+
+
+def test_a_summary_of_facts_the_store_lost_is_dropped_and_uncounted(tmp_path):
+    """Facts the store no longer holds (gc) are not served from memory, and their summary
+    leaves the kept ones, its bytes with it."""
+    store, keys, stored = _summaries(tmp_path, 3)
+    try:
+        kept = KeptSummaries()
+        kept.load(store, keys)
+        lost = sorted(keys)[0]
+        with store.env.begin(write=True, db=store.facts) as txn:
+            txn.delete(keys[lost])
+        assert kept.load(store, keys) == {p: s for p, s in stored.items() if p != lost}
+        assert len(kept) == 2 and kept.bytes == sum(resident.estimate(s) for p, s in stored.items() if p != lost)
+    finally:
+        store.close()
+
+
+def test_another_store_counts_only_its_own_summaries(tmp_path):
+    """Switching to another store drops what was kept with its bytes; a store removed and made
+    again at the same path is another store (its summaries read from it, none served)."""
+    import shutil
+
+    store, keys, stored = _summaries(tmp_path / "one", 3)
+    other, other_keys, other_stored = _summaries(tmp_path / "two", 2)
+    kept = KeptSummaries()
+    try:
+        kept.load(store, keys)
+        kept.load(other, other_keys)
+        assert kept.bytes == sum(resident.estimate(s) for s in other_stored.values())
+    finally:
+        store.close()
+        other.close()
+    again, again_keys, _ = _summaries(tmp_path / "again", 2)  # made while the first is there: another file
+    again.close()
+    shutil.rmtree(tmp_path / "two" / "store")
+    (tmp_path / "again" / "store").rename(tmp_path / "two" / "store")
+    with Store.open(tmp_path / "two" / "store") as remade:
+        kept.load(remade, again_keys)
+        assert kept.served == 0 and len(kept) == 2
+
+
+def test_keeping_follows_the_latest_ceiling_and_stops():
+    try:
+        resident.keep(1 << 20)
+        resident.keep(2 << 20)
+        assert resident.kept() is not None and resident.kept().ceiling == 2 << 20
+    finally:
+        resident.stop()
+    assert resident.kept() is None

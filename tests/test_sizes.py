@@ -1,4 +1,4 @@
-"""Sizes in bytes (`context_tools.faces.sizes`): one parser behind `context.map`'s budget on
+"""Sizes in bytes (`indexer.contract.sizes`): one parser behind `context.map`'s budget on
 the CLI, `rennet call`, MCP (the SDK's client over stdio) and the Python face, and behind
 `rennet mcp --ceiling` / `--cache-bytes`."""
 
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import context_tools
 from context_tools.faces.registry import registry
-from context_tools.faces.sizes import SIZE_PATTERN, parse_size, show
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.sizes import SIZE_PATTERN, parse_size, show
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 
 HIGH = 1 << 40

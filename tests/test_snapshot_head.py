@@ -95,3 +95,27 @@ def test_a_lazy_head_answers_as_the_head_and_decodes_only_the_columns_read(tmp_p
         name = next(s.name for _, s in api.snapshot(str(fixture.path), "main", store=store).symbols())
         assert fresh.definitions(name)
         assert set(HEAD_COLUMNS) & set(vars(fresh._head)) <= {"paths", "blobs", "languages"}
+
+
+def test_a_file_s_full_facts_are_its_own_sites_and_a_text_file_s_made_again(tmp_path):
+    """`Snapshot.facts`: a parsed file's occurrences as stored (roles and all), a text file's
+    plain sites made again from its blob (the store keeps only their sums), and None for a
+    file whose facts the store does not hold."""
+    from corpora.gitbuild import RepoBuilder
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tokens import plain_occurrences
+    from indexer.store.records import path_facts_key
+
+    source, text = b"def alpha(x):\n    return beta(x)\n", b"alpha and beta, in prose\n"
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"m.py": source, "notes.md": text, "gone.py": "G = 1\n"})
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(builder.path), "main", store=store, workers=1)
+        snap = api.snapshot(str(builder.path), "main", store=store)
+        assert snap.facts("m.py").occurrences == extract_blob(source, "m.py", "python").occurrences
+        assert {o.role for o in snap.facts("m.py").occurrences} >= {"definition", "call", "local"}
+        assert snap.facts("notes.md").occurrences == plain_occurrences(text) != []
+        gone = snap.file("gone.py")
+        with store.env.begin(write=True) as txn:
+            txn.delete(path_facts_key("gone.py", gone.blob, snap.extractor_version), db=store.facts)
+        assert api.snapshot(str(builder.path), "main", store=store).facts("gone.py") is None

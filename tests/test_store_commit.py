@@ -84,3 +84,61 @@ def test_a_new_snapshot_relinks_a_pin_keeps_the_link_and_no_rev_pins_nothing(sto
     with store.env.begin(db=store.repos) as txn:
         forks = [bytes(k) for k, _ in txn.cursor() if b"fork" in bytes(k)]
     assert forks == [repo_key("fork", OID)]  # a link, and no pin without a rev
+
+
+@pytest.mark.parametrize("part", ["core", "occurrences"])
+def test_a_given_fact_differing_from_the_stored_one_in_either_part_is_handed_to_differs(store, part):
+    """A facts key the store holds is compared by both its stored parts: the core and the
+    occurrence list each decide alone, and neither is overwritten."""
+    blob = "4" * 40
+    [stored] = facts(blob)
+    commit_snapshot(store, snapshot(b"record"), facts=[stored])
+    other = stored._replace(**({"packed_core": stored.packed_core + b"x"} if part == "core"
+                               else {"packed_occurrences": stored.packed_occurrences + b"x"}))
+    seen: list[bytes] = []
+    done = commit_snapshot(store, snapshot(b"record"), facts=[other], differs=seen.append)
+    assert seen == [other.key] and done.facts_new == 0
+    assert get(store, other.key, store.facts) == stored.packed_core
+    assert (get(store, other.key, store.occurrences) or b"") == stored.packed_occurrences
+    unchanged: list[bytes] = []
+    commit_snapshot(store, snapshot(b"record"), facts=[stored], differs=unchanged.append)
+    assert unchanged == []
+
+
+def test_a_record_without_arcs_replacing_a_partial_one_leaves_none_of_its_arcs(store):
+    """A bundle's record carries no rank arcs: the partial record's it replaces are not this
+    one's, and are dropped with it (was: kept under the same key, and read by the next
+    re-index as the complete record's)."""
+    commit_snapshot(store, snapshot(b"partial", arcs=b"partial arcs"))
+    assert get(store, snapshot_key(OID, VERSION), store.rank) is not None
+    done = commit_snapshot(store, snapshot(b"complete", arcs=None), replace=True)
+    assert done.snapshot_new
+    assert get(store, snapshot_key(OID, VERSION), store.snapshots) == b"complete"
+    assert get(store, snapshot_key(OID, VERSION), store.rank) is None
+    commit_snapshot(store, snapshot(b"again", arcs=None))  # a record kept: nothing of it changes
+    assert get(store, snapshot_key(OID, VERSION), store.snapshots) == b"complete"
+
+
+def test_a_record_kept_keeps_its_link_s_time_of_indexing(store):
+    """Committing a snapshot the store holds already pins the rev and keeps the link's time of
+    indexing: the snapshot was indexed then, not now."""
+    commit_snapshot(store, snapshot(b"record", indexed_at="early"), Pin("repo", "main"))
+    done = commit_snapshot(store, snapshot(b"record", indexed_at="late"), Pin("repo", "v3"))
+    assert not done.snapshot_new
+    assert linked_at(store, "repo") == "early"
+    assert get(store, pin_key("repo", "v3"), store.repos) == OID.encode()
+
+
+def test_a_rev_of_the_longest_pinnable_length_is_pinned_and_one_byte_more_refused(store):
+    """A pin's key is `pin|`, the 16-character identity, `|` and the rev: LMDB takes 511 bytes,
+    so a rev of PIN_REV_BYTES is pinned and one byte longer is `bad_input` before any write."""
+    from indexer.contract.errors import BadInput
+    from indexer.store.records import PIN_REV_BYTES
+
+    repo_id = "0123456789abcdef"
+    longest = "r" * PIN_REV_BYTES
+    commit_snapshot(store, snapshot(b"record"), Pin(repo_id, longest))
+    assert len(pin_key(repo_id, longest)) == 511
+    assert get(store, pin_key(repo_id, longest), store.repos) == OID.encode()
+    with pytest.raises(BadInput):
+        Pin(repo_id, longest + "r")

@@ -548,13 +548,34 @@ def test_a_blob_of_the_file_table_that_is_no_oid_is_store_corrupt(made: Made, tm
                                              ("bundle.export", {"repo": made.repo, "rev": "main",
                                                                 "out": str(tmp_path / "main.bundle")})])
     code, message = error_of(read)
-    assert code == "store_corrupt" and "names a blob 'zz'" in message, message
+    assert code == "store_corrupt" and "names a blob that is no OID" in message, message
     code, message = error_of(reindex)
     assert code == "store_corrupt" and "names a blob that is no OID" in message, message
     assert error_of(export)[0] == "store_corrupt"  # the facts of blob `zz` are not in the store
     with open_store(home) as store, pytest.raises(Exception) as raised:
         snapshot(made.repo, "main", store=store).defined_names()
     assert getattr(raised.value, "code", None) == "store_corrupt", raised.value
+
+
+@pytest.mark.parametrize("blob", ["zz", "g" * 40, "A" * 40, "a" * 39])
+def test_a_blob_of_the_file_table_that_is_no_oid_is_store_corrupt_to_every_lookup(made: Made, tmp_path, blob):
+    """A file's blob damaged into no OID, read by the lookups of a lazily decoded head: a name's
+    definitions and references found through the name index, which lists the file's true blob,
+    no longer in the file table (was: `not_found` for `helper`, defined in that file, and its
+    references listed without it), and the file itself. The blobs column is checked when it is
+    decoded, as the whole head's is."""
+    key = snapshot_key_of(made, oid_of(made, "main"))
+    value = made.values[("snapshots", key)]
+    size = int.from_bytes(value[:4], "big")
+    head = msgspec.msgpack.decode(value[5:4 + size])
+    blobs = [blob if path == "pkg/core.py" else held for path, held in zip(head["paths"], head["blobs"])]
+    home = copy_damaged(made, tmp_path, "snapshots", key, with_head(value, blobs=blobs))
+    for reply in run(made, home, [("context.symbol", {"repo": made.repo, "name": "helper"}),
+                                  ("context.references", {"repo": made.repo, "name": "helper"}),
+                                  ("context.file", {"repo": made.repo, "path": "pkg/core.py"}),
+                                  ("context.file", {"repo": made.repo, "path": "web/b.js"})]):
+        code, message = error_of(reply)
+        assert code == "store_corrupt" and "names a blob that is no OID" in message, (reply.command, message)
 
 
 def test_a_snapshot_whose_blob_facts_are_not_in_the_store_is_store_corrupt(made: Made, tmp_path) -> None:

@@ -226,12 +226,14 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     limit = (mapped >> 20) + 1024 << 20  # whole MiB, as the message names it
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     try:
-        for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped)):
+        for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped),
+                    SystemError("error return without exception set")):
             typed = memory_fault(exc, "the test")
             assert typed is not None and typed.code == "out_of_memory", exc
             assert f"(`ulimit -v` is {limit >> 20} MiB) is too small for the test" in typed.message
         for exc in (ImportError("No module named 'numpy'"), raised_from(ModuleNotFoundError("No module named 'x'")),
                     RuntimeError("can't start new thread"), OSError(errno.EACCES, "Permission denied"),
+                    SystemError("another bug"),
                     ValueError("a bug")):
             assert memory_fault(exc) is None, exc
         with pytest.raises(Exception) as caught:
@@ -253,6 +255,55 @@ def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == "True"
+
+
+_OPEN_WITHOUT_ROOM = """
+import mmap, resource, sys
+from indexer.store.database import Store, map_size
+from indexer.contract.errors import RennetError
+limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+# every byte of the limit but 64 MiB taken (never touched), so the store's map finds no room
+held = mmap.mmap(-1, limit - mapped - (64 << 20), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=0)
+try:
+    Store.open(sys.argv[1]).close()
+    print("opened")
+except RennetError as exc:
+    print(exc.code, map_size() >> 20, exc.message)
+"""
+
+
+@pytest.mark.parametrize("state", ["sound", "damaged"])
+def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_damage_stays_so(state, two_revs,
+                                                                                              tmp_path):
+    """A store opened by a process whose `ulimit -v` (1 GiB) leaves no room for the store's map
+    (half the limit): `out_of_memory` naming the limit and the map, saying nothing is wrong
+    with the store, which then opens and answers as it was (was: `store_error`, as though the
+    store were at fault). A store whose header is damaged stays `store_corrupt` under the same
+    limit: LMDB reads the header before it maps, and only a map with no room now is memory."""
+    import resource
+
+    home = tmp_path / "home"
+    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main")
+    assert code == 0
+    data = home / "lmdb" / "data.mdb"
+    if state == "damaged":
+        with open(data, "r+b") as fh:
+            fh.write(b"\xff" * 8192)  # both meta pages
+    done = subprocess.run([sys.executable, "-c", _OPEN_WITHOUT_ROOM, str(home)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30,) * 2))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    code, mib, message = done.stdout.rstrip("\n").split(" ", 2)
+    if state == "damaged":
+        assert code == "store_corrupt" and "move it aside and re-index" in message, done.stdout
+        return
+    assert (code, mib) == ("out_of_memory", "512"), done.stdout
+    assert message.startswith(f"this process's address-space limit (`ulimit -v` is 1024 MiB) leaves no room for the "
+                              f"map of the store at {home} (512 MiB, half the limit) beside the "), message
+    assert message.endswith("; nothing is wrong with the store and nothing stored was lost: raise the limit and retry")
+    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main")
+    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
 
 
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, tmp_path):

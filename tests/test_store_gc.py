@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,6 +17,9 @@ from indexer import api
 from indexer.store.database import Store
 from indexer.store.gc import collect
 from indexer.store.inventory import info, inventory
+
+if TYPE_CHECKING:
+    import pygit2
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST = {
@@ -196,6 +200,22 @@ def test_store_commands_on_the_cli(repinned):
     assert json.loads(rennet("store", "info", "--json").stdout)["data"]["snapshots"] == 2
 
 
+def _worktree_snapshots(store: Store, repo: str, count: int) -> tuple[pygit2.Repository, list[str]]:
+    """The checkout of `repo`, and the oids of `count` working-tree snapshots indexed into
+    `store`, app/util.py edited before each."""
+    import pygit2
+
+    from indexer.git.worktree import read_worktree
+
+    checkout = pygit2.Repository(repo)
+    checkout.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
+    trees = []
+    for n in range(count):
+        (Path(repo) / "app" / "util.py").write_text(f"def edited_{n}():\n    return {n}\n")
+        trees.append(api.worktree_snapshot(checkout, read_worktree(checkout), store=store).oid)
+    return checkout, trees
+
+
 def test_gc_keeps_the_working_tree_snapshots_a_checkout_lists(repinned, tmp_path):
     import pygit2
 
@@ -283,17 +303,8 @@ def test_gc_keeps_the_name_rows_of_a_blob_a_kept_snapshot_reads_under_another_la
 
 
 def test_gc_keeps_every_working_tree_snapshot_a_checkout_lists(repinned):
-    import pygit2
-
-    from indexer.git.worktree import read_worktree
-
     store, repo, _other, first = repinned
-    checkout = pygit2.Repository(repo)
-    checkout.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
-    trees = []
-    for n in range(3):
-        (Path(repo) / "app" / "util.py").write_text(f"def edited_{n}():\n    return {n}\n")
-        trees.append(api.worktree_snapshot(checkout, read_worktree(checkout), store=store).oid)
+    _, trees = _worktree_snapshots(store, repo, 3)
     plan = collect(store)
     assert [s.oid for s in plan.snapshots] == [first]
     with store.env.begin() as txn:
@@ -309,6 +320,24 @@ def test_a_held_snapshot_whose_head_does_not_decode_keeps_every_facts_key_of_its
     before = _facts_keys(store)
     with store.env.begin(write=True) as txn:
         txn.put(snapshot_key(main.oid, main.extractor_version), (5).to_bytes(4, "big") + b"junk!", db=store.snapshots)
+    plan = collect(store)
+    assert [s.oid for s in plan.snapshots] == [first] and plan.facts == 0 and _facts_keys(store) == before
+
+
+def test_a_held_snapshot_whose_head_names_another_extractor_version_keeps_every_facts_key_of_its_version(repinned):
+    """A head of another extractor version than its key's does not read back whole: which facts
+    keys its files are read under cannot be told, so none of its version's is dropped (the
+    facts only the unheld snapshot needed stay too)."""
+    from indexer.store.records import snapshot_key
+    from tests.test_store_damage import with_head
+
+    store, repo, _other, first = repinned
+    main = api.snapshot(repo, "main", store=store, index_if_absent=False)
+    key = snapshot_key(main.oid, main.extractor_version)
+    with store.env.begin(write=True) as txn:
+        txn.put(key, with_head(bytes(txn.get(key, db=store.snapshots)), extractor_version="assembly=1"),
+                db=store.snapshots)
+    before = _facts_keys(store)
     plan = collect(store)
     assert [s.oid for s in plan.snapshots] == [first] and plan.facts == 0 and _facts_keys(store) == before
 
@@ -331,3 +360,164 @@ def test_gc_drops_every_name_only_the_dropped_blob_defined(tmp_path):
             assert [name for name in ("zz_one", "zz_two", "grüße", "kept") if txn.get(name.encode())] == ["kept"]
         runs = name_runs.load(store)
         assert {n for r in runs for n in r.plain()} == {"kept"} and not any(r.others for r in runs)
+
+
+def _defined_names(store: Store, repo: str, other: str, first: str) -> set[str]:
+    """Every name the store's three snapshots define, read snapshot by snapshot."""
+    snaps = [api.snapshot(repo, rev, store=store, index_if_absent=False) for rev in ("main", first)]
+    return set().union(*(s.defined_names() for s in [*snaps, api.snapshot(other, "main", store=store)]))
+
+
+def test_store_info_counts_each_kind_of_thing_the_store_holds(repinned):
+    """`store info`'s counts, each against what is there by another way of reading it: two
+    repositories, two rev pins, one workspace, three snapshots of which two are held, every
+    blob facts key, each defined name once (`shared` is defined by two blobs), no dossier and
+    the receipts appended; a store never collected uses every page of its file."""
+    from context_tools.faces import ledger
+    from indexer.fleet import workspace
+
+    store, repo, other, first = repinned
+    workspace.create(store, "ws")
+    workspace.add(store, "ws", other, "main")
+    receipt = ledger.Receipt(at="2026-01-01T00:00:00Z", command="store.info", surface="cli", input_digest="d",
+                             outcome="ok")
+    ledger.append_many(store, [receipt] * 3)
+    names = _defined_names(store, repo, other, first)
+    assert "shared" in names
+    got = info(store)
+    assert (got.repositories, got.pins, got.workspaces, got.snapshots, got.held_snapshots) == (2, 2, 1, 3, 2)
+    assert got.blob_facts == len(_facts_keys(store)) and got.names == len(names)
+    assert (got.dossiers, got.receipts) == (0, 3)
+    assert got.file_bytes == os.path.getsize(Path(store.env.path()) / "data.mdb") == got.used_bytes > 0
+
+
+def test_store_list_says_what_holds_each_snapshot(repinned):
+    """Each holder as `store list` names it: a rev pin with its repository, a workspace
+    member, the working-tree snapshots of a checkout, newest first (`newest`, then `2 back`;
+    the newest is pinned as `WORKTREE` too),
+    the repository's path where a workspace member says it; each snapshot with its files,
+    fingerprint and when it was indexed."""
+    import pygit2
+
+    from indexer.fleet import workspace
+    from indexer.git import read as gitread
+
+    store, repo, other, first = repinned
+    workspace.create(store, "ws")
+    workspace.add(store, "ws", other, "main", member_name="lonely")
+    checkout, trees = _worktree_snapshots(store, repo, 2)
+    repo_id, other_id = gitread.repo_identity(checkout), gitread.repo_identity(pygit2.Repository(other))
+    main, lonely = api.snapshot(repo, "main", store=store), api.snapshot(other, "main", store=store)
+    with store.env.begin() as txn:
+        inv = inventory(store, txn)
+    by_oid = {s.oid: s for s in inv.snapshots}
+    described = {oid: sorted(h.describe() for h in s.held_by) for oid, s in by_oid.items()}
+    assert described == {
+        first: [], main.oid: [f"rev main of {repo_id}"],
+        lonely.oid: [f"rev main of {other_id}", "workspace member ws/lonely"],
+        trees[1]: [f"rev WORKTREE of {repo_id}", f"working tree of {repo_id} (newest)"],
+        trees[0]: [f"working tree of {repo_id} (2 back)"]}
+    assert inv.repo_paths == {other_id: os.path.realpath(other)}
+    for snap in (main, lonely):
+        entry = by_oid[snap.oid]
+        assert (entry.files, entry.fingerprint, entry.indexed_at) == (
+            len(snap.files), snap.record.fingerprint, snap.indexed_at)
+        assert entry.repos == [repo_id if snap is main else other_id]
+
+
+def _records_indexed_at(store: Store, stamps: dict[str, str]) -> None:
+    """A one-file snapshot of each OID, indexed at its stamp, committed with its rank arcs."""
+    from indexer.model import FileEntry, SnapshotRecord
+    from indexer.store.commit import PackedSnapshot, commit_snapshot
+    from indexer.store.records import pack_record
+    from indexer.store.versions import snapshot_version
+
+    version = snapshot_version()
+    for oid, at in stamps.items():
+        record = SnapshotRecord(oid, "d" * 40, version, [FileEntry("a.py", "e" * 40, 0o100644, 1, 1, "python")],
+                                [], [], [], [], [], {"a.py": 0}, {"a.py": 1.0}, indexed_at=at)
+        commit_snapshot(store, PackedSnapshot(oid, version, pack_record(record), b"arcs", at))
+
+
+def test_store_list_is_newest_first_and_sizes_a_snapshot_with_its_rank_arcs(tmp_path):
+    """Snapshots listed by when they were indexed, newest first (their OIDs in another order),
+    those indexed in the same second by OID; a snapshot's size is its record's and its rank
+    arcs' rows, keys included."""
+    from indexer.store.records import snapshot_key
+    from indexer.store.versions import snapshot_version
+
+    stamps = {"a" * 40: "2026-01-02T00:00:00Z", "b" * 40: "2026-01-03T00:00:00Z", "c" * 40: "2026-01-01T00:00:00Z",
+              "d" * 40: "2026-01-03T00:00:00Z"}
+    with api.open_store(tmp_path / "store") as store:
+        _records_indexed_at(store, stamps)
+        with store.env.begin() as txn:
+            inv = inventory(store, txn)
+            key = snapshot_key("a" * 40, snapshot_version())
+            rows = len(key) + len(txn.get(key, db=store.snapshots)) + len(key) + len(txn.get(key, db=store.rank))
+    assert [s.oid[0] for s in inv.snapshots] == ["d", "b", "a", "c"]
+    assert [s.indexed_at for s in inv.snapshots] == sorted(stamps.values(), reverse=True)
+    assert next(s for s in inv.snapshots if s.oid == "a" * 40).bytes == rows
+
+
+def _aged(store: Store, oid: str) -> None:
+    """The snapshot of `oid` as a store an older extractor wrote holds it: under its version."""
+    from indexer.store.records import snapshot_key
+    from indexer.store.versions import snapshot_version
+
+    with store.env.begin(write=True) as txn:
+        for db in (store.snapshots, store.rank):
+            value = txn.pop(snapshot_key(oid, snapshot_version()), db=db)
+            if value is not None:
+                txn.put(snapshot_key(oid, "older"), value, db=db)
+
+
+def test_a_pin_holds_no_snapshot_of_an_older_extractor_version_and_still_names_its_repository(repinned):
+    """A rev pin is read at this code's extractor version: a snapshot of the pinned commit
+    that an older extractor wrote is held by nothing, and `gc` drops it with the commit's link;
+    the pin stays, and `store info` still counts its repository."""
+    store, repo, other, first = repinned
+    lonely = api.snapshot(other, "main", store=store)
+    _aged(store, lonely.oid)
+    with store.env.begin() as txn:
+        aged = next(s for s in inventory(store, txn).snapshots if s.oid == lonely.oid)
+    assert (aged.extractor_version, aged.held_by) == ("older", [])
+    assert sorted(s.oid for s in collect(store).snapshots) == sorted([first, lonely.oid])
+    got = info(store)
+    assert (got.repositories, got.pins, got.snapshots) == (2, 2, 1)
+
+
+def test_a_workspace_member_holds_the_snapshot_of_the_version_it_was_pinned_at(repinned):
+    """A workspace member pinned by an older extractor holds that version's snapshot of its
+    commit, which `gc` keeps: the member reads it."""
+    from indexer.fleet import workspace
+
+    store, repo, other, first = repinned
+    workspace.create(store, "ws")
+    member = workspace.add(store, "ws", other, "main", member_name="lonely").member
+    _aged(store, member.oid)
+    ws = workspace.load(store, "ws")
+    ws.members[0].extractor_version = "older"
+    workspace._save(store, ws)
+    with store.env.begin() as txn:
+        aged = next(s for s in inventory(store, txn).snapshots if s.oid == member.oid)
+    assert aged.extractor_version == "older" and [h.describe() for h in aged.held_by] == ["workspace member ws/lonely"]
+    assert [s.oid for s in collect(store).snapshots] == [first]
+
+
+def test_a_snapshot_with_a_submodule_and_a_link_names_the_facts_keys_of_its_files(tmp_path):
+    """A submodule's and a symbolic link's rows have no blob facts: the snapshot's facts keys
+    are its regular files' (a submodule's empty blob, taken for one, would make the head read
+    as damaged, and keep every facts key of its version from `gc`)."""
+    from corpora.gitbuild import Link, Submodule
+    from indexer.store.records import entry_facts_key
+
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "def a():\n    return 1\n", "b.md": "b\n", "link.py": Link("a.py"),
+                 "vendor/sub": Submodule("5" * 40)})
+    with api.open_store(tmp_path / "store") as store:
+        snap = api.snapshot(str(repo.path), "main", store=store)
+        assert {f.language for f in snap.files} >= {"submodule", "symlink"}
+        with store.env.begin() as txn:
+            entry, = inventory(store, txn).snapshots
+        regular = [f for f in snap.files if f.language not in ("submodule", "symlink")]
+        assert entry.facts_keys == {entry_facts_key(f, snap.extractor_version) for f in regular}

@@ -11,7 +11,7 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES, name_language
 from indexer.store.canonical import lines
 from indexer.store.database import Store
 from indexer.store.records import facts_key, is_facts_key, load_facts, load_record
-from indexer.store.versions import facts_version, snapshot_version
+from indexer.store.versions import facts_version, facts_versions, snapshot_version
 
 _FILES = {
     "app/main.py": "from app import util\n\n\ndef main():\n    return util.helper(1)\n",
@@ -79,6 +79,35 @@ def test_facts_keys_follow_from_the_snapshot_version():
     assert is_facts_key(key, version) and not is_facts_key(key, bumped.replace("python=", "python=9", 1))
     assert not is_facts_key(b"short|python|" + key.rsplit(b"|", 1)[1], version)
 
+
+
+def test_an_assembly_bump_keeps_every_facts_key():
+    """A bump of how snapshots are assembled makes new snapshots of the same blob facts: no
+    facts version, a header's and an unnamed file's included, names the assembly version."""
+    version = snapshot_version()
+    bumped = version.replace("assembly=", "assembly=9", 1)
+    assert bumped != version
+    for language in (*LANGUAGES, "markdown", CONTENT_H, CONTENT):
+        assert facts_version(bumped, language) == facts_version(version, language), language
+    assert facts_versions(bumped) == facts_versions(version)
+    assert facts_versions(version) == {facts_version(version, language) for language in (*LANGUAGES, "json",
+                                                                                         CONTENT_H, CONTENT)}
+    assert facts_versions("55") == {"55"}
+
+
+def test_the_snapshot_version_and_the_facts_keys_it_names_keep_their_stored_form():
+    """What the store's keys carry: the languages in name order (not the registry's, so adding
+    or moving a language's registration renames no snapshot), and the facts versions made of
+    the facts version and the language's own; a header's of C's then C++'s, an unnamed file's
+    of every language's in name order, then the plain one's. A change of form would re-parse
+    every blob of a store written before it."""
+    from indexer.store.versions import ASSEMBLY_VERSION, FACTS_VERSION, PLAIN_VERSION
+
+    named = ";".join(f"{name}={LANGUAGES[name].version}" for name in sorted(LANGUAGES))
+    assert snapshot_version() == f"assembly={ASSEMBLY_VERSION};facts={FACTS_VERSION};{named};plain={PLAIN_VERSION}"
+    made = "assembly=1;facts=10;rust=4;c=3;cpp=7;plain=2"
+    assert [facts_version(made, language) for language in ("c", "cpp", "rust", "json", CONTENT_H, CONTENT)] == [
+        "10.3", "10.7", "10.4", "10.2", "10.3.7", "10.3.7.4.2"]
 
 def test_the_single_version_of_old_keys_facts_as_it_did():
     # a store written by the one extractor version (55 and before) keyed facts `blob|language|55`

@@ -110,9 +110,9 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool, sp
 
 
 def _size_range(t: Any) -> tuple[int, int] | None:
-    """(low, high) of a size field (`context_tools.faces.sizes`): an int in range or a string of
+    """(low, high) of a size field (`indexer.contract.sizes`): an int in range or a string of
     the size pattern; None for any other type."""
-    from context_tools.faces.sizes import SIZE_PATTERN
+    from indexer.contract.sizes import SIZE_PATTERN
 
     if not isinstance(t, mi.UnionType) or len(t.types) != 2:
         return None
@@ -125,8 +125,8 @@ def _size_range(t: Any) -> tuple[int, int] | None:
 
 def _size_arg(low: int, high: int) -> Any:
     def parse(text: str) -> int:
-        from context_tools.faces.sizes import parse_size
         from indexer.contract.errors import BadInput
+        from indexer.contract.sizes import parse_size
 
         try:
             return parse_size(text, what="", low=low, high=high)  # argparse names the option
@@ -500,7 +500,7 @@ def _command_named(argv: Sequence[str]) -> str:
 
 
 def run() -> NoReturn:
-    """The `rennet` console script."""
+    """The `rennet` command, as the console script runs it once its entry (`script.py`) has imported this."""
     from context_tools.faces.quick_exit import quick_exit
     from context_tools.faces.standard_streams import reopen_closed, stop_on_signals, typed_output
     from indexer.rank import hold_blas_pool
@@ -539,6 +539,9 @@ def _main(argv: list[str]) -> int:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
         args = parser.parse_args(argv)
+    from indexer.contract.limits import limits
+
+    limits()  # a bad `$RENNET_LIMITS` is told before any work, whichever command reads trees
     ns = vars(args)
     store = ns.get("store")
     builtin = ns.get("_builtin")

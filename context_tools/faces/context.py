@@ -40,8 +40,8 @@ MAX_CACHE_BYTES = 1 << 40
 
 def cache_budget(explicit: str | int | None = None) -> int:
     """The answer cache's byte budget: `--cache-bytes`, else `$RENNET_CACHE_BYTES`, else 512 MiB.
-    A size (`context_tools.faces.sizes`: bytes, or with a k, M or G suffix in powers of 1024)."""
-    from context_tools.faces.sizes import configured_size
+    A size (`indexer.contract.sizes`: bytes, or with a k, M or G suffix in powers of 1024)."""
+    from indexer.contract.sizes import configured_size
 
     return configured_size(explicit, option="--cache-bytes", variable="RENNET_CACHE_BYTES",
                            default=DEFAULT_CACHE_BYTES, low=0, high=MAX_CACHE_BYTES)

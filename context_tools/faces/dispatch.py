@@ -58,7 +58,7 @@ def decode_input(row: Command, raw: Any) -> msgspec.Struct:
 
 def _said_plainly(message: str) -> str:
     """msgspec's message, with a size field's pattern said in words."""
-    from context_tools.faces.sizes import SIZE_PATTERN, SPELLING
+    from indexer.contract.sizes import SIZE_PATTERN, SPELLING
 
     return message.replace(f"Expected `str` matching regex {SIZE_PATTERN!r}", f"not a size: give {SPELLING}")
 
@@ -234,7 +234,10 @@ class Executor:
             from context_tools.faces.sanitize import sanitize_line
             from indexer.store.database import fault
 
-            typed = fault(exc, self.handle.home)  # a full disk says so, in the store's words
+            # a full disk says so, in the store's words; the store's open typed it already
+            typed = exc if isinstance(exc, RennetError) else fault(exc, self.handle.home)
+            if typed is not None and reply.error is not None and typed.code == reply.error.code:
+                return  # the command met the same fault (the store's map, no room under the limit)
             print(f"rennet: receipt not recorded: {sanitize_line(str(typed or exc))}", file=sys.stderr)
 
 

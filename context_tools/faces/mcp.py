@@ -34,6 +34,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from context_tools.faces.argument_types import as_declared
+from context_tools.faces.call_stops import CallStops
 from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
 from context_tools.faces.index_calls import IndexCalls, repository_named, wait_for
@@ -125,12 +126,16 @@ def reply_of_encoded(wire: bytes, ok: bool) -> Any:
                                 structured_content=msgspec.json.decode(wire), is_error=not ok)
 
 
-def build_server(executor: Executor, table: Registry | None = None, readers: ReaderPool | None = None) -> Any:
+def build_server(executor: Executor, table: Registry | None = None, readers: ReaderPool | None = None,
+                 stops: CallStops | None = None) -> Any:
+    """The SDK's server answering the registry's agent tools; `stops` holds the stop events of
+    its calls in flight, set by the server's stop (`_serve_http`) as by a client's cancel."""
     import anyio
     import anyio.to_thread
     from mcp.server.lowlevel import Server
 
     tools = Tools(table, executor.worktree)
+    calls_in_flight = stops if stops is not None else CallStops()
     index_calls = IndexCalls()
     client_roots = DeclaredRoots()
     calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
@@ -160,7 +165,20 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         # A client lists the tools before its first call, and an agent thinks between the two:
         # the forkserver's preload runs then, not on the first index's clock.
         worker_start.start_soon()
-        return types.ListToolsResult(tools=tools.tools)
+        try:
+            listed = tools.tools
+        except Exception as exc:
+            # Under a `ulimit -v` the tools' schemas, derived on the first list, may find no
+            # room (a library the loader cannot map, a MemoryError): a typed JSON-RPC error,
+            # where the SDK answered its bare internal error and logged the traceback.
+            fault = memory_fault(exc, "listing the tools")
+            if fault is None:
+                raise
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"{fault.code}: {fault.message}",
+                           data={"code": fault.code}) from None
+        return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
         _bounded_progress_token(ctx)
@@ -201,7 +219,15 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             from indexer import worker_start
 
             worker_start.start_soon()  # the call may index: its workers' forkserver gets going
-        stop = threading.Event()  # set when the call is cancelled: an index it runs ends there
+        # set when the call is cancelled, or the server told to stop: an index it runs ends there
+        stop = calls_in_flight.begin()
+        try:
+            return await answered(ctx, row, arguments, declared, repository, stop)
+        finally:
+            calls_in_flight.end(stop)
+
+    async def answered(ctx: Any, row: Command, arguments: dict[str, Any], declared: tuple[str, ...],
+                       repository: str, stop: threading.Event) -> Any:
         sink = _progress_of(ctx, stop)
 
         def run() -> Any:
@@ -211,11 +237,12 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                 return executor.run(row.id, arguments, client_roots=declared)
 
         async def once() -> Any:
-            answered = await on_reader(row, arguments, declared)
-            if answered is not None:
-                return answered
+            from_reader = await on_reader(row, arguments, declared)
+            if from_reader is not None:
+                return from_reader
             reply = await _to_its_end(run, calls, stop)
-            return reply_of(reply.wire, reply.ok)
+            failed = None if reply.ok else (reply.envelope.get("error") or {}).get("code")
+            return stopped_reply(row, failed) or reply_of(reply.wire, reply.ok)
 
         ended = index_calls.ended
         result = await once()
@@ -223,9 +250,20 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             return result
         pending = index_calls.in_flight(repository)
         if pending or index_calls.ended != ended:  # sent beside an index call, which may write what it asked for
-            if await anyio.to_thread.run_sync(lambda: wait_for(pending, sink.waiting), limiter=waiting):
+            from indexer.contract.errors import Cancelled
+
+            try:
+                done = await anyio.to_thread.run_sync(lambda: wait_for(pending, sink.waiting), limiter=waiting)
+            except Cancelled:  # the wait's report found the call told to stop
+                return stopped_reply(row, Cancelled.code) or result
+            if done:
                 result = await once()
         return result
+
+    def stopped_reply(row: Command, code: str | None) -> Any:
+        """A failed call's answer when the server's stop ended it (`CallStops.interrupted`), else None."""
+        stopped = calls_in_flight.interrupted(code)
+        return None if stopped is None else reply_of(error_envelope(row.id, stopped.code, stopped.message), ok=False)
 
     async def roots_changed(ctx: Any, params: Any) -> None:
         client_roots.changed(ctx)
@@ -381,6 +419,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     from context_tools.faces.context import cache_budget
     from context_tools.faces.readers import Settings, reader_count
     from indexer.contract.errors import BadInput, RennetError
+    from indexer.contract.limits import limits
     from indexer.contract.local_paths import utf8_folder
     from indexer.store.database import checked_home
 
@@ -400,14 +439,18 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         checked_home(store)
         token = http_token(token_env) if bind is not None else None
         budget = cache_budget(cache_bytes)
+        limits()  # told at start, not as the first index's error
         # a --worktree server's reads write: they stay here
         count = 0 if worktree else reader_count(readers, many_sessions=bind is not None)
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
+    from context_tools.faces.memory_log import one_line_for_memory
     from context_tools.faces.standard_streams import STOPS, leave_server
     from indexer import worker_start
     from indexer.store import resident
+
+    one_line_for_memory()  # a fault of memory where no reply can be made: one line, no traceback
 
     # A server told to stop by SIGTERM or SIGHUP stops now, calls in flight or not, as on a
     # Ctrl-C (below): a handler that raised, as a command's does, would reach only the thread
@@ -421,11 +464,12 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree,
                         settle="later")
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
-    server = build_server(executor, readers=pool if count else None)
+    stops = CallStops()
+    server = build_server(executor, readers=pool if count else None, stops=stops)
     try:
         if bind is None or token is None:  # one without the other: stdio has no token
             return _serve_stdio(server)
-        return _serve_http(server, *bind, token=token)
+        return _serve_http(server, *bind, token=token, stops=stops)
     except BaseException as exc:
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
         # exception group; so does a typed error that ends the server (`out_of_memory` under a
@@ -470,7 +514,7 @@ def _serve_stdio(server: Any) -> int:
     return 0
 
 
-def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> int:
+def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool], stops: CallStops) -> int:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -503,7 +547,8 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool]) -> i
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()
     bounded_shutdown_server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
-                                           http=header_deadline_protocol())).run(sockets=listening)
+                                           http=header_deadline_protocol()),
+                            on_stop=stops.stop_all).run(sockets=listening)
     return 0
 
 

@@ -27,7 +27,8 @@
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
    send nothing, were kept open for good (`HeaderDeadline`).
-9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server lets requests in flight finish for
+9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server tells its calls in flight to stop, as
+   a cancel does (an index answers `interrupted`), lets requests in flight finish for
    SHUTDOWN_SECONDS, then leaves (`bounded_shutdown_server`).
 
 The token is generated at start and printed once to stderr, or read from the environment
@@ -373,9 +374,12 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
     return HeaderDeadline
 
 
-def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS) -> Any:
-    """A uvicorn server that, told to stop (SIGINT, SIGTERM, SIGHUP), lets calls in flight
-    finish for `grace` seconds and then leaves. uvicorn waits for them without end, and a
+def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS,
+                            on_stop: Callable[[int], None] | None = None) -> Any:
+    """A uvicorn server that, told to stop (SIGINT, SIGTERM, SIGHUP), tells `on_stop` (which
+    sets the stop event of each call in flight, `call_stops.CallStops`: an index ends at its
+    next report, answering `interrupted`), lets calls in flight finish for `grace` seconds
+    and then leaves. uvicorn waits for them without end, and a
     call runs in a thread no cancel reaches: a server stopped during an index stayed up until
     it ended. It leaves as a shell reports the signal, with the server's words
     (`leave_server`): a Ctrl-C says so and exits 130 (as the CLI does), SIGHUP says it and
@@ -406,6 +410,8 @@ def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS) -> Any
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if not self.should_exit:
+                if on_stop is not None:
+                    on_stop(sig)
                 # A thread leaves even while the event loop's thread is held in C code; under a
                 # `ulimit -v` the server may have no room for its stack (`can't start new
                 # thread`: the server never left), and the kernel's timer serves instead.

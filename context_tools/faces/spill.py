@@ -46,10 +46,10 @@ MAX_CEILING = 1 << 30  # past this nothing is ever spilled: a typo, not a ceilin
 
 
 def configured_ceiling(explicit: int | str | None = None) -> int:
-    """`--ceiling`, else `$RENNET_CEILING`, else 8k: a size (`context_tools.faces.sizes`, so
+    """`--ceiling`, else `$RENNET_CEILING`, else 8k: a size (`indexer.contract.sizes`, so
     `16k` is 16384 bytes) from MIN_CEILING to MAX_CEILING; any other is bad_input: a server
     never runs under a ceiling other than the one asked for."""
-    from context_tools.faces.sizes import configured_size
+    from indexer.contract.sizes import configured_size
 
     return configured_size(explicit, option="--ceiling", variable="RENNET_CEILING", default=DEFAULT_CEILING,
                            low=MIN_CEILING, high=MAX_CEILING)

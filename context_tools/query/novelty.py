@@ -11,6 +11,12 @@ member), JS/TS `export`ed top-level definitions and their class members, C/C++ t
 definitions that are not `static`; elsewhere top-level definitions (`basis` says which rule
 applied). New identifiers are names occurring in head's
 added or modified files that occur nowhere in the base snapshot.
+
+One answer compares at most NOVELTY_SYMBOLS definitions over both sides, a file's whole at a
+time in path order: git stores a file once however many paths hold it, so a commit of
+kilobytes can add a module of thousands of definitions at hundreds of paths. A file past the
+bound is counted in `files_unassessed`, and its symbols, public API and identifiers are in no
+section.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+# The most definitions one answer compares, over both sides of every changed file
+NOVELTY_SYMBOLS = 1 << 18
 
 
 class Side(Struct):
@@ -87,6 +95,8 @@ class Novelty(Struct):
     public_api: Section[ApiChange]
     dependencies: Section[DependencyChange]
     identifiers: Section[str]
+    # changed files whose symbols were not compared, past NOVELTY_SYMBOLS: in no section but files
+    files_unassessed: int = 0
 
 
 class NoveltySection(Struct):
@@ -94,6 +104,7 @@ class NoveltySection(Struct):
     head: Side
     section: str
     items: list
+    files_unassessed: int = 0  # as Novelty's
 
 
 def _file_changes(base: Snapshot, head: Snapshot) -> list[FileChange]:
@@ -118,21 +129,32 @@ def _file_changes(base: Snapshot, head: Snapshot) -> list[FileChange]:
     return changes
 
 
-def _symbols_of(snap: Snapshot, path: str | None) -> dict[tuple[str, str], Symbol]:
-    if path is None:
-        return {}
-    facts = snap.core_facts(path)
+def _facts_of(snap: Snapshot, path: str | None) -> BlobFacts | None:
+    return snap.core_facts(path) if path is not None else None
+
+
+def _symbols_of(facts: BlobFacts | None) -> dict[tuple[str, str], Symbol]:
     return {(s.qualified, s.kind): s for s in (facts.symbols if facts else ())}
 
 
-def _symbol_changes(base: Snapshot, head: Snapshot, files: list[FileChange]) -> list[SymbolChange]:
+def _symbol_changes(base: Snapshot, head: Snapshot, files: list[FileChange]
+                    ) -> tuple[list[SymbolChange], set[str]]:
+    """The symbols changed, and the paths whose symbols were not compared (NOVELTY_SYMBOLS)."""
     out: list[SymbolChange] = []
+    unassessed: set[str] = set()
+    left = NOVELTY_SYMBOLS
     for c in files:
         if c.change == "renamed" and c.similarity == 100:
             continue  # same blob, same symbols
-        old = _symbols_of(base, c.previous_path if c.change == "renamed" else
-                          c.path if c.change in ("modified", "removed") else None)
-        new = _symbols_of(head, c.path if c.change in ("modified", "added", "renamed") else None)
+        was = _facts_of(base, c.previous_path if c.change == "renamed" else
+                        c.path if c.change in ("modified", "removed") else None)
+        now = _facts_of(head, c.path if c.change in ("modified", "added", "renamed") else None)
+        cost = sum(len(f.symbols) for f in (was, now) if f is not None)
+        if cost > left:
+            unassessed.add(c.path)
+            continue
+        left -= cost
+        old, new = _symbols_of(was), _symbols_of(now)
         for key, s in new.items():
             before = old.get(key)
             if before is None:
@@ -143,7 +165,7 @@ def _symbol_changes(base: Snapshot, head: Snapshot, files: list[FileChange]) -> 
             if key not in new:
                 out.append(SymbolChange(c.path, s.qualified, s.kind, "removed", s.line, s.signature))
     out.sort(key=lambda s: (s.path, s.line, s.qualified, s.change))
-    return out
+    return out, unassessed
 
 
 def visibility(language: str, qualified: str, kind: str, signature: str) -> str | None:
@@ -199,19 +221,23 @@ def _names(ctx: CallContext, snap: Snapshot) -> set[str]:
     names = ctx.handle.memo.get(key)
     if names is None:
         names = set()
-        for facts in snap.all_facts().values():  # core facts
+        # one blob at many paths is one facts object: its names are taken once
+        for facts in {id(f): f for f in snap.all_facts().values()}.values():  # core facts
             names |= _names_in(facts)
         ctx.handle.memo[key] = names
     return names
 
 
-def _new_identifiers(ctx: CallContext, base: Snapshot, head: Snapshot, files: list[FileChange]) -> list[str]:
+def _new_identifiers(ctx: CallContext, base: Snapshot, head: Snapshot, files: list[FileChange],
+                     unassessed: set[str]) -> list[str]:
     seen = _names(ctx, base)
     fresh: set[str] = set()
+    taken: set[int] = set()  # the facts objects read: a blob at many paths is one
     for c in files:
-        if c.change in ("added", "modified", "renamed"):
+        if c.change in ("added", "modified", "renamed") and c.path not in unassessed:
             facts = head.core_facts(c.path)
-            if facts:
+            if facts and id(facts) not in taken:
+                taken.add(id(facts))
                 fresh |= _names_in(facts) - seen
     return sorted(fresh)
 
@@ -232,17 +258,18 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     base, _ = open_pinned(ctx, input.repo, input.base)
     binding = f"{base.fingerprint}:{head.fingerprint}"
     files = _file_changes(base, head)
-    symbols = _symbol_changes(base, head, files)
+    symbols, unassessed = _symbol_changes(base, head, files)
     api = _api_changes(head, base, symbols)
     dependencies = _dependency_changes(base, head)
-    identifiers = _new_identifiers(ctx, base, head, files)
+    identifiers = _new_identifiers(ctx, base, head, files, unassessed)
     sections: dict[str, Sequence[object]] = {"files": files, "symbols": symbols, "public_api": api,
                                              "dependencies": dependencies, "identifiers": identifiers}
     sides = (Side(input.base, base.oid, base.fingerprint), Side(head_of(input), head.oid, head.fingerprint))
     if input.section is not None:
         items, page = ctx.page(sections[input.section], cap="items", limit=input.limit, cursor=input.cursor,
                                binding=binding)
-        return Result(NoveltySection(*sides, input.section, items), freshness=fresh, page=page)
+        return Result(NoveltySection(*sides, input.section, items, files_unassessed=len(unassessed)),
+                      freshness=fresh, page=page)
     refuse_paging_without_section(input)
 
     def first(name: str, items: Sequence[T]) -> Section[T]:
@@ -250,7 +277,8 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
 
     data = Novelty(*sides, base_freshness=freshness_of(base), files=first("files", files),
                    symbols=first("symbols", symbols), public_api=first("public_api", api),
-                   dependencies=first("dependencies", dependencies), identifiers=first("identifiers", identifiers))
+                   dependencies=first("dependencies", dependencies), identifiers=first("identifiers", identifiers),
+                   files_unassessed=len(unassessed))
     return Result(data, freshness=fresh)
 
 

@@ -13,7 +13,7 @@ import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 import msgspec
 import pygit2
@@ -82,6 +82,9 @@ MAX_LINKED = 20  # linked tickets fetched per dossier
 # size, and finding references costs work and memory in proportion to what is read
 SOURCE_CHARS = 1024 * 1024  # of one text (branch name, PR title or body, commit subject or body)
 TOTAL_SOURCE_CHARS = 8 * 1024 * 1024  # of all of them, read in order
+# A commit object larger is not read for references: a message of SOURCE_CHARS characters is
+# at most four times that in UTF-8, and the rest of a commit is headers
+COMMIT_READ_MAX = 16 * 1024 * 1024
 # references past `max_references` named one omission each, up to this many (`references_total`
 # counts them all): the change under review may name thousands, and the dossier stays bounded
 MAX_REFERENCE_OMISSIONS = 100
@@ -149,7 +152,10 @@ def head_branch(repo: pygit2.Repository, head: str) -> str:
     return ""
 
 
-def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tuple[str, list[pygit2.Commit]]:
+def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tuple[str, list[str]]:
+    """The merge base ("" when none) and the OIDs of merge-base..head, oldest first, at most
+    MAX_COMMITS from the newest end. No commit is kept: each holds its whole message, and the
+    change chooses how long those are."""
     from indexer.git.read import check_history
 
     check_history(repo)
@@ -157,50 +163,62 @@ def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tup
     walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
     if merge_base is not None:
         walker.hide(merge_base)
-    commits: list[pygit2.Commit] = []
+    oids: list[str] = []
     for commit in walker:
-        commits.append(commit)
-        if len(commits) >= MAX_COMMITS:
+        oids.append(str(commit.id))
+        if len(oids) >= MAX_COMMITS:
             break
-    commits.reverse()  # oldest first
-    return (str(merge_base) if merge_base is not None else ""), commits
+    oids.reverse()  # oldest first
+    return (str(merge_base) if merge_base is not None else ""), oids
 
 
-def sources_of(branch: str, title: str | None, body: str | None, commits: list[pygit2.Commit]) -> list[Source]:
-    sources: list[Source] = []
+def sources_of(branch: str, title: str | None, body: str | None, repo: pygit2.Repository,
+               commits: list[str]) -> Iterator[Source]:
+    """The texts of the change in the order they are read, one commit's message at a time. A
+    commit object over COMMIT_READ_MAX bytes is not asked of libgit2, which reads an object
+    whole: it gives an empty subject of its own kind, counted as a text cut."""
     if branch:
-        sources.append(Source(BRANCH, branch, branch))
+        yield Source(BRANCH, branch, branch)
     if title:
-        sources.append(Source(PR_TITLE, "pr.title", title))
+        yield Source(PR_TITLE, "pr.title", title)
     if body:
-        sources.append(Source(PR_BODY, "pr.body", body))
-    for commit in commits:
-        message = commit.message
+        yield Source(PR_BODY, "pr.body", body)
+    for oid in commits:
+        if repo.odb.read_header(oid)[1] > COMMIT_READ_MAX:
+            yield Source(_UNREAD_COMMIT, oid, "")
+            continue
+        message = repo[oid].peel(pygit2.Commit).message
         subject, _, rest = message.partition("\n")
-        oid = str(commit.id)
-        sources.append(Source(COMMIT_SUBJECT, oid, subject))
+        yield Source(COMMIT_SUBJECT, oid, subject)
         if rest.strip():
-            sources.append(Source(COMMIT_BODY, oid, rest.strip("\n")))
-    return sources
+            yield Source(COMMIT_BODY, oid, rest.strip("\n"))
 
 
-def bounded_sources(sources: list[Source]) -> tuple[list[Source], Fact | None]:
+def bounded_sources(sources: Iterable[Source]) -> tuple[list[Source], Fact | None]:
     """The sources as far as they are read (SOURCE_CHARS each, TOTAL_SOURCE_CHARS in all), and a
-    `source_truncated` fact when any was cut: its references past the cut are not found."""
+    `source_truncated` fact when any was cut: its references past the cut are not found. Each
+    is cut as it comes, so no more than that is held whatever the change wrote."""
     out: list[Source] = []
-    left, cut = TOTAL_SOURCE_CHARS, 0
+    left, cut, unread = TOTAL_SOURCE_CHARS, 0, 0
     for source in sources:
+        if source.kind == _UNREAD_COMMIT:
+            unread += 1
+            continue
         keep = min(len(source.text), SOURCE_CHARS, left)
         if keep < len(source.text):
             cut += 1
             source = Source(source.kind, source.where, source.text[:keep])
         left -= keep
         out.append(source)
-    if not cut:
+    if not cut and not unread:
         return out, None
-    return out, Fact("source_truncated", "change", "",
-                     f"{cut} text(s) of the change were read in part for references ({SOURCE_CHARS} characters "
-                     f"each, {TOTAL_SOURCE_CHARS} in all); references past the cut were not found")
+    said = [f"{cut} text(s) of the change were read in part for references ({SOURCE_CHARS} characters "
+            f"each, {TOTAL_SOURCE_CHARS} in all)"] if cut else []
+    said += [f"{unread} commit(s) over {COMMIT_READ_MAX >> 20} MiB were not read"] if unread else []
+    return out, Fact("source_truncated", "change", "", "; ".join(said) + "; references past the cut were not found")
+
+
+_UNREAD_COMMIT = "unread_commit"  # a commit past COMMIT_READ_MAX: never a text, only counted
 
 
 Fetcher = Callable[[Reference, float], Fetched]  # the reference, and the seconds its exchange may take
@@ -455,7 +473,7 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
               environ: Mapping[str, str] | None) -> Dossier:
     merge_base, commits = _range_commits(repo, base_oid, head_oid)
     this_repo = target.github_repo if isinstance(target.github_repo, str) else ""
-    sources, truncated = bounded_sources(sources_of(target.branch or "", title, body, commits))
+    sources, truncated = bounded_sources(sources_of(target.branch or "", title, body, repo, commits))
     refs = extract_references(sources, cfg.prefixes(), this_repo)
     total = len(refs)
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]

@@ -40,11 +40,20 @@ class MissingObjects(RennetError):
 
 class BadTree(RennetError):
     """A tree object of the commit names a file in a way git refuses (twice, out of order,
-    `.`, `..`, empty, holding a `/`, read as `.git`, past the path cap): the snapshot could
-    not name each file once, or would name the repository's own folder, so the commit is
-    refused whole, before anything is stored."""
+    `.`, `..`, empty, holding a `/`, read as `.git`, past the path cap), or the tree holds
+    more files or folders than a snapshot holds: the snapshot could not name each file once,
+    or would name the repository's own folder, so the commit is refused whole, before
+    anything is stored."""
 
     code = "bad_tree"
+
+
+class TooLarge(RennetError):
+    """The commit's files together define more than a snapshot holds: git stores a file once
+    however many paths hold it, so a repository of kilobytes can name millions of
+    definitions. Refused before its snapshot is assembled; nothing stored is lost."""
+
+    code = "too_large"
 
 
 class StoreLocked(RennetError):
@@ -89,6 +98,13 @@ class Cancelled(RennetError):
     stopped at the next point it reports progress; what was stored stays whole."""
 
     code = "cancelled"
+
+
+class Interrupted(RennetError):
+    """The server was told to stop (SIGTERM, SIGHUP, a Ctrl-C) while the call ran: its index
+    stopped at the next point it reports progress; what was stored stays whole."""
+
+    code = "interrupted"
 
 
 class OutOfMemory(RennetError):

@@ -22,6 +22,7 @@ from indexer.contract.errors import OutOfMemory
 # did not fit (dlopen gives no errno).
 _MAP_FAILED = "failed to map segment from shared object"
 _NO_THREAD = "can't start new thread"
+_LOST_ERROR = "error return without exception set"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 
 
@@ -29,6 +30,19 @@ def address_space_limit() -> int | None:
     """This process's address-space limit in bytes (`ulimit -v`), or None when there is none."""
     soft = resource.getrlimit(resource.RLIMIT_AS)[0]
     return None if soft == resource.RLIM_INFINITY else soft
+
+
+def mapped_bytes() -> int | None:
+    """The address space this process maps now (what the limit counts), or None where the
+    system does not say."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmSize:"):
+                    return int(line.split()[1]) << 10
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def has_room(nbytes: int) -> bool:
@@ -79,6 +93,8 @@ def _of_memory(exc: BaseException) -> bool:
         return exc.errno == errno.ENOMEM
     if isinstance(exc, RuntimeError) and str(exc) == _NO_THREAD:  # also a process-count limit: asked
         return not has_room(_thread_stack())
+    if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
+        return str(exc).startswith(_LOST_ERROR)
     return False
 
 

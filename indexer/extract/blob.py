@@ -3,7 +3,8 @@
 `extract_blob` never raises. A blob it does not parse gets `skipped` set to the reason:
 binary, too_large, lfs_pointer, undecodable, minified (rules in indexer/lang/content.py); unparseable (the
 parse ran over its deterministic step budget, or produced an ERROR node too wide or a tree too
-deep to query; symbols are then not claimed and occurrences come from the plain tokenizer);
+deep to query, or the source is one its grammar is known to crash on and was never parsed:
+`Language.unsafe`; symbols are then not claimed and occurrences come from the plain tokenizer);
 extract_error (a bug of ours; never expected).
 Languages without a grammar get lines, the generated mark and plain-tokenizer occurrences.
 """

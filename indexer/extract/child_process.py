@@ -15,9 +15,9 @@ def start_as_child(pool_worker: bool = False) -> None:
     killed indexer (Linux; elsewhere a no-op), and leave a Ctrl-C to the parent: the terminal
     sends it to every process of the group, and the indexer alone decides what it stops; a
     SIGTERM or SIGHUP too, which a CLI host takes as a Ctrl-C. A `pool_worker` ends on those
-    two at once, without a word, as a process with no handler of its own does: its pool's
-    terminate sends SIGTERM, and a forked worker would otherwise run the host's handler,
-    which raises (`Stopped`), and print its traceback."""
+    two at once, without a word, as a process with no handler of its own does: a signal to
+    the group reaches it, and a forked worker would otherwise run the host's handler, which
+    raises (`Stopped`), and print its traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stop = signal.SIG_DFL if pool_worker else signal.SIG_IGN
     signal.signal(signal.SIGTERM, stop)

@@ -3,8 +3,10 @@
 One run of the language's query (shipped tags.scm + ours + identifier leaves) gives
 definitions, references, scopes, imports, facts, local scopes and bindings (read in
 indexer/lang/local_scopes.py, which says which sites are "local") and the occurrence sites. Python
-work is per definition and per identifier, never a walk over the whole tree,
-and no step recurses, so a deeply nested source costs what its tree-sitter queries cost.
+work is per definition and per identifier, never a walk over the whole tree (a language's
+`variables` hook walks only statements: Python's module scope, whose blocks nest deeper than a
+pattern reaches), and no step recurses, so a deeply nested source costs what its tree-sitter
+queries cost.
 
 Kinds are normalized from the definition node's type where it is unambiguous (Rust
 `struct_item` is "struct" although the shipped tags call it a class), else from the capture
@@ -19,12 +21,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 from operator import attrgetter
+from typing import Iterable
 
 from tree_sitter import Node, QueryCursor
 
 from indexer.extract.tokens import OCCURRENCE_CAP
-from indexer.lang import grammars, local_scopes, tags_hooks
+from indexer.lang import ancestry, grammars, local_scopes, tags_hooks
 from indexer.lang.class_kinds import METHOD_HOSTS
 from indexer.lang.import_specs import handlers, import_order
 from indexer.lang.tags_hooks import TagsHooks
@@ -139,7 +143,7 @@ def _grow_span(node: Node, kind: str) -> Node:
         wrappers = _C_DECLARATOR_WRAPPERS if kind == "function_declarator" else _CONVERSION_WRAPPERS
         current = node
         for _ in range(6):
-            parent = current.parent
+            parent = ancestry.parent(current)
             if parent is None:
                 break
             if parent.type in _C_DECLARATION_HOSTS:
@@ -148,16 +152,44 @@ def _grow_span(node: Node, kind: str) -> Node:
                 break
             current = parent
         return node
-    if kind == "type_spec":
-        parent = node.parent
+    if kind in ("type_spec", "type_alias"):  # Go: `type X ...` alone spans its `type`
+        parent = ancestry.parent(node)
         return parent if parent is not None and parent.named_child_count == 1 else node
     parents = _SPAN_PARENTS.get(kind)
     if parents:
-        parent = node.parent
+        parent = ancestry.parent(node)
         if parent is not None and parent.type in parents:
             if kind != "variable_declarator" or parent.named_child_count == 1:
                 return parent
     return node
+
+
+_End = tuple[int, tuple[int, int]]  # end byte, end point
+
+
+def _code_end(node: Node, known: dict[int, _End]) -> _End:
+    """Where `node` ends without the comments its grammar took into its end (Python's
+    tree-sitter keeps a comment indented as a body within it: `ast` ends the definition at the
+    last statement's last token). Along the last child that is no comment, down to a token.
+    Every node passed on the way ends where `node` does: `known` keeps them by node id, so
+    definitions sharing a path (the targets of a long chain or tuple, whose value nests deep
+    on its last side: `a, b, ... = - - ... 0`) walk it once, not once each."""
+    passed: list[int] = []
+    while (end := known.get(node.id)) is None and (count := node.child_count):
+        passed.append(node.id)
+        i = count - 1
+        child = node.child(i)
+        while child is not None and child.type == "comment" and i:
+            i -= 1
+            child = node.child(i)
+        if child is None or child.type == "comment":
+            break
+        node = child
+    if end is None:
+        end = node.end_byte, node.end_point
+    for seen in passed:
+        known[seen] = end
+    return end
 
 
 def _kind(hooks: TagsHooks, def_node: Node, node_type: str, captured: str) -> str | None:
@@ -174,6 +206,8 @@ def _kind(hooks: TagsHooks, def_node: Node, node_type: str, captured: str) -> st
 
 # What a query pattern yields, decided once per pattern from its capture names.
 _DEF, _REF, _SCOPE, _IMPORT, _MAIN, _PACKAGE, _ID, _LOCAL, _NONE = range(9)
+# The pattern index of the definitions a hook reads (TagsHooks.variables): no query's.
+_HOOKED = -1
 
 
 def _classify(caps: dict[str, list[Node]]) -> tuple[int, str]:
@@ -219,7 +253,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
         cursor = QueryCursor(grammars.tags_query(language, level), match_limit=MATCH_LIMIT)
         matches = cursor.matches(tree_root)
     facts.match_limit_hit = bool(cursor.did_exceed_match_limit)
+    hooks = tags_hooks.of(language)
+    read: Iterable[tuple[int, dict[str, list[Node]]]] = matches
+    if hooks.variables is not None:
+        # read after the query's matches, as matches of a pattern of their own
+        read = chain(matches, ((_HOOKED, {"definition.variable": [node], "name": [name]})
+                               for node, name in hooks.variables(tree_root, data)))
     defs: dict[int, tuple[int, int, _Def]] = {}  # name start byte -> (priority, -span, def)
+    code_ends: dict[int, _End] = {}  # node id -> where its code ends (`_code_end`)
     roles: dict[int, str] = {}
     ids: list[Node] = []
     package_at = -1
@@ -227,7 +268,6 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     imports: list[ImportSpec] = []
     classes = _pattern_classes(language)
     import_handlers = handlers(language)
-    hooks = tags_hooks.of(language)
     qualified, maker, spelled = hooks.qualified_name, hooks.maker, hooks.spelled
     name_rules, scope_rules = hooks.name_rules, hooks.scope_rules
     class_types = hooks.class_types
@@ -236,7 +276,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     type_checks = grammars.type_checks(language, level)
     add_id = ids.append
     scoping = scopes.rules.seen if scopes is not None else ()
-    for pattern, caps in matches:
+    for pattern, caps in read:
         if pattern >= first_id:  # most matches: one identifier leaf each
             add_id(caps["id"][0])
             continue
@@ -283,6 +323,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if kind is None:
                 continue
             name_start = name_node.start_byte
+            name_row, name_col = name_node.start_point
             name = data[name_start:name_node.end_byte].decode("utf-8", "replace")
             if spelled and def_type in spelled:
                 name = spelled[def_type](def_node, name_node, data)
@@ -297,6 +338,9 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 kind = "constant"
             span = _grow_span(def_node, def_type)
             span_start, span_end = span.start_byte, span.end_byte
+            end_row, end_col = span.end_point
+            if hooks.ends_at_code:
+                span_end, (end_row, end_col) = _code_end(span, code_ends)
             hint_nodes = caps.get("container") or caps.get("local.scope")
             hint = ""
             if hint_nodes:
@@ -306,11 +350,14 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 hint = _scope_text(_text(data, start, end))
             if not hint and scope_rules and name_type in scope_rules:
                 hint = _scope_text(scope_rules[name_type](name_node, data))
-            end_row, end_col = span.end_point
-            entry = _Def(name, kind, span_start, span_end, name_node.start_point[0] + 1,
+            # The start of the name's line: its column back from it (the tree's lines are the
+            # source's), not a search back through a line that may be the whole file.
+            line_start = name_start - name_col if name_start == name_node.start_byte else \
+                data.rfind(b"\n", 0, name_start) + 1
+            entry = _Def(name, kind, span_start, span_end, name_row + 1,
                          # the end line: a span ending at a line start ends on the line before
                          end_row if end_col == 0 and end_row > span.start_point[0] else end_row + 1,
-                         data.rfind(b"\n", 0, name_start) + 1, name_start, hint)
+                         line_start, name_start, hint)
             if def_type in hooks.to_the_end or (
                     hooks.bodiless_namespaces and kind == "namespace" and def_node.child_by_field_name("body") is None):
                 entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (finish_definitions)
@@ -460,10 +507,8 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
                     kind = "method"
             elif kind == "function" and stack and stack[-1].kind in hosts:
                 kind = "method"
-            line_end = data.find(b"\n", d.sig_start)
-            if line_end < 0:
-                line_end = len(data)
-            signature = data[d.sig_start:min(line_end, d.sig_start + 4 * SIGNATURE_MAX)].decode(
+            # up to the end of its line, looked for only as far as a signature is read
+            signature = data[d.sig_start:d.sig_start + 4 * SIGNATURE_MAX].partition(b"\n")[0].decode(
                 "utf-8", "replace").strip()
             if sum(map(len, chain)) + len(chain) > CONTAINER_CHARS + 1:  # measured before it is made
                 capped = True
@@ -552,6 +597,13 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
 
 
 def extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
+    # The hooks find parents through the file's Ancestry: a walk up from each definition would
+    # otherwise cost the square of its depth (indexer/lang/ancestry.py).
+    with ancestry.reading(root):
+        return _extract_tree(language, root, data)
+
+
+def _extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     facts = TreeFacts()
     rules = local_scopes.of(language)
     scopes = local_scopes.Collector(rules, data) if rules is not None else None

@@ -292,17 +292,10 @@ class _LazyPool:
 
             prepare(sorted(GRAMMAR_LANGUAGES.intersection(languages)))
 
-    def close(self, stopped: bool = False) -> None:
-        """End the workers; `stopped` (by a Ctrl-C, SIGTERM or SIGHUP): at once, as the
-        pool's own exit does then (`fork_pool`)."""
+    def close(self) -> None:
+        """End the workers, at once, as the pool's own exit does (`fork_pool`)."""
         if self._pool is not None:
-            if stopped:
-                from indexer.pipeline.pool_watch import abandon
-
-                abandon(self._pool)
-            else:
-                self._pool.terminate()
-                self._pool.join()
+            self._pool.terminate()
             self._pool = None
 
 
@@ -360,9 +353,6 @@ def run(store, specs: Iterable[JobSpec], workers: int | None = None,
             for start in range(0, len(specs), wave):
                 _run_wave(store, specs, range(start, min(start + wave, len(specs))), version, pool, emitter,
                           progress, require_complete)
-    except KeyboardInterrupt:
-        pool.close(stopped=True)
-        raise
     finally:
         pool.close()
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))

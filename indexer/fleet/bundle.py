@@ -46,10 +46,12 @@ from typing import AbstractSet, Annotated, Iterator, Sequence
 import msgspec
 
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.limits import limits
+from indexer.contract.msgpack_length import length
 from indexer.fleet import facts_weight, signing
 from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
 from indexer.fleet.carried_list import CarriedList, CarriedMap
-from indexer.fleet.msgpack_heads import bin_content, length, shape
+from indexer.fleet.msgpack_heads import bin_content, shape
 from indexer.git.tree_names import TREE_RULES
 from indexer.model import (
     Dependency,
@@ -63,6 +65,7 @@ from indexer.model import (
     unresolved_order,
 )
 from indexer.pipeline.extract import MISSING, MISSING_OBJECT
+from indexer.store.facts_table import FactsTable
 from indexer.store.records import NO_FACTS, StoredFacts
 
 MAGIC = b"RENNET-BUNDLE\n"
@@ -72,7 +75,6 @@ MAX_BUNDLE_BYTES = 1 << 30  # the file, compressed
 MAX_RAW_BYTES = 512 << 20  # the body, inflated, whatever its file count
 RAW_BASE = 16 << 20  # the body may inflate to this much, and RAW_PER_FILE more a file of its record
 RAW_PER_FILE = 32 << 10
-MAX_FILES = 1 << 20  # files of the record; its facts are at most one a file
 LIST_BASE = 1 << 16  # a record's other lists (edges, unresolved imports, manifests' packages,
 LIST_PER_FILE = 64  # dependencies, entry points) each hold at most this many, and so many more a file
 # Any list of one blob's facts: above the extractor's own caps (SYMBOL_CAP, OCCURRENCE_CAP), so
@@ -442,8 +444,10 @@ def _first_line(exc: Exception) -> str:
 def check_counts(header: Header) -> None:
     """The counts the header declares, held to their caps before anything is inflated; the body
     must then hold just as many."""
-    if header.files > MAX_FILES:
-        raise BadBundle(f"bundle declares {header.files} files, over the cap of {MAX_FILES}")
+    cap = limits()  # files of the record, as of any snapshot; its facts are at most one a file
+    if header.files > cap.files:
+        raise BadBundle(f"bundle declares {header.files:,} files, over the {cap.files:,} a snapshot holds "
+                        f"({cap.raise_hint('files')})")
     if header.facts > header.files:
         raise BadBundle(f"bundle declares {header.facts} blob facts for {header.files} files: at most one a file")
 
@@ -581,7 +585,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         raise BadBundle(f"bundle body does not decode ({type(exc).__name__})") from None
     carried = CarriedFacts(facts_raw)
     if not lacking:
-        recomputed = fingerprint(record, fingerprint_table(keys, [carried]))
+        recomputed = fingerprint(record, _within_symbols(fingerprint_table(keys, [carried])))
     else:
         recomputed = _fingerprint_over(store, record, keys, lacking, carried, pending or CarriedFacts())
     if recomputed != record.fingerprint:
@@ -659,7 +663,18 @@ def _fingerprint_over(store, record: SnapshotRecord, keys: dict[str, bytes], lac
                                    f"either; nothing imported")
             stored[key] = decode_summary(unpack(raw))
     with core_reader(store) as read_core:
-        return fingerprint(record, fingerprint_table(keys, [carried, pending], stored, read_core))
+        return fingerprint(record, _within_symbols(fingerprint_table(keys, [carried, pending], stored, read_core)))
+
+
+def _within_symbols(table: FactsTable) -> FactsTable:
+    """`table`, once its files define no more symbols together than a snapshot holds: a
+    bundle may name one blob's facts at every path, and the fingerprint reads each path's."""
+    cap = limits()
+    symbols = sum(s.symbol_total for s in table.summaries.values())
+    if symbols > cap.symbols:
+        raise BadBundle(f"bundle's files define {symbols:,} symbols together, over the {cap.symbols:,} a "
+                        f"snapshot holds ({cap.raise_hint('symbols')}); nothing imported")
+    return table
 
 
 def rederive(bundle: Verified, repo) -> None:

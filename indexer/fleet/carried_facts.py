@@ -15,7 +15,8 @@ from typing import Callable, Iterator, Mapping, Sequence, TypeVar
 
 import msgspec
 
-from indexer.fleet.msgpack_heads import BIN_HEAD, NIL, length
+from indexer.contract.msgpack_length import length
+from indexer.fleet.msgpack_heads import BIN_HEAD, NIL
 from indexer.model import BlobFacts, Symbol
 from indexer.store.facts_table import FactsSummary, FactsTable, Summary
 from indexer.store.records import decode_core

@@ -20,7 +20,7 @@ from typing import Generic, Iterator, Mapping, Sequence, TypeVar, cast, overload
 
 import msgspec
 
-from indexer.fleet.msgpack_heads import length
+from indexer.contract.msgpack_length import length
 from indexer.model import LIST_BLOCK
 from indexer.store.records import array_head, map_head
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn
 
 from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.limits import DEFAULT, Limits, in_force, limits
 from indexer.extract.child_process import HELD
 from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result, missing_in
 
@@ -173,14 +174,21 @@ def _remember(tag: bytes, stream: int, position: int, keys: frozenset[bytes]) ->
 
 
 def index_task(repo: str, revs: list[str], key: bytes, held: bytes = b"",
-               chain: tuple[int, int] | None = None) -> list[Shipped | TaskFailure]:
+               chain: tuple[int, int] | None = None, limits: Limits = DEFAULT) -> list[Shipped | TaskFailure]:
     """Index `repo` at each of `revs` in turn in this worker's store (consecutive commits reuse
     each other's blob facts there) and return each snapshot as a signed bundle, or the job's
     typed failure, one per rev. Bundles are partial: the first leaves out the facts whose keys
     `held` lists (one a line), which the driver's store holds, and each later one the facts of
     the bundle before it, which the driver imports first. `chain` is (stream, position of the
     first rev in it): when this process shipped the stream's previous job, the first bundle
-    leaves that one's facts out as well."""
+    leaves that one's facts out as well. `limits`: the driver's, held whatever this worker's
+    environment says, so a job gets the verdict it would get on the driver."""
+    with in_force(limits):
+        return _index_task(repo, revs, key, held, chain)
+
+
+def _index_task(repo: str, revs: list[str], key: bytes, held: bytes,
+                chain: tuple[int, int] | None) -> list[Shipped | TaskFailure]:
     from indexer.api import snapshot
     from indexer.fleet import batch
     from indexer.fleet.bundle import TRANSPORT_LEVEL, facts_keys, make
@@ -497,6 +505,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
     specs = list(specs)
     emitter = Emitter(len(specs), on_result, progress)
     key = secrets.token_bytes(32)  # this run's: a bundle signed with it came from a task of this run
+    chosen = limits()  # the driver's, held by every task
     tasks: dict[object, _Task] = {}
     held = _Held(store)
     client, cluster = _client(scheduler)
@@ -505,7 +514,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
 
     def send(jobs: list[_Job], chain: bool, worker: str | None = None) -> None:
         future = client.submit(task, jobs[0].spec.repo, [j.spec.rev for j in jobs], key, held.of(jobs[0]),
-                               (jobs[0].stream, jobs[0].position) if chain else None, pure=False,
+                               (jobs[0].stream, jobs[0].position) if chain else None, chosen, pure=False,
                                key=f"rennet-index-{jobs[0].index}-{secrets.token_hex(8)}",
                                **({"workers": [worker], "allow_other_workers": True} if worker else {}))
         tasks[future] = _Task(jobs, chain)

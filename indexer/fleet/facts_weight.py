@@ -14,7 +14,8 @@ from __future__ import annotations
 import msgspec
 from msgspec import inspect
 
-from indexer.fleet.msgpack_heads import containers, length, shape
+from indexer.contract.msgpack_length import length
+from indexer.fleet.msgpack_heads import containers, shape
 from indexer.model import BlobFacts
 
 # Object sizes in CPython on a 64-bit machine, headers only, rounded up (a string's characters

@@ -15,20 +15,6 @@ import msgspec
 NIL = msgspec.Raw(b"\xc0")
 
 
-def length(raw: msgspec.Raw | bytes | memoryview) -> int:
-    """The length of the msgpack array or map `raw`, read from its head; 0 for nil or any other
-    value (the typed decode after refuses what is not a container)."""
-    view = memoryview(raw)
-    kind = view[0] if view else 0xC0
-    if 0x80 <= kind <= 0x9F:
-        return kind & 0x0F
-    if kind == 0xDC or kind == 0xDE:
-        return int.from_bytes(view[1:3], "big")
-    if kind == 0xDD or kind == 0xDF:
-        return int.from_bytes(view[1:5], "big")
-    return 0
-
-
 BIN_HEAD = {0xC4: 2, 0xC5: 3, 0xC6: 5}  # msgpack bin 8, 16, 32: bytes of head before the content
 
 

@@ -20,6 +20,8 @@ import re
 from itertools import repeat
 from typing import Callable, Iterable, Mapping
 
+from indexer.contract.errors import TooLarge
+from indexer.contract.limits import limits
 from indexer.model import BlobFacts, FileEntry, earlier_rows
 from indexer.store.facts_table import Summary, summaries_of
 
@@ -214,6 +216,45 @@ class _Rule:
         return self.regex.match(target) is not None
 
 
+def read_once(files: Iterable[tuple[str, str]], size: Callable[[str, str], int],
+              read: Callable[[str, str], bytes | None]) -> list[tuple[str, bytes]]:
+    """(path, bytes) of each `.gitattributes` file given as (path, blob), for `GitAttributes`:
+    a blob many folders hold is sized and read once (git stores the folder once), one of
+    FILE_BYTES or more is not read (git ignores it), nor one `read` gives None for."""
+    sources: list[tuple[str, bytes]] = []
+    blobs: dict[str, bytes | None] = {}
+    for path, blob in files:
+        if blob not in blobs:
+            blobs[blob] = read(path, blob) if size(path, blob) < FILE_BYTES else None
+        data = blobs[blob]
+        if data is not None:
+            sources.append((path, data))
+    return sources
+
+
+def _rules(data: bytes, room: int) -> list[_Rule]:
+    """The rules of one `.gitattributes` file that name an attribute of `READ`, as git reads
+    its lines: split at each newline (a carriage return before it dropped), a line of
+    LINE_BYTES or more ignored, a file of FILE_BYTES or more ignored whole. One past `room`
+    at most: the caller refuses that many."""
+    if len(data) >= FILE_BYTES:
+        return []
+    rules: list[_Rule] = []
+    for raw in data.split(b"\n"):
+        if len(rules) > room:
+            break
+        raw = raw.removesuffix(b"\r")
+        if not raw or len(raw) >= LINE_BYTES:
+            continue
+        parsed = _split_line(raw.decode("utf-8", "replace"))
+        if parsed is None:
+            continue
+        attrs = {name: value for name, value in _parse_attrs(parsed[1]).items() if name in READ}
+        if attrs:
+            rules.append(_Rule(parsed[0], attrs))
+    return rules
+
+
 def _parse_attrs(words: list[str]) -> dict[str, bool | str | None]:
     attrs: dict[str, bool | str | None] = {}
     for w in words:
@@ -254,34 +295,100 @@ def is_attributes_file(f: FileEntry) -> bool:
     return (path == ".gitattributes" or path.endswith("/.gitattributes")) and f.mode in (0o100644, 0o100755)
 
 
+# What git reads of a `.gitattributes` file (attr.c, since 2.39): a line of this many bytes or
+# more (its line ending aside) is ignored, and so is a file of this many bytes or more.
+LINE_BYTES = 2048
+FILE_BYTES = 100 << 20
+# The attributes marks and the noise classifier read; rules naming none of them are not kept.
+READ = frozenset({"linguist-generated", "linguist-vendored"})
+# A file's lookup tries the kept rules of each folder above it: a commit whose files would
+# cost more tries than `Limits.attribute_tries` together (a folder's rules counted for each
+# file below each folder holding them), or whose distinct `.gitattributes` files make more
+# rules than `Limits.attribute_rules`, is refused (`too_large`).
+
+
 class GitAttributes:
-    """Attribute lookup over all .gitattributes files of a tree.
+    """Attribute lookup over all .gitattributes files of a tree, for the attributes in `READ`.
 
     `value(path, attr)` is True (set, or `=true`), False (unset `-attr`, or `=false`),
     the string of any other `attr=value`, or None when no line specifies it."""
 
     def __init__(self, sources: Iterable[tuple[str, bytes]]) -> None:
         self.by_dir: dict[str, list[_Rule]] = {}
+        # Git stores a folder once however many places name it: one file's rules are parsed
+        # once, shared by every folder holding it, and what they say of a name found once.
+        parsed: dict[bytes, list[_Rule]] = {}
+        held: dict[int, int] = {}  # rule list -> folders holding it
+        kept = 0  # rules made, each file's once
+        cap = limits()
         for path, data in sources:
-            rules = []
-            for line in data.decode("utf-8", "replace").splitlines():
-                parsed = _split_line(line)
-                if parsed:
-                    rules.append(_Rule(parsed[0], _parse_attrs(parsed[1])))
+            rules = parsed.get(data)
+            if rules is None:
+                rules = parsed[data] = _rules(data, cap.attribute_rules - kept)
+                kept += len(rules)
+                if kept > cap.attribute_rules:
+                    raise TooLarge(f"the .gitattributes files of this tree hold over {cap.attribute_rules:,} rules "
+                                   f"naming linguist-generated or linguist-vendored "
+                                   f"({cap.raise_hint('attribute_rules')}); not read")
             if rules:
                 self.by_dir[posixpath.dirname(path)] = rules
+                held[id(rules)] = held.get(id(rules), 0) + 1
+        # what is found is kept only for a file several folders share: there names recur
+        self._shared = {key for key, n in held.items() if n > 1}
+        self._said: dict[tuple[int, str, str], tuple[bool, bool | str | None]] = {}
+        # the folders holding rules by their names' parts: a path's are found a part at a time,
+        # where spelling each of its folders out would cost the square of its depth
+        self._root = _Folder()
+        for directory, rules in self.by_dir.items():
+            folder = self._root
+            for part in directory.split("/") if directory else ():
+                folder = folder.children.setdefault(part, _Folder())
+            folder.rules = rules
+
+    def _levels(self, path: str) -> list[tuple[int, list[_Rule]]]:
+        """(where the path relative to it starts, its rules) for each folder above `path`
+        holding rules, the root first."""
+        out: list[tuple[int, list[_Rule]]] = []
+        folder: _Folder | None = self._root
+        start = 0
+        while folder is not None:
+            if folder.rules:
+                out.append((start, folder.rules))
+            end = path.find("/", start)
+            if end < 0:
+                break
+            folder = folder.children.get(path[start:end])
+            start = end + 1
+        return out
+
+    def check_cost(self, paths: Iterable[str]) -> None:
+        """`too_large` when looking up `paths` would try more rules together than the limit."""
+        paths = list(paths)
+        cap = limits()
+        rules = sum(map(len, self.by_dir.values()))
+        if rules * len(paths) <= cap.attribute_tries:
+            return
+        cost = 0
+        for path in paths:
+            cost += sum(len(rules) for _, rules in self._levels(path))
+        if cost > cap.attribute_tries:
+            raise TooLarge(f"the .gitattributes files of this tree give its {len(paths):,} files {cost:,} rules to "
+                           f"try together, over the {cap.attribute_tries:,} a lookup of them may cost "
+                           f"({cap.raise_hint('attribute_tries')}); not read")
 
     @classmethod
     def from_files(cls, files: Iterable[FileEntry], read: Callable[[str], bytes]) -> "GitAttributes":
-        """Every regular `.gitattributes` file of a snapshot's file table (unreadable ones are skipped)."""
-        sources = []
-        for f in files:
-            if is_attributes_file(f):
-                try:
-                    sources.append((f.path, read(f.path)))
-                except (OSError, KeyError, ValueError):
-                    continue
-        return cls(sources)
+        """Every regular `.gitattributes` file of a snapshot's file table (unreadable ones are
+        skipped), each blob read once however many folders hold it."""
+        entries = {f.path: f for f in files if is_attributes_file(f)}
+
+        def readable(path: str, _blob: str) -> bytes | None:
+            try:
+                return read(path)
+            except (OSError, KeyError, ValueError):
+                return None
+
+        return cls(read_once(((p, f.blob) for p, f in entries.items()), lambda p, _: entries[p].size, readable))
 
     def __bool__(self) -> bool:
         return bool(self.by_dir)
@@ -289,20 +396,35 @@ class GitAttributes:
     def value(self, path: str, attr: str) -> bool | str | None:
         # Deeper files override shallower ones, later lines override earlier: scan the
         # deepest file first, its lines last-to-first, and stop at the first line that speaks.
-        parts = path.split("/")
-        for depth in range(len(parts) - 1, -1, -1):
-            directory = "/".join(parts[:depth])
-            rules = self.by_dir.get(directory)
-            if not rules:
-                continue
-            rel = "/".join(parts[depth:])
-            for rule in reversed(rules):
-                if attr in rule.attrs and rule.matches(rel):
-                    value = rule.attrs[attr]
-                    if value is None:
-                        return None
-                    return value
+        for start, rules in reversed(self._levels(path)):
+            rel = path[start:]
+            if id(rules) in self._shared:
+                key = (id(rules), rel, attr)
+                said = self._said.get(key)
+                if said is None:
+                    said = self._said[key] = _said(rules, rel, attr)
+            else:
+                said = _said(rules, rel, attr)
+            if said[0]:
+                return said[1]
         return None
+
+
+class _Folder:
+    __slots__ = ("children", "rules")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Folder] = {}
+        self.rules: list[_Rule] | None = None
+
+
+def _said(rules: list[_Rule], rel: str, attr: str) -> tuple[bool, bool | str | None]:
+    """Whether a line of one file speaks of `attr` for `rel` (relative to the file's folder),
+    and what it says: the last such line, as git reads them."""
+    for rule in reversed(rules):
+        if attr in rule.attrs and rule.matches(rel):
+            return True, rule.attrs[attr]
+    return False, None
 
 
 # --- path rules ------------------------------------------------------------------------
@@ -347,6 +469,7 @@ def mark_files(
     function of the path, the blob's facts and those files alone."""
     attribute_files = _attribute_entries(files)
     attrs = GitAttributes.from_files(attribute_files, read)
+    attrs.check_cost(f.path for f in files)
     same_attributes = earlier is not None and _pairs(_attribute_entries(earlier)) == _pairs(attribute_files)
     out: dict[str, tuple[str, str]] = {}
     summaries = summaries_of(facts)  # only `generated` is read

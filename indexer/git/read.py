@@ -16,6 +16,7 @@ import msgspec
 import pygit2
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
+from indexer.contract.limits import Limits, limits
 from indexer.contract.local_paths import current_folder_gone, utf8_folder
 from indexer.git.loose import (
     Damaged,
@@ -415,15 +416,37 @@ def walk_tree(repo: pygit2.Repository, commit_oid: str) -> tuple[str, list[TreeE
     root = root_tree(repo, commit_oid)
     entries: list[TreeEntry] = []
     stack: list[tuple[pygit2.Tree, str]] = [(root, "")]
+    folders = chars = 0
+    cap = limits()
     while stack:
         tree, prefix = stack.pop()
         for path, entry, is_tree in checked_entries(tree, prefix):
             if is_tree:
+                folders += 1
+                if folders > cap.files:
+                    raise _over_cap(f"the tree of {commit_oid[:12]} holds", "folders", cap)
                 stack.append((_subtree(repo, entry, path), path + "/"))
             else:
                 entries.append(TreeEntry(path, entry.filemode, str(entry.id)))
+                chars += len(path)
+                if len(entries) > cap.files:
+                    raise _over_cap(f"the tree of {commit_oid[:12]} holds", "files", cap)
+                if chars > cap.path_chars:
+                    raise _over_chars(f"the files of {commit_oid[:12]} have paths", cap)
     entries.sort(key=_PATH)
     return str(root.id), entries
+
+
+def _over_cap(what: str, of: str, cap: Limits) -> BadTree:
+    """`BadTree` for a walk past the limit of files or folders (`of`); `what` says whose."""
+    return BadTree(f"{what} over {cap.files:,} {of}, the most a snapshot holds ({cap.raise_hint('files')}); "
+                   f"not read further")
+
+
+def _over_chars(what: str, cap: Limits) -> BadTree:
+    """`BadTree` for paths past the limit of characters together; `what` says whose paths."""
+    return BadTree(f"{what} of over {cap.path_chars:,} characters together, the most a snapshot holds "
+                   f"({cap.raise_hint('path_chars')}); not read further")
 
 
 def root_tree(repo: pygit2.Repository, oid: str) -> pygit2.Tree:
@@ -491,6 +514,8 @@ def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pyg
     is at hand. Reads the trees a diff of the two would, before the diff spells out any path.
     Without `base_root` (one checked under older rules, or never), every tree is checked."""
     stack: list[tuple[pygit2.Tree, pygit2.Tree | None, str]] = [(root, base_root, "")]
+    folders = 0
+    cap = limits()
     while stack:
         tree, base, prefix = stack.pop()
         if base is not None and base.id == tree.id:
@@ -501,6 +526,9 @@ def check_trees_since(repo: pygit2.Repository, root: pygit2.Tree, base_root: pyg
                 continue
             was = before.get(entry.raw_name)
             if was is None or was.id != entry.id:
+                folders += 1
+                if folders > cap.files:
+                    raise _over_cap(f"tree {str(root.id)[:12]} holds", "folders", cap)
                 sub = _subtree(repo, entry, path)
                 stack.append((sub, _subtree(repo, was, path) if was is not None else None, path + "/"))
 
@@ -515,38 +543,67 @@ def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
     """Before libgit2 diffs the trees of `old` and `new` (commits or trees) and spells out its
     patches: `bad_tree` or `missing_objects` when a tree or blob it would read is a loose object
     that does not read back (`indexer.git.loose`). libgit2's tree diff reads every tree of both
-    sides, those the two share too (`check_trees_intact`); of the blobs, only those that differ."""
+    sides, those the two share too (`check_trees_intact`); of the blobs, only those that differ.
+    Each tree that differs, on either side, has its names checked as `walk_tree` checks them
+    (`bad_tree`): libgit2 walks entries out of git's order or named twice as it finds them, and
+    would give a file that did not change as deleted and added (paired then as a rename of
+    itself). A tree both sides share gives the diff nothing, and is checked by the walks."""
     check_trees_intact(repo, old)
     check_trees_intact(repo, new)
-    for path, x, y in _differences(repo, root_tree(repo, old), root_tree(repo, new)):
+    checked: set[pygit2.Oid] = set()  # a blob many paths hold (an empty file) is read once
+    for path, x, y in _differences(repo, root_tree(repo, old), root_tree(repo, new), names=True):
         for e in (x, y):
-            if e is not None and e.filemode in _BLOB_MODES:
+            if e is not None and e.filemode in _BLOB_MODES and e.id not in checked:
+                checked.add(e.id)
                 _intact_blob(repo, str(e.id), path)
 
 
-def _differences(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree
+def _differences(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree, names: bool = False
                  ) -> Iterator[tuple[str, pygit2.Object | None, pygit2.Object | None]]:
     """(path, its entry in `old`, in `new`; None where absent) for each entry but a tree that
     differs between the two trees, in no set order. Only the subtrees that differ are read,
-    each checked (`_subtree`); a folder on one side alone gives every entry below it."""
+    each checked (`_subtree`); a folder on one side alone gives every entry below it. Past
+    the limit of files or folders that differ, `BadTree`: no snapshot holds so many files.
+    `names`: each tree read has its names checked first (`checked_entries`), on both sides."""
     stack: list[tuple[pygit2.Tree | None, pygit2.Tree | None, str]] = [(old, new, "")]
+    given = folders = chars = 0
+    cap = limits()
+    differ = f"trees {str(old.id)[:12]} and {str(new.id)[:12]} differ in"
     while stack:
         a, b, prefix = stack.pop()
         if a is not None and b is not None and a.id == b.id:
             continue
-        olds = {e.raw_name: e for e in a} if a is not None else {}
-        news = {e.raw_name: e for e in b} if b is not None else {}
+        olds, news = (_entries(t, prefix, names) for t in (a, b))
         for name in olds.keys() | news.keys():
             x, y = olds.get(name), news.get(name)
             if x is not None and y is not None and x.id == y.id and x.filemode == y.filemode:
                 continue
             path = prefix + text_name(name or b"")
+            if (x is not None and x.type == TREE_TYPE) or (y is not None and y.type == TREE_TYPE):
+                folders += 1
+                if folders > cap.files:
+                    raise _over_cap(differ, "folders", cap)
             sides = [_subtree(repo, e, path) if e is not None and e.type == TREE_TYPE else None for e in (x, y)]
             if sides != [None, None]:
                 stack.append((sides[0], sides[1], path + "/"))
             x, y = (None if tree is not None else e for tree, e in zip(sides, (x, y)))  # a folder is no file
             if x is not None or y is not None:
+                given += 1
+                chars += len(path)
+                if given > cap.files:
+                    raise _over_cap(differ, "files", cap)
+                if chars > cap.path_chars:
+                    raise _over_chars(f"{differ} files with paths", cap)
                 yield path, x, y
+
+
+def _entries(tree: pygit2.Tree | None, prefix: str, names: bool) -> dict[bytes | None, pygit2.Object]:
+    """A tree's entries by name (none for no tree), its names checked first with `names`."""
+    if tree is None:
+        return {}
+    if names:
+        return {entry.raw_name: entry for _, entry, _ in checked_entries(tree, prefix)}
+    return {e.raw_name: e for e in tree}
 
 
 def check_trees_intact(repo: pygit2.Repository, oid: str) -> None:
@@ -560,11 +617,14 @@ def check_trees_intact(repo: pygit2.Repository, oid: str) -> None:
     root = root_tree(repo, oid)
     stack = [(root, "")] if root.id not in seen else []
     walked = []
+    cap = limits()
     while stack:
         tree, prefix = stack.pop()
         walked.append(tree.id)
         for entry in tree:
             if entry.type == TREE_TYPE and entry.id not in seen:
+                if len(walked) + len(stack) > cap.files:
+                    raise _over_cap(f"the tree of {oid[:12]} holds", "folders", cap)
                 path = prefix + text_name(entry.raw_name or b"")
                 stack.append((_subtree(repo, entry, path), path + "/"))
     if sum(map(len, _INTACT_TREES.values())) + len(walked) > _INTACT_MAX:
@@ -645,6 +705,11 @@ def tree_since(repo: pygit2.Repository, commit_oid: str, base_tree: str, base: l
         return TreeSince(str(root.id), [in_place.get(e.path, e) for e in base], added)
     entries = [e for e in base if e.path not in gone] if gone else list(base)
     entries.extend(added)
+    cap = limits()
+    if len(entries) > cap.files:
+        raise _over_cap(f"the tree of {commit_oid[:12]} holds", "files", cap)
+    if sum(len(e.path) for e in entries) > cap.path_chars:
+        raise _over_chars(f"the files of {commit_oid[:12]} have paths", cap)
     entries.sort(key=_PATH)
     return TreeSince(str(root.id), entries, added)
 
@@ -666,6 +731,21 @@ def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     if kind != _BLOB:
         raise MissingObjects(f"object {oid[:12]} is not a blob")
     return data
+
+
+def blob_object(repo: pygit2.Repository, oid: str) -> pygit2.Blob:
+    """The blob as libgit2's object, for a patch that picks its diff driver by path (libgit2 does
+    so only for a side it is given as a blob); a loose one checked first (`indexer.git.loose`)."""
+    try:
+        check_intact(repo, oid)
+        obj = repo[oid]
+    except Damaged as exc:
+        raise MissingObjects(f"blob {oid[:12]} is damaged in the object database: {exc}") from None
+    except (KeyError, ValueError, pygit2.GitError):
+        raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
+    if not isinstance(obj, pygit2.Blob):
+        raise MissingObjects(f"object {oid[:12]} is not a blob")
+    return obj
 
 
 def blob_size(repo: pygit2.Repository, oid: str) -> int:

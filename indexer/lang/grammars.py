@@ -378,6 +378,10 @@ WALL_SECONDS_PER_MIB = 60.0
 HANDED_BYTES_BASE = 4 << 20
 HANDED_BYTES_PER_BYTE = 64
 _CHUNK = 1 << 16
+# What a node's text is read in once the parse is over: py-tree-sitter reads a node's text
+# through the parse's reader, a chunk at a time from the node's start, so a chunk of _CHUNK
+# cost each name read (`Node.text`) a copy of the file's next 64 kB.
+_TEXT_CHUNK = 1 << 10
 
 
 class Budget:
@@ -395,13 +399,14 @@ class Budget:
     def chunk(self, source: bytes, offset: int) -> bytes:
         """What the parser reads from `offset`, and its end once over budget. The tree keeps
         this reader to give its nodes' text: once the parse is over (`handed` None), it reads
-        without a budget."""
+        without a budget, a small chunk at a time (`_TEXT_CHUNK`)."""
+        if self.handed is None:
+            return source[offset:offset + _TEXT_CHUNK]
         piece = source[offset:offset + _CHUNK]
-        if self.handed is not None:
-            self.handed -= len(piece)
-            if self.handed < 0:
-                self.exceeded = True
-                return b""
+        self.handed -= len(piece)
+        if self.handed < 0:
+            self.exceeded = True
+            return b""
         return piece
 
     def tick(self, *_: object) -> bool:
@@ -426,9 +431,13 @@ def _parser_view(name: str) -> Callable[[str, bytes], bytes] | None:
 
 
 def parse(name: str, data: bytes) -> Tree | None:
-    """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its budget.
+    """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its
+    budget or the source is one the grammar is known to crash on (`Language.unsafe`).
     A tree with errors, of a language that has a retry view (`Language.retry`), is
     parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    unsafe = _unsafe(name)
+    if unsafe is not None and unsafe(data):
+        return None
     tree = _parse(name, parser_view(name, data))
     retry = _retry_view(name)
     if retry is not None and tree is not None and tree.root_node.has_error:
@@ -438,6 +447,12 @@ def parse(name: str, data: bytes) -> Tree | None:
             if other is not None and error_bytes(other.root_node) < error_bytes(tree.root_node):
                 return other
     return tree
+
+
+@cache
+def _unsafe(name: str) -> Callable[[bytes], bool] | None:
+    module = LANGUAGES[name].unsafe
+    return part(module, "unsafe_source") if module else None  # type: ignore[return-value]
 
 
 @cache
@@ -480,7 +495,7 @@ def error_bytes(root: Node) -> int:
         elif node.is_error and node != root:
             total += node.end_byte - node.start_byte
         elif node.child_count == 0:
-            if root_is_error and node.parent == root:
+            if root_is_error and cursor.depth == 1:  # standing directly in the root (`node.parent` walks from it)
                 total += node.end_byte - node.start_byte
         else:
             descend = node.has_error

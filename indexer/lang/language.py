@@ -49,6 +49,8 @@ class Language(NamedTuple):
     resolver: str = ""  # module with make_resolver: set on the one language that owns `family`
     retry: str = ""  # module with retry_view
     view: str = ""  # module with parser_view
+    # module with unsafe_source(data): sources its grammar is known to crash on, never parsed
+    unsafe: str = ""
     # A grammar borrowed from a near language (zsh read with Bash's): a tree with any error is
     # not read, the file is skipped as `unparseable`, rather than half-read as its own would be
     strict: bool = False

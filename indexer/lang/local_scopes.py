@@ -30,7 +30,10 @@ skipped by the functions nested in it and seen only by its own statements.
 
 Costs: every match and every node a match captures is a Python object py-tree-sitter makes
 (about 0.6 and 0.9 us), so a pattern here captures what its handler reads and no more, and a
-binding's name is read only once it is known to be in a scope.
+binding's name is read only once it is known to be in a scope. No binding or site walks up
+the scopes around it further than a few: the bindings and the sites meet the scopes in
+document order (`_innermost`, `LocalSites.threshold`), so however deep a file nests, the
+work is about its scopes, bindings and sites.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from indexer.model import ImportSpec
 FUNCTION, BLOCK, CLASS, COMPREHENSION, WITH = range(5)
 OPAQUE = -1  # a binding that settles a name otherwise (global, nonlocal, an import, a definition)
 _NOWHERE = 1 << 62  # a threshold no byte reaches: not local
+SHALLOW = 8  # a site in a scope with fewer scopes around it than this is looked up a scope at a time
 
 # how a binding finds its scope: the innermost scope around it, the innermost function, the
 # innermost scope that is no comprehension (a walrus), the innermost around a definition's
@@ -227,37 +231,43 @@ class Collector:
         data = self.data
         spelled: dict[bytes, str] = {}
         bound: list[dict[str, int]] = [_EMPTY] * count
-        for how, anchor, name in self.named:  # first: a name settled in a scope binds nothing there
-            target = _place(how, anchor, starts, ends, parents, scopes)
+        named, near, binders = self.named, self.near, self.binders
+        # where each binding is, found in one sweep (named, then near, then the other binders)
+        points = [(anchor - 1, anchor) if how == STRICT else (anchor, anchor) for how, anchor, _ in named]
+        points += [(start, start) for start, _ in near]
+        points += [(start, start) for how, start, *_ in binders if how != AT_NODE]
+        around = _innermost(points, starts, ends)
+        up = _Outwards(scopes, parents)
+        for k, (how, _, name) in enumerate(named):  # first: a name settled in a scope binds nothing there
+            target = up.place(how, around[k])
             if target >= 0:
                 _names_of(bound, target)[name] = OPAQUE
         sites: set[int] = set()
-        for start, end in self.near:
-            target = bisect_right(starts, start) - 1
-            while target >= 0 and ends[target] <= start:
-                target = parents[target]
+        at = len(named)
+        for k, (start, end) in enumerate(near, at):
+            target = around[k]
             if target < 0:
                 continue  # module level: never local
             names = _names_of(bound, target)
             name = name_at(data, start, end, spelled)
             if names.setdefault(name, 0) != OPAQUE:
                 sites.add(start)
-        if self.binders:
+        if binders:
             rank = [0] * count  # a scope's index after the sort, by its index before
             for new, old in enumerate(order):
                 rank[old] = new
-            self._place_binders(roles, rank, starts, ends, parents, scopes, bound, sites, spelled)
+            self._place_binders(roles, rank, around[at + len(near):], up, bound, sites, spelled)
         candidates = {name for names in bound for name, v in names.items() if v != OPAQUE}
         if not candidates:
             return None
         return LocalSites(self.rules.check, scopes, parents, bound, sites, candidates)
 
-    def _place_binders(self, roles: dict[int, str], rank: list[int], starts: list[int], ends: list[int],
-                       parents: list[int], scopes: list, bound: list[dict[str, int]], sites: set[int],
-                       spelled: dict[bytes, str]) -> None:
-        """The bindings other than `near`: each in its scope, visible from its own byte on. In
-        JavaScript and TypeScript a binding at a definition's site (`const f = () => {}`) or to
-        a `require(...)` call (`const u = require("./u")`: an import's binding) is settled."""
+    def _place_binders(self, roles: dict[int, str], rank: list[int], around: list[int], up: _Outwards,
+                       bound: list[dict[str, int]], sites: set[int], spelled: dict[bytes, str]) -> None:
+        """The bindings other than `near`: each in its scope, visible from its own byte on
+        (`around`: the innermost scope around each not AT_NODE, in order). In JavaScript and
+        TypeScript a binding at a definition's site (`const f = () => {}`) or to a
+        `require(...)` call (`const u = require("./u")`: an import's binding) is settled."""
         data = self.data
         settling = self.rules.settling
         settled: set[int] = set()
@@ -266,8 +276,13 @@ class Collector:
             settled = {start for start, name_end in self.required
                        if calls and (found := _JS_ASSIGN.match(data, name_end)) is not None and found.end() in calls}
         placed = []
+        k = 0
         for how, start, end, node_scope, visible in self.binders:
-            target = rank[node_scope] if how == AT_NODE else _place(how, start, starts, ends, parents, scopes)
+            if how == AT_NODE:
+                target = rank[node_scope]
+            else:
+                target = up.place(how, around[k])
+                k += 1
             if target < 0:
                 continue  # module level: never local
             names = _names_of(bound, target)
@@ -288,18 +303,56 @@ class Collector:
         sites.update(start for start, names, name in placed if names[name] != OPAQUE)
 
 
-def _place(how: int, anchor: int, starts: list[int], ends: list[int], parents: list[int], scopes: list) -> int:
-    """The scope a binding found `how` at byte `anchor` is in, -1 for none (module level)."""
-    target = bisect_right(starts, anchor - 1 if how == STRICT else anchor) - 1
-    while target >= 0 and ends[target] <= anchor:
-        target = parents[target]
-    if how == OF_FUNCTION:
-        while target >= 0 and scopes[target][6] != FUNCTION:
-            target = parents[target]
-    elif how == PAST_COMPREHENSIONS:
-        while target >= 0 and scopes[target][6] == COMPREHENSION:
-            target = parents[target]
-    return target
+def _innermost(points: list[tuple[int, int]], starts: list[int], ends: list[int]) -> list[int]:
+    """For each (key, anchor): the last scope starting at or before byte `key`, or the nearest
+    scope above it ending past `anchor` (-1: none, module level). One sweep in the points'
+    order, holding the scopes' path as `Collector.finish` made their parents; a scope it drops
+    ends at or before every point after, so each scope is held and dropped once."""
+    found = [-1] * len(points)
+    order = sorted(range(len(points)), key=points.__getitem__)
+    stack: list[int] = []
+    count = len(starts)
+    following = 0  # the first scope not yet on the path
+    for k in order:
+        key, anchor = points[k]
+        while following < count and starts[following] <= key:
+            start = starts[following]
+            while stack and ends[stack[-1]] <= start:
+                stack.pop()
+            stack.append(following)
+            following += 1
+        while stack and ends[stack[-1]] <= anchor:
+            stack.pop()
+        if stack:
+            found[k] = stack[-1]
+    return found
+
+
+class _Outwards:
+    """For each scope, the nearest function around it or itself, and the nearest that is no
+    comprehension: a binding found OF_FUNCTION or PAST_COMPREHENSIONS is there."""
+
+    __slots__ = ("function", "past_comprehensions")
+
+    def __init__(self, scopes: list, parents: list[int]) -> None:
+        function: list[int] = []
+        past: list[int] = []
+        for i, s in enumerate(scopes):  # a parent comes before its scopes
+            parent = parents[i]
+            function.append(i if s[6] == FUNCTION else function[parent] if parent >= 0 else -1)
+            past.append(i if s[6] != COMPREHENSION else past[parent] if parent >= 0 else -1)
+        self.function = function
+        self.past_comprehensions = past
+
+    def place(self, how: int, innermost: int) -> int:
+        """The scope a binding found `how` is in, given the innermost scope around it."""
+        if innermost < 0:
+            return -1
+        if how == OF_FUNCTION:
+            return self.function[innermost]
+        if how == PAST_COMPREHENSIONS:
+            return self.past_comprehensions[innermost]
+        return innermost
 
 
 _EMPTY: dict[str, int] = {}
@@ -331,7 +384,7 @@ class LocalSites:
     field or type). tags._sites_in_order asks, in document order."""
 
     __slots__ = ("scopes", "parents", "bound", "sites", "candidates", "check", "seg_starts", "seg_scopes",
-                 "direct", "memos")
+                 "direct", "depth", "cut", "_path", "_entered", "_along")
 
     def __init__(self, check: Check, scopes: list, parents: list[int], bound: list[dict[str, int]],
                  sites: set[int], candidates: set[str]) -> None:
@@ -344,7 +397,22 @@ class LocalSites:
         # a scope's own bindings, where a site in its region sees them first (not a Python class
         # body, which its nested functions skip, nor a `with` body)
         self.direct = [names if s[6] < CLASS else _EMPTY for s, names in zip(scopes, bound)]
-        self.memos: list[dict[str, int] | None] = [None] * len(scopes)  # threshold's, per scope
+        # Each scope's depth, and the nearest scope around it or itself past which no name is
+        # looked for (a `with` body, a barrier; -1: none)
+        depth: list[int] = []
+        cut: list[int] = []
+        for i, s in enumerate(scopes):  # a parent comes before its scopes
+            parent = parents[i]
+            depth.append(depth[parent] + 1 if parent >= 0 else 0)
+            stops = s[6] == WITH or (s[6] != CLASS and s[7])
+            cut.append(i if stops else cut[parent] if parent >= 0 else -1)
+        self.depth = depth
+        self.cut = cut
+        # `threshold`'s walk through the scopes in order (see there): the scopes from the
+        # outermost to the last one entered, and for each name the answers of those binding it
+        self._path: list[int] = []
+        self._entered = -1
+        self._along: dict[str, tuple[list[int], list[int]]] = {}  # name -> (depths, thresholds)
         # The scope whose region holds each byte, as runs: from seg_starts[k] up to the next it
         # is seg_scopes[k] (-1: none). Regions nest (each lies in its scope's node, a
         # comprehension's in two parts around its first iterable), so one sweep makes them.
@@ -385,13 +453,44 @@ class LocalSites:
     def threshold(self, i: int, name: str) -> int:
         """The first byte from which `name`, looked up from scope `i`'s region, is a local
         binding (_NOWHERE when it never is): the least of the positions its bindings become
-        visible at, scope by scope outwards, up to a scope that settles it otherwise."""
-        memo = self.memos[i]
-        if memo is None:
-            memo = self.memos[i] = {}
-        found = memo.get(name)
-        if found is not None:
-            return found
+        visible at, scope by scope outwards, up to a scope that settles it otherwise.
+
+        Sites are asked in document order, so the scopes are entered in their order (each
+        after its parent) and the path to the one asked is at hand; each scope on it that
+        binds a name holds the answer from there outwards, made from the answer of the nearest
+        one above it as it is entered. An answer is then a search among the path's bindings of
+        the name, never a walk up the scopes: the work is the scopes and bindings entered, once
+        a pass over the sites, whatever the nesting. A scope with fewer than `SHALLOW` scopes
+        around it, as most are, is answered by that walk up, which costs less there than
+        entering the scopes."""
+        depth = self.depth
+        at = depth[i]
+        if at < SHALLOW:
+            return self._walk_up(i, name)
+        path = self._path
+        if at >= len(path) or path[at] != i:
+            if i < self._entered:  # sites asked again from the start (tags._occurrences)
+                self._path = path = []
+                self._along = {}
+                self._entered = -1
+            self._enter(i)
+        s = self.scopes[i]
+        if s[6] == CLASS and name in self.bound[i]:
+            return _NOWHERE  # a Python class body: its own binding is no local of its statements
+        along = self._along.get(name)
+        if along is None:
+            return _NOWHERE
+        depths, answers = along
+        k = bisect_right(depths, at) - 1
+        if k < 0:
+            return _NOWHERE
+        cut = self.cut[i]
+        if cut >= 0 and depths[k] < depth[cut]:
+            return _NOWHERE  # looked for no further than a `with` body or a barrier
+        return answers[k]
+
+    def _walk_up(self, i: int, name: str) -> int:
+        """`threshold`, walking up from scope `i` a scope at a time."""
         scopes, parents, bound = self.scopes, self.parents, self.bound
         found = _NOWHERE
         first = True
@@ -415,8 +514,53 @@ class LocalSites:
                     break
             first = False
             j = parents[j]
-        memo[name] = found
         return found
+
+    def _enter(self, last: int) -> None:
+        """Enters the scopes after the last one entered, up to `last`: the path is then
+        `last`'s scopes around it, and each name's bindings along it hold their answers."""
+        scopes, parents, bound, depth, cut = self.scopes, self.parents, self.bound, self.depth, self.cut
+        path, along = self._path, self._along
+        for i in range(self._entered + 1, last + 1):
+            at = depth[i]
+            while len(path) > at:  # leave the scopes `i` is not in
+                left = path.pop()
+                for name in self._binding(left):
+                    depths, answers = along[name]
+                    depths.pop()
+                    answers.pop()
+            path.append(i)
+            names = self._binding(i)
+            if not names:
+                continue
+            s = scopes[i]
+            parent = parents[i]
+            above = cut[parent] if parent >= 0 else -1
+            floor = depth[above] if above >= 0 else -1  # bindings above it are not looked at
+            for name in names:
+                visible = bound[i][name]
+                found = along.get(name)
+                if found is None:
+                    found = along[name] = ([], [])
+                depths, answers = found
+                if visible == OPAQUE:
+                    answer = _NOWHERE
+                elif s[7] or not depths or depths[-1] < floor:
+                    answer = visible  # a barrier, or no binding above to look at
+                else:
+                    answer = min(visible, answers[-1])
+                depths.append(at)
+                answers.append(answer)
+        self._entered = last
+
+    def _binding(self, i: int) -> list[str]:
+        """The names scope `i` holds on `threshold`'s path: those it binds, asked of sites
+        (`candidates`), unless it is a Python class body or a `with` body, which hold none."""
+        s = self.scopes[i]
+        if s[6] == CLASS or s[6] == WITH:
+            return []
+        candidates = self.candidates
+        return [name for name in self.bound[i] if name in candidates]
 
 
 # --- block-scoped languages (Go, Java): a match gives the binding and its scope ---------------------

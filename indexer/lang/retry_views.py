@@ -14,6 +14,8 @@ import re
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
+
 _NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
 
 
@@ -24,9 +26,10 @@ def blanked(chunk: bytes) -> bytes:
 
 
 def in_error(root: Node, at: int) -> bool:
-    node: Node | None = root.descendant_for_byte_range(at, at)
-    while node is not None:
-        if node.is_error:
-            return True
-        node = node.parent
-    return False
+    """Whether the node at `at` is an ERROR or stands in one (places asked in order:
+    `ancestry.held_at`)."""
+    return ancestry.held_at(root, at, at, "error", _is_error)
+
+
+def _is_error(node: Node) -> bool:
+    return node.is_error

@@ -18,7 +18,7 @@ from indexer.lang.registry import LANGUAGES
 from indexer.model import Base, ImportSpec, Occurrence, Symbol
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
 
 class Definition(Protocol):
@@ -59,6 +59,8 @@ Maker = Callable[[Node, Node, bytes], "str | None"]
 Finish = Callable[[Node, bytes, Facts], None]
 # (definitions, end of the source) -> None
 Definitions = Callable[["Sequence[Definition]", int], None]
+# (tree root, source) -> (definition node, name node) of each variable the query cannot reach
+Variables = Callable[[Node, bytes], "Iterable[tuple[Node, Node]]"]
 
 
 class TagsHooks(NamedTuple):
@@ -85,6 +87,12 @@ class TagsHooks(NamedTuple):
     # definition node types whose start bytes the tags pass on to `finish` (Facts.class_starts),
     # so that a walk looking for them enters only the subtrees that hold one (`holds_one`)
     class_types: frozenset[str] = frozenset()
+    # a definition ends at its last token, not at the comments its grammar takes into the end
+    # of an indented body (Python: a span and end line as `ast` gives them)
+    ends_at_code: bool = False
+    # variables no tags pattern can reach, each read as a `@definition.variable` match of its
+    # definition and name nodes (Python: a module's variables, in blocks nested to any depth too)
+    variables: Variables | None = None
     finish: Finish | None = None
     finish_definitions: Definitions | None = None
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import posixpath
 from typing import Callable
 
+from indexer.contract.errors import TooLarge
+from indexer.contract.limits import limits
 from indexer.manifests import cargo, go, js, maven, php, python
 from indexer.manifests.base import BAD_MANIFEST, Collector, Manifest, ManifestError, ManifestSet
 from indexer.model import Dependency, FileEntry, Package, Skipped
@@ -46,10 +48,17 @@ def parse_manifests(files: list[FileEntry], read: Callable[[str], bytes]) -> Man
     manifests: list[Manifest] = []
     problems: list[Skipped] = []
     # a manifest's name first, with no call per file: few files have one
-    named = [f for f in files if f.path.rpartition("/")[2] in ECOSYSTEM]
-    for f in sorted(named, key=lambda f: f.path):
-        if not is_manifest(f):
-            continue
+    named = [f for f in sorted((f for f in files if f.path.rpartition("/")[2] in ECOSYSTEM), key=lambda f: f.path)
+             if is_manifest(f)]
+    # Git stores a file once however many folders hold it, so one manifest at every folder
+    # would be parsed and its declarations kept once a folder: past either limit, `too_large`.
+    cap = limits()
+    size = sum(f.size for f in named)
+    if size > cap.manifest_bytes:
+        raise TooLarge(f"the {len(named):,} manifests of this tree hold {size:,} bytes together, over the "
+                       f"{cap.manifest_bytes:,} read of them ({cap.raise_hint('manifest_bytes')}); not read")
+    items = 0
+    for f in named:
         name = posixpath.basename(f.path)
         collector = Collector(f.path, ECOSYSTEM[name])
         try:
@@ -57,7 +66,13 @@ def parse_manifests(files: list[FileEntry], read: Callable[[str], bytes]) -> Man
         except (ManifestError, ValueError, TypeError, KeyError, AttributeError, SyntaxError, RecursionError, OSError):
             problems.append(Skipped(f.path, BAD_MANIFEST))
             continue
-        manifests.append(collector.m)
+        m = collector.m
+        items += len(m.dependencies) + len(m.declared) + len(m.members)
+        if items > cap.manifest_items:
+            raise TooLarge(f"the manifests of this tree declare over {cap.manifest_items:,} dependencies, entry "
+                           f"points and workspace members together ({cap.raise_hint('manifest_items')}); "
+                           f"not read further")
+        manifests.append(m)
     return ManifestSet(manifests, problems)
 
 

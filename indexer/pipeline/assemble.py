@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Callable, ContextManager, Mapping, NamedTuple
 import msgspec
 import pygit2
 
-from indexer.contract.errors import RennetError
+from indexer.contract.errors import RennetError, TooLarge
+from indexer.contract.limits import limits
 from indexer.git import read as gitread
 from indexer.git.tree_names import TREE_RULES
 from indexer.model import BlobFacts, FileEntry, SnapshotRecord
@@ -96,6 +97,18 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
     from indexer.rank import boilerplate, graph
     from indexer.resolve import imports as resolve
 
+    summaries = summaries_of(facts)
+    # Counted before assembly over every path (git stores a file once however many paths hold
+    # it): ranking, fan-in and the fingerprint each cost every path's definitions and imports.
+    cap = limits()
+    symbols = sum(f.symbol_total for f in summaries.values())
+    if symbols > cap.symbols:
+        raise TooLarge(f"the files of {oid[:12]} define {symbols:,} symbols together, over the "
+                       f"{cap.symbols:,} a snapshot holds ({cap.raise_hint('symbols')}); not indexed")
+    imports = sum(f.import_total for f in summaries.values())
+    if imports > cap.imports:
+        raise TooLarge(f"the files of {oid[:12]} write {imports:,} imports together, over the "
+                       f"{cap.imports:,} a snapshot resolves ({cap.raise_hint('imports')}); not indexed")
     with collector_paused():
         blobs = {f.path: f.blob for f in files if f.language not in ("submodule", "symlink", "missing")}
 
@@ -132,7 +145,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             packages=found.packages, dependencies=found.dependencies,
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges, pairs, nodes), rank=rank,
-            symbols=sum(f.symbol_total for f in summaries_of(facts).values()),
+            symbols=symbols,
             tree_rules=TREE_RULES,  # the plan's walk checked every tree it did not trust under them
         )
         with ThreadPoolExecutor(1, thread_name_prefix="rennet-tail") as side:

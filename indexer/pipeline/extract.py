@@ -68,11 +68,7 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # raises what came meanwhile
     except KeyboardInterrupt:
-        # the pool dropped would be terminated, and a SIGTERM or SIGHUP to the group may have
-        # ended a worker holding one of its locks (`QuietPool.__exit__`)
-        from indexer.pipeline.pool_watch import abandon
-
-        abandon(pool)
+        pool.terminate()  # now, not at whatever collection finds the pool dropped
         raise
     return pool
 
@@ -82,25 +78,26 @@ def _quiet_pool() -> type[Pool]:
     """A pool whose workers run `_quiet_worker`; made on first use, as multiprocessing is imported."""
     from multiprocessing.pool import Pool
 
-    from indexer.pipeline.pool_watch import abandon, broken
+    from indexer.pipeline.pool_watch import abandon, unwind_start
 
     class QuietPool(Pool):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            try:
+                super().__init__(*args, **kwargs)
+            except BaseException:
+                unwind_start(self)
+                raise
+
         @staticmethod
         def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
             return ctx.Process(*args, **{**kwds, "target": _quiet_worker})
 
-        def terminate(self) -> None:  # a broken pool's own would wait for good (pool_watch)
-            abandon(self) if broken(self) else super().terminate()
-
-        def __exit__(self, kind: type[BaseException] | None, *rest: Any) -> None:
-            # Stopped by a Ctrl-C, SIGTERM or SIGHUP: the latter two reach every process of
-            # the group, and a worker they ended holding one of the pool's locks would hold
-            # its terminate for good; nothing the workers do is waited for any more.
-            abandon(self) if kind is not None and issubclass(kind, KeyboardInterrupt) else self.terminate()
-
-        def join(self) -> None:
-            if not broken(self):
-                super().join()
+        def terminate(self) -> None:
+            # multiprocessing's own first takes the lock of the tasks' pipe, which an idle
+            # worker holds as it waits for a task: one ended meanwhile (a SIGTERM or SIGHUP
+            # to the group, the OOM killer, a server's stop as its call ended) holds it for
+            # good. Nothing the workers do is waited for; they are killed (`pool_watch`).
+            abandon(self)
 
     return QuietPool
 

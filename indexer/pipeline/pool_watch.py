@@ -7,7 +7,8 @@ comes. An exception in one of its own threads (a MemoryError unpickling a result
 `ulimit -v`) ends that thread, printing its traceback, and no result comes either. While
 waiting, the pool is looked at every `LOOK_SECONDS`: a worker gone from its first set is
 `worker_lost`; a thread of the pool that ended is what ended it, typed (`out_of_memory` for
-memory), its traceback kept off the terminal.
+memory), its traceback kept off the terminal. A pool is ended by `abandon`, never by its own
+terminate, which can wait for good.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 LOOK_SECONDS = 0.5
 
-# The threads of the pools being watched, the exception that ended any of them, the pools broken.
-_BROKEN: weakref.WeakSet[Pool] = weakref.WeakSet()
+# The threads of the pools being watched, and the exception that ended any of them.
 _THREADS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 _ENDED: weakref.WeakKeyDictionary[threading.Thread, BaseException] = weakref.WeakKeyDictionary()
 _hooked = False
@@ -115,24 +115,63 @@ def _look(pool: Pool, first: dict[int, Any]) -> None:
                                          f"may be too small: raise it and retry"
         broken = WorkerLost(f"a worker process died mid-task ({how}); nothing stored was lost{hint}")
     if broken is not None:
-        _BROKEN.add(pool)
         raise broken
 
 
-def broken(pool: Pool) -> bool:
-    """Did watching `pool` find it broken? Its terminate would wait for good then: a worker
-    blocked on the results pipe no one reads, or killed, holds its lock."""
-    return pool in _BROKEN
-
-
 def abandon(pool: Pool) -> None:
-    """End a broken pool's workers and leave its threads (daemons, blocked) behind: its own
-    terminate, now or at exit, is called off."""
+    """End a pool's workers, then its threads, however it ended: its own terminate, now or at
+    exit, is called off. That one waits for good on a lock a killed worker held (an idle
+    worker holds the tasks' pipe's as it waits, one mid-write the results' pipe's); and, of a
+    broken pool, the task handler stayed blocked writing tasks to a pipe no worker reads, so an
+    index that ran short under a `ulimit -v` left a thread behind each time, taking the room
+    the next one needed."""
+    from multiprocessing.pool import TERMINATE
+
+    pool._state = TERMINATE  # type: ignore[attr-defined]  # it takes no more work, and warns of nothing at exit
+    pool._terminate.cancel()  # type: ignore[attr-defined]
+    _end(pool)
+
+
+def unwind_start(pool: Pool) -> None:
+    """End what a pool whose start failed had started: its workers are killed, and its threads
+    (under a `ulimit -v`, the one refused its stack comes after others) told to end and waited
+    for. Left, the pool's worker handler kept its workers alive, replacing any that died, and
+    each index that ran short left a thread and workers behind."""
+    _end(pool)
+
+
+def _end(pool: Pool) -> None:
+    """The pool's workers killed, then its threads ended."""
+    _free_results_lock(pool)
+    _kill_workers(pool)
+    _end_threads(pool)
+    _kill_workers(pool)  # any the worker handler started as the first were killed, before it ended
+
+
+# How long ending a pool's threads waits for them, in all.
+END_SECONDS = 2.0
+
+
+def _free_results_lock(pool: Pool) -> None:
+    """The lock of the results' pipe, as this process takes it, made one of its own: a worker
+    killed while it wrote a result holds the shared one for good, and the task handler's last
+    word to the result handler (its only use of it here) would wait on it. Done before the
+    workers are killed, while the task handler cannot yet be at that last word."""
+    import threading
+
+    outqueue = pool._outqueue  # type: ignore[attr-defined]
+    if getattr(outqueue, "_wlock", None) is not None:
+        outqueue._wlock = threading.Lock()
+
+
+def _kill_workers(pool: Pool) -> None:
     import os
     import signal
     from multiprocessing.pool import TERMINATE
 
-    pool._worker_handler._state = TERMINATE  # type: ignore[attr-defined]  # it starts no worker again
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None:
+        handler._state = TERMINATE  # it starts no worker again
     for process in list(pool._pool):  # type: ignore[attr-defined]
         if process.pid is not None and process.exitcode is None:
             try:
@@ -140,7 +179,44 @@ def abandon(pool: Pool) -> None:
             except ProcessLookupError:
                 pass
         process.join(timeout=5)
-    pool._terminate.cancel()  # type: ignore[attr-defined]
+
+
+def _end_threads(pool: Pool) -> None:
+    """Each started thread of `pool`, its workers dead, told to end and unblocked. The worker
+    handler, woken, ends and tells the task handler to; the task handler, which may be
+    blocked writing to the workers' pipe (or to the results' pipe, once the result handler
+    ended), finds it closed; the result handler, which may wait on what a killed worker half
+    wrote, finds the pipe's writing end closed once the task handler is gone."""
+    import contextlib
+    from multiprocessing.pool import TERMINATE
+    from multiprocessing.reduction import ForkingPickler
+
+    handlers = [getattr(pool, name, None) for name in ("_worker_handler", "_task_handler", "_result_handler")]
+    started = [t for t in handlers if t is not None and t.ident is not None]
+    if not started:
+        return
+    for thread in started:
+        thread._state = TERMINATE
+    outqueue = pool._outqueue  # type: ignore[attr-defined]
+    with contextlib.suppress(OSError):
+        # written whole (one write, under the pipe's atomic size) without the queue's lock,
+        # which the thread stopped by a Ctrl-C may hold
+        pool._change_notifier._writer.send_bytes(ForkingPickler.dumps(None))  # type: ignore[attr-defined]
+    with contextlib.suppress(OSError):
+        pool._inqueue._reader.close()  # type: ignore[attr-defined]  # a write to the workers fails now
+    results = getattr(pool, "_result_handler", None)
+    if results is None or not results.is_alive():
+        with contextlib.suppress(OSError):
+            outqueue._reader.close()  # no one reads the results' pipe: the task handler's last word fails too
+    deadline = time.monotonic() + END_SECONDS
+    tasks = getattr(pool, "_task_handler", None)
+    if tasks is not None and tasks.ident is not None:
+        tasks.join(timeout=max(0.0, deadline - time.monotonic()))
+        if not tasks.is_alive():
+            with contextlib.suppress(OSError):
+                outqueue._writer.close()  # the result handler reads to the pipe's end
+    for thread in started:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 def _hook() -> None:

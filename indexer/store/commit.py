@@ -130,6 +130,8 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
         txn.put(key, snapshot.record, db=store.snapshots)
         if snapshot.arcs is not None:
             put_rank_arcs(txn, store, snapshot.oid, snapshot.version, snapshot.arcs)
+        else:  # a bundle's record carries none: a partial one's it replaces would be read as its own
+            txn.delete(key, db=store.rank)
     if w.pin is not None:
         # a new snapshot's link says when it was indexed; an older link is kept otherwise
         _pin(txn, store, w.pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)

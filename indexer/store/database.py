@@ -45,7 +45,7 @@ from typing import Iterable, Iterator, overload
 
 import lmdb
 
-from indexer.contract.errors import RennetError, SchemaMismatch, StoreError, StoreFull, StoreLocked
+from indexer.contract.errors import OutOfMemory, RennetError, SchemaMismatch, StoreError, StoreFull, StoreLocked
 from indexer.contract.local_paths import utf8_folder
 
 # The store's layout: its tables and the shapes of their keys; a store of another layout is
@@ -180,14 +180,37 @@ def fault(exc: BaseException, home: str | os.PathLike[str]) -> RennetError | Non
                              f"raise the limit and retry")
         return StoreError(f"store at {home} reached its map size ({MAP_SIZE} bytes); move it aside and re-index")
     if isinstance(exc, lmdb.MemoryError) and map_size() < MAP_SIZE:
-        return StoreError(f"store at {home} cannot be mapped within this process's address-space limit "
-                          f"(`ulimit -v`); nothing stored was lost: raise the limit and retry")
+        return _no_room_for_map(home)
     if isinstance(exc, lmdb.ReadersFullError):
         return StoreError(f"store at {home} has no free reader slot (more than its readers read at once); "
                           f"retry when some finish")
     if code == errno.EIO:
         return StoreError(f"store at {home} met an I/O error of its device ({exc}); check the device and retry")
     return None
+
+
+def _no_room_for_map(home: str | os.PathLike[str]) -> RennetError:
+    """`out_of_memory` when the map LMDB could not make (the larger of the store's map and its
+    file) has no room under this process's address-space limit now: the limit, not the store.
+    With room for it now, the room was taken only for a moment, or LMDB asked for more than
+    that: `store_error`, never `store_corrupt` (a header that names pages past the file's end
+    is refused before, `_refuse_truncated`; one LMDB cannot read, by LMDB before it maps)."""
+    from indexer.contract.memory_limit import address_space_limit, has_room, mapped_bytes
+
+    limit = address_space_limit()
+    try:
+        wanted = max(map_size(), os.stat(Path(home) / "lmdb" / "data.mdb").st_size)
+    except OSError:
+        wanted = map_size()
+    if limit is None or has_room(wanted):
+        return StoreError(f"store at {home} could not be mapped ({wanted >> 20} MiB) within this process's "
+                          "address-space limit (`ulimit -v`); nothing stored was lost: retry, or raise the limit")
+    held = mapped_bytes()
+    beside = f" beside the {held >> 20} MiB this process maps already" if held is not None else ""
+    what = "half the limit" if wanted == map_size() else "the store's size"
+    return OutOfMemory(f"this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) leaves no room for "
+                       f"the map of the store at {home} ({wanted >> 20} MiB, {what}){beside}; nothing is wrong "
+                       "with the store and nothing stored was lost: raise the limit and retry")
 
 
 def corrupt(home: str | os.PathLike[str], what: str) -> StoreError:
@@ -475,6 +498,17 @@ def _meta(head: bytes, offset: int) -> tuple[int, int, int] | None:
     return page_size, last_page, txn_id
 
 
+def _holder(fd: int) -> str:
+    """Who holds the write lock open at `fd`, as its file names it: "pid N", or "another process"
+    when it names none (a holder that has not written its pid yet, or could not, a file that
+    does not read, or one holding anything but a pid)."""
+    try:
+        text = os.read(fd, 32).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return "another process"
+    return f"pid {text}" if text.isdecimal() else "another process"
+
+
 _OPEN: dict[str, Store] = {}  # real path of a home -> its open store in this process
 _OPEN_DB = threading.Lock()
 
@@ -499,9 +533,9 @@ class WriteLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.read(fd, 32).decode(errors="replace").strip() or "another process"
+            holder = _holder(fd)
             os.close(fd)
-            raise StoreLocked(f"store {self.path.parent} is being written by pid {holder}; retry when it finishes") from None
+            raise StoreLocked(f"store {self.path.parent} is being written by {holder}; retry when it finishes") from None
         try:  # the pid only names the holder to another writer; a full disk is told by the write itself
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())

@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Mapping
 
 import msgspec
 
+from indexer.contract.msgpack_length import length
 from indexer.contract.read_back import read_back
 from indexer.model import Base, BlobFacts, Symbol, decode_symbols
 from indexer.store.database import Store
@@ -38,6 +39,7 @@ class FactsSummary(msgspec.Struct):
     symbols_json: bytes = b""
     symbol_count: int = 0
     bases: list[Base] = msgspec.field(default_factory=list)
+    import_specs: msgspec.Raw = msgspec.field(default=msgspec.Raw(b"\x90"), name="imports")  # counted, not decoded
 
     @property
     def symbols(self) -> list[Symbol]:
@@ -53,6 +55,10 @@ class FactsSummary(msgspec.Struct):
     @property
     def symbol_total(self) -> int:
         return self.symbol_count
+
+    @property
+    def import_total(self) -> int:
+        return length(self.import_specs)
 
 
 Summary = FactsSummary | BlobFacts

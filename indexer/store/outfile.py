@@ -1,8 +1,9 @@
 """Writing a file the user named with `--out`: whole or not at all.
 
 A regular file (or a new one) is written beside its target, as a new file that is never
-opened through a link, and renamed over it, so a reader never sees half of it and a failed
-write leaves the old one as it was. A target
+opened through a link, synced to disk and renamed over it (the folder synced after), so a
+reader never sees half of it, a failed write leaves the old one as it was, and a crash after
+the rename leaves the new one whole. A target
 that exists and is not a regular file (`/dev/stdout`, a named pipe, `/dev/null`) is
 written in place: renaming over it would replace the device or pipe with a plain file.
 Any failure, a full disk included, is `bad_input` naming the path and the reason. A path
@@ -12,6 +13,7 @@ be renamed over one (its LMDB data file), and every snapshot in it lost.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -63,7 +65,9 @@ def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes], store: str |
     try:
         with open(_create(tmp), "wb") as fh:
             count = _write(fh, chunks)
+            os.fsync(fh.fileno())  # its bytes on disk before its name is: a crash leaves the old file or the new
         tmp.replace(target)
+        _sync_folder(target.parent)
         return count
     except OSError as exc:
         try:
@@ -83,6 +87,23 @@ def _create(tmp: Path) -> int:
     except FileExistsError:
         os.unlink(tmp)
         return os.open(tmp, flags, 0o666)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename into `folder` on disk, so the answer reported written survives a crash. A
+    folder that cannot be opened for reading (write and search rights alone) or a filesystem
+    that syncs no folder (EINVAL) leaves it to the filesystem: the file is whole either way."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)
 
 
 def _write(fh, chunks: Iterable[bytes]) -> int:

@@ -92,12 +92,6 @@ class KeptSummaries:
                     self._add(x.key, decode_summary(unpack(x.packed_core)))
             self._trim()
 
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self.bytes = 0
-            self._store = None
-
     def _same_store(self, store: Store) -> None:
         identity = _identity(store)
         if identity != self._store:

@@ -15,7 +15,7 @@ from indexer.contract.errors import NotFound, NotIndexed
 from indexer.git import read as gitread
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.store import name_runs
-from indexer.store.database import Store, corrupt, unpack
+from indexer.store.database import Store, unpack
 from indexer.store.name_runs import NameRun
 from indexer.store.records import (
     NO_FACTS,
@@ -29,7 +29,6 @@ from indexer.store.records import (
     entry_facts_key,
     full_facts,
     indexed_at_in,
-    is_oid,
     load_facts,
     load_stored_record,
     name_blobs,
@@ -82,11 +81,15 @@ class Snapshot:
         self.extractor_version = head.extractor_version
         self.indexed_at = indexed_at or head.indexed_at
         self.symbol_count = head.symbols
-        self._facts: dict[str, BlobFacts] = {}
-        self._core: dict[str, BlobFacts] = {}
-        self._imports: dict[str, ImportFacts] = {}  # import_facts' reads
-        self._uses: dict[str, UseFacts] = {}  # uses_of's reads
-        self._occ_by_name: dict[str, dict[str, list[Occurrence]]] = {}
+        # What is read of a file's facts is kept by their key (the blob, its language, the
+        # extractor's version), never by path: git stores a file once however many paths hold
+        # it, and a read of each such path would decode and keep the same facts again.
+        self._keys: dict[str, bytes | None] = {}  # the paths asked, to their facts' keys
+        self._facts: dict[bytes, BlobFacts] = {}
+        self._core: dict[bytes, BlobFacts] = {}
+        self._imports: dict[bytes, ImportFacts] = {}  # import_facts' reads
+        self._uses: dict[bytes, UseFacts] = {}  # uses_of's reads
+        self._occ_by_name: dict[bytes, dict[str, list[Occurrence]]] = {}
         self._unindexed: dict[str, int] = {}
         self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
 
@@ -178,19 +181,22 @@ class Snapshot:
         return self._head.rank[i] if i is not None else 0.0
 
     def _key(self, path: str) -> bytes | None:
+        if path in self._keys:
+            return self._keys[path]
         i = self._position(path)  # two columns, not the file's whole record
-        if i is None or self._head.languages[i] in NO_FACTS:
-            return None
-        return path_facts_key(path, self._head.blobs[i], self.extractor_version)
+        key = None if i is None or self._head.languages[i] in NO_FACTS else path_facts_key(
+            path, self._head.blobs[i], self.extractor_version)
+        self._keys[path] = key
+        return key
 
     def facts(self, path: str) -> BlobFacts | None:
         """A file's complete blob facts, occurrences included."""
-        cached = self._facts.get(path)
-        if cached is not None:
-            return cached
         key = self._key(path)
         if key is None:
             return None
+        cached = self._facts.get(key)
+        if cached is not None:
+            return cached
         with self.store.env.begin() as txn:
             facts = full_facts(txn, self.store, key)
         if facts is not None and facts.plain_sites:
@@ -201,32 +207,33 @@ class Snapshot:
             facts = msgspec.structs.replace(facts, occurrences=plain_occurrences(self._blob_of_key(key)), uses={},
                                             occurrence_count=0)
         if facts is not None:
-            self._facts[path] = facts
+            self._facts[key] = facts
         return facts
 
     def _blob_of_key(self, key: bytes) -> bytes:
         return self._read_blob(key[:40].decode("ascii", "replace"))
 
     def _read_blob(self, blob: str) -> bytes:
-        """The bytes of a blob the file table names: a name that is no OID is damage to the
-        stored record, not a blob the repository lacks."""
-        if not is_oid(blob):
-            raise corrupt(self.store.home, f"the file table of snapshot {self.oid[:12]} names a blob {blob[:40]!r}")
+        """The bytes of a blob the file table names (an OID: the head's blobs are checked as
+        they are decoded, `records.LazyHead`)."""
         return gitread.read_blob(self.repo, blob)
 
-    def core_facts(self, path: str) -> BlobFacts | None:
-        """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read."""
-        cached = self._core.get(path)
-        if cached is not None:
-            return cached
+    def core_facts(self, path: str, keep: bool = True) -> BlobFacts | None:
+        """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read.
+        `keep=False`: not kept for the next ask (a caller reading each of many files once)."""
         key = self._key(path)
         if key is None:
             return None
+        cached = self._core.get(key)
+        if cached is not None:
+            return cached
         with self.store.env.begin(db=self.store.facts) as txn:
             raw = txn.get(key)
         if raw is None:
             return None
-        facts = self._core[path] = decode_facts(unpack(bytes(raw)))
+        facts = decode_facts(unpack(bytes(raw)))
+        if keep:
+            self._core[key] = facts
         return facts
 
     def import_facts(self, path: str) -> ImportFacts | BlobFacts | None:
@@ -244,17 +251,17 @@ class Snapshot:
     def _core_part(self, path: str, cache: dict, decode: Callable[[bytes | memoryview], T]) -> T | BlobFacts | None:
         """Some fields of a file's stored core facts, decoded alone and kept in `cache` (its
         core facts serve when already read)."""
-        found = cache.get(path) or self._core.get(path)
-        if found is not None:
-            return found
         key = self._key(path)
         if key is None:
             return None
+        found = cache.get(key) or self._core.get(key)
+        if found is not None:
+            return found
         with self.store.env.begin(db=self.store.facts, buffers=True) as txn:
             raw = txn.get(key)
             if raw is None:
                 return None
-            found = cache[path] = decode(unpack(raw))
+            found = cache[key] = decode(unpack(raw))
         return found
 
     def all_facts(self) -> dict[str, BlobFacts]:
@@ -305,12 +312,8 @@ class Snapshot:
     def defined_names(self) -> list[str]:
         """Every name some symbol of this snapshot has, sorted: read off the name index, without
         decoding a single file's facts."""
-        try:
-            blobs = {bytes.fromhex(blob) for blob, language in zip(self._head.blobs, self._head.languages)
-                     if language not in NO_FACTS}
-        except ValueError:
-            raise corrupt(self.store.home, f"the file table of snapshot {self.oid[:12]} names a blob that is "
-                                           f"no OID") from None
+        blobs = {bytes.fromhex(blob) for blob, language in zip(self._head.blobs, self._head.languages)
+                 if language not in NO_FACTS}  # OIDs: checked as the column is decoded
         names: list[str] = []
         with self.store.env.begin(db=self.store.defs) as txn:
             cursor = txn.cursor()
@@ -354,15 +357,26 @@ class Snapshot:
         out: dict[str, list[tuple[str, Symbol]]] = {}
         for name, paths in self.defining_paths(names).items():
             found = out[name] = []
+            matched: dict[bytes, list[Symbol]] = {}  # a blob at many paths is searched once
             for path in paths:
-                facts = self.core_facts(path)
-                if facts:
-                    found.extend((path, s) for s in facts.symbols if s.name == name)
+                key = self._key(path)
+                symbols = matched.get(key) if key is not None else None
+                if symbols is None:
+                    facts = self.core_facts(path)
+                    symbols = [s for s in facts.symbols if s.name == name] if facts else []
+                    if key is not None:
+                        matched[key] = symbols
+                found.extend((path, s) for s in symbols)
         return out
+
+    def paths_naming(self, name: str) -> list[str]:
+        """The paths whose blobs the occurrence index lists under `name`, sorted (off the index:
+        no facts decoded). Each may still hold no site of it (`occurrences_in`)."""
+        return self._paths_with(self.store.occ, [name])[name]
 
     def occurrences(self, name: str) -> list[tuple[str, Occurrence]]:
         out: list[tuple[str, Occurrence]] = []
-        for path in self._paths_with(self.store.occ, [name])[name]:
+        for path in self.paths_naming(name):
             sites = self.occurrences_in(path, name)
             if sites:
                 out.extend((path, o) for o in sites)
@@ -392,16 +406,17 @@ class Snapshot:
         """The sites of `name` in one file, in document order. A text file's (the plain
         tokenizer's sites) are searched for in its blob, that name alone, unless the file's
         sites are all at hand already."""
-        by_name = self._occ_by_name.get(path)
-        if by_name is None and path not in self._facts:
+        key = self._key(path)
+        if key is None:
+            return []
+        if key not in self._occ_by_name and key not in self._facts:
             core = self.core_facts(path)
             if core is not None and core.plain_sites:
                 if name not in core.uses:
                     return []
                 from indexer.extract.tokens import plain_sites_of
 
-                key = self._key(path)
-                return plain_sites_of(self._blob_of_key(key), name, core.occurrences_capped) if key else []
+                return plain_sites_of(self._blob_of_key(key), name, core.occurrences_capped)
         return self._sites_by_name(path).get(name, [])
 
     def occurrences_in_any_case(self, path: str, name: str) -> list[Occurrence]:
@@ -417,7 +432,10 @@ class Snapshot:
     def _sites_by_name(self, path: str) -> dict[str, list[Occurrence]]:
         """A file's occurrences grouped by name (document order kept), made on first use: a
         name's sites then cost a lookup per file, not a pass over all of its occurrences."""
-        by_name = self._occ_by_name.get(path)
+        key = self._key(path)
+        if key is None:
+            return {}
+        by_name = self._occ_by_name.get(key)
         if by_name is None:
             by_name = {}
             facts = self.facts(path)
@@ -427,7 +445,7 @@ class Snapshot:
                     by_name[o.name] = [o]
                 else:
                     sites.append(o)
-            self._occ_by_name[path] = by_name
+            self._occ_by_name[key] = by_name
         return by_name
 
     # --- graph -----------------------------------------------------------------------------

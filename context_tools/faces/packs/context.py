@@ -17,8 +17,8 @@ from msgspec import Meta, Struct
 
 from context_tools.faces.argument_bounds import LIST_ITEMS, NAME_CHARS, PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.faces.sizes import SIZE_PATTERN, parse_size, show
 from indexer.contract.errors import BadInput
+from indexer.contract.sizes import SIZE_PATTERN, parse_size, show
 
 Target = Annotated[str, Meta(min_length=1, max_length=PATH_CHARS, description="repository path on the machine running Rennet (work tree, folder "
                                          "in one, or bare repository; over MCP, under one of the server's roots); "

@@ -115,6 +115,7 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     and answer with its summary: the packet itself is read from `packet_path`."""
     build = DeltaBuildInput(base=input.base, head=input.head, repo=input.repo, previous_base=input.previous_base,
                             previous_head=input.previous_head, paths=input.paths, worktree=input.worktree)
+    from delta.successor import SuccessorAccount
     from delta.summary import PacketSummary, SummaryFile
 
     built = _build(build, ctx)
@@ -123,8 +124,10 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     shown = p.files[: ctx.cap("summary_files")]
     files = [SummaryFile(f.path, f.status, f.old_path, f.hunk_count, f.additions, f.deletions, f.fan_in,
                          f.noise.cls if f.noise else None) for f in shown]
+    previous = p.successor.renames if isinstance(p.successor, SuccessorAccount) else None
     summary = PacketSummary(p.range, p.totals, p.truncated, files, p.noise, len(p.drops),
-                            str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None)
+                            str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None,
+                            renames=p.renames, previous_renames=previous)
     page = Page(total=p.totals.files, returned=len(files), truncated=len(files) < p.totals.files)
     return Result(data=summary, freshness=whole.freshness, page=page)
 
@@ -148,8 +151,13 @@ def render_packet(result: Result) -> str:
         moved = f" <- {name(f.old_path)}" if f.status in ("renamed", "copied") else ""
         lines.append(f"  {f.status:<12} {name(f.path)}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
     for d in p.drops:
+        if d.reason in ("big_blob", "diff_cap"):  # no patch was made: its hunks and bytes are not known
+            lines.append(f"  not diffed: {name(d.path)}: {sanitize_shown(d.reason)}")
+            continue
         lines.append(f"  dropped {d.what} of {name(d.path)}: {sanitize_shown(d.reason)} ({d.hunks} hunks, "
                      f"{d.bytes} bytes)")
+    if p.renames is not None:
+        lines.append(f"  renames {p.renames.unknown.replace('_', ' ')}: {sanitize_shown(p.renames.reason)}")
     successor = p.successor
     if isinstance(successor, SuccessorAccount):
         prev = successor.previous
@@ -158,6 +166,9 @@ def render_packet(result: Result) -> str:
         lines.append(f"  successor of {prev.merge_base_oid[:12]}..{prev.head_oid[:12]}: {counts}")
         for u in successor.unread:
             lines.append(f"  unread in the previous patchset: {name(u.path)} ({sanitize_shown(u.reason)})")
+        if successor.renames is not None:
+            lines.append(f"  renames in the previous patchset {successor.renames.unknown.replace('_', ' ')}: "
+                         f"{sanitize_shown(successor.renames.reason)}")
     lines += [sanitize_shown(line) for line in _unassessed(p)] + _summary(p)
     if p.offer:  # the packet is written beside its noise offer
         from pathlib import Path

@@ -81,6 +81,9 @@ class ReferencesAnswer(Struct):
     # the definitions, first in order (of each member's, in a workspace), whose resolved sites
     # carry their `definition`: a later one's are resolved with the rest together and carry none
     definitions_attributed: int = 0
+    # files holding the name whose sites were not read: one answer reads at most REFERENCE_SITES
+    # sites, the defining files and their importers first; their sites are in no count
+    files_unread: int = 0
 
 
 class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):

@@ -90,6 +90,32 @@ class Hierarchy:
         self._impl_files: dict[tuple[str, str], tuple[str, ...]] = {}
         self._landing: dict[tuple[str, str], Cls | None] = {}
         self._view: PathView | None = None
+        # a name's definitions by file and by container, read once a name: asked once a class,
+        # a list of every definition would cost the square of a name defined in many files
+        self._by_file: dict[str, dict[str, list[Symbol]]] = {}
+        self._by_container: dict[str, dict[str | None, dict[str, Symbol]]] = {}
+        # the resolved `inherits` edges of the files naming a class's name, by the class each
+        # may land on, read once a name: asked once a class, the square of a name's files
+        self._inheriting: dict[str, tuple[frozenset[str], dict[tuple[str, str], list[tuple[str, Inherits]]]]] = {}
+        self._subclasses: dict[tuple[str, str], list[Cls]] = {}
+
+    def defined_in(self, name: str, path: str) -> list[Symbol]:
+        """The file's definitions of `name`, in its order."""
+        found = self._by_file.get(name)
+        if found is None:
+            found = self._by_file[name] = {}
+            for p, s in self.snap.definitions(name):
+                found.setdefault(p, []).append(s)
+        return found.get(path, [])
+
+    def members_named(self, name: str, container: str) -> dict[str, Symbol]:
+        """file -> its first definition of `name` under `container`, the files in path order."""
+        found = self._by_container.get(name)
+        if found is None:
+            found = self._by_container[name] = {}
+            for p, s in self.snap.definitions(name):
+                found.setdefault(s.container, {}).setdefault(p, s)
+        return found.get(container, {})
 
     def edges_of(self, path: str) -> list[Inherits]:
         """The `inherits` edges of the file's classes."""
@@ -202,8 +228,8 @@ class Hierarchy:
         """The class of that qualified name in the file (a top-level one for Python and JS)."""
         key = (path, qualified)
         if key not in self._top:
-            self._top[key] = next((s for p, s in self.snap.definitions(qualified.rsplit(".", 1)[-1])
-                                   if p == path and s.qualified == qualified and (is_class(s) or object_type(s))), None)
+            self._top[key] = next((s for s in self.defined_in(qualified.rsplit(".", 1)[-1], path)
+                                   if s.qualified == qualified and (is_class(s) or object_type(s))), None)
         return self._top[key]
 
     def mro(self, c: Cls) -> list[Cls]:
@@ -325,29 +351,55 @@ class Hierarchy:
         path defining it under the class."""
         if c.path.endswith((".go", ".rs")):
             files = (c.path, *(self.package(c.path) if c.path.endswith(".go") else self.impl_files(c)))
-            return next(((p, s) for f in files for p, s in self.snap.definitions(name)
-                         if p == f and s.container == (c.sym.qualified if p == c.path else c.sym.name)), None)
-        found = [(p, s) for p, s in self.snap.definitions(name) if s.container == c.sym.qualified]
-        own = next(((p, s) for p, s in found if p == c.path), None)
+            return next(((f, s) for f in files for s in self.defined_in(name, f)
+                         if s.container == (c.sym.qualified if f == c.path else c.sym.name)), None)
+        found = self.members_named(name, c.sym.qualified)
+        own = found.get(c.path)
         if own is not None or not found or self.language(c.path) not in OPEN_CLASSES:
-            return own
-        return next(((p, s) for p, s in sorted(found, key=lambda t: t[0]) if self.language(p) == self.language(c.path)
+            return (c.path, own) if own is not None else None
+        return next(((p, s) for p, s in found.items() if self.language(p) == self.language(c.path)
                      and self.top_class(p, c.sym.qualified) is not None), None)
 
     def subclasses(self, c: Cls) -> list[Cls]:
         """The classes whose declared bases resolve to this one: looked for only in the files
         naming it (a base, or the import binding it, spells its name), in path order."""
-        files = sorted({p for p, _ in self.snap.occurrences(c.sym.name)} | {c.path})
+        found = self._subclasses.get(c.key)
+        if found is not None:
+            return found
+        scanned, by_class = self._inheriting_of(c.sym.name)
+        edges = list(by_class.get(c.key, ()))
+        if c.path not in scanned:  # its own file, should the index list it under no site of the name
+            edges += [(c.path, e) for e in self.edges_of(c.path) if e.status == "resolved"]
+            edges.sort(key=lambda t: t[0])  # stable: each file's edges keep their order
         out = []
-        for path in files:
-            for e in self.edges_of(path):
-                if e.status == "resolved" and (e.target == c.path and e.base == c.sym.qualified or (
-                        e.target != c.path and e.base == c.sym.name and self.landing(e) == c)):
-                    sub = next((s for p, s in self.snap.definitions(e.cls.rsplit(".", 1)[-1])
-                                if p == path and s.qualified == e.cls and is_class(s)), None)
-                    if sub is not None:
-                        out.append(Cls(path, sub))
+        for path, e in edges:
+            if e.target == c.path and e.base == c.sym.qualified or (
+                    e.target != c.path and e.base == c.sym.name and self.landing(e) == c):
+                sub = next((s for s in self.defined_in(e.cls.rsplit(".", 1)[-1], path)
+                            if s.qualified == e.cls and is_class(s)), None)
+                if sub is not None:
+                    out.append(Cls(path, sub))
+        self._subclasses[c.key] = out
         return out
+
+    def _inheriting_of(self, name: str) -> tuple[frozenset[str], dict[tuple[str, str], list[tuple[str, Inherits]]]]:
+        """The files naming `name`, and their resolved `inherits` edges (file, edge) by the key
+        of each class the edge may name: the class at its target, and the one it lands on."""
+        found = self._inheriting.get(name)
+        if found is None:
+            files = self.snap.paths_naming(name)
+            by_class: dict[tuple[str, str], list[tuple[str, Inherits]]] = {}
+            for path in files:
+                for e in self.edges_of(path):
+                    if e.status != "resolved":
+                        continue
+                    keys = {(e.target, e.base)}
+                    if e.base == name and (landed := self.landing(e)) is not None:
+                        keys.add(landed.key)
+                    for key in sorted(keys):
+                        by_class.setdefault(key, []).append((path, e))
+            found = self._inheriting[name] = (frozenset(files), by_class)
+        return found
 
 
 def ref(c: Cls) -> ClassRef:
@@ -360,9 +412,9 @@ def container_class(h: Hierarchy, path: str, sym: Symbol) -> Cls | None:
     if not sym.container:
         return None
     files = (path, *h.package(path)) if path.endswith(".go") else (path,)
-    found = next(((p, s) for f in files for p, s in h.snap.definitions(sym.container.rsplit(".", 1)[-1])
-                  if p == f and s.qualified == sym.container and is_class(s)), None)
-    return Cls(*found) if found is not None else None
+    name = sym.container.rsplit(".", 1)[-1]
+    return next((Cls(f, s) for f in files for s in h.defined_in(name, f) if s.qualified == sym.container
+                 and is_class(s)), None)
 
 
 def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
@@ -376,6 +428,13 @@ def overridden(h: Hierarchy, path: str, sym: Symbol) -> ClassRef | None:
         if found is not None:
             return ClassRef(found[1].qualified, found[0], found[1].line)
     return None
+
+
+def any_member_named(snap: Snapshot, name: str) -> bool:
+    """Whether some class has a member `name` (off the name index): else no class inherits
+    one, and the class part of a qualified name need not be found through the snapshot's
+    edges, whose first lookup decodes all of them."""
+    return any(s.container for _, s in snap.definitions(name))
 
 
 def inherited(h: Hierarchy, classes: list[tuple[str, Symbol]], name: str

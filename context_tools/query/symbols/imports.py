@@ -46,8 +46,9 @@ def target_binds(snap: Snapshot, spec: ImportSpec, target: str) -> Iterable[tupl
 
 
 def alias_sites(snap: Snapshot, offers: Iterable[tuple[str, str]], simple: str, gate: Gate,
-                scopes: Scopes, default_export: Callable[[str, str], bool]
-                ) -> list[tuple[str, Occurrence, bool, bool]]:
+                scopes: Scopes, default_export: Callable[[str, str], bool],
+                sites_in: Callable[[str, str], list[Occurrence]],
+                any_case_in: Callable[[str, str], list[Occurrence]]) -> list[tuple[str, Occurrence, bool, bool]]:
     """(file, site, True, binding) of each use of a definition under a name other than `simple`, given
     the files that define or re-export it and the name each offers it under: a re-exporting
     file's own sites of the name it offers (`mark` in pytest/__init__.py); and an importing
@@ -63,7 +64,8 @@ def alias_sites(snap: Snapshot, offers: Iterable[tuple[str, str]], simple: str, 
     global alias, the alias's files). An importer a Rust relay's `use` is not visible to is
     passed over (`gate`). A file's `default_export` name is no use of the definition. `binding`
     marks a site on the line of the import binding the name there (`const W = require(...)`'s
-    W, which the extractor holds the definition of a variable)."""
+    W, which the extractor holds the definition of a variable). A file's sites are read through
+    `sites_in` (`any_case_in` for a name matched in any case), which bound what is read."""
     # (file, its name for the definition) -> the rules matching it in any case, None when exact
     found: dict[tuple[str, str], Bindings | None] = {}
     binds: set[tuple[str, str, int]] = set()  # (file, name, line of an import binding it)
@@ -86,10 +88,10 @@ def alias_sites(snap: Snapshot, offers: Iterable[tuple[str, str]], simple: str, 
     out = []
     for (path, local), case_free in sorted(found.items(), key=lambda item: item[0]):
         if case_free is not None:  # the spellings other than the asked name's own (the references' pass finds those)
-            spelled = [o for o in snap.occurrences_in_any_case(path, local) if o.name != simple]
+            spelled = [o for o in any_case_in(path, local) if o.name != simple]
             out += [(path, o, True, False) for o in case_free.case_free_sites(snap, path, spelled)]
         else:
-            out += [(path, o, True, (path, local, o.line) in binds) for o in snap.occurrences_in(path, local)]
+            out += [(path, o, True, (path, local, o.line) in binds) for o in sites_in(path, local)]
     return out
 
 

@@ -15,7 +15,7 @@ from context_tools.query.symbols.answers import (
     WorkspaceReferencesAnswer,
     code_and_text,
 )
-from context_tools.query.symbols.hierarchy import Hierarchy, inherited, is_class, reached_through
+from context_tools.query.symbols.hierarchy import Hierarchy, any_member_named, inherited, is_class, reached_through
 from context_tools.query.symbols.lookup import definition, find_exact, modules_of, other_kinds
 from context_tools.query.symbols.names import name_parts, path_ok
 from context_tools.query.symbols.sites import ORDER, group_order, sites_of
@@ -47,7 +47,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     found = ctx.handle.memo.get(key)
     if found is None:
         found = ctx.handle.memo[key] = sites_of(snap, input, defs, via=via, one_by_one=ctx.cap("definitions"))
-    sites, counts = found
+    sites, counts, unread, attributed = found
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)
@@ -56,7 +56,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     shown = [definition(*d, modules, sites=reached[i] if reached else None)
              for i, d in enumerate(defs[: ctx.cap("definitions")])]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts),
-                                   definitions_attributed=min(ctx.cap("definitions"), len(defs))),
+                                   definitions_attributed=attributed, files_unread=unread),
                   freshness=fresh, page=page)
 
 
@@ -74,12 +74,17 @@ def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit]) 
     added to `defs` when none is written on it, and for each of `defs` the classes its sites
     may be qualified through (the class asked, the known subclasses of the member's class)."""
     parts = name_parts(input.name)
-    if len(parts) < 2 or not any(is_class(s) for _, s in snap.definitions(parts[-2])):
+    if len(parts) < 2:
+        return [[] for _ in defs]
+    # the class part is found as a definition is, so through a re-export under another name
+    # too (`pkg.Alias.run` over `from .m import Real as Alias`), not by its last part alone
+    classes = [] if defs or not any_member_named(snap, parts[-1]) else [
+        (p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None) if is_class(s)]
+    if not classes and not any(s.container for _, s, _ in defs):
         return [[] for _ in defs]
     h = Hierarchy(snap)
     chains: list[list[tuple[str, str]]] = [[] for _ in defs]
     if not defs:
-        classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
         for path, sym, _, chain in inherited(h, classes, parts[-1]):
             if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
                 defs.append((path, sym, "inherited"))
@@ -103,12 +108,15 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     merged: list[tuple[int, int, Site]] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     offset = 0  # a site's definition, an index into its member's, is one into all members' in order
+    unread = attributed = 0
     for i, m in enumerate(members):
-        sites, found = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
+        sites, found, member_unread, member_attributed = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
                                 one_by_one=ctx.cap("definitions"))
         merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
                    for n, s in enumerate(sites)]
         offset += len(defs[m.member.name])
+        unread += member_unread
+        attributed = max(attributed, member_attributed)
         for k, v in found.items():
             counts[k] += v
     merged.sort(key=lambda t: (ORDER[t[2].resolution] >= ORDER["name_match"], *group_order(t[2]),
@@ -126,9 +134,9 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     reached = _per_definition([s for _, _, s in merged], len(every)) if input.resolution is None else None
     all_defs = [tag(definition(*d, named[m.member.name], sites=reached[i] if reached else None), m.member.name)
                 for i, (m, d) in enumerate(every)]
-    attributed = min(ctx.cap("definitions"), max((len(d) for d in defs.values()), default=0))
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
-                                     *code_and_text(counts), definitions_attributed=attributed, workspace=name,
+                                     *code_and_text(counts), definitions_attributed=attributed, files_unread=unread,
+                                     workspace=name,
                                      member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
 

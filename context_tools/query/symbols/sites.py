@@ -7,7 +7,7 @@ key starts with."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 import msgspec
 
@@ -32,6 +32,21 @@ if TYPE_CHECKING:
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
 MODULE_KINDS = frozenset({"module", "namespace", "package"})
+# The most sites one answer reads, whole files at a time. Git stores a file once however many
+# paths hold it, so a commit of kilobytes can put a name's thousand uses at a hundred thousand
+# paths, and each site read costs its resolution and its place in the answer. The defining
+# files and their importers are read first; the files left unread are counted in the answer.
+REFERENCE_SITES = 1 << 18
+# The most site resolutions one answer makes over all its passes: each definition told apart
+# from the others is a pass over every site, so the sites read bound how many are.
+SITE_RESOLUTIONS = 1 << 20
+
+
+class SitesFound(NamedTuple):
+    sites: list[Site]
+    counts: dict[str, int]  # by resolution, over every site read
+    unread: int  # files holding the name left unread past REFERENCE_SITES
+    attributed: int  # the definitions resolved each on its own, first in order
 
 
 class SiteQuery(Protocol):
@@ -48,7 +63,7 @@ class SiteQuery(Protocol):
 
 
 def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
-             via: list[list[tuple[str, str]]] | None = None, *, one_by_one: int) -> tuple[list[Site], dict[str, int]]:
+             via: list[list[tuple[str, str]]] | None = None, *, one_by_one: int) -> SitesFound:
     """Reference sites of the name in one snapshot, each resolved site attributed to the one of
     `defs` (its own definitions) its binding reaches (`Site.definition`, an index into `defs`),
     grouped by definition in `defs`' order, then the sites no definition reaches (`name_match`,
@@ -64,13 +79,18 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     order; a definition's own site is always its own. Only the first `one_by_one` definitions
     (those an answer shows) are resolved each on its own: each costs a pass over every site,
     so a name defined thousands of times would cost thousands of passes. The others are
-    resolved together in one more pass, and a site that goes to them carries no definition."""
+    resolved together in one more pass, and a site that goes to them carries no definition;
+    fewer than `one_by_one` where the sites are so many that the passes would make over
+    SITE_RESOLUTIONS resolutions."""
     vias = via if via is not None else [[] for _ in defs]
-    reading = _Reading(snap, name_parts(input.name)[-1])
+    defining = frozenset(p for p, _, _ in defs)
+    importing = frozenset(e.source for p in sorted(defining) for e in snap.importers(p))
+    reading = _Reading(snap, name_parts(input.name)[-1], (defining, importing))
     if len(defs) <= 1:
         found = [(s, 0 if defs and s.resolution in _BOUND else None)
                  for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [], reading)]
     else:
+        one_by_one = max(1, min(one_by_one, SITE_RESOLUTIONS // max(1, len(reading.occurrences())) - 1))
         found = _attributed(snap, input, defs, imported_from_members, vias, reading, one_by_one)
     counts = dict.fromkeys(RESOLUTIONS, 0)
     sites = []
@@ -80,7 +100,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
             continue
         sites.append(msgspec.structs.replace(site, definition=owner) if owner is not None else site)
     sites.sort(key=site_order)
-    return sites, counts
+    return SitesFound(sites, counts, len(reading.unread), min(one_by_one, len(defs)))
 
 
 def site_order(s: Site) -> tuple[bool, bool, int, int, str, int, int]:
@@ -174,7 +194,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     offers = [(p, n) for p, n in starts if n == simple] + (exported if own_name else []) + [
         (r, n) for r in sorted(offered) if own_name or r in relaying for n in sorted(offered[r])
         if own_name or n == simple]
-    aliased = alias_sites(snap, offers, simple, gate, scopes, lambda path, name: _default_export(snap, path, name))
+    aliased = alias_sites(snap, offers, simple, gate, scopes, lambda path, name: _default_export(snap, path, name),
+                          reading.sites_in, reading.any_case_in)
     # A module site (a segment of an import's path) names a package or module: it refers to
     # the name's definitions only when one of them is a module or namespace (a Rust `mod`), or
     # when there is none to refer to. `import os.path` is not a use of a function `path`.
@@ -236,7 +257,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
             return "import"
         return "same_package" if packages and sees_package(path) else "name_match"
 
-    spelled = _any_case_spellings(snap, defs, simple, packages, aliased)
+    spelled = _any_case_spellings(snap, defs, simple, packages, aliased, reading)
     by_syntax = _BySyntax(snap, defs, simple, def_files | relaying | set(bound), classes, imported_from_members,
                           reading, bound)
     sites: list[Site] = []
@@ -373,6 +394,8 @@ class _BySyntax:
         if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
             return False if self._line_reaches(path, occ.line) else (
                 "name_match", f"attribute of a module `{'.'.join(receiver)}(...)` binds, which does not reach it")
+        if syntax.called and receiver == ("super",) and rules.language == "python":
+            return self._super_member(path, occ, how)
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
             return False if self._makes_instance(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
@@ -445,6 +468,24 @@ class _BySyntax:
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
         the index makes: the file's own lines, read as written, whatever scope they are in."""
         return bool(self.classes) and not self.classes.isdisjoint(self.reading.line_types(path, name, lines))
+
+    def _super_member(self, path: str, occ: Occurrence, how: str) -> tuple[str, str]:
+        """`super().name` in the body of class X: the member of the first class after X in X's
+        order that has one, as Python finds it (the zero-argument form, in a method of X)."""
+        from context_tools.query.symbols.hierarchy import Cls
+
+        owner = self._class_symbol_at(path, occ.line)
+        if owner is None:
+            return "name_match", "attribute of super() outside a class"
+        h = self.reading.classes_read.h
+        for x in h.after(Cls(path, owner)):
+            found = h.member_at(x, self.simple)
+            if found is None:
+                continue
+            if any(p == found[0] and s.qualified == found[1].qualified for p, s, _ in self.defs):
+                return (how if how in _BOUND else "import"), f"super() in {owner.name}"
+            return "name_match", f"super() in {owner.name} reaches {found[1].qualified}"
+        return "name_match", f"super() in {owner.name}, whose bases the index knows define no {self.simple}"
 
     def _uncalled_attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
         """The site's syntax when it is an attribute of a receiver, not called (`app.name`,
@@ -966,39 +1007,52 @@ class _Reading:
     for all of them (a name with many definitions is resolved against each on its own): the
     name's occurrences, each file's bytes, lines, functions, classes, binding rules and site syntax."""
 
-    def __init__(self, snap: Snapshot, simple: str) -> None:
+    def __init__(self, snap: Snapshot, simple: str, first: tuple[frozenset[str], ...] = ()) -> None:
         self.snap = snap
         self.simple = simple
+        self._first = first  # files read before the others, in turn: the defining files, their importers
+        self._left = REFERENCE_SITES
+        self.unread: set[str] = set()  # files whose sites would have passed REFERENCE_SITES
+        self._granted: dict[tuple[str, str, bool], list[Occurrence]] = {}
         self._occurrences: list[tuple[str, Occurrence]] | None = None
         self.classes: dict[str, list[Symbol]] = {}
         self._rules: dict[str, Bindings] = {}
-        self._source: dict[str, bytes] = {}
-        self._source_lines: dict[str, list[bytes]] = {}
+        self._source: dict[tuple[str, str], bytes] = {}
+        self._source_lines: dict[tuple[str, str], list[bytes]] = {}
         self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
         self._holders: dict[tuple[str, str], str | None] = {}
-        self._functions: dict[str, list[Symbol]] = {}
+        self._functions: dict[tuple[str, str], list[Symbol]] = {}
         self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
         self._this_aliases: dict[tuple[str, str], bool] = {}
 
     def source(self, path: str) -> bytes:
-        found = self._source.get(path)
+        blob = self._blob(path)  # one blob at many paths is read and split once
+        found = self._source.get(blob)
         if found is None:
-            found = self._source[path] = self.snap.blob_bytes(path)
+            found = self._source[blob] = self.snap.blob_bytes(path)
         return found
 
     def source_lines(self, path: str) -> list[bytes]:
-        found = self._source_lines.get(path)
+        blob = self._blob(path)
+        found = self._source_lines.get(blob)
         if found is None:
-            found = self._source_lines[path] = self.source(path).splitlines()
+            found = self._source_lines[blob] = self.source(path).splitlines()
         return found
 
+    def _blob(self, path: str) -> tuple[str, str]:
+        """What a file's reading is kept by: its blob and language (the facts read of a blob
+        depend on the language its path gives it), the path itself for a file not in the table."""
+        f = self.snap.file(path)
+        return (f.blob, f.language) if f is not None else (path, "")
+
     def functions(self, path: str) -> list[Symbol]:
-        """The file's functions and methods (`receivers.functions_in`)."""
-        found = self._functions.get(path)
+        """The file's functions and methods (`receivers.functions_in`), found once a blob."""
+        blob = self._blob(path)
+        found = self._functions.get(blob)
         if found is None:
-            found = self._functions[path] = functions_in(self.snap, path)
+            found = self._functions[blob] = functions_in(self.snap, path)
         return found
 
     def rules(self, path: str) -> Bindings:
@@ -1053,9 +1107,38 @@ class _Reading:
         return found
 
     def occurrences(self) -> list[tuple[str, Occurrence]]:
+        """The name's sites in every file holding it, the `first` files read first, within
+        REFERENCE_SITES."""
         if self._occurrences is None:
-            self._occurrences = list(self.snap.occurrences(self.simple))
+            tiers = self._first
+
+            def tier(path: str) -> int:
+                return next((n for n, files in enumerate(tiers) if path in files), len(tiers))
+
+            ordered = sorted(self.snap.paths_naming(self.simple), key=lambda p: (tier(p), p))
+            self._occurrences = [(p, o) for p in ordered for o in self.sites_in(p, self.simple)]
         return self._occurrences
+
+    def sites_in(self, path: str, name: str) -> list[Occurrence]:
+        """The file's sites of `name` (`Snapshot.occurrences_in`), none once they would pass
+        what is left of REFERENCE_SITES (the file is then `unread`); each file's once."""
+        return self._grant(path, name, False)
+
+    def any_case_in(self, path: str, name: str) -> list[Occurrence]:
+        """`sites_in`, of `name` spelled in any case (`Snapshot.occurrences_in_any_case`)."""
+        return self._grant(path, name, True)
+
+    def _grant(self, path: str, name: str, any_case: bool) -> list[Occurrence]:
+        key = (path, name, any_case)
+        found = self._granted.get(key)
+        if found is None:
+            found = (self.snap.occurrences_in_any_case if any_case else self.snap.occurrences_in)(path, name)
+            if len(found) > self._left:
+                self.unread.add(path)
+                found = []
+            self._left -= len(found)
+            self._granted[key] = found
+        return found
 
 
 _NAME_LIST = re.compile(rb"\s*\(?\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*(?:,\s*[A-Za-z_]\w*(?:\s+as\s+[A-Za-z_]\w*)?\s*)*,?\s*\)?\s*(?:#.*)?$")
@@ -1150,7 +1233,8 @@ def _default_export(snap: Snapshot, path: str, name: str) -> bool:
 
 
 def _any_case_spellings(snap: Snapshot, defs: list[Hit], simple: str, packages: set[tuple[str, ...]],
-                        aliased: list[tuple[str, Occurrence, bool, bool]]) -> list[tuple[str, Occurrence, bool, bool]]:
+                        aliased: list[tuple[str, Occurrence, bool, bool]], reading: _Reading
+                        ) -> list[tuple[str, Occurrence, bool, bool]]:
     """(file, site, False, False) of each use of a definition whose name its language matches in
     any case (`Bindings.any_case_kinds`: a PHP class or function, `user::find()`, `new USER` for
     class User) spelled in another case, in a file defining it or in a file of its namespace,
@@ -1166,7 +1250,7 @@ def _any_case_spellings(snap: Snapshot, defs: list[Hit], simple: str, packages: 
     for spelling in snap.spellings(simple):
         if spelling == simple:
             continue
-        for path, occ in snap.occurrences(spelling):
+        for path, occ in ((p, o) for p in snap.paths_naming(spelling) for o in reading.sites_in(p, spelling)):
             if (path, occ.line, occ.col) not in seen:
                 rules = _rules_of(snap, path)
                 if rules.language in languages:

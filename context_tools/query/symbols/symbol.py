@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from context_tools.query.pinned import open_pinned
 from context_tools.query.symbols.answers import SymbolAnswer, WorkspaceSymbolAnswer
-from context_tools.query.symbols.hierarchy import Cls, Hierarchy, inherited, is_class, overridden, relatives
+from context_tools.query.symbols.hierarchy import (
+    Cls,
+    Hierarchy,
+    any_member_named,
+    inherited,
+    is_class,
+    overridden,
+    relatives,
+)
 from context_tools.query.symbols.lookup import definition, find_exact, find_fuzzy, modules_of, other_kinds
 from context_tools.query.symbols.names import name_parts, path_ok
 from context_tools.query.workspace_scope import open_workspace, repo_of, rev_of, tag, workspace_of
@@ -32,8 +40,9 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
     h = Hierarchy(snap)
     more: dict[tuple[str, int, int], dict[str, object]] = {}
     parts = name_parts(input.name)
-    if not hits and len(parts) > 1 and any(is_class(s) for _, s in snap.definitions(parts[-2])):
-        # `App.handle` where App inherits handle
+    if not hits and len(parts) > 1 and any_member_named(snap, parts[-1]):
+        # `App.handle` where App inherits handle; the class found as a definition is, so
+        # through a re-export under another name too (`pkg.Alias.run`)
         classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
         for path, sym, source, chain in inherited(h, classes, parts[-1]):
             if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.ancestry import parent as parent_of
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
@@ -11,7 +12,7 @@ from indexer.model import Occurrence
 def _word_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
     """A function's name as written; an alias's, the text of its `name=value` argument before
     the `=` (none without one: `alias ll` prints, `-g` is an option)."""
-    parent = node.parent
+    parent = parent_of(node)
     if parent is not None and parent.type == "function_definition":
         return start, name
     cut = name.find("=")

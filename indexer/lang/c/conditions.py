@@ -57,8 +57,14 @@ def _part(condition: str) -> str:
     return condition
 
 
-def _joined(parts: list[str]) -> str:
-    return " && ".join(p for p in parts if p)[:CHARS]
+def _joined(outer: str, condition: str) -> str:
+    """`outer && condition`, cut at CHARS (`outer` alone when `condition` is empty): conditions
+    joined one at a time, each cut as it is made, so that nested groups and a group's branches,
+    as many as a file likes, are each joined once, not again for every directive after them.
+    What is cut is only ever read up to CHARS."""
+    if not condition or len(outer) >= CHARS:
+        return outer
+    return (f"{outer} && {condition[:CHARS]}" if outer else condition)[:CHARS]
 
 
 def _directive(word: bytes, text: str) -> str:
@@ -95,8 +101,9 @@ def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
         return starts, conditions
     comments = [m.span() for m in _COMMENT.finditer(data)] if b"/*" in data else []
     comment_starts = [s for s, _ in comments]
-    # per open group: the branches stated so far, the current branch's condition
-    stack: list[tuple[list[str], str]] = []
+    # per open group: its branches so far negated and joined, and the conditions of every open
+    # group up to this one joined (both cut at CHARS: `_joined`)
+    stack: list[tuple[str, str]] = []
     line, at = 1, 0
     directives = 0
     guard = ""  # the name an opening `#ifndef X` tests, until the next directive says whether it is a guard
@@ -112,7 +119,7 @@ def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
         if word == b"define":
             name = _NAME.match(text)
             if guard and directives == 2 and name is not None and name.group() == guard and len(stack) == 1:
-                stack[-1] = ([], "")  # the include guard: it marks nothing, its own `#define` neither
+                stack[-1] = ("", "")  # the include guard: it marks nothing, its own `#define` neither
                 conditions[-1] = ""
             else:
                 guard = ""
@@ -123,21 +130,24 @@ def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
             if directives == 1:
                 found = _GUARD.fullmatch(current)
                 guard = found.group(1) if found else ""
-            stack.append(([current], _part(current)))
+            negated = _part(_negated(current)) if current else ""
+            stack.append((negated, _joined(stack[-1][1] if stack else "", _part(current))))
         elif not stack:
             continue  # an `#else` or `#endif` of a group opened before what we read
         elif word == b"endif":
             stack.pop()
         else:
-            branches, _ = stack.pop()
-            negations = [_part(_negated(b)) for b in branches if b]
+            negated, _ = stack.pop()
+            outer = stack[-1][1] if stack else ""
             if word == b"else":
-                stack.append((branches, " && ".join(negations)))
+                stack.append((negated, _joined(outer, negated)))
             else:
                 branch = _directive(word, text)
-                stack.append(([*branches, branch], " && ".join([*negations, _part(branch)])))
+                # as `" && ".join([*negations, _part(branch)])`: a separator even before an empty part
+                part = f"{negated[:CHARS]} && {_part(branch)}" if negated else _part(branch)
+                stack.append((_joined(negated, _part(_negated(branch)) if branch else ""), _joined(outer, part)))
         starts.append(line + data.count(b"\n", m.start(), end) + 1)
-        conditions.append(_joined([c for _, c in stack]))
+        conditions.append(stack[-1][1] if stack else "")
     return starts, conditions
 
 

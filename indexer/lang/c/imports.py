@@ -7,6 +7,7 @@ import re
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
 from indexer.lang.import_specs import Handler, line_of, node_text, unquote
 from indexer.model import ImportSpec
 
@@ -48,12 +49,13 @@ def missed_includes(root: Node, data: bytes, found: list[ImportSpec]) -> list[Im
 
 
 def _is_directive(root: Node, hash_at: int) -> bool:
-    node: Node | None = root.descendant_for_byte_range(hash_at, hash_at + 1)
-    while node is not None:
-        if node.type in NOT_DIRECTIVE:
-            return False
-        node = node.parent
-    return True
+    """Whether the `#` at `hash_at` stands in no comment, string or macro definition (lines
+    asked in order: `ancestry.held_at`)."""
+    return not ancestry.held_at(root, hash_at, hash_at + 1, "c.not_directive", _not_directive)
+
+
+def _not_directive(node: Node) -> bool:
+    return node.type in NOT_DIRECTIVE
 
 
 HANDLERS: dict[str, Handler] = {

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 import msgspec
 from tree_sitter import Node
 
+from indexer.lang.ancestry import first_above, place
+from indexer.lang.ancestry import parent as parent_of
 from indexer.lang.c.conditions import condition_at, condition_lines
 from indexer.lang.c.imports import missed_includes
 from indexer.lang.c.macros import enum_body_defines
@@ -41,11 +44,13 @@ _CLASS_BODIES = frozenset(("field_declaration_list",))
 
 
 def _written_in(node: Node) -> Node | None:
-    """The node a declaration is written in, past conditionals and template heads."""
-    parent = node.parent
-    while parent is not None and parent.type in _TRANSPARENT:
-        parent = parent.parent
-    return parent
+    """The node a declaration is written in, past conditionals and template heads (found once
+    for the file above each conditional: they nest)."""
+    return first_above(node, "c.transparent", _transparent)
+
+
+def _transparent(node: Node) -> bool:
+    return node.type in _TRANSPARENT
 
 
 def _at_file_scope(node: Node) -> bool:
@@ -56,7 +61,10 @@ def _at_file_scope(node: Node) -> bool:
         return False
     if scope.type == "translation_unit":
         return True
-    return scope.type == "declaration_list" and scope.parent is not None and scope.parent.type in _HOLDERS
+    if scope.type != "declaration_list":
+        return False
+    holder = parent_of(scope)
+    return holder is not None and holder.type in _HOLDERS
 
 
 def _declaration(def_node: Node, captured: str) -> str | None:
@@ -92,9 +100,9 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
     statement the grammar read as a declaration without a type is a call (`free(m);`,
     `PRAGMA_MACRO(diagnostic push)` at file scope, where a macro hid a body's braces), and
     so is a macro invocation in a class body (`MOCK_METHOD(int, Foo, (int));`)."""
-    holder = def_node.parent
+    holder = parent_of(def_node)
     while holder is not None and holder.type in _DECLARATOR_WRAPPERS:
-        holder = holder.parent
+        holder = parent_of(holder)
     if holder is None:
         return ""
     kind = holder.type
@@ -122,23 +130,31 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
     return ""
 
 
+def _before(declarator: Node, holder: Node) -> Iterator[Node]:
+    """The children of `holder` before the one holding `declarator` (`holder` is above it),
+    nearest first. Read from the holder's children (kept for the file): tree-sitter finds a
+    node's sibling through its parent, which it walks down from the root to find."""
+    top = declarator
+    while (up := parent_of(top)) is not None and up != holder:
+        top = up
+    if up is None:
+        return iter(())
+    children, at = place(top, holder)
+    return (children[i] for i in range(at - 1, -1, -1))
+
+
 def _after_statement(declarator: Node, holder: Node) -> bool:
     """Whether error recovery put a declarator after the end of the statement that gave it
     its type: glibc's ctype.h `extern int toascii (int) __THROW;` then `__exctype (_toupper);`
     read as one declaration (the first in an ERROR ending at its `;`), or `__isctype_f (alnum)`
     then `__isctype_f (alpha)`, the second read as a function whose type is the first. A
     macro's invocations, not functions."""
-    top = declarator
-    while top.parent is not None and top.parent != holder:
-        top = top.parent
-    token = top.prev_sibling
+    token = next(_before(declarator, holder), None)
     while token is not None and token.child_count:  # the last token before it, however nested
         token = token.child(token.child_count - 1)
     if token is not None and token.type in ("{", "}", ";"):
         return True  # error recovery's: a statement opening a block (brotli's `if (...) {` then `f(s);`)
-    before = top.prev_named_sibling
-    while before is not None and before.type == "comment":
-        before = before.prev_named_sibling
+    before = next((n for n in _before(declarator, holder) if n.is_named and n.type != "comment"), None)
     if before is None:
         return False
     if before.type == "ERROR":
@@ -164,12 +180,7 @@ def _macro_opening_line(declarator: Node, holder: Node) -> bool:
     if name is None or name.type not in ("identifier", "field_identifier") or name.text is None or \
             not _MACRO_SHAPED.fullmatch(name.text.decode("utf-8", "replace")):
         return False
-    top = declarator
-    while top.parent is not None and top.parent != holder:
-        top = top.parent
-    before = top.prev_sibling
-    while before is not None and before.type == "comment":
-        before = before.prev_sibling
+    before = next((n for n in _before(declarator, holder) if n.type != "comment"), None)
     if before is None:
         return True
     if before.end_point[0] == name.start_point[0]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.ancestry import parent
 from indexer.lang.declared_bases import BaseRules, line_of, spelled
 
 _TYPES = frozenset({"type_identifier", "qualified_identifier", "template_type"})
@@ -24,7 +25,7 @@ def _declared(node: Node, data: bytes) -> list[tuple[str, int, str]]:
 
 def _template_parameters(node: Node, data: bytes) -> set[str]:
     """The type parameters of the template declaring the class (`template <typename T>`: T)."""
-    holder = node.parent
+    holder = parent(node)
     parameters = holder.child_by_field_name("parameters") if holder is not None and holder.type == "template_declaration" else None
     return {spelled(n, data) for p in (parameters.named_children if parameters is not None else ())
             for n in p.named_children if n.type == "type_identifier"}

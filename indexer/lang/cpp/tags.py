@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.ancestry import parent
 from indexer.lang.c.tags import HOOKS as C_HOOKS
 from indexer.lang.c.tags import KINDS as C_KINDS
 from indexer.lang.c.tags import needs_body
@@ -38,8 +39,8 @@ def _conversion_scope(node: Node, data: bytes) -> str:
     """The scope an out-of-line conversion operator is written under: `ns::K::operator int`
     -> "ns::K::" (the grammar nests one qualified_identifier per `::`), else ""."""
     outer = node
-    while outer.parent is not None and outer.parent.type == "qualified_identifier":
-        outer = outer.parent
+    while (up := parent(outer)) is not None and up.type == "qualified_identifier":
+        outer = up
     if outer is node:
         return ""
     return data[outer.start_byte:node.start_byte].decode("utf-8", "replace")

@@ -7,7 +7,8 @@ from indexer.lang.language import Language
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: embedded types as the bases of structs and interfaces (`BlobFacts.bases`); an import's
 #    written name as its alias
-VERSION = "2"
+# 3: type aliases (`type A = B`) are types
+VERSION = "3"
 
 LANGUAGE = Language(
     name="go",

@@ -20,6 +20,9 @@
 (source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
 
+; type aliases (`type A = B`, Go 1.9), which the shipped tags leave out: a type as `type A B` is
+(type_alias name: (type_identifier) @name) @definition.type
+
 ; interface methods
 (method_elem name: (field_identifier) @name) @definition.method
 ; struct fields, each name of `A, B int`

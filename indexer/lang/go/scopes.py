@@ -6,6 +6,7 @@ import re
 
 from tree_sitter import Node
 
+from indexer.lang.ancestry import parent as parent_of
 from indexer.lang.local_scopes import AT_NODE, BLOCK, Collector, LocalScopes, block_binding, visible_from
 
 _GO_KEY = re.compile(rb"[ \t]*:(?!=)")  # `T{name: v}`'s key, or a `case x:` / `a[i:j]` use
@@ -17,9 +18,9 @@ def _go_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
     if node.type != "identifier":
         return False
     if _GO_KEY.match(data, end):
-        parent = node.parent
+        parent = parent_of(node)
         if parent is not None and parent.type == "literal_element":
-            keyed = parent.parent
+            keyed = parent_of(parent)
             return keyed is None or keyed.type != "keyed_element" or keyed.child_by_field_name("key") != parent
     return True
 

@@ -10,7 +10,8 @@ from indexer.lang.tags_hooks import Facts, TagsHooks
 
 
 def _type_spec(def_node: Node, captured: str) -> str:
-    """`type X struct {...}` is a struct, `type X interface {...}` an interface, any other a type."""
+    """`type X struct {...}` is a struct, `type X interface {...}` an interface, any other a type;
+    an alias as its type (`type X = struct {...}` a struct)."""
     value = def_node.child_by_field_name("type")
     value_type = value.type if value is not None else ""
     return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
@@ -24,7 +25,7 @@ def _finish(root: Node, data: bytes, facts: Facts) -> None:
 HOOKS = TagsHooks(
     kinds={"function_declaration": "function", "method_declaration": "method", "method_elem": "method",
            "const_spec": "constant", "var_spec": "variable"},
-    kind_rules={"type_spec": _type_spec},
+    kind_rules={"type_spec": _type_spec, "type_alias": _type_spec},
     storage_fields=True,  # `ID`, `URL`: fields, whatever their case
     body_fields_are_locals=True,  # a field of an anonymous struct in a body (a test's table), as ctags has it
     finish=_finish,

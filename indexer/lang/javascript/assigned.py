@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
+
 if TYPE_CHECKING:
     from indexer.model import Occurrence
 
@@ -56,21 +58,20 @@ def assigned_scope(name: Node, data: bytes) -> str:
     "obj", `Foo.prototype.m = ...` -> "Foo", a key or method of `Foo.prototype = { m: ... }`
     -> "Foo";
     "" for any other property name (a class member's, an object literal's key elsewhere)."""
-    parent = name.parent
+    parent = ancestry.parent(name)
     if parent is None:
         return ""
     if parent.type == "member_expression":
-        assignment = parent.parent
+        assignment = ancestry.parent(parent)
         if assignment is None or assignment.type != "assignment_expression":
             return ""
         left = assignment.child_by_field_name("left")
         if left is None or left.start_byte != parent.start_byte or left.end_byte != parent.end_byte:
             return ""
         return holder(parent.child_by_field_name("object"), data)
-    if parent.type == "pair" or (parent.type == "method_definition" and parent.parent is not None
-                                 and parent.parent.type == "object"):
-        obj = parent.parent
-        assignment = obj.parent if obj is not None else None
+    obj = ancestry.parent(parent) if parent.type in ("pair", "method_definition") else None
+    if parent.type == "pair" or (obj is not None and obj.type == "object"):
+        assignment = ancestry.parent(obj) if obj is not None else None
         if assignment is None or assignment.type != "assignment_expression":
             return ""
         left = assignment.child_by_field_name("left")
@@ -83,7 +84,7 @@ def assigned_scope(name: Node, data: bytes) -> str:
 def _is_value_of_definition(function: Node, data: bytes) -> bool:
     """Is the function expression the value a definition is made of: an assignment to a name or
     a property, a declarator's value, an object key's value (the shipped tags' patterns)?"""
-    parent = function.parent
+    parent = ancestry.parent(function)
     if parent is None:
         return False
     kind = parent.type
@@ -113,7 +114,7 @@ def expression_name(node: Node, start: int, name: str, data: bytes, sites: list[
     """A function expression's own name is no definition where the expression is the value of
     one (`obj.start = function start() {}`: the symbol is the property's); any other
     identifier names what it names."""
-    parent = node.parent
+    parent = ancestry.parent(node)
     if parent is not None and parent.type in _FUNCTION_VALUES and _is_value_of_definition(parent, data):
         return None
     return start, name
@@ -122,9 +123,11 @@ def expression_name(node: Node, start: int, name: str, data: bytes, sites: list[
 def exports_property(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
     """`module.exports = function () {}` names no property `exports` of the module: the module
     as a whole is its default export (a named function there keeps its own name)."""
-    parent = node.parent
-    if name == "exports" and parent is not None and parent.type == "member_expression" and dotted(parent, data) == ["module", "exports"]:
-        assignment = parent.parent
+    if name != "exports":
+        return start, name
+    parent = ancestry.parent(node)
+    if parent is not None and parent.type == "member_expression" and dotted(parent, data) == ["module", "exports"]:
+        assignment = ancestry.parent(parent)
         if assignment is not None and assignment.type == "assignment_expression":
             return None
     return start, name

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
 from indexer.lang.import_specs import Handler, aliases_of, compact_text, line_of, node_text, unquote
 from indexer.model import ImportSpec
 
@@ -99,14 +100,14 @@ def _required_exported(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[
     (`export { default } from "./a"; export * from "./a"`); `exports.X = require("./a")` offers
     a's default, what a `require` of a CommonJS module binds, as X. None for any other use of
     the `require`."""
-    member = call.parent
+    member = ancestry.parent(call)
     picked = ""
     if member is not None and member.type == "member_expression" and member.child_by_field_name("object") == call:
         prop = member.child_by_field_name("property")
         if prop is None or prop.type != "property_identifier":
             return None
         picked = node_text(prop, data)
-        assignment = member.parent
+        assignment = ancestry.parent(member)
         value = member
     else:
         assignment, value = member, call
@@ -140,7 +141,7 @@ def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[s
     m = require("./a")` binds the module itself to m -> no names, aliases ("m",), as TypeScript's
     `import m = require("./a")`; `const { a, b: c } = require("./a")` binds a and b, b as c.
     Nothing otherwise (`require("./a").b`, a nested or rest pattern's names)."""
-    declarator = call.parent
+    declarator = ancestry.parent(call)
     if declarator is None or declarator.type != "variable_declarator":
         return (), ()
     target = declarator.child_by_field_name("name")
@@ -246,10 +247,11 @@ def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
     after = nodes[i + 1]
     if after.type == "ERROR" and node_text(after, data) == "default":
         return _default_name(nodes[i + 2]) if i + 2 < len(nodes) else None
-    head = after.named_child(0) if after.type == "expression_statement" else None
+    # `named_child` raises past the last child: `default` may end the file with nothing after it
+    head = after.named_child(0) if after.type == "expression_statement" and after.named_child_count else None
     if head is not None and head.type == "identifier" and node_text(head, data) == "default":
-        error = after.named_child(1)
-        value = error.named_child(0) if error is not None and error.type == "ERROR" else None
+        error = after.named_child(1) if after.named_child_count > 1 else None
+        value = error.named_child(0) if error is not None and error.type == "ERROR" and error.named_child_count else None
         return value if value is not None and value.type == "identifier" else None
     return None
 

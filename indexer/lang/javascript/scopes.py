@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
 from indexer.lang.local_scopes import AT_NODE, BLOCK, FUNCTION, OF_FUNCTION, WITH, Collector, LocalScopes
 from indexer.model import ImportSpec
 
@@ -19,7 +20,7 @@ def _js_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
     if node.type not in _JS_NAMES:
         return False
     if data[start - 1] in b"</" and data[start:start + 1].islower():
-        parent = node.parent
+        parent = ancestry.parent(node)
         if parent is not None and parent.type in _JSX_NAMED:
             return False
     return True

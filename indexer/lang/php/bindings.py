@@ -10,10 +10,11 @@ case-insensitive as well (`namespace app\\models;` is App\\Models).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from indexer.lang import member_syntax
-from indexer.lang.bindings_base import Bindings, SiteSyntax, public_modifier
+from indexer.lang.bindings_base import Bindings, SiteSyntax
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec, Occurrence
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 FILE_OWN_IMPORTS = frozenset({"php_use", "php_use_function", "php_use_const"})
 ANY_CASE_IMPORTS = frozenset({"php_use", "php_use_function"})
+# a statement's or a parameter's start on a line: the modifiers of what is declared in it follow
+_STATEMENT_START = re.compile(r"[;{}(),]")
 
 
 def last_part(spec: str) -> str:
@@ -57,7 +60,16 @@ class PhpBindings(Bindings):
             yield spec.aliases[0] if spec.aliases else last
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
-        return public_modifier(self.language, kind, signature, interface_members=False)
+        """Public unless declared `private` or `protected`: `public` is a PHP member's default
+        (`function run()`, `var $x`, a class's `const`), and a class, interface, trait, enum,
+        function or constant of a namespace has no visibility of its own."""
+        # the words before the name's first place on the line, back to its statement's or
+        # parameter's start (`final public function run(`, `__construct(private int $x`)
+        named = re.search(r"(?<![\w$])\$?" + re.escape(parts[-1]) + r"\b", signature) if parts else None
+        words = _STATEMENT_START.split(signature[:named.start()] if named else signature)[-1].lower().split()
+        if "private" in words or "protected" in words:
+            return None
+        return "php:public" if "public" in words else "php:public_by_default"
 
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
         """The file's (first) namespace, in which an unqualified class name is the namespace's

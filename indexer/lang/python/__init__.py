@@ -6,7 +6,15 @@ from indexer.lang.language import Language
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: the bases each class declares (`BlobFacts.bases`)
-VERSION = "2"
+# 3: a definition ends at its last token, as `ast` has it, not at comments trailing its body;
+#    module-level chains of four and five targets, tuples and lists in brackets; each target
+#    of a chain or tuple in a class body
+# 4: module variables in blocks nested to any depth (`with`, `for`, `while`, `match`, a `try`'s
+#    `else` and `finally`, one block in another), every target of a chain or tuple there, and
+#    nested and starred targets (`(a, (b, *c)) = row`); `__all__` not read under more than
+#    100 nested blocks (`dunder_all.NESTING_MAX`); a source whose indentation could stack more
+#    than 256 levels in the grammar's scanner is `unparseable`, never parsed (`indents.py`)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="python",
@@ -23,5 +31,6 @@ LANGUAGE = Language(
     scopes="indexer.lang.python.scopes",
     hooks="indexer.lang.python.tags",
     resolver="indexer.lang.python.resolve",
+    unsafe="indexer.lang.python.indents",
 )
 LANGUAGES = (LANGUAGE,)

@@ -18,7 +18,8 @@ Anything else that binds or changes `__all__` in the module's scope makes it unk
 as the value then depends on what runs: a value that is no such literal (`__all__ =
 base.__all__ + [...]`, `[*a, "x"]`), another method (`remove`, `insert`), `del __all__`, `from
 m import __all__`, a `+=` or a method call where no way through has bound it, a write in a
-`for`, `while`, `with` or `match`, or in an `if` condition or an `except ... as __all__`; so
+`for`, `while`, `with` or `match`, or in an `if` condition or an `except ... as __all__`, or
+under more than `NESTING_MAX` blocks (Python itself cannot run such a module); so
 does a way through the module that never binds it (`if FAST: __all__ = [...]` alone), since
 `import *` then binds every public name. Reads (`print(__all__)`), another module's `__all__`
 (`base.__all__`) and what a function or class body does are not writes of the module's own; a
@@ -29,11 +30,17 @@ too: the caller falls back to the underscore rule either way.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import NamedTuple
 
 from tree_sitter import Node
 
 _NAME = re.compile(rb"__all__")
+_LENGTH = len(b"__all__")
+# The blocks a write of `__all__` is read in, nested: CPython's tokenizer refuses a module
+# indented deeper (its MAXINDENT), and the reading recurses a few frames a block, which a
+# hostile file's nesting must not drive past Python's stack.
+NESTING_MAX = 100
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 _SEQUENCES = frozenset({"list", "tuple", "expression_list"})
 
@@ -44,12 +51,7 @@ def dunder_all(root: Node, data: bytes) -> list[str] | None:
     the module's docstring)."""
     if b"__all__" not in data:
         return None
-    holding: set[Node] = set()  # every node below the module holding a write of its `__all__`
-    for m in _NAME.finditer(data):
-        node = root.descendant_for_byte_range(m.start(), m.end())
-        if node is None or node.type != "identifier" or node.start_byte != m.start() or node.end_byte != m.end():
-            continue  # in a string, a comment, a longer name
-        holding.update(_module_write(node))
+    holding = _module_writes(root, [m.start() for m in _NAME.finditer(data)])
     if not holding:
         return None
     way = _Reading(holding, data).statements(root, _NOWHERE)
@@ -91,18 +93,25 @@ class _Reading:
     def __init__(self, holding: set[Node], data: bytes) -> None:
         self.holding = holding
         self.data = data
+        self.depth = 0  # the blocks entered: each costs a few Python frames
 
     def statements(self, parent: Node, at: _Bound) -> _Way | None:
-        now, seen = at, [at]
-        for statement in parent.named_children:
-            if statement not in self.holding:
-                continue
-            way = self.statement(statement, now)
-            if way is None:
-                return None
-            now = way[0]
-            seen.append(way[1])
-        return now, _join(seen)
+        if self.depth >= NESTING_MAX:
+            return None
+        self.depth += 1
+        try:
+            now, seen = at, [at]
+            for statement in parent.named_children:
+                if statement not in self.holding:
+                    continue
+                way = self.statement(statement, now)
+                if way is None:
+                    return None
+                now = way[0]
+                seen.append(way[1])
+            return now, _join(seen)
+        finally:
+            self.depth -= 1
 
     def statement(self, statement: Node, at: _Bound) -> _Way | None:
         if statement.type == "if_statement":
@@ -189,26 +198,56 @@ def _body(clause: Node) -> Node:
     return block
 
 
-def _module_write(ident: Node) -> list[Node]:
-    """The nodes from the top-level statement holding `ident` (an identifier `__all__`) down to
-    it when it binds or changes the module's `__all__` there, else []."""
-    parent = ident.parent
-    if parent is not None and parent.type == "attribute" and parent.child_by_field_name("attribute") == ident:
-        return []  # `base.__all__`: another object's
-    writes = False
-    path = []
-    child, node = ident, parent
-    while node is not None and node.type != "module":
-        if node.type in _SCOPES:
-            return []
-        writes = writes or _binds(node, child)
-        path.append(node)
-        child, node = node, node.parent
-    return path if writes and node is not None else []
+def _module_writes(root: Node, starts: list[int]) -> set[Node]:
+    """Every node below the module on the way down to an identifier `__all__` (at one of
+    `starts`, sorted) that binds or changes the module's `__all__` there. Walked down once from
+    the module, into the nodes holding such a start alone, each node's ancestors at hand:
+    tree-sitter finds a node's parent by walking down from the root, so walking up from each
+    identifier costs the square of its depth, and a file of kilobytes can nest thousands deep."""
+    holding: set[Node] = set()
+    at = set(starts)
+    ends = [start + _LENGTH for start in starts]
+
+    def holding_a_start(node: Node) -> list[Node]:
+        found = []
+        for child in node.children:
+            k = bisect_left(starts, child.start_byte)
+            if k < len(starts) and ends[k] <= child.end_byte:
+                found.append(child)
+        return found
+
+    path = [root]  # the nodes from the module down to the one whose children are walked
+    bound = [False]  # for each, whether an edge on the way down to it binds `__all__`
+    todo = [iter(holding_a_start(root))]
+    while todo:
+        child = next(todo[-1], None)
+        if child is None:
+            todo.pop()
+            path.pop()
+            bound.pop()
+            continue
+        if child.type in _SCOPES:
+            continue  # what a function or class body does is not a write of the module's
+        parent = path[-1]
+        binds = bound[-1] or (parent is not root and _binds(parent, child, path[-2]))
+        if child.type == "identifier" and child.start_byte in at and child.end_byte == child.start_byte + _LENGTH:
+            if parent.type == "attribute" and parent.child_by_field_name("attribute") == child:
+                continue  # `base.__all__`: another object's
+            if binds:
+                for node in reversed(path[1:]):  # a node held has its ancestors held already
+                    if node in holding:
+                        break
+                    holding.add(node)
+            continue
+        path.append(child)
+        bound.append(binds)
+        todo.append(iter(holding_a_start(child)))
+    return holding
 
 
-def _binds(node: Node, child: Node) -> bool:
-    """Does `node` bind or change what its `child` (holding an identifier `__all__`) names?"""
+def _binds(node: Node, child: Node, outer: Node | None) -> bool:
+    """Does `node` bind or change what its `child` (holding an identifier `__all__`) names?
+    `outer`: the node holding `node`."""
     kind = node.type
     if kind == "assignment":
         return node.child_by_field_name("left") == child and node.child_by_field_name("right") is not None
@@ -217,7 +256,6 @@ def _binds(node: Node, child: Node) -> bool:
     if kind == "named_expression":  # even in a comprehension, `:=` binds in the module
         return node.child_by_field_name("name") == child
     if kind == "attribute":  # `__all__.extend(...)`: any method called on it
-        outer = node.parent
         return (node.child_by_field_name("object") == child and outer is not None and outer.type == "call"
                 and outer.child_by_field_name("function") == node)
     return kind in ("delete_statement", "import_from_statement", "import_statement", "as_pattern_target", "ERROR")

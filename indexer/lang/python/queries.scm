@@ -16,45 +16,30 @@
   (if_statement
     condition: (comparison_operator) @cond) @main)
 
-; module-level annotated assignments without value: `X: int`
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name
-      type: (_)) @definition.variable))
+; Module variables are read by a walk of the module's statements, blocks nested to any depth
+; included (indexer/lang/python/module_variables.py): no pattern reaches every depth.
 
 ; class attributes (dataclass fields, class constants)
 (class_definition
   body: (block
     (expression_statement
       (assignment left: (identifier) @name) @definition.field)))
-
-; module-level names bound in a chain or a tuple: `a = b = 0`, `x, y = pair` (the shipped
-; tags take the first target of a plain assignment only)
-(module
-  (expression_statement
-    (assignment right: (assignment left: (identifier) @name) @definition.variable)))
-(module
-  (expression_statement
-    (assignment right: (assignment right: (assignment left: (identifier) @name) @definition.variable))))
-(module
-  (expression_statement
-    (assignment left: (pattern_list (identifier) @name)) @definition.variable))
-
-; module-level names bound under a statement that is no scope: compatibility fallbacks and
-; platform switches (`try: import x` / `except ImportError: x = None`, `if sys.platform ...`).
-; Each pattern costs compile time in every worker: the rarer `with`, `finally` and `try ...
-; else` are left out.
-(module (if_statement consequence: (block
-  (expression_statement (assignment left: (identifier) @name) @definition.variable))))
-(module (if_statement alternative: (elif_clause consequence: (block
-  (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
-(module (if_statement alternative: (else_clause body: (block
-  (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
-(module (try_statement body: (block
-  (expression_statement (assignment left: (identifier) @name) @definition.variable))))
-(module (try_statement (except_clause (block
-  (expression_statement (assignment left: (identifier) @name) @definition.variable)))))
+; and every target of a chain or a tuple there (`__add__, __radd__ = _fallbacks(...)`, `a = b = 0`,
+; up to five targets)
+(class_definition body: (block (expression_statement
+  (assignment right: (assignment left: (identifier) @name) @definition.field))))
+(class_definition body: (block (expression_statement
+  (assignment right: (assignment right: (assignment left: (identifier) @name) @definition.field)))))
+(class_definition body: (block (expression_statement
+  (assignment right: (assignment right: (assignment right: (assignment left: (identifier) @name)
+    @definition.field))))))
+(class_definition body: (block (expression_statement
+  (assignment right: (assignment right: (assignment right: (assignment right: (assignment
+    left: (identifier) @name) @definition.field)))))))
+(class_definition body: (block (expression_statement
+  (assignment left: (pattern_list (identifier) @name)) @definition.field)))
+(class_definition body: (block (expression_statement
+  (assignment left: [(tuple_pattern (identifier) @name) (list_pattern (identifier) @name)]) @definition.field)))
 
 ; Local scopes and the names they bind (indexer/lang/local_scopes.py; functions and classes are
 ; scopes as definitions, their parameters read from the definition). A lambda's region is its

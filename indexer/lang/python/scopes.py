@@ -6,6 +6,7 @@ import re
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
 from indexer.lang.local_scopes import (
     CLASS,
     COMPREHENSION,
@@ -46,7 +47,7 @@ def _python_name(node: Node, start: int, end: int, data: bytes, gap: int) -> boo
         if dot >= 0:
             tail = data[dot + 1:start]
             if tail.isspace() or b"#" in tail:
-                parent = node.parent
+                parent = ancestry.parent(node)
                 return parent is None or parent.type != "attribute" or parent.child_by_field_name("attribute") != node
     return True
 

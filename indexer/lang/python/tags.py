@@ -6,6 +6,7 @@ from tree_sitter import Node
 
 from indexer.lang.python.bases import bases
 from indexer.lang.python.dunder_all import dunder_all
+from indexer.lang.python.module_variables import module_variables
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
 
@@ -17,5 +18,7 @@ def _finish(root: Node, data: bytes, facts: Facts) -> None:
 HOOKS = TagsHooks(
     kinds={"class_definition": "class", "function_definition": "function", "assignment": "variable"},
     class_types=frozenset({"class_definition"}),
+    ends_at_code=True,
+    variables=module_variables,
     finish=_finish,
 )

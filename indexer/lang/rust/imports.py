@@ -30,45 +30,103 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import msgspec
 from tree_sitter import Node
 
+from indexer.lang import ancestry
 from indexer.lang.import_specs import Handler, compact_text, line_of, node_text, unquote
 from indexer.model import ImportSpec
 
 
-def _rust_inline_modules(node: Node, data: bytes) -> list[str]:
-    """The inline `mod m { ... }` blocks around `node`, outermost first."""
+class _Blocks(NamedTuple):
+    """The inline `mod` blocks on a way down the tree: the innermost's name, how many there
+    are, the characters of their names, and the blocks above the innermost."""
+
+    name: str
+    depth: int
+    chars: int
+    above: _Blocks | None
+
+
+# A `mod m;` inside more inline `mod` blocks than this, or whose blocks' names spell more
+# characters, is not read: its spec spells every block around it, and a file may nest them
+# far deeper, or name them far longer, than any crate does (each `mod` would spell out the
+# whole way down: the square of the file). The rest of the file is read.
+MOD_NESTING = 64
+MOD_CHARS = 4096
+
+
+def _rust_inline_modules(node: Node, data: bytes) -> _Blocks | None:
+    """The inline `mod m { ... }` blocks around `node`: carried down the way to it, kept a
+    node for the file (`ancestry.carried`), not walked up to the root from each node."""
+    def blocks(above: _Blocks | None, at: Node) -> _Blocks | None:
+        if at.type != "mod_item":
+            return above
+        name = node_text(at.child_by_field_name("name"), data)
+        depth, chars = (above.depth, above.chars) if above is not None else (0, 0)
+        return _Blocks(name, depth + 1, chars + len(name), above)
+
+    return ancestry.carried(node, "rust inline modules", blocks, None)
+
+
+def _names(blocks: _Blocks | None) -> list[str]:
+    """The blocks' names, outermost first."""
     names = []
-    parent = node.parent
-    while parent is not None:
-        if parent.type == "mod_item":
-            names.append(node_text(parent.child_by_field_name("name"), data))
-        parent = parent.parent
+    while blocks is not None:
+        names.append(blocks.name)
+        blocks = blocks.above
     return names[::-1]
 
 
 def _rust_path_attribute(node: Node, data: bytes) -> str | None:
-    """The `#[path = "..."]` among the attributes right above a `mod` declaration."""
-    sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type in ("attribute_item", "line_comment", "block_comment"):
+    """The `#[path = "..."]` among the attributes right above a `mod` declaration (its
+    siblings read from its parent's children, `ancestry.place`)."""
+    holder = ancestry.parent(node)
+    if holder is None:
+        return None
+    children, at = ancestry.place(node, holder)
+    for sibling in reversed(children[:at]):
+        if not sibling.is_named:
+            continue
+        if sibling.type not in ("attribute_item", "line_comment", "block_comment"):
+            break
         attribute = sibling.named_children[0] if sibling.type == "attribute_item" and sibling.named_child_count else None
         if attribute is not None and attribute.named_child_count and node_text(attribute.named_children[0], data) == "path":
             value = attribute.child_by_field_name("value")
             if value is not None and value.type == "string_literal":
                 return unquote(node_text(value, data))
-        sibling = sibling.prev_named_sibling
     return None
 
 
 def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
-    inline = _rust_inline_modules(node, data)
-    spec = "::".join([*inline, node_text(caps["spec"][0], data)])
+    blocks = _rust_inline_modules(node, data)
+    if blocks is not None and (blocks.depth > MOD_NESTING or blocks.chars > MOD_CHARS):
+        return []
+    spec = "::".join([*_names(blocks), node_text(caps["spec"][0], data)])
     path = _rust_path_attribute(node, data)
-    return [ImportSpec("rust_mod", spec, line_of(node), len(inline), (path,) if path is not None else ())]
+    return [ImportSpec("rust_mod", spec, line_of(node), blocks.depth if blocks is not None else 0,
+                       (path,) if path is not None else ())]
 
 
 _RUST_COMMENTS = ("line_comment", "block_comment")
+# A `use` whose groups nest deeper than this is not read: its readers here and the resolver's
+# recurse a few frames a group, and a file's braces may nest far deeper than any crate writes
+# them (a hostile one ran the index out of Python's stack). The rest of the file is read.
+USE_NESTING = 64
+
+
+def _nesting(node: Node, data: bytes) -> int:
+    """How deep the braces of a `use` tree nest, counted over its text (no recursion)."""
+    depth = deepest = 0
+    for byte in data[node.start_byte:node.end_byte]:
+        if byte == 0x7B:  # {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte == 0x7D:  # }
+            depth -= 1
+    return deepest
 
 
 def _rust_use_tree(node: Node | None, data: bytes) -> tuple[str, list[str]]:
@@ -107,7 +165,10 @@ def _rust_group(line: int, depth: int, spec: str, group: Node | None, data: byte
 
 
 def _rust_use(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
-    specs = _rust_use_specs(caps["spec"][0], line_of(node), len(_rust_inline_modules(node, data)), data, "")
+    if _nesting(caps["spec"][0], data) > USE_NESTING:
+        return []
+    blocks = _rust_inline_modules(node, data)
+    specs = _rust_use_specs(caps["spec"][0], line_of(node), blocks.depth if blocks is not None else 0, data, "")
     visibility = _rust_visibility(node, data)
     return [msgspec.structs.replace(spec, visibility=visibility) for spec in specs] if visibility else specs
 
@@ -160,22 +221,28 @@ _PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
 _STANDARD = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 
 
+def _path_way(above: tuple[bool, int], node: Node) -> tuple[bool, int]:
+    """(within a declaration holding no path in code, the `mod` blocks) of a way down to `node`."""
+    within, depth = above
+    kind = node.type
+    if kind == "mod_item":
+        return within or node.child_by_field_name("body") is None, depth + 1
+    return within or kind in ("use_declaration", "extern_crate_declaration"), depth
+
+
 def _rust_path(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
     """A crate-qualified path in code (`node` its innermost part, whose path is one identifier)."""
     head = node_text(node.child_by_field_name("path"), data)
     if not head[:1].islower() or head in _STANDARD:
         return []
     outer = node
-    while (up := outer.parent) is not None and up.type in _PATHS and up.child_by_field_name("path") == outer:
+    while (up := ancestry.parent(outer)) is not None and up.type in _PATHS and up.child_by_field_name("path") == outer:
         outer = up
-    at = outer.parent
-    depth = 0  # the inline modules around it, which `self::` and `super::` start from
-    while at is not None:
-        if at.type in ("use_declaration", "extern_crate_declaration") or at.type == "mod_item" and (
-                at.child_by_field_name("body") is None):
-            return []
-        depth += at.type == "mod_item"
-        at = at.parent
+    # within a `use`, an `extern crate` or a `mod m;`: no path in code; else the inline modules
+    # around it, which `self::` and `super::` start from
+    within, depth = ancestry.carried(outer, "rust path", _path_way, (False, 0))
+    if within:
+        return []
     segments = compact_text(outer, data).split("::")
     if len(segments) < 2 or any("<" in s for s in segments):  # `a::B::<T>::new`: no plain path
         return []

@@ -16,7 +16,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #    (as JavaScript's 3)
 # 5: a generic call signature starting its own line no longer swallows the rest of the file
 #    (the retry view, typescript/retry.py)
-VERSION = "5"
+# 6: an `export` then `default` that end the file read as no default, the rest of the file kept
+#    (was: the whole file's facts lost, skipped as `extract_error`)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="typescript",

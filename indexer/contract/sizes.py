@@ -5,7 +5,8 @@ a `k`, `M` or `G` suffix in either case, in powers of 1024: `64k` is 65,536 byte
 is 536,870,912. Nothing else is a size: no fractions, signs, spaces or `kB`/`KiB` spellings.
 The same parser reads a command's size field (`context.map`'s `budget`, on the CLI, over
 `rennet call`, MCP and the Python face), `rennet mcp --ceiling` / `--cache-bytes` and their
-environment variables, and each caller names the range it takes, so `"12x"`, a negative
+environment variables, and `$RENNET_LIMITS` (`indexer.contract.limits`); each caller names
+the range it takes, so `"12x"`, a negative
 number and a size past the field's maximum are each a typed `bad_input` naming the field.
 
 A size field in an input Struct is typed `Annotated[int, Meta(ge=LOW, le=HIGH)] |

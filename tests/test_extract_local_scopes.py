@@ -1,0 +1,229 @@
+"""Local scopes at their edges (indexer/lang/local_scopes.py): scopes that touch without
+nesting, a binding after every scope has ended, a name a later `require` settles, a nested
+definition however little it is indented. Each expectation is the language's own scoping."""
+
+from __future__ import annotations
+
+import sys
+from bisect import bisect_right
+from types import FrameType
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from indexer.extract.blob import extract_blob
+from indexer.lang import local_scopes
+from indexer.model import BlobFacts
+from tests.test_extract_locals import sites
+
+
+def test_a_scope_ending_where_the_next_starts_does_not_hold_it():
+    # `b` starts at the byte `a` ends at: `a`'s `x` is no binding `b` sees, `b`'s `x` a global
+    src = "function a(){var x=1;return x}function b(){return x}\n"
+    assert sites(src, "m.js", "javascript", "x") == [
+        ("x", 1, 18, "local"), ("x", 1, 29, "local"), ("x", 1, 51, "identifier")]
+
+
+def test_a_binding_after_the_first_scope_ends_is_at_module_level():
+    # `x` and `y` are bound at module level, below the function that reads them: globals
+    src = "def a():\n    return x\nx = 1\nfor y in z: pass\ndef b():\n    return y\n"
+    assert sites(src, "m.py", "python", "x", "y") == [
+        ("x", 2, 12, "identifier"), ("x", 3, 1, "definition"), ("y", 4, 5, "identifier"), ("y", 6, 12, "identifier")]
+    # a JavaScript `var` of the module's own loop, below the function reading it: a global too
+    src = "function a(){return x}\nfor (var x of xs) {}\n"
+    assert sites(src, "m.js", "javascript", "x") == [("x", 1, 21, "identifier"), ("x", 2, 10, "identifier")]
+
+
+def test_a_var_that_a_later_declaration_binds_to_require_is_settled_before_it_too():
+    # one `var f` per function: bound to an import by its second declaration, so no site is a local
+    # (`h` binds `f` locally: the name is asked of every site)
+    src = 'function g() {\n  var f;\n  f();\n  var f = require("./f");\n  return f;\n}\nfunction h(f) { return f; }\n'
+    assert [role for *_, role in sites(src, "m.js", "javascript", "f")] == [
+        "identifier", "call", "identifier", "identifier", "local", "local"]
+    # without the `require`, every one is
+    src = "function g() {\n  var f;\n  f();\n  var f = make();\n  return f;\n}\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "f")] == ["local"] * 4
+
+
+def test_a_nested_definitions_name_is_settled_at_any_indentation():
+    # `def g` one space in is still nested in `f`: its name is no local of `f`, even where assigned
+    for indent in (" ", "    ", "\t"):
+        src = f"def f():\n{indent}g = 1\n{indent}def g(): pass\n{indent}return g\n"
+        assert [role for *_, role in sites(src, "m.py", "python", "g")] == ["identifier", "definition", "identifier"]
+
+
+# --- cost on deep nesting ----------------------------------------------------------------------
+
+def _lines_run(src: str, path: str, language: str) -> tuple[int, BlobFacts]:
+    """How many lines of indexer/lang/local_scopes.py the extraction of `src` runs, and its
+    facts: a count of the work scopes and bindings cost, whatever the machine's speed."""
+    lines = 0
+
+    def line(frame: FrameType, event: str, arg: object) -> object:
+        nonlocal lines
+        if event == "line":
+            lines += 1
+        return line
+
+    def call(frame: FrameType, event: str, arg: object) -> object:
+        return line if frame.f_code.co_filename == local_scopes.__file__ else None
+
+    previous = sys.gettrace()
+    sys.settrace(call)
+    try:
+        facts = extract_blob(src.encode(), path, language)
+    finally:
+        sys.settrace(previous)
+    assert not facts.skipped
+    return lines, facts
+
+
+def _local(facts: BlobFacts, name: str) -> int:
+    return sum(o.name == name and o.role == "local" for o in facts.occurrences)
+
+
+_NESTED = {  # a shape a commit may nest as deep as it likes (n levels), and the facts read from it
+    "comprehensions using a parameter of the function around": (
+        "python", "a.py", lambda n: "def f(a):\n    return " + "[a for _ in a if " * n + "a" + "]" * n + "\n",
+        lambda f, n: _local(f, "a") == 2 * n + 2 and _local(f, "_") == n),
+    "arrow functions, each using a parameter of the function around": (
+        "javascript", "a.js", lambda n: "function f(" + ",\n".join(f"n{i}" for i in range(n)) + ") { return "
+        + "".join(f"() => n{i} + (\n" for i in range(n)) + "0" + ")" * n + "; }\n",
+        lambda f, n: all(_local(f, f"n{i}") == 2 for i in range(n))),
+    "arrow functions, each binding a parameter and using the outer one": (
+        "javascript", "a.js", lambda n: "function f(a) { return " + "".join(f"(b{i}) => a + b{i} + (\n" for i in range(n))
+        + "0" + ")" * n + "; }\n",
+        lambda f, n: _local(f, "a") == n + 1 and all(_local(f, f"b{i}") == 2 for i in range(n))),
+    "closed lambdas, then bindings": (
+        "python", "a.py", lambda n: "def f():\n    g = " + "lambda: " * n + "0\n" + "".join(f"    x{i} = {i}\n" for i in range(n))
+        + "    global y\n    return (y := 1)\n",
+        lambda f, n: all(_local(f, f"x{i}") == 1 for i in range(n)) and _local(f, "y") == 0 and _local(f, "g") == 1),
+    "closed arrow functions, then vars": (
+        "javascript", "a.js", lambda n: "function f() { const g = " + "() =>\n" * n + "0;\n"
+        + "".join(f"var v{i} = {i};\n" for i in range(n)) + "}\n",
+        lambda f, n: all(_local(f, f"v{i}") == 1 for i in range(n))),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_NESTED))
+def test_deep_scopes_cost_work_linear_in_the_file(shape):
+    """Each site asked of a name its own scope does not bind walked up every scope around it,
+    and each binding after closed scopes walked up through them: the square of the nesting
+    (16,000 nested comprehensions, 224 kB, took 21 s to extract). Four times the nesting is now
+    about four times the work, and the facts are the scoping's."""
+    language, path, source, read = _NESTED[shape]
+    n = 150
+    small, facts = _lines_run(source(n), path, language)
+    assert read(facts, n)
+    large, facts = _lines_run(source(4 * n), path, language)
+    assert read(facts, 4 * n)
+    assert large < 5 * small  # was: about 14 times
+
+
+# --- the answers, against the walk up the scopes they replace ---------------------------------
+
+_KINDS = [local_scopes.FUNCTION, local_scopes.BLOCK, local_scopes.CLASS, local_scopes.COMPREHENSION, local_scopes.WITH]
+
+
+@st.composite
+def _scope_trees(draw: st.DrawFn) -> tuple[list[list], list[int]]:
+    """Scopes in document order as `Collector.finish` sorts them, each [start, end, region
+    start, region end, hole start, hole end, kind, barrier], some starting where the one
+    before ends or where the one around starts, and each one's parent."""
+    count = draw(st.integers(1, 40))
+    scopes: list[list] = []
+    parents: list[int] = []
+    path: list[int] = []
+    at = 0
+    for i in range(count):
+        for _ in range(draw(st.integers(0, len(path)))):  # close some of the open scopes
+            at += 1
+            scopes[path.pop()][1] = at
+        at += draw(st.integers(0, 1))  # the next may start where the one before ends
+        parents.append(path[-1] if path else -1)
+        scopes.append([at, 0, at, 0, 0, 0, draw(st.sampled_from(_KINDS)), draw(st.booleans())])
+        path.append(i)
+        at += draw(st.integers(0, 1))  # or where the one around it starts
+    while path:
+        at += 1
+        scopes[path.pop()][1] = at
+    for s in scopes:
+        s[3] = s[1]
+    return scopes, parents
+
+
+def _walk_up(scopes: list[list], parents: list[int], bound: list[dict[str, int]], i: int, name: str) -> int:
+    """LocalSites.threshold as it was: a walk from scope `i` up to a scope that settles `name`."""
+    found = local_scopes._NOWHERE
+    first = True
+    j = i
+    while j >= 0:
+        s = scopes[j]
+        if s[6] == local_scopes.CLASS:
+            if first and name in bound[j]:
+                break
+        elif s[6] == local_scopes.WITH:
+            break
+        else:
+            visible = bound[j].get(name)
+            if visible is not None:
+                if visible == local_scopes.OPAQUE:
+                    break
+                found = min(found, visible)
+            if s[7]:
+                break
+        first = False
+        j = parents[j]
+    return found
+
+
+@pytest.mark.parametrize("shallow", [0, 3])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_scope_trees(), st.data())
+def test_a_threshold_is_the_walk_up_the_scopes_in_any_order_asked(monkeypatch, shallow, tree, data):
+    """What a site's name resolves to, asked of each scope in document order (as the sites
+    come) or in any order (sites asked again): what the walk up the scopes found, through
+    class bodies, `with` bodies, barriers and settled names, from every scope (`SHALLOW` 0)
+    or from those deeper than a few."""
+    monkeypatch.setattr(local_scopes, "SHALLOW", shallow)
+    scopes, parents = tree
+    values = st.sampled_from([0, 3, 5, 9, local_scopes.OPAQUE])
+    bound = [data.draw(st.dictionaries(st.sampled_from("abc"), values, max_size=3)) for _ in scopes]
+    candidates = {name for names in bound for name, v in names.items() if v != local_scopes.OPAQUE}
+    asked = [(i, name) for i in range(len(scopes)) for name in "abcd"]
+    if data.draw(st.booleans()):
+        asked = data.draw(st.permutations(asked))
+    local = local_scopes.LocalSites(local_scopes.any_name, scopes, parents, bound, set(), candidates)
+    for i, name in asked:
+        assert local.threshold(i, name) == _walk_up(scopes, parents, bound, i, name), (i, name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_scope_trees(), st.data())
+def test_a_binding_is_placed_in_the_scope_the_walk_up_found(tree, data):
+    """The scope each binding is in, found in one sweep over the bindings in order: the scope
+    the walk up from the last scope starting before it found, then the function, or the scope
+    that is no comprehension, around that."""
+    scopes, parents = tree
+    starts = [s[0] for s in scopes]
+    ends = [s[1] for s in scopes]
+    hows = st.sampled_from([local_scopes.INNERMOST, local_scopes.OF_FUNCTION, local_scopes.PAST_COMPREHENSIONS,
+                            local_scopes.STRICT])
+    bindings = data.draw(st.lists(st.tuples(hows, st.integers(0, ends[0] + 2 * len(scopes))), max_size=40))
+    around = local_scopes._innermost(
+        [(anchor - 1, anchor) if how == local_scopes.STRICT else (anchor, anchor) for how, anchor in bindings],
+        starts, ends)
+    up = local_scopes._Outwards(scopes, parents)
+    for (how, anchor), innermost in zip(bindings, around):
+        target = bisect_right(starts, anchor - 1 if how == local_scopes.STRICT else anchor) - 1
+        while target >= 0 and ends[target] <= anchor:
+            target = parents[target]
+        assert innermost == target
+        if how == local_scopes.OF_FUNCTION:
+            while target >= 0 and scopes[target][6] != local_scopes.FUNCTION:
+                target = parents[target]
+        elif how == local_scopes.PAST_COMPREHENSIONS:
+            while target >= 0 and scopes[target][6] == local_scopes.COMPREHENSION:
+                target = parents[target]
+        assert up.place(how, innermost) == target

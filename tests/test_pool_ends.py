@@ -1,0 +1,162 @@
+"""A worker pool that failed leaves nothing running: not its threads, not its workers. Each
+case runs in an interpreter of its own (the limit it sets, the workers it kills are its own),
+with the real pool an index parses in (`indexer.pipeline.extract.fork_pool`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+from tests.test_context_world import ROOT, cli_env
+
+_LOOK = """
+import os, resource, signal, threading, time
+from pathlib import Path
+
+def mapped():
+    return int(Path("/proc/self/status").read_text().split("VmSize:")[1].split()[0]) << 10
+
+def children():
+    return [c for task in Path("/proc/self/task").glob("*") for c in (task / "children").read_text().split()]
+
+def settled():
+    time.sleep(0.3)  # a killed worker reaped, a thread told to end ended
+    return threading.active_count(), len(children())
+"""
+
+
+def _run(script: str) -> str:
+    done = subprocess.run([sys.executable, "-c", _LOOK + textwrap.dedent(script)], cwd=ROOT, env=cli_env(None),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout.strip()
+
+
+def test_a_pool_whose_start_finds_no_room_for_a_thread_leaves_no_thread_nor_worker():
+    """Under a `ulimit -v` leaving room for one thread's stack, the pool's start fails at its
+    second thread: the error is raised, and nothing the start began is left running (was: its
+    first thread, the worker handler, kept its two workers alive for good, replacing any that
+    died; each index that ran short so left a thread and two processes behind)."""
+    said = _run("""
+        from indexer.pipeline.extract import fork_pool
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (mapped() + (12 << 20), hard))  # one 8 MiB stack, and a little
+        try:
+            fork_pool(2, None)
+            said = "started"
+        except RuntimeError as exc:
+            said = str(exc)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        print(said, *settled())
+    """)
+    assert said == "can't start new thread 1 0"
+
+
+def test_a_broken_pool_abandoned_leaves_no_thread_behind():
+    """A pool whose first workers were killed mid-task, its task handler blocked writing the
+    next task (1 MiB) to a pipe no worker reads any more: the index's `worker_lost`, and then
+    not one of the pool's threads nor workers left (was: the task handler and the result
+    handler blocked for good, under a `ulimit -v` taking room each index that ran short)."""
+    said = _run("""
+        from indexer.pipeline.extract import fork_pool
+        from indexer.pipeline.pool_watch import Watched
+
+        def slow(data):
+            time.sleep(60)
+            return len(data)
+
+        pool = fork_pool(2, None)
+        results = Watched(pool, pool.imap(slow, [b"x" * (1 << 20)] * 16))
+        for worker in list(pool._pool):
+            os.kill(worker.pid, signal.SIGKILL)
+        try:
+            with pool:
+                for _ in results:
+                    pass
+            said = "ended"
+        except Exception as exc:
+            said = exc.code
+        print(said, *settled())
+    """)
+    assert said == "worker_lost 1 0"
+
+
+def test_a_forked_worker_holds_no_copy_of_the_write_lock():
+    """A forked worker closes its copy of the indexer's write-lock descriptor at its start: a
+    worker outliving a killed indexer would otherwise keep the store locked. (A worker from a
+    forkserver never had it.)"""
+    out = _run("""
+        import json, tempfile
+        from pathlib import Path
+        from indexer import worker_start
+        from indexer.pipeline.extract import fork_pool
+        from indexer.store.database import WriteLock
+
+        def lock_fds(name):
+            found = []
+            for fd in os.listdir("/proc/self/fd"):
+                try:
+                    if os.readlink(f"/proc/self/fd/{fd}") == name:
+                        found.append(int(fd))
+                except OSError:
+                    pass
+            return found
+
+        home = Path(tempfile.mkdtemp())
+        assert worker_start.method() == "fork"
+        with WriteLock(home) as lock:
+            name = str(home / "write.lock")
+            with fork_pool(2, lock, None) as pool:
+                print(json.dumps([lock_fds(name), pool.map(lock_fds, [name, name])]))
+    """)
+    here, workers = json.loads(out)
+    assert len(here) == 1 and workers == [[], []], out
+
+
+_POISONED = """
+    import json
+    from indexer.pipeline.extract import fork_pool
+    from indexer.pipeline.pool_watch import Watched
+
+    {limit}
+
+    def explode():
+        raise {error}("a result that does not unpickle")
+
+    class Poisoned:
+        def __reduce__(self):
+            return explode, ()
+
+    def give(n):
+        return Poisoned()
+
+    before = threading.active_count()
+    with fork_pool(2, None, None) as pool:
+        try:
+            next(Watched(pool, pool.imap_unordered(give, [1, 2])))
+        except Exception as exc:
+            caught = exc
+    print(json.dumps([getattr(caught, "code", type(caught).__name__), str(caught), settled() == (before, 0)]))
+"""
+
+
+def test_a_pool_thread_ended_by_a_result_that_does_not_unpickle_is_worker_lost_and_quiet():
+    """The pool's thread that receives results ends when one does not unpickle: the wait for
+    results ends as `worker_lost` naming what ended it, not a wait without end; its traceback
+    is kept off stderr, and the pool leaves no thread nor worker."""
+    out = _run(_POISONED.format(limit="", error="ValueError"))
+    code, message, clean = json.loads(out)
+    assert code == "worker_lost" and "the worker pool's own thread ended (ValueError)" in message, out
+    assert clean, out
+
+
+def test_a_pool_thread_ended_by_memory_under_a_limit_is_out_of_memory():
+    """The same thread ended by a MemoryError, under an address-space limit: `out_of_memory`
+    saying what was being done, not `worker_lost`."""
+    limit = "resource.setrlimit(resource.RLIMIT_AS, (16 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))"
+    out = _run(_POISONED.format(limit=limit, error="MemoryError"))
+    code, message, clean = json.loads(out)
+    assert code == "out_of_memory" and "receiving the workers' results" in message, out
+    assert clean, out
