@@ -54,7 +54,7 @@ def test_a_wait_says_so_at_once_then_once_each_tick_and_ends_when_the_writer_doe
     assert wait_for_writer(tmp_path, 30, ticks.append)
     thread.join()
     assert 0.5 <= time.monotonic() - started < 0.6 + TICK_SECONDS
-    assert len(ticks) == 1 and ticks[0] < 0.3  # at once, and not again before TICK_SECONDS
+    assert len(ticks) == 1 and ticks[0] < 0.5  # at once, and not again before TICK_SECONDS
 
 
 def test_a_wait_ends_false_at_its_bound_and_waiting_is_busy(tmp_path):
@@ -62,7 +62,7 @@ def test_a_wait_ends_false_at_its_bound_and_waiting_is_busy(tmp_path):
     try:
         started = time.monotonic()
         assert not wait_for_writer(tmp_path, 0.3)
-        assert 0.3 <= time.monotonic() - started < 0.9
+        assert 0.3 <= time.monotonic() - started < 1.8  # its bound, not the writer's 30 s
 
         tries: list[float] = []
 
@@ -74,7 +74,7 @@ def test_a_wait_ends_false_at_its_bound_and_waiting_is_busy(tmp_path):
         with pytest.raises(Exception) as raised:
             waiting(tmp_path, attempt, "reading", seconds=0.4)
         assert getattr(raised.value, "code", None) == "busy" and "retry" in str(raised.value)
-        assert 0.4 <= time.monotonic() - started < 1.0 and len(tries) == 1
+        assert 0.4 <= time.monotonic() - started < 1.9 and len(tries) == 1
     finally:
         thread.release()
 
@@ -82,7 +82,7 @@ def test_a_wait_ends_false_at_its_bound_and_waiting_is_busy(tmp_path):
 def test_waiting_is_bounded_in_all_not_for_each_writer(tmp_path):
     """A writer that finishes, and another that starts before the read tries again: the second
     wait has what is left of the bound, not a bound of its own."""
-    holders = [held_for(tmp_path, 0.5)]
+    holders = [held_for(tmp_path, 1.5)]
 
     def attempt() -> str:
         if len(holders) == 1:
@@ -93,12 +93,13 @@ def test_waiting_is_bounded_in_all_not_for_each_writer(tmp_path):
     started = time.monotonic()
     try:
         with pytest.raises(Exception) as raised:
-            waiting(tmp_path, attempt, "reading", seconds=1.2)
+            waiting(tmp_path, attempt, "reading", seconds=1.5)
         took = time.monotonic() - started
     finally:
         holders[-1].release()
     assert getattr(raised.value, "code", None) == "busy"
-    assert 1.2 <= took < 1.2 + 0.45, took  # a bound of its own: 0.5 + 1.2
+    # Margins wide enough for a loaded machine: a bound of its own would end at 1.5 + 1.5
+    assert 1.5 <= took < 2.7, took
 
 
 def test_waiting_tries_again_once_the_writer_finished_within_one_bound_in_all(tmp_path):
