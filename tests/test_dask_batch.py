@@ -299,13 +299,18 @@ def test_a_task_holds_the_drivers_limits_whatever_its_workers_environment_says(c
                                                                                monkeypatch):
     """The cluster's workers started without `$RENNET_LIMITS`; the driver's setting still
     decides each job's verdict: with a `files` limit below the polyglot tree's, its job is
-    `bad_tree` naming that limit, and under the defaults the same job is indexed."""
+    `bad_tree` naming that limit, and under the defaults the same job is indexed. So it is
+    when the workers' own stores hold the job's snapshot, made under the defaults (was: a
+    worker shipped that one, and the driver's import refused it as `bad_bundle`)."""
     spec = [JobSpec(str(repos["polyglot"].path), "v1")]
+    for n in range(2):
+        assert dask_engine.run(Store.open(tmp_path / f"before{n}"), spec, cluster).jobs[0].ok
     monkeypatch.setenv("RENNET_LIMITS", "files=2")
-    refused = dask_engine.run(Store.open(tmp_path / "s"), spec, cluster)
-    assert refused.jobs[0].status == "failed" and refused.jobs[0].error.code == "bad_tree"
-    assert "over 2 files" in refused.jobs[0].error.message
-    assert "$RENNET_LIMITS=files=4 raises it" in refused.jobs[0].error.message
+    for n in range(2):
+        refused = dask_engine.run(Store.open(tmp_path / f"s{n}"), spec, cluster)
+        assert refused.jobs[0].status == "failed" and refused.jobs[0].error.code == "bad_tree", refused.jobs[0]
+        assert "over 2 files" in refused.jobs[0].error.message
+        assert "$RENNET_LIMITS=files=4 raises it" in refused.jobs[0].error.message
     monkeypatch.delenv("RENNET_LIMITS")
     assert dask_engine.run(Store.open(tmp_path / "s"), spec, cluster).jobs[0].ok
 

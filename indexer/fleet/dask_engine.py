@@ -109,14 +109,19 @@ def parse_scheduler(text: str) -> tuple[str, int | None]:
 
 def _worker_home() -> Path:
     """The worker's own store home: inside the Dask worker's local folder, so workers on one
-    machine never share a writer, and a worker that indexes again reuses its blob facts."""
+    machine never share a writer, and a worker that indexes again reuses its blob facts. One
+    home a setting of the limits in force: a snapshot the worker stored under other limits is
+    no verdict under these, and shipped from there it was refused by the driver's import."""
     try:
         from distributed import get_worker
 
         base = Path(get_worker().local_directory)
     except (ImportError, ValueError):  # run outside a worker (tests of the task itself)
         base = Path(tempfile.gettempdir())
-    return base / "rennet-store"
+    chosen = limits()
+    if chosen == DEFAULT:
+        return base / "rennet-store"
+    return base / f"rennet-store-{hashlib.sha256(repr(chosen).encode()).hexdigest()[:16]}"
 
 
 def _open_repository(repo: str, home: Path) -> str:
