@@ -14,6 +14,7 @@ extraction of deep files to steps linear in the tree.
 from __future__ import annotations
 
 import ast
+import contextlib
 import random
 import sys
 from pathlib import Path
@@ -458,6 +459,45 @@ def test_the_node_at_the_edge_of_a_node_on_the_path_is_the_one_found_from_the_ro
 def test_the_node_at_each_edge_after_any_walk_up_is_the_one_found_from_the_root(language, data):
     """As above, wherever the nodes of a file of pieces start and end."""
     _places_asked_after_each(language, "".join(data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=8))).encode())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_PIECES)), st.data())
+def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
+    """`parent`, `first_above`, `carried` and `place`, asked of the module in a file's reading
+    (through its Ancestry) and outside any (through tree-sitter's parents): the same answers as
+    a walk up one `Node.parent` at a time, and none left kept once the reading ends."""
+    source = "".join(data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=40))).encode()
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    nodes = _nodes(tree.root_node)
+    for inside in (True, False):
+        with ancestry.reading(tree.root_node) if inside else contextlib.nullcontext():
+            for node in nodes:
+                up = ancestry.parent(node)
+                assert up == node.parent
+                if up is not None:
+                    children, at = ancestry.place(node, up)
+                    assert children == up.children and children[at] == node
+                walked = node.parent
+                while walked is not None and walked.is_named:
+                    walked = walked.parent
+                assert ancestry.first_above(node, "named", lambda n: n.is_named) == walked
+                types = tuple(n.type for n in _chain(node))
+                assert ancestry.carried(node, "types", lambda above, n: (*above, n.type), ()) == types
+        assert ancestry._reading() is None
+
+
+def test_a_node_of_another_tree_has_the_parent_tree_sitter_gives():
+    """A node not under the Ancestry's root (its walk down finds no child holding it): the
+    parent tree-sitter gives, not None."""
+    one = grammars.parse("python", b"def f():\n    return g(x)\n")
+    other = grammars.parse("python", b"class A:\n    def f(self):\n        return g(x, y)\n")
+    assert one is not None and other is not None
+    found = ancestry.Ancestry(one.root_node)
+    for node in _nodes(other.root_node)[1:]:
+        assert found.parent(node) == node.parent
 
 
 _LEFT_NESTED = {  # n nodes each starting where the one around it starts, at the first `a`
