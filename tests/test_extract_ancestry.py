@@ -487,6 +487,7 @@ def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
                 types = tuple(n.type for n in _chain(node))
                 assert ancestry.carried(node, "types", lambda above, n: (*above, n.type), ()) == types
         assert ancestry._reading() is None
+        assert getattr(ancestry._THREAD, "kept", None) is None  # the tree is not held past its reading
 
 
 def test_a_node_of_another_tree_has_the_parent_tree_sitter_gives():
@@ -498,6 +499,45 @@ def test_a_node_of_another_tree_has_the_parent_tree_sitter_gives():
     found = ancestry.Ancestry(one.root_node)
     for node in _nodes(other.root_node)[1:]:
         assert found.parent(node) == node.parent
+
+
+def test_each_node_is_passed_once_for_a_question_asked_of_every_node():
+    """`first_above` and `carried` asked of every node of a deep chain: each question looks at
+    each node about once for the tree (its answer kept for every node passed), not once for
+    every node below it, and a node's children are listed once for all its children."""
+    n = 150
+    tree = grammars.parse("python", ("x = " + "a" + ".b" * n + "\n").encode())
+    assert tree is not None
+    nodes = _nodes(tree.root_node)
+    found = ancestry.Ancestry(tree.root_node)
+    passed = carried = 0
+
+    def passes(node: Node) -> bool:
+        nonlocal passed
+        passed += 1
+        return node.type != "module"
+
+    def carry(above: int, node: Node) -> int:
+        nonlocal carried
+        carried += 1
+        return above + 1
+
+    for node in nodes:
+        assert found.first_above(node, "module", passes) == (tree.root_node if node != tree.root_node else None)
+        assert found.carried(node, "depth", carry, 0) == len(_chain(node))
+        up = found.parent(node)
+        if up is not None:
+            assert found.place(node, up)[0] is found.place(up.children[0], up)[0]
+            assert up.id in found._children  # the places among them too: a dict made once a parent
+    assert passed <= 2 * len(nodes) and carried <= len(nodes)  # were the sum of the depths: n squared over 2
+    # from the deepest node up, each node's answer found on the way up from the one below it
+    deepest = tree.root_node.descendant_for_byte_range(4, 5)
+    assert deepest is not None
+    found = ancestry.Ancestry(tree.root_node)
+    passed = 0
+    for node in [deepest, *reversed(_chain(deepest))]:
+        found.first_above(node, "module", passes)
+    assert passed <= 3 * n
 
 
 _LEFT_NESTED = {  # n nodes each starting where the one around it starts, at the first `a`
