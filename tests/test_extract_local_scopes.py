@@ -111,6 +111,22 @@ def test_a_rust_fn_item_in_a_function_leaves_a_let_of_its_name_local():
     assert [role for *_, role in sites(src, "m.rs", "rust", "g")] == ["local", "definition", "local"]
 
 
+def test_each_var_is_bound_in_its_own_function():
+    # two `var`s in two functions, each placed by the scope around its own site
+    src = "function a() { var x; return x; }\nfunction b() { var y; return y; }\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "x", "y")] == ["local"] * 4
+
+
+@pytest.mark.parametrize("src, expected", [
+    ("g = lambda x: x\ndef f(y):\n    return x + y\n", ["local", "local", "local", "identifier", "local"]),
+    ("def f(y):\n    return x + y\ng = lambda x: x + y\n", ["local", "identifier", "local", "local", "local", "identifier"]),
+])
+def test_two_scopes_found_in_either_order_are_placed_in_document_order(src, expected):
+    # a lambda (read from the scopes' own pattern) and a function (from the definitions): each
+    # name is local in its own scope only, whichever comes first in the file
+    assert [role for *_, role in sites(src, "m.py", "python", "x", "y")] == expected
+
+
 # --- cost on deep nesting ----------------------------------------------------------------------
 
 def _lines_run(src: str, path: str, language: str) -> tuple[int, BlobFacts]:
