@@ -527,8 +527,10 @@ def test_each_node_is_passed_once_for_a_question_asked_of_every_node():
         assert found.carried(node, "depth", carry, 0) == len(_chain(node))
         up = found.parent(node)
         if up is not None:
-            assert found.place(node, up)[0] is found.place(up.children[0], up)[0]
-            assert up.id in found._children  # the places among them too: a dict made once a parent
+            children, _ = found.place(node, up)
+            places = found._children[up.id]
+            assert found.place(up.children[0], up)[0] is children
+            assert found._children[up.id] is places  # the places among them: made once a parent
     assert passed <= 2 * len(nodes) and carried <= len(nodes)  # were the sum of the depths: n squared over 2
     # from the deepest node up, each node's answer found on the way up from the one below it
     deepest = tree.root_node.descendant_for_byte_range(4, 5)
