@@ -127,6 +127,20 @@ def test_two_scopes_found_in_either_order_are_placed_in_document_order(src, expe
     assert [role for *_, role in sites(src, "m.py", "python", "x", "y")] == expected
 
 
+def test_a_default_value_is_read_outside_the_function_body():
+    # a parameter's default is read where the function is made: not the body's `var b`, not the
+    # lambda's own parameter `b`
+    src = "function f(a = b) { var b = 1; return a + b; }\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "b")] == ["identifier", "local", "local"]
+    assert [role for *_, role in sites("f = lambda b=b: b\n", "m.py", "python", "b")] == ["local", "identifier", "local"]
+
+
+def test_a_c_prototype_is_no_scope():
+    # the parameter name of a prototype binds nothing: only the definition's `x` is local
+    src = "int f(int x);\nint g(int x) { return x; }\n"
+    assert [role for *_, role in sites(src, "m.c", "c", "x")] == ["identifier", "local", "local"]
+
+
 # --- cost on deep nesting ----------------------------------------------------------------------
 
 def _lines_run(src: str, path: str, language: str) -> tuple[int, BlobFacts]:
