@@ -141,6 +141,13 @@ def test_a_c_prototype_is_no_scope():
     assert [role for *_, role in sites(src, "m.c", "c", "x")] == ["identifier", "local", "local"]
 
 
+def test_an_anonymous_class_body_is_a_barrier():
+    # Java: `x` in the anonymous class's method may be a field it inherits (`Runnable` is not in
+    # the file), so it is not looked for in the method around: it keeps its role
+    src = "class A { void f() { int x = 1; Runnable r = new Runnable() { public void run() { use(x); } }; } }\n"
+    assert [role for *_, role in sites(src, "m.java", "java", "x")] == ["local", "identifier"]
+
+
 # --- cost on deep nesting ----------------------------------------------------------------------
 
 def _lines_run(src: str, path: str, language: str) -> tuple[int, BlobFacts]:
