@@ -133,6 +133,8 @@ def test_a_default_value_is_read_outside_the_function_body():
     src = "function f(a = b) { var b = 1; return a + b; }\n"
     assert [role for *_, role in sites(src, "m.js", "javascript", "b")] == ["identifier", "local", "local"]
     assert [role for *_, role in sites("f = lambda b=b: b\n", "m.py", "python", "b")] == ["local", "identifier", "local"]
+    assert [role for *_, role in sites("def f(b=b):\n    return b\n", "m.py", "python", "b")] == [
+        "local", "identifier", "local"]
 
 
 def test_a_c_prototype_is_no_scope():
