@@ -490,6 +490,26 @@ def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
         assert getattr(ancestry._THREAD, "kept", None) is None  # the tree is not held past its reading
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_PIECES)), st.data())
+def test_held_at_is_whether_the_node_at_a_place_or_one_above_it_holds(language, data):
+    """`held_at` at places asked in order: whether the node tree-sitter finds there, or any node
+    above it (its parents one at a time), is named and of a type the question names."""
+    source = "".join(data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=40))).encode()
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    root = tree.root_node
+    kinds = data.draw(st.sets(st.sampled_from(sorted({node.type for node in _nodes(root)})), max_size=3))
+    places = sorted(data.draw(st.lists(st.tuples(st.integers(0, len(source)), st.integers(0, 2)), max_size=20)))
+    for start, width in places:
+        node = root.descendant_for_byte_range(start, start + width)
+        held = False
+        while node is not None and not held:
+            held, node = node.type in kinds, node.parent
+        assert ancestry.held_at(root, start, start + width, "kinds", lambda n: n.type in kinds) == held
+
+
 def test_a_node_of_another_tree_has_the_parent_tree_sitter_gives():
     """A node not under the Ancestry's root (its walk down finds no child holding it): the
     parent tree-sitter gives, not None."""
