@@ -14,6 +14,7 @@ extraction of deep files to steps linear in the tree.
 from __future__ import annotations
 
 import ast
+import contextlib
 import random
 import sys
 from pathlib import Path
@@ -314,3 +315,271 @@ def test_the_node_at_each_line_asked_is_found_walking_down_from_the_one_before()
     levels = _levels_down(blocks, "a.cs", "csharp", words, 0)
     tree = grammars.parse("csharp", blocks)
     assert tree is not None and 0 < levels <= tree.root_node.descendant_count
+
+
+# Pieces whose trees nest nodes that start at one byte (a chain of attributes, calls, binary
+# operators, each the left of the next), span the same bytes, or span none (a missing token).
+_SHARED_STARTS = {
+    "python": ["a", ".b", "(", ")", "[0]", " + ", "-", "\n", "def f():\n ", "lambda: ", "x if y else ", ",", "\n  "],
+    "javascript": ["a", ".b", "(", ")", "[0]", " + ", "`${", "}`", "=>", "{", "}", ";", "\n", "function f(", "new "],
+    "c": ["x", "+", "*", "(", ")", "[0]", "->f", ".g", "int f(){", "}", "return ", ";", "\n", "{"],
+}
+
+
+def _chain(node: Node) -> list[Node]:
+    """The nodes from the root down to `node`'s parent, as tree-sitter's parents give them."""
+    way: list[Node] = []
+    up = node.parent
+    while up is not None:
+        way.append(up)
+        up = up.parent
+    return way[::-1]
+
+
+_ALL_PIECES = {language: _PIECES.get(language, []) + _SHARED_STARTS.get(language, [])
+               for language in sorted({*_PIECES, *_SHARED_STARTS})}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
+def test_the_path_kept_is_the_way_down_to_the_last_nodes_parent(language, data):
+    """After each node asked, in document order or any, the Ancestry keeps a path down from the
+    root, each node the parent of the next, through the asked node's parent (the path the next
+    walk begins on; a node asked that is on it already leaves it as it was).
+    In document order it walked into each node of the tree at most once: a step down a node
+    plus the last step onto each node asked, however many nodes start at one byte, span the
+    same bytes or span none."""
+    pieces = data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=60))
+    source = "".join(pieces).encode()
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    nodes = _nodes(tree.root_node)
+    shuffled = list(nodes)
+    random.Random(data.draw(st.integers(0, 2**32))).shuffle(shuffled)
+    for order in (nodes, shuffled):
+        found = ancestry.Ancestry(tree.root_node)
+        for node in order:
+            assert found.parent(node) == node.parent
+            kept = [kept for kept, _, _ in found._path]
+            chain = _chain(node)
+            assert kept[:len(chain)] == chain
+            assert all(below.parent == above for above, below in zip(kept, kept[1:]))
+            assert found._at == {each.id: i for i, each in enumerate(kept)}
+        if order is nodes:
+            assert found.steps <= 2 * len(nodes)
+
+
+def _empty_nodes_asked_after_each(language: str, source: bytes) -> None:
+    """Each node of no bytes (a missing token) asked right after each node of the tree: its
+    parent, and a path kept down to it."""
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    nodes = _nodes(tree.root_node)
+    for empty in (node for node in nodes if node.start_byte == node.end_byte):
+        chain = _chain(empty)
+        for before in nodes:
+            found = ancestry.Ancestry(tree.root_node)
+            found.parent(before)
+            assert found.parent(empty) == empty.parent
+            assert [kept for kept, _, _ in found._path][:len(chain)] == chain
+
+
+@pytest.mark.parametrize(("language", "source"), [
+    ("cpp", b"A::()"),  # a missing name where the arguments after it start
+    ("javascript", b";.b}\n"),  # a missing object where the statement before it ends
+])
+def test_a_node_of_no_bytes_at_the_edge_of_a_node_beside_it_is_walked_to_from_above(language, source):
+    """A node of no bytes at the start or end of a node on the path that does not hold it: the
+    path is cut back above that node (a walk down from it finds no child holding the empty one)
+    and then leads down to the empty node's parent."""
+    _empty_nodes_asked_after_each(language, source)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
+def test_a_node_of_no_bytes_asked_after_any_other_keeps_the_way_down_to_it(language, data):
+    """As above, wherever a missing token falls in a file of pieces."""
+    _empty_nodes_asked_after_each(language, "".join(data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=12))).encode())
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
+def test_the_node_at_a_place_is_found_from_the_path_the_walks_up_left(language, data):
+    """Places asked in order, each after walks up from the node found at the place before and
+    from a node under it (as `held_at` asks, the path then deep in the tree): the node tree-sitter
+    finds walking down from the root, at places in nodes, at their edges, of no bytes or more."""
+    pieces = data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=40))
+    source = "".join(pieces).encode()
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    root = tree.root_node
+    found = ancestry.Ancestry(root)
+    places = sorted(data.draw(st.lists(st.tuples(st.integers(0, len(source) + 1), st.integers(0, 3)), max_size=30)))
+    for start, width in places:
+        node = found.descendant(start, start + width)
+        assert node == root.descendant_for_byte_range(start, start + width)
+        if node is not None:
+            found.parent(node)
+            if node.child_count:
+                found.parent(node.children[-1])
+
+
+def _places_asked_after_each(language: str, source: bytes) -> None:
+    """The node at each place where a node starts or ends (of no bytes, and of one), asked
+    right after the parent of each node of the tree: the node tree-sitter finds from the root."""
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    root = tree.root_node
+    nodes = _nodes(root)
+    places = sorted({node.start_byte for node in nodes} | {node.end_byte for node in nodes})
+    for before in nodes:
+        for place in places:
+            for width in (0, 1):
+                found = ancestry.Ancestry(root)
+                found.parent(before)
+                assert found.descendant(place, place + width) == root.descendant_for_byte_range(place, place + width)
+
+
+@pytest.mark.parametrize(("language", "source"), [
+    ("bash", b"}$(}\n"),  # no bytes where a node on the path starts: tree-sitter stops above it
+    ("python", b")"),
+])
+def test_the_node_at_the_edge_of_a_node_on_the_path_is_the_one_found_from_the_root(language, source):
+    """A place at the start or end of a node on the path is not searched for from that node:
+    tree-sitter's walk from the root need not pass through it there."""
+    _places_asked_after_each(language, source)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
+def test_the_node_at_each_edge_after_any_walk_up_is_the_one_found_from_the_root(language, data):
+    """As above, wherever the nodes of a file of pieces start and end."""
+    _places_asked_after_each(language, "".join(data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=8))).encode())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_PIECES)), st.data())
+def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
+    """`parent`, `first_above`, `carried` and `place`, asked of the module in a file's reading
+    (through its Ancestry) and outside any (through tree-sitter's parents): the same answers as
+    a walk up one `Node.parent` at a time, and none left kept once the reading ends."""
+    source = "".join(data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=40))).encode()
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    nodes = _nodes(tree.root_node)
+    for inside in (True, False):
+        with ancestry.reading(tree.root_node) if inside else contextlib.nullcontext():
+            for node in nodes:
+                up = ancestry.parent(node)
+                assert up == node.parent
+                if up is not None:
+                    children, at = ancestry.place(node, up)
+                    assert children == up.children and children[at] == node
+                walked = node.parent
+                while walked is not None and walked.is_named:
+                    walked = walked.parent
+                assert ancestry.first_above(node, "named", lambda n: n.is_named) == walked
+                types = tuple(n.type for n in _chain(node))
+                assert ancestry.carried(node, "types", lambda above, n: (*above, n.type), ()) == types
+        assert ancestry._reading() is None
+        assert getattr(ancestry._THREAD, "kept", None) is None  # the tree is not held past its reading
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_PIECES)), st.data())
+def test_held_at_is_whether_the_node_at_a_place_or_one_above_it_holds(language, data):
+    """`held_at` at places asked in order: whether the node tree-sitter finds there, or any node
+    above it (its parents one at a time), is named and of a type the question names."""
+    source = "".join(data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=40))).encode()
+    tree = grammars.parse(language, source)
+    if tree is None:
+        return
+    root = tree.root_node
+    kinds = data.draw(st.sets(st.sampled_from(sorted({node.type for node in _nodes(root)})), max_size=3))
+    places = sorted(data.draw(st.lists(st.tuples(st.integers(0, len(source)), st.integers(0, 2)), max_size=20)))
+    for start, width in places:
+        node = root.descendant_for_byte_range(start, start + width)
+        held = False
+        while node is not None and not held:
+            held, node = node.type in kinds, node.parent
+        assert ancestry.held_at(root, start, start + width, "kinds", lambda n: n.type in kinds) == held
+
+
+def test_a_node_of_another_tree_has_the_parent_tree_sitter_gives():
+    """A node not under the Ancestry's root (its walk down finds no child holding it): the
+    parent tree-sitter gives, not None."""
+    one = grammars.parse("python", b"def f():\n    return g(x)\n")
+    other = grammars.parse("python", b"class A:\n    def f(self):\n        return g(x, y)\n")
+    assert one is not None and other is not None
+    found = ancestry.Ancestry(one.root_node)
+    for node in _nodes(other.root_node)[1:]:
+        assert found.parent(node) == node.parent
+
+
+def test_each_node_is_passed_once_for_a_question_asked_of_every_node():
+    """`first_above` and `carried` asked of every node of a deep chain: each question looks at
+    each node about once for the tree (its answer kept for every node passed), not once for
+    every node below it, and a node's children are listed once for all its children."""
+    n = 150
+    tree = grammars.parse("python", ("x = " + "a" + ".b" * n + "\n").encode())
+    assert tree is not None
+    nodes = _nodes(tree.root_node)
+    found = ancestry.Ancestry(tree.root_node)
+    passed = carried = 0
+
+    def passes(node: Node) -> bool:
+        nonlocal passed
+        passed += 1
+        return node.type != "module"
+
+    def carry(above: int, node: Node) -> int:
+        nonlocal carried
+        carried += 1
+        return above + 1
+
+    for node in nodes:
+        assert found.first_above(node, "module", passes) == (tree.root_node if node != tree.root_node else None)
+        assert found.carried(node, "depth", carry, 0) == len(_chain(node))
+        up = found.parent(node)
+        if up is not None:
+            children, _ = found.place(node, up)
+            places = found._children[up.id]
+            assert found.place(up.children[0], up)[0] is children
+            assert found._children[up.id] is places  # the places among them: made once a parent
+    assert passed <= 2 * len(nodes) and carried <= len(nodes)  # were the sum of the depths: n squared over 2
+    # from the deepest node up, each node's answer found on the way up from the one below it
+    deepest = tree.root_node.descendant_for_byte_range(4, 5)
+    assert deepest is not None
+    found = ancestry.Ancestry(tree.root_node)
+    passed = 0
+    for node in [deepest, *reversed(_chain(deepest))]:
+        found.first_above(node, "module", passes)
+    assert passed <= 3 * n
+
+
+_LEFT_NESTED = {  # n nodes each starting where the one around it starts, at the first `a`
+    "python": lambda n: "x = " + "a" + ".b" * n + "\n",
+    "javascript": lambda n: "a" + "(0)" * n + ";\n",
+    "c": lambda n: "int f(){return " + "+".join(["a"] * n) + ";}\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(_LEFT_NESTED))
+def test_nodes_starting_where_their_parent_starts_are_walked_into_once(language):
+    """A chain of n nodes each the first child of the next, asked in document order: each
+    walk begins at the parent kept, not at the root (the sum of the depths, n squared over 2)."""
+    n = 150
+    source = _LEFT_NESTED[language](n)
+    tree = grammars.parse(language, source.encode())
+    assert tree is not None
+    nodes = _nodes(tree.root_node)
+    found = ancestry.Ancestry(tree.root_node)
+    assert [found.parent(node) for node in nodes] == [node.parent for node in nodes]
+    deepest = tree.root_node.descendant_for_byte_range(source.index("a"), source.index("a") + 1)
+    assert deepest is not None and len(_chain(deepest)) > n
+    assert found.steps <= 2 * len(nodes)

@@ -53,6 +53,103 @@ def test_a_nested_definitions_name_is_settled_at_any_indentation():
         assert [role for *_, role in sites(src, "m.py", "python", "g")] == ["identifier", "definition", "identifier"]
 
 
+def test_a_function_after_a_closed_sibling_does_not_see_its_parameters():
+    # `h` starts after `g` ends: `g`'s parameter `x` is no binding of `h`, whose `x` is a global
+    src = "def f():\n    def g(x):\n        return x\n    def h():\n        return x\n"
+    assert sites(src, "m.py", "python", "x") == [("x", 2, 11, "local"), ("x", 3, 16, "local"), ("x", 5, 16, "identifier")]
+
+
+def test_a_name_declared_global_is_no_local_where_it_is_assigned():
+    # `global x` settles `x` in `f`, assignment and all; `g`'s parameter `x` is a local of `g` only
+    src = "def f():\n    global x\n    x = 1\n    return x\ndef g(x):\n    return x\n"
+    assert [role for *_, role in sites(src, "m.py", "python", "x")] == ["identifier"] * 3 + ["local"] * 2
+
+
+def test_bindings_in_a_file_of_no_scope_are_globals():
+    # a loop variable at module level, in a file with no function: never local (and no error)
+    assert [role for *_, role in sites("for x in y:\n    pass\nprint(x)\n", "m.py", "python", "x")] == ["identifier"] * 2
+    assert [role for *_, role in sites("for (var x of xs) {}\nf(x);\n", "m.js", "javascript", "x")] == ["identifier"] * 2
+
+
+def test_a_nested_function_declaration_at_a_line_start_settles_its_name():
+    # JavaScript: `function g` in `f`, though at column 0, names the symbol `g` in `f`: `var g`
+    # there binds no local (`h`'s parameter `g` makes the name one to ask of every site)
+    src = "function f() {\nvar g;\nfunction g() {}\nreturn g;\n}\nfunction h(g) { return g; }\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "g")] == [
+        "identifier", "definition", "identifier", "local", "local"]
+    # a method's name is bound in no scope around its class: `m` is still `g`'s parameter
+    src = "function g(m) { class A { m() {} } return m; }\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "m")] == ["local", "definition", "local"]
+
+
+def test_a_walrus_in_a_comprehension_binds_in_the_first_function_too():
+    # `y :=` in a comprehension binds in the function around it, the file's first scope
+    src = "def f():\n    print([(y := x) for x in z])\n    return y\n"
+    assert [role for *_, role in sites(src, "m.py", "python", "y")] == ["local", "local"]
+
+
+def test_a_lambda_in_a_default_is_a_scope_before_the_function_body():
+    # the lambda's region comes before `f`'s body, though `f` starts first: its `b` is its own;
+    # `b` in the body is a global
+    src = "def f(a=lambda b: b):\n    return a + b\n"
+    assert sites(src, "m.py", "python", "a", "b") == [
+        ("a", 1, 7, "local"), ("b", 1, 16, "local"), ("b", 1, 19, "local"), ("a", 2, 12, "local"),
+        ("b", 2, 16, "identifier")]
+
+
+def test_a_walrus_to_a_name_declared_global_binds_no_local():
+    # `global y` settles `y` in `f`: `y :=` there, in a condition or a comprehension, binds a global
+    for bind in ("if (y := 1):\n        return y\n", "return [(y := x) for x in z]\n"):
+        src = f"def f():\n    global y\n    {bind}def g(y):\n    return y\n"
+        roles = [role for *_, role in sites(src, "m.py", "python", "y")]
+        assert roles == ["identifier"] * (len(roles) - 2) + ["local"] * 2
+
+
+def test_a_rust_fn_item_in_a_function_leaves_a_let_of_its_name_local():
+    # Rust: a local `let g` shadows the item `fn g` in the same block; the item settles nothing
+    src = "fn f() -> i32 {\n    let g = 1;\n    fn g() {}\n    g\n}\n"
+    assert [role for *_, role in sites(src, "m.rs", "rust", "g")] == ["local", "definition", "local"]
+
+
+def test_each_var_is_bound_in_its_own_function():
+    # two `var`s in two functions, each placed by the scope around its own site
+    src = "function a() { var x; return x; }\nfunction b() { var y; return y; }\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "x", "y")] == ["local"] * 4
+
+
+@pytest.mark.parametrize("src, expected", [
+    ("g = lambda x: x\ndef f(y):\n    return x + y\n", ["local", "local", "local", "identifier", "local"]),
+    ("def f(y):\n    return x + y\ng = lambda x: x + y\n", ["local", "identifier", "local", "local", "local", "identifier"]),
+])
+def test_two_scopes_found_in_either_order_are_placed_in_document_order(src, expected):
+    # a lambda (read from the scopes' own pattern) and a function (from the definitions): each
+    # name is local in its own scope only, whichever comes first in the file
+    assert [role for *_, role in sites(src, "m.py", "python", "x", "y")] == expected
+
+
+def test_a_default_value_is_read_outside_the_function_body():
+    # a parameter's default is read where the function is made: not the body's `var b`, not the
+    # lambda's own parameter `b`
+    src = "function f(a = b) { var b = 1; return a + b; }\n"
+    assert [role for *_, role in sites(src, "m.js", "javascript", "b")] == ["identifier", "local", "local"]
+    assert [role for *_, role in sites("f = lambda b=b: b\n", "m.py", "python", "b")] == ["local", "identifier", "local"]
+    assert [role for *_, role in sites("def f(b=b):\n    return b\n", "m.py", "python", "b")] == [
+        "local", "identifier", "local"]
+
+
+def test_a_c_prototype_is_no_scope():
+    # the parameter name of a prototype binds nothing: only the definition's `x` is local
+    src = "int f(int x);\nint g(int x) { return x; }\n"
+    assert [role for *_, role in sites(src, "m.c", "c", "x")] == ["identifier", "local", "local"]
+
+
+def test_an_anonymous_class_body_is_a_barrier():
+    # Java: `x` in the anonymous class's method may be a field it inherits (`Runnable` is not in
+    # the file), so it is not looked for in the method around: it keeps its role
+    src = "class A { void f() { int x = 1; Runnable r = new Runnable() { public void run() { use(x); } }; } }\n"
+    assert [role for *_, role in sites(src, "m.java", "java", "x")] == ["local", "identifier"]
+
+
 # --- cost on deep nesting ----------------------------------------------------------------------
 
 def _lines_run(src: str, path: str, language: str) -> tuple[int, BlobFacts]:
