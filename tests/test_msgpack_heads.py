@@ -33,6 +33,17 @@ def test_an_array_or_a_map_reads_as_the_count_of_its_items_at_each_heads_bounds(
     assert length(memoryview(_enc(items))) == n and length(msgspec.Raw(_enc(items))) == n
 
 
+@pytest.mark.parametrize("n", [0, 1, 0xFF, 0x100, 0xFFFF, 0x10000, 0x01020304, 0xFFFFFF, 0x1000000, 0xFFFFFFFF])
+def test_a_head_alone_reads_as_the_count_it_declares_every_byte_of_it(n):
+    """Only the head is read, its every byte big-endian: a bundle's count is refused for what
+    it says before any item is looked for."""
+    for kind in (b"\xdd", b"\xdf"):
+        assert length(kind + n.to_bytes(4, "big")) == n
+    if n <= 0xFFFF:
+        for kind in (b"\xdc", b"\xde"):
+            assert length(kind + n.to_bytes(2, "big")) == n
+
+
 @settings(max_examples=40)
 @given(st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=20) | st.dictionaries(st.text(max_size=5), inner,
                                                                                        max_size=20), max_leaves=20))

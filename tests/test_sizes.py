@@ -217,3 +217,12 @@ def test_a_setting_given_as_an_option_outranks_its_variable_even_at_zero(monkeyp
         configured_size(None, option="--x", variable="RENNET_TEST_SIZE", default=7, low=1, high=1 << 20)
     monkeypatch.setenv("RENNET_TEST_SIZE", "")
     assert configured_size(None, option="--x", variable="RENNET_TEST_SIZE", default=7, low=1, high=1 << 20) == 7
+
+
+@pytest.mark.parametrize("length", [23, 24, 25])
+def test_a_value_that_is_not_a_size_is_quoted_up_to_24_characters(length):
+    value = "x" * length
+    with pytest.raises(BadInput) as caught:
+        parse_size(value, what="budget", high=HIGH)
+    shown = repr(value) if length <= 24 else repr("x" * 24 + "...")
+    assert caught.value.message.startswith(f"budget {shown} is not a size")
