@@ -345,3 +345,25 @@ def test_a_path_listed_twice_is_refused():
     files = python_files(2)
     data, _ = seal(record_of([files[0], files[0]]), with_facts(files[:1], BlobFacts("python", 1)), facts=1)
     assert refusal(data) == "bundle's file list is not sorted by path, or lists a path twice"
+
+
+@pytest.mark.parametrize("inflates", [32 * MiB, 64 * MiB])
+def test_a_body_is_inflated_into_its_buffer_a_bounded_piece_at_a_time(inflates):
+    """Memory is the declared size and a few pieces (a piece, and zlib's buffer while it makes
+    one), never the body inflated twice: at its declared size (32 MiB here), or a bomb stopped
+    one byte past it."""
+    import tracemalloc
+
+    limit = 32 * MiB
+    body = zlib.compress(bytes(inflates), 1)
+    tracemalloc.start()
+    try:
+        if inflates == limit:
+            assert len(bundle.inflate(body, limit)) == limit
+        else:
+            with pytest.raises(bundle.BadBundle, match="inflates past"):
+                bundle.inflate(body, limit)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < limit + 4 * bundle._OUT_PIECE, peak
