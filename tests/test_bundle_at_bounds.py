@@ -367,3 +367,37 @@ def test_a_body_is_inflated_into_its_buffer_a_bounded_piece_at_a_time(inflates):
     finally:
         tracemalloc.stop()
     assert peak < limit + 4 * bundle._OUT_PIECE, peak
+
+
+@pytest.mark.parametrize("name", ["files", *OTHER_LISTS])
+def test_an_item_of_another_type_in_any_record_list_is_refused_by_the_checks(name):
+    """Every carried item is decoded once by the checks, so one of another type (here a string
+    as long as an item) is `bad_bundle` there, never an error of whatever reads it later."""
+    record = plain_record(1)
+    entries = with_facts(python_files(1), BlobFacts("python", 1))
+    record[name] = ["x" * 64]
+    assert refusal(sealed(record, entries)) == "bundle body does not decode (ValidationError)"
+
+
+def test_a_record_nested_past_the_decoders_depth_is_refused_as_not_decoding():
+    record = plain_record(1)
+    record["unknown"] = msgspec.Raw(b"\x91" * 200_000 + b"\xc0")
+    data = sealed(record, with_facts(python_files(1), BlobFacts("python", 1)))
+    assert refusal(data) == "bundle body does not decode (RecursionError)"
+
+
+def test_a_facts_entry_that_is_not_bytes_is_refused():
+    entries = with_facts(python_files(1), BlobFacts("python", 1))
+    data = sealed(plain_record(1), [[entries[0].key, "not bytes"]])
+    assert refusal(data) == "bundle body does not decode (a facts entry is not bytes)"
+
+
+@pytest.mark.parametrize("name, said", [("fan_in", "fan-in"), ("rank", "rank")])
+@pytest.mark.parametrize("key", ["a", "f0000000.py~", "z"])
+def test_a_map_key_no_file_has_is_refused_wherever_it_sorts(name, said, key):
+    """Before every file's path, between two, or after all: each is a path the file list lacks."""
+    record = plain_record(2)
+    record[name] = {key: 0}
+    data = sealed(record, with_facts(python_files(2), BlobFacts("python", 1)))
+    assert refusal(data) == (f"bundle's {said} map names a path its file list lacks, or names paths out of the "
+                             f"files' order or twice")
