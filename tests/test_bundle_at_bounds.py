@@ -11,6 +11,8 @@ import zlib
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from indexer.contract.limits import Limits, in_force
 from indexer.fleet import bundle
@@ -401,3 +403,20 @@ def test_a_map_key_no_file_has_is_refused_wherever_it_sorts(name, said, key):
     data = sealed(record, with_facts(python_files(2), BlobFacts("python", 1)))
     assert refusal(data) == (f"bundle's {said} map names a path its file list lacks, or names paths out of the "
                              f"files' order or twice")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=40), st.sampled_from([b'{"format":"', b'{"format":2,"oid":"', b'{"', b'{"format":']))
+def test_any_header_bytes_are_a_header_or_bad_bundle(junk, start):
+    """Bytes that are not UTF-8 where the format is read, or anywhere after, are `bad_bundle`
+    like any other header that does not decode."""
+    data = bundle.MAGIC + start + junk.replace(b"\n", b"") + b'"}\n'
+    try:
+        bundle.parse_header(data)
+    except bundle.BadBundle:
+        pass
+
+
+def test_a_format_that_is_not_utf8_is_bad_bundle():
+    with pytest.raises(bundle.BadBundle, match="bundle header is not a JSON object"):
+        bundle.parse_header(bundle.MAGIC + b'{"format":"\xff"}\n')
