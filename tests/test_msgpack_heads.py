@@ -44,9 +44,9 @@ def test_a_head_alone_reads_as_the_count_it_declares_every_byte_of_it(n):
             assert length(kind + n.to_bytes(2, "big")) == n
 
 
-@settings(max_examples=40)
+@settings(max_examples=30)
 @given(st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=20) | st.dictionaries(st.text(max_size=5), inner,
-                                                                                       max_size=20), max_leaves=20))
+                                                                                       max_size=20), max_leaves=12))
 def test_any_value_reads_as_the_items_it_holds_or_zero(value):
     expected = len(value) if isinstance(value, (list, dict)) else 0
     assert length(_enc(value)) == expected
