@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from corpora.gitbuild import RepoBuilder
 from indexer.contract.errors import BadInput
 from indexer.contract.limits import DEFAULT, HIGHEST, NAMES, Limits, in_force, limits, parse_limits
+from indexer.contract.sizes import show
 from tests.test_context_world import ROOT
 from tests.test_hostile_inputs import one_typed_line, rennet
 
@@ -124,3 +127,43 @@ def test_a_bad_setting_keeps_the_mcp_server_from_starting(tmp_path):
     out = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
                          env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert out.returncode == 1 and out.stderr == "rennet: bad_input: $RENNET_LIMITS: files is given twice\n"
+
+
+def _documented_defaults() -> dict[str, int]:
+    """The defaults as docs/limits.md's table gives them: `| `name` | 1M (1,048,576) | ...`."""
+    text = (ROOT / "docs" / "limits.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| \w+ \(([\d,]+)\) \|", text, re.M)
+    return {name: int(figure.replace(",", "")) for name, figure in rows}
+
+
+def test_the_defaults_are_the_documented_ones():
+    assert _documented_defaults() == {name: getattr(DEFAULT, name) for name in NAMES}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_refusal_names_the_setting_that_doubles_the_limit_up_to_1024g(name):
+    assert DEFAULT.raise_hint(name) == f"$RENNET_LIMITS={name}={show(2 * getattr(DEFAULT, name))} raises it"
+    for at, doubled in ((1, "2"), (3 << 10, "6k"), (HIGHEST // 2, "1024G"), (HIGHEST // 2 + 1, "1024G"),
+                        (HIGHEST, "1024G")):
+        assert replace(DEFAULT, **{name: at}).raise_hint(name) == f"$RENNET_LIMITS={name}={doubled} raises it"
+    assert DEFAULT.raise_hint("imports") == "$RENNET_LIMITS=imports=8M raises it"  # docs/limits.md's example
+
+
+def test_a_setting_is_split_at_most_once_a_name():
+    """Past as many parts as there are limits, the rest is one part, refused whole: a setting of
+    a million commas costs no more than one of nine parts."""
+    every = ",".join(f"{name}=1" for name in NAMES)
+    with pytest.raises(BadInput, match=r"'x,y,z' is not name=size"):
+        parse_limits(every + ",x,y,z", what="$RENNET_LIMITS")
+    with pytest.raises(BadInput, match=r"'x' is not name=size"):
+        parse_limits(",".join(f"{name}=1" for name in NAMES[:-1]) + ",x,y,z", what="$RENNET_LIMITS")
+    assert parse_limits(every, what="$RENNET_LIMITS") == Limits(*[1] * len(NAMES))
+
+
+@pytest.mark.parametrize("length", [39, 40, 41])
+def test_a_part_that_is_not_name_size_is_quoted_up_to_40_characters(length):
+    part = "x" * length
+    with pytest.raises(BadInput) as caught:
+        parse_limits(part, what="$RENNET_LIMITS")
+    shown = repr(part) if length <= 40 else repr("x" * 40 + "...")
+    assert caught.value.message.startswith(f"$RENNET_LIMITS: {shown} is not name=size")

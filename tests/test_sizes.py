@@ -154,3 +154,75 @@ def test_rennet_mcp_refuses_a_bad_size_before_serving(flag, value, tmp_path):
     p = _cli(str(tmp_path), "mcp", flag, value)
     assert p.returncode == 1 and p.stderr.startswith(f"rennet: bad_input: {flag} '{value}'"), p.stderr
     assert "Traceback" not in p.stderr
+
+
+# --- the spelling's own bounds (docs/agents.md "Sizes": `^[0-9]{1,15}[kKmMgG]?$`) -------------
+
+@pytest.mark.parametrize("text, size", [
+    ("9" * 15, 10**15 - 1), ("0" * 14 + "1k", 1024), ("9" * 15 + "G", (10**15 - 1) << 30), ("0" * 15, 0)])
+def test_fifteen_digits_with_or_without_a_suffix_are_a_size(text, size):
+    assert parse_size(text, what="x", high=1 << 80) == size
+
+
+@pytest.mark.parametrize("text", ["1" * 16, "0" * 15 + "1", "1" * 16 + "k", "0" * 16 + "G"])
+def test_sixteen_digits_are_not_a_size_whatever_their_value(text):
+    with pytest.raises(BadInput, match="is not a size"):
+        parse_size(text, what="x", high=1 << 80)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789kKmMgGx-. ", max_size=20))
+def test_the_parser_reads_just_the_strings_the_schemas_pattern_admits(text):
+    """What the schema advertises and what the parser reads are the same strings: a client that
+    passes the pattern is never told its size is not one."""
+    try:
+        parse_size(text, what="x", high=1 << 80)
+    except BadInput as exc:
+        admitted = "is not a size" not in exc.message
+    else:
+        admitted = True
+    assert admitted == (re.search(SIZE_PATTERN, text) is not None)
+
+
+@pytest.mark.parametrize("low, high", [(0, 0), (1, 1), (256, 65536), (1, 1 << 40)])
+def test_a_range_takes_both_its_ends_and_refuses_one_past_either(low, high):
+    assert parse_size(low, what="x", low=low, high=high) == low
+    assert parse_size(show(high), what="x", low=low, high=high) == high
+    for outside in (low - 1, high + 1):
+        with pytest.raises(BadInput, match=f"is {outside} bytes: give {show(low)} to {show(high)}$"):
+            parse_size(outside, what="x", low=low, high=high)
+
+
+def test_a_size_is_a_whole_number_from_zero_unless_the_field_says_more():
+    assert parse_size(0, what="x", high=10) == 0 and parse_size("0k", what="x", high=10) == 0
+    with pytest.raises(BadInput, match="must be a whole number of bytes"):
+        parse_size(True, what="x", high=10)
+
+
+@pytest.mark.parametrize("size, spelled", [(0, "0"), (1, "1"), (1023, "1023"), (1024, "1k"), (1025, "1025"),
+                                           (3 << 10, "3k"), (1 << 20, "1M"), ((1 << 20) + 1024, "1025k"),
+                                           (1 << 30, "1G"), (1 << 40, "1024G"), (5 << 30, "5G")])
+def test_a_size_is_shown_in_its_shortest_spelling(size, spelled):
+    assert show(size) == spelled
+
+
+def test_a_setting_given_as_an_option_outranks_its_variable_even_at_zero(monkeypatch):
+    from indexer.contract.sizes import configured_size
+
+    monkeypatch.setenv("RENNET_TEST_SIZE", "5k")
+    assert configured_size(0, option="--x", variable="RENNET_TEST_SIZE", default=7, low=0, high=1 << 20) == 0
+    assert configured_size(None, option="--x", variable="RENNET_TEST_SIZE", default=7, low=0, high=1 << 20) == 5120
+    monkeypatch.setenv("RENNET_TEST_SIZE", "0")
+    with pytest.raises(BadInput, match=r"^bad_input: \$RENNET_TEST_SIZE '0' is 0 bytes: give 1 to 1M$"):
+        configured_size(None, option="--x", variable="RENNET_TEST_SIZE", default=7, low=1, high=1 << 20)
+    monkeypatch.setenv("RENNET_TEST_SIZE", "")
+    assert configured_size(None, option="--x", variable="RENNET_TEST_SIZE", default=7, low=1, high=1 << 20) == 7
+
+
+@pytest.mark.parametrize("length", [23, 24, 25])
+def test_a_value_that_is_not_a_size_is_quoted_up_to_24_characters(length):
+    value = "x" * length
+    with pytest.raises(BadInput) as caught:
+        parse_size(value, what="budget", high=HIGH)
+    shown = repr(value) if length <= 24 else repr("x" * 24 + "...")
+    assert caught.value.message.startswith(f"budget {shown} is not a size")
