@@ -59,6 +59,11 @@ _PIECES = {
 }
 
 
+def _drawn(data: st.DataObject, pieces: list[str], most: int) -> bytes:
+    """A source of up to `most` of `pieces`, drawn in any order and number."""
+    return "".join(data.draw(st.lists(st.sampled_from(pieces), max_size=most))).encode()
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_PIECES)), st.data())
 def test_an_ancestry_finds_the_parents_tree_sitter_finds(language, data):
@@ -66,8 +71,7 @@ def test_an_ancestry_finds_the_parents_tree_sitter_finds(language, data):
     `Node.parent`, the same sibling before a node that spans bytes as `Node.prev_sibling`, the
     same first node above, and the same value carried down to it, as a walk up one parent at a
     time, and the same node at a place as `Node.descendant_for_byte_range`."""
-    pieces = data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=80))
-    source = "".join(pieces).encode()
+    source = _drawn(data, _PIECES[language], 80)
     tree = grammars.parse(language, source)
     if tree is None:
         return
@@ -349,8 +353,7 @@ def test_the_path_kept_is_the_way_down_to_the_last_nodes_parent(language, data):
     In document order it walked into each node of the tree at most once: a step down a node
     plus the last step onto each node asked, however many nodes start at one byte, span the
     same bytes or span none."""
-    pieces = data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=60))
-    source = "".join(pieces).encode()
+    source = _drawn(data, _ALL_PIECES[language], 60)
     tree = grammars.parse(language, source)
     if tree is None:
         return
@@ -401,7 +404,7 @@ def test_a_node_of_no_bytes_at_the_edge_of_a_node_beside_it_is_walked_to_from_ab
 @given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
 def test_a_node_of_no_bytes_asked_after_any_other_keeps_the_way_down_to_it(language, data):
     """As above, wherever a missing token falls in a file of pieces."""
-    _empty_nodes_asked_after_each(language, "".join(data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=12))).encode())
+    _empty_nodes_asked_after_each(language, _drawn(data, _ALL_PIECES[language], 12))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -410,8 +413,7 @@ def test_the_node_at_a_place_is_found_from_the_path_the_walks_up_left(language, 
     """Places asked in order, each after walks up from the node found at the place before and
     from a node under it (as `held_at` asks, the path then deep in the tree): the node tree-sitter
     finds walking down from the root, at places in nodes, at their edges, of no bytes or more."""
-    pieces = data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=40))
-    source = "".join(pieces).encode()
+    source = _drawn(data, _ALL_PIECES[language], 40)
     tree = grammars.parse(language, source)
     if tree is None:
         return
@@ -458,7 +460,7 @@ def test_the_node_at_the_edge_of_a_node_on_the_path_is_the_one_found_from_the_ro
 @given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
 def test_the_node_at_each_edge_after_any_walk_up_is_the_one_found_from_the_root(language, data):
     """As above, wherever the nodes of a file of pieces start and end."""
-    _places_asked_after_each(language, "".join(data.draw(st.lists(st.sampled_from(_ALL_PIECES[language]), max_size=8))).encode())
+    _places_asked_after_each(language, _drawn(data, _ALL_PIECES[language], 8))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -467,7 +469,7 @@ def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
     """`parent`, `first_above`, `carried` and `place`, asked of the module in a file's reading
     (through its Ancestry) and outside any (through tree-sitter's parents): the same answers as
     a walk up one `Node.parent` at a time, and none left kept once the reading ends."""
-    source = "".join(data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=40))).encode()
+    source = _drawn(data, _PIECES[language], 40)
     tree = grammars.parse(language, source)
     if tree is None:
         return
@@ -495,7 +497,7 @@ def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
 def test_held_at_is_whether_the_node_at_a_place_or_one_above_it_holds(language, data):
     """`held_at` at places asked in order: whether the node tree-sitter finds there, or any node
     above it (its parents one at a time), is named and of a type the question names."""
-    source = "".join(data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=40))).encode()
+    source = _drawn(data, _PIECES[language], 40)
     tree = grammars.parse(language, source)
     if tree is None:
         return
