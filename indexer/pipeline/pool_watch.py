@@ -183,7 +183,7 @@ def _kill_workers(pool: Pool) -> None:
 
 def _end_threads(pool: Pool) -> None:
     """Each started thread of `pool`, its workers dead, told to end and unblocked. The worker
-    handler, woken, ends and tells the task handler to; the task handler, which may be
+    handler, woken, ends, and the task handler is told to end here as well; the task handler, which may be
     blocked writing to the workers' pipe (or to the results' pipe, once the result handler
     ended), finds it closed; the result handler, which may wait on what a killed worker half
     wrote, finds the pipe's writing end closed once the task handler is gone."""
@@ -208,6 +208,9 @@ def _end_threads(pool: Pool) -> None:
     if results is None or not results.is_alive():
         with contextlib.suppress(OSError):
             outqueue._reader.close()  # no one reads the results' pipe: the task handler's last word fails too
+    # The task handler ends on the worker handler's None; but a worker handler that waits on
+    # the results' pipe among its sentinels, closed just above, dies of it without a word.
+    pool._taskqueue.put(None)  # type: ignore[attr-defined]
     deadline = time.monotonic() + END_SECONDS
     tasks = getattr(pool, "_task_handler", None)
     if tasks is not None and tasks.ident is not None:
