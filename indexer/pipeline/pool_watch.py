@@ -183,10 +183,10 @@ def _kill_workers(pool: Pool) -> None:
 
 def _end_threads(pool: Pool) -> None:
     """Each started thread of `pool`, its workers dead, told to end and unblocked. The worker
-    handler, woken, ends, and the task handler is told to end here as well; the task handler, which may be
-    blocked writing to the workers' pipe (or to the results' pipe, once the result handler
-    ended), finds it closed; the result handler, which may wait on what a killed worker half
-    wrote, finds the pipe's writing end closed once the task handler is gone."""
+    handler, woken, ends; the task handler is told to end here, not only by it, and if blocked
+    writing to the workers' pipe (or to the results' pipe, once the result handler ended) finds
+    it closed; the result handler, which may wait on what a killed worker half wrote, finds the
+    pipe's writing end closed once the task handler is gone."""
     import contextlib
     from multiprocessing.pool import TERMINATE
     from multiprocessing.reduction import ForkingPickler
