@@ -8,12 +8,14 @@ stops reading once the bound is met and goes on as answers go out; over HTTP a r
 is answered 503 before its body is read. Over HTTP, where clients share one server, each
 session is held to a share of the bound (`Shared`), so a session that sends without end is
 refused while the others are still taken; a session is one the server issued, as the guard
-checks before a request is counted (`http_sessions.Issued`).
+checks before a request is counted (`http_sessions.Issued`). A request handed to the server
+stays counted until the server is done with it, whether its client waits for the answer or
+hangs up (`Taken`).
 """
 
 from __future__ import annotations
 
-from typing import Hashable, Literal
+from typing import Any, Awaitable, Callable, Hashable, Literal
 
 MAX_REQUESTS = 64  # calls run 8 at a time (`mcp.CONCURRENT_CALLS`): the rest wait their turn
 MAX_BYTES = 64 * 1024 * 1024  # sixteen requests at the 4 MiB a message may hold
@@ -115,3 +117,47 @@ class Shared:
             part.done(key)
             if part.count == 0:
                 del self.sessions[session]
+
+
+# Where the HTTP guard puts a request's `Taken` in the ASGI scope it hands the SDK; the SDK
+# keeps that scope on the request context its handlers get (`ctx.request.scope`).
+TAKEN_KEY = "rennet.taken"
+# How long a request whose client left may take to reach the server's handlers: it was handed
+# over whole, so it is on its way; one never taken up (the SDK refused it) holds no longer.
+TAKE_SECONDS = 5.0
+
+
+class Taken:
+    """A request the HTTP guard handed to the SDK, as the server's handlers see it: taken up,
+    then done. A client that leaves before its answer does not end the call, which runs on:
+    the guard holds the request's place and its id until the call is done (`settled`), so a
+    client that sends and hangs up cannot have more calls running than its share, nor reuse
+    the id and be sent the old call's answer."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self.begun = anyio.Event()
+        self.done = anyio.Event()
+
+    async def settled(self) -> None:
+        """Until the handler the request started has ended; at once if it never started."""
+        import anyio
+
+        with anyio.move_on_after(TAKE_SECONDS):
+            await self.begun.wait()
+        if self.begun.is_set():
+            await self.done.wait()
+
+
+async def held_to_its_end(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+    """Server middleware: marks the guard's `Taken` of an HTTP request begun and done around
+    whatever the server does with it (a request of no guard, on stdio, has none)."""
+    taken = getattr(getattr(ctx, "request", None), "scope", {}).get(TAKEN_KEY)
+    if not isinstance(taken, Taken):
+        return await call_next(ctx)
+    taken.begun.set()
+    try:
+        return await call_next(ctx)
+    finally:
+        taken.done.set()

@@ -37,6 +37,7 @@ from context_tools.faces.argument_types import as_declared
 from context_tools.faces.call_stops import CallStops
 from context_tools.faces.declared_roots import DeclaredRoots
 from context_tools.faces.dispatch import Executor, encode_wire
+from context_tools.faces.in_flight import held_to_its_end
 from context_tools.faces.index_calls import IndexCalls, repository_named, wait_for
 from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
@@ -272,9 +273,11 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
 
     with warnings.catch_warnings():  # roots are deprecated from protocol 2026-07-28; older clients still send them
         warnings.simplefilter("ignore")
-        return Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
-                      get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
-                      on_roots_list_changed=roots_changed)
+        server = Server(SERVER_NAME, version=_version(), instructions=_INSTRUCTIONS,
+                        get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
+                        on_roots_list_changed=roots_changed)
+    server.middleware.append(held_to_its_end)  # the HTTP guard holds a call's place until it ends
+    return server
 
 
 def _bounded_progress_token(ctx: Any) -> None:

@@ -17,9 +17,11 @@
    client cannot name sessions of its own to hold more than one session's share below.
 6. A request whose id reads, as text, as that of a request of its session still in flight (5
    again, or 5 and "5") is answered 409 with JSON-RPC error -32600: the SDK routes a
-   session's answers by that text, and the first request's answer went nowhere.
+   session's answers by that text, and the first request's answer went nowhere. A request
+   whose client hung up before its answer keeps its id until the server is done with it.
 7. At most `in_flight.MAX_REQUESTS` POSTs (and `MAX_BYTES` of their bodies) are held at once,
-   from the first byte of the body read to the last of the answer sent; of those at most
+   from the first byte of the body read to the last of the answer sent (or, its client gone,
+   to the end of the call the SDK's server runs on: `in_flight.Taken`); of those at most
    `SESSION_REQUESTS` (and `SESSION_BYTES`) with one `Mcp-Session-Id`, and `UNNAMED_REQUESTS`
    with none. One past a bound is answered 503 (`Retry-After`), so clients that send and stall
    cannot make the server hold their bodies without end, nor one session take every place.
@@ -44,7 +46,7 @@ from typing import Any, Awaitable, Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
 from context_tools.faces.http_sessions import Issued
-from context_tools.faces.in_flight import Shared
+from context_tools.faces.in_flight import TAKEN_KEY, Shared, Taken
 
 Scope = dict[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -243,6 +245,20 @@ class Guard:
             await _json_rpc_error(send, 400, *error)
             return
         replayed = False
+        taken = Taken()
+        scope = {**scope, TAKEN_KEY: taken}  # the server's handlers mark it (`in_flight.held_to_its_end`)
+        answered = False
+        routed: tuple[str, str] | None = None  # (session, id as text) of a request the SDK routes by id
+
+        async def answering(event: Any) -> None:
+            nonlocal answered
+            if event["type"] == "http.response.body" and not event.get("more_body", False):
+                answered = True
+                # free before the answer's last bytes go out: a client that reads it may send the
+                # id again at once, before this coroutine runs on
+                if routed is not None:
+                    self.routes.discard(routed)
+            await send(event)
 
         async def replay() -> Any:
             nonlocal replayed
@@ -255,28 +271,26 @@ class Guard:
         # request whose id reads the same while the first is in flight (5 and "5", distinct in
         # JSON-RPC, or 5 again) took the first one's route, which then waited for good.
         rid = message.id if isinstance(message, types.JSONRPCRequest) else None
-        if session is None or rid is None:
-            await self.app(scope, replay, send)
-            return
-        routed = (session, str(rid))
-        if routed in self.routes:
-            shown = json.dumps(rid)[:80]
-            await _json_rpc_error(send, 409, rid, INVALID_REQUEST,
-                                  f"Invalid Request: a request of this session whose id reads {shown} is in flight; "
-                                  "the server tells a session's requests apart by their id's text: send another id")
-            return
-        async def answering(event: Any) -> None:
-            if event["type"] == "http.response.body" and not event.get("more_body", False):
-                # free before the answer's last bytes go out: a client that reads it may send the
-                # id again at once, before this coroutine runs on
-                self.routes.discard(routed)
-            await send(event)
-
-        self.routes.add(routed)
+        if session is not None and rid is not None:
+            routed = (session, str(rid))
+            if routed in self.routes:
+                shown = json.dumps(rid)[:80]
+                await _json_rpc_error(send, 409, rid, INVALID_REQUEST,
+                                      f"Invalid Request: a request of this session whose id reads {shown} is in "
+                                      "flight; the server tells a session's requests apart by their id's text: send "
+                                      "another id")
+                return
+            self.routes.add(routed)
         try:
             await self.app(scope, replay, answering)
+            if not answered:
+                # The client left (or the SDK closed its stream) before the answer: the call runs
+                # on, and keeps its place and its id until it ends. Its answer is then routed, to
+                # no stream, before a new request's body can have been read and routed there.
+                await taken.settled()
         finally:
-            self.routes.discard(routed)
+            if routed is not None:
+                self.routes.discard(routed)
 
 
 async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str,
