@@ -72,8 +72,14 @@ def _fingerprint(repo: Path, store: Path, rev: str = "HEAD") -> str:
     return json.loads(p.stdout)["data"]["fingerprint"]
 
 
+@pytest.fixture(scope="module")
+def fresh_head(corpus, tmp_path_factory) -> str:
+    """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
+    return _fingerprint(corpus, tmp_path_factory.mktemp("fresh-head") / "store")
+
+
 @pytest.mark.parametrize("after", ["workers", "a moment of work"])
-def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, corpus, tmp_path):
+def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, corpus, fresh_head, tmp_path):
     """Interrupted once its workers are forked, or a moment into their work: exit 130 with
     `rennet: interrupted` alone on stderr (was: a worker's `Process ForkPoolWorker-2:` and
     its traceback), every process of the command gone, and the next index into that store
@@ -90,10 +96,10 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
     out, err = p.communicate(timeout=60)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
     assert _group_gone(p.pid)
-    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+    assert _fingerprint(corpus, store) == fresh_head
 
 
-def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, tmp_path):
+def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, fresh_head, tmp_path):
     """A worker of the index's pool killed mid-task (SIGKILL, as the kernel's OOM killer sends):
     `worker_lost` on one line naming the signal, exit 1, within seconds, no process left, and
     the next index gives the fresh store's snapshot (was: the pool started another worker and
@@ -110,7 +116,7 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
     assert _group_gone(p.pid)
-    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+    assert _fingerprint(corpus, store) == fresh_head
 
 
 def ended_within(p: subprocess.Popen, seconds: float, hung: str) -> tuple[str, str]:
@@ -307,10 +313,10 @@ def _dask_workers(pid: int) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def stored_first(corpus, tmp_path_factory) -> tuple[Path, str, str]:
+def stored_first(corpus, fresh_head, tmp_path_factory) -> tuple[Path, str, str]:
     """A store holding the corpus's HEAD~1 snapshot; its fingerprint, and HEAD's in a fresh store."""
     store = tmp_path_factory.mktemp("stored-first") / "store"
-    return store, _fingerprint(corpus, store, "HEAD~1"), _fingerprint(corpus, tmp_path_factory.mktemp("fresh"))
+    return store, _fingerprint(corpus, store, "HEAD~1"), fresh_head
 
 
 # The moments in seconds fall within the cluster's start (on a quiet machine both workers are
@@ -431,12 +437,6 @@ def _none_live(pgid: int) -> bool:
     while _live(pgid) and time.monotonic() < deadline:
         time.sleep(0.05)
     return not _live(pgid)
-
-
-@pytest.fixture(scope="module")
-def fresh_head(corpus, tmp_path_factory) -> str:
-    """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
-    return _fingerprint(corpus, tmp_path_factory.mktemp("fresh-head") / "store")
 
 
 @pytest.mark.parametrize("verb, sig, whole_group", [
