@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.test_context_world import PY, ROOT, cli_env
 
@@ -395,20 +397,22 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
     """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
-    Ctrl-C, SIGTERM or SIGHUP: it leaves once `SHUTDOWN_SECONDS` have passed, exit 130 or 129
-    (with its line) or 143 (was: uvicorn waited for the request without end, here until the
-    body's own deadline a minute later; a call running in a thread, such as an index, held it
-    longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
+    Ctrl-C, SIGTERM or SIGHUP: it leaves once its grace (`--stop-grace`, here a second) has
+    passed, exit 130 or 129 (with its line) or 143 (was: uvicorn waited for the request without
+    end, here until the body's own deadline a minute later; a call running in a thread, such
+    as an index, held it longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
     import socket
 
-    from context_tools.faces.mcp_http import BODY_SECONDS, SHUTDOWN_SECONDS
+    from context_tools.faces.mcp_http import BODY_SECONDS
+
+    grace = 1.0
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     token = "t" * 40
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(tmp_path)], cwd=ROOT,
+                          "RENNET_TEST_TOKEN", "--root", str(tmp_path), "--stop-grace", str(grace)], cwd=ROOT,
                          env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
@@ -427,7 +431,7 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
         time.sleep(0.5)
         os.killpg(p.pid, sig)
         try:
-            p.wait(timeout=(SHUTDOWN_SECONDS + BODY_SECONDS) / 2)
+            p.wait(timeout=(grace + BODY_SECONDS) / 2)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
@@ -436,6 +440,41 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
     err = p.stderr.read()
     said = {signal.SIGINT: INTERRUPTED, signal.SIGTERM: "/mcp\n"}.get(sig) or _stopped_line(sig)
     assert p.returncode == code and err.endswith(said), err
+
+
+@given(st.one_of(st.text(max_size=12), st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                 st.integers(-10, 10**5).map(str)))
+def test_a_stop_grace_is_seconds_from_0_to_an_hour_else_bad_input(text):
+    """`rennet mcp --http --stop-grace SECONDS`: a number from 0 to MAX_STOP_GRACE, which a
+    service manager's own stop timeout may call for; anything else (negative, NaN, infinite,
+    past the bound, not a number, digits of another script) is `bad_input` naming the option."""
+    import math
+
+    from context_tools.faces.mcp import stop_grace_seconds
+    from context_tools.faces.mcp_http import MAX_STOP_GRACE
+    from indexer.contract.errors import BadInput
+
+    try:
+        expected: float | None = float(text) if text.isascii() else None
+    except ValueError:
+        expected = None
+    if expected is None or math.isnan(expected) or not 0 <= expected <= MAX_STOP_GRACE:
+        with pytest.raises(BadInput, match="^bad_input: --stop-grace wants seconds from 0 to 3600, got "):
+            stop_grace_seconds(text)
+    else:
+        assert stop_grace_seconds(text) == expected
+
+
+def test_a_stop_grace_that_is_no_number_is_refused_before_serving(tmp_path):
+    from context_tools.faces.mcp import stop_grace_seconds
+    from context_tools.faces.mcp_http import SHUTDOWN_SECONDS
+
+    assert stop_grace_seconds(None) == SHUTDOWN_SECONDS
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--root", str(tmp_path),
+                        "--stop-grace", "nan"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (
+        1, "", "rennet: bad_input: --stop-grace wants seconds from 0 to 3600, got 'nan'\n")
 
 
 # --- SIGTERM and SIGHUP: a `kill`, a service manager, a terminal closed -----------------------
