@@ -504,9 +504,12 @@ def _none_live(pgid: int) -> bool:
     return not _live(pgid)
 
 
+# SIGTERM and SIGHUP reach the same handler of the command (`standard_streams.stop_on_signals`)
+# and of its pool's workers (`start_as_child`): each is sent to the group of one command with
+# extraction workers, and SIGTERM to the command alone, for each verb the way it runs.
 @pytest.mark.parametrize("verb, sig, whole_group", [
-    ("index", signal.SIGTERM, True), ("index", signal.SIGHUP, True), ("index", signal.SIGTERM, False),
-    ("delta", signal.SIGTERM, True), ("batch", signal.SIGHUP, True), ("batch", signal.SIGTERM, False)])
+    ("index", signal.SIGTERM, True), ("index", signal.SIGTERM, False), ("delta", signal.SIGTERM, True),
+    ("batch", signal.SIGHUP, True), ("batch", signal.SIGTERM, False)])
 def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, sig, whole_group, corpus,
                                                                           fresh_head, tmp_path):
     """`rennet index`, `delta` (which indexes its range first) and `batch` (local engine),
