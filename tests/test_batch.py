@@ -146,7 +146,7 @@ def test_job_file_and_human_output(tmp_path):
 
 
 def test_resume_after_kill(tmp_path):
-    builder, oids = _history(tmp_path / "repo", commits=8, files=60)
+    builder, oids = _history(tmp_path / "repo", commits=8, files=20)
     home = tmp_path / "store"
     args = [sys.executable, "-m", "context_tools.faces.cli", "batch", "--repo", str(builder.path), "--range", "main",
             "--jobs", "1", "--json", "--store", str(home)]

@@ -243,19 +243,22 @@ def test_killed_indexer_leaves_no_half_snapshot(tmp_path):
     assert finished.fingerprint == clean.fingerprint
 
 
+# Reads the snapshot of rev argv[4] over and over: says so once it has read it, and stops once
+# the file argv[3] exists (the writer is done), printing the fingerprints it saw and its reads.
 _READER_SCRIPT = """
-import sys, time
+import os, sys
 from indexer import api
 from indexer.store.database import Store
 store = Store.open(sys.argv[2])
 seen = set()
-deadline = time.time() + float(sys.argv[3])
 reads = 0
-while time.time() < deadline:
+while reads == 0 or not os.path.exists(sys.argv[3]):
     snap = api.snapshot(sys.argv[1], sys.argv[4], store=store, index_if_absent=False)
     seen.add(snap.fingerprint)
     assert snap.definitions("helper_1"), "definitions vanished"
     reads += 1
+    if reads == 1:
+        print("reading", flush=True)
 print(len(seen), reads)
 """
 
@@ -268,9 +271,14 @@ def test_readers_keep_working_while_a_writer_indexes(tmp_path):
     store = Store.open(home)
     api.index(str(builder.path), first, store=store, workers=1)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    reader = subprocess.Popen([sys.executable, "-c", _READER_SCRIPT, str(builder.path), str(home), "4", first],
+    done = tmp_path / "written"
+    reader = subprocess.Popen([sys.executable, "-c", _READER_SCRIPT, str(builder.path), str(home), str(done), first],
                               env=env, stdout=subprocess.PIPE, text=True)
-    api.index(str(builder.path), "main", store=store, workers=2)
+    try:
+        assert reader.stdout is not None and reader.stdout.readline() == "reading\n"  # before the writer starts
+        api.index(str(builder.path), "main", store=store, workers=2)
+    finally:
+        done.touch()
     out, _ = reader.communicate(timeout=60)
     assert reader.returncode == 0
     distinct, reads = map(int, out.split())

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.test_context_world import PY, ROOT, cli_env
 
@@ -25,11 +27,13 @@ INTERRUPTED = "rennet: interrupted\n"
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
-    """A generated repository large enough that its index runs workers for a while."""
+    """A generated repository large enough that its index runs workers for a while: the tests
+    signal it once its workers are forked or into their work (`_into_their_work`), states it
+    passes with most of its parse still ahead."""
     from corpora.synthetic import generate
 
     repo = tmp_path_factory.mktemp("interrupt") / "syn.git"
-    generate(repo, files=2000, seed=0)
+    generate(repo, files=1000, seed=0)
     return repo
 
 
@@ -48,6 +52,25 @@ def _wait_for_children(p: subprocess.Popen, count: int) -> None:
     """Until `p` has `count` children (its workers forked), or it ended."""
     deadline = time.monotonic() + 60
     while len(_children(p.pid)) < count and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time the process has spent so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _into_their_work(p: subprocess.Popen, workers: list[int]) -> None:
+    """Until each of `workers` has spent a tenth of a second of CPU (past its start, into its
+    tasks), or `p` ended. A state, where a fixed sleep was a moment of the test's own time,
+    which a loaded machine stretches or cuts short."""
+    deadline = time.monotonic() + 60
+    while (workers and min(map(_cpu_seconds, workers)) < 0.1 and all(os.path.exists(f"/proc/{w}") for w in workers)
+           and p.poll() is None and time.monotonic() < deadline):
         time.sleep(0.005)
 
 
@@ -72,8 +95,14 @@ def _fingerprint(repo: Path, store: Path, rev: str = "HEAD") -> str:
     return json.loads(p.stdout)["data"]["fingerprint"]
 
 
+@pytest.fixture(scope="module")
+def fresh_head(corpus, tmp_path_factory) -> str:
+    """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
+    return _fingerprint(corpus, tmp_path_factory.mktemp("fresh-head") / "store")
+
+
 @pytest.mark.parametrize("after", ["workers", "a moment of work"])
-def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, corpus, tmp_path):
+def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, corpus, fresh_head, tmp_path):
     """Interrupted once its workers are forked, or a moment into their work: exit 130 with
     `rennet: interrupted` alone on stderr (was: a worker's `Process ForkPoolWorker-2:` and
     its traceback), every process of the command gone, and the next index into that store
@@ -84,16 +113,16 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     _wait_for_children(p, 2)
     if after != "workers":
-        time.sleep(0.4)
+        _into_their_work(p, _children(p.pid))
     assert p.poll() is None, "the index ended before it could be interrupted"
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
     assert _group_gone(p.pid)
-    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+    assert _fingerprint(corpus, store) == fresh_head
 
 
-def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, tmp_path):
+def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, fresh_head, tmp_path):
     """A worker of the index's pool killed mid-task (SIGKILL, as the kernel's OOM killer sends):
     `worker_lost` on one line naming the signal, exit 1, within seconds, no process left, and
     the next index gives the fresh store's snapshot (was: the pool started another worker and
@@ -103,14 +132,14 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
                           str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     _wait_for_children(p, 2)
-    time.sleep(0.3)  # into their work
+    _into_their_work(p, _children(p.pid))
     assert p.poll() is None, "the index ended before a worker could be killed"
     os.kill(_children(p.pid)[0], signal.SIGKILL)
     out, err = ended_within(p, 30, "the index waited for good on the killed worker's task")
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
     assert _group_gone(p.pid)
-    assert _fingerprint(corpus, store) == _fingerprint(corpus, tmp_path / "fresh")
+    assert _fingerprint(corpus, store) == fresh_head
 
 
 def ended_within(p: subprocess.Popen, seconds: float, hung: str) -> tuple[str, str]:
@@ -133,6 +162,17 @@ def _initialize(p: subprocess.Popen) -> None:
     assert json.loads(p.stdout.readline())["id"] == 1
 
 
+def _forkserver_workers(p: subprocess.Popen) -> list[int]:
+    """The two extraction workers of the index `p` (an MCP server) runs, once its forkserver has
+    started them (or `p` ended)."""
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and p.poll() is None and time.monotonic() < deadline:
+        workers = [w for c in _children(p.pid) for w in _children(c)]
+        time.sleep(0.005)
+    return workers
+
+
 @pytest.mark.parametrize("busy", [False, True])
 def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, corpus, tmp_path):
     """A server started by hand and stopped with Ctrl-C while its stdin stays open, idle or
@@ -149,8 +189,7 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
                 "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
         p.stdin.write(json.dumps(call).encode() + b"\n")
         p.stdin.flush()
-        _wait_for_children(p, 1)  # the forkserver its index's workers come from
-        time.sleep(0.5)
+        _into_their_work(p, _forkserver_workers(p))
     assert p.poll() is None
     os.killpg(p.pid, signal.SIGINT)
     try:
@@ -239,12 +278,7 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
             "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
     p.stdin.write(json.dumps(call).encode() + b"\n")
     p.stdin.flush()
-    workers: list[int] = []
-    deadline = time.monotonic() + 60
-    while len(workers) < 2 and p.poll() is None and time.monotonic() < deadline:  # the forkserver's
-        workers = [w for c in _children(p.pid) for w in _children(c)]
-        time.sleep(0.005)
-    time.sleep(0.3)  # into their work
+    _into_their_work(p, _forkserver_workers(p))
     assert p.poll() is None, "the index ended before the server could be killed"
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
@@ -307,15 +341,15 @@ def _dask_workers(pid: int) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def stored_first(corpus, tmp_path_factory) -> tuple[Path, str, str]:
+def stored_first(corpus, fresh_head, tmp_path_factory) -> tuple[Path, str, str]:
     """A store holding the corpus's HEAD~1 snapshot; its fingerprint, and HEAD's in a fresh store."""
     store = tmp_path_factory.mktemp("stored-first") / "store"
-    return store, _fingerprint(corpus, store, "HEAD~1"), _fingerprint(corpus, tmp_path_factory.mktemp("fresh"))
+    return store, _fingerprint(corpus, store, "HEAD~1"), fresh_head
 
 
 # The moments in seconds fall within the cluster's start (on a quiet machine both workers are
-# up about 0.9 s after the handlers, and the batch ends about 3.2 s after them); "a moment of
-# their work" is past it, well before the end. Later moments would test nothing on a faster one.
+# up about 0.9 s after the handlers, and the batch ends seconds after them); "a moment of their
+# work" is past it, well before the end. Later moments would test nothing on a faster one.
 @pytest.mark.parametrize("moment", ["a worker importing", 0.2, 0.5, 1.0,
                                     "both workers up", "a moment of their work"])
 def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(moment, corpus, stored_first,
@@ -363,20 +397,22 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
     """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
-    Ctrl-C, SIGTERM or SIGHUP: it leaves once `SHUTDOWN_SECONDS` have passed, exit 130 or 129
-    (with its line) or 143 (was: uvicorn waited for the request without end, here until the
-    body's own deadline a minute later; a call running in a thread, such as an index, held it
-    longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
+    Ctrl-C, SIGTERM or SIGHUP: it leaves once its grace (`--stop-grace`, here a second) has
+    passed, exit 130 or 129 (with its line) or 143 (was: uvicorn waited for the request without
+    end, here until the body's own deadline a minute later; a call running in a thread, such
+    as an index, held it longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
     import socket
 
-    from context_tools.faces.mcp_http import BODY_SECONDS, SHUTDOWN_SECONDS
+    from context_tools.faces.mcp_http import BODY_SECONDS
+
+    grace = 1.0
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     token = "t" * 40
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(tmp_path)], cwd=ROOT,
+                          "RENNET_TEST_TOKEN", "--root", str(tmp_path), "--stop-grace", str(grace)], cwd=ROOT,
                          env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
@@ -395,7 +431,7 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
         time.sleep(0.5)
         os.killpg(p.pid, sig)
         try:
-            p.wait(timeout=(SHUTDOWN_SECONDS + BODY_SECONDS) / 2)
+            p.wait(timeout=(grace + BODY_SECONDS) / 2)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
@@ -404,6 +440,41 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
     err = p.stderr.read()
     said = {signal.SIGINT: INTERRUPTED, signal.SIGTERM: "/mcp\n"}.get(sig) or _stopped_line(sig)
     assert p.returncode == code and err.endswith(said), err
+
+
+@given(st.one_of(st.text(max_size=12), st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                 st.integers(-10, 10**5).map(str)))
+def test_a_stop_grace_is_seconds_from_0_to_an_hour_else_bad_input(text):
+    """`rennet mcp --http --stop-grace SECONDS`: a number from 0 to MAX_STOP_GRACE, which a
+    service manager's own stop timeout may call for; anything else (negative, NaN, infinite,
+    past the bound, not a number, digits of another script) is `bad_input` naming the option."""
+    import math
+
+    from context_tools.faces.mcp import stop_grace_seconds
+    from context_tools.faces.mcp_http import MAX_STOP_GRACE
+    from indexer.contract.errors import BadInput
+
+    try:
+        expected: float | None = float(text) if text.isascii() else None
+    except ValueError:
+        expected = None
+    if expected is None or math.isnan(expected) or not 0 <= expected <= MAX_STOP_GRACE:
+        with pytest.raises(BadInput, match="^bad_input: --stop-grace wants seconds from 0 to 3600, got "):
+            stop_grace_seconds(text)
+    else:
+        assert stop_grace_seconds(text) == expected
+
+
+def test_a_stop_grace_that_is_no_number_is_refused_before_serving(tmp_path):
+    from context_tools.faces.mcp import stop_grace_seconds
+    from context_tools.faces.mcp_http import SHUTDOWN_SECONDS
+
+    assert stop_grace_seconds(None) == SHUTDOWN_SECONDS
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--root", str(tmp_path),
+                        "--stop-grace", "nan"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (
+        1, "", "rennet: bad_input: --stop-grace wants seconds from 0 to 3600, got 'nan'\n")
 
 
 # --- SIGTERM and SIGHUP: a `kill`, a service manager, a terminal closed -----------------------
@@ -433,15 +504,12 @@ def _none_live(pgid: int) -> bool:
     return not _live(pgid)
 
 
-@pytest.fixture(scope="module")
-def fresh_head(corpus, tmp_path_factory) -> str:
-    """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
-    return _fingerprint(corpus, tmp_path_factory.mktemp("fresh-head") / "store")
-
-
+# SIGTERM and SIGHUP reach the same handler of the command (`standard_streams.stop_on_signals`)
+# and of its pool's workers (`start_as_child`): each is sent to the group of one command with
+# extraction workers, and SIGTERM to the command alone, for each verb the way it runs.
 @pytest.mark.parametrize("verb, sig, whole_group", [
-    ("index", signal.SIGTERM, True), ("index", signal.SIGHUP, True), ("index", signal.SIGTERM, False),
-    ("delta", signal.SIGTERM, True), ("batch", signal.SIGHUP, True), ("batch", signal.SIGTERM, False)])
+    ("index", signal.SIGTERM, True), ("index", signal.SIGTERM, False), ("delta", signal.SIGTERM, True),
+    ("batch", signal.SIGHUP, True), ("batch", signal.SIGTERM, False)])
 def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, sig, whole_group, corpus,
                                                                           fresh_head, tmp_path):
     """`rennet index`, `delta` (which indexes its range first) and `batch` (local engine),

@@ -50,13 +50,40 @@ def device(tmp_path):
     subprocess.run(["umount", "-l", str(point)], capture_output=True)
 
 
-@pytest.fixture
-def two_revs(tmp_path):
-    builder = RepoBuilder(tmp_path / "repo")
+@pytest.fixture(scope="module")
+def two_revs(tmp_path_factory):
+    """A repository of two commits; the tests read it and never change it."""
+    builder = RepoBuilder(tmp_path_factory.mktemp("two-revs") / "repo")
     builder.commit({"a.py": "def first():\n    return 1\n"}, "one")
     builder.commit({f"m{i}.py": "".join(f"def f{i}_{j}(x):\n    return x + {j}\n" for j in range(40))
                     for i in range(12)}, "two")
     return builder.path
+
+
+@pytest.fixture(scope="module")
+def clean_main(two_revs, tmp_path_factory) -> str:
+    """The fingerprint of `main` indexed into a fresh store, with no limit: what an index
+    after a fault must give."""
+    code, clean, _ = rennet(tmp_path_factory.mktemp("clean") / "home", "index", str(two_revs), "--rev", "main")
+    assert code == 0
+    return clean["data"]["fingerprint"]
+
+
+@pytest.fixture(scope="module")
+def first_stored(two_revs, tmp_path_factory) -> tuple[Path, str]:
+    """A store holding `main~1` alone, to be copied by each test that faults it; its fingerprint."""
+    home = tmp_path_factory.mktemp("first-stored") / "home"
+    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
+    assert code == 0
+    return home, first["data"]["fingerprint"]
+
+
+def _copy_of(first_stored: tuple[Path, str], tmp_path: Path) -> tuple[Path, str]:
+    import shutil
+
+    home = tmp_path / "home"
+    shutil.copytree(first_stored[0], home)
+    return home, first_stored[1]
 
 
 def fill(point: Path) -> Path:
@@ -77,7 +104,7 @@ def fill(point: Path) -> Path:
     return filler
 
 
-def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, tmp_path):
+def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, clean_main):
     home = device / "home"
     code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
     assert code == 0
@@ -92,11 +119,10 @@ def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, tmp_path)
     assert said.strip() == "" or "receipt not recorded: store_full: " in said
     filler.unlink()
     code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
-    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+    assert code == 0 and retried["data"]["fingerprint"] == clean_main
 
 
-def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, tmp_path):
+def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, clean_main, tmp_path):
     """Under `ulimit -v` (here 2 GiB, room enough for the interpreter and its libraries) the
     store maps what the limit allows: the index and a read work, with the snapshot an
     unlimited run makes (was: `store_corrupt` at every open, advising to move a sound store
@@ -105,16 +131,15 @@ def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, tmp_
 
     two_gib = (resource.RLIMIT_AS, 2 << 30)
     code, limited, said = rennet(tmp_path / "limited", "index", str(two_revs), "--rev", "main", limit=two_gib)
-    assert code == 0, said
-    code, free, _ = rennet(tmp_path / "free", "index", str(two_revs), "--rev", "main")
-    assert code == 0 and limited["data"]["fingerprint"] == free["data"]["fingerprint"]
+    assert code == 0 and limited["data"]["fingerprint"] == clean_main, said
     code, answer, said = rennet(tmp_path / "limited", "context", "symbol", "first", "--repo", str(two_revs),
                                 "--rev", "main", limit=two_gib)
     assert code == 0 and answer["data"]["definitions"], said
 
 
 @pytest.mark.parametrize("mib", [200, 250])
-def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mib, two_revs, tmp_path):
+def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mib, two_revs, clean_main,
+                                                                              first_stored, tmp_path):
     """Under a `ulimit -v` too small for numpy's import (a store maps half the limit; the
     rest is the interpreter's, its threads' and its libraries'), the index is `out_of_memory`
     on one line naming the limit; what was stored still answers, and the index succeeds once
@@ -123,18 +148,15 @@ def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mi
     `internal_error: RuntimeError: can't start new thread`)."""
     import resource
 
-    home = tmp_path / "home"
-    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
-    assert code == 0
+    home, first = _copy_of(first_stored, tmp_path)
     code, reply, said = rennet(home, "index", str(two_revs), "--rev", "main", limit=(resource.RLIMIT_AS, mib << 20))
     assert code == 1 and reply["error"]["code"] == "out_of_memory", reply
     assert f"(`ulimit -v` is {mib} MiB)" in reply["error"]["message"] and "nothing stored was lost" in said
     assert said.startswith("rennet: out_of_memory: ") and said.count("\n") == 1, said
     code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
-    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    assert code == 0 and answer["freshness"]["fingerprint"] == first
     code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
-    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+    assert code == 0 and retried["data"]["fingerprint"] == clean_main
 
 
 def test_an_mcp_server_under_a_limit_too_small_to_read_a_message_says_so_on_one_line(tmp_path):
@@ -306,16 +328,15 @@ def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_da
     assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
 
 
-def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, tmp_path):
+def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, clean_main, first_stored,
+                                                                      tmp_path):
     """Under `ulimit -f` the store's file stops at the limit: `store_full` naming the limit
     and saying to raise it, what was stored still answers, and the index succeeds once the
     limit is gone (was: `store_error`, an I/O error of the device to check: LMDB reports the
     write cut short as EIO)."""
     import resource
 
-    home = tmp_path / "home"
-    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
-    assert code == 0
+    home, first = _copy_of(first_stored, tmp_path)
     data = home / "lmdb" / "data.mdb"
     cap = data.stat().st_size + (64 << 10)  # far less than the second rev adds
     code, reply, _ = rennet(home, "index", str(two_revs), "--rev", "main", limit=(resource.RLIMIT_FSIZE, cap))
@@ -323,10 +344,9 @@ def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs
     assert "ulimit -f" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
     assert data.stat().st_size <= cap
     code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
-    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    assert code == 0 and answer["freshness"]["fingerprint"] == first
     code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    code_clean, clean, _ = rennet(tmp_path / "clean", "index", str(two_revs), "--rev", "main")
-    assert code == code_clean == 0 and retried["data"]["fingerprint"] == clean["data"]["fingerprint"]
+    assert code == 0 and retried["data"]["fingerprint"] == clean_main
 
 
 def test_a_store_on_a_read_only_file_system_answers_reads(device, two_revs):
@@ -411,12 +431,10 @@ def test_readers_killed_mid_read_never_lock_others_out(tmp_path, two_revs):
                 p.wait()
 
 
-def test_a_store_this_user_may_only_read_answers_reads(tmp_path, two_revs):
+def test_a_store_this_user_may_only_read_answers_reads(tmp_path, two_revs, first_stored):
     from tests.test_hostile_inputs import modes_bind
 
-    home = tmp_path / "home"
-    code, indexed, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
-    assert code == 0
+    home, first = _copy_of(first_stored, tmp_path)
     files = [home / "lmdb" / "data.mdb", home / "lmdb" / "lock.mdb", home / "lmdb"]
     for f in files:
         f.chmod(0o555 if f.is_dir() else 0o444)
@@ -429,7 +447,7 @@ def test_a_store_this_user_may_only_read_answers_reads(tmp_path, two_revs):
         for f in files:
             f.chmod(0o755 if f.is_dir() else 0o644)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout)["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
+    assert json.loads(done.stdout)["freshness"]["fingerprint"] == first
 
 
 def test_a_key_too_long_for_lmdb_is_bad_input_not_store_corrupt(tmp_path):

@@ -345,6 +345,9 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
             p.add_argument("--token-env", metavar="NAME", default=None,
                            help="with --http: read the bearer token from this environment variable "
                                 "(default: generate one and print it once to stderr)")
+            p.add_argument("--stop-grace", metavar="SECONDS", default=None,
+                           help="with --http: once told to stop (SIGTERM, SIGHUP, a Ctrl-C), how long calls in flight "
+                                "may still take before the server leaves (default 5)")
             p.set_defaults(_builtin="mcp")
         elif first == "completion":
             p = builtin("completion", "Print a shell completion script (bash, zsh or fish).")
@@ -556,7 +559,8 @@ def _main(argv: list[str]) -> int:
 
         return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
                      token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"),
-                     worktree=ns.get("worktree", False), readers=ns.get("readers"))
+                     worktree=ns.get("worktree", False), readers=ns.get("readers"),
+                     stop_grace=ns.get("stop_grace"))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()

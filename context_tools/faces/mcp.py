@@ -26,6 +26,7 @@ and its schemas are derived on the first `tools/list`.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import signal
 import socket
@@ -416,9 +417,26 @@ def http_token(token_env: str | None) -> tuple[str, bool]:
     return value, False
 
 
+def stop_grace_seconds(text: str | None) -> float:
+    """`--stop-grace`: seconds, a number in ASCII from 0 to MAX_STOP_GRACE; none given, the
+    default `SHUTDOWN_SECONDS`. Anything else is bad_input."""
+    from context_tools.faces.mcp_http import MAX_STOP_GRACE, SHUTDOWN_SECONDS
+    from indexer.contract.errors import BadInput
+
+    if text is None:
+        return SHUTDOWN_SECONDS
+    try:
+        seconds = float(text) if text.isascii() else math.nan  # float() reads any script's digits
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MAX_STOP_GRACE:  # NaN included
+        raise BadInput(f"--stop-grace wants seconds from 0 to {MAX_STOP_GRACE:g}, got {text!r}")
+    return seconds
+
+
 def serve(store: str | None = None, http: str | None = None, ceiling: str | None = None,
           roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None,
-          worktree: bool = False, readers: int | None = None) -> int:
+          worktree: bool = False, readers: int | None = None, stop_grace: str | None = None) -> int:
     from context_tools.faces.context import cache_budget
     from context_tools.faces.readers import Settings, reader_count
     from indexer.contract.errors import BadInput, RennetError
@@ -441,6 +459,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             utf8_folder(d, "--root", "serve a folder whose path is UTF-8")
         checked_home(store)
         token = http_token(token_env) if bind is not None else None
+        grace = stop_grace_seconds(stop_grace) if bind is not None else 0.0  # stdio leaves at once
         budget = cache_budget(cache_bytes)
         limits()  # told at start, not as the first index's error
         # a --worktree server's reads write: they stay here
@@ -472,7 +491,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     try:
         if bind is None or token is None:  # one without the other: stdio has no token
             return _serve_stdio(server)
-        return _serve_http(server, *bind, token=token, stops=stops)
+        return _serve_http(server, *bind, token=token, stops=stops, grace=grace)
     except BaseException as exc:
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
         # exception group; so does a typed error that ends the server (`out_of_memory` under a
@@ -517,7 +536,8 @@ def _serve_stdio(server: Any) -> int:
     return 0
 
 
-def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool], stops: CallStops) -> int:
+def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool], stops: CallStops,
+                grace: float) -> int:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -551,7 +571,7 @@ def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool], stop
     sys.stderr.flush()
     bounded_shutdown_server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
                                            http=header_deadline_protocol()),
-                            on_stop=stops.stop_all).run(sockets=listening)
+                            grace=grace, on_stop=stops.stop_all).run(sockets=listening)
     return 0
 
 

@@ -31,7 +31,7 @@
    send nothing, were kept open for good (`HeaderDeadline`).
 9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server tells its calls in flight to stop, as
    a cancel does (an index answers `interrupted`), lets requests in flight finish for
-   SHUTDOWN_SECONDS, then leaves (`bounded_shutdown_server`).
+   SHUTDOWN_SECONDS (`--stop-grace`), then leaves (`bounded_shutdown_server`).
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -62,7 +62,10 @@ HEADER_SECONDS = 30.0
 # while a process opening idle ones could otherwise spend every file descriptor the server has
 MAX_CONNECTIONS = 512
 BODY_SECONDS = 60.0
-SHUTDOWN_SECONDS = 5.0  # after a Ctrl-C, SIGTERM or SIGHUP, how long calls in flight may still take
+# After a Ctrl-C, SIGTERM or SIGHUP, how long calls in flight may still take (`--stop-grace`,
+# which a service manager stopping the server with its own timeout may want shorter or longer).
+SHUTDOWN_SECONDS = 5.0
+MAX_STOP_GRACE = 3600.0
 MCP_PATH = "/mcp"  # where the SDK's app answers
 
 
