@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 from pathlib import Path
+from typing import Callable
 
 import anyio
 import pytest
@@ -22,6 +24,18 @@ def _repo(path: Path, files: int) -> Path:
     builder.commit({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(files)})
     builder.commit({"pkg/m0.py": "def f0():\n    return 'changed'\n", "pkg/new.py": "X = 1\n"})
     return builder.path
+
+
+def _waits(told: list[tuple[float, float | None, str | None]]) -> list[str]:
+    """The messages of `told` saying the call waits for another indexer."""
+    return [m for _, _, m in told if m and m.startswith("waiting for another index of this store")]
+
+
+async def _until(condition: Callable[[], object], seconds: float = 60) -> None:
+    """Once `condition()` holds; one that never does fails the test after `seconds`."""
+    with anyio.fail_after(seconds):
+        while not condition():
+            await anyio.sleep(0.02)
 
 
 def _strictly_growing(seen: list[tuple[float, float | None, str | None]]) -> None:
@@ -80,7 +94,6 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
     its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
     it waits, at once and again every few seconds, the values growing with the wait and on
     through the index that follows."""
-    from indexer.store.writer_wait import TICK_SECONDS
     from tests.held_store import hold_store
 
     repo = _repo(tmp_path / "repo", 6)
@@ -92,17 +105,24 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
         async def heard(into, progress, total, message):
             into.append((progress, total, message))
 
-        holder = hold_store(store, 2.5 * TICK_SECONDS)
-        async with anyio.create_task_group() as tasks:
-            async def call(name, args, into, out):
-                out.append(await client.call_tool(name, args, progress_callback=lambda *a: heard(into, *a)))
+        release = threading.Event()
+        holder = hold_store(store, 120, release)
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def call(name, args, into, out):
+                    out.append(await client.call_tool(name, args, progress_callback=lambda *a: heard(into, *a)))
 
-            answers: list = []
-            tasks.start_soon(call, "repo_index", {"repo": str(repo), "rev": "HEAD"}, indexed, answers)
-            await anyio.sleep(0.5)  # the index waits first; the read then waits for it or the holder
-            # a read never indexes: it waits for whoever writes, then answers from what is stored
-            tasks.start_soon(call, "context_symbol", {"repo": str(repo), "rev": "HEAD~1", "name": "f1"}, read,
-                             answers)
+                answers: list = []
+                tasks.start_soon(call, "repo_index", {"repo": str(repo), "rev": "HEAD"}, indexed, answers)
+                await _until(lambda: _waits(indexed))  # the index waits first; the read then waits for it or the holder
+                # a read never indexes: it waits for whoever writes, then answers from what is stored
+                tasks.start_soon(call, "context_symbol", {"repo": str(repo), "rev": "HEAD~1", "name": "f1"}, read,
+                                 answers)
+                # the store held until each was told again that it still waits (a tick later)
+                await _until(lambda: len(_waits(indexed)) >= 2 and len(_waits(read)) >= 2)
+                release.set()
+        finally:
+            release.set()
         holder.join()
         return answers
 
@@ -123,12 +143,11 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     indexer of the store failed at once with `store_locked` (a commit's index waits for it), and
     a call waiting for another call on the same checkout was silent. Now both wait, and a client
     that asked for progress hears that they do."""
-    from indexer.store.writer_wait import TICK_SECONDS
     from tests.held_store import hold_store
     from tests.test_worktree import git, make_checkout
 
     checkout = make_checkout(tmp_path)
-    for i in range(300):  # enough that the first call's index outlasts the second call's start
+    for i in range(3):
         (checkout / "pkg" / f"gen{i}.py").write_text(f"def g{i}():\n    return {i}\n")
     git(checkout, "add", "-A")
     git(checkout, "commit", "-q", "-m", "more")
@@ -140,17 +159,23 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
         async def told(into, progress, total, message):
             into.append((progress, total, message))
 
-        holder = hold_store(store, 1.5 * TICK_SECONDS)
+        release = threading.Event()
+        holder = hold_store(store, 120, release)
         answers: list = []
-        async with anyio.create_task_group() as tasks:
-            async def call(n):
-                args = {"repo": str(checkout), "name": "fresh_helper"}
-                answers.append(await client.call_tool("context_symbol", args,
-                                                      progress_callback=lambda *a: told(heard[n], *a)))
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def call(n):
+                    args = {"repo": str(checkout), "name": "fresh_helper"}
+                    answers.append(await client.call_tool("context_symbol", args,
+                                                          progress_callback=lambda *a: told(heard[n], *a)))
 
-            tasks.start_soon(call, 0)
-            await anyio.sleep(0.3)
-            tasks.start_soon(call, 1)  # waits on the first, which waits on the holder
+                tasks.start_soon(call, 0)
+                await _until(lambda: _waits(heard[0]))
+                tasks.start_soon(call, 1)  # waits on the first, which waits on the holder
+                await _until(lambda: _waits(heard[1]))  # the store held until each was told it waits
+                release.set()
+        finally:
+            release.set()
         holder.join()
         return answers
 
