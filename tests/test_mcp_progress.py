@@ -204,17 +204,29 @@ def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_i
     bare = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"}}}
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', json.dumps(call).encode()]
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                       input=b"\n".join(lines) + b"\n", cwd=ROOT, env=cli_env(str(tmp_path / "store")),
-                       capture_output=True, timeout=120)
-    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-    told = [a for a in answers if a.get("method") == "notifications/progress"]
-    assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
-    assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                       input=b"\n".join([*lines[:2], json.dumps(bare).encode()]) + b"\n", cwd=ROOT,
-                       env=cli_env(str(tmp_path / "store")), capture_output=True, timeout=120)
-    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
+                         env=cli_env(str(tmp_path / "store")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    try:
+        assert p.stdin is not None and p.stdout is not None
+        p.stdin.write(b"\n".join(lines) + b"\n")
+        p.stdin.flush()
+        answers = []
+        while not any(a.get("id") == 1 for a in answers):  # the bare call is sent once this one is answered
+            line = p.stdout.readline()
+            assert line, answers
+            answers.append(json.loads(line))
+        told = [a for a in answers if a.get("method") == "notifications/progress"]
+        assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
+        assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
+        p.stdin.write(json.dumps(bare).encode() + b"\n")
+        p.stdin.close()
+        answers = [json.loads(line) for line in p.stdout if line.strip()]
+        assert p.wait(timeout=120) == 0
+    finally:
+        p.kill()
+        p.wait()
+    # the same server, its first call done: the call that sent no token is told nothing
     assert any(a.get("id") == 2 and "result" in a for a in answers), answers
     assert not any(a.get("method") == "notifications/progress" for a in answers), answers
 
