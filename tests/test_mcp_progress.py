@@ -349,16 +349,30 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     assert not by_id[2]["result"]["isError"] and by_id[3] == {"jsonrpc": "2.0", "id": 3, "result": {}}
 
 
+CANCELLED_FILES = 3000
+
+
+@pytest.fixture(scope="module")
+def cancelled_repo(tmp_path_factory) -> tuple[Path, str]:
+    """A repository large enough that its index is still parsing when a cancel reaches it, and
+    the fingerprint a fresh store's index of it gives; each transport's test only reads it."""
+    root = tmp_path_factory.mktemp("cancelled")
+    repo = _repo(root / "repo", CANCELLED_FILES)
+    fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
+                           env=cli_env(str(root / "fresh")), capture_output=True, text=True, timeout=300)
+    return repo, json.loads(fresh.stdout)["data"]["fingerprint"]
+
+
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, tmp_path):
+def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, cancelled_repo,
+                                                                                  tmp_path):
     """A client cancels a call (Esc in an agent, its request timeout: the SDKs send
     `notifications/cancelled`) while it indexes: the index ends at its next report of progress,
     before it writes the snapshot, and the call's slot and the store's lock are let go (was: it
     ran on to its end, every core busy for an answer nobody would read). The next `repo_index`
     finds no snapshot, parses what the cancelled one had not stored, and gives the fingerprint
     of an index never cancelled."""
-    files = 3000
-    repo = _repo(tmp_path / "repo", files)
+    repo, fingerprint = cancelled_repo
     store = str(tmp_path / "store")
 
     async def work(client):
@@ -379,9 +393,9 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
         return await client.call_tool("repo_index", {"repo": str(repo)})
 
     if transport == "stdio":
-        again = run_stdio(store, work, root=str(tmp_path))
+        again = run_stdio(store, work, root=str(repo.parent))
     else:
-        server = HttpServer("127.0.0.1", 0, store, str(tmp_path))
+        server = HttpServer("127.0.0.1", 0, store, str(repo.parent))
         try:
             again = anyio.run(_session, client_with(server.url, server.token), work)
         finally:
@@ -390,10 +404,8 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
     data = text_of(again)["data"]
     # the cancelled call wrote no snapshot (run to its end, it had: this call, waiting for it,
     # then parsed nothing), and this one's is a fresh store's
-    assert 0 < data["parsed_blobs"] <= files + 1, data
-    fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
-                           env=cli_env(str(tmp_path / "fresh")), capture_output=True, text=True, timeout=300)
-    assert json.loads(fresh.stdout)["data"]["fingerprint"] == data["fingerprint"]
+    assert 0 < data["parsed_blobs"] <= CANCELLED_FILES + 1, data
+    assert data["fingerprint"] == fingerprint
 
 
 def test_a_cancelled_call_holds_its_slot_until_its_thread_ends_and_is_told_to_stop():
