@@ -81,8 +81,9 @@ def run_session(transport: str, store: str, work, *extra: str, root: str | None 
 
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def job_session(world: World, request):
-    """List the tools and call each one (plus the error cases) in one spawned server whose only
-    root is the folder holding the world's repository and store, over stdio and over HTTP."""
+    """List the tools and call each one (plus the error cases and a call sending nulls) in one
+    spawned server whose only root is the folder holding the world's repository and store, over
+    stdio and over HTTP."""
     outside = str(ROOT)
 
     async def work(client):
@@ -113,13 +114,17 @@ def job_session(world: World, request):
             # a CLI-only row has a wire name too, but only advertised tools are callable
             "unknown_command:cli_only": await client.call_tool("ledger_read", {}),
         }
-        return tools, replies, errors
+        # an optional field left out, and each sent as null
+        sent = {"repo": world.repo, "name": "Flask"}
+        nulls = {"rev": None, "kind": None, "path": None, "limit": None, "cursor": None}
+        left_out_or_null = [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
+        return tools, replies, errors, left_out_or_null
 
     return run_session(request.param, world.store, work, root=str(Path(world.repo).parent))
 
 
 def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_session):
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     table = registry()
     assert {t.name for t in tools} == WIRE_INVENTORY
     for tool in tools:
@@ -141,7 +146,20 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
     assert len(_INSTRUCTIONS) <= 2048
 
 
-def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: World):
+@pytest.fixture(scope="module")
+def worktree_session(world: World):
+    """The tools a `--worktree` server lists, and its answer to a `dossier_build` sending a field
+    the agent's schema leaves out."""
+    async def work(client):
+        listed = (await client.list_tools()).tools
+        sent = await client.call_tool("dossier_build", {"repo": world.repo, "base": "v1", "head": "main",
+                                                        "jira_token_env": "HOME"})
+        return listed, sent
+
+    return run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+
+
+def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, worktree_session):
     """Where a tracker token goes, which variable holds it, which private repositories gh
     reads, a terminal's progress bar and (on a server without `--worktree`) a read from the
     working tree are not an agent's to choose: the tool's schema leaves them out (was: listed,
@@ -149,7 +167,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
     CLI still has them all, and one sent anyway is still refused."""
     from context_tools.faces.packs.dossier import TRUSTED_FLAGS
 
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     table = registry()
     hidden = {"dossier_build": set(TRUSTED_FLAGS), "repo_index": {"quiet"}}
     for tool in tools:
@@ -160,13 +178,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
         assert set(row.input_schema()["properties"]) == fields  # the CLI's and `rennet commands`'
     assert "worktree" in next(t for t in tools if t.name == "delta_packet").input_schema["properties"]
 
-    async def work(client):
-        listed = (await client.list_tools()).tools
-        sent = await client.call_tool("dossier_build", {"repo": world.repo, "base": "v1", "head": "main",
-                                                        "jira_token_env": "HOME"})
-        return listed, sent
-
-    listed, sent = run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+    listed, sent = worktree_session
     for tool in listed:  # a --worktree server's reads take it
         row = table.by_wire_name(tool.name)
         if "worktree" in row.input.__struct_fields__:
@@ -176,7 +188,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
 
 
 def test_every_property_carries_its_description_at_its_own_top_level(job_session):
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     for tool in tools:
         for name, prop in tool.input_schema["properties"].items():
             assert prop.get("description"), f"{tool.name}.{name}"
@@ -187,12 +199,12 @@ def test_every_property_carries_its_description_at_its_own_top_level(job_session
     assert "bytes" in budget["description"]
 
 
-def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_left_out(job_session, world: World):
+def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_left_out(job_session):
     """Codex, Copilot's language server and other clients flatten an `anyOf` to a string
     before their model sees it: `limit: int | None` showed as text (was: every optional field
     listed as `anyOf: [T, {type: null}]`, default null). The list shows `T`, left out of
     `required`; a call that sends null anyway is answered as one that leaves the field out."""
-    tools, _, _ = job_session
+    tools, _, _, (left_out, null) = job_session
     table = registry()
     optional = 0
     for tool in tools:
@@ -213,18 +225,11 @@ def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_
     assert optional >= 20
     symbol = next(t for t in tools if t.name == "context_symbol").input_schema["properties"]["limit"]
     assert symbol["type"] == "integer" and symbol["maximum"] == 50
-
-    async def work(client):
-        sent = {"repo": world.repo, "name": "Flask"}
-        nulls = {"rev": None, "kind": None, "path": None, "limit": None, "cursor": None}
-        return [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
-
-    left_out, null = run_stdio(world.store, work, root=str(Path(world.repo).parent))
     assert left_out.is_error is False and text_of(null)["data"] == text_of(left_out)["data"]
 
 
 def test_write_tools_are_not_read_only(job_session):
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     flags = {t.name: t.annotations.read_only_hint for t in tools}
     assert flags["repo_index"] is False and flags["delta_packet"] is False and flags["dossier_build"] is False
     assert flags["context_symbol"] is True and flags["repo_snapshots"] is True
@@ -236,20 +241,30 @@ def test_write_tools_are_not_read_only(job_session):
 
 
 def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(job_session, world: World):
-    tools, replies, errors = job_session
+    tools, replies, errors, _ = job_session
     schemas = {t.name: t.output_schema for t in tools}
+    validators: dict[str, jsonschema.protocols.Validator] = {}
+
+    def validate(instance: dict, tool: str) -> None:
+        """`jsonschema.validate`, each tool's schema checked and compiled once, not per answer."""
+        if tool not in validators:
+            cls = jsonschema.validators.validator_for(schemas[tool])
+            cls.check_schema(schemas[tool])
+            validators[tool] = cls(schemas[tool])
+        validators[tool].validate(instance)
+
     assert set(replies) | set(ANSWERED_ELSEWHERE) == AGENT_INVENTORY
     for name, result in replies.items():
         assert result.is_error is False, (name, text_of(result))
         body = text_of(result)
         assert result.structured_content == body
-        jsonschema.validate(body, schemas[wire_name(name)])
+        validate(body, wire_name(name))
         assert body["ok"] is True and body["command"] == name
     for code, result in errors.items():
         if code != "unknown_command" and not isinstance(result, Exception):
             tool = "workspace_status" if code.startswith("workspace") else "context_symbol"
             tool = "context_file" if code == "bad_cursor" else tool
-            jsonschema.validate(result.structured_content, schemas[tool])
+            validate(result.structured_content, tool)
     symbol = text_of(replies["context.symbol"])
     assert symbol["data"]["definitions"][0]["path"] == "src/webapp/app.py"
     assert symbol["freshness"]["pinned_oid"] == world.head and symbol["freshness"]["status"] == "current"
@@ -260,26 +275,26 @@ def test_each_result_is_structured_content_and_text_valid_against_its_output_sch
 
 
 def test_an_omitted_repo_is_the_servers_folder_and_kept_to_the_roots(job_session):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     body = text_of(errors["forbidden:default_repo"])
     assert body["error"]["code"] == "forbidden" and "outside the roots" in body["error"]["message"], body
 
 
 def test_a_nul_in_a_path_is_bad_input_not_a_json_rpc_error(job_session):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     result = errors["bad_input:nul_in_path"]
     assert not isinstance(result, Exception), result  # was: -32603 Internal server error, a traceback on stderr
     assert text_of(result)["error"]["code"] == "bad_input"
 
 
 def test_a_name_of_a_thousand_parts_is_bad_input_not_an_internal_error(job_session):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     error = text_of(errors["bad_input:long_name"])["error"]
     assert error["code"] == "bad_input" and "name" in error["message"], error  # was: internal_error, RecursionError
 
 
 def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: World):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     for case, result in errors.items():
         assert not isinstance(result, Exception), f"{case}: a JSON-RPC error, not a tool error: {result}"
         assert result.is_error is True, case
@@ -293,7 +308,7 @@ def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: Worl
 
 
 def test_the_packet_tool_writes_the_files_rennet_delta_writes(job_session, world: World, tmp_path):
-    _, replies, _ = job_session
+    _, replies, _, _ = job_session
     summary = text_of(replies["delta.packet"])["data"]
     packet = Path(summary["packet_path"])
     assert packet.name == "packet.json" and packet.is_file()
@@ -1713,7 +1728,7 @@ def test_every_string_and_list_argument_of_every_tool_is_bounded(job_session):
     """A 4 MiB message must not choose the work: a rev libgit2 parses in quadratic time, a glob
     compiled to a regular expression as long, a focus list each matched against the snapshot.
     A cursor is bounded where it is read (`bad_cursor` past 256 characters)."""
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     loose = [place for tool in tools for place in _unbounded(tool.input_schema, tool.name)
              if not place.endswith(".cursor") and not place.endswith(".cursor|0")]
     assert loose == []  # was: 49 places, every rev, path, glob, kind, title, body and list among them
