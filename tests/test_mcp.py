@@ -79,6 +79,18 @@ def run_session(transport: str, store: str, work, *extra: str, root: str | None 
         server.close()
 
 
+@pytest.fixture(scope="module")
+def http_server(world: World) -> Iterator["HttpServer"]:
+    """`rennet mcp --http 127.0.0.1:0` whose only root is the folder holding the world's
+    repository and store, shared by the tests that only read from it, each in sessions (or
+    requests of no session) of its own."""
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    try:
+        yield server
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def job_session(world: World, request):
     """List the tools and call each one (plus the error cases and a call sending nulls) in one
@@ -120,7 +132,10 @@ def job_session(world: World, request):
         left_out_or_null = [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
         return tools, replies, errors, left_out_or_null
 
-    return run_session(request.param, world.store, work, root=str(Path(world.repo).parent))
+    if request.param == "stdio":
+        return run_stdio(world.store, work, root=str(Path(world.repo).parent))
+    server = request.getfixturevalue("http_server")
+    return anyio.run(_session, client_with(server.url, server.token), work)
 
 
 def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_session):
@@ -698,14 +713,17 @@ def test_the_guard_wants_the_whole_token_as_a_bearer(authorization, status, monk
 
 
 @pytest.mark.parametrize("bind", ["127.0.0.1", "localhost"])
-def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World):
+def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World, request):
     """`--http 127.0.0.1:0` asks for a free port, as a test harness or a launcher does to
     avoid racing for one (was: refused as no HOST:PORT). The server names the port it
     got, the guard checks Host against that port, and `localhost` listens on the same port
     on each of its addresses."""
     import socket
 
-    server = HttpServer(bind, 0, world.store, str(Path(world.repo).parent))
+    # the shared server was started on 127.0.0.1:0 too
+    own = bind != "127.0.0.1"
+    server = HttpServer(bind, 0, world.store, str(Path(world.repo).parent)) if own else request.getfixturevalue(
+        "http_server")
     try:
         assert server.url == f"http://{bind}:{server.port}/mcp" and server.port > 0
         auth = {"Authorization": f"Bearer {server.token}"}
@@ -715,7 +733,8 @@ def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World):
             with socket.create_connection(("::1", server.port), timeout=10):
                 pass
     finally:
-        server.close()
+        if own:
+            server.close()
 
 
 def _has_ipv6_loopback() -> bool:
@@ -1067,18 +1086,15 @@ def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: W
     assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
 
 
-def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
+def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(http_server):
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     deep = b'{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":' + b"[" * 1000 + b"]" * 1000 + b"}}"
-    try:
-        answers = [httpx2.post(server.url, content=body, headers=headers, timeout=30)
-                   for body in (b"not json", b'{"a":1}', deep)]
-    finally:
-        server.close()
+    answers = [httpx2.post(server.url, content=body, headers=headers, timeout=30)
+               for body in (b"not json", b'{"a":1}', deep)]
     assert [a.status_code for a in answers] == [400, 400, 400]
     assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]
 
@@ -1455,7 +1471,7 @@ def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
     assert after.status_code == 200 and '"id":7,"result":{}' in after.text, after.text  # was: 404, A closed
 
 
-def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World):
+def test_a_session_named_in_a_refused_opening_answer_is_not_issued(http_server):
     """The SDK names a new session in its answer to an opening request it refuses (a 406 for an
     `Accept` header lacking the event stream) and then discards it: the guard issues only a
     session named in an answer under 400, so a POST naming the discarded one is 404 before its
@@ -1463,21 +1479,18 @@ def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World)
     share of the requests in flight)."""
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server
     port = server.port
+    refused = httpx2.post(server.url, json=INIT, timeout=30, headers={
+        "content-type": "application/json", "accept": "application/json",
+        "Authorization": f"Bearer {server.token}"})
+    assert refused.status_code == 406 and refused.headers.get("mcp-session-id"), refused.headers
+    s = _stalled_post(port, server.token, refused.headers["mcp-session-id"])
+    s.settimeout(10)
     try:
-        refused = httpx2.post(server.url, json=INIT, timeout=30, headers={
-            "content-type": "application/json", "accept": "application/json",
-            "Authorization": f"Bearer {server.token}"})
-        assert refused.status_code == 406 and refused.headers.get("mcp-session-id"), refused.headers
-        s = _stalled_post(port, server.token, refused.headers["mcp-session-id"])
-        s.settimeout(10)
-        try:
-            answer = _answer(s)  # not its body awaited, its place held
-        finally:
-            s.close()
+        answer = _answer(s)  # not its body awaited, its place held
     finally:
-        server.close()
+        s.close()
     assert answer.startswith(b"HTTP/1.1 404 ") and b"did not issue" in answer, answer[:200]
 
 
