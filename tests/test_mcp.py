@@ -10,7 +10,7 @@ import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Awaitable, Callable, Iterator, TypeVar
 
 import anyio
 import jsonschema
@@ -20,6 +20,7 @@ from context_tools.faces.registry import registry, wire_name
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
 
+T = TypeVar("T")
 WIRE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 WIRE_INVENTORY = {wire_name(i) for i in AGENT_INVENTORY}
 
@@ -60,6 +61,23 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
         command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root or tempfile.gettempdir(), *extra],
         env=cli_env(store), cwd=str(ROOT))
     return anyio.run(_session, params, work)
+
+
+@pytest.fixture(scope="module")
+def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
+    the default root: `work(client)` in one session of one spawned server, held open in a
+    thread of its own across those tests."""
+    import anyio.from_thread
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir()],
+        env=cli_env(world.store), cwd=str(ROOT))
+    with anyio.from_thread.start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(params)) as client:
+            yield lambda work: portal.call(work, client)
 
 
 def text_of(result) -> dict:
@@ -1126,7 +1144,7 @@ def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
     assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True
 
 
-def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
+def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, stdio_server, tmp_path):
     """`body_file` names a file under the roots: a FIFO there is refused at once, not waited on
     for a writer (a call slot held for good), and a file larger than any PR body is refused
     after reading one byte past the bound, not read whole."""
@@ -1147,7 +1165,7 @@ def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
             answers.append(None)
         return answers
 
-    pipe, huge, body = run_stdio(world.store, work)
+    pipe, huge, body = stdio_server(work)
     assert pipe is not None, "the call waited on the FIFO for a writer"
     assert text_of(pipe)["error"]["code"] == "bad_input" and "not a regular file" in text_of(pipe)["error"]["message"]
     assert text_of(huge)["error"]["code"] == "bad_input" and "longer than any PR body" in text_of(huge)["error"]["message"]
@@ -1747,7 +1765,7 @@ def test_every_string_and_list_argument_of_every_tool_is_bounded(job_session):
     assert loose == []  # was: 49 places, every rev, path, glob, kind, title, body and list among them
 
 
-def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, tmp_path):
+def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, stdio_server):
     """A rev of 200,000 `~0` took libgit2 0.6 s (four times that per doubling: a 4 MiB one,
     about a minute of a call slot); a 200,000-character glob 3 s to compile. A PR title and
     body one character past their bounds (4,096 and 1 MiB) are refused alike."""
@@ -1761,7 +1779,7 @@ def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, t
                 await client.call_tool("dossier_build", {**pr, "title": "x" * 4097}),
                 await client.call_tool("dossier_build", {**pr, "body": "x" * ((1 << 20) + 1)})]
 
-    replies = run_stdio(world.store, work)
+    replies = stdio_server(work)
     assert len(replies) == 6
     for reply, field in zip(replies, ("rev", "path", "focus", "base", "title", "body")):
         error = reply.structured_content["error"]
@@ -2150,7 +2168,7 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
         assert error["code"] == "forbidden" and f"read from {str(place.resolve())!r}" in error["message"], error
 
 
-def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
+def test_a_path_longer_than_any_is_refused_before_it_is_resolved(stdio_server):
     """Resolving a path costs time quadratic in its parts (`a/` 100,000 times: 3.9 s), and the
     MCP face resolved the paths a call names before decoding its input, on the event loop every
     session shares: a 2 MB `repo` held the whole server for minutes. Now the call is `bad_input`
@@ -2160,7 +2178,7 @@ def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
             refused = await client.call_tool("context_symbol", {"repo": "/tmp/" + "a/" * 1_000_000, "name": "x"})
             return refused, await client.call_tool("context_symbol", {"name": "x", "bogus": 1})
 
-    refused, after = run_stdio(str(tmp_path / "home"), work)
+    refused, after = stdio_server(work)
     error = refused.structured_content["error"]
     assert error["code"] == "bad_input" and "`$.repo`" in error["message"], error
     assert after.structured_content["error"]["code"] == "bad_input"
