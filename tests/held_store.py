@@ -10,16 +10,19 @@ from pathlib import Path
 from indexer.store.database import Store, WriteLock
 
 
-def hold_store(home: Path, seconds: float) -> threading.Thread:
-    """The store at `home` (made when absent) held for `seconds` from now; the thread holding it,
-    to join. Returns once the lock is held."""
+def hold_store(home: Path, seconds: float, until: threading.Event | None = None) -> threading.Thread:
+    """The store at `home` (made when absent) held for `seconds` from now, or until `until` is
+    set if that comes first; the thread holding it, to join. Returns once the lock is held."""
     Store.open(home).close()
     held = threading.Event()
 
     def hold() -> None:
         with WriteLock(home):
             held.set()
-            time.sleep(seconds)
+            if until is None:
+                time.sleep(seconds)
+            else:
+                until.wait(seconds)
 
     holder = threading.Thread(target=hold)
     holder.start()

@@ -10,7 +10,7 @@ import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Awaitable, Callable, Iterator, TypeVar
 
 import anyio
 import jsonschema
@@ -20,6 +20,7 @@ from context_tools.faces.registry import registry, wire_name
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
 
+T = TypeVar("T")
 WIRE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 WIRE_INVENTORY = {wire_name(i) for i in AGENT_INVENTORY}
 
@@ -62,6 +63,23 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
     return anyio.run(_session, params, work)
 
 
+@pytest.fixture(scope="module")
+def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
+    the default root: `work(client)` in one session of one spawned server, held open in a
+    thread of its own across those tests."""
+    import anyio.from_thread
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir()],
+        env=cli_env(world.store), cwd=str(ROOT))
+    with anyio.from_thread.start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(params)) as client:
+            yield lambda work: portal.call(work, client)
+
+
 def text_of(result) -> dict:
     assert len(result.content) == 1 and result.content[0].type == "text"
     return json.loads(result.content[0].text)
@@ -79,10 +97,23 @@ def run_session(transport: str, store: str, work, *extra: str, root: str | None 
         server.close()
 
 
+@pytest.fixture(scope="module")
+def http_server(world: World) -> Iterator["HttpServer"]:
+    """`rennet mcp --http 127.0.0.1:0` whose only root is the folder holding the world's
+    repository and store, shared by the tests that only read from it, each in sessions (or
+    requests of no session) of its own."""
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    try:
+        yield server
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def job_session(world: World, request):
-    """List the tools and call each one (plus the error cases) in one spawned server whose only
-    root is the folder holding the world's repository and store, over stdio and over HTTP."""
+    """List the tools and call each one (plus the error cases and a call sending nulls) in one
+    spawned server whose only root is the folder holding the world's repository and store, over
+    stdio and over HTTP."""
     outside = str(ROOT)
 
     async def work(client):
@@ -113,13 +144,20 @@ def job_session(world: World, request):
             # a CLI-only row has a wire name too, but only advertised tools are callable
             "unknown_command:cli_only": await client.call_tool("ledger_read", {}),
         }
-        return tools, replies, errors
+        # an optional field left out, and each sent as null
+        sent = {"repo": world.repo, "name": "Flask"}
+        nulls = {"rev": None, "kind": None, "path": None, "limit": None, "cursor": None}
+        left_out_or_null = [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
+        return tools, replies, errors, left_out_or_null
 
-    return run_session(request.param, world.store, work, root=str(Path(world.repo).parent))
+    if request.param == "stdio":
+        return run_stdio(world.store, work, root=str(Path(world.repo).parent))
+    server = request.getfixturevalue("http_server")
+    return anyio.run(_session, client_with(server.url, server.token), work)
 
 
 def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_session):
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     table = registry()
     assert {t.name for t in tools} == WIRE_INVENTORY
     for tool in tools:
@@ -141,7 +179,20 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
     assert len(_INSTRUCTIONS) <= 2048
 
 
-def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: World):
+@pytest.fixture(scope="module")
+def worktree_session(world: World):
+    """The tools a `--worktree` server lists, and its answer to a `dossier_build` sending a field
+    the agent's schema leaves out."""
+    async def work(client):
+        listed = (await client.list_tools()).tools
+        sent = await client.call_tool("dossier_build", {"repo": world.repo, "base": "v1", "head": "main",
+                                                        "jira_token_env": "HOME"})
+        return listed, sent
+
+    return run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+
+
+def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, worktree_session):
     """Where a tracker token goes, which variable holds it, which private repositories gh
     reads, a terminal's progress bar and (on a server without `--worktree`) a read from the
     working tree are not an agent's to choose: the tool's schema leaves them out (was: listed,
@@ -149,7 +200,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
     CLI still has them all, and one sent anyway is still refused."""
     from context_tools.faces.packs.dossier import TRUSTED_FLAGS
 
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     table = registry()
     hidden = {"dossier_build": set(TRUSTED_FLAGS), "repo_index": {"quiet"}}
     for tool in tools:
@@ -160,13 +211,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
         assert set(row.input_schema()["properties"]) == fields  # the CLI's and `rennet commands`'
     assert "worktree" in next(t for t in tools if t.name == "delta_packet").input_schema["properties"]
 
-    async def work(client):
-        listed = (await client.list_tools()).tools
-        sent = await client.call_tool("dossier_build", {"repo": world.repo, "base": "v1", "head": "main",
-                                                        "jira_token_env": "HOME"})
-        return listed, sent
-
-    listed, sent = run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+    listed, sent = worktree_session
     for tool in listed:  # a --worktree server's reads take it
         row = table.by_wire_name(tool.name)
         if "worktree" in row.input.__struct_fields__:
@@ -176,7 +221,7 @@ def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, world: Wo
 
 
 def test_every_property_carries_its_description_at_its_own_top_level(job_session):
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     for tool in tools:
         for name, prop in tool.input_schema["properties"].items():
             assert prop.get("description"), f"{tool.name}.{name}"
@@ -187,12 +232,12 @@ def test_every_property_carries_its_description_at_its_own_top_level(job_session
     assert "bytes" in budget["description"]
 
 
-def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_left_out(job_session, world: World):
+def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_left_out(job_session):
     """Codex, Copilot's language server and other clients flatten an `anyOf` to a string
     before their model sees it: `limit: int | None` showed as text (was: every optional field
     listed as `anyOf: [T, {type: null}]`, default null). The list shows `T`, left out of
     `required`; a call that sends null anyway is answered as one that leaves the field out."""
-    tools, _, _ = job_session
+    tools, _, _, (left_out, null) = job_session
     table = registry()
     optional = 0
     for tool in tools:
@@ -213,18 +258,11 @@ def test_an_optional_argument_is_listed_as_its_own_type_and_null_still_reads_as_
     assert optional >= 20
     symbol = next(t for t in tools if t.name == "context_symbol").input_schema["properties"]["limit"]
     assert symbol["type"] == "integer" and symbol["maximum"] == 50
-
-    async def work(client):
-        sent = {"repo": world.repo, "name": "Flask"}
-        nulls = {"rev": None, "kind": None, "path": None, "limit": None, "cursor": None}
-        return [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
-
-    left_out, null = run_stdio(world.store, work, root=str(Path(world.repo).parent))
     assert left_out.is_error is False and text_of(null)["data"] == text_of(left_out)["data"]
 
 
 def test_write_tools_are_not_read_only(job_session):
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     flags = {t.name: t.annotations.read_only_hint for t in tools}
     assert flags["repo_index"] is False and flags["delta_packet"] is False and flags["dossier_build"] is False
     assert flags["context_symbol"] is True and flags["repo_snapshots"] is True
@@ -236,20 +274,30 @@ def test_write_tools_are_not_read_only(job_session):
 
 
 def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(job_session, world: World):
-    tools, replies, errors = job_session
+    tools, replies, errors, _ = job_session
     schemas = {t.name: t.output_schema for t in tools}
+    validators: dict[str, jsonschema.protocols.Validator] = {}
+
+    def validate(instance: dict, tool: str) -> None:
+        """`jsonschema.validate`, each tool's schema checked and compiled once, not per answer."""
+        if tool not in validators:
+            cls = jsonschema.validators.validator_for(schemas[tool])
+            cls.check_schema(schemas[tool])
+            validators[tool] = cls(schemas[tool])
+        validators[tool].validate(instance)
+
     assert set(replies) | set(ANSWERED_ELSEWHERE) == AGENT_INVENTORY
     for name, result in replies.items():
         assert result.is_error is False, (name, text_of(result))
         body = text_of(result)
         assert result.structured_content == body
-        jsonschema.validate(body, schemas[wire_name(name)])
+        validate(body, wire_name(name))
         assert body["ok"] is True and body["command"] == name
     for code, result in errors.items():
         if code != "unknown_command" and not isinstance(result, Exception):
             tool = "workspace_status" if code.startswith("workspace") else "context_symbol"
             tool = "context_file" if code == "bad_cursor" else tool
-            jsonschema.validate(result.structured_content, schemas[tool])
+            validate(result.structured_content, tool)
     symbol = text_of(replies["context.symbol"])
     assert symbol["data"]["definitions"][0]["path"] == "src/webapp/app.py"
     assert symbol["freshness"]["pinned_oid"] == world.head and symbol["freshness"]["status"] == "current"
@@ -260,26 +308,26 @@ def test_each_result_is_structured_content_and_text_valid_against_its_output_sch
 
 
 def test_an_omitted_repo_is_the_servers_folder_and_kept_to_the_roots(job_session):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     body = text_of(errors["forbidden:default_repo"])
     assert body["error"]["code"] == "forbidden" and "outside the roots" in body["error"]["message"], body
 
 
 def test_a_nul_in_a_path_is_bad_input_not_a_json_rpc_error(job_session):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     result = errors["bad_input:nul_in_path"]
     assert not isinstance(result, Exception), result  # was: -32603 Internal server error, a traceback on stderr
     assert text_of(result)["error"]["code"] == "bad_input"
 
 
 def test_a_name_of_a_thousand_parts_is_bad_input_not_an_internal_error(job_session):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     error = text_of(errors["bad_input:long_name"])["error"]
     assert error["code"] == "bad_input" and "name" in error["message"], error  # was: internal_error, RecursionError
 
 
 def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: World):
-    _, _, errors = job_session
+    _, _, errors, _ = job_session
     for case, result in errors.items():
         assert not isinstance(result, Exception), f"{case}: a JSON-RPC error, not a tool error: {result}"
         assert result.is_error is True, case
@@ -293,7 +341,7 @@ def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: Worl
 
 
 def test_the_packet_tool_writes_the_files_rennet_delta_writes(job_session, world: World, tmp_path):
-    _, replies, _ = job_session
+    _, replies, _, _ = job_session
     summary = text_of(replies["delta.packet"])["data"]
     packet = Path(summary["packet_path"])
     assert packet.name == "packet.json" and packet.is_file()
@@ -683,14 +731,17 @@ def test_the_guard_wants_the_whole_token_as_a_bearer(authorization, status, monk
 
 
 @pytest.mark.parametrize("bind", ["127.0.0.1", "localhost"])
-def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World):
+def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World, request):
     """`--http 127.0.0.1:0` asks for a free port, as a test harness or a launcher does to
     avoid racing for one (was: refused as no HOST:PORT). The server names the port it
     got, the guard checks Host against that port, and `localhost` listens on the same port
     on each of its addresses."""
     import socket
 
-    server = HttpServer(bind, 0, world.store, str(Path(world.repo).parent))
+    # the shared server was started on 127.0.0.1:0 too
+    own = bind != "127.0.0.1"
+    server = HttpServer(bind, 0, world.store, str(Path(world.repo).parent)) if own else request.getfixturevalue(
+        "http_server")
     try:
         assert server.url == f"http://{bind}:{server.port}/mcp" and server.port > 0
         auth = {"Authorization": f"Bearer {server.token}"}
@@ -700,7 +751,8 @@ def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World):
             with socket.create_connection(("::1", server.port), timeout=10):
                 pass
     finally:
-        server.close()
+        if own:
+            server.close()
 
 
 def _has_ipv6_loopback() -> bool:
@@ -1052,18 +1104,15 @@ def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: W
     assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
 
 
-def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(world: World):
+def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_errors(http_server):
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     deep = b'{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":' + b"[" * 1000 + b"]" * 1000 + b"}}"
-    try:
-        answers = [httpx2.post(server.url, content=body, headers=headers, timeout=30)
-                   for body in (b"not json", b'{"a":1}', deep)]
-    finally:
-        server.close()
+    answers = [httpx2.post(server.url, content=body, headers=headers, timeout=30)
+               for body in (b"not json", b'{"a":1}', deep)]
     assert [a.status_code for a in answers] == [400, 400, 400]
     assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]
 
@@ -1095,7 +1144,7 @@ def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
     assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True
 
 
-def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
+def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, stdio_server, tmp_path):
     """`body_file` names a file under the roots: a FIFO there is refused at once, not waited on
     for a writer (a call slot held for good), and a file larger than any PR body is refused
     after reading one byte past the bound, not read whole."""
@@ -1116,7 +1165,7 @@ def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, tmp_path):
             answers.append(None)
         return answers
 
-    pipe, huge, body = run_stdio(world.store, work)
+    pipe, huge, body = stdio_server(work)
     assert pipe is not None, "the call waited on the FIFO for a writer"
     assert text_of(pipe)["error"]["code"] == "bad_input" and "not a regular file" in text_of(pipe)["error"]["message"]
     assert text_of(huge)["error"]["code"] == "bad_input" and "longer than any PR body" in text_of(huge)["error"]["message"]
@@ -1138,7 +1187,7 @@ def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}\n'
             b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-    total, pad = 800, "x" * 50_000
+    total, pad = 500, "x" * 50_000
     sent = [0]
 
     def write() -> None:
@@ -1157,12 +1206,13 @@ def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
     try:
-        # wait for the writer to finish or stall: no count of ours depends on how long that takes
-        seen, still = -1, 0
-        while sent[0] < total and still < 3:
-            time.sleep(1)
-            still = still + 1 if sent[0] == seen else 0
-            seen = sent[0]
+        # wait for the writer to finish or stall (no line written for 3 s): no count of ours
+        # depends on how long that takes
+        seen, since = -1, time.monotonic()
+        while sent[0] < total and time.monotonic() - since < 3:
+            time.sleep(0.05)
+            if sent[0] != seen:
+                seen, since = sent[0], time.monotonic()
         # what the pipes and buffers hold besides: answers to stdout's pipe (64 kB), lines in
         # stdin's pipe and the reader's buffer
         assert sent[0] < MAX_REQUESTS + 300 < total, sent[0]
@@ -1439,7 +1489,7 @@ def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
     assert after.status_code == 200 and '"id":7,"result":{}' in after.text, after.text  # was: 404, A closed
 
 
-def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World):
+def test_a_session_named_in_a_refused_opening_answer_is_not_issued(http_server):
     """The SDK names a new session in its answer to an opening request it refuses (a 406 for an
     `Accept` header lacking the event stream) and then discards it: the guard issues only a
     session named in an answer under 400, so a POST naming the discarded one is 404 before its
@@ -1447,21 +1497,18 @@ def test_a_session_named_in_a_refused_opening_answer_is_not_issued(world: World)
     share of the requests in flight)."""
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server
     port = server.port
+    refused = httpx2.post(server.url, json=INIT, timeout=30, headers={
+        "content-type": "application/json", "accept": "application/json",
+        "Authorization": f"Bearer {server.token}"})
+    assert refused.status_code == 406 and refused.headers.get("mcp-session-id"), refused.headers
+    s = _stalled_post(port, server.token, refused.headers["mcp-session-id"])
+    s.settimeout(10)
     try:
-        refused = httpx2.post(server.url, json=INIT, timeout=30, headers={
-            "content-type": "application/json", "accept": "application/json",
-            "Authorization": f"Bearer {server.token}"})
-        assert refused.status_code == 406 and refused.headers.get("mcp-session-id"), refused.headers
-        s = _stalled_post(port, server.token, refused.headers["mcp-session-id"])
-        s.settimeout(10)
-        try:
-            answer = _answer(s)  # not its body awaited, its place held
-        finally:
-            s.close()
+        answer = _answer(s)  # not its body awaited, its place held
     finally:
-        server.close()
+        s.close()
     assert answer.startswith(b"HTTP/1.1 404 ") and b"did not issue" in answer, answer[:200]
 
 
@@ -1712,13 +1759,13 @@ def test_every_string_and_list_argument_of_every_tool_is_bounded(job_session):
     """A 4 MiB message must not choose the work: a rev libgit2 parses in quadratic time, a glob
     compiled to a regular expression as long, a focus list each matched against the snapshot.
     A cursor is bounded where it is read (`bad_cursor` past 256 characters)."""
-    tools, _, _ = job_session
+    tools, _, _, _ = job_session
     loose = [place for tool in tools for place in _unbounded(tool.input_schema, tool.name)
              if not place.endswith(".cursor") and not place.endswith(".cursor|0")]
     assert loose == []  # was: 49 places, every rev, path, glob, kind, title, body and list among them
 
 
-def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, tmp_path):
+def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, stdio_server):
     """A rev of 200,000 `~0` took libgit2 0.6 s (four times that per doubling: a 4 MiB one,
     about a minute of a call slot); a 200,000-character glob 3 s to compile. A PR title and
     body one character past their bounds (4,096 and 1 MiB) are refused alike."""
@@ -1732,7 +1779,7 @@ def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, t
                 await client.call_tool("dossier_build", {**pr, "title": "x" * 4097}),
                 await client.call_tool("dossier_build", {**pr, "body": "x" * ((1 << 20) + 1)})]
 
-    replies = run_stdio(world.store, work)
+    replies = stdio_server(work)
     assert len(replies) == 6
     for reply, field in zip(replies, ("rev", "path", "focus", "base", "title", "body")):
         error = reply.structured_content["error"]
@@ -2121,7 +2168,7 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
         assert error["code"] == "forbidden" and f"read from {str(place.resolve())!r}" in error["message"], error
 
 
-def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
+def test_a_path_longer_than_any_is_refused_before_it_is_resolved(stdio_server):
     """Resolving a path costs time quadratic in its parts (`a/` 100,000 times: 3.9 s), and the
     MCP face resolved the paths a call names before decoding its input, on the event loop every
     session shares: a 2 MB `repo` held the whole server for minutes. Now the call is `bad_input`
@@ -2131,7 +2178,7 @@ def test_a_path_longer_than_any_is_refused_before_it_is_resolved(tmp_path):
             refused = await client.call_tool("context_symbol", {"repo": "/tmp/" + "a/" * 1_000_000, "name": "x"})
             return refused, await client.call_tool("context_symbol", {"name": "x", "bogus": 1})
 
-    refused, after = run_stdio(str(tmp_path / "home"), work)
+    refused, after = stdio_server(work)
     error = refused.structured_content["error"]
     assert error["code"] == "bad_input" and "`$.repo`" in error["message"], error
     assert after.structured_content["error"]["code"] == "bad_input"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 from pathlib import Path
+from typing import Callable
 
 import anyio
 import pytest
@@ -22,6 +24,18 @@ def _repo(path: Path, files: int) -> Path:
     builder.commit({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(files)})
     builder.commit({"pkg/m0.py": "def f0():\n    return 'changed'\n", "pkg/new.py": "X = 1\n"})
     return builder.path
+
+
+def _waits(told: list[tuple[float, float | None, str | None]]) -> list[str]:
+    """The messages of `told` saying the call waits for another indexer."""
+    return [m for _, _, m in told if m and m.startswith("waiting for another index of this store")]
+
+
+async def _until(condition: Callable[[], object], seconds: float = 60) -> None:
+    """Once `condition()` holds; one that never does fails the test after `seconds`."""
+    with anyio.fail_after(seconds):
+        while not condition():
+            await anyio.sleep(0.02)
 
 
 def _strictly_growing(seen: list[tuple[float, float | None, str | None]]) -> None:
@@ -80,7 +94,6 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
     its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
     it waits, at once and again every few seconds, the values growing with the wait and on
     through the index that follows."""
-    from indexer.store.writer_wait import TICK_SECONDS
     from tests.held_store import hold_store
 
     repo = _repo(tmp_path / "repo", 6)
@@ -92,17 +105,24 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
         async def heard(into, progress, total, message):
             into.append((progress, total, message))
 
-        holder = hold_store(store, 2.5 * TICK_SECONDS)
-        async with anyio.create_task_group() as tasks:
-            async def call(name, args, into, out):
-                out.append(await client.call_tool(name, args, progress_callback=lambda *a: heard(into, *a)))
+        release = threading.Event()
+        holder = hold_store(store, 120, release)
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def call(name, args, into, out):
+                    out.append(await client.call_tool(name, args, progress_callback=lambda *a: heard(into, *a)))
 
-            answers: list = []
-            tasks.start_soon(call, "repo_index", {"repo": str(repo), "rev": "HEAD"}, indexed, answers)
-            await anyio.sleep(0.5)  # the index waits first; the read then waits for it or the holder
-            # a read never indexes: it waits for whoever writes, then answers from what is stored
-            tasks.start_soon(call, "context_symbol", {"repo": str(repo), "rev": "HEAD~1", "name": "f1"}, read,
-                             answers)
+                answers: list = []
+                tasks.start_soon(call, "repo_index", {"repo": str(repo), "rev": "HEAD"}, indexed, answers)
+                await _until(lambda: _waits(indexed))  # the index waits first; the read then waits for it or the holder
+                # a read never indexes: it waits for whoever writes, then answers from what is stored
+                tasks.start_soon(call, "context_symbol", {"repo": str(repo), "rev": "HEAD~1", "name": "f1"}, read,
+                                 answers)
+                # the store held until each was told again that it still waits (a tick later)
+                await _until(lambda: len(_waits(indexed)) >= 2 and len(_waits(read)) >= 2)
+                release.set()
+        finally:
+            release.set()
         holder.join()
         return answers
 
@@ -123,12 +143,11 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     indexer of the store failed at once with `store_locked` (a commit's index waits for it), and
     a call waiting for another call on the same checkout was silent. Now both wait, and a client
     that asked for progress hears that they do."""
-    from indexer.store.writer_wait import TICK_SECONDS
     from tests.held_store import hold_store
     from tests.test_worktree import git, make_checkout
 
     checkout = make_checkout(tmp_path)
-    for i in range(300):  # enough that the first call's index outlasts the second call's start
+    for i in range(3):
         (checkout / "pkg" / f"gen{i}.py").write_text(f"def g{i}():\n    return {i}\n")
     git(checkout, "add", "-A")
     git(checkout, "commit", "-q", "-m", "more")
@@ -140,17 +159,23 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
         async def told(into, progress, total, message):
             into.append((progress, total, message))
 
-        holder = hold_store(store, 1.5 * TICK_SECONDS)
+        release = threading.Event()
+        holder = hold_store(store, 120, release)
         answers: list = []
-        async with anyio.create_task_group() as tasks:
-            async def call(n):
-                args = {"repo": str(checkout), "name": "fresh_helper"}
-                answers.append(await client.call_tool("context_symbol", args,
-                                                      progress_callback=lambda *a: told(heard[n], *a)))
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def call(n):
+                    args = {"repo": str(checkout), "name": "fresh_helper"}
+                    answers.append(await client.call_tool("context_symbol", args,
+                                                          progress_callback=lambda *a: told(heard[n], *a)))
 
-            tasks.start_soon(call, 0)
-            await anyio.sleep(0.3)
-            tasks.start_soon(call, 1)  # waits on the first, which waits on the holder
+                tasks.start_soon(call, 0)
+                await _until(lambda: _waits(heard[0]))
+                tasks.start_soon(call, 1)  # waits on the first, which waits on the holder
+                await _until(lambda: _waits(heard[1]))  # the store held until each was told it waits
+                release.set()
+        finally:
+            release.set()
         holder.join()
         return answers
 
@@ -179,17 +204,29 @@ def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_i
     bare = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"}}}
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', json.dumps(call).encode()]
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                       input=b"\n".join(lines) + b"\n", cwd=ROOT, env=cli_env(str(tmp_path / "store")),
-                       capture_output=True, timeout=120)
-    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-    told = [a for a in answers if a.get("method") == "notifications/progress"]
-    assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
-    assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                       input=b"\n".join([*lines[:2], json.dumps(bare).encode()]) + b"\n", cwd=ROOT,
-                       env=cli_env(str(tmp_path / "store")), capture_output=True, timeout=120)
-    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
+                         env=cli_env(str(tmp_path / "store")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    try:
+        assert p.stdin is not None and p.stdout is not None
+        p.stdin.write(b"\n".join(lines) + b"\n")
+        p.stdin.flush()
+        answers = []
+        while not any(a.get("id") == 1 for a in answers):  # the bare call is sent once this one is answered
+            line = p.stdout.readline()
+            assert line, answers
+            answers.append(json.loads(line))
+        told = [a for a in answers if a.get("method") == "notifications/progress"]
+        assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
+        assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
+        p.stdin.write(json.dumps(bare).encode() + b"\n")
+        p.stdin.close()
+        answers = [json.loads(line) for line in p.stdout if line.strip()]
+        assert p.wait(timeout=120) == 0
+    finally:
+        p.kill()
+        p.wait()
+    # the same server, its first call done: the call that sent no token is told nothing
     assert any(a.get("id") == 2 and "result" in a for a in answers), answers
     assert not any(a.get("method") == "notifications/progress" for a in answers), answers
 
@@ -312,16 +349,30 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     assert not by_id[2]["result"]["isError"] and by_id[3] == {"jsonrpc": "2.0", "id": 3, "result": {}}
 
 
+CANCELLED_FILES = 3000
+
+
+@pytest.fixture(scope="module")
+def cancelled_repo(tmp_path_factory) -> tuple[Path, str]:
+    """A repository large enough that its index is still parsing when a cancel reaches it, and
+    the fingerprint a fresh store's index of it gives; each transport's test only reads it."""
+    root = tmp_path_factory.mktemp("cancelled")
+    repo = _repo(root / "repo", CANCELLED_FILES)
+    fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
+                           env=cli_env(str(root / "fresh")), capture_output=True, text=True, timeout=300)
+    return repo, json.loads(fresh.stdout)["data"]["fingerprint"]
+
+
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, tmp_path):
+def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, cancelled_repo,
+                                                                                  tmp_path):
     """A client cancels a call (Esc in an agent, its request timeout: the SDKs send
     `notifications/cancelled`) while it indexes: the index ends at its next report of progress,
     before it writes the snapshot, and the call's slot and the store's lock are let go (was: it
     ran on to its end, every core busy for an answer nobody would read). The next `repo_index`
     finds no snapshot, parses what the cancelled one had not stored, and gives the fingerprint
     of an index never cancelled."""
-    files = 3000
-    repo = _repo(tmp_path / "repo", files)
+    repo, fingerprint = cancelled_repo
     store = str(tmp_path / "store")
 
     async def work(client):
@@ -342,9 +393,9 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
         return await client.call_tool("repo_index", {"repo": str(repo)})
 
     if transport == "stdio":
-        again = run_stdio(store, work, root=str(tmp_path))
+        again = run_stdio(store, work, root=str(repo.parent))
     else:
-        server = HttpServer("127.0.0.1", 0, store, str(tmp_path))
+        server = HttpServer("127.0.0.1", 0, store, str(repo.parent))
         try:
             again = anyio.run(_session, client_with(server.url, server.token), work)
         finally:
@@ -353,10 +404,8 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
     data = text_of(again)["data"]
     # the cancelled call wrote no snapshot (run to its end, it had: this call, waiting for it,
     # then parsed nothing), and this one's is a fresh store's
-    assert 0 < data["parsed_blobs"] <= files + 1, data
-    fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
-                           env=cli_env(str(tmp_path / "fresh")), capture_output=True, text=True, timeout=300)
-    assert json.loads(fresh.stdout)["data"]["fingerprint"] == data["fingerprint"]
+    assert 0 < data["parsed_blobs"] <= CANCELLED_FILES + 1, data
+    assert data["fingerprint"] == fingerprint
 
 
 def test_a_cancelled_call_holds_its_slot_until_its_thread_ends_and_is_told_to_stop():
