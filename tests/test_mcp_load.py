@@ -126,11 +126,12 @@ def test_a_cache_budget_that_is_not_a_size_is_bad_input():
         cache_budget("lots")
 
 
-def _repo_with_two_revs(tmp_path: Path):
+def _repo_with_two_revs(tmp_path: Path, mark: str = ""):
+    """A repository of two commits; `mark`, written into its first file, makes their ids its own."""
     from corpora.gitbuild import RepoBuilder
 
     b = RepoBuilder(tmp_path / "repo")
-    first = b.commit({"a.py": "def one():\n    return 1\n"})
+    first = b.commit({"a.py": f"def one():\n    return 1\n{mark}"})
     second = b.commit({"b.py": "def two():\n    return 2\n"})
     return tmp_path / "repo", first, second
 
@@ -157,7 +158,9 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
     from tests.held_store import hold_store
     from tests.test_mcp import run_stdio, text_of
 
-    repos = [_repo_with_two_revs(tmp_path / f"r{k}") for k in range(3)]
+    # commits of their own: a commit the store already holds would be answered without a wait
+    repos = [_repo_with_two_revs(tmp_path / f"r{k}", f"# round {k}\n") for k in range(3)]
+    assert len({second for _, _, second in repos}) == 3
     store = tmp_path / "home"
 
     async def work(client):
