@@ -7,6 +7,7 @@ import json
 import shlex
 
 import jsonschema
+import pytest
 
 from context_tools.faces import schemas
 from context_tools.faces.cli import ordered_verbs
@@ -52,12 +53,22 @@ def test_every_json_reply_validates_against_its_shipped_schema(tmp_path, monkeyp
     is JSON Lines: its job lines against the job schema, its last line against the command's.
     They run through the CLI's `main` in this process: the reply is what is checked here, and
     tests/test_cli_examples.py runs each example as a process of its own."""
-    from context_tools.faces.cli import main
+    from context_tools.faces import context
 
     env = example_repository(tmp_path)
     monkeypatch.setenv("RENNET_HOME", env["RENNET_HOME"])
     monkeypatch.delenv("RENNET_DEBUG", raising=False)
     monkeypatch.chdir(tmp_path / "repo")
+    try:
+        _check_every_reply(capsys)
+    finally:  # the stores the commands opened in this process, closed with the test
+        for home in [home for home in context._OPEN if home.is_relative_to(tmp_path.resolve())]:
+            context._OPEN.pop(home).close()
+
+
+def _check_every_reply(capsys: pytest.CaptureFixture[str]) -> None:
+    from context_tools.faces.cli import main
+
     job = jsonschema.Draft202012Validator(schemas.shipped(schemas.BATCH_JOB))
     checked = set()
     for row in ordered_verbs(registry().cli_verbs()):
