@@ -194,8 +194,8 @@ def test_what_many_projects_see_is_what_a_plain_search_finds_or_past_the_ceiling
 
     count = data.draw(st.integers(1, 60))
     names = [f"p{i:02d}" for i in range(count)]
-    files = {f"{name}/P.csproj": _csproj(*(f"../{ref}/P.csproj" for ref in data.draw(
-        st.lists(st.sampled_from(names), max_size=4)))) for name in names}
+    refs = st.lists(st.sampled_from(names), max_size=4)  # made once: each made anew is validated anew
+    files = {f"{name}/P.csproj": _csproj(*(f"../{ref}/P.csproj" for ref in data.draw(refs))) for name in names}
     ceiling = data.draw(st.sampled_from([module.REACH_BYTES, 0, 8, 64, 512]))
     with mock.patch.object(module, "REACH_BYTES", ceiling):
         projects = CSharpProjects(files, lambda p: files[p].encode())

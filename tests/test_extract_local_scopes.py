@@ -286,7 +286,8 @@ def test_a_threshold_is_the_walk_up_the_scopes_in_any_order_asked(monkeypatch, s
     monkeypatch.setattr(local_scopes, "SHALLOW", shallow)
     scopes, parents = tree
     values = st.sampled_from([0, 3, 5, 9, local_scopes.OPAQUE])
-    bound = [data.draw(st.dictionaries(st.sampled_from("abc"), values, max_size=3)) for _ in scopes]
+    names = st.dictionaries(st.sampled_from("abc"), values, max_size=3)  # made once: each made anew is validated anew
+    bound = [data.draw(names) for _ in scopes]
     candidates = {name for names in bound for name, v in names.items() if v != local_scopes.OPAQUE}
     asked = [(i, name) for i in range(len(scopes)) for name in "abcd"]
     if data.draw(st.booleans()):

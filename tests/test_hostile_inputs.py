@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -81,8 +82,17 @@ def small_repo(tmp_path_factory) -> Path:
     return path
 
 
-def indexed_home(repo: Path, home: Path) -> Path:
-    assert rennet("index", str(repo), "--quiet", home=home).returncode == 0
+@pytest.fixture(scope="module")
+def small_home(small_repo: Path) -> Path:
+    """`small_repo` indexed into a store once, for `indexed_home` to copy: no test changes it."""
+    home = small_repo.parent / "indexed"
+    assert rennet("index", str(small_repo), "--quiet", home=home).returncode == 0
+    return home
+
+
+def indexed_home(indexed: Path, home: Path) -> Path:
+    """A copy of the indexed store at `home` for one test to damage or lock; its data file."""
+    shutil.copytree(indexed, home, ignore=shutil.ignore_patterns("lock.mdb"))
     return home / "lmdb" / "data.mdb"
 
 
@@ -148,16 +158,16 @@ def test_a_current_folder_deleted_under_the_shell_is_bad_input(args, tmp_path):
 
 
 @pytest.mark.parametrize("args", [("index", "{repo}"), ("context", "symbol", "A", "--repo", "{repo}"), ("ledger",)])
-def test_a_truncated_store_file_is_store_corrupt_not_a_crash(small_repo, tmp_path, args):
-    data = indexed_home(small_repo, tmp_path / "home")
+def test_a_truncated_store_file_is_store_corrupt_not_a_crash(small_repo, small_home, tmp_path, args):
+    data = indexed_home(small_home, tmp_path / "home")
     os.truncate(data, 8192)  # the two meta pages survive; every page they point at is gone
     out = rennet(*(a.format(repo=small_repo) for a in args), home=tmp_path / "home")
     one_typed_line(out, "store_corrupt")  # was: killed by SIGBUS (exit -7), nothing said
     assert "truncated" in out.stderr and data.stat().st_size == 8192
 
 
-def test_a_store_record_that_does_not_read_back_is_store_corrupt(small_repo, tmp_path):
-    indexed_home(small_repo, tmp_path / "home")
+def test_a_store_record_that_does_not_read_back_is_store_corrupt(small_repo, small_home, tmp_path):
+    indexed_home(small_home, tmp_path / "home")
     import lmdb
     env = lmdb.open(str(tmp_path / "home" / "lmdb"), max_dbs=32, subdir=True)
     snapshots = env.open_db(b"snapshots")
@@ -169,8 +179,8 @@ def test_a_store_record_that_does_not_read_back_is_store_corrupt(small_repo, tmp
     one_typed_line(out, "store_corrupt")  # was: internal_error
 
 
-def test_a_store_that_is_not_lmdb_is_reported_once(small_repo, tmp_path):
-    data = indexed_home(small_repo, tmp_path / "home")
+def test_a_store_that_is_not_lmdb_is_reported_once(small_repo, small_home, tmp_path):
+    data = indexed_home(small_home, tmp_path / "home")
     data.write_bytes(b"\xde\xad" * 4096)
     out = rennet("ledger", home=tmp_path / "home")
     one_typed_line(out, "store_corrupt")  # was: a second line, "receipt not recorded: store_corrupt: ..."
@@ -185,10 +195,10 @@ def test_a_lone_surrogate_in_call_input_is_bad_input(small_repo, tmp_path, paylo
 
 
 @pytest.mark.parametrize("verb", ["dump", "export"])
-def test_out_to_a_named_pipe_writes_through_it_and_keeps_it_a_pipe(small_repo, tmp_path, verb):
+def test_out_to_a_named_pipe_writes_through_it_and_keeps_it_a_pipe(small_repo, small_home, tmp_path, verb):
     import stat
 
-    indexed_home(small_repo, tmp_path / "home")
+    indexed_home(small_home, tmp_path / "home")
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     received = tmp_path / "received"
@@ -209,7 +219,7 @@ def test_out_to_a_named_pipe_writes_through_it_and_keeps_it_a_pipe(small_repo, t
         assert received.read_bytes().startswith(b"RENNET-BUNDLE")
 
 
-def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, tmp_path):
+def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, small_home, tmp_path):
     """A full disk: the process may write 4 kB per file (RLIMIT_FSIZE: EFBIG, as ENOSPC). The
     store cannot take the call's receipt either, which may say so on a line of its own."""
     import resource
@@ -217,7 +227,7 @@ def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, tmp_path):
     def small_files():
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
-    indexed_home(small_repo, tmp_path / "home")
+    indexed_home(small_home, tmp_path / "home")
     env = {**os.environ, "RENNET_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
     target = tmp_path / "dump.jsonl"
     target.write_text("kept\n")
@@ -278,10 +288,10 @@ def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
     assert meta["meta"]["skipped"] == "lfs_pointer" and meta["outline"]["unknown"] == "not_applicable"
 
 
-def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo, tmp_path):
+def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo, small_home, tmp_path):
     from tests.test_mcp import run_stdio, text_of
 
-    data = indexed_home(small_repo, tmp_path / "home")
+    data = indexed_home(small_home, tmp_path / "home")
     os.truncate(data, 8192)
 
     async def work(client):
@@ -341,9 +351,9 @@ def modes_bind() -> list[str]:
     ("lmdb/data.mdb", ("call", "repo.index", '{{"repo": "{repo}", "rev": "HEAD~1"}}'), "read-only"),
     ("write.lock", ("index", "{repo}", "--rev", "HEAD~1", "--json"), "Permission denied"),  # was: internal_error
 ])
-def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, tmp_path, locked, args, says):
+def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, small_home, tmp_path, locked, args, says):
     home = tmp_path / "home"
-    indexed_home(small_repo, home)
+    indexed_home(small_home, home)
     before = stored(home)
     target = home / locked
     target.chmod(0o444 if target.is_file() else 0o000)
@@ -363,9 +373,9 @@ def test_a_store_this_user_may_not_open_is_store_error_and_kept(small_repo, tmp_
     assert sorted(p.name for p in home.iterdir()) == ["lmdb", "write.lock"]
 
 
-def test_a_rev_with_a_nul_is_not_read_up_to_it(small_repo, tmp_path):
+def test_a_rev_with_a_nul_is_not_read_up_to_it(small_repo, small_home, tmp_path):
     home = tmp_path / "home"
-    indexed_home(small_repo, home)
+    indexed_home(small_home, home)
     before = stored(home)
     jobs = tmp_path / "jobs.txt"
     jobs.write_bytes(f"{small_repo}@HEAD~1\x00\n".encode())  # a jobs file is read as it is: JSON never sees it
@@ -381,9 +391,9 @@ def test_a_rev_with_a_nul_is_not_read_up_to_it(small_repo, tmp_path):
     ("snapshot.dump", '{{"repo": "{repo}", "out": "{out}\\u0000"}}'),  # was: internal_error
     ("repo.index", '{{"repo": "{repo}", "rev": "HEAD~1\\u0000"}}'),
 ], ids=["symbol-repo", "dump-out", "index-rev"])
-def test_a_nul_in_call_input_is_bad_input(small_repo, tmp_path, command, payload):
+def test_a_nul_in_call_input_is_bad_input(small_repo, small_home, tmp_path, command, payload):
     home = tmp_path / "home"
-    indexed_home(small_repo, home)
+    indexed_home(small_home, home)
     before = stored(home)
     out = rennet("call", command, payload.format(repo=small_repo, out=tmp_path / "dump"), home=home)
     one_typed_line(out, "bad_input")

@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tracemalloc
@@ -59,18 +60,28 @@ def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+@pytest.fixture(scope="module")
+def other_store(tmp_path_factory) -> tuple[str, Path]:
+    """Another repository (no object in common with `_repo`'s default) indexed into a store:
+    (its head, the store), which each test copies and never changes."""
+    root = tmp_path_factory.mktemp("other")
+    other, _, other_head = _repo(root / "other", seed=8)
+    assert _index(root / "store", other.path, "HEAD").returncode == 0
+    return other_head, root / "store"
+
+
 @pytest.mark.parametrize(("what", "rev"), [("blob", "HEAD"), ("tree", "HEAD"), ("subtree", "HEAD"),
                                           ("head commit", "HEAD"), ("head commit", "its OID"),
                                           ("head commit", "its OID's start"), ("parent commit", "HEAD~1"),
                                           ("parent commit", "HEAD^"), ("parent commit", "@~1"),
                                           ("head commit", "its OID's first four")])
-def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, rev, tmp_path):
+def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, rev, tmp_path, other_store):
     """Was: the index never returned (libgit2 spinning in its inflate); now one typed error
     naming the object, at once. Another repository's snapshot in the same store still answers."""
     builder, base, head = _repo(tmp_path / "repo")
-    other, _, other_head = _repo(tmp_path / "other", seed=8)  # no object in common
+    other_head, indexed = other_store
     store = tmp_path / "store"
-    assert _index(store, other.path, "HEAD").returncode == 0
+    shutil.copytree(indexed, store, ignore=shutil.ignore_patterns("lock.mdb", "*.lock"))
     repo = builder.repo
     commit = repo[head]
     damaged = {

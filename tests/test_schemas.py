@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
-import sys
 
 import jsonschema
+import pytest
 
 from context_tools.faces import schemas
 from context_tools.faces.cli import ordered_verbs
@@ -49,19 +48,36 @@ def _as_json(example: str) -> list[str]:
     return argv if "--json" in argv else [*argv, "--json"]
 
 
-def test_every_json_reply_validates_against_its_shipped_schema(tmp_path):
+def test_every_json_reply_validates_against_its_shipped_schema(tmp_path, monkeypatch, capsys):
     """Each verb's examples, run with --json on a fixture repository of two commits; `batch --json`
-    is JSON Lines: its job lines against the job schema, its last line against the command's."""
+    is JSON Lines: its job lines against the job schema, its last line against the command's.
+    They run through the CLI's `main` in this process: the reply is what is checked here, and
+    tests/test_cli_examples.py runs each example as a process of its own."""
+    from context_tools.faces import context
+
     env = example_repository(tmp_path)
+    monkeypatch.setenv("RENNET_HOME", env["RENNET_HOME"])
+    monkeypatch.delenv("RENNET_DEBUG", raising=False)
+    monkeypatch.chdir(tmp_path / "repo")
+    try:
+        _check_every_reply(capsys)
+    finally:  # the stores the commands opened in this process, closed with the test
+        for home in [home for home in context._OPEN if home.is_relative_to(tmp_path.resolve())]:
+            context._OPEN.pop(home).close()
+
+
+def _check_every_reply(capsys: pytest.CaptureFixture[str]) -> None:
+    from context_tools.faces.cli import main
+
     job = jsonschema.Draft202012Validator(schemas.shipped(schemas.BATCH_JOB))
     checked = set()
     for row in ordered_verbs(registry().cli_verbs()):
         validator = jsonschema.Draft202012Validator(schemas.shipped(schemas.file_name(row.id)))
         for example in row.examples:
-            p = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *_as_json(example)],
-                               cwd=tmp_path / "repo", env=env, capture_output=True, text=True, timeout=120)
-            assert p.returncode == 0, (example, p.stdout[-2000:], p.stderr[-2000:])
-            lines = p.stdout.splitlines()
+            code = main(_as_json(example))
+            out, err = capsys.readouterr()
+            assert code == 0, (example, out[-2000:], err[-2000:])
+            lines = out.splitlines()
             if row.id == "batch.run":
                 *jobs, last = lines
                 assert jobs, example
@@ -71,17 +87,17 @@ def test_every_json_reply_validates_against_its_shipped_schema(tmp_path):
                 assert "jobs" not in reply["data"], "the summary line holds the totals, not the jobs again"
                 assert reply["data"]["total"] == len(jobs)
             else:
-                reply = json.loads(p.stdout)
+                reply = json.loads(out)
             assert reply["ok"] is True and reply["command"] == row.id, example
             validator.validate(reply)
             checked.add(row.id)
     # rows with no CLI verb (agent tools) run through `rennet call`
     calls = {"delta.packet": {"base": "HEAD~1", "head": "HEAD"}}
     for command_id, args in calls.items():
-        p = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "call", command_id, json.dumps(args)],
-                           cwd=tmp_path / "repo", env=env, capture_output=True, text=True, timeout=120)
-        reply = json.loads(p.stdout)
-        assert p.returncode == 0 and reply["ok"] is True, (command_id, p.stdout[-2000:], p.stderr[-2000:])
+        code = main(["call", command_id, json.dumps(args)])
+        out, err = capsys.readouterr()
+        reply = json.loads(out)
+        assert code == 0 and reply["ok"] is True, (command_id, out[-2000:], err[-2000:])
         jsonschema.validate(reply, schemas.shipped(schemas.file_name(command_id)),
                             cls=jsonschema.Draft202012Validator)
         checked.add(command_id)
