@@ -6,6 +6,10 @@ had as many running as it liked, and one that sent the same id again was refused
 could be sent the old call's answer in place of its own (the SDK routes answers by id).
 Each call here is held in flight, deterministically, by the server's `roots/list` request,
 sent on the call's own stream, which the client answers only once it has checked the guard.
+
+A session holding its share may still send what frees places: its answers to the server's
+requests and its notifications (a cancel). Was: 503, like a request, so the calls waited out
+the roots' deadline, and a client could not cancel one.
 """
 
 from __future__ import annotations
@@ -53,9 +57,11 @@ def test_a_call_whose_client_hung_up_keeps_its_place_and_its_id_until_it_ends(tm
             same_id = ping(5)  # was: 200, and a call sent so could be answered with the first one's answer
             asked += [_left_call(server, session, 100 + n, str(tmp_path)) for n in range(SESSION_REQUESTS - 1)]
             past_share = ping(6)  # was: 200, the session's calls let go as their clients hung up
-            for request in asked:  # the calls go on, and end
-                client.post(server.url, json={"jsonrpc": "2.0", "id": request["id"], "result": {"roots": []}},
-                            headers=session)
+            # the session's share held, it may still answer the server: the calls go on, and end
+            cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}}
+            answered = [client.post(server.url, json=cancel, headers=session).status_code]
+            answered += [client.post(server.url, json={"jsonrpc": "2.0", "id": request["id"], "result": {"roots": []}},
+                                     headers=session).status_code for request in asked[1:]]
             deadline = time.monotonic() + 60
             freed = ping(5)
             while freed.status_code != 200 and time.monotonic() < deadline:
@@ -65,4 +71,5 @@ def test_a_call_whose_client_hung_up_keeps_its_place_and_its_id_until_it_ends(tm
         server.close()
     assert same_id.status_code == 409 and same_id.json()["error"]["code"] == -32600, same_id.text
     assert past_share.status_code == 503 and "this session has" in past_share.text, past_share.text
+    assert answered == [202] * SESSION_REQUESTS  # was: 503, and each call waited out its roots' deadline
     assert freed.status_code == 200 and '"id":5,"result":{}' in freed.text, freed.text

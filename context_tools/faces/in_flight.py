@@ -27,6 +27,11 @@ SESSION_BYTES = MAX_BYTES // 4
 # 2026 protocol, which has no sessions, so all its clients share this part.
 UNNAMED_REQUESTS = MAX_REQUESTS // 2
 UNNAMED_BYTES = MAX_BYTES // 2
+# Over HTTP, POSTs past those bounds that may yet be answers or notifications (`answer_room`):
+# a few a session, and a quarter of the whole bound in all.
+ROOM_REQUESTS = MAX_REQUESTS // 4
+ROOM_BYTES = MAX_BYTES // 4
+ROOM_SESSION = (4, MAX_BYTES // 16)
 
 
 class InFlight:
@@ -117,6 +122,13 @@ class Shared:
             part.done(key)
             if part.count == 0:
                 del self.sessions[session]
+
+
+def answer_room() -> Shared:
+    """Where the HTTP guard reads a POST that came past the bounds of the requests in flight: an
+    answer the client owes the server or a notification is handed over from there, a request
+    refused. Its own bounds keep what is read there small."""
+    return Shared(ROOM_REQUESTS, ROOM_BYTES, session=ROOM_SESSION, unnamed=ROOM_SESSION)
 
 
 # Where the HTTP guard puts a request's `Taken` in the ASGI scope it hands the SDK; the SDK

@@ -24,7 +24,9 @@
    to the end of the call the SDK's server runs on: `in_flight.Taken`); of those at most
    `SESSION_REQUESTS` (and `SESSION_BYTES`) with one `Mcp-Session-Id`, and `UNNAMED_REQUESTS`
    with none. One past a bound is answered 503 (`Retry-After`), so clients that send and stall
-   cannot make the server hold their bodies without end, nor one session take every place.
+   cannot make the server hold their bodies without end, nor one session take every place. A
+   POST past a bound is first read in a small room of its own (`in_flight.answer_room`) while
+   there is room: an answer to the server's request or a notification goes on from there.
 8. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
@@ -46,7 +48,7 @@ from typing import Any, Awaitable, Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
 from context_tools.faces.http_sessions import Issued
-from context_tools.faces.in_flight import TAKEN_KEY, Shared, Taken
+from context_tools.faces.in_flight import TAKEN_KEY, Shared, Taken, answer_room
 
 Scope = dict[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -98,6 +100,7 @@ class Guard:
         self.localhost_ok = self.address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
         self.token = token.encode()
         self.held = Shared()  # POSTs from their body's first byte to their answer's last
+        self.answers = answer_room()  # POSTs past that bound, read to learn whether they are requests
         self.routes: set[tuple[str, str]] = set()  # (session, id as text) of the requests in flight
         # the SDK keeps MAX_SESSIONS live; past that, ids it dropped unseen wait here until idle
         self.sessions = Issued(SESSION_IDLE_SECONDS, 2 * MAX_SESSIONS)
@@ -203,17 +206,25 @@ class Guard:
         depth-scanned, and answered with its JSON-RPC error (-32700, -32600) here when it is
         not a request the server can take."""
         past = self.held.past(session, 0)
+        pool = self.held
         if past is not None:
-            await _busy(send, self.held, session, past)
-            return
+            # An answer the client owes the server (its roots) or a notification (a cancel) frees
+            # places rather than takes one: a client whose calls hold its share must still be able
+            # to send them. Past the bound a POST is read in a small room of its own, and is
+            # refused there if it is a request.
+            if self.answers.past(session, 0) is not None:
+                await _busy(send, self.held, session, past)
+                return
+            pool = self.answers
         key = object()
-        self.held.take(session, key, 0)
+        pool.take(session, key, 0)
         try:
-            await self._framed_post(scope, receive, send, session, key)
+            await self._framed_post(scope, receive, send, session, key, pool, past)
         finally:
-            self.held.done(session, key)
+            pool.done(session, key)
 
-    async def _framed_post(self, scope: Scope, receive: Any, send: Any, session: str | None, key: object) -> None:
+    async def _framed_post(self, scope: Scope, receive: Any, send: Any, session: str | None, key: object,
+                           pool: Shared, refused: Literal["all", "session"] | None) -> None:
         import json
 
         import anyio
@@ -230,10 +241,10 @@ class Guard:
                     return  # the client went away
                 chunk = message.get("body", b"")
                 body.extend(chunk)
-                self.held.grow(session, key, len(chunk))
-                past = self.held.over(session)
+                pool.grow(session, key, len(chunk))
+                past = pool.over(session)
                 if past is not None:
-                    await _busy(send, self.held, session, past)
+                    await _busy(send, pool, session, past)
                     return
                 more = message.get("more_body", False)
                 if len(body) > MAX_LINE_BYTES:
@@ -246,6 +257,9 @@ class Guard:
         message, error = check_line(bytes(body))
         if error is not None:
             await _json_rpc_error(send, 400, *error)
+            return
+        if refused is not None and isinstance(message, types.JSONRPCRequest):
+            await _busy(send, self.held, session, refused)
             return
         replayed = False
         taken = Taken()
