@@ -1230,6 +1230,18 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
 
 
+def roots_session(server: HttpServer, client) -> dict:
+    """The headers of a new session opened over `client` (an httpx2 client) by a client that
+    declares roots: the server asks for them, on a call's own stream, before the call goes on."""
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {server.token}"}
+    opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
+    opened = client.post(server.url, json=opening, headers=headers)
+    session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+    client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+    return session
+
+
 def _stalled_post(port: int, token: str, session: str | None = None):
     """A connection that sent a POST's headers and the first bytes of its 100 kB body, and waits."""
     import socket
@@ -1410,9 +1422,6 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     import httpx2
 
     server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
-               "Authorization": f"Bearer {server.token}"}
-    opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
             "params": {"name": "repo_snapshots", "arguments": {"repo": str(tmp_path)}}}
     asked: list[dict] = []
@@ -1420,10 +1429,7 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     roots_asked = threading.Event()
     try:
         with httpx2.Client(timeout=60) as client:
-            opened = client.post(server.url, json=opening, headers=headers)
-            session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"],
-                       "mcp-protocol-version": "2025-06-18"}
-            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            session = roots_session(server, client)
 
             def first() -> None:
                 with httpx2.Client(timeout=60) as caller, caller.stream("POST", server.url, json=call,

@@ -18,7 +18,7 @@ import json
 import time
 
 from context_tools.faces.in_flight import SESSION_REQUESTS
-from tests.test_mcp import INIT, HttpServer
+from tests.test_mcp import HttpServer, roots_session
 
 
 def _left_call(server: HttpServer, session: dict, rid: int, repo: str) -> dict:
@@ -40,15 +40,9 @@ def test_a_call_whose_client_hung_up_keeps_its_place_and_its_id_until_it_ends(tm
     import httpx2
 
     server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
-               "Authorization": f"Bearer {server.token}"}
-    opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
     try:
         with httpx2.Client(timeout=60) as client:
-            opened = client.post(server.url, json=opening, headers=headers)
-            session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"],
-                       "mcp-protocol-version": "2025-06-18"}
-            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            session = roots_session(server, client)
 
             def ping(rid: object) -> httpx2.Response:
                 return client.post(server.url, json={"jsonrpc": "2.0", "id": rid, "method": "ping"}, headers=session)
