@@ -60,6 +60,43 @@ def test_a_pool_whose_start_finds_no_room_for_a_thread_leaves_no_thread_nor_work
     assert said == "can't start new thread 1 0"
 
 
+def test_a_worker_handler_ended_by_a_closed_handle_at_a_failed_start_says_nothing():
+    """The worker handler back at its wait as the failed start closes the results' pipe under it
+    (made certain here by a pause before its wait) dies of "handle is closed": that is kept off
+    stderr (was: its traceback, met at times when the start failed under a `ulimit -v`), and
+    nothing is left running."""
+    said = _run("""
+        import multiprocessing.pool as mp
+        from indexer.pipeline.extract import fork_pool
+
+        wait = mp.Pool._wait_for_updates
+
+        def late(sentinels, change_notifier, timeout=None):
+            time.sleep(0.5)
+            return wait(sentinels, change_notifier, timeout)
+
+        mp.Pool._wait_for_updates = staticmethod(late)
+        start = threading.Thread.start
+        started = []
+
+        def second_refused(thread):
+            started.append(thread)
+            if len(started) == 2:  # the task handler, after the worker handler
+                raise RuntimeError("can't start new thread")
+            return start(thread)
+
+        threading.Thread.start = second_refused
+        try:
+            fork_pool(2, None)
+            said = "started"
+        except RuntimeError as exc:
+            said = str(exc)
+        threading.Thread.start = start
+        print(said, *settled())
+    """)
+    assert said == "can't start new thread 1 0"
+
+
 def test_a_broken_pool_abandoned_leaves_no_thread_behind():
     """A pool whose first workers were killed mid-task, its task handler blocked writing the
     next task (1 MiB) to a pipe no worker reads any more: the index's `worker_lost`, and then

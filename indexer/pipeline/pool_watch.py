@@ -195,6 +195,11 @@ def _end_threads(pool: Pool) -> None:
     started = [t for t in handlers if t is not None and t.ident is not None]
     if not started:
         return
+    # Ended from here, a thread may die of a handle closed under it (the worker handler, back at
+    # its wait before it saw its state): what ends it is kept off the terminal, as for a watched
+    # pool; a pool whose start failed was never watched.
+    _hook()
+    _THREADS.update(started)
     for thread in started:
         thread._state = TERMINATE
     outqueue = pool._outqueue  # type: ignore[attr-defined]
