@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -216,17 +215,30 @@ api.index(sys.argv[1], "main", store=Store.open(sys.argv[2]), workers=2)
 """
 
 
-def test_killed_indexer_leaves_no_half_snapshot(tmp_path):
+@pytest.mark.parametrize("moment", ["at its start", "its workers into their work", "its workers gone"])
+def test_killed_indexer_leaves_no_half_snapshot(moment, tmp_path):
+    """SIGKILL to an index at a state of its run (its workers' own, through /proc): at the start,
+    mid-extraction, and once its workers are gone, as it assembles and writes. What the store
+    holds after is no snapshot or the whole one, and an index then gives a clean one's."""
+    from tests.processes import children, into_their_work, wait_for_children
+
     files = {f"pkg/m{i}.py": _module(i) * 3 for i in range(400)}
     make_repo(tmp_path / "repo", [files])
     repo = str(tmp_path / "repo")
     clean = api.index(repo, "main", store=Store.open(tmp_path / "clean"), workers=2)
     home = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for delay in (0.3, 0.8, 1.5):
+    for _ in range(2):  # the second run on a store the first was killed writing
         proc = subprocess.Popen([sys.executable, "-c", _KILL_SCRIPT, repo, str(home)], env=env)
-        time.sleep(delay)
-        os.killpg(proc.pid, signal.SIGKILL) if False else proc.kill()
+        if moment != "at its start":
+            wait_for_children(proc, 2)
+            workers = children(proc.pid)
+            into_their_work(proc, workers)
+            deadline = time.monotonic() + 60
+            while (moment == "its workers gone" and set(workers) & set(children(proc.pid)) and proc.poll() is None
+                   and time.monotonic() < deadline):
+                time.sleep(0.002)
+        proc.kill()
         proc.wait()
         store = Store.open(home)
         try:

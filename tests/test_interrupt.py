@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.processes import children, into_their_work, wait_for_children
 from tests.test_context_world import PY, ROOT, cli_env
 
 INTERRUPTED = "rennet: interrupted\n"
@@ -28,50 +29,13 @@ INTERRUPTED = "rennet: interrupted\n"
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     """A generated repository large enough that its index runs workers for a while: the tests
-    signal it once its workers are forked or into their work (`_into_their_work`), states it
+    signal it once its workers are forked or into their work (`into_their_work`), states it
     passes with most of its parse still ahead."""
     from corpora.synthetic import generate
 
     repo = tmp_path_factory.mktemp("interrupt") / "syn.git"
     generate(repo, files=1000, seed=0)
     return repo
-
-
-def _children(pid: int) -> list[int]:
-    """The process's children, whichever of its threads started them."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:  # the thread ended meanwhile
-            pass
-    return found
-
-
-def _wait_for_children(p: subprocess.Popen, count: int) -> None:
-    """Until `p` has `count` children (its workers forked), or it ended."""
-    deadline = time.monotonic() + 60
-    while len(_children(p.pid)) < count and p.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.005)
-
-
-def _cpu_seconds(pid: int) -> float:
-    """The CPU time the process has spent so far (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
-def _into_their_work(p: subprocess.Popen, workers: list[int]) -> None:
-    """Until each of `workers` has spent a tenth of a second of CPU (past its start, into its
-    tasks), or `p` ended. A state, where a fixed sleep was a moment of the test's own time,
-    which a loaded machine stretches or cuts short."""
-    deadline = time.monotonic() + 60
-    while (workers and min(map(_cpu_seconds, workers)) < 0.1 and all(os.path.exists(f"/proc/{w}") for w in workers)
-           and p.poll() is None and time.monotonic() < deadline):
-        time.sleep(0.005)
 
 
 def _group_gone(pgid: int) -> bool:
@@ -111,9 +75,9 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(corpus), "--store",
                           str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    _wait_for_children(p, 2)
+    wait_for_children(p, 2)
     if after != "workers":
-        _into_their_work(p, _children(p.pid))
+        into_their_work(p, children(p.pid))
     assert p.poll() is None, "the index ended before it could be interrupted"
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
@@ -131,10 +95,10 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(corpus), "--store",
                           str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    _wait_for_children(p, 2)
-    _into_their_work(p, _children(p.pid))
+    wait_for_children(p, 2)
+    into_their_work(p, children(p.pid))
     assert p.poll() is None, "the index ended before a worker could be killed"
-    os.kill(_children(p.pid)[0], signal.SIGKILL)
+    os.kill(children(p.pid)[0], signal.SIGKILL)
     out, err = ended_within(p, 30, "the index waited for good on the killed worker's task")
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
@@ -168,7 +132,7 @@ def _forkserver_workers(p: subprocess.Popen) -> list[int]:
     workers: list[int] = []
     deadline = time.monotonic() + 60
     while len(workers) < 2 and p.poll() is None and time.monotonic() < deadline:
-        workers = [w for c in _children(p.pid) for w in _children(c)]
+        workers = [w for c in children(p.pid) for w in children(c)]
         time.sleep(0.005)
     return workers
 
@@ -189,7 +153,7 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
                 "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
         p.stdin.write(json.dumps(call).encode() + b"\n")
         p.stdin.flush()
-        _into_their_work(p, _forkserver_workers(p))
+        into_their_work(p, _forkserver_workers(p))
     assert p.poll() is None
     os.killpg(p.pid, signal.SIGINT)
     try:
@@ -261,7 +225,7 @@ def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
-def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(sig, corpus, fresh_head, tmp_path):
+def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_itschildren(sig, corpus, fresh_head, tmp_path):
     """A client ends its server with SIGTERM, then SIGKILL, whatever it is doing: with an index
     in flight, its workers find the pipe for their answers closed. Nothing of it reaches
     stderr, the client's log (was: each busy worker's `BrokenPipeError` traceback, and the
@@ -278,7 +242,7 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
             "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
     p.stdin.write(json.dumps(call).encode() + b"\n")
     p.stdin.flush()
-    _into_their_work(p, _forkserver_workers(p))
+    into_their_work(p, _forkserver_workers(p))
     assert p.poll() is None, "the index ended before the server could be killed"
     p.send_signal(sig)
     _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
@@ -331,7 +295,7 @@ def _dask_workers(pid: int) -> list[int]:
     """The batch's worker processes started so far (its children but multiprocessing's
     resource tracker)."""
     found = []
-    for child in _children(pid):
+    for child in children(pid):
         try:
             if "resource_tracker import main" not in Path(f"/proc/{child}/cmdline").read_text():
                 found.append(child)
@@ -526,7 +490,7 @@ def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, 
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", *argv, "--store", str(store)]
                          + (["--quiet"] if verb != "delta" else []), cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    _wait_for_children(p, 2)
+    wait_for_children(p, 2)
     assert p.poll() is None, "the command ended before it could be stopped"
     (os.killpg if whole_group else os.kill)(p.pid, sig)
     out, err = ended_within(p, 30, "the command did not end on the signal")
@@ -676,7 +640,7 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
         async with Client(client_with(f"http://127.0.0.1:{port}/mcp", token)) as client:
             async def stop_once_its_workers_are_up() -> None:
                 deadline = time.monotonic() + 60
-                while len([w for c in _children(p.pid) for w in _children(c)]) < 2:  # the forkserver's
+                while len([w for c in children(p.pid) for w in children(c)]) < 2:  # the forkserver's
                     assert time.monotonic() < deadline, "the index's workers never started"
                     await anyio.sleep(0.005)
                 (os.killpg if whole_group else os.kill)(p.pid, sig)

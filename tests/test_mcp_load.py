@@ -15,6 +15,7 @@ import pytest
 
 from context_tools.faces.context import Memo, cache_budget
 from indexer.contract.errors import BadInput, Busy
+from tests.processes import children
 from tests.test_context_world import World, world  # noqa: F401 - fixture
 from tests.test_mcp import HttpServer, _session, client_with
 
@@ -238,18 +239,6 @@ def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp
 
 # --- reader processes -----------------------------------------------------------------------
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
-
-
 def _cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
@@ -288,11 +277,11 @@ def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: 
 
     async def work(readers: str):
         async with Client(_stdio_server(world.store, readers)) as client:
-            server = next(p for p in _children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+            server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
             first = [await client.call_tool(name, args) for name, args in calls]
             seen: list[int] = []
             for _ in range(400):  # bounded: until a reader is up and has answered from the store
-                spawned = [p for p in _children(server) if "spawn_main" in _cmdline(p)]
+                spawned = [p for p in children(server) if "spawn_main" in _cmdline(p)]
                 seen = [p for p in spawned if _maps_store(p, world.store)]
                 if seen or readers == "0":
                     break
@@ -332,11 +321,11 @@ def test_a_write_tool_runs_in_the_server_never_in_a_reader(world: World):
 
     async def work():
         async with Client(_stdio_server(world.store, "1")) as client:
-            server = next(p for p in _children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+            server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
             readers: list[int] = []
             for _ in range(400):  # bounded: until the reader is up and has answered from the store
                 await client.call_tool(*read)
-                readers = [p for p in _children(server) if "spawn_main" in _cmdline(p) and _maps_store(p, world.store)]
+                readers = [p for p in children(server) if "spawn_main" in _cmdline(p) and _maps_store(p, world.store)]
                 if readers:
                     break
                 await anyio.sleep(0.05)

@@ -1,0 +1,46 @@
+"""Processes a test started, looked at through /proc: their children and the CPU they spent,
+to act at a state of theirs (workers forked, workers into their work) rather than after a
+fixed sleep, which a loaded machine stretches or cuts short."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+
+def children(pid: int) -> list[int]:
+    """The process's children, whichever of its threads started them."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            pass
+    return found
+
+
+def wait_for_children(p: subprocess.Popen, count: int) -> None:
+    """Until `p` has `count` children (its workers forked), or it ended."""
+    deadline = time.monotonic() + 60
+    while len(children(p.pid)) < count and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has spent so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def into_their_work(p: subprocess.Popen, workers: list[int]) -> None:
+    """Until each of `workers` has spent a tenth of a second of CPU (past its start, into its
+    tasks), or `p` ended."""
+    deadline = time.monotonic() + 60
+    while (workers and min(map(cpu_seconds, workers)) < 0.1 and all(os.path.exists(f"/proc/{w}") for w in workers)
+           and p.poll() is None and time.monotonic() < deadline):
+        time.sleep(0.005)
