@@ -29,6 +29,7 @@ from context_tools.faces.dispatch import Executor, Reply, encode_wire
 from context_tools.faces.packs.dossier import TRUSTED_FLAGS
 from context_tools.faces.registry import Command, registry
 from context_tools.faces.roots import Roots
+from tests.schema_checks import row_validator
 from tests.schema_strategies import values_of
 from tests.shop_repo import ODD, PATHS, SYMBOLS, index_shop, offline
 
@@ -164,22 +165,6 @@ def declared_roots(shop: Shop) -> Any:
                               min_size=1, max_size=2).map(tuple))
 
 
-_VALIDATORS: dict[tuple[str, str], Any] = {}
-
-
-def validate(instance: Any, row: Command, which: str) -> None:
-    """`jsonschema.validate(instance, schema)` for the row's `input` or `output` schema, the
-    schema checked against its metaschema and compiled once a row rather than on each example
-    (the check of the schema, not of the instance, was most of an example's work)."""
-    key = (row.id, which)
-    if key not in _VALIDATORS:
-        schema = row.input_schema() if which == "input" else row.output_schema()
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
-        _VALIDATORS[key] = cls(schema)
-    _VALIDATORS[key].validate(instance)
-
-
 def assert_typed(row: Command, reply: Reply) -> None:
     """The reply is the result contract: ok with data, or a typed error on one line."""
     envelope = reply.envelope
@@ -195,7 +180,7 @@ def assert_typed(row: Command, reply: Reply) -> None:
         assert isinstance(message, str) and message and len(message.splitlines()) == 1, error
         assert not any(unicodedata.category(c) == "Cc" for c in message), error  # no terminal control either
     wire = encode_wire(reply.wire)  # what the MCP face sends: it encodes, and fits its output schema
-    validate(reply.wire, row, "output")
+    row_validator(row.id, "output").validate(reply.wire)
     assert wire
 
 
@@ -210,7 +195,7 @@ def test_any_arguments_the_schema_admits_get_a_result_or_a_typed_error(shop: Sho
     if row.id == "dossier.build" and data.draw(st.integers(0, 9), label="trusted settings") != 0:
         # any of these is `forbidden` over MCP before anything else: sent now and then
         arguments = {k: v for k, v in arguments.items() if k not in TRUSTED_FLAGS}
-    validate(arguments, row, "input")  # the SDK would have sent it on
+    row_validator(row.id, "input").validate(arguments)  # the SDK would have sent it on
     client_roots = data.draw(declared_roots(fixture), label="client_roots")
     server = data.draw(st.sampled_from(sorted(executors)), label="server")
     reply = executors[server].run(row.id, arguments, client_roots=client_roots)
@@ -221,7 +206,7 @@ def test_any_arguments_the_schema_admits_get_a_result_or_a_typed_error(shop: Sho
         # the next page, as a client asks for it: the same arguments, or some of them changed
         changed = data.draw(values_of(schema, _hints(fixture, row)), label="changed")
         again = {**arguments, **data.draw(st.sampled_from([{}, changed]), label="next arguments"), "cursor": cursor}
-        validate(again, row, "input")
+        row_validator(row.id, "input").validate(again)
         reply = executors[server].run(row.id, again, client_roots=client_roots)
         event("next page: " + (reply.envelope["error"]["code"] if not reply.ok else "ok"))
         assert_typed(row, reply)

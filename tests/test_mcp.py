@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from context_tools.faces.registry import registry, wire_name
+from tests.schema_checks import checked_validator
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
 
@@ -281,9 +282,7 @@ def test_each_result_is_structured_content_and_text_valid_against_its_output_sch
     def validate(instance: dict, tool: str) -> None:
         """`jsonschema.validate`, each tool's schema checked and compiled once, not per answer."""
         if tool not in validators:
-            cls = jsonschema.validators.validator_for(schemas[tool])
-            cls.check_schema(schemas[tool])
-            validators[tool] = cls(schemas[tool])
+            validators[tool] = checked_validator(schemas[tool])
         validators[tool].validate(instance)
 
     assert set(replies) | set(ANSWERED_ELSEWHERE) == AGENT_INVENTORY

@@ -15,7 +15,6 @@ tests/test_store_damage.py`.
 from __future__ import annotations
 
 import copy
-import functools
 import itertools
 import math
 import os
@@ -26,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-import jsonschema
 import lmdb
 import msgspec
 import pygit2
@@ -35,8 +33,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from context_tools.faces.dispatch import Executor, Reply
-from context_tools.faces.registry import registry
 from corpora.gitbuild import RepoBuilder
+from tests.schema_checks import row_validator
 from tests.shop_repo import offline
 from tests.test_command_inputs import _close
 
@@ -180,22 +178,12 @@ def reads(made: Made, here: Path, table: str) -> list[tuple[str, dict[str, Any]]
 WRITES = [("repo.index", {"rev": "next"}), ("store.gc", {})]  # a re-index from main's snapshot, then a collection
 
 
-@functools.cache
-def reply_validator(command: str) -> jsonschema.protocols.Validator:
-    """The validator of `command`'s reply schema, the schema checked once: `jsonschema.validate`
-    checks the schema itself again on every call, a cost many times the reply's own check."""
-    schema = registry().get(command).output_schema()
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema)
-
-
 def assert_answered(command: str, reply: Reply) -> None:
     """A reply valid against the command's schema, or a typed error a damaged store may give,
     on one line."""
     envelope = reply.envelope
     if envelope["ok"]:
-        reply_validator(command).validate(reply.wire)
+        row_validator(command).validate(reply.wire)
         return
     error = envelope["error"]
     assert error["code"] in DAMAGED, (command, error)
