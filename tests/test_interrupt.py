@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -358,19 +359,9 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
     assert _fingerprint(corpus, store) == fresh
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
-    """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
-    Ctrl-C, SIGTERM or SIGHUP: it leaves once its grace (`--stop-grace`, here a second) has
-    passed, exit 130 or 129 (with its line) or 143 (was: uvicorn waited for the request without
-    end, here until the body's own deadline a minute later; a call running in a thread, such
-    as an index, held it longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
-    import socket
-
-    from context_tools.faces.mcp_http import BODY_SECONDS
-
-    grace = 1.0
-
+def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float) -> tuple[subprocess.Popen, socket.socket]:
+    """`rennet mcp --http --stop-grace grace`, and a connection holding a POST whose body is
+    still coming: a request in flight, for as long as the connection stays open."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -388,11 +379,25 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
         except OSError:
             assert p.poll() is None and time.monotonic() < deadline, "the server did not start"
             time.sleep(0.05)
+    client.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+                   "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                   "Content-Length: 1000\r\n\r\n{".encode())
+    time.sleep(0.5)
+    return p, client
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
+    """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
+    Ctrl-C, SIGTERM or SIGHUP: it leaves once its grace (`--stop-grace`, here a second) has
+    passed, exit 130 or 129 (with its line) or 143 (was: uvicorn waited for the request without
+    end, here until the body's own deadline a minute later; a call running in a thread, such
+    as an index, held it longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
+    from context_tools.faces.mcp_http import BODY_SECONDS
+
+    grace = 1.0
+    p, client = _http_server_with_a_request_in_flight(tmp_path, grace)
     with client:
-        client.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
-                       "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                       "Content-Length: 1000\r\n\r\n{".encode())
-        time.sleep(0.5)
         os.killpg(p.pid, sig)
         try:
             p.wait(timeout=(grace + BODY_SECONDS) / 2)
@@ -404,6 +409,27 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
     err = p.stderr.read()
     said = {signal.SIGINT: INTERRUPTED, signal.SIGTERM: "/mcp\n"}.get(sig) or _stopped_line(sig)
     assert p.returncode == code and err.endswith(said), err
+
+
+def test_a_stop_grace_longer_than_the_default_is_waited_and_ends_with_the_requests(tmp_path):
+    """`--stop-grace` past the default: told to stop with a request in flight, the server is
+    still up once the default grace has passed, and leaves as soon as the request is gone
+    (was possible unseen: an option read and then ignored passed the test above)."""
+    from context_tools.faces.mcp_http import SHUTDOWN_SECONDS
+
+    p, client = _http_server_with_a_request_in_flight(tmp_path, 600)
+    try:
+        with client:
+            os.killpg(p.pid, signal.SIGTERM)
+            time.sleep(SHUTDOWN_SECONDS + 1)
+            waited = p.poll() is None  # a loaded machine only makes it later to leave
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert waited, "the server left at the default grace, not the one it was given"
+    assert p.returncode == 143
 
 
 @given(st.one_of(st.text(max_size=12), st.floats(allow_nan=True, allow_infinity=True).map(repr),
