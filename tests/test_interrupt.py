@@ -226,7 +226,7 @@ def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
-def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_itschildren(sig, corpus, fresh_head, tmp_path):
+def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(sig, corpus, fresh_head, tmp_path):
     """A client ends its server with SIGTERM, then SIGKILL, whatever it is doing: with an index
     in flight, its workers find the pipe for their answers closed. Nothing of it reaches
     stderr, the client's log (was: each busy worker's `BrokenPipeError` traceback, and the
