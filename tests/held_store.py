@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 from indexer.store.database import Store, WriteLock
@@ -19,10 +18,7 @@ def hold_store(home: Path, seconds: float, until: threading.Event | None = None)
     def hold() -> None:
         with WriteLock(home):
             held.set()
-            if until is None:
-                time.sleep(seconds)
-            else:
-                until.wait(seconds)
+            (until or threading.Event()).wait(seconds)
 
     holder = threading.Thread(target=hold)
     holder.start()

@@ -276,27 +276,19 @@ def test_write_tools_are_not_read_only(job_session):
 
 def test_each_result_is_structured_content_and_text_valid_against_its_output_schema(job_session, world: World):
     tools, replies, errors, _ = job_session
-    schemas = {t.name: t.output_schema for t in tools}
-    validators: dict[str, jsonschema.protocols.Validator] = {}
-
-    def validate(instance: dict, tool: str) -> None:
-        """`jsonschema.validate`, each tool's schema checked and compiled once, not per answer."""
-        if tool not in validators:
-            validators[tool] = checked_validator(schemas[tool])
-        validators[tool].validate(instance)
-
+    validators = {t.name: checked_validator(t.output_schema) for t in tools}  # each schema checked once
     assert set(replies) | set(ANSWERED_ELSEWHERE) == AGENT_INVENTORY
     for name, result in replies.items():
         assert result.is_error is False, (name, text_of(result))
         body = text_of(result)
         assert result.structured_content == body
-        validate(body, wire_name(name))
+        validators[wire_name(name)].validate(body)
         assert body["ok"] is True and body["command"] == name
     for code, result in errors.items():
         if code != "unknown_command" and not isinstance(result, Exception):
             tool = "workspace_status" if code.startswith("workspace") else "context_symbol"
             tool = "context_file" if code == "bad_cursor" else tool
-            validate(result.structured_content, tool)
+            validators[tool].validate(result.structured_content)
     symbol = text_of(replies["context.symbol"])
     assert symbol["data"]["definitions"][0]["path"] == "src/webapp/app.py"
     assert symbol["freshness"]["pinned_oid"] == world.head and symbol["freshness"]["status"] == "current"

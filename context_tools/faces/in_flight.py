@@ -5,10 +5,10 @@ The SDK's server starts a task for every request it reads, and a task holds its 
 its answer is sent. A client that sends without reading its answers (or faster than calls are
 answered) would otherwise make the server hold every request it ever sent. On stdio the reader
 stops reading once the bound is met and goes on as answers go out; over HTTP a request past it
-is answered 503, before its body is read unless there is room to read it as one that may be an
-answer or a notification, which free places (`answer_room`). Over HTTP, where clients share one server, each
-session is held to a share of the bound (`Shared`), so a session that sends without end is
-refused while the others are still taken; a session is one the server issued, as the guard
+is answered 503, before its body is read unless there is room to read it as one that may be
+an answer or a notification, which free places (`answer_room`). Over HTTP, where clients
+share one server, each session is held to a share of the bound (`Shared`), so a session that
+sends without end is refused while the others are still taken; a session is one the server issued, as the guard
 checks before a request is counted (`http_sessions.Issued`). A request handed to the server
 stays counted until the server is done with it, whether its client waits for the answer or
 hangs up (`Taken`).
