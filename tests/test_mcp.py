@@ -1165,13 +1165,14 @@ def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, stdio_serve
 
 def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(tmp_path):
     """Requests are read only while the server holds fewer than `in_flight.MAX_REQUESTS`
-    unanswered: a client writing without reading fills the pipes and waits, where the server used
+    unanswered and `ROOM_REQUESTS` more waiting: a client writing without reading fills the
+    pipes and waits, where the server used
     to read every request it was sent and hold each (was: 2,000 requests of 200 kB took the
     server from 68 MB to 482 MB). Read at last, every request is answered once."""
     import threading
     import time
 
-    from context_tools.faces.in_flight import MAX_REQUESTS
+    from context_tools.faces.in_flight import MAX_REQUESTS, ROOM_REQUESTS
 
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -1206,7 +1207,7 @@ def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(
                 seen, since = sent[0], time.monotonic()
         # what the pipes and buffers hold besides: answers to stdout's pipe (64 kB), lines in
         # stdin's pipe and the reader's buffer
-        assert sent[0] < MAX_REQUESTS + 300 < total, sent[0]
+        assert sent[0] < MAX_REQUESTS + ROOM_REQUESTS + 300 < total, sent[0]
         answers = [json.loads(line) for line in p.stdout]  # now read: the rest goes through
         writer.join(timeout=60)
     finally:
@@ -1215,6 +1216,63 @@ def test_a_client_that_never_reads_its_answers_holds_a_bounded_number_in_flight(
     ids = sorted(a["id"] for a in answers if a.get("id"))
     assert ids == list(range(1, total + 1))
     assert all(a["result"]["structuredContent"]["error"]["code"] == "bad_input" for a in answers if a.get("id"))
+
+
+def test_answers_and_cancels_sent_behind_requests_past_the_bound_are_read_at_once(world: World):
+    """On stdio a request past `in_flight.MAX_REQUESTS` waits in a room of its own while the
+    reader reads on, so what the client sends behind it reaches the server: the roots the
+    calls in flight wait on, and a cancel, which drops a request still waiting (it is never
+    run nor answered). Was: the reader stopped at that request, so the calls waited out the
+    roots' 10 s deadline and went on as if the client had declared none."""
+    import queue
+    import threading
+
+    from context_tools.faces.in_flight import MAX_REQUESTS, ROOM_REQUESTS
+
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", "/"], cwd=ROOT,
+                         env=cli_env(world.store), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    said: queue.Queue[dict | None] = queue.Queue()
+
+    def read() -> None:
+        for line in p.stdout:
+            said.put(json.loads(line))
+        said.put(None)
+
+    def send(*messages: dict) -> None:
+        p.stdin.write(b"".join(json.dumps(message).encode() + b"\n" for message in messages))
+        p.stdin.flush()
+
+    threading.Thread(target=read, daemon=True).start()
+    total = MAX_REQUESTS + ROOM_REQUESTS // 2
+    declared = {"roots": [{"uri": ROOT.as_uri()}]}  # the repository is outside it
+    answers: dict[int, dict] = {}
+    try:
+        send({**INIT, "id": 0, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert said.get(timeout=60)["id"] == 0
+        # every call asks the client's roots and waits for them: none is answered before they are
+        send(*({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                "params": {"name": "context_symbol", "arguments": {"repo": world.repo, "name": "Flask"}}}
+               for i in range(1, total + 1)),
+             {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": total}})
+        while len(answers) < total - 1:
+            message = said.get(timeout=120)
+            assert message is not None, p.stderr.read().decode()
+            if message.get("method") == "roots/list":
+                send({"jsonrpc": "2.0", "id": message["id"], "result": declared})
+            elif "method" not in message:  # an answer, not a notification
+                answers[message["id"]] = message
+        p.stdin.close()
+        rest = list(iter(lambda: said.get(timeout=60), None))
+        assert p.wait(timeout=60) == 0
+    finally:
+        p.kill()
+        p.wait()
+    assert sorted(answers) == list(range(1, total)) and rest == []  # the cancelled call never answered
+    for answer in answers.values():
+        error = answer["result"]["structuredContent"]["error"]
+        assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
 
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

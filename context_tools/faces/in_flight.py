@@ -3,13 +3,14 @@ answered, counted and weighed by the bytes they came in.
 
 The SDK's server starts a task for every request it reads, and a task holds its arguments until
 its answer is sent. A client that sends without reading its answers (or faster than calls are
-answered) would otherwise make the server hold every request it ever sent. On stdio the reader
-stops reading once the bound is met and goes on as answers go out; over HTTP a request past it
-is answered 503, before its body is read unless there is room to read it as one that may be
-an answer or a notification, which free places (`answer_room`). Over HTTP, where clients
-share one server, each session is held to a share of the bound (`Shared`), so a session that
-sends without end is refused while the others are still taken; a session is one the server issued, as the guard
-checks before a request is counted (`http_sessions.Issued`). A request handed to the server
+answered) would otherwise make the server hold every request it ever sent. On stdio a request
+past the bound waits, read, in a small room (`ROOM_REQUESTS`, `ROOM_BYTES`) while the reader
+reads on for answers and notifications, and the reader stops once that room is full too. Over
+HTTP a request past it is answered 503, before its body is read unless there is room to read
+it as one that may be an answer or a notification, which free places (`answer_room`). Over
+HTTP, where clients share one server, each session is held to a share of the bound (`Shared`),
+so a session that sends without end is refused while the others are still taken; a session is
+one the server issued, as the guard checks before a request is counted (`http_sessions.Issued`). A request handed to the server
 stays counted until the server is done with it, whether its client waits for the answer or
 hangs up (`Taken`).
 """
@@ -29,7 +30,8 @@ SESSION_BYTES = MAX_BYTES // 4
 UNNAMED_REQUESTS = MAX_REQUESTS // 2
 UNNAMED_BYTES = MAX_BYTES // 2
 # Over HTTP, POSTs past those bounds that may yet be answers or notifications (`answer_room`):
-# a few a session, and a quarter of the whole bound in all.
+# a few a session, and a quarter of the whole bound in all. On stdio, the requests read past
+# the bound while the reader reads on for those.
 ROOM_REQUESTS = MAX_REQUESTS // 4
 ROOM_BYTES = MAX_BYTES // 4
 ROOM_SESSION = (4, MAX_BYTES // 16)
@@ -50,6 +52,10 @@ class InFlight:
         """May one more request of `size` bytes be taken? One always may when none is in flight,
         whatever its size (a message is bounded where it is read)."""
         return self.count == 0 or (self.count < self.requests and self.bytes + size <= self.max_bytes)
+
+    def holds(self, key: Hashable) -> bool:
+        """Is a request taken under `key` still unanswered?"""
+        return key in self._sizes
 
     def take(self, key: Hashable, size: int) -> None:
         self._sizes.setdefault(key, []).append(size)

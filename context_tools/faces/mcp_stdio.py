@@ -9,7 +9,10 @@ Request; each error reply carries the request's id when one can be read, else nu
 containers are counted by a linear scan (`Shape`) before any parser sees the line.
 
 At most `in_flight.MAX_REQUESTS` requests (and `MAX_BYTES` of them) are handed to the server
-unanswered: past that the reader waits for answers to go out before it reads on, so a client
+unanswered. Past that a request waits in a small room of its own (`ROOM_REQUESTS`,
+`ROOM_BYTES`), handed over in order as answers go out, while the reader reads on: an answer the
+client owes the server (its roots) or a cancel that frees a place is not held behind it. Once
+that room is full too the reader waits for answers to go out before it reads on, so a client
 that never reads its answers holds the server to bounded memory.
 
 While serving, fd 0 reads the null device and fd 1 writes to stderr, so a handler (or a
@@ -22,8 +25,9 @@ import io
 import json
 import os
 import sys
+from collections import deque
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Hashable
 
 from context_tools.faces.standard_streams import Waiting
 
@@ -197,6 +201,25 @@ def _divert(fd: int, flags: int) -> int:
     return private
 
 
+class _Changes:
+    """Wakes every task waiting for the requests in flight or held to change. A waiter checks
+    its condition and waits with no await between, so a change told after the check is seen."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self._event = anyio.Event()
+
+    def tell(self) -> None:
+        import anyio
+
+        self._event.set()
+        self._event = anyio.Event()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+
 @asynccontextmanager
 async def stdio_transport():
     """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout."""
@@ -206,7 +229,7 @@ async def stdio_transport():
     from mcp.shared.dispatcher import as_request_id, coerce_request_id
     from mcp.shared.message import SessionMessage
 
-    from context_tools.faces.in_flight import InFlight
+    from context_tools.faces.in_flight import ROOM_BYTES, ROOM_REQUESTS, InFlight
 
     sys.stdout.flush()
     in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
@@ -220,25 +243,62 @@ async def stdio_transport():
     drained = anyio.Event()
 
     pending = InFlight()  # requests handed to the server and not answered yet
-    answered = anyio.Event()
+    held = InFlight(ROOM_REQUESTS, ROOM_BYTES)  # requests read past that bound, not handed yet
+    waiting: deque[tuple[Hashable, int, SessionMessage]] = deque()  # those, in the order they came
+    changes = _Changes()
+    read_all = False
+
+    def unhold(key: Hashable) -> None:
+        """Drops the oldest request held under `key`, cancelled before it was handed over."""
+        for at, (held_key, _, _) in enumerate(waiting):
+            if held_key == key:
+                del waiting[at]
+                held.done(key)
+                return
+
+    async def hand_over(to_server: Any) -> None:
+        """Hands the held requests to the server in order, each once it fits among those in
+        flight; ends when input has ended and none is held."""
+        async with to_server:
+            while waiting or not read_all:
+                if waiting and pending.fits(waiting[0][1]):
+                    key, size, message = waiting.popleft()
+                    held.done(key)
+                    pending.take(key, size)
+                    changes.tell()
+                    await to_server.send(message)
+                else:
+                    await changes.wait()
 
     async def reader() -> None:
-        nonlocal answered
-        async with read_writer, replies:
+        nonlocal read_all
+        async with read_writer, replies, anyio.create_task_group() as handing:
+            handing.start_soon(hand_over, read_writer.clone())
             async for line in _lines(stdin):
                 message, error = check_line(line)
                 if error is None:
                     if isinstance(message, types.JSONRPCRequest):
-                        # a client that sends and never reads would have the server hold every request
-                        while not pending.fits(len(line)):
-                            answered = anyio.Event()
-                            await answered.wait()
-                        pending.take(coerce_request_id(message.id), len(line))
+                        key = coerce_request_id(message.id)
+                        if waiting or not pending.fits(len(line)):
+                            # a client that sends and never reads would have the server hold every request
+                            while not held.fits(len(line)):
+                                await changes.wait()
+                            held.take(key, len(line))
+                            waiting.append((key, len(line), SessionMessage(message)))
+                            changes.tell()
+                            continue
+                        pending.take(key, len(line))
                     elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
                         cancelled = as_request_id((message.params or {}).get("requestId"))
                         if cancelled is not None:  # the client's value: a list or an object is no id
-                            pending.done(coerce_request_id(cancelled))  # a cancelled request gets no answer
-                        answered.set()
+                            key = coerce_request_id(cancelled)
+                            # a cancelled request gets no answer: one in flight is released, and one
+                            # still held is never handed over
+                            if pending.holds(key):
+                                pending.done(key)
+                            else:
+                                unhold(key)
+                            changes.tell()
                     await read_writer.send(SessionMessage(message))
                     continue
                 rid, code, text = error
@@ -246,13 +306,16 @@ async def stdio_transport():
                 try:
                     await replies.send(SessionMessage(reply))
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    handing.cancel_scope.cancel()
                     return
             # End of input: the server stops when its read side closes, so first let every request
-            # already handed to it be answered (a client may write and close without waiting).
+            # already read be handed over and answered (a client may write and close without waiting).
+            read_all = True
+            changes.tell()
             with anyio.move_on_after(DRAIN_SECONDS):
-                while pending.count:
-                    answered = anyio.Event()
-                    await answered.wait()
+                while waiting or pending.count:
+                    await changes.wait()
+            handing.cancel_scope.cancel()
 
     async def writer() -> None:
         try:
@@ -263,7 +326,7 @@ async def stdio_transport():
                     await stdout.flush()
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
                         pending.done(coerce_request_id(message.id))
-                        answered.set()
+                        changes.tell()
         except (BrokenPipeError, ConnectionResetError):  # the client closed its end: no answer reaches it now
             tg.cancel_scope.cancel()
         finally:
