@@ -1740,6 +1740,95 @@ def test_in_flight_accounts_every_request_taken_until_answered():
     check()
 
 
+def test_stdio_admission_hands_requests_over_in_order_within_its_bounds():
+    """Whatever a client sends (ids reused, cancels of requests in flight, waiting or never
+    sent) and whatever order the server answers in: requests reach the server in the order they
+    came, a request cancelled while it waits never does, neither those handed over nor those
+    waiting pass their bounds, and once the server has answered everything every request not
+    dropped has reached it, once."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from context_tools.faces.in_flight import Admission, InFlight
+
+    keys = st.sampled_from([1, 2, "1", "x"])
+    ops = st.lists(st.one_of(st.tuples(st.just("arrive"), keys, st.integers(0, 50)),
+                             st.tuples(st.just("answer"), st.integers(0, 10), st.just(0)),
+                             st.tuples(st.just("cancel"), keys, st.just(0)),
+                             st.tuples(st.just("next"), st.just(0), st.just(0))), max_size=80)
+
+    def within(part: InFlight, requests: int, max_bytes: int) -> bool:
+        return part.count <= requests and (part.count <= 1 or part.bytes <= max_bytes)
+
+    @settings(max_examples=400, deadline=None)
+    @given(ops)
+    def check(steps):
+        admission: Admission[int] = Admission(InFlight(2, 100), InFlight(4, 120))
+        arrived: list[tuple[object, int]] = []  # (key, size) by arrival
+        in_flight: list[int] = []  # arrivals handed over and not answered, oldest first
+        waiting: list[int] = []  # arrivals not handed over, oldest first
+        handed: list[int] = []
+        dropped: set[int] = set()
+
+        def hand(seq: int) -> None:
+            if waiting:  # the oldest waiting goes first
+                assert seq == waiting.pop(0)
+            else:  # one handed over as it arrives
+                assert seq == len(arrived) - 1
+            handed.append(seq)
+            in_flight.append(seq)
+
+        def release(key: object, among: list[int]) -> int | None:
+            for seq in among:
+                if arrived[seq][0] == key:
+                    among.remove(seq)
+                    return seq
+            return None
+
+        for op, value, size in steps:
+            if op == "arrive":
+                if not admission.room_for(size):  # past both bounds: the reader reads no more
+                    assert waiting or not admission.pending.fits(size)
+                    assert not admission.held.fits(size)
+                    continue
+                arrived.append((value, size))
+                if admission.arrive(value, size, len(arrived) - 1):
+                    assert not waiting
+                    hand(len(arrived) - 1)
+                else:
+                    waiting.append(len(arrived) - 1)
+            elif op == "answer" and in_flight:
+                key = arrived[in_flight[value % len(in_flight)]][0]
+                admission.answered(key)
+                release(key, in_flight)
+            elif op == "cancel":
+                admission.cancel(value)
+                if release(value, in_flight) is None:
+                    gone = release(value, waiting)
+                    if gone is not None:
+                        dropped.add(gone)
+            elif op == "next":
+                item = admission.next()
+                if item is not None:
+                    hand(item)
+                else:
+                    assert not waiting or not admission.pending.fits(arrived[waiting[0]][1])
+            assert within(admission.pending, 2, 100) and within(admission.held, 4, 120)
+            assert admission.pending.count == len(in_flight) and admission.held.count == len(waiting)
+            assert admission.waiting == bool(waiting)
+        # the server answers everything: each request waiting is handed over in its turn
+        while in_flight or waiting:
+            for seq in list(in_flight):
+                admission.answered(arrived[seq][0])
+                release(arrived[seq][0], in_flight)
+            while (item := admission.next()) is not None:
+                hand(item)
+        assert admission.idle
+        assert handed == [seq for seq in range(len(arrived)) if seq not in dropped]
+
+    check()
+
+
 def test_each_session_is_held_to_its_share_of_the_requests_in_flight():
     """Whatever the order sessions take and answer requests in, each holds at most its share
     (requests of no session theirs), all of them at most the whole bound, and a request is

@@ -17,7 +17,10 @@ hangs up (`Taken`).
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable, Hashable, Literal
+from collections import deque
+from typing import Any, Awaitable, Callable, Generic, Hashable, Literal, TypeVar
+
+T = TypeVar("T")
 
 MAX_REQUESTS = 64  # calls run 8 at a time (`mcp.CONCURRENT_CALLS`): the rest wait their turn
 MAX_BYTES = 64 * 1024 * 1024  # sixteen requests at the 4 MiB a message may hold
@@ -82,6 +85,66 @@ class InFlight:
             del self._sizes[key]
         self.count -= 1
         self.bytes -= size
+
+
+class Admission(Generic[T]):
+    """The requests a stdio reader has read, on their way to the server: those handed over and
+    not answered (`pending`, within the bound of all in flight), and those read past that bound,
+    waiting their turn in a room of their own (`held`). Requests reach the server in the order
+    they came; one cancelled while it waits never does."""
+
+    def __init__(self, pending: InFlight | None = None, held: InFlight | None = None) -> None:
+        self.pending = pending if pending is not None else InFlight()
+        self.held = held if held is not None else InFlight(ROOM_REQUESTS, ROOM_BYTES)
+        self._waiting: deque[tuple[Hashable, int, T]] = deque()
+
+    def room_for(self, size: int) -> bool:
+        """May a request of `size` bytes be taken now, handed over or held? Past both bounds
+        the reader reads no more until answers go out."""
+        return (not self._waiting and self.pending.fits(size)) or self.held.fits(size)
+
+    def arrive(self, key: Hashable, size: int, item: T) -> bool:
+        """Takes a request there is room for: True when it is handed over now (the caller sends
+        it), False when it waits its turn (`next`)."""
+        if not self._waiting and self.pending.fits(size):
+            self.pending.take(key, size)
+            return True
+        self.held.take(key, size)
+        self._waiting.append((key, size, item))
+        return False
+
+    def next(self) -> T | None:
+        """The oldest request waiting, now handed over, if it fits among those in flight."""
+        if not self._waiting or not self.pending.fits(self._waiting[0][1]):
+            return None
+        key, size, item = self._waiting.popleft()
+        self.held.done(key)
+        self.pending.take(key, size)
+        return item
+
+    def answered(self, key: Hashable) -> None:
+        self.pending.done(key)
+
+    def cancel(self, key: Hashable) -> None:
+        """The client cancelled the request `key` names, which gets no answer: the oldest under
+        it in flight is let go, else the oldest waiting is dropped, never to be handed over."""
+        if self.pending.holds(key):
+            self.pending.done(key)
+            return
+        for at, (waiting_key, _, _) in enumerate(self._waiting):
+            if waiting_key == key:
+                del self._waiting[at]
+                self.held.done(key)
+                return
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self._waiting)
+
+    @property
+    def idle(self) -> bool:
+        """No request waits nor awaits its answer."""
+        return not self._waiting and self.pending.count == 0
 
 
 class Shared:

@@ -25,9 +25,8 @@ import io
 import json
 import os
 import sys
-from collections import deque
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Hashable
+from typing import Any, AsyncIterator
 
 from context_tools.faces.standard_streams import Waiting
 
@@ -229,7 +228,7 @@ async def stdio_transport():
     from mcp.shared.dispatcher import as_request_id, coerce_request_id
     from mcp.shared.message import SessionMessage
 
-    from context_tools.faces.in_flight import ROOM_BYTES, ROOM_REQUESTS, InFlight
+    from context_tools.faces.in_flight import Admission
 
     sys.stdout.flush()
     in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
@@ -242,33 +241,21 @@ async def stdio_transport():
 
     drained = anyio.Event()
 
-    pending = InFlight()  # requests handed to the server and not answered yet
-    held = InFlight(ROOM_REQUESTS, ROOM_BYTES)  # requests read past that bound, not handed yet
-    waiting: deque[tuple[Hashable, int, SessionMessage]] = deque()  # those, in the order they came
+    admission: Admission[SessionMessage] = Admission()  # requests read and not answered yet
     changes = _Changes()
     read_all = False
 
-    def unhold(key: Hashable) -> None:
-        """Drops the oldest request held under `key`, cancelled before it was handed over."""
-        for at, (held_key, _, _) in enumerate(waiting):
-            if held_key == key:
-                del waiting[at]
-                held.done(key)
-                return
-
     async def hand_over(to_server: Any) -> None:
-        """Hands the held requests to the server in order, each once it fits among those in
-        flight; ends when input has ended and none is held."""
+        """Hands the requests waiting to the server in order, each once it fits among those in
+        flight; ends when input has ended and none waits."""
         async with to_server:
-            while waiting or not read_all:
-                if waiting and pending.fits(waiting[0][1]):
-                    key, size, message = waiting.popleft()
-                    held.done(key)
-                    pending.take(key, size)
-                    changes.tell()
-                    await to_server.send(message)
-                else:
+            while admission.waiting or not read_all:
+                message = admission.next()
+                if message is None:
                     await changes.wait()
+                    continue
+                changes.tell()
+                await to_server.send(message)
 
     async def reader() -> None:
         nonlocal read_all
@@ -278,26 +265,16 @@ async def stdio_transport():
                 message, error = check_line(line)
                 if error is None:
                     if isinstance(message, types.JSONRPCRequest):
-                        key = coerce_request_id(message.id)
-                        if waiting or not pending.fits(len(line)):
-                            # a client that sends and never reads would have the server hold every request
-                            while not held.fits(len(line)):
-                                await changes.wait()
-                            held.take(key, len(line))
-                            waiting.append((key, len(line), SessionMessage(message)))
-                            changes.tell()
+                        # a client that sends and never reads would have the server hold every request
+                        while not admission.room_for(len(line)):
+                            await changes.wait()
+                        if not admission.arrive(coerce_request_id(message.id), len(line), SessionMessage(message)):
+                            changes.tell()  # waits its turn: the reader reads on
                             continue
-                        pending.take(key, len(line))
                     elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
                         cancelled = as_request_id((message.params or {}).get("requestId"))
                         if cancelled is not None:  # the client's value: a list or an object is no id
-                            key = coerce_request_id(cancelled)
-                            # a cancelled request gets no answer: one in flight is released, and one
-                            # still held is never handed over
-                            if pending.holds(key):
-                                pending.done(key)
-                            else:
-                                unhold(key)
+                            admission.cancel(coerce_request_id(cancelled))
                             changes.tell()
                     await read_writer.send(SessionMessage(message))
                     continue
@@ -313,7 +290,7 @@ async def stdio_transport():
             read_all = True
             changes.tell()
             with anyio.move_on_after(DRAIN_SECONDS):
-                while waiting or pending.count:
+                while not admission.idle:
                     await changes.wait()
             handing.cancel_scope.cancel()
 
@@ -325,7 +302,7 @@ async def stdio_transport():
                     await stdout.write(wire_line(message))
                     await stdout.flush()
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
-                        pending.done(coerce_request_id(message.id))
+                        admission.answered(coerce_request_id(message.id))
                         changes.tell()
         except (BrokenPipeError, ConnectionResetError):  # the client closed its end: no answer reaches it now
             tg.cancel_scope.cancel()
