@@ -3,7 +3,7 @@ is in the tool's input schema (`maxLength`, `maxItems`), so a client can know it
 argument is `bad_input` before any work is done.
 
 Without them a 4 MiB message chooses the work: libgit2 parses a rev in time quadratic in its
-length (a rev of `~0` repeated 200,000 times took 0.6 s, and four times that per doubling), a
+length, a
 glob filter compiles to a regular expression as long as itself, and each name of a `focus`
 list is matched against the whole snapshot.
 """

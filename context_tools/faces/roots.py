@@ -32,7 +32,7 @@ PATH_FIELDS = ("repo", "out", "file", "body_file")
 
 def _real(path: str | os.PathLike[str]) -> str:
     """`path` resolved; ValueError for one longer than any path (resolving costs time quadratic in
-    its parts: a client's 2 MB `a/a/...` would hold the server's event loop for minutes)."""
+    its parts: a client's path of megabytes would hold the server's event loop for good)."""
     text = os.fspath(path)
     if len(text) > PATH_CHARS:
         raise ValueError(f"a path over {PATH_CHARS} characters")

@@ -1,15 +1,14 @@
 """Stored facts written in large transactions, large batches in a process of their own.
 
 Each commit syncs to disk and copies every B-tree page it touches, the name index's above
-all, so a few large transactions write less than many small ones (measured: half the
-writer's time at 10,000 blobs).
+all, so a few large transactions write less than many small ones.
 
 An indexer's batches go to a writer process while it goes on. Written from a thread of the
 indexer instead, each put let go of the interpreter lock and then waited to take it back from
-assembly: a 100,000-file re-index's 933 blobs took 2.3 s of puts beside it against 0.13 s
-alone, and slowed assembly by about 0.15 s. A batch of up to a few hundred blobs (a small
-re-index's) is not worth a process: starting an interpreter that imports the store costs
-more than writing them here, and is written in passing.
+assembly, so the puts took many times longer beside assembly than alone, and slowed it. A
+batch of up to a few hundred blobs (a small re-index's) is not worth a process: starting an
+interpreter that imports the store costs more than writing them here, and is written in
+passing.
 
 The process (`serve`) reads frames from its standard input and writes frames to its standard
 output; a frame is an 8-byte big-endian length and that many bytes. Its first frame says it
