@@ -194,6 +194,114 @@ def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
     assert past.occurrences_capped  # the query dropped matches in progress: its sites may be incomplete
 
 
+# Shapes whose nesting kept a match in progress at every level of a pattern whose root captured
+# nothing: (language, extension, source of n levels).
+NESTINGS = {
+    "rust_mods": ("rust", "rs", lambda n: "".join(f"mod m{i} {{\n" for i in range(n))
+                  + "".join(f"fn f{i}() {{}}\n}}\n" for i in reversed(range(n)))),
+    "rust_use_lists": ("rust", "rs", lambda n: "use " + "a::{\n" * n + "b" + "}\n" * n + ";\n"),
+    "typescript_namespaces": ("typescript", "ts", lambda n: "namespace A {\n" * n + "}\n" * n),
+    "javascript_chain": ("javascript", "js", lambda n: "x = a" + "\n  .b()" * n + ";\n"),
+    "java_chain": ("java", "java", lambda n: "class A { void f() {\na" + "\n  .b()" * n + ";\n} }\n"),
+}
+
+
+def _pattern_texts(language: str, level: int) -> list[str]:
+    from indexer.lang import grammars
+
+    query = grammars.tags_query(language, level)
+    text = grammars._tags(language, level)[2].encode()
+    return ["\n".join(line for line in text[query.start_byte_for_pattern(i):query.end_byte_for_pattern(i)]
+                      .decode().splitlines() if not line.lstrip().startswith(";")).strip()
+            for i in range(query.pattern_count)]
+
+
+def _captured_roots(pattern: str) -> bool:
+    """Does every step a match of `pattern` can start at carry a capture? Read by a scanner of
+    its own: the first step, or each branch of an alternation, or a group's first step, must be
+    followed by `@`."""
+    def close(at: int) -> int:  # the index past the bracket that closes the one at `at`
+        depth, i = 0, at
+        while True:
+            c = pattern[i]
+            if c == '"':
+                i += 1
+                while pattern[i] != '"':
+                    i += 2 if pattern[i] == "\\" else 1
+            elif c in "([":
+                depth += 1
+            elif c in ")]":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+
+    def captured(at: int) -> bool:
+        end = close(at)
+        if pattern[end:].lstrip().startswith("@"):
+            return True
+        if pattern[at] == "[":  # each branch its own root
+            i, branches = at + 1, []
+            while pattern[i:].lstrip()[:1] in ("(", "["):
+                i = len(pattern) - len(pattern[i:].lstrip())
+                branches.append(captured(i))
+                i = close(i)
+                while pattern[i:].lstrip().startswith("@"):  # the branch's captures
+                    i = len(pattern) - len(pattern[i:].lstrip()) + 1
+                    while i < len(pattern) and (pattern[i].isalnum() or pattern[i] in "._-"):
+                        i += 1
+            return bool(branches) and all(branches)
+        inner = pattern[at + 1:].lstrip()
+        if inner[:1] in ("(", "["):  # a group: its first step
+            return captured(len(pattern) - len(inner))
+        return False
+
+    return captured(0) if pattern[:1] in ("(", "[") else True
+
+
+def test_every_pattern_of_every_tags_query_captures_where_its_matches_start():
+    """tree-sitter bounds the matches in progress by the cursor's match limit only once they
+    hold a capture: a pattern whose root captures nothing held one match for each enclosing
+    node of its root's type, looked at again at every node below, quadratic in the nesting
+    (16,000 nested Rust modules: 10 s to extract; 8,000 TypeScript namespaces 17 s)."""
+    from indexer.lang import grammars
+    from indexer.lang.registry import LANGUAGES
+
+    uncaptured = [(name, level, pattern) for name in sorted(LANGUAGES) for level in (1, 2)
+                  for pattern in _pattern_texts(name, level) if not _captured_roots(pattern)]
+    assert uncaptured == []
+    # the scanner tells them apart: the shipped Rust method pattern captures below its root
+    assert not _captured_roots("(declaration_list (function_item name: (identifier) @name) @definition.method)")
+    assert _captured_roots(grammars.rooted("(declaration_list (function_item name: (identifier) @name) @x)"))
+    assert not _captured_roots("((call (identifier) @fn) (#eq? @fn \"x\"))")
+    assert not _captured_roots("[(a (b) @x) (c) @y]") and _captured_roots("[(a (b) @x) @z (c) @y]")
+
+
+@pytest.mark.parametrize("shape", sorted(NESTINGS))
+def test_nesting_past_the_match_limit_marks_the_facts_and_within_it_keeps_them_whole(shape):
+    """Nested past the cursor's match limit, each shape's matches in progress meet it (and the
+    facts say their lists may be incomplete; was: nothing said, the work quadratic); within
+    it, the facts are those of the query whose roots captured nothing."""
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tags import MATCH_LIMIT
+    from indexer.lang import grammars
+
+    language, extension, source = NESTINGS[shape]
+    past = extract_blob(source(4 * MATCH_LIMIT).encode(), f"a.{extension}", language)
+    assert past.occurrences_capped and past.symbols_capped
+    within = source(MATCH_LIMIT // 8).encode()  # TypeScript holds five a namespace: past 51 it meets the limit
+    rooted = extract_blob(within, f"a.{extension}", language)
+    assert not rooted.occurrences_capped and not rooted.symbols_capped
+    try:
+        grammars.rooted, kept = (lambda text: text), grammars.rooted
+        grammars._tags.cache_clear()
+        unrooted = extract_blob(within, f"a.{extension}", language)
+    finally:
+        grammars.rooted = kept
+        grammars._tags.cache_clear()
+    assert msgspec.msgpack.encode(rooted) == msgspec.msgpack.encode(unrooted)
+
+
 # --- the spill folder ------------------------------------------------------------------------
 
 def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkeypatch):

@@ -44,7 +44,8 @@ CONTAINER_CHARS = 4096
 SYMBOL_CAP = 50_000
 # Matches in progress a query cursor keeps: each node costs up to this many of them, so n nested
 # definitions cost n * MATCH_LIMIT, not n^2 / 2. Past it tree-sitter drops the oldest: the facts
-# then say their symbols and sites may be incomplete (`match_limit_hit`).
+# then say their symbols and sites may be incomplete (`match_limit_hit`). Only matches holding a
+# capture count, so every pattern captures its root (`grammars.rooted`).
 MATCH_LIMIT = 256
 _start_byte = attrgetter("start_byte")
 

@@ -150,8 +150,48 @@ def compact_patterns(source: str, lang: Language, level: int = MATCHING_FORM) ->
         text, parent_checks = _open_parents(text, lang, len(pattern_checks), level)
         if pattern_checks or parent_checks:
             checks[index] = pattern_checks + parent_checks
-        texts.append(text)
+        texts.append(rooted(text))
     return texts, checks
+
+
+# The capture `rooted` puts on a pattern's root; the extraction reads nothing of it.
+ROOT_CAPTURE = "rennet.root"
+
+
+def rooted(text: str) -> str:
+    """`text` with a capture on its root step when it has none. tree-sitter holds a match in
+    progress from its root node until it completes or the cursor leaves that node, and bounds
+    those in progress by the cursor's match limit only once they hold a capture: a pattern
+    whose root captures nothing (`(declaration_list (function_item ...) @definition.method)`)
+    kept one for every enclosing node of its root's type, each looked at again at every node
+    below, work quadratic in the nesting. With the capture each is one of the matches the
+    limit bounds, and past it the facts say they may be incomplete. A group's first step
+    (`((kind ...) @x (#eq? ...))`) is its root."""
+    start = 0
+    if text.startswith("("):
+        inner = len(text) - len(text[1:].lstrip())
+        if text[inner:inner + 1] == "(":  # a group: its first step is the root
+            start = inner
+    found = _KIND.match(text, start + 1) if text[start:start + 1] == "(" else None
+    if found is None:  # an alternation or a lone wildcard string: not a step with children
+        return text
+    depth, i = 0, start
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = string_end(text, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    after = text[i + 1:].lstrip()
+    if i >= len(text) or after.startswith("@"):
+        return text
+    return f"{text[:i + 1]} @{ROOT_CAPTURE}{text[i + 1:]}"
 
 
 # `field: [(a) (b) ...]` (or `field: ([...])`): a field's node of one of several types.

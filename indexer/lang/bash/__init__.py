@@ -6,7 +6,9 @@ from indexer.lang.language import Language
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: `alias name=value` defines an `alias`
-VERSION = "2"
+# 3: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="bash",
@@ -28,7 +30,9 @@ LANGUAGE = Language(
 # zsh, read with the Bash grammar where that parses it whole (strict); otherwise skipped as
 # `unparseable`. Its own version: zsh files were not parsed before.
 # 1: parsed with the Bash grammar (functions, variables, aliases, `source`)
-ZSH_VERSION = "1"
+# 2: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+ZSH_VERSION = "2"
 ZSH = LANGUAGE._replace(
     name="zsh", version=ZSH_VERSION, extensions=("zsh",),
     filenames=(".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"), interpreters=("zsh",),

@@ -12,7 +12,9 @@ from indexer.lang.language import Language
 # 3: C's view and rules (c VERSION 3)
 # 4: C's conditions (c VERSION 4)
 # 5: the bases each class and struct declares (`BlobFacts.bases`)
-VERSION = "5"
+# 6: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="cpp",

@@ -6,7 +6,9 @@ from indexer.lang.language import Language
 # same bytes (indexer/store/versions.py). What each changed:
 # 1: its own version, split from the one extractor version (55) of every language
 # 2: the bases each class, struct, interface and record declares (`BlobFacts.bases`)
-VERSION = "2"
+# 3: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "3"
 
 LANGUAGE = Language(
     name="csharp",

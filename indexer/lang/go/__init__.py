@@ -8,7 +8,9 @@ from indexer.lang.language import Language
 # 2: embedded types as the bases of structs and interfaces (`BlobFacts.bases`); an import's
 #    written name as its alias
 # 3: type aliases (`type A = B`) are types
-VERSION = "3"
+# 4: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="go",

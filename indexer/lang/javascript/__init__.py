@@ -14,7 +14,9 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # 3: a property-assigned function is one symbol held by its object (`obj.start = function
 #    start() {}`: `obj.start`, `Foo.prototype.m`: `Foo.m`), no second one of its own name;
 #    CommonJS re-exports (`module.exports = require(...)`, `exports.x = require(...).y`)
-VERSION = "3"
+# 4: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="javascript",

@@ -14,7 +14,9 @@ from indexer.lang.language import Language
 #    nested and starred targets (`(a, (b, *c)) = row`); `__all__` not read under more than
 #    100 nested blocks (`dunder_all.NESTING_MAX`); a source whose indentation could stack more
 #    than 256 levels in the grammar's scanner is `unparseable`, never parsed (`indents.py`)
-VERSION = "4"
+# 5: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="python",

@@ -11,7 +11,9 @@ from indexer.lang.language import Language
 # 5: a `use` whose groups nest deeper than USE_NESTING is not read, the rest of the file is (was: `extract_error`)
 # 6: a `mod m;` inside more inline modules than MOD_NESTING, or whose names spell more than
 #    MOD_CHARS, is not read (was: its spec spelled them all, the square of the file)
-VERSION = "6"
+# 7: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="rust",

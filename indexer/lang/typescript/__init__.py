@@ -18,7 +18,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #    (the retry view, typescript/retry.py)
 # 6: an `export` then `default` that end the file read as no default, the rest of the file kept
 #    (was: the whole file's facts lost, skipped as `extract_error`)
-VERSION = "6"
+# 7: every pattern's root carries a capture, so the query's matches in progress are
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="typescript",
