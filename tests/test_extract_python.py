@@ -193,8 +193,11 @@ def test_a_dunder_all_not_spelled_out_in_literals_is_unknown():
         # extended where no way through has bound it yet
         b'if FAST:\n    __all__ += ["a"]\n',
         b'__all__ = names = ["a"]\n',
+        # a method of what a walrus binds, not of the list bound before (was ["a", "b"])
+        b'__all__ = ["a"]\n(__all__ := ["z"]).extend(["b"])\n',
     ):
         assert _dunder_all(src) is None, src
+    assert _dunder_all(b'__all__ = ["a"]\n(__all__).append("b")\n') == ["a", "b"]  # in brackets, its own
     # not Python: never read
     assert _dunder_all(b'__all__ = ["a"]\n', "m.rb", "ruby") is None
 

@@ -14,7 +14,9 @@ from indexer.lang.language import Language
 #    nested and starred targets (`(a, (b, *c)) = row`); `__all__` not read under more than
 #    100 nested blocks (`dunder_all.NESTING_MAX`); a source whose indentation could stack more
 #    than 256 levels in the grammar's scanner is `unparseable`, never parsed (`indents.py`)
-VERSION = "4"
+# 5: `__all__` unknown where a method is called on what a walrus binds, not on `__all__`
+#    (`(__all__ := [...]).extend([...])` extended the list bound before)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="python",

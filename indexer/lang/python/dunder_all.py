@@ -283,9 +283,12 @@ def _literal_update(statement: Node, data: bytes) -> tuple[str, list[str]] | Non
         function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
         if function is None or function.type != "attribute" or arguments is None or arguments.type != "argument_list":
             return None
-        method = function.child_by_field_name("attribute")
+        method, owner = function.child_by_field_name("attribute"), function.child_by_field_name("object")
+        while owner is not None and owner.type == "parenthesized_expression" and owner.named_child_count == 1:
+            owner = owner.named_children[0]
         args = _named(arguments)
-        if method is None or len(args) != 1:
+        # called on `__all__` itself: not on what a walrus binds (`(__all__ := []).append("x")`)
+        if method is None or owner is None or owner.type != "identifier" or len(args) != 1:
             return None
         name = _text(method, data)
         if name == "append":
