@@ -19,7 +19,7 @@ as the value then depends on what runs: a value that is no such literal (`__all_
 base.__all__ + [...]`, `[*a, "x"]`), another method (`remove`, `insert`), `del __all__`, `from
 m import __all__`, a `+=` or a method call where no way through has bound it, a write in a
 `for`, `while`, `with` or `match`, or in an `if` condition or an `except ... as __all__`, or
-under more than `NESTING_MAX` blocks (Python itself cannot run such a module); so
+under `NESTING_MAX` blocks or more (Python itself cannot run such a module); so
 does a way through the module that never binds it (`if FAST: __all__ = [...]` alone), since
 `import *` then binds every public name. Reads (`print(__all__)`), another module's `__all__`
 (`base.__all__`) and what a function or class body does are not writes of the module's own; a
