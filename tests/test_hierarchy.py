@@ -62,6 +62,9 @@ def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
     ("class A(m.n.B, metaclass=M): pass\n", [("A", "m.n.B")]),
     ("class A(Generic[T], Mapping[str, int]): pass\n", [("A", "Generic"), ("A", "Mapping")]),
     ("class A(f(), *mixins, **kw): pass\n", []),
+    # the names alone, joined by dots (was "m.#themoduleB", "n#c.C", "n.\\C")
+    ("class A(m.  # the module\n        B, n  # c\n        .C, n.\\\n  D, m . E): pass\n",
+     [("A", "m.B"), ("A", "n.C"), ("A", "n.D"), ("A", "m.E")]),
     ("class A: pass\n", []),
     ("class A:\n    class B(A): pass\n", [("A.B", "A")]),
     ("@d\nclass A(B): pass\n", [("A", "B")]),
