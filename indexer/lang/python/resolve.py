@@ -23,12 +23,13 @@ def is_python(path: str) -> bool:
 
 
 def module_candidates(base: str, dotted: list[str]) -> tuple[str, ...]:
-    """The files module `dotted` under directory `base` may be, in the order the first found wins
-    (module.py, package/__init__.py, then their stubs; a package itself when `dotted` is empty)."""
+    """The files module `dotted` under directory `base` may be, in the order the first found wins:
+    package/__init__.py before module.py, as CPython's finder looks (a package wins over a module
+    of its name), then their stubs in that order; a package itself when `dotted` is empty."""
     stem = join(base, *dotted)
     if not dotted:
         return join(stem, "__init__.py"), join(stem, "__init__.pyi")
-    return stem + ".py", join(stem, "__init__.py"), stem + ".pyi", join(stem, "__init__.pyi")
+    return join(stem, "__init__.py"), stem + ".py", join(stem, "__init__.pyi"), stem + ".pyi"
 
 
 def relative_base(importer: str, level: int) -> str | None:
