@@ -6,6 +6,8 @@ or C# namespace sees its own names without an import (`same_package`)."""
 
 from __future__ import annotations
 
+from indexer.lang.bindings import of_language
+from indexer.model import ImportSpec
 from tests.indexed import Asked
 
 
@@ -48,6 +50,53 @@ def test_python_function_reached_only_through_an_import_binding_it(indexed_files
     assert found[("a.py", 5)] == "name_match"
     assert found[("b.py", 3)] == "import"
     assert found[("c.py", 3)] == "import"
+
+
+def _py(spec: str, level: int = 0, names: tuple[str, ...] = (), aliases: tuple[str, ...] = ()) -> ImportSpec:
+    return ImportSpec("python", spec, 1, level, names, aliases)
+
+
+def test_what_a_python_import_binds_as_its_rules_say():
+    rules = of_language("python")
+    # a bare name: a from-import listing it or a `*`; `import get` binds a module, `as fetch` fetch
+    assert [rules.binds_bare(s, "get") for s in (
+        _py("api", names=("get",)), _py("api", names=("*",)), _py("get"), _py("api", names=("get",), aliases=("fetch",)),
+        _py("api", names=("other",)))] == [True, True, False, False, False]
+    # the module at the target: `from . import tools`, `... tools as t`, `import lib.tools as t`; not
+    # `import lib.tools` (it binds `lib`) nor `from .tools import helper` (a name tools defines)
+    assert [rules.binds_module(s, t) for s, t in (
+        (_py("", 1, ("tools",)), "pkg/tools.py"), (_py("lib", names=("tools",), aliases=("t",)), "lib/tools.py"),
+        (_py("lib.tools", aliases=("t",)), "lib/tools.py"), (_py("lib.tools"), "lib/tools.py"),
+        (_py("tools", 1, ("helper",)), "pkg/tools.py"))] == [True, True, True, False, False]
+    # `from . import cli` binds cli.py as cli; `from .cli import cli` the name cli.py defines
+    assert [rules.binds_module_of(s, t, "cli") for s, t in (
+        (_py("", 1, ("cli",)), "pkg/cli.py"), (_py("cli", 1, ("cli",)), "pkg/cli.py"),
+        (_py("a.cli", 0, ("cli",)), "a/cli.py"), (_py("", 1, ("other",)), "pkg/cli.py"))] == [True, False, False, False]
+    # the dotted module an import binds to a local name: `import a.b as c` -> a.b, `import a` ->
+    # a, `from .a import b as c` -> a.b; `import a.b` binds `a` to no module, `import a as b` binds
+    # no `a`, a `*` no name, and a renamed name is not bound as itself
+    assert [list(rules.modules_bound(s, local)) for s, local in (
+        (_py("a.b", aliases=("c",)), "c"), (_py("a"), "a"), (_py("a.b"), "a"), (_py("a", aliases=("b",)), "a"),
+        (_py("a", 1), "a"), (_py("a", 0, ("*",)), "*"), (_py("a", 1, ("b",), ("c",)), "c"),
+        (_py("a", 1, ("b",), ("c",)), "b"))] == [[["a", "b"]], [["a"]], [], [], [], [], [["a", "b"]], []]
+    # the files that are module a.b under some root: their module path ends with a/b
+    paths = ["src/a/b.py", "a/b/__init__.py", "x/a/b.pyi", "a/b.txt", "a/bb.py", "b.py", "ab/b.py", "a/b/c.py",
+             "a/b/x/b.py"]
+    assert sorted(rules.modules_named(paths, ["a", "b"])) == ["a/b/__init__.py", "src/a/b.py", "x/a/b.pyi"]
+    assert rules.modules_named(["b.py", "a/b.py"], ["x", "a", "b"]) == frozenset()  # longer than any path
+    # public: no part of the name starts with an underscore, dunders aside
+    assert [rules.public_basis(parts, "function", "") for parts in (
+        ["x"], ["__init__"], ["K", "__call__"], ["_x"], ["pkg", "_y", "z"], ["__version"], ["K", "_m"])] == [
+        "python:no_leading_underscore"] * 3 + [None] * 4
+
+
+def test_python_cls_in_a_classmethod_is_its_class_as_self_is(indexed_files):
+    asked = indexed_files({"k.py": (
+        "class K:\n    @classmethod\n    def make(cls):\n        return cls.build()\n\n"
+        "    @classmethod\n    def build(cls):\n        return cls()\n\n\n"
+        "def other(cls):\n    return cls.build()\n")})  # a parameter so named outside a class
+    r = asked.call("context.references", name="K.build")
+    assert sorted((s.path, s.line, s.resolution) for s in r.data.sites) == [("k.py", 4, "same_file")]
 
 
 def test_js_named_import_of_another_class_does_not_reach_a_method(indexed_files):

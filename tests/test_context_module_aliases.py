@@ -116,3 +116,39 @@ def test_sites_through_a_package_binding_the_module_are_import_resolved(shop):
     assert sites(shop, "helper") == [("u_lib.py", 3, "import"), ("u_mid.py", 3, "name_match")]
     assert sites(shop, "spare") == [("u_lib.py", 4, "import")]
     assert sites(shop, "lib.tools.helper") == [("u_lib.py", 3, "import")]
+
+
+def test_an_absolute_import_binds_the_module_of_its_edge_only(indexed_files):
+    """`import helpers as hp` in a package is absolute: the top-level helpers.py, not the one
+    beside it; `from pkg import sub as s, Thing` binds s to pkg/sub.py, not to the file Thing
+    is in (its other edge)."""
+    asked = indexed_files({
+        "api/__init__.py": "import helpers as hp\nfrom pkg import sub as s, Thing\n",
+        "api/helpers.py": "class Near:\n    pass\n",
+        "helpers.py": "class Far:\n    pass\n",
+        "pkg/__init__.py": "class Thing:\n    pass\n",
+        "pkg/sub.py": "class Inner:\n    pass\n",
+    })
+    assert definitions(asked, "api.hp.Far") == [("helpers.py", "Far", 1, "qualified")]
+    assert definitions(asked, "api.hp.Near") == []
+    assert definitions(asked, "api.s.Inner") == [("pkg/sub.py", "Inner", 1, "qualified")]
+    assert definitions(asked, "api.s.Thing") == []
+
+
+def test_a_submodule_is_found_under_a_package_alone_and_never_above_the_root(indexed_files):
+    asked = indexed_files({
+        # a module is no package: tools.py beside it is no `mid.tools`
+        "mid.py": "x = 1\n",
+        "tools.py": "def helper():\n    pass\n",
+        # a package whose __init__ is a stub: its submodule under the alias of the package
+        "api/__init__.py": "import pkg.inner as nest\n",
+        "pkg/__init__.py": "",
+        "pkg/inner/__init__.pyi": "",
+        "pkg/inner/deep.py": "def dig():\n    pass\n",
+        # two dots climb above the root: the import binds nothing
+        "top.py": "from .. import sub as s\n",
+        "sub.py": "class S:\n    pass\n",
+    })
+    assert definitions(asked, "mid.tools.helper") == []
+    assert definitions(asked, "api.nest.deep.dig") == [("pkg/inner/deep.py", "dig", 1, "qualified")]
+    assert definitions(asked, "top.s.S") == []

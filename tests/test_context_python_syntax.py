@@ -42,6 +42,9 @@ def test_each_site_says_which_binding_decided_it(app):
     ("f(a, get = 1)", 5, "get", "keyword", ()),
     ("    get=1,", 4, "get", "keyword", ()),
     ("if get == 1:", 3, "get", "bare", ()),
+    ("f(get == 1)", 2, "get", "bare", ()),  # a comparison in a call, no keyword
+    ("a = get = 1", 4, "get", "bare", ()),  # a chain's target, no keyword
+    ("a . b.get()", 6, "get", "attribute", ("a", "b")),  # spaces around a dot of the receiver
     ("get(1)", 0, "get", "bare", ()),
 ])
 def test_the_form_of_a_site_read_from_its_line(line, col, name, form, receiver):

@@ -201,6 +201,62 @@ def test_python_keyword_arguments_attributes_imports_and_nested_definitions_are_
     ]
 
 
+def test_python_a_site_is_no_local_as_an_attribute_or_keyword_whatever_the_spacing():
+    src = ("def f(key, obj):\n"
+           "    g(key = key)\n"  # a keyword, spaced
+           "    g(key\t= key)\n"
+           "    # a comment that ends with a dot.\n"
+           "    key.real\n"  # no attribute: the dot is the comment's
+           "    (obj.  # a comment\n"
+           "        key)\n"  # an attribute after a comment
+           "    return obj.key + key, key==1, key == 2, key")  # the file's last byte
+    assert sites(src, "m.py", "python", "key") == [
+        ("key", 1, 7, "local"),
+        ("key", 2, 7, "identifier"), ("key", 2, 13, "local"),
+        ("key", 3, 7, "identifier"), ("key", 3, 13, "local"),
+        ("key", 5, 5, "local"),
+        ("key", 7, 9, "identifier"),
+        ("key", 8, 16, "identifier"), ("key", 8, 22, "local"), ("key", 8, 27, "local"),
+        ("key", 8, 35, "local"), ("key", 8, 45, "local"),
+    ]
+    # lines ended by carriage returns alone: the attribute's name starts one
+    cr = "def f(key, obj):\r    return (obj.\rkey)\r"
+    assert sites(cr, "m.py", "python", "key") == [("key", 1, 7, "local"), ("key", 1, 35, "identifier")]
+
+
+def test_python_function_level_imports_and_classes_settle_what_they_bind():
+    """A function-level import binds what its edge resolves, and a nested class is a symbol:
+    their names' sites keep their roles, a parameter of that name too."""
+    for src, name in (
+        ("def f(os):\n    import os\n    return os\n", "os"),
+        ("def f(os):\n    import os.path\n    return os\n", "os"),
+        ("def f(p):\n    import os.path as p\n    return p\n", "p"),
+        ("def f(helper):\n    from m import helper\n    return helper\n", "helper"),
+        ("def f(K):\n    class K:\n        pass\n    return K\n", "K"),
+    ):
+        assert "local" not in {role for *_, role in sites(src, "m.py", "python", name)}, src
+    # `from m import helper as h` binds h, not helper
+    src = "def f(h, helper):\n    from m import helper as h\n    return h, helper\n"
+    assert sites(src, "m.py", "python", "h", "helper") == [
+        ("h", 1, 7, "identifier"), ("helper", 1, 10, "local"), ("helper", 2, 19, "local"),
+        ("h", 2, 29, "identifier"), ("h", 3, 12, "identifier"), ("helper", 3, 15, "local"),
+    ]
+
+
+def test_python_targets_in_brackets_and_with_stars_bind_each_name():
+    src = ("def f(items):\n"
+           "    for [c, d] in items:\n"
+           "        pass\n"
+           "    with x as (a), y as (e, *b), z as [g, h]:\n"
+           "        pass\n"
+           "    for (j), *k in items:\n"
+           "        pass\n"
+           "    return a, b, c, d, e, g, h, j, k\n")
+    got = sites(src, "m.py", "python", *"abcdeghjk")
+    assert {role for *_, role in got} == {"local"}
+    assert len(got) == 18
+
+
 def test_python_module_level_bindings_are_never_local():
     src = "x = 1\nfor i in range(3):\n    y = i\nwith open(p) as fh:\n    pass\nprint(x, i, y, fh)\n"
     assert {o.role for o in extract_blob(src.encode(), "m.py", "python").occurrences} <= {

@@ -3,6 +3,10 @@ module constants and variables, class attributes, main block, relative imports."
 
 from __future__ import annotations
 
+import ast
+
+import pytest
+
 from indexer.extract.blob import extract_blob
 
 SOURCE = b'''"""Module doc."""
@@ -146,6 +150,7 @@ def test_a_literal_dunder_all_is_recorded_as_written():
     assert _dunder_all(b'__all__ = "open", "close"\n') == ["open", "close"]
     assert _dunder_all(b'__all__: list[str] = [\n    "open",  # a comment\n    r"close",\n]\n') == ["open", "close"]
     assert _dunder_all(b"__all__ = []\n") == []  # `import *` binds nothing
+    assert _dunder_all(b'__all__ = [R"open", U"close"]\n') == ["open", "close"]  # a prefix in either case
     # extended at top level, in order; the last assignment starts over
     src = (b'__all__ = ["a"]\n__all__ += ["b"]\n__all__ += ("c",)\n__all__.extend(["d", "e"])\n'
            b'__all__.append("f"); x = 1\n')
@@ -155,6 +160,16 @@ def test_a_literal_dunder_all_is_recorded_as_written():
     src = (b'"""__all__ = []"""\n# __all__ = []\n__all__ = ["a"]\nprint(__all__)\nbase.__all__.append("x")\n'
            b'def f():\n    __all__ = []\nclass K:\n    __all__ = ["k"]\nif __name__ == "__main__":\n    print(__all__)\n')
     assert _dunder_all(src) == ["a"]
+    # neither is a method taken without a call, a lambda's body, an annotation with no value
+    # (it binds nothing), a longer name, nor a walrus that binds another name from a read
+    for src in (
+        b'__all__ = ["a"]\nfirst = __all__.copy\n',
+        b'__all__ = ["a"]\nadd = lambda name: __all__.append(name)\n',
+        b'__all__ = ["a"]\n__all__: list[str]\n',
+        b'__all__ = ["a"]\n__all__x = ["b"]\n',
+        b'__all__ = ["a"]\nprint(n := __all__)\n',
+    ):
+        assert _dunder_all(src) == ["a"], src
 
 
 def test_a_dunder_all_not_spelled_out_in_literals_is_unknown():
@@ -193,8 +208,34 @@ def test_a_dunder_all_not_spelled_out_in_literals_is_unknown():
         # extended where no way through has bound it yet
         b'if FAST:\n    __all__ += ["a"]\n',
         b'__all__ = names = ["a"]\n',
+        # bound by an import, a loop's target, a walrus, unpacking (to a string), a broken parse
+        b'__all__ = ["a"]\nfrom m import x as __all__\n',
+        b'__all__ = ["a"]\nimport m as __all__\n',
+        b'__all__ = ["a"]\nfor __all__, b in pairs:\n    pass\n',
+        b'__all__ = ["a"]\n(__all__ := ["b"])\n',
+        b'__all__ = ["z"]\nif (__all__ := ["a"]):\n    pass\n',
+        b'[__all__] = ["a"]\n',
+        b'__all__ = ["a"]\n__all__ = ["b"\n',
+        # another operator or method, a call with another number of arguments, two calls in one
+        b'__all__ = ["a"]\n__all__ -= ["b"]\n',
+        b'__all__ = ["a"]\n__all__.insert("b")\n',
+        b'__all__ = ["a"]\n__all__.remove(["a"])\n',
+        b'__all__ = ["a"]\n__all__.append("b", "c")\n',
+        b'__all__ = ["a"]\n__all__.append("b"), __all__.append("c")\n',
+        b'__all__ = [f"a"]\n',  # an f-string, with no field too
+        b'__all__ = ["a\\x62"]\n',  # an escape
+        # a method of what a walrus binds, not of the list bound before (was ["a", "b"])
+        b'__all__ = ["a"]\n(__all__ := ["z"]).extend(["b"])\n',
     ):
         assert _dunder_all(src) is None, src
+    assert _dunder_all(b'__all__ = ["a"]\n(__all__).append("b")\n') == ["a", "b"]  # in brackets, its own
+    # unknown, and the file read all the same
+    for src in (
+        b'__all__ = ["a"]\nx: (__all__ := int)\n',  # an annotation is run at module level
+        b'try:\n    __all__ = names()\nexcept ImportError:\n    pass\n',
+    ):
+        facts = extract_blob(src, "m.py", "python")
+        assert (facts.skipped, facts.dunder_all) == ("", None), src
     # not Python: never read
     assert _dunder_all(b'__all__ = ["a"]\n', "m.rb", "ruby") is None
 
@@ -221,6 +262,24 @@ def test_a_dunder_all_written_under_top_level_if_or_try_is_the_union_of_its_bran
     assert _dunder_all(b'__all__ = ["a"]\nif A:\n    print(__all__)\n') == ["a"]
     # every way that does not bind it raises at `+=`, so those that get past it bind it
     assert _dunder_all(b'if A:\n    __all__ = ["a"]\n__all__ += ["b"]\n') == ["a", "b"]
+    # a handler may run after any statement of the body, in an `if` there or a `try` in it, or its
+    # `finally`: each state met on the way may be the one it starts from
+    for body in (
+        b'    __all__ = ["a"]\n    __all__ = ["b"]\n',
+        b'    if c:\n        __all__ = ["a"]\n        __all__ = ["b"]\n    else:\n        __all__ = ["b"]\n',
+        b'    try:\n        __all__ = ["a"]\n        __all__ = ["b"]\n    finally:\n        pass\n',
+        b'    try:\n        f()\n    finally:\n        __all__ = ["a"]\n        __all__ = ["b"]\n',
+    ):
+        assert _dunder_all(b'__all__ = ["z"]\ntry:\n' + body + b"except E:\n    pass\n") == ["a", "b", "z"], body
+    inner = b'    try:\n        __all__ = ["a"]\n        __all__ = ["b"]\n    except E:\n        __all__ = ["c"]\n'
+    assert _dunder_all(b'__all__ = ["z"]\ntry:\n' + inner + b"except F:\n    pass\n") == ["a", "b", "c", "z"]
+    # an `else` runs in the body's place: its end, not the body's, is a way out
+    src = b'try:\n    __all__ = ["a"]\nexcept E:\n    __all__ = ["b"]\nelse:\n    __all__ = ["c"]\n'
+    assert _dunder_all(src) == ["b", "c"]
+    # as many top-level blocks as a module has: the blocks are counted nested, not one after another
+    src = b'__all__ = []\n' + b"".join(b'try:\n    from ._m%d import f%d\n    __all__.append("f%d")\n'
+                                        b'except ImportError:\n    pass\n' % (i, i, i) for i in range(120))
+    assert _dunder_all(src) == sorted(f"f{i}" for i in range(120))
     # branches that agree keep the list as written
     assert _dunder_all(b'if A:\n    __all__ = ["b", "a"]\nelse:\n    __all__ = ["b", "a"]\n') == ["b", "a"]
 
@@ -236,13 +295,16 @@ def test_a_dunder_all_union_is_the_same_whatever_the_order_of_the_branches():
 
 def test_a_dunder_all_nested_deeper_than_python_indents_is_unknown_and_the_file_read():
     """The reading of `__all__` recursed a few frames a block, so writes under a few hundred
-    nested `if`s ran past Python's stack: the file's facts were `extract_error`. Past 100
-    blocks (Python refuses a module indented deeper) it is not read."""
+    nested `if`s ran past Python's stack: the file's facts were `extract_error`. From 100
+    blocks on (Python refuses a module indented so deep) it is not read."""
 
     def nested(depth: int) -> bytes:
         return b'__all__ = ["a"]\n' + b"".join(b" " * i + b"if X:\n" for i in range(depth)) + b" " * depth + b'__all__ += ["b"]\n'
 
     assert _dunder_all(nested(99)) == ["a", "b"]  # every way binds it: the union
+    with pytest.raises(IndentationError):  # the first depth Python refuses
+        ast.parse(nested(100))
+    assert _dunder_all(nested(100)) is None
     deep = extract_blob(nested(250), "m.py", "python")
     assert deep.skipped == ""  # was: extract_error
     assert deep.dunder_all is None

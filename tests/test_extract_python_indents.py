@@ -10,11 +10,11 @@ import sysconfig
 import textwrap
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from indexer.extract.blob import extract_blob
-from indexer.lang.python.indents import LEVELS_MAX, measured_widths, unsafe_source
+from indexer.lang.python.indents import measured_widths, unsafe_source
 
 
 def _nested(depth: int, indent: bytes, carried: bool = False) -> bytes:
@@ -43,14 +43,20 @@ def test_a_source_nested_past_what_the_scanner_holds_is_unparseable_and_the_proc
 
 
 def test_the_bound_is_at_its_levels_and_a_source_within_it_is_parsed():
-    within = _nested(LEVELS_MAX, b" ")  # widths 1 to 256: 256 levels
+    within = _nested(256, b" ")  # widths 1 to 256: 256 levels, which fit however many strings are open
     assert not unsafe_source(within)
     facts = extract_blob(within, "deep.py", "python")
     assert facts.skipped == ""
     assert [s.name for s in facts.symbols] == ["x"]
-    assert unsafe_source(_nested(LEVELS_MAX + 1, b" "))
-    assert unsafe_source(_nested(LEVELS_MAX + 1, b"\t"))
-    assert unsafe_source(_nested(LEVELS_MAX + 1, b"", carried=True))  # no line over one space
+    assert unsafe_source(_nested(257, b" "))
+    assert unsafe_source(_nested(257, b"\t"))
+    carried = _nested(257, b"", carried=True)  # no line over one space
+    assert unsafe_source(carried)
+    assert unsafe_source(carried.replace(b"\\\n", b"\\\r\n"))  # carried over CRLF line ends
+    # a form feed before a line's backslash-newline: the width after it carries on all the same
+    fed = b"".join(b"\f" + b" " * (w // 2) + b"\\\n" + b" " * (w - w // 2) + b"pass\n" for w in range(1, 258))
+    assert len(scanner_widths(fed)) > 256
+    assert unsafe_source(fed)
 
 
 def test_no_standard_library_source_is_refused():
@@ -98,6 +104,11 @@ _CHUNKS = st.sampled_from([b" ", b"  ", b"\t", b"\\\n", b"\\\r\n", b"\n", b"\r",
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_CHUNKS, max_size=60))
+# a reset by a form feed or a carriage return, a width carried over CRLF: rare in the search
+@example([b"  ", b"\f", b" ", b"x"])
+@example([b"  ", b"\r", b" ", b"x"])
+@example([b" ", b"\r", b"  ", b"x"])
+@example([b"  ", b"\\\r\n", b"  ", b"x"])
 def test_the_widths_counted_hold_every_width_the_scanner_measures(chunks):
     data = b"".join(chunks)
     assert scanner_widths(data) <= measured_widths(data)

@@ -62,6 +62,10 @@ def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
     ("class A(m.n.B, metaclass=M): pass\n", [("A", "m.n.B")]),
     ("class A(Generic[T], Mapping[str, int]): pass\n", [("A", "Generic"), ("A", "Mapping")]),
     ("class A(f(), *mixins, **kw): pass\n", []),
+    ("class A(f().C, g()[0].D, B): pass\n", [("A", "B")]),  # an attribute of no dotted name
+    # the names alone, joined by dots (was "m.#themoduleB", "n#c.C", "n.\\C")
+    ("class A(m.  # the module\n        B, n  # c\n        .C, n.\\\n  D, m . E): pass\n",
+     [("A", "m.B"), ("A", "n.C"), ("A", "n.D"), ("A", "m.E")]),
     ("class A: pass\n", []),
     ("class A:\n    class B(A): pass\n", [("A.B", "A")]),
     ("@d\nclass A(B): pass\n", [("A", "B")]),
@@ -73,6 +77,15 @@ def test_inherits_edges_cast_no_vote_in_fan_in(dumped):
 def test_the_bases_read_from_the_tree(source, bases):
     facts = extract_blob(source.encode(), "m.py", "python")
     assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+def test_the_bases_of_a_tree_whose_class_starts_are_not_known_are_all_read():
+    from indexer.lang import grammars
+    from indexer.lang.python.bases import bases
+
+    data = b"def f():\n    class A(B): pass\nclass C(D, m.E): pass\n"
+    got = bases(grammars.parse("python", data).root_node, data)  # no starts: the whole tree walked
+    assert [(b.cls, b.base) for b in got] == [("f.A", "B"), ("C", "D"), ("C", "m.E")]
 
 
 @pytest.mark.parametrize(("path", "language", "source", "bases"), [

@@ -106,6 +106,13 @@ def test_python_script_dir_not_used_inside_package():
     assert pairs(edges) == [("pkg/a.py", "util.py")]
 
 
+def test_python_the_module_a_file_is():
+    from indexer.lang.python.resolve import module_stem
+
+    assert [module_stem(p) for p in ("pkg/sub.py", "pkg/sub/__init__.py", "pkg/sub.pyi", "__init__.py", "m.py")] == [
+        "pkg/sub", "pkg/sub", "pkg/sub", "", "m"]  # the root's __init__.py is the root's package: ""
+
+
 # --- JavaScript / TypeScript ----------------------------------------------------------------
 
 def js(spec: str, line: int = 1) -> ImportSpec:

@@ -45,7 +45,10 @@ PLAIN_VERSION = "1"
 # 60: a Java import never lands on a Kotlin file named like a package of the tree (indexer/lang/java/resolve.py)
 # 61: a workspace package's entry as the importer's language finds it (indexer/lang/javascript/resolve.py)
 # 62: a Ruby require names a file with `.rb` added, never one named exactly as written (indexer/lang/ruby/resolve.py)
-ASSEMBLY_VERSION = "62"
+# 63: a Python package wins over a module of its name, as CPython finds them (a/__init__.py
+#     before a.py), and a from-import of a namespace package's module lands on it (`from ns
+#     import mod`; indexer/lang/python/resolve.py)
+ASSEMBLY_VERSION = "63"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -15,7 +15,10 @@ from indexer.lang.language import Language
 #    100 nested blocks (`dunder_all.NESTING_MAX`); a source whose indentation could stack more
 #    than 256 levels in the grammar's scanner is `unparseable`, never parsed (`indents.py`)
 # 5: every pattern's root carries a capture, so the query's matches in progress are
-#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+#    bounded by its match limit (was: a root capturing nothing held one per enclosing node,
+#    quadratic); `__all__` unknown where a method is called on what a walrus binds, not on
+#    `__all__` (`(__all__ := [...]).extend([...])` extended the list bound before); a dotted
+#    base is its names joined by dots (a comment or a backslash-newline between them was kept)
 VERSION = "5"
 
 LANGUAGE = Language(

@@ -57,18 +57,27 @@ def _declared(node: Node, qualified: str, data: bytes) -> list[Base]:
     for arg in arguments.named_children:
         if arg.type == "subscript":  # Generic[T], Mapping[str, int]: the generic itself
             arg = arg.child_by_field_name("value") or arg
-        if arg.type in ("identifier", "attribute") and _dotted(arg):
-            out.append(Base(qualified, "".join(_text(arg, data).split()), arg.start_point[0] + 1))
+        dotted = _dotted(arg, data) if arg.type in ("identifier", "attribute") else None
+        if dotted is not None:
+            out.append(Base(qualified, dotted, arg.start_point[0] + 1))
     return out
 
 
-def _dotted(node: Node) -> bool:
-    """A name or a chain of attributes on a name (`a.b.C`), nothing else (`f().C`)."""
+def _dotted(node: Node, data: bytes) -> str | None:
+    """A name or a chain of attributes on a name (`a.b.C`) as its names joined by dots, with
+    nothing of what stands between them in the source (spaces, a backslash-newline, a comment);
+    None for anything else (`f().C`)."""
+    names = []
     while node.type == "attribute":
+        attribute = node.child_by_field_name("attribute")
         node = node.child_by_field_name("object")  # type: ignore[assignment]
-        if node is None:
-            return False
-    return node.type == "identifier"
+        if node is None or attribute is None:
+            return None
+        names.append(_text(attribute, data))
+    if node.type != "identifier":
+        return None
+    names.append(_text(node, data))
+    return ".".join(reversed(names))
 
 
 def _text(node: Node, data: bytes) -> str:

@@ -19,7 +19,7 @@ as the value then depends on what runs: a value that is no such literal (`__all_
 base.__all__ + [...]`, `[*a, "x"]`), another method (`remove`, `insert`), `del __all__`, `from
 m import __all__`, a `+=` or a method call where no way through has bound it, a write in a
 `for`, `while`, `with` or `match`, or in an `if` condition or an `except ... as __all__`, or
-under more than `NESTING_MAX` blocks (Python itself cannot run such a module); so
+under `NESTING_MAX` blocks or more (Python itself cannot run such a module); so
 does a way through the module that never binds it (`if FAST: __all__ = [...]` alone), since
 `import *` then binds every public name. Reads (`print(__all__)`), another module's `__all__`
 (`base.__all__`) and what a function or class body does are not writes of the module's own; a
@@ -283,9 +283,12 @@ def _literal_update(statement: Node, data: bytes) -> tuple[str, list[str]] | Non
         function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
         if function is None or function.type != "attribute" or arguments is None or arguments.type != "argument_list":
             return None
-        method = function.child_by_field_name("attribute")
+        method, owner = function.child_by_field_name("attribute"), function.child_by_field_name("object")
+        while owner is not None and owner.type == "parenthesized_expression" and owner.named_child_count == 1:
+            owner = owner.named_children[0]
         args = _named(arguments)
-        if method is None or len(args) != 1:
+        # called on `__all__` itself: not on what a walrus binds (`(__all__ := []).append("x")`)
+        if method is None or owner is None or owner.type != "identifier" or len(args) != 1:
             return None
         name = _text(method, data)
         if name == "append":

@@ -23,12 +23,13 @@ def is_python(path: str) -> bool:
 
 
 def module_candidates(base: str, dotted: list[str]) -> tuple[str, ...]:
-    """The files module `dotted` under directory `base` may be, in the order the first found wins
-    (module.py, package/__init__.py, then their stubs; a package itself when `dotted` is empty)."""
+    """The files module `dotted` under directory `base` may be, in the order the first found wins:
+    package/__init__.py before module.py, as CPython's finder looks (a package wins over a module
+    of its name), then their stubs in that order; a package itself when `dotted` is empty."""
     stem = join(base, *dotted)
     if not dotted:
         return join(stem, "__init__.py"), join(stem, "__init__.pyi")
-    return stem + ".py", join(stem, "__init__.py"), stem + ".pyi", join(stem, "__init__.pyi")
+    return join(stem, "__init__.py"), stem + ".py", join(stem, "__init__.pyi"), stem + ".pyi"
 
 
 def relative_base(importer: str, level: int) -> str | None:
@@ -88,6 +89,12 @@ class PythonModules:
             self._found[key] = self._search([own] if own is not None else [], dotted)
         return self._found[key]
 
+    def search_roots(self, dotted: list[str], importer: str = "") -> list[str]:
+        """The roots an absolute import of `dotted` is looked for under, in order: the
+        importer's own folder when it is a script, then the roots holding its first part."""
+        own = self.script_root(importer) if importer else None
+        return [*([own] if own is not None else []), *self.roots_for(dotted[0])]
+
     def _search(self, first: list[str], dotted: list[str]) -> tuple[str, str] | None:
         for root in [*first, *self.roots_for(dotted[0])]:
             hit = self.module_file(root, dotted)
@@ -143,16 +150,22 @@ class PythonResolver:
             if base is None:
                 return UNRESOLVED
             module = self.modules.module_file(base, dotted)
-            if module is None and not dotted:
-                # `from . import x` in a namespace package: only submodules can resolve.
-                return self._names(base, dotted, None, imp) or UNRESOLVED
             if module is None:
-                return UNRESOLVED
+                # `from . import x`, `from .ns import x` of a namespace package (a folder of no
+                # __init__): only its submodules can resolve.
+                return self._names(base, dotted, None, imp) or UNRESOLVED
             return self._names(base, dotted, module, imp)
         if not dotted:
             return UNRESOLVED
         found = self.modules.find(dotted, importer)
         if found is None:
+            # `from ns import x` of a namespace package, as above; never one of a standard-library
+            # module's name, which a plain folder does not shadow (`roots_for`)
+            spaced_ok = imp.names and dotted[0] not in STDLIB_MODULES
+            for root in self.modules.search_roots(dotted, importer) if spaced_ok else ():
+                spaced = self._names(root, dotted, None, imp)
+                if spaced:
+                    return spaced
             return UNRESOLVED if self._looks_local(dotted, importer) else EXTERNAL
         root, module = found
         return self._names(root, dotted, module, imp)
