@@ -189,7 +189,7 @@ def rooted(text: str) -> str:
                 break
         i += 1
     after = text[i + 1:].lstrip()
-    if i >= len(text) or after.startswith("@"):
+    if i >= len(text) or after[:1] in ("@", "*", "+", "?"):  # captured, or a repetition's own
         return text
     return f"{text[:i + 1]} @{ROOT_CAPTURE}{text[i + 1:]}"
 
