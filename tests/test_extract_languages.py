@@ -802,7 +802,9 @@ private:
 struct S { ~S() = default; S& operator=(S&&) = delete; };
 bool operator<(const K&, const K&);
 }
-ns::K::operator int() const { return 1; }
+ns::K::operator int() const {
+    return 1;
+}
 template <class T> K<T>::operator T*() const { return 0; }
 '''
     facts = extract_blob(src, "k.hpp", "cpp")
@@ -824,8 +826,8 @@ template <class T> K<T>::operator T*() const { return 0; }
         ("~S", "method", "ns.S", 17, 17),
         ("operator=", "method", "ns.S", 17, 17),
         ("operator<", "function", "ns", 18, 18),
-        ("operator int", "method", "ns.K", 20, 20),
-        ("operator T*", "method", "K", 21, 21),
+        ("operator int", "method", "ns.K", 20, 22),  # out of line: the whole definition, body too
+        ("operator T*", "method", "K", 23, 23),
     ]
     assert facts.symbols[4].signature == "operator bool() const;"
 
@@ -1178,6 +1180,18 @@ void a :: b :: c() {}
         ("run", "method", "spdlog.Outer.Inner"),
         ("c", "method", "spdlog.a.b"),
     ]
+
+
+def test_cpp_out_of_line_scopes_past_comparisons_in_template_arguments():
+    # In parentheses a `<` or `>` is a comparison, not an argument list's bracket (was: the
+    # scope cut at the `<` of `1 < 2`, "A<(1", and at a lone `>`, "B>").
+    src = b'''void A<(1 < 2)>::f() {}
+bool B<C<(1 > 2)>>::g() { return true; }
+template <int N> void D<(N >> 1)>::h() {}
+'''
+    facts = extract_blob(src, "cmp.cpp", "cpp")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("f", "method", "A"), ("g", "method", "B"), ("h", "method", "D")]
 
 
 def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
@@ -1735,6 +1749,17 @@ def test_c_typedefs_of_pointers_arrays_and_function_pointers():
         assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
             ("s_ptr", "type", 1), ("row", "type", 2), ("handler_t", "type", 3), ("argv_t", "type", 4),
             ("plain_t", "type", 5), ("alloc_func", "type", 6)]
+
+
+def test_c_a_function_returning_a_function_pointer_spans_its_definition():
+    # its name is in a declarator inside the one of the definition (was: the span, and so the
+    # last line, were that inner declarator's: `get` ended on its first line)
+    src = (b"int (*get(void))(int) {\n  return 0;\n}\n"
+           b"void (*signal(int sig, void (*func)(int)))(int);\n")
+    for language in ("c", "cpp"):
+        facts = extract_blob(src, "sig.h", language)
+        assert [(s.name, s.kind, s.line, s.end_line, s.start_byte, s.end_byte) for s in facts.symbols] == [
+            ("get", "function", 1, 3, 0, 37), ("signal", "function", 4, 4, 38, 86)], language
 
 
 def test_a_macro_alone_on_its_line_between_declarations_is_not_parsed():

@@ -95,6 +95,9 @@ def test_decorated_definition_span_and_signature():
     assert prop.signature == "def prop(self):" and prop.line == 36 and prop.end_line == 37
     assert SOURCE.count(b"\n", 0, prop.start_byte) + 1 == 35  # the span covers the decorator
     assert prop.qualified == "Outer.prop"
+    # a decorated class too
+    point = extract_blob(b"@dataclass(frozen=True)\nclass Point:\n    x: int\n", "p.py", "python").symbols[0]
+    assert (point.name, point.start_byte, point.line, point.signature) == ("Point", 0, 2, "class Point:")
 
 
 def test_imports_with_level_and_names():

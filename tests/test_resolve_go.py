@@ -60,6 +60,8 @@ def test_a_files_facts_say_whether_every_build_excludes_it():
     ignored = extract_blob(b"//go:build ignore\n\npackage main\n\nfunc main() {}\n", "gen.go", "go")
     built = extract_blob(b"//go:build linux\n\npackage main\n\nfunc main() {}\n", "gen.go", "go")
     assert (ignored.skipped, ignored.build_ignored, built.build_ignored) == ("", True, False)
+    # the constraint is Go's: no other language's file is excluded from a build by it
+    assert extract_blob(b"# //go:build ignore\n\nx = 1\n", "gen.py", "python").build_ignored is False
 
 
 # --- package membership -----------------------------------------------------------------
