@@ -190,6 +190,10 @@ def test_a_definitions_line_is_not_searched_for_through_the_source():
     line = data.split(b"\n")[0].decode()
     assert {s.signature for s in facts.symbols[:n]} == {line[:SIGNATURE_MAX]}
     assert facts.symbols[-1].signature == ("int b; /* " + "x" * 900)[:SIGNATURE_MAX]
+    # what the signature reads is 800 bytes from the line's start: a line indented by 700
+    # spaces still shows its code
+    indented = extract_blob(b" " * 700 + b"int f(void) { return 0; }\n", "deep.c", "c")
+    assert [s.signature for s in indented.symbols] == ["int f(void) { return 0; }"]
 
 
 def test_deep_python_nesting_keeps_symbols_and_containers():

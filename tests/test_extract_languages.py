@@ -723,6 +723,9 @@ def test_package_names():
     assert extract_blob(CSHARP_SOURCE.encode(), "Program.cs", "csharp").package_name == "Acme.App"
     assert extract_blob(PHP_SOURCE.encode(), "Controller.php", "php").package_name == "App\\Http"
     assert extract_blob(PYTHON_LIKE_NONE.encode(), "x.py", "python").package_name == ""
+    # of several namespaces in one file, the first
+    assert extract_blob(b"<?php\nnamespace A;\nclass K {}\nnamespace B;\nclass L {}\n", "k.php", "php").package_name == "A"
+    assert extract_blob(b"namespace A { class K {} }\nnamespace B { class L {} }\n", "k.cs", "csharp").package_name == "A"
 
 
 PYTHON_LIKE_NONE = "x = 1\n"
@@ -1180,6 +1183,9 @@ void a :: b :: c() {}
         ("run", "method", "spdlog.Outer.Inner"),
         ("c", "method", "spdlog.a.b"),
     ]
+    # a macro no rule blanks, read as a return type: the scope is the last word
+    facts = extract_blob(b"api level::kind logger::level() const { return 1; }\n", "l.cpp", "cpp")
+    assert [(s.name, s.container) for s in facts.symbols] == [("level", "logger")]
 
 
 def test_cpp_out_of_line_scopes_past_comparisons_in_template_arguments():
@@ -1202,6 +1208,13 @@ def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
             ("RED", "enumerator", "color", 4), ("avail_in", "field", "z_stream_s", 2),
             ("color", "enum", "", 4), ("color_t", "type", "", 4),
             ("z_stream", "type", "", 3), ("z_stream_s", "struct", "", 1)]
+
+
+def test_c_symbols_starting_together_come_outermost_first():
+    # `struct S {...} s;`: the declaration of `s` holds the struct's span, so it comes first
+    facts = extract_blob(b"struct S { int x; } s;\n", "s.c", "c")
+    assert [(s.name, s.kind, s.start_byte, s.end_byte) for s in facts.symbols] == [
+        ("s", "variable", 0, 22), ("S", "struct", 0, 19), ("x", "field", 11, 17)]
 
 
 def test_c_untagged_typedef_struct_is_the_scope_of_its_members():
@@ -1686,6 +1699,9 @@ def test_go_embedded_fields_are_fields_and_uses_of_their_type():
     # the embedded name is still a use of the type: `references Base` finds the embedding
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Suite", "Base")] == [
         ("Suite", 3, "reference"), ("Base", 4, "reference"), ("Base", 15, "reference")]
+    # where a type is declared its name is a definition site, though a reference pattern sees it too
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("S", "I")] == [
+        ("S", 2, "definition"), ("I", 8, "definition")]
 
 
 def test_ruby_singleton_class_of_a_constant_reopens_it():

@@ -112,6 +112,9 @@ def test_imports_with_level_and_names():
         ("python", "json", 47, 0, ()),
         ("python", "lazy", 48, 1, ("thing",)),
     ]
+    # by line, then by what they name (import_specs.import_order), not as written
+    facts = extract_blob(b"import sys, os\n", "m.py", "python")
+    assert [(i.spec, i.line) for i in facts.imports] == [("os", 1), ("sys", 1)]
 
 
 def test_import_aliases_are_kept_beside_the_names():

@@ -194,6 +194,18 @@ def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
     assert past.occurrences_capped  # the query dropped matches in progress: its sites may be incomplete
 
 
+def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tags import SYMBOL_CAP
+
+    # an impl block is a scope, not a symbol: past the cap it cuts nothing
+    full = "".join(f"fn f{i}() {{}}\n" for i in range(SYMBOL_CAP)) + "impl S {}\n"
+    facts = extract_blob(full.encode(), "many.rs", "rust")
+    assert len(facts.symbols) == SYMBOL_CAP and not facts.symbols_capped
+    facts = extract_blob((full + "fn g() {}\n").encode(), "many.rs", "rust")
+    assert len(facts.symbols) == SYMBOL_CAP and facts.symbols_capped
+
+
 # --- the spill folder ------------------------------------------------------------------------
 
 def test_spill_folder_is_bounded_in_bytes_and_keeps_young_files(tmp_path, monkeypatch):
