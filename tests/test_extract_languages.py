@@ -1211,10 +1211,12 @@ def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
 
 
 def test_c_symbols_starting_together_come_outermost_first():
-    # `struct S {...} s;`: the declaration of `s` holds the struct's span, so it comes first
-    facts = extract_blob(b"struct S { int x; } s;\n", "s.c", "c")
-    assert [(s.name, s.kind, s.start_byte, s.end_byte) for s in facts.symbols] == [
-        ("s", "variable", 0, 22), ("S", "struct", 0, 19), ("x", "field", 11, 17)]
+    # `struct S {...} s;`: the declaration of `s` holds the struct's span, so it comes first;
+    # it does not hold the struct, declared where `s` is (was: a struct `s.S`)
+    for language in ("c", "cpp"):
+        facts = extract_blob(b"struct S { int x; } s;\n", "s.c", language)
+        assert [(s.name, s.kind, s.container, s.start_byte, s.end_byte) for s in facts.symbols] == [
+            ("s", "variable", "", 0, 22), ("S", "struct", "", 0, 19), ("x", "field", "S", 11, 17)], language
 
 
 def test_c_untagged_typedef_struct_is_the_scope_of_its_members():
@@ -1699,6 +1701,10 @@ def test_go_embedded_fields_are_fields_and_uses_of_their_type():
     # the embedded name is still a use of the type: `references Base` finds the embedding
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Suite", "Base")] == [
         ("Suite", 3, "reference"), ("Base", 4, "reference"), ("Base", 15, "reference")]
+    # a struct type named in a body holds its fields; only an anonymous one's are locals
+    local = extract_blob(b"package p\nfunc F() {\n\ttype T struct {\n\t\tx int\n\t}\n\t_ = T{}\n}\n", "f.go", "go")
+    assert [(s.name, s.kind, s.container) for s in local.symbols] == [
+        ("F", "function", ""), ("T", "struct", "F"), ("x", "field", "F.T")]
     # where a type is declared its name is a definition site, though a reference pattern sees it too
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("S", "I")] == [
         ("S", 2, "definition"), ("I", 8, "definition")]

@@ -472,7 +472,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: b
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
-    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
+    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`); nor
+    does a variable hold the tagged struct its declaration defines (`struct S {...} s;`).
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
     With `named_holders` (TagsHooks), a holder's own explicit container stands before its name,
     and one that names its holder from the top starts the chain anew."""
@@ -487,6 +488,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: b
     for i, s in enumerate(holders):
         if s.kind == "type" and language in ("c", "cpp") and (i < last or d.kind in _TAGGED_KINDS):
             continue
+        if s.kind in _DATA_KINDS and d.kind in _TAGGED_KINDS and language in ("c", "cpp"):
+            continue  # `struct S {...} s;` declares S where s is, not in s
         if s.scope_only:
             parts = s.name.split(".")
             if chain[-len(parts):] != parts:
