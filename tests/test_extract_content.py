@@ -282,6 +282,12 @@ def test_occurrence_cap_is_deterministic_prefix():
     assert text.occurrences == sorted(text.occurrences, key=lambda o: (o.line, o.col))
     assert facts.occurrences_capped and text.occurrences_capped
     assert not extract_blob(b"a = b\n", "few.py", "python").occurrences_capped
+    # with definition sites no identifier leaf stands for (Ruby's `attr_reader :owner`) too
+    ruby = extract_blob(b"class K\n  attr_reader :owner; z = 1\nend\n" + b"x = y\n" * 15_000, "k.rb", "ruby")
+    assert len(ruby.occurrences) == OCCURRENCE_CAP and ruby.occurrences_capped
+    assert [(o.name, o.line, o.col, o.role) for o in ruby.occurrences[:4]] == [  # in document order
+        ("K", 1, 6, "definition"), ("attr_reader", 2, 2, "call"), ("owner", 2, 15, "definition"),
+        ("z", 2, 22, "identifier")]
 
 
 def test_generated_marks():

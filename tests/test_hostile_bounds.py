@@ -192,6 +192,10 @@ def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
     assert len(past.symbols) == NESTING_CAP + 1 and past.symbols_capped
     assert past.symbols[-1].container == ".".join(f"f{i}" for i in range(NESTING_CAP))
     assert past.occurrences_capped  # the query dropped matches in progress: its sites may be incomplete
+    # every definition kept, but the query dropped matches in progress: its symbols may be
+    # incomplete too, and the facts say so
+    at = extract_blob(nested_js(256).encode(), "a.js", "javascript")
+    assert len(at.symbols) == 256 and at.symbols_capped and at.occurrences_capped
 
 
 def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
