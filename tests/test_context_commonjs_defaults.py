@@ -67,3 +67,8 @@ def test_an_es_module_is_one_exporting_by_es_syntax(source, es):
 def test_a_typescript_export_assignment_is_no_es_module():
     assert extract_blob(b"class E {}\nexport = E;\n", "e.ts", "typescript").es_module is False
     assert extract_blob(b"export class E {}\n", "e.ts", "typescript").es_module is True
+
+
+def test_a_file_of_another_language_is_no_es_module():
+    assert extract_blob(b"x = 1\n", "m.py", "python").es_module is False
+    assert extract_blob(b"package m\n", "m.go", "go").es_module is False

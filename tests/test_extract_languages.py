@@ -723,6 +723,9 @@ def test_package_names():
     assert extract_blob(CSHARP_SOURCE.encode(), "Program.cs", "csharp").package_name == "Acme.App"
     assert extract_blob(PHP_SOURCE.encode(), "Controller.php", "php").package_name == "App\\Http"
     assert extract_blob(PYTHON_LIKE_NONE.encode(), "x.py", "python").package_name == ""
+    # of several namespaces in one file, the first
+    assert extract_blob(b"<?php\nnamespace A;\nclass K {}\nnamespace B;\nclass L {}\n", "k.php", "php").package_name == "A"
+    assert extract_blob(b"namespace A { class K {} }\nnamespace B { class L {} }\n", "k.cs", "csharp").package_name == "A"
 
 
 PYTHON_LIKE_NONE = "x = 1\n"
@@ -802,7 +805,9 @@ private:
 struct S { ~S() = default; S& operator=(S&&) = delete; };
 bool operator<(const K&, const K&);
 }
-ns::K::operator int() const { return 1; }
+ns::K::operator int() const {
+    return 1;
+}
 template <class T> K<T>::operator T*() const { return 0; }
 '''
     facts = extract_blob(src, "k.hpp", "cpp")
@@ -824,8 +829,8 @@ template <class T> K<T>::operator T*() const { return 0; }
         ("~S", "method", "ns.S", 17, 17),
         ("operator=", "method", "ns.S", 17, 17),
         ("operator<", "function", "ns", 18, 18),
-        ("operator int", "method", "ns.K", 20, 20),
-        ("operator T*", "method", "K", 21, 21),
+        ("operator int", "method", "ns.K", 20, 22),  # out of line: the whole definition, body too
+        ("operator T*", "method", "K", 23, 23),
     ]
     assert facts.symbols[4].signature == "operator bool() const;"
 
@@ -1178,6 +1183,21 @@ void a :: b :: c() {}
         ("run", "method", "spdlog.Outer.Inner"),
         ("c", "method", "spdlog.a.b"),
     ]
+    # a macro no rule blanks, read as a return type: the scope is the last word
+    facts = extract_blob(b"api level::kind logger::level() const { return 1; }\n", "l.cpp", "cpp")
+    assert [(s.name, s.container) for s in facts.symbols] == [("level", "logger")]
+
+
+def test_cpp_out_of_line_scopes_past_comparisons_in_template_arguments():
+    # In parentheses a `<` or `>` is a comparison, not an argument list's bracket (was: the
+    # scope cut at the `<` of `1 < 2`, "A<(1", and at a lone `>`, "B>").
+    src = b'''void A<(1 < 2)>::f() {}
+bool B<C<(1 > 2)>>::g() { return true; }
+template <int N> void D<(N >> 1)>::h() {}
+'''
+    facts = extract_blob(src, "cmp.cpp", "cpp")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("f", "method", "A"), ("g", "method", "B"), ("h", "method", "D")]
 
 
 def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
@@ -1188,6 +1208,15 @@ def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
             ("RED", "enumerator", "color", 4), ("avail_in", "field", "z_stream_s", 2),
             ("color", "enum", "", 4), ("color_t", "type", "", 4),
             ("z_stream", "type", "", 3), ("z_stream_s", "struct", "", 1)]
+
+
+def test_c_symbols_starting_together_come_outermost_first():
+    # `struct S {...} s;`: the declaration of `s` holds the struct's span, so it comes first;
+    # it does not hold the struct, declared where `s` is (was: a struct `s.S`)
+    for language in ("c", "cpp"):
+        facts = extract_blob(b"struct S { int x; } s;\n", "s.c", language)
+        assert [(s.name, s.kind, s.container, s.start_byte, s.end_byte) for s in facts.symbols] == [
+            ("s", "variable", "", 0, 22), ("S", "struct", "", 0, 19), ("x", "field", "S", 11, 17)], language
 
 
 def test_c_untagged_typedef_struct_is_the_scope_of_its_members():
@@ -1672,6 +1701,13 @@ def test_go_embedded_fields_are_fields_and_uses_of_their_type():
     # the embedded name is still a use of the type: `references Base` finds the embedding
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Suite", "Base")] == [
         ("Suite", 3, "reference"), ("Base", 4, "reference"), ("Base", 15, "reference")]
+    # a struct type named in a body holds its fields; only an anonymous one's are locals
+    local = extract_blob(b"package p\nfunc F() {\n\ttype T struct {\n\t\tx int\n\t}\n\t_ = T{}\n}\n", "f.go", "go")
+    assert [(s.name, s.kind, s.container) for s in local.symbols] == [
+        ("F", "function", ""), ("T", "struct", "F"), ("x", "field", "F.T")]
+    # where a type is declared its name is a definition site, though a reference pattern sees it too
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("S", "I")] == [
+        ("S", 2, "definition"), ("I", 8, "definition")]
 
 
 def test_ruby_singleton_class_of_a_constant_reopens_it():
@@ -1735,6 +1771,17 @@ def test_c_typedefs_of_pointers_arrays_and_function_pointers():
         assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
             ("s_ptr", "type", 1), ("row", "type", 2), ("handler_t", "type", 3), ("argv_t", "type", 4),
             ("plain_t", "type", 5), ("alloc_func", "type", 6)]
+
+
+def test_c_a_function_returning_a_function_pointer_spans_its_definition():
+    # its name is in a declarator inside the one of the definition (was: the span, and so the
+    # last line, were that inner declarator's: `get` ended on its first line)
+    src = (b"int (*get(void))(int) {\n  return 0;\n}\n"
+           b"void (*signal(int sig, void (*func)(int)))(int);\n")
+    for language in ("c", "cpp"):
+        facts = extract_blob(src, "sig.h", language)
+        assert [(s.name, s.kind, s.line, s.end_line, s.start_byte, s.end_byte) for s in facts.symbols] == [
+            ("get", "function", 1, 3, 0, 37), ("signal", "function", 4, 4, 38, 86)], language
 
 
 def test_a_macro_alone_on_its_line_between_declarations_is_not_parsed():

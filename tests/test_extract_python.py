@@ -99,6 +99,9 @@ def test_decorated_definition_span_and_signature():
     assert prop.signature == "def prop(self):" and prop.line == 36 and prop.end_line == 37
     assert SOURCE.count(b"\n", 0, prop.start_byte) + 1 == 35  # the span covers the decorator
     assert prop.qualified == "Outer.prop"
+    # a decorated class too
+    point = extract_blob(b"@dataclass(frozen=True)\nclass Point:\n    x: int\n", "p.py", "python").symbols[0]
+    assert (point.name, point.start_byte, point.line, point.signature) == ("Point", 0, 2, "class Point:")
 
 
 def test_imports_with_level_and_names():
@@ -113,6 +116,9 @@ def test_imports_with_level_and_names():
         ("python", "json", 47, 0, ()),
         ("python", "lazy", 48, 1, ("thing",)),
     ]
+    # by line, then by what they name (import_specs.import_order), not as written
+    facts = extract_blob(b"import sys, os\n", "m.py", "python")
+    assert [(i.spec, i.line) for i in facts.imports] == [("os", 1), ("sys", 1)]
 
 
 def test_import_aliases_are_kept_beside_the_names():

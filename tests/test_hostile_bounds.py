@@ -192,6 +192,22 @@ def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
     assert len(past.symbols) == NESTING_CAP + 1 and past.symbols_capped
     assert past.symbols[-1].container == ".".join(f"f{i}" for i in range(NESTING_CAP))
     assert past.occurrences_capped  # the query dropped matches in progress: its sites may be incomplete
+    # every definition kept, but the query dropped matches in progress: its symbols may be
+    # incomplete too, and the facts say so
+    at = extract_blob(nested_js(256).encode(), "a.js", "javascript")
+    assert len(at.symbols) == 256 and at.symbols_capped and at.occurrences_capped
+
+
+def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tags import SYMBOL_CAP
+
+    # an impl block is a scope, not a symbol: past the cap it cuts nothing
+    full = "".join(f"fn f{i}() {{}}\n" for i in range(SYMBOL_CAP)) + "impl S {}\n"
+    facts = extract_blob(full.encode(), "many.rs", "rust")
+    assert len(facts.symbols) == SYMBOL_CAP and not facts.symbols_capped
+    facts = extract_blob((full + "fn g() {}\n").encode(), "many.rs", "rust")
+    assert len(facts.symbols) == SYMBOL_CAP and facts.symbols_capped
 
 
 # Shapes whose nesting kept a match in progress at every level of a pattern whose root captured

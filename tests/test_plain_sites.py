@@ -3,6 +3,7 @@ again from the blob when read: the answers must be exactly those of the sites th
 
 from __future__ import annotations
 
+import keyword
 import random
 from collections import Counter
 
@@ -30,8 +31,17 @@ def test_sums_and_one_names_sites_equal_the_sites_on_random_text():
         uses, count = plain_uses(data, cap)
         assert count == len(sites)
         assert uses == dict(sorted(Counter(o.name for o in sites).items()))
+        assert list(uses) == sorted(uses)  # in name order, as the docstring says
         for name in ("foo", "x9", "_", "Foo", "foo_bar", "a", "if", "9", "x", ""):
             assert plain_sites_of(data, name, len(sites) >= cap, cap) == [o for o in sites if o.name == name]
+
+
+def test_the_keywords_of_python_are_no_sites():
+    # Code quoted in a text file: the keywords of a common language are skipped, its names kept.
+    words = [k for k in keyword.kwlist if k.islower()]
+    text = (" ".join(words) + " load_config\n").encode()
+    assert [(o.name, o.col) for o in plain_occurrences(text)] == [("load_config", len(text) - 12)]
+    assert plain_uses(text) == ({"load_config": 1}, 1)
 
 
 def test_extraction_without_sites_stores_what_the_sites_sum_to():

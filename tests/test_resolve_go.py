@@ -9,6 +9,7 @@ import pytest
 from corpora.gitbuild import make_repo
 from indexer.api import open_store
 from indexer.build import index
+from indexer.extract.blob import extract_blob
 from indexer.lang.go.build_constraints import go_build_ignored
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve import imports as resolve_module
@@ -53,6 +54,14 @@ def targets(tree: dict[str, str], facts: dict[str, BlobFacts], spec: str = LIB,
 ])
 def test_build_ignore_constraint(header, ignored):
     assert go_build_ignored(header.encode()) is ignored
+
+
+def test_a_files_facts_say_whether_every_build_excludes_it():
+    ignored = extract_blob(b"//go:build ignore\n\npackage main\n\nfunc main() {}\n", "gen.go", "go")
+    built = extract_blob(b"//go:build linux\n\npackage main\n\nfunc main() {}\n", "gen.go", "go")
+    assert (ignored.skipped, ignored.build_ignored, built.build_ignored) == ("", True, False)
+    # the constraint is Go's: no other language's file is excluded from a build by it
+    assert extract_blob(b"# //go:build ignore\n\nx = 1\n", "gen.py", "python").build_ignored is False
 
 
 # --- package membership -----------------------------------------------------------------

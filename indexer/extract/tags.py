@@ -56,7 +56,10 @@ _SPAN_PARENTS: dict[str, frozenset[str]] = {
     "class_definition": frozenset({"decorated_definition"}),
     "variable_declarator": frozenset({"lexical_declaration", "variable_declaration"}),
 }
-_C_DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "parenthesized_declarator"})
+# A function returning a function pointer (`int (*get(void))(int) {...}`) is named in a
+# function declarator inside the one its definition holds: the outer one wraps it too.
+_C_DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "parenthesized_declarator",
+                                    "function_declarator"})
 _C_DECLARATION_HOSTS = frozenset({"function_definition", "declaration", "field_declaration"})
 # A conversion operator is its own declarator, under its qualified name when out of line.
 _CONVERSION_WRAPPERS = _C_DECLARATOR_WRAPPERS | {"qualified_identifier"}
@@ -121,20 +124,40 @@ def _text(data: bytes, start: int, end: int) -> str:
     return data[start:end].decode("utf-8", "replace")
 
 
-_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
 _SPACED_SCOPE = re.compile(r"\s*::\s*")
+
+
+def _without_template_args(text: str) -> str:
+    """`text` without its template arguments, nested ones too. A `<` or `>` in parentheses
+    within them is a comparison (`A<(N > 1)>`), as C++ reads it; an argument list left open
+    runs to the end."""
+    if "<" not in text:
+        return text
+    kept: list[str] = []
+    angles = parens = 0
+    for char in text:
+        if not angles:
+            if char == "<":
+                angles = 1
+            else:
+                kept.append(char)
+        elif char in "([":
+            parens += 1
+        elif char in ")]":
+            parens = max(parens - 1, 0)
+        elif not parens and char == "<":
+            angles += 1
+        elif not parens and char == ">":
+            angles -= 1
+    return "".join(kept)
 
 
 def _scope_text(text: str) -> str:
     """An explicit container as written -> dotted: `Outer<T>::Inner<U>::` -> "Outer.Inner".
-    Template arguments go innermost first. Of words left apart by spaces only the last is
+    Template arguments are dropped. Of words left apart by spaces only the last is
     the scope: a leading macro can make tree-sitter take a return type into it
     (`API level::kind logger::level()` -> "logger", not "level.kindlogger")."""
-    while "<" in text:
-        text, count = _TEMPLATE_ARGS.subn("", text)
-        if not count:
-            break
-    words = _SPACED_SCOPE.sub("::", text).split()
+    words = _SPACED_SCOPE.sub("::", _without_template_args(text)).split()
     return (words[-1] if words else "").lstrip("&*").replace("::", ".").rstrip(".")
 
 
@@ -450,7 +473,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: b
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
-    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`).
+    but is the scope of the members of an untagged one (`typedef struct { int y; } T;`); nor
+    does a variable hold the tagged struct its declaration defines (`struct S {...} s;`).
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
     With `named_holders` (TagsHooks), a holder's own explicit container stands before its name,
     and one that names its holder from the top starts the chain anew."""
@@ -465,6 +489,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: b
     for i, s in enumerate(holders):
         if s.kind == "type" and language in ("c", "cpp") and (i < last or d.kind in _TAGGED_KINDS):
             continue
+        if s.kind in _DATA_KINDS and d.kind in _TAGGED_KINDS and language in ("c", "cpp"):
+            continue  # `struct S {...} s;` declares S where s is, not in s
         if s.scope_only:
             parts = s.name.split(".")
             if chain[-len(parts):] != parts:

@@ -15,8 +15,10 @@ from indexer.lang.language import Language
 # 4: definitions marked with the preprocessor conditions they are written under (condition)
 # 5: a `.h` is judged C or C++ by its code past its leading comments, and an `extern "C"` no
 #    `#ifdef __cplusplus` guards is C++ (indexer/lang/c/header.py)
-# 6: every pattern's root carries a capture, so the query's matches in progress are
-#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+# 6: every pattern's root carries a capture, so the query's matches in progress are bounded
+#    by its match limit (was: a root capturing nothing held one per enclosing node, quadratic);
+#    a function returning a function pointer spans its whole definition; a variable no longer
+#    holds the struct, enum or class its declaration defines
 VERSION = "6"
 
 LANGUAGE = Language(

@@ -12,8 +12,10 @@ from indexer.lang.language import Language
 # 3: C's view and rules (c VERSION 3)
 # 4: C's conditions (c VERSION 4)
 # 5: the bases each class and struct declares (`BlobFacts.bases`)
-# 6: every pattern's root carries a capture, so the query's matches in progress are
-#    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
+# 6: every pattern's root carries a capture, so the query's matches in progress are bounded
+#    by its match limit (was: a root capturing nothing held one per enclosing node, quadratic);
+#    a scope's template arguments holding a comparison (`A<(1 < 2)>::f`) keep their brackets
+#    paired; a variable no longer holds the class its declaration defines
 VERSION = "6"
 
 LANGUAGE = Language(
