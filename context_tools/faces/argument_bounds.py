@@ -3,9 +3,8 @@ is in the tool's input schema (`maxLength`, `maxItems`), so a client can know it
 argument is `bad_input` before any work is done.
 
 Without them a 4 MiB message chooses the work: libgit2 parses a rev in time quadratic in its
-length, a
-glob filter compiles to a regular expression as long as itself, and each name of a `focus`
-list is matched against the whole snapshot.
+length, a glob filter compiles to a regular expression as long as itself, and each name of a
+`focus` list is matched against the whole snapshot.
 """
 
 from indexer.contract.paths import PATH_CHARS as PATH_CHARS  # a path on the machine or in a tree

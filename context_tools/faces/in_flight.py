@@ -10,9 +10,9 @@ HTTP a request past it is answered 503, before its body is read unless there is 
 it as one that may be an answer or a notification, which free places (`answer_room`). Over
 HTTP, where clients share one server, each session is held to a share of the bound (`Shared`),
 so a session that sends without end is refused while the others are still taken; a session is
-one the server issued, as the guard checks before a request is counted (`http_sessions.Issued`). A request handed to the server
-stays counted until the server is done with it, whether its client waits for the answer or
-hangs up (`Taken`).
+one the server issued, as the guard checks before a request is counted (`http_sessions.Issued`).
+A request handed to the server stays counted until the server is done with it, whether its
+client waits for the answer or hangs up (`Taken`).
 """
 
 from __future__ import annotations
