@@ -1200,6 +1200,15 @@ template <int N> void D<(N >> 1)>::h() {}
         ("f", "method", "A"), ("g", "method", "B"), ("h", "method", "D")]
 
 
+def test_cpp_names_qualified_from_the_global_namespace():
+    # `::f` is f of the global namespace, `::ns::g` g of ns (was: no symbol for `::f`, and g
+    # of ".ns", its scope read with a leading dot)
+    src = b"void ::f() {}\nvoid ::ns::g() {}\nvoid ::ns::K::m() {}\nvoid ::ns::K::~K() {}\n"
+    facts = extract_blob(src, "global.cpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("f", "function", "", 1), ("g", "method", "ns", 2), ("m", "method", "ns.K", 3), ("~K", "method", "ns.K", 4)]
+
+
 def test_c_typedef_is_not_the_scope_of_the_struct_it_names():
     src = b"typedef struct z_stream_s {\n    int avail_in;\n} z_stream;\ntypedef enum color { RED } color_t;\n"
     for language in ("c", "cpp"):

@@ -158,7 +158,8 @@ def _scope_text(text: str) -> str:
     the scope: a leading macro can make tree-sitter take a return type into it
     (`API level::kind logger::level()` -> "logger", not "level.kindlogger")."""
     words = _SPACED_SCOPE.sub("::", _without_template_args(text)).split()
-    return (words[-1] if words else "").lstrip("&*").replace("::", ".").rstrip(".")
+    # `::ns::` names ns from the global namespace: no leading dot
+    return (words[-1] if words else "").lstrip("&*").replace("::", ".").strip(".")
 
 
 def _grow_span(node: Node, kind: str) -> Node:

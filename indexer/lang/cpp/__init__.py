@@ -15,7 +15,8 @@ from indexer.lang.language import Language
 # 6: every pattern's root carries a capture, so the query's matches in progress are bounded
 #    by its match limit (was: a root capturing nothing held one per enclosing node, quadratic);
 #    a scope's template arguments holding a comparison (`A<(1 < 2)>::f`) keep their brackets
-#    paired; a variable no longer holds the class its declaration defines
+#    paired; a variable no longer holds the class its declaration defines; a name qualified
+#    from the global namespace (`void ::f() {}`, `::ns::g`) is a function, or ns's
 VERSION = "6"
 
 LANGUAGE = Language(

@@ -10,6 +10,12 @@
     scope: (_) @container
     name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.method
 
+; a name qualified from the global namespace alone (`void ::f() {}`): of no scope
+(function_declarator
+  declarator: (qualified_identifier
+    !scope
+    name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+
 ; nested scopes, `ns::Cls::m`, `a::b::Cls::m`: the whole qualified name is the container capture;
 ; the name capture is the inner qualified name, whose last segment tags.py takes as the name
 (function_declarator
