@@ -86,17 +86,19 @@ class PythonModules:
         own = self.script_root(importer) if importer else None
         key = (own, tuple(dotted))
         if key not in self._found:
-            self._found[key] = self._search([own] if own is not None else [], dotted)
+            self._found[key] = self._search(self._roots(own, dotted), dotted)
         return self._found[key]
 
     def search_roots(self, dotted: list[str], importer: str = "") -> list[str]:
         """The roots an absolute import of `dotted` is looked for under, in order: the
         importer's own folder when it is a script, then the roots holding its first part."""
-        own = self.script_root(importer) if importer else None
+        return self._roots(self.script_root(importer) if importer else None, dotted)
+
+    def _roots(self, own: str | None, dotted: list[str]) -> list[str]:
         return [*([own] if own is not None else []), *self.roots_for(dotted[0])]
 
-    def _search(self, first: list[str], dotted: list[str]) -> tuple[str, str] | None:
-        for root in [*first, *self.roots_for(dotted[0])]:
+    def _search(self, roots: list[str], dotted: list[str]) -> tuple[str, str] | None:
+        for root in roots:
             hit = self.module_file(root, dotted)
             if hit:
                 return root, hit
