@@ -21,6 +21,7 @@ from indexer.git import read as gitread
 from indexer.lang.registry import name_language
 from indexer.model import BlobFacts, Skipped, SnapshotRecord
 from indexer.pipeline.assemble import Assembled, assemble, assemble_plan, file_entries
+from indexer.pipeline.blob_bytes import check_read_bytes, read_bytes
 from indexer.pipeline.collector import collector_paused
 from indexer.pipeline.commit import commit
 from indexer.pipeline.extract import MISSING_OBJECT, ParseProgress, extract, extract_facts
@@ -218,19 +219,21 @@ def derive(repo: pygit2.Repository, oid: str, missing: frozenset[str] = frozense
 
     version = extractor_version()
     tree_oid, tree = gitread.walk_tree(repo, oid)
-    by_key: dict[bytes, BlobFacts] = {}
-    by_path: dict[str, BlobFacts] = {}
+    jobs: dict[bytes, BlobJob] = {}
+    keys: dict[str, bytes] = {}
     for e in tree:
-        if e.mode in NOT_BLOBS:
-            continue
-        if e.oid in missing:
-            by_path[e.path] = missing_facts()
+        if e.mode in NOT_BLOBS or e.oid in missing:
             continue
         language = name_language(e.path)
-        key = facts_key(e.oid, language, version)
-        if key not in by_key:
-            by_key[key] = extract_facts(BlobJob(e.oid, e.path, language, version), repo)
-        by_path[e.path] = by_key[key]
+        key = keys[e.path] = facts_key(e.oid, language, version)
+        jobs.setdefault(key, BlobJob(e.oid, e.path, language, version))
+    # a bundle names the commit: the blobs its tree reads are held to the limit an index holds them to
+    check_read_bytes(sum(read_bytes(gitread.blob_size(repo, job.blob)) for job in jobs.values()), partial=False)
+    by_key = {key: extract_facts(job, repo) for key, job in jobs.items()}
+    by_path: dict[str, BlobFacts] = {}
+    for e in tree:
+        if e.mode not in NOT_BLOBS:
+            by_path[e.path] = missing_facts() if e.oid in missing else by_key[keys[e.path]]
     assembled = assemble(repo, oid, tree_oid, file_entries(repo, tree, by_path), by_path, version)
     assembled.record.blob_facts = len(by_key)
     return assembled.record, by_key

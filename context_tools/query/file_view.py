@@ -24,6 +24,7 @@ from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.errors import BadInput, NotFound
 from indexer.contract.result import Freshness, Page, Result, Unknown
+from indexer.git.read import READ_CAP
 from indexer.model import NOT_TEXT
 
 if TYPE_CHECKING:
@@ -162,6 +163,10 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             hint = f"; files with that name: {', '.join(near[:5])}" + (", ..." if len(near) > 5 else "") if near else ""
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
     textual = f.lines >= 0 and f.language not in NOT_TEXT
+    # a blob over what indexing reads (gitread.READ_CAP) was listed unread: its lines are not known
+    unread = f.lines < 0 and f.skipped == "too_large" and f.language not in NOT_TEXT
+    no_lines = Unknown("not_assessed", f"not read: the blob holds {f.size:,} bytes, over the {READ_CAP:,} read "
+                       f"of one file") if unread else Unknown("not_applicable", f"a {f.language} entry has no lines")
     neighbours = {"imports": sorted({e.target for e in snap.imports(f.path)}),
                   "importers": sorted({e.source for e in snap.importers(f.path)})}
     if input.section is not None:
@@ -174,10 +179,10 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
         return Result(FileSection(f.path, input.section, chunk), freshness=fresh, page=section_page)
     meta = FileMeta(
         path=f.path, blob=f.blob, mode=format(f.mode, "o"), size=f.size,
-        lines=f.lines if textual else Unknown("not_applicable", f"a {f.language} entry has no lines"),
+        lines=f.lines if textual else no_lines,
         language=f.language, mark=f.mark or None, mark_rule=f.mark_rule or None, skipped=f.skipped or None,
         target=f.target or None,
-        fan_in=(snap.fan_in(f.path) or 0) if textual else Unknown("not_applicable", f"a {f.language} entry is not imported"),
+        fan_in=(snap.fan_in(f.path) or 0) if textual or unread else Unknown("not_applicable", f"a {f.language} entry is not imported"),
         imports=_embedded(ctx, input, "imports", neighbours["imports"], snap.fingerprint),
         importers=_embedded(ctx, input, "importers", neighbours["importers"], snap.fingerprint),
         symbols_capped=_symbols_capped(snap, f))
@@ -188,7 +193,9 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
     content: Content | Unknown = Unknown("not_recorded", "content not requested")
     page: Page | None = None
     if input.content:
-        if not textual:
+        if unread:
+            content = no_lines
+        elif not textual:
             content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
                               + (f" (target {f.target})" if f.target else ""))
         else:

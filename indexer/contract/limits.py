@@ -50,6 +50,10 @@ class Limits:
     # lookup of every file would try (each file tries the rules of every folder above it).
     attribute_rules: int = 1 << 16
     attribute_tries: int = 1 << 24
+    # Bytes of the distinct blobs extraction reads (a blob once however many paths hold it),
+    # judged from their headers before any is read: git stores a blob of a million lines, and
+    # thousands of blobs that differ by a line each, in a few kilobytes of deltas.
+    blob_bytes: int = 1 << 30
 
     def raise_hint(self, name: str) -> str:
         """The words that close a refusal at limit `name`: how a user who trusts the

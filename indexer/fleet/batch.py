@@ -245,7 +245,8 @@ class _Pending:
     plan: Plan | None = None  # once walked
     seconds: float = 0.0
     parsed: int = 0
-    odb: object = None  # its repository's object database, asked which blobs it lacks
+    repo: pygit2.Repository | None = None  # asked which blobs it lacks, and how large the others are
+    refused: RennetError | None = None  # its blobs to parse hold over the `blob_bytes` limit: none is parsed
     absent: dict[str, bytes] = field(default_factory=dict)  # path -> facts key of each blob it lacks
     replace: bool = False  # a stored partial snapshot of its commit, built again now its blobs are at hand
     # made with the job, so a rev too long to pin fails its own job before any work, not the batch
@@ -378,7 +379,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
                 repo = repos[spec.repo] = gitread.open_repo(spec.repo)
             display = gitread.repo_display_path(repo)
             oid = gitread.resolve_rev(repo, spec.rev)
-            job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid, odb=repo.odb)
+            job = _Pending(i, spec, repo.path, display, gitread.repo_identity(repo), oid, repo=repo)
             existing = existing_head(store, oid, version, repo)
             if existing is not None and not complete_enough(repo, existing, require_complete):
                 job.replace = True  # partial, and some of its missing blobs are at hand now
@@ -401,6 +402,10 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
             error = memory_fault(exc, "planning the job") or JobError("internal_error", f"{type(exc).__name__}: {exc}")
             emitter.put(i, failed_result(spec, display, oid, error, time.perf_counter() - t0))
     broken = _extract_missing(store, pending, version, pool, progress)
+    for job in list(pending):
+        if job.refused is not None:
+            emitter.put(job.index, failed_result(job.spec, job.display, job.oid, job.refused, job.seconds))
+            pending.remove(job)
     if require_complete:  # the job whose commit has blobs its object database lacks fails, alone
         for job in [j for j in pending if j.absent]:
             error = JobError("missing_objects", f"{len(job.absent)} blob(s) are missing from the object database "
@@ -443,6 +448,8 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
                      progress: Callable[[str, int, int], None] | None) -> dict[bytes, JobError]:
     """Parse each blob of the wave that no snapshot has parsed yet, once. Returns the facts keys
     whose blobs could not be extracted, with why."""
+    from indexer.git.loose import any_loose
+    from indexer.pipeline.blob_bytes import check_read_bytes, read_bytes
     from indexer.pipeline.plan import BlobJob
     from indexer.store.facts_writer import FactsWriter
 
@@ -450,12 +457,25 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
     with store.env.begin(db=store.facts) as txn:
         for job in pending:
             # every blob looked up: a job finding facts lost later would fail on every run
+            mine: list[bytes] = []
+            total = 0
+            loose = job.repo is not None and any_loose(job.repo)
             for key, blob_job in job.planned.missing(txn.cursor().set_key, missing, trust_carried=False):
-                if job.odb is not None and blob_job.blob not in job.odb:  # type: ignore[operator]
+                size = gitread.present_size(job.repo, blob_job.blob, loose) if job.repo is not None else 0
+                if size is None:
                     job.absent[blob_job.path] = key  # listed as `missing_object`, as `rennet index` does
                     continue
                 missing[key] = (job.repo_path, blob_job)
-                job.parsed += 1  # the first job needing a blob is the one that parsed it
+                mine.append(key)
+                total += read_bytes(size)
+            try:
+                check_read_bytes(total, partial=True)
+            except RennetError as exc:  # this job fails alone, before any of its blobs is parsed
+                job.refused = exc
+                for key in mine:
+                    del missing[key]
+                continue
+            job.parsed += len(mine)  # the first job needing a blob is the one that parsed it
     by_repo: dict[str, list] = {}
     for key in sorted(missing):
         repo_path, j = missing[key]

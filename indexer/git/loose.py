@@ -39,6 +39,7 @@ class Damaged(Exception):
 class Loose(NamedTuple):
     kind: int  # pygit2's object type number
     data: bytes
+    size: int = -1  # what its header says the object holds (all of it, however much is kept)
 
 
 def object_dirs(repo: pygit2.Repository) -> tuple[str, ...]:
@@ -93,14 +94,21 @@ def alternates_of(listed: str, objects: str) -> list[str]:
     return [os.path.join(objects, line.strip()) for line in lines if line.strip() and not line.startswith("#")]
 
 
-def read_loose(repo: pygit2.Repository, oid: str, keep: int | None = None) -> Loose | None:
+def read_loose(repo: pygit2.Repository, oid: str, keep: int | None = None,
+               most: int | None = None) -> Loose | None:
     """The object `oid` when it is stored loose (its kind and bytes, no more than `keep` of
     them when given, the whole object checked all the same), None when it is not; `Damaged`
-    when it is and does not read back."""
+    when it is and does not read back. An object whose header says it holds over `most` bytes
+    is not inflated past its header: its kind comes with no bytes and `size` says why."""
     f = _opened(repo, oid)
     if f is None:
         return None
     with f:
+        if most is not None:
+            kind, size = _sized(f, oid)
+            if size > most:
+                return Loose(kind, b"", size)
+            f.seek(0)
         return _inflated(f, oid, keep)
 
 
@@ -203,7 +211,7 @@ def check_intact(repo: pygit2.Repository, oid: str) -> None:
 def _opened(repo: pygit2.Repository, oid: str) -> BinaryIO | None:
     for folder in object_dirs(repo):
         try:
-            return open(os.path.join(folder, oid[:2], oid[2:]), "rb")
+            return open(os.path.join(folder, oid[:2], oid[2:]), "rb", buffering=0)
         except (FileNotFoundError, NotADirectoryError):
             continue
         except OSError as exc:
@@ -268,7 +276,7 @@ def _inflated(f: BinaryIO, oid: str, keep: int | None = None) -> Loose:
         whole = start + size
     if inflated != whole or digest.hexdigest() != oid:
         raise _damaged(oid, "does not hash to its name")
-    return Loose(kind, bytes(body))
+    return Loose(kind, bytes(body), size)
 
 
 def _damaged(oid: str, what: str) -> Damaged:

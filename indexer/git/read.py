@@ -10,7 +10,7 @@ import itertools
 import os
 import re
 from operator import attrgetter
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import msgspec
 import pygit2
@@ -721,16 +721,47 @@ _COMMIT = int(pygit2.enums.ObjectType.COMMIT)
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     """The blob's bytes, read from the object database as they are (no Blob object is made:
     about half the cost of `repo[oid].data`); a loose one read here (`indexer.git.loose`)."""
+    data = read_blob_within(repo, oid, None).data
+    assert data is not None  # nothing is too large without a bound
+    return data
+
+
+# A blob larger than this is never read whole by indexing or a query: libgit2 inflates an
+# object whole, and git stores a blob of gigabytes of one repeated line in a few megabytes.
+READ_CAP = 64 << 20
+
+
+class BlobRead(NamedTuple):
+    size: int  # what the blob holds, read or not
+    data: bytes | None  # None: over the bound it was read within
+
+
+def read_blob_within(repo: pygit2.Repository, oid: str, most: int | None = READ_CAP) -> BlobRead:
+    """The blob's size, and its bytes when it holds at most `most` of them (None: any size):
+    a larger one's size is read from its header and its bytes never inflated."""
     try:
-        loose = read_loose(repo, oid)
-        kind, data = loose if loose is not None else repo.odb.read(oid)
+        loose = read_loose(repo, oid, most=most)
+        if loose is not None:
+            kind, data, size = loose
+        else:
+            odb = repo.odb
+            if most is not None:
+                kind, size = odb.read_header(oid)
+                if size > most:
+                    return _blob_read(oid, kind, size, None)
+            kind, data = odb.read(oid)
+            size = len(data)
     except Damaged as exc:
         raise MissingObjects(f"blob {oid[:12]} is damaged in the object database: {exc}") from None
     except (KeyError, ValueError, pygit2.GitError):  # a GitError's class does not pickle out of a worker
         raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None
+    return _blob_read(oid, kind, size, data if most is None or size <= most else None)
+
+
+def _blob_read(oid: str, kind: int, size: int, data: bytes | None) -> BlobRead:
     if kind != _BLOB:
         raise MissingObjects(f"object {oid[:12]} is not a blob")
-    return data
+    return BlobRead(size, data)
 
 
 def blob_object(repo: pygit2.Repository, oid: str) -> pygit2.Blob:
@@ -749,10 +780,30 @@ def blob_object(repo: pygit2.Repository, oid: str) -> pygit2.Blob:
 
 
 def blob_size(repo: pygit2.Repository, oid: str) -> int:
+    size = present_size(repo, oid)
+    if size is None:
+        raise MissingObjects(f"blob {oid[:12]} is missing from the object database")
+    return size
+
+
+def present_sizes(repo: pygit2.Repository, oids: Iterable[str]) -> Iterator[int | None]:
+    """`present_size` of each of `oids`; where the repository holds no loose object (a clone,
+    after `git gc`), each is asked of libgit2 alone, with no look for its loose file."""
+    loose = any_loose(repo)
+    for oid in oids:
+        yield present_size(repo, oid, loose)
+
+
+def present_size(repo: pygit2.Repository, oid: str, loose: bool = True) -> int | None:
+    """The size of the object `oid` from its header alone, None when the object database lacks
+    it (a partial clone's blob); a damaged one is `missing_objects`. `loose=False`: the
+    repository is known to hold no loose object."""
     try:
-        loose = loose_size(repo, oid)
-        return loose[1] if loose is not None else repo.odb.read_header(oid)[1]
+        found = loose_size(repo, oid) if loose else None
+        return found[1] if found is not None else repo.odb.read_header(oid)[1]
     except Damaged as exc:
         raise MissingObjects(f"blob {oid[:12]} is damaged in the object database: {exc}") from None
-    except (KeyError, ValueError, pygit2.GitError):
+    except KeyError:
+        return None
+    except (ValueError, pygit2.GitError):
         raise MissingObjects(f"blob {oid[:12]} is missing from the object database") from None

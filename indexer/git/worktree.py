@@ -27,7 +27,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from indexer.contract.errors import BadInput, EmptyRepository
-from indexer.git.read import MODE_COMMIT, MODE_LINK, check_trees_intact, text_path
+from indexer.git.read import MODE_COMMIT, MODE_LINK, READ_CAP, check_trees_intact, text_path
 from indexer.git.tree_names import is_dot_git
 from indexer.model import Skipped
 
@@ -42,7 +42,8 @@ _IGNORED = int(_S.IGNORED)
 
 # A changed or untracked file larger than this is not hashed: a build artifact or data file that
 # no .gitignore names must not decide how much time and disk a read of the working tree takes.
-FILE_CAP = 64 << 20
+# It is the size past which indexing reads no blob either.
+FILE_CAP = READ_CAP
 
 
 class NotACheckout(BadInput):

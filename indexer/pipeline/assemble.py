@@ -19,6 +19,7 @@ from indexer.contract.limits import limits
 from indexer.git import read as gitread
 from indexer.git.tree_names import TREE_RULES
 from indexer.model import BlobFacts, FileEntry, SnapshotRecord
+from indexer.pipeline.blob_bytes import check_read_bytes, read_bytes
 from indexer.pipeline.collector import collector_paused
 from indexer.store import canonical
 from indexer.store.facts_table import Summary, summaries_of
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
     from indexer.rank.arcs import RankArcs
     from indexer.resolve.imports import Prior
     from indexer.store.records import NameIndex
+
+
+# A symbolic link's target is a path: no system resolves one longer than this (Linux's PATH_MAX).
+LINK_CAP = 4096
 
 
 class Assembled(NamedTuple):
@@ -48,7 +53,11 @@ def file_entries(repo: pygit2.Repository, tree: list[gitread.TreeEntry],
             if e.oid not in repo.odb:  # a partial clone's: listed, as a missing regular blob is
                 files.append(FileEntry(e.path, e.oid, e.mode, 0, -1, "missing", skipped="missing_object"))  # extract.MISSING*
                 continue
-            target = gitread.read_blob(repo, e.oid).decode("utf-8", "replace")
+            size, data = gitread.read_blob_within(repo, e.oid, LINK_CAP)
+            if data is None:  # no system resolves such a target: it is not read, nor kept in the record
+                files.append(FileEntry(e.path, e.oid, e.mode, size, -1, "symlink", skipped="too_large"))
+                continue
+            target = data.decode("utf-8", "replace")
             files.append(FileEntry(e.path, e.oid, e.mode, len(target), -1, "symlink", skipped="symlink",
                                    target=target))
         else:
@@ -73,6 +82,16 @@ def assemble_plan(repo: pygit2.Repository, oid: str, plan: Plan, summaries: Mapp
     from indexer.rank import load_numpy
 
     load_numpy()  # before any work: the rank needs it, and a limit too small for it is said first
+    # Checked over the whole tree, whatever was parsed for it, so a re-index gets the verdict a
+    # cold index does: extraction checked the blobs it parsed before parsing them.
+    counted: set[bytes] = set()
+    total = 0
+    for path, key in plan.keys.items():
+        if key not in counted:
+            counted.add(key)
+            f = summaries.get(path)
+            total += read_bytes(f.size) if f is not None else 0
+    check_read_bytes(total, partial=False)
     files = file_entries(repo, plan.tree, summaries)
     record, arcs, tail = assemble(repo, oid, plan.tree_oid, files, facts, plan.version, prior=prior,
                                   earlier_arcs=earlier_arcs, names=names)

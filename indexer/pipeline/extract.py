@@ -21,6 +21,7 @@ from indexer import worker_start
 from indexer.contract.errors import MissingObjects, RennetError
 from indexer.extract.child_process import HELD, start_as_child
 from indexer.git import read as gitread
+from indexer.pipeline.blob_bytes import check_read_bytes, read_bytes
 from indexer.pipeline.plan import BlobJob, Plan
 from indexer.store import resident
 from indexer.store.database import Store, WriteLock, unpack
@@ -144,11 +145,22 @@ def extract_facts(job: BlobJob, repo: pygit2.Repository | None = None) -> BlobFa
     source = repo if repo is not None else _worker_repo
     if source is None:
         raise RennetError(f"no repository to read {job.path} from", code="internal_error")
-    data = gitread.read_blob(source, job.blob)
+    size, data = gitread.read_blob_within(source, job.blob)
+    if data is None:
+        return unread_facts(job, size)
     language = detect_language(job.path, data[:HEAD_BYTES]) if job.language in CONTENT_DECIDES else job.language
     facts = extract_blob(data, job.path, language, SIZE_CAP, sites=False)
-    facts.size = len(data)
+    facts.size = size
     return facts
+
+
+def unread_facts(job: BlobJob, size: int) -> BlobFacts:
+    """The facts of a blob over `gitread.READ_CAP`: listed `too_large` by what its name says,
+    its lines not counted (-1), as reading it would hold all of it at once."""
+    from indexer.lang.registry import CONTENT_DECIDES, detect_language
+    from indexer.model import BlobFacts
+    language = detect_language(job.path, b"") if job.language in CONTENT_DECIDES else job.language
+    return BlobFacts(language=language, lines=-1, skipped="too_large", size=size)
 
 
 def _extract_chunk(jobs: list[BlobJob]) -> list[StoredFacts]:
@@ -337,9 +349,16 @@ def missing_facts() -> BlobFacts:
 
 def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool) -> dict[bytes, BlobJob]:
     """The jobs (by facts key) whose blob the object database lacks; with `require_complete`,
-    any such blob is the typed refusal `missing_objects` instead."""
-    odb = repo.odb
-    absent = {facts_key(j.blob, j.language, j.version): j for j in jobs if j.blob not in odb}
+    any such blob is the typed refusal `missing_objects` instead. The others' sizes, read from
+    their headers, must keep within the `blob_bytes` limit before any is parsed."""
+    absent: dict[bytes, BlobJob] = {}
+    total = 0
+    for j, size in zip(jobs, gitread.present_sizes(repo, (j.blob for j in jobs))):
+        if size is None:
+            absent[facts_key(j.blob, j.language, j.version)] = j
+        else:
+            total += read_bytes(size)
+    check_read_bytes(total, partial=True)
     if absent and require_complete:
         first = min(absent.values(), key=lambda j: j.path)
         raise MissingObjects(f"{len(absent)} blob(s) are missing from the object database (first: {first.path}, "

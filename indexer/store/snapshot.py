@@ -11,7 +11,7 @@ from typing import Callable, Iterator, TypeVar
 import msgspec
 import pygit2
 
-from indexer.contract.errors import NotFound, NotIndexed
+from indexer.contract.errors import NotFound, NotIndexed, TooLarge
 from indexer.git import read as gitread
 from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.store import name_runs
@@ -216,7 +216,11 @@ class Snapshot:
     def _read_blob(self, blob: str) -> bytes:
         """The bytes of a blob the file table names (an OID: the head's blobs are checked as
         they are decoded, `records.LazyHead`)."""
-        return gitread.read_blob(self.repo, blob)
+        size, data = gitread.read_blob_within(self.repo, blob)
+        if data is None:  # git inflates an object whole: one of gigabytes is never read for a query
+            raise TooLarge(f"blob {blob[:12]} holds {size:,} bytes, over the {gitread.READ_CAP:,} a query reads of "
+                           f"one file")
+        return data
 
     def core_facts(self, path: str, keep: bool = True) -> BlobFacts | None:
         """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read.

@@ -29,7 +29,9 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # 56: split from the one extractor version (55): each language's facts carry their own too
 # 57: nesting and symbol caps (`symbols_capped`), a match limit on the tags query
 #     (`occurrences_capped`)
-FACTS_VERSION = "57"
+# 58: a blob over 64 MiB (indexer.git.read.READ_CAP) is listed `too_large` unread, its lines
+#     not counted (-1): it was inflated whole to count them
+FACTS_VERSION = "58"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)
@@ -48,7 +50,9 @@ PLAIN_VERSION = "1"
 # 63: a Python package wins over a module of its name, as CPython finds them (a/__init__.py
 #     before a.py), and a from-import of a namespace package's module lands on it (`from ns
 #     import mod`; indexer/lang/python/resolve.py)
-ASSEMBLY_VERSION = "63"
+# 64: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
+#     read whole into the record; indexer/pipeline/assemble.py)
+ASSEMBLY_VERSION = "64"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
