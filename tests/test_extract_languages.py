@@ -1732,6 +1732,72 @@ def test_ruby_singleton_class_of_a_constant_reopens_it():
         ("Benchmark", 1, "definition"), ("Benchmark", 4, "reference"), ("B", 12, "reference")]
 
 
+def test_ruby_explicit_scopes_of_classes_and_modules():
+    # `class Foo::Bar` defines Bar in Foo as Ruby looks Foo up from where it stands: in
+    # `module A`, A's Foo (there being no other the tree shows); `class ::Foo::Baz` in the
+    # top-level Foo whatever encloses it; `A::B` written inside A is A's B. What is defined inside
+    # takes the written scope too. (Was: Bar and Baz of "A", C of "", Foo dropped from the
+    # containers of their methods.)
+    src = b"""module A
+  class Foo::Bar < Base
+    def m; end
+    X = 1
+    class Inner
+      def i; end
+    end
+  end
+  class ::Foo::Baz
+    def n; end
+  end
+  module Foo::Mod
+    def self.k; end
+  end
+  class ::Top; end
+  class self::Own; end
+  class klass::Unknown; end
+  class A::B::C
+    def q; end
+  end
+  module Lint
+    class Lint::Wrapper; end
+  end
+end
+class A::B::C
+  def q; end
+end
+class ::Top2; end
+"""
+    facts = extract_blob(src, "lib/a.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("A", "module", "", 1),
+        ("Bar", "class", "A.Foo", 2),
+        ("m", "method", "A.Foo.Bar", 3),
+        ("X", "constant", "A.Foo.Bar", 4),
+        ("Inner", "class", "A.Foo.Bar", 5),
+        ("i", "method", "A.Foo.Bar.Inner", 6),
+        ("Baz", "class", "Foo", 9),
+        ("n", "method", "Foo.Baz", 10),
+        ("Mod", "module", "A.Foo", 12),
+        ("k", "method", "A.Foo.Mod", 13),
+        ("Top", "class", "", 15),
+        ("Own", "class", "A", 16),  # `self` in A's body is A
+        ("Unknown", "class", "A", 17),  # a variable's value: no constant the tree shows
+        ("C", "class", "A.B", 18),
+        ("q", "method", "A.B.C", 19),
+        ("Lint", "module", "A", 21),
+        ("Wrapper", "class", "A.Lint", 22),  # Lint found in A, not A.Lint.Lint
+        ("C", "class", "A.B", 25),
+        ("q", "method", "A.B.C", 26),
+        ("Top2", "class", "", 28),
+    ]
+    # the written scope is a use of its names, the class's own name its definition
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.line in (2, 9)] == [
+        ("Foo", 2, "identifier"), ("Bar", 2, "definition"), ("Base", 2, "identifier"),
+        ("Foo", 9, "identifier"), ("Baz", 9, "definition")]
+    # a class's bases are recorded under its qualified name
+    assert [(b.cls, b.base) for b in facts.bases] == [("A.Foo.Bar", "Base")]
+
+
 def test_ruby_accessor_names_are_definition_sites():
     src = b"class Cart\n  attr_reader :items, :total\n  def add(x)\n    items << x\n  end\nend\n"
     facts = extract_blob(src, "cart.rb", "ruby")
