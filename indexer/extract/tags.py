@@ -360,6 +360,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 if named is None:
                     continue
                 name_start, name = named
+            if not name:  # a name a broken parse left out (`void A::() {}`): no symbol, as with no name
+                continue
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
                     kind == "field" and hooks.storage_fields):
                 kind = "constant"
@@ -612,12 +614,14 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
     last = -1
     for node in nodes:
         start = node.start_byte
+        end = node.end_byte
+        if start == end:  # a name a broken parse left out (tree-sitter's MISSING): no site
+            continue
         if start <= last:
             if start == last:
                 continue
             return None
         last = start
-        end = node.end_byte
         raw = data[start:end]
         name = names.get(raw)
         if name is None:

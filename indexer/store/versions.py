@@ -29,7 +29,9 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # 56: split from the one extractor version (55): each language's facts carry their own too
 # 57: nesting and symbol caps (`symbols_capped`), a match limit on the tags query
 #     (`occurrences_capped`)
-FACTS_VERSION = "57"
+# 58: a name a broken parse left out (tree-sitter's MISSING node, `void A::() {}`) makes no
+#     symbol and no site (was: a symbol and an occurrence of no name)
+FACTS_VERSION = "58"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)
