@@ -1755,6 +1755,8 @@ def test_ruby_explicit_scopes_of_classes_and_modules():
   class ::Top; end
   class self::Own; end
   class klass::Unknown; end
+  class self::Foo::Deep; end
+  class klass::Foo::Lost; end
   class A::B::C
     def q; end
   end
@@ -1782,13 +1784,15 @@ class ::Top2; end
         ("Top", "class", "", 15),
         ("Own", "class", "A", 16),  # `self` in A's body is A
         ("Unknown", "class", "A", 17),  # a variable's value: no constant the tree shows
-        ("C", "class", "A.B", 18),
-        ("q", "method", "A.B.C", 19),
-        ("Lint", "module", "A", 21),
-        ("Wrapper", "class", "A.Lint", 22),  # Lint found in A, not A.Lint.Lint
-        ("C", "class", "A.B", 25),
-        ("q", "method", "A.B.C", 26),
-        ("Top2", "class", "", 28),
+        ("Deep", "class", "A.Foo", 18),  # `self` is A
+        ("Lost", "class", "A", 19),
+        ("C", "class", "A.B", 20),
+        ("q", "method", "A.B.C", 21),
+        ("Lint", "module", "A", 23),
+        ("Wrapper", "class", "A.Lint", 24),  # Lint found in A, not A.Lint.Lint
+        ("C", "class", "A.B", 27),
+        ("q", "method", "A.B.C", 28),
+        ("Top2", "class", "", 30),
     ]
     # the written scope is a use of its names, the class's own name its definition
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.line in (2, 9)] == [

@@ -33,8 +33,9 @@ def _written_scope(name: Node, data: bytes) -> str:
     """`class Foo::Bar` (a module too): the scope its name is written in, "Foo", from where it
     stands, as Ruby looks `Foo` up from there (in `module A`, A's Foo when there is one, and
     mostly there is); `class ::Foo::Bar`: "::Foo", top-level Foo's whatever encloses it. A scope
-    that is not a constant path (`class self::Bar`, `class klass::Bar`) names no constant the
-    tree shows: "", the enclosing one's, which `self` is."""
+    that starts with `self` starts at the enclosing one (`class self::Foo::Bar`: "Foo"); one
+    that starts with any other value (`class klass::Bar`) names no constant the tree shows: "",
+    the enclosing one's."""
     path = ancestry.parent(name)
     if path is None or path.type != "scope_resolution":
         return ""
@@ -53,7 +54,7 @@ def _written_scope(name: Node, data: bytes) -> str:
         parts.append("")  # written from the top: `::Foo::Bar`
     elif scope.type == "constant":
         parts.append(data[scope.start_byte:scope.end_byte].decode("utf-8", "replace"))
-    else:
+    elif scope.type != "self":
         return ""
     return "::".join(reversed(parts)) if parts != [""] else "::"
 
