@@ -1802,6 +1802,17 @@ class ::Top2; end
     assert [(b.cls, b.base) for b in facts.bases] == [("A.Foo.Bar", "Base")]
 
 
+def test_ruby_alias_is_what_a_def_there_is():
+    # a top-level `alias` names a function as the `def` beside it (was: a "method" of no
+    # container); in a class, a module or a class it reopens, a method of it
+    src = (b"alias shout say\ndef say; end\nclass K\n  alias a b\nend\nmodule M\n  alias c d\nend\n"
+           b"class << Foo\n  alias e f\nend\n")
+    facts = extract_blob(src, "alias.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("shout", "function", "", 1), ("say", "function", "", 2), ("K", "class", "", 3), ("a", "method", "K", 4),
+        ("M", "module", "", 6), ("c", "method", "M", 7), ("e", "method", "Foo", 10)]
+
+
 def test_ruby_accessor_names_are_definition_sites():
     src = b"class Cart\n  attr_reader :items, :total\n  def add(x)\n    items << x\n  end\nend\n"
     facts = extract_blob(src, "cart.rb", "ruby")

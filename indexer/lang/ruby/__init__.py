@@ -10,7 +10,8 @@ from indexer.lang.language import Language
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 4: a class or module written with its scope (`class Foo::Bar` in `module A`) is a member of
 #    that scope as looked up from there (`A.Foo`; `::Foo::Bar`: `Foo`), and so is the container
-#    of what is defined inside it (was: A's Bar, and `A.Bar` the container of its methods)
+#    of what is defined inside it (was: A's Bar, and `A.Bar` the container of its methods);
+#    a top-level `alias` is a function, as a `def` there (was: a method of no container)
 VERSION = "4"
 
 LANGUAGE = Language(

@@ -60,8 +60,9 @@ def _written_scope(name: Node, data: bytes) -> str:
 
 
 HOOKS = TagsHooks(
-    # (a constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
-    kinds={"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
+    # (a constant assignment is a constant, or a class `Struct.new` makes: its capture says which;
+    # an `alias` is what a `def` there is: a method where a class or module holds it)
+    kinds={"method": "function", "singleton_method": "method", "alias": "function", "class": "class",
            "singleton_class": "class", "module": "module"},
     name_rules={"simple_symbol": _symbol},
     scope_openers=frozenset({"singleton_class"}),
