@@ -1719,6 +1719,18 @@ def test_go_embedded_fields_are_fields_and_uses_of_their_type():
         ("S", 2, "definition"), ("I", 8, "definition")]
 
 
+def test_ruby_accessors_and_reopened_classes_of_every_form():
+    # each accessor and each of the four reopening calls; an accessor called on another object
+    # defines nothing of this class
+    src = (b"class Cart\n  attr_writer :note\n  other.attr_reader :not_ours\nend\n"
+           b"Foo.module_eval do\n  def a; end\nend\nFoo.class_exec do\n  def b; end\nend\n"
+           b"Foo.module_exec do\n  def c; end\nend\n")
+    facts = extract_blob(src, "forms.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Cart", "class", "", 1), ("note", "field", "Cart", 2),
+        ("a", "method", "Foo", 6), ("b", "method", "Foo", 9), ("c", "method", "Foo", 12)]
+
+
 def test_ruby_singleton_class_of_a_constant_reopens_it():
     # ruby's benchmark.rb: `class << Benchmark` adds methods to a module defined elsewhere;
     # the shipped tags made it a second `Benchmark`, a class
