@@ -1825,6 +1825,19 @@ def test_ruby_alias_is_what_a_def_there_is():
         ("M", "module", "", 6), ("c", "method", "M", 7), ("e", "method", "Foo", 10)]
 
 
+def test_ruby_singleton_method_of_a_constant_is_its_method():
+    # `def Foo.bar` adds bar to Foo as `class << Foo` does (was: a method of the scope it is
+    # written in); Foo is looked up from there as a written scope is; `def self.x` and a
+    # method of a variable's value stay the enclosing scope's
+    src = (b"def Foo.bar; end\ndef Foo.size=(v); end\ndef Foo.+(o); end\ndef obj.w; end\n"
+           b"module A\n  def Foo.c; end\n  class Foo\n    def Foo.d; end\n    def self.e; end\n  end\nend\n")
+    facts = extract_blob(src, "single.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("bar", "method", "Foo", 1), ("size=", "method", "Foo", 2), ("+", "method", "Foo", 3),
+        ("w", "method", "", 4), ("A", "module", "", 5), ("c", "method", "A.Foo", 6), ("Foo", "class", "A", 7),
+        ("d", "method", "A.Foo", 8), ("e", "method", "A.Foo", 9)]
+
+
 def test_ruby_accessor_names_are_definition_sites():
     src = b"class Cart\n  attr_reader :items, :total\n  def add(x)\n    items << x\n  end\nend\n"
     facts = extract_blob(src, "cart.rb", "ruby")

@@ -11,7 +11,8 @@ from indexer.lang.language import Language
 # 4: a class or module written with its scope (`class Foo::Bar` in `module A`) is a member of
 #    that scope as looked up from there (`A.Foo`; `::Foo::Bar`: `Foo`), and so is the container
 #    of what is defined inside it (was: A's Bar, and `A.Bar` the container of its methods);
-#    a top-level `alias` is a function, as a `def` there (was: a method of no container)
+#    a top-level `alias` is a function, as a `def` there (was: a method of no container);
+#    `def Foo.bar` is Foo's method, as in `class << Foo` (was: the enclosing scope's)
 VERSION = "4"
 
 LANGUAGE = Language(

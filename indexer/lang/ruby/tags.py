@@ -35,8 +35,13 @@ def _written_scope(name: Node, data: bytes) -> str:
     mostly there is); `class ::Foo::Bar`: "::Foo", top-level Foo's whatever encloses it. A scope
     that starts with `self` starts at the enclosing one (`class self::Foo::Bar`: "Foo"); one
     that starts with any other value (`class klass::Bar`) names no constant the tree shows: "",
-    the enclosing one's."""
+    the enclosing one's. `def Foo.bar` is a method of Foo as `class << Foo` makes one: "Foo"
+    (`def self.bar`, `def obj.bar`: "")."""
     path = ancestry.parent(name)
+    if path is not None and path.type == "singleton_method":
+        target = path.child_by_field_name("object")
+        return data[target.start_byte:target.end_byte].decode("utf-8", "replace") if (
+            target is not None and target.type == "constant") else ""
     if path is None or path.type != "scope_resolution":
         return ""
     holder = ancestry.parent(path)
@@ -66,7 +71,8 @@ HOOKS = TagsHooks(
            "singleton_class": "class", "module": "module"},
     name_rules={"simple_symbol": _symbol},
     scope_openers=frozenset({"singleton_class"}),
-    scope_rules={"constant": _written_scope},
+    # (a singleton method's name is any of the four)
+    scope_rules=dict.fromkeys(("constant", "identifier", "setter", "operator"), _written_scope),
     relative_holders=True,
     maker=_maker,
     method_hosts=frozenset({"module"}),  # a module's functions are its methods
