@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain
 from operator import attrgetter
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from tree_sitter import Node, QueryCursor
 
@@ -504,6 +504,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
             holders.pop()
     elif d.hoist == "global":
         holders = []
+    if hinted_holders:
+        return _hinted_chain(holders)
     last = len(holders) - 1
     chain: list[str] = []
     for i, s in enumerate(holders):
@@ -516,13 +518,52 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
             if chain[-len(parts):] != parts:
                 chain.extend(parts)
             continue
-        if hinted_holders:
-            if s.rooted:
-                chain = []
-            if s.hint:
-                chain = _looked_up(chain, s.hint.split("."))
         chain.append(s.name)
     return chain
+
+
+def _hinted_chain(holders: list[_Def]) -> list[str]:
+    """The chain of `holders` whose explicit containers are part of it (`_container_chain`).
+    From the first relative container on, where each name stands is kept, so that a relative
+    container's first name is found at once (`_looked_up`): the chain is built in steps linear
+    in the nesting, not its square (which made a file of nested `class A::B`s cubic)."""
+    chain: list[str] = []
+    places: dict[str, list[int]] | None = None
+    for s in holders:
+        if s.scope_only:
+            parts = s.name.split(".")
+            if chain[-len(parts):] != parts:
+                _add(chain, places, parts)
+            continue
+        if s.rooted:
+            chain, places = [], None
+        if s.hint:
+            scope = s.hint.split(".")
+            if not s.rooted:
+                if places is None:
+                    places = {}
+                    for i, name in enumerate(chain):
+                        places.setdefault(name, []).append(i)
+                found = places.get(scope[0])
+                if found:
+                    at = found[-1]
+                    for name in chain[at:]:
+                        places[name].pop()
+                    del chain[at:]
+            _add(chain, places, scope)
+        if places is not None:
+            places.setdefault(s.name, []).append(len(chain))
+        chain.append(s.name)
+    return chain
+
+
+def _add(chain: list[str], places: dict[str, list[int]] | None, names: Sequence[str]) -> None:
+    if places is not None:
+        for name in names:
+            places.setdefault(name, []).append(len(chain))
+            chain.append(name)
+    else:
+        chain.extend(names)
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol], bool]:
