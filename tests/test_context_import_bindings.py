@@ -155,3 +155,24 @@ def test_ruby_constants_of_the_same_outer_module_need_no_import(indexed_files):
     }), "Request")
     assert found[("lib/rack/lobster.rb", 4)] == "same_package"
     assert found[("lib/other/app.rb", 4)] == "name_match"
+
+
+def test_ruby_class_written_with_its_module_is_of_that_module(indexed_files):
+    # `class Rack::Request` is Rack's: its file is of Rack's package, and the class is
+    # `Rack.Request` as `module Rack; class Request` makes it (was: a top-level Request,
+    # its file of a package "Request")
+    asked = indexed_files({
+        "lib/rack/request.rb": "class Rack::Request\n  def body; end\nend\n",
+        "lib/rack/lobster.rb": "module Rack\n  class Lobster\n    def call(env)\n      Request.new(env)\n    end\n  end\nend\n",
+        "lib/other/app.rb": "module Other\n  class App\n    def call(env)\n      Request.new(env)\n    end\n  end\nend\n",
+        # the outermost module of a longer path; a module holding no class; a constant before it
+        "lib/rack/handler/thin.rb": "class Rack::Handler::Thin\n  def run\n    Request.new\n  end\nend\n",
+        "lib/rack/utils.rb": "module Rack\n  def self.parse\n    Request.new\n  end\nend\n",
+        "lib/rack/version.rb": "RELEASE = 1\nmodule Rack\n  def self.v\n    Request.new\n  end\nend\n",
+    })
+    found = _resolutions(asked, "Request")
+    assert found[("lib/rack/lobster.rb", 4)] == "same_package"
+    assert found[("lib/other/app.rb", 4)] == "name_match"
+    assert found[("lib/rack/handler/thin.rb", 3)] == "same_package"
+    assert found[("lib/rack/utils.rb", 3)] == "same_package"
+    assert found[("lib/rack/version.rb", 4)] == "same_package"

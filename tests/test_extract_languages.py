@@ -1719,6 +1719,18 @@ def test_go_embedded_fields_are_fields_and_uses_of_their_type():
         ("S", 2, "definition"), ("I", 8, "definition")]
 
 
+def test_ruby_accessors_and_reopened_classes_of_every_form():
+    # each accessor and each of the four reopening calls; an accessor called on another object
+    # defines nothing of this class
+    src = (b"class Cart\n  attr_writer :note\n  other.attr_reader :not_ours\nend\n"
+           b"Foo.module_eval do\n  def a; end\nend\nFoo.class_exec do\n  def b; end\nend\n"
+           b"Foo.module_exec do\n  def c; end\nend\n")
+    facts = extract_blob(src, "forms.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Cart", "class", "", 1), ("note", "field", "Cart", 2),
+        ("a", "method", "Foo", 6), ("b", "method", "Foo", 9), ("c", "method", "Foo", 12)]
+
+
 def test_ruby_singleton_class_of_a_constant_reopens_it():
     # ruby's benchmark.rb: `class << Benchmark` adds methods to a module defined elsewhere;
     # the shipped tags made it a second `Benchmark`, a class
@@ -1730,6 +1742,100 @@ def test_ruby_singleton_class_of_a_constant_reopens_it():
         ("Foo", "class", "", 7), ("build", "method", "Foo", 9), ("z", "method", "A.B", 13)]
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("Benchmark", "B")] == [
         ("Benchmark", 1, "definition"), ("Benchmark", 4, "reference"), ("B", 12, "reference")]
+
+
+def test_ruby_explicit_scopes_of_classes_and_modules():
+    # `class Foo::Bar` defines Bar in Foo as Ruby looks Foo up from where it stands: in
+    # `module A`, A's Foo (there being no other the tree shows); `class ::Foo::Baz` in the
+    # top-level Foo whatever encloses it; `A::B` written inside A is A's B. What is defined inside
+    # takes the written scope too. (Was: Bar and Baz of "A", C of "", Foo dropped from the
+    # containers of their methods.)
+    src = b"""module A
+  class Foo::Bar < Base
+    def m; end
+    X = 1
+    class Inner
+      def i; end
+    end
+  end
+  class ::Foo::Baz
+    def n; end
+  end
+  module Foo::Mod
+    def self.k; end
+  end
+  class ::Top; end
+  class self::Own; end
+  class klass::Unknown; end
+  class self::Foo::Deep; end
+  class klass::Foo::Lost; end
+  class A::B::C
+    def q; end
+  end
+  module Lint
+    class Lint::Wrapper; end
+  end
+end
+class A::B::C
+  def q; end
+end
+class ::Top2; end
+"""
+    facts = extract_blob(src, "lib/a.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("A", "module", "", 1),
+        ("Bar", "class", "A.Foo", 2),
+        ("m", "method", "A.Foo.Bar", 3),
+        ("X", "constant", "A.Foo.Bar", 4),
+        ("Inner", "class", "A.Foo.Bar", 5),
+        ("i", "method", "A.Foo.Bar.Inner", 6),
+        ("Baz", "class", "Foo", 9),
+        ("n", "method", "Foo.Baz", 10),
+        ("Mod", "module", "A.Foo", 12),
+        ("k", "method", "A.Foo.Mod", 13),
+        ("Top", "class", "", 15),
+        ("Own", "class", "A", 16),  # `self` in A's body is A
+        ("Unknown", "class", "A", 17),  # a variable's value: no constant the tree shows
+        ("Deep", "class", "A.Foo", 18),  # `self` is A
+        ("Lost", "class", "A", 19),
+        ("C", "class", "A.B", 20),
+        ("q", "method", "A.B.C", 21),
+        ("Lint", "module", "A", 23),
+        ("Wrapper", "class", "A.Lint", 24),  # Lint found in A, not A.Lint.Lint
+        ("C", "class", "A.B", 27),
+        ("q", "method", "A.B.C", 28),
+        ("Top2", "class", "", 30),
+    ]
+    # the written scope is a use of its names, the class's own name its definition
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.line in (2, 9)] == [
+        ("Foo", 2, "identifier"), ("Bar", 2, "definition"), ("Base", 2, "identifier"),
+        ("Foo", 9, "identifier"), ("Baz", 9, "definition")]
+    # a class's bases are recorded under its qualified name
+    assert [(b.cls, b.base) for b in facts.bases] == [("A.Foo.Bar", "Base")]
+
+
+def test_ruby_alias_is_what_a_def_there_is():
+    # a top-level `alias` names a function as the `def` beside it (was: a "method" of no
+    # container); in a class, a module or a class it reopens, a method of it
+    src = (b"alias shout say\ndef say; end\nclass K\n  alias a b\nend\nmodule M\n  alias c d\nend\n"
+           b"class << Foo\n  alias e f\nend\n")
+    facts = extract_blob(src, "alias.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("shout", "function", "", 1), ("say", "function", "", 2), ("K", "class", "", 3), ("a", "method", "K", 4),
+        ("M", "module", "", 6), ("c", "method", "M", 7), ("e", "method", "Foo", 10)]
+
+
+def test_ruby_singleton_method_of_a_constant_is_its_method():
+    # `def Foo.bar` adds bar to Foo as `class << Foo` does (was: a method of the scope it is
+    # written in); Foo is looked up from there as a written scope is; `def self.x` and a
+    # method of a variable's value stay the enclosing scope's
+    src = (b"def Foo.bar; end\ndef Foo.size=(v); end\ndef Foo.+(o); end\ndef obj.w; end\n"
+           b"module A\n  def Foo.c; end\n  class Foo\n    def Foo.d; end\n    def self.e; end\n  end\nend\n")
+    facts = extract_blob(src, "single.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("bar", "method", "Foo", 1), ("size=", "method", "Foo", 2), ("+", "method", "Foo", 3),
+        ("w", "method", "", 4), ("A", "module", "", 5), ("c", "method", "A.Foo", 6), ("Foo", "class", "A", 7),
+        ("d", "method", "A.Foo", 8), ("e", "method", "A.Foo", 9)]
 
 
 def test_ruby_accessor_names_are_definition_sites():

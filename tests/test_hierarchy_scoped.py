@@ -151,6 +151,9 @@ def test_hierarchy_lists_known_subclasses_after_the_bases():
     ("ruby", "a.rb", "class A < B::C\n  include M, N\n  extend E\n  prepend P\n  x.include Q\nend\n",
      [("A", "B::C", ""), ("A", "M", "include"), ("A", "N", "include"), ("A", "E", "extend"), ("A", "P", "prepend")]),
     ("ruby", "a.rb", "class A < Struct.new(:a)\n  def f\n    include Z\n  end\nend\n", []),
+    # a call that is no mixin names no base, nor does a mixin of a variable or of nothing
+    ("ruby", "a.rb", "module A\n  helper Formatting\n  include mod\n  include\n  include M::N\nend\n",
+     [("A", "M::N", "include")]),
     ("cpp", "a.cpp", "namespace n { class A : public B, private ns::C<int>, virtual D {}; }\n",
      [("n.A", "B", ""), ("n.A", "ns::C", ""), ("n.A", "D", "")]),
     ("cpp", "a.cpp", "template <typename T> struct S : T, Base<T> {};\n", [("S", "Base", "")]),

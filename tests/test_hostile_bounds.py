@@ -198,6 +198,41 @@ def test_nesting_within_the_caps_is_kept_whole_and_past_them_marked():
     assert len(at.symbols) == 256 and at.symbols_capped and at.occurrences_capped
 
 
+def _tags_steps(src: bytes, path: str, language: str) -> int:
+    """The lines tags.py runs to extract `src` (its queries compiled before): a count of steps,
+    the same on any machine."""
+    import sys
+
+    from indexer.extract import tags
+    from indexer.extract.blob import extract_blob
+
+    extract_blob(src, "warm-" + path, language)
+    count = 0
+
+    def local(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return local
+
+    sys.settrace(lambda frame, event, arg: local if frame.f_code.co_filename == tags.__file__ else None)
+    try:
+        extract_blob(src, path, language)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_nested_classes_written_with_their_scope_cost_no_more_than_plain_nesting():
+    # each `class Xi::Yi` carries its written scope into the chain of what it holds; finding a
+    # scope's first name by a walk back through the chain made the nesting cubic (was: 8x the
+    # steps for twice the depth); each symbol's chain being as long as its depth keeps it square
+    def nested(n: int) -> bytes:
+        return ("".join(f"class X{i}::Y{i}\n" for i in range(n)) + "end\n" * n).encode()
+
+    half, full = _tags_steps(nested(100), "a.rb", "ruby"), _tags_steps(nested(200), "a.rb", "ruby")
+    assert full < 5 * half
+
+
 def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
     from indexer.extract.blob import extract_blob
     from indexer.extract.tags import SYMBOL_CAP

@@ -37,6 +37,35 @@ def test_the_forms_a_require_takes():
         ("./body", 11), ("set", 12), ("#{root}/plugins", 13)]
 
 
+# Expressions that build no path beside the file (each a different part of the rule fails),
+# then the file's own folder in each spelling the rule knows.
+NOT_BESIDE = b'''require File.dirname(__FILE__) - "/errors"
+require x + "/y"
+require __dir__ + "errors"
+require __dir__ + name
+require Other.join(__dir__, "x")
+require File.join("lib", "x")
+require File.join(__dir__)
+require File.join(__dir__, name, "x")
+require File.expand_path("lib/x")
+require File.expand_path("../x", ROOT)
+require File.expand_path("lib/x", __FILE__)
+require File.expand_path(name, __dir__)
+require File.join(__dir__, "two")
+require "#{File.dirname __FILE__}/three"
+require File.join(File.expand_path(File.dirname(__FILE__)), "four")
+require File.join(File.expand_path(__dir__), "five")
+require "#{__dir__}six"
+'''
+
+
+def test_what_builds_a_path_beside_the_file_and_what_does_not():
+    facts = extract_blob(NOT_BESIDE, "lib/rack/app.rb", "ruby")
+    assert [(i.spec, i.line) for i in facts.imports] == [
+        ("./two", 13), ("./three", 14), ("./four", 15), ("./five", 16),
+        ("#{__dir__}six", 17)]  # `__dir__` and a name glued: kept as written, resolving nowhere
+
+
 def test_an_indexed_gem_has_its_autoload_and_expand_path_edges(tmp_path):
     files = {
         "lib/shop.rb": 'module Shop\n  autoload :Cart, "shop/cart"\n  autoload :Tax, File.expand_path("shop/tax", __dir__)\nend\n',

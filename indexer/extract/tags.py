@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain
 from operator import attrgetter
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from tree_sitter import Node, QueryCursor
 
@@ -94,6 +94,7 @@ class _Def:
     sig_start: int  # start of the line holding the name: the signature, past decorators/annotations
     name_start: int
     hint: str = ""  # explicit container (Go receiver type, C++ `Foo::`)
+    rooted: bool = False  # the hint names its container from the top (TagsHooks.named_holders, relative_holders)
     scope_only: bool = False
     scope_end: int = -1  # where its scope ends when not at `end` (C# `namespace X;`: end of file)
     hoist: str = ""  # written inside what does not hold it: "member" or "global", see _HOISTED
@@ -295,6 +296,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
     import_handlers = handlers(language)
     qualified, maker, spelled = hooks.qualified_name, hooks.maker, hooks.spelled
     name_rules, scope_rules = hooks.name_rules, hooks.scope_rules
+    named_holders, relative_holders = hooks.named_holders, hooks.relative_holders
     class_types = hooks.class_types
     class_starts: list[int] = []
     first_id = grammars.first_identifier_pattern(language)
@@ -358,6 +360,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 if named is None:
                     continue
                 name_start, name = named
+            if not name:  # a name a broken parse left out (`void A::() {}`): no symbol, as with no name
+                continue
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
                     kind == "field" and hooks.storage_fields):
                 kind = "constant"
@@ -367,14 +371,17 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if hooks.ends_at_code:
                 span_end, (end_row, end_col) = _code_end(span, code_ends)
             hint_nodes = caps.get("container") or caps.get("local.scope")
-            hint = ""
+            hint = written = ""
             if hint_nodes:
                 start, end = hint_nodes[0].start_byte, hint_nodes[0].end_byte
                 if start <= name_start < end:  # a whole qualified name: its scope is what precedes the name
                     end = name_start
-                hint = _scope_text(_text(data, start, end))
+                written = _text(data, start, end)
+                hint = _scope_text(written)
             if not hint and scope_rules and name_type in scope_rules:
-                hint = _scope_text(scope_rules[name_type](name_node, data))
+                written = scope_rules[name_type](name_node, data)
+                hint = _scope_text(written)
+            rooted = bool(hint) if named_holders else relative_holders and written.lstrip().startswith("::")
             # The start of the name's line: its column back from it (the tree's lines are the
             # source's), not a search back through a line that may be the whole file.
             line_start = name_start - name_col if name_start == name_node.start_byte else \
@@ -382,7 +389,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             entry = _Def(name, kind, span_start, span_end, name_row + 1,
                          # the end line: a span ending at a line start ends on the line before
                          end_row if end_col == 0 and end_row > span.start_point[0] else end_row + 1,
-                         line_start, name_start, hint)
+                         line_start, name_start, hint, rooted)
             if def_type in hooks.to_the_end or (
                     hooks.bodiless_namespaces and kind == "namespace" and def_node.child_by_field_name("body") is None):
                 entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (finish_definitions)
@@ -391,11 +398,11 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
             previous = defs.get(name_start)
             if previous is None or rank > previous[:2]:
-                if previous is not None and not entry.hint:
-                    entry.hint = previous[2].hint
+                if previous is not None and not entry.hint and not entry.rooted:
+                    entry.hint, entry.rooted = previous[2].hint, previous[2].rooted
                 defs[name_start] = (rank[0], rank[1], entry)
-            elif entry.hint and not previous[2].hint:
-                previous[2].hint = entry.hint
+            elif (entry.hint or entry.rooted) and not (previous[2].hint or previous[2].rooted):
+                previous[2].hint, previous[2].rooted = entry.hint, entry.rooted
             if "rennet.embedded" in caps:  # a Go embedded field: its name is its type's
                 roles.setdefault(name_start, "reference")
             else:
@@ -470,21 +477,35 @@ _DATA_KINDS = frozenset({"variable", "constant", "field"})
 _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 
-def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: bool = False) -> list[str]:
+def _looked_up(chain: list[str], scope: list[str]) -> list[str]:
+    """The container a relative `scope` written inside `chain` names, as Ruby looks its first
+    name up from there: in the innermost enclosing definition whose own members hold it, so
+    `A::B` written inside `A` is `A.B`, not `A.A.B` (what the tree does not show is taken to be
+    absent); a first name no enclosing definition holds is a member of the innermost."""
+    for i in range(len(chain) - 1, -1, -1):
+        if chain[i] == scope[0]:
+            return chain[:i] + scope
+    return chain + scope
+
+
+def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
     but is the scope of the members of an untagged one (`typedef struct { int y; } T;`); nor
     does a variable hold the tagged struct its declaration defines (`struct S {...} s;`).
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
-    With `named_holders` (TagsHooks), a holder's own explicit container stands before its name,
-    and one that names its holder from the top starts the chain anew."""
+    With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
+    container stands before its name, and one that names its holder from the top starts the
+    chain anew."""
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
             holders.pop()
     elif d.hoist == "global":
         holders = []
+    if hinted_holders:
+        return _hinted_chain(holders)
     last = len(holders) - 1
     chain: list[str] = []
     for i, s in enumerate(holders):
@@ -497,10 +518,52 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, named_holders: b
             if chain[-len(parts):] != parts:
                 chain.extend(parts)
             continue
-        if named_holders and s.hint:
-            chain = s.hint.split(".")
         chain.append(s.name)
     return chain
+
+
+def _hinted_chain(holders: list[_Def]) -> list[str]:
+    """The chain of `holders` whose explicit containers are part of it (`_container_chain`).
+    From the first relative container on, where each name stands is kept, so that a relative
+    container's first name is found at once (`_looked_up`): the chain is built in steps linear
+    in the nesting, not its square (which made a file of nested `class A::B`s cubic)."""
+    chain: list[str] = []
+    places: dict[str, list[int]] | None = None
+    for s in holders:
+        if s.scope_only:
+            parts = s.name.split(".")
+            if chain[-len(parts):] != parts:
+                _add(chain, places, parts)
+            continue
+        if s.rooted:
+            chain, places = [], None
+        if s.hint:
+            scope = s.hint.split(".")
+            if not s.rooted:
+                if places is None:
+                    places = {}
+                    for i, name in enumerate(chain):
+                        places.setdefault(name, []).append(i)
+                found = places.get(scope[0])
+                if found:
+                    at = found[-1]
+                    for name in chain[at:]:
+                        places[name].pop()
+                    del chain[at:]
+            _add(chain, places, scope)
+        if places is not None:
+            places.setdefault(s.name, []).append(len(chain))
+        chain.append(s.name)
+    return chain
+
+
+def _add(chain: list[str], places: dict[str, list[int]] | None, names: Sequence[str]) -> None:
+    if places is not None:
+        for name in names:
+            places.setdefault(name, []).append(len(chain))
+            chain.append(name)
+    else:
+        chain.extend(names)
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol], bool]:
@@ -508,7 +571,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
     hooks = tags_hooks.of(language)
     hosts = METHOD_HOSTS | hooks.method_hosts
     body_locals = hooks.body_fields_are_locals
-    named_holders = hooks.named_holders
+    hinted_holders = hooks.named_holders or hooks.relative_holders
     for d in defs:
         if d.scope_end < 0:
             d.scope_end = d.end
@@ -525,12 +588,13 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
         elif d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
-            chain = _container_chain(language, stack, d, named_holders) if stack else []
+            chain = _container_chain(language, stack, d, hinted_holders) if stack and not d.rooted else []
             kind = d.kind
             if d.hint:
-                if named_holders:
-                    chain = []
-                chain.append(d.hint)
+                if hinted_holders:
+                    chain = _looked_up(chain, d.hint.split("."))
+                else:
+                    chain.append(d.hint)
                 if kind == "function":
                     kind = "method"
             elif kind == "function" and stack and stack[-1].kind in hosts:
@@ -591,12 +655,14 @@ def _sites_in_order(nodes: list[Node], data: bytes, roles: dict[int, str],
     last = -1
     for node in nodes:
         start = node.start_byte
+        end = node.end_byte
+        if start == end:  # a name a broken parse left out (tree-sitter's MISSING): no site
+            continue
         if start <= last:
             if start == last:
                 continue
             return None
         last = start
-        end = node.end_byte
         raw = data[start:end]
         name = names.get(raw)
         if name is None:

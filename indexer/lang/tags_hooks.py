@@ -51,7 +51,8 @@ Spelling = Callable[[Node, Node, bytes], str]
 # (name node, its start byte, its text, the source, the definition sites made so far) ->
 # (start, name) of the name as the language has it, or None when the node names nothing
 NameRule = Callable[[Node, int, str, bytes, list[Occurrence]], "tuple[int, str] | None"]
-# (name node, source) -> the container it is written under, as written ("" for none)
+# (name node, source) -> the container it is written under, as written ("" for none; `::` before
+# it when written from the top)
 ScopeRule = Callable[[Node, bytes], str]
 # (receiver node, method node, source) -> the kind of what a constant assigned the call's value is
 Maker = Callable[[Node, Node, bytes], "str | None"]
@@ -84,6 +85,11 @@ class TagsHooks(NamedTuple):
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
     # and a function inside is `obj.start.inner`)
     named_holders: bool = False
+    # a definition's explicit container is written from where it stands, and is part of the
+    # container of what is defined inside it; one written from the top (`::`) starts the chain
+    # anew (Ruby's `class Foo::Bar` in `module A`: `A.Foo`, and a method inside is `A.Foo.Bar`'s;
+    # `class ::Foo::Bar` there: `Foo`)
+    relative_holders: bool = False
     # definition node types whose start bytes the tags pass on to `finish` (Facts.class_starts),
     # so that a walk looking for them enters only the subtrees that hold one (`holds_one`)
     class_types: frozenset[str] = frozenset()

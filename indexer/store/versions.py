@@ -30,7 +30,9 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # 57: nesting and symbol caps (`symbols_capped`), a match limit on the tags query
 #     (`occurrences_capped`)
 # 58: a blob over 64 MiB (indexer.git.read.READ_CAP) is listed `too_large` unread, its lines
-#     not counted (-1): it was inflated whole to count them
+#     not counted (-1): it was inflated whole to count them; and a name a broken parse left
+#     out (tree-sitter's MISSING node, `void A::() {}`) makes no symbol and no site (was: a
+#     symbol and an occurrence of no name)
 FACTS_VERSION = "58"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.

@@ -8,7 +8,12 @@ from indexer.lang.language import Language
 # 2: each class's superclass and the modules it includes, extends, prepends (`BlobFacts.bases`)
 # 3: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "3"
+# 4: a class or module written with its scope (`class Foo::Bar` in `module A`) is a member of
+#    that scope as looked up from there (`A.Foo`; `::Foo::Bar`: `Foo`), and so is the container
+#    of what is defined inside it (was: A's Bar, and `A.Bar` the container of its methods);
+#    a top-level `alias` is a function, as a `def` there (was: a method of no container);
+#    `def Foo.bar` is Foo's method, as in `class << Foo` (was: the enclosing scope's)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="ruby",

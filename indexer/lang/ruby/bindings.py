@@ -21,7 +21,8 @@ class RubyBindings(Bindings):
         return member_syntax.ruby(line, col, name)
 
     def package_of(self, snap: Snapshot, path: str) -> tuple[str, ...] | None:
-        """A Ruby file's outermost module or class (its first)."""
+        """A Ruby file's outermost module or class (its first): of `class Rack::Lint`, Rack."""
         facts = snap.core_facts(path)
-        top = next((s.name for s in facts.symbols if not s.container and s.kind in ("module", "class")), None) if facts else None
+        top = next((s.container.partition(".")[0] or s.name for s in facts.symbols
+                    if s.kind in ("module", "class")), None) if facts else None
         return (self.language, top) if top else None

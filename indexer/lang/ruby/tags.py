@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang import ancestry
 from indexer.lang.declared_bases import finish_reading
 from indexer.lang.ruby.bases import RULES
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
+_SCOPED = frozenset({"class", "module"})  # definitions whose name may be a constant path
 # Calls that make a class or module of the constant they are assigned to
 _MAKERS = {("Class", "new"): "class", ("Struct", "new"): "class", ("Data", "define"): "class",
            ("Module", "new"): "module"}
@@ -27,12 +29,51 @@ def _symbol(node: Node, start: int, name: str, data: bytes, sites: list[Occurren
     return start + 1, name[1:]
 
 
+def _written_scope(name: Node, data: bytes) -> str:
+    """`class Foo::Bar` (a module too): the scope its name is written in, "Foo", from where it
+    stands, as Ruby looks `Foo` up from there (in `module A`, A's Foo when there is one, and
+    mostly there is); `class ::Foo::Bar`: "::Foo", top-level Foo's whatever encloses it. A scope
+    that starts with `self` starts at the enclosing one (`class self::Foo::Bar`: "Foo"); one
+    that starts with any other value (`class klass::Bar`) names no constant the tree shows: "",
+    the enclosing one's. `def Foo.bar` is a method of Foo as `class << Foo` makes one: "Foo"
+    (`def self.bar`, `def obj.bar`: "")."""
+    path = ancestry.parent(name)
+    if path is not None and path.type == "singleton_method":
+        target = path.child_by_field_name("object")
+        return data[target.start_byte:target.end_byte].decode("utf-8", "replace") if (
+            target is not None and target.type == "constant") else ""
+    if path is None or path.type != "scope_resolution":
+        return ""
+    holder = ancestry.parent(path)
+    if holder is None or holder.type not in _SCOPED or holder.child_by_field_name("name") != path:
+        return ""
+    parts: list[str] = []
+    scope = path.child_by_field_name("scope")
+    while scope is not None and scope.type == "scope_resolution":
+        segment = scope.child_by_field_name("name")
+        if segment is None:
+            return ""
+        parts.append(data[segment.start_byte:segment.end_byte].decode("utf-8", "replace"))
+        scope = scope.child_by_field_name("scope")
+    if scope is None:
+        parts.append("")  # written from the top: `::Foo::Bar`
+    elif scope.type == "constant":
+        parts.append(data[scope.start_byte:scope.end_byte].decode("utf-8", "replace"))
+    elif scope.type != "self":
+        return ""
+    return "::".join(reversed(parts)) if parts != [""] else "::"
+
+
 HOOKS = TagsHooks(
-    # (a constant assignment is a constant, or a class `Struct.new` makes: its capture says which)
-    kinds={"method": "function", "singleton_method": "method", "alias": "method", "class": "class",
+    # (a constant assignment is a constant, or a class `Struct.new` makes: its capture says which;
+    # an `alias` is what a `def` there is: a method where a class or module holds it)
+    kinds={"method": "function", "singleton_method": "method", "alias": "function", "class": "class",
            "singleton_class": "class", "module": "module"},
     name_rules={"simple_symbol": _symbol},
     scope_openers=frozenset({"singleton_class"}),
+    # (a singleton method's name is any of the four)
+    scope_rules=dict.fromkeys(("constant", "identifier", "setter", "operator"), _written_scope),
+    relative_holders=True,
     maker=_maker,
     method_hosts=frozenset({"module"}),  # a module's functions are its methods
     finish=finish_reading(RULES),
