@@ -269,10 +269,13 @@ class ModuleTree:
     def path_to(self, root: str, file: str, depth: int = 12) -> list[str] | None:
         """The module path from the crate root `root` to the module file `file` (`["net",
         "pool"]`), following the declarations of the modules on the way whose files or
-        folders hold `file`; None when no declaration reaches it."""
-        return self._search(Module(root, parent(root)), file, depth)
+        folders hold `file`; None when no declaration reaches it. A declaration leading back
+        to a module on the way (`#[path = "lib.rs"] mod again;`) is not followed: a module
+        cannot hold itself (rustc refuses such circular modules)."""
+        start = Module(root, parent(root))
+        return self._search(start, file, depth, frozenset((start,)))
 
-    def _search(self, at: Module, file: str, depth: int) -> list[str] | None:
+    def _search(self, at: Module, file: str, depth: int, way: frozenset[Module]) -> list[str] | None:
         if depth == 0:
             return None
         level = len(at.inline)
@@ -280,12 +283,12 @@ class ModuleTree:
                         if tuple(parts[:level]) == at.inline})  # declared here, or inline modules declaring deeper
         for name in names:
             hit = self.child(at, name)
-            if hit is None:
+            if hit is None or hit in way:
                 continue
             if hit.file == file and not hit.inline:
                 return [name]
             if file.startswith(hit.directory + "/"):
-                deeper = self._search(hit, file, depth - 1)
+                deeper = self._search(hit, file, depth - 1, way | {hit})
                 if deeper is not None:
                     return [name, *deeper]
         return None
