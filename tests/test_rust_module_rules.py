@@ -1,12 +1,56 @@
-"""Rules of Rust's module tree the mutation round of indexer/lang/rust/ found no test holding:
-the module path shown for a file when a crate declares a module with no file or a `#[path]`
-back to its own root."""
+"""Rules of Rust's module tree that the mutation round of indexer/lang/rust/ found no test
+holding: the crate name of an auto-discovered target, what a `use` of `self` in a group
+binds, the module path shown for a file when a crate declares a module with no file or a
+`#[path]` back to its own root, and the crate a `[[bin]]` table names."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.indexed import Indexed
+from indexer.extract.blob import extract_blob
+from indexer.lang.rust.resolve import auto_target, use_bindings
+from tests.indexed import Indexed, definitions
+
+DOC = {"package": {"name": "my-app"}}
+
+
+@pytest.mark.parametrize(("rel", "name"), [
+    ("src/main.rs", "my_app"),
+    ("src/bin/x-tool.rs", "x_tool"),
+    ("src/bin/multi/main.rs", "multi"),
+    ("tests/smoke.rs", "smoke"),
+    ("tests/big/main.rs", "big"),
+    ("examples/demo.rs", "demo"),
+    ("benches/speed.rs", "speed"),
+    # no target's root: Cargo discovers none of these
+    ("src/lib.rs", None),
+    ("src/net.rs", None),
+    ("lib/wire.rs", None),
+    ("src/bin/multi/helper.rs", None),
+    ("tests/big/helper.rs", None),
+    ("tests/big/deeper/main.rs", None),
+    ("tests/notes.txt", None),
+])
+def test_the_crate_name_of_an_auto_discovered_target(rel, name):
+    assert auto_target(DOC, rel) == name
+
+
+def _binds(source: bytes) -> list[tuple[str, str]]:
+    (spec,) = extract_blob(source, "src/x.rs", "rust").imports
+    return list(use_bindings(spec.spec, spec.names, spec.aliases))
+
+
+@pytest.mark.parametrize(("source", "bound"), [
+    # `self` in a group is the module before it, however short the path
+    (b"use net::{self};\n", [("net", "net")]),
+    (b"use net::{self as n};\n", [("net", "n")]),
+    (b"use crate::net::{self, Conn};\n", [("net", "net"), ("Conn", "Conn")]),
+    # a path ending at `self`, `super` or `crate` alone brings in no name
+    (b"use self::{super::Up};\n", [("Up", "Up")]),
+])
+def test_what_a_use_of_self_in_a_group_binds(source, bound):
+    assert _binds(source) == bound
+
 
 # lib.rs declares a module with no file (`gone`, before `here` in name order) and a
 # `#[path]` back to itself (a cycle of modules, each lib.rs again); tests/big/main.rs is a
@@ -41,3 +85,10 @@ def test_the_module_shown_past_a_missing_file_and_a_cycle_of_path_modules(crate)
     assert module("Stray") == [("src/stray.rs", "stray")]
     # a test target's module: the target's name, then the module
     assert module("Helper") == [("tests/big/helper.rs", "big::helper")]
+
+
+def test_a_bin_table_names_its_own_root_only(crate):
+    # `[[bin]] name = "tool"` without a path is src/bin/tool.rs (not in the tree): it is not
+    # src/main.rs, which only a bin named as the package is
+    assert definitions(crate, "tool::Main") == []
+    assert definitions(crate, "demo::Main") == [("src/main.rs", "Main", 1, "qualified")]
