@@ -48,7 +48,9 @@ PLAIN_VERSION = "1"
 # 63: a Python package wins over a module of its name, as CPython finds them (a/__init__.py
 #     before a.py), and a from-import of a namespace package's module lands on it (`from ns
 #     import mod`; indexer/lang/python/resolve.py)
-ASSEMBLY_VERSION = "63"
+# 64: a Rust `#[path]` file's own modules are beside it even where the folder named after it
+#     holds a file of the same name (indexer/lang/rust/resolve.py)
+ASSEMBLY_VERSION = "64"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
