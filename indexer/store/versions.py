@@ -50,7 +50,9 @@ PLAIN_VERSION = "1"
 #     import mod`; indexer/lang/python/resolve.py)
 # 64: a Rust `#[path]` file's own modules are beside it even where the folder named after it
 #     holds a file of the same name (indexer/lang/rust/resolve.py)
-ASSEMBLY_VERSION = "64"
+# 65: a Rust path from a module beside a `[[bin]] path` or `[lib] path` root sees the root's
+#     private `extern crate` (indexer/lang/rust/visibility.py)
+ASSEMBLY_VERSION = "65"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -412,7 +412,7 @@ class RustResolver:
         # package folder -> folder -> its binary root (its length, minus its place, itself)
         self._bins_by_folder: dict[str, dict[str, tuple[int, int, str]]] = {}
         self._bin_roots: dict[str, frozenset[str]] = {}  # package folder -> its binary roots
-        self._view = CrateView(self.crates.__contains__)  # which paths stay in their crate
+        self._view = CrateView(self.crates.__contains__, self.module_dir)  # which paths stay in their crate
 
     def _imports_of(self, path: str) -> Iterable[ImportSpec]:
         facts = self.facts.get(path)
