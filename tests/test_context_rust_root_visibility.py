@@ -15,11 +15,14 @@ FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n\n'
                   '[[bin]]\nname = "admin"\npath = "admin/run.rs"\n\n'
                   '[dependencies]\nhelper = { path = "helper" }\n',
-    "src/lib.rs": "pub mod net;\npub mod wide;\npub mod wider;\n",
+    "src/lib.rs": "pub mod net;\npub mod wide;\npub mod wider;\npub mod shelf;\npub mod shelfmate;\n",
     "src/net.rs": "pub struct Socket;\npub struct Pool;\npub struct Conn;\npub struct Link;\n",
     # Conn re-exported by a restricted glob and a `pub use`, Link by a `pub use` and a private glob
     "src/wide.rs": "pub(crate) use crate::net::*;\npub use crate::net::Conn;\n",
     "src/wider.rs": "pub use crate::net::Link;\nuse crate::net::*;\n",
+    # shelf.rs's private use is its own: shelfmate.rs, whose name starts like it, is not inside it
+    "src/shelf.rs": "use crate::net::Link;\n",
+    "src/shelfmate.rs": "use crate::shelf::Link;\n\npub fn k(l: Link) {}\n",
     "admin/run.rs": "mod jobs;\nuse demo::net::Socket;\nextern crate helper as h;\n\nfn main() {}\n",
     "admin/jobs.rs": "use crate::Socket;\nuse crate::h::Tool;\n\npub fn f(s: Socket, t: Tool) {}\n",
     "helper/Cargo.toml": '[package]\nname = "helper"\nversion = "0.1.0"\nedition = "2021"\n\n'
@@ -57,3 +60,21 @@ def test_the_widest_of_a_files_uses_is_what_its_importers_see(crate):
     assert definitions(crate, "demo::wider::Link") == [("src/net.rs", "Link", 4, "qualified")]
     assert ("app/src/main.rs", 1, "import") in sites(crate, "demo::net::Conn")
     assert ("app/src/main.rs", 2, "import") in sites(crate, "demo::net::Link")
+
+
+def test_a_private_use_is_not_seen_from_a_sibling_named_like_its_module(crate):
+    assert [s for s in sites(crate, "demo::net::Link") if s[0].startswith("src/shelf")] == [("src/shelf.rs", 1, "import")]
+
+
+# a crate whose root is lib.rs at the top of the tree: every file of the tree is inside it
+TOP = Indexed({
+    "Cargo.toml": '[package]\nname = "top"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\npath = "lib.rs"\n',
+    "lib.rs": "mod net;\nmod util;\nuse net::Pool;\n",
+    "net.rs": "pub struct Pool;\n",
+    "util.rs": "use crate::Pool;\n\npub fn u(p: Pool) {}\n",
+}, "rennet-ctx-rust-top-root-", message="top root")
+
+
+def test_a_private_use_of_a_root_at_the_top_of_the_tree_is_seen_by_every_module():
+    assert sites(TOP.asked(), "top::net::Pool") == [
+        ("lib.rs", 3, "import"), ("util.rs", 1, "import"), ("util.rs", 3, "import")]

@@ -92,3 +92,22 @@ def test_a_bin_table_names_its_own_root_only(crate):
     # src/main.rs, which only a bin named as the package is
     assert definitions(crate, "tool::Main") == []
     assert definitions(crate, "demo::Main") == [("src/main.rs", "Main", 1, "qualified")]
+
+
+@pytest.mark.parametrize(("source", "mods"), [
+    (b'#[path = "x/y.rs"]\nmod a;\n', [("a", ("x/y.rs",))]),
+    # comments and other attributes may stand between the `#[path]` and its `mod`
+    (b'#[path = "x/y.rs"]\n// why\n/* it */\n#[cfg(unix)]\nmod a;\n', [("a", ("x/y.rs",))]),
+    # an attribute above the `mod` before is not this one's
+    (b'#[path = "first.rs"]\nmod a;\nmod b;\n', [("a", ("first.rs",)), ("b", ())]),
+    (b'#[path = "p.rs"]\nfn f() {}\nmod b;\n', [("b", ())]),
+    # no path given as a string: none given
+    (b"#[path]\nmod a;\n", [("a", ())]),
+    (b'#[path = concat!("x", ".rs")]\nmod a;\n', [("a", ())]),
+    (b'#[doc = "x.rs"]\nmod a;\n', [("a", ())]),
+    (b'mod outer {\n    #[path = "in.rs"]\n    mod a;\n}\n', [("outer::a", ("in.rs",))]),
+])
+def test_the_path_attribute_of_a_mod_declaration(source, mods):
+    facts = extract_blob(source, "src/lib.rs", "rust")
+    assert facts.skipped == ""
+    assert [(i.spec, i.names) for i in facts.imports if i.kind == "rust_mod"] == mods
