@@ -111,3 +111,35 @@ def test_the_path_attribute_of_a_mod_declaration(source, mods):
     facts = extract_blob(source, "src/lib.rs", "rust")
     assert facts.skipped == ""
     assert [(i.spec, i.names) for i in facts.imports if i.kind == "rust_mod"] == mods
+
+
+@pytest.mark.parametrize(("source", "spec", "names", "aliases"), [
+    # `x as x` is no alias, at the end of a path as in a group
+    (b"use crate::net::Conn as Conn;\n", "crate::net::Conn", (), ()),
+    (b"use crate::net::{Conn as Conn, Pool as P};\n", "crate::net", ("Conn", "Pool"), ("", "P")),
+    (b"use crate::net::Conn as Link;\n", "crate::net::Conn", (), ("Link",)),
+    (b"use crate::net::{self as n};\n", "crate::net", ("self",), ("n",)),
+])
+def test_the_aliases_a_use_records(source, spec, names, aliases):
+    (imp,) = extract_blob(source, "src/lib.rs", "rust").imports
+    assert (imp.spec, imp.names, imp.aliases) == (spec, names, aliases)
+
+
+def test_the_paths_in_code_a_file_records():
+    source = (b"use other::build::Builder;\n"  # a `use`'s path: no path in code
+              b"extern crate other as o;\n"
+              b"fn f() {\n"
+              b"    let v = Vec::new();\n"  # a type's: no crate
+              b"    let s = std::mem::take(&mut v);\n"  # a standard crate's
+              b"    let b = other::build::Builder::new();\n"
+              b"    let c = other::build::Builder::new();\n"  # kept once, at its first line
+              b"    let t = other::Builder::<u8>::new();\n"  # up to the turbofish: other's Builder
+              b"}\n"
+              b"mod inner {\n"
+              b"    fn g() { let x = super::util::helper(); let y = crate::net::Conn::new(); }\n"
+              b"    mod deeper { fn h() { self::k(); } }\n"
+              b"}\n")
+    paths = [(i.spec, i.line, i.level) for i in extract_blob(source, "src/lib.rs", "rust").imports
+             if i.kind == "rust_path"]
+    assert paths == [("other::build::Builder", 6, 0), ("other", 8, 0), ("crate::net::Conn", 11, 1), ("super::util", 11, 1),
+                     ("self", 12, 2)]
