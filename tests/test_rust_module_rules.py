@@ -52,6 +52,12 @@ def test_what_a_use_of_self_in_a_group_binds(source, bound):
     assert _binds(source) == bound
 
 
+def test_an_alias_after_an_empty_group_names_its_own_path():
+    # the empty group `{}` names b itself (a path of its own, not renamed): c is still d
+    bound = _binds(b"use a::{b::{{}, c as d}};\n")
+    assert ("c", "d") in bound and ("b", "d") not in bound and ("c", "c") not in bound
+
+
 # lib.rs declares a module with no file (`gone`, before `here` in name order) and a
 # `#[path]` back to itself (a cycle of modules, each lib.rs again); tests/big/main.rs is a
 # test target whose module big/helper.rs is declared.
@@ -119,6 +125,9 @@ def test_the_path_attribute_of_a_mod_declaration(source, mods):
     (b"use crate::net::{Conn as Conn, Pool as P};\n", "crate::net", ("Conn", "Pool"), ("", "P")),
     (b"use crate::net::Conn as Link;\n", "crate::net::Conn", (), ("Link",)),
     (b"use crate::net::{self as n};\n", "crate::net", ("self",), ("n",)),
+    # no alias anywhere: none recorded; each item's aliases line up with its paths
+    (b"use a::{b::{c, d}, e};\n", "a", ("b::{c,d}", "e"), ()),
+    (b"use a::{b::{c as d, x}, e as f, g};\n", "a", ("b::{c,x}", "e", "g"), ("d,", "f", "")),
 ])
 def test_the_aliases_a_use_records(source, spec, names, aliases):
     (imp,) = extract_blob(source, "src/lib.rs", "rust").imports
