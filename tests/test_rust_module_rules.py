@@ -152,3 +152,14 @@ def test_the_paths_in_code_a_file_records():
              if i.kind == "rust_path"]
     assert paths == [("other::build::Builder", 6, 0), ("other", 8, 0), ("crate::net::Conn", 11, 1), ("super::util", 11, 1),
                      ("self", 12, 2)]
+
+
+@pytest.mark.parametrize(("source", "visibility"), [
+    (b"pub( crate ) use a::B;\n", "pub(crate)"),
+    (b"pub(\n    super\n) use a::B;\n", "pub(super)"),
+    (b"pub( self ) use a::B;\n", ""),  # private
+    (b"pub(in crate::m) use a::B;\n", "pub(in crate::m)"),
+])
+def test_a_use_visibility_is_recorded_compact(source, visibility):
+    (imp,) = extract_blob(source, "src/lib.rs", "rust").imports
+    assert imp.visibility == visibility
