@@ -139,7 +139,8 @@ def test_the_paths_in_code_a_file_records():
               b"extern crate other as o;\n"
               b"fn f() {\n"
               b"    let v = Vec::new();\n"  # a type's: no crate
-              b"    let s = std::mem::take(&mut v);\n"  # a standard crate's
+              b"    let s = std::mem::take(&mut v); core::mem::swap(a, b); alloc::vec::from_elem(0, 1);"
+              b" test::bench::black_box(1); proc_macro::token_stream::IntoIter::new();\n"  # the standard crates'
               b"    let b = other::build::Builder::new();\n"
               b"    let c = other::build::Builder::new();\n"  # kept once, at its first line
               b"    let t = other::Builder::<u8>::new();\n"  # up to the turbofish: other's Builder
