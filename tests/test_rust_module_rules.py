@@ -164,3 +164,19 @@ def test_the_paths_in_code_a_file_records():
 def test_a_use_visibility_is_recorded_compact(source, visibility):
     (imp,) = extract_blob(source, "src/lib.rs", "rust").imports
     assert imp.visibility == visibility
+
+
+@pytest.mark.parametrize(("source", "bound", "unbound"), [
+    (b"extern crate serde_json as json;\n", "json", "serde_json"),
+    (b"extern crate log;\n", "log", "json"),
+    (b"mod net;\n", "net", "mod"),
+    (b"mod outer { mod net; }\n", "net", "outer"),
+    (b"use crate::net::Conn as Link;\n", "Link", "Conn"),
+])
+def test_the_local_name_a_declaration_binds(source, bound, unbound):
+    from indexer.lang.rust.bindings import RustBindings
+
+    (spec,) = extract_blob(source, "src/lib.rs", "rust").imports
+    rules = RustBindings()
+    assert rules.binds_local(spec, bound) and rules.binds_bare(spec, bound)
+    assert not rules.binds_local(spec, unbound) and not rules.binds_bare(spec, unbound)
