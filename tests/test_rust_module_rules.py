@@ -70,6 +70,15 @@ FILES = {
     "src/main.rs": "pub struct Main;\nfn main() {}\n",
     "tests/big/main.rs": "mod helper;\nfn main() {}\n",
     "tests/big/helper.rs": "pub struct Helper;\n",
+    # binaries found by their crate's name only (no path ends as the name is written)
+    "src/bin/multi/main.rs": "pub struct Multi;\nfn main() {}\n",
+    "src/bin/my-tool.rs": "pub struct MyTool;\nfn main() {}\n",
+    "tools/Cargo.toml": '[package]\nname = "tools"\nversion = "0.1.0"\nedition = "2021"\n',
+    "tools/src/bin/deep/main.rs": "pub struct Deep;\nfn main() {}\n",
+    "tools/src/bin/run-all.rs": "pub struct RunAll;\nfn main() {}\n",
+    # a manifest that does not parse names no crate, though its text spells one
+    "broken/Cargo.toml": '[package\nname = "demo"\n',
+    "broken/src/lib.rs": "pub struct Broken;\n",
 }
 REPO = Indexed(FILES, "rennet-rust-module-rules-", message="module rules")
 
@@ -180,3 +189,14 @@ def test_the_local_name_a_declaration_binds(source, bound, unbound):
     rules = RustBindings()
     assert rules.binds_local(spec, bound) and rules.binds_bare(spec, bound)
     assert not rules.binds_local(spec, unbound) and not rules.binds_bare(spec, unbound)
+
+
+def test_the_crates_a_query_names(crate):
+    assert definitions(crate, "multi::Multi") == [("src/bin/multi/main.rs", "Multi", 1, "qualified")]
+    assert definitions(crate, "my_tool::MyTool") == [("src/bin/my-tool.rs", "MyTool", 1, "qualified")]
+    assert definitions(crate, "deep::Deep") == [("tools/src/bin/deep/main.rs", "Deep", 1, "qualified")]
+    assert definitions(crate, "run_all::RunAll") == [("tools/src/bin/run-all.rs", "RunAll", 1, "qualified")]
+    # `crate` is every crate's root, whatever the manifests spell
+    assert definitions(crate, "crate::here::Here") == [("src/here.rs", "Here", 1, "qualified")]
+    assert definitions(crate, "demo::Broken") == [] and definitions(crate, "demo::Root") == [
+        ("src/lib.rs", "Root", 5, "qualified")]
