@@ -1,0 +1,38 @@
+"""A glob `use` of a module brings in the module's items, not what they hold (a type's
+methods, an enum's variants), unless the module itself brings such a name in with a `use`
+of its own, or also defines it at its top. Exact site resolutions, from a real index."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.indexed import Asked, Indexed, sites
+
+FILES = {
+    "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\n",
+    "src/util.rs": "pub fn helper() {}\n",
+    # `helper` is a method here and brought in from util.rs; `build` is a method and a top-level function;
+    # `only` a method alone
+    "src/kind.rs": "pub use crate::util::helper;\n\npub struct S;\n\nimpl S {\n"
+                   "    pub fn helper(&self) {}\n    pub fn build() {}\n    pub fn only() {}\n}\n\npub fn build() {}\n",
+    "src/user.rs": "use crate::kind::*;\n\npub fn go() {\n    helper();\n    build();\n    only();\n}\n",
+}
+REPO = Indexed(FILES, "rennet-ctx-rust-glob-items-", message="glob items")
+
+
+@pytest.fixture(scope="module")
+def app() -> Asked:
+    return REPO.asked()
+
+
+def test_a_glob_passes_a_name_the_module_brings_in_though_it_also_holds_one(app):
+    assert ("src/user.rs", 4, "import") in sites(app, "demo::util::helper")
+
+
+def test_a_glob_passes_a_top_level_name_though_a_type_also_holds_one(app):
+    assert ("src/user.rs", 5, "import") in sites(app, "demo::kind::build")
+
+
+def test_a_glob_does_not_pass_a_name_only_a_type_holds(app):
+    assert not [s for s in sites(app, "only") if s[0] == "src/user.rs" and s[2] == "import"]
