@@ -64,7 +64,9 @@ def test_an_alias_after_an_empty_group_names_its_own_path():
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n\n'
                   '[[bin]]\nname = "tool"\n',
-    "src/lib.rs": 'mod gone;\npub mod here;\n#[path = "lib.rs"]\nmod again;\npub struct Root;\n',
+    "src/lib.rs": 'mod gone;\npub mod here;\n#[path = "lib.rs"]\nmod again;\npub struct Root;\n'
+                  "pub mod proto {\n    pub mod wire;\n}\n",
+    "src/proto/wire.rs": "pub struct Wire;\n",
     "src/here.rs": "pub struct Here;\n",
     "src/stray.rs": "pub struct Stray;\n",
     "src/main.rs": "pub struct Main;\nfn main() {}\n",
@@ -200,3 +202,18 @@ def test_the_crates_a_query_names(crate):
     assert definitions(crate, "crate::here::Here") == [("src/here.rs", "Here", 1, "qualified")]
     assert definitions(crate, "demo::Broken") == [] and definitions(crate, "demo::Root") == [
         ("src/lib.rs", "Root", 5, "qualified")]
+    # an inline module is no module file: lib.rs's top-level items are not its
+    assert definitions(crate, "demo::proto::wire::Wire") == [("src/proto/wire.rs", "Wire", 1, "qualified")]
+    assert definitions(crate, "demo::proto::Root") == []
+
+
+@pytest.mark.parametrize(("signature", "basis"), [
+    ("pub fn run() {", "rust:pub"),
+    ("    pub struct Conn;", "rust:pub"),
+    ("fn run() {", None),
+    ("struct Conn;", None),
+])
+def test_the_public_basis_of_a_rust_item(signature, basis):
+    from indexer.lang.bindings import of_language
+
+    assert of_language("rust").public_basis(["demo", "run"], "function", signature) == basis
