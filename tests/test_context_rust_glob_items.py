@@ -10,13 +10,16 @@ from tests.indexed import Asked, Indexed, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
-    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\n",
+    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\npub mod shapes;\npub mod drawing;\n",
     "src/util.rs": "pub fn helper() {}\n",
     # `helper` is a method here and brought in from util.rs; `build` is a method and a top-level function;
     # `only` a method alone
     "src/kind.rs": "pub use crate::util::helper;\n\npub struct S;\n\nimpl S {\n"
                    "    pub fn helper(&self) {}\n    pub fn build() {}\n    pub fn only() {}\n}\n\npub fn build() {}\n",
     "src/user.rs": "use crate::kind::*;\n\npub fn go() {\n    helper();\n    build();\n    only();\n}\n",
+    # two enums named Kind: the glob is of the one its path ends at, inner::Kind
+    "src/shapes.rs": "pub enum Kind {\n    Small,\n}\n\npub mod inner {\n    pub enum Kind {\n        Tiny,\n    }\n}\n",
+    "src/drawing.rs": "use crate::shapes::inner::Kind::*;\n\npub fn go() {\n    let _ = Tiny;\n    let _ = Small;\n}\n",
 }
 REPO = Indexed(FILES, "rennet-ctx-rust-glob-items-", message="glob items")
 
@@ -36,3 +39,8 @@ def test_a_glob_passes_a_top_level_name_though_a_type_also_holds_one(app):
 
 def test_a_glob_does_not_pass_a_name_only_a_type_holds(app):
     assert not [s for s in sites(app, "only") if s[0] == "src/user.rs" and s[2] == "import"]
+
+
+def test_a_glob_of_an_enum_is_of_the_one_its_whole_path_names(app):
+    assert sites(app, "Tiny") == [("src/drawing.rs", 4, "import")]
+    assert [s for s in sites(app, "Small") if s[0] == "src/drawing.rs"] == [("src/drawing.rs", 5, "name_match")]
