@@ -10,7 +10,7 @@ from tests.indexed import Asked, Indexed, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
-    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\npub mod shapes;\npub mod drawing;\n",
+    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\npub mod shapes;\npub mod drawing;\npub mod painting;\n",
     "src/util.rs": "pub fn helper() {}\n",
     # `helper` is a method here and brought in from util.rs; `build` is a method and a top-level function;
     # `only` a method alone
@@ -18,8 +18,11 @@ FILES = {
                    "    pub fn helper(&self) {}\n    pub fn build() {}\n    pub fn only() {}\n}\n\npub fn build() {}\n",
     "src/user.rs": "use crate::kind::*;\n\npub fn go() {\n    helper();\n    build();\n    only();\n}\n",
     # two enums named Kind: the glob is of the one its path ends at, inner::Kind
-    "src/shapes.rs": "pub enum Kind {\n    Small,\n}\n\npub mod inner {\n    pub enum Kind {\n        Tiny,\n    }\n}\n",
+    "src/shapes.rs": "pub enum Kind {\n    Small,\n}\n\nimpl Kind {\n    pub fn make() -> Kind { Kind::Small }\n}\n\n"
+                     "pub mod inner {\n    pub enum Kind {\n        Tiny,\n    }\n}\n",
     "src/drawing.rs": "use crate::shapes::inner::Kind::*;\n\npub fn go() {\n    let _ = Tiny;\n    let _ = Small;\n}\n",
+    # a glob of an enum brings in its variants, not the functions of its impl
+    "src/painting.rs": "use crate::shapes::Kind::*;\n\npub fn go() {\n    let _ = Small;\n    make();\n}\n",
 }
 REPO = Indexed(FILES, "rennet-ctx-rust-glob-items-", message="glob items")
 
@@ -44,3 +47,8 @@ def test_a_glob_does_not_pass_a_name_only_a_type_holds(app):
 def test_a_glob_of_an_enum_is_of_the_one_its_whole_path_names(app):
     assert sites(app, "Tiny") == [("src/drawing.rs", 4, "import")]
     assert [s for s in sites(app, "Small") if s[0] == "src/drawing.rs"] == [("src/drawing.rs", 5, "name_match")]
+
+
+def test_a_glob_of_an_enum_brings_in_its_variants_not_its_functions(app):
+    assert [s for s in sites(app, "Small") if s[0] == "src/painting.rs"] == [("src/painting.rs", 4, "import")]
+    assert [s for s in sites(app, "make") if s[0] == "src/painting.rs"] == [("src/painting.rs", 5, "name_match")]
