@@ -19,8 +19,10 @@ from tests.test_hierarchy import _noted
 
 RUST = load(FIXTURES / "hierarchy" / "rust_bases.txt", keys=("inherits:", "site:"))
 GO = load(FIXTURES / "hierarchy" / "go_bases.txt", keys=("inherits:", "site:"))
+RUST_MODULES = load(FIXTURES / "hierarchy" / "rust_bases_through_modules.txt", keys=("inherits:",))
 RUST_REPO = Indexed(RUST.files, "rennet-hierarchy-rust-", message="hierarchy rust")
 GO_REPO = Indexed(GO.files, "rennet-hierarchy-go-", message="hierarchy go")
+RUST_MODULES_REPO = Indexed(RUST_MODULES.files, "rennet-hierarchy-rust-modules-", message="hierarchy rust modules")
 
 
 def _edges(repo: Indexed) -> list[tuple]:
@@ -33,7 +35,8 @@ def _edges(repo: Indexed) -> list[tuple]:
                   for d in dumped if d["type"] == "edge" and d["kind"] == "inherits")
 
 
-@pytest.mark.parametrize(("repo", "case"), [(RUST_REPO, RUST), (GO_REPO, GO)], ids=["rust", "go"])
+@pytest.mark.parametrize(("repo", "case"), [(RUST_REPO, RUST), (GO_REPO, GO), (RUST_MODULES_REPO, RUST_MODULES)],
+                         ids=["rust", "go", "rust_modules"])
 def test_each_base_is_an_inherits_edge_as_its_comment_says(repo, case):
     assert _edges(repo) == _noted(case)
 

@@ -52,7 +52,9 @@ PLAIN_VERSION = "1"
 #     holds a file of the same name (indexer/lang/rust/resolve.py)
 # 65: a Rust path from a module beside a `[[bin]] path` or `[lib] path` root sees the root's
 #     private `extern crate` (indexer/lang/rust/visibility.py)
-ASSEMBLY_VERSION = "65"
+# 66: a Rust trait named through a module the file declares (`impl net::Greet for T` over
+#     `mod net;`) resolves to that module's file (indexer/lang/rust/bases.py)
+ASSEMBLY_VERSION = "66"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -8,7 +8,8 @@ file: inside inline `mod m { ... }` blocks, `m.Conn`, as the impl's methods have
 
 Resolution (`resolve_base`): a trait defined in the file is the file's; one a `use` binds
 (`use crate::greet::Greet as G;` for `G`, `use std::fmt;` for `fmt::Display`) lands where
-the use's edges do, on the file defining it when they reach several; a name a glob `use`
+the use's edges do, on the file defining it when they reach several, as does a path through
+a module the file declares (`net::Greet` over `mod net;`); a name a glob `use`
 of a module reaches a file defining is that file's (a glob of an enum, `use
 crate::kind::Kind::*;`, brings in its variants, no trait); a path (`crate::greet::Greet`, `other::Greet`) is
 where its own edge lands (a `rust_path` import); any other single name is the prelude's
@@ -99,9 +100,13 @@ def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Ed
     if len(parts) == 1 and defines(path, name):
         return "resolved", path, name
     for imp in imports:
-        if imp.kind != "rust_use":
+        if imp.kind == "rust_use":
+            leaves = use_leaves(imp.spec, imp.names, imp.aliases)
+        elif imp.kind == "rust_mod" and len(parts) > 1 and not imp.level:
+            leaves = [([imp.spec], "")]  # `mod net;` binds net in the file's own module: `net::Greet`
+        else:
             continue
-        for segments, alias in use_leaves(imp.spec, imp.names, imp.aliases):
+        for segments, alias in leaves:
             local = alias or (segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1])
             if local != head or local == "*":
                 continue
