@@ -56,6 +56,12 @@ def test_rust_bases_read_from_the_tree(source, bases):
     assert [(b.cls, b.base) for b in facts.bases] == bases
 
 
+@pytest.mark.parametrize("target", ["(u8, u8)", "&dyn U", "[u8; 4]", "fn() -> u8", "*const u8", "!"])
+def test_a_rust_impl_for_a_type_with_no_name_records_no_base_and_the_file_is_read(target):
+    facts = extract_blob(f"trait T {{}}\nimpl T for {target} {{}}\nstruct S;\n".encode(), "m.rs", "rust")
+    assert facts.skipped == "" and facts.bases == [] and [s.name for s in facts.symbols] == ["T", "S"]
+
+
 @pytest.mark.parametrize(("source", "bases"), [
     ("package p\ntype A struct { B; *c.D; E[int]; f int; G, H int }\n", [("A", "B"), ("A", "c.D"), ("A", "E")]),
     ("package p\ntype I interface { J; io.Reader; ~int | string; M() }\n", [("I", "J"), ("I", "io.Reader")]),
