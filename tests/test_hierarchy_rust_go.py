@@ -50,6 +50,9 @@ def test_each_base_is_an_inherits_edge_as_its_comment_says(repo, case):
     ("trait R: S + io::Read + 'static {}\n", [("R", "S"), ("R", "io::Read")]),
     ("mod m { impl A for B {} }\n", [("m.B", "A")]),
     ("fn f() { impl A for B {} }\n", []),
+    ("impl fmt :: Display for S {}\n", [("S", "fmt::Display")]),
+    # in document order, an inline module's too
+    ("mod m { impl A for B {} }\nimpl C for D {}\n", [("m.B", "A"), ("D", "C")]),
 ])
 def test_rust_bases_read_from_the_tree(source, bases):
     facts = extract_blob(source.encode(), "m.rs", "rust")
