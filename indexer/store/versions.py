@@ -54,7 +54,9 @@ PLAIN_VERSION = "1"
 #     private `extern crate` (indexer/lang/rust/visibility.py)
 # 66: a Rust trait named through a module the file declares (`impl net::Greet for T` over
 #     `mod net;`) resolves to that module's file (indexer/lang/rust/bases.py)
-ASSEMBLY_VERSION = "66"
+# 67: a Rust trait base resolves among the files its own import or path reaches, not another's
+#     on the same line (indexer/lang/rust/bases.py)
+ASSEMBLY_VERSION = "67"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

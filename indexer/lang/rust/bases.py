@@ -111,24 +111,34 @@ def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Ed
             if local != head or local == "*":
                 continue
             wanted = segments[-1] if len(parts) == 1 else name
-            targets = sorted({e.target for e in edges if e.line == imp.line and e.kind == imp.kind})
+            targets = _landed(imp, edges)
             if not targets:
-                status = next((u.status for u in unresolved if u.line == imp.line and u.kind == imp.kind), "external")
+                status = next((u.status for u in unresolved if (u.line, u.kind, u.spec) == (imp.line, imp.kind, imp.spec)),
+                              "external")
                 return status, "", ""
             return "resolved", next((t for t in targets if defines(t, wanted)), targets[0]), wanted
     if len(parts) > 1:  # `crate::greet::Greet`, `other::Greet`: the path's own edge (`rust_path`)
         module = "::".join(parts[:-1])
         for imp in imports:
             if imp.kind == "rust_path" and imp.spec == module:
-                targets = sorted({e.target for e in edges if e.line == imp.line and e.kind == imp.kind})
+                targets = _landed(imp, edges)
                 if targets:
                     return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
     if len(parts) == 1:
         globbed = sorted({e.target for imp in imports if imp.kind == "rust_use" and glob_paths(imp)
-                          for e in edges if e.line == imp.line and e.kind == imp.kind
-                          and globbed_names(imp, symbols(e.target)) is None})
+                          for e in _landed_edges(imp, edges) if globbed_names(imp, symbols(e.target)) is None})
         found = next((t for t in globbed if defines(t, name)), None)
         if found is not None:
             return "resolved", found, name
         return "external", "", ""  # the prelude's: `Clone`, `Iterator`, `Default`
     return "unresolved" if head in ("crate", "self", "super") else "external", "", ""
+
+
+def _landed_edges(imp: ImportSpec, edges: list[Edge]) -> list[Edge]:
+    """The edges of the import: of its line, kind and spec (another import or path in code on
+    the same line has edges of its own)."""
+    return [e for e in edges if e.line == imp.line and e.kind == imp.kind and e.spec == imp.spec]
+
+
+def _landed(imp: ImportSpec, edges: list[Edge]) -> list[str]:
+    return sorted({e.target for e in _landed_edges(imp, edges)})
