@@ -27,6 +27,11 @@ from tests.test_extract_locals import sites
     # a field named like a local is the field
     ("fn f(s: S) -> i32 {\n    let load = 1;\n    s.load + load\n}\n", "load",
      [(2, 9, "local"), (3, 7, "identifier"), (3, 14, "local")]),
+    # a parameter is local from where it is written: not the function's own name before it
+    ("fn load(load: i32) -> i32 {\n    load\n}\n", "load", [(1, 4, "definition"), (1, 9, "local"), (2, 5, "local")]),
+    # a tuple struct pattern's path is no binding, whatever its case
+    ("struct pt(i32);\nfn f(p: pt) -> i32 {\n    let pt(a) = p;\n    a\n}\n", "pt",
+     [(1, 8, "definition"), (2, 9, "identifier"), (3, 9, "identifier")]),
 ])
 def test_rust_local_sites(src, name, expected):
     assert [(line, col, role) for _, line, col, role in sites(src, "lib.rs", "rust", name)] == expected

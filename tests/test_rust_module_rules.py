@@ -102,6 +102,8 @@ def test_the_module_shown_past_a_missing_file_and_a_cycle_of_path_modules(crate)
     assert module("Stray") == [("src/stray.rs", "stray")]
     # a test target's module: the target's name, then the module
     assert module("Helper") == [("tests/big/helper.rs", "big::helper")]
+    # a binary of a package in a folder of its own
+    assert module("RunAll") == [("tools/src/bin/run-all.rs", "run_all")]
 
 
 def test_a_bin_table_names_its_own_root_only(crate):
