@@ -219,3 +219,23 @@ def test_the_public_basis_of_a_rust_item(signature, basis):
     from indexer.lang.bindings import of_language
 
     assert of_language("rust").public_basis(["demo", "run"], "function", signature) == basis
+
+
+def test_the_kinds_of_rust_items():
+    source = (b"struct S { ID: u32, pub b: u8 }\nunion U { x: u32 }\nstatic MAX: i32 = 1;\nstatic count: i32 = 0;\n"
+              b"const Y: i32 = 2;\ntype T = u8;\n")
+    kinds = {s.qualified: s.kind for s in extract_blob(source, "src/lib.rs", "rust").symbols}
+    # a field is storage in each value, whatever its case; a union is a struct; a static a variable
+    assert kinds == {"S": "struct", "S.ID": "field", "S.b": "field", "U": "struct", "U.x": "field",
+                     "MAX": "constant", "count": "variable", "Y": "constant", "T": "type"}
+
+
+# a virtual manifest names no package: its src/main.rs is no crate's root it could name
+VIRTUAL = Indexed({"Cargo.toml": '[workspace]\nmembers = []\n', "src/main.rs": "pub struct Alone;\nfn main() {}\n"},
+                  "rennet-rust-virtual-", message="virtual")
+
+
+def test_a_file_of_no_named_crate_keeps_its_path_name():
+    client, repo = VIRTUAL.asked()
+    found = client.call("context.symbol", repo=repo, name="Alone", fuzzy=False).data.definitions
+    assert [(d.path, d.module) for d in found] == [("src/main.rs", "src")]  # main.rs names its folder
