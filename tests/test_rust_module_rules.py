@@ -52,6 +52,12 @@ def test_what_a_use_of_self_in_a_group_binds(source, bound):
     assert _binds(source) == bound
 
 
+def test_the_bindings_of_a_use_tree_written_out():
+    # as use_bindings documents it: an alias written in the tree counts
+    assert use_bindings("crate::{net::{self as n, Conn}, *}") == (("net", "n"), ("Conn", "Conn"), ("*", "*"))
+    assert use_bindings("a::b", aliases=("c",)) == (("b", "c"),)
+
+
 def test_an_alias_after_an_empty_group_names_its_own_path():
     # the empty group `{}` names b itself (a path of its own, not renamed): c is still d
     bound = _binds(b"use a::{b::{{}, c as d}};\n")
@@ -67,7 +73,9 @@ FILES = {
     "src/lib.rs": 'mod gone;\npub mod here;\n#[path = "lib.rs"]\nmod again;\npub struct Root;\n'
                   "pub mod proto {\n    pub mod wire;\n}\n",
     "src/proto/wire.rs": "pub struct Wire;\n",
-    "src/here.rs": "pub struct Here;\n",
+    "src/here.rs": "pub struct Here;\npub mod a;\n",
+    "src/here/a.rs": "pub mod b;\n",
+    "src/here/a/b.rs": "pub struct Deep3;\n",
     "src/stray.rs": "pub struct Stray;\n",
     "src/main.rs": "pub struct Main;\nfn main() {}\n",
     "tests/big/main.rs": "mod helper;\nfn main() {}\n",
@@ -98,6 +106,7 @@ def test_the_module_shown_past_a_missing_file_and_a_cycle_of_path_modules(crate)
         return [(d.path, d.module) for d in found]
 
     assert module("Here") == [("src/here.rs", "demo::here")]
+    assert module("Deep3") == [("src/here/a/b.rs", "demo::here::a::b")]
     # no declaration reaches it: its path's name, though `again` leads back to lib.rs forever
     assert module("Stray") == [("src/stray.rs", "stray")]
     # a test target's module: the target's name, then the module
