@@ -248,3 +248,31 @@ def test_a_file_of_no_named_crate_keeps_its_path_name():
     client, repo = VIRTUAL.asked()
     found = client.call("context.symbol", repo=repo, name="Alone", fuzzy=False).data.definitions
     assert [(d.path, d.module) for d in found] == [("src/main.rs", "src")]  # main.rs names its folder
+
+
+def _mods(source: str) -> list[str]:
+    facts = extract_blob(source.encode(), "src/lib.rs", "rust")
+    assert facts.skipped == ""
+    return [i.spec for i in facts.imports if i.kind == "rust_mod"]
+
+
+@pytest.mark.parametrize(("depth", "read"), [(64, True), (65, False)])
+def test_a_mod_inside_the_documented_count_of_inline_modules_is_read(depth, read):
+    # docs/limits.md: a `mod m;` inside at most 64 inline `mod` blocks is read
+    source = "".join(f"mod m{i} {{ " for i in range(depth)) + "mod x;" + " }" * depth + "\nmod top;\n"
+    assert _mods(source) == ([] if not read else ["::".join(f"m{i}" for i in range(depth)) + "::x"]) + ["top"]
+
+
+@pytest.mark.parametrize(("chars", "read"), [(4096, True), (4097, False)])
+def test_a_mod_inside_modules_of_the_documented_name_length_is_read(chars, read):
+    # docs/limits.md: the inline blocks' names spell at most 4,096 characters
+    source = f"mod {'a' * (chars - 1)} {{ mod b {{ mod x; }} }}\nmod top;\n"
+    assert _mods(source) == ([f"{'a' * (chars - 1)}::b::x"] if read else []) + ["top"]
+
+
+@pytest.mark.parametrize(("depth", "read"), [(64, True), (65, False)])
+def test_a_use_nested_to_the_documented_depth_is_read(depth, read):
+    # docs/limits.md: a `use` whose groups nest at most 64 deep is read
+    source = "use a::" + "{b::" * (depth - 1) + "{c}" + "}" * (depth - 1) + ";\nuse top::d;\n"
+    uses = [i.spec for i in extract_blob(source.encode(), "src/lib.rs", "rust").imports]
+    assert uses == (["a"] if read else []) + ["top::d"]
