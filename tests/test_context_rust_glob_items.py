@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.indexed import Asked, Indexed, sites
+from tests.indexed import Asked, Indexed, definitions, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
-    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\npub mod shapes;\npub mod drawing;\npub mod painting;\n",
+    "src/lib.rs": "pub mod util;\npub mod kind;\npub mod user;\npub mod shapes;\npub mod drawing;\npub mod painting;\npub mod relay;\n",
     "src/util.rs": "pub fn helper() {}\n",
     # `helper` is a method here and brought in from util.rs; `build` is a method and a top-level function;
     # `only` a method alone
@@ -23,6 +23,8 @@ FILES = {
     "src/drawing.rs": "use crate::shapes::inner::Kind::*;\n\npub fn go() {\n    let _ = Tiny;\n    let _ = Small;\n}\n",
     # a glob of an enum brings in its variants, not the functions of its impl
     "src/painting.rs": "use crate::shapes::Kind::*;\n\npub fn go() {\n    let _ = Small;\n    make();\n}\n",
+    # a re-export of the enum's glob passes on its variants, not the functions of its impl
+    "src/relay.rs": "pub use crate::shapes::Kind::*;\n",
 }
 REPO = Indexed(FILES, "rennet-ctx-rust-glob-items-", message="glob items")
 
@@ -52,3 +54,8 @@ def test_a_glob_of_an_enum_is_of_the_one_its_whole_path_names(app):
 def test_a_glob_of_an_enum_brings_in_its_variants_not_its_functions(app):
     assert [s for s in sites(app, "Small") if s[0] == "src/painting.rs"] == [("src/painting.rs", 4, "import")]
     assert [s for s in sites(app, "make") if s[0] == "src/painting.rs"] == [("src/painting.rs", 5, "name_match")]
+
+
+def test_a_pub_use_of_an_enum_glob_re_exports_its_variants_not_its_functions(app):
+    assert definitions(app, "demo::relay::Small") == [("src/shapes.rs", "Kind.Small", 2, "qualified")]
+    assert definitions(app, "demo::relay::make") == []
