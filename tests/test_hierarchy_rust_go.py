@@ -19,8 +19,10 @@ from tests.test_hierarchy import _noted
 
 RUST = load(FIXTURES / "hierarchy" / "rust_bases.txt", keys=("inherits:", "site:"))
 GO = load(FIXTURES / "hierarchy" / "go_bases.txt", keys=("inherits:", "site:"))
+RUST_MODULES = load(FIXTURES / "hierarchy" / "rust_bases_through_modules.txt", keys=("inherits:",))
 RUST_REPO = Indexed(RUST.files, "rennet-hierarchy-rust-", message="hierarchy rust")
 GO_REPO = Indexed(GO.files, "rennet-hierarchy-go-", message="hierarchy go")
+RUST_MODULES_REPO = Indexed(RUST_MODULES.files, "rennet-hierarchy-rust-modules-", message="hierarchy rust modules")
 
 
 def _edges(repo: Indexed) -> list[tuple]:
@@ -33,7 +35,8 @@ def _edges(repo: Indexed) -> list[tuple]:
                   for d in dumped if d["type"] == "edge" and d["kind"] == "inherits")
 
 
-@pytest.mark.parametrize(("repo", "case"), [(RUST_REPO, RUST), (GO_REPO, GO)], ids=["rust", "go"])
+@pytest.mark.parametrize(("repo", "case"), [(RUST_REPO, RUST), (GO_REPO, GO), (RUST_MODULES_REPO, RUST_MODULES)],
+                         ids=["rust", "go", "rust_modules"])
 def test_each_base_is_an_inherits_edge_as_its_comment_says(repo, case):
     assert _edges(repo) == _noted(case)
 
@@ -47,10 +50,19 @@ def test_each_base_is_an_inherits_edge_as_its_comment_says(repo, case):
     ("trait R: S + io::Read + 'static {}\n", [("R", "S"), ("R", "io::Read")]),
     ("mod m { impl A for B {} }\n", [("m.B", "A")]),
     ("fn f() { impl A for B {} }\n", []),
+    ("impl fmt :: Display for S {}\n", [("S", "fmt::Display")]),
+    # in document order, an inline module's too
+    ("mod m { impl A for B {} }\nimpl C for D {}\n", [("m.B", "A"), ("D", "C")]),
 ])
 def test_rust_bases_read_from_the_tree(source, bases):
     facts = extract_blob(source.encode(), "m.rs", "rust")
     assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
+@pytest.mark.parametrize("target", ["(u8, u8)", "&dyn U", "[u8; 4]", "fn() -> u8", "*const u8", "!"])
+def test_a_rust_impl_for_a_type_with_no_name_records_no_base_and_the_file_is_read(target):
+    facts = extract_blob(f"trait T {{}}\nimpl T for {target} {{}}\nstruct S;\n".encode(), "m.rs", "rust")
+    assert facts.skipped == "" and facts.bases == [] and [s.name for s in facts.symbols] == ["T", "S"]
 
 
 @pytest.mark.parametrize(("source", "bases"), [

@@ -52,9 +52,17 @@ PLAIN_VERSION = "1"
 # 63: a Python package wins over a module of its name, as CPython finds them (a/__init__.py
 #     before a.py), and a from-import of a namespace package's module lands on it (`from ns
 #     import mod`; indexer/lang/python/resolve.py)
-# 64: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
+# 64: a Rust `#[path]` file's own modules are beside it even where the folder named after it
+#     holds a file of the same name (indexer/lang/rust/resolve.py)
+# 65: a Rust path from a module beside a `[[bin]] path` or `[lib] path` root sees the root's
+#     private `extern crate` (indexer/lang/rust/visibility.py)
+# 66: a Rust trait named through a module the file declares (`impl net::Greet for T` over
+#     `mod net;`) resolves to that module's file (indexer/lang/rust/bases.py)
+# 67: a Rust trait base resolves among the files its own import or path reaches, not another's
+#     on the same line (indexer/lang/rust/bases.py)
+# 68: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
 #     read whole into the record; indexer/pipeline/assemble.py)
-ASSEMBLY_VERSION = "64"
+ASSEMBLY_VERSION = "68"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

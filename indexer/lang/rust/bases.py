@@ -8,7 +8,8 @@ file: inside inline `mod m { ... }` blocks, `m.Conn`, as the impl's methods have
 
 Resolution (`resolve_base`): a trait defined in the file is the file's; one a `use` binds
 (`use crate::greet::Greet as G;` for `G`, `use std::fmt;` for `fmt::Display`) lands where
-the use's edges do, on the file defining it when they reach several; a name a glob `use`
+the use's edges do, on the file defining it when they reach several, as does a path through
+a module the file declares (`net::Greet` over `mod net;`); a name a glob `use`
 of a module reaches a file defining is that file's (a glob of an enum, `use
 crate::kind::Kind::*;`, brings in its variants, no trait); a path (`crate::greet::Greet`, `other::Greet`) is
 where its own edge lands (a `rust_path` import); any other single name is the prelude's
@@ -99,31 +100,45 @@ def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Ed
     if len(parts) == 1 and defines(path, name):
         return "resolved", path, name
     for imp in imports:
-        if imp.kind != "rust_use":
+        if imp.kind == "rust_use":
+            leaves = use_leaves(imp.spec, imp.names, imp.aliases)
+        elif imp.kind == "rust_mod" and len(parts) > 1 and not imp.level:
+            leaves = [([imp.spec], "")]  # `mod net;` binds net in the file's own module: `net::Greet`
+        else:
             continue
-        for segments, alias in use_leaves(imp.spec, imp.names, imp.aliases):
+        for segments, alias in leaves:
             local = alias or (segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1])
             if local != head or local == "*":
                 continue
             wanted = segments[-1] if len(parts) == 1 else name
-            targets = sorted({e.target for e in edges if e.line == imp.line and e.kind == imp.kind})
+            targets = _landed(imp, edges)
             if not targets:
-                status = next((u.status for u in unresolved if u.line == imp.line and u.kind == imp.kind), "external")
+                status = next((u.status for u in unresolved if (u.line, u.kind, u.spec) == (imp.line, imp.kind, imp.spec)),
+                              "external")
                 return status, "", ""
             return "resolved", next((t for t in targets if defines(t, wanted)), targets[0]), wanted
     if len(parts) > 1:  # `crate::greet::Greet`, `other::Greet`: the path's own edge (`rust_path`)
         module = "::".join(parts[:-1])
         for imp in imports:
             if imp.kind == "rust_path" and imp.spec == module:
-                targets = sorted({e.target for e in edges if e.line == imp.line and e.kind == imp.kind})
+                targets = _landed(imp, edges)
                 if targets:
                     return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
     if len(parts) == 1:
         globbed = sorted({e.target for imp in imports if imp.kind == "rust_use" and glob_paths(imp)
-                          for e in edges if e.line == imp.line and e.kind == imp.kind
-                          and globbed_names(imp, symbols(e.target)) is None})
+                          for e in _landed_edges(imp, edges) if globbed_names(imp, symbols(e.target)) is None})
         found = next((t for t in globbed if defines(t, name)), None)
         if found is not None:
             return "resolved", found, name
         return "external", "", ""  # the prelude's: `Clone`, `Iterator`, `Default`
     return "unresolved" if head in ("crate", "self", "super") else "external", "", ""
+
+
+def _landed_edges(imp: ImportSpec, edges: list[Edge]) -> list[Edge]:
+    """The edges of the import: of its line, kind and spec (another import or path in code on
+    the same line has edges of its own)."""
+    return [e for e in edges if e.line == imp.line and e.kind == imp.kind and e.spec == imp.spec]
+
+
+def _landed(imp: ImportSpec, edges: list[Edge]) -> list[str]:
+    return sorted({e.target for e in _landed_edges(imp, edges)})

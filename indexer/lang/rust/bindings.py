@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from indexer.contract.decode import Undecodable, decode_toml
 from indexer.lang.bindings_base import Bindings, PathView, SiteSyntax, every_name
 from indexer.lang.rust.globs import is_variant_of
-from indexer.lang.rust.visibility import CrateView, head_of
+from indexer.lang.rust.visibility import CrateView, head_of, module_folder
 from indexer.lang.site_lines import c_like
 from indexer.resolve.tree import join, parent
 
 if TYPE_CHECKING:
+    from indexer.lang.rust.paths import RustModulePaths
     from indexer.lang.rust.resolve import ModuleTree
     from indexer.model import ImportSpec
     from indexer.store.snapshot import Snapshot
@@ -164,6 +165,8 @@ class RustCrates:
         self._manifests: list[str] | None = None
         self._roots: dict[str, list[str]] = {}
         self._tree: ModuleTree | None = None
+        self._paths: RustModulePaths | None = None
+        self._folders: dict[str, str] = {}
 
     def crate_files(self, module: list[str]) -> list[str]:
         """The file of the Rust module `module` names when its first part is a crate's name as
@@ -207,8 +210,27 @@ class RustCrates:
         return facts.imports if facts is not None else []
 
     def crate_view(self) -> CrateView:
-        """Which Rust paths stay in their crate: a bare one naming no crate of the tree does."""
-        return CrateView(lambda name: bool(self.crate_roots(name)))
+        """Which Rust paths stay in their crate: a bare one naming no crate of the tree does;
+        and the modules inside a module file's, a crate root's being all of its folder."""
+        return CrateView(lambda name: bool(self.crate_roots(name)), self.module_folder)
+
+    def module_folder(self, path: str) -> str:
+        """The folder of the module file's children: a crate root's own folder, whatever its
+        name (a `[[bin]] path` file, tests/x.rs: their manifests tell, read on first need),
+        else as its name gives it (`visibility.module_folder`)."""
+        found = self._folders.get(path)
+        if found is None:
+            found = module_folder(path)
+            if found != parent(path):  # no lib.rs, main.rs nor mod.rs: a root only by its manifest
+                if self._paths is None:
+                    from indexer.lang.rust.paths import RustModulePaths
+
+                    self._paths = RustModulePaths(self.snap)
+                crate_path = self._paths.of(path)
+                if crate_path is not None and "::" not in crate_path:
+                    found = parent(path)
+            self._folders[path] = found
+        return found
 
     def crate_roots(self, name: str) -> list[str]:
         """The root files of the tree's crates called `name` (`crate_roots`)."""

@@ -269,10 +269,13 @@ class ModuleTree:
     def path_to(self, root: str, file: str, depth: int = 12) -> list[str] | None:
         """The module path from the crate root `root` to the module file `file` (`["net",
         "pool"]`), following the declarations of the modules on the way whose files or
-        folders hold `file`; None when no declaration reaches it."""
-        return self._search(Module(root, parent(root)), file, depth)
+        folders hold `file`; None when no declaration reaches it. A declaration leading back
+        to a module on the way (`#[path = "lib.rs"] mod again;`) is not followed: a module
+        cannot hold itself (rustc refuses such circular modules)."""
+        start = Module(root, parent(root))
+        return self._search(start, file, depth, frozenset((start,)))
 
-    def _search(self, at: Module, file: str, depth: int) -> list[str] | None:
+    def _search(self, at: Module, file: str, depth: int, way: frozenset[Module]) -> list[str] | None:
         if depth == 0:
             return None
         level = len(at.inline)
@@ -280,12 +283,12 @@ class ModuleTree:
                         if tuple(parts[:level]) == at.inline})  # declared here, or inline modules declaring deeper
         for name in names:
             hit = self.child(at, name)
-            if hit is None:
+            if hit is None or hit in way:
                 continue
             if hit.file == file and not hit.inline:
                 return [name]
             if file.startswith(hit.directory + "/"):
-                deeper = self._search(hit, file, depth - 1)
+                deeper = self._search(hit, file, depth - 1, way | {hit})
                 if deeper is not None:
                     return [name, *deeper]
         return None
@@ -409,7 +412,7 @@ class RustResolver:
         # package folder -> folder -> its binary root (its length, minus its place, itself)
         self._bins_by_folder: dict[str, dict[str, tuple[int, int, str]]] = {}
         self._bin_roots: dict[str, frozenset[str]] = {}  # package folder -> its binary roots
-        self._view = CrateView(self.crates.__contains__)  # which paths stay in their crate
+        self._view = CrateView(self.crates.__contains__, self.module_dir)  # which paths stay in their crate
 
     def _imports_of(self, path: str) -> Iterable[ImportSpec]:
         facts = self.facts.get(path)
@@ -514,7 +517,8 @@ class RustResolver:
         """Is the file some module's `#[path]` file (whose children are its siblings)? The
         declarations of every Rust file are read the first time it is asked, which is only
         when a module the file declares is not found where a file's children usually are
-        (`_beside`), or a `super::` of the file does not climb to a module declaring it."""
+        (`_beside`) or has a file beside it too (`_own`), or a `super::` of the file does not
+        climb to a module declaring it."""
         return path in self._path_declarers()
 
     def _path_declarers(self) -> dict[str, tuple[str, str]]:
@@ -595,10 +599,21 @@ class RustResolver:
         parts = [s for s in imp.spec.strip().rstrip(";").split("::") if s]
         if not parts:
             return UNRESOLVED
-        at, taken = self.modules.walk(Module(importer, self.module_dir(importer)), parts)
+        at, taken = self.modules.walk(self._own(importer, parts[0]), parts)
         if taken < len(parts) and (beside := self._beside(importer, parts[0])) is not None:
             at, taken = self.modules.walk(beside, parts)
         return (at.file,) if taken == len(parts) and not at.inline else UNRESOLVED
+
+    def _own(self, importer: str, first: str) -> Module:
+        """The importer's own module, as its child `first` is looked for from it: its children
+        in its folder, or beside it when it is a `#[path]` file (rustc reads one as a mod.rs)
+        declaring `first` and a file for `first` is there beside it, which the folder's would
+        otherwise hide. Every Rust file's declarations are read (`_beside`) only then."""
+        own = Module(importer, self.module_dir(importer))
+        if first and own.directory != parent(importer) and any(
+                self.modules.exists(c) for c in child_files(join(parent(importer), first))):
+            return self._beside(importer, first) or own
+        return own
 
     def _beside(self, importer: str, first: str) -> Module | None:
         """The importer's own module with its children beside it, as a `#[path]` file has
@@ -665,7 +680,7 @@ class RustResolver:
         if head == "crate" and root is not None:
             return _Start(Module(root, parent(root)), rest)
         if head == "self":
-            return (importer,) if level else _Start(Module(importer, self.module_dir(importer)), rest)
+            return (importer,) if level else _Start(self._own(importer, rest[0] if rest else ""), rest)
         if head == "super" and root is not None:
             supers = 1
             while rest and rest[0] == "super":
@@ -688,7 +703,7 @@ class RustResolver:
         # 2018 paths may start with a child module of the current (file) module
         if level:
             return EXTERNAL
-        hit = self.modules.child(Module(importer, self.module_dir(importer)), head)
+        hit = self.modules.child(self._own(importer, head), head)
         if hit is None and (beside := self._beside(importer, head)) is not None:
             hit = self.modules.child(beside, head)
         if hit is None and root is not None and (aliased := self._extern_root(root, head)) is not None:

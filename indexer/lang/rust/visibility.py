@@ -8,7 +8,8 @@ crate::X` of a crate root's private import).
 A path is inside the crate when it starts at `crate`, `self` or `super`, or is a bare one
 that names none of the tree's crates (`CrateView.in_crate`). A module is inside
 another when its file is in that one's folder (a mod.rs, lib.rs or main.rs owns its folder,
-a/foo.rs the folder a/foo/): the layout `mod` declarations give without `#[path]`."""
+as does any crate root the caller knows of: a `[[bin]] path` file, tests/x.rs; a/foo.rs the
+folder a/foo/): the layout `mod` declarations give without `#[path]`."""
 
 from __future__ import annotations
 
@@ -35,9 +36,10 @@ def module_folder(path: str) -> str:
     return parent(path) if posixpath.basename(path) in _DIR_OWNERS else path[: -len(".rs")]
 
 
-def inside(path: str, module_file: str) -> bool:
-    """Is the file `path` a module inside the module of `module_file` (or that module itself)?"""
-    folder = module_folder(module_file)
+def inside(path: str, module_file: str, folder_of: Callable[[str], str] = module_folder) -> bool:
+    """Is the file `path` a module inside the module of `module_file` (or that module itself)?
+    `folder_of` gives a module file's children's folder."""
+    folder = folder_of(module_file)
     return path == module_file or not folder or path.startswith(folder + "/")
 
 
@@ -51,10 +53,14 @@ def head_of(spec: str, names: tuple[str, ...] = ()) -> str:
 
 class CrateView:
     """Whether a `use` path stays in the crate of the file writing it (`in_crate`), given what
-    tells a name of one of the tree's crates (`names_crate`, asked once per name)."""
+    tells a name of one of the tree's crates (`names_crate`, asked once per name), and whether
+    a module sees a private `use` of another (`sees`), given the folder of a module file's
+    children (`folder_of`: a crate root owns its folder whatever its name, which only the
+    caller's manifests tell)."""
 
-    def __init__(self, names_crate: Callable[[str], bool]) -> None:
+    def __init__(self, names_crate: Callable[[str], bool], folder_of: Callable[[str], str] = module_folder) -> None:
         self.names_crate = names_crate
+        self.folder_of = folder_of
         self._crates: dict[str, bool] = {}
 
     def in_crate(self, head: str, viewer: str) -> bool:
@@ -81,7 +87,7 @@ class CrateView:
             return True
         if not self.in_crate(head, viewer):
             return False
-        return bool(visibility) or inside(viewer, module_file)
+        return bool(visibility) or inside(viewer, module_file, self.folder_of)
 
 
 class Gate:
