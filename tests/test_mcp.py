@@ -525,6 +525,28 @@ def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
         assert len(result["content"][0]["text"]) < 1024
 
 
+def test_a_repo_no_file_system_can_name_is_bad_input_and_no_traceback(tmp_path):
+    """A `repo` holding a lone surrogate or a NUL names no folder, and is `bad_input` as any other
+    argument is. Raw lines: the SDK's client cannot encode a lone surrogate to send it (was: the
+    path of the call's repository, resolved as the request was read, raised: JSON-RPC error 0
+    with Python's codec message, and a traceback on stderr)."""
+    call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":{"repo":"%s"}}}'
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+    calls = [(1, "repo_index", "a\\ud800"), (2, "context_overview", "\\udfff"), (3, "repo_index", "a\\u0000b")]
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                       input=b"\n".join([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                                         *((call % c).encode() for c in calls)]) + b"\n",
+                       capture_output=True, timeout=120)
+    assert p.returncode == 0 and p.stderr == b"", p.stderr.decode(errors="replace")[-2000:]
+    by_id = {a["id"]: a for a in map(json.loads, p.stdout.splitlines())}
+    for rid, _, _ in calls:
+        assert "result" in by_id[rid], by_id[rid]
+        result = by_id[rid]["result"]
+        assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "bad_input", result
+        assert "`$.repo`" in result["structuredContent"]["error"]["message"]
+
+
 # --- streamable HTTP on loopback ------------------------------------------------------------
 
 class HttpServer:
