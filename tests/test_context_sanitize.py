@@ -39,7 +39,17 @@ def test_home_paths_collapse_to_tilde(home):
     "sk-proj-0123456789abcdefABCDEF",
     "xoxb-123456789012-abcdefABCDEF",
     "AKIAIOSFODNN7EXAMPLE",
+    "AGPAIOSFODNN7EXAMPLE",  # the unique ids of an IAM group, user and role
+    "AIDAIOSFODNN7EXAMPLE",
+    "AROAIOSFODNN7EXAMPLE",
+    "xoxp-123456789012-abcdefABCDEF",  # Slack's user, app-level, refresh and legacy tokens
+    "xoxa-123456789012-abcdefABCDEF",
+    "xoxo-123456789012-abcdefABCDEF",
+    "xoxs-123456789012-abcdefABCDEF",
+    "xoxr-123456789012-abcdefABCDEF",
     "Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig",
+    "Bearer\teyJhbGciOiJIUzI1NiJ9.payload.sig",  # any spacing after the scheme, as a header may hold
+    "Bearer   eyJhbGciOiJIUzI1NiJ9.payload.sig",
 ])
 def test_known_token_shapes_are_redacted(secret):
     out = sanitize(f"request failed with {secret} attached")
@@ -48,6 +58,8 @@ def test_known_token_shapes_are_redacted(secret):
 
 @pytest.mark.parametrize("pair, key", [
     ("password=hunter2", "password"),
+    ("passwd: hunter2", "passwd"),
+    ("PWD=hunter2", "PWD"),
     ("API_KEY=abc123def", "API_KEY"),
     ("client_secret: 's3cr3t value'", "client_secret"),
     ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG", "aws_secret_access_key"),
@@ -71,6 +83,9 @@ def test_credential_shaped_pairs_keep_the_key_and_lose_the_value(pair, key):
 def test_ordinary_text_is_left_alone():
     text = "author=bob tokens 3 of 5; see docs/keys.md and sk-short"
     assert sanitize(text) == text
+    # a word longer than an AWS key id (exactly 20 characters) that merely starts like one
+    text = "AKIAIOSFODNN7EXAMPLE0 and ASIAIOSFODNN7EXAMPLES_SEEN"
+    assert sanitize(text) == text
     # a path ending in a key-like name, then its error: no credential there
     for path_error in ("cannot create store folder /etc/passwd: File exists", "C:\\data\\secret: Access is denied"):
         assert sanitize(path_error) == path_error
@@ -80,6 +95,8 @@ def test_ordinary_text_is_left_alone():
     "Token24065: 1 definition(s)",  # a symbol named like a credential, and what is said of it
     "TokenType: class",
     "tokenizer: 3 sites",
+    "tokenid: 2 sites",  # only a camel-case `Key`/`Id` after the word makes a key of it
+    "secretkey: 1 definition(s)",
     "token.py:36:12  call  [same_file]",  # a file at the tree's top, its line and column
     "secrets.py:1:1",
 ])
