@@ -217,3 +217,57 @@ def test_a_long_run_of_name_characters_is_sanitized_in_linear_time():
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], timeout=300,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("shortest, shorter", [
+    ("ghp_" + "A1" * 8, "ghp_" + "A1" * 7 + "A"),  # the shortest each shape names is redacted, one shorter is not
+    ("github_pat_" + "A1" * 8, "github_pat_" + "A1" * 7 + "A"),
+    ("sk-" + "a1" * 6, "sk-" + "a1" * 5 + "a"),
+    ("xoxb-" + "1a" * 4, "xoxb-" + "1a" * 3 + "1"),
+    ("Bearer " + "eyJ0a1", "Bearer " + "eyJ0a"),
+])
+def test_each_token_shape_is_redacted_from_its_shortest(shortest, shorter):
+    assert sanitize(f"sent {shortest} and {shorter} here") == f"sent {REDACTED} and {shorter} here"
+
+
+def test_a_key_id_of_any_digits_and_capitals_is_redacted():
+    for key_id in ("AKIA0000000000000000", "ASIA9Z8Y7X6W5V4U3T2S"):
+        assert sanitize(f"key {key_id} used") == f"key {REDACTED} used"
+
+
+def test_a_line_folds_its_spacing_and_a_shown_one_escapes_a_carriage_return():
+    assert sanitize_line("a\nb\t c  \r d") == "a b c d"
+    assert sanitize_shown("a\rb") == "a\\rb"
+
+
+def test_what_the_operator_named_is_sanitized_then_shown_as_a_name(home):
+    from context_tools.faces.sanitize import shown_name, shown_own
+
+    assert shown_own(f"{home}/work token=abc") == "~/work token=[redacted]"
+    assert shown_name(f"{home}/work token=abc") == f"{home}/work token=abc"  # a tree's name is shown exactly
+    assert shown_name("a\rb") == '"a\\rb"'
+
+
+def test_a_key_after_a_path_components_first_dash_or_dot_is_redacted():
+    assert sanitize("cannot read /srv/app-password=hunter2 now") == f"cannot read /srv/app-password={REDACTED} now"
+    assert sanitize("C:\\cfg\\db.token: abc") == f"C:\\cfg\\db.token: {REDACTED}"
+
+
+@pytest.mark.parametrize("root_home", ["/", "//"])
+def test_a_home_that_is_the_root_collapses_nothing(monkeypatch, root_home):
+    """With HOME=/ (a container's root user) every path is under it: none is shown under `~`."""
+    monkeypatch.setenv("HOME", root_home)
+    assert sanitize("cannot open /srv/a.py: ~ and /") == "cannot open /srv/a.py: ~ and /"
+
+
+def test_a_name_shows_whole_up_to_240_characters_and_cut_past_them():
+    """docs/tools.md: a name longer than the line allows (240 characters) shows quoted with `…`
+    after the closing quote; one of exactly 240 shows whole."""
+    from context_tools.faces.sanitize import shown_name, shown_own
+
+    for shown in (shown_name, shown_own):
+        assert shown("a" * 240) == "a" * 240
+        cut = shown("a" * 241)
+        assert cut.startswith('"a') and cut.endswith('"…') and len(cut) == 240
+    # a line is cut only past its limit too
+    assert sanitize_line("x" * 40, 40) == "x" * 40 and sanitize_shown("x" * 40, 40) == "x" * 40
