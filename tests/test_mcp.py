@@ -1869,6 +1869,7 @@ def test_stdio_admission_hands_requests_over_in_order_within_its_bounds():
             assert within(admission.pending, 2, 100) and within(admission.held, 4, 120)
             assert admission.pending.count == len(in_flight) and admission.held.count == len(waiting)
             assert admission.waiting == bool(waiting)
+            assert admission.idle == (not waiting and not in_flight)
         # the server answers everything: each request waiting is handed over in its turn
         while in_flight or waiting:
             for seq in list(in_flight):
