@@ -135,3 +135,46 @@ def test_a_git_file_replaced_is_read_again_whatever_its_time(tmp_path, how):
     os.utime(checkout, ns=(folder.st_atime_ns, folder.st_mtime_ns))
     why = roots.refusal("repo", str(checkout))
     assert why is not None and "outside.git" in why, why
+
+
+def test_a_path_is_resolved_up_to_4096_characters_and_refused_past_them(tmp_path):
+    """docs/security.md: a path over 4,096 characters is not resolved at all (resolving costs time
+    quadratic in its parts); one of 4,096 is resolved and weighed as any other."""
+    from context_tools.faces.roots import Roots
+
+    roots = Roots.of([tmp_path])
+    at = str(tmp_path) + "/" + "a/" * ((PATH_CHARS - len(str(tmp_path)) - 1) // 2)
+    at += "b" * (PATH_CHARS - len(at))
+    assert len(at) == PATH_CHARS and roots.refusal("out", at) is None
+    assert roots.refusal("out", at + "c") == "`out` is no path on this machine"
+
+
+def test_only_a_repo_is_weighed_by_the_repository_it_opens(tmp_path):
+    """An output folder inside a checkout whose git directory lies outside the roots is served:
+    only `repo` opens that repository, and is refused for it."""
+    from context_tools.faces.roots import Roots
+    from corpora.gitbuild import RepoBuilder
+
+    RepoBuilder(tmp_path / "outside.git", bare=True).commit({"a.py": "B = 1\n"})
+    checkout = tmp_path / "ws" / "checkout"
+    checkout.mkdir(parents=True)
+    (checkout / ".git").write_text(f"gitdir: {tmp_path / 'outside.git'}\n")
+    roots = Roots.of([tmp_path / "ws"])
+    assert roots.refusal("out", str(checkout)) is None
+    why = roots.refusal("repo", str(checkout))
+    assert why is not None and "outside.git" in why, why
+
+
+def test_a_repo_inside_a_repository_above_the_roots_is_told_whose_root_would_serve_it(tmp_path):
+    """The refusal says what would serve the repository: the server's `--root` when the
+    server's roots leave it out, a root the client declares when only the client's do."""
+    from context_tools.faces.roots import Roots
+    from corpora.gitbuild import RepoBuilder
+
+    outer = RepoBuilder(tmp_path / "ws" / "outer").path
+    (outer / "sub").mkdir()
+    by_server = Roots.of([outer / "sub"]).refusal("repo", str(outer / "sub"))
+    assert by_server is not None and by_server.endswith(f"start the server with `--root {outer}` to serve it")
+    by_client = Roots.of([tmp_path / "ws"]).refusal("repo", str(outer / "sub"), (str(outer / "sub"),))
+    assert by_client is not None and by_client.endswith("the client must declare a root that holds it")
+    assert "is not under the roots the client declared" in by_client
