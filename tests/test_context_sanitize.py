@@ -39,7 +39,17 @@ def test_home_paths_collapse_to_tilde(home):
     "sk-proj-0123456789abcdefABCDEF",
     "xoxb-123456789012-abcdefABCDEF",
     "AKIAIOSFODNN7EXAMPLE",
+    "AGPAIOSFODNN7EXAMPLE",  # the unique ids of an IAM group, user and role
+    "AIDAIOSFODNN7EXAMPLE",
+    "AROAIOSFODNN7EXAMPLE",
+    "xoxp-123456789012-abcdefABCDEF",  # Slack's user, app-level, refresh and legacy tokens
+    "xoxa-123456789012-abcdefABCDEF",
+    "xoxo-123456789012-abcdefABCDEF",
+    "xoxs-123456789012-abcdefABCDEF",
+    "xoxr-123456789012-abcdefABCDEF",
     "Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig",
+    "Bearer\teyJhbGciOiJIUzI1NiJ9.payload.sig",  # any spacing after the scheme, as a header may hold
+    "Bearer   eyJhbGciOiJIUzI1NiJ9.payload.sig",
 ])
 def test_known_token_shapes_are_redacted(secret):
     out = sanitize(f"request failed with {secret} attached")
@@ -48,6 +58,8 @@ def test_known_token_shapes_are_redacted(secret):
 
 @pytest.mark.parametrize("pair, key", [
     ("password=hunter2", "password"),
+    ("passwd: hunter2", "passwd"),
+    ("PWD=hunter2", "PWD"),
     ("API_KEY=abc123def", "API_KEY"),
     ("client_secret: 's3cr3t value'", "client_secret"),
     ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG", "aws_secret_access_key"),
@@ -71,6 +83,9 @@ def test_credential_shaped_pairs_keep_the_key_and_lose_the_value(pair, key):
 def test_ordinary_text_is_left_alone():
     text = "author=bob tokens 3 of 5; see docs/keys.md and sk-short"
     assert sanitize(text) == text
+    # a word longer than an AWS key id (exactly 20 characters) that merely starts like one
+    text = "AKIAIOSFODNN7EXAMPLE0 and ASIAIOSFODNN7EXAMPLES_SEEN"
+    assert sanitize(text) == text
     # a path ending in a key-like name, then its error: no credential there
     for path_error in ("cannot create store folder /etc/passwd: File exists", "C:\\data\\secret: Access is denied"):
         assert sanitize(path_error) == path_error
@@ -80,6 +95,8 @@ def test_ordinary_text_is_left_alone():
     "Token24065: 1 definition(s)",  # a symbol named like a credential, and what is said of it
     "TokenType: class",
     "tokenizer: 3 sites",
+    "tokenid: 2 sites",  # only a camel-case `Key`/`Id` after the word makes a key of it
+    "secretkey: 1 definition(s)",
     "token.py:36:12  call  [same_file]",  # a file at the tree's top, its line and column
     "secrets.py:1:1",
 ])
@@ -200,3 +217,57 @@ def test_a_long_run_of_name_characters_is_sanitized_in_linear_time():
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], timeout=300,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("shortest, shorter", [
+    ("ghp_" + "A1" * 8, "ghp_" + "A1" * 7 + "A"),  # the shortest each shape names is redacted, one shorter is not
+    ("github_pat_" + "A1" * 8, "github_pat_" + "A1" * 7 + "A"),
+    ("sk-" + "a1" * 6, "sk-" + "a1" * 5 + "a"),
+    ("xoxb-" + "1a" * 4, "xoxb-" + "1a" * 3 + "1"),
+    ("Bearer " + "eyJ0a1", "Bearer " + "eyJ0a"),
+])
+def test_each_token_shape_is_redacted_from_its_shortest(shortest, shorter):
+    assert sanitize(f"sent {shortest} and {shorter} here") == f"sent {REDACTED} and {shorter} here"
+
+
+def test_a_key_id_of_any_digits_and_capitals_is_redacted():
+    for key_id in ("AKIA0000000000000000", "ASIA9Z8Y7X6W5V4U3T2S"):
+        assert sanitize(f"key {key_id} used") == f"key {REDACTED} used"
+
+
+def test_a_line_folds_its_spacing_and_a_shown_one_escapes_a_carriage_return():
+    assert sanitize_line("a\nb\t c  \r d") == "a b c d"
+    assert sanitize_shown("a\rb") == "a\\rb"
+
+
+def test_what_the_operator_named_is_sanitized_then_shown_as_a_name(home):
+    from context_tools.faces.sanitize import shown_name, shown_own
+
+    assert shown_own(f"{home}/work token=abc") == "~/work token=[redacted]"
+    assert shown_name(f"{home}/work token=abc") == f"{home}/work token=abc"  # a tree's name is shown exactly
+    assert shown_name("a\rb") == '"a\\rb"'
+
+
+def test_a_key_after_a_path_components_first_dash_or_dot_is_redacted():
+    assert sanitize("cannot read /srv/app-password=hunter2 now") == f"cannot read /srv/app-password={REDACTED} now"
+    assert sanitize("C:\\cfg\\db.token: abc") == f"C:\\cfg\\db.token: {REDACTED}"
+
+
+@pytest.mark.parametrize("root_home", ["/", "//"])
+def test_a_home_that_is_the_root_collapses_nothing(monkeypatch, root_home):
+    """With HOME=/ (a container's root user) every path is under it: none is shown under `~`."""
+    monkeypatch.setenv("HOME", root_home)
+    assert sanitize("cannot open /srv/a.py: ~ and /") == "cannot open /srv/a.py: ~ and /"
+
+
+def test_a_name_shows_whole_up_to_240_characters_and_cut_past_them():
+    """docs/tools.md: a name longer than the line allows (240 characters) shows quoted with `…`
+    after the closing quote; one of exactly 240 shows whole."""
+    from context_tools.faces.sanitize import shown_name, shown_own
+
+    for shown in (shown_name, shown_own):
+        assert shown("a" * 240) == "a" * 240
+        cut = shown("a" * 241)
+        assert cut.startswith('"a') and cut.endswith('"…') and len(cut) == 240
+    # a line is cut only past its limit too
+    assert sanitize_line("x" * 40, 40) == "x" * 40 and sanitize_shown("x" * 40, 40) == "x" * 40

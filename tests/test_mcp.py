@@ -525,6 +525,28 @@ def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
         assert len(result["content"][0]["text"]) < 1024
 
 
+def test_a_repo_no_file_system_can_name_is_bad_input_and_no_traceback(tmp_path):
+    """A `repo` holding a lone surrogate or a NUL names no folder, and is `bad_input` as any other
+    argument is. Raw lines: the SDK's client cannot encode a lone surrogate to send it (was: the
+    path of the call's repository, resolved as the request was read, raised: JSON-RPC error 0
+    with Python's codec message, and a traceback on stderr)."""
+    call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":{"repo":"%s"}}}'
+    init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+    calls = [(1, "repo_index", "a\\ud800"), (2, "context_overview", "\\udfff"), (3, "repo_index", "a\\u0000b")]
+    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
+                       input=b"\n".join([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                                         *((call % c).encode() for c in calls)]) + b"\n",
+                       capture_output=True, timeout=120)
+    assert p.returncode == 0 and p.stderr == b"", p.stderr.decode(errors="replace")[-2000:]
+    by_id = {a["id"]: a for a in map(json.loads, p.stdout.splitlines())}
+    for rid, _, _ in calls:
+        assert "result" in by_id[rid], by_id[rid]
+        result = by_id[rid]["result"]
+        assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "bad_input", result
+        assert "`$.repo`" in result["structuredContent"]["error"]["message"]
+
+
 # --- streamable HTTP on loopback ------------------------------------------------------------
 
 class HttpServer:
@@ -1714,7 +1736,7 @@ def test_in_flight_accounts_every_request_taken_until_answered():
 
     from context_tools.faces.in_flight import InFlight
 
-    ops = st.lists(st.tuples(st.sampled_from(["take", "done"]), st.sampled_from([1, 2, "1", "x"]),
+    ops = st.lists(st.tuples(st.sampled_from(["take", "done", "grow"]), st.sampled_from([1, 2, "1", "x"]),
                              st.integers(0, 50)), max_size=60)
 
     @settings(max_examples=300, deadline=None)
@@ -1723,7 +1745,11 @@ def test_in_flight_accounts_every_request_taken_until_answered():
         held = InFlight(requests=5, max_bytes=100)
         model: dict[object, list[int]] = {}
         for op, key, size in steps:
-            if op == "take":
+            if op == "grow":  # an HTTP body read in chunks grows the newest request taken under its id
+                if model.get(key):
+                    held.grow(key, size)
+                    model[key][-1] += size
+            elif op == "take":
                 if not held.fits(size):
                     assert held.count >= 5 or held.bytes + size > 100
                     continue
@@ -1736,8 +1762,32 @@ def test_in_flight_accounts_every_request_taken_until_answered():
                     model[key].pop(0)
             assert held.count == sum(map(len, model.values())) <= 5
             assert held.bytes == sum(map(sum, model.values()))
+            assert held.over() == (held.count > 1 and held.bytes > 100)
+            assert all(held.holds(k) == bool(model.get(k)) for k in (1, 2, "1", "x"))
 
     check()
+
+
+def test_the_bounds_of_the_requests_in_flight_are_those_docs_security_names():
+    """docs/security.md, requests in flight: 64 requests and 64 MiB in all; on stdio a room of 16
+    and 16 MiB past them; over HTTP 16 and 16 MiB a session, 32 and 32 MiB for requests of no
+    session, and a room for answers and notifications of 4 POSTs and 4 MiB a session (either
+    kind), 16 and 16 MiB in all."""
+    from context_tools.faces.in_flight import Admission, Shared, answer_room
+
+    mib = 1024 * 1024
+
+    def bound(part):
+        return part.requests, part.max_bytes
+
+    stdio = Admission()
+    assert bound(stdio.pending) == (64, 64 * mib) and bound(stdio.held) == (16, 16 * mib)
+    http = Shared()
+    assert bound(http.all) == (64, 64 * mib)
+    assert bound(http.part("a-session")) == (16, 16 * mib) and bound(http.part(None)) == (32, 32 * mib)
+    room = answer_room()
+    assert bound(room.all) == (16, 16 * mib)
+    assert bound(room.part("a-session")) == (4, 4 * mib) and bound(room.part(None)) == (4, 4 * mib)
 
 
 def test_stdio_admission_hands_requests_over_in_order_within_its_bounds():
@@ -1763,7 +1813,8 @@ def test_stdio_admission_hands_requests_over_in_order_within_its_bounds():
     @settings(max_examples=400, deadline=None)
     @given(ops)
     def check(steps):
-        admission: Admission[int] = Admission(InFlight(2, 100), InFlight(4, 120))
+        # each item is its arrival's number, named so it is never read as a size
+        admission: Admission[tuple[str, int]] = Admission(InFlight(2, 100), InFlight(4, 120))
         arrived: list[tuple[object, int]] = []  # (key, size) by arrival
         in_flight: list[int] = []  # arrivals handed over and not answered, oldest first
         waiting: list[int] = []  # arrivals not handed over, oldest first
@@ -1791,11 +1842,13 @@ def test_stdio_admission_hands_requests_over_in_order_within_its_bounds():
                     assert waiting or not admission.pending.fits(size)
                     assert not admission.held.fits(size)
                     continue
+                now = not waiting and admission.pending.fits(size)  # handed over as it arrives
                 arrived.append((value, size))
-                if admission.arrive(value, size, len(arrived) - 1):
-                    assert not waiting
+                if admission.arrive(value, size, ("request", len(arrived) - 1)):
+                    assert now
                     hand(len(arrived) - 1)
                 else:
+                    assert not now
                     waiting.append(len(arrived) - 1)
             elif op == "answer" and in_flight:
                 key = arrived[in_flight[value % len(in_flight)]][0]
@@ -1810,19 +1863,20 @@ def test_stdio_admission_hands_requests_over_in_order_within_its_bounds():
             elif op == "next":
                 item = admission.next()
                 if item is not None:
-                    hand(item)
+                    hand(item[1])
                 else:
                     assert not waiting or not admission.pending.fits(arrived[waiting[0]][1])
             assert within(admission.pending, 2, 100) and within(admission.held, 4, 120)
             assert admission.pending.count == len(in_flight) and admission.held.count == len(waiting)
             assert admission.waiting == bool(waiting)
+            assert admission.idle == (not waiting and not in_flight)
         # the server answers everything: each request waiting is handed over in its turn
         while in_flight or waiting:
             for seq in list(in_flight):
                 admission.answered(arrived[seq][0])
                 release(arrived[seq][0], in_flight)
             while (item := admission.next()) is not None:
-                hand(item)
+                hand(item[1])
         assert admission.idle
         assert handed == [seq for seq in range(len(arrived)) if seq not in dropped]
 

@@ -55,9 +55,12 @@ def repository_named(arguments: object) -> str:
         return "workspace:" + workspace
     if not isinstance(given, str) or not given:
         return os.path.realpath(".")
-    if len(given) > PATH_CHARS or "\x00" in given:  # refused as input later: not resolved on the event loop
+    if len(given) > PATH_CHARS:  # refused as input later: not resolved on the event loop
         return given[:PATH_CHARS]
-    return os.path.realpath(given)
+    try:
+        return os.path.realpath(given)
+    except ValueError:  # a NUL, a lone surrogate (no file system names it): refused as input later
+        return given
 
 
 def wait_for(calls: list[threading.Event], tick: Callable[[float], None] | None,

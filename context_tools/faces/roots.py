@@ -114,19 +114,21 @@ class Roots(msgspec.Struct, frozen=True):
 
 
 # path -> the places of the repository found from it, and the state of the entries that name them
-# (`RepositoryPlaces.watched`) and of the folders discovery climbed (a `.git` made in one of them
-# is found first): kept while none of those changes.
-_FOUND: dict[str, tuple[RepositoryPlaces, tuple[tuple[int, int] | None, ...]]] = {}
+# (`RepositoryPlaces.watched`, and the `.git` entry of its folder, which may be a file naming its
+# git directory) and of the folders discovery climbed (a `.git` made in one of them is found
+# first): kept while none of those changes. A state holds the change time, which no one under a
+# root can set back, as they can an entry's modification time.
+_FOUND: dict[str, tuple[RepositoryPlaces, tuple[tuple[int, int, int] | None, ...]]] = {}
 _FOUND_PATHS = 4096
 
 
-def _stamp(paths: tuple[str, ...]) -> tuple[tuple[int, int] | None, ...]:
-    def one(path: str) -> tuple[int, int] | None:
+def _stamp(paths: tuple[str, ...]) -> tuple[tuple[int, int, int] | None, ...]:
+    def one(path: str) -> tuple[int, int, int] | None:
         try:
             st = os.stat(path)
         except OSError:
             return None
-        return st.st_ino, st.st_mtime_ns
+        return st.st_ino, st.st_mtime_ns, st.st_ctime_ns
 
     return tuple(one(path) for path in paths)
 
@@ -152,7 +154,7 @@ def _watched(real: str, places: RepositoryPlaces) -> tuple[str, ...]:
     climbed = [real]
     while _under(climbed[-1], places.folder) and climbed[-1] != places.folder:
         climbed.append(os.path.dirname(climbed[-1]))
-    return (*places.watched, *climbed)
+    return (*places.watched, os.path.join(places.folder, ".git"), *climbed)
 
 
 def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:

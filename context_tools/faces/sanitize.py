@@ -3,7 +3,8 @@
 `$HOME`-rooted paths collapse to `~/...`; credential-shaped `key=value` pairs keep
 their key and lose their value; known token shapes (GitHub `ghp_` / `gho_` /
 `github_pat_`, OpenAI-style `sk-`, Slack `xox?-`, `Bearer ...`, AWS access key ids
-`AKIA...` / `ASIA...`) become `[redacted]`.
+`AKIA...` / `ASIA...` and IAM's unique ids `AGPA...` / `AIDA...` / `AROA...`, each of
+exactly 20 characters) become `[redacted]`.
 """
 
 from __future__ import annotations
