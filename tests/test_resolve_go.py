@@ -64,6 +64,8 @@ def targets(tree: dict[str, str], facts: dict[str, BlobFacts], spec: str = LIB,
     ("//go:build ignore && (\n\npackage main\n", False),  # malformed: the go tool refuses it, no exclusion
     ("//go:buildignore\n\npackage main\n", False),  # no //go:build line
     ("//go:build !!linux && ignore\n\npackage main\n", False),  # malformed: no double negation
+    ("//go:build ignore && !\n\npackage main\n", False),  # malformed: nothing negated
+    ("//go:build ignore linux\n\npackage main\n", False),  # malformed: no operator between tags
     ("// comment x\n// +build ignore\n\npackage main\n", True),
     ("// +build\n\npackage main\n", True),  # no option: `ignore` (constraint.parsePlusBuildExpr)
     ("// +build !!linux\n\npackage main\n", True),  # a malformed term is `ignore`
@@ -117,6 +119,18 @@ def test_any_header_bytes_give_an_answer(data):
     assert go_build_ignored(b"//go:build " + data + b"\n\npackage main\n") in (True, False)
     assert go_build_ignored(b"// +build " + data + b"\n\npackage main\n") in (True, False)
     assert go_build_ignored(data) in (True, False)
+
+
+def test_the_longest_expressions_checked_are_read_as_go_reads_them():
+    """Two hundred tokens, twelve tags besides `ignore` (`+build` is none): each still needs
+    `ignore`."""
+    assert go_build_ignored(b"//go:build ignore && !b" + b" && a" * 98 + b"\n\npackage main\n") is True
+    twelve = b" && ".join(b"t%d" % i for i in range(12))
+    assert go_build_ignored(b"//go:build " + twelve + b" && ignore\n\npackage main\n") is True
+    assert go_build_ignored(b"// +build " + twelve.replace(b" && ", b",") + b",ignore\n\npackage main\n") is True
+    # more tags than are tried: buildable, as it is without `ignore`
+    thirteen = b" && ".join(b"t%d" % i for i in range(13))
+    assert go_build_ignored(b"//go:build " + thirteen + b"\n\npackage main\n") is False
 
 
 def test_a_go_build_line_too_deep_is_buildable():
