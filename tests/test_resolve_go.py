@@ -62,6 +62,7 @@ def targets(tree: dict[str, str], facts: dict[str, BlobFacts], spec: str = LIB,
     ("//go:build (linux || ignore) && !windows\n\npackage main\n", False),
     ("//go:build !(linux && ignore)\n\npackage main\n", False),
     ("//go:build ignore && (\n\npackage main\n", False),  # malformed: the go tool refuses it, no exclusion
+    ("//go:build\tignore\n\npackage main\n", True),
     ("//go:buildignore\n\npackage main\n", False),  # no //go:build line
     ("//go:build !!linux && ignore\n\npackage main\n", False),  # malformed: no double negation
     ("//go:build ignore && !\n\npackage main\n", False),  # malformed: nothing negated
