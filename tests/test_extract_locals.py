@@ -518,3 +518,17 @@ def test_local_roles_are_a_function_of_the_bytes():
         again = extract_blob(src.encode(), path, language)
         assert first.occurrences == again.occurrences
         assert any(o.role == "local" for o in first.occurrences)
+
+
+def test_java_a_field_of_a_parameter_s_name_is_no_local():
+    # `this.a` is the field, though the constructor's parameter `a` is in scope
+    src = "class B {\n  int a;\n  B(int a) { this.a = a; }\n}\n"
+    assert sites(src, "B.java", "java", "a") == [
+        ("a", 2, 7, "definition"), ("a", 3, 9, "local"), ("a", 3, 19, "identifier"), ("a", 3, 23, "local")]
+
+
+def test_java_a_receiver_parameter_and_a_comment_among_parameters_bind_nothing():
+    # `B this` (a receiver parameter) and a comment are no parameters: only a and b bind
+    src = "class B {\n  void f(B this, int a) { use(a); }\n  void g(/* n */ int b) { use(b); }\n}\n"
+    assert sites(src, "B.java", "java", "a", "b") == [
+        ("a", 2, 22, "local"), ("a", 2, 31, "local"), ("b", 3, 22, "local"), ("b", 3, 31, "local")]
