@@ -532,3 +532,10 @@ def test_java_a_receiver_parameter_and_a_comment_among_parameters_bind_nothing()
     src = "class B {\n  void f(B this, int a) { use(a); }\n  void g(/* n */ int b) { use(b); }\n}\n"
     assert sites(src, "B.java", "java", "a", "b") == [
         ("a", 2, 22, "local"), ("a", 2, 31, "local"), ("b", 3, 22, "local"), ("b", 3, 31, "local")]
+
+
+def test_java_a_local_class_s_field_hides_the_method_s_parameter():
+    # inside the local class L, `a` is L's field a, not f's parameter a
+    src = "class A {\n  void f(int a) {\n    class L { int a; void m() { a++; } }\n  }\n}\n"
+    assert sites(src, "A.java", "java", "a") == [
+        ("a", 2, 14, "local"), ("a", 3, 19, "definition"), ("a", 3, 33, "identifier")]
