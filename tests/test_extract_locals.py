@@ -539,3 +539,12 @@ def test_java_a_local_class_s_field_hides_the_method_s_parameter():
     src = "class A {\n  void f(int a) {\n    class L { int a; void m() { a++; } }\n  }\n}\n"
     assert sites(src, "A.java", "java", "a") == [
         ("a", 2, 14, "local"), ("a", 3, 19, "definition"), ("a", 3, 33, "identifier")]
+
+
+def test_go_a_parameter_s_type_binds_nothing():
+    # `T(a)` and `int(...)` convert: T and int are the parameters' types, never locals
+    src = "package p\n\nfunc f(a T, b int) int {\n\treturn int(T(a)) + b\n}\n"
+    assert sites(src, "p.go", "go", "T", "a", "b", "int") == [
+        ("a", 3, 8, "local"), ("T", 3, 10, "reference"), ("b", 3, 13, "local"), ("int", 3, 15, "reference"),
+        ("int", 3, 20, "reference"), ("int", 4, 9, "call"), ("T", 4, 13, "call"), ("a", 4, 15, "local"),
+        ("b", 4, 21, "local")]
