@@ -518,3 +518,33 @@ def test_local_roles_are_a_function_of_the_bytes():
         again = extract_blob(src.encode(), path, language)
         assert first.occurrences == again.occurrences
         assert any(o.role == "local" for o in first.occurrences)
+
+
+def test_java_a_field_of_a_parameter_s_name_is_no_local():
+    # `this.a` is the field, though the constructor's parameter `a` is in scope
+    src = "class B {\n  int a;\n  B(int a) { this.a = a; }\n}\n"
+    assert sites(src, "B.java", "java", "a") == [
+        ("a", 2, 7, "definition"), ("a", 3, 9, "local"), ("a", 3, 19, "identifier"), ("a", 3, 23, "local")]
+
+
+def test_java_a_receiver_parameter_and_a_comment_among_parameters_bind_nothing():
+    # `B this` (a receiver parameter) and a comment are no parameters: only a and b bind
+    src = "class B {\n  void f(B this, int a) { use(a); }\n  void g(/* n */ int b) { use(b); }\n}\n"
+    assert sites(src, "B.java", "java", "a", "b") == [
+        ("a", 2, 22, "local"), ("a", 2, 31, "local"), ("b", 3, 22, "local"), ("b", 3, 31, "local")]
+
+
+def test_java_a_local_class_s_field_hides_the_method_s_parameter():
+    # inside the local class L, `a` is L's field a, not f's parameter a
+    src = "class A {\n  void f(int a) {\n    class L { int a; void m() { a++; } }\n  }\n}\n"
+    assert sites(src, "A.java", "java", "a") == [
+        ("a", 2, 14, "local"), ("a", 3, 19, "definition"), ("a", 3, 33, "identifier")]
+
+
+def test_go_a_parameter_s_type_binds_nothing():
+    # `T(a)` and `int(...)` convert: T and int are the parameters' types, never locals
+    src = "package p\n\nfunc f(a T, b int) int {\n\treturn int(T(a)) + b\n}\n"
+    assert sites(src, "p.go", "go", "T", "a", "b", "int") == [
+        ("a", 3, 8, "local"), ("T", 3, 10, "reference"), ("b", 3, 13, "local"), ("int", 3, 15, "reference"),
+        ("int", 3, 20, "reference"), ("int", 4, 9, "call"), ("T", 4, 13, "call"), ("a", 4, 15, "local"),
+        ("b", 4, 21, "local")]

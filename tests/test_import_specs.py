@@ -24,3 +24,10 @@ def test_a_quoted_spec_loses_its_quotes_only():
     assert [i.spec for i in facts.imports][:2] == ["a.h", "b.h"]
     src = b'package m\nimport (\n\t"x"\n\tq `y/z`\n)\n'
     assert [(i.spec, i.aliases) for i in extract_blob(src, "m.go", "go").imports] == [("x", ()), ("y/z", ("q",))]
+
+
+def test_a_java_import_of_a_one_segment_package_keeps_its_name():
+    # `import util.*;` names the package util of the source root: the spec is an identifier,
+    # no scoped_identifier
+    src = b"package a;\nimport util.*;\nimport static a.b.C.*;\nimport a.b.C;\n"
+    assert [i.spec for i in extract_blob(src, "A.java", "java").imports] == ["util.*", "a.b.C.*", "a.b.C"]

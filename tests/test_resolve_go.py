@@ -4,7 +4,11 @@ directories hold no importable package (testdata, `_x`, `.x`)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import make_repo
 from indexer.api import open_store
@@ -51,9 +55,87 @@ def targets(tree: dict[str, str], facts: dict[str, BlobFacts], spec: str = LIB,
     ("// +build linux ignore\n\npackage main\n", False),  # OR: linux builds it
     ("// +build ignore\npackage main\n", False),  # not followed by a blank line: a plain comment
     ("package main\n\n//go:build ignore\n", False),  # after the package clause: a plain comment
+    # the expression as go/build/constraint evaluates it: out of every build without `ignore`
+    ("//go:build !linux && ignore\n\npackage main\n", True),
+    ("//go:build (linux || darwin) && ignore\n\npackage main\n", True),
+    ("//go:build linux && !linux\n\npackage main\n", True),  # no build at all
+    ("//go:build (linux || ignore) && !windows\n\npackage main\n", False),
+    ("//go:build !(linux && ignore)\n\npackage main\n", False),
+    ("//go:build ignore && (\n\npackage main\n", False),  # malformed: the go tool refuses it, no exclusion
+    ("//go:build\tignore\n\npackage main\n", True),
+    ("//go:buildignore\n\npackage main\n", False),  # no //go:build line
+    ("//go:build !!linux && ignore\n\npackage main\n", False),  # malformed: no double negation
+    ("//go:build ignore && !\n\npackage main\n", False),  # malformed: nothing negated
+    ("//go:build ignore linux\n\npackage main\n", False),  # malformed: no operator between tags
+    ("// comment x\n// +build ignore\n\npackage main\n", True),
+    ("// +build\n\npackage main\n", True),  # no option: `ignore` (constraint.parsePlusBuildExpr)
+    ("// +build !!linux\n\npackage main\n", True),  # a malformed term is `ignore`
+    ("// +build !linux,ignore darwin,ignore\n\npackage main\n", True),
+    ("// +build !ignore\n\npackage main\n", False),
+    ("// +build linux\n// +build ignore\n\npackage main\n", True),  # the lines all must hold
+    # a block comment ends the leading run that may hold +build lines; //go:build is read past it
+    ("/* c */\n\n// +build ignore\n\npackage main\n", False),
+    ("/* licence\n   text\n*/\n//go:build ignore\n\npackage main\n", True),
+    ("/* a\n*/ package main\n\n//go:build ignore\n", False),
+    ("/* c */ package main\n\n//go:build ignore\n", False),
 ])
 def test_build_ignore_constraint(header, ignored):
     assert go_build_ignored(header.encode()) is ignored
+
+
+_TAGS = st.sampled_from(["linux", "darwin", "ignore", "cgo", "go1.21"])
+
+
+@st.composite
+def _expressions(draw: st.DrawFn, depth: int = 0) -> tuple[str, str]:
+    """A //go:build expression and the same in Python, over a few tags."""
+    if depth > 3 or draw(st.booleans()):
+        tag = draw(_TAGS)
+        return tag, f"t[{tag!r}]"
+    kind = draw(st.sampled_from(["!", "&&", "||", "()"]))
+    left = draw(_expressions(depth + 1))
+    if kind == "()":
+        return f"({left[0]})", f"({left[1]})"
+    a = f"({left[0]})" if " " in left[0] else left[0]  # an operand is a tag, a negation or parenthesised
+    if kind == "!":
+        return ("!(" + a + ")" if a[:1] == "!" else "!" + a), f"(not {left[1]})"
+    right = draw(_expressions(depth + 1))
+    b = f"({right[0]})" if " " in right[0] else right[0]
+    return f"{a} {kind} {b}", f"({left[1]} {'and' if kind == '&&' else 'or'} {right[1]})"
+
+
+@settings(max_examples=150, deadline=None)
+@given(_expressions())
+def test_a_go_build_expression_excludes_a_file_when_no_setting_without_ignore_builds_it(expression):
+    go_expr, python = expression
+    others = sorted({"linux", "darwin", "cgo", "go1.21"})
+    buildable = any(eval(python, {"t": {**dict(zip(others, values)), "ignore": False}})
+                    for values in itertools.product((False, True), repeat=len(others)))
+    assert go_build_ignored(f"//go:build {go_expr}\n\npackage main\n".encode()) is (not buildable)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_header_bytes_give_an_answer(data):
+    assert go_build_ignored(b"//go:build " + data + b"\n\npackage main\n") in (True, False)
+    assert go_build_ignored(b"// +build " + data + b"\n\npackage main\n") in (True, False)
+    assert go_build_ignored(data) in (True, False)
+
+
+def test_the_longest_expressions_checked_are_read_as_go_reads_them():
+    """Two hundred tokens, twelve tags besides `ignore` (`+build` is none): each still needs
+    `ignore`."""
+    assert go_build_ignored(b"//go:build ignore && !b" + b" && a" * 98 + b"\n\npackage main\n") is True
+    twelve = b" && ".join(b"t%d" % i for i in range(12))
+    assert go_build_ignored(b"//go:build " + twelve + b" && ignore\n\npackage main\n") is True
+    assert go_build_ignored(b"// +build " + twelve.replace(b" && ", b",") + b",ignore\n\npackage main\n") is True
+    # more tags than are tried: buildable, as it is without `ignore`
+    thirteen = b" && ".join(b"t%d" % i for i in range(13))
+    assert go_build_ignored(b"//go:build " + thirteen + b"\n\npackage main\n") is False
+
+
+def test_a_go_build_line_too_deep_is_buildable():
+    assert go_build_ignored(b"//go:build " + b"(" * 5000 + b"ignore" + b")" * 5000 + b"\n\npackage main\n") is False
 
 
 def test_a_files_facts_say_whether_every_build_excludes_it():
@@ -99,6 +181,29 @@ def test_a_package_of_only_excluded_files_is_unresolved():
     tree = {"lib/gen.go": "", "lib/_old.go": ""}
     facts = {"lib/gen.go": gofacts("main", build_ignored=True), "lib/_old.go": gofacts("lib")}
     assert targets(tree, facts) == [("cmd/main.go", LIB, "unresolved")]
+
+
+@pytest.mark.parametrize("name,before,after,changes", [
+    ("go.mod", None, None, True),
+    ("go.work", None, None, True),
+    ("a.go", gofacts("lib"), gofacts("lib"), False),  # its body alone: the package is the same
+    ("a.go", gofacts("lib"), gofacts("other"), True),
+    ("a.go", gofacts("lib"), gofacts("lib", build_ignored=True), True),
+    ("a.go", None, gofacts("lib"), True),  # new: it joins its directory's package
+    ("a_test.go", gofacts("lib"), gofacts("lib_test"), False),  # never a member of a package
+    ("a_test.go", None, gofacts("lib"), False),
+    ("README.md", None, None, False),
+    ("go.sum", None, None, False),
+])
+def test_only_a_change_of_membership_or_of_module_files_reresolves_other_files(name, before, after, changes):
+    """resolve.imports.to_resolve re-resolves every Go importer when this says so: a file's
+    package clause and build exclusion decide membership, go.mod and go.work everything."""
+    from indexer.lang.go.resolve import changes_others
+
+    assert changes_others(name, lambda: before, after) is changes
+    # a file of another language, or a test file, is no member whatever its facts say
+    if name.endswith("_test.go") or not name.endswith(".go") and name not in ("go.mod", "go.work"):
+        assert changes_others(name, lambda: gofacts("x"), gofacts("y")) is False
 
 
 # --- directories the go tool skips -------------------------------------------------------

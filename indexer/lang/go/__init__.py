@@ -10,7 +10,10 @@ from indexer.lang.language import Language
 # 3: type aliases (`type A = B`) are types
 # 4: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "4"
+# 5: a build constraint is evaluated as go/build/constraint does (`!linux && ignore`, an empty
+#    or malformed `// +build` line exclude the file), and a block comment ends the leading run
+#    that may hold `// +build` lines, as go/build's header reader has it
+VERSION = "5"
 
 LANGUAGE = Language(
     name="go",
