@@ -123,15 +123,21 @@ def test_any_header_bytes_give_an_answer(data):
 
 
 def test_the_longest_expressions_checked_are_read_as_go_reads_them():
-    """Two hundred tokens, twelve tags besides `ignore` (`+build` is none): each still needs
-    `ignore`."""
+    """Two hundred tokens of two tags are checked, and so is any constraint whose every setting
+    of its tags, each evaluating all its tokens, costs 4,096 (2 ** tags * tokens) or less: each
+    still needs `ignore`. One costing more is taken as buildable, as it is without `ignore`, so
+    a header of many `+build` lines or tags costs a file a bounded time."""
     assert go_build_ignored(b"//go:build ignore && !b" + b" && a" * 98 + b"\n\npackage main\n") is True
-    twelve = b" && ".join(b"t%d" % i for i in range(12))
-    assert go_build_ignored(b"//go:build " + twelve + b" && ignore\n\npackage main\n") is True
-    assert go_build_ignored(b"// +build " + twelve.replace(b" && ", b",") + b",ignore\n\npackage main\n") is True
-    # more tags than are tried: buildable, as it is without `ignore`
-    thirteen = b" && ".join(b"t%d" % i for i in range(13))
-    assert go_build_ignored(b"//go:build " + thirteen + b"\n\npackage main\n") is False
+    seven = b" && ".join(b"t%d" % i for i in range(7))
+    either = b"(" + b" || ".join(b"t%d" % i for i in range(7)) + b")"
+    at = b"ignore && " + seven.replace(b"t6", b"!t6") + b" && " + either  # 7 tags, 32 tokens
+    assert go_build_ignored(b"//go:build " + at + b"\n\npackage main\n") is True
+    past = at.replace(b"!t6", b"!(t6)")  # 34 tokens
+    assert go_build_ignored(b"//go:build " + past + b"\n\npackage main\n") is False
+    line = b"// +build " + seven.replace(b" && ", b",") + b",ignore\n"  # 8 terms of 7 tags
+    assert go_build_ignored(line * 4 + b"\npackage main\n") is True
+    assert go_build_ignored(line * 5 + b"\npackage main\n") is False
+    assert go_build_ignored(b"// +build a b c d e f g h i\n" * 4000 + b"// +build ignore\n\npackage main\n") is False
 
 
 def test_a_go_build_line_too_deep_is_buildable():

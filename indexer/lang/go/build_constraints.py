@@ -12,7 +12,10 @@ _Expr = Callable[[dict[str, bool]], bool]
 _TAG = re.compile(rb"[\w.]+")  # letters, digits, `_` and `.` (constraint.isValidTag, ASCII here)
 _TOKEN = re.compile(rb"\s*(&&|\|\||!|\(|\)|[\w.]+)")
 _MOST_TOKENS = 200
-_MOST_TAGS = 12  # every setting of the tags is tried: one of more tags is taken as buildable, unchecked
+# Every setting of a constraint's tags is tried, each evaluating up to all of its tokens: one
+# costing more (2 ** tags * tokens) is taken as buildable, unchecked, so a header of many
+# `+build` lines or one of many tags costs a file a bounded time.
+_WORK = 1 << 12
 
 
 def _go_header(data: bytes) -> tuple[list[bytes], int]:
@@ -48,18 +51,19 @@ def _go_header(data: bytes) -> tuple[list[bytes], int]:
     return lines, before_blank
 
 
-def _go_build(expr: bytes) -> _Expr | None:
-    """A `//go:build` expression (`||`, `&&`, `!`, parentheses, tags); None: not one."""
+def _go_build(expr: bytes) -> tuple[_Expr | None, int]:
+    """A `//go:build` expression (`||`, `&&`, `!`, parentheses, tags), None when it is not
+    one; and how many tokens it holds."""
     tokens: list[bytes] = []
     at = 0
     while at < len(expr.rstrip()):
         m = _TOKEN.match(expr, at)
         if m is None:
-            return None
+            return None, len(tokens)
         tokens.append(m.group(1))
         at = m.end()
         if len(tokens) > _MOST_TOKENS:  # go/build refuses one so long; nesting stays shallow
-            return None
+            return None, len(tokens)
     pos = 0
 
     def take(token: bytes) -> bool:
@@ -106,7 +110,7 @@ def _go_build(expr: bytes) -> _Expr | None:
         return None
 
     found = either()
-    return found if found is not None and pos == len(tokens) else None
+    return (found if found is not None and pos == len(tokens) else None), len(tokens)
 
 
 def _plus_build(fields: list[bytes]) -> _Expr:
@@ -131,11 +135,12 @@ def _tags_of(expr: bytes) -> set[str]:
     return {m.decode() for m in _TAG.findall(expr)} | {"ignore"}
 
 
-def _never_built(constraint: _Expr, tags: set[str]) -> bool:
+def _never_built(constraint: _Expr, tags: set[str], tokens: int) -> bool:
     """No build sets `ignore`: does every setting of the other tags leave the file out?
-    Tags are taken as independent (`linux && windows` is buildable here)."""
+    Tags are taken as independent (`linux && windows` is buildable here). A constraint of
+    `tokens` costing more than `_WORK` to try is taken as buildable."""
     others = sorted(tags - {"ignore"})
-    if len(others) > _MOST_TAGS:
+    if len(others) >= _WORK.bit_length() or (1 << len(others)) * tokens > _WORK:
         return False
     for values in product((False, True), repeat=len(others)):
         if constraint({**dict(zip(others, values)), "ignore": False}):
@@ -153,13 +158,17 @@ def go_build_ignored(data: bytes) -> bool:
     lines, before_blank = _go_header(data)
     for line in lines:
         if line.startswith(b"//go:build") and line[10:11] in (b" ", b"\t"):
-            found = _go_build(line[10:])
-            return found is not None and _never_built(found, _tags_of(line[10:]))
+            found, tokens = _go_build(line[10:])
+            return found is not None and _never_built(found, _tags_of(line[10:]), tokens)
     constraints = []
     tags: set[str] = {"ignore"}
+    terms = 0
     for line in lines[:before_blank]:
         fields = line[2:].split()
         if fields and fields[0] == b"+build":
+            terms += sum(1 + option.count(b",") for option in fields[1:]) or 1
+            if terms > _WORK:  # past what any setting may cost: buildable, as `_never_built` takes it
+                return False
             constraints.append(_plus_build(fields[1:]))
             tags |= _tags_of(b" ".join(fields[1:]))
-    return bool(constraints) and _never_built(lambda t: all(c(t) for c in constraints), tags)
+    return bool(constraints) and _never_built(lambda t: all(c(t) for c in constraints), tags, terms)
