@@ -86,7 +86,7 @@ def install(directory: str) -> None:
     import indexer.store.facts_writer as facts_writer
 
     # extraction, in the workers (and in the indexer's process for a single worker)
-    _patch(gitread, "read_blob", "read blob from git")
+    _patch(gitread, "read_blob_within", "read blob from git")  # read_blob reads through it
     _patch(blob, "skip_reason", "content rules")
     _patch(blob, "generated_rule", "content rules")
     _patch(grammars, "parse", "parse")
@@ -130,6 +130,7 @@ def install(directory: str) -> None:
     extract._worker_init = worker_init  # type: ignore[assignment]
     # the indexer's process
     _patch(build, "plan", "plan (tree walk, stored keys)")
+    _patch(extract, "_absent", "size blobs to parse (headers)")
     _patch(extract, "load_summaries", "load stored summaries")
     _patch(extract, "decode_core", "decode parsed facts (main)")
     _patch(facts_writer.FactsWriter, "flush", "store writes: facts (hand-over)")

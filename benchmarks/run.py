@@ -746,7 +746,7 @@ PHASE_ORDER = [
     ("extraction beyond", ["tags: Python per match", "local scopes", "symbols", "identifier sites",
                            "extract_tree rest (language hooks, merge)", "plain tokenizer (no grammar / unparseable)",
                            "encode facts for the store", "extraction rest"]),
-    ("main side", ["plan (tree walk, stored keys)", "load stored summaries", "decode parsed facts (main)",
+    ("main side", ["plan (tree walk, stored keys)", "size blobs to parse (headers)", "load stored summaries", "decode parsed facts (main)",
                    "store writes: facts (hand-over)", "store writes: facts", "extraction, main side rest",
                    "load earlier facts", "file entries", "marks", "manifests", "resolution", "rank", "fan-in",
                    "entry points", "fingerprint", "pack snapshot record", "assembly rest", "store writes: snapshot"]),

@@ -399,8 +399,9 @@ def test_phases_of_a_cold_index_change_nothing_it_writes(tmp_path):
         plain.pop(key), timed.pop(key)
     assert timed == plain
     # the workers' figures came back (they parsed and queried) and the main side's too
-    for name in ("parse", "query matches (C + binding objects)", "tags: Python per match", "identifier sites",
-                 "resolution", "rank", "fingerprint", "store writes: snapshot"):
+    for name in ("read blob from git", "size blobs to parse (headers)", "parse", "query matches (C + binding objects)",
+                 "tags: Python per match", "identifier sites", "resolution", "rank", "fingerprint",
+                 "store writes: snapshot"):
         assert phases["phases"].get(name, 0.0) > 0.0, name
     assert set(phases["languages"]) >= {"python", "go", "typescript"}
     assert phases["workers_cpu"] > 0.0 and phases["main_cpu"] > 0.0
