@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from itertools import product
-from typing import Callable
+from typing import Callable, Iterator
 
 # A constraint is a function of the set tags; `ignore` is the tag no build sets.
 _Expr = Callable[[dict[str, bool]], bool]
@@ -73,23 +73,21 @@ def _go_build(expr: bytes) -> tuple[_Expr | None, int]:
             return True
         return False
 
-    def either() -> _Expr | None:
-        terms = [both()]
-        while take(b"||"):
-            terms.append(both())
+    def joined(op: bytes, part: Callable[[], _Expr | None], holds: Callable[[Iterator[bool]], bool]) -> _Expr | None:
+        """`part` (op `part`)*: None when any part is not an expression."""
+        terms = [part()]
+        while take(op):
+            terms.append(part())
         found = [t for t in terms if t is not None]
         if len(found) < len(terms):
             return None
-        return lambda tags: any(t(tags) for t in found)
+        return lambda tags: holds(t(tags) for t in found)
+
+    def either() -> _Expr | None:
+        return joined(b"||", both, any)
 
     def both() -> _Expr | None:
-        terms = [single()]
-        while take(b"&&"):
-            terms.append(single())
-        found = [t for t in terms if t is not None]
-        if len(found) < len(terms):
-            return None
-        return lambda tags: all(t(tags) for t in found)
+        return joined(b"&&", single, all)
 
     def single() -> _Expr | None:
         nonlocal pos
