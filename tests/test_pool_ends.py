@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tests.test_context_world import ROOT, cli_env
 
 _LOOK = """
@@ -203,3 +205,77 @@ def test_a_pool_thread_ended_by_memory_under_a_limit_is_out_of_memory():
     code, message, clean = json.loads(out)
     assert code == "out_of_memory" and "receiving the workers' results" in message, out
     assert clean, out
+
+
+@pytest.mark.parametrize("during_start", [False, True])
+def test_a_worker_handler_that_cannot_replace_a_worker_before_the_pool_is_watched_says_nothing(during_start):
+    """Workers from a forkserver (the MCP server's), the workers ended and the forkserver
+    refusing more before any result is waited for (a SIGTERM to the server's group as its index
+    starts its pool), once the pool has started or while it is still starting its threads: the
+    worker handler, replacing the workers, is refused and ends. That is kept off stderr (was: its
+    traceback, `ConnectionRefusedError`, printed by a server that was only told to stop), the
+    wait for results is `worker_lost` naming it, and nothing is left."""
+    out = _run("""
+        import json
+        from multiprocessing import forkserver, resource_tracker
+        from indexer import worker_start
+        from indexer.pipeline.extract import fork_pool
+        from indexer.pipeline.pool_watch import Watched
+
+        def refused(fds):  # the forkserver, ended with the group, no longer listens
+            raise ConnectionRefusedError(111, "Connection refused")
+
+        def end_workers(workers, handler):
+            forkserver.connect_to_new_process = refused
+            for worker in workers:
+                os.kill(worker.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 15
+            while handler.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return not handler.is_alive()
+
+        worker_start.from_forkserver()
+        ended = []
+        if DURING_START:  # as the pool starts its first thread, the worker handler, before its others
+            import multiprocessing.pool as mp
+            start = threading.Thread.start
+            made = []
+
+            def start_then_end(thread):
+                start(thread)
+                if not ended:
+                    ended.append(end_workers(list(made[0]), thread))
+
+            threading.Thread.start = start_then_end
+            build = mp.Pool._repopulate_pool
+
+            def kept(self):
+                made.append(self._pool)
+                return build(self)
+
+            mp.Pool._repopulate_pool = kept
+        pool = fork_pool(2, None, None)
+        if DURING_START:
+            threading.Thread.start = start
+        else:
+            ended.append(end_workers(pool._pool, pool._worker_handler))
+        try:
+            with pool:
+                for _ in Watched(pool, pool.imap(time.sleep, [60] * 4)):
+                    pass
+            said = ["ended", ""]
+        except Exception as exc:
+            said = [exc.code, str(exc)]
+        kept = {resource_tracker._resource_tracker._pid, forkserver._forkserver._forkserver_pid}  # the host's, for good
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            left = threading.active_count(), [c for c in children() if int(c) not in kept]
+            if left == (1, []):
+                break
+            time.sleep(0.02)
+        print(json.dumps([ended, *said, *left]))
+    """.replace("DURING_START", repr(during_start)))
+    ended, code, message, threads, left = json.loads(out)
+    assert ended == [True] and code == "worker_lost", out
+    assert "the worker pool's own thread ended (ConnectionRefusedError)" in message, out
+    assert (threads, left) == (1, []), out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -74,23 +75,37 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     return pool
 
 
+# Set while this thread builds a pool: its first workers are started by the builder, any
+# later one by the pool's worker handler.
+_building = threading.local()
+
+
 @cache
 def _quiet_pool() -> type[Pool]:
     """A pool whose workers run `_quiet_worker`; made on first use, as multiprocessing is imported."""
     from multiprocessing.pool import Pool
 
-    from indexer.pipeline.pool_watch import abandon, unwind_start
+    from indexer.pipeline.pool_watch import abandon, adopt, adopt_this_thread, unwind_start
 
     class QuietPool(Pool):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
+            _building.now = True
             try:
                 super().__init__(*args, **kwargs)
             except BaseException:
                 unwind_start(self)
                 raise
+            finally:
+                _building.now = False
+            adopt(self)
 
         @staticmethod
         def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
+            if not getattr(_building, "now", False):
+                # The worker handler, replacing a worker that died: what ends it (the forkserver
+                # gone with the group a signal ended, before the pool was adopted) is the pool's
+                # to report, never a traceback on stderr.
+                adopt_this_thread()
             return ctx.Process(*args, **{**kwds, "target": _quiet_worker})
 
         def terminate(self) -> None:

@@ -63,8 +63,7 @@ class Watched(Generic[T]):
         self._pool = pool
         self._results = results
         self._first = _workers(pool)
-        _hook()
-        _THREADS.update(_threads(pool))
+        adopt(pool)
 
     def __iter__(self) -> Watched[T]:
         return self
@@ -94,6 +93,18 @@ def _workers(pool: Pool) -> dict[int, Any]:
 
 def _threads(pool: Pool) -> tuple[threading.Thread, ...]:
     return pool._result_handler, pool._task_handler, pool._worker_handler  # type: ignore[attr-defined]
+
+
+def adopt(pool: Pool) -> None:
+    """What ends any of `pool`'s threads is kept for `_look`, off the terminal, from now on."""
+    _hook()
+    _THREADS.update(_threads(pool))
+
+
+def adopt_this_thread() -> None:
+    """The same for the thread that calls this: a pool's thread before its pool was adopted."""
+    _hook()
+    _THREADS.add(threading.current_thread())
 
 
 def _look(pool: Pool, first: dict[int, Any]) -> None:
