@@ -127,6 +127,10 @@ def child_files(folder: str) -> tuple[str, str]:
     return folder + ".rs", folder + "/mod.rs"
 
 
+# How many `mod` declarations below its crate root a file's module path is looked for: a
+# file deeper keeps the name its path gives it.
+MODULE_DEPTH = 12
+
 _ROOTS_BESIDE = ("lib.rs", "main.rs")  # a library and a binary whose modules share one folder
 
 
@@ -266,17 +270,21 @@ class ModuleTree:
                 break
         return [(at, left) for at, left, _ in ends]
 
-    def path_to(self, root: str, file: str, depth: int = 12) -> list[str] | None:
+    def path_to(self, root: str, file: str) -> list[str] | None:
         """The module path from the crate root `root` to the module file `file` (`["net",
         "pool"]`), following the declarations of the modules on the way whose files or
-        folders hold `file`; None when no declaration reaches it. A declaration leading back
-        to a module on the way (`#[path = "lib.rs"] mod again;`) is not followed: a module
-        cannot hold itself (rustc refuses such circular modules)."""
+        folders hold `file`; None when no declaration reaches it within MODULE_DEPTH. A
+        declaration leading back to a module on the way (`#[path = "lib.rs"] mod again;`) is
+        not followed: a module cannot hold itself (rustc refuses such circular modules)."""
         start = Module(root, parent(root))
-        return self._search(start, file, depth, frozenset((start,)))
+        return self._search(start, file, MODULE_DEPTH, frozenset((start,)), {})
 
-    def _search(self, at: Module, file: str, depth: int, way: frozenset[Module]) -> list[str] | None:
-        if depth == 0:
+    def _search(self, at: Module, file: str, depth: int, way: frozenset[Module],
+                failed: dict[Module, int]) -> list[str] | None:
+        # `failed` holds the most depth each module was searched with in vain: `#[path]`
+        # declarations can make every file of a folder declare every other, and each module
+        # searched again on every way to it made the search grow as the factorial of them.
+        if depth == 0 or failed.get(at, 0) >= depth:
             return None
         level = len(at.inline)
         names = sorted({parts[level] for parts in (k.split("::") for k in self.declarations(at.file))
@@ -288,9 +296,10 @@ class ModuleTree:
             if hit.file == file and not hit.inline:
                 return [name]
             if file.startswith(hit.directory + "/"):
-                deeper = self._search(hit, file, depth - 1, way | {hit})
+                deeper = self._search(hit, file, depth - 1, way | {hit}, failed)
                 if deeper is not None:
                     return [name, *deeper]
+        failed[at] = depth
         return None
 
 
