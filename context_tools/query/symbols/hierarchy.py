@@ -37,6 +37,9 @@ class Cls(NamedTuple):
         return self.path, self.sym.qualified
 
 
+# What one order's walk has made of each class met, by its key: met again, it is not walked again.
+Walked = dict[tuple[str, str], list["Cls"]]
+
 # languages whose classes may be reopened in other files (Ruby's open classes, C#'s partial
 # ones): a member is the class's wherever a definition of the class holds it
 OPEN_CLASSES = frozenset({"ruby", "csharp"})
@@ -246,8 +249,8 @@ class Hierarchy:
             return self._breadth_first(c)
         order = ORDERS.get(language)
         if order is not None:  # the class asked first, whatever its language puts before it
-            return _once([c] + order(self, c, set()))
-        found = self._c3(c, set())
+            return _once([c] + order(self, c, set(), {}))
+        found = self._c3(c, set(), {})
         return found if found is not None else self._depth_first(c)
 
     def lineage(self, c: Cls, ancestor: Cls) -> list[Cls]:
@@ -285,30 +288,56 @@ class Hierarchy:
             level = following
         return out[:MRO_CAP]
 
-    def _c3(self, c: Cls, seen: set[tuple[str, str]]) -> list[Cls] | None:
+    def _c3(self, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls] | None:
+        # `done` holds each linearization made: a class met on many ways (diamonds stacked
+        # one on another) is linearized once, not once a way, which grew as 2 to the depth.
+        # A failure (a cycle, the cap, no consistent order) needs no keeping: it fails the
+        # whole linearization.
+        if c.key in done:
+            return done[c.key]
         if c.key in seen or len(seen) > MRO_CAP:
             return None
         seen = seen | {c.key}
         bases = self.bases(c)
+        if len(bases) >= MRO_CAP:  # the class and each base would pass the cap
+            return None
         lists = []
         for b in bases:
-            found = self._c3(b, seen)
+            found = self._c3(b, seen, done)
             if found is None:
                 return None
             lists.append(found)
         lists.append(list(bases))
+        out = self._merge(c, lists)
+        if out is not None:
+            done[c.key] = out
+        return out
+
+    @staticmethod
+    def _merge(c: Cls, lists: list[list[Cls]]) -> list[Cls] | None:
+        """C3's merge: the first head of the lists that is in no list's tail, again and again.
+        Where each list starts and how often each class is in the tails are kept as heads
+        are taken, so no tail is read again for each head tried."""
+        tails: dict[tuple[str, str], int] = {}
+        for lst in lists:
+            for x in lst[1:]:
+                tails[x.key] = tails.get(x.key, 0) + 1
+        starts = [0] * len(lists)
         out = [c]
-        while any(lists):
-            for head in (lst[0] for lst in lists if lst):
-                if not any(head.key in {x.key for x in lst[1:]} for lst in lists):
-                    break
-            else:
-                return None  # no consistent order
+        while True:
+            head = next((lst[i] for lst, i in zip(lists, starts) if i < len(lst) and not tails.get(lst[i].key)), None)
+            if head is None:
+                # no consistent order, unless every list is spent
+                return out if all(i == len(lst) for lst, i in zip(lists, starts)) else None
             out.append(head)
-            lists = [lst[1:] if lst and lst[0].key == head.key else lst for lst in lists]
             if len(out) > MRO_CAP:
                 return None
-        return out
+            for n, lst in enumerate(lists):
+                i = starts[n]
+                if i < len(lst) and lst[i].key == head.key:
+                    starts[n] = i + 1
+                    if i + 1 < len(lst):
+                        tails[lst[i + 1].key] -= 1
 
     def _depth_first(self, c: Cls) -> list[Cls]:
         out: list[Cls] = []
@@ -337,7 +366,7 @@ class Hierarchy:
         order = ORDERS.get(self.language(c.path))
         if order is None:
             return self.mro(c)[1:]
-        found = _once(order(self, c, set()))
+        found = _once(order(self, c, set(), {}))
         return found[next((i for i, x in enumerate(found) if x.key == c.key), 0) + 1:]
 
     def member_of(self, c: Cls, name: str) -> Symbol | None:
@@ -509,26 +538,30 @@ def _once(found: list[Cls]) -> list[Cls]:
     return out
 
 
-def _ruby(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+def _ruby(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
     """Ruby's ancestors: the modules prepended (the last first), the class, the modules included
     or extended (the last first), then the superclass's ancestors. The class asked still comes
     first (`mro`), its own prepended modules right after it: the map answers `A.m` with A's own
     `m`, as it is written."""
+    if c.key in done:
+        return done[c.key]
     if c.key in seen or len(seen) > MRO_CAP:
         return []
     seen = seen | {c.key}
     related = h.related(c)
-    out = [x for y, r in reversed(related) if r == "prepend" for x in _ruby(h, y, seen)] + [c]
+    out = [x for y, r in reversed(related) if r == "prepend" for x in _ruby(h, y, seen, done)] + [c]
     for x, r in reversed(related):
         if r in ("include", "extend"):
-            out += _ruby(h, x, seen)
+            out += _ruby(h, x, seen, done)
     superclass = next((x for x, r in related if r == ""), None)
-    return out + (_ruby(h, superclass, seen) if superclass is not None else [])
+    return _walked(c, out + (_ruby(h, superclass, seen, done) if superclass is not None else []), done)
 
 
-def _php(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+def _php(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
     """PHP: the class, its traits (each with the traits it uses), then its parent's order, then
     its interfaces (for their constants)."""
+    if c.key in done:
+        return done[c.key]
     if c.key in seen or len(seen) > MRO_CAP:
         return []
     seen = seen | {c.key}
@@ -537,11 +570,19 @@ def _php(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
     for group in ("trait", "class", "interface"):
         for x, r in related:
             if (group == "trait") == (r == "use") and (group != "interface") == (x.sym.kind != "interface"):
-                out += _php(h, x, seen)
-    return out
+                out += _php(h, x, seen, done)
+    return _walked(c, out, done)
 
 
-def _jvm(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+def _walked(c: Cls, found: list[Cls], done: Walked) -> list[Cls]:
+    """A class's order as `_once` keeps it, kept for the walk: `_once` of the orders joined is
+    `_once` of each joined, so a class met on many ways (modules or traits included in
+    diamonds stacked one on another) is walked once, not once a way (2 to the depth)."""
+    done[c.key] = found = _once(found)
+    return found
+
+
+def _jvm(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
     """Java and C#: the class and its superclass chain (the base that is no interface), then the
     interfaces of each class of the chain in order, each with its own, depth first: a class's
     method before an interface's default method."""
@@ -561,7 +602,7 @@ def _jvm(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
     return out
 
 
-def _cpp(h: Hierarchy, c: Cls, seen: set[tuple[str, str]]) -> list[Cls]:
+def _cpp(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
     """C++: the bases in declaration order, depth first."""
     return h._depth_first(c)
 
