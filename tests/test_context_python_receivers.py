@@ -114,3 +114,36 @@ def test_super_skips_a_class_without_the_member_and_names_an_override_it_reaches
     assert sites("Base.run") == [(11, "import", "super() in E")]
     assert sites("run", path="m.py") == [(11, "import", "super() in E"),
                                          (21, "name_match", "super() in B reaches A.run")]
+
+
+def _chain(n: int) -> str:
+    """A test class whose fixture f0 makes a Flask and f1 ... f{n} each return the one before."""
+    lines = ["import pytest\nfrom app import Flask\n\n\nclass TestChain:\n",
+             "    @pytest.fixture\n    def f0(self):\n        return Flask()\n\n"]
+    lines += [f"    @pytest.fixture\n    def f{k}(self, f{k - 1}):\n        return f{k - 1}\n\n" for k in range(1, n + 1)]
+    lines += [f"    def test_{k}(self, f{k}):\n        f{k}.route()\n\n" for k in range(n + 1)]
+    return "".join(lines)
+
+
+def test_a_class_s_own_fixtures_are_followed_as_far_as_the_visible_ones(indexed_files):
+    """A test class's own fixtures are followed as far as the fixtures of the file and its
+    conftest.py files are (FIXTURE_DEPTH), and two of them asking for each other are a name
+    match (was: followed without end: `internal_error`, RecursionError, for any query that
+    typed the receiver)."""
+    from context_tools.query.symbols.receivers import FIXTURE_DEPTH
+
+    asked = indexed_files({
+        "app.py": "class Flask:\n    def route(self):\n        pass\n",
+        "test_chain.py": _chain(FIXTURE_DEPTH + 1),
+        "test_loop.py": "import pytest\nfrom app import Flask\n\n\nclass TestLoop:\n"
+                        "    @pytest.fixture\n    def a(self, b):\n        return b\n\n"
+                        "    @pytest.fixture\n    def b(self, a):\n        return a\n\n"
+                        "    def test_it(self, a):\n        a.route()\n",
+    })
+    r = asked.call("context.references", name="route")
+    found = {(s.path, s.line): s.resolution for s in r.data.sites}
+    assert found[("test_loop.py", 15)] == "name_match"
+    # test_k's `fk.route()`: fk, then k fixtures more to reach f0's Flask()
+    lines = {k: 7 + 4 * (FIXTURE_DEPTH + 2) + 3 * k for k in range(FIXTURE_DEPTH + 2)}
+    typed = {k for k, line in lines.items() if found[("test_chain.py", line)] != "name_match"}
+    assert typed == set(range(FIXTURE_DEPTH)), found

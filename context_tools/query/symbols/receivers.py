@@ -132,6 +132,8 @@ class PythonReceivers:
         own = self.fixture_name(lines, holder)
         if not holder.name.startswith("test") and own is None:
             return False
+        if depth >= FIXTURE_DEPTH:  # a class's own fixtures too: two asking for each other end here
+            return False
         if holder.container and own != name:  # a fixture of the test's own class comes first
             inner = next((f for f in self.functions(path) if f.container == holder.container
                           and self.fixture_name(lines, f) == name), None)
@@ -153,8 +155,6 @@ class PythonReceivers:
         """The type of the pytest fixture `name` as a test or fixture of the file sees it: the
         closest definition of it, in the file itself (at its top level), then in conftest.py of
         its folder and of each folder above. False when none is typed, or none is visible."""
-        if depth >= FIXTURE_DEPTH:
-            return False
         folder = path.rpartition("/")[0]
         places = [] if skip_own else [path]
         while True:
