@@ -147,3 +147,36 @@ def test_a_class_s_own_fixtures_are_followed_as_far_as_the_visible_ones(indexed_
     lines = {k: 7 + 4 * (FIXTURE_DEPTH + 2) + 3 * k for k in range(FIXTURE_DEPTH + 2)}
     typed = {k for k, line in lines.items() if found[("test_chain.py", line)] != "name_match"}
     assert typed == set(range(FIXTURE_DEPTH)), found
+
+
+def test_a_module_instance_relayed_through_files_importing_each_other_is_looked_for_once_a_hop(
+        indexed_files, monkeypatch):
+    """`from m0 import codes` then `codes.get()`: the instance is looked for through the files'
+    imports binding `codes`, RELAY_HOPS files away at most, each file, name and hop once (was:
+    once a way: eight files importing it from one another made 7 to the 5th ways; 16 such
+    files held `context references` for 5 s, 40 for minutes). A chain within the hops types
+    the site, one a file longer does not."""
+    from context_tools.query.symbols.imports import RELAY_HOPS
+    from context_tools.query.symbols.receivers import PythonReceivers
+
+    n = 8
+    files = {"lookup.py": "class LookupDict:\n    def get(self):\n        pass\n",
+             "use.py": "from m0 import codes\nfrom t0 import near\nfrom u0 import far\n\n"
+                       "codes.get()\nnear.get()\nfar.get()\n"}
+    files.update({f"m{i}.py": "".join(f"from m{j} import codes\n" for j in range(n) if j != i) for i in range(n)})
+    for prefix, name, last in (("t", "near", RELAY_HOPS), ("u", "far", RELAY_HOPS + 1)):
+        files.update({f"{prefix}{k}.py": f"from {prefix}{k + 1} import {name}\n" for k in range(last)})
+        files[f"{prefix}{last}.py"] = f"from lookup import LookupDict\n\n{name} = LookupDict()\n"
+    asked = indexed_files(files)
+    looked: list[tuple[str, str]] = []
+    assigned = PythonReceivers.assigned_class
+
+    def counted(self, path, name):
+        looked.append((path, name))
+        return assigned(self, path, name)
+
+    monkeypatch.setattr(PythonReceivers, "assigned_class", counted)
+    found = {s.line: s.resolution for s in asked.call("context.references", name="LookupDict.get").data.sites
+             if s.path == "use.py"}
+    assert found == {6: "import"}, found  # near.get(); codes.get() and far.get() reach no instance
+    assert len([x for x in looked if x[1] == "codes"]) <= n * (RELAY_HOPS + 1), len(looked)

@@ -27,7 +27,7 @@ from indexer.lang.registry import PROSE_AND_DATA
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
     from indexer.lang.bindings_base import SiteSyntax
-    from indexer.model import ImportSpec, Occurrence, Symbol
+    from indexer.model import Edge, ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -337,6 +337,8 @@ class _BySyntax:
         self.def_sites = {(p, s.line) for p, s, _ in defs}
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
+        self._assigned: dict[tuple[str, str, int], str | None] = {}
+        self._grouped: dict[str, dict[tuple[int, str, str], list[Edge]]] = {}
         self.factories: dict[str, bool] = {}
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
@@ -588,8 +590,8 @@ class _BySyntax:
             dotted = spec.spec.split(".")
             if spec.names or spec.aliases or dotted[0] != parts[0]:
                 continue
-            for e in self.snap.imports(path):
-                if same_import(spec, e) and e.target:
+            for e in self.edges(path, spec):
+                if e.target:
                     if len(dotted) == 1:
                         heads.update([e.target] if module_parts(e.target)[-1:] == [parts[0]] else [])
                     else:
@@ -637,7 +639,7 @@ class _BySyntax:
             if not 0 < spec.line <= len(lines) or lines[spec.line - 1][:1] in (b" ", b"\t"):
                 continue  # a function's own import binds the name in that function alone
             rules = of_import(spec.kind)
-            edges = [e for e in self.snap.imports(path) if same_import(spec, e) and e.target]
+            edges = [e for e in self.edges(path, spec) if e.target]
             if len(receiver) == 1 and spec.names:
                 for inner, local in rules.binds(spec):
                     if local == head and inner != "*":
@@ -653,7 +655,15 @@ class _BySyntax:
     def _assigned_class(self, path: str, name: str, depth: int) -> str | None:
         """The method's class a module-level line of the file assigns `name` an instance of
         (`codes = LookupDict(...)`), or that one of its imports binding `name` reaches, up to
-        `RELAY_HOPS` files away; None otherwise."""
+        `RELAY_HOPS` files away; None otherwise. Made once for each file, name and depth:
+        files importing the name from one another make as many ways as the imports to the
+        power of the hops."""
+        key = (path, name, depth)
+        if key not in self._assigned:
+            self._assigned[key] = self._assigned_anew(path, name, depth)
+        return self._assigned[key]
+
+    def _assigned_anew(self, path: str, name: str, depth: int) -> str | None:
         if depth > RELAY_HOPS or self.snap.file(path) is None:
             return None
         assigned = self.receivers.assigned_class(path, name)
@@ -663,12 +673,22 @@ class _BySyntax:
         for spec in facts.imports if facts else ():
             for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
                 if local == name and inner != "*":
-                    for e in self.snap.imports(path):
-                        if same_import(spec, e) and e.target:
+                    for e in self.edges(path, spec):
+                        if e.target:
                             found = self._assigned_class(e.target, inner, depth + 1)
                             if found:
                                 return found
         return None
+
+    def edges(self, path: str, spec: ImportSpec) -> list[Edge]:
+        """The edges resolving the file's import `spec` (those `same_import` pairs with it), in
+        the file's order: its edges grouped once, not read whole again for each import."""
+        grouped = self._grouped.get(path)
+        if grouped is None:
+            grouped = self._grouped[path] = {}
+            for e in self.snap.imports(path):
+                grouped.setdefault((e.line, e.kind, e.spec), []).append(e)
+        return grouped.get((spec.line, spec.kind, spec.spec), [])
 
     def _makes_instance(self, callee: str) -> bool:
         """Does a call of `callee` make an instance of the method's class: the class itself, a
@@ -783,9 +803,9 @@ class _BySyntax:
         rules = of_import(spec.kind)
         # a Rust glob binds the name only as it passes it on (a glob of an enum its variants)
         starred = rules.bare_needs_import and not rules.binds_local(spec, self.simple)
-        return any(same_import(spec, e) and e.target in self.reaching and not rules.binds_module_of(spec, e.target, self.simple)
+        return any(e.target in self.reaching and not rules.binds_module_of(spec, e.target, self.simple)
                    and (not starred or rules.star_passes(self.snap, spec, e.target)(self.simple))
-                   for e in self.snap.imports(path))
+                   for e in self.edges(path, spec))
 
     def _names_owner(self, last: str) -> bool:
         """Can the last part of a dotted receiver own the definition: the method's class, or a
@@ -801,8 +821,7 @@ class _BySyntax:
                     if spec.aliases == (last,):
                         return True
                 elif any(local == last for _, local in of_import(spec.kind).binds(spec)) and any(
-                        same_import(spec, e) and of_import(spec.kind).binds_module(spec, e.target)
-                        for e in self.snap.imports(f)):
+                        of_import(spec.kind).binds_module(spec, e.target) for e in self.edges(f, spec)):
                     return True
         return False
 
@@ -949,7 +968,7 @@ class _BySyntax:
                     if spec.kind == "rust_use" and any(inner == self.simple for inner, _ in of_import(spec.kind).binds(spec))]
         if not bringing:
             return None
-        targets = {e.target for spec in bringing for e in self.snap.imports(path) if same_import(spec, e)}
+        targets = {e.target for spec in bringing for e in self.edges(path, spec)}
         spelled = bringing[0].spec
         if not targets:
             return False if path in self.defining else ("name_match", f"`use` of `{spelled}`, which reaches no file of the tree")
@@ -970,7 +989,7 @@ class _BySyntax:
         spelled = "::".join(receiver)
         facts = self.snap.import_facts(path)
         own = [spec for spec in (facts.imports if facts else ()) if spec.kind == "rust_path" and spec.spec == spelled]
-        targets = {e.target for spec in own for e in self.snap.imports(path) if same_import(spec, e)}
+        targets = {e.target for spec in own for e in self.edges(path, spec)}
         if targets:
             return False if targets & self.reaching else ("name_match", f"path `{spelled}`, which does not reach it")
         reached = self._module_reaches(path, receiver[0])
@@ -994,11 +1013,11 @@ class _BySyntax:
                 # it defines (`from ._models import Request` makes `Request.get` no module's)
                 # ... or a method's class (`from .api import Client as C`: `C.fetch`)
                 self.modules[key] = any(
-                    same_import(spec, e) and e.target in self.reaching
+                    e.target in self.reaching
                     and (not spec.names or of_import(spec.kind).binds_module(spec, e.target)
                          or of_import(spec.kind).binds_namespace(spec, head) or any(
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
-                    for spec in specs for e in self.snap.imports(path))
+                    for spec in specs for e in self.edges(path, spec))
         return self.modules[key]
 
 
