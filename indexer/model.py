@@ -211,6 +211,12 @@ class Edge(Struct, frozen=True, gc=False, rename={"source": "from", "target": "t
     spec: str
 
 
+def import_key(x: ImportSpec | Edge) -> tuple[int, str, str]:
+    """What an import and the edges resolving it share, and no other import of the file: its
+    line, kind and text. `Snapshot.edges_of_import` and `specs_of_edge` pair them by it."""
+    return x.line, x.kind, x.spec
+
+
 class UnresolvedImport(Struct, frozen=True, gc=False):
     path: str
     spec: str

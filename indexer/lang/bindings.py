@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from indexer.lang.bindings_base import Bindings, PathView, Projects, same_import
+from indexer.lang.bindings_base import Bindings, PathView, Projects
 from indexer.lang.python.resolve import is_python
 from indexer.lang.rust.visibility import CrateView, Gate
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from indexer.lang.rust.paths import RustModulePaths
     from indexer.store.snapshot import Snapshot
 
-__all__ = ["Bindings", "Gate", "PathView", "Projects", "Scopes", "of_import", "of_language", "of_path", "same_import"]
+__all__ = ["Bindings", "Gate", "PathView", "Projects", "Scopes", "of_import", "of_language", "of_path"]
 
 
 class Scopes:

@@ -8,13 +8,8 @@ import re
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Protocol
 
 if TYPE_CHECKING:
-    from indexer.model import Edge, ImportSpec, Occurrence
+    from indexer.model import ImportSpec, Occurrence
     from indexer.store.snapshot import Snapshot
-
-
-def same_import(spec: ImportSpec, edge: Edge) -> bool:
-    """Is `edge` the resolution of the import `spec` (of the edge's importing file)?"""
-    return spec.line == edge.line and spec.kind == edge.kind and spec.spec == edge.spec
 
 
 def every_name(name: str) -> bool:

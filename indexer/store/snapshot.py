@@ -13,7 +13,17 @@ import pygit2
 
 from indexer.contract.errors import NotFound, NotIndexed, TooLarge
 from indexer.git import read as gitread
-from indexer.model import BlobFacts, Edge, FileEntry, Occurrence, SnapshotRecord, Symbol, UnresolvedImport
+from indexer.model import (
+    BlobFacts,
+    Edge,
+    FileEntry,
+    ImportSpec,
+    Occurrence,
+    SnapshotRecord,
+    Symbol,
+    UnresolvedImport,
+    import_key,
+)
 from indexer.store import name_runs
 from indexer.store.database import Store, unpack
 from indexer.store.name_runs import NameRun
@@ -92,6 +102,9 @@ class Snapshot:
         self._occ_by_name: dict[bytes, dict[str, list[Occurrence]]] = {}
         self._unindexed: dict[str, int] = {}
         self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
+        # a file's imports and edges by the import each is (`import_key`), grouped once a file
+        self._specs_by_import: dict[str, dict[tuple[int, str, str], list[ImportSpec]]] = {}
+        self._edges_by_import: dict[str, dict[tuple[int, str, str], list[Edge]]] = {}
 
     @cached_property
     def missing_objects(self) -> int:
@@ -473,6 +486,28 @@ class Snapshot:
 
     def imports(self, path: str) -> list[Edge]:
         return self._edges_of("_edges_by_source", path, lambda e: e.source == path)
+
+    def edges_of_import(self, path: str, spec: ImportSpec) -> list[Edge]:
+        """The edges resolving the file's import `spec`, in the file's order: the file's edges
+        grouped once by `import_key`, not each read again for each of its imports (a file of
+        thousands of imports made that the square of them)."""
+        grouped = self._edges_by_import.get(path)
+        if grouped is None:
+            grouped = self._edges_by_import[path] = {}
+            for e in self.imports(path):
+                grouped.setdefault(import_key(e), []).append(e)
+        return grouped.get(import_key(spec), [])
+
+    def specs_of_edge(self, edge: Edge) -> list[ImportSpec]:
+        """The imports of the edge's importing file that the edge resolves (its imports alone
+        read), grouped once a file as `edges_of_import` groups edges."""
+        grouped = self._specs_by_import.get(edge.source)
+        if grouped is None:
+            grouped = self._specs_by_import[edge.source] = {}
+            facts = self.import_facts(edge.source)
+            for spec in facts.imports if facts else ():
+                grouped.setdefault(import_key(spec), []).append(spec)
+        return grouped.get(import_key(edge), [])
 
     def unresolved_of(self, path: str) -> list[UnresolvedImport]:
         """The file's imports that reach no file of the tree, as the record marks them, and the

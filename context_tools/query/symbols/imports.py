@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from indexer.lang.bindings import Bindings, Gate, Scopes, of_import, same_import
+from indexer.lang.bindings import Bindings, Gate, Scopes, of_import
 
 if TYPE_CHECKING:
     from indexer.model import Edge, ImportSpec, Occurrence
@@ -19,8 +19,7 @@ RELAY_HOPS = 4  # re-exports followed from a defining file: `pkg` -> `pkg.api` -
 
 def specs_of(snap: Snapshot, edge: Edge) -> list[ImportSpec]:
     """The imports of the edge's importing file that the edge resolves (its imports alone read)."""
-    facts = snap.import_facts(edge.source)
-    return [spec for spec in facts.imports if same_import(spec, edge)] if facts else []
+    return snap.specs_of_edge(edge)
 
 
 def reexported(spec: ImportSpec) -> Iterator[tuple[str, str]]:

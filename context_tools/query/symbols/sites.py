@@ -21,13 +21,13 @@ from context_tools.query.symbols.script_annotations import named_type
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
-from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path, same_import
+from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
     from indexer.lang.bindings_base import SiteSyntax
-    from indexer.model import Edge, ImportSpec, Occurrence, Symbol
+    from indexer.model import ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
 ORDER = {"same_file": 0, "same_package": 1, "import": 2, "name_match": 3, "text": 4}
@@ -338,7 +338,6 @@ class _BySyntax:
         self.modules: dict[tuple[str, str], bool | None] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self._assigned: dict[tuple[str, str, int], str | None] = {}
-        self._grouped: dict[str, dict[tuple[int, str, str], list[Edge]]] = {}
         self.factories: dict[str, bool] = {}
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
@@ -590,7 +589,7 @@ class _BySyntax:
             dotted = spec.spec.split(".")
             if spec.names or spec.aliases or dotted[0] != parts[0]:
                 continue
-            for e in self.edges(path, spec):
+            for e in self.snap.edges_of_import(path, spec):
                 if e.target:
                     if len(dotted) == 1:
                         heads.update([e.target] if module_parts(e.target)[-1:] == [parts[0]] else [])
@@ -639,7 +638,7 @@ class _BySyntax:
             if not 0 < spec.line <= len(lines) or lines[spec.line - 1][:1] in (b" ", b"\t"):
                 continue  # a function's own import binds the name in that function alone
             rules = of_import(spec.kind)
-            edges = [e for e in self.edges(path, spec) if e.target]
+            edges = [e for e in self.snap.edges_of_import(path, spec) if e.target]
             if len(receiver) == 1 and spec.names:
                 for inner, local in rules.binds(spec):
                     if local == head and inner != "*":
@@ -673,22 +672,12 @@ class _BySyntax:
         for spec in facts.imports if facts else ():
             for inner, local in of_import(spec.kind).binds(spec) if spec.names else ():
                 if local == name and inner != "*":
-                    for e in self.edges(path, spec):
+                    for e in self.snap.edges_of_import(path, spec):
                         if e.target:
                             found = self._assigned_class(e.target, inner, depth + 1)
                             if found:
                                 return found
         return None
-
-    def edges(self, path: str, spec: ImportSpec) -> list[Edge]:
-        """The edges resolving the file's import `spec` (those `same_import` pairs with it), in
-        the file's order: its edges grouped once, not read whole again for each import."""
-        grouped = self._grouped.get(path)
-        if grouped is None:
-            grouped = self._grouped[path] = {}
-            for e in self.snap.imports(path):
-                grouped.setdefault((e.line, e.kind, e.spec), []).append(e)
-        return grouped.get((spec.line, spec.kind, spec.spec), [])
 
     def _makes_instance(self, callee: str) -> bool:
         """Does a call of `callee` make an instance of the method's class: the class itself, a
@@ -805,7 +794,7 @@ class _BySyntax:
         starred = rules.bare_needs_import and not rules.binds_local(spec, self.simple)
         return any(e.target in self.reaching and not rules.binds_module_of(spec, e.target, self.simple)
                    and (not starred or rules.star_passes(self.snap, spec, e.target)(self.simple))
-                   for e in self.edges(path, spec))
+                   for e in self.snap.edges_of_import(path, spec))
 
     def _names_owner(self, last: str) -> bool:
         """Can the last part of a dotted receiver own the definition: the method's class, or a
@@ -821,7 +810,7 @@ class _BySyntax:
                     if spec.aliases == (last,):
                         return True
                 elif any(local == last for _, local in of_import(spec.kind).binds(spec)) and any(
-                        of_import(spec.kind).binds_module(spec, e.target) for e in self.edges(f, spec)):
+                        of_import(spec.kind).binds_module(spec, e.target) for e in self.snap.edges_of_import(f, spec)):
                     return True
         return False
 
@@ -968,7 +957,7 @@ class _BySyntax:
                     if spec.kind == "rust_use" and any(inner == self.simple for inner, _ in of_import(spec.kind).binds(spec))]
         if not bringing:
             return None
-        targets = {e.target for spec in bringing for e in self.edges(path, spec)}
+        targets = {e.target for spec in bringing for e in self.snap.edges_of_import(path, spec)}
         spelled = bringing[0].spec
         if not targets:
             return False if path in self.defining else ("name_match", f"`use` of `{spelled}`, which reaches no file of the tree")
@@ -989,7 +978,7 @@ class _BySyntax:
         spelled = "::".join(receiver)
         facts = self.snap.import_facts(path)
         own = [spec for spec in (facts.imports if facts else ()) if spec.kind == "rust_path" and spec.spec == spelled]
-        targets = {e.target for spec in own for e in self.edges(path, spec)}
+        targets = {e.target for spec in own for e in self.snap.edges_of_import(path, spec)}
         if targets:
             return False if targets & self.reaching else ("name_match", f"path `{spelled}`, which does not reach it")
         reached = self._module_reaches(path, receiver[0])
@@ -1017,7 +1006,7 @@ class _BySyntax:
                     and (not spec.names or of_import(spec.kind).binds_module(spec, e.target)
                          or of_import(spec.kind).binds_namespace(spec, head) or any(
                         name in self.classes for name, local in of_import(spec.kind).binds(spec) if local == head))
-                    for spec in specs for e in self.edges(path, spec))
+                    for spec in specs for e in self.snap.edges_of_import(path, spec))
         return self.modules[key]
 
 
@@ -1223,9 +1212,9 @@ def _import_bound(snap: Snapshot, defs: list[Hit]) -> set[tuple[str, int]]:
     defining = {p for p, s, _ in defs if (p, s.line) not in bound}
     # a `require` of an ES module binds its module object (`Bindings.target_binds`), no definition
     return {(path, line) for path, line, name, specs in candidates
-            if any(same_import(spec, e) and e.target in defining
+            if any(e.target in defining
                    and any(local == name for inner, local in target_binds(snap, spec, e.target) if inner != "*")
-                   for spec in specs for e in snap.imports(path))}
+                   for spec in specs for e in snap.edges_of_import(path, spec))}
 
 
 def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list[tuple[str, str]]:

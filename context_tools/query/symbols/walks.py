@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from context_tools.query.symbols import imports
 from context_tools.query.symbols.imports import reexported, star_passes
 from context_tools.query.symbols.names import ends_with, module_parts
-from indexer.lang.bindings import PathView, Scopes, of_import, of_language, of_path, same_import
+from indexer.lang.bindings import PathView, Scopes, of_import, of_language, of_path
 
 if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
@@ -125,14 +125,11 @@ def reexport_walk(snap: Snapshot, starts: list[str], name: str, module: list[str
                        for spec in (facts.imports if facts else ()) for inner, outer in reexported(spec)
                        if (inner == "*" or outer == wanted)
                        and of_import(spec.kind).passes_on(spec, view, path, by, head)]
-            edges = snap.imports(path) if passing else []
             for spec, inner, before in passing:
                 # an item of an inline module of the file itself: no edge
                 for qualified in of_import(spec.kind).inline_items(snap, path, spec, wanted):
                     reached.setdefault((path, qualified), renamed or qualified.rpartition(".")[2] != wanted)
-                for e in edges:
-                    if not same_import(spec, e):
-                        continue
+                for e in snap.edges_of_import(path, spec):
                     # an enum's variant a glob of the enum brings in: the chain ends at it
                     items = of_import(spec.kind).star_items(snap, spec, e.target, wanted) if inner == "*" else []
                     for qualified in items:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from indexer.lang.bindings_base import Bindings, SiteSyntax, attribute_syntax, same_import
+from indexer.lang.bindings_base import Bindings, SiteSyntax, attribute_syntax
 from indexer.lang.python.resolve import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve.tree import parent
 
@@ -121,8 +121,7 @@ class PythonBindings(Bindings):
                     continue
                 base = relative_base(path, spec.level)
                 found.update(first_file(snap, module_candidates(base, dotted)) if base is not None else ())
-        edges = snap.imports(path) if asked else []
-        found.update(e.target for spec, files in asked for e in edges if same_import(spec, e) and e.target in files)
+        found.update(e.target for spec, files in asked for e in snap.edges_of_import(path, spec) if e.target in files)
         return found
 
     def modules_named(self, paths: Iterable[str], dotted: list[str]) -> frozenset[str]:
