@@ -65,7 +65,10 @@ PLAIN_VERSION = "1"
 #     on the same line (indexer/lang/rust/bases.py)
 # 68: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
 #     read whole into the record; indexer/pipeline/assemble.py)
-ASSEMBLY_VERSION = "68"
+# 69: a go.mod or go.work string is one token, its escapes undone (`replace x => "../my dir"`:
+#     was `"../my`), a raw string too, and a `//` inside either no comment; a line with a string
+#     left open is skipped (indexer/manifests/go.py)
+ASSEMBLY_VERSION = "69"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
