@@ -107,6 +107,12 @@ class Base(Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
     # how it is declared, where the order of a class's ancestors depends on it: Ruby "include",
     # "extend", "prepend" (a superclass: ""); PHP "use" (a trait); "" for any other base
     relation: str = ""
+    # the scopes the class's declaration stands in, dotted, innermost first and the top ("")
+    # last, where they are not those its qualified name shows (`a.b.C`: `a.b`, `a`, ""): Ruby's
+    # lexical nesting around a class written with its scope (`class Foo::Bar` in `module A`:
+    # ("A", ""), as `A::Foo` encloses no code there); () for those of its qualified name. The
+    # outermost are left out past 4,096 characters (declared_bases.NESTING_CHARS)
+    nesting: tuple[str, ...] = ()
 
 
 class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default costs no bytes

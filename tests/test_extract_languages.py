@@ -1810,8 +1810,48 @@ class ::Top2; end
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.line in (2, 9)] == [
         ("Foo", 2, "identifier"), ("Bar", 2, "definition"), ("Base", 2, "identifier"),
         ("Foo", 9, "identifier"), ("Baz", 9, "definition")]
-    # a class's bases are recorded under its qualified name
-    assert [(b.cls, b.base) for b in facts.bases] == [("A.Foo.Bar", "Base")]
+    # a class's bases are recorded under its qualified name, with the scopes its statement
+    # stands in (A, then the top), which are not those of its name (A.Foo)
+    assert [(b.cls, b.base, b.nesting) for b in facts.bases] == [("A.Foo.Bar", "Base", ("A", ""))]
+
+
+def test_ruby_a_written_scope_is_no_lexical_scope():
+    # Inside `class Foo::Bar` in `module A` Ruby looks a constant up in A::Foo::Bar, then A
+    # (Module.nesting), never in A::Foo, which only the name writes: `class Bar::Q` there is not
+    # Bar's own Q (a Bar none of them shows holding: the innermost's), while `Foo::R` finds A's
+    # Foo. `self::Foo::Deep` is the enclosing class's Foo's, not looked up (not the top-level
+    # Foo around it). The bases record the scopes the class statement stands in where its name
+    # shows others. (Was: Q in A.Foo.Bar, Deep in Foo, every base's scopes those of its name.)
+    src = b"""module A
+  class Foo::Bar < Base
+    class Bar::Q; end
+    class Foo::R; end
+    class Inner < Base
+      include Mixin
+    end
+  end
+  class ::Top::T < Base; end
+  class Plain < Base; end
+end
+module Foo
+  class K
+    class self::Foo::Deep; end
+    class self::X < Base; end
+  end
+end
+"""
+    facts = extract_blob(src, "lib/a.rb", "ruby")
+    assert [(s.name, s.container, s.line) for s in facts.symbols] == [
+        ("A", "", 1), ("Bar", "A.Foo", 2), ("Q", "A.Foo.Bar.Bar", 3), ("R", "A.Foo", 4), ("Inner", "A.Foo.Bar", 5),
+        ("T", "Top", 9), ("Plain", "A", 10), ("Foo", "", 12), ("K", "Foo", 13), ("Deep", "Foo.K.Foo", 14),
+        ("X", "Foo.K", 15)]
+    assert [(b.cls, b.base, b.relation, b.nesting) for b in facts.bases] == [
+        ("A.Foo.Bar", "Base", "", ("A", "")),
+        ("A.Foo.Bar.Inner", "Base", "", ("A.Foo.Bar", "A", "")),
+        ("A.Foo.Bar.Inner", "Mixin", "include", ("A.Foo.Bar", "A", "")),
+        ("Top.T", "Base", "", ("A", "")),
+        ("A.Plain", "Base", "", ()),  # its name's scopes: none recorded
+        ("Foo.K.X", "Base", "", ())]
 
 
 def test_ruby_alias_is_what_a_def_there_is():

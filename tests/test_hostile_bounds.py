@@ -233,6 +233,23 @@ def test_nested_classes_written_with_their_scope_cost_no_more_than_plain_nesting
     assert full < 5 * half
 
 
+def test_the_scopes_a_ruby_base_records_are_bounded():
+    # each class written with its scope records the statements around it with its bases
+    # (Base.nesting), each their qualified name: nested, their characters grow as the square of
+    # the depth, and are held to NESTING_CHARS, innermost kept, the top last
+    from indexer.extract.blob import extract_blob
+    from indexer.lang.declared_bases import NESTING_CHARS
+
+    n = 100
+    src = "".join(f"class X{i:020d}::Y{i} < B\n" for i in range(n)) + "end\n" * n
+    bases = extract_blob(src.encode(), "a.rb", "ruby").bases
+    assert len(bases) > 50
+    assert sum(len(q) for q in bases[-1].nesting) > NESTING_CHARS // 2  # the bound is met, not far off
+    for outer, b in zip(bases, bases[1:]):
+        assert sum(len(q) for q in b.nesting) <= NESTING_CHARS
+        assert b.nesting[0] == outer.cls and b.nesting[-1] == ""
+
+
 def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
     from indexer.extract.blob import extract_blob
     from indexer.extract.tags import SYMBOL_CAP

@@ -521,6 +521,97 @@ def test_go_mod_comments_after_a_block_and_local_replacements():
         ("x", "..", True), ("y", "./y", True), ("z", ".", True), ("w", "example.com/w", False), ("v", "../v", True)]
 
 
+def test_go_mod_and_go_work_strings_are_read_whole():
+    # Go's modfile lexer: an interpreted string up to its closing quote, escapes undone; a raw
+    # string as written; a `//` inside either no comment (was: `"../my` and `dir"`, a target
+    # cut at `//`, backquotes kept, escapes as written)
+    from indexer.manifests.go import parse_go_mod
+
+    gomod = ('module "example.com/m" // the module\n'
+             'replace example.com/x => "../my dir"\n'
+             'replace example.com/y v1.0.0 => `../raw // dir` // pinned\n'
+             'replace example.com/z => "./\\x7a\\u00e9\\101\\"q\\"\\t"\n'
+             'require (\n\t"example.com/a b" v1.2.0 // indirect\n\t`example.com/c` v1.0.0\n)\n'
+             'require example.com/d(v1)\n')
+    parsed = parse_go_mod(gomod)
+    assert parsed.module == "example.com/m"
+    assert [(r.module, r.target, r.local) for r in parsed.replacements()] == [
+        ("example.com/x", "../my dir", True), ("example.com/y", "../raw // dir", True),
+        ("example.com/z", './zéA"q"\t', True)]
+    found = parse({"go.mod": gomod})
+    assert found.problems == [] and deps(found, "go.mod") == [
+        ("example.com/a b", "v1.2.0", "indirect"), ("example.com/c", "v1.0.0", "runtime")]
+    assert parsed.words("require")[-1] == ["example.com/c", "v1.0.0"]  # `d(v1)`: a parenthesis there is malformed
+    work = parse_go_mod('go 1.22\nuse (\n\t"./my app" // the app\n\t`./tools`\n)\nuse ./lib//x\n')
+    assert parsed.unclosed == "" and work.words("use") == [["./my app"], ["./tools"], ["./lib"]]
+    assert parse_go_mod("require(\n\ta v1\n)\nretract [v1.0.0, v1.1.0]\n").words("require") == [["a", "v1"]]
+    assert parse_go_mod("retract [v1.0.0, v1.1.0]\n").words("retract") == [["[", "v1.0.0", ",", "v1.1.0", "]"]]
+
+
+def test_a_go_mod_line_with_a_string_left_open_or_a_bad_escape_is_skipped():
+    # the go command refuses such a file; read as a line of too few words is, the rest stays read
+    from indexer.manifests.go import parse_go_mod, tokens
+
+    for line in ('replace a => "../open', "replace a => `../open", 'replace a => "\\q"', 'replace a => "\\400"',
+                 'replace a => "\\ud800"', 'replace a => "\\U00110000"', 'replace a => "x\\"'):
+        assert tokens(line) is None, line
+        parsed = parse_go_mod(f"module m\n{line}\nreplace b => ./b\nrequire (\n\t{line[8:]}\n\tc v1\n)\n")
+        assert [(r.module, r.target) for r in parsed.replacements()] == [("b", "./b")]
+        assert parsed.words("require") == [["c", "v1"]] and parsed.unclosed == ""
+    found = parse({"go.mod": 'module m\nrequire "a v1\nrequire b v2\n'})
+    assert found.problems == [] and deps(found, "go.mod") == [("b", "v2", "runtime")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from('ab "`\\/()\t\nx7u0U{},=>') | st.characters(), max_size=200))
+def test_any_text_is_a_go_mod_of_bounded_directives(text):
+    # outside input: no exception, and never more characters out than in (an escape is never
+    # shorter than what it stands for)
+    from indexer.manifests.go import parse_go_mod, tokens
+
+    parsed = parse_go_mod(text)
+    assert sum(len(d.verb) + sum(map(len, d.words)) + len(d.comment) for d in parsed.directives) <= len(text)
+    for line in text.split("\n"):
+        read = tokens(line)
+        assert read is None or sum(map(len, read[0])) + len(read[1]) <= len(line)
+
+
+_SIMPLE_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+                   "\\": "\\\\", '"': '\\"'}
+
+
+@st.composite
+def _go_string(draw):
+    """(value, a Go string literal of it): interpreted, each character as written or escaped
+    any way Go allows, or raw when the value holds no backquote."""
+    value = draw(st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\n\r"), max_size=12))
+    if "`" not in value and draw(st.booleans()):
+        return value, f"`{value}`"
+    out = []
+    for ch in value:
+        code = ord(ch)
+        ways = [f"\\U{code:08x}"]
+        if code < 0x10000:
+            ways.append(f"\\u{code:04X}")
+        if code < 0x80:
+            ways += [f"\\x{code:02x}", f"\\{code:03o}"]
+        if ch in _SIMPLE_ESCAPES:
+            ways.append(_SIMPLE_ESCAPES[ch])
+        else:
+            ways.append(ch)
+        out.append(draw(st.sampled_from(ways)))
+    return value, '"' + "".join(out) + '"'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_go_string(), min_size=1, max_size=5), st.sampled_from(["", "//", "// indirect // x"]))
+def test_go_mod_string_tokens_read_back_as_their_values(strings, comment):
+    from indexer.manifests.go import tokens
+
+    line = "replace " + " ".join(literal for _, literal in strings) + (" " + comment if comment else "")
+    assert tokens(line) == (["replace", *(value for value, _ in strings)], comment[2:])
+
+
 def test_poetry_beside_project_and_its_long_forms():
     """[project] names the package when both tables do (Poetry 2 reads it so); Poetry's
     multiple-constraint dependencies keep every version, and a script's long form its reference."""

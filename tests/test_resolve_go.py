@@ -319,6 +319,10 @@ def resolved(tree: dict[str, str], imports: dict[str, list[str]], facts=None) ->
     ("replace example.com/lib => ../forks/lib\n", "forks/lib/sub/s.go"),
     ("replace (\n\texample.com/lib v1.2.0 => ../forks/lib // pinned\n)\n", "forks/lib/sub/s.go"),
     ('replace "example.com/lib" => "./third/lib"\n', "app/third/lib/sub/s.go"),
+    # a string is one token, a space or `//` in it no end (was: `"../my` and `forks/lib"`: external)
+    ('replace example.com/lib => "../my forks/lib" // a fork\n', "my forks/lib/sub/s.go"),
+    ("replace example.com/lib => `../my forks//lib`\n", "my forks/lib/sub/s.go"),
+    ('replace example.com/lib => "../my\\x20forks/lib\n', "lib/sub/s.go"),  # left open: no replace read
     ("replace example.com/lib => ../../elsewhere/lib\n", "external"),  # outside the tree
     ("replace example.com/lib => ../nowhere\n", "external"),  # not a directory of the tree
     ("replace example.com/lib => example.com/fork v1.0.0\n", "external"),  # another module
@@ -326,7 +330,7 @@ def resolved(tree: dict[str, str], imports: dict[str, list[str]], facts=None) ->
 ])
 def test_local_replace_directive_resolves_to_the_replaced_directory(gomod, expected):
     tree = {"app/go.mod": "module example.com/app\n\n" + gomod, "app/main.go": "",
-            "forks/lib/sub/s.go": "", "app/third/lib/sub/s.go": "",
+            "forks/lib/sub/s.go": "", "app/third/lib/sub/s.go": "", "my forks/lib/sub/s.go": "",
             "lib/go.mod": "module example.com/lib\n", "lib/sub/s.go": ""}
     assert resolved(tree, {"app/main.go": ["example.com/lib/sub"]}) == {("app/main.go", "example.com/lib/sub", expected)}
 

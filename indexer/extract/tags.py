@@ -477,17 +477,6 @@ _DATA_KINDS = frozenset({"variable", "constant", "field"})
 _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 
-def _looked_up(chain: list[str], scope: list[str]) -> list[str]:
-    """The container a relative `scope` written inside `chain` names, as Ruby looks its first
-    name up from there: in the innermost enclosing definition whose own members hold it, so
-    `A::B` written inside `A` is `A.B`, not `A.A.B` (what the tree does not show is taken to be
-    absent); a first name no enclosing definition holds is a member of the innermost."""
-    for i in range(len(chain) - 1, -1, -1):
-        if chain[i] == scope[0]:
-            return chain[:i] + scope
-    return chain + scope
-
-
 def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
@@ -497,7 +486,7 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
     With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
     container stands before its name, and one that names its holder from the top starts the
-    chain anew."""
+    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`)."""
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
@@ -505,7 +494,7 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     elif d.hoist == "global":
         holders = []
     if hinted_holders:
-        return _hinted_chain(holders)
+        return _hinted_chain(holders, d)
     last = len(holders) - 1
     chain: list[str] = []
     for i, s in enumerate(holders):
@@ -522,48 +511,57 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     return chain
 
 
-def _hinted_chain(holders: list[_Def]) -> list[str]:
-    """The chain of `holders` whose explicit containers are part of it (`_container_chain`).
-    From the first relative container on, where each name stands is kept, so that a relative
-    container's first name is found at once (`_looked_up`): the chain is built in steps linear
-    in the nesting, not its square (which made a file of nested `class A::B`s cubic)."""
+def _hinted_chain(holders: list[_Def], d: _Def) -> list[str]:
+    """The container chain of `d` where explicit containers are part of it (`_container_chain`):
+    each of `holders`' names after its own container, then `d`'s container. One written from
+    the top (`::Foo`) starts the chain anew. One written relative (`Foo::`) has its first name
+    looked up as Ruby looks a constant up: in the definitions lexically enclosing it, innermost
+    first, then at the top, in the first the chain shows holding that name (`A::B` in `A` is
+    `A.B`, not `A.A.B`); a name none holds is a member of the innermost. A container that is
+    only written is no lexical scope (from inside `class Foo::Bar` in `module A` Ruby looks in
+    `A::Foo::Bar` and `A`, never in `A::Foo`), so the names it holds are not found from there;
+    `self::Foo` is the innermost's Foo, looked up nowhere else. Where each name that can be
+    found stands is kept, so the chain is built in steps linear in the nesting, not its square
+    (which made a file of nested `class A::B`s cubic)."""
     chain: list[str] = []
-    places: dict[str, list[int]] | None = None
-    for s in holders:
-        if s.scope_only:
+    findable: dict[str, list[int]] = {}  # name -> where it stands held by a lexical holder or the top
+    for s in (*holders, d):
+        if s.scope_only:  # `C.class_eval do`, `class << C`: adds nothing in C itself
             parts = s.name.split(".")
             if chain[-len(parts):] != parts:
-                _add(chain, places, parts)
+                _place(chain, findable, parts)
             continue
         if s.rooted:
-            chain, places = [], None
-        if s.hint:
-            scope = s.hint.split(".")
-            if not s.rooted:
-                if places is None:
-                    places = {}
-                    for i, name in enumerate(chain):
-                        places.setdefault(name, []).append(i)
-                found = places.get(scope[0])
-                if found:
-                    at = found[-1]
-                    for name in chain[at:]:
-                        places[name].pop()
-                    del chain[at:]
-            _add(chain, places, scope)
-        if places is not None:
-            places.setdefault(s.name, []).append(len(chain))
-        chain.append(s.name)
+            chain, findable = [], {}
+        scope = s.hint.split(".") if s.hint else []
+        if scope and not s.rooted:
+            if scope[0] == "self":
+                del scope[0]
+            elif at := findable.get(scope[0]):
+                _cut(chain, findable, at[-1])
+        _place(chain, findable, scope)
+        if s is not d:
+            if not scope:  # held by the lexical scope the chain ends in, not by a written one
+                findable.setdefault(s.name, []).append(len(chain))
+            chain.append(s.name)
     return chain
 
 
-def _add(chain: list[str], places: dict[str, list[int]] | None, names: Sequence[str]) -> None:
-    if places is not None:
-        for name in names:
-            places.setdefault(name, []).append(len(chain))
-            chain.append(name)
-    else:
+def _place(chain: list[str], findable: dict[str, list[int]], names: Sequence[str]) -> None:
+    """`names` written as a container where `chain` ends: the first is held there, so found
+    from inside; the others are held only by what is written before them."""
+    if names:
+        findable.setdefault(names[0], []).append(len(chain))
         chain.extend(names)
+
+
+def _cut(chain: list[str], findable: dict[str, list[int]], at: int) -> None:
+    """`chain` cut back to its first `at` names, and what stood past them no longer found."""
+    for name in chain[at:]:
+        places = findable.get(name)
+        if places and places[-1] >= at:
+            places.pop()
+    del chain[at:]
 
 
 def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol], bool]:
@@ -588,15 +586,15 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
         elif d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
-            chain = _container_chain(language, stack, d, hinted_holders) if stack and not d.rooted else []
-            kind = d.kind
-            if d.hint:
-                if hinted_holders:
-                    chain = _looked_up(chain, d.hint.split("."))
-                else:
+            if hinted_holders:
+                chain = _container_chain(language, stack, d, True)
+            else:
+                chain = _container_chain(language, stack, d) if stack else []
+                if d.hint:
                     chain.append(d.hint)
-                if kind == "function":
-                    kind = "method"
+            kind = d.kind
+            if d.hint and kind == "function":
+                kind = "method"
             elif kind == "function" and stack and stack[-1].kind in hosts:
                 kind = "method"
             # up to the end of its line, looked for only as far as a signature is read

@@ -20,12 +20,18 @@ if TYPE_CHECKING:
 
 # (class node, source) -> (base as written, its line, relation) in declaration order
 Declared = Callable[[Node, bytes], list[tuple[str, int, str]]]
+# Characters of the scopes a base records (`Base.nesting`): a symbol's container is held to
+# as many (indexer.extract.tags.CONTAINER_CHARS)
+NESTING_CHARS = 4096
 
 
 class BaseRules(NamedTuple):
     language: str  # as the grammar registry names it
     classes: tuple[str, ...]  # node types of the class-like declarations
     declared: Declared
+    # the declarations enclosing a class are its scopes, whatever its qualified name says
+    # (`Base.nesting`: Ruby, where `class Foo::Bar` in `module A` is in A, not in A::Foo)
+    lexical: bool = False
 
 
 @cache
@@ -42,14 +48,52 @@ def bases(root: Node, data: bytes, symbols: list[Symbol], rules: BaseRules) -> l
         return []
     found = QueryCursor(_query(rules.language, rules.classes)).captures(root).get("class", [])
     out: list[Base] = []
+    enclosing: list[_Enclosing] = []  # the classes around the node (rules.lexical), outermost first
     for node in sorted(found, key=lambda n: n.start_byte):
+        while enclosing and enclosing[-1].end <= node.start_byte:
+            enclosing.pop()
         name = node.child_by_field_name("name")
         leaf = last_name(name) if name is not None else None
         sym = hosts.get((leaf.start_point[0] + 1, text(leaf, data))) if leaf is not None else None
-        if sym is not None:
-            out += [Base(sym.qualified, spec, line, relation) for spec, line, relation in rules.declared(node, data)]
+        if sym is None:
+            continue
+        nesting: tuple[str, ...] = ()
+        if rules.lexical:
+            around = enclosing[-1] if enclosing else _TOP
+            named = around.named and sym.container == around.qualified
+            if not named:
+                nesting = (*around.inside, "")
+            enclosing.append(_Enclosing(node.end_byte, sym.qualified, named, *_within(sym.qualified, around)))
+        out += [Base(sym.qualified, spec, line, relation, nesting) for spec, line, relation in rules.declared(node, data)]
     out.sort(key=lambda b: b.line)
     return out
+
+
+class _Enclosing(NamedTuple):
+    """A class statement as the ones inside it see it (BaseRules.lexical)."""
+
+    end: int  # byte
+    qualified: str
+    named: bool  # the statements around it are the scopes its qualified name shows
+    inside: tuple[str, ...]  # the scopes of its body, innermost first (itself, then around it), at most NESTING_CHARS
+    chars: int  # of `inside`
+
+
+_TOP = _Enclosing(0, "", True, (), 0)
+
+
+def _within(qualified: str, around: _Enclosing) -> tuple[tuple[str, ...], int]:
+    """The scopes of the body of a class statement of that qualified name (with their
+    characters), `around` the one it stands in: its own first, the outermost left out past
+    NESTING_CHARS, so that what a base records is bounded as a symbol's container is."""
+    inside, chars = (qualified, *around.inside), len(qualified) + around.chars
+    if chars > NESTING_CHARS:
+        keep = len(inside)
+        while chars > NESTING_CHARS and keep:
+            keep -= 1
+            chars -= len(inside[keep])
+        inside = inside[:keep]
+    return inside, chars
 
 
 def last_name(node: Node) -> Node:

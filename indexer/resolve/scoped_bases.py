@@ -13,8 +13,10 @@ map's classes (`ClassIndex`), as each language's own name lookup takes them.
   (under its alias) is that import's, any other is in the class's namespace. Found nowhere: a
   global name (`Exception`, `\\Countable`) is `external`, one an import binds keeps the import's
   status, any other is `unresolved`.
-- Ruby: the constant in the modules enclosing the class, innermost first, then at the top
-  (`Module.nesting`; an `include` is read inside the class, the superclass outside it); the
+- Ruby: the constant in the class and module statements lexically enclosing the class,
+  innermost first, then at the top (`Module.nesting`; an `include` is read inside the class,
+  the superclass outside it; `class Foo::Bar` in `module A` is in A, not in A::Foo: the
+  scopes its base records, `Base.nesting`, where they are not its name's); the
   class's own file first, then the files it requires, then any file of the tree (Ruby's
   constants are global, loaded from anywhere). Found nowhere: `unresolved` when its first part
   is a module of the tree, else `external` (Ruby's core, a gem).
@@ -104,12 +106,11 @@ class _Scope:
         return next((f for f in preferred if f in files), files[0])
 
 
-def _enclosing(cls: str, inside: bool) -> list[str]:
+def _enclosing(cls: str) -> list[str]:
     """The scopes a name is looked up in from a class `cls` (`a.b.C`), innermost first, the
-    top ("") last; with `inside`, the class's own scope first."""
+    top ("") last."""
     parts = cls.split(".")
-    out = [".".join(parts[:i]) for i in range(len(parts) if inside else len(parts) - 1, 0, -1)]
-    return out + [""]
+    return [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)] + [""]
 
 
 def _join(scope: str, name: str) -> str:
@@ -126,7 +127,7 @@ def _java(s: _Scope, b: Base) -> Found:
         q = _join(found[2], ".".join(rest))
         return ("resolved", found[1], q) if s.qualified_in(q, [found[1]]) else ("external", "", "")
 
-    for scope in _enclosing(b.cls, inside=False):
+    for scope in _enclosing(b.cls):
         if s.qualified_in(_join(scope, head), [s.path]):
             return within(("resolved", s.path, _join(scope, head)))
     specs = [i for i in s.imports if i.kind == "java" and not i.spec.startswith("static ")]
@@ -165,7 +166,7 @@ def _csharp(s: _Scope, b: Base) -> Found:
         if spec.kind.startswith("csharp_using") and spec.aliases and spec.aliases[0] == parts[0]:
             spelled = ".".join([spec.spec, *parts[1:]])
             break
-    candidates = [_join(scope, spelled) for scope in _enclosing(b.cls, inside=False)] if spelled == b.base else [spelled]
+    candidates = [_join(scope, spelled) for scope in _enclosing(b.cls)] if spelled == b.base else [spelled]
     candidates += [f"{spec.spec}.{spelled}" for spec in s.imports
                    if spec.kind.startswith("csharp_using") and not spec.aliases]
     for q in candidates:
@@ -205,7 +206,13 @@ def _php(s: _Scope, b: Base) -> Found:
 
 def _ruby(s: _Scope, b: Base) -> Found:
     parts = b.base.removeprefix("::").split("::")
-    scopes = [""] if b.base.startswith("::") else _enclosing(b.cls, inside=bool(b.relation))
+    if b.base.startswith("::"):
+        scopes = [""]
+    else:
+        # Module.nesting: a superclass is read where the class statement stands, a mixin in its body
+        scopes = list(b.nesting) or _enclosing(b.cls)
+        if b.relation:
+            scopes.insert(0, b.cls)
     required = [e.target for e in s.edges]
     for scope in scopes:
         q = _join(scope, ".".join(parts))
@@ -218,7 +225,7 @@ def _ruby(s: _Scope, b: Base) -> Found:
 
 def _cpp(s: _Scope, b: Base) -> Found:
     parts = b.base.removeprefix("::").split("::")
-    scopes = [""] if b.base.startswith("::") else _enclosing(b.cls, inside=False)
+    scopes = [""] if b.base.startswith("::") else _enclosing(b.cls)
     candidates = [_join(scope, ".".join(parts)) for scope in scopes]
     reached = _includes(s)
     for f in reached:

@@ -33,7 +33,10 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 #     not counted (-1): it was inflated whole to count them; and a name a broken parse left
 #     out (tree-sitter's MISSING node, `void A::() {}`) makes no symbol and no site (was: a
 #     symbol and an occurrence of no name)
-FACTS_VERSION = "58"
+# 59: a base records the scopes its class statement stands in where they are not its name's
+#     (`Base.nesting`: Ruby's `class Foo::Bar` in `module A` stands in A, not A::Foo), a field
+#     every language's stored bases carry
+FACTS_VERSION = "59"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)
@@ -62,7 +65,10 @@ PLAIN_VERSION = "1"
 #     on the same line (indexer/lang/rust/bases.py)
 # 68: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
 #     read whole into the record; indexer/pipeline/assemble.py)
-ASSEMBLY_VERSION = "68"
+# 69: a go.mod or go.work string is one token, its escapes undone (`replace x => "../my dir"`:
+#     was `"../my`), a raw string too, and a `//` inside either no comment; a line with a string
+#     left open is skipped (indexer/manifests/go.py)
+ASSEMBLY_VERSION = "69"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

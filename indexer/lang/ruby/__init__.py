@@ -13,7 +13,11 @@ from indexer.lang.language import Language
 #    of what is defined inside it (was: A's Bar, and `A.Bar` the container of its methods);
 #    a top-level `alias` is a function, as a `def` there (was: a method of no container);
 #    `def Foo.bar` is Foo's method, as in `class << Foo` (was: the enclosing scope's)
-VERSION = "4"
+# 5: a scope only written (`class Foo::Bar` in `module A`: A::Foo) is no lexical scope, so the
+#    names it holds are not found from inside (`class Bar::Q` there is not Bar's own Q), and
+#    `class self::Foo::Bar` is the enclosing class's Foo's, not looked up (was: Bar's Q, and a
+#    Foo enclosing the class)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="ruby",

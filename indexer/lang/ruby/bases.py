@@ -32,4 +32,4 @@ def _declared(node: Node, data: bytes) -> list[tuple[str, int, str]]:
     return out
 
 
-RULES = BaseRules("ruby", ("class", "module"), _declared)
+RULES = BaseRules("ruby", ("class", "module"), _declared, lexical=True)

@@ -33,9 +33,10 @@ def _written_scope(name: Node, data: bytes) -> str:
     """`class Foo::Bar` (a module too): the scope its name is written in, "Foo", from where it
     stands, as Ruby looks `Foo` up from there (in `module A`, A's Foo when there is one, and
     mostly there is); `class ::Foo::Bar`: "::Foo", top-level Foo's whatever encloses it. A scope
-    that starts with `self` starts at the enclosing one (`class self::Foo::Bar`: "Foo"); one
-    that starts with any other value (`class klass::Bar`) names no constant the tree shows: "",
-    the enclosing one's. `def Foo.bar` is a method of Foo as `class << Foo` makes one: "Foo"
+    that starts with `self` starts at the enclosing one, where its next name is taken without
+    being looked up (`class self::Foo::Bar`: "self::Foo", the enclosing one's Foo); one that
+    starts with any other value (`class klass::Bar`) names no constant the tree shows: "", the
+    enclosing one's. `def Foo.bar` is a method of Foo as `class << Foo` makes one: "Foo"
     (`def self.bar`, `def obj.bar`: "")."""
     path = ancestry.parent(name)
     if path is not None and path.type == "singleton_method":
@@ -59,7 +60,11 @@ def _written_scope(name: Node, data: bytes) -> str:
         parts.append("")  # written from the top: `::Foo::Bar`
     elif scope.type == "constant":
         parts.append(data[scope.start_byte:scope.end_byte].decode("utf-8", "replace"))
-    elif scope.type != "self":
+    elif scope.type == "self":
+        if not parts:
+            return ""  # `self::Bar`: the enclosing one's, as a plain `Bar` is
+        parts.append("self")
+    else:
         return ""
     return "::".join(reversed(parts)) if parts != [""] else "::"
 
