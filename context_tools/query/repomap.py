@@ -159,7 +159,6 @@ def _key_symbols(snap: Snapshot, path: str, symbols: list[Symbol], per_file: int
     the first."""
     if len(symbols) <= per_file:
         return symbols
-    from context_tools.query.symbols.imports import specs_of
     from indexer.rank.weights import MAX_DEFINERS, definition_weight, name_weight
 
     names = {s.name for s in symbols}
@@ -173,7 +172,7 @@ def _key_symbols(snap: Snapshot, path: str, symbols: list[Symbol], per_file: int
         for name, count in snap.uses_of(importer).items():
             if name in names:
                 used[name] += count
-        for name in {n for e in edges_from[importer] for spec in specs_of(snap, e) for n in spec.names}:
+        for name in {n for e in edges_from[importer] for spec in snap.specs_of_edge(e) for n in spec.names}:
             if name in names:
                 imported[name] += 1
 

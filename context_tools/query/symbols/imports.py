@@ -11,15 +11,10 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 from indexer.lang.bindings import Bindings, Gate, Scopes, of_import
 
 if TYPE_CHECKING:
-    from indexer.model import Edge, ImportSpec, Occurrence
+    from indexer.model import ImportSpec, Occurrence
     from indexer.store.snapshot import Snapshot
 
 RELAY_HOPS = 4  # re-exports followed from a defining file: `pkg` -> `pkg.api` -> `pkg.api._client` is two
-
-
-def specs_of(snap: Snapshot, edge: Edge) -> list[ImportSpec]:
-    """The imports of the edge's importing file that the edge resolves (its imports alone read)."""
-    return snap.specs_of_edge(edge)
 
 
 def reexported(spec: ImportSpec) -> Iterator[tuple[str, str]]:
@@ -74,7 +69,7 @@ def alias_sites(snap: Snapshot, offers: Iterable[tuple[str, str]], simple: str, 
         for edge in snap.importers(path):
             if of_import(edge.kind).includes(edge.kind) or not gate.passes(edge):  # an include names nothing
                 continue
-            for spec in specs_of(snap, edge):
+            for spec in snap.specs_of_edge(edge):
                 rules = of_import(spec.kind)
                 any_case = rules.any_case(spec)
                 for local in rules.local_names(snap, spec, edge.target, name):
@@ -131,7 +126,7 @@ def relays(snap: Snapshot, starts: Iterable[tuple[str, str]], gate: Gate) -> dic
                 if edge_rules.includes(edge.kind) and edge_rules.relays_includes(edge.source):
                     found.setdefault(edge.source, set()).update(names)  # a header passes on all it includes
                     continue
-                for spec in specs_of(snap, edge):
+                for spec in snap.specs_of_edge(edge):
                     rules = of_import(spec.kind)
                     if rules.package_binds_module(edge.source, spec, target):
                         found.setdefault(edge.source, set()).update(names)  # one attribute deeper
@@ -169,7 +164,7 @@ def imports_any(snap: Snapshot, path: str, bound: dict[str, set[str]], whole: Ca
             continue
         names = bound.get(edge.target)
         if names and any(binds_one(snap, spec, edge.target, names, lambda: whole(path, edge.target))
-                         for spec in specs_of(snap, edge)):
+                         for spec in snap.specs_of_edge(edge)):
             return True
     return False
 

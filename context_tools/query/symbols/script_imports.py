@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from context_tools.query.symbols.imports import relays, specs_of
+from context_tools.query.symbols.imports import relays
 from indexer.lang.bindings import Scopes, of_import
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def imported_definition(snap: Snapshot, path: str, name: str, kinds: tuple[str, 
     the file binds the name, when it reaches none, or more than one."""
     wanted: list[tuple[str, str]] = []  # (file the import resolves to, the name it asks of it)
     for edge in snap.imports(path):
-        for spec in specs_of(snap, edge):
+        for spec in snap.specs_of_edge(edge):
             wanted += [(edge.target, inner) for inner, local in of_import(spec.kind).binds(spec) if local == name]
     if not wanted:
         return None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
-from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, specs_of, target_binds
+from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, target_binds
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
@@ -233,7 +233,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # definition as its own `using` would make it seen
     global_projects = {scopes.projects.of(e.source) for p in sorted(def_files) if of_path(p).has_projects
                        for e in snap.importers(p) if of_import(e.kind).project_wide(e.kind)
-                       and any(not spec.aliases for spec in specs_of(snap, e))}
+                       and any(not spec.aliases for spec in snap.specs_of_edge(e))}
 
     def sees_package(path: str) -> bool:
         """Is the file of a definition's package, and, a C# one, of a project seeing its file
