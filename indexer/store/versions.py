@@ -62,7 +62,10 @@ PLAIN_VERSION = "1"
 #     on the same line (indexer/lang/rust/bases.py)
 # 68: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
 #     read whole into the record; indexer/pipeline/assemble.py)
-ASSEMBLY_VERSION = "68"
+# 69: a Go base a dot import brings into the file (`import . "a/b"`) resolves to that package's
+#     file, and an import's package name is read from the first of its files with a package
+#     clause (indexer/lang/go/bases.py)
+ASSEMBLY_VERSION = "69"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
