@@ -176,3 +176,30 @@ def test_ruby_class_written_with_its_module_is_of_that_module(indexed_files):
     assert found[("lib/rack/handler/thin.rb", 3)] == "same_package"
     assert found[("lib/rack/utils.rb", 3)] == "same_package"
     assert found[("lib/rack/version.rb", 4)] == "same_package"
+
+
+def test_a_go_package_is_its_folder_and_clause_and_code_names_it_by_the_clause(indexed_files):
+    from pathlib import Path
+
+    from indexer import api
+
+    asked = indexed_files({
+        "lib/kit/v2/tool.go": "package kit\n\nfunc Run() {}\n",
+        "lib/kit/v2/tool_test.go": "package kit_test\n\nfunc TestRun() {}\n",
+        "spf13/cobra/command.go": "package cobra\n\nfunc Execute() {}\n",
+        "main.go": "package main\n\nfunc main() {}\n",
+        "a/b/notes.go": "// no package clause\n",
+        "README.md": "# go\n",
+    })
+    rules = of_language("go")
+    with api.open_store(str(Path(asked.repo).parent / "store")) as store:  # index_files' layout
+        snap = api.snapshot(asked.repo, "main", store=store, index_if_absent=False)
+        # an external test package in the folder is another package; a file with no package
+        # clause, or no Go file, is in none
+        assert [rules.package_of(snap, p) for p in ("lib/kit/v2/tool.go", "lib/kit/v2/tool_test.go",
+                                                    "main.go", "a/b/notes.go", "README.md")] == [
+            ("go", "lib/kit/v2", "kit"), ("go", "lib/kit/v2", "kit_test"), ("go", "", "main"), None, None]
+        # the import path's folders, the last named as the clause names the package
+        assert [rules.package_names(snap, p) for p in ("lib/kit/v2/tool.go", "spf13/cobra/command.go", "main.go",
+                                                       "a/b/notes.go")] == [
+            ["lib", "kit", "kit"], ["spf13", "cobra"], ["main"], ["a", "b"]]
