@@ -203,3 +203,29 @@ def test_a_go_package_is_its_folder_and_clause_and_code_names_it_by_the_clause(i
         assert [rules.package_names(snap, p) for p in ("lib/kit/v2/tool.go", "spf13/cobra/command.go", "main.go",
                                                        "a/b/notes.go")] == [
             ["lib", "kit", "kit"], ["spf13", "cobra"], ["main"], ["a", "b"]]
+
+
+def test_a_java_case_label_after_a_comma_is_a_use_not_a_named_argument():
+    # Java has no named arguments: in `case MONDAY, FRIDAY:` FRIDAY is the enum constant's use
+    line = b"            case MONDAY, FRIDAY: return 1;"
+    found = of_language("java").site_syntax(line, line.index(b"FRIDAY"), "FRIDAY")
+    assert found is not None and found.form == "bare"
+
+
+def test_a_java_package_is_its_declaration(indexed_files):
+    from pathlib import Path
+
+    from indexer import api
+
+    asked = indexed_files({
+        "a/src/com/acme/A.java": "package com.acme;\n\nclass A {}\n",
+        "b/lib/B.java": "package com.acme;\n\nclass B {}\n",  # the folder does not decide
+        "Top.java": "class Top {}\n",  # the unnamed package
+        "README.md": "# java\n",
+    })
+    rules = of_language("java")
+    with api.open_store(str(Path(asked.repo).parent / "store")) as store:  # index_files' layout
+        snap = api.snapshot(asked.repo, "main", store=store, index_if_absent=False)
+        assert [rules.package_of(snap, p) for p in ("a/src/com/acme/A.java", "b/lib/B.java", "Top.java",
+                                                    "README.md")] == [
+            ("java", "com.acme"), ("java", "com.acme"), None, None]
