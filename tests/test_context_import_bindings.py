@@ -229,3 +229,22 @@ def test_a_java_package_is_its_declaration(indexed_files):
         assert [rules.package_of(snap, p) for p in ("a/src/com/acme/A.java", "b/lib/B.java", "Top.java",
                                                     "README.md")] == [
             ("java", "com.acme"), ("java", "com.acme"), None, None]
+
+
+def test_a_go_import_binds_its_name_or_the_one_goimports_assumes():
+    # an import outside the tree binds the name goimports assumes of its path: the last
+    # segment, a major version `/vN` aside, `go-` dropped, cut where no identifier goes on
+    rules = of_language("go")
+    bound = {spec: next(n for n in ("kafka", "stripe", "yaml", "chi", "sqlite3", "uuid", "v2", "cmp", "f", "x")
+                        if rules.binds_local(ImportSpec("go", spec, 1, aliases=aliases), n))
+             for spec, aliases in (("github.com/segmentio/kafka-go", ()), ("github.com/stripe/stripe-go/v72", ()),
+                                   ("gopkg.in/yaml.v3", ()), ("github.com/go-chi/chi/v5", ()),
+                                   ("github.com/mattn/go-sqlite3", ()), ("github.com/satori/go.uuid", ("uuid",)),
+                                   ("v2", ()), ("github.com/google/go-cmp/cmp", ()), ("fmt", ("f",)))}
+    assert bound == {"github.com/segmentio/kafka-go": "kafka", "github.com/stripe/stripe-go/v72": "stripe",
+                     "gopkg.in/yaml.v3": "yaml", "github.com/go-chi/chi/v5": "chi",
+                     "github.com/mattn/go-sqlite3": "sqlite3", "github.com/satori/go.uuid": "uuid", "v2": "v2",
+                     "github.com/google/go-cmp/cmp": "cmp", "fmt": "f"}
+    # a dot or blank import binds no name
+    assert not any(rules.binds_local(ImportSpec("go", "example.com/x", 1, aliases=(a,)), n)
+                   for a in (".", "_") for n in (".", "_", "x"))

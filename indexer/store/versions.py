@@ -63,8 +63,9 @@ PLAIN_VERSION = "1"
 # 68: a symbolic link whose target is over 4 KiB is listed `too_large` with no target (it was
 #     read whole into the record; indexer/pipeline/assemble.py)
 # 69: a Go base a dot import brings into the file (`import . "a/b"`) resolves to that package's
-#     file, and an import's package name is read from the first of its files with a package
-#     clause (indexer/lang/go/bases.py)
+#     file, an import's package name is read from the first of its files with a package
+#     clause, and an import outside the tree binds the name goimports assumes (`kafka-go`
+#     kafka; indexer/lang/go/bases.py)
 ASSEMBLY_VERSION = "69"
 
 _ASSEMBLY = "assembly"

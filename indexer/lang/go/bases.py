@@ -119,8 +119,10 @@ def _status(imp: ImportSpec, unresolved: list[UnresolvedImport]) -> str:
 
 def bound_name(imp: ImportSpec, clause: str) -> str:
     """The name a Go import binds its package to in the file: its alias (`f "a/b"`), else the
-    package clause of the files it reaches, else its path's last segment (a major version
-    suffix `/v2` aside); "" for a dot or blank import."""
+    package clause of the files it reaches, else the name goimports assumes of its path
+    (ImportPathToAssumedName): its last segment, a major version suffix `/v2` aside, `go-`
+    dropped, up to the first character no identifier holds (`yaml.v3` yaml, `kafka-go`
+    kafka); "" for a dot or blank import."""
     if imp.aliases:
         alias = imp.aliases[0]
         return "" if alias in (".", "_") else alias
@@ -130,4 +132,6 @@ def bound_name(imp: ImportSpec, clause: str) -> str:
     last = segments[-1]
     if len(segments) > 1 and last[:1] == "v" and last[1:].isdigit():
         last = segments[-2]
-    return last.removeprefix("go-").split(".")[0]
+    last = last.removeprefix("go-")
+    end = next((i for i, ch in enumerate(last) if not (ch == "_" or ch.isalpha() or ch.isdecimal())), len(last))
+    return last[:end]
