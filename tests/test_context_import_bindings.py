@@ -235,16 +235,18 @@ def test_a_go_import_binds_its_name_or_the_one_goimports_assumes():
     # an import outside the tree binds the name goimports assumes of its path: the last
     # segment, a major version `/vN` aside, `go-` dropped, cut where no identifier goes on
     rules = of_language("go")
-    bound = {spec: next(n for n in ("kafka", "stripe", "yaml", "chi", "sqlite3", "uuid", "v2", "cmp", "f", "x")
+    bound = {spec: next(n for n in ("kafka", "stripe", "yaml", "chi", "sqlite3", "uuid", "v2", "cmp", "f", "my_pkg", "größe")
                         if rules.binds_local(ImportSpec("go", spec, 1, aliases=aliases), n))
              for spec, aliases in (("github.com/segmentio/kafka-go", ()), ("github.com/stripe/stripe-go/v72", ()),
                                    ("gopkg.in/yaml.v3", ()), ("github.com/go-chi/chi/v5", ()),
                                    ("github.com/mattn/go-sqlite3", ()), ("github.com/satori/go.uuid", ("uuid",)),
-                                   ("v2", ()), ("github.com/google/go-cmp/cmp", ()), ("fmt", ("f",)))}
+                                   ("v2", ()), ("github.com/google/go-cmp/cmp", ()), ("fmt", ("f",)),
+                                   ("example.com/my_pkg", ()), ("example.com/größe-go", ()))}
     assert bound == {"github.com/segmentio/kafka-go": "kafka", "github.com/stripe/stripe-go/v72": "stripe",
                      "gopkg.in/yaml.v3": "yaml", "github.com/go-chi/chi/v5": "chi",
                      "github.com/mattn/go-sqlite3": "sqlite3", "github.com/satori/go.uuid": "uuid", "v2": "v2",
-                     "github.com/google/go-cmp/cmp": "cmp", "fmt": "f"}
+                     "github.com/google/go-cmp/cmp": "cmp", "fmt": "f",
+                     "example.com/my_pkg": "my_pkg", "example.com/größe-go": "größe"}
     # a dot or blank import binds no name
     assert not any(rules.binds_local(ImportSpec("go", "example.com/x", 1, aliases=(a,)), n)
                    for a in (".", "_") for n in (".", "_", "x"))
