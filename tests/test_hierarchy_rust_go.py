@@ -162,6 +162,16 @@ def test_a_method_two_embeddings_deep_in_another_file_of_its_package():
     assert (d.inherited_from.qualified, d.inherited_from.path) == ("Base", "animal/animal.go")
 
 
+def test_a_method_promoted_through_a_dot_import_or_a_literal_alias():
+    # `import . "example.com/zoo/animal"` brings Walker into zoo/dot.go; `type Pup = struct { Tail }`
+    # is the struct it names, promoting Tail's methods
+    found = [(d.path, d.qualified, d.match, _chain(d))
+             for d in (_one(GO_REPO, n) for n in ("Spot.Walk", "Spot.Describe", "Pup.Wag"))]
+    assert found == [("animal/walker.go", "Walker.Walk", "inherited", ["Spot", "Walker"]),
+                     ("animal/describe.go", "Base.Describe", "inherited", ["Spot", "Walker", "Base"]),
+                     ("zoo/dog.go", "Tail.Wag", "inherited", ["Pup", "Tail"])]
+
+
 def test_the_shallowest_embedding_wins():
     # Base.Sound is two embeddings down (Dog -> Walker -> Base), Tail.Sound one
     d = _one(GO_REPO, "Dog.Sound")
