@@ -176,3 +176,77 @@ def test_ruby_class_written_with_its_module_is_of_that_module(indexed_files):
     assert found[("lib/rack/handler/thin.rb", 3)] == "same_package"
     assert found[("lib/rack/utils.rb", 3)] == "same_package"
     assert found[("lib/rack/version.rb", 4)] == "same_package"
+
+
+def test_a_go_package_is_its_folder_and_clause_and_code_names_it_by_the_clause(indexed_files):
+    from pathlib import Path
+
+    from indexer import api
+
+    asked = indexed_files({
+        "lib/kit/v2/tool.go": "package kit\n\nfunc Run() {}\n",
+        "lib/kit/v2/tool_test.go": "package kit_test\n\nfunc TestRun() {}\n",
+        "spf13/cobra/command.go": "package cobra\n\nfunc Execute() {}\n",
+        "main.go": "package main\n\nfunc main() {}\n",
+        "a/b/notes.go": "// no package clause\n",
+        "README.md": "# go\n",
+    })
+    rules = of_language("go")
+    with api.open_store(str(Path(asked.repo).parent / "store")) as store:  # index_files' layout
+        snap = api.snapshot(asked.repo, "main", store=store, index_if_absent=False)
+        # an external test package in the folder is another package; a file with no package
+        # clause, or no Go file, is in none
+        assert [rules.package_of(snap, p) for p in ("lib/kit/v2/tool.go", "lib/kit/v2/tool_test.go",
+                                                    "main.go", "a/b/notes.go", "README.md")] == [
+            ("go", "lib/kit/v2", "kit"), ("go", "lib/kit/v2", "kit_test"), ("go", "", "main"), None, None]
+        # the import path's folders, the last named as the clause names the package
+        assert [rules.package_names(snap, p) for p in ("lib/kit/v2/tool.go", "spf13/cobra/command.go", "main.go",
+                                                       "a/b/notes.go")] == [
+            ["lib", "kit", "kit"], ["spf13", "cobra"], ["main"], ["a", "b"]]
+
+
+def test_a_java_case_label_after_a_comma_is_a_use_not_a_named_argument():
+    # Java has no named arguments: in `case MONDAY, FRIDAY:` FRIDAY is the enum constant's use
+    line = b"            case MONDAY, FRIDAY: return 1;"
+    found = of_language("java").site_syntax(line, line.index(b"FRIDAY"), "FRIDAY")
+    assert found is not None and found.form == "bare"
+
+
+def test_a_java_package_is_its_declaration(indexed_files):
+    from pathlib import Path
+
+    from indexer import api
+
+    asked = indexed_files({
+        "a/src/com/acme/A.java": "package com.acme;\n\nclass A {}\n",
+        "b/lib/B.java": "package com.acme;\n\nclass B {}\n",  # the folder does not decide
+        "Top.java": "class Top {}\n",  # the unnamed package
+        "README.md": "# java\n",
+    })
+    rules = of_language("java")
+    with api.open_store(str(Path(asked.repo).parent / "store")) as store:  # index_files' layout
+        snap = api.snapshot(asked.repo, "main", store=store, index_if_absent=False)
+        assert [rules.package_of(snap, p) for p in ("a/src/com/acme/A.java", "b/lib/B.java", "Top.java",
+                                                    "README.md")] == [
+            ("java", "com.acme"), ("java", "com.acme"), None, None]
+
+
+def test_a_go_import_binds_its_name_or_the_one_goimports_assumes():
+    # an import outside the tree binds the name goimports assumes of its path: the last
+    # segment, a major version `/vN` aside, `go-` dropped, cut where no identifier goes on
+    rules = of_language("go")
+    bound = {spec: next(n for n in ("kafka", "stripe", "yaml", "chi", "sqlite3", "uuid", "v2", "cmp", "f", "my_pkg", "größe")
+                        if rules.binds_local(ImportSpec("go", spec, 1, aliases=aliases), n))
+             for spec, aliases in (("github.com/segmentio/kafka-go", ()), ("github.com/stripe/stripe-go/v72", ()),
+                                   ("gopkg.in/yaml.v3", ()), ("github.com/go-chi/chi/v5", ()),
+                                   ("github.com/mattn/go-sqlite3", ()), ("github.com/satori/go.uuid", ("uuid",)),
+                                   ("v2", ()), ("github.com/google/go-cmp/cmp", ()), ("fmt", ("f",)),
+                                   ("example.com/my_pkg", ()), ("example.com/größe-go", ()))}
+    assert bound == {"github.com/segmentio/kafka-go": "kafka", "github.com/stripe/stripe-go/v72": "stripe",
+                     "gopkg.in/yaml.v3": "yaml", "github.com/go-chi/chi/v5": "chi",
+                     "github.com/mattn/go-sqlite3": "sqlite3", "github.com/satori/go.uuid": "uuid", "v2": "v2",
+                     "github.com/google/go-cmp/cmp": "cmp", "fmt": "f",
+                     "example.com/my_pkg": "my_pkg", "example.com/größe-go": "größe"}
+    # a dot or blank import binds no name
+    assert not any(rules.binds_local(ImportSpec("go", "example.com/x", 1, aliases=(a,)), n)
+                   for a in (".", "_") for n in (".", "_", "x"))

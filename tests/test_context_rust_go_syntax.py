@@ -98,6 +98,22 @@ def test_the_form_of_a_go_site_read_from_its_line(line, col, name, form, receive
     assert found is not None and (found.form, found.receiver) == (form, receiver)
 
 
+@pytest.mark.parametrize(("name", "line", "typed"), [
+    ("s", "s := &Server{}", "Server"),
+    ("s", "s = pkg.Server{Addr: a}", "Server"),  # an assignment of a composite literal too
+    ("s", "ss := Server{}", None),  # another variable ending so
+    ("s", "x.s = Server{}", None),  # a field, not the variable
+    ("s", "var s *pkg.Server", "Server"),
+    ("s", "func (s *Server) Run() {", "Server"),  # a receiver
+    ("s", "func f(a int, s *Server) {", "Server"),  # a parameter after another
+    ("s", "func f(s Server, b int) {", "Server"),  # before another
+    ("s", "func f(s int) {", "int"),
+])
+def test_the_type_a_go_line_gives_a_variable(name, line, typed):
+    found = [m.group(1).decode() for p in of_language("go").typings(name) if (m := p.search(line.encode()))]
+    assert found[:1] == ([typed] if typed else [])
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=200), st.integers(min_value=0, max_value=220), st.sampled_from(["rust", "go"]))
 def test_any_line_gives_a_form_never_an_error(line, col, language):

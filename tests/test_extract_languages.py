@@ -1719,6 +1719,19 @@ def test_go_embedded_fields_are_fields_and_uses_of_their_type():
         ("S", 2, "definition"), ("I", 8, "definition")]
 
 
+def test_go_generic_receivers_type_aliases_and_all_caps_fields():
+    # a method's container is its receiver's base type, a generic one's (`List[T]`, `*List[T]`)
+    # too; a type alias is a type (`type A = B`, a generic one too, Go 1.24); an all-caps field
+    # is storage in each value, a field as any other
+    src = (b"package p\n\ntype List[T any] struct{ ID int; URL string }\n\n"
+           b"func (l List[T]) Len() int { return 0 }\n\nfunc (l *List[T]) Push(v T) {}\n\n"
+           b"type Names = []string\n\ntype Pair[K comparable, V any] = map[K]V\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("List", "struct", "", 3), ("ID", "field", "List", 3), ("URL", "field", "List", 3),
+        ("Len", "method", "List", 5), ("Push", "method", "List", 7), ("Names", "type", "", 9), ("Pair", "type", "", 11)]
+
+
 def test_ruby_accessors_and_reopened_classes_of_every_form():
     # each accessor and each of the four reopening calls; an accessor called on another object
     # defines nothing of this class

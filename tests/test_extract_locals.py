@@ -408,6 +408,29 @@ def test_go_parameters_results_short_declarations_range_and_shadowing():
     ]
 
 
+def test_go_function_literals_block_declarations_and_switches_bind_locals():
+    # a function literal's parameters, variadic ones too, and named results; a body's `var (...)`
+    # list and `const` (shadowing the package's); a type switch's alias; a switch's `:=`
+    src = ("package p\n\nvar x, y = 1, 2\n\nconst c = 3\n\n"
+           "func f(v any) int {\n"
+           "\tg := func(a int, rest ...int) (out int) { return a + len(rest) + out }\n"
+           "\tvar (\n\t\tx = 1\n\t\ty = 2\n\t)\n"
+           "\tconst c = 4\n"
+           "\tswitch t := v.(type) {\n\tcase int:\n\t\treturn t\n\t}\n"
+           "\tswitch s := x; s {\n\tcase 1:\n\t\treturn s\n\t}\n"
+           "\treturn g(x, y) + c\n"
+           "}\n")
+    assert sites(src, "p.go", "go", "x", "y", "c", "a", "rest", "out", "t", "s", "g") == [
+        ("x", 3, 5, "definition"), ("y", 3, 8, "definition"), ("c", 5, 7, "definition"),
+        ("g", 8, 2, "local"), ("a", 8, 12, "local"), ("rest", 8, 19, "local"), ("out", 8, 33, "local"),
+        ("a", 8, 51, "local"), ("rest", 8, 59, "local"), ("out", 8, 67, "local"),
+        ("x", 10, 3, "local"), ("y", 11, 3, "local"), ("c", 13, 8, "local"),
+        ("t", 14, 9, "local"), ("t", 16, 10, "local"),
+        ("s", 18, 9, "local"), ("x", 18, 14, "local"), ("s", 18, 17, "local"), ("s", 20, 10, "local"),
+        ("g", 22, 9, "local"), ("x", 22, 11, "local"), ("y", 22, 14, "local"), ("c", 22, 19, "local"),
+    ]
+
+
 def test_java_parameters_locals_loops_catch_lambdas_and_anonymous_classes():
     src = ("class A {\n"
            "  int c;\n"

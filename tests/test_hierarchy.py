@@ -101,6 +101,20 @@ def test_the_js_and_ts_bases_read_from_the_tree(path, language, source, bases):
     assert [(b.cls, b.base) for b in facts.bases] == bases
 
 
+@pytest.mark.parametrize(("source", "bases"), [
+    # a sealed type's `permits` lists its subclasses, no base of its own
+    ("sealed interface Shape permits Circle, Square {}\nfinal class Circle implements Shape {}\n",
+     [("Circle", "Shape")]),
+    ("public sealed class A<T> extends b.B<T> implements I, J<T> permits C {}\n",
+     [("A", "b.B"), ("A", "I"), ("A", "J")]),
+    ("record R(int x) implements Comparable<R> {}\nenum E implements I {}\ninterface K extends L, M {}\n",
+     [("R", "Comparable"), ("E", "I"), ("K", "L"), ("K", "M")]),
+])
+def test_the_java_bases_read_from_the_tree(source, bases):
+    facts = extract_blob(source.encode(), "A.java", "java")
+    assert [(b.cls, b.base) for b in facts.bases] == bases
+
+
 @pytest.mark.parametrize(("path", "language"), [("a.js", "javascript"), ("a.ts", "typescript")])
 def test_a_base_spelled_in_bytes_that_are_not_utf8_keeps_the_file_read(path, language):
     # a Latin-1 file: the base keeps its place, its odd byte replaced; the file is not lost

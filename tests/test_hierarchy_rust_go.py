@@ -70,6 +70,17 @@ def test_a_rust_impl_for_a_type_with_no_name_records_no_base_and_the_file_is_rea
     ("package p\ntype I interface { J; io.Reader; ~int | string; M() }\n", [("I", "J"), ("I", "io.Reader")]),
     ("package p\nfunc f() { type A struct { B } }\n", []),
     ("package p\ntype (\n\tA struct{ B }\n\tC interface{ D }\n)\n", [("A", "B"), ("C", "D")]),
+    # a comment in a `type (...)` block is no type; a defined type of no struct or interface
+    # takes nothing from the struct before it
+    ("package p\ntype (\n\t// c\n\tA struct{ B }\n\tN int\n\tC interface{ D }\n)\n", [("A", "B"), ("C", "D")]),
+    # an interface's type terms are a constraint's type set, no embedded interface: a union, a
+    # `~T`, a type literal, a pointer (an interface is never a pointer type)
+    ("package p\ntype I interface { int | string; ~int; []int; *T; J }\n", [("I", "J")]),
+    ("package p\ntype A struct { *List[int]; *pkg.Box[T] }\n", [("A", "List"), ("A", "pkg.Box")]),
+    # a qualified name may be spaced or broken after its dot
+    ("package p\ntype A struct { c . D; c.\n\tE }\n", [("A", "c.D"), ("A", "c.E")]),
+    # an alias of a struct or interface literal is that type, promoting what it embeds
+    ("package p\ntype A = struct { B }\ntype I = interface { J }\ntype K = L\n", [("A", "B"), ("I", "J")]),
 ])
 def test_go_bases_read_from_the_tree(source, bases):
     facts = extract_blob(source.encode(), "p.go", "go")
@@ -149,6 +160,16 @@ def test_a_method_two_embeddings_deep_in_another_file_of_its_package():
     assert (d.path, d.qualified, d.line) == ("animal/describe.go", "Base.Describe", 3)
     assert _chain(d) == ["Dog", "Walker", "Base"]
     assert (d.inherited_from.qualified, d.inherited_from.path) == ("Base", "animal/animal.go")
+
+
+def test_a_method_promoted_through_a_dot_import_or_a_literal_alias():
+    # `import . "example.com/zoo/animal"` brings Walker into zoo/dot.go; `type Pup = struct { Tail }`
+    # is the struct it names, promoting Tail's methods
+    found = [(d.path, d.qualified, d.match, _chain(d))
+             for d in (_one(GO_REPO, n) for n in ("Spot.Walk", "Spot.Describe", "Pup.Wag"))]
+    assert found == [("animal/walker.go", "Walker.Walk", "inherited", ["Spot", "Walker"]),
+                     ("animal/describe.go", "Base.Describe", "inherited", ["Spot", "Walker", "Base"]),
+                     ("zoo/dog.go", "Tail.Wag", "inherited", ["Pup", "Tail"])]
 
 
 def test_the_shallowest_embedding_wins():

@@ -1,8 +1,9 @@
-"""Which rule makes a Java, C# or PHP symbol public API (`Bindings.public_basis`, read by
+"""Which rule makes a Java, C#, PHP or Go symbol public API (`Bindings.public_basis`, read by
 context.novelty): in Java and C#, its `public` modifier wherever it stands among the
 modifiers, or a method declared without a body or an access modifier (an interface's); in PHP,
 anything not declared `private` or `protected`, `public` being a member's default and a class
-or function having no visibility of its own."""
+or function having no visibility of its own; in Go, a name starting with an upper-case letter
+(Unicode's Lu), the method's own name for a method."""
 
 from __future__ import annotations
 
@@ -49,3 +50,16 @@ def test_the_public_basis_of_a_member(language, kind, signature, basis):
 ])
 def test_a_php_symbol_is_public_unless_declared_private_or_protected(qualified, kind, signature, basis):
     assert of_language("php").public_basis(qualified.split("."), kind, signature) == basis
+
+
+@pytest.mark.parametrize(("qualified", "basis"), [
+    ("Run", "go:capitalized"),
+    ("run", None),
+    ("Server.run", None),  # an unexported method of an exported type
+    ("server.Run", "go:capitalized"),  # an exported method of an unexported type: still exported
+    ("Ölçer", "go:capitalized"),  # an upper-case letter beyond ASCII
+    ("_Run", None),
+    ("π", None),
+])
+def test_a_go_name_is_exported_by_its_first_letter(qualified, basis):
+    assert of_language("go").public_basis(qualified.split("."), "method", "") == basis

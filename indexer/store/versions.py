@@ -68,7 +68,11 @@ PLAIN_VERSION = "1"
 # 69: a go.mod or go.work string is one token, its escapes undone (`replace x => "../my dir"`:
 #     was `"../my`), a raw string too, and a `//` inside either no comment; a line with a string
 #     left open is skipped (indexer/manifests/go.py)
-ASSEMBLY_VERSION = "69"
+# 70: a Go base a dot import brings into the file (`import . "a/b"`) resolves to that package's
+#     file, an import's package name is read from the first of its files with a package
+#     clause, and an import outside the tree binds the name goimports assumes (`kafka-go`
+#     kafka; indexer/lang/go/bases.py)
+ASSEMBLY_VERSION = "70"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

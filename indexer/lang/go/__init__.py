@@ -13,7 +13,9 @@ from indexer.lang.language import Language
 # 5: a build constraint is evaluated as go/build/constraint does (`!linux && ignore`, an empty
 #    or malformed `// +build` line exclude the file), and a block comment ends the leading run
 #    that may hold `// +build` lines, as go/build's header reader has it
-VERSION = "5"
+# 6: an alias of a struct or interface literal (`type A = struct { B }`) has the bases it
+#    embeds, and an interface's `*T` term is no base (was: T)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="go",

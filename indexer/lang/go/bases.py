@@ -2,15 +2,18 @@
 fields (`type Server struct { Base; *http.Server; List[T] }` -> `Base`, `http.Server`,
 `List`) and an interface's embedded interfaces (`type RW interface { Reader; io.Writer }`
 -> `Reader`, `io.Writer`); Go promotes their fields and methods. A type's arguments are no
-part of it, and a constraint's union or `~T` term is no base. Only the file's top-level
-types: a type declared in a function body has no name outside it.
+part of it, and a constraint's union, `~T` or `*T` term is no base. An alias of a struct or
+interface literal (`type A = struct { Base }`) is that type, with its bases. Only the file's
+top-level types: a type declared in a function body has no name outside it.
 
 Resolution (`resolve_base`): a bare name is the package's, found in the file defining it
-among the files of the folder declaring the same package (the file's own first); a
-qualified one (`http.Server`) is what the import binding its package name reaches (its
-alias, else the package clause of the files it reaches, else the path's last segment), on
-the file defining the name. A predeclared interface (`error`, `any`, `comparable`) is
-external, as is a base an import outside the tree binds; any other is unresolved."""
+among the files of the folder declaring the same package (the file's own first), else, an
+exported one, what a dot import (`import . "a/b"`) reaches defining it; a qualified one
+(`http.Server`) is what the import binding its package name reaches (its alias, else the
+package clause of the files it reaches, else the path's last segment), on the file defining
+the name (else the package's first file). A predeclared interface (`error`, `any`,
+`comparable`) is external, as is a base an import outside the tree binds, and a bare
+exported name where a dot import reaches outside the tree; any other is unresolved."""
 
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ def bases(root: Node, data: bytes) -> list[Base]:
             continue
         for spec in decl.named_children:
             name, value = spec.child_by_field_name("name"), spec.child_by_field_name("type")
-            if spec.type != "type_spec" or name is None or value is None:
+            if spec.type not in ("type_spec", "type_alias") or name is None or value is None:
                 continue
             cls = _text(name, data)
             if value.type == "struct_type":
@@ -55,9 +58,11 @@ def bases(root: Node, data: bytes) -> list[Base]:
 
 
 def _written(node: Node | None, data: bytes) -> str:
-    """`Base`, `http.Server` of `*http.Server`, `List` of `List[T]`; "" for anything else."""
-    while node is not None and node.type in ("pointer_type", "generic_type"):
-        node = node.child_by_field_name("type") or (node.named_children[0] if node.named_children else None)
+    """`Base`, `http.Server` of `*http.Server` (the `*` is the field's, beside its type),
+    `List` of `List[T]`; "" for anything else: in an interface, a pointer, slice or other type
+    literal is a constraint's type term, never an embedded interface."""
+    if node is not None and node.type == "generic_type":
+        node = node.child_by_field_name("type")
     if node is None or node.type not in ("type_identifier", "qualified_type"):
         return ""
     return "".join(_text(node, data).split())
@@ -79,24 +84,45 @@ def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Ed
         found = next((p for p in (path, *package(path)) if defines(p, name)), None)
         if found is not None:
             return "resolved", found, name
-        return ("external" if name in _PREDECLARED else "unresolved"), "", ""
+        if name in _PREDECLARED:
+            return "external", "", ""
+        # `import . "a/b"` declares the package's exported names in the file's block
+        dotted = [(imp, _targets(imp, edges)) for imp in imports
+                  if imp.kind == "go" and imp.aliases == (".",)] if name[:1].isupper() else []
+        found = next((t for _, targets in dotted for t in targets if defines(t, name)), None)
+        if found is not None:
+            return "resolved", found, name
+        # else it may be a name of a dot-imported package outside the tree
+        return next((_status(imp, unresolved) for imp, targets in dotted if not targets), "unresolved"), "", ""
     for imp in imports:
         if imp.kind != "go":
             continue
-        targets = sorted({e.target for e in edges if e.line == imp.line and e.spec == imp.spec})
-        if bound_name(imp, package_name(targets[0]) if targets else "") != head:
+        targets = _targets(imp, edges)
+        # the package's name is its files' clause: a file whose clause was not read says nothing
+        if bound_name(imp, next((c for c in map(package_name, targets) if c), "")) != head:
             continue
         if not targets:
-            status = next((u.status for u in unresolved if u.line == imp.line and u.spec == imp.spec), "external")
-            return status, "", ""
+            return _status(imp, unresolved), "", ""
         return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
     return "unresolved", "", ""
 
 
+def _targets(imp: ImportSpec, edges: list[Edge]) -> list[str]:
+    """The files the import reaches, in path order."""
+    return sorted({e.target for e in edges if e.line == imp.line and e.spec == imp.spec})
+
+
+def _status(imp: ImportSpec, unresolved: list[UnresolvedImport]) -> str:
+    """Why an import reaches no file: outside the tree, or missing from it."""
+    return next((u.status for u in unresolved if u.line == imp.line and u.spec == imp.spec), "external")
+
+
 def bound_name(imp: ImportSpec, clause: str) -> str:
     """The name a Go import binds its package to in the file: its alias (`f "a/b"`), else the
-    package clause of the files it reaches, else its path's last segment (a major version
-    suffix `/v2` aside); "" for a dot or blank import."""
+    package clause of the files it reaches, else the name goimports assumes of its path
+    (ImportPathToAssumedName): its last segment, a major version suffix `/v2` aside, `go-`
+    dropped, up to the first character no identifier holds (`yaml.v3` yaml, `kafka-go`
+    kafka); "" for a dot or blank import."""
     if imp.aliases:
         alias = imp.aliases[0]
         return "" if alias in (".", "_") else alias
@@ -106,4 +132,6 @@ def bound_name(imp: ImportSpec, clause: str) -> str:
     last = segments[-1]
     if len(segments) > 1 and last[:1] == "v" and last[1:].isdigit():
         last = segments[-2]
-    return last.removeprefix("go-").split(".")[0]
+    last = last.removeprefix("go-")
+    end = next((i for i, ch in enumerate(last) if not (ch == "_" or ch.isalpha() or ch.isdecimal())), len(last))
+    return last[:end]

@@ -38,7 +38,8 @@ class GoBindings(Bindings):
 
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """An import binds its package under its written name, else the name its path ends
-        with (`gopkg.in/yaml.v3` and `github.com/go-chi/chi/v5` are yaml and chi)."""
+        with (`gopkg.in/yaml.v3`, `github.com/go-chi/chi/v5` and `github.com/segmentio/kafka-go`
+        are yaml, chi and kafka: bases.bound_name)."""
         from indexer.lang.go.bases import bound_name
 
         return bound_name(spec, "") == local
