@@ -7,15 +7,12 @@ the imports may cost about twice the lines, never four times."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from indexer.contract.errors import NotFound
 from tests.indexed import Indexed
+from tests.lines_run import lines_run
 
-ROOT = str(Path(__file__).resolve().parents[1])
 SMALL, LARGE = 300, 600
 
 
@@ -36,24 +33,7 @@ def _ask(n: int, command: str, **args) -> None:
 
 def _lines_run(n: int, command: str, **args) -> int:
     _ask(n, command, **args)  # once first: what a query reads and keeps once a snapshot is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        file = frame.f_code.co_filename
-        return local if file.startswith(ROOT) and "/tests/" not in file else None
-
-    sys.settrace(tracer)
-    try:
-        _ask(n, command, **args)
-    finally:
-        sys.settrace(None)
-    return ran
+    return lines_run(lambda: _ask(n, command, **args))
 
 
 @pytest.mark.parametrize(("command", "args"), [

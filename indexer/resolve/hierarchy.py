@@ -31,6 +31,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 from msgspec import Struct
 
 from indexer.lang.class_kinds import CLASS_KINDS
+from indexer.lang.file_imports import FileImports
 from indexer.model import Base, BlobFacts, Edge, ImportSpec, SnapshotRecord, Symbol, UnresolvedImport
 from indexer.resolve.scoped_bases import LANGUAGES as SCOPED
 from indexer.resolve.scoped_bases import ClassIndex, resolve_scoped
@@ -113,13 +114,19 @@ def inherits_by_file(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> 
         s = summary(path)
         return s.package_name if s is not None else ""
 
+    packages: dict[str, tuple[str, ...]] = {}
+
     def package(path: str) -> tuple[str, ...]:
+        found = packages.get(path)
+        if found is not None:
+            return found
         if not folders:
             for f in record.files:
                 folders.setdefault(f.path.rpartition("/")[0], []).append(f.path)
         name = package_name(path)
-        return tuple(p for p in folders.get(path.rpartition("/")[0], ()) if p != path and name
-                     and p.endswith(".go") and package_name(p) == name)
+        found = packages[path] = tuple(p for p in folders.get(path.rpartition("/")[0], ()) if p != path and name
+                                       and p.endswith(".go") and package_name(p) == name)
+        return found
 
     for path in declaring:
         full = facts[path]
@@ -183,29 +190,30 @@ def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list
     resolve through its scopes (indexer/resolve/scoped_bases.py) asks `index` of the map's
     classes; `package` and `package_name` say what a Go file's package is, `symbols` what a Rust
     file a glob `use` reaches defines."""
-    unresolved = [u for u in unresolved if u.status not in CAVEATS]  # marks beside edges say no status
+    # marks beside edges say no status
+    file = FileImports(path, imports, edges, [u for u in unresolved if u.status not in CAVEATS])
     if language in SCOPED:
         return [Inherits(path, b.cls, b.base, b.line, status, target, qualified, b.relation) for b, (status, target, qualified)
-                in resolve_scoped(path, language, bases, imports, edges, unresolved, index)] if index is not None else []
+                in resolve_scoped(language, bases, file, index)] if index is not None else []
     if language == "rust":
-        from indexer.lang.rust.bases import resolve_base as rust_base
+        from indexer.lang.rust.bases import RustBases
 
-        return [Inherits(path, b.cls, b.base, b.line, *rust_base(path, b.base, imports, edges, unresolved, defines, symbols))
-                for b in bases]
+        rust = RustBases(file, defines, symbols)
+        return [Inherits(path, b.cls, b.base, b.line, *rust.resolve(b.base)) for b in bases]
     if language == "go":
-        from indexer.lang.go.bases import resolve_base as go_base
+        from indexer.lang.go.bases import GoBases
 
-        return [Inherits(path, b.cls, b.base, b.line,
-                         *go_base(path, b.base, imports, edges, unresolved, defines, package, package_name))
-                for b in bases]
+        go = GoBases(file, defines, package, package_name)
+        return [Inherits(path, b.cls, b.base, b.line, *go.resolve(b.base)) for b in bases]
     out = []
     python = language == "python"
+    binding = _Bindings(imports)
     for b in bases:
         parts = b.base.split(".")
         if len(parts) == 1 and defines(path, parts[0]):
             out.append(Inherits(path, b.cls, b.base, b.line, "resolved", path, parts[0]))
             continue
-        bound = _binding(imports, parts, b.line)
+        bound = binding.of(parts, b.line)
         if bound is None:
             # a name no import binds: Python's builtins, and a JS/TS global of the environment
             # (`Error`, `HTMLElement`) where nothing binds it, are outside the tree
@@ -213,27 +221,58 @@ def resolve_bases(path: str, language: str, bases: Iterable[Base], imports: list
             out.append(Inherits(path, b.cls, b.base, b.line, status))
             continue
         spec, name = bound
-        targets = sorted({e.target for e in edges if e.source == path and e.line == spec.line and e.kind == spec.kind})
+        targets = file.targets_on_line(spec.line, spec.kind)
         if not targets:
-            status = next((u.status for u in unresolved if u.path == path and u.line == spec.line), "external")
-            out.append(Inherits(path, b.cls, b.base, b.line, status))
+            out.append(Inherits(path, b.cls, b.base, b.line, file.status_at(spec.line)))
             continue
         target = next((t for t in targets if defines(t, name)), targets[0])
         out.append(Inherits(path, b.cls, b.base, b.line, "resolved", target, name))
     return out
 
 
-def _binding(imports: list[ImportSpec], parts: list[str], line: int) -> tuple[ImportSpec, str] | None:
-    """The import binding the base's first part (the last such import above the base, else
-    any), and the name the base has in what the import reaches."""
-    found = None
-    for spec in imports:
-        if spec.kind not in _KINDS:
-            continue
+class _Bindings:
+    """The file's imports of the kinds a base is bound by (`_KINDS`), found by the name a base
+    starts with; those binding one way of writing a base (`_bound_name`) are found once for
+    it. A file of many imports and many bases so costs their sum, not their product."""
+
+    def __init__(self, imports: list[ImportSpec]) -> None:
+        self._by_head: dict[str, list[ImportSpec]] = {}
+        for spec in imports:
+            if spec.kind in _KINDS:
+                for head in _heads(spec):
+                    listed = self._by_head.setdefault(head, [])
+                    if not listed or listed[-1] is not spec:
+                        listed.append(spec)
+        self._binding: dict[tuple[int, str, tuple[str, ...]], tuple[list[int], list[ImportSpec]]] = {}
+
+    def of(self, parts: list[str], line: int) -> tuple[ImportSpec, str] | None:
+        """The import binding the base's first part (the last such import above the base, else
+        the first), and the name the base has in what the import reaches."""
+        # what binds a base depends on its parts but the last (`_bound_name`)
+        key = (len(parts), parts[0], tuple(parts[1:-1]))
+        found = self._binding.get(key)
+        if found is None:
+            specs = [spec for spec in self._by_head.get(parts[0], ()) if _bound_name(spec, parts) is not None]
+            found = self._binding[key] = ([spec.line for spec in specs], specs)
+        lines, specs = found
+        if not specs:
+            return None
+        # a file's imports are in line order (`import_specs.import_order`)
+        at = bisect_right(lines, line) - 1
+        spec = specs[at] if at >= 0 else specs[0]
         name = _bound_name(spec, parts)
-        if name is not None and (found is None or spec.line <= line):
-            found = (spec, name)
-    return found
+        return (spec, name) if name is not None else None
+
+
+def _heads(spec: ImportSpec) -> Iterator[str]:
+    """The names a base may start with for the import to bind it (`_bound_name`)."""
+    if spec.names:
+        for i, original in enumerate(spec.names):
+            yield spec.aliases[i] if spec.aliases and spec.aliases[i] else original
+    elif spec.aliases:
+        yield spec.aliases[0]
+    else:
+        yield spec.spec.split(".")[0]
 
 
 def _bound_name(spec: ImportSpec, parts: list[str]) -> str | None:

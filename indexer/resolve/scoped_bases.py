@@ -27,10 +27,12 @@ map's classes (`ClassIndex`), as each language's own name lookup takes them.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Protocol
 
 if TYPE_CHECKING:
-    from indexer.model import Base, Edge, ImportSpec, UnresolvedImport
+    from indexer.lang.file_imports import FileImports
+    from indexer.model import Base, Edge, ImportSpec
 
 LANGUAGES = frozenset({"java", "csharp", "php", "ruby", "cpp"})
 INCLUDE_CAP = 256  # files of one class's include closure read for its bases
@@ -56,12 +58,11 @@ class ClassIndex(Protocol):
 Found = tuple[str, str, str]
 
 
-def resolve_scoped(path: str, language: str, bases: Iterable[Base], imports: list[ImportSpec], edges: list[Edge],
-                   unresolved: list[UnresolvedImport], index: ClassIndex) -> list[tuple[Base, Found]]:
-    """Each base of one file's classes, in declaration order, with what it resolves to by the
-    rules of its language (one of LANGUAGES); `edges` and `unresolved` are the file's own
-    imports'."""
-    scope = _Scope(path, imports, edges, unresolved, index)
+def resolve_scoped(language: str, bases: Iterable[Base], file: FileImports, index: ClassIndex
+                   ) -> list[tuple[Base, Found]]:
+    """Each base of one file's classes (`file`), in declaration order, with what it resolves
+    to by the rules of its language (one of LANGUAGES)."""
+    scope = _Scope(file, index)
     rule = _RULES[language]
     return [(b, rule(scope, b)) for b in bases]
 
@@ -69,13 +70,93 @@ def resolve_scoped(path: str, language: str, bases: Iterable[Base], imports: lis
 class _Scope:
     """One file's view of the map's classes."""
 
-    def __init__(self, path: str, imports: list[ImportSpec], edges: list[Edge], unresolved: list[UnresolvedImport],
-                 index: ClassIndex) -> None:
-        self.path = path
-        self.imports = imports
-        self.edges = edges
-        self.unresolved = unresolved
+    def __init__(self, file: FileImports, index: ClassIndex) -> None:
+        self.file = file
+        self.path = file.path
+        self.imports = file.imports
+        self.edges = file.edges
         self.index = index
+        self._spellings: dict[str, dict[str, list[str]]] = {}
+
+    # What the rules ask of the file's imports and includes, whatever the base, is made once a
+    # file: made again for each base, a file of many imports and bases cost their product.
+
+    @cached_property
+    def java_imports(self) -> list[ImportSpec]:
+        """Its Java imports of types (not `import static`)."""
+        return [i for i in self.imports if i.kind == "java" and not i.spec.startswith("static ")]
+
+    @cached_property
+    def java_by_name(self) -> dict[str, ImportSpec]:
+        """The first of them naming each simple name last (`a.b.C`: C)."""
+        found: dict[str, ImportSpec] = {}
+        for spec in self.java_imports:
+            found.setdefault(spec.spec.split(".")[-1], spec)
+        return found
+
+    @cached_property
+    def php_uses(self) -> dict[str, ImportSpec]:
+        """The first PHP `use` binding each name, in lower case (PHP's class names are not
+        case sensitive)."""
+        found: dict[str, ImportSpec] = {}
+        for spec in self.imports:
+            if spec.kind == "php_use":
+                local = spec.aliases[0] if spec.aliases else spec.spec.rsplit("\\", 1)[-1]
+                found.setdefault(local.lower(), spec)
+        return found
+
+    @cached_property
+    def csharp_aliases(self) -> dict[str, ImportSpec]:
+        """The first C# `using A = ...;` of each alias."""
+        found: dict[str, ImportSpec] = {}
+        for spec in self.imports:
+            if spec.kind.startswith("csharp_using") and spec.aliases:
+                found.setdefault(spec.aliases[0], spec)
+        return found
+
+    @cached_property
+    def csharp_usings(self) -> dict[str, int]:
+        """The namespaces of the file's C# `using`s without an alias, each at its first place."""
+        found: dict[str, int] = {}
+        for spec in self.imports:
+            if spec.kind.startswith("csharp_using") and not spec.aliases:
+                found.setdefault(spec.spec, len(found))
+        return found
+
+    @cached_property
+    def csharp_using_list(self) -> list[str]:
+        return list(self.csharp_usings)
+
+    def under_usings(self, spelled: str) -> list[str]:
+        """`spelled` under each namespace the file's `using`s name, in their order, as far as
+        the first that names a class of the map: found from the classes of its name where
+        they are fewer than the `using`s (a class named under every `using` would otherwise
+        cost each base all of them)."""
+        usings = self.csharp_usings
+        named = self.index.named(spelled.rsplit(".", 1)[-1])
+        if len(named) >= len(usings):
+            return [f"{u}.{spelled}" for u in usings]
+        tail = "." + spelled
+        first = min((at for _, q in named if q.endswith(tail) and (at := usings.get(q[:-len(tail)])) is not None),
+                    default=None)
+        return [] if first is None else [f"{self.csharp_using_list[first]}{tail}"]
+
+    @cached_property
+    def csharp_outside(self) -> bool:
+        """Does a C# `using` of the file reach no file of the tree?"""
+        return any(spec.kind.startswith("csharp_using") and not self.targets(spec) for spec in self.imports)
+
+    @cached_property
+    def required_at(self) -> dict[str, int]:
+        """The files the file's imports reach, each at its first place in its edges' order."""
+        found: dict[str, int] = {}
+        for e in self.edges:
+            found.setdefault(e.target, len(found))
+        return found
+
+    @cached_property
+    def included(self) -> list[str]:
+        return _includes(self)
 
     def files_of(self, qualified: str, fold: bool = False) -> list[str]:
         """The files defining a class of that qualified name (its scopes in any case, PHP's
@@ -85,25 +166,41 @@ class _Scope:
 
     def qualified_in(self, qualified: str, files: list[str], fold: bool = False) -> str:
         """The spelling of `qualified` in the first of `files` defining it ("" when none does)."""
-        simple = qualified.rsplit(".", 1)[-1]
+        spellings = self._spelled(qualified.rsplit(".", 1)[-1])
         for f in files:
-            for p, q in self.index.named(simple):
-                if p == f and (q == qualified or (fold and q.lower() == qualified.lower())):
+            for q in spellings.get(f, ()):
+                if q == qualified or (fold and q.lower() == qualified.lower()):
                     return q
         return ""
 
+    def _spelled(self, simple: str) -> dict[str, list[str]]:
+        """The qualified names of the classes named `simple`, by file: a name many files define
+        is looked for in one file without reading the others'."""
+        found = self._spellings.get(simple)
+        if found is None:
+            found = self._spellings[simple] = {}
+            for p, q in self.index.named(simple):
+                found.setdefault(p, []).append(q)
+        return found
+
     def targets(self, spec: ImportSpec) -> list[str]:
-        return sorted({e.target for e in self.edges if e.line == spec.line and e.kind == spec.kind
-                       and e.spec == spec.spec})
+        return self.file.targets(spec)
 
     def import_status(self, spec: ImportSpec) -> str:
-        return next((u.status for u in self.unresolved if u.line == spec.line), "external")
+        return self.file.status_at(spec.line)
 
     def pick(self, files: list[str], preferred: Iterable[str] = ()) -> str:
         """The file to land on among `files`: the declaring file, then a preferred one, then the first."""
         if self.path in files:
             return self.path
         return next((f for f in preferred if f in files), files[0])
+
+    def pick_required(self, files: list[str]) -> str:
+        """`pick` preferring the files the file's imports reach, in their order (`required`)."""
+        if self.path in files:
+            return self.path
+        ranked = [(at, f) for f in files if (at := self.required_at.get(f)) is not None]
+        return min(ranked)[1] if ranked else files[0]
 
 
 def _enclosing(cls: str) -> list[str]:
@@ -130,23 +227,22 @@ def _java(s: _Scope, b: Base) -> Found:
     for scope in _enclosing(b.cls):
         if s.qualified_in(_join(scope, head), [s.path]):
             return within(("resolved", s.path, _join(scope, head)))
-    specs = [i for i in s.imports if i.kind == "java" and not i.spec.startswith("static ")]
-    for spec in specs:
+    spec = s.java_by_name.get(head)  # the first import naming it
+    if spec is not None:
         segments = spec.spec.split(".")
-        if segments[-1] == head:
-            targets = s.targets(spec)
-            if not targets:
-                return s.import_status(spec), "", ""
-            nested = [".".join(segments[i:]) for i in range(len(segments) - 1, 0, -1)]  # C, then a.b.C.Inner's C.Inner
-            for q in nested[::-1] + [head]:
-                if (where := [t for t in targets if s.qualified_in(q, [t])]):
-                    return within(("resolved", where[0], q))
-            return within(("resolved", targets[0], head))
+        targets = s.targets(spec)
+        if not targets:
+            return s.import_status(spec), "", ""
+        nested = [".".join(segments[i:]) for i in range(len(segments) - 1, 0, -1)]  # C, then a.b.C.Inner's C.Inner
+        for q in nested[::-1] + [head]:
+            if (where := [t for t in targets if s.qualified_in(q, [t])]):
+                return within(("resolved", where[0], q))
+        return within(("resolved", targets[0], head))
     package = s.index.package(s.path)
     mine = [p for p in s.files_of(head) if s.index.package(p) == package]
     if mine:
         return within(("resolved", s.pick(mine), head))
-    for spec in specs:
+    for spec in s.java_imports:
         if spec.spec.endswith(".*"):
             found = [t for t in s.targets(spec) if s.qualified_in(head, [t])]
             if found:
@@ -162,19 +258,15 @@ def _java(s: _Scope, b: Base) -> Found:
 def _csharp(s: _Scope, b: Base) -> Found:
     parts = b.base.split(".")
     spelled = b.base
-    for spec in s.imports:
-        if spec.kind.startswith("csharp_using") and spec.aliases and spec.aliases[0] == parts[0]:
-            spelled = ".".join([spec.spec, *parts[1:]])
-            break
+    alias = s.csharp_aliases.get(parts[0])
+    if alias is not None:
+        spelled = ".".join([alias.spec, *parts[1:]])
     candidates = [_join(scope, spelled) for scope in _enclosing(b.cls)] if spelled == b.base else [spelled]
-    candidates += [f"{spec.spec}.{spelled}" for spec in s.imports
-                   if spec.kind.startswith("csharp_using") and not spec.aliases]
-    for q in candidates:
+    for q in candidates + s.under_usings(spelled):
         files = s.files_of(q)
         if files:
             return "resolved", s.pick(files), q
-    outside = any(spec.kind.startswith("csharp_using") and not s.targets(spec) for spec in s.imports)
-    return ("external" if outside or parts[0] == "System" else "unresolved"), "", ""
+    return ("external" if s.csharp_outside or parts[0] == "System" else "unresolved"), "", ""
 
 
 def _php(s: _Scope, b: Base) -> Found:
@@ -185,11 +277,7 @@ def _php(s: _Scope, b: Base) -> Found:
         fqn = name[1:]
     else:
         head, _, rest = name.partition("\\")
-        for spec in s.imports:
-            local = spec.aliases[0] if spec.aliases else spec.spec.rsplit("\\", 1)[-1]
-            if spec.kind == "php_use" and local.lower() == head.lower():
-                bound = spec
-                break
+        bound = s.php_uses.get(head.lower())
         fqn = bound.spec.lstrip("\\") + ("\\" + rest if rest else "") if bound else (
             f"{namespace}\\{name}" if namespace else name)
     space, _, simple = fqn.rpartition("\\")
@@ -213,12 +301,11 @@ def _ruby(s: _Scope, b: Base) -> Found:
         scopes = list(b.nesting) or _enclosing(b.cls)
         if b.relation:
             scopes.insert(0, b.cls)
-    required = [e.target for e in s.edges]
     for scope in scopes:
         q = _join(scope, ".".join(parts))
         files = s.files_of(q)
         if files:
-            return "resolved", s.pick(files, required), q
+            return "resolved", s.pick_required(files), q
     known = len(parts) > 1 and any(q.split(".")[-1] == parts[0] for _, q in s.index.named(parts[0]))
     return ("unresolved" if known else "external"), "", ""
 
@@ -227,8 +314,7 @@ def _cpp(s: _Scope, b: Base) -> Found:
     parts = b.base.removeprefix("::").split("::")
     scopes = [""] if b.base.startswith("::") else _enclosing(b.cls)
     candidates = [_join(scope, ".".join(parts)) for scope in scopes]
-    reached = _includes(s)
-    for f in reached:
+    for f in s.included:
         for q in candidates:
             if s.qualified_in(q, [f]):
                 return "resolved", f, q

@@ -100,6 +100,7 @@ class Snapshot:
         self._imports: dict[bytes, ImportFacts] = {}  # import_facts' reads
         self._uses: dict[bytes, UseFacts] = {}  # uses_of's reads
         self._occ_by_name: dict[bytes, dict[str, list[Occurrence]]] = {}
+        self._by_name: dict[bytes, dict[str, list[Symbol]]] = {}  # _symbols_named's
         self._unindexed: dict[str, int] = {}
         self._passed: dict[tuple[str, str], list[Edge]] = {}  # _edges_of's passes
         # a file's imports and edges by the import each is (`import_key`), grouped once a file
@@ -374,17 +375,24 @@ class Snapshot:
         out: dict[str, list[tuple[str, Symbol]]] = {}
         for name, paths in self.defining_paths(names).items():
             found = out[name] = []
-            matched: dict[bytes, list[Symbol]] = {}  # a blob at many paths is searched once
             for path in paths:
-                key = self._key(path)
-                symbols = matched.get(key) if key is not None else None
-                if symbols is None:
-                    facts = self.core_facts(path)
-                    symbols = [s for s in facts.symbols if s.name == name] if facts else []
-                    if key is not None:
-                        matched[key] = symbols
-                found.extend((path, s) for s in symbols)
+                found.extend((path, s) for s in self._symbols_named(path).get(name, ()))
         return out
+
+    def _symbols_named(self, path: str) -> dict[str, list[Symbol]]:
+        """The file's symbols by name, in its order: made once a blob (a blob at many paths
+        too), so a file of many definitions asked for many of its names is not read through
+        again for each."""
+        key = self._key(path)
+        found = self._by_name.get(key) if key is not None else None
+        if found is None:
+            facts = self.core_facts(path)
+            found = {}
+            for sym in facts.symbols if facts else ():
+                found.setdefault(sym.name, []).append(sym)
+            if key is not None:
+                self._by_name[key] = found
+        return found
 
     def paths_naming(self, name: str) -> list[str]:
         """The paths whose blobs the occurrence index lists under `name`, sorted (off the index:

@@ -6,7 +6,7 @@ part of it, and a constraint's union, `~T` or `*T` term is no base. An alias of 
 interface literal (`type A = struct { Base }`) is that type, with its bases. Only the file's
 top-level types: a type declared in a function body has no name outside it.
 
-Resolution (`resolve_base`): a bare name is the package's, found in the file defining it
+Resolution (`GoBases`): a bare name is the package's, found in the file defining it
 among the files of the folder declaring the same package (the file's own first), else, an
 exported one, what a dot import (`import . "a/b"`) reaches defining it; a qualified one
 (`http.Server`) is what the import binding its package name reaches (its alias, else the
@@ -24,7 +24,8 @@ from tree_sitter import Node
 from indexer.model import Base
 
 if TYPE_CHECKING:
-    from indexer.model import Edge, ImportSpec, UnresolvedImport
+    from indexer.lang.file_imports import FileImports
+    from indexer.model import ImportSpec
     from indexer.resolve.hierarchy import Defines
 
 _PREDECLARED = frozenset({"error", "any", "comparable"})
@@ -72,49 +73,63 @@ def _text(node: Node, data: bytes) -> str:
     return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
-def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Edge],
-                 unresolved: list[UnresolvedImport], defines: Defines,
-                 package: Callable[[str], tuple[str, ...]], package_name: Callable[[str], str]
-                 ) -> tuple[str, str, str]:
-    """(status, the file defining it, its name there) of a base `spec` a type of the file at
-    `path` declares ("" for both where it is not resolved); `package(path)` the files of the
-    file's package, `package_name(path)` a file's package clause."""
-    head, _, name = spec.rpartition(".")
-    if not head:
-        found = next((p for p in (path, *package(path)) if defines(p, name)), None)
-        if found is not None:
-            return "resolved", found, name
-        if name in _PREDECLARED:
-            return "external", "", ""
-        # `import . "a/b"` declares the package's exported names in the file's block
-        dotted = [(imp, _targets(imp, edges)) for imp in imports
-                  if imp.kind == "go" and imp.aliases == (".",)] if name[:1].isupper() else []
-        found = next((t for _, targets in dotted for t in targets if defines(t, name)), None)
-        if found is not None:
-            return "resolved", found, name
-        # else it may be a name of a dot-imported package outside the tree
-        return next((_status(imp, unresolved) for imp, targets in dotted if not targets), "unresolved"), "", ""
-    for imp in imports:
-        if imp.kind != "go":
-            continue
-        targets = _targets(imp, edges)
-        # the package's name is its files' clause: a file whose clause was not read says nothing
-        if bound_name(imp, next((c for c in map(package_name, targets) if c), "")) != head:
-            continue
+class GoBases:
+    """Resolution of the bases of one file's types (`file`), each import's package name and
+    the dot imports read once for all of them; `package(path)` the files of a file's package,
+    `package_name(path)` a file's package clause."""
+
+    def __init__(self, file: FileImports, defines: Defines, package: Callable[[str], tuple[str, ...]],
+                 package_name: Callable[[str], str]) -> None:
+        self.file = file
+        self.defines = defines
+        self.package = package
+        self.package_name = package_name
+        self._named: dict[str, ImportSpec] | None = None
+        self._dotted: list[tuple[ImportSpec, list[str]]] | None = None
+
+    def resolve(self, spec: str) -> tuple[str, str, str]:
+        """(status, the file defining it, its name there) of a base `spec` a type of the file
+        declares ("" for both where it is not resolved)."""
+        path, defines = self.file.path, self.defines
+        head, _, name = spec.rpartition(".")
+        if not head:
+            found = next((p for p in (path, *self.package(path)) if defines(p, name)), None)
+            if found is not None:
+                return "resolved", found, name
+            if name in _PREDECLARED:
+                return "external", "", ""
+            # `import . "a/b"` declares the package's exported names in the file's block
+            dotted = self.dotted() if name[:1].isupper() else []
+            found = next((t for _, targets in dotted for t in targets if defines(t, name)), None)
+            if found is not None:
+                return "resolved", found, name
+            # else it may be a name of a dot-imported package outside the tree
+            return next((self.file.status(imp) for imp, targets in dotted if not targets), "unresolved"), "", ""
+        imp = self.named().get(head)
+        if imp is None:
+            return "unresolved", "", ""
+        targets = self.file.targets(imp)
         if not targets:
-            return _status(imp, unresolved), "", ""
+            return self.file.status(imp), "", ""
         return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
-    return "unresolved", "", ""
 
+    def named(self) -> dict[str, ImportSpec]:
+        """The first import binding each package name in the file."""
+        if self._named is None:
+            self._named = {}
+            for imp in self.file.imports:
+                if imp.kind == "go":
+                    # the package's name is its files' clause: a file whose clause was not read says nothing
+                    clause = next((c for c in map(self.package_name, self.file.targets(imp)) if c), "")
+                    self._named.setdefault(bound_name(imp, clause), imp)
+        return self._named
 
-def _targets(imp: ImportSpec, edges: list[Edge]) -> list[str]:
-    """The files the import reaches, in path order."""
-    return sorted({e.target for e in edges if e.line == imp.line and e.spec == imp.spec})
-
-
-def _status(imp: ImportSpec, unresolved: list[UnresolvedImport]) -> str:
-    """Why an import reaches no file: outside the tree, or missing from it."""
-    return next((u.status for u in unresolved if u.line == imp.line and u.spec == imp.spec), "external")
+    def dotted(self) -> list[tuple[ImportSpec, list[str]]]:
+        """The file's dot imports, each with the files it reaches."""
+        if self._dotted is None:
+            self._dotted = [(imp, self.file.targets(imp)) for imp in self.file.imports
+                            if imp.kind == "go" and imp.aliases == (".",)]
+        return self._dotted
 
 
 def bound_name(imp: ImportSpec, clause: str) -> str:

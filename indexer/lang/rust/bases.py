@@ -6,7 +6,7 @@ supertrait's default methods are its). A trait's or type's arguments are no part
 named type (`&dyn T`, a tuple) records none. The class is the type's qualified name in its
 file: inside inline `mod m { ... }` blocks, `m.Conn`, as the impl's methods have it.
 
-Resolution (`resolve_base`): a trait defined in the file is the file's; one a `use` binds
+Resolution (`RustBases`): a trait defined in the file is the file's; one a `use` binds
 (`use crate::greet::Greet as G;` for `G`, `use std::fmt;` for `fmt::Display`) lands where
 the use's edges do, on the file defining it when they reach several, as does a path through
 a module the file declares (`net::Greet` over `mod net;`); a name a glob `use`
@@ -24,7 +24,8 @@ from tree_sitter import Node
 from indexer.model import Base
 
 if TYPE_CHECKING:
-    from indexer.model import Edge, ImportSpec, UnresolvedImport
+    from indexer.lang.file_imports import FileImports
+    from indexer.model import ImportSpec
     from indexer.resolve.hierarchy import Defines, SymbolsOf
 
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
@@ -87,58 +88,91 @@ def _text(node: Node, data: bytes) -> str:
     return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
-def resolve_base(path: str, spec: str, imports: list[ImportSpec], edges: list[Edge],
-                 unresolved: list[UnresolvedImport], defines: Defines, symbols: SymbolsOf) -> tuple[str, str, str]:
-    """(status, the file defining it, its name there) of a trait `spec` a type of the file at
-    `path` declares ("" for both where it is not resolved). `symbols`: what a file a glob
-    reaches defines (a glob of an enum brings in its variants, never a trait)."""
-    from indexer.lang.rust.globs import glob_paths, globbed_names
-    from indexer.lang.rust.resolve import use_leaves
+class RustBases:
+    """Resolution of the traits one file's types declare (`file`): the names its `use` and
+    `mod` items bind, its paths in code and what its glob `use`s reach, read once for all of
+    them. `symbols`: what a file a glob reaches defines (a glob of an enum brings in its
+    variants, never a trait)."""
 
-    parts = spec.split("::")
-    head, name = parts[0], parts[-1]
-    if len(parts) == 1 and defines(path, name):
-        return "resolved", path, name
-    for imp in imports:
-        if imp.kind == "rust_use":
-            leaves = use_leaves(imp.spec, imp.names, imp.aliases)
-        elif imp.kind == "rust_mod" and len(parts) > 1 and not imp.level:
-            leaves = [([imp.spec], "")]  # `mod net;` binds net in the file's own module: `net::Greet`
-        else:
-            continue
-        for segments, alias in leaves:
-            local = alias or (segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1])
-            if local != head or local == "*":
-                continue
+    def __init__(self, file: FileImports, defines: Defines, symbols: SymbolsOf) -> None:
+        self.file = file
+        self.defines = defines
+        self.symbols = symbols
+        self._bound: tuple[dict[str, _Bound], dict[str, _Bound]] | None = None
+        self._globbed: list[str] | None = None
+        self._paths: dict[str, list[ImportSpec]] | None = None
+
+    def resolve(self, spec: str) -> tuple[str, str, str]:
+        """(status, the file defining it, its name there) of a trait `spec` a type of the file
+        declares ("" for both where it is not resolved)."""
+        parts = spec.split("::")
+        head, name = parts[0], parts[-1]
+        path, defines = self.file.path, self.defines
+        if len(parts) == 1 and defines(path, name):
+            return "resolved", path, name
+        # `mod net;` binds net in the file's own module: `net::Greet`, never a bare name
+        bound = self.bound()[0 if len(parts) == 1 else 1].get(head)
+        if bound is not None:
+            imp, segments = bound
             wanted = segments[-1] if len(parts) == 1 else name
-            targets = _landed(imp, edges)
+            targets = self.file.targets(imp)
             if not targets:
-                status = next((u.status for u in unresolved if (u.line, u.kind, u.spec) == (imp.line, imp.kind, imp.spec)),
-                              "external")
-                return status, "", ""
+                return self.file.status(imp), "", ""
             return "resolved", next((t for t in targets if defines(t, wanted)), targets[0]), wanted
-    if len(parts) > 1:  # `crate::greet::Greet`, `other::Greet`: the path's own edge (`rust_path`)
-        module = "::".join(parts[:-1])
-        for imp in imports:
-            if imp.kind == "rust_path" and imp.spec == module:
-                targets = _landed(imp, edges)
+        if len(parts) > 1:  # `crate::greet::Greet`, `other::Greet`: the path's own edge (`rust_path`)
+            for imp in self.paths().get("::".join(parts[:-1]), ()):
+                targets = self.file.targets(imp)
                 if targets:
                     return "resolved", next((t for t in targets if defines(t, name)), targets[0]), name
-    if len(parts) == 1:
-        globbed = sorted({e.target for imp in imports if imp.kind == "rust_use" and glob_paths(imp)
-                          for e in _landed_edges(imp, edges) if globbed_names(imp, symbols(e.target)) is None})
-        found = next((t for t in globbed if defines(t, name)), None)
-        if found is not None:
-            return "resolved", found, name
-        return "external", "", ""  # the prelude's: `Clone`, `Iterator`, `Default`
-    return "unresolved" if head in ("crate", "self", "super") else "external", "", ""
+        if len(parts) == 1:
+            found = next((t for t in self.globbed() if defines(t, name)), None)
+            if found is not None:
+                return "resolved", found, name
+            return "external", "", ""  # the prelude's: `Clone`, `Iterator`, `Default`
+        return "unresolved" if head in ("crate", "self", "super") else "external", "", ""
+
+    def bound(self) -> tuple[dict[str, _Bound], dict[str, _Bound]]:
+        """The first item binding each name, as a bare name sees them (`use` items) and as a
+        path's first segment does (`mod` items too)."""
+        from indexer.lang.rust.resolve import use_leaves
+
+        if self._bound is None:
+            bare: dict[str, _Bound] = {}
+            first: dict[str, _Bound] = {}
+            for imp in self.file.imports:
+                if imp.kind == "rust_use":
+                    leaves = use_leaves(imp.spec, imp.names, imp.aliases)
+                elif imp.kind == "rust_mod" and not imp.level:
+                    leaves = [([imp.spec], "")]
+                else:
+                    continue
+                for segments, alias in leaves:
+                    local = alias or (segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1])
+                    if local != "*":
+                        if imp.kind == "rust_use":
+                            bare.setdefault(local, (imp, segments))
+                        first.setdefault(local, (imp, segments))
+            self._bound = bare, first
+        return self._bound
+
+    def paths(self) -> dict[str, list[ImportSpec]]:
+        """The file's paths in code (`rust_path`), by the module each names."""
+        if self._paths is None:
+            self._paths = {}
+            for imp in self.file.imports:
+                if imp.kind == "rust_path":
+                    self._paths.setdefault(imp.spec, []).append(imp)
+        return self._paths
+
+    def globbed(self) -> list[str]:
+        """The files the file's glob `use`s of modules reach, in path order."""
+        from indexer.lang.rust.globs import glob_paths, globbed_names
+
+        if self._globbed is None:
+            self._globbed = sorted({e.target for imp in self.file.imports if imp.kind == "rust_use" and glob_paths(imp)
+                                    for e in self.file.edges_of(imp) if globbed_names(imp, self.symbols(e.target)) is None})
+        return self._globbed
 
 
-def _landed_edges(imp: ImportSpec, edges: list[Edge]) -> list[Edge]:
-    """The edges of the import: of its line, kind and spec (another import or path in code on
-    the same line has edges of its own)."""
-    return [e for e in edges if e.line == imp.line and e.kind == imp.kind and e.spec == imp.spec]
-
-
-def _landed(imp: ImportSpec, edges: list[Edge]) -> list[str]:
-    return sorted({e.target for e in _landed_edges(imp, edges)})
+# an item binding a name: the import, and the path it binds the name to
+_Bound = tuple["ImportSpec", list[str]]
