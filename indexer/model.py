@@ -139,7 +139,8 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
     skipped: str = ""  # why the blob was not parsed: binary too_large lfs_pointer undecodable minified; "" if parsed
     occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete
-    # definitions nested too deep or past the per-file cap were not recorded (extract/tags.py)
+    # definitions nested too deep, past the per-file cap, or past what a file's facts may repeat
+    # of names (and the bases past that) were not recorded (extract/tags.py)
     symbols_capped: bool = False
     # The sites are the plain tokenizer's (indexer/extract/tokens.py), a function of the bytes: stored
     # as what they sum to (`uses`, `occurrence_count`), made again from the blob when read.

@@ -250,6 +250,42 @@ def test_the_scopes_a_ruby_base_records_are_bounded():
         assert b.nesting[0] == outer.cls and b.nesting[-1] == ""
 
 
+def _deep_modules(depth: int, body: str) -> bytes:
+    """`body` inside `depth` nested Ruby modules of long names (a container of thousands of
+    characters, under CONTAINER_CHARS)."""
+    names = [f"M{i:03d}" + "x" * 12 for i in range(depth)]
+    return ("".join(f"module {n}\n" for n in names) + body + "end\n" * depth).encode()
+
+
+@pytest.mark.parametrize("shape", ["classes", "includes"])
+def test_the_names_a_file_repeats_are_held_to_its_size(shape):
+    """Each symbol stores its whole container, each base its class and the scopes its statement
+    stands in: thousands of one-line classes, or `include`s, inside a long chain of modules
+    repeat thousands of characters a line (was: a file of 875 kB made 316 MB of store and took
+    58 s to index, 1.2 GB; one of 487 kB of `include`s 308 MB). Together they are held to
+    NAME_CHARS_PER_BYTE a byte of the file and what nesting to the caps takes; past it, what
+    would not fit is not recorded and the facts say so. A file far within it keeps every one."""
+    from indexer.extract.blob import extract_blob
+    from indexer.extract.tags import NAME_CHARS_FIXED, NAME_CHARS_PER_BYTE
+
+    def facts(n: int):
+        body = "".join(f"class Q{k} < B; end\n" for k in range(n)) if shape == "classes" else (
+            "class X::Y\n" + "  include M\n" * n + "end\n")
+        src = _deep_modules(236, body)
+        return src, extract_blob(src, "deep.rb", "ruby")
+
+    def repeated(f) -> int:
+        return (sum(len(s.container) + 1 for s in f.symbols if s.container)
+                + sum(len(b.cls) + sum(map(len, b.nesting)) for b in f.bases))
+
+    src, few = facts(50)
+    assert not few.symbols_capped and len(few.bases) == 50
+    src, many = facts(5_000)
+    assert many.symbols_capped and len(many.bases) < 5_000
+    budget = NAME_CHARS_PER_BYTE * len(src) + NAME_CHARS_FIXED
+    assert budget // 2 < repeated(many) <= budget  # the bound is met, not far off
+
+
 def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
     from indexer.extract.blob import extract_blob
     from indexer.extract.tags import SYMBOL_CAP

@@ -42,6 +42,14 @@ SIGNATURE_MAX = 200
 NESTING_CAP = 256
 CONTAINER_CHARS = 4096
 SYMBOL_CAP = 50_000
+# The names a file's facts repeat (each symbol's container, each base's class and the scopes
+# its statement stands in) are stored whole each time: a long chain of modules around many
+# one-line classes or `include`s made each line thousands of characters of facts. Together
+# they hold at most NAME_CHARS_PER_BYTE characters for each byte of the file, plus what
+# definitions nested to the caps may take (NAME_CHARS_FIXED); what would pass that is not
+# recorded (`symbols_capped`). Real code repeats far less than a byte's worth.
+NAME_CHARS_PER_BYTE = 16
+NAME_CHARS_FIXED = NESTING_CAP * CONTAINER_CHARS
 # Matches in progress a query cursor keeps: each node costs up to this many of them, so n nested
 # definitions cost n * MATCH_LIMIT, not n^2 / 2. Past it tree-sitter drops the oldest: the facts
 # then say their symbols and sites may be incomplete (`match_limit_hit`). Only matches holding a
@@ -564,8 +572,9 @@ def _cut(chain: list[str], findable: dict[str, list[int]], at: int) -> None:
     del chain[at:]
 
 
-def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol], bool]:
-    """The file's symbols, outermost first, and whether the caps cut the list."""
+def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple[list[Symbol], bool, int]:
+    """The file's symbols, outermost first, whether the caps cut the list, and the characters
+    of their containers, which may come to `budget` at most (NAME_CHARS_PER_BYTE)."""
     hooks = tags_hooks.of(language)
     hosts = METHOD_HOSTS | hooks.method_hosts
     body_locals = hooks.body_fields_are_locals
@@ -578,6 +587,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
     stack: list[_Def] = []
     out: list[Symbol] = []
     capped = False
+    spent = 0
     for d in defs:
         while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].scope_end):
             stack.pop()
@@ -600,14 +610,16 @@ def _symbols(language: str, defs: list[_Def], data: bytes) -> tuple[list[Symbol]
             # up to the end of its line, looked for only as far as a signature is read
             signature = data[d.sig_start:d.sig_start + 4 * SIGNATURE_MAX].partition(b"\n")[0].decode(
                 "utf-8", "replace").strip()
-            if sum(map(len, chain)) + len(chain) > CONTAINER_CHARS + 1:  # measured before it is made
+            chars = sum(map(len, chain)) + len(chain)  # measured before it is made
+            if chars > CONTAINER_CHARS + 1 or spent + chars > budget:
                 capped = True
             else:
+                spent += chars
                 out.append(Symbol(d.name, kind, ".".join(chain), d.line, d.end_line, d.start, d.end,
                                   signature[:SIGNATURE_MAX]))
         stack.append(d)
     out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
-    return out, capped
+    return out, capped, spent
 
 
 def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],
@@ -700,7 +712,8 @@ def _extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     rules = local_scopes.of(language)
     scopes = local_scopes.Collector(rules, data) if rules is not None else None
     defs, roles, ids = _run_tags(language, root, data, facts, scopes)
-    facts.symbols, capped = _symbols(language, defs, data)
+    budget = NAME_CHARS_PER_BYTE * len(data) + NAME_CHARS_FIXED
+    facts.symbols, capped, spent = _symbols(language, defs, data, budget)
     facts.symbols_capped = capped or facts.match_limit_hit
     local = scopes.finish(roles) if scopes is not None else None
     facts.occurrences = _occurrences(ids, data, roles, local)
@@ -710,4 +723,16 @@ def _extract_tree(language: str, root: Node, data: bytes) -> TreeFacts:
     finish = tags_hooks.of(language).finish
     if finish is not None:
         finish(root, data, facts)
+    _hold_bases(facts, budget - spent)
     return facts
+
+
+def _hold_bases(facts: TreeFacts, room: int) -> None:
+    """The file's bases, in order, as far as the characters of their classes and scopes fit in
+    `room` (NAME_CHARS_PER_BYTE); the rest are not recorded."""
+    for i, b in enumerate(facts.bases):
+        room -= len(b.cls) + sum(map(len, b.nesting))
+        if room < 0:
+            del facts.bases[i:]
+            facts.symbols_capped = True
+            return

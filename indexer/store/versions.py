@@ -36,7 +36,10 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # 59: a base records the scopes its class statement stands in where they are not its name's
 #     (`Base.nesting`: Ruby's `class Foo::Bar` in `module A` stands in A, not A::Foo), a field
 #     every language's stored bases carry
-FACTS_VERSION = "59"
+# 60: the names a file's facts repeat (symbols' containers, bases' classes and scopes) are held
+#     to 16 characters a byte of the file and what nesting to the caps takes (extract/tags.py
+#     NAME_CHARS_PER_BYTE); what would pass it is not recorded, `symbols_capped`
+FACTS_VERSION = "60"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)
