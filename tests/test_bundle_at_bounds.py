@@ -217,7 +217,7 @@ def test_a_blobs_list_of_131072_passes_and_one_more_is_refused_however_few_its_b
 
 
 def test_a_blobs_facts_weighing_just_the_cap_pass_and_one_byte_more_is_refused(monkeypatch):
-    """The decoded weight of a blob's facts is held to `MAX_WEIGHT` (96 MiB), a bound read from
+    """The decoded weight of a blob's facts is held to `MAX_WEIGHT` (112 MiB), a bound read from
     its heads: at the weight the facts pass, one byte under it they are refused. The cap is
     moved to this blob's weight here, so the bound is met with a blob of a few hundred KiB."""
     from indexer.fleet import facts_weight
@@ -225,7 +225,7 @@ def test_a_blobs_facts_weighing_just_the_cap_pass_and_one_byte_more_is_refused(m
     one = python_files(1)
     facts = _enc(BlobFacts("python", 1, local_names=[""] * 131_072))
     weight = facts_weight.weigh(facts_weight.decode_shape(facts), len(facts))
-    assert facts_weight.MAX_WEIGHT == 96 * MiB and weight < facts_weight.MAX_WEIGHT
+    assert facts_weight.MAX_WEIGHT == 112 * MiB and weight < facts_weight.MAX_WEIGHT
     data, _ = seal(record_of(one), with_facts(one, msgspec.msgpack.decode(facts, type=BlobFacts)))
     monkeypatch.setattr(facts_weight, "MAX_WEIGHT", weight)
     assert refusal(data) == "fingerprint recomputed from the bundle's record and facts does not match"

@@ -251,6 +251,17 @@ def test_the_weight_bounds_what_decoding_makes(field):
     assert peak <= facts_weight.WORST_PER_BYTE * len(raw), (peak, len(raw), peak / len(raw))
 
 
+def test_the_weight_bounds_what_the_scopes_of_bases_make():
+    """A base's scopes (`Base.nesting`, a container of a struct encoded as an array): tiny names
+    in them, read from their heads as an import's names are, bounded as any field's."""
+    raw = _enc(BlobFacts("python", 1, bases=[Base(c, c, 300, "", tuple(_wide(16))) for c in _wide(_N // 16)]))
+    estimate = facts_weight.weigh(facts_weight.decode_shape(raw), len(raw))
+    facts, peak = peak_of(lambda: decode_core(raw))
+    assert isinstance(facts, BlobFacts) and len(facts.bases[0].nesting) == 16
+    assert peak <= estimate, (peak, estimate)
+    assert peak <= facts_weight.WORST_PER_BYTE * len(raw), (peak, len(raw), peak / len(raw))
+
+
 def test_an_honest_blob_at_the_extractors_caps_weighs_under_the_cap():
     """Symbols to the extractor's cap, each with a base, and occurrences and local names to
     theirs: what a 1 MiB source could give at most, well within MAX_WEIGHT."""

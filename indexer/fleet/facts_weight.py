@@ -36,7 +36,7 @@ _CHARS = 4  # bytes of characters a byte of a string's UTF-8 becomes at most
 # map entry of such a key and a small int (4 bytes, about 120). A blob this many times smaller
 # than MAX_WEIGHT needs no weighing.
 WORST_PER_BYTE = 32
-MAX_WEIGHT = 96 << 20  # above an honest blob's at the extractor's caps (tests/test_bundle_memory.py)
+MAX_WEIGHT = 112 << 20  # above an honest blob's at the extractor's caps (tests/test_bundle_memory.py)
 
 
 def _weight(t: inspect.Type) -> int:

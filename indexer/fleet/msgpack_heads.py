@@ -53,4 +53,10 @@ def shape(name: str, cls: type[msgspec.Struct]) -> tuple[type[msgspec.Struct], t
     typed decode after); and their names. Made from `cls`, so a container it gains is counted
     too."""
     fields = containers(cls)
-    return msgspec.defstruct(name, [(f, msgspec.Raw, NIL) for f in fields]), fields
+    if not cls.__struct_config__.array_like:
+        return msgspec.defstruct(name, [(f, msgspec.Raw, NIL) for f in fields]), fields
+    # encoded as an array: its fields by place, up to its last container, each kept undecoded
+    # (one left out at the end, as `omit_defaults` leaves a default, reads as nil)
+    every = [f.encode_name for f in msgspec.structs.fields(cls)]
+    last = max((every.index(f) for f in fields), default=-1)
+    return msgspec.defstruct(name, [(f, msgspec.Raw, NIL) for f in every[:last + 1]], array_like=True), fields
