@@ -82,9 +82,26 @@ def start_soon() -> None:
         # ignores SIGINT and SIGTERM only), and the host's next use of it relaunched it with
         # a warning on stderr. The mask is this thread's, which ends here.
         signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+        tracker_first()
         forkserver.ensure_running()
 
     try:
         threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()
     except RuntimeError:  # no room for its stack (a `ulimit -v`): the first pool starts it, or says why not
         _starting = False
+
+
+def tracker_first() -> None:
+    """Start multiprocessing's resource tracker, if it is not running, holding the signals the
+    calling thread holds (`HELD`) again once it has started. Its start unblocks SIGINT and
+    SIGTERM in the calling thread as it ends, whatever the thread held before: a forkserver
+    started next was born with them open, and a Ctrl-C to the group while it imported its
+    preload printed that process's KeyboardInterrupt traceback on the host's stderr."""
+    import signal
+    from multiprocessing import resource_tracker
+
+    from indexer.extract.child_process import HELD
+
+    held = HELD & signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    resource_tracker.ensure_running()
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)

@@ -279,3 +279,34 @@ def test_a_worker_handler_that_cannot_replace_a_worker_before_the_pool_is_watche
     assert ended == [True] and code == "worker_lost", out
     assert "the worker pool's own thread ended (ConnectionRefusedError)" in message, out
     assert (threads, left) == (1, []), out
+
+
+@pytest.mark.parametrize("started_by", ["start_soon", "fork_pool"])
+def test_a_forkserver_is_born_with_the_stop_signals_held(started_by):
+    """The forkserver starts (from `start_soon`'s thread, or from a pool's start) with SIGINT,
+    SIGTERM and SIGHUP blocked, as its host held them: multiprocessing's resource tracker, whose
+    start comes first, unblocks SIGINT and SIGTERM in the starting thread as it ends, so the
+    forkserver was born with them open, and a Ctrl-C to the group while it imported its preload
+    printed its KeyboardInterrupt traceback on the host's stderr (met once in CI, a stdio
+    server stopped with a call waiting). The tracker is started first now, the signals held
+    again after it. The forkserver's mask is read from the kernel."""
+    out = _run("""
+        import json
+        from multiprocessing import forkserver
+        from indexer import worker_start
+        from indexer.pipeline.extract import fork_pool
+
+        worker_start.from_forkserver()
+        if STARTED_BY == "start_soon":
+            worker_start.start_soon()
+            deadline = time.monotonic() + 60
+            while forkserver._forkserver._forkserver_pid is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+        else:
+            fork_pool(2, None, None).terminate()
+        status = Path(f"/proc/{forkserver._forkserver._forkserver_pid}/status").read_text()
+        blocked = int(status.split("SigBlk:")[1].split()[0], 16)
+        print(json.dumps(sorted(s.name for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+                                if blocked & (1 << (s - 1)))))
+    """.replace("STARTED_BY", repr(started_by)))
+    assert json.loads(out) == ["SIGHUP", "SIGINT", "SIGTERM"]

@@ -62,6 +62,8 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     worker_start.quiet_tracker()
     try:
+        if method == "forkserver":
+            worker_start.tracker_first()  # else the pool's start would let the held signals through
         pool = _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited),
                              context=multiprocessing.get_context(method))
     except BaseException:
