@@ -110,3 +110,21 @@ def test_a_value_is_read_only_where_the_reading_is_exact(tool, arguments):
             assert after == str(before)
         else:
             assert isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
+
+
+def test_the_schema_a_call_is_read_by_is_its_tools_and_none_for_no_tool():
+    """The SDK asks `get_tool_input_schema` for the schema of any name a call gives (the
+    2026-07-28 HTTP header check, before the tool is looked up): a schema, or None when there is
+    nothing to check by. A `--worktree` server lists `worktree` on its read tools, so a call's
+    arguments are read by that schema there, and by the plain one elsewhere."""
+    from context_tools.faces.mcp import Tools
+
+    table = registry()
+    for worktree in (False, True):
+        tools = Tools(table, worktree)
+        assert tools.input_schema("no_such_tool") is None
+        assert tools.input_schema("no_such_tool") is None  # asked again: still none, not kept
+        for row in table.agent_tools():
+            assert tools.input_schema(row.wire_name) == row.agent_schema(worktree), row.id
+        read = tools.input_schema("context_symbol")
+        assert read is not None and ("worktree" in read["properties"]) is worktree
