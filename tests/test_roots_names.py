@@ -3,6 +3,8 @@ paths an input names, and the local folder of each root a client declares."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from context_tools.faces.argument_bounds import PATH_CHARS
@@ -167,6 +169,22 @@ def test_only_a_repo_is_weighed_by_the_repository_it_opens(tmp_path):
     assert roots.refusal("out", str(checkout)) is None
     why = roots.refusal("repo", str(checkout))
     assert why is not None and "outside.git" in why, why
+
+
+def test_a_repo_read_from_a_place_outside_the_roots_is_told_which(tmp_path):
+    """A checkout under a root whose git directory lies elsewhere (`git init --separate-git-dir`)
+    is read from there: the refusal names that place, and that it is not under the roots."""
+    import subprocess
+
+    from context_tools.faces.roots import Roots
+
+    checkout = tmp_path / "ws" / "checkout"
+    checkout.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "outside"), str(checkout)], check=True)
+    why = Roots.of([tmp_path / "ws"]).refusal("repo", str(checkout))
+    place = os.path.realpath(tmp_path / "outside")
+    assert why == (f"`repo` {str(checkout)!r} is a repository read from {place!r}, which is not under the roots "
+                   f"this server serves ({os.path.realpath(tmp_path / 'ws')}); that place must be under a root too"), why
 
 
 def test_a_repo_inside_a_repository_above_the_roots_is_told_whose_root_would_serve_it(tmp_path):
