@@ -140,6 +140,8 @@ _WORKTREE_SCHEMAS = {row.wire_name: row.agent_schema(True) for row in registry()
     ("context_file", "limit", "5", 5),
     ("context_file", "limit", "-5", -5),  # read, then held to the minimum as any integer
     ("context_file", "limit", "9" * 18, 10 ** 18 - 1),
+    ("context_file", "limit", "1024", 1024),
+    ("context_file", "limit", "007", 7),
     ("context_file", "limit", 5.0, 5),
     ("context_file", "limit", 2.0 ** 53 - 1, 2 ** 53 - 1),
     ("context_file", "limit", "null", None),
@@ -149,6 +151,9 @@ _WORKTREE_SCHEMAS = {row.wire_name: row.agent_schema(True) for row in registry()
     ("context_map", "focus", ' \n["pkg/b.py"]', ["pkg/b.py"]),  # JSON text may open with blanks
     ("context_map", "focus", [2024, "a"], ["2024", "a"]),  # each item read as the items' type
     ("context_map", "focus", "[2024]", ["2024"]),  # and so in an array sent as its text
+    ("delta_packet", "paths", ["a", 7], ["a", "7"]),  # an array or null: the array's items
+    ("delta_packet", "paths", "null", None),
+    ("context_map", "focus", '["' + "a" * ((1 << 20) - 4) + '"]', ["a" * ((1 << 20) - 4)]),  # 1 MiB of text
 ])
 def test_a_value_of_a_lost_type_is_read_as_the_declared_one(tool, field, sent, read):
     """docs/agents.md, argument types: each reading the document lists."""
@@ -167,8 +172,31 @@ def test_a_value_of_a_lost_type_is_read_as_the_declared_one(tool, field, sent, r
     ("context_file", "limit", True),
     ("context_symbol", "worktree", "TRUE"),
     ("context_symbol", "rev", True),
-    ("context_map", "focus", '["' + "a" * (1 << 20) + '"]'),  # JSON text is decoded to 1 MiB
+    ("context_symbol", "rev", "true"),  # a string field takes the text as it is
+    ("context_symbol", "rev", "null"),
+    ("context_symbol", "rev", "[1]"),
+    ("context_map", "focus", '["' + "a" * ((1 << 20) - 3) + '"]'),  # JSON text is decoded to 1 MiB
+    ("delta_packet", "paths", None),
 ])
 def test_a_value_without_one_exact_reading_is_left_as_it_came(tool, field, sent):
     """docs/agents.md: anything else is left for the decoder, which refuses it as bad_input."""
     assert as_declared(_WORKTREE_SCHEMAS[tool], {field: sent})[field] is sent
+
+
+def test_a_schema_that_declares_no_type_reads_nothing():
+    """No schema (a name no tool has), no properties, or an array whose items are not declared:
+    each value is taken as it came, for the decoder to judge."""
+    arguments = {"limit": "5", "focus": [1, "2"]}
+    assert as_declared(None, arguments) == arguments
+    assert as_declared({"type": "object"}, arguments) == arguments
+    untyped = {"properties": {"focus": {"type": "array"}, "limit": {"description": "no type"}}}
+    assert as_declared(untyped, arguments) == arguments
+
+
+def test_an_object_as_its_text_and_an_integer_for_a_number_read_as_json_schema_means():
+    """No agent tool declares an object or a number yet; the reading is the schema's all the
+    same: an object sent as its JSON text is the object, and an integer is a number (JSON
+    Schema), so it is not read as the string a field of either type may also be."""
+    schema = {"properties": {"o": {"type": "object"}, "n": {"anyOf": [{"type": "number"}, {"type": "string"}]}}}
+    assert as_declared(schema, {"o": '{"a": [1]}', "n": 5}) == {"o": {"a": [1]}, "n": 5}
+    assert as_declared(schema, {"o": "[1]"}) == {"o": "[1]"}
