@@ -511,17 +511,21 @@ def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
 
 def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
     """The name is the client's string, lone surrogates and megabytes included: the reply names it
-    escaped and cut, as a tool error within the ceiling."""
+    escaped and cut to 80 characters (docs/security.md, output), as a tool error within the
+    ceiling; any other character comes back as itself."""
     call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":{}}}'
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
+    names = {1: "\\ud800", 2: "x" * 100_000, 3: "\u00e9+" * 50}
     answers = raw_stdio([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
-                         (call % (1, "\\ud800")).encode(), (call % (2, "x" * 100_000)).encode()], str(tmp_path / "home"))
+                         *((call % (rid, name)).encode() for rid, name in names.items())], str(tmp_path / "home"))
     by_id = {a["id"]: a for a in answers}
-    for rid in (1, 2):
+    shown = {1: "\\ud800", 2: "x" * 80, 3: "\u00e9+" * 40}
+    for rid in names:
         assert "result" in by_id[rid], by_id[rid]  # was, for the surrogate: JSON-RPC error 0, "'utf-8' codec can't ..."
         result = by_id[rid]["result"]
         assert result["isError"] is True and result["structuredContent"]["error"]["code"] == "unknown_command"
+        assert result["structuredContent"]["command"] == shown[rid]
         assert len(result["content"][0]["text"]) < 1024
 
 
@@ -1019,7 +1023,7 @@ def test_the_roots_a_client_declares_narrow_the_servers_and_never_widen_them(wor
 
 def test_the_declared_roots_are_asked_once_a_session_until_they_change(world: World):
     """Every call that names a path needs the client's roots; they are asked once, and again
-    after the client says they changed."""
+    after the client says they changed. A call that names none does not ask them."""
     import mcp_types as types
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
@@ -1036,6 +1040,9 @@ def test_the_declared_roots_are_asked_once_a_session_until_they_change(world: Wo
 
     async def work():
         async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            # a call naming no path (a workspace's status names it by `name`) needs no roots
+            await client.call_tool("workspace_status", {"name": "none-such"})
+            before = len(asked)
             first = [await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"}) for _ in range(3)]
             declared[:] = [ROOT]
             first.append(await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"}))
@@ -1043,9 +1050,10 @@ def test_the_declared_roots_are_asked_once_a_session_until_they_change(world: Wo
                 warnings.simplefilter("ignore")
                 await client.send_roots_list_changed()
             after = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
-            return first, after
+            return before, first, after
 
-    first, after = anyio.run(work)
+    before, first, after = anyio.run(work)
+    assert before == 0
     assert len(first) == 4 and all(reply.is_error is False for reply in first[:3])
     assert after.structured_content["error"]["code"] == "forbidden"
     assert len(asked) == 2

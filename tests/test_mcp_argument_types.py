@@ -5,8 +5,10 @@ is exact (context_tools/faces/argument_types.py); anything else is still `bad_in
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,7 +81,8 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                      max_leaves=12)
 _QUIRKY = st.one_of(_JSON, st.from_regex(r"-?[0-9]{1,20}", fullmatch=True), st.sampled_from(
-    ["null", "true", "false", "[]", '["a", 1]', "{}", " 5", "5e3", "0x10", "[", "007"]))
+    ["null", "true", "false", "[]", '["a", 1]', "{}", " 5", "5e3", "0x10", "[", "007", "+5", "5 ", "\u0665", "TRUE",
+     "9" * 5000]), st.sampled_from([2.0 ** 53, -(2.0 ** 53), 2.0 ** 53 - 1]))
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)
@@ -101,12 +104,99 @@ def test_a_value_is_read_only_where_the_reading_is_exact(tool, arguments):
         elif isinstance(before, str) and isinstance(after, bool):
             assert before == ("true" if after else "false")
         elif isinstance(before, str) and isinstance(after, int):
-            assert int(before) == after and before.lstrip("-").isdigit()
+            assert int(before) == after and re.fullmatch(r"-?[0-9]+", before), before  # ASCII digits alone
         elif isinstance(before, str):
             assert json.loads(before) == after
         elif isinstance(before, float):
-            assert before.is_integer() and after == int(before)
+            assert before.is_integer() and abs(before) < 2 ** 53 and after == int(before)
         elif isinstance(before, int) and isinstance(after, str):
             assert after == str(before)
         else:
             assert isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
+
+
+def test_the_schema_a_call_is_read_by_is_its_tools_and_none_for_no_tool():
+    """The SDK asks `get_tool_input_schema` for the schema of any name a call gives (the
+    2026-07-28 HTTP header check, before the tool is looked up): a schema, or None when there is
+    nothing to check by. A `--worktree` server lists `worktree` on its read tools, so a call's
+    arguments are read by that schema there, and by the plain one elsewhere."""
+    from context_tools.faces.mcp import Tools
+
+    table = registry()
+    for worktree in (False, True):
+        tools = Tools(table, worktree)
+        assert tools.input_schema("no_such_tool") is None
+        assert tools.input_schema("no_such_tool") is None  # asked again: still none, not kept
+        for row in table.agent_tools():
+            assert tools.input_schema(row.wire_name) == row.agent_schema(worktree), row.id
+        read = tools.input_schema("context_symbol")
+        assert read is not None and ("worktree" in read["properties"]) is worktree
+
+
+_WORKTREE_SCHEMAS = {row.wire_name: row.agent_schema(True) for row in registry().agent_tools()}
+
+
+@pytest.mark.parametrize("tool, field, sent, read", [
+    ("context_file", "limit", "5", 5),
+    ("context_file", "limit", "-5", -5),  # read, then held to the minimum as any integer
+    ("context_file", "limit", "9" * 18, 10 ** 18 - 1),
+    ("context_file", "limit", "1024", 1024),
+    ("context_file", "limit", "007", 7),
+    ("context_file", "limit", 5.0, 5),
+    ("context_file", "limit", 2.0 ** 53 - 1, 2 ** 53 - 1),
+    ("context_file", "limit", "null", None),
+    ("context_symbol", "rev", 2024, "2024"),
+    ("context_symbol", "worktree", "false", False),
+    ("context_map", "focus", '["pkg/b.py"]', ["pkg/b.py"]),
+    ("context_map", "focus", ' \n["pkg/b.py"]', ["pkg/b.py"]),  # JSON text may open with blanks
+    ("context_map", "focus", [2024, "a"], ["2024", "a"]),  # each item read as the items' type
+    ("context_map", "focus", "[2024]", ["2024"]),  # and so in an array sent as its text
+    ("delta_packet", "paths", ["a", 7], ["a", "7"]),  # an array or null: the array's items
+    ("delta_packet", "paths", "null", None),
+    ("context_map", "focus", '["' + "a" * ((1 << 20) - 4) + '"]', ["a" * ((1 << 20) - 4)]),  # 1 MiB of text
+])
+def test_a_value_of_a_lost_type_is_read_as_the_declared_one(tool, field, sent, read):
+    """docs/agents.md, argument types: each reading the document lists."""
+    got = as_declared(_WORKTREE_SCHEMAS[tool], {field: sent})[field]
+    assert got == read and type(got) is type(read)
+
+
+@pytest.mark.parametrize("tool, field, sent", [
+    ("context_file", "limit", "+5"),  # digits alone: no sign but a minus
+    ("context_file", "limit", "5 "),  # no spaces
+    ("context_file", "limit", "5\n"),
+    ("context_file", "limit", "\u0665"),  # ASCII digits: int() reads any script's
+    ("context_file", "limit", "1" * 19),  # 18 digits at most: every one of them is a 64-bit integer
+    ("context_file", "limit", "9" * 5000),  # past int()'s digits, which it refuses by raising
+    ("context_file", "limit", 2.0 ** 53),  # a float this large may stand for a neighbouring integer
+    ("context_file", "limit", True),
+    ("context_symbol", "worktree", "TRUE"),
+    ("context_symbol", "rev", True),
+    ("context_symbol", "rev", "true"),  # a string field takes the text as it is
+    ("context_symbol", "rev", "null"),
+    ("context_symbol", "rev", "[1]"),
+    ("context_map", "focus", '["' + "a" * ((1 << 20) - 3) + '"]'),  # JSON text is decoded to 1 MiB
+    ("delta_packet", "paths", None),
+])
+def test_a_value_without_one_exact_reading_is_left_as_it_came(tool, field, sent):
+    """docs/agents.md: anything else is left for the decoder, which refuses it as bad_input."""
+    assert as_declared(_WORKTREE_SCHEMAS[tool], {field: sent})[field] is sent
+
+
+def test_a_schema_that_declares_no_type_reads_nothing():
+    """No schema (a name no tool has), no properties, or an array whose items are not declared:
+    each value is taken as it came, for the decoder to judge."""
+    arguments = {"limit": "5", "focus": [1, "2"]}
+    assert as_declared(None, arguments) == arguments
+    assert as_declared({"type": "object"}, arguments) == arguments
+    untyped = {"properties": {"focus": {"type": "array"}, "limit": {"description": "no type"}}}
+    assert as_declared(untyped, arguments) == arguments
+
+
+def test_an_object_as_its_text_and_an_integer_for_a_number_read_as_json_schema_means():
+    """No agent tool declares an object or a number yet; the reading is the schema's all the
+    same: an object sent as its JSON text is the object, and an integer is a number (JSON
+    Schema), so it is not read as the string a field of either type may also be."""
+    schema = {"properties": {"o": {"type": "object"}, "n": {"anyOf": [{"type": "number"}, {"type": "string"}]}}}
+    assert as_declared(schema, {"o": '{"a": [1]}', "n": 5}) == {"o": {"a": [1]}, "n": 5}
+    assert as_declared(schema, {"o": "[1]"}) == {"o": "[1]"}

@@ -12,6 +12,8 @@ from pathlib import Path
 import anyio
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from context_tools.faces.context import Memo, cache_budget
 from indexer.contract.errors import BadInput, Busy
@@ -380,3 +382,44 @@ def test_a_wait_for_index_calls_ends_with_them_or_at_its_bound_and_is_told():
     assert wait_for(calls.in_flight("/r"), None, seconds=5)
     assert calls.in_flight("/r") == [] and calls.in_flight("/other") == [elsewhere] and calls.ended == 2
     assert wait_for([], told.append) and len(told) == 1  # nothing to wait for: nothing told
+
+
+def test_the_repository_a_call_names_is_its_path_resolved_or_its_workspace(tmp_path, monkeypatch):
+    """`repository_named` reads a call's arguments before they are decoded: the path a `repo`
+    names resolved (the server's folder when none is named), a workspace by its name. Anything a
+    client may send is a key, never an exception; a path past PATH_CHARS is not resolved
+    (docs/security.md: resolving costs time quadratic in its parts, on the event loop)."""
+    from context_tools.faces.argument_bounds import PATH_CHARS
+    from context_tools.faces.index_calls import repository_named
+
+    (tmp_path / "b").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "b")
+    here = os.path.realpath(".")
+    assert repository_named({"repo": f"{tmp_path}/a/../link"}) == str(tmp_path / "b")
+    assert repository_named({"repo": str(tmp_path / "b"), "workspace": "w"}) == str(tmp_path / "b")
+    assert repository_named({"workspace": "w"}) == "workspace:w"
+    for named_none in ({}, {"repo": ""}, {"repo": None}, {"repo": 5}, {"workspace": 5}, None, ["repo"]):
+        assert repository_named(named_none) == here, named_none
+    for unnamable in ("a\x00b", "a\ud800"):
+        assert repository_named({"repo": unnamable}) == unnamable
+    at = f"{tmp_path}/link/" + "c" * (PATH_CHARS - len(f"{tmp_path}/link/"))
+    assert len(at) == PATH_CHARS and repository_named({"repo": at}) == f"{tmp_path}/b/" + at.rsplit("/", 1)[1]
+    resolved: list[str] = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, "realpath", lambda path: resolved.append(path) or real(path))
+    longer = at + "/d"
+    assert repository_named({"repo": longer}) == longer[:PATH_CHARS] and resolved == []
+
+
+_ANY_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                         max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(_ANY_JSON, st.dictionaries(st.sampled_from(["repo", "workspace", "name"]), _ANY_JSON, max_size=3)))
+def test_any_arguments_name_a_repository_key_and_raise_nothing(arguments):
+    """A call's arguments as the client sent them, whatever JSON they hold, read before any check."""
+    from context_tools.faces.index_calls import repository_named
+
+    assert isinstance(repository_named(arguments), str)

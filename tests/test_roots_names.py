@@ -3,6 +3,8 @@ paths an input names, and the local folder of each root a client declares."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from context_tools.faces.argument_bounds import PATH_CHARS
@@ -18,6 +20,7 @@ from context_tools.faces.roots import PATH_FIELDS, file_uri_path, named_paths
     ("file:///x%00y", None),  # no file system holds a NUL
     ("file://", None),
     ("file:///" + "a" * PATH_CHARS, None),  # longer than any path: not resolved against every call
+    ("file:///" + "a" * (PATH_CHARS - 1), "/" + "a" * (PATH_CHARS - 1)),  # as long as a path may be
 ])
 def test_a_declared_root_is_a_local_file_uri_or_none(uri, path):
     assert file_uri_path(uri) == path
@@ -33,6 +36,9 @@ def test_every_field_naming_a_place_is_checked_and_a_repo_left_out_is_the_curren
     assert named_paths(("repo", "rev"), {}.get) == [("repo", ".")]
     assert named_paths(("repo", "workspace"), {"workspace": "w"}.get) == []
     assert named_paths(("rev",), {"repo": "/r"}.get) == []  # a field the input has not is not read
+    # an empty string names no place (no folder is opened for it); nor does a value that is no string
+    assert named_paths(("repo", "body_file"), {"repo": "", "body_file": ""}.get) == []
+    assert named_paths(("repo", "out"), {"repo": "/r", "out": 5}.get) == [("repo", "/r")]
 
 
 @pytest.mark.parametrize("command, field", [("delta.build", "out"), ("dossier.build", "body_file")])
@@ -165,6 +171,22 @@ def test_only_a_repo_is_weighed_by_the_repository_it_opens(tmp_path):
     assert why is not None and "outside.git" in why, why
 
 
+def test_a_repo_read_from_a_place_outside_the_roots_is_told_which(tmp_path):
+    """A checkout under a root whose git directory lies elsewhere (`git init --separate-git-dir`)
+    is read from there: the refusal names that place, and that it is not under the roots."""
+    import subprocess
+
+    from context_tools.faces.roots import Roots
+
+    checkout = tmp_path / "ws" / "checkout"
+    checkout.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "--separate-git-dir", str(tmp_path / "outside"), str(checkout)], check=True)
+    why = Roots.of([tmp_path / "ws"]).refusal("repo", str(checkout))
+    place = os.path.realpath(tmp_path / "outside")
+    assert why == (f"`repo` {str(checkout)!r} is a repository read from {place!r}, which is not under the roots "
+                   f"this server serves ({os.path.realpath(tmp_path / 'ws')}); that place must be under a root too"), why
+
+
 def test_a_repo_inside_a_repository_above_the_roots_is_told_whose_root_would_serve_it(tmp_path):
     """The refusal says what would serve the repository: the server's `--root` when the
     server's roots leave it out, a root the client declares when only the client's do."""
@@ -178,3 +200,18 @@ def test_a_repo_inside_a_repository_above_the_roots_is_told_whose_root_would_ser
     by_client = Roots.of([tmp_path / "ws"]).refusal("repo", str(outer / "sub"), (str(outer / "sub"),))
     assert by_client is not None and by_client.endswith("the client must declare a root that holds it")
     assert "is not under the roots the client declared" in by_client
+
+
+@pytest.mark.parametrize("count", [1, 4, 5, 6])
+def test_a_refusal_by_the_clients_roots_names_four_of_them_and_how_many_more(tmp_path, count):
+    """docs/security.md: the refusal says whose roots leave the path out; of the roots a client
+    declared (up to 64 read), it names the first four as the client gave them and counts the rest,
+    so the one line stays short whatever the client declared."""
+    from context_tools.faces.roots import Roots
+
+    declared = tuple(str(tmp_path / f"declared{n}") for n in range(count))
+    why = Roots.of([tmp_path]).refusal("out", str(tmp_path / "elsewhere"), declared)
+    named = ", ".join(declared[:4])
+    more = f" and {count - 4} more" if count > 4 else ""
+    assert why == (f"`out` {str(tmp_path / 'elsewhere')!r} is outside the roots the client declared "
+                   f"({named}{more}), which narrow the server's; pass a path under one of them"), why

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import shlex
+from typing import Annotated
 
 import jsonschema
+import msgspec
 import pytest
 
 from context_tools.faces import schemas
@@ -102,3 +104,40 @@ def _check_every_reply(capsys: pytest.CaptureFixture[str]) -> None:
                             cls=jsonschema.Draft202012Validator)
         checked.add(command_id)
     assert checked == {row.id for row in registry().rows if row.runnable}
+
+
+class _TaggedA(msgspec.Struct, tag=True):
+    a: int
+
+
+class _TaggedB(msgspec.Struct, tag=True):
+    b: int
+
+
+class _PlainA(msgspec.Struct):
+    a: int
+
+
+class _PlainB(msgspec.Struct):
+    b: str
+
+
+class _Holder(msgspec.Struct):
+    either: Annotated[_PlainA | _PlainB, msgspec.Meta(description="one or the other")]
+    tagged: _TaggedA | _TaggedB
+    maybe: _PlainA | None
+
+
+def test_an_untagged_union_of_structs_lists_each_branch_and_any_other_is_msgspecs():
+    """wire_schema's generator is msgspec's plus untagged unions of Structs (`Content |
+    Unknown`), which msgspec refuses: those list every branch, keeping what annotates the union;
+    a tagged union keeps msgspec's schema, its discriminator included, and so does a union of
+    one Struct and null."""
+    from context_tools.faces.wire_schema import reply_schema
+
+    holder = reply_schema("x", (_Holder,))["$defs"]["_Holder"]["properties"]
+    assert holder["either"] == {"description": "one or the other",
+                                "anyOf": [{"$ref": "#/$defs/_PlainA"}, {"$ref": "#/$defs/_PlainB"}]}
+    (tagged, maybe), _ = msgspec.json.schema_components((_TaggedA | _TaggedB, _PlainA | None))
+    assert holder["tagged"] == tagged and "discriminator" in tagged
+    assert holder["maybe"] == maybe

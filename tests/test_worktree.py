@@ -258,6 +258,33 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
     assert committed["freshness"]["worktree"]["changed"] == 4
 
 
+def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(edited, tmp_path):
+    """docs/agents.md, argument types: a value whose JSON type a client lost is read as the tool's
+    schema declares it. A `--worktree` server lists `worktree` on its read tools, so `"true"` and
+    `"false"` read as the booleans there, as `"5"` does for a limit."""
+    from tests.test_mcp import run_stdio, text_of
+
+    async def work(client):
+        await client.call_tool("repo_index", {"repo": str(edited), "rev": "HEAD"})
+        answers = []
+        for quirky, typed in (("true", True), ("false", False)):
+            pair = []
+            for value in (quirky, typed):
+                reply = await client.call_tool("context_symbol", {"repo": str(edited), "name": "old_helper",
+                                                                  "worktree": value})
+                pair.append(text_of(reply))
+            answers.append(pair)
+        return answers
+
+    answers = run_stdio(str(tmp_path / "home"), work, "--worktree", root=str(tmp_path))
+    for got, want in answers:
+        assert want["ok"], want
+        for body in (got, want):
+            body["freshness"].pop("indexed_at", None)
+        assert got == want
+    assert [want["freshness"]["status"] for _, want in answers] == ["worktree", "dirty"]
+
+
 def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(edited, tmp_path):
     from tests.test_mcp import run_stdio, text_of
 
