@@ -2406,3 +2406,28 @@ def test_a_root_holds_a_path_as_a_folder_after_links_are_resolved(tmp_path):
     for beside in (tmp_path / "ws-other" / "a.md", tmp_path / "ws" / "out" / "a.md"):
         why = roots.refusal("body_file", str(beside))
         assert why is not None and "outside the roots this server serves" in why, why
+
+
+def test_a_message_holding_an_integer_longer_than_python_reads_is_invalid_with_its_id():
+    """JSON allows an integer of any length; Python converts at most
+    `sys.get_int_max_str_digits()` digits (a long one takes time quadratic in them). A request
+    holding a longer one is -32600 saying so, with its id where that is readable (was: -32700,
+    "the message is not JSON", its id lost); one at the bound is read; a line that is not JSON
+    is still -32700."""
+    import sys
+
+    from context_tools.faces.mcp_stdio import INVALID_REQUEST, PARSE_ERROR, check_line
+
+    most = sys.get_int_max_str_digits()
+
+    def ping(number: str, rid: str = "7") -> bytes:
+        return ('{"jsonrpc":"2.0","id":' + rid + ',"method":"ping","params":{"_meta":{"n":' + number + "}}}").encode()
+
+    message, error = check_line(ping("9" * most))
+    assert error is None and message.id == 7
+    message, error = check_line(ping("-" + "9" * (most + 1)))
+    assert message is None and error == (7, INVALID_REQUEST, f"Invalid Request: holds an integer of over {most} digits")
+    message, error = check_line(ping("1", rid="9" * (most + 1)))  # the id itself: not readable
+    assert message is None and error[:2] == (None, INVALID_REQUEST)
+    message, error = check_line(ping("9" * (most + 1))[:-1])
+    assert message is None and error[:2] == (None, PARSE_ERROR)

@@ -119,7 +119,11 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
     try:
         doc = json.loads(line)
     except (ValueError, RecursionError):
-        return None, (None, PARSE_ERROR, "Parse error: the message is not JSON")
+        long = _with_long_integers(line)
+        if long is _NOT_JSON:
+            return None, (None, PARSE_ERROR, "Parse error: the message is not JSON")
+        return None, (_id_of(long), INVALID_REQUEST,
+                      f"Invalid Request: holds an integer of over {sys.get_int_max_str_digits()} digits")
     if isinstance(doc, dict) and "method" in doc and "id" in doc and _id_of(doc) is None:
         # a request whose id is null, a float, a boolean or a list: read as a notification it
         # would get no answer, and its client would wait for one for good
@@ -128,6 +132,24 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         return types.jsonrpc_message_adapter.validate_python(doc, by_name=False), None
     except Exception:  # pydantic's ValidationError: not a JSON-RPC message
         return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+def _with_long_integers(line: bytes) -> Any:
+    """The JSON value of a line `json.loads` refused only for an integer longer than Python
+    reads (`sys.get_int_max_str_digits`, against the time a long one takes to convert), each
+    such integer read as None; `_NOT_JSON` when the line is not JSON."""
+    most = sys.get_int_max_str_digits()
+
+    def integer(text: str) -> int | None:
+        return int(text) if len(text.lstrip("-")) <= most else None
+
+    try:
+        return json.loads(line, parse_int=integer)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
+_NOT_JSON = object()
 
 
 def wire_line(message: Any) -> bytes:
