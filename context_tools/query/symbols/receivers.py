@@ -8,6 +8,7 @@ decided it (`Typed.rule`); anything else is untyped, and its site stays a name m
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
@@ -58,6 +59,8 @@ class PythonReceivers:
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
+        self._nesting: dict[str, tuple[list[Symbol], list[int], list[int]]] = {}
+        self._assignments: dict[tuple[str, Symbol, str], list[int]] = {}
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -73,10 +76,9 @@ class PythonReceivers:
         naming a class, or, in a test function or a fixture, as the pytest fixture of its name
         visible there); else a module-level (unindented) assignment."""
         lines = self.lines(path)
-        around = sorted((s for s in self.functions(path) if s.line <= line <= s.end_line), key=lambda s: -s.line)
         assignment = _assignment(name)
-        for holder in around:
-            last = next((i for i in range(line - 2, holder.line - 1, -1) if assignment.match(lines[i])), None)
+        for holder in self._holders(path, line):
+            last = self._last_assigned(path, holder, name, assignment, line - 2)
             if last is not None:
                 return self._assigned(lines, last, assignment)
             header = _header(lines, holder)
@@ -88,6 +90,45 @@ class PythonReceivers:
             self._module[key] = next((t for t in (self._assigned(lines, i, assignment) for i in assigned) if t),
                                      False) if assigned else None
         return self._module[key]
+
+    def _holders(self, path: str, line: int) -> list[Symbol]:
+        """The file's functions holding `line`, innermost first: the function starting last
+        at or before it, then the functions around that one, those holding it kept. The nesting
+        is found once a file (a function's parent: the nearest function before it that has not
+        ended), so a file of many functions costs each site its depth, not every function."""
+        found = self._nesting.get(path)
+        if found is None:
+            functions = sorted(self.functions(path), key=lambda s: (s.line, -s.end_line))
+            parents: list[int] = []
+            open_: list[int] = []
+            for i, f in enumerate(functions):
+                while open_ and functions[open_[-1]].end_line < f.line:
+                    open_.pop()
+                parents.append(open_[-1] if open_ else -1)
+                open_.append(i)
+            found = self._nesting[path] = (functions, [f.line for f in functions], parents)
+        functions, starts, parents = found
+        out = []
+        at = bisect_right(starts, line) - 1
+        while at >= 0:
+            if functions[at].end_line >= line:
+                out.append(functions[at])
+            at = parents[at]
+        return out
+
+    def _last_assigned(self, path: str, holder: Symbol, name: str, assignment: re.Pattern[bytes],
+                       below: int) -> int | None:
+        """The last line (from 0) of the function's body at or above `below` that assigns
+        `name`: its body's assignments of the name found once, not read again back from each
+        site (a function of n lines of sites made that n^2 / 2 lines)."""
+        key = (path, holder, name)
+        found = self._assignments.get(key)
+        if found is None:
+            lines = self.lines(path)
+            found = self._assignments[key] = [i for i in range(holder.line, min(holder.end_line, len(lines)))
+                                              if assignment.match(lines[i])]
+        at = bisect_right(found, below) - 1
+        return found[at] if at >= 0 else None
 
     def _assigned(self, lines: list[bytes], i: int, assignment: re.Pattern[bytes]) -> Typing:
         """What the assignment on line `i` (from 0) gives (`_typed`); None when it is none."""
