@@ -33,7 +33,7 @@ class DeclaredNames:
         self.read = read
         self.signatures = signatures
         self.values = values
-        self._tops: dict[tuple[str, str, Reader], Declared | None] = {}
+        self._tops: dict[tuple[str, str, Reader, int], Declared | None] = {}
         self._imports: dict[tuple[str, str], tuple[str, Symbol] | None] = {}
 
     def declaration(self, path: str, line: int, name: str, read: Reader = named) -> Declared | None:
@@ -148,7 +148,8 @@ class DeclaredNames:
     def _top_level(self, path: str, name: str, read: Reader = named) -> Declared | None:
         """The type the file's one top-level declaration of the name gives it (`export const
         flowAnnotation = createFlowAnnotation("flow")`, `const app: App = ...`)."""
-        key = (path, name, read)
+        # what it gives depends on how deep the reading that asks is (`ScriptTypes.receiver`)
+        key = (path, name, read, self.values.receivers.depth)
         if key not in self._tops:
             lines = self.read.lines(path)
             declaring = declared(name)

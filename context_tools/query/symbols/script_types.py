@@ -104,6 +104,9 @@ if TYPE_CHECKING:
 OBJECT = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
                     "toString", "valueOf"})
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+# declarations read through one another for one receiver's type (`const b = c ? a : a`, `a`'s
+# own declaration, ...): a commit chooses how they nest, and may make them a loop
+RECEIVER_DEPTH = 8
 
 
 class ScriptTypes:
@@ -120,6 +123,10 @@ class ScriptTypes:
         self.values = DeclaredValues(self.read, self.signatures, self)
         self.names = DeclaredNames(self.read, self.signatures, self.values)
         self._classes: dict[str, list[Cls]] = {}
+        # each receiver's type at each depth of the declarations read to reach it: what a
+        # receiver is typed as depends on how many more may be read, nothing else
+        self._receivers: dict[tuple[str, int, int, tuple[str, ...], Reader, int], Declared | None] = {}
+        self.depth = 0
         # the receivers typed so far: shared by the passes of one query, one a definition
         self._typed: Typed = {} if typed is None else typed
 
@@ -308,7 +315,24 @@ class ScriptTypes:
     def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...], read: Reader = named) -> Declared | None:
         """The declared type of a dotted receiver at the line: its head's, then each further
         part a field of the class before it whose declaration names its type; the last one's
-        declaration read by `read` (an element of the container it declares)."""
+        declaration read by `read` (an element of the container it declares). Declarations
+        are read through one another `RECEIVER_DEPTH` deep at most (deeper, untyped), each
+        receiver once a depth: a name whose value names it, or declarations whose values each
+        name the one before twice (`const a2 = c ? a1 : a1`), are read once a level, not once
+        a way."""
+        key = (path, line, col, receiver, read, self.depth)
+        if key in self._receivers:
+            return self._receivers[key]
+        if self.depth >= RECEIVER_DEPTH:
+            return None
+        self.depth += 1
+        try:
+            found = self._receivers[key] = self._receiver(path, line, col, receiver, read)
+        finally:
+            self.depth -= 1
+        return found
+
+    def _receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...], read: Reader) -> Declared | None:
         head = receiver[0]
         last = len(receiver) - 1
         if head == "this":
