@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from context_tools.query.symbols.script_annotations import IDENT
-from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, opening, plain
+from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, plain
 from context_tools.query.symbols.script_chains import ASSIGNED
 from context_tools.query.symbols.script_declared import Declared
 
@@ -57,7 +57,7 @@ class Narrowing:
         if found is not None:
             return found
         at = (line, col)
-        while (opened := opening(lines, *at)) is not None:
+        while (opened := self.read.braces(path).opening(*at)) is not None:
             head = lines[opened[0] - 1][:opened[1]]
             m = re.search(rb"\bif\s*\((.*)\)\s*$", head)
             found = self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None

@@ -85,7 +85,7 @@ from context_tools.query.symbols.script_annotations import (
     named,
     named_type,
 )
-from context_tools.query.symbols.script_blocks import HEADER_LINES, in_inner_function, opening
+from context_tools.query.symbols.script_blocks import HEADER_LINES, in_inner_function
 from context_tools.query.symbols.script_casts import before_site, cast_type, parenthesized
 from context_tools.query.symbols.script_chains import chain_before, keyed_member
 from context_tools.query.symbols.script_declared import Declared, Typed
@@ -203,7 +203,7 @@ class ScriptTypes:
         if not text[:col].rstrip().endswith((b"{", b",")) and text[:col].strip() or not (
                 after[:1] in (b",", b"}", b":", b"") or after.startswith(b"//")):
             return None  # a value, not a key (`{ turn: turn }`'s second)
-        opened = opening(lines, line, col)
+        opened = self.read.braces(path).opening(line, col)
         if opened is None:
             return None
         n, i = opened
